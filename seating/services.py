@@ -1,0 +1,13 @@
+"""Seating services (placeholder until the seating issue lands: entries are not seated yet)."""
+
+
+def seat_new_entry(tournament, entry, actor):
+    return None
+
+
+def release_seat(tournament, entry, actor):
+    return None
+
+
+def tournament_started(tournament, actor):
+    return None

@@ -1,0 +1,133 @@
+// The cashier desk: two letters, pick the player, one click to sell, the receipt opens.
+(function () {
+  const T = window.TDM_I18N;
+  const $ = (s) => document.querySelector(s);
+  const csrf = () => (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || "";
+  let person = null, entries = [], searchTimer = null, seq = 0;
+
+  async function api(path, opts = {}) {
+    const headers = { "Content-Type": "application/json", "X-CSRFToken": csrf(), "Accept-Language": document.documentElement.lang };
+    if (opts.method === "POST") headers["Idempotency-Key"] = opts.key || (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random());
+    const res = await fetch("/api/v1/" + path, { credentials: "same-origin", ...opts, headers });
+    let data = null;
+    try { data = await res.json(); } catch (e) { data = { detail: res.statusText }; }
+    return { ok: res.ok, status: res.status, data };
+  }
+  const tid = () => $("#tournament").value;
+  const method = () => $("#method").value;
+  function say(text, ok) { const m = $("#message"); m.textContent = text; m.className = "message " + (ok ? "ok" : "error"); }
+
+  $("#search").addEventListener("input", () => {
+    clearTimeout(searchTimer);
+    const q = $("#search").value.trim();
+    if (q.length < 2) { $("#results").innerHTML = ""; return; }
+    searchTimer = setTimeout(async () => {
+      const mine = ++seq;
+      const r = await api("people/?q=" + encodeURIComponent(q) + "&limit=12");
+      if (mine !== seq || !r.ok) return;
+      $("#results").innerHTML = "";
+      r.data.forEach((p, i) => {
+        const li = document.createElement("li");
+        li.tabIndex = 0; li.setAttribute("role", "option");
+        li.textContent = p.display_name + (p.document_id ? " · " + p.document_id : "") + (p.phone ? " · " + p.phone : "");
+        if (p.banned) { li.classList.add("banned"); li.textContent += " — " + T.banned; }
+        li.addEventListener("click", () => pick(p));
+        li.addEventListener("keydown", (e) => { if (e.key === "Enter") pick(p); });
+        $("#results").appendChild(li);
+      });
+    }, 120);
+  });
+  $("#search").addEventListener("keydown", (e) => {
+    if (e.key === "Enter") { const first = $("#results li"); if (first) first.click(); }
+  });
+
+  async function pick(p) {
+    person = p;
+    $("#results").innerHTML = "";
+    $("#player").hidden = false;
+    $("#player-name").textContent = p.display_name + (p.banned ? " — " + T.banned + ": " + p.banned_reason : "");
+    $("#player-name").className = p.banned ? "banned" : "";
+    say("", true);
+    await refreshPlayer();
+  }
+
+  async function refreshPlayer() {
+    if (!person) return;
+    const r = await api("tournaments/" + tid() + "/entries/?person=" + person.id);
+    entries = r.ok ? r.data : [];
+    const live = entries.filter((e) => e.status === "ACTIVE" || e.status === "RESERVED");
+    const parts = entries.filter((e) => e.status !== "CANCELLED").map((e) => {
+      const label = e.status === "ACTIVE" ? T.playing : e.status === "BUSTED" ? T.busted : e.status === "RESERVED" ? T.reserved : e.status;
+      return label + " #" + e.number + (e.seat ? " — T" + e.seat.table + " S" + e.seat.seat : "") + (e.rebuys ? " R" + e.rebuys : "") + (e.addons ? " A" + e.addons : "");
+    });
+    $("#player-status").textContent = parts.length ? parts.join(" · ") : T.none;
+    return live;
+  }
+
+  function currentEntry() {
+    return entries.find((e) => e.status === "ACTIVE") || entries.filter((e) => e.status === "BUSTED").slice(-1)[0];
+  }
+
+  async function sell(op, btn) {
+    if (!person) return;
+    btn.disabled = true; // no double charge from a double click: the key below also guards retries
+    try {
+      let path, body;
+      const entry = currentEntry();
+      if (op === "register") { path = "cashier/register/"; body = { tournament: tid(), person: person.id, method: method() }; }
+      else if (op === "preregister") { path = "cashier/preregister/"; body = { tournament: tid(), person: person.id }; }
+      else if (op === "reenter") { path = "cashier/reenter/"; body = { tournament: tid(), person: person.id, method: method() }; }
+      else if (op === "alternate") { path = "cashier/alternates/"; body = { tournament: tid(), person: person.id }; }
+      else if (op === "rebuy") {
+        const stack = entry && entry.status === "ACTIVE" ? prompt(T.stack, "0") : null;
+        path = "cashier/rebuy/"; body = { entry: entry ? entry.id : null, method: method() };
+        if (stack !== null) body.stack = parseInt(stack, 10);
+      } else if (op === "addon") { path = "cashier/addon/"; body = { entry: entry ? entry.id : null, method: method() }; }
+      const r = await api(path, { method: "POST", body: JSON.stringify(body) });
+      if (!r.ok) { say(r.data.detail || r.data.code, false); return; }
+      if (op === "alternate") say(T.added, true);
+      else if (op === "preregister") say(T.reservedOk, true);
+      else {
+        const rec = r.data.receipt;
+        say(T.sold + " — " + T.receipt + " #" + rec.receipt_number + " — " + rec.total + " " + rec.currency, true);
+        addSale(rec);
+        window.open(rec.receipt_url + "?print=1", "receipt-" + rec.receipt_number);
+      }
+      await refreshPlayer();
+    } finally { btn.disabled = false; }
+  }
+
+  function addSale(rec) {
+    const li = document.createElement("li");
+    const a = document.createElement("a");
+    a.href = rec.receipt_url; a.target = "_blank"; a.textContent = "#" + rec.receipt_number + " " + rec.kind + " " + rec.total + " " + rec.currency + " (" + rec.method + ")";
+    const b = document.createElement("button");
+    b.className = "link"; b.textContent = T.reverse;
+    b.addEventListener("click", async () => {
+      const reason = prompt(T.reason); if (!reason) return;
+      const r = await api("cashier/reverse/", { method: "POST", body: JSON.stringify({ receipt_number: rec.receipt_number, reason }) });
+      if (!r.ok) { say(r.data.detail, false); return; }
+      li.classList.add("reversed"); b.remove(); await refreshPlayer();
+      say(T.receipt + " #" + r.data.receipt_number + " " + r.data.total, true);
+    });
+    li.append(a, " ", b);
+    $("#sales").prepend(li);
+  }
+
+  document.querySelectorAll("#player button[data-op]").forEach((b) => b.addEventListener("click", () => sell(b.dataset.op, b)));
+  $("#tournament").addEventListener("change", refreshPlayer);
+
+  $("#personform").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const body = Object.fromEntries(new FormData(e.target).entries());
+    let r = await api("people/", { method: "POST", body: JSON.stringify(body) });
+    if (!r.ok && r.data.code === "possible_duplicate") {
+      const names = r.data.duplicates.map((d) => d.name + (d.document_id ? " " + d.document_id : "")).join(", ");
+      if (!confirm(T.duplicate + " " + names + "\n" + T.confirmDup)) return;
+      body.confirm_duplicate = true;
+      r = await api("people/", { method: "POST", body: JSON.stringify(body) });
+    }
+    if (!r.ok) { say(r.data.detail, false); $("#player").hidden = false; return; }
+    e.target.reset(); $("#newperson").open = false; pick(r.data);
+  });
+})();

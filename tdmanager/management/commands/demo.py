@@ -1,0 +1,60 @@
+"""Load a demo: people, a re-entry tournament open for registration with paid entries, staff logins."""
+
+import random
+from datetime import timedelta
+from decimal import Decimal
+
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+from django.utils import timezone
+
+from tournaments.models import BlindStructure, Person, Tournament
+from tournaments.services import cashier, lifecycle
+from tournaments.services.events import Actor
+
+FIRST = ["Marco", "Giulia", "Luca", "Sara", "Matteo", "Chiara", "Andrea", "Francesca", "Davide", "Elena", "Paolo", "Anna",
+         "Simone", "Laura", "Stefano", "Marta", "Alessandro", "Valentina", "Roberto", "Silvia"]
+LAST = ["Rossi", "Russo", "Ferrari", "Esposito", "Bianchi", "Romano", "Colombo", "Ricci", "Marino", "Greco", "Bruno",
+        "Gallo", "Conti", "De Luca", "Mancini", "Costa", "Giordano", "Rizzo", "Lombardi", "Moretti"]
+
+
+class Command(BaseCommand):
+    help = "Load demo data: 60 people, a re-entry tournament with 24 paid entries, and staff logins."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--if-empty", action="store_true")
+
+    def handle(self, if_empty=False, **opts):
+        if if_empty and Tournament.objects.exists():
+            return
+        rng = random.Random(7)
+        User = get_user_model()
+        for role in ("cashier", "floor", "display"):
+            if not User.objects.filter(username=role).exists():
+                call_command("createdirector", role, role=role, stdout=self.stdout)
+        people = []
+        for i in range(60):
+            first, last = rng.choice(FIRST), rng.choice(LAST)
+            people.append(Person.objects.create(
+                first_name=first, last_name=last, nickname=f"{first[:3].lower()}{i}",
+                phone=f"+39 333 {1000000 + i * 7919:07d}", document_id=f"CA{100000 + i}X",
+            ))
+        people[5].banned, people[5].banned_reason = True, "Excluded by the casino"
+        people[5].save()
+        structure = BlindStructure.objects.filter(name__startswith="Regular").first()
+        t = Tournament.objects.create(
+            name="Demo Sunday Re-entry", start_at=timezone.now() + timedelta(hours=1), format=Tournament.REENTRY,
+            buy_in=Decimal("100"), fee=Decimal("10"), starting_stack=30000, table_size=9, field_cap=120, min_players=10,
+            structure=structure, late_reg_closes_after_level=6, max_entries_per_player=3,
+            addon_price=Decimal("20"), addon_chips=20000, addon_after_level=4,
+            deductions=[{"name": "casino", "percent": "3"}], guarantee=Decimal("5000"),
+        )
+        director = User.objects.filter(groups__name="director").first()
+        actor = Actor(director, "demo")
+        lifecycle.open_registration(t, actor=actor)
+        for p in people[6:30]:
+            cashier.register(t, p, method=rng.choice(["CASH", "CARD"]), actor=actor)
+        for p in people[30:34]:
+            cashier.pre_register(t, p, actor=actor, channel="whatsapp")
+        self.stdout.write(self.style.SUCCESS(f"demo loaded: tournament '{t.name}' with 24 entries"))

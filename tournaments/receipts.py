@@ -1,0 +1,86 @@
+"""Receipts: one per ledger row, printable at 80 mm from the browser and as PDF (reportlab)."""
+
+import io
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from .models import LedgerRow
+
+
+def receipt_context(row: LedgerRow) -> dict:
+    from seating.selectors import seat_of
+
+    seat = seat_of(row.entry) if row.entry_id else None
+    t = row.tournament
+    return {
+        "row": row,
+        "t": t,
+        "entry": row.entry,
+        "person": row.person,
+        "seat": seat,
+        "created": timezone.localtime(row.created_at),
+        "kind": row.get_kind_display(),
+        "method": row.get_method_display(),
+        "cashier": row.cashier.get_username() if row.cashier else "",
+        "reverses": row.reverses.receipt_number if row.reverses_id else None,
+    }
+
+
+def receipt_lines(row: LedgerRow) -> list[tuple[str, str]]:
+    c = receipt_context(row)
+    lines = [
+        (_("Receipt"), f"#{row.receipt_number}"),
+        (_("Date"), c["created"].strftime("%d/%m/%Y %H:%M:%S")),
+        (_("Tournament"), c["t"].name),
+        (_("Operation"), str(c["kind"])),
+    ]
+    if c["person"]:
+        lines.append((_("Player"), c["person"].full_name))
+    if c["entry"]:
+        lines.append((_("Entry"), f"#{c['entry'].number}"))
+    lines += [
+        (_("Buy-in"), f"{row.prize_amount} {row.currency}"),
+        (_("Fee"), f"{row.fee_amount} {row.currency}"),
+    ]
+    if row.side_amount:
+        lines.append((_("Side pools"), f"{row.side_amount} {row.currency}"))
+    lines += [(_("Total"), f"{row.total} {row.currency}"), (_("Paid by"), str(c["method"]))]
+    if row.chips:
+        lines.append((_("Chips"), f"{row.chips:,}"))
+    if c["seat"]:
+        lines.append((_("Table / seat"), f"{c['seat']['table']} / {c['seat']['seat']}"))
+    if c["reverses"]:
+        lines.append((_("Reverses receipt"), f"#{c['reverses']}"))
+    if row.reason:
+        lines.append((_("Reason"), row.reason))
+    lines.append((_("Cashier"), c["cashier"]))
+    return lines
+
+
+def receipt_pdf(row: LedgerRow) -> bytes:
+    """An 80 mm wide receipt, as tall as its lines need."""
+    from reportlab.lib.units import mm
+    from reportlab.pdfgen import canvas
+
+    lines = receipt_lines(row)
+    width = 80 * mm
+    height = (40 + 6 * len(lines)) * mm
+    buf = io.BytesIO()
+    pdf = canvas.Canvas(buf, pagesize=(width, height))
+    pdf.setTitle(f"Receipt {row.receipt_number}")
+    y = height - 10 * mm
+    pdf.setFont("Helvetica-Bold", 12)
+    pdf.drawCentredString(width / 2, y, row.tournament.name[:40])
+    y -= 8 * mm
+    for label, value in lines:
+        pdf.setFont("Helvetica", 8)
+        pdf.drawString(4 * mm, y, str(label))
+        pdf.setFont("Helvetica-Bold", 9)
+        pdf.drawRightString(width - 4 * mm, y, str(value)[:42])
+        y -= 6 * mm
+    pdf.setFont("Helvetica", 7)
+    pdf.drawCentredString(width / 2, 8 * mm, _("Keep this receipt: show it at your table to receive your chips."))
+    pdf.showPage()
+    pdf.save()
+    return buf.getvalue()

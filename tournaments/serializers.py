@@ -1,0 +1,179 @@
+from django.urls import reverse
+from rest_framework import serializers
+
+from .models import Alternate, BlindStructure, Entry, LedgerRow, Person, StructureItem, Tournament, TournamentEvent
+
+
+class PersonSerializer(serializers.ModelSerializer):
+    display_name = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = Person
+        fields = ["id", "first_name", "last_name", "nickname", "display_name", "email", "phone", "document_id", "notes", "banned", "banned_reason", "created_at"]
+        read_only_fields = ["banned", "banned_reason", "created_at"]
+
+
+class PersonCreateSerializer(PersonSerializer):
+    confirm_duplicate = serializers.BooleanField(default=False, write_only=True)
+
+    class Meta(PersonSerializer.Meta):
+        fields = PersonSerializer.Meta.fields + ["confirm_duplicate"]
+
+
+class BanSerializer(serializers.Serializer):
+    banned = serializers.BooleanField()
+    reason = serializers.CharField(allow_blank=True, default="")
+
+
+class StructureItemSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = StructureItem
+        fields = ["kind", "small_blind", "big_blind", "ante", "big_blind_ante", "minutes", "color_up", "game"]
+
+
+class BlindStructureSerializer(serializers.ModelSerializer):
+    items = StructureItemSerializer(many=True)
+
+    class Meta:
+        model = BlindStructure
+        fields = ["id", "name", "description", "is_template", "items"]
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    entry_price = serializers.DecimalField(max_digits=13, decimal_places=2, read_only=True)
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "id", "name", "start_at", "game", "format", "status", "currency", "buy_in", "fee", "entry_price",
+            "starting_stack", "table_size", "field_cap", "min_players", "structure",
+            "late_reg_closes_after_level", "late_reg_end", "max_entries_per_player", "reentry_until_level",
+            "rebuy_price", "rebuy_fee", "rebuy_chips", "rebuy_max", "rebuy_until_level", "rebuy_stack_threshold",
+            "addon_price", "addon_fee", "addon_chips", "addon_after_level", "addon_max",
+            "deductions", "guarantee", "cash_limit", "rule_set", "settings",
+        ]
+        read_only_fields = ["status"]
+
+    def validate_deductions(self, value):
+        from decimal import Decimal, InvalidOperation
+
+        if not isinstance(value, list):
+            raise serializers.ValidationError("A list of {name, percent}.")
+        for d in value:
+            try:
+                pct = Decimal(str(d["percent"]))
+            except (KeyError, TypeError, InvalidOperation):
+                raise serializers.ValidationError("Each deduction needs a name and a percent.")
+            if not (0 <= pct < 100) or not str(d.get("name", "")).strip():
+                raise serializers.ValidationError("Percent must be between 0 and 100, with a name.")
+        return value
+
+    def validate(self, attrs):
+        def get(name):
+            return attrs.get(name, getattr(self.instance, name, None))
+
+        if get("table_size") is not None and not (2 <= get("table_size") <= 11):
+            raise serializers.ValidationError({"table_size": "Tables seat 2 to 11 players (FMT-14)."})
+        if get("format") == Tournament.FREEZEOUT and (get("max_entries_per_player") or 1) > 1:
+            raise serializers.ValidationError({"max_entries_per_player": "A freezeout has no re-entry (FMT-03)."})
+        if get("format") == Tournament.FREEZEOUT and (get("rebuy_price") is not None or get("addon_price") is not None):
+            raise serializers.ValidationError({"format": "A freezeout has no rebuy or add-on (FMT-03)."})
+        for money in ("buy_in", "fee", "rebuy_price", "rebuy_fee", "addon_price", "addon_fee", "guarantee", "cash_limit"):
+            v = get(money)
+            if v is not None and v < 0:
+                raise serializers.ValidationError({money: "Must not be negative."})
+        return attrs
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    person_name = serializers.CharField(source="person.display_name", read_only=True)
+    seat = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Entry
+        fields = ["id", "tournament", "person", "person_name", "number", "person_entry_no", "status", "is_late", "pre_registered", "chips", "rebuys", "addons", "created_at", "busted_at", "place", "seat"]
+
+    def get_seat(self, obj):
+        from seating.selectors import seat_of
+
+        return seat_of(obj)
+
+
+class LedgerRowSerializer(serializers.ModelSerializer):
+    total = serializers.DecimalField(max_digits=13, decimal_places=2, read_only=True)
+    cashier_name = serializers.CharField(source="cashier.username", read_only=True, default="")
+    reverses_receipt = serializers.IntegerField(source="reverses.receipt_number", read_only=True, default=None)
+    receipt_url = serializers.SerializerMethodField()
+    receipt_pdf_url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = LedgerRow
+        fields = ["id", "receipt_number", "tournament", "entry", "person", "kind", "prize_amount", "fee_amount", "side_amount", "total", "currency", "chips", "method", "reference", "payee", "cashier_name", "created_at", "reverses_receipt", "reason", "receipt_url", "receipt_pdf_url"]
+
+    def get_receipt_url(self, obj):
+        return reverse("receipt", args=[obj.receipt_number])
+
+    def get_receipt_pdf_url(self, obj):
+        return reverse("receipt-pdf", args=[obj.receipt_number])
+
+
+class AlternateSerializer(serializers.ModelSerializer):
+    person_name = serializers.CharField(source="person.display_name", read_only=True)
+
+    class Meta:
+        model = Alternate
+        fields = ["id", "tournament", "person", "person_name", "status", "created_at", "entry"]
+
+
+class EventSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = TournamentEvent
+        fields = ["id", "tournament", "action", "actor_label", "device", "created_at", "payload"]
+
+
+# --- cashier inputs -------------------------------------------------------------------------
+
+METHOD = serializers.ChoiceField(choices=[m for m, _ in LedgerRow.METHODS], default=LedgerRow.CASH)
+
+
+class SellEntrySerializer(serializers.Serializer):
+    tournament = serializers.PrimaryKeyRelatedField(queryset=Tournament.objects.all())
+    person = serializers.PrimaryKeyRelatedField(queryset=Person.objects.all())
+    method = METHOD
+
+
+class PreRegisterSerializer(serializers.Serializer):
+    tournament = serializers.PrimaryKeyRelatedField(queryset=Tournament.objects.all())
+    person = serializers.PrimaryKeyRelatedField(queryset=Person.objects.all())
+    channel = serializers.ChoiceField(choices=["desk", "transfer", "whatsapp", "email", "phone"], default="desk")
+
+
+class EntryActionSerializer(serializers.Serializer):
+    entry = serializers.PrimaryKeyRelatedField(queryset=Entry.objects.all())
+    method = METHOD
+
+
+class RebuySerializer(EntryActionSerializer):
+    stack = serializers.IntegerField(min_value=0, required=False, allow_null=True)
+
+
+class ReverseSerializer(serializers.Serializer):
+    receipt_number = serializers.IntegerField()
+    reason = serializers.CharField()
+
+
+class RefundSerializer(serializers.Serializer):
+    entry = serializers.PrimaryKeyRelatedField(queryset=Entry.objects.all())
+    reason = serializers.CharField()
+    expenses = serializers.DecimalField(max_digits=13, decimal_places=2, default=0)
+    method = METHOD
+
+
+class AlternateInputSerializer(serializers.Serializer):
+    tournament = serializers.PrimaryKeyRelatedField(queryset=Tournament.objects.all())
+    person = serializers.PrimaryKeyRelatedField(queryset=Person.objects.all())
+
+
+class AdmitAlternateSerializer(serializers.Serializer):
+    tournament = serializers.PrimaryKeyRelatedField(queryset=Tournament.objects.all())
+    method = METHOD

@@ -1,0 +1,492 @@
+"""The cashier desk: register, pre-register, re-enter, rebuy, add-on, refund, reverse.
+
+Every sale locks the tournament row first, so two cashiers selling the last place at the
+same moment queue one behind the other: the first sells, the second gets ``field_full``.
+Every movement of money is one append-only ledger row with a gapless receipt number.
+"""
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Count, Max, Q, Sum
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tdmanager.errors import DomainError, ValidationFailed
+from tdmanager.money import ZERO, to_money
+
+from ..models import Alternate, Entry, LedgerRow, Person, Sequence, Tournament
+from . import clockview
+from .events import Actor, log_event
+
+LIVE = (Entry.RESERVED, Entry.ACTIVE)
+SALE_KINDS = (LedgerRow.BUY_IN, LedgerRow.RE_ENTRY, LedgerRow.REBUY, LedgerRow.ADD_ON)
+
+
+class DeskError(DomainError):
+    """A sale refused by a rule; ``code`` says which."""
+
+
+@dataclass
+class Sale:
+    entry: Entry
+    row: LedgerRow | None
+
+
+# --- helpers ----------------------------------------------------------------------------
+
+
+def next_number(name: str) -> int:
+    """The next value of a gapless counter, under a row lock held until the caller commits."""
+    seq, _created = Sequence.objects.get_or_create(name=name)
+    seq = Sequence.objects.select_for_update().get(pk=seq.pk)
+    seq.value += 1
+    seq.save(update_fields=["value"])
+    return seq.value
+
+
+def lock_tournament(tournament_or_id) -> Tournament:
+    pk = getattr(tournament_or_id, "pk", tournament_or_id)
+    return Tournament.objects.select_for_update().get(pk=pk)
+
+
+def cash_limit(t: Tournament) -> Decimal:
+    return t.cash_limit if t.cash_limit is not None else to_money(settings.TDM_CASH_LIMIT)
+
+
+def check_cash_limit(t: Tournament, amount: Decimal, method: str) -> None:
+    """REG-06: a cash operation above the limit is refused (or at the limit, when inclusive)."""
+    if method != LedgerRow.CASH:
+        return
+    limit = cash_limit(t)
+    over = amount >= limit if settings.TDM_CASH_LIMIT_INCLUSIVE else amount > limit
+    if over:
+        raise DeskError(
+            "cash_limit_exceeded",
+            _("Cash is limited to %(limit)s %(cur)s per operation: take this payment by card or transfer.")
+            % {"limit": limit, "cur": t.currency},
+        )
+
+
+def check_method(method: str) -> None:
+    if method not in dict(LedgerRow.METHODS):
+        raise ValidationFailed("bad_method", _("Unknown payment method."))
+
+
+def check_not_banned(person: Person) -> None:
+    if person.banned:
+        raise DeskError(
+            "banned", _("%(name)s is banned and cannot play: %(reason)s") % {"name": person.full_name, "reason": person.banned_reason}
+        )
+
+
+def check_open_for_sales(t: Tournament) -> None:
+    if t.status == Tournament.PLANNED:
+        raise DeskError("registration_not_open", _("Registration for this tournament is not open yet."))
+    if t.status in (Tournament.FINISHED, Tournament.CANCELLED):
+        raise DeskError("tournament_closed", _("This tournament is %(status)s.") % {"status": t.get_status_display().lower()})
+
+
+def check_late_registration(t: Tournament, now) -> None:
+    if t.status == Tournament.RUNNING and not clockview.late_registration_open(t, now):
+        raise DeskError("late_registration_closed", _("Late registration is closed."))
+
+
+def places_taken(t: Tournament) -> int:
+    if t.setting("field_cap_counts", "ENTRIES") == "LIVE_PLAYERS":
+        return t.entries.filter(status__in=LIVE).count()
+    return t.entries.exclude(status=Entry.CANCELLED).count()
+
+
+def check_field_cap(t: Tournament) -> None:
+    if t.field_cap is not None and places_taken(t) >= t.field_cap:
+        raise DeskError(
+            "field_full",
+            _("The field is full (%(cap)s places). The player can join the alternates list.") % {"cap": t.field_cap},
+        )
+
+
+def _new_entry(t: Tournament, person: Person, *, status: str, pre_registered: bool, now) -> Entry:
+    number = (t.entries.aggregate(m=Max("number"))["m"] or 0) + 1
+    previous = t.entries.filter(person=person).exclude(status=Entry.CANCELLED).count()
+    return Entry.objects.create(
+        tournament=t,
+        person=person,
+        number=number,
+        person_entry_no=previous + 1,
+        status=status,
+        pre_registered=pre_registered,
+        is_late=t.status == Tournament.RUNNING,
+        created_at=now,
+    )
+
+
+def _write_row(t, *, kind, entry, person, prize, fee, chips, method, actor, side=ZERO, reason="", reference="", payee="", reverses=None, note=""):
+    return LedgerRow.objects.create(
+        tournament=t,
+        entry=entry,
+        person=person,
+        kind=kind,
+        prize_amount=prize,
+        fee_amount=fee,
+        side_amount=side,
+        currency=t.currency,
+        chips=chips,
+        method=method,
+        reference=reference,
+        payee=payee,
+        cashier=actor.user,
+        receipt_number=next_number("receipt"),
+        reverses=reverses,
+        reason=reason,
+        note=note,
+    )
+
+
+def _late_stack(t: Tournament) -> int:
+    """REG-04 / C6: late registrants get a full stack unless the house reduces it."""
+    if t.status != Tournament.RUNNING:
+        return t.starting_stack
+    policy = t.setting("late_reg_stack", "FULL")
+    if policy == "FULL":
+        return t.starting_stack
+    if isinstance(policy, dict) and "percent" in policy:
+        return t.starting_stack * int(policy["percent"]) // 100
+    if isinstance(policy, dict) and "chips" in policy:
+        return int(policy["chips"])
+    return t.starting_stack
+
+
+def _after_sale(t: Tournament, entry: Entry, actor: Actor, action: str, row: LedgerRow | None):
+    from seating import hooks as seating_hooks  # seating registers its seat draw here
+
+    seating_hooks.entry_paid(t, entry, actor)
+    payload = {"entry": entry.pk, "entry_number": entry.number, "person": entry.person_id, "name": entry.person.full_name}
+    if row is not None:
+        payload.update(receipt=row.receipt_number, amount=str(row.total), method=row.method, chips=row.chips)
+    log_event(t, action, actor, **payload)
+
+
+# --- sales --------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def register(tournament, person, *, method: str, actor: Actor, now=None) -> Sale:
+    """Sell a first entry (buy-in + fee) to ``person``. Late registration while the clock allows it."""
+    now = now or timezone.now()
+    check_method(method)
+    t = lock_tournament(tournament)
+    person = Person.objects.get(pk=person.pk)
+    check_open_for_sales(t)
+    check_not_banned(person)
+    check_late_registration(t, now)
+    mine = t.entries.filter(person=person)
+    reserved = mine.filter(status=Entry.RESERVED).first()
+    if reserved:
+        return _pay_reservation(t, reserved, method=method, actor=actor, now=now)
+    if mine.filter(status=Entry.ACTIVE).exists():
+        raise DeskError("already_registered", _("%(name)s is already playing in this tournament.") % {"name": person.full_name})
+    if mine.filter(status=Entry.BUSTED).exists():
+        raise DeskError("use_reentry", _("%(name)s has busted: sell a re-entry instead.") % {"name": person.full_name})
+    check_field_cap(t)
+    check_cash_limit(t, t.buy_in + t.fee, method)
+    entry = _new_entry(t, person, status=Entry.ACTIVE, pre_registered=False, now=now)
+    entry.chips = _late_stack(t)
+    entry.save(update_fields=["chips"])
+    row = _write_row(t, kind=LedgerRow.BUY_IN, entry=entry, person=person, prize=t.buy_in, fee=t.fee, chips=entry.chips, method=method, actor=actor)
+    _after_sale(t, entry, actor, "cashier.buyin.sold", row)
+    return Sale(entry, row)
+
+
+@transaction.atomic
+def pre_register(tournament, person, *, actor: Actor, channel: str = "desk", now=None) -> Entry:
+    """Reserve a place to pay later (REG-02). It counts against the field cap."""
+    now = now or timezone.now()
+    t = lock_tournament(tournament)
+    person = Person.objects.get(pk=person.pk)
+    if t.status in (Tournament.RUNNING, Tournament.FINISHED, Tournament.CANCELLED):
+        raise DeskError("pre_registration_closed", _("Pre-registration is only possible before the start."))
+    check_not_banned(person)
+    if t.entries.filter(person=person, status__in=LIVE).exists():
+        raise DeskError("already_registered", _("%(name)s is already registered.") % {"name": person.full_name})
+    check_field_cap(t)
+    entry = _new_entry(t, person, status=Entry.RESERVED, pre_registered=True, now=now)
+    log_event(t, "cashier.preregistration.created", actor, entry=entry.pk, person=person.pk, name=person.full_name, channel=channel)
+    return entry
+
+
+def _pay_reservation(t, entry, *, method, actor, now):
+    check_cash_limit(t, t.buy_in + t.fee, method)
+    entry.status = Entry.ACTIVE
+    entry.chips = t.starting_stack
+    entry.save(update_fields=["status", "chips"])
+    row = _write_row(t, kind=LedgerRow.BUY_IN, entry=entry, person=entry.person, prize=t.buy_in, fee=t.fee, chips=entry.chips, method=method, actor=actor)
+    _after_sale(t, entry, actor, "cashier.buyin.sold", row)
+    return Sale(entry, row)
+
+
+@transaction.atomic
+def pay_reservation(entry, *, method: str, actor: Actor, now=None) -> Sale:
+    """The pre-registered player pays at the desk (or the transfer is confirmed as cleared)."""
+    now = now or timezone.now()
+    check_method(method)
+    t = lock_tournament(entry.tournament_id)
+    entry = Entry.objects.select_related("person").get(pk=entry.pk)
+    if entry.status != Entry.RESERVED:
+        raise DeskError("not_reserved", _("This entry is not waiting for payment."))
+    check_open_for_sales(t)
+    check_not_banned(entry.person)
+    check_late_registration(t, now)
+    return _pay_reservation(t, entry, method=method, actor=actor, now=now)
+
+
+@transaction.atomic
+def cancel_reservation(entry, *, actor: Actor, reason: str = "") -> Entry:
+    t = lock_tournament(entry.tournament_id)
+    entry = Entry.objects.get(pk=entry.pk)
+    if entry.status != Entry.RESERVED:
+        raise DeskError("not_reserved", _("Only an unpaid reservation can be cancelled here."))
+    entry.status = Entry.CANCELLED
+    entry.save(update_fields=["status"])
+    log_event(t, "cashier.preregistration.cancelled", actor, entry=entry.pk, person=entry.person_id, reason=reason)
+    return entry
+
+
+@transaction.atomic
+def reenter(tournament, person, *, method: str, actor: Actor, now=None) -> Sale:
+    """A busted player buys a new full stack (FMT-05, TDA 8-A), up to the max entries."""
+    now = now or timezone.now()
+    check_method(method)
+    t = lock_tournament(tournament)
+    person = Person.objects.get(pk=person.pk)
+    check_open_for_sales(t)
+    check_not_banned(person)
+    if not t.allows_reentry:
+        raise DeskError("reentry_not_allowed", _("This tournament does not allow re-entry."))
+    mine = t.entries.filter(person=person).exclude(status=Entry.CANCELLED)
+    if mine.filter(status__in=LIVE).exists():
+        raise DeskError("not_busted", _("%(name)s is still playing: re-entry is only after a bust.") % {"name": person.full_name})
+    if not mine.filter(status=Entry.BUSTED).exists():
+        raise DeskError("no_previous_entry", _("%(name)s has no busted entry: sell a first entry.") % {"name": person.full_name})
+    if mine.count() >= t.max_entries_per_player:
+        raise DeskError("max_entries_reached", _("%(name)s has used all %(max)s entries.") % {"name": person.full_name, "max": t.max_entries_per_player})
+    check_late_registration(t, now)
+    if t.reentry_until_level and t.status == Tournament.RUNNING and clockview.level_has_ended(t, t.reentry_until_level, now):
+        raise DeskError("reentry_closed", _("The re-entry period has ended."))
+    check_field_cap(t)
+    check_cash_limit(t, t.buy_in + t.fee, method)
+    entry = _new_entry(t, person, status=Entry.ACTIVE, pre_registered=False, now=now)
+    entry.chips = t.starting_stack  # TDA 8-A: re-entries are sold full stacks
+    entry.save(update_fields=["chips"])
+    row = _write_row(t, kind=LedgerRow.RE_ENTRY, entry=entry, person=person, prize=t.buy_in, fee=t.fee, chips=entry.chips, method=method, actor=actor)
+    _after_sale(t, entry, actor, "cashier.reentry.sold", row)
+    return Sale(entry, row)
+
+
+@transaction.atomic
+def rebuy(entry, *, method: str, actor: Actor, stack: int | None = None, now=None) -> Sale:
+    """Sell a rebuy: within the period, within the max, only when busted or at/below the threshold."""
+    now = now or timezone.now()
+    check_method(method)
+    t = lock_tournament(entry.tournament_id)
+    entry = Entry.objects.select_related("person").get(pk=entry.pk)
+    check_open_for_sales(t)
+    check_not_banned(entry.person)
+    if not t.allows_rebuy:
+        raise DeskError("rebuy_not_allowed", _("This tournament has no rebuys."))
+    if t.status != Tournament.RUNNING and not t.setting("rebuy_before_start", False):
+        raise DeskError("rebuy_not_started", _("Rebuys are sold once the tournament is running."))
+    if t.rebuy_until_level and clockview.level_has_ended(t, t.rebuy_until_level, now):
+        raise DeskError("rebuy_period_over", _("The rebuy period ended after level %(n)s.") % {"n": t.rebuy_until_level})
+    if entry.status not in (Entry.ACTIVE, Entry.BUSTED):
+        raise DeskError("entry_not_playing", _("This entry is not in the tournament."))
+    if entry.status == Entry.ACTIVE:
+        if stack is None:
+            raise ValidationFailed("stack_required", _("Enter the player's current stack to check the rebuy rule."))
+        if stack > t.rebuy_stack_threshold:
+            if t.rebuy_stack_threshold == 0:
+                raise DeskError("not_busted", _("A rebuy is only allowed once the player has no chips left."))
+            raise DeskError(
+                "stack_above_threshold",
+                _("A rebuy is only allowed at or below %(n)s chips.") % {"n": t.rebuy_stack_threshold},
+            )
+    if t.rebuy_max is not None and entry.rebuys >= t.rebuy_max:
+        raise DeskError("max_rebuys_reached", _("This entry has used all %(n)s rebuys.") % {"n": t.rebuy_max})
+    check_cash_limit(t, t.rebuy_price + t.rebuy_fee, method)
+    was_busted = entry.status == Entry.BUSTED
+    entry.status, entry.busted_at, entry.place = Entry.ACTIVE, None, None
+    entry.rebuys += 1
+    entry.chips += t.rebuy_chips
+    entry.save(update_fields=["status", "busted_at", "place", "rebuys", "chips"])
+    row = _write_row(t, kind=LedgerRow.REBUY, entry=entry, person=entry.person, prize=t.rebuy_price, fee=t.rebuy_fee, chips=t.rebuy_chips, method=method, actor=actor)
+    if was_busted:
+        from seating import hooks as seating_hooks
+
+        seating_hooks.entry_revived(t, entry, actor)
+    log_event(t, "cashier.rebuy.sold", actor, entry=entry.pk, receipt=row.receipt_number, amount=str(row.total), chips=row.chips, rebuy_no=entry.rebuys)
+    return Sale(entry, row)
+
+
+@transaction.atomic
+def addon(entry, *, method: str, actor: Actor, now=None) -> Sale:
+    """Sell an add-on in its window: the break after the configured level (FMT-06)."""
+    now = now or timezone.now()
+    check_method(method)
+    t = lock_tournament(entry.tournament_id)
+    entry = Entry.objects.select_related("person").get(pk=entry.pk)
+    check_open_for_sales(t)
+    if not t.allows_addon:
+        raise DeskError("addon_not_allowed", _("This tournament has no add-on."))
+    if entry.status != Entry.ACTIVE:
+        raise DeskError("entry_not_playing", _("Only a player still in the tournament can take the add-on."))
+    if not clockview.addon_window_open(t, now):
+        raise DeskError("addon_window_closed", _("The add-on is sold only during the break after level %(n)s.") % {"n": t.addon_after_level})
+    if entry.addons >= t.addon_max:
+        raise DeskError("max_addons_reached", _("This entry has already taken the add-on."))
+    check_cash_limit(t, t.addon_price + t.addon_fee, method)
+    entry.addons += 1
+    entry.chips += t.addon_chips
+    entry.save(update_fields=["addons", "chips"])
+    row = _write_row(t, kind=LedgerRow.ADD_ON, entry=entry, person=entry.person, prize=t.addon_price, fee=t.addon_fee, chips=t.addon_chips, method=method, actor=actor)
+    log_event(t, "cashier.addon.sold", actor, entry=entry.pk, receipt=row.receipt_number, amount=str(row.total), chips=row.chips)
+    return Sale(entry, row)
+
+
+# --- corrections --------------------------------------------------------------------------
+
+
+@transaction.atomic
+def reverse(row: LedgerRow, *, reason: str, actor: Actor) -> LedgerRow:
+    """Correct a mistaken row with a reversing row (opposite amounts, same method), never an edit.
+
+    Reversing a buy-in or re-entry cancels the entry; reversing a rebuy or add-on takes the
+    chips back. A row can be reversed once; a reversal cannot itself be reversed.
+    """
+    if not reason.strip():
+        raise ValidationFailed("reason_required", _("A reversal needs a reason."))
+    t = lock_tournament(row.tournament_id)
+    row = LedgerRow.objects.select_related("entry").get(pk=row.pk)
+    if row.kind == LedgerRow.REVERSAL:
+        raise DeskError("cannot_reverse_reversal", _("A reversal cannot be reversed; record a new sale instead."))
+    if LedgerRow.objects.filter(reverses=row).exists():
+        raise DeskError("already_reversed", _("Receipt %(n)s has already been reversed.") % {"n": row.receipt_number})
+    entry = row.entry
+    if entry is not None and row.kind in SALE_KINDS:
+        entry = Entry.objects.get(pk=entry.pk)
+        if row.kind in (LedgerRow.BUY_IN, LedgerRow.RE_ENTRY):
+            later = entry.ledger.filter(kind__in=(LedgerRow.REBUY, LedgerRow.ADD_ON), reversed_by__isnull=True, receipt_number__gt=row.receipt_number)
+            if later.exists():
+                raise DeskError("reverse_later_sales_first", _("Reverse this entry's rebuys and add-ons first."))
+            entry.status = Entry.CANCELLED
+            entry.chips = 0
+            entry.save(update_fields=["status", "chips"])
+            from seating import hooks as seating_hooks
+
+            seating_hooks.entry_cancelled(t, entry, actor)
+        elif row.kind == LedgerRow.REBUY:
+            entry.rebuys = max(0, entry.rebuys - 1)
+            entry.chips = max(0, entry.chips - row.chips)
+            entry.save(update_fields=["rebuys", "chips"])
+        elif row.kind == LedgerRow.ADD_ON:
+            entry.addons = max(0, entry.addons - 1)
+            entry.chips = max(0, entry.chips - row.chips)
+            entry.save(update_fields=["addons", "chips"])
+    rev = _write_row(
+        t, kind=LedgerRow.REVERSAL, entry=row.entry, person=row.person, prize=-row.prize_amount, fee=-row.fee_amount,
+        side=-row.side_amount, chips=-row.chips, method=row.method, actor=actor, reason=reason.strip(), reverses=row,
+    )
+    log_event(t, "cashier.row.reversed", actor, receipt=row.receipt_number, reversal=rev.receipt_number, amount=str(rev.total), reason=reason)
+    return rev
+
+
+@transaction.atomic
+def refund(entry, *, reason: str, actor: Actor, expenses: Decimal = ZERO, method: str = LedgerRow.CASH) -> LedgerRow:
+    """Give money back for an entry (director only): cancelled event, banned pre-registrant (REG-05, REG-12).
+
+    The refund is the entry's net payments minus ``expenses``; the entry is cancelled.
+    """
+    if not reason.strip():
+        raise ValidationFailed("reason_required", _("A refund needs a reason."))
+    check_method(method)
+    expenses = to_money(expenses)
+    t = lock_tournament(entry.tournament_id)
+    entry = Entry.objects.select_related("person").get(pk=entry.pk)
+    if entry.status == Entry.BUSTED and t.status != Tournament.CANCELLED:
+        raise DeskError("no_refund_after_playing", _("No refund for a player who has played and busted (REG-12)."))
+    paid = entry.ledger.aggregate(p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"))
+    prize, fee, side = paid["p"] or ZERO, paid["f"] or ZERO, paid["s"] or ZERO
+    if prize + fee + side <= ZERO:
+        raise DeskError("nothing_to_refund", _("Nothing has been paid for this entry."))
+    if expenses < ZERO or expenses > prize + fee + side:
+        raise ValidationFailed("bad_expenses", _("Expenses must be between zero and the amount paid."))
+    # Expenses are kept by the house: taken from the fee first, then from the prize part.
+    keep_fee = min(fee, expenses)
+    keep_prize = expenses - keep_fee
+    row = _write_row(
+        t, kind=LedgerRow.REFUND, entry=entry, person=entry.person, prize=-(prize - keep_prize), fee=-(fee - keep_fee),
+        side=-side, chips=-entry.chips, method=method, actor=actor, reason=reason.strip(), note=f"expenses {expenses}",
+    )
+    entry.status, entry.chips = Entry.CANCELLED, 0
+    entry.save(update_fields=["status", "chips"])
+    from seating import hooks as seating_hooks
+
+    seating_hooks.entry_cancelled(t, entry, actor)
+    log_event(t, "cashier.refund.paid", actor, entry=entry.pk, receipt=row.receipt_number, amount=str(row.total), expenses=str(expenses), reason=reason)
+    return row
+
+
+# --- alternates ---------------------------------------------------------------------------
+
+
+@transaction.atomic
+def add_alternate(tournament, person, *, actor: Actor) -> Alternate:
+    t = lock_tournament(tournament)
+    person = Person.objects.get(pk=person.pk)
+    check_not_banned(person)
+    if t.alternates.filter(person=person, status=Alternate.WAITING).exists():
+        raise DeskError("already_alternate", _("%(name)s is already on the alternates list.") % {"name": person.full_name})
+    alt = Alternate.objects.create(tournament=t, person=person)
+    log_event(t, "cashier.alternate.added", actor, person=person.pk, name=person.full_name, position=alternate_position(alt))
+    return alt
+
+
+def alternate_position(alt: Alternate) -> int:
+    return alt.tournament.alternates.filter(status=Alternate.WAITING, id__lte=alt.id).count()
+
+
+@transaction.atomic
+def admit_alternate(tournament, *, method: str, actor: Actor, now=None) -> Sale:
+    """Sell the freed place to the first alternate in line (FIFO, REG-08)."""
+    t = lock_tournament(tournament)
+    alt = t.alternates.filter(status=Alternate.WAITING).order_by("created_at", "id").first()
+    if alt is None:
+        raise DeskError("no_alternates", _("Nobody is waiting on the alternates list."))
+    sale = register(t, alt.person, method=method, actor=actor, now=now)
+    alt.status, alt.entry = Alternate.ADMITTED, sale.entry
+    alt.save(update_fields=["status", "entry"])
+    return sale
+
+
+# --- reports ------------------------------------------------------------------------------
+
+
+def shift_totals(user, *, since=None):
+    """The cashier's running totals since ``since`` (default: today): money in and out by method."""
+    since = since or timezone.localtime().replace(hour=0, minute=0, second=0, microsecond=0)
+    rows = LedgerRow.objects.filter(cashier=user, created_at__gte=since)
+    by_method = []
+    for m in rows.values("method").annotate(
+        n=Count("id"), prize=Sum("prize_amount"), fee=Sum("fee_amount"), side=Sum("side_amount"),
+        cash_in=Sum("prize_amount", filter=Q(prize_amount__gt=0)),
+    ).order_by("method"):
+        total = (m["prize"] or ZERO) + (m["fee"] or ZERO) + (m["side"] or ZERO)
+        by_method.append({"method": m["method"], "label": str(dict(LedgerRow.METHODS)[m["method"]]), "rows": m["n"], "total": total})
+    grand = sum((m["total"] for m in by_method), ZERO)
+    return {"since": since, "by_method": by_method, "total": grand, "rows": rows.count()}
+
+
+def ledger_totals(tournament):
+    agg = tournament.ledger.aggregate(p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"), c=Sum("chips"))
+    return {"prize": agg["p"] or ZERO, "fee": agg["f"] or ZERO, "side": agg["s"] or ZERO, "chips": agg["c"] or 0}

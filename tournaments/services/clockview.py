@@ -1,0 +1,87 @@
+"""The stored clock row, seen through the pure clock arithmetic (``tournaments.clock``).
+
+Desk rules ask questions in clock time, not wall time (REG-04): "has level 3 ended?",
+"are we in the break after level 4?". Before the clock starts, no level has ended.
+"""
+
+from django.utils import timezone
+
+from .. import clock as engine
+from ..models import Clock, StructureItem
+
+
+def structure_items(tournament):
+    """The tournament's structure as engine items (cached per tournament object)."""
+    cached = getattr(tournament, "_engine_structure", None)
+    if cached is None:
+        cached = []
+        if tournament.structure_id:
+            for it in StructureItem.objects.filter(structure_id=tournament.structure_id).order_by("position"):
+                if it.kind == StructureItem.BREAK:
+                    cached.append(engine.Break(minutes=it.minutes, color_up=it.color_up, add_on=False))
+                else:
+                    cached.append(
+                        engine.Level(
+                            small_blind=it.small_blind, big_blind=it.big_blind, ante=it.ante,
+                            ante_type="BB_ANTE" if it.big_blind_ante else ("TABLE_ANTE" if it.ante else "NONE"),
+                            minutes=it.minutes, game=it.game,
+                        )
+                    )
+        tournament._engine_structure = cached
+    return cached
+
+
+def engine_state(clock: Clock) -> engine.ClockState:
+    return engine.ClockState(
+        status=clock.status, item_index=clock.item_index, ends_at=clock.ends_at, remaining=clock.remaining,
+        version=clock.version, h4h_hand=clock.h4h_hand, h4h_seconds_per_hand=clock.h4h_seconds_per_hand,
+    )
+
+
+def get_clock(tournament) -> Clock | None:
+    try:
+        return tournament.clock
+    except Clock.DoesNotExist:
+        return None
+
+
+def _state(tournament, now):
+    clock = get_clock(tournament)
+    items = structure_items(tournament)
+    if clock is None or not items or clock.status == Clock.NOT_STARTED:
+        return None, items
+    return engine.advance(engine_state(clock), items, now or timezone.now()), items
+
+
+def _ask(question, tournament, level_number: int, now) -> bool:
+    state, items = _state(tournament, now)
+    if state is None:
+        return False
+    if level_number > sum(1 for it in items if isinstance(it, engine.Level)):
+        return False  # a level the structure never reaches cannot have ended
+    return question(level_number, state, items, now or timezone.now())
+
+
+def level_has_ended(tournament, level_number: int, now=None) -> bool:
+    return _ask(engine.has_level_ended, tournament, level_number, now)
+
+
+def in_break_after_level(tournament, level_number: int, now=None) -> bool:
+    return _ask(engine.in_break_after_level, tournament, level_number, now)
+
+
+def late_registration_open(tournament, now=None) -> bool:
+    """REG-04: open until the end of level N, or of the break after it (house setting)."""
+    n = tournament.late_reg_closes_after_level
+    if n is None:
+        return True
+    if tournament.late_reg_end == tournament.END_OF_BREAK:
+        return not _ask(engine.has_break_after_level_ended, tournament, n, now)
+    return not level_has_ended(tournament, n, now)
+
+
+def addon_window_open(tournament, now=None) -> bool:
+    n = tournament.addon_after_level
+    if n is None:
+        return False
+    return in_break_after_level(tournament, n, now)

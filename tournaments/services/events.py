@@ -1,0 +1,45 @@
+"""The event log and the live-change notification."""
+
+from django.db import transaction
+
+from tdmanager import realtime
+
+from ..models import TournamentEvent
+
+
+class Actor:
+    """Who did it, from where: a user (or None for the system) and a device label."""
+
+    def __init__(self, user=None, device: str = ""):
+        self.user = user if (user is not None and getattr(user, "is_authenticated", False)) else None
+        self.device = device
+
+    @classmethod
+    def from_request(cls, request):
+        ip = request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")[0].strip() or request.META.get("REMOTE_ADDR", "")
+        agent = request.META.get("HTTP_USER_AGENT", "")[:120]
+        return cls(request.user, f"{ip} {agent}".strip())
+
+    @property
+    def label(self):
+        return self.user.get_username() if self.user else "system"
+
+
+SYSTEM = Actor()
+
+
+def log_event(tournament, action: str, actor: Actor | None = None, **payload) -> TournamentEvent:
+    """Append one event row and publish the tournament's change once the transaction commits."""
+    actor = actor or SYSTEM
+    event = TournamentEvent.objects.create(
+        tournament=tournament,
+        action=action,
+        actor=actor.user,
+        actor_label=actor.label,
+        device=actor.device[:200],
+        payload=payload,
+    )
+    if tournament is not None:
+        tid = tournament.pk
+        transaction.on_commit(lambda: realtime.tournament_changed(tid, action))
+    return event

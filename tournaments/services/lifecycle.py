@@ -1,0 +1,86 @@
+"""Tournament lifecycle: planned → registering → running → finished (or cancelled)."""
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tdmanager.errors import DomainError
+
+from ..models import Clock, Entry, Tournament
+from .cashier import lock_tournament
+from .events import Actor, log_event
+
+
+class LifecycleError(DomainError):
+    pass
+
+
+@transaction.atomic
+def open_registration(tournament, *, actor: Actor) -> Tournament:
+    t = lock_tournament(tournament)
+    if t.status != Tournament.PLANNED:
+        raise LifecycleError("bad_status", _("Registration can only be opened for a planned tournament."))
+    t.status = Tournament.REGISTERING
+    t.save(update_fields=["status"])
+    log_event(t, "tournaments.registration.opened", actor)
+    return t
+
+
+@transaction.atomic
+def start(tournament, *, actor: Actor, override_minimum: bool = False, now=None) -> Tournament:
+    """Start the tournament: needs the minimum field (FMT-14) unless the director overrides."""
+    now = now or timezone.now()
+    t = lock_tournament(tournament)
+    if t.status not in (Tournament.PLANNED, Tournament.REGISTERING):
+        raise LifecycleError("bad_status", _("This tournament has already started or ended."))
+    players = t.entries.filter(status=Entry.ACTIVE).count()
+    if players < t.min_players and not override_minimum:
+        raise LifecycleError(
+            "below_minimum", _("Only %(n)s players have paid; the minimum is %(min)s.") % {"n": players, "min": t.min_players}
+        )
+    if t.structure_id is None:
+        raise LifecycleError("no_structure", _("Choose a blind structure before starting."))
+    t.status = Tournament.RUNNING
+    t.save(update_fields=["status"])
+    Clock.objects.get_or_create(tournament=t)
+    log_event(t, "tournaments.tournament.started", actor, players=players, override_minimum=override_minimum)
+    from seating import hooks as seating_hooks
+
+    seating_hooks.tournament_started(t, actor)
+    return t
+
+
+@transaction.atomic
+def finish(tournament, *, actor: Actor) -> Tournament:
+    t = lock_tournament(tournament)
+    if t.status != Tournament.RUNNING:
+        raise LifecycleError("bad_status", _("Only a running tournament can be finished."))
+    t.status = Tournament.FINISHED
+    t.save(update_fields=["status"])
+    log_event(t, "tournaments.tournament.finished", actor)
+    return t
+
+
+@transaction.atomic
+def cancel(tournament, *, actor: Actor, reason: str) -> Tournament:
+    """Cancel: every live entry is refunded in full (FMT-02, the refund workflow)."""
+    from .cashier import refund
+
+    t = lock_tournament(tournament)
+    if t.status in (Tournament.FINISHED, Tournament.CANCELLED):
+        raise LifecycleError("bad_status", _("This tournament has already ended."))
+    if not reason.strip():
+        raise LifecycleError("reason_required", _("Cancelling needs a reason."), status=400)
+    t.status = Tournament.CANCELLED
+    t.save(update_fields=["status"])
+    refunded = 0
+    for entry in t.entries.exclude(status=Entry.CANCELLED).select_related("person"):
+        paid = sum((r.total for r in entry.ledger.all()), 0)
+        if paid > 0:
+            refund(entry, reason=_("Tournament cancelled: %(r)s") % {"r": reason}, actor=actor)
+            refunded += 1
+        else:
+            entry.status = Entry.CANCELLED
+            entry.save(update_fields=["status"])
+    log_event(t, "tournaments.tournament.cancelled", actor, reason=reason, refunded=refunded)
+    return t

@@ -1,0 +1,80 @@
+"""The people database: create with a duplicate warning, search by any part, ban."""
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils.translation import gettext as _
+
+from tdmanager.errors import DomainError, ValidationFailed
+
+from ..models import Person
+from .events import Actor, log_event
+
+
+def _digits(text: str) -> str:
+    return "".join(ch for ch in text if ch.isdigit())
+
+
+def search_people(query: str, limit: int = 20):
+    """People matching every word of ``query`` in name, nickname, document, phone or e-mail.
+
+    Two letters are enough. Phone numbers match on digits, so "333 12" finds "+39 333-1234".
+    """
+    words = [w.lower() for w in query.split() if w.strip()]
+    if not words:
+        return Person.objects.none()
+    qs = Person.objects.all()
+    for word in words:
+        cond = Q(search_text__contains=word)
+        digits = _digits(word)
+        if digits and digits != word:
+            cond |= Q(search_text__contains=digits)
+        qs = qs.filter(cond)
+    return qs.order_by("last_name", "first_name", "id")[:limit]
+
+
+def possible_duplicates(first_name="", last_name="", document_id="", phone="", email="", exclude_pk=None):
+    """People who look like the one being created: same name, same document, phone or e-mail."""
+    cond = Q()
+    if first_name and last_name:
+        cond |= Q(first_name__iexact=first_name.strip(), last_name__iexact=last_name.strip())
+    if document_id:
+        cond |= Q(document_id__iexact=document_id.strip())
+    if email:
+        cond |= Q(email__iexact=email.strip())
+    if _digits(phone):
+        cond |= Q(search_text__contains=_digits(phone))
+    if not cond:
+        return Person.objects.none()
+    qs = Person.objects.filter(cond)
+    if exclude_pk:
+        qs = qs.exclude(pk=exclude_pk)
+    return qs[:10]
+
+
+@transaction.atomic
+def create_person(*, actor: Actor, confirm_duplicate: bool = False, **fields) -> Person:
+    """Create a person. Refuses with ``possible_duplicate`` (listing them) unless confirmed."""
+    first, last = fields.get("first_name", "").strip(), fields.get("last_name", "").strip()
+    if not first or not last:
+        raise ValidationFailed("name_required", _("First and last name are required."))
+    dupes = list(possible_duplicates(first, last, fields.get("document_id", ""), fields.get("phone", ""), fields.get("email", "")))
+    if dupes and not confirm_duplicate:
+        raise DomainError(
+            "possible_duplicate",
+            _("A person with the same name, document, phone or e-mail already exists."),
+            duplicates=[{"id": p.pk, "name": p.display_name, "document_id": p.document_id, "phone": p.phone} for p in dupes],
+        )
+    person = Person.objects.create(**{k: (v.strip() if isinstance(v, str) else v) for k, v in fields.items()})
+    log_event(None, "people.person.created", actor, person=person.pk, name=person.full_name)
+    return person
+
+
+@transaction.atomic
+def set_banned(person: Person, banned: bool, reason: str, *, actor: Actor) -> Person:
+    if banned and not reason.strip():
+        raise ValidationFailed("reason_required", _("A ban needs a reason."))
+    person = Person.objects.select_for_update().get(pk=person.pk)
+    person.banned, person.banned_reason = banned, reason.strip() if banned else ""
+    person.save()
+    log_event(None, "people.person.banned" if banned else "people.person.unbanned", actor, person=person.pk, reason=reason)
+    return person

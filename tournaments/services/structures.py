@@ -1,0 +1,108 @@
+"""Blind structures: create, copy, import and export as JSON or CSV."""
+
+import csv
+import io
+import json
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from tdmanager.errors import ValidationFailed
+
+from ..models import BlindStructure, StructureItem
+from .events import Actor, log_event
+
+CSV_FIELDS = ["kind", "small_blind", "big_blind", "ante", "big_blind_ante", "minutes", "color_up", "game"]
+
+
+def validate_items(items: list[dict]) -> list[dict]:
+    """Normalise and check items: positive minutes, blinds on levels, at least one level.
+
+    SB = BB is allowed (heads-up structures start 100/100, CLK-01). A decreasing ante is a
+    warning (RP-11), returned by ``structure_warnings``, not an error.
+    """
+    if not items:
+        raise ValidationFailed("empty_structure", _("A structure needs at least one level."))
+    clean = []
+    for i, raw in enumerate(items, start=1):
+        kind = str(raw.get("kind", "LEVEL")).upper()
+        if kind not in (StructureItem.LEVEL, StructureItem.BREAK):
+            raise ValidationFailed("bad_item", _("Row %(n)s: kind must be LEVEL or BREAK.") % {"n": i})
+        try:
+            minutes = int(raw.get("minutes", 0))
+            sb, bb, ante = (int(raw.get(k) or 0) for k in ("small_blind", "big_blind", "ante"))
+        except (TypeError, ValueError):
+            raise ValidationFailed("bad_item", _("Row %(n)s: numbers expected.") % {"n": i})
+        if minutes <= 0:
+            raise ValidationFailed("bad_item", _("Row %(n)s: minutes must be positive.") % {"n": i})
+        bba = str(raw.get("big_blind_ante", "")).lower() in ("1", "true", "yes", "y")
+        if kind == StructureItem.LEVEL and (bb <= 0 or sb <= 0 or sb > bb or min(sb, bb, ante) < 0):
+            raise ValidationFailed("bad_item", _("Row %(n)s: a level needs 0 < small blind ≤ big blind.") % {"n": i})
+        clean.append({
+            "kind": kind, "small_blind": sb if kind == "LEVEL" else 0, "big_blind": bb if kind == "LEVEL" else 0,
+            "ante": ante if kind == "LEVEL" else 0, "big_blind_ante": bba and kind == "LEVEL", "minutes": minutes,
+            "color_up": str(raw.get("color_up", "") or ""), "game": str(raw.get("game", "") or ""),
+        })
+    if not any(c["kind"] == "LEVEL" for c in clean):
+        raise ValidationFailed("empty_structure", _("A structure needs at least one level."))
+    return clean
+
+
+def structure_warnings(items: list[dict]) -> list[str]:
+    warnings, last_ante = [], 0
+    for i, it in enumerate(items, start=1):
+        if it["kind"] == "LEVEL":
+            if it["ante"] < last_ante:
+                warnings.append(_("Row %(n)s: the ante decreases (RP-11 recommends never reducing antes).") % {"n": i})
+            last_ante = it["ante"]
+    return warnings
+
+
+@transaction.atomic
+def save_structure(*, name: str, items: list[dict], actor: Actor, description: str = "", is_template=True, structure=None) -> BlindStructure:
+    clean = validate_items(items)
+    if not name.strip():
+        raise ValidationFailed("name_required", _("A structure needs a name."))
+    if structure is None:
+        structure = BlindStructure.objects.create(name=name.strip(), description=description, is_template=is_template)
+    else:
+        structure.name, structure.description, structure.is_template = name.strip(), description, is_template
+        structure.save()
+        structure.items.all().delete()
+    StructureItem.objects.bulk_create([StructureItem(structure=structure, position=i, **c) for i, c in enumerate(clean)])
+    log_event(None, "tournaments.structure.saved", actor, structure=structure.pk, name=structure.name, items=len(clean))
+    return structure
+
+
+def export_json(structure: BlindStructure) -> str:
+    items = [{f: getattr(it, f) for f in CSV_FIELDS} for it in structure.items.order_by("position")]
+    return json.dumps({"name": structure.name, "description": structure.description, "items": items}, indent=2)
+
+
+def export_csv(structure: BlindStructure) -> str:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=CSV_FIELDS)
+    writer.writeheader()
+    for it in structure.items.order_by("position"):
+        writer.writerow({f: getattr(it, f) for f in CSV_FIELDS})
+    return out.getvalue()
+
+
+def parse_import(text: str, fmt: str) -> dict:
+    """Parse a JSON document ({name, description, items}) or a CSV with CSV_FIELDS columns."""
+    if fmt == "json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ValidationFailed("bad_file", _("The file is not valid JSON: %(e)s") % {"e": exc})
+        if isinstance(data, list):
+            data = {"items": data}
+        if not isinstance(data, dict) or not isinstance(data.get("items"), list):
+            raise ValidationFailed("bad_file", _("Expected an object with an 'items' list."))
+        return data
+    if fmt == "csv":
+        reader = csv.DictReader(io.StringIO(text))
+        if not reader.fieldnames or "minutes" not in reader.fieldnames:
+            raise ValidationFailed("bad_file", _("The CSV needs a header row with at least: kind, small_blind, big_blind, minutes."))
+        return {"items": list(reader)}
+    raise ValidationFailed("bad_format", _("Import format must be json or csv."))

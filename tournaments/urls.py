@@ -1,0 +1,15 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("", views.dashboard, name="dashboard"),
+    path("desk/", views.desk, name="desk"),
+    path("desk/receipt/<int:number>/", views.receipt, name="receipt"),
+    path("desk/receipt/<int:number>.pdf", views.receipt_pdf, name="receipt-pdf"),
+    path("people/", views.people_page, name="people"),
+    path("structures/", views.structures_page, name="structures"),
+    path("tournaments/new/", views.tournament_edit, name="tournament-new"),
+    path("tournaments/<int:pk>/", views.tournament_detail, name="tournament"),
+    path("tournaments/<int:pk>/edit/", views.tournament_edit, name="tournament-edit"),
+]

@@ -1,0 +1,155 @@
+"""Pages: dashboard, cashier desk, receipts, people, structures, tournament setup.
+
+Views are thin: they read, render, or call one service. The desk page talks to the API.
+"""
+
+from django import forms
+from django.contrib import messages
+from django.db.models import Count
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from tdmanager.errors import DomainError
+from tdmanager.roles import CASHIER, DIRECTOR, DISPLAY, FLOOR, role_required
+
+from . import receipts
+from .models import BlindStructure, Entry, LedgerRow, Tournament
+from .services import cashier, lifecycle
+from .services.events import Actor
+
+STAFF = (DIRECTOR, FLOOR, CASHIER)
+
+
+@role_required(*STAFF, DISPLAY)
+def dashboard(request):
+    tournaments = Tournament.objects.exclude(status__in=[Tournament.FINISHED, Tournament.CANCELLED]).order_by("start_at")
+    recent = Tournament.objects.filter(status__in=[Tournament.FINISHED, Tournament.CANCELLED]).order_by("-start_at")[:10]
+    rows = []
+    for t in tournaments:
+        counts = {s: 0 for s, _l in Entry.STATUSES}
+        for row in t.entries.values("status").annotate(n=Count("id")):
+            counts[row["status"]] = row["n"]
+        rows.append({"t": t, "playing": counts[Entry.ACTIVE], "reserved": counts[Entry.RESERVED], "entries": counts[Entry.ACTIVE] + counts[Entry.BUSTED]})
+    return render(request, "dashboard.html", {"rows": rows, "recent": recent})
+
+
+@role_required(CASHIER, DIRECTOR)
+def desk(request):
+    open_t = Tournament.objects.filter(status__in=[Tournament.REGISTERING, Tournament.RUNNING, Tournament.PLANNED]).order_by("start_at")
+    selected = request.GET.get("t") or (open_t[0].pk if open_t else None)
+    return render(request, "desk.html", {"tournaments": open_t, "selected": int(selected) if selected else None, "shift": cashier.shift_totals(request.user)})
+
+
+@role_required(*STAFF)
+def receipt(request, number):
+    row = get_object_or_404(LedgerRow.objects.select_related("tournament", "entry", "person", "cashier"), receipt_number=number)
+    return render(request, "receipt.html", receipts.receipt_context(row))
+
+
+@role_required(*STAFF)
+def receipt_pdf(request, number):
+    row = get_object_or_404(LedgerRow.objects.select_related("tournament", "entry", "person", "cashier"), receipt_number=number)
+    resp = HttpResponse(receipts.receipt_pdf(row), content_type="application/pdf")
+    resp["Content-Disposition"] = f'inline; filename="receipt-{number}.pdf"'
+    return resp
+
+
+@role_required(CASHIER, DIRECTOR, FLOOR)
+def people_page(request):
+    return render(request, "people.html", {})
+
+
+@role_required(DIRECTOR, FLOOR, CASHIER)
+def structures_page(request):
+    return render(request, "structures.html", {"structures": BlindStructure.objects.prefetch_related("items")})
+
+
+class TournamentForm(forms.ModelForm):
+    class Meta:
+        model = Tournament
+        fields = [
+            "name", "start_at", "game", "format", "currency", "buy_in", "fee", "starting_stack", "table_size",
+            "field_cap", "min_players", "structure", "late_reg_closes_after_level", "late_reg_end",
+            "max_entries_per_player", "reentry_until_level", "rebuy_price", "rebuy_fee", "rebuy_chips", "rebuy_max",
+            "rebuy_until_level", "rebuy_stack_threshold", "addon_price", "addon_fee", "addon_chips", "addon_after_level",
+            "addon_max", "guarantee", "cash_limit", "rule_set",
+        ]
+        widgets = {"start_at": forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")}
+
+    deductions_text = forms.CharField(
+        label=gettext_lazy("Prize pool deductions"), required=False,
+        help_text=gettext_lazy("One per line: name percent, e.g. 'casino 3' and 'staff 4'."),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            self.fields["deductions_text"].initial = "\n".join(f"{d['name']} {d['percent']}" for d in self.instance.deductions or [])
+
+    def clean_deductions_text(self):
+        out = []
+        for line in self.cleaned_data["deductions_text"].replace(",", "\n").splitlines():
+            parts = line.split()
+            if not parts:
+                continue
+            try:
+                pct = float(parts[-1].rstrip("%"))
+            except ValueError:
+                raise forms.ValidationError(_("Write each deduction as: name percent."))
+            if not 0 <= pct < 100:
+                raise forms.ValidationError(_("Percent must be between 0 and 100."))
+            out.append({"name": " ".join(parts[:-1]) or "deduction", "percent": parts[-1].rstrip("%")})
+        return out
+
+    def clean(self):
+        data = super().clean()
+        if data.get("format") == Tournament.FREEZEOUT and ((data.get("max_entries_per_player") or 1) > 1 or data.get("rebuy_price") is not None or data.get("addon_price") is not None):
+            raise forms.ValidationError(_("A freezeout has no re-entry, rebuy or add-on (FMT-03)."))
+        return data
+
+    def save(self, commit=True):
+        self.instance.deductions = self.cleaned_data["deductions_text"]
+        return super().save(commit)
+
+
+@role_required(DIRECTOR)
+def tournament_edit(request, pk=None):
+    instance = get_object_or_404(Tournament, pk=pk) if pk else None
+    form = TournamentForm(request.POST or None, instance=instance)
+    if request.method == "POST" and form.is_valid():
+        t = form.save()
+        from .services.events import log_event
+
+        log_event(t, "tournaments.tournament.saved", Actor.from_request(request), fields=sorted(form.changed_data))
+        messages.success(request, _("Tournament saved."))
+        return redirect("tournament", pk=t.pk)
+    return render(request, "tournament_edit.html", {"form": form, "t": instance})
+
+
+@role_required(*STAFF, DISPLAY)
+def tournament_detail(request, pk):
+    t = get_object_or_404(Tournament, pk=pk)
+    if request.method == "POST":
+        if not request.user.groups.filter(name=DIRECTOR).exists() and not request.user.is_superuser:
+            return HttpResponse(status=403)
+        actor = Actor.from_request(request)
+        try:
+            op = request.POST.get("op")
+            if op == "open":
+                lifecycle.open_registration(t, actor=actor)
+            elif op == "start":
+                lifecycle.start(t, actor=actor, override_minimum=bool(request.POST.get("override_minimum")))
+            elif op == "finish":
+                lifecycle.finish(t, actor=actor)
+            elif op == "cancel":
+                lifecycle.cancel(t, actor=actor, reason=request.POST.get("reason", ""))
+            messages.success(request, _("Done."))
+        except DomainError as exc:
+            messages.error(request, str(exc.message))
+        return redirect("tournament", pk=t.pk)
+    entries = t.entries.select_related("person").order_by("number")
+    totals = cashier.ledger_totals(t)
+    events = t.events.order_by("-id")[:50]
+    return render(request, "tournament_detail.html", {"t": t, "entries": entries, "totals": totals, "events": events, "alternates": t.alternates.filter(status="WAITING").select_related("person")})
