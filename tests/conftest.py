@@ -68,9 +68,9 @@ def cashier_actor(cashier_user):
 
 @pytest.fixture
 def structure(db):
-    from tournaments.models import BlindStructure
+    from tournaments.services.structures import ensure_builtin_structures
 
-    return BlindStructure.objects.get(name__startswith="Regular")
+    return next(s for s in ensure_builtin_structures() if s.name.startswith("Regular"))
 
 
 @pytest.fixture

@@ -153,7 +153,9 @@ def _check_setup(
         raise ChipRaceError(
             "bad_denomination", "the new denomination must be larger than the removed one"
         )
-    rescue = new_denomination if lowest_denomination_in_play is None else lowest_denomination_in_play
+    rescue = lowest_denomination_in_play
+    if rescue is None:
+        rescue = new_denomination
     if not _is_int(rescue) or rescue < 1:
         raise ChipRaceError("bad_denomination", "the lowest denomination in play must be positive")
     if conversion not in CONVERSIONS:
@@ -405,13 +407,14 @@ def color_up_suggestion(
 
 def make_up_stack(stack: int, chip_set: Mapping[int, int]) -> dict[int, int] | None:
     """A way to make up ``stack`` from ``chip_set`` (denomination -> chips available
-    per stack), or None when it cannot be done.
+    per stack), or None when it cannot be done exactly.
 
-    Sensible distribution: the stack's value is shared about equally among the
-    denominations, the small ones first (so players can post blinds), each
-    rounded to a multiple of the next denomination up, and the rest filled from
-    the largest chips down. When that leaves an odd amount, the plain
-    largest-first fill, and then an exhaustive search, are tried.
+    Sensible distribution: the stack's value is aimed to be shared equally among
+    the denominations. The small denominations are settled first, each as close
+    to its share as its availability allows (so players can post the blinds),
+    and the largest ones make up the rest. The search backtracks when the rest
+    cannot be made, and remembers dead ends, so it finds a make-up whenever one
+    exists. A planning tool, not a hot path.
     """
     if not _is_int(stack) or stack < 1:
         raise ChipRaceError("bad_chip_set", "the stack must be a positive integer")
@@ -421,61 +424,18 @@ def make_up_stack(stack: int, chip_set: Mapping[int, int]) -> dict[int, int] | N
     denominations = sorted(d for d, count in chip_set.items() if count > 0)
     if not denominations:
         return None
-
-    share = stack // len(denominations)
-    preferred: dict[int, int] = {}
-    for position, denomination in enumerate(denominations[:-1]):
-        count = min(chip_set[denomination], share // denomination)
-        next_up = denominations[position + 1]
-        if next_up % denomination == 0:
-            step = next_up // denomination
-            count -= count % step
-        if count:
-            preferred[denomination] = count
-    for start in (preferred, {}):
-        result = _fill_largest_first(stack, chip_set, denominations, start)
-        if result is not None:
-            return result
-    return _exhaustive(stack, chip_set, denominations)
-
-
-def _fill_largest_first(
-    stack: int, chip_set: Mapping[int, int], denominations: Sequence[int], start: Mapping[int, int]
-) -> dict[int, int] | None:
-    counts = dict(start)
-    left = stack - sum(d * c for d, c in counts.items())
-    if left < 0:
-        return None
-    for denomination in reversed(denominations):
-        spare = chip_set[denomination] - counts.get(denomination, 0)
-        take = min(spare, left // denomination)
-        if take:
-            counts[denomination] = counts.get(denomination, 0) + take
-            left -= take * denomination
-    if left:
-        return None
-    return {d: counts[d] for d in sorted(counts) if counts[d]}
-
-
-def _exhaustive(
-    stack: int, chip_set: Mapping[int, int], denominations: Sequence[int]
-) -> dict[int, int] | None:
-    """Bounded search, largest chips first, for any exact make-up.
-
-    Dead ends are remembered, so the work is bounded by
-    (number of denominations) x (distinct amounts left).
-    """
-    order = list(reversed(denominations))
+    share = stack / len(denominations)
     dead_ends: set[tuple[int, int]] = set()
 
     def search(position: int, left: int) -> dict[int, int] | None:
         if left == 0:
             return {}
-        if position == len(order) or (position, left) in dead_ends:
+        if position == len(denominations) or (position, left) in dead_ends:
             return None
-        denomination = order[position]
+        denomination = denominations[position]
         most = min(chip_set[denomination], left // denomination)
-        for take in range(most, -1, -1):
+        target = share / denomination
+        for take in sorted(range(most + 1), key=lambda c: (abs(c - target), -c)):
             rest = search(position + 1, left - take * denomination)
             if rest is not None:
                 if take:

@@ -841,11 +841,14 @@ def has_break_after_level_ended(
 ) -> bool:
     """True once the clock has passed level N and the break(s) right after it.
 
-    For ``late_reg_end = end_of_break_after_level(N)`` (REG-04). With no break
-    after level N this is :func:`has_level_ended`.
+    For ``late_reg_end = end_of_break_after_level(N)`` (REG-04). Only scheduled
+    breaks count; with none after level N this is :func:`has_level_ended`.
     """
     index = level_index(structure, level_number)
-    while index + 1 < len(structure) and isinstance(structure[index + 1], Break):
+    while index + 1 < len(structure):
+        following = structure[index + 1]
+        if not isinstance(following, Break) or following.is_mid_level:
+            break
         index += 1
     state = advance(state, structure, now)
     if state.status == FINISHED:

@@ -249,6 +249,24 @@ def test_an_inserted_break_starts_now_and_the_level_resumes_with_its_time_left()
     assert clock.advance(after, structure, at(50)).item_index == 3  # the scheduled break
 
 
+def test_a_break_inserted_at_the_start_of_a_level_is_not_the_break_after_the_previous_one():
+    structure = twenty_minute_levels(4)
+    state = clock.advance(running(structure), structure, at(20))  # level 2 just began
+    structure, state = clock.insert_break(state, structure, at(20), 10)
+    assert not clock.in_break_after_level(1, state, structure, at(25))
+    assert clock.has_break_after_level_ended(1, state, structure, at(25))
+    assert not clock.has_level_ended(2, state, structure, at(49, 59))
+    assert clock.has_level_ended(2, state, structure, at(50))
+
+
+def test_a_break_inserted_on_a_paused_clock_waits_for_resume():
+    paused = clock.pause(running(WITH_BREAK), WITH_BREAK, at(5))
+    structure, state = clock.insert_break(paused, WITH_BREAK, at(6), 20)
+    assert (state.status, state.item_index, state.remaining) == (PAUSED, 0, 1200.0)
+    state = clock.resume(state, structure, at(10))
+    assert clock.advance(state, structure, at(30)).ends_at == at(45)  # 15:00 of level 1 left
+
+
 def test_a_break_cannot_be_inserted_during_a_break():
     state = clock.advance(running(WITH_BREAK), WITH_BREAK, at(45))
     refused("in_break", clock.insert_break, state, WITH_BREAK, at(45), 5)
@@ -448,7 +466,7 @@ def test_a_stale_row_still_gives_the_right_snapshot():
 
 
 def test_the_new_level_applies_from_the_next_hand_and_pushes_are_held_scenario_32():
-    structure = [Level(100, 200, minutes=15), Level(150, 300, minutes=15), Level(200, 400, minutes=15)]
+    structure = [Level(100 * n, 200 * n, minutes=15) for n in (1, 2, 3)]
     state = running(structure)  # level 1 ends at 20:15:00
 
     def snap(minutes, seconds=0):

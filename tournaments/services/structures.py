@@ -106,3 +106,22 @@ def parse_import(text: str, fmt: str) -> dict:
             raise ValidationFailed("bad_file", _("The CSV needs a header row with at least: kind, small_blind, big_blind, minutes."))
         return {"items": list(reader)}
     raise ValidationFailed("bad_format", _("Import format must be json or csv."))
+
+
+def builtin_structure_files():
+    from pathlib import Path
+
+    return sorted((Path(__file__).resolve().parent.parent / "structures").glob("*.json"))
+
+
+def ensure_builtin_structures() -> list[BlindStructure]:
+    """The shipped templates (turbo, regular, deep); created if missing (the migration does it first)."""
+    out = []
+    for path in builtin_structure_files():
+        doc = json.loads(path.read_text())
+        st = BlindStructure.objects.filter(name=doc["name"]).first()
+        if st is None:
+            st = BlindStructure.objects.create(name=doc["name"], description=doc["description"], is_template=True)
+            StructureItem.objects.bulk_create(StructureItem(structure=st, position=i, **item) for i, item in enumerate(doc["items"]))
+        out.append(st)
+    return out

@@ -1,0 +1,218 @@
+"""Play a whole tournament through the seating engine alone and time it.
+
+    python benchmarks/seating_engine.py --entries 10000 [--capacity 9|10] [--seed 1]
+
+Random initial draw, then random busts one at a time. After every bust: the final table if
+it is due, else a break if one is due (then a balance check), else a balancing plan; the
+hand is completed at the bust table and at a few random others, so the blinds move on.
+After every step it checks that no two tables differ by more than one player, that the
+tables touched hold exactly the players they should and that untouched tables are the very
+same objects (so no player is lost or duplicated), and every 500 busts it counts everyone.
+
+Prints the moves made, tables broken, total seconds, per-bust engine time (median, p95)
+and the ratio to a baseline measured in the same run: a bare copy of the seat map
+(``{table: dict(seats)}``), the least any engine that looks at the whole room would do.
+No Django needed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from seating.engine import (  # noqa: E402
+    Table,
+    advance_hand,
+    apply_moves,
+    draw_seats,
+    final_table_due,
+    final_table_size,
+    plan_balance,
+    plan_break,
+    plan_final_table,
+    table_to_break,
+)
+
+FULL_CHECK_EVERY = 500
+BASELINE_EVERY = 10  # the baseline copies everyone; sampling keeps the run short
+OTHER_TABLES_ADVANCED = 3  # hands completed elsewhere between two busts
+
+
+class Tournament:
+    """The room as the benchmark sees it: tables by number and where each player sits."""
+
+    def __init__(self, entries: int, capacity: int, rng: random.Random):
+        players = [f"P{i:05d}" for i in range(1, entries + 1)]
+        draw = draw_seats(players, capacity=capacity, rng=rng)
+        self.rng = rng
+        self.tables: dict[int, Table] = {t.number: t for t in draw.tables}
+        self.where: dict[str, int] = {p: t for p, t, _ in draw.assignments}
+        self.remaining = list(players)
+        self.index = {p: i for i, p in enumerate(self.remaining)}
+        self.final_size = final_table_size(capacity)
+        self.final_formed = False
+        self.balance_moves = self.break_moves = self.final_moves = self.broken = 0
+
+    def bust_random_player(self) -> None:
+        """One player busts; the hand is completed there and at a few other tables."""
+        i = self.rng.randrange(len(self.remaining))
+        player = self.remaining[i]
+        last = self.remaining.pop()
+        if last != player:
+            self.remaining[i] = last
+            self.index[last] = i
+        del self.index[player]
+        number = self.where.pop(player)
+        table = self.tables[number]
+        seats = {s: p for s, p in table.seats.items() if p != player}
+        table = Table(
+            number, table.capacity, seats, table.big_blind_seat, table.previous_big_blind_seat
+        )
+        self.tables[number] = advance_hand(table)
+        numbers = list(self.tables)
+        for _ in range(min(OTHER_TABLES_ADVANCED, len(numbers) - 1)):
+            other = numbers[self.rng.randrange(len(numbers))]
+            if other != number:
+                self.tables[other] = advance_hand(self.tables[other])
+
+    def engine_step(self) -> list:
+        """Final table, break or balance: the engine calls that are timed."""
+        tables = list(self.tables.values())
+        if not self.final_formed and final_table_due(tables, self.final_size):
+            draw = plan_final_table(tables, self.rng)
+            self.tables = {draw.table.number: draw.table}
+            self.final_formed = True
+            self.final_moves += len(draw.moves)
+            return draw.moves
+        number = table_to_break(tables, final_table_size=self.final_size)
+        moves = []
+        if number is not None:
+            moves = plan_break(tables, number, self.rng)
+            tables = [t for t in apply_moves(tables, moves) if t.number != number]
+            self.broken += 1
+            self.break_moves += len(moves)
+        balance = plan_balance(tables, rng=self.rng)
+        if balance:
+            tables = apply_moves(tables, balance)
+            self.balance_moves += len(balance)
+        if moves or balance:
+            self.tables = {t.number: t for t in tables}
+        return moves + balance
+
+
+def check_step(before: dict[int, Table], t: Tournament, moves: list) -> None:
+    """No imbalance, and exactly the moved players changed place."""
+    counts = [len(table.seats) for table in t.tables.values()]
+    assert max(counts) - min(counts) <= 1, f"tables differ by more than one: {counts}"
+    assert sum(counts) == len(t.remaining), "players lost or duplicated"
+    if t.final_formed and len(t.tables) == 1 and moves and moves[0].kind == "FINAL_TABLE":
+        table = next(iter(t.tables.values()))
+        assert sorted(table.seats.values()) == sorted(t.remaining), "final table lost a player"
+        for move in moves:
+            t.where[move.player] = move.to_table
+        return
+    expected = {n: dict(table.seats) for n, table in before.items()}
+    touched = set()
+    for move in moves:
+        assert expected[move.from_table].pop(move.from_seat) == move.player
+        touched.update((move.from_table, move.to_table))
+    for move in moves:
+        assert move.to_seat not in expected[move.to_table], "seat used twice"
+        expected[move.to_table][move.to_seat] = move.player
+        t.where[move.player] = move.to_table
+    for number, table in t.tables.items():
+        if number in touched:
+            assert table.seats == expected[number], f"table {number} does not match its moves"
+        else:
+            assert table is before[number], f"table {number} changed without a move"
+    for number in set(before) - set(t.tables):
+        assert not expected[number], f"table {number} closed with players in it"
+
+
+def full_check(t: Tournament) -> None:
+    seated = [p for table in t.tables.values() for p in table.seats.values()]
+    assert len(seated) == len(set(seated)) == len(t.remaining), "player lost or duplicated"
+    assert set(seated) == set(t.remaining)
+    for number, table in t.tables.items():
+        for player in table.seats.values():
+            assert t.where[player] == number
+
+
+def run(entries: int, capacity: int, seed: int) -> dict:
+    rng = random.Random(seed)
+    started = time.perf_counter()
+    t = Tournament(entries, capacity, rng)
+    tables_at_start = len(t.tables)
+    engine_ns: list[int] = []
+    baseline_ns: list[int] = []
+    busts = 0
+    while len(t.remaining) > 1:
+        t.bust_random_player()
+        busts += 1
+        before = dict(t.tables)
+        tick = time.perf_counter_ns()
+        moves = t.engine_step()
+        engine_ns.append(time.perf_counter_ns() - tick)
+        if busts % BASELINE_EVERY == 0:
+            tick = time.perf_counter_ns()
+            {n: dict(table.seats) for n, table in before.items()}
+            baseline_ns.append(time.perf_counter_ns() - tick)
+        check_step(before, t, moves)
+        if busts % FULL_CHECK_EVERY == 0:
+            full_check(t)
+    full_check(t)
+    assert len(t.tables) == 1 and t.final_formed or entries <= t.final_size
+    total = time.perf_counter() - started
+    median = statistics.median(engine_ns) / 1000
+    p95 = sorted(engine_ns)[int(0.95 * (len(engine_ns) - 1))] / 1000
+    base = statistics.median(baseline_ns) / 1000 if baseline_ns else float("nan")
+    return {
+        "entries": entries,
+        "capacity": capacity,
+        "tables_at_start": tables_at_start,
+        "busts": busts,
+        "winner": t.remaining[0],
+        "balance_moves": t.balance_moves,
+        "break_moves": t.break_moves,
+        "final_table_moves": t.final_moves,
+        "tables_broken": t.broken,
+        "total_s": total,
+        "median_us": median,
+        "p95_us": p95,
+        "baseline_us": base,
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--entries", type=int, default=10_000)
+    parser.add_argument("--capacity", type=int, choices=(9, 10), default=9)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    r = run(args.entries, args.capacity, args.seed)
+    moves = r["balance_moves"] + r["break_moves"] + r["final_table_moves"]
+    print(
+        f"entries {r['entries']} at {r['capacity']}-max, {r['tables_at_start']} tables, "
+        f"{r['busts']} busts, winner {r['winner']}"
+    )
+    print(
+        f"moves made {moves} (balance {r['balance_moves']}, break {r['break_moves']}, "
+        f"final table {r['final_table_moves']}), tables broken {r['tables_broken']}"
+    )
+    print(f"total seconds {r['total_s']:.3f}")
+    print(f"per bust: median {r['median_us']:.1f} µs, p95 {r['p95_us']:.1f} µs")
+    print(
+        f"baseline (copy of the seat map) median {r['baseline_us']:.1f} µs; "
+        f"ratio median/baseline {r['median_us'] / r['baseline_us']:.2f}, "
+        f"p95/baseline {r['p95_us'] / r['baseline_us']:.2f}"
+    )
+
+
+if __name__ == "__main__":
+    main()

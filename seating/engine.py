@@ -1,0 +1,1266 @@
+"""Seating engine: seat draws, positions, balancing, breaking, final table, finishing places.
+
+RULES.md §3 (SEAT-01..09), §4 (POS-01, BAL-01..09) and §8 (ELM-01..07).
+
+Pure Python, standard library only: the seating services lock the rows, call these
+functions, write what they return and log it. Every function takes plain data and returns
+new plain data; nothing here mutates its inputs.
+
+Seats are numbered 1..capacity clockwise, so "clockwise after seat 9" at a 10-max table is
+seat 10, then seat 1. A table stores two numbers about the blinds (POS-01):
+
+- ``big_blind_seat`` = BB(h), the big-blind seat of the last completed hand;
+- ``previous_big_blind_seat`` = BB(h−1), the big-blind seat of the hand before.
+
+Everything about the next hand follows from them: BB(h+1) is the first occupied seat
+clockwise after BB(h); the small blind is seat BB(h) (dead if it is empty); the button is
+seat BB(h−1) (a dead button if it is empty). A table that has not played yet stores the
+positions "one hand before its first hand": ``big_blind_seat`` = the small blind of the
+first hand, ``previous_big_blind_seat`` = its button, so the same rule gives the first hand.
+
+Tables with no players are treated as closed: they neither give nor receive players, are
+never "due to break" and are not in the seat pool. A table opens through
+:func:`draw_late_seat` (``opens_new_table``) or a draw.
+
+Choices where RULES.md leaves freedom (each one is also stated where it is made):
+
+- Balancing ties (BAL-05, ``TABLE_ORDER``): the source is the highest-numbered of the
+  fullest tables and the destination the lowest-numbered of the shortest ones, because the
+  default break order breaks the highest-numbered short table first: players leave the
+  tables that break soonest and go to the tables that last longest. ``RANDOM_DRAW`` draws
+  among the tied tables with the rng.
+- Unknown big blind (``big_blind_seat`` is None): the mover is the player in the highest
+  occupied seat, and the destination seat is drawn at random (rng) among the open seats;
+  the move's reason says so, and the floor must confirm the button before he is dealt in.
+  An unknown BB(h−1) is taken as the occupied seat just before BB(h) (the normal case
+  with no dead blinds).
+- ``CURRENT_BB`` when the big blind of the last hand has left (busted or already moved):
+  the next big blind moves instead (004 Art. 16.2, "the future blinds").
+- ``BUTTON_CASH`` moves the button of the coming hand; with a dead button, the player just
+  before it, who acts last in that hand.
+- ``WORST_POSITION``: the open seat with the fewest hands until the big blind; ties go to
+  the seat first clockwise from BB(h). Under ``SINGLE_BB`` the seat the big blind just left
+  is offered with "1 hand", but an ordinary single-big-blind seat wins a tie with it (no
+  big blind twice when it is not needed). Under ``EXCLUDED`` that seat is used only when it
+  is the only open seat, and then as a single big blind, never as a small blind.
+- ``NEAREST_BB`` (003 Art. 4.9): the open seat physically nearest the coming hand's big
+  blind (either side), then the one that posts the big blind sooner; never the small blind.
+- ``SAME_RELATIVE_POSITION`` (004 Art. 8.2): the open seat whose hands-until-big-blind is
+  closest to the mover's at his old table, then the sooner one; never the small blind.
+- Breaking (SEAT-04): the receiving tables are filled one player at a time, always the
+  table with the fewest players (ties: lowest number), so the result is as balanced as the
+  seats allow; at each receiving table the seats used are drawn at random among its open
+  seats. Seat cards are then shuffled (step 1) and each player is dealt a card from one
+  deck; the highest card (suit order spades > hearts > diamonds > clubs) takes the first
+  seat card (step 2).
+- Breaking order (BAL-06): by default the table with the fewest players, ties the
+  highest-numbered; among tables that fit. An explicit ``break_order`` is strict: only its
+  first existing, unlocked, non-empty table is considered; when the list is used up the
+  default order applies. Locked tables are never broken.
+- Initial draw (SEAT-01): the extra players go to the lowest-numbered tables; a table of m
+  players at a c-seat table uses seats ``i*c//m + 1`` (i = 0..m−1), i.e. spread evenly from
+  seat 1 (5 players at 10-max: seats 1, 3, 5, 7, 9), so the floor knows which seat cards to
+  put in the draw. The button of each table is a high-card draw (SEAT-08).
+- Final table (BAL-09): default number = the lowest table number still playing, default
+  capacity = the largest table capacity (or more if more players remain); seats spread as
+  in the initial draw; all players re-drawn with the two-step process; button by high card.
+- Seat pool (SEAT-03): open seats at the tables with the fewest players; the table next in
+  the break order is left out only when another table ties with it (otherwise the new
+  player would create an imbalance); seats between the button and the small blind are
+  drawn only when the pool has no other seat.
+- Finishing places (ELM): busts in one hand-for-hand hand form one group (``h4h_policy``);
+  busts with the same ``hand_group`` at one table form one group ranked by starting stack;
+  equal or unknown starting stacks share. Groups whose ``order`` is equal cannot be ordered
+  (ELM-03) and share. A shared group occupying places k..k+m−1 is recorded as place k with
+  ``shared_with`` = m (ELM-06: "k (shared)").
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+import random
+import secrets
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import NamedTuple
+
+# Settings (RULES.md [CONFIG] points), first value = default.
+MOVER_RULES = ("NEXT_BB", "CURRENT_BB", "BUTTON_CASH")
+DEST_RULES = ("WORST_POSITION", "NEAREST_BB", "SAME_RELATIVE_POSITION")
+TIE_BREAKS = ("TABLE_ORDER", "RANDOM_DRAW")
+VACATED_BB_SEAT_MODES = ("EXCLUDED", "SINGLE_BB")
+H4H_POLICIES = ("SHARE", "RANK_BY_STARTING_STACK")
+
+# Move kinds, for the event log and the move slips.
+BALANCE = "BALANCE"
+BREAK = "BREAK"
+FINAL_TABLE = "FINAL_TABLE"
+
+HALT_SHORT_BY = 3  # BAL-02: play halts 3 or more players short of the fullest table
+
+# Cards for the simulated draws: rank 2..14 (ace high), suit 3 = spades .. 0 = clubs.
+RANK_LABELS = {10: "10", 11: "J", 12: "Q", 13: "K", 14: "A"}
+SUIT_SYMBOLS = {3: "♠", 2: "♥", 1: "♦", 0: "♣"}
+DECK: tuple[tuple[int, int], ...] = tuple(
+    (rank, suit) for rank in range(2, 15) for suit in range(4)
+)
+
+
+class SeatingError(ValueError):
+    """A seating request the engine refuses; ``code`` is machine-readable for the API."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+
+
+# --------------------------------------------------------------------------- data
+
+
+@dataclass(slots=True)
+class Table:
+    """One table: who sits where, and where the big blind was (POS-01).
+
+    ``seats`` holds occupied seats only (seat number → player id). A ``locked`` table (a TV
+    table, a table being repaired) neither gives nor receives players; ``locked_seats`` are
+    empty seats that are never offered. ``big_blind_twice`` means the player now in
+    ``big_blind_seat`` arrived there by a single-big-blind move and posts the big blind
+    alone on the next hand (BAL-04 ``SINGLE_BB``).
+    """
+
+    number: int
+    capacity: int
+    seats: dict[int, Hashable]
+    big_blind_seat: int | None = None
+    previous_big_blind_seat: int | None = None
+    locked_seats: frozenset[int] = frozenset()
+    locked: bool = False
+    big_blind_twice: bool = False
+
+    def __post_init__(self) -> None:
+        if self.capacity < 1:
+            raise SeatingError("bad_capacity", f"table {self.number}: capacity must be positive")
+        for seat in self.seats:
+            if not 1 <= seat <= self.capacity:
+                raise SeatingError(
+                    "bad_seat", f"table {self.number}: seat {seat} is not in 1..{self.capacity}"
+                )
+        if len(set(self.seats.values())) != len(self.seats):
+            raise SeatingError("duplicate_player", f"table {self.number}: a player sits twice")
+        if not isinstance(self.locked_seats, frozenset):
+            self.locked_seats = frozenset(self.locked_seats)
+
+    @property
+    def player_count(self) -> int:
+        return len(self.seats)
+
+    @property
+    def free_seat_count(self) -> int:
+        """Open seats that may be offered (locked seats do not count)."""
+        return _free_seats(self)
+
+    @property
+    def is_full(self) -> bool:
+        return _free_seats(self) == 0
+
+    def open_seats(self) -> list[int]:
+        """Empty, unlocked seats in seat order."""
+        seats, locked = self.seats, self.locked_seats
+        return [s for s in range(1, self.capacity + 1) if s not in seats and s not in locked]
+
+    def occupied_seats(self) -> list[int]:
+        return sorted(self.seats)
+
+    def players(self) -> list[Hashable]:
+        """Players in seat order."""
+        return [self.seats[s] for s in sorted(self.seats)]
+
+    def seat_of(self, player: Hashable) -> int | None:
+        for seat, who in self.seats.items():
+            if who == player:
+                return seat
+        return None
+
+
+class Positions(NamedTuple):
+    """Button, small-blind and big-blind seats of the next hand.
+
+    ``button`` may be an empty seat (dead button); ``small_blind`` is None when the small
+    blind is dead. All three are None when the big-blind position is unknown.
+    """
+
+    button: int | None
+    small_blind: int | None
+    big_blind: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One player's move slip: from table/seat to table/seat, and why (BAL-08)."""
+
+    player: Hashable
+    from_table: int
+    from_seat: int
+    to_table: int
+    to_seat: int
+    reason: str
+    wait_for_button: bool = False  # SEAT-05: not dealt in until the button passes him
+    kind: str = BALANCE
+    single_big_blind: bool = False  # BAL-04 SINGLE_BB: posts the big blind alone next hand
+    card: str | None = None  # the card he drew (breaks and the final table)
+
+
+@dataclass(frozen=True, slots=True)
+class BreakDraw:
+    """A broken table's two-step draw (SEAT-04), with both permutations for the log."""
+
+    broken_table: int
+    moves: list[Move]
+    seat_order: list[tuple[int, int]]  # step 1: the shuffled seat cards, (table, seat)
+    card_order: list[tuple[Hashable, str]]  # step 2: players by their card, highest first
+
+
+@dataclass(frozen=True, slots=True)
+class SeatDraw:
+    """The initial random draw (SEAT-01) and the button draw of every table (SEAT-08)."""
+
+    tables: list[Table]
+    assignments: list[tuple[Hashable, int, int]]  # (player, table, seat)
+    buttons: dict[int, int]  # table → button seat of its first hand
+    button_cards: dict[int, list[tuple[int, str]]]  # table → (seat, card) of the button draw
+
+
+@dataclass(frozen=True, slots=True)
+class FinalTableDraw:
+    """The final-table draw (BAL-09, SEAT-08): a fresh table with everybody re-drawn."""
+
+    table: Table
+    moves: list[Move]
+    seat_order: list[tuple[int, int]]
+    card_order: list[tuple[Hashable, str]]
+    button_seat: int
+    button_cards: list[tuple[int, str]]
+
+
+@dataclass(frozen=True, slots=True)
+class LateSeat:
+    """A seat for a late registrant, alternate or re-entry (SEAT-03)."""
+
+    player: Hashable
+    table: int
+    seat: int
+    reason: str
+    wait_for_button: bool = False
+    opens_new_table: bool = False  # every table is full: the product creates this table
+    capacity: int | None = None  # capacity of the new table, when one is opened
+
+    @property
+    def to_table(self) -> int:
+        return self.table
+
+    @property
+    def to_seat(self) -> int:
+        return self.seat
+
+
+@dataclass(frozen=True, slots=True)
+class Bust:
+    """One elimination (ELM-01). ``order`` is the bust sequence (or a timestamp)."""
+
+    player: Hashable
+    table: int
+    seat: int
+    order: int
+    hand_group: Hashable | None = None  # same hand at the same table
+    h4h_hand: int | None = None  # hand-for-hand hand number
+    starting_stack: int | None = None  # stack at the start of the hand, if entered
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """A finishing place; a shared place k of a tie group of m has ``shared_with`` = m."""
+
+    player: Hashable
+    place: int
+    shared_with: int = 1
+
+
+# ------------------------------------------------------------------ positions
+
+
+def next_hand_positions(table: Table) -> Positions:
+    """Button, small blind and big blind of the next hand (POS-01, dead button, TDA 34).
+
+    BB(h+1) is the first occupied seat clockwise after BB(h), so a busted player's blind is
+    never skipped over twice; SB(h+1) is seat BB(h), dead when empty; the button is seat
+    BB(h−1), dead when empty. Heads-up, the player who is not the big blind is button and
+    small blind, and the big blind still moves on, so nobody posts it twice in a row.
+    """
+    bb = table.big_blind_seat
+    seats = table.seats
+    if bb is None or not seats:
+        return Positions(None, None, None)
+    stays = table.big_blind_twice and bb in seats
+    big_blind = bb if stays else _occupied_after(seats, table.capacity, bb)
+    if len(seats) == 1:
+        return Positions(None, None, big_blind)
+    if len(seats) == 2:
+        other = next(s for s in seats if s != big_blind)
+        return Positions(other, other, big_blind)
+    small_blind = bb if (bb in seats and not stays) else None
+    return Positions(_button_position(table), small_blind, big_blind)
+
+
+def advance_hand(table: Table) -> Table:
+    """The table after staff confirm "hand completed": the blinds move on (POS-01).
+
+    After a single-big-blind hand the big blind stays on its seat and so does BB(h−1):
+    the next hand has both blinds with the button where it was, as in 004 Art. 13.2
+    case 2 (the button moves, then stays still once, then moves again).
+    """
+    seats = dict(table.seats)
+    bb = table.big_blind_seat
+    if bb is None or not seats:
+        return replace(table, seats=seats)
+    if table.big_blind_twice and bb in seats:
+        return replace(table, seats=seats, big_blind_twice=False)
+    next_bb = _occupied_after(seats, table.capacity, bb)
+    return replace(
+        table,
+        seats=seats,
+        previous_big_blind_seat=bb,
+        big_blind_seat=next_bb,
+        big_blind_twice=False,
+    )
+
+
+def hands_until_big_blind(table: Table, seat: int) -> int | None:
+    """Hands until a player in ``seat`` posts the big blind (BAL-04), None if unknown.
+
+    1 + the occupied seats strictly between BB(h) and the seat, clockwise: each of them
+    posts the big blind first. 1 is the "single big blind". For seat BB(h) itself the count
+    goes all the way round (that seat is the next small blind).
+    """
+    bb = table.big_blind_seat
+    if bb is None:
+        return None
+    between = _occupied_between(table.seats, table.capacity, bb, seat)
+    if table.big_blind_twice and bb in table.seats:
+        return 1 if seat == bb else 2 + between
+    return 1 + between
+
+
+def is_between_button_and_small_blind(table: Table, seat: int) -> bool:
+    """True if a player placed in ``seat`` must wait for the button (SEAT-05).
+
+    The gap runs strictly from the next hand's button seat BB(h−1) to its small-blind seat
+    BB(h), clockwise, whether those seats are live or dead. A player there would get a hand
+    without paying either blind this orbit. Heads-up there is no such gap. Unknown
+    positions give False (the floor confirms the button first).
+    """
+    players_after = len(table.seats) + (0 if seat in table.seats else 1)
+    return _waits_for_button(table, seat, players_after)
+
+
+# ------------------------------------------------------------------- balancing
+
+
+def plan_balance(
+    tables: Sequence[Table],
+    *,
+    trigger_difference: int = 2,
+    mover_rule: str = "NEXT_BB",
+    dest_rule: str = "WORST_POSITION",
+    tie_break: str = "TABLE_ORDER",
+    rng: random.Random | None = None,
+    vacated_bb_seat: str = "EXCLUDED",
+) -> list[Move]:
+    """Moves that bring every table within one player of the others (BAL-01, 03, 04, 05).
+
+    Nothing moves until the fullest and the shortest table differ by ``trigger_difference``
+    (2 under 003 and 004 Art. 8.2, 3 under 004 Art. 16.2). Then, one move at a time, a
+    player moves from the fullest to the shortest table until no two tables differ by more
+    than one; this is the smallest number of moves that reaches the most even spread.
+    The plan is built on a working copy, so a second move from the same table takes that
+    table's next mover and no destination seat is handed out twice. Locked and empty
+    tables are left out. Apply the plan with :func:`apply_moves`.
+    """
+    _check_setting("mover_rule", mover_rule, MOVER_RULES)
+    _check_setting("dest_rule", dest_rule, DEST_RULES)
+    _check_setting("tie_break", tie_break, TIE_BREAKS)
+    _check_setting("vacated_bb_seat", vacated_bb_seat, VACATED_BB_SEAT_MODES)
+    if trigger_difference < 2:
+        # A trigger of 1 would move a player back and forth between a 9 and an 8.
+        raise SeatingError("bad_trigger", "trigger_difference must be at least 2")
+    counts = [len(t.seats) for t in tables if t.seats and not t.locked]
+    if len(counts) < 2 or max(counts) - min(counts) < trigger_difference:
+        return []
+    rng = rng if rng is not None else secrets.SystemRandom()
+    bench = _Workbench(tables)
+    live = {t.number: len(t.seats) for t in tables if t.seats and not t.locked}
+    moves: list[Move] = []
+    while True:
+        most, fewest = max(live.values()), min(live.values())
+        if most - fewest <= 1:
+            return moves
+        source = _pick_table([n for n, c in live.items() if c == most], "source", tie_break, rng)
+        receivers = {
+            n: c for n, c in live.items() if c <= most - 2 and _free_seats(bench.table(n)) > 0
+        }
+        if not receivers:
+            return moves  # only locked seats are left where players are short
+        low = min(receivers.values())
+        dest = _pick_table(
+            [n for n, c in receivers.items() if c == low], "destination", tie_break, rng
+        )
+        move = _balance_move(
+            bench.table(source), bench.table(dest), mover_rule, dest_rule, vacated_bb_seat, rng
+        )
+        bench.move(move)
+        live[source] -= 1
+        live[dest] += 1
+        moves.append(move)
+
+
+def apply_moves(tables: Sequence[Table], moves: Sequence[Move]) -> list[Table]:
+    """New tables with the moves carried out; the inputs are left untouched.
+
+    All movers leave their seats first, then all take their new seats, so a plan that
+    re-seats players at the same table (the final table) works as well as a balancing plan.
+    Untouched tables are returned as the same objects. A single-big-blind move marks the
+    destination so the mover posts the big blind alone on the next hand.
+    """
+    if not moves:
+        return list(tables)
+    if len({m.player for m in moves}) != len(moves):
+        raise SeatingError("duplicate_move", "a player appears in more than one move")
+    bench = _Workbench(tables)
+    for move in moves:
+        bench.take_out(move.player, move.from_table, move.from_seat)
+    for move in moves:
+        bench.seat(move.player, move.to_table, move.to_seat, move.single_big_blind)
+    return bench.result(tables)
+
+
+def halted_tables(tables: Sequence[Table], *, short_by: int = HALT_SHORT_BY) -> list[int]:
+    """Tables that hold play: ``short_by`` (3) or more players short of the fullest (BAL-02).
+
+    Locked and empty tables are left out; a single table is never halted.
+    """
+    playing = [t for t in tables if t.seats and not t.locked]
+    if len(playing) < 2:
+        return []
+    fullest = max(len(t.seats) for t in playing)
+    return sorted(t.number for t in playing if fullest - len(t.seats) >= short_by)
+
+
+# -------------------------------------------------------------------- breaking
+
+
+def table_to_break(
+    tables: Sequence[Table],
+    *,
+    break_order: Sequence[int] | None = None,
+    final_table_size: int | None = None,
+) -> int | None:
+    """The table to break now, or None (BAL-06).
+
+    A table breaks when the free seats at the other tables are at least its players
+    (003 Art. 4.7(2): "equivale" is the first moment; "≥" also covers late registrations).
+    Default order: the table with the fewest players, ties the highest-numbered (003 Art.
+    4.10 closes the short table, "l'ultimo tavolo"). An explicit ``break_order`` is a
+    published list and is followed strictly. Locked seats are not free; locked tables are
+    never broken and receive nobody. The last table is never broken. With
+    ``final_table_size`` the last two tables are not merged by a break: the final table
+    forms through :func:`plan_final_table` when :func:`final_table_due` (BAL-09).
+    """
+    receiving: list[Table] = []
+    free_total = 0
+    remaining = 0
+    with_players = 0
+    for t in tables:
+        if t.seats:
+            with_players += 1
+            remaining += len(t.seats)
+            if not t.locked:
+                receiving.append(t)
+                free_total += _free_seats(t)
+    if len(receiving) < 2:
+        return None
+    if final_table_size is not None and (remaining <= final_table_size or with_players <= 2):
+        return None
+
+    def fits(t: Table) -> bool:
+        return free_total - _free_seats(t) >= len(t.seats)
+
+    if break_order:
+        by_number = {t.number: t for t in receiving}
+        for number in break_order:
+            if number in by_number:
+                return number if fits(by_number[number]) else None
+    best: Table | None = None
+    for t in receiving:
+        if fits(t) and (
+            best is None or (len(t.seats), -t.number) < (len(best.seats), -best.number)
+        ):
+            best = t
+    return best.number if best is not None else None
+
+
+def draw_break(tables: Sequence[Table], number: int, rng: random.Random | None) -> BreakDraw:
+    """Break table ``number`` with the two-step random process (SEAT-04, TDA 10).
+
+    Step 1 shuffles the seat cards (the open seats chosen at the other tables, fewest
+    players filled first so the result is as balanced as possible); step 2 deals each
+    player of the broken table one card from a deck, and the highest card (suit order
+    spades > hearts > diamonds > clubs, 000) takes the first seat card. Both orders are
+    returned for the log. A player who lands between the button and the small blind waits
+    for the button (SEAT-05); any other seat, blinds and button included, is dealt in.
+    """
+    rng = rng if rng is not None else secrets.SystemRandom()
+    by_number = _tables_by_number(tables)
+    if number not in by_number:
+        raise SeatingError("unknown_table", f"table {number} does not exist")
+    broken = by_number[number]
+    movers = [(seat, broken.seats[seat]) for seat in sorted(broken.seats)]
+    receivers = [t for t in tables if t.number != number and t.seats and not t.locked]
+    taken = _fill_fewest_first(receivers, len(movers))
+    seat_cards: list[tuple[int, int]] = []
+    for to_table in sorted(taken):
+        open_seats = by_number[to_table].open_seats()
+        seat_cards.extend((to_table, s) for s in sorted(rng.sample(open_seats, taken[to_table])))
+    rng.shuffle(seat_cards)  # step 1
+    ranked = _card_draw([player for _, player in movers], rng)  # step 2
+    seat_of = {player: seat for seat, player in movers}
+    players_after = {n: len(by_number[n].seats) + k for n, k in taken.items()}
+    moves = []
+    for i, ((player, card), (to_table, to_seat)) in enumerate(zip(ranked, seat_cards), 1):
+        wait = _waits_for_button(by_number[to_table], to_seat, players_after[to_table])
+        reason = (
+            f"table {number} breaks: his card {card} ranks {i} of {len(ranked)}, "
+            f"so he takes seat card {i}: table {to_table}, seat {to_seat}"
+        )
+        if wait:
+            reason += "; the seat lies between the button and the small blind: wait for the button"
+        moves.append(
+            Move(player, number, seat_of[player], to_table, to_seat, reason, wait, BREAK, False, card)
+        )
+    return BreakDraw(number, moves, seat_cards, [(p, c) for p, c in ranked])
+
+
+def plan_break(tables: Sequence[Table], number: int, rng: random.Random | None) -> list[Move]:
+    """The moves of :func:`draw_break`."""
+    return draw_break(tables, number, rng).moves
+
+
+def final_table_size(table_capacity: int) -> int:
+    """Default final-table size (BAL-09, RP-9 EN): 9 for 8- to 10-max events, 7 for 6/7-max.
+
+    RP-9 does not cover 10-max (003); 9 is used, as the brief of the event usually says.
+    Smaller tables (5-max and below) play a final table of their own size.
+    """
+    if table_capacity >= 8:
+        return 9
+    if table_capacity >= 6:
+        return 7
+    return table_capacity
+
+
+default_final_table_size = final_table_size
+
+
+def final_table_due(tables: Sequence[Table], final_table_size: int) -> bool:
+    """True when the remaining players, spread over two or more tables, fit the final table.
+
+    BAL-09: combine on the bust that leaves ``final_table_size`` players ("≤" also covers
+    two players busting on one hand).
+    """
+    counts = [len(t.seats) for t in tables if t.seats]
+    return len(counts) > 1 and sum(counts) <= final_table_size
+
+
+def plan_final_table(
+    tables: Sequence[Table],
+    rng: random.Random | None,
+    *,
+    final_table_number: int | None = None,
+    capacity: int | None = None,
+) -> FinalTableDraw:
+    """Draw every remaining player into the final table, then draw its button (BAL-09).
+
+    A fresh two-step draw for everybody (003 Art. 4.2.2), including players who keep their
+    table number, so every player gets a move slip; then one card per seat for the button.
+    """
+    rng = rng if rng is not None else secrets.SystemRandom()
+    seated = [
+        (t.number, seat, t.seats[seat])
+        for t in sorted(tables, key=lambda t: t.number)
+        for seat in sorted(t.seats)
+    ]
+    if not seated:
+        raise SeatingError("no_players", "no players left to seat at the final table")
+    number = (
+        final_table_number
+        if final_table_number is not None
+        else min(t.number for t in tables if t.seats)
+    )
+    size = capacity if capacity is not None else max(max(t.capacity for t in tables), len(seated))
+    if len(seated) > size:
+        raise SeatingError("too_many_players", f"{len(seated)} players do not fit {size} seats")
+    seat_cards = [(number, s) for s in _spread_seats(len(seated), size)]
+    rng.shuffle(seat_cards)
+    ranked = _card_draw([player for _, _, player in seated], rng)
+    origin = {player: (t, s) for t, s, player in seated}
+    moves = []
+    seats: dict[int, Hashable] = {}
+    for i, ((player, card), (_, to_seat)) in enumerate(zip(ranked, seat_cards), 1):
+        from_table, from_seat = origin[player]
+        seats[to_seat] = player
+        reason = (
+            f"final table draw: his card {card} ranks {i} of {len(ranked)}, "
+            f"so he takes seat card {i}: table {number}, seat {to_seat}"
+        )
+        moves.append(
+            Move(player, from_table, from_seat, number, to_seat, reason, False, FINAL_TABLE, False, card)
+        )
+    button, button_cards = _draw_button(seats, rng)
+    table = _opened_table(number, size, seats, button)
+    return FinalTableDraw(table, moves, seat_cards, [(p, c) for p, c in ranked], button, button_cards)
+
+
+# ---------------------------------------------------------------------- draws
+
+
+def draw_seats(
+    players: Iterable[Hashable],
+    *,
+    capacity: int,
+    rng: random.Random | None,
+    table_numbers: Sequence[int] | None = None,
+    max_players_per_table: int | None = None,
+) -> SeatDraw:
+    """The initial random seat draw (SEAT-01) and a button draw at every table (SEAT-08).
+
+    Opens as few tables as needed, ceil(n / max per table), and fills them as evenly as
+    possible (sizes differ by at most one, the extra players at the lowest-numbered tables).
+    The seats used at a short table are spread evenly round it from seat 1. Seat tickets
+    are shuffled and player i (in the order given) gets ticket i.
+    """
+    rng = rng if rng is not None else secrets.SystemRandom()
+    players = list(players)
+    if len({p for p in players}) != len(players):
+        raise SeatingError("duplicate_player", "a player is in the draw twice")
+    per_table = max_players_per_table if max_players_per_table is not None else capacity
+    if not 1 <= per_table <= capacity:
+        raise SeatingError("bad_capacity", "max_players_per_table must be in 1..capacity")
+    if not players:
+        return SeatDraw([], [], {}, {})
+    count = math.ceil(len(players) / per_table)
+    numbers = list(table_numbers) if table_numbers is not None else list(range(1, count + 1))
+    if len(numbers) < count or len(set(numbers[:count])) != count:
+        raise SeatingError("bad_table_numbers", f"{count} distinct table numbers are needed")
+    numbers = numbers[:count]
+    base, extra = divmod(len(players), count)
+    tickets = [
+        (number, seat)
+        for i, number in enumerate(numbers)
+        for seat in _spread_seats(base + (1 if i < extra else 0), capacity)
+    ]
+    rng.shuffle(tickets)
+    assignments = [(p, t, s) for p, (t, s) in zip(players, tickets)]
+    seats_by_table: dict[int, dict[int, Hashable]] = {n: {} for n in numbers}
+    for player, number, seat in assignments:
+        seats_by_table[number][seat] = player
+    tables, buttons, button_cards = [], {}, {}
+    for number in numbers:
+        seats = dict(sorted(seats_by_table[number].items()))
+        buttons[number], button_cards[number] = _draw_button(seats, rng)
+        tables.append(_opened_table(number, capacity, seats, buttons[number]))
+    return SeatDraw(tables, assignments, buttons, button_cards)
+
+
+def seat_pool(
+    tables: Sequence[Table],
+    *,
+    exclude_tables: Iterable[int] = (),
+    break_order: Sequence[int] | None = None,
+) -> list[tuple[int, int]]:
+    """Open seats for new entrants: at the tables with the fewest players (SEAT-03).
+
+    Filling the shortest tables first means a new entrant never creates an imbalance. The
+    table next in the break order is left out when another table ties with it, so nobody
+    is seated at a table about to break. Locked tables, locked seats and empty (closed)
+    tables are never in the pool. Returns (table, seat) pairs in table and seat order.
+    """
+    excluded = set(exclude_tables)
+    eligible = [
+        t for t in tables
+        if t.seats and not t.locked and t.number not in excluded and _free_seats(t) > 0
+    ]
+    if not eligible:
+        return []
+    fewest = min(len(t.seats) for t in eligible)
+    pool_tables = [t for t in eligible if len(t.seats) == fewest]
+    if len(pool_tables) > 1:
+        breaking = _next_in_break_order(tables, break_order)
+        pool_tables = [t for t in pool_tables if t.number != breaking] or pool_tables
+    return [(t.number, s) for t in sorted(pool_tables, key=lambda t: t.number) for s in t.open_seats()]
+
+
+def draw_late_seat(
+    tables: Sequence[Table],
+    player: Hashable,
+    rng: random.Random | None,
+    *,
+    exclude_tables: Iterable[int] = (),
+    capacity: int | None = None,
+    new_table_number: int | None = None,
+    break_order: Sequence[int] | None = None,
+) -> LateSeat:
+    """A random seat from the seat pool for a late registrant, alternate or re-entry.
+
+    TDA 8-A: same pool, same random process, dealt in except between the small blind and
+    the button; seats outside that gap are preferred, and a seat inside it is flagged
+    ``wait_for_button``. If every table is full, the answer opens a new table (the
+    product creates it): ``new_table_number`` or the highest number + 1, with ``capacity``
+    (default: the largest existing capacity) and a random seat.
+    """
+    rng = rng if rng is not None else secrets.SystemRandom()
+    if any(player in t.seats.values() for t in tables):
+        raise SeatingError("already_seated", f"{player} already has a seat")
+    pool = seat_pool(tables, exclude_tables=exclude_tables, break_order=break_order)
+    if pool:
+        return _draw_from_pool(tables, player, pool, rng)
+    size = capacity if capacity is not None else max((t.capacity for t in tables), default=None)
+    if size is None:
+        raise SeatingError("capacity_needed", "no table exists: give the capacity of the new table")
+    numbers = {t.number for t in tables}
+    number = new_table_number if new_table_number is not None else max(numbers, default=0) + 1
+    if number in numbers:
+        raise SeatingError("table_exists", f"table {number} already exists")
+    seat = rng.randrange(1, size + 1)
+    reason = (
+        f"every table is full: open table {number} ({size} seats); "
+        f"seat {seat} drawn at random; draw the button when the table starts"
+    )
+    return LateSeat(player, number, seat, reason, False, True, size)
+
+
+def apply_late_seat(tables: Sequence[Table], late: LateSeat) -> list[Table]:
+    """New tables with the late entrant seated (a new table is created when needed)."""
+    if late.opens_new_table:
+        return [*tables, Table(late.table, late.capacity or late.seat, {late.seat: late.player})]
+    bench = _Workbench(tables)
+    bench.seat(late.player, late.table, late.seat, False)
+    return bench.result(tables)
+
+
+# ------------------------------------------------------------ finishing places
+
+
+def finishing_places(
+    busts: Iterable[Bust],
+    entries_total: int,
+    *,
+    h4h_policy: str = "SHARE",
+    winner: Hashable | None = None,
+) -> list[Place]:
+    """Finishing places from the bust list (ELM-01..06), best place first.
+
+    The first player out finishes ``entries_total``th and the last one out best. Busts on
+    the same hand at one table (same ``hand_group``) are ranked by starting stack, the
+    bigger stack better (003 Art. 4.2.30). Busts in one hand-for-hand hand, at any tables,
+    share under ``SHARE`` (TDA RP-8-A) or are ranked by starting stack under
+    ``RANK_BY_STARTING_STACK`` (003 non-EPT). Equal or unknown stacks cannot be ordered and
+    share; so do groups with equal ``order`` (ELM-03). A tie group over places k..k+m−1 is
+    recorded as place k with ``shared_with`` = m. ``winner`` adds place 1.
+    """
+    _check_setting("h4h_policy", h4h_policy, H4H_POLICIES)
+    busts = list(busts)
+    if len({b.player for b in busts}) != len(busts):
+        raise SeatingError("duplicate_bust", "a player is eliminated twice")
+    if len(busts) + (1 if winner is not None else 0) > entries_total:
+        raise SeatingError("too_many_busts", "more places than entries")
+    places: list[Place] = []
+    worst = entries_total
+    for _, same_time in itertools.groupby(_bust_groups(busts), key=lambda g: g[0]):
+        groups = list(same_time)
+        members = [b for _, _, group in groups for b in group]
+        best = worst - len(members) + 1
+        kind = groups[0][1]
+        if len(groups) > 1 or (kind == "h4h" and h4h_policy == "SHARE"):
+            places.extend(Place(b.player, best, len(members)) for b in members)
+        elif kind == "single":
+            places.append(Place(members[0].player, worst, 1))
+        else:
+            places.extend(_rank_by_starting_stack(members, best))
+        worst -= len(members)
+    if winner is not None:
+        if worst != 1:
+            raise SeatingError("winner_too_early", f"{worst} players are still in, not one")
+        places.append(Place(winner, 1, 1))
+    return sorted(places, key=lambda p: p.place)  # stable: a shared place keeps bust order
+
+
+# -------------------------------------------------------------------- helpers
+
+
+def _check_setting(name: str, value: str, allowed: tuple[str, ...]) -> None:
+    if value not in allowed:
+        raise SeatingError("unknown_setting", f"{name} must be one of {', '.join(allowed)}, not {value!r}")
+
+
+def _free_seats(table: Table) -> int:
+    """Open seats that may be offered: capacity − players − empty locked seats."""
+    free = table.capacity - len(table.seats)
+    if table.locked_seats:
+        free -= sum(1 for s in table.locked_seats if s not in table.seats)
+    return free
+
+
+def _tables_by_number(tables: Sequence[Table]) -> dict[int, Table]:
+    by_number: dict[int, Table] = {}
+    for t in tables:
+        if t.number in by_number:
+            raise SeatingError("duplicate_table", f"table {t.number} appears twice")
+        by_number[t.number] = t
+    return by_number
+
+
+def _occupied_after(seats: dict[int, Hashable], capacity: int, seat: int) -> int | None:
+    """First occupied seat clockwise strictly after ``seat`` (the seat itself after a lap)."""
+    for step in range(1, capacity + 1):
+        candidate = (seat + step - 1) % capacity + 1
+        if candidate in seats:
+            return candidate
+    return None
+
+
+def _occupied_before(seats: dict[int, Hashable], capacity: int, seat: int) -> int | None:
+    """First occupied seat counter-clockwise strictly before ``seat``."""
+    for step in range(1, capacity):
+        candidate = (seat - step - 1) % capacity + 1
+        if candidate in seats:
+            return candidate
+    return None
+
+
+def _occupied_between(seats: dict[int, Hashable], capacity: int, start: int, end: int) -> int:
+    """Occupied seats strictly between ``start`` and ``end`` clockwise (a full lap if equal)."""
+    span = (end - start) % capacity or capacity
+    return sum(1 for s in seats if 0 < (s - start) % capacity < span)
+
+
+def _button_position(table: Table) -> int | None:
+    """Button seat of the next hand: BB(h−1), or if unknown the occupied seat before BB(h)."""
+    if table.previous_big_blind_seat is not None:
+        return table.previous_big_blind_seat
+    if table.big_blind_seat is None:
+        return None
+    return _occupied_before(table.seats, table.capacity, table.big_blind_seat)
+
+
+def _waits_for_button(table: Table, seat: int, players_after: int) -> bool:
+    """SEAT-05 for a seat at ``table`` once it holds ``players_after`` players."""
+    bb = table.big_blind_seat
+    if bb is None or players_after <= 2:
+        return False
+    button = _button_position(table)
+    if button is None:
+        return False
+    capacity = table.capacity
+    return 0 < (seat - button) % capacity < (bb - button) % capacity
+
+
+def _pick_table(candidates: list[int], role: str, tie_break: str, rng: random.Random) -> int:
+    """BAL-05 tie-break between equally full (source) or equally short (destination) tables."""
+    if len(candidates) == 1:
+        return candidates[0]
+    if tie_break == "RANDOM_DRAW":
+        return rng.choice(sorted(candidates))
+    return max(candidates) if role == "source" else min(candidates)
+
+
+class _Workbench:
+    """Copy-on-write working tables: a plan changes copies, never the caller's tables."""
+
+    def __init__(self, tables: Sequence[Table]):
+        self.original = _tables_by_number(tables)
+        self.copies: dict[int, Table] = {}
+
+    def table(self, number: int) -> Table:
+        copy = self.copies.get(number)
+        return copy if copy is not None else self.original[number]
+
+    def writable(self, number: int) -> Table:
+        copy = self.copies.get(number)
+        if copy is None:
+            if number not in self.original:
+                raise SeatingError("unknown_table", f"table {number} does not exist")
+            copy = replace(self.original[number], seats=dict(self.original[number].seats))
+            self.copies[number] = copy
+        return copy
+
+    def take_out(self, player: Hashable, number: int, seat: int) -> None:
+        table = self.writable(number)
+        if seat not in table.seats or table.seats[seat] != player:
+            raise SeatingError("player_not_at_seat", f"{player} is not in seat {seat} at table {number}")
+        del table.seats[seat]
+        if table.big_blind_twice and seat == table.big_blind_seat:
+            table.big_blind_twice = False
+
+    def seat(self, player: Hashable, number: int, seat: int, single_big_blind: bool) -> None:
+        table = self.writable(number)
+        if not 1 <= seat <= table.capacity:
+            raise SeatingError("bad_seat", f"table {number} has no seat {seat}")
+        if seat in table.seats:
+            raise SeatingError("seat_taken", f"seat {seat} at table {number} is taken")
+        if seat in table.locked_seats:
+            raise SeatingError("seat_locked", f"seat {seat} at table {number} is locked")
+        table.seats[seat] = player
+        if single_big_blind:
+            table.big_blind_twice = True
+
+    def move(self, move: Move) -> None:
+        self.take_out(move.player, move.from_table, move.from_seat)
+        self.seat(move.player, move.to_table, move.to_seat, move.single_big_blind)
+
+    def result(self, tables: Sequence[Table]) -> list[Table]:
+        copies = self.copies
+        return [copies.get(t.number, t) for t in tables]
+
+
+class _SeatChoice(NamedTuple):
+    seat: int
+    text: str
+    wait_for_button: bool
+    single_big_blind: bool
+
+
+def _balance_move(
+    source: Table,
+    dest: Table,
+    mover_rule: str,
+    dest_rule: str,
+    vacated_bb_seat: str,
+    rng: random.Random,
+) -> Move:
+    from_seat, mover_text = _pick_mover(source, mover_rule)
+    mover_hands = hands_until_big_blind(source, from_seat)
+    choice = _pick_destination_seat(dest, dest_rule, vacated_bb_seat, rng, mover_hands)
+    reason = (
+        f"{mover_text}; {choice.text} "
+        f"(balancing: table {source.number} had {len(source.seats)} players, "
+        f"table {dest.number} had {len(dest.seats)})"
+    )
+    return Move(
+        source.seats[from_seat],
+        source.number,
+        from_seat,
+        dest.number,
+        choice.seat,
+        reason,
+        choice.wait_for_button,
+        BALANCE,
+        choice.single_big_blind,
+    )
+
+
+def _pick_mover(table: Table, mover_rule: str) -> tuple[int, str]:
+    """BAL-03: the seat of the player who moves, and why, in words."""
+    n = table.number
+    if table.big_blind_seat is None:
+        seat = max(table.seats)
+        return seat, (
+            f"big-blind position unknown at table {n}: moved the player in the highest "
+            f"occupied seat ({seat}) (fallback)"
+        )
+    positions = next_hand_positions(table)
+    if mover_rule == "NEXT_BB":
+        return positions.big_blind, f"next big blind at table {n} (seat {positions.big_blind})"
+    if mover_rule == "CURRENT_BB":
+        bb = table.big_blind_seat
+        if bb in table.seats:
+            return bb, f"big blind of the last hand at table {n} (seat {bb})"
+        return positions.big_blind, (
+            f"the big blind of the last hand at table {n} (seat {bb}) has left: moved the "
+            f"next big blind (seat {positions.big_blind}) instead"
+        )
+    button = positions.button
+    if button in table.seats:
+        return button, f"button at table {n} (seat {button})"
+    seat = _occupied_before(table.seats, table.capacity, button)
+    return seat, (
+        f"dead button at table {n} (seat {button}): moved seat {seat}, "
+        f"who acts last in the next hand"
+    )
+
+
+def _pick_destination_seat(
+    dest: Table,
+    dest_rule: str,
+    vacated_bb_seat: str,
+    rng: random.Random,
+    mover_hands: int | None,
+) -> _SeatChoice:
+    """BAL-04: the open seat at the destination, never the next small blind."""
+    n = dest.number
+    open_seats = dest.open_seats()
+    if not open_seats:
+        raise SeatingError("no_open_seat", f"table {n} has no open seat")
+    bb = dest.big_blind_seat
+    if bb is None:
+        seat = rng.choice(open_seats)
+        return _SeatChoice(
+            seat,
+            f"big-blind position unknown at table {n}: seat {seat} drawn at random from the "
+            f"open seats (fallback); confirm the button before he is dealt in",
+            False,
+            False,
+        )
+    capacity = dest.capacity
+    players_after = len(dest.seats) + 1
+    options = []  # (seat, hands until big blind, waits for button, is the vacated BB seat)
+    for seat in open_seats:
+        if seat == bb:
+            if vacated_bb_seat == "SINGLE_BB":
+                options.append((seat, 1, False, True))
+            continue
+        hands = hands_until_big_blind(dest, seat)
+        options.append((seat, hands, _waits_for_button(dest, seat, players_after), False))
+    if not options:
+        return _SeatChoice(
+            bb,
+            f"seat {bb} at table {n} is the only open seat and the big blind just left it: "
+            f"he posts the big blind alone next hand, never the small blind (fallback)",
+            False,
+            True,
+        )
+
+    def clockwise(seat: int) -> int:
+        return (seat - bb) % capacity
+
+    note = ""
+    if dest_rule == "NEAREST_BB":
+        target = next_hand_positions(dest).big_blind
+
+        def key(o):
+            distance = min((o[0] - target) % capacity, (target - o[0]) % capacity)
+            return (o[2], distance, o[1], o[3], clockwise(o[0]))
+
+        note = f" (the open seat nearest the big blind, seat {target})"
+    elif dest_rule == "SAME_RELATIVE_POSITION":
+        wanted = mover_hands if mover_hands is not None else 1
+
+        def key(o):
+            return (o[2], abs(o[1] - wanted), o[1], o[3], clockwise(o[0]))
+
+        note = f" (nearest to his old position: big blind in {wanted} hands)"
+    else:
+
+        def key(o):
+            return (o[2], o[1], o[3], clockwise(o[0]))
+
+    seat, hands, wait, vacated = min(options, key=key)
+    if vacated:
+        text = (
+            f"seat {seat} at table {n}, which the big blind just left, posts the big blind "
+            f"again next hand (single big blind)"
+        )
+    elif hands == 1:
+        text = f"seat {seat} at table {n} posts the big blind next hand"
+    else:
+        text = f"seat {seat} at table {n} posts the big blind in {hands} hands"
+    text += note
+    if wait:
+        text += (
+            "; it lies between the button and the small blind, so he waits for the button "
+            "(no other open seat)"
+        )
+    return _SeatChoice(seat, text, wait, vacated)
+
+
+def _fill_fewest_first(receivers: list[Table], players: int) -> dict[int, int]:
+    """How many of the broken table's players each receiving table takes.
+
+    One at a time to the table with the fewest players (ties: lowest number), so the
+    tables end as balanced as the open seats allow. Only the ``players`` shortest tables
+    can receive anyone, so the others are never looked at (a break stays cheap with a
+    thousand tables in play).
+    """
+    candidates = [t for t in receivers if _free_seats(t) > 0]
+    shortest = heapq.nsmallest(players, candidates, key=lambda t: (len(t.seats), t.number))
+    free = {t.number: _free_seats(t) for t in shortest}
+    heap = [(len(t.seats), t.number) for t in shortest]
+    heapq.heapify(heap)
+    taken: dict[int, int] = {}
+    for _ in range(players):
+        if not heap:
+            raise SeatingError("not_enough_seats", "the other tables do not have enough open seats")
+        count, number = heapq.heappop(heap)
+        taken[number] = taken.get(number, 0) + 1
+        if taken[number] < free[number]:
+            heapq.heappush(heap, (count + 1, number))
+    return taken
+
+
+def _card_label(card: tuple[int, int]) -> str:
+    rank, suit = card
+    return f"{RANK_LABELS.get(rank, str(rank))}{SUIT_SYMBOLS[suit]}"
+
+
+def _card_draw(players: list[Hashable], rng: random.Random) -> list[tuple[Hashable, str]]:
+    """Deal one card per player from one deck; players by card, highest first.
+
+    Cards from one deck are all different, so rank then suit (spades > hearts > diamonds >
+    clubs) never ties.
+    """
+    if len(players) > len(DECK):
+        raise SeatingError("too_many_players", "one deck deals at most 52 cards")
+    cards = rng.sample(DECK, len(players))
+    dealt = sorted(zip(cards, range(len(players))), reverse=True)
+    return [(players[i], _card_label(card)) for card, i in dealt]
+
+
+def _draw_button(seats: dict[int, Hashable], rng: random.Random) -> tuple[int, list[tuple[int, str]]]:
+    """SEAT-08 button draw: one card per occupied seat, the highest card takes the button."""
+    order = sorted(seats)
+    cards = rng.sample(DECK, len(order))
+    button = order[max(range(len(order)), key=lambda i: cards[i])]
+    return button, [(s, _card_label(c)) for s, c in zip(order, cards)]
+
+
+def _opened_table(number: int, capacity: int, seats: dict[int, Hashable], button: int) -> Table:
+    """A table about to play its first hand with ``button`` on the button.
+
+    Stored as "one hand before": BB(h) = the first hand's small blind, BB(h−1) = the
+    button, so :func:`next_hand_positions` gives the first hand. Heads-up the button is the
+    small blind, so BB(h) is stored on the button.
+    """
+    if len(seats) <= 2:
+        other = _occupied_after(seats, capacity, button)
+        return Table(number, capacity, seats, big_blind_seat=button, previous_big_blind_seat=other)
+    small_blind = _occupied_after(seats, capacity, button)
+    return Table(number, capacity, seats, big_blind_seat=small_blind, previous_big_blind_seat=button)
+
+
+def _spread_seats(players: int, capacity: int) -> list[int]:
+    """Seats used by ``players`` at a ``capacity`` table, spread evenly from seat 1."""
+    return [i * capacity // players + 1 for i in range(players)]
+
+
+def _next_in_break_order(tables: Sequence[Table], break_order: Sequence[int] | None) -> int | None:
+    """The table that breaks next (due or not): explicit order first, else the default."""
+    playing = [t for t in tables if t.seats and not t.locked]
+    if len(playing) < 2:
+        return None
+    numbers = {t.number for t in playing}
+    for number in break_order or ():
+        if number in numbers:
+            return number
+    return min(playing, key=lambda t: (len(t.seats), -t.number)).number
+
+
+def _draw_from_pool(
+    tables: Sequence[Table], player: Hashable, pool: list[tuple[int, int]], rng: random.Random
+) -> LateSeat:
+    by_number = _tables_by_number(tables)
+    clear = [
+        (t, s) for t, s in pool
+        if not _waits_for_button(by_number[t], s, len(by_number[t].seats) + 1)
+    ]
+    choices = clear or pool
+    number, seat = rng.choice(choices)
+    table = by_number[number]
+    wait = not clear and _waits_for_button(table, seat, len(table.seats) + 1)
+    reason = (
+        f"seat pool: {len(pool)} open seats at the tables with the fewest players "
+        f"({len(table.seats)}); drew table {number}, seat {seat} at random"
+    )
+    if table.big_blind_seat is None:
+        reason += "; big-blind position unknown: confirm the button before he is dealt in"
+    elif wait:
+        reason += "; the seat lies between the button and the small blind: wait for the button"
+    return LateSeat(player, number, seat, reason, wait)
+
+
+def _bust_groups(busts: list[Bust]) -> list[tuple[int, str, list[Bust]]]:
+    """Busts grouped into (order, kind, members), first out first.
+
+    kind: "h4h" (one hand-for-hand hand, any table), "hand" (same hand, same table) or
+    "single". A group's order is its earliest member's.
+    """
+    grouped: dict[Hashable, list[Bust]] = {}
+    kinds: dict[Hashable, str] = {}
+    for i, bust in enumerate(busts):
+        if bust.h4h_hand is not None:
+            key, kind = ("h4h", bust.h4h_hand), "h4h"
+        elif bust.hand_group is not None:
+            key, kind = ("hand", bust.table, bust.hand_group), "hand"
+        else:
+            key, kind = ("single", i), "single"
+        grouped.setdefault(key, []).append(bust)
+        kinds[key] = kind
+    groups = [(min(b.order for b in members), kinds[key], members) for key, members in grouped.items()]
+    groups.sort(key=lambda g: g[0])
+    return groups
+
+
+def _rank_by_starting_stack(members: list[Bust], best: int) -> list[Place]:
+    """Rank one hand's busts: the bigger starting stack finishes better; equal stacks share.
+
+    If any stack is unknown the order cannot be determined, so the whole group shares
+    (003 Art. 4.2.30: "si divideranno equamente").
+    """
+    if any(b.starting_stack is None for b in members):
+        return [Place(b.player, best, len(members)) for b in members]
+    places = []
+    for stack in sorted({b.starting_stack for b in members}, reverse=True):
+        bigger = sum(1 for b in members if b.starting_stack > stack)
+        equal = [b for b in members if b.starting_stack == stack]
+        places.extend(Place(b.player, best + bigger, len(equal)) for b in equal)
+    return places
+
+
+__all__ = [
+    "BALANCE",
+    "BREAK",
+    "DECK",
+    "DEST_RULES",
+    "FINAL_TABLE",
+    "H4H_POLICIES",
+    "MOVER_RULES",
+    "TIE_BREAKS",
+    "VACATED_BB_SEAT_MODES",
+    "BreakDraw",
+    "Bust",
+    "FinalTableDraw",
+    "LateSeat",
+    "Move",
+    "Place",
+    "Positions",
+    "SeatDraw",
+    "SeatingError",
+    "Table",
+    "advance_hand",
+    "apply_late_seat",
+    "apply_moves",
+    "default_final_table_size",
+    "draw_break",
+    "draw_late_seat",
+    "draw_seats",
+    "final_table_due",
+    "final_table_size",
+    "finishing_places",
+    "halted_tables",
+    "hands_until_big_blind",
+    "is_between_button_and_small_blind",
+    "next_hand_positions",
+    "plan_balance",
+    "plan_break",
+    "plan_final_table",
+    "seat_pool",
+    "table_to_break",
+]

@@ -1,0 +1,168 @@
+"""The cashier desk through the HTTP API: codes, roles, idempotency, language, concurrency."""
+
+import threading
+from decimal import Decimal
+
+import pytest
+from django.db import connection
+
+from tournaments.models import Entry, LedgerRow
+
+pytestmark = pytest.mark.django_db
+
+
+def sell(client, tournament, person, key=None, method="CASH"):
+    headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
+    return client.post("/api/v1/cashier/register/", {"tournament": tournament.pk, "person": person.pk, "method": method}, format="json", **headers)
+
+
+def test_a_cashier_sells_an_entry_and_gets_the_receipt(api, cashier_user, tournament, person):
+    r = sell(api(cashier_user), tournament, person)
+    assert r.status_code == 201
+    assert r.data["entry"]["status"] == "ACTIVE" and r.data["entry"]["chips"] == 30000
+    rec = r.data["receipt"]
+    assert rec["total"] == "110.00" and rec["prize_amount"] == "100.00" and rec["fee_amount"] == "10.00"
+    assert rec["receipt_url"] == f"/desk/receipt/{rec['receipt_number']}/"
+
+
+def test_a_refusal_is_a_4xx_with_a_code_and_a_message(api, cashier_user, tournament, make_person):
+    p = make_person(banned=True, banned_reason="self-excluded")
+    r = sell(api(cashier_user), tournament, p)
+    assert r.status_code == 409
+    assert r.data["code"] == "banned" and "self-excluded" in r.data["detail"]
+
+
+def test_invalid_input_names_the_fields(api, cashier_user, tournament):
+    r = api(cashier_user).post("/api/v1/cashier/register/", {"tournament": tournament.pk, "person": 999999, "method": "BITCOIN"}, format="json")
+    assert r.status_code == 400 and r.data["code"] == "invalid"
+    assert set(r.data["fields"]) == {"person", "method"}
+
+
+def test_messages_follow_the_users_language(api, cashier_user, tournament, make_person):
+    p = make_person(banned=True, banned_reason="x")
+    r = api(cashier_user).post("/api/v1/cashier/register/", {"tournament": tournament.pk, "person": p.pk}, format="json", HTTP_ACCEPT_LANGUAGE="it")
+    assert r.data["code"] == "banned"
+    assert "escluso" in r.data["detail"] or "non può giocare" in r.data["detail"]
+
+
+def test_a_repeated_idempotency_key_returns_the_first_sale_and_charges_nothing(api, cashier_user, tournament, person):
+    client = api(cashier_user)
+    first = sell(client, tournament, person, key="k-123")
+    again = sell(client, tournament, person, key="k-123")
+    assert first.status_code == again.status_code == 201
+    assert again.data == first.data and again["Idempotent-Replay"] == "true"
+    assert LedgerRow.objects.count() == 1 and Entry.objects.count() == 1
+
+
+def test_a_refused_sale_does_not_burn_its_key(api, cashier_user, make_tournament, person):
+    t = make_tournament(buy_in=Decimal("2500"), fee=Decimal("0"))
+    client = api(cashier_user)
+    assert sell(client, t, person, key="k-9").data["code"] == "cash_limit_exceeded"
+    assert sell(client, t, person, key="k-9", method="CARD").status_code == 201
+
+
+def test_a_key_reused_for_another_action_is_refused(api, cashier_user, tournament, person):
+    client = api(cashier_user)
+    sell(client, tournament, person, key="same")
+    r = client.post("/api/v1/cashier/preregister/", {"tournament": tournament.pk, "person": person.pk}, format="json", HTTP_IDEMPOTENCY_KEY="same")
+    assert r.status_code == 422 and r.data["code"] == "idempotency_key_reused"
+
+
+def test_reversal_through_the_api(api, cashier_user, tournament, person):
+    client = api(cashier_user)
+    n = sell(client, tournament, person).data["receipt"]["receipt_number"]
+    r = client.post("/api/v1/cashier/reverse/", {"receipt_number": n, "reason": "wrong tournament"}, format="json")
+    assert r.status_code == 201 and r.data["total"] == "-110.00" and r.data["reverses_receipt"] == n
+    assert client.post("/api/v1/cashier/reverse/", {"receipt_number": n, "reason": "again"}, format="json").data["code"] == "already_reversed"
+
+
+@pytest.mark.parametrize("role_fixture", ["floor_user", "display_user", "outsider"])
+def test_only_cashiers_and_directors_sell(request, api, role_fixture, tournament, person):
+    r = sell(api(request.getfixturevalue(role_fixture)), tournament, person)
+    assert r.status_code == 403 and r.data["code"] == "permission_denied"
+    assert not LedgerRow.objects.exists()
+
+
+def test_anonymous_requests_are_refused(api, tournament, person):
+    r = sell(api(None), tournament, person)
+    assert r.status_code in (401, 403) and r.data["code"] == "not_authenticated"
+
+
+def test_refunds_are_for_directors_only(api, cashier_user, director, tournament, person):
+    entry_id = sell(api(cashier_user), tournament, person).data["entry"]["id"]
+    body = {"entry": entry_id, "reason": "cancelled", "expenses": "0"}
+    assert api(cashier_user).post("/api/v1/cashier/refund/", body, format="json").status_code == 403
+    r = api(director).post("/api/v1/cashier/refund/", body, format="json")
+    assert r.status_code == 201 and r.data["total"] == "-110.00"
+
+
+def test_the_shift_endpoint_shows_my_totals(api, cashier_user, tournament, make_person):
+    client = api(cashier_user)
+    sell(client, tournament, make_person(), method="CARD")
+    r = client.get("/api/v1/cashier/shift/")
+    assert r.data["total"] == "110.00" and r.data["by_method"][0]["method"] == "CARD"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_cashiers_selling_the_last_place_at_once_give_one_sale_and_one_refusal(make_tournament, make_person, django_user_model):
+    """Real concurrency: two threads, two database connections, one place left."""
+    from django.contrib.auth.models import Group
+
+    from tests.conftest import client_for
+
+    t = make_tournament(field_cap=1)
+    cashiers = []
+    for name in ("c1", "c2"):
+        u = django_user_model.objects.create_user(username=name, password="x")
+        u.groups.add(Group.objects.get_or_create(name="cashier")[0])
+        cashiers.append(u)
+    people = [make_person(), make_person()]
+    barrier = threading.Barrier(2)
+    results = [None, None]
+
+    def worker(i):
+        try:
+            barrier.wait()
+            results[i] = sell(client_for(cashiers[i]), t, people[i])
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(2)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    statuses = sorted(r.status_code for r in results)
+    assert statuses == [201, 409], [r.data for r in results]
+    refused = next(r for r in results if r.status_code == 409)
+    assert refused.data["code"] == "field_full"
+    assert Entry.objects.filter(tournament=t).count() == 1 and LedgerRow.objects.filter(tournament=t).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_double_click_with_one_key_from_two_connections_charges_once(make_tournament, person, django_user_model):
+    from django.contrib.auth.models import Group
+
+    from tests.conftest import client_for
+
+    t = make_tournament()
+    u = django_user_model.objects.create_user(username="c3", password="x")
+    u.groups.add(Group.objects.get_or_create(name="cashier")[0])
+    barrier = threading.Barrier(2)
+    results = [None, None]
+
+    def worker(i):
+        try:
+            barrier.wait()
+            results[i] = sell(client_for(u), t, person, key="double-click")
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(2)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert [r.status_code for r in results] == [201, 201], [r.data for r in results]
+    assert results[0].data["receipt"]["receipt_number"] == results[1].data["receipt"]["receipt_number"]
+    assert LedgerRow.objects.filter(tournament=t).count() == 1

@@ -1,0 +1,70 @@
+"""Tournament lifecycle: open, start (minimum field), cancel with refunds."""
+
+from decimal import Decimal
+
+import pytest
+
+from tdmanager.errors import DomainError
+from tournaments.models import Clock, Entry, Tournament
+from tournaments.services import cashier, lifecycle
+
+pytestmark = pytest.mark.django_db
+
+
+def test_start_is_blocked_below_the_minimum_unless_overridden(make_tournament, make_person, actor, cashier_actor):
+    t = make_tournament(min_players=3)
+    for _ in range(2):
+        cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
+    with pytest.raises(DomainError) as e:
+        lifecycle.start(t, actor=actor)
+    assert e.value.code == "below_minimum"
+    t = lifecycle.start(t, actor=actor, override_minimum=True)
+    assert t.status == Tournament.RUNNING and Clock.objects.filter(tournament=t).exists()
+    assert t.events.filter(action="tournaments.tournament.started", payload__override_minimum=True).exists()
+
+
+def test_cancelling_refunds_every_paid_entry_in_full(make_tournament, make_person, actor, cashier_actor):
+    t = make_tournament()
+    paid = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(3)]
+    reserved = cashier.pre_register(t, make_person(), actor=cashier_actor)
+    lifecycle.cancel(t, actor=actor, reason="not enough players")
+    assert set(Entry.objects.filter(tournament=t).values_list("status", flat=True)) == {Entry.CANCELLED}
+    totals = cashier.ledger_totals(t)
+    assert totals["prize"] == Decimal("0") and totals["fee"] == Decimal("0")
+    assert t.ledger.filter(kind="REFUND").count() == len(paid) and reserved.ledger.count() == 0
+
+
+def test_the_dashboard_and_desk_pages_check_roles(client, director, cashier_user, floor_user, outsider, tournament):
+    client.force_login(outsider)
+    assert client.get("/desk/").status_code == 403
+    client.force_login(floor_user)
+    assert client.get("/desk/").status_code == 403
+    assert client.get("/").status_code == 200
+    client.force_login(cashier_user)
+    r = client.get("/desk/")
+    assert r.status_code == 200 and tournament.name.encode() in r.content
+    client.logout()
+    assert client.get("/desk/").status_code == 302
+
+
+def test_a_receipt_prints_as_html_and_pdf(client, cashier_user, tournament, person, cashier_actor):
+    row = cashier.register(tournament, person, method="CASH", actor=cashier_actor).row
+    client.force_login(cashier_user)
+    html = client.get(f"/desk/receipt/{row.receipt_number}/").content.decode()
+    assert "Mario Rossi" in html and "110.00" in html and f"#{row.receipt_number}" in html and "30000" in html
+    pdf = client.get(f"/desk/receipt/{row.receipt_number}.pdf")
+    assert pdf["Content-Type"] == "application/pdf" and pdf.content.startswith(b"%PDF")
+
+
+def test_a_director_creates_a_tournament_from_the_page(client, director, structure):
+    client.force_login(director)
+    r = client.post("/tournaments/new/", {
+        "name": "Friday Deep", "start_at": "2026-12-04T20:00", "game": "NLHE", "format": "REENTRY", "currency": "EUR",
+        "buy_in": "200", "fee": "20", "starting_stack": "50000", "table_size": "9", "min_players": "10",
+        "structure": structure.pk, "late_reg_closes_after_level": "6", "late_reg_end": "END_OF_LEVEL",
+        "max_entries_per_player": "2", "rebuy_fee": "0", "rebuy_stack_threshold": "0", "addon_fee": "0", "addon_max": "1",
+        "rule_set": "TDA", "deductions_text": "casino 3\nstaff 4",
+    })
+    assert r.status_code == 302, r.content
+    t = Tournament.objects.get(name="Friday Deep")
+    assert t.deductions == [{"name": "casino", "percent": "3"}, {"name": "staff", "percent": "4"}]
