@@ -394,7 +394,14 @@ def plan_balance(
     if trigger_difference < 2:
         # A trigger of 1 would move a player back and forth between a 9 and an 8.
         raise SeatingError("bad_trigger", "trigger_difference must be at least 2")
-    counts = [len(t.seats) for t in tables if t.seats and not t.locked]
+    if len(tables) < 2:
+        return []
+    # Leaving out locked and empty tables can only narrow the spread, so one look at all
+    # tables settles the common case (called after every bust, a thousand tables).
+    counts = [len(t.seats) for t in tables]
+    if max(counts) - min(counts) < trigger_difference:
+        return []
+    _, counts, _, _, _ = _playing_counts(tables)
     if len(counts) < 2 or max(counts) - min(counts) < trigger_difference:
         return []
     rng = rng if rng is not None else secrets.SystemRandom()
@@ -449,11 +456,11 @@ def halted_tables(tables: Sequence[Table], *, short_by: int = HALT_SHORT_BY) -> 
 
     Locked and empty tables are left out; a single table is never halted.
     """
-    playing = [t for t in tables if t.seats and not t.locked]
+    playing, counts, _, _, _ = _playing_counts(tables)
     if len(playing) < 2:
         return []
-    fullest = max(len(t.seats) for t in playing)
-    return sorted(t.number for t in playing if fullest - len(t.seats) >= short_by)
+    fullest = max(counts)
+    return sorted(t.number for t, c in zip(playing, counts) if fullest - c >= short_by)
 
 
 # -------------------------------------------------------------------- breaking
@@ -476,37 +483,27 @@ def table_to_break(
     ``final_table_size`` the last two tables are not merged by a break: the final table
     forms through :func:`plan_final_table` when :func:`final_table_due` (BAL-09).
     """
-    receiving: list[Table] = []
-    free_total = 0
-    remaining = 0
-    with_players = 0
-    for t in tables:
-        if t.seats:
-            with_players += 1
-            remaining += len(t.seats)
-            if not t.locked:
-                receiving.append(t)
-                free_total += _free_seats(t)
+    receiving, counts, rooms, remaining, with_players = _playing_counts(tables)
     if len(receiving) < 2:
         return None
     if final_table_size is not None and (remaining <= final_table_size or with_players <= 2):
         return None
-
-    def fits(t: Table) -> bool:
-        return free_total - _free_seats(t) >= len(t.seats)
-
+    # The others' free seats ≥ this table's players  ⟺  all free seats ≥ this table's room
+    # (its usable seats), so one sum answers for every table.
+    free_total = sum(rooms) - sum(counts)
     if break_order:
-        by_number = {t.number: t for t in receiving}
+        index = {t.number: i for i, t in enumerate(receiving)}
         for number in break_order:
-            if number in by_number:
-                return number if fits(by_number[number]) else None
-    best: Table | None = None
-    for t in receiving:
-        if fits(t) and (
-            best is None or (len(t.seats), -t.number) < (len(best.seats), -best.number)
-        ):
-            best = t
-    return best.number if best is not None else None
+            if number in index:
+                return number if free_total >= rooms[index[number]] else None
+    if free_total < min(rooms):
+        return None
+    _, minus_number = min(
+        (count, -t.number)
+        for t, count, room in zip(receiving, counts, rooms)
+        if room <= free_total
+    )
+    return -minus_number
 
 
 def draw_break(tables: Sequence[Table], number: int, rng: random.Random | None) -> BreakDraw:
@@ -525,8 +522,7 @@ def draw_break(tables: Sequence[Table], number: int, rng: random.Random | None) 
         raise SeatingError("unknown_table", f"table {number} does not exist")
     broken = by_number[number]
     movers = [(seat, broken.seats[seat]) for seat in sorted(broken.seats)]
-    receivers = [t for t in tables if t.number != number and t.seats and not t.locked]
-    taken = _fill_fewest_first(receivers, len(movers))
+    taken = _fill_fewest_first(tables, number, len(movers))
     seat_cards: list[tuple[int, int]] = []
     for to_table in sorted(taken):
         open_seats = by_number[to_table].open_seats()
@@ -577,8 +573,14 @@ def final_table_due(tables: Sequence[Table], final_table_size: int) -> bool:
     BAL-09: combine on the bust that leaves ``final_table_size`` players ("≤" also covers
     two players busting on one hand).
     """
-    counts = [len(t.seats) for t in tables if t.seats]
-    return len(counts) > 1 and sum(counts) <= final_table_size
+    remaining = with_players = 0
+    for t in tables:
+        if t.seats:
+            remaining += len(t.seats)
+            if remaining > final_table_size:
+                return False  # usually after the first two tables
+            with_players += 1
+    return with_players > 1
 
 
 def plan_final_table(
@@ -821,12 +823,31 @@ def _free_seats(table: Table) -> int:
 
 
 def _tables_by_number(tables: Sequence[Table]) -> dict[int, Table]:
-    by_number: dict[int, Table] = {}
-    for t in tables:
-        if t.number in by_number:
-            raise SeatingError("duplicate_table", f"table {t.number} appears twice")
-        by_number[t.number] = t
+    by_number = {t.number: t for t in tables}
+    if len(by_number) != len(tables):
+        raise SeatingError("duplicate_table", "a table number appears twice")
     return by_number
+
+
+def _playing_counts(
+    tables: Sequence[Table],
+) -> tuple[list[Table], list[int], list[int], int, int]:
+    """The tables that play, give and receive players (unlocked, not empty), in one go.
+
+    Returns (those tables, their players, their rooms = usable seats, players remaining
+    at all tables, tables with players). It runs after every bust on a room of a thousand
+    tables, so the common case (nothing locked, no empty table) takes two quick passes.
+    """
+    # -1 marks a locked table or one with locked seats: those take the slow path.
+    counts = [-1 if t.locked or t.locked_seats else len(t.seats) for t in tables]
+    if -1 not in counts and 0 not in counts:
+        return list(tables), counts, [t.capacity for t in tables], sum(counts), len(counts)
+    remaining = sum([len(t.seats) for t in tables])
+    playing = [t for t in tables if t.seats and not t.locked]
+    playing_counts = [len(t.seats) for t in playing]
+    rooms = [_free_seats(t) + len(t.seats) for t in playing]
+    with_players = sum(1 for t in tables if t.seats)
+    return playing, playing_counts, rooms, remaining, with_players
 
 
 def _occupied_after(seats: dict[int, Hashable], capacity: int, seat: int) -> int | None:
@@ -1082,18 +1103,22 @@ def _pick_destination_seat(
     return _SeatChoice(seat, text, wait, vacated)
 
 
-def _fill_fewest_first(receivers: list[Table], players: int) -> dict[int, int]:
-    """How many of the broken table's players each receiving table takes.
+def _fill_fewest_first(tables: Sequence[Table], breaking: int, players: int) -> dict[int, int]:
+    """How many of the broken table's players each receiving table takes (table → count).
 
     One at a time to the table with the fewest players (ties: lowest number), so the
     tables end as balanced as the open seats allow. Only the ``players`` shortest tables
-    can receive anyone, so the others are never looked at (a break stays cheap with a
-    thousand tables in play).
+    with an open seat can receive anyone, so the others are never looked at again (a break
+    stays cheap with a thousand tables in play).
     """
-    candidates = [t for t in receivers if _free_seats(t) > 0]
-    shortest = heapq.nsmallest(players, candidates, key=lambda t: (len(t.seats), t.number))
-    free = {t.number: _free_seats(t) for t in shortest}
-    heap = [(len(t.seats), t.number) for t in shortest]
+    candidates = [
+        (len(t.seats), t.number, _free_seats(t) if t.locked_seats else t.capacity - len(t.seats))
+        for t in tables
+        if t.seats and not t.locked and t.number != breaking and t.capacity > len(t.seats)
+    ]
+    shortest = heapq.nsmallest(players, [c for c in candidates if c[2] > 0])
+    free = {number: room for _, number, room in shortest}
+    heap = [(count, number) for count, number, _ in shortest]
     heapq.heapify(heap)
     taken: dict[int, int] = {}
     for _ in range(players):

@@ -1,0 +1,37 @@
+"""A cashier registers a player at the desk in a real browser and opens the receipt."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser import ARTIFACTS, browser_page, login  # noqa: F401 (fixture)
+from tests.conftest import make_user
+from tournaments.models import Entry, LedgerRow
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_cashier_registers_a_player_and_the_receipt_opens(browser_page, tournament, person):
+    page = browser_page
+    make_user("desk", "cashier")
+    login(page, "desk", "pw-desk")
+    page.goto(page.base_url + f"/desk/?t={tournament.pk}")
+    page.fill("#search", "ro")  # two letters
+    page.click("#results li >> text=Mario Rossi")
+    expect(page.locator("#player-status")).to_contain_text("Not registered")
+    with page.expect_popup() as popup_info:
+        page.click("button[data-op=register]")
+    receipt = popup_info.value
+    receipt.wait_for_load_state()
+    assert receipt.inner_text("#receipt-player") == "Mario Rossi"
+    assert receipt.inner_text("#receipt-total") == "110.00 EUR"
+    receipt.screenshot(path=str(ARTIFACTS / "desk-receipt.png"))
+    expect(page.locator("#player-status")).to_contain_text("Playing")
+    expect(page.locator("#message")).to_contain_text("Sold")
+    entry = Entry.objects.get(tournament=tournament, person=person)
+    row = LedgerRow.objects.get(entry=entry)
+    assert receipt.inner_text("#receipt-number") == f"#{row.receipt_number}"
+    # A second click is refused with the reason, and charges nothing.
+    page.click("button[data-op=register]")
+    expect(page.locator("#message.error")).to_contain_text("already playing")
+    assert LedgerRow.objects.filter(tournament=tournament).count() == 1
+    page.screenshot(path=str(ARTIFACTS / "desk.png"))
