@@ -96,9 +96,11 @@ def icm_equities(stacks, prizes) -> list[float]:
     if not any(paid):
         return [0.0] * len(s)
     if is_exact(len(s), len(paid)):
-        return _exact_equities(s, paid)
+        # The projection only removes float noise here (equal stacks could otherwise
+        # differ in the last bit), so that equal stacks get identical equities.
+        return _monotone_in_stack(s, _exact_equities(s, paid), _non_increasing(paid))
     estimate, _ = _monte_carlo(s, paid, MONTE_CARLO_SAMPLES, random.Random(MONTE_CARLO_SEED))
-    return _monotone_in_stack(s, estimate)
+    return _monotone_in_stack(s, estimate, _non_increasing(paid))
 
 
 def icm_equities_with_error(stacks, prizes, *, samples: int = MONTE_CARLO_SAMPLES, rng=None):
@@ -332,9 +334,14 @@ def _monte_carlo(s: list[float], prizes: list[float], samples: int, rng: random.
     return estimate, errors
 
 
-def _monotone_in_stack(s: list[float], estimate: list[float]) -> list[float]:
-    """Closest equities (least squares) that are equal for equal stacks and never smaller
-    for a larger stack — properties the true equities have.
+def _non_increasing(prizes: list[float]) -> bool:
+    return all(a >= b for a, b in zip(prizes, prizes[1:]))
+
+
+def _monotone_in_stack(s: list[float], estimate: list[float], monotone: bool) -> list[float]:
+    """Closest equities (least squares) that are equal for equal stacks and, when
+    ``monotone`` (prizes non-increasing), never smaller for a larger stack — properties
+    the true equities have.
 
     Pool-adjacent-violators over the players sorted by stack. The total is unchanged, and
     because the true equities satisfy the constraints, the projection never moves the
@@ -351,7 +358,11 @@ def _monotone_in_stack(s: list[float], estimate: list[float]) -> list[float]:
     merged: list[list[float]] = []  # [total, count, first pool index]
     for index, (_, total, count) in enumerate(pools):
         merged.append([total, count, index])
-        while len(merged) > 1 and merged[-2][0] / merged[-2][1] > merged[-1][0] / merged[-1][1]:
+        while (
+            monotone
+            and len(merged) > 1
+            and merged[-2][0] / merged[-2][1] > merged[-1][0] / merged[-1][1]
+        ):
             total, count, _ = merged.pop()
             merged[-1][0] += total
             merged[-1][1] += count

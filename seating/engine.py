@@ -54,8 +54,9 @@ Choices where RULES.md leaves freedom (each one is also stated where it is made)
   deck; the highest card (suit order spades > hearts > diamonds > clubs) takes the first
   seat card (step 2).
 - Breaking order (BAL-06): by default the table with the fewest players, ties the
-  highest-numbered; among tables that fit. An explicit ``break_order`` is strict: only its
-  first existing, unlocked, non-empty table is considered; when the list is used up the
+  highest-numbered. The order is strict: only the next table in it is considered, and it
+  breaks when its players fit. An explicit ``break_order`` names tables; its first
+  existing, unlocked, non-empty table is the next one; when the list is used up the
   default order applies. Locked tables are never broken.
 - Initial draw (SEAT-01): the extra players go to the lowest-numbered tables; a table of m
   players at a c-seat table uses seats ``i*c//m + 1`` (i = 0..m−1), i.e. spread evenly from
@@ -476,9 +477,9 @@ def table_to_break(
 
     A table breaks when the free seats at the other tables are at least its players
     (003 Art. 4.7(2): "equivale" is the first moment; "≥" also covers late registrations).
-    Default order: the table with the fewest players, ties the highest-numbered (003 Art.
-    4.10 closes the short table, "l'ultimo tavolo"). An explicit ``break_order`` is a
-    published list and is followed strictly. Locked seats are not free; locked tables are
+    Only the next table in the break order is considered. Default order: the table with
+    the fewest players, ties the highest-numbered (003 Art. 4.10 closes the short table,
+    "l'ultimo tavolo"); an explicit ``break_order`` is a published list of table numbers. Locked seats are not free; locked tables are
     never broken and receive nobody. The last table is never broken. With
     ``final_table_size`` the last two tables are not merged by a break: the final table
     forms through :func:`plan_final_table` when :func:`final_table_due` (BAL-09).
@@ -496,14 +497,10 @@ def table_to_break(
         for number in break_order:
             if number in index:
                 return number if free_total >= rooms[index[number]] else None
-    if free_total < min(rooms):
-        return None
-    _, minus_number = min(
-        (count, -t.number)
-        for t, count, room in zip(receiving, counts, rooms)
-        if room <= free_total
+    _, minus_number, room = min(
+        (count, -t.number, room) for t, count, room in zip(receiving, counts, rooms)
     )
-    return -minus_number
+    return -minus_number if free_total >= room else None
 
 
 def draw_break(tables: Sequence[Table], number: int, rng: random.Random | None) -> BreakDraw:
@@ -517,20 +514,20 @@ def draw_break(tables: Sequence[Table], number: int, rng: random.Random | None) 
     for the button (SEAT-05); any other seat, blinds and button included, is dealt in.
     """
     rng = rng if rng is not None else secrets.SystemRandom()
-    by_number = _tables_by_number(tables)
-    if number not in by_number:
+    broken = next((t for t in tables if t.number == number), None)
+    if broken is None:
         raise SeatingError("unknown_table", f"table {number} does not exist")
-    broken = by_number[number]
     movers = [(seat, broken.seats[seat]) for seat in sorted(broken.seats)]
     taken = _fill_fewest_first(tables, number, len(movers))
+    by_number = {t.number: t for t, _ in taken.values()}
     seat_cards: list[tuple[int, int]] = []
     for to_table in sorted(taken):
-        open_seats = by_number[to_table].open_seats()
-        seat_cards.extend((to_table, s) for s in sorted(rng.sample(open_seats, taken[to_table])))
+        table, count = taken[to_table]
+        seat_cards.extend((to_table, s) for s in sorted(rng.sample(table.open_seats(), count)))
     rng.shuffle(seat_cards)  # step 1
     ranked = _card_draw([player for _, player in movers], rng)  # step 2
     seat_of = {player: seat for seat, player in movers}
-    players_after = {n: len(by_number[n].seats) + k for n, k in taken.items()}
+    players_after = {n: len(t.seats) + k for n, (t, k) in taken.items()}
     moves = []
     for i, ((player, card), (to_table, to_seat)) in enumerate(zip(ranked, seat_cards), 1):
         wait = _waits_for_button(by_number[to_table], to_seat, players_after[to_table])
@@ -1103,8 +1100,12 @@ def _pick_destination_seat(
     return _SeatChoice(seat, text, wait, vacated)
 
 
-def _fill_fewest_first(tables: Sequence[Table], breaking: int, players: int) -> dict[int, int]:
-    """How many of the broken table's players each receiving table takes (table → count).
+def _fill_fewest_first(
+    tables: Sequence[Table], breaking: int, players: int
+) -> dict[int, tuple[Table, int]]:
+    """How many of the broken table's players each receiving table takes.
+
+    Returns table number → (table, players it takes).
 
     One at a time to the table with the fewest players (ties: lowest number), so the
     tables end as balanced as the open seats allow. Only the ``players`` shortest tables
@@ -1112,13 +1113,20 @@ def _fill_fewest_first(tables: Sequence[Table], breaking: int, players: int) -> 
     stays cheap with a thousand tables in play).
     """
     candidates = [
-        (len(t.seats), t.number, _free_seats(t) if t.locked_seats else t.capacity - len(t.seats))
+        (
+            len(t.seats),
+            t.number,
+            _free_seats(t) if t.locked_seats else t.capacity - len(t.seats),
+            t,
+        )
         for t in tables
         if t.seats and not t.locked and t.number != breaking and t.capacity > len(t.seats)
     ]
+    # (count, number) is unique, so the table objects themselves are never compared.
     shortest = heapq.nsmallest(players, [c for c in candidates if c[2] > 0])
-    free = {number: room for _, number, room in shortest}
-    heap = [(count, number) for count, number, _ in shortest]
+    free = {number: room for _, number, room, _ in shortest}
+    table_of = {number: t for _, number, _, t in shortest}
+    heap = [(count, number) for count, number, _, _ in shortest]
     heapq.heapify(heap)
     taken: dict[int, int] = {}
     for _ in range(players):
@@ -1128,7 +1136,7 @@ def _fill_fewest_first(tables: Sequence[Table], breaking: int, players: int) -> 
         taken[number] = taken.get(number, 0) + 1
         if taken[number] < free[number]:
             heapq.heappush(heap, (count + 1, number))
-    return taken
+    return {number: (table_of[number], k) for number, k in taken.items()}
 
 
 def _card_label(card: tuple[int, int]) -> str:

@@ -45,3 +45,94 @@ def tournament_changed(tournament_id: int, action: str = "") -> None:
     except Exception:
         # The change is committed; displays will catch up through their polling fallback.
         log.warning("could not publish %s for tournament %s", action, tournament_id)
+
+
+class Hub:
+    """One per web process: a single Redis subscription fanned out to every connected browser.
+
+    For each change it builds the tournament's snapshot once and hands the same JSON text to
+    every client queue of that tournament, so 500 displays cost one query set, not 500.
+    """
+
+    def __init__(self):
+        self.clients: dict[int, set] = {}
+        self.task = None
+        self.loop = None
+        self.latest: dict[int, str] = {}
+
+    async def connect(self, tournament_id: int):
+        import asyncio
+
+        self._ensure_started()
+        queue = asyncio.Queue(maxsize=32)
+        self.clients.setdefault(tournament_id, set()).add(queue)
+        return queue
+
+    def disconnect(self, tournament_id: int, queue) -> None:
+        group = self.clients.get(tournament_id)
+        if group is not None:
+            group.discard(queue)
+            if not group:
+                self.clients.pop(tournament_id, None)
+
+    def _ensure_started(self):
+        import asyncio
+
+        if self.task is not None and not self.task.done():
+            return
+        self.loop = asyncio.get_running_loop()
+        if settings.REDIS_URL:
+            self.task = self.loop.create_task(self._listen_redis())
+        else:
+            # One process, no Redis: services call tournament_changed in a worker thread.
+            add_local_listener(lambda m: self.loop.call_soon_threadsafe(self._schedule, m["tournament"]))
+            self.task = self.loop.create_task(asyncio.sleep(0))
+
+    def _schedule(self, tournament_id: int):
+        if tournament_id in self.clients:
+            self.loop.create_task(self.publish_snapshot(tournament_id))
+
+    async def _listen_redis(self):
+        import asyncio
+
+        import redis.asyncio as aioredis
+
+        while True:
+            try:
+                client = aioredis.Redis.from_url(settings.REDIS_URL)
+                pubsub = client.pubsub()
+                await pubsub.subscribe(CHANNEL)
+                async for message in pubsub.listen():
+                    if message.get("type") != "message":
+                        continue
+                    tid = json.loads(message["data"]).get("tournament")
+                    if tid in self.clients:
+                        await self.publish_snapshot(tid)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("realtime: redis subscription lost, retrying in 1 s")
+                await asyncio.sleep(1)
+
+    async def publish_snapshot(self, tournament_id: int):
+        from asgiref.sync import sync_to_async
+
+        from tournaments.snapshot import build_snapshot
+
+        try:
+            snap = await sync_to_async(build_snapshot)(tournament_id)
+        except Exception:
+            log.exception("realtime: snapshot failed for %s", tournament_id)
+            return
+        text = json.dumps(snap, default=str)
+        self.latest[tournament_id] = text
+        for queue in list(self.clients.get(tournament_id, ())):
+            if queue.full():  # a client that stopped reading gets only the newest state
+                try:
+                    queue.get_nowait()
+                except Exception:
+                    pass
+            queue.put_nowait(text)
+
+
+hub = Hub()

@@ -123,7 +123,12 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = "UTC"
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_BEAT_SCHEDULE = {}
+CELERY_BEAT_SCHEDULE = {
+    # The clock safety net: overdue clocks advance within a second or two even if a
+    # countdown task was lost, a worker restarted or Redis was flushed.
+    "sweep-clocks": {"task": "tournaments.tasks.sweep_clocks", "schedule": 1.0},
+}
+TDM_ARM_CLOCK_TASKS = envbool("TDM_ARM_CLOCK_TASKS", "True")
 
 # --- Auth, i18n ------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

@@ -7,6 +7,7 @@ from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
 from tournaments import api as tapi
+from tournaments import live
 from tournaments import views as tviews
 
 router = DefaultRouter()
@@ -14,6 +15,7 @@ router.register("people", tapi.PersonViewSet, basename="person")
 router.register("structures", tapi.StructureViewSet, basename="structure")
 router.register("tournaments", tapi.TournamentViewSet, basename="tournament")
 router.register("entries", tapi.EntryViewSet, basename="entry")
+router.register("screens", tapi.DisplayScreenViewSet, basename="screen")
 
 cashier_api = [
     path("register/", tapi.RegisterView.as_view(), name="api-register"),
@@ -35,6 +37,10 @@ api_v1 = [
     path("", include(router.urls)),
     path("cashier/", include(cashier_api)),
     path("auth/token/", obtain_auth_token, name="api-token"),
+    path("tournaments/<int:pk>/clock/", tapi.ClockView.as_view(), name="api-clock"),
+    path("tournaments/<int:pk>/clock/<slug:op>/", tapi.ClockView.as_view(), name="api-clock-op"),
+    path("", include("seating.api_urls")),
+    path("", include("payouts.api_urls")),
 ]
 
 urlpatterns = [
@@ -44,7 +50,13 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("live/time/", live.live_time, name="live-time"),
+    path("live/<int:pk>/state/", live.live_state, name="live-state"),
+    path("live/<int:pk>/stream/", live.live_stream, name="live-stream"),
+    path("display/<str:token>/", live.display, name="display"),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("", include("seating.urls")),
+    path("", include("payouts.urls")),
     path("", include("tournaments.urls")),
 ]

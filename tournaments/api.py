@@ -15,7 +15,7 @@ from tdmanager.roles import CASHIER, DIRECTOR, DISPLAY, FLOOR, HasRole
 
 from . import serializers as s
 from .models import BlindStructure, Entry, IdempotencyRecord, LedgerRow, Person, Tournament
-from .services import cashier, lifecycle, people, structures
+from .services import cashier, clockctl, lifecycle, people, structures
 from .services.events import Actor
 
 STAFF = (DIRECTOR, FLOOR, CASHIER)
@@ -330,3 +330,86 @@ class EntryViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     read_roles = STAFF
     serializer_class = s.EntrySerializer
     queryset = Entry.objects.select_related("person")
+
+
+CLOCK_OPS = {
+    # op: (roles, function(t, data, actor))
+    "start": ((DIRECTOR,), lambda t, d, a: clockctl.start_clock(t, actor=a)),
+    "pause": ((DIRECTOR,), lambda t, d, a: clockctl.pause(t, actor=a, reason=d["reason"])),
+    "resume": ((DIRECTOR,), lambda t, d, a: clockctl.resume(t, actor=a, reason=d["reason"])),
+    "add-time": ((DIRECTOR,), lambda t, d, a: clockctl.add_time(t, _need(d, "seconds"), actor=a, reason=d["reason"])),
+    "set-time": ((DIRECTOR,), lambda t, d, a: clockctl.set_time_left(t, _need(d, "seconds"), actor=a, reason=d["reason"])),
+    "jump": ((DIRECTOR,), lambda t, d, a: clockctl.jump_to(t, _need(d, "item_index"), actor=a, reason=d["reason"], seconds_left=d.get("seconds"))),
+    "insert-break": ((DIRECTOR,), lambda t, d, a: clockctl.insert_break(t, _need(d, "minutes"), actor=a, reason=d["reason"], color_up=d["color_up"])),
+    "finish": ((DIRECTOR,), lambda t, d, a: clockctl.finish_clock(t, actor=a, reason=d["reason"])),
+    "hand-for-hand": ((DIRECTOR,), lambda t, d, a: clockctl.start_hand_for_hand(t, actor=a, seconds_per_hand=d.get("seconds_per_hand"), reason=d["reason"])),
+    "end-hand-for-hand": ((DIRECTOR,), lambda t, d, a: clockctl.end_hand_for_hand(t, actor=a, reason=d["reason"])),
+    "next-hand": ((DIRECTOR,), lambda t, d, a: clockctl.h4h_next_hand(t, actor=a)),
+    "hand-complete": ((DIRECTOR, FLOOR), lambda t, d, a: clockctl.report_hand_complete(t, _need(d, "table"), actor=a)),
+}
+
+
+def _need(data, key):
+    if data.get(key) is None:
+        raise DomainError("missing_field", _("This action needs '%(f)s'.") % {"f": key}, status=400)
+    return data[key]
+
+
+class ClockView(APIView):
+    """GET the live snapshot; POST ``/clock/<op>/`` for a director (or floor: hand-complete) action."""
+
+    permission_classes = [HasRole]
+    read_roles = STAFF + (DISPLAY,)
+    required_roles = (DIRECTOR, FLOOR)
+
+    def get(self, request, pk, op=None):
+        from .snapshot import build_snapshot
+
+        return Response(build_snapshot(get_object_or_404(Tournament, pk=pk)))
+
+    @extend_schema(request=s.ClockActionSerializer)
+    def post(self, request, pk, op=None):
+        from tdmanager.roles import has_role
+
+        if op not in CLOCK_OPS:
+            raise DomainError("unknown_action", _("Unknown clock action."), status=404)
+        roles, fn = CLOCK_OPS[op]
+        if not has_role(request.user, *roles):
+            raise DomainError("permission_denied", _("Your role does not allow this action."), status=403)
+        ser = s.ClockActionSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        t = get_object_or_404(Tournament, pk=pk)
+        result = fn(t, ser.validated_data, Actor.from_request(request))
+        from .snapshot import build_snapshot
+
+        data = build_snapshot(t)
+        if isinstance(result, dict):
+            data["hand_report"] = result
+        return Response(data)
+
+
+class DisplayScreenViewSet(viewsets.ModelViewSet):
+    permission_classes = [HasRole]
+    required_roles = (DIRECTOR,)
+    read_roles = (DIRECTOR, FLOOR)
+    serializer_class = s.DisplayScreenSerializer
+
+    def get_queryset(self):
+        from .models import DisplayScreen
+
+        return DisplayScreen.objects.all().order_by("name")
+
+    def perform_create(self, serializer):
+        import secrets
+
+        screen = serializer.save(token=secrets.token_urlsafe(24))
+        from .services.events import log_event
+
+        log_event(screen.tournament, "tournaments.display.created", Actor.from_request(self.request), screen=screen.name)
+
+    def perform_update(self, serializer):
+        screen = serializer.save()
+        from tdmanager import realtime
+
+        if screen.tournament_id:
+            realtime.tournament_changed(screen.tournament_id, "tournaments.display.updated")

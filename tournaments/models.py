@@ -107,6 +107,9 @@ class StructureItem(models.Model):
     minutes = models.PositiveIntegerField()
     color_up = models.CharField(_("color-up note"), max_length=200, blank=True)
     game = models.CharField(max_length=40, blank=True)
+    add_on = models.BooleanField(_("add-on window"), default=False)
+    # Set on a break the director inserted inside a level: the seconds that level resumes with.
+    resume_seconds_left = models.FloatField(null=True, blank=True)
 
     class Meta:
         ordering = ["structure", "position"]
@@ -388,3 +391,32 @@ class Clock(models.Model):
     h4h_hand = models.PositiveIntegerField(default=0)
     h4h_seconds_per_hand = models.PositiveIntegerField(default=120)
     updated_at = models.DateTimeField(auto_now=True)
+
+
+class HandForHandReport(models.Model):
+    """A table reported "hand complete" for one hand-for-hand hand (CLK-06)."""
+
+    tournament = models.ForeignKey(Tournament, related_name="h4h_reports", on_delete=models.CASCADE)
+    hand = models.PositiveIntegerField()
+    table_number = models.PositiveIntegerField()
+    reported_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
+    reported_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        unique_together = [("tournament", "hand", "table_number")]
+
+
+class DisplayScreen(models.Model):
+    """A lobby TV. It authenticates with its read-only token; the director picks what it shows."""
+
+    name = models.CharField(_("name"), max_length=80)
+    tournament = models.ForeignKey(Tournament, null=True, blank=True, related_name="screens", on_delete=models.SET_NULL)
+    token = models.CharField(max_length=64, unique=True)
+    show = models.JSONField(default=dict, blank=True, help_text="panels: clock, blinds, stats, payouts, seats, announcements, sounds")
+    announcement = models.CharField(_("announcement"), max_length=300, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    PANELS = ("blinds", "stats", "payouts", "seats", "announcements", "moves", "sounds")
+
+    def shows(self, panel: str) -> bool:
+        return bool((self.show or {}).get(panel, panel != "sounds"))

@@ -177,3 +177,27 @@ class AlternateInputSerializer(serializers.Serializer):
 class AdmitAlternateSerializer(serializers.Serializer):
     tournament = serializers.PrimaryKeyRelatedField(queryset=Tournament.objects.all())
     method = METHOD
+
+
+class ClockActionSerializer(serializers.Serializer):
+    seconds = serializers.IntegerField(required=False)
+    item_index = serializers.IntegerField(required=False, min_value=0)
+    minutes = serializers.IntegerField(required=False, min_value=1, max_value=240)
+    table = serializers.IntegerField(required=False, min_value=1)
+    seconds_per_hand = serializers.IntegerField(required=False, min_value=1, max_value=3600)
+    color_up = serializers.CharField(required=False, allow_blank=True, default="")
+    reason = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class DisplayScreenSerializer(serializers.ModelSerializer):
+    url = serializers.SerializerMethodField()
+
+    class Meta:
+        from .models import DisplayScreen
+
+        model = DisplayScreen
+        fields = ["id", "name", "tournament", "token", "show", "announcement", "url"]
+        read_only_fields = ["token"]
+
+    def get_url(self, obj):
+        return reverse("display", args=[obj.token])

@@ -12,4 +12,5 @@ urlpatterns = [
     path("tournaments/new/", views.tournament_edit, name="tournament-new"),
     path("tournaments/<int:pk>/", views.tournament_detail, name="tournament"),
     path("tournaments/<int:pk>/edit/", views.tournament_edit, name="tournament-edit"),
+    path("tournaments/<int:pk>/clock/", views.clock_page, name="clock-control"),
 ]

@@ -152,4 +152,17 @@ def tournament_detail(request, pk):
     entries = t.entries.select_related("person").order_by("number")
     totals = cashier.ledger_totals(t)
     events = t.events.order_by("-id")[:50]
-    return render(request, "tournament_detail.html", {"t": t, "entries": entries, "totals": totals, "events": events, "alternates": t.alternates.filter(status="WAITING").select_related("person")})
+    from payouts import selectors as payout_selectors
+    from seating import selectors as seating_selectors
+
+    links = seating_selectors.tournament_links(t) + payout_selectors.tournament_links(t)
+    return render(request, "tournament_detail.html", {"section_links": links, "t": t, "entries": entries, "totals": totals, "events": events, "alternates": t.alternates.filter(status="WAITING").select_related("person")})
+
+
+@role_required(DIRECTOR, FLOOR)
+def clock_page(request, pk):
+    from .models import DisplayScreen
+
+    t = get_object_or_404(Tournament, pk=pk)
+    items = list(t.structure.items.order_by("position")) if t.structure_id else []
+    return render(request, "clock.html", {"t": t, "items": items, "screens": DisplayScreen.objects.filter(tournament=t)})

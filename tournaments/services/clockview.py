@@ -18,7 +18,7 @@ def structure_items(tournament):
         if tournament.structure_id:
             for it in StructureItem.objects.filter(structure_id=tournament.structure_id).order_by("position"):
                 if it.kind == StructureItem.BREAK:
-                    cached.append(engine.Break(minutes=it.minutes, color_up=it.color_up, add_on=False))
+                    cached.append(engine.Break(minutes=it.minutes, color_up=it.color_up, add_on=it.add_on, resume_seconds_left=it.resume_seconds_left))
                 else:
                     cached.append(
                         engine.Level(

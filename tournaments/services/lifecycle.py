@@ -6,7 +6,7 @@ from django.utils.translation import gettext as _
 
 from tdmanager.errors import DomainError
 
-from ..models import Clock, Entry, Tournament
+from ..models import BlindStructure, Clock, Entry, StructureItem, Tournament
 from .cashier import lock_tournament
 from .events import Actor, log_event
 
@@ -40,14 +40,31 @@ def start(tournament, *, actor: Actor, override_minimum: bool = False, now=None)
         )
     if t.structure_id is None:
         raise LifecycleError("no_structure", _("Choose a blind structure before starting."))
+    t.structure = private_structure(t)
     t.status = Tournament.RUNNING
-    t.save(update_fields=["status"])
+    t.save(update_fields=["status", "structure"])
     Clock.objects.get_or_create(tournament=t)
     log_event(t, "tournaments.tournament.started", actor, players=players, override_minimum=override_minimum)
     from seating import hooks as seating_hooks
 
     seating_hooks.tournament_started(t, actor)
     return t
+
+
+def private_structure(t: Tournament) -> BlindStructure:
+    """The tournament's own copy of its structure, so that inserting a break or editing a level
+    never changes the template other tournaments use."""
+    st = t.structure
+    if not st.is_template and not Tournament.objects.filter(structure=st).exclude(pk=t.pk).exists():
+        return st
+    copy = BlindStructure.objects.create(name=f"{t.name} — {st.name}"[:120], description=st.description, is_template=False)
+    StructureItem.objects.bulk_create(
+        StructureItem(structure=copy, position=it.position, kind=it.kind, small_blind=it.small_blind, big_blind=it.big_blind,
+                      ante=it.ante, big_blind_ante=it.big_blind_ante, minutes=it.minutes, color_up=it.color_up, game=it.game,
+                      add_on=it.add_on, resume_seconds_left=it.resume_seconds_left)
+        for it in st.items.order_by("position")
+    )
+    return copy
 
 
 @transaction.atomic

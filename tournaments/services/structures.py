@@ -45,6 +45,8 @@ def validate_items(items: list[dict]) -> list[dict]:
         })
     if not any(c["kind"] == "LEVEL" for c in clean):
         raise ValidationFailed("empty_structure", _("A structure needs at least one level."))
+    if clean[-1]["kind"] != "LEVEL":
+        raise ValidationFailed("ends_with_break", _("A structure ends with a level: the last level repeats (the cap)."))
     return clean
 
 

@@ -1,0 +1,254 @@
+"""Final-table deals: chip chop, ICM deal, even chop, custom deal (RULES PAY-09).
+
+Pure Python, no Django import. Every function takes the stacks (or amounts) of the players
+still in, in seat order, and ``prizes`` — the payout table from 1st place down. Only the
+places still to be decided are in play: with n players left, the prizes of places 1..n
+("prizes left"). Amounts are ``Decimal`` cents and always add up *exactly*.
+
+Rounding rule for every split (``chip_chop``, ``icm_deal``, ``even_chop``): each exact
+share is floored to the cent, and the cents left over (fewer than the number of players)
+go one each to the largest stacks first; equal stacks are served in seat order (the order
+of the list). With ``even_chop(n, …)`` (no stacks) they go in list order.
+
+Reserve left to play for: each split accepts ``reserve``, an amount kept back from the
+prizes left and paid to the eventual winner. The function returns the guaranteed amounts
+*excluding* the reserve, and ``sum(amounts) + reserve == sum(prizes left)``. The reserve is
+taken out of the chip-proportional part: a player's guarantee drops by
+``reserve × his share of the chips`` — exactly what his chance of winning it is worth
+(P(win) = share of the chips in both the chip-chop and the ICM model).
+
+PAY-09 at the 001 venue wants the deal written as new amounts per *finishing place*,
+strictly decreasing, summing to the prizes left: ``validate_deal_by_place`` checks such a
+table (``deal_ladder`` turns per-player amounts into one). Whether a deal is allowed at
+all (final table, unanimous consent, TD approval) is the services' business.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+
+from payouts.icm import icm_equities
+from tdmanager.money import CENT, ZERO, to_money
+
+
+class DealError(ValueError):
+    """A deal the rules refuse. ``code`` is machine-readable, ``message`` is for people.
+
+    Codes: ``too_few_players``, ``bad_stack``, ``bad_amount``, ``amount_negative``,
+    ``amount_not_in_cents``, ``reserve_negative``, ``reserve_too_large``, ``wrong_total``,
+    ``wrong_number_of_places``, ``not_strictly_decreasing``.
+    """
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"DealError(code={self.code!r}, message={self.message!r})"
+
+
+def prizes_left(prizes, players: int) -> list[Decimal]:
+    """The prizes of places 1..players (0.00 for places the table does not pay)."""
+    table = [_cents(p, "prize") for p in list(prizes)[:players]]
+    return table + [ZERO] * (players - len(table))
+
+
+def chip_chop(stacks, prizes, *, reserve=ZERO) -> list[Decimal]:
+    """Chip chop: everyone gets the lowest prize in play, the rest goes by chips.
+
+    The lowest prize in play is the prize for the last remaining place,
+    ``prizes[len(stacks) - 1]``. What is left above n × that prize (minus the reserve) is
+    shared in proportion to the stacks; the rounding rule is in the module docstring.
+
+    Worked example (see the tests): stacks 500,000 / 300,000 / 200,000 and prizes
+    10,000 / 6,000 / 4,000. Everyone is sure of 4,000 (3 × 4,000 = 12,000); the other
+    8,000 go 50 % / 30 % / 20 % = 4,000 / 2,400 / 1,600. Deal: 8,000 / 6,400 / 5,600.
+    """
+    chips = _stacks(stacks)
+    left = prizes_left(prizes, len(chips))
+    reserve = _reserve(reserve)
+    lowest = left[-1]
+    shared = sum(left, ZERO) - reserve - lowest * len(chips)
+    if shared < 0:
+        raise DealError(
+            "reserve_too_large",
+            f"the reserve {reserve} is more than the {shared + reserve} left above the "
+            f"lowest prize ({lowest}) that every player is sure of",
+        )
+    total_chips = sum(chips)
+    shares = [Fraction(shared) * c / total_chips for c in chips]
+    return [lowest + a for a in _round_to_cents(shares, chips, shared)]
+
+
+def icm_deal(stacks, prizes, *, reserve=ZERO) -> list[Decimal]:
+    """ICM deal: each player gets his ICM equity (``payouts.icm``), in cents.
+
+    With a reserve, each guarantee is the equity minus ``reserve × share of the chips``
+    (the reserve goes to the winner, and P(win) = share of the chips). The exact
+    equities are scaled so that they add up to the prizes left minus the reserve, then
+    rounded by the rule in the module docstring.
+    """
+    chips = _stacks(stacks)
+    left = prizes_left(prizes, len(chips))
+    reserve = _reserve(reserve)
+    to_share = sum(left, ZERO) - reserve
+    if to_share < 0:
+        raise DealError("reserve_too_large", "the reserve is more than the prizes left")
+    equities = icm_equities(chips, left)
+    total_chips = sum(chips)
+    targets = [Fraction(e) - Fraction(reserve) * c / total_chips for e, c in zip(equities, chips)]
+    if any(t < 0 for t in targets):
+        raise DealError(
+            "reserve_too_large",
+            "with this reserve a player's guarantee would be negative; "
+            "keep the reserve at most the 1st prize",
+        )
+    scale = Fraction(to_share) / sum(targets) if sum(targets) else Fraction(0)
+    return _round_to_cents([t * scale for t in targets], chips, to_share, snap=True)
+
+
+def even_chop(players, prizes, *, reserve=ZERO) -> list[Decimal]:
+    """Even chop: the prizes left (minus the reserve) split equally.
+
+    ``players`` is the number of players or their stacks. With stacks, odd cents go to the
+    largest stacks first (ties in seat order); with a number, in list order. Note that
+    PAY-09 at the 001 venue forbids equal deals («non paritaria»): ``validate_deal_by_place``
+    rejects the result there.
+    """
+    if isinstance(players, int):
+        if players < 2:
+            raise DealError("too_few_players", "a deal needs at least two players")
+        chips = [1] * players
+    else:
+        chips = _stacks(players)
+    left = prizes_left(prizes, len(chips))
+    reserve = _reserve(reserve)
+    to_share = sum(left, ZERO) - reserve
+    if to_share < 0:
+        raise DealError("reserve_too_large", "the reserve is more than the prizes left")
+    shares = [Fraction(to_share) / len(chips)] * len(chips)
+    return _round_to_cents(shares, chips, to_share)
+
+
+def custom_deal(amounts, prizes, *, reserve=ZERO) -> list[Decimal]:
+    """A deal the players wrote themselves: one amount per player, validated.
+
+    Each amount must be a non-negative number of cents, and the amounts plus the reserve
+    must equal the prizes left exactly. Returns the amounts as ``Decimal`` cents.
+    """
+    deal = [_cents(a, "amount") for a in amounts]
+    if len(deal) < 2:
+        raise DealError("too_few_players", "a deal needs at least two players")
+    for a in deal:
+        if a < 0:
+            raise DealError("amount_negative", f"amount {a} is negative")
+    reserve = _reserve(reserve)
+    _check_total(sum(deal, ZERO) + reserve, prizes_left(prizes, len(deal)))
+    return deal
+
+
+def validate_deal_by_place(amounts_by_place, prizes_left_by_place) -> list[Decimal]:
+    """PAY-09 point 3: a deal written as new amounts per finishing place.
+
+    ``amounts_by_place[0]`` is the new 1st prize, and so on for every place still in play
+    (``prizes_left_by_place`` are the current prizes of those places). The amounts must be
+    cents, non-negative, strictly decreasing («progressiva e non paritaria»: no equal chop,
+    no lower place paid as much as a higher one) and sum exactly to the prizes left.
+    Returns the amounts as ``Decimal``; raises ``DealError`` otherwise.
+    """
+    deal = [_cents(a, "amount") for a in amounts_by_place]
+    left = [_cents(p, "prize") for p in prizes_left_by_place]
+    if len(deal) != len(left):
+        raise DealError(
+            "wrong_number_of_places",
+            f"the deal gives {len(deal)} amounts for {len(left)} places still in play",
+        )
+    if len(deal) < 2:
+        raise DealError("too_few_players", "a deal needs at least two places in play")
+    for place, a in enumerate(deal, start=1):
+        if a < 0:
+            raise DealError("amount_negative", f"place {place}: amount {a} is negative")
+    for place in range(1, len(deal)):
+        if deal[place] >= deal[place - 1]:
+            raise DealError(
+                "not_strictly_decreasing",
+                f"place {place + 1} ({deal[place]}) must be paid less than place "
+                f"{place} ({deal[place - 1]})",
+            )
+    _check_total(sum(deal, ZERO), left)
+    return deal
+
+
+def deal_ladder(amounts) -> list[Decimal]:
+    """Per-player deal amounts as a per-place table: largest amount to 1st place, etc."""
+    return sorted((_cents(a, "amount") for a in amounts), reverse=True)
+
+
+# --- helpers ----------------------------------------------------------------------------
+
+
+def _stacks(stacks) -> list[Fraction]:
+    chips = []
+    for s in stacks:
+        try:
+            c = Fraction(s)
+        except (TypeError, ValueError) as exc:
+            raise DealError("bad_stack", f"stack {s!r} is not a number") from exc
+        if c <= 0:
+            raise DealError("bad_stack", "every player in a deal must have chips")
+        chips.append(c)
+    if len(chips) < 2:
+        raise DealError("too_few_players", "a deal needs at least two players")
+    return chips
+
+
+def _cents(value, what: str) -> Decimal:
+    try:
+        amount = to_money(value)
+    except (TypeError, ArithmeticError, ValueError) as exc:
+        raise DealError("bad_amount", f"{what} {value!r} is not an amount of money") from exc
+    if not amount.is_finite():
+        raise DealError("bad_amount", f"{what} {value!r} is not an amount of money")
+    if amount != amount.quantize(CENT):
+        raise DealError("amount_not_in_cents", f"{what} {amount} is not a whole number of cents")
+    return amount.quantize(CENT)
+
+
+def _reserve(reserve) -> Decimal:
+    amount = _cents(reserve, "reserve")
+    if amount < 0:
+        raise DealError("reserve_negative", "the reserve cannot be negative")
+    return amount
+
+
+def _check_total(total: Decimal, left: list[Decimal]) -> None:
+    expected = sum(left, ZERO)
+    if total != expected:
+        raise DealError(
+            "wrong_total",
+            f"the deal pays {total} but the prizes left are {expected} "
+            f"({'over' if total > expected else 'short'} by {abs(total - expected)})",
+        )
+
+
+def _round_to_cents(
+    shares: list[Fraction], chips: list[Fraction], total: Decimal, *, snap: bool = False
+) -> list[Decimal]:
+    """Floor each share to the cent; the cents left over go to the largest stacks first.
+
+    The result adds up to ``total`` exactly. Ties between equal stacks go in list (seat)
+    order. ``snap`` first rounds each share to 1/1000 of a cent, so that the last-bit
+    noise of a float computation (ICM) cannot decide which side of a cent a share falls.
+    """
+    cents = [s * 100 for s in shares]
+    if snap:
+        cents = [Fraction(round(c * 1000), 1000) for c in cents]
+    floored = [c.numerator // c.denominator for c in cents]
+    leftover = int(total * 100) - sum(floored)
+    assert 0 <= leftover <= len(floored), "shares must add up to the total"
+    by_stack = sorted(range(len(chips)), key=lambda i: (-chips[i], i))
+    for i in by_stack[:leftover]:
+        floored[i] += 1
+    return [(Decimal(c) * CENT).quantize(CENT) for c in floored]

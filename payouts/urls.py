@@ -1,0 +1,3 @@
+"""Pages of the payouts app (included at the site root)."""
+
+urlpatterns = []

@@ -1,0 +1,3 @@
+"""Pages of the seating app (included at the site root)."""
+
+urlpatterns = []

@@ -1,0 +1,57 @@
+// Director's clock page: live state, one-click actions, hand-for-hand table reports.
+(function () {
+  const root = document.getElementById("clockpage"), T = window.TDM_CLOCK_I18N, F = window.TDMFormat;
+  const tid = root.dataset.tournament;
+  const $ = (id) => document.getElementById(id);
+  const csrf = () => (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || "";
+  async function post(path, body) {
+    const r = await fetch(path, { method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json", "X-CSRFToken": csrf() }, body: JSON.stringify(body || {}) });
+    let d = {}; try { d = await r.json(); } catch (e) {}
+    return { ok: r.ok, d };
+  }
+  function say(t, ok) { const m = $("c-msg"); m.textContent = t; m.className = "message " + (ok ? "ok" : "error"); }
+
+  function render(s) {
+    const c = s.clock || {};
+    $("c-level").textContent = (c.is_break ? T.brk : T.level + " " + c.level_number) + " · " + c.status + (c.hand_for_hand ? " · " + T.hand + " " + c.h4h_hand : "");
+    $("c-blinds").textContent = c.is_break ? (c.color_up || "") : F.num(c.small_blind) + " / " + F.num(c.big_blind) + (c.ante ? " · ante " + F.num(c.ante) : "");
+    const n = c.next;
+    $("c-next").textContent = n ? T.next + ": " + (n.is_break ? T.brk + " " + n.minutes + "′" : F.num(n.small_blind) + "/" + F.num(n.big_blind)) : "";
+    $("c-notice").textContent = c.hold_dealer_push ? T.hold : c.new_level_notice ? T.newLevel : "";
+    document.querySelectorAll("#structure tr").forEach((tr) => tr.classList.toggle("current", Number(tr.dataset.index) === c.item_index));
+    const prop = $("h4h-proposal");
+    if (prop) prop.hidden = !(s.places_paid && s.players_left === s.places_paid + 1 && !c.hand_for_hand);
+    const box = $("h4h-tables"); box.innerHTML = "";
+    (s.tables || []).forEach((tb) => {
+      const b = document.createElement("button");
+      const done = (s.h4h_done || []).includes(tb.number);
+      b.textContent = T.table + " " + tb.number + (done ? " ✓" : "");
+      b.disabled = !c.hand_for_hand || done;
+      b.className = done ? "" : "primary";
+      b.addEventListener("click", async () => { const r = await post("/api/v1/tournaments/" + tid + "/clock/hand-complete/", { table: tb.number }); if (!r.ok) say(r.d.detail, false); });
+      box.appendChild(b);
+    });
+  }
+  const live = window.TDMLive({ tournament: tid, onState: render });
+  setInterval(() => {
+    $("c-time").textContent = F.clock(live.secondsLeft());
+    const conn = $("conn"); conn.textContent = live.state.connected ? T.live : T.offline; conn.className = "badge " + (live.state.connected ? "running" : "cancelled");
+  }, 200);
+
+  document.querySelectorAll("button[data-op]").forEach((b) => b.addEventListener("click", async () => {
+    const body = {};
+    if (b.dataset.seconds) body.seconds = Number(b.dataset.seconds);
+    if (b.dataset.ask) { const v = prompt(T["ask_" + b.dataset.ask]); if (v === null || v === "") return; body[b.dataset.ask] = Number(v); }
+    if (["set-time", "jump", "add-time", "pause", "finish", "insert-break"].includes(b.dataset.op)) { const r = prompt(T.reason, ""); if (r === null) return; body.reason = r; }
+    const r = await post("/api/v1/tournaments/" + tid + "/clock/" + b.dataset.op + "/", body);
+    if (r.ok) { say(T.done, true); live.poll(); } else say(r.d.detail || r.d.code, false);
+  }));
+
+  const form = $("screenform");
+  if (form) form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const fd = new FormData(form);
+    const r = await post("/api/v1/screens/", { name: fd.get("name"), tournament: Number(tid), announcement: fd.get("announcement") || "", show: { sounds: !!fd.get("sounds") } });
+    if (r.ok) location.reload(); else say(r.d.detail, false);
+  });
+})();

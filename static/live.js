@@ -1,0 +1,75 @@
+// Live tournament state in the browser: SSE with automatic reconnect, a polling fallback,
+// the offset to the server's clock measured NTP-style, and a local countdown from ends_at.
+// A display that loses the network keeps counting and catches up when it returns.
+window.TDMLive = function (opts) {
+  const state = { snap: null, offset: 0, lastSeq: -1, connected: false, lastEvent: 0 };
+  const qs = opts.token ? "?token=" + encodeURIComponent(opts.token) : "";
+  const base = "/live/" + opts.tournament;
+
+  async function measureOffset() {
+    // Take the sample with the smallest round trip: its midpoint is the best estimate.
+    let best = null;
+    for (let i = 0; i < 5; i++) {
+      const t0 = Date.now();
+      try {
+        const r = await fetch("/live/time/", { cache: "no-store" });
+        const d = await r.json();
+        const t1 = Date.now();
+        const rtt = t1 - t0;
+        if (!best || rtt < best.rtt) best = { rtt, offset: d.epoch_ms - (t0 + t1) / 2 };
+      } catch (e) { /* offline: keep the last offset */ }
+    }
+    if (best) state.offset = best.offset;
+  }
+
+  function accept(snap) {
+    if (snap.seq < state.lastSeq) return; // an older snapshot arrived late
+    state.lastSeq = snap.seq;
+    state.snap = snap;
+    state.lastEvent = Date.now();
+    opts.onState && opts.onState(snap);
+  }
+
+  function serverNow() { return Date.now() + state.offset; }
+
+  // Seconds left on the current clock item, counted locally.
+  function secondsLeft() {
+    const c = state.snap && state.snap.clock;
+    if (!c) return null;
+    if (c.status === "RUNNING" && c.ends_at) return Math.max(0, (Date.parse(c.ends_at) - serverNow()) / 1000);
+    return c.seconds_left;
+  }
+
+  let es = null, pollTimer = null;
+  function connect() {
+    if (!window.EventSource) return startPolling();
+    es = new EventSource(base + "/stream/" + qs);
+    es.addEventListener("state", (e) => { state.connected = true; accept(JSON.parse(e.data)); stopPolling(); });
+    es.onerror = () => { state.connected = false; startPolling(); }; // EventSource reconnects by itself
+  }
+  async function poll() {
+    try {
+      const r = await fetch(base + "/state/" + qs, { cache: "no-store" });
+      if (r.ok) accept(await r.json());
+    } catch (e) { /* offline: the local countdown goes on */ }
+  }
+  function startPolling() { if (!pollTimer) { poll(); pollTimer = setInterval(poll, 5000); } }
+  function stopPolling() { if (pollTimer) { clearInterval(pollTimer); pollTimer = null; } }
+
+  measureOffset().then(connect);
+  setInterval(measureOffset, 60000);
+  // When the local countdown reaches zero, fetch the new level at once rather than wait.
+  setInterval(() => { const left = secondsLeft(); if (left !== null && left <= 0 && state.snap && state.snap.clock.status === "RUNNING") poll(); }, 1000);
+  return { state, secondsLeft, serverNow, poll };
+};
+
+window.TDMFormat = {
+  clock(sec) {
+    if (sec === null || sec === undefined) return "--:--";
+    sec = Math.ceil(sec);
+    const h = Math.floor(sec / 3600), m = Math.floor((sec % 3600) / 60), s = sec % 60;
+    const mm = String(m).padStart(2, "0"), ss = String(s).padStart(2, "0");
+    return h ? h + ":" + mm + ":" + ss : mm + ":" + ss;
+  },
+  num(n) { return n === null || n === undefined ? "" : Number(n).toLocaleString(); },
+};

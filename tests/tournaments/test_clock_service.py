@@ -1,0 +1,171 @@
+"""Clock services, the Celery tick and sweep, and the rule effects at level boundaries."""
+
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.utils import timezone
+
+from tdmanager.errors import DomainError
+from tournaments.models import Clock, Tournament
+from tournaments.services import cashier, clockctl, lifecycle
+from tournaments.snapshot import build_snapshot
+
+pytestmark = pytest.mark.django_db
+T0 = timezone.now().replace(microsecond=0) + timedelta(days=1)
+
+
+@pytest.fixture
+def running(make_tournament, make_person, actor, cashier_actor):
+    t = make_tournament(late_reg_closes_after_level=3, addon_price=5, addon_chips=10000, addon_after_level=4,
+                        format=Tournament.REENTRY, max_entries_per_player=2)
+    for _ in range(3):
+        cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
+    lifecycle.start(t, actor=actor)
+    return t
+
+
+def clock_of(t):
+    return Clock.objects.get(tournament=t)
+
+
+def test_starting_the_tournament_copies_its_structure(running, structure):
+    running.refresh_from_db()
+    assert running.structure_id != structure.pk and running.structure.is_template is False
+    assert running.structure.items.count() == structure.items.count()
+
+
+def test_every_action_bumps_the_version_and_is_logged_with_actor_and_reason(running, actor):
+    clockctl.start_clock(running, actor=actor, now=T0)
+    v1 = clock_of(running).version
+    clockctl.pause(running, actor=actor, reason="dealer change", now=T0 + timedelta(seconds=30))
+    c = clock_of(running)
+    assert c.version == v1 + 1 and c.status == Clock.PAUSED and c.remaining == 20 * 60 - 30
+    ev = running.events.filter(action="tournaments.clock.paused").get()
+    assert ev.actor == actor.user and ev.payload["reason"] == "dealer change"
+    clockctl.add_time(running, 60, actor=actor, now=T0 + timedelta(minutes=5))
+    assert clock_of(running).remaining == 20 * 60 - 30 + 60
+
+
+def test_a_refused_action_is_a_clear_error_and_changes_nothing(running, actor):
+    with pytest.raises(DomainError) as e:
+        clockctl.pause(running, actor=actor, now=T0)
+    assert e.value.code == "not_running"
+    clockctl.start_clock(running, actor=actor, now=T0)
+    with pytest.raises(DomainError) as e:
+        clockctl.set_time_left(running, 0, actor=actor, now=T0)
+    assert e.value.code == "bad_time"
+    assert clock_of(running).status == Clock.RUNNING
+
+
+def test_the_tick_with_a_stale_version_does_nothing(running, actor):
+    clockctl.start_clock(running, actor=actor, now=T0)
+    stale = clock_of(running).version
+    clockctl.add_time(running, 30, actor=actor, now=T0)
+    assert clockctl.advance_clock(running.pk, expected_version=stale, now=T0 + timedelta(minutes=25)) is False
+    assert clock_of(running).item_index == 0
+
+
+def test_the_tick_moves_the_level_and_carries_the_overshoot(running, actor):
+    clockctl.start_clock(running, actor=actor, now=T0)
+    v = clock_of(running).version
+    # The worker runs 3 s late: level 2 still ends exactly 20 minutes after level 1 ended.
+    assert clockctl.advance_clock(running.pk, expected_version=v, now=T0 + timedelta(minutes=20, seconds=3))
+    c = clock_of(running)
+    assert c.item_index == 1 and c.ends_at == T0 + timedelta(minutes=40)
+    assert running.events.filter(action="tournaments.clock.level_started", payload__level=2).exists()
+
+
+def test_the_sweep_recovers_every_missed_transition(running, actor):
+    clockctl.start_clock(running, actor=actor, now=T0)
+    # No task ran for 65 minutes (worker down): three levels ended.
+    assert clockctl.sweep(now=T0 + timedelta(minutes=65)) == 1
+    c = clock_of(running)
+    assert c.item_index == 3 and c.ends_at == T0 + timedelta(minutes=80)
+    assert running.events.filter(action="tournaments.late_registration.closed", payload__after_level=3).exists()
+
+
+def test_late_registration_closes_with_its_level_on_the_clock(running, actor, make_person, cashier_actor):
+    clockctl.start_clock(running, actor=actor, now=T0)
+    with time_machine.travel(T0 + timedelta(minutes=59, seconds=50), tick=False):
+        assert cashier.register(running, make_person(), method="CASH", actor=cashier_actor).entry.is_late
+        assert build_snapshot(running)["late_registration_open"] is True
+    with time_machine.travel(T0 + timedelta(minutes=60, seconds=1), tick=False):
+        with pytest.raises(DomainError) as e:
+            cashier.register(running, make_person(), method="CASH", actor=cashier_actor)
+        assert e.value.code == "late_registration_closed"
+        assert build_snapshot(running)["late_registration_open"] is False
+
+
+def test_the_addon_window_opens_and_closes_with_its_break(running, actor):
+    clockctl.start_clock(running, actor=actor, now=T0)
+    clockctl.sweep(now=T0 + timedelta(minutes=81))  # level 4 ended: the break after level 4
+    assert running.events.filter(action="tournaments.addon.opened").exists()
+    with time_machine.travel(T0 + timedelta(minutes=81), tick=False):
+        assert build_snapshot(running)["addon_open"] is True
+    clockctl.sweep(now=T0 + timedelta(minutes=96))
+    assert running.events.filter(action="tournaments.addon.closed").exists()
+
+
+def test_a_scheduled_color_up_is_announced_at_its_break(running, actor):
+    clockctl.start_clock(running, actor=actor, now=T0)
+    clockctl.sweep(now=T0 + timedelta(hours=3))
+    notes = list(running.events.filter(action="tournaments.colorup.announced").values_list("payload__note", flat=True))
+    assert notes and "T100" in notes[0]
+
+
+def test_an_inserted_break_resumes_the_level_with_its_time(running, actor):
+    clockctl.start_clock(running, actor=actor, now=T0)
+    clockctl.insert_break(running, 10, actor=actor, reason="TV final table", now=T0 + timedelta(minutes=5))
+    snap = build_snapshot(running, now=T0 + timedelta(minutes=5))["clock"]
+    assert snap["is_break"] and snap["seconds_left"] == 600 and snap["level_number"] == 1
+    clockctl.sweep(now=T0 + timedelta(minutes=15, seconds=1))
+    snap = build_snapshot(running, now=T0 + timedelta(minutes=15, seconds=1))["clock"]
+    assert not snap["is_break"] and snap["level_number"] == 1 and 14 * 60 < snap["seconds_left"] <= 15 * 60
+
+
+def test_hand_for_hand_takes_two_minutes_per_hand_when_every_table_reports(running, actor, monkeypatch):
+    # RULES scenario 1: 17:30 at the announcement → 15:30 → 13:30.
+    from seating import selectors
+
+    monkeypatch.setattr(selectors, "table_numbers", lambda t: [1, 2])
+    clockctl.start_clock(running, actor=actor, now=T0)
+    clockctl.start_hand_for_hand(running, actor=actor, now=T0 + timedelta(minutes=2, seconds=30))
+    assert clock_of(running).remaining == 17 * 60 + 30
+    r = clockctl.report_hand_complete(running, 1, actor=actor)
+    assert r == {"hand": 1, "waiting": [2], "next_hand_started": False}
+    assert clock_of(running).remaining == 17 * 60 + 30  # frozen: no real-time countdown
+    r = clockctl.report_hand_complete(running, 2, actor=actor)
+    assert r["next_hand_started"] and clock_of(running).remaining == 15 * 60 + 30 and clock_of(running).h4h_hand == 2
+    for table in (1, 2):
+        clockctl.report_hand_complete(running, table, actor=actor)
+    assert clock_of(running).remaining == 13 * 60 + 30
+    with pytest.raises(DomainError) as e:
+        clockctl.report_hand_complete(running, 9, actor=actor)
+    assert e.value.code == "unknown_table"
+
+
+def test_the_clock_api_checks_roles(api, director, floor_user, cashier_user, running):
+    assert api(cashier_user).post(f"/api/v1/tournaments/{running.pk}/clock/start/").status_code == 403
+    assert api(floor_user).post(f"/api/v1/tournaments/{running.pk}/clock/start/").status_code == 403
+    r = api(director).post(f"/api/v1/tournaments/{running.pk}/clock/start/")
+    assert r.status_code == 200 and r.data["clock"]["status"] == "RUNNING" and r.data["clock"]["level_number"] == 1
+    r = api(director).post(f"/api/v1/tournaments/{running.pk}/clock/set-time/", {}, format="json")
+    assert r.status_code == 400 and r.data["code"] == "missing_field"
+    assert api(floor_user).get(f"/api/v1/tournaments/{running.pk}/clock/").data["clock"]["status"] == "RUNNING"
+
+
+def test_the_display_snapshot_equals_one_built_from_scratch(running, actor):
+    """Zulip's habit: the state pushed after an action equals the state rebuilt from the database."""
+    from tdmanager import realtime
+
+    seen = []
+    realtime.add_local_listener(seen.append)
+    try:
+        with time_machine.travel(T0, tick=False):
+            clockctl.start_clock(running, actor=actor)
+            pushed = build_snapshot(running.pk)
+            fresh = build_snapshot(Tournament.objects.get(pk=running.pk))
+    finally:
+        realtime._local_listeners.remove(seen.append)
+    assert pushed == fresh and pushed["clock"]["status"] == "RUNNING"

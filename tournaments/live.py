@@ -1,0 +1,89 @@
+"""Live state for displays and dashboards: Server-Sent Events, a polling fallback, a time ping.
+
+Staff (session) or a display screen (its read-only token) may read a tournament's state.
+"""
+
+import asyncio
+import json
+import time
+
+from asgiref.sync import sync_to_async
+from django.http import Http404, HttpResponseForbidden, JsonResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
+
+from tdmanager import realtime
+from tdmanager.roles import CASHIER, DIRECTOR, DISPLAY, FLOOR, has_role
+
+from .models import DisplayScreen, Tournament
+from .snapshot import build_snapshot
+
+HEARTBEAT_SECONDS = 15
+
+
+def _screen_for(token: str | None):
+    if not token:
+        return None
+    return DisplayScreen.objects.filter(token=token).first()
+
+
+def _allowed(user, token, tournament_id) -> bool:
+    if user is not None and user.is_authenticated and has_role(user, DIRECTOR, FLOOR, CASHIER, DISPLAY):
+        return True
+    screen = _screen_for(token)
+    return screen is not None and (screen.tournament_id is None or screen.tournament_id == tournament_id)
+
+
+def live_state(request, pk: int):
+    """Polling fallback: the full snapshot as JSON."""
+    if not _allowed(request.user, request.GET.get("token"), pk):
+        return HttpResponseForbidden()
+    t = get_object_or_404(Tournament, pk=pk)
+    return JsonResponse(build_snapshot(t))
+
+
+def live_time(request):
+    """The server's clock, for the browsers' offset measurement (NTP-style, min round trip)."""
+    return JsonResponse({"server_time": timezone.now().isoformat(), "epoch_ms": time.time() * 1000})
+
+
+async def live_stream(request, pk: int):
+    """SSE: the snapshot now, then a new one after every change; a comment every 15 s."""
+    user = await request.auser()
+    allowed = await sync_to_async(_allowed)(user, request.GET.get("token"), pk)
+    if not allowed:
+        return HttpResponseForbidden()
+    if not await Tournament.objects.filter(pk=pk).aexists():
+        raise Http404
+
+    async def events():
+        queue = await realtime.hub.connect(pk)
+        try:
+            first = await sync_to_async(build_snapshot)(pk)
+            yield f"retry: 2000\nevent: state\ndata: {json.dumps(first, default=str)}\n\n"
+            while True:
+                try:
+                    text = await asyncio.wait_for(queue.get(), timeout=HEARTBEAT_SECONDS)
+                except asyncio.TimeoutError:
+                    yield f": keep-alive {time.time():.0f}\n\n"
+                    continue
+                yield f"event: state\ndata: {text}\n\n"
+        finally:
+            realtime.hub.disconnect(pk, queue)
+
+    response = StreamingHttpResponse(events(), content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"
+    return response
+
+
+def display(request, token: str):
+    """The lobby display page for a screen (no login: the token in the address is its key)."""
+    screen = get_object_or_404(DisplayScreen, token=token)
+    t = screen.tournament
+    if t is None:
+        t = Tournament.objects.filter(status=Tournament.RUNNING).order_by("start_at").first() or Tournament.objects.order_by("-start_at").first()
+    if t is None:
+        raise Http404
+    panels = {p: screen.shows(p) for p in DisplayScreen.PANELS}
+    return render(request, "display.html", {"screen": screen, "t": t, "panels": panels, "panels_json": json.dumps(panels), "token": token})

@@ -1,0 +1,305 @@
+"""Clock services: every director action on the clock, the level transitions Celery drives,
+and the rule effects at level boundaries (late registration, add-on, colour-ups).
+
+The ``Clock`` row is the truth. Each change locks it, applies the pure arithmetic of
+``tournaments.clock``, bumps ``version``, writes one event row and, on commit, publishes the
+new state and arms a short countdown task for the next transition.
+"""
+
+import logging
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tdmanager.errors import DomainError
+
+from .. import clock as engine
+from ..models import Clock, HandForHandReport, StructureItem, Tournament
+from .clockview import engine_state, structure_items
+from .events import Actor, log_event
+
+log = logging.getLogger(__name__)
+ARM_WINDOW_SECONDS = 300  # never arm a countdown further away than this (Redis visibility timeout)
+
+MESSAGES = {
+    "not_running": _("The clock is not running."),
+    "not_started": _("The clock has not started."),
+    "already_running": _("The clock is already running."),
+    "already_finished": _("The clock is already finished."),
+    "not_paused": _("The clock is not paused."),
+    "bad_time": _("That time is not possible (it must stay above zero and below 24 hours)."),
+    "bad_level": _("There is no such level in the structure."),
+    "in_break": _("Not possible during a break."),
+    "hand_for_hand": _("End hand-for-hand first."),
+    "already_hand_for_hand": _("Hand-for-hand is already on."),
+    "not_hand_for_hand": _("Hand-for-hand is not on."),
+}
+
+
+class ClockActionError(DomainError):
+    pass
+
+
+def _error(exc: engine.ClockError):
+    return ClockActionError(exc.code, MESSAGES.get(exc.code, str(exc)))
+
+
+def _save_state(clock: Clock, state: engine.ClockState):
+    clock.status, clock.item_index, clock.ends_at = state.status, state.item_index, state.ends_at
+    clock.remaining, clock.version = state.remaining, state.version
+    clock.h4h_hand, clock.h4h_seconds_per_hand = state.h4h_hand, state.h4h_seconds_per_hand
+    clock.save()
+
+
+def _lock(tournament) -> tuple[Tournament, Clock]:
+    t = Tournament.objects.get(pk=getattr(tournament, "pk", tournament))
+    Clock.objects.get_or_create(tournament=t)
+    clock = Clock.objects.select_for_update().get(tournament=t)
+    return t, clock
+
+
+def _store_structure(t: Tournament, items: list) -> None:
+    """Write the tournament's own structure after a break was inserted."""
+    t.structure.items.all().delete()
+    rows = []
+    for i, it in enumerate(items):
+        if isinstance(it, engine.Break):
+            rows.append(StructureItem(structure=t.structure, position=i, kind=StructureItem.BREAK, minutes=it.minutes,
+                                      color_up=it.color_up, add_on=it.add_on, resume_seconds_left=it.resume_seconds_left))
+        else:
+            rows.append(StructureItem(structure=t.structure, position=i, kind=StructureItem.LEVEL, small_blind=it.small_blind,
+                                      big_blind=it.big_blind, ante=it.ante, big_blind_ante=it.ante_type == engine.BB_ANTE,
+                                      minutes=it.minutes, game=it.game))
+    StructureItem.objects.bulk_create(rows)
+    t._engine_structure = list(items)
+
+
+def _boundary_events(t: Tournament, items, old: engine.ClockState, new: engine.ClockState, actor: Actor):
+    """The rule effects of the items the clock entered between ``old`` and ``new``."""
+    if new.item_index <= old.item_index:
+        return  # no boundary crossed forward (a jump back re-opens nothing by itself)
+    for index in range(old.item_index + 1, new.item_index + 1):
+        item = items[index]
+        level_no = engine.level_number_of(items, index)
+        if isinstance(item, engine.Break):
+            payload = {"item_index": index, "minutes": item.minutes, "after_level": level_no}
+            log_event(t, "tournaments.clock.break_started", actor, **payload)
+            if item.color_up:
+                log_event(t, "tournaments.colorup.announced", actor, note=item.color_up, after_level=level_no)
+            if t.addon_after_level == level_no and t.allows_addon and not item.is_mid_level:
+                log_event(t, "tournaments.addon.opened", actor, after_level=level_no)
+        else:
+            log_event(t, "tournaments.clock.level_started", actor, item_index=index, level=level_no,
+                      small_blind=item.small_blind, big_blind=item.big_blind, ante=item.ante, applies_from_next_hand=True)
+            ended = level_no - 1
+            prev = items[index - 1] if index > 0 else None
+            if isinstance(prev, engine.Break) and t.addon_after_level == ended and t.allows_addon:
+                log_event(t, "tournaments.addon.closed", actor, after_level=ended)
+            for field, action in (("late_reg_closes_after_level", "tournaments.late_registration.closed"),
+                                  ("rebuy_until_level", "tournaments.rebuy.closed"),
+                                  ("reentry_until_level", "tournaments.reentry.closed")):
+                if getattr(t, field) == ended and ended >= 1:
+                    log_event(t, action, actor, after_level=ended)
+
+
+def _after_commit(t_id: int, state: engine.ClockState, items):
+    transaction.on_commit(lambda: arm(t_id, state, items))
+
+
+def _run(tournament, action: str, fn, *, actor: Actor, reason: str = "", now=None, **payload):
+    now = now or timezone.now()
+    t, clock = _lock(tournament)
+    items = structure_items(t)
+    if not items:
+        raise ClockActionError("no_structure", _("This tournament has no blind structure."))
+    state = engine_state(clock)
+    try:
+        result = fn(state, items, now)
+    except engine.ClockError as exc:
+        raise _error(exc) from None
+    if isinstance(result, tuple):  # insert_break returns (structure, state)
+        items, result = result
+        _store_structure(t, items)
+    _save_state(clock, result)
+    _boundary_events(t, items, state, result, actor)
+    snap = engine.snapshot(result, items, now)
+    log_event(t, f"tournaments.clock.{action}", actor, reason=reason, version=result.version,
+              level=snap["level_number"], is_break=snap["is_break"], seconds_left=snap["seconds_left"], **payload)
+    _after_commit(t.pk, result, items)
+    return clock
+
+
+@transaction.atomic
+def start_clock(tournament, *, actor: Actor, now=None):
+    return _run(tournament, "started", engine.start, actor=actor, now=now)
+
+
+@transaction.atomic
+def pause(tournament, *, actor: Actor, reason: str = "", now=None):
+    return _run(tournament, "paused", engine.pause, actor=actor, reason=reason, now=now)
+
+
+@transaction.atomic
+def resume(tournament, *, actor: Actor, reason: str = "", now=None):
+    return _run(tournament, "resumed", engine.resume, actor=actor, reason=reason, now=now)
+
+
+@transaction.atomic
+def add_time(tournament, seconds: int, *, actor: Actor, reason: str = "", now=None):
+    return _run(tournament, "time_added" if seconds >= 0 else "time_removed",
+                lambda s, i, n: engine.add_time(s, i, n, seconds), actor=actor, reason=reason, now=now, seconds=seconds)
+
+
+@transaction.atomic
+def set_time_left(tournament, seconds: float, *, actor: Actor, reason: str = "", now=None):
+    return _run(tournament, "time_set", lambda s, i, n: engine.set_time_left(s, i, n, seconds), actor=actor, reason=reason, now=now, seconds=seconds)
+
+
+@transaction.atomic
+def jump_to(tournament, item_index: int, *, actor: Actor, reason: str = "", seconds_left=None, now=None):
+    return _run(tournament, "jumped", lambda s, i, n: engine.jump_to(s, i, n, item_index, seconds_left=seconds_left),
+                actor=actor, reason=reason, now=now, to_item=item_index)
+
+
+@transaction.atomic
+def insert_break(tournament, minutes: int, *, actor: Actor, reason: str = "", color_up: str = "", now=None):
+    return _run(tournament, "break_inserted", lambda s, i, n: engine.insert_break(s, i, n, minutes, color_up=color_up),
+                actor=actor, reason=reason, now=now, minutes=minutes)
+
+
+@transaction.atomic
+def finish_clock(tournament, *, actor: Actor, reason: str = "", now=None):
+    return _run(tournament, "finished", engine.finish, actor=actor, reason=reason, now=now)
+
+
+@transaction.atomic
+def start_hand_for_hand(tournament, *, actor: Actor, seconds_per_hand: int | None = None, reason: str = "", now=None):
+    """CLK-06: freeze the countdown; the hand in progress is H4H hand 1."""
+    t = Tournament.objects.get(pk=getattr(tournament, "pk", tournament))
+    seconds = seconds_per_hand or int(t.setting("h4h_seconds_per_hand", engine.DEFAULT_H4H_SECONDS_PER_HAND))
+    from seating import selectors
+
+    return _run(t, "hand_for_hand_started", lambda s, i, n: engine.start_hand_for_hand(s, i, n, seconds),
+                actor=actor, reason=reason, now=now, seconds_per_hand=seconds, players_left=selectors.players_left(t))
+
+
+@transaction.atomic
+def end_hand_for_hand(tournament, *, actor: Actor, reason: str = "", now=None):
+    return _run(tournament, "hand_for_hand_ended", lambda s, i, n: engine.end_hand_for_hand(s, n), actor=actor, reason=reason, now=now)
+
+
+@transaction.atomic
+def h4h_next_hand(tournament, *, actor: Actor, now=None):
+    """Every table has finished the hand: the time left drops by the setting (RP-8-B/C)."""
+    t = Tournament.objects.get(pk=getattr(tournament, "pk", tournament))
+    policy = t.setting("h4h_break_policy", engine.DEFAULT_H4H_BREAK_POLICY)
+    return _run(t, "hand_for_hand_next_hand", lambda s, i, n: engine.h4h_next_hand(s, i, break_policy=policy), actor=actor, now=now)
+
+
+@transaction.atomic
+def report_hand_complete(tournament, table_number: int, *, actor: Actor, now=None) -> dict:
+    """A table (floor or dealer, one tap) reports the current H4H hand complete.
+
+    When every table in play has reported, the next hand starts on its own.
+    Returns ``{"hand": n, "waiting": [tables still playing], "next_hand_started": bool}``.
+    """
+    from seating import selectors
+
+    t, clock = _lock(tournament)
+    if clock.status != Clock.HAND_FOR_HAND:
+        raise ClockActionError("not_hand_for_hand", MESSAGES["not_hand_for_hand"])
+    tables = selectors.table_numbers(t)
+    if tables and table_number not in tables:
+        raise ClockActionError("unknown_table", _("Table %(n)s is not in play.") % {"n": table_number})
+    hand = clock.h4h_hand
+    HandForHandReport.objects.get_or_create(tournament=t, hand=hand, table_number=table_number, defaults={"reported_by": actor.user})
+    log_event(t, "tournaments.clock.hand_completed", actor, hand=hand, table=table_number)
+    waiting = h4h_waiting_tables(t, hand, tables)
+    started = False
+    if tables and not waiting:
+        h4h_next_hand(t, actor=actor, now=now)
+        started = True
+    return {"hand": hand, "waiting": waiting, "next_hand_started": started}
+
+
+def h4h_waiting_tables(t, hand: int, tables=None) -> list[int]:
+    from seating import selectors
+
+    tables = selectors.table_numbers(t) if tables is None else tables
+    done = set(HandForHandReport.objects.filter(tournament=t, hand=hand).values_list("table_number", flat=True))
+    return [n for n in tables if n not in done]
+
+
+# --- transitions driven by Celery -----------------------------------------------------------
+
+
+def advance_clock(tournament_id: int, *, expected_version: int | None = None, now=None, actor: Actor | None = None) -> bool:
+    """Roll the clock over every item that has ended; True if the row changed.
+
+    Called by the versioned countdown task (``expected_version``: a stale task does nothing)
+    and by the beat sweep (no version: it recovers any missed transition).
+    """
+    now = now or timezone.now()
+    actor = actor or Actor(None, "celery")
+    with transaction.atomic():
+        try:
+            clock = Clock.objects.select_for_update().select_related("tournament").get(tournament_id=tournament_id)
+        except Clock.DoesNotExist:
+            return False
+        if expected_version is not None and clock.version != expected_version:
+            return False  # someone changed the clock since this task was armed
+        t = clock.tournament
+        items = structure_items(t)
+        if not items:
+            return False
+        state = engine_state(clock)
+        new = engine.advance(state, items, now)
+        if new == state:
+            _after_commit(t.pk, new, items)
+            return False
+        _save_state(clock, new)
+        _boundary_events(t, items, state, new, actor)
+        _after_commit(t.pk, new, items)
+        return True
+
+
+def arm(tournament_id: int, state: engine.ClockState, items, now=None) -> None:
+    """Arm a short countdown task for the next transition (never a long ETA, never revoke)."""
+    if not getattr(settings, "TDM_ARM_CLOCK_TASKS", True) or not settings.REDIS_URL:
+        return
+    now = now or timezone.now()
+    when = engine.next_transition_at(state, items, now)
+    if when is None:
+        return
+    delay = (when - now).total_seconds()
+    if delay > ARM_WINDOW_SECONDS:
+        return  # the beat sweep arms it when it comes within the window
+    from tdmanager import realtime
+
+    client = realtime.redis_client()
+    key = f"tdm:armed:{tournament_id}:{state.version}"
+    try:
+        if not client.set(key, "1", nx=True, ex=ARM_WINDOW_SECONDS + 60):
+            return
+        from ..tasks import clock_tick
+
+        clock_tick.apply_async((tournament_id, state.version), countdown=max(0.0, delay))
+    except Exception:
+        log.warning("could not arm the clock task for tournament %s; the sweep will catch it", tournament_id)
+
+
+def sweep(now=None) -> int:
+    """Advance every overdue running clock and arm countdowns coming into the window."""
+    from datetime import timedelta
+
+    now = now or timezone.now()
+    changed = 0
+    overdue = Clock.objects.filter(status=Clock.RUNNING, ends_at__lte=now).values_list("tournament_id", flat=True)
+    for tid in list(overdue):
+        changed += advance_clock(tid, now=now)
+    soon = Clock.objects.filter(status=Clock.RUNNING, ends_at__gt=now, ends_at__lte=now + timedelta(seconds=ARM_WINDOW_SECONDS))
+    for clock in soon.select_related("tournament"):
+        arm(clock.tournament_id, engine_state(clock), structure_items(clock.tournament), now)
+    return changed
