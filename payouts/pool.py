@@ -115,7 +115,7 @@ def places_paid(entries: int, percent_paid, rounding: str = "HALF_UP") -> int:
         raise ValueError("entries cannot be negative")
     if rounding not in PLACES_ROUNDING:
         raise ValueError(f"unknown rounding {rounding!r}; use one of {tuple(PLACES_ROUNDING)}")
-    percent = Decimal(str(percent_paid))
+    percent = _percent(percent_paid)
     if not 0 < percent <= 100:
         raise ValueError("the percentage paid must be above 0 and at most 100")
     if entries == 0:
@@ -161,6 +161,11 @@ def _amount(value, what: str) -> Decimal:
     return amount.quantize(CENT)
 
 
+def _percent(value) -> Decimal:
+    """A percentage as a Decimal (a float such as 15.0 is read through its repr)."""
+    return Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
+
+
 def _named_percents(deductions_percent) -> dict:
     if deductions_percent is None:
         items = {}
@@ -170,7 +175,7 @@ def _named_percents(deductions_percent) -> dict:
         items = {f"deduction_{i}": p for i, p in enumerate(deductions_percent, start=1)}
     else:
         items = {"deduction_1": deductions_percent}
-    percents = {name: to_money(p) for name, p in items.items()}
+    percents = {name: _percent(p) for name, p in items.items()}
     for name, p in percents.items():
         if not 0 <= p <= 100:
             raise ValueError(f"deduction {name!r} must be between 0 and 100 percent")

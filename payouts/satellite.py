@@ -24,7 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal
 
-from tdmanager.money import CENT, ZERO, percent_of, split_evenly, to_money
+from payouts.pool import prize_pool
+from tdmanager.money import CENT, ZERO, split_evenly, to_money
 
 NEXT_PLACE = "NEXT_PLACE"
 SHARED = "SHARED"
@@ -139,13 +140,7 @@ def satellite_prize_base(
     if base != NET:
         raise ValueError(f"unknown satellite prize base {base!r}; use GROSS or NET")
     buy_ins = (buy * entries).quantize(CENT)
-    if isinstance(deductions_percent, dict):
-        percents = list(deductions_percent.values())
-    elif isinstance(deductions_percent, (list, tuple)):
-        percents = list(deductions_percent)
-    else:
-        percents = [deductions_percent]
-    return buy_ins - sum((percent_of(buy_ins, p) for p in percents), ZERO)
+    return prize_pool(buy_ins, deductions_percent=deductions_percent).total
 
 
 def _pool_and_value(prize_pool, seat_value) -> tuple[Decimal, Decimal]:

@@ -497,10 +497,11 @@ def table_to_break(
         for number in break_order:
             if number in index:
                 return number if free_total >= rooms[index[number]] else None
-    _, minus_number, room = min(
-        (count, -t.number, room) for t, count, room in zip(receiving, counts, rooms)
-    )
-    return -minus_number if free_total >= room else None
+    if free_total < min(rooms):
+        return None  # no table could fit, whichever is next (the usual answer)
+    fewest = min(counts)
+    number, index = max((t.number, i) for i, t in enumerate(receiving) if counts[i] == fewest)
+    return number if free_total >= rooms[index] else None
 
 
 def draw_break(tables: Sequence[Table], number: int, rng: random.Random | None) -> BreakDraw:

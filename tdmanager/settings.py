@@ -97,7 +97,7 @@ ASGI_APPLICATION = "tdmanager.asgi.application"
 # SQLite by default. WAL lets the web server read while the worker writes; IMMEDIATE
 # transactions take the write lock at BEGIN, so two writers queue on the busy timeout
 # instead of failing with "database is locked" half-way through a sale.
-SQLITE_PATH = VAR_DIR / "tdmanager.sqlite3"
+SQLITE_PATH = Path(os.getenv("TDM_SQLITE_PATH", VAR_DIR / "tdmanager.sqlite3"))
 DATABASE_URL = os.getenv("DATABASE_URL", "")
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=envint("DB_CONN_MAX_AGE", 60))}

@@ -1,5 +1,6 @@
 """Playwright + Debian chromium for browser tests (no browser download: /usr/bin/chromium)."""
 
+import contextlib
 import os
 import shutil
 from pathlib import Path
@@ -14,32 +15,46 @@ ARGS = [
 ]
 
 
-def chromium_missing() -> bool:
-    return not (Path(CHROMIUM).exists() or shutil.which("chromium"))
+def chromium_path():
+    if Path(CHROMIUM).exists():
+        return CHROMIUM
+    return shutil.which("chromium")
 
 
-@pytest.fixture
-def browser_page(live_server, monkeypatch):
-    """A fresh page in headless chromium, pointed at the live server."""
-    if chromium_missing():
-        pytest.skip("Debian chromium is not installed (./tdm test installs it when run as root)")
-    # Playwright's sync API runs an event loop in this thread; the ORM calls made by the test
-    # itself are synchronous and safe here.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+@contextlib.contextmanager
+def open_browser(viewport=(1366, 900)):
     from playwright.sync_api import sync_playwright
 
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium"), args=ARGS)
-        context = browser.new_context(viewport={"width": 1366, "height": 900}, locale="en-US")
+        browser = pw.chromium.launch(executable_path=chromium_path(), args=ARGS)
+        context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]}, locale="en-US")
         page = context.new_page()
         page.set_default_timeout(15000)
-        page.base_url = live_server.url
         try:
             yield page
         finally:
             context.close()
             browser.close()
+
+
+@pytest.fixture
+def browser(monkeypatch):
+    """A page in headless chromium (no server attached)."""
+    if not chromium_path():
+        pytest.skip("Debian chromium is not installed (./tdm test installs it when run as root)")
+    # Playwright's sync API runs an event loop in this thread; the test's own ORM calls are
+    # synchronous and safe here.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with open_browser() as page:
+        yield page
+
+
+@pytest.fixture
+def browser_page(live_server, browser):
+    """A page pointed at Django's live test server."""
+    browser.base_url = live_server.url
+    return browser
 
 
 def login(page, username, password):

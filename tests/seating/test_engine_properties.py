@@ -185,7 +185,7 @@ def test_the_initial_draw_uses_ceil_n_over_capacity_tables_that_differ_by_at_mos
     assert all(next_hand_positions(t).big_blind in t.seats for t in draw.tables)
 
 
-@FAST
+@FEWER
 @given(rooms(locked=True), st.integers(0, 10**6))
 def test_a_late_seat_never_unbalances_a_balanced_room(tables, seed):
     tables = apply_moves(tables, plan_balance(tables, rng=random.Random(seed)))
@@ -196,7 +196,7 @@ def test_a_late_seat_never_unbalances_a_balanced_room(tables, seed):
         assert spread(after) <= max(1, spread(tables))
 
 
-@FAST
+@FEWER
 @given(rooms(min_tables=1, max_tables=1, known_positions=True))
 def test_the_big_blind_visits_every_occupied_seat_once_per_orbit(tables):
     (t,) = tables

@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser import ARTIFACTS, browser_page, login  # noqa: F401 (fixture)
+from tests.browser import ARTIFACTS, browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.conftest import make_user
 from tournaments.models import Entry, LedgerRow
 

