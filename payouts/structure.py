@@ -28,9 +28,10 @@ How the amounts are built
    1, 2, 5, 10, 20, 50, … units not above 2 % of the amount (with €5 units: 5, 10, 25, 50,
    100, 250, 500, 1,000 …) — and never below the min cash. The money floored away is given
    back one step at a time to the places that lost the largest part of a step, while it
-   lasts. Then, from the bottom up, each band is made strictly larger than the band below
-   (next step up if needed). 1st place gets the rest of the pool: that is where the
-   rounding difference goes (PAY-05).
+   lasts. Then, from the bottom up, each band is raised (to its next step) where needed
+   so that it is never below the band under it, and strictly above it among places 1–9.
+   1st place gets the rest of the pool: that is where the rounding difference goes
+   (PAY-05).
 7. If the pool is too small for strictly decreasing nice amounts, the same curve is cut
    into whole units without the nice steps; if even that fails, a simple fallback gives
    every place the min cash plus its floored share of the rest, and 1st place the rest —
@@ -196,10 +197,15 @@ def _rounded(bands, curve, total_units: int, min_cash: int, nice: bool):
         if cost <= left + 1e-9:
             units[b] += steps[b]
             left -= cost
-    # Strictly decreasing from the bottom band up to 2nd place.
+    # From the bottom band up to 2nd place: never less than the band below, and strictly
+    # more among the individual places 1..9.
     for b in range(len(bands) - 2, 0, -1):
-        if units[b] <= units[b + 1]:
-            units[b] = (units[b + 1] // steps[b] + 1) * steps[b]
+        below = units[b + 1]
+        if b + 1 < INDIVIDUAL_PLACES:
+            if units[b] <= below:
+                units[b] = (below // steps[b] + 1) * steps[b]
+        elif units[b] < below:
+            units[b] = -(-below // steps[b]) * steps[b]
     units[0] = total_units - sum(units[b] * counts[b] for b in lower)
     if units[0] <= units[1]:
         return None

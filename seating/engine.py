@@ -449,7 +449,7 @@ def apply_moves(tables: Sequence[Table], moves: Sequence[Move]) -> list[Table]:
         bench.take_out(move.player, move.from_table, move.from_seat)
     for move in moves:
         bench.seat(move.player, move.to_table, move.to_seat, move.single_big_blind)
-    return bench.result(tables)
+    return bench.result()
 
 
 def halted_tables(tables: Sequence[Table], *, short_by: int = HALT_SHORT_BY) -> list[int]:
@@ -484,6 +484,8 @@ def table_to_break(
     ``final_table_size`` the last two tables are not merged by a break: the final table
     forms through :func:`plan_final_table` when :func:`final_table_due` (BAL-09).
     """
+    if _no_break_possible(tables):
+        return None
     receiving, counts, rooms, remaining, with_players = _playing_counts(tables)
     if len(receiving) < 2:
         return None
@@ -754,7 +756,7 @@ def apply_late_seat(tables: Sequence[Table], late: LateSeat) -> list[Table]:
         return [*tables, Table(late.table, late.capacity or late.seat, {late.seat: late.player})]
     bench = _Workbench(tables)
     bench.seat(late.player, late.table, late.seat, False)
-    return bench.result(tables)
+    return bench.result()
 
 
 # ------------------------------------------------------------ finishing places
@@ -825,6 +827,20 @@ def _tables_by_number(tables: Sequence[Table]) -> dict[int, Table]:
     if len(by_number) != len(tables):
         raise SeatingError("duplicate_table", "a table number appears twice")
     return by_number
+
+
+def _no_break_possible(tables: Sequence[Table]) -> bool:
+    """A quick "no" for :func:`table_to_break`, the answer after most busts.
+
+    Breaking table t needs the usable free seats of the room to be at least t's usable
+    seats. Counting every free seat at every table, locked or not, adds at least t's own
+    locked empty seats, so that count is then at least t's capacity, which is at least the
+    smallest capacity. With fewer free seats than that, no table can break.
+    """
+    if len(tables) < 2:
+        return True
+    capacities = [t.capacity for t in tables]
+    return sum(capacities) - sum([len(t.seats) for t in tables]) < min(capacities)
 
 
 def _playing_counts(
@@ -906,19 +922,23 @@ class _Workbench:
     """Copy-on-write working tables: a plan changes copies, never the caller's tables."""
 
     def __init__(self, tables: Sequence[Table]):
-        self.original = _tables_by_number(tables)
+        self.tables = list(tables)
+        self.index = {t.number: i for i, t in enumerate(self.tables)}
+        if len(self.index) != len(self.tables):
+            raise SeatingError("duplicate_table", "a table number appears twice")
         self.copies: dict[int, Table] = {}
 
     def table(self, number: int) -> Table:
         copy = self.copies.get(number)
-        return copy if copy is not None else self.original[number]
+        return copy if copy is not None else self.tables[self.index[number]]
 
     def writable(self, number: int) -> Table:
         copy = self.copies.get(number)
         if copy is None:
-            if number not in self.original:
+            if number not in self.index:
                 raise SeatingError("unknown_table", f"table {number} does not exist")
-            copy = replace(self.original[number], seats=dict(self.original[number].seats))
+            original = self.tables[self.index[number]]
+            copy = replace(original, seats=dict(original.seats))
             self.copies[number] = copy
         return copy
 
@@ -946,9 +966,12 @@ class _Workbench:
         self.take_out(move.player, move.from_table, move.from_seat)
         self.seat(move.player, move.to_table, move.to_seat, move.single_big_blind)
 
-    def result(self, tables: Sequence[Table]) -> list[Table]:
-        copies = self.copies
-        return [copies.get(t.number, t) for t in tables]
+    def result(self) -> list[Table]:
+        """The tables in the caller's order, the changed ones replaced by their copies."""
+        result = list(self.tables)
+        for number, copy in self.copies.items():
+            result[self.index[number]] = copy
+        return result
 
 
 class _SeatChoice(NamedTuple):

@@ -1,0 +1,96 @@
+"""Satellite seats and the cash remainder (FMT-08, PAY-06, C13, C14)."""
+
+from decimal import Decimal
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from payouts.satellite import (
+    Award,
+    satellite_awards,
+    satellite_prize_base,
+    satellite_prizes,
+)
+
+D = Decimal
+SEAT = D("1100.00")
+
+
+def test_scenario_8_six_seats_and_330_cash_to_seventh():
+    pool = satellite_prize_base(63, "110", "100", "10", base="GROSS")
+    assert pool == D("6930.00")
+    assert satellite_prizes(pool, SEAT) == (6, D("330.00"))
+    awards = satellite_awards(pool, SEAT)
+    assert [a.kind for a in awards] == ["SEAT"] * 6 + ["CASH"]
+    assert awards[-1] == Award(place=7, seat=False, seat_value=D("0.00"), cash=D("330.00"))
+    assert sum(a.value for a in awards) == pool
+
+
+def test_scenario_9_seven_seats_and_no_cash_place():
+    pool = satellite_prize_base(70, "110", "100", "10")
+    assert satellite_prizes(pool, SEAT) == (7, D("0.00"))
+    awards = satellite_awards(pool, SEAT)
+    assert len(awards) == 7
+    assert all(a.kind == "SEAT" and a.seat_value == SEAT for a in awards)
+
+
+def test_shared_rule_splits_the_remainder_among_the_seat_winners():
+    # 330 / 6 = 55.00 each.
+    awards = satellite_awards(D("6930"), SEAT, "SHARED")
+    assert [(a.place, a.kind, a.cash) for a in awards] == [
+        (place, "SEAT_AND_CASH", D("55.00")) for place in range(1, 7)
+    ]
+    # 100.01 / 6 = 16.668…: five seats get 16.67, the last 16.66 (odd cents to the
+    # better places).
+    awards = satellite_awards(D("6700.01"), SEAT, "SHARED")
+    assert [a.cash for a in awards] == [D("16.67")] * 5 + [D("16.66")]
+
+
+def test_chunks_rule_pays_the_next_places_in_chunks_with_a_smaller_last_one():
+    awards = satellite_awards(D("6950"), SEAT, "CHUNKS", chunk=D("110"))
+    cash = [(a.place, a.cash) for a in awards if a.kind == "CASH"]
+    assert cash == [(7, D("110.00")), (8, D("110.00")), (9, D("110.00")), (10, D("20.00"))]
+    with pytest.raises(ValueError):
+        satellite_awards(D("6950"), SEAT, "CHUNKS")
+
+
+def test_a_pool_that_cannot_buy_a_seat_pays_first_place_in_cash():
+    assert satellite_prizes(D("900"), SEAT) == (0, D("900.00"))
+    assert satellite_awards(D("900"), SEAT) == [Award(1, False, D("0.00"), D("900.00"))]
+
+
+def test_net_prize_base_leaves_out_fees_and_deductions():
+    # 63 buy-ins of 100 = 6,300, less 3 % (189.00) = 6,111.00 → 5 seats + 611 cash.
+    pool = satellite_prize_base(63, "110", "100", "10", {"casino": 3}, base="NET")
+    assert pool == D("6111.00")
+    assert satellite_prizes(pool, SEAT) == (5, D("611.00"))
+
+
+def test_bad_settings_are_refused():
+    with pytest.raises(ValueError):
+        satellite_prizes(D("6930"), SEAT, "LAST_QUALIFIED")
+    with pytest.raises(ValueError):
+        satellite_prizes(D("6930"), D("0"))
+    with pytest.raises(ValueError):
+        satellite_prize_base(63, "100", "100", "10")  # entry total below buy-in + fee
+    with pytest.raises(ValueError):
+        satellite_prize_base(63, "110", "100", "10", base="HALF")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(0, 10**9).map(lambda c: Decimal(c) / 100),
+    st.integers(1, 10**7).map(lambda c: Decimal(c) / 100),
+    st.sampled_from(["NEXT_PLACE", "SHARED", "CHUNKS"]),
+    st.integers(1, 10),
+)
+def test_seats_and_remainder_always_make_up_the_pool(pool, seat, rule, chunks_per_seat):
+    chunk = max(D("0.01"), (seat / chunks_per_seat).quantize(D("0.01")))
+    seats, remainder = satellite_prizes(pool, seat, rule)
+    assert seats * seat + remainder == pool
+    assert D(0) <= remainder < seat
+    awards = satellite_awards(pool, seat, rule, chunk=chunk)
+    assert sum(a.value for a in awards) == pool
+    assert sum(1 for a in awards if a.seat) == seats
+    assert [a.place for a in awards] == list(range(1, len(awards) + 1))

@@ -1,0 +1,67 @@
+"""Fault test: the Celery worker dies in the middle of a level and comes back after the level
+should have ended. The display shows the right time throughout (it is derived from the clock
+row), and the level changes within two seconds of the worker's return (the beat sweep)."""
+
+import time
+
+import httpx
+import pytest
+
+from tests.servers import live_stack, start_worker, stop  # noqa: F401 (fixture)
+from tournaments.models import Clock
+from tournaments.services import cashier, clockctl, lifecycle
+from tournaments.services.events import Actor
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_a_restarted_worker_changes_the_overdue_level_within_two_seconds(live_stack, make_tournament, make_person, director):
+    actor = Actor(director, "test")
+    t = make_tournament(name="Fault Test")
+    for _ in range(2):
+        cashier.register(t, make_person(), method="CASH", actor=actor)
+    lifecycle.start(t, actor=actor)
+    worker, _ready = start_worker(live_stack["env"])
+    clockctl.start_clock(t, actor=actor)
+    clockctl.set_time_left(t, 4, actor=actor, reason="fault test")
+    # The worker is up: the armed countdown changes the level on time.
+    deadline = time.monotonic() + 10
+    while Clock.objects.get(tournament=t).item_index != 1 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert Clock.objects.get(tournament=t).item_index == 1, "the countdown task did not change the level"
+
+    # Now the worker dies in the middle of level 2, with 3 seconds left.
+    clockctl.set_time_left(t, 3, actor=actor, reason="fault test")
+    stop(worker, sig_kill=True)
+    state_url = live_stack["base"] + f"/live/{t.pk}/state/"
+    with httpx.Client() as client:
+        client.get(live_stack["base"] + "/login/")
+        from tournaments.models import DisplayScreen
+
+        DisplayScreen.objects.create(name="TV", tournament=t, token="fault-tv")
+        seen_levels = []
+        end = time.monotonic() + 6  # the level should end 3 s from now; keep watching 3 s more
+        while time.monotonic() < end:
+            snap = client.get(state_url, params={"token": "fault-tv"}).json()
+            seen_levels.append((round(end - time.monotonic(), 1), snap["clock"]["level_number"], snap["clock"]["seconds_left"]))
+            time.sleep(0.25)
+        row = Clock.objects.get(tournament=t)
+        assert row.item_index == 1, "nothing should have written the row while the worker was down"
+        # ...yet the display already shows level 3 with the right time, derived from the row.
+        snap = client.get(state_url, params={"token": "fault-tv"}).json()
+        assert snap["clock"]["level_number"] == 3
+        assert 20 * 60 - 5 <= snap["clock"]["seconds_left"] <= 20 * 60 - 2
+        levels = [lv for _, lv, _ in seen_levels]
+        assert levels == sorted(levels) and levels[0] == 2 and levels[-1] == 3
+
+    worker, ready_at = start_worker(live_stack["env"])
+    try:
+        while Clock.objects.get(tournament=t).item_index != 2 and time.monotonic() < ready_at + 10:
+            time.sleep(0.05)
+        changed_after = time.monotonic() - ready_at
+        row = Clock.objects.get(tournament=t)
+        assert row.item_index == 2, "the sweep did not recover the missed transition"
+        assert changed_after <= 2.0, f"level changed {changed_after:.2f}s after the worker came back"
+        print(f"\nlevel changed {changed_after:.2f}s after the worker reported ready")
+    finally:
+        stop(worker)
