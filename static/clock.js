@@ -47,11 +47,30 @@
     if (r.ok) { say(T.done, true); live.poll(); } else say(r.d.detail || r.d.code, false);
   }));
 
+  // Shot clock (CLK-10): logged on the server, counted here.
+  let shotTimer = null;
+  $("shot-start").addEventListener("click", async () => {
+    const table = Number($("shot-table").value);
+    const r = await post("/api/v1/tournaments/" + tid + "/clock/call-clock/", { table, preset: $("shot-preset").value });
+    if (!r.ok) { say(r.d.detail || r.d.code, false); return; }
+    const until = Date.now() + (r.d.seconds + r.d.countdown) * 1000;
+    $("shot-outcome").textContent = r.d.outcome;
+    clearInterval(shotTimer);
+    shotTimer = setInterval(() => {
+      const left = Math.max(0, (until - Date.now()) / 1000);
+      $("shot-time").textContent = Math.ceil(left) + " s";
+      $("shot-time").style.color = left <= r.d.countdown ? "#f87171" : "";
+      if (left <= 0) clearInterval(shotTimer);
+    }, 100);
+  });
+
   const form = $("screenform");
   if (form) form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const fd = new FormData(form);
-    const r = await post("/api/v1/screens/", { name: fd.get("name"), tournament: Number(tid), announcement: fd.get("announcement") || "", show: { sounds: !!fd.get("sounds") } });
+    const show = {};
+    form.querySelectorAll("input[name=panel]").forEach((cb) => { show[cb.value] = cb.checked; });
+    const r = await post("/api/v1/screens/", { name: fd.get("name"), tournament: Number(tid), announcement: fd.get("announcement") || "", show });
     if (r.ok) location.reload(); else say(r.d.detail, false);
   });
 })();

@@ -346,6 +346,7 @@ CLOCK_OPS = {
     "end-hand-for-hand": ((DIRECTOR,), lambda t, d, a: clockctl.end_hand_for_hand(t, actor=a, reason=d["reason"])),
     "next-hand": ((DIRECTOR,), lambda t, d, a: clockctl.h4h_next_hand(t, actor=a)),
     "hand-complete": ((DIRECTOR, FLOOR), lambda t, d, a: clockctl.report_hand_complete(t, _need(d, "table"), actor=a)),
+    "call-clock": ((DIRECTOR, FLOOR), lambda t, d, a: clockctl.call_the_clock(t, _need(d, "table"), actor=a, preset=d["preset"], seconds=d.get("seconds"), player=d["player"])),
 }
 
 
@@ -382,6 +383,8 @@ class ClockView(APIView):
         result = fn(t, ser.validated_data, Actor.from_request(request))
         from .snapshot import build_snapshot
 
+        if op == "call-clock":
+            return Response(result)
         data = build_snapshot(t)
         if isinstance(result, dict):
             data["hand_report"] = result

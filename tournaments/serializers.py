@@ -186,6 +186,8 @@ class ClockActionSerializer(serializers.Serializer):
     table = serializers.IntegerField(required=False, min_value=1)
     seconds_per_hand = serializers.IntegerField(required=False, min_value=1, max_value=3600)
     color_up = serializers.CharField(required=False, allow_blank=True, default="")
+    preset = serializers.ChoiceField(choices=["TDA", "SANREMO", "HEADS_UP"], default="TDA")
+    player = serializers.CharField(required=False, allow_blank=True, default="")
     reason = serializers.CharField(required=False, allow_blank=True, default="")
 
 

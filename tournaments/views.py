@@ -165,4 +165,9 @@ def clock_page(request, pk):
 
     t = get_object_or_404(Tournament, pk=pk)
     items = list(t.structure.items.order_by("position")) if t.structure_id else []
-    return render(request, "clock.html", {"t": t, "items": items, "screens": DisplayScreen.objects.filter(tournament=t)})
+    from . import clock as engine
+
+    panels = [("blinds", _("blinds")), ("stats", _("stats")), ("payouts", _("payouts")), ("seats", _("seat lookup")),
+              ("announcements", _("announcements")), ("moves", _("moves")), ("sounds", _("sounds"))]
+    return render(request, "clock.html", {"t": t, "items": items, "screens": DisplayScreen.objects.filter(tournament=t),
+                                          "panel_choices": panels, "shot_presets": sorted(engine.SHOT_CLOCK_PRESETS.items())})

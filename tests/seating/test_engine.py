@@ -727,3 +727,14 @@ def test_a_player_cannot_bust_twice_and_places_cannot_outnumber_entries():
         finishing_places(singles(3), 2)
     with pytest.raises(SeatingError):
         finishing_places(singles(2), 4, winner="W")
+
+
+def test_the_fast_table_copy_keeps_every_field():
+    from dataclasses import fields
+
+    from seating.engine import _copy
+
+    original = table(4, 9, [1, 5], bb=5, prev=1, locked_seats={3}, locked=True, big_blind_twice=True)
+    copy = _copy(original)
+    assert all(getattr(copy, f.name) == getattr(original, f.name) for f in fields(Table))
+    assert copy.seats is not original.seats

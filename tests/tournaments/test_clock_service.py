@@ -169,3 +169,23 @@ def test_the_display_snapshot_equals_one_built_from_scratch(running, actor):
     finally:
         realtime._local_listeners.remove(seen.append)
     assert pushed == fresh and pushed["clock"]["status"] == "RUNNING"
+
+
+def test_calling_the_clock_uses_the_preset_and_is_logged(api, floor_user, running):
+    # RULES scenario 33: TDA 25 + 5 s; Sanremo 60 + 10 s, dead hand.
+    r = api(floor_user).post(f"/api/v1/tournaments/{running.pk}/clock/call-clock/", {"table": 3, "preset": "TDA", "player": "seat 4"}, format="json")
+    assert r.status_code == 200 and (r.data["seconds"], r.data["countdown"]) == (25, 5)
+    assert "facing a bet" in r.data["outcome"]
+    r = api(floor_user).post(f"/api/v1/tournaments/{running.pk}/clock/call-clock/", {"table": 3, "preset": "SANREMO"}, format="json")
+    assert (r.data["seconds"], r.data["countdown"]) == (60, 10) and "dead hand" in r.data["outcome"]
+    r = api(floor_user).post(f"/api/v1/tournaments/{running.pk}/clock/call-clock/", {"table": 3, "preset": "HEADS_UP", "seconds": 5}, format="json")
+    assert r.status_code == 409 and r.data["code"] == "bad_time"
+    assert running.events.filter(action="tournaments.clock.called", payload__table=3).count() == 2
+
+
+def test_the_clock_page_renders_for_floor_and_director(client, floor_user, director, running):
+    client.force_login(floor_user)
+    r = client.get(f"/tournaments/{running.pk}/clock/")
+    assert r.status_code == 200 and b"Hand-for-hand tables" in r.content and b"Announce hand-for-hand" not in r.content
+    client.force_login(director)
+    assert b"Announce hand-for-hand" in client.get(f"/tournaments/{running.pk}/clock/").content

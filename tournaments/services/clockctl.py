@@ -303,3 +303,21 @@ def sweep(now=None) -> int:
     for clock in soon.select_related("tournament"):
         arm(clock.tournament_id, engine_state(clock), structure_items(clock.tournament), now)
     return changed
+
+
+EXPIRY_TEXT = {
+    "dead hand": _("On expiry: dead hand."),
+    "dead hand if facing a bet, else check": _("On expiry: dead hand if facing a bet, else check."),
+}
+
+
+def call_the_clock(tournament, table_number: int, *, actor: Actor, preset: str = "TDA", seconds: int | None = None, player: str = "") -> dict:
+    """CLK-10: a floor calls the clock on a player; logged (for persistent-delay penalties)."""
+    t = Tournament.objects.get(pk=getattr(tournament, "pk", tournament))
+    try:
+        secs, countdown = engine.clock_call_seconds(preset, seconds)
+        outcome = engine.clock_call_expiry_text(preset)
+    except engine.ClockError as exc:
+        raise _error(exc) from None
+    log_event(t, "tournaments.clock.called", actor, table=table_number, player=player, preset=preset, seconds=secs, countdown=countdown)
+    return {"seconds": secs, "countdown": countdown, "outcome": str(EXPIRY_TEXT.get(outcome, outcome)), "table": table_number}
