@@ -16,6 +16,7 @@ router.register("structures", tapi.StructureViewSet, basename="structure")
 router.register("tournaments", tapi.TournamentViewSet, basename="tournament")
 router.register("entries", tapi.EntryViewSet, basename="entry")
 router.register("screens", tapi.DisplayScreenViewSet, basename="screen")
+router.register("chipsets", tapi.ChipSetViewSet, basename="chipset")
 
 cashier_api = [
     path("register/", tapi.RegisterView.as_view(), name="api-register"),
@@ -39,6 +40,10 @@ api_v1 = [
     path("auth/token/", obtain_auth_token, name="api-token"),
     path("tournaments/<int:pk>/clock/", tapi.ClockView.as_view(), name="api-clock"),
     path("tournaments/<int:pk>/clock/<slug:op>/", tapi.ClockView.as_view(), name="api-clock-op"),
+    path("tournaments/<int:pk>/floor/", tapi.FloorView.as_view(), name="api-floor"),
+    path("tournaments/<int:pk>/floor/<slug:op>/", tapi.FloorView.as_view(), name="api-floor-op"),
+    path("penalties/<int:pk>/<slug:op>/", tapi.PenaltyActionView.as_view(), name="api-penalty-op"),
+    path("people/<int:pk>/penalties/", tapi.PersonPenaltiesView.as_view(), name="api-person-penalties"),
     path("", include("seating.api_urls")),
     path("", include("payouts.api_urls")),
 ]

@@ -416,3 +416,101 @@ class DisplayScreenViewSet(viewsets.ModelViewSet):
 
         if screen.tournament_id:
             realtime.tournament_changed(screen.tournament_id, "tournaments.display.updated")
+
+
+class ChipSetViewSet(viewsets.ModelViewSet):
+    permission_classes = [HasRole]
+    required_roles = (DIRECTOR,)
+    read_roles = (DIRECTOR, FLOOR)
+    serializer_class = s.ChipSetSerializer
+
+    def get_queryset(self):
+        from .models import ChipSet
+
+        return ChipSet.objects.prefetch_related("denominations")
+
+
+class FloorView(APIView):
+    """Chips in play, counts, races and penalties of one tournament (floor and director)."""
+
+    permission_classes = [HasRole]
+    required_roles = (DIRECTOR, FLOOR)
+
+    def get(self, request, pk, op=None):
+        from .services import floor
+
+        t = get_object_or_404(Tournament, pk=pk)
+        if op == "penalties":
+            qs = t.penalties.select_related("person", "entry") if request.query_params.get("all") else floor.active_penalties(t)
+            return Response(s.PenaltySerializer(qs, many=True).data)
+        if op not in (None, "chips"):
+            raise DomainError("unknown_action", _("Unknown floor action."), status=404)
+        return Response({
+            "chips_in_play": floor.chips_in_play(t),
+            "counts": floor.chip_count_summary(t),
+            "adjustments": list(t.chip_adjustments.order_by("-id").values("id", "kind", "chips", "reason", "entry", "created_at")[:100]),
+            "stack_check": floor.stack_check(t),
+            "color_up_suggestions": floor.color_up_suggestions(t),
+        })
+
+    def post(self, request, pk, op=None):
+        from .services import floor
+
+        t = get_object_or_404(Tournament, pk=pk)
+        actor = Actor.from_request(request)
+        if op == "penalties":
+            ser = s.IssuePenaltySerializer(data=request.data)
+            ser.is_valid(raise_exception=True)
+            d = dict(ser.validated_data)
+            p = floor.issue_penalty(t, d.pop("entry"), actor=actor, **d)
+            return Response(s.PenaltySerializer(p).data, status=201)
+        if op == "adjust":
+            ser = s.ChipAdjustSerializer(data=request.data)
+            ser.is_valid(raise_exception=True)
+            d = ser.validated_data
+            adj = floor.remove_chips(t, chips=d["chips"], kind=d["kind"], reason=d["reason"], actor=actor, entry=d.get("entry"))
+            return Response({"id": adj.pk, "chips": adj.chips, "chips_in_play": floor.chips_in_play(t)}, status=201)
+        if op == "counts":
+            ser = s.ChipCountsSerializer(data=request.data)
+            ser.is_valid(raise_exception=True)
+            return Response(floor.record_chip_counts(t, ser.validated_data["counts"], occasion=ser.validated_data["occasion"], actor=actor), status=201)
+        if op == "race":
+            ser = s.ChipRaceSerializer(data=request.data)
+            ser.is_valid(raise_exception=True)
+            d = ser.validated_data
+            rec = floor.run_chip_race(t, d["table"], d["players"], removed_denomination=d["removed_denomination"], new_denomination=d["new_denomination"],
+                                      winners=d.get("winners"), lowest_denomination_in_play=d.get("lowest_denomination_in_play"),
+                                      last_hand_small_blind_seat=d.get("last_hand_small_blind_seat"), actor=actor)
+            return Response({"id": rec.pk, "mode": rec.mode, "result": rec.result, "chips_in_play": floor.chips_in_play(t)}, status=201)
+        raise DomainError("unknown_action", _("Unknown floor action."), status=404)
+
+
+class PenaltyActionView(APIView):
+    permission_classes = [HasRole]
+    required_roles = (DIRECTOR, FLOOR)
+
+    def post(self, request, pk, op):
+        from .models import Penalty
+        from .services import floor
+
+        p = get_object_or_404(Penalty, pk=pk)
+        actor = Actor.from_request(request)
+        if op == "serve":
+            p = floor.serve_hands(p, actor=actor, hands=int(request.data.get("hands", 1)))
+        elif op == "cancel":
+            p = floor.cancel_penalty(p, actor=actor, reason=str(request.data.get("reason", "")))
+        else:
+            raise DomainError("unknown_action", _("Unknown penalty action."), status=404)
+        return Response(s.PenaltySerializer(p).data)
+
+
+class PersonPenaltiesView(APIView):
+    """A person's penalty history across tournaments (for escalation)."""
+
+    permission_classes = [HasRole]
+    required_roles = (DIRECTOR, FLOOR)
+
+    def get(self, request, pk):
+        from .services import floor
+
+        return Response(s.PenaltySerializer(floor.penalty_history(get_object_or_404(Person, pk=pk)), many=True).data)

@@ -203,3 +203,100 @@ class DisplayScreenSerializer(serializers.ModelSerializer):
 
     def get_url(self, obj):
         return reverse("display", args=[obj.token])
+
+
+class ChipDenominationSerializer(serializers.ModelSerializer):
+    class Meta:
+        from .models import ChipDenomination
+
+        model = ChipDenomination
+        fields = ["value", "colour", "quantity"]
+
+
+class ChipSetSerializer(serializers.ModelSerializer):
+    denominations = ChipDenominationSerializer(many=True)
+
+    class Meta:
+        from .models import ChipSet
+
+        model = ChipSet
+        fields = ["id", "name", "denominations"]
+
+    def validate_denominations(self, value):
+        values = [d["value"] for d in value]
+        if not value or len(values) != len(set(values)) or min(values) < 1:
+            raise serializers.ValidationError("Distinct positive denominations are needed.")
+        return value
+
+    def create(self, data):
+        from .models import ChipDenomination, ChipSet
+
+        dens = data.pop("denominations")
+        cs = ChipSet.objects.create(**data)
+        ChipDenomination.objects.bulk_create(ChipDenomination(chip_set=cs, **d) for d in dens)
+        return cs
+
+    def update(self, cs, data):
+        from .models import ChipDenomination
+
+        dens = data.pop("denominations", None)
+        cs.name = data.get("name", cs.name)
+        cs.save()
+        if dens is not None:
+            cs.denominations.all().delete()
+            ChipDenomination.objects.bulk_create(ChipDenomination(chip_set=cs, **d) for d in dens)
+        return cs
+
+
+class PenaltySerializer(serializers.ModelSerializer):
+    hands_left = serializers.IntegerField(read_only=True)
+    player = serializers.CharField(source="person.display_name", read_only=True)
+    tournament_name = serializers.CharField(source="tournament.name", read_only=True)
+    seat = serializers.SerializerMethodField()
+
+    class Meta:
+        from .models import Penalty
+
+        model = Penalty
+        fields = ["id", "tournament", "tournament_name", "entry", "person", "player", "kind", "reason_code", "note", "preset", "rounds",
+                  "players_at_table", "hands_total", "hands_served", "hands_left", "minutes", "ends_at", "chips", "prize_forfeited",
+                  "table_number", "status", "issued_at", "seat"]
+
+    def get_seat(self, obj):
+        from seating.selectors import seat_of
+
+        return seat_of(obj.entry) if obj.status == "ACTIVE" else None
+
+
+class IssuePenaltySerializer(serializers.Serializer):
+    entry = serializers.PrimaryKeyRelatedField(queryset=Entry.objects.all())
+    kind = serializers.ChoiceField(choices=["WARNING", "MISSED_HANDS", "MISSED_ROUNDS", "TIME_SUSPENSION", "DEAD_HAND", "DISQUALIFICATION", "ELIMINATION_NO_PRIZE", "CHIP_FORFEIT"])
+    reason_code = serializers.CharField()
+    rounds = serializers.IntegerField(required=False, allow_null=True)
+    hands = serializers.IntegerField(required=False, allow_null=True)
+    minutes = serializers.IntegerField(required=False, allow_null=True)
+    chips = serializers.IntegerField(required=False, allow_null=True)
+    players_at_table = serializers.IntegerField(required=False, allow_null=True, min_value=2, max_value=11)
+    note = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class ChipAdjustSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["FORFEIT", "OUT_OF_VIEW", "LOST_FOUND", "CORRECTION", "DISQUALIFICATION"])
+    chips = serializers.IntegerField()
+    reason = serializers.CharField()
+    entry = serializers.PrimaryKeyRelatedField(queryset=Entry.objects.all(), required=False, allow_null=True)
+
+
+class ChipCountsSerializer(serializers.Serializer):
+    occasion = serializers.ChoiceField(choices=["BREAK", "END_OF_DAY", "FINAL_TABLE", "BAGGING"], default="BREAK")
+    counts = serializers.ListField(child=serializers.DictField(), allow_empty=False)
+
+
+class ChipRaceSerializer(serializers.Serializer):
+    table = serializers.IntegerField(min_value=1)
+    removed_denomination = serializers.IntegerField(min_value=1)
+    new_denomination = serializers.IntegerField(min_value=1)
+    players = serializers.ListField(child=serializers.DictField(), allow_empty=False)
+    winners = serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True)
+    lowest_denomination_in_play = serializers.IntegerField(required=False, allow_null=True)
+    last_hand_small_blind_seat = serializers.IntegerField(required=False, allow_null=True)

@@ -61,9 +61,8 @@ def build_snapshot(tournament_or_id, now=None) -> dict:
         snap["h4h_done"] = list(HandForHandReport.objects.filter(tournament=t, hand=clk["h4h_hand"]).values_list("table_number", flat=True))
     snap.update(seating_selectors.display_summary(t))
     snap.update(payout_selectors.display_summary(t))
-    chips = snap.get("chips_in_play")
-    if chips is None:
-        chips = sum(t.entries.filter(status=Entry.ACTIVE).values_list("chips", flat=True))
-        snap["chips_in_play"] = chips
+    from .services.floor import chips_in_play
+
+    chips = snap["chips_in_play"] = chips_in_play(t)  # CR-06: the average stack comes from it
     snap["average_stack"] = round(chips / snap["players_left"]) if snap["players_left"] else 0
     return snap

@@ -13,4 +13,6 @@ urlpatterns = [
     path("tournaments/<int:pk>/", views.tournament_detail, name="tournament"),
     path("tournaments/<int:pk>/edit/", views.tournament_edit, name="tournament-edit"),
     path("tournaments/<int:pk>/clock/", views.clock_page, name="clock-control"),
+    path("tournaments/<int:pk>/floor/", views.floor_page, name="floor-tools"),
+    path("people/<int:pk>/", views.person_page, name="person"),
 ]

@@ -171,3 +171,24 @@ def clock_page(request, pk):
               ("announcements", _("announcements")), ("moves", _("moves")), ("sounds", _("sounds"))]
     return render(request, "clock.html", {"t": t, "items": items, "screens": DisplayScreen.objects.filter(tournament=t),
                                           "panel_choices": panels, "shot_presets": sorted(engine.SHOT_CLOCK_PRESETS.items())})
+
+
+@role_required(DIRECTOR, FLOOR)
+def floor_page(request, pk):
+    from . import penalties
+
+    t = get_object_or_404(Tournament, pk=pk)
+    entries = t.entries.filter(status=Entry.ACTIVE).select_related("person").order_by("person__last_name", "person__first_name")
+    kinds = [(k, k.replace("_", " ").capitalize()) for k in penalties.PENALTY_TYPES]
+    reasons = [(code, penalties.reason_label(code)) for code in sorted(penalties.REASON_CODES)]
+    return render(request, "floor.html", {"t": t, "entries": entries, "kinds": kinds, "reasons": reasons})
+
+
+@role_required(DIRECTOR, FLOOR, CASHIER)
+def person_page(request, pk):
+    from .models import Person
+    from .services import floor
+
+    person = get_object_or_404(Person, pk=pk)
+    return render(request, "person.html", {"person": person, "entries": person.entries.select_related("tournament").order_by("-created_at"),
+                                           "penalties": floor.penalty_history(person)})

@@ -1,0 +1,153 @@
+"""Floor tools through the services and the API: chips in play, counts, races, penalties."""
+
+from decimal import Decimal
+
+import pytest
+
+from tdmanager.errors import DomainError
+from tournaments.models import ChipAdjustment, ChipDenomination, ChipSet, Entry, Penalty, Person, Tournament
+from tournaments.services import cashier, floor
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def field(make_tournament, make_person, cashier_actor):
+    t = make_tournament(status=Tournament.RUNNING, format=Tournament.REBUY, rebuy_price=Decimal("50"), rebuy_chips=30000, addon_price=Decimal("20"), addon_chips=20000)
+    entries = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(4)]
+    return t, entries
+
+
+def test_chips_in_play_follow_sales_reversals_and_removals(field, cashier_actor, actor):
+    t, entries = field
+    assert floor.chips_in_play(t) == 4 * 30000
+    sale = cashier.register(t, Person.objects.create(first_name="Late", last_name="Comer"), method="CASH", actor=cashier_actor)
+    assert floor.chips_in_play(t) == 5 * 30000
+    cashier.reverse(sale.row, reason="wrong event", actor=cashier_actor)
+    assert floor.chips_in_play(t) == 4 * 30000
+    floor.remove_chips(t, chips=5000, kind=ChipAdjustment.OUT_OF_VIEW, reason="chips in pocket (TDA 63)", actor=actor, entry=entries[0])
+    assert floor.chips_in_play(t) == 4 * 30000 - 5000
+    with pytest.raises(DomainError) as e:
+        floor.remove_chips(t, chips=5000, kind=ChipAdjustment.FORFEIT, reason="", actor=actor)
+    assert e.value.code == "reason_required"
+
+
+def test_counted_stacks_are_checked_against_chips_in_play(field, actor):
+    t, entries = field
+    summary = floor.record_chip_counts(t, [{"entry": e.pk, "chips": 30000} for e in entries[:3]], occasion="BREAK", actor=actor)
+    assert summary["difference"] is None  # not everyone counted yet
+    summary = floor.record_chip_counts(t, [{"entry": entries[3].pk, "chips": 29000}], occasion="BREAK", actor=actor)
+    assert summary["counted_total"] == 119000 and summary["difference"] == -1000
+
+
+def test_a_physical_chip_race_is_recorded_and_changes_chips_in_play(field, actor, settings):
+    # RULES scenario 30 in 004 mode: odd T25s 75/50/25/75 → 2 × T100, 25 removed (FLOOR).
+    t, _ = field
+    t.settings = {"race_conversion": "FLOOR"}
+    t.save()
+    players = [{"seat": 1, "odd_value": 75, "stack_after_exchange": 10000}, {"seat": 4, "odd_value": 50, "stack_after_exchange": 8000},
+               {"seat": 7, "odd_value": 25, "stack_after_exchange": 5000}, {"seat": 9, "odd_value": 75, "stack_after_exchange": 9000}]
+    before = floor.chips_in_play(t)
+    rec = floor.run_chip_race(t, 3, players, removed_denomination=25, new_denomination=100, winners=[9, 1], actor=actor)
+    assert rec.result["race_chips"] == 2 and rec.result["discarded_value"] == 25 and rec.mode == "MANUAL"
+    assert floor.chips_in_play(t) == before - 25
+    with pytest.raises(DomainError) as e:
+        floor.run_chip_race(t, 3, players, removed_denomination=25, new_denomination=100, winners=[9, 9], actor=actor)
+    assert e.value.code == "duplicate_winner"
+
+
+def test_a_random_race_never_races_anyone_out(field, actor):
+    t, _ = field
+    players = [{"seat": s, "odd_value": 75, "stack_after_exchange": 0} for s in (2, 5, 8)]
+    rec = floor.run_chip_race(t, 1, players, removed_denomination=25, new_denomination=100, actor=actor)
+    assert rec.mode == "RANDOM" and all(v > 0 for v in rec.result["final_stacks"].values())
+
+
+def test_the_chip_set_tells_if_stacks_can_be_made_and_suggests_color_ups(field):
+    t, _ = field
+    cs = ChipSet.objects.create(name="Casino set")
+    for value, qty in ((100, 3000), (500, 2000), (1000, 2000), (5000, 1000)):
+        ChipDenomination.objects.create(chip_set=cs, value=value, quantity=qty)
+    t.chip_set = cs
+    t.field_cap = 100
+    t.save()
+    check = floor.stack_check(t)
+    starting = check["stacks"]["starting"]
+    assert starting["possible"] and sum(d * n for d, n in starting["breakdown"].items()) == 30000
+    assert starting["racks_per_table"] >= 1
+    suggestions = floor.color_up_suggestions(t)
+    assert suggestions and suggestions[0]["denominations"] == [100]
+
+
+class TestPenalties:
+    def test_missed_rounds_are_fixed_in_hands_at_issue(self, field, actor):
+        t, entries = field
+        p = floor.issue_penalty(t, entries[0], kind="MISSED_ROUNDS", reason_code="ABUSIVE_CONDUCT", rounds=3, players_at_table=7, actor=actor)
+        assert p.hands_total == 21 and p.status == Penalty.ACTIVE  # 7 players × 3 rounds (PEN-02)
+        p = floor.serve_hands(p, actor=actor)
+        assert p.hands_left == 20
+
+    def test_the_rule_set_bounds_rounds_and_suspensions(self, field, actor, make_tournament, make_person, cashier_actor):
+        # RULES scenario 26.
+        t, entries = field
+        assert floor.issue_penalty(t, entries[0], kind="MISSED_ROUNDS", reason_code="ABUSIVE_CONDUCT", rounds=5, players_at_table=9, actor=actor).hands_total == 45
+        sanremo = make_tournament(status=Tournament.RUNNING, rule_set="SANREMO_003")
+        e = cashier.register(sanremo, make_person(), method="CASH", actor=cashier_actor).entry
+        with pytest.raises(DomainError) as err:
+            floor.issue_penalty(sanremo, e, kind="MISSED_ROUNDS", reason_code="ABUSIVE_CONDUCT", rounds=5, players_at_table=9, actor=actor)
+        assert err.value.code == "too_many_rounds"
+        with pytest.raises(DomainError) as err:
+            floor.issue_penalty(sanremo, e, kind="TIME_SUSPENSION", reason_code="LATE_SEAT_TAKING", minutes=45, actor=actor)
+        assert err.value.code == "suspension_out_of_range"
+        assert floor.issue_penalty(sanremo, e, kind="TIME_SUSPENSION", reason_code="LATE_SEAT_TAKING", minutes=20, actor=actor).ends_at is not None
+
+    def test_disqualification_removes_the_chips_and_busts_the_player(self, field, actor):
+        # RULES scenario 27: chips removed from inventory; placed by removal time; no refund.
+        t, entries = field
+        before = floor.chips_in_play(t)
+        floor.issue_penalty(t, entries[1], kind="DISQUALIFICATION", reason_code="CHIP_DUMPING", actor=actor)
+        entries[1].refresh_from_db()
+        assert entries[1].status == Entry.BUSTED and entries[1].busted_at is not None
+        assert floor.chips_in_play(t) == before - 30000
+        with pytest.raises(DomainError) as e:
+            cashier.refund(entries[1], reason="asks money back", actor=actor)
+        assert e.value.code == "no_refund_after_playing"
+
+    def test_elimination_without_prize_is_flagged(self, field, actor):
+        t, entries = field
+        p = floor.issue_penalty(t, entries[2], kind="ELIMINATION_NO_PRIZE", reason_code="COLLUSION", actor=actor)
+        assert p.prize_forfeited
+
+    def test_history_follows_the_person_across_tournaments(self, field, actor, make_tournament, cashier_actor):
+        t, entries = field
+        floor.issue_penalty(t, entries[0], kind="WARNING", reason_code="ABUSIVE_CONDUCT", actor=actor)
+        other = make_tournament(status=Tournament.RUNNING)
+        e2 = cashier.register(other, entries[0].person, method="CASH", actor=cashier_actor).entry
+        floor.issue_penalty(other, e2, kind="MISSED_HANDS", reason_code="ABUSIVE_CONDUCT", hands=3, actor=actor)
+        assert [p.tournament_id for p in floor.penalty_history(entries[0].person)] == [other.pk, t.pk]
+
+
+def test_floor_api_and_roles(api, floor_user, cashier_user, field):
+    t, entries = field
+    url = f"/api/v1/tournaments/{t.pk}/floor/penalties/"
+    body = {"entry": entries[0].pk, "kind": "MISSED_ROUNDS", "reason_code": "ABUSIVE_CONDUCT", "rounds": 2, "players_at_table": 8}
+    assert api(cashier_user).post(url, body, format="json").status_code == 403
+    r = api(floor_user).post(url, body, format="json")
+    assert r.status_code == 201 and r.data["hands_total"] == 16
+    assert api(floor_user).post(url, {**body, "rounds": None, "kind": "TIME_SUSPENSION"}, format="json").data["code"] == "missing_value"
+    listed = api(floor_user).get(url).data
+    assert [p["hands_left"] for p in listed] == [16]
+    r = api(floor_user).post(f"/api/v1/penalties/{listed[0]['id']}/serve/", {"hands": 2}, format="json")
+    assert r.data["hands_left"] == 14
+    chips = api(floor_user).get(f"/api/v1/tournaments/{t.pk}/floor/chips/").data
+    assert chips["chips_in_play"] == 120000
+    r = api(floor_user).get(f"/api/v1/people/{entries[0].person_id}/penalties/")
+    assert len(r.data) == 1
+
+
+def test_floor_and_person_pages_render(client, floor_user, field):
+    t, entries = field
+    client.force_login(floor_user)
+    assert client.get(f"/tournaments/{t.pk}/floor/").status_code == 200
+    r = client.get(f"/people/{entries[0].person_id}/")
+    assert r.status_code == 200 and b"Penalty history" in r.content
