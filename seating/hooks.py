@@ -23,3 +23,10 @@ def tournament_started(tournament, actor):
     from . import services
 
     services.tournament_started(tournament, actor)
+
+
+def entry_removed(tournament, entry, actor, reason=""):
+    """A disqualified (or eliminated-without-prize) player leaves play: a bust at removal time."""
+    from . import services
+
+    services.remove_entry(tournament, entry, actor, reason=reason)

@@ -25,3 +25,8 @@ def players_left(tournament) -> int:
 def tournament_links(tournament) -> list[dict]:
     """Buttons the tournament page shows for this app: [{"label", "url"}]."""
     return []
+
+
+def players_at_table(tournament, table_number: int) -> int:
+    """Players seated at a table now."""
+    return 0

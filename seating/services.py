@@ -11,3 +11,10 @@ def release_seat(tournament, entry, actor):
 
 def tournament_started(tournament, actor):
     return None
+
+
+def remove_entry(tournament, entry, actor, reason=""):
+    from django.utils import timezone
+
+    entry.status, entry.busted_at = "BUSTED", timezone.now()
+    entry.save(update_fields=["status", "busted_at"])
