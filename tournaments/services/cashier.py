@@ -167,6 +167,35 @@ def _after_sale(t: Tournament, entry: Entry, actor: Actor, action: str, row: Led
     if row is not None:
         payload.update(receipt=row.receipt_number, amount=str(row.total), method=row.method, chips=row.chips)
     log_event(t, action, actor, **payload)
+    if t.format == Tournament.SNG and t.status == Tournament.REGISTERING:
+        start_sit_and_go_when_full(t, actor)
+
+
+def sit_and_go_size(t: Tournament) -> int:
+    """FMT-09: a sit & go starts when its N-th player has paid (10 per table by default)."""
+    return t.field_cap or 10 * int(t.setting("sng_tables", 1))
+
+
+def start_sit_and_go_when_full(t: Tournament, actor: Actor) -> bool:
+    """Start the sit & go by itself on its last registration: seats drawn, clock started."""
+    if t.entries.filter(status=Entry.ACTIVE).count() < sit_and_go_size(t):
+        return False
+    from . import clockctl, lifecycle
+
+    lifecycle.start(t, actor=actor)
+    clockctl.start_clock(t, actor=actor)
+    t.status = Tournament.RUNNING
+    log_event(t, "tournaments.sitandgo.started", actor, players=sit_and_go_size(t))
+    return True
+
+
+def check_late_arrival(t: Tournament, person: Person, now) -> None:
+    """REG-04 / REG-09 (004 style): once running, only pre-booked players may still enter,
+    until the level the setting names; a busted player is never a late arrival."""
+    if t.status != Tournament.RUNNING or not t.setting("late_entry_prebooked_only", False):
+        return
+    if not t.entries.filter(person=person, status=Entry.RESERVED).exists():
+        raise DeskError("late_entry_prebooked_only", _("Only players who booked in advance may still enter."))
 
 
 # --- sales --------------------------------------------------------------------------------
@@ -182,6 +211,7 @@ def register(tournament, person, *, method: str, actor: Actor, now=None) -> Sale
     check_open_for_sales(t)
     check_not_banned(person)
     check_late_registration(t, now)
+    check_late_arrival(t, person, now)
     mine = t.entries.filter(person=person)
     reserved = mine.filter(status=Entry.RESERVED).first()
     if reserved:
@@ -294,7 +324,7 @@ def rebuy(entry, *, method: str, actor: Actor, stack: int | None = None, now=Non
     entry = Entry.objects.select_related("person").get(pk=entry.pk)
     check_open_for_sales(t)
     check_not_banned(entry.person)
-    if not t.allows_rebuy:
+    if not t.allows_rebuy or t.format in (Tournament.SNG, Tournament.FREEZEOUT):
         raise DeskError("rebuy_not_allowed", _("This tournament has no rebuys."))
     if t.status != Tournament.RUNNING and not t.setting("rebuy_before_start", False):
         raise DeskError("rebuy_not_started", _("Rebuys are sold once the tournament is running."))
