@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "tdmanager",
     "tournaments",
+    "tournaments.formats",
     "seating",
     "payouts",
 ]

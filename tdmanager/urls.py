@@ -46,6 +46,7 @@ api_v1 = [
     path("people/<int:pk>/penalties/", tapi.PersonPenaltiesView.as_view(), name="api-person-penalties"),
     path("", include("seating.api_urls")),
     path("", include("payouts.api_urls")),
+    path("", include("tournaments.formats.api_urls")),
 ]
 
 urlpatterns = [
@@ -63,5 +64,6 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", include("seating.urls")),
     path("", include("payouts.urls")),
+    path("", include("tournaments.formats.urls")),
     path("", include("tournaments.urls")),
 ]

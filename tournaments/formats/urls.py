@@ -1,0 +1,3 @@
+"""Pages of the formats app (included at the site root)."""
+
+urlpatterns = []
