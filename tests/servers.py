@@ -97,6 +97,7 @@ def start_worker(env) -> tuple[subprocess.Popen, float]:
         [sys.executable, "-m", "celery", "-A", "tdmanager", "worker", "-B", "--concurrency", "1", "-l", "info",
          "--schedule", str(Path(env.get("TDM_VAR_DIR", ROOT / "var")) / f"beat-{os.getpid()}")],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        start_new_session=True,  # its own process group: beat and pool children die with it
     )
     deadline = time.monotonic() + 60
     for line in proc.stdout:
@@ -109,12 +110,31 @@ def start_worker(env) -> tuple[subprocess.Popen, float]:
 
 
 def stop(proc, sig_kill=False):
-    if proc.poll() is None:
-        proc.kill() if sig_kill else proc.terminate()
+    """Stop a process and every process of its group (a killed Celery worker must not leave
+    its beat or pool children behind)."""
+    import signal
+
+    try:
+        pgid = os.getpgid(proc.pid)
+    except ProcessLookupError:
+        pgid = None
+    own_group = pgid is not None and pgid != os.getpgid(0)
+    sig = signal.SIGKILL if sig_kill else signal.SIGTERM
+    if proc.poll() is None or own_group:
+        try:
+            os.killpg(pgid, sig) if own_group else proc.send_signal(sig)
+        except ProcessLookupError:
+            pass
     try:
         proc.wait(15)
     except subprocess.TimeoutExpired:
-        proc.kill()
+        os.killpg(pgid, signal.SIGKILL) if own_group else proc.kill()
+        proc.wait(5)
+    if own_group:
+        try:
+            os.killpg(pgid, signal.SIGKILL)  # stragglers
+        except ProcessLookupError:
+            pass
 
 
 @pytest.fixture
