@@ -6,8 +6,8 @@ places still to be decided are in play: with n players left, the prizes of place
 ("prizes left"). Amounts are ``Decimal`` cents and always add up *exactly*.
 
 Rounding rule for every split (``chip_chop``, ``icm_deal``, ``even_chop``): each exact
-share is floored to the cent, and the cents left over (fewer than the number of players)
-go one each to the largest stacks first; equal stacks are served in seat order (the order
+share is floored to the cent, and the cents left over (at most one per player) go one
+each to the largest stacks first; equal stacks are served in seat order (the order
 of the list). With ``even_chop(n, …)`` (no stacks) they go in list order.
 
 Reserve left to play for: each split accepts ``reserve``, an amount kept back from the

@@ -30,13 +30,16 @@ To make that affordable in CPython (no numpy):
 * rest(S) is always summed from the stacks still in play, never computed as
   total − placed, so tiny stacks next to a huge one keep full precision.
 
-20 players with 20 prizes take a few tenths of a second; 10 players about a millisecond.
+20 players with 20 prizes take about half a second; 10 players about a millisecond
+(``benchmarks/payouts_bench.py``).
 
 Beyond the exact range
 ----------------------
-When the number of states would exceed ``EXACT_STATE_LIMIT`` (always more than 20
-players with more than 20 − 7 prizes… see ``is_exact``), ``icm_equities`` falls back to a
-Monte Carlo estimate with a fixed seed, so the same input always gives the same answer.
+Up to 20 players the answer is always exact. Beyond, it stays exact while the work fits
+in ``EXACT_STATE_LIMIT`` steps (``is_exact``: e.g. 30 players with 5 prizes, 100 players
+with 3 — a layer-by-layer programme that builds only the sets it needs is used there);
+otherwise ``icm_equities`` returns a Monte Carlo estimate with a fixed seed, so the same
+input always gives the same answer.
 Finishing orders are sampled with the exponential race, which is exactly the Harville
 model: every player draws a time T_i ~ Exp(rate = stack_i) and players finish in order of
 their times (the smallest time wins), because P(T_i is the smallest) = s_i / Σ s and the
@@ -51,8 +54,9 @@ them into cents). Every stack must be positive: a player with no chips is out an
 finishing place already, so ``ValueError`` is raised for a zero or negative stack. Prizes
 must be non-negative, 1st place first. Only places 1..n exist: with fewer players than
 prizes, the extra prizes are ignored. The equities sum to the prizes of places
-1..min(n, len(prizes)); with non-increasing prizes, equal stacks get equal equity and a
-larger stack never gets less.
+1..min(n, len(prizes)). Equal stacks get identical equities and, with non-increasing
+prizes, a larger stack never gets less: the results are projected onto these properties
+of the model, which for the exact programme only removes float noise in the last bits.
 """
 
 from __future__ import annotations
@@ -127,10 +131,16 @@ def icm_equities_with_error(stacks, prizes, *, samples: int = MONTE_CARLO_SAMPLE
 
 
 def is_exact(players: int, prizes: int) -> bool:
-    """Whether ``icm_equities`` computes this field exactly (else it estimates)."""
+    """Whether ``icm_equities`` computes this field exactly (else it estimates).
+
+    Always up to ``EXACT_PLAYER_LIMIT`` players; beyond, while the cheaper of the two
+    programmes needs at most ``EXACT_STATE_LIMIT`` steps (e.g. 30 players with 5 prizes,
+    100 players with 3).
+    """
     if players <= EXACT_PLAYER_LIMIT:
         return True
-    return _state_count(players, min(prizes, players)) <= EXACT_STATE_LIMIT
+    paid = min(prizes, players)
+    return min(_state_count(players, paid), _transition_count(players, paid)) <= EXACT_STATE_LIMIT
 
 
 # --- input checks -----------------------------------------------------------------------
@@ -163,11 +173,18 @@ def _prizes_in_play(prizes, players: int) -> list[float]:
 
 
 def _state_count(players: int, paid: int) -> int:
-    """Number of sets the blocked programme evaluates (see ``_exact_equities``)."""
+    """Number of sets the blocked programme evaluates (see ``_exact_equities_blocked``)."""
     low = min(players, _LOW_PLAYERS)
     high = players - low
     blocks = sum(math.comb(high, k) for k in range(min(paid, high + 1)))
     return blocks << low
+
+
+def _transition_count(players: int, paid: int) -> int:
+    """Number of steps of the plain programme: it only builds the sets it needs, which
+    wins for large fields with few prizes (the blocked one enumerates all 2^7 subsets of
+    its low players in every block). Both cost about the same per step."""
+    return sum(math.comb(players, k) * (players - k) for k in range(paid))
 
 
 def _exact_equities(s: list[float], prizes: list[float]) -> list[float]:
@@ -180,7 +197,8 @@ def _exact_equities(s: list[float], prizes: list[float]) -> list[float]:
     mean_log = math.fsum(logs) / n
     t = [math.exp(v - mean_log) for v in logs]
     spread = math.fsum(abs(v - mean_log) for v in logs) / 2 + max(mean_log - v for v in logs)
-    if spread > _MAX_LOG_SPREAD:
+    paid = len(prizes)
+    if spread > _MAX_LOG_SPREAD or _transition_count(n, paid) < _state_count(n, paid):
         return _exact_equities_plain(t, prizes)
     return _exact_equities_blocked(t, prizes)
 
@@ -279,10 +297,11 @@ def _block_function(low_count: int):
 
 
 def _exact_equities_plain(t: list[float], prizes: list[float]) -> list[float]:
-    """The same programme on P(S) directly, one set at a time (slow, but no overflow).
+    """The same programme on P(S) directly, one set at a time, layer by layer.
 
-    Used only for absurd stack spreads (ratios beyond ~10^250), where π(S) leaves the
-    float range.
+    Slower per step than the blocked programme but it builds only the sets it needs, so
+    it is used for large fields with few prizes; also for absurd stack spreads (ratios
+    beyond ~10^250), where π(S) leaves the float range.
     """
     n = len(t)
     paid = len(prizes)

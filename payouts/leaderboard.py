@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from dataclasses import dataclass
+from decimal import Decimal
 
 MODES = ("A", "B", "C", "D")
 AVERAGE_PLACE = "AVERAGE_PLACE"
@@ -160,7 +161,9 @@ def cycle_awards(totals, *, top: int = TICKETS_PER_CYCLE, tie_break: str = BEST_
     """
     if top < 0:
         raise ValueError("top cannot be negative")
-    if isinstance(totals, dict) and all(isinstance(v, (int, float)) for v in totals.values()):
+    if isinstance(totals, dict) and all(
+        isinstance(v, (int, float, Decimal)) for v in totals.values()
+    ):
         totals = {player: [value] for player, value in totals.items()}
     if isinstance(totals, (list, tuple)) and all(isinstance(s, SeriesStanding) for s in totals):
         standings = list(totals)

@@ -75,7 +75,8 @@ def prize_pool(
     collected = _amount(contributions, "contributions")
     percents = _named_percents(deductions_percent)
     fixed = {name: _amount(v, name) for name, v in (fixed_deductions or {}).items()}
-    fixed_total = sum(fixed.values(), ZERO)
+    if set(fixed) & set(percents):
+        raise ValueError("a deduction cannot be both a percentage and a fixed amount")
 
     if guarantee is None:
         base = collected

@@ -32,10 +32,13 @@ How the amounts are built
    so that it is never below the band under it, and strictly above it among places 1–9.
    1st place gets the rest of the pool: that is where the rounding difference goes
    (PAY-05).
-7. If the pool is too small for strictly decreasing nice amounts, the same curve is cut
-   into whole units without the nice steps; if even that fails, a simple fallback gives
-   every place the min cash plus its floored share of the rest, and 1st place the rest —
-   always non-increasing and exact, but places may tie.
+7. If the pool is too small for strictly decreasing nice amounts, the curve is cut into
+   whole units, spread so that places 1–9 differ by at least one unit (see
+   ``_spread_units``); when the min cash was already lowered in step 3, that is tried
+   again with a min cash of one unit (strictly decreasing places 1–9 matter more than a
+   min cash the pool could not afford anyway). If even that fails, a simple fallback
+   gives every band its floored share of the curve and 1st place the rest — always
+   non-increasing and exact, but places may tie: the pool does not allow better.
 
 A pool smaller than one unit per place paid is refused (``ValueError``): the table cannot
 be paid in multiples of ``rounding``. A pool of 0 pays 0.00 to every place.
@@ -84,13 +87,19 @@ def payout_structure(
         raise ValueError(
             f"a prize pool of {pool} cannot pay {places} places in multiples of {unit}"
         )
-    min_cash = _min_cash_units(buy_in, min_cash_multiple, unit, places, total_units)
+    min_cash, min_cash_granted = _min_cash_units(
+        buy_in, min_cash_multiple, unit, places, total_units
+    )
     bands = payout_band_places(places)
     band_curve = _band_curve(bands, places, total_units, min_cash)
 
     units = None
-    for nice in (True, False):
-        units = _rounded(bands, band_curve, total_units, min_cash, nice)
+    attempts = [(_nice_units, min_cash), (_spread_units, min_cash)]
+    if not min_cash_granted:  # the min cash is already cut: strict places 1–9 come first
+        attempts.append((_spread_units, 1))
+    for first_guess, floor in attempts:
+        units, steps = first_guess(bands, band_curve, floor)
+        units = _settled(bands, units, steps, total_units)
         if units is not None:
             break
     if units is None:
@@ -140,13 +149,14 @@ def payout_band_places(places: int) -> list[tuple[int, int]]:
 # --- steps ------------------------------------------------------------------------------
 
 
-def _min_cash_units(buy_in, multiple, unit: Decimal, places: int, total_units: int) -> int:
+def _min_cash_units(buy_in, multiple, unit: Decimal, places: int, total_units: int):
+    """``(min cash in units, whether that is the full requested min cash)``."""
     target = to_money(buy_in) * Decimal(str(multiple))
     if target < 0:
         raise ValueError("buy-in and min-cash multiple cannot be negative")
     wanted = int((target / unit).to_integral_value(rounding=ROUND_CEILING))
     affordable = int(total_units * MAX_MIN_CASH_SHARE / places)
-    return max(1, min(wanted, affordable))
+    return max(1, min(wanted, affordable)), wanted <= affordable
 
 
 def _band_curve(bands, places: int, total_units: int, min_cash: int) -> list[float]:
@@ -173,22 +183,20 @@ def _nice_step(amount: float) -> int:
         scale *= 10
 
 
-def _rounded(bands, curve, total_units: int, min_cash: int, nice: bool):
-    """Nice amounts per band (1st = the rest); None if they cannot decrease strictly."""
+def _nice_units(bands, curve, min_cash: int):
+    """Every band below 1st floored to its nice step (never below the min cash), then the
+    money floored away given back one step at a time, largest lost fraction first."""
     counts = [last - first + 1 for first, last in bands]
-    if len(bands) == 1:
-        return [total_units]
-    lower = range(1, len(bands))  # every band but 1st place
+    lower = range(1, len(bands))
     steps = [1] * len(bands)
     units = [0] * len(bands)
     for b in lower:
-        step = _nice_step(curve[b]) if nice else 1
+        step = _nice_step(curve[b])
         floored = int(curve[b] // step) * step
         if floored < min_cash:
             floored = -(-min_cash // step) * step
         steps[b] = step
         units[b] = floored
-    # Give back what flooring took, one step at a time, largest lost fraction first.
     left = math.fsum(curve[b] * counts[b] for b in lower) - sum(
         units[b] * counts[b] for b in lower
     )
@@ -197,8 +205,44 @@ def _rounded(bands, curve, total_units: int, min_cash: int, nice: bool):
         if cost <= left + 1e-9:
             units[b] += steps[b]
             left -= cost
-    # From the bottom band up to 2nd place: never less than the band below, and strictly
-    # more among the individual places 1..9.
+    return units, steps
+
+
+def _spread_units(bands, curve, min_cash: int):
+    """Whole units (no nice steps) that already leave room for places 1–9 to decrease.
+
+    Where the min cash flattens the bottom of the curve, floors of neighbouring places
+    tie and raising them one by one would cascade up to 1st. Instead, subtract from
+    each individual place the number of individual places below it, make that sequence
+    non-increasing by pooling neighbours (pool-adjacent-violators, weighted by band
+    size, which keeps the total), floor (not below ``min_cash``), and add the offsets
+    back: places 1–9 then differ by at least one unit.
+    """
+    counts = [last - first + 1 for first, last in bands]
+    individual = min(INDIVIDUAL_PLACES, len(bands))
+    offsets = [max(0, individual - 1 - b) for b in range(len(bands))]
+    pools: list[list[float]] = []  # [weighted total, weight, number of bands]
+    for b in range(1, len(bands)):
+        pools.append([(curve[b] - offsets[b]) * counts[b], counts[b], 1])
+        while len(pools) > 1 and pools[-2][0] / pools[-2][1] < pools[-1][0] / pools[-1][1]:
+            total, weight, size = pools.pop()
+            pools[-1][0] += total
+            pools[-1][1] += weight
+            pools[-1][2] += size
+    units = [0]
+    for total, weight, size in pools:
+        units.extend([max(min_cash, math.floor(total / weight))] * size)
+    return [u + o if b else 0 for b, (u, o) in enumerate(zip(units, offsets))], [1] * len(bands)
+
+
+def _settled(bands, units, steps, total_units: int):
+    """Raise bands where needed, bottom up, so that no band is below the one under it and
+    places 1–9 strictly decrease; 1st place gets the rest. None if 1st would not be
+    strictly above 2nd."""
+    if len(bands) == 1:
+        return [total_units]
+    units = list(units)
+    counts = [last - first + 1 for first, last in bands]
     for b in range(len(bands) - 2, 0, -1):
         below = units[b + 1]
         if b + 1 < INDIVIDUAL_PLACES:
@@ -206,7 +250,7 @@ def _rounded(bands, curve, total_units: int, min_cash: int, nice: bool):
                 units[b] = (below // steps[b] + 1) * steps[b]
         elif units[b] < below:
             units[b] = -(-below // steps[b]) * steps[b]
-    units[0] = total_units - sum(units[b] * counts[b] for b in lower)
+    units[0] = total_units - sum(u * c for u, c in zip(units[1:], counts[1:]))
     if units[0] <= units[1]:
         return None
     return units

@@ -177,7 +177,10 @@ def test_chip_chop_always_adds_up_exactly(stacks, prizes, reserve_percent):
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.integers(1, 10**7), min_size=2, max_size=7), st.lists(money, min_size=1, max_size=8))
+@given(
+    st.lists(st.integers(1, 10**7), min_size=2, max_size=7),
+    st.lists(money, min_size=1, max_size=8),
+)
 def test_icm_deal_always_adds_up_exactly(stacks, prizes):
     prizes = sorted(prizes, reverse=True)
     left = (prizes + [D(0)] * 7)[: len(stacks)]

@@ -144,10 +144,11 @@ def test_large_fields_with_few_prizes_stay_exact():
     rng = random.Random(3)
     stacks = [float(rng.randint(1, 50_000)) for _ in range(40)]
     prizes = [500.0, 300.0, 200.0]
-    assert is_exact(40, 3)
-    assert icm_equities(stacks, prizes) == pytest.approx(
-        icm._exact_equities_plain(stacks, prizes), rel=1e-11
-    )
+    assert is_exact(40, 3) and is_exact(100, 3) and is_exact(30, 5)
+    assert not is_exact(100, 4)
+    equities = icm_equities(stacks, prizes)  # the layer-by-layer programme
+    assert equities == pytest.approx(icm._exact_equities_blocked(stacks, prizes), rel=1e-11)
+    assert sum(equities) == pytest.approx(1000)
 
 
 def test_large_fields_fall_back_to_a_repeatable_monte_carlo_estimate():
