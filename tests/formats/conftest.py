@@ -1,0 +1,34 @@
+"""Fixtures for the formats tests: a stand-in for seating's bust slip, and quick fields."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from tournaments.models import Entry
+from tournaments.services import cashier
+
+
+def bust(entry, at=None):
+    """A player is out: what seating's bust slip records (status, time). Places are then given
+    by the format's own ranking, or by bust order where the format ends with one player."""
+    entry.refresh_from_db()
+    entry.status, entry.busted_at = Entry.BUSTED, at or timezone.now()
+    entry.save(update_fields=["status", "busted_at"])
+    return entry
+
+
+def bust_in_order(entries, start=None):
+    start = start or timezone.now() - timedelta(hours=1)
+    for i, e in enumerate(entries):
+        bust(e, start + timedelta(minutes=i))
+
+
+@pytest.fixture
+def field(make_person, cashier_actor):
+    """``field(t, n)`` registers n new players at the desk and returns their entries."""
+
+    def register(t, n, method="CASH"):
+        return [cashier.register(t, make_person(), method=method, actor=cashier_actor).entry for _ in range(n)]
+
+    return register

@@ -1,0 +1,212 @@
+"""Heads-up brackets (FMT-12): the draw with byes, best two of three, places, no-shows and
+replacements (scenario 34), final-day lateness (scenario 35), next-group priority (scenario 36)."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from tdmanager.errors import DomainError
+from tournaments.formats.models import Match, MatchGame, QualifiedEntry, SeatRequest
+from tournaments.formats.services import headsup
+from tournaments.models import Entry, LedgerRow, Tournament
+from tournaments.services import cashier
+
+from .conftest import bust
+
+pytestmark = pytest.mark.django_db
+
+T0 = timezone.now().replace(microsecond=0)
+
+
+@pytest.fixture
+def heads_up(make_tournament, actor):
+    def make(size=16, **kw):
+        t = make_tournament(format=Tournament.HEADS_UP, starting_stack=10000, table_size=2, name=kw.pop("name", "Heads-up Day 1"),
+                            start_at=kw.pop("start_at", T0))
+        headsup.create_bracket(t, actor=actor, size=size, **kw)
+        return t
+
+    return make
+
+
+def play(match, winner, actor, now):
+    """Both players sit, the clock starts and ``winner`` takes two games."""
+    m = Match.objects.get(pk=match.pk)
+    if m.status == Match.READY:
+        headsup.start_match(m, actor=actor, now=now)
+    for side in ("a", "b"):
+        if getattr(m, f"{side}_seated_at") is None:
+            headsup.seat_player(m, getattr(m, f"player_{side}"), actor=actor, now=now)
+    for _ in range(2):
+        headsup.record_game(m, winner, actor=actor, now=now)
+    return Match.objects.get(pk=m.pk)
+
+
+def test_a_16_player_bracket_from_registration_to_the_champion(heads_up, field, actor):
+    t = heads_up(size=16)
+    entries = field(t, 16)
+    headsup.draw_bracket(t, actor=actor, seeds=[entries[0].pk], now=T0)
+    t.refresh_from_db()
+    assert t.status == Tournament.RUNNING
+    assert Match.objects.filter(bracket=t.bracket).count() == 15
+    first = Match.objects.get(bracket=t.bracket, round=1, position=0)
+    assert first.player_a_id == entries[0].pk  # the top seed sits at table 1
+    now = T0
+    for round_no in range(1, 5):
+        for m in Match.objects.filter(bracket=t.bracket, round=round_no).order_by("position"):
+            now += timedelta(minutes=1)
+            done = play(m, m.player_a, actor, now)
+            assert done.status == Match.DONE and done.winner_id == m.player_a_id and (done.a_wins, done.b_wins) == (2, 0)
+    t.refresh_from_db()
+    assert t.status == Tournament.FINISHED
+    places = sorted(t.entries.values_list("place", flat=True))
+    assert places == [1, 2, 3, 3, 5, 5, 5, 5] + [9] * 8
+    assert Entry.objects.get(pk=entries[0].pk).place == 1
+    assert MatchGame.objects.filter(match__bracket=t.bracket).count() == 30
+    assert t.events.filter(action="formats.match.game_recorded").count() == 30
+
+
+def test_byes_for_the_top_seeds_and_a_game_split(heads_up, field, actor):
+    t = heads_up(size=16)
+    es = field(t, 13)
+    headsup.draw_bracket(t, actor=actor, seeds=[e.pk for e in es[:3]], now=T0)
+    byes = Match.objects.filter(bracket=t.bracket, round=1, result=Match.BYE)
+    assert sorted(m.winner_id for m in byes) == sorted(e.pk for e in es[:3])
+    r2 = Match.objects.get(bracket=t.bracket, round=2, position=0)
+    assert r2.player_a_id == es[0].pk and r2.player_b_id is None  # seed 1 waits for the winner of 8 v 9
+    m = Match.objects.filter(bracket=t.bracket, round=1, status=Match.READY).first()
+    headsup.start_match(m, actor=actor, now=T0)
+    headsup.seat_player(m, m.player_a, actor=actor, now=T0)
+    with pytest.raises(DomainError) as e:
+        headsup.record_game(m, m.player_a, actor=actor, now=T0)
+    assert e.value.code == "player_absent"
+    headsup.seat_player(m, m.player_b, actor=actor, now=T0)
+    headsup.record_game(m, m.player_a, actor=actor, now=T0 + timedelta(minutes=20))
+    m = headsup.record_game(m, m.player_b, actor=actor, now=T0 + timedelta(minutes=40))
+    assert (m.a_wins, m.b_wins, m.status) == (1, 1, Match.PLAYING)
+    assert m.clock_started_at == T0 + timedelta(minutes=40)  # game 3 restarts at level 1 with full stacks
+    m = headsup.record_game(m, m.player_b, actor=actor, now=T0 + timedelta(minutes=50))
+    assert m.status == Match.DONE and Entry.objects.get(pk=m.player_a_id).place == 9
+
+
+def no_show_match(heads_up, field, actor):
+    t = heads_up(size=2, level_minutes=10, name="Group 1 table")
+    seated, absent = field(t, 2)
+    headsup.draw_bracket(t, actor=actor, now=T0)
+    m = Match.objects.get(bracket=t.bracket)
+    headsup.start_match(m, actor=actor, now=T0)
+    me = seated if m.player_a_id == seated.pk else absent
+    headsup.seat_player(m, me, actor=actor, now=T0)
+    return t, m, me
+
+
+def test_scenario_34a_a_replacement_in_time_restarts_the_clock_at_level_1(heads_up, field, make_person, actor, cashier_actor):
+    t, m, seated = no_show_match(heads_up, field, actor)
+    with pytest.raises(DomainError) as e:  # 9:59: he still has until the end of level 1
+        headsup.free_absent_seat(m, actor=actor, now=T0 + timedelta(minutes=9, seconds=59))
+    assert e.value.code == "level_one_running"
+    m = headsup.free_absent_seat(m, actor=actor, now=T0 + timedelta(minutes=10))
+    gone = Entry.objects.get(tournament=t, status=Entry.CANCELLED)
+    assert gone.ledger.count() == 1 and not gone.ledger.filter(kind=LedgerRow.REFUND).exists()  # no refund
+    newcomer = make_person("New", "Comer")
+    m = headsup.seat_replacement(m, newcomer, method="CASH", actor=cashier_actor, now=T0 + timedelta(minutes=13))
+    assert m.clock_started_at == T0 + timedelta(minutes=13) and m.clock_restarts == 1
+    assert {m.player_a.person_id, m.player_b.person_id} == {seated.person_id, newcomer.pk}
+    headsup.record_game(m, m.player_a, actor=actor, now=T0 + timedelta(minutes=20))  # both seated: the match is on
+
+
+def test_scenario_34b_nobody_by_level_1_plus_5_minutes_is_a_bye(heads_up, field, make_person, actor, cashier_actor):
+    t, m, seated = no_show_match(heads_up, field, actor)
+    headsup.free_absent_seat(m, actor=actor, now=T0 + timedelta(minutes=10))
+    with pytest.raises(DomainError) as e:
+        headsup.award_bye(m, actor=actor, now=T0 + timedelta(minutes=14))
+    assert e.value.code == "replacement_window_open"
+    m = headsup.award_bye(m, actor=actor, now=T0 + timedelta(minutes=15))
+    assert m.result == Match.BYE and m.winner_id == seated.pk
+    with pytest.raises(DomainError) as e:
+        headsup.seat_replacement(m, make_person(), method="CASH", actor=cashier_actor, now=T0 + timedelta(minutes=16))
+    assert e.value.code == "no_free_seat"
+    t.refresh_from_db()
+    assert t.status == Tournament.FINISHED and Entry.objects.get(pk=seated.pk).place == 1
+
+
+def test_a_replacement_after_level_1_plus_5_minutes_is_refused(heads_up, field, make_person, actor, cashier_actor):
+    t, m, seated = no_show_match(heads_up, field, actor)
+    headsup.free_absent_seat(m, actor=actor, now=T0 + timedelta(minutes=10))
+    with pytest.raises(DomainError) as e:
+        headsup.seat_replacement(m, make_person(), method="CASH", actor=cashier_actor, now=T0 + timedelta(minutes=15, seconds=1))
+    assert e.value.code == "replacement_too_late"
+    assert not LedgerRow.objects.filter(tournament=t).exclude(entry__status=Entry.CANCELLED).exclude(entry=seated).exists()
+
+
+def final_day_match(heads_up, field, actor):
+    t = heads_up(size=2, level_minutes=12, punctuality="LATENESS", name="Final day")
+    es = field(t, 2)
+    headsup.draw_bracket(t, actor=actor, now=T0)
+    m = Match.objects.get(bracket=t.bracket)
+    headsup.start_match(m, actor=actor, now=T0)
+    headsup.seat_player(m, m.player_a, actor=actor, now=T0)
+    return t, m, es
+
+
+def test_scenario_35_thirteen_minutes_late_loses_game_1(heads_up, field, actor):
+    _t, m, _ = final_day_match(heads_up, field, actor)
+    m = headsup.seat_player(m, m.player_b, actor=actor, now=T0 + timedelta(minutes=13))
+    game = MatchGame.objects.get(match=m)
+    assert (game.number, game.kind, game.winner_id) == (1, MatchGame.LATENESS, m.player_a_id)
+    assert (m.a_wins, m.b_wins, m.status) == (1, 0, Match.PLAYING) and m.b_seated_at is not None
+    m = headsup.record_game(m, m.player_b, actor=actor, now=T0 + timedelta(minutes=30))
+    assert (m.a_wins, m.b_wins) == (1, 1)
+
+
+def test_scenario_35_still_absent_after_another_level_loses_the_match(heads_up, field, actor):
+    _t, m, _ = final_day_match(heads_up, field, actor)
+    m = headsup.apply_lateness(m, actor=actor, now=T0 + timedelta(minutes=13))
+    assert (m.a_wins, m.status) == (1, Match.PLAYING)
+    m = headsup.apply_lateness(m, actor=actor, now=T0 + timedelta(minutes=24))
+    assert m.status == Match.DONE and m.result == Match.LATENESS and m.winner_id == m.player_a_id
+    assert Entry.objects.get(pk=m.player_b_id).place == 2
+
+
+def test_scenario_36_new_players_first_then_the_earliest_eliminated(heads_up, make_person, field, actor, cashier_actor):
+    g1 = heads_up(size=2, start_at=T0, name="Group 1")
+    a_entry, b_entry = field(g1, 2)
+    g2 = heads_up(size=4, start_at=T0 + timedelta(hours=2), previous_group=g1, name="Group 2")
+    field(g2, 1)  # 3 open seats
+    bust(a_entry, T0 + timedelta(minutes=35))  # A out of Group 1 at 20:35, B at 20:50
+    bust(b_entry, T0 + timedelta(minutes=50))
+    n1, n2 = make_person("New", "One"), make_person("New", "Two")
+    # B asks first, then A, then the two newcomers, all before level 1 of Group 2.
+    headsup.request_seat(g2, b_entry.person, actor=actor, now=T0 + timedelta(minutes=55))
+    headsup.request_seat(g2, a_entry.person, actor=actor, now=T0 + timedelta(minutes=56))
+    headsup.request_seat(g2, n1, actor=actor, now=T0 + timedelta(minutes=100))
+    headsup.request_seat(g2, n2, actor=actor, now=T0 + timedelta(minutes=110))
+    with pytest.raises(DomainError) as e:  # no re-entry into Group 1 itself
+        headsup.request_seat(g1, a_entry.person, actor=actor, now=T0 + timedelta(minutes=57))
+    assert e.value.code == "no_reentry_same_group"
+    result = headsup.allocate_seats(g2, actor=actor, now=T0 + timedelta(minutes=115))
+    assert result["open_places"] == 3
+    assert result["admitted"] == ["New One", "New Two", a_entry.person.full_name]
+    assert result["refused"] == [b_entry.person.full_name]
+    assert SeatRequest.objects.get(person=b_entry.person).status == SeatRequest.REFUSED
+    # The admitted players hold reservations and pay at the desk.
+    assert g2.entries.filter(status=Entry.RESERVED).count() == 3
+    cashier.register(g2, a_entry.person, method="CASH", actor=cashier_actor)
+    assert g2.entries.get(person=a_entry.person).status == Entry.ACTIVE
+
+
+def test_a_group_sends_its_survivors_to_the_next_stage(heads_up, field, actor):
+    final_day = heads_up(size=2, name="Gruppo Unico", punctuality="LATENESS")
+    group = heads_up(size=4, rounds_to_play=1, feeds_into=final_day, name="Group 1")
+    field(group, 4)
+    headsup.draw_bracket(group, actor=actor, now=T0)
+    for m in Match.objects.filter(bracket=group.bracket, round=1):
+        play(m, m.player_b, actor, T0 + timedelta(minutes=30))
+    group.refresh_from_db()
+    assert group.status == Tournament.FINISHED
+    qualified = final_day.entries.all()
+    assert qualified.count() == 2 and all(e.chips == final_day.starting_stack for e in qualified)
+    assert QualifiedEntry.objects.filter(entry__tournament=final_day, source=QualifiedEntry.BRACKET_GROUP).count() == 2
+    assert not LedgerRow.objects.filter(tournament=final_day).exists()
+    assert sorted(group.entries.values_list("place", flat=True), key=lambda p: (p is None, p)) == [3, 3, None, None]

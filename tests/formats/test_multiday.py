@@ -1,0 +1,171 @@
+"""Multi-day events (FMT-11, FMT-07, PAY-08): flights, stack choice, bagging, surrender,
+chip leaders, Day 2 with the bagged stacks, a fresh draw and the final standings."""
+
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.utils import timezone
+
+from tdmanager.errors import DomainError
+from tournaments.formats.models import Bag, ChipLeaderAward, EntryStackChoice, QualifiedEntry
+from tournaments.formats.services import multiday, stackchoice
+from tournaments.models import ChipAdjustment, ChipCount, Entry, LedgerRow, Tournament
+from tournaments.services import cashier, lifecycle
+from tournaments.services.floor import chips_in_play
+
+from .conftest import bust, bust_in_order
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def event(structure, actor):
+    now = timezone.now()
+    return multiday.create_event(
+        name="Main Event", flights=[{"label": "1A", "start_at": now}, {"label": "1B", "start_at": now + timedelta(days=1)}],
+        day2_start_at=now + timedelta(days=2), buy_in=Decimal("1000"), fee=Decimal("100"), starting_stack=30000,
+        structure=structure, actor=actor, max_entries_per_player=2,
+    )
+
+
+def flight(event, label):
+    return event.flights.get(label=label).tournament
+
+
+def test_a_multi_day_event_from_the_flights_to_the_day2_winner(event, make_person, cashier_actor, actor):
+    f1a, f1b, day2 = flight(event, "1A"), flight(event, "1B"), event.day2
+    assert f1a.format == Tournament.MULTIDAY and day2.status == Tournament.PLANNED
+    # FMT-07: stack choice on Day 1A: the regular product and a deep one.
+    deep = stackchoice.add_stack_option(f1a, label="Deep 45k", buy_in=Decimal("1400"), fee=Decimal("140"), chips=45000,
+                                        actor=actor, override_reason="announced with the schedule")
+    ann, bob, cid, dan, eve, fay = (make_person(n) for n in ("Ann", "Bob", "Cid", "Dan", "Eve", "Fay"))
+    sell = lambda t, p: cashier.register(t, p, method="CASH", actor=cashier_actor).entry
+    a1 = stackchoice.register_with_stack_choice(f1a, ann, deep, method="CARD", actor=cashier_actor).entry
+    b1, c1, d1 = sell(f1a, bob), sell(f1a, cid), sell(f1a, dan)
+    assert a1.chips == 45000 and EntryStackChoice.objects.get(entry=a1).option == deep
+    row = LedgerRow.objects.get(entry=a1)
+    assert (row.prize_amount, row.fee_amount, row.chips) == (Decimal("1400.00"), Decimal("140.00"), 45000)
+    lifecycle.start(f1a, actor=actor)
+    bust(d1)  # Dan busts in 1A …
+    d1b = cashier.reenter(f1a, dan, method="CASH", actor=cashier_actor).entry  # … re-enters the same flight
+    bust(d1b)  # … and busts again: he will try 1B
+    in_play = chips_in_play(f1a)
+    assert in_play == 45000 + 3 * 30000 + 30000
+    # End of 1A: the room is bagged in one call; Cid surrenders (irreversible, chips out of play).
+    summary = multiday.bag_chips(f1a, [
+        {"number": a1.number, "chips": 80000, "bag_number": "A-001", "dealer": "Luca", "signed": True},
+        {"number": b1.number, "chips": 55000, "bag_number": "A-002"},
+        {"number": c1.number, "chips": 30000, "bag_number": "A-003", "surrender": True, "signed": True},
+    ], actor=actor)
+    assert summary["surrendered_chips"] == 30000 and summary["chips_in_play"] == in_play - 30000
+    assert summary["difference"] == 0 and summary["unbagged_entries"] == []
+    assert ChipCount.objects.filter(tournament=f1a, occasion="BAGGING").count() == 3
+    adj = ChipAdjustment.objects.get(tournament=f1a, kind=ChipAdjustment.SURRENDER)
+    assert adj.chips == -30000 and adj.entry_id == c1.pk
+    with pytest.raises(DomainError) as e:  # no change of mind
+        multiday.bag_chips(f1a, [{"number": c1.number, "chips": 30000, "bag_number": "A-004"}], actor=actor)
+    assert e.value.code == "not_playing"
+    multiday.close_flight(f1a, actor=actor)
+    f1a.refresh_from_db()
+    assert f1a.status == Tournament.FINISHED
+    # PAY-08: chip leaders of 1A (2 bags left): 2000 and 1000.
+    assert [(a.entry_id, a.amount) for a in ChipLeaderAward.objects.filter(flight__tournament=f1a)] == [(a1.pk, Decimal("2000.00")), (b1.pk, Decimal("1000.00"))]
+
+    # Day 1B: Cid (surrendered) and Dan (busted in 1A) buy in again; Bob (already bagged) plays it too.
+    c2, d2, b2, e2, f2 = sell(f1b, cid), sell(f1b, dan), sell(f1b, bob), sell(f1b, eve), sell(f1b, fay)
+    lifecycle.start(f1b, actor=actor)
+    bust_in_order([f2])
+    multiday.bag_chips(f1b, [{"number": c2.number, "chips": 20000, "bag_number": "B-001"},
+                             {"number": d2.number, "chips": 40000, "bag_number": "B-002"}], actor=actor)
+    with pytest.raises(DomainError) as e:  # a player is not bagged yet
+        multiday.close_flight(f1b, actor=actor)
+    assert e.value.code == "not_all_bagged"
+    multiday.bag_chips(f1b, [{"number": b2.number, "chips": 60000, "bag_number": "B-003"},
+                             {"number": e2.number, "chips": 30001, "bag_number": "B-004"}], actor=actor)
+    with pytest.raises(DomainError) as e:  # one chip too many
+        multiday.close_flight(f1b, actor=actor)
+    assert e.value.code == "count_mismatch" and e.value.extra["difference"] == 1
+    multiday.close_flight(f1b, actor=actor, reason="one T1 chip found under the rail")
+
+    # Day 2: every survivor, one stack each (Bob: his best bag, 60,000 from 1B), no money.
+    entries = multiday.build_day2(event, actor=actor)
+    stacks = {e.person.first_name: e.chips for e in entries}
+    assert stacks == {"Ann": 80000, "Bob": 60000, "Cid": 20000, "Dan": 40000, "Eve": 30001}
+    assert not LedgerRow.objects.filter(tournament=day2).exists()
+    assert QualifiedEntry.objects.filter(entry__tournament=day2, source=QualifiedEntry.DAY1_BAG).count() == 5
+    assert chips_in_play(day2) == 80000 + 60000 + 20000 + 40000 + 30001
+    assert day2.events.filter(action="formats.day2.built").get().payload["bags_not_carried"] == ["A-002"]
+    with pytest.raises(DomainError):  # no direct entries unless the director opens Day 2's registration
+        cashier.register(day2, fay, method="CASH", actor=cashier_actor)
+    multiday.start_day2(event, actor=actor)
+    day2.refresh_from_db()
+    assert day2.status == Tournament.RUNNING
+    by_name = {e.person.first_name: e for e in day2.entries.all()}
+    bust_in_order([by_name[n] for n in ("Cid", "Eve", "Dan", "Bob")])
+    multiday.finish_day2(event, actor=actor)
+    places = {e.person.first_name: e.place for e in day2.entries.all()}
+    assert places == {"Ann": 1, "Bob": 2, "Dan": 3, "Eve": 4, "Cid": 5}
+    # The money of the event: every flight's prize part (1A: 1400 + 3 × 1000 + Dan's re-entry 1000; 1B: 5 × 1000).
+    assert multiday.event_money(event) == {"prize": Decimal("10400.00"), "fee": Decimal("1040.00")}
+
+
+def test_first_flight_rule_carries_the_earliest_bag(structure, make_person, cashier_actor, actor):
+    now = timezone.now()
+    event = multiday.create_event(name="Festival", flights=[{"label": "1A", "start_at": now}, {"label": "1B", "start_at": now}],
+                                  day2_start_at=now, buy_in=Decimal("100"), fee=Decimal("10"), starting_stack=10000,
+                                  structure=structure, actor=actor, multi_flight_stack="FIRST")
+    p, q = make_person(), make_person()
+    for label, chips in (("1A", 12000), ("1B", 8000)):
+        t = flight(event, label)
+        ep = cashier.register(t, p, method="CASH", actor=cashier_actor).entry
+        eq = cashier.register(t, q, method="CASH", actor=cashier_actor).entry
+        lifecycle.start(t, actor=actor)
+        multiday.bag_chips(t, [{"entry": ep.pk, "chips": chips, "bag_number": "1"}, {"entry": eq.pk, "chips": 20000 - chips, "bag_number": "2"}], actor=actor)
+        multiday.close_flight(t, actor=actor)
+    stacks = {e.person_id: e.chips for e in multiday.build_day2(event, actor=actor)}
+    assert stacks == {p.pk: 12000, q.pk: 8000}
+
+
+def test_tied_chip_leaders_share_their_prizes(event, make_person, cashier_actor, actor):
+    t = flight(event, "1A")
+    es = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(3)]
+    lifecycle.start(t, actor=actor)
+    multiday.bag_chips(t, [{"entry": es[0].pk, "chips": 40000, "bag_number": "1"}, {"entry": es[1].pk, "chips": 40000, "bag_number": "2"},
+                           {"entry": es[2].pk, "chips": 10000, "bag_number": "3"}], actor=actor)
+    multiday.close_flight(t, actor=actor)
+    awards = list(ChipLeaderAward.objects.filter(flight__tournament=t).values_list("rank", "amount", "shared_with"))
+    assert awards == [(1, Decimal("1500.00"), 2), (1, Decimal("1500.00"), 2), (3, Decimal("500.00"), 1)]
+
+
+def test_bagging_refuses_duplicate_bags_and_closed_flights(event, make_person, cashier_actor, actor):
+    t = flight(event, "1A")
+    a, b = (cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(2))
+    with pytest.raises(DomainError) as e:
+        multiday.bag_chips(t, [{"entry": a.pk, "chips": 1, "bag_number": "1"}], actor=actor)
+    assert e.value.code == "bad_status"  # not running yet
+    lifecycle.start(t, actor=actor)
+    with pytest.raises(DomainError) as e:
+        multiday.bag_chips(t, [{"entry": a.pk, "chips": 30000, "bag_number": "7"}, {"entry": b.pk, "chips": 30000, "bag_number": "7"}], actor=actor)
+    assert e.value.code == "bag_number_used" and not Bag.objects.exists()  # nothing half-written
+    with pytest.raises(DomainError) as e:
+        multiday.build_day2(event, actor=actor)
+    assert e.value.code == "flights_open"
+
+
+def test_stack_choice_respects_the_desk_rules(event, make_person, cashier_actor, actor):
+    t = flight(event, "1A")
+    t.field_cap = 1
+    t.save()
+    with pytest.raises(DomainError) as e:  # registration is open: prices are locked without a reason
+        stackchoice.add_stack_option(t, label="Turbo", buy_in=Decimal("500"), fee=Decimal("50"), chips=15000, actor=actor)
+    assert e.value.code == "money_locked"
+    deep = stackchoice.add_stack_option(t, label="Deep", buy_in=Decimal("1900"), fee=Decimal("190"), chips=60000, actor=actor, override_reason="x")
+    with pytest.raises(DomainError) as e:  # 2,090 cash is above the 2,000 limit (REG-06)
+        stackchoice.register_with_stack_choice(t, make_person(), deep, method="CASH", actor=cashier_actor)
+    assert e.value.code == "cash_limit_exceeded"
+    stackchoice.register_with_stack_choice(t, make_person(), deep, method="CARD", actor=cashier_actor)
+    with pytest.raises(DomainError) as e:
+        stackchoice.register_with_stack_choice(t, make_person(), deep, method="CARD", actor=cashier_actor)
+    assert e.value.code == "field_full"
+    assert Entry.objects.filter(tournament=t).count() == 1

@@ -1,0 +1,218 @@
+"""The formats from the dashboard pages and through /api/v1/formats/: roles, errors, flows."""
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from tournaments.formats.models import Match, MultiDayEvent
+from tournaments.formats.services import headsup
+from tournaments.formats.services import series as series_service
+from tournaments.models import Entry, Tournament
+from tournaments.services import cashier, lifecycle
+
+from .conftest import bust_in_order
+
+pytestmark = pytest.mark.django_db
+
+
+def page_client(user):
+    c = Client()
+    c.force_login(user)
+    return c
+
+
+def test_a_director_creates_a_sit_and_go_from_the_form(director, structure):
+    c = page_client(director)
+    assert c.get("/formats/").status_code == 200
+    r = c.post("/formats/sit-and-go/new/", {"name": "S&G 19:00", "start_at": "2026-07-09T19:00", "buy_in": "50", "fee": "5",
+                                             "starting_stack": "5000", "structure": structure.pk, "tables": "2"})
+    t = Tournament.objects.get(name="S&G 19:00")
+    assert r.status_code == 302 and r["Location"] == f"/tournaments/{t.pk}/"
+    assert (t.format, t.field_cap, t.status, t.table_size) == (Tournament.SNG, 20, Tournament.REGISTERING, 10)
+    assert t.events.filter(action="formats.sitandgo.created").exists()
+
+
+def test_only_directors_create_formats(floor_user, cashier_user, outsider):
+    for user in (floor_user, cashier_user):
+        assert page_client(user).get("/formats/sit-and-go/new/").status_code == 403
+    assert page_client(outsider).get("/formats/").status_code == 403
+    assert Client().get("/formats/").status_code == 302  # log in first
+
+
+def test_the_multiday_pages_bag_a_room_and_build_day2(director, floor_user, structure, make_person, cashier_actor):
+    c = page_client(director)
+    r = c.post("/formats/multiday/new/", {
+        "name": "Main", "start_at": "2026-07-09T12:00", "buy_in": "1000", "fee": "100", "starting_stack": "30000", "structure": structure.pk,
+        "flights": "1A 2026-07-09 12:00\n1B 2026-07-10 12:00", "day2_start_at": "2026-07-11T12:00", "max_entries_per_player": "2",
+        "late_reg_closes_after_level": "6", "multi_flight_stack": "BEST", "surrender_allowed": "on", "chip_leader_prizes": "2000 1000 500"})
+    event = MultiDayEvent.objects.get(name="Main")
+    assert r.status_code == 302 and event.flights.count() == 2
+    t = event.flights.get(label="1A").tournament
+    es = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(3)]
+    lifecycle.start(t, actor=cashier_actor)
+    floor = page_client(floor_user)
+    page = f"/formats/multiday/{event.pk}/"
+    bags = f"{es[0].number} 50000 A1\n{es[1].number} 25000 A2\n{es[2].number} 15000 A3 S"
+    r = floor.post(page, {"op": "bag", "tournament": t.pk, "bags": bags}, follow=True)
+    assert "Bags recorded" in r.content.decode()
+    assert floor.post(page, {"op": "close", "tournament": t.pk}, follow=True).status_code == 200
+    assert event.flights.get(label="1A").closed_at is None  # the floor cannot close a flight
+    c.post(page, {"op": "close", "tournament": t.pk})
+    r = c.post(page, {"op": "build"}, follow=True)
+    assert "Close every flight first" in r.content.decode()  # 1B is still open
+    t1b = event.flights.get(label="1B").tournament
+    lifecycle.cancel(t1b, actor=cashier_actor, reason="no players")
+    c.post(page, {"op": "build"})
+    assert sorted(event.day2.entries.values_list("chips", flat=True)) == [25000, 50000]
+    body = c.get(page).content.decode()
+    assert "2000.00" in body and "Chip leaders" in body
+
+
+def test_the_api_runs_a_heads_up_bracket(api, director, floor_user, make_tournament, make_person, cashier_actor):
+    t = make_tournament(format=Tournament.HEADS_UP, table_size=2)
+    d = api(director)
+    r = d.post("/api/v1/formats/headsup/", {"tournament": t.pk, "size": 4, "level_minutes": 10}, format="json")
+    assert r.status_code == 201 and r.json()["size"] == 4
+    for _ in range(4):
+        cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
+    f = api(floor_user)
+    assert f.post(f"/api/v1/formats/headsup/{t.pk}/draw/", {}, format="json").status_code == 403  # director only
+    r = d.post(f"/api/v1/formats/headsup/{t.pk}/draw/", {}, format="json")
+    assert r.status_code == 200 and len(r.json()["rounds"]) == 2
+    for round_data in r.json()["rounds"][:1]:
+        for m in round_data["matches"]:
+            base = f"/api/v1/formats/matches/{m['id']}/"
+            assert f.post(base + "start/", {}, format="json").status_code == 200
+            f.post(base + "seat/", {"entry": m["a"]["entry"]}, format="json")
+            r = f.post(base + "game/", {"winner": m["a"]["entry"]}, format="json")
+            assert r.status_code == 409 and r.json()["code"] == "player_absent" and r.json()["detail"]
+            f.post(base + "seat/", {"entry": m["b"]["entry"]}, format="json")
+            f.post(base + "game/", {"winner": m["b"]["entry"]}, format="json")
+            r = f.post(base + "game/", {"winner": m["b"]["entry"]}, format="json")
+            assert r.json()["status"] == "DONE" and r.json()["result"] == "PLAYED"
+    final = Match.objects.get(bracket__tournament=t, round=2)
+    assert final.status == Match.READY
+    r = f.post(f"/api/v1/formats/matches/{final.pk}/game/", {}, format="json")
+    assert r.status_code == 400 and r.json()["code"] == "missing_field"
+    assert f.post(f"/api/v1/formats/matches/{final.pk}/explode/", {}, format="json").status_code == 404
+
+
+def test_the_bracket_and_the_leaderboard_are_public_lobby_pages(make_tournament, field, actor):
+    t = make_tournament(format=Tournament.HEADS_UP, name="HU Sunday")
+    headsup.create_bracket(t, actor=actor, size=4)
+    field(t, 4)
+    headsup.draw_bracket(t, actor=actor)
+    anon = Client()
+    r = anon.get(f"/formats/headsup/{t.pk}/bracket/")
+    assert r.status_code == 200 and "HU Sunday" in r.content.decode() and "Semi-finals" in r.content.decode()
+    assert len(anon.get(f"/formats/headsup/{t.pk}/bracket/?format=json").json()["rounds"]) == 2
+    s = series_service.create_series(name="Dailies", actor=actor)
+    d = make_tournament(name="Monday")
+    series_service.attach(s, d, actor=actor)
+    es = field(d, 3)
+    lifecycle.start(d, actor=actor)
+    bust_in_order(es[:2])
+    for place, e in zip((3, 2, 1), es):
+        Entry.objects.filter(pk=e.pk).update(place=place)
+    lifecycle.finish(d, actor=actor)
+    series_service.score_tournament(d, actor=actor)
+    r = anon.get(f"/formats/series/{s.pk}/leaderboard/")
+    assert r.status_code == 200 and es[2].person.display_name in r.content.decode()
+    data = anon.get(f"/formats/series/{s.pk}/leaderboard/?format=json").json()
+    assert data["standings"][0]["person"] == es[2].person_id and data["tournaments_played"] == 1
+    # Writes are never public.
+    assert anon.post(f"/formats/series/{s.pk}/", {"op": "score", "tournament": d.pk}).status_code == 302
+
+
+def test_the_api_creates_and_scores_a_series_and_runs_a_timed_event(api, director, display_user, make_tournament, field, structure, actor):
+    d = api(director)
+    r = d.post("/api/v1/formats/series/", {"name": "Spring", "lb_constant_mode": "B"}, format="json")
+    assert r.status_code == 201
+    sid = r.json()["series"]["id"]
+    r = d.post(f"/api/v1/formats/series/{sid}/schedule-daily/", {"date": "2010-03-05", "structure": structure.pk, "starting_stack": 8000}, format="json")
+    assert r.status_code == 200 and (r.json()["buy_in"], r.json()["fee"]) == ("200.00", "20.00")  # Friday
+    r = d.post(f"/api/v1/formats/series/{sid}/schedule-daily/", {"date": "2010-03-02", "structure": structure.pk, "starting_stack": 8000}, format="json")
+    assert r.status_code == 400 and r.json()["code"] == "no_daily_tournament"  # Tuesday
+    assert api(display_user).get(f"/api/v1/formats/series/{sid}/").status_code == 200
+    assert api(display_user).post(f"/api/v1/formats/series/{sid}/score/", {"tournament": 1}, format="json").status_code == 403
+    t = make_tournament(name="Timed", format=Tournament.TIMED)
+    r = d.post(f"/api/v1/formats/timed/{t.pk}/configure/", {"ends_at": (timezone.now() - timedelta(minutes=1)).isoformat()}, format="json")
+    assert r.status_code == 200 and r.json()["end_condition"] == "TIME_LIMIT_CHIPCOUNT"
+    es = field(t, 3)
+    lifecycle.start(t, actor=actor)
+    r = d.post(f"/api/v1/formats/timed/{t.pk}/finish/", {"counts": [{"entry": es[0].pk, "chips": 10000}]}, format="json")
+    assert r.status_code == 400 and r.json()["code"] == "counts_missing"
+    r = d.post(f"/api/v1/formats/timed/{t.pk}/finish/", {"counts": [{"entry": e.pk, "chips": c} for e, c in zip(es, (5000, 15000, 10000))]}, format="json")
+    assert r.status_code == 200 and [s["place"] for s in r.json()["standings"]] == [1, 2, 3]
+
+
+def test_the_api_sells_a_stack_choice_once_per_idempotency_key(api, director, cashier_user, make_tournament, person):
+    t = make_tournament(status=Tournament.PLANNED)
+    r = api(director).post(f"/api/v1/formats/tournaments/{t.pk}/stack-options/", {"label": "Deep", "buy_in": "150", "fee": "15", "chips": 45000}, format="json")
+    assert r.status_code == 201
+    option = r.json()["id"]
+    lifecycle.open_registration(t, actor=cashier_actor_for(director))
+    c = api(cashier_user)
+    url = f"/api/v1/formats/tournaments/{t.pk}/stack-choice/"
+    first = c.post(url, {"person": person.pk, "option": option, "method": "CASH"}, format="json", HTTP_IDEMPOTENCY_KEY="k1")
+    again = c.post(url, {"person": person.pk, "option": option, "method": "CASH"}, format="json", HTTP_IDEMPOTENCY_KEY="k1")
+    assert first.status_code == 201 and again.status_code == 201 and again["Idempotent-Replay"] == "true"
+    assert first.json()["entry"]["chips"] == 45000 and first.json()["receipt"]["prize_amount"] == "150.00"
+    assert t.ledger.count() == 1
+
+
+def cashier_actor_for(user):
+    from tournaments.services.events import Actor
+
+    return Actor(user, "test")
+
+
+def test_the_multiday_api_bags_and_closes(api, director, floor_user, structure, make_person, cashier_actor):
+    now = timezone.now()
+    d = api(director)
+    r = d.post("/api/v1/formats/multiday/", {"name": "API Main", "flights": [{"label": "1A", "start_at": now.isoformat()}],
+                                              "day2_start_at": (now + timedelta(days=1)).isoformat(), "buy_in": "500", "fee": "50",
+                                              "starting_stack": 20000, "structure": structure.pk}, format="json")
+    assert r.status_code == 201
+    event = MultiDayEvent.objects.get(pk=r.json()["id"])
+    t = event.flights.get().tournament
+    es = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(2)]
+    lifecycle.start(t, actor=cashier_actor)
+    f = api(floor_user)
+    r = f.post(f"/api/v1/formats/flights/{t.pk}/bag/", {"rows": [{"entry": es[0].pk, "chips": 30000, "bag_number": "1"},
+                                                                {"entry": es[1].pk, "chips": 10000, "bag_number": "2"}]}, format="json")
+    assert r.status_code == 200 and r.json()["difference"] == 0
+    assert f.post(f"/api/v1/formats/flights/{t.pk}/close/", {}, format="json").status_code == 403
+    r = d.post(f"/api/v1/formats/flights/{t.pk}/close/", {}, format="json")
+    assert r.status_code == 200 and [a["amount"] for a in r.json()["flights"][0]["chip_leaders"]] == ["2000.00", "1000.00"]
+    r = d.post(f"/api/v1/formats/multiday/{event.pk}/build-day2/", {}, format="json")
+    assert r.status_code == 200 and r.json()["day2"]["players"] == 2
+    r = d.post(f"/api/v1/formats/multiday/{event.pk}/build-day2/", {}, format="json")
+    assert r.status_code == 409 and r.json()["code"] == "day2_built"
+
+
+def test_the_director_pages_render_and_run_a_match(director, floor_user, make_tournament, field, actor):
+    t = make_tournament(format=Tournament.HEADS_UP, name="HU page")
+    headsup.create_bracket(t, actor=actor, size=2)
+    field(t, 2)
+    c = page_client(director)
+    page = f"/formats/headsup/{t.pk}/"
+    assert "Draw the bracket" in c.get(page).content.decode()
+    c.post(page, {"op": "draw"})
+    m = Match.objects.get(bracket__tournament=t)
+    floor = page_client(floor_user)
+    floor.post(page, {"op": "start", "match": m.pk})
+    for e in (m.player_a_id, m.player_b_id):
+        floor.post(page, {"op": "seat", "match": m.pk, "entry": e})
+    assert "A wins a game" in floor.get(page).content.decode()
+    for _ in range(2):
+        floor.post(page, {"op": "game", "match": m.pk, "entry": m.player_b_id})
+    assert Entry.objects.get(pk=m.player_b_id).place == 1
+    for url in ("/formats/timed/new/", "/formats/headsup/new/", "/formats/multiday/new/", "/formats/series/new/", "/formats/qualifiers/new/"):
+        assert c.get(url).status_code == 200, url
+    s = series_service.create_series(name="Page series", actor=actor)
+    assert "General ranking" in c.get(f"/formats/series/{s.pk}/").content.decode()
+    timed_t = make_tournament(format=Tournament.TIMED, name="Timed page")
+    assert c.get(f"/formats/timed/{timed_t.pk}/").status_code == 200

@@ -1,0 +1,131 @@
+"""Daily tournaments and leaderboard series (FMT-10, LB-01..03, scenario 39)."""
+
+from datetime import date, timedelta
+from decimal import Decimal
+
+import pytest
+from django.utils import timezone
+
+from payouts import leaderboard
+from tdmanager.errors import DomainError
+from tournaments.formats import engine
+from tournaments.formats.models import SeriesAward, SeriesCycle, SeriesResult
+from tournaments.formats.services import series as series_service
+from tournaments.models import Entry, Tournament
+from tournaments.services import cashier, lifecycle
+
+from .conftest import bust_in_order
+
+pytestmark = pytest.mark.django_db
+
+
+def play_to_the_end(t, entries, actor, winner_last=True):
+    """Start, bust everybody but the last entry in order (seating's bust slips), and finish
+    with places by bust order (the last one out is 2nd)."""
+    lifecycle.start(t, actor=actor)
+    bust_in_order(entries[:-1], start=timezone.now() - timedelta(hours=3))
+    n = len(entries)
+    for i, e in enumerate(entries):
+        Entry.objects.filter(pk=e.pk).update(place=n - i)  # the places the bust slips give
+    lifecycle.finish(t, actor=actor)
+
+
+@pytest.fixture
+def series(actor):
+    return series_service.create_series(name="Sanremo dailies 2010", actor=actor)
+
+
+def test_scenario_39_points_of_a_40_player_daily(series, make_tournament, field, actor):
+    t = make_tournament(name="Monday daily", buy_in=Decimal("50"), fee=Decimal("20"))
+    series_service.attach(series, t, actor=actor)
+    entries = field(t, 40)
+    play_to_the_end(t, entries, actor)
+    results = series_service.score_tournament(t, actor=actor)
+    points = {r.place: round(r.points, 2) for r in results}
+    assert (points[1], points[2], points[4], points[40]) == (189.81, 134.21, 94.90, 30.01)
+    assert all(r.participants == 40 for r in results)
+    with pytest.raises(DomainError) as e:
+        series_service.score_tournament(t, actor=actor)
+    assert e.value.code == "already_scored"
+
+
+def test_scenario_39_reading_b_and_the_same_order(make_tournament, field, actor):
+    b = series_service.create_series(name="Reading B", lb_constant_mode="B", actor=actor)
+    t = make_tournament(name="Thursday daily")
+    series_service.attach(b, t, actor=actor)
+    play_to_the_end(t, field(t, 40), actor)
+    points = {r.place: round(r.points, 2) for r in series_service.score_tournament(t, actor=actor)}
+    assert (points[1], points[40]) == (153.73, 24.31)
+
+
+def test_re_entries_count_as_participants_and_a_player_scores_once(series, make_tournament, field, make_person, actor, cashier_actor):
+    t = make_tournament(max_entries_per_player=2, format=Tournament.REENTRY)
+    series_service.attach(series, t, actor=actor)
+    p = make_person()
+    first = cashier.register(t, p, method="CASH", actor=cashier_actor).entry
+    others = field(t, 3)
+    lifecycle.start(t, actor=actor)
+    bust_in_order([first])
+    again = cashier.reenter(t, p, method="CASH", actor=cashier_actor).entry
+    order = [first, others[0], others[1], again, others[2]]  # 5 entries; p's best place is 2
+    bust_in_order(order[1:-1], start=timezone.now())
+    for place, e in zip(range(5, 0, -1), order):
+        Entry.objects.filter(pk=e.pk).update(place=place)
+    lifecycle.finish(t, actor=actor)
+    results = series_service.score_tournament(t, actor=actor)
+    mine = [r for r in results if r.person_id == p.pk]
+    assert len(results) == 4 and len(mine) == 1 and mine[0].place == 2 and mine[0].participants == 5
+    assert mine[0].points == pytest.approx(leaderboard.leaderboard_points(5, 2))
+
+
+def test_a_cycle_of_20_awards_four_tickets_archives_and_resets(series, make_tournament, field, actor):
+    first_day = date(2010, 3, 1)  # the initiative starts on Monday 1 March 2010
+    day, played = first_day, 0
+    regulars = None
+    while played < 20:
+        price = engine.daily_price(day.weekday())
+        if price is None:
+            with pytest.raises(DomainError):
+                series_service.schedule_daily(series, day, structure=make_tournament().structure, starting_stack=10000, actor=actor)
+            day += timedelta(days=1)
+            continue
+        t = series_service.schedule_daily(series, day, structure=make_tournament().structure, starting_stack=10000, actor=actor)
+        assert (t.buy_in, t.fee) == price and t.status == Tournament.REGISTERING
+        if regulars is None:
+            entries = field(t, 6)
+            regulars = [e.person for e in entries]
+        else:
+            entries = [cashier.register(t, p, method="CASH", actor=actor).entry for p in regulars]
+        # The same order every day: the 6th regular wins, the 1st finishes 6th.
+        play_to_the_end(t, entries, actor)
+        series_service.score_tournament(t, actor=actor)
+        played += 1
+        day += timedelta(days=1)
+        if played == 19:
+            lines = series_service.standings(series)
+            assert lines[0].player == regulars[-1].pk and lines[0].tournaments == 19
+    series.refresh_from_db()
+    assert series.current_cycle == 2  # reset: the new cycle has no points yet
+    assert series_service.standings(series) == []
+    awards = SeriesAward.objects.filter(series=series, cycle=1).order_by("rank")
+    assert [a.person_id for a in awards] == [p.pk for p in reversed(regulars)][:4]
+    assert all(a.value == Decimal("550.00") and "500+50" in a.description for a in awards)
+    archive = SeriesCycle.objects.get(series=series, number=1)
+    assert len(archive.standings) == 6 and archive.standings[0]["person"] == regulars[-1].pk
+    assert archive.standings[0]["total"] == pytest.approx(20 * leaderboard.leaderboard_points(6, 1))
+    assert SeriesResult.objects.filter(series=series, cycle=1).count() == 120  # the history is kept
+
+
+def test_a_tie_for_the_last_ticket_is_left_to_the_director(make_tournament, field, actor):
+    s = series_service.create_series(name="Short", cycle_length=1, tickets_per_cycle=1, tie_break="NONE", actor=actor)
+    t = make_tournament()
+    series_service.attach(s, t, actor=actor)
+    es = field(t, 3)
+    play_to_the_end(t, es, actor)
+    Entry.objects.filter(pk__in=[es[1].pk, es[2].pk]).update(place=1)  # two players share 1st
+    series_service.score_tournament(t, actor=actor)
+    archive = SeriesCycle.objects.get(series=s, number=1)
+    assert archive.tickets_undecided == 1 and sorted(archive.undecided) == sorted([es[1].person_id, es[2].person_id])
+    assert not SeriesAward.objects.filter(series=s).exists()
+    series_service.settle_undecided(s, 1, [es[2].person_id], actor=actor, reason="high card draw, witnessed")
+    assert SeriesAward.objects.get(series=s).decided_by == "DIRECTOR"

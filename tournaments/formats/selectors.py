@@ -1,0 +1,127 @@
+"""Read-only views of the formats for pages, the API and lobby screens. Nothing here writes."""
+
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournaments.models import Entry
+
+from . import engine
+from .models import Bracket, ChipLeaderAward, Match, MultiDayEvent, QualifierGroup, Series, SeriesAward, SeriesCycle, TimedEvent
+from .services import multiday
+from .services import series as series_service
+
+
+def _player(entry):
+    if entry is None:
+        return None
+    return {"entry": entry.pk, "number": entry.number, "name": entry.person.display_name, "status": entry.status, "place": entry.place}
+
+
+def match_data(m: Match, bracket: Bracket, now=None) -> dict:
+    now = now or timezone.now()
+    data = {
+        "id": m.pk, "round": m.round, "position": m.position, "table": m.table_number, "status": m.status, "result": m.result,
+        "a": _player(m.player_a), "b": _player(m.player_b), "a_wins": m.a_wins, "b_wins": m.b_wins,
+        "a_seated": m.a_seated_at is not None, "b_seated": m.b_seated_at is not None,
+        "winner": m.winner_id, "started_at": m.started_at.isoformat() if m.started_at else None,
+        "clock_started_at": m.clock_started_at.isoformat() if m.clock_started_at else None, "clock_restarts": m.clock_restarts,
+        "seat_freed_at": m.seat_freed_at.isoformat() if m.seat_freed_at else None,
+        "games": [{"number": g.number, "winner": g.winner_id, "kind": g.kind} for g in m.games.all()],
+    }
+    if m.status == Match.PLAYING and m.clock_started_at:
+        data["clock"] = engine.match_level(m.clock_started_at, now, bracket.level_minutes)
+    if m.seat_freed_at and m.clock_started_at:
+        data["replacement_until"] = engine.replacement_deadline(m.clock_started_at, bracket.level_minutes, bracket.no_show_grace_minutes).isoformat()
+    return data
+
+
+def round_name(size: int, round_no: int) -> str:
+    left = engine.players_in_round(size, round_no)
+    return {2: _("Final"), 4: _("Semi-finals"), 8: _("Quarter-finals")}.get(left, _("Round of %(n)s") % {"n": left})
+
+
+def bracket_data(bracket: Bracket, now=None) -> dict:
+    """The whole bracket by round, for the lobby page and the API."""
+    t = bracket.tournament
+    matches = Match.objects.filter(bracket=bracket).select_related("player_a__person", "player_b__person").prefetch_related("games")
+    rounds: dict[int, list] = {}
+    for m in matches:
+        rounds.setdefault(m.round, []).append(match_data(m, bracket, now))
+    champion = t.entries.filter(place=1).select_related("person").first() if bracket.completed_at else None
+    return {
+        "tournament": {"id": t.pk, "name": t.name, "status": t.status},
+        "size": bracket.size, "games_to_win": bracket.games_to_win, "level_minutes": bracket.level_minutes,
+        "punctuality": bracket.punctuality, "drawn": bracket.drawn_at is not None, "completed": bracket.completed_at is not None,
+        "rounds": [{"round": r, "name": round_name(bracket.size, r), "matches": rounds[r]} for r in sorted(rounds)],
+        "champion": _player(champion) if champion and bracket.last_round == engine.rounds_in(bracket.size) else None,
+        "seat_requests": [{"id": r.pk, "name": r.person.full_name, "kind": r.kind, "status": r.status,
+                           "requested_at": r.requested_at.isoformat()} for r in t.seat_requests.select_related("person")],
+    }
+
+
+def leaderboard_data(series: Series, cycle: int | None = None) -> dict:
+    """The general ranking of a cycle (current by default), points to 2 decimals (LB-02)."""
+    from tournaments.models import Person
+
+    cycle = series.current_cycle if cycle is None else cycle
+    lines = series_service.standings(series, cycle)
+    names = {p.pk: p.display_name for p in Person.objects.filter(pk__in=[line.player for line in lines])}
+    played = series.links.filter(cycle=cycle, scored_at__isnull=False).count()
+    return {
+        "series": {"id": series.pk, "name": series.name, "cycle_length": series.cycle_length, "reading": series.lb_constant_mode,
+                   "participants": series.participants, "tickets": series.tickets_per_cycle, "ticket": series.ticket_description},
+        "cycle": cycle, "tournaments_played": played, "tournaments_left": max(0, series.cycle_length - played),
+        "standings": [{"rank": s.rank, "person": s.player, "name": names.get(s.player, "?"), "points": round(s.total, 2),
+                       "tournaments": s.tournaments, "best": round(s.best, 2)} for s in lines],
+        "past_cycles": [{"number": c.number, "closed_at": c.closed_at.isoformat(), "undecided": c.tickets_undecided,
+                         "winners": [a.person.display_name for a in SeriesAward.objects.filter(series=series, cycle=c.number).select_related("person")]}
+                        for c in SeriesCycle.objects.filter(series=series).order_by("-number")],
+    }
+
+
+def event_data(event: MultiDayEvent) -> dict:
+    flights = []
+    for f in event.flights.select_related("tournament"):
+        t = f.tournament
+        flights.append({
+            "label": f.label, "tournament": t.pk, "name": t.name, "status": t.status, "closed": f.closed_at is not None,
+            "entries": t.entries.exclude(status=Entry.CANCELLED).count(), "playing": t.entries.filter(status=Entry.ACTIVE).count(),
+            "bagging": multiday.bagging_summary(f) if t.status == t.RUNNING or f.closed_at else None,
+            "chip_leaders": [{"rank": a.rank, "name": a.entry.person.display_name, "chips": a.chips, "amount": str(a.amount), "shared_with": a.shared_with}
+                             for a in ChipLeaderAward.objects.filter(flight=f).select_related("entry__person")],
+            "stack_options": [{"id": o.pk, "label": o.label, "buy_in": str(o.buy_in), "fee": str(o.fee), "chips": o.chips} for o in t.stack_options.all()],
+        })
+    money = multiday.event_money(event)
+    return {"id": event.pk, "name": event.name, "day2": {"tournament": event.day2_id, "status": event.day2.status,
+                                                          "built": event.day2_built_at is not None,
+                                                          "players": event.day2.entries.exclude(status=Entry.CANCELLED).count()},
+            "multi_flight_stack": event.multi_flight_stack, "surrender_allowed": event.surrender_allowed,
+            "chip_leader_prizes": [str(p) for p in event.prizes], "chip_leader_ties": event.chip_leader_ties,
+            "flights": flights, "money": {k: str(v) for k, v in money.items()}}
+
+
+def format_links(t) -> list[dict]:
+    """Buttons a tournament page can show for its format: [{"label", "url"}]."""
+    links = []
+    if hasattr(t, "flight"):
+        links.append({"label": _("Multi-day event"), "url": reverse("formats-multiday", args=[t.flight.event_id])})
+    if hasattr(t, "multiday_event"):
+        links.append({"label": _("Multi-day event"), "url": reverse("formats-multiday", args=[t.multiday_event.pk])})
+    if hasattr(t, "bracket"):
+        links.append({"label": _("Bracket"), "url": reverse("formats-headsup", args=[t.pk])})
+    if hasattr(t, "timed") or hasattr(t, "qualifier") or hasattr(t, "qualifier_group"):
+        links.append({"label": _("Timed / qualifiers"), "url": reverse("formats-timed", args=[t.pk])})
+    if hasattr(t, "series_link"):
+        links.append({"label": _("Leaderboard"), "url": reverse("formats-series", args=[t.series_link.series_id])})
+    return links
+
+
+def overview() -> dict:
+    return {
+        "events": MultiDayEvent.objects.select_related("day2"),
+        "brackets": Bracket.objects.select_related("tournament").order_by("-tournament__start_at"),
+        "timed": TimedEvent.objects.select_related("tournament").order_by("-tournament__start_at"),
+        "groups": QualifierGroup.objects.select_related("final"),
+        "series": Series.objects.all(),
+    }

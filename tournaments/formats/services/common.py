@@ -1,0 +1,75 @@
+"""Helpers shared by the format services: errors, qualified entries, places."""
+
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tdmanager.errors import DomainError
+from tournaments.models import ChipAdjustment, Entry, Tournament
+from tournaments.services import clockctl
+from tournaments.services.clockview import get_clock
+
+from .. import engine
+from ..models import QualifiedEntry
+
+
+class FormatError(DomainError):
+    """A format rule refused the action; ``code`` says which."""
+
+
+def refuse_engine_error(exc: engine.FormatRuleError):
+    return FormatError(exc.code, str(exc), status=400)
+
+
+def need_status(t: Tournament, *statuses, code="bad_status", message=None):
+    if t.status not in statuses:
+        raise FormatError(code, message or _("Not possible while the tournament is %(s)s.") % {"s": t.get_status_display().lower()})
+
+
+def qualify(target: Tournament, from_entry: Entry, *, chips: int, source: str, actor, bag=None, now=None) -> Entry:
+    """Give ``from_entry``'s player an entry in ``target`` without money (a Day 2 stack, a
+    qualifying-table winner, a heads-up group survivor). The caller holds the locks.
+
+    The entry's ledger stays empty: the chips come in as a signed chip adjustment, so the
+    target's chips in play (CR-06) and its average stack are right.
+    """
+    now = now or timezone.now()
+    person = from_entry.person
+    if target.entries.filter(person=person, status__in=(Entry.ACTIVE, Entry.RESERVED)).exists():
+        raise FormatError("already_registered", _("%(name)s already has a place in %(t)s.") % {"name": person.full_name, "t": target.name})
+    number = (target.entries.aggregate(m=Max("number"))["m"] or 0) + 1
+    previous = target.entries.filter(person=person).exclude(status=Entry.CANCELLED).count()
+    entry = Entry.objects.create(tournament=target, person=person, number=number, person_entry_no=previous + 1, status=Entry.ACTIVE,
+                                 chips=chips, created_at=now, is_late=target.status == Tournament.RUNNING)
+    QualifiedEntry.objects.create(entry=entry, source=source, from_tournament_id=from_entry.tournament_id, from_entry=from_entry,
+                                  bag=bag, chips=chips, created_by=actor.user, created_at=now)
+    if chips:
+        ChipAdjustment.objects.create(tournament=target, entry=entry, kind=ChipAdjustment.CORRECTION, chips=chips,
+                                      reason=f"qualified ({source}) from {from_entry.tournament.name} #{from_entry.number}"[:200],
+                                      created_by=actor.user)
+    return entry
+
+
+def write_places(places) -> None:
+    """Store ``engine.Place`` rows whose ``player`` is an Entry (a shared place: same number)."""
+    for p in places:
+        entry = p.player
+        if entry.place != p.place:
+            entry.place = p.place
+            entry.save(update_fields=["place"])
+
+
+def place_eliminated(t: Tournament, first_place: int) -> list:
+    """Busted entries ranked by bust time from ``first_place`` down (the later out, the
+    better; ELM-01). Only entries without a place are written: a place a bust slip already
+    set (seating, with its same-hand and hand-for-hand rules) stands."""
+    busted = list(t.entries.filter(status=Entry.BUSTED).exclude(busted_at__isnull=True))
+    places = [p for p in engine.places_below([(e, e.busted_at) for e in busted], first_place) if p.player.place is None]
+    write_places(places)
+    return places
+
+
+def finish_clock_if_running(t: Tournament, actor) -> None:
+    clock = get_clock(t)
+    if clock is not None and clock.status not in (clock.NOT_STARTED, clock.FINISHED):
+        clockctl.finish_clock(t, actor=actor, reason="format finished")

@@ -1,0 +1,191 @@
+"""Daily tournaments and leaderboard series (FMT-10, LB-01..LB-03).
+
+Points per tournament come from ``payouts.leaderboard`` (the pure engine): K·√(n/p), with
+the series' reading of ``log(100,25)``, its count of participants and its rule for shared
+places. Every ``cycle_length`` scored tournaments the cycle closes: the best
+``tickets_per_cycle`` totals get a ticket each (€500+50), the ranking is archived and the
+totals start again from zero. A tie for the last ticket is left to the director.
+"""
+
+from datetime import datetime, time
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from payouts import leaderboard
+from tdmanager.errors import ValidationFailed
+from tournaments.models import Entry, Person, Tournament
+from tournaments.services.cashier import lock_tournament
+from tournaments.services.events import Actor, log_event
+
+from .. import engine
+from ..models import Series, SeriesAward, SeriesCycle, SeriesResult, SeriesTournament
+from .common import FormatError
+
+
+@transaction.atomic
+def create_series(*, name: str, actor: Actor, **settings) -> Series:
+    allowed = {"cycle_length", "lb_constant_mode", "participants", "shared_rule", "tie_break", "tickets_per_cycle",
+               "ticket_description", "ticket_value", "weekday_prices"}
+    unknown = set(settings) - allowed
+    if unknown:
+        raise ValidationFailed("bad_setting", _("Unknown series settings: %(s)s.") % {"s": ", ".join(sorted(unknown))})
+    series = Series(name=name, **settings)
+    if series.lb_constant_mode not in leaderboard.MODES or series.tie_break not in leaderboard.TIE_BREAKS:
+        raise ValidationFailed("bad_setting", _("Unknown leaderboard reading or tie-break."))
+    if series.cycle_length < 1:
+        raise ValidationFailed("bad_setting", _("A cycle has at least one tournament."))
+    series.save()
+    log_event(None, "formats.series.created", actor, series=series.pk, name=name, cycle_length=series.cycle_length,
+              lb_constant_mode=series.lb_constant_mode, participants=series.participants)
+    return series
+
+
+@transaction.atomic
+def attach(series: Series, tournament, *, actor: Actor) -> SeriesTournament:
+    t = lock_tournament(tournament)
+    if SeriesTournament.objects.filter(tournament=t).exists():
+        raise FormatError("already_in_series", _("This tournament already belongs to a series."))
+    link = SeriesTournament.objects.create(series=series, tournament=t)
+    log_event(t, "formats.series.attached", actor, series=series.pk, name=series.name)
+    return link
+
+
+@transaction.atomic
+def schedule_daily(series: Series, day, *, structure, starting_stack: int, actor: Actor, start_time: time = time(20, 30),
+                   name: str | None = None) -> Tournament:
+    """Create the daily tournament of ``day`` at the weekday's price (003 Allegato 1: Mon/Thu
+    50+20, Fri 200+20, Sat 150+20, Sun 80+20 unless the series sets its own), open for
+    registration and attached to the series."""
+    price = engine.daily_price(day.weekday(), series.weekday_prices or None)
+    if price is None:
+        raise FormatError("no_daily_tournament", _("There is no daily tournament on that weekday."), status=400)
+    buy_in, fee = price
+    start_at = timezone.make_aware(datetime.combine(day, start_time))
+    t = Tournament.objects.create(name=name or f"{series.name} {day:%a %d/%m}", start_at=start_at, buy_in=buy_in, fee=fee,
+                                  starting_stack=starting_stack, structure=structure, status=Tournament.REGISTERING,
+                                  settings={"lb_mode": series.lb_constant_mode})
+    SeriesTournament.objects.create(series=series, tournament=t)
+    log_event(t, "formats.series.daily_scheduled", actor, series=series.pk, buy_in=str(buy_in), fee=str(fee))
+    return t
+
+
+def tournament_places(t: Tournament, participants_rule: str) -> tuple[int, list[tuple[Person, int, int]]]:
+    """n and each player's (place, shared_with) in ``t`` for the leaderboard.
+
+    ``ENTRIES``: n counts every paid entry (re-entries included) and a player scores once,
+    with the best place of his entries. ``PLAYERS``: n counts people, and the places are
+    those of each person's best entry among people (ties stay shared).
+    """
+    entries = list(t.entries.filter(status__in=(Entry.ACTIVE, Entry.BUSTED)).select_related("person"))
+    if any(e.place is None for e in entries):
+        raise FormatError("places_missing", _("Some entries have no finishing place yet."))
+    best: dict[int, Entry] = {}
+    for e in entries:
+        if e.person_id not in best or e.place < best[e.person_id].place:
+            best[e.person_id] = e
+    if participants_rule == Series.PLAYERS:
+        n = len(best)
+        ordered = sorted(best.values(), key=lambda e: e.place)
+        out = []
+        for e in ordered:
+            better = sum(1 for x in ordered if x.place < e.place)
+            same = sum(1 for x in ordered if x.place == e.place)
+            out.append((e.person, better + 1, same))
+        return n, out
+    n = len(entries)
+    share = {}
+    for e in entries:
+        share[e.place] = share.get(e.place, 0) + 1
+    return n, [(e.person, e.place, share[e.place]) for e in sorted(best.values(), key=lambda e: e.place)]
+
+
+@transaction.atomic
+def score_tournament(tournament, *, actor: Actor) -> list[SeriesResult]:
+    """Give every player of a finished series tournament his points (LB-01), and close the
+    cycle when this was its last tournament (LB-03)."""
+    t = lock_tournament(tournament)
+    try:
+        link = SeriesTournament.objects.select_related("series").get(tournament=t)
+    except SeriesTournament.DoesNotExist:
+        raise FormatError("not_in_series", _("This tournament is not part of a series.")) from None
+    series = Series.objects.select_for_update().get(pk=link.series_id)
+    if link.scored_at:
+        raise FormatError("already_scored", _("This tournament has already been scored."))
+    if t.status != Tournament.FINISHED:
+        raise FormatError("not_finished", _("Points are given once the tournament is finished."))
+    n, places = tournament_places(t, series.participants)
+    if n == 0:
+        raise FormatError("no_players", _("Nobody played this tournament."))
+    results = [
+        SeriesResult(series=series, cycle=series.current_cycle, tournament=t, person=person, place=place, shared_with=shared,
+                     participants=n, points=leaderboard.leaderboard_points(n, place, mode=series.lb_constant_mode, buy_in=t.buy_in,
+                                                                           shared_with=shared, shared_rule=series.shared_rule))
+        for person, place, shared in places
+    ]
+    SeriesResult.objects.bulk_create(results)
+    link.cycle, link.participants, link.scored_at = series.current_cycle, n, timezone.now()
+    link.save(update_fields=["cycle", "participants", "scored_at"])
+    scored = SeriesTournament.objects.filter(series=series, cycle=series.current_cycle, scored_at__isnull=False).count()
+    closed = None
+    if scored >= series.cycle_length:
+        closed = _close_cycle(series, actor)
+    log_event(t, "formats.series.scored", actor, series=series.pk, cycle=link.cycle, participants=n, tournament_no=scored,
+              top=[{"name": r.person.full_name, "place": r.place, "points": round(r.points, 2)} for r in results[:5]],
+              cycle_closed=closed.number if closed else None)
+    return results
+
+
+def standings(series: Series, cycle: int | None = None) -> list:
+    """The general ranking of a cycle (the current one by default): ``SeriesStanding`` lines
+    whose ``player`` is the person id (``payouts.leaderboard.series_standings``)."""
+    cycle = series.current_cycle if cycle is None else cycle
+    pairs = SeriesResult.objects.filter(series=series, cycle=cycle).order_by("tournament__start_at", "id").values_list("person_id", "points")
+    return leaderboard.series_standings(list(pairs), tie_break=series.tie_break)
+
+
+def _close_cycle(series: Series, actor: Actor) -> SeriesCycle:
+    """Award the cycle's tickets, archive its ranking and start the next cycle from zero."""
+    lines = standings(series)
+    awards = leaderboard.cycle_awards(lines, top=series.tickets_per_cycle, tie_break=series.tie_break)
+    people = {p.pk: p for p in Person.objects.filter(pk__in=[line.player for line in lines])}
+    by_player = {line.player: line for line in lines}
+    archive = SeriesCycle.objects.create(
+        series=series, number=series.current_cycle,
+        standings=[{"rank": s.rank, "person": s.player, "name": people[s.player].full_name, "total": s.total, "tournaments": s.tournaments,
+                    "best": s.best} for s in lines],
+        undecided=list(awards.undecided), tickets_undecided=awards.tickets_undecided,
+    )
+    SeriesAward.objects.bulk_create(
+        SeriesAward(series=series, cycle=series.current_cycle, person=people[pid], rank=by_player[pid].rank, total_points=by_player[pid].total,
+                    description=series.ticket_description, value=series.ticket_value)
+        for pid in awards.winners
+    )
+    series.current_cycle += 1
+    series.save(update_fields=["current_cycle"])
+    log_event(None, "formats.series.cycle_closed", actor, series=series.pk, cycle=archive.number,
+              winners=[people[pid].full_name for pid in awards.winners], undecided=[people[pid].full_name for pid in awards.undecided])
+    return archive
+
+
+@transaction.atomic
+def settle_undecided(series: Series, cycle: int, people: list, *, actor: Actor, reason: str) -> list[SeriesAward]:
+    """The director gives the tickets left by a tie for the last place(s) (e.g. after a draw)."""
+    if not reason.strip():
+        raise ValidationFailed("reason_required", _("Say how the tie was settled."))
+    series = Series.objects.select_for_update().get(pk=series.pk)
+    archive = SeriesCycle.objects.select_for_update().get(series=series, number=cycle)
+    chosen = [getattr(p, "pk", p) for p in people]
+    if len(chosen) != archive.tickets_undecided or not set(chosen) <= set(archive.undecided):
+        raise FormatError("bad_choice", _("Choose %(n)s of the tied players.") % {"n": archive.tickets_undecided}, status=400)
+    line = {s["person"]: s for s in archive.standings}
+    awards = SeriesAward.objects.bulk_create(
+        SeriesAward(series=series, cycle=cycle, person_id=pid, rank=line[pid]["rank"], total_points=line[pid]["total"],
+                    description=series.ticket_description, value=series.ticket_value, decided_by="DIRECTOR")
+        for pid in chosen
+    )
+    archive.tickets_undecided = 0
+    archive.save(update_fields=["tickets_undecided"])
+    log_event(None, "formats.series.tie_settled", actor, series=series.pk, cycle=cycle, people=chosen, reason=reason)
+    return awards

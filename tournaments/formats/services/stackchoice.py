@@ -1,0 +1,107 @@
+"""Stack choice (FMT-07): several buy-in products per tournament, each a price and a stack.
+
+The sale goes through the cashier desk's own checks and helpers (lock, banned, late
+registration, pre-booked late arrivals, field cap, cash limit, gapless receipt), with the
+chosen option's buy-in, fee and chips on the ledger row. It is the cashier's ``register``
+/ ``reenter`` with the price and stack of an option. Once ``cashier.register`` and
+``cashier.reenter`` take an optional ``price=(buy_in, fee)`` and ``stack=`` (used instead of
+the tournament's), this module can call them and stop using the cashier's private helpers.
+"""
+
+from decimal import Decimal
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tdmanager.errors import ValidationFailed
+from tournaments.models import Entry, LedgerRow, Person, Tournament
+from tournaments.services import cashier, clockview
+from tournaments.services.cashier import DeskError, Sale, lock_tournament
+from tournaments.services.events import Actor, log_event
+
+from ..models import EntryStackChoice, StackOption
+from .common import FormatError
+
+
+@transaction.atomic
+def add_stack_option(tournament, *, label: str, buy_in: Decimal, fee: Decimal, chips: int, actor: Actor,
+                     override_reason: str = "") -> StackOption:
+    """Offer one more buy-in product. Prices are fixed before registration opens (FMT-01):
+    once it is open, the director must give a reason, which is logged."""
+    t = lock_tournament(tournament)
+    if t.status in (Tournament.FINISHED, Tournament.CANCELLED):
+        raise FormatError("tournament_closed", _("This tournament has ended."))
+    if t.status != Tournament.PLANNED and not override_reason.strip():
+        raise FormatError("money_locked", _("Registration is open: give a reason to add a buy-in option."), status=400)
+    if not label.strip() or chips <= 0 or buy_in < 0 or fee < 0:
+        raise ValidationFailed("bad_option", _("An option needs a label, a price and a stack."))
+    if t.stack_options.filter(label=label.strip()).exists():
+        raise ValidationFailed("duplicate_option", _("There is already an option called %(l)s.") % {"l": label})
+    option = StackOption.objects.create(tournament=t, label=label.strip(), buy_in=buy_in, fee=fee, chips=chips,
+                                        position=t.stack_options.count())
+    log_event(t, "formats.stackoption.added", actor, option=option.pk, label=option.label, buy_in=str(buy_in), fee=str(fee),
+              chips=chips, override_reason=override_reason)
+    return option
+
+
+def _option_stack(t: Tournament, option: StackOption) -> int:
+    """REG-04 / C6 applied to the chosen stack: full unless the house reduces late stacks."""
+    if t.status != Tournament.RUNNING:
+        return option.chips
+    policy = t.setting("late_reg_stack", "FULL")
+    if isinstance(policy, dict) and "percent" in policy:
+        return option.chips * int(policy["percent"]) // 100
+    if isinstance(policy, dict) and "chips" in policy:
+        return min(option.chips, int(policy["chips"]))
+    return option.chips
+
+
+@transaction.atomic
+def register_with_stack_choice(tournament, person, option, *, method: str, actor: Actor, now=None) -> Sale:
+    """Sell an entry with the stack ``option`` chosen: a first entry, the payment of a
+    reservation, or (after a bust, where the tournament allows it) a re-entry."""
+    now = now or timezone.now()
+    cashier.check_method(method)
+    t = lock_tournament(tournament)
+    option = StackOption.objects.get(pk=getattr(option, "pk", option))
+    person = Person.objects.get(pk=person.pk)
+    if option.tournament_id != t.pk or not option.active:
+        raise FormatError("bad_option", _("This buy-in option is not sold for this tournament."), status=400)
+    cashier.check_open_for_sales(t)
+    cashier.check_not_banned(person)
+    cashier.check_late_registration(t, now)
+    cashier.check_late_arrival(t, person, now)
+    mine = t.entries.filter(person=person).exclude(status=Entry.CANCELLED)
+    reserved = mine.filter(status=Entry.RESERVED).first()
+    kind, action = LedgerRow.BUY_IN, "cashier.buyin.sold"
+    if mine.filter(status=Entry.ACTIVE).exists():
+        raise DeskError("already_registered", _("%(name)s is already playing in this tournament.") % {"name": person.full_name})
+    if reserved is None and mine.filter(status=Entry.BUSTED).exists():
+        # A re-entry with a stack choice: the cashier's re-entry rules (FMT-05).
+        if not t.allows_reentry:
+            raise DeskError("reentry_not_allowed", _("This tournament does not allow re-entry."))
+        if mine.count() >= t.max_entries_per_player:
+            raise DeskError("max_entries_reached", _("%(name)s has used all %(max)s entries.") % {"name": person.full_name, "max": t.max_entries_per_player})
+        if t.reentry_until_level and t.status == Tournament.RUNNING and clockview.level_has_ended(t, t.reentry_until_level, now):
+            raise DeskError("reentry_closed", _("The re-entry period has ended."))
+        kind, action = LedgerRow.RE_ENTRY, "cashier.reentry.sold"
+    if reserved is None:
+        cashier.check_field_cap(t)
+    cashier.check_cash_limit(t, option.price, method)
+    if reserved is not None:
+        entry = reserved
+        entry.status = Entry.ACTIVE
+    else:
+        entry = cashier._new_entry(t, person, status=Entry.ACTIVE, pre_registered=False, now=now)
+    entry.chips = _option_stack(t, option)
+    entry.save(update_fields=["status", "chips"])
+    row = cashier._write_row(t, kind=kind, entry=entry, person=person, prize=option.buy_in, fee=option.fee, chips=entry.chips,
+                             method=method, actor=actor, note=f"stack choice: {option.label}"[:200])
+    EntryStackChoice.objects.create(entry=entry, option=option, buy_in=option.buy_in, fee=option.fee, chips=entry.chips, created_at=now)
+    from seating import hooks as seating_hooks
+
+    seating_hooks.entry_paid(t, entry, actor)
+    log_event(t, action, actor, entry=entry.pk, entry_number=entry.number, person=person.pk, name=person.full_name,
+              receipt=row.receipt_number, amount=str(row.total), method=row.method, chips=row.chips, stack_option=option.label)
+    return Sale(entry, row)

@@ -1,0 +1,415 @@
+"""Pages of the formats: directors create and run each format, the floor records results,
+and two public read-only lobby pages (the heads-up bracket and a series leaderboard).
+
+Views are thin: they validate a form, call one service, and report the outcome.
+"""
+
+from datetime import timedelta
+from decimal import Decimal
+
+from django import forms
+from django.contrib import messages
+from django.db import transaction
+from django.http import JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from tdmanager.errors import DomainError
+from tdmanager.roles import CASHIER, DIRECTOR, DISPLAY, FLOOR, has_role, role_required
+from tournaments.models import BlindStructure, Entry, Person, Tournament
+from tournaments.services.events import Actor
+
+from . import engine, selectors
+from .models import Bracket, Match, MultiDayEvent, Series, StackOption, TimedEvent
+from .services import headsup, multiday, sitandgo, stackchoice, timed
+from .services import series as series_service
+
+STAFF = (DIRECTOR, FLOOR, CASHIER)
+DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+
+
+def _in_an_hour():
+    return (timezone.localtime() + timedelta(hours=1)).replace(second=0, microsecond=0)
+
+
+class PriceForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=160)
+    start_at = forms.DateTimeField(label=gettext_lazy("Start"), widget=DATETIME, initial=_in_an_hour)
+    buy_in = forms.DecimalField(label=gettext_lazy("Buy-in (prize pool part)"), min_value=0, decimal_places=2, initial=Decimal("50"))
+    fee = forms.DecimalField(label=gettext_lazy("Fee"), min_value=0, decimal_places=2, initial=Decimal("10"))
+    starting_stack = forms.IntegerField(label=gettext_lazy("Starting stack"), min_value=1, initial=10000)
+    structure = forms.ModelChoiceField(label=gettext_lazy("Blind structure"), queryset=BlindStructure.objects.filter(is_template=True))
+
+
+class SitAndGoForm(PriceForm):
+    tables = forms.IntegerField(label=gettext_lazy("Tables (10 players each)"), min_value=1, max_value=10, initial=1)
+
+
+class MultiDayForm(PriceForm):
+    flights = forms.CharField(label=gettext_lazy("Day 1 flights"), widget=forms.Textarea(attrs={"rows": 3}),
+                              help_text=gettext_lazy("One per line: label and start, e.g. '1A 2026-07-09 12:00'."))
+    day2_start_at = forms.DateTimeField(label=gettext_lazy("Day 2 start"), widget=DATETIME)
+    max_entries_per_player = forms.IntegerField(label=gettext_lazy("Entries per player per flight"), min_value=1, initial=2)
+    late_reg_closes_after_level = forms.IntegerField(label=gettext_lazy("Late registration closes after level"), required=False, initial=6)
+    multi_flight_stack = forms.ChoiceField(label=gettext_lazy("A player who survives several flights keeps"), choices=MultiDayEvent.FLIGHT_STACK_RULES)
+    surrender_allowed = forms.BooleanField(label=gettext_lazy("Offer surrender at bagging"), required=False, initial=True)
+    chip_leader_prizes = forms.CharField(label=gettext_lazy("Chip-leader prizes per flight"), initial="2000 1000 500", required=False)
+
+    def clean_flights(self):
+        out = []
+        for line in self.cleaned_data["flights"].splitlines():
+            parts = line.split(None, 1)
+            if not parts:
+                continue
+            when = forms.DateTimeField().clean(parts[1].strip()) if len(parts) > 1 else self.cleaned_data.get("start_at")
+            out.append({"label": parts[0], "start_at": when})
+        if not out:
+            raise forms.ValidationError(_("Enter at least one flight."))
+        return out
+
+    def clean_chip_leader_prizes(self):
+        try:
+            return [str(Decimal(p)) for p in self.cleaned_data["chip_leader_prizes"].replace(",", " ").split()]
+        except ArithmeticError:  # decimal.InvalidOperation
+            raise forms.ValidationError(_("Write the prizes as amounts, best first.")) from None
+
+
+class HeadsUpForm(PriceForm):
+    size = forms.TypedChoiceField(label=gettext_lazy("Bracket"), coerce=int, initial=16,
+                                  choices=[(n, str(n)) for n in (16, 32, 64, 8, 4, 2)])
+    level_minutes = forms.IntegerField(label=gettext_lazy("Level minutes"), min_value=1, initial=10)
+    punctuality = forms.ChoiceField(label=gettext_lazy("Punctuality rule"), choices=Bracket.PUNCTUALITY)
+    rounds_to_play = forms.IntegerField(label=gettext_lazy("Rounds this group plays (empty: to a winner)"), required=False, min_value=1)
+    feeds_into = forms.ModelChoiceField(label=gettext_lazy("Survivors qualify for"), required=False,
+                                        queryset=Tournament.objects.filter(format=Tournament.HEADS_UP).exclude(status__in=["FINISHED", "CANCELLED"]))
+    previous_group = forms.ModelChoiceField(label=gettext_lazy("Previous group (seat priority)"), required=False,
+                                            queryset=Tournament.objects.filter(format=Tournament.HEADS_UP, bracket__isnull=False))
+
+
+class TimedForm(PriceForm):
+    minutes = forms.IntegerField(label=gettext_lazy("Play lasts (minutes)"), min_value=1, initial=120)
+    end_condition = forms.ChoiceField(label=gettext_lazy("End"), choices=TimedEvent.END_CONDITIONS)
+    chip_tie = forms.ChoiceField(label=gettext_lazy("Equal stacks at the end"), choices=TimedEvent._meta.get_field("chip_tie").choices)
+    field_cap = forms.IntegerField(label=gettext_lazy("Field cap"), required=False, initial=8)
+
+
+class QualifierGroupForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=160)
+    final = forms.ModelChoiceField(label=gettext_lazy("Final table"), queryset=Tournament.objects.exclude(status__in=["FINISHED", "CANCELLED"]))
+    qualifiers = forms.ModelMultipleChoiceField(label=gettext_lazy("Qualifying tables"), queryset=Tournament.objects.exclude(status="CANCELLED"))
+
+
+class SeriesForm(forms.ModelForm):
+    class Meta:
+        model = Series
+        fields = ["name", "cycle_length", "lb_constant_mode", "participants", "shared_rule", "tie_break", "tickets_per_cycle", "ticket_description", "ticket_value"]
+
+
+def _form_page(request, form, title, intro=""):
+    return render(request, "formats/form.html", {"form": form, "title": title, "intro": intro})
+
+
+def _run(request, fn, ok=None):
+    """Call a service from a page; a refusal becomes an error message with its reason."""
+    try:
+        result = fn()
+        messages.success(request, ok or _("Done."))
+        return result
+    except DomainError as exc:
+        messages.error(request, str(exc.message))
+        return None
+
+
+# --- index ----------------------------------------------------------------------------------
+
+
+@role_required(*STAFF, DISPLAY)
+def index(request):
+    return render(request, "formats/index.html", selectors.overview())
+
+
+# --- sit & go -----------------------------------------------------------------------------------
+
+
+@role_required(DIRECTOR)
+def sit_and_go_new(request):
+    form = SitAndGoForm(request.POST or None, initial={"name": _("Sit & go")})
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        t = _run(request, lambda: sitandgo.create_sit_and_go(
+            name=d["name"], buy_in=d["buy_in"], fee=d["fee"], starting_stack=d["starting_stack"], structure=d["structure"],
+            tables=d["tables"], start_at=d["start_at"], actor=Actor.from_request(request)), _("Sit & go open for registration."))
+        if t:
+            return redirect("tournament", pk=t.pk)
+    return _form_page(request, form, _("New sit & go"), _("It starts by itself when the last place is paid (10 players per table)."))
+
+
+# --- multi-day events -------------------------------------------------------------------------------
+
+
+@role_required(DIRECTOR)
+def multiday_new(request):
+    form = MultiDayForm(request.POST or None, initial={"name": _("Main Event")})
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        event = _run(request, lambda: multiday.create_event(
+            name=d["name"], flights=d["flights"], day2_start_at=d["day2_start_at"], buy_in=d["buy_in"], fee=d["fee"],
+            starting_stack=d["starting_stack"], structure=d["structure"], actor=Actor.from_request(request),
+            max_entries_per_player=d["max_entries_per_player"], late_reg_closes_after_level=d["late_reg_closes_after_level"],
+            multi_flight_stack=d["multi_flight_stack"], surrender_allowed=d["surrender_allowed"],
+            chip_leader_prizes=d["chip_leader_prizes"]), _("Event created: its flights are open for registration."))
+        if event:
+            return redirect("formats-multiday", pk=event.pk)
+    return _form_page(request, form, _("New multi-day event"))
+
+
+def parse_bag_lines(text: str) -> list[dict]:
+    """Fast entry, one bag per line: ``entry-number chips bag-number [S]`` (S = surrender)."""
+    rows = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        parts = line.replace(",", " ").replace(";", " ").split()
+        if not parts:
+            continue
+        if len(parts) < 3:
+            raise DomainError("bad_line", _("Line %(n)s: write entry number, chips and bag number.") % {"n": n}, status=400)
+        rows.append({"number": parts[0], "chips": parts[1], "bag_number": parts[2],
+                     "surrender": any(p.upper() in ("S", "SURRENDER") for p in parts[3:]), "signed": True})
+    return rows
+
+
+@role_required(*STAFF, DISPLAY)
+def multiday_page(request, pk):
+    event = get_object_or_404(MultiDayEvent.objects.select_related("day2"), pk=pk)
+    if request.method == "POST":
+        actor = Actor.from_request(request)
+        op = request.POST.get("op")
+        director = has_role(request.user, DIRECTOR)
+        floor = has_role(request.user, FLOOR)
+        t = get_object_or_404(Tournament, pk=request.POST["tournament"]) if request.POST.get("tournament") else None
+        if op == "bag" and floor:
+            _run(request, lambda: multiday.bag_chips(t, parse_bag_lines(request.POST.get("bags", "")), actor=actor), _("Bags recorded."))
+        elif op == "close" and director:
+            _run(request, lambda: multiday.close_flight(t, actor=actor, reason=request.POST.get("reason", "")), _("Flight closed."))
+        elif op == "option" and director:
+            _run(request, lambda: stackchoice.add_stack_option(
+                t, label=request.POST.get("label", ""), buy_in=Decimal(request.POST.get("buy_in") or "0"), fee=Decimal(request.POST.get("fee") or "0"),
+                chips=int(request.POST.get("chips") or 0), actor=actor, override_reason=request.POST.get("override_reason", "")))
+        elif op == "build" and director:
+            _run(request, lambda: multiday.build_day2(event, actor=actor), _("Day 2 has its players."))
+        elif op == "start" and director:
+            _run(request, lambda: multiday.start_day2(event, actor=actor), _("Day 2 started: seats drawn."))
+        elif op == "finish" and director:
+            _run(request, lambda: multiday.finish_day2(event, actor=actor), _("Day 2 finished."))
+        else:
+            messages.error(request, _("Your role does not allow this action."))
+        return redirect("formats-multiday", pk=event.pk)
+    return render(request, "formats/multiday.html", {"event": event, "data": selectors.event_data(event)})
+
+
+@role_required(CASHIER, DIRECTOR)
+def stack_choice_page(request, pk):
+    """The desk for a stack-choice flight: pick the player and the option."""
+    t = get_object_or_404(Tournament, pk=pk)
+    if request.method == "POST":
+        person = get_object_or_404(Person, pk=request.POST.get("person"))
+        option = get_object_or_404(StackOption, pk=request.POST.get("option"), tournament=t)
+        sale = _run(request, lambda: stackchoice.register_with_stack_choice(t, person, option, method=request.POST.get("method", "CASH"),
+                                                                             actor=Actor.from_request(request)), _("Sold."))
+        if sale and sale.row:
+            return redirect("receipt", number=sale.row.receipt_number)
+        return redirect("formats-stack-choice", pk=t.pk)
+    people = Person.objects.filter(banned=False).order_by("last_name", "first_name")[:500]
+    return render(request, "formats/stack_choice.html", {"t": t, "options": t.stack_options.filter(active=True), "people": people})
+
+
+# --- heads-up --------------------------------------------------------------------------------------
+
+
+@role_required(DIRECTOR)
+def headsup_new(request):
+    form = HeadsUpForm(request.POST or None, initial={"name": _("Heads-up"), "starting_stack": 10000})
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        actor = Actor.from_request(request)
+
+        @transaction.atomic
+        def create():
+            t = Tournament.objects.create(name=d["name"], start_at=d["start_at"], format=Tournament.HEADS_UP, status=Tournament.REGISTERING,
+                                          buy_in=d["buy_in"], fee=d["fee"], starting_stack=d["starting_stack"], table_size=2,
+                                          field_cap=d["size"], min_players=2, structure=d["structure"])
+            prev = d["previous_group"].bracket if d["previous_group"] else None
+            return headsup.create_bracket(t, actor=actor, size=d["size"], level_minutes=d["level_minutes"], punctuality=d["punctuality"],
+                                          rounds_to_play=d["rounds_to_play"], feeds_into=d["feeds_into"], previous_group=prev)
+
+        bracket = _run(request, create, _("Bracket created: registration is open."))
+        if bracket:
+            return redirect("formats-headsup", pk=bracket.tournament_id)
+    return _form_page(request, form, _("New heads-up bracket"), _("Best two of three; blinds 100/100 … 500/1000 cap, no ante."))
+
+
+@role_required(*STAFF, DISPLAY)
+def headsup_page(request, pk):
+    t = get_object_or_404(Tournament, pk=pk)
+    bracket = get_object_or_404(Bracket, tournament=t)
+    if request.method == "POST":
+        actor = Actor.from_request(request)
+        op = request.POST.get("op")
+        director, floor, desk = has_role(request.user, DIRECTOR), has_role(request.user, FLOOR), has_role(request.user, CASHIER)
+        m = get_object_or_404(Match, pk=request.POST["match"], bracket=bracket) if request.POST.get("match") else None
+        entry = get_object_or_404(Entry, pk=request.POST["entry"], tournament=t) if request.POST.get("entry") else None
+        ops = {
+            "draw": (director, lambda: headsup.draw_bracket(t, actor=actor)),
+            "start": (floor, lambda: headsup.start_match(m, actor=actor)),
+            "seat": (floor, lambda: headsup.seat_player(m, entry, actor=actor)),
+            "game": (floor, lambda: headsup.record_game(m, entry, actor=actor)),
+            "free": (floor, lambda: headsup.free_absent_seat(m, actor=actor)),
+            "bye": (floor, lambda: headsup.award_bye(m, actor=actor)),
+            "lateness": (floor, lambda: headsup.apply_lateness(m, actor=actor)),
+            "replacement": (director or desk, lambda: headsup.seat_replacement(m, get_object_or_404(Person, pk=request.POST.get("person")),
+                                                                               method=request.POST.get("method", "CASH"), actor=actor)),
+            "request": (director or desk, lambda: headsup.request_seat(t, get_object_or_404(Person, pk=request.POST.get("person")), actor=actor)),
+            "allocate": (director, lambda: headsup.allocate_seats(t, actor=actor)),
+        }
+        allowed, fn = ops.get(op, (False, None))
+        if allowed:
+            _run(request, fn)
+        else:
+            messages.error(request, _("Your role does not allow this action."))
+        return redirect("formats-headsup", pk=t.pk)
+    people = Person.objects.filter(banned=False).order_by("last_name", "first_name")[:500]
+    return render(request, "formats/headsup.html", {"t": t, "bracket": bracket, "data": selectors.bracket_data(bracket), "people": people})
+
+
+def bracket_display(request, pk):
+    """The bracket for the lobby TV: public and read-only (names and results are public)."""
+    t = get_object_or_404(Tournament, pk=pk)
+    bracket = get_object_or_404(Bracket, tournament=t)
+    data = selectors.bracket_data(bracket)
+    data.pop("seat_requests", None)
+    for r in data["rounds"]:  # the lobby page reloads when the JSON changes: not every second
+        for m in r["matches"]:
+            if "clock" in m:
+                m["clock"].pop("seconds_left", None)
+    if request.GET.get("format") == "json":
+        return JsonResponse(data)
+    return render(request, "formats/bracket_display.html", {"t": t, "data": data})
+
+
+# --- timed events and qualifiers -------------------------------------------------------------------
+
+
+@role_required(DIRECTOR)
+def timed_new(request):
+    form = TimedForm(request.POST or None, initial={"name": _("Qualifying table"), "buy_in": Decimal("20"), "fee": Decimal("5"), "starting_stack": 5000})
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        actor = Actor.from_request(request)
+
+        @transaction.atomic
+        def create():
+            t = Tournament.objects.create(name=d["name"], start_at=d["start_at"], format=Tournament.TIMED, status=Tournament.REGISTERING,
+                                          buy_in=d["buy_in"], fee=d["fee"], starting_stack=d["starting_stack"], field_cap=d["field_cap"],
+                                          structure=d["structure"])
+            timed.configure_timed(t, ends_at=d["start_at"] + timedelta(minutes=d["minutes"]), actor=actor,
+                                  end_condition=d["end_condition"], chip_tie=d["chip_tie"])
+            return t
+
+        t = _run(request, create, _("Timed event created."))
+        if t:
+            return redirect("formats-timed", pk=t.pk)
+    return _form_page(request, form, _("New timed event"), _("At the time limit the players still in are ranked by chips, above every eliminated player."))
+
+
+@role_required(*STAFF, DISPLAY)
+def timed_page(request, pk):
+    t = get_object_or_404(Tournament, pk=pk)
+    if request.method == "POST":
+        actor = Actor.from_request(request)
+        op = request.POST.get("op")
+        if not has_role(request.user, DIRECTOR):
+            messages.error(request, _("Your role does not allow this action."))
+        elif op == "finish":
+            def counts():
+                rows = []
+                for line in request.POST.get("counts", "").splitlines():
+                    parts = line.replace(",", " ").split()
+                    if parts:
+                        entry = t.entries.filter(number=int(parts[0])).first() if parts[0].isdigit() else None
+                        if entry is None or len(parts) < 2 or not parts[1].isdigit():
+                            raise DomainError("bad_line", _("Write one player per line: entry number and chips."), status=400)
+                        rows.append({"entry": entry.pk, "chips": int(parts[1])})
+                return timed.finish_timed(t, actor=actor, counts=rows)
+
+            _run(request, counts, _("Event finished and ranked."))
+        elif op == "send":
+            _run(request, lambda: timed.send_winner_to_final(t, actor=actor), _("The winner has his seat at the final."))
+        return redirect("formats-timed", pk=t.pk)
+    alive = t.entries.filter(status=Entry.ACTIVE).select_related("person").order_by("number")
+    standings = t.entries.exclude(place__isnull=True).select_related("person").order_by("place", "number")
+    return render(request, "formats/timed.html", {"t": t, "timed": getattr(t, "timed", None), "alive": alive, "standings": standings,
+                                                  "qualifier": getattr(t, "qualifier", None), "group": getattr(t, "qualifier_group", None)})
+
+
+@role_required(DIRECTOR)
+def qualifiers_new(request):
+    form = QualifierGroupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        group = _run(request, lambda: timed.create_qualifier_group(name=d["name"], final=d["final"], qualifiers=list(d["qualifiers"]),
+                                                                    actor=Actor.from_request(request)), _("Qualifying tables linked to the final."))
+        if group:
+            return redirect("formats-timed", pk=group.final_id)
+    return _form_page(request, form, _("Qualifying tables → final table"), _("The winner of each qualifying table gets a seat at the final."))
+
+
+# --- series ---------------------------------------------------------------------------------------
+
+
+@role_required(DIRECTOR)
+def series_new(request):
+    form = SeriesForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        d = {k: v for k, v in form.cleaned_data.items() if k != "name"}
+        s = _run(request, lambda: series_service.create_series(name=form.cleaned_data["name"], actor=Actor.from_request(request), **d), _("Series created."))
+        if s:
+            return redirect("formats-series", pk=s.pk)
+    return _form_page(request, form, _("New leaderboard series"), _("Points = K·√(n/p); every 20 tournaments the best 4 get a ticket and the totals reset."))
+
+
+@role_required(*STAFF, DISPLAY)
+def series_page(request, pk):
+    s = get_object_or_404(Series, pk=pk)
+    if request.method == "POST":
+        actor = Actor.from_request(request)
+        op = request.POST.get("op")
+        t = get_object_or_404(Tournament, pk=request.POST["tournament"]) if request.POST.get("tournament") else None
+        if not has_role(request.user, DIRECTOR):
+            messages.error(request, _("Your role does not allow this action."))
+        elif op == "attach":
+            _run(request, lambda: series_service.attach(s, t, actor=actor))
+        elif op == "score":
+            _run(request, lambda: series_service.score_tournament(t, actor=actor), _("Points given."))
+        elif op == "daily":
+            from django.utils.dateparse import parse_date
+
+            day = parse_date(request.POST.get("date", "")) or timezone.localdate()
+            structure = get_object_or_404(BlindStructure, pk=request.POST.get("structure"))
+            _run(request, lambda: series_service.schedule_daily(s, day, structure=structure, starting_stack=int(request.POST.get("starting_stack") or 10000),
+                                                                 actor=actor), _("Daily tournament scheduled."))
+        return redirect("formats-series", pk=s.pk)
+    links = s.links.select_related("tournament").order_by("-tournament__start_at")
+    attachable = Tournament.objects.filter(series_link__isnull=True).exclude(status="CANCELLED").order_by("-start_at")[:50]
+    return render(request, "formats/series.html", {"s": s, "data": selectors.leaderboard_data(s), "links": links, "attachable": attachable,
+                                                   "structures": BlindStructure.objects.filter(is_template=True),
+                                                   "prices": sorted((engine.daily_price(d, s.weekday_prices or None), d) for d in range(7) if engine.daily_price(d, s.weekday_prices or None))})
+
+
+def leaderboard_display(request, pk):
+    """The general ranking for the lobby: public and read-only (LB-01 «sarà esposta»)."""
+    s = get_object_or_404(Series, pk=pk)
+    data = selectors.leaderboard_data(s)
+    if request.GET.get("format") == "json":
+        return JsonResponse(data)
+    return render(request, "formats/leaderboard.html", {"s": s, "data": data})
