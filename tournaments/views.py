@@ -155,7 +155,9 @@ def tournament_detail(request, pk):
     from payouts import selectors as payout_selectors
     from seating import selectors as seating_selectors
 
-    links = seating_selectors.tournament_links(t) + payout_selectors.tournament_links(t)
+    from tournaments.formats import selectors as format_selectors
+
+    links = seating_selectors.tournament_links(t) + payout_selectors.tournament_links(t) + format_selectors.format_links(t)
     return render(request, "tournament_detail.html", {"section_links": links, "t": t, "entries": entries, "totals": totals, "events": events, "alternates": t.alternates.filter(status="WAITING").select_related("person")})
 
 

@@ -35,6 +35,17 @@ class Sale:
     row: LedgerRow | None
 
 
+@dataclass(frozen=True)
+class Offer:
+    """What a sale sells when it is not the tournament's standard entry: a stack-choice
+    product (FMT-07) with its own buy-in, fee and chips."""
+
+    buy_in: Decimal
+    fee: Decimal
+    chips: int
+    note: str = ""
+
+
 # --- helpers ----------------------------------------------------------------------------
 
 
@@ -202,8 +213,10 @@ def check_late_arrival(t: Tournament, person: Person, now) -> None:
 
 
 @transaction.atomic
-def register(tournament, person, *, method: str, actor: Actor, now=None) -> Sale:
-    """Sell a first entry (buy-in + fee) to ``person``. Late registration while the clock allows it."""
+def register(tournament, person, *, method: str, actor: Actor, now=None, offer: Offer | None = None) -> Sale:
+    """Sell a first entry (buy-in + fee) to ``person``. Late registration while the clock allows it.
+
+    ``offer`` sells another product than the standard entry (stack choice)."""
     now = now or timezone.now()
     check_method(method)
     t = lock_tournament(tournament)
@@ -215,18 +228,25 @@ def register(tournament, person, *, method: str, actor: Actor, now=None) -> Sale
     mine = t.entries.filter(person=person)
     reserved = mine.filter(status=Entry.RESERVED).first()
     if reserved:
-        return _pay_reservation(t, reserved, method=method, actor=actor, now=now)
+        return _pay_reservation(t, reserved, method=method, actor=actor, now=now, offer=offer)
     if mine.filter(status=Entry.ACTIVE).exists():
         raise DeskError("already_registered", _("%(name)s is already playing in this tournament.") % {"name": person.full_name})
     if mine.filter(status=Entry.BUSTED).exists():
         raise DeskError("use_reentry", _("%(name)s has busted: sell a re-entry instead.") % {"name": person.full_name})
     check_field_cap(t)
-    check_cash_limit(t, t.buy_in + t.fee, method)
+    return _sell_new_entry(t, person, LedgerRow.BUY_IN, "cashier.buyin.sold", method=method, actor=actor, now=now, offer=offer)
+
+
+def _sell_new_entry(t, person, kind, action, *, method, actor, now, offer: Offer | None):
+    buy_in, fee = (offer.buy_in, offer.fee) if offer else (t.buy_in, t.fee)
+    check_cash_limit(t, buy_in + fee, method)
     entry = _new_entry(t, person, status=Entry.ACTIVE, pre_registered=False, now=now)
-    entry.chips = _late_stack(t)
+    # TDA 8-A: re-entries are sold full stacks; late registrants per the house setting.
+    entry.chips = offer.chips if offer else (t.starting_stack if kind == LedgerRow.RE_ENTRY else _late_stack(t))
     entry.save(update_fields=["chips"])
-    row = _write_row(t, kind=LedgerRow.BUY_IN, entry=entry, person=person, prize=t.buy_in, fee=t.fee, chips=entry.chips, method=method, actor=actor)
-    _after_sale(t, entry, actor, "cashier.buyin.sold", row)
+    row = _write_row(t, kind=kind, entry=entry, person=person, prize=buy_in, fee=fee, chips=entry.chips, method=method,
+                     actor=actor, note=offer.note if offer else "")
+    _after_sale(t, entry, actor, action, row)
     return Sale(entry, row)
 
 
@@ -247,12 +267,14 @@ def pre_register(tournament, person, *, actor: Actor, channel: str = "desk", now
     return entry
 
 
-def _pay_reservation(t, entry, *, method, actor, now):
-    check_cash_limit(t, t.buy_in + t.fee, method)
+def _pay_reservation(t, entry, *, method, actor, now, offer: Offer | None = None):
+    buy_in, fee = (offer.buy_in, offer.fee) if offer else (t.buy_in, t.fee)
+    check_cash_limit(t, buy_in + fee, method)
     entry.status = Entry.ACTIVE
-    entry.chips = t.starting_stack
+    entry.chips = offer.chips if offer else t.starting_stack
     entry.save(update_fields=["status", "chips"])
-    row = _write_row(t, kind=LedgerRow.BUY_IN, entry=entry, person=entry.person, prize=t.buy_in, fee=t.fee, chips=entry.chips, method=method, actor=actor)
+    row = _write_row(t, kind=LedgerRow.BUY_IN, entry=entry, person=entry.person, prize=buy_in, fee=fee, chips=entry.chips,
+                     method=method, actor=actor, note=offer.note if offer else "")
     _after_sale(t, entry, actor, "cashier.buyin.sold", row)
     return Sale(entry, row)
 
@@ -285,7 +307,7 @@ def cancel_reservation(entry, *, actor: Actor, reason: str = "") -> Entry:
 
 
 @transaction.atomic
-def reenter(tournament, person, *, method: str, actor: Actor, now=None) -> Sale:
+def reenter(tournament, person, *, method: str, actor: Actor, now=None, offer: Offer | None = None) -> Sale:
     """A busted player buys a new full stack (FMT-05, TDA 8-A), up to the max entries."""
     now = now or timezone.now()
     check_method(method)
@@ -306,13 +328,7 @@ def reenter(tournament, person, *, method: str, actor: Actor, now=None) -> Sale:
     if t.reentry_until_level and t.status == Tournament.RUNNING and clockview.level_has_ended(t, t.reentry_until_level, now):
         raise DeskError("reentry_closed", _("The re-entry period has ended."))
     check_field_cap(t)
-    check_cash_limit(t, t.buy_in + t.fee, method)
-    entry = _new_entry(t, person, status=Entry.ACTIVE, pre_registered=False, now=now)
-    entry.chips = t.starting_stack  # TDA 8-A: re-entries are sold full stacks
-    entry.save(update_fields=["chips"])
-    row = _write_row(t, kind=LedgerRow.RE_ENTRY, entry=entry, person=person, prize=t.buy_in, fee=t.fee, chips=entry.chips, method=method, actor=actor)
-    _after_sale(t, entry, actor, "cashier.reentry.sold", row)
-    return Sale(entry, row)
+    return _sell_new_entry(t, person, LedgerRow.RE_ENTRY, "cashier.reentry.sold", method=method, actor=actor, now=now, offer=offer)
 
 
 @transaction.atomic

@@ -62,46 +62,15 @@ def register_with_stack_choice(tournament, person, option, *, method: str, actor
     """Sell an entry with the stack ``option`` chosen: a first entry, the payment of a
     reservation, or (after a bust, where the tournament allows it) a re-entry."""
     now = now or timezone.now()
-    cashier.check_method(method)
     t = lock_tournament(tournament)
     option = StackOption.objects.get(pk=getattr(option, "pk", option))
     person = Person.objects.get(pk=person.pk)
     if option.tournament_id != t.pk or not option.active:
         raise FormatError("bad_option", _("This buy-in option is not sold for this tournament."), status=400)
-    cashier.check_open_for_sales(t)
-    cashier.check_not_banned(person)
-    cashier.check_late_registration(t, now)
-    cashier.check_late_arrival(t, person, now)
+    offer = cashier.Offer(buy_in=option.buy_in, fee=option.fee, chips=_option_stack(t, option), note=f"stack choice: {option.label}"[:200])
     mine = t.entries.filter(person=person).exclude(status=Entry.CANCELLED)
-    reserved = mine.filter(status=Entry.RESERVED).first()
-    kind, action = LedgerRow.BUY_IN, "cashier.buyin.sold"
-    if mine.filter(status=Entry.ACTIVE).exists():
-        raise DeskError("already_registered", _("%(name)s is already playing in this tournament.") % {"name": person.full_name})
-    if reserved is None and mine.filter(status=Entry.BUSTED).exists():
-        # A re-entry with a stack choice: the cashier's re-entry rules (FMT-05).
-        if not t.allows_reentry:
-            raise DeskError("reentry_not_allowed", _("This tournament does not allow re-entry."))
-        if mine.count() >= t.max_entries_per_player:
-            raise DeskError("max_entries_reached", _("%(name)s has used all %(max)s entries.") % {"name": person.full_name, "max": t.max_entries_per_player})
-        if t.reentry_until_level and t.status == Tournament.RUNNING and clockview.level_has_ended(t, t.reentry_until_level, now):
-            raise DeskError("reentry_closed", _("The re-entry period has ended."))
-        kind, action = LedgerRow.RE_ENTRY, "cashier.reentry.sold"
-    if reserved is None:
-        cashier.check_field_cap(t)
-    cashier.check_cash_limit(t, option.price, method)
-    if reserved is not None:
-        entry = reserved
-        entry.status = Entry.ACTIVE
-    else:
-        entry = cashier._new_entry(t, person, status=Entry.ACTIVE, pre_registered=False, now=now)
-    entry.chips = _option_stack(t, option)
-    entry.save(update_fields=["status", "chips"])
-    row = cashier._write_row(t, kind=kind, entry=entry, person=person, prize=option.buy_in, fee=option.fee, chips=entry.chips,
-                             method=method, actor=actor, note=f"stack choice: {option.label}"[:200])
-    EntryStackChoice.objects.create(entry=entry, option=option, buy_in=option.buy_in, fee=option.fee, chips=entry.chips, created_at=now)
-    from seating import hooks as seating_hooks
-
-    seating_hooks.entry_paid(t, entry, actor)
-    log_event(t, action, actor, entry=entry.pk, entry_number=entry.number, person=person.pk, name=person.full_name,
-              receipt=row.receipt_number, amount=str(row.total), method=row.method, chips=row.chips, stack_option=option.label)
-    return Sale(entry, row)
+    busted_only = not mine.filter(status__in=(Entry.RESERVED, Entry.ACTIVE)).exists() and mine.filter(status=Entry.BUSTED).exists()
+    sell = cashier.reenter if busted_only else cashier.register
+    sale = sell(t, person, method=method, actor=actor, now=now, offer=offer)
+    EntryStackChoice.objects.create(entry=sale.entry, option=option, buy_in=option.buy_in, fee=option.fee, chips=sale.entry.chips, created_at=now)
+    return sale
