@@ -1,11 +1,442 @@
-"""Read-only payout figures used by other apps (displays, dashboard)."""
+"""Read-only payout figures: prize pool, payout table, prizes due, sign-off state.
+
+Used by the payouts pages and API, by other apps (lobby displays, dashboard, clock page)
+and by the services. Nothing here writes. House settings (``Tournament.settings``) and
+their defaults are listed in ``SETTINGS`` and in the README's "Payouts" section.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from decimal import Decimal
+
+from django.db.models import Q, Sum
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from tdmanager.money import CENT, ZERO, to_money
+
+from . import pool as pool_engine
+from . import satellite as satellite_engine
+from .structure import payout_structure
+
+# House settings read from Tournament.settings, with their defaults.
+SETTINGS = {
+    "category": "MAIN",  # MAIN pays 15 % of the field, SIDE 10 % (PAY-04)
+    "percent_paid": None,  # overrides the category's percentage
+    "places_paid_counts": "ENTRIES",  # or "PLAYERS" (unique people) (PAY-04, §14 q2)
+    "payout_rounding": "5",  # prizes are multiples of this unit, the difference on 1st (PAY-05)
+    "min_cash_multiple": "1.5",  # min cash = multiple × buy-in (prize-pool part)
+    "guarantee_is_gross": True,  # PAY-02 reading: the guarantee is the gross pool
+    "display_pool": "NET",  # what the lobby shows, labelled: "NET" (to share) or "GROSS"
+    "shared_odd_cents": "FIRST_LISTED",  # ELM-06: odd cents of a shared place, or "HOUSE"
+    "final_table_size": 9,  # PAY-09: deals only with at most this many players left
+    "lb_mode": "A",  # LB-02 reading of log(100,25)
+    "lb_shared_rule": "AVERAGE_PLACE",  # LB-03 points for shared places, or "BEST_PLACE"
+}
+PERCENT_PAID = {"MAIN": Decimal("15"), "SIDE": Decimal("10")}
+
+
+def setting(t, name):
+    return t.setting(name, SETTINGS[name])
+
+
+def money(value) -> str:
+    return str(to_money(value).quantize(CENT))
+
+
+# --- the prize pool ---------------------------------------------------------------------
+
+
+def _payout_rows_q():
+    """Ledger rows that pay prizes out (and their reversals): not part of the money in."""
+    from tournaments.models import LedgerRow
+
+    return Q(kind=LedgerRow.PAYOUT) | Q(kind=LedgerRow.REVERSAL, reverses__kind=LedgerRow.PAYOUT) | Q(
+        kind=LedgerRow.SIDE, side_amount__lt=0
+    ) | Q(kind=LedgerRow.REVERSAL, reverses__kind=LedgerRow.SIDE, reverses__side_amount__lt=0)
+
+
+def money_in(t) -> dict:
+    """What the desk took for this tournament, net of reversals and refunds, by part."""
+    agg = t.ledger.exclude(_payout_rows_q()).aggregate(p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"))
+    return {"prize": agg["p"] or ZERO, "fee": agg["f"] or ZERO, "side": agg["s"] or ZERO}
+
+
+def money_out(t) -> dict:
+    """Prizes paid (positive amounts), net of reversed payments: main pool and side pools."""
+    agg = t.ledger.filter(_payout_rows_q()).aggregate(p=Sum("prize_amount"), s=Sum("side_amount"))
+    return {"prize": -(agg["p"] or ZERO), "side": -(agg["s"] or ZERO)}
+
+
+def _deduction_percents(t) -> dict:
+    out = {}
+    for i, d in enumerate(t.deductions or [], start=1):
+        name = str(d.get("name") or f"deduction {i}")
+        if name in out:
+            name = f"{name} ({i})"
+        out[name] = Decimal(str(d.get("percent", "0")))
+    return out
+
+
+def pool_breakdown(t) -> pool_engine.PoolBreakdown:
+    """The prize pool from the ledger (PAY-01, PAY-02): prize parts collected, minus the
+    deductions, plus any overlay to the guarantee, minus side prizes funded from the pool."""
+    collected = max(ZERO, money_in(t)["prize"])
+    fixed = {p.name: p.from_prize_pool for p in t.side_pools.all() if p.from_prize_pool > 0}
+    kwargs = dict(deductions_percent=_deduction_percents(t), guarantee=t.guarantee,
+                  guarantee_is_gross=bool(setting(t, "guarantee_is_gross")))
+    try:
+        return pool_engine.prize_pool(collected, fixed_deductions=fixed, **kwargs)
+    except ValueError:
+        # Too little collected yet to fund the fixed side prizes: the pool is empty for now.
+        b = pool_engine.prize_pool(collected, **kwargs)
+        taken = min(sum(fixed.values(), ZERO), b.total)
+        deductions = dict(b.deductions, **{k: v for k, v in fixed.items()}) if taken else b.deductions
+        return pool_engine.PoolBreakdown(collected=b.collected, deductions=deductions, net=b.net - taken,
+                                         overlay=b.overlay, total=b.total - taken)
+
+
+def prize_pool(t) -> Decimal:
+    return pool_breakdown(t).total
+
+
+def paid_entries(t):
+    from tournaments.models import Entry
+
+    return t.entries.filter(status__in=(Entry.ACTIVE, Entry.BUSTED))
+
+
+def field_size(t) -> int:
+    """Participants for places paid (PAY-04): entries (default) or unique players."""
+    qs = paid_entries(t)
+    if setting(t, "places_paid_counts") == "PLAYERS":
+        return qs.values("person").distinct().count()
+    return qs.count()
+
+
+def percent_paid(t) -> Decimal:
+    override = setting(t, "percent_paid")
+    if override not in (None, ""):
+        return Decimal(str(override))
+    return PERCENT_PAID.get(str(setting(t, "category")).upper(), PERCENT_PAID["MAIN"])
+
+
+# --- the payout table -------------------------------------------------------------------
+
+
+def satellite_link(t):
+    from .models import SatelliteLink
+
+    return SatelliteLink.objects.select_related("target", "satellite").filter(satellite=t).first()
+
+
+def satellite_pool(t, link=None) -> Decimal:
+    """FMT-08 / C14: GROSS (default) = everything the players paid; NET = the prize pool."""
+    link = link or satellite_link(t)
+    if link.prize_base == link.GROSS:
+        got = money_in(t)
+        return max(ZERO, got["prize"] + got["fee"])
+    return prize_pool(t)
+
+
+def satellite_awards(t, link=None) -> list:
+    link = link or satellite_link(t)
+    kwargs = {"chunk": t.entry_price} if link.remainder_rule == link.CHUNKS else {}
+    return satellite_engine.satellite_awards(satellite_pool(t, link), link.target.entry_price, link.remainder_rule, **kwargs)
+
+
+def proposed_prizes(t) -> list[dict]:
+    """The automatic proposal: a satellite's seats, else ``payout_structure`` on the live pool."""
+    link = satellite_link(t)
+    if link is not None:
+        rows = []
+        for a in satellite_awards(t, link):
+            if a.seat:
+                rows.append({"place": a.place, "kind": "SEAT", "amount": a.seat_value, "description": link.target.name, "target": link.target_id})
+            if a.cash:
+                rows.append({"place": a.place, "kind": "CASH", "amount": a.cash, "description": "", "target": None})
+        return rows
+    total = prize_pool(t)
+    entries = field_size(t)
+    amounts = []
+    for unit in (Decimal(str(setting(t, "payout_rounding"))), CENT):
+        try:
+            amounts = payout_structure(entries, total, t.buy_in, percent_paid=percent_paid(t),
+                                       min_cash_multiple=Decimal(str(setting(t, "min_cash_multiple"))), rounding=unit)
+            break
+        except ValueError:
+            continue
+    return [{"place": i, "kind": "CASH", "amount": a, "description": "", "target": None} for i, a in enumerate(amounts, start=1)]
+
+
+def table_state(t) -> str:
+    from .models import PayoutTable
+
+    table = PayoutTable.objects.filter(tournament=t).first()
+    return table.state if table else PayoutTable.AUTO
+
+
+def table_prizes(t) -> list[dict]:
+    """The payout table in force: stored prizes once edited or locked, else the live proposal."""
+    from .models import PayoutTable
+
+    table = PayoutTable.objects.filter(tournament=t).first()
+    if table is None or table.state == PayoutTable.AUTO:
+        return proposed_prizes(t)
+    return [
+        {"place": p.place, "kind": p.kind, "amount": p.amount, "description": p.description, "target": p.target_id, "id": p.pk}
+        for p in table.prizes.all()
+    ]
+
+
+def place_values(prizes) -> list[Decimal]:
+    """Pool-funded value per place (cash + tickets + seats), 1st first, up to the last place."""
+    from .models import POOL_FUNDED
+
+    last = max((p["place"] for p in prizes), default=0)
+    values = [ZERO] * last
+    for p in prizes:
+        if p["kind"] in POOL_FUNDED:
+            values[p["place"] - 1] += to_money(p["amount"])
+    return values
+
+
+def places_paid(t, prizes=None) -> int:
+    prizes = table_prizes(t) if prizes is None else prizes
+    return max((p["place"] for p in prizes), default=0)
+
+
+def _label(p) -> str:
+    from .models import PRIZE_KINDS
+
+    if p["kind"] == "CASH":
+        return ""
+    kind = str(dict(PRIZE_KINDS)[p["kind"]])
+    return f"{kind}: {p['description']}" if p.get("description") else kind
+
+
+def ladder(prizes) -> list[dict]:
+    """Places grouped into bands of identical prizes: [{"places": "10–12", "amount", "prize"}]."""
+    by_place = defaultdict(list)
+    for p in prizes:
+        by_place[p["place"]].append(p)
+    bands = []
+    for place in sorted(by_place):
+        items = by_place[place]
+        amount = sum((to_money(p["amount"]) for p in items if p["kind"] != "ITEM"), ZERO)
+        label = " + ".join(filter(None, (_label(p) for p in items)))
+        sig = (amount, label)
+        if bands and bands[-1]["sig"] == sig and bands[-1]["last"] == place - 1:
+            bands[-1]["last"] = place
+        else:
+            bands.append({"first": place, "last": place, "sig": sig})
+    out = []
+    for b in bands:
+        places = str(b["first"]) if b["first"] == b["last"] else f"{b['first']}–{b['last']}"
+        out.append({"places": places, "amount": money(b["sig"][0]), "prize": b["sig"][1]})
+    return out
+
+
+# --- finishing places, dues and the sign-off --------------------------------------------
+
+
+def placed_entries(t):
+    from tournaments.models import Entry
+
+    return t.entries.exclude(status=Entry.CANCELLED).filter(place__isnull=False).select_related("person").order_by("place", "number")
+
+
+def place_groups(t) -> dict[int, list]:
+    """place → the entries that finished there (several = a shared place, ELM-06)."""
+    groups = defaultdict(list)
+    for e in placed_entries(t):
+        groups[e.place].append(e)
+    return dict(groups)
+
+
+def ranking_snapshot(t) -> dict:
+    return {str(e.pk): e.place for e in placed_entries(t)}
+
+
+def _groups_of(snapshot: dict) -> dict:
+    groups = defaultdict(set)
+    for eid, place in snapshot.items():
+        groups[place].add(str(eid))
+    return groups
+
+
+def released_places(t) -> set[int]:
+    """Places whose entries two people signed off as they stand now (ELM-07): a director and a
+    second, different staff user. A later change to that place voids the signatures."""
+    from .models import RankingSignoff
+
+    current = _groups_of(ranking_snapshot(t))
+    signers = defaultdict(list)  # place → [(user, role)]
+    for s in RankingSignoff.objects.filter(tournament=t):
+        for place, ids in _groups_of(s.snapshot).items():
+            if current.get(place) == ids:
+                signers[place].append((s.user_id, s.role))
+    released = set()
+    for place, who in signers.items():
+        directors = {u for u, r in who if r == RankingSignoff.DIRECTOR}
+        users = {u for u, _r in who}
+        if directors and len(users) >= 2:
+            released.add(place)
+    return released
+
+
+def active_payments(t) -> dict:
+    """(entry id, source) → the payment that stands (its ledger row not reversed)."""
+    from tournaments.models import LedgerRow
+
+    from .models import PrizePayment
+
+    reversed_rows = set(LedgerRow.objects.filter(tournament=t, kind=LedgerRow.REVERSAL).values_list("reverses_id", flat=True))
+    out = {}
+    for pay in PrizePayment.objects.filter(tournament=t).select_related("row"):
+        if pay.row_id and pay.row_id in reversed_rows:
+            continue
+        out[(pay.entry_id, pay.source)] = pay
+    return out
+
+
+def dues(t, prizes=None) -> list[dict]:
+    """Every prize won so far, per entry: amount, whether released (sign-off) and paid.
+
+    A shared place (several entries with the same place, the best place of the group)
+    covers places p … p+m−1: the cash of those places is split with
+    ``payouts.pool.shared_place_amounts`` (odd cents to the first listed by entry number,
+    or to the house: setting ``shared_odd_cents``). A seat, ticket or item goes to each
+    member only when every place of the group has the same one; otherwise it is held for
+    the director to decide (ELM-06 [CONFIG]).
+    """
+    from .models import SideAward
+
+    prizes = table_prizes(t) if prizes is None else prizes
+    by_place = defaultdict(list)
+    for p in prizes:
+        by_place[p["place"]].append(p)
+    released = released_places(t)
+    paid = active_payments(t)
+    odd = setting(t, "shared_odd_cents")
+    out = []
+
+    def item(e, place, m, kind, amount, source, description="", held=False, target=None):
+        pay = paid.get((e.pk, source))
+        out.append({
+            "entry": e, "entry_id": e.pk, "person": e.person, "name": e.person.full_name, "place": place, "shared_with": m,
+            "kind": kind, "amount": to_money(amount).quantize(CENT), "source": source, "description": description,
+            "target": target, "held": held, "released": place in released, "payment": pay, "paid": pay is not None,
+        })
+
+    for place, members in sorted(place_groups(t).items()):
+        m = len(members)
+        covered = [by_place.get(q, []) for q in range(place, place + m)]
+        cash = [sum((to_money(p["amount"]) for p in items if p["kind"] == "CASH"), ZERO) for items in covered]
+        if any(cash):
+            shares = pool_engine.shared_place_amounts(cash, m, odd)
+            for e, share in zip(members, shares):
+                item(e, place, m, "CASH", share, "MAIN:CASH")
+        for kind in ("SEAT", "TICKET", "ITEM"):
+            kinds = [[p for p in items if p["kind"] == kind] for items in covered]
+            if not any(kinds):
+                continue
+            same = all(len(k) == 1 for k in kinds) and len({(k[0]["amount"], k[0]["description"], k[0]["target"]) for k in kinds}) == 1
+            for e, ks in zip(members, kinds):
+                p = (ks or [k for k in kinds if k][0])[0]
+                item(e, place, m, kind, p["amount"], f"MAIN:{kind}", p["description"], held=not same, target=p["target"])
+    for award in SideAward.objects.filter(pool__tournament=t).select_related("entry__person", "pool"):
+        e = award.entry
+        item(e, e.place, 1, "CASH", award.amount, f"SIDE:{award.pk}", award.pool.name)
+        out[-1]["released"] = True  # side prizes are not part of the ranking sign-off
+    return out
+
+
+def due_for(t, entry, source) -> dict | None:
+    return next((d for d in dues(t) if d["entry_id"] == entry.pk and d["source"] == source), None)
+
+
+def signoff_status(t) -> dict:
+    from .models import RankingSignoff
+
+    snap = ranking_snapshot(t)
+    current = [s for s in RankingSignoff.objects.filter(tournament=t).select_related("user") if s.snapshot == snap]
+    return {
+        "places_decided": len(snap),
+        "released_places": sorted(released_places(t)),
+        "signed_now": [{"user": s.user.get_username(), "role": s.role, "at": s.created_at.isoformat()} for s in current],
+        "complete": bool(snap) and len(released_places(t)) == len(set(snap.values())),
+    }
+
+
+# --- side pools -------------------------------------------------------------------------
+
+
+def side_pool_balance(pool) -> dict:
+    """In (ledger side amounts + contributions + the part funded from the prize pool), awarded, left."""
+    t = pool.tournament
+    ledger_in = ZERO
+    if pool.from_ledger:
+        rows = t.ledger.exclude(_payout_rows_q())
+        only = t.side_pools.filter(from_ledger=True).count() == 1
+        if not only:
+            rows = rows.filter(Q(note=pool.key) | Q(reverses__note=pool.key))
+        ledger_in = rows.aggregate(s=Sum("side_amount"))["s"] or ZERO
+    contributed = pool.contributions.aggregate(s=Sum("amount"))["s"] or ZERO
+    awarded = pool.awards.aggregate(s=Sum("amount"))["s"] or ZERO
+    total = ledger_in + contributed + pool.from_prize_pool
+    return {"ledger": ledger_in, "contributed": contributed, "from_prize_pool": pool.from_prize_pool, "total": total,
+            "awarded": awarded, "left": total - awarded}
+
+
+def jackpot_balance(fund) -> Decimal:
+    total = fund.base
+    for pool in fund.pools.all():
+        b = side_pool_balance(pool)
+        total += b["total"] - b["awarded"]
+    return total
+
+
+def side_pools_summary(t) -> list[dict]:
+    out = []
+    for pool in t.side_pools.select_related("fund").all():
+        b = side_pool_balance(pool)
+        row = {"id": pool.pk, "name": pool.name, "kind": pool.kind, "amount": money(b["total"]), "left": money(b["left"])}
+        if pool.fund_id:
+            row["fund"] = money(jackpot_balance(pool.fund))
+        out.append(row)
+    return out
+
+
+# --- for other apps -----------------------------------------------------------------------
 
 
 def display_summary(tournament) -> dict:
-    """Prize pool and payout ladder for lobby displays: {"prize_pool": str, "payouts": [...]}."""
-    return {}
+    """Prize pool and payout ladder for lobby displays and the clock page.
+
+    ``{"prize_pool": "12345.00", "prize_pool_label": "net"|"gross", "payouts": [{"places",
+    "amount", "prize"}], "places_paid": n, "side_pools": [...]}``
+    """
+    t = tournament
+    b = pool_breakdown(t)
+    prizes = table_prizes(t)
+    gross = str(setting(t, "display_pool")).upper() == "GROSS"
+    link = satellite_link(t)
+    shown = satellite_pool(t, link) if link else (b.gross if gross else b.total)
+    return {
+        "prize_pool": money(shown),
+        "prize_pool_label": "gross" if gross else "net",
+        "payouts": ladder(prizes),
+        "places_paid": places_paid(t, prizes),
+        "payout_table_state": table_state(t),
+        "side_pools": side_pools_summary(t),
+    }
 
 
 def tournament_links(tournament) -> list[dict]:
     """Buttons the tournament page shows for this app: [{"label", "url"}]."""
-    return []
+    links = [{"label": _("Payouts"), "url": reverse("payouts-tournament", args=[tournament.pk])}]
+    links.append({"label": _("Payouts due"), "url": reverse("payouts-due") + f"?t={tournament.pk}"})
+    links.append({"label": _("Deal calculator"), "url": reverse("payouts-deal", args=[tournament.pk])})
+    return links

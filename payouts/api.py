@@ -1,0 +1,459 @@
+"""REST API of the payouts app (thin: validate, call one service, render). Routes in api_urls.py."""
+
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tdmanager.errors import DomainError
+from tdmanager.roles import CASHIER, DIRECTOR, DISPLAY, FLOOR, HasRole
+from tournaments.api import idempotent
+from tournaments.models import Entry, LedgerRow, Tournament
+from tournaments.services.events import Actor
+
+from . import reports, selectors as sel, services
+from .models import Deal, JackpotFund, PayoutTemplate, PrizePayment, SatelliteLink, SidePool, Ticket
+
+STAFF = (DIRECTOR, FLOOR, CASHIER)
+
+
+# --- serializers ------------------------------------------------------------------------
+
+
+class PrizeIn(serializers.Serializer):
+    place = serializers.IntegerField(min_value=1)
+    kind = serializers.ChoiceField(choices=["CASH", "TICKET", "ITEM", "SEAT"], default="CASH")
+    amount = serializers.DecimalField(max_digits=13, decimal_places=2, min_value=0)
+    description = serializers.CharField(allow_blank=True, default="", max_length=200)
+    target = serializers.PrimaryKeyRelatedField(queryset=Tournament.objects.all(), allow_null=True, default=None)
+
+
+class TableEditIn(serializers.Serializer):
+    prizes = PrizeIn(many=True, required=False)
+    amounts = serializers.ListField(child=serializers.DecimalField(max_digits=13, decimal_places=2, min_value=0), required=False,
+                                    help_text="shorthand: cash prizes of places 1..N")
+    reason = serializers.CharField(allow_blank=True, default="", max_length=200)
+
+    def validate(self, data):
+        if "prizes" not in data and "amounts" not in data:
+            raise serializers.ValidationError(_("Send 'prizes' or 'amounts'."))
+        return data
+
+
+class TemplateIn(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    percents = serializers.ListField(child=serializers.DecimalField(max_digits=6, decimal_places=3))
+
+
+class ApplyTemplateIn(serializers.Serializer):
+    template = serializers.PrimaryKeyRelatedField(queryset=PayoutTemplate.objects.all())
+    reason = serializers.CharField(allow_blank=True, default="", max_length=200)
+
+
+class StacksIn(serializers.Serializer):
+    stacks = serializers.DictField(child=serializers.IntegerField(min_value=0), help_text="{entry id: chips}")
+    reserve = serializers.DecimalField(max_digits=13, decimal_places=2, min_value=0, default="0")
+
+
+class DealIn(StacksIn):
+    method = serializers.ChoiceField(choices=[m for m, _l in Deal.METHODS])
+    amounts = serializers.ListField(child=serializers.DecimalField(max_digits=13, decimal_places=2), required=False,
+                                    help_text="CUSTOM: one amount per player, players in entry-number order")
+
+
+class EntryIn(serializers.Serializer):
+    entry = serializers.PrimaryKeyRelatedField(queryset=Entry.objects.all())
+
+
+class ReasonIn(serializers.Serializer):
+    reason = serializers.CharField(allow_blank=True, default="", max_length=200)
+
+
+class PayIn(serializers.Serializer):
+    entry = serializers.PrimaryKeyRelatedField(queryset=Entry.objects.all())
+    source = serializers.CharField(default="MAIN:CASH", max_length=40)
+    method = serializers.ChoiceField(choices=[m for m, _l in LedgerRow.METHODS])
+    reference = serializers.CharField(allow_blank=True, default="", max_length=80)
+    payee = serializers.CharField(allow_blank=True, default="", max_length=160)
+
+
+class SatelliteIn(serializers.Serializer):
+    target = serializers.PrimaryKeyRelatedField(queryset=Tournament.objects.all())
+    remainder_rule = serializers.ChoiceField(choices=[r for r, _l in SatelliteLink.REMAINDER_RULES], default=SatelliteLink.NEXT_PLACE)
+    prize_base = serializers.ChoiceField(choices=[b for b, _l in SatelliteLink.BASES], default=SatelliteLink.GROSS)
+
+
+class SidePoolIn(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=[k for k, _l in SidePool.KINDS])
+    name = serializers.CharField(allow_blank=True, default="", max_length=120)
+    key = serializers.CharField(allow_blank=True, default="", max_length=40)
+    from_ledger = serializers.BooleanField(default=True)
+    from_prize_pool = serializers.DecimalField(max_digits=13, decimal_places=2, min_value=0, default="0")
+    fund = serializers.PrimaryKeyRelatedField(queryset=JackpotFund.objects.all(), allow_null=True, default=None)
+
+
+class ContributionIn(serializers.Serializer):
+    amount = serializers.DecimalField(max_digits=13, decimal_places=2)
+    note = serializers.CharField(allow_blank=True, default="", max_length=200)
+
+
+class AwardIn(serializers.Serializer):
+    awards = serializers.ListField(child=serializers.DictField(), required=False, help_text='[{"entry": id, "amount": "100.00"}]')
+    note = serializers.CharField(allow_blank=True, default="", max_length=200)
+
+
+class TicketRedeemIn(serializers.Serializer):
+    tournament = serializers.PrimaryKeyRelatedField(queryset=Tournament.objects.all(), allow_null=True, default=None)
+
+
+# --- renderers ----------------------------------------------------------------------------
+
+
+def prize_data(p):
+    return {"place": p["place"], "kind": p["kind"], "amount": sel.money(p["amount"]), "description": p.get("description", ""),
+            "target": p.get("target")}
+
+
+def pool_data(t):
+    b = sel.pool_breakdown(t)
+    link = sel.satellite_link(t)
+    return {
+        "collected": sel.money(b.collected), "deductions": {k: sel.money(v) for k, v in b.deductions.items()},
+        "net": sel.money(b.net), "overlay": sel.money(b.overlay), "gross": sel.money(b.gross), "total": sel.money(b.total),
+        "guarantee": sel.money(t.guarantee) if t.guarantee is not None else None,
+        "satellite_pool": sel.money(sel.satellite_pool(t, link)) if link else None,
+        "side_pools": sel.side_pools_summary(t), "currency": t.currency,
+    }
+
+
+def table_data(t):
+    prizes = sel.table_prizes(t)
+    link = sel.satellite_link(t)
+    pool_total = sel.satellite_pool(t, link) if link else sel.prize_pool(t)
+    total = sum(sel.place_values(prizes), sel.ZERO)
+    return {
+        "state": sel.table_state(t), "prize_pool": sel.money(pool_total), "places_paid": sel.places_paid(t, prizes),
+        "entries": sel.field_size(t), "percent_paid": str(sel.percent_paid(t)), "prizes": [prize_data(p) for p in prizes],
+        "ladder": sel.ladder(prizes), "total": sel.money(total), "matches_pool": total == pool_total,
+    }
+
+
+def due_data(d):
+    pay = d["payment"]
+    return {
+        "tournament": d["entry"].tournament_id, "entry": d["entry_id"], "entry_number": d["entry"].number, "name": d["name"],
+        "place": d["place"], "shared_with": d["shared_with"], "kind": d["kind"], "amount": sel.money(d["amount"]),
+        "source": d["source"], "description": d["description"], "held": d["held"], "released": d["released"], "paid": d["paid"],
+        "payment": payment_data(pay) if pay else None,
+    }
+
+
+def payment_data(p: PrizePayment):
+    data = {"id": p.pk, "entry": p.entry_id, "kind": p.kind, "place": p.place, "amount": sel.money(p.amount), "method": p.method,
+            "reference": p.reference, "payee": p.payee, "source": p.source, "created_at": p.created_at.isoformat(),
+            "receipt_number": p.row.receipt_number if p.row_id else None, "ticket": p.ticket_id, "seat_entry": p.seat_entry_id}
+    if p.row_id:
+        data["slip_url"] = reverse("payouts-slip", args=[p.row.receipt_number])
+        data["slip_pdf_url"] = reverse("payouts-slip-pdf", args=[p.row.receipt_number])
+    return data
+
+
+def deal_data(d: Deal):
+    return {"id": d.pk, "tournament": d.tournament_id, "status": d.status, "method": d.method, "stacks": d.stacks,
+            "reserve": sel.money(d.reserve), "by_player": d.by_player, "by_place": d.by_place, "prizes_before": d.prizes_before,
+            "accepted": [a.entry_id for a in d.acceptances.all()], "created_at": d.created_at.isoformat(),
+            "approved_at": d.approved_at.isoformat() if d.approved_at else None}
+
+
+def _t(pk):
+    return get_object_or_404(Tournament, pk=pk)
+
+
+class Base(APIView):
+    permission_classes = [HasRole]
+    required_roles = (DIRECTOR,)
+    read_roles = STAFF
+
+    def actor(self):
+        return Actor.from_request(self.request)
+
+    def valid(self, ser_class):
+        ser = ser_class(data=self.request.data)
+        ser.is_valid(raise_exception=True)
+        return ser.validated_data
+
+
+# --- views --------------------------------------------------------------------------------
+
+
+class PayoutsSummaryView(Base):
+    """Everything about a tournament's payouts: pool, table, satellite, sign-off, side pools."""
+
+    read_roles = STAFF + (DISPLAY,)
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, pk):
+        t = _t(pk)
+        link = sel.satellite_link(t)
+        return Response({
+            "tournament": t.pk, "pool": pool_data(t), "table": table_data(t), "display": sel.display_summary(t),
+            "signoff": sel.signoff_status(t),
+            "satellite": {"target": link.target_id, "remainder_rule": link.remainder_rule, "prize_base": link.prize_base,
+                          "completed": bool(link.completed_at)} if link else None,
+        })
+
+
+class PoolView(Base):
+    read_roles = STAFF + (DISPLAY,)
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, pk):
+        return Response(pool_data(_t(pk)))
+
+
+class TableView(Base):
+    """GET the payout table in force; POST/PUT a director's table (validated; reason once locked)."""
+
+    read_roles = STAFF + (DISPLAY,)
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, pk):
+        return Response(table_data(_t(pk)))
+
+    @extend_schema(request=TableEditIn, responses=OpenApiTypes.OBJECT)
+    def post(self, request, pk):
+        d = self.valid(TableEditIn)
+        t = _t(pk)
+        prizes = d.get("prizes") or [{"place": i, "kind": "CASH", "amount": a} for i, a in enumerate(d.get("amounts", []), start=1)]
+        services.edit_payout_table(t, prizes, actor=self.actor(), reason=d["reason"])
+        return Response(table_data(t))
+
+    put = post
+
+
+class TableProposeView(Base):
+    """Back to the automatic proposal (follows the entries until locked)."""
+
+    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    def post(self, request, pk):
+        t = _t(pk)
+        services.reset_payout_table(t, actor=self.actor())
+        return Response(table_data(t))
+
+
+class TableLockView(Base):
+    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    def post(self, request, pk):
+        t = _t(pk)
+        services.lock_payout_table(t, actor=self.actor())
+        return Response(table_data(t))
+
+
+class TableTemplateView(Base):
+    @extend_schema(request=ApplyTemplateIn, responses=OpenApiTypes.OBJECT)
+    def post(self, request, pk):
+        d = self.valid(ApplyTemplateIn)
+        t = _t(pk)
+        services.apply_template(t, d["template"], actor=self.actor(), reason=d["reason"])
+        return Response(table_data(t))
+
+
+class TemplatesView(Base):
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request):
+        return Response([{"id": x.pk, "name": x.name, "percents": x.percents} for x in PayoutTemplate.objects.all()])
+
+    @extend_schema(request=TemplateIn, responses=OpenApiTypes.OBJECT)
+    def post(self, request):
+        d = self.valid(TemplateIn)
+        x = services.save_payout_template(d["name"], d["percents"], actor=self.actor(), template=PayoutTemplate.objects.filter(name=d["name"].strip()).first())
+        return Response({"id": x.pk, "name": x.name, "percents": x.percents}, status=201)
+
+
+class DealCalculatorView(Base):
+    """POST stacks → ICM, chip chop and even chop side by side, with the PAY-09 check."""
+
+    required_roles = (DIRECTOR, FLOOR)
+
+    @extend_schema(request=StacksIn, responses=OpenApiTypes.OBJECT)
+    def post(self, request, pk):
+        d = self.valid(StacksIn)
+        return Response(services.deal_options(_t(pk), d["stacks"], reserve=d["reserve"]))
+
+
+class DealsView(Base):
+    read_roles = (DIRECTOR, FLOOR)
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, pk):
+        return Response([deal_data(x) for x in Deal.objects.filter(tournament_id=pk).prefetch_related("acceptances")])
+
+    @extend_schema(request=DealIn, responses=OpenApiTypes.OBJECT)
+    def post(self, request, pk):
+        d = self.valid(DealIn)
+        deal = services.propose_deal(_t(pk), d["stacks"], method=d["method"], actor=self.actor(), reserve=d["reserve"], amounts=d.get("amounts"))
+        return Response(deal_data(deal), status=201)
+
+
+class DealActionView(Base):
+    required_roles = (DIRECTOR, FLOOR)
+
+    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    def post(self, request, pk, op):
+        from tdmanager.roles import has_role
+
+        deal = get_object_or_404(Deal, pk=pk)
+        if op == "accept":
+            d = self.valid(EntryIn)
+            services.accept_deal(deal, d["entry"], actor=self.actor())
+        elif op in ("approve", "cancel"):
+            if not has_role(request.user, DIRECTOR):
+                raise DomainError("permission_denied", _("Only the director can do this."), status=403)
+            if op == "approve":
+                services.approve_deal(deal, actor=self.actor())
+            else:
+                services.cancel_deal(deal, actor=self.actor(), reason=self.valid(ReasonIn)["reason"])
+        else:
+            raise DomainError("unknown_action", _("Unknown deal action."), status=404)
+        deal.refresh_from_db()
+        return Response(deal_data(deal))
+
+
+class DueView(Base):
+    """Prizes won: ``?tournament=<id>`` (default: every running or finished tournament), ``?all=1``
+    to include what is already paid."""
+
+    required_roles = (CASHIER, DIRECTOR)
+    read_roles = STAFF
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request):
+        tid = request.query_params.get("tournament")
+        qs = Tournament.objects.filter(pk=tid) if tid else Tournament.objects.filter(status__in=[Tournament.RUNNING, Tournament.FINISHED])
+        include_paid = request.query_params.get("all") in ("1", "true")
+        out = []
+        for t in qs:
+            out += [due_data(d) for d in sel.dues(t) if include_paid or not d["paid"]]
+        return Response(out)
+
+
+class PayView(Base):
+    """Pay one prize (cashier). Honours ``Idempotency-Key``: a repeat pays nothing."""
+
+    required_roles = (CASHIER, DIRECTOR)
+
+    @extend_schema(request=PayIn, responses=OpenApiTypes.OBJECT)
+    def post(self, request):
+        d = self.valid(PayIn)
+        return idempotent(request, lambda: Response(payment_data(services.pay_prize(
+            d["entry"], method=d["method"], actor=self.actor(), source=d["source"], reference=d["reference"], payee=d["payee"])), status=201))
+
+
+class SlipView(Base):
+    read_roles = STAFF
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, number):
+        p = get_object_or_404(PrizePayment, row__receipt_number=number)
+        return Response(payment_data(p))
+
+
+class ReportView(Base):
+    """``?format_type=json`` (default), ``csv`` or ``pdf``."""
+
+    read_roles = (DIRECTOR, CASHIER, FLOOR)
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, pk, name):
+        if name not in reports.REPORTS:
+            raise DomainError("unknown_report", _("Unknown report."), status=404)
+        t = _t(pk)
+        report = reports.build(t, name)
+        fmt = request.query_params.get("format_type", "json")
+        if fmt == "csv":
+            resp = HttpResponse(reports.to_csv(report), content_type="text/csv; charset=utf-8")
+            resp["Content-Disposition"] = f'attachment; filename="{name}-{t.pk}.csv"'
+            return resp
+        if fmt == "pdf":
+            resp = HttpResponse(reports.to_pdf(report), content_type="application/pdf")
+            resp["Content-Disposition"] = f'inline; filename="{name}-{t.pk}.pdf"'
+            return resp
+        return Response({**report, "columns": [str(c) for c in report["columns"]], "totals": [[str(a), str(b)] for a, b in report["totals"]]})
+
+
+class SignoffView(Base):
+    required_roles = STAFF
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, pk):
+        return Response(sel.signoff_status(_t(pk)))
+
+    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    def post(self, request, pk):
+        t = _t(pk)
+        services.sign_off_ranking(t, actor=self.actor())
+        return Response(sel.signoff_status(t), status=201)
+
+
+class SatelliteView(Base):
+    @extend_schema(request=SatelliteIn, responses=OpenApiTypes.OBJECT)
+    def post(self, request, pk):
+        d = self.valid(SatelliteIn)
+        link = services.link_satellite(_t(pk), d["target"], actor=self.actor(), remainder_rule=d["remainder_rule"], prize_base=d["prize_base"])
+        t = link.satellite
+        seats = sum(1 for a in sel.satellite_awards(t, link) if a.seat)
+        return Response({"satellite": t.pk, "target": link.target_id, "seats": seats, "table": table_data(t)}, status=201)
+
+
+class SatelliteCompleteView(Base):
+    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    def post(self, request, pk):
+        payments = services.complete_satellite(_t(pk), actor=self.actor())
+        return Response({"seats": [payment_data(p) for p in payments]}, status=201)
+
+
+class SidePoolsView(Base):
+    read_roles = STAFF + (DISPLAY,)
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, pk):
+        return Response(sel.side_pools_summary(_t(pk)))
+
+    @extend_schema(request=SidePoolIn, responses=OpenApiTypes.OBJECT)
+    def post(self, request, pk):
+        d = self.valid(SidePoolIn)
+        services.create_side_pool(_t(pk), actor=self.actor(), **d)
+        return Response(sel.side_pools_summary(_t(pk)), status=201)
+
+
+class SidePoolActionView(Base):
+    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    def post(self, request, pk, op):
+        pool = get_object_or_404(SidePool, pk=pk)
+        if op == "contribute":
+            d = self.valid(ContributionIn)
+            services.contribute_side_pool(pool, d["amount"], actor=self.actor(), note=d["note"])
+        elif op == "award":
+            d = self.valid(AwardIn)
+            awards = None
+            if d.get("awards"):
+                awards = [(get_object_or_404(Entry, pk=a.get("entry"), tournament=pool.tournament), a.get("amount")) for a in d["awards"]]
+            services.award_side_pool(pool, actor=self.actor(), awards=awards, note=d["note"])
+        else:
+            raise DomainError("unknown_action", _("Unknown side pool action."), status=404)
+        return Response(sel.side_pools_summary(pool.tournament))
+
+
+class TicketRedeemView(Base):
+    required_roles = (CASHIER, DIRECTOR)
+
+    @extend_schema(request=TicketRedeemIn, responses=OpenApiTypes.OBJECT)
+    def post(self, request, pk):
+        d = self.valid(TicketRedeemIn)
+        ticket = get_object_or_404(Ticket, pk=pk)
+        return idempotent(request, lambda: Response({"entry": services.redeem_ticket(ticket, actor=self.actor(), tournament=d["tournament"]).pk}, status=201))

@@ -1,0 +1,246 @@
+"""Storage for payouts: payout tables and prizes, templates, side pools, satellites, deals,
+ranking sign-offs, tickets and prize payments.
+
+Rules do not live here: see ``payouts/services.py`` (state changes), ``payouts/selectors.py``
+(read-only figures) and the pure engines (``pool.py``, ``structure.py``, ``satellite.py``,
+``deals.py``, ``icm.py``, ``leaderboard.py``).
+"""
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import MONEY, Entry, LedgerRow, Person, Tournament
+
+CASH, TICKET, ITEM, SEAT = "CASH", "TICKET", "ITEM", "SEAT"
+PRIZE_KINDS = [(CASH, _("Cash")), (TICKET, _("Ticket")), (ITEM, _("Item")), (SEAT, _("Seat"))]
+# Prizes paid out of the prize pool: their values add up to the pool. ITEM prizes are
+# sponsored goods (value optional, informational) and do not come out of the pool.
+POOL_FUNDED = (CASH, TICKET, SEAT)
+
+
+class PayoutTable(models.Model):
+    """The payout table of one tournament.
+
+    AUTO: no stored prizes, the proposal is computed live from the ledger (it grows with the
+    entries). EDITED: the director's prizes are stored. LOCKED: stored and published (PAY-05);
+    later changes need the director and a reason, and are logged.
+    """
+
+    AUTO, EDITED, LOCKED = "AUTO", "EDITED", "LOCKED"
+    STATES = [(AUTO, _("Proposed automatically")), (EDITED, _("Edited by the director")), (LOCKED, _("Locked and published"))]
+
+    tournament = models.OneToOneField(Tournament, related_name="payout_table", on_delete=models.CASCADE)
+    state = models.CharField(max_length=8, choices=STATES, default=AUTO)
+    prize_pool = models.DecimalField(**MONEY, default=Decimal("0"), help_text="the pool the stored prizes add up to")
+    locked_at = models.DateTimeField(null=True, blank=True)
+    locked_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    version = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+
+class Prize(models.Model):
+    """One prize of a place. A place may hold several (a seat plus cash; cash plus an item)."""
+
+    table = models.ForeignKey(PayoutTable, related_name="prizes", on_delete=models.CASCADE)
+    place = models.PositiveIntegerField()
+    kind = models.CharField(max_length=6, choices=PRIZE_KINDS, default=CASH)
+    amount = models.DecimalField(**MONEY, default=Decimal("0"), help_text="cash, or the value of a ticket / seat / item")
+    description = models.CharField(max_length=200, blank=True)
+    target = models.ForeignKey(Tournament, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+                               help_text="the tournament a ticket or seat is for")
+    non_transferable = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["table", "place", "id"]
+
+
+class PayoutTemplate(models.Model):
+    """A venue's payout shape: percentages by place (1st first), applied to any prize pool."""
+
+    name = models.CharField(_("name"), max_length=120, unique=True)
+    percents = models.JSONField(help_text='["30", "20", "14.5", …] — add up to 100, non-increasing')
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+
+class JackpotFund(models.Model):
+    """A venue-wide progressive jackpot (REG-11, PAY-12): base + contributions − awards."""
+
+    name = models.CharField(max_length=120, unique=True)
+    base = models.DecimalField(**MONEY, default=Decimal("0"))
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self):
+        return self.name
+
+
+class SidePool(models.Model):
+    """A side prize kept apart from the prize pool (PAY-08, PAY-10, PAY-12).
+
+    Fed by ``LedgerRow.side_amount`` (rows whose note is this pool's ``key``, or every side
+    amount when it is the tournament's only ledger-fed pool), by explicit contributions,
+    and/or by ``from_prize_pool``: a fixed amount taken out of the main pool (PAY-02: chip
+    leader prizes included in the gross guarantee).
+    """
+
+    LAST_LONGER, JACKPOT, CHIP_LEADER, OTHER = "LAST_LONGER", "JACKPOT", "CHIP_LEADER", "OTHER"
+    KINDS = [(LAST_LONGER, _("Last Longer")), (JACKPOT, _("Jackpot")), (CHIP_LEADER, _("Chip-leader prizes")), (OTHER, _("Other"))]
+
+    tournament = models.ForeignKey(Tournament, related_name="side_pools", on_delete=models.PROTECT)
+    kind = models.CharField(max_length=12, choices=KINDS)
+    name = models.CharField(max_length=120)
+    key = models.SlugField(max_length=40, help_text="ledger rows with this note feed the pool")
+    from_ledger = models.BooleanField(default=True)
+    from_prize_pool = models.DecimalField(**MONEY, default=Decimal("0"))
+    fund = models.ForeignKey(JackpotFund, null=True, blank=True, related_name="pools", on_delete=models.PROTECT)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["tournament", "id"]
+        unique_together = [("tournament", "key")]
+
+    def __str__(self):
+        return self.name
+
+
+class SideContribution(models.Model):
+    """Money put into a side pool other than through a ledger row (sponsor, house). Append-only in use."""
+
+    pool = models.ForeignKey(SidePool, related_name="contributions", on_delete=models.PROTECT)
+    amount = models.DecimalField(**MONEY)
+    note = models.CharField(max_length=200, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+
+
+class SideAward(models.Model):
+    """A side-pool prize awarded to an entry (the Last Longer winner, a chip leader, a jackpot hit)."""
+
+    pool = models.ForeignKey(SidePool, related_name="awards", on_delete=models.PROTECT)
+    entry = models.ForeignKey(Entry, related_name="side_awards", on_delete=models.PROTECT)
+    amount = models.DecimalField(**MONEY)
+    note = models.CharField(max_length=200, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+
+
+class SatelliteLink(models.Model):
+    """A satellite and the tournament its seats are for (FMT-08, PAY-06)."""
+
+    NEXT_PLACE, SHARED, CHUNKS = "NEXT_PLACE", "SHARED", "CHUNKS"
+    REMAINDER_RULES = [(NEXT_PLACE, _("Cash to the first place without a seat")), (SHARED, _("Shared by the seat winners")),
+                       (CHUNKS, _("Chunks to the next places"))]
+    GROSS, NET = "GROSS", "NET"
+    BASES = [(GROSS, _("Everything the players paid")), (NET, _("Buy-ins less deductions"))]
+    TICKET, CASH = "TICKET", "CASH"
+    ALREADY_REGISTERED = [(TICKET, _("A ticket for the target")), (CASH, _("The seat value in money"))]
+
+    satellite = models.OneToOneField(Tournament, related_name="satellite_link", on_delete=models.PROTECT)
+    target = models.ForeignKey(Tournament, related_name="feeder_satellites", on_delete=models.PROTECT)
+    remainder_rule = models.CharField(max_length=12, choices=REMAINDER_RULES, default=NEXT_PLACE)
+    prize_base = models.CharField(max_length=5, choices=BASES, default=GROSS)
+    already_registered = models.CharField(max_length=6, choices=ALREADY_REGISTERED, default=TICKET)
+    completed_at = models.DateTimeField(null=True, blank=True)
+
+
+class Ticket(models.Model):
+    """A personal entry voucher for a tournament (PAY-11; a satellite seat for a player
+    already registered, FMT-08). Redeemed at the cashier into an entry."""
+
+    ISSUED, REDEEMED, VOID = "ISSUED", "REDEEMED", "VOID"
+    holder = models.ForeignKey(Person, related_name="tickets", on_delete=models.PROTECT)
+    target = models.ForeignKey(Tournament, null=True, blank=True, related_name="tickets", on_delete=models.PROTECT)
+    value = models.DecimalField(**MONEY)
+    description = models.CharField(max_length=200, blank=True)
+    non_transferable = models.BooleanField(default=True)
+    source = models.ForeignKey(Tournament, null=True, blank=True, related_name="tickets_awarded", on_delete=models.PROTECT)
+    status = models.CharField(max_length=9, default=ISSUED)
+    redeemed_entry = models.ForeignKey(Entry, null=True, blank=True, related_name="+", on_delete=models.PROTECT)
+    created_at = models.DateTimeField(default=timezone.now)
+
+
+class PrizePayment(models.Model):
+    """One prize handed over: cash/cheque/transfer (with its PAYOUT ledger row), a ticket,
+    a seat or an item. ``source`` says which prize: ``MAIN:<kind>`` or ``SIDE:<award id>``.
+    A payment whose ledger row was reversed no longer counts."""
+
+    tournament = models.ForeignKey(Tournament, related_name="prize_payments", on_delete=models.PROTECT)
+    entry = models.ForeignKey(Entry, related_name="prize_payments", on_delete=models.PROTECT)
+    source = models.CharField(max_length=40)
+    kind = models.CharField(max_length=6, choices=PRIZE_KINDS)
+    place = models.PositiveIntegerField(null=True, blank=True)
+    amount = models.DecimalField(**MONEY)
+    method = models.CharField(max_length=10, choices=LedgerRow.METHODS, blank=True)
+    reference = models.CharField(max_length=80, blank=True)
+    payee = models.CharField(max_length=160, blank=True)
+    row = models.OneToOneField(LedgerRow, null=True, blank=True, related_name="prize_payment", on_delete=models.PROTECT)
+    ticket = models.ForeignKey(Ticket, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    seat_entry = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    paid_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    @property
+    def is_void(self):
+        return self.row_id is not None and LedgerRow.objects.filter(reverses_id=self.row_id).exists()
+
+
+class RankingSignoff(models.Model):
+    """One signature on the ranking as it stood (ELM-07): ``snapshot`` maps entry id → place."""
+
+    DIRECTOR, STAFF = "DIRECTOR", "STAFF"
+    tournament = models.ForeignKey(Tournament, related_name="ranking_signoffs", on_delete=models.PROTECT)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    role = models.CharField(max_length=8)
+    snapshot = models.JSONField(default=dict)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+
+class Deal(models.Model):
+    """A final-table deal (PAY-09): new amounts per finishing place for the places in play."""
+
+    PROPOSED, APPROVED, CANCELLED = "PROPOSED", "APPROVED", "CANCELLED"
+    ICM, CHIP_CHOP, EVEN, CUSTOM = "ICM", "CHIP_CHOP", "EVEN", "CUSTOM"
+    METHODS = [(ICM, _("ICM")), (CHIP_CHOP, _("Chip chop")), (EVEN, _("Even chop")), (CUSTOM, _("Custom"))]
+
+    tournament = models.ForeignKey(Tournament, related_name="deals", on_delete=models.PROTECT)
+    status = models.CharField(max_length=9, default=PROPOSED)
+    method = models.CharField(max_length=10, choices=METHODS)
+    stacks = models.JSONField(help_text="{entry id: chips}")
+    reserve = models.DecimalField(**MONEY, default=Decimal("0"))
+    by_player = models.JSONField(help_text="{entry id: guaranteed amount}")
+    by_place = models.JSONField(help_text="new prize of places 1..n, 1st first (reserve included in 1st)")
+    prizes_before = models.JSONField(help_text="prizes of places 1..n before the deal")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+    approved_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    approved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+
+class DealAcceptance(models.Model):
+    """A remaining player said yes to the deal (recorded by the floor or the director)."""
+
+    deal = models.ForeignKey(Deal, related_name="acceptances", on_delete=models.CASCADE)
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="+")
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        unique_together = [("deal", "entry")]

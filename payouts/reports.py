@@ -1,0 +1,297 @@
+"""Reports for the control authority and the house (ROLE-02, ROLE-03), as data, CSV and PDF.
+
+* ``prestart``: registered players before the start — names, count, buy-ins and fees.
+* ``standings``: final standings with prizes and leaderboard points (LB-01).
+* ``payments``: what the cashier paid, one line per prize payment.
+* ``reconciliation``: money in = prize pool + deductions − overlay + fees + side pools;
+  money out = payouts; what is left is explained line by line (or the difference shows).
+
+Each report is ``{"title", "columns", "rows", "totals"}``; rows are lists of strings.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from django.db.models import Q, Sum
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tdmanager.money import ZERO
+from tournaments.models import Entry, LedgerRow
+
+from . import leaderboard
+from . import selectors as sel
+from .models import PrizePayment
+
+REPORTS = ("prestart", "standings", "payments", "reconciliation")
+
+
+def _m(v) -> str:
+    return sel.money(v)
+
+
+def prestart(t) -> dict:
+    """ROLE-02: the registered players before the start, with the money taken for each."""
+    sales = LedgerRow.objects.filter(tournament=t).exclude(sel._payout_rows_q())
+    per_entry = {r["entry"]: r for r in sales.values("entry").annotate(p=Sum("prize_amount"), f=Sum("fee_amount"))}
+    rows, buy_ins, fees, count = [], ZERO, ZERO, 0
+    for e in t.entries.exclude(status=Entry.CANCELLED).select_related("person").order_by("number"):
+        paid = per_entry.get(e.pk, {})
+        p, f = paid.get("p") or ZERO, paid.get("f") or ZERO
+        buy_ins, fees, count = buy_ins + p, fees + f, count + 1
+        rows.append([str(e.number), e.person.full_name, e.person.document_id, str(e.get_status_display()), _m(p), _m(f)])
+    return {
+        "title": _("Pre-start report: %(t)s") % {"t": t.name},
+        "columns": [_("Entry"), _("Player"), _("Document"), _("Status"), _("Buy-in"), _("Fee")],
+        "rows": rows,
+        "totals": [(_("Registered"), str(count)), (_("Total buy-ins"), _m(buy_ins)), (_("Total fees"), _m(fees)),
+                   (_("Generated"), timezone.localtime().strftime("%d/%m/%Y %H:%M"))],
+    }
+
+
+def points_by_entry(t) -> dict:
+    """Leaderboard points per placed entry (LB-01/LB-03; reading and shared rule are settings)."""
+    n = sel.field_size(t)
+    groups = sel.place_groups(t)
+    out = {}
+    for place, members in groups.items():
+        try:
+            pts = leaderboard.leaderboard_points(n, place, mode=sel.setting(t, "lb_mode"), buy_in=t.buy_in,
+                                                 shared_with=len(members), shared_rule=sel.setting(t, "lb_shared_rule"))
+        except ValueError:
+            pts = None
+        for e in members:
+            out[e.pk] = pts
+    return out
+
+
+def standings(t) -> dict:
+    """ROLE-03 winners report: every finishing place, the prize won and what was paid."""
+    dues = sel.dues(t)
+    won = {}
+    for d in dues:
+        if d["source"].startswith("MAIN:"):
+            won.setdefault(d["entry_id"], []).append(d)
+    points = points_by_entry(t)
+    rows = []
+    total_won = total_paid = ZERO
+    for place, members in sorted(sel.place_groups(t).items()):
+        for e in members:
+            items = won.get(e.pk, [])
+            cash = sum((d["amount"] for d in items if d["kind"] == "CASH"), ZERO)
+            other = "; ".join(f"{d['kind'].title()}{': ' + d['description'] if d['description'] else ''} ({_m(d['amount'])})"
+                              for d in items if d["kind"] != "CASH")
+            paid = sum((d["amount"] for d in items if d["paid"]), ZERO)
+            total_won += sum((d["amount"] for d in items if d["kind"] != "ITEM"), ZERO)
+            total_paid += paid
+            label = f"{place}" + (f" ({_('shared')} ×{len(members)})" if len(members) > 1 else "")
+            pts = points.get(e.pk)
+            rows.append([label, e.person.full_name, str(e.number), _m(cash), other, _m(paid),
+                         f"{pts:.2f}" if pts is not None else ""])
+    return {
+        "title": _("Final standings: %(t)s") % {"t": t.name},
+        "columns": [_("Place"), _("Player"), _("Entry"), _("Cash prize"), _("Other prizes"), _("Paid"), _("Points")],
+        "rows": rows,
+        "totals": [(_("Prize pool"), _m(sel.prize_pool(t) if not sel.satellite_link(t) else sel.satellite_pool(t))),
+                   (_("Prizes won"), _m(total_won)), (_("Paid"), _m(total_paid)), (_("Participants"), str(sel.field_size(t)))],
+    }
+
+
+def payments(t) -> dict:
+    """ROLE-03 payments report: one line per prize handed over by the cashier."""
+    rows, total = [], ZERO
+    for p in PrizePayment.objects.filter(tournament=t).select_related("entry__person", "row", "paid_by").order_by("created_at", "id"):
+        void = p.is_void
+        if not void and p.kind != "ITEM":
+            total += p.amount
+        rows.append([
+            str(p.row.receipt_number) if p.row_id else "", timezone.localtime(p.created_at).strftime("%d/%m/%Y %H:%M"),
+            p.entry.person.full_name, str(p.place or ""), p.kind, _m(p.amount), p.method, p.reference, p.payee,
+            p.paid_by.get_username() if p.paid_by_id else "", _("reversed") if void else "",
+        ])
+    return {
+        "title": _("Prize payments: %(t)s") % {"t": t.name},
+        "columns": [_("Receipt"), _("Time"), _("Player"), _("Place"), _("Prize"), _("Amount"), _("Method"), _("Reference"),
+                    _("Payee"), _("Cashier"), ""],
+        "rows": rows,
+        "totals": [(_("Paid"), _m(total)), (_("Payments"), str(sum(1 for r in rows if not r[-1])))],
+    }
+
+
+def reconciliation_data(t) -> dict:
+    """Money in against prize pool, fees and side pools; money out against the prizes; what is
+    left explained (prizes due, places still to play, odd cents kept by the house)."""
+    got, out, b = sel.money_in(t), sel.money_out(t), sel.pool_breakdown(t)
+    link = sel.satellite_link(t)
+    deductions = sum(b.deductions.values(), ZERO)
+    fixed_side = sum((p.from_prize_pool for p in t.side_pools.all()), ZERO)
+    pool_total, overlay = b.total, b.overlay
+    fees_to_house = got["fee"]
+    notes = []
+    if link is not None and link.prize_base == link.GROSS:
+        pool_total = sel.satellite_pool(t, link)
+        notes.append(_("Satellite prize base GROSS: the fees (%(f)s) are part of the seats' prize pool.") % {"f": _m(got["fee"])})
+        fees_to_house, deductions, overlay = ZERO, ZERO, ZERO
+    money_in_total = got["prize"] + got["fee"] + got["side"]
+    accounted_in = pool_total + deductions - overlay + fees_to_house + got["side"]
+    # Money out against the pool.
+    prizes = sel.table_prizes(t)
+    values = sel.place_values(prizes)
+    dues = [d for d in sel.dues(t, prizes) if d["source"].startswith("MAIN:") and d["kind"] != "ITEM"]
+    decided = set()
+    for place, members in sel.place_groups(t).items():
+        decided.update(range(place, place + len(members)))
+    unpaid = sum((d["amount"] for d in dues if not d["paid"]), ZERO)
+    undecided = sum((v for i, v in enumerate(values, start=1) if i not in decided), ZERO)
+    awarded_cash = sum((d["amount"] for d in dues), ZERO)
+    decided_value = sum((v for i, v in enumerate(values, start=1) if i in decided), ZERO)
+    house_cents = decided_value - awarded_cash
+    left = pool_total - out["prize"]
+    unexplained = left - unpaid - undecided - house_cents
+    side_in = sum((sel.side_pool_balance(p)["total"] - p.from_prize_pool for p in t.side_pools.all()), ZERO)
+    side_untracked = got["side"] - sum((sel.side_pool_balance(p)["ledger"] for p in t.side_pools.all()), ZERO)
+    side_left = side_in + fixed_side - out["side"]
+    lines = [
+        (_("Money in: prize parts"), got["prize"]),
+        (_("Money in: fees"), got["fee"]),
+        (_("Money in: side pools"), got["side"]),
+        (_("Money in: total"), money_in_total),
+        (_("Prize pool"), pool_total),
+        (_("Deductions kept by the house"), deductions),
+        (_("Overlay added by the house"), overlay),
+        (_("Fees kept by the house"), fees_to_house),
+        (_("Money in not accounted for"), money_in_total - accounted_in),
+        (_("Money out: prizes paid"), out["prize"]),
+        (_("Money out: side prizes paid"), out["side"]),
+        (_("Prize pool not yet paid"), left),
+        (_("… prizes won, not yet collected"), unpaid),
+        (_("… places still to be decided"), undecided),
+        (_("… odd cents of shared places kept by the house"), house_cents),
+        (_("Difference not explained"), unexplained),
+        (_("Side pools: still held"), side_left),
+    ]
+    if side_untracked:
+        notes.append(_("%(a)s of side money is not attributed to any side pool.") % {"a": _m(side_untracked)})
+    if overlay:
+        notes.append(_("The house added an overlay of %(a)s to meet the guarantee.") % {"a": _m(overlay)})
+    return {"lines": lines, "notes": notes, "balanced": unexplained == 0 and money_in_total == accounted_in,
+            "difference": unexplained, "in_difference": money_in_total - accounted_in}
+
+
+def reconciliation(t) -> dict:
+    data = reconciliation_data(t)
+    rows = [[str(label), _m(value)] for label, value in data["lines"]] + [[n, ""] for n in data["notes"]]
+    status = _("Balanced: every cent is explained.") if data["balanced"] else _("NOT balanced: see the difference.")
+    return {"title": _("Reconciliation: %(t)s") % {"t": t.name}, "columns": [_("Line"), _("Amount")], "rows": rows,
+            "totals": [(_("Result"), status)], "balanced": data["balanced"]}
+
+
+def build(t, name: str) -> dict:
+    return {"prestart": prestart, "standings": standings, "payments": payments, "reconciliation": reconciliation}[name](t)
+
+
+def to_csv(report: dict) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow([report["title"]])
+    w.writerow([str(c) for c in report["columns"]])
+    w.writerows(report["rows"])
+    w.writerow([])
+    for label, value in report["totals"]:
+        w.writerow([str(label), value])
+    return buf.getvalue()
+
+
+def to_pdf(report: dict) -> bytes:
+    from reportlab.lib import colors
+    from reportlab.lib.pagesizes import A4, landscape
+    from reportlab.lib.styles import getSampleStyleSheet
+    from reportlab.lib.units import mm
+    from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+    buf = io.BytesIO()
+    wide = len(report["columns"]) > 6
+    doc = SimpleDocTemplate(buf, pagesize=landscape(A4) if wide else A4, leftMargin=12 * mm, rightMargin=12 * mm,
+                            topMargin=12 * mm, bottomMargin=12 * mm, title=str(report["title"]))
+    styles = getSampleStyleSheet()
+    cell = styles["BodyText"].clone("cell", fontSize=8, leading=10)
+    data = [[Paragraph(f"<b>{c}</b>", cell) for c in report["columns"]]]
+    data += [[Paragraph(_escape(v), cell) for v in row] for row in report["rows"]] or [[Paragraph("—", cell)] + [""] * (len(report["columns"]) - 1)]
+    table = Table(data, repeatRows=1)
+    table.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.3, colors.grey), ("BACKGROUND", (0, 0), (-1, 0), colors.lightgrey),
+                               ("VALIGN", (0, 0), (-1, -1), "TOP")]))
+    story = [Paragraph(_escape(report["title"]), styles["Title"]), Spacer(1, 4 * mm), table, Spacer(1, 6 * mm)]
+    totals = Table([[Paragraph(f"<b>{_escape(label)}</b>", cell), Paragraph(_escape(value), cell)] for label, value in report["totals"]])
+    story += [totals, Spacer(1, 14 * mm), Paragraph(_("Signature") + ": ______________________________", styles["BodyText"])]
+    doc.build(story)
+    return buf.getvalue()
+
+
+def _escape(v) -> str:
+    return str(v).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+# --- payout slips -------------------------------------------------------------------------
+
+
+def slip_context(payment: PrizePayment) -> dict:
+    row = payment.row
+    return {
+        "payment": payment, "row": row, "t": payment.tournament, "person": payment.entry.person, "entry": payment.entry,
+        "created": timezone.localtime(payment.created_at), "method": row.get_method_display() if row else "",
+        "cashier": payment.paid_by.get_username() if payment.paid_by_id else "", "currency": payment.tournament.currency,
+        "kind": payment.get_kind_display(), "void": payment.is_void,
+    }
+
+
+def slip_lines(payment: PrizePayment) -> list[tuple[str, str]]:
+    c = slip_context(payment)
+    lines = [(_("Payout slip"), f"#{c['row'].receipt_number}" if c["row"] else f"P{payment.pk}"),
+             (_("Date"), c["created"].strftime("%d/%m/%Y %H:%M:%S")), (_("Tournament"), c["t"].name),
+             (_("Winner"), c["person"].full_name), (_("Entry"), f"#{c['entry'].number}"), (_("Place"), str(payment.place or "")),
+             (_("Prize"), str(c["kind"])), (_("Amount"), f"{payment.amount} {c['currency']}")]
+    if c["method"]:
+        lines.append((_("Paid by"), str(c["method"])))
+    if payment.reference:
+        lines.append((_("Reference"), payment.reference))
+    if payment.payee:
+        lines.append((_("Payee"), payment.payee))
+    lines.append((_("Cashier"), c["cashier"]))
+    return lines
+
+
+def slip_pdf(payment: PrizePayment) -> bytes:
+    """An 80 mm payout slip with a signature line for the winner."""
+    from reportlab.lib.units import mm
+    from reportlab.pdfgen import canvas
+
+    lines = slip_lines(payment)
+    width, height = 80 * mm, (60 + 6 * len(lines)) * mm
+    buf = io.BytesIO()
+    pdf = canvas.Canvas(buf, pagesize=(width, height))
+    pdf.setTitle(f"Payout slip {lines[0][1]}")
+    y = height - 10 * mm
+    pdf.setFont("Helvetica-Bold", 12)
+    pdf.drawCentredString(width / 2, y, payment.tournament.name[:40])
+    y -= 8 * mm
+    for label, value in lines:
+        pdf.setFont("Helvetica", 8)
+        pdf.drawString(4 * mm, y, str(label))
+        pdf.setFont("Helvetica-Bold", 9)
+        pdf.drawRightString(width - 4 * mm, y, str(value)[:42])
+        y -= 6 * mm
+    y -= 14 * mm
+    pdf.line(4 * mm, y, width - 4 * mm, y)
+    pdf.setFont("Helvetica", 8)
+    pdf.drawCentredString(width / 2, y - 4 * mm, _("Winner's signature: received the amount above"))
+    pdf.showPage()
+    pdf.save()
+    return buf.getvalue()
+
+
+def tournament_totals(t) -> dict:
+    """Shown on the payouts page: money in and out at a glance."""
+    got, out = sel.money_in(t), sel.money_out(t)
+    return {"in": got, "out": out, "rows": LedgerRow.objects.filter(Q(tournament=t)).count()}

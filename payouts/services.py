@@ -1,0 +1,717 @@
+"""Payout services: the only code that changes payout state.
+
+Each public function is one ``transaction.atomic()`` unit: it locks the tournament row
+first (``lock_tournament``), checks the rules, writes the rows, writes one event-log row
+(``payouts.<noun>.<verb>``) and the change is published on commit. Money moves only
+through the cashier ledger (``tournaments.services.cashier._write_row``): a prize paid is a
+PAYOUT row with a negative prize part, a side prize a SIDE row with a negative side part.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tdmanager.errors import DomainError, ValidationFailed
+from tdmanager.money import CENT, ZERO, floor_money, split_evenly, to_money
+from tdmanager.roles import CASHIER, DIRECTOR, FLOOR, user_roles
+from tournaments.models import Clock, Entry, LedgerRow, Tournament
+from tournaments.services.cashier import (
+    DeskError,
+    _late_stack,
+    _new_entry,
+    _write_row,
+    check_cash_limit,
+    check_method,
+    check_open_for_sales,
+    lock_tournament,
+)
+from tournaments.services.events import Actor, log_event
+
+from . import deals as deal_engine
+from . import selectors as sel
+from .models import (
+    POOL_FUNDED,
+    PRIZE_KINDS,
+    Deal,
+    DealAcceptance,
+    JackpotFund,
+    PayoutTable,
+    PayoutTemplate,
+    Prize,
+    PrizePayment,
+    RankingSignoff,
+    SatelliteLink,
+    SideAward,
+    SideContribution,
+    SidePool,
+    Ticket,
+)
+
+PAYOUT_METHODS = (LedgerRow.CASH, LedgerRow.CHEQUE, LedgerRow.TRANSFER)
+
+
+class PayoutError(DomainError):
+    """A payout action refused by a rule; ``code`` says which."""
+
+
+def _money(value, what="amount") -> Decimal:
+    try:
+        amount = to_money(str(value) if not isinstance(value, (Decimal, int, str)) else value)
+    except (TypeError, InvalidOperation, ValueError):
+        raise ValidationFailed("bad_amount", _("%(what)s is not an amount of money.") % {"what": what})
+    if not amount.is_finite() or amount != amount.quantize(CENT):
+        raise ValidationFailed("bad_amount", _("%(what)s must be a whole number of cents.") % {"what": what})
+    if amount < 0:
+        raise ValidationFailed("bad_amount", _("%(what)s cannot be negative.") % {"what": what})
+    return amount.quantize(CENT)
+
+
+def _table(t) -> PayoutTable:
+    table, _created = PayoutTable.objects.get_or_create(tournament=t)
+    return table
+
+
+def _same_name(a: str, b: str) -> bool:
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
+
+
+# --- the payout table ---------------------------------------------------------------------
+
+
+def validate_prizes(prizes, pool_total: Decimal) -> list[dict]:
+    """A payout table the director wrote: places 1..N each with a prize, pool-funded values
+    non-increasing by place (PAY-03) and adding up exactly to the prize pool (PAY-05)."""
+    kinds = dict(PRIZE_KINDS)
+    out = []
+    for p in prizes:
+        try:
+            place = int(p["place"])
+        except (KeyError, TypeError, ValueError):
+            raise ValidationFailed("bad_place", _("Every prize needs a place number."))
+        kind = str(p.get("kind") or "CASH").upper()
+        if place < 1 or kind not in kinds:
+            raise ValidationFailed("bad_prize", _("Place %(p)s: unknown prize or place.") % {"p": place})
+        target = p.get("target")
+        target_id = getattr(target, "pk", target) or None
+        out.append({"place": place, "kind": kind, "amount": _money(p.get("amount", "0"), _("Place %(p)s") % {"p": place}),
+                    "description": str(p.get("description") or "")[:200], "target": target_id})
+    if not out:
+        raise ValidationFailed("empty_table", _("A payout table needs at least one place."))
+    out.sort(key=lambda p: p["place"])
+    places = {p["place"] for p in out}
+    last = max(places)
+    if places != set(range(1, last + 1)):
+        missing = min(set(range(1, last + 1)) - places)
+        raise ValidationFailed("missing_place", _("Place %(p)s has no prize: places must run from 1 without gaps.") % {"p": missing})
+    values = sel.place_values(out)
+    for i in range(1, len(values)):
+        if values[i] > values[i - 1]:
+            raise PayoutError("not_non_increasing", _("Place %(a)s (%(x)s) cannot be paid more than place %(b)s (%(y)s).")
+                              % {"a": i + 1, "x": values[i], "b": i, "y": values[i - 1]}, status=400)
+    total = sum(values, ZERO)
+    if total != pool_total:
+        raise PayoutError("wrong_total", _("The prizes add up to %(t)s but the prize pool is %(p)s (%(d)s %(dir)s).")
+                          % {"t": total, "p": pool_total, "d": abs(total - pool_total),
+                             "dir": _("over") if total > pool_total else _("short")}, status=400)
+    return out
+
+
+def _check_paid_places_unchanged(t, new_prizes):
+    """A place already paid keeps its prize: the money is out of the door."""
+    old = sel.table_prizes(t)
+    paid_places = {d["place"] for d in sel.dues(t, old) if d["paid"] and d["source"].startswith("MAIN:")}
+    for place in paid_places:
+        before = sorted((p["kind"], str(p["amount"])) for p in old if p["place"] == place)
+        after = sorted((p["kind"], str(p["amount"])) for p in new_prizes if p["place"] == place)
+        if before != after:
+            raise PayoutError("place_already_paid", _("Place %(p)s has already been paid: its prize cannot change.") % {"p": place})
+
+
+def _store(t, table, prizes, *, state, pool_total):
+    table.prizes.all().delete()
+    Prize.objects.bulk_create(
+        Prize(table=table, place=p["place"], kind=p["kind"], amount=p["amount"], description=p["description"], target_id=p["target"])
+        for p in prizes
+    )
+    table.state = state
+    table.prize_pool = pool_total
+    table.version += 1
+    table.save()
+
+
+def _save_table(t, prizes, *, actor, reason, action, **payload):
+    table = _table(t)
+    locked = table.state == PayoutTable.LOCKED
+    if locked and not reason.strip():
+        raise ValidationFailed("reason_required", _("The payout table is published: a change needs a reason (PAY-05)."))
+    pool_total = sel.prize_pool(t) if sel.satellite_link(t) is None else sel.satellite_pool(t)
+    prizes = validate_prizes(prizes, pool_total)
+    _check_paid_places_unchanged(t, prizes)
+    _store(t, table, prizes, state=PayoutTable.LOCKED if locked else PayoutTable.EDITED, pool_total=pool_total)
+    log_event(t, action, actor, state=table.state, after_lock=locked, reason=reason, prize_pool=str(pool_total),
+              prizes=[{"place": p["place"], "kind": p["kind"], "amount": str(p["amount"])} for p in prizes], **payload)
+    return table
+
+
+@transaction.atomic
+def edit_payout_table(tournament, prizes, *, actor: Actor, reason: str = "") -> PayoutTable:
+    """The director writes the payout table: ``prizes`` = [{"place", "kind", "amount",
+    "description", "target"}]. Validated (non-increasing, exact total). Once locked, a change
+    needs a reason and is logged as such (PAY-05)."""
+    t = lock_tournament(tournament)
+    return _save_table(t, prizes, actor=actor, reason=reason, action="payouts.table.edited")
+
+
+@transaction.atomic
+def reset_payout_table(tournament, *, actor: Actor) -> PayoutTable:
+    """Back to the automatic proposal (it follows the entries again). Not once locked."""
+    t = lock_tournament(tournament)
+    table = _table(t)
+    if table.state == PayoutTable.LOCKED:
+        raise PayoutError("table_locked", _("The payout table is locked and published; edit it with a reason instead."))
+    table.prizes.all().delete()
+    table.state, table.prize_pool = PayoutTable.AUTO, ZERO
+    table.version += 1
+    table.save()
+    log_event(t, "payouts.table.proposed", actor, places=sel.places_paid(t))
+    return table
+
+
+@transaction.atomic
+def apply_template(tournament, template: PayoutTemplate, *, actor: Actor, reason: str = "") -> PayoutTable:
+    """Apply a venue template: each place its percentage of the pool, floored to the rounding
+    unit; what the flooring leaves goes to 1st place (PAY-05)."""
+    t = lock_tournament(tournament)
+    total = sel.prize_pool(t)
+    unit = Decimal(str(sel.setting(t, "payout_rounding")))
+    percents = [Decimal(str(p)) for p in template.percents]
+    amounts = [floor_money(total * p / 100, unit) for p in percents]
+    if amounts:
+        amounts[0] += total - sum(amounts, ZERO)
+    prizes = [{"place": i, "kind": "CASH", "amount": a} for i, a in enumerate(amounts, start=1)]
+    return _save_table(t, prizes, actor=actor, reason=reason, action="payouts.template.applied", template=template.name)
+
+
+@transaction.atomic
+def lock_payout_table(tournament, *, actor: Actor) -> PayoutTable:
+    """Lock and publish the payout table (PAY-05). The automatic proposal is frozen as it
+    stands; an edited table must add up to the prize pool of now."""
+    t = lock_tournament(tournament)
+    table = _table(t)
+    if table.state == PayoutTable.LOCKED:
+        raise PayoutError("already_locked", _("The payout table is already locked."))
+    link = sel.satellite_link(t)
+    pool_total = sel.satellite_pool(t, link) if link else sel.prize_pool(t)
+    prizes = validate_prizes(sel.table_prizes(t), pool_total)
+    _store(t, table, prizes, state=PayoutTable.LOCKED, pool_total=pool_total)
+    table.locked_at, table.locked_by = timezone.now(), actor.user
+    table.save(update_fields=["locked_at", "locked_by"])
+    log_event(t, "payouts.table.locked", actor, prize_pool=str(pool_total), places=len({p["place"] for p in prizes}))
+    return table
+
+
+@transaction.atomic
+def save_payout_template(name: str, percents, *, actor: Actor, template: PayoutTemplate | None = None) -> PayoutTemplate:
+    """A venue template: percentages by place, non-increasing, adding up to 100."""
+    name = (name or "").strip()
+    if not name:
+        raise ValidationFailed("name_required", _("A template needs a name."))
+    try:
+        values = [Decimal(str(p)) for p in percents]
+    except (InvalidOperation, ValueError, TypeError):
+        raise ValidationFailed("bad_percent", _("Percentages must be numbers."))
+    if not values or any(v <= 0 for v in values):
+        raise ValidationFailed("bad_percent", _("Every place needs a positive percentage."))
+    if any(b > a for a, b in zip(values, values[1:])):
+        raise ValidationFailed("not_non_increasing", _("A lower place cannot get a larger percentage."))
+    if sum(values) != 100:
+        raise ValidationFailed("percent_total", _("The percentages add up to %(t)s, not 100.") % {"t": sum(values)})
+    if template is None:
+        template = PayoutTemplate(name=name)
+    template.name, template.percents = name, [str(v) for v in values]
+    template.save()
+    log_event(None, "payouts.template.saved", actor, template=name, percents=template.percents)
+    return template
+
+
+# --- ranking sign-off -------------------------------------------------------------------
+
+
+@transaction.atomic
+def sign_off_ranking(tournament, *, actor: Actor) -> RankingSignoff:
+    """Sign the ranking as it stands (ELM-07). Prizes of a place are released once a director
+    and a second, different staff user have signed it."""
+    t = lock_tournament(tournament)
+    roles = user_roles(actor.user)
+    if DIRECTOR in roles:
+        role = RankingSignoff.DIRECTOR
+    elif roles & {FLOOR, CASHIER}:
+        role = RankingSignoff.STAFF
+    else:
+        raise PayoutError("not_staff", _("Only staff can sign the ranking."), status=403)
+    snapshot = sel.ranking_snapshot(t)
+    if not snapshot:
+        raise PayoutError("nothing_to_sign", _("No finishing place has been decided yet."))
+    if RankingSignoff.objects.filter(tournament=t, user=actor.user, snapshot=snapshot).exists():
+        raise PayoutError("already_signed", _("You have already signed this ranking; a second person must sign it."))
+    signoff = RankingSignoff.objects.create(tournament=t, user=actor.user, role=role, snapshot=snapshot)
+    log_event(t, "payouts.ranking.signed", actor, role=role, places=len(snapshot))
+    return signoff
+
+
+# --- paying prizes -------------------------------------------------------------------------
+
+
+@transaction.atomic
+def pay_prize(entry, *, method: str, actor: Actor, source: str = "MAIN:CASH", reference: str = "", payee: str = "") -> PrizePayment:
+    """Pay one prize won by ``entry`` in one operation, never split (REG-06, PAY-13).
+
+    Cash only up to the cash limit; above it, a cheque or a bank transfer with its reference,
+    made out to the registered winner's full name. Needs the published table and the ranking
+    sign-off of that place (ELM-07). A ticket prize issues the ticket; an item is handed over.
+    """
+    t = lock_tournament(entry.tournament_id)
+    entry = Entry.objects.select_related("person").get(pk=entry.pk)
+    if source.startswith("MAIN:") and sel.table_state(t) != PayoutTable.LOCKED:
+        raise PayoutError("table_not_locked", _("The payout table must be locked and published before paying prizes."))
+    due = sel.due_for(t, entry, source)
+    if due is None or (due["kind"] != "ITEM" and due["amount"] <= 0):
+        raise PayoutError("nothing_due", _("%(name)s has no prize to collect here.") % {"name": entry.person.full_name})
+    if due["paid"]:
+        raise PayoutError("already_paid", _("This prize has already been paid (receipt %(n)s).")
+                          % {"n": due["payment"].row.receipt_number if due["payment"].row_id else "—"})
+    if due["held"]:
+        raise PayoutError("prize_held", _("This prize is shared between tied players: the director decides who gets it."))
+    if not due["released"]:
+        raise PayoutError("ranking_not_signed_off", _("Place %(p)s is not released: the ranking needs two sign-offs (director and a second staff member).") % {"p": due["place"]})
+    person, amount, kind = entry.person, due["amount"], due["kind"]
+    side = source.startswith("SIDE:")
+    row = ticket = None
+    if kind == "CASH":
+        check_method(method)
+        if method not in PAYOUT_METHODS:
+            raise ValidationFailed("bad_payout_method", _("A prize is paid in cash, by cheque or by bank transfer."))
+        if method == LedgerRow.CASH:
+            try:
+                check_cash_limit(t, amount, method)
+            except DeskError:
+                raise PayoutError("cash_limit_exceeded", _("%(a)s %(c)s is above the cash limit: pay it by cheque or bank transfer in the winner's name.")
+                                  % {"a": amount, "c": t.currency})
+            payee = payee.strip() or person.full_name
+        else:
+            if not reference.strip():
+                raise ValidationFailed("reference_required", _("Enter the cheque number or the transfer reference."))
+            payee = payee.strip() or person.full_name
+        if not _same_name(payee, person.full_name):
+            raise PayoutError("payee_mismatch", _("The payee must be the winner, %(name)s, as registered.") % {"name": person.full_name})
+        row = _write_row(
+            t, kind=LedgerRow.SIDE if side else LedgerRow.PAYOUT, entry=entry, person=person,
+            prize=ZERO if side else -amount, fee=ZERO, side=-amount if side else ZERO, chips=0, method=method, actor=actor,
+            reference=reference.strip(), payee=payee, note=(due["description"] if side else f"place {due['place']}")[:200],
+        )
+    elif kind == "TICKET":
+        ticket = Ticket.objects.create(holder=person, target_id=due["target"], value=amount, description=due["description"] or _("Prize ticket"), source=t)
+        method, payee = LedgerRow.OTHER, person.full_name
+        row = _write_row(t, kind=LedgerRow.PAYOUT, entry=entry, person=person, prize=-amount, fee=ZERO, chips=0, method=method,
+                         actor=actor, payee=payee, reference=f"ticket {ticket.pk}", note=f"place {due['place']}: ticket")
+    elif kind == "ITEM":
+        method, payee = "", person.full_name
+    else:
+        raise PayoutError("seat_via_satellite", _("Seats are handed out when the satellite ends."))
+    payment = PrizePayment.objects.create(
+        tournament=t, entry=entry, source=source, kind=kind, place=due["place"], amount=amount, method=method,
+        reference=reference.strip(), payee=payee, row=row, ticket=ticket, paid_by=actor.user,
+    )
+    log_event(t, "payouts.prize.paid", actor, entry=entry.pk, name=person.full_name, place=due["place"], kind=kind,
+              amount=str(amount), method=method, receipt=row.receipt_number if row else None, source=source)
+    return payment
+
+
+# --- satellites ---------------------------------------------------------------------------
+
+
+@transaction.atomic
+def link_satellite(satellite, target, *, actor: Actor, remainder_rule: str = SatelliteLink.NEXT_PLACE,
+                   prize_base: str = SatelliteLink.GROSS) -> SatelliteLink:
+    """Make ``satellite`` award seats in ``target`` (FMT-08)."""
+    t = lock_tournament(satellite)
+    if t.pk == getattr(target, "pk", target):
+        raise ValidationFailed("bad_target", _("A satellite cannot award seats to itself."))
+    target = Tournament.objects.get(pk=getattr(target, "pk", target))
+    if target.status in (Tournament.FINISHED, Tournament.CANCELLED):
+        raise PayoutError("target_closed", _("%(name)s has already ended.") % {"name": target.name})
+    if remainder_rule not in dict(SatelliteLink.REMAINDER_RULES) or prize_base not in dict(SatelliteLink.BASES):
+        raise ValidationFailed("bad_setting", _("Unknown remainder rule or prize base."))
+    link = SatelliteLink.objects.filter(satellite=t).first()
+    if link and link.completed_at:
+        raise PayoutError("already_completed", _("The seats of this satellite have already been awarded."))
+    link = link or SatelliteLink(satellite=t)
+    link.target, link.remainder_rule, link.prize_base = target, remainder_rule, prize_base
+    link.save()
+    if t.format != Tournament.SATELLITE:
+        t.format = Tournament.SATELLITE
+        t.save(update_fields=["format"])
+    log_event(t, "payouts.satellite.linked", actor, target=target.pk, remainder_rule=remainder_rule, prize_base=prize_base)
+    return link
+
+
+def _award_seat(sat, target, entry, value, actor, now) -> PrizePayment:
+    """One seat: a paid entry in the target (ledger row method OTHER, note "satellite seat"),
+    or a ticket when the winner already plays there (FMT-08 [CONFIG], default ticket)."""
+    person = entry.person
+    mine = target.entries.filter(person=person).exclude(status=Entry.CANCELLED)
+    reserved = mine.filter(status=Entry.RESERVED).first()
+    seat_entry = ticket = None
+    if reserved is None and mine.exists():
+        ticket = Ticket.objects.create(holder=person, target=target, value=value, source=sat,
+                                       description=_("Satellite seat: %(t)s") % {"t": target.name})
+        reference = f"ticket {ticket.pk}"
+    else:
+        seat_entry = reserved or _new_entry(target, person, status=Entry.ACTIVE, pre_registered=False, now=now)
+        seat_entry.status, seat_entry.chips = Entry.ACTIVE, _late_stack(target)
+        seat_entry.save(update_fields=["status", "chips"])
+        _write_row(target, kind=LedgerRow.BUY_IN, entry=seat_entry, person=person, prize=target.buy_in, fee=target.fee,
+                   chips=seat_entry.chips, method=LedgerRow.OTHER, actor=actor, note="satellite seat",
+                   reference=f"satellite {sat.pk}")
+        from seating import hooks as seating_hooks
+
+        seating_hooks.entry_paid(target, seat_entry, actor)
+        reference = f"{target.name[:50]} entry #{seat_entry.number}"
+    row = _write_row(sat, kind=LedgerRow.PAYOUT, entry=entry, person=person, prize=-value, fee=ZERO, chips=0,
+                     method=LedgerRow.OTHER, actor=actor, payee=person.full_name, reference=reference, note="satellite seat")
+    return PrizePayment.objects.create(tournament=sat, entry=entry, source="MAIN:SEAT", kind="SEAT", place=entry.place, amount=value,
+                                       method=LedgerRow.OTHER, reference=reference, payee=person.full_name, row=row,
+                                       ticket=ticket, seat_entry=seat_entry, paid_by=actor.user)
+
+
+@transaction.atomic
+def complete_satellite(satellite, *, actor: Actor, now=None) -> list[PrizePayment]:
+    """The satellite ends when the players left equal the seats (FMT-08): they are all seat
+    winners (a shared 1st place), each gets an entry in the target (or a ticket), the payout
+    table is locked and the satellite is finished. The cash remainder (place seats + 1 by
+    default) is then paid at the desk like any prize, after the ranking sign-off."""
+    now = now or timezone.now()
+    t = lock_tournament(satellite)
+    link = sel.satellite_link(t)
+    if link is None:
+        raise PayoutError("not_a_satellite", _("This tournament is not linked to a target tournament."))
+    if link.completed_at:
+        raise PayoutError("already_completed", _("The seats of this satellite have already been awarded."))
+    target = lock_tournament(link.target_id)
+    if target.status in (Tournament.FINISHED, Tournament.CANCELLED):
+        raise PayoutError("target_closed", _("%(name)s has already ended.") % {"name": target.name})
+    awards = sel.satellite_awards(t, link)
+    seats = sum(1 for a in awards if a.seat)
+    players = list(t.entries.filter(status=Entry.ACTIVE).select_related("person").order_by("number"))
+    if seats == 0:
+        raise PayoutError("no_seats", _("The prize pool does not buy a single seat: play it as a normal tournament."))
+    if len(players) != seats:
+        raise PayoutError("seats_not_decided", _("%(n)s players are left for %(s)s seats: the satellite ends when they are equal.")
+                          % {"n": len(players), "s": seats})
+    table = _table(t)
+    pool_total = sel.satellite_pool(t, link)
+    if table.state != PayoutTable.LOCKED:
+        prizes = validate_prizes(sel.proposed_prizes(t), pool_total)
+        _store(t, table, prizes, state=PayoutTable.LOCKED, pool_total=pool_total)
+        table.locked_at, table.locked_by = now, actor.user
+        table.save(update_fields=["locked_at", "locked_by"])
+    value = link.target.entry_price
+    for e in players:
+        e.place = 1  # a shared first place: every seat is worth the same
+        e.save(update_fields=["place"])
+    payments = [_award_seat(t, target, e, value, actor, now) for e in players]
+    link.completed_at = now
+    link.save(update_fields=["completed_at"])
+    t.status = Tournament.FINISHED
+    t.save(update_fields=["status"])
+    Clock.objects.filter(tournament=t).exclude(status=Clock.FINISHED).update(status=Clock.FINISHED, ends_at=None, version=F("version") + 1)
+    log_event(t, "payouts.satellite.completed", actor, target=target.pk, seats=seats,
+              winners=[{"entry": p.entry_id, "seat_entry": p.seat_entry_id, "ticket": p.ticket_id} for p in payments])
+    return payments
+
+
+@transaction.atomic
+def redeem_ticket(ticket, *, actor: Actor, tournament=None, now=None) -> Entry:
+    """Turn a ticket into a paid entry for its holder (ledger row method OTHER)."""
+    now = now or timezone.now()
+    ticket = Ticket.objects.select_related("holder").get(pk=ticket.pk)
+    target_id = ticket.target_id or getattr(tournament, "pk", tournament)
+    if target_id is None:
+        raise ValidationFailed("tournament_required", _("Choose the tournament this ticket is used for."))
+    t = lock_tournament(target_id)
+    ticket = Ticket.objects.select_for_update().select_related("holder").get(pk=ticket.pk)
+    if ticket.status != Ticket.ISSUED:
+        raise PayoutError("ticket_used", _("This ticket has already been used."))
+    check_open_for_sales(t)
+    if t.entries.filter(person=ticket.holder, status__in=(Entry.ACTIVE, Entry.RESERVED)).exists():
+        raise PayoutError("already_registered", _("%(name)s is already registered.") % {"name": ticket.holder.full_name})
+    entry = _new_entry(t, ticket.holder, status=Entry.ACTIVE, pre_registered=False, now=now)
+    entry.chips = _late_stack(t)
+    entry.save(update_fields=["chips"])
+    _write_row(t, kind=LedgerRow.BUY_IN, entry=entry, person=ticket.holder, prize=t.buy_in, fee=t.fee, chips=entry.chips,
+               method=LedgerRow.OTHER, actor=actor, note=f"ticket {ticket.pk}")
+    from seating import hooks as seating_hooks
+
+    seating_hooks.entry_paid(t, entry, actor)
+    ticket.status, ticket.redeemed_entry = Ticket.REDEEMED, entry
+    ticket.save(update_fields=["status", "redeemed_entry"])
+    log_event(t, "payouts.ticket.redeemed", actor, ticket=ticket.pk, entry=entry.pk, name=ticket.holder.full_name)
+    return entry
+
+
+# --- deals ----------------------------------------------------------------------------------
+
+
+def _final_table_size(t) -> int:
+    return int(sel.setting(t, "final_table_size"))
+
+
+def _deal_state(t, stacks: dict):
+    """Players left, their stacks (by entry id) and the prizes of the places in play."""
+    players = list(t.entries.filter(status=Entry.ACTIVE).select_related("person").order_by("number"))
+    ids = [e.pk for e in players]
+    try:
+        chips = {int(k): int(v) for k, v in stacks.items()}
+    except (TypeError, ValueError):
+        raise ValidationFailed("bad_stack", _("Stacks must be whole chip counts."))
+    if set(chips) != set(ids):
+        raise PayoutError("stacks_mismatch", _("Enter one stack for each of the %(n)s players still in, and no one else.") % {"n": len(ids)}, status=400)
+    if any(v <= 0 for v in chips.values()):
+        raise ValidationFailed("bad_stack", _("Every player in a deal must have chips."))
+    prizes = sel.table_prizes(t)
+    n = len(players)
+    in_play = [p for p in prizes if p["place"] <= n]
+    left = deal_engine.prizes_left(sel.place_values(prizes), n)
+    return players, [chips[i] for i in ids], left, in_play
+
+
+def _deal_policy(t, n: int) -> str | None:
+    size = _final_table_size(t)
+    if n < 2:
+        return _("A deal needs at least two players.")
+    if n > size:
+        return _("Deals are allowed only at the final table: %(n)s players are left, the final table is %(s)s (PAY-09).") % {"n": n, "s": size}
+    return None
+
+
+def _by_place(amounts, reserve: Decimal) -> list[Decimal]:
+    ladder = deal_engine.deal_ladder(amounts)
+    ladder[0] += reserve  # the reserve is what 1st place plays for on top of his guarantee
+    return ladder
+
+
+def deal_options(tournament, stacks: dict, *, reserve=ZERO) -> dict:
+    """The deal calculator (read-only): ICM, chip chop and even chop side by side for the
+    stacks entered, each also written per finishing place and checked against PAY-09."""
+    t = Tournament.objects.get(pk=getattr(tournament, "pk", tournament))
+    reserve = _money(reserve, _("The reserve"))
+    players, chips, left, _in_play = _deal_state(t, stacks)
+    total = sum(chips)
+    methods = {}
+    for method, fn in ((Deal.ICM, deal_engine.icm_deal), (Deal.CHIP_CHOP, deal_engine.chip_chop), (Deal.EVEN, deal_engine.even_chop)):
+        try:
+            amounts = fn(chips, left, reserve=reserve)
+        except deal_engine.DealError as exc:
+            methods[method] = {"error": exc.code, "detail": exc.message}
+            continue
+        by_place = _by_place(amounts, reserve)
+        try:
+            deal_engine.validate_deal_by_place(by_place, left)
+            problem = None
+        except deal_engine.DealError as exc:
+            problem = {"code": exc.code, "detail": exc.message}
+        methods[method] = {"by_player": [sel.money(a) for a in amounts], "by_place": [sel.money(a) for a in by_place], "policy_problem": problem}
+    return {
+        "players": [{"entry": e.pk, "name": e.person.full_name, "stack": c, "chip_share": f"{100 * c / total:.2f}"} for e, c in zip(players, chips)],
+        "prizes_left": [sel.money(p) for p in left],
+        "total": sel.money(sum(left, ZERO)),
+        "reserve": sel.money(reserve),
+        "methods": methods,
+        "policy": _deal_policy(t, len(players)),
+        "final_table_size": _final_table_size(t),
+    }
+
+
+@transaction.atomic
+def propose_deal(tournament, stacks: dict, *, method: str, actor: Actor, reserve=ZERO, amounts=None) -> Deal:
+    """Record a proposed deal (PAY-09): final table only, new amounts per finishing place,
+    strictly decreasing, adding up to the prizes left (a reserve for 1st is optional).
+    ``amounts`` (per player, same order as the players by entry number) for a CUSTOM deal."""
+    t = lock_tournament(tournament)
+    reserve = _money(reserve, _("The reserve"))
+    if sel.table_state(t) != PayoutTable.LOCKED:
+        raise PayoutError("table_not_locked", _("Lock the payout table before recording a deal."))
+    players, chips, left, in_play = _deal_state(t, stacks)
+    problem = _deal_policy(t, len(players))
+    if problem:
+        raise PayoutError("not_final_table", problem)
+    if any(p["kind"] != "CASH" for p in in_play if p["kind"] in POOL_FUNDED):
+        raise PayoutError("deal_noncash_prize", _("A place in play has a ticket or seat prize: a deal can only share cash."))
+    if Deal.objects.filter(tournament=t, status=Deal.PROPOSED).exists():
+        raise PayoutError("deal_open", _("Another deal is waiting for consent: approve or cancel it first."))
+    try:
+        if method == Deal.ICM:
+            per_player = deal_engine.icm_deal(chips, left, reserve=reserve)
+        elif method == Deal.CHIP_CHOP:
+            per_player = deal_engine.chip_chop(chips, left, reserve=reserve)
+        elif method == Deal.EVEN:
+            per_player = deal_engine.even_chop(chips, left, reserve=reserve)
+        elif method == Deal.CUSTOM:
+            if not amounts or len(amounts) != len(players):
+                raise ValidationFailed("amounts_required", _("A custom deal needs one amount per player."))
+            per_player = deal_engine.custom_deal([_money(a) for a in amounts], left, reserve=reserve)
+        else:
+            raise ValidationFailed("bad_method", _("Unknown deal method."))
+        by_place = deal_engine.validate_deal_by_place(_by_place(per_player, reserve), left)
+    except deal_engine.DealError as exc:
+        messages = {
+            "not_strictly_decreasing": _("House policy (PAY-09): the deal must pay every place strictly more than the next one. %(d)s"),
+            "wrong_total": _("The deal must add up to the prizes left. %(d)s"),
+        }
+        raise PayoutError(exc.code, messages.get(exc.code, "%(d)s") % {"d": exc.message}, status=400)
+    deal = Deal.objects.create(
+        tournament=t, method=method, stacks={str(e.pk): c for e, c in zip(players, chips)}, reserve=reserve,
+        by_player={str(e.pk): str(a) for e, a in zip(players, per_player)}, by_place=[str(a) for a in by_place],
+        prizes_before=[str(p) for p in left], created_by=actor.user,
+    )
+    log_event(t, "payouts.deal.proposed", actor, deal=deal.pk, method=method, by_place=deal.by_place, reserve=str(reserve))
+    return deal
+
+
+@transaction.atomic
+def accept_deal(deal, entry, *, actor: Actor) -> DealAcceptance:
+    """Record one player's consent (each remaining player must agree, PAY-09)."""
+    t = lock_tournament(deal.tournament_id)
+    deal = Deal.objects.get(pk=deal.pk)
+    if deal.status != Deal.PROPOSED:
+        raise PayoutError("deal_closed", _("This deal is no longer open."))
+    if str(entry.pk) not in deal.stacks:
+        raise PayoutError("not_in_deal", _("This player is not part of the deal."))
+    if DealAcceptance.objects.filter(deal=deal, entry=entry).exists():
+        raise PayoutError("already_accepted", _("This player has already accepted."))
+    acc = DealAcceptance.objects.create(deal=deal, entry=entry, recorded_by=actor.user)
+    log_event(t, "payouts.deal.accepted", actor, deal=deal.pk, entry=entry.pk, name=entry.person.full_name)
+    return acc
+
+
+@transaction.atomic
+def approve_deal(deal, *, actor: Actor) -> Deal:
+    """Director's approval: every player in the deal still in and consenting; the payout
+    table's places 1..n take the deal's amounts. Play goes on to decide the places."""
+    t = lock_tournament(deal.tournament_id)
+    deal = Deal.objects.get(pk=deal.pk)
+    if deal.status != Deal.PROPOSED:
+        raise PayoutError("deal_closed", _("This deal is no longer open."))
+    still_in = {str(pk) for pk in t.entries.filter(status=Entry.ACTIVE).values_list("pk", flat=True)}
+    if still_in != set(deal.stacks):
+        raise PayoutError("players_changed", _("The players left have changed since the deal was proposed: propose it again."))
+    accepted = {str(a) for a in deal.acceptances.values_list("entry_id", flat=True)}
+    missing = sorted(set(deal.stacks) - accepted)
+    if missing:
+        names = ", ".join(Entry.objects.filter(pk__in=missing).select_related("person").values_list("person__last_name", flat=True))
+        raise PayoutError("consent_missing", _("Every player must agree to the deal; missing: %(names)s.") % {"names": names})
+    prizes = sel.table_prizes(t)
+    n = len(deal.by_place)
+    if [sel.money(p) for p in deal_engine.prizes_left(sel.place_values(prizes), n)] != deal.prizes_before:
+        raise PayoutError("table_changed", _("The payout table changed since the deal was proposed: propose it again."))
+    new = [p for p in prizes if not (p["place"] <= n and p["kind"] == "CASH")]
+    new += [{"place": i, "kind": "CASH", "amount": Decimal(a), "description": "deal", "target": None} for i, a in enumerate(deal.by_place, start=1)]
+    table = _table(t)
+    new = validate_prizes(new, table.prize_pool)
+    _store(t, table, new, state=PayoutTable.LOCKED, pool_total=table.prize_pool)
+    deal.status, deal.approved_by, deal.approved_at = Deal.APPROVED, actor.user, timezone.now()
+    deal.save(update_fields=["status", "approved_by", "approved_at"])
+    log_event(t, "payouts.deal.approved", actor, deal=deal.pk, by_place=deal.by_place)
+    return deal
+
+
+@transaction.atomic
+def cancel_deal(deal, *, actor: Actor, reason: str = "") -> Deal:
+    t = lock_tournament(deal.tournament_id)
+    deal = Deal.objects.get(pk=deal.pk)
+    if deal.status != Deal.PROPOSED:
+        raise PayoutError("deal_closed", _("This deal is no longer open."))
+    deal.status = Deal.CANCELLED
+    deal.save(update_fields=["status"])
+    log_event(t, "payouts.deal.cancelled", actor, deal=deal.pk, reason=reason)
+    return deal
+
+
+# --- side pools ---------------------------------------------------------------------------
+
+
+@transaction.atomic
+def create_side_pool(tournament, *, kind: str, name: str, actor: Actor, key: str = "", from_ledger: bool = True,
+                     from_prize_pool=ZERO, fund: JackpotFund | None = None) -> SidePool:
+    """A side pool kept apart from the prize pool (Last Longer, jackpot, chip-leader prizes)."""
+    t = lock_tournament(tournament)
+    if kind not in dict(SidePool.KINDS):
+        raise ValidationFailed("bad_kind", _("Unknown side pool."))
+    key = (key or kind).lower().replace("_", "-")[:40]
+    if t.side_pools.filter(key=key).exists():
+        raise PayoutError("duplicate_side_pool", _("This tournament already has a side pool '%(k)s'.") % {"k": key})
+    pool = SidePool.objects.create(tournament=t, kind=kind, name=name.strip() or str(dict(SidePool.KINDS)[kind]), key=key,
+                                   from_ledger=from_ledger, from_prize_pool=_money(from_prize_pool), fund=fund)
+    log_event(t, "payouts.sidepool.created", actor, pool=pool.pk, kind=kind, name=pool.name, from_prize_pool=str(pool.from_prize_pool))
+    return pool
+
+
+@transaction.atomic
+def contribute_side_pool(pool, amount, *, actor: Actor, note: str = "") -> SideContribution:
+    t = lock_tournament(pool.tournament_id)
+    amount = _money(amount)
+    if amount <= 0:
+        raise ValidationFailed("bad_amount", _("A contribution must be positive."))
+    c = SideContribution.objects.create(pool=pool, amount=amount, note=note[:200], created_by=actor.user)
+    log_event(t, "payouts.sidepool.contributed", actor, pool=pool.pk, amount=str(amount), note=note)
+    return c
+
+
+@transaction.atomic
+def award_side_pool(pool, *, actor: Actor, awards=None, note: str = "") -> list[SideAward]:
+    """Award a side pool. ``awards`` = [(entry, amount)]; for a Last Longer without awards,
+    the best-placed pre-registered entry wins what is left (REG-10; tied entries split it,
+    odd cents to the first listed)."""
+    t = lock_tournament(pool.tournament_id)
+    pool = SidePool.objects.get(pk=pool.pk)
+    left = sel.side_pool_balance(pool)["left"]
+    if awards is None:
+        if pool.kind != SidePool.LAST_LONGER:
+            raise ValidationFailed("awards_required", _("Say who wins this side pool and how much."))
+        eligible = t.entries.filter(pre_registered=True, place__isnull=False).exclude(status=Entry.CANCELLED).order_by("place", "number")
+        best = eligible.first()
+        if best is None:
+            raise PayoutError("no_winner_yet", _("No pre-registered player has a finishing place yet."))
+        winners = list(eligible.filter(place=best.place))
+        awards = list(zip(winners, split_evenly(left, len(winners))))
+    awards = [(e, _money(a)) for e, a in awards]
+    # A jackpot pays from the venue-wide fund; any other side pool from what it holds.
+    limit = sel.jackpot_balance(pool.fund) if pool.fund_id else left
+    if sum((a for _e, a in awards), ZERO) > limit:
+        raise PayoutError("side_pool_overdrawn", _("The side pool holds only %(left)s.") % {"left": limit})
+    made = [SideAward.objects.create(pool=pool, entry=e, amount=a, note=note[:200], created_by=actor.user) for e, a in awards if a > 0]
+    log_event(t, "payouts.sidepool.awarded", actor, pool=pool.pk, awards=[{"entry": a.entry_id, "amount": str(a.amount)} for a in made])
+    return made
+
+
+def satellite_ready(tournament) -> bool:
+    """True when a linked satellite has as many players left as seats (FMT-08): time to end it."""
+    t = Tournament.objects.get(pk=getattr(tournament, "pk", tournament))
+    link = sel.satellite_link(t)
+    if link is None or link.completed_at or t.status != Tournament.RUNNING:
+        return False
+    seats = sum(1 for a in sel.satellite_awards(t, link) if a.seat)
+    return seats > 0 and t.entries.filter(status=Entry.ACTIVE).count() == seats
+
+
+def after_bust(tournament, *, actor: Actor):
+    """For the seating app to call after it records a bust: a satellite whose seats are now
+    decided ends by itself. Returns the seat payments, or None when nothing happened."""
+    if satellite_ready(tournament):
+        return complete_satellite(tournament, actor=actor)
+    return None

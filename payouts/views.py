@@ -1,0 +1,155 @@
+"""Pages of the payouts app: the tournament's payouts, prizes due at the desk, the deal
+calculator, payout slips and reports. Thin: read, render, or call one service."""
+
+from decimal import Decimal, InvalidOperation
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+
+from tdmanager.errors import DomainError
+from tdmanager.roles import CASHIER, DIRECTOR, FLOOR, has_role, role_required
+from tournaments.models import Entry, LedgerRow, Tournament
+from tournaments.services import clockview
+from tournaments.services.cashier import cash_limit
+from tournaments.services.events import Actor
+
+from . import reports, selectors as sel, services
+from .models import Deal, PayoutTemplate, PrizePayment
+
+STAFF = (DIRECTOR, FLOOR, CASHIER)
+
+
+def parse_prize_lines(text: str) -> list[dict]:
+    """One prize per line: ``place amount [CASH|TICKET|ITEM|SEAT] [description]``."""
+    prizes = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        parts = line.split()
+        if not parts:
+            continue
+        try:
+            place, amount = int(parts[0]), Decimal(parts[1].replace(",", ""))
+        except (IndexError, ValueError, InvalidOperation):
+            raise DomainError("bad_line", _("Line %(n)s: write 'place amount', e.g. '1 5000'.") % {"n": n}, status=400)
+        kind = parts[2].upper() if len(parts) > 2 and parts[2].upper() in ("CASH", "TICKET", "ITEM", "SEAT") else "CASH"
+        rest = parts[3:] if len(parts) > 2 and parts[2].upper() == kind else parts[2:]
+        prizes.append({"place": place, "kind": kind, "amount": amount, "description": " ".join(rest)})
+    return prizes
+
+
+def prize_lines(prizes) -> str:
+    return "\n".join(
+        f"{p['place']} {sel.money(p['amount'])}" + (f" {p['kind']}" if p["kind"] != "CASH" else "") + (f" {p['description']}" if p.get("description") else "")
+        for p in prizes
+    )
+
+
+@role_required(*STAFF)
+def tournament_payouts(request, pk):
+    t = get_object_or_404(Tournament, pk=pk)
+    if request.method == "POST":
+        if not has_role(request.user, DIRECTOR) and request.POST.get("op") != "signoff":
+            raise PermissionDenied
+        actor = Actor.from_request(request)
+        op = request.POST.get("op")
+        try:
+            if op == "edit":
+                services.edit_payout_table(t, parse_prize_lines(request.POST.get("prizes", "")), actor=actor, reason=request.POST.get("reason", ""))
+            elif op == "lock":
+                services.lock_payout_table(t, actor=actor)
+            elif op == "auto":
+                services.reset_payout_table(t, actor=actor)
+            elif op == "template":
+                services.apply_template(t, get_object_or_404(PayoutTemplate, pk=request.POST.get("template")), actor=actor, reason=request.POST.get("reason", ""))
+            elif op == "signoff":
+                services.sign_off_ranking(t, actor=actor)
+            elif op == "satellite":
+                services.link_satellite(t, get_object_or_404(Tournament, pk=request.POST.get("target")), actor=actor,
+                                        remainder_rule=request.POST.get("remainder_rule", "NEXT_PLACE"), prize_base=request.POST.get("prize_base", "GROSS"))
+            elif op == "complete":
+                services.complete_satellite(t, actor=actor)
+            elif op == "sidepool":
+                services.create_side_pool(t, kind=request.POST.get("kind", "OTHER"), name=request.POST.get("name", ""), actor=actor,
+                                          from_prize_pool=request.POST.get("from_prize_pool") or "0")
+            else:
+                raise DomainError("unknown_action", _("Unknown action."), status=400)
+            messages.success(request, _("Done."))
+        except DomainError as exc:
+            messages.error(request, str(exc.message))
+        return redirect("payouts-tournament", pk=t.pk)
+    prizes = sel.table_prizes(t)
+    b = sel.pool_breakdown(t)
+    link = sel.satellite_link(t)
+    ctx = {
+        "t": t, "b": b, "summary": sel.display_summary(t), "prizes": prizes, "prize_lines": prize_lines(prizes),
+        "state": sel.table_state(t), "entries_count": sel.field_size(t), "percent_paid": sel.percent_paid(t),
+        "table_total": sum(sel.place_values(prizes), sel.ZERO), "pool_total": sel.satellite_pool(t, link) if link else b.total,
+        "link": link, "seats": sum(1 for a in sel.satellite_awards(t, link) if a.seat) if link else None,
+        "players_left": t.entries.filter(status=Entry.ACTIVE).count(), "signoff": sel.signoff_status(t),
+        "dues": sel.dues(t, prizes), "templates": PayoutTemplate.objects.all(), "side_pools": sel.side_pools_summary(t),
+        "reports": reports.REPORTS, "targets": Tournament.objects.exclude(pk=t.pk).exclude(status__in=[Tournament.FINISHED, Tournament.CANCELLED]),
+        "recon": reports.reconciliation_data(t),
+        "late_reg_closed": t.status == Tournament.RUNNING and not clockview.late_registration_open(t),
+    }
+    return render(request, "payouts/tournament.html", ctx)
+
+
+@role_required(CASHIER, DIRECTOR)
+def due(request):
+    """The cashier's list of prizes to pay (reachable from the desk through the tournament page)."""
+    tid = request.GET.get("t")
+    qs = Tournament.objects.filter(pk=tid) if tid else Tournament.objects.filter(status__in=[Tournament.RUNNING, Tournament.FINISHED])
+    groups = []
+    for t in qs.order_by("-start_at"):
+        rows = [d for d in sel.dues(t) if not d["paid"] or request.GET.get("all")]
+        paid = [d for d in sel.dues(t) if d["paid"]]
+        if rows or tid:
+            groups.append({"t": t, "rows": rows, "paid": paid, "limit": cash_limit(t), "locked": sel.table_state(t) == "LOCKED"})
+    return render(request, "payouts/due.html", {"groups": groups, "methods": [(LedgerRow.CASH, _("Cash")), (LedgerRow.CHEQUE, _("Cheque")), (LedgerRow.TRANSFER, _("Bank transfer"))]})
+
+
+@role_required(DIRECTOR, FLOOR)
+def deal_page(request, pk):
+    t = get_object_or_404(Tournament, pk=pk)
+    players = t.entries.filter(status=Entry.ACTIVE).select_related("person").order_by("number")
+    deal = Deal.objects.filter(tournament=t, status=Deal.PROPOSED).prefetch_related("acceptances").first()
+    accepted = {a.entry_id for a in deal.acceptances.all()} if deal else set()
+    return render(request, "payouts/deal.html", {
+        "t": t, "players": players, "deal": deal, "accepted": accepted, "final_table_size": int(sel.setting(t, "final_table_size")),
+        "summary": sel.display_summary(t), "state": sel.table_state(t),
+        "recent": Deal.objects.filter(tournament=t).exclude(status=Deal.PROPOSED)[:5],
+        "deal_rows": [(e, deal.stacks.get(str(e.pk)), deal.by_player.get(str(e.pk)), e.pk in accepted) for e in players] if deal else [],
+    })
+
+
+def _payment(number):
+    return get_object_or_404(PrizePayment.objects.select_related("tournament", "entry__person", "row", "paid_by"), row__receipt_number=number)
+
+
+@role_required(*STAFF)
+def slip(request, number):
+    return render(request, "payouts/slip.html", reports.slip_context(_payment(number)))
+
+
+@role_required(*STAFF)
+def slip_pdf(request, number):
+    resp = HttpResponse(reports.slip_pdf(_payment(number)), content_type="application/pdf")
+    resp["Content-Disposition"] = f'inline; filename="payout-{number}.pdf"'
+    return resp
+
+
+@role_required(DIRECTOR, CASHIER, FLOOR)
+def report(request, pk, name, fmt):
+    t = get_object_or_404(Tournament, pk=pk)
+    if name not in reports.REPORTS or fmt not in ("csv", "pdf"):
+        raise Http404
+    data = reports.build(t, name)
+    if fmt == "csv":
+        resp = HttpResponse(reports.to_csv(data), content_type="text/csv; charset=utf-8")
+        resp["Content-Disposition"] = f'attachment; filename="{name}-{t.pk}.csv"'
+        return resp
+    resp = HttpResponse(reports.to_pdf(data), content_type="application/pdf")
+    resp["Content-Disposition"] = f'inline; filename="{name}-{t.pk}.pdf"'
+    return resp

@@ -1,0 +1,114 @@
+// Payouts pages: paying prizes at the desk and the final-table deal calculator. Talks to /api/v1/.
+(function () {
+  const $ = (s, root) => (root || document).querySelector(s);
+  const $$ = (s, root) => Array.from((root || document).querySelectorAll(s));
+  const csrf = () => (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || "";
+  const newKey = () => (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random());
+
+  async function api(path, opts = {}) {
+    const headers = { "Content-Type": "application/json", "X-CSRFToken": csrf(), "Accept-Language": document.documentElement.lang };
+    if (opts.key) headers["Idempotency-Key"] = opts.key;
+    const res = await fetch("/api/v1/" + path, { credentials: "same-origin", method: opts.method || "GET", body: opts.body ? JSON.stringify(opts.body) : undefined, headers });
+    let data = null;
+    try { data = await res.json(); } catch (e) { data = { detail: res.statusText }; }
+    return { ok: res.ok, status: res.status, data };
+  }
+  function say(el, text, ok) { if (!el) return; el.textContent = text; el.className = "message " + (ok ? "ok" : "error"); }
+
+  // --- payouts due: one click pays one prize, whole, with an idempotency key per row ---
+  $$("form.pay").forEach((form) => {
+    form.dataset.key = newKey(); // a double click or a retry replays the first answer: never paid twice
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const tr = form.closest("tr");
+      const button = $("button", form);
+      button.disabled = true;
+      const body = { entry: Number(tr.dataset.entry), source: tr.dataset.source, method: form.elements.namedItem("method").value,
+        reference: form.elements.reference ? form.elements.reference.value : "", payee: form.elements.payee ? form.elements.payee.value : "" };
+      const r = await api("payouts/pay/", { method: "POST", body, key: form.dataset.key });
+      button.disabled = false;
+      const msg = $("#pay-message");
+      if (!r.ok) { say(msg, r.data.detail || r.status, false); form.dataset.key = newKey(); return; }
+      say(msg, window.TDM_PAY_I18N.paid + ": " + tr.dataset.name + " " + r.data.amount, true);
+      const cell = form.parentElement;
+      cell.textContent = window.TDM_PAY_I18N.paid + " ";
+      if (r.data.slip_url) {
+        const a = document.createElement("a");
+        a.href = r.data.slip_url; a.target = "_blank"; a.className = "slip-link";
+        a.textContent = window.TDM_PAY_I18N.slip + " #" + r.data.receipt_number;
+        cell.appendChild(a);
+        window.open(r.data.slip_url + "?print=1", "_blank");
+      }
+    });
+  });
+
+  // --- deal calculator ---
+  const deal = $("#deal");
+  if (!deal) return;
+  const T = window.TDM_DEAL_I18N;
+  const tid = deal.dataset.tournament;
+  const msg = $("#deal-message");
+  const names = {};
+  $$("#stacks tbody tr").forEach((tr) => { names[tr.dataset.entry] = tr.children[1].textContent; });
+  const stacks = () => {
+    const out = {};
+    $$("#stacks tbody tr").forEach((tr) => { out[tr.dataset.entry] = Number($("input.stack", tr).value || 0); });
+    return out;
+  };
+  const cell = (text, cls) => { const td = document.createElement("td"); td.textContent = text; if (cls) td.className = cls; return td; };
+
+  async function calculate() {
+    const r = await api("tournaments/" + tid + "/payouts/deal/calculate/", { method: "POST", body: { stacks: stacks(), reserve: $("#reserve").value || "0" } });
+    if (!r.ok) { say(msg, r.data.detail, false); $("#results").hidden = true; return; }
+    say(msg, "", true);
+    const d = r.data, m = d.methods;
+    const col = (name, i, key) => (m[name] && m[name][key] ? m[name][key][i] : "—");
+    const body = $("#compare tbody"); body.innerHTML = "";
+    d.players.forEach((p, i) => {
+      const tr = document.createElement("tr"); tr.dataset.entry = p.entry;
+      [cell(p.name), cell(p.chip_share, "num"), cell(col("ICM", i, "by_player"), "num icm"), cell(col("CHIP_CHOP", i, "by_player"), "num chip"), cell(col("EVEN", i, "by_player"), "num even")].forEach((td) => tr.appendChild(td));
+      body.appendChild(tr);
+    });
+    const places = $("#by-place tbody"); places.innerHTML = "";
+    d.prizes_left.forEach((prize, i) => {
+      const tr = document.createElement("tr");
+      [cell(String(i + 1)), cell(prize, "num"), cell(col("ICM", i, "by_place"), "num"), cell(col("CHIP_CHOP", i, "by_place"), "num"), cell(col("EVEN", i, "by_place"), "num")].forEach((td) => tr.appendChild(td));
+      places.appendChild(tr);
+    });
+    const problems = ["ICM", "CHIP_CHOP", "EVEN"].filter((k) => m[k] && m[k].policy_problem).map((k) => k + ": " + m[k].policy_problem.detail);
+    const policy = $("#policy");
+    policy.textContent = d.policy ? T.refused + ": " + d.policy : (problems.length ? T.refused + " — " + problems.join(" · ") : T.allowed);
+    policy.className = "small " + (d.policy ? "error" : "");
+    $("#results").hidden = false;
+  }
+  $("#calculate").addEventListener("click", calculate);
+
+  $$("button.propose").forEach((b) => b.addEventListener("click", async () => {
+    const r = await api("tournaments/" + tid + "/payouts/deals/", { method: "POST", key: newKey(),
+      body: { stacks: stacks(), reserve: $("#reserve").value || "0", method: b.dataset.method } });
+    if (!r.ok) { say(msg, r.data.detail, false); return; }
+    say(msg, T.proposed, true);
+    window.location.reload();
+  }));
+  const open = $("#open-deal");
+  if (open) {
+    const id = open.dataset.deal;
+    $$("button.accept", open).forEach((b) => b.addEventListener("click", async () => {
+      const r = await api("payouts/deals/" + id + "/accept/", { method: "POST", body: { entry: Number(b.dataset.entry) } });
+      if (!r.ok) { say(msg, r.data.detail, false); return; }
+      window.location.reload();
+    }));
+    const approve = $("#approve");
+    if (approve) approve.addEventListener("click", async () => {
+      const r = await api("payouts/deals/" + id + "/approve/", { method: "POST", body: {} });
+      if (!r.ok) { say(msg, r.data.detail, false); return; }
+      say(msg, T.approved, true);
+      setTimeout(() => window.location.reload(), 600);
+    });
+    const cancel = $("#cancel-deal");
+    if (cancel) cancel.addEventListener("click", async () => {
+      const r = await api("payouts/deals/" + id + "/cancel/", { method: "POST", body: { reason: "cancelled at the table" } });
+      if (r.ok) window.location.reload(); else say(msg, r.data.detail, false);
+    });
+  }
+})();

@@ -1,0 +1,104 @@
+"""Final-table deals (PAY-09): calculator, house policy, consent, approval."""
+
+from decimal import Decimal
+
+import pytest
+
+from payouts import selectors as sel, services
+from payouts.models import Deal
+from tdmanager.errors import DomainError
+from tournaments.models import Entry
+from tournaments.services import cashier
+
+pytestmark = pytest.mark.django_db
+D = Decimal
+
+
+@pytest.fixture
+def final_table(make_tournament, make_person, cashier_actor, actor):
+    """20 entries × €100 = €2,000; table 1000/600/400 locked; 17 busted, 3 left."""
+    t = make_tournament(buy_in=D("100"), fee=D("10"))
+    entries = [cashier.register(t, make_person(), method="CARD", actor=cashier_actor).entry for _ in range(20)]
+    services.edit_payout_table(t, [{"place": 1, "amount": "1000"}, {"place": 2, "amount": "600"}, {"place": 3, "amount": "400"}], actor=actor)
+    services.lock_payout_table(t, actor=actor)
+    for place, e in zip(range(20, 3, -1), entries[3:]):
+        e.status, e.place = Entry.BUSTED, place
+        e.save()
+    return t, entries[:3]
+
+
+def stacks_of(players, chips):
+    return {str(e.pk): c for e, c in zip(players, chips)}
+
+
+def test_the_calculator_shows_icm_chip_chop_and_even_side_by_side(final_table):
+    t, players = final_table
+    out = services.deal_options(t, stacks_of(players, [500000, 300000, 200000]))
+    m = out["methods"]
+    assert m["CHIP_CHOP"]["by_player"] == ["800.00", "640.00", "560.00"]  # 400 each + 1,200 by chips
+    assert m["EVEN"]["by_player"] == ["666.67", "666.67", "666.66"]
+    assert sum(D(a) for a in m["ICM"]["by_player"]) == D("2000.00")
+    assert D(m["ICM"]["by_player"][0]) < D("800.00")  # ICM gives the leader less than chip chop
+    assert m["CHIP_CHOP"]["policy_problem"] is None
+    assert m["EVEN"]["policy_problem"]["code"] == "not_strictly_decreasing"  # «non paritaria»
+    assert out["policy"] is None and out["prizes_left"] == ["1000.00", "600.00", "400.00"]
+
+
+def test_a_deal_is_refused_before_the_final_table(make_tournament, make_person, cashier_actor, actor):
+    t = make_tournament(buy_in=D("100"), fee=D("0"), settings={"final_table_size": 2})
+    players = [cashier.register(t, make_person(), method="CARD", actor=cashier_actor).entry for _ in range(10)]
+    services.lock_payout_table(t, actor=actor)
+    for place, e in zip(range(10, 3, -1), players[3:]):
+        e.status, e.place = Entry.BUSTED, place
+        e.save()
+    with pytest.raises(DomainError) as e:
+        services.propose_deal(t, stacks_of(players[:3], [1, 2, 3]), method=Deal.CHIP_CHOP, actor=actor)
+    assert e.value.code == "not_final_table"
+
+
+def test_consent_of_every_player_then_approval_updates_the_payouts(final_table, actor):
+    t, players = final_table
+    deal = services.propose_deal(t, stacks_of(players, [500000, 300000, 200000]), method=Deal.CHIP_CHOP, actor=actor)
+    assert deal.by_place == ["800.00", "640.00", "560.00"]
+    services.accept_deal(deal, players[0], actor=actor)
+    services.accept_deal(deal, players[1], actor=actor)
+    with pytest.raises(DomainError) as e:
+        services.approve_deal(deal, actor=actor)
+    assert e.value.code == "consent_missing"
+    services.accept_deal(deal, players[2], actor=actor)
+    services.approve_deal(deal, actor=actor)
+    assert [p["amount"] for p in sel.table_prizes(t)] == [D("800.00"), D("640.00"), D("560.00")]
+    assert t.events.filter(action="payouts.deal.approved").count() == 1
+
+
+def test_an_even_chop_breaks_the_house_policy(final_table, actor):
+    t, players = final_table
+    with pytest.raises(DomainError) as e:
+        services.propose_deal(t, stacks_of(players, [1000, 1000, 1000]), method=Deal.EVEN, actor=actor)
+    assert e.value.code == "not_strictly_decreasing" and "PAY-09" in str(e.value.message)
+
+
+def test_a_reserve_is_left_to_play_for_on_first(final_table, actor):
+    t, players = final_table
+    deal = services.propose_deal(t, stacks_of(players, [500000, 300000, 200000]), method=Deal.CHIP_CHOP, actor=actor, reserve="100")
+    assert deal.by_place == ["850.00", "610.00", "540.00"]  # guarantees 750/610/540, +100 for the winner
+    assert sum(D(a) for a in deal.by_place) == D("2000.00")
+
+
+def test_a_deal_is_void_when_a_player_busts_before_approval(final_table, actor):
+    t, players = final_table
+    deal = services.propose_deal(t, stacks_of(players, [500000, 300000, 200000]), method=Deal.ICM, actor=actor)
+    for e in players:
+        services.accept_deal(deal, e, actor=actor)
+    players[2].status, players[2].place = Entry.BUSTED, 3
+    players[2].save()
+    with pytest.raises(DomainError) as e:
+        services.approve_deal(deal, actor=actor)
+    assert e.value.code == "players_changed"
+
+
+def test_stacks_must_match_the_players_left(final_table, actor):
+    t, players = final_table
+    with pytest.raises(DomainError) as e:
+        services.deal_options(t, stacks_of(players[:2], [1, 2]))
+    assert e.value.code == "stacks_mismatch"

@@ -1,0 +1,128 @@
+"""The payouts REST API: roles, errors as {"code", "detail"}, idempotent payments."""
+
+from decimal import Decimal
+
+import pytest
+
+from payouts import services
+from tournaments.models import Entry, LedgerRow
+from tournaments.services import cashier
+from tournaments.services.events import Actor
+
+pytestmark = pytest.mark.django_db
+D = Decimal
+
+
+@pytest.fixture
+def field(tournament, make_person, cashier_actor):
+    return [cashier.register(tournament, make_person(), method="CARD", actor=cashier_actor).entry for _ in range(20)]
+
+
+def test_pool_and_table_are_readable_by_a_display(api, tournament, field, display_user):
+    r = api(display_user).get(f"/api/v1/tournaments/{tournament.pk}/payouts/")
+    assert r.status_code == 200
+    assert r.data["pool"]["total"] == "2000.00" and r.data["table"]["state"] == "AUTO"
+    assert r.data["display"]["places_paid"] == 3
+    assert api(display_user).post(f"/api/v1/tournaments/{tournament.pk}/payouts/table/lock/").status_code == 403
+
+
+def test_the_director_edits_and_locks_the_table(api, tournament, field, director, cashier_user):
+    url = f"/api/v1/tournaments/{tournament.pk}/payouts/table/"
+    assert api(cashier_user).post(url, {"amounts": ["1000", "1000"]}, format="json").status_code == 403
+    r = api(director).post(url, {"amounts": ["900", "1100"]}, format="json")
+    assert r.status_code == 400 and r.data["code"] == "not_non_increasing" and r.data["detail"]
+    r = api(director).post(url, {"amounts": ["1200", "500", "200"]}, format="json")
+    assert r.status_code == 400 and r.data["code"] == "wrong_total"
+    r = api(director).post(url, {"amounts": ["1200", "500", "300"]}, format="json")
+    assert r.status_code == 200 and r.data["state"] == "EDITED" and r.data["matches_pool"]
+    r = api(director).post(url + "lock/")
+    assert r.status_code == 200 and r.data["state"] == "LOCKED"
+    r = api(director).post(url, {"amounts": ["1100", "600", "300"]}, format="json")
+    assert r.status_code == 400 and r.data["code"] == "reason_required"
+
+
+def test_templates_and_propose(api, tournament, field, director):
+    r = api(director).post("/api/v1/payouts/templates/", {"name": "Top 2", "percents": ["65", "35"]}, format="json")
+    assert r.status_code == 201
+    r = api(director).post(f"/api/v1/tournaments/{tournament.pk}/payouts/table/template/", {"template": r.data["id"]}, format="json")
+    assert [p["amount"] for p in r.data["prizes"]] == ["1300.00", "700.00"]
+    r = api(director).post(f"/api/v1/tournaments/{tournament.pk}/payouts/table/propose/")
+    assert r.data["state"] == "AUTO" and r.data["places_paid"] == 3
+
+
+def test_a_prize_is_paid_once_with_an_idempotency_key(api, tournament, field, director, cashier_user, floor_user):
+    services.edit_payout_table(tournament, [{"place": 1, "amount": "1500"}, {"place": 2, "amount": "500"}], actor=Actor(director))
+    services.lock_payout_table(tournament, actor=Actor(director))
+    e = field[0]
+    e.status, e.place = Entry.BUSTED, 2
+    e.save()
+    client = api(cashier_user)
+    body = {"entry": e.pk, "method": "CASH"}
+    r = client.post("/api/v1/payouts/pay/", body, format="json")
+    assert r.status_code == 409 and r.data["code"] == "ranking_not_signed_off"
+    assert api(director).post(f"/api/v1/tournaments/{tournament.pk}/payouts/signoff/").status_code == 201
+    r = api(floor_user).post(f"/api/v1/tournaments/{tournament.pk}/payouts/signoff/")
+    assert r.data["released_places"] == [2]
+    due = client.get(f"/api/v1/payouts/due/?tournament={tournament.pk}").data
+    assert due[0]["amount"] == "500.00" and due[0]["released"] and not due[0]["paid"]
+    r1 = client.post("/api/v1/payouts/pay/", body, format="json", HTTP_IDEMPOTENCY_KEY="k-1")
+    r2 = client.post("/api/v1/payouts/pay/", body, format="json", HTTP_IDEMPOTENCY_KEY="k-1")
+    assert r1.status_code == 201 and r2.status_code == 201 and r2["Idempotent-Replay"] == "true"
+    assert r1.data["receipt_number"] == r2.data["receipt_number"]
+    assert LedgerRow.objects.filter(kind="PAYOUT").count() == 1
+    assert client.get(r1.data["slip_url"]).status_code in (200, 302)
+    assert client.get(f"/api/v1/payouts/slips/{r1.data['receipt_number']}/").data["amount"] == "500.00"
+    assert client.get(f"/api/v1/payouts/due/?tournament={tournament.pk}").data == []
+
+
+def test_cash_over_the_limit_is_refused_by_the_api(api, tournament, field, director, cashier_user, floor_user):
+    tournament.cash_limit = D("1000")
+    tournament.save()
+    services.lock_payout_table(tournament, actor=Actor(director))
+    e = field[0]
+    e.status, e.place = Entry.BUSTED, 1
+    e.save()
+    services.sign_off_ranking(tournament, actor=Actor(director))
+    services.sign_off_ranking(tournament, actor=Actor(floor_user))
+    r = api(cashier_user).post("/api/v1/payouts/pay/", {"entry": e.pk, "method": "CASH"}, format="json")
+    assert r.status_code == 409 and r.data["code"] == "cash_limit_exceeded" and "cheque" in r.data["detail"]
+    r = api(cashier_user).post("/api/v1/payouts/pay/", {"entry": e.pk, "method": "TRANSFER", "reference": "IBAN-77"}, format="json")
+    assert r.status_code == 201 and r.data["payee"] == e.person.full_name
+
+
+def test_deal_calculator_and_record(api, tournament, field, director, floor_user):
+    services.lock_payout_table(tournament, actor=Actor(director))
+    for place, e in zip(range(20, 2, -1), field[2:]):
+        e.status, e.place = Entry.BUSTED, place
+        e.save()
+    stacks = {str(field[0].pk): 70000, str(field[1].pk): 30000}
+    r = api(floor_user).post(f"/api/v1/tournaments/{tournament.pk}/payouts/deal/calculate/", {"stacks": stacks}, format="json")
+    assert r.status_code == 200 and set(r.data["methods"]) == {"ICM", "CHIP_CHOP", "EVEN"}
+    assert api(floor_user).post(f"/api/v1/tournaments/{tournament.pk}/payouts/deals/", {"stacks": stacks, "method": "ICM"}, format="json").status_code == 403
+    r = api(director).post(f"/api/v1/tournaments/{tournament.pk}/payouts/deals/", {"stacks": stacks, "method": "CHIP_CHOP"}, format="json")
+    assert r.status_code == 201
+    deal = r.data["id"]
+    for e in field[:2]:
+        assert api(floor_user).post(f"/api/v1/payouts/deals/{deal}/accept/", {"entry": e.pk}, format="json").status_code == 200
+    assert api(floor_user).post(f"/api/v1/payouts/deals/{deal}/approve/").status_code == 403
+    r = api(director).post(f"/api/v1/payouts/deals/{deal}/approve/")
+    assert r.status_code == 200 and r.data["status"] == "APPROVED"
+
+
+def test_reports_in_three_formats(api, tournament, field, director):
+    base = f"/api/v1/tournaments/{tournament.pk}/payouts/reports/prestart/"
+    r = api(director).get(base)
+    assert r.status_code == 200 and dict(r.data["totals"])["Registered"] == "20"
+    assert b"Total buy-ins,2000.00" in api(director).get(base + "?format_type=csv").content
+    assert api(director).get(base + "?format_type=pdf").content.startswith(b"%PDF")
+    assert api(director).get(f"/api/v1/tournaments/{tournament.pk}/payouts/reports/nope/").data["code"] == "unknown_report"
+
+
+def test_satellite_link_and_side_pools(api, make_tournament, tournament, field, director):
+    target = make_tournament(name="Main", buy_in=D("500"), fee=D("50"))
+    r = api(director).post(f"/api/v1/tournaments/{tournament.pk}/payouts/satellite/", {"target": target.pk}, format="json")
+    assert r.status_code == 201 and r.data["seats"] == 4  # 20 × 110 = 2,200 → 4 seats of 550
+    r = api(director).post(f"/api/v1/tournaments/{tournament.pk}/payouts/satellite/complete/")
+    assert r.status_code == 409 and r.data["code"] == "seats_not_decided"
+    r = api(director).post(f"/api/v1/tournaments/{tournament.pk}/payouts/side-pools/", {"kind": "JACKPOT", "name": "Jackpot"}, format="json")
+    assert r.status_code == 201 and r.data[0]["name"] == "Jackpot"

@@ -1,0 +1,113 @@
+"""Satellites award seats in the target tournament (FMT-08, PAY-06): RULES scenarios 8 and 9."""
+
+from decimal import Decimal
+
+import pytest
+
+from payouts import reports, selectors as sel, services
+from payouts.models import Ticket
+from tdmanager.errors import DomainError
+from tests.conftest import make_user
+from tournaments.models import Entry, LedgerRow, Tournament
+from tournaments.services import cashier
+from tournaments.services.events import Actor
+
+pytestmark = pytest.mark.django_db
+D = Decimal
+
+
+@pytest.fixture
+def main_event(make_tournament):
+    return make_tournament(name="Main Event", buy_in=D("1000"), fee=D("100"))
+
+
+def satellite_with(make_tournament, make_person, cashier_actor, actor, target, entries):
+    sat = make_tournament(name="Satellite", buy_in=D("100"), fee=D("10"), format=Tournament.SATELLITE)
+    sold = [cashier.register(sat, make_person(), method="CARD", actor=cashier_actor).entry for _ in range(entries)]
+    services.link_satellite(sat, target, actor=actor)
+    sat.status = Tournament.RUNNING
+    sat.save()
+    return sat, sold
+
+
+def bust_all_but(entries, keep):
+    """Bust players from the last entry down, giving places n, n−1, … until ``keep`` are left."""
+    n = len(entries)
+    for i, e in enumerate(reversed(entries[keep:])):
+        e.status, e.place = Entry.BUSTED, n - i
+        e.save()
+
+
+def test_scenario_8_printed_example_six_seats_and_330_to_seventh(make_tournament, make_person, cashier_actor, actor, main_event, director):
+    sat, entries = satellite_with(make_tournament, make_person, cashier_actor, actor, main_event, 63)
+    summary = sel.display_summary(sat)
+    assert summary["prize_pool"] == "6930.00"  # 63 × €110, GROSS
+    assert summary["payouts"] == [{"places": "1–6", "amount": "1100.00", "prize": "Seat: Main Event"},
+                                  {"places": "7", "amount": "330.00", "prize": ""}]
+    bust_all_but(entries, 7)
+    with pytest.raises(DomainError) as e:
+        services.complete_satellite(sat, actor=actor)
+    assert e.value.code == "seats_not_decided" and "7 players are left for 6 seats" in str(e.value.message)
+    bust_all_but(entries, 6)  # the 7th-place player busts: 6 remain
+    seats = services.complete_satellite(sat, actor=actor)
+    sat.refresh_from_db()
+    assert sat.status == Tournament.FINISHED and len(seats) == 6
+    created = main_event.entries.filter(status=Entry.ACTIVE)
+    assert created.count() == 6
+    assert {e.person_id for e in created} == {e.person_id for e in entries[:6]}
+    rows = LedgerRow.objects.filter(tournament=main_event)
+    assert all(r.method == "OTHER" and r.note == "satellite seat" and r.prize_amount == D("1000") for r in rows)
+    assert sel.prize_pool(main_event) == D("6000.00")
+    # The seventh place is paid €330 in cash at the desk after the sign-off.
+    seventh = entries[6]
+    assert seventh.__class__.objects.get(pk=seventh.pk).place == 7
+    services.sign_off_ranking(sat, actor=Actor(director))
+    services.sign_off_ranking(sat, actor=Actor(make_user("ctrl", "floor")))
+    pay = services.pay_prize(seventh, method="CASH", actor=cashier_actor)
+    assert pay.amount == D("330.00")
+    data = reports.reconciliation_data(sat)
+    assert data["balanced"] and {str(k): v for k, v in data["lines"]}["Money out: prizes paid"] == D("6930.00")
+
+
+def test_scenario_9_no_remainder_seven_seats_ends_at_seven(make_tournament, make_person, cashier_actor, actor, main_event):
+    sat, entries = satellite_with(make_tournament, make_person, cashier_actor, actor, main_event, 70)
+    summary = sel.display_summary(sat)
+    assert summary["payouts"] == [{"places": "1–7", "amount": "1100.00", "prize": "Seat: Main Event"}]
+    assert summary["places_paid"] == 7
+    bust_all_but(entries, 8)
+    assert services.after_bust(sat, actor=actor) is None  # 8 left for 7 seats: play on
+    bust_all_but(entries, 7)
+    assert len(services.after_bust(sat, actor=actor)) == 7
+    assert main_event.entries.count() == 7
+    assert not [d for d in sel.dues(sat) if d["kind"] == "CASH"]
+    assert sat.events.filter(action="payouts.satellite.completed").count() == 1
+
+
+def test_a_winner_already_registered_gets_a_ticket(make_tournament, make_person, cashier_actor, actor, main_event):
+    sat, entries = satellite_with(make_tournament, make_person, cashier_actor, actor, main_event, 11)  # 1,210 → 1 seat + 110
+    cashier.register(main_event, entries[0].person, method="CARD", actor=cashier_actor)
+    bust_all_but(entries, 1)
+    (seat,) = services.complete_satellite(sat, actor=actor)
+    assert seat.ticket is not None and seat.ticket.holder == entries[0].person and seat.ticket.value == D("1100.00")
+    assert main_event.entries.count() == 1  # no second entry
+    assert Ticket.objects.get().status == Ticket.ISSUED
+
+
+def test_a_pre_registered_winner_has_the_reservation_paid(make_tournament, make_person, cashier_actor, actor, main_event):
+    sat, entries = satellite_with(make_tournament, make_person, cashier_actor, actor, main_event, 10)
+    services.link_satellite(sat, main_event, actor=actor, prize_base="GROSS")
+    reserved = cashier.pre_register(main_event, entries[0].person, actor=cashier_actor)
+    bust_all_but(entries, 1)
+    services.complete_satellite(sat, actor=actor)
+    reserved.refresh_from_db()
+    assert reserved.status == Entry.ACTIVE and reserved.ledger.get().note == "satellite seat"
+
+
+def test_net_prize_base_takes_the_fee_and_deductions_off(make_tournament, make_person, cashier_actor, actor, main_event):
+    sat, _entries = satellite_with(make_tournament, make_person, cashier_actor, actor, main_event, 63)
+    sat.deductions = [{"name": "casino", "percent": "3"}]
+    sat.save()
+    services.link_satellite(sat, main_event, actor=actor, prize_base="NET")
+    # 63 × 100 = 6,300 − 3 % = 6,111 → 5 seats and 611 cash.
+    payouts = sel.display_summary(sat)["payouts"]
+    assert payouts == [{"places": "1–5", "amount": "1100.00", "prize": "Seat: Main Event"}, {"places": "6", "amount": "611.00", "prize": ""}]
