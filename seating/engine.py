@@ -43,6 +43,9 @@ Choices where RULES.md leaves freedom (each one is also stated where it is made)
   is offered with "1 hand", but an ordinary single-big-blind seat wins a tie with it (no
   big blind twice when it is not needed). Under ``EXCLUDED`` that seat is used only when it
   is the only open seat, and then as a single big blind, never as a small blind.
+- A single-big-blind move into the seat the big blind just left marks the table
+  ``big_blind_twice``: the next hand has that seat as big blind, no small blind and the
+  button on BB(h−1); then the button stays still once, as in 004 Art. 13.2 case 2.
 - ``NEAREST_BB`` (003 Art. 4.9): the open seat physically nearest the coming hand's big
   blind (either side), then the one that posts the big blind sooner; never the small blind.
 - ``SAME_RELATIVE_POSITION`` (004 Art. 8.2): the open seat whose hands-until-big-blind is
@@ -62,9 +65,12 @@ Choices where RULES.md leaves freedom (each one is also stated where it is made)
   players at a c-seat table uses seats ``i*c//m + 1`` (i = 0..m−1), i.e. spread evenly from
   seat 1 (5 players at 10-max: seats 1, 3, 5, 7, 9), so the floor knows which seat cards to
   put in the draw. The button of each table is a high-card draw (SEAT-08).
-- Final table (BAL-09): default number = the lowest table number still playing, default
-  capacity = the largest table capacity (or more if more players remain); seats spread as
-  in the initial draw; all players re-drawn with the two-step process; button by high card.
+- Final table (BAL-09): default size 9 for 8- to 10-max events (RP-9 EN; 10-max is not
+  in RP-9), 7 for 6/7-max; ``table_to_break(final_table_size=...)`` never merges the last
+  two tables, so they stay balanced (5/5) until :func:`final_table_due`. Default number:
+  the lowest table number still playing; default capacity: the largest table capacity (or
+  more if more players remain); seats spread as in the initial draw; all players re-drawn
+  with the two-step process; button by high card.
 - Seat pool (SEAT-03): open seats at the tables with the fewest players; the table next in
   the break order is left out only when another table ties with it (otherwise the new
   player would create an imbalance); seats between the button and the small blind are
@@ -143,11 +149,10 @@ class Table:
     def __post_init__(self) -> None:
         if self.capacity < 1:
             raise SeatingError("bad_capacity", f"table {self.number}: capacity must be positive")
-        for seat in self.seats:
-            if not 1 <= seat <= self.capacity:
-                raise SeatingError(
-                    "bad_seat", f"table {self.number}: seat {seat} is not in 1..{self.capacity}"
-                )
+        if self.seats and (min(self.seats) < 1 or max(self.seats) > self.capacity):
+            raise SeatingError(
+                "bad_seat", f"table {self.number}: a seat is not in 1..{self.capacity}"
+            )
         if len(set(self.seats.values())) != len(self.seats):
             raise SeatingError("duplicate_player", f"table {self.number}: a player sits twice")
         if not isinstance(self.locked_seats, frozenset):
@@ -395,7 +400,7 @@ def plan_balance(
     counts = [len(t.seats) for t in tables]
     if max(counts) - min(counts) < trigger_difference:
         return []
-    _, counts, _, _, _ = _playing_counts(tables)
+    _, counts, _, _, _ = _playing_counts(tables, counts)
     if len(counts) < 2 or max(counts) - min(counts) < trigger_difference:
         return []
     rng = rng if rng is not None else secrets.SystemRandom()
@@ -454,7 +459,9 @@ def halted_tables(tables: Sequence[Table], *, short_by: int = HALT_SHORT_BY) -> 
     if len(playing) < 2:
         return []
     fullest = max(counts)
-    return sorted(t.number for t, c in zip(playing, counts) if fullest - c >= short_by)
+    return sorted(
+        t.number for t, c in zip(playing, counts, strict=True) if fullest - c >= short_by
+    )
 
 
 # -------------------------------------------------------------------- breaking
@@ -472,14 +479,24 @@ def table_to_break(
     (003 Art. 4.7(2): "equivale" is the first moment; "≥" also covers late registrations).
     Only the next table in the break order is considered. Default order: the table with
     the fewest players, ties the highest-numbered (003 Art. 4.10 closes the short table,
-    "l'ultimo tavolo"); an explicit ``break_order`` is a published list of table numbers. Locked seats are not free; locked tables are
-    never broken and receive nobody. The last table is never broken. With
+    "l'ultimo tavolo"); an explicit ``break_order`` is a published list of table numbers.
+    Locked seats are not free; locked tables are never broken and receive nobody; empty
+    tables are closed already. The last table is never broken. With
     ``final_table_size`` the last two tables are not merged by a break: the final table
     forms through :func:`plan_final_table` when :func:`final_table_due` (BAL-09).
     """
-    if _no_break_possible(tables):
+    if len(tables) < 2:
         return None
-    receiving, counts, rooms, remaining, with_players = _playing_counts(tables)
+    capacities = [t.capacity for t in tables]
+    free = [t.capacity - len(t.seats) for t in tables]
+    if sum(free) < min(capacities):
+        # The usual answer, from two quick passes. Breaking a table t needs the room's
+        # usable free seats ≥ t's usable seats; counting every free seat, locked ones too,
+        # adds at least t's locked empty seats, so it would reach t's capacity, which is
+        # at least the smallest capacity.
+        return None
+    counts = [capacity - f for capacity, f in zip(capacities, free, strict=True)]
+    receiving, counts, rooms, remaining, with_players = _playing_counts(tables, counts, capacities)
     if len(receiving) < 2:
         return None
     if final_table_size is not None and (remaining <= final_table_size or with_players <= 2):
@@ -495,7 +512,8 @@ def table_to_break(
     if free_total < min(rooms):
         return None  # no table could fit, whichever is next (the usual answer)
     fewest = min(counts)
-    number, index = max((t.number, i) for i, t in enumerate(receiving) if counts[i] == fewest)
+    shortest = [i for i, count in enumerate(counts) if count == fewest]
+    number, index = max((receiving[i].number, i) for i in shortest)
     return number if free_total >= rooms[index] else None
 
 
@@ -510,11 +528,12 @@ def draw_break(tables: Sequence[Table], number: int, rng: random.Random | None) 
     for the button (SEAT-05); any other seat, blinds and button included, is dealt in.
     """
     rng = rng if rng is not None else secrets.SystemRandom()
-    broken = next((t for t in tables if t.number == number), None)
-    if broken is None:
+    numbers = [t.number for t in tables]
+    if number not in numbers:
         raise SeatingError("unknown_table", f"table {number} does not exist")
+    broken = tables[numbers.index(number)]
     movers = [(seat, broken.seats[seat]) for seat in sorted(broken.seats)]
-    taken = _fill_fewest_first(tables, number, len(movers))
+    taken = _fill_fewest_first(tables, numbers, number, len(movers))
     by_number = {t.number: t for t, _ in taken.values()}
     seat_cards: list[tuple[int, int]] = []
     for to_table in sorted(taken):
@@ -525,7 +544,9 @@ def draw_break(tables: Sequence[Table], number: int, rng: random.Random | None) 
     seat_of = {player: seat for seat, player in movers}
     players_after = {n: len(t.seats) + k for n, (t, k) in taken.items()}
     moves = []
-    for i, ((player, card), (to_table, to_seat)) in enumerate(zip(ranked, seat_cards), 1):
+    for i, ((player, card), (to_table, to_seat)) in enumerate(
+        zip(ranked, seat_cards, strict=True), 1
+    ):
         wait = _waits_for_button(by_number[to_table], to_seat, players_after[to_table])
         reason = (
             f"table {number} breaks: his card {card} ranks {i} of {len(ranked)}, "
@@ -534,7 +555,18 @@ def draw_break(tables: Sequence[Table], number: int, rng: random.Random | None) 
         if wait:
             reason += "; the seat lies between the button and the small blind: wait for the button"
         moves.append(
-            Move(player, number, seat_of[player], to_table, to_seat, reason, wait, BREAK, False, card)
+            Move(
+                player,
+                number,
+                seat_of[player],
+                to_table,
+                to_seat,
+                reason,
+                wait,
+                BREAK,
+                False,
+                card,
+            )
         )
     return BreakDraw(number, moves, seat_cards, [(p, c) for p, c in ranked])
 
@@ -547,8 +579,8 @@ def plan_break(tables: Sequence[Table], number: int, rng: random.Random | None) 
 def final_table_size(table_capacity: int) -> int:
     """Default final-table size (BAL-09, RP-9 EN): 9 for 8- to 10-max events, 7 for 6/7-max.
 
-    RP-9 does not cover 10-max (003); 9 is used, as the brief of the event usually says.
-    Smaller tables (5-max and below) play a final table of their own size.
+    RP-9 does not cover 10-max tables (003 allows them); 9 is used there too. Events at
+    5-max or smaller play a final table of their own size.
     """
     if table_capacity >= 8:
         return 9
@@ -610,7 +642,7 @@ def plan_final_table(
     origin = {player: (t, s) for t, s, player in seated}
     moves = []
     seats: dict[int, Hashable] = {}
-    for i, ((player, card), (_, to_seat)) in enumerate(zip(ranked, seat_cards), 1):
+    for i, ((player, card), (_, to_seat)) in enumerate(zip(ranked, seat_cards, strict=True), 1):
         from_table, from_seat = origin[player]
         seats[to_seat] = player
         reason = (
@@ -618,11 +650,24 @@ def plan_final_table(
             f"so he takes seat card {i}: table {number}, seat {to_seat}"
         )
         moves.append(
-            Move(player, from_table, from_seat, number, to_seat, reason, False, FINAL_TABLE, False, card)
+            Move(
+                player,
+                from_table,
+                from_seat,
+                number,
+                to_seat,
+                reason,
+                False,
+                FINAL_TABLE,
+                False,
+                card,
+            )
         )
     button, button_cards = _draw_button(seats, rng)
     table = _opened_table(number, size, seats, button)
-    return FinalTableDraw(table, moves, seat_cards, [(p, c) for p, c in ranked], button, button_cards)
+    return FinalTableDraw(
+        table, moves, seat_cards, [(p, c) for p, c in ranked], button, button_cards
+    )
 
 
 # ---------------------------------------------------------------------- draws
@@ -645,7 +690,7 @@ def draw_seats(
     """
     rng = rng if rng is not None else secrets.SystemRandom()
     players = list(players)
-    if len({p for p in players}) != len(players):
+    if len(set(players)) != len(players):
         raise SeatingError("duplicate_player", "a player is in the draw twice")
     per_table = max_players_per_table if max_players_per_table is not None else capacity
     if not 1 <= per_table <= capacity:
@@ -664,7 +709,7 @@ def draw_seats(
         for seat in _spread_seats(base + (1 if i < extra else 0), capacity)
     ]
     rng.shuffle(tickets)
-    assignments = [(p, t, s) for p, (t, s) in zip(players, tickets)]
+    assignments = [(p, t, s) for p, (t, s) in zip(players, tickets, strict=True)]
     seats_by_table: dict[int, dict[int, Hashable]] = {n: {} for n in numbers}
     for player, number, seat in assignments:
         seats_by_table[number][seat] = player
@@ -691,7 +736,8 @@ def seat_pool(
     """
     excluded = set(exclude_tables)
     eligible = [
-        t for t in tables
+        t
+        for t in tables
         if t.seats and not t.locked and t.number not in excluded and _free_seats(t) > 0
     ]
     if not eligible:
@@ -701,7 +747,9 @@ def seat_pool(
     if len(pool_tables) > 1:
         breaking = _next_in_break_order(tables, break_order)
         pool_tables = [t for t in pool_tables if t.number != breaking] or pool_tables
-    return [(t.number, s) for t in sorted(pool_tables, key=lambda t: t.number) for s in t.open_seats()]
+    return [
+        (t.number, s) for t in sorted(pool_tables, key=lambda t: t.number) for s in t.open_seats()
+    ]
 
 
 def draw_late_seat(
@@ -730,7 +778,9 @@ def draw_late_seat(
         return _draw_from_pool(tables, player, pool, rng)
     size = capacity if capacity is not None else max((t.capacity for t in tables), default=None)
     if size is None:
-        raise SeatingError("capacity_needed", "no table exists: give the capacity of the new table")
+        raise SeatingError(
+            "capacity_needed", "no table exists: give the capacity of the new table"
+        )
     numbers = {t.number for t in tables}
     number = new_table_number if new_table_number is not None else max(numbers, default=0) + 1
     if number in numbers:
@@ -746,7 +796,7 @@ def draw_late_seat(
 def apply_late_seat(tables: Sequence[Table], late: LateSeat) -> list[Table]:
     """New tables with the late entrant seated (a new table is created when needed)."""
     if late.opens_new_table:
-        return [*tables, Table(late.table, late.capacity or late.seat, {late.seat: late.player})]
+        return [*tables, Table(late.table, late.capacity, {late.seat: late.player})]
     bench = _Workbench(tables)
     bench.seat(late.player, late.table, late.seat, False)
     return bench.result()
@@ -804,7 +854,9 @@ def finishing_places(
 
 def _check_setting(name: str, value: str, allowed: tuple[str, ...]) -> None:
     if value not in allowed:
-        raise SeatingError("unknown_setting", f"{name} must be one of {', '.join(allowed)}, not {value!r}")
+        raise SeatingError(
+            "unknown_setting", f"{name} must be one of {', '.join(allowed)}, not {value!r}"
+        )
 
 
 def _free_seats(table: Table) -> int:
@@ -840,39 +892,27 @@ def _tables_by_number(tables: Sequence[Table]) -> dict[int, Table]:
     return by_number
 
 
-def _no_break_possible(tables: Sequence[Table]) -> bool:
-    """A quick "no" for :func:`table_to_break`, the answer after most busts.
-
-    Breaking table t needs the usable free seats of the room to be at least t's usable
-    seats. Counting every free seat at every table, locked or not, adds at least t's own
-    locked empty seats, so that count is then at least t's capacity, which is at least the
-    smallest capacity. With fewer free seats than that, no table can break.
-    """
-    if len(tables) < 2:
-        return True
-    capacities = [t.capacity for t in tables]
-    return sum(capacities) - sum([len(t.seats) for t in tables]) < min(capacities)
-
-
 def _playing_counts(
     tables: Sequence[Table],
+    counts: list[int] | None = None,
+    capacities: list[int] | None = None,
 ) -> tuple[list[Table], list[int], list[int], int, int]:
     """The tables that play, give and receive players (unlocked, not empty), in one go.
 
     Returns (those tables, their players, their rooms = usable seats, players remaining
-    at all tables, tables with players). It runs after every bust on a room of a thousand
-    tables, so the common case (nothing locked, no empty table) takes two quick passes.
+    at all tables, tables with players). ``counts`` and ``capacities`` of all tables may be
+    passed in when the caller has them already. It runs after busts on a room of a
+    thousand tables, so the common case (nothing locked, no empty table) is one quick pass.
     """
-    # -1 marks a locked table or one with locked seats: those take the slow path.
-    counts = [-1 if t.locked or t.locked_seats else len(t.seats) for t in tables]
-    if -1 not in counts and 0 not in counts:
-        return list(tables), counts, [t.capacity for t in tables], sum(counts), len(counts)
-    remaining = sum([len(t.seats) for t in tables])
+    counts = counts if counts is not None else [len(t.seats) for t in tables]
+    if 0 not in counts and not [t for t in tables if t.locked or t.locked_seats]:
+        if capacities is None:
+            capacities = [t.capacity for t in tables]
+        return list(tables), counts, capacities, sum(counts), len(counts)
     playing = [t for t in tables if t.seats and not t.locked]
     playing_counts = [len(t.seats) for t in playing]
     rooms = [_free_seats(t) + len(t.seats) for t in playing]
-    with_players = sum(1 for t in tables if t.seats)
-    return playing, playing_counts, rooms, remaining, with_players
+    return playing, playing_counts, rooms, sum(counts), len(counts) - counts.count(0)
 
 
 def _occupied_after(seats: dict[int, Hashable], capacity: int, seat: int) -> int | None:
@@ -934,29 +974,35 @@ class _Workbench:
 
     def __init__(self, tables: Sequence[Table]):
         self.tables = list(tables)
-        self.index = {t.number: i for i, t in enumerate(self.tables)}
-        if len(self.index) != len(self.tables):
+        numbers = [t.number for t in self.tables]
+        self.positions = dict(zip(numbers, range(len(numbers)), strict=True))  # number → index
+        if len(self.positions) != len(numbers):
             raise SeatingError("duplicate_table", "a table number appears twice")
         self.copies: dict[int, Table] = {}
 
+    def _index(self, number: int) -> int:
+        try:
+            return self.positions[number]
+        except KeyError:
+            raise SeatingError("unknown_table", f"table {number} does not exist") from None
+
     def table(self, number: int) -> Table:
         copy = self.copies.get(number)
-        return copy if copy is not None else self.tables[self.index[number]]
+        return copy if copy is not None else self.tables[self._index(number)]
 
     def writable(self, number: int) -> Table:
         copy = self.copies.get(number)
         if copy is None:
-            if number not in self.index:
-                raise SeatingError("unknown_table", f"table {number} does not exist")
-            original = self.tables[self.index[number]]
-            copy = _copy(original)
+            copy = _copy(self.tables[self._index(number)])
             self.copies[number] = copy
         return copy
 
     def take_out(self, player: Hashable, number: int, seat: int) -> None:
         table = self.writable(number)
         if seat not in table.seats or table.seats[seat] != player:
-            raise SeatingError("player_not_at_seat", f"{player} is not in seat {seat} at table {number}")
+            raise SeatingError(
+                "player_not_at_seat", f"{player} is not in seat {seat} at table {number}"
+            )
         del table.seats[seat]
         if table.big_blind_twice and seat == table.big_blind_seat:
             table.big_blind_twice = False
@@ -981,7 +1027,7 @@ class _Workbench:
         """The tables in the caller's order, the changed ones replaced by their copies."""
         result = list(self.tables)
         for number, copy in self.copies.items():
-            result[self.index[number]] = copy
+            result[self._index(number)] = copy
         return result
 
 
@@ -1136,37 +1182,39 @@ def _pick_destination_seat(
 
 
 def _fill_fewest_first(
-    tables: Sequence[Table], breaking: int, players: int
+    tables: Sequence[Table], numbers: list[int], breaking: int, players: int
 ) -> dict[int, tuple[Table, int]]:
     """How many of the broken table's players each receiving table takes.
 
-    Returns table number → (table, players it takes).
+    ``numbers`` are the tables' numbers in order. Returns table number → (table, players
+    it takes).
 
     One at a time to the table with the fewest players (ties: lowest number), so the
     tables end as balanced as the open seats allow. Only the ``players`` shortest tables
     with an open seat can receive anyone, so the others are never looked at again (a break
     stays cheap with a thousand tables in play).
     """
-    candidates = [
-        (
-            len(t.seats),
-            t.number,
-            _free_seats(t) if t.locked_seats else t.capacity - len(t.seats),
-            t,
-        )
-        for t in tables
-        if t.seats and not t.locked and t.number != breaking and t.capacity > len(t.seats)
-    ]
-    # (count, number) is unique, so the table objects themselves are never compared.
-    shortest = heapq.nsmallest(players, [c for c in candidates if c[2] > 0])
-    free = {number: room for _, number, room, _ in shortest}
-    table_of = {number: t for _, number, _, t in shortest}
-    heap = [(count, number) for count, number, _, _ in shortest]
+    # Table indexes in (players, number) order: two stable sorts of plain int lists.
+    counts = [len(t.seats) for t in tables]
+    order = sorted(range(len(tables)), key=numbers.__getitem__)
+    order.sort(key=counts.__getitem__)
+    shortest: list[Table] = []
+    for i in order:
+        t = tables[i]
+        if t.seats and not t.locked and t.number != breaking and _free_seats(t) > 0:
+            shortest.append(t)
+            if len(shortest) == players:
+                break
+    free = {t.number: _free_seats(t) for t in shortest}
+    table_of = {t.number: t for t in shortest}
+    heap = [(len(t.seats), t.number) for t in shortest]
     heapq.heapify(heap)
     taken: dict[int, int] = {}
     for _ in range(players):
         if not heap:
-            raise SeatingError("not_enough_seats", "the other tables do not have enough open seats")
+            raise SeatingError(
+                "not_enough_seats", "the other tables do not have enough open seats"
+            )
         count, number = heapq.heappop(heap)
         taken[number] = taken.get(number, 0) + 1
         if taken[number] < free[number]:
@@ -1188,16 +1236,18 @@ def _card_draw(players: list[Hashable], rng: random.Random) -> list[tuple[Hashab
     if len(players) > len(DECK):
         raise SeatingError("too_many_players", "one deck deals at most 52 cards")
     cards = rng.sample(DECK, len(players))
-    dealt = sorted(zip(cards, range(len(players))), reverse=True)
+    dealt = sorted(zip(cards, range(len(players)), strict=True), reverse=True)
     return [(players[i], _card_label(card)) for card, i in dealt]
 
 
-def _draw_button(seats: dict[int, Hashable], rng: random.Random) -> tuple[int, list[tuple[int, str]]]:
+def _draw_button(
+    seats: dict[int, Hashable], rng: random.Random
+) -> tuple[int, list[tuple[int, str]]]:
     """SEAT-08 button draw: one card per occupied seat, the highest card takes the button."""
     order = sorted(seats)
     cards = rng.sample(DECK, len(order))
     button = order[max(range(len(order)), key=lambda i: cards[i])]
-    return button, [(s, _card_label(c)) for s, c in zip(order, cards)]
+    return button, [(s, _card_label(c)) for s, c in zip(order, cards, strict=True)]
 
 
 def _opened_table(number: int, capacity: int, seats: dict[int, Hashable], button: int) -> Table:
@@ -1211,7 +1261,9 @@ def _opened_table(number: int, capacity: int, seats: dict[int, Hashable], button
         other = _occupied_after(seats, capacity, button)
         return Table(number, capacity, seats, big_blind_seat=button, previous_big_blind_seat=other)
     small_blind = _occupied_after(seats, capacity, button)
-    return Table(number, capacity, seats, big_blind_seat=small_blind, previous_big_blind_seat=button)
+    return Table(
+        number, capacity, seats, big_blind_seat=small_blind, previous_big_blind_seat=button
+    )
 
 
 def _spread_seats(players: int, capacity: int) -> list[int]:
@@ -1236,7 +1288,8 @@ def _draw_from_pool(
 ) -> LateSeat:
     by_number = _tables_by_number(tables)
     clear = [
-        (t, s) for t, s in pool
+        (t, s)
+        for t, s in pool
         if not _waits_for_button(by_number[t], s, len(by_number[t].seats) + 1)
     ]
     choices = clear or pool
@@ -1271,7 +1324,9 @@ def _bust_groups(busts: list[Bust]) -> list[tuple[int, str, list[Bust]]]:
             key, kind = ("single", i), "single"
         grouped.setdefault(key, []).append(bust)
         kinds[key] = kind
-    groups = [(min(b.order for b in members), kinds[key], members) for key, members in grouped.items()]
+    groups = [
+        (min(b.order for b in members), kinds[key], members) for key, members in grouped.items()
+    ]
     groups.sort(key=lambda g: g[0])
     return groups
 

@@ -227,14 +227,22 @@ def test_a_single_table_is_never_halted_and_never_balanced():
 
 
 def test_a_second_move_from_the_same_table_takes_the_following_big_blind():
-    tables = [full(1, 10, bb=4, prev=3), with_open(2, [1, 2, 3, 4], bb=6), with_open(3, [1, 2, 3, 4], bb=6)]
+    tables = [
+        full(1, 10, bb=4, prev=3),
+        with_open(2, [1, 2, 3, 4], bb=6),
+        with_open(3, [1, 2, 3, 4], bb=6),
+    ]
     moves = plan_balance(tables)
     assert [(m.from_table, m.from_seat, m.to_table) for m in moves] == [(1, 5, 2), (1, 6, 3)]
     assert sorted(counts(apply_moves(tables, moves)).values()) == [7, 7, 8]
 
 
 def test_a_destination_seat_is_never_handed_out_twice_in_one_plan():
-    tables = [full(1, 10, bb=1), with_open(2, [10], bb=1), with_open(3, [2, 3, 4, 5, 6], bb=1, prev=10)]
+    tables = [
+        full(1, 10, bb=1),
+        with_open(2, [10], bb=1),
+        with_open(3, [2, 3, 4, 5, 6], bb=1, prev=10),
+    ]
     moves = plan_balance(tables)
     assert [m.from_table for m in moves] == [1, 2, 1]
     assert all(m.to_table == 3 for m in moves)
@@ -243,13 +251,23 @@ def test_a_destination_seat_is_never_handed_out_twice_in_one_plan():
 
 
 def test_table_order_ties_take_the_highest_source_and_the_lowest_destination():
-    tables = [full(1, 9, bb=1), full(2, 9, bb=1), with_open(3, [1, 2], 9, bb=5), with_open(4, [1, 2], 9, bb=5)]
+    tables = [
+        full(1, 9, bb=1),
+        full(2, 9, bb=1),
+        with_open(3, [1, 2], 9, bb=5),
+        with_open(4, [1, 2], 9, bb=5),
+    ]
     moves = plan_balance(tables)
     assert [(m.from_table, m.to_table) for m in moves] == [(2, 3), (1, 4)]
 
 
 def test_random_draw_ties_are_drawn_with_the_rng():
-    tables = [full(1, 9, bb=1), full(2, 9, bb=1), with_open(3, [1, 2], 9, bb=5), with_open(4, [1, 2], 9, bb=5)]
+    tables = [
+        full(1, 9, bb=1),
+        full(2, 9, bb=1),
+        with_open(3, [1, 2], 9, bb=5),
+        with_open(4, [1, 2], 9, bb=5),
+    ]
     pairs = set()
     for seed in range(40):
         first = plan_balance(tables, tie_break="RANDOM_DRAW", rng=random.Random(seed))[0]
@@ -260,7 +278,11 @@ def test_random_draw_ties_are_drawn_with_the_rng():
 
 
 def test_a_locked_table_neither_gives_nor_receives_players():
-    tables = [full(1, 10, bb=1, locked=True), with_open(2, [1, 2], bb=5), with_open(3, [1, 2, 3, 4], bb=7)]
+    tables = [
+        full(1, 10, bb=1, locked=True),
+        with_open(2, [1, 2], bb=5),
+        with_open(3, [1, 2, 3, 4], bb=7),
+    ]
     moves = plan_balance(tables)
     assert [(m.from_table, m.to_table) for m in moves] == [(2, 3)]
     assert plan_balance([full(1, 10, bb=1), with_open(2, [1, 2, 3, 4], bb=7, locked=True)]) == []
@@ -320,7 +342,8 @@ def test_an_unknown_big_blind_at_the_source_moves_the_highest_occupied_seat():
     (move,) = plan_balance([table(1, 10, range(1, 10)), with_open(2, [3, 7, 8], bb=2, prev=1)])
     assert move.from_seat == 9
     assert move.reason.startswith(
-        "big-blind position unknown at table 1: moved the player in the highest occupied seat (9) (fallback)"
+        "big-blind position unknown at table 1: "
+        "moved the player in the highest occupied seat (9) (fallback)"
     )
 
 
@@ -328,7 +351,10 @@ def test_an_unknown_big_blind_at_the_destination_draws_a_random_open_seat():
     tables = [full(1, 10, bb=4, prev=3), with_open(2, [3, 7])]
     seats = {plan_balance(tables, rng=random.Random(seed))[0].to_seat for seed in range(30)}
     assert seats == {3, 7}
-    assert "drawn at random from the open seats (fallback)" in plan_balance(tables, rng=random.Random(1))[0].reason
+    assert (
+        "drawn at random from the open seats (fallback)"
+        in plan_balance(tables, rng=random.Random(1))[0].reason
+    )
 
 
 def test_button_cash_mode_moves_the_button():
@@ -448,18 +474,28 @@ def test_the_highest_card_by_suit_takes_the_first_seat_card():
 
 
 def test_a_ten_is_written_10_and_every_card_comes_from_one_deck():
-    draw = draw_break([with_open(1, [9], bb=1), table(2, 10, [1], bb=1)], 2, StackedDeck([(10, 1)]))
+    draw = draw_break(
+        [with_open(1, [9], bb=1), table(2, 10, [1], bb=1)], 2, StackedDeck([(10, 1)])
+    )
     assert draw.card_order == [("T2S1", "10♦")]
     assert len(set(DECK)) == 52
 
 
 def test_no_break_is_due_while_the_other_tables_lack_seats():
-    tables = [with_open(1, [9, 10], bb=1), with_open(2, [9, 10], bb=1), table(3, 10, range(1, 6), bb=1)]
+    tables = [
+        with_open(1, [9, 10], bb=1),
+        with_open(2, [9, 10], bb=1),
+        table(3, 10, range(1, 6), bb=1),
+    ]
     assert table_to_break(tables) is None
 
 
 def test_a_break_fills_the_tables_with_fewest_players_first():
-    tables = [with_open(1, [9, 10], bb=1), with_open(2, [8, 9, 10], bb=1), table(3, 10, [1, 2, 3], bb=1)]
+    tables = [
+        with_open(1, [9, 10], bb=1),
+        with_open(2, [8, 9, 10], bb=1),
+        table(3, 10, [1, 2, 3], bb=1),
+    ]
     assert table_to_break(tables) == 3
     after = apply_moves(tables, plan_break(tables, 3, random.Random(1)))
     assert counts(after) == {1: 9, 2: 9, 3: 0}
@@ -689,7 +725,9 @@ def test_hand_for_hand_busts_can_be_ranked_by_starting_stack_instead():
         Bust("B", 4, 6, order=101, h4h_hand=1, starting_stack=3_000),
         Bust("C", 4, 8, order=102, h4h_hand=1, starting_stack=3_000),
     ]
-    places = {p.player: p for p in finishing_places(busts, 100, h4h_policy="RANK_BY_STARTING_STACK")}
+    places = {
+        p.player: p for p in finishing_places(busts, 100, h4h_policy="RANK_BY_STARTING_STACK")
+    }
     assert (places["A"].place, places["A"].shared_with) == (50, 1)
     assert [(places[x].place, places[x].shared_with) for x in "BC"] == [(51, 2)] * 2
 
@@ -704,7 +742,10 @@ def test_scenario_6_two_busts_on_one_hand_at_one_table_are_ranked_by_starting_st
 
 
 def test_equal_or_unknown_starting_stacks_on_one_hand_share_the_better_place():
-    equal = [Bust("A", 3, 2, 1, "h", starting_stack=8_000), Bust("B", 3, 5, 1, "h", starting_stack=8_000)]
+    equal = [
+        Bust("A", 3, 2, 1, "h", starting_stack=8_000),
+        Bust("B", 3, 5, 1, "h", starting_stack=8_000),
+    ]
     unknown = [Bust("A", 3, 2, 1, "h", starting_stack=8_000), Bust("B", 3, 5, 1, "h")]
     for busts in (equal, unknown):
         assert finishing_places(busts, 10) == [Place("A", 9, 2), Place("B", 9, 2)]
@@ -734,7 +775,9 @@ def test_the_fast_table_copy_keeps_every_field():
 
     from seating.engine import _copy
 
-    original = table(4, 9, [1, 5], bb=5, prev=1, locked_seats={3}, locked=True, big_blind_twice=True)
+    original = table(
+        4, 9, [1, 5], bb=5, prev=1, locked_seats={3}, locked=True, big_blind_twice=True
+    )
     copy = _copy(original)
     assert all(getattr(copy, f.name) == getattr(original, f.name) for f in fields(Table))
     assert copy.seats is not original.seats

@@ -42,7 +42,9 @@ FEWER = settings(max_examples=100, deadline=None, database=None)
 def rooms(draw, min_tables=2, max_tables=7, known_positions=False, locked=False):
     """A room of tables with random players, random blinds (sometimes unknown), 1+ players each."""
     capacity = draw(st.sampled_from([6, 8, 9, 10]))
-    numbers = draw(st.lists(st.integers(1, 40), min_size=min_tables, max_size=max_tables, unique=True))
+    numbers = draw(
+        st.lists(st.integers(1, 40), min_size=min_tables, max_size=max_tables, unique=True)
+    )
     tables = []
     for number in numbers:
         mask = draw(st.integers(1, 2**capacity - 1))  # which seats are occupied, at least one
@@ -52,7 +54,9 @@ def rooms(draw, min_tables=2, max_tables=7, known_positions=False, locked=False)
         prev = draw(st.none() | seat_choice)
         is_locked = locked and draw(st.integers(0, 4)) == 0
         tables.append(
-            Table(number, capacity, {s: f"P{number}-{s}" for s in seats}, bb, prev, locked=is_locked)
+            Table(
+                number, capacity, {s: f"P{number}-{s}" for s in seats}, bb, prev, locked=is_locked
+            )
         )
     return tables
 
@@ -81,7 +85,7 @@ def fewest_moves(counts: list[int]) -> int:
     """Moves needed to reach the most even spread: the surplus over the best targets."""
     q, r = divmod(sum(counts), len(counts))
     targets = [q + 1] * r + [q] * (len(counts) - r)
-    return sum(max(0, c - t) for c, t in zip(sorted(counts, reverse=True), targets))
+    return sum(max(0, c - t) for c, t in zip(sorted(counts, reverse=True), targets, strict=True))
 
 
 @FAST
@@ -95,7 +99,7 @@ def test_after_balancing_no_two_tables_differ_by_more_than_one(tables, config, s
         assert len(moves) == fewest_moves(playing)
     else:
         assert moves == []
-    for before, now in zip(tables, after):
+    for before, now in zip(tables, after, strict=True):
         if before.locked:
             assert now is before
 
@@ -112,7 +116,11 @@ def test_no_balancing_plan_loses_or_duplicates_a_player(tables, config, seed):
 
 
 @FAST
-@given(rooms(known_positions=True), st.sampled_from(VACATED_BB_SEAT_MODES), st.sampled_from(MOVER_RULES))
+@given(
+    rooms(known_positions=True),
+    st.sampled_from(VACATED_BB_SEAT_MODES),
+    st.sampled_from(MOVER_RULES),
+)
 def test_a_balancing_move_never_lands_on_the_next_small_blind_when_another_seat_exists(
     tables, vacated, mover_rule
 ):
@@ -120,7 +128,8 @@ def test_a_balancing_move_never_lands_on_the_next_small_blind_when_another_seat_
     for move in moves:
         dest = next(t for t in tables if t.number == move.to_table)
         some_seat_is_not_small_blind = any(
-            next_hand_positions(_seat(dest, seat)).small_blind != seat for seat in dest.open_seats()
+            next_hand_positions(_seat(dest, seat)).small_blind != seat
+            for seat in dest.open_seats()
         )
         tables = apply_moves(tables, [move])
         dest_after = next(t for t in tables if t.number == move.to_table)
@@ -176,7 +185,9 @@ def test_the_final_table_draw_keeps_everyone_once(tables, seed):
 
 @FAST
 @given(st.integers(1, 400), st.sampled_from([6, 8, 9, 10]), st.integers(0, 10**6))
-def test_the_initial_draw_uses_ceil_n_over_capacity_tables_that_differ_by_at_most_one(n, capacity, seed):
+def test_the_initial_draw_uses_ceil_n_over_capacity_tables_that_differ_by_at_most_one(
+    n, capacity, seed
+):
     draw = draw_seats(range(n), capacity=capacity, rng=random.Random(seed))
     sizes = [len(t.seats) for t in draw.tables]
     assert len(sizes) == math.ceil(n / capacity)
@@ -212,8 +223,12 @@ def test_the_big_blind_visits_every_occupied_seat_once_per_orbit(tables):
 @FAST
 @given(
     st.lists(
-        st.tuples(st.integers(0, 30), st.none() | st.integers(0, 3), st.none() | st.integers(0, 2),
-                  st.none() | st.sampled_from([1000, 2000, 3000])),
+        st.tuples(
+            st.integers(0, 30),
+            st.none() | st.integers(0, 3),
+            st.none() | st.integers(0, 2),
+            st.none() | st.sampled_from([1000, 2000, 3000]),
+        ),
         max_size=30,
     ),
     st.integers(0, 10),
@@ -221,7 +236,15 @@ def test_the_big_blind_visits_every_occupied_seat_once_per_orbit(tables):
 )
 def test_finishing_places_fill_the_bottom_places_exactly_once(rows, spare, policy):
     busts = [
-        Bust(f"P{i}", table=i % 3, seat=1, order=order, hand_group=group, h4h_hand=h4h, starting_stack=stack)
+        Bust(
+            f"P{i}",
+            table=i % 3,
+            seat=1,
+            order=order,
+            hand_group=group,
+            h4h_hand=h4h,
+            starting_stack=stack,
+        )
         for i, (order, group, h4h, stack) in enumerate(rows)
     ]
     entries = len(busts) + spare
