@@ -184,7 +184,8 @@ class TournamentViewSet(viewsets.ModelViewSet):
 
     @action(detail=True, methods=["post"])
     def start(self, request, pk=None):
-        t = lifecycle.start(self.get_object(), actor=Actor.from_request(request), override_minimum=bool(request.data.get("override_minimum")))
+        t = lifecycle.start(self.get_object(), actor=Actor.from_request(request), override_minimum=bool(request.data.get("override_minimum")),
+                            prestart_report_sent=bool(request.data.get("prestart_report_sent")))
         return Response(self.get_serializer(t).data)
 
     @action(detail=True, methods=["post"])

@@ -140,7 +140,8 @@ def tournament_detail(request, pk):
             if op == "open":
                 lifecycle.open_registration(t, actor=actor)
             elif op == "start":
-                lifecycle.start(t, actor=actor, override_minimum=bool(request.POST.get("override_minimum")))
+                lifecycle.start(t, actor=actor, override_minimum=bool(request.POST.get("override_minimum")),
+                                prestart_report_sent=bool(request.POST.get("prestart_report_sent")))
             elif op == "finish":
                 lifecycle.finish(t, actor=actor)
             elif op == "cancel":
@@ -158,7 +159,7 @@ def tournament_detail(request, pk):
     from tournaments.formats import selectors as format_selectors
 
     links = seating_selectors.tournament_links(t) + payout_selectors.tournament_links(t) + format_selectors.format_links(t)
-    return render(request, "tournament_detail.html", {"section_links": links, "t": t, "entries": entries, "totals": totals, "events": events, "alternates": t.alternates.filter(status="WAITING").select_related("person")})
+    return render(request, "tournament_detail.html", {"section_links": links, "needs_report": lifecycle.requires_prestart_report(t), "t": t, "entries": entries, "totals": totals, "events": events, "alternates": t.alternates.filter(status="WAITING").select_related("person")})
 
 
 @role_required(DIRECTOR, FLOOR)

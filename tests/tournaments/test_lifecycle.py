@@ -68,3 +68,16 @@ def test_a_director_creates_a_tournament_from_the_page(client, director, structu
     assert r.status_code == 302, r.content
     t = Tournament.objects.get(name="Friday Deep")
     assert t.deductions == [{"name": "casino", "percent": "3"}, {"name": "staff", "percent": "4"}]
+
+
+def test_a_sanremo_start_needs_the_prestart_report_confirmed(make_tournament, make_person, actor, cashier_actor):
+    # RULES scenario 40 / ROLE-02.
+    t = make_tournament(rule_set="SANREMO_003")
+    for _ in range(2):
+        cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
+    with pytest.raises(DomainError) as e:
+        lifecycle.start(t, actor=actor)
+    assert e.value.code == "prestart_report_required"
+    t = lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    assert t.status == Tournament.RUNNING
+    assert t.events.filter(action="tournaments.tournament.started", payload__prestart_report_sent=True).exists()

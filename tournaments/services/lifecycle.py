@@ -27,12 +27,18 @@ def open_registration(tournament, *, actor: Actor) -> Tournament:
 
 
 @transaction.atomic
-def start(tournament, *, actor: Actor, override_minimum: bool = False, now=None) -> Tournament:
-    """Start the tournament: needs the minimum field (FMT-14) unless the director overrides."""
+def start(tournament, *, actor: Actor, override_minimum: bool = False, prestart_report_sent: bool = False, now=None) -> Tournament:
+    """Start the tournament: needs the minimum field (FMT-14) unless the director overrides, and,
+    where the rule set asks for it (003, ROLE-02), confirmation that the pre-start report was sent."""
     now = now or timezone.now()
     t = lock_tournament(tournament)
     if t.status not in (Tournament.PLANNED, Tournament.REGISTERING):
         raise LifecycleError("bad_status", _("This tournament has already started or ended."))
+    if requires_prestart_report(t) and not prestart_report_sent:
+        raise LifecycleError(
+            "prestart_report_required",
+            _("Confirm that the pre-start report (registered players, totals, ticket stubs) was sent to the control authority."),
+        )
     players = t.entries.filter(status=Entry.ACTIVE).count()
     if players < t.min_players and not override_minimum:
         raise LifecycleError(
@@ -44,11 +50,17 @@ def start(tournament, *, actor: Actor, override_minimum: bool = False, now=None)
     t.status = Tournament.RUNNING
     t.save(update_fields=["status", "structure"])
     Clock.objects.get_or_create(tournament=t)
-    log_event(t, "tournaments.tournament.started", actor, players=players, override_minimum=override_minimum)
+    log_event(t, "tournaments.tournament.started", actor, players=players, override_minimum=override_minimum,
+              prestart_report_sent=prestart_report_sent)
     from seating import hooks as seating_hooks
 
     seating_hooks.tournament_started(t, actor)
     return t
+
+
+def requires_prestart_report(t: Tournament) -> bool:
+    """ROLE-02: Sanremo (003) events send the registered list before the start; a house setting elsewhere."""
+    return bool(t.setting("require_prestart_report", t.rule_set == "SANREMO_003"))
 
 
 def private_structure(t: Tournament) -> BlindStructure:
