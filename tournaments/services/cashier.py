@@ -51,8 +51,11 @@ class Offer:
 
 def next_number(name: str) -> int:
     """The next value of a gapless counter, under a row lock held until the caller commits."""
-    seq, _created = Sequence.objects.get_or_create(name=name)
-    seq = Sequence.objects.select_for_update().get(pk=seq.pk)
+    try:
+        seq = Sequence.objects.select_for_update().get(name=name)
+    except Sequence.DoesNotExist:  # the migration creates "receipt"; other counters start here
+        Sequence.objects.get_or_create(name=name)
+        seq = Sequence.objects.select_for_update().get(name=name)
     seq.value += 1
     seq.save(update_fields=["value"])
     return seq.value
