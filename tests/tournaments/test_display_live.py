@@ -1,6 +1,7 @@
 """Lobby displays end to end: the real ASGI server, Redis pub/sub, SSE and a real browser."""
 
 import json
+import re
 import threading
 import time
 
@@ -79,6 +80,7 @@ def test_the_display_shows_the_level_and_follows_the_director_without_a_reload(l
     page.goto(live_stack["base"] + f"/display/{screen.token}/")
     expect(page.locator("#level-label")).to_have_text("Level 1")
     expect(page.locator("#blinds")).to_have_text("100 / 100")
+    expect(page.locator("#clock")).to_have_text(re.compile(r"^\d+:\d\d$"))  # the local countdown has started
     clock_text = page.locator("#clock").inner_text()
     minutes, seconds = (int(x) for x in clock_text.split(":"))
     assert 19 * 60 <= minutes * 60 + seconds <= 20 * 60
