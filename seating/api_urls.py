@@ -1,3 +1,18 @@
 """API routes of the seating app (included under /api/v1/)."""
 
-urlpatterns = []
+from django.urls import path
+
+from . import api
+
+urlpatterns = [
+    path("tournaments/<int:pk>/tables/", api.TableMapView.as_view(), name="api-seating-tables"),
+    path("tournaments/<int:pk>/tables/<int:number>/<slug:op>/", api.TableActionView.as_view(), name="api-seating-table-op"),
+    path("tournaments/<int:pk>/seating/draw/", api.DrawView.as_view(), name="api-seating-draw"),
+    path("tournaments/<int:pk>/busts/", api.BustsView.as_view(), name="api-seating-busts"),
+    path("tournaments/<int:pk>/busts/<int:bust_id>/undo/", api.UndoBustView.as_view(), name="api-seating-bust-undo"),
+    path("tournaments/<int:pk>/moves/", api.MovesView.as_view(), name="api-seating-moves"),
+    path("tournaments/<int:pk>/moves/<int:move_id>/<slug:op>/", api.MoveActionView.as_view(), name="api-seating-move-op"),
+    path("tournaments/<int:pk>/break-order/", api.BreakOrderView.as_view(), name="api-seating-break-order"),
+    path("tournaments/<int:pk>/standings/", api.StandingsView.as_view(), name="api-seating-standings"),
+    path("tournaments/<int:pk>/entries/<int:entry_id>/draws/", api.DrawHistoryView.as_view(), name="api-seating-draws"),
+]

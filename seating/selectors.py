@@ -1,32 +1,277 @@
-"""Read-only seating lookups used by other apps (placeholder until seating lands)."""
+"""Read-only seating lookups: seats, the table map, move slips, standings, the draw history.
+
+Used by the receipts and the desk (``seat_of``), the lobby displays (``display_summary``),
+the clock's hand-for-hand reporting (``table_numbers``), the tournament page
+(``tournament_links``), the floor tools (``players_at_table``) and seating's own pages and
+API. They read the database (never the services' in-memory room).
+"""
+
+from django.db.models import Count
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from tournaments.models import Entry, TournamentEvent
+
+from . import engine
+from .models import Bust, PendingMove, Seat, Table
 
 
 def seat_of(entry):
     """``{"table": n, "seat": s}`` for a seated entry, else None."""
-    return None
+    if entry is None or getattr(entry, "pk", None) is None:
+        return None
+    row = Seat.objects.filter(pk=entry.pk).values_list("table__number", "number").first()
+    return {"table": row[0], "seat": row[1]} if row else None
 
 
-def display_summary(tournament) -> dict:
-    """Players left, entries, average stack, chips in play, pending moves for lobby displays."""
-    return {}
+def players_at_table(tournament, table_number: int) -> int:
+    return Seat.objects.filter(tournament=tournament, table__number=table_number, table__in_play=True).count()
 
 
 def table_numbers(tournament) -> list[int]:
-    """Numbers of the tables in play, in order."""
-    return []
+    """Numbers of the tables in play (with players), in order."""
+    return list(
+        Table.objects.filter(tournament=tournament, in_play=True, seats__isnull=False).distinct().order_by("number").values_list("number", flat=True)
+    )
 
 
 def players_left(tournament) -> int:
-    from tournaments.models import Entry
-
     return tournament.entries.filter(status=Entry.ACTIVE).count()
 
 
 def tournament_links(tournament) -> list[dict]:
     """Buttons the tournament page shows for this app: [{"label", "url"}]."""
-    return []
+    return [
+        {"label": _("Tables"), "url": reverse("seating-tables", args=[tournament.pk])},
+        {"label": _("Seat lookup"), "url": reverse("seating-lookup", args=[tournament.pk])},
+    ]
 
 
-def players_at_table(tournament, table_number: int) -> int:
-    """Players seated at a table now."""
-    return 0
+def _move_dict(m, name) -> dict:
+    return {"player": name, "from_table": m[0], "from_seat": m[1], "to_table": m[2], "to_seat": m[3]}
+
+
+def display_summary(tournament) -> dict:
+    """What lobby screens show about seating: tables with their player counts, every seated
+    player (sorted by name, for the rotating seat lookup) and the moves still to be made."""
+    counts = (
+        Seat.objects.filter(tournament=tournament).values("table__number").annotate(n=Count("pk")).order_by("table__number")
+    )
+    seats = sorted(
+        ({"name": f"{first} {last}".strip(), "table": table, "seat": seat}
+         for first, last, table, seat in Seat.objects.filter(tournament=tournament).values_list(
+             "entry__person__first_name", "entry__person__last_name", "table__number", "number")),
+        key=lambda s: (s["name"].lower(), s["table"], s["seat"]),
+    )
+    moves = [
+        _move_dict(m[2:], f"{m[0]} {m[1]}".strip())
+        for m in PendingMove.objects.filter(tournament=tournament, status=PendingMove.PROPOSED).order_by("id").values_list(
+            "entry__person__first_name", "entry__person__last_name", "from_table", "from_seat", "to_table", "to_seat")
+    ]
+    return {"tables": [{"number": c["table__number"], "players": c["n"]} for c in counts], "seats": seats, "moves": moves}
+
+
+# --- the table map ----------------------------------------------------------------------------
+
+
+def engine_tables(tournament) -> tuple[list[engine.Table], dict[int, Table]]:
+    """The tables in play as the engine sees them, and their rows by number."""
+    rows = {t.number: t for t in Table.objects.filter(tournament=tournament, in_play=True).order_by("number")}
+    seats: dict[int, dict[int, int]] = {}
+    for table_id, seat, entry in Seat.objects.filter(tournament=tournament).values_list("table_id", "number", "entry_id"):
+        seats.setdefault(table_id, {})[seat] = entry
+    tables = [
+        engine.Table(r.number, r.capacity, seats.get(r.pk, {}), r.big_blind_seat, r.previous_big_blind_seat,
+                     frozenset(r.locked_seats or ()), r.locked, r.big_blind_twice)
+        for r in rows.values()
+    ]
+    return tables, rows
+
+
+def table_map(tournament) -> dict:
+    """Every table in play with its seats, players, stacks, blinds and flags; the moves to
+    make; halted tables; the next table to break. For the floor's page and the API."""
+    from .services.plan import house
+
+    h = house(tournament)
+    tables, rows = engine_tables(tournament)
+    people = {
+        pk: (number, first, last, nick, chips)
+        for pk, number, first, last, nick, chips in Entry.objects.filter(tournament=tournament, seat__isnull=False).values_list(
+            "pk", "number", "person__first_name", "person__last_name", "person__nickname", "chips")
+    }
+    waiting = set(Seat.objects.filter(tournament=tournament, wait_for_button=True).values_list("entry_id", flat=True))
+    counted = _counted_stacks(tournament)
+    halted = engine.halted_tables(tables)
+    next_break = _next_to_break(tables, h.break_order)
+    due = engine.table_to_break(tables, break_order=h.break_order, final_table_size=h.final_table_size)
+    out_tables = []
+    for table in tables:
+        row = rows[table.number]
+        pos = engine.next_hand_positions(table)
+        seats = []
+        for seat in range(1, table.capacity + 1):
+            entry = table.seats.get(seat)
+            item = {"seat": seat, "locked": seat in table.locked_seats, "entry": entry}
+            if entry is not None:
+                number, first, last, nick, chips = people[entry]
+                item.update(entry_number=number, name=f"{first} {last}".strip(), nickname=nick, chips_bought=chips,
+                            stack=counted.get(entry), wait_for_button=entry in waiting)
+            item["position"] = ("BTN" if seat == pos.button else "") + ("SB" if seat == pos.small_blind else "") + (
+                "BB" if seat == pos.big_blind else "")
+            seats.append(item)
+        out_tables.append({
+            "number": table.number, "capacity": table.capacity, "players": len(table.seats),
+            "big_blind_seat": table.big_blind_seat, "previous_big_blind_seat": table.previous_big_blind_seat,
+            "next_hand": {"button": pos.button, "small_blind": pos.small_blind, "big_blind": pos.big_blind},
+            "locked": table.locked, "locked_seats": sorted(table.locked_seats), "halted": table.number in halted,
+            "halt_waived": row.halt_waived, "is_final": row.is_final, "seats": seats,
+        })
+    return {
+        "tournament": tournament.pk,
+        "players": sum(len(t.seats) for t in tables),
+        "tables": out_tables,
+        "moves": pending_moves(tournament),
+        "halted": [n for n in halted if not rows[n].halt_waived],
+        "halt_advisory": tournament.table_size < 7,  # BAL-02: short-handed events halt at the TD's discretion
+        "next_to_break": next_break,
+        "break_due": due,
+        "break_order": h.break_order,
+        "settings": {"balance_trigger_difference": h.trigger_difference, "mover_rule": h.mover_rule, "dest_rule": h.dest_rule,
+                     "tie_break": h.tie_break, "vacated_bb_seat": h.vacated_bb_seat, "final_table_size": h.final_table_size,
+                     "h4h_policy": h.h4h_policy},
+    }
+
+
+def _counted_stacks(tournament) -> dict[int, int]:
+    """The last counted stack of each seated player (the floor's chip counts), if any."""
+    try:
+        from tournaments.models import ChipCount
+    except ImportError:  # the floor tools are not installed
+        return {}
+    out: dict[int, int] = {}
+    for entry, chips in ChipCount.objects.filter(tournament=tournament, entry__seat__isnull=False).order_by(
+            "entry_id", "-counted_at", "-id").values_list("entry_id", "chips"):
+        out.setdefault(entry, chips)
+    return out
+
+
+def _next_to_break(tables, break_order) -> int | None:
+    """The table that breaks next, due or not (BAL-06): the first playing table of the
+    published order, else the one with the fewest players, ties the highest number."""
+    playing = [t for t in tables if t.seats and not t.locked]
+    if len(playing) < 2:
+        return None
+    numbers = {t.number for t in playing}
+    for number in break_order or ():
+        if number in numbers:
+            return number
+    return min(playing, key=lambda t: (len(t.seats), -t.number)).number
+
+
+def move_dict(m: PendingMove) -> dict:
+    person = m.entry.person
+    return {
+        "id": m.pk, "entry": m.entry_id, "entry_number": m.entry.number, "player": person.full_name, "kind": m.kind,
+        "status": m.status, "applied": m.applied, "from_table": m.from_table, "from_seat": m.from_seat, "to_table": m.to_table,
+        "to_seat": m.to_seat, "reason": m.reason, "card": m.card, "wait_for_button": m.wait_for_button,
+        "single_big_blind": m.single_big_blind, "created_at": m.created_at.isoformat(),
+        "done_at": m.done_at.isoformat() if m.done_at else None,
+        "done_by": m.done_by.get_username() if m.done_by_id else None,
+    }
+
+
+def pending_moves(tournament) -> list[dict]:
+    """Move slips not yet confirmed: what the floor still has to do."""
+    qs = PendingMove.objects.filter(tournament=tournament, status=PendingMove.PROPOSED).select_related("entry__person").order_by("id")
+    return [move_dict(m) for m in qs]
+
+
+def recent_moves(tournament, limit: int = 20) -> list[dict]:
+    qs = PendingMove.objects.filter(tournament=tournament, status=PendingMove.DONE).select_related(
+        "entry__person", "done_by").order_by("-done_at", "-id")[:limit]
+    return [move_dict(m) for m in qs]
+
+
+def busts(tournament, limit: int | None = None) -> list[dict]:
+    """Busts, newest first, with place, tie size, where and when."""
+    qs = Bust.objects.filter(tournament=tournament).select_related("entry__person", "reported_by").order_by("-order")
+    if limit:
+        qs = qs[:limit]
+    return [
+        {"id": b.pk, "entry": b.entry_id, "entry_number": b.entry.number, "player": b.entry.person.full_name, "table": b.table_number,
+         "seat": b.seat_number, "order": b.order, "place": b.place, "shared_with": b.shared_with, "starting_stack": b.starting_stack,
+         "hand_group": b.hand_group, "h4h_hand": b.h4h_hand, "kind": b.kind, "busted_at": b.busted_at.isoformat(),
+         "reported_by": b.reported_by.get_username() if b.reported_by_id else None, "void": b.void, "reason": b.reason}
+        for b in qs
+    ]
+
+
+def standings(tournament) -> list[dict]:
+    """Finishing places so far (ELM): the winner once one player is left, then every bust
+    that counts, best place first; a shared place lists all its players with ``shared_with``."""
+    rows = []
+    for b in Bust.objects.filter(tournament=tournament, void="").select_related("entry__person").order_by("place", "order"):
+        rows.append({"entry": b.entry_id, "entry_number": b.entry.number, "player": b.entry.person.full_name, "place": b.place,
+                     "shared_with": b.shared_with})
+    winner = Entry.objects.filter(tournament=tournament, status=Entry.ACTIVE, place=1).select_related("person").first()
+    if winner:
+        rows.insert(0, {"entry": winner.pk, "entry_number": winner.number, "player": winner.person.full_name, "place": 1, "shared_with": 1})
+    return rows
+
+
+DRAW_ACTIONS = ("seating.draw.initial", "seating.player.seated", "seating.table.broken", "seating.final_table.formed")
+
+
+def draw_history(tournament, entry) -> list[dict]:
+    """How this player's seats were assigned: the draws and moves that placed him, from the
+    event log (SEAT-01, SEAT-04: both permutations of a break are shown)."""
+    out = []
+    initial = TournamentEvent.objects.filter(tournament=tournament, action="seating.draw.initial").order_by("id")
+    for ev in initial:
+        assignment = ev.payload.get("assignment", [])
+        for i, (e, table, seat) in enumerate(assignment, 1):
+            if e == entry.pk:
+                cards = ev.payload.get("button_cards", {}).get(str(table), [])
+                out.append({"event": ev, "kind": "initial", "table": table, "seat": seat, "ticket": i, "tickets": len(assignment),
+                            "button": ev.payload.get("buttons", {}).get(str(table)), "button_cards": cards})
+    for ev in TournamentEvent.objects.filter(tournament=tournament, action="seating.player.seated", payload__entry=entry.pk).order_by("id"):
+        out.append({"event": ev, "kind": "late", "table": ev.payload.get("table"), "seat": ev.payload.get("seat"),
+                    "reason": ev.payload.get("reason")})
+    for m in PendingMove.objects.filter(tournament=tournament, entry=entry).select_related("event", "done_by").order_by("id"):
+        item = {"event": m.event, "kind": m.kind.lower(), "move": m, "table": m.to_table, "seat": m.to_seat, "reason": m.reason}
+        if m.event and m.event.action in DRAW_ACTIONS:
+            item["seat_order"] = m.event.payload.get("seat_order", [])
+            item["card_order"] = m.event.payload.get("card_order", [])
+            item["button_seat"] = m.event.payload.get("button_seat")
+            item["button_cards"] = m.event.payload.get("button_cards")
+        out.append(item)
+    out.sort(key=lambda i: (i["event"].id if i["event"] else 0))
+    ids = {p for i in out for p, _card in i.get("card_order", [])}
+    names = {pk: f"{first} {last} #{number}".strip() for pk, number, first, last in Entry.objects.filter(pk__in=ids).values_list(
+        "pk", "number", "person__first_name", "person__last_name")} if ids else {}
+    for i in out:
+        if "card_order" in i:
+            i["card_order"] = [[p, card, names.get(p, f"#{p}")] for p, card in i["card_order"]]
+    return out
+
+
+def find_seats(tournament, query: str, limit: int = 20) -> list[dict]:
+    """Public seat lookup: seated players whose name contains every word typed, with a move
+    still to make when there is one."""
+    from django.db.models import Q
+
+    qs = Seat.objects.filter(tournament=tournament)
+    for word in query.split()[:4]:
+        qs = qs.filter(Q(entry__person__first_name__icontains=word) | Q(entry__person__last_name__icontains=word)
+                       | Q(entry__person__nickname__icontains=word))
+    rows = list(qs.order_by("entry__person__last_name", "entry__person__first_name").values_list(
+        "entry_id", "entry__person__first_name", "entry__person__last_name", "table__number", "number")[:limit])
+    moves = {
+        m[0]: m[1:]
+        for m in PendingMove.objects.filter(tournament=tournament, status=PendingMove.PROPOSED, applied=False,
+                                            entry_id__in=[r[0] for r in rows]).values_list("entry_id", "to_table", "to_seat")
+    }
+    return [{"name": f"{first} {last}".strip(), "table": table, "seat": seat,
+             "move_to": {"table": moves[e][0], "seat": moves[e][1]} if e in moves else None}
+            for e, first, last, table, seat in rows]

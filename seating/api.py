@@ -1,0 +1,260 @@
+"""Seating API (under /api/v1/): the table map, draws, busts, moves, blinds, locks, halts.
+
+Thin views: validate the input, call one service, answer with what changed. Refusals are
+``{"code", "detail"}`` with a 4xx status (``tdmanager.errors.DomainError``).
+"""
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tdmanager.errors import DomainError
+from tdmanager.roles import CASHIER, DIRECTOR, DISPLAY, FLOOR, HasRole
+from tournaments.models import Entry, Tournament
+from tournaments.services.events import Actor
+
+from . import selectors, services
+from .models import Bust, PendingMove
+
+FLOOR_ROLES = (DIRECTOR, FLOOR)
+READ_ROLES = (DIRECTOR, FLOOR, CASHIER, DISPLAY)
+
+
+class BustItemSerializer(serializers.Serializer):
+    entry = serializers.IntegerField()
+    starting_stack = serializers.IntegerField(required=False, allow_null=True, min_value=0)
+
+
+class BustSerializer(serializers.Serializer):
+    entries = BustItemSerializer(many=True, allow_empty=False)
+    table = serializers.IntegerField(required=False, allow_null=True)
+    same_hand = serializers.BooleanField(default=False)
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
+
+
+class ReasonSerializer(serializers.Serializer):
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=300)
+
+
+class DrawSerializer(ReasonSerializer):
+    redraw = serializers.BooleanField(default=False)
+
+
+class ManualMoveSerializer(serializers.Serializer):
+    entry = serializers.IntegerField()
+    to_table = serializers.IntegerField(min_value=1)
+    to_seat = serializers.IntegerField(min_value=1)
+    reason = serializers.CharField(max_length=300)
+
+
+class BigBlindSerializer(ReasonSerializer):
+    big_blind_seat = serializers.IntegerField(min_value=1)
+    previous_big_blind_seat = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+
+
+class LockSerializer(ReasonSerializer):
+    locked = serializers.BooleanField(default=True)
+    seat = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+
+
+class BreakOrderSerializer(ReasonSerializer):
+    break_order = serializers.ListField(child=serializers.IntegerField(min_value=1), allow_null=True, allow_empty=True)
+
+
+class WaiveSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=300)
+
+
+def _valid(serializer_class, request):
+    ser = serializer_class(data=request.data)
+    ser.is_valid(raise_exception=True)
+    return ser.validated_data
+
+
+def outcome_data(t, out) -> dict:
+    """What a floor action changed, for the caller: busts and places, breaks, slips, halts."""
+    data = {"broken": out.broken, "final_table": out.final_table, "halted": out.halted, "moves": selectors.pending_moves(t)}
+    if out.busts:
+        data["busts"] = [{"id": b.pk, "entry": b.entry_id, "table": b.table_number, "seat": b.seat_number, "place": b.place,
+                          "shared_with": b.shared_with} for b in out.busts]
+        data["winner"] = out.winner
+    if out.move is not None:
+        data["move"] = selectors.move_dict(out.move)
+    return data
+
+
+class SeatingAPIView(APIView):
+    permission_classes = [HasRole]
+    required_roles = FLOOR_ROLES
+    read_roles = READ_ROLES
+
+    def tournament(self, pk) -> Tournament:
+        return get_object_or_404(Tournament, pk=pk)
+
+    def actor(self):
+        return Actor.from_request(self.request)
+
+
+class TableMapView(SeatingAPIView):
+    """GET: every table in play with its seats, players, stacks, blinds, locks and halts; the
+    open move slips; the next table to break."""
+
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    def get(self, request, pk):
+        return Response(selectors.table_map(self.tournament(pk)))
+
+
+class DrawView(SeatingAPIView):
+    """POST (director): run the initial seat draw, or draw everybody again before the first bust."""
+
+    required_roles = (DIRECTOR,)
+
+    @extend_schema(request=DrawSerializer, responses=OpenApiTypes.OBJECT)
+    def post(self, request, pk):
+        d = _valid(DrawSerializer, request)
+        t = self.tournament(pk)
+        services.draw(t, actor=self.actor(), redraw=d["redraw"], reason=d["reason"])
+        return Response(selectors.table_map(t), status=201)
+
+
+class BustsView(SeatingAPIView):
+    """GET: the busts, newest first. POST: players out — ``{"entries": [{"entry", "starting_stack"}],
+    "table", "same_hand", "reason"}``."""
+
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    def get(self, request, pk):
+        return Response(selectors.busts(self.tournament(pk)))
+
+    @extend_schema(request=BustSerializer, responses=OpenApiTypes.OBJECT)
+    def post(self, request, pk):
+        d = _valid(BustSerializer, request)
+        t = self.tournament(pk)
+        out = services.record_bust(t, [dict(i) for i in d["entries"]], actor=self.actor(), table=d.get("table"),
+                                   same_hand=d["same_hand"], reason=d["reason"])
+        return Response(outcome_data(t, out), status=201)
+
+
+class UndoBustView(SeatingAPIView):
+    """POST: undo a bust recorded by mistake (with every player recorded with it)."""
+
+    @extend_schema(request=ReasonSerializer, responses=OpenApiTypes.OBJECT)
+    def post(self, request, pk, bust_id):
+        d = _valid(ReasonSerializer, request)
+        t = self.tournament(pk)
+        bust = get_object_or_404(Bust, pk=bust_id, tournament=t)
+        out = services.undo_bust(t, bust, actor=self.actor(), reason=d["reason"])
+        return Response(outcome_data(t, out))
+
+
+class MovesView(SeatingAPIView):
+    """GET: open move slips (``?status=all`` for every slip). POST: move a player by hand —
+    ``{"entry", "to_table", "to_seat", "reason"}``."""
+
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    def get(self, request, pk):
+        t = self.tournament(pk)
+        if request.query_params.get("status") == "all":
+            qs = PendingMove.objects.filter(tournament=t).select_related("entry__person", "done_by").order_by("id")
+            return Response([selectors.move_dict(m) for m in qs])
+        return Response(selectors.pending_moves(t))
+
+    @extend_schema(request=ManualMoveSerializer, responses=OpenApiTypes.OBJECT)
+    def post(self, request, pk):
+        d = _valid(ManualMoveSerializer, request)
+        t = self.tournament(pk)
+        entry = get_object_or_404(Entry, pk=d["entry"], tournament=t)
+        out = services.move_player(t, entry, d["to_table"], d["to_seat"], actor=self.actor(), reason=d["reason"])
+        return Response(outcome_data(t, out), status=201)
+
+
+class MoveActionView(SeatingAPIView):
+    """POST ``confirm``: the move is done. POST ``undo``: put a confirmed move back."""
+
+    @extend_schema(request=ReasonSerializer, responses=OpenApiTypes.OBJECT)
+    def post(self, request, pk, move_id, op):
+        t = self.tournament(pk)
+        move = get_object_or_404(PendingMove, pk=move_id, tournament=t)
+        if op == "confirm":
+            out = services.confirm_move(t, move, actor=self.actor())
+        elif op == "undo":
+            d = _valid(ReasonSerializer, request)
+            out = services.undo_move(t, move, actor=self.actor(), reason=d["reason"])
+        else:
+            raise DomainError("unknown_action", "Unknown move action.", status=404)
+        return Response(outcome_data(t, out))
+
+
+class TableActionView(SeatingAPIView):
+    """POST on one table: ``big-blind`` (set or correct the big blind of the last hand),
+    ``hand-completed``, ``lock`` (``{"locked", "seat"?, "reason"}``), ``waive-halt``."""
+
+    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    def post(self, request, pk, number, op):
+        t = self.tournament(pk)
+        actor = self.actor()
+        if op == "big-blind":
+            d = _valid(BigBlindSerializer, request)
+            out = services.set_big_blind(t, number, d["big_blind_seat"], previous_big_blind_seat=d.get("previous_big_blind_seat"),
+                                         actor=actor, reason=d["reason"])
+        elif op == "hand-completed":
+            out = services.hand_completed(t, number, actor=actor)
+        elif op == "lock":
+            d = _valid(LockSerializer, request)
+            if d.get("seat"):
+                out = services.lock_seat(t, number, d["seat"], d["locked"], actor=actor, reason=d["reason"])
+            else:
+                out = services.lock_table(t, number, d["locked"], actor=actor, reason=d["reason"])
+        elif op == "waive-halt":
+            d = _valid(WaiveSerializer, request)
+            out = services.waive_halt(t, number, actor=actor, reason=d["reason"])
+        else:
+            raise DomainError("unknown_action", "Unknown table action.", status=404)
+        data = outcome_data(t, out)
+        data["table"] = next((x for x in selectors.table_map(t)["tables"] if x["number"] == number), None)
+        return Response(data)
+
+
+class BreakOrderView(SeatingAPIView):
+    """POST: publish the break order, ``{"break_order": [7, 6, 5] or null, "reason"}``."""
+
+    @extend_schema(request=BreakOrderSerializer, responses=OpenApiTypes.OBJECT)
+    def post(self, request, pk):
+        d = _valid(BreakOrderSerializer, request)
+        t = self.tournament(pk)
+        out = services.set_break_order(t, d["break_order"], actor=self.actor(), reason=d["reason"])
+        data = outcome_data(t, out)
+        data["break_order"] = d["break_order"] or None
+        return Response(data)
+
+
+class StandingsView(SeatingAPIView):
+    """GET: finishing places so far (shared places with ``shared_with``)."""
+
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    def get(self, request, pk):
+        return Response(selectors.standings(self.tournament(pk)))
+
+
+class DrawHistoryView(SeatingAPIView):
+    """GET: how a player's seats were assigned — the draws (both permutations of a break) and moves."""
+
+    read_roles = FLOOR_ROLES
+
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    def get(self, request, pk, entry_id):
+        t = self.tournament(pk)
+        entry = get_object_or_404(Entry, pk=entry_id, tournament=t)
+        items = []
+        for item in selectors.draw_history(t, entry):
+            ev = item.pop("event")
+            move = item.pop("move", None)
+            item["action"] = ev.action if ev else None
+            item["at"] = ev.created_at.isoformat() if ev else None
+            item["by"] = ev.actor_label if ev else None
+            if move is not None:
+                item["move"] = selectors.move_dict(move)
+            items.append(item)
+        return Response(items)

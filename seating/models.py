@@ -1,0 +1,160 @@
+"""Storage for seating: tables, occupied seats, busts and move slips.
+
+Rules do not live here: the pure engine is ``seating/engine.py`` and every change goes
+through ``seating/services.py``. The seat map of a tournament is the ``Table`` rows in play
+plus one ``Seat`` row per seated player; an empty seat has no row.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import Entry, Tournament, TournamentEvent
+
+
+class Table(models.Model):
+    """One table of a tournament and where its blinds are (POS-01).
+
+    ``big_blind_seat`` is BB(h), the big blind of the last completed hand, and
+    ``previous_big_blind_seat`` BB(h−1); the next hand's button, small and big blind follow
+    from them (``seating.engine.next_hand_positions``). A table that is broken (or merged
+    into the final table) stays as a row with ``in_play`` False, so its number and its
+    history remain; a table opened again later reuses the row.
+    """
+
+    tournament = models.ForeignKey(Tournament, related_name="tables", on_delete=models.CASCADE)
+    number = models.PositiveIntegerField(_("table"))
+    capacity = models.PositiveSmallIntegerField(_("seats"))
+    big_blind_seat = models.PositiveSmallIntegerField(_("big blind of the last hand"), null=True, blank=True)
+    previous_big_blind_seat = models.PositiveSmallIntegerField(_("big blind of the hand before"), null=True, blank=True)
+    big_blind_twice = models.BooleanField(default=False, help_text="the big blind posts again alone (BAL-04 SINGLE_BB)")
+    locked = models.BooleanField(_("locked"), default=False)
+    locked_seats = models.JSONField(_("locked seats"), default=list, blank=True)
+    halt_waived = models.BooleanField(_("halt waived"), default=False)
+    is_final = models.BooleanField(_("final table"), default=False)
+    in_play = models.BooleanField(default=True)
+    opened_at = models.DateTimeField(default=timezone.now)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="seating_table_number_unique")]
+        indexes = [models.Index(fields=["tournament", "in_play"])]
+
+    def __str__(self):
+        return f"table {self.number}"
+
+
+class Seat(models.Model):
+    """A seated player: which table and seat. An entry sits in at most one seat (its key).
+
+    His chips are his entry's (they move with him). ``wait_for_button`` is SEAT-05: he was
+    placed between the button and the small blind and is not dealt in until the button
+    passes him.
+    """
+
+    tournament = models.ForeignKey(Tournament, related_name="seats", on_delete=models.CASCADE)
+    table = models.ForeignKey(Table, related_name="seats", on_delete=models.CASCADE)
+    number = models.PositiveSmallIntegerField(_("seat"))
+    entry = models.OneToOneField(Entry, primary_key=True, related_name="seat", on_delete=models.CASCADE)
+    wait_for_button = models.BooleanField(default=False)
+    seated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["table__number", "number"]
+        constraints = [models.UniqueConstraint(fields=["table", "number"], name="seating_seat_unique")]
+        indexes = [models.Index(fields=["tournament", "table"])]
+
+
+class Bust(models.Model):
+    """One elimination (ELM-01): who, where, when, and the place it gave.
+
+    Busts recorded together on one hand at one table share ``hand_group``; busts during one
+    hand-for-hand hand carry its number (``h4h_hand``). ``place`` is the best place of the
+    player's tie group and ``shared_with`` the size of that group (ELM-06: "k (shared)").
+    An undone bust (a mistake) or a bust bought back by a rebuy stays as a row with
+    ``void`` set, for the audit trail; it no longer counts for places.
+    """
+
+    BUST, REMOVED = "BUST", "REMOVED"
+    UNDONE, REBOUGHT = "UNDONE", "REBOUGHT"
+
+    tournament = models.ForeignKey(Tournament, related_name="busts", on_delete=models.CASCADE)
+    entry = models.ForeignKey(Entry, related_name="busts", on_delete=models.CASCADE)
+    order = models.PositiveIntegerField(help_text="bust sequence in the tournament, first out first")
+    kind = models.CharField(max_length=10, default=BUST)
+    table_number = models.PositiveIntegerField()
+    seat_number = models.PositiveSmallIntegerField()
+    hand_group = models.PositiveIntegerField(null=True, blank=True, help_text="same hand at the same table")
+    h4h_hand = models.PositiveIntegerField(null=True, blank=True)
+    starting_stack = models.PositiveBigIntegerField(null=True, blank=True)
+    busted_at = models.DateTimeField(default=timezone.now)
+    reported_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    reason = models.CharField(max_length=200, blank=True)
+    place = models.PositiveIntegerField(null=True, blank=True)
+    shared_with = models.PositiveIntegerField(default=1)
+    event = models.ForeignKey(TournamentEvent, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    void = models.CharField(max_length=10, blank=True)
+    voided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "order"]
+        indexes = [models.Index(fields=["tournament", "order"])]
+
+
+class PendingMove(models.Model):
+    """A move slip (BAL-08): player, from table/seat, to table/seat, and why.
+
+    A balancing move is PROPOSED until the floor confirms it is done (then the seat map
+    changes: ``applied``); a newer plan that no longer contains it SUPERSEDES it. Break and
+    final-table moves are drawn and applied to the seat map at once (``applied`` from the
+    start); they stay PROPOSED until the floor confirms the player has moved. A manual move
+    is DONE when it is recorded. An undone move is UNDONE.
+    """
+
+    PROPOSED, DONE, SUPERSEDED, UNDONE = "PROPOSED", "DONE", "SUPERSEDED", "UNDONE"
+    STATUSES = [(PROPOSED, _("proposed")), (DONE, _("done")), (SUPERSEDED, _("superseded")), (UNDONE, _("undone"))]
+    BALANCE, BREAK, FINAL_TABLE, MANUAL = "BALANCE", "BREAK", "FINAL_TABLE", "MANUAL"
+    KINDS = [(BALANCE, _("balancing")), (BREAK, _("table break")), (FINAL_TABLE, _("final table")), (MANUAL, _("by hand"))]
+
+    tournament = models.ForeignKey(Tournament, related_name="moves", on_delete=models.CASCADE)
+    entry = models.ForeignKey(Entry, related_name="moves", on_delete=models.CASCADE)
+    kind = models.CharField(max_length=12, choices=KINDS, default=BALANCE)
+    status = models.CharField(max_length=10, choices=STATUSES, default=PROPOSED)
+    applied = models.BooleanField(default=False, help_text="the seat map already shows the player at the destination")
+    from_table = models.PositiveIntegerField()
+    from_seat = models.PositiveSmallIntegerField()
+    to_table = models.PositiveIntegerField()
+    to_seat = models.PositiveSmallIntegerField()
+    reason = models.TextField(blank=True)
+    card = models.CharField(max_length=4, blank=True)
+    wait_for_button = models.BooleanField(default=False)
+    single_big_blind = models.BooleanField(default=False)
+    created_at = models.DateTimeField(default=timezone.now)
+    done_at = models.DateTimeField(null=True, blank=True)
+    done_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    event = models.ForeignKey(TournamentEvent, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                              help_text="the event that made the slip (the draw, the plan, the manual move)")
+    cause = models.ForeignKey(TournamentEvent, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                              help_text="the undoable action that led to it (a bust, a confirmed move)")
+    done_event = models.ForeignKey(TournamentEvent, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                                   help_text="the confirmation that changed the seat map (the undo source)")
+
+    class Meta:
+        ordering = ["tournament", "id"]
+        indexes = [models.Index(fields=["tournament", "status"])]
+
+
+class SeatingState(models.Model):
+    """Per tournament: counters, and a token that changes with every change of the seat map.
+
+    Services keep the last seat map they wrote in memory (``seating.services.room``); it is
+    reused only while this token is unchanged, so a change by another process, or a rolled
+    back transaction, makes the next service read the map from the database again.
+    """
+
+    tournament = models.OneToOneField(Tournament, primary_key=True, related_name="seating_state", on_delete=models.CASCADE)
+    token = models.CharField(max_length=32, default="")
+    bust_seq = models.PositiveIntegerField(default=0)
+    group_seq = models.PositiveIntegerField(default=0)

@@ -1,0 +1,222 @@
+"""Eliminations and finishing places (ELM-01..06), and their undo."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tdmanager.errors import ValidationFailed
+from tournaments.models import Clock, Entry, Tournament
+
+from .. import engine
+from ..models import Bust, PendingMove
+from .plan import SeatingActionError, engine_errors, house, remove_players, restore, settle
+from .room import clock_of, lock
+
+
+def _entry_id(value) -> int:
+    return int(getattr(value, "pk", value))
+
+
+@transaction.atomic
+def record_bust(tournament, busts, *, actor, table: int | None = None, same_hand: bool = False, reason: str = "",
+                kind: str = Bust.BUST, now=None):
+    """Record one or more eliminations (ELM-01) and give their finishing places.
+
+    ``busts`` is a list of entries, or of ``{"entry": entry or id, "starting_stack": chips}``
+    (the stack at the start of the hand; needed to rank several players out on one hand).
+    ``same_hand``: the players went out on one hand at one table (ELM-02: ranked by starting
+    stack). During hand-for-hand every bust carries the hand number, and all busts of one
+    hand, at any table, are ranked together under the ``h4h_policy`` (ELM-04). Otherwise each
+    player is ranked by the order of the list (the first listed went out first, ELM-03).
+
+    Then the final table, a break or balancing moves follow (``plan.settle``). Returns the
+    ``Outcome`` with ``busts`` (the new rows) added.
+    """
+    now = now or timezone.now()
+    items = [b if isinstance(b, dict) else {"entry": b} for b in busts]
+    if not items:
+        raise ValidationFailed("no_entries", _("Name at least one player who is out."))
+    ids = [_entry_id(b["entry"]) for b in items]
+    if len(set(ids)) != len(ids):
+        raise ValidationFailed("duplicate_entry", _("A player is listed twice."))
+    stacks = {}
+    for entry_id, b in zip(ids, items):
+        stack = b.get("starting_stack")
+        if stack is not None and (not str(stack).isdigit()):
+            raise ValidationFailed("bad_stack", _("A starting stack must be a whole number of chips."))
+        stacks[entry_id] = int(stack) if stack is not None else None
+    t, room = lock(tournament)
+    if t.status != Tournament.RUNNING:
+        raise SeatingActionError("not_running", _("Busts are recorded once the tournament is running."))
+    where = {}
+    for entry_id in ids:
+        seat = room.seat_of(entry_id)  # seated in this tournament ⟺ playing in it
+        if seat is None:
+            status, number = Entry.objects.filter(pk=entry_id, tournament=t).values_list("status", "number").first() or (None, entry_id)
+            if status == Entry.ACTIVE:
+                raise SeatingActionError("not_seated", _("Entry #%(n)s has no seat.") % {"n": number})
+            raise SeatingActionError("not_playing", _("Entry #%(n)s is not playing in this tournament.") % {"n": number})
+        if table is not None and seat[0] != table:
+            raise SeatingActionError("not_at_table", _("This player sits at table %(t)s, not %(x)s.") % {"t": seat[0], "x": table})
+        where[entry_id] = seat
+    if same_hand and len({w[0] for w in where.values()}) > 1:
+        raise ValidationFailed("same_hand_one_table", _("Players out on the same hand must be at one table."))
+    if room.players - len(ids) < 1:
+        raise SeatingActionError("last_player", _("At least one player must remain: the last one is the winner."))
+    clock = clock_of(t)
+    h4h = clock.h4h_hand if clock is not None and clock.status == Clock.HAND_FOR_HAND else None
+    group = None
+    if same_hand:
+        room.group_seq += 1
+        group = room.group_seq
+    remove_players(room, ids)
+    rows = []
+    for entry_id in ids:
+        room.bust_seq += 1
+        rows.append(Bust(
+            tournament=t, entry_id=entry_id, order=room.bust_seq, kind=kind, table_number=where[entry_id][0],
+            seat_number=where[entry_id][1], hand_group=group, h4h_hand=h4h, starting_stack=stacks[entry_id],
+            busted_at=now, reported_by=actor.user, reason=reason[:200],
+        ))
+    earlier = []  # the busts already recorded in this hand-for-hand hand: the latest ones
+    if h4h is not None:
+        for b in Bust.objects.filter(tournament=t, void="").order_by("-order")[:100]:
+            if b.h4h_hand != h4h:
+                break
+            earlier.insert(0, b)
+    alive = room.players
+    with engine_errors():
+        places = engine.finishing_places(_engine_busts(earlier + rows), alive + len(earlier) + len(rows),
+                                         h4h_policy=house(t).h4h_policy)
+    by_entry = {p.player: p for p in places}
+    changed_earlier = []
+    for b in earlier + rows:
+        p = by_entry[b.entry_id]
+        if b.pk is not None and (b.place, b.shared_with) != (p.place, p.shared_with):
+            changed_earlier.append(b)
+        b.place, b.shared_with = p.place, p.shared_with
+    winner = next(iter(room.where)) if alive == 1 else None
+    payload = {
+        "busts": [{"entry": b.entry_id, "table": b.table_number, "seat": b.seat_number, "order": b.order, "place": b.place,
+                   "shared_with": b.shared_with, "starting_stack": b.starting_stack} for b in rows],
+        "same_hand": same_hand, "h4h_hand": h4h, "kind": kind, "reason": reason,
+    }
+    if changed_earlier:
+        payload["places_changed"] = [{"entry": b.entry_id, "place": b.place, "shared_with": b.shared_with} for b in changed_earlier]
+    if winner is not None:
+        payload["winner"] = winner
+    out = settle(t, room, actor, "seating.player.busted", now=now, **payload)
+    for b in rows:
+        b.event = out.event
+    Bust.objects.bulk_create(rows)
+    by_place: dict[int, list[int]] = {}
+    for b in rows:
+        by_place.setdefault(b.place, []).append(b.entry_id)
+    for place, members in by_place.items():
+        Entry.objects.filter(pk__in=members).update(status=Entry.BUSTED, busted_at=now, place=place)
+    for b in changed_earlier:  # an earlier bust of the same hand-for-hand hand
+        Bust.objects.filter(pk=b.pk).update(place=b.place, shared_with=b.shared_with)
+        Entry.objects.filter(pk=b.entry_id).update(place=b.place)
+    if winner is not None:
+        Entry.objects.filter(pk=winner).update(place=1)
+    out.busts = rows
+    out.winner = winner
+    if t.format == Tournament.SATELLITE:
+        # A satellite ends by itself once the players left equal the seats (FMT-08).
+        from payouts import services as payout_services
+
+        out.satellite = payout_services.after_bust(t, actor=actor)
+    return out
+
+
+def _engine_busts(busts: list[Bust]) -> list[engine.Bust]:
+    """Busts in order, as the engine ranks them. The clock numbers hand-for-hand hands from 1
+    each time hand-for-hand starts, so one hand is the run of consecutive busts with the
+    same number; the engine gets the order of the run's first bust as the hand's key."""
+    out, key, previous = [], None, None
+    for b in busts:
+        if b.h4h_hand is None:
+            key = None
+        elif previous is None or previous.h4h_hand != b.h4h_hand:
+            key = b.order
+        out.append(engine.Bust(b.entry_id, b.table_number, b.seat_number, b.order, b.hand_group, key, b.starting_stack))
+        previous = b
+    return out
+
+
+@transaction.atomic
+def remove_entry(tournament, entry, *, actor, reason: str = "", now=None):
+    """A player removed from the tournament (disqualified, PEN-07): out now, ranked by the
+    time of removal like any bust. Not seated (the tournament has not started): nothing."""
+    t, room = lock(tournament)
+    seated = room.seat_of(_entry_id(entry)) is not None
+    room.release()
+    if t.status != Tournament.RUNNING or not seated:
+        return None
+    return record_bust(t, [entry], actor=actor, reason=reason or "removed", kind=Bust.REMOVED, now=now)
+
+
+@transaction.atomic
+def undo_bust(tournament, bust, *, actor, reason: str = "", now=None):
+    """Undo a recorded bust (a mistake): the players sit again exactly where they sat, the
+    tables broken because of it are restored, their slips are cancelled, places recomputed.
+
+    Every player recorded with it on the same call is restored too. Refused when the tables
+    it touched have changed since (undo the later change first).
+    """
+    now = now or timezone.now()
+    t, room = lock(tournament)
+    bust = Bust.objects.select_related("event").get(pk=_entry_id(bust), tournament=t)
+    if bust.void:
+        raise SeatingActionError("already_void", _("This bust has already been undone or bought back."))
+    group = list(Bust.objects.filter(tournament=t, event=bust.event_id, void="")) if bust.event_id else [bust]
+    if Entry.objects.filter(pk__in=[b.entry_id for b in group]).exclude(status=Entry.BUSTED).exists():
+        raise SeatingActionError("not_busted", _("A player of this bust is no longer out."))
+    restore(room, bust.event.payload if bust.event_id else {})
+    Bust.objects.filter(pk__in=[b.pk for b in group]).update(void=Bust.UNDONE, voided_at=now)
+    Entry.objects.filter(pk__in=[b.entry_id for b in group]).update(status=Entry.ACTIVE, busted_at=None, place=None)
+    slips = PendingMove.objects.filter(tournament=t, cause=bust.event_id, status=PendingMove.PROPOSED)
+    undone = list(slips.values_list("pk", flat=True))
+    slips.update(status=PendingMove.UNDONE)
+    for pk in undone:
+        room.proposals.pop(pk, None)
+    recompute_places(t)
+    return settle(t, room, actor, "seating.bust.undone", now=now, busts=[b.pk for b in group],
+                  entries=[b.entry_id for b in group], slips_undone=undone, reason=reason)
+
+
+def void_bust(t, entry_id: int, why: str, now=None) -> bool:
+    """The entry's standing bust no longer counts (a rebuy bought it back, a cancelled entry)."""
+    n = Bust.objects.filter(tournament=t, entry_id=entry_id, void="").update(void=why, voided_at=now or timezone.now())
+    return bool(n)
+
+
+def recompute_places(t) -> None:
+    """Every finishing place from the bust list (ELM-01..06), for the changes that move
+    places other than the newest: a late entry, a rebuy after a bust, an undo, a cancel.
+
+    The first player out finishes at the number of entries (playing or out); the last
+    player left, once only one remains, is first.
+    """
+    busts = list(Bust.objects.filter(tournament=t, void="").order_by("order"))
+    playing = list(Entry.objects.filter(tournament=t, status=Entry.ACTIVE).values_list("pk", "place"))
+    total = len(playing) + Entry.objects.filter(tournament=t, status=Entry.BUSTED).count()
+    winner = playing[0][0] if len(playing) == 1 and busts else None
+    with engine_errors():
+        places = {p.player: p for p in engine.finishing_places(_engine_busts(busts), total,
+                                                                 h4h_policy=house(t).h4h_policy, winner=winner)}
+    changed = []
+    for b in busts:
+        p = places[b.entry_id]
+        if (b.place, b.shared_with) != (p.place, p.shared_with):
+            b.place, b.shared_with = p.place, p.shared_with
+            changed.append(b)
+    if changed:
+        Bust.objects.bulk_update(changed, ["place", "shared_with"])
+        Entry.objects.bulk_update([Entry(pk=b.entry_id, place=b.place) for b in changed], ["place"])
+    for pk, place in playing:
+        want = 1 if pk == winner else None
+        if place != want:
+            Entry.objects.filter(pk=pk).update(place=want)

@@ -1,0 +1,130 @@
+"""Seat draws: the initial draw at the start (SEAT-01, SEAT-08), late seats from the seat
+pool (SEAT-03, SEAT-05), and giving a seat back when an entry is cancelled."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournaments.models import Entry, Tournament
+
+from .. import engine
+from ..models import Bust, PendingMove
+from .busts import recompute_places, void_bust
+from .plan import SeatingActionError, engine_errors, house, remove_players, rng, settle
+from .room import lock
+
+RNG_NAME = "secrets.SystemRandom (OS CSPRNG)"
+
+
+@transaction.atomic
+def tournament_started(tournament, actor, now=None):
+    """The tournament has started: draw every paid entry into seats (SEAT-01) and draw the
+    button at every table (SEAT-08). Entries paid later are seated from the seat pool."""
+    t, room = lock(tournament)
+    if room.tables:
+        room.release()
+        return None
+    return _initial_draw(t, room, actor, now=now)
+
+
+@transaction.atomic
+def draw(tournament, *, actor, redraw: bool = False, reason: str = "", now=None):
+    """The director runs the initial draw by hand (it normally runs at the start), or draws
+    everybody again (``redraw``) before the first bust, e.g. after a mistake in the room."""
+    t, room = lock(tournament)
+    if t.status != Tournament.RUNNING:
+        raise SeatingActionError("not_running", _("Seats are drawn once the tournament is running."))
+    if room.tables and not redraw:
+        raise SeatingActionError("already_drawn", _("The seats are already drawn; ask for a redraw to draw again."))
+    if redraw:
+        if Bust.objects.filter(tournament=t, void="").exists():
+            raise SeatingActionError("busts_recorded", _("Players are already out: the seats can no longer be drawn again."))
+        if not reason.strip():
+            raise SeatingActionError("reason_required", _("A redraw needs a reason."), status=400)
+        for number in list(room.tables):
+            room.close(number)
+        PendingMove.objects.filter(tournament=t, status=PendingMove.PROPOSED).update(status=PendingMove.SUPERSEDED)
+        room.proposals.clear()
+    return _initial_draw(t, room, actor, now=now, redraw=redraw, reason=reason)
+
+
+def _initial_draw(t, room, actor, *, now=None, redraw=False, reason=""):
+    entries = list(Entry.objects.filter(tournament=t, status=Entry.ACTIVE).order_by("number").values_list("pk", flat=True))
+    if not entries:
+        room.release()
+        return None
+    per_table = t.setting("start_players_per_table")
+    with engine_errors():
+        result = engine.draw_seats(entries, capacity=t.table_size, rng=rng(),
+                                   max_players_per_table=int(per_table) if per_table else None)
+    for table in result.tables:
+        room.put(table, is_final=False, halt_waived=False)
+    return settle(
+        t, room, actor, "seating.draw.initial", snapshots=False, replan=False, now=now,
+        players=len(entries), tables=len(result.tables), capacity=t.table_size, rng=RNG_NAME, redraw=redraw, reason=reason,
+        # The order of the tickets after the shuffle: player i (entries by number) drew ticket i.
+        assignment=[[e, table, seat] for e, table, seat in result.assignments],
+        buttons={str(n): s for n, s in result.buttons.items()},
+        button_cards={str(n): [list(c) for c in cards] for n, cards in result.button_cards.items()},
+    )
+
+
+@transaction.atomic
+def seat_new_entry(tournament, entry, actor, *, revived: bool = False, now=None):
+    """Seat an entry paid after the start (late registration, alternate, re-entry, or a rebuy
+    after a bust) from the seat pool (SEAT-03): a random open seat at the tables with the
+    fewest players, never between the button and the small blind if another seat exists
+    (SEAT-05); a new table opens when every table is full. Before the start: nothing."""
+    t, room = lock(tournament)
+    if t.status != Tournament.RUNNING:
+        return None
+    if room.seat_of(entry.pk) is not None:
+        room.release()
+        return None
+    # Seats a proposed balancing move is about to fill are not in the pool.
+    reserved: dict[int, set[int]] = {}
+    for p in room.proposals.values():
+        reserved.setdefault(p.to_table, set()).add(p.to_seat)
+    view = [
+        engine.Table(tb.number, tb.capacity, tb.seats, tb.big_blind_seat, tb.previous_big_blind_seat,
+                     tb.locked_seats | reserved[tb.number], tb.locked, tb.big_blind_twice) if tb.number in reserved else tb
+        for tb in room.table_list()
+    ]
+    with engine_errors():
+        late = engine.draw_late_seat(view, entry.pk, rng(), capacity=t.table_size, new_table_number=room.free_number(),
+                                     break_order=house(t).break_order)
+        if late.opens_new_table:
+            room.put(engine.Table(late.table, late.capacity, {late.seat: entry.pk}), is_final=False, halt_waived=False)
+        else:
+            room.put(engine.apply_late_seat([room.table(late.table)], late)[0])
+    room.wait[entry.pk] = late.wait_for_button
+    if revived:
+        void_bust(t, entry.pk, Bust.REBOUGHT, now)
+    if Bust.objects.filter(tournament=t, void="").exists() or revived:
+        recompute_places(t)
+    return settle(t, room, actor, "seating.player.seated", now=now, entry=entry.pk, name=entry.person.full_name,
+                  entry_number=entry.number, table=late.table, seat=late.seat, reason=late.reason, new_table=late.opens_new_table,
+                  wait_for_button=late.wait_for_button, revived=revived, rng=RNG_NAME)
+
+
+@transaction.atomic
+def release_seat(tournament, entry, actor, now=None):
+    """An entry was cancelled (a reversed buy-in, a refund): its seat is free again, its
+    slips are void, and places are recomputed if it had busted."""
+    t, room = lock(tournament)
+    seat = room.seat_of(entry.pk)
+    voided = void_bust(t, entry.pk, "CANCELLED", now)
+    if seat is None and not voided:
+        room.release()
+        return None
+    if seat is not None:
+        remove_players(room, [entry.pk])
+        PendingMove.objects.filter(tournament=t, entry=entry, status=PendingMove.PROPOSED, applied=True).update(
+            status=PendingMove.SUPERSEDED)
+    if Bust.objects.filter(tournament=t, void="").exists() or voided:
+        recompute_places(t)
+    # A cancelled tournament gives every seat back: nothing to balance or break any more.
+    return settle(t, room, actor, "seating.seat.released", now=now or timezone.now(), replan=t.status == Tournament.RUNNING,
+                  entry=entry.pk, table=seat[0] if seat else None, seat=seat[1] if seat else None)

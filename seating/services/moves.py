@@ -1,0 +1,144 @@
+"""Move slips: confirming a move, moving a player by hand, undoing a move (BAL-08, SEAT-06)."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tdmanager.errors import ValidationFailed
+from tournaments.models import Entry
+from tournaments.services.events import log_event
+
+from .. import engine
+from ..models import PendingMove
+from .plan import Outcome, SeatingActionError, engine_errors, restore, settle
+from .room import lock
+
+
+@transaction.atomic
+def confirm_move(tournament, move, *, actor, now=None):
+    """The floor confirms a move slip is done.
+
+    A balancing move changes the seat map now: the player, and his stack, go to the new
+    seat; the plan is then made again. A break or final-table slip was already applied
+    when it was drawn: confirming records that the player has sat down.
+    """
+    now = now or timezone.now()
+    t, room = lock(tournament)
+    mv = PendingMove.objects.select_for_update().get(pk=getattr(move, "pk", move), tournament=t)
+    if mv.status != PendingMove.PROPOSED:
+        raise SeatingActionError("not_proposed", _("This move is no longer open (%(status)s).") % {"status": mv.get_status_display()})
+    mv.status, mv.done_at, mv.done_by = PendingMove.DONE, now, actor.user
+    if mv.applied:
+        mv.save(update_fields=["status", "done_at", "done_by"])
+        event = log_event(t, "seating.move.confirmed", actor, move=mv.pk, entry=mv.entry_id, kind=mv.kind, from_table=mv.from_table,
+                          from_seat=mv.from_seat, to_table=mv.to_table, to_seat=mv.to_seat, applied_when_drawn=True)
+        room.release()  # the seat map already showed it
+        tables = room.table_list()
+        halted = [n for n in engine.halted_tables(tables) if not room.info[n].halt_waived]
+        return Outcome(event=event, move=mv, tables=tables, halted=halted)
+    source, dest = room.table(mv.from_table), room.table(mv.to_table)
+    if (room.seat_of(mv.entry_id) != (mv.from_table, mv.from_seat) or dest is None
+            or mv.to_seat in dest.seats or mv.to_seat in dest.locked_seats or source is None):
+        raise SeatingActionError("move_outdated", _("The seat map has changed since this move was proposed."))
+    with engine_errors():
+        tables = engine.apply_moves([source, dest] if source is not dest else [source], [_engine_move(mv)])
+    room.put_all(tables)
+    room.wait[mv.entry_id] = mv.wait_for_button
+    room.proposals.pop(mv.pk, None)
+    mv.applied = True
+    out = settle(t, room, actor, "seating.move.confirmed", now=now, move=mv.pk, entry=mv.entry_id, kind=mv.kind,
+                 from_table=mv.from_table, from_seat=mv.from_seat, to_table=mv.to_table, to_seat=mv.to_seat, reason=mv.reason)
+    mv.done_event = out.event
+    mv.save(update_fields=["status", "done_at", "done_by", "applied", "done_event"])
+    out.move = mv
+    return out
+
+
+@transaction.atomic
+def confirm_moves(tournament, moves, *, actor, now=None) -> int:
+    """Confirm several slips at once (a broken table's players have all sat down).
+
+    Slips already applied to the seat map (breaks, the final table) are marked done in one
+    write with one event; balancing moves are confirmed one by one (:func:`confirm_move`),
+    each with its own event, so each can be undone alone. Returns how many were confirmed.
+    """
+    now = now or timezone.now()
+    t, room = lock(tournament)
+    room.release()  # each balancing move below opens it again
+    ids = [getattr(m, "pk", m) for m in moves]
+    rows = list(PendingMove.objects.select_for_update().filter(tournament=t, pk__in=ids))
+    if len(rows) != len(set(ids)) or any(m.status != PendingMove.PROPOSED for m in rows):
+        raise SeatingActionError("not_proposed", _("One of these moves is no longer open."))
+    drawn = [m.pk for m in rows if m.applied]
+    if drawn:
+        PendingMove.objects.filter(pk__in=drawn).update(status=PendingMove.DONE, done_at=now, done_by=actor.user)
+        log_event(t, "seating.moves.confirmed", actor, moves=drawn, applied_when_drawn=True)
+    for m in rows:
+        if not m.applied:
+            confirm_move(t, m, actor=actor, now=now)
+    return len(rows)
+
+
+def _engine_move(mv: PendingMove) -> engine.Move:
+    return engine.Move(mv.entry_id, mv.from_table, mv.from_seat, mv.to_table, mv.to_seat, mv.reason, mv.wait_for_button,
+                       mv.kind, mv.single_big_blind, mv.card or None)
+
+
+@transaction.atomic
+def move_player(tournament, entry, to_table: int, to_seat: int, *, actor, reason: str, now=None):
+    """Move a player by hand, with his stack (SEAT-06 wrong seat, SEAT-07 special needs, a TD
+    decision). Needs a reason; the seat must be open and not locked."""
+    now = now or timezone.now()
+    if not reason.strip():
+        raise ValidationFailed("reason_required", _("A move by hand needs a reason."))
+    t, room = lock(tournament)
+    entry_id = getattr(entry, "pk", entry)
+    seat = room.seat_of(entry_id)
+    if seat is None:
+        raise SeatingActionError("not_seated", _("This player has no seat."))
+    dest = room.table(to_table)
+    if dest is None:
+        raise SeatingActionError("unknown_table", _("Table %(n)s is not in play.") % {"n": to_table})
+    if not 1 <= to_seat <= dest.capacity:
+        raise ValidationFailed("bad_seat", _("Table %(n)s has seats 1 to %(c)s.") % {"n": to_table, "c": dest.capacity})
+    if (to_table, to_seat) == seat:
+        raise ValidationFailed("same_seat", _("The player already sits there."))
+    wait = engine.is_between_button_and_small_blind(dest, to_seat) if to_table != seat[0] else False
+    move = engine.Move(entry_id, seat[0], seat[1], to_table, to_seat, reason.strip(), wait, PendingMove.MANUAL)
+    source = room.table(seat[0])
+    with engine_errors():
+        tables = engine.apply_moves([source, dest] if source is not dest else [source], [move])
+    room.put_all(tables)
+    room.wait[entry_id] = wait
+    # A slip for this player drawn earlier no longer says where he goes.
+    PendingMove.objects.filter(tournament=t, entry_id=entry_id, status=PendingMove.PROPOSED, applied=True).update(
+        status=PendingMove.SUPERSEDED)
+    name = Entry.objects.filter(pk=entry_id).values_list("person__first_name", "person__last_name").first() or ("", "")
+    out = settle(t, room, actor, "seating.player.moved", now=now, entry=entry_id, name=" ".join(name).strip(),
+                 from_table=seat[0], from_seat=seat[1], to_table=to_table, to_seat=to_seat, reason=reason.strip(),
+                 wait_for_button=wait)
+    out.move = PendingMove.objects.create(
+        tournament=t, entry_id=entry_id, kind=PendingMove.MANUAL, status=PendingMove.DONE, applied=True, from_table=seat[0],
+        from_seat=seat[1], to_table=to_table, to_seat=to_seat, reason=reason.strip(), wait_for_button=wait, created_at=now,
+        done_at=now, done_by=actor.user, event=out.event, cause=out.event, done_event=out.event,
+    )
+    return out
+
+
+@transaction.atomic
+def undo_move(tournament, move, *, actor, reason: str = "", now=None):
+    """Undo a confirmed balancing move or a move by hand: the player goes back to the seat
+    he left, the tables exactly as they were. Refused if those tables changed since."""
+    now = now or timezone.now()
+    t, room = lock(tournament)
+    mv = PendingMove.objects.select_for_update(of=("self",)).select_related("done_event").get(pk=getattr(move, "pk", move), tournament=t)
+    if mv.status != PendingMove.DONE or mv.done_event_id is None:
+        raise SeatingActionError("cannot_undo_move", _("Only a confirmed balancing move or a move by hand can be undone; "
+                                                       "a break or final-table draw is undone with the bust that caused it."))
+    restore(room, mv.done_event.payload)
+    mv.status = PendingMove.UNDONE
+    mv.save(update_fields=["status"])
+    return settle(t, room, actor, "seating.move.undone", now=now, move=mv.pk, entry=mv.entry_id, kind=mv.kind,
+                  from_table=mv.to_table, from_seat=mv.to_seat, to_table=mv.from_table, to_seat=mv.from_seat, reason=reason)

@@ -1,0 +1,371 @@
+"""What happens after every change of the seat map: final table, breaks, balancing, halts.
+
+``settle`` is the common tail of every seating service: it forms the final table when it is
+due (BAL-09), breaks the tables that are due (BAL-06, SEAT-04), clears halt waivers that are
+no longer needed (BAL-02), writes the changed rows, writes the events, and re-plans the
+balancing moves (BAL-01, 03, 04, 05) as PROPOSED move slips.
+
+House choice: break and final-table draws are applied to the seat map at once (the players
+get up and go now: their slips are printed, and the floor confirms each when the player has
+sat down); balancing moves are only proposed, and the seat map changes when the floor
+confirms the move was made.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+from dataclasses import dataclass, field
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from tdmanager.errors import DomainError
+from tournaments.models import Entry
+from tournaments.services.events import log_event
+
+from .. import engine
+from ..models import PendingMove
+from .room import Proposal, Room
+
+_rng = None
+
+
+def rng():
+    """The random source of every draw: the OS CSPRNG (SEAT-01), unless a simulation seeds one."""
+    return _rng if _rng is not None else secrets.SystemRandom()
+
+
+@contextlib.contextmanager
+def seeded(random_source):
+    """Use ``random_source`` for every draw inside the block (simulations and tests)."""
+    global _rng
+    old, _rng = _rng, random_source
+    try:
+        yield
+    finally:
+        _rng = old
+
+
+class SeatingActionError(DomainError):
+    """A seating action a rule forbids; ``code`` says which."""
+
+
+ENGINE_MESSAGES = {
+    "seat_taken": gettext_lazy("That seat is taken."),
+    "seat_locked": gettext_lazy("That seat is locked."),
+    "bad_seat": gettext_lazy("That table has no such seat."),
+    "not_enough_seats": gettext_lazy("The other tables do not have enough open seats."),
+    "unknown_setting": gettext_lazy("A seating setting of this tournament is not valid: %(detail)s"),
+    "bad_trigger": gettext_lazy("balance_trigger_difference must be at least 2."),
+}
+
+
+def engine_error(exc: engine.SeatingError) -> SeatingActionError:
+    """The engine's refusal as a domain error (4xx), in the user's language where we know it."""
+    message = ENGINE_MESSAGES.get(exc.code)
+    if message is None:
+        return SeatingActionError(exc.code, str(exc))
+    return SeatingActionError(exc.code, str(message) % {"detail": str(exc)} if "%(detail)s" in str(message) else str(message))
+
+
+@contextlib.contextmanager
+def engine_errors():
+    try:
+        yield
+    except engine.SeatingError as exc:
+        raise engine_error(exc) from None
+
+
+# --- house settings -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class House:
+    """The tournament's seating settings (RULES.md [CONFIG] points) with their defaults."""
+
+    trigger_difference: int
+    mover_rule: str
+    dest_rule: str
+    tie_break: str
+    vacated_bb_seat: str
+    break_order: list[int] | None
+    final_table_size: int
+    h4h_policy: str
+
+    def balance_kwargs(self) -> dict:
+        return {
+            "trigger_difference": self.trigger_difference,
+            "mover_rule": self.mover_rule,
+            "dest_rule": self.dest_rule,
+            "tie_break": self.tie_break,
+            "vacated_bb_seat": self.vacated_bb_seat,
+        }
+
+
+DEFAULTS = {
+    "balance_trigger_difference": 2,
+    "mover_rule": "NEXT_BB",
+    "dest_rule": "WORST_POSITION",
+    "tie_break": "TABLE_ORDER",
+    "vacated_bb_seat": "EXCLUDED",
+    "break_order": None,
+}
+
+
+def house(t) -> House:
+    s = t.settings or {}
+    policy = s.get("h4h_policy") or s.get("h4h_simultaneous_policy")
+    if not policy:
+        policy = "RANK_BY_STARTING_STACK" if t.rule_set == "SANREMO_003" else "SHARE"
+    try:
+        trigger = int(s.get("balance_trigger_difference") or DEFAULTS["balance_trigger_difference"])
+        final_size = int(s.get("final_table_size") or engine.final_table_size(t.table_size))
+        order = s.get("break_order") or None
+        order = [int(n) for n in order] if order else None
+    except (TypeError, ValueError):
+        raise SeatingActionError("unknown_setting", _("A seating setting of this tournament is not a number.")) from None
+    return House(
+        trigger, s.get("mover_rule") or DEFAULTS["mover_rule"], s.get("dest_rule") or DEFAULTS["dest_rule"],
+        s.get("tie_break") or DEFAULTS["tie_break"], s.get("vacated_bb_seat") or DEFAULTS["vacated_bb_seat"],
+        order, final_size, policy,
+    )
+
+
+# --- the common tail of every service ---------------------------------------------------------
+
+
+@dataclass
+class Outcome:
+    """What a service did to the room, for its caller and its tests."""
+
+    event: object = None  # the primary event row
+    broken: list[int] = field(default_factory=list)
+    final_table: int | None = None
+    slips: list[PendingMove] = field(default_factory=list)  # break / final-table slips drawn now
+    proposed: list[PendingMove] = field(default_factory=list)  # new balancing proposals
+    superseded: list[int] = field(default_factory=list)
+    halted: list[int] = field(default_factory=list)
+    tables: list = field(default_factory=list)  # engine tables after the change
+    busts: list = field(default_factory=list)  # record_bust: the new Bust rows
+    winner: int | None = None  # record_bust: the entry left alone, now first
+    move: PendingMove | None = None  # confirm_move / move_player: the slip
+    satellite: object = None  # record_bust: what payouts did when a satellite ended
+    hand_for_hand: dict | None = None  # hand_completed during hand-for-hand: the clock's answer
+
+
+@dataclass
+class _Draw:
+    kind: str
+    table: int
+    moves: list
+    payload: dict
+
+
+def settle(t, room: Room, actor, action: str, *, cause=None, replan: bool = True, snapshots: bool = True, now=None,
+           **payload) -> Outcome:
+    """Finish a seating service: structural changes, rows, events, balancing proposals.
+
+    ``action``/``payload`` become the primary event (with the before/after snapshots of the
+    tables that changed when ``snapshots``: the undo source). ``cause`` is the event whose
+    undo should also undo what this call drew (defaults to the primary event).
+    """
+    now = now or timezone.now()
+    h = house(t)
+    out = Outcome()
+    draws: list[_Draw] = []
+    with engine_errors():
+        if replan:
+            draws = _structural(room, h)
+        for number in [n for n, table in room.tables.items() if not table.seats]:
+            room.close(number)  # a table nobody sits at is closed (the engine treats it so)
+        halted = engine.halted_tables(room.table_list())
+        for number in list(room.tables):
+            info = room.info[number]
+            if info.halt_waived and number not in halted:
+                room.put(room.tables[number], halt_waived=False)  # balanced again: the waiver has done its job
+        change = room.save(now)
+        if snapshots:
+            payload.update(change)
+        out.event = log_event(t, action, actor, **payload)
+        cause = cause or out.event
+        names = _names([m.player for d in draws for m in d.moves])
+        for d in draws:
+            d.payload["moves"] = [_move_json(m, names) for m in d.moves]
+            ev = log_event(t, f"seating.{'final_table.formed' if d.kind == engine.FINAL_TABLE else 'table.broken'}", actor,
+                           table=d.table, **d.payload)
+            out.slips += _slips(t, d.moves, event=ev, cause=cause, applied=True, now=now)
+            if d.kind == engine.FINAL_TABLE:
+                out.final_table = d.table
+            else:
+                out.broken.append(d.table)
+        if any(d.kind == engine.FINAL_TABLE for d in draws):
+            # Everyone was drawn again: older slips no longer say where anybody goes.
+            stale = PendingMove.objects.filter(tournament=t, status=PendingMove.PROPOSED).exclude(pk__in=[s.pk for s in out.slips])
+            out.superseded += list(stale.values_list("pk", flat=True))
+            stale.update(status=PendingMove.SUPERSEDED)
+            room.proposals.clear()
+        if replan:
+            _propose(t, room, h, actor, cause, out, now)
+    out.halted = [n for n in halted if not room.info[n].halt_waived]
+    out.tables = room.table_list()
+    room.done()
+    return out
+
+
+def _structural(room: Room, h: House) -> list[_Draw]:
+    """Final table if due, else every break that is due, applied to the room now."""
+    draws = []
+    tables = room.table_list()
+    if engine.final_table_due(tables, h.final_table_size):
+        draw = engine.plan_final_table(tables, rng())
+        for number in list(room.tables):
+            if number != draw.table.number:
+                room.close(number)
+        room.put(draw.table, is_final=True, halt_waived=False)
+        for m in draw.moves:
+            room.wait[m.player] = m.wait_for_button
+        draws.append(_Draw(engine.FINAL_TABLE, draw.table.number, draw.moves, {
+            "seat_order": [list(s) for s in draw.seat_order],
+            "card_order": [[p, c] for p, c in draw.card_order],
+            "button_seat": draw.button_seat,
+            "button_cards": [list(c) for c in draw.button_cards],
+            "capacity": draw.table.capacity,
+            "players": len(draw.moves),
+        }))
+        return draws
+    for _guard in range(len(tables)):
+        number = engine.table_to_break(tables, break_order=h.break_order, final_table_size=h.final_table_size)
+        if number is None:
+            break
+        draw = engine.draw_break(tables, number, rng())
+        room.put_all(engine.apply_moves(tables, draw.moves))
+        room.close(number)
+        for m in draw.moves:
+            room.wait[m.player] = m.wait_for_button
+        draws.append(_Draw(engine.BREAK, number, draw.moves, {
+            "seat_order": [list(s) for s in draw.seat_order],
+            "card_order": [[p, c] for p, c in draw.card_order],
+        }))
+        tables = room.table_list()
+    return draws
+
+
+def _propose(t, room: Room, h: House, actor, cause, out: Outcome, now):
+    """Re-plan balancing from the live map; keep identical proposals, supersede the others."""
+    plan = engine.plan_balance(room.table_list(), rng=rng(), **h.balance_kwargs())
+    wanted = {(m.player, m.from_table, m.from_seat, m.to_table, m.to_seat): m for m in plan}
+    stale = [p.id for p in room.proposals.values() if p.key not in wanted]
+    have = {p.key for p in room.proposals.values()}
+    new = [m for key, m in wanted.items() if key not in have]
+    if not stale and not new:
+        return
+    if stale:
+        PendingMove.objects.filter(pk__in=stale).update(status=PendingMove.SUPERSEDED)
+        for pk in stale:
+            room.proposals.pop(pk, None)
+        out.superseded += stale
+    ev = None
+    if new:
+        names = _names([m.player for m in new])
+        ev = log_event(t, "seating.moves.proposed", actor, moves=[_move_json(m, names) for m in new], superseded=stale)
+        rows = _slips(t, new, event=ev, cause=cause, applied=False, now=now)
+        for row in rows:
+            room.proposals[row.pk] = Proposal(row.pk, row.entry_id, row.from_table, row.from_seat, row.to_table, row.to_seat)
+        out.proposed += rows
+    else:
+        log_event(t, "seating.moves.superseded", actor, superseded=stale)
+
+
+def _slips(t, moves, *, event, cause, applied: bool, now) -> list[PendingMove]:
+    rows = [
+        PendingMove(
+            tournament=t, entry_id=m.player, kind=m.kind, applied=applied, from_table=m.from_table, from_seat=m.from_seat,
+            to_table=m.to_table, to_seat=m.to_seat, reason=m.reason, card=m.card or "", wait_for_button=m.wait_for_button,
+            single_big_blind=m.single_big_blind, created_at=now, event=event, cause=cause,
+        )
+        for m in moves
+    ]
+    return PendingMove.objects.bulk_create(rows)
+
+
+def _names(entry_ids) -> dict[int, str]:
+    if not entry_ids:
+        return {}
+    rows = Entry.objects.filter(pk__in=entry_ids).values_list("pk", "number", "person__first_name", "person__last_name")
+    return {pk: f"{first} {last}".strip() + f" (#{number})" for pk, number, first, last in rows}
+
+
+def _move_json(m, names) -> dict:
+    return {
+        "entry": m.player, "name": names.get(m.player, ""), "from_table": m.from_table, "from_seat": m.from_seat,
+        "to_table": m.to_table, "to_seat": m.to_seat, "reason": m.reason, "kind": m.kind, "card": m.card,
+        "wait_for_button": m.wait_for_button, "single_big_blind": m.single_big_blind,
+    }
+
+
+def without(table: engine.Table, entries) -> engine.Table:
+    """The table with these players gone (busted, cancelled); positions stay (POS-01)."""
+    gone = set(entries)
+    return engine.Table(
+        table.number, table.capacity, {s: e for s, e in table.seats.items() if e not in gone}, table.big_blind_seat,
+        table.previous_big_blind_seat, table.locked_seats, table.locked,
+        table.big_blind_twice and table.seats.get(table.big_blind_seat) not in gone,
+    )
+
+
+def remove_players(room: Room, entries) -> None:
+    """Take players out of their seats (a table left with nobody closes when the change settles)."""
+    by_table: dict[int, list[int]] = {}
+    for e in entries:
+        number, _seat = room.seat_of(e)
+        by_table.setdefault(number, []).append(e)
+    for number, gone in by_table.items():
+        room.put(without(room.tables[number], gone))
+
+
+def restore(room: Room, payload: dict) -> list[int]:
+    """Put the tables of an event back as they were before it (undo).
+
+    Refused when any of those tables no longer holds exactly the players the event left
+    there (a later change must be undone first). Positions and locks are restored where
+    nobody changed them since; otherwise the newer ones stay (a hand completed since the
+    bust moved the blinds on for real).
+    """
+    after = {snap["number"]: snap for snap in payload.get("after", [])}
+    changed = []
+    for number, snap in after.items():
+        cur = room.table(number)
+        if snap["in_play"] != (cur is not None) or (cur is not None and cur.seats != {s: e for s, e, *_r in snap["seats"]}):
+            changed.append(number)
+    if changed:
+        raise SeatingActionError(
+            "seat_map_changed",
+            _("Table(s) %(tables)s changed since; undo the later changes first.") % {"tables": ", ".join(map(str, changed))},
+        )
+    from .room import table_from_snapshot
+
+    for snap in payload.get("before", []):
+        number = snap["number"]
+        if not snap["in_play"]:
+            if number in room.tables:
+                room.close(number)
+            continue
+        table = table_from_snapshot(snap)
+        cur, was = room.table(number), after.get(number)
+        if cur is not None and was is not None and was["in_play"] and _positions(cur) != _snap_positions(was):
+            table = engine.Table(number, table.capacity, table.seats, cur.big_blind_seat, cur.previous_big_blind_seat,
+                                 cur.locked_seats, cur.locked, cur.big_blind_twice)
+        room.put(table, is_final=snap["is_final"], halt_waived=snap["halt_waived"])
+        for _seat, entry, wait in snap["seats"]:
+            room.wait[entry] = wait
+    return sorted(after)
+
+
+def _positions(t: engine.Table):
+    return (t.big_blind_seat, t.previous_big_blind_seat, t.big_blind_twice, t.locked, sorted(t.locked_seats))
+
+
+def _snap_positions(s: dict):
+    return (s["big_blind_seat"], s["previous_big_blind_seat"], s["big_blind_twice"], s["locked"], sorted(s["locked_seats"]))

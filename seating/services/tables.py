@@ -1,0 +1,154 @@
+"""Floor actions on a table: blinds, hand completed, locks, break order, halt waivers.
+
+Every action is logged with who did it and why, and the balancing plan is made again.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from tdmanager.errors import ValidationFailed
+from tournaments.models import Clock, Tournament
+
+from .. import engine
+from ..models import Seat
+from .plan import SeatingActionError, engine_errors, settle
+from .room import clock_of, lock
+
+
+def _table(room, number: int) -> engine.Table:
+    table = room.table(number)
+    if table is None:
+        raise SeatingActionError("unknown_table", _("Table %(n)s is not in play.") % {"n": number}, status=404)
+    return table
+
+
+def _check_seat(table: engine.Table, seat, what: str):
+    if seat is None:
+        return
+    if not isinstance(seat, int) or not 1 <= seat <= table.capacity:
+        raise ValidationFailed("bad_seat", _("%(what)s must be a seat from 1 to %(c)s.") % {"what": what, "c": table.capacity})
+
+
+def _copy(table: engine.Table, **changes) -> engine.Table:
+    fields = {
+        "big_blind_seat": table.big_blind_seat, "previous_big_blind_seat": table.previous_big_blind_seat,
+        "locked_seats": table.locked_seats, "locked": table.locked, "big_blind_twice": table.big_blind_twice,
+    }
+    fields.update(changes)
+    return engine.Table(table.number, table.capacity, table.seats, **fields)
+
+
+@transaction.atomic
+def set_big_blind(tournament, table_number: int, big_blind_seat: int, *, actor, previous_big_blind_seat: int | None = None,
+                  reason: str = "", now=None):
+    """Set or correct where the big blind was on the last hand dealt at a table (POS-01).
+
+    ``previous_big_blind_seat`` is the big blind of the hand before (the button of the
+    next hand); leave it out when there was no dead blind, and it is taken as the occupied
+    seat before the big blind.
+    """
+    t, room = lock(tournament)
+    table = _table(room, table_number)
+    _check_seat(table, big_blind_seat, _("The big blind"))
+    _check_seat(table, previous_big_blind_seat, _("The big blind of the hand before"))
+    old = (table.big_blind_seat, table.previous_big_blind_seat)
+    room.put(_copy(table, big_blind_seat=big_blind_seat, previous_big_blind_seat=previous_big_blind_seat, big_blind_twice=False))
+    nxt = engine.next_hand_positions(room.table(table_number))
+    return settle(t, room, actor, "seating.big_blind.set", now=now, snapshots=False, table=table_number, big_blind_seat=big_blind_seat,
+                  previous_big_blind_seat=previous_big_blind_seat, was=list(old), reason=reason,
+                  next_hand={"button": nxt.button, "small_blind": nxt.small_blind, "big_blind": nxt.big_blind})
+
+
+@transaction.atomic
+def hand_completed(tournament, table_number: int, *, actor, now=None):
+    """A table finished a hand: the blinds move on (POS-01). Players waiting for the button
+    are dealt in once it has passed them (SEAT-05). During hand-for-hand this also reports
+    the table's hand to the clock (CLK-06)."""
+    t, room = lock(tournament)
+    table = _table(room, table_number)
+    if table.big_blind_seat is None:
+        raise SeatingActionError("big_blind_unknown", _("Set the big blind of table %(n)s first.") % {"n": table_number})
+    new = engine.advance_hand(table)
+    room.put(new)
+    dealt_in = []
+    for entry, seat in Seat.objects.filter(tournament=t, table__number=table_number, table__in_play=True,
+                                           wait_for_button=True).values_list("entry_id", "number"):
+        if not engine.is_between_button_and_small_blind(new, seat):
+            room.wait[entry] = False
+            dealt_in.append(entry)
+    nxt = engine.next_hand_positions(new)
+    out = settle(t, room, actor, "seating.hand.completed", now=now, snapshots=False, table=table_number,
+                 big_blind_seat=new.big_blind_seat, dealt_in=dealt_in,
+                 next_hand={"button": nxt.button, "small_blind": nxt.small_blind, "big_blind": nxt.big_blind})
+    clock = clock_of(t)
+    if clock is not None and clock.status == Clock.HAND_FOR_HAND:
+        from tournaments.services import clockctl
+
+        out.hand_for_hand = clockctl.report_hand_complete(t, table_number, actor=actor)
+    return out
+
+
+@transaction.atomic
+def lock_table(tournament, table_number: int, locked: bool, *, actor, reason: str = "", now=None):
+    """Lock a table (a TV table, a table being serviced): it neither gives nor receives
+    players and is never broken; or unlock it."""
+    t, room = lock(tournament)
+    table = _table(room, table_number)
+    room.put(_copy(table, locked=bool(locked)))
+    return settle(t, room, actor, "seating.table.locked" if locked else "seating.table.unlocked", now=now, snapshots=False,
+                  table=table_number, reason=reason)
+
+
+@transaction.atomic
+def lock_seat(tournament, table_number: int, seat: int, locked: bool, *, actor, reason: str = "", now=None):
+    """Lock a seat (broken chair, reserved for special needs): never offered by a draw or a
+    balancing move; or unlock it."""
+    t, room = lock(tournament)
+    table = _table(room, table_number)
+    _check_seat(table, seat, _("The seat"))
+    seats = set(table.locked_seats)
+    if locked:
+        seats.add(seat)
+    else:
+        seats.discard(seat)
+    room.put(_copy(table, locked_seats=frozenset(seats)))
+    return settle(t, room, actor, "seating.seat.locked" if locked else "seating.seat.unlocked", now=now, snapshots=False,
+                  table=table_number, seat=seat, reason=reason)
+
+
+@transaction.atomic
+def set_break_order(tournament, order, *, actor, reason: str = "", now=None):
+    """Publish the order in which tables break (BAL-06); ``None`` or [] = the default (the
+    table with the fewest players, ties the highest number). Stored in the tournament's
+    settings as ``break_order``."""
+    t, room = lock(tournament)
+    if t.status in (Tournament.FINISHED, Tournament.CANCELLED):
+        raise SeatingActionError("tournament_closed", _("This tournament has ended."))
+    try:
+        order = [int(n) for n in (order or [])]
+    except (TypeError, ValueError):
+        raise ValidationFailed("bad_break_order", _("The break order is a list of table numbers.")) from None
+    if len(set(order)) != len(order) or any(n < 1 for n in order):
+        raise ValidationFailed("bad_break_order", _("The break order lists each table once."))
+    was = t.setting("break_order")
+    t.settings = {**(t.settings or {}), "break_order": order or None}
+    t.save(update_fields=["settings"])
+    return settle(t, room, actor, "seating.break_order.set", now=now, break_order=order or None, was=was, reason=reason)
+
+
+@transaction.atomic
+def waive_halt(tournament, table_number: int, *, actor, reason: str, now=None):
+    """The TD lets a short table play on although it is 3 or more players short (BAL-02,
+    TDA 11-D); the waiver ends when the table is no longer short."""
+    if not reason.strip():
+        raise ValidationFailed("reason_required", _("A waiver needs a reason."))
+    t, room = lock(tournament)
+    table = _table(room, table_number)
+    with engine_errors():
+        halted = engine.halted_tables(room.table_list())
+    if table_number not in halted:
+        raise SeatingActionError("not_halted", _("Table %(n)s is not halted.") % {"n": table_number})
+    room.put(table, halt_waived=True)
+    return settle(t, room, actor, "seating.halt.waived", now=now, snapshots=False, table=table_number, reason=reason.strip())

@@ -1,0 +1,149 @@
+"""Pages: the table map (floor and director), move slips, a player's draw history, and the
+public seat lookup. Thin: each POST calls one service; refusals come back as messages."""
+
+from django.contrib import messages
+from django.http import HttpResponseBadRequest
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tdmanager.errors import DomainError
+from tdmanager.roles import DIRECTOR, FLOOR, has_role, role_required
+from tournaments.models import Entry, Tournament
+from tournaments.services.events import Actor
+
+from . import selectors, services
+from .models import Bust, PendingMove
+
+
+def _int(value, default=None):
+    try:
+        return int(str(value).strip())
+    except (TypeError, ValueError):
+        return default
+
+
+def _bust(t, post, actor):
+    only = _int(post.get("only"))
+    ids = [only] if only else [_int(v) for v in post.getlist("entries") if _int(v)]
+    if not ids:
+        raise DomainError("no_entries", _("Tick the players who are out."), status=400)
+    items = [{"entry": e, "starting_stack": _int(post.get(f"stack_{e}"))} for e in ids]
+    out = services.record_bust(t, items, actor=actor, table=_int(post.get("table")), same_hand=bool(post.get("same_hand")) and not only,
+                               reason=post.get("reason", ""))
+    text = "; ".join(_("#%(n)s out in place %(p)s") % {"n": b.entry.number, "p": b.place} + (
+        _(" (shared by %(m)s)") % {"m": b.shared_with} if b.shared_with > 1 else "") for b in out.busts)
+    if out.winner:
+        text += " — " + _("one player left: he is first")
+    return text
+
+
+def _move(t, post, actor):
+    entry = Entry.objects.filter(tournament=t, number=_int(post.get("entry_number"))).first()
+    if entry is None:
+        raise DomainError("unknown_entry", _("No such entry number."), status=400)
+    services.move_player(t, entry, _int(post.get("to_table"), 0), _int(post.get("to_seat"), 0), actor=actor,
+                         reason=post.get("reason", ""))
+    return _("Moved #%(n)s.") % {"n": entry.number}
+
+
+def _perform(t, request) -> str:
+    """Run the floor action the form asked for; the success message."""
+    post, actor = request.POST, Actor.from_request(request)
+    op = post.get("op")
+    table = _int(post.get("table"))
+    reason = post.get("reason", "")
+    if op == "bust":
+        return _bust(t, post, actor)
+    if op == "undo_bust":
+        services.undo_bust(t, get_object_or_404(Bust, pk=_int(post.get("bust")), tournament=t), actor=actor, reason=reason)
+        return _("Bust undone: the players are back in their seats.")
+    if op == "confirm":
+        services.confirm_move(t, get_object_or_404(PendingMove, pk=_int(post.get("move")), tournament=t), actor=actor)
+        return _("Move confirmed.")
+    if op == "undo_move":
+        services.undo_move(t, get_object_or_404(PendingMove, pk=_int(post.get("move")), tournament=t), actor=actor, reason=reason)
+        return _("Move undone.")
+    if op == "move":
+        return _move(t, post, actor)
+    if op == "big_blind":
+        services.set_big_blind(t, table, _int(post.get("big_blind_seat")), previous_big_blind_seat=_int(post.get("previous_big_blind_seat")),
+                               actor=actor, reason=reason)
+        return _("Big blind of table %(n)s set.") % {"n": table}
+    if op == "hand":
+        services.hand_completed(t, table, actor=actor)
+        return _("Table %(n)s: hand completed.") % {"n": table}
+    if op in ("lock_table", "unlock_table"):
+        services.lock_table(t, table, op == "lock_table", actor=actor, reason=reason)
+        return _("Table %(n)s updated.") % {"n": table}
+    if op in ("lock_seat", "unlock_seat"):
+        services.lock_seat(t, table, _int(post.get("seat")), op == "lock_seat", actor=actor, reason=reason)
+        return _("Seat updated.")
+    if op == "waive":
+        services.waive_halt(t, table, actor=actor, reason=reason)
+        return _("Halt waived at table %(n)s.") % {"n": table}
+    if op == "break_order":
+        text = post.get("break_order", "").replace(",", " ").split()
+        order = [_int(n) for n in text]
+        if None in order:
+            raise DomainError("bad_break_order", _("Write the table numbers separated by spaces."), status=400)
+        services.set_break_order(t, order, actor=actor, reason=reason)
+        return _("Break order saved.")
+    if op in ("draw", "redraw"):
+        if not has_role(request.user, DIRECTOR):
+            raise DomainError("permission_denied", _("Only a director can draw the seats."), status=403)
+        services.draw(t, actor=actor, redraw=op == "redraw", reason=reason)
+        return _("Seats drawn.")
+    raise DomainError("unknown_action", _("Unknown action."), status=400)
+
+
+@role_required(DIRECTOR, FLOOR)
+def table_map_page(request, pk):
+    t = get_object_or_404(Tournament, pk=pk)
+    if request.method == "POST":
+        try:
+            messages.success(request, _perform(t, request))
+        except DomainError as exc:
+            messages.error(request, str(exc.message))
+        anchor = f"#table-{request.POST['table']}" if request.POST.get("table") else ""
+        return redirect(request.path + anchor)
+    context = {
+        "t": t,
+        "map": selectors.table_map(t),
+        "busts": selectors.busts(t, limit=12),
+        "recent_moves": selectors.recent_moves(t, limit=8),
+        "standings": selectors.standings(t)[:10],
+        "is_director_user": has_role(request.user, DIRECTOR),
+    }
+    template = "seating/_map.html" if request.GET.get("fragment") else "seating/tables.html"
+    return render(request, template, context)
+
+
+@role_required(DIRECTOR, FLOOR)
+def move_slips(request, pk):
+    """80 mm move slips, one per move, ready to print (all open slips, or ``?ids=1,2``)."""
+    t = get_object_or_404(Tournament, pk=pk)
+    qs = PendingMove.objects.filter(tournament=t).select_related("entry__person").order_by("id")
+    ids = [_int(i) for i in request.GET.get("ids", "").split(",") if _int(i)]
+    qs = qs.filter(pk__in=ids) if ids else qs.filter(status=PendingMove.PROPOSED)
+    return render(request, "seating/slips.html", {"t": t, "moves": list(qs), "now": timezone.localtime()})
+
+
+@role_required(DIRECTOR, FLOOR)
+def draw_history_page(request, pk, entry_id):
+    t = get_object_or_404(Tournament, pk=pk)
+    entry = get_object_or_404(Entry.objects.select_related("person"), pk=entry_id, tournament=t)
+    return render(request, "seating/draws.html", {"t": t, "entry": entry, "items": selectors.draw_history(t, entry),
+                                                  "seat": selectors.seat_of(entry)})
+
+
+def seat_lookup(request, pk):
+    """Public (no login): type a name, see your table and seat — for the lobby and phones."""
+    t = get_object_or_404(Tournament, pk=pk)
+    if t.status == Tournament.CANCELLED:
+        return HttpResponseBadRequest("cancelled")
+    q = request.GET.get("q", "").strip()
+    results = []
+    if len(q) >= 2 and t.status == Tournament.RUNNING:
+        results = selectors.find_seats(t, q)
+    return render(request, "seating/lookup.html", {"t": t, "q": q, "results": results, "running": t.status == Tournament.RUNNING})

@@ -1,0 +1,60 @@
+// The floor's table map refreshes itself: on every change of the tournament (pushed over
+// the live stream, or polled when the stream is down) it reloads the map fragment. While
+// the floor is typing or has players ticked, it shows a banner instead of pulling the page
+// from under their fingers; a click on the banner refreshes.
+(function () {
+  const root = document.getElementById("seating-live");
+  if (!root) return;
+  const id = root.dataset.tournament, url = root.dataset.fragment;
+  let lastSeq = null, loading = false;
+
+  function busy() {
+    const a = document.activeElement;
+    if (a && root.contains(a) && (a.tagName === "INPUT" || a.tagName === "SELECT" || a.tagName === "TEXTAREA")) return true;
+    return Array.from(root.querySelectorAll("input")).some((i) => (i.type === "checkbox" ? i.checked : i.value && i.name.startsWith("stack_")));
+  }
+
+  async function refresh() {
+    if (loading) return;
+    loading = true;
+    try {
+      const r = await fetch(url, { cache: "no-store", credentials: "same-origin" });
+      if (r.ok) {
+        root.innerHTML = await r.text();
+        const banner = document.getElementById("seating-stale");
+        if (banner) banner.remove();
+      }
+    } finally { loading = false; }
+  }
+
+  function changed(seq) {
+    if (lastSeq === null) { lastSeq = seq; return; }
+    if (seq === lastSeq) return;
+    lastSeq = seq;
+    if (!busy()) return refresh();
+    if (!document.getElementById("seating-stale")) {
+      const b = document.createElement("div");
+      b.id = "seating-stale";
+      b.textContent = document.documentElement.lang === "it" ? "La mappa è cambiata: tocca per aggiornare" : "The map has changed: tap to refresh";
+      b.onclick = refresh;
+      root.prepend(b);
+    }
+  }
+
+  let poll = null;
+  function startPolling() {
+    if (poll) return;
+    const tick = async () => {
+      try { const r = await fetch("/live/" + id + "/state/", { cache: "no-store" }); if (r.ok) changed((await r.json()).seq); } catch (e) { /* offline */ }
+    };
+    tick();
+    poll = setInterval(tick, 5000);
+  }
+  if (window.EventSource) {
+    const es = new EventSource("/live/" + id + "/stream/");
+    es.addEventListener("state", (e) => { if (poll) { clearInterval(poll); poll = null; } changed(JSON.parse(e.data).seq); });
+    es.onerror = startPolling;
+  } else {
+    startPolling();
+  }
+})();
