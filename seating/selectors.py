@@ -105,6 +105,13 @@ def table_map(tournament) -> dict:
     halted = engine.halted_tables(tables)
     next_break = _next_to_break(tables, h.break_order)
     due = engine.table_to_break(tables, break_order=h.break_order, final_table_size=h.final_table_size)
+    # PEN-04: a penalty belongs to the entry, so it shows wherever the player now sits.
+    from tournaments.services.floor import active_penalties
+
+    penalties = {}
+    for p in active_penalties(tournament):
+        label = p.kind.replace("_", " ").lower() + (f" {p.hands_left}/{p.hands_total}" if p.hands_total else "")
+        penalties.setdefault(p.entry_id, []).append(label)
     out_tables = []
     for table in tables:
         row = rows[table.number]
@@ -116,7 +123,7 @@ def table_map(tournament) -> dict:
             if entry is not None:
                 number, first, last, nick, chips = people[entry]
                 item.update(entry_number=number, name=f"{first} {last}".strip(), nickname=nick, chips_bought=chips,
-                            stack=counted.get(entry), wait_for_button=entry in waiting)
+                            stack=counted.get(entry), wait_for_button=entry in waiting, penalties=penalties.get(entry, []))
             item["position"] = ("BTN" if seat == pos.button else "") + ("SB" if seat == pos.small_blind else "") + (
                 "BB" if seat == pos.big_blind else "")
             seats.append(item)

@@ -8,7 +8,7 @@ import json
 import time
 
 from asgiref.sync import sync_to_async
-from django.http import Http404, HttpResponseForbidden, JsonResponse, StreamingHttpResponse
+from django.http import Http404, HttpResponse, HttpResponseForbidden, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
@@ -55,6 +55,14 @@ async def live_stream(request, pk: int):
         return HttpResponseForbidden()
     if not await Tournament.objects.filter(pk=pk).aexists():
         raise Http404
+
+    if "wsgi.version" in request.META:
+        # A WSGI server (the test live server, a plain WSGI deployment) cannot stream an async
+        # iterator: send the state once and ask the browser to reconnect, i.e. poll.
+        first = await sync_to_async(build_snapshot)(pk)
+        response = HttpResponse(f"retry: 3000\nevent: state\ndata: {json.dumps(first, default=str)}\n\n", content_type="text/event-stream")
+        response["Cache-Control"] = "no-cache"
+        return response
 
     async def events():
         queue = await realtime.hub.connect(pk)

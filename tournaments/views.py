@@ -184,7 +184,9 @@ def floor_page(request, pk):
     entries = t.entries.filter(status=Entry.ACTIVE).select_related("person").order_by("person__last_name", "person__first_name")
     kinds = [(k, k.replace("_", " ").capitalize()) for k in penalties.PENALTY_TYPES]
     reasons = [(code, penalties.reason_label(code)) for code in sorted(penalties.REASON_CODES)]
-    return render(request, "floor.html", {"t": t, "entries": entries, "kinds": kinds, "reasons": reasons})
+    selected = request.GET.get("entry")
+    return render(request, "floor.html", {"t": t, "entries": entries, "kinds": kinds, "reasons": reasons,
+                                          "selected_entry": int(selected) if selected and selected.isdigit() else None})
 
 
 @role_required(DIRECTOR, FLOOR, CASHIER)

@@ -111,5 +111,8 @@ def cancel(tournament, *, actor: Actor, reason: str) -> Tournament:
         else:
             entry.status = Entry.CANCELLED
             entry.save(update_fields=["status"])
+            from seating import hooks as seating_hooks
+
+            seating_hooks.entry_cancelled(t, entry, actor)
     log_event(t, "tournaments.tournament.cancelled", actor, reason=reason, refunded=refunded)
     return t
