@@ -264,31 +264,11 @@ def slip_lines(payment: PrizePayment) -> list[tuple[str, str]]:
 
 def slip_pdf(payment: PrizePayment) -> bytes:
     """An 80 mm payout slip with a signature line for the winner."""
-    from reportlab.lib.units import mm
-    from reportlab.pdfgen import canvas
+    from tdmanager.pdf import slip_pdf as draw
 
     lines = slip_lines(payment)
-    width, height = 80 * mm, (60 + 6 * len(lines)) * mm
-    buf = io.BytesIO()
-    pdf = canvas.Canvas(buf, pagesize=(width, height))
-    pdf.setTitle(f"Payout slip {lines[0][1]}")
-    y = height - 10 * mm
-    pdf.setFont("Helvetica-Bold", 12)
-    pdf.drawCentredString(width / 2, y, payment.tournament.name[:40])
-    y -= 8 * mm
-    for label, value in lines:
-        pdf.setFont("Helvetica", 8)
-        pdf.drawString(4 * mm, y, str(label))
-        pdf.setFont("Helvetica-Bold", 9)
-        pdf.drawRightString(width - 4 * mm, y, str(value)[:42])
-        y -= 6 * mm
-    y -= 14 * mm
-    pdf.line(4 * mm, y, width - 4 * mm, y)
-    pdf.setFont("Helvetica", 8)
-    pdf.drawCentredString(width / 2, y - 4 * mm, _("Winner's signature: received the amount above"))
-    pdf.showPage()
-    pdf.save()
-    return buf.getvalue()
+    return draw(title=f"Payout slip {lines[0][1]}", heading=payment.tournament.name, lines=lines,
+                signature_line=_("Winner's signature: received the amount above"))
 
 
 def tournament_totals(t) -> dict:

@@ -745,7 +745,7 @@ def seat_pool(
     fewest = min(len(t.seats) for t in eligible)
     pool_tables = [t for t in eligible if len(t.seats) == fewest]
     if len(pool_tables) > 1:
-        breaking = _next_in_break_order(tables, break_order)
+        breaking = next_table_to_break(tables, break_order)
         pool_tables = [t for t in pool_tables if t.number != breaking] or pool_tables
     return [
         (t.number, s) for t in sorted(pool_tables, key=lambda t: t.number) for s in t.open_seats()
@@ -1271,7 +1271,7 @@ def _spread_seats(players: int, capacity: int) -> list[int]:
     return [i * capacity // players + 1 for i in range(players)]
 
 
-def _next_in_break_order(tables: Sequence[Table], break_order: Sequence[int] | None) -> int | None:
+def next_table_to_break(tables: Sequence[Table], break_order: Sequence[int] | None = None) -> int | None:
     """The table that breaks next (due or not): explicit order first, else the default."""
     playing = [t for t in tables if t.seats and not t.locked]
     if len(playing) < 2:

@@ -103,7 +103,7 @@ def table_map(tournament) -> dict:
     waiting = set(Seat.objects.filter(tournament=tournament, wait_for_button=True).values_list("entry_id", flat=True))
     counted = _counted_stacks(tournament)
     halted = engine.halted_tables(tables)
-    next_break = _next_to_break(tables, h.break_order)
+    next_break = engine.next_table_to_break(tables, h.break_order)
     due = engine.table_to_break(tables, break_order=h.break_order, final_table_size=h.final_table_size)
     # PEN-04: a penalty belongs to the entry, so it shows wherever the player now sits.
     from tournaments.services.floor import active_penalties
@@ -162,18 +162,6 @@ def _counted_stacks(tournament) -> dict[int, int]:
         out.setdefault(entry, chips)
     return out
 
-
-def _next_to_break(tables, break_order) -> int | None:
-    """The table that breaks next, due or not (BAL-06): the first playing table of the
-    published order, else the one with the fewest players, ties the highest number."""
-    playing = [t for t in tables if t.seats and not t.locked]
-    if len(playing) < 2:
-        return None
-    numbers = {t.number for t in playing}
-    for number in break_order or ():
-        if number in numbers:
-            return number
-    return min(playing, key=lambda t: (len(t.seats), -t.number)).number
 
 
 def move_dict(m: PendingMove) -> dict:

@@ -1,7 +1,5 @@
 """Receipts: one per ledger row, printable at 80 mm from the browser and as PDF (reportlab)."""
 
-import io
-
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -60,27 +58,7 @@ def receipt_lines(row: LedgerRow) -> list[tuple[str, str]]:
 
 def receipt_pdf(row: LedgerRow) -> bytes:
     """An 80 mm wide receipt, as tall as its lines need."""
-    from reportlab.lib.units import mm
-    from reportlab.pdfgen import canvas
+    from tdmanager.pdf import slip_pdf
 
-    lines = receipt_lines(row)
-    width = 80 * mm
-    height = (40 + 6 * len(lines)) * mm
-    buf = io.BytesIO()
-    pdf = canvas.Canvas(buf, pagesize=(width, height))
-    pdf.setTitle(f"Receipt {row.receipt_number}")
-    y = height - 10 * mm
-    pdf.setFont("Helvetica-Bold", 12)
-    pdf.drawCentredString(width / 2, y, row.tournament.name[:40])
-    y -= 8 * mm
-    for label, value in lines:
-        pdf.setFont("Helvetica", 8)
-        pdf.drawString(4 * mm, y, str(label))
-        pdf.setFont("Helvetica-Bold", 9)
-        pdf.drawRightString(width - 4 * mm, y, str(value)[:42])
-        y -= 6 * mm
-    pdf.setFont("Helvetica", 7)
-    pdf.drawCentredString(width / 2, 8 * mm, _("Keep this receipt: show it at your table to receive your chips."))
-    pdf.showPage()
-    pdf.save()
-    return buf.getvalue()
+    return slip_pdf(title=f"Receipt {row.receipt_number}", heading=row.tournament.name, lines=receipt_lines(row),
+                    footer=_("Keep this receipt: show it at your table to receive your chips."))
