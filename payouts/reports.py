@@ -124,6 +124,10 @@ def reconciliation_data(t) -> dict:
     """Money in against prize pool, fees and side pools; money out against the prizes; what is
     left explained (prizes due, places still to play, odd cents kept by the house)."""
     got, out, b = sel.money_in(t), sel.money_out(t), sel.pool_breakdown(t)
+    role, _event = sel.multiday_role(t)
+    carried = ZERO
+    if role == "DAY2":
+        got = sel.pooled_money_in(t)  # the flights' money is this pool's money in
     link = sel.satellite_link(t)
     deductions = sum(b.deductions.values(), ZERO)
     fixed_side = sum((p.from_prize_pool for p in t.side_pools.all()), ZERO)
@@ -135,7 +139,11 @@ def reconciliation_data(t) -> dict:
         notes.append(_("Satellite prize base GROSS: the fees (%(f)s) are part of the seats' prize pool.") % {"f": _m(got["fee"])})
         fees_to_house, deductions, overlay = ZERO, ZERO, ZERO
     money_in_total = got["prize"] + got["fee"] + got["side"]
-    accounted_in = pool_total + deductions - overlay + fees_to_house + got["side"]
+    if role == "FLIGHT":
+        carried = got["prize"]
+        deductions, overlay = ZERO, ZERO
+        notes.append(_("This flight's prize parts (%(a)s) are carried to the Day 2 prize pool.") % {"a": _m(carried)})
+    accounted_in = pool_total + carried + deductions - overlay + fees_to_house + got["side"]
     # Money out against the pool.
     prizes = sel.table_prizes(t)
     values = sel.place_values(prizes)
@@ -159,6 +167,7 @@ def reconciliation_data(t) -> dict:
         (_("Money in: side pools"), got["side"]),
         (_("Money in: total"), money_in_total),
         (_("Prize pool"), pool_total),
+        (_("Carried to Day 2"), carried),
         (_("Deductions kept by the house"), deductions),
         (_("Overlay added by the house"), overlay),
         (_("Fees kept by the house"), fees_to_house),

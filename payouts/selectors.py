@@ -79,10 +79,38 @@ def _deduction_percents(t) -> dict:
     return out
 
 
+def multiday_role(t):
+    """("DAY2", event) for the Day 2 of a multi-day event, ("FLIGHT", event) for a Day 1 flight,
+    else (None, None). A multi-day event has one prize pool: the flights' money pays on Day 2."""
+    event = getattr(t, "multiday_event", None)
+    if event is not None:
+        return "DAY2", event
+    flight = getattr(t, "flight", None)
+    if flight is not None:
+        return "FLIGHT", flight.event
+    return None, None
+
+
+def pooled_money_in(t) -> dict:
+    """Money in that feeds this tournament's prize pool: the whole event's for a Day 2, nothing
+    for a flight (its prize parts are carried to Day 2), else the tournament's own."""
+    role, event = multiday_role(t)
+    if role == "FLIGHT":
+        return {"prize": ZERO, "fee": ZERO, "side": ZERO}
+    if role == "DAY2":
+        out = {"prize": ZERO, "fee": ZERO, "side": ZERO}
+        for part in [f.tournament for f in event.flights.select_related("tournament")] + [t]:
+            got = money_in(part)
+            for k in out:
+                out[k] += got[k]
+        return out
+    return money_in(t)
+
+
 def pool_breakdown(t) -> pool_engine.PoolBreakdown:
     """The prize pool from the ledger (PAY-01, PAY-02): prize parts collected, minus the
     deductions, plus any overlay to the guarantee, minus side prizes funded from the pool."""
-    collected = max(ZERO, money_in(t)["prize"])
+    collected = max(ZERO, pooled_money_in(t)["prize"])
     fixed = {p.name: p.from_prize_pool for p in t.side_pools.all() if p.from_prize_pool > 0}
     kwargs = dict(deductions_percent=_deduction_percents(t), guarantee=t.guarantee,
                   guarantee_is_gross=bool(setting(t, "guarantee_is_gross")))

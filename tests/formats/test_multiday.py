@@ -169,3 +169,22 @@ def test_stack_choice_respects_the_desk_rules(event, make_person, cashier_actor,
         stackchoice.register_with_stack_choice(t, make_person(), deep, method="CARD", actor=cashier_actor)
     assert e.value.code == "field_full"
     assert Entry.objects.filter(tournament=t).count() == 1
+
+
+def test_the_flights_money_is_the_day2_prize_pool(event, make_person, cashier_actor):
+    """A multi-day event has one prize pool: the flights' prize parts pay on Day 2, and each
+    flight's reconciliation says where its money went."""
+    from payouts import selectors
+    from payouts.reports import reconciliation_data
+
+    f1a, f1b, day2 = flight(event, "1A"), flight(event, "1B"), event.day2
+    for t, n in ((f1a, 3), (f1b, 2)):
+        for _ in range(n):
+            cashier.register(t, make_person(), method="CARD", actor=cashier_actor)
+    assert selectors.pool_breakdown(f1a).total == Decimal("0.00")
+    assert selectors.pool_breakdown(day2).collected == Decimal("5000.00")
+    flight_rec = reconciliation_data(f1a)
+    assert flight_rec["in_difference"] == 0
+    assert dict((str(k), v) for k, v in flight_rec["lines"])["Carried to Day 2"] == Decimal("3000.00")
+    day2_lines = dict((str(k), v) for k, v in reconciliation_data(day2)["lines"])
+    assert day2_lines["Money in: prize parts"] == Decimal("5000.00") and day2_lines["Money in not accounted for"] == 0
