@@ -101,7 +101,13 @@ ASGI_APPLICATION = "tdmanager.asgi.application"
 SQLITE_PATH = Path(os.getenv("TDM_SQLITE_PATH", VAR_DIR / "tdmanager.sqlite3"))
 DATABASE_URL = os.getenv("DATABASE_URL", "")
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=envint("DB_CONN_MAX_AGE", 60))}
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL)}
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and envbool("DB_POOL", "True"):
+        # Under ASGI each request's sync code may run on a new thread, so per-thread persistent
+        # connections are reconnected per request; a process-wide pool keeps them open.
+        DATABASES["default"]["OPTIONS"] = {"pool": {"min_size": 2, "max_size": envint("DB_POOL_MAX", 20), "timeout": 30}}
+    else:
+        DATABASES["default"]["CONN_MAX_AGE"] = envint("DB_CONN_MAX_AGE", 60)
 else:
     DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": SQLITE_PATH}}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

@@ -77,6 +77,8 @@ def seat_new_entry(tournament, entry, actor, *, revived: bool = False, now=None)
     after a bust) from the seat pool (SEAT-03): a random open seat at the tables with the
     fewest players, never between the button and the small blind if another seat exists
     (SEAT-05); a new table opens when every table is full. Before the start: nothing."""
+    if isinstance(tournament, Tournament) and tournament.status != Tournament.RUNNING:
+        return None  # the desk passes its locked, fresh row: no seat map to load before the start
     t, room = lock(tournament)
     if t.status != Tournament.RUNNING:
         return None
