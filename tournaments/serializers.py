@@ -28,7 +28,7 @@ class BanSerializer(serializers.Serializer):
 class StructureItemSerializer(serializers.ModelSerializer):
     class Meta:
         model = StructureItem
-        fields = ["kind", "small_blind", "big_blind", "ante", "big_blind_ante", "minutes", "color_up", "game"]
+        fields = ["kind", "small_blind", "big_blind", "ante", "big_blind_ante", "minutes", "color_up", "game", "removes_denominations"]
 
 
 class BlindStructureSerializer(serializers.ModelSerializer):
@@ -50,7 +50,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "late_reg_closes_after_level", "late_reg_end", "max_entries_per_player", "reentry_until_level",
             "rebuy_price", "rebuy_fee", "rebuy_chips", "rebuy_max", "rebuy_until_level", "rebuy_stack_threshold",
             "addon_price", "addon_fee", "addon_chips", "addon_after_level", "addon_max",
-            "deductions", "guarantee", "cash_limit", "rule_set", "settings",
+            "deductions", "guarantee", "cash_limit", "rule_set", "settings", "chip_set",
         ]
         read_only_fields = ["status"]
 

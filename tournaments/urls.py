@@ -9,6 +9,7 @@ urlpatterns = [
     path("desk/receipt/<int:number>.pdf", views.receipt_pdf, name="receipt-pdf"),
     path("people/", views.people_page, name="people"),
     path("structures/", views.structures_page, name="structures"),
+    path("chipsets/", views.chipsets_page, name="chipsets"),
     path("tournaments/new/", views.tournament_edit, name="tournament-new"),
     path("tournaments/<int:pk>/", views.tournament_detail, name="tournament"),
     path("tournaments/<int:pk>/edit/", views.tournament_edit, name="tournament-edit"),

@@ -74,7 +74,7 @@ class TournamentForm(forms.ModelForm):
             "field_cap", "min_players", "structure", "late_reg_closes_after_level", "late_reg_end",
             "max_entries_per_player", "reentry_until_level", "rebuy_price", "rebuy_fee", "rebuy_chips", "rebuy_max",
             "rebuy_until_level", "rebuy_stack_threshold", "addon_price", "addon_fee", "addon_chips", "addon_after_level",
-            "addon_max", "guarantee", "cash_limit", "rule_set",
+            "addon_max", "guarantee", "cash_limit", "rule_set", "chip_set",
         ]
         widgets = {"start_at": forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")}
 
@@ -197,3 +197,10 @@ def person_page(request, pk):
     person = get_object_or_404(Person, pk=pk)
     return render(request, "person.html", {"person": person, "entries": person.entries.select_related("tournament").order_by("-created_at"),
                                            "penalties": floor.penalty_history(person)})
+
+
+@role_required(DIRECTOR, FLOOR)
+def chipsets_page(request):
+    from .models import ChipSet
+
+    return render(request, "chipsets.html", {"chipsets": ChipSet.objects.prefetch_related("denominations")})

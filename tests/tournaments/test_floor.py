@@ -151,3 +151,24 @@ def test_floor_and_person_pages_render(client, floor_user, field):
     assert client.get(f"/tournaments/{t.pk}/floor/").status_code == 200
     r = client.get(f"/people/{entries[0].person_id}/")
     assert r.status_code == 200 and b"Penalty history" in r.content
+
+
+def test_chip_sets_are_managed_in_the_api_and_a_page(api, director, client):
+    r = api(director).post("/api/v1/chipsets/", {"name": "Club set", "denominations": [
+        {"value": 25, "colour": "green", "quantity": 1000}, {"value": 100, "colour": "black", "quantity": 1500}]}, format="json")
+    assert r.status_code == 201 and [d["value"] for d in r.data["denominations"]] == [25, 100]
+    assert api(director).post("/api/v1/chipsets/", {"name": "Bad", "denominations": [{"value": 5, "quantity": 1}, {"value": 5, "quantity": 2}]}, format="json").status_code == 400
+    client.force_login(director)
+    assert b"Club set" in client.get("/chipsets/").content
+
+
+def test_a_structure_says_which_chips_leave_at_each_break(api, director):
+    items = [
+        {"kind": "LEVEL", "small_blind": 25, "big_blind": 50, "minutes": 20},
+        {"kind": "BREAK", "minutes": 10, "color_up": "T25 out", "removes_denominations": [25]},
+        {"kind": "LEVEL", "small_blind": 100, "big_blind": 200, "minutes": 20},
+    ]
+    r = api(director).post("/api/v1/structures/", {"name": "With colour-up", "items": items}, format="json")
+    assert r.status_code == 201 and r.data["items"][1]["removes_denominations"] == [25]
+    bad = [dict(items[0], removes_denominations=[25]), items[2]]
+    assert api(director).post("/api/v1/structures/", {"name": "Bad", "items": bad}, format="json").data["code"] == "bad_item"

@@ -13,6 +13,7 @@ from ..models import BlindStructure, StructureItem
 from .events import Actor, log_event
 
 CSV_FIELDS = ["kind", "small_blind", "big_blind", "ante", "big_blind_ante", "minutes", "color_up", "game"]
+JSON_FIELDS = CSV_FIELDS + ["removes_denominations"]
 
 
 def validate_items(items: list[dict]) -> list[dict]:
@@ -36,12 +37,22 @@ def validate_items(items: list[dict]) -> list[dict]:
         if minutes <= 0:
             raise ValidationFailed("bad_item", _("Row %(n)s: minutes must be positive.") % {"n": i})
         bba = str(raw.get("big_blind_ante", "")).lower() in ("1", "true", "yes", "y")
+        removes = raw.get("removes_denominations") or []
+        if isinstance(removes, str):  # CSV: "25 100"
+            removes = removes.replace(",", " ").split()
+        try:
+            removes = sorted({int(d) for d in removes})
+        except (TypeError, ValueError):
+            raise ValidationFailed("bad_item", _("Row %(n)s: the chips removed are numbers.") % {"n": i})
+        if kind == StructureItem.LEVEL and removes:
+            raise ValidationFailed("bad_item", _("Row %(n)s: chips are removed at a break (CLK-09).") % {"n": i})
         if kind == StructureItem.LEVEL and (bb <= 0 or sb <= 0 or sb > bb or min(sb, bb, ante) < 0):
             raise ValidationFailed("bad_item", _("Row %(n)s: a level needs 0 < small blind ≤ big blind.") % {"n": i})
         clean.append({
             "kind": kind, "small_blind": sb if kind == "LEVEL" else 0, "big_blind": bb if kind == "LEVEL" else 0,
             "ante": ante if kind == "LEVEL" else 0, "big_blind_ante": bba and kind == "LEVEL", "minutes": minutes,
             "color_up": str(raw.get("color_up", "") or ""), "game": str(raw.get("game", "") or ""),
+            "removes_denominations": removes,
         })
     if not any(c["kind"] == "LEVEL" for c in clean):
         raise ValidationFailed("empty_structure", _("A structure needs at least one level."))
@@ -77,7 +88,7 @@ def save_structure(*, name: str, items: list[dict], actor: Actor, description: s
 
 
 def export_json(structure: BlindStructure) -> str:
-    items = [{f: getattr(it, f) for f in CSV_FIELDS} for it in structure.items.order_by("position")]
+    items = [{f: getattr(it, f) for f in JSON_FIELDS} for it in structure.items.order_by("position")]
     return json.dumps({"name": structure.name, "description": structure.description, "items": items}, indent=2)
 
 
