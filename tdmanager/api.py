@@ -37,6 +37,4 @@ def exception_handler(exc, context):
         response.data = {"code": code, "detail": _("Some fields are not valid."), "fields": exc.detail}
     else:
         response.data = {"code": code, "detail": str(exc.detail)}
-    if response.status_code == status.HTTP_401_UNAUTHORIZED:
-        response.status_code = status.HTTP_401_UNAUTHORIZED
     return response

@@ -78,15 +78,16 @@ class Hub:
     def _ensure_started(self):
         import asyncio
 
-        if self.task is not None and not self.task.done():
-            return
-        self.loop = asyncio.get_running_loop()
+        loop = asyncio.get_running_loop()
         if settings.REDIS_URL:
-            self.task = self.loop.create_task(self._listen_redis())
-        else:
+            if self.task is None or self.task.done():
+                self.loop = loop
+                self.task = loop.create_task(self._listen_redis())
+        elif self.loop is not loop:
             # One process, no Redis: services call tournament_changed in a worker thread.
-            add_local_listener(lambda m: self.loop.call_soon_threadsafe(self._schedule, m["tournament"]))
-            self.task = self.loop.create_task(asyncio.sleep(0))
+            # Register the listener once per event loop, not once per connecting browser.
+            self.loop = loop
+            add_local_listener(lambda m: loop.call_soon_threadsafe(self._schedule, m["tournament"]))
 
     def _schedule(self, tournament_id: int):
         if tournament_id in self.clients:

@@ -1,4 +1,3 @@
-from django.conf.urls.i18n import i18n_patterns  # noqa: F401 (language is chosen by cookie, not URL)
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path

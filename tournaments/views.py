@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tdmanager.errors import DomainError
-from tdmanager.roles import CASHIER, DIRECTOR, DISPLAY, FLOOR, role_required
+from tdmanager.roles import CASHIER, DIRECTOR, DISPLAY, FLOOR, has_role, role_required
 
 from . import receipts
 from .models import BlindStructure, Entry, LedgerRow, Tournament
@@ -132,7 +132,7 @@ def tournament_edit(request, pk=None):
 def tournament_detail(request, pk):
     t = get_object_or_404(Tournament, pk=pk)
     if request.method == "POST":
-        if not request.user.groups.filter(name=DIRECTOR).exists() and not request.user.is_superuser:
+        if not has_role(request.user, DIRECTOR):
             return HttpResponse(status=403)
         actor = Actor.from_request(request)
         try:
