@@ -6,6 +6,7 @@ from decimal import Decimal
 import pytest
 from django.db import connection
 
+from tests.conftest import client_for, make_user
 from tournaments.models import Entry, LedgerRow
 
 pytestmark = pytest.mark.django_db
@@ -103,35 +104,33 @@ def test_the_shift_endpoint_shows_my_totals(api, cashier_user, tournament, make_
     assert r.data["total"] == "110.00" and r.data["by_method"][0]["method"] == "CARD"
 
 
-@pytest.mark.django_db(transaction=True)
-def test_two_cashiers_selling_the_last_place_at_once_give_one_sale_and_one_refusal(make_tournament, make_person, django_user_model):
-    """Real concurrency: two threads, two database connections, one place left."""
-    from django.contrib.auth.models import Group
-
-    from tests.conftest import client_for
-
-    t = make_tournament(field_cap=1)
-    cashiers = []
-    for name in ("c1", "c2"):
-        u = django_user_model.objects.create_user(username=name, password="x")
-        u.groups.add(Group.objects.get_or_create(name="cashier")[0])
-        cashiers.append(u)
-    people = [make_person(), make_person()]
-    barrier = threading.Barrier(2)
-    results = [None, None]
+def at_once(*calls):
+    """Run the calls in threads released together by a barrier, each on its own connection."""
+    barrier = threading.Barrier(len(calls))
+    results = [None] * len(calls)
 
     def worker(i):
         try:
             barrier.wait()
-            results[i] = sell(client_for(cashiers[i]), t, people[i])
+            results[i] = calls[i]()
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(2)]
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(len(calls))]
     for th in threads:
         th.start()
     for th in threads:
         th.join()
+    return results
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_cashiers_selling_the_last_place_at_once_give_one_sale_and_one_refusal(make_tournament, make_person):
+    """Real concurrency: two threads, two database connections, one place left."""
+    t = make_tournament(field_cap=1)
+    c1, c2 = make_user("c1", "cashier"), make_user("c2", "cashier")
+    p1, p2 = make_person(), make_person()
+    results = at_once(lambda: sell(client_for(c1), t, p1), lambda: sell(client_for(c2), t, p2))
     statuses = sorted(r.status_code for r in results)
     assert statuses == [201, 409], [r.data for r in results]
     refused = next(r for r in results if r.status_code == 409)
@@ -140,29 +139,10 @@ def test_two_cashiers_selling_the_last_place_at_once_give_one_sale_and_one_refus
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_double_click_with_one_key_from_two_connections_charges_once(make_tournament, person, django_user_model):
-    from django.contrib.auth.models import Group
-
-    from tests.conftest import client_for
-
+def test_a_double_click_with_one_key_from_two_connections_charges_once(make_tournament, person):
     t = make_tournament()
-    u = django_user_model.objects.create_user(username="c3", password="x")
-    u.groups.add(Group.objects.get_or_create(name="cashier")[0])
-    barrier = threading.Barrier(2)
-    results = [None, None]
-
-    def worker(i):
-        try:
-            barrier.wait()
-            results[i] = sell(client_for(u), t, person, key="double-click")
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(2)]
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join()
+    u = make_user("c3", "cashier")
+    results = at_once(*[lambda: sell(client_for(u), t, person, key="double-click")] * 2)
     assert [r.status_code for r in results] == [201, 201], [r.data for r in results]
     assert results[0].data["receipt"]["receipt_number"] == results[1].data["receipt"]["receipt_number"]
     assert LedgerRow.objects.filter(tournament=t).count() == 1
