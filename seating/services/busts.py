@@ -6,6 +6,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tdmanager import sql
 from tdmanager.errors import ValidationFailed
 from tournaments.models import Clock, Entry, Tournament
 
@@ -110,12 +111,12 @@ def record_bust(tournament, busts, *, actor, table: int | None = None, same_hand
     out = settle(t, room, actor, "seating.player.busted", now=now, **payload)
     for b in rows:
         b.event = out.event
-    Bust.objects.bulk_create(rows)
+    sql.insert(rows)
     by_place: dict[int, list[int]] = {}
     for b in rows:
         by_place.setdefault(b.place, []).append(b.entry_id)
     for place, members in by_place.items():
-        Entry.objects.filter(pk__in=members).update(status=Entry.BUSTED, busted_at=now, place=place)
+        sql.update(Entry, {"pk__in": members}, status=Entry.BUSTED, busted_at=now, place=place)
     for b in changed_earlier:  # an earlier bust of the same hand-for-hand hand
         Bust.objects.filter(pk=b.pk).update(place=b.place, shared_with=b.shared_with)
         Entry.objects.filter(pk=b.entry_id).update(place=b.place)

@@ -6,6 +6,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tdmanager import sql
 from tdmanager.errors import ValidationFailed
 from tournaments.models import Entry
 from tournaments.services.events import log_event
@@ -73,7 +74,7 @@ def confirm_moves(tournament, moves, *, actor, now=None) -> int:
         raise SeatingActionError("not_proposed", _("One of these moves is no longer open."))
     drawn = [m.pk for m in rows if m.applied]
     if drawn:
-        PendingMove.objects.filter(pk__in=drawn).update(status=PendingMove.DONE, done_at=now, done_by=actor.user)
+        sql.update(PendingMove, {"pk__in": drawn}, status=PendingMove.DONE, done_at=now, done_by=actor.user)
         log_event(t, "seating.moves.confirmed", actor, moves=drawn, applied_when_drawn=True)
     for m in rows:
         if not m.applied:

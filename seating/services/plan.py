@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from tdmanager import sql
 from tdmanager.errors import DomainError
 from tournaments.models import Entry
 from tournaments.services.events import log_event
@@ -262,7 +263,7 @@ def _propose(t, room: Room, h: House, actor, cause, out: Outcome, now):
     if not stale and not new:
         return
     if stale:
-        PendingMove.objects.filter(pk__in=stale).update(status=PendingMove.SUPERSEDED)
+        sql.update(PendingMove, {"pk__in": stale}, status=PendingMove.SUPERSEDED)
         for pk in stale:
             room.proposals.pop(pk, None)
         out.superseded += stale
@@ -287,7 +288,7 @@ def _slips(t, moves, *, event, cause, applied: bool, now) -> list[PendingMove]:
         )
         for m in moves
     ]
-    return PendingMove.objects.bulk_create(rows)
+    return sql.insert(rows)
 
 
 def _names(entry_ids) -> dict[int, str]:

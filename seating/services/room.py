@@ -23,9 +23,11 @@ import secrets
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 
+from django.db import connection
 from django.utils import timezone
 
-from tournaments.models import Tournament
+from tdmanager import sql
+from tournaments.models import Clock, Tournament
 
 from .. import engine
 from ..models import PendingMove, Seat, SeatingState, Table
@@ -171,7 +173,7 @@ class Room:
     def done(self):
         """End of a service: a new token (in the service's transaction) and keep the room."""
         self.token = secrets.token_hex(16)
-        SeatingState.objects.filter(pk=self.tournament_id).update(token=self.token, bust_seq=self.bust_seq, group_seq=self.group_seq)
+        sql.update(SeatingState, {"pk": self.tournament_id}, token=self.token, bust_seq=self.bust_seq, group_seq=self.group_seq)
         self.release()
 
     def _write_tables(self, touched, now):
@@ -180,7 +182,7 @@ class Room:
             new, info = self.tables.get(number), self.info.get(number)
             if new is None:
                 if old is not None:
-                    Table.objects.filter(pk=old_info.id).update(in_play=False, closed_at=now, is_final=False, halt_waived=False)
+                    sql.update(Table, {"pk": old_info.id}, in_play=False, closed_at=now, is_final=False, halt_waived=False)
                 continue
             if old is None:
                 row = Table.objects.filter(tournament_id=self.tournament_id, number=number).first()
@@ -193,7 +195,7 @@ class Room:
             elif _attributes(old, old_info) != _attributes(new, info):
                 row = Table(pk=info.id)
                 _fill(row, new, info)
-                Table.objects.filter(pk=info.id).update(**{f: getattr(row, f) for f in TABLE_FIELDS})
+                sql.update(Table, {"pk": info.id}, **{f: getattr(row, f) for f in TABLE_FIELDS})
 
     def _write_seats(self, touched, now):
         """Seats that emptied are deleted; new and moved seats are (re)written. A moved seat
@@ -211,9 +213,9 @@ class Room:
         removed = [e for e in old_pos if e not in new_pos]
         gone = removed + [e for e in written if e in old_pos]
         if gone:
-            Seat.objects.filter(pk__in=gone).delete()
+            sql.delete(Seat, {"pk__in": gone})
         if written:
-            Seat.objects.bulk_create([
+            sql.insert([
                 Seat(entry_id=e, tournament_id=self.tournament_id, table_id=self.info[new_pos[e][0]].id, number=new_pos[e][1],
                      wait_for_button=self.wait.get(e, e in self.waiting), seated_at=now)
                 for e in written
@@ -276,13 +278,23 @@ def table_from_snapshot(snap: dict) -> engine.Table:
     )
 
 
-# What seating reads with the lock: the tournament's own fields (the rest are left deferred)
-# and its clock, in one values query (a model query with select_related costs twice as much).
+# What seating reads with the lock: the tournament's own fields (the rest are left deferred),
+# its clock and its seating state, in one statement.
 TOURNAMENT_FIELDS = tuple(  # in the model's order, as Model.from_db wants them
     f.attname for f in Tournament._meta.concrete_fields
     if f.attname in {"id", "name", "status", "format", "settings", "rule_set", "table_size", "starting_stack"}
 )
-LOCK_FIELDS = TOURNAMENT_FIELDS + ("clock__status", "clock__h4h_hand")
+
+
+def _from_db(values) -> list:
+    """Raw column values as the ORM would load them (JSON decoded; SQLite keeps it as text)."""
+    fields = [f for f in Tournament._meta.concrete_fields if f.attname in TOURNAMENT_FIELDS]
+    out = []
+    for field, value in zip(fields, values, strict=True):
+        for converter in field.get_db_converters(connection):
+            value = converter(value, field, connection)
+        out.append(value)
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,28 +303,47 @@ class ClockView:
     h4h_hand: int
 
 
+def _lock_sql() -> str:
+    """One statement: the tournament row and its seating state, both locked, and the clock.
+
+    Tournament first, state second (the order PostgreSQL locks them in), so it never
+    deadlocks with ``cashier.lock_tournament``, which takes the tournament row alone and,
+    in a sale that seats the player, comes here next. Both rows are locked, so a statement
+    that had to wait for the lock gets their newest versions (PostgreSQL, read committed).
+    """
+    t, s, c = sql.table(Tournament), sql.table(SeatingState), sql.table(Clock)
+    columns = ", ".join(f"t.{sql.column(Tournament, f.name)}" for f in Tournament._meta.concrete_fields
+                        if f.attname in TOURNAMENT_FIELDS)
+    lock = " FOR UPDATE OF t, s" if connection.features.has_select_for_update_of else ""
+    return (
+        f"SELECT {columns}, c.{sql.column(Clock, 'status')}, c.{sql.column(Clock, 'h4h_hand')}, "
+        f"s.{sql.column(SeatingState, 'token')}, s.{sql.column(SeatingState, 'bust_seq')}, "
+        f"s.{sql.column(SeatingState, 'group_seq')} "
+        f"FROM {t} t INNER JOIN {s} s ON s.{sql.column(SeatingState, 'tournament')} = t.{sql.column(Tournament, 'id')} "
+        f"LEFT OUTER JOIN {c} c ON c.{sql.column(Clock, 'tournament')} = t.{sql.column(Tournament, 'id')} "
+        f"WHERE t.{sql.column(Tournament, 'id')} = %s{lock}"
+    )
+
+
 def lock(tournament) -> tuple[Tournament, Room]:
     """Lock the tournament row (as ``cashier.lock_tournament``) and open its room.
 
-    The seating state is read by a second statement, once the lock is held: a statement that
-    waited for the lock sees the other rows as they were when it started (PostgreSQL, read
-    committed), and the state may have changed meanwhile. The room is the one this process
-    kept if the state's token still matches, else it is read again.
+    The room is the one this process kept if the state's token still matches, else it is
+    read again. A tournament seen here for the first time gets its state row (with the
+    tournament row locked first, so two services cannot both create it).
     """
-    pk = getattr(tournament, "pk", tournament)
-    rows = list(Tournament.objects.select_for_update(of=("self",)).filter(pk=pk).values_list(*LOCK_FIELDS))
+    pk = int(getattr(tournament, "pk", tournament))
+    rows = sql.select(_lock_sql(), [pk])
     if not rows:
-        raise Tournament.DoesNotExist(f"tournament {pk} does not exist")
+        if not Tournament.objects.select_for_update().filter(pk=pk).exists():
+            raise Tournament.DoesNotExist(f"tournament {pk} does not exist")
+        SeatingState.objects.get_or_create(tournament_id=pk)
+        rows = sql.select(_lock_sql(), [pk])
     row = rows[0]
     n = len(TOURNAMENT_FIELDS)
-    t = Tournament.from_db(Tournament.objects.db, list(TOURNAMENT_FIELDS), row[:n])
-    clock_status, h4h_hand = row[n:]
+    t = Tournament.from_db(Tournament.objects.db, list(TOURNAMENT_FIELDS), _from_db(row[:n]))
+    clock_status, h4h_hand, token, bust_seq, group_seq = row[n:]
     t._seating_clock = ClockView(clock_status, h4h_hand or 0) if clock_status is not None else None
-    state = SeatingState.objects.filter(pk=pk).values_list("token", "bust_seq", "group_seq").first()
-    if state is None:
-        SeatingState.objects.create(tournament_id=pk, token="")
-        state = ("", 0, 0)
-    token, bust_seq, group_seq = state
     room = _cache.pop(pk, None)
     if room is None or not token or room.token != token:
         room = load_room(pk, token)

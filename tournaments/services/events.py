@@ -2,7 +2,7 @@
 
 from django.db import transaction
 
-from tdmanager import realtime
+from tdmanager import realtime, sql
 
 from ..models import TournamentEvent
 
@@ -31,7 +31,7 @@ SYSTEM = Actor()
 def log_event(tournament, action: str, actor: Actor | None = None, **payload) -> TournamentEvent:
     """Append one event row and publish the tournament's change once the transaction commits."""
     actor = actor or SYSTEM
-    event = TournamentEvent.objects.create(
+    event = TournamentEvent(
         tournament=tournament,
         action=action,
         actor=actor.user,
@@ -39,6 +39,7 @@ def log_event(tournament, action: str, actor: Actor | None = None, **payload) ->
         device=actor.device[:200],
         payload=payload,
     )
+    sql.insert([event])  # a new row: the ORM's save() would only add its compiling time
     if tournament is not None:
         tid = tournament.pk
         transaction.on_commit(lambda: realtime.tournament_changed(tid, action))

@@ -159,6 +159,8 @@ class Simulation:
             # lead to a new plan, so ask again until nothing is left to do.
             services.confirm_moves(t, [s.pk for s in slips], actor=self.actor)
             confirmed += slips
+            if all(s.applied for s in slips):
+                break  # break and final-table slips were applied when drawn: confirming them plans nothing
             slips = list(PendingMove.objects.filter(tournament=t, status=PendingMove.PROPOSED))
         end = time.perf_counter()
         self.bust_ms.append((bust_done - tick) * 1000)
