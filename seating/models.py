@@ -23,7 +23,7 @@ class Table(models.Model):
     history remain; a table opened again later reuses the row.
     """
 
-    tournament = models.ForeignKey(Tournament, related_name="tables", on_delete=models.CASCADE)
+    tournament = models.ForeignKey(Tournament, related_name="tables", on_delete=models.CASCADE, db_index=False)
     number = models.PositiveIntegerField(_("table"))
     capacity = models.PositiveSmallIntegerField(_("seats"))
     big_blind_seat = models.PositiveSmallIntegerField(_("big blind of the last hand"), null=True, blank=True)
@@ -54,8 +54,10 @@ class Seat(models.Model):
     passes him.
     """
 
-    tournament = models.ForeignKey(Tournament, related_name="seats", on_delete=models.CASCADE)
-    table = models.ForeignKey(Table, related_name="seats", on_delete=models.CASCADE)
+    # Indexes (written on every seat change): (tournament, table) and the unique (table,
+    # number) also serve the keys' own lookups.
+    tournament = models.ForeignKey(Tournament, related_name="seats", on_delete=models.CASCADE, db_index=False)
+    table = models.ForeignKey(Table, related_name="seats", on_delete=models.CASCADE, db_index=False)
     number = models.PositiveSmallIntegerField(_("seat"))
     entry = models.OneToOneField(Entry, primary_key=True, related_name="seat", on_delete=models.CASCADE)
     wait_for_button = models.BooleanField(default=False)
@@ -80,7 +82,7 @@ class Bust(models.Model):
     BUST, REMOVED = "BUST", "REMOVED"
     UNDONE, REBOUGHT = "UNDONE", "REBOUGHT"
 
-    tournament = models.ForeignKey(Tournament, related_name="busts", on_delete=models.CASCADE)
+    tournament = models.ForeignKey(Tournament, related_name="busts", on_delete=models.CASCADE, db_index=False)
     entry = models.ForeignKey(Entry, related_name="busts", on_delete=models.CASCADE)
     order = models.PositiveIntegerField(help_text="bust sequence in the tournament, first out first")
     kind = models.CharField(max_length=10, default=BUST)
@@ -90,11 +92,11 @@ class Bust(models.Model):
     h4h_hand = models.PositiveIntegerField(null=True, blank=True)
     starting_stack = models.PositiveBigIntegerField(null=True, blank=True)
     busted_at = models.DateTimeField(default=timezone.now)
-    reported_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    reported_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, db_index=False)
     reason = models.CharField(max_length=200, blank=True)
     place = models.PositiveIntegerField(null=True, blank=True)
     shared_with = models.PositiveIntegerField(default=1)
-    event = models.ForeignKey(TournamentEvent, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    event = models.ForeignKey(TournamentEvent, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False)
     void = models.CharField(max_length=10, blank=True)
     voided_at = models.DateTimeField(null=True, blank=True)
 
@@ -118,7 +120,9 @@ class PendingMove(models.Model):
     BALANCE, BREAK, FINAL_TABLE, MANUAL = "BALANCE", "BREAK", "FINAL_TABLE", "MANUAL"
     KINDS = [(BALANCE, _("balancing")), (BREAK, _("table break")), (FINAL_TABLE, _("final table")), (MANUAL, _("by hand"))]
 
-    tournament = models.ForeignKey(Tournament, related_name="moves", on_delete=models.CASCADE)
+    # Indexes: (tournament, status) and the entry; the links to events and users are followed
+    # from the slip, never searched (events are never deleted).
+    tournament = models.ForeignKey(Tournament, related_name="moves", on_delete=models.CASCADE, db_index=False)
     entry = models.ForeignKey(Entry, related_name="moves", on_delete=models.CASCADE)
     kind = models.CharField(max_length=12, choices=KINDS, default=BALANCE)
     status = models.CharField(max_length=10, choices=STATUSES, default=PROPOSED)
@@ -133,12 +137,13 @@ class PendingMove(models.Model):
     single_big_blind = models.BooleanField(default=False)
     created_at = models.DateTimeField(default=timezone.now)
     done_at = models.DateTimeField(null=True, blank=True)
-    done_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    event = models.ForeignKey(TournamentEvent, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+    done_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                                db_index=False)
+    event = models.ForeignKey(TournamentEvent, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False,
                               help_text="the event that made the slip (the draw, the plan, the manual move)")
-    cause = models.ForeignKey(TournamentEvent, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+    cause = models.ForeignKey(TournamentEvent, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False,
                               help_text="the undoable action that led to it (a bust, a confirmed move)")
-    done_event = models.ForeignKey(TournamentEvent, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+    done_event = models.ForeignKey(TournamentEvent, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False,
                                    help_text="the confirmation that changed the seat map (the undo source)")
 
     class Meta:

@@ -12,58 +12,137 @@ Anything else goes through the ORM.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
-from django.db import connection
-
-
-def _q(name: str) -> str:
-    return connection.ops.quote_name(name)
+from django.db import DEFAULT_DB_ALIAS, connections
 
 
-def _where(model, filters: dict) -> tuple[str, list]:
+def _conn():
+    # The real connection object: the ``django.db.connection`` proxy costs a thread-local
+    # lookup on every attribute, and a bust touches it hundreds of times.
+    return connections[DEFAULT_DB_ALIAS]
+
+
+@lru_cache(maxsize=None)
+def _column(model, name: str):
+    """The field and its quoted column ("pk" is the primary key)."""
+    field = model._meta.pk if name == "pk" else model._meta.get_field(name)
+    return field, _conn().ops.quote_name(field.column)
+
+
+def _where(model, filters: dict, conn) -> tuple[str, list]:
     """``{"pk": 1, "entry__in": [2, 3], "status": "X"}`` → SQL and params (AND of them)."""
     parts, params = [], []
     for key, value in filters.items():
         name, _, op = key.partition("__")
-        field = model._meta.pk if name == "pk" else model._meta.get_field(name)
-        column = _q(field.column)
+        field, column = _column(model, name)
         if op == "in":
             values = list(value)
             if not values:
                 return "1 = 0", []
             parts.append(f"{column} IN ({', '.join(['%s'] * len(values))})")
-            params += [field.get_db_prep_value(v, connection) for v in values]
+            params += [field.get_db_prep_value(v, conn) for v in values]
         elif op:
             raise ValueError(f"unsupported lookup {key!r}")
         elif value is None:
             parts.append(f"{column} IS NULL")
         else:
             parts.append(f"{column} = %s")
-            params.append(field.get_db_prep_value(value, connection))
+            params.append(field.get_db_prep_value(value, conn))
     return " AND ".join(parts) or "1 = 1", params
+
+
+def _update(model, filters: dict, values: dict, conn) -> tuple[str, list]:
+    sets, params = [], []
+    for name, value in values.items():
+        field, column = _column(model, name)
+        if field.is_relation and hasattr(value, "_meta"):
+            value = value.pk  # a related row given as an instance
+        sets.append(f"{column} = %s")
+        params.append(field.get_db_prep_save(value, conn))
+    where, where_params = _where(model, filters, conn)
+    return f"UPDATE {table(model)} SET {', '.join(sets)} WHERE {where}", params + where_params
+
+
+def _delete(model, filters: dict, conn) -> tuple[str, list]:
+    where, params = _where(model, filters, conn)
+    return f"DELETE FROM {table(model)} WHERE {where}", params
 
 
 def update(model, filters: dict, **values) -> int:
     """``UPDATE table SET … WHERE …``; returns the rows changed."""
-    sets, params = [], []
-    for name, value in values.items():
-        field = model._meta.get_field(name)
-        if field.is_relation and hasattr(value, "_meta"):
-            value = value.pk  # a related row given as an instance
-        sets.append(f"{_q(field.column)} = %s")
-        params.append(field.get_db_prep_save(value, connection))
-    where, where_params = _where(model, filters)
-    with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE {_q(model._meta.db_table)} SET {', '.join(sets)} WHERE {where}", params + where_params)
+    conn = _conn()
+    with conn.cursor() as cursor:
+        cursor.execute(*_update(model, filters, values, conn))
         return cursor.rowcount
 
 
 def delete(model, filters: dict) -> int:
     """``DELETE FROM table WHERE …`` (no cascades, no signals: for rows nothing points at)."""
-    where, params = _where(model, filters)
-    with connection.cursor() as cursor:
-        cursor.execute(f"DELETE FROM {_q(model._meta.db_table)} WHERE {where}", params)
+    conn = _conn()
+    with conn.cursor() as cursor:
+        cursor.execute(*_delete(model, filters, conn))
         return cursor.rowcount
+
+
+class Batch:
+    """Writes nobody waits an answer for, sent together when ``flush`` is called.
+
+    On PostgreSQL (client-side parameters, Django's default) the statements travel as one
+    query, one round trip; elsewhere they run one after the other. Order is kept, so a
+    seat freed by a delete can be taken by a later insert. The caller flushes inside its
+    transaction; what was never flushed was never written.
+    """
+
+    def __init__(self):
+        self.statements: list[tuple[str, list]] = []
+
+    def __bool__(self):
+        return bool(self.statements)
+
+    def update(self, model, filters: dict, **values):
+        self.statements.append(_update(model, filters, values, _conn()))
+
+    def delete(self, model, filters: dict):
+        self.statements.append(_delete(model, filters, _conn()))
+
+    def insert(self, objs: Iterable):
+        """New rows whose primary key is set already (nothing is read back)."""
+        objs = list(objs)
+        if objs:
+            self.statements.append(_insert(objs, _conn(), returning=False))
+
+    def flush(self):
+        statements, self.statements = self.statements, []
+        if not statements:
+            return
+        conn = _conn()
+        with conn.cursor() as cursor:
+            if len(statements) > 1 and _one_trip(conn):
+                cursor.execute("; ".join(s for s, _p in statements), [p for _s, params in statements for p in params])
+            else:
+                for statement, params in statements:
+                    cursor.execute(statement, params)
+
+
+def _one_trip(conn) -> bool:
+    return conn.vendor == "postgresql" and not conn.settings_dict.get("OPTIONS", {}).get("server_side_binding")
+
+
+@lru_cache(maxsize=None)
+def _insert_sql(model, with_pk: bool, rows: int, returning: bool) -> tuple[list, str]:
+    meta = model._meta
+    fields = [f for f in meta.concrete_fields if with_pk or not f.primary_key]
+    quote = _conn().ops.quote_name
+    values = ", ".join([f"({', '.join(['%s'] * len(fields))})"] * rows)
+    statement = f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) VALUES {values}"
+    return fields, statement + (f" RETURNING {quote(meta.pk.column)}" if returning else "")
+
+
+def _insert(objs: list, conn, returning: bool) -> tuple[str, list]:
+    model = type(objs[0])
+    fields, statement = _insert_sql(model, getattr(objs[0], model._meta.pk.attname) is not None, len(objs), returning)
+    return statement, [f.get_db_prep_save(f.pre_save(obj, True), conn) for obj in objs for f in fields]
 
 
 def insert(objs: Iterable) -> list:
@@ -76,36 +155,29 @@ def insert(objs: Iterable) -> list:
     if not objs:
         return objs
     model = type(objs[0])
-    meta = model._meta
-    if not connection.features.can_return_rows_from_bulk_insert:
+    conn = _conn()
+    if not conn.features.can_return_rows_from_bulk_insert:
         return model.objects.bulk_create(objs)
-    fields = [f for f in meta.concrete_fields if not (f.primary_key and getattr(objs[0], f.attname) is None)]
-    rows, params = [], []
-    for obj in objs:
-        rows.append(f"({', '.join(['%s'] * len(fields))})")
-        params += [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
-    pk = meta.pk
-    sql = (f"INSERT INTO {_q(meta.db_table)} ({', '.join(_q(f.column) for f in fields)}) VALUES {', '.join(rows)} "
-           f"RETURNING {_q(pk.column)}")
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+    with conn.cursor() as cursor:
+        cursor.execute(*_insert(objs, conn, returning=True))
         keys = [row[0] for row in cursor.fetchall()]
     for obj, key in zip(objs, keys, strict=True):
-        setattr(obj, pk.attname, key)
+        setattr(obj, model._meta.pk.attname, key)
         obj._state.adding = False
-        obj._state.db = connection.alias
+        obj._state.db = conn.alias
     return objs
 
 
-def select(sql: str, params: list | tuple = ()) -> list[tuple]:
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+def select(statement: str, params: list | tuple = ()) -> list[tuple]:
+    with _conn().cursor() as cursor:
+        cursor.execute(statement, params)
         return cursor.fetchall()
 
 
+@lru_cache(maxsize=None)
 def table(model) -> str:
-    return _q(model._meta.db_table)
+    return _conn().ops.quote_name(model._meta.db_table)
 
 
 def column(model, name: str) -> str:
-    return _q(model._meta.get_field(name).column)
+    return _column(model, name)[1]

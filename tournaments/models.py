@@ -236,7 +236,9 @@ class Entry(models.Model):
         (BUSTED, _("Busted")),
         (CANCELLED, _("Cancelled")),
     ]
-    tournament = models.ForeignKey(Tournament, related_name="entries", on_delete=models.PROTECT)
+    # Indexes: a bust rewrites the entry row, and every index is written again with it, so
+    # the tournament key is served by the unique (tournament, number) rather than its own.
+    tournament = models.ForeignKey(Tournament, related_name="entries", on_delete=models.PROTECT, db_index=False)
     person = models.ForeignKey(Person, related_name="entries", on_delete=models.PROTECT)
     number = models.PositiveIntegerField(_("entry number"))
     person_entry_no = models.PositiveIntegerField(default=1, help_text="1 = first entry, 2 = first re-entry …")
@@ -350,16 +352,19 @@ class LedgerRow(AppendOnlyModel):
 class TournamentEvent(AppendOnlyModel):
     """The append-only event log: audit trail, undo source and live feed."""
 
+    # Written on every action (a bust writes one or two): few indexes. The log is read by
+    # tournament, newest first, or by tournament and action.
     tournament = models.ForeignKey(Tournament, null=True, blank=True, related_name="events", on_delete=models.PROTECT)
-    action = models.CharField(max_length=80, db_index=True)
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT)
+    action = models.CharField(max_length=80)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, db_index=False)
     actor_label = models.CharField(max_length=150, blank=True)
     device = models.CharField(max_length=200, blank=True)
-    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    created_at = models.DateTimeField(default=timezone.now)
     payload = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["id"]
+        indexes = [models.Index(fields=["tournament", "action"])]
 
     def __str__(self):
         return f"{self.created_at:%H:%M:%S} {self.action}"

@@ -68,17 +68,21 @@ def confirm_moves(tournament, moves, *, actor, now=None) -> int:
     now = now or timezone.now()
     t, room = lock(tournament)
     room.release()  # each balancing move below opens it again
-    ids = [getattr(m, "pk", m) for m in moves]
-    rows = list(PendingMove.objects.select_for_update().filter(tournament=t, pk__in=ids))
-    if len(rows) != len(set(ids)) or any(m.status != PendingMove.PROPOSED for m in rows):
+    ids = sorted({int(getattr(m, "pk", m)) for m in moves})
+    # Slips change only under the tournament lock, held now: a plain read is current.
+    rows = sql.select(
+        f"SELECT {sql.column(PendingMove, 'id')}, {sql.column(PendingMove, 'applied')} FROM {sql.table(PendingMove)} "
+        f"WHERE {sql.column(PendingMove, 'tournament')} = %s AND {sql.column(PendingMove, 'status')} = %s "
+        f"AND {sql.column(PendingMove, 'id')} IN ({', '.join(['%s'] * len(ids))})", [t.pk, PendingMove.PROPOSED, *ids]) if ids else []
+    if len(rows) != len(ids):
         raise SeatingActionError("not_proposed", _("One of these moves is no longer open."))
-    drawn = [m.pk for m in rows if m.applied]
+    drawn = [pk for pk, applied in rows if applied]
     if drawn:
         sql.update(PendingMove, {"pk__in": drawn}, status=PendingMove.DONE, done_at=now, done_by=actor.user)
         log_event(t, "seating.moves.confirmed", actor, moves=drawn, applied_when_drawn=True)
-    for m in rows:
-        if not m.applied:
-            confirm_move(t, m, actor=actor, now=now)
+    for pk, applied in rows:
+        if not applied:
+            confirm_move(t, pk, actor=actor, now=now)
     return len(rows)
 
 

@@ -23,8 +23,8 @@ from django.utils.translation import gettext_lazy
 
 from tdmanager import sql
 from tdmanager.errors import DomainError
-from tournaments.models import Entry
-from tournaments.services.events import log_event
+from tournaments.models import Entry, Person
+from tournaments.services.events import log_event, log_events
 
 from .. import engine
 from ..models import PendingMove
@@ -189,14 +189,18 @@ def settle(t, room: Room, actor, action: str, *, cause=None, replan: bool = True
         change = room.save(now)
         if snapshots:
             payload.update(change)
-        out.event = log_event(t, action, actor, **payload)
-        cause = cause or out.event
         names = _names([m.player for d in draws for m in d.moves])
         for d in draws:
             d.payload["moves"] = [_move_json(m, names) for m in d.moves]
-            ev = log_event(t, f"seating.{'final_table.formed' if d.kind == engine.FINAL_TABLE else 'table.broken'}", actor,
-                           table=d.table, **d.payload)
-            out.slips += _slips(t, d.moves, event=ev, cause=cause, applied=True, now=now)
+        # The change's event and one per draw, in one statement.
+        out.event, *draw_events = log_events(t, actor, [(action, payload)] + [
+            (f"seating.{'final_table.formed' if d.kind == engine.FINAL_TABLE else 'table.broken'}", {"table": d.table, **d.payload})
+            for d in draws
+        ])
+        cause = cause or out.event
+        out.slips += _slips(t, [(m, ev) for d, ev in zip(draws, draw_events, strict=True) for m in d.moves], cause=cause,
+                            applied=True, now=now)
+        for d in draws:
             if d.kind == engine.FINAL_TABLE:
                 out.final_table = d.table
             else:
@@ -271,7 +275,7 @@ def _propose(t, room: Room, h: House, actor, cause, out: Outcome, now):
     if new:
         names = _names([m.player for m in new])
         ev = log_event(t, "seating.moves.proposed", actor, moves=[_move_json(m, names) for m in new], superseded=stale)
-        rows = _slips(t, new, event=ev, cause=cause, applied=False, now=now)
+        rows = _slips(t, [(m, ev) for m in new], cause=cause, applied=False, now=now)
         for row in rows:
             room.proposals[row.pk] = Proposal(row.pk, row.entry_id, row.from_table, row.from_seat, row.to_table, row.to_seat)
         out.proposed += rows
@@ -279,14 +283,15 @@ def _propose(t, room: Room, h: House, actor, cause, out: Outcome, now):
         log_event(t, "seating.moves.superseded", actor, superseded=stale)
 
 
-def _slips(t, moves, *, event, cause, applied: bool, now) -> list[PendingMove]:
+def _slips(t, moves, *, cause, applied: bool, now) -> list[PendingMove]:
+    """One slip per (move, the event that made it), in one statement."""
     rows = [
         PendingMove(
             tournament=t, entry_id=m.player, kind=m.kind, applied=applied, from_table=m.from_table, from_seat=m.from_seat,
             to_table=m.to_table, to_seat=m.to_seat, reason=m.reason, card=m.card or "", wait_for_button=m.wait_for_button,
             single_big_blind=m.single_big_blind, created_at=now, event=event, cause=cause,
         )
-        for m in moves
+        for m, event in moves
     ]
     return sql.insert(rows)
 
@@ -294,7 +299,12 @@ def _slips(t, moves, *, event, cause, applied: bool, now) -> list[PendingMove]:
 def _names(entry_ids) -> dict[int, str]:
     if not entry_ids:
         return {}
-    rows = Entry.objects.filter(pk__in=entry_ids).values_list("pk", "number", "person__first_name", "person__last_name")
+    e, p = sql.table(Entry), sql.table(Person)
+    ids = list(entry_ids)
+    rows = sql.select(
+        f"SELECT e.{sql.column(Entry, 'id')}, e.{sql.column(Entry, 'number')}, p.{sql.column(Person, 'first_name')}, "
+        f"p.{sql.column(Person, 'last_name')} FROM {e} e INNER JOIN {p} p ON p.{sql.column(Person, 'id')} = e.{sql.column(Entry, 'person')} "
+        f"WHERE e.{sql.column(Entry, 'id')} IN ({', '.join(['%s'] * len(ids))})", ids)
     return {pk: f"{first} {last}".strip() + f" (#{number})" for pk, number, first, last in rows}
 
 

@@ -22,8 +22,9 @@ from __future__ import annotations
 import secrets
 from collections import OrderedDict
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.utils import timezone
 
 from tdmanager import sql
@@ -76,6 +77,7 @@ class Room:
         }
         self.bust_seq = 0
         self.group_seq = 0
+        self.writes = sql.Batch()  # row writes sent together when the service is done
         self._reset_changes()
 
     def _reset_changes(self):
@@ -171,9 +173,12 @@ class Room:
         return {"before": before, "after": after}
 
     def done(self):
-        """End of a service: a new token (in the service's transaction) and keep the room."""
+        """End of a service: a new token, then every row write of the service in one go (in
+        the service's transaction), and keep the room."""
         self.token = secrets.token_hex(16)
-        sql.update(SeatingState, {"pk": self.tournament_id}, token=self.token, bust_seq=self.bust_seq, group_seq=self.group_seq)
+        self.writes.update(SeatingState, {"pk": self.tournament_id}, token=self.token, bust_seq=self.bust_seq,
+                           group_seq=self.group_seq)
+        self.writes.flush()
         self.release()
 
     def _write_tables(self, touched, now):
@@ -182,7 +187,7 @@ class Room:
             new, info = self.tables.get(number), self.info.get(number)
             if new is None:
                 if old is not None:
-                    sql.update(Table, {"pk": old_info.id}, in_play=False, closed_at=now, is_final=False, halt_waived=False)
+                    self.writes.update(Table, {"pk": old_info.id}, in_play=False, closed_at=now, is_final=False, halt_waived=False)
                 continue
             if old is None:
                 row = Table.objects.filter(tournament_id=self.tournament_id, number=number).first()
@@ -195,7 +200,7 @@ class Room:
             elif _attributes(old, old_info) != _attributes(new, info):
                 row = Table(pk=info.id)
                 _fill(row, new, info)
-                sql.update(Table, {"pk": info.id}, **{f: getattr(row, f) for f in TABLE_FIELDS})
+                self.writes.update(Table, {"pk": info.id}, **{f: getattr(row, f) for f in TABLE_FIELDS})
 
     def _write_seats(self, touched, now):
         """Seats that emptied are deleted; new and moved seats are (re)written. A moved seat
@@ -213,9 +218,9 @@ class Room:
         removed = [e for e in old_pos if e not in new_pos]
         gone = removed + [e for e in written if e in old_pos]
         if gone:
-            sql.delete(Seat, {"pk__in": gone})
+            self.writes.delete(Seat, {"pk__in": gone})
         if written:
-            sql.insert([
+            self.writes.insert([
                 Seat(entry_id=e, tournament_id=self.tournament_id, table_id=self.info[new_pos[e][0]].id, number=new_pos[e][1],
                      wait_for_button=self.wait.get(e, e in self.waiting), seated_at=now)
                 for e in written
@@ -287,14 +292,17 @@ TOURNAMENT_FIELDS = tuple(  # in the model's order, as Model.from_db wants them
 
 
 def _from_db(values) -> list:
-    """Raw column values as the ORM would load them (JSON decoded; SQLite keeps it as text)."""
-    fields = [f for f in Tournament._meta.concrete_fields if f.attname in TOURNAMENT_FIELDS]
+    """Raw column values as the ORM would load them (JSON decoded)."""
+    conn = connections[DEFAULT_DB_ALIAS]
     out = []
-    for field, value in zip(fields, values, strict=True):
-        for converter in field.get_db_converters(connection):
-            value = converter(value, field, connection)
+    for field, value in zip(_LOCKED_FIELDS, values, strict=True):
+        for converter in field.get_db_converters(conn):
+            value = converter(value, field, conn)
         out.append(value)
     return out
+
+
+_LOCKED_FIELDS = [f for f in Tournament._meta.concrete_fields if f.attname in TOURNAMENT_FIELDS]
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,6 +311,7 @@ class ClockView:
     h4h_hand: int
 
 
+@lru_cache(maxsize=None)
 def _lock_sql() -> str:
     """One statement: the tournament row and its seating state, both locked, and the clock.
 
@@ -349,6 +358,7 @@ def lock(tournament) -> tuple[Tournament, Room]:
         room = load_room(pk, token)
     room.bust_seq, room.group_seq = bust_seq, group_seq
     room._reset_changes()
+    room.writes = sql.Batch()
     return t, room
 
 

@@ -30,17 +30,20 @@ SYSTEM = Actor()
 
 def log_event(tournament, action: str, actor: Actor | None = None, **payload) -> TournamentEvent:
     """Append one event row and publish the tournament's change once the transaction commits."""
+    return log_events(tournament, actor, [(action, payload)])[0]
+
+
+def log_events(tournament, actor: Actor | None, events: list[tuple[str, dict]]) -> list[TournamentEvent]:
+    """Append several event rows in one statement (in this order), and publish the change
+    once, with the last action, when the transaction commits."""
     actor = actor or SYSTEM
-    event = TournamentEvent(
-        tournament=tournament,
-        action=action,
-        actor=actor.user,
-        actor_label=actor.label,
-        device=actor.device[:200],
-        payload=payload,
-    )
-    sql.insert([event])  # a new row: the ORM's save() would only add its compiling time
-    if tournament is not None:
-        tid = tournament.pk
+    rows = [
+        TournamentEvent(tournament=tournament, action=action, actor=actor.user, actor_label=actor.label,
+                        device=actor.device[:200], payload=payload)
+        for action, payload in events
+    ]
+    sql.insert(rows)  # new rows: the ORM's save() would only add its compiling time
+    if tournament is not None and rows:
+        tid, action = tournament.pk, rows[-1].action
         transaction.on_commit(lambda: realtime.tournament_changed(tid, action))
-    return event
+    return rows
