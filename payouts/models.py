@@ -170,7 +170,8 @@ class Ticket(models.Model):
 
 class PrizePayment(models.Model):
     """One prize handed over: cash/cheque/transfer (with its PAYOUT ledger row), a ticket,
-    a seat or an item. ``source`` says which prize: ``MAIN:<kind>`` or ``SIDE:<award id>``.
+    a seat or an item. ``source`` says which prize: ``MAIN:<kind>``, ``SIDE:<award id>`` or
+    ``CHIPLEADER:<award id>`` (a flight's chip-leader prize, PAY-08).
     A payment whose ledger row was reversed no longer counts."""
 
     tournament = models.ForeignKey(Tournament, related_name="prize_payments", on_delete=models.PROTECT)

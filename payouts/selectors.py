@@ -112,6 +112,12 @@ def pool_breakdown(t) -> pool_engine.PoolBreakdown:
     deductions, plus any overlay to the guarantee, minus side prizes funded from the pool."""
     collected = max(ZERO, pooled_money_in(t)["prize"])
     fixed = {p.name: p.from_prize_pool for p in t.side_pools.all() if p.from_prize_pool > 0}
+    role, event = multiday_role(t)
+    if role == "DAY2":
+        # PAY-02: the event's pool is gross of the flights' chip-leader prizes (PAY-08).
+        chip_leaders = event_chip_leader_total(event)
+        if chip_leaders > 0:
+            fixed[str(_("Chip-leader prizes (Day 1 flights)"))] = chip_leaders
     kwargs = dict(deductions_percent=_deduction_percents(t), guarantee=t.guarantee,
                   guarantee_is_gross=bool(setting(t, "guarantee_is_gross")))
     try:
@@ -378,7 +384,28 @@ def dues(t, prizes=None) -> list[dict]:
         e = award.entry
         item(e, e.place, 1, "CASH", award.amount, f"SIDE:{award.pk}", award.pool.name)
         out[-1]["released"] = True  # side prizes are not part of the ranking sign-off
+    for award in chip_leader_awards(t):
+        e = award.entry
+        description = _("Chip leader no. %(rank)s of flight %(flight)s") % {"rank": award.rank, "flight": award.flight.label}
+        if award.shared_with > 1:
+            description += " " + _("(shared by %(m)s)") % {"m": award.shared_with}
+        item(e, e.place, award.shared_with, award.kind, award.amount, f"CHIPLEADER:{award.pk}", description)
+        out[-1]["released"] = True  # decided by the bag counts, not by the ranking
     return out
+
+
+def chip_leader_awards(t):
+    """PAY-08: the chip-leader prizes of a flight (paid at its desk once the flight closes)."""
+    from tournaments.formats.models import ChipLeaderAward
+
+    return ChipLeaderAward.objects.filter(flight__tournament=t).select_related("entry__person", "flight").order_by("rank", "id")
+
+
+def event_chip_leader_total(event) -> Decimal:
+    """Everything the flights of a multi-day event award their chip leaders (cash and tickets)."""
+    from tournaments.formats.models import ChipLeaderAward
+
+    return ChipLeaderAward.objects.filter(flight__event=event).aggregate(s=Sum("amount"))["s"] or ZERO
 
 
 def due_for(t, entry, source) -> dict | None:

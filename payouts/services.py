@@ -291,6 +291,9 @@ def pay_prize(entry, *, method: str, actor: Actor, source: str = "MAIN:CASH", re
         raise PayoutError("ranking_not_signed_off", _("Place %(p)s is not released: the ranking needs two sign-offs (director and a second staff member).") % {"p": due["place"]})
     person, amount, kind = entry.person, due["amount"], due["kind"]
     side = source.startswith("SIDE:")
+    # What the receipt says: the place for the main prizes, else which prize (a side pool, a
+    # flight's chip-leader prize, PAY-08).
+    note = f"place {due['place']}" if source.startswith("MAIN:") else due["description"]
     row = ticket = None
     if kind == "CASH":
         check_method(method)
@@ -312,13 +315,13 @@ def pay_prize(entry, *, method: str, actor: Actor, source: str = "MAIN:CASH", re
         row = _write_row(
             t, kind=LedgerRow.SIDE if side else LedgerRow.PAYOUT, entry=entry, person=person,
             prize=ZERO if side else -amount, fee=ZERO, side=-amount if side else ZERO, chips=0, method=method, actor=actor,
-            reference=reference.strip(), payee=payee, note=(due["description"] if side else f"place {due['place']}")[:200],
+            reference=reference.strip(), payee=payee, note=note[:200],
         )
     elif kind == "TICKET":
         ticket = Ticket.objects.create(holder=person, target_id=due["target"], value=amount, description=due["description"] or _("Prize ticket"), source=t)
         method, payee = LedgerRow.OTHER, person.full_name
         row = _write_row(t, kind=LedgerRow.PAYOUT, entry=entry, person=person, prize=-amount, fee=ZERO, chips=0, method=method,
-                         actor=actor, payee=payee, reference=f"ticket {ticket.pk}", note=f"place {due['place']}: ticket")
+                         actor=actor, payee=payee, reference=f"ticket {ticket.pk}", note=f"{note}: ticket"[:200])
     elif kind == "ITEM":
         method, payee = "", person.full_name
     else:

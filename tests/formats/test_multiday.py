@@ -188,3 +188,49 @@ def test_the_flights_money_is_the_day2_prize_pool(event, make_person, cashier_ac
     assert dict((str(k), v) for k, v in flight_rec["lines"])["Carried to Day 2"] == Decimal("3000.00")
     day2_lines = dict((str(k), v) for k, v in reconciliation_data(day2)["lines"])
     assert day2_lines["Money in: prize parts"] == Decimal("5000.00") and day2_lines["Money in not accounted for"] == 0
+
+
+def test_chip_leader_prizes_are_paid_at_the_flight_desk_and_come_out_of_the_day2_pool(event, make_person, cashier_actor,
+                                                                                      actor, api, cashier_user):
+    """PAY-08 prizes are due at the desk once the flight closes; PAY-02: the Day 2 pool (the
+    whole event's) is gross of them, so Day 2 shares what is left."""
+    from payouts import selectors as payout_selectors
+    from payouts import services as payouts
+
+    day2 = event.day2
+    pool_before = payout_selectors.pool_breakdown(day2)
+    t = flight(event, "1A")
+    es = [cashier.register(t, make_person(n), method="CASH", actor=cashier_actor).entry for n in ("Ann", "Bob", "Cid", "Dan")]
+    lifecycle.start(t, actor=actor)
+    bust(es[3])
+    multiday.bag_chips(t, [{"entry": es[0].pk, "chips": 60000, "bag_number": "1"}, {"entry": es[1].pk, "chips": 20000, "bag_number": "2"},
+                           {"entry": es[2].pk, "chips": 40000, "bag_number": "3"}], actor=actor)
+    multiday.close_flight(t, actor=actor)
+
+    due = [d for d in payout_selectors.dues(t) if d["source"].startswith("CHIPLEADER:")]
+    assert [(d["entry_id"], d["amount"], d["kind"], d["paid"]) for d in due] == [
+        (es[0].pk, Decimal("2000.00"), "CASH", False), (es[2].pk, Decimal("1000.00"), "CASH", False),
+        (es[1].pk, Decimal("500.00"), "CASH", False)]
+    assert "1A" in due[0]["description"]
+    # The desk lists them with the other prizes due, and pays them through the API.
+    listed = api(cashier_user).get(f"/api/v1/payouts/due/?tournament={t.pk}").json()
+    assert {d["source"] for d in listed} >= {d["source"] for d in due}
+    r = api(cashier_user).post("/api/v1/payouts/pay/", {"entry": es[0].pk, "method": "CASH", "source": due[0]["source"]}, format="json")
+    assert r.status_code == 201, r.content
+    row = LedgerRow.objects.get(tournament=t, kind=LedgerRow.PAYOUT)
+    assert (row.prize_amount, row.entry_id, row.method) == (Decimal("-2000.00"), es[0].pk, "CASH")
+    assert "Chip leader" in row.note
+    with pytest.raises(DomainError) as e:  # once only
+        payouts.pay_prize(es[0], method="CASH", actor=cashier_actor, source=due[0]["source"])
+    assert e.value.code == "already_paid"
+    with pytest.raises(DomainError) as e:  # Bob's prize is not Ann's to collect
+        payouts.pay_prize(es[0], method="CASH", actor=cashier_actor, source=due[2]["source"])
+    assert e.value.code == "nothing_due"
+
+    # Day 2's pool: the flights' prize parts, less the 3,500 of chip-leader prizes (named).
+    pool = payout_selectors.pool_breakdown(day2)
+    assert pool.collected == pool_before.collected + Decimal("4000.00")
+    chip_leaders = {k: v for k, v in pool.deductions.items() if "hip-leader" in k}
+    assert list(chip_leaders.values()) == [Decimal("3500.00")]
+    assert pool.total == pool.collected - sum(pool.deductions.values(), Decimal(0)) + pool.overlay
+    assert pool.total < pool_before.total + Decimal("4000.00") - Decimal("3000.00")
