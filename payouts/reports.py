@@ -124,12 +124,18 @@ def reconciliation_data(t) -> dict:
     """Money in against prize pool, fees and side pools; money out against the prizes; what is
     left explained (prizes due, places still to play, odd cents kept by the house)."""
     got, out, b = sel.money_in(t), sel.money_out(t), sel.pool_breakdown(t)
-    role, _event = sel.multiday_role(t)
+    role, event = sel.multiday_role(t)
+    sources = sel.pool_sources(t)
     carried = ZERO
-    if role == "DAY2":
-        got = sel.pooled_money_in(t)  # the flights' money is this pool's money in
+    if sources and sources != [t]:
+        got = sel.pooled_money_in(t)  # the flights' (or feeding groups') money is this pool's money in
+    # PAY-08: chip-leader prizes are paid at the flights from the event's pool, which Day 2
+    # shows gross of them (PAY-02).
+    chip_leaders = sel.event_chip_leader_total(event) if role == "DAY2" else ZERO
+    chip_paid_here = sum((p.amount for p in sel.active_payments(t).values() if p.source.startswith("CHIPLEADER:")),
+                         ZERO)
     link = sel.satellite_link(t)
-    deductions = sum(b.deductions.values(), ZERO)
+    deductions = sum(b.deductions.values(), ZERO) - chip_leaders
     fixed_side = sum((p.from_prize_pool for p in t.side_pools.all()), ZERO)
     pool_total, overlay = b.total, b.overlay
     fees_to_house = got["fee"]
@@ -139,11 +145,18 @@ def reconciliation_data(t) -> dict:
         notes.append(_("Satellite prize base GROSS: the fees (%(f)s) are part of the seats' prize pool.") % {"f": _m(got["fee"])})
         fees_to_house, deductions, overlay = ZERO, ZERO, ZERO
     money_in_total = got["prize"] + got["fee"] + got["side"]
-    if role == "FLIGHT":
+    if not sources:
         carried = got["prize"]
         deductions, overlay = ZERO, ZERO
-        notes.append(_("This flight's prize parts (%(a)s) are carried to the Day 2 prize pool.") % {"a": _m(carried)})
-    accounted_in = pool_total + carried + deductions - overlay + fees_to_house + got["side"]
+        if role == "FLIGHT":
+            notes.append(_("This flight's prize parts (%(a)s) are carried to the Day 2 prize pool.") % {"a": _m(carried)})
+        else:
+            notes.append(_("This group's prize parts (%(a)s) are carried to the prize pool of %(t)s.")
+                         % {"a": _m(carried), "t": t.bracket.feeds_into.name})
+    if chip_paid_here:
+        notes.append(_("Chip-leader prizes paid here (%(a)s) come out of the event's prize pool; Day 2 shows it net of them.")
+                     % {"a": _m(chip_paid_here)})
+    accounted_in = pool_total + carried + deductions + chip_leaders - overlay + fees_to_house + got["side"]
     # Money out against the pool.
     prizes = sel.table_prizes(t)
     values = sel.place_values(prizes)
@@ -156,7 +169,7 @@ def reconciliation_data(t) -> dict:
     awarded_cash = sum((d["amount"] for d in dues), ZERO)
     decided_value = sum((v for i, v in enumerate(values, start=1) if i in decided), ZERO)
     house_cents = decided_value - awarded_cash
-    left = pool_total - out["prize"]
+    left = pool_total - (out["prize"] - chip_paid_here)
     unexplained = left - unpaid - undecided - house_cents
     side_in = sum((sel.side_pool_balance(p)["total"] - p.from_prize_pool for p in t.side_pools.all()), ZERO)
     side_untracked = got["side"] - sum((sel.side_pool_balance(p)["ledger"] for p in t.side_pools.all()), ZERO)
@@ -169,10 +182,12 @@ def reconciliation_data(t) -> dict:
         (_("Prize pool"), pool_total),
         (_("Carried to Day 2"), carried),
         (_("Deductions kept by the house"), deductions),
+        (_("Chip-leader prizes of the Day 1 flights"), chip_leaders),
         (_("Overlay added by the house"), overlay),
         (_("Fees kept by the house"), fees_to_house),
         (_("Money in not accounted for"), money_in_total - accounted_in),
         (_("Money out: prizes paid"), out["prize"]),
+        (_("… of which chip-leader prizes (from the event's pool)"), chip_paid_here),
         (_("Money out: side prizes paid"), out["side"]),
         (_("Prize pool not yet paid"), left),
         (_("… prizes won, not yet collected"), unpaid),

@@ -91,20 +91,45 @@ def multiday_role(t):
     return None, None
 
 
-def pooled_money_in(t) -> dict:
-    """Money in that feeds this tournament's prize pool: the whole event's for a Day 2, nothing
-    for a flight (its prize parts are carried to Day 2), else the tournament's own."""
+def _bracket(t):
+    return getattr(t, "bracket", None)  # a heads-up tournament's bracket, if any
+
+
+def pool_sources(t) -> list:
+    """The tournaments whose money makes this tournament's prize pool.
+
+    A multi-day event and a heads-up event each have one pool, paid where the event ends:
+    a Day 2 pools its flights, a heads-up stage pools the groups that feed it (and theirs);
+    a flight, or a group whose survivors go on, pools nothing (its money is carried on).
+    """
     role, event = multiday_role(t)
     if role == "FLIGHT":
-        return {"prize": ZERO, "fee": ZERO, "side": ZERO}
+        return []
     if role == "DAY2":
-        out = {"prize": ZERO, "fee": ZERO, "side": ZERO}
-        for part in [f.tournament for f in event.flights.select_related("tournament")] + [t]:
-            got = money_in(part)
-            for k in out:
-                out[k] += got[k]
+        return [f.tournament for f in event.flights.select_related("tournament")] + [t]
+    bracket = _bracket(t)
+    if bracket is not None and bracket.feeds_into_id:
+        return []
+
+    def with_feeders(x, seen):
+        seen.add(x.pk)
+        out = [x]
+        for feeder in x.feeder_brackets.select_related("tournament"):
+            if feeder.tournament_id not in seen:
+                out += with_feeders(feeder.tournament, seen)
         return out
-    return money_in(t)
+
+    return with_feeders(t, set())
+
+
+def pooled_money_in(t) -> dict:
+    """Money in that feeds this tournament's prize pool (``pool_sources``), by part."""
+    out = {"prize": ZERO, "fee": ZERO, "side": ZERO}
+    for part in pool_sources(t):
+        got = money_in(part)
+        for k in out:
+            out[k] += got[k]
+    return out
 
 
 def pool_breakdown(t) -> pool_engine.PoolBreakdown:
@@ -193,10 +218,16 @@ def proposed_prizes(t) -> list[dict]:
         return rows
     total = prize_pool(t)
     entries = field_size(t)
+    percent = percent_paid(t)
+    bracket = _bracket(t)
+    if bracket is not None and not bracket.feeds_into_id and entries:
+        # A heads-up bracket played to a winner pays whole rounds: its last ``paid_players``
+        # (RULES §14 q17, "Tutti a Premio": 8 by default).
+        percent = Decimal(min(bracket.paid_players, bracket.size, entries) * 100) / entries
     amounts = []
     for unit in (Decimal(str(setting(t, "payout_rounding"))), CENT):
         try:
-            amounts = payout_structure(entries, total, t.buy_in, percent_paid=percent_paid(t),
+            amounts = payout_structure(entries, total, t.buy_in, percent_paid=percent,
                                        min_cash_multiple=Decimal(str(setting(t, "min_cash_multiple"))), rounding=unit)
             break
         except ValueError:

@@ -135,6 +135,9 @@ CELERY_BEAT_SCHEDULE = {
     # The clock safety net: overdue clocks advance within a second or two even if a
     # countdown task was lost, a worker restarted or Redis was flushed.
     "sweep-clocks": {"task": "tournaments.tasks.sweep_clocks", "schedule": 1.0},
+    # Heads-up matches: a no-show's seat is freed at the end of level 1, the bye given at the
+    # end of the grace, final-day lateness forfeited (FMT-12), within a few seconds.
+    "sweep-heads-up-matches": {"task": "tournaments.tasks.sweep_heads_up_matches", "schedule": 5.0},
 }
 TDM_ARM_CLOCK_TASKS = envbool("TDM_ARM_CLOCK_TASKS", "True")
 

@@ -18,3 +18,11 @@ def sweep_clocks():
     from .services.clockctl import sweep
 
     sweep()
+
+
+@shared_task(ignore_result=True)
+def sweep_heads_up_matches():
+    """Every few seconds (beat): the heads-up punctuality rules that fell due (FMT-12)."""
+    from .formats.services.headsup import sweep_matches
+
+    sweep_matches()

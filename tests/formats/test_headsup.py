@@ -2,6 +2,7 @@
 replacements (scenario 34), final-day lateness (scenario 35), next-group priority (scenario 36)."""
 
 from datetime import timedelta
+from decimal import Decimal
 
 import pytest
 from django.utils import timezone
@@ -210,3 +211,91 @@ def test_a_group_sends_its_survivors_to_the_next_stage(heads_up, field, actor):
     assert QualifiedEntry.objects.filter(entry__tournament=final_day, source=QualifiedEntry.BRACKET_GROUP).count() == 2
     assert not LedgerRow.objects.filter(tournament=final_day).exists()
     assert sorted(group.entries.values_list("place", flat=True), key=lambda p: (p is None, p)) == [3, 3, None, None]
+
+
+def test_the_timer_frees_a_no_shows_seat_then_gives_the_bye_by_itself(heads_up, field, actor):
+    """Scenario 34 without the floor: the beat sweep applies the no-show rule on time."""
+    t, m, seated = no_show_match(heads_up, field, actor)
+    assert headsup.sweep_matches(now=T0 + timedelta(minutes=9, seconds=59)) == []  # he still has until the end of level 1
+    assert headsup.sweep_matches(now=T0 + timedelta(minutes=10)) == [(m.pk, "free_seat")]
+    assert Entry.objects.filter(tournament=t, status=Entry.CANCELLED).count() == 1
+    assert headsup.sweep_matches(now=T0 + timedelta(minutes=12)) == []  # the replacement window is open
+    assert headsup.sweep_matches(now=T0 + timedelta(minutes=15)) == [(m.pk, "bye")]
+    m.refresh_from_db()
+    assert (m.status, m.result, m.winner_id) == (Match.DONE, Match.BYE, seated.pk)
+    assert t.events.filter(action="formats.match.bye_awarded").get().actor_label == "system"
+    assert headsup.sweep_matches(now=T0 + timedelta(minutes=30)) == []
+
+
+def test_the_timer_leaves_a_match_alone_when_a_replacement_sat_down(heads_up, field, make_person, actor, cashier_actor):
+    t, m, seated = no_show_match(heads_up, field, actor)
+    headsup.sweep_matches(now=T0 + timedelta(minutes=10))
+    headsup.seat_replacement(m, make_person(), method="CASH", actor=cashier_actor, now=T0 + timedelta(minutes=14))
+    assert headsup.sweep_matches(now=T0 + timedelta(minutes=40)) == []  # both seated: they play on
+    m.refresh_from_db()
+    assert m.status == Match.PLAYING and m.player_a_id and m.player_b_id
+
+
+def test_the_timer_applies_final_day_lateness_once_per_level(heads_up, field, actor):
+    """Scenario 35 without the floor: one level late loses game 1, a second level the match."""
+    _t, m, _ = final_day_match(heads_up, field, actor)
+    assert headsup.sweep_matches(now=T0 + timedelta(minutes=11)) == []
+    assert headsup.sweep_matches(now=T0 + timedelta(minutes=12)) == [(m.pk, "lateness")]
+    assert headsup.sweep_matches(now=T0 + timedelta(minutes=13)) == []  # game 1 is already lost; nothing twice
+    m.refresh_from_db()
+    assert (m.a_wins, m.b_wins, m.status) == (1, 0, Match.PLAYING)
+    assert headsup.sweep_matches(now=T0 + timedelta(minutes=24)) == [(m.pk, "lateness")]
+    m.refresh_from_db()
+    assert m.status == Match.DONE and m.result == Match.LATENESS and m.winner_id == m.player_a_id
+
+
+def test_the_timer_waits_for_the_director_when_both_players_are_absent(heads_up, field, actor):
+    t = heads_up(size=2, level_minutes=10, name="Nobody here")
+    field(t, 2)
+    headsup.draw_bracket(t, actor=actor, now=T0)
+    m = Match.objects.get(bracket=t.bracket)
+    headsup.start_match(m, actor=actor, now=T0)
+    assert headsup.sweep_matches(now=T0 + timedelta(hours=1)) == []
+
+
+def test_the_beat_schedule_runs_the_heads_up_timer(settings):
+    from tournaments import tasks
+
+    entry = settings.CELERY_BEAT_SCHEDULE["sweep-heads-up-matches"]
+    assert entry["task"] == tasks.sweep_heads_up_matches.name and entry["schedule"] <= 10
+
+
+def test_the_groups_money_is_the_final_stage_prize_pool_paid_to_its_last_rounds(heads_up, field, actor):
+    """A heads-up event has one prize pool, paid where it ends: the groups' prize parts are
+    carried to the stage they feed, and the final bracket pays whole rounds (``paid_players``,
+    RULES §14 q17: 8 by default, here the last 2)."""
+    from payouts import reports
+    from payouts import selectors as payout_selectors
+
+    final = heads_up(size=4, name="Final day", punctuality="LATENESS", paid_players=2)
+    groups = [heads_up(size=4, rounds_to_play=1, feeds_into=final, name=f"Group {n}") for n in (1, 2)]
+    for g in groups:
+        field(g, 4)
+        headsup.draw_bracket(g, actor=actor, now=T0)
+        for m in Match.objects.filter(bracket=g.bracket, round=1):
+            play(m, m.player_a, actor, T0 + timedelta(minutes=30))
+        assert payout_selectors.pool_breakdown(g).total == 0  # carried on
+        report = reports.reconciliation_data(g)
+        assert report["balanced"] and any("carried" in n for n in report["notes"])
+    assert final.entries.count() == 4 and not LedgerRow.objects.filter(tournament=final).exists()
+    pool = payout_selectors.pool_breakdown(final)
+    assert pool.collected == Decimal("800.00")  # 8 players × 100 prize part, all from the groups
+    prizes = payout_selectors.proposed_prizes(final)
+    assert [p["place"] for p in prizes] == [1, 2] and sum(p["amount"] for p in prizes) == pool.total
+    headsup.draw_bracket(final, actor=actor, now=T0 + timedelta(hours=2))
+    for round_no in (1, 2):
+        for m in Match.objects.filter(bracket=final.bracket, round=round_no):
+            play(m, m.player_a, actor, T0 + timedelta(hours=3))
+    places = sorted(final.entries.values_list("place", flat=True))
+    assert places == [1, 2, 3, 3]  # the semi-final losers share 3rd, unpaid with paid_players = 2
+
+
+def test_a_bracket_pays_whole_rounds_only(heads_up):
+    with pytest.raises(DomainError) as e:
+        heads_up(size=8, paid_players=3)
+    assert e.value.code == "bad_paid_players"

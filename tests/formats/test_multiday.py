@@ -234,3 +234,26 @@ def test_chip_leader_prizes_are_paid_at_the_flight_desk_and_come_out_of_the_day2
     assert list(chip_leaders.values()) == [Decimal("3500.00")]
     assert pool.total == pool.collected - sum(pool.deductions.values(), Decimal(0)) + pool.overlay
     assert pool.total < pool_before.total + Decimal("4000.00") - Decimal("3000.00")
+
+
+def test_the_reconciliations_balance_with_chip_leader_prizes(event, make_person, cashier_actor, actor):
+    """The flight paid a chip-leader prize out of the event's pool; Day 2 shows the pool net
+    of the prizes awarded: both reconciliations explain every cent."""
+    from payouts import reports
+    from payouts import selectors as payout_selectors
+    from payouts import services as payouts
+
+    t = flight(event, "1A")
+    es = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(5)]
+    lifecycle.start(t, actor=actor)
+    multiday.bag_chips(t, [{"entry": e.pk, "chips": c, "bag_number": str(i)}
+                           for i, (e, c) in enumerate(zip(es, (50000, 40000, 30000, 20000, 10000)))], actor=actor)
+    multiday.close_flight(t, actor=actor)
+    leader = next(d for d in payout_selectors.dues(t) if d["source"].startswith("CHIPLEADER:") and d["entry_id"] == es[0].pk)
+    payouts.pay_prize(es[0], method="CASH", actor=cashier_actor, source=leader["source"])
+    flight_report = reports.reconciliation_data(t)
+    assert flight_report["balanced"], flight_report["lines"]
+    day2_report = reports.reconciliation_data(event.day2)
+    lines = {str(label): value for label, value in day2_report["lines"]}
+    assert lines["Chip-leader prizes of the Day 1 flights"] == Decimal("3500.00")
+    assert day2_report["in_difference"] == 0, day2_report["lines"]

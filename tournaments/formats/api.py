@@ -274,7 +274,8 @@ class StackChoiceSaleView(APIView):
 class BracketCreateView(CreateView):
     """Give a HEADS_UP tournament its bracket: ``tournament``, ``size`` (16/32/64; 2–8 for a
     final day), ``level_minutes``, ``punctuality`` (NO_SHOW / LATENESS), ``games_to_win``,
-    ``no_show_grace_minutes``, ``rounds_to_play``, ``feeds_into``, ``previous_group``."""
+    ``no_show_grace_minutes``, ``rounds_to_play``, ``feeds_into``, ``previous_group``, ``paid_players``
+    (8 default: a bracket played to a winner pays its last 8 players; or 4)."""
 
     def create(self, d, actor):
         t = tournament_arg(d)
@@ -284,7 +285,8 @@ class BracketCreateView(CreateView):
                                          punctuality=d.get("punctuality") or "NO_SHOW", games_to_win=as_int(d, "games_to_win", 2),
                                          no_show_grace_minutes=as_int(d, "no_show_grace_minutes", 5),
                                          rounds_to_play=as_int(d, "rounds_to_play", 0) or None, feeds_into=feeds,
-                                         previous_group=prev.bracket if prev is not None and hasattr(prev, "bracket") else None)
+                                         previous_group=prev.bracket if prev is not None and hasattr(prev, "bracket") else None,
+                                         paid_players=as_int(d, "paid_players", 8))
         return selectors.bracket_data(bracket)
 
 

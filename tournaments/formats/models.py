@@ -184,6 +184,9 @@ class Bracket(models.Model):
                                    verbose_name=_("survivors qualify for"))
     previous_group = models.ForeignKey("self", null=True, blank=True, related_name="next_groups", on_delete=models.PROTECT,
                                        verbose_name=_("previous group"))
+    # RULES §14 q17 ("Tutti a Premio"): all 8 Final Day players are paid (default), or the last 4.
+    paid_players = models.PositiveSmallIntegerField(
+        _("players paid"), default=8, help_text=_("a bracket played to a winner pays the players of the last rounds: 8 = the whole final day"))
     drawn_at = models.DateTimeField(null=True, blank=True)
     completed_at = models.DateTimeField(null=True, blank=True)
 

@@ -52,7 +52,7 @@ def bracket_data(bracket: Bracket, now=None) -> dict:
     return {
         "tournament": {"id": t.pk, "name": t.name, "status": t.status},
         "size": bracket.size, "games_to_win": bracket.games_to_win, "level_minutes": bracket.level_minutes,
-        "punctuality": bracket.punctuality, "drawn": bracket.drawn_at is not None, "completed": bracket.completed_at is not None,
+        "punctuality": bracket.punctuality, "paid_players": bracket.paid_players, "drawn": bracket.drawn_at is not None, "completed": bracket.completed_at is not None,
         "rounds": [{"round": r, "name": round_name(bracket.size, r), "matches": rounds[r]} for r in sorted(rounds)],
         "champion": _player(champion) if champion and bracket.last_round == engine.rounds_in(bracket.size) else None,
         "seat_requests": [{"id": r.pk, "name": r.person.full_name, "kind": r.kind, "status": r.status,

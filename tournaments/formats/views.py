@@ -86,6 +86,9 @@ class HeadsUpForm(PriceForm):
                                         queryset=Tournament.objects.filter(format=Tournament.HEADS_UP).exclude(status__in=["FINISHED", "CANCELLED"]))
     previous_group = forms.ModelChoiceField(label=gettext_lazy("Previous group (seat priority)"), required=False,
                                             queryset=Tournament.objects.filter(format=Tournament.HEADS_UP, bracket__isnull=False))
+    paid_players = forms.TypedChoiceField(label=gettext_lazy("Players paid (a bracket played to a winner)"), coerce=int, initial=8,
+                                          choices=[(8, gettext_lazy("8: the whole final day")), (4, gettext_lazy("4: the last four")),
+                                                   (2, "2"), (16, "16")])
 
 
 class TimedForm(PriceForm):
@@ -241,7 +244,8 @@ def headsup_new(request):
                                           field_cap=d["size"], min_players=2, structure=d["structure"])
             prev = d["previous_group"].bracket if d["previous_group"] else None
             return headsup.create_bracket(t, actor=actor, size=d["size"], level_minutes=d["level_minutes"], punctuality=d["punctuality"],
-                                          rounds_to_play=d["rounds_to_play"], feeds_into=d["feeds_into"], previous_group=prev)
+                                          rounds_to_play=d["rounds_to_play"], feeds_into=d["feeds_into"], previous_group=prev,
+                                          paid_players=d["paid_players"])
 
         bracket = _run(request, create, _("Bracket created: registration is open."))
         if bracket:

@@ -5,8 +5,14 @@ for the next group (scenario 36), places and group survivors.
 Each match has its own clock: ``clock_started_at`` is level 1 of the game in play, with
 the bracket's level length and the 001 blinds (capped at 500/1000). Each new game, and a
 replacement sitting down, restarts it at level 1 (house setting ``game_restart``).
+
+The punctuality rules run by themselves: ``sweep_matches`` (Celery beat, every few
+seconds) frees an absent player's seat at the end of level 1, gives the bye when nobody
+took it by the end of the grace, and applies the final-day lateness forfeits. The floor
+can still do each by hand, earlier than the sweep comes round.
 """
 
+import logging
 import secrets
 
 from django.db import transaction
@@ -23,11 +29,14 @@ from .. import engine
 from ..models import Bracket, Match, MatchGame, QualifiedEntry, SeatRequest
 from .common import FormatError, finish_clock_if_running, qualify, refuse_engine_error
 
+log = logging.getLogger(__name__)
+TIMER = Actor(None, "heads-up timer")
+
 
 @transaction.atomic
 def create_bracket(tournament, *, actor: Actor, size: int = 16, level_minutes: int = 10, punctuality: str = Bracket.NO_SHOW,
                    games_to_win: int = 2, no_show_grace_minutes: int = 5, rounds_to_play=None, feeds_into=None,
-                   previous_group=None, game_restart: str = Bracket.FULL_STACK_LEVEL_1) -> Bracket:
+                   previous_group=None, game_restart: str = Bracket.FULL_STACK_LEVEL_1, paid_players: int = 8) -> Bracket:
     """Make ``tournament`` (format HEADS_UP) a bracket of ``size`` (16, 32 or 64; 2–8 for a final day)."""
     t = lock_tournament(tournament)
     if t.format != Tournament.HEADS_UP:
@@ -40,17 +49,19 @@ def create_bracket(tournament, *, actor: Actor, size: int = 16, level_minutes: i
         raise ValidationFailed("bad_rounds", _("A group plays between 1 and %(n)s rounds.") % {"n": engine.rounds_in(size)})
     if hasattr(t, "bracket"):
         raise FormatError("bracket_exists", _("This tournament already has a bracket."))
+    if int(paid_players) not in engine.BRACKET_SIZES:
+        raise ValidationFailed("bad_paid_players", _("The players paid are those of a whole round: 2, 4, 8, 16, 32 or 64."))
     bracket = Bracket.objects.create(
         tournament=t, size=size, level_minutes=level_minutes, punctuality=punctuality, games_to_win=games_to_win,
         no_show_grace_minutes=no_show_grace_minutes, rounds_to_play=rounds_to_play, feeds_into=feeds_into,
         previous_group=getattr(previous_group, "bracket", previous_group) if previous_group is not None else None,
-        game_restart=game_restart,
+        game_restart=game_restart, paid_players=int(paid_players),
     )
     if t.field_cap is None or t.field_cap > size:
         t.field_cap = size
         t.save(update_fields=["field_cap"])
     log_event(t, "formats.bracket.created", actor, size=size, level_minutes=level_minutes, punctuality=punctuality,
-              rounds_to_play=rounds_to_play, feeds_into=getattr(feeds_into, "pk", None))
+              rounds_to_play=rounds_to_play, feeds_into=getattr(feeds_into, "pk", None), paid_players=int(paid_players))
     return bracket
 
 
@@ -352,6 +363,56 @@ def award_bye(match, *, actor: Actor, now=None) -> Match:
     extra = _finish_match(t, bracket, m, winner, Match.BYE, actor, now)
     log_event(t, "formats.match.bye_awarded", actor, match=m.pk, winner=winner.number, extra=extra)
     return m
+
+
+# --- the timers -----------------------------------------------------------------------------------
+
+
+def due_action(bracket: Bracket, m: Match, now) -> str | None:
+    """What the punctuality rule says must happen to a match being played, now, if anything:
+    ``free_seat`` and ``bye`` (no-show rule, scenario 34) or ``lateness`` (final day,
+    scenario 35). With both players absent nothing is automatic: the director decides."""
+    if m.status != Match.PLAYING or m.clock_started_at is None:
+        return None
+    present = [side for side in ("a", "b") if getattr(m, f"player_{side}_id") and _seated(m, side)]
+    if bracket.punctuality == Bracket.NO_SHOW:
+        if m.seat_freed_at is None:
+            absent = [side for side in ("a", "b") if getattr(m, f"player_{side}_id") and not _seated(m, side)]
+            if len(absent) == 1 and len(present) == 1 and now >= engine.level_one_ends(m.clock_started_at, bracket.level_minutes):
+                return "free_seat"
+        elif not (m.player_a_id and m.player_b_id) and now >= engine.replacement_deadline(
+                m.clock_started_at, bracket.level_minutes, bracket.no_show_grace_minutes):
+            return "bye"
+        return None
+    if len(present) != 1 or m.started_at is None:
+        return None
+    levels = engine.levels_late(m.started_at, now, bracket.level_minutes)
+    games = m.a_wins + m.b_wins
+    if levels >= 2 or (levels >= 1 and games == 0):
+        return "lateness"
+    return None
+
+
+ACTIONS = {"free_seat": free_absent_seat, "bye": award_bye, "lateness": apply_lateness}
+
+
+def sweep_matches(now=None) -> list[tuple[int, str]]:
+    """Apply every punctuality rule that is due (each match in its own transaction, under
+    its tournament's lock, so a floor action at the same moment is never applied twice).
+    Returns (match id, action) for what was done."""
+    now = now or timezone.now()
+    done = []
+    for m in Match.objects.filter(status=Match.PLAYING).select_related("bracket"):
+        action = due_action(m.bracket, m, now)
+        if action is None:
+            continue
+        try:
+            ACTIONS[action](m, actor=TIMER, now=now)
+        except FormatError as exc:  # the floor got there first, or the match changed meanwhile
+            log.info("heads-up timer: match %s %s skipped (%s)", m.pk, action, exc.code)
+            continue
+        done.append((m.pk, action))
+    return done
 
 
 # --- the next group: seat requests (scenario 36) ------------------------------------------------
