@@ -216,3 +216,20 @@ def test_the_director_pages_render_and_run_a_match(director, floor_user, make_to
     assert "General ranking" in c.get(f"/formats/series/{s.pk}/").content.decode()
     timed_t = make_tournament(format=Tournament.TIMED, name="Timed page")
     assert c.get(f"/formats/timed/{timed_t.pk}/").status_code == 200
+
+
+def test_a_lobby_screen_on_a_heads_up_event_shows_its_bracket(make_tournament, make_person, cashier_actor, actor):
+    """A display screen assigned to a heads-up tournament shows the bracket through its token."""
+    from tournaments.models import DisplayScreen
+
+    t = make_tournament(format=Tournament.HEADS_UP, table_size=2, name="Heads-up Group 1")
+    headsup.create_bracket(t, actor=actor, size=4)
+    for n in ("Ann", "Bob", "Cid", "Dan"):
+        cashier.register(t, make_person(n, "Rossi"), method="CASH", actor=cashier_actor)
+    headsup.draw_bracket(t, actor=actor)
+    DisplayScreen.objects.create(name="TV 3", tournament=t, token="hu-tv")
+    page = Client().get("/display/hu-tv/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'id="bracket"' in html and "Ann Rossi" in html and "Dan Rossi" in html
+    assert Client().get("/display/wrong-token/").status_code == 404
