@@ -90,27 +90,34 @@ class Batch:
 
     On PostgreSQL (client-side parameters, Django's default) the statements travel as one
     query, one round trip; elsewhere they run one after the other. Order is kept, so a
-    seat freed by a delete can be taken by a later insert. The caller flushes inside its
-    transaction; what was never flushed was never written.
+    seat freed by a delete can be taken by a later insert. New rows get their keys when the
+    batch is flushed. The caller flushes inside its transaction; what was never flushed was
+    never written.
     """
 
     def __init__(self):
-        self.statements: list[tuple[str, list]] = []
+        self.statements: list[tuple[str, list, list | None]] = []  # (sql, params, rows to key)
 
     def __bool__(self):
         return bool(self.statements)
 
     def update(self, model, filters: dict, **values):
-        self.statements.append(_update(model, filters, values, _conn()))
+        self.statements.append((*_update(model, filters, values, _conn()), None))
 
     def delete(self, model, filters: dict):
-        self.statements.append(_delete(model, filters, _conn()))
+        self.statements.append((*_delete(model, filters, _conn()), None))
 
     def insert(self, objs: Iterable):
-        """New rows whose primary key is set already (nothing is read back)."""
+        """New rows of one model; those without a primary key get theirs at the flush."""
         objs = list(objs)
-        if objs:
-            self.statements.append(_insert(objs, _conn(), returning=False))
+        if not objs:
+            return
+        conn = _conn()
+        keyed = getattr(objs[0], type(objs[0])._meta.pk.attname) is not None
+        if not keyed and not conn.features.can_return_rows_from_bulk_insert:
+            insert(objs)  # this database cannot hand the keys back from a batch
+            return
+        self.statements.append((*_insert(objs, conn, returning=not keyed), None if keyed else objs))
 
     def flush(self):
         statements, self.statements = self.statements, []
@@ -119,10 +126,17 @@ class Batch:
         conn = _conn()
         with conn.cursor() as cursor:
             if len(statements) > 1 and _one_trip(conn):
-                cursor.execute("; ".join(s for s, _p in statements), [p for _s, params in statements for p in params])
+                cursor.execute("; ".join(s for s, _p, _o in statements), [p for _s, params, _o in statements for p in params])
+                for i, (_s, _p, objs) in enumerate(statements):  # one result per statement, in order
+                    if i:
+                        cursor.nextset()
+                    if objs is not None:
+                        _set_keys(objs, [row[0] for row in cursor.fetchall()], conn)
             else:
-                for statement, params in statements:
+                for statement, params, objs in statements:
                     cursor.execute(statement, params)
+                    if objs is not None:
+                        _set_keys(objs, [row[0] for row in cursor.fetchall()], conn)
 
 
 def _one_trip(conn) -> bool:
@@ -160,12 +174,15 @@ def insert(objs: Iterable) -> list:
         return model.objects.bulk_create(objs)
     with conn.cursor() as cursor:
         cursor.execute(*_insert(objs, conn, returning=True))
-        keys = [row[0] for row in cursor.fetchall()]
+        _set_keys(objs, [row[0] for row in cursor.fetchall()], conn)
+    return objs
+
+
+def _set_keys(objs: list, keys: list, conn) -> None:
     for obj, key in zip(objs, keys, strict=True):
-        setattr(obj, model._meta.pk.attname, key)
+        setattr(obj, obj._meta.pk.attname, key)
         obj._state.adding = False
         obj._state.db = conn.alias
-    return objs
 
 
 def select(statement: str, params: list | tuple = ()) -> list[tuple]:

@@ -6,7 +6,6 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tdmanager import sql
 from tdmanager.errors import ValidationFailed
 from tournaments.models import Clock, Entry, Tournament
 
@@ -118,10 +117,7 @@ def record_bust(tournament, busts, *, actor, table: int | None = None, same_hand
         room.writes.update(Entry, {"pk": b.entry_id}, place=b.place)
     if winner is not None:
         room.writes.update(Entry, {"pk": winner}, place=1)
-    out = settle(t, room, actor, "seating.player.busted", now=now, **payload)
-    for b in rows:
-        b.event = out.event
-    sql.insert(rows)
+    out = settle(t, room, actor, "seating.player.busted", now=now, event_rows=rows, **payload)
     out.busts = rows
     out.winner = winner
     if t.format == Tournament.SATELLITE:

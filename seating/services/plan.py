@@ -165,12 +165,14 @@ class _Draw:
 
 
 def settle(t, room: Room, actor, action: str, *, cause=None, replan: bool = True, snapshots: bool = True, now=None,
-           **payload) -> Outcome:
+           event_rows=(), **payload) -> Outcome:
     """Finish a seating service: structural changes, rows, events, balancing proposals.
 
     ``action``/``payload`` become the primary event (with the before/after snapshots of the
     tables that changed when ``snapshots``: the undo source). ``cause`` is the event whose
     undo should also undo what this call drew (defaults to the primary event).
+    ``event_rows``: new rows that point at the primary event (``event``); they are written
+    with the change's other rows and have their keys when this returns.
     """
     now = now or timezone.now()
     h = house(t)
@@ -198,6 +200,9 @@ def settle(t, room: Room, actor, action: str, *, cause=None, replan: bool = True
             for d in draws
         ])
         cause = cause or out.event
+        for row in event_rows:
+            row.event = out.event
+        room.writes.insert(event_rows)
         out.slips += _slips(t, [(m, ev) for d, ev in zip(draws, draw_events, strict=True) for m in d.moves], cause=cause,
                             applied=True, now=now)
         for d in draws:
