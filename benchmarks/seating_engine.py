@@ -10,7 +10,8 @@ checks that no two tables differ by more than one player, that the tables a move
 hold exactly the players the move slips say, and that every other table is the very same
 object as before (so no player is lost or duplicated); every 500 busts it counts everyone.
 
-Prints the moves made, tables broken, total seconds (wall and CPU), per-bust engine time
+Prints the moves made, tables broken, total seconds (wall and CPU) and the part of them spent in
+the engine (the initial draw plus every timed step), per-bust engine time
 (median, p95) and the ratio to a baseline measured in the same run: a bare copy of the seat
 map (``{table: dict(seats)}``), sampled every 50 busts. The ratio is the figure to compare
 between machines; a calibration line (``sum(range(1000))``) shows how fast this one is.
