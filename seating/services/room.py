@@ -6,7 +6,10 @@ saves: only the rows of the tables it touched that changed are written — a tab
 fields in one update, emptied seats in one delete, new or moved seats in one insert (a moved
 seat is deleted and inserted again, so no seat is ever held twice mid-plan; Django's
 ``bulk_update`` builds a CASE expression that costs more than the few rows it would write) —
-and the state token is renewed.
+and the state token is renewed. These writes go into the room's ``writes`` batch and reach
+the database together when the service is done (``done``), in its transaction: one round
+trip on PostgreSQL (``tdmanager.sql.Batch``). Nothing reads seats between ``save`` and
+``done``; the service's other rows (events, slips) are written as they are made.
 
 Reading the whole map costs one query per kind (tables in play, seats, open proposals),
 which is 30 ms for 10,000 players on a small machine, after every bust. So the process keeps
