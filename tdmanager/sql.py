@@ -113,7 +113,7 @@ class Batch:
         if not objs:
             return
         conn = _conn()
-        keyed = getattr(objs[0], type(objs[0])._meta.pk.attname) is not None
+        keyed = _keyed(objs)
         if not keyed and not conn.features.can_return_rows_from_bulk_insert:
             insert(objs)  # this database cannot hand the keys back from a batch
             return
@@ -131,12 +131,17 @@ class Batch:
                     if i:
                         cursor.nextset()
                     if objs is not None:
-                        _set_keys(objs, [row[0] for row in cursor.fetchall()], conn)
+                        _set_keys(objs, cursor, conn)
             else:
                 for statement, params, objs in statements:
                     cursor.execute(statement, params)
                     if objs is not None:
-                        _set_keys(objs, [row[0] for row in cursor.fetchall()], conn)
+                        _set_keys(objs, cursor, conn)
+
+
+def _keyed(objs: list) -> bool:
+    """The new rows carry their primary key already (a seat is keyed by its entry)."""
+    return getattr(objs[0], objs[0]._meta.pk.attname) is not None
 
 
 def _one_trip(conn) -> bool:
@@ -155,7 +160,7 @@ def _insert_sql(model, with_pk: bool, rows: int, returning: bool) -> tuple[list,
 
 def _insert(objs: list, conn, returning: bool) -> tuple[str, list]:
     model = type(objs[0])
-    fields, statement = _insert_sql(model, getattr(objs[0], model._meta.pk.attname) is not None, len(objs), returning)
+    fields, statement = _insert_sql(model, _keyed(objs), len(objs), returning)
     return statement, [f.get_db_prep_save(f.pre_save(obj, True), conn) for obj in objs for f in fields]
 
 
@@ -174,12 +179,13 @@ def insert(objs: Iterable) -> list:
         return model.objects.bulk_create(objs)
     with conn.cursor() as cursor:
         cursor.execute(*_insert(objs, conn, returning=True))
-        _set_keys(objs, [row[0] for row in cursor.fetchall()], conn)
+        _set_keys(objs, cursor, conn)
     return objs
 
 
-def _set_keys(objs: list, keys: list, conn) -> None:
-    for obj, key in zip(objs, keys, strict=True):
+def _set_keys(objs: list, cursor, conn) -> None:
+    """The keys a ``RETURNING`` statement handed back, onto the new rows, in order."""
+    for obj, (key,) in zip(objs, cursor.fetchall(), strict=True):
         setattr(obj, obj._meta.pk.attname, key)
         obj._state.adding = False
         obj._state.db = conn.alias

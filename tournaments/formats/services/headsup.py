@@ -199,6 +199,11 @@ def _seated(m: Match, side: str) -> bool:
     return getattr(m, f"{side}_seated_at") is not None
 
 
+def _players(m: Match, *, seated: bool) -> list[str]:
+    """The sides that have a player, seated (``seated``) or still absent."""
+    return [side for side in ("a", "b") if getattr(m, f"player_{side}_id") and _seated(m, side) == seated]
+
+
 def _record_game(m: Match, winner: Entry, kind: str, actor: Actor, now) -> MatchGame:
     number = m.a_wins + m.b_wins + 1
     game = MatchGame.objects.create(match=m, number=number, winner=winner, kind=kind, recorded_by=actor.user, recorded_at=now)
@@ -301,7 +306,7 @@ def free_absent_seat(match, *, actor: Actor, now=None) -> Match:
         raise FormatError("not_no_show_rule", _("This bracket uses the lateness rule."))
     if m.status != Match.PLAYING:
         raise FormatError("match_not_playing", _("Start the match clock first."))
-    absent = [side for side in ("a", "b") if getattr(m, f"player_{side}_id") and not _seated(m, side)]
+    absent = _players(m, seated=False)
     if len(absent) != 1 or not any(_seated(m, s) for s in ("a", "b")):
         raise FormatError("no_single_absent", _("The rule applies when one player is seated and the other is absent."))
     if now < engine.level_one_ends(m.clock_started_at, bracket.level_minutes):
@@ -374,10 +379,10 @@ def due_action(bracket: Bracket, m: Match, now) -> str | None:
     scenario 35). With both players absent nothing is automatic: the director decides."""
     if m.status != Match.PLAYING or m.clock_started_at is None:
         return None
-    present = [side for side in ("a", "b") if getattr(m, f"player_{side}_id") and _seated(m, side)]
+    present = _players(m, seated=True)
     if bracket.punctuality == Bracket.NO_SHOW:
         if m.seat_freed_at is None:
-            absent = [side for side in ("a", "b") if getattr(m, f"player_{side}_id") and not _seated(m, side)]
+            absent = _players(m, seated=False)
             if len(absent) == 1 and len(present) == 1 and now >= engine.level_one_ends(m.clock_started_at, bracket.level_minutes):
                 return "free_seat"
         elif not (m.player_a_id and m.player_b_id) and now >= engine.replacement_deadline(
