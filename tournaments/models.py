@@ -376,12 +376,15 @@ class IdempotencyRecord(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     key = models.CharField(max_length=100)
     endpoint = models.CharField(max_length=200)
+    # SHA-256 of the request body: the same key with another body is refused (422), not replayed.
+    body_hash = models.CharField(max_length=64, default="", blank=True)
     status_code = models.PositiveSmallIntegerField(default=0)
     response = models.JSONField(null=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         unique_together = [("user", "key")]
+        indexes = [models.Index(fields=["created_at"], name="idem_created_idx")]
 
 
 class Clock(models.Model):
