@@ -1,6 +1,6 @@
 // Director's clock page: live state, one-click actions, hand-for-hand table reports.
 (function () {
-  const root = document.getElementById("clockpage"), T = window.TDM_CLOCK_I18N, F = window.TDMFormat;
+  const root = document.getElementById("clockpage"), T = JSON.parse(document.getElementById("clock-i18n").textContent), F = window.TDMFormat;
   const tid = root.dataset.tournament;
   const $ = (id) => document.getElementById(id);
   const csrf = () => (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || "";
@@ -21,7 +21,7 @@
     document.querySelectorAll("#structure tr").forEach((tr) => tr.classList.toggle("current", Number(tr.dataset.index) === c.item_index));
     const prop = $("h4h-proposal");
     if (prop) prop.hidden = !(s.places_paid && s.players_left === s.places_paid + 1 && !c.hand_for_hand);
-    const box = $("h4h-tables"); box.innerHTML = "";
+    const box = $("h4h-tables"); box.replaceChildren();
     (s.tables || []).forEach((tb) => {
       const b = document.createElement("button");
       const done = (s.h4h_done || []).includes(tb.number);
@@ -59,7 +59,7 @@
     shotTimer = setInterval(() => {
       const left = Math.max(0, (until - Date.now()) / 1000);
       $("shot-time").textContent = Math.ceil(left) + " s";
-      $("shot-time").style.color = left <= r.d.countdown ? "#f87171" : "";
+      $("shot-time").classList.toggle("low", left <= r.d.countdown);
       if (left <= 0) clearInterval(shotTimer);
     }, 100);
   });

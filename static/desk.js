@@ -1,6 +1,6 @@
 // The cashier desk: two letters, pick the player, one click to sell, the receipt opens.
 (function () {
-  const T = window.TDM_I18N;
+  const T = JSON.parse(document.getElementById("desk-i18n").textContent);
   const $ = (s) => document.querySelector(s);
   const csrf = () => (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || "";
   let person = null, entries = [], searchTimer = null, seq = 0;
@@ -20,12 +20,12 @@
   $("#search").addEventListener("input", () => {
     clearTimeout(searchTimer);
     const q = $("#search").value.trim();
-    if (q.length < 2) { $("#results").innerHTML = ""; return; }
+    if (q.length < 2) { $("#results").replaceChildren(); return; }
     searchTimer = setTimeout(async () => {
       const mine = ++seq;
       const r = await api("people/?q=" + encodeURIComponent(q) + "&limit=12");
       if (mine !== seq || !r.ok) return;
-      $("#results").innerHTML = "";
+      $("#results").replaceChildren();
       r.data.forEach((p, i) => {
         const li = document.createElement("li");
         li.tabIndex = 0; li.setAttribute("role", "option");
@@ -43,7 +43,7 @@
 
   async function pick(p) {
     person = p;
-    $("#results").innerHTML = "";
+    $("#results").replaceChildren();
     $("#player").hidden = false;
     $("#player-name").textContent = p.display_name + (p.banned ? " — " + T.banned + ": " + p.banned_reason : "");
     $("#player-name").className = p.banned ? "banned" : "";

@@ -1,8 +1,12 @@
 // The lobby display: huge clock counted locally, everything else from the live snapshot.
 (function () {
   const el = document.getElementById("screen");
-  const D = window.TDM_DISPLAY, T = D.i18n, F = window.TDMFormat;
   const $ = (id) => document.getElementById(id);
+  const data = (id) => JSON.parse($(id).textContent);
+  const D = { panels: data("display-panels") }, T = data("display-i18n"), F = window.TDMFormat;
+  // Names come from the players: they are only ever written as text nodes.
+  const node = (tag, text) => { const e = document.createElement(tag); e.textContent = text; return e; };
+  let lastPayouts = null;
   const set = (id, v) => { const e = $(id); if (e && e.textContent !== String(v)) e.textContent = v; };
   let lastLevelKey = null, lastMinuteBeep = null, seatIndex = 0;
 
@@ -40,8 +44,12 @@
     set("latereg", s.late_registration_open ? (s.late_registration_level ? T.open + " " + s.late_registration_level : "✓") : T.closed);
     const ol = $("payouts");
     if (ol && s.payouts) {
-      const html = s.payouts.slice(0, 12).map((p) => "<li><span>" + p.places + "</span><b>" + F.num(p.amount) + "</b></li>").join("");
-      if (ol.innerHTML !== html) ol.innerHTML = html;
+      const rows = s.payouts.slice(0, 12).map((p) => [String(p.places), F.num(p.amount)]);
+      const key = JSON.stringify(rows);
+      if (key !== lastPayouts) {
+        lastPayouts = key;
+        ol.replaceChildren(...rows.map(([places, amount]) => { const li = document.createElement("li"); li.append(node("span", places), node("b", amount)); return li; }));
+      }
     }
     set("announce", (s.announcements || []).join(" · "));
     set("moves", (s.moves || []).map((m) => T.move + ": " + m.player + " " + m.from_table + "/" + m.from_seat + " → " + m.to_table + "/" + m.to_seat).join(" · "));
@@ -67,6 +75,6 @@
     if (!box || !s || !s.seats || !s.seats.length) return;
     const page = s.seats.slice(seatIndex, seatIndex + 12);
     seatIndex = seatIndex + 12 >= s.seats.length ? 0 : seatIndex + 12;
-    box.innerHTML = page.map((x) => "<span>" + x.name + " <b>" + x.table + "/" + x.seat + "</b></span>").join("");
+    box.replaceChildren(...page.map((x) => { const span = node("span", x.name + " "); span.append(node("b", x.table + "/" + x.seat)); return span; }));
   }, 8000);
 })();

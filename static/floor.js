@@ -13,7 +13,7 @@
 
   async function loadPenalties() {
     const r = await call("GET", "tournaments/" + tid + "/floor/penalties/");
-    const body = $("#penalties tbody"); body.innerHTML = "";
+    const body = $("#penalties tbody"); body.replaceChildren();
     (r.d || []).forEach((p) => {
       const tr = document.createElement("tr"); tr.dataset.penalty = p.id;
       cell(tr, p.player);
@@ -38,7 +38,7 @@
     $("#count-summary").textContent = c.counted_players + " / " + c.players + " counted, total " + Number(c.counted_total).toLocaleString() + (c.difference !== null ? ", difference " + c.difference : "");
     const sc = r.d.stack_check;
     $("#stack-check").textContent = sc.chip_set ? Object.entries(sc.stacks).map(([k, v]) => k + " " + v.stack + ": " + (v.possible ? JSON.stringify(v.breakdown) + (v.enough ? " ✓" : " short " + JSON.stringify(v.short)) + ", racks/table " + v.racks_per_table : "cannot be made up")).join(" · ") + (r.d.color_up_suggestions.length ? " · color-ups: " + r.d.color_up_suggestions.map((s) => "T" + s.denominations.join("/T") + " after level " + s.level).join(", ") : "") : "";
-    const body = $("#adjustments tbody"); body.innerHTML = "";
+    const body = $("#adjustments tbody"); body.replaceChildren();
     r.d.adjustments.forEach((a) => { const tr = document.createElement("tr"); cell(tr, a.kind); cell(tr, a.chips); cell(tr, a.reason); body.appendChild(tr); });
   }
 

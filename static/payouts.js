@@ -16,6 +16,8 @@
   function say(el, text, ok) { if (!el) return; el.textContent = text; el.className = "message " + (ok ? "ok" : "error"); }
 
   // --- payouts due: one click pays one prize, whole, with an idempotency key per row ---
+  const payStrings = document.getElementById("pay-i18n");
+  const P = payStrings ? JSON.parse(payStrings.textContent) : {};
   $$("form.pay").forEach((form) => {
     form.dataset.key = newKey(); // a double click or a retry replays the first answer: never paid twice
     form.addEventListener("submit", async (ev) => {
@@ -29,13 +31,13 @@
       button.disabled = false;
       const msg = $("#pay-message");
       if (!r.ok) { say(msg, r.data.detail || r.status, false); form.dataset.key = newKey(); return; }
-      say(msg, window.TDM_PAY_I18N.paid + ": " + tr.dataset.name + " " + r.data.amount, true);
+      say(msg, P.paid + ": " + tr.dataset.name + " " + r.data.amount, true);
       const cell = form.parentElement;
-      cell.textContent = window.TDM_PAY_I18N.paid + " ";
+      cell.textContent = P.paid + " ";
       if (r.data.slip_url) {
         const a = document.createElement("a");
         a.href = r.data.slip_url; a.target = "_blank"; a.className = "slip-link";
-        a.textContent = window.TDM_PAY_I18N.slip + " #" + r.data.receipt_number;
+        a.textContent = P.slip + " #" + r.data.receipt_number;
         cell.appendChild(a);
         window.open(r.data.slip_url + "?print=1", "_blank");
       }
@@ -45,7 +47,7 @@
   // --- deal calculator ---
   const deal = $("#deal");
   if (!deal) return;
-  const T = window.TDM_DEAL_I18N;
+  const T = JSON.parse(document.getElementById("deal-i18n").textContent);
   const tid = deal.dataset.tournament;
   const msg = $("#deal-message");
   const names = {};
@@ -63,13 +65,13 @@
     say(msg, "", true);
     const d = r.data, m = d.methods;
     const col = (name, i, key) => (m[name] && m[name][key] ? m[name][key][i] : "—");
-    const body = $("#compare tbody"); body.innerHTML = "";
+    const body = $("#compare tbody"); body.replaceChildren();
     d.players.forEach((p, i) => {
       const tr = document.createElement("tr"); tr.dataset.entry = p.entry;
       [cell(p.name), cell(p.chip_share, "num"), cell(col("ICM", i, "by_player"), "num icm"), cell(col("CHIP_CHOP", i, "by_player"), "num chip"), cell(col("EVEN", i, "by_player"), "num even")].forEach((td) => tr.appendChild(td));
       body.appendChild(tr);
     });
-    const places = $("#by-place tbody"); places.innerHTML = "";
+    const places = $("#by-place tbody"); places.replaceChildren();
     d.prizes_left.forEach((prize, i) => {
       const tr = document.createElement("tr");
       [cell(String(i + 1)), cell(prize, "num"), cell(col("ICM", i, "by_place"), "num"), cell(col("CHIP_CHOP", i, "by_place"), "num"), cell(col("EVEN", i, "by_place"), "num")].forEach((td) => tr.appendChild(td));

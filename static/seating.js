@@ -20,7 +20,11 @@
     try {
       const r = await fetch(url, { cache: "no-store", credentials: "same-origin" });
       if (r.ok) {
-        root.innerHTML = await r.text();
+        // The fragment is our own autoescaped template output; it is parsed into an inert
+        // document (nothing in it runs) and its map element is moved in, never assigned as HTML.
+        const doc = new DOMParser().parseFromString(await r.text(), "text/html");
+        const map = doc.getElementById("seating-map");
+        if (map) root.replaceChildren(document.importNode(map, true));
         const banner = document.getElementById("seating-stale");
         if (banner) banner.remove();
       }

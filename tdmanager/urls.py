@@ -1,10 +1,11 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
+from tdmanager.csp import csp_update
 from tournaments import api as tapi
 from tournaments import live
 from tournaments import views as tviews
@@ -52,8 +53,10 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
-    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
+    # Both under the CSP: Swagger's init script is served apart (?script), ReDoc is started from static/.
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema", template_name="apidocs/swagger_ui.html"), name="api-docs"),
+    path("api/redoc/", csp_update(style_nonce=True, worker_src=["blob:"])(
+        SpectacularRedocView.as_view(url_name="schema", template_name="apidocs/redoc.html")), name="api-redoc"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("live/time/", live.live_time, name="live-time"),
     path("live/<int:pk>/state/", live.live_state, name="live-state"),

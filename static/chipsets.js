@@ -1,0 +1,14 @@
+// Chip sets: a new set from one line per denomination (value colour quantity).
+(function () {
+  const form = document.getElementById("chipsetform");
+  if (!form) return;
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const f = new FormData(e.target);
+    const denominations = f.get("rows").split("\n").map((l) => l.trim()).filter(Boolean).map((l) => { const p = l.split(/\s+/); return { value: Number(p[0]), colour: p.slice(1, -1).join(" "), quantity: Number(p[p.length - 1]) }; });
+    const csrf = (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || "";
+    const r = await fetch("/api/v1/chipsets/", { method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json", "X-CSRFToken": csrf }, body: JSON.stringify({ name: f.get("name"), denominations }) });
+    const d = await r.json();
+    if (r.ok) location.reload(); else { const m = document.getElementById("cs-msg"); m.textContent = d.detail + (d.fields ? " " + JSON.stringify(d.fields) : ""); m.className = "message error"; }
+  });
+})();
