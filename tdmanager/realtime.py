@@ -4,6 +4,10 @@ Services call ``tournament_changed`` on commit. With Redis configured the messag
 on a pub/sub channel that every web process listens to; each pushes a fresh snapshot to its
 connected displays and dashboards. Without Redis (tests, management commands) local
 listeners registered in this process are still called.
+
+Redis pub/sub channels are global to a Redis server (the database number in REDIS_URL does
+not separate them), so the channel carries the installation's namespace (``TDM_NAMESPACE``):
+two installations sharing a Redis never hear each other.
 """
 
 import json
@@ -12,7 +16,12 @@ import logging
 from django.conf import settings
 
 log = logging.getLogger(__name__)
-CHANNEL = "tdm:tournament-changed"
+
+
+def channel() -> str:
+    return f"{settings.TDM_NAMESPACE}:tournament-changed"
+
+
 _local_listeners: list = []
 _client = None
 
@@ -41,7 +50,7 @@ def tournament_changed(tournament_id: int, action: str = "") -> None:
     if client is None:
         return
     try:
-        client.publish(CHANNEL, json.dumps(message))
+        client.publish(channel(), json.dumps(message))
     except Exception:
         # The change is committed; displays will catch up through their polling fallback.
         log.warning("could not publish %s for tournament %s", action, tournament_id)
@@ -102,7 +111,7 @@ class Hub:
             try:
                 client = aioredis.Redis.from_url(settings.REDIS_URL)
                 pubsub = client.pubsub()
-                await pubsub.subscribe(CHANNEL)
+                await pubsub.subscribe(channel())
                 async for message in pubsub.listen():
                     if message.get("type") != "message":
                         continue

@@ -39,8 +39,58 @@ def _secret_key():
 
 SECRET_KEY = _secret_key()
 DEBUG = envbool("DEBUG", "False")
-ALLOWED_HOSTS = os.getenv("ALLOWED_HOSTS", "*").split(",")
-CSRF_TRUSTED_ORIGINS = [o for o in os.getenv("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
+
+
+def envlist(name):
+    return [v.strip() for v in os.getenv(name, "").split(",") if v.strip()]
+
+
+# --- Hosts, HTTPS and proxies (README "HTTPS deployment") ------------------------------
+# ALLOWED_HOSTS unset: loopback names only (the embedded product on 127.0.0.1). The launcher
+# adds the address it binds to and refuses to listen on every interface without it; the
+# deploy check (manage.py check --deploy) warns while it is not set explicitly.
+TDM_LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "[::1]"]
+ALLOWED_HOSTS_EXPLICIT = bool(envlist("ALLOWED_HOSTS"))
+ALLOWED_HOSTS = envlist("ALLOWED_HOSTS") or list(TDM_LOOPBACK_HOSTS)
+CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS")
+SESSION_COOKIE_SECURE = envbool("SESSION_COOKIE_SECURE")
+CSRF_COOKIE_SECURE = envbool("CSRF_COOKIE_SECURE")
+SESSION_COOKIE_HTTPONLY = True  # the pages' scripts read the CSRF cookie, never the session's
+SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT")
+SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS")
+SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD")
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+# The header a TLS-terminating proxy sets, "X-Forwarded-Proto" (value https) or "Name: value".
+_ssl_header = os.getenv("SECURE_PROXY_SSL_HEADER", "").strip()
+if _ssl_header:
+    _ssl_name, _sep, _ssl_value = _ssl_header.partition(":")
+    SECURE_PROXY_SSL_HEADER = ("HTTP_" + _ssl_name.strip().upper().replace("-", "_"), _ssl_value.strip() or "https")
+# Proxies (addresses or networks) whose X-Forwarded-For is believed; nobody's by default.
+TDM_TRUSTED_PROXIES = envlist("TDM_TRUSTED_PROXIES")
+
+# Login throttling (tdmanager.security): failures per username and per client address in a
+# window; over the limit the login page and the token endpoint refuse until the window ends.
+TDM_LOGIN_FAILURES_PER_USER = envint("TDM_LOGIN_FAILURES_PER_USER", 5)
+TDM_LOGIN_FAILURES_PER_ADDRESS = envint("TDM_LOGIN_FAILURES_PER_ADDRESS", 20)
+TDM_LOGIN_WINDOW_SECONDS = envint("TDM_LOGIN_WINDOW_SECONDS", 900)
+AUTHENTICATION_BACKENDS = ["tdmanager.security.ThrottledModelBackend"]
+
+
+def _namespace():
+    """What this installation's Redis keys and channels start with. Every process of one
+    installation shares SECRET_KEY (sessions need it), and two installations never do, so the
+    default is derived from it; TDM_NAMESPACE overrides it."""
+    if os.getenv("TDM_NAMESPACE"):
+        return os.environ["TDM_NAMESPACE"]
+    import hashlib
+
+    return "tdm-" + hashlib.sha256(("tdmanager namespace:" + SECRET_KEY).encode()).hexdigest()[:12]
+
+
+TDM_NAMESPACE = _namespace()
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -66,6 +116,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "tdmanager.errorpages.ApiErrorMiddleware",  # under /api/ every error answer is {"code", "detail"}
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -126,11 +177,21 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Redis and Celery -----------------------------------------------------------------
 # REDIS_URL unset: the launcher (manage.py serve) starts an embedded Redis and exports it.
 REDIS_URL = os.getenv("REDIS_URL", "")
+# The cache (login throttling counters) is shared by every process through Redis; keys start
+# with the namespace. Without Redis (tests, management commands) it is per process.
+if REDIS_URL:
+    CACHES = {"default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL, "KEY_PREFIX": TDM_NAMESPACE,
+        "OPTIONS": {"socket_timeout": 2, "socket_connect_timeout": 2},
+    }}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "KEY_PREFIX": TDM_NAMESPACE}}
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = "UTC"
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# Every key and channel Celery writes carries the installation's namespace (README "Redis").
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600, "global_keyprefix": f"{TDM_NAMESPACE}:"}
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BEAT_SCHEDULE = {
     # The clock safety net: overdue clocks advance within a second or two even if a
@@ -198,4 +259,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.getenv("LOG_LEVEL", "WARNING")},
+    # Locked-out logins and other security notices (tdmanager.security), kept at WARNING or above.
+    "loggers": {"tdmanager.security": {"level": "WARNING"}},
 }

@@ -2,10 +2,11 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
-from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
 from tdmanager.csp import csp_update
+from tdmanager import auth_views as tdm_auth
+from tdmanager import errorpages
 from tournaments import api as tapi
 from tournaments import live
 from tournaments import views as tviews
@@ -37,7 +38,7 @@ cashier_api = [
 api_v1 = [
     path("", include(router.urls)),
     path("cashier/", include(cashier_api)),
-    path("auth/token/", obtain_auth_token, name="api-token"),
+    path("auth/token/", tdm_auth.obtain_auth_token, name="api-token"),  # throttled: tdmanager.security
     path("tournaments/<int:pk>/clock/", tapi.ClockView.as_view(), name="api-clock"),
     path("tournaments/<int:pk>/clock/<slug:op>/", tapi.ClockView.as_view(), name="api-clock-op"),
     path("tournaments/<int:pk>/floor/", tapi.FloorView.as_view(), name="api-floor"),
@@ -62,10 +63,16 @@ urlpatterns = [
     path("live/<int:pk>/state/", live.live_state, name="live-state"),
     path("live/<int:pk>/stream/", live.live_stream, name="live-stream"),
     path("display/<str:token>/", live.display, name="display"),
-    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("login/", tdm_auth.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", include("seating.urls")),
     path("", include("payouts.urls")),
     path("", include("tournaments.formats.urls")),
     path("", include("tournaments.urls")),
 ]
+
+# Under /api/ every error is {"code", "detail"} JSON; elsewhere Django's pages (tdmanager.errorpages).
+handler400 = errorpages.bad_request
+handler403 = errorpages.permission_denied
+handler404 = errorpages.page_not_found
+handler500 = errorpages.server_error

@@ -279,7 +279,7 @@ def arm(tournament_id: int, state: engine.ClockState, items, now=None) -> None:
     from tdmanager import realtime
 
     client = realtime.redis_client()
-    key = f"tdm:armed:{tournament_id}:{state.version}"
+    key = f"{settings.TDM_NAMESPACE}:armed:{tournament_id}:{state.version}"
     try:
         if not client.set(key, "1", nx=True, ex=ARM_WINDOW_SECONDS + 60):
             return

@@ -2,7 +2,7 @@
 
 from django.db import transaction
 
-from tdmanager import realtime, sql
+from tdmanager import realtime, security, sql
 
 from ..models import TournamentEvent
 
@@ -16,7 +16,7 @@ class Actor:
 
     @classmethod
     def from_request(cls, request):
-        ip = request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")[0].strip() or request.META.get("REMOTE_ADDR", "")
+        ip = security.client_ip(request)  # X-Forwarded-For only from TDM_TRUSTED_PROXIES
         agent = request.META.get("HTTP_USER_AGENT", "")[:120]
         return cls(request.user, f"{ip} {agent}".strip())
 

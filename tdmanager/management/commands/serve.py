@@ -16,7 +16,20 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.management import call_command
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
+
+ANY_INTERFACE = ("0.0.0.0", "::", "[::]", "")
+
+
+def hosts_for(host: str) -> list[str] | None:
+    """ALLOWED_HOSTS for the web server when the environment does not set it: the loopback names
+    plus the address it binds to. None: refuse (every interface, with no names given)."""
+    if getattr(settings, "ALLOWED_HOSTS_EXPLICIT", True):
+        return list(settings.ALLOWED_HOSTS)
+    if host in ANY_INTERFACE:
+        return None
+    name = f"[{host}]" if ":" in host and not host.startswith("[") else host
+    return list(dict.fromkeys([*settings.TDM_LOOPBACK_HOSTS, name]))
 
 
 def free_port(preferred: int) -> int:
@@ -61,8 +74,14 @@ class Command(BaseCommand):
         parser.add_argument("--no-worker", action="store_true", help="do not start Celery (scale-out: run workers elsewhere)")
 
     def handle(self, host, port, demo, web_workers, no_worker, **opts):
+        allowed = hosts_for(host)
+        if allowed is None:
+            raise CommandError(
+                f"--host {host} listens on every interface: set ALLOWED_HOSTS to the names and addresses "
+                "the site is reached by (e.g. ALLOWED_HOSTS=tdm.example.com,192.168.1.10), or bind one address.")
         procs: list[tuple[str, subprocess.Popen]] = []
         env = dict(os.environ)
+        env["ALLOWED_HOSTS"] = ",".join(allowed)
         if not settings.REDIS_URL:
             rport = free_port(6390)
             procs.append(("redis", start_embedded_redis(settings.VAR_DIR, rport)))
@@ -81,7 +100,9 @@ class Command(BaseCommand):
                  "--schedule", str(settings.VAR_DIR / "celerybeat-schedule")], env=env)))
         procs.append(("web", subprocess.Popen(
             [py, "-m", "uvicorn", "tdmanager.asgi:application", "--host", host, "--port", str(port),
-             "--workers", str(web_workers), "--log-level", "warning", "--timeout-graceful-shutdown", "3"], env=env)))
+             "--workers", str(web_workers), "--log-level", "warning", "--timeout-graceful-shutdown", "3",
+             # Django decides whom to believe (TDM_TRUSTED_PROXIES, SECURE_PROXY_SSL_HEADER), not uvicorn.
+             "--no-proxy-headers"], env=env)))
         self.stdout.write(self.style.SUCCESS(f"TDManager is running at http://{host}:{port}/  (Ctrl-C to stop)"))
 
         stopping = False

@@ -1,0 +1,9 @@
+from django.apps import AppConfig
+
+
+class TdmanagerConfig(AppConfig):
+    name = "tdmanager"
+    verbose_name = "TDManager"
+
+    def ready(self):
+        from . import checks  # noqa: F401  (registers the system checks)

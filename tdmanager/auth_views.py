@@ -1,0 +1,65 @@
+"""The two login doors, behind the throttle of ``tdmanager.security``: the login page and the
+API token endpoint. Locked out: the page says so with status 429; the API answers 429
+``{"code": "throttled", "detail"}`` with ``Retry-After``."""
+
+import math
+
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import AuthenticationForm
+from django.core.exceptions import ValidationError
+from django.utils.translation import ngettext
+from rest_framework import exceptions
+from rest_framework.authtoken.views import ObtainAuthToken
+
+from .security import throttled_seconds
+
+
+def throttled_message(seconds: int) -> str:
+    minutes = max(1, math.ceil(seconds / 60))
+    return ngettext(
+        "Too many failed logins. Try again in %(minutes)d minute.",
+        "Too many failed logins. Try again in %(minutes)d minutes.",
+        minutes,
+    ) % {"minutes": minutes}
+
+
+class ThrottledAuthenticationForm(AuthenticationForm):
+    def clean(self):
+        try:
+            return super().clean()
+        except ValidationError:
+            wait = throttled_seconds(self.request) if self.request is not None else None
+            if wait:
+                raise ValidationError(throttled_message(wait), code="throttled")
+            raise
+
+
+class LoginView(auth_views.LoginView):
+    authentication_form = ThrottledAuthenticationForm
+
+    def form_invalid(self, form):
+        wait = throttled_seconds(self.request)
+        if wait:
+            response = self.render_to_response(self.get_context_data(form=form, throttled=throttled_message(wait)), status=429)
+            response["Retry-After"] = str(wait)
+            return response
+        return super().form_invalid(form)
+
+
+class ObtainAuthTokenView(ObtainAuthToken):
+    """``POST {"username", "password"}`` → ``{"token"}``; a wrong password or unknown user gets
+    the same 400, a locked-out one 429."""
+
+    def post(self, request, *args, **kwargs):
+        try:
+            return super().post(request, *args, **kwargs)
+        except exceptions.ValidationError:
+            wait = throttled_seconds(request)
+            if wait:
+                exc = exceptions.Throttled(detail=throttled_message(wait))
+                exc.wait = wait
+                raise exc
+            raise
+
+
+obtain_auth_token = ObtainAuthTokenView.as_view()

@@ -1,0 +1,39 @@
+"""System checks for a safe deployment (``manage.py check --deploy``, README "HTTPS deployment")."""
+
+import ipaddress
+
+from django.conf import settings
+from django.core import checks
+
+
+@checks.register(checks.Tags.security)
+def trusted_proxies_are_addresses(app_configs, **kwargs):
+    errors = []
+    for entry in getattr(settings, "TDM_TRUSTED_PROXIES", ()):
+        try:
+            ipaddress.ip_network(entry, strict=False)
+        except ValueError:
+            errors.append(checks.Error(
+                f"TDM_TRUSTED_PROXIES: {entry!r} is not an IP address or network.",
+                hint="Give the reverse proxies' addresses, e.g. 127.0.0.1,10.0.0.0/24.", id="tdmanager.E001"))
+    return errors
+
+
+@checks.register(checks.Tags.security, deploy=True)
+def deployment_settings(app_configs, **kwargs):
+    warnings = []
+    if not getattr(settings, "ALLOWED_HOSTS_EXPLICIT", True):
+        warnings.append(checks.Warning(
+            "ALLOWED_HOSTS is not set: only loopback names (127.0.0.1, localhost) are served.",
+            hint="Set ALLOWED_HOSTS to the names the site is reached by, e.g. ALLOWED_HOSTS=tdm.example.com.",
+            id="tdmanager.W001"))
+    if "*" in settings.ALLOWED_HOSTS:
+        warnings.append(checks.Warning(
+            "ALLOWED_HOSTS contains '*': any Host header is believed (password-reset links, absolute URLs).",
+            hint="List the site's names instead.", id="tdmanager.W002"))
+    if getattr(settings, "TDM_TRUSTED_PROXIES", None) and settings.SECURE_SSL_REDIRECT and not settings.SECURE_PROXY_SSL_HEADER:
+        warnings.append(checks.Warning(
+            "SECURE_SSL_REDIRECT is on behind a proxy but SECURE_PROXY_SSL_HEADER is not set: every request "
+            "forwarded over plain HTTP looks insecure and is redirected again (a redirect loop).",
+            hint="Set SECURE_PROXY_SSL_HEADER=X-Forwarded-Proto and make the proxy set it.", id="tdmanager.W003"))
+    return warnings

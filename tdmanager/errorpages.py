@@ -1,0 +1,107 @@
+"""Error answers: ``{"code", "detail"}`` JSON for every status under ``/api/``, Django's pages elsewhere.
+
+DRF views already answer their own errors through ``tdmanager.api.exception_handler``. What
+happens outside them — an unknown URL, a body over ``DATA_UPLOAD_MAX_MEMORY_SIZE``, a bad Host
+header, a CSRF refusal, an unhandled exception — goes through the handlers below
+(``handler404`` … in ``tdmanager.urls``) and ``ApiErrorMiddleware``, which turns any error
+answer under /api/ that is not JSON yet into one. ``detail`` is in the request's language.
+"""
+
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
+from django.http import JsonResponse
+from django.utils.translation import gettext as _
+from django.views import defaults
+
+API_PREFIX = "/api/"
+
+
+def is_api(request) -> bool:
+    return request.path.startswith(API_PREFIX)
+
+
+def _messages():
+    return {
+        400: ("bad_request", _("The request is not valid.")),
+        401: ("not_authenticated", _("Authentication credentials were not provided.")),
+        403: ("permission_denied", _("You do not have permission to do this.")),
+        404: ("not_found", _("Not found.")),
+        405: ("method_not_allowed", _("This method is not allowed here.")),
+        413: ("request_too_large", _("The request body is too large.")),
+        429: ("throttled", _("Too many requests. Try again later.")),
+        500: ("server_error", _("Something went wrong on the server. The error has been logged.")),
+    }
+
+
+def api_error(status: int, code: str | None = None, detail: str | None = None, **headers) -> JsonResponse:
+    known = _messages()
+    default_code, default_detail = known.get(status, known[500] if status >= 500 else known[400])
+    response = JsonResponse({"code": code or default_code, "detail": detail or default_detail}, status=status)
+    for name, value in headers.items():
+        response[name.replace("_", "-")] = value
+    return response
+
+
+def bad_request(request, exception, template_name=defaults.ERROR_400_TEMPLATE_NAME):
+    if is_api(request):
+        if isinstance(exception, RequestDataTooBig):
+            return api_error(413)
+        return api_error(400)
+    return defaults.bad_request(request, exception, template_name)
+
+
+def permission_denied(request, exception, template_name=defaults.ERROR_403_TEMPLATE_NAME):
+    if is_api(request):
+        return api_error(403)
+    return defaults.permission_denied(request, exception, template_name)
+
+
+def page_not_found(request, exception, template_name=defaults.ERROR_404_TEMPLATE_NAME):
+    if is_api(request):
+        return api_error(404)
+    return defaults.page_not_found(request, exception, template_name)
+
+
+def server_error(request, template_name=defaults.ERROR_500_TEMPLATE_NAME):
+    if is_api(request):
+        return api_error(500)
+    return defaults.server_error(request, template_name)
+
+
+def _is_json(response) -> bool:
+    return response.get("Content-Type", "").split(";")[0].strip().endswith("json")
+
+
+class ApiErrorMiddleware:
+    """Under /api/: refuse a declared body over the limit with 413 before anyone reads it, and
+    make every other error answer JSON (a 405 from a plain Django view, a CSRF page, DEBUG's
+    technical 404…). With DEBUG on, a 500 keeps Django's traceback page."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if not is_api(request):
+            return self.get_response(request)
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            return api_error(400)
+        if limit is not None and length > limit:
+            return api_error(413)
+        response = self.get_response(request)
+        if response.status_code >= 400 and not _is_json(response) and not getattr(response, "streaming", False):
+            if response.status_code >= 500 and settings.DEBUG:
+                return response
+            replaced = api_error(response.status_code)
+            for header in ("Allow", "Retry-After", "WWW-Authenticate"):
+                if header in response:
+                    replaced[header] = response[header]
+            return replaced
+        return response
+
+    def process_exception(self, request, exception):
+        if is_api(request) and isinstance(exception, RequestDataTooBig):
+            return api_error(413)
+        return None

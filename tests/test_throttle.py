@@ -1,0 +1,204 @@
+"""Login throttling: per username and per address, on the token endpoint and the login page.
+
+The counters live in Django's cache (Redis when REDIS_URL is set, so these tests run against it
+in the PostgreSQL + Redis CI run). Time is moved with time-machine, never slept.
+"""
+
+import logging
+import uuid
+
+import pytest
+import time_machine
+from django.test import override_settings
+from rest_framework.test import APIClient
+
+from tdmanager import security
+from tests.conftest import make_user
+
+pytestmark = pytest.mark.django_db
+
+TOKEN = "/api/v1/auth/token/"
+
+
+@pytest.fixture
+def name():
+    """A username of its own per test, so counters never leak between tests or runs."""
+    return "u" + uuid.uuid4().hex[:10]
+
+
+@pytest.fixture
+def address():
+    n = uuid.uuid4().int
+    return f"198.18.{n % 250}.{(n >> 8) % 250 + 1}"
+
+
+@pytest.fixture(autouse=True)
+def _forget(name, address):
+    security.reset(name, address)
+    security.reset(None, "127.0.0.1")
+    yield
+    security.reset(name, address)
+    security.reset(None, "127.0.0.1")
+
+
+def token(username, password, address="127.0.0.1", lang="en"):
+    return APIClient().post(TOKEN, {"username": username, "password": password}, format="json",
+                            REMOTE_ADDR=address, HTTP_ACCEPT_LANGUAGE=lang)
+
+
+def test_five_wrong_passwords_lock_the_username_then_the_window_ends(name, address, caplog):
+    make_user(name, "cashier")
+    with time_machine.travel(1_900_000_000, tick=False) as clock:
+        for _ in range(5):
+            assert token(name, "wrong", address).status_code == 400
+        with caplog.at_level(logging.WARNING, logger="tdmanager.security"):
+            r = token(name, "pw-" + name, address)  # the right password, but locked out
+        assert r.status_code == 429
+        assert r.json()["code"] == "throttled" and "15 minutes" in r.json()["detail"]
+        assert 890 <= int(r["Retry-After"]) <= 900
+        assert any("refused a login" in m and name in m for m in caplog.messages)
+        # another address does not help: the lock is on the username
+        assert token(name, "pw-" + name, "203.0.113.9").status_code == 429
+        clock.shift(14 * 60)
+        assert token(name, "pw-" + name, address).status_code == 429
+        clock.shift(61)
+        r = token(name, "pw-" + name, address)
+        assert r.status_code == 200 and r.json()["token"]
+
+
+def test_a_good_login_forgets_the_usernames_failures(name, address):
+    make_user(name, "cashier")
+    for _ in range(4):
+        token(name, "wrong", address)
+    assert token(name, "pw-" + name, address).status_code == 200
+    for _ in range(4):
+        assert token(name, "wrong", address).status_code == 400
+    assert token(name, "pw-" + name, address).status_code == 200
+
+
+def test_an_unknown_user_answers_like_a_wrong_password_and_is_locked_the_same(name, address):
+    make_user(name, "cashier")
+    ghost = name + "x"
+    try:
+        wrong, missing = token(name, "wrong", address), token(ghost, "wrong", address)
+        assert wrong.status_code == missing.status_code == 400
+        assert wrong.json() == missing.json()
+        for _ in range(4):
+            token(ghost, "wrong", address)
+        assert token(ghost, "wrong", address).status_code == 429
+    finally:
+        security.reset(ghost)
+
+
+@override_settings(TDM_LOGIN_FAILURES_PER_ADDRESS=3)
+def test_an_address_is_locked_across_usernames(name, address):
+    make_user(name, "cashier")
+    for i in range(3):
+        assert token(f"{name}-{i}", "wrong", address).status_code == 400
+    assert token(name, "pw-" + name, address).status_code == 429  # the right password, from that address
+    assert token(name, "pw-" + name, "203.0.113.7").status_code == 200  # from elsewhere it works
+    for i in range(3):
+        security.reset(f"{name}-{i}")
+
+
+def test_limits_and_window_come_from_settings(name, address, settings):
+    settings.TDM_LOGIN_FAILURES_PER_USER = 2
+    settings.TDM_LOGIN_WINDOW_SECONDS = 60
+    make_user(name, "cashier")
+    with time_machine.travel(1_900_000_000, tick=False) as clock:
+        token(name, "wrong", address)
+        token(name, "wrong", address)
+        r = token(name, "pw-" + name, address)
+        assert r.status_code == 429 and int(r["Retry-After"]) == 60 and "1 minute" in r.json()["detail"]
+        clock.shift(60)
+        assert token(name, "pw-" + name, address).status_code == 200
+
+
+def test_the_locked_message_is_in_the_users_language(name, address):
+    make_user(name, "cashier")
+    for _ in range(5):
+        token(name, "wrong", address)
+    r = token(name, "pw-" + name, address, lang="it")
+    assert r.status_code == 429 and "Troppi" in r.json()["detail"]
+
+
+def test_the_login_page_is_throttled_with_a_clear_message(client, name, address):
+    make_user(name, "cashier")
+    with time_machine.travel(1_900_000_000, tick=False) as clock:
+        for _ in range(5):
+            r = client.post("/login/", {"username": name, "password": "wrong"}, REMOTE_ADDR=address)
+            assert r.status_code == 200 and b"Wrong username or password" in r.content
+        r = client.post("/login/", {"username": name, "password": "pw-" + name}, REMOTE_ADDR=address)
+        assert r.status_code == 429
+        assert b"Too many failed logins. Try again in 15 minutes." in r.content
+        assert "_auth_user_id" not in client.session
+        clock.shift(15 * 60)
+        r = client.post("/login/", {"username": name, "password": "pw-" + name}, REMOTE_ADDR=address)
+        assert r.status_code == 302 and client.session["_auth_user_id"]
+
+
+def test_the_page_and_the_api_share_the_counters(client, name, address):
+    make_user(name, "cashier")
+    for _ in range(3):
+        client.post("/login/", {"username": name, "password": "wrong"}, REMOTE_ADDR=address)
+    for _ in range(2):
+        token(name, "wrong", address)
+    assert client.post("/login/", {"username": name, "password": "pw-" + name}, REMOTE_ADDR=address).status_code == 429
+
+
+# --- the client address behind proxies ------------------------------------------------------
+
+
+class Req:
+    def __init__(self, remote, xff=None):
+        self.META = {"REMOTE_ADDR": remote}
+        if xff is not None:
+            self.META["HTTP_X_FORWARDED_FOR"] = xff
+
+
+def test_x_forwarded_for_is_ignored_unless_the_peer_is_a_trusted_proxy(settings):
+    settings.TDM_TRUSTED_PROXIES = []
+    assert security.client_ip(Req("203.0.113.5", "1.2.3.4")) == "203.0.113.5"
+    settings.TDM_TRUSTED_PROXIES = ["10.0.0.0/24"]
+    assert security.client_ip(Req("203.0.113.5", "1.2.3.4")) == "203.0.113.5"  # not from the proxy
+    assert security.client_ip(Req("10.0.0.2", "1.2.3.4")) == "1.2.3.4"
+
+
+def test_the_right_most_untrusted_address_is_the_client(settings):
+    settings.TDM_TRUSTED_PROXIES = ["10.0.0.0/24", "127.0.0.1"]
+    # the client prepended a forged address; the proxies appended what they saw
+    assert security.client_ip(Req("127.0.0.1", "6.6.6.6, 198.51.100.7, 10.0.0.3")) == "198.51.100.7"
+    assert security.client_ip(Req("10.0.0.2", "10.0.0.4, 10.0.0.3")) == "10.0.0.4"  # only proxies: the farthest
+    assert security.client_ip(Req("10.0.0.2", "garbage, 10.0.0.3")) == "10.0.0.3"
+    assert security.client_ip(Req("10.0.0.2", "[2001:db8::1]:443")) == "2001:db8::1"
+    assert security.client_ip(Req("10.0.0.2")) == "10.0.0.2"
+
+
+def test_the_event_log_records_the_believed_address(settings, rf):
+    from tournaments.services.events import Actor
+
+    settings.TDM_TRUSTED_PROXIES = ["127.0.0.1"]
+    request = rf.get("/", REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="6.6.6.6, 198.51.100.7")
+    request.user = None
+    assert Actor.from_request(request).device.startswith("198.51.100.7")
+    request = rf.get("/", REMOTE_ADDR="198.51.100.8", HTTP_X_FORWARDED_FOR="6.6.6.6")
+    request.user = None
+    assert Actor.from_request(request).device.startswith("198.51.100.8")
+
+
+def test_login_counts_the_address_behind_a_trusted_proxy(settings, name):
+    settings.TDM_TRUSTED_PROXIES = ["127.0.0.1"]
+    settings.TDM_LOGIN_FAILURES_PER_ADDRESS = 2
+    client = APIClient()
+    post = lambda who, ip: client.post(TOKEN, {"username": who, "password": "x"}, format="json",  # noqa: E731
+                                       REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR=ip)
+    try:
+        post(name + "1", "198.51.100.20")
+        post(name + "2", "198.51.100.20")
+        assert post(name + "3", "198.51.100.20").status_code == 429
+        assert post(name + "3", "198.51.100.21").status_code == 400  # another client behind the same proxy
+    finally:
+        security.reset(None, "198.51.100.20")
+        security.reset(None, "198.51.100.21")
+        for i in "123":
+            security.reset(name + i)
