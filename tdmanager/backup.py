@@ -1,0 +1,185 @@
+"""Backup and restore of the whole database (``manage.py backup`` / ``manage.py restore``).
+
+SQLite (the embedded default): the online-backup API (``sqlite3.Connection.backup``) copies a
+consistent snapshot while the product runs, and copies a backup back page by page into the
+live database file. PostgreSQL: ``pg_dump --format=custom`` and ``pg_restore --clean
+--single-transaction`` (all or nothing). A backup file says what it is by its first bytes.
+"""
+
+import os
+import shutil
+import sqlite3
+import subprocess
+from datetime import datetime
+from pathlib import Path
+
+from django.conf import settings
+from django.db import connections
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+PGDUMP_MAGIC = b"PGDMP"
+
+
+class BackupError(Exception):
+    pass
+
+
+def vendor(alias="default") -> str:
+    return connections[alias].vendor
+
+
+def default_path(alias="default", prefix="tdmanager") -> Path:
+    """var/backups/<prefix>-<time>.<sqlite3|pgdump>, never the name of an existing file."""
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    ext = "sqlite3" if vendor(alias) == "sqlite" else "pgdump"
+    folder = Path(settings.VAR_DIR) / "backups"
+    path, n = folder / f"{prefix}-{stamp}.{ext}", 1
+    while path.exists():
+        n += 1
+        path = folder / f"{prefix}-{stamp}-{n}.{ext}"
+    return path
+
+
+def file_kind(path: Path) -> str:
+    with open(path, "rb") as f:
+        head = f.read(16)
+    if head.startswith(SQLITE_MAGIC):
+        return "sqlite"
+    if head.startswith(PGDUMP_MAGIC):
+        return "postgresql"
+    raise BackupError(f"{path} is neither a TDManager SQLite backup nor a pg_dump custom-format file")
+
+
+# --- PostgreSQL --------------------------------------------------------------------------------
+
+
+def _pg_env(alias="default") -> dict:
+    s = connections[alias].settings_dict
+    env = dict(os.environ)
+    for key, var in (("HOST", "PGHOST"), ("PORT", "PGPORT"), ("USER", "PGUSER"), ("PASSWORD", "PGPASSWORD"), ("NAME", "PGDATABASE")):
+        if s.get(key):
+            env[var] = str(s[key])
+    options = s.get("OPTIONS") or {}
+    for key, var in (("sslmode", "PGSSLMODE"), ("sslrootcert", "PGSSLROOTCERT"), ("sslcert", "PGSSLCERT"), ("sslkey", "PGSSLKEY")):
+        if options.get(key):
+            env[var] = str(options[key])
+    return env
+
+
+def _tool(name: str) -> str:
+    found = shutil.which(name) or (f"/usr/bin/{name}" if Path(f"/usr/bin/{name}").exists() else None)
+    if not found:
+        raise BackupError(f"{name} is not installed (Debian: apt-get install postgresql-client)")
+    return found
+
+
+def _run(cmd, env):
+    r = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise BackupError(f"{Path(cmd[0]).name} failed ({r.returncode}): {r.stderr.strip()[-2000:]}")
+    return r
+
+
+# --- backup ------------------------------------------------------------------------------------
+
+
+def backup(path: Path, alias="default") -> Path:
+    """Write a consistent copy of the database to ``path`` (atomically: a partial file never
+    carries the final name)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".partial")
+    tmp.unlink(missing_ok=True)
+    conn = connections[alias]
+    try:
+        if conn.vendor == "sqlite":
+            conn.ensure_connection()
+            dest = sqlite3.connect(tmp)
+            try:
+                conn.connection.backup(dest)  # a consistent snapshot, writers keep going
+                dest.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
+            finally:
+                dest.close()
+        elif conn.vendor == "postgresql":
+            _run([_tool("pg_dump"), "--format=custom", "--no-owner", "--file", str(tmp)], _pg_env(alias))
+        else:
+            raise BackupError(f"backup does not support {conn.vendor}")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return path
+
+
+# --- restore -----------------------------------------------------------------------------------
+
+
+def check_backup(path: Path, alias="default") -> None:
+    kind = file_kind(path)
+    if kind != vendor(alias):
+        raise BackupError(f"{path} is a {kind} backup but the database is {vendor(alias)}")
+    if kind == "sqlite":
+        src = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            if src.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+                raise BackupError(f"{path} is damaged (PRAGMA quick_check)")
+            if not src.execute("SELECT 1 FROM sqlite_master WHERE name='django_migrations'").fetchone():
+                raise BackupError(f"{path} is not a TDManager database")
+        finally:
+            src.close()
+    else:
+        listing = _run([_tool("pg_restore"), "--list", str(path)], _pg_env(alias)).stdout
+        if "django_migrations" not in listing:
+            raise BackupError(f"{path} is not a TDManager database")
+
+
+def has_data(alias="default") -> bool:
+    conn = connections[alias]
+    tables = conn.introspection.table_names()
+    if "django_migrations" not in tables:
+        return False
+    with conn.cursor() as cursor:
+        for table in tables:
+            if table.startswith("django_") or table.startswith("auth_permission"):
+                continue
+            cursor.execute(f"SELECT 1 FROM {conn.ops.quote_name(table)} LIMIT 1")
+            if cursor.fetchone():
+                return True
+    return False
+
+
+def restore(path: Path, alias="default") -> None:
+    """Replace the database's contents with the backup's. Stop the product first."""
+    path = Path(path)
+    check_backup(path, alias)
+    conn = connections[alias]
+    if conn.in_atomic_block:
+        raise BackupError("restore cannot run inside a transaction")
+    if conn.vendor == "sqlite":
+        conn.ensure_connection()
+        src = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            src.backup(conn.connection)  # page by page into the live file, under its write lock
+        finally:
+            src.close()
+        conn.close()  # the next query opens the restored database afresh
+    else:
+        # No connection of ours may hold a lock or a cached plan on the tables being replaced.
+        conn.close()
+        if hasattr(conn, "close_pool"):
+            conn.close_pool()
+        _run([_tool("pg_restore"), "--clean", "--if-exists", "--no-owner", "--single-transaction",
+              "--dbname", conn.settings_dict["NAME"], str(path)], _pg_env(alias))
+
+
+def summary(alias="default") -> list[tuple[str, int]]:
+    """(table, rows) for every table that has rows, the product's tables first."""
+    conn = connections[alias]
+    out = []
+    with conn.cursor() as cursor:
+        for table in sorted(conn.introspection.table_names()):
+            cursor.execute(f"SELECT COUNT(*) FROM {conn.ops.quote_name(table)}")
+            n = cursor.fetchone()[0]
+            if n:
+                out.append((table, n))
+    product = ("tournaments_", "seating_", "payouts_", "formats_")
+    return sorted(out, key=lambda item: (not item[0].startswith(product), item[0]))

@@ -1,0 +1,52 @@
+"""Restore a backup made by ``manage.py backup``. Stop the product (web, worker) first.
+
+    ./tdm manage restore PATH [--force]
+
+It refuses to replace a database that holds data unless --force is given or you confirm at
+the prompt. Before replacing anything it backs up the current database next to the others
+(var/backups/pre-restore-<time>…), so a restore of the wrong file can be undone.
+"""
+
+import sys
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from tdmanager import backup as bk
+
+
+class Command(BaseCommand):
+    help = "Replace the database's contents with a backup made by `manage.py backup`."
+
+    def add_arguments(self, parser):
+        parser.add_argument("path", help="the backup file")
+        parser.add_argument("--force", action="store_true", help="replace a database that holds data without asking")
+        parser.add_argument("--noinput", "--no-input", action="store_false", dest="interactive", help="never prompt")
+        parser.add_argument("--database", default="default")
+
+    def handle(self, path, force=False, interactive=True, database="default", **opts):
+        source = Path(path)
+        if not source.is_file():
+            raise CommandError(f"{source} does not exist")
+        try:
+            bk.check_backup(source, database)
+        except bk.BackupError as exc:
+            raise CommandError(str(exc)) from exc
+        if bk.has_data(database) and not force:
+            if not (interactive and sys.stdin.isatty()):
+                raise CommandError("The database holds data: restoring would replace it. Give --force to replace it.")
+            answer = input(f"The database holds data. Replace it with {source}? Type 'yes' to continue: ")
+            if answer.strip().lower() != "yes":
+                raise CommandError("Restore cancelled.")
+        safety = None
+        if bk.has_data(database):
+            safety = bk.backup(bk.default_path(database, prefix="pre-restore"), database)
+        try:
+            bk.restore(source, database)
+        except bk.BackupError as exc:
+            raise CommandError(f"{exc}" + (f"\nThe database before the restore is in {safety}." if safety else "")) from exc
+        self.stdout.write(self.style.SUCCESS(f"Restored the {bk.vendor(database)} database from {source}."))
+        if safety:
+            self.stdout.write(f"The database as it was before is saved in {safety}.")
+        for table, n in bk.summary(database):
+            self.stdout.write(f"  {table}: {n}")
