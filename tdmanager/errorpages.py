@@ -72,6 +72,21 @@ def _is_json(response) -> bool:
     return response.get("Content-Type", "").split(";")[0].strip().endswith("json")
 
 
+def _spooled_size(request) -> int:
+    """A body sent without Content-Length (chunked) has been received whole by the ASGI handler
+    into a seekable file: its size. Django and DRF would not look at it, but it was sent."""
+    stream = getattr(request, "_stream", None)
+    try:
+        if stream is None or not stream.seekable():
+            return 0
+        here = stream.tell()
+        size = stream.seek(0, 2)
+        stream.seek(here)
+        return size
+    except (AttributeError, OSError, ValueError):
+        return 0
+
+
 class ApiErrorMiddleware:
     """Under /api/: refuse a declared body over the limit with 413 before anyone reads it, and
     make every other error answer JSON (a 405 from a plain Django view, a CSRF page, DEBUG's
@@ -88,7 +103,7 @@ class ApiErrorMiddleware:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
             return api_error(400)
-        if limit is not None and length > limit:
+        if limit is not None and (length > limit or (not length and _spooled_size(request) > limit)):
             return api_error(413)
         response = self.get_response(request)
         if response.status_code >= 400 and not _is_json(response) and not getattr(response, "streaming", False):

@@ -71,6 +71,29 @@ def test_413_when_django_finds_the_body_too_big_itself(rf):
     assert errorpages.bad_request(rf.post("/login/"), RequestDataTooBig()).status_code == 400
 
 
+@override_settings(DATA_UPLOAD_MAX_MEMORY_SIZE=1000)
+def test_413_for_a_chunked_body_without_content_length():
+    """Under ASGI a body sent chunked arrives whole in a file, with no Content-Length."""
+    import tempfile
+
+    from django.core.handlers.asgi import ASGIRequest
+
+    from tdmanager import errorpages
+
+    def request(size):
+        body = tempfile.SpooledTemporaryFile()
+        body.write(b"x" * size)
+        body.seek(0)
+        scope = {"type": "http", "method": "POST", "path": "/api/v1/people/", "query_string": b"",
+                 "headers": [(b"host", b"127.0.0.1"), (b"transfer-encoding", b"chunked")]}
+        return ASGIRequest(scope, body)
+
+    mw = errorpages.ApiErrorMiddleware(lambda r: "passed on")
+    big = mw(request(5000))
+    assert big.status_code == 413 and b"request_too_large" in big.content
+    assert mw(request(10)) == "passed on"
+
+
 def test_400_for_a_bad_host_header(director):
     r = api_client(director).get("/api/v1/people/", HTTP_HOST="evil.example")
     assert_error(r, 400, "bad_request")
