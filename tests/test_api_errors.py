@@ -88,10 +88,12 @@ def test_413_for_a_chunked_body_without_content_length():
                  "headers": [(b"host", b"127.0.0.1"), (b"transfer-encoding", b"chunked")]}
         return ASGIRequest(scope, body)
 
-    mw = errorpages.ApiErrorMiddleware(lambda r: "passed on")
+    from django.http import HttpResponse
+
+    mw = errorpages.ApiErrorMiddleware(lambda r: HttpResponse("passed on"))
     big = mw(request(5000))
     assert big.status_code == 413 and b"request_too_large" in big.content
-    assert mw(request(10)) == "passed on"
+    assert mw(request(10)).content == b"passed on"
 
 
 def test_400_for_a_bad_host_header(director):
