@@ -5,13 +5,15 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tdmanager.api import query_int
 from tdmanager.errors import DomainError
-from tdmanager.roles import CASHIER, DIRECTOR, DISPLAY, FLOOR, HasRole
+from tdmanager.schema import CREATED_LIST, OBJECT_LIST
+from tdmanager.roles import HasRole
 from tournaments.api import idempotent
 from tournaments.models import Entry, LedgerRow, Tournament
 from tournaments.services.events import Actor
@@ -19,7 +21,6 @@ from tournaments.services.events import Actor
 from . import reports, selectors as sel, services
 from .models import Deal, JackpotFund, PayoutTemplate, PrizePayment, SatelliteLink, SidePool, Ticket
 
-STAFF = (DIRECTOR, FLOOR, CASHIER)
 
 
 # --- serializers ------------------------------------------------------------------------
@@ -61,7 +62,7 @@ class StacksIn(serializers.Serializer):
 
 
 class DealIn(StacksIn):
-    method = serializers.ChoiceField(choices=[m for m, _l in Deal.METHODS])
+    method = serializers.ChoiceField(choices=Deal.METHODS)
     amounts = serializers.ListField(child=serializers.DecimalField(max_digits=13, decimal_places=2), required=False,
                                     help_text="CUSTOM: one amount per player, players in entry-number order")
 
@@ -77,7 +78,7 @@ class ReasonIn(serializers.Serializer):
 class PayIn(serializers.Serializer):
     entry = serializers.PrimaryKeyRelatedField(queryset=Entry.objects.all())
     source = serializers.CharField(default="MAIN:CASH", max_length=40)
-    method = serializers.ChoiceField(choices=[m for m, _l in LedgerRow.METHODS])
+    method = serializers.ChoiceField(choices=LedgerRow.METHODS)
     reference = serializers.CharField(allow_blank=True, default="", max_length=80)
     payee = serializers.CharField(allow_blank=True, default="", max_length=160)
 
@@ -176,8 +177,6 @@ def _t(pk):
 
 class Base(APIView):
     permission_classes = [HasRole]
-    required_roles = (DIRECTOR,)
-    read_roles = STAFF
 
     def actor(self):
         return Actor.from_request(self.request)
@@ -194,7 +193,6 @@ class Base(APIView):
 class PayoutsSummaryView(Base):
     """Everything about a tournament's payouts: pool, table, satellite, sign-off, side pools."""
 
-    read_roles = STAFF + (DISPLAY,)
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk):
@@ -209,7 +207,6 @@ class PayoutsSummaryView(Base):
 
 
 class PoolView(Base):
-    read_roles = STAFF + (DISPLAY,)
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk):
@@ -219,7 +216,6 @@ class PoolView(Base):
 class TableView(Base):
     """GET the payout table in force; POST/PUT a director's table (validated; reason once locked)."""
 
-    read_roles = STAFF + (DISPLAY,)
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk):
@@ -264,11 +260,11 @@ class TableTemplateView(Base):
 
 
 class TemplatesView(Base):
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=OBJECT_LIST)
     def get(self, request):
         return Response([{"id": x.pk, "name": x.name, "percents": x.percents} for x in PayoutTemplate.objects.all()])
 
-    @extend_schema(request=TemplateIn, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=TemplateIn, responses={201: OpenApiTypes.OBJECT})
     def post(self, request):
         d = self.valid(TemplateIn)
         x = services.save_payout_template(d["name"], d["percents"], actor=self.actor(), template=PayoutTemplate.objects.filter(name=d["name"].strip()).first())
@@ -278,7 +274,6 @@ class TemplatesView(Base):
 class DealCalculatorView(Base):
     """POST stacks → ICM, chip chop and even chop side by side, with the PAY-09 check."""
 
-    required_roles = (DIRECTOR, FLOOR)
 
     @extend_schema(request=StacksIn, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk):
@@ -287,13 +282,12 @@ class DealCalculatorView(Base):
 
 
 class DealsView(Base):
-    read_roles = (DIRECTOR, FLOOR)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=OBJECT_LIST)
     def get(self, request, pk):
         return Response([deal_data(x) for x in Deal.objects.filter(tournament_id=pk).prefetch_related("acceptances")])
 
-    @extend_schema(request=DealIn, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=DealIn, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, pk):
         d = self.valid(DealIn)
         deal = services.propose_deal(_t(pk), d["stacks"], method=d["method"], actor=self.actor(), reserve=d["reserve"], amounts=d.get("amounts"))
@@ -301,19 +295,16 @@ class DealsView(Base):
 
 
 class DealActionView(Base):
-    required_roles = (DIRECTOR, FLOOR)
+    op_names = ("accept", "approve", "cancel")
+    """POST ``accept`` (floor, director), ``approve`` or ``cancel`` (director)."""
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk, op):
-        from tdmanager.roles import has_role
-
         deal = get_object_or_404(Deal, pk=pk)
         if op == "accept":
             d = self.valid(EntryIn)
             services.accept_deal(deal, d["entry"], actor=self.actor())
         elif op in ("approve", "cancel"):
-            if not has_role(request.user, DIRECTOR):
-                raise DomainError("permission_denied", _("Only the director can do this."), status=403)
             if op == "approve":
                 services.approve_deal(deal, actor=self.actor())
             else:
@@ -328,13 +319,12 @@ class DueView(Base):
     """Prizes won: ``?tournament=<id>`` (default: every running or finished tournament), ``?all=1``
     to include what is already paid."""
 
-    required_roles = (CASHIER, DIRECTOR)
-    read_roles = STAFF
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(parameters=[OpenApiParameter("tournament", int), OpenApiParameter("all", str, enum=["1", "true"])],
+                   responses=OBJECT_LIST)
     def get(self, request):
-        tid = request.query_params.get("tournament")
-        qs = Tournament.objects.filter(pk=tid) if tid else Tournament.objects.filter(status__in=[Tournament.RUNNING, Tournament.FINISHED])
+        tid = query_int(request, "tournament")
+        qs = Tournament.objects.filter(pk=tid) if tid is not None else Tournament.objects.filter(status__in=[Tournament.RUNNING, Tournament.FINISHED])
         include_paid = request.query_params.get("all") in ("1", "true")
         out = []
         for t in qs:
@@ -345,9 +335,8 @@ class DueView(Base):
 class PayView(Base):
     """Pay one prize (cashier). Honours ``Idempotency-Key``: a repeat pays nothing."""
 
-    required_roles = (CASHIER, DIRECTOR)
 
-    @extend_schema(request=PayIn, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=PayIn, responses={201: OpenApiTypes.OBJECT})
     def post(self, request):
         d = self.valid(PayIn)
         return idempotent(request, lambda: Response(payment_data(services.pay_prize(
@@ -355,7 +344,6 @@ class PayView(Base):
 
 
 class SlipView(Base):
-    read_roles = STAFF
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, number):
@@ -366,9 +354,11 @@ class SlipView(Base):
 class ReportView(Base):
     """``?format_type=json`` (default), ``csv`` or ``pdf``."""
 
-    read_roles = (DIRECTOR, CASHIER, FLOOR)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(parameters=[OpenApiParameter("name", str, OpenApiParameter.PATH, enum=sorted(reports.REPORTS)),
+                               OpenApiParameter("format_type", str, enum=["json", "csv", "pdf"])],
+                   responses={(200, "application/json"): OpenApiTypes.OBJECT, (200, "text/csv"): OpenApiTypes.STR,
+                              (200, "application/pdf"): OpenApiTypes.BINARY})
     def get(self, request, pk, name):
         if name not in reports.REPORTS:
             raise DomainError("unknown_report", _("Unknown report."), status=404)
@@ -387,13 +377,12 @@ class ReportView(Base):
 
 
 class SignoffView(Base):
-    required_roles = STAFF
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk):
         return Response(sel.signoff_status(_t(pk)))
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, pk):
         t = _t(pk)
         services.sign_off_ranking(t, actor=self.actor())
@@ -401,7 +390,7 @@ class SignoffView(Base):
 
 
 class SatelliteView(Base):
-    @extend_schema(request=SatelliteIn, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=SatelliteIn, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, pk):
         d = self.valid(SatelliteIn)
         link = services.link_satellite(_t(pk), d["target"], actor=self.actor(), remainder_rule=d["remainder_rule"], prize_base=d["prize_base"])
@@ -411,20 +400,19 @@ class SatelliteView(Base):
 
 
 class SatelliteCompleteView(Base):
-    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, pk):
         payments = services.complete_satellite(_t(pk), actor=self.actor())
         return Response({"seats": [payment_data(p) for p in payments]}, status=201)
 
 
 class SidePoolsView(Base):
-    read_roles = STAFF + (DISPLAY,)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=OBJECT_LIST)
     def get(self, request, pk):
         return Response(sel.side_pools_summary(_t(pk)))
 
-    @extend_schema(request=SidePoolIn, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=SidePoolIn, responses=CREATED_LIST)
     def post(self, request, pk):
         d = self.valid(SidePoolIn)
         services.create_side_pool(_t(pk), actor=self.actor(), **d)
@@ -432,7 +420,8 @@ class SidePoolsView(Base):
 
 
 class SidePoolActionView(Base):
-    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    op_names = ("contribute", "award")
+    @extend_schema(request=OpenApiTypes.OBJECT, responses=OBJECT_LIST)
     def post(self, request, pk, op):
         pool = get_object_or_404(SidePool, pk=pk)
         if op == "contribute":
@@ -450,9 +439,8 @@ class SidePoolActionView(Base):
 
 
 class TicketRedeemView(Base):
-    required_roles = (CASHIER, DIRECTOR)
 
-    @extend_schema(request=TicketRedeemIn, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=TicketRedeemIn, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, pk):
         d = self.valid(TicketRedeemIn)
         ticket = get_object_or_404(Ticket, pk=pk)

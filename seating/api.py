@@ -12,15 +12,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tdmanager.errors import DomainError
-from tdmanager.roles import CASHIER, DIRECTOR, DISPLAY, FLOOR, HasRole
+from tdmanager.schema import OBJECT_LIST
+from tdmanager.roles import HasRole
 from tournaments.models import Entry, Tournament
 from tournaments.services.events import Actor
 
 from . import selectors, services
 from .models import Bust, PendingMove
 
-FLOOR_ROLES = (DIRECTOR, FLOOR)
-READ_ROLES = (DIRECTOR, FLOOR, CASHIER, DISPLAY)
 
 
 class BustItemSerializer(serializers.Serializer):
@@ -36,7 +35,7 @@ class BustSerializer(serializers.Serializer):
 
 
 class ReasonSerializer(serializers.Serializer):
-    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=300)
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
 
 
 class DrawSerializer(ReasonSerializer):
@@ -47,7 +46,7 @@ class ManualMoveSerializer(serializers.Serializer):
     entry = serializers.IntegerField()
     to_table = serializers.IntegerField(min_value=1)
     to_seat = serializers.IntegerField(min_value=1)
-    reason = serializers.CharField(max_length=300)
+    reason = serializers.CharField(max_length=200)
 
 
 class BigBlindSerializer(ReasonSerializer):
@@ -65,7 +64,7 @@ class BreakOrderSerializer(ReasonSerializer):
 
 
 class WaiveSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=300)
+    reason = serializers.CharField(max_length=200)
 
 
 def _valid(serializer_class, request):
@@ -88,8 +87,6 @@ def outcome_data(t, out) -> dict:
 
 class SeatingAPIView(APIView):
     permission_classes = [HasRole]
-    required_roles = FLOOR_ROLES
-    read_roles = READ_ROLES
 
     def tournament(self, pk) -> Tournament:
         return get_object_or_404(Tournament, pk=pk)
@@ -110,9 +107,8 @@ class TableMapView(SeatingAPIView):
 class DrawView(SeatingAPIView):
     """POST (director): run the initial seat draw, or draw everybody again before the first bust."""
 
-    required_roles = (DIRECTOR,)
 
-    @extend_schema(request=DrawSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=DrawSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, pk):
         d = _valid(DrawSerializer, request)
         t = self.tournament(pk)
@@ -124,11 +120,11 @@ class BustsView(SeatingAPIView):
     """GET: the busts, newest first. POST: players out — ``{"entries": [{"entry", "starting_stack"}],
     "table", "same_hand", "reason"}``."""
 
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=None, responses=OBJECT_LIST)
     def get(self, request, pk):
         return Response(selectors.busts(self.tournament(pk)))
 
-    @extend_schema(request=BustSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=BustSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, pk):
         d = _valid(BustSerializer, request)
         t = self.tournament(pk)
@@ -153,7 +149,7 @@ class MovesView(SeatingAPIView):
     """GET: open move slips (``?status=all`` for every slip). POST: move a player by hand —
     ``{"entry", "to_table", "to_seat", "reason"}``."""
 
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=None, responses=OBJECT_LIST)
     def get(self, request, pk):
         t = self.tournament(pk)
         if request.query_params.get("status") == "all":
@@ -161,7 +157,7 @@ class MovesView(SeatingAPIView):
             return Response([selectors.move_dict(m) for m in qs])
         return Response(selectors.pending_moves(t))
 
-    @extend_schema(request=ManualMoveSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=ManualMoveSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, pk):
         d = _valid(ManualMoveSerializer, request)
         t = self.tournament(pk)
@@ -172,6 +168,8 @@ class MovesView(SeatingAPIView):
 
 class MoveActionView(SeatingAPIView):
     """POST ``confirm``: the move is done. POST ``undo``: put a confirmed move back."""
+
+    op_names = ("confirm", "undo")
 
     @extend_schema(request=ReasonSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk, move_id, op):
@@ -190,6 +188,8 @@ class MoveActionView(SeatingAPIView):
 class TableActionView(SeatingAPIView):
     """POST on one table: ``big-blind`` (set or correct the big blind of the last hand),
     ``hand-completed``, ``lock`` (``{"locked", "seat"?, "reason"}``), ``waive-halt``."""
+
+    op_names = ("big-blind", "hand-completed", "lock", "waive-halt")
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk, number, op):
@@ -233,7 +233,7 @@ class BreakOrderView(SeatingAPIView):
 class StandingsView(SeatingAPIView):
     """GET: finishing places so far (shared places with ``shared_with``)."""
 
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=None, responses=OBJECT_LIST)
     def get(self, request, pk):
         return Response(selectors.standings(self.tournament(pk)))
 
@@ -241,9 +241,8 @@ class StandingsView(SeatingAPIView):
 class DrawHistoryView(SeatingAPIView):
     """GET: how a player's seats were assigned — the draws (both permutations of a break) and moves."""
 
-    read_roles = FLOOR_ROLES
 
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=None, responses=OBJECT_LIST)
     def get(self, request, pk, entry_id):
         t = self.tournament(pk)
         entry = get_object_or_404(Entry, pk=entry_id, tournament=t)

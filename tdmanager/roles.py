@@ -1,17 +1,22 @@
 """Staff roles: director, floor, cashier, display.
 
 A role is a Django group of that name. A director may do everything; a superuser counts
-as a director. Pages use ``role_required``; the API uses ``HasRole``.
+as a director. Which role may call which route is declared once, in ``tdmanager.policy``;
+the API enforces it with :class:`HasRole` (the default DRF permission) and the pages with
+:class:`RolePolicyMiddleware`. ``has_role`` is for what a page shows, never for who may act.
 """
 
-from functools import wraps
+import logging
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from rest_framework.permissions import BasePermission
 
-DIRECTOR, FLOOR, CASHIER, DISPLAY = "director", "floor", "cashier", "display"
+from . import policy
+from .policy import CASHIER, DIRECTOR, DISPLAY, FLOOR
+
 ROLES = (DIRECTOR, FLOOR, CASHIER, DISPLAY)
+log = logging.getLogger("tdmanager.security")
 
 
 def user_roles(user) -> set[str]:
@@ -32,36 +37,65 @@ def has_role(user, *roles: str) -> bool:
     return bool(held & set(roles)) or DIRECTOR in held
 
 
-def role_required(*roles):
-    """Page decorator: log in first, then 403 unless the user holds one of ``roles``."""
+def _op(request, kwargs) -> str | None:
+    """The action a call takes: ``<op>`` in the URL, else a page form's ``op`` field."""
+    op = (kwargs or {}).get("op")
+    if op is None and request.method == "POST" and not request.path.startswith("/api/"):
+        op = request.POST.get("op")
+    return op
 
-    def decorator(view):
-        @wraps(view)
-        def wrapper(request, *args, **kwargs):
-            if not request.user.is_authenticated:
-                return redirect_to_login(request.get_full_path())
-            if not has_role(request.user, *roles):
-                raise PermissionDenied
-            return view(request, *args, **kwargs)
 
-        return wrapper
-
-    return decorator
+def _url_name(request) -> str | None:
+    match = getattr(request, "resolver_match", None)
+    return match.url_name if match else None
 
 
 class HasRole(BasePermission):
-    """DRF permission: the view lists ``required_roles`` (for writes) and
-    ``read_roles`` (for safe methods; defaults to required_roles)."""
+    """DRF permission (the default for every API view): the call is allowed when
+    ``tdmanager.policy`` lets one of the user's roles make it."""
 
     message = "Your role does not allow this action."
 
     def has_permission(self, request, view):
+        if request.method not in ("GET", "HEAD", "OPTIONS") and not hasattr(view, request.method.lower()):
+            return True  # a method this route does not serve: the view answers 405, nothing is read
+        name = _url_name(request)
+        op = _op(request, getattr(view, "kwargs", None))
+        if policy.is_public(name, request.method, op):
+            return True
         if not request.user or not request.user.is_authenticated:
             return False
-        roles = getattr(view, "required_roles", (DIRECTOR,))
-        if request.method in ("GET", "HEAD", "OPTIONS"):
-            roles = getattr(view, "read_roles", roles)
-        return has_role(request.user, *roles)
+        if policy.decision(name, request.method, op) is None:
+            log.error("no role decision for %s %s", request.method, name)
+        return policy.permits(user_roles(request.user), name, request.method, op)
+
+
+class RolePolicyMiddleware:
+    """Pages: log in first, then 403 unless ``tdmanager.policy`` lets the user's roles in.
+
+    API views (DRF, token or session) are checked by :class:`HasRole`; the Django admin checks
+    its own staff flag."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        match = request.resolver_match
+        if match is None or "admin" in match.namespaces or hasattr(view_func, "cls"):
+            return None
+        name, op = match.url_name, _op(request, view_kwargs)
+        if policy.is_public(name, request.method, op):
+            return None
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if policy.decision(name, request.method, op) is None:
+            log.error("no role decision for %s %s", request.method, name)
+        if not policy.permits(user_roles(request.user), name, request.method, op):
+            raise PermissionDenied
+        return None
 
 
 def roles_context(request):

@@ -4,21 +4,22 @@ from django.db import IntegrityError, transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tdmanager.api import body_object, query_int, query_limit
 from tdmanager.errors import DomainError
-from tdmanager.roles import CASHIER, DIRECTOR, DISPLAY, FLOOR, HasRole
+from tdmanager.roles import HasRole
 
 from . import serializers as s
 from .models import BlindStructure, Entry, IdempotencyRecord, LedgerRow, Person, Tournament
 from .services import cashier, clockctl, lifecycle, people, structures
 from .services.events import Actor
 
-STAFF = (DIRECTOR, FLOOR, CASHIER)
 
 
 def idempotent(request, compute):
@@ -52,6 +53,13 @@ def idempotent(request, compute):
         return response
 
 
+def _valid(serializer_class, request, **kw):
+    """The body, validated by ``serializer_class`` (a list or a string where an object is expected: 400)."""
+    ser = serializer_class(data=body_object(request), **kw)
+    ser.is_valid(raise_exception=True)
+    return ser.validated_data
+
+
 def sale_response(sale, code=status.HTTP_201_CREATED):
     data = {"entry": s.EntrySerializer(sale.entry).data, "receipt": s.LedgerRowSerializer(sale.row).data if sale.row else None}
     return Response(data, status=code)
@@ -61,14 +69,12 @@ class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
     """People: ``?q=`` searches any part of name, nickname, document or phone."""
 
     permission_classes = [HasRole]
-    required_roles = (CASHIER, DIRECTOR)
-    read_roles = STAFF
     serializer_class = s.PersonSerializer
 
     def get_queryset(self):
         q = self.request.query_params.get("q", "").strip()
         if q and self.action == "list":
-            return people.search_people(q, limit=int(self.request.query_params.get("limit", 20)))
+            return people.search_people(q, limit=query_limit(self.request, 20, maximum=100))
         return Person.objects.all()
 
     def paginate_queryset(self, queryset):
@@ -86,7 +92,7 @@ class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
         return Response(s.PersonSerializer(person).data, status=201)
 
     @extend_schema(request=s.BanSerializer, responses=s.PersonSerializer)
-    @action(detail=True, methods=["post"], required_roles=(DIRECTOR,))
+    @action(detail=True, methods=["post"])
     def ban(self, request, pk=None):
         ser = s.BanSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
@@ -96,8 +102,6 @@ class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
 
 class StructureViewSet(viewsets.ModelViewSet):
     permission_classes = [HasRole]
-    required_roles = (DIRECTOR,)
-    read_roles = STAFF + (DISPLAY,)
     serializer_class = s.BlindStructureSerializer
     queryset = BlindStructure.objects.prefetch_related("items")
 
@@ -119,7 +123,12 @@ class StructureViewSet(viewsets.ModelViewSet):
     def update(self, request, pk=None, partial=False):
         return Response(self._save(request, self.get_object()))
 
-    @action(detail=True, methods=["get"])
+    def perform_destroy(self, instance):
+        structures.delete_structure(instance, actor=Actor.from_request(self.request))
+
+    @extend_schema(parameters=[OpenApiParameter("format_type", str, enum=["json", "csv"])],
+                   responses={(200, "application/json"): OpenApiTypes.OBJECT, (200, "text/csv"): OpenApiTypes.STR})
+    @action(detail=True, methods=["get"], pagination_class=None)
     def export(self, request, pk=None):
         st = self.get_object()
         if request.query_params.get("format_type", "json") == "csv":
@@ -142,19 +151,18 @@ class StructureViewSet(viewsets.ModelViewSet):
         except UnicodeDecodeError:
             raise DomainError("bad_file", _("The file must be UTF-8 text."), status=400)
         data = structures.parse_import(text, fmt)
-        name = request.data.get("name") or data.get("name") or upload.name.rsplit(".", 1)[0]
+        name = body_object(request).get("name") or data.get("name") or upload.name.rsplit(".", 1)[0]
         st = structures.save_structure(name=name, description=data.get("description", ""), items=data["items"], actor=Actor.from_request(request))
         return Response(self.get_serializer(st).data, status=201)
 
 
 class TournamentViewSet(viewsets.ModelViewSet):
     permission_classes = [HasRole]
-    required_roles = (DIRECTOR,)
-    read_roles = STAFF + (DISPLAY,)
     serializer_class = s.TournamentSerializer
     queryset = Tournament.objects.all()
 
     def perform_create(self, serializer):
+        serializer.validated_data.pop("override_reason", None)
         t = serializer.save()
         from .services.events import log_event
 
@@ -162,30 +170,31 @@ class TournamentViewSet(viewsets.ModelViewSet):
 
     def perform_update(self, serializer):
         t = self.get_object()
+        override_reason = serializer.validated_data.pop("override_reason", "")
         money = ("buy_in", "fee", "rebuy_price", "rebuy_fee", "addon_price", "addon_fee", "deductions", "guarantee")
         changed = [f for f in money if f in serializer.validated_data and serializer.validated_data[f] != getattr(t, f)]
-        if changed and t.status != Tournament.PLANNED and not self.request.data.get("override_reason"):
+        if changed and t.status != Tournament.PLANNED and not override_reason.strip():
             # FMT-01: money fields are locked once registration opens, unless a TD records why.
             raise DomainError("money_fields_locked", _("Prices and the prize pool are locked once registration opens; give an override_reason."), fields=changed)
         t = serializer.save()
         from .services.events import log_event
 
-        log_event(t, "tournaments.tournament.updated", Actor.from_request(self.request), fields=sorted(serializer.validated_data), override_reason=self.request.data.get("override_reason", ""))
+        log_event(t, "tournaments.tournament.updated", Actor.from_request(self.request), fields=sorted(serializer.validated_data), override_reason=override_reason)
 
     def perform_destroy(self, instance):
-        if instance.entries.exists() or instance.ledger.exists():
-            raise DomainError("has_entries", _("A tournament with entries cannot be deleted; cancel it instead."))
-        instance.delete()
+        lifecycle.delete(instance, actor=Actor.from_request(self.request))
 
     @action(detail=True, methods=["post"], url_path="open-registration")
     def open_registration(self, request, pk=None):
         t = lifecycle.open_registration(self.get_object(), actor=Actor.from_request(request))
         return Response(self.get_serializer(t).data)
 
+    @extend_schema(request=s.StartSerializer, responses=s.TournamentSerializer)
     @action(detail=True, methods=["post"])
     def start(self, request, pk=None):
-        t = lifecycle.start(self.get_object(), actor=Actor.from_request(request), override_minimum=bool(request.data.get("override_minimum")),
-                            prestart_report_sent=bool(request.data.get("prestart_report_sent")))
+        d = _valid(s.StartSerializer, request)
+        t = lifecycle.start(self.get_object(), actor=Actor.from_request(request), override_minimum=d["override_minimum"],
+                            prestart_report_sent=d["prestart_report_sent"])
         return Response(self.get_serializer(t).data)
 
     @action(detail=True, methods=["post"])
@@ -193,31 +202,39 @@ class TournamentViewSet(viewsets.ModelViewSet):
         t = lifecycle.finish(self.get_object(), actor=Actor.from_request(request))
         return Response(self.get_serializer(t).data)
 
+    @extend_schema(request=s.CancelSerializer, responses=s.TournamentSerializer)
     @action(detail=True, methods=["post"])
     def cancel(self, request, pk=None):
-        t = lifecycle.cancel(self.get_object(), actor=Actor.from_request(request), reason=str(request.data.get("reason", "")))
+        t = lifecycle.cancel(self.get_object(), actor=Actor.from_request(request), reason=_valid(s.CancelSerializer, request)["reason"])
         return Response(self.get_serializer(t).data)
 
-    @action(detail=True, methods=["get"], required_roles=STAFF)
+    @extend_schema(parameters=[OpenApiParameter("status", str, enum=[v for v, _l in Entry.STATUSES]), OpenApiParameter("person", int)],
+                   responses=s.EntrySerializer(many=True))
+    @action(detail=True, methods=["get"], pagination_class=None)
     def entries(self, request, pk=None):
         qs = self.get_object().entries.select_related("person").order_by("number")
         if request.query_params.get("status"):
             qs = qs.filter(status=request.query_params["status"])
-        if request.query_params.get("person"):
-            qs = qs.filter(person_id=request.query_params["person"])
+        person = query_int(request, "person")
+        if person is not None:
+            qs = qs.filter(person_id=person)
         return Response(s.EntrySerializer(qs, many=True).data)
 
-    @action(detail=True, methods=["get"], required_roles=STAFF)
+    @extend_schema(responses=s.LedgerRowSerializer(many=True))
+    @action(detail=True, methods=["get"], pagination_class=None)
     def ledger(self, request, pk=None):
         rows = self.get_object().ledger.select_related("cashier", "reverses").order_by("receipt_number")
         return Response(s.LedgerRowSerializer(rows, many=True).data)
 
-    @action(detail=True, methods=["get"], required_roles=STAFF)
+    @extend_schema(parameters=[OpenApiParameter("limit", int, description="newest first, 200 by default, at most 500")],
+                   responses=s.EventSerializer(many=True))
+    @action(detail=True, methods=["get"], pagination_class=None)
     def events(self, request, pk=None):
-        qs = self.get_object().events.order_by("-id")[: int(request.query_params.get("limit", 200))]
+        qs = self.get_object().events.order_by("-id")[: query_limit(request, 200)]
         return Response(s.EventSerializer(qs, many=True).data)
 
-    @action(detail=True, methods=["get"], required_roles=STAFF)
+    @extend_schema(responses=s.AlternateSerializer(many=True))
+    @action(detail=True, methods=["get"], pagination_class=None)
     def alternates(self, request, pk=None):
         from .models import Alternate
 
@@ -229,7 +246,6 @@ class CashierView(APIView):
     """Base for desk actions: cashier or director, validated input, idempotency key honoured."""
 
     permission_classes = [HasRole]
-    required_roles = (CASHIER, DIRECTOR)
     input_serializer: type[serializers.Serializer]
 
     def post(self, request):
@@ -238,8 +254,8 @@ class CashierView(APIView):
         return idempotent(request, lambda: self.perform(ser.validated_data, Actor.from_request(request)))
 
 
-def _cashier_view(name, input_serializer, perform, doc, roles=(CASHIER, DIRECTOR)):
-    view = type(name, (CashierView,), {"input_serializer": input_serializer, "perform": staticmethod(perform), "__doc__": doc, "required_roles": roles})
+def _cashier_view(name, input_serializer, perform, doc):
+    view = type(name, (CashierView,), {"input_serializer": input_serializer, "perform": staticmethod(perform), "__doc__": doc})
     return extend_schema(request=input_serializer, responses={201: dict, 200: dict}, summary=doc)(view)
 
 
@@ -284,7 +300,7 @@ ReverseView = _cashier_view("ReverseView", s.ReverseSerializer, _reverse, "Rever
 RefundView = _cashier_view(
     "RefundView", s.RefundSerializer,
     lambda d, a: Response(s.LedgerRowSerializer(cashier.refund(d["entry"], reason=d["reason"], actor=a, expenses=d["expenses"], method=d["method"])).data, status=201),
-    "Refund an entry minus expenses (director).", roles=(DIRECTOR,),
+    "Refund an entry minus expenses (director).",
 )
 AddAlternateView = _cashier_view(
     "AddAlternateView", s.AlternateInputSerializer,
@@ -298,6 +314,7 @@ AdmitAlternateView = _cashier_view(
 )
 
 
+@extend_schema(request=s.EntryActionSerializer, responses={200: OpenApiTypes.OBJECT})
 class CancelReservationView(CashierView):
     input_serializer = s.EntryActionSerializer
 
@@ -309,8 +326,8 @@ class ShiftView(APIView):
     """The signed-in cashier's totals for today, by payment method."""
 
     permission_classes = [HasRole]
-    required_roles = (CASHIER, DIRECTOR)
 
+    @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request):
         totals = cashier.shift_totals(request.user)
         return Response({**totals, "total": str(totals["total"]), "by_method": [{**m, "total": str(m["total"])} for m in totals["by_method"]]})
@@ -318,9 +335,8 @@ class ShiftView(APIView):
 
 class ReceiptView(APIView):
     permission_classes = [HasRole]
-    required_roles = (CASHIER, DIRECTOR)
-    read_roles = STAFF
 
+    @extend_schema(responses=s.LedgerRowSerializer)
     def get(self, request, number):
         row = get_object_or_404(LedgerRow, receipt_number=number)
         return Response(s.LedgerRowSerializer(row).data)
@@ -328,26 +344,25 @@ class ReceiptView(APIView):
 
 class EntryViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     permission_classes = [HasRole]
-    read_roles = STAFF
     serializer_class = s.EntrySerializer
     queryset = Entry.objects.select_related("person")
 
 
 CLOCK_OPS = {
-    # op: (roles, function(t, data, actor))
-    "start": ((DIRECTOR,), lambda t, d, a: clockctl.start_clock(t, actor=a)),
-    "pause": ((DIRECTOR,), lambda t, d, a: clockctl.pause(t, actor=a, reason=d["reason"])),
-    "resume": ((DIRECTOR,), lambda t, d, a: clockctl.resume(t, actor=a, reason=d["reason"])),
-    "add-time": ((DIRECTOR,), lambda t, d, a: clockctl.add_time(t, _need(d, "seconds"), actor=a, reason=d["reason"])),
-    "set-time": ((DIRECTOR,), lambda t, d, a: clockctl.set_time_left(t, _need(d, "seconds"), actor=a, reason=d["reason"])),
-    "jump": ((DIRECTOR,), lambda t, d, a: clockctl.jump_to(t, _need(d, "item_index"), actor=a, reason=d["reason"], seconds_left=d.get("seconds"))),
-    "insert-break": ((DIRECTOR,), lambda t, d, a: clockctl.insert_break(t, _need(d, "minutes"), actor=a, reason=d["reason"], color_up=d["color_up"])),
-    "finish": ((DIRECTOR,), lambda t, d, a: clockctl.finish_clock(t, actor=a, reason=d["reason"])),
-    "hand-for-hand": ((DIRECTOR,), lambda t, d, a: clockctl.start_hand_for_hand(t, actor=a, seconds_per_hand=d.get("seconds_per_hand"), reason=d["reason"])),
-    "end-hand-for-hand": ((DIRECTOR,), lambda t, d, a: clockctl.end_hand_for_hand(t, actor=a, reason=d["reason"])),
-    "next-hand": ((DIRECTOR,), lambda t, d, a: clockctl.h4h_next_hand(t, actor=a)),
-    "hand-complete": ((DIRECTOR, FLOOR), lambda t, d, a: _hand_complete(t, _need(d, "table"), a)),
-    "call-clock": ((DIRECTOR, FLOOR), lambda t, d, a: clockctl.call_the_clock(t, _need(d, "table"), actor=a, preset=d["preset"], seconds=d.get("seconds"), player=d["player"])),
+    # op: function(t, data, actor); who may take it: tdmanager.policy
+    "start": lambda t, d, a: clockctl.start_clock(t, actor=a),
+    "pause": lambda t, d, a: clockctl.pause(t, actor=a, reason=d["reason"]),
+    "resume": lambda t, d, a: clockctl.resume(t, actor=a, reason=d["reason"]),
+    "add-time": lambda t, d, a: clockctl.add_time(t, _need(d, "seconds"), actor=a, reason=d["reason"]),
+    "set-time": lambda t, d, a: clockctl.set_time_left(t, _need(d, "seconds"), actor=a, reason=d["reason"]),
+    "jump": lambda t, d, a: clockctl.jump_to(t, _need(d, "item_index"), actor=a, reason=d["reason"], seconds_left=d.get("seconds")),
+    "insert-break": lambda t, d, a: clockctl.insert_break(t, _need(d, "minutes"), actor=a, reason=d["reason"], color_up=d["color_up"]),
+    "finish": lambda t, d, a: clockctl.finish_clock(t, actor=a, reason=d["reason"]),
+    "hand-for-hand": lambda t, d, a: clockctl.start_hand_for_hand(t, actor=a, seconds_per_hand=d.get("seconds_per_hand"), reason=d["reason"]),
+    "end-hand-for-hand": lambda t, d, a: clockctl.end_hand_for_hand(t, actor=a, reason=d["reason"]),
+    "next-hand": lambda t, d, a: clockctl.h4h_next_hand(t, actor=a),
+    "hand-complete": lambda t, d, a: _hand_complete(t, _need(d, "table"), a),
+    "call-clock": lambda t, d, a: clockctl.call_the_clock(t, _need(d, "table"), actor=a, preset=d["preset"], seconds=d.get("seconds"), player=d["player"]),
 }
 
 
@@ -375,27 +390,22 @@ class ClockView(APIView):
     """GET the live snapshot; POST ``/clock/<op>/`` for a director (or floor: hand-complete) action."""
 
     permission_classes = [HasRole]
-    read_roles = STAFF + (DISPLAY,)
-    required_roles = (DIRECTOR, FLOOR)
+    op_names = tuple(CLOCK_OPS)
 
+    @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk, op=None):
         from .snapshot import build_snapshot
 
         return Response(build_snapshot(get_object_or_404(Tournament, pk=pk)))
 
-    @extend_schema(request=s.ClockActionSerializer)
+    @extend_schema(request=s.ClockActionSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk, op=None):
-        from tdmanager.roles import has_role
-
         if op not in CLOCK_OPS:
             raise DomainError("unknown_action", _("Unknown clock action."), status=404)
-        roles, fn = CLOCK_OPS[op]
-        if not has_role(request.user, *roles):
-            raise DomainError("permission_denied", _("Your role does not allow this action."), status=403)
-        ser = s.ClockActionSerializer(data=request.data)
-        ser.is_valid(raise_exception=True)
+        fn = CLOCK_OPS[op]
+        data = _valid(s.ClockActionSerializer, request)
         t = get_object_or_404(Tournament, pk=pk)
-        result = fn(t, ser.validated_data, Actor.from_request(request))
+        result = fn(t, data, Actor.from_request(request))
         from .snapshot import build_snapshot
 
         if op == "call-clock":
@@ -408,8 +418,6 @@ class ClockView(APIView):
 
 class DisplayScreenViewSet(viewsets.ModelViewSet):
     permission_classes = [HasRole]
-    required_roles = (DIRECTOR,)
-    read_roles = (DIRECTOR, FLOOR)
     serializer_class = s.DisplayScreenSerializer
 
     def get_queryset(self):
@@ -435,8 +443,6 @@ class DisplayScreenViewSet(viewsets.ModelViewSet):
 
 class ChipSetViewSet(viewsets.ModelViewSet):
     permission_classes = [HasRole]
-    required_roles = (DIRECTOR,)
-    read_roles = (DIRECTOR, FLOOR)
     serializer_class = s.ChipSetSerializer
 
     def get_queryset(self):
@@ -449,8 +455,11 @@ class FloorView(APIView):
     """Chips in play, counts, races and penalties of one tournament (floor and director)."""
 
     permission_classes = [HasRole]
-    required_roles = (DIRECTOR, FLOOR)
+    op_names = ("penalties", "adjust", "counts", "race")
+    read_op_names = ("penalties",)  # GET /floor/ (or /floor/chips/) is the chips summary
+    op_responses = {"GET": s.PenaltySerializer(many=True)}  # GET /floor/penalties/ (?all=1: past ones too)
 
+    @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk, op=None):
         from .services import floor
 
@@ -468,6 +477,7 @@ class FloorView(APIView):
             "color_up_suggestions": floor.color_up_suggestions(t),
         })
 
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, pk, op=None):
         from .services import floor
 
@@ -502,8 +512,9 @@ class FloorView(APIView):
 
 class PenaltyActionView(APIView):
     permission_classes = [HasRole]
-    required_roles = (DIRECTOR, FLOOR)
+    op_names = ("serve", "cancel")
 
+    @extend_schema(request=s.PenaltyActionSerializer, responses=s.PenaltySerializer)
     def post(self, request, pk, op):
         from .models import Penalty
         from .services import floor
@@ -511,9 +522,9 @@ class PenaltyActionView(APIView):
         p = get_object_or_404(Penalty, pk=pk)
         actor = Actor.from_request(request)
         if op == "serve":
-            p = floor.serve_hands(p, actor=actor, hands=int(request.data.get("hands", 1)))
+            p = floor.serve_hands(p, actor=actor, hands=_valid(s.PenaltyActionSerializer, request)["hands"])
         elif op == "cancel":
-            p = floor.cancel_penalty(p, actor=actor, reason=str(request.data.get("reason", "")))
+            p = floor.cancel_penalty(p, actor=actor, reason=_valid(s.PenaltyActionSerializer, request)["reason"])
         else:
             raise DomainError("unknown_action", _("Unknown penalty action."), status=404)
         return Response(s.PenaltySerializer(p).data)
@@ -523,8 +534,8 @@ class PersonPenaltiesView(APIView):
     """A person's penalty history across tournaments (for escalation)."""
 
     permission_classes = [HasRole]
-    required_roles = (DIRECTOR, FLOOR)
 
+    @extend_schema(responses=s.PenaltySerializer(many=True))
     def get(self, request, pk):
         from .services import floor
 

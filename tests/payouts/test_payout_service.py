@@ -312,7 +312,10 @@ def test_a_payment_reversed_at_the_desk_is_due_again(paid_out, cashier_actor, di
     finish_at(entries[3], 4)
     sign_twice(t, director)
     pay = services.pay_prize(entries[3], method="CASH", actor=cashier_actor)
-    cashier.reverse(pay.row, reason="paid the wrong person", actor=cashier_actor)
+    with pytest.raises(cashier.DeskError) as refused:  # a prize payment is the director's to undo
+        cashier.reverse(pay.row, reason="paid the wrong person", actor=cashier_actor)
+    assert refused.value.code == "reverse_not_allowed"
+    cashier.reverse(pay.row, reason="paid the wrong person", actor=Actor(director, "desk-1"))
     due = sel.due_for(t, entries[3], "MAIN:CASH")
     assert not due["paid"]
     assert services.pay_prize(entries[3], method="CASH", actor=cashier_actor).amount == D("500.00")

@@ -97,6 +97,24 @@ def test_refunds_are_for_directors_only(api, cashier_user, director, tournament,
     assert r.status_code == 201 and r.data["total"] == "-110.00"
 
 
+def test_a_cashier_cannot_reverse_a_directors_refund(api, cashier_user, director, tournament, person):
+    entry_id = sell(api(cashier_user), tournament, person).data["entry"]["id"]
+    refund = api(director).post("/api/v1/cashier/refund/", {"entry": entry_id, "reason": "cancelled", "expenses": "0"}, format="json")
+    n = refund.data["receipt_number"]
+    r = api(cashier_user).post("/api/v1/cashier/reverse/", {"receipt_number": n, "reason": "undo"}, format="json")
+    assert r.status_code == 403 and r.data["code"] == "reverse_not_allowed"
+    assert not LedgerRow.objects.filter(kind=LedgerRow.REVERSAL).exists()
+    assert Entry.objects.get(pk=entry_id).status == Entry.CANCELLED
+    r = api(director).post("/api/v1/cashier/reverse/", {"receipt_number": n, "reason": "refunded the wrong player"}, format="json")
+    assert r.status_code == 201 and r.data["total"] == "110.00"
+
+
+def test_a_cashier_reverses_his_own_kind_of_sale(api, cashier_user, tournament, person):
+    n = sell(api(cashier_user), tournament, person).data["receipt"]["receipt_number"]
+    r = api(cashier_user).post("/api/v1/cashier/reverse/", {"receipt_number": n, "reason": "wrong player"}, format="json")
+    assert r.status_code == 201
+
+
 def test_the_shift_endpoint_shows_my_totals(api, cashier_user, tournament, make_person):
     client = api(cashier_user)
     sell(client, tournament, make_person(), method="CARD")

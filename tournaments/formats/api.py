@@ -14,11 +14,13 @@ from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tdmanager.api import body_object
 from tdmanager.errors import DomainError, ValidationFailed
-from tdmanager.roles import CASHIER, DIRECTOR, DISPLAY, FLOOR, HasRole, has_role
+from tdmanager.roles import HasRole
 from tournaments.api import idempotent, sale_response
 from tournaments.models import BlindStructure, Entry, Person, Tournament
 from tournaments.services.events import Actor
@@ -28,7 +30,6 @@ from .models import Match, MultiDayEvent, Series, StackOption
 from .services import headsup, multiday, sitandgo, stackchoice, timed
 from .services import series as series_service
 
-STAFF = (DIRECTOR, FLOOR, CASHIER)
 # Bodies and answers are JSON objects whose fields each view's description lists.
 JSON = extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
 
@@ -36,46 +37,103 @@ JSON = extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
 # --- input helpers: a missing or malformed field is a 400 with its name ----------------------
 
 
+MAX_INT = 2**31 - 1  # ids, counts and stacks the columns can hold
+
+
 def need(data, key):
+    if not isinstance(data, dict):
+        raise ValidationFailed("bad_body", _("The body must be a JSON object."))
     if data.get(key) in (None, ""):
         raise ValidationFailed("missing_field", _("This action needs '%(f)s'.") % {"f": key})
     return data[key]
 
 
-def as_int(data, key, default=None):
-    if data.get(key) in (None, ""):
+def _bad(key, message):
+    return ValidationFailed("bad_field", message % {"f": key})
+
+
+def to_int(raw, key, lo=0, hi=MAX_INT):
+    """A whole number lo ≤ n ≤ hi from JSON (an integer, or its digits as a string)."""
+    if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
+        raise _bad(key, _("'%(f)s' must be a whole number."))
+    try:
+        value = int(raw) if not isinstance(raw, float) or raw.is_integer() else None
+    except (TypeError, ValueError, OverflowError):
+        value = None
+    if value is None:
+        raise _bad(key, _("'%(f)s' must be a whole number."))
+    if not lo <= value <= hi:
+        raise ValidationFailed("bad_field", _("'%(f)s' must be between %(lo)s and %(hi)s.") % {"f": key, "lo": lo, "hi": hi})
+    return value
+
+
+def as_int(data, key, default=None, lo=0, hi=MAX_INT):
+    if not isinstance(data, dict) or data.get(key) in (None, ""):
         if default is None:
             need(data, key)
         return default
-    try:
-        return int(data[key])
-    except (TypeError, ValueError):
-        raise ValidationFailed("bad_field", _("'%(f)s' must be a whole number.") % {"f": key}) from None
+    return to_int(data[key], key, lo, hi)
 
 
 def as_money(data, key, default=None):
-    if data.get(key) in (None, "") and default is not None:
+    """An amount ≥ 0 with at most two decimals that a money column holds (below 10^11)."""
+    if isinstance(data, dict) and data.get(key) in (None, "") and default is not None:
         return Decimal(default)
+    raw = need(data, key)
+    if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
+        raise _bad(key, _("'%(f)s' must be an amount."))
     try:
-        return Decimal(str(need(data, key)))
+        value = Decimal(str(raw))
     except InvalidOperation:
-        raise ValidationFailed("bad_field", _("'%(f)s' must be an amount.") % {"f": key}) from None
+        raise _bad(key, _("'%(f)s' must be an amount.")) from None
+    if not value.is_finite() or value < 0 or value >= Decimal("1e11") or value.quantize(Decimal("0.01")) != value:
+        raise _bad(key, _("'%(f)s' must be an amount of zero or more, in cents."))
+    return value.quantize(Decimal("0.01"))
+
+
+def as_text(data, key, max_length, default=None):
+    """A string of at most ``max_length`` characters (its column's length)."""
+    if default is not None and (not isinstance(data, dict) or data.get(key) in (None, "")):
+        return default
+    raw = need(data, key)
+    if not isinstance(raw, str) or len(raw) > max_length:
+        raise ValidationFailed("bad_field", _("'%(f)s' must be a text of at most %(n)s characters.") % {"f": key, "n": max_length})
+    return raw
+
+
+def as_list(data, key, item=None):
+    """A list (empty when missing); ``item``: ``int`` (whole numbers) or ``dict`` (objects)."""
+    raw = data.get(key) if isinstance(data, dict) else None
+    if raw in (None, ""):
+        return []
+    if not isinstance(raw, list) or len(raw) > 10_000:
+        raise ValidationFailed("bad_field", _("'%(f)s' must be a list.") % {"f": key})
+    if item is int:
+        return [to_int(v, key) for v in raw]
+    if item is dict and not all(isinstance(v, dict) for v in raw):
+        raise ValidationFailed("bad_field", _("'%(f)s' must be a list of objects.") % {"f": key})
+    return raw
 
 
 def as_datetime(data, key, default=None):
-    raw = data.get(key)
+    raw = data.get(key) if isinstance(data, dict) else None
     if raw in (None, ""):
         if default is not None:
             return default
         need(data, key)
-    value = raw if isinstance(raw, datetime) else parse_datetime(str(raw))
+    try:
+        value = raw if isinstance(raw, datetime) else parse_datetime(str(raw)) if isinstance(raw, str) else None
+        if value is not None and timezone.is_naive(value):
+            value = timezone.make_aware(value)
+    except (ValueError, OverflowError):
+        value = None
     if value is None:
         raise ValidationFailed("bad_field", _("'%(f)s' must be a date and time.") % {"f": key})
-    return timezone.make_aware(value) if timezone.is_naive(value) else value
+    return value
 
 
 def as_bool(data, key, default=False):
-    raw = data.get(key, default)
+    raw = data.get(key, default) if isinstance(data, dict) else default
     return raw if isinstance(raw, bool) else str(raw).lower() in ("1", "true", "yes", "on")
 
 
@@ -101,13 +159,16 @@ def done(_result):
 
 
 class OpView(APIView):
-    """GET: ``read(obj)``; POST ``…/<op>/``: ``ops[op] = (roles, fn(obj, data, actor, request))``."""
+    """GET: ``read(obj)``; POST ``…/<op>/``: ``ops[op] = fn(obj, data, actor, request)`` (who may: tdmanager.policy)."""
 
     permission_classes = [HasRole]
-    required_roles = STAFF
-    read_roles = STAFF
     model = None
     ops: dict = {}
+
+    @property
+    def op_names(self):
+        """The actions, for the schema (``tdmanager.schema``): ``op`` is one of them."""
+        return tuple(self.ops)
 
     def get_object(self, pk):
         return get_object_or_404(self.model, pk=pk)
@@ -123,11 +184,9 @@ class OpView(APIView):
     def post(self, request, pk, op=None):
         if op not in self.ops:
             raise DomainError("unknown_action", _("Unknown action."), status=404)
-        roles, fn = self.ops[op]
-        if not has_role(request.user, *roles):
-            raise DomainError("permission_denied", _("Your role does not allow this action."), status=403)
+        fn = self.ops[op]
         obj = self.get_object(pk)
-        result = fn(obj, request.data, Actor.from_request(request), request)
+        result = fn(obj, body_object(request), Actor.from_request(request), request)
         if isinstance(result, Response):
             return result
         return Response(result if result is not None else self.read(self.get_object(pk)))
@@ -137,14 +196,13 @@ class CreateView(APIView):
     """POST: create one thing (director only)."""
 
     permission_classes = [HasRole]
-    required_roles = (DIRECTOR,)
 
     def create(self, data, actor):
         raise NotImplementedError
 
     @JSON
     def post(self, request):
-        return Response(self.create(request.data, Actor.from_request(request)), status=201)
+        return Response(self.create(body_object(request), Actor.from_request(request)), status=201)
 
 
 # --- sit & go --------------------------------------------------------------------------------
@@ -155,9 +213,9 @@ class SitAndGoCreateView(CreateView):
     ``structure``, optional ``tables`` (10 players each) and ``start_at``."""
 
     def create(self, d, actor):
-        t = sitandgo.create_sit_and_go(name=need(d, "name"), buy_in=as_money(d, "buy_in"), fee=as_money(d, "fee", "0"),
+        t = sitandgo.create_sit_and_go(name=as_text(d, "name", 160), buy_in=as_money(d, "buy_in"), fee=as_money(d, "fee", "0"),
                                        starting_stack=as_int(d, "starting_stack"), structure=structure_arg(d), actor=actor,
-                                       tables=as_int(d, "tables", 1), start_at=as_datetime(d, "start_at", timezone.now()))
+                                       tables=as_int(d, "tables", 1, lo=1, hi=10), start_at=as_datetime(d, "start_at", timezone.now()))
         return {"tournament": t.pk, "name": t.name, "field_cap": t.field_cap, "status": t.status}
 
 
@@ -171,19 +229,24 @@ class MultiDayCreateView(CreateView):
     ``chip_leader_prizes`` (list), ``chip_leader_ties`` (SHARE/DRAW), ``table_size``."""
 
     def create(self, d, actor):
-        flights = d.get("flights") or []
-        if not isinstance(flights, list):
-            raise ValidationFailed("bad_field", _("'flights' must be a list."))
+        flights = as_list(d, "flights", dict)
         event = multiday.create_event(
-            name=need(d, "name"), flights=[{"label": f.get("label", ""), "start_at": as_datetime(f, "start_at")} for f in flights],
+            name=as_text(d, "name", 140), flights=[{"label": as_text(f, "label", 20), "start_at": as_datetime(f, "start_at")} for f in flights],
             day2_start_at=as_datetime(d, "day2_start_at"), buy_in=as_money(d, "buy_in"), fee=as_money(d, "fee", "0"),
-            starting_stack=as_int(d, "starting_stack"), structure=structure_arg(d), actor=actor, table_size=as_int(d, "table_size", 9),
+            starting_stack=as_int(d, "starting_stack"), structure=structure_arg(d), actor=actor, table_size=as_int(d, "table_size", 9, lo=2, hi=11),
             max_entries_per_player=as_int(d, "max_entries_per_player", 1),
             late_reg_closes_after_level=as_int(d, "late_reg_closes_after_level", 0) or None,
-            multi_flight_stack=d.get("multi_flight_stack") or "BEST", surrender_allowed=as_bool(d, "surrender_allowed", True),
-            chip_leader_prizes=d.get("chip_leader_prizes"), chip_leader_ties=d.get("chip_leader_ties") or "SHARE",
+            multi_flight_stack=as_text(d, "multi_flight_stack", 10, "BEST"), surrender_allowed=as_bool(d, "surrender_allowed", True),
+            chip_leader_prizes=_prizes(d), chip_leader_ties=as_text(d, "chip_leader_ties", 10, "SHARE"),
         )
         return selectors.event_data(event)
+
+
+def _prizes(d):
+    """Chip-leader prizes: a list of amounts (missing: the defaults)."""
+    if not isinstance(d.get("chip_leader_prizes"), list):
+        return None if d.get("chip_leader_prizes") in (None, "") else as_list(d, "chip_leader_prizes")
+    return [as_money({"prize": p}, "prize") for p in d["chip_leader_prizes"]]
 
 
 class MultiDayView(OpView):
@@ -191,11 +254,10 @@ class MultiDayView(OpView):
     ``finish-day2`` (director)."""
 
     model = MultiDayEvent
-    read_roles = STAFF + (DISPLAY,)
     ops = {
-        "build-day2": ((DIRECTOR,), lambda e, d, a, r: done(multiday.build_day2(e, actor=a))),
-        "start-day2": ((DIRECTOR,), lambda e, d, a, r: done(multiday.start_day2(e, actor=a))),
-        "finish-day2": ((DIRECTOR,), lambda e, d, a, r: done(multiday.finish_day2(e, actor=a))),
+        "build-day2": lambda e, d, a, r: done(multiday.build_day2(e, actor=a)),
+        "start-day2": lambda e, d, a, r: done(multiday.start_day2(e, actor=a)),
+        "finish-day2": lambda e, d, a, r: done(multiday.finish_day2(e, actor=a)),
     }
 
     def read(self, event):
@@ -203,14 +265,13 @@ class MultiDayView(OpView):
 
 
 def _bag(t, d, a, r):
-    rows = d.get("rows")
-    if not isinstance(rows, list):
+    if not isinstance(d.get("rows"), list):
         raise ValidationFailed("bad_field", _("'rows' must be a list of bags."))
-    return multiday.bag_chips(t, rows, actor=a)
+    return multiday.bag_chips(t, as_list(d, "rows", dict), actor=a)
 
 
 def _close(t, d, a, r):
-    flight = multiday.close_flight(t, actor=a, reason=d.get("reason", ""))
+    flight = multiday.close_flight(t, actor=a, reason=as_text(d, "reason", 200, ""))
     return selectors.event_data(flight.event)
 
 
@@ -220,10 +281,18 @@ class FlightView(OpView):
     ``close`` (director): optional ``reason`` when the bags differ from the chips in play."""
 
     model = Tournament
-    ops = {"bag": ((DIRECTOR, FLOOR), _bag), "close": ((DIRECTOR,), _close)}
+    ops = {"bag": _bag, "close": _close}
 
     def read(self, t):
         return multiday.bagging_summary(multiday._flight_of(t))
+
+
+class StackOptionOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    label = serializers.CharField()
+    buy_in = serializers.DecimalField(max_digits=13, decimal_places=2)
+    fee = serializers.DecimalField(max_digits=13, decimal_places=2)
+    chips = serializers.IntegerField()
 
 
 class StackOptionsView(APIView):
@@ -231,20 +300,19 @@ class StackOptionsView(APIView):
     ``fee``, ``chips``, and ``override_reason`` once registration is open."""
 
     permission_classes = [HasRole]
-    required_roles = (DIRECTOR,)
-    read_roles = STAFF
 
-    @JSON
+    @extend_schema(responses=StackOptionOut(many=True))
     def get(self, request, pk):
         t = get_object_or_404(Tournament, pk=pk)
         return Response([{"id": o.pk, "label": o.label, "buy_in": str(o.buy_in), "fee": str(o.fee), "chips": o.chips} for o in t.stack_options.all()])
 
-    @JSON
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={201: StackOptionOut})
     def post(self, request, pk):
         t = get_object_or_404(Tournament, pk=pk)
-        d = request.data
-        o = stackchoice.add_stack_option(t, label=need(d, "label"), buy_in=as_money(d, "buy_in"), fee=as_money(d, "fee", "0"),
-                                         chips=as_int(d, "chips"), actor=Actor.from_request(request), override_reason=d.get("override_reason", ""))
+        d = body_object(request)
+        o = stackchoice.add_stack_option(t, label=as_text(d, "label", 60), buy_in=as_money(d, "buy_in"), fee=as_money(d, "fee", "0"),
+                                         chips=as_int(d, "chips"), actor=Actor.from_request(request),
+                                         override_reason=as_text(d, "override_reason", 200, ""))
         return Response({"id": o.pk, "label": o.label, "buy_in": str(o.buy_in), "fee": str(o.fee), "chips": o.chips}, status=201)
 
 
@@ -253,16 +321,16 @@ class StackChoiceSaleView(APIView):
     Accepts ``Idempotency-Key`` like every cashier POST."""
 
     permission_classes = [HasRole]
-    required_roles = (CASHIER, DIRECTOR)
 
     @JSON
     def post(self, request, pk):
         t = get_object_or_404(Tournament, pk=pk)
-        d = request.data
+        d = body_object(request)
 
         def compute():
             option = get_object_or_404(StackOption, pk=as_int(d, "option"))
-            sale = stackchoice.register_with_stack_choice(t, person_arg(d), option, method=d.get("method", "CASH"), actor=Actor.from_request(request))
+            sale = stackchoice.register_with_stack_choice(t, person_arg(d), option, method=as_text(d, "method", 10, "CASH"),
+                                                          actor=Actor.from_request(request))
             return sale_response(sale)
 
         return idempotent(request, compute)
@@ -281,12 +349,12 @@ class BracketCreateView(CreateView):
         t = tournament_arg(d)
         feeds = get_object_or_404(Tournament, pk=as_int(d, "feeds_into")) if d.get("feeds_into") else None
         prev = get_object_or_404(Tournament, pk=as_int(d, "previous_group")) if d.get("previous_group") else None
-        bracket = headsup.create_bracket(t, actor=actor, size=as_int(d, "size", 16), level_minutes=as_int(d, "level_minutes", 10),
-                                         punctuality=d.get("punctuality") or "NO_SHOW", games_to_win=as_int(d, "games_to_win", 2),
-                                         no_show_grace_minutes=as_int(d, "no_show_grace_minutes", 5),
-                                         rounds_to_play=as_int(d, "rounds_to_play", 0) or None, feeds_into=feeds,
+        bracket = headsup.create_bracket(t, actor=actor, size=as_int(d, "size", 16, hi=1024), level_minutes=as_int(d, "level_minutes", 10, lo=1, hi=240),
+                                         punctuality=as_text(d, "punctuality", 10, "NO_SHOW"), games_to_win=as_int(d, "games_to_win", 2, lo=1, hi=9),
+                                         no_show_grace_minutes=as_int(d, "no_show_grace_minutes", 5, hi=240),
+                                         rounds_to_play=as_int(d, "rounds_to_play", 0, hi=20) or None, feeds_into=feeds,
                                          previous_group=prev.bracket if prev is not None and hasattr(prev, "bracket") else None,
-                                         paid_players=as_int(d, "paid_players", 8))
+                                         paid_players=as_int(d, "paid_players", 8, hi=1024))
         return selectors.bracket_data(bracket)
 
 
@@ -295,11 +363,10 @@ class BracketView(OpView):
     optional ``seeds`` = entry ids best first), ``seat-request`` (``person``), ``allocate``."""
 
     model = Tournament
-    read_roles = STAFF + (DISPLAY,)
     ops = {
-        "draw": ((DIRECTOR,), lambda t, d, a, r: done(headsup.draw_bracket(t, actor=a, seeds=d.get("seeds") or None))),
-        "seat-request": ((DIRECTOR, CASHIER), lambda t, d, a, r: done(headsup.request_seat(t, person_arg(d), actor=a))),
-        "allocate": ((DIRECTOR,), lambda t, d, a, r: headsup.allocate_seats(t, actor=a)),
+        "draw": lambda t, d, a, r: done(headsup.draw_bracket(t, actor=a, seeds=as_list(d, "seeds", int) or None)),
+        "seat-request": lambda t, d, a, r: done(headsup.request_seat(t, person_arg(d), actor=a)),
+        "allocate": lambda t, d, a, r: headsup.allocate_seats(t, actor=a),
     }
 
     def read(self, t):
@@ -308,7 +375,7 @@ class BracketView(OpView):
 
 def _replacement(m, d, a, request):
     def compute():
-        headsup.seat_replacement(m, person_arg(d), method=d.get("method", "CASH"), actor=a)
+        headsup.seat_replacement(m, person_arg(d), method=as_text(d, "method", 10, "CASH"), actor=a)
         m.refresh_from_db()
         return Response(selectors.match_data(m, m.bracket))
 
@@ -321,15 +388,14 @@ class MatchView(OpView):
     with ``person`` and ``method``."""
 
     model = Match
-    read_roles = STAFF + (DISPLAY,)
     ops = {
-        "start": ((DIRECTOR, FLOOR), lambda m, d, a, r: done(headsup.start_match(m, actor=a))),
-        "seat": ((DIRECTOR, FLOOR), lambda m, d, a, r: done(headsup.seat_player(m, entry_arg(d), actor=a))),
-        "game": ((DIRECTOR, FLOOR), lambda m, d, a, r: done(headsup.record_game(m, entry_arg(d, "winner"), actor=a))),
-        "free-seat": ((DIRECTOR, FLOOR), lambda m, d, a, r: done(headsup.free_absent_seat(m, actor=a))),
-        "bye": ((DIRECTOR, FLOOR), lambda m, d, a, r: done(headsup.award_bye(m, actor=a))),
-        "lateness": ((DIRECTOR, FLOOR), lambda m, d, a, r: done(headsup.apply_lateness(m, actor=a))),
-        "replacement": ((DIRECTOR, CASHIER), _replacement),
+        "start": lambda m, d, a, r: done(headsup.start_match(m, actor=a)),
+        "seat": lambda m, d, a, r: done(headsup.seat_player(m, entry_arg(d), actor=a)),
+        "game": lambda m, d, a, r: done(headsup.record_game(m, entry_arg(d, "winner"), actor=a)),
+        "free-seat": lambda m, d, a, r: done(headsup.free_absent_seat(m, actor=a)),
+        "bye": lambda m, d, a, r: done(headsup.award_bye(m, actor=a)),
+        "lateness": lambda m, d, a, r: done(headsup.apply_lateness(m, actor=a)),
+        "replacement": _replacement,
     }
 
     def read(self, m):
@@ -354,13 +420,12 @@ class TimedView(OpView):
     ``counts`` = [{"entry", "chips"}] for every player still in; ``send-winner`` (qualifying table)."""
 
     model = Tournament
-    read_roles = STAFF + (DISPLAY,)
     ops = {
-        "configure": ((DIRECTOR,), lambda t, d, a, r: done(timed.configure_timed(t, ends_at=as_datetime(d, "ends_at"), actor=a,
-                                                                            end_condition=d.get("end_condition") or "TIME_LIMIT_CHIPCOUNT",
-                                                                            chip_tie=d.get("chip_tie") or "SHARE"))),
-        "finish": ((DIRECTOR,), lambda t, d, a, r: timed.finish_timed(t, actor=a, counts=d.get("counts") or [])),
-        "send-winner": ((DIRECTOR,), lambda t, d, a, r: {"entry": timed.send_winner_to_final(t, actor=a).pk}),
+        "configure": lambda t, d, a, r: done(timed.configure_timed(t, ends_at=as_datetime(d, "ends_at"), actor=a,
+                                                                            end_condition=as_text(d, "end_condition", 24, "TIME_LIMIT_CHIPCOUNT"),
+                                                                            chip_tie=as_text(d, "chip_tie", 10, "SHARE"))),
+        "finish": lambda t, d, a, r: timed.finish_timed(t, actor=a, counts=as_list(d, "counts", dict)),
+        "send-winner": lambda t, d, a, r: {"entry": timed.send_winner_to_final(t, actor=a).pk},
     }
 
     def read(self, t):
@@ -371,9 +436,8 @@ class QualifierGroupCreateView(CreateView):
     """Link qualifying tables to a final: ``name``, ``final`` (tournament id), ``qualifiers`` (ids)."""
 
     def create(self, d, actor):
-        qualifiers = d.get("qualifiers") or []
-        group = timed.create_qualifier_group(name=need(d, "name"), final=tournament_arg(d, "final"),
-                                             qualifiers=[int(q) for q in qualifiers], actor=actor)
+        group = timed.create_qualifier_group(name=as_text(d, "name", 120), final=tournament_arg(d, "final"),
+                                             qualifiers=as_list(d, "qualifiers", int), actor=actor)
         return {"id": group.pk, "name": group.name, "final": group.final_id,
                 "qualifiers": list(group.qualifiers.values_list("tournament_id", flat=True))}
 
@@ -386,19 +450,23 @@ class SeriesCreateView(CreateView):
     (A), ``participants`` (ENTRIES), ``shared_rule``, ``tie_break``, ``tickets_per_cycle`` (4)."""
 
     def create(self, d, actor):
-        fields = {k: d[k] for k in ("lb_constant_mode", "participants", "shared_rule", "tie_break", "ticket_description") if d.get(k)}
+        fields = {k: as_text(d, k, n) for k, n in (("lb_constant_mode", 1), ("participants", 10), ("shared_rule", 20), ("tie_break", 20),
+                                                   ("ticket_description", 200)) if d.get(k)}
         for k in ("cycle_length", "tickets_per_cycle"):
             if d.get(k) not in (None, ""):
-                fields[k] = as_int(d, k)
-        s = series_service.create_series(name=need(d, "name"), actor=actor, **fields)
+                fields[k] = as_int(d, k, lo=1, hi=1000)
+        s = series_service.create_series(name=as_text(d, "name", 120), actor=actor, **fields)
         return selectors.leaderboard_data(s)
 
 
 def _schedule(s, d, a, r):
-    day = parse_date(str(need(d, "date")))
+    try:
+        day = parse_date(as_text(d, "date", 10))
+    except ValueError:
+        day = None
     if day is None:
         raise ValidationFailed("bad_field", _("'date' must be a date (YYYY-MM-DD)."))
-    t = series_service.schedule_daily(s, day, structure=structure_arg(d), starting_stack=as_int(d, "starting_stack"), actor=a)
+    t = series_service.schedule_daily(s, day, structure=structure_arg(d), starting_stack=as_int(d, "starting_stack", lo=1), actor=a)
     return {"tournament": t.pk, "name": t.name, "buy_in": str(t.buy_in), "fee": str(t.fee)}
 
 
@@ -408,20 +476,19 @@ class SeriesView(OpView):
     ``settle`` (``cycle``, ``people``, ``reason``) for a tie on the last ticket."""
 
     model = Series
-    read_roles = STAFF + (DISPLAY,)
     ops = {
-        "attach": ((DIRECTOR,), lambda s, d, a, r: done(series_service.attach(s, tournament_arg(d), actor=a))),
-        "score": ((DIRECTOR,), lambda s, d, a, r: done(series_service.score_tournament(_series_tournament(s, d), actor=a))),
-        "schedule-daily": ((DIRECTOR,), _schedule),
-        "settle": ((DIRECTOR,), lambda s, d, a, r: done(series_service.settle_undecided(s, as_int(d, "cycle"), d.get("people") or [], actor=a,
-                                                                                 reason=d.get("reason", "")))),
+        "attach": lambda s, d, a, r: done(series_service.attach(s, tournament_arg(d), actor=a)),
+        "score": lambda s, d, a, r: done(series_service.score_tournament(_series_tournament(s, d), actor=a)),
+        "schedule-daily": _schedule,
+        "settle": lambda s, d, a, r: done(series_service.settle_undecided(s, as_int(d, "cycle"), as_list(d, "people", int), actor=a,
+                                                                                 reason=as_text(d, "reason", 200, ""))),
     }
 
     @JSON
     def get(self, request, pk, op=None):
         s = self.get_object(pk)
         cycle = request.query_params.get("cycle")
-        return Response(selectors.leaderboard_data(s, int(cycle) if cycle and cycle.isdigit() else None))
+        return Response(selectors.leaderboard_data(s, int(cycle) if cycle and cycle.isdigit() and len(cycle) < 9 else None))
 
     def read(self, s):
         return selectors.leaderboard_data(s)

@@ -17,7 +17,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tdmanager.errors import DomainError
-from tdmanager.roles import CASHIER, DIRECTOR, DISPLAY, FLOOR, has_role, role_required
 from tournaments.models import BlindStructure, Entry, Person, Tournament
 from tournaments.services.events import Actor
 
@@ -26,7 +25,6 @@ from .models import Bracket, Match, MultiDayEvent, Series, StackOption, TimedEve
 from .services import headsup, multiday, sitandgo, stackchoice, timed
 from .services import series as series_service
 
-STAFF = (DIRECTOR, FLOOR, CASHIER)
 DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 
 
@@ -128,7 +126,6 @@ def _run(request, fn, ok=None):
 # --- index ----------------------------------------------------------------------------------
 
 
-@role_required(*STAFF, DISPLAY)
 def index(request):
     return render(request, "formats/index.html", selectors.overview())
 
@@ -136,7 +133,6 @@ def index(request):
 # --- sit & go -----------------------------------------------------------------------------------
 
 
-@role_required(DIRECTOR)
 def sit_and_go_new(request):
     form = SitAndGoForm(request.POST or None, initial={"name": _("Sit & go")})
     if request.method == "POST" and form.is_valid():
@@ -152,7 +148,6 @@ def sit_and_go_new(request):
 # --- multi-day events -------------------------------------------------------------------------------
 
 
-@role_required(DIRECTOR)
 def multiday_new(request):
     form = MultiDayForm(request.POST or None, initial={"name": _("Main Event")})
     if request.method == "POST" and form.is_valid():
@@ -182,36 +177,32 @@ def parse_bag_lines(text: str) -> list[dict]:
     return rows
 
 
-@role_required(*STAFF, DISPLAY)
 def multiday_page(request, pk):
     event = get_object_or_404(MultiDayEvent.objects.select_related("day2"), pk=pk)
     if request.method == "POST":
         actor = Actor.from_request(request)
         op = request.POST.get("op")
-        director = has_role(request.user, DIRECTOR)
-        floor = has_role(request.user, FLOOR)
         t = get_object_or_404(Tournament, pk=request.POST["tournament"]) if request.POST.get("tournament") else None
-        if op == "bag" and floor:
+        if op == "bag":
             _run(request, lambda: multiday.bag_chips(t, parse_bag_lines(request.POST.get("bags", "")), actor=actor), _("Bags recorded."))
-        elif op == "close" and director:
+        elif op == "close":
             _run(request, lambda: multiday.close_flight(t, actor=actor, reason=request.POST.get("reason", "")), _("Flight closed."))
-        elif op == "option" and director:
+        elif op == "option":
             _run(request, lambda: stackchoice.add_stack_option(
                 t, label=request.POST.get("label", ""), buy_in=Decimal(request.POST.get("buy_in") or "0"), fee=Decimal(request.POST.get("fee") or "0"),
                 chips=int(request.POST.get("chips") or 0), actor=actor, override_reason=request.POST.get("override_reason", "")))
-        elif op == "build" and director:
+        elif op == "build":
             _run(request, lambda: multiday.build_day2(event, actor=actor), _("Day 2 has its players."))
-        elif op == "start" and director:
+        elif op == "start":
             _run(request, lambda: multiday.start_day2(event, actor=actor), _("Day 2 started: seats drawn."))
-        elif op == "finish" and director:
+        elif op == "finish":
             _run(request, lambda: multiday.finish_day2(event, actor=actor), _("Day 2 finished."))
         else:
-            messages.error(request, _("Your role does not allow this action."))
+            messages.error(request, _("Unknown action."))
         return redirect("formats-multiday", pk=event.pk)
     return render(request, "formats/multiday.html", {"event": event, "data": selectors.event_data(event)})
 
 
-@role_required(CASHIER, DIRECTOR)
 def stack_choice_page(request, pk):
     """The desk for a stack-choice flight: pick the player and the option."""
     t = get_object_or_404(Tournament, pk=pk)
@@ -230,7 +221,6 @@ def stack_choice_page(request, pk):
 # --- heads-up --------------------------------------------------------------------------------------
 
 
-@role_required(DIRECTOR)
 def headsup_new(request):
     form = HeadsUpForm(request.POST or None, initial={"name": _("Heads-up"), "starting_stack": 10000})
     if request.method == "POST" and form.is_valid():
@@ -253,34 +243,32 @@ def headsup_new(request):
     return _form_page(request, form, _("New heads-up bracket"), _("Best two of three; blinds 100/100 … 500/1000 cap, no ante."))
 
 
-@role_required(*STAFF, DISPLAY)
 def headsup_page(request, pk):
     t = get_object_or_404(Tournament, pk=pk)
     bracket = get_object_or_404(Bracket, tournament=t)
     if request.method == "POST":
         actor = Actor.from_request(request)
         op = request.POST.get("op")
-        director, floor, desk = has_role(request.user, DIRECTOR), has_role(request.user, FLOOR), has_role(request.user, CASHIER)
         m = get_object_or_404(Match, pk=request.POST["match"], bracket=bracket) if request.POST.get("match") else None
         entry = get_object_or_404(Entry, pk=request.POST["entry"], tournament=t) if request.POST.get("entry") else None
         ops = {
-            "draw": (director, lambda: headsup.draw_bracket(t, actor=actor)),
-            "start": (floor, lambda: headsup.start_match(m, actor=actor)),
-            "seat": (floor, lambda: headsup.seat_player(m, entry, actor=actor)),
-            "game": (floor, lambda: headsup.record_game(m, entry, actor=actor)),
-            "free": (floor, lambda: headsup.free_absent_seat(m, actor=actor)),
-            "bye": (floor, lambda: headsup.award_bye(m, actor=actor)),
-            "lateness": (floor, lambda: headsup.apply_lateness(m, actor=actor)),
-            "replacement": (director or desk, lambda: headsup.seat_replacement(m, get_object_or_404(Person, pk=request.POST.get("person")),
+            "draw": (lambda: headsup.draw_bracket(t, actor=actor)),
+            "start": (lambda: headsup.start_match(m, actor=actor)),
+            "seat": (lambda: headsup.seat_player(m, entry, actor=actor)),
+            "game": (lambda: headsup.record_game(m, entry, actor=actor)),
+            "free": (lambda: headsup.free_absent_seat(m, actor=actor)),
+            "bye": (lambda: headsup.award_bye(m, actor=actor)),
+            "lateness": (lambda: headsup.apply_lateness(m, actor=actor)),
+            "replacement": (lambda: headsup.seat_replacement(m, get_object_or_404(Person, pk=request.POST.get("person")),
                                                                                method=request.POST.get("method", "CASH"), actor=actor)),
-            "request": (director or desk, lambda: headsup.request_seat(t, get_object_or_404(Person, pk=request.POST.get("person")), actor=actor)),
-            "allocate": (director, lambda: headsup.allocate_seats(t, actor=actor)),
+            "request": (lambda: headsup.request_seat(t, get_object_or_404(Person, pk=request.POST.get("person")), actor=actor)),
+            "allocate": (lambda: headsup.allocate_seats(t, actor=actor)),
         }
-        allowed, fn = ops.get(op, (False, None))
-        if allowed:
+        fn = ops.get(op)
+        if fn is not None:
             _run(request, fn)
         else:
-            messages.error(request, _("Your role does not allow this action."))
+            messages.error(request, _("Unknown action."))
         return redirect("formats-headsup", pk=t.pk)
     people = Person.objects.filter(banned=False).order_by("last_name", "first_name")[:500]
     return render(request, "formats/headsup.html", {"t": t, "bracket": bracket, "data": selectors.bracket_data(bracket), "people": people})
@@ -304,7 +292,6 @@ def bracket_display(request, pk):
 # --- timed events and qualifiers -------------------------------------------------------------------
 
 
-@role_required(DIRECTOR)
 def timed_new(request):
     form = TimedForm(request.POST or None, initial={"name": _("Qualifying table"), "buy_in": Decimal("20"), "fee": Decimal("5"), "starting_stack": 5000})
     if request.method == "POST" and form.is_valid():
@@ -326,15 +313,12 @@ def timed_new(request):
     return _form_page(request, form, _("New timed event"), _("At the time limit the players still in are ranked by chips, above every eliminated player."))
 
 
-@role_required(*STAFF, DISPLAY)
 def timed_page(request, pk):
     t = get_object_or_404(Tournament, pk=pk)
     if request.method == "POST":
         actor = Actor.from_request(request)
         op = request.POST.get("op")
-        if not has_role(request.user, DIRECTOR):
-            messages.error(request, _("Your role does not allow this action."))
-        elif op == "finish":
+        if op == "finish":
             def counts():
                 rows = []
                 for line in request.POST.get("counts", "").splitlines():
@@ -356,7 +340,6 @@ def timed_page(request, pk):
                                                   "qualifier": getattr(t, "qualifier", None), "group": getattr(t, "qualifier_group", None)})
 
 
-@role_required(DIRECTOR)
 def qualifiers_new(request):
     form = QualifierGroupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -371,7 +354,6 @@ def qualifiers_new(request):
 # --- series ---------------------------------------------------------------------------------------
 
 
-@role_required(DIRECTOR)
 def series_new(request):
     form = SeriesForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -382,16 +364,13 @@ def series_new(request):
     return _form_page(request, form, _("New leaderboard series"), _("Points = K·√(n/p); every 20 tournaments the best 4 get a ticket and the totals reset."))
 
 
-@role_required(*STAFF, DISPLAY)
 def series_page(request, pk):
     s = get_object_or_404(Series, pk=pk)
     if request.method == "POST":
         actor = Actor.from_request(request)
         op = request.POST.get("op")
         t = get_object_or_404(Tournament, pk=request.POST["tournament"]) if request.POST.get("tournament") else None
-        if not has_role(request.user, DIRECTOR):
-            messages.error(request, _("Your role does not allow this action."))
-        elif op == "attach":
+        if op == "attach":
             _run(request, lambda: series_service.attach(s, t, actor=actor))
         elif op == "score":
             _run(request, lambda: series_service.score_tournament(t, actor=actor), _("Points given."))

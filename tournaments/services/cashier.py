@@ -14,8 +14,10 @@ from django.db.models import Count, Max, Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tdmanager import policy
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.money import ZERO, to_money
+from tdmanager.roles import user_roles
 
 from ..models import Alternate, Entry, LedgerRow, Person, Sequence, Tournament
 from . import clockview
@@ -421,6 +423,9 @@ def reverse(row: LedgerRow, *, reason: str, actor: Actor) -> LedgerRow:
         raise DeskError("cannot_reverse_reversal", _("A reversal cannot be reversed; record a new sale instead."))
     if LedgerRow.objects.filter(reverses=row).exists():
         raise DeskError("already_reversed", _("Receipt %(n)s has already been reversed.") % {"n": row.receipt_number})
+    if actor.user is not None and not policy.may_reverse(user_roles(actor.user), row.kind):
+        raise DeskError("reverse_not_allowed", _("Only a role that may record a %(kind)s may reverse it: ask the director.")
+                        % {"kind": row.get_kind_display().lower()}, status=403)
     entry = row.entry
     if entry is not None and row.kind in SALE_KINDS:
         entry = Entry.objects.get(pk=entry.pk)

@@ -1,0 +1,238 @@
+"""Who may do what: the one table of roles for every route the project serves.
+
+Each routed URL name maps HTTP methods to the roles that may call them. A method may map to
+a dict of actions instead (``op``: from the URL for the API, from the form's ``op`` field for
+a page POST), with ``"*"`` for the actions not named. ``PUBLIC`` needs no login (a display
+screen's token, a seat lookup, the login page). A director holds every staff role.
+
+Enforced in two places that both read this table and nothing else: the API's default DRF
+permission (:class:`tdmanager.roles.HasRole`) and, for pages, :class:`RolePolicyMiddleware`.
+A route with no entry here is refused to everybody, and ``tests/test_role_matrix.py`` fails
+until it gets a decision.
+
+What the display role sees is exactly what a lobby screen shows: tournaments, blinds and the
+clock, players left, prize pool and payouts, brackets and leaderboards. Money detail, entries,
+the event log, devices and personal data are staff-only.
+"""
+
+DIRECTOR, FLOOR, CASHIER, DISPLAY = "director", "floor", "cashier", "display"
+PUBLIC = "public"  # pseudo-role: anybody, logged in or not
+
+D = (DIRECTOR,)
+DF = (DIRECTOR, FLOOR)
+DC = (DIRECTOR, CASHIER)
+STAFF = (DIRECTOR, FLOOR, CASHIER)
+LOBBY = STAFF + (DISPLAY,)
+ANYONE = (PUBLIC,)
+
+# Actions of the seating table-map page that only a director may take.
+_TABLE_PAGE_OPS = {"draw": D, "redraw": D, "*": DF}
+_CLOCK_OPS = {"hand-complete": DF, "call-clock": DF, "*": D}
+_FLIGHT_OPS = {"bag": DF, "*": D}
+_BRACKET_OPS = {"seat-request": DC, "*": D}
+_MATCH_OPS = {"replacement": DC, "*": DF}
+_HEADSUP_PAGE_OPS = {"draw": D, "allocate": D, "replacement": DC, "request": DC,
+                     "start": DF, "seat": DF, "game": DF, "free": DF, "bye": DF, "lateness": DF}
+
+POLICY: dict[str, dict[str, tuple | dict]] = {
+    # --- API: people, structures, tournaments ---------------------------------------------
+    "api-root": {"GET": STAFF},
+    "api-token": {"POST": ANYONE},
+    "schema": {"GET": ANYONE},  # the API's shape is public (it is in the source); data is not
+    "api-docs": {"GET": ANYONE},
+    "api-redoc": {"GET": ANYONE},
+    "person-list": {"GET": STAFF, "POST": DC},
+    "person-detail": {"GET": STAFF, "PUT": DC, "PATCH": DC},
+    "person-ban": {"POST": D},
+    "api-person-penalties": {"GET": DF},
+    "structure-list": {"GET": LOBBY, "POST": D},
+    "structure-import-": {"POST": D},
+    "structure-detail": {"GET": LOBBY, "PUT": D, "PATCH": D, "DELETE": D},
+    "structure-export": {"GET": STAFF},
+    "tournament-list": {"GET": LOBBY, "POST": D},
+    "tournament-detail": {"GET": LOBBY, "PUT": D, "PATCH": D, "DELETE": D},
+    "tournament-open-registration": {"POST": D},
+    "tournament-start": {"POST": D},
+    "tournament-finish": {"POST": D},
+    "tournament-cancel": {"POST": D},
+    "tournament-entries": {"GET": STAFF},
+    "tournament-ledger": {"GET": STAFF},
+    "tournament-events": {"GET": STAFF},
+    "tournament-alternates": {"GET": STAFF},
+    "entry-detail": {"GET": STAFF},
+    "screen-list": {"GET": DF, "POST": D},
+    "screen-detail": {"GET": DF, "PUT": D, "PATCH": D, "DELETE": D},
+    "chipset-list": {"GET": DF, "POST": D},
+    "chipset-detail": {"GET": DF, "PUT": D, "PATCH": D, "DELETE": D},
+    # --- API: the cashier desk -------------------------------------------------------------
+    "api-register": {"POST": DC},
+    "api-preregister": {"POST": DC},
+    "api-pay": {"POST": DC},
+    "api-cancel-reservation": {"POST": DC},
+    "api-reenter": {"POST": DC},
+    "api-rebuy": {"POST": DC},
+    "api-addon": {"POST": DC},
+    "api-reverse": {"POST": DC},  # which rows a role may reverse: tdmanager.policy.REVERSIBLE_BY
+    "api-refund": {"POST": D},
+    "api-alternate-add": {"POST": DC},
+    "api-alternate-admit": {"POST": DC},
+    "api-shift": {"GET": DC},
+    "api-receipt": {"GET": STAFF},
+    # --- API: clock and floor ---------------------------------------------------------------
+    "api-clock": {"GET": LOBBY, "POST": _CLOCK_OPS},
+    "api-clock-op": {"GET": LOBBY, "POST": _CLOCK_OPS},
+    "api-floor": {"GET": DF},
+    "api-floor-op": {"GET": DF, "POST": DF},
+    "api-penalty-op": {"POST": DF},
+    # --- API: seating ----------------------------------------------------------------------
+    "api-seating-tables": {"GET": STAFF},
+    "api-seating-table-op": {"POST": DF},
+    "api-seating-draw": {"POST": D},
+    "api-seating-busts": {"GET": STAFF, "POST": DF},
+    "api-seating-bust-undo": {"POST": DF},
+    "api-seating-moves": {"GET": STAFF, "POST": DF},
+    "api-seating-move-op": {"POST": DF},
+    "api-seating-break-order": {"POST": DF},
+    "api-seating-standings": {"GET": LOBBY},
+    "api-seating-draws": {"GET": DF},
+    # --- API: payouts ----------------------------------------------------------------------
+    "api-payouts": {"GET": LOBBY},
+    "api-payouts-pool": {"GET": LOBBY},
+    "api-payouts-table": {"GET": LOBBY, "POST": D, "PUT": D},
+    "api-payouts-table-propose": {"POST": D},
+    "api-payouts-table-lock": {"POST": D},
+    "api-payouts-table-template": {"POST": D},
+    "api-deal-calculate": {"POST": DF},
+    "api-deals": {"GET": DF, "POST": D},
+    "api-deal-action": {"POST": {"accept": DF, "*": D}},
+    "api-signoff": {"GET": STAFF, "POST": STAFF},
+    "api-satellite": {"POST": D},
+    "api-satellite-complete": {"POST": D},
+    "api-side-pools": {"GET": STAFF, "POST": D},
+    "api-side-pool-action": {"POST": D},
+    "api-payouts-report": {"GET": STAFF},
+    "api-payout-templates": {"GET": STAFF, "POST": D},
+    "api-payouts-due": {"GET": STAFF},
+    "api-payouts-pay": {"POST": DC},
+    "api-payouts-slip": {"GET": STAFF},
+    "api-ticket-redeem": {"POST": DC},
+    # --- API: formats ----------------------------------------------------------------------
+    "api-formats-sng": {"POST": D},
+    "api-formats-multiday-create": {"POST": D},
+    "api-formats-multiday": {"GET": LOBBY, "POST": D},
+    "api-formats-multiday-op": {"GET": LOBBY, "POST": D},
+    "api-formats-flight": {"GET": STAFF, "POST": _FLIGHT_OPS},
+    "api-formats-flight-op": {"GET": STAFF, "POST": _FLIGHT_OPS},
+    "api-formats-stack-options": {"GET": STAFF, "POST": D},
+    "api-formats-stack-choice": {"POST": DC},
+    "api-formats-bracket-create": {"POST": D},
+    "api-formats-bracket": {"GET": LOBBY, "POST": _BRACKET_OPS},
+    "api-formats-bracket-op": {"GET": LOBBY, "POST": _BRACKET_OPS},
+    "api-formats-match": {"GET": LOBBY, "POST": _MATCH_OPS},
+    "api-formats-match-op": {"GET": LOBBY, "POST": _MATCH_OPS},
+    "api-formats-timed": {"GET": LOBBY, "POST": D},
+    "api-formats-timed-op": {"GET": LOBBY, "POST": D},
+    "api-formats-qualifier-groups": {"POST": D},
+    "api-formats-series-create": {"POST": D},
+    "api-formats-series": {"GET": LOBBY, "POST": D},
+    "api-formats-series-op": {"GET": LOBBY, "POST": D},
+    # --- Public: lobby screens, the player's phone, signing in ----------------------------
+    "login": {"GET": ANYONE, "POST": ANYONE},
+    "logout": {"GET": ANYONE, "POST": ANYONE},
+    "set_language": {"GET": ANYONE, "POST": ANYONE},
+    "live-time": {"GET": ANYONE},
+    "live-state": {"GET": ANYONE},  # a display screen's token or a staff login (checked by the view)
+    "live-stream": {"GET": ANYONE},  # the same
+    "display": {"GET": ANYONE},  # the screen's token is its read-only key
+    "seating-lookup": {"GET": ANYONE},  # a player finds his seat on his phone
+    "formats-bracket-display": {"GET": ANYONE},  # names and results are public
+    "formats-leaderboard": {"GET": ANYONE},
+    # --- Pages ----------------------------------------------------------------------------
+    "dashboard": {"GET": LOBBY},
+    "desk": {"GET": DC},
+    "receipt": {"GET": STAFF},
+    "receipt-pdf": {"GET": STAFF},
+    "people": {"GET": STAFF},
+    "person": {"GET": STAFF},
+    "structures": {"GET": STAFF},
+    "chipsets": {"GET": DF},
+    "tournament-new": {"GET": D, "POST": D},
+    "tournament-edit": {"GET": D, "POST": D},
+    "tournament": {"GET": STAFF, "POST": D},
+    "clock-control": {"GET": DF},
+    "floor-tools": {"GET": DF},
+    "seating-tables": {"GET": DF, "POST": _TABLE_PAGE_OPS},
+    "seating-slips": {"GET": DF},
+    "seating-draws": {"GET": DF},
+    "payouts-tournament": {"GET": STAFF, "POST": {"signoff": STAFF, "*": D}},
+    "payouts-deal": {"GET": DF, "POST": DF},
+    "payouts-report": {"GET": STAFF},
+    "payouts-due": {"GET": DC, "POST": DC},
+    "payouts-slip": {"GET": STAFF},
+    "payouts-slip-pdf": {"GET": STAFF},
+    "formats": {"GET": STAFF},
+    "formats-sng-new": {"GET": D, "POST": D},
+    "formats-multiday-new": {"GET": D, "POST": D},
+    "formats-multiday": {"GET": STAFF, "POST": {"bag": DF, "*": D}},
+    "formats-stack-choice": {"GET": DC, "POST": DC},
+    "formats-headsup-new": {"GET": D, "POST": D},
+    "formats-headsup": {"GET": STAFF, "POST": _HEADSUP_PAGE_OPS},
+    "formats-timed-new": {"GET": D, "POST": D},
+    "formats-timed": {"GET": STAFF, "POST": D},
+    "formats-qualifiers-new": {"GET": D, "POST": D},
+    "formats-series-new": {"GET": D, "POST": D},
+    "formats-series": {"GET": STAFF, "POST": D},
+}
+
+# Ledger rows a role may reverse: only a role that may create the row (ROLE table, REG-07).
+# Kinds not listed are reversible by a director only.
+# A prize payment and a refund are the director's to undo, even where a cashier paid it out.
+REVERSIBLE_BY: dict[str, tuple] = {
+    "BUY_IN": DC,
+    "RE_ENTRY": DC,
+    "REBUY": DC,
+    "ADD_ON": DC,
+    "SIDE": DC,
+    "REFUND": D,
+    "PAYOUT": D,
+}
+
+_READ_METHODS = {"HEAD": "GET", "OPTIONS": "GET"}
+
+
+def decision(url_name: str | None, method: str, op: str | None = None):
+    """The roles that may call ``url_name`` with ``method`` (and action ``op``), or None when the
+    table has no decision (refused)."""
+    rules = POLICY.get(url_name or "")
+    if rules is None:
+        return None
+    method = _READ_METHODS.get(method.upper(), method.upper())
+    roles = rules.get(method)
+    if isinstance(roles, dict):
+        if op in roles:
+            return roles[op]
+        if "*" in roles:
+            return roles["*"]
+        # An action nobody named: whoever may take some action here learns it does not exist.
+        return tuple({r for rs in roles.values() for r in rs})
+    return roles
+
+
+def permits(held: set[str], url_name: str | None, method: str, op: str | None = None) -> bool:
+    """True when a user holding the roles ``held`` may make this call."""
+    roles = decision(url_name, method, op)
+    if roles is None:
+        return False
+    if PUBLIC in roles:
+        return True
+    return bool(held & set(roles)) or DIRECTOR in held
+
+
+def may_reverse(held: set[str], kind: str) -> bool:
+    """True when a user holding ``held`` may reverse a ledger row of this kind."""
+    return bool(held & set(REVERSIBLE_BY.get(kind, D))) or DIRECTOR in held
+
+
+def is_public(url_name: str | None, method: str, op: str | None = None) -> bool:
+    roles = decision(url_name, method, op)
+    return roles is not None and PUBLIC in roles

@@ -1,0 +1,224 @@
+"""Every URL the project routes × every role: what is allowed and what is refused.
+
+The expected answers come from the one table, ``tdmanager.policy``; a routed URL with no
+decision there fails ``test_every_route_has_a_decision``. The matrix then calls each route
+(every method the table names, every action of a per-action rule and an action nobody named)
+as anonymous, display, cashier, floor and director, and checks that the product answers as
+the table says: a refusal is 401/403 (API) or the login redirect/403 (pages); anything else
+means the call got past the role check. Objects are looked up after the role check, so the
+matrix uses ids that do not exist: nothing it sends can change a tournament.
+
+The table's decisions for the rules a card room relies on are written out by hand below, so a
+wrong edit of the table itself fails too.
+"""
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from tdmanager import policy
+from tests.conftest import make_user
+
+ROLES = ("anonymous", "display", "cashier", "floor", "director")
+MISSING = 987654  # an id no object has
+
+
+def _walk(patterns, prefix=""):
+    for p in patterns:
+        if isinstance(p, URLResolver):
+            if p.namespace == "admin":
+                continue
+            yield from _walk(p.url_patterns, prefix + str(p.pattern))
+        elif isinstance(p, URLPattern) and p.name:
+            yield prefix + str(p.pattern), p
+
+
+def routes():
+    """(url name, pattern) of every routed URL but the Django admin (checked on its own)."""
+    seen = {}
+    for route, pattern in _walk(get_resolver().url_patterns):
+        if "format" in pattern.pattern.converters or "(?P<format>" in route or "\\.(?P" in route:
+            continue  # DRF's ".json" suffix twins of the same view
+        seen.setdefault(pattern.name, pattern)
+    return seen
+
+
+VALUES = {"pk": MISSING, "number": MISSING, "entry_id": MISSING, "bust_id": MISSING, "move_id": MISSING,
+          "token": "no-such-screen", "name": "ranking", "fmt": "csv"}
+
+
+def url_for(name, pattern, op=None):
+    from django.urls import reverse
+
+    kwargs = {}
+    for arg in pattern.pattern.regex.groupindex:
+        kwargs[arg] = op if arg == "op" else VALUES.get(arg, MISSING)
+    if "op" in kwargs and op is None:
+        kwargs["op"] = "status"
+    return reverse(name, kwargs=kwargs)
+
+
+def calls():
+    """Every (url name, method, op) the table decides, with an unknown op for per-action rules."""
+    out = []
+    for name, pattern in routes().items():
+        rules = policy.POLICY.get(name, {})
+        has_op_arg = "op" in pattern.pattern.regex.groupindex
+        for method, roles in rules.items():
+            is_api = str(pattern.pattern).startswith("^") or name.startswith("api-")
+            if isinstance(roles, dict) and (has_op_arg or not is_api):
+                ops = [op for op in roles if op != "*"] + ["no-such-action"]
+                for op in ops:
+                    out.append((name, method, op, has_op_arg))
+            else:
+                out.append((name, method, None, has_op_arg))
+    return out
+
+
+# Public routes whose view also asks for a display screen's token (or a staff login).
+TOKEN_ROUTES = {"live-state", "live-stream"}
+
+
+@pytest.fixture
+def screen_token(db):
+    from tournaments.models import DisplayScreen
+
+    return DisplayScreen.objects.create(name="Lobby", token="matrix-screen-token").token
+
+
+@pytest.fixture
+def users(db):
+    return {"anonymous": None, **{role: make_user(f"mx-{role}", role) for role in ROLES[1:]}}
+
+
+def _call(client, method, url, op, has_op_arg, is_api):
+    data = {}
+    if op is not None and not has_op_arg and not is_api:
+        data = {"op": op}
+    if method == "GET":
+        return client.get(url, HTTP_ACCEPT="application/json")
+    return client.generic(method, url, data=_form(data), content_type="application/x-www-form-urlencoded")
+
+
+def _form(data):
+    from urllib.parse import urlencode
+
+    return urlencode(data)
+
+
+def refused(response, is_api) -> bool:
+    if is_api:
+        if response.status_code not in (401, 403):
+            return False
+        return response.json().get("code") in ("not_authenticated", "permission_denied", "authentication_failed")
+    if response.status_code == 403:
+        return True
+    return response.status_code == 302 and response["Location"].startswith("/login/?next=")
+
+
+def test_every_route_has_a_decision():
+    routed = set(routes())
+    undecided = sorted(routed - set(policy.POLICY))
+    assert undecided == [], f"routes with no role decision in tdmanager.policy: {undecided}"
+    stale = sorted(set(policy.POLICY) - routed)
+    assert stale == [], f"tdmanager.policy names routes that do not exist: {stale}"
+
+
+def test_the_matrix(users, screen_token):
+    table = routes()
+    mismatches, size = [], 0
+    clients = {}
+    for role in ROLES:
+        clients[role] = Client(raise_request_exception=False)
+        if users[role] is not None:
+            clients[role].force_login(users[role])
+    for name, method, op, has_op_arg in calls():
+        url = url_for(name, table[name], op if has_op_arg else None)
+        if name in TOKEN_ROUTES:
+            url += f"?token={screen_token}"
+        is_api = url.startswith("/api/v1/")
+        for role in ROLES:
+            client = clients[role]
+            held = {role} if users[role] is not None else set()
+            expected = policy.permits(held, name, method, op)
+            response = _call(client, method, url, op, has_op_arg, is_api)
+            size += 1
+            if name == "logout" and users[role] is not None:
+                client.force_login(users[role])
+            if refused(response, is_api) == expected:
+                mismatches.append(f"{role:9} {method:6} {url} op={op}: expected {'allowed' if expected else 'refused'}, got {response.status_code}")
+    print(f"role matrix: {size} calls, {len(mismatches)} mismatches")
+    assert size > 500
+    assert not mismatches, "\n".join(mismatches)
+
+
+# The decisions a card room relies on, written out by hand (not read from the table).
+STAFF_ONLY_READS = ["tournament-ledger", "tournament-entries", "tournament-events", "tournament-alternates",
+                    "entry-detail", "person-list", "person-detail", "api-receipt", "api-payouts-slip",
+                    "api-payouts-due", "api-payouts-report", "api-seating-tables", "api-seating-busts",
+                    "api-seating-moves", "screen-list", "api-formats-flight",
+                    "tournament", "people", "person", "receipt", "payouts-tournament", "payouts-due", "formats"]
+
+
+@pytest.mark.parametrize("name", STAFF_ONLY_READS)
+def test_a_lobby_screen_login_reads_no_money_entries_log_or_personal_data(name):
+    assert not policy.permits({"display"}, name, "GET")
+    assert not policy.permits(set(), name, "GET")
+    assert policy.permits({"director"}, name, "GET")
+
+
+@pytest.mark.parametrize("name", ["tournament-detail", "api-clock", "structure-detail", "api-payouts-table", "api-seating-standings"])
+def test_a_lobby_screen_login_reads_what_the_lobby_shows(name):
+    assert policy.permits({"display"}, name, "GET")
+
+
+def test_display_changes_nothing():
+    for name, rules in policy.POLICY.items():
+        for method, roles in rules.items():
+            if method == "GET" or name in ("login", "logout", "set_language", "api-token"):
+                continue
+            ops = list(roles) if isinstance(roles, dict) else [None]
+            for op in ops:
+                assert not policy.permits({"display"}, name, method, op), (name, method, op)
+
+
+@pytest.mark.parametrize("name,method,op,cashier,floor", [
+    ("api-refund", "POST", None, False, False),
+    ("api-register", "POST", None, True, False),
+    ("api-reverse", "POST", None, True, False),
+    ("api-payouts-pay", "POST", None, True, False),
+    ("tournament-detail", "DELETE", None, False, False),
+    ("api-clock-op", "POST", "start", False, False),
+    ("api-clock-op", "POST", "hand-complete", False, True),
+    ("api-seating-draw", "POST", None, False, False),
+    ("api-seating-busts", "POST", None, False, True),
+    ("api-deal-action", "POST", "approve", False, False),
+    ("api-deal-action", "POST", "accept", False, True),
+    ("seating-tables", "POST", "draw", False, False),
+    ("seating-tables", "POST", "bust", False, True),
+    ("payouts-tournament", "POST", "signoff", True, True),
+    ("payouts-tournament", "POST", "lock", False, False),
+])
+def test_who_may_act(name, method, op, cashier, floor):
+    assert policy.permits({"cashier"}, name, method, op) is cashier
+    assert policy.permits({"floor"}, name, method, op) is floor
+    assert policy.permits({"director"}, name, method, op)
+    assert not policy.permits(set(), name, method, op)
+
+
+def test_live_state_needs_a_screen_token_or_a_staff_login(users, screen_token, make_tournament):
+    t = make_tournament()
+    assert Client().get(f"/live/{t.pk}/state/").status_code == 403
+    assert Client().get(f"/live/{t.pk}/state/?token=wrong").status_code == 403
+    assert Client().get(f"/live/{t.pk}/state/?token={screen_token}").status_code == 200
+    client = Client()
+    client.force_login(users["display"])
+    assert client.get(f"/live/{t.pk}/state/").status_code == 200
+
+
+def test_the_admin_is_not_open_to_staff_roles(users):
+    for role in ROLES[1:]:
+        client = Client()
+        client.force_login(users[role])
+        response = client.get("/admin/")
+        assert response.status_code == 302 and "/admin/login/" in response["Location"]
