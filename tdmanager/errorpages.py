@@ -109,7 +109,11 @@ class ApiErrorMiddleware:
         if response.status_code >= 400 and not _is_json(response) and not getattr(response, "streaming", False):
             if response.status_code >= 500 and settings.DEBUG:
                 return response
-            replaced = api_error(response.status_code)
+            data = getattr(response, "data", None)  # a DRF answer rendered as HTML (browsable API)
+            if isinstance(data, dict) and "code" in data and "detail" in data:
+                replaced = JsonResponse(data, status=response.status_code)
+            else:
+                replaced = api_error(response.status_code)
             for header in ("Allow", "Retry-After", "WWW-Authenticate"):
                 if header in response:
                     replaced[header] = response[header]

@@ -113,6 +113,14 @@ def test_403_and_401_are_json(outsider):
     assert r.status_code in (401, 403) and r.json()["code"] in ("not_authenticated", "permission_denied")
 
 
+def test_a_browser_asking_for_html_gets_the_api_error_as_json_with_its_detail(outsider, director):
+    as_json = api_client(outsider).get("/api/v1/people/", HTTP_ACCEPT="application/json").json()
+    r = api_client(outsider).get("/api/v1/people/", HTTP_ACCEPT="text/html")
+    assert assert_error(r, 403, "permission_denied") == as_json
+    r = api_client(director).post("/api/v1/people/", "{not json", content_type="application/json", HTTP_ACCEPT="text/html")
+    assert assert_error(r, 400, "parse_error")["detail"] != "The request is not valid."
+
+
 def test_403_from_a_csrf_refusal_is_json(director):
     from django.test import Client as C
 
