@@ -5,12 +5,23 @@
   const csrf = () => (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || "";
   let person = null, entries = [], searchTimer = null, seq = 0;
 
+  // One idempotency key per form: the same sale (same action, same body) keeps its key until
+  // it succeeds, so a click after a lost answer replays the first answer and charges nothing;
+  // a changed form is a new request with a new key.
+  const pendingKeys = new Map();
+  const newKey = () => (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random());
+
   async function api(path, opts = {}) {
     const headers = { "Content-Type": "application/json", "X-CSRFToken": csrf(), "Accept-Language": document.documentElement.lang };
-    if (opts.method === "POST") headers["Idempotency-Key"] = opts.key || (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random());
+    const form = path + " " + (opts.body || "");
+    if (opts.method === "POST") {
+      if (!pendingKeys.has(form)) pendingKeys.set(form, newKey());
+      headers["Idempotency-Key"] = pendingKeys.get(form);
+    }
     const res = await fetch("/api/v1/" + path, { credentials: "same-origin", ...opts, headers });
     let data = null;
     try { data = await res.json(); } catch (e) { data = { detail: res.statusText }; }
+    if (opts.method === "POST" && res.status < 500) pendingKeys.delete(form); // answered: done, or refused and rolled back
     return { ok: res.ok, status: res.status, data };
   }
   const tid = () => $("#tournament").value;
@@ -94,6 +105,8 @@
         window.open(rec.receipt_url + "?print=1", "receipt-" + rec.receipt_number);
       }
       await refreshPlayer();
+    } catch (e) {
+      say(T.noAnswer, false); // the key is kept: clicking again replays the first answer
     } finally { btn.disabled = false; }
   }
 

@@ -19,7 +19,8 @@
   const payStrings = document.getElementById("pay-i18n");
   const P = payStrings ? JSON.parse(payStrings.textContent) : {};
   $$("form.pay").forEach((form) => {
-    form.dataset.key = newKey(); // a double click or a retry replays the first answer: never paid twice
+    // One key per form until it is paid or changed: a double click or a retry after a lost answer
+    // replays the first answer (never paid twice); a changed form is a new request.
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();
       const tr = form.closest("tr");
@@ -27,10 +28,14 @@
       button.disabled = true;
       const body = { entry: Number(tr.dataset.entry), source: tr.dataset.source, method: form.elements.namedItem("method").value,
         reference: form.elements.reference ? form.elements.reference.value : "", payee: form.elements.payee ? form.elements.payee.value : "" };
-      const r = await api("payouts/pay/", { method: "POST", body, key: form.dataset.key });
-      button.disabled = false;
+      const sig = JSON.stringify(body);
+      if (form.dataset.sig !== sig) { form.dataset.sig = sig; form.dataset.key = newKey(); }
       const msg = $("#pay-message");
-      if (!r.ok) { say(msg, r.data.detail || r.status, false); form.dataset.key = newKey(); return; }
+      let r;
+      try { r = await api("payouts/pay/", { method: "POST", body, key: form.dataset.key }); }
+      catch (e) { say(msg, String(e), false); return; } // no answer: the key is kept, so paying again replays
+      finally { button.disabled = false; }
+      if (!r.ok) { say(msg, r.data.detail || r.status, false); return; }
       say(msg, P.paid + ": " + tr.dataset.name + " " + r.data.amount, true);
       const cell = form.parentElement;
       cell.textContent = P.paid + " ";

@@ -120,6 +120,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "tdmanager.roles.RolePolicyMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -200,8 +201,11 @@ CELERY_BEAT_SCHEDULE = {
     # Heads-up matches: a no-show's seat is freed at the end of level 1, the bye given at the
     # end of the grace, final-day lateness forfeited (FMT-12), within a few seconds.
     "sweep-heads-up-matches": {"task": "tournaments.tasks.sweep_heads_up_matches", "schedule": 5.0},
+    # Idempotency keys are kept TDM_IDEMPOTENCY_TTL_HOURS (at least a day), then forgotten.
+    "purge-idempotency-keys": {"task": "tournaments.tasks.purge_idempotency_keys", "schedule": 3600.0},
 }
 TDM_ARM_CLOCK_TASKS = envbool("TDM_ARM_CLOCK_TASKS", "True")
+TDM_IDEMPOTENCY_TTL_HOURS = max(24, envint("TDM_IDEMPOTENCY_TTL_HOURS", 48))
 
 # --- Auth, i18n ------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
@@ -232,10 +236,10 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_PERMISSION_CLASSES": ["tdmanager.roles.HasRole"],  # who may call what: tdmanager.policy
+    "DEFAULT_SCHEMA_CLASS": "tdmanager.schema.DocumentedSchema",
     "EXCEPTION_HANDLER": "tdmanager.api.exception_handler",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "tdmanager.api.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,
 }
 SPECTACULAR_SETTINGS = {
@@ -247,6 +251,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Two choice sets are called "method": how a player pays, and how a deal is computed.
+    "ENUM_NAME_OVERRIDES": {"PaymentMethodEnum": "tournaments.models.LedgerRow.METHODS", "DealMethodEnum": "payouts.models.Deal.METHODS"},
 }
 
 # --- House defaults (each tournament can override; see README "House rules") -----------

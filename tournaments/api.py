@@ -1,5 +1,8 @@
 """REST API for people, structures, tournaments and the cashier desk (thin: one service per call)."""
 
+import hashlib
+import json
+
 from django.db import IntegrityError, transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
@@ -22,26 +25,41 @@ from .services.events import Actor
 
 
 
+def body_hash(request) -> str:
+    """SHA-256 of the request's data in a canonical form (key order and spacing do not matter)."""
+    data = request.data
+    if hasattr(data, "lists"):
+        data = {k: v for k, v in data.lists()}
+    text = json.dumps(data, sort_keys=True, default=str, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def idempotent(request, compute):
     """Run ``compute`` once per ``Idempotency-Key``: a repeat returns the first answer, charging nothing.
 
     The key row is inserted in the same transaction as the sale. A concurrent duplicate
     blocks on the unique index until the first commits, then reads its stored answer.
-    A refused sale (4xx) rolls back the key too, so the cashier can simply retry.
+    A refused sale (4xx) rolls back the key too, so the cashier can simply retry. The same key
+    with another body or on another action is refused (422): it is a different request, not a
+    repeat. Keys are kept ``TDM_IDEMPOTENCY_TTL_HOURS`` (at least a day), then purged by beat.
     """
     key = request.headers.get("Idempotency-Key", "").strip()
     if not key:
         return compute()
     if len(key) > 100:
         raise DomainError("bad_idempotency_key", _("The idempotency key is too long."), status=400)
+    digest = body_hash(request)
     with transaction.atomic():
         try:
             with transaction.atomic():
-                record = IdempotencyRecord.objects.create(user=request.user, key=key, endpoint=request.path)
+                record = IdempotencyRecord.objects.create(user=request.user, key=key, endpoint=request.path, body_hash=digest)
         except IntegrityError:
             record = IdempotencyRecord.objects.get(user=request.user, key=key)
             if record.endpoint != request.path:
                 raise DomainError("idempotency_key_reused", _("This idempotency key was used for another action."), status=422)
+            if record.body_hash and record.body_hash != digest:
+                raise DomainError("idempotency_key_mismatch", _("This idempotency key was used for a different request: start a new sale."),
+                                  status=422)
             if record.response is None:
                 raise DomainError("request_in_progress", _("The same request is still being processed."))
             response = Response(record.response, status=record.status_code)

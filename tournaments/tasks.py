@@ -26,3 +26,11 @@ def sweep_heads_up_matches():
     from .formats.services.headsup import sweep_matches
 
     sweep_matches()
+
+
+@shared_task(ignore_result=True)
+def purge_idempotency_keys():
+    """Hourly (beat): forget idempotency keys older than TDM_IDEMPOTENCY_TTL_HOURS."""
+    from .services.cashier import purge_idempotency_keys as purge
+
+    purge()

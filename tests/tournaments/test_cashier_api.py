@@ -55,6 +55,42 @@ def test_a_repeated_idempotency_key_returns_the_first_sale_and_charges_nothing(a
     assert LedgerRow.objects.count() == 1 and Entry.objects.count() == 1
 
 
+def test_the_same_key_with_another_body_is_refused_not_replayed(api, cashier_user, tournament, make_person):
+    client = api(cashier_user)
+    first, other = make_person(), make_person()
+    assert sell(client, tournament, first, key="k-9").status_code == 201
+    r = sell(client, tournament, other, key="k-9")
+    assert r.status_code == 422 and r.data["code"] == "idempotency_key_mismatch"
+    assert Entry.objects.filter(person=other).count() == 0 and LedgerRow.objects.count() == 1
+    r = sell(client, tournament, first, key="k-9", method="CARD")  # the same player paid another way: another request
+    assert r.status_code == 422
+    assert sell(client, tournament, first, key="k-9").status_code == 201  # the true repeat still replays
+
+
+def test_keys_are_kept_a_day_then_purged(api, cashier_user, tournament, person):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments.models import IdempotencyRecord
+    from tournaments.services.cashier import purge_idempotency_keys
+
+    sell(api(cashier_user), tournament, person, key="k-old")
+    now = timezone.now()
+    assert purge_idempotency_keys(now=now + timedelta(hours=23)) == 0
+    assert sell(api(cashier_user), tournament, person, key="k-old")["Idempotent-Replay"] == "true"
+    assert purge_idempotency_keys(now=now + timedelta(hours=49)) == 1
+    assert not IdempotencyRecord.objects.exists()
+
+
+def test_the_purge_runs_on_beat():
+    from django.conf import settings
+
+    job = settings.CELERY_BEAT_SCHEDULE["purge-idempotency-keys"]
+    assert job["task"] == "tournaments.tasks.purge_idempotency_keys" and job["schedule"] <= 3600
+    assert settings.TDM_IDEMPOTENCY_TTL_HOURS >= 24
+
+
 def test_a_refused_sale_does_not_burn_its_key(api, cashier_user, make_tournament, person):
     t = make_tournament(buy_in=Decimal("2500"), fee=Decimal("0"))
     client = api(cashier_user)

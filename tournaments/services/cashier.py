@@ -6,6 +6,7 @@ Every movement of money is one append-only ledger row with a gapless receipt num
 """
 
 from dataclasses import dataclass
+from datetime import timedelta
 from decimal import Decimal
 
 from django.conf import settings
@@ -544,3 +545,14 @@ def shift_totals(user, *, since=None):
 def ledger_totals(tournament):
     agg = tournament.ledger.aggregate(p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"), c=Sum("chips"))
     return {"prize": agg["p"] or ZERO, "fee": agg["f"] or ZERO, "side": agg["s"] or ZERO, "chips": agg["c"] or 0}
+
+
+def purge_idempotency_keys(now=None) -> int:
+    """Delete idempotency keys older than ``TDM_IDEMPOTENCY_TTL_HOURS`` (never less than a day:
+    a cashier who retries after a lost answer the same shift is always recognised)."""
+    from ..models import IdempotencyRecord
+
+    hours = max(24, int(getattr(settings, "TDM_IDEMPOTENCY_TTL_HOURS", 48)))
+    cutoff = (now or timezone.now()) - timedelta(hours=hours)
+    deleted, _n = IdempotencyRecord.objects.filter(created_at__lt=cutoff).delete()
+    return deleted
