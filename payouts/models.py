@@ -56,6 +56,7 @@ class Prize(models.Model):
 
     class Meta:
         ordering = ["table", "place", "id"]
+        constraints = [models.CheckConstraint(condition=models.Q(amount__gte=0), name="payouts_prize_amount_not_negative")]
 
 
 class PayoutTemplate(models.Model):

@@ -7,12 +7,15 @@ modules (``clock.py``, ``chiprace.py``, ``penalties.py``).
 from decimal import Decimal
 
 from django.conf import settings
+from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 MONEY = {"max_digits": 13, "decimal_places": 2}
+NOT_NEGATIVE = [MinValueValidator(0)]  # prices, fees, amounts (with a CheckConstraint on the column)
+POSITIVE = [MinValueValidator(1)]  # stacks
 
 
 class AppendOnlyQuerySet(models.QuerySet):
@@ -161,9 +164,9 @@ class Tournament(models.Model):
     format = models.CharField(_("format"), max_length=10, choices=FORMATS, default=FREEZEOUT)
     status = models.CharField(_("status"), max_length=12, choices=STATUSES, default=PLANNED)
     currency = models.CharField(_("currency"), max_length=3, default="EUR")
-    buy_in = models.DecimalField(_("buy-in (prize pool part)"), **MONEY)
-    fee = models.DecimalField(_("fee (house part)"), **MONEY, default=Decimal("0"))
-    starting_stack = models.PositiveIntegerField(_("starting stack"))
+    buy_in = models.DecimalField(_("buy-in (prize pool part)"), **MONEY, validators=NOT_NEGATIVE)
+    fee = models.DecimalField(_("fee (house part)"), **MONEY, default=Decimal("0"), validators=NOT_NEGATIVE)
+    starting_stack = models.PositiveIntegerField(_("starting stack"), validators=POSITIVE)
     table_size = models.PositiveSmallIntegerField(_("players per table"), default=9)
     field_cap = models.PositiveIntegerField(_("field cap"), null=True, blank=True)
     min_players = models.PositiveIntegerField(_("minimum players"), default=2)
@@ -174,18 +177,18 @@ class Tournament(models.Model):
     max_entries_per_player = models.PositiveIntegerField(_("max entries per player"), default=1)
     reentry_until_level = models.PositiveIntegerField(_("re-entry until level"), null=True, blank=True)
     # Rebuy
-    rebuy_price = models.DecimalField(_("rebuy price (prize pool part)"), **MONEY, null=True, blank=True)
-    rebuy_fee = models.DecimalField(_("rebuy fee"), **MONEY, default=Decimal("0"))
-    rebuy_chips = models.PositiveIntegerField(_("rebuy chips"), null=True, blank=True)
+    rebuy_price = models.DecimalField(_("rebuy price (prize pool part)"), **MONEY, null=True, blank=True, validators=NOT_NEGATIVE)
+    rebuy_fee = models.DecimalField(_("rebuy fee"), **MONEY, default=Decimal("0"), validators=NOT_NEGATIVE)
+    rebuy_chips = models.PositiveIntegerField(_("rebuy chips"), null=True, blank=True, validators=POSITIVE)
     rebuy_max = models.PositiveIntegerField(_("max rebuys per entry"), null=True, blank=True)
     rebuy_until_level = models.PositiveIntegerField(_("rebuy until level"), null=True, blank=True)
     rebuy_stack_threshold = models.PositiveIntegerField(
         _("rebuy allowed at or below this stack"), default=0, help_text=_("0 = only when busted")
     )
     # Add-on
-    addon_price = models.DecimalField(_("add-on price (prize pool part)"), **MONEY, null=True, blank=True)
-    addon_fee = models.DecimalField(_("add-on fee"), **MONEY, default=Decimal("0"))
-    addon_chips = models.PositiveIntegerField(_("add-on chips"), null=True, blank=True)
+    addon_price = models.DecimalField(_("add-on price (prize pool part)"), **MONEY, null=True, blank=True, validators=NOT_NEGATIVE)
+    addon_fee = models.DecimalField(_("add-on fee"), **MONEY, default=Decimal("0"), validators=NOT_NEGATIVE)
+    addon_chips = models.PositiveIntegerField(_("add-on chips"), null=True, blank=True, validators=POSITIVE)
     addon_after_level = models.PositiveIntegerField(_("add-on in the break after level"), null=True, blank=True)
     addon_max = models.PositiveIntegerField(_("max add-ons per entry"), default=1)
     # Prize pool
@@ -193,8 +196,8 @@ class Tournament(models.Model):
         _("prize pool deductions"), default=list, blank=True,
         help_text=_('e.g. [{"name": "casino", "percent": "3"}, {"name": "staff", "percent": "4"}]'),
     )
-    guarantee = models.DecimalField(_("guarantee"), **MONEY, null=True, blank=True)
-    cash_limit = models.DecimalField(_("cash limit per operation"), **MONEY, null=True, blank=True)
+    guarantee = models.DecimalField(_("guarantee"), **MONEY, null=True, blank=True, validators=NOT_NEGATIVE)
+    cash_limit = models.DecimalField(_("cash limit per operation"), **MONEY, null=True, blank=True, validators=NOT_NEGATIVE)
     rule_set = models.CharField(_("rule set"), max_length=20, default="TDA")
     chip_set = models.ForeignKey("ChipSet", null=True, blank=True, on_delete=models.SET_NULL, verbose_name=_("chip set"))
     settings = models.JSONField(_("house settings"), default=dict, blank=True)
@@ -202,6 +205,21 @@ class Tournament(models.Model):
 
     class Meta:
         ordering = ["-start_at", "id"]
+        # The last line behind the serializers' and forms' validation: no price below zero, no
+        # empty stack, tables that seat somebody (FMT-14).
+        constraints = [
+            models.CheckConstraint(condition=Q(buy_in__gte=0) & Q(fee__gte=0), name="tournament_buy_in_fee_not_negative"),
+            models.CheckConstraint(condition=(Q(rebuy_price__isnull=True) | Q(rebuy_price__gte=0)) & Q(rebuy_fee__gte=0),
+                                   name="tournament_rebuy_price_not_negative"),
+            models.CheckConstraint(condition=(Q(addon_price__isnull=True) | Q(addon_price__gte=0)) & Q(addon_fee__gte=0),
+                                   name="tournament_addon_price_not_negative"),
+            models.CheckConstraint(condition=(Q(guarantee__isnull=True) | Q(guarantee__gte=0)) & (Q(cash_limit__isnull=True) | Q(cash_limit__gte=0)),
+                                   name="tournament_guarantee_cash_limit_not_negative"),
+            models.CheckConstraint(condition=Q(starting_stack__gt=0), name="tournament_starting_stack_positive"),
+            models.CheckConstraint(condition=(Q(rebuy_chips__isnull=True) | Q(rebuy_chips__gt=0)) & (Q(addon_chips__isnull=True) | Q(addon_chips__gt=0)),
+                                   name="tournament_rebuy_addon_chips_positive"),
+            models.CheckConstraint(condition=Q(table_size__gte=2) & Q(table_size__lte=11), name="tournament_table_size_2_to_11"),
+        ]
 
     def __str__(self):
         return self.name
@@ -354,7 +372,8 @@ class TournamentEvent(AppendOnlyModel):
 
     # Written on every action (a bust writes one or two): few indexes. The log is read by
     # tournament, newest first, or by tournament and action.
-    tournament = models.ForeignKey(Tournament, null=True, blank=True, related_name="events", on_delete=models.PROTECT)
+    # A deleted tournament (one that never sold anything) leaves its rows in the log, detached.
+    tournament = models.ForeignKey(Tournament, null=True, blank=True, related_name="events", on_delete=models.SET_NULL)
     action = models.CharField(max_length=80)
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, db_index=False)
     actor_label = models.CharField(max_length=150, blank=True)

@@ -1,7 +1,12 @@
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from .models import Alternate, BlindStructure, Entry, LedgerRow, Person, StructureItem, Tournament, TournamentEvent
+
+REASON = 200  # the reason columns (LedgerRow.reason, Person.banned_reason, ChipAdjustment.reason)
 
 
 class PersonSerializer(serializers.ModelSerializer):
@@ -22,7 +27,7 @@ class PersonCreateSerializer(PersonSerializer):
 
 class BanSerializer(serializers.Serializer):
     banned = serializers.BooleanField()
-    reason = serializers.CharField(allow_blank=True, default="")
+    reason = serializers.CharField(allow_blank=True, default="", max_length=REASON)
 
 
 class StructureItemSerializer(serializers.ModelSerializer):
@@ -41,6 +46,8 @@ class BlindStructureSerializer(serializers.ModelSerializer):
 
 class TournamentSerializer(serializers.ModelSerializer):
     entry_price = serializers.DecimalField(max_digits=13, decimal_places=2, read_only=True)
+    override_reason = serializers.CharField(write_only=True, required=False, allow_blank=True, max_length=REASON,
+                                            help_text="why prices change once registration is open (FMT-01)")
 
     class Meta:
         model = Tournament
@@ -50,22 +57,30 @@ class TournamentSerializer(serializers.ModelSerializer):
             "late_reg_closes_after_level", "late_reg_end", "max_entries_per_player", "reentry_until_level",
             "rebuy_price", "rebuy_fee", "rebuy_chips", "rebuy_max", "rebuy_until_level", "rebuy_stack_threshold",
             "addon_price", "addon_fee", "addon_chips", "addon_after_level", "addon_max",
-            "deductions", "guarantee", "cash_limit", "rule_set", "settings", "chip_set",
+            "deductions", "guarantee", "cash_limit", "rule_set", "settings", "chip_set", "override_reason",
         ]
         read_only_fields = ["status"]
 
     def validate_deductions(self, value):
         from decimal import Decimal, InvalidOperation
 
-        if not isinstance(value, list):
-            raise serializers.ValidationError("A list of {name, percent}.")
+        if not isinstance(value, list) or len(value) > 20:
+            raise serializers.ValidationError(_("A list of {name, percent}."))
         for d in value:
             try:
                 pct = Decimal(str(d["percent"]))
             except (KeyError, TypeError, InvalidOperation):
-                raise serializers.ValidationError("Each deduction needs a name and a percent.")
-            if not (0 <= pct < 100) or not str(d.get("name", "")).strip():
-                raise serializers.ValidationError("Percent must be between 0 and 100, with a name.")
+                raise serializers.ValidationError(_("Each deduction needs a name and a percent.")) from None
+            if not pct.is_finite() or not (0 <= pct < 100) or not str(d.get("name", "")).strip() or len(str(d["name"])) > 80:
+                raise serializers.ValidationError(_("Percent must be between 0 and 100, with a name."))
+        return value
+
+    def validate_settings(self, value):
+        from .house import check_settings
+
+        errors = check_settings(value)
+        if errors:
+            raise serializers.ValidationError(errors.get("") or errors)
         return value
 
     def validate(self, attrs):
@@ -85,6 +100,13 @@ class TournamentSerializer(serializers.ModelSerializer):
         return attrs
 
 
+class SeatSerializer(serializers.Serializer):
+    """Where an entry sits: table and seat numbers."""
+
+    table = serializers.IntegerField()
+    seat = serializers.IntegerField()
+
+
 class EntrySerializer(serializers.ModelSerializer):
     person_name = serializers.CharField(source="person.display_name", read_only=True)
     seat = serializers.SerializerMethodField()
@@ -93,6 +115,7 @@ class EntrySerializer(serializers.ModelSerializer):
         model = Entry
         fields = ["id", "tournament", "person", "person_name", "number", "person_entry_no", "status", "is_late", "pre_registered", "chips", "rebuys", "addons", "created_at", "busted_at", "place", "seat"]
 
+    @extend_schema_field(SeatSerializer(allow_null=True))
     def get_seat(self, obj):
         from seating.selectors import seat_of
 
@@ -102,18 +125,19 @@ class EntrySerializer(serializers.ModelSerializer):
 class LedgerRowSerializer(serializers.ModelSerializer):
     total = serializers.DecimalField(max_digits=13, decimal_places=2, read_only=True)
     cashier_name = serializers.CharField(source="cashier.username", read_only=True, default="")
-    reverses_receipt = serializers.IntegerField(source="reverses.receipt_number", read_only=True, default=None)
+    reverses_receipt = serializers.IntegerField(source="reverses.receipt_number", read_only=True, default=None, allow_null=True)
     receipt_url = serializers.SerializerMethodField()
     receipt_pdf_url = serializers.SerializerMethodField()
+    reason = serializers.CharField(read_only=True)
 
     class Meta:
         model = LedgerRow
         fields = ["id", "receipt_number", "tournament", "entry", "person", "kind", "prize_amount", "fee_amount", "side_amount", "total", "currency", "chips", "method", "reference", "payee", "cashier_name", "created_at", "reverses_receipt", "reason", "receipt_url", "receipt_pdf_url"]
 
-    def get_receipt_url(self, obj):
+    def get_receipt_url(self, obj) -> str:
         return reverse("receipt", args=[obj.receipt_number])
 
-    def get_receipt_pdf_url(self, obj):
+    def get_receipt_pdf_url(self, obj) -> str:
         return reverse("receipt-pdf", args=[obj.receipt_number])
 
 
@@ -133,7 +157,17 @@ class EventSerializer(serializers.ModelSerializer):
 
 # --- cashier inputs -------------------------------------------------------------------------
 
-METHOD = serializers.ChoiceField(choices=[m for m, _ in LedgerRow.METHODS], default=LedgerRow.CASH)
+METHOD = serializers.ChoiceField(choices=LedgerRow.METHODS, default=LedgerRow.CASH)
+
+
+class StartSerializer(serializers.Serializer):
+    override_minimum = serializers.BooleanField(default=False)
+    prestart_report_sent = serializers.BooleanField(default=False)
+
+
+class CancelSerializer(serializers.Serializer):
+    # Each refund's reason is "Tournament cancelled: <reason>", in a 200-character column.
+    reason = serializers.CharField(max_length=160, required=False, allow_blank=True, default="")
 
 
 class SellEntrySerializer(serializers.Serializer):
@@ -158,14 +192,14 @@ class RebuySerializer(EntryActionSerializer):
 
 
 class ReverseSerializer(serializers.Serializer):
-    receipt_number = serializers.IntegerField()
-    reason = serializers.CharField()
+    receipt_number = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
+    reason = serializers.CharField(max_length=REASON)
 
 
 class RefundSerializer(serializers.Serializer):
     entry = serializers.PrimaryKeyRelatedField(queryset=Entry.objects.all())
-    reason = serializers.CharField()
-    expenses = serializers.DecimalField(max_digits=13, decimal_places=2, default=0)
+    reason = serializers.CharField(max_length=REASON)
+    expenses = serializers.DecimalField(max_digits=13, decimal_places=2, default=0, min_value=0)
     method = METHOD
 
 
@@ -180,15 +214,15 @@ class AdmitAlternateSerializer(serializers.Serializer):
 
 
 class ClockActionSerializer(serializers.Serializer):
-    seconds = serializers.IntegerField(required=False)
-    item_index = serializers.IntegerField(required=False, min_value=0)
+    seconds = serializers.IntegerField(required=False, min_value=-86400, max_value=86400)
+    item_index = serializers.IntegerField(required=False, min_value=0, max_value=10_000)
     minutes = serializers.IntegerField(required=False, min_value=1, max_value=240)
-    table = serializers.IntegerField(required=False, min_value=1)
+    table = serializers.IntegerField(required=False, min_value=1, max_value=10_000)
     seconds_per_hand = serializers.IntegerField(required=False, min_value=1, max_value=3600)
-    color_up = serializers.CharField(required=False, allow_blank=True, default="")
+    color_up = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
     preset = serializers.ChoiceField(choices=["TDA", "SANREMO", "HEADS_UP"], default="TDA")
-    player = serializers.CharField(required=False, allow_blank=True, default="")
-    reason = serializers.CharField(required=False, allow_blank=True, default="")
+    player = serializers.CharField(required=False, allow_blank=True, default="", max_length=120)
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=REASON)
 
 
 class DisplayScreenSerializer(serializers.ModelSerializer):
@@ -201,8 +235,15 @@ class DisplayScreenSerializer(serializers.ModelSerializer):
         fields = ["id", "name", "tournament", "token", "show", "announcement", "url"]
         read_only_fields = ["token"]
 
-    def get_url(self, obj):
+    def get_url(self, obj) -> str:
         return reverse("display", args=[obj.token])
+
+    def validate_show(self, value):
+        from .models import DisplayScreen
+
+        if not isinstance(value, dict) or any(k not in DisplayScreen.PANELS or not isinstance(v, bool) for k, v in value.items()):
+            raise serializers.ValidationError(_("An object of panels (%(panels)s), each true or false.") % {"panels": ", ".join(DisplayScreen.PANELS)})
+        return value
 
 
 class ChipDenominationSerializer(serializers.ModelSerializer):
@@ -223,9 +264,9 @@ class ChipSetSerializer(serializers.ModelSerializer):
         fields = ["id", "name", "denominations"]
 
     def validate_denominations(self, value):
-        values = [d["value"] for d in value]
-        if not value or len(values) != len(set(values)) or min(values) < 1:
-            raise serializers.ValidationError("Distinct positive denominations are needed.")
+        values = [d.get("value") for d in value]
+        if not value or None in values or len(values) != len(set(values)) or min(values) < 1:
+            raise serializers.ValidationError(_("Distinct positive denominations are needed."))
         return value
 
     def create(self, data):
@@ -262,6 +303,7 @@ class PenaltySerializer(serializers.ModelSerializer):
                   "players_at_table", "hands_total", "hands_served", "hands_left", "minutes", "ends_at", "chips", "prize_forfeited",
                   "table_number", "status", "issued_at", "seat"]
 
+    @extend_schema_field(SeatSerializer(allow_null=True))
     def get_seat(self, obj):
         from seating.selectors import seat_of
 
@@ -271,19 +313,24 @@ class PenaltySerializer(serializers.ModelSerializer):
 class IssuePenaltySerializer(serializers.Serializer):
     entry = serializers.PrimaryKeyRelatedField(queryset=Entry.objects.all())
     kind = serializers.ChoiceField(choices=["WARNING", "MISSED_HANDS", "MISSED_ROUNDS", "TIME_SUSPENSION", "DEAD_HAND", "DISQUALIFICATION", "ELIMINATION_NO_PRIZE", "CHIP_FORFEIT"])
-    reason_code = serializers.CharField()
-    rounds = serializers.IntegerField(required=False, allow_null=True)
-    hands = serializers.IntegerField(required=False, allow_null=True)
-    minutes = serializers.IntegerField(required=False, allow_null=True)
-    chips = serializers.IntegerField(required=False, allow_null=True)
+    reason_code = serializers.CharField(max_length=40)
+    rounds = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=100)
+    hands = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=10_000)
+    minutes = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=24 * 60)
+    chips = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=10**12)
     players_at_table = serializers.IntegerField(required=False, allow_null=True, min_value=2, max_value=11)
-    note = serializers.CharField(required=False, allow_blank=True, default="")
+    note = serializers.CharField(required=False, allow_blank=True, default="", max_length=300)
+
+
+class PenaltyActionSerializer(serializers.Serializer):
+    hands = serializers.IntegerField(default=1, min_value=1, max_value=10_000, help_text="serve: hands served now")
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=REASON, help_text="cancel: why")
 
 
 class ChipAdjustSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=["FORFEIT", "OUT_OF_VIEW", "LOST_FOUND", "CORRECTION", "DISQUALIFICATION"])
-    chips = serializers.IntegerField()
-    reason = serializers.CharField()
+    chips = serializers.IntegerField(min_value=-(10**12), max_value=10**12)
+    reason = serializers.CharField(max_length=REASON)
     entry = serializers.PrimaryKeyRelatedField(queryset=Entry.objects.all(), required=False, allow_null=True)
 
 

@@ -12,7 +12,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import MONEY, Entry, Person, Tournament
+from tournaments.models import MONEY, NOT_NEGATIVE, POSITIVE, Entry, Person, Tournament
 
 from . import engine
 
@@ -125,15 +125,19 @@ class StackOption(models.Model):
 
     tournament = models.ForeignKey(Tournament, related_name="stack_options", on_delete=models.CASCADE)
     label = models.CharField(_("label"), max_length=60)
-    buy_in = models.DecimalField(_("buy-in (prize pool part)"), **MONEY)
-    fee = models.DecimalField(_("fee"), **MONEY, default=Decimal("0"))
-    chips = models.PositiveIntegerField(_("starting stack"))
+    buy_in = models.DecimalField(_("buy-in (prize pool part)"), **MONEY, validators=NOT_NEGATIVE)
+    fee = models.DecimalField(_("fee"), **MONEY, default=Decimal("0"), validators=NOT_NEGATIVE)
+    chips = models.PositiveIntegerField(_("starting stack"), validators=POSITIVE)
     position = models.PositiveSmallIntegerField(default=0)
     active = models.BooleanField(default=True)
 
     class Meta:
         ordering = ["tournament", "position", "id"]
-        constraints = [models.UniqueConstraint(fields=["tournament", "label"], name="formats_stack_option_label_unique")]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "label"], name="formats_stack_option_label_unique"),
+            models.CheckConstraint(condition=models.Q(buy_in__gte=0) & models.Q(fee__gte=0), name="formats_stack_option_price_not_negative"),
+            models.CheckConstraint(condition=models.Q(chips__gt=0), name="formats_stack_option_chips_positive"),
+        ]
 
     def __str__(self):
         return f"{self.label}: {self.buy_in}+{self.fee} → {self.chips}"

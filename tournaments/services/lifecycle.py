@@ -1,6 +1,6 @@
 """Tournament lifecycle: planned → registering → running → finished (or cancelled)."""
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -116,3 +116,26 @@ def cancel(tournament, *, actor: Actor, reason: str) -> Tournament:
             seating_hooks.entry_cancelled(t, entry, actor)
     log_event(t, "tournaments.tournament.cancelled", actor, reason=reason, refunded=refunded)
     return t
+
+
+@transaction.atomic
+def delete(tournament, *, actor: Actor) -> None:
+    """Delete a tournament that never sold anything (a duplicate, a mistake). One with entries
+    or ledger rows is refused: cancel it instead (every entry refunded, the record kept).
+
+    Its own rows go with it (clock, tables, payout table, stack options…); its event-log rows
+    stay in the log, detached, and one more row records the deletion with its id and name.
+    A tournament another one points at (a flight, a Day 2, a satellite target, a series day)
+    is refused too: the event it belongs to would be left broken.
+    """
+    t = lock_tournament(tournament)
+    if t.entries.exists() or t.ledger.exists():
+        raise LifecycleError("tournament_has_sales", _("This tournament has entries or sales: cancel it instead."))
+    pk, name = t.pk, t.name
+    try:
+        with transaction.atomic():
+            t.delete()
+    except IntegrityError:  # ProtectedError too: a row elsewhere needs this tournament
+        raise LifecycleError(
+            "tournament_in_use", _("This tournament is part of an event, a series or a satellite: cancel it instead.")) from None
+    log_event(None, "tournaments.tournament.deleted", actor, tournament_id=pk, name=name)

@@ -7,7 +7,7 @@ import json
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tdmanager.errors import ValidationFailed
+from tdmanager.errors import DomainError, ValidationFailed
 
 from ..models import BlindStructure, StructureItem
 from .events import Actor, log_event
@@ -85,6 +85,20 @@ def save_structure(*, name: str, items: list[dict], actor: Actor, description: s
     StructureItem.objects.bulk_create([StructureItem(structure=structure, position=i, **c) for i, c in enumerate(clean)])
     log_event(None, "tournaments.structure.saved", actor, structure=structure.pk, name=structure.name, items=len(clean))
     return structure
+
+
+@transaction.atomic
+def delete_structure(structure: BlindStructure, *, actor: Actor) -> None:
+    """Delete a structure no tournament uses (a tournament's clock reads its structure)."""
+    from django.db.models import ProtectedError
+
+    pk, name = structure.pk, structure.name
+    try:
+        with transaction.atomic():
+            structure.delete()
+    except ProtectedError:
+        raise DomainError("structure_in_use", _("Tournaments use this structure: it cannot be deleted.")) from None
+    log_event(None, "tournaments.structure.deleted", actor, structure=pk, name=name)
 
 
 def export_json(structure: BlindStructure) -> str:

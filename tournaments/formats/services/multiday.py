@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from tdmanager.errors import ValidationFailed
 from tournaments.models import ChipAdjustment, ChipCount, Entry, Tournament
-from tournaments.services import lifecycle
+from tournaments.services import checks, lifecycle
 from tournaments.services.cashier import lock_tournament
 from tournaments.services.events import Actor, log_event
 from tournaments.services.floor import chips_in_play
@@ -44,7 +44,7 @@ def create_event(*, name: str, flights: list[dict], day2_start_at, buy_in: Decim
     if multi_flight_stack not in engine.FLIGHT_STACK_RULES:
         raise ValidationFailed("bad_setting", _("Unknown rule for players who survive several flights."))
     common = dict(buy_in=buy_in, fee=fee, starting_stack=starting_stack, table_size=table_size, format=Tournament.MULTIDAY)
-    day2 = Tournament.objects.create(name=f"{name} — Day 2", start_at=day2_start_at, status=Tournament.PLANNED,
+    day2 = checks.create(Tournament, name=f"{name} — Day 2", start_at=day2_start_at, status=Tournament.PLANNED,
                                      structure=day2_structure or structure, min_players=1, settings={"multiday_day": 2}, **common)
     event = MultiDayEvent.objects.create(
         name=name, day2=day2, multi_flight_stack=multi_flight_stack, surrender_allowed=surrender_allowed,
@@ -52,8 +52,8 @@ def create_event(*, name: str, flights: list[dict], day2_start_at, buy_in: Decim
         chip_leader_ties=chip_leader_ties,
     )
     for i, (label, f) in enumerate(zip(labels, flights)):
-        t = Tournament.objects.create(
-            name=f"{name} — Day {label}", start_at=f["start_at"], status=Tournament.REGISTERING, structure=structure,
+        t = checks.create(
+            Tournament, name=f"{name} — Day {label}", start_at=f["start_at"], status=Tournament.REGISTERING, structure=structure,
             max_entries_per_player=max_entries_per_player, late_reg_closes_after_level=late_reg_closes_after_level,
             settings={"multiday_day": 1}, **common,
         )

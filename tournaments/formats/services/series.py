@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from payouts import leaderboard
 from tdmanager.errors import ValidationFailed
 from tournaments.models import Entry, Person, Tournament
+from tournaments.services import checks
 from tournaments.services.cashier import lock_tournament
 from tournaments.services.events import Actor, log_event
 
@@ -63,7 +64,7 @@ def schedule_daily(series: Series, day, *, structure, starting_stack: int, actor
         raise FormatError("no_daily_tournament", _("There is no daily tournament on that weekday."), status=400)
     buy_in, fee = price
     start_at = timezone.make_aware(datetime.combine(day, start_time))
-    t = Tournament.objects.create(name=name or f"{series.name} {day:%a %d/%m}", start_at=start_at, buy_in=buy_in, fee=fee,
+    t = checks.create(Tournament, name=name or f"{series.name} {day:%a %d/%m}", start_at=start_at, buy_in=buy_in, fee=fee,
                                   starting_stack=starting_stack, structure=structure, status=Tournament.REGISTERING,
                                   settings={"lb_mode": series.lb_constant_mode})
     SeriesTournament.objects.create(series=series, tournament=t)

@@ -8,6 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments.models import Tournament
+from tournaments.services import checks
 from tournaments.services.events import Actor, log_event
 
 from .common import FormatError
@@ -23,8 +24,8 @@ def create_sit_and_go(*, name: str, buy_in: Decimal, fee: Decimal, starting_stac
     if structure is None:
         raise FormatError("no_structure", _("Choose a blind structure."), status=400)
     players = 10 * tables
-    t = Tournament.objects.create(
-        name=name, start_at=start_at or timezone.now(), game=game, format=Tournament.SNG, status=Tournament.REGISTERING,
+    t = checks.create(
+        Tournament, name=name, start_at=start_at or timezone.now(), game=game, format=Tournament.SNG, status=Tournament.REGISTERING,
         buy_in=buy_in, fee=fee, starting_stack=starting_stack, table_size=10, field_cap=players, min_players=players,
         structure=structure, max_entries_per_player=1, settings={"sng_tables": tables},
     )

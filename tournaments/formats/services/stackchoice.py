@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from tdmanager.errors import ValidationFailed
 from tournaments.models import Entry, LedgerRow, Person, Tournament
-from tournaments.services import cashier, clockview
+from tournaments.services import cashier, checks, clockview
 from tournaments.services.cashier import DeskError, Sale, lock_tournament
 from tournaments.services.events import Actor, log_event
 
@@ -34,11 +34,12 @@ def add_stack_option(tournament, *, label: str, buy_in: Decimal, fee: Decimal, c
         raise FormatError("tournament_closed", _("This tournament has ended."))
     if t.status != Tournament.PLANNED and not override_reason.strip():
         raise FormatError("money_locked", _("Registration is open: give a reason to add a buy-in option."), status=400)
-    if not label.strip() or chips <= 0 or buy_in < 0 or fee < 0:
+    if not label.strip():
         raise ValidationFailed("bad_option", _("An option needs a label, a price and a stack."))
+    checks.clean(StackOption(tournament=t, label=label.strip(), buy_in=buy_in, fee=fee, chips=chips))
     if t.stack_options.filter(label=label.strip()).exists():
         raise ValidationFailed("duplicate_option", _("There is already an option called %(l)s.") % {"l": label})
-    option = StackOption.objects.create(tournament=t, label=label.strip(), buy_in=buy_in, fee=fee, chips=chips,
+    option = checks.create(StackOption, tournament=t, label=label.strip(), buy_in=buy_in, fee=fee, chips=chips,
                                         position=t.stack_options.count())
     log_event(t, "formats.stackoption.added", actor, option=option.pk, label=option.label, buy_in=str(buy_in), fee=str(fee),
               chips=chips, override_reason=override_reason)
