@@ -115,3 +115,24 @@ def person(make_person):
 @pytest.fixture(autouse=True)
 def _fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _forget_failed_logins():
+    """Login throttling counts failed logins in the cache, which is Redis in the PostgreSQL run
+    and outlives a test: forget what this test's failed logins counted (a fuzzer posting to the
+    token endpoint would otherwise lock 127.0.0.1 out of every later test's login)."""
+    from django.contrib.auth.signals import user_login_failed
+
+    from tdmanager import security
+
+    seen = set()
+
+    def note(sender, credentials, request=None, **kwargs):
+        seen.add((credentials.get("username"), security.client_ip(request) if request is not None else None))
+
+    user_login_failed.connect(note, weak=False, dispatch_uid="tests-forget-failed-logins")
+    yield
+    user_login_failed.disconnect(dispatch_uid="tests-forget-failed-logins")
+    for username, ip in seen:
+        security.reset(username, ip)
