@@ -5,12 +5,12 @@ Django 5.2 has no CSP of its own, so this middleware sets the header. Pages pass
 to their scripts with ``json_script`` or ``data-`` attributes and load code from ``static/``;
 a markup injection can then neither run nor style anything.
 
-A view that needs more (the ReDoc page: its styles are injected by script and its search runs
-in a ``blob:`` worker) is wrapped in :func:`csp_update`, which widens only that view's policy
-and never ``script-src``.
+A view that needs more is wrapped in :func:`csp_update`, which widens only that view's policy
+and never ``script-src``. The one such view is ReDoc (``/api/redoc/``): its bundle injects
+``<style>`` elements, some while it loads, before any nonce could be handed to it, and runs its
+search in a ``blob:`` worker; that page shows our own API schema and no data.
 """
 
-import secrets
 from functools import wraps
 
 from django.utils.deprecation import MiddlewareMixin
@@ -53,23 +53,16 @@ class ContentSecurityPolicyMiddleware(MiddlewareMixin):
         return response
 
 
-def csp_update(style_nonce=False, **directives):
-    """Widen the policy of one view: ``csp_update(worker_src=["blob:"], style_nonce=True)``.
-
-    ``style_nonce`` puts a fresh random nonce on ``request.csp_style_nonce`` and allows the
-    ``<style>`` elements that carry it (a library that injects its CSS, given the nonce).
-    """
+def csp_update(**directives):
+    """Widen the policy of one view: ``csp_update(style_src=["'unsafe-inline'"], worker_src=["blob:"])``."""
     extra = {name.replace("_", "-"): list(sources) for name, sources in directives.items()}
+    build(extra)  # refuses script-src now, not at the first request
 
     def decorator(view):
         @wraps(view)
         def wrapped(request, *args, **kwargs):
-            mine = {name: list(sources) for name, sources in extra.items()}
-            if style_nonce:
-                request.csp_style_nonce = secrets.token_urlsafe(18)
-                mine.setdefault("style-src", []).append(f"'nonce-{request.csp_style_nonce}'")
             response = view(request, *args, **kwargs)
-            response.csp_extra = mine
+            response.csp_extra = extra
             return response
 
         return wrapped
