@@ -52,8 +52,10 @@ EXPECTED_PAGES = [
 class Watch:
     """Everything the browser reports that a test of this kind must never see."""
 
-    def __init__(self, context):
+    def __init__(self, context, dialogs=True):
+        """``dialogs=False``: the test answers the dialogs it expects itself."""
         self.console, self.errors, self.dialogs, self.requests = [], [], [], []
+        self.watch_dialogs = dialogs
         context.add_init_script(WATCH)
         context.on("page", self.attach)
         context.on("request", lambda r: self.requests.append(r.url))
@@ -61,7 +63,8 @@ class Watch:
     def attach(self, page):
         page.on("console", lambda m: self.console.append(f"{page.url}: {m.text}") if "Content Security Policy" in m.text else None)
         page.on("pageerror", lambda e: self.errors.append(f"{page.url}: {e}"))
-        page.on("dialog", self.dialog)
+        if self.watch_dialogs:
+            page.on("dialog", self.dialog)
 
     def dialog(self, d):
         self.dialogs.append(f"{d.type}: {d.message}")
