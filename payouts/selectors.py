@@ -201,6 +201,8 @@ def satellite_pool(t, link=None) -> Decimal:
 
 def satellite_awards(t, link=None) -> list:
     link = link or satellite_link(t)
+    if link.target.entry_price <= 0 or (link.remainder_rule == link.CHUNKS and t.entry_price <= 0):
+        return []  # refused when linking and when repricing; a row from before that awards nothing
     kwargs = {"chunk": t.entry_price} if link.remainder_rule == link.CHUNKS else {}
     return satellite_engine.satellite_awards(satellite_pool(t, link), link.target.entry_price, link.remainder_rule, **kwargs)
 

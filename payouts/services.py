@@ -348,6 +348,11 @@ def link_satellite(satellite, target, *, actor: Actor, remainder_rule: str = Sat
     target = Tournament.objects.get(pk=getattr(target, "pk", target))
     if target.status in (Tournament.FINISHED, Tournament.CANCELLED):
         raise PayoutError("target_closed", _("%(name)s has already ended.") % {"name": target.name})
+    if target.entry_price <= 0:
+        # A seat is worth the target's buy-in and fee: a free target has no seats to award.
+        raise ValidationFailed("target_without_price", _("%(name)s has no price: a satellite awards seats worth its buy-in and fee.") % {"name": target.name})
+    if remainder_rule == SatelliteLink.CHUNKS and t.entry_price <= 0:
+        raise ValidationFailed("satellite_without_price", _("The chunks rule splits the remainder in this satellite's own entry price: give it a price."))
     if remainder_rule not in dict(SatelliteLink.REMAINDER_RULES) or prize_base not in dict(SatelliteLink.BASES):
         raise ValidationFailed("bad_setting", _("Unknown remainder rule or prize base."))
     link = SatelliteLink.objects.filter(satellite=t).first()

@@ -8,6 +8,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
+from tdmanager.api import object_id
 from tdmanager.errors import DomainError
 from tournaments.models import Entry, LedgerRow, Tournament
 from tournaments.services import clockview
@@ -56,11 +57,11 @@ def tournament_payouts(request, pk):
             elif op == "auto":
                 services.reset_payout_table(t, actor=actor)
             elif op == "template":
-                services.apply_template(t, get_object_or_404(PayoutTemplate, pk=request.POST.get("template")), actor=actor, reason=request.POST.get("reason", ""))
+                services.apply_template(t, get_object_or_404(PayoutTemplate, pk=object_id(request.POST.get("template"))), actor=actor, reason=request.POST.get("reason", ""))
             elif op == "signoff":
                 services.sign_off_ranking(t, actor=actor)
             elif op == "satellite":
-                services.link_satellite(t, get_object_or_404(Tournament, pk=request.POST.get("target")), actor=actor,
+                services.link_satellite(t, get_object_or_404(Tournament, pk=object_id(request.POST.get("target"))), actor=actor,
                                         remainder_rule=request.POST.get("remainder_rule", "NEXT_PLACE"), prize_base=request.POST.get("prize_base", "GROSS"))
             elif op == "complete":
                 services.complete_satellite(t, actor=actor)
@@ -92,7 +93,7 @@ def tournament_payouts(request, pk):
 
 def due(request):
     """The cashier's list of prizes to pay (reachable from the desk through the tournament page)."""
-    tid = request.GET.get("t")
+    tid = object_id(request.GET["t"]) if request.GET.get("t") else None
     qs = Tournament.objects.filter(pk=tid) if tid else Tournament.objects.filter(status__in=[Tournament.RUNNING, Tournament.FINISHED])
     groups = []
     for t in qs.order_by("-start_at"):

@@ -33,6 +33,14 @@ def body_object(request) -> dict:
     return data
 
 
+def object_id(raw):
+    """An id from a page's form or query string: a whole number, else no such object (404)."""
+    text = str(raw if raw is not None else "").strip()
+    if not (text.isascii() and text.isdigit() and len(text) < 19):
+        raise Http404(_("No such object."))
+    return int(text)
+
+
 def query_limit(request, default: int, maximum: int = MAX_LIMIT) -> int:
     """A list's ``?limit=`` outside pagination, read the way the pagination reads it."""
     raw = request.query_params.get("limit", "")

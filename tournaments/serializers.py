@@ -97,6 +97,11 @@ class TournamentSerializer(serializers.ModelSerializer):
             v = get(money)
             if v is not None and v < 0:
                 raise serializers.ValidationError({money: "Must not be negative."})
+        from .services.checks import satellite_target_price_error
+
+        message = satellite_target_price_error(self.instance, get("buy_in"), get("fee"))
+        if message:
+            raise serializers.ValidationError({"buy_in": message})
         return attrs
 
 

@@ -6,7 +6,7 @@ Views are thin: they read, render, or call one service. The desk page talks to t
 from django import forms
 from django.contrib import messages
 from django.db.models import Count
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -34,8 +34,11 @@ def dashboard(request):
 
 def desk(request):
     open_t = Tournament.objects.filter(status__in=[Tournament.REGISTERING, Tournament.RUNNING, Tournament.PLANNED]).order_by("start_at")
-    selected = request.GET.get("t") or (open_t[0].pk if open_t else None)
-    return render(request, "desk.html", {"tournaments": open_t, "selected": int(selected) if selected else None, "shift": cashier.shift_totals(request.user)})
+    raw = request.GET.get("t", "")
+    if raw and not (raw.isascii() and raw.isdigit() and len(raw) < 12):
+        raise Http404(_("No such tournament."))
+    selected = int(raw) if raw else (open_t[0].pk if open_t else None)
+    return render(request, "desk.html", {"tournaments": open_t, "selected": selected, "shift": cashier.shift_totals(request.user)})
 
 
 def receipt(request, number):
@@ -99,6 +102,11 @@ class TournamentForm(forms.ModelForm):
         data = super().clean()
         if data.get("format") == Tournament.FREEZEOUT and ((data.get("max_entries_per_player") or 1) > 1 or data.get("rebuy_price") is not None or data.get("addon_price") is not None):
             raise forms.ValidationError(_("A freezeout has no re-entry, rebuy or add-on (FMT-03)."))
+        from .services.checks import satellite_target_price_error
+
+        message = satellite_target_price_error(self.instance, data.get("buy_in"), data.get("fee"))
+        if message:
+            self.add_error("buy_in", message)
         return data
 
     def save(self, commit=True):
@@ -172,7 +180,7 @@ def floor_page(request, pk):
     reasons = [(code, penalties.reason_label(code)) for code in sorted(penalties.REASON_CODES)]
     selected = request.GET.get("entry")
     return render(request, "floor.html", {"t": t, "entries": entries, "kinds": kinds, "reasons": reasons,
-                                          "selected_entry": int(selected) if selected and selected.isdigit() else None})
+                                          "selected_entry": int(selected) if selected and selected.isascii() and selected.isdigit() and len(selected) < 19 else None})
 
 
 def person_page(request, pk):

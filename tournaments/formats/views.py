@@ -16,11 +16,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from tdmanager.api import object_id
 from tdmanager.errors import DomainError
 from tournaments.models import BlindStructure, Entry, Person, Tournament
 from tournaments.services.events import Actor
 
 from . import engine, selectors
+from .api import as_int, as_money, as_text
 from .models import Bracket, Match, MultiDayEvent, Series, StackOption, TimedEvent
 from .services import headsup, multiday, sitandgo, stackchoice, timed
 from .services import series as series_service
@@ -182,15 +184,15 @@ def multiday_page(request, pk):
     if request.method == "POST":
         actor = Actor.from_request(request)
         op = request.POST.get("op")
-        t = get_object_or_404(Tournament, pk=request.POST["tournament"]) if request.POST.get("tournament") else None
+        t = get_object_or_404(Tournament, pk=object_id(request.POST["tournament"])) if request.POST.get("tournament") else None
         if op == "bag":
             _run(request, lambda: multiday.bag_chips(t, parse_bag_lines(request.POST.get("bags", "")), actor=actor), _("Bags recorded."))
         elif op == "close":
             _run(request, lambda: multiday.close_flight(t, actor=actor, reason=request.POST.get("reason", "")), _("Flight closed."))
         elif op == "option":
             _run(request, lambda: stackchoice.add_stack_option(
-                t, label=request.POST.get("label", ""), buy_in=Decimal(request.POST.get("buy_in") or "0"), fee=Decimal(request.POST.get("fee") or "0"),
-                chips=int(request.POST.get("chips") or 0), actor=actor, override_reason=request.POST.get("override_reason", "")))
+                t, label=as_text(request.POST, "label", 60), buy_in=as_money(request.POST, "buy_in", "0"), fee=as_money(request.POST, "fee", "0"),
+                chips=as_int(request.POST, "chips", lo=1), actor=actor, override_reason=as_text(request.POST, "override_reason", 200, "")))
         elif op == "build":
             _run(request, lambda: multiday.build_day2(event, actor=actor), _("Day 2 has its players."))
         elif op == "start":
@@ -207,8 +209,8 @@ def stack_choice_page(request, pk):
     """The desk for a stack-choice flight: pick the player and the option."""
     t = get_object_or_404(Tournament, pk=pk)
     if request.method == "POST":
-        person = get_object_or_404(Person, pk=request.POST.get("person"))
-        option = get_object_or_404(StackOption, pk=request.POST.get("option"), tournament=t)
+        person = get_object_or_404(Person, pk=object_id(request.POST.get("person")))
+        option = get_object_or_404(StackOption, pk=object_id(request.POST.get("option")), tournament=t)
         sale = _run(request, lambda: stackchoice.register_with_stack_choice(t, person, option, method=request.POST.get("method", "CASH"),
                                                                              actor=Actor.from_request(request)), _("Sold."))
         if sale and sale.row:
@@ -249,8 +251,8 @@ def headsup_page(request, pk):
     if request.method == "POST":
         actor = Actor.from_request(request)
         op = request.POST.get("op")
-        m = get_object_or_404(Match, pk=request.POST["match"], bracket=bracket) if request.POST.get("match") else None
-        entry = get_object_or_404(Entry, pk=request.POST["entry"], tournament=t) if request.POST.get("entry") else None
+        m = get_object_or_404(Match, pk=object_id(request.POST["match"]), bracket=bracket) if request.POST.get("match") else None
+        entry = get_object_or_404(Entry, pk=object_id(request.POST["entry"]), tournament=t) if request.POST.get("entry") else None
         ops = {
             "draw": (lambda: headsup.draw_bracket(t, actor=actor)),
             "start": (lambda: headsup.start_match(m, actor=actor)),
@@ -259,9 +261,9 @@ def headsup_page(request, pk):
             "free": (lambda: headsup.free_absent_seat(m, actor=actor)),
             "bye": (lambda: headsup.award_bye(m, actor=actor)),
             "lateness": (lambda: headsup.apply_lateness(m, actor=actor)),
-            "replacement": (lambda: headsup.seat_replacement(m, get_object_or_404(Person, pk=request.POST.get("person")),
+            "replacement": (lambda: headsup.seat_replacement(m, get_object_or_404(Person, pk=object_id(request.POST.get("person"))),
                                                                                method=request.POST.get("method", "CASH"), actor=actor)),
-            "request": (lambda: headsup.request_seat(t, get_object_or_404(Person, pk=request.POST.get("person")), actor=actor)),
+            "request": (lambda: headsup.request_seat(t, get_object_or_404(Person, pk=object_id(request.POST.get("person"))), actor=actor)),
             "allocate": (lambda: headsup.allocate_seats(t, actor=actor)),
         }
         fn = ops.get(op)
@@ -369,7 +371,7 @@ def series_page(request, pk):
     if request.method == "POST":
         actor = Actor.from_request(request)
         op = request.POST.get("op")
-        t = get_object_or_404(Tournament, pk=request.POST["tournament"]) if request.POST.get("tournament") else None
+        t = get_object_or_404(Tournament, pk=object_id(request.POST["tournament"])) if request.POST.get("tournament") else None
         if op == "attach":
             _run(request, lambda: series_service.attach(s, t, actor=actor))
         elif op == "score":
@@ -377,9 +379,12 @@ def series_page(request, pk):
         elif op == "daily":
             from django.utils.dateparse import parse_date
 
-            day = parse_date(request.POST.get("date", "")) or timezone.localdate()
-            structure = get_object_or_404(BlindStructure, pk=request.POST.get("structure"))
-            _run(request, lambda: series_service.schedule_daily(s, day, structure=structure, starting_stack=int(request.POST.get("starting_stack") or 10000),
+            try:
+                day = parse_date(request.POST.get("date", "")) or timezone.localdate()
+            except ValueError:  # well formed but no such day (2026-02-30)
+                day = timezone.localdate()
+            structure = get_object_or_404(BlindStructure, pk=object_id(request.POST.get("structure")))
+            _run(request, lambda: series_service.schedule_daily(s, day, structure=structure, starting_stack=as_int(request.POST, "starting_stack", 10000, lo=1),
                                                                  actor=actor), _("Daily tournament scheduled."))
         return redirect("formats-series", pk=s.pk)
     links = s.links.select_related("tournament").order_by("-tournament__start_at")

@@ -26,3 +26,15 @@ def create(model, **fields):
     obj = clean(model(**fields))
     obj.save(force_insert=True)
     return obj
+
+
+def satellite_target_price_error(tournament, buy_in, fee):
+    """The message when ``tournament`` would become free while a satellite awards seats in it
+    (a seat is worth its buy-in and fee), else None. Used by the API and the page form."""
+    if tournament is None or tournament.pk is None or (buy_in or 0) + (fee or 0) > 0:
+        return None
+    from payouts.models import SatelliteLink
+
+    if SatelliteLink.objects.filter(target=tournament, completed_at__isnull=True).exists():
+        return _("A satellite awards seats in this tournament: it needs a buy-in or a fee.")
+    return None
