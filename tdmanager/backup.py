@@ -74,7 +74,7 @@ def _tool(name: str) -> str:
 
 
 def _run(cmd, env):
-    r = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    r = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
     if r.returncode != 0:
         raise BackupError(f"{Path(cmd[0]).name} failed ({r.returncode}): {r.stderr.strip()[-2000:]}")
     return r
@@ -139,7 +139,7 @@ def has_data(alias="default") -> bool:
         return False
     with conn.cursor() as cursor:
         for table in tables:
-            if table.startswith("django_") or table.startswith("auth_permission"):
+            if table.startswith(("django_", "auth_permission")):
                 continue
             cursor.execute(f"SELECT 1 FROM {conn.ops.quote_name(table)} LIMIT 1")
             if cursor.fetchone():

@@ -78,7 +78,7 @@ def client_ip(request) -> str:
 
 
 def _key(kind: str, value: str) -> str:
-    return "login-failures:%s:%s" % (kind, hashlib.sha256(value.encode()).hexdigest()[:40])
+    return f"login-failures:{kind}:{hashlib.sha256(value.encode()).hexdigest()[:40]}"
 
 
 def _subjects(username, ip):

@@ -81,7 +81,7 @@ def test_413_for_a_chunked_body_without_content_length():
     from tdmanager import errorpages
 
     def request(size):
-        body = tempfile.SpooledTemporaryFile()
+        body = tempfile.SpooledTemporaryFile()  # noqa: SIM115 (the request owns it, as under ASGI)
         body.write(b"x" * size)
         body.seek(0)
         scope = {"type": "http", "method": "POST", "path": "/api/v1/people/", "query_string": b"",
@@ -141,8 +141,9 @@ def test_500_is_json_under_api_and_a_page_elsewhere(director, monkeypatch):
     body = assert_error(r, 500, "server_error")
     assert "kaboom" not in body["detail"] and "errore" in body["detail"]
 
-    from tdmanager import errorpages
     from django.test import RequestFactory
+
+    from tdmanager import errorpages
 
     page = errorpages.server_error(RequestFactory().get("/desk/"))
     assert page.status_code == 500 and not page["Content-Type"].startswith("application/json")

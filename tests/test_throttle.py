@@ -190,7 +190,7 @@ def test_login_counts_the_address_behind_a_trusted_proxy(settings, name):
     settings.TDM_TRUSTED_PROXIES = ["127.0.0.1"]
     settings.TDM_LOGIN_FAILURES_PER_ADDRESS = 2
     client = APIClient()
-    post = lambda who, ip: client.post(TOKEN, {"username": who, "password": "x"}, format="json",  # noqa: E731
+    post = lambda who, ip: client.post(TOKEN, {"username": who, "password": "x"}, format="json",
                                        REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR=ip)
     try:
         post(name + "1", "198.51.100.20")
