@@ -36,4 +36,11 @@ def deployment_settings(app_configs, **kwargs):
             "SECURE_SSL_REDIRECT is on behind a proxy but SECURE_PROXY_SSL_HEADER is not set: every request "
             "forwarded over plain HTTP looks insecure and is redirected again (a redirect loop).",
             hint="Set SECURE_PROXY_SSL_HEADER=X-Forwarded-Proto and make the proxy set it.", id="tdmanager.W003"))
+    if settings.SECURE_PROXY_SSL_HEADER and not getattr(settings, "TDM_TRUSTED_PROXIES", None):
+        warnings.append(checks.Warning(
+            "SECURE_PROXY_SSL_HEADER says a proxy is in front, but TDM_TRUSTED_PROXIES is empty: every client "
+            "looks like the proxy, so the event log records its address and the per-address login limit "
+            "locks everyone out at once.",
+            hint="List the proxy's address in TDM_TRUSTED_PROXIES, e.g. TDM_TRUSTED_PROXIES=127.0.0.1.",
+            id="tdmanager.W004"))
     return warnings

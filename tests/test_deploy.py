@@ -58,6 +58,13 @@ def test_redirect_loop_behind_a_proxy_is_caught():
     assert "tdmanager.W003" in r.stderr
 
 
+def test_a_proxy_without_trusted_proxies_is_caught():
+    env = dict(PRODUCTION_ENV)
+    env.pop("TDM_TRUSTED_PROXIES")
+    r = manage("check", "--deploy", env_extra=env, drop=["TDM_TRUSTED_PROXIES"])
+    assert "tdmanager.W004" in r.stderr
+
+
 @pytest.mark.django_db
 def test_the_embedded_default_serves_plain_http_on_loopback(client, settings, director):
     assert not settings.SECURE_SSL_REDIRECT and not settings.SESSION_COOKIE_SECURE
