@@ -79,6 +79,18 @@ def test_the_tournament_api_refuses_negative_money_and_empty_stacks(api, directo
     assert not Tournament.objects.filter(name="T").exists()
 
 
+def test_a_start_time_far_in_the_past_or_future_is_refused(api, director, structure):
+    # Found by the fuzzer: a year-426 start came back with Rome's local mean time offset (+00:49:56),
+    # which is not an RFC 3339 date-time: clients could not read the tournament list any more.
+    base = {"name": "Old", "buy_in": "100", "fee": "10", "starting_stack": 30000, "structure": structure.pk}
+    for when in ("0426-01-16T02:31:26Z", "9999-12-31T23:59:59Z"):
+        body = refused(api(director).post("/api/v1/tournaments/", {**base, "start_at": when}, format="json"), 400, "invalid")
+        assert "start_at" in body["fields"]
+    r = api(director).post("/api/v1/formats/sit-and-go/", {**base, "start_at": "0426-01-16T02:31:26Z"}, format="json")
+    refused(r, 400, "bad_field")
+    assert not Tournament.objects.filter(name="Old").exists()
+
+
 def test_the_database_refuses_negative_prices_and_empty_stacks_as_the_last_line(make_tournament):
     for bad in ({"buy_in": Decimal("-100")}, {"fee": Decimal("-5")}, {"starting_stack": 0}, {"rebuy_price": Decimal("-1")},
                 {"table_size": 1}):
