@@ -110,13 +110,13 @@ def record_bust(tournament, busts, *, actor, table: int | None = None, same_hand
     by_place: dict[int, list[int]] = {}
     for b in rows:
         by_place.setdefault(b.place, []).append(b.entry_id)
-    for place, members in by_place.items():  # written with the seat map when the change settles
-        room.writes.update(Entry, {"pk__in": members}, status=Entry.BUSTED, busted_at=now, place=place)
+    for place, members in by_place.items():
+        Entry.objects.filter(pk__in=members).update(status=Entry.BUSTED, busted_at=now, place=place)
     for b in changed_earlier:  # an earlier bust of the same hand-for-hand hand
-        room.writes.update(Bust, {"pk": b.pk}, place=b.place, shared_with=b.shared_with)
-        room.writes.update(Entry, {"pk": b.entry_id}, place=b.place)
+        Bust.objects.filter(pk=b.pk).update(place=b.place, shared_with=b.shared_with)
+        Entry.objects.filter(pk=b.entry_id).update(place=b.place)
     if winner is not None:
-        room.writes.update(Entry, {"pk": winner}, place=1)
+        Entry.objects.filter(pk=winner).update(place=1)
     out = settle(t, room, actor, "seating.player.busted", now=now, event_rows=rows, **payload)
     out.busts = rows
     out.winner = winner

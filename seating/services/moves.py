@@ -6,7 +6,6 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tdmanager import sql
 from tdmanager.errors import ValidationFailed
 from tournaments.models import Entry
 from tournaments.services.events import log_event
@@ -69,21 +68,22 @@ def confirm_moves(tournament, moves, *, actor, now=None) -> int:
     t, room = lock(tournament)
     room.release()  # each balancing move below opens it again
     ids = sorted({int(getattr(m, "pk", m)) for m in moves})
-    # Slips change only under the tournament lock, held now: a plain read is current.
-    rows = sql.select(
-        f"SELECT {sql.column(PendingMove, 'id')}, {sql.column(PendingMove, 'applied')} FROM {sql.table(PendingMove)} "
-        f"WHERE {sql.column(PendingMove, 'tournament')} = %s AND {sql.column(PendingMove, 'status')} = %s "
-        f"AND {sql.column(PendingMove, 'id')} IN ({', '.join(['%s'] * len(ids))})", [t.pk, PendingMove.PROPOSED, *ids]) if ids else []
-    if len(rows) != len(ids):
-        raise SeatingActionError("not_proposed", _("One of these moves is no longer open."))
-    drawn = [pk for pk, applied in rows if applied]
-    if drawn:
-        sql.update(PendingMove, {"pk__in": drawn}, status=PendingMove.DONE, done_at=now, done_by=actor.user)
+    if not ids:
+        return 0
+    # Slips change only under the tournament lock, held now. The usual call confirms a
+    # broken table's slips, drawn and applied at once: one update, whose row count says
+    # whether every one of them was open; otherwise the balancing moves among them are read.
+    open_slips = PendingMove.objects.filter(tournament=t, status=PendingMove.PROPOSED, pk__in=ids)
+    n = open_slips.filter(applied=True).update(status=PendingMove.DONE, done_at=now, done_by=actor.user)
+    balancing = [] if n == len(ids) else list(open_slips.order_by("pk").values_list("pk", flat=True))
+    if n + len(balancing) != len(ids):
+        raise SeatingActionError("not_proposed", _("One of these moves is no longer open."))  # the update rolls back
+    if n:
+        drawn = sorted(set(ids) - set(balancing))
         log_event(t, "seating.moves.confirmed", actor, moves=drawn, applied_when_drawn=True)
-    for pk, applied in rows:
-        if not applied:
-            confirm_move(t, pk, actor=actor, now=now)
-    return len(rows)
+    for pk in balancing:
+        confirm_move(t, pk, actor=actor, now=now)
+    return len(ids)
 
 
 def _engine_move(mv: PendingMove) -> engine.Move:

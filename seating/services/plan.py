@@ -21,14 +21,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tdmanager import sql
 from tdmanager.errors import DomainError
-from tournaments.models import Entry, Person
+from tournaments.models import Entry
 from tournaments.services.events import log_event, log_events
 
 from .. import engine
 from ..models import PendingMove
-from .room import Proposal, Room
+from .room import BATCH_SIZE, Proposal, Room, chunks
 
 _rng = None
 
@@ -200,9 +199,10 @@ def settle(t, room: Room, actor, action: str, *, cause=None, replan: bool = True
             for d in draws
         ])
         cause = cause or out.event
-        for row in event_rows:
-            row.event = out.event
-        room.writes.insert(event_rows)
+        if event_rows:
+            for row in event_rows:
+                row.event = out.event
+            type(event_rows[0]).objects.bulk_create(event_rows, batch_size=BATCH_SIZE)
         out.slips += _slips(t, [(m, ev) for d, ev in zip(draws, draw_events, strict=True) for m in d.moves], cause=cause,
                             applied=True, now=now)
         for d in draws:
@@ -272,7 +272,7 @@ def _propose(t, room: Room, h: House, actor, cause, out: Outcome, now):
     if not stale and not new:
         return
     if stale:
-        sql.update(PendingMove, {"pk__in": stale}, status=PendingMove.SUPERSEDED)
+        PendingMove.objects.filter(pk__in=stale).update(status=PendingMove.SUPERSEDED)
         for pk in stale:
             room.proposals.pop(pk, None)
         out.superseded += stale
@@ -298,19 +298,16 @@ def _slips(t, moves, *, cause, applied: bool, now) -> list[PendingMove]:
         )
         for m, event in moves
     ]
-    return sql.insert(rows)
+    return PendingMove.objects.bulk_create(rows, batch_size=BATCH_SIZE)  # keys come back with the insert
 
 
 def _names(entry_ids) -> dict[int, str]:
-    if not entry_ids:
-        return {}
-    e, p = sql.table(Entry), sql.table(Person)
-    ids = list(entry_ids)
-    rows = sql.select(
-        f"SELECT e.{sql.column(Entry, 'id')}, e.{sql.column(Entry, 'number')}, p.{sql.column(Person, 'first_name')}, "
-        f"p.{sql.column(Person, 'last_name')} FROM {e} e INNER JOIN {p} p ON p.{sql.column(Person, 'id')} = e.{sql.column(Entry, 'person')} "
-        f"WHERE e.{sql.column(Entry, 'id')} IN ({', '.join(['%s'] * len(ids))})", ids)
-    return {pk: f"{first} {last}".strip() + f" (#{number})" for pk, number, first, last in rows}
+    names = {}
+    for ids in chunks(entry_ids):
+        for pk, number, first, last in Entry.objects.filter(pk__in=ids).values_list(
+                "pk", "number", "person__first_name", "person__last_name"):
+            names[pk] = f"{first} {last}".strip() + f" (#{number})"
+    return names
 
 
 def _move_json(m, names) -> dict:

@@ -2,14 +2,18 @@
 
 A service locks the tournament row, opens the room, changes tables through the pure engine
 (each change replaces an ``engine.Table``; engine tables are never changed in place), then
-saves: only the rows of the tables it touched that changed are written — a table's changed
-fields in one update, emptied seats in one delete, new or moved seats in one insert (a moved
-seat is deleted and inserted again, so no seat is ever held twice mid-plan; Django's
-``bulk_update`` builds a CASE expression that costs more than the few rows it would write) —
-and the state token is renewed. These writes go into the room's ``writes`` batch and reach
-the database together when the service is done (``done``), in its transaction: one round
-trip on PostgreSQL (``tdmanager.sql.Batch``). Nothing reads seats between ``save`` and
-``done``; the service's other rows (events, slips) are written as they are made.
+saves: only the rows of the tables it touched that changed are written, through the ORM —
+a table's changed fields in one ``update`` (tables closed together in one), emptied seats
+in one ``delete``, new or moved seats in one ``bulk_create`` (a moved seat is deleted and
+inserted again, so no seat is ever held twice mid-plan). Inserts go in batches of
+``BATCH_SIZE`` rows, so the initial draw of a big field stays under SQLite's limit of
+32,766 variables a statement whatever Django assumes about the build.
+
+The service ends with ``done``: a compare-and-set of the state token, ``UPDATE … SET
+token = new WHERE token = the token this room was read with``. The lock makes it succeed;
+if it ever changes no row, someone changed the seat map since this room was read (a writer
+that did not take the lock): the service raises ``seat_map_changed`` and its transaction
+rolls back, so nothing of it is written.
 
 Reading the whole map costs one query per kind (tables in play, seats, open proposals),
 which is 30 ms for 10,000 players on a small machine, after every bust. So the process keeps
@@ -25,19 +29,32 @@ from __future__ import annotations
 import secrets
 from collections import OrderedDict
 from dataclasses import dataclass, replace
-from functools import lru_cache
 
-from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db import connection
+from django.db.transaction import TransactionManagementError
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
-from tdmanager import sql
-from tournaments.models import Clock, Tournament
+from tdmanager.errors import DomainError
+from tournaments.models import Tournament
 
 from .. import engine
 from ..models import PendingMove, Seat, SeatingState, Table
 
 CACHE_SIZE = 8  # tournaments whose room a process keeps
+BATCH_SIZE = 1000  # rows a bulk insert sends in one statement (a seat is 6 values: 6,000 variables)
 _cache: OrderedDict[int, Room] = OrderedDict()
+
+
+class SeatMapChanged(DomainError):
+    """The state token was not the one this room was read with: another writer got there first."""
+
+
+def chunks(values, size: int = BATCH_SIZE):
+    """``values`` in lists of at most ``size`` (an ``__in`` filter stays a small statement)."""
+    values = list(values)
+    for i in range(0, len(values), size):
+        yield values[i:i + size]
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +97,6 @@ class Room:
         }
         self.bust_seq = 0
         self.group_seq = 0
-        self.writes = sql.Batch()  # row writes sent together when the service is done
         self._reset_changes()
 
     def _reset_changes(self):
@@ -176,34 +192,58 @@ class Room:
         return {"before": before, "after": after}
 
     def done(self):
-        """End of a service: a new token, then every row write of the service in one go (in
-        the service's transaction), and keep the room."""
-        self.token = secrets.token_hex(16)
-        self.writes.update(SeatingState, {"pk": self.tournament_id}, token=self.token, bust_seq=self.bust_seq,
-                           group_seq=self.group_seq)
-        self.writes.flush()
+        """End of a service: renew the token by compare-and-set, and keep the room.
+
+        Refused (``concurrent_change``, the room forgotten) when the token in the database
+        is no longer the one this room was read with; the caller's transaction then rolls
+        back, so nothing of the change is written."""
+        new = secrets.token_hex(16)
+        n = SeatingState.objects.filter(tournament_id=self.tournament_id, token=self.token).update(
+            token=new, bust_seq=self.bust_seq, group_seq=self.group_seq)
+        if n == 0:  # someone else changed the seat map since we read it
+            forget(self.tournament_id)
+            raise SeatMapChanged("concurrent_change", _("The seat map was changed by someone else at the same moment; try again."))
+        self.token = new
         self.release()
 
     def _write_tables(self, touched, now):
+        closed, opened = [], {}
         for number in touched:
             old, old_info = self.before[number]
             new, info = self.tables.get(number), self.info.get(number)
             if new is None:
                 if old is not None:
-                    self.writes.update(Table, {"pk": old_info.id}, in_play=False, closed_at=now, is_final=False, halt_waived=False)
-                continue
-            if old is None:
-                row = Table.objects.filter(tournament_id=self.tournament_id, number=number).first()
-                if row is None:
-                    row = Table(tournament_id=self.tournament_id, number=number)
-                _fill(row, new, info)
-                row.in_play, row.opened_at, row.closed_at = True, now, None
-                row.save()
-                self.info[number] = replace(info, id=row.pk)
-            elif _attributes(old, old_info) != _attributes(new, info):
-                row = Table(pk=info.id)
-                _fill(row, new, info)
-                self.writes.update(Table, {"pk": info.id}, **{f: getattr(row, f) for f in TABLE_FIELDS})
+                    closed.append(old_info.id)
+            elif old is None:
+                opened[number] = (new, info)
+            else:
+                changed = _changed(old, old_info, new, info)
+                if changed:
+                    Table.objects.filter(pk=info.id).update(**changed)
+        for ids in chunks(closed):
+            Table.objects.filter(pk__in=ids).update(in_play=False, closed_at=now, is_final=False, halt_waived=False)
+        if opened:
+            self._open_tables(opened, now)
+
+    def _open_tables(self, opened: dict, now):
+        """Tables put in play: a number used before in this tournament gets its row back
+        (its history stays with it), the others new rows, all in a few statements."""
+        rows = {}
+        for numbers in chunks(opened):
+            rows.update((row.number, row) for row in Table.objects.filter(tournament_id=self.tournament_id, number__in=numbers))
+        reopened = list(rows.values())
+        for number in opened:
+            rows.setdefault(number, Table(tournament_id=self.tournament_id, number=number))
+        for number, (table, info) in opened.items():
+            row = rows[number]
+            _fill(row, table, info)
+            row.in_play, row.opened_at, row.closed_at = True, now, None
+        if reopened:
+            Table.objects.bulk_update(reopened, [*TABLE_FIELDS, "in_play", "opened_at", "closed_at"], batch_size=BATCH_SIZE)
+        # New rows get their keys back from the insert (RETURNING, PostgreSQL and SQLite >= 3.35).
+        Table.objects.bulk_create([row for row in rows.values() if row.pk is None], batch_size=BATCH_SIZE)
+        for number, (_table, info) in opened.items():
+            self.info[number] = replace(info, id=rows[number].pk)
 
     def _write_seats(self, touched, now):
         """Seats that emptied are deleted; new and moved seats are (re)written. A moved seat
@@ -220,14 +260,14 @@ class Room:
         written = [e for e in new_pos if old_pos.get(e) != new_pos[e] or e in self.wait]
         removed = [e for e in old_pos if e not in new_pos]
         gone = removed + [e for e in written if e in old_pos]
-        if gone:
-            self.writes.delete(Seat, {"pk__in": gone})
+        for ids in chunks(gone):
+            Seat.objects.filter(pk__in=ids).delete()  # nothing points at a seat: one DELETE
         if written:
-            self.writes.insert([
+            Seat.objects.bulk_create([
                 Seat(entry_id=e, tournament_id=self.tournament_id, table_id=self.info[new_pos[e][0]].id, number=new_pos[e][1],
                      wait_for_button=self.wait.get(e, e in self.waiting), seated_at=now)
                 for e in written
-            ])
+            ], batch_size=BATCH_SIZE)
         return removed
 
     # --- the process cache -----------------------------------------------------------------
@@ -243,9 +283,18 @@ class Room:
 TABLE_FIELDS = ["capacity", "big_blind_seat", "previous_big_blind_seat", "big_blind_twice", "locked", "locked_seats", "is_final", "halt_waived"]
 
 
-def _attributes(table: engine.Table, info: TableInfo):
-    return (table.capacity, table.big_blind_seat, table.previous_big_blind_seat, table.big_blind_twice, table.locked,
-            sorted(table.locked_seats), info.is_final, info.halt_waived)
+def _attributes(table: engine.Table, info: TableInfo) -> dict:
+    return {
+        "capacity": table.capacity, "big_blind_seat": table.big_blind_seat, "previous_big_blind_seat": table.previous_big_blind_seat,
+        "big_blind_twice": table.big_blind_twice, "locked": table.locked, "locked_seats": sorted(table.locked_seats),
+        "is_final": info.is_final, "halt_waived": info.halt_waived,
+    }
+
+
+def _changed(old: engine.Table, old_info: TableInfo, new: engine.Table, info: TableInfo) -> dict:
+    """The fields of a table row that differ (a bust usually changes none: only its seats)."""
+    before, after = _attributes(old, old_info), _attributes(new, info)
+    return {f: v for f, v in after.items() if before[f] != v}
 
 
 def _fill(row: Table, table: engine.Table, info: TableInfo):
@@ -288,24 +337,9 @@ def table_from_snapshot(snap: dict) -> engine.Table:
 
 # What seating reads with the lock: the tournament's own fields (the rest are left deferred),
 # its clock and its seating state, in one statement.
-TOURNAMENT_FIELDS = tuple(  # in the model's order, as Model.from_db wants them
-    f.attname for f in Tournament._meta.concrete_fields
-    if f.attname in {"id", "name", "status", "format", "settings", "rule_set", "table_size", "starting_stack"}
-)
-
-
-def _from_db(values) -> list:
-    """Raw column values as the ORM would load them (JSON decoded)."""
-    conn = connections[DEFAULT_DB_ALIAS]
-    out = []
-    for field, value in zip(_LOCKED_FIELDS, values, strict=True):
-        for converter in field.get_db_converters(conn):
-            value = converter(value, field, conn)
-        out.append(value)
-    return out
-
-
-_LOCKED_FIELDS = [f for f in Tournament._meta.concrete_fields if f.attname in TOURNAMENT_FIELDS]
+TOURNAMENT_FIELDS = ("id", "name", "status", "format", "settings", "rule_set", "table_size", "starting_stack")
+STATE_FIELDS = ("seating_state__token", "seating_state__bust_seq", "seating_state__group_seq")
+CLOCK_FIELDS = ("clock__status", "clock__h4h_hand")
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,26 +348,24 @@ class ClockView:
     h4h_hand: int
 
 
-@lru_cache(maxsize=None)
-def _lock_sql() -> str:
-    """One statement: the tournament row and its seating state, both locked, and the clock.
+def _locked(pk: int) -> Tournament | None:
+    """The tournament row and its seating state, both locked, and the clock, in one statement.
 
-    Tournament first, state second (the order PostgreSQL locks them in), so it never
-    deadlocks with ``cashier.lock_tournament``, which takes the tournament row alone and,
-    in a sale that seats the player, comes here next. Both rows are locked, so a statement
-    that had to wait for the lock gets their newest versions (PostgreSQL, read committed).
+    Tournament first, state second (the order of ``FOR UPDATE OF``, which PostgreSQL locks
+    in), so it never deadlocks with ``cashier.lock_tournament``, which takes the tournament
+    row alone and, in a sale that seats the player, comes here next. Both rows are locked,
+    so a statement that had to wait for the lock gets their newest versions (PostgreSQL,
+    read committed). The state is an inner join (a locked row cannot be the nullable side of
+    an outer join): None when the tournament has no state row yet. Outside a transaction
+    Django refuses to run it (``select_for_update``).
     """
-    t, s, c = sql.table(Tournament), sql.table(SeatingState), sql.table(Clock)
-    columns = ", ".join(f"t.{sql.column(Tournament, f.name)}" for f in Tournament._meta.concrete_fields
-                        if f.attname in TOURNAMENT_FIELDS)
-    lock = " FOR UPDATE OF t, s" if connection.features.has_select_for_update_of else ""
     return (
-        f"SELECT {columns}, c.{sql.column(Clock, 'status')}, c.{sql.column(Clock, 'h4h_hand')}, "
-        f"s.{sql.column(SeatingState, 'token')}, s.{sql.column(SeatingState, 'bust_seq')}, "
-        f"s.{sql.column(SeatingState, 'group_seq')} "
-        f"FROM {t} t INNER JOIN {s} s ON s.{sql.column(SeatingState, 'tournament')} = t.{sql.column(Tournament, 'id')} "
-        f"LEFT OUTER JOIN {c} c ON c.{sql.column(Clock, 'tournament')} = t.{sql.column(Tournament, 'id')} "
-        f"WHERE t.{sql.column(Tournament, 'id')} = %s{lock}"
+        Tournament.objects.filter(pk=pk, seating_state__isnull=False)
+        .select_related("seating_state", "clock")
+        .select_for_update(of=("self", "seating_state"))
+        .only(*TOURNAMENT_FIELDS, *STATE_FIELDS, *CLOCK_FIELDS)
+        .order_by()
+        .first()
     )
 
 
@@ -344,24 +376,27 @@ def lock(tournament) -> tuple[Tournament, Room]:
     read again. A tournament seen here for the first time gets its state row (with the
     tournament row locked first, so two services cannot both create it).
     """
+    if not connection.in_atomic_block:  # SQLite has no FOR UPDATE, so Django's own check never fires there
+        raise TransactionManagementError("The seat map is locked only inside a transaction.")
     pk = int(getattr(tournament, "pk", tournament))
-    rows = sql.select(_lock_sql(), [pk])
-    if not rows:
+    t = _locked(pk)
+    if t is None:
         if not Tournament.objects.select_for_update().filter(pk=pk).exists():
             raise Tournament.DoesNotExist(f"tournament {pk} does not exist")
         SeatingState.objects.get_or_create(tournament_id=pk)
-        rows = sql.select(_lock_sql(), [pk])
-    row = rows[0]
-    n = len(TOURNAMENT_FIELDS)
-    t = Tournament.from_db(Tournament.objects.db, list(TOURNAMENT_FIELDS), _from_db(row[:n]))
-    clock_status, h4h_hand, token, bust_seq, group_seq = row[n:]
-    t._seating_clock = ClockView(clock_status, h4h_hand or 0) if clock_status is not None else None
+        t = _locked(pk)
+    state = t.seating_state
+    clock = Tournament.clock.related.get_cached_value(t, default=None)  # None: not started, no clock row
+    # The related rows were read with only a few fields: a caller must not mistake them for
+    # whole rows (``t.clock`` reads the clock again if someone asks).
+    Tournament.seating_state.related.delete_cached_value(t)
+    Tournament.clock.related.delete_cached_value(t)
+    t._seating_clock = ClockView(clock.status, clock.h4h_hand or 0) if clock is not None else None
     room = _cache.pop(pk, None)
-    if room is None or not token or room.token != token:
-        room = load_room(pk, token)
-    room.bust_seq, room.group_seq = bust_seq, group_seq
+    if room is None or not state.token or room.token != state.token:
+        room = load_room(pk, state.token)
+    room.bust_seq, room.group_seq = state.bust_seq, state.group_seq
     room._reset_changes()
-    room.writes = sql.Batch()
     return t, room
 
 

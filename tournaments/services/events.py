@@ -2,7 +2,7 @@
 
 from django.db import transaction
 
-from tdmanager import realtime, security, sql
+from tdmanager import realtime, security
 
 from ..models import TournamentEvent
 
@@ -42,7 +42,7 @@ def log_events(tournament, actor: Actor | None, events: list[tuple[str, dict]]) 
                         device=actor.device[:200], payload=payload)
         for action, payload in events
     ]
-    sql.insert(rows)  # new rows: the ORM's save() would only add its compiling time
+    TournamentEvent.objects.bulk_create(rows)  # one statement; the keys come back with it
     if tournament is not None and rows:
         tid, action = tournament.pk, rows[-1].action
         transaction.on_commit(lambda: realtime.tournament_changed(tid, action))

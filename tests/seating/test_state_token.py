@@ -1,0 +1,79 @@
+"""The seat map's state token is renewed by compare-and-set: a change made on a token that
+is no longer in the database (someone else changed the room first) is refused, and nothing
+of it is written."""
+
+import pytest
+from django.db import transaction
+
+from seating import services
+from seating.models import Bust, SeatingState
+from seating.services import busts as busts_module
+from seating.services import room as room_module
+from seating.services.plan import remove_players
+from tournaments.models import Entry, TournamentEvent
+
+from .test_support import seat_map, started  # noqa: F401 (fixture)
+
+pytestmark = pytest.mark.django_db
+
+
+def _two_players_at_two_tables(t):
+    tables = seat_map(t)
+    return tables[1][min(tables[1])], tables[2][min(tables[2])]
+
+
+def test_the_second_of_two_changes_read_on_the_same_token_is_refused_and_writes_nothing(started):
+    t = started(20)
+    a, b = _two_players_at_two_tables(t)
+    token = SeatingState.objects.get(tournament=t).token
+    first = room_module.load_room(t.pk, token)  # two services read the room with the same token
+    second = room_module.load_room(t.pk, token)
+
+    with transaction.atomic():
+        remove_players(first, [a])
+        first.save()
+        first.done()
+    with pytest.raises(room_module.SeatMapChanged) as refused, transaction.atomic():
+        remove_players(second, [b])
+        second.save()  # b's seat is deleted here, in the transaction that is rolled back
+        second.done()
+
+    assert refused.value.code == "concurrent_change" and refused.value.status == 409
+    assert SeatingState.objects.get(tournament=t).token == first.token != token
+    seated = {e for seats in seat_map(t).values() for e in seats.values()}
+    assert a not in seated and b in seated and len(seated) == 19
+    assert room_module.kept(t.pk) is not second  # the stale room is not kept
+
+
+def test_a_bust_that_loses_the_race_leaves_no_row_behind(started, actor, monkeypatch):
+    t = started(20)
+    a, _b = _two_players_at_two_tables(t)
+    events = TournamentEvent.objects.filter(tournament=t).count()
+    real_lock = room_module.lock
+
+    def lock_then_lose_the_race(tournament):
+        locked, room = real_lock(tournament)
+        # Another writer changes the seat map between this service's read and its write.
+        SeatingState.objects.filter(tournament=locked).update(token="written-by-someone-else")
+        return locked, room
+
+    monkeypatch.setattr(busts_module, "lock", lock_then_lose_the_race)
+    with pytest.raises(room_module.SeatMapChanged):
+        services.record_bust(t, [a], actor=actor)
+
+    assert Entry.objects.get(pk=a).status == Entry.ACTIVE and Entry.objects.get(pk=a).place is None
+    assert not Bust.objects.filter(tournament=t).exists()
+    assert TournamentEvent.objects.filter(tournament=t).count() == events
+    assert a in {e for seats in seat_map(t).values() for e in seats.values()}
+    assert SeatingState.objects.get(tournament=t).bust_seq == 0
+
+    monkeypatch.setattr(busts_module, "lock", real_lock)  # the next try reads the room again and succeeds
+    out = services.record_bust(t, [a], actor=actor)
+    assert [b.place for b in out.busts] == [20]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_room_is_locked_only_inside_a_transaction(started):
+    t = started(4)
+    with pytest.raises(transaction.TransactionManagementError):
+        room_module.lock(t)
