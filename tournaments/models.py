@@ -249,7 +249,8 @@ class Tournament(models.Model):
         return self.addon_price is not None and bool(self.addon_chips)
 
     def setting(self, name, default=None):
-        return (self.settings or {}).get(name, default)
+        # Validated on the way in (tournaments.house); a row written before that reads as defaults.
+        return (self.settings if isinstance(self.settings, dict) else {}).get(name, default)
 
 
 class Entry(models.Model):
