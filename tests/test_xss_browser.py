@@ -40,7 +40,6 @@ window.__csp = [];
 document.addEventListener("securitypolicyviolation", (e) => window.__csp.push(e.violatedDirective + " " + e.blockedURI));
 """
 
-PAGES_CHECKED = []
 EXPECTED_PAGES = [
     "receipt (?print=1)", "desk (new player, search, register)", "tables", "tables (refreshed by itself)",
     "move slip (?print=1)", "draw history", "public seat lookup", "tournament page", "clock (screen name and announcement)",
@@ -56,6 +55,7 @@ class Watch:
         """``dialogs=False``: the test answers the dialogs it expects itself."""
         self.console, self.errors, self.dialogs, self.requests = [], [], [], []
         self.watch_dialogs = dialogs
+        self.checked = []  # the pages check() passed, in order
         context.add_init_script(WATCH)
         context.on("page", self.attach)
         context.on("request", lambda r: self.requests.append(r.url))
@@ -86,7 +86,7 @@ class Watch:
         assert self.errors == [], self.errors
         assert self.dialogs == [], self.dialogs
         assert not [u for u in self.requests if re.search(r"/x(\?|$)", u)], f"{name}: the <img src=x> was requested"
-        PAGES_CHECKED.append(name)
+        self.checked.append(name)
 
 
 def test_a_player_named_like_a_script_is_text_everywhere(browser_page, make_tournament, make_person):
@@ -224,7 +224,7 @@ def test_a_player_named_like_a_script_is_text_everywhere(browser_page, make_tour
     expect(page.locator("#pay-message")).to_contain_text(FULL)
     watch.check(page, "payouts due (paid)", texts=(FULL,))
 
-    assert PAGES_CHECKED == EXPECTED_PAGES
+    assert watch.checked == EXPECTED_PAGES
 
 
 def test_api_docs_and_admin_work_under_the_policy(browser_page):

@@ -115,7 +115,7 @@ DEFAULTS = {
 
 
 def house(t) -> House:
-    s = t.settings if isinstance(t.settings, dict) else {}
+    s = t.settings or {}
     policy = s.get("h4h_policy") or s.get("h4h_simultaneous_policy")
     if not policy:
         policy = "RANK_BY_STARTING_STACK" if t.rule_set == "SANREMO_003" else "SHARE"

@@ -133,7 +133,7 @@ def set_break_order(tournament, order, *, actor, reason: str = "", now=None):
     if len(set(order)) != len(order) or any(n < 1 for n in order):
         raise ValidationFailed("bad_break_order", _("The break order lists each table once."))
     was = t.setting("break_order")
-    t.settings = {**(t.settings if isinstance(t.settings, dict) else {}), "break_order": order or None}
+    t.settings = {**(t.settings or {}), "break_order": order or None}
     t.save(update_fields=["settings"])
     return settle(t, room, actor, "seating.break_order.set", now=now, break_order=order or None, was=was, reason=reason)
 

@@ -21,20 +21,6 @@ def clean(instance, *, exclude=None):
     return instance
 
 
-MAX_CHIPS = 10**12  # more chips than any room has; a bigint column holds it
-
-
-def whole(value, *, lo=0, hi=2**31 - 1):
-    """``value`` as a whole number lo ≤ n ≤ hi (an int, an integral float, or its digits), else None."""
-    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        return None
-    try:
-        n = int(value) if not isinstance(value, float) or value.is_integer() else None
-    except (ValueError, OverflowError):
-        return None
-    return n if n is not None and lo <= n <= hi else None
-
-
 def create(model, **fields):
     """A new row, validated first."""
     obj = clean(model(**fields))
