@@ -183,6 +183,7 @@ def cycle_awards(totals, *, top: int = TICKETS_PER_CYCLE, tie_break: str = BEST_
 
 def _rank_groups(standings):
     group: list = []
+    group_rank = None
     for line in standings:
         if group and line.rank != group_rank:
             yield group

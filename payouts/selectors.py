@@ -428,17 +428,20 @@ def dues(t, prizes=None) -> list[dict]:
 
 
 def chip_leader_awards(t):
-    """PAY-08: the chip-leader prizes of a flight (paid at its desk once the flight closes)."""
-    from tournaments.formats.models import ChipLeaderAward
-
-    return ChipLeaderAward.objects.filter(flight__tournament=t).select_related("entry__person", "flight").order_by("rank", "id")
+    """PAY-08: the chip-leader prizes of a flight (paid at its desk once the flight closes),
+    read through the flight's relation (formats composes payouts, never the reverse)."""
+    flight = getattr(t, "flight", None)
+    if flight is None:
+        return []
+    return flight.chip_leader_awards.select_related("entry__person", "flight").order_by("rank", "id")
 
 
 def event_chip_leader_total(event) -> Decimal:
     """Everything the flights of a multi-day event award their chip leaders (cash and tickets)."""
-    from tournaments.formats.models import ChipLeaderAward
-
-    return ChipLeaderAward.objects.filter(flight__event=event).aggregate(s=Sum("amount"))["s"] or ZERO
+    total = ZERO
+    for flight in event.flights.all():
+        total += flight.chip_leader_awards.aggregate(s=Sum("amount"))["s"] or ZERO
+    return total
 
 
 def due_for(t, entry, source) -> dict | None:

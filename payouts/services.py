@@ -3,7 +3,7 @@
 Each public function is one ``transaction.atomic()`` unit: it locks the tournament row
 first (``lock_tournament``), checks the rules, writes the rows, writes one event-log row
 (``payouts.<noun>.<verb>``) and the change is published on commit. Money moves only
-through the cashier ledger (``tournaments.services.cashier._write_row``): a prize paid is a
+through the ledger's public service (``tournaments.services.ledger.write_row``): a prize paid is a
 PAYOUT row with a negative prize part, a side prize a SIDE row with a negative side part.
 """
 
@@ -20,16 +20,8 @@ from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.money import CENT, ZERO, floor_money, split_evenly, to_money
 from tdmanager.roles import CASHIER, DIRECTOR, FLOOR, user_roles
 from tournaments.models import Clock, Entry, LedgerRow, Tournament
-from tournaments.services.cashier import (
-    DeskError,
-    _late_stack,
-    _new_entry,
-    _write_row,
-    check_cash_limit,
-    check_method,
-    check_open_for_sales,
-    lock_tournament,
-)
+from tournaments.services.cashier import DeskError, check_cash_limit, check_method, check_open_for_sales
+from tournaments.services.ledger import issue_paid_entry, lock_tournament, write_row
 from tournaments.services.events import Actor, log_event
 
 from . import deals as deal_engine
@@ -64,7 +56,7 @@ def _money(value, what="amount") -> Decimal:
         amount = to_money(str(value) if not isinstance(value, (Decimal, int, str)) else value)
     except (TypeError, InvalidOperation, ValueError):
         raise ValidationFailed("bad_amount", _("%(what)s is not an amount of money.") % {"what": what})
-    if not amount.is_finite() or amount != amount.quantize(CENT):
+    if not amount.is_finite() or abs(amount) >= Decimal("1e11") or amount != amount.quantize(CENT):  # 13 digits, 2 after the point
         raise ValidationFailed("bad_amount", _("%(what)s must be a whole number of cents.") % {"what": what})
     if amount < 0:
         raise ValidationFailed("bad_amount", _("%(what)s cannot be negative.") % {"what": what})
@@ -312,7 +304,7 @@ def pay_prize(entry, *, method: str, actor: Actor, source: str = "MAIN:CASH", re
             payee = payee.strip() or person.full_name
         if not _same_name(payee, person.full_name):
             raise PayoutError("payee_mismatch", _("The payee must be the winner, %(name)s, as registered.") % {"name": person.full_name})
-        row = _write_row(
+        row = write_row(
             t, kind=LedgerRow.SIDE if side else LedgerRow.PAYOUT, entry=entry, person=person,
             prize=ZERO if side else -amount, fee=ZERO, side=-amount if side else ZERO, chips=0, method=method, actor=actor,
             reference=reference.strip(), payee=payee, note=note[:200],
@@ -320,7 +312,7 @@ def pay_prize(entry, *, method: str, actor: Actor, source: str = "MAIN:CASH", re
     elif kind == "TICKET":
         ticket = Ticket.objects.create(holder=person, target_id=due["target"], value=amount, description=due["description"] or _("Prize ticket"), source=t)
         method, payee = LedgerRow.OTHER, person.full_name
-        row = _write_row(t, kind=LedgerRow.PAYOUT, entry=entry, person=person, prize=-amount, fee=ZERO, chips=0, method=method,
+        row = write_row(t, kind=LedgerRow.PAYOUT, entry=entry, person=person, prize=-amount, fee=ZERO, chips=0, method=method,
                          actor=actor, payee=payee, reference=f"ticket {ticket.pk}", note=f"{note}: ticket"[:200])
     elif kind == "ITEM":
         method, payee = "", person.full_name
@@ -380,17 +372,10 @@ def _award_seat(sat, target, entry, value, actor, now) -> PrizePayment:
                                        description=_("Satellite seat: %(t)s") % {"t": target.name})
         reference = f"ticket {ticket.pk}"
     else:
-        seat_entry = reserved or _new_entry(target, person, status=Entry.ACTIVE, pre_registered=False, now=now)
-        seat_entry.status, seat_entry.chips = Entry.ACTIVE, _late_stack(target)
-        seat_entry.save(update_fields=["status", "chips"])
-        _write_row(target, kind=LedgerRow.BUY_IN, entry=seat_entry, person=person, prize=target.buy_in, fee=target.fee,
-                   chips=seat_entry.chips, method=LedgerRow.OTHER, actor=actor, note="satellite seat",
-                   reference=f"satellite {sat.pk}")
-        from seating import hooks as seating_hooks
-
-        seating_hooks.entry_paid(target, seat_entry, actor)
+        seat_entry, _row = issue_paid_entry(target, person, actor=actor, method=LedgerRow.OTHER, note="satellite seat",
+                                            reference=f"satellite {sat.pk}", entry=reserved, now=now)
         reference = f"{target.name[:50]} entry #{seat_entry.number}"
-    row = _write_row(sat, kind=LedgerRow.PAYOUT, entry=entry, person=person, prize=-value, fee=ZERO, chips=0,
+    row = write_row(sat, kind=LedgerRow.PAYOUT, entry=entry, person=person, prize=-value, fee=ZERO, chips=0,
                      method=LedgerRow.OTHER, actor=actor, payee=person.full_name, reference=reference, note="satellite seat")
     return PrizePayment.objects.create(tournament=sat, entry=entry, source="MAIN:SEAT", kind="SEAT", place=entry.place, amount=value,
                                        method=LedgerRow.OTHER, reference=reference, payee=person.full_name, row=row,
@@ -458,14 +443,7 @@ def redeem_ticket(ticket, *, actor: Actor, tournament=None, now=None) -> Entry:
     check_open_for_sales(t)
     if t.entries.filter(person=ticket.holder, status__in=(Entry.ACTIVE, Entry.RESERVED)).exists():
         raise PayoutError("already_registered", _("%(name)s is already registered.") % {"name": ticket.holder.full_name})
-    entry = _new_entry(t, ticket.holder, status=Entry.ACTIVE, pre_registered=False, now=now)
-    entry.chips = _late_stack(t)
-    entry.save(update_fields=["chips"])
-    _write_row(t, kind=LedgerRow.BUY_IN, entry=entry, person=ticket.holder, prize=t.buy_in, fee=t.fee, chips=entry.chips,
-               method=LedgerRow.OTHER, actor=actor, note=f"ticket {ticket.pk}")
-    from seating import hooks as seating_hooks
-
-    seating_hooks.entry_paid(t, entry, actor)
+    entry, _row = issue_paid_entry(t, ticket.holder, actor=actor, method=LedgerRow.OTHER, note=f"ticket {ticket.pk}", now=now)
     ticket.status, ticket.redeemed_entry = Ticket.REDEEMED, entry
     ticket.save(update_fields=["status", "redeemed_entry"])
     log_event(t, "payouts.ticket.redeemed", actor, ticket=ticket.pk, entry=entry.pk, name=ticket.holder.full_name)

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from tdmanager.api import object_id
 from tdmanager.errors import DomainError
 from tournaments.models import Entry, LedgerRow, Tournament
-from tournaments.services import clockview
+from tournaments import clockview
 from tournaments.services.cashier import cash_limit
 from tournaments.services.events import Actor
 

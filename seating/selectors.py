@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from tournaments.models import Entry, TournamentEvent
+from tournaments.selectors import active_penalties
 
 from . import engine
 from .models import Bust, PendingMove, Seat, Table
@@ -106,8 +107,6 @@ def table_map(tournament) -> dict:
     next_break = engine.next_table_to_break(tables, h.break_order)
     due = engine.table_to_break(tables, break_order=h.break_order, final_table_size=h.final_table_size)
     # PEN-04: a penalty belongs to the entry, so it shows wherever the player now sits.
-    from tournaments.services.floor import active_penalties
-
     penalties = {}
     for p in active_penalties(tournament):
         label = p.kind.replace("_", " ").lower() + (f" {p.hands_left}/{p.hands_total}" if p.hands_total else "")

@@ -28,7 +28,7 @@
       b.textContent = T.table + " " + tb.number + (done ? " ✓" : "");
       b.disabled = !c.hand_for_hand || done;
       b.className = done ? "" : "primary";
-      b.addEventListener("click", async () => { const r = await post("/api/v1/tournaments/" + tid + "/clock/hand-complete/", { table: tb.number }); if (!r.ok) say(r.d.detail, false); });
+      b.addEventListener("click", async () => { const r = await post("/api/v1/tournaments/" + tid + "/tables/" + tb.number + "/hand-completed/", {}); if (!r.ok) say(r.d.detail, false); });
       box.appendChild(b);
     });
   }

@@ -27,7 +27,7 @@ ANYONE = (PUBLIC,)
 
 # Actions of the seating table-map page that only a director may take.
 _TABLE_PAGE_OPS = {"draw": D, "redraw": D, "*": DF}
-_CLOCK_OPS = {"hand-complete": DF, "call-clock": DF, "*": D}
+_CLOCK_OPS = {"call-clock": DF, "*": D}  # a hand completed is reported on its table (api-seating-table-op)
 _FLIGHT_OPS = {"bag": DF, "*": D}
 _BRACKET_OPS = {"seat-request": DC, "*": D}
 _MATCH_OPS = {"replacement": DC, "*": DF}

@@ -13,6 +13,7 @@ two installations sharing a Redis never hear each other.
 import json
 import logging
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 
 log = logging.getLogger(__name__)
@@ -62,6 +63,10 @@ class Hub:
     For each change it builds the tournament's snapshot once and hands the same JSON text to
     every client queue of that tournament, so 500 displays cost one query set, not 500.
     """
+
+    #: ``tournament id -> dict``: handed over by the tournaments app when it is ready
+    #: (the transport imports no app).
+    snapshot_builder = None
 
     def __init__(self):
         self.clients: dict[int, set] = {}
@@ -125,12 +130,11 @@ class Hub:
                 await asyncio.sleep(1)
 
     async def publish_snapshot(self, tournament_id: int):
-        from asgiref.sync import sync_to_async
-
-        from tournaments.snapshot import build_snapshot
-
+        if self.snapshot_builder is None:
+            log.error("realtime: no snapshot builder was handed to the hub")
+            return
         try:
-            snap = await sync_to_async(build_snapshot)(tournament_id)
+            snap = await sync_to_async(self.snapshot_builder)(tournament_id)
         except Exception:
             log.exception("realtime: snapshot failed for %s", tournament_id)
             return

@@ -200,7 +200,7 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-clocks": {"task": "tournaments.tasks.sweep_clocks", "schedule": 1.0},
     # Heads-up matches: a no-show's seat is freed at the end of level 1, the bye given at the
     # end of the grace, final-day lateness forfeited (FMT-12), within a few seconds.
-    "sweep-heads-up-matches": {"task": "tournaments.tasks.sweep_heads_up_matches", "schedule": 5.0},
+    "sweep-heads-up-matches": {"task": "tournaments.formats.tasks.sweep_heads_up_matches", "schedule": 5.0},
     # Idempotency keys are kept TDM_IDEMPOTENCY_TTL_HOURS (at least a day), then forgotten.
     "purge-idempotency-keys": {"task": "tournaments.tasks.purge_idempotency_keys", "schedule": 3600.0},
 }

@@ -18,6 +18,7 @@ from tdmanager.api import body_object, query_int, query_limit
 from tdmanager.errors import DomainError
 from tdmanager.roles import HasRole
 
+from . import selectors
 from . import serializers as s
 from .models import BlindStructure, Entry, IdempotencyRecord, LedgerRow, Person, Tournament
 from .services import cashier, clockctl, lifecycle, people, structures
@@ -379,23 +380,8 @@ CLOCK_OPS = {
     "hand-for-hand": lambda t, d, a: clockctl.start_hand_for_hand(t, actor=a, seconds_per_hand=d.get("seconds_per_hand"), reason=d["reason"]),
     "end-hand-for-hand": lambda t, d, a: clockctl.end_hand_for_hand(t, actor=a, reason=d["reason"]),
     "next-hand": lambda t, d, a: clockctl.h4h_next_hand(t, actor=a),
-    "hand-complete": lambda t, d, a: _hand_complete(t, _need(d, "table"), a),
     "call-clock": lambda t, d, a: clockctl.call_the_clock(t, _need(d, "table"), actor=a, preset=d["preset"], seconds=d.get("seconds"), player=d["player"]),
 }
-
-
-def _hand_complete(t, table: int, actor):
-    """One tap for a table's finished hand: the blinds move on in seating and, in hand-for-hand,
-    the clock hears of it. A table whose big blind is not set yet only reports to the clock."""
-    from seating import services as seating
-
-    try:
-        out = seating.hand_completed(t, table, actor=actor)
-    except DomainError as exc:
-        if exc.code != "big_blind_unknown":
-            raise
-        return clockctl.report_hand_complete(t, table, actor=actor)
-    return out.hand_for_hand or {}
 
 
 def _need(data, key):
@@ -555,6 +541,4 @@ class PersonPenaltiesView(APIView):
 
     @extend_schema(responses=s.PenaltySerializer(many=True))
     def get(self, request, pk):
-        from .services import floor
-
-        return Response(s.PenaltySerializer(floor.penalty_history(get_object_or_404(Person, pk=pk)), many=True).data)
+        return Response(s.PenaltySerializer(selectors.penalty_history(get_object_or_404(Person, pk=pk)), many=True).data)

@@ -6,8 +6,8 @@ Desk rules ask questions in clock time, not wall time (REG-04): "has level 3 end
 
 from django.utils import timezone
 
-from .. import clock as engine
-from ..models import Clock, StructureItem
+from . import clock as engine
+from .models import Clock, StructureItem
 
 
 def structure_items(tournament):

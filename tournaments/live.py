@@ -15,6 +15,7 @@ from django.utils import timezone
 from tdmanager import realtime
 from tdmanager.roles import CASHIER, DIRECTOR, DISPLAY, FLOOR, has_role
 
+from . import signals
 from .models import DisplayScreen, Tournament
 from .snapshot import build_snapshot
 
@@ -93,10 +94,8 @@ def display(request, token: str):
         t = Tournament.objects.filter(status=Tournament.RUNNING).order_by("start_at").first() or Tournament.objects.order_by("-start_at").first()
     if t is None:
         raise Http404
-    if t.format == Tournament.HEADS_UP and getattr(t, "bracket", None) is not None:
-        # A heads-up event has no room clock: its lobby screen shows the bracket (FMT-12).
-        from .formats.views import bracket_display
-
-        return bracket_display(request, t.pk)
+    other = signals.ask_one(signals.display_wanted, tournament=t, request=request)  # a heads-up bracket (FMT-12)
+    if other is not None:
+        return other
     panels = {p: screen.shows(p) for p in DisplayScreen.PANELS}
     return render(request, "display.html", {"screen": screen, "t": t, "panels": panels, "panels_json": json.dumps(panels), "token": token})

@@ -4,10 +4,16 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from . import signals
 from .models import Alternate, BlindStructure, Entry, LedgerRow, Person, StructureItem, Tournament, TournamentEvent
 
 REASON = 200  # the reason columns (LedgerRow.reason, Person.banned_reason, ChipAdjustment.reason)
 
+
+
+def seat_of(entry):
+    """The entry's seat while it is seated (seating answers ``signals.seat_wanted``), else None."""
+    return signals.ask_one(signals.seat_wanted, entry=entry) if entry is not None else None
 
 class PersonSerializer(serializers.ModelSerializer):
     display_name = serializers.CharField(read_only=True)
@@ -122,8 +128,6 @@ class EntrySerializer(serializers.ModelSerializer):
 
     @extend_schema_field(SeatSerializer(allow_null=True))
     def get_seat(self, obj):
-        from seating.selectors import seat_of
-
         return seat_of(obj)
 
 
@@ -310,8 +314,6 @@ class PenaltySerializer(serializers.ModelSerializer):
 
     @extend_schema_field(SeatSerializer(allow_null=True))
     def get_seat(self, obj):
-        from seating.selectors import seat_of
-
         return seat_of(obj.entry) if obj.status == "ACTIVE" else None
 
 

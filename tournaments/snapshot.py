@@ -8,8 +8,10 @@ the state built from scratch: there is only one builder.
 from django.utils import timezone
 
 from . import clock as engine
+from . import clockview, signals
 from .models import Clock, Entry, Tournament
-from .services.clockview import engine_state, structure_items
+from .clockview import engine_state, structure_items
+from .selectors import chips_in_play
 
 
 def clock_snapshot(t: Tournament, now=None) -> dict:
@@ -26,9 +28,6 @@ def clock_snapshot(t: Tournament, now=None) -> dict:
 
 
 def build_snapshot(tournament_or_id, now=None) -> dict:
-    from payouts import selectors as payout_selectors
-    from seating import selectors as seating_selectors
-
     now = now or timezone.now()
     # Always read the rows afresh: a snapshot must never show a cached, stale state.
     t = Tournament.objects.select_related("clock").get(pk=getattr(tournament_or_id, "pk", tournament_or_id))
@@ -37,7 +36,6 @@ def build_snapshot(tournament_or_id, now=None) -> dict:
     for status in t.entries.values_list("status", flat=True):
         if status in counts:
             counts[status] += 1
-    from .services import clockview
 
     snap = {
         "tournament": {"id": t.pk, "name": t.name, "status": t.status, "currency": t.currency, "format": t.format},
@@ -59,10 +57,8 @@ def build_snapshot(tournament_or_id, now=None) -> dict:
         from .models import HandForHandReport
 
         snap["h4h_done"] = list(HandForHandReport.objects.filter(tournament=t, hand=clk["h4h_hand"]).values_list("table_number", flat=True))
-    snap.update(seating_selectors.display_summary(t))
-    snap.update(payout_selectors.display_summary(t))
-    from .services.floor import chips_in_play
-
+    for part in signals.ask(signals.snapshot_parts, tournament=t):  # seating: tables, seats, moves; payouts: the pool
+        snap.update(part)
     chips = snap["chips_in_play"] = chips_in_play(t)  # CR-06: the average stack comes from it
     snap["average_stack"] = round(chips / snap["players_left"]) if snap["players_left"] else 0
     return snap

@@ -21,14 +21,6 @@ def sweep_clocks():
 
 
 @shared_task(ignore_result=True)
-def sweep_heads_up_matches():
-    """Every few seconds (beat): the heads-up punctuality rules that fell due (FMT-12)."""
-    from .formats.services.headsup import sweep_matches
-
-    sweep_matches()
-
-
-@shared_task(ignore_result=True)
 def purge_idempotency_keys():
     """Hourly (beat): forget idempotency keys older than TDM_IDEMPOTENCY_TTL_HOURS."""
     from .services.cashier import purge_idempotency_keys as purge

@@ -1,8 +1,12 @@
 from django.urls import path
 
-from . import views
+from . import live, views
 
 urlpatterns = [
+    path("live/time/", live.live_time, name="live-time"),
+    path("live/<int:pk>/state/", live.live_state, name="live-state"),
+    path("live/<int:pk>/stream/", live.live_stream, name="live-stream"),
+    path("display/<str:token>/", live.display, name="display"),
     path("", views.dashboard, name="dashboard"),
     path("desk/", views.desk, name="desk"),
     path("desk/receipt/<int:number>/", views.receipt, name="receipt"),

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy
 
 from tdmanager.errors import DomainError
 
-from . import receipts
+from . import receipts, selectors, signals
 from .models import BlindStructure, Entry, LedgerRow, Tournament
 from .services import cashier, lifecycle
 from .services.events import Actor
@@ -149,12 +149,7 @@ def tournament_detail(request, pk):
     entries = t.entries.select_related("person").order_by("number")
     totals = cashier.ledger_totals(t)
     events = t.events.order_by("-id")[:50]
-    from payouts import selectors as payout_selectors
-    from seating import selectors as seating_selectors
-
-    from tournaments.formats import selectors as format_selectors
-
-    links = seating_selectors.tournament_links(t) + payout_selectors.tournament_links(t) + format_selectors.format_links(t)
+    links = [link for answer in signals.ask(signals.page_links, tournament=t) for link in answer]
     return render(request, "tournament_detail.html", {"section_links": links, "needs_report": lifecycle.requires_prestart_report(t), "t": t, "entries": entries, "totals": totals, "events": events, "alternates": t.alternates.filter(status="WAITING").select_related("person")})
 
 
@@ -185,11 +180,10 @@ def floor_page(request, pk):
 
 def person_page(request, pk):
     from .models import Person
-    from .services import floor
 
     person = get_object_or_404(Person, pk=pk)
     return render(request, "person.html", {"person": person, "entries": person.entries.select_related("tournament").order_by("-created_at"),
-                                           "penalties": floor.penalty_history(person)})
+                                           "penalties": selectors.penalty_history(person)})
 
 
 def chipsets_page(request):

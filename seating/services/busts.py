@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from tdmanager.errors import ValidationFailed
 from tournaments.models import Clock, Entry, Tournament
 
-from .. import engine
+from .. import engine, signals
 from ..models import Bust, PendingMove
 from .plan import SeatingActionError, engine_errors, house, remove_players, restore, settle
 from .room import clock_of, lock
@@ -110,8 +110,8 @@ def record_bust(tournament, busts, *, actor, table: int | None = None, same_hand
     by_place: dict[int, list[int]] = {}
     for b in rows:
         by_place.setdefault(b.place, []).append(b.entry_id)
-    for place, members in by_place.items():
-        Entry.objects.filter(pk__in=members).update(status=Entry.BUSTED, busted_at=now, place=place)
+    for place, members in by_place.items():  # written with the freed seats and the token (room.done)
+        room.bust(members, place, now)
     for b in changed_earlier:  # an earlier bust of the same hand-for-hand hand
         Bust.objects.filter(pk=b.pk).update(place=b.place, shared_with=b.shared_with)
         Entry.objects.filter(pk=b.entry_id).update(place=b.place)
@@ -120,11 +120,7 @@ def record_bust(tournament, busts, *, actor, table: int | None = None, same_hand
     out = settle(t, room, actor, "seating.player.busted", now=now, event_rows=rows, **payload)
     out.busts = rows
     out.winner = winner
-    if t.format == Tournament.SATELLITE:
-        # A satellite ends by itself once the players left equal the seats (FMT-08).
-        from payouts import services as payout_services
-
-        out.satellite = payout_services.after_bust(t, actor=actor)
+    signals.players_busted.send(sender=Tournament, tournament=t, actor=actor, busts=rows)  # payouts ends a satellite
     return out
 
 

@@ -115,7 +115,7 @@ DEFAULTS = {
 
 
 def house(t) -> House:
-    s = t.settings or {}
+    s = t.settings if isinstance(t.settings, dict) else {}
     policy = s.get("h4h_policy") or s.get("h4h_simultaneous_policy")
     if not policy:
         policy = "RANK_BY_STARTING_STACK" if t.rule_set == "SANREMO_003" else "SHARE"
@@ -151,7 +151,6 @@ class Outcome:
     busts: list = field(default_factory=list)  # record_bust: the new Bust rows
     winner: int | None = None  # record_bust: the entry left alone, now first
     move: PendingMove | None = None  # confirm_move / move_player: the slip
-    satellite: object = None  # record_bust: what payouts did when a satellite ended
     hand_for_hand: dict | None = None  # hand_completed during hand-for-hand: the clock's answer
 
 

@@ -10,10 +10,11 @@ from django.utils.translation import gettext as _
 
 from tdmanager.errors import ValidationFailed
 from tournaments.models import Clock, Tournament
+from tournaments.services import clockctl
 
 from .. import engine
 from ..models import Seat
-from .plan import SeatingActionError, engine_errors, settle
+from .plan import Outcome, SeatingActionError, engine_errors, settle
 from .room import clock_of, lock
 
 
@@ -68,7 +69,11 @@ def hand_completed(tournament, table_number: int, *, actor, now=None):
     the table's hand to the clock (CLK-06)."""
     t, room = lock(tournament)
     table = _table(room, table_number)
+    clock = clock_of(t)
+    hand_for_hand = clock is not None and clock.status == Clock.HAND_FOR_HAND
     if table.big_blind_seat is None:
+        if hand_for_hand:  # the blinds cannot move yet, but the clock must hear of the hand
+            return Outcome(hand_for_hand=clockctl.report_hand_complete(t, table_number, actor=actor))
         raise SeatingActionError("big_blind_unknown", _("Set the big blind of table %(n)s first.") % {"n": table_number})
     new = engine.advance_hand(table)
     room.put(new)
@@ -82,10 +87,7 @@ def hand_completed(tournament, table_number: int, *, actor, now=None):
     out = settle(t, room, actor, "seating.hand.completed", now=now, snapshots=False, table=table_number,
                  big_blind_seat=new.big_blind_seat, dealt_in=dealt_in,
                  next_hand={"button": nxt.button, "small_blind": nxt.small_blind, "big_blind": nxt.big_blind})
-    clock = clock_of(t)
-    if clock is not None and clock.status == Clock.HAND_FOR_HAND:
-        from tournaments.services import clockctl
-
+    if hand_for_hand:
         out.hand_for_hand = clockctl.report_hand_complete(t, table_number, actor=actor)
     return out
 
@@ -133,7 +135,7 @@ def set_break_order(tournament, order, *, actor, reason: str = "", now=None):
     if len(set(order)) != len(order) or any(n < 1 for n in order):
         raise ValidationFailed("bad_break_order", _("The break order lists each table once."))
     was = t.setting("break_order")
-    t.settings = {**(t.settings or {}), "break_order": order or None}
+    t.settings = {**(t.settings if isinstance(t.settings, dict) else {}), "break_order": order or None}
     t.save(update_fields=["settings"])
     return settle(t, room, actor, "seating.break_order.set", now=now, break_order=order or None, was=was, reason=reason)
 

@@ -259,7 +259,7 @@ def test_the_timer_waits_for_the_director_when_both_players_are_absent(heads_up,
 
 
 def test_the_beat_schedule_runs_the_heads_up_timer(settings):
-    from tournaments import tasks
+    from tournaments.formats import tasks
 
     entry = settings.CELERY_BEAT_SCHEDULE["sweep-heads-up-matches"]
     assert entry["task"] == tasks.sweep_heads_up_matches.name and entry["schedule"] <= 10

@@ -4,7 +4,9 @@ grouping, the winner, undo, and a rolled-back change never remembered."""
 import pytest
 from django.db import transaction
 
-from seating import hooks, selectors, services
+from seating import selectors, services
+from tournaments import signals
+from tournaments.signals import announce
 from seating.models import Bust, PendingMove, Table
 from tdmanager.errors import DomainError
 from tournaments.models import Entry, TournamentEvent
@@ -170,7 +172,7 @@ def test_undo_is_refused_once_the_table_has_changed(started, actor):
 def test_a_player_removed_by_a_penalty_is_out_in_order_of_removal(started, actor):
     t = started(12)
     entry = t.entries.get(number=2)
-    hooks.entry_removed(t, entry, actor, reason="DISQUALIFICATION")
+    announce(signals.entry_removed, t, actor, entry=entry, reason="DISQUALIFICATION")  # as the penalty service does
     entry.refresh_from_db()
     assert entry.status == Entry.BUSTED and entry.place == 12 and selectors.seat_of(entry) is None
     assert Bust.objects.get(entry=entry).kind == Bust.REMOVED

@@ -6,7 +6,7 @@ from django.utils import timezone
 
 from tournaments import clock as engine
 from tournaments.models import Clock
-from tournaments.services import clockview
+from tournaments import clockview
 
 
 def run_clock_at(tournament, item_index: int, seconds_left: float = 60, now=None):

@@ -6,6 +6,7 @@ import pytest
 
 from tdmanager.errors import DomainError
 from tournaments.models import ChipAdjustment, ChipDenomination, ChipSet, Entry, Penalty, Person, Tournament
+from tournaments import selectors
 from tournaments.services import cashier, floor
 
 pytestmark = pytest.mark.django_db
@@ -20,13 +21,13 @@ def field(make_tournament, make_person, cashier_actor):
 
 def test_chips_in_play_follow_sales_reversals_and_removals(field, cashier_actor, actor):
     t, entries = field
-    assert floor.chips_in_play(t) == 4 * 30000
+    assert selectors.chips_in_play(t) == 4 * 30000
     sale = cashier.register(t, Person.objects.create(first_name="Late", last_name="Comer"), method="CASH", actor=cashier_actor)
-    assert floor.chips_in_play(t) == 5 * 30000
+    assert selectors.chips_in_play(t) == 5 * 30000
     cashier.reverse(sale.row, reason="wrong event", actor=cashier_actor)
-    assert floor.chips_in_play(t) == 4 * 30000
+    assert selectors.chips_in_play(t) == 4 * 30000
     floor.remove_chips(t, chips=5000, kind=ChipAdjustment.OUT_OF_VIEW, reason="chips in pocket (TDA 63)", actor=actor, entry=entries[0])
-    assert floor.chips_in_play(t) == 4 * 30000 - 5000
+    assert selectors.chips_in_play(t) == 4 * 30000 - 5000
     with pytest.raises(DomainError) as e:
         floor.remove_chips(t, chips=5000, kind=ChipAdjustment.FORFEIT, reason="", actor=actor)
     assert e.value.code == "reason_required"
@@ -47,10 +48,10 @@ def test_a_physical_chip_race_is_recorded_and_changes_chips_in_play(field, actor
     t.save()
     players = [{"seat": 1, "odd_value": 75, "stack_after_exchange": 10000}, {"seat": 4, "odd_value": 50, "stack_after_exchange": 8000},
                {"seat": 7, "odd_value": 25, "stack_after_exchange": 5000}, {"seat": 9, "odd_value": 75, "stack_after_exchange": 9000}]
-    before = floor.chips_in_play(t)
+    before = selectors.chips_in_play(t)
     rec = floor.run_chip_race(t, 3, players, removed_denomination=25, new_denomination=100, winners=[9, 1], actor=actor)
     assert rec.result["race_chips"] == 2 and rec.result["discarded_value"] == 25 and rec.mode == "MANUAL"
-    assert floor.chips_in_play(t) == before - 25
+    assert selectors.chips_in_play(t) == before - 25
     with pytest.raises(DomainError) as e:
         floor.run_chip_race(t, 3, players, removed_denomination=25, new_denomination=100, winners=[9, 9], actor=actor)
     assert e.value.code == "duplicate_winner"
@@ -104,11 +105,11 @@ class TestPenalties:
     def test_disqualification_removes_the_chips_and_busts_the_player(self, field, actor):
         # RULES scenario 27: chips removed from inventory; placed by removal time; no refund.
         t, entries = field
-        before = floor.chips_in_play(t)
+        before = selectors.chips_in_play(t)
         floor.issue_penalty(t, entries[1], kind="DISQUALIFICATION", reason_code="CHIP_DUMPING", actor=actor)
         entries[1].refresh_from_db()
         assert entries[1].status == Entry.BUSTED and entries[1].busted_at is not None
-        assert floor.chips_in_play(t) == before - 30000
+        assert selectors.chips_in_play(t) == before - 30000
         with pytest.raises(DomainError) as e:
             cashier.refund(entries[1], reason="asks money back", actor=actor)
         assert e.value.code == "no_refund_after_playing"
@@ -124,7 +125,7 @@ class TestPenalties:
         other = make_tournament(status=Tournament.RUNNING)
         e2 = cashier.register(other, entries[0].person, method="CASH", actor=cashier_actor).entry
         floor.issue_penalty(other, e2, kind="MISSED_HANDS", reason_code="ABUSIVE_CONDUCT", hands=3, actor=actor)
-        assert [p.tournament_id for p in floor.penalty_history(entries[0].person)] == [other.pk, t.pk]
+        assert [p.tournament_id for p in selectors.penalty_history(entries[0].person)] == [other.pk, t.pk]
 
 
 def test_floor_api_and_roles(api, floor_user, cashier_user, field):

@@ -5,3 +5,8 @@ class FormatsConfig(AppConfig):
     name = "tournaments.formats"
     label = "formats"
     verbose_name = "Tournament formats"
+
+    def ready(self):
+        from . import receivers
+
+        receivers.connect()

@@ -11,7 +11,7 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Count, Max, Q, Sum
+from django.db.models import Count, Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -20,9 +20,12 @@ from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.money import ZERO, to_money
 from tdmanager.roles import user_roles
 
-from ..models import Alternate, Entry, LedgerRow, Person, Sequence, Tournament
-from . import clockview
+from .. import signals
+from ..models import Alternate, Entry, LedgerRow, Person, Tournament
+from ..signals import announce
+from .. import clockview
 from .events import Actor, log_event
+from .ledger import late_stack, lock_tournament, new_entry, write_row
 
 LIVE = (Entry.RESERVED, Entry.ACTIVE)
 SALE_KINDS = (LedgerRow.BUY_IN, LedgerRow.RE_ENTRY, LedgerRow.REBUY, LedgerRow.ADD_ON)
@@ -50,23 +53,6 @@ class Offer:
 
 
 # --- helpers ----------------------------------------------------------------------------
-
-
-def next_number(name: str) -> int:
-    """The next value of a gapless counter, under a row lock held until the caller commits."""
-    try:
-        seq = Sequence.objects.select_for_update().get(name=name)
-    except Sequence.DoesNotExist:  # the migration creates "receipt"; other counters start here
-        Sequence.objects.get_or_create(name=name)
-        seq = Sequence.objects.select_for_update().get(name=name)
-    seq.value += 1
-    seq.save(update_fields=["value"])
-    return seq.value
-
-
-def lock_tournament(tournament_or_id) -> Tournament:
-    pk = getattr(tournament_or_id, "pk", tournament_or_id)
-    return Tournament.objects.select_for_update().get(pk=pk)
 
 
 def cash_limit(t: Tournament) -> Decimal:
@@ -125,61 +111,8 @@ def check_field_cap(t: Tournament) -> None:
         )
 
 
-def _new_entry(t: Tournament, person: Person, *, status: str, pre_registered: bool, now) -> Entry:
-    number = (t.entries.aggregate(m=Max("number"))["m"] or 0) + 1
-    previous = t.entries.filter(person=person).exclude(status=Entry.CANCELLED).count()
-    return Entry.objects.create(
-        tournament=t,
-        person=person,
-        number=number,
-        person_entry_no=previous + 1,
-        status=status,
-        pre_registered=pre_registered,
-        is_late=t.status == Tournament.RUNNING,
-        created_at=now,
-    )
-
-
-def _write_row(t, *, kind, entry, person, prize, fee, chips, method, actor, side=ZERO, reason="", reference="", payee="", reverses=None, note=""):
-    return LedgerRow.objects.create(
-        tournament=t,
-        entry=entry,
-        person=person,
-        kind=kind,
-        prize_amount=prize,
-        fee_amount=fee,
-        side_amount=side,
-        currency=t.currency,
-        chips=chips,
-        method=method,
-        reference=reference,
-        payee=payee,
-        cashier=actor.user,
-        receipt_number=next_number("receipt"),
-        reverses=reverses,
-        reason=reason,
-        note=note,
-    )
-
-
-def _late_stack(t: Tournament) -> int:
-    """REG-04 / C6: late registrants get a full stack unless the house reduces it."""
-    if t.status != Tournament.RUNNING:
-        return t.starting_stack
-    policy = t.setting("late_reg_stack", "FULL")
-    if policy == "FULL":
-        return t.starting_stack
-    if isinstance(policy, dict) and "percent" in policy:
-        return t.starting_stack * int(policy["percent"]) // 100
-    if isinstance(policy, dict) and "chips" in policy:
-        return int(policy["chips"])
-    return t.starting_stack
-
-
 def _after_sale(t: Tournament, entry: Entry, actor: Actor, action: str, row: LedgerRow | None):
-    from seating import hooks as seating_hooks  # seating registers its seat draw here
-
-    seating_hooks.entry_paid(t, entry, actor)
+    announce(signals.entry_paid, t, actor, entry=entry)  # seating seats him
     payload = {"entry": entry.pk, "entry_number": entry.number, "person": entry.person_id, "name": entry.person.full_name}
     if row is not None:
         payload.update(receipt=row.receipt_number, amount=str(row.total), method=row.method, chips=row.chips)
@@ -240,17 +173,17 @@ def register(tournament, person, *, method: str, actor: Actor, now=None, offer: 
     if mine.filter(status=Entry.BUSTED).exists():
         raise DeskError("use_reentry", _("%(name)s has busted: sell a re-entry instead.") % {"name": person.full_name})
     check_field_cap(t)
-    return _sell_new_entry(t, person, LedgerRow.BUY_IN, "cashier.buyin.sold", method=method, actor=actor, now=now, offer=offer)
+    return _sellnew_entry(t, person, LedgerRow.BUY_IN, "cashier.buyin.sold", method=method, actor=actor, now=now, offer=offer)
 
 
-def _sell_new_entry(t, person, kind, action, *, method, actor, now, offer: Offer | None):
+def _sellnew_entry(t, person, kind, action, *, method, actor, now, offer: Offer | None):
     buy_in, fee = (offer.buy_in, offer.fee) if offer else (t.buy_in, t.fee)
     check_cash_limit(t, buy_in + fee, method)
-    entry = _new_entry(t, person, status=Entry.ACTIVE, pre_registered=False, now=now)
+    entry = new_entry(t, person, status=Entry.ACTIVE, pre_registered=False, now=now)
     # TDA 8-A: re-entries are sold full stacks; late registrants per the house setting.
-    entry.chips = offer.chips if offer else (t.starting_stack if kind == LedgerRow.RE_ENTRY else _late_stack(t))
+    entry.chips = offer.chips if offer else (t.starting_stack if kind == LedgerRow.RE_ENTRY else late_stack(t))
     entry.save(update_fields=["chips"])
-    row = _write_row(t, kind=kind, entry=entry, person=person, prize=buy_in, fee=fee, chips=entry.chips, method=method,
+    row = write_row(t, kind=kind, entry=entry, person=person, prize=buy_in, fee=fee, chips=entry.chips, method=method,
                      actor=actor, note=offer.note if offer else "")
     _after_sale(t, entry, actor, action, row)
     return Sale(entry, row)
@@ -268,7 +201,7 @@ def pre_register(tournament, person, *, actor: Actor, channel: str = "desk", now
     if t.entries.filter(person=person, status__in=LIVE).exists():
         raise DeskError("already_registered", _("%(name)s is already registered.") % {"name": person.full_name})
     check_field_cap(t)
-    entry = _new_entry(t, person, status=Entry.RESERVED, pre_registered=True, now=now)
+    entry = new_entry(t, person, status=Entry.RESERVED, pre_registered=True, now=now)
     log_event(t, "cashier.preregistration.created", actor, entry=entry.pk, person=person.pk, name=person.full_name, channel=channel)
     return entry
 
@@ -279,7 +212,7 @@ def _pay_reservation(t, entry, *, method, actor, now, offer: Offer | None = None
     entry.status = Entry.ACTIVE
     entry.chips = offer.chips if offer else t.starting_stack
     entry.save(update_fields=["status", "chips"])
-    row = _write_row(t, kind=LedgerRow.BUY_IN, entry=entry, person=entry.person, prize=buy_in, fee=fee, chips=entry.chips,
+    row = write_row(t, kind=LedgerRow.BUY_IN, entry=entry, person=entry.person, prize=buy_in, fee=fee, chips=entry.chips,
                      method=method, actor=actor, note=offer.note if offer else "")
     _after_sale(t, entry, actor, "cashier.buyin.sold", row)
     return Sale(entry, row)
@@ -334,7 +267,7 @@ def reenter(tournament, person, *, method: str, actor: Actor, now=None, offer: O
     if t.reentry_until_level and t.status == Tournament.RUNNING and clockview.level_has_ended(t, t.reentry_until_level, now):
         raise DeskError("reentry_closed", _("The re-entry period has ended."))
     check_field_cap(t)
-    return _sell_new_entry(t, person, LedgerRow.RE_ENTRY, "cashier.reentry.sold", method=method, actor=actor, now=now, offer=offer)
+    return _sellnew_entry(t, person, LedgerRow.RE_ENTRY, "cashier.reentry.sold", method=method, actor=actor, now=now, offer=offer)
 
 
 @transaction.atomic
@@ -372,11 +305,9 @@ def rebuy(entry, *, method: str, actor: Actor, stack: int | None = None, now=Non
     entry.rebuys += 1
     entry.chips += t.rebuy_chips
     entry.save(update_fields=["status", "busted_at", "place", "rebuys", "chips"])
-    row = _write_row(t, kind=LedgerRow.REBUY, entry=entry, person=entry.person, prize=t.rebuy_price, fee=t.rebuy_fee, chips=t.rebuy_chips, method=method, actor=actor)
+    row = write_row(t, kind=LedgerRow.REBUY, entry=entry, person=entry.person, prize=t.rebuy_price, fee=t.rebuy_fee, chips=t.rebuy_chips, method=method, actor=actor)
     if was_busted:
-        from seating import hooks as seating_hooks
-
-        seating_hooks.entry_revived(t, entry, actor)
+        announce(signals.entry_revived, t, actor, entry=entry)
     log_event(t, "cashier.rebuy.sold", actor, entry=entry.pk, receipt=row.receipt_number, amount=str(row.total), chips=row.chips, rebuy_no=entry.rebuys)
     return Sale(entry, row)
 
@@ -401,7 +332,7 @@ def addon(entry, *, method: str, actor: Actor, now=None) -> Sale:
     entry.addons += 1
     entry.chips += t.addon_chips
     entry.save(update_fields=["addons", "chips"])
-    row = _write_row(t, kind=LedgerRow.ADD_ON, entry=entry, person=entry.person, prize=t.addon_price, fee=t.addon_fee, chips=t.addon_chips, method=method, actor=actor)
+    row = write_row(t, kind=LedgerRow.ADD_ON, entry=entry, person=entry.person, prize=t.addon_price, fee=t.addon_fee, chips=t.addon_chips, method=method, actor=actor)
     log_event(t, "cashier.addon.sold", actor, entry=entry.pk, receipt=row.receipt_number, amount=str(row.total), chips=row.chips)
     return Sale(entry, row)
 
@@ -437,9 +368,7 @@ def reverse(row: LedgerRow, *, reason: str, actor: Actor) -> LedgerRow:
             entry.status = Entry.CANCELLED
             entry.chips = 0
             entry.save(update_fields=["status", "chips"])
-            from seating import hooks as seating_hooks
-
-            seating_hooks.entry_cancelled(t, entry, actor)
+            announce(signals.entry_cancelled, t, actor, entry=entry)
         elif row.kind == LedgerRow.REBUY:
             entry.rebuys = max(0, entry.rebuys - 1)
             entry.chips = max(0, entry.chips - row.chips)
@@ -448,7 +377,7 @@ def reverse(row: LedgerRow, *, reason: str, actor: Actor) -> LedgerRow:
             entry.addons = max(0, entry.addons - 1)
             entry.chips = max(0, entry.chips - row.chips)
             entry.save(update_fields=["addons", "chips"])
-    rev = _write_row(
+    rev = write_row(
         t, kind=LedgerRow.REVERSAL, entry=row.entry, person=row.person, prize=-row.prize_amount, fee=-row.fee_amount,
         side=-row.side_amount, chips=-row.chips, method=row.method, actor=actor, reason=reason.strip(), reverses=row,
     )
@@ -479,15 +408,13 @@ def refund(entry, *, reason: str, actor: Actor, expenses: Decimal = ZERO, method
     # Expenses are kept by the house: taken from the fee first, then from the prize part.
     keep_fee = min(fee, expenses)
     keep_prize = expenses - keep_fee
-    row = _write_row(
+    row = write_row(
         t, kind=LedgerRow.REFUND, entry=entry, person=entry.person, prize=-(prize - keep_prize), fee=-(fee - keep_fee),
         side=-side, chips=-entry.chips, method=method, actor=actor, reason=reason.strip(), note=f"expenses {expenses}",
     )
     entry.status, entry.chips = Entry.CANCELLED, 0
     entry.save(update_fields=["status", "chips"])
-    from seating import hooks as seating_hooks
-
-    seating_hooks.entry_cancelled(t, entry, actor)
+    announce(signals.entry_cancelled, t, actor, entry=entry)
     log_event(t, "cashier.refund.paid", actor, entry=entry.pk, receipt=row.receipt_number, amount=str(row.total), expenses=str(expenses), reason=reason)
     return row
 

@@ -10,6 +10,8 @@ from django.utils.translation import gettext as _
 
 from tdmanager.errors import ValidationFailed
 
+from .. import signals
+
 
 def clean(instance, *, exclude=None):
     """``instance.full_clean()`` as a ValidationFailed naming each field that is wrong."""
@@ -21,6 +23,20 @@ def clean(instance, *, exclude=None):
     return instance
 
 
+MAX_CHIPS = 10**12  # more chips than any room has; a bigint column holds it
+
+
+def whole(value, *, lo=0, hi=2**31 - 1):
+    """``value`` as a whole number lo ≤ n ≤ hi (an int, an integral float, or its digits), else None."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        return None
+    try:
+        n = int(value) if not isinstance(value, float) or value.is_integer() else None
+    except (ValueError, OverflowError):
+        return None
+    return n if n is not None and lo <= n <= hi else None
+
+
 def create(model, **fields):
     """A new row, validated first."""
     obj = clean(model(**fields))
@@ -29,12 +45,9 @@ def create(model, **fields):
 
 
 def satellite_target_price_error(tournament, buy_in, fee):
-    """The message when ``tournament`` would become free while a satellite awards seats in it
-    (a seat is worth its buy-in and fee), else None. Used by the API and the page form."""
-    if tournament is None or tournament.pk is None or (buy_in or 0) + (fee or 0) > 0:
+    """The message when another app refuses this price for ``tournament`` (payouts: a satellite
+    awards seats in it, and a seat is worth its buy-in and fee), else None. Used by the API and
+    the page form."""
+    if tournament is None or tournament.pk is None:
         return None
-    from payouts.models import SatelliteLink
-
-    if SatelliteLink.objects.filter(target=tournament, completed_at__isnull=True).exists():
-        return _("A satellite awards seats in this tournament: it needs a buy-in or a fee.")
-    return None
+    return signals.ask_one(signals.price_checked, tournament=tournament, buy_in=buy_in or 0, fee=fee or 0)

@@ -16,8 +16,9 @@ from django.utils.translation import gettext as _
 from tdmanager.errors import DomainError
 
 from .. import clock as engine
-from ..models import Clock, HandForHandReport, StructureItem, Tournament
-from .clockview import engine_state, structure_items
+from .. import signals
+from ..models import Clock, Entry, HandForHandReport, StructureItem, Tournament
+from ..clockview import engine_state, structure_items
 from .events import Actor, log_event
 
 log = logging.getLogger(__name__)
@@ -179,10 +180,9 @@ def start_hand_for_hand(tournament, *, actor: Actor, seconds_per_hand: int | Non
     """CLK-06: freeze the countdown; the hand in progress is H4H hand 1."""
     t = Tournament.objects.get(pk=getattr(tournament, "pk", tournament))
     seconds = seconds_per_hand or int(t.setting("h4h_seconds_per_hand", engine.DEFAULT_H4H_SECONDS_PER_HAND))
-    from seating import selectors
-
+    players_left = t.entries.filter(status=Entry.ACTIVE).count()
     return _run(t, "hand_for_hand_started", lambda s, i, n: engine.start_hand_for_hand(s, i, n, seconds),
-                actor=actor, reason=reason, now=now, seconds_per_hand=seconds, players_left=selectors.players_left(t))
+                actor=actor, reason=reason, now=now, seconds_per_hand=seconds, players_left=players_left)
 
 
 @transaction.atomic
@@ -205,12 +205,10 @@ def report_hand_complete(tournament, table_number: int, *, actor: Actor, now=Non
     When every table in play has reported, the next hand starts on its own.
     Returns ``{"hand": n, "waiting": [tables still playing], "next_hand_started": bool}``.
     """
-    from seating import selectors
-
     t, clock = _lock(tournament)
     if clock.status != Clock.HAND_FOR_HAND:
         raise ClockActionError("not_hand_for_hand", MESSAGES["not_hand_for_hand"])
-    tables = selectors.table_numbers(t)
+    tables = tables_in_play(t)
     if tables and table_number not in tables:
         raise ClockActionError("unknown_table", _("Table %(n)s is not in play.") % {"n": table_number})
     hand = clock.h4h_hand
@@ -224,10 +222,13 @@ def report_hand_complete(tournament, table_number: int, *, actor: Actor, now=Non
     return {"hand": hand, "waiting": waiting, "next_hand_started": started}
 
 
-def h4h_waiting_tables(t, hand: int, tables=None) -> list[int]:
-    from seating import selectors
+def tables_in_play(t) -> list[int]:
+    """The numbers of the tables in play (seating answers ``signals.tables_wanted``)."""
+    return signals.ask_one(signals.tables_wanted, default=[], tournament=t)
 
-    tables = selectors.table_numbers(t) if tables is None else tables
+
+def h4h_waiting_tables(t, hand: int, tables=None) -> list[int]:
+    tables = tables_in_play(t) if tables is None else tables
     done = set(HandForHandReport.objects.filter(tournament=t, hand=hand).values_list("table_number", flat=True))
     return [n for n in tables if n not in done]
 

@@ -16,9 +16,11 @@ from django.utils.translation import gettext as _
 
 from tdmanager.errors import DomainError, ValidationFailed
 
-from .. import chiprace, penalties
+from .. import chiprace, penalties, selectors, signals
 from ..models import ChipAdjustment, ChipCount, ChipRaceRecord, Entry, LedgerRow, Penalty, StructureItem, Tournament
-from .cashier import lock_tournament
+from ..selectors import chips_in_play
+from ..signals import announce
+from .ledger import lock_tournament
 from .events import Actor, log_event
 
 CHIPS_PER_RACK = 100  # five rows of twenty (TDA 25-A countable stacks)
@@ -29,13 +31,6 @@ class FloorError(DomainError):
 
 
 # --- chips in play (CR-06) ----------------------------------------------------------------
-
-
-def chips_in_play(t: Tournament) -> int:
-    """Starting stacks + rebuys + add-ons (net of reversals and refunds) + race adjustments − removals."""
-    sold = LedgerRow.objects.filter(tournament=t).aggregate(c=Sum("chips"))["c"] or 0
-    adjusted = ChipAdjustment.objects.filter(tournament=t).aggregate(c=Sum("chips"))["c"] or 0
-    return int(sold + adjusted)
 
 
 @transaction.atomic
@@ -190,12 +185,10 @@ def run_chip_race(tournament, table_number: int, players: list[dict], *, removed
 
 
 def _players_at_table(t, entry) -> tuple[int | None, int | None]:
-    from seating import selectors
-
-    seat = selectors.seat_of(entry)
+    seat = signals.ask_one(signals.seat_wanted, entry=entry)
     if not seat:
         return None, None
-    return seat["table"], selectors.players_at_table(t, seat["table"])
+    return seat["table"], signals.ask_one(signals.table_players_wanted, default=0, tournament=t, table=seat["table"])
 
 
 @transaction.atomic
@@ -234,9 +227,7 @@ def issue_penalty(tournament, entry, *, kind: str, reason_code: str, actor: Acto
         # PEN-07: chips removed from play; the place is set by the removal time.
         stack = chips_of(t, entry)
         ChipAdjustment.objects.create(tournament=t, entry=entry, kind=ChipAdjustment.DISQUALIFICATION, chips=-stack, reason=f"{kind} {reason_code}", created_by=actor.user)
-        from seating import hooks
-
-        hooks.entry_removed(t, entry, actor, reason=kind)
+        announce(signals.entry_removed, t, actor, entry=entry, reason=kind)
     log_event(t, "tournaments.penalty.issued", actor, penalty=p.pk, entry=entry.pk, name=entry.person.full_name, kind=kind,
               reason_code=reason_code, rounds=rounds, hands=hands_total, minutes=minutes, chips=chips, table=table)
     return p
@@ -282,10 +273,6 @@ def refresh_time_suspensions(t, now=None) -> None:
 
 
 def active_penalties(t, now=None):
+    """The floor's list: time suspensions that ran out are marked served first."""
     refresh_time_suspensions(t, now)
-    return Penalty.objects.filter(tournament=t, status=Penalty.ACTIVE).select_related("entry", "person")
-
-
-def penalty_history(person):
-    """Every penalty the person ever had, across tournaments, newest first (for escalation)."""
-    return Penalty.objects.filter(person=person).select_related("tournament").order_by("-issued_at")
+    return selectors.active_penalties(t, now)

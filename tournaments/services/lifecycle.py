@@ -6,8 +6,10 @@ from django.utils.translation import gettext as _
 
 from tdmanager.errors import DomainError
 
+from .. import signals
 from ..models import BlindStructure, Clock, Entry, StructureItem, Tournament
-from .cashier import lock_tournament
+from ..signals import announce
+from .ledger import lock_tournament
 from .events import Actor, log_event
 
 
@@ -52,9 +54,7 @@ def start(tournament, *, actor: Actor, override_minimum: bool = False, prestart_
     Clock.objects.get_or_create(tournament=t)
     log_event(t, "tournaments.tournament.started", actor, players=players, override_minimum=override_minimum,
               prestart_report_sent=prestart_report_sent)
-    from seating import hooks as seating_hooks
-
-    seating_hooks.tournament_started(t, actor)
+    announce(signals.tournament_started, t, actor)  # seating draws the seats
     return t
 
 
@@ -111,9 +111,7 @@ def cancel(tournament, *, actor: Actor, reason: str) -> Tournament:
         else:
             entry.status = Entry.CANCELLED
             entry.save(update_fields=["status"])
-            from seating import hooks as seating_hooks
-
-            seating_hooks.entry_cancelled(t, entry, actor)
+            announce(signals.entry_cancelled, t, actor, entry=entry)
     log_event(t, "tournaments.tournament.cancelled", actor, reason=reason, refunded=refunded)
     return t
 

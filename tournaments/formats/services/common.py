@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 from tdmanager.errors import DomainError
 from tournaments.models import ChipAdjustment, Entry, Tournament
 from tournaments.services import clockctl
-from tournaments.services.clockview import get_clock
+from tournaments.clockview import get_clock
 
 from .. import engine
 from ..models import QualifiedEntry

@@ -22,7 +22,9 @@ from django.utils.translation import gettext as _
 from tdmanager.errors import ValidationFailed
 from tournaments.models import Entry, Person, Tournament
 from tournaments.services import cashier, lifecycle
-from tournaments.services.cashier import lock_tournament
+from tournaments import signals
+from tournaments.services.ledger import lock_tournament
+from tournaments.signals import announce
 from tournaments.services.events import Actor, log_event
 
 from .. import engine
@@ -315,9 +317,7 @@ def free_absent_seat(match, *, actor: Actor, now=None) -> Match:
     gone = Entry.objects.get(pk=getattr(m, f"player_{side}_id"))
     gone.status = Entry.CANCELLED  # no refund: he loses all rights (001 L36); the ledger is untouched
     gone.save(update_fields=["status"])
-    from seating import hooks as seating_hooks
-
-    seating_hooks.entry_cancelled(t, gone, actor)  # his seat is free for the replacement
+    announce(signals.entry_cancelled, t, actor, entry=gone)  # his seat is free for the replacement
     setattr(m, f"player_{side}", None)
     m.seat_freed_at = now
     m.save(update_fields=[f"player_{side}", "seat_freed_at"])

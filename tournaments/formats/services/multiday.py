@@ -18,9 +18,9 @@ from django.utils.translation import gettext as _
 from tdmanager.errors import ValidationFailed
 from tournaments.models import ChipAdjustment, ChipCount, Entry, Tournament
 from tournaments.services import checks, lifecycle
-from tournaments.services.cashier import lock_tournament
+from tournaments.services.ledger import lock_tournament
 from tournaments.services.events import Actor, log_event
-from tournaments.services.floor import chips_in_play
+from tournaments.selectors import chips_in_play
 
 from .. import engine
 from ..models import Bag, ChipLeaderAward, Flight, MultiDayEvent, QualifiedEntry
@@ -83,10 +83,10 @@ def bagging_summary(flight: Flight) -> dict:
 
 
 def _find_entry(t, row):
-    if row.get("entry") not in (None, ""):
-        return Entry.objects.select_related("person").filter(tournament=t, pk=int(row["entry"])).first()
-    if row.get("number") not in (None, ""):
-        return Entry.objects.select_related("person").filter(tournament=t, number=int(row["number"])).first()
+    for key, field in (("entry", "pk"), ("number", "number")):
+        if row.get(key) not in (None, ""):
+            n = checks.whole(row[key], lo=1)
+            return Entry.objects.select_related("person").filter(tournament=t, **{field: n}).first() if n else None
     return None
 
 
@@ -118,14 +118,13 @@ def bag_chips(tournament, rows: list[dict], *, actor: Actor, now=None) -> dict:
             raise FormatError("not_playing", _("Entry %(n)s is not in this flight.") % {"n": label})
         if entry.pk in seen_entries or Bag.objects.filter(entry=entry).exists():
             raise FormatError("already_bagged", _("Entry %(n)s is already bagged.") % {"n": entry.number})
-        try:
-            chips = int(row.get("chips"))
-        except (TypeError, ValueError):
-            raise ValidationFailed("bad_chips", _("Entry %(n)s: enter the chips as a whole number.") % {"n": entry.number}) from None
+        chips = checks.whole(row.get("chips"), lo=-checks.MAX_CHIPS, hi=checks.MAX_CHIPS)
+        if chips is None:
+            raise ValidationFailed("bad_chips", _("Entry %(n)s: enter the chips as a whole number.") % {"n": entry.number})
         if chips <= 0:
             raise ValidationFailed("bad_chips", _("Entry %(n)s: a bag holds at least one chip (a player with none has busted).") % {"n": entry.number})
         bag_number = str(row.get("bag_number") or "").strip()
-        if not bag_number:
+        if not bag_number or len(bag_number) > 20:
             raise ValidationFailed("bag_number_required", _("Entry %(n)s: enter the bag number.") % {"n": entry.number})
         if bag_number in seen_bags or bag_number in existing_bags:
             raise FormatError("bag_number_used", _("Bag number %(b)s is already used in this flight.") % {"b": bag_number})

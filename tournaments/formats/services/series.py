@@ -17,7 +17,7 @@ from payouts import leaderboard
 from tdmanager.errors import ValidationFailed
 from tournaments.models import Entry, Person, Tournament
 from tournaments.services import checks
-from tournaments.services.cashier import lock_tournament
+from tournaments.services.ledger import lock_tournament
 from tournaments.services.events import Actor, log_event
 
 from .. import engine

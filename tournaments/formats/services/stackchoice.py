@@ -16,8 +16,10 @@ from django.utils.translation import gettext as _
 
 from tdmanager.errors import ValidationFailed
 from tournaments.models import Entry, LedgerRow, Person, Tournament
-from tournaments.services import cashier, checks, clockview
-from tournaments.services.cashier import DeskError, Sale, lock_tournament
+from tournaments import clockview
+from tournaments.services import cashier, checks
+from tournaments.services.cashier import DeskError, Sale
+from tournaments.services.ledger import lock_tournament
 from tournaments.services.events import Actor, log_event
 
 from ..models import EntryStackChoice, StackOption

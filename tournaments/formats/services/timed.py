@@ -17,10 +17,10 @@ from django.utils.translation import gettext as _
 
 from tdmanager.errors import ValidationFailed
 from tournaments.models import ChipCount, Entry, Tournament
-from tournaments.services import lifecycle
-from tournaments.services.cashier import lock_tournament
+from tournaments.services import checks, lifecycle
+from tournaments.services.ledger import lock_tournament
 from tournaments.services.events import Actor, log_event
-from tournaments.services.floor import chips_in_play
+from tournaments.selectors import chips_in_play
 
 from .. import engine
 from ..models import QualifiedEntry, Qualifier, QualifierGroup, TimedEvent
@@ -76,13 +76,13 @@ def finish_timed(tournament, *, actor: Actor, counts: list[dict] | None = None, 
     else:
         by_id = {e.pk: e for e in alive}
         for c in counts or []:
-            pk = int(c["entry"])
+            pk = checks.whole(c.get("entry"), lo=1) if isinstance(c, dict) else None
             if pk not in by_id:
                 raise FormatError("not_playing", _("Entry %(n)s is not in the event.") % {"n": pk})
             if pk in stacks:
                 raise ValidationFailed("duplicate_count", _("Entry %(n)s is counted twice.") % {"n": by_id[pk].number})
-            chips = int(c["chips"])
-            if chips <= 0:
+            chips = checks.whole(c.get("chips"), lo=-checks.MAX_CHIPS, hi=checks.MAX_CHIPS)
+            if chips is None or chips <= 0:
                 raise ValidationFailed("bad_chips", _("A player still in has chips: enter his stack."))
             stacks[pk] = chips
         missing = [e.number for e in alive if e.pk not in stacks]

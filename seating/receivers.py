@@ -1,0 +1,67 @@
+"""Seating reacts to what tournaments announces (``tournaments.signals``). Each receiver runs
+inside the sender's transaction, so a player is never paid without a seat record."""
+
+from tournaments import signals
+
+from . import selectors, services
+
+
+def entry_paid(sender, tournament, entry, actor, **kwargs):
+    """A sale made an entry playing: once the tournament runs, seat it from the seat pool."""
+    services.seat_new_entry(tournament, entry, actor)
+
+
+def entry_revived(sender, tournament, entry, actor, **kwargs):
+    """A busted entry bought back in (rebuy): its bust no longer counts; seat it again."""
+    services.seat_new_entry(tournament, entry, actor, revived=True)
+
+
+def entry_cancelled(sender, tournament, entry, actor, **kwargs):
+    """An entry was cancelled (reversal, refund): free its seat."""
+    services.release_seat(tournament, entry, actor)
+
+
+def entry_removed(sender, tournament, entry, actor, reason="", **kwargs):
+    """A player removed by a penalty (disqualification, PEN-07): out now, ranked by time."""
+    services.remove_entry(tournament, entry, actor=actor, reason=reason)
+
+
+def tournament_started(sender, tournament, actor, **kwargs):
+    """The tournament started: draw every paid entry into seats."""
+    services.tournament_started(tournament, actor)
+
+
+# --- answers to what tournaments asks (read side) -------------------------------------------
+
+
+def seat_wanted(sender, entry, **kwargs):
+    return selectors.seat_of(entry)
+
+
+def tables_wanted(sender, tournament, **kwargs):
+    return selectors.table_numbers(tournament)
+
+
+def table_players_wanted(sender, tournament, table, **kwargs):
+    return selectors.players_at_table(tournament, table)
+
+
+def snapshot_parts(sender, tournament, **kwargs):
+    return selectors.display_summary(tournament)
+
+
+def page_links(sender, tournament, **kwargs):
+    return selectors.tournament_links(tournament)
+
+
+def connect():
+    signals.entry_paid.connect(entry_paid, dispatch_uid="seating.entry_paid")
+    signals.entry_revived.connect(entry_revived, dispatch_uid="seating.entry_revived")
+    signals.entry_cancelled.connect(entry_cancelled, dispatch_uid="seating.entry_cancelled")
+    signals.entry_removed.connect(entry_removed, dispatch_uid="seating.entry_removed")
+    signals.tournament_started.connect(tournament_started, dispatch_uid="seating.tournament_started")
+    signals.seat_wanted.connect(seat_wanted, dispatch_uid="seating.seat_wanted")
+    signals.tables_wanted.connect(tables_wanted, dispatch_uid="seating.tables_wanted")
+    signals.table_players_wanted.connect(table_players_wanted, dispatch_uid="seating.table_players_wanted")
+    signals.snapshot_parts.connect(snapshot_parts, dispatch_uid="seating.snapshot_parts")
+    signals.page_links.connect(page_links, dispatch_uid="seating.page_links")

@@ -1,0 +1,42 @@
+"""API routes of tournaments: people, structures, tournaments, entries, screens, chip sets,
+the cashier desk, the clock and the floor tools (mounted under /api/v1/)."""
+
+from django.urls import include, path
+from rest_framework.routers import DefaultRouter
+
+from . import api as tapi
+
+router = DefaultRouter()
+router.register("people", tapi.PersonViewSet, basename="person")
+router.register("structures", tapi.StructureViewSet, basename="structure")
+router.register("tournaments", tapi.TournamentViewSet, basename="tournament")
+router.register("entries", tapi.EntryViewSet, basename="entry")
+router.register("screens", tapi.DisplayScreenViewSet, basename="screen")
+router.register("chipsets", tapi.ChipSetViewSet, basename="chipset")
+
+cashier_api = [
+    path("register/", tapi.RegisterView.as_view(), name="api-register"),
+    path("preregister/", tapi.PreRegisterView.as_view(), name="api-preregister"),
+    path("pay/", tapi.PayReservationView.as_view(), name="api-pay"),
+    path("cancel-reservation/", tapi.CancelReservationView.as_view(), name="api-cancel-reservation"),
+    path("reenter/", tapi.ReenterView.as_view(), name="api-reenter"),
+    path("rebuy/", tapi.RebuyView.as_view(), name="api-rebuy"),
+    path("addon/", tapi.AddonView.as_view(), name="api-addon"),
+    path("reverse/", tapi.ReverseView.as_view(), name="api-reverse"),
+    path("refund/", tapi.RefundView.as_view(), name="api-refund"),
+    path("alternates/", tapi.AddAlternateView.as_view(), name="api-alternate-add"),
+    path("alternates/admit/", tapi.AdmitAlternateView.as_view(), name="api-alternate-admit"),
+    path("shift/", tapi.ShiftView.as_view(), name="api-shift"),
+    path("receipts/<int:number>/", tapi.ReceiptView.as_view(), name="api-receipt"),
+]
+
+urlpatterns = [
+    path("", include(router.urls)),
+    path("cashier/", include(cashier_api)),
+    path("tournaments/<int:pk>/clock/", tapi.ClockView.as_view(), name="api-clock"),
+    path("tournaments/<int:pk>/clock/<slug:op>/", tapi.ClockView.as_view(), name="api-clock-op"),
+    path("tournaments/<int:pk>/floor/", tapi.FloorView.as_view(), name="api-floor"),
+    path("tournaments/<int:pk>/floor/<slug:op>/", tapi.FloorView.as_view(), name="api-floor-op"),
+    path("penalties/<int:pk>/<slug:op>/", tapi.PenaltyActionView.as_view(), name="api-penalty-op"),
+    path("people/<int:pk>/penalties/", tapi.PersonPenaltiesView.as_view(), name="api-person-penalties"),
+]

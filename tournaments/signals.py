@@ -1,0 +1,73 @@
+"""What tournaments announces. Other apps react; tournaments never calls them.
+
+Each signal is sent by the service that made the change, inside its transaction, with
+``sender=Tournament`` and keyword arguments ``tournament``, ``actor`` and what the signal names.
+A receiver that raises rolls the whole action back (``send``, not ``send_robust``): seating
+that cannot seat a paid player must refuse the sale, not leave a player without a seat record.
+Receivers connect in their app's ``AppConfig.ready()`` (``seating/apps.py``, ``payouts/apps.py``).
+"""
+
+from django.dispatch import Signal
+
+#: A sale (or a prize seat, a ticket) made an entry playing. ``entry``.
+entry_paid = Signal()
+
+#: A busted entry bought back in (rebuy): its bust no longer counts. ``entry``.
+entry_revived = Signal()
+
+#: An entry was cancelled (reversal, refund, cancelled tournament). ``entry``.
+entry_cancelled = Signal()
+
+#: A player was removed from play by a penalty (disqualification, PEN-07). ``entry``, ``reason``.
+entry_removed = Signal()
+
+#: The tournament started: every paid entry needs a seat.
+tournament_started = Signal()
+
+
+# --- What tournaments asks: the apps above answer (read side) --------------------------------
+# Tournaments works without them: no answer is an empty answer.
+
+#: ``entry`` → ``{"table": n, "seat": s}`` while the entry is seated (seating answers).
+seat_wanted = Signal()
+
+#: ``tournament`` → the numbers of the tables in play (seating answers).
+tables_wanted = Signal()
+
+#: ``tournament``, ``table`` → how many players sit at that table (seating answers).
+table_players_wanted = Signal()
+
+#: ``tournament`` → a dict merged into the live snapshot every lobby screen receives
+#: (seating: tables, seat lookup, moves; payouts: prize pool and payouts).
+snapshot_parts = Signal()
+
+#: ``tournament`` → ``[{"label", "url"}]``: buttons on the tournament page (each app's pages).
+page_links = Signal()
+
+#: ``tournament``, ``buy_in``, ``fee`` → why another app refuses this price (payouts: a satellite
+#: awards seats in the tournament, so it cannot become free), or None.
+price_checked = Signal()
+
+#: ``tournament``, ``request`` → a response for the lobby screen instead of the clock (a
+#: heads-up event shows its bracket), or None.
+display_wanted = Signal()
+
+
+def ask(signal: Signal, **kwargs) -> list:
+    """Every answer to a read-side signal, None answers left out."""
+    from .models import Tournament
+
+    return [answer for _receiver, answer in signal.send(sender=Tournament, **kwargs) if answer is not None]
+
+
+def ask_one(signal: Signal, default=None, **kwargs):
+    """The first answer to a read-side signal, else ``default``."""
+    answers = ask(signal, **kwargs)
+    return answers[0] if answers else default
+
+
+def announce(signal: Signal, tournament, actor, **kwargs) -> None:
+    """Send ``signal`` about ``tournament`` inside the caller's transaction."""
+    from .models import Tournament
+
+    signal.send(sender=Tournament, tournament=tournament, actor=actor, **kwargs)
