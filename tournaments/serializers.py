@@ -341,16 +341,31 @@ class ChipAdjustSerializer(serializers.Serializer):
     entry = serializers.PrimaryKeyRelatedField(queryset=Entry.objects.all(), required=False, allow_null=True)
 
 
+MAX_CHIPS = 10**12  # more than any room holds; the chip columns are bigints
+
+
+class ChipCountItemSerializer(serializers.Serializer):
+    entry = serializers.IntegerField(min_value=1, max_value=2**62)
+    chips = serializers.IntegerField(min_value=0, max_value=MAX_CHIPS)
+    bag_number = serializers.CharField(max_length=20, required=False, allow_blank=True, default="")
+
+
 class ChipCountsSerializer(serializers.Serializer):
     occasion = serializers.ChoiceField(choices=["BREAK", "END_OF_DAY", "FINAL_TABLE", "BAGGING"], default="BREAK")
-    counts = serializers.ListField(child=serializers.DictField(), allow_empty=False)
+    counts = ChipCountItemSerializer(many=True, allow_empty=False)
+
+
+class RacePlayerSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=1, max_value=11)
+    odd_value = serializers.IntegerField(min_value=0, max_value=MAX_CHIPS)
+    stack_after_exchange = serializers.IntegerField(min_value=0, max_value=MAX_CHIPS)
 
 
 class ChipRaceSerializer(serializers.Serializer):
-    table = serializers.IntegerField(min_value=1)
-    removed_denomination = serializers.IntegerField(min_value=1)
-    new_denomination = serializers.IntegerField(min_value=1)
-    players = serializers.ListField(child=serializers.DictField(), allow_empty=False)
-    winners = serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True)
-    lowest_denomination_in_play = serializers.IntegerField(required=False, allow_null=True)
-    last_hand_small_blind_seat = serializers.IntegerField(required=False, allow_null=True)
+    table = serializers.IntegerField(min_value=1, max_value=10_000)
+    removed_denomination = serializers.IntegerField(min_value=1, max_value=MAX_CHIPS)
+    new_denomination = serializers.IntegerField(min_value=1, max_value=MAX_CHIPS)
+    players = RacePlayerSerializer(many=True, allow_empty=False)
+    winners = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=11), required=False, allow_null=True)
+    lowest_denomination_in_play = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=MAX_CHIPS)
+    last_hand_small_blind_seat = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=11)
