@@ -19,10 +19,12 @@ from django.utils.translation import gettext as _
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.money import CENT, ZERO, floor_money, split_evenly, to_money
 from tdmanager.roles import CASHIER, DIRECTOR, FLOOR, user_roles
+from tournaments.actions import Action
+from tournaments.house import HouseRules
 from tournaments.models import Clock, Entry, LedgerRow, Tournament
 from tournaments.services.cashier import DeskError, check_cash_limit, check_method, check_open_for_sales
-from tournaments.services.ledger import issue_paid_entry, lock_tournament, write_row
 from tournaments.services.events import Actor, log_event
+from tournaments.services.ledger import issue_paid_entry, lock_tournament, write_row
 
 from . import deals as deal_engine
 from . import selectors as sel
@@ -156,7 +158,7 @@ def edit_payout_table(tournament, prizes, *, actor: Actor, reason: str = "") -> 
     "description", "target"}]. Validated (non-increasing, exact total). Once locked, a change
     needs a reason and is logged as such (PAY-05)."""
     t = lock_tournament(tournament)
-    return _save_table(t, prizes, actor=actor, reason=reason, action="payouts.table.edited")
+    return _save_table(t, prizes, actor=actor, reason=reason, action=Action.PAYOUTS_TABLE_EDITED)
 
 
 @transaction.atomic
@@ -170,7 +172,7 @@ def reset_payout_table(tournament, *, actor: Actor) -> PayoutTable:
     table.state, table.prize_pool = PayoutTable.AUTO, ZERO
     table.version += 1
     table.save()
-    log_event(t, "payouts.table.proposed", actor, places=sel.places_paid(t))
+    log_event(t, Action.PAYOUTS_TABLE_PROPOSED, actor, places=sel.places_paid(t))
     return table
 
 
@@ -180,13 +182,13 @@ def apply_template(tournament, template: PayoutTemplate, *, actor: Actor, reason
     unit; what the flooring leaves goes to 1st place (PAY-05)."""
     t = lock_tournament(tournament)
     total = sel.prize_pool(t)
-    unit = Decimal(str(sel.setting(t, "payout_rounding")))
+    unit = HouseRules.of(t).payout_rounding
     percents = [Decimal(str(p)) for p in template.percents]
     amounts = [floor_money(total * p / 100, unit) for p in percents]
     if amounts:
         amounts[0] += total - sum(amounts, ZERO)
     prizes = [{"place": i, "kind": "CASH", "amount": a} for i, a in enumerate(amounts, start=1)]
-    return _save_table(t, prizes, actor=actor, reason=reason, action="payouts.template.applied", template=template.name)
+    return _save_table(t, prizes, actor=actor, reason=reason, action=Action.PAYOUTS_TEMPLATE_APPLIED, template=template.name)
 
 
 @transaction.atomic
@@ -203,7 +205,7 @@ def lock_payout_table(tournament, *, actor: Actor) -> PayoutTable:
     _store(t, table, prizes, state=PayoutTable.LOCKED, pool_total=pool_total)
     table.locked_at, table.locked_by = timezone.now(), actor.user
     table.save(update_fields=["locked_at", "locked_by"])
-    log_event(t, "payouts.table.locked", actor, prize_pool=str(pool_total), places=len({p["place"] for p in prizes}))
+    log_event(t, Action.PAYOUTS_TABLE_LOCKED, actor, prize_pool=str(pool_total), places=len({p["place"] for p in prizes}))
     return table
 
 
@@ -227,7 +229,7 @@ def save_payout_template(name: str, percents, *, actor: Actor, template: PayoutT
         template = PayoutTemplate(name=name)
     template.name, template.percents = name, [str(v) for v in values]
     template.save()
-    log_event(None, "payouts.template.saved", actor, template=name, percents=template.percents)
+    log_event(None, Action.PAYOUTS_TEMPLATE_SAVED, actor, template=name, percents=template.percents)
     return template
 
 
@@ -252,7 +254,7 @@ def sign_off_ranking(tournament, *, actor: Actor) -> RankingSignoff:
     if RankingSignoff.objects.filter(tournament=t, user=actor.user, snapshot=snapshot).exists():
         raise PayoutError("already_signed", _("You have already signed this ranking; a second person must sign it."))
     signoff = RankingSignoff.objects.create(tournament=t, user=actor.user, role=role, snapshot=snapshot)
-    log_event(t, "payouts.ranking.signed", actor, role=role, places=len(snapshot))
+    log_event(t, Action.PAYOUTS_RANKING_SIGNED, actor, role=role, places=len(snapshot))
     return signoff
 
 
@@ -322,7 +324,7 @@ def pay_prize(entry, *, method: str, actor: Actor, source: str = "MAIN:CASH", re
         tournament=t, entry=entry, source=source, kind=kind, place=due["place"], amount=amount, method=method,
         reference=reference.strip(), payee=payee, row=row, ticket=ticket, paid_by=actor.user,
     )
-    log_event(t, "payouts.prize.paid", actor, entry=entry.pk, name=person.full_name, place=due["place"], kind=kind,
+    log_event(t, Action.PAYOUTS_PRIZE_PAID, actor, entry=entry.pk, name=person.full_name, place=due["place"], kind=kind,
               amount=str(amount), method=method, receipt=row.receipt_number if row else None, source=source)
     return payment
 
@@ -356,7 +358,7 @@ def link_satellite(satellite, target, *, actor: Actor, remainder_rule: str = Sat
     if t.format != Tournament.SATELLITE:
         t.format = Tournament.SATELLITE
         t.save(update_fields=["format"])
-    log_event(t, "payouts.satellite.linked", actor, target=target.pk, remainder_rule=remainder_rule, prize_base=prize_base)
+    log_event(t, Action.PAYOUTS_SATELLITE_LINKED, actor, target=target.pk, remainder_rule=remainder_rule, prize_base=prize_base)
     return link
 
 
@@ -423,7 +425,7 @@ def complete_satellite(satellite, *, actor: Actor, now=None) -> list[PrizePaymen
     t.status = Tournament.FINISHED
     t.save(update_fields=["status"])
     Clock.objects.filter(tournament=t).exclude(status=Clock.FINISHED).update(status=Clock.FINISHED, ends_at=None, version=F("version") + 1)
-    log_event(t, "payouts.satellite.completed", actor, target=target.pk, seats=seats,
+    log_event(t, Action.PAYOUTS_SATELLITE_COMPLETED, actor, target=target.pk, seats=seats,
               winners=[{"entry": p.entry_id, "seat_entry": p.seat_entry_id, "ticket": p.ticket_id} for p in payments])
     return payments
 
@@ -446,7 +448,7 @@ def redeem_ticket(ticket, *, actor: Actor, tournament=None, now=None) -> Entry:
     entry, _row = issue_paid_entry(t, ticket.holder, actor=actor, method=LedgerRow.OTHER, note=f"ticket {ticket.pk}", now=now)
     ticket.status, ticket.redeemed_entry = Ticket.REDEEMED, entry
     ticket.save(update_fields=["status", "redeemed_entry"])
-    log_event(t, "payouts.ticket.redeemed", actor, ticket=ticket.pk, entry=entry.pk, name=ticket.holder.full_name)
+    log_event(t, Action.PAYOUTS_TICKET_REDEEMED, actor, ticket=ticket.pk, entry=entry.pk, name=ticket.holder.full_name)
     return entry
 
 
@@ -454,7 +456,8 @@ def redeem_ticket(ticket, *, actor: Actor, tournament=None, now=None) -> Entry:
 
 
 def _final_table_size(t) -> int:
-    return int(sel.setting(t, "final_table_size"))
+    """BAL-09 / PAY-09: the house rules' final-table size, the number seating combines at."""
+    return HouseRules.of(t).final_table_size
 
 
 def _deal_state(t, stacks: dict):
@@ -565,7 +568,7 @@ def propose_deal(tournament, stacks: dict, *, method: str, actor: Actor, reserve
         by_player={str(e.pk): str(a) for e, a in zip(players, per_player)}, by_place=[str(a) for a in by_place],
         prizes_before=[str(p) for p in left], created_by=actor.user,
     )
-    log_event(t, "payouts.deal.proposed", actor, deal=deal.pk, method=method, by_place=deal.by_place, reserve=str(reserve))
+    log_event(t, Action.PAYOUTS_DEAL_PROPOSED, actor, deal=deal.pk, method=method, by_place=deal.by_place, reserve=str(reserve))
     return deal
 
 
@@ -581,7 +584,7 @@ def accept_deal(deal, entry, *, actor: Actor) -> DealAcceptance:
     if DealAcceptance.objects.filter(deal=deal, entry=entry).exists():
         raise PayoutError("already_accepted", _("This player has already accepted."))
     acc = DealAcceptance.objects.create(deal=deal, entry=entry, recorded_by=actor.user)
-    log_event(t, "payouts.deal.accepted", actor, deal=deal.pk, entry=entry.pk, name=entry.person.full_name)
+    log_event(t, Action.PAYOUTS_DEAL_ACCEPTED, actor, deal=deal.pk, entry=entry.pk, name=entry.person.full_name)
     return acc
 
 
@@ -612,7 +615,7 @@ def approve_deal(deal, *, actor: Actor) -> Deal:
     _store(t, table, new, state=PayoutTable.LOCKED, pool_total=table.prize_pool)
     deal.status, deal.approved_by, deal.approved_at = Deal.APPROVED, actor.user, timezone.now()
     deal.save(update_fields=["status", "approved_by", "approved_at"])
-    log_event(t, "payouts.deal.approved", actor, deal=deal.pk, by_place=deal.by_place)
+    log_event(t, Action.PAYOUTS_DEAL_APPROVED, actor, deal=deal.pk, by_place=deal.by_place)
     return deal
 
 
@@ -624,7 +627,7 @@ def cancel_deal(deal, *, actor: Actor, reason: str = "") -> Deal:
         raise PayoutError("deal_closed", _("This deal is no longer open."))
     deal.status = Deal.CANCELLED
     deal.save(update_fields=["status"])
-    log_event(t, "payouts.deal.cancelled", actor, deal=deal.pk, reason=reason)
+    log_event(t, Action.PAYOUTS_DEAL_CANCELLED, actor, deal=deal.pk, reason=reason)
     return deal
 
 
@@ -643,7 +646,7 @@ def create_side_pool(tournament, *, kind: str, name: str, actor: Actor, key: str
         raise PayoutError("duplicate_side_pool", _("This tournament already has a side pool '%(k)s'.") % {"k": key})
     pool = SidePool.objects.create(tournament=t, kind=kind, name=name.strip() or str(dict(SidePool.KINDS)[kind]), key=key,
                                    from_ledger=from_ledger, from_prize_pool=_money(from_prize_pool), fund=fund)
-    log_event(t, "payouts.sidepool.created", actor, pool=pool.pk, kind=kind, name=pool.name, from_prize_pool=str(pool.from_prize_pool))
+    log_event(t, Action.PAYOUTS_SIDEPOOL_CREATED, actor, pool=pool.pk, kind=kind, name=pool.name, from_prize_pool=str(pool.from_prize_pool))
     return pool
 
 
@@ -654,7 +657,7 @@ def contribute_side_pool(pool, amount, *, actor: Actor, note: str = "") -> SideC
     if amount <= 0:
         raise ValidationFailed("bad_amount", _("A contribution must be positive."))
     c = SideContribution.objects.create(pool=pool, amount=amount, note=note[:200], created_by=actor.user)
-    log_event(t, "payouts.sidepool.contributed", actor, pool=pool.pk, amount=str(amount), note=note)
+    log_event(t, Action.PAYOUTS_SIDEPOOL_CONTRIBUTED, actor, pool=pool.pk, amount=str(amount), note=note)
     return c
 
 
@@ -681,7 +684,7 @@ def award_side_pool(pool, *, actor: Actor, awards=None, note: str = "") -> list[
     if sum((a for _e, a in awards), ZERO) > limit:
         raise PayoutError("side_pool_overdrawn", _("The side pool holds only %(left)s.") % {"left": limit})
     made = [SideAward.objects.create(pool=pool, entry=e, amount=a, note=note[:200], created_by=actor.user) for e, a in awards if a > 0]
-    log_event(t, "payouts.sidepool.awarded", actor, pool=pool.pk, awards=[{"entry": a.entry_id, "amount": str(a.amount)} for a in made])
+    log_event(t, Action.PAYOUTS_SIDEPOOL_AWARDED, actor, pool=pool.pk, awards=[{"entry": a.entry_id, "amount": str(a.amount)} for a in made])
     return made
 
 

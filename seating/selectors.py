@@ -10,6 +10,8 @@ from django.db.models import Count
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from tournaments.actions import Action
+from tournaments.house import HouseRules
 from tournaments.models import Entry, TournamentEvent
 from tournaments.selectors import active_penalties
 
@@ -92,9 +94,7 @@ def engine_tables(tournament) -> tuple[list[engine.Table], dict[int, Table]]:
 def table_map(tournament) -> dict:
     """Every table in play with its seats, players, stacks, blinds and flags; the moves to
     make; halted tables; the next table to break. For the floor's page and the API."""
-    from .services.plan import house
-
-    h = house(tournament)
+    h = HouseRules.of(tournament)
     tables, rows = engine_tables(tournament)
     people = {
         pk: (number, first, last, nick, chips)
@@ -143,9 +143,9 @@ def table_map(tournament) -> dict:
         "next_to_break": next_break,
         "break_due": due,
         "break_order": h.break_order,
-        "settings": {"balance_trigger_difference": h.trigger_difference, "mover_rule": h.mover_rule, "dest_rule": h.dest_rule,
+        "settings": {"balance_trigger_difference": h.balance_trigger_difference, "mover_rule": h.mover_rule, "dest_rule": h.dest_rule,
                      "tie_break": h.tie_break, "vacated_bb_seat": h.vacated_bb_seat, "final_table_size": h.final_table_size,
-                     "h4h_policy": h.h4h_policy},
+                     "h4h_policy": h.h4h_simultaneous_policy},
     }
 
 
@@ -214,14 +214,14 @@ def standings(tournament) -> list[dict]:
     return rows
 
 
-DRAW_ACTIONS = ("seating.draw.initial", "seating.player.seated", "seating.table.broken", "seating.final_table.formed")
+DRAW_ACTIONS = (Action.SEATING_DRAW_INITIAL, Action.SEATING_PLAYER_SEATED, Action.SEATING_TABLE_BROKEN, Action.SEATING_FINAL_TABLE_FORMED)
 
 
 def draw_history(tournament, entry) -> list[dict]:
     """How this player's seats were assigned: the draws and moves that placed him, from the
     event log (SEAT-01, SEAT-04: both permutations of a break are shown)."""
     out = []
-    initial = TournamentEvent.objects.filter(tournament=tournament, action="seating.draw.initial").order_by("id")
+    initial = TournamentEvent.objects.filter(tournament=tournament, action=Action.SEATING_DRAW_INITIAL).order_by("id")
     for ev in initial:
         assignment = ev.payload.get("assignment", [])
         for i, (e, table, seat) in enumerate(assignment, 1):
@@ -229,7 +229,7 @@ def draw_history(tournament, entry) -> list[dict]:
                 cards = ev.payload.get("button_cards", {}).get(str(table), [])
                 out.append({"event": ev, "kind": "initial", "table": table, "seat": seat, "ticket": i, "tickets": len(assignment),
                             "button": ev.payload.get("buttons", {}).get(str(table)), "button_cards": cards})
-    for ev in TournamentEvent.objects.filter(tournament=tournament, action="seating.player.seated", payload__entry=entry.pk).order_by("id"):
+    for ev in TournamentEvent.objects.filter(tournament=tournament, action=Action.SEATING_PLAYER_SEATED, payload__entry=entry.pk).order_by("id"):
         out.append({"event": ev, "kind": "late", "table": ev.payload.get("table"), "seat": ev.payload.get("seat"),
                     "reason": ev.payload.get("reason")})
     for m in PendingMove.objects.filter(tournament=tournament, entry=entry).select_related("event", "done_by").order_by("id"):

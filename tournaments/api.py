@@ -20,10 +20,10 @@ from tdmanager.roles import HasRole
 
 from . import selectors
 from . import serializers as s
+from .actions import Action
 from .models import BlindStructure, Entry, IdempotencyRecord, LedgerRow, Person, Tournament
 from .services import cashier, clockctl, lifecycle, people, structures
 from .services.events import Actor
-
 
 
 def body_hash(request) -> str:
@@ -185,7 +185,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
         t = serializer.save()
         from .services.events import log_event
 
-        log_event(t, "tournaments.tournament.created", Actor.from_request(self.request), name=t.name)
+        log_event(t, Action.TOURNAMENTS_TOURNAMENT_CREATED, Actor.from_request(self.request), name=t.name)
 
     def perform_update(self, serializer):
         t = self.get_object()
@@ -198,7 +198,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
         t = serializer.save()
         from .services.events import log_event
 
-        log_event(t, "tournaments.tournament.updated", Actor.from_request(self.request), fields=sorted(serializer.validated_data), override_reason=override_reason)
+        log_event(t, Action.TOURNAMENTS_TOURNAMENT_UPDATED, Actor.from_request(self.request), fields=sorted(serializer.validated_data), override_reason=override_reason)
 
     def perform_destroy(self, instance):
         lifecycle.delete(instance, actor=Actor.from_request(self.request))
@@ -435,14 +435,14 @@ class DisplayScreenViewSet(viewsets.ModelViewSet):
         screen = serializer.save(token=secrets.token_urlsafe(24))
         from .services.events import log_event
 
-        log_event(screen.tournament, "tournaments.display.created", Actor.from_request(self.request), screen=screen.name)
+        log_event(screen.tournament, Action.TOURNAMENTS_DISPLAY_CREATED, Actor.from_request(self.request), screen=screen.name)
 
     def perform_update(self, serializer):
         screen = serializer.save()
         from tdmanager import realtime
 
         if screen.tournament_id:
-            realtime.tournament_changed(screen.tournament_id, "tournaments.display.updated")
+            realtime.tournament_changed(screen.tournament_id, Action.TOURNAMENTS_DISPLAY_UPDATED)
 
 
 class ChipSetViewSet(viewsets.ModelViewSet):

@@ -7,15 +7,25 @@ modules (``clock.py``, ``chiprace.py``, ``penalties.py``).
 from decimal import Decimal
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from .actions import Action
+
 MONEY = {"max_digits": 13, "decimal_places": 2}
 NOT_NEGATIVE = [MinValueValidator(0)]  # prices, fees, amounts (with a CheckConstraint on the column)
 POSITIVE = [MinValueValidator(1)]  # stacks
+
+
+def plausible_date(value):
+    """A tournament's dates lie between 2000 and 2100 (a year 426 start is a typing slip, and its
+    local time would carry a seconds offset no client reads)."""
+    if not 2000 <= value.year <= 2100:
+        raise ValidationError(_("Enter a date between the years 2000 and 2100."), code="implausible_date")
 
 
 class AppendOnlyQuerySet(models.QuerySet):
@@ -159,7 +169,7 @@ class Tournament(models.Model):
     LATE_REG_ENDS = [(END_OF_LEVEL, _("End of level N")), (END_OF_BREAK, _("End of the break after level N"))]
 
     name = models.CharField(_("name"), max_length=160)
-    start_at = models.DateTimeField(_("start time"))
+    start_at = models.DateTimeField(_("start time"), validators=[plausible_date])
     game = models.CharField(_("game"), max_length=10, choices=GAMES, default="NLHE")
     format = models.CharField(_("format"), max_length=10, choices=FORMATS, default=FREEZEOUT)
     status = models.CharField(_("status"), max_length=12, choices=STATUSES, default=PLANNED)
@@ -241,7 +251,8 @@ class Tournament(models.Model):
         return self.addon_price is not None and bool(self.addon_chips)
 
     def setting(self, name, default=None):
-        return (self.settings or {}).get(name, default)
+        # Validated on the way in (tournaments.house); a row written before that reads as defaults.
+        return (self.settings if isinstance(self.settings, dict) else {}).get(name, default)
 
 
 class Entry(models.Model):
@@ -387,6 +398,11 @@ class TournamentEvent(AppendOnlyModel):
 
     def __str__(self):
         return f"{self.created_at:%H:%M:%S} {self.action}"
+
+    @property
+    def action_label(self) -> str:
+        """What a person reads for the action (``tournaments.actions.Action``), in his language."""
+        return Action.label_of(self.action)
 
 
 class IdempotencyRecord(models.Model):

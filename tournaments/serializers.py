@@ -159,9 +159,11 @@ class AlternateSerializer(serializers.ModelSerializer):
 
 
 class EventSerializer(serializers.ModelSerializer):
+    action_label = serializers.CharField(read_only=True, help_text="The action as a person reads it, in the user's language.")
+
     class Meta:
         model = TournamentEvent
-        fields = ["id", "tournament", "action", "actor_label", "device", "created_at", "payload"]
+        fields = ["id", "tournament", "action", "action_label", "actor_label", "device", "created_at", "payload"]
 
 
 # --- cashier inputs -------------------------------------------------------------------------

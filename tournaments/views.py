@@ -13,11 +13,11 @@ from django.utils.translation import gettext_lazy
 
 from tdmanager.errors import DomainError
 
-from . import receipts, selectors, signals
+from . import clockview, receipts, selectors, signals
+from .actions import Action
 from .models import BlindStructure, Entry, LedgerRow, Tournament
 from .services import cashier, lifecycle
 from .services.events import Actor
-
 
 
 def dashboard(request):
@@ -121,7 +121,7 @@ def tournament_edit(request, pk=None):
         t = form.save()
         from .services.events import log_event
 
-        log_event(t, "tournaments.tournament.saved", Actor.from_request(request), fields=sorted(form.changed_data))
+        log_event(t, Action.TOURNAMENTS_TOURNAMENT_SAVED, Actor.from_request(request), fields=sorted(form.changed_data))
         messages.success(request, _("Tournament saved."))
         return redirect("tournament", pk=t.pk)
     return render(request, "tournament_edit.html", {"form": form, "t": instance})
@@ -163,6 +163,7 @@ def clock_page(request, pk):
     panels = [("blinds", _("blinds")), ("stats", _("stats")), ("payouts", _("payouts")), ("seats", _("seat lookup")),
               ("announcements", _("announcements")), ("moves", _("moves")), ("sounds", _("sounds"))]
     return render(request, "clock.html", {"t": t, "items": items, "screens": DisplayScreen.objects.filter(tournament=t),
+                                          "structure_warnings": clockview.structure_warnings(clockview.structure_items(t)),
                                           "panel_choices": panels, "shot_presets": sorted(engine.SHOT_CLOCK_PRESETS.items())})
 
 

@@ -7,6 +7,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tdmanager.errors import ValidationFailed
+from tournaments.actions import Action
 from tournaments.models import Clock, Entry, Tournament
 
 from .. import engine, signals
@@ -89,7 +90,7 @@ def record_bust(tournament, busts, *, actor, table: int | None = None, same_hand
     alive = room.players
     with engine_errors():
         places = engine.finishing_places(_engine_busts(earlier + rows), alive + len(earlier) + len(rows),
-                                         h4h_policy=house(t).h4h_policy)
+                                         h4h_policy=house(t).h4h_simultaneous_policy)
     by_entry = {p.player: p for p in places}
     changed_earlier = []
     for b in earlier + rows:
@@ -117,7 +118,7 @@ def record_bust(tournament, busts, *, actor, table: int | None = None, same_hand
         Entry.objects.filter(pk=b.entry_id).update(place=b.place)
     if winner is not None:
         Entry.objects.filter(pk=winner).update(place=1)
-    out = settle(t, room, actor, "seating.player.busted", now=now, event_rows=rows, **payload)
+    out = settle(t, room, actor, Action.SEATING_PLAYER_BUSTED, now=now, event_rows=rows, **payload)
     out.busts = rows
     out.winner = winner
     signals.players_busted.send(sender=Tournament, tournament=t, actor=actor, busts=rows)  # payouts ends a satellite
@@ -176,7 +177,7 @@ def undo_bust(tournament, bust, *, actor, reason: str = "", now=None):
     for pk in undone:
         room.proposals.pop(pk, None)
     recompute_places(t)
-    return settle(t, room, actor, "seating.bust.undone", now=now, busts=[b.pk for b in group],
+    return settle(t, room, actor, Action.SEATING_BUST_UNDONE, now=now, busts=[b.pk for b in group],
                   entries=[b.entry_id for b in group], slips_undone=undone, reason=reason)
 
 
@@ -199,7 +200,7 @@ def recompute_places(t) -> None:
     winner = playing[0][0] if len(playing) == 1 and busts else None
     with engine_errors():
         places = {p.player: p for p in engine.finishing_places(_engine_busts(busts), total,
-                                                                 h4h_policy=house(t).h4h_policy, winner=winner)}
+                                                                 h4h_policy=house(t).h4h_simultaneous_policy, winner=winner)}
     changed = []
     for b in busts:
         p = places[b.entry_id]

@@ -7,6 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournaments.actions import Action
 from tournaments.models import Entry, Tournament
 
 from .. import engine
@@ -55,14 +56,14 @@ def _initial_draw(t, room, actor, *, now=None, redraw=False, reason=""):
     if not entries:
         room.release()
         return None
-    per_table = t.setting("start_players_per_table")
+    rules = house(t)
     with engine_errors():
-        result = engine.draw_seats(entries, capacity=t.table_size, rng=rng(),
-                                   max_players_per_table=int(per_table) if per_table else None)
+        result = engine.draw_seats(entries, capacity=rules.table_size, rng=rng(),
+                                   max_players_per_table=rules.start_players_per_table)
     for table in result.tables:
         room.put(table, is_final=False, halt_waived=False)
     return settle(
-        t, room, actor, "seating.draw.initial", snapshots=False, replan=False, now=now,
+        t, room, actor, Action.SEATING_DRAW_INITIAL, snapshots=False, replan=False, now=now,
         players=len(entries), tables=len(result.tables), capacity=t.table_size, rng=RNG_NAME, redraw=redraw, reason=reason,
         # The order of the tickets after the shuffle: player i (entries by number) drew ticket i.
         assignment=[[e, table, seat] for e, table, seat in result.assignments],
@@ -106,7 +107,7 @@ def seat_new_entry(tournament, entry, actor, *, revived: bool = False, now=None)
         void_bust(t, entry.pk, Bust.REBOUGHT, now)
     if Bust.objects.filter(tournament=t, void="").exists() or revived:
         recompute_places(t)
-    return settle(t, room, actor, "seating.player.seated", now=now, entry=entry.pk, name=entry.person.full_name,
+    return settle(t, room, actor, Action.SEATING_PLAYER_SEATED, now=now, entry=entry.pk, name=entry.person.full_name,
                   entry_number=entry.number, table=late.table, seat=late.seat, reason=late.reason, new_table=late.opens_new_table,
                   wait_for_button=late.wait_for_button, revived=revived, rng=RNG_NAME)
 
@@ -128,5 +129,5 @@ def release_seat(tournament, entry, actor, now=None):
     if Bust.objects.filter(tournament=t, void="").exists() or voided:
         recompute_places(t)
     # A cancelled tournament gives every seat back: nothing to balance or break any more.
-    return settle(t, room, actor, "seating.seat.released", now=now or timezone.now(), replan=t.status == Tournament.RUNNING,
+    return settle(t, room, actor, Action.SEATING_SEAT_RELEASED, now=now or timezone.now(), replan=t.status == Tournament.RUNNING,
                   entry=entry.pk, table=seat[0] if seat else None, seat=seat[1] if seat else None)

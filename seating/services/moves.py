@@ -7,6 +7,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tdmanager.errors import ValidationFailed
+from tournaments.actions import Action
 from tournaments.models import Entry
 from tournaments.services.events import log_event
 
@@ -32,7 +33,7 @@ def confirm_move(tournament, move, *, actor, now=None):
     mv.status, mv.done_at, mv.done_by = PendingMove.DONE, now, actor.user
     if mv.applied:
         mv.save(update_fields=["status", "done_at", "done_by"])
-        event = log_event(t, "seating.move.confirmed", actor, move=mv.pk, entry=mv.entry_id, kind=mv.kind, from_table=mv.from_table,
+        event = log_event(t, Action.SEATING_MOVE_CONFIRMED, actor, move=mv.pk, entry=mv.entry_id, kind=mv.kind, from_table=mv.from_table,
                           from_seat=mv.from_seat, to_table=mv.to_table, to_seat=mv.to_seat, applied_when_drawn=True)
         room.release()  # the seat map already showed it
         tables = room.table_list()
@@ -48,7 +49,7 @@ def confirm_move(tournament, move, *, actor, now=None):
     room.wait[mv.entry_id] = mv.wait_for_button
     room.proposals.pop(mv.pk, None)
     mv.applied = True
-    out = settle(t, room, actor, "seating.move.confirmed", now=now, move=mv.pk, entry=mv.entry_id, kind=mv.kind,
+    out = settle(t, room, actor, Action.SEATING_MOVE_CONFIRMED, now=now, move=mv.pk, entry=mv.entry_id, kind=mv.kind,
                  from_table=mv.from_table, from_seat=mv.from_seat, to_table=mv.to_table, to_seat=mv.to_seat, reason=mv.reason)
     mv.done_event = out.event
     mv.save(update_fields=["status", "done_at", "done_by", "applied", "done_event"])
@@ -80,7 +81,7 @@ def confirm_moves(tournament, moves, *, actor, now=None) -> int:
         raise SeatingActionError("not_proposed", _("One of these moves is no longer open."))  # the update rolls back
     if n:
         drawn = sorted(set(ids) - set(balancing))
-        log_event(t, "seating.moves.confirmed", actor, moves=drawn, applied_when_drawn=True)
+        log_event(t, Action.SEATING_MOVES_CONFIRMED, actor, moves=drawn, applied_when_drawn=True)
     for pk in balancing:
         confirm_move(t, pk, actor=actor, now=now)
     return len(ids)
@@ -121,7 +122,7 @@ def move_player(tournament, entry, to_table: int, to_seat: int, *, actor, reason
     PendingMove.objects.filter(tournament=t, entry_id=entry_id, status=PendingMove.PROPOSED, applied=True).update(
         status=PendingMove.SUPERSEDED)
     name = Entry.objects.filter(pk=entry_id).values_list("person__first_name", "person__last_name").first() or ("", "")
-    out = settle(t, room, actor, "seating.player.moved", now=now, entry=entry_id, name=" ".join(name).strip(),
+    out = settle(t, room, actor, Action.SEATING_PLAYER_MOVED, now=now, entry=entry_id, name=" ".join(name).strip(),
                  from_table=seat[0], from_seat=seat[1], to_table=to_table, to_seat=to_seat, reason=reason.strip(),
                  wait_for_button=wait)
     out.move = PendingMove.objects.create(
@@ -145,5 +146,5 @@ def undo_move(tournament, move, *, actor, reason: str = "", now=None):
     restore(room, mv.done_event.payload)
     mv.status = PendingMove.UNDONE
     mv.save(update_fields=["status"])
-    return settle(t, room, actor, "seating.move.undone", now=now, move=mv.pk, entry=mv.entry_id, kind=mv.kind,
+    return settle(t, room, actor, Action.SEATING_MOVE_UNDONE, now=now, move=mv.pk, entry=mv.entry_id, kind=mv.kind,
                   from_table=mv.to_table, from_seat=mv.to_seat, to_table=mv.from_table, to_seat=mv.from_seat, reason=reason)

@@ -22,6 +22,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tdmanager.errors import DomainError
+from tournaments.actions import Action
+from tournaments.house import HouseRules
 from tournaments.models import Entry
 from tournaments.services.events import log_event, log_events
 
@@ -81,56 +83,14 @@ def engine_errors():
 # --- house settings -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class House:
-    """The tournament's seating settings (RULES.md [CONFIG] points) with their defaults."""
-
-    trigger_difference: int
-    mover_rule: str
-    dest_rule: str
-    tie_break: str
-    vacated_bb_seat: str
-    break_order: list[int] | None
-    final_table_size: int
-    h4h_policy: str
-
-    def balance_kwargs(self) -> dict:
-        return {
-            "trigger_difference": self.trigger_difference,
-            "mover_rule": self.mover_rule,
-            "dest_rule": self.dest_rule,
-            "tie_break": self.tie_break,
-            "vacated_bb_seat": self.vacated_bb_seat,
-        }
+# One object for every house rule (tournaments.house): the balancing settings, the break order,
+# the final-table size (the same number payouts uses for deals) and the simultaneous-bust policy.
+House = HouseRules
 
 
-DEFAULTS = {
-    "balance_trigger_difference": 2,
-    "mover_rule": "NEXT_BB",
-    "dest_rule": "WORST_POSITION",
-    "tie_break": "TABLE_ORDER",
-    "vacated_bb_seat": "EXCLUDED",
-    "break_order": None,
-}
-
-
-def house(t) -> House:
-    s = t.settings if isinstance(t.settings, dict) else {}
-    policy = s.get("h4h_policy") or s.get("h4h_simultaneous_policy")
-    if not policy:
-        policy = "RANK_BY_STARTING_STACK" if t.rule_set == "SANREMO_003" else "SHARE"
-    try:
-        trigger = int(s.get("balance_trigger_difference") or DEFAULTS["balance_trigger_difference"])
-        final_size = int(s.get("final_table_size") or engine.final_table_size(t.table_size))
-        order = s.get("break_order") or None
-        order = [int(n) for n in order] if order else None
-    except (TypeError, ValueError):
-        raise SeatingActionError("unknown_setting", _("A seating setting of this tournament is not a number.")) from None
-    return House(
-        trigger, s.get("mover_rule") or DEFAULTS["mover_rule"], s.get("dest_rule") or DEFAULTS["dest_rule"],
-        s.get("tie_break") or DEFAULTS["tie_break"], s.get("vacated_bb_seat") or DEFAULTS["vacated_bb_seat"],
-        order, final_size, policy,
-    )
+def house(t) -> HouseRules:
+    """The tournament's house rules, read once per service call and passed down."""
+    return HouseRules.of(t)
 
 
 # --- the common tail of every service ---------------------------------------------------------
@@ -194,7 +154,7 @@ def settle(t, room: Room, actor, action: str, *, cause=None, replan: bool = True
             d.payload["moves"] = [_move_json(m, names) for m in d.moves]
         # The change's event and one per draw, in one statement.
         out.event, *draw_events = log_events(t, actor, [(action, payload)] + [
-            (f"seating.{'final_table.formed' if d.kind == engine.FINAL_TABLE else 'table.broken'}", {"table": d.table, **d.payload})
+            (Action.SEATING_FINAL_TABLE_FORMED if d.kind == engine.FINAL_TABLE else Action.SEATING_TABLE_BROKEN, {"table": d.table, **d.payload})
             for d in draws
         ])
         cause = cause or out.event
@@ -278,13 +238,13 @@ def _propose(t, room: Room, h: House, actor, cause, out: Outcome, now):
     ev = None
     if new:
         names = _names([m.player for m in new])
-        ev = log_event(t, "seating.moves.proposed", actor, moves=[_move_json(m, names) for m in new], superseded=stale)
+        ev = log_event(t, Action.SEATING_MOVES_PROPOSED, actor, moves=[_move_json(m, names) for m in new], superseded=stale)
         rows = _slips(t, [(m, ev) for m in new], cause=cause, applied=False, now=now)
         for row in rows:
             room.proposals[row.pk] = Proposal(row.pk, row.entry_id, row.from_table, row.from_seat, row.to_table, row.to_seat)
         out.proposed += rows
     else:
-        log_event(t, "seating.moves.superseded", actor, superseded=stale)
+        log_event(t, Action.SEATING_MOVES_SUPERSEDED, actor, superseded=stale)
 
 
 def _slips(t, moves, *, cause, applied: bool, now) -> list[PendingMove]:

@@ -9,12 +9,13 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tdmanager.errors import ValidationFailed
+from tournaments.actions import Action
 from tournaments.models import Clock, Tournament
 from tournaments.services import clockctl
 
 from .. import engine
 from ..models import Seat
-from .plan import Outcome, SeatingActionError, engine_errors, settle
+from .plan import Outcome, SeatingActionError, engine_errors, house, settle
 from .room import clock_of, lock
 
 
@@ -57,7 +58,7 @@ def set_big_blind(tournament, table_number: int, big_blind_seat: int, *, actor, 
     old = (table.big_blind_seat, table.previous_big_blind_seat)
     room.put(_copy(table, big_blind_seat=big_blind_seat, previous_big_blind_seat=previous_big_blind_seat, big_blind_twice=False))
     nxt = engine.next_hand_positions(room.table(table_number))
-    return settle(t, room, actor, "seating.big_blind.set", now=now, snapshots=False, table=table_number, big_blind_seat=big_blind_seat,
+    return settle(t, room, actor, Action.SEATING_BIG_BLIND_SET, now=now, snapshots=False, table=table_number, big_blind_seat=big_blind_seat,
                   previous_big_blind_seat=previous_big_blind_seat, was=list(old), reason=reason,
                   next_hand={"button": nxt.button, "small_blind": nxt.small_blind, "big_blind": nxt.big_blind})
 
@@ -84,7 +85,7 @@ def hand_completed(tournament, table_number: int, *, actor, now=None):
             room.wait[entry] = False
             dealt_in.append(entry)
     nxt = engine.next_hand_positions(new)
-    out = settle(t, room, actor, "seating.hand.completed", now=now, snapshots=False, table=table_number,
+    out = settle(t, room, actor, Action.SEATING_HAND_COMPLETED, now=now, snapshots=False, table=table_number,
                  big_blind_seat=new.big_blind_seat, dealt_in=dealt_in,
                  next_hand={"button": nxt.button, "small_blind": nxt.small_blind, "big_blind": nxt.big_blind})
     if hand_for_hand:
@@ -99,7 +100,7 @@ def lock_table(tournament, table_number: int, locked: bool, *, actor, reason: st
     t, room = lock(tournament)
     table = _table(room, table_number)
     room.put(_copy(table, locked=bool(locked)))
-    return settle(t, room, actor, "seating.table.locked" if locked else "seating.table.unlocked", now=now, snapshots=False,
+    return settle(t, room, actor, Action.SEATING_TABLE_LOCKED if locked else Action.SEATING_TABLE_UNLOCKED, now=now, snapshots=False,
                   table=table_number, reason=reason)
 
 
@@ -116,7 +117,7 @@ def lock_seat(tournament, table_number: int, seat: int, locked: bool, *, actor, 
     else:
         seats.discard(seat)
     room.put(_copy(table, locked_seats=frozenset(seats)))
-    return settle(t, room, actor, "seating.seat.locked" if locked else "seating.seat.unlocked", now=now, snapshots=False,
+    return settle(t, room, actor, Action.SEATING_SEAT_LOCKED if locked else Action.SEATING_SEAT_UNLOCKED, now=now, snapshots=False,
                   table=table_number, seat=seat, reason=reason)
 
 
@@ -134,10 +135,10 @@ def set_break_order(tournament, order, *, actor, reason: str = "", now=None):
         raise ValidationFailed("bad_break_order", _("The break order is a list of table numbers.")) from None
     if len(set(order)) != len(order) or any(n < 1 for n in order):
         raise ValidationFailed("bad_break_order", _("The break order lists each table once."))
-    was = t.setting("break_order")
+    was = house(t).break_order
     t.settings = {**(t.settings if isinstance(t.settings, dict) else {}), "break_order": order or None}
     t.save(update_fields=["settings"])
-    return settle(t, room, actor, "seating.break_order.set", now=now, break_order=order or None, was=was, reason=reason)
+    return settle(t, room, actor, Action.SEATING_BREAK_ORDER_SET, now=now, break_order=order or None, was=was, reason=reason)
 
 
 @transaction.atomic
@@ -153,4 +154,4 @@ def waive_halt(tournament, table_number: int, *, actor, reason: str, now=None):
     if table_number not in halted:
         raise SeatingActionError("not_halted", _("Table %(n)s is not halted.") % {"n": table_number})
     room.put(table, halt_waived=True)
-    return settle(t, room, actor, "seating.halt.waived", now=now, snapshots=False, table=table_number, reason=reason.strip())
+    return settle(t, room, actor, Action.SEATING_HALT_WAIVED, now=now, snapshots=False, table=table_number, reason=reason.strip())

@@ -20,10 +20,11 @@ from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.money import ZERO, to_money
 from tdmanager.roles import user_roles
 
-from .. import signals
+from .. import clockview, signals
+from ..actions import Action
+from ..house import HouseRules
 from ..models import Alternate, Entry, LedgerRow, Person, Tournament
 from ..signals import announce
-from .. import clockview
 from .events import Actor, log_event
 from .ledger import late_stack, lock_tournament, new_entry, write_row
 
@@ -98,7 +99,7 @@ def check_late_registration(t: Tournament, now) -> None:
 
 
 def places_taken(t: Tournament) -> int:
-    if t.setting("field_cap_counts", "ENTRIES") == "LIVE_PLAYERS":
+    if HouseRules.of(t).field_cap_counts == "LIVE_PLAYERS":
         return t.entries.filter(status__in=LIVE).count()
     return t.entries.exclude(status=Entry.CANCELLED).count()
 
@@ -123,7 +124,7 @@ def _after_sale(t: Tournament, entry: Entry, actor: Actor, action: str, row: Led
 
 def sit_and_go_size(t: Tournament) -> int:
     """FMT-09: a sit & go starts when its N-th player has paid (10 per table by default)."""
-    return t.field_cap or 10 * int(t.setting("sng_tables", 1))
+    return t.field_cap or 10 * HouseRules.of(t).sng_tables
 
 
 def start_sit_and_go_when_full(t: Tournament, actor: Actor) -> bool:
@@ -135,14 +136,14 @@ def start_sit_and_go_when_full(t: Tournament, actor: Actor) -> bool:
     lifecycle.start(t, actor=actor)
     clockctl.start_clock(t, actor=actor)
     t.status = Tournament.RUNNING
-    log_event(t, "tournaments.sitandgo.started", actor, players=sit_and_go_size(t))
+    log_event(t, Action.TOURNAMENTS_SITANDGO_STARTED, actor, players=sit_and_go_size(t))
     return True
 
 
 def check_late_arrival(t: Tournament, person: Person, now) -> None:
     """REG-04 / REG-09 (004 style): once running, only pre-booked players may still enter,
     until the level the setting names; a busted player is never a late arrival."""
-    if t.status != Tournament.RUNNING or not t.setting("late_entry_prebooked_only", False):
+    if t.status != Tournament.RUNNING or not HouseRules.of(t).late_entry_prebooked_only:
         return
     if not t.entries.filter(person=person, status=Entry.RESERVED).exists():
         raise DeskError("late_entry_prebooked_only", _("Only players who booked in advance may still enter."))
@@ -173,7 +174,7 @@ def register(tournament, person, *, method: str, actor: Actor, now=None, offer: 
     if mine.filter(status=Entry.BUSTED).exists():
         raise DeskError("use_reentry", _("%(name)s has busted: sell a re-entry instead.") % {"name": person.full_name})
     check_field_cap(t)
-    return _sellnew_entry(t, person, LedgerRow.BUY_IN, "cashier.buyin.sold", method=method, actor=actor, now=now, offer=offer)
+    return _sellnew_entry(t, person, LedgerRow.BUY_IN, Action.CASHIER_BUYIN_SOLD, method=method, actor=actor, now=now, offer=offer)
 
 
 def _sellnew_entry(t, person, kind, action, *, method, actor, now, offer: Offer | None):
@@ -202,7 +203,7 @@ def pre_register(tournament, person, *, actor: Actor, channel: str = "desk", now
         raise DeskError("already_registered", _("%(name)s is already registered.") % {"name": person.full_name})
     check_field_cap(t)
     entry = new_entry(t, person, status=Entry.RESERVED, pre_registered=True, now=now)
-    log_event(t, "cashier.preregistration.created", actor, entry=entry.pk, person=person.pk, name=person.full_name, channel=channel)
+    log_event(t, Action.CASHIER_PREREGISTRATION_CREATED, actor, entry=entry.pk, person=person.pk, name=person.full_name, channel=channel)
     return entry
 
 
@@ -214,7 +215,7 @@ def _pay_reservation(t, entry, *, method, actor, now, offer: Offer | None = None
     entry.save(update_fields=["status", "chips"])
     row = write_row(t, kind=LedgerRow.BUY_IN, entry=entry, person=entry.person, prize=buy_in, fee=fee, chips=entry.chips,
                      method=method, actor=actor, note=offer.note if offer else "")
-    _after_sale(t, entry, actor, "cashier.buyin.sold", row)
+    _after_sale(t, entry, actor, Action.CASHIER_BUYIN_SOLD, row)
     return Sale(entry, row)
 
 
@@ -241,7 +242,7 @@ def cancel_reservation(entry, *, actor: Actor, reason: str = "") -> Entry:
         raise DeskError("not_reserved", _("Only an unpaid reservation can be cancelled here."))
     entry.status = Entry.CANCELLED
     entry.save(update_fields=["status"])
-    log_event(t, "cashier.preregistration.cancelled", actor, entry=entry.pk, person=entry.person_id, reason=reason)
+    log_event(t, Action.CASHIER_PREREGISTRATION_CANCELLED, actor, entry=entry.pk, person=entry.person_id, reason=reason)
     return entry
 
 
@@ -267,7 +268,7 @@ def reenter(tournament, person, *, method: str, actor: Actor, now=None, offer: O
     if t.reentry_until_level and t.status == Tournament.RUNNING and clockview.level_has_ended(t, t.reentry_until_level, now):
         raise DeskError("reentry_closed", _("The re-entry period has ended."))
     check_field_cap(t)
-    return _sellnew_entry(t, person, LedgerRow.RE_ENTRY, "cashier.reentry.sold", method=method, actor=actor, now=now, offer=offer)
+    return _sellnew_entry(t, person, LedgerRow.RE_ENTRY, Action.CASHIER_REENTRY_SOLD, method=method, actor=actor, now=now, offer=offer)
 
 
 @transaction.atomic
@@ -281,7 +282,7 @@ def rebuy(entry, *, method: str, actor: Actor, stack: int | None = None, now=Non
     check_not_banned(entry.person)
     if not t.allows_rebuy or t.format in (Tournament.SNG, Tournament.FREEZEOUT):
         raise DeskError("rebuy_not_allowed", _("This tournament has no rebuys."))
-    if t.status != Tournament.RUNNING and not t.setting("rebuy_before_start", False):
+    if t.status != Tournament.RUNNING and not HouseRules.of(t).rebuy_before_start:
         raise DeskError("rebuy_not_started", _("Rebuys are sold once the tournament is running."))
     if t.rebuy_until_level and clockview.level_has_ended(t, t.rebuy_until_level, now):
         raise DeskError("rebuy_period_over", _("The rebuy period ended after level %(n)s.") % {"n": t.rebuy_until_level})
@@ -308,7 +309,7 @@ def rebuy(entry, *, method: str, actor: Actor, stack: int | None = None, now=Non
     row = write_row(t, kind=LedgerRow.REBUY, entry=entry, person=entry.person, prize=t.rebuy_price, fee=t.rebuy_fee, chips=t.rebuy_chips, method=method, actor=actor)
     if was_busted:
         announce(signals.entry_revived, t, actor, entry=entry)
-    log_event(t, "cashier.rebuy.sold", actor, entry=entry.pk, receipt=row.receipt_number, amount=str(row.total), chips=row.chips, rebuy_no=entry.rebuys)
+    log_event(t, Action.CASHIER_REBUY_SOLD, actor, entry=entry.pk, receipt=row.receipt_number, amount=str(row.total), chips=row.chips, rebuy_no=entry.rebuys)
     return Sale(entry, row)
 
 
@@ -333,7 +334,7 @@ def addon(entry, *, method: str, actor: Actor, now=None) -> Sale:
     entry.chips += t.addon_chips
     entry.save(update_fields=["addons", "chips"])
     row = write_row(t, kind=LedgerRow.ADD_ON, entry=entry, person=entry.person, prize=t.addon_price, fee=t.addon_fee, chips=t.addon_chips, method=method, actor=actor)
-    log_event(t, "cashier.addon.sold", actor, entry=entry.pk, receipt=row.receipt_number, amount=str(row.total), chips=row.chips)
+    log_event(t, Action.CASHIER_ADDON_SOLD, actor, entry=entry.pk, receipt=row.receipt_number, amount=str(row.total), chips=row.chips)
     return Sale(entry, row)
 
 
@@ -381,7 +382,7 @@ def reverse(row: LedgerRow, *, reason: str, actor: Actor) -> LedgerRow:
         t, kind=LedgerRow.REVERSAL, entry=row.entry, person=row.person, prize=-row.prize_amount, fee=-row.fee_amount,
         side=-row.side_amount, chips=-row.chips, method=row.method, actor=actor, reason=reason.strip(), reverses=row,
     )
-    log_event(t, "cashier.row.reversed", actor, receipt=row.receipt_number, reversal=rev.receipt_number, amount=str(rev.total), reason=reason)
+    log_event(t, Action.CASHIER_ROW_REVERSED, actor, receipt=row.receipt_number, reversal=rev.receipt_number, amount=str(rev.total), reason=reason)
     return rev
 
 
@@ -415,7 +416,7 @@ def refund(entry, *, reason: str, actor: Actor, expenses: Decimal = ZERO, method
     entry.status, entry.chips = Entry.CANCELLED, 0
     entry.save(update_fields=["status", "chips"])
     announce(signals.entry_cancelled, t, actor, entry=entry)
-    log_event(t, "cashier.refund.paid", actor, entry=entry.pk, receipt=row.receipt_number, amount=str(row.total), expenses=str(expenses), reason=reason)
+    log_event(t, Action.CASHIER_REFUND_PAID, actor, entry=entry.pk, receipt=row.receipt_number, amount=str(row.total), expenses=str(expenses), reason=reason)
     return row
 
 
@@ -430,7 +431,7 @@ def add_alternate(tournament, person, *, actor: Actor) -> Alternate:
     if t.alternates.filter(person=person, status=Alternate.WAITING).exists():
         raise DeskError("already_alternate", _("%(name)s is already on the alternates list.") % {"name": person.full_name})
     alt = Alternate.objects.create(tournament=t, person=person)
-    log_event(t, "cashier.alternate.added", actor, person=person.pk, name=person.full_name, position=alternate_position(alt))
+    log_event(t, Action.CASHIER_ALTERNATE_ADDED, actor, person=person.pk, name=person.full_name, position=alternate_position(alt))
     return alt
 
 

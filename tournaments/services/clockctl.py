@@ -17,8 +17,10 @@ from tdmanager.errors import DomainError
 
 from .. import clock as engine
 from .. import signals
-from ..models import Clock, Entry, HandForHandReport, StructureItem, Tournament
+from ..actions import Action
 from ..clockview import engine_state, structure_items
+from ..house import HouseRules
+from ..models import Clock, Entry, HandForHandReport, StructureItem, Tournament
 from .events import Actor, log_event
 
 log = logging.getLogger(__name__)
@@ -86,21 +88,21 @@ def _boundary_events(t: Tournament, items, old: engine.ClockState, new: engine.C
         level_no = engine.level_number_of(items, index)
         if isinstance(item, engine.Break):
             payload = {"item_index": index, "minutes": item.minutes, "after_level": level_no}
-            log_event(t, "tournaments.clock.break_started", actor, **payload)
+            log_event(t, Action.TOURNAMENTS_CLOCK_BREAK_STARTED, actor, **payload)
             if item.color_up:
-                log_event(t, "tournaments.colorup.announced", actor, note=item.color_up, after_level=level_no)
+                log_event(t, Action.TOURNAMENTS_COLORUP_ANNOUNCED, actor, note=item.color_up, after_level=level_no)
             if t.addon_after_level == level_no and t.allows_addon and not item.is_mid_level:
-                log_event(t, "tournaments.addon.opened", actor, after_level=level_no)
+                log_event(t, Action.TOURNAMENTS_ADDON_OPENED, actor, after_level=level_no)
         else:
-            log_event(t, "tournaments.clock.level_started", actor, item_index=index, level=level_no,
+            log_event(t, Action.TOURNAMENTS_CLOCK_LEVEL_STARTED, actor, item_index=index, level=level_no,
                       small_blind=item.small_blind, big_blind=item.big_blind, ante=item.ante, applies_from_next_hand=True)
             ended = level_no - 1
             prev = items[index - 1] if index > 0 else None
             if isinstance(prev, engine.Break) and t.addon_after_level == ended and t.allows_addon:
-                log_event(t, "tournaments.addon.closed", actor, after_level=ended)
-            for field, action in (("late_reg_closes_after_level", "tournaments.late_registration.closed"),
-                                  ("rebuy_until_level", "tournaments.rebuy.closed"),
-                                  ("reentry_until_level", "tournaments.reentry.closed")):
+                log_event(t, Action.TOURNAMENTS_ADDON_CLOSED, actor, after_level=ended)
+            for field, action in (("late_reg_closes_after_level", Action.TOURNAMENTS_LATE_REGISTRATION_CLOSED),
+                                  ("rebuy_until_level", Action.TOURNAMENTS_REBUY_CLOSED),
+                                  ("reentry_until_level", Action.TOURNAMENTS_REENTRY_CLOSED)):
                 if getattr(t, field) == ended and ended >= 1:
                     log_event(t, action, actor, after_level=ended)
 
@@ -126,7 +128,7 @@ def _run(tournament, action: str, fn, *, actor: Actor, reason: str = "", now=Non
     _save_state(clock, result)
     _boundary_events(t, items, state, result, actor)
     snap = engine.snapshot(result, items, now)
-    log_event(t, f"tournaments.clock.{action}", actor, reason=reason, version=result.version,
+    log_event(t, Action(f"tournaments.clock.{action}"), actor, reason=reason, version=result.version,
               level=snap["level_number"], is_break=snap["is_break"], seconds_left=snap["seconds_left"], **payload)
     _after_commit(t.pk, result, items)
     return clock
@@ -134,7 +136,13 @@ def _run(tournament, action: str, fn, *, actor: Actor, reason: str = "", now=Non
 
 @transaction.atomic
 def start_clock(tournament, *, actor: Actor, now=None):
-    return _run(tournament, "started", engine.start, actor=actor, now=now)
+    """Start the clock on a structure the one structure validation (``clock.validate_structure``,
+    as the structures service) accepts; its warnings are the clock page's to show."""
+    def start(state, items, now):
+        engine.validate_structure(items)
+        return engine.start(state, items, now)
+
+    return _run(tournament, "started", start, actor=actor, now=now)
 
 
 @transaction.atomic
@@ -179,7 +187,7 @@ def finish_clock(tournament, *, actor: Actor, reason: str = "", now=None):
 def start_hand_for_hand(tournament, *, actor: Actor, seconds_per_hand: int | None = None, reason: str = "", now=None):
     """CLK-06: freeze the countdown; the hand in progress is H4H hand 1."""
     t = Tournament.objects.get(pk=getattr(tournament, "pk", tournament))
-    seconds = seconds_per_hand or int(t.setting("h4h_seconds_per_hand", engine.DEFAULT_H4H_SECONDS_PER_HAND))
+    seconds = seconds_per_hand or HouseRules.of(t).h4h_seconds_per_hand
     players_left = t.entries.filter(status=Entry.ACTIVE).count()
     return _run(t, "hand_for_hand_started", lambda s, i, n: engine.start_hand_for_hand(s, i, n, seconds),
                 actor=actor, reason=reason, now=now, seconds_per_hand=seconds, players_left=players_left)
@@ -194,7 +202,7 @@ def end_hand_for_hand(tournament, *, actor: Actor, reason: str = "", now=None):
 def h4h_next_hand(tournament, *, actor: Actor, now=None):
     """Every table has finished the hand: the time left drops by the setting (RP-8-B/C)."""
     t = Tournament.objects.get(pk=getattr(tournament, "pk", tournament))
-    policy = t.setting("h4h_break_policy", engine.DEFAULT_H4H_BREAK_POLICY)
+    policy = HouseRules.of(t).h4h_break_policy
     return _run(t, "hand_for_hand_next_hand", lambda s, i, n: engine.h4h_next_hand(s, i, break_policy=policy), actor=actor, now=now)
 
 
@@ -213,7 +221,7 @@ def report_hand_complete(tournament, table_number: int, *, actor: Actor, now=Non
         raise ClockActionError("unknown_table", _("Table %(n)s is not in play.") % {"n": table_number})
     hand = clock.h4h_hand
     HandForHandReport.objects.get_or_create(tournament=t, hand=hand, table_number=table_number, defaults={"reported_by": actor.user})
-    log_event(t, "tournaments.clock.hand_completed", actor, hand=hand, table=table_number)
+    log_event(t, Action.TOURNAMENTS_CLOCK_HAND_COMPLETED, actor, hand=hand, table=table_number)
     waiting = h4h_waiting_tables(t, hand, tables)
     started = False
     if tables and not waiting:
@@ -320,5 +328,5 @@ def call_the_clock(tournament, table_number: int, *, actor: Actor, preset: str =
         outcome = engine.clock_call_expiry_text(preset)
     except engine.ClockError as exc:
         raise _error(exc) from None
-    log_event(t, "tournaments.clock.called", actor, table=table_number, player=player, preset=preset, seconds=secs, countdown=countdown)
+    log_event(t, Action.TOURNAMENTS_CLOCK_CALLED, actor, table=table_number, player=player, preset=preset, seconds=secs, countdown=countdown)
     return {"seconds": secs, "countdown": countdown, "outcome": str(EXPIRY_TEXT.get(outcome, outcome)), "table": table_number}

@@ -4,6 +4,7 @@ from django.db import transaction
 
 from tdmanager import realtime, security
 
+from ..actions import Action
 from ..models import TournamentEvent
 
 
@@ -28,17 +29,18 @@ class Actor:
 SYSTEM = Actor()
 
 
-def log_event(tournament, action: str, actor: Actor | None = None, **payload) -> TournamentEvent:
+def log_event(tournament, action: Action, actor: Actor | None = None, **payload) -> TournamentEvent:
     """Append one event row and publish the tournament's change once the transaction commits."""
     return log_events(tournament, actor, [(action, payload)])[0]
 
 
-def log_events(tournament, actor: Actor | None, events: list[tuple[str, dict]]) -> list[TournamentEvent]:
+def log_events(tournament, actor: Actor | None, events: list[tuple[Action, dict]]) -> list[TournamentEvent]:
     """Append several event rows in one statement (in this order), and publish the change
-    once, with the last action, when the transaction commits."""
+    once, with the last action, when the transaction commits. Every action is a member of
+    ``tournaments.actions.Action``: an unknown one is a programming error (ValueError)."""
     actor = actor or SYSTEM
     rows = [
-        TournamentEvent(tournament=tournament, action=action, actor=actor.user, actor_label=actor.label,
+        TournamentEvent(tournament=tournament, action=Action(action).value, actor=actor.user, actor_label=actor.label,
                         device=actor.device[:200], payload=payload)
         for action, payload in events
     ]

@@ -17,11 +17,13 @@ from django.utils.translation import gettext as _
 from tdmanager.errors import DomainError, ValidationFailed
 
 from .. import chiprace, penalties, selectors, signals
+from ..actions import Action
+from ..house import HouseRules
 from ..models import ChipAdjustment, ChipCount, ChipRaceRecord, Entry, LedgerRow, Penalty, StructureItem, Tournament
 from ..selectors import chips_in_play
 from ..signals import announce
-from .ledger import lock_tournament
 from .events import Actor, log_event
+from .ledger import lock_tournament
 
 CHIPS_PER_RACK = 100  # five rows of twenty (TDA 25-A countable stacks)
 
@@ -47,7 +49,7 @@ def remove_chips(tournament, *, chips: int, kind: str, reason: str, actor: Actor
     if chips_in_play(t) + signed < 0:
         raise FloorError("more_than_in_play", _("That is more chips than are in play."))
     adj = ChipAdjustment.objects.create(tournament=t, entry=entry, kind=kind, chips=signed, reason=reason.strip(), created_by=actor.user)
-    log_event(t, "tournaments.chips.adjusted", actor, kind=kind, chips=signed, reason=reason, entry=getattr(entry, "pk", None))
+    log_event(t, Action.TOURNAMENTS_CHIPS_ADJUSTED, actor, kind=kind, chips=signed, reason=reason, entry=getattr(entry, "pk", None))
     return adj
 
 
@@ -66,7 +68,7 @@ def record_chip_counts(tournament, counts: list[dict], *, occasion: str, actor: 
         rows.append(ChipCount(tournament=t, entry=entry, chips=int(c["chips"]), occasion=occasion, bag_number=c.get("bag_number", ""), counted_by=actor.user))
     ChipCount.objects.bulk_create(rows)
     summary = chip_count_summary(t)
-    log_event(t, "tournaments.chips.counted", actor, occasion=occasion, players=len(rows), **{k: summary[k] for k in ("counted_total", "chips_in_play", "difference")})
+    log_event(t, Action.TOURNAMENTS_CHIPS_COUNTED, actor, occasion=occasion, players=len(rows), **{k: summary[k] for k in ("counted_total", "chips_in_play", "difference")})
     return summary
 
 
@@ -148,9 +150,8 @@ def run_chip_race(tournament, table_number: int, players: list[dict], *, removed
     checked; without them the race is drawn at random (logged). Roundings and discards change the
     chips in play (CR-02, CR-04)."""
     t = lock_tournament(tournament)
-    conversion = t.setting("race_conversion", chiprace.ROUND_HALF_UP)
-    start = t.setting("race_start", chiprace.SEAT_1)
-    tie = t.setting("race_tie", chiprace.SUIT_ORDER)
+    rules = HouseRules.of(t)
+    conversion, start, tie = rules.race_conversion, rules.race_start, rules.race_tie
     race_players = [chiprace.RacePlayer(seat=int(p["seat"]), odd_value=int(p["odd_value"]), stack_after_exchange=int(p["stack_after_exchange"])) for p in players]
     try:
         if winners is not None:
@@ -176,7 +177,7 @@ def run_chip_race(tournament, table_number: int, players: list[dict], *, removed
     if result.discarded_value:
         ChipAdjustment.objects.create(tournament=t, kind=ChipAdjustment.RACE_DISCARDED, chips=-result.discarded_value,
                                       reason=f"chip race table {table_number}", created_by=actor.user)
-    log_event(t, "tournaments.chiprace.recorded", actor, table=table_number, mode=mode, race=record.pk, winners=result.winners,
+    log_event(t, Action.TOURNAMENTS_CHIPRACE_RECORDED, actor, table=table_number, mode=mode, race=record.pk, winners=result.winners,
               added=result.added_value, discarded=result.discarded_value, rescued=result.raced_out_rescued)
     return record
 
@@ -203,7 +204,7 @@ def issue_penalty(tournament, entry, *, kind: str, reason_code: str, actor: Acto
         raise FloorError("not_playing", _("This player is not in the tournament."))
     if reason_code not in penalties.REASON_CODES:
         raise ValidationFailed("bad_reason", _("Unknown reason code."))
-    preset = t.setting("penalty_preset", {"SANREMO_003": "SANREMO_003", "MONTEGALDA_004": "MONTEGALDA_004"}.get(t.rule_set, "TDA"))
+    preset = HouseRules.of(t).penalty_preset
     try:
         penalties.validate_penalty(kind, preset=preset, rounds=rounds, minutes=minutes, hands=hands, chips=chips)
     except penalties.PenaltyError as exc:
@@ -228,7 +229,7 @@ def issue_penalty(tournament, entry, *, kind: str, reason_code: str, actor: Acto
         stack = chips_of(t, entry)
         ChipAdjustment.objects.create(tournament=t, entry=entry, kind=ChipAdjustment.DISQUALIFICATION, chips=-stack, reason=f"{kind} {reason_code}", created_by=actor.user)
         announce(signals.entry_removed, t, actor, entry=entry, reason=kind)
-    log_event(t, "tournaments.penalty.issued", actor, penalty=p.pk, entry=entry.pk, name=entry.person.full_name, kind=kind,
+    log_event(t, Action.TOURNAMENTS_PENALTY_ISSUED, actor, penalty=p.pk, entry=entry.pk, name=entry.person.full_name, kind=kind,
               reason_code=reason_code, rounds=rounds, hands=hands_total, minutes=minutes, chips=chips, table=table)
     return p
 
@@ -249,7 +250,7 @@ def serve_hands(penalty, *, actor: Actor, hands: int = 1) -> Penalty:
     if p.hands_served >= p.hands_total:
         p.status = Penalty.SERVED
     p.save(update_fields=["hands_served", "status"])
-    log_event(p.tournament, "tournaments.penalty.hands_served", actor, penalty=p.pk, served=p.hands_served, left=p.hands_left)
+    log_event(p.tournament, Action.TOURNAMENTS_PENALTY_HANDS_SERVED, actor, penalty=p.pk, served=p.hands_served, left=p.hands_left)
     return p
 
 
@@ -262,7 +263,7 @@ def cancel_penalty(penalty, *, actor: Actor, reason: str) -> Penalty:
         raise FloorError("not_active", _("This penalty is not active."))
     p.status = Penalty.CANCELLED
     p.save(update_fields=["status"])
-    log_event(p.tournament, "tournaments.penalty.cancelled", actor, penalty=p.pk, reason=reason)
+    log_event(p.tournament, Action.TOURNAMENTS_PENALTY_CANCELLED, actor, penalty=p.pk, reason=reason)
     return p
 
 

@@ -7,10 +7,12 @@ from django.utils.translation import gettext as _
 from tdmanager.errors import DomainError
 
 from .. import signals
+from ..actions import Action
+from ..house import HouseRules
 from ..models import BlindStructure, Clock, Entry, StructureItem, Tournament
 from ..signals import announce
-from .ledger import lock_tournament
 from .events import Actor, log_event
+from .ledger import lock_tournament
 
 
 class LifecycleError(DomainError):
@@ -24,7 +26,7 @@ def open_registration(tournament, *, actor: Actor) -> Tournament:
         raise LifecycleError("bad_status", _("Registration can only be opened for a planned tournament."))
     t.status = Tournament.REGISTERING
     t.save(update_fields=["status"])
-    log_event(t, "tournaments.registration.opened", actor)
+    log_event(t, Action.TOURNAMENTS_REGISTRATION_OPENED, actor)
     return t
 
 
@@ -52,7 +54,7 @@ def start(tournament, *, actor: Actor, override_minimum: bool = False, prestart_
     t.status = Tournament.RUNNING
     t.save(update_fields=["status", "structure"])
     Clock.objects.get_or_create(tournament=t)
-    log_event(t, "tournaments.tournament.started", actor, players=players, override_minimum=override_minimum,
+    log_event(t, Action.TOURNAMENTS_TOURNAMENT_STARTED, actor, players=players, override_minimum=override_minimum,
               prestart_report_sent=prestart_report_sent)
     announce(signals.tournament_started, t, actor)  # seating draws the seats
     return t
@@ -60,7 +62,7 @@ def start(tournament, *, actor: Actor, override_minimum: bool = False, prestart_
 
 def requires_prestart_report(t: Tournament) -> bool:
     """ROLE-02: Sanremo (003) events send the registered list before the start; a house setting elsewhere."""
-    return bool(t.setting("require_prestart_report", t.rule_set == "SANREMO_003"))
+    return HouseRules.of(t).require_prestart_report
 
 
 def private_structure(t: Tournament) -> BlindStructure:
@@ -86,7 +88,7 @@ def finish(tournament, *, actor: Actor) -> Tournament:
         raise LifecycleError("bad_status", _("Only a running tournament can be finished."))
     t.status = Tournament.FINISHED
     t.save(update_fields=["status"])
-    log_event(t, "tournaments.tournament.finished", actor)
+    log_event(t, Action.TOURNAMENTS_TOURNAMENT_FINISHED, actor)
     return t
 
 
@@ -112,7 +114,7 @@ def cancel(tournament, *, actor: Actor, reason: str) -> Tournament:
             entry.status = Entry.CANCELLED
             entry.save(update_fields=["status"])
             announce(signals.entry_cancelled, t, actor, entry=entry)
-    log_event(t, "tournaments.tournament.cancelled", actor, reason=reason, refunded=refunded)
+    log_event(t, Action.TOURNAMENTS_TOURNAMENT_CANCELLED, actor, reason=reason, refunded=refunded)
     return t
 
 
@@ -136,4 +138,4 @@ def delete(tournament, *, actor: Actor) -> None:
     except IntegrityError:  # ProtectedError too: a row elsewhere needs this tournament
         raise LifecycleError(
             "tournament_in_use", _("This tournament is part of an event, a series or a satellite: cancel it instead.")) from None
-    log_event(None, "tournaments.tournament.deleted", actor, tournament_id=pk, name=name)
+    log_event(None, Action.TOURNAMENTS_TOURNAMENT_DELETED, actor, tournament_id=pk, name=name)

@@ -6,6 +6,7 @@ from django.utils.translation import gettext as _
 
 from tdmanager.errors import DomainError, ValidationFailed
 
+from ..actions import Action
 from ..models import Person
 from .events import Actor, log_event
 
@@ -65,7 +66,7 @@ def create_person(*, actor: Actor, confirm_duplicate: bool = False, **fields) ->
             duplicates=[{"id": p.pk, "name": p.display_name, "document_id": p.document_id, "phone": p.phone} for p in dupes],
         )
     person = Person.objects.create(**{k: (v.strip() if isinstance(v, str) else v) for k, v in fields.items()})
-    log_event(None, "people.person.created", actor, person=person.pk, name=person.full_name)
+    log_event(None, Action.PEOPLE_PERSON_CREATED, actor, person=person.pk, name=person.full_name)
     return person
 
 
@@ -76,5 +77,5 @@ def set_banned(person: Person, banned: bool, reason: str, *, actor: Actor) -> Pe
     person = Person.objects.select_for_update().get(pk=person.pk)
     person.banned, person.banned_reason = banned, reason.strip() if banned else ""
     person.save()
-    log_event(None, "people.person.banned" if banned else "people.person.unbanned", actor, person=person.pk, reason=reason)
+    log_event(None, Action.PEOPLE_PERSON_BANNED if banned else Action.PEOPLE_PERSON_UNBANNED, actor, person=person.pk, reason=reason)
     return person

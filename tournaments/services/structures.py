@@ -9,6 +9,8 @@ from django.utils.translation import gettext as _
 
 from tdmanager.errors import DomainError, ValidationFailed
 
+from .. import clock, clockview
+from ..actions import Action
 from ..models import BlindStructure, StructureItem
 from .events import Actor, log_event
 
@@ -17,10 +19,12 @@ JSON_FIELDS = CSV_FIELDS + ["removes_denominations"]
 
 
 def validate_items(items: list[dict]) -> list[dict]:
-    """Normalise and check items: positive minutes, blinds on levels, at least one level.
+    """Normalise and check items: positive minutes, blinds on levels, at least one level, and
+    then the clock engine's own validation (``clock.validate_structure``: the last item is a
+    level, the cap), the one the clock uses.
 
-    SB = BB is allowed (heads-up structures start 100/100, CLK-01). A decreasing ante is a
-    warning (RP-11), returned by ``structure_warnings``, not an error.
+    SB = BB is allowed (heads-up structures start 100/100, CLK-01). A decreasing ante or big
+    blind and two breaks in a row are warnings (RP-11), returned by ``structure_warnings``.
     """
     if not items:
         raise ValidationFailed("empty_structure", _("A structure needs at least one level."))
@@ -56,19 +60,23 @@ def validate_items(items: list[dict]) -> list[dict]:
         })
     if not any(c["kind"] == "LEVEL" for c in clean):
         raise ValidationFailed("empty_structure", _("A structure needs at least one level."))
-    if clean[-1]["kind"] != "LEVEL":
-        raise ValidationFailed("ends_with_break", _("A structure ends with a level: the last level repeats (the cap)."))
+    try:
+        clock.validate_structure(engine_items(clean))
+    except clock.ClockError:  # with a level in it, the engine's one objection left is the cap
+        raise ValidationFailed("ends_with_break", _("A structure ends with a level: the last level repeats (the cap).")) from None
     return clean
 
 
+def engine_items(clean: list[dict]) -> list:
+    """Cleaned rows (``validate_items``) as the clock engine's levels and breaks."""
+    return [clockview.engine_item(c["kind"], small_blind=c["small_blind"], big_blind=c["big_blind"], ante=c["ante"],
+                                  big_blind_ante=c["big_blind_ante"], minutes=c["minutes"], game=c["game"], color_up=c["color_up"])
+            for c in clean]
+
+
 def structure_warnings(items: list[dict]) -> list[str]:
-    warnings, last_ante = [], 0
-    for i, it in enumerate(items, start=1):
-        if it["kind"] == "LEVEL":
-            if it["ante"] < last_ante:
-                warnings.append(_("Row %(n)s: the ante decreases (RP-11 recommends never reducing antes).") % {"n": i})
-            last_ante = it["ante"]
-    return warnings
+    """The warnings for cleaned rows: the clock engine's, as the clock page shows them."""
+    return clockview.structure_warnings(engine_items(items))
 
 
 @transaction.atomic
@@ -83,7 +91,7 @@ def save_structure(*, name: str, items: list[dict], actor: Actor, description: s
         structure.save()
         structure.items.all().delete()
     StructureItem.objects.bulk_create([StructureItem(structure=structure, position=i, **c) for i, c in enumerate(clean)])
-    log_event(None, "tournaments.structure.saved", actor, structure=structure.pk, name=structure.name, items=len(clean))
+    log_event(None, Action.TOURNAMENTS_STRUCTURE_SAVED, actor, structure=structure.pk, name=structure.name, items=len(clean))
     return structure
 
 
@@ -98,7 +106,7 @@ def delete_structure(structure: BlindStructure, *, actor: Actor) -> None:
             structure.delete()
     except ProtectedError:
         raise DomainError("structure_in_use", _("Tournaments use this structure: it cannot be deleted.")) from None
-    log_event(None, "tournaments.structure.deleted", actor, structure=pk, name=name)
+    log_event(None, Action.TOURNAMENTS_STRUCTURE_DELETED, actor, structure=pk, name=name)
 
 
 def export_json(structure: BlindStructure) -> str:

@@ -20,12 +20,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tdmanager.errors import ValidationFailed
+from tournaments import signals
+from tournaments.actions import Action
 from tournaments.models import Entry, Person, Tournament
 from tournaments.services import cashier, lifecycle
-from tournaments import signals
+from tournaments.services.events import Actor, log_event
 from tournaments.services.ledger import lock_tournament
 from tournaments.signals import announce
-from tournaments.services.events import Actor, log_event
 
 from .. import engine
 from ..models import Bracket, Match, MatchGame, QualifiedEntry, SeatRequest
@@ -62,7 +63,7 @@ def create_bracket(tournament, *, actor: Actor, size: int = 16, level_minutes: i
     if t.field_cap is None or t.field_cap > size:
         t.field_cap = size
         t.save(update_fields=["field_cap"])
-    log_event(t, "formats.bracket.created", actor, size=size, level_minutes=level_minutes, punctuality=punctuality,
+    log_event(t, Action.FORMATS_BRACKET_CREATED, actor, size=size, level_minutes=level_minutes, punctuality=punctuality,
               rounds_to_play=rounds_to_play, feeds_into=getattr(feeds_into, "pk", None), paid_players=int(paid_players))
     return bracket
 
@@ -126,7 +127,7 @@ def draw_bracket(tournament, *, actor: Actor, seeds: list | None = None, now=Non
             _advance(bracket, match, now)
     bracket.drawn_at = now
     bracket.save(update_fields=["drawn_at"])
-    log_event(t, "formats.bracket.drawn", actor, order=[e.number for e in order], seeded=[e.number for e in seeded], byes=byes,
+    log_event(t, Action.FORMATS_BRACKET_DRAWN, actor, order=[e.number for e in order], seeded=[e.number for e in seeded], byes=byes,
               method="secrets.SystemRandom")
     return bracket
 
@@ -193,7 +194,7 @@ def start_match(match, *, actor: Actor, now=None) -> Match:
         raise FormatError("match_not_ready", _("This match cannot start now."))
     m.status, m.started_at, m.clock_started_at = Match.PLAYING, now, now
     m.save(update_fields=["status", "started_at", "clock_started_at"])
-    log_event(t, "formats.match.started", actor, match=m.pk, round=m.round, table=m.table_number)
+    log_event(t, Action.FORMATS_MATCH_STARTED, actor, match=m.pk, round=m.round, table=m.table_number)
     return m
 
 
@@ -254,7 +255,7 @@ def seat_player(match, entry, *, actor: Actor, now=None) -> Match:
     if m.status != Match.DONE:
         setattr(m, f"{side}_seated_at", now)
         m.save(update_fields=[f"{side}_seated_at"])
-    log_event(t, "formats.match.player_seated", actor, match=m.pk, entry=getattr(entry, "pk", entry), side=side, lateness=applied,
+    log_event(t, Action.FORMATS_MATCH_PLAYER_SEATED, actor, match=m.pk, entry=getattr(entry, "pk", entry), side=side, lateness=applied,
               minutes_late=round((now - m.started_at).total_seconds() / 60, 1) if m.started_at else None)
     return m
 
@@ -267,7 +268,7 @@ def apply_lateness(match, *, actor: Actor, now=None) -> Match:
     if bracket.punctuality != Bracket.LATENESS:
         raise FormatError("not_lateness_rule", _("This bracket uses the no-show rule, not the lateness rule."))
     applied = _apply_lateness(t, bracket, m, actor, now)
-    log_event(t, "formats.match.lateness_checked", actor, match=m.pk, applied=applied)
+    log_event(t, Action.FORMATS_MATCH_LATENESS_CHECKED, actor, match=m.pk, applied=applied)
     return m
 
 
@@ -293,7 +294,7 @@ def record_game(match, winner, *, actor: Actor, now=None) -> Match:
         if bracket.game_restart == Bracket.FULL_STACK_LEVEL_1:
             m.clock_started_at = now
         m.save(update_fields=["a_wins", "b_wins", "clock_started_at"])
-    log_event(t, "formats.match.game_recorded", actor, match=m.pk, game=game.number, winner=winner.number, score=f"{m.a_wins}-{m.b_wins}",
+    log_event(t, Action.FORMATS_MATCH_GAME_RECORDED, actor, match=m.pk, game=game.number, winner=winner.number, score=f"{m.a_wins}-{m.b_wins}",
               match_over=m.status == Match.DONE, extra=extra)
     return m
 
@@ -321,7 +322,7 @@ def free_absent_seat(match, *, actor: Actor, now=None) -> Match:
     setattr(m, f"player_{side}", None)
     m.seat_freed_at = now
     m.save(update_fields=[f"player_{side}", "seat_freed_at"])
-    log_event(t, "formats.match.seat_freed", actor, match=m.pk, entry=gone.pk, name=gone.person.full_name, side=side,
+    log_event(t, Action.FORMATS_MATCH_SEAT_FREED, actor, match=m.pk, entry=gone.pk, name=gone.person.full_name, side=side,
               replacement_until=engine.replacement_deadline(m.clock_started_at, bracket.level_minutes, bracket.no_show_grace_minutes).isoformat())
     return m
 
@@ -348,7 +349,7 @@ def seat_replacement(match, person, *, method: str, actor: Actor, now=None) -> M
     m.clock_started_at = now  # «il clock ripartirà in ogni caso dal primo livello»
     m.clock_restarts += 1
     m.save()
-    log_event(t, "formats.match.replacement_seated", actor, match=m.pk, entry=sale.entry.pk, name=sale.entry.person.full_name,
+    log_event(t, Action.FORMATS_MATCH_REPLACEMENT_SEATED, actor, match=m.pk, entry=sale.entry.pk, name=sale.entry.person.full_name,
               clock_restarted_at=now.isoformat(), receipt=sale.row.receipt_number if sale.row else None)
     return m
 
@@ -366,7 +367,7 @@ def award_bye(match, *, actor: Actor, now=None) -> Match:
         raise FormatError("replacement_window_open", _("A replacement may still sit until %(t)s.") % {"t": timezone.localtime(deadline).strftime("%H:%M")})
     winner = m.player_a or m.player_b
     extra = _finish_match(t, bracket, m, winner, Match.BYE, actor, now)
-    log_event(t, "formats.match.bye_awarded", actor, match=m.pk, winner=winner.number, extra=extra)
+    log_event(t, Action.FORMATS_MATCH_BYE_AWARDED, actor, match=m.pk, winner=winner.number, extra=extra)
     return m
 
 
@@ -447,7 +448,7 @@ def request_seat(tournament, person, *, actor: Actor, now=None) -> SeatRequest:
         if out is not None:
             kind, busted_at = SeatRequest.RETURNING, out.busted_at
     req = SeatRequest.objects.create(tournament=t, person=person, kind=kind, previous_busted_at=busted_at, requested_at=now)
-    log_event(t, "formats.seatrequest.created", actor, request=req.pk, person=person.pk, name=person.full_name, kind=kind,
+    log_event(t, Action.FORMATS_SEATREQUEST_CREATED, actor, request=req.pk, person=person.pk, name=person.full_name, kind=kind,
               previous_busted_at=busted_at.isoformat() if busted_at else None)
     return req
 
@@ -477,5 +478,5 @@ def allocate_seats(tournament, *, actor: Actor, now=None) -> dict:
             refused.append(req.person.full_name)
         req.decided_at = now
         req.save(update_fields=["entry", "status", "decided_at"])
-    log_event(t, "formats.seatrequest.allocated", actor, open_places=open_places, admitted=admitted, refused=refused)
+    log_event(t, Action.FORMATS_SEATREQUEST_ALLOCATED, actor, open_places=open_places, admitted=admitted, refused=refused)
     return {"open_places": open_places, "admitted": admitted, "refused": refused}

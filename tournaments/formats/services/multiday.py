@@ -16,11 +16,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tdmanager.errors import ValidationFailed
+from tournaments.actions import Action
 from tournaments.models import ChipAdjustment, ChipCount, Entry, Tournament
-from tournaments.services import checks, lifecycle
-from tournaments.services.ledger import lock_tournament
-from tournaments.services.events import Actor, log_event
 from tournaments.selectors import chips_in_play
+from tournaments.services import checks, lifecycle
+from tournaments.services.events import Actor, log_event
+from tournaments.services.ledger import lock_tournament
 
 from .. import engine
 from ..models import Bag, ChipLeaderAward, Flight, MultiDayEvent, QualifiedEntry
@@ -58,7 +59,7 @@ def create_event(*, name: str, flights: list[dict], day2_start_at, buy_in: Decim
             settings={"multiday_day": 1}, **common,
         )
         Flight.objects.create(event=event, tournament=t, label=label, position=i)
-    log_event(day2, "formats.multiday.created", actor, event=event.pk, flights=labels, multi_flight_stack=multi_flight_stack)
+    log_event(day2, Action.FORMATS_MULTIDAY_CREATED, actor, event=event.pk, flights=labels, multi_flight_stack=multi_flight_stack)
     return event
 
 
@@ -147,7 +148,7 @@ def bag_chips(tournament, rows: list[dict], *, actor: Actor, now=None) -> dict:
         entry.status, entry.busted_at, entry.place = Entry.BUSTED, now, None
         entry.save(update_fields=["status", "busted_at", "place"])
     summary = bagging_summary(flight)
-    log_event(t, "formats.bagging.recorded", actor, bags=[{"entry": b.entry.number, "chips": b.chips, "bag": b.bag_number, "surrender": b.surrendered} for b in bags],
+    log_event(t, Action.FORMATS_BAGGING_RECORDED, actor, bags=[{"entry": b.entry.number, "chips": b.chips, "bag": b.bag_number, "surrender": b.surrendered} for b in bags],
               **{k: summary[k] for k in ("bagged_chips", "surrendered_chips", "chips_in_play", "difference")})
     return summary
 
@@ -183,7 +184,7 @@ def close_flight(tournament, *, actor: Actor, reason: str = "", now=None) -> Fli
     flight.save(update_fields=["closed_at"])
     finish_clock_if_running(t, actor)
     lifecycle.finish(t, actor=actor)
-    log_event(t, "formats.flight.closed", actor, flight=flight.label, survivors=len(kept), reason=reason, difference=summary["difference"],
+    log_event(t, Action.FORMATS_FLIGHT_CLOSED, actor, flight=flight.label, survivors=len(kept), reason=reason, difference=summary["difference"],
               chip_leaders=[{"entry": a.entry.number, "rank": a.rank, "chips": a.chips, "amount": str(a.amount), "shared_with": a.shared_with} for a in awards])
     return flight
 
@@ -218,7 +219,7 @@ def build_day2(event: MultiDayEvent, *, actor: Actor, now=None) -> list[Entry]:
         created.append(qualify(day2, chosen.entry, chips=chosen.chips, source=QualifiedEntry.DAY1_BAG, actor=actor, bag=chosen, now=now))
     event.day2_built_at = now
     event.save(update_fields=["day2_built_at"])
-    log_event(day2, "formats.day2.built", actor, event=event.pk, players=len(created), chips=sum(e.chips for e in created),
+    log_event(day2, Action.FORMATS_DAY2_BUILT, actor, event=event.pk, players=len(created), chips=sum(e.chips for e in created),
               rule=event.multi_flight_stack, bags_not_carried=left_out)
     return created
 
@@ -263,5 +264,5 @@ def finish_day2(event: MultiDayEvent, *, actor: Actor, now=None) -> Tournament:
     placed = place_eliminated(day2, 2)
     finish_clock_if_running(day2, actor)
     lifecycle.finish(day2, actor=actor)
-    log_event(day2, "formats.day2.finished", actor, event=event.pk, winner=winner.number, name=winner.person.full_name, placed=len(placed))
+    log_event(day2, Action.FORMATS_DAY2_FINISHED, actor, event=event.pk, winner=winner.number, name=winner.person.full_name, placed=len(placed))
     return day2

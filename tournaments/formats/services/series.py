@@ -15,10 +15,11 @@ from django.utils.translation import gettext as _
 
 from payouts import leaderboard
 from tdmanager.errors import ValidationFailed
+from tournaments.actions import Action
 from tournaments.models import Entry, Person, Tournament
 from tournaments.services import checks
-from tournaments.services.ledger import lock_tournament
 from tournaments.services.events import Actor, log_event
+from tournaments.services.ledger import lock_tournament
 
 from .. import engine
 from ..models import Series, SeriesAward, SeriesCycle, SeriesResult, SeriesTournament
@@ -38,7 +39,7 @@ def create_series(*, name: str, actor: Actor, **settings) -> Series:
     if series.cycle_length < 1:
         raise ValidationFailed("bad_setting", _("A cycle has at least one tournament."))
     series.save()
-    log_event(None, "formats.series.created", actor, series=series.pk, name=name, cycle_length=series.cycle_length,
+    log_event(None, Action.FORMATS_SERIES_CREATED, actor, series=series.pk, name=name, cycle_length=series.cycle_length,
               lb_constant_mode=series.lb_constant_mode, participants=series.participants)
     return series
 
@@ -49,7 +50,7 @@ def attach(series: Series, tournament, *, actor: Actor) -> SeriesTournament:
     if SeriesTournament.objects.filter(tournament=t).exists():
         raise FormatError("already_in_series", _("This tournament already belongs to a series."))
     link = SeriesTournament.objects.create(series=series, tournament=t)
-    log_event(t, "formats.series.attached", actor, series=series.pk, name=series.name)
+    log_event(t, Action.FORMATS_SERIES_ATTACHED, actor, series=series.pk, name=series.name)
     return link
 
 
@@ -68,7 +69,7 @@ def schedule_daily(series: Series, day, *, structure, starting_stack: int, actor
                                   starting_stack=starting_stack, structure=structure, status=Tournament.REGISTERING,
                                   settings={"lb_mode": series.lb_constant_mode})
     SeriesTournament.objects.create(series=series, tournament=t)
-    log_event(t, "formats.series.daily_scheduled", actor, series=series.pk, buy_in=str(buy_in), fee=str(fee))
+    log_event(t, Action.FORMATS_SERIES_DAILY_SCHEDULED, actor, series=series.pk, buy_in=str(buy_in), fee=str(fee))
     return t
 
 
@@ -132,7 +133,7 @@ def score_tournament(tournament, *, actor: Actor) -> list[SeriesResult]:
     closed = None
     if scored >= series.cycle_length:
         closed = _close_cycle(series, actor)
-    log_event(t, "formats.series.scored", actor, series=series.pk, cycle=link.cycle, participants=n, tournament_no=scored,
+    log_event(t, Action.FORMATS_SERIES_SCORED, actor, series=series.pk, cycle=link.cycle, participants=n, tournament_no=scored,
               top=[{"name": r.person.full_name, "place": r.place, "points": round(r.points, 2)} for r in results[:5]],
               cycle_closed=closed.number if closed else None)
     return results
@@ -165,7 +166,7 @@ def _close_cycle(series: Series, actor: Actor) -> SeriesCycle:
     )
     series.current_cycle += 1
     series.save(update_fields=["current_cycle"])
-    log_event(None, "formats.series.cycle_closed", actor, series=series.pk, cycle=archive.number,
+    log_event(None, Action.FORMATS_SERIES_CYCLE_CLOSED, actor, series=series.pk, cycle=archive.number,
               winners=[people[pid].full_name for pid in awards.winners], undecided=[people[pid].full_name for pid in awards.undecided])
     return archive
 
@@ -188,5 +189,5 @@ def settle_undecided(series: Series, cycle: int, people: list, *, actor: Actor, 
     )
     archive.tickets_undecided = 0
     archive.save(update_fields=["tickets_undecided"])
-    log_event(None, "formats.series.tie_settled", actor, series=series.pk, cycle=cycle, people=chosen, reason=reason)
+    log_event(None, Action.FORMATS_SERIES_TIE_SETTLED, actor, series=series.pk, cycle=cycle, people=chosen, reason=reason)
     return awards

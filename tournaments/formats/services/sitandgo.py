@@ -7,6 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournaments.actions import Action
 from tournaments.models import Tournament
 from tournaments.services import checks
 from tournaments.services.events import Actor, log_event
@@ -29,5 +30,5 @@ def create_sit_and_go(*, name: str, buy_in: Decimal, fee: Decimal, starting_stac
         buy_in=buy_in, fee=fee, starting_stack=starting_stack, table_size=10, field_cap=players, min_players=players,
         structure=structure, max_entries_per_player=1, settings={"sng_tables": tables},
     )
-    log_event(t, "formats.sitandgo.created", actor, players=players, tables=tables, buy_in=str(buy_in), fee=str(fee))
+    log_event(t, Action.FORMATS_SITANDGO_CREATED, actor, players=players, tables=tables, buy_in=str(buy_in), fee=str(fee))
     return t

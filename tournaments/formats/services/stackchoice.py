@@ -15,12 +15,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tdmanager.errors import ValidationFailed
-from tournaments.models import Entry, LedgerRow, Person, Tournament
 from tournaments import clockview
+from tournaments.actions import Action
+from tournaments.house import HouseRules
+from tournaments.models import Entry, LedgerRow, Person, Tournament
 from tournaments.services import cashier, checks
 from tournaments.services.cashier import DeskError, Sale
-from tournaments.services.ledger import lock_tournament
 from tournaments.services.events import Actor, log_event
+from tournaments.services.ledger import lock_tournament
 
 from ..models import EntryStackChoice, StackOption
 from .common import FormatError
@@ -43,21 +45,17 @@ def add_stack_option(tournament, *, label: str, buy_in: Decimal, fee: Decimal, c
         raise ValidationFailed("duplicate_option", _("There is already an option called %(l)s.") % {"l": label})
     option = checks.create(StackOption, tournament=t, label=label.strip(), buy_in=buy_in, fee=fee, chips=chips,
                                         position=t.stack_options.count())
-    log_event(t, "formats.stackoption.added", actor, option=option.pk, label=option.label, buy_in=str(buy_in), fee=str(fee),
+    log_event(t, Action.FORMATS_STACKOPTION_ADDED, actor, option=option.pk, label=option.label, buy_in=str(buy_in), fee=str(fee),
               chips=chips, override_reason=override_reason)
     return option
 
 
 def _option_stack(t: Tournament, option: StackOption) -> int:
-    """REG-04 / C6 applied to the chosen stack: full unless the house reduces late stacks."""
+    """REG-04 / C6 applied to the chosen stack: full unless the house reduces late stacks
+    (``HouseRules.late_stack``, the same answer as at the desk)."""
     if t.status != Tournament.RUNNING:
         return option.chips
-    policy = t.setting("late_reg_stack", "FULL")
-    if isinstance(policy, dict) and "percent" in policy:
-        return option.chips * int(policy["percent"]) // 100
-    if isinstance(policy, dict) and "chips" in policy:
-        return min(option.chips, int(policy["chips"]))
-    return option.chips
+    return HouseRules.of(t).late_stack(option.chips)
 
 
 @transaction.atomic

@@ -16,11 +16,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tdmanager.errors import ValidationFailed
+from tournaments.actions import Action
 from tournaments.models import ChipCount, Entry, Tournament
-from tournaments.services import checks, lifecycle
-from tournaments.services.ledger import lock_tournament
-from tournaments.services.events import Actor, log_event
 from tournaments.selectors import chips_in_play
+from tournaments.services import checks, lifecycle
+from tournaments.services.events import Actor, log_event
+from tournaments.services.ledger import lock_tournament
 
 from .. import engine
 from ..models import QualifiedEntry, Qualifier, QualifierGroup, TimedEvent
@@ -42,7 +43,7 @@ def configure_timed(tournament, *, ends_at, actor: Actor, end_condition: str = T
     if t.format != Tournament.TIMED:
         t.format = Tournament.TIMED
         t.save(update_fields=["format"])
-    log_event(t, "formats.timed.configured", actor, ends_at=ends_at.isoformat(), end_condition=end_condition, chip_tie=chip_tie)
+    log_event(t, Action.FORMATS_TIMED_CONFIGURED, actor, ends_at=ends_at.isoformat(), end_condition=end_condition, chip_tie=chip_tie)
     return timed
 
 
@@ -110,7 +111,7 @@ def finish_timed(tournament, *, actor: Actor, counts: list[dict] | None = None, 
     finish_clock_if_running(t, actor)
     lifecycle.finish(t, actor=actor)
     sent = _send_winner(t, actor, now) if hasattr(t, "qualifier") else None
-    log_event(t, "formats.timed.finished", actor, by=timed.result["by"], standings=timed.result["standings"],
+    log_event(t, Action.FORMATS_TIMED_FINISHED, actor, by=timed.result["by"], standings=timed.result["standings"],
               eliminated_placed=len(below), difference=timed.result["difference"], winner_to_final=sent.pk if sent else None)
     return timed.result
 
@@ -132,7 +133,7 @@ def create_qualifier_group(*, name: str, final, qualifiers: list, actor: Actor) 
         if Qualifier.objects.filter(tournament=qt).exists():
             raise FormatError("already_qualifier", _("%(t)s already qualifies for a final.") % {"t": qt.name})
         Qualifier.objects.create(group=group, tournament=qt, position=i)
-    log_event(final, "formats.qualifiers.created", actor, group=group.pk, qualifiers=[getattr(q, "pk", q) for q in qualifiers])
+    log_event(final, Action.FORMATS_QUALIFIERS_CREATED, actor, group=group.pk, qualifiers=[getattr(q, "pk", q) for q in qualifiers])
     return group
 
 
@@ -163,5 +164,5 @@ def send_winner_to_final(tournament, *, actor: Actor, now=None) -> Entry:
     if t.status != Tournament.FINISHED:
         raise FormatError("not_finished", _("Finish the qualifying table first."))
     entry = _send_winner(t, actor, now)
-    log_event(t, "formats.qualifier.winner_sent", actor, entry=entry.pk, final=entry.tournament_id, name=entry.person.full_name)
+    log_event(t, Action.FORMATS_QUALIFIER_WINNER_SENT, actor, entry=entry.pk, final=entry.tournament_id, name=entry.person.full_name)
     return entry
