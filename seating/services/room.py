@@ -36,7 +36,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tdmanager.errors import DomainError
-from tournaments.models import Tournament
+from tournaments.models import Entry, Tournament
 
 from .. import engine
 from ..models import PendingMove, Seat, SeatingState, Table
@@ -98,6 +98,11 @@ class Room:
         self.bust_seq = 0
         self.group_seq = 0
         self._reset_changes()
+        self._reset_write_back()
+
+    def _reset_write_back(self):
+        self.freed: list[int] = []  # seats emptied, not yet deleted: written with the token (done)
+        self.out: list[tuple[list[int], int, object]] = []  # (entries, place, time) out of the tournament, ditto
 
     def _reset_changes(self):
         self.before: dict[int, tuple[engine.Table | None, TableInfo | None]] = {}
@@ -169,6 +174,10 @@ class Room:
     def touched(self) -> list[int]:
         return sorted(self.before)
 
+    def bust(self, entries: list[int], place: int, now):
+        """These entries are out with this finishing place: written with the token (``done``)."""
+        self.out.append((list(entries), place, now))
+
     # --- writing -------------------------------------------------------------------------
 
     def save(self, now=None) -> dict:
@@ -192,19 +201,44 @@ class Room:
         return {"before": before, "after": after}
 
     def done(self):
-        """End of a service: renew the token by compare-and-set, and keep the room.
+        """End of a service: the seats freed and the entries out, then the token renewed by
+        compare-and-set, and keep the room.
 
         Refused (``concurrent_change``, the room forgotten) when the token in the database
         is no longer the one this room was read with; the caller's transaction then rolls
         back, so nothing of the change is written."""
         new = secrets.token_hex(16)
-        n = SeatingState.objects.filter(tournament_id=self.tournament_id, token=self.token).update(
-            token=new, bust_seq=self.bust_seq, group_seq=self.group_seq)
+        if connection.vendor == "postgresql":
+            n = self._write_back_in_one_statement(new)
+        else:
+            for ids in chunks(self.freed):
+                Seat.objects.filter(pk__in=ids).delete()  # nothing points at a seat: one DELETE
+            for entries, place, now in self.out:
+                Entry.objects.filter(pk__in=entries).update(status=Entry.BUSTED, busted_at=now, place=place)
+            n = SeatingState.objects.filter(tournament_id=self.tournament_id, token=self.token).update(
+                token=new, bust_seq=self.bust_seq, group_seq=self.group_seq)
+        self._reset_write_back()
         if n == 0:  # someone else changed the seat map since we read it
             forget(self.tournament_id)
             raise SeatMapChanged("concurrent_change", _("The seat map was changed by someone else at the same moment; try again."))
         self.token = new
         self.release()
+
+    def _write_back_in_one_statement(self, new: str) -> int:
+        """PostgreSQL: the seats freed, the entries out and the token's compare-and-set in one
+        statement; returns the state rows changed (0: the token was not ours).
+
+        Raw because the ORM cannot batch: it sends one statement per table, and on
+        PostgreSQL each is a round trip to the server, which is most of what a plain bust
+        costs (``WRITE_BACK``: every WITH part runs once, whatever the last UPDATE finds).
+        """
+        entries = [e for ids, _place, _now in self.out for e in ids]
+        places = [place for ids, place, _now in self.out for _e in ids]
+        now = self.out[0][2] if self.out else None
+        with connection.cursor() as cursor:
+            cursor.execute(WRITE_BACK, [self.freed, now, entries, places, new, self.bust_seq, self.group_seq,
+                                        self.tournament_id, self.token])
+            return cursor.rowcount
 
     def _write_tables(self, touched, now):
         closed, opened = [], {}
@@ -260,7 +294,10 @@ class Room:
         written = [e for e in new_pos if old_pos.get(e) != new_pos[e] or e in self.wait]
         removed = [e for e in old_pos if e not in new_pos]
         gone = removed + [e for e in written if e in old_pos]
-        for ids in chunks(gone):
+        if not written:
+            self.freed += gone  # deleted with the token at the end of the service (done)
+            return removed
+        for ids in chunks(gone):  # a seat taken again must be free first
             Seat.objects.filter(pk__in=ids).delete()  # nothing points at a seat: one DELETE
         if written:
             Seat.objects.bulk_create([
@@ -279,6 +316,25 @@ class Room:
         while len(_cache) > CACHE_SIZE:
             _cache.popitem(last=False)
 
+
+def _names(model, *fields):
+    q = connection.ops.quote_name
+    return [q(model._meta.db_table)] + [q(model._meta.get_field(f).column) for f in fields]
+
+
+def _write_back_sql() -> str:
+    seat, seat_entry = _names(Seat, "entry")
+    entry, entry_id, status, busted_at, place = _names(Entry, "id", "status", "busted_at", "place")
+    state, tournament, token, bust_seq, group_seq = _names(SeatingState, "tournament", "token", "bust_seq", "group_seq")
+    return (
+        f"WITH freed AS (DELETE FROM {seat} WHERE {seat_entry} = ANY(%s::bigint[])), "
+        f"out AS (UPDATE {entry} SET {status} = '{Entry.BUSTED}', {busted_at} = %s::timestamptz, {place} = v.place "
+        f"FROM unnest(%s::bigint[], %s::integer[]) AS v(id, place) WHERE {entry}.{entry_id} = v.id) "
+        f"UPDATE {state} SET {token} = %s, {bust_seq} = %s, {group_seq} = %s WHERE {tournament} = %s AND {token} = %s"
+    )
+
+
+WRITE_BACK = _write_back_sql()
 
 TABLE_FIELDS = ["capacity", "big_blind_seat", "previous_big_blind_seat", "big_blind_twice", "locked", "locked_seats", "is_final", "halt_waived"]
 
@@ -359,14 +415,15 @@ def _locked(pk: int) -> Tournament | None:
     an outer join): None when the tournament has no state row yet. Outside a transaction
     Django refuses to run it (``select_for_update``).
     """
-    return (
-        Tournament.objects.filter(pk=pk, seating_state__isnull=False)
-        .select_related("seating_state", "clock")
-        .select_for_update(of=("self", "seating_state"))
-        .only(*TOURNAMENT_FIELDS, *STATE_FIELDS, *CLOCK_FIELDS)
-        .order_by()
-        .first()
-    )
+    try:
+        return (
+            Tournament.objects.select_related("seating_state", "clock")
+            .select_for_update(of=("self", "seating_state"))
+            .only(*TOURNAMENT_FIELDS, *STATE_FIELDS, *CLOCK_FIELDS)
+            .get(pk=pk, seating_state__isnull=False)
+        )
+    except Tournament.DoesNotExist:
+        return None
 
 
 def lock(tournament) -> tuple[Tournament, Room]:
@@ -397,6 +454,7 @@ def lock(tournament) -> tuple[Tournament, Room]:
         room = load_room(pk, state.token)
     room.bust_seq, room.group_seq = state.bust_seq, state.group_seq
     room._reset_changes()
+    room._reset_write_back()
     return t, room
 
 
