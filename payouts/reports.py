@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tdmanager.money import ZERO
+from tournaments.house import HouseRules
 from tournaments.models import Entry, LedgerRow
 
 from . import leaderboard
@@ -55,11 +56,12 @@ def points_by_entry(t) -> dict:
     """Leaderboard points per placed entry (LB-01/LB-03; reading and shared rule are settings)."""
     n = sel.field_size(t)
     groups = sel.place_groups(t)
+    rules = HouseRules.of(t)
     out = {}
     for place, members in groups.items():
         try:
-            pts = leaderboard.leaderboard_points(n, place, mode=sel.setting(t, "lb_mode"), buy_in=t.buy_in,
-                                                 shared_with=len(members), shared_rule=sel.setting(t, "lb_shared_rule"))
+            pts = leaderboard.leaderboard_points(n, place, mode=rules.lb_mode, buy_in=t.buy_in,
+                                                 shared_with=len(members), shared_rule=rules.lb_shared_rule)
         except ValueError:
             pts = None
         for e in members:

@@ -1,8 +1,9 @@
 """Read-only payout figures: prize pool, payout table, prizes due, sign-off state.
 
 Used by the payouts pages and API, by other apps (lobby displays, dashboard, clock page)
-and by the services. Nothing here writes. House settings (``Tournament.settings``) and
-their defaults are listed in ``SETTINGS`` and in the README's "Payouts" section.
+and by the services. Nothing here writes. House settings (payout rounding, places paid,
+the final-table size, …) come from the tournament's one house-rules object
+(``tournaments.house.HouseRules``) with their defaults and rule ids.
 """
 
 from __future__ import annotations
@@ -15,30 +16,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from tdmanager.money import CENT, ZERO, to_money
+from tournaments.house import HouseRules
 
 from . import pool as pool_engine
 from . import satellite as satellite_engine
 from .structure import payout_structure
 
-# House settings read from Tournament.settings, with their defaults.
-SETTINGS = {
-    "category": "MAIN",  # MAIN pays 15 % of the field, SIDE 10 % (PAY-04)
-    "percent_paid": None,  # overrides the category's percentage
-    "places_paid_counts": "ENTRIES",  # or "PLAYERS" (unique people) (PAY-04, §14 q2)
-    "payout_rounding": "5",  # prizes are multiples of this unit, the difference on 1st (PAY-05)
-    "min_cash_multiple": "1.5",  # min cash = multiple × buy-in (prize-pool part)
-    "guarantee_is_gross": True,  # PAY-02 reading: the guarantee is the gross pool
-    "display_pool": "NET",  # what the lobby shows, labelled: "NET" (to share) or "GROSS"
-    "shared_odd_cents": "FIRST_LISTED",  # ELM-06: odd cents of a shared place, or "HOUSE"
-    "final_table_size": 9,  # PAY-09: deals only with at most this many players left
-    "lb_mode": "A",  # LB-02 reading of log(100,25)
-    "lb_shared_rule": "AVERAGE_PLACE",  # LB-03 points for shared places, or "BEST_PLACE"
-}
 PERCENT_PAID = {"MAIN": Decimal("15"), "SIDE": Decimal("10")}
-
-
-def setting(t, name):
-    return t.setting(name, SETTINGS[name])
 
 
 def money(value) -> str:
@@ -144,7 +128,7 @@ def pool_breakdown(t) -> pool_engine.PoolBreakdown:
         if chip_leaders > 0:
             fixed[str(_("Chip-leader prizes (Day 1 flights)"))] = chip_leaders
     kwargs = dict(deductions_percent=_deduction_percents(t), guarantee=t.guarantee,
-                  guarantee_is_gross=bool(setting(t, "guarantee_is_gross")))
+                  guarantee_is_gross=HouseRules.of(t).guarantee_is_gross)
     try:
         return pool_engine.prize_pool(collected, fixed_deductions=fixed, **kwargs)
     except ValueError:
@@ -169,16 +153,16 @@ def paid_entries(t):
 def field_size(t) -> int:
     """Participants for places paid (PAY-04): entries (default) or unique players."""
     qs = paid_entries(t)
-    if setting(t, "places_paid_counts") == "PLAYERS":
+    if HouseRules.of(t).places_paid_counts == "PLAYERS":
         return qs.values("person").distinct().count()
     return qs.count()
 
 
 def percent_paid(t) -> Decimal:
-    override = setting(t, "percent_paid")
-    if override not in (None, ""):
-        return Decimal(str(override))
-    return PERCENT_PAID.get(str(setting(t, "category")).upper(), PERCENT_PAID["MAIN"])
+    rules = HouseRules.of(t)
+    if rules.percent_paid is not None:
+        return rules.percent_paid
+    return PERCENT_PAID[rules.category]
 
 
 # --- the payout table -------------------------------------------------------------------
@@ -227,10 +211,11 @@ def proposed_prizes(t) -> list[dict]:
         # (RULES §14 q17, "Tutti a Premio": 8 by default).
         percent = Decimal(min(bracket.paid_players, bracket.size, entries) * 100) / entries
     amounts = []
-    for unit in (Decimal(str(setting(t, "payout_rounding"))), CENT):
+    rules = HouseRules.of(t)
+    for unit in (rules.payout_rounding, CENT):
         try:
             amounts = payout_structure(entries, total, t.buy_in, percent_paid=percent,
-                                       min_cash_multiple=Decimal(str(setting(t, "min_cash_multiple"))), rounding=unit)
+                                       min_cash_multiple=rules.min_cash_multiple, rounding=unit)
             break
         except ValueError:
             continue
@@ -386,7 +371,7 @@ def dues(t, prizes=None) -> list[dict]:
         by_place[p["place"]].append(p)
     released = released_places(t)
     paid = active_payments(t)
-    odd = setting(t, "shared_odd_cents")
+    odd = HouseRules.of(t).shared_odd_cents
     out = []
 
     def item(e, place, m, kind, amount, source, description="", held=False, target=None):
@@ -512,7 +497,7 @@ def display_summary(tournament) -> dict:
     t = tournament
     b = pool_breakdown(t)
     prizes = table_prizes(t)
-    gross = str(setting(t, "display_pool")).upper() == "GROSS"
+    gross = HouseRules.of(t).display_pool == "GROSS"
     link = satellite_link(t)
     shown = satellite_pool(t, link) if link else (b.gross if gross else b.total)
     return {

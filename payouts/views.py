@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from tdmanager.api import object_id
 from tdmanager.errors import DomainError
+from tournaments.house import HouseRules
 from tournaments.models import Entry, LedgerRow, Tournament
 from tournaments import clockview
 from tournaments.services.cashier import cash_limit
@@ -110,7 +111,7 @@ def deal_page(request, pk):
     deal = Deal.objects.filter(tournament=t, status=Deal.PROPOSED).prefetch_related("acceptances").first()
     accepted = {a.entry_id for a in deal.acceptances.all()} if deal else set()
     return render(request, "payouts/deal.html", {
-        "t": t, "players": players, "deal": deal, "accepted": accepted, "final_table_size": int(sel.setting(t, "final_table_size")),
+        "t": t, "players": players, "deal": deal, "accepted": accepted, "final_table_size": HouseRules.of(t).final_table_size,
         "summary": sel.display_summary(t), "state": sel.table_state(t),
         "recent": Deal.objects.filter(tournament=t).exclude(status=Deal.PROPOSED)[:5],
         "deal_rows": [(e, deal.stacks.get(str(e.pk)), deal.by_player.get(str(e.pk)), e.pk in accepted) for e in players] if deal else [],

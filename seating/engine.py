@@ -93,6 +93,8 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from tournaments import defaults as house_defaults
+
 # Settings (RULES.md [CONFIG] points), first value = default.
 MOVER_RULES = ("NEXT_BB", "CURRENT_BB", "BUTTON_CASH")
 DEST_RULES = ("WORST_POSITION", "NEAREST_BB", "SAME_RELATIVE_POSITION")
@@ -577,16 +579,12 @@ def plan_break(tables: Sequence[Table], number: int, rng: random.Random | None) 
 
 
 def final_table_size(table_capacity: int) -> int:
-    """Default final-table size (BAL-09, RP-9 EN): 9 for 8- to 10-max events, 7 for 6/7-max.
+    """Default final-table size (BAL-09, RP-9 EN): 9 for 8-max and larger events, 7 for 6/7-max.
 
-    RP-9 does not cover 10-max tables (003 allows them); 9 is used there too. Events at
-    5-max or smaller play a final table of their own size.
+    The house rule lives in ``tournaments.defaults`` (pure), which the tournament's house rules
+    object uses too, so seating and payouts agree on one number.
     """
-    if table_capacity >= 8:
-        return 9
-    if table_capacity >= 6:
-        return 7
-    return table_capacity
+    return house_defaults.final_table_size(table_capacity)
 
 
 default_final_table_size = final_table_size

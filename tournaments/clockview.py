@@ -5,9 +5,19 @@ Desk rules ask questions in clock time, not wall time (REG-04): "has level 3 end
 """
 
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from . import clock as engine
 from .models import Clock, StructureItem
+
+
+def engine_item(kind, *, small_blind=0, big_blind=0, ante=0, big_blind_ante=False, minutes, game="", color_up="",
+                add_on=False, resume_seconds_left=None):
+    """One structure row (a stored item or a cleaned import row) as an engine level or break."""
+    if kind == StructureItem.BREAK:
+        return engine.Break(minutes=minutes, color_up=color_up, add_on=add_on, resume_seconds_left=resume_seconds_left)
+    return engine.Level(small_blind=small_blind, big_blind=big_blind, ante=ante,
+                        ante_type="BB_ANTE" if big_blind_ante else ("TABLE_ANTE" if ante else "NONE"), minutes=minutes, game=game)
 
 
 def structure_items(tournament):
@@ -17,18 +27,30 @@ def structure_items(tournament):
         cached = []
         if tournament.structure_id:
             for it in StructureItem.objects.filter(structure_id=tournament.structure_id).order_by("position"):
-                if it.kind == StructureItem.BREAK:
-                    cached.append(engine.Break(minutes=it.minutes, color_up=it.color_up, add_on=it.add_on, resume_seconds_left=it.resume_seconds_left))
-                else:
-                    cached.append(
-                        engine.Level(
-                            small_blind=it.small_blind, big_blind=it.big_blind, ante=it.ante,
-                            ante_type="BB_ANTE" if it.big_blind_ante else ("TABLE_ANTE" if it.ante else "NONE"),
-                            minutes=it.minutes, game=it.game,
-                        )
-                    )
+                cached.append(engine_item(it.kind, small_blind=it.small_blind, big_blind=it.big_blind, ante=it.ante,
+                                          big_blind_ante=it.big_blind_ante, minutes=it.minutes, game=it.game,
+                                          color_up=it.color_up, add_on=it.add_on, resume_seconds_left=it.resume_seconds_left))
         tournament._engine_structure = cached
     return cached
+
+
+# The clock engine's structure warnings (``clock.validate_structure``), in the user's language.
+STRUCTURE_WARNINGS = {
+    "ante_decreases": gettext_lazy("Row %(n)s: the ante decreases (RP-11 recommends never reducing antes)."),
+    "big_blind_decreases": gettext_lazy("Row %(n)s: the big blind goes down."),
+    "consecutive_breaks": gettext_lazy("Row %(n)s: two breaks in a row."),
+}
+
+
+def structure_warnings(items) -> list[str]:
+    """The one structure validation (the pure ``clock.validate_structure``): its warnings as
+    messages, row numbers from 1. The structures service and the clock page both show these;
+    an unusable structure raises ``clock.ClockError``."""
+    out = []
+    for w in engine.validate_structure(items):
+        message = STRUCTURE_WARNINGS.get(w["code"])
+        out.append(str(message) % {"n": w["item_index"] + 1} if message else w["message"])
+    return out
 
 
 def engine_state(clock: Clock) -> engine.ClockState:

@@ -1,13 +1,24 @@
-"""The keys a tournament's ``settings`` may hold (README "House rules") and what each accepts.
+"""The house rules of a tournament: one typed object, :class:`HouseRules` (README "House rules").
 
-Pure: ``check_settings(value)`` returns the messages for what is wrong (empty when all is
-well). The API's serializer and every service that writes ``settings`` use it, so a
-tournament is never stored with a setting its pages cannot read.
+Every per-tournament setting is a field with its type, default, rule id (RULES.md id / C-number)
+and a one-line description. Most are keys of the tournament's ``settings`` JSON; ``table_size``
+and ``rule_set`` are columns, read from the row so that a service asks one object. Defaults that
+depend on other settings (the final-table size on the table size, the penalty preset, the
+simultaneous-bust policy and the pre-start report on the rule set) are worked out here, once.
+
+Pure apart from gettext: ``HouseRules.of(tournament)`` reads a row (any object with
+``settings``, ``table_size`` and ``rule_set``); a service reads it once per call and passes it
+down. ``check_settings(value)`` returns the messages for what is wrong with a ``settings`` object
+(empty when all is well); the API's serializer, the tournament page form and every service that
+writes ``settings`` use it, so a tournament is never stored with a setting it cannot read.
 """
 
+from dataclasses import dataclass, field, fields
 from decimal import Decimal, InvalidOperation
 
 from django.utils.translation import gettext as _
+
+from . import defaults
 
 
 def _choice(*values):
@@ -57,48 +68,165 @@ def _break_order(v):
                          and all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 10_000 for n in v))
 
 
-SETTINGS = {
-    # cashier (REG-04, FMT-14, FMT-04, REG-09, FMT-09)
-    "late_reg_stack": (_late_reg_stack, '"FULL", {"percent": 1…100} or {"chips": n}'),
-    "field_cap_counts": _choice("ENTRIES", "LIVE_PLAYERS"),
-    "rebuy_before_start": _bool(),
-    "late_entry_prebooked_only": _bool(),
-    "sng_tables": _int(1, 100),
-    "require_prestart_report": _bool(),
+def _setting(default, check, rule, description, *, derived=""):
+    """A key of ``Tournament.settings``. ``derived``: the default, in words, when it depends on
+    other settings (then ``default`` is None and ``HouseRules.of`` works the value out)."""
+    return field(default=default, metadata={"check": check, "rule": rule, "description": description, "derived": derived,
+                                            "column": False})
+
+
+def _column(default, rule, description):
+    """A column of the tournament row, exposed here so a service asks one object."""
+    return field(default=default, metadata={"check": None, "rule": rule, "description": description, "derived": "",
+                                            "column": True})
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    """One tournament's house rules; each field's metadata gives its rule id and description."""
+
+    # the tournament row (FMT-14, §0.3)
+    table_size: int = _column(9, "FMT-14, C20", "seats per table (a column of the tournament)")
+    rule_set: str = _column("TDA", "§0.3", "TDA, SANREMO_003, MONTEGALDA_004, … (a column); some defaults follow it")
+    # cashier (REG-04, FMT-14, FMT-04, REG-09, FMT-09, ROLE-02)
+    late_reg_stack: str | dict = _setting("FULL", (_late_reg_stack, '"FULL", {"percent": 1…100} or {"chips": n}'), "REG-04, C6",
+                                          'late registrant\'s stack: "FULL", {"percent": p} of it or {"chips": n}, never more than full')
+    field_cap_counts: str = _setting("ENTRIES", _choice("ENTRIES", "LIVE_PLAYERS"), "FMT-14, REG-08",
+                                     'what the field cap counts: every sold or reserved entry, or "LIVE_PLAYERS"')
+    rebuy_before_start: bool = _setting(False, _bool(), "FMT-04", "rebuys are sold before the tournament starts")
+    late_entry_prebooked_only: bool = _setting(False, _bool(), "REG-04, REG-09",
+                                               "once running, only pre-booked players enter (004)")
+    sng_tables: int = _setting(1, _int(1, 100), "FMT-09", "a sit & go without a field cap seats 10 × this many players")
+    require_prestart_report: bool = _setting(None, _bool(), "ROLE-02", "the registered list is sent before the start",
+                                             derived="`true` for SANREMO_003, else `false`")
     # clock (CLK-06)
-    "h4h_seconds_per_hand": _int(1, 3600),
-    "h4h_break_policy": _choice("TAKE_BREAK", "SKIP_BREAK"),
+    h4h_seconds_per_hand: int = _setting(120, _int(1, 3600), "CLK-06", "hand-for-hand: seconds taken off the clock per hand (RP-8-B)")
+    h4h_break_policy: str = _setting("TAKE_BREAK", _choice("TAKE_BREAK", "SKIP_BREAK"), "CLK-06",
+                                     'a break reached in hand-for-hand is taken (clock paused at its start) or "SKIP_BREAK"')
     # chip races (CR-02, CR-03)
-    "race_conversion": _choice("ROUND_HALF_UP", "FLOOR"),
-    "race_start": _choice("SEAT_1", "LAST_HAND_SB"),
-    "race_tie": _choice("SUIT_ORDER", "FIRST_DEALT"),
-    # penalties (PEN-02)
-    "penalty_preset": _choice("TDA", "SANREMO_003", "MONTEGALDA_004", "HEADS_UP_001"),
+    race_conversion: str = _setting("ROUND_HALF_UP", _choice("ROUND_HALF_UP", "FLOOR"), "CR-02, C9",
+                                    'odd chips converted by rounding (003), or "FLOOR" (004: the rest is removed)')
+    race_start: str = _setting("SEAT_1", _choice("SEAT_1", "LAST_HAND_SB"), "CR-03, C8",
+                               'the race is dealt from seat 1 (TDA, 003) or "LAST_HAND_SB" (004)')
+    race_tie: str = _setting("SUIT_ORDER", _choice("SUIT_ORDER", "FIRST_DEALT"), "CR-03, C10",
+                             'a tie goes by suit (spades > hearts > diamonds > clubs) or "FIRST_DEALT" (004)')
+    # penalties (PEN-02, PEN-05, PEN-06)
+    penalty_preset: str = _setting(None, _choice("TDA", "SANREMO_003", "MONTEGALDA_004", "HEADS_UP_001"), "PEN-02, PEN-05, PEN-06, C26",
+                                   "penalty limits: TDA (no round limit), SANREMO_003 / MONTEGALDA_004 (1–4 rounds), HEADS_UP_001 (≥ 3)",
+                                   derived="the rule set's (SANREMO_003, MONTEGALDA_004), else `\"TDA\"`")
     # seating (BAL-*, SEAT-01, ELM-04)
-    "balance_trigger_difference": _int(1, 10),
-    "mover_rule": _choice("NEXT_BB", "CURRENT_BB", "BUTTON_CASH"),
-    "dest_rule": _choice("WORST_POSITION", "NEAREST_BB", "SAME_RELATIVE_POSITION"),
-    "vacated_bb_seat": _choice("EXCLUDED", "SINGLE_BB"),
-    "tie_break": _choice("TABLE_ORDER", "RANDOM_DRAW"),
-    "break_order": (_break_order, "null or a list of table numbers"),
-    "final_table_size": _int(2, 11),
-    "start_players_per_table": _int(2, 11, null=True),
-    "h4h_policy": _choice("SHARE", "RANK_BY_STARTING_STACK"),
-    "h4h_simultaneous_policy": _choice("SHARE", "RANK_BY_STARTING_STACK"),
-    # payouts (PAY-*, LB-*)
-    "category": _choice("MAIN", "SIDE"),
-    "percent_paid": _number(0, 100, null=True, above=True),
-    "places_paid_counts": _choice("ENTRIES", "PLAYERS"),
-    "payout_rounding": _number(0, 100000, above=True),
-    "min_cash_multiple": _number(0, 1000),
-    "guarantee_is_gross": _bool(),
-    "display_pool": _choice("NET", "GROSS"),
-    "shared_odd_cents": _choice("FIRST_LISTED", "HOUSE"),
-    "lb_mode": _choice("A", "B", "C", "D"),
-    "lb_shared_rule": _choice("AVERAGE_PLACE", "BEST_PLACE"),
+    balance_trigger_difference: int = _setting(2, _int(1, 10), "BAL-01, C3", "tables are balanced when they differ by this many players")
+    mover_rule: str = _setting("NEXT_BB", _choice("NEXT_BB", "CURRENT_BB", "BUTTON_CASH"), "BAL-03, C1", "who moves when balancing")
+    dest_rule: str = _setting("WORST_POSITION", _choice("WORST_POSITION", "NEAREST_BB", "SAME_RELATIVE_POSITION"), "BAL-04, C2",
+                              "where the moved player sits")
+    vacated_bb_seat: str = _setting("EXCLUDED", _choice("EXCLUDED", "SINGLE_BB"), "BAL-04",
+                                    "the seat the big blind just left is not offered, or taken as a single big blind")
+    tie_break: str = _setting("TABLE_ORDER", _choice("TABLE_ORDER", "RANDOM_DRAW"), "BAL-05, C5",
+                              "equal tables: the published table order, or a draw")
+    break_order: list[int] | None = _setting(None, (_break_order, "null or a list of table numbers"), "BAL-06",
+                                             "published order in which tables break (null: fewest players, highest number)")
+    final_table_size: int = _setting(None, _int(2, 11), "BAL-09, C21, PAY-09",
+                                     "players at the final table: seating combines at this many, deals need at most this many",
+                                     derived="9 for 8-max and larger, 7 for 6/7-max, the table size below")
+    start_players_per_table: int | None = _setting(None, _int(2, 11, null=True), "SEAT-01",
+                                                   "at most this many players per table at the initial draw (null: table size)")
+    h4h_simultaneous_policy: str = _setting(None, _choice("SHARE", "RANK_BY_STARTING_STACK"), "ELM-04, C12",
+                                            "busts in one hand-for-hand hand share the place or rank by starting stack (key `h4h_policy` too)",
+                                            derived='`"RANK_BY_STARTING_STACK"` for SANREMO_003, else `"SHARE"`')
+    # payouts (PAY-*, ELM-06, LB-*)
+    category: str = _setting("MAIN", _choice("MAIN", "SIDE"), "PAY-04", "MAIN pays 15 % of the field, SIDE 10 %")
+    percent_paid: Decimal | None = _setting(None, _number(0, 100, null=True, above=True), "PAY-04",
+                                            "percentage of the field paid, instead of the category's")
+    places_paid_counts: str = _setting("ENTRIES", _choice("ENTRIES", "PLAYERS"), "PAY-04",
+                                       'places paid count entries (re-entries too) or "PLAYERS"')
+    payout_rounding: Decimal = _setting(Decimal(5), _number(0, 100000, above=True), "PAY-05",
+                                        "prizes are multiples of this unit, the difference on 1st")
+    min_cash_multiple: Decimal = _setting(Decimal("1.5"), _number(0, 1000), "PAY-05", "the smallest prize is this many buy-ins")
+    guarantee_is_gross: bool = _setting(True, _bool(), "PAY-02", "the guarantee is the gross pool")
+    display_pool: str = _setting("NET", _choice("NET", "GROSS"), "PAY-02", "what the lobby shows, labelled: the pool to share or the gross")
+    shared_odd_cents: str = _setting("FIRST_LISTED", _choice("FIRST_LISTED", "HOUSE"), "ELM-06",
+                                     "odd cents of a shared place go to the first listed player or the house")
+    lb_mode: str = _setting("A", _choice("A", "B", "C", "D"), "LB-02, C30", "reading of the leaderboard's log(100,25)")
+    lb_shared_rule: str = _setting("AVERAGE_PLACE", _choice("AVERAGE_PLACE", "BEST_PLACE"), "LB-03",
+                                   "leaderboard points of a shared place: at the average place or the best")
     # formats (set by their services)
-    "multiday_day": _int(1, 2),
-}
+    multiday_day: int | None = _setting(None, _int(1, 2), "FMT-11", "day of a multi-day event (set by the flights service)")
+
+    @classmethod
+    def of(cls, tournament) -> "HouseRules":
+        """The tournament's house rules: stored values over defaults, dependent defaults worked out.
+
+        A value stored before validation existed and not valid now reads as the default.
+        """
+        stored = tournament.settings if isinstance(tournament.settings, dict) else {}
+        return cls.from_settings(stored, table_size=tournament.table_size, rule_set=tournament.rule_set)
+
+    @classmethod
+    def from_settings(cls, stored: dict, *, table_size: int = 9, rule_set: str = "TDA") -> "HouseRules":
+        stored = dict(stored)
+        if stored.get("h4h_policy"):  # the older key, which wins as it always did
+            stored["h4h_simultaneous_policy"] = stored["h4h_policy"]
+        values = {"table_size": int(table_size), "rule_set": rule_set or "TDA"}
+        for f in fields(cls):
+            if f.metadata["column"]:
+                continue
+            v = stored.get(f.name)
+            ok, _expected = f.metadata["check"]
+            if f.name in stored and ok(v) and not (v is None and f.metadata["derived"]):
+                values[f.name] = v
+        for name in ("percent_paid", "payout_rounding", "min_cash_multiple"):
+            if values.get(name) is not None:
+                values[name] = Decimal(str(values[name]))
+        if values.get("break_order") == []:
+            values["break_order"] = None
+        size, rs = values["table_size"], values["rule_set"]
+        values.setdefault("final_table_size", defaults.final_table_size(size))
+        values.setdefault("penalty_preset", defaults.penalty_preset(rs))
+        values.setdefault("h4h_simultaneous_policy", defaults.h4h_simultaneous_policy(rs))
+        values.setdefault("require_prestart_report", defaults.require_prestart_report(rs))
+        return cls(**values)
+
+    def late_stack(self, full: int) -> int:
+        """REG-04 / C6: a late registrant's stack, given the full stack the entry buys (the
+        tournament's, or the chosen option's under stack choice, FMT-07). A reduced stack is a
+        reduction: ``{"chips": n}`` is n chips but never more than the full stack."""
+        policy = self.late_reg_stack
+        if isinstance(policy, dict) and "percent" in policy:
+            return full * int(policy["percent"]) // 100
+        if isinstance(policy, dict) and "chips" in policy:
+            return min(full, int(policy["chips"]))
+        return full
+
+    def balance_kwargs(self) -> dict:
+        """The balancing engine's settings (``seating.engine``)."""
+        return {"trigger_difference": self.balance_trigger_difference, "mover_rule": self.mover_rule,
+                "dest_rule": self.dest_rule, "tie_break": self.tie_break, "vacated_bb_seat": self.vacated_bb_seat}
+
+
+def house_rules(tournament) -> HouseRules:
+    return HouseRules.of(tournament)
+
+
+def default_text(f) -> str:
+    """A field's default as the README's table shows it."""
+    if f.metadata["derived"]:
+        return f.metadata["derived"]
+    v = f.default
+    if isinstance(v, bool):
+        return f"`{str(v).lower()}`"
+    if v is None:
+        return "`null`"
+    if isinstance(v, str):
+        return f'`"{v}"`'
+    return f"`{v}`"
+
+
+HOUSE_FIELDS = tuple(f for f in fields(HouseRules))
+
+# The keys a ``settings`` object may hold, and what each accepts: one per field, and the older
+# name ``h4h_policy`` of ``h4h_simultaneous_policy``.
+SETTINGS = {f.name: f.metadata["check"] for f in HOUSE_FIELDS if not f.metadata["column"]}
+SETTINGS["h4h_policy"] = SETTINGS["h4h_simultaneous_policy"]
 
 
 def check_settings(value) -> dict[str, str]:

@@ -11,6 +11,7 @@ from django.db.models import Max
 from tdmanager.money import ZERO
 
 from .. import signals
+from ..house import HouseRules
 from ..models import Entry, LedgerRow, Person, Sequence, Tournament
 from ..signals import announce
 from .events import Actor
@@ -71,17 +72,11 @@ def write_row(t, *, kind, entry, person, prize, fee, chips, method, actor, side=
 
 
 def late_stack(t: Tournament) -> int:
-    """REG-04 / C6: late registrants get a full stack unless the house reduces it."""
+    """REG-04 / C6: late registrants get a full stack unless the house reduces it
+    (``HouseRules.late_stack``, which stack choice uses too)."""
     if t.status != Tournament.RUNNING:
         return t.starting_stack
-    policy = t.setting("late_reg_stack", "FULL")
-    if policy == "FULL":
-        return t.starting_stack
-    if isinstance(policy, dict) and "percent" in policy:
-        return t.starting_stack * int(policy["percent"]) // 100
-    if isinstance(policy, dict) and "chips" in policy:
-        return int(policy["chips"])
-    return t.starting_stack
+    return HouseRules.of(t).late_stack(t.starting_stack)
 
 
 def issue_paid_entry(t: Tournament, person: Person, *, actor: Actor, method: str, note: str, reference: str = "",

@@ -1,0 +1,33 @@
+"""House-rule defaults that depend on other settings (RULES.md [CONFIG] points), pure Python.
+
+``tournaments.house.HouseRules`` works its dependent defaults out with these, and the seating
+engine asks the same function, so the final table has one size (BAL-09) for seating and payouts.
+"""
+
+# PEN-02: the penalty limits follow the event's rule set unless the house names a preset.
+RULE_SET_PENALTY_PRESET = {"SANREMO_003": "SANREMO_003", "MONTEGALDA_004": "MONTEGALDA_004"}
+
+
+def final_table_size(table_size: int) -> int:
+    """BAL-09 / C21 (RP-9 EN): the final table plays 9-handed for 8/9-max events, 7-handed for
+    6/7-max. RP-9 does not cover 10/11-max tables (003 and 004 allow them); 9 is used there too.
+    Events at 5-max or smaller play a final table of their own size."""
+    if table_size >= 8:
+        return 9
+    if table_size >= 6:
+        return 7
+    return table_size
+
+
+def penalty_preset(rule_set: str) -> str:
+    return RULE_SET_PENALTY_PRESET.get(rule_set, "TDA")
+
+
+def h4h_simultaneous_policy(rule_set: str) -> str:
+    """ELM-04 / C12: 003 events rank simultaneous hand-for-hand busts by starting stack; TDA and EPT share."""
+    return "RANK_BY_STARTING_STACK" if rule_set == "SANREMO_003" else "SHARE"
+
+
+def require_prestart_report(rule_set: str) -> bool:
+    """ROLE-02: Sanremo (003) events send the registered list before the start."""
+    return rule_set == "SANREMO_003"
