@@ -210,7 +210,7 @@ class Tournament(models.Model):
     cash_limit = models.DecimalField(_("cash limit per operation"), **MONEY, null=True, blank=True, validators=NOT_NEGATIVE)
     rule_set = models.CharField(_("rule set"), max_length=20, default="TDA")
     chip_set = models.ForeignKey("ChipSet", null=True, blank=True, on_delete=models.SET_NULL, verbose_name=_("chip set"))
-    settings = models.JSONField(_("house settings"), default=dict, blank=True)
+    settings = models.JSONField(_("house settings"), default=dict, blank=True)  # read through tournaments.house.HouseRules
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -249,10 +249,6 @@ class Tournament(models.Model):
     @property
     def allows_addon(self):
         return self.addon_price is not None and bool(self.addon_chips)
-
-    def setting(self, name, default=None):
-        # Validated on the way in (tournaments.house); a row written before that reads as defaults.
-        return (self.settings if isinstance(self.settings, dict) else {}).get(name, default)
 
 
 class Entry(models.Model):
