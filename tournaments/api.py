@@ -22,7 +22,7 @@ from . import selectors
 from . import serializers as s
 from .actions import Action
 from .models import BlindStructure, Entry, IdempotencyRecord, LedgerRow, Person, Tournament
-from .services import cashier, clockctl, lifecycle, people, structures
+from .services import cashier, clockctl, lifecycle, people, setup, structures
 from .services.events import Actor
 
 
@@ -180,25 +180,16 @@ class TournamentViewSet(viewsets.ModelViewSet):
     serializer_class = s.TournamentSerializer
     queryset = Tournament.objects.all()
 
+    # The same services as the tournament page: the setup rules live in services.setup.
     def perform_create(self, serializer):
-        serializer.validated_data.pop("override_reason", None)
-        t = serializer.save()
-        from .services.events import log_event
-
-        log_event(t, Action.TOURNAMENTS_TOURNAMENT_CREATED, Actor.from_request(self.request), name=t.name)
+        values = dict(serializer.validated_data)
+        values.pop("override_reason", None)
+        serializer.instance = setup.create_tournament(values, actor=Actor.from_request(self.request))
 
     def perform_update(self, serializer):
-        t = self.get_object()
-        override_reason = serializer.validated_data.pop("override_reason", "")
-        money = ("buy_in", "fee", "rebuy_price", "rebuy_fee", "addon_price", "addon_fee", "deductions", "guarantee")
-        changed = [f for f in money if f in serializer.validated_data and serializer.validated_data[f] != getattr(t, f)]
-        if changed and t.status != Tournament.PLANNED and not override_reason.strip():
-            # FMT-01: money fields are locked once registration opens, unless a TD records why.
-            raise DomainError("money_fields_locked", _("Prices and the prize pool are locked once registration opens; give an override_reason."), fields=changed)
-        t = serializer.save()
-        from .services.events import log_event
-
-        log_event(t, Action.TOURNAMENTS_TOURNAMENT_UPDATED, Actor.from_request(self.request), fields=sorted(serializer.validated_data), override_reason=override_reason)
+        values = dict(serializer.validated_data)
+        reason = values.pop("override_reason", "")
+        serializer.instance = setup.update_tournament(self.get_object(), values, actor=Actor.from_request(self.request), override_reason=reason)
 
     def perform_destroy(self, instance):
         lifecycle.delete(instance, actor=Actor.from_request(self.request))

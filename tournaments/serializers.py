@@ -89,26 +89,8 @@ class TournamentSerializer(serializers.ModelSerializer):
             raise serializers.ValidationError(errors.get("") or errors)
         return value
 
-    def validate(self, attrs):
-        def get(name):
-            return attrs.get(name, getattr(self.instance, name, None))
-
-        if get("table_size") is not None and not (2 <= get("table_size") <= 11):
-            raise serializers.ValidationError({"table_size": "Tables seat 2 to 11 players (FMT-14)."})
-        if get("format") == Tournament.FREEZEOUT and (get("max_entries_per_player") or 1) > 1:
-            raise serializers.ValidationError({"max_entries_per_player": "A freezeout has no re-entry (FMT-03)."})
-        if get("format") == Tournament.FREEZEOUT and (get("rebuy_price") is not None or get("addon_price") is not None):
-            raise serializers.ValidationError({"format": "A freezeout has no rebuy or add-on (FMT-03)."})
-        for money in ("buy_in", "fee", "rebuy_price", "rebuy_fee", "addon_price", "addon_fee", "guarantee", "cash_limit"):
-            v = get(money)
-            if v is not None and v < 0:
-                raise serializers.ValidationError({money: "Must not be negative."})
-        from .services.checks import satellite_target_price_error
-
-        message = satellite_target_price_error(self.instance, get("buy_in"), get("fee"))
-        if message:
-            raise serializers.ValidationError({"buy_in": message})
-        return attrs
+    # The setup rules (FMT-01, FMT-03, FMT-14, prices never negative) are checked by the services
+    # both the API and the page call (tournaments.services.setup), not here.
 
 
 class SeatSerializer(serializers.Serializer):

@@ -14,9 +14,8 @@ from django.utils.translation import gettext_lazy
 from tdmanager.errors import DomainError
 
 from . import clockview, receipts, selectors, signals
-from .actions import Action
 from .models import BlindStructure, Entry, LedgerRow, Tournament
-from .services import cashier, lifecycle
+from .services import cashier, lifecycle, setup
 from .services.events import Actor
 
 
@@ -73,6 +72,10 @@ class TournamentForm(forms.ModelForm):
         ]
         widgets = {"start_at": forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")}
 
+    override_reason = forms.CharField(
+        label=gettext_lazy("Reason for changing prices"), required=False, max_length=200,
+        help_text=gettext_lazy("Prices and the prize pool are locked once registration opens (FMT-01): say why they change."),
+    )
     deductions_text = forms.CharField(
         label=gettext_lazy("Prize pool deductions"), required=False,
         help_text=gettext_lazy("One per line: name percent, e.g. 'casino 3' and 'staff 4'."),
@@ -80,6 +83,8 @@ class TournamentForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        if not self.instance.pk or self.instance.status == Tournament.PLANNED:
+            del self.fields["override_reason"]  # nothing is locked yet
         if self.instance.pk:
             self.fields["deductions_text"].initial = "\n".join(f"{d['name']} {d['percent']}" for d in self.instance.deductions or [])
 
@@ -98,32 +103,39 @@ class TournamentForm(forms.ModelForm):
             out.append({"name": " ".join(parts[:-1]) or "deduction", "percent": parts[-1].rstrip("%")})
         return out
 
-    def clean(self):
-        data = super().clean()
-        if data.get("format") == Tournament.FREEZEOUT and ((data.get("max_entries_per_player") or 1) > 1 or data.get("rebuy_price") is not None or data.get("addon_price") is not None):
-            raise forms.ValidationError(_("A freezeout has no re-entry, rebuy or add-on (FMT-03)."))
-        from .services.checks import satellite_target_price_error
+    def _post_clean(self):
+        pass  # the model is validated by the setup service (one place), not twice
 
-        message = satellite_target_price_error(self.instance, data.get("buy_in"), data.get("fee"))
-        if message:
-            self.add_error("buy_in", message)
-        return data
-
-    def save(self, commit=True):
-        self.instance.deductions = self.cleaned_data["deductions_text"]
-        return super().save(commit)
+    def values(self) -> dict:
+        """The typed values the setup service takes."""
+        values = {name: self.cleaned_data[name] for name in self.Meta.fields if name in self.cleaned_data}
+        values["deductions"] = self.cleaned_data["deductions_text"]
+        return values
 
 
 def tournament_edit(request, pk=None):
+    """The tournament form: the same setup services as the API (tournaments.services.setup)."""
     instance = get_object_or_404(Tournament, pk=pk) if pk else None
     form = TournamentForm(request.POST or None, instance=instance)
     if request.method == "POST" and form.is_valid():
-        t = form.save()
-        from .services.events import log_event
-
-        log_event(t, Action.TOURNAMENTS_TOURNAMENT_SAVED, Actor.from_request(request), fields=sorted(form.changed_data))
-        messages.success(request, _("Tournament saved."))
-        return redirect("tournament", pk=t.pk)
+        actor = Actor.from_request(request)
+        try:
+            if instance is None:
+                t = setup.create_tournament(form.values(), actor=actor)
+            else:
+                t = setup.update_tournament(instance, form.values(), actor=actor, override_reason=form.cleaned_data.get("override_reason", ""))
+        except DomainError as exc:
+            fields = exc.extra.get("fields") or {}
+            if isinstance(fields, dict):  # invalid values: each under its field
+                for name, problems in fields.items():
+                    form.add_error(name if name in form.fields else None, [str(p) for p in problems] if isinstance(problems, list) else [str(problems)])
+            else:  # a refused change (e.g. money_fields_locked): the message, and the reason field to fill
+                form.add_error("override_reason" if exc.code == "money_fields_locked" else None, str(exc.message))
+            if isinstance(fields, dict) and exc.code != "invalid":
+                form.add_error(None, str(exc.message))
+        else:
+            messages.success(request, _("Tournament saved."))
+            return redirect("tournament", pk=t.pk)
     return render(request, "tournament_edit.html", {"form": form, "t": instance})
 
 
