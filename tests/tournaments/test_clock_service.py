@@ -155,20 +155,69 @@ def test_the_clock_api_checks_roles(api, director, floor_user, cashier_user, run
     assert api(floor_user).get(f"/api/v1/tournaments/{running.pk}/clock/").data["clock"]["status"] == "RUNNING"
 
 
-def test_the_display_snapshot_equals_one_built_from_scratch(running, actor):
-    """Zulip's habit: the state pushed after an action equals the state rebuilt from the database."""
+@pytest.mark.django_db(transaction=True)  # the hub hears of a change when it commits
+def test_what_a_display_holds_after_a_sequence_of_actions_equals_a_snapshot_built_from_scratch(
+        settings, make_tournament, make_person, actor, cashier_actor):
+    """Zulip's habit: apply the stream of pushed states and the screen ends where a snapshot
+    rebuilt from the database stands. A real hub in its own event loop, a real client queue:
+    sales, the start (the seat draw), the clock started, paused and resumed, time added, a bust."""
+    import asyncio
+    import json
+    import threading
+
+    from seating import services as seating
     from tdmanager import realtime
 
-    seen = []
-    realtime.add_local_listener(seen.append)
+    settings.REDIS_URL = ""  # the hub's in-process path: it hears the services directly
+    listeners = list(realtime._local_listeners)
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    hub = realtime.Hub()
+    hub.snapshot_builder = build_snapshot
+    t = make_tournament()
+
+    async def connect():
+        return await hub.connect(t.pk)
+
+    queue = asyncio.run_coroutine_threadsafe(connect(), loop).result(timeout=10)
+    held = None
+
+    def settle():
+        """Read what the screen receives until it shows the last logged change."""
+        nonlocal held
+        last = t.events.order_by("-id").values_list("id", flat=True).first()
+        while held is None or held["seq"] != last:
+            held = json.loads(asyncio.run_coroutine_threadsafe(asyncio.wait_for(queue.get(), 20), loop).result(timeout=30))
+
     try:
         with time_machine.travel(T0, tick=False):
-            clockctl.start_clock(running, actor=actor)
-            pushed = build_snapshot(running.pk)
-            fresh = build_snapshot(Tournament.objects.get(pk=running.pk))
+            people = [make_person() for _ in range(12)]
+            for p in people:
+                cashier.register(t, p, method="CASH", actor=cashier_actor)
+            settle()
+            lifecycle.start(t, actor=actor)
+            clockctl.start_clock(t, actor=actor)
+            settle()
+            assert held["clock"]["status"] == "RUNNING" and held["players_left"] == 12
+            clockctl.pause(t, actor=actor, reason="dealer change")
+            clockctl.add_time(t, 60, actor=actor, reason="late start")
+            clockctl.resume(t, actor=actor, reason="back")
+            out = t.entries.get(person=people[0])
+            seating.record_bust(t, [{"entry": out.pk}], actor=actor)
+            settle()
+            fresh = json.loads(json.dumps(build_snapshot(Tournament.objects.get(pk=t.pk)), default=str))
     finally:
-        realtime._local_listeners.remove(seen.append)
-    assert pushed == fresh and pushed["clock"]["status"] == "RUNNING"
+        async def drain():  # let the builds still queued finish before the loop stops
+            await asyncio.gather(*(task for task in asyncio.all_tasks() if task is not asyncio.current_task()))
+
+        asyncio.run_coroutine_threadsafe(drain(), loop).result(timeout=60)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(timeout=10)
+        loop.close()
+        realtime._local_listeners[:] = listeners
+    assert held == fresh
+    assert held["players_left"] == 11 and held["clock"]["status"] == "RUNNING"
 
 
 def test_calling_the_clock_uses_the_preset_and_is_logged(api, floor_user, running):
