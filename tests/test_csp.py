@@ -160,3 +160,9 @@ def test_the_cashier_sees_the_policy_too(site):
     client = Client()
     client.login(username="cash", password="pw-cash")
     assert_strict(client.get("/desk/"), "/desk/ (cashier)")
+
+
+def test_no_other_site_may_load_our_responses(client):
+    """Swagger's init script carries the CSRF token: another site must not load it as a script."""
+    for url in ("/login/", "/api/docs/?script", "/api/schema/", "/static/tdm.js"):
+        assert client.get(url)["Cross-Origin-Resource-Policy"] == "same-origin", url
