@@ -3,7 +3,8 @@ is no longer in the database (someone else changed the room first) is refused, a
 of it is written."""
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from seating import services
 from seating.models import Bust, SeatingState
@@ -77,3 +78,18 @@ def test_the_room_is_locked_only_inside_a_transaction(started):
     t = started(4)
     with pytest.raises(transaction.TransactionManagementError):
         room_module.lock(t)
+
+
+def test_a_plain_bust_writes_in_few_statements(started, actor):
+    """The lock, the event, the bust row and the write-back (seats freed, entry out, the
+    token's compare-and-set): one statement on PostgreSQL, three ORM statements on SQLite."""
+    t = started(30)  # tables of 8, 8, 7 and 7: a player out at each table of 8 breaks or moves nothing
+    fullest = sorted(seat_map(t).values(), key=len)[-2:]
+    a, b = (min(seats.values()) for seats in fullest)
+    services.record_bust(t, [a], actor=actor)  # the room is kept from here on
+    with CaptureQueriesContext(connection) as queries:
+        out = services.record_bust(t, [b], actor=actor)
+    assert not out.proposed and not out.broken
+    statements = [q["sql"] for q in queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE SAVEPOINT"))]  # the test's transaction
+    assert len(statements) == (4 if connection.vendor == "postgresql" else 6), [s[:60] for s in statements]
+    assert Entry.objects.get(pk=b).status == Entry.BUSTED and b not in {e for s in seat_map(t).values() for e in s.values()}
