@@ -203,10 +203,6 @@ class HouseRules:
                 "dest_rule": self.dest_rule, "tie_break": self.tie_break, "vacated_bb_seat": self.vacated_bb_seat}
 
 
-def house_rules(tournament) -> HouseRules:
-    return HouseRules.of(tournament)
-
-
 def default_text(f) -> str:
     """A field's default as the README's table shows it."""
     if f.metadata["derived"]:
