@@ -115,7 +115,7 @@ class HouseRules:
                                    "penalty limits: TDA (no round limit), SANREMO_003 / MONTEGALDA_004 (1–4 rounds), HEADS_UP_001 (≥ 3)",
                                    derived="the rule set's (SANREMO_003, MONTEGALDA_004), else `\"TDA\"`")
     # seating (BAL-*, SEAT-01, ELM-04)
-    balance_trigger_difference: int = _setting(2, _int(1, 10), "BAL-01, C3", "tables are balanced when they differ by this many players")
+    balance_trigger_difference: int = _setting(2, _int(2, 10), "BAL-01, C3", "tables are balanced when they differ by this many players")
     mover_rule: str = _setting("NEXT_BB", _choice("NEXT_BB", "CURRENT_BB", "BUTTON_CASH"), "BAL-03, C1", "who moves when balancing")
     dest_rule: str = _setting("WORST_POSITION", _choice("WORST_POSITION", "NEAREST_BB", "SAME_RELATIVE_POSITION"), "BAL-04, C2",
                               "where the moved player sits")
