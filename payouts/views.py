@@ -10,15 +10,15 @@ from django.utils.translation import gettext as _
 
 from tdmanager.api import object_id
 from tdmanager.errors import DomainError
+from tournaments import clockview
 from tournaments.house import HouseRules
 from tournaments.models import Entry, LedgerRow, Tournament
-from tournaments import clockview
 from tournaments.services.cashier import cash_limit
 from tournaments.services.events import Actor
 
-from . import reports, selectors as sel, services
+from . import reports, services
+from . import selectors as sel
 from .models import Deal, PayoutTemplate, PrizePayment
-
 
 
 def parse_prize_lines(text: str) -> list[dict]:

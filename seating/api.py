@@ -12,14 +12,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tdmanager.errors import DomainError
-from tdmanager.schema import OBJECT_LIST
 from tdmanager.roles import HasRole
+from tdmanager.schema import OBJECT_LIST
 from tournaments.models import Entry, Tournament
 from tournaments.services.events import Actor
 
 from . import selectors, services
 from .models import Bust, PendingMove
-
 
 
 class BustItemSerializer(serializers.Serializer):

@@ -73,7 +73,7 @@ async def live_stream(request, pk: int):
             while True:
                 try:
                     text = await asyncio.wait_for(queue.get(), timeout=HEARTBEAT_SECONDS)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     yield f": keep-alive {time.time():.0f}\n\n"
                     continue
                 yield f"event: state\ndata: {text}\n\n"

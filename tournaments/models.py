@@ -75,6 +75,13 @@ class Person(models.Model):
     def __str__(self):
         return self.full_name
 
+    def save(self, *args, **kwargs):
+        digits = "".join(ch for ch in self.phone if ch.isdigit())
+        self.search_text = " ".join(
+            p.lower() for p in (self.first_name, self.last_name, self.nickname, self.document_id, digits, self.email) if p
+        )
+        super().save(*args, **kwargs)
+
     @property
     def full_name(self):
         return f"{self.first_name} {self.last_name}".strip()
@@ -82,13 +89,6 @@ class Person(models.Model):
     @property
     def display_name(self):
         return f"{self.full_name} ({self.nickname})" if self.nickname else self.full_name
-
-    def save(self, *args, **kwargs):
-        digits = "".join(ch for ch in self.phone if ch.isdigit())
-        self.search_text = " ".join(
-            p.lower() for p in (self.first_name, self.last_name, self.nickname, self.document_id, digits, self.email) if p
-        )
-        super().save(*args, **kwargs)
 
 
 class BlindStructure(models.Model):

@@ -9,8 +9,8 @@ from django.utils import timezone
 
 from . import clock as engine
 from . import clockview, signals
-from .models import Clock, Entry, Tournament
 from .clockview import engine_state, structure_items
+from .models import Clock, Entry, Tournament
 from .selectors import chips_in_play
 
 

@@ -1,7 +1,7 @@
 """The pure format rules: bracket layout, places, lateness, priorities, chip ranking, prizes."""
 
 import random
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 import pytest
@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from tournaments.formats import engine
 
-T0 = datetime(2026, 7, 9, 20, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 7, 9, 20, 0, tzinfo=UTC)
 
 
 def test_the_standard_layout_keeps_the_top_seeds_apart_until_the_final():

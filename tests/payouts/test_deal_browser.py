@@ -5,7 +5,8 @@ from decimal import Decimal
 import pytest
 from playwright.sync_api import expect
 
-from payouts import selectors as sel, services
+from payouts import selectors as sel
+from payouts import services
 from tests.browser import ARTIFACTS, browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.conftest import make_user
 from tournaments.models import Entry

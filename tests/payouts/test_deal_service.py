@@ -4,7 +4,8 @@ from decimal import Decimal
 
 import pytest
 
-from payouts import selectors as sel, services
+from payouts import selectors as sel
+from payouts import services
 from payouts.models import Deal
 from tdmanager.errors import DomainError
 from tournaments.models import Entry

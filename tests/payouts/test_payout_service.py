@@ -4,7 +4,8 @@ from decimal import Decimal
 
 import pytest
 
-from payouts import reports, selectors as sel, services
+from payouts import reports, services
+from payouts import selectors as sel
 from payouts.models import PayoutTable, PrizePayment, RankingSignoff
 from payouts.services import PayoutError
 from tdmanager.errors import DomainError

@@ -5,12 +5,12 @@ import pytest
 from django.db import transaction
 
 from seating import selectors, services
-from tournaments import signals
-from tournaments.signals import announce
 from seating.models import Bust, PendingMove, Table
 from tdmanager.errors import DomainError
+from tournaments import signals
 from tournaments.models import Entry, TournamentEvent
 from tournaments.services import clockctl
+from tournaments.signals import announce
 
 from .test_support import arrange, blinds, counts, seat_map, started  # noqa: F401 (fixture)
 

@@ -5,8 +5,8 @@ from datetime import timedelta
 from django.utils import timezone
 
 from tournaments import clock as engine
-from tournaments.models import Clock
 from tournaments import clockview
+from tournaments.models import Clock
 
 
 def run_clock_at(tournament, item_index: int, seconds_left: float = 60, now=None):

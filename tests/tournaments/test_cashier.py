@@ -4,9 +4,9 @@ from decimal import Decimal
 
 import pytest
 
+from tdmanager.errors import DomainError
 from tournaments.models import Entry, LedgerRow, Tournament
 from tournaments.services import cashier
-from tdmanager.errors import DomainError
 from tournaments.services.cashier import DeskError
 
 from .helpers import break_after_level, item_index_of_level, run_clock_at

@@ -2,7 +2,7 @@
 
 import json
 from dataclasses import replace
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from hypothesis import given, settings
@@ -23,7 +23,7 @@ from tournaments.clock import (
     Level,
 )
 
-T0 = datetime(2026, 1, 1, 20, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 1, 1, 20, 0, tzinfo=UTC)
 
 
 def at(minutes=0, seconds=0):

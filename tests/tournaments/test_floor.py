@@ -5,8 +5,8 @@ from decimal import Decimal
 import pytest
 
 from tdmanager.errors import DomainError
-from tournaments.models import ChipAdjustment, ChipDenomination, ChipSet, Entry, Penalty, Person, Tournament
 from tournaments import selectors
+from tournaments.models import ChipAdjustment, ChipDenomination, ChipSet, Entry, Penalty, Person, Tournament
 from tournaments.services import cashier, floor
 
 pytestmark = pytest.mark.django_db

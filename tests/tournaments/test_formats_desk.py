@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 def test_a_sit_and_go_starts_by_itself_on_its_tenth_registration(make_tournament, make_person, cashier_actor):
     # RULES scenario 40: a 1-table S&G starts when the 10th registration is confirmed.
     t = make_tournament(format=Tournament.SNG, field_cap=10, table_size=10)
-    for i in range(9):
+    for _ in range(9):
         cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
         t.refresh_from_db()
         assert t.status == Tournament.REGISTERING

@@ -21,7 +21,7 @@ def page_data(t, **changes):
     """What the tournament form posts for ``t``, with ``changes``."""
     form = TournamentForm(instance=t)
     data = {}
-    for name, field in form.fields.items():
+    for name in form.fields:
         value = form[name].value()
         if value is None:
             continue

@@ -10,7 +10,6 @@ import secrets
 from datetime import timedelta
 
 from django.db import transaction
-from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -19,7 +18,7 @@ from tdmanager.errors import DomainError, ValidationFailed
 from .. import chiprace, penalties, selectors, signals
 from ..actions import Action
 from ..house import HouseRules
-from ..models import ChipAdjustment, ChipCount, ChipRaceRecord, Entry, LedgerRow, Penalty, StructureItem, Tournament
+from ..models import ChipAdjustment, ChipCount, ChipRaceRecord, Entry, Penalty, StructureItem, Tournament
 from ..selectors import chips_in_play
 from ..signals import announce
 from .events import Actor, log_event

@@ -121,10 +121,10 @@ class Command(BaseCommand):
                         stopping = True
                 time.sleep(0.5)
         finally:
-            for name, p in reversed(procs):
+            for _name, p in reversed(procs):
                 if p.poll() is None:
                     p.terminate()
-            for name, p in reversed(procs):
+            for _name, p in reversed(procs):
                 try:
                     p.wait(timeout=10)
                 except subprocess.TimeoutExpired:

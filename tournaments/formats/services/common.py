@@ -5,9 +5,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tdmanager.errors import DomainError
+from tournaments.clockview import get_clock
 from tournaments.models import ChipAdjustment, Entry, Tournament
 from tournaments.services import clockctl
-from tournaments.clockview import get_clock
 
 from .. import engine
 from ..models import QualifiedEntry

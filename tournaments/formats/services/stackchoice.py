@@ -15,12 +15,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tdmanager.errors import ValidationFailed
-from tournaments import clockview
 from tournaments.actions import Action
 from tournaments.house import HouseRules
-from tournaments.models import Entry, LedgerRow, Person, Tournament
+from tournaments.models import Entry, Person, Tournament
 from tournaments.services import cashier, checks
-from tournaments.services.cashier import DeskError, Sale
+from tournaments.services.cashier import Sale
 from tournaments.services.events import Actor, log_event
 from tournaments.services.ledger import lock_tournament
 
