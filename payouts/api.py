@@ -57,7 +57,7 @@ class ApplyTemplateIn(serializers.Serializer):
 
 
 class StacksIn(serializers.Serializer):
-    stacks = serializers.DictField(child=serializers.IntegerField(min_value=0), help_text="{entry id: chips}")
+    stacks = serializers.DictField(child=serializers.IntegerField(min_value=0, max_value=10**12), help_text="{entry id: chips}")
     reserve = serializers.DecimalField(max_digits=13, decimal_places=2, min_value=0, default="0")
 
 
@@ -103,8 +103,13 @@ class ContributionIn(serializers.Serializer):
     note = serializers.CharField(allow_blank=True, default="", max_length=200)
 
 
+class AwardItemIn(serializers.Serializer):
+    entry = serializers.IntegerField(min_value=1, max_value=2**62)
+    amount = serializers.DecimalField(max_digits=13, decimal_places=2, min_value=0)
+
+
 class AwardIn(serializers.Serializer):
-    awards = serializers.ListField(child=serializers.DictField(), required=False, help_text='[{"entry": id, "amount": "100.00"}]')
+    awards = AwardItemIn(many=True, required=False, help_text='[{"entry": id, "amount": "100.00"}]')
     note = serializers.CharField(allow_blank=True, default="", max_length=200)
 
 

@@ -19,8 +19,8 @@ from django.db import close_old_connections, transaction
 
 from tests import fuzz
 
-EXAMPLES = int(os.getenv("TDM_FUZZ_EXAMPLES", "6"))
-STATEFUL_EXAMPLES = int(os.getenv("TDM_FUZZ_STATEFUL_EXAMPLES", "4"))
+EXAMPLES = int(os.getenv("TDM_FUZZ_EXAMPLES", "4"))
+STATEFUL_EXAMPLES = int(os.getenv("TDM_FUZZ_STATEFUL_EXAMPLES", "3"))
 SEED = int(os.getenv("TDM_FUZZ_SEED", "20261122"))
 
 

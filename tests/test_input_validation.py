@@ -79,6 +79,31 @@ def test_the_tournament_api_refuses_negative_money_and_empty_stacks(api, directo
     assert not Tournament.objects.filter(name="T").exists()
 
 
+def test_a_start_time_far_in_the_past_or_future_is_refused(api, director, structure):
+    # Found by the fuzzer: a year-426 start came back with Rome's local mean time offset (+00:49:56),
+    # which is not an RFC 3339 date-time: clients could not read the tournament list any more.
+    base = {"name": "Old", "buy_in": "100", "fee": "10", "starting_stack": 30000, "structure": structure.pk}
+    for when in ("0426-01-16T02:31:26Z", "9999-12-31T23:59:59Z"):
+        body = refused(api(director).post("/api/v1/tournaments/", {**base, "start_at": when}, format="json"), 400, "invalid")
+        assert "start_at" in body["fields"]
+    r = api(director).post("/api/v1/formats/sit-and-go/", {**base, "start_at": "0426-01-16T02:31:26Z"}, format="json")
+    refused(r, 400, "bad_field")
+    assert not Tournament.objects.filter(name="Old").exists()
+
+
+def test_the_tournament_page_form_refuses_what_the_api_refuses(director, structure, make_tournament):
+    c = page_client(director)
+    base = {"name": "Page T", "start_at": "2026-07-09T19:00", "game": "NLHE", "format": "FREEZEOUT", "currency": "EUR", "buy_in": "100",
+            "fee": "10", "starting_stack": "30000", "table_size": "9", "min_players": "2", "structure": structure.pk,
+            "late_reg_end": "END_OF_LEVEL", "max_entries_per_player": "1", "rebuy_fee": "0", "addon_fee": "0", "addon_max": "1",
+            "rule_set": "TDA", "rebuy_stack_threshold": "0"}
+    assert c.post("/tournaments/new/", base).status_code == 302
+    for bad in ({"buy_in": "-100"}, {"fee": "-5"}, {"starting_stack": "0"}, {"start_at": "0426-01-16T02:31"}, {"table_size": "1"}):
+        r = c.post("/tournaments/new/", {**base, **bad, "name": "Bad page T"})
+        assert r.status_code == 200, bad
+    assert not Tournament.objects.filter(name="Bad page T").exists()
+
+
 def test_the_database_refuses_negative_prices_and_empty_stacks_as_the_last_line(make_tournament):
     for bad in ({"buy_in": Decimal("-100")}, {"fee": Decimal("-5")}, {"starting_stack": 0}, {"rebuy_price": Decimal("-1")},
                 {"table_size": 1}):
@@ -175,6 +200,17 @@ def test_serving_a_penalty_with_hands_that_are_not_a_number_is_a_400(api, direct
     assert p.hands_served == 0
 
 
+@pytest.mark.parametrize("body", [{"counts": [{}]}, {"counts": [{"entry": "abc", "chips": 1}]}, {"counts": [{"entry": 1, "chips": 1e30}]},
+                                  {"counts": [{"entry": 1, "chips": -5}]}, {"counts": ["x"]}])
+def test_chip_counts_need_entries_and_stacks(api, director, tournament, body):
+    refused(api(director).post(f"/api/v1/tournaments/{tournament.pk}/floor/counts/", body, format="json"), 400, "invalid")
+
+
+def test_a_chip_race_needs_seats_and_chip_values(api, director, tournament):
+    body = {"table": 1, "removed_denomination": 25, "new_denomination": 100, "players": [{"seat": "one"}]}
+    refused(api(director).post(f"/api/v1/tournaments/{tournament.pk}/floor/race/", body, format="json"), 400, "invalid")
+
+
 def test_page_parameters_that_are_not_numbers_are_not_server_errors(director, tournament):
     c = page_client(director)
     assert c.get("/desk/?t=abc").status_code == 404
@@ -203,6 +239,14 @@ def test_known_settings_are_kept_and_the_pages_still_show(api, director, tournam
     c = page_client(director)
     for url in (f"/tournaments/{tournament.pk}/", f"/tournaments/{tournament.pk}/clock/", f"/tournaments/{tournament.pk}/payouts/"):
         assert c.get(url).status_code == 200, url
+
+
+def test_a_tournament_broken_before_the_fix_still_shows(api, director, tournament):
+    Tournament.objects.filter(pk=tournament.pk).update(settings="x")  # written by hand, or before validation
+    c = page_client(director)
+    for url in (f"/tournaments/{tournament.pk}/", f"/tournaments/{tournament.pk}/clock/", f"/tournaments/{tournament.pk}/payouts/"):
+        assert c.get(url).status_code == 200, url
+    assert api(director).get(f"/api/v1/tournaments/{tournament.pk}/payouts/").status_code == 200
 
 
 def test_a_satellite_needs_a_target_with_a_price_and_the_target_keeps_it(api, director, make_tournament):

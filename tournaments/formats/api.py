@@ -127,7 +127,7 @@ def as_datetime(data, key, default=None):
             value = timezone.make_aware(value)
     except (ValueError, OverflowError):
         value = None
-    if value is None:
+    if value is None or not 2000 <= value.year <= 2100:
         raise ValidationFailed("bad_field", _("'%(f)s' must be a date and time.") % {"f": key})
     return value
 

@@ -30,13 +30,17 @@ def validate_items(items: list[dict]) -> list[dict]:
         raise ValidationFailed("empty_structure", _("A structure needs at least one level."))
     clean = []
     for i, raw in enumerate(items, start=1):
+        if not isinstance(raw, dict):
+            raise ValidationFailed("bad_item", _("Row %(n)s: numbers expected.") % {"n": i})
         kind = str(raw.get("kind", "LEVEL")).upper()
         if kind not in (StructureItem.LEVEL, StructureItem.BREAK):
             raise ValidationFailed("bad_item", _("Row %(n)s: kind must be LEVEL or BREAK.") % {"n": i})
         try:
             minutes = int(raw.get("minutes", 0))
             sb, bb, ante = (int(raw.get(k) or 0) for k in ("small_blind", "big_blind", "ante"))
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
+            raise ValidationFailed("bad_item", _("Row %(n)s: numbers expected.") % {"n": i}) from None
+        if max(minutes, sb, bb, ante) > 2**31 - 1 or len(str(raw.get("color_up", "") or "")) > 200 or len(str(raw.get("game", "") or "")) > 40:
             raise ValidationFailed("bad_item", _("Row %(n)s: numbers expected.") % {"n": i})
         if minutes <= 0:
             raise ValidationFailed("bad_item", _("Row %(n)s: minutes must be positive.") % {"n": i})
@@ -46,7 +50,9 @@ def validate_items(items: list[dict]) -> list[dict]:
             removes = removes.replace(",", " ").split()
         try:
             removes = sorted({int(d) for d in removes})
-        except (TypeError, ValueError):
+            if len(removes) > 50 or any(not 0 < d <= 2**31 - 1 for d in removes):
+                raise ValueError
+        except (TypeError, ValueError, OverflowError):
             raise ValidationFailed("bad_item", _("Row %(n)s: the chips removed are numbers.") % {"n": i})
         if kind == StructureItem.LEVEL and removes:
             raise ValidationFailed("bad_item", _("Row %(n)s: chips are removed at a break (CLK-09).") % {"n": i})
@@ -82,7 +88,7 @@ def structure_warnings(items: list[dict]) -> list[str]:
 @transaction.atomic
 def save_structure(*, name: str, items: list[dict], actor: Actor, description: str = "", is_template=True, structure=None) -> BlindStructure:
     clean = validate_items(items)
-    if not name.strip():
+    if not isinstance(name, str) or not name.strip() or len(name.strip()) > 120:
         raise ValidationFailed("name_required", _("A structure needs a name."))
     if structure is None:
         structure = BlindStructure.objects.create(name=name.strip(), description=description, is_template=is_template)
