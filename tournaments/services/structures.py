@@ -90,6 +90,7 @@ def save_structure(*, name: str, items: list[dict], actor: Actor, description: s
     clean = validate_items(items)
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > 120:
         raise ValidationFailed("name_required", _("A structure needs a name."))
+    description = description[:300] if isinstance(description, str) else ""
     if structure is None:
         structure = BlindStructure.objects.create(name=name.strip(), description=description, is_template=is_template)
     else:
