@@ -12,16 +12,15 @@ from rest_framework.views import APIView
 
 from tdmanager.api import query_int
 from tdmanager.errors import DomainError
-from tdmanager.schema import CREATED_LIST, OBJECT_LIST
 from tdmanager.roles import HasRole
+from tdmanager.schema import CREATED_LIST, OBJECT_LIST
 from tournaments.api import idempotent
 from tournaments.models import Entry, LedgerRow, Tournament
 from tournaments.services.events import Actor
 
-from . import reports, selectors as sel, services
+from . import reports, services
+from . import selectors as sel
 from .models import Deal, JackpotFund, PayoutTemplate, PrizePayment, SatelliteLink, SidePool, Ticket
-
-
 
 # --- serializers ------------------------------------------------------------------------
 

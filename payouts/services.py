@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
 
-from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -19,6 +18,7 @@ from django.utils.translation import gettext as _
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.money import CENT, ZERO, floor_money, split_evenly, to_money
 from tdmanager.roles import CASHIER, DIRECTOR, FLOOR, user_roles
+from tdmanager.transactions import service
 from tournaments.actions import Action
 from tournaments.house import HouseRules
 from tournaments.models import Clock, Entry, LedgerRow, Tournament
@@ -152,7 +152,7 @@ def _save_table(t, prizes, *, actor, reason, action, **payload):
     return table
 
 
-@transaction.atomic
+@service
 def edit_payout_table(tournament, prizes, *, actor: Actor, reason: str = "") -> PayoutTable:
     """The director writes the payout table: ``prizes`` = [{"place", "kind", "amount",
     "description", "target"}]. Validated (non-increasing, exact total). Once locked, a change
@@ -161,7 +161,7 @@ def edit_payout_table(tournament, prizes, *, actor: Actor, reason: str = "") -> 
     return _save_table(t, prizes, actor=actor, reason=reason, action=Action.PAYOUTS_TABLE_EDITED)
 
 
-@transaction.atomic
+@service
 def reset_payout_table(tournament, *, actor: Actor) -> PayoutTable:
     """Back to the automatic proposal (it follows the entries again). Not once locked."""
     t = lock_tournament(tournament)
@@ -176,7 +176,7 @@ def reset_payout_table(tournament, *, actor: Actor) -> PayoutTable:
     return table
 
 
-@transaction.atomic
+@service
 def apply_template(tournament, template: PayoutTemplate, *, actor: Actor, reason: str = "") -> PayoutTable:
     """Apply a venue template: each place its percentage of the pool, floored to the rounding
     unit; what the flooring leaves goes to 1st place (PAY-05)."""
@@ -191,7 +191,7 @@ def apply_template(tournament, template: PayoutTemplate, *, actor: Actor, reason
     return _save_table(t, prizes, actor=actor, reason=reason, action=Action.PAYOUTS_TEMPLATE_APPLIED, template=template.name)
 
 
-@transaction.atomic
+@service
 def lock_payout_table(tournament, *, actor: Actor) -> PayoutTable:
     """Lock and publish the payout table (PAY-05). The automatic proposal is frozen as it
     stands; an edited table must add up to the prize pool of now."""
@@ -209,7 +209,7 @@ def lock_payout_table(tournament, *, actor: Actor) -> PayoutTable:
     return table
 
 
-@transaction.atomic
+@service
 def save_payout_template(name: str, percents, *, actor: Actor, template: PayoutTemplate | None = None) -> PayoutTemplate:
     """A venue template: percentages by place, non-increasing, adding up to 100."""
     name = (name or "").strip()
@@ -236,7 +236,7 @@ def save_payout_template(name: str, percents, *, actor: Actor, template: PayoutT
 # --- ranking sign-off -------------------------------------------------------------------
 
 
-@transaction.atomic
+@service
 def sign_off_ranking(tournament, *, actor: Actor) -> RankingSignoff:
     """Sign the ranking as it stands (ELM-07). Prizes of a place are released once a director
     and a second, different staff user have signed it."""
@@ -261,7 +261,7 @@ def sign_off_ranking(tournament, *, actor: Actor) -> RankingSignoff:
 # --- paying prizes -------------------------------------------------------------------------
 
 
-@transaction.atomic
+@service
 def pay_prize(entry, *, method: str, actor: Actor, source: str = "MAIN:CASH", reference: str = "", payee: str = "") -> PrizePayment:
     """Pay one prize won by ``entry`` in one operation, never split (REG-06, PAY-13).
 
@@ -332,7 +332,7 @@ def pay_prize(entry, *, method: str, actor: Actor, source: str = "MAIN:CASH", re
 # --- satellites ---------------------------------------------------------------------------
 
 
-@transaction.atomic
+@service
 def link_satellite(satellite, target, *, actor: Actor, remainder_rule: str = SatelliteLink.NEXT_PLACE,
                    prize_base: str = SatelliteLink.GROSS) -> SatelliteLink:
     """Make ``satellite`` award seats in ``target`` (FMT-08)."""
@@ -384,7 +384,7 @@ def _award_seat(sat, target, entry, value, actor, now) -> PrizePayment:
                                        ticket=ticket, seat_entry=seat_entry, paid_by=actor.user)
 
 
-@transaction.atomic
+@service
 def complete_satellite(satellite, *, actor: Actor, now=None) -> list[PrizePayment]:
     """The satellite ends when the players left equal the seats (FMT-08): they are all seat
     winners (a shared 1st place), each gets an entry in the target (or a ticket), the payout
@@ -430,7 +430,7 @@ def complete_satellite(satellite, *, actor: Actor, now=None) -> list[PrizePaymen
     return payments
 
 
-@transaction.atomic
+@service
 def redeem_ticket(ticket, *, actor: Actor, tournament=None, now=None) -> Entry:
     """Turn a ticket into a paid entry for its holder (ledger row method OTHER)."""
     now = now or timezone.now()
@@ -526,7 +526,7 @@ def deal_options(tournament, stacks: dict, *, reserve=ZERO) -> dict:
     }
 
 
-@transaction.atomic
+@service
 def propose_deal(tournament, stacks: dict, *, method: str, actor: Actor, reserve=ZERO, amounts=None) -> Deal:
     """Record a proposed deal (PAY-09): final table only, new amounts per finishing place,
     strictly decreasing, adding up to the prizes left (a reserve for 1st is optional).
@@ -572,7 +572,7 @@ def propose_deal(tournament, stacks: dict, *, method: str, actor: Actor, reserve
     return deal
 
 
-@transaction.atomic
+@service
 def accept_deal(deal, entry, *, actor: Actor) -> DealAcceptance:
     """Record one player's consent (each remaining player must agree, PAY-09)."""
     t = lock_tournament(deal.tournament_id)
@@ -588,7 +588,7 @@ def accept_deal(deal, entry, *, actor: Actor) -> DealAcceptance:
     return acc
 
 
-@transaction.atomic
+@service
 def approve_deal(deal, *, actor: Actor) -> Deal:
     """Director's approval: every player in the deal still in and consenting; the payout
     table's places 1..n take the deal's amounts. Play goes on to decide the places."""
@@ -619,7 +619,7 @@ def approve_deal(deal, *, actor: Actor) -> Deal:
     return deal
 
 
-@transaction.atomic
+@service
 def cancel_deal(deal, *, actor: Actor, reason: str = "") -> Deal:
     t = lock_tournament(deal.tournament_id)
     deal = Deal.objects.get(pk=deal.pk)
@@ -634,7 +634,7 @@ def cancel_deal(deal, *, actor: Actor, reason: str = "") -> Deal:
 # --- side pools ---------------------------------------------------------------------------
 
 
-@transaction.atomic
+@service
 def create_side_pool(tournament, *, kind: str, name: str, actor: Actor, key: str = "", from_ledger: bool = True,
                      from_prize_pool=ZERO, fund: JackpotFund | None = None) -> SidePool:
     """A side pool kept apart from the prize pool (Last Longer, jackpot, chip-leader prizes)."""
@@ -650,7 +650,7 @@ def create_side_pool(tournament, *, kind: str, name: str, actor: Actor, key: str
     return pool
 
 
-@transaction.atomic
+@service
 def contribute_side_pool(pool, amount, *, actor: Actor, note: str = "") -> SideContribution:
     t = lock_tournament(pool.tournament_id)
     amount = _money(amount)
@@ -661,7 +661,7 @@ def contribute_side_pool(pool, amount, *, actor: Actor, note: str = "") -> SideC
     return c
 
 
-@transaction.atomic
+@service
 def award_side_pool(pool, *, actor: Actor, awards=None, note: str = "") -> list[SideAward]:
     """Award a side pool. ``awards`` = [(entry, amount)]; for a Last Longer without awards,
     the best-placed pre-registered entry wins what is left (REG-10; tied entries split it,

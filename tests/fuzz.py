@@ -18,10 +18,9 @@ from decimal import Decimal
 
 import hypothesis
 import hypothesis.errors
+import schemathesis
 from hypothesis import HealthCheck, Phase
 from hypothesis import strategies as st
-
-import schemathesis
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import response_schema_conformance, status_code_conformance

@@ -17,6 +17,7 @@ import pytest
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections, transaction
 
+from tdmanager.transactions import unit_of_work
 from tests import fuzz
 
 EXAMPLES = int(os.getenv("TDM_FUZZ_EXAMPLES", "4"))
@@ -35,7 +36,7 @@ def in_process_requests():
 
 
 def _rolled_back(call):
-    with transaction.atomic():
+    with unit_of_work():  # the services run as its steps, then everything is rolled back
         outcome = call()
         transaction.set_rollback(True)
     return outcome

@@ -44,3 +44,22 @@ def test_apps_announce_instead_of_calling_up():
                 if line.startswith((" ", "\t")) and text.startswith(tuple(f"{kw} {f}" for f in forbidden for kw in ("from", "import"))):
                     offenders.append(f"{path.relative_to(ROOT)}:{n}: {text}")
     assert offenders == []
+
+
+def test_a_service_inside_someone_elses_transaction_is_an_error_not_a_silent_merge(db, make_tournament, actor):
+    import pytest
+    from django.db import transaction
+
+    from tdmanager.transactions import unit_of_work
+    from tournaments.models import Tournament
+    from tournaments.services import lifecycle
+
+    t = make_tournament(status=Tournament.PLANNED)
+    with pytest.raises(RuntimeError, match="durable"), transaction.atomic():
+        lifecycle.open_registration(t, actor=actor)  # an accidental nesting
+    t.refresh_from_db()
+    assert t.status == Tournament.PLANNED
+    with unit_of_work():  # a declared composition
+        lifecycle.open_registration(t, actor=actor)
+    t.refresh_from_db()
+    assert t.status == Tournament.REGISTERING

@@ -17,6 +17,7 @@ from rest_framework.views import APIView
 from tdmanager.api import body_object, query_int, query_limit
 from tdmanager.errors import DomainError
 from tdmanager.roles import HasRole
+from tdmanager.transactions import unit_of_work
 
 from . import selectors
 from . import serializers as s
@@ -50,7 +51,7 @@ def idempotent(request, compute):
     if len(key) > 100:
         raise DomainError("bad_idempotency_key", _("The idempotency key is too long."), status=400)
     digest = body_hash(request)
-    with transaction.atomic():
+    with unit_of_work():  # the key row and the sale it answers: one transaction
         try:
             with transaction.atomic():
                 record = IdempotencyRecord.objects.create(user=request.user, key=key, endpoint=request.path, body_hash=digest)

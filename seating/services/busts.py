@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tdmanager.errors import ValidationFailed
+from tdmanager.transactions import service
 from tournaments.actions import Action
 from tournaments.models import Clock, Entry, Tournament
 
@@ -20,7 +20,7 @@ def _entry_id(value) -> int:
     return int(getattr(value, "pk", value))
 
 
-@transaction.atomic
+@service
 def record_bust(tournament, busts, *, actor, table: int | None = None, same_hand: bool = False, reason: str = "",
                 kind: str = Bust.BUST, now=None):
     """Record one or more eliminations (ELM-01) and give their finishing places.
@@ -140,7 +140,7 @@ def _engine_busts(busts: list[Bust]) -> list[engine.Bust]:
     return out
 
 
-@transaction.atomic
+@service
 def remove_entry(tournament, entry, *, actor, reason: str = "", now=None):
     """A player removed from the tournament (disqualified, PEN-07): out now, ranked by the
     time of removal like any bust. Not seated (the tournament has not started): nothing."""
@@ -152,7 +152,7 @@ def remove_entry(tournament, entry, *, actor, reason: str = "", now=None):
     return record_bust(t, [entry], actor=actor, reason=reason or "removed", kind=Bust.REMOVED, now=now)
 
 
-@transaction.atomic
+@service
 def undo_bust(tournament, bust, *, actor, reason: str = "", now=None):
     """Undo a recorded bust (a mistake): the players sit again exactly where they sat, the
     tables broken because of it are restored, their slips are cancelled, places recomputed.

@@ -3,10 +3,10 @@ pool (SEAT-03, SEAT-05), and giving a seat back when an entry is cancelled."""
 
 from __future__ import annotations
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tdmanager.transactions import service
 from tournaments.actions import Action
 from tournaments.models import Entry, Tournament
 
@@ -19,7 +19,7 @@ from .room import lock
 RNG_NAME = "secrets.SystemRandom (OS CSPRNG)"
 
 
-@transaction.atomic
+@service
 def tournament_started(tournament, actor, now=None):
     """The tournament has started: draw every paid entry into seats (SEAT-01) and draw the
     button at every table (SEAT-08). Entries paid later are seated from the seat pool."""
@@ -30,7 +30,7 @@ def tournament_started(tournament, actor, now=None):
     return _initial_draw(t, room, actor, now=now)
 
 
-@transaction.atomic
+@service
 def draw(tournament, *, actor, redraw: bool = False, reason: str = "", now=None):
     """The director runs the initial draw by hand (it normally runs at the start), or draws
     everybody again (``redraw``) before the first bust, e.g. after a mistake in the room."""
@@ -72,7 +72,7 @@ def _initial_draw(t, room, actor, *, now=None, redraw=False, reason=""):
     )
 
 
-@transaction.atomic
+@service
 def seat_new_entry(tournament, entry, actor, *, revived: bool = False, now=None):
     """Seat an entry paid after the start (late registration, alternate, re-entry, or a rebuy
     after a bust) from the seat pool (SEAT-03): a random open seat at the tables with the
@@ -112,7 +112,7 @@ def seat_new_entry(tournament, entry, actor, *, revived: bool = False, now=None)
                   wait_for_button=late.wait_for_button, revived=revived, rng=RNG_NAME)
 
 
-@transaction.atomic
+@service
 def release_seat(tournament, entry, actor, now=None):
     """An entry was cancelled (a reversed buy-in, a refund): its seat is free again, its
     slips are void, and places are recomputed if it had busted."""

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tdmanager.errors import ValidationFailed
+from tdmanager.transactions import service
 from tournaments.actions import Action
 from tournaments.models import Entry
 from tournaments.services.events import log_event
@@ -17,7 +17,7 @@ from .plan import Outcome, SeatingActionError, engine_errors, restore, settle
 from .room import lock
 
 
-@transaction.atomic
+@service
 def confirm_move(tournament, move, *, actor, now=None):
     """The floor confirms a move slip is done.
 
@@ -57,7 +57,7 @@ def confirm_move(tournament, move, *, actor, now=None):
     return out
 
 
-@transaction.atomic
+@service
 def confirm_moves(tournament, moves, *, actor, now=None) -> int:
     """Confirm several slips at once (a broken table's players have all sat down).
 
@@ -92,7 +92,7 @@ def _engine_move(mv: PendingMove) -> engine.Move:
                        mv.kind, mv.single_big_blind, mv.card or None)
 
 
-@transaction.atomic
+@service
 def move_player(tournament, entry, to_table: int, to_seat: int, *, actor, reason: str, now=None):
     """Move a player by hand, with his stack (SEAT-06 wrong seat, SEAT-07 special needs, a TD
     decision). Needs a reason; the seat must be open and not locked."""
@@ -133,7 +133,7 @@ def move_player(tournament, entry, to_table: int, to_seat: int, *, actor, reason
     return out
 
 
-@transaction.atomic
+@service
 def undo_move(tournament, move, *, actor, reason: str = "", now=None):
     """Undo a confirmed balancing move or a move by hand: the player goes back to the seat
     he left, the tables exactly as they were. Refused if those tables changed since."""

@@ -5,10 +5,10 @@ Every action is logged with who did it and why, and the balancing plan is made a
 
 from __future__ import annotations
 
-from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tdmanager.errors import ValidationFailed
+from tdmanager.transactions import service
 from tournaments.actions import Action
 from tournaments.models import Clock, Tournament
 from tournaments.services import clockctl
@@ -42,7 +42,7 @@ def _copy(table: engine.Table, **changes) -> engine.Table:
     return engine.Table(table.number, table.capacity, table.seats, **fields)
 
 
-@transaction.atomic
+@service
 def set_big_blind(tournament, table_number: int, big_blind_seat: int, *, actor, previous_big_blind_seat: int | None = None,
                   reason: str = "", now=None):
     """Set or correct where the big blind was on the last hand dealt at a table (POS-01).
@@ -63,7 +63,7 @@ def set_big_blind(tournament, table_number: int, big_blind_seat: int, *, actor, 
                   next_hand={"button": nxt.button, "small_blind": nxt.small_blind, "big_blind": nxt.big_blind})
 
 
-@transaction.atomic
+@service
 def hand_completed(tournament, table_number: int, *, actor, now=None):
     """A table finished a hand: the blinds move on (POS-01). Players waiting for the button
     are dealt in once it has passed them (SEAT-05). During hand-for-hand this also reports
@@ -93,7 +93,7 @@ def hand_completed(tournament, table_number: int, *, actor, now=None):
     return out
 
 
-@transaction.atomic
+@service
 def lock_table(tournament, table_number: int, locked: bool, *, actor, reason: str = "", now=None):
     """Lock a table (a TV table, a table being serviced): it neither gives nor receives
     players and is never broken; or unlock it."""
@@ -104,7 +104,7 @@ def lock_table(tournament, table_number: int, locked: bool, *, actor, reason: st
                   table=table_number, reason=reason)
 
 
-@transaction.atomic
+@service
 def lock_seat(tournament, table_number: int, seat: int, locked: bool, *, actor, reason: str = "", now=None):
     """Lock a seat (broken chair, reserved for special needs): never offered by a draw or a
     balancing move; or unlock it."""
@@ -121,7 +121,7 @@ def lock_seat(tournament, table_number: int, seat: int, locked: bool, *, actor, 
                   table=table_number, seat=seat, reason=reason)
 
 
-@transaction.atomic
+@service
 def set_break_order(tournament, order, *, actor, reason: str = "", now=None):
     """Publish the order in which tables break (BAL-06); ``None`` or [] = the default (the
     table with the fewest players, ties the highest number). Stored in the tournament's
@@ -141,7 +141,7 @@ def set_break_order(tournament, order, *, actor, reason: str = "", now=None):
     return settle(t, room, actor, Action.SEATING_BREAK_ORDER_SET, now=now, break_order=order or None, was=was, reason=reason)
 
 
-@transaction.atomic
+@service
 def waive_halt(tournament, table_number: int, *, actor, reason: str, now=None):
     """The TD lets a short table play on although it is 3 or more players short (BAL-02,
     TDA 11-D); the waiver ends when the table is no longer short."""

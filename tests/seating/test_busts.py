@@ -2,11 +2,11 @@
 grouping, the winner, undo, and a rolled-back change never remembered."""
 
 import pytest
-from django.db import transaction
 
 from seating import selectors, services
 from seating.models import Bust, PendingMove, Table
 from tdmanager.errors import DomainError
+from tdmanager.transactions import unit_of_work
 from tournaments import signals
 from tournaments.models import Entry, TournamentEvent
 from tournaments.services import clockctl
@@ -182,7 +182,7 @@ def test_a_rolled_back_change_is_never_remembered(started, actor):
     t = started(20)
     before = seat_map(t)
     entry = seat_map(t)[1][min(seat_map(t)[1])]
-    with pytest.raises(RuntimeError), transaction.atomic():
+    with pytest.raises(RuntimeError, match="the desk crashed"), unit_of_work():
         services.record_bust(t, [entry], actor=actor)
         raise RuntimeError("the desk crashed")
     assert seat_map(t) == before

@@ -9,7 +9,6 @@ from decimal import Decimal
 
 from django import forms
 from django.contrib import messages
-from django.db import transaction
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -18,6 +17,7 @@ from django.utils.translation import gettext_lazy
 
 from tdmanager.api import object_id
 from tdmanager.errors import DomainError
+from tdmanager.transactions import service
 from tournaments.models import BlindStructure, Entry, Person, Tournament
 from tournaments.services.events import Actor
 
@@ -229,7 +229,7 @@ def headsup_new(request):
         d = form.cleaned_data
         actor = Actor.from_request(request)
 
-        @transaction.atomic
+        @service  # the tournament and its bracket (or timed setup) together
         def create():
             t = Tournament.objects.create(name=d["name"], start_at=d["start_at"], format=Tournament.HEADS_UP, status=Tournament.REGISTERING,
                                           buy_in=d["buy_in"], fee=d["fee"], starting_stack=d["starting_stack"], table_size=2,
@@ -300,7 +300,7 @@ def timed_new(request):
         d = form.cleaned_data
         actor = Actor.from_request(request)
 
-        @transaction.atomic
+        @service  # the tournament and its bracket (or timed setup) together
         def create():
             t = Tournament.objects.create(name=d["name"], start_at=d["start_at"], format=Tournament.TIMED, status=Tournament.REGISTERING,
                                           buy_in=d["buy_in"], fee=d["fee"], starting_stack=d["starting_stack"], field_cap=d["field_cap"],

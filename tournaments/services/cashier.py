@@ -10,7 +10,6 @@ from datetime import timedelta
 from decimal import Decimal
 
 from django.conf import settings
-from django.db import transaction
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -19,6 +18,7 @@ from tdmanager import policy
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.money import ZERO, to_money
 from tdmanager.roles import user_roles
+from tdmanager.transactions import service
 
 from .. import clockview, signals
 from ..actions import Action
@@ -152,7 +152,7 @@ def check_late_arrival(t: Tournament, person: Person, now) -> None:
 # --- sales --------------------------------------------------------------------------------
 
 
-@transaction.atomic
+@service
 def register(tournament, person, *, method: str, actor: Actor, now=None, offer: Offer | None = None) -> Sale:
     """Sell a first entry (buy-in + fee) to ``person``. Late registration while the clock allows it.
 
@@ -190,7 +190,7 @@ def _sellnew_entry(t, person, kind, action, *, method, actor, now, offer: Offer 
     return Sale(entry, row)
 
 
-@transaction.atomic
+@service
 def pre_register(tournament, person, *, actor: Actor, channel: str = "desk", now=None) -> Entry:
     """Reserve a place to pay later (REG-02). It counts against the field cap."""
     now = now or timezone.now()
@@ -219,7 +219,7 @@ def _pay_reservation(t, entry, *, method, actor, now, offer: Offer | None = None
     return Sale(entry, row)
 
 
-@transaction.atomic
+@service
 def pay_reservation(entry, *, method: str, actor: Actor, now=None) -> Sale:
     """The pre-registered player pays at the desk (or the transfer is confirmed as cleared)."""
     now = now or timezone.now()
@@ -234,7 +234,7 @@ def pay_reservation(entry, *, method: str, actor: Actor, now=None) -> Sale:
     return _pay_reservation(t, entry, method=method, actor=actor, now=now)
 
 
-@transaction.atomic
+@service
 def cancel_reservation(entry, *, actor: Actor, reason: str = "") -> Entry:
     t = lock_tournament(entry.tournament_id)
     entry = Entry.objects.get(pk=entry.pk)
@@ -246,7 +246,7 @@ def cancel_reservation(entry, *, actor: Actor, reason: str = "") -> Entry:
     return entry
 
 
-@transaction.atomic
+@service
 def reenter(tournament, person, *, method: str, actor: Actor, now=None, offer: Offer | None = None) -> Sale:
     """A busted player buys a new full stack (FMT-05, TDA 8-A), up to the max entries."""
     now = now or timezone.now()
@@ -271,7 +271,7 @@ def reenter(tournament, person, *, method: str, actor: Actor, now=None, offer: O
     return _sellnew_entry(t, person, LedgerRow.RE_ENTRY, Action.CASHIER_REENTRY_SOLD, method=method, actor=actor, now=now, offer=offer)
 
 
-@transaction.atomic
+@service
 def rebuy(entry, *, method: str, actor: Actor, stack: int | None = None, now=None) -> Sale:
     """Sell a rebuy: within the period, within the max, only when busted or at/below the threshold."""
     now = now or timezone.now()
@@ -313,7 +313,7 @@ def rebuy(entry, *, method: str, actor: Actor, stack: int | None = None, now=Non
     return Sale(entry, row)
 
 
-@transaction.atomic
+@service
 def addon(entry, *, method: str, actor: Actor, now=None) -> Sale:
     """Sell an add-on in its window: the break after the configured level (FMT-06)."""
     now = now or timezone.now()
@@ -341,7 +341,7 @@ def addon(entry, *, method: str, actor: Actor, now=None) -> Sale:
 # --- corrections --------------------------------------------------------------------------
 
 
-@transaction.atomic
+@service
 def reverse(row: LedgerRow, *, reason: str, actor: Actor) -> LedgerRow:
     """Correct a mistaken row with a reversing row (opposite amounts, same method), never an edit.
 
@@ -386,7 +386,7 @@ def reverse(row: LedgerRow, *, reason: str, actor: Actor) -> LedgerRow:
     return rev
 
 
-@transaction.atomic
+@service
 def refund(entry, *, reason: str, actor: Actor, expenses: Decimal = ZERO, method: str = LedgerRow.CASH) -> LedgerRow:
     """Give money back for an entry (director only): cancelled event, banned pre-registrant (REG-05, REG-12).
 
@@ -423,7 +423,7 @@ def refund(entry, *, reason: str, actor: Actor, expenses: Decimal = ZERO, method
 # --- alternates ---------------------------------------------------------------------------
 
 
-@transaction.atomic
+@service
 def add_alternate(tournament, person, *, actor: Actor) -> Alternate:
     t = lock_tournament(tournament)
     person = Person.objects.get(pk=person.pk)
@@ -439,7 +439,7 @@ def alternate_position(alt: Alternate) -> int:
     return alt.tournament.alternates.filter(status=Alternate.WAITING, id__lte=alt.id).count()
 
 
-@transaction.atomic
+@service
 def admit_alternate(tournament, *, method: str, actor: Actor, now=None) -> Sale:
     """Sell the freed place to the first alternate in line (FIFO, REG-08)."""
     t = lock_tournament(tournament)

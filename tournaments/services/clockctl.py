@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tdmanager.errors import DomainError
+from tdmanager.transactions import service
 
 from .. import clock as engine
 from .. import signals
@@ -134,7 +135,7 @@ def _run(tournament, action: str, fn, *, actor: Actor, reason: str = "", now=Non
     return clock
 
 
-@transaction.atomic
+@service
 def start_clock(tournament, *, actor: Actor, now=None):
     """Start the clock on a structure the one structure validation (``clock.validate_structure``,
     as the structures service) accepts; its warnings are the clock page's to show."""
@@ -145,45 +146,45 @@ def start_clock(tournament, *, actor: Actor, now=None):
     return _run(tournament, "started", start, actor=actor, now=now)
 
 
-@transaction.atomic
+@service
 def pause(tournament, *, actor: Actor, reason: str = "", now=None):
     return _run(tournament, "paused", engine.pause, actor=actor, reason=reason, now=now)
 
 
-@transaction.atomic
+@service
 def resume(tournament, *, actor: Actor, reason: str = "", now=None):
     return _run(tournament, "resumed", engine.resume, actor=actor, reason=reason, now=now)
 
 
-@transaction.atomic
+@service
 def add_time(tournament, seconds: int, *, actor: Actor, reason: str = "", now=None):
     return _run(tournament, "time_added" if seconds >= 0 else "time_removed",
                 lambda s, i, n: engine.add_time(s, i, n, seconds), actor=actor, reason=reason, now=now, seconds=seconds)
 
 
-@transaction.atomic
+@service
 def set_time_left(tournament, seconds: float, *, actor: Actor, reason: str = "", now=None):
     return _run(tournament, "time_set", lambda s, i, n: engine.set_time_left(s, i, n, seconds), actor=actor, reason=reason, now=now, seconds=seconds)
 
 
-@transaction.atomic
+@service
 def jump_to(tournament, item_index: int, *, actor: Actor, reason: str = "", seconds_left=None, now=None):
     return _run(tournament, "jumped", lambda s, i, n: engine.jump_to(s, i, n, item_index, seconds_left=seconds_left),
                 actor=actor, reason=reason, now=now, to_item=item_index)
 
 
-@transaction.atomic
+@service
 def insert_break(tournament, minutes: int, *, actor: Actor, reason: str = "", color_up: str = "", now=None):
     return _run(tournament, "break_inserted", lambda s, i, n: engine.insert_break(s, i, n, minutes, color_up=color_up),
                 actor=actor, reason=reason, now=now, minutes=minutes)
 
 
-@transaction.atomic
+@service
 def finish_clock(tournament, *, actor: Actor, reason: str = "", now=None):
     return _run(tournament, "finished", engine.finish, actor=actor, reason=reason, now=now)
 
 
-@transaction.atomic
+@service
 def start_hand_for_hand(tournament, *, actor: Actor, seconds_per_hand: int | None = None, reason: str = "", now=None):
     """CLK-06: freeze the countdown; the hand in progress is H4H hand 1."""
     t = Tournament.objects.get(pk=getattr(tournament, "pk", tournament))
@@ -193,12 +194,12 @@ def start_hand_for_hand(tournament, *, actor: Actor, seconds_per_hand: int | Non
                 actor=actor, reason=reason, now=now, seconds_per_hand=seconds, players_left=players_left)
 
 
-@transaction.atomic
+@service
 def end_hand_for_hand(tournament, *, actor: Actor, reason: str = "", now=None):
     return _run(tournament, "hand_for_hand_ended", lambda s, i, n: engine.end_hand_for_hand(s, n), actor=actor, reason=reason, now=now)
 
 
-@transaction.atomic
+@service
 def h4h_next_hand(tournament, *, actor: Actor, now=None):
     """Every table has finished the hand: the time left drops by the setting (RP-8-B/C)."""
     t = Tournament.objects.get(pk=getattr(tournament, "pk", tournament))
@@ -206,7 +207,7 @@ def h4h_next_hand(tournament, *, actor: Actor, now=None):
     return _run(t, "hand_for_hand_next_hand", lambda s, i, n: engine.h4h_next_hand(s, i, break_policy=policy), actor=actor, now=now)
 
 
-@transaction.atomic
+@service
 def report_hand_complete(tournament, table_number: int, *, actor: Actor, now=None) -> dict:
     """A table (floor or dealer, one tap) reports the current H4H hand complete.
 

@@ -9,11 +9,11 @@ import math
 import secrets
 from datetime import timedelta
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tdmanager.errors import DomainError, ValidationFailed
+from tdmanager.transactions import service
 
 from .. import chiprace, penalties, selectors, signals
 from ..actions import Action
@@ -34,7 +34,7 @@ class FloorError(DomainError):
 # --- chips in play (CR-06) ----------------------------------------------------------------
 
 
-@transaction.atomic
+@service
 def remove_chips(tournament, *, chips: int, kind: str, reason: str, actor: Actor, entry=None) -> ChipAdjustment:
     """Take chips out of play (disqualification, forfeit, out of view) or put found chips back."""
     if kind not in dict(ChipAdjustment.KINDS):
@@ -52,7 +52,7 @@ def remove_chips(tournament, *, chips: int, kind: str, reason: str, actor: Actor
     return adj
 
 
-@transaction.atomic
+@service
 def record_chip_counts(tournament, counts: list[dict], *, occasion: str, actor: Actor) -> dict:
     """Store counted stacks; return the total against chips in play (the difference must be explained)."""
     t = lock_tournament(tournament)
@@ -141,7 +141,7 @@ def color_up_suggestions(t: Tournament) -> list[dict]:
 # --- chip race (CR-02..04) ----------------------------------------------------------------
 
 
-@transaction.atomic
+@service
 def run_chip_race(tournament, table_number: int, players: list[dict], *, removed_denomination: int, new_denomination: int,
                   actor: Actor, winners: list[int] | None = None, lowest_denomination_in_play: int | None = None,
                   last_hand_small_blind_seat: int | None = None) -> ChipRaceRecord:
@@ -191,7 +191,7 @@ def _players_at_table(t, entry) -> tuple[int | None, int | None]:
     return seat["table"], signals.ask_one(signals.table_players_wanted, default=0, tournament=t, table=seat["table"])
 
 
-@transaction.atomic
+@service
 def issue_penalty(tournament, entry, *, kind: str, reason_code: str, actor: Actor, rounds=None, minutes=None, hands=None,
                   chips=None, note: str = "", players_at_table: int | None = None, now=None) -> Penalty:
     """Give a penalty. Missed rounds fix their hands at issue: players at the table (the offender
@@ -239,7 +239,7 @@ def chips_of(t, entry) -> int:
     return int(count.chips) if count else int(entry.chips)
 
 
-@transaction.atomic
+@service
 def serve_hands(penalty, *, actor: Actor, hands: int = 1) -> Penalty:
     """The floor marks hands served (a misdeal counts as one hand: TDA 35-C)."""
     p = Penalty.objects.select_for_update().get(pk=penalty.pk)
@@ -253,7 +253,7 @@ def serve_hands(penalty, *, actor: Actor, hands: int = 1) -> Penalty:
     return p
 
 
-@transaction.atomic
+@service
 def cancel_penalty(penalty, *, actor: Actor, reason: str) -> Penalty:
     if not reason.strip():
         raise ValidationFailed("reason_required", _("Say why the penalty is lifted."))

@@ -5,6 +5,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tdmanager.errors import DomainError
+from tdmanager.transactions import service
 
 from .. import signals
 from ..actions import Action
@@ -19,7 +20,7 @@ class LifecycleError(DomainError):
     pass
 
 
-@transaction.atomic
+@service
 def open_registration(tournament, *, actor: Actor) -> Tournament:
     t = lock_tournament(tournament)
     if t.status != Tournament.PLANNED:
@@ -30,7 +31,7 @@ def open_registration(tournament, *, actor: Actor) -> Tournament:
     return t
 
 
-@transaction.atomic
+@service
 def start(tournament, *, actor: Actor, override_minimum: bool = False, prestart_report_sent: bool = False, now=None) -> Tournament:
     """Start the tournament: needs the minimum field (FMT-14) unless the director overrides, and,
     where the rule set asks for it (003, ROLE-02), confirmation that the pre-start report was sent."""
@@ -81,7 +82,7 @@ def private_structure(t: Tournament) -> BlindStructure:
     return copy
 
 
-@transaction.atomic
+@service
 def finish(tournament, *, actor: Actor) -> Tournament:
     t = lock_tournament(tournament)
     if t.status != Tournament.RUNNING:
@@ -92,7 +93,7 @@ def finish(tournament, *, actor: Actor) -> Tournament:
     return t
 
 
-@transaction.atomic
+@service
 def cancel(tournament, *, actor: Actor, reason: str) -> Tournament:
     """Cancel: every live entry is refunded in full (FMT-02, the refund workflow)."""
     from .cashier import refund
@@ -118,7 +119,7 @@ def cancel(tournament, *, actor: Actor, reason: str) -> Tournament:
     return t
 
 
-@transaction.atomic
+@service
 def delete(tournament, *, actor: Actor) -> None:
     """Delete a tournament that never sold anything (a duplicate, a mistake). One with entries
     or ledger rows is refused: cancel it instead (every entry refunded, the record kept).

@@ -1,10 +1,10 @@
 """The people database: create with a duplicate warning, search by any part, ban."""
 
-from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from tdmanager.errors import DomainError, ValidationFailed
+from tdmanager.transactions import service
 
 from ..actions import Action
 from ..models import Person
@@ -52,7 +52,7 @@ def possible_duplicates(first_name="", last_name="", document_id="", phone="", e
     return qs[:10]
 
 
-@transaction.atomic
+@service
 def create_person(*, actor: Actor, confirm_duplicate: bool = False, **fields) -> Person:
     """Create a person. Refuses with ``possible_duplicate`` (listing them) unless confirmed."""
     first, last = fields.get("first_name", "").strip(), fields.get("last_name", "").strip()
@@ -70,7 +70,7 @@ def create_person(*, actor: Actor, confirm_duplicate: bool = False, **fields) ->
     return person
 
 
-@transaction.atomic
+@service
 def set_banned(person: Person, banned: bool, reason: str, *, actor: Actor) -> Person:
     if banned and not reason.strip():
         raise ValidationFailed("reason_required", _("A ban needs a reason."))

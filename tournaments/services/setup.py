@@ -14,10 +14,10 @@ services with already-typed values, so the same input gets the same answer on bo
 Each change is one transaction: lock the row, check, save, log.
 """
 
-from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tdmanager.errors import DomainError, ValidationFailed
+from tdmanager.transactions import service
 
 from ..actions import Action
 from ..models import Tournament
@@ -64,7 +64,7 @@ def _refuse(errors: dict[str, str]):
         raise ValidationFailed("invalid", _("Some fields are not valid."), fields={k: [v] for k, v in errors.items()})
 
 
-@transaction.atomic
+@service
 def create_tournament(values: dict, *, actor: Actor) -> Tournament:
     """A new planned tournament from typed ``values`` (the model's fields)."""
     _refuse(setup_errors(values))
@@ -74,7 +74,7 @@ def create_tournament(values: dict, *, actor: Actor) -> Tournament:
     return t
 
 
-@transaction.atomic
+@service
 def update_tournament(tournament, values: dict, *, actor: Actor, override_reason: str = "") -> Tournament:
     """Change a tournament's setup. Money fields are locked once registration opens (FMT-01):
     changing one then needs ``override_reason``, logged with the amounts before and after."""

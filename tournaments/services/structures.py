@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tdmanager.errors import DomainError, ValidationFailed
+from tdmanager.transactions import service
 
 from .. import clock, clockview
 from ..actions import Action
@@ -85,7 +86,7 @@ def structure_warnings(items: list[dict]) -> list[str]:
     return clockview.structure_warnings(engine_items(items))
 
 
-@transaction.atomic
+@service
 def save_structure(*, name: str, items: list[dict], actor: Actor, description: str = "", is_template=True, structure=None) -> BlindStructure:
     clean = validate_items(items)
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > 120:
@@ -102,7 +103,7 @@ def save_structure(*, name: str, items: list[dict], actor: Actor, description: s
     return structure
 
 
-@transaction.atomic
+@service
 def delete_structure(structure: BlindStructure, *, actor: Actor) -> None:
     """Delete a structure no tournament uses (a tournament's clock reads its structure)."""
     from django.db.models import ProtectedError

@@ -15,11 +15,11 @@ can still do each by hand, earlier than the sweep comes round.
 import logging
 import secrets
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tdmanager.errors import ValidationFailed
+from tdmanager.transactions import service
 from tournaments import signals
 from tournaments.actions import Action
 from tournaments.models import Entry, Person, Tournament
@@ -36,7 +36,7 @@ log = logging.getLogger(__name__)
 TIMER = Actor(None, "heads-up timer")
 
 
-@transaction.atomic
+@service
 def create_bracket(tournament, *, actor: Actor, size: int = 16, level_minutes: int = 10, punctuality: str = Bracket.NO_SHOW,
                    games_to_win: int = 2, no_show_grace_minutes: int = 5, rounds_to_play=None, feeds_into=None,
                    previous_group=None, game_restart: str = Bracket.FULL_STACK_LEVEL_1, paid_players: int = 8) -> Bracket:
@@ -75,7 +75,7 @@ def _bracket_of(t) -> Bracket:
         raise FormatError("no_bracket", _("This tournament has no bracket.")) from None
 
 
-@transaction.atomic
+@service
 def draw_bracket(tournament, *, actor: Actor, seeds: list | None = None, now=None) -> Bracket:
     """Draw the bracket (FMT-12: «sorteggio … all'entrata della sala») and start the tournament.
 
@@ -185,7 +185,7 @@ def _finish_match(t, bracket: Bracket, m: Match, winner: Entry, result: str, act
     return [{"group_survivors": [s.number for s in survivors], "qualified_for": bracket.feeds_into_id}]
 
 
-@transaction.atomic
+@service
 def start_match(match, *, actor: Actor, now=None) -> Match:
     """Start the match clock (level 1). Players not yet marked seated count as absent."""
     now = now or timezone.now()
@@ -238,7 +238,7 @@ def _apply_lateness(t, bracket, m: Match, actor: Actor, now) -> list[str]:
     return done
 
 
-@transaction.atomic
+@service
 def seat_player(match, entry, *, actor: Actor, now=None) -> Match:
     """Mark a player present at his table. On a final day the lateness rule is applied
     first (he may arrive having lost game 1, or the match)."""
@@ -260,7 +260,7 @@ def seat_player(match, entry, *, actor: Actor, now=None) -> Match:
     return m
 
 
-@transaction.atomic
+@service
 def apply_lateness(match, *, actor: Actor, now=None) -> Match:
     """Apply the final-day lateness rule now (the director, or a periodic check)."""
     now = now or timezone.now()
@@ -272,7 +272,7 @@ def apply_lateness(match, *, actor: Actor, now=None) -> Match:
     return m
 
 
-@transaction.atomic
+@service
 def record_game(match, winner, *, actor: Actor, now=None) -> Match:
     """The floor records who won a game; two wins take the match (best two of three)."""
     now = now or timezone.now()
@@ -299,7 +299,7 @@ def record_game(match, winner, *, actor: Actor, now=None) -> Match:
     return m
 
 
-@transaction.atomic
+@service
 def free_absent_seat(match, *, actor: Actor, now=None) -> Match:
     """Scenario 34: a pre-registered player still absent at the end of level 1 loses all
     rights (his entry is cancelled without refund: the place opens for a replacement)."""
@@ -331,7 +331,7 @@ def _open_side(m: Match) -> str:
     return "a" if m.player_a_id is None else "b"
 
 
-@transaction.atomic
+@service
 def seat_replacement(match, person, *, method: str, actor: Actor, now=None) -> Match:
     """Scenario 34 (a): a new player buys the freed seat and sits by the end of level 1
     plus the grace: the match clock restarts from level 1."""
@@ -354,7 +354,7 @@ def seat_replacement(match, person, *, method: str, actor: Actor, now=None) -> M
     return m
 
 
-@transaction.atomic
+@service
 def award_bye(match, *, actor: Actor, now=None) -> Match:
     """Scenario 34 (b): nobody took the freed seat by the end of level 1 plus the grace:
     the seated player advances."""
@@ -424,7 +424,7 @@ def sweep_matches(now=None) -> list[tuple[int, str]]:
 # --- the next group: seat requests (scenario 36) ------------------------------------------------
 
 
-@transaction.atomic
+@service
 def request_seat(tournament, person, *, actor: Actor, now=None) -> SeatRequest:
     """A player asks for a seat in this group. Nobody plays a group twice (no re-entry in the
     same group); a player out of the previous group asks as a returning player."""
@@ -453,7 +453,7 @@ def request_seat(tournament, person, *, actor: Actor, now=None) -> SeatRequest:
     return req
 
 
-@transaction.atomic
+@service
 def allocate_seats(tournament, *, actor: Actor, now=None) -> dict:
     """Give the group's open places to the waiting players in priority order (new players
     who came before level 1, then the earliest eliminated of the previous group, then the

@@ -11,11 +11,11 @@ names, without money; starting Day 2 triggers the fresh random seat draw (TDA 7)
 import secrets
 from decimal import Decimal
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tdmanager.errors import ValidationFailed
+from tdmanager.transactions import service
 from tournaments.actions import Action
 from tournaments.models import ChipAdjustment, ChipCount, Entry, Tournament
 from tournaments.selectors import chips_in_play
@@ -30,7 +30,7 @@ from .common import FormatError, finish_clock_if_running, need_status, qualify
 BAGGING = "BAGGING"
 
 
-@transaction.atomic
+@service
 def create_event(*, name: str, flights: list[dict], day2_start_at, buy_in: Decimal, fee: Decimal, starting_stack: int,
                  structure, actor: Actor, table_size: int = 9, max_entries_per_player: int = 1, late_reg_closes_after_level=None,
                  multi_flight_stack: str = engine.BEST, surrender_allowed: bool = True, chip_leader_prizes=None,
@@ -91,7 +91,7 @@ def _find_entry(t, row):
     return None
 
 
-@transaction.atomic
+@service
 def bag_chips(tournament, rows: list[dict], *, actor: Actor, now=None) -> dict:
     """Record the bagging of many players at once (a table, or the whole room).
 
@@ -153,7 +153,7 @@ def bag_chips(tournament, rows: list[dict], *, actor: Actor, now=None) -> dict:
     return summary
 
 
-@transaction.atomic
+@service
 def close_flight(tournament, *, actor: Actor, reason: str = "", now=None) -> Flight:
     """End the flight: every survivor must be bagged and the bags must add up to the chips
     in play (or the director states why not). The chip leaders get their prizes (PAY-08)
@@ -189,7 +189,7 @@ def close_flight(tournament, *, actor: Actor, reason: str = "", now=None) -> Fli
     return flight
 
 
-@transaction.atomic
+@service
 def build_day2(event: MultiDayEvent, *, actor: Actor, now=None) -> list[Entry]:
     """Give Day 2 one entry per player still in after Day 1, with his bagged stack.
 
@@ -224,7 +224,7 @@ def build_day2(event: MultiDayEvent, *, actor: Actor, now=None) -> list[Entry]:
     return created
 
 
-@transaction.atomic
+@service
 def start_day2(event: MultiDayEvent, *, actor: Actor) -> Tournament:
     """Start Day 2 (a fresh random draw of every stack: TDA 7, through the seating hook)."""
     day2 = lock_tournament(event.day2_id)
@@ -246,7 +246,7 @@ def event_money(event: MultiDayEvent) -> dict:
     return out
 
 
-@transaction.atomic
+@service
 def finish_day2(event: MultiDayEvent, *, actor: Actor, now=None) -> Tournament:
     """The last player left wins the event; every Day 2 elimination without a place from a
     bust slip is placed by bust order (ELM-01). The tournament is finished."""

@@ -9,12 +9,12 @@ totals start again from zero. A tie for the last ticket is left to the director.
 
 from datetime import datetime, time
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from payouts import leaderboard
 from tdmanager.errors import ValidationFailed
+from tdmanager.transactions import service
 from tournaments.actions import Action
 from tournaments.models import Entry, Person, Tournament
 from tournaments.services import checks
@@ -26,7 +26,7 @@ from ..models import Series, SeriesAward, SeriesCycle, SeriesResult, SeriesTourn
 from .common import FormatError
 
 
-@transaction.atomic
+@service
 def create_series(*, name: str, actor: Actor, **settings) -> Series:
     allowed = {"cycle_length", "lb_constant_mode", "participants", "shared_rule", "tie_break", "tickets_per_cycle",
                "ticket_description", "ticket_value", "weekday_prices"}
@@ -44,7 +44,7 @@ def create_series(*, name: str, actor: Actor, **settings) -> Series:
     return series
 
 
-@transaction.atomic
+@service
 def attach(series: Series, tournament, *, actor: Actor) -> SeriesTournament:
     t = lock_tournament(tournament)
     if SeriesTournament.objects.filter(tournament=t).exists():
@@ -54,7 +54,7 @@ def attach(series: Series, tournament, *, actor: Actor) -> SeriesTournament:
     return link
 
 
-@transaction.atomic
+@service
 def schedule_daily(series: Series, day, *, structure, starting_stack: int, actor: Actor, start_time: time = time(20, 30),
                    name: str | None = None) -> Tournament:
     """Create the daily tournament of ``day`` at the weekday's price (003 Allegato 1: Mon/Thu
@@ -103,7 +103,7 @@ def tournament_places(t: Tournament, participants_rule: str) -> tuple[int, list[
     return n, [(e.person, e.place, share[e.place]) for e in sorted(best.values(), key=lambda e: e.place)]
 
 
-@transaction.atomic
+@service
 def score_tournament(tournament, *, actor: Actor) -> list[SeriesResult]:
     """Give every player of a finished series tournament his points (LB-01), and close the
     cycle when this was its last tournament (LB-03)."""
@@ -171,7 +171,7 @@ def _close_cycle(series: Series, actor: Actor) -> SeriesCycle:
     return archive
 
 
-@transaction.atomic
+@service
 def settle_undecided(series: Series, cycle: int, people: list, *, actor: Actor, reason: str) -> list[SeriesAward]:
     """The director gives the tickets left by a tie for the last place(s) (e.g. after a draw)."""
     if not reason.strip():

@@ -3,10 +3,10 @@ when its N-th player has paid (``tournaments.services.cashier.start_sit_and_go_w
 
 from decimal import Decimal
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tdmanager.transactions import service
 from tournaments.actions import Action
 from tournaments.models import Tournament
 from tournaments.services import checks
@@ -15,7 +15,7 @@ from tournaments.services.events import Actor, log_event
 from .common import FormatError
 
 
-@transaction.atomic
+@service
 def create_sit_and_go(*, name: str, buy_in: Decimal, fee: Decimal, starting_stack: int, structure, actor: Actor,
                       tables: int = 1, start_at=None, game: str = "NLHE") -> Tournament:
     """A sit & go open for registration: 10 players per table (003 Art. 7), table size 10,

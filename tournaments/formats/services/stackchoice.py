@@ -10,11 +10,11 @@ the tournament's), this module can call them and stop using the cashier's privat
 
 from decimal import Decimal
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tdmanager.errors import ValidationFailed
+from tdmanager.transactions import service
 from tournaments.actions import Action
 from tournaments.house import HouseRules
 from tournaments.models import Entry, Person, Tournament
@@ -27,7 +27,7 @@ from ..models import EntryStackChoice, StackOption
 from .common import FormatError
 
 
-@transaction.atomic
+@service
 def add_stack_option(tournament, *, label: str, buy_in: Decimal, fee: Decimal, chips: int, actor: Actor,
                      override_reason: str = "") -> StackOption:
     """Offer one more buy-in product. Prices are fixed before registration opens (FMT-01):
@@ -57,7 +57,7 @@ def _option_stack(t: Tournament, option: StackOption) -> int:
     return HouseRules.of(t).late_stack(option.chips)
 
 
-@transaction.atomic
+@service
 def register_with_stack_choice(tournament, person, option, *, method: str, actor: Actor, now=None) -> Sale:
     """Sell an entry with the stack ``option`` chosen: a first entry, the payment of a
     reservation, or (after a bust, where the tournament allows it) a re-entry."""

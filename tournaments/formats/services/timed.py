@@ -11,11 +11,11 @@ Qualifying tables (each a tournament) send their winner to the final table of th
 
 import secrets
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tdmanager.errors import ValidationFailed
+from tdmanager.transactions import service
 from tournaments.actions import Action
 from tournaments.models import ChipCount, Entry, Tournament
 from tournaments.selectors import chips_in_play
@@ -30,7 +30,7 @@ from .common import FormatError, finish_clock_if_running, place_eliminated, qual
 TIME_LIMIT_COUNT = "TIME_LIMIT"
 
 
-@transaction.atomic
+@service
 def configure_timed(tournament, *, ends_at, actor: Actor, end_condition: str = TimedEvent.TIME_LIMIT,
                     chip_tie: str = engine.SHARE) -> TimedEvent:
     """Set when play ends and how (FMT-13, C17 ``end_condition``; ties on chips: ``chip_tie``)."""
@@ -47,7 +47,7 @@ def configure_timed(tournament, *, ends_at, actor: Actor, end_condition: str = T
     return timed
 
 
-@transaction.atomic
+@service
 def finish_timed(tournament, *, actor: Actor, counts: list[dict] | None = None, now=None) -> dict:
     """End the event and rank it (FMT-13 System). ``counts``: ``[{"entry": id, "chips": n}]``
     for every player still in, counted when the last hand before the time limit is over.
@@ -119,7 +119,7 @@ def finish_timed(tournament, *, actor: Actor, counts: list[dict] | None = None, 
 # --- qualifying tables → final table ---------------------------------------------------------------
 
 
-@transaction.atomic
+@service
 def create_qualifier_group(*, name: str, final, qualifiers: list, actor: Actor) -> QualifierGroup:
     """Link qualifying tournaments (any number, on any dates) to their final table."""
     final = lock_tournament(final)
@@ -153,7 +153,7 @@ def _send_winner(t: Tournament, actor: Actor, now):
     return entry
 
 
-@transaction.atomic
+@service
 def send_winner_to_final(tournament, *, actor: Actor, now=None) -> Entry:
     """«Passa al tavolo finale il vincitore dei tavoli eliminatori»: the finished qualifying
     table's winner gets an entry at the final (no money, the final's starting stack)."""

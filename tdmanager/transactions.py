@@ -1,0 +1,49 @@
+"""Durable actions: a service is the outermost transaction, or a declared step of another.
+
+Zulip's habit (``transaction.atomic(durable=True)``): an action that an API call, a page or a
+task invokes must not be silently merged into some larger transaction by accident. Here:
+
+- ``@service`` on every function that changes state. Called from outside any service, it runs
+  in a *durable* transaction: if some code already holds a transaction open (an accidental
+  nesting), Django raises ``RuntimeError`` instead of merging. Called by another service (a
+  cancelled tournament refunds each entry; a sale makes seating seat the player), it is a step
+  of that service's transaction: composition is declared by being a service.
+- ``unit_of_work()`` for the few places that deliberately put a service and other writes into
+  one transaction (the idempotency key row and the sale it answers; a page that creates a
+  tournament and its bracket together).
+
+Locks are only taken inside these transactions (``select_for_update`` raises outside one).
+"""
+
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import wraps
+
+from django.db import transaction
+
+_in_service: ContextVar[bool] = ContextVar("tdm_in_service", default=False)
+
+
+@contextmanager
+def unit_of_work():
+    """An outermost, durable transaction in which services run as its steps."""
+    token = _in_service.set(True)
+    try:
+        with transaction.atomic(durable=True):
+            yield
+    finally:
+        _in_service.reset(token)
+
+
+def service(func):
+    """Mark ``func`` as a state-changing action (see the module's docstring)."""
+
+    @wraps(func)
+    def run(*args, **kwargs):
+        if _in_service.get():
+            with transaction.atomic():  # a step of the calling service: savepoint, same transaction
+                return func(*args, **kwargs)
+        with unit_of_work():
+            return func(*args, **kwargs)
+
+    return run
