@@ -8,6 +8,7 @@ import pytest
 from django.utils import timezone
 
 from tdmanager.errors import DomainError
+from tournaments.formats import selectors
 from tournaments.formats.models import Bag, ChipLeaderAward, EntryStackChoice, QualifiedEntry
 from tournaments.formats.services import multiday, stackchoice
 from tournaments.models import ChipAdjustment, ChipCount, Entry, LedgerRow, Tournament
@@ -107,7 +108,7 @@ def test_a_multi_day_event_from_the_flights_to_the_day2_winner(event, make_perso
     places = {e.person.first_name: e.place for e in day2.entries.all()}
     assert places == {"Ann": 1, "Bob": 2, "Dan": 3, "Eve": 4, "Cid": 5}
     # The money of the event: every flight's prize part (1A: 1400 + 3 × 1000 + Dan's re-entry 1000; 1B: 5 × 1000).
-    assert multiday.event_money(event) == {"prize": Decimal("10400.00"), "fee": Decimal("1040.00")}
+    assert selectors.event_money(event) == {"prize": Decimal("10400.00"), "fee": Decimal("1040.00")}
 
 
 def test_first_flight_rule_carries_the_earliest_bag(structure, make_person, cashier_actor, actor):

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from payouts import leaderboard
 from tdmanager.errors import DomainError
-from tournaments.formats import engine
+from tournaments.formats import engine, selectors
 from tournaments.formats.models import SeriesAward, SeriesCycle, SeriesResult
 from tournaments.formats.services import series as series_service
 from tournaments.models import Entry, Tournament
@@ -102,11 +102,11 @@ def test_a_cycle_of_20_awards_four_tickets_archives_and_resets(series, make_tour
         played += 1
         day += timedelta(days=1)
         if played == 19:
-            lines = series_service.standings(series)
+            lines = selectors.standings(series)
             assert lines[0].player == regulars[-1].pk and lines[0].tournaments == 19
     series.refresh_from_db()
     assert series.current_cycle == 2  # reset: the new cycle has no points yet
-    assert series_service.standings(series) == []
+    assert selectors.standings(series) == []
     awards = SeriesAward.objects.filter(series=series, cycle=1).order_by("rank")
     assert [a.person_id for a in awards] == [p.pk for p in reversed(regulars)][:4]
     assert all(a.value == Decimal("550.00") and "500+50" in a.description for a in awards)

@@ -284,7 +284,7 @@ class FlightView(OpView):
     ops = {"bag": _bag, "close": _close}
 
     def read(self, t):
-        return multiday.bagging_summary(multiday._flight_of(t))
+        return selectors.bagging_summary(multiday._flight_of(t))
 
 
 class StackOptionOut(serializers.Serializer):

@@ -1,15 +1,30 @@
 """Read-only views of the formats for pages, the API and lobby screens. Nothing here writes."""
 
+from decimal import Decimal
+
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from payouts import leaderboard
+from payouts.selectors import money_in
 from tournaments.models import Entry
+from tournaments.selectors import chips_in_play
 
 from . import engine
-from .models import Bracket, ChipLeaderAward, Match, MultiDayEvent, QualifierGroup, Series, SeriesAward, SeriesCycle, TimedEvent
-from .services import multiday
-from .services import series as series_service
+from .models import (
+    Bracket,
+    ChipLeaderAward,
+    Flight,
+    Match,
+    MultiDayEvent,
+    QualifierGroup,
+    Series,
+    SeriesAward,
+    SeriesCycle,
+    SeriesResult,
+    TimedEvent,
+)
 
 
 def _player(entry):
@@ -65,7 +80,7 @@ def leaderboard_data(series: Series, cycle: int | None = None) -> dict:
     from tournaments.models import Person
 
     cycle = series.current_cycle if cycle is None else cycle
-    lines = series_service.standings(series, cycle)
+    lines = standings(series, cycle)
     names = {p.pk: p.display_name for p in Person.objects.filter(pk__in=[line.player for line in lines])}
     played = series.links.filter(cycle=cycle, scored_at__isnull=False).count()
     return {
@@ -87,12 +102,12 @@ def event_data(event: MultiDayEvent) -> dict:
         flights.append({
             "label": f.label, "tournament": t.pk, "name": t.name, "status": t.status, "closed": f.closed_at is not None,
             "entries": t.entries.exclude(status=Entry.CANCELLED).count(), "playing": t.entries.filter(status=Entry.ACTIVE).count(),
-            "bagging": multiday.bagging_summary(f) if t.status == t.RUNNING or f.closed_at else None,
+            "bagging": bagging_summary(f) if t.status == t.RUNNING or f.closed_at else None,
             "chip_leaders": [{"rank": a.rank, "name": a.entry.person.display_name, "chips": a.chips, "amount": str(a.amount), "shared_with": a.shared_with}
                              for a in ChipLeaderAward.objects.filter(flight=f).select_related("entry__person")],
             "stack_options": [{"id": o.pk, "label": o.label, "buy_in": str(o.buy_in), "fee": str(o.fee), "chips": o.chips} for o in t.stack_options.all()],
         })
-    money = multiday.event_money(event)
+    money = event_money(event)
     return {"id": event.pk, "name": event.name, "day2": {"tournament": event.day2_id, "status": event.day2.status,
                                                           "built": event.day2_built_at is not None,
                                                           "players": event.day2.entries.exclude(status=Entry.CANCELLED).count()},
@@ -125,3 +140,38 @@ def overview() -> dict:
         "groups": QualifierGroup.objects.select_related("final"),
         "series": Series.objects.all(),
     }
+
+
+# --- read by the formats' services too ---------------------------------------------------------
+
+
+def bagging_summary(flight: Flight) -> dict:
+    """Survivors bagged, surrendered, still to bag, and the check against chips in play."""
+    t = flight.tournament
+    bags = list(flight.bags.all())
+    kept = sum(b.chips for b in bags if not b.surrendered)
+    surrendered = sum(b.chips for b in bags if b.surrendered)
+    unbagged = list(t.entries.filter(status=Entry.ACTIVE, bag__isnull=True).values_list("number", flat=True))
+    in_play = chips_in_play(t)
+    return {"bagged": sum(1 for b in bags if not b.surrendered), "bagged_chips": kept, "surrendered": sum(1 for b in bags if b.surrendered),
+            "surrendered_chips": surrendered, "unbagged_entries": unbagged, "chips_in_play": in_play,
+            "difference": kept - in_play if not unbagged else None}
+
+
+def event_money(event: MultiDayEvent) -> dict:
+    """What the flights (and any Day 2 direct entries) took, by part: the event's prize money
+    (net of reversals and refunds, prize payouts left out: ``payouts.selectors.money_in``)."""
+    out = {"prize": Decimal("0.00"), "fee": Decimal("0.00")}
+    for t in [f.tournament for f in event.flights.select_related("tournament")] + [event.day2]:
+        got = money_in(t)
+        out["prize"] += got["prize"]
+        out["fee"] += got["fee"]
+    return out
+
+
+def standings(series: Series, cycle: int | None = None) -> list:
+    """The general ranking of a cycle (the current one by default): ``SeriesStanding`` lines
+    whose ``player`` is the person id (``payouts.leaderboard.series_standings``)."""
+    cycle = series.current_cycle if cycle is None else cycle
+    pairs = SeriesResult.objects.filter(series=series, cycle=cycle).order_by("tournament__start_at", "id").values_list("person_id", "points")
+    return leaderboard.series_standings(list(pairs), tie_break=series.tie_break)

@@ -18,13 +18,13 @@ from tdmanager.errors import ValidationFailed
 from tdmanager.transactions import service
 from tournaments.actions import Action
 from tournaments.models import ChipAdjustment, ChipCount, Entry, Tournament
-from tournaments.selectors import chips_in_play
 from tournaments.services import checks, lifecycle
 from tournaments.services.events import Actor, log_event
 from tournaments.services.ledger import lock_tournament
 
 from .. import engine
 from ..models import Bag, ChipLeaderAward, Flight, MultiDayEvent, QualifiedEntry
+from ..selectors import bagging_summary
 from .common import FormatError, finish_clock_if_running, need_status, qualify
 
 BAGGING = "BAGGING"
@@ -68,19 +68,6 @@ def _flight_of(t: Tournament) -> Flight:
         return Flight.objects.select_related("event").get(tournament=t)
     except Flight.DoesNotExist:
         raise FormatError("not_a_flight", _("This tournament is not a Day 1 flight.")) from None
-
-
-def bagging_summary(flight: Flight) -> dict:
-    """Survivors bagged, surrendered, still to bag, and the check against chips in play."""
-    t = flight.tournament
-    bags = list(flight.bags.all())
-    kept = sum(b.chips for b in bags if not b.surrendered)
-    surrendered = sum(b.chips for b in bags if b.surrendered)
-    unbagged = list(t.entries.filter(status=Entry.ACTIVE, bag__isnull=True).values_list("number", flat=True))
-    in_play = chips_in_play(t)
-    return {"bagged": sum(1 for b in bags if not b.surrendered), "bagged_chips": kept, "surrendered": sum(1 for b in bags if b.surrendered),
-            "surrendered_chips": surrendered, "unbagged_entries": unbagged, "chips_in_play": in_play,
-            "difference": kept - in_play if not unbagged else None}
 
 
 def _find_entry(t, row):
@@ -231,19 +218,6 @@ def start_day2(event: MultiDayEvent, *, actor: Actor) -> Tournament:
     if not MultiDayEvent.objects.get(pk=event.pk).day2_built_at:
         raise FormatError("day2_not_built", _("Bring the Day 1 survivors to Day 2 first."))
     return lifecycle.start(day2, actor=actor)
-
-
-def event_money(event: MultiDayEvent) -> dict:
-    """What the flights (and any Day 2 direct entries) took, by part: the event's prize money
-    (net of reversals and refunds, prize payouts left out: ``payouts.selectors.money_in``)."""
-    from payouts.selectors import money_in
-
-    out = {"prize": Decimal("0.00"), "fee": Decimal("0.00")}
-    for t in [f.tournament for f in event.flights.select_related("tournament")] + [event.day2]:
-        got = money_in(t)
-        out["prize"] += got["prize"]
-        out["fee"] += got["fee"]
-    return out
 
 
 @service

@@ -23,6 +23,7 @@ from tournaments.services.ledger import lock_tournament
 
 from .. import engine
 from ..models import Series, SeriesAward, SeriesCycle, SeriesResult, SeriesTournament
+from ..selectors import standings
 from .common import FormatError
 
 
@@ -137,14 +138,6 @@ def score_tournament(tournament, *, actor: Actor) -> list[SeriesResult]:
               top=[{"name": r.person.full_name, "place": r.place, "points": round(r.points, 2)} for r in results[:5]],
               cycle_closed=closed.number if closed else None)
     return results
-
-
-def standings(series: Series, cycle: int | None = None) -> list:
-    """The general ranking of a cycle (the current one by default): ``SeriesStanding`` lines
-    whose ``player`` is the person id (``payouts.leaderboard.series_standings``)."""
-    cycle = series.current_cycle if cycle is None else cycle
-    pairs = SeriesResult.objects.filter(series=series, cycle=cycle).order_by("tournament__start_at", "id").values_list("person_id", "points")
-    return leaderboard.series_standings(list(pairs), tie_break=series.tie_break)
 
 
 def _close_cycle(series: Series, actor: Actor) -> SeriesCycle:
