@@ -10,7 +10,7 @@ from django.utils import timezone
 from . import clock as engine
 from . import clockview, signals
 from .clockview import engine_state, structure_items
-from .models import Clock, Entry, Tournament
+from .models import Clock, Entry, Tournament, TournamentEvent
 from .selectors import chips_in_play
 
 
@@ -29,8 +29,13 @@ def clock_snapshot(t: Tournament, now=None) -> dict:
 
 def build_snapshot(tournament_or_id, now=None) -> dict:
     now = now or timezone.now()
+    pk = getattr(tournament_or_id, "pk", tournament_or_id)
+    # The last event is read first: every row read after it is at least that new, so a snapshot
+    # never carries a newer ``seq`` than its content (a change committed while it is built is
+    # announced again and builds the next one). Browsers drop snapshots older than the one shown.
+    seq = TournamentEvent.objects.filter(tournament_id=pk).order_by("-id").values_list("id", flat=True).first() or 0
     # Always read the rows afresh: a snapshot must never show a cached, stale state.
-    t = Tournament.objects.select_related("clock").get(pk=getattr(tournament_or_id, "pk", tournament_or_id))
+    t = Tournament.objects.select_related("clock").get(pk=pk)
     clk = clock_snapshot(t, now)
     counts = dict.fromkeys((Entry.ACTIVE, Entry.BUSTED, Entry.RESERVED), 0)
     for status in t.entries.values_list("status", flat=True):
@@ -41,7 +46,7 @@ def build_snapshot(tournament_or_id, now=None) -> dict:
         "tournament": {"id": t.pk, "name": t.name, "status": t.status, "currency": t.currency, "format": t.format},
         "version": clk.get("version", 0),
         # Monotonic across every change (the last event-log row): browsers drop older snapshots.
-        "seq": t.events.order_by("-id").values_list("id", flat=True).first() or 0,
+        "seq": seq,
         "server_time": now.isoformat(),
         "clock": clk,
         "players_left": counts[Entry.ACTIVE],
