@@ -200,6 +200,11 @@ REVERSIBLE_BY: dict[str, tuple] = {
 _READ_METHODS = {"HEAD": "GET", "OPTIONS": "GET"}
 
 
+def holds(held: set[str], roles) -> bool:
+    """True when a user holding ``held`` has one of ``roles``; a director holds every staff role."""
+    return bool(held & set(roles)) or DIRECTOR in held
+
+
 def decision(url_name: str | None, method: str, op: str | None = None):
     """The roles that may call ``url_name`` with ``method`` (and action ``op``), or None when the
     table has no decision (refused)."""
@@ -223,14 +228,12 @@ def permits(held: set[str], url_name: str | None, method: str, op: str | None = 
     roles = decision(url_name, method, op)
     if roles is None:
         return False
-    if PUBLIC in roles:
-        return True
-    return bool(held & set(roles)) or DIRECTOR in held
+    return PUBLIC in roles or holds(held, roles)
 
 
 def may_reverse(held: set[str], kind: str) -> bool:
     """True when a user holding ``held`` may reverse a ledger row of this kind."""
-    return bool(held & set(REVERSIBLE_BY.get(kind, D))) or DIRECTOR in held
+    return holds(held, REVERSIBLE_BY.get(kind, D))
 
 
 def is_public(url_name: str | None, method: str, op: str | None = None) -> bool:

@@ -33,8 +33,7 @@ def user_roles(user) -> set[str]:
 
 def has_role(user, *roles: str) -> bool:
     """True when the user holds one of ``roles``; a director holds every role but display-only."""
-    held = user_roles(user)
-    return bool(held & set(roles)) or DIRECTOR in held
+    return policy.holds(user_roles(user), roles)
 
 
 def _op(request, kwargs) -> str | None:
@@ -48,6 +47,13 @@ def _op(request, kwargs) -> str | None:
 def _url_name(request) -> str | None:
     match = getattr(request, "resolver_match", None)
     return match.url_name if match else None
+
+
+def _permits(user, name, method, op) -> bool:
+    """The table's answer for a logged-in user; a route the table does not name is refused and logged."""
+    if policy.decision(name, method, op) is None:
+        log.error("no role decision for %s %s", method, name)
+    return policy.permits(user_roles(user), name, method, op)
 
 
 class HasRole(BasePermission):
@@ -65,9 +71,7 @@ class HasRole(BasePermission):
             return True
         if not request.user or not request.user.is_authenticated:
             return False
-        if policy.decision(name, request.method, op) is None:
-            log.error("no role decision for %s %s", request.method, name)
-        return policy.permits(user_roles(request.user), name, request.method, op)
+        return _permits(request.user, name, request.method, op)
 
 
 class RolePolicyMiddleware:
@@ -91,9 +95,7 @@ class RolePolicyMiddleware:
             return None
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
-        if policy.decision(name, request.method, op) is None:
-            log.error("no role decision for %s %s", request.method, name)
-        if not policy.permits(user_roles(request.user), name, request.method, op):
+        if not _permits(request.user, name, request.method, op):
             raise PermissionDenied
         return None
 

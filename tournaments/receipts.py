@@ -3,12 +3,12 @@
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import signals
 from .models import LedgerRow
+from .selectors import seat_of
 
 
 def receipt_context(row: LedgerRow) -> dict:
-    seat = signals.ask_one(signals.seat_wanted, entry=row.entry) if row.entry_id else None
+    seat = seat_of(row.entry) if row.entry_id else None
     t = row.tournament
     return {
         "row": row,

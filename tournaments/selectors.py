@@ -4,7 +4,7 @@ apps above ask. Reads only; the services that change state import these, never t
 from django.db.models import Q, Sum
 from django.utils import timezone
 
-from . import penalties
+from . import penalties, signals
 from .models import ChipAdjustment, LedgerRow, Penalty
 
 
@@ -26,3 +26,8 @@ def active_penalties(t, now=None):
 def penalty_history(person):
     """Every penalty the person ever had, across tournaments, newest first (for escalation)."""
     return Penalty.objects.filter(person=person).select_related("tournament").order_by("-issued_at")
+
+
+def seat_of(entry):
+    """``{"table", "seat"}`` while the entry is seated (seating answers ``signals.seat_wanted``), else None."""
+    return signals.ask_one(signals.seat_wanted, entry=entry) if entry is not None else None

@@ -3,16 +3,11 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from . import signals
 from .models import Alternate, BlindStructure, Entry, LedgerRow, Person, StructureItem, Tournament, TournamentEvent
+from .selectors import seat_of
 
 REASON = 200  # the reason columns (LedgerRow.reason, Person.banned_reason, ChipAdjustment.reason)
 
-
-
-def seat_of(entry):
-    """The entry's seat while it is seated (seating answers ``signals.seat_wanted``), else None."""
-    return signals.ask_one(signals.seat_wanted, entry=entry) if entry is not None else None
 
 class PersonSerializer(serializers.ModelSerializer):
     display_name = serializers.CharField(read_only=True)

@@ -185,7 +185,7 @@ def run_chip_race(tournament, table_number: int, players: list[dict], *, removed
 
 
 def _players_at_table(t, entry) -> tuple[int | None, int | None]:
-    seat = signals.ask_one(signals.seat_wanted, entry=entry)
+    seat = selectors.seat_of(entry)
     if not seat:
         return None, None
     return seat["table"], signals.ask_one(signals.table_players_wanted, default=0, tournament=t, table=seat["table"])

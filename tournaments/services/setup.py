@@ -5,7 +5,7 @@ services with already-typed values, so the same input gets the same answer on bo
 
 - FMT-14: tables seat 2 to 11 players;
 - FMT-03: a freezeout has no re-entry, rebuy or add-on;
-- prices, fees and the guarantee are never negative (a price is money the desk takes);
+- prices, fees and the guarantee are never negative (the model's validators, through ``clean``);
 - FMT-01: once registration opens, prices and the prize pool are locked unless the director
   gives a reason, which the event log keeps with the old and new amounts;
 - another app may refuse a price (payouts: a satellite's target cannot become free);
@@ -27,7 +27,6 @@ from .ledger import lock_tournament
 
 #: FMT-01: the fields locked once registration opens (without a reason).
 MONEY_FIELDS = ("buy_in", "fee", "rebuy_price", "rebuy_fee", "addon_price", "addon_fee", "deductions", "guarantee")
-NON_NEGATIVE = ("buy_in", "fee", "rebuy_price", "rebuy_fee", "addon_price", "addon_fee", "guarantee", "cash_limit")
 
 
 class SetupError(DomainError):
@@ -49,10 +48,6 @@ def setup_errors(values: dict, instance: Tournament | None = None) -> dict[str, 
             errors["max_entries_per_player"] = _("A freezeout has no re-entry (FMT-03).")
         if get("rebuy_price") is not None or get("addon_price") is not None:
             errors["format"] = _("A freezeout has no re-entry, rebuy or add-on (FMT-03).")
-    for name in NON_NEGATIVE:
-        value = get(name)
-        if value is not None and value < 0:
-            errors[name] = _("Must not be negative.")
     message = satellite_target_price_error(instance, get("buy_in"), get("fee"))
     if message:
         errors["buy_in"] = message
