@@ -84,6 +84,46 @@ class JackpotFund(models.Model):
         return self.name
 
 
+class JackpotWin(models.Model):
+    """One hand that won the progressive jackpot (PAY-12): a royal flush using both hole cards,
+    verified at the table by the floor. Simultaneous royal flushes of that hand are its claims.
+    The fund stays locked until ``locked_until`` (the next day); ``reseed`` is added back to
+    the fund then (the base after a full win, per ``jackpot_restart``)."""
+
+    fund = models.ForeignKey(JackpotFund, related_name="wins", on_delete=models.PROTECT)
+    tournament = models.ForeignKey(Tournament, related_name="jackpot_wins", on_delete=models.PROTECT)
+    level = models.PositiveIntegerField()
+    percent = models.DecimalField(max_digits=5, decimal_places=2)
+    fund_before = models.DecimalField(**MONEY)
+    amount = models.DecimalField(**MONEY)
+    both_hole_cards = models.BooleanField()
+    verified_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    note = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    locked_until = models.DateTimeField()
+    reseed = models.DecimalField(**MONEY, default=Decimal("0"))
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+
+class JackpotClaim(models.Model):
+    """One winner's share of a jackpot win (RULES.md "JackpotClaim"): the entry, its amount
+    and, once collected at the desk, the payment (its ledger row takes the money out of the fund)."""
+
+    win = models.ForeignKey(JackpotWin, related_name="claims", on_delete=models.PROTECT)
+    entry = models.ForeignKey(Entry, related_name="jackpot_claims", on_delete=models.PROTECT)
+    amount = models.DecimalField(**MONEY)
+    payment = models.OneToOneField("PrizePayment", null=True, blank=True, related_name="jackpot_claim", on_delete=models.PROTECT)
+
+    class Meta:
+        ordering = ["win", "id"]
+
+    @property
+    def paid(self) -> bool:
+        return self.payment_id is not None and not self.payment.is_void
+
+
 class SidePool(models.Model):
     """A side prize kept apart from the prize pool (PAY-08, PAY-10, PAY-12).
 
@@ -199,9 +239,12 @@ class PrizePayment(models.Model):
 
 
 class RankingSignoff(models.Model):
-    """One signature on the ranking as it stood (ELM-07): ``snapshot`` maps entry id → place."""
+    """One signature on the ranking as it stood (ELM-07): ``snapshot`` maps entry id → place.
+    ``role``: the director's (the inspector's) or the administrative controller's signature;
+    ``STAFF`` rows were written before ROLE-01 and release nothing."""
 
-    DIRECTOR, STAFF = "DIRECTOR", "STAFF"
+    DIRECTOR, CONTROLLER, STAFF = "DIRECTOR", "CONTROL", "STAFF"
+    ROLE_LABELS = {DIRECTOR: _("director"), CONTROLLER: _("administrative controller"), STAFF: _("staff")}
     tournament = models.ForeignKey(Tournament, related_name="ranking_signoffs", on_delete=models.PROTECT)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     role = models.CharField(max_length=8)

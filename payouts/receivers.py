@@ -4,6 +4,7 @@ from django.utils.translation import gettext as _
 
 from seating import signals as seating_signals
 from tournaments import signals
+from tournaments.house import HouseRules
 from tournaments.models import Tournament
 
 from . import selectors, services
@@ -29,6 +30,22 @@ def snapshot_parts(sender, tournament, **kwargs):
     return selectors.display_summary(tournament)
 
 
+def jackpot_snapshot(sender, tournament, **kwargs):
+    """REG-11: lobby screens of a tournament playing for the jackpot show the fund."""
+    if not HouseRules.of(tournament).jackpot:
+        return None
+    summary = selectors.jackpot_summary()
+    return {"jackpot": summary} if summary else None
+
+
+def jackpot_sale_checked(sender, tournament, now=None, **kwargs):
+    """PAY-12: on a day the jackpot was won its fee is not sold (it cannot be won until tomorrow)."""
+    fund = selectors.jackpot_fund()
+    if fund is not None and selectors.jackpot_lock(fund, now) is not None:
+        return _("The jackpot was won today: it is back on sale tomorrow.")
+    return None
+
+
 def page_links(sender, tournament, **kwargs):
     return selectors.tournament_links(tournament)
 
@@ -36,5 +53,7 @@ def page_links(sender, tournament, **kwargs):
 def connect():
     seating_signals.players_busted.connect(players_busted, dispatch_uid="payouts.players_busted")
     signals.snapshot_parts.connect(snapshot_parts, dispatch_uid="payouts.snapshot_parts")
+    signals.snapshot_parts.connect(jackpot_snapshot, dispatch_uid="payouts.jackpot_snapshot")
+    signals.jackpot_sale_checked.connect(jackpot_sale_checked, dispatch_uid="payouts.jackpot_sale_checked")
     signals.price_checked.connect(price_checked, dispatch_uid="payouts.price_checked")
     signals.page_links.connect(page_links, dispatch_uid="payouts.page_links")

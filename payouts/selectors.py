@@ -9,13 +9,15 @@ the final-table size, …) come from the tournament's one house-rules object
 from __future__ import annotations
 
 from collections import defaultdict
-from decimal import Decimal
+from decimal import ROUND_DOWN, Decimal
 
 from django.db.models import Q, Sum
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tdmanager.money import CENT, ZERO, to_money
+from tdmanager.money import CENT, ZERO, split_evenly, to_money
+from tournaments import selectors as tournament_selectors
 from tournaments.house import HouseRules
 
 from . import pool as pool_engine
@@ -319,8 +321,9 @@ def _groups_of(snapshot: dict) -> dict:
 
 
 def released_places(t) -> set[int]:
-    """Places whose entries two people signed off as they stand now (ELM-07): a director and a
-    second, different staff user. A later change to that place voids the signatures."""
+    """Places whose entries two people signed off as they stand now (ELM-07): the director and
+    the administrative controller, two different users. A later change to that place voids the
+    signatures."""
     from .models import RankingSignoff
 
     current = _groups_of(ranking_snapshot(t))
@@ -332,8 +335,8 @@ def released_places(t) -> set[int]:
     released = set()
     for place, who in signers.items():
         directors = {u for u, r in who if r == RankingSignoff.DIRECTOR}
-        users = {u for u, _r in who}
-        if directors and len(users) >= 2:
+        controllers = {u for u, r in who if r == RankingSignoff.CONTROLLER}
+        if directors and controllers and len(directors | controllers) >= 2:
             released.add(place)
     return released
 
@@ -353,6 +356,9 @@ def active_payments(t) -> dict:
     return out
 
 
+FORFEIT_SOURCE = "MAIN:FORFEIT"  # what a player receives of a prize another forfeited (PEN-07, C27)
+
+
 def dues(t, prizes=None) -> list[dict]:
     """Every prize won so far, per entry: amount, whether released (sign-off) and paid.
 
@@ -362,7 +368,32 @@ def dues(t, prizes=None) -> list[dict]:
     or to the house: setting ``shared_odd_cents``). A seat, ticket or item goes to each
     member only when every place of the group has the same one; otherwise it is held for
     the director to decide (ELM-06 [CONFIG]).
+
+    A player eliminated without prize (PEN-07, C27) keeps his place and his prize is listed
+    with ``forfeited`` (it is never paid); what others receive of it (``forfeit_plan``) is a
+    prize of its own, source ``MAIN:FORFEIT``.
     """
+    return _dues_and_forfeits(t, prizes)[0]
+
+
+def forfeit_plan(t, prizes=None) -> dict:
+    """PEN-07 / C27: the prizes forfeited by eliminations without prize and where they go.
+
+    Setting ``forfeited_prize``: ``HOLD`` (default; RULES §14 q13 leaves it open, so the house
+    keeps the money until the director or the regulator decides), ``REDISTRIBUTE`` (shared by
+    the other paid places in proportion to their cash prizes, odd cents to the best of them),
+    ``NEXT_PLACE`` (every player placed below a forfeited place is paid as if one place higher;
+    the first place out of the money is paid the last prize). The ranking never changes.
+
+    ``{"rule", "forfeits": [{"entry_id", "name", "place", "kind", "amount"}], "total" (cash),
+    "other" (tickets, seats), "extras": [{"entry_id", "name", "place", "amount"}] (decided
+    players), "pending": {place: amount} (REDISTRIBUTE: places still in play), "redistributed",
+    "held"}``. total + other = redistributed + Σ pending + held, to the cent.
+    """
+    return _dues_and_forfeits(t, prizes)[1]
+
+
+def _dues_and_forfeits(t, prizes=None):
     from .models import SideAward
 
     prizes = table_prizes(t) if prizes is None else prizes
@@ -371,7 +402,10 @@ def dues(t, prizes=None) -> list[dict]:
         by_place[p["place"]].append(p)
     released = released_places(t)
     paid = active_payments(t)
-    odd = HouseRules.of(t).shared_odd_cents
+    rules = HouseRules.of(t)
+    odd = rules.shared_odd_cents
+    forfeited = tournament_selectors.prize_forfeited_entries(t)
+    groups = place_groups(t)
     out = []
 
     def item(e, place, m, kind, amount, source, description="", held=False, target=None):
@@ -380,12 +414,17 @@ def dues(t, prizes=None) -> list[dict]:
             "entry": e, "entry_id": e.pk, "person": e.person, "name": e.person.full_name, "place": place, "shared_with": m,
             "kind": kind, "amount": to_money(amount).quantize(CENT), "source": source, "description": description,
             "target": target, "held": held, "released": place in released, "payment": pay, "paid": pay is not None,
+            "forfeited": e.pk in forfeited and source.startswith("MAIN:") and source != FORFEIT_SOURCE,
         })
 
-    for place, members in sorted(place_groups(t).items()):
+    cash_of = defaultdict(lambda: ZERO)
+    for p in prizes:
+        if p["kind"] == "CASH":
+            cash_of[p["place"]] += to_money(p["amount"])
+    for place, members in sorted(groups.items()):
         m = len(members)
         covered = [by_place.get(q, []) for q in range(place, place + m)]
-        cash = [sum((to_money(p["amount"]) for p in items if p["kind"] == "CASH"), ZERO) for items in covered]
+        cash = [cash_of[q] for q in range(place, place + m)]
         if any(cash):
             shares = pool_engine.shared_place_amounts(cash, m, odd)
             for e, share in zip(members, shares):
@@ -398,6 +437,11 @@ def dues(t, prizes=None) -> list[dict]:
             for e, ks in zip(members, kinds):
                 p = (ks or [k for k in kinds if k][0])[0]
                 item(e, place, m, kind, p["amount"], f"MAIN:{kind}", p["description"], held=not same, target=p["target"])
+    plan = _forfeits(rules.forfeited_prize, [d for d in out if d["forfeited"]], groups, cash_of)
+    for x in plan["extras"]:
+        e = x["entry"]
+        description = _("Prize forfeited by place %(places)s (PEN-07)") % {"places": ", ".join(str(p) for p in plan["places"])}
+        item(e, e.place, 1, "CASH", x["amount"], FORFEIT_SOURCE, description)
     for award in SideAward.objects.filter(pool__tournament=t).select_related("entry__person", "pool"):
         e = award.entry
         item(e, e.place, 1, "CASH", award.amount, f"SIDE:{award.pk}", award.pool.name)
@@ -409,7 +453,53 @@ def dues(t, prizes=None) -> list[dict]:
             description += " " + _("(shared by %(m)s)") % {"m": award.shared_with}
         item(e, e.place, award.shared_with, award.kind, award.amount, f"CHIPLEADER:{award.pk}", description)
         out[-1]["released"] = True  # decided by the bag counts, not by the ranking
-    return out
+    return out, plan
+
+
+def _forfeits(rule: str, lost: list[dict], groups: dict, cash_of: dict) -> dict:
+    """Where the forfeited prizes go (``forfeit_plan``), from the forfeited dues."""
+    forfeits = [{"entry_id": d["entry_id"], "name": d["name"], "place": d["place"], "kind": d["kind"], "amount": d["amount"]}
+                for d in lost if d["kind"] != "ITEM"]
+    total = sum((f["amount"] for f in forfeits if f["kind"] == "CASH"), ZERO)
+    other = sum((f["amount"] for f in forfeits if f["kind"] != "CASH"), ZERO)
+    forfeited_ids = {d["entry_id"] for d in lost}
+    tainted = {place for place, members in groups.items() if any(e.pk in forfeited_ids for e in members)}
+    extras = defaultdict(lambda: ZERO)
+    pending = {}
+    if total > 0 and rule == "REDISTRIBUTE":
+        covered_by_tainted = {q for p in tainted for q in range(p, p + len(groups[p]))}
+        weights = {q: v for q, v in sorted(cash_of.items()) if v > 0 and q not in covered_by_tainted}
+        weight = sum(weights.values(), ZERO)
+        if weight > 0:
+            per_place = {q: (total * v / weight).quantize(CENT, rounding=ROUND_DOWN) for q, v in weights.items()}
+            per_place[min(per_place)] += total - sum(per_place.values(), ZERO)  # odd cents to the best place
+            decided = set()
+            for place, members in groups.items():
+                places = range(place, place + len(members))
+                decided.update(places)
+                if place in tainted:
+                    continue
+                amount = sum((per_place.get(q, ZERO) for q in places), ZERO)
+                for e, share in zip(members, split_evenly(amount, len(members))):
+                    extras[e] += share
+            pending = {q: a for q, a in per_place.items() if q not in decided and a > 0}
+    elif total > 0 and rule == "NEXT_PLACE":
+        lost_places = [f["place"] for f in forfeits if f["kind"] == "CASH" and f["amount"] > 0]
+        for place, members in groups.items():
+            above = sum(1 for p in lost_places if p < place)
+            if place in tainted or not above:
+                continue
+            m = len(members)
+            now = sum((cash_of.get(q, ZERO) for q in range(place - above, place - above + m)), ZERO)
+            before = sum((cash_of.get(q, ZERO) for q in range(place, place + m)), ZERO)
+            for e, share in zip(members, split_evenly(max(ZERO, now - before), m)):
+                extras[e] += share
+    extra_rows = [{"entry": e, "entry_id": e.pk, "name": e.person.full_name, "place": e.place, "amount": a}
+                  for e, a in sorted(extras.items(), key=lambda x: (x[0].place, x[0].number)) if a > 0]
+    redistributed = sum((x["amount"] for x in extra_rows), ZERO)
+    held = total + other - redistributed - sum(pending.values(), ZERO)
+    return {"rule": rule, "forfeits": forfeits, "places": sorted({f["place"] for f in forfeits}), "total": total, "other": other,
+            "extras": extra_rows, "pending": pending, "redistributed": redistributed, "held": held}
 
 
 def chip_leader_awards(t):
@@ -441,7 +531,10 @@ def signoff_status(t) -> dict:
     return {
         "places_decided": len(snap),
         "released_places": sorted(released_places(t)),
-        "signed_now": [{"user": s.user.get_username(), "role": s.role, "at": s.created_at.isoformat()} for s in current],
+        "signed_now": [{"user": s.user.get_username(), "name": s.user.get_full_name() or s.user.get_username(), "role": s.role,
+                        "role_label": str(RankingSignoff.ROLE_LABELS.get(s.role, s.role)), "at": s.created_at.isoformat(),
+                        "at_local": timezone.localtime(s.created_at).strftime("%d/%m/%Y %H:%M")}
+                       for s in current],
         "complete": bool(snap) and len(released_places(t)) == len(set(snap.values())),
     }
 
@@ -466,12 +559,87 @@ def side_pool_balance(pool) -> dict:
             "awarded": awarded, "left": total - awarded}
 
 
-def jackpot_balance(fund) -> Decimal:
-    total = fund.base
+# --- the progressive jackpot (REG-11, PAY-12) ---------------------------------------------
+
+
+def jackpot_fund():
+    """The venue's progressive jackpot fund (one per installation), or None before the first."""
+    from .models import JackpotFund
+
+    return JackpotFund.objects.order_by("id").first()
+
+
+def jackpot_contributions() -> Decimal:
+    """Every jackpot fee the desks took, net of reversals and refunds (all tournaments)."""
+    from tournaments.models import LedgerRow
+
+    return LedgerRow.objects.exclude(_payout_rows_q()).aggregate(s=Sum("jackpot_amount"))["s"] or ZERO
+
+
+def jackpot_balance(fund, now=None) -> Decimal:
+    """The fund as the lobby shows it: base + contributions − wins (paid or still to collect),
+    + the base added back the day after a full win (``JackpotWin.reseed``, PAY-12). Side
+    pools linked to the fund (a sponsor's contributions) count too."""
+    now = now or timezone.now()
+    total = fund.base + jackpot_contributions()
+    for win in fund.wins.all():
+        total -= win.amount
+        if win.locked_until <= now:
+            total += win.reseed
     for pool in fund.pools.all():
         b = side_pool_balance(pool)
         total += b["total"] - b["awarded"]
     return total
+
+
+def jackpot_lock(fund, now=None):
+    """The win that locks the fund now (no claim, no sale until the next day), or None."""
+    return fund.wins.filter(locked_until__gt=now or timezone.now()).order_by("-locked_until").first()
+
+
+def jackpot_paid_by(entry) -> bool:
+    """REG-11: only jackpot buyers can win. The entry paid the fee (not reversed nor refunded),
+    or, with ``jackpot_reentry = "COVERED"``, an earlier entry of the same player did."""
+    from tournaments.models import LedgerRow
+
+    t = entry.tournament
+    rows = LedgerRow.objects.filter(tournament=t).exclude(_payout_rows_q())
+    if HouseRules.of(t).jackpot_reentry == "COVERED":
+        rows = rows.filter(entry__person_id=entry.person_id, entry__number__lte=entry.number)
+        # each entry's own fee, so a refunded first entry no longer covers the later ones
+        paid = rows.values("entry_id").annotate(j=Sum("jackpot_amount"))
+        return any(r["j"] > 0 for r in paid)
+    return (rows.filter(entry=entry).aggregate(j=Sum("jackpot_amount"))["j"] or ZERO) > 0
+
+
+def jackpot_summary(now=None) -> dict | None:
+    """``{"fund", "locked", "locked_until", "base"}`` for lobby screens and pages, or None
+    when the venue has no jackpot fund yet."""
+    fund = jackpot_fund()
+    if fund is None:
+        return None
+    now = now or timezone.now()
+    lock = jackpot_lock(fund, now)
+    return {"name": fund.name, "fund": money(jackpot_balance(fund, now)), "base": money(fund.base), "locked": lock is not None,
+            "locked_until": lock.locked_until.isoformat() if lock else None}
+
+
+def jackpot_claims(fund, *, unpaid_only=False) -> list[dict]:
+    """The winners' shares, newest first, with whether each was collected."""
+    from .models import JackpotClaim
+
+    out = []
+    qs = JackpotClaim.objects.filter(win__fund=fund).select_related("win__tournament", "win__verified_by", "entry__person",
+                                                                     "payment__row")
+    for c in qs.order_by("-win__created_at", "id"):
+        if unpaid_only and c.paid:
+            continue
+        out.append({"id": c.pk, "tournament": c.win.tournament_id, "tournament_name": c.win.tournament.name, "entry": c.entry_id,
+                    "entry_number": c.entry.number, "name": c.entry.person.full_name, "level": c.win.level,
+                    "percent": str(c.win.percent), "amount": money(c.amount), "shared_by": c.win.claims.count(),
+                    "verified_by": c.win.verified_by.get_username(), "at": c.win.created_at.isoformat(), "paid": c.paid,
+                    "receipt": c.payment.row.receipt_number if c.paid and c.payment.row_id else None})
+    return out
 
 
 def side_pools_summary(t) -> list[dict]:

@@ -9,6 +9,7 @@ PAYOUT row with a negative prize part, a side prize a SIDE row with a negative s
 
 from __future__ import annotations
 
+from datetime import datetime, time, timedelta
 from decimal import Decimal, InvalidOperation
 
 from django.db.models import F
@@ -17,8 +18,9 @@ from django.utils.translation import gettext as _
 
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.money import CENT, ZERO, floor_money, split_evenly, to_money
-from tdmanager.roles import CASHIER, DIRECTOR, FLOOR, user_roles
+from tdmanager.roles import CONTROLLER, DIRECTOR, user_roles
 from tdmanager.transactions import service
+from tournaments import clockview
 from tournaments.actions import Action
 from tournaments.house import HouseRules
 from tournaments.models import Clock, Entry, LedgerRow, Tournament
@@ -33,7 +35,9 @@ from .models import (
     PRIZE_KINDS,
     Deal,
     DealAcceptance,
+    JackpotClaim,
     JackpotFund,
+    JackpotWin,
     PayoutTable,
     PayoutTemplate,
     Prize,
@@ -238,16 +242,17 @@ def save_payout_template(name: str, percents, *, actor: Actor, template: PayoutT
 
 @service
 def sign_off_ranking(tournament, *, actor: Actor) -> RankingSignoff:
-    """Sign the ranking as it stands (ELM-07). Prizes of a place are released once a director
-    and a second, different staff user have signed it."""
+    """Sign the ranking as it stands (ELM-07, ROLE-01). Prizes of a place are released once the
+    director (the inspector) and the administrative controller, two different people, have
+    signed it. A floor or cashier login cannot give either signature."""
     t = lock_tournament(tournament)
     roles = user_roles(actor.user)
-    if DIRECTOR in roles:
+    if CONTROLLER in roles:
+        role = RankingSignoff.CONTROLLER
+    elif DIRECTOR in roles:
         role = RankingSignoff.DIRECTOR
-    elif roles & {FLOOR, CASHIER}:
-        role = RankingSignoff.STAFF
     else:
-        raise PayoutError("not_staff", _("Only staff can sign the ranking."), status=403)
+        raise PayoutError("not_a_signer", _("The ranking is signed by the director and the administrative controller."), status=403)
     snapshot = sel.ranking_snapshot(t)
     if not snapshot:
         raise PayoutError("nothing_to_sign", _("No finishing place has been decided yet."))
@@ -279,15 +284,20 @@ def pay_prize(entry, *, method: str, actor: Actor, source: str = "MAIN:CASH", re
     if due["paid"]:
         raise PayoutError("already_paid", _("This prize has already been paid (receipt %(n)s).")
                           % {"n": due["payment"].row.receipt_number if due["payment"].row_id else "—"})
+    if due["forfeited"]:
+        raise PayoutError("prize_forfeited", _("%(name)s was eliminated without prize (PEN-07): place %(p)s is not paid.")
+                          % {"name": entry.person.full_name, "p": due["place"]})
     if due["held"]:
         raise PayoutError("prize_held", _("This prize is shared between tied players: the director decides who gets it."))
     if not due["released"]:
-        raise PayoutError("ranking_not_signed_off", _("Place %(p)s is not released: the ranking needs two sign-offs (director and a second staff member).") % {"p": due["place"]})
+        raise PayoutError("ranking_not_signed_off", _("Place %(p)s is not released: the ranking needs two sign-offs (the director and the administrative controller).") % {"p": due["place"]})
     person, amount, kind = entry.person, due["amount"], due["kind"]
     side = source.startswith("SIDE:")
     # What the receipt says: the place for the main prizes, else which prize (a side pool, a
     # flight's chip-leader prize, PAY-08).
     note = f"place {due['place']}" if source.startswith("MAIN:") else due["description"]
+    if source == sel.FORFEIT_SOURCE:
+        note = f"place {due['place']}: {due['description']}"  # a share of a forfeited prize (PEN-07)
     row = ticket = None
     if kind == "CASH":
         check_method(method)
@@ -704,3 +714,137 @@ def after_bust(tournament, *, actor: Actor):
     if satellite_ready(tournament):
         return complete_satellite(tournament, actor=actor)
     return None
+
+
+# --- the progressive jackpot (REG-11, PAY-12) ---------------------------------------------
+
+
+def _jackpot_fund_for_update() -> JackpotFund:
+    """The venue's one jackpot fund, locked: claims on it queue one behind the other."""
+    fund = sel.jackpot_fund()
+    if fund is None:
+        fund, _created = JackpotFund.objects.get_or_create(name="Jackpot")
+    return JackpotFund.objects.select_for_update().get(pk=fund.pk)
+
+
+def next_day(now) -> datetime:
+    """The start of the venue's next day (local midnight) after ``now``."""
+    day = timezone.localtime(now).date() + timedelta(days=1)
+    return timezone.make_aware(datetime.combine(day, time.min))
+
+
+@service
+def set_jackpot_base(base, *, actor: Actor, name: str = "") -> JackpotFund:
+    """The amount the fund starts from (and restarts from after a full win, PAY-12)."""
+    fund = _jackpot_fund_for_update()
+    fund.base = _money(base, _("The jackpot base"))
+    if name.strip():
+        fund.name = name.strip()[:120]
+    fund.save(update_fields=["base", "name"])
+    return fund
+
+
+@service
+def claim_jackpot(tournament, entries, *, both_hole_cards: bool, actor: Actor, now=None, note: str = "") -> JackpotWin:
+    """The floor records a royal flush verified at the table (PAY-12).
+
+    ``entries``: the players who made a royal flush in this hand (two at once share the win,
+    ``jackpot_split``). It wins only with both hole cards, only for players who paid the fee
+    (REG-11), ``jackpot_full_percent`` of the fund up to the end of ``jackpot_full_until_level``,
+    ``jackpot_late_percent`` after it until late registration closes, nothing after that. A win
+    locks the fund for every tournament until the next day; then it restarts per
+    ``jackpot_restart``. The level is the clock's at the time of the claim."""
+    now = now or timezone.now()
+    t = lock_tournament(tournament)
+    rules = HouseRules.of(t)
+    if not rules.jackpot:
+        raise PayoutError("jackpot_not_offered", _("This tournament does not take part in the jackpot."))
+    if not both_hole_cards:
+        raise PayoutError("jackpot_needs_both_hole_cards",
+                          _("Only a royal flush made with both hole cards and three cards of the board wins the jackpot."))
+    ids = [getattr(e, "pk", e) for e in entries]
+    if not ids or len(set(ids)) != len(ids):
+        raise ValidationFailed("bad_entries", _("Name each player with a royal flush once."))
+    found = {e.pk: e for e in Entry.objects.select_related("person").filter(tournament=t, pk__in=ids)}
+    if len(found) != len(ids):
+        raise ValidationFailed("bad_entries", _("Every player must be an entry of this tournament."))
+    winners = [found[i] for i in ids]
+    for e in winners:
+        if e.status != Entry.ACTIVE:
+            raise PayoutError("entry_not_playing", _("%(name)s is not playing in this tournament.") % {"name": e.person.full_name})
+        if not sel.jackpot_paid_by(e):
+            raise PayoutError("jackpot_not_bought", _("%(name)s did not pay the jackpot fee: only its buyers can win it.")
+                              % {"name": e.person.full_name})
+    level = clockview.level_now(t, now)
+    if t.status != Tournament.RUNNING or level is None:
+        raise PayoutError("clock_not_running", _("The jackpot is won during play: start the clock first."))
+    if level <= rules.jackpot_full_until_level:
+        percent = rules.jackpot_full_percent
+    elif clockview.late_registration_open(t, now):
+        percent = rules.jackpot_late_percent
+    else:
+        raise PayoutError("jackpot_window_over", _("Late registration is closed: the jackpot can no longer be won in this tournament."))
+    fund = _jackpot_fund_for_update()
+    lock = sel.jackpot_lock(fund, now)
+    if lock is not None:
+        raise PayoutError("jackpot_locked", _("The jackpot was won today in %(t)s: it can be won again from tomorrow.")
+                          % {"t": lock.tournament.name})
+    before = sel.jackpot_balance(fund, now)
+    amount = floor_money(before * percent / 100)
+    if amount <= 0:
+        raise PayoutError("jackpot_empty", _("The jackpot fund is empty."))
+    if rules.jackpot_split == "FIRST_CLAIM":
+        winners = winners[:1]
+    remaining = before - amount
+    full = level <= rules.jackpot_full_until_level
+    reseed = max(fund.base - remaining, ZERO) if full and rules.jackpot_restart == "BASE_AFTER_FULL" else ZERO
+    win = JackpotWin.objects.create(fund=fund, tournament=t, level=level, percent=percent, fund_before=before, amount=amount,
+                                    both_hole_cards=True, verified_by=actor.user, note=note.strip()[:200], created_at=now,
+                                    locked_until=next_day(now), reseed=reseed)
+    claims = [JackpotClaim.objects.create(win=win, entry=e, amount=share)
+              for e, share in zip(winners, split_evenly(amount, len(winners)))]
+    log_event(t, Action.PAYOUTS_JACKPOT_WON, actor, win=win.pk, level=level, percent=str(percent), fund=str(before),
+              amount=str(amount), winners=[{"entry": c.entry_id, "name": c.entry.person.full_name, "amount": str(c.amount)} for c in claims],
+              locked_until=win.locked_until.isoformat(), note=win.note)
+    # Every other tournament playing for the jackpot hears that it is locked until tomorrow.
+    for other in Tournament.objects.filter(status__in=(Tournament.REGISTERING, Tournament.RUNNING)).exclude(pk=t.pk):
+        if HouseRules.of(other).jackpot:
+            log_event(other, Action.PAYOUTS_JACKPOT_LOCKED, actor, win=win.pk, won_in=t.name, locked_until=win.locked_until.isoformat())
+    return win
+
+
+@service
+def pay_jackpot(claim, *, method: str, actor: Actor, reference: str = "", payee: str = "") -> PrizePayment:
+    """The desk pays a winner's share out of the fund: a PAYOUT row whose jackpot column takes
+    the money out (never the prize pool), a payment with its slip. One operation, cash only up
+    to the cash limit, else a cheque or transfer in the winner's name (REG-06)."""
+    claim = JackpotClaim.objects.select_related("win").get(pk=getattr(claim, "pk", claim))
+    t = lock_tournament(claim.win.tournament_id)
+    claim = JackpotClaim.objects.select_related("win", "entry__person", "payment").get(pk=claim.pk)
+    if claim.paid:
+        raise PayoutError("already_paid", _("This jackpot has already been paid (receipt %(n)s).") % {"n": claim.payment.row.receipt_number})
+    person, amount = claim.entry.person, claim.amount
+    check_method(method)
+    if method not in PAYOUT_METHODS:
+        raise ValidationFailed("bad_payout_method", _("A prize is paid in cash, by cheque or by bank transfer."))
+    if method == LedgerRow.CASH:
+        try:
+            check_cash_limit(t, amount, method)
+        except DeskError:
+            raise PayoutError("cash_limit_exceeded", _("%(a)s %(c)s is above the cash limit: pay it by cheque or bank transfer in the winner's name.")
+                              % {"a": amount, "c": t.currency})
+    elif not reference.strip():
+        raise ValidationFailed("reference_required", _("Enter the cheque number or the transfer reference."))
+    payee = payee.strip() or person.full_name
+    if not _same_name(payee, person.full_name):
+        raise PayoutError("payee_mismatch", _("The payee must be the winner, %(name)s, as registered.") % {"name": person.full_name})
+    row = write_row(t, kind=LedgerRow.PAYOUT, entry=claim.entry, person=person, prize=ZERO, fee=ZERO, jackpot=-amount, chips=0,
+                    method=method, actor=actor, reference=reference.strip(), payee=payee, note="jackpot")
+    payment = PrizePayment.objects.create(tournament=t, entry=claim.entry, source=f"JACKPOT:{claim.pk}", kind="CASH", place=None,
+                                          amount=amount, method=method, reference=reference.strip(), payee=payee, row=row,
+                                          paid_by=actor.user)
+    claim.payment = payment
+    claim.save(update_fields=["payment"])
+    log_event(t, Action.PAYOUTS_JACKPOT_PAID, actor, claim=claim.pk, entry=claim.entry_id, name=person.full_name, amount=str(amount),
+              method=method, receipt=row.receipt_number)
+    return payment

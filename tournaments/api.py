@@ -184,13 +184,15 @@ class TournamentViewSet(viewsets.ModelViewSet):
     # The same services as the tournament page: the setup rules live in services.setup.
     def perform_create(self, serializer):
         values = dict(serializer.validated_data)
-        values.pop("override_reason", None)
-        serializer.instance = setup.create_tournament(values, actor=Actor.from_request(self.request))
+        reason, preset = values.pop("override_reason", ""), values.pop("fee_preset", None)
+        serializer.instance = setup.create_tournament(values, actor=Actor.from_request(self.request), fee_preset=preset,
+                                                      override_reason=reason)
 
     def perform_update(self, serializer):
         values = dict(serializer.validated_data)
-        reason = values.pop("override_reason", "")
-        serializer.instance = setup.update_tournament(self.get_object(), values, actor=Actor.from_request(self.request), override_reason=reason)
+        reason, preset = values.pop("override_reason", ""), values.pop("fee_preset", None)
+        serializer.instance = setup.update_tournament(self.get_object(), values, actor=Actor.from_request(self.request), override_reason=reason,
+                                                      fee_preset=preset)
 
     def perform_destroy(self, instance):
         lifecycle.delete(instance, actor=Actor.from_request(self.request))
@@ -272,7 +274,7 @@ def _cashier_view(name, input_serializer, perform, doc):
 
 RegisterView = _cashier_view(
     "RegisterView", s.SellEntrySerializer,
-    lambda d, a: sale_response(cashier.register(d["tournament"], d["person"], method=d["method"], actor=a)),
+    lambda d, a: sale_response(cashier.register(d["tournament"], d["person"], method=d["method"], actor=a, jackpot=d["jackpot"])),
     "Sell an entry (buy-in + fee); pays a reservation if the player pre-registered.",
 )
 PreRegisterView = _cashier_view(
@@ -281,13 +283,13 @@ PreRegisterView = _cashier_view(
     "Reserve a place to pay later.",
 )
 PayReservationView = _cashier_view(
-    "PayReservationView", s.EntryActionSerializer,
-    lambda d, a: sale_response(cashier.pay_reservation(d["entry"], method=d["method"], actor=a)),
+    "PayReservationView", s.PayReservationSerializer,
+    lambda d, a: sale_response(cashier.pay_reservation(d["entry"], method=d["method"], actor=a, jackpot=d["jackpot"])),
     "Take payment for a pre-registration.",
 )
 ReenterView = _cashier_view(
     "ReenterView", s.SellEntrySerializer,
-    lambda d, a: sale_response(cashier.reenter(d["tournament"], d["person"], method=d["method"], actor=a)),
+    lambda d, a: sale_response(cashier.reenter(d["tournament"], d["person"], method=d["method"], actor=a, jackpot=d["jackpot"])),
     "Sell a re-entry to a busted player.",
 )
 RebuyView = _cashier_view(

@@ -84,6 +84,15 @@ def _ask(question, tournament, level_number: int, now) -> bool:
     return question(level_number, state, items, now or timezone.now())
 
 
+def level_now(tournament, now=None) -> int | None:
+    """The level number on the clock at ``now`` (a break counts as the level before it), or
+    None before the clock has started."""
+    state, items = _state(tournament, now)
+    if state is None:
+        return None
+    return engine.level_number_of(items, state.item_index)
+
+
 def level_has_ended(tournament, level_number: int, now=None) -> bool:
     return _ask(engine.has_level_ended, tournament, level_number, now)
 

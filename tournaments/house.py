@@ -99,6 +99,9 @@ class HouseRules:
     sng_tables: int = _setting(1, _int(1, 100), "FMT-09", "a sit & go without a field cap seats 10 × this many players")
     require_prestart_report: bool = _setting(None, _bool(), "ROLE-02", "the registered list is sent before the start",
                                              derived="`true` for SANREMO_003, else `false`")
+    fee_override: Decimal | None = _setting(None, _number(0, 10**9, null=True), "REG-03, C15, FMT-10",
+                                            "a fee instead of the statutory 10 % (buy-in ≤ 3,000) / 6 % (above): daily "
+                                            "events' flat 20 (003 Allegato 1), international rules; null: the statutory fee")
     # clock (CLK-06)
     h4h_seconds_per_hand: int = _setting(120, _int(1, 3600), "CLK-06", "hand-for-hand: seconds taken off the clock per hand (RP-8-B)")
     h4h_break_policy: str = _setting("TAKE_BREAK", _choice("TAKE_BREAK", "SKIP_BREAK"), "CLK-06",
@@ -143,12 +146,41 @@ class HouseRules:
                                         "prizes are multiples of this unit, the difference on 1st")
     min_cash_multiple: Decimal = _setting(Decimal("1.5"), _number(0, 1000), "PAY-05", "the smallest prize is this many buy-ins")
     guarantee_is_gross: bool = _setting(True, _bool(), "PAY-02", "the guarantee is the gross pool")
-    display_pool: str = _setting("NET", _choice("NET", "GROSS"), "PAY-02", "what the lobby shows, labelled: the pool to share or the gross")
+    display_pool: str = _setting("NET", _choice("NET", "GROSS", "BOTH"), "PAY-02",
+                                 'what the lobby and the payout page show, labelled: the pool to share ("NET"), the gross or both')
+    forfeited_prize: str = _setting("HOLD", _choice("HOLD", "REDISTRIBUTE", "NEXT_PLACE"), "PEN-07, C27",
+                                    "a prize forfeited by elimination without prize: held by the house, shared by the other "
+                                    "paid places, or the places below move up one")
+    streaming_live: bool = _setting(False, _bool(), "ROLE-08, PAY-09",
+                                    "the TV table is streaming live: no deal, extra breaks only when the TV table is the final table")
     shared_odd_cents: str = _setting("FIRST_LISTED", _choice("FIRST_LISTED", "HOUSE"), "ELM-06",
                                      "odd cents of a shared place go to the first listed player or the house")
     lb_mode: str = _setting("A", _choice("A", "B", "C", "D"), "LB-02, C30", "reading of the leaderboard's log(100,25)")
     lb_shared_rule: str = _setting("AVERAGE_PLACE", _choice("AVERAGE_PLACE", "BEST_PLACE"), "LB-03",
                                    "leaderboard points of a shared place: at the average place or the best")
+    # the progressive jackpot (REG-11, PAY-12)
+    jackpot: bool = _setting(False, _bool(), "REG-11", "the tournament takes part in the progressive jackpot: the desk offers its fee")
+    jackpot_fee: Decimal = _setting(Decimal(5), _number(0, 1000, above=True), "REG-11",
+                                    "the jackpot fee, a line of its own on top of the buy-in (001: €5)")
+    jackpot_sale_until_level: int = _setting(1, _int(1, 100), "REG-11", "the jackpot fee is sold until the end of this level")
+    jackpot_reentry: str = _setting("PAY_AGAIN", _choice("PAY_AGAIN", "COVERED", "NONE"), "REG-11",
+                                    'a re-entry plays for the jackpot only if it pays the fee again; "COVERED": the '
+                                    "player's earlier fee covers it; \"NONE\": re-entries cannot join")
+    jackpot_sale_when_won: bool = _setting(False, _bool(), "PAY-12",
+                                           "the fee is still sold on a day the jackpot was won (it cannot be won again that day)")
+    jackpot_full_until_level: int = _setting(1, _int(1, 100), "PAY-12", "a royal flush up to the end of this level wins the full percentage")
+    jackpot_full_percent: Decimal = _setting(Decimal(100), _number(0, 100, above=True), "PAY-12",
+                                             "percentage of the fund won up to the end of `jackpot_full_until_level`")
+    jackpot_late_percent: Decimal = _setting(Decimal(30), _number(0, 100, above=True), "PAY-12",
+                                             "percentage won after that, until late registration closes (then no jackpot)")
+    jackpot_restart: str = _setting("BASE_AFTER_FULL", _choice("BASE_AFTER_FULL", "REMAINDER"), "PAY-12",
+                                    'the next day the fund restarts from the base after a full win, from what is left after a '
+                                    'partial one; "REMAINDER": always from what is left')
+    jackpot_split: str = _setting("EQUAL", _choice("EQUAL", "FIRST_CLAIM"), "PAY-12",
+                                  'royal flushes in the same hand share the jackpot equally (003 L1766), or "FIRST_CLAIM"')
+    # rulings (ROLE-05)
+    ruling_break_window_seconds: int = _setting(60, _int(0, 3600), "ROLE-05",
+                                                "a pot awarded in a break may be disputed this many seconds after it is awarded (TDA 22)")
     # formats (set by their services)
     multiday_day: int | None = _setting(None, _int(1, 2), "FMT-11", "day of a multi-day event (set by the flights service)")
 
@@ -174,9 +206,12 @@ class HouseRules:
             ok, _expected = f.metadata["check"]
             if f.name in stored and ok(v) and not (v is None and f.metadata["derived"]):
                 values[f.name] = v
-        for name in ("percent_paid", "payout_rounding", "min_cash_multiple"):
+        for name in ("percent_paid", "payout_rounding", "min_cash_multiple", "jackpot_fee", "jackpot_full_percent",
+                     "jackpot_late_percent"):
             if values.get(name) is not None:
                 values[name] = Decimal(str(values[name]))
+        if values.get("fee_override") is not None:  # REG-03: an amount, like the fee it replaces
+            values["fee_override"] = Decimal(str(values["fee_override"]))
         if values.get("break_order") == []:
             values["break_order"] = None
         size, rs = values["table_size"], values["rule_set"]

@@ -312,7 +312,8 @@ class LedgerRow(AppendOnlyModel):
     """One movement of money at the cashier desk. Money in is positive, money out negative.
 
     ``prize_amount`` goes to the prize pool, ``fee_amount`` to the house, ``side_amount``
-    to side pools (jackpot, last longer). A correction is a REVERSAL row pointing at the
+    to side pools (last longer, chip leaders), ``jackpot_amount`` to the venue's progressive
+    jackpot (REG-11: never the prize pool, never the house). A correction is a REVERSAL row pointing at the
     row it reverses, with the opposite amounts and a reason.
     """
 
@@ -344,6 +345,8 @@ class LedgerRow(AppendOnlyModel):
     prize_amount = models.DecimalField(**MONEY, default=Decimal("0"))
     fee_amount = models.DecimalField(**MONEY, default=Decimal("0"))
     side_amount = models.DecimalField(**MONEY, default=Decimal("0"))
+    #: REG-11: the progressive jackpot's fee (a sale), or a jackpot paid out of the fund (negative).
+    jackpot_amount = models.DecimalField(**MONEY, default=Decimal("0"))
     currency = models.CharField(max_length=3, default="EUR")
     chips = models.IntegerField(default=0)
     method = models.CharField(max_length=10, choices=METHODS, default=CASH)
@@ -367,7 +370,7 @@ class LedgerRow(AppendOnlyModel):
 
     @property
     def total(self) -> Decimal:
-        return self.prize_amount + self.fee_amount + self.side_amount
+        return self.prize_amount + self.fee_amount + self.side_amount + self.jackpot_amount
 
     @property
     def is_reversed(self):
@@ -574,3 +577,93 @@ class Penalty(models.Model):
     @property
     def hands_left(self) -> int:
         return max(0, self.hands_total - self.hands_served)
+
+
+# --- ROLE-01, ROLE-02, ROLE-05: the regulator's grants, witnesses, stub reports, rulings ------
+
+
+class RegulatorGrant(models.Model):
+    """A regulator login (the municipal control corps) may read this tournament (ROLE-01)."""
+
+    tournament = models.ForeignKey(Tournament, related_name="regulator_grants", on_delete=models.CASCADE)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, related_name="+", on_delete=models.CASCADE)
+    granted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, related_name="+", on_delete=models.SET_NULL)
+    granted_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        unique_together = [("tournament", "user")]
+
+
+class Witness(AppendOnlyModel):
+    """The administrative controller witnessed a seat draw or a balancing move (ROLE-01, 003
+    Art. 4.6, 4.7(1)): one signature on the event-log row that records it."""
+
+    tournament = models.ForeignKey(Tournament, related_name="witnesses", on_delete=models.PROTECT)
+    event = models.ForeignKey(TournamentEvent, related_name="witnesses", on_delete=models.PROTECT)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, related_name="+", on_delete=models.PROTECT)
+    name = models.CharField(max_length=150)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["id"]
+        unique_together = [("event", "user")]
+
+
+class StubReport(AppendOnlyModel):
+    """A ticket-stub report sent to the control authority (ROLE-02): number 0 is the pre-start
+    report, 1, 2, … the addenda for the stubs sold after it. ``last_row`` is the newest ledger
+    row it covers: the next one starts after it."""
+
+    tournament = models.ForeignKey(Tournament, related_name="stub_reports", on_delete=models.PROTECT)
+    number = models.PositiveIntegerField()
+    first_row_id = models.PositiveBigIntegerField(default=0)
+    last_row_id = models.PositiveBigIntegerField(default=0)
+    stubs = models.PositiveIntegerField(default=0)
+    total = models.DecimalField(**MONEY, default=Decimal("0"))
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, related_name="+", on_delete=models.PROTECT)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["number"]
+        unique_together = [("tournament", "number")]
+
+    @property
+    def report_name(self) -> str:
+        return f"addendum-{self.number}"
+
+
+class Ruling(AppendOnlyModel):
+    """A floor decision (ROLE-05): who asked, when, the question, the decision, by whom and when.
+    Decisions are final: the row is never changed, only annotated (:class:`RulingNote`).
+    ``late`` is the dispute-window check at the time it was recorded."""
+
+    HAND, BREAK = "HAND", "BREAK"
+    WINDOWS = [(HAND, _("until the next hand begins")), (BREAK, _("pot awarded in a break: one minute"))]
+    tournament = models.ForeignKey(Tournament, related_name="rulings", on_delete=models.PROTECT)
+    table_number = models.PositiveIntegerField(null=True, blank=True)
+    hand = models.CharField(max_length=40, blank=True)
+    asked_by = models.CharField(max_length=150)
+    asked_at = models.DateTimeField()
+    window = models.CharField(max_length=5, choices=WINDOWS, default=HAND)
+    disputed_at = models.DateTimeField(null=True, blank=True, help_text="the pot awarded (break) or the hand's end")
+    next_hand_at = models.DateTimeField(null=True, blank=True, help_text="when the next hand began, if it had")
+    late = models.BooleanField(default=False)
+    question = models.TextField(max_length=2000)
+    decision = models.TextField(max_length=2000)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, related_name="+", on_delete=models.PROTECT)
+    decided_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["decided_at", "id"]
+
+
+class RulingNote(AppendOnlyModel):
+    """An annotation on a final ruling (ROLE-05): added, never edited."""
+
+    ruling = models.ForeignKey(Ruling, related_name="notes", on_delete=models.PROTECT)
+    text = models.TextField(max_length=2000)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, related_name="+", on_delete=models.PROTECT)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created_at", "id"]

@@ -42,6 +42,8 @@ def receipt_lines(row: LedgerRow) -> list[tuple[str, str]]:
     ]
     if row.side_amount:
         lines.append((_("Side pools"), f"{row.side_amount} {row.currency}"))
+    if row.jackpot_amount:
+        lines.append((_("Jackpot fee") if row.jackpot_amount > 0 else _("Jackpot"), f"{row.jackpot_amount} {row.currency}"))
     lines += [(_("Total"), f"{row.total} {row.currency}"), (_("Paid by"), str(c["method"]))]
     if row.chips:
         lines.append((_("Chips"), f"{row.chips:,}"))

@@ -3,6 +3,7 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from . import fees
 from .models import Alternate, BlindStructure, Entry, LedgerRow, Person, StructureItem, Tournament, TournamentEvent
 from .selectors import seat_of
 
@@ -47,7 +48,12 @@ class BlindStructureSerializer(serializers.ModelSerializer):
 class TournamentSerializer(serializers.ModelSerializer):
     entry_price = serializers.DecimalField(max_digits=13, decimal_places=2, read_only=True)
     override_reason = serializers.CharField(write_only=True, required=False, allow_blank=True, max_length=REASON,
-                                            help_text="why prices change once registration is open (FMT-01)")
+                                            help_text="why prices change once registration is open (FMT-01), "
+                                                      "or why the fee is not the statutory one (REG-03)")
+    fee_preset = serializers.ChoiceField(choices=list(fees.PRESETS), write_only=True, required=False,
+                                         help_text="REG-03: STATUTORY (10 % / 6 %) or SANREMO_DAILY (flat 20, 003 Allegato 1)")
+    statutory_fee = serializers.SerializerMethodField(help_text="REG-03: 10 % of the buy-in up to 3,000, 6 % above")
+    fee_is_override = serializers.SerializerMethodField(help_text="the fee is not the statutory one (settings.fee_override)")
 
     class Meta:
         model = Tournament
@@ -58,8 +64,17 @@ class TournamentSerializer(serializers.ModelSerializer):
             "rebuy_price", "rebuy_fee", "rebuy_chips", "rebuy_max", "rebuy_until_level", "rebuy_stack_threshold",
             "addon_price", "addon_fee", "addon_chips", "addon_after_level", "addon_max",
             "deductions", "guarantee", "cash_limit", "rule_set", "settings", "chip_set", "override_reason",
+            "fee_preset", "statutory_fee", "fee_is_override",
         ]
         read_only_fields = ["status"]
+        extra_kwargs = {"fee": {"required": False, "help_text": "computed from the buy-in and settings.fee_override (REG-03)"}}
+
+    @extend_schema_field(serializers.DecimalField(max_digits=13, decimal_places=2))
+    def get_statutory_fee(self, obj) -> str:
+        return str(fees.statutory_fee(obj.buy_in)) if obj.buy_in is not None and obj.buy_in >= 0 else None
+
+    def get_fee_is_override(self, obj) -> bool:
+        return obj.buy_in is not None and obj.buy_in >= 0 and fees.is_override(obj.buy_in, obj.fee)
 
     def validate_deductions(self, value):
         from decimal import Decimal, InvalidOperation
@@ -117,7 +132,7 @@ class LedgerRowSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = LedgerRow
-        fields = ["id", "receipt_number", "tournament", "entry", "person", "kind", "prize_amount", "fee_amount", "side_amount", "total", "currency", "chips", "method", "reference", "payee", "cashier_name", "created_at", "reverses_receipt", "reason", "receipt_url", "receipt_pdf_url"]
+        fields = ["id", "receipt_number", "tournament", "entry", "person", "kind", "prize_amount", "fee_amount", "side_amount", "jackpot_amount", "total", "currency", "chips", "method", "reference", "payee", "cashier_name", "created_at", "reverses_receipt", "reason", "receipt_url", "receipt_pdf_url"]
 
     def get_receipt_url(self, obj) -> str:
         return reverse("receipt", args=[obj.receipt_number])
@@ -161,6 +176,7 @@ class SellEntrySerializer(serializers.Serializer):
     tournament = serializers.PrimaryKeyRelatedField(queryset=Tournament.objects.all())
     person = serializers.PrimaryKeyRelatedField(queryset=Person.objects.all())
     method = METHOD
+    jackpot = serializers.BooleanField(default=False, help_text="add the progressive jackpot's fee (REG-11)")
 
 
 class PreRegisterSerializer(serializers.Serializer):
@@ -172,6 +188,10 @@ class PreRegisterSerializer(serializers.Serializer):
 class EntryActionSerializer(serializers.Serializer):
     entry = serializers.PrimaryKeyRelatedField(queryset=Entry.objects.all())
     method = METHOD
+
+
+class PayReservationSerializer(EntryActionSerializer):
+    jackpot = serializers.BooleanField(default=False, help_text="add the progressive jackpot's fee (REG-11)")
 
 
 class RebuySerializer(EntryActionSerializer):

@@ -48,6 +48,10 @@ page_links = Signal()
 #: awards seats in the tournament, so it cannot become free), or None.
 price_checked = Signal()
 
+#: ``tournament``, ``now`` → why the progressive jackpot's fee cannot be sold now (payouts: the
+#: jackpot was won today, PAY-12), or None.
+jackpot_sale_checked = Signal()
+
 #: ``tournament``, ``request`` → a response for the lobby screen instead of the clock (a
 #: heads-up event shows its bracket), or None.
 display_wanted = Signal()

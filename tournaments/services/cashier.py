@@ -117,6 +117,8 @@ def _after_sale(t: Tournament, entry: Entry, actor: Actor, action: str, row: Led
     payload = {"entry": entry.pk, "entry_number": entry.number, "person": entry.person_id, "name": entry.person.full_name}
     if row is not None:
         payload.update(receipt=row.receipt_number, amount=str(row.total), method=row.method, chips=row.chips)
+        if row.jackpot_amount:
+            payload["jackpot"] = str(row.jackpot_amount)
     log_event(t, action, actor, **payload)
     if t.format == Tournament.SNG and t.status == Tournament.REGISTERING:
         start_sit_and_go_when_full(t, actor)
@@ -149,14 +151,36 @@ def check_late_arrival(t: Tournament, person: Person, now) -> None:
         raise DeskError("late_entry_prebooked_only", _("Only players who booked in advance may still enter."))
 
 
+def jackpot_line(t: Tournament, kind: str, jackpot: bool, now) -> Decimal:
+    """REG-11: the progressive jackpot's fee this sale adds as a line of its own (never the
+    prize pool, never the house fee), or zero. Sold until the end of the level the house sets,
+    not on a day the jackpot was won (payouts says so, PAY-12), and to a re-entry per the setting."""
+    if not jackpot:
+        return ZERO
+    rules = HouseRules.of(t)
+    if not rules.jackpot:
+        raise DeskError("jackpot_not_offered", _("This tournament does not take part in the jackpot."))
+    if kind == LedgerRow.RE_ENTRY and rules.jackpot_reentry != "PAY_AGAIN":
+        raise DeskError("jackpot_not_for_reentry", _("A re-entry does not buy the jackpot again (house rules)."))
+    if t.status == Tournament.RUNNING and clockview.level_has_ended(t, rules.jackpot_sale_until_level, now):
+        raise DeskError("jackpot_sale_closed", _("The jackpot fee is sold only until the end of level %(n)s.")
+                        % {"n": rules.jackpot_sale_until_level})
+    if not rules.jackpot_sale_when_won:
+        why = signals.ask_one(signals.jackpot_sale_checked, tournament=t, now=now)
+        if why:
+            raise DeskError("jackpot_locked", why)
+    return to_money(rules.jackpot_fee)
+
+
 # --- sales --------------------------------------------------------------------------------
 
 
 @service
-def register(tournament, person, *, method: str, actor: Actor, now=None, offer: Offer | None = None) -> Sale:
+def register(tournament, person, *, method: str, actor: Actor, now=None, offer: Offer | None = None, jackpot: bool = False) -> Sale:
     """Sell a first entry (buy-in + fee) to ``person``. Late registration while the clock allows it.
 
-    ``offer`` sells another product than the standard entry (stack choice)."""
+    ``offer`` sells another product than the standard entry (stack choice); ``jackpot`` adds the
+    progressive jackpot's fee (REG-11)."""
     now = now or timezone.now()
     check_method(method)
     t = lock_tournament(tournament)
@@ -168,24 +192,26 @@ def register(tournament, person, *, method: str, actor: Actor, now=None, offer: 
     mine = t.entries.filter(person=person)
     reserved = mine.filter(status=Entry.RESERVED).first()
     if reserved:
-        return _pay_reservation(t, reserved, method=method, actor=actor, now=now, offer=offer)
+        return _pay_reservation(t, reserved, method=method, actor=actor, now=now, offer=offer, jackpot=jackpot)
     if mine.filter(status=Entry.ACTIVE).exists():
         raise DeskError("already_registered", _("%(name)s is already playing in this tournament.") % {"name": person.full_name})
     if mine.filter(status=Entry.BUSTED).exists():
         raise DeskError("use_reentry", _("%(name)s has busted: sell a re-entry instead.") % {"name": person.full_name})
     check_field_cap(t)
-    return _sellnew_entry(t, person, LedgerRow.BUY_IN, Action.CASHIER_BUYIN_SOLD, method=method, actor=actor, now=now, offer=offer)
+    return _sellnew_entry(t, person, LedgerRow.BUY_IN, Action.CASHIER_BUYIN_SOLD, method=method, actor=actor, now=now, offer=offer,
+                          jackpot=jackpot)
 
 
-def _sellnew_entry(t, person, kind, action, *, method, actor, now, offer: Offer | None):
+def _sellnew_entry(t, person, kind, action, *, method, actor, now, offer: Offer | None, jackpot: bool = False):
     buy_in, fee = (offer.buy_in, offer.fee) if offer else (t.buy_in, t.fee)
-    check_cash_limit(t, buy_in + fee, method)
+    jackpot_fee = jackpot_line(t, kind, jackpot, now)
+    check_cash_limit(t, buy_in + fee + jackpot_fee, method)
     entry = new_entry(t, person, status=Entry.ACTIVE, pre_registered=False, now=now)
     # TDA 8-A: re-entries are sold full stacks; late registrants per the house setting.
     entry.chips = offer.chips if offer else (t.starting_stack if kind == LedgerRow.RE_ENTRY else late_stack(t))
     entry.save(update_fields=["chips"])
     row = write_row(t, kind=kind, entry=entry, person=person, prize=buy_in, fee=fee, chips=entry.chips, method=method,
-                     actor=actor, note=offer.note if offer else "")
+                     actor=actor, note=offer.note if offer else "", jackpot=jackpot_fee)
     _after_sale(t, entry, actor, action, row)
     return Sale(entry, row)
 
@@ -207,20 +233,21 @@ def pre_register(tournament, person, *, actor: Actor, channel: str = "desk", now
     return entry
 
 
-def _pay_reservation(t, entry, *, method, actor, now, offer: Offer | None = None):
+def _pay_reservation(t, entry, *, method, actor, now, offer: Offer | None = None, jackpot: bool = False):
     buy_in, fee = (offer.buy_in, offer.fee) if offer else (t.buy_in, t.fee)
-    check_cash_limit(t, buy_in + fee, method)
+    jackpot_fee = jackpot_line(t, LedgerRow.BUY_IN, jackpot, now)
+    check_cash_limit(t, buy_in + fee + jackpot_fee, method)
     entry.status = Entry.ACTIVE
     entry.chips = offer.chips if offer else t.starting_stack
     entry.save(update_fields=["status", "chips"])
     row = write_row(t, kind=LedgerRow.BUY_IN, entry=entry, person=entry.person, prize=buy_in, fee=fee, chips=entry.chips,
-                     method=method, actor=actor, note=offer.note if offer else "")
+                     method=method, actor=actor, note=offer.note if offer else "", jackpot=jackpot_fee)
     _after_sale(t, entry, actor, Action.CASHIER_BUYIN_SOLD, row)
     return Sale(entry, row)
 
 
 @service
-def pay_reservation(entry, *, method: str, actor: Actor, now=None) -> Sale:
+def pay_reservation(entry, *, method: str, actor: Actor, now=None, jackpot: bool = False) -> Sale:
     """The pre-registered player pays at the desk (or the transfer is confirmed as cleared)."""
     now = now or timezone.now()
     check_method(method)
@@ -231,7 +258,7 @@ def pay_reservation(entry, *, method: str, actor: Actor, now=None) -> Sale:
     check_open_for_sales(t)
     check_not_banned(entry.person)
     check_late_registration(t, now)
-    return _pay_reservation(t, entry, method=method, actor=actor, now=now)
+    return _pay_reservation(t, entry, method=method, actor=actor, now=now, jackpot=jackpot)
 
 
 @service
@@ -247,7 +274,7 @@ def cancel_reservation(entry, *, actor: Actor, reason: str = "") -> Entry:
 
 
 @service
-def reenter(tournament, person, *, method: str, actor: Actor, now=None, offer: Offer | None = None) -> Sale:
+def reenter(tournament, person, *, method: str, actor: Actor, now=None, offer: Offer | None = None, jackpot: bool = False) -> Sale:
     """A busted player buys a new full stack (FMT-05, TDA 8-A), up to the max entries."""
     now = now or timezone.now()
     check_method(method)
@@ -268,7 +295,8 @@ def reenter(tournament, person, *, method: str, actor: Actor, now=None, offer: O
     if t.reentry_until_level and t.status == Tournament.RUNNING and clockview.level_has_ended(t, t.reentry_until_level, now):
         raise DeskError("reentry_closed", _("The re-entry period has ended."))
     check_field_cap(t)
-    return _sellnew_entry(t, person, LedgerRow.RE_ENTRY, Action.CASHIER_REENTRY_SOLD, method=method, actor=actor, now=now, offer=offer)
+    return _sellnew_entry(t, person, LedgerRow.RE_ENTRY, Action.CASHIER_REENTRY_SOLD, method=method, actor=actor, now=now, offer=offer,
+                          jackpot=jackpot)
 
 
 @service
@@ -380,7 +408,7 @@ def reverse(row: LedgerRow, *, reason: str, actor: Actor) -> LedgerRow:
             entry.save(update_fields=["addons", "chips"])
     rev = write_row(
         t, kind=LedgerRow.REVERSAL, entry=row.entry, person=row.person, prize=-row.prize_amount, fee=-row.fee_amount,
-        side=-row.side_amount, chips=-row.chips, method=row.method, actor=actor, reason=reason.strip(), reverses=row,
+        side=-row.side_amount, jackpot=-row.jackpot_amount, chips=-row.chips, method=row.method, actor=actor, reason=reason.strip(), reverses=row,
     )
     log_event(t, Action.CASHIER_ROW_REVERSED, actor, receipt=row.receipt_number, reversal=rev.receipt_number, amount=str(rev.total), reason=reason)
     return rev
@@ -400,18 +428,18 @@ def refund(entry, *, reason: str, actor: Actor, expenses: Decimal = ZERO, method
     entry = Entry.objects.select_related("person").get(pk=entry.pk)
     if entry.status == Entry.BUSTED and t.status != Tournament.CANCELLED:
         raise DeskError("no_refund_after_playing", _("No refund for a player who has played and busted (REG-12)."))
-    paid = entry.ledger.aggregate(p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"))
-    prize, fee, side = paid["p"] or ZERO, paid["f"] or ZERO, paid["s"] or ZERO
-    if prize + fee + side <= ZERO:
+    paid = entry.ledger.aggregate(p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"), j=Sum("jackpot_amount"))
+    prize, fee, side, jackpot = paid["p"] or ZERO, paid["f"] or ZERO, paid["s"] or ZERO, paid["j"] or ZERO
+    if prize + fee + side + jackpot <= ZERO:
         raise DeskError("nothing_to_refund", _("Nothing has been paid for this entry."))
-    if expenses < ZERO or expenses > prize + fee + side:
+    if expenses < ZERO or expenses > prize + fee + side + jackpot:
         raise ValidationFailed("bad_expenses", _("Expenses must be between zero and the amount paid."))
     # Expenses are kept by the house: taken from the fee first, then from the prize part.
     keep_fee = min(fee, expenses)
     keep_prize = expenses - keep_fee
     row = write_row(
         t, kind=LedgerRow.REFUND, entry=entry, person=entry.person, prize=-(prize - keep_prize), fee=-(fee - keep_fee),
-        side=-side, chips=-entry.chips, method=method, actor=actor, reason=reason.strip(), note=f"expenses {expenses}",
+        side=-side, jackpot=-jackpot, chips=-entry.chips, method=method, actor=actor, reason=reason.strip(), note=f"expenses {expenses}",
     )
     entry.status, entry.chips = Entry.CANCELLED, 0
     entry.save(update_fields=["status", "chips"])
@@ -461,18 +489,20 @@ def shift_totals(user, *, since=None):
     rows = LedgerRow.objects.filter(cashier=user, created_at__gte=since)
     by_method = []
     for m in rows.values("method").annotate(
-        n=Count("id"), prize=Sum("prize_amount"), fee=Sum("fee_amount"), side=Sum("side_amount"),
+        n=Count("id"), prize=Sum("prize_amount"), fee=Sum("fee_amount"), side=Sum("side_amount"), jackpot=Sum("jackpot_amount"),
         cash_in=Sum("prize_amount", filter=Q(prize_amount__gt=0)),
     ).order_by("method"):
-        total = (m["prize"] or ZERO) + (m["fee"] or ZERO) + (m["side"] or ZERO)
+        total = (m["prize"] or ZERO) + (m["fee"] or ZERO) + (m["side"] or ZERO) + (m["jackpot"] or ZERO)
         by_method.append({"method": m["method"], "label": str(dict(LedgerRow.METHODS)[m["method"]]), "rows": m["n"], "total": total})
     grand = sum((m["total"] for m in by_method), ZERO)
     return {"since": since, "by_method": by_method, "total": grand, "rows": rows.count()}
 
 
 def ledger_totals(tournament):
-    agg = tournament.ledger.aggregate(p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"), c=Sum("chips"))
-    return {"prize": agg["p"] or ZERO, "fee": agg["f"] or ZERO, "side": agg["s"] or ZERO, "chips": agg["c"] or 0}
+    agg = tournament.ledger.aggregate(p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"), j=Sum("jackpot_amount"),
+                                      c=Sum("chips"))
+    return {"prize": agg["p"] or ZERO, "fee": agg["f"] or ZERO, "side": agg["s"] or ZERO, "jackpot": agg["j"] or ZERO,
+            "chips": agg["c"] or 0}
 
 
 def purge_idempotency_keys(now=None) -> int:

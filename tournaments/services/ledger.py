@@ -49,7 +49,8 @@ def new_entry(t: Tournament, person: Person, *, status: str, pre_registered: boo
     )
 
 
-def write_row(t, *, kind, entry, person, prize, fee, chips, method, actor, side=ZERO, reason="", reference="", payee="", reverses=None, note=""):
+def write_row(t, *, kind, entry, person, prize, fee, chips, method, actor, side=ZERO, jackpot=ZERO, reason="", reference="", payee="",
+              reverses=None, note=""):
     return LedgerRow.objects.create(
         tournament=t,
         entry=entry,
@@ -58,6 +59,7 @@ def write_row(t, *, kind, entry, person, prize, fee, chips, method, actor, side=
         prize_amount=prize,
         fee_amount=fee,
         side_amount=side,
+        jackpot_amount=jackpot,
         currency=t.currency,
         chips=chips,
         method=method,

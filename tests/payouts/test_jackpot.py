@@ -1,0 +1,317 @@
+"""The progressive jackpot end to end (REG-11, PAY-12; RULES.md scenario 37): the desk sells the
+fee as its own line until the end of level 1, the fund is on the lobby screens, the floor
+records a royal flush, the desk pays it with a slip, and a win locks the fund until tomorrow."""
+
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.utils import timezone
+
+from payouts import selectors as sel
+from payouts import services
+from payouts.models import JackpotClaim
+from payouts.services import PayoutError
+from tournaments.models import LedgerRow, Tournament
+from tournaments.services import cashier
+from tournaments.services.cashier import DeskError
+from tournaments.services.events import Actor
+from tournaments.snapshot import build_snapshot
+
+from ..tournaments.helpers import item_index_of_level, run_clock_at
+
+D = Decimal
+JACKPOT = {"jackpot": True}
+
+
+@pytest.fixture
+def floor_actor(floor_user):
+    return Actor(floor_user, "floor-tablet")
+
+
+@pytest.fixture
+def fund(actor):
+    return services.set_jackpot_base(D("1000.00"), actor=actor)
+
+
+@pytest.fixture
+def jt(make_tournament):
+    """A re-entry tournament playing for the jackpot, late registration to the end of level 6."""
+
+    def make(**settings):
+        return make_tournament(format=Tournament.REENTRY, max_entries_per_player=3, late_reg_closes_after_level=6,
+                               settings={**JACKPOT, **settings})
+
+    return make
+
+
+def at_level(t, level, now=None):
+    t.status = Tournament.RUNNING
+    t.save(update_fields=["status"])
+    return run_clock_at(t, item_index_of_level(t, level), seconds_left=300, now=now)
+
+
+def code(exc_info):
+    return exc_info.value.code
+
+
+@pytest.mark.django_db
+class TestTheDeskSellsTheFee:
+    def test_the_fee_is_a_line_of_its_own_never_prize_pool_nor_house_fee(self, jt, person, cashier_actor, fund):
+        t = jt()
+        row = cashier.register(t, person, method="CASH", actor=cashier_actor, jackpot=True).row
+        assert (row.prize_amount, row.fee_amount, row.jackpot_amount, row.total) == (D("100"), D("10"), D("5.00"), D("115.00"))
+        assert sel.money_in(t) == {"prize": D("100"), "fee": D("10"), "side": D("0")}
+        assert sel.jackpot_balance(fund) == D("1005.00")
+
+    def test_the_fee_amount_is_a_house_setting(self, jt, person, cashier_actor):
+        row = cashier.register(jt(jackpot_fee="2.50"), person, method="CASH", actor=cashier_actor, jackpot=True).row
+        assert row.jackpot_amount == D("2.50")
+
+    def test_a_tournament_not_in_the_jackpot_refuses_the_fee(self, make_tournament, person, cashier_actor):
+        with pytest.raises(DeskError) as e:
+            cashier.register(make_tournament(), person, method="CASH", actor=cashier_actor, jackpot=True)
+        assert code(e) == "jackpot_not_offered"
+
+    def test_sold_during_level_1_refused_in_level_2(self, jt, make_person, cashier_actor):
+        t = at_level(jt(), 1)
+        assert cashier.register(t, make_person(), method="CASH", actor=cashier_actor, jackpot=True).row.jackpot_amount == D("5.00")
+        at_level(t, 2)
+        late = make_person()
+        with pytest.raises(DeskError) as e:
+            cashier.register(t, late, method="CASH", actor=cashier_actor, jackpot=True)
+        assert code(e) == "jackpot_sale_closed"
+        # the entry itself is still sold (late registration is open), without the jackpot
+        assert cashier.register(t, late, method="CASH", actor=cashier_actor).row.jackpot_amount == 0
+
+    def test_the_last_level_of_the_sale_is_a_setting(self, jt, person, cashier_actor):
+        t = at_level(jt(jackpot_sale_until_level=2), 2)
+        assert cashier.register(t, person, method="CASH", actor=cashier_actor, jackpot=True).row.jackpot_amount == D("5.00")
+
+    def test_a_reversal_and_a_refund_take_the_fee_out_of_the_fund(self, jt, make_person, cashier_actor, actor, fund):
+        t = jt()
+        a = cashier.register(t, make_person(), method="CASH", actor=cashier_actor, jackpot=True)
+        b = cashier.register(t, make_person(), method="CASH", actor=cashier_actor, jackpot=True)
+        assert sel.jackpot_balance(fund) == D("1010.00")
+        rev = cashier.reverse(a.row, reason="wrong player", actor=actor)
+        assert rev.jackpot_amount == D("-5.00")
+        refund = cashier.refund(b.entry, reason="cancelled", actor=actor)
+        assert refund.jackpot_amount == D("-5.00") and refund.total == D("-115.00")
+        assert sel.jackpot_balance(fund) == D("1000.00")
+
+    def test_the_receipt_prints_the_jackpot_line(self, jt, person, cashier_actor, client, cashier_user):
+        row = cashier.register(jt(), person, method="CASH", actor=cashier_actor, jackpot=True).row
+        client.force_login(cashier_user)
+        page = client.get(f"/desk/receipt/{row.receipt_number}/").content.decode()
+        assert 'id="receipt-jackpot">5.00 EUR' in page and "Jackpot fee" in page
+        assert 'id="receipt-total">115.00 EUR' in page
+
+
+@pytest.mark.django_db
+class TestReEntries:
+    def _busted_reentry(self, t, person, cashier_actor, **kw):
+        first = cashier.register(t, person, method="CASH", actor=cashier_actor, jackpot=True).entry
+        first.status = first.BUSTED
+        first.save(update_fields=["status"])
+        return cashier.reenter(t, person, method="CASH", actor=cashier_actor, **kw)
+
+    def test_by_default_a_reentry_plays_for_the_jackpot_only_if_it_pays_again(self, jt, person, make_person, cashier_actor):
+        t = jt()
+        unpaid = self._busted_reentry(t, person, cashier_actor).entry
+        assert not sel.jackpot_paid_by(unpaid)
+        other = make_person()
+        paid = self._busted_reentry(t, other, cashier_actor, jackpot=True)
+        assert paid.row.jackpot_amount == D("5.00") and sel.jackpot_paid_by(paid.entry)
+
+    def test_covered_the_first_fee_covers_the_reentry_which_does_not_buy_it_again(self, jt, person, make_person, cashier_actor):
+        t = jt(jackpot_reentry="COVERED")
+        assert sel.jackpot_paid_by(self._busted_reentry(t, person, cashier_actor).entry)
+        with pytest.raises(DeskError) as e:
+            self._busted_reentry(t, make_person(), cashier_actor, jackpot=True)
+        assert code(e) == "jackpot_not_for_reentry"
+
+    def test_none_a_reentry_cannot_join(self, jt, person, cashier_actor):
+        t = jt(jackpot_reentry="NONE")
+        unpaid = self._busted_reentry(t, person, cashier_actor).entry
+        assert not sel.jackpot_paid_by(unpaid)
+
+
+@pytest.mark.django_db
+class TestScenario37:
+    """RULES.md scenario 37, line by line."""
+
+    def test_royal_flush_with_both_hole_cards_in_level_1_wins_100_percent_then_base_next_day(
+            self, jt, make_person, cashier_actor, floor_actor, fund):
+        t = jt()
+        winner = cashier.register(t, make_person(), method="CASH", actor=cashier_actor, jackpot=True).entry
+        at_level(t, 1)
+        win = services.claim_jackpot(t, [winner], both_hole_cards=True, actor=floor_actor)
+        assert (win.level, win.percent, win.fund_before, win.amount) == (1, D("100"), D("1005.00"), D("1005.00"))
+        assert win.verified_by.get_username() == "flo"
+        assert [(c.entry, c.amount) for c in win.claims.all()] == [(winner, D("1005.00"))]
+        now = timezone.now()
+        assert sel.jackpot_balance(fund, now) == 0  # nothing to win today
+        tomorrow = services.next_day(now) + timedelta(minutes=1)
+        assert sel.jackpot_balance(fund, tomorrow) == D("1000.00")  # back to the base
+
+    def test_level_4_with_late_registration_open_wins_30_percent_then_the_rest_next_day(
+            self, jt, make_person, cashier_actor, floor_actor, fund):
+        t = jt()
+        entries = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor, jackpot=True).entry for _ in range(4)]
+        at_level(t, 4)
+        win = services.claim_jackpot(t, [entries[2]], both_hole_cards=True, actor=floor_actor)
+        assert (win.level, win.percent, win.amount) == (4, D("30"), D("306.00"))  # 30 % of 1,020.00
+        tomorrow = services.next_day(timezone.now()) + timedelta(minutes=1)
+        assert sel.jackpot_balance(fund, tomorrow) == D("714.00")  # from the remaining fund, not the base
+
+    def test_one_hole_card_wins_nothing(self, jt, make_person, cashier_actor, floor_actor, fund):
+        t = jt()
+        e = cashier.register(t, make_person(), method="CASH", actor=cashier_actor, jackpot=True).entry
+        at_level(t, 1)
+        with pytest.raises(PayoutError) as err:
+            services.claim_jackpot(t, [e], both_hole_cards=False, actor=floor_actor)
+        assert code(err) == "jackpot_needs_both_hole_cards"
+        assert not JackpotClaim.objects.exists() and sel.jackpot_balance(fund) == D("1005.00")
+
+    def test_a_player_who_did_not_pay_wins_nothing(self, jt, make_person, cashier_actor, floor_actor, fund):
+        t = jt()
+        e = cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry
+        at_level(t, 1)
+        with pytest.raises(PayoutError) as err:
+            services.claim_jackpot(t, [e], both_hole_cards=True, actor=floor_actor)
+        assert code(err) == "jackpot_not_bought"
+
+    def test_the_fee_offered_in_level_2_is_refused(self, jt, person, cashier_actor, fund):
+        t = at_level(jt(), 2)
+        with pytest.raises(DeskError) as e:
+            cashier.register(t, person, method="CASH", actor=cashier_actor, jackpot=True)
+        assert code(e) == "jackpot_sale_closed"
+
+    def test_after_a_win_nothing_more_today_in_the_same_or_a_concurrent_tournament_and_it_restarts_tomorrow(
+            self, jt, make_person, cashier_actor, floor_actor, fund):
+        a, b = jt(), jt()
+        in_a = [cashier.register(a, make_person(), method="CASH", actor=cashier_actor, jackpot=True).entry for _ in range(2)]
+        in_b = cashier.register(b, make_person(), method="CASH", actor=cashier_actor, jackpot=True).entry
+        at_level(a, 1)
+        at_level(b, 1)
+        services.claim_jackpot(a, [in_a[0]], both_hole_cards=True, actor=floor_actor)
+        for t, e in ((a, in_a[1]), (b, in_b)):
+            with pytest.raises(PayoutError) as err:
+                services.claim_jackpot(t, [e], both_hole_cards=True, actor=floor_actor)
+            assert code(err) == "jackpot_locked"
+        # the fee is not sold either on the day of the win (house setting), in any tournament
+        with pytest.raises(DeskError) as err:
+            cashier.register(b, make_person(), method="CASH", actor=cashier_actor, jackpot=True)
+        assert code(err) == "jackpot_locked"
+        assert b.events.filter(action="payouts.jackpot.locked").exists()  # the other room hears it
+        # the next day a new tournament plays for it again, from the base
+        tomorrow = services.next_day(timezone.now()) + timedelta(hours=19)
+        c = jt()
+        e = cashier.register(c, make_person(), method="CASH", actor=cashier_actor, jackpot=True, now=tomorrow).entry
+        at_level(c, 1, now=tomorrow)
+        win = services.claim_jackpot(c, [e], both_hole_cards=True, actor=floor_actor, now=tomorrow)
+        assert win.fund_before == D("1005.00") and win.amount == D("1005.00")  # the base + today's fee
+
+
+@pytest.mark.django_db
+class TestWindowsAndSplits:
+    def test_the_last_level_of_late_registration_still_pays_the_late_percentage(self, make_tournament, make_person, cashier_actor, floor_actor, fund):
+        t = make_tournament(late_reg_closes_after_level=3, settings=JACKPOT)
+        e = cashier.register(t, make_person(), method="CASH", actor=cashier_actor, jackpot=True).entry
+        at_level(t, 3)
+        assert services.claim_jackpot(t, [e], both_hole_cards=True, actor=floor_actor, note="t3 s4").percent == D("30")
+
+    def test_no_jackpot_once_late_registration_has_closed(self, make_tournament, make_person, cashier_actor, floor_actor, fund):
+        t = make_tournament(late_reg_closes_after_level=3, settings=JACKPOT)
+        e = cashier.register(t, make_person(), method="CASH", actor=cashier_actor, jackpot=True).entry
+        at_level(t, 4)
+        with pytest.raises(PayoutError) as err:
+            services.claim_jackpot(t, [e], both_hole_cards=True, actor=floor_actor)
+        assert code(err) == "jackpot_window_over"
+
+    def test_the_percentages_and_the_full_window_are_settings(self, jt, make_person, cashier_actor, floor_actor, fund):
+        t = jt(jackpot_full_until_level=2, jackpot_full_percent="80", jackpot_sale_until_level=2)
+        e = cashier.register(t, make_person(), method="CASH", actor=cashier_actor, jackpot=True).entry
+        at_level(t, 2)
+        win = services.claim_jackpot(t, [e], both_hole_cards=True, actor=floor_actor)
+        assert (win.percent, win.amount) == (D("80"), D("804.00"))
+        # a full-window win restarts at the base: 201.00 left, 799.00 added back tomorrow
+        tomorrow = services.next_day(timezone.now()) + timedelta(minutes=1)
+        assert win.reseed == D("799.00") and sel.jackpot_balance(fund, tomorrow) == D("1000.00")
+
+    def test_remainder_setting_never_adds_the_base_back(self, jt, make_person, cashier_actor, floor_actor, fund):
+        t = jt(jackpot_restart="REMAINDER")
+        e = cashier.register(t, make_person(), method="CASH", actor=cashier_actor, jackpot=True).entry
+        at_level(t, 1)
+        services.claim_jackpot(t, [e], both_hole_cards=True, actor=floor_actor)
+        assert sel.jackpot_balance(fund, services.next_day(timezone.now()) + timedelta(minutes=1)) == 0
+
+    def test_two_royal_flushes_in_the_same_hand_share_it_equally(self, jt, make_person, cashier_actor, floor_actor, fund):
+        t = jt()
+        a, b, c = (cashier.register(t, make_person(), method="CASH", actor=cashier_actor, jackpot=True).entry for _ in range(3))
+        services.set_jackpot_base(D("1000.01"), actor=floor_actor)  # an odd cent: 1,015.01
+        at_level(t, 1)
+        win = services.claim_jackpot(t, [b, a], both_hole_cards=True, actor=floor_actor)
+        assert [(cl.entry, cl.amount) for cl in win.claims.order_by("id")] == [(b, D("507.51")), (a, D("507.50"))]
+        assert win.amount == D("1015.01")
+
+    def test_first_claim_setting_gives_it_to_the_first_named(self, jt, make_person, cashier_actor, floor_actor, fund):
+        t = jt(jackpot_split="FIRST_CLAIM")
+        a, b = (cashier.register(t, make_person(), method="CASH", actor=cashier_actor, jackpot=True).entry for _ in range(2))
+        at_level(t, 1)
+        win = services.claim_jackpot(t, [a, b], both_hole_cards=True, actor=floor_actor)
+        assert [(cl.entry, cl.amount) for cl in win.claims.all()] == [(a, D("1010.00"))]
+
+    def test_the_clock_must_be_running(self, jt, make_person, cashier_actor, floor_actor, fund):
+        t = jt()
+        e = cashier.register(t, make_person(), method="CASH", actor=cashier_actor, jackpot=True).entry
+        with pytest.raises(PayoutError) as err:
+            services.claim_jackpot(t, [e], both_hole_cards=True, actor=floor_actor)
+        assert code(err) == "clock_not_running"
+
+
+@pytest.mark.django_db
+class TestPaidAtTheDesk:
+    def _won(self, jt, make_person, cashier_actor, floor_actor):
+        t = jt()
+        e = cashier.register(t, make_person("Anna", "Verdi"), method="CASH", actor=cashier_actor, jackpot=True).entry
+        at_level(t, 4)
+        return t, services.claim_jackpot(t, [e], both_hole_cards=True, actor=floor_actor).claims.get()
+
+    def test_a_payout_row_out_of_the_fund_and_a_slip(self, jt, make_person, cashier_actor, floor_actor, fund, client, cashier_user):
+        t, claim = self._won(jt, make_person, cashier_actor, floor_actor)
+        assert claim.amount == D("301.50")
+        balance = sel.jackpot_balance(fund)
+        payment = services.pay_jackpot(claim, method="CASH", actor=cashier_actor)
+        row = payment.row
+        assert (row.kind, row.jackpot_amount, row.prize_amount, row.payee) == (LedgerRow.PAYOUT, D("-301.50"), 0, "Anna Verdi")
+        assert sel.jackpot_balance(fund) == balance  # the win already came out of the fund
+        assert sel.money_out(t)["prize"] == 0  # never the prize pool
+        claim.refresh_from_db()
+        assert claim.paid
+        client.force_login(cashier_user)
+        slip = client.get(f"/payouts/slip/{row.receipt_number}/").content.decode()
+        assert "Anna Verdi" in slip and "301.50" in slip
+        with pytest.raises(PayoutError) as err:
+            services.pay_jackpot(claim, method="CASH", actor=cashier_actor)
+        assert code(err) == "already_paid"
+
+    def test_above_the_cash_limit_it_is_a_cheque_in_the_winners_name(self, jt, make_person, cashier_actor, floor_actor, fund):
+        t, claim = self._won(jt, make_person, cashier_actor, floor_actor)
+        Tournament.objects.filter(pk=t.pk).update(cash_limit=D("300"))
+        with pytest.raises(PayoutError) as err:
+            services.pay_jackpot(claim, method="CASH", actor=cashier_actor)
+        assert code(err) == "cash_limit_exceeded"
+        with pytest.raises(PayoutError) as err:
+            services.pay_jackpot(claim, method="CHEQUE", reference="A-1", payee="Someone Else", actor=cashier_actor)
+        assert code(err) == "payee_mismatch"
+        assert services.pay_jackpot(claim, method="CHEQUE", reference="A-1", actor=cashier_actor).row.reference == "A-1"
+
+
+@pytest.mark.django_db
+def test_the_fund_is_on_the_lobby_snapshot(jt, make_tournament, person, cashier_actor, fund):
+    t = jt()
+    cashier.register(t, person, method="CASH", actor=cashier_actor, jackpot=True)
+    snap = build_snapshot(t)
+    assert snap["jackpot"]["fund"] == "1005.00" and snap["jackpot"]["locked"] is False
+    assert "jackpot" not in build_snapshot(make_tournament())  # a tournament not in the jackpot shows none
