@@ -98,7 +98,8 @@ def test_the_tournament_page_form_refuses_what_the_api_refuses(director, structu
             "late_reg_end": "END_OF_LEVEL", "max_entries_per_player": "1", "rebuy_fee": "0", "addon_fee": "0", "addon_max": "1",
             "rule_set": "TDA", "rebuy_stack_threshold": "0"}
     assert c.post("/tournaments/new/", base).status_code == 302
-    for bad in ({"buy_in": "-100"}, {"fee": "-5"}, {"starting_stack": "0"}, {"start_at": "0426-01-16T02:31"}, {"table_size": "1"}):
+    for bad in ({"buy_in": "-100"}, {"fee_preset": "CUSTOM", "fee_override": "-5"}, {"starting_stack": "0"}, {"start_at": "0426-01-16T02:31"},
+                {"table_size": "1"}):
         r = c.post("/tournaments/new/", {**base, **bad, "name": "Bad page T"})
         assert r.status_code == 200, bad
     assert not Tournament.objects.filter(name="Bad page T").exists()

@@ -13,9 +13,10 @@ from django.utils.translation import gettext_lazy
 
 from tdmanager.errors import DomainError
 
-from . import clockview, receipts, selectors, signals
+from . import clockview, fees, receipts, selectors, signals
+from .house import HouseRules
 from .models import BlindStructure, Entry, LedgerRow, Tournament
-from .services import cashier, lifecycle, setup
+from .services import cashier, lifecycle, oversight, setup
 from .services.events import Actor
 
 
@@ -60,11 +61,14 @@ def structures_page(request):
     return render(request, "structures.html", {"structures": BlindStructure.objects.prefetch_related("items")})
 
 
+CUSTOM_FEE = "CUSTOM"
+
+
 class TournamentForm(forms.ModelForm):
     class Meta:
         model = Tournament
         fields = [
-            "name", "start_at", "game", "format", "currency", "buy_in", "fee", "starting_stack", "table_size",
+            "name", "start_at", "game", "format", "currency", "buy_in", "starting_stack", "table_size",
             "field_cap", "min_players", "structure", "late_reg_closes_after_level", "late_reg_end",
             "max_entries_per_player", "reentry_until_level", "rebuy_price", "rebuy_fee", "rebuy_chips", "rebuy_max",
             "rebuy_until_level", "rebuy_stack_threshold", "addon_price", "addon_fee", "addon_chips", "addon_after_level",
@@ -80,11 +84,46 @@ class TournamentForm(forms.ModelForm):
         label=gettext_lazy("Prize pool deductions"), required=False,
         help_text=gettext_lazy("One per line: name percent, e.g. 'casino 3' and 'staff 4'."),
     )
+    # REG-03: the fee is computed from the buy-in; a preset or an amount overrides it, with a reason.
+    fee_preset = forms.ChoiceField(
+        label=gettext_lazy("Fee"), initial=fees.STATUTORY, required=False,
+        choices=[(fees.STATUTORY, gettext_lazy("Statutory: 10 % of the buy-in up to 3,000, 6 % above (REG-03)")),
+                 (fees.SANREMO_DAILY, gettext_lazy("Daily event: flat 20 (003 Allegato 1)")),
+                 (CUSTOM_FEE, gettext_lazy("Another fee (override)"))],
+    )
+    fee_override = forms.DecimalField(label=gettext_lazy("Fee override"), required=False, min_value=0, max_digits=13, decimal_places=2,
+                                      help_text=gettext_lazy("Only with “Another fee”: the fee charged instead of the statutory one."))
+    fee_override_reason = forms.CharField(label=gettext_lazy("Reason for the fee override"), required=False, max_length=200)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         if not self.instance.pk or self.instance.status == Tournament.PLANNED:
             del self.fields["override_reason"]  # nothing is locked yet
+        if self.instance.pk:
+            override = HouseRules.of(self.instance).fee_override
+            preset = next((name for name, (amount, _r) in fees.PRESETS.items() if amount == override), CUSTOM_FEE)
+            self.fields["fee_preset"].initial = preset
+            self.fields["fee_override"].initial = override if preset == CUSTOM_FEE else None
+            if fees.is_override(self.instance.buy_in, self.instance.fee):
+                self.fields["fee_preset"].help_text = _("Fee %(fee)s, statutory %(statutory)s: an override.") % {
+                    "fee": self.instance.fee, "statutory": fees.statutory_fee(self.instance.buy_in)}
+
+    def clean(self):
+        data = super().clean()
+        if data.get("fee_preset") == CUSTOM_FEE and data.get("fee_override") is None:
+            self.add_error("fee_override", _("Enter the fee charged instead of the statutory one."))
+        return data
+
+    def fee_choice(self) -> tuple[str | None, dict | None]:
+        """(the preset to apply, the settings with a typed override), when the fee choice changed."""
+        preset = self.cleaned_data.get("fee_preset")
+        if not ({"fee_preset", "fee_override"} & set(self.changed_data)) and self.instance.pk:
+            return None, None
+        if preset != CUSTOM_FEE:
+            return preset or None, None
+        settings = dict(self.instance.settings or {}) if self.instance.pk else {}
+        settings["fee_override"] = str(self.cleaned_data["fee_override"])
+        return None, settings
         if self.instance.pk:
             self.fields["deductions_text"].initial = "\n".join(f"{d['name']} {d['percent']}" for d in self.instance.deductions or [])
 
@@ -119,24 +158,42 @@ def tournament_edit(request, pk=None):
     form = TournamentForm(request.POST or None, instance=instance)
     if request.method == "POST" and form.is_valid():
         actor = Actor.from_request(request)
+        values = form.values()
+        preset, fee_settings = form.fee_choice()
+        if fee_settings is not None:
+            values["settings"] = fee_settings
+        reason = form.cleaned_data.get("override_reason", "") or form.cleaned_data.get("fee_override_reason", "")
         try:
             if instance is None:
-                t = setup.create_tournament(form.values(), actor=actor)
+                t = setup.create_tournament(values, actor=actor, fee_preset=preset, override_reason=reason)
             else:
-                t = setup.update_tournament(instance, form.values(), actor=actor, override_reason=form.cleaned_data.get("override_reason", ""))
+                t = setup.update_tournament(instance, values, actor=actor, override_reason=reason, fee_preset=preset)
         except DomainError as exc:
             fields = exc.extra.get("fields") or {}
             if isinstance(fields, dict):  # invalid values: each under its field
                 for name, problems in fields.items():
                     form.add_error(name if name in form.fields else None, [str(p) for p in problems] if isinstance(problems, list) else [str(problems)])
             else:  # a refused change (e.g. money_fields_locked): the message, and the reason field to fill
-                form.add_error("override_reason" if exc.code == "money_fields_locked" else None, str(exc.message))
+                name = {"money_fields_locked": "override_reason", "fee_override_reason_required": "fee_override_reason"}.get(exc.code)
+                form.add_error(name if name in form.fields else None, str(exc.message))
             if isinstance(fields, dict) and exc.code != "invalid":
                 form.add_error(None, str(exc.message))
         else:
             messages.success(request, _("Tournament saved."))
             return redirect("tournament", pk=t.pk)
     return render(request, "tournament_edit.html", {"form": form, "t": instance})
+
+
+def oversight_context(t) -> dict:
+    """ROLE-01/02: the addenda issued, the late stubs not yet reported (offered once late
+    registration has closed) and the regulators who read this tournament."""
+    unreported = selectors.unreported_stubs(t).count()
+    return {
+        "addenda": list(t.stub_reports.all()), "unreported_stubs": unreported,
+        "offer_addendum": bool(unreported) and t.status in (Tournament.RUNNING, Tournament.FINISHED)
+        and not clockview.late_registration_open(t),
+        "regulators": [g.user.get_username() for g in t.regulator_grants.select_related("user")],
+    }
 
 
 def tournament_detail(request, pk):
@@ -154,6 +211,10 @@ def tournament_detail(request, pk):
                 lifecycle.finish(t, actor=actor)
             elif op == "cancel":
                 lifecycle.cancel(t, actor=actor, reason=request.POST.get("reason", ""))
+            elif op == "addendum":
+                oversight.issue_stub_addendum(t, actor=actor)
+            elif op in ("grant-regulator", "revoke-regulator"):
+                oversight.set_regulator_access(t, request.POST.get("username", ""), granted=op == "grant-regulator", actor=actor)
             messages.success(request, _("Done."))
         except DomainError as exc:
             messages.error(request, str(exc.message))
@@ -162,7 +223,8 @@ def tournament_detail(request, pk):
     totals = cashier.ledger_totals(t)
     events = t.events.order_by("-id")[:50]
     links = [link for answer in signals.ask(signals.page_links, tournament=t) for link in answer]
-    return render(request, "tournament_detail.html", {"section_links": links, "needs_report": lifecycle.requires_prestart_report(t), "t": t, "entries": entries, "totals": totals, "events": events, "alternates": t.alternates.filter(status="WAITING").select_related("person")})
+    fee_info = {"statutory_fee": fees.statutory_fee(t.buy_in), "fee_is_override": fees.is_override(t.buy_in, t.fee)}
+    return render(request, "tournament_detail.html", {**fee_info, **oversight_context(t), "section_links": links, "needs_report": lifecycle.requires_prestart_report(t), "t": t, "entries": entries, "totals": totals, "events": events, "alternates": t.alternates.filter(status="WAITING").select_related("person")})
 
 
 def clock_page(request, pk):

@@ -74,7 +74,9 @@ def test_with_a_reason_both_change_the_price_and_log_it_the_same_way(director, r
         assert t.buy_in == Decimal("150")
         ev = TournamentEvent.objects.get(tournament=t, action=Action.TOURNAMENTS_TOURNAMENT_UPDATED)
         assert ev.payload["override_reason"] == "typo on the poster"
-        assert ev.payload["money"] == {"buy_in": ["100.00", "150.00"]} and ev.payload["fields"] == ["buy_in"]
+        # REG-03: the fee follows the buy-in (10 %), in the same logged change
+        assert ev.payload["money"] == {"buy_in": ["100.00", "150.00"], "fee": ["10.00", "15.00"]}
+        assert ev.payload["fields"] == ["buy_in", "fee"]
 
 
 def test_a_freezeout_with_a_rebuy_is_refused_by_both(director, make_tournament):
@@ -90,7 +92,7 @@ def test_a_freezeout_with_a_rebuy_is_refused_by_both(director, make_tournament):
 
 def test_a_negative_price_is_refused_by_both(director, make_tournament):
     by_page, by_api = make_tournament(), make_tournament()
-    assert page(director, by_page, fee="-5").status_code == 200
+    assert page(director, by_page, fee_preset="CUSTOM", fee_override="-5").status_code == 200  # REG-03: the page types no fee
     assert api(director, by_api, fee="-5").status_code == 400
     for t in (by_page, by_api):
         t.refresh_from_db()

@@ -6,6 +6,10 @@ services with already-typed values, so the same input gets the same answer on bo
 - FMT-14: tables seat 2 to 11 players;
 - FMT-03: a freezeout has no re-entry, rebuy or add-on;
 - prices, fees and the guarantee are never negative (the model's validators, through ``clean``);
+- REG-03 / C15: the fee is computed from the buy-in (``tournaments.fees``): 10 % up to 3,000,
+  6 % above, unless the house rule ``fee_override`` (a preset such as the daily events' flat
+  20, or an amount) replaces it; an override needs a reason and is logged as one. A typed fee
+  that is not the computed one is refused;
 - FMT-01: once registration opens, prices and the prize pool are locked unless the director
   gives a reason, which the event log keeps with the old and new amounts;
 - another app may refuse a price (payouts: a satellite's target cannot become free);
@@ -14,12 +18,16 @@ services with already-typed values, so the same input gets the same answer on bo
 Each change is one transaction: lock the row, check, save, log.
 """
 
+from decimal import Decimal
+
 from django.utils.translation import gettext as _
 
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.transactions import service
 
+from .. import fees
 from ..actions import Action
+from ..house import HouseRules
 from ..models import Tournament
 from .checks import clean, satellite_target_price_error
 from .events import Actor, log_event
@@ -59,21 +67,95 @@ def _refuse(errors: dict[str, str]):
         raise ValidationFailed("invalid", _("Some fields are not valid."), fields={k: [v] for k, v in errors.items()})
 
 
+def _apply_fee_preset(values: dict, current_settings, fee_preset: str | None) -> str:
+    """Put the preset's override into ``values["settings"]``; the preset's reason (or "")."""
+    if not fee_preset:
+        return ""
+    if fee_preset not in fees.PRESETS:
+        raise ValidationFailed("bad_fee_preset", _("Unknown fee preset."), fields={"fee_preset": [_("Unknown fee preset.")]})
+    override, reason = fees.PRESETS[fee_preset]
+    settings = dict(values["settings"] if "settings" in values else (current_settings or {}))
+    if override is None:
+        settings.pop("fee_override", None)
+    else:
+        settings["fee_override"] = str(override)
+    values["settings"] = settings
+    return reason
+
+
+def _computed_fee(values: dict, instance: Tournament | None) -> Decimal:
+    """REG-03: the fee of ``values`` over ``instance``: the house override or the statutory fee."""
+
+    def get(name, default=None):
+        return values[name] if name in values else getattr(instance, name, default)
+
+    house = HouseRules.from_settings(get("settings") if isinstance(get("settings"), dict) else {},
+                                     table_size=get("table_size") or 9, rule_set=get("rule_set") or "TDA")
+    buy_in = get("buy_in")
+    if buy_in is None or buy_in < 0:
+        return get("fee", Decimal(0))  # no fee to compute: the model's validation answers
+    return fees.entry_fee(buy_in, house.fee_override)
+
+
+def _settle_fee(values: dict, instance: Tournament | None, *, typed: bool) -> Decimal:
+    """Set ``values["fee"]`` to the computed fee; a typed fee that differs is refused."""
+    fee = _computed_fee(values, instance)
+    given = values.get("fee")
+    if typed and given is not None and given >= 0 and Decimal(given).quantize(Decimal("0.01")) != fee:
+        raise SetupError("fee_is_computed",
+                         _("The fee is computed from the buy-in (REG-03): %(fee)s. To charge another fee, set the fee "
+                           "override (a preset or an amount) and give the reason.") % {"fee": fee},
+                         status=400, fields=["fee"])
+    values["fee"] = fee
+    return fee
+
+
+def _check_override_reason(buy_in, fee, reason: str) -> None:
+    if buy_in is not None and buy_in >= 0 and fee >= 0 and fees.is_override(buy_in, fee) and not reason.strip():
+        raise SetupError("fee_override_reason_required",
+                         _("The fee %(fee)s is not the statutory %(statutory)s (REG-03): give the reason for the override.")
+                         % {"fee": fee, "statutory": fees.statutory_fee(buy_in)}, status=400, fields=["override_reason"])
+
+
+def _log_override(t: Tournament, actor: Actor, reason: str, preset: str | None) -> None:
+    if fees.is_override(t.buy_in, t.fee):
+        log_event(t, Action.TOURNAMENTS_FEE_OVERRIDDEN, actor, buy_in=str(t.buy_in), fee=str(t.fee),
+                  statutory_fee=str(fees.statutory_fee(t.buy_in)), reason=reason.strip(), preset=preset or "")
+
+
 @service
-def create_tournament(values: dict, *, actor: Actor) -> Tournament:
-    """A new planned tournament from typed ``values`` (the model's fields)."""
+def create_tournament(values: dict, *, actor: Actor, fee_preset: str | None = None, override_reason: str = "") -> Tournament:
+    """A new planned tournament from typed ``values`` (the model's fields). The fee is computed
+    (REG-03); ``fee_preset`` (``tournaments.fees.PRESETS``) sets the house override."""
+    values = dict(values)
+    reason = override_reason.strip() or _apply_fee_preset(values, {}, fee_preset)
+    fee = _settle_fee(values, None, typed=True)
+    _check_override_reason(values.get("buy_in"), fee, reason)
     _refuse(setup_errors(values))
     t = clean(Tournament(**values))
     t.save(force_insert=True)
     log_event(t, Action.TOURNAMENTS_TOURNAMENT_CREATED, actor, name=t.name)
+    t.refresh_from_db(fields=["fee", "buy_in"])  # amounts as stored (two decimals), for the log
+    _log_override(t, actor, reason, fee_preset)
     return t
 
 
 @service
-def update_tournament(tournament, values: dict, *, actor: Actor, override_reason: str = "") -> Tournament:
+def update_tournament(tournament, values: dict, *, actor: Actor, override_reason: str = "", fee_preset: str | None = None) -> Tournament:
     """Change a tournament's setup. Money fields are locked once registration opens (FMT-01):
     changing one then needs ``override_reason``, logged with the amounts before and after."""
     t = lock_tournament(tournament)
+    values = dict(values)
+    fee_reason = override_reason.strip() or _apply_fee_preset(values, t.settings, fee_preset)
+    old_override = HouseRules.of(t).fee_override
+    typed = values.get("fee") is not None and values["fee"] != t.fee
+    new_override = HouseRules.from_settings(values["settings"] if isinstance(values.get("settings"), dict) else (t.settings or {})).fee_override
+    if typed or fee_preset or ("buy_in" in values and values["buy_in"] != t.buy_in) or new_override != old_override:
+        _settle_fee(values, t, typed=typed)  # REG-03: the fee follows the buy-in and the override
+        if values["fee"] != t.fee or new_override != old_override:
+            _check_override_reason(values.get("buy_in", t.buy_in), values["fee"], fee_reason)
+    else:
+        values.pop("fee", None)  # nothing the fee depends on changed: it stays as it is
     changed = {name: value for name, value in values.items() if getattr(t, name) != value}
     money = [name for name in MONEY_FIELDS if name in changed]
     if money and t.status != Tournament.PLANNED and not override_reason.strip():
@@ -90,4 +172,6 @@ def update_tournament(tournament, values: dict, *, actor: Actor, override_reason
         t.refresh_from_db(fields=money)  # amounts as stored (two decimals), for the log
     log_event(t, Action.TOURNAMENTS_TOURNAMENT_UPDATED, actor, fields=sorted(changed), override_reason=override_reason.strip(),
               money={name: [before[name], str(getattr(t, name))] for name in money})
+    if "fee" in changed or "settings" in changed and new_override != old_override:
+        _log_override(t, actor, fee_reason, fee_preset)
     return t

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from payouts import leaderboard
 from tdmanager.errors import ValidationFailed
 from tdmanager.transactions import service
+from tournaments import fees
 from tournaments.actions import Action
 from tournaments.models import Entry, Person, Tournament
 from tournaments.services import checks
@@ -66,11 +67,18 @@ def schedule_daily(series: Series, day, *, structure, starting_stack: int, actor
         raise FormatError("no_daily_tournament", _("There is no daily tournament on that weekday."), status=400)
     buy_in, fee = price
     start_at = timezone.make_aware(datetime.combine(day, start_time))
+    settings = {"lb_mode": series.lb_constant_mode}
+    override = fees.is_override(buy_in, fee)  # REG-03 / C15: the daily fee is an override of the statutory one
+    if override:
+        settings["fee_override"] = str(fee)
     t = checks.create(Tournament, name=name or f"{series.name} {day:%a %d/%m}", start_at=start_at, buy_in=buy_in, fee=fee,
                                   starting_stack=starting_stack, structure=structure, status=Tournament.REGISTERING,
-                                  settings={"lb_mode": series.lb_constant_mode})
+                                  settings=settings)
     SeriesTournament.objects.create(series=series, tournament=t)
     log_event(t, Action.FORMATS_SERIES_DAILY_SCHEDULED, actor, series=series.pk, buy_in=str(buy_in), fee=str(fee))
+    if override:
+        log_event(t, Action.TOURNAMENTS_FEE_OVERRIDDEN, actor, buy_in=str(buy_in), fee=str(fee),
+                  statutory_fee=str(fees.statutory_fee(buy_in)), reason="FMT-10: the daily event price of the series (003 Allegato 1)", preset="SERIES")
     return t
 
 

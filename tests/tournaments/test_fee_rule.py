@@ -1,0 +1,183 @@
+"""REG-03 / C15: a tournament's fee is computed from the buy-in (10 % up to 3,000, 6 % of the
+whole buy-in above, to the cent), a `fee_override` (a preset or an amount, with a reason)
+replaces it and is shown and logged as an override, and the fee never enters the prize pool.
+RULES.md scenario 20 through the setup service, the API and the tournament page."""
+
+from decimal import Decimal
+
+import pytest
+
+from payouts import selectors as payout_selectors
+from tdmanager.errors import DomainError
+from tournaments import fees
+from tournaments.actions import Action
+from tournaments.house import HouseRules
+from tournaments.models import LedgerRow, Tournament
+from tournaments.services import cashier, setup
+
+D = Decimal
+
+SCENARIO_20 = [("1000", "100.00", "1100.00"), ("3000", "300.00", "3300.00"), ("3001", "180.06", "3181.06")]
+
+
+def values(structure, **kw):
+    base = dict(name="Main", start_at="2026-07-09T19:00:00Z", buy_in=D("1000"), starting_stack=30000, structure=structure)
+    base.update(kw)
+    return base
+
+
+@pytest.mark.parametrize(("buy_in", "fee", "total"), SCENARIO_20)
+def test_scenario_20_the_engine(buy_in, fee, total):
+    assert fees.statutory_fee(D(buy_in)) == D(fee)
+    assert D(buy_in) + fees.entry_fee(D(buy_in)) == D(total)
+
+
+def test_the_rate_is_flat_on_the_whole_buy_in_and_rounded_half_up():
+    assert fees.statutory_fee(D("3000.00")) == D("300.00")
+    assert fees.statutory_fee(D("3000.01")) == D("180.00")  # 180.0006 → 180.00
+    assert fees.statutory_fee(D("3000.25")) == D("180.02")  # 180.015 → half up
+    assert fees.statutory_fee(D("0.05")) == D("0.01")  # 0.005 → half up
+    assert fees.entry_fee(D("50"), D("20")) == D("20.00")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("buy_in", "fee", "total"), SCENARIO_20)
+def test_scenario_20_through_the_setup_service(structure, actor, buy_in, fee, total):
+    t = setup.create_tournament(values(structure, buy_in=D(buy_in)), actor=actor)
+    t.refresh_from_db()
+    assert (t.fee, t.entry_price) == (D(fee), D(total))
+    assert not t.events.filter(action=Action.TOURNAMENTS_FEE_OVERRIDDEN).exists()
+
+
+@pytest.mark.django_db
+def test_scenario_20_monday_daily_event_by_override_is_logged_with_its_reason(structure, actor):
+    t = setup.create_tournament(values(structure, name="Monday daily", buy_in=D("50")), actor=actor, fee_preset=fees.SANREMO_DAILY)
+    t.refresh_from_db()
+    assert (t.buy_in, t.fee, t.entry_price) == (D("50.00"), D("20.00"), D("70.00"))
+    assert HouseRules.of(t).fee_override == D("20.00")
+    ev = t.events.get(action=Action.TOURNAMENTS_FEE_OVERRIDDEN)
+    assert ev.payload["fee"] == "20.00" and ev.payload["statutory_fee"] == "5.00" and "Allegato 1" in ev.payload["reason"]
+
+
+@pytest.mark.django_db
+def test_a_typed_fee_that_is_not_the_computed_one_is_refused(structure, actor):
+    with pytest.raises(DomainError) as exc:
+        setup.create_tournament(values(structure, fee=D("50")), actor=actor)
+    assert exc.value.code == "fee_is_computed" and exc.value.status == 400
+    assert not Tournament.objects.exists()
+    t = setup.create_tournament(values(structure, fee=D("100")), actor=actor)  # the computed one: fine
+    assert t.fee == D("100")
+
+
+@pytest.mark.django_db
+def test_an_override_amount_needs_a_reason(structure, actor):
+    with pytest.raises(DomainError) as exc:
+        setup.create_tournament(values(structure, settings={"fee_override": "80"}), actor=actor)
+    assert exc.value.code == "fee_override_reason_required" and not Tournament.objects.exists()
+    t = setup.create_tournament(values(structure, settings={"fee_override": "80"}), actor=actor, override_reason="EPT rules")
+    assert t.fee == D("80.00")
+    assert t.events.get(action=Action.TOURNAMENTS_FEE_OVERRIDDEN).payload["reason"] == "EPT rules"
+
+
+@pytest.mark.django_db
+def test_the_fee_follows_a_changed_buy_in_and_an_unrelated_change_leaves_it(structure, actor):
+    t = setup.create_tournament(values(structure), actor=actor)
+    t = setup.update_tournament(t, {"buy_in": D("5000")}, actor=actor)
+    t.refresh_from_db()
+    assert t.fee == D("300.00")
+    legacy = Tournament.objects.create(name="Old", start_at=t.start_at, buy_in=D("100"), fee=D("5"), starting_stack=1000,
+                                       status=Tournament.REGISTERING)
+    legacy = setup.update_tournament(legacy, {"name": "Old, renamed", "fee": D("5")}, actor=actor)
+    legacy.refresh_from_db()
+    assert (legacy.name, legacy.fee) == ("Old, renamed", D("5.00"))  # a name change is not a fee change
+
+
+@pytest.mark.django_db
+def test_the_fee_never_enters_the_prize_pool(make_tournament, make_person, cashier_actor):
+    t = make_tournament(buy_in=D("3001"), fee=fees.statutory_fee(D("3001")), cash_limit=D("10000"))
+    for _i in range(3):
+        cashier.register(t, make_person(), method=LedgerRow.CARD, actor=cashier_actor)
+    money = payout_selectors.money_in(t)
+    assert money == {"prize": D("9003.00"), "fee": D("540.18"), "side": D("0")}
+    assert payout_selectors.prize_pool(t) == D("9003.00")
+
+
+# --- the API -----------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("buy_in", "fee", "total"), SCENARIO_20)
+def test_scenario_20_through_the_api(api, director, structure, buy_in, fee, total):
+    r = api(director).post("/api/v1/tournaments/", {"name": "M", "start_at": "2026-07-09T19:00:00Z", "buy_in": buy_in,
+                                                      "starting_stack": 30000, "structure": structure.pk}, format="json")
+    assert r.status_code == 201, r.json()
+    body = r.json()
+    assert (body["fee"], body["entry_price"], body["statutory_fee"], body["fee_is_override"]) == (fee, total, fee, False)
+
+
+@pytest.mark.django_db
+def test_the_api_shows_and_logs_the_daily_override(api, director, structure):
+    c = api(director)
+    r = c.post("/api/v1/tournaments/", {"name": "Monday", "start_at": "2026-07-06T20:30:00Z", "buy_in": "50",
+                                        "fee_preset": "SANREMO_DAILY", "starting_stack": 10000, "structure": structure.pk}, format="json")
+    assert r.status_code == 201, r.json()
+    body = r.json()
+    assert (body["fee"], body["entry_price"], body["statutory_fee"], body["fee_is_override"]) == ("20.00", "70.00", "5.00", True)
+    assert body["settings"]["fee_override"] == "20.00"
+    events = c.get(f"/api/v1/tournaments/{body['id']}/events/").json()
+    assert Action.TOURNAMENTS_FEE_OVERRIDDEN.value in [e["action"] for e in events]
+
+
+@pytest.mark.django_db
+def test_the_api_refuses_a_typed_fee_and_an_override_without_reason(api, director, structure):
+    c = api(director)
+    base = {"name": "M", "start_at": "2026-07-09T19:00:00Z", "buy_in": "1000", "starting_stack": 30000, "structure": structure.pk}
+    r = c.post("/api/v1/tournaments/", {**base, "fee": "60"}, format="json")
+    assert r.status_code == 400 and r.json()["code"] == "fee_is_computed"
+    r = c.post("/api/v1/tournaments/", {**base, "settings": {"fee_override": "60"}}, format="json")
+    assert r.status_code == 400 and r.json()["code"] == "fee_override_reason_required"
+    r = c.post("/api/v1/tournaments/", {**base, "settings": {"fee_override": "-1"}}, format="json")
+    assert r.status_code == 400
+    r = c.post("/api/v1/tournaments/", {**base, "fee_preset": "NONSENSE"}, format="json")
+    assert r.status_code == 400
+    assert not Tournament.objects.exists()
+    r = c.post("/api/v1/tournaments/", {**base, "settings": {"fee_override": "60"}, "override_reason": "international rules"}, format="json")
+    assert r.status_code == 201 and (r.json()["fee"], r.json()["fee_is_override"]) == ("60.00", True)
+
+
+@pytest.mark.django_db
+def test_the_page_computes_the_fee_and_shows_an_override(client, director, structure):
+    client.force_login(director)
+    form = {"name": "Page", "start_at": "2026-07-09T19:00", "game": "NLHE", "format": "FREEZEOUT", "currency": "EUR",
+            "buy_in": "3001", "starting_stack": "30000", "table_size": "9", "min_players": "2", "structure": structure.pk,
+            "late_reg_end": "END_OF_LEVEL", "max_entries_per_player": "1", "rebuy_stack_threshold": "0", "addon_max": "1",
+            "rule_set": "TDA", "fee_preset": "STATUTORY", "rebuy_fee": "0", "addon_fee": "0"}
+    r = client.post("/tournaments/new/", form)
+    assert r.status_code == 302, r.context["form"].errors
+    t = Tournament.objects.get(name="Page")
+    assert t.fee == D("180.06")
+    assert "fee override" not in client.get(f"/tournaments/{t.pk}/").content.decode()
+    r = client.post("/tournaments/new/", {**form, "name": "Daily", "buy_in": "50", "fee_preset": "SANREMO_DAILY"})
+    assert r.status_code == 302
+    daily = Tournament.objects.get(name="Daily")
+    assert daily.fee == D("20.00")
+    page = client.get(f"/tournaments/{daily.pk}/").content.decode()
+    assert "fee override: the statutory fee is 5.00" in page
+    r = client.post("/tournaments/new/", {**form, "name": "Custom", "fee_preset": "CUSTOM", "fee_override": "99"})
+    assert r.status_code == 200 and "give the reason" in r.content.decode()
+    assert not Tournament.objects.filter(name="Custom").exists()
+
+
+@pytest.mark.django_db
+def test_a_scheduled_monday_daily_event_carries_its_fee_as_a_logged_override(structure, actor):
+    from datetime import date
+
+    from tournaments.formats.services import series as series_service
+
+    series = series_service.create_series(name="Daily", actor=actor)
+    monday = series_service.schedule_daily(series, date(2026, 7, 6), structure=structure, starting_stack=10000, actor=actor)
+    friday = series_service.schedule_daily(series, date(2026, 7, 10), structure=structure, starting_stack=10000, actor=actor)
+    assert (monday.buy_in, monday.fee, HouseRules.of(monday).fee_override) == (D("50"), D("20"), D("20"))
+    assert monday.events.filter(action=Action.TOURNAMENTS_FEE_OVERRIDDEN).count() == 1
+    assert (friday.fee, HouseRules.of(friday).fee_override) == (D("20"), None)  # 10 % of 200: statutory
+    assert not friday.events.filter(action=Action.TOURNAMENTS_FEE_OVERRIDDEN).exists()
