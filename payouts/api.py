@@ -145,6 +145,20 @@ def table_data(t):
         "state": sel.table_state(t), "prize_pool": sel.money(pool_total), "places_paid": sel.places_paid(t, prizes),
         "entries": sel.field_size(t), "percent_paid": str(sel.percent_paid(t)), "prizes": [prize_data(p) for p in prizes],
         "ladder": sel.ladder(prizes), "total": sel.money(total), "matches_pool": total == pool_total,
+        "forfeits": forfeit_data(sel.forfeit_plan(t, prizes)),
+    }
+
+
+def forfeit_data(plan):
+    """PEN-07 / C27: places whose prize an elimination without prize took, and where it goes."""
+    return {
+        "rule": plan["rule"], "total": sel.money(plan["total"] + plan["other"]), "held": sel.money(plan["held"]),
+        "redistributed": sel.money(plan["redistributed"]),
+        "places": [{"place": f["place"], "entry": f["entry_id"], "name": f["name"], "kind": f["kind"], "amount": sel.money(f["amount"])}
+                   for f in plan["forfeits"]],
+        "shares": [{"place": x["place"], "entry": x["entry_id"], "name": x["name"], "amount": sel.money(x["amount"])}
+                   for x in plan["extras"]],
+        "pending": [{"place": q, "amount": sel.money(a)} for q, a in sorted(plan["pending"].items())],
     }
 
 
@@ -154,7 +168,7 @@ def due_data(d):
         "tournament": d["entry"].tournament_id, "entry": d["entry_id"], "entry_number": d["entry"].number, "name": d["name"],
         "place": d["place"], "shared_with": d["shared_with"], "kind": d["kind"], "amount": sel.money(d["amount"]),
         "source": d["source"], "description": d["description"], "held": d["held"], "released": d["released"], "paid": d["paid"],
-        "payment": payment_data(pay) if pay else None,
+        "forfeited": d["forfeited"], "payment": payment_data(pay) if pay else None,
     }
 
 

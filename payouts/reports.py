@@ -162,17 +162,23 @@ def reconciliation_data(t) -> dict:
     # Money out against the pool.
     prizes = sel.table_prizes(t)
     values = sel.place_values(prizes)
-    dues = [d for d in sel.dues(t, prizes) if d["source"].startswith("MAIN:") and d["kind"] != "ITEM"]
+    all_dues = [d for d in sel.dues(t, prizes) if d["source"].startswith("MAIN:") and d["kind"] != "ITEM"]
+    dues = [d for d in all_dues if d["source"] != sel.FORFEIT_SOURCE]
+    forfeit_shares = [d for d in all_dues if d["source"] == sel.FORFEIT_SOURCE]
+    plan = sel.forfeit_plan(t, prizes)
+    forfeit_pending = sum(plan["pending"].values(), ZERO)
     decided = set()
     for place, members in sel.place_groups(t).items():
         decided.update(range(place, place + len(members)))
-    unpaid = sum((d["amount"] for d in dues if not d["paid"]), ZERO)
+    # PEN-07: a forfeited prize is never paid; what others receive of it is due to them.
+    unpaid = sum((d["amount"] for d in dues if not d["paid"] and not d["forfeited"]), ZERO)
+    unpaid += sum((d["amount"] for d in forfeit_shares if not d["paid"]), ZERO)
     undecided = sum((v for i, v in enumerate(values, start=1) if i not in decided), ZERO)
     awarded_cash = sum((d["amount"] for d in dues), ZERO)
     decided_value = sum((v for i, v in enumerate(values, start=1) if i in decided), ZERO)
     house_cents = decided_value - awarded_cash
     left = pool_total - (out["prize"] - chip_paid_here)
-    unexplained = left - unpaid - undecided - house_cents
+    unexplained = left - unpaid - undecided - house_cents - plan["held"] - forfeit_pending
     side_in = sum((sel.side_pool_balance(p)["total"] - p.from_prize_pool for p in t.side_pools.all()), ZERO)
     side_untracked = got["side"] - sum((sel.side_pool_balance(p)["ledger"] for p in t.side_pools.all()), ZERO)
     side_left = side_in + fixed_side - out["side"]
@@ -195,9 +201,19 @@ def reconciliation_data(t) -> dict:
         (_("… prizes won, not yet collected"), unpaid),
         (_("… places still to be decided"), undecided),
         (_("… odd cents of shared places kept by the house"), house_cents),
+        (_("… forfeited prizes held by the house (PEN-07)"), plan["held"]),
+        (_("… forfeited prizes due to places still to be decided (PEN-07)"), forfeit_pending),
         (_("Difference not explained"), unexplained),
         (_("Side pools: still held"), side_left),
     ]
+    rules = {"HOLD": _("held by the house"), "REDISTRIBUTE": _("shared by the other paid places"),
+             "NEXT_PLACE": _("the places below move up one")}
+    for f in plan["forfeits"]:
+        notes.append(_("Place %(p)s, %(name)s: eliminated without prize (PEN-07), %(a)s forfeited.")
+                     % {"p": f["place"], "name": f["name"], "a": _m(f["amount"])})
+    if plan["forfeits"]:
+        notes.append(_("Forfeited prizes (%(rule)s): %(r)s paid or due to other players, %(h)s held.")
+                     % {"rule": rules[plan["rule"]], "r": _m(plan["redistributed"] + forfeit_pending), "h": _m(plan["held"])})
     if side_untracked:
         notes.append(_("%(a)s of side money is not attributed to any side pool.") % {"a": _m(side_untracked)})
     if overlay:
@@ -268,7 +284,7 @@ def slip_context(payment: PrizePayment) -> dict:
         "payment": payment, "row": row, "t": payment.tournament, "person": payment.entry.person, "entry": payment.entry,
         "created": timezone.localtime(payment.created_at), "method": row.get_method_display() if row else "",
         "cashier": payment.paid_by.get_username() if payment.paid_by_id else "", "currency": payment.tournament.currency,
-        "kind": payment.get_kind_display(), "void": payment.is_void,
+        "kind": payment.get_kind_display(), "void": payment.is_void, "forfeit_share": payment.source == sel.FORFEIT_SOURCE,
     }
 
 
@@ -278,6 +294,8 @@ def slip_lines(payment: PrizePayment) -> list[tuple[str, str]]:
              (_("Date"), c["created"].strftime("%d/%m/%Y %H:%M:%S")), (_("Tournament"), c["t"].name),
              (_("Winner"), c["person"].full_name), (_("Entry"), f"#{c['entry'].number}"), (_("Place"), str(payment.place or "")),
              (_("Prize"), str(c["kind"])), (_("Amount"), f"{payment.amount} {c['currency']}")]
+    if payment.source == sel.FORFEIT_SOURCE:
+        lines.append((_("For"), _("a prize forfeited by an elimination without prize (PEN-07)")))
     if c["method"]:
         lines.append((_("Paid by"), str(c["method"])))
     if payment.reference:

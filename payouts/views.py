@@ -86,7 +86,7 @@ def tournament_payouts(request, pk):
         "players_left": t.entries.filter(status=Entry.ACTIVE).count(), "signoff": sel.signoff_status(t),
         "dues": sel.dues(t, prizes), "templates": PayoutTemplate.objects.all(), "side_pools": sel.side_pools_summary(t),
         "reports": reports.REPORTS, "targets": Tournament.objects.exclude(pk=t.pk).exclude(status__in=[Tournament.FINISHED, Tournament.CANCELLED]),
-        "recon": reports.reconciliation_data(t),
+        "recon": reports.reconciliation_data(t), "forfeits": sel.forfeit_plan(t, prizes),
         "late_reg_closed": t.status == Tournament.RUNNING and not clockview.late_registration_open(t),
     }
     return render(request, "payouts/tournament.html", ctx)

@@ -23,6 +23,13 @@ def active_penalties(t, now=None):
     return Penalty.objects.filter(tournament=t, status=Penalty.ACTIVE).exclude(over).select_related("entry", "person")
 
 
+def prize_forfeited_entries(t) -> set[int]:
+    """PEN-07 / C27: the entries whose prize an elimination without prize took away (they keep
+    their place by removal time, but are paid nothing). A cancelled penalty forfeits nothing."""
+    return set(Penalty.objects.filter(tournament=t, prize_forfeited=True).exclude(status=Penalty.CANCELLED)
+               .values_list("entry_id", flat=True))
+
+
 def penalty_history(person):
     """Every penalty the person ever had, across tournaments, newest first (for escalation)."""
     return Penalty.objects.filter(person=person).select_related("tournament").order_by("-issued_at")

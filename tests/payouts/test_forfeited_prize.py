@@ -1,0 +1,152 @@
+"""PEN-07 / C27: a player eliminated without prize keeps his place by removal time but is paid
+nothing; where his prize goes is the house rule ``forfeited_prize`` (HOLD by default,
+REDISTRIBUTE, NEXT_PLACE). The payout table, the desk, the slips and the reconciliation show it."""
+
+from decimal import Decimal
+
+import pytest
+from django.test import Client
+
+from payouts import reports, services
+from payouts import selectors as sel
+from seating import services as seating
+from tdmanager.errors import DomainError
+from tests.conftest import client_for, make_user
+from tournaments.models import Entry
+from tournaments.services import cashier, floor, lifecycle
+from tournaments.services.events import Actor
+
+pytestmark = pytest.mark.django_db
+D = Decimal
+
+
+@pytest.fixture
+def field(make_tournament, make_person, cashier_actor, actor):
+    """10 players × €100, no fee: a pool of 1,000 paid 400 / 300 / 200 / 100; started."""
+    def make(rule=None):
+        t = make_tournament(buy_in=D("100"), fee=D("0"), settings={"forfeited_prize": rule} if rule else {})
+        for _ in range(10):
+            cashier.register(t, make_person(), method="CARD", actor=cashier_actor)
+        services.edit_payout_table(t, [{"place": i, "amount": a} for i, a in enumerate(["400", "300", "200", "100"], 1)], actor=actor)
+        services.lock_payout_table(t, actor=actor)
+        lifecycle.start(t, actor=actor, prestart_report_sent=True)
+        t.refresh_from_db()
+        return t
+    return make
+
+
+def playing(t):
+    return list(t.entries.filter(status=Entry.ACTIVE).order_by("number"))
+
+
+def bust_one(t, actor):
+    seating.record_bust(t, [playing(t)[-1]], actor=actor)
+
+
+def play_out_with_a_cheat(t, actor):
+    """Six busts (places 10–5), the cheat eliminated without prize at 4, then play to a winner."""
+    for _ in range(6):
+        bust_one(t, actor)
+    cheat = playing(t)[0]
+    floor.issue_penalty(t, cheat, kind="ELIMINATION_NO_PRIZE", reason_code="COLLUSION", actor=actor)
+    while len(playing(t)) > 1:
+        bust_one(t, actor)
+    cheat.refresh_from_db()
+    return cheat
+
+
+def sign_twice(t, director):
+    services.sign_off_ranking(t, actor=Actor(director))
+    services.sign_off_ranking(t, actor=Actor(make_user("controller", "controller")))
+
+
+def by_place(t, place):
+    return t.entries.get(place=place)
+
+
+def pay_everything_payable(t, actor):
+    for d in sel.dues(t):
+        if not d["forfeited"] and not d["paid"] and d["amount"] > 0:
+            services.pay_prize(d["entry"], method="TRANSFER", reference="IBAN", actor=actor, source=d["source"])
+
+
+def test_the_cheat_keeps_his_place_and_by_default_his_prize_is_held(field, actor, director):
+    t = field()
+    cheat = play_out_with_a_cheat(t, actor)
+    assert cheat.status == Entry.BUSTED and cheat.place == 4  # placed by removal time
+    sign_twice(t, director)
+    due = sel.due_for(t, cheat, "MAIN:CASH")
+    assert due["forfeited"] and due["amount"] == D("100.00")
+    with pytest.raises(DomainError) as e:
+        services.pay_prize(cheat, method="CASH", actor=actor)
+    assert e.value.code == "prize_forfeited" and 400 <= e.value.status < 500
+    plan = sel.forfeit_plan(t)
+    assert plan["rule"] == "HOLD" and plan["held"] == D("100.00") and plan["extras"] == []
+    pay_everything_payable(t, actor)
+    recon = reports.reconciliation_data(t)
+    lines = {str(label): v for label, v in recon["lines"]}
+    assert recon["balanced"]
+    assert lines["… forfeited prizes held by the house (PEN-07)"] == D("100.00")
+    assert lines["Prize pool not yet paid"] == D("100.00")  # the forfeited prize, held
+    assert any("eliminated without prize" in n for n in recon["notes"])
+
+
+def test_redistribute_shares_the_prize_among_the_other_paid_places(field, actor, director):
+    t = field("REDISTRIBUTE")
+    cheat = play_out_with_a_cheat(t, actor)
+    sign_twice(t, director)
+    plan = sel.forfeit_plan(t)
+    shares = {x["place"]: x["amount"] for x in plan["extras"]}
+    # 100 in proportion to 400 / 300 / 200; the odd cent to 1st.
+    assert shares == {1: D("44.45"), 2: D("33.33"), 3: D("22.22")}
+    assert plan["held"] == D("0.00")
+    pay_everything_payable(t, actor)
+    paid_to_first = [p for p in by_place(t, 1).prize_payments.all()]
+    assert sorted(p.amount for p in paid_to_first) == [D("44.45"), D("400.00")]
+    share = next(p for p in paid_to_first if p.source == sel.FORFEIT_SOURCE)
+    lines = dict(reports.slip_lines(share))
+    assert "forfeited" in str(lines["For"])
+    assert not cheat.prize_payments.exists()
+    recon = reports.reconciliation_data(t)
+    assert recon["balanced"] and dict((str(k), v) for k, v in recon["lines"])["Prize pool not yet paid"] == D("0.00")
+
+
+def test_redistribute_before_the_end_waits_for_the_places_in_play(field, actor):
+    t = field("REDISTRIBUTE")
+    for _ in range(6):
+        bust_one(t, actor)
+    floor.issue_penalty(t, playing(t)[0], kind="ELIMINATION_NO_PRIZE", reason_code="COLLUSION", actor=actor)
+    plan = sel.forfeit_plan(t)
+    assert plan["pending"] == {1: D("44.45"), 2: D("33.33"), 3: D("22.22")} and plan["held"] == D("0.00")
+    assert reports.reconciliation_data(t)["balanced"]
+
+
+def test_next_place_moves_the_places_below_up_one(field, actor, director):
+    t = field("NEXT_PLACE")
+    play_out_with_a_cheat(t, actor)
+    sign_twice(t, director)
+    plan = sel.forfeit_plan(t)
+    fifth = by_place(t, 5)
+    assert [(x["place"], x["amount"]) for x in plan["extras"]] == [(5, D("100.00"))]  # 5th is paid as 4th
+    due = sel.due_for(t, fifth, sel.FORFEIT_SOURCE)
+    assert due["amount"] == D("100.00") and not due["forfeited"]
+    pay_everything_payable(t, actor)
+    assert reports.reconciliation_data(t)["balanced"]
+
+
+def test_the_api_shows_the_forfeit_and_refuses_to_pay_it(field, actor, director, cashier_user):
+    t = field()
+    cheat = play_out_with_a_cheat(t, actor)
+    sign_twice(t, director)
+    api = client_for(director)
+    table = api.get(f"/api/v1/tournaments/{t.pk}/payouts/table/").json()
+    assert table["forfeits"]["rule"] == "HOLD" and table["forfeits"]["held"] == "100.00"
+    assert table["forfeits"]["places"] == [{"place": 4, "entry": cheat.pk, "name": cheat.person.full_name, "kind": "CASH", "amount": "100.00"}]
+    due = [d for d in api.get(f"/api/v1/payouts/due/?tournament={t.pk}").json() if d["entry"] == cheat.pk]
+    assert due and due[0]["forfeited"] is True
+    r = client_for(cashier_user).post("/api/v1/payouts/pay/", {"entry": cheat.pk, "method": "CASH"}, format="json")
+    assert r.status_code == 409 and r.json()["code"] == "prize_forfeited"
+    browser = Client()
+    browser.force_login(director)
+    page = browser.get(f"/tournaments/{t.pk}/payouts/").content.decode()
+    assert 'id="forfeits"' in page and "eliminated without prize" in page
