@@ -20,7 +20,7 @@ from tournaments.services.events import Actor
 
 from . import reports, services
 from . import selectors as sel
-from .models import Deal, JackpotFund, PayoutTemplate, PrizePayment, SatelliteLink, SidePool, Ticket
+from .models import Deal, JackpotClaim, JackpotFund, PayoutTemplate, PrizePayment, SatelliteLink, SidePool, Ticket
 
 # --- serializers ------------------------------------------------------------------------
 
@@ -64,6 +64,8 @@ class DealIn(StacksIn):
     method = serializers.ChoiceField(choices=Deal.METHODS)
     amounts = serializers.ListField(child=serializers.DecimalField(max_digits=13, decimal_places=2), required=False,
                                     help_text="CUSTOM: one amount per player, players in entry-number order")
+    by_place = serializers.ListField(child=serializers.DecimalField(max_digits=13, decimal_places=2, min_value=0), required=False,
+                                     help_text="CUSTOM (PAY-09): the new prize of each place in play, 1st first, strictly decreasing")
 
 
 class EntryIn(serializers.Serializer):
@@ -308,7 +310,8 @@ class DealsView(Base):
     @extend_schema(request=DealIn, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, pk):
         d = self.valid(DealIn)
-        deal = services.propose_deal(_t(pk), d["stacks"], method=d["method"], actor=self.actor(), reserve=d["reserve"], amounts=d.get("amounts"))
+        deal = services.propose_deal(_t(pk), d["stacks"], method=d["method"], actor=self.actor(), reserve=d["reserve"], amounts=d.get("amounts"),
+                                     by_place=d.get("by_place"))
         return Response(deal_data(deal), status=201)
 
 
@@ -378,9 +381,9 @@ class ReportView(Base):
                    responses={(200, "application/json"): OpenApiTypes.OBJECT, (200, "text/csv"): OpenApiTypes.STR,
                               (200, "application/pdf"): OpenApiTypes.BINARY})
     def get(self, request, pk, name):
-        if name not in reports.REPORTS:
-            raise DomainError("unknown_report", _("Unknown report."), status=404)
         t = _t(pk)
+        if not reports.is_report(t, name):
+            raise DomainError("unknown_report", _("Unknown report."), status=404)
         report = reports.build(t, name)
         fmt = request.query_params.get("format_type", "json")
         if fmt == "csv":
@@ -391,7 +394,9 @@ class ReportView(Base):
             resp = HttpResponse(reports.to_pdf(report), content_type="application/pdf")
             resp["Content-Disposition"] = f'inline; filename="{name}-{t.pk}.pdf"'
             return resp
-        return Response({**report, "columns": [str(c) for c in report["columns"]], "totals": [[str(a), str(b)] for a, b in report["totals"]]})
+        return Response({**report, "columns": [str(c) for c in report["columns"]], "totals": [[str(a), str(b)] for a, b in report["totals"]],
+                         **({"signatures": [{"name": n, "role": r, "at": at} for n, r, at in report["signatures"]]}
+                            if "signatures" in report else {})})
 
 
 class SignoffView(Base):
@@ -463,3 +468,74 @@ class TicketRedeemView(Base):
         d = self.valid(TicketRedeemIn)
         ticket = get_object_or_404(Ticket, pk=pk)
         return idempotent(request, lambda: Response({"entry": services.redeem_ticket(ticket, actor=self.actor(), tournament=d["tournament"]).pk}, status=201))
+
+
+# --- the progressive jackpot (REG-11, PAY-12) ---------------------------------------------
+
+
+class JackpotBaseIn(serializers.Serializer):
+    base = serializers.DecimalField(max_digits=13, decimal_places=2, min_value=0)
+    name = serializers.CharField(allow_blank=True, default="", max_length=120)
+
+
+class JackpotClaimIn(serializers.Serializer):
+    entries = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=1, max_length=10,
+                                    help_text="the entries with a royal flush in this hand (two or more share it)")
+    both_hole_cards = serializers.BooleanField(help_text="the floor saw both hole cards used (required to win)")
+    note = serializers.CharField(allow_blank=True, default="", max_length=200)
+
+
+class JackpotPayIn(serializers.Serializer):
+    method = serializers.ChoiceField(choices=LedgerRow.METHODS)
+    reference = serializers.CharField(allow_blank=True, default="", max_length=80)
+    payee = serializers.CharField(allow_blank=True, default="", max_length=160)
+
+
+def jackpot_data():
+    fund = sel.jackpot_fund()
+    return {"fund": sel.jackpot_summary(), "claims": sel.jackpot_claims(fund) if fund else []}
+
+
+def win_data(win):
+    return {"id": win.pk, "tournament": win.tournament_id, "level": win.level, "percent": str(win.percent),
+            "fund_before": sel.money(win.fund_before), "amount": sel.money(win.amount), "verified_by": win.verified_by.get_username(),
+            "locked_until": win.locked_until.isoformat(),
+            "claims": [{"id": c.pk, "entry": c.entry_id, "amount": sel.money(c.amount)} for c in win.claims.all()]}
+
+
+class JackpotView(Base):
+    """The venue's progressive jackpot: the fund (base + contributions − wins), whether a win
+    locks it until tomorrow, and the winners' shares with whether each was collected. PUT sets
+    the base (director)."""
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request):
+        return Response(jackpot_data())
+
+    @extend_schema(request=JackpotBaseIn, responses=OpenApiTypes.OBJECT)
+    def put(self, request):
+        d = self.valid(JackpotBaseIn)
+        services.set_jackpot_base(d["base"], name=d["name"], actor=self.actor())
+        return Response(jackpot_data())
+
+
+class JackpotClaimView(Base):
+    """The floor records a royal flush verified at the table (PAY-12); the level is the clock's."""
+
+    @extend_schema(request=JackpotClaimIn, responses={201: OpenApiTypes.OBJECT})
+    def post(self, request, pk):
+        t = _t(pk)
+        d = self.valid(JackpotClaimIn)
+        return idempotent(request, lambda: Response(win_data(services.claim_jackpot(
+            t, d["entries"], both_hole_cards=d["both_hole_cards"], note=d["note"], actor=self.actor())), status=201))
+
+
+class JackpotPayView(Base):
+    """The desk pays a winner's share of the jackpot; the answer carries the slip's address."""
+
+    @extend_schema(request=JackpotPayIn, responses={201: OpenApiTypes.OBJECT})
+    def post(self, request, pk):
+        claim = get_object_or_404(JackpotClaim, pk=pk)
+        d = self.valid(JackpotPayIn)
+        return idempotent(request, lambda: Response(payment_data(services.pay_jackpot(
+            claim, method=d["method"], reference=d["reference"], payee=d["payee"], actor=self.actor())), status=201))

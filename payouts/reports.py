@@ -1,12 +1,16 @@
 """Reports for the control authority and the house (ROLE-02, ROLE-03), as data, CSV and PDF.
 
-* ``prestart``: registered players before the start — names, count, buy-ins and fees.
+* ``prestart``: the ticket stubs sold before the start (receipt number, entry, player, amounts)
+  and their totals; ``addendum-N``: the N-th addendum, the stubs sold after the previous report.
+* ``rulings``: the floor's decisions with their annotations (ROLE-05).
 * ``standings``: final standings with prizes and leaderboard points (LB-01).
 * ``payments``: what the cashier paid, one line per prize payment.
 * ``reconciliation``: money in = prize pool + deductions − overlay + fees + side pools;
   money out = payouts; what is left is explained line by line (or the difference shows).
 
-Each report is ``{"title", "columns", "rows", "totals"}``; rows are lists of strings.
+Each report is ``{"title", "columns", "rows", "totals"}``; rows are lists of strings. The winners'
+report and the payments report also carry ``signatures`` (name, role, time): the ranking's two
+sign-offs (ELM-07), printed on the CSV and the PDF.
 """
 
 from __future__ import annotations
@@ -14,41 +18,100 @@ from __future__ import annotations
 import csv
 import io
 
-from django.db.models import Q, Sum
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tdmanager.money import ZERO
+from tournaments import selectors as tsel
 from tournaments.house import HouseRules
-from tournaments.models import Entry, LedgerRow
+from tournaments.models import LedgerRow, Ruling
 
 from . import leaderboard
 from . import selectors as sel
-from .models import PrizePayment
+from .models import PrizePayment, RankingSignoff
 
-REPORTS = ("prestart", "standings", "payments", "reconciliation")
+REPORTS = ("prestart", "standings", "payments", "reconciliation", "rulings")
 
 
 def _m(v) -> str:
     return sel.money(v)
 
 
-def prestart(t) -> dict:
-    """ROLE-02: the registered players before the start, with the money taken for each."""
-    sales = LedgerRow.objects.filter(tournament=t).exclude(sel._payout_rows_q())
-    per_entry = {r["entry"]: r for r in sales.values("entry").annotate(p=Sum("prize_amount"), f=Sum("fee_amount"))}
-    rows, buy_ins, fees, count = [], ZERO, ZERO, 0
-    for e in t.entries.exclude(status=Entry.CANCELLED).select_related("person").order_by("number"):
-        paid = per_entry.get(e.pk, {})
-        p, f = paid.get("p") or ZERO, paid.get("f") or ZERO
-        buy_ins, fees, count = buy_ins + p, fees + f, count + 1
-        rows.append([str(e.number), e.person.full_name, e.person.document_id, str(e.get_status_display()), _m(p), _m(f)])
+def _stub_report(t, rows, title: str) -> dict:
+    """Ticket stubs, one per desk row: receipt number, time, entry, player, document, what it
+    is and its amounts, with the totals (ROLE-02, REG-05)."""
+    out, prize, fee, total, entries = [], ZERO, ZERO, ZERO, set()
+    for r in rows:
+        person = r.person or (r.entry.person if r.entry_id else None)
+        prize, fee, total = prize + r.prize_amount, fee + r.fee_amount, total + r.total
+        if r.entry_id and r.kind in (LedgerRow.BUY_IN, LedgerRow.RE_ENTRY):
+            entries.add(r.entry_id)
+        out.append([str(r.receipt_number), timezone.localtime(r.created_at).strftime("%d/%m/%Y %H:%M"),
+                    str(r.entry.number) if r.entry_id else "", person.full_name if person else "",
+                    person.document_id if person else "", str(r.get_kind_display()), _m(r.prize_amount), _m(r.fee_amount),
+                    _m(r.total)])
     return {
-        "title": _("Pre-start report: %(t)s") % {"t": t.name},
-        "columns": [_("Entry"), _("Player"), _("Document"), _("Status"), _("Buy-in"), _("Fee")],
-        "rows": rows,
-        "totals": [(_("Registered"), str(count)), (_("Total buy-ins"), _m(buy_ins)), (_("Total fees"), _m(fees)),
+        "title": title,
+        "columns": [_("Receipt"), _("Time"), _("Entry"), _("Player"), _("Document"), _("Stub"), _("Buy-in"), _("Fee"), _("Amount")],
+        "rows": out,
+        "totals": [(_("Stubs"), str(len(out))), (_("Entries"), str(len(entries))), (_("Total buy-ins"), _m(prize)),
+                   (_("Total fees"), _m(fee)), (_("Total"), _m(total)),
                    (_("Generated"), timezone.localtime().strftime("%d/%m/%Y %H:%M"))],
+    }
+
+
+def prestart(t) -> dict:
+    """ROLE-02: the ticket stubs sold before the start (all of them until it starts)."""
+    rows = tsel.stub_rows(t).filter(id__lte=tsel.prestart_last_row(t))
+    report = _stub_report(t, rows, _("Pre-start report: %(t)s") % {"t": t.name})
+    entries = t.entries.exclude(status="CANCELLED").select_related("person").order_by("number")
+    started = tsel.start_time(t)
+    if started is not None:
+        entries = entries.filter(created_at__lte=started)
+    registered = 0
+    for e in entries:
+        registered += 1
+        if not e.ledger.exists():  # a reservation not paid yet: listed, with no stub
+            report["rows"].append(["", "", str(e.number), e.person.full_name, e.person.document_id,
+                                   str(e.get_status_display()), _m(ZERO), _m(ZERO), _m(ZERO)])
+    report["totals"].insert(0, (_("Registered"), str(registered)))
+    return report
+
+
+def addendum(t, number: int) -> dict:
+    """ROLE-02: addendum ``number`` to the pre-start report, the stubs it numbered."""
+    rep = t.stub_reports.filter(number=number).first()
+    if rep is None:
+        raise KeyError(number)
+    rows = tsel.stub_rows(t).filter(id__gte=rep.first_row_id, id__lte=rep.last_row_id)
+    report = _stub_report(t, rows, _("Addendum %(n)s to the pre-start report: %(t)s") % {"n": number, "t": t.name})
+    report["totals"].append((_("Issued"), timezone.localtime(rep.created_at).strftime("%d/%m/%Y %H:%M")))
+    return report
+
+
+def signatures(t) -> list[tuple[str, str, str]]:
+    """The ranking's sign-offs as it stands now (ELM-07): (name, role, time)."""
+    snap = sel.ranking_snapshot(t)
+    return [(s.user.get_full_name() or s.user.get_username(), str(RankingSignoff.ROLE_LABELS.get(s.role, s.role)),
+             timezone.localtime(s.created_at).strftime("%d/%m/%Y %H:%M"))
+            for s in RankingSignoff.objects.filter(tournament=t).select_related("user") if snap and s.snapshot == snap]
+
+
+def rulings(t) -> dict:
+    """ROLE-05: every ruling (final) with its annotations, in the order decided."""
+    rows = []
+    for r in Ruling.objects.filter(tournament=t).select_related("decided_by").prefetch_related("notes__user"):
+        notes = " | ".join(f"{timezone.localtime(n.created_at):%d/%m %H:%M} {n.user.get_username()}: {n.text}" for n in r.notes.all())
+        rows.append([str(r.pk), timezone.localtime(r.asked_at).strftime("%d/%m/%Y %H:%M:%S"), str(r.table_number or ""), r.hand,
+                     r.asked_by, r.question, r.decision, r.decided_by.get_full_name() or r.decided_by.get_username(),
+                     timezone.localtime(r.decided_at).strftime("%d/%m/%Y %H:%M:%S"), _("late") if r.late else "", notes])
+    return {
+        "title": _("Rulings: %(t)s") % {"t": t.name},
+        "columns": [_("No."), _("Asked"), _("Table"), _("Hand"), _("Asked by"), _("Question"), _("Decision"), _("Decided by"),
+                    _("Decided"), _("Window"), _("Notes")],
+        "rows": rows,
+        "totals": [(_("Rulings"), str(len(rows))), (_("Asked late"), str(sum(1 for r in rows if r[9])))],
     }
 
 
@@ -98,6 +161,7 @@ def standings(t) -> dict:
         "rows": rows,
         "totals": [(_("Prize pool"), _m(sel.prize_pool(t) if not sel.satellite_link(t) else sel.satellite_pool(t))),
                    (_("Prizes won"), _m(total_won)), (_("Paid"), _m(total_paid)), (_("Participants"), str(sel.field_size(t)))],
+        "signatures": signatures(t),
     }
 
 
@@ -119,6 +183,7 @@ def payments(t) -> dict:
                     _("Payee"), _("Cashier"), ""],
         "rows": rows,
         "totals": [(_("Paid"), _m(total)), (_("Payments"), str(sum(1 for r in rows if not r[-1])))],
+        "signatures": signatures(t),
     }
 
 
@@ -230,8 +295,19 @@ def reconciliation(t) -> dict:
             "totals": [(_("Result"), status)], "balanced": data["balanced"]}
 
 
+def is_report(t, name: str) -> bool:
+    """A report this tournament has: one of ``REPORTS`` or an addendum it issued."""
+    if name in REPORTS:
+        return True
+    prefix, _sep, number = str(name).partition("-")
+    return prefix == "addendum" and number.isdigit() and t.stub_reports.filter(number=int(number)).exists()
+
+
 def build(t, name: str) -> dict:
-    return {"prestart": prestart, "standings": standings, "payments": payments, "reconciliation": reconciliation}[name](t)
+    if name.startswith("addendum-"):
+        return addendum(t, int(name.partition("-")[2]))
+    return {"prestart": prestart, "standings": standings, "payments": payments, "reconciliation": reconciliation,
+            "rulings": rulings}[name](t)
 
 
 def to_csv(report: dict) -> str:
@@ -243,6 +319,10 @@ def to_csv(report: dict) -> str:
     w.writerow([])
     for label, value in report["totals"]:
         w.writerow([str(label), value])
+    if "signatures" in report:
+        w.writerow([])
+        w.writerow([_("Signatures"), _("Role"), _("Time")])
+        w.writerows([list(s) for s in report["signatures"]] or [[_("not signed")]])
     return buf.getvalue()
 
 
@@ -266,7 +346,11 @@ def to_pdf(report: dict) -> bytes:
                                ("VALIGN", (0, 0), (-1, -1), "TOP")]))
     story = [Paragraph(_escape(report["title"]), styles["Title"]), Spacer(1, 4 * mm), table, Spacer(1, 6 * mm)]
     totals = Table([[Paragraph(f"<b>{_escape(label)}</b>", cell), Paragraph(_escape(value), cell)] for label, value in report["totals"]])
-    story += [totals, Spacer(1, 14 * mm), Paragraph(_("Signature") + ": ______________________________", styles["BodyText"])]
+    story += [totals, Spacer(1, 8 * mm)]
+    for name, role, at in report.get("signatures", []):
+        story.append(Paragraph(_escape(_("Signed by %(name)s (%(role)s), %(at)s") % {"name": name, "role": role, "at": at}),
+                               styles["BodyText"]))
+    story += [Spacer(1, 10 * mm), Paragraph(_("Signature") + ": ______________________________", styles["BodyText"])]
     doc.build(story)
     return buf.getvalue()
 

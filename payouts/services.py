@@ -16,6 +16,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from seating import selectors as seating_selectors
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.money import CENT, ZERO, floor_money, split_evenly, to_money
 from tdmanager.roles import CONTROLLER, DIRECTOR, user_roles
@@ -24,7 +25,7 @@ from tournaments import clockview
 from tournaments.actions import Action
 from tournaments.house import HouseRules
 from tournaments.models import Clock, Entry, LedgerRow, Tournament
-from tournaments.services.cashier import DeskError, check_cash_limit, check_method, check_open_for_sales
+from tournaments.services.cashier import DeskError, check_cash_limit, check_cash_split, check_method, check_open_for_sales
 from tournaments.services.events import Actor, log_event
 from tournaments.services.ledger import issue_paid_entry, lock_tournament, write_row
 
@@ -309,6 +310,7 @@ def pay_prize(entry, *, method: str, actor: Actor, source: str = "MAIN:CASH", re
             except DeskError:
                 raise PayoutError("cash_limit_exceeded", _("%(a)s %(c)s is above the cash limit: pay it by cheque or bank transfer in the winner's name.")
                                   % {"a": amount, "c": t.currency})
+            check_cash_split(t, person, amount)  # REG-06: no splitting into several cash operations
             payee = payee.strip() or person.full_name
         else:
             if not reference.strip():
@@ -489,13 +491,32 @@ def _deal_state(t, stacks: dict):
     return players, [chips[i] for i in ids], left, in_play
 
 
-def _deal_policy(t, n: int) -> str | None:
-    size = _final_table_size(t)
+def _deal_policy(t, n: int, rules: HouseRules | None = None) -> str | None:
+    """Why PAY-09 / ROLE-08 refuse a deal now (None: allowed): final table only (at most the
+    house's final-table size left and, once seated, all at one table), never while streaming."""
+    rules = rules or HouseRules.of(t)
+    size = rules.final_table_size
+    if rules.streaming_live:
+        return _("The TV table is streaming live: no deal can be discussed or recorded (ROLE-08).")
     if n < 2:
         return _("A deal needs at least two players.")
     if n > size:
         return _("Deals are allowed only at the final table: %(n)s players are left, the final table is %(s)s (PAY-09).") % {"n": n, "s": size}
+    if len(seating_selectors.table_numbers(t)) > 1:
+        return _("Deals are allowed only at the final table: the players left are not at one table yet (PAY-09).")
     return None
+
+
+def _deal_refused(t, n: int) -> None:
+    rules = HouseRules.of(t)
+    problem = _deal_policy(t, n, rules)
+    if problem:
+        raise PayoutError("deal_streaming" if rules.streaming_live else "not_final_table", problem)
+
+
+def _check_not_streaming(t) -> None:
+    if HouseRules.of(t).streaming_live:
+        raise PayoutError("deal_streaming", _("The TV table is streaming live: no deal can be discussed or recorded (ROLE-08)."))
 
 
 def _by_place(amounts, reserve: Decimal) -> list[Decimal]:
@@ -532,23 +553,26 @@ def deal_options(tournament, stacks: dict, *, reserve=ZERO) -> dict:
         "reserve": sel.money(reserve),
         "methods": methods,
         "policy": _deal_policy(t, len(players)),
+        "streaming_live": HouseRules.of(t).streaming_live,
         "final_table_size": _final_table_size(t),
     }
 
 
 @service
-def propose_deal(tournament, stacks: dict, *, method: str, actor: Actor, reserve=ZERO, amounts=None) -> Deal:
-    """Record a proposed deal (PAY-09): final table only, new amounts per finishing place,
-    strictly decreasing, adding up to the prizes left (a reserve for 1st is optional).
-    ``amounts`` (per player, same order as the players by entry number) for a CUSTOM deal."""
+def propose_deal(tournament, stacks: dict, *, method: str, actor: Actor, reserve=ZERO, amounts=None, by_place=None) -> Deal:
+    """Record a proposed deal (PAY-09): final table only, never while the TV table streams
+    live (ROLE-08), new amounts per finishing place, strictly decreasing («progressiva e non
+    paritaria»), adding up to the prizes left (a reserve for 1st is optional).
+    A CUSTOM deal is written either per finishing place (``by_place``: places 1..n, 1st first:
+    what a player receives depends on where he finishes) or per player (``amounts``, players
+    by entry number), which is then read as a ladder."""
     t = lock_tournament(tournament)
     reserve = _money(reserve, _("The reserve"))
     if sel.table_state(t) != PayoutTable.LOCKED:
         raise PayoutError("table_not_locked", _("Lock the payout table before recording a deal."))
+    _check_not_streaming(t)
     players, chips, left, in_play = _deal_state(t, stacks)
-    problem = _deal_policy(t, len(players))
-    if problem:
-        raise PayoutError("not_final_table", problem)
+    _deal_refused(t, len(players))
     if any(p["kind"] != "CASH" for p in in_play if p["kind"] in POOL_FUNDED):
         raise PayoutError("deal_noncash_prize", _("A place in play has a ticket or seat prize: a deal can only share cash."))
     if Deal.objects.filter(tournament=t, status=Deal.PROPOSED).exists():
@@ -560,13 +584,23 @@ def propose_deal(tournament, stacks: dict, *, method: str, actor: Actor, reserve
             per_player = deal_engine.chip_chop(chips, left, reserve=reserve)
         elif method == Deal.EVEN:
             per_player = deal_engine.even_chop(chips, left, reserve=reserve)
+        elif method == Deal.CUSTOM and by_place is not None:
+            if reserve:
+                raise ValidationFailed("reserve_in_places", _("A deal by place already says what 1st receives: leave the reserve at 0."))
+            if len(by_place) != len(players):
+                raise ValidationFailed("amounts_required", _("A deal by place needs one amount for each of the %(n)s places in play.")
+                                       % {"n": len(players)})
+            per_player = None
         elif method == Deal.CUSTOM:
             if not amounts or len(amounts) != len(players):
                 raise ValidationFailed("amounts_required", _("A custom deal needs one amount per player."))
             per_player = deal_engine.custom_deal([_money(a) for a in amounts], left, reserve=reserve)
         else:
             raise ValidationFailed("bad_method", _("Unknown deal method."))
-        by_place = deal_engine.validate_deal_by_place(_by_place(per_player, reserve), left)
+        if per_player is None:
+            by_place = deal_engine.validate_deal_by_place([_money(a, _("Place %(p)s") % {"p": i}) for i, a in enumerate(by_place, 1)], left)
+        else:
+            by_place = deal_engine.validate_deal_by_place(_by_place(per_player, reserve), left)
     except deal_engine.DealError as exc:
         messages = {
             "not_strictly_decreasing": _("House policy (PAY-09): the deal must pay every place strictly more than the next one. %(d)s"),
@@ -575,10 +609,11 @@ def propose_deal(tournament, stacks: dict, *, method: str, actor: Actor, reserve
         raise PayoutError(exc.code, messages.get(exc.code, "%(d)s") % {"d": exc.message}, status=400)
     deal = Deal.objects.create(
         tournament=t, method=method, stacks={str(e.pk): c for e, c in zip(players, chips)}, reserve=reserve,
-        by_player={str(e.pk): str(a) for e, a in zip(players, per_player)}, by_place=[str(a) for a in by_place],
+        by_player={str(e.pk): str(a) for e, a in zip(players, per_player or [])}, by_place=[str(a) for a in by_place],
         prizes_before=[str(p) for p in left], created_by=actor.user,
     )
-    log_event(t, Action.PAYOUTS_DEAL_PROPOSED, actor, deal=deal.pk, method=method, by_place=deal.by_place, reserve=str(reserve))
+    log_event(t, Action.PAYOUTS_DEAL_PROPOSED, actor, deal=deal.pk, method=method, by_place=deal.by_place, reserve=str(reserve),
+              per_place=per_player is None)
     return deal
 
 
@@ -589,6 +624,7 @@ def accept_deal(deal, entry, *, actor: Actor) -> DealAcceptance:
     deal = Deal.objects.get(pk=deal.pk)
     if deal.status != Deal.PROPOSED:
         raise PayoutError("deal_closed", _("This deal is no longer open."))
+    _check_not_streaming(t)
     if str(entry.pk) not in deal.stacks:
         raise PayoutError("not_in_deal", _("This player is not part of the deal."))
     if DealAcceptance.objects.filter(deal=deal, entry=entry).exists():
@@ -606,6 +642,7 @@ def approve_deal(deal, *, actor: Actor) -> Deal:
     deal = Deal.objects.get(pk=deal.pk)
     if deal.status != Deal.PROPOSED:
         raise PayoutError("deal_closed", _("This deal is no longer open."))
+    _check_not_streaming(t)
     still_in = {str(pk) for pk in t.entries.filter(status=Entry.ACTIVE).values_list("pk", flat=True)}
     if still_in != set(deal.stacks):
         raise PayoutError("players_changed", _("The players left have changed since the deal was proposed: propose it again."))
@@ -784,6 +821,7 @@ def claim_jackpot(tournament, entries, *, both_hole_cards: bool, actor: Actor, n
         percent = rules.jackpot_late_percent
     else:
         raise PayoutError("jackpot_window_over", _("Late registration is closed: the jackpot can no longer be won in this tournament."))
+    percent = to_money(percent).quantize(CENT)  # two decimals, as stored
     fund = _jackpot_fund_for_update()
     lock = sel.jackpot_lock(fund, now)
     if lock is not None:

@@ -112,6 +112,7 @@ def deal_page(request, pk):
     accepted = {a.entry_id for a in deal.acceptances.all()} if deal else set()
     return render(request, "payouts/deal.html", {
         "t": t, "players": players, "deal": deal, "accepted": accepted, "final_table_size": HouseRules.of(t).final_table_size,
+        "streaming_live": HouseRules.of(t).streaming_live,
         "summary": sel.display_summary(t), "state": sel.table_state(t),
         "recent": Deal.objects.filter(tournament=t).exclude(status=Deal.PROPOSED)[:5],
         "deal_rows": [(e, deal.stacks.get(str(e.pk)), deal.by_player.get(str(e.pk)), e.pk in accepted) for e in players] if deal else [],
@@ -134,7 +135,7 @@ def slip_pdf(request, number):
 
 def report(request, pk, name, fmt):
     t = get_object_or_404(Tournament, pk=pk)
-    if name not in reports.REPORTS or fmt not in ("csv", "pdf"):
+    if not reports.is_report(t, name) or fmt not in ("csv", "pdf"):
         raise Http404
     data = reports.build(t, name)
     if fmt == "csv":

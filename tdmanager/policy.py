@@ -13,10 +13,19 @@ until it gets a decision.
 What the display role sees is exactly what a lobby screen shows: tournaments, blinds and the
 clock, players left, prize pool and payouts, brackets and leaderboards. Money detail, entries,
 the event log, devices and personal data are staff-only.
+
+The administrative controller (ROLE-01, «Controllore Amministrativo») reads what he signs and
+witnesses: the ranking's second signature (ELM-07) and the witness sign-off on seat draws and
+balancing moves are his alone; a director does not hold this role (the two-person rule). The
+regulator (the municipal control corps) reads the reports, ledgers and event logs of the
+tournaments a director granted him (``BY_TOURNAMENT``: routes whose ``pk`` is a tournament)
+and changes nothing.
 """
 
 DIRECTOR, FLOOR, CASHIER, DISPLAY = "director", "floor", "cashier", "display"
+CONTROLLER, REGULATOR = "controller", "regulator"
 PUBLIC = "public"  # pseudo-role: anybody, logged in or not
+OWN_ROLES = frozenset({CONTROLLER})  # roles a director does not hold (ELM-07: a second person)
 
 D = (DIRECTOR,)
 DF = (DIRECTOR, FLOOR)
@@ -24,9 +33,15 @@ DC = (DIRECTOR, CASHIER)
 STAFF = (DIRECTOR, FLOOR, CASHIER)
 LOBBY = STAFF + (DISPLAY,)
 ANYONE = (PUBLIC,)
+CTRL = (CONTROLLER,)
+AUDIT = (CONTROLLER, REGULATOR)  # read what is signed, witnessed and reported (ROLE-01)
+STAFF_AUDIT = STAFF + AUDIT
+LOBBY_AUDIT = LOBBY + AUDIT
+DF_AUDIT = DF + AUDIT
+SIGNERS = (DIRECTOR, CONTROLLER)  # the two signatures on the ranking (ELM-07)
 
 # Actions of the seating table-map page that only a director may take.
-_TABLE_PAGE_OPS = {"draw": D, "redraw": D, "*": DF}
+_TABLE_PAGE_OPS = {"draw": D, "redraw": D, "tv": D, "untv": D, "*": DF}
 _CLOCK_OPS = {"call-clock": DF, "*": D}  # a hand completed is reported on its table (api-seating-table-op)
 _FLIGHT_OPS = {"bag": DF, "*": D}
 _BRACKET_OPS = {"seat-request": DC, "*": D}
@@ -50,14 +65,17 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "structure-detail": {"GET": LOBBY, "PUT": D, "PATCH": D, "DELETE": D},
     "structure-export": {"GET": STAFF},
     "tournament-list": {"GET": LOBBY, "POST": D},
-    "tournament-detail": {"GET": LOBBY, "PUT": D, "PATCH": D, "DELETE": D},
+    "tournament-detail": {"GET": LOBBY_AUDIT, "PUT": D, "PATCH": D, "DELETE": D},
     "tournament-open-registration": {"POST": D},
     "tournament-start": {"POST": D},
     "tournament-finish": {"POST": D},
     "tournament-cancel": {"POST": D},
-    "tournament-entries": {"GET": STAFF},
-    "tournament-ledger": {"GET": STAFF},
-    "tournament-events": {"GET": STAFF},
+    "tournament-streaming": {"POST": D},
+    "tournament-entries": {"GET": STAFF_AUDIT},
+    "tournament-ledger": {"GET": STAFF_AUDIT},
+    "tournament-events": {"GET": STAFF_AUDIT},
+    "api-regulators": {"GET": D, "POST": D},  # which tournaments a regulator login reads (ROLE-01)
+    "api-stub-reports": {"GET": STAFF_AUDIT, "POST": DC},  # ROLE-02: the pre-start report's addenda
     "tournament-alternates": {"GET": STAFF},
     "entry-detail": {"GET": STAFF},
     "screen-list": {"GET": DF, "POST": D},
@@ -77,45 +95,52 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "api-alternate-add": {"POST": DC},
     "api-alternate-admit": {"POST": DC},
     "api-shift": {"GET": DC},
+    "api-exchange-rates": {"GET": DC, "POST": D},  # REG-06: the cashiers' supervisor sets the rate of the day
     "api-receipt": {"GET": STAFF},
     # --- API: clock and floor ---------------------------------------------------------------
-    "api-clock": {"GET": LOBBY, "POST": _CLOCK_OPS},
-    "api-clock-op": {"GET": LOBBY, "POST": _CLOCK_OPS},
+    "api-clock": {"GET": LOBBY_AUDIT, "POST": _CLOCK_OPS},
+    "api-clock-op": {"GET": LOBBY_AUDIT, "POST": _CLOCK_OPS},
     "api-floor": {"GET": DF},
     "api-floor-op": {"GET": DF, "POST": DF},
     "api-penalty-op": {"POST": DF},
+    "api-rulings": {"GET": DF_AUDIT, "POST": DF},  # ROLE-05: the floor decides, the controller and regulator read
+    "api-ruling-notes": {"POST": DF},  # a decision is final: it is only annotated
+    "api-witness": {"GET": STAFF_AUDIT, "POST": CTRL},  # ROLE-01: the controller witnesses draws and moves
     # --- API: seating ----------------------------------------------------------------------
-    "api-seating-tables": {"GET": STAFF},
-    "api-seating-table-op": {"POST": DF},
+    "api-seating-tables": {"GET": STAFF_AUDIT},
+    "api-seating-table-op": {"POST": {"tv": D, "*": DF}},
     "api-seating-draw": {"POST": D},
-    "api-seating-busts": {"GET": STAFF, "POST": DF},
+    "api-seating-busts": {"GET": STAFF_AUDIT, "POST": DF},
     "api-seating-bust-undo": {"POST": DF},
-    "api-seating-moves": {"GET": STAFF, "POST": DF},
+    "api-seating-moves": {"GET": STAFF_AUDIT, "POST": DF},
     "api-seating-move-op": {"POST": DF},
     "api-seating-break-order": {"POST": DF},
-    "api-seating-standings": {"GET": LOBBY},
-    "api-seating-draws": {"GET": DF},
+    "api-seating-standings": {"GET": LOBBY_AUDIT},
+    "api-seating-draws": {"GET": DF_AUDIT},
     # --- API: payouts ----------------------------------------------------------------------
-    "api-payouts": {"GET": LOBBY},
-    "api-payouts-pool": {"GET": LOBBY},
-    "api-payouts-table": {"GET": LOBBY, "POST": D, "PUT": D},
+    "api-payouts": {"GET": LOBBY_AUDIT},
+    "api-payouts-pool": {"GET": LOBBY_AUDIT},
+    "api-payouts-table": {"GET": LOBBY_AUDIT, "POST": D, "PUT": D},
     "api-payouts-table-propose": {"POST": D},
     "api-payouts-table-lock": {"POST": D},
     "api-payouts-table-template": {"POST": D},
     "api-deal-calculate": {"POST": DF},
-    "api-deals": {"GET": DF, "POST": D},
+    "api-deals": {"GET": DF_AUDIT, "POST": D},
     "api-deal-action": {"POST": {"accept": DF, "*": D}},
-    "api-signoff": {"GET": STAFF, "POST": STAFF},
+    "api-signoff": {"GET": STAFF_AUDIT, "POST": SIGNERS},  # ELM-07: the director and the controller
     "api-satellite": {"POST": D},
     "api-satellite-complete": {"POST": D},
-    "api-side-pools": {"GET": STAFF, "POST": D},
+    "api-side-pools": {"GET": STAFF_AUDIT, "POST": D},
     "api-side-pool-action": {"POST": D},
-    "api-payouts-report": {"GET": STAFF},
+    "api-payouts-report": {"GET": STAFF_AUDIT},
     "api-payout-templates": {"GET": STAFF, "POST": D},
     "api-payouts-due": {"GET": STAFF},
     "api-payouts-pay": {"POST": DC},
     "api-payouts-slip": {"GET": STAFF},
     "api-ticket-redeem": {"POST": DC},
+    "api-jackpot": {"GET": STAFF, "PUT": D},  # the fund and its winners (REG-11, PAY-12); the lobby gets the fund by the snapshot
+    "api-jackpot-claim": {"POST": DF},  # PAY-12: the floor verifies a royal flush at the table
+    "api-jackpot-pay": {"POST": DC},  # the desk pays it
     # --- API: formats ----------------------------------------------------------------------
     "api-formats-sng": {"POST": D},
     "api-formats-multiday-create": {"POST": D},
@@ -148,7 +173,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "formats-bracket-display": {"GET": ANYONE},  # names and results are public
     "formats-leaderboard": {"GET": ANYONE},
     # --- Pages ----------------------------------------------------------------------------
-    "dashboard": {"GET": LOBBY},
+    "dashboard": {"GET": LOBBY_AUDIT},
     "desk": {"GET": DC},
     "receipt": {"GET": STAFF},
     "receipt-pdf": {"GET": STAFF},
@@ -158,15 +183,17 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "chipsets": {"GET": DF},
     "tournament-new": {"GET": D, "POST": D},
     "tournament-edit": {"GET": D, "POST": D},
-    "tournament": {"GET": STAFF, "POST": D},
+    "tournament": {"GET": STAFF_AUDIT, "POST": {"addendum": DC, "*": D}},
+    "rulings": {"GET": DF_AUDIT, "POST": DF},
+    "witness": {"GET": STAFF_AUDIT, "POST": CTRL},
     "clock-control": {"GET": DF},
     "floor-tools": {"GET": DF},
     "seating-tables": {"GET": DF, "POST": _TABLE_PAGE_OPS},
     "seating-slips": {"GET": DF},
-    "seating-draws": {"GET": DF},
-    "payouts-tournament": {"GET": STAFF, "POST": {"signoff": STAFF, "*": D}},
+    "seating-draws": {"GET": DF_AUDIT},
+    "payouts-tournament": {"GET": STAFF_AUDIT, "POST": {"signoff": SIGNERS, "*": D}},
     "payouts-deal": {"GET": DF, "POST": DF},
-    "payouts-report": {"GET": STAFF},
+    "payouts-report": {"GET": STAFF_AUDIT},
     "payouts-due": {"GET": DC, "POST": DC},
     "payouts-slip": {"GET": STAFF},
     "payouts-slip-pdf": {"GET": STAFF},
@@ -197,12 +224,28 @@ REVERSIBLE_BY: dict[str, tuple] = {
     "PAYOUT": D,
 }
 
+# Routes a regulator may read, all keyed by the tournament's ``pk``: he reads them only for the
+# tournaments a director granted him (anything else answers 404), and nothing else but the
+# dashboard (``tests/test_role_matrix.py`` checks both).
+BY_TOURNAMENT = frozenset(
+    name for name, rules in POLICY.items()
+    if REGULATOR in (rules.get("GET") or ()) and name not in ("dashboard",)
+)
+
 _READ_METHODS = {"HEAD": "GET", "OPTIONS": "GET"}
 
 
 def holds(held: set[str], roles) -> bool:
-    """True when a user holding ``held`` has one of ``roles``; a director holds every staff role."""
-    return bool(held & set(roles)) or DIRECTOR in held
+    """True when a user holding ``held`` has one of ``roles``; a director holds every staff role
+    but the controller's (``OWN_ROLES``: the second signature is another person's)."""
+    roles = set(roles)
+    return bool(held & roles) or (DIRECTOR in held and bool(roles - OWN_ROLES))
+
+
+def regulator_only(held: set[str], url_name: str | None, method: str, op: str | None = None) -> bool:
+    """True when only the regulator role lets this user make the call: the call is then
+    limited to the tournaments granted to him."""
+    return REGULATOR in held and not permits(held - {REGULATOR}, url_name, method, op)
 
 
 def decision(url_name: str | None, method: str, op: str | None = None):

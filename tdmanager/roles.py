@@ -1,7 +1,7 @@
-"""Staff roles: director, floor, cashier, display.
+"""Staff roles: director, floor, cashier, display, controller, regulator.
 
-A role is a Django group of that name. A director may do everything; a superuser counts
-as a director. Which role may call which route is declared once, in ``tdmanager.policy``;
+A role is a Django group of that name. A director may do everything but the controller's
+signatures (ELM-07); a superuser counts as a director. Which role may call which route is declared once, in ``tdmanager.policy``;
 the API enforces it with :class:`HasRole` (the default DRF permission) and the pages with
 :class:`RolePolicyMiddleware`. ``has_role`` is for what a page shows, never for who may act.
 """
@@ -10,13 +10,33 @@ import logging
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from rest_framework.exceptions import NotFound
 from rest_framework.permissions import BasePermission
 
 from . import policy
-from .policy import CASHIER, DIRECTOR, DISPLAY, FLOOR
+from .policy import CASHIER, CONTROLLER, DIRECTOR, DISPLAY, FLOOR, REGULATOR
 
-ROLES = (DIRECTOR, FLOOR, CASHIER, DISPLAY)
+ROLES = (DIRECTOR, FLOOR, CASHIER, DISPLAY, CONTROLLER, REGULATOR)
 log = logging.getLogger("tdmanager.security")
+
+# ``granted(user, tournament_id) -> bool``: which tournaments a regulator login reads. The
+# tournaments app hands it over when it is ready (this package imports no app).
+regulator_scope = {"granted": lambda user, tournament_id: False}
+
+
+def in_scope(user, name, method, op, kwargs) -> bool:
+    """False when the user reads this route only as a regulator and the tournament in its URL
+    was not granted to him (or the route is not one keyed by a tournament)."""
+    if not policy.regulator_only(user_roles(user), name, method, op):
+        return True
+    if name not in policy.BY_TOURNAMENT:
+        return name == "dashboard"
+    try:
+        pk = int((kwargs or {}).get("pk"))
+    except (TypeError, ValueError):
+        return False
+    return regulator_scope["granted"](user, pk)
 
 
 def user_roles(user) -> set[str]:
@@ -71,7 +91,11 @@ class HasRole(BasePermission):
             return True
         if not request.user or not request.user.is_authenticated:
             return False
-        return _permits(request.user, name, request.method, op)
+        if not _permits(request.user, name, request.method, op):
+            return False
+        if not in_scope(request.user, name, request.method, op, getattr(view, "kwargs", None)):
+            raise NotFound()  # a tournament not granted to this regulator does not exist for him
+        return True
 
 
 class RolePolicyMiddleware:
@@ -97,6 +121,8 @@ class RolePolicyMiddleware:
             return redirect_to_login(request.get_full_path())
         if not _permits(request.user, name, request.method, op):
             raise PermissionDenied
+        if not in_scope(request.user, name, request.method, op, view_kwargs):
+            raise Http404
         return None
 
 
@@ -108,4 +134,6 @@ def roles_context(request):
         "is_director": DIRECTOR in held,
         "is_cashier": bool(held & {CASHIER, DIRECTOR}),
         "is_floor": bool(held & {FLOOR, DIRECTOR}),
+        "is_controller": CONTROLLER in held,
+        "is_regulator": REGULATOR in held and not held & {DIRECTOR, FLOOR, CASHIER, CONTROLLER},
     }

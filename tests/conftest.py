@@ -35,6 +35,11 @@ def floor_user(db):
 
 
 @pytest.fixture
+def controller_user(db):
+    return make_user("cora", "controller")  # the administrative controller (ROLE-01)
+
+
+@pytest.fixture
 def display_user(db):
     return make_user("tv1", "display")
 

@@ -5,7 +5,9 @@ decision there fails ``test_every_route_has_a_decision``. The matrix then calls 
 (every method the table names, every action of a per-action rule and an action nobody named)
 as anonymous, display, cashier, floor and director, and checks that the product answers as
 the table says: a refusal is 401/403 (API) or the login redirect/403 (pages); anything else
-means the call got past the role check. Objects are looked up after the role check, so the
+means the call got past the role check. A regulator is granted no tournament here, so every
+tournament route the table lets him read answers 404 (not a refusal: the check passed, the
+tournament is not his); his grants are tested on their own below. Objects are looked up after the role check, so the
 matrix uses ids that do not exist: nothing it sends can change a tournament.
 
 The table's decisions for the rules a card room relies on are written out by hand below, so a
@@ -15,11 +17,13 @@ wrong edit of the table itself fails too.
 import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
+from rest_framework.test import APIClient
 
 from tdmanager import policy
 from tests.conftest import make_user
+from tournaments.services.events import Actor
 
-ROLES = ("anonymous", "display", "cashier", "floor", "director")
+ROLES = ("anonymous", "display", "cashier", "floor", "director", "controller", "regulator")
 MISSING = 987654  # an id no object has
 
 
@@ -155,7 +159,7 @@ def test_the_matrix(users, screen_token):
 # The decisions a card room relies on, written out by hand (not read from the table).
 STAFF_ONLY_READS = ["tournament-ledger", "tournament-entries", "tournament-events", "tournament-alternates",
                     "entry-detail", "person-list", "person-detail", "api-receipt", "api-payouts-slip",
-                    "api-payouts-due", "api-payouts-report", "api-seating-tables", "api-seating-busts",
+                    "api-payouts-due", "api-payouts-report", "api-jackpot", "api-seating-tables", "api-seating-busts",
                     "api-seating-moves", "screen-list", "api-formats-flight",
                     "tournament", "people", "person", "receipt", "payouts-tournament", "payouts-due", "formats"]
 
@@ -186,7 +190,11 @@ def test_display_changes_nothing():
     ("api-refund", "POST", None, False, False),
     ("api-register", "POST", None, True, False),
     ("api-reverse", "POST", None, True, False),
+    ("api-exchange-rates", "POST", None, False, False),  # REG-06: the rate of the day is the supervisor's
     ("api-payouts-pay", "POST", None, True, False),
+    ("api-jackpot-claim", "POST", None, False, True),  # PAY-12: the floor verifies the royal flush
+    ("api-jackpot-pay", "POST", None, True, False),  # the desk pays it
+    ("api-jackpot", "PUT", None, False, False),  # the fund's base: the director
     ("tournament-detail", "DELETE", None, False, False),
     ("api-clock-op", "POST", "start", False, False),
     ("api-clock-op", "POST", "call-clock", False, True),
@@ -197,8 +205,13 @@ def test_display_changes_nothing():
     ("api-deal-action", "POST", "accept", False, True),
     ("seating-tables", "POST", "draw", False, False),
     ("seating-tables", "POST", "bust", False, True),
-    ("payouts-tournament", "POST", "signoff", True, True),
+    ("payouts-tournament", "POST", "signoff", False, False),  # ELM-07: the director and the controller only
+    ("api-signoff", "POST", None, False, False),
     ("payouts-tournament", "POST", "lock", False, False),
+    ("api-rulings", "POST", None, False, True),
+    ("api-ruling-notes", "POST", None, False, True),
+    ("tournament", "POST", "addendum", True, False),
+    ("api-stub-reports", "POST", None, True, False),
 ])
 def test_who_may_act(name, method, op, cashier, floor):
     assert policy.permits({"cashier"}, name, method, op) is cashier
@@ -223,3 +236,112 @@ def test_the_admin_is_not_open_to_staff_roles(users):
         client.force_login(users[role])
         response = client.get("/admin/")
         assert response.status_code == 302 and "/admin/login/" in response["Location"]
+
+
+# --- ROLE-01: the administrative controller and the regulator ------------------------------
+
+
+@pytest.mark.parametrize("name,method,op", [
+    ("payouts-tournament", "POST", "signoff"), ("api-signoff", "POST", None),
+])
+def test_the_ranking_is_signed_by_the_director_and_the_controller_only(name, method, op):
+    assert policy.permits({"controller"}, name, method, op)
+    assert policy.permits({"director"}, name, method, op)
+    for role in ("floor", "cashier", "display", "regulator"):
+        assert not policy.permits({role}, name, method, op), role
+
+
+@pytest.mark.parametrize("name", ["api-witness", "witness"])
+def test_only_the_controller_witnesses_draws_and_moves_not_even_the_director(name):
+    assert policy.permits({"controller"}, name, "POST")
+    for role in ("director", "floor", "cashier", "display", "regulator"):
+        assert not policy.permits({role}, name, "POST"), role
+
+
+@pytest.mark.parametrize("name", ["tournament-ledger", "tournament-events", "tournament-entries", "api-payouts-report",
+                                  "payouts-report", "api-signoff", "api-rulings", "rulings", "api-witness", "witness",
+                                  "payouts-tournament", "tournament", "api-stub-reports", "api-seating-moves"])
+def test_controller_and_regulator_read_reports_ledgers_and_the_log(name):
+    assert policy.permits({"controller"}, name, "GET")
+    assert policy.permits({"regulator"}, name, "GET")
+
+
+def test_the_regulator_changes_nothing():
+    for name, rules in policy.POLICY.items():
+        for method, roles in rules.items():
+            if method == "GET" or name in ("login", "logout", "set_language", "api-token"):
+                continue
+            ops = list(roles) if isinstance(roles, dict) else [None]
+            for op in ops:
+                assert not policy.permits({"regulator"}, name, method, op), (name, method, op)
+
+
+def test_the_regulator_reads_only_tournament_routes_and_the_dashboard():
+    """Every route the regulator may read is keyed by the tournament (so his grants apply) or
+    is the dashboard; personal data, the desk and receipts by number are not his."""
+    table = routes()
+    for name in policy.POLICY:
+        if policy.permits({"regulator"}, name, "GET") and not policy.is_public(name, "GET"):
+            assert name == "dashboard" or name in policy.BY_TOURNAMENT, name
+            if name != "dashboard":
+                assert str(table[name].pattern).startswith(("tournaments/<int:pk>/", "^tournaments/(?P<pk>")), name
+    for name in ("people", "person-list", "desk", "receipt", "api-receipt", "payouts-due", "api-payouts-slip"):
+        assert not policy.permits({"regulator"}, name, "GET"), name
+
+
+@pytest.fixture
+def granted(db, make_tournament, director):
+    from tournaments.services import oversight
+
+    mine, other = make_tournament(name="Granted"), make_tournament(name="Not granted")
+    reg = make_user("corpo", "regulator")
+    oversight.set_regulator_access(mine, "corpo", granted=True, actor=Actor(director))
+    return reg, mine, other
+
+
+def test_a_regulator_reads_the_tournaments_he_is_given_and_no_other(granted):
+    reg, mine, other = granted
+    api = APIClient()
+    api.force_authenticate(reg)
+    for path in ("ledger/", "events/", "entries/", "payouts/reports/payments/", "rulings/", "witness/", "stub-reports/"):
+        assert api.get(f"/api/v1/tournaments/{mine.pk}/{path}").status_code == 200, path
+        r = api.get(f"/api/v1/tournaments/{other.pk}/{path}")
+        assert r.status_code == 404 and r.json()["code"] == "not_found", path
+    page = Client()
+    page.force_login(reg)
+    assert page.get(f"/tournaments/{mine.pk}/").status_code == 200
+    assert page.get(f"/tournaments/{mine.pk}/payouts/reports/payments.csv").status_code == 200
+    assert page.get(f"/tournaments/{other.pk}/").status_code == 404
+    assert page.get(f"/tournaments/{other.pk}/payouts/reports/payments.csv").status_code == 404
+
+
+def test_a_regulator_is_refused_every_change_even_on_his_tournament(granted):
+    reg, mine, _other = granted
+    api = APIClient()
+    api.force_authenticate(reg)
+    before = mine.events.count()
+    for path, body in (("rulings/", {"asked_by": "x", "question": "q", "decision": "d"}), ("witness/", {"event": 1}),
+                       ("payouts/signoff/", {}), ("stub-reports/", {}), ("clock/start/", {})):
+        r = api.post(f"/api/v1/tournaments/{mine.pk}/{path}", body, format="json")
+        assert r.status_code == 403, path
+    page = Client()
+    page.force_login(reg)
+    assert page.post(f"/tournaments/{mine.pk}/", {"op": "start"}).status_code == 403
+    assert page.post(f"/tournaments/{mine.pk}/rulings/", {"op": "record"}).status_code == 403
+    assert mine.events.count() == before
+
+
+def test_only_a_regulator_login_can_be_given_a_tournament(make_tournament, director, floor_user):
+    from tdmanager.errors import DomainError
+    from tournaments.services import oversight
+
+    t = make_tournament()
+    with pytest.raises(DomainError) as e:
+        oversight.set_regulator_access(t, floor_user.username, granted=True, actor=Actor(director))
+    assert e.value.code == "not_a_regulator"
+    make_user("corpo2", "regulator")
+    r = APIClient()
+    r.force_authenticate(director)
+    assert r.post(f"/api/v1/tournaments/{t.pk}/regulators/", {"username": "corpo2"}, format="json").json() == {"regulators": ["corpo2"]}
+    assert t.events.filter(action="tournaments.regulator.granted").exists()
+    assert r.post(f"/api/v1/tournaments/{t.pk}/regulators/", {"username": "corpo2", "granted": False}, format="json").json() == {"regulators": []}

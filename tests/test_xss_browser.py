@@ -206,7 +206,7 @@ def test_a_player_named_like_a_script_is_text_everywhere(browser_page, make_tour
     mine.status, mine.place = Entry.BUSTED, 1
     mine.save()
     payouts.sign_off_ranking(t2, actor=actor)
-    payouts.sign_off_ranking(t2, actor=Actor(make_user("ctrl", "floor")))
+    payouts.sign_off_ranking(t2, actor=Actor(make_user("ctrl", "controller")))
     page.goto(page.base_url + f"/tournaments/{t2.pk}/payouts/")
     watch.check(page, "payouts page (ranking)", texts=(FULL,))
     page.goto(page.base_url + f"/payouts/due/?t={t2.pk}")

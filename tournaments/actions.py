@@ -97,6 +97,8 @@ class Action(models.TextChoices):
     SEATING_TABLE_BROKEN = "seating.table.broken", _("Table broken")
     SEATING_TABLE_LOCKED = "seating.table.locked", _("Table locked")
     SEATING_TABLE_UNLOCKED = "seating.table.unlocked", _("Table unlocked")
+    SEATING_TABLE_TV_MARKED = "seating.table.tv_marked", _("TV table marked")
+    SEATING_TABLE_TV_UNMARKED = "seating.table.tv_unmarked", _("TV table unmarked")
     # --- tournaments ---------------------------------------------------------------------
     TOURNAMENTS_ADDON_CLOSED = "tournaments.addon.closed", _("Add-on closed")
     TOURNAMENTS_ADDON_OPENED = "tournaments.addon.opened", _("Add-on opened")
@@ -135,6 +137,8 @@ class Action(models.TextChoices):
     TOURNAMENTS_RULING_ANNOTATED = "tournaments.ruling.annotated", _("Ruling annotated")
     TOURNAMENTS_RULING_RECORDED = "tournaments.ruling.recorded", _("Ruling recorded")
     TOURNAMENTS_SITANDGO_STARTED = "tournaments.sitandgo.started", _("Sit & go started")
+    TOURNAMENTS_STREAMING_STARTED = "tournaments.streaming.started", _("Streaming live started (TV table)")
+    TOURNAMENTS_STREAMING_STOPPED = "tournaments.streaming.stopped", _("Streaming live stopped (TV table)")
     TOURNAMENTS_STRUCTURE_DELETED = "tournaments.structure.deleted", _("Structure deleted")
     TOURNAMENTS_STRUCTURE_SAVED = "tournaments.structure.saved", _("Structure saved")
     TOURNAMENTS_STUBS_REPORTED = "tournaments.stubs.reported", _("Ticket-stub report issued")

@@ -5,6 +5,7 @@ from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
 from . import api as tapi
+from . import oversight_api
 
 router = DefaultRouter()
 router.register("people", tapi.PersonViewSet, basename="person")
@@ -27,6 +28,7 @@ cashier_api = [
     path("alternates/", tapi.AddAlternateView.as_view(), name="api-alternate-add"),
     path("alternates/admit/", tapi.AdmitAlternateView.as_view(), name="api-alternate-admit"),
     path("shift/", tapi.ShiftView.as_view(), name="api-shift"),
+    path("exchange-rates/", tapi.ExchangeRatesView.as_view(), name="api-exchange-rates"),
     path("receipts/<int:number>/", tapi.ReceiptView.as_view(), name="api-receipt"),
 ]
 
@@ -39,4 +41,9 @@ urlpatterns = [
     path("tournaments/<int:pk>/floor/<slug:op>/", tapi.FloorView.as_view(), name="api-floor-op"),
     path("penalties/<int:pk>/<slug:op>/", tapi.PenaltyActionView.as_view(), name="api-penalty-op"),
     path("people/<int:pk>/penalties/", tapi.PersonPenaltiesView.as_view(), name="api-person-penalties"),
+    path("tournaments/<int:pk>/regulators/", oversight_api.RegulatorsView.as_view(), name="api-regulators"),
+    path("tournaments/<int:pk>/witness/", oversight_api.WitnessView.as_view(), name="api-witness"),
+    path("tournaments/<int:pk>/stub-reports/", oversight_api.StubReportsView.as_view(), name="api-stub-reports"),
+    path("tournaments/<int:pk>/rulings/", oversight_api.RulingsView.as_view(), name="api-rulings"),
+    path("tournaments/<int:pk>/rulings/<int:ruling_id>/notes/", oversight_api.RulingNotesView.as_view(), name="api-ruling-notes"),
 ]

@@ -348,6 +348,11 @@ class LedgerRow(AppendOnlyModel):
     #: REG-11: the progressive jackpot's fee (a sale), or a jackpot paid out of the fund (negative).
     jackpot_amount = models.DecimalField(**MONEY, default=Decimal("0"))
     currency = models.CharField(max_length=3, default="EUR")
+    # REG-06: a sale tendered in USD or CHF: what the player paid, in which currency, at which rate
+    # (tournament-currency units for one foreign unit). The amounts above stay in ``currency``.
+    tender_currency = models.CharField(_("tendered in"), max_length=3, blank=True, default="")
+    tender_amount = models.DecimalField(_("amount tendered"), **MONEY, null=True, blank=True)
+    exchange_rate = models.DecimalField(_("exchange rate"), max_digits=14, decimal_places=6, null=True, blank=True)
     chips = models.IntegerField(default=0)
     method = models.CharField(max_length=10, choices=METHODS, default=CASH)
     reference = models.CharField(_("cheque / transfer reference"), max_length=80, blank=True)
@@ -667,3 +672,22 @@ class RulingNote(AppendOnlyModel):
 
     class Meta:
         ordering = ["created_at", "id"]
+
+
+class ExchangeRate(AppendOnlyModel):
+    """REG-06: the exchange rate of the day for a foreign currency the desk takes (USD, CHF), set
+    by the cashiers' supervisor (a director). ``rate`` is how many units of ``base_currency`` (the
+    tournament's currency) one unit of ``currency`` buys. A correction is a new row: the latest
+    row of the day is the rate; each sale keeps the rate it used on its ledger row."""
+
+    date = models.DateField(_("date"))
+    currency = models.CharField(_("currency"), max_length=3)
+    base_currency = models.CharField(_("into"), max_length=3, default="EUR")
+    rate = models.DecimalField(_("rate"), max_digits=14, decimal_places=6)
+    set_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, related_name="+", on_delete=models.PROTECT)
+    set_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["date", "currency", "set_at", "id"]
+        indexes = [models.Index(fields=["date", "currency", "base_currency"])]
+        constraints = [models.CheckConstraint(condition=Q(rate__gt=0), name="exchange_rate_positive")]

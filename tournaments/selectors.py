@@ -5,7 +5,8 @@ from django.db.models import Q, Sum
 from django.utils import timezone
 
 from . import penalties, signals
-from .models import ChipAdjustment, LedgerRow, Penalty
+from .actions import Action
+from .models import ChipAdjustment, ExchangeRate, LedgerRow, Penalty
 
 
 def chips_in_play(t) -> int:
@@ -38,3 +39,68 @@ def penalty_history(person):
 def seat_of(entry):
     """``{"table", "seat"}`` while the entry is seated (seating answers ``signals.seat_wanted``), else None."""
     return signals.ask_one(signals.seat_wanted, entry=entry) if entry is not None else None
+
+
+# --- ROLE-01 / ROLE-02 / ROLE-05: what the controller witnesses, the stubs, the rulings ------
+
+# The event-log rows the administrative controller witnesses (003 Art. 4.6, 4.7(1)): the seat
+# draw and the moves that balance or break tables.
+WITNESSED = (Action.SEATING_DRAW_INITIAL, Action.SEATING_MOVE_CONFIRMED, Action.SEATING_MOVES_CONFIRMED,
+             Action.SEATING_PLAYER_MOVED, Action.SEATING_TABLE_BROKEN, Action.SEATING_FINAL_TABLE_FORMED)
+
+
+def witness_list(t) -> list[dict]:
+    """Every draw and move of the tournament with the controller signatures on it."""
+    events = t.events.filter(action__in=[a.value for a in WITNESSED]).prefetch_related("witnesses").order_by("id")
+    return [{"event": e.pk, "action": e.action, "label": e.action_label, "at": e.created_at, "by": e.actor_label,
+             "payload": e.payload, "witnesses": [{"name": w.name, "at": w.created_at} for w in e.witnesses.all()]}
+            for e in events]
+
+
+def granted_to_regulator(user, tournament_id: int) -> bool:
+    from .models import RegulatorGrant
+
+    return RegulatorGrant.objects.filter(user=user, tournament_id=tournament_id).exists()
+
+
+def stub_rows(t):
+    """Ticket stubs: every desk row of the tournament but prize payments (sales, refunds, reversals)."""
+    return (LedgerRow.objects.filter(tournament=t).exclude(kind=LedgerRow.PAYOUT)
+            .exclude(kind=LedgerRow.REVERSAL, reverses__kind=LedgerRow.PAYOUT)
+            .select_related("entry", "person").order_by("id"))
+
+
+def start_time(t):
+    """When the tournament started (its start event), or None."""
+    return t.events.filter(action=Action.TOURNAMENTS_TOURNAMENT_STARTED.value).values_list("created_at", flat=True).first()
+
+
+def prestart_last_row(t) -> int:
+    """The newest stub the pre-start report covers: every row before the start (all of them
+    while the tournament has not started)."""
+    started = start_time(t)
+    rows = stub_rows(t)
+    if started is not None:
+        rows = rows.filter(created_at__lte=started)
+    return rows.order_by("-id").values_list("id", flat=True).first() or 0
+
+
+def reported_up_to(t) -> int:
+    """The newest stub already reported: by the last addendum, else by the pre-start report."""
+    last = t.stub_reports.order_by("-number").first()
+    return last.last_row_id if last else prestart_last_row(t)
+
+
+def unreported_stubs(t):
+    """Stubs sold after the start and not yet in an addendum (none before the start)."""
+    if start_time(t) is None:
+        return stub_rows(t).none()
+    return stub_rows(t).filter(id__gt=reported_up_to(t))
+
+
+def exchange_rates_of(day) -> list:
+    """REG-06: the rate of ``day`` for each foreign currency and base (the latest set that day)."""
+    latest = {}
+    for row in ExchangeRate.objects.filter(date=day).select_related("set_by").order_by("set_at", "id"):
+        latest[(row.currency, row.base_currency)] = row
+    return [latest[k] for k in sorted(latest)]

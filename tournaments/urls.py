@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import live, views
+from . import live, oversight_views, views
 
 urlpatterns = [
     path("live/time/", live.live_time, name="live-time"),
@@ -19,5 +19,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/edit/", views.tournament_edit, name="tournament-edit"),
     path("tournaments/<int:pk>/clock/", views.clock_page, name="clock-control"),
     path("tournaments/<int:pk>/floor/", views.floor_page, name="floor-tools"),
+    path("tournaments/<int:pk>/rulings/", oversight_views.rulings_page, name="rulings"),
+    path("tournaments/<int:pk>/witness/", oversight_views.witness_page, name="witness"),
     path("people/<int:pk>/", views.person_page, name="person"),
 ]

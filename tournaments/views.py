@@ -16,7 +16,7 @@ from tdmanager.errors import DomainError
 from . import clockview, fees, receipts, selectors, signals
 from .house import HouseRules
 from .models import BlindStructure, Entry, LedgerRow, Tournament
-from .services import cashier, lifecycle, oversight, setup
+from .services import cashier, lifecycle, oversight, setup, streaming
 from .services.events import Actor
 
 
@@ -38,6 +38,9 @@ def desk(request):
     if raw and not (raw.isascii() and raw.isdigit() and len(raw) < 12):
         raise Http404(_("No such tournament."))
     selected = int(raw) if raw else (open_t[0].pk if open_t else None)
+    for t in open_t:  # REG-11: the desk offers the jackpot's fee where the tournament plays for it
+        rules = HouseRules.of(t)
+        t.jackpot_fee = rules.jackpot_fee if rules.jackpot else None
     return render(request, "desk.html", {"tournaments": open_t, "selected": selected, "shift": cashier.shift_totals(request.user)})
 
 
@@ -213,6 +216,8 @@ def tournament_detail(request, pk):
                 lifecycle.cancel(t, actor=actor, reason=request.POST.get("reason", ""))
             elif op == "addendum":
                 oversight.issue_stub_addendum(t, actor=actor)
+            elif op in ("streaming-on", "streaming-off"):
+                streaming.set_streaming_live(t, op == "streaming-on", actor=actor)
             elif op in ("grant-regulator", "revoke-regulator"):
                 oversight.set_regulator_access(t, request.POST.get("username", ""), granted=op == "grant-regulator", actor=actor)
             messages.success(request, _("Done."))
@@ -224,7 +229,7 @@ def tournament_detail(request, pk):
     events = t.events.order_by("-id")[:50]
     links = [link for answer in signals.ask(signals.page_links, tournament=t) for link in answer]
     fee_info = {"statutory_fee": fees.statutory_fee(t.buy_in), "fee_is_override": fees.is_override(t.buy_in, t.fee)}
-    return render(request, "tournament_detail.html", {**fee_info, **oversight_context(t), "section_links": links, "needs_report": lifecycle.requires_prestart_report(t), "t": t, "entries": entries, "totals": totals, "events": events, "alternates": t.alternates.filter(status="WAITING").select_related("person")})
+    return render(request, "tournament_detail.html", {**fee_info, **oversight_context(t), "section_links": links, "needs_report": lifecycle.requires_prestart_report(t), "streaming_live": HouseRules.of(t).streaming_live, "t": t, "entries": entries, "totals": totals, "events": events, "alternates": t.alternates.filter(status="WAITING").select_related("person")})
 
 
 def clock_page(request, pk):
@@ -249,7 +254,7 @@ def floor_page(request, pk):
     kinds = [(k, k.replace("_", " ").capitalize()) for k in penalties.PENALTY_TYPES]
     reasons = [(code, penalties.reason_label(code)) for code in sorted(penalties.REASON_CODES)]
     selected = request.GET.get("entry")
-    return render(request, "floor.html", {"t": t, "entries": entries, "kinds": kinds, "reasons": reasons,
+    return render(request, "floor.html", {"t": t, "entries": entries, "kinds": kinds, "reasons": reasons, "jackpot": HouseRules.of(t).jackpot,
                                           "selected_entry": int(selected) if selected and selected.isascii() and selected.isdigit() and len(selected) < 19 else None})
 
 

@@ -64,7 +64,7 @@ def test_the_cashier_pays_a_prize_from_the_due_list(browser_page, make_tournamen
     e.status, e.place = Entry.BUSTED, 1
     e.save()
     services.sign_off_ranking(t, actor=Actor(boss))
-    services.sign_off_ranking(t, actor=Actor(make_user("ctrl", "floor")))
+    services.sign_off_ranking(t, actor=Actor(make_user("ctrl", "controller")))
     login(page, "desk", "pw-desk")
     page.goto(page.base_url + f"/payouts/due/?t={t.pk}")
     row = page.locator(f"tr[data-entry='{e.pk}']")

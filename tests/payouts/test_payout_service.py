@@ -29,7 +29,7 @@ def finish_at(entry, place):
 
 
 def sign_twice(t, director):
-    second = make_user("controller", "floor")
+    second = make_user("controller", "controller")
     services.sign_off_ranking(t, actor=Actor(director))
     services.sign_off_ranking(t, actor=Actor(second))
 
@@ -179,7 +179,7 @@ class TestPayingPrizes:
         assert e.value.code == "already_paid"
         assert LedgerRow.objects.filter(tournament=t, kind="PAYOUT").count() == 1
 
-    def test_prizes_wait_for_two_sign_offs(self, paid_out, cashier_actor, director, floor_user):
+    def test_prizes_wait_for_two_sign_offs(self, paid_out, cashier_actor, director, floor_user, controller_user):
         t, entries = paid_out
         finish_at(entries[3], 4)
         with pytest.raises(DomainError) as e:
@@ -191,19 +191,39 @@ class TestPayingPrizes:
         assert e.value.code == "already_signed"
         with pytest.raises(DomainError):
             services.pay_prize(entries[3], method="CASH", actor=cashier_actor)
-        services.sign_off_ranking(t, actor=Actor(floor_user))
+        with pytest.raises(DomainError) as e:  # ELM-07: a floor login no longer gives the second signature
+            services.sign_off_ranking(t, actor=Actor(floor_user))
+        assert e.value.code == "not_a_signer"
+        services.sign_off_ranking(t, actor=Actor(controller_user))
         assert services.pay_prize(entries[3], method="CASH", actor=cashier_actor).amount == D("500.00")
         # A later bust does not need the earlier place signed again, but is itself held.
         finish_at(entries[2], 3)
         assert 4 in sel.released_places(t) and 3 not in sel.released_places(t)
 
-    def test_two_staff_without_a_director_do_not_release(self, paid_out, cashier_user, floor_user):
+    def test_floor_and_cashier_cannot_sign_and_two_directors_do_not_release(self, paid_out, cashier_user, floor_user, director):
         t, entries = paid_out
         finish_at(entries[3], 4)
-        services.sign_off_ranking(t, actor=Actor(cashier_user))
-        services.sign_off_ranking(t, actor=Actor(floor_user))
-        assert sel.released_places(t) == set()
+        for user in (cashier_user, floor_user):
+            with pytest.raises(DomainError) as e:
+                services.sign_off_ranking(t, actor=Actor(user))
+            assert e.value.code == "not_a_signer" and e.value.status == 403
+        services.sign_off_ranking(t, actor=Actor(director))
+        services.sign_off_ranking(t, actor=Actor(make_user("boss2", "director")))
+        assert sel.released_places(t) == set()  # the second signature is the controller's (ELM-07)
         assert RankingSignoff.objects.filter(tournament=t).count() == 2
+
+    def test_a_director_who_is_also_controller_cannot_release_alone(self, paid_out, director):
+        t, entries = paid_out
+        finish_at(entries[3], 4)
+        both = make_user("both", "director")
+        both.groups.add(*make_user("x-ctrl", "controller").groups.all())
+        services.sign_off_ranking(t, actor=Actor(both))
+        with pytest.raises(DomainError) as e:
+            services.sign_off_ranking(t, actor=Actor(both))
+        assert e.value.code == "already_signed"
+        assert sel.released_places(t) == set()
+        services.sign_off_ranking(t, actor=Actor(director))
+        assert sel.released_places(t) == {4}
 
     def test_a_shared_place_splits_exactly_odd_cent_to_the_first_listed(self, make_tournament, make_person, cashier_actor, actor, director):
         t = make_tournament(buy_in=D("100"), fee=D("0"))

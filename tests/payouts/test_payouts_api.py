@@ -50,7 +50,7 @@ def test_templates_and_propose(api, tournament, field, director):
     assert r.data["state"] == "AUTO" and r.data["places_paid"] == 3
 
 
-def test_a_prize_is_paid_once_with_an_idempotency_key(api, tournament, field, director, cashier_user, floor_user):
+def test_a_prize_is_paid_once_with_an_idempotency_key(api, tournament, field, director, cashier_user, floor_user, controller_user):
     services.edit_payout_table(tournament, [{"place": 1, "amount": "1500"}, {"place": 2, "amount": "500"}], actor=Actor(director))
     services.lock_payout_table(tournament, actor=Actor(director))
     e = field[0]
@@ -62,7 +62,10 @@ def test_a_prize_is_paid_once_with_an_idempotency_key(api, tournament, field, di
     assert r.status_code == 409 and r.data["code"] == "ranking_not_signed_off"
     assert api(director).post(f"/api/v1/tournaments/{tournament.pk}/payouts/signoff/").status_code == 201
     r = api(floor_user).post(f"/api/v1/tournaments/{tournament.pk}/payouts/signoff/")
-    assert r.data["released_places"] == [2]
+    assert r.status_code == 403  # ELM-07: the second signature is the administrative controller's
+    r = api(controller_user).post(f"/api/v1/tournaments/{tournament.pk}/payouts/signoff/")
+    assert r.status_code == 201 and r.data["released_places"] == [2]
+    assert [(s["user"], s["role"]) for s in r.data["signed_now"]] == [(director.username, "DIRECTOR"), (controller_user.username, "CONTROL")]
     due = client.get(f"/api/v1/payouts/due/?tournament={tournament.pk}").data
     assert due[0]["amount"] == "500.00" and due[0]["released"] and not due[0]["paid"]
     r1 = client.post("/api/v1/payouts/pay/", body, format="json", HTTP_IDEMPOTENCY_KEY="k-1")
@@ -75,7 +78,7 @@ def test_a_prize_is_paid_once_with_an_idempotency_key(api, tournament, field, di
     assert client.get(f"/api/v1/payouts/due/?tournament={tournament.pk}").data == []
 
 
-def test_cash_over_the_limit_is_refused_by_the_api(api, tournament, field, director, cashier_user, floor_user):
+def test_cash_over_the_limit_is_refused_by_the_api(api, tournament, field, director, cashier_user, controller_user):
     tournament.cash_limit = D("1000")
     tournament.save()
     services.lock_payout_table(tournament, actor=Actor(director))
@@ -83,7 +86,7 @@ def test_cash_over_the_limit_is_refused_by_the_api(api, tournament, field, direc
     e.status, e.place = Entry.BUSTED, 1
     e.save()
     services.sign_off_ranking(tournament, actor=Actor(director))
-    services.sign_off_ranking(tournament, actor=Actor(floor_user))
+    services.sign_off_ranking(tournament, actor=Actor(controller_user))
     r = api(cashier_user).post("/api/v1/payouts/pay/", {"entry": e.pk, "method": "CASH"}, format="json")
     assert r.status_code == 409 and r.data["code"] == "cash_limit_exceeded" and "cheque" in r.data["detail"]
     r = api(cashier_user).post("/api/v1/payouts/pay/", {"entry": e.pk, "method": "TRANSFER", "reference": "IBAN-77"}, format="json")

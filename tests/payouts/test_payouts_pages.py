@@ -63,7 +63,7 @@ def test_due_page_and_slip(tournament, field, director, cashier_user):
     html = login(cashier_user).get(f"/payouts/due/?t={tournament.pk}").content.decode()
     assert e.person.full_name in html and "waiting for ranking sign-off" in html
     services.sign_off_ranking(tournament, actor=Actor(director))
-    services.sign_off_ranking(tournament, actor=Actor(make_user("ctrl", "floor")))
+    services.sign_off_ranking(tournament, actor=Actor(make_user("ctrl", "controller")))
     html = login(cashier_user).get(f"/payouts/due/?t={tournament.pk}").content.decode()
     assert 'form class="pay' in html
     pay = services.pay_prize(e, method="CASH", actor=Actor(cashier_user))

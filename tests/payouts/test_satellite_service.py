@@ -63,7 +63,7 @@ def test_scenario_8_printed_example_six_seats_and_330_to_seventh(make_tournament
     seventh = entries[6]
     assert seventh.__class__.objects.get(pk=seventh.pk).place == 7
     services.sign_off_ranking(sat, actor=Actor(director))
-    services.sign_off_ranking(sat, actor=Actor(make_user("ctrl", "floor")))
+    services.sign_off_ranking(sat, actor=Actor(make_user("ctrl", "controller")))
     pay = services.pay_prize(seventh, method="CASH", actor=cashier_actor)
     assert pay.amount == D("330.00")
     data = reports.reconciliation_data(sat)

@@ -1,0 +1,50 @@
+"""Pages of the control side: the rulings of a tournament (ROLE-05) and the controller's
+witness signatures on draws and moves (ROLE-01). Thin: they call ``services.oversight``."""
+
+from django.contrib import messages
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+
+from tdmanager.errors import DomainError
+
+from . import selectors
+from .models import Ruling, Tournament
+from .services import oversight
+from .services.events import Actor
+
+
+def rulings_page(request, pk):
+    t = get_object_or_404(Tournament, pk=pk)
+    if request.method == "POST":
+        actor, op, p = Actor.from_request(request), request.POST.get("op"), request.POST
+        try:
+            if op == "record":
+                r = oversight.record_ruling(
+                    t, actor=actor, asked_by=p.get("asked_by", ""), question=p.get("question", ""), decision=p.get("decision", ""),
+                    asked_at=p.get("asked_at") or None, window=p.get("window", Ruling.HAND), disputed_at=p.get("disputed_at") or None,
+                    next_hand_at=p.get("next_hand_at") or None, table_number=p.get("table_number") or None, hand=p.get("hand", ""))
+                if r.late:
+                    messages.warning(request, oversight.late_warning(r))
+                messages.success(request, _("Ruling recorded. It is final: it can only be annotated."))
+            elif op == "annotate":
+                oversight.annotate_ruling(p.get("ruling"), p.get("text", ""), tournament=t, actor=actor)
+                messages.success(request, _("Note added."))
+            else:
+                raise DomainError("unknown_action", _("Unknown action."), status=400)
+        except DomainError as exc:
+            messages.error(request, str(exc.message))
+        return redirect("rulings", pk=t.pk)
+    rulings = Ruling.objects.filter(tournament=t).select_related("decided_by").prefetch_related("notes__user")
+    return render(request, "rulings.html", {"t": t, "rulings": rulings, "windows": Ruling.WINDOWS})
+
+
+def witness_page(request, pk):
+    t = get_object_or_404(Tournament, pk=pk)
+    if request.method == "POST":
+        try:
+            oversight.witness(t, request.POST.get("event"), actor=Actor.from_request(request))
+            messages.success(request, _("Witnessed."))
+        except DomainError as exc:
+            messages.error(request, str(exc.message))
+        return redirect("witness", pk=t.pk)
+    return render(request, "witness.html", {"t": t, "events": selectors.witness_list(t)})
