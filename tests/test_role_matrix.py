@@ -199,6 +199,10 @@ def test_display_changes_nothing():
     ("api-clock-op", "POST", "start", False, False),
     ("api-clock-op", "POST", "call-clock", False, True),
     ("api-seating-table-op", "POST", "hand-completed", False, True),
+    ("api-seating-table-op", "POST", "tv", False, False),  # ROLE-08: the director marks the TV table
+    ("seating-tables", "POST", "tv", False, False),
+    ("tournament-streaming", "POST", None, False, False),  # ROLE-08: the director puts it on the air
+    ("tournament", "POST", "streaming-on", False, False),
     ("api-seating-draw", "POST", None, False, False),
     ("api-seating-busts", "POST", None, False, True),
     ("api-deal-action", "POST", "approve", False, False),

@@ -6,6 +6,8 @@ import json
 from django.db import IntegrityError, transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from django.utils.dateparse import parse_date
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -23,7 +25,7 @@ from . import selectors
 from . import serializers as s
 from .actions import Action
 from .models import BlindStructure, Entry, IdempotencyRecord, LedgerRow, Person, Tournament
-from .services import cashier, clockctl, lifecycle, people, setup, structures
+from .services import cashier, clockctl, lifecycle, people, setup, streaming, structures
 from .services.events import Actor
 
 
@@ -215,6 +217,13 @@ class TournamentViewSet(viewsets.ModelViewSet):
         t = lifecycle.finish(self.get_object(), actor=Actor.from_request(request))
         return Response(self.get_serializer(t).data)
 
+    @extend_schema(request=s.StreamingSerializer, responses=s.TournamentSerializer)
+    @action(detail=True, methods=["post"])
+    def streaming(self, request, pk=None):
+        """ROLE-08: the TV table is on the air (``{"live": true}``) or off it."""
+        t = streaming.set_streaming_live(self.get_object(), _valid(s.StreamingSerializer, request)["live"], actor=Actor.from_request(request))
+        return Response(self.get_serializer(t).data)
+
     @extend_schema(request=s.CancelSerializer, responses=s.TournamentSerializer)
     @action(detail=True, methods=["post"])
     def cancel(self, request, pk=None):
@@ -274,7 +283,8 @@ def _cashier_view(name, input_serializer, perform, doc):
 
 RegisterView = _cashier_view(
     "RegisterView", s.SellEntrySerializer,
-    lambda d, a: sale_response(cashier.register(d["tournament"], d["person"], method=d["method"], actor=a, jackpot=d["jackpot"])),
+    lambda d, a: sale_response(cashier.register(d["tournament"], d["person"], method=d["method"], actor=a, jackpot=d["jackpot"],
+                                                  tender_currency=d["tender_currency"])),
     "Sell an entry (buy-in + fee); pays a reservation if the player pre-registered.",
 )
 PreRegisterView = _cashier_view(
@@ -284,22 +294,25 @@ PreRegisterView = _cashier_view(
 )
 PayReservationView = _cashier_view(
     "PayReservationView", s.PayReservationSerializer,
-    lambda d, a: sale_response(cashier.pay_reservation(d["entry"], method=d["method"], actor=a, jackpot=d["jackpot"])),
+    lambda d, a: sale_response(cashier.pay_reservation(d["entry"], method=d["method"], actor=a, jackpot=d["jackpot"],
+                                                         tender_currency=d["tender_currency"])),
     "Take payment for a pre-registration.",
 )
 ReenterView = _cashier_view(
     "ReenterView", s.SellEntrySerializer,
-    lambda d, a: sale_response(cashier.reenter(d["tournament"], d["person"], method=d["method"], actor=a, jackpot=d["jackpot"])),
+    lambda d, a: sale_response(cashier.reenter(d["tournament"], d["person"], method=d["method"], actor=a, jackpot=d["jackpot"],
+                                                 tender_currency=d["tender_currency"])),
     "Sell a re-entry to a busted player.",
 )
 RebuyView = _cashier_view(
     "RebuyView", s.RebuySerializer,
-    lambda d, a: sale_response(cashier.rebuy(d["entry"], method=d["method"], actor=a, stack=d.get("stack")), status.HTTP_201_CREATED),
+    lambda d, a: sale_response(cashier.rebuy(d["entry"], method=d["method"], actor=a, stack=d.get("stack"),
+                                               tender_currency=d["tender_currency"]), status.HTTP_201_CREATED),
     "Sell a rebuy.",
 )
 AddonView = _cashier_view(
     "AddonView", s.EntryActionSerializer,
-    lambda d, a: sale_response(cashier.addon(d["entry"], method=d["method"], actor=a)),
+    lambda d, a: sale_response(cashier.addon(d["entry"], method=d["method"], actor=a, tender_currency=d["tender_currency"])),
     "Sell the add-on.",
 )
 
@@ -322,9 +335,34 @@ AddAlternateView = _cashier_view(
 )
 AdmitAlternateView = _cashier_view(
     "AdmitAlternateView", s.AdmitAlternateSerializer,
-    lambda d, a: sale_response(cashier.admit_alternate(d["tournament"], method=d["method"], actor=a)),
+    lambda d, a: sale_response(cashier.admit_alternate(d["tournament"], method=d["method"], actor=a,
+                                                         tender_currency=d["tender_currency"])),
     "Sell the freed place to the first alternate.",
 )
+
+
+class ExchangeRatesView(APIView):
+    """REG-06: the exchange rates of a day (``?date=YYYY-MM-DD``, default today; the latest per
+    currency counts) and, for the cashiers' supervisor, setting today's rate."""
+
+    permission_classes = [HasRole]
+
+    @extend_schema(parameters=[OpenApiParameter("date", str)], responses=s.ExchangeRateSerializer(many=True))
+    def get(self, request):
+        raw = request.query_params.get("date", "")
+        try:
+            day = parse_date(raw) if raw else timezone.localdate()
+        except ValueError:
+            day = None
+        if day is None:
+            raise DomainError("bad_date", _("Give the date as YYYY-MM-DD."), status=400)
+        return Response(s.ExchangeRateSerializer(selectors.exchange_rates_of(day), many=True).data)
+
+    @extend_schema(request=s.ExchangeRateInputSerializer, responses={201: s.ExchangeRateSerializer})
+    def post(self, request):
+        d = _valid(s.ExchangeRateInputSerializer, request)
+        row = cashier.set_exchange_rate(d["currency"], d["rate"], base=d["base_currency"], actor=Actor.from_request(request))
+        return Response(s.ExchangeRateSerializer(row).data, status=201)
 
 
 @extend_schema(request=s.EntryActionSerializer, responses={200: OpenApiTypes.OBJECT})

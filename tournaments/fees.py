@@ -14,6 +14,7 @@ A ``fee_override`` (a house rule) replaces the statutory fee: the daily events' 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, ROUND_UP, Decimal
 
 from tdmanager.money import CENT, round_money, to_money
@@ -73,3 +74,19 @@ def foreign_due(amount, rate) -> Decimal:
 def converted(tendered, rate) -> Decimal:
     """``tendered`` foreign units in the tournament's currency at ``rate``, to the cent (half up)."""
     return round_money(to_money(tendered) * to_money(rate))
+
+
+@dataclass(frozen=True)
+class Tender:
+    """A sale paid in a foreign currency (REG-06) at the rate of the day."""
+
+    currency: str
+    rate: Decimal
+
+    def due(self, amount) -> Decimal:
+        """What the player pays, in ``currency``, for ``amount`` of the tournament's currency."""
+        return foreign_due(amount, self.rate)
+
+    def converted(self, amount) -> Decimal:
+        """The tender for ``amount``, converted back to the tournament's currency (≥ ``amount``)."""
+        return converted(self.due(amount), self.rate)

@@ -2,22 +2,51 @@
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from .models import LedgerRow
 from .selectors import seat_of
+
+# What the prize-pool part of a row is: a rebuy's receipt says "Rebuy", not "Buy-in".
+PRICE_LABELS = {LedgerRow.BUY_IN: _lazy("Buy-in"), LedgerRow.RE_ENTRY: _lazy("Re-entry"), LedgerRow.REBUY: _lazy("Rebuy"),
+                LedgerRow.ADD_ON: _lazy("Add-on"), LedgerRow.PAYOUT: _lazy("Prize")}
+
+
+def price_label(row: LedgerRow) -> str:
+    """The label of ``prize_amount`` on the receipt: what was sold (a reversal: what it reverses)."""
+    kind = row.reverses.kind if row.kind == LedgerRow.REVERSAL and row.reverses_id else row.kind
+    return str(PRICE_LABELS.get(kind, _lazy("Buy-in")))
+
+
+def operation(row: LedgerRow) -> str:
+    """The heading: the kind of row; a reversal names what it reverses."""
+    if row.kind == LedgerRow.REVERSAL and row.reverses_id:
+        return _("Reversal of: %(kind)s") % {"kind": row.reverses.get_kind_display()}
+    return str(row.get_kind_display())
+
+
+def tender_text(row: LedgerRow) -> tuple[str, str] | None:
+    """REG-06: (amount tendered, rate) of a sale paid in USD or CHF, else None."""
+    if not row.tender_currency:
+        return None
+    return (f"{row.tender_amount} {row.tender_currency}", f"1 {row.tender_currency} = {row.exchange_rate.normalize():f} {row.currency}")
 
 
 def receipt_context(row: LedgerRow) -> dict:
     seat = seat_of(row.entry) if row.entry_id else None
     t = row.tournament
+    tender = tender_text(row)
     return {
+        "price_label": price_label(row),
+        "tendered": tender[0] if tender else "",
+        "rate": tender[1] if tender else "",
         "row": row,
         "t": t,
         "entry": row.entry,
         "person": row.person,
         "seat": seat,
         "created": timezone.localtime(row.created_at),
-        "kind": row.get_kind_display(),
+        "kind": operation(row),
         "method": row.get_method_display(),
         "cashier": row.cashier.get_username() if row.cashier else "",
         "reverses": row.reverses.receipt_number if row.reverses_id else None,
@@ -37,7 +66,7 @@ def receipt_lines(row: LedgerRow) -> list[tuple[str, str]]:
     if c["entry"]:
         lines.append((_("Entry"), f"#{c['entry'].number}"))
     lines += [
-        (_("Buy-in"), f"{row.prize_amount} {row.currency}"),
+        (c["price_label"], f"{row.prize_amount} {row.currency}"),
         (_("Fee"), f"{row.fee_amount} {row.currency}"),
     ]
     if row.side_amount:
@@ -45,6 +74,8 @@ def receipt_lines(row: LedgerRow) -> list[tuple[str, str]]:
     if row.jackpot_amount:
         lines.append((_("Jackpot fee") if row.jackpot_amount > 0 else _("Jackpot"), f"{row.jackpot_amount} {row.currency}"))
     lines += [(_("Total"), f"{row.total} {row.currency}"), (_("Paid by"), str(c["method"]))]
+    if c["tendered"]:
+        lines += [(_("Tendered"), c["tendered"]), (_("Exchange rate"), c["rate"])]
     if row.chips:
         lines.append((_("Chips"), f"{row.chips:,}"))
     if c["seat"]:

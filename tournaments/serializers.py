@@ -132,7 +132,7 @@ class LedgerRowSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = LedgerRow
-        fields = ["id", "receipt_number", "tournament", "entry", "person", "kind", "prize_amount", "fee_amount", "side_amount", "jackpot_amount", "total", "currency", "chips", "method", "reference", "payee", "cashier_name", "created_at", "reverses_receipt", "reason", "receipt_url", "receipt_pdf_url"]
+        fields = ["id", "receipt_number", "tournament", "entry", "person", "kind", "prize_amount", "fee_amount", "side_amount", "jackpot_amount", "total", "currency", "tender_currency", "tender_amount", "exchange_rate", "chips", "method", "reference", "payee", "cashier_name", "created_at", "reverses_receipt", "reason", "receipt_url", "receipt_pdf_url"]
 
     def get_receipt_url(self, obj) -> str:
         return reverse("receipt", args=[obj.receipt_number])
@@ -160,11 +160,18 @@ class EventSerializer(serializers.ModelSerializer):
 # --- cashier inputs -------------------------------------------------------------------------
 
 METHOD = serializers.ChoiceField(choices=LedgerRow.METHODS, default=LedgerRow.CASH)
+# REG-06: paid in USD or CHF at today's rate (blank: the tournament's currency).
+TENDER = serializers.CharField(required=False, allow_blank=True, default="", max_length=3,
+                               help_text="USD or CHF at the rate of the day (REG-06); blank: the tournament's currency")
 
 
 class StartSerializer(serializers.Serializer):
     override_minimum = serializers.BooleanField(default=False)
     prestart_report_sent = serializers.BooleanField(default=False)
+
+
+class StreamingSerializer(serializers.Serializer):
+    live = serializers.BooleanField(help_text="true: the TV table is streaming live (ROLE-08)")
 
 
 class CancelSerializer(serializers.Serializer):
@@ -176,6 +183,7 @@ class SellEntrySerializer(serializers.Serializer):
     tournament = serializers.PrimaryKeyRelatedField(queryset=Tournament.objects.all())
     person = serializers.PrimaryKeyRelatedField(queryset=Person.objects.all())
     method = METHOD
+    tender_currency = TENDER
     jackpot = serializers.BooleanField(default=False, help_text="add the progressive jackpot's fee (REG-11)")
 
 
@@ -188,6 +196,7 @@ class PreRegisterSerializer(serializers.Serializer):
 class EntryActionSerializer(serializers.Serializer):
     entry = serializers.PrimaryKeyRelatedField(queryset=Entry.objects.all())
     method = METHOD
+    tender_currency = TENDER
 
 
 class PayReservationSerializer(EntryActionSerializer):
@@ -218,6 +227,7 @@ class AlternateInputSerializer(serializers.Serializer):
 class AdmitAlternateSerializer(serializers.Serializer):
     tournament = serializers.PrimaryKeyRelatedField(queryset=Tournament.objects.all())
     method = METHOD
+    tender_currency = TENDER
 
 
 class ClockActionSerializer(serializers.Serializer):
@@ -367,3 +377,21 @@ class ChipRaceSerializer(serializers.Serializer):
     winners = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=11), required=False, allow_null=True)
     lowest_denomination_in_play = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=MAX_CHIPS)
     last_hand_small_blind_seat = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=11)
+
+
+class ExchangeRateSerializer(serializers.ModelSerializer):
+    """REG-06: a rate of the day (how many ``base_currency`` one ``currency`` buys)."""
+
+    set_by_name = serializers.CharField(source="set_by.username", read_only=True, default="")
+
+    class Meta:
+        from .models import ExchangeRate
+
+        model = ExchangeRate
+        fields = ["id", "date", "currency", "base_currency", "rate", "set_by_name", "set_at"]
+
+
+class ExchangeRateInputSerializer(serializers.Serializer):
+    currency = serializers.CharField(max_length=3)
+    rate = serializers.DecimalField(max_digits=14, decimal_places=6)
+    base_currency = serializers.CharField(max_length=3, required=False, default="EUR")

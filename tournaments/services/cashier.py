@@ -20,10 +20,10 @@ from tdmanager.money import ZERO, to_money
 from tdmanager.roles import user_roles
 from tdmanager.transactions import service
 
-from .. import clockview, signals
+from .. import clockview, fees, signals
 from ..actions import Action
 from ..house import HouseRules
-from ..models import Alternate, Entry, LedgerRow, Person, Tournament
+from ..models import Alternate, Entry, ExchangeRate, LedgerRow, Person, Tournament
 from ..signals import announce
 from .events import Actor, log_event
 from .ledger import late_stack, lock_tournament, new_entry, write_row
@@ -60,10 +60,13 @@ def cash_limit(t: Tournament) -> Decimal:
     return t.cash_limit if t.cash_limit is not None else to_money(settings.TDM_CASH_LIMIT)
 
 
-def check_cash_limit(t: Tournament, amount: Decimal, method: str) -> None:
-    """REG-06: a cash operation above the limit is refused (or at the limit, when inclusive)."""
+def check_cash_limit(t: Tournament, amount: Decimal, method: str, tender: fees.Tender | None = None) -> None:
+    """REG-06: a cash operation above the limit is refused (or at the limit, when inclusive).
+    A foreign tender is checked at its amount converted to the tournament's currency."""
     if method != LedgerRow.CASH:
         return
+    if tender is not None:
+        amount = tender.converted(amount)
     limit = cash_limit(t)
     over = amount >= limit if settings.TDM_CASH_LIMIT_INCLUSIVE else amount > limit
     if over:
@@ -74,9 +77,57 @@ def check_cash_limit(t: Tournament, amount: Decimal, method: str) -> None:
         )
 
 
+def cash_paid_out_today(t: Tournament, person, now=None) -> Decimal:
+    """Cash paid to ``person`` by ``t``'s desk since the start of today (prizes, side pools,
+    jackpot), net of reversed payments."""
+    start = timezone.localtime(now or timezone.now()).replace(hour=0, minute=0, second=0, microsecond=0)
+    rows = t.ledger.filter(person=person, method=LedgerRow.CASH, created_at__gte=start, reversed_by__isnull=True).filter(
+        Q(kind=LedgerRow.PAYOUT) | Q(kind=LedgerRow.SIDE, side_amount__lt=0))
+    agg = rows.aggregate(p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"), j=Sum("jackpot_amount"))
+    return -sum((agg[k] or ZERO for k in "pfsj"), ZERO)
+
+
+def check_cash_split(t: Tournament, person, amount: Decimal, now=None) -> None:
+    """REG-06 [INFERENCE]: one winner's cash payouts of a tournament on one day are summed, so
+    splitting a payout into several cash operations cannot dodge the limit."""
+    before = cash_paid_out_today(t, person, now)
+    if before <= ZERO:
+        return
+    try:
+        check_cash_limit(t, before + amount, LedgerRow.CASH)
+    except DeskError:
+        raise DeskError("cash_limit_split", _("%(name)s has already been paid %(before)s %(cur)s in cash today: with %(amount)s more "
+                                              "the cash limit of %(limit)s is passed. Pay it by cheque or bank transfer.")
+                        % {"name": person.full_name, "before": before, "amount": amount, "cur": t.currency, "limit": cash_limit(t)}) from None
+
+
 def check_method(method: str) -> None:
     if method not in dict(LedgerRow.METHODS):
         raise ValidationFailed("bad_method", _("Unknown payment method."))
+
+
+def day_rate(currency: str, base: str, day) -> ExchangeRate | None:
+    """REG-06: the rate of ``day`` for ``currency`` into ``base`` (the latest one set that day)."""
+    return ExchangeRate.objects.filter(date=day, currency=currency, base_currency=base).order_by("-set_at", "-id").first()
+
+
+def tender_for(t: Tournament, currency: str, method: str, now=None) -> fees.Tender | None:
+    """REG-06: the foreign tender of a sale (USD or CHF at today's rate), or None when the player
+    pays in the tournament's currency. Foreign notes are cash; no rate set today: refused."""
+    currency = (currency or "").strip().upper()
+    if not currency or currency == t.currency:
+        return None
+    if currency not in fees.FOREIGN_CURRENCIES:
+        raise ValidationFailed("bad_tender_currency", _("The desk takes %(list)s besides %(cur)s.")
+                               % {"list": ", ".join(fees.FOREIGN_CURRENCIES), "cur": t.currency})
+    if method != LedgerRow.CASH:
+        raise ValidationFailed("foreign_tender_cash_only", _("A foreign currency is taken in cash; a card is charged in %(cur)s.")
+                               % {"cur": t.currency})
+    rate = day_rate(currency, t.currency, timezone.localdate(now or timezone.now()))
+    if rate is None:
+        raise DeskError("no_exchange_rate", _("No %(cur)s exchange rate is set for today: the supervisor sets it before the desk takes %(cur)s.")
+                        % {"cur": currency})
+    return fees.Tender(currency, rate.rate)
 
 
 def check_not_banned(person: Person) -> None:
@@ -112,6 +163,13 @@ def check_field_cap(t: Tournament) -> None:
         )
 
 
+def tender_log(row: LedgerRow) -> dict:
+    """REG-06: a foreign tender's currency, amount and rate, for the event log."""
+    if not row.tender_currency:
+        return {}
+    return {"tender_currency": row.tender_currency, "tender_amount": str(row.tender_amount), "exchange_rate": str(row.exchange_rate)}
+
+
 def _after_sale(t: Tournament, entry: Entry, actor: Actor, action: str, row: LedgerRow | None):
     announce(signals.entry_paid, t, actor, entry=entry)  # seating seats him
     payload = {"entry": entry.pk, "entry_number": entry.number, "person": entry.person_id, "name": entry.person.full_name}
@@ -119,6 +177,7 @@ def _after_sale(t: Tournament, entry: Entry, actor: Actor, action: str, row: Led
         payload.update(receipt=row.receipt_number, amount=str(row.total), method=row.method, chips=row.chips)
         if row.jackpot_amount:
             payload["jackpot"] = str(row.jackpot_amount)
+        payload.update(tender_log(row))
     log_event(t, action, actor, **payload)
     if t.format == Tournament.SNG and t.status == Tournament.REGISTERING:
         start_sit_and_go_when_full(t, actor)
@@ -176,7 +235,8 @@ def jackpot_line(t: Tournament, kind: str, jackpot: bool, now) -> Decimal:
 
 
 @service
-def register(tournament, person, *, method: str, actor: Actor, now=None, offer: Offer | None = None, jackpot: bool = False) -> Sale:
+def register(tournament, person, *, method: str, actor: Actor, now=None, offer: Offer | None = None, jackpot: bool = False,
+             tender_currency: str = "") -> Sale:
     """Sell a first entry (buy-in + fee) to ``person``. Late registration while the clock allows it.
 
     ``offer`` sells another product than the standard entry (stack choice); ``jackpot`` adds the
@@ -189,29 +249,31 @@ def register(tournament, person, *, method: str, actor: Actor, now=None, offer: 
     check_not_banned(person)
     check_late_registration(t, now)
     check_late_arrival(t, person, now)
+    tender = tender_for(t, tender_currency, method, now)
     mine = t.entries.filter(person=person)
     reserved = mine.filter(status=Entry.RESERVED).first()
     if reserved:
-        return _pay_reservation(t, reserved, method=method, actor=actor, now=now, offer=offer, jackpot=jackpot)
+        return _pay_reservation(t, reserved, method=method, actor=actor, now=now, offer=offer, jackpot=jackpot, tender=tender)
     if mine.filter(status=Entry.ACTIVE).exists():
         raise DeskError("already_registered", _("%(name)s is already playing in this tournament.") % {"name": person.full_name})
     if mine.filter(status=Entry.BUSTED).exists():
         raise DeskError("use_reentry", _("%(name)s has busted: sell a re-entry instead.") % {"name": person.full_name})
     check_field_cap(t)
     return _sellnew_entry(t, person, LedgerRow.BUY_IN, Action.CASHIER_BUYIN_SOLD, method=method, actor=actor, now=now, offer=offer,
-                          jackpot=jackpot)
+                          jackpot=jackpot, tender=tender)
 
 
-def _sellnew_entry(t, person, kind, action, *, method, actor, now, offer: Offer | None, jackpot: bool = False):
+def _sellnew_entry(t, person, kind, action, *, method, actor, now, offer: Offer | None, jackpot: bool = False,
+                   tender: fees.Tender | None = None):
     buy_in, fee = (offer.buy_in, offer.fee) if offer else (t.buy_in, t.fee)
     jackpot_fee = jackpot_line(t, kind, jackpot, now)
-    check_cash_limit(t, buy_in + fee + jackpot_fee, method)
+    check_cash_limit(t, buy_in + fee + jackpot_fee, method, tender)
     entry = new_entry(t, person, status=Entry.ACTIVE, pre_registered=False, now=now)
     # TDA 8-A: re-entries are sold full stacks; late registrants per the house setting.
     entry.chips = offer.chips if offer else (t.starting_stack if kind == LedgerRow.RE_ENTRY else late_stack(t))
     entry.save(update_fields=["chips"])
     row = write_row(t, kind=kind, entry=entry, person=person, prize=buy_in, fee=fee, chips=entry.chips, method=method,
-                     actor=actor, note=offer.note if offer else "", jackpot=jackpot_fee)
+                     actor=actor, note=offer.note if offer else "", jackpot=jackpot_fee, tender=tender)
     _after_sale(t, entry, actor, action, row)
     return Sale(entry, row)
 
@@ -233,21 +295,22 @@ def pre_register(tournament, person, *, actor: Actor, channel: str = "desk", now
     return entry
 
 
-def _pay_reservation(t, entry, *, method, actor, now, offer: Offer | None = None, jackpot: bool = False):
+def _pay_reservation(t, entry, *, method, actor, now, offer: Offer | None = None, jackpot: bool = False,
+                     tender: fees.Tender | None = None):
     buy_in, fee = (offer.buy_in, offer.fee) if offer else (t.buy_in, t.fee)
     jackpot_fee = jackpot_line(t, LedgerRow.BUY_IN, jackpot, now)
-    check_cash_limit(t, buy_in + fee + jackpot_fee, method)
+    check_cash_limit(t, buy_in + fee + jackpot_fee, method, tender)
     entry.status = Entry.ACTIVE
     entry.chips = offer.chips if offer else t.starting_stack
     entry.save(update_fields=["status", "chips"])
     row = write_row(t, kind=LedgerRow.BUY_IN, entry=entry, person=entry.person, prize=buy_in, fee=fee, chips=entry.chips,
-                     method=method, actor=actor, note=offer.note if offer else "", jackpot=jackpot_fee)
+                     method=method, actor=actor, note=offer.note if offer else "", jackpot=jackpot_fee, tender=tender)
     _after_sale(t, entry, actor, Action.CASHIER_BUYIN_SOLD, row)
     return Sale(entry, row)
 
 
 @service
-def pay_reservation(entry, *, method: str, actor: Actor, now=None, jackpot: bool = False) -> Sale:
+def pay_reservation(entry, *, method: str, actor: Actor, now=None, jackpot: bool = False, tender_currency: str = "") -> Sale:
     """The pre-registered player pays at the desk (or the transfer is confirmed as cleared)."""
     now = now or timezone.now()
     check_method(method)
@@ -258,7 +321,7 @@ def pay_reservation(entry, *, method: str, actor: Actor, now=None, jackpot: bool
     check_open_for_sales(t)
     check_not_banned(entry.person)
     check_late_registration(t, now)
-    return _pay_reservation(t, entry, method=method, actor=actor, now=now, jackpot=jackpot)
+    return _pay_reservation(t, entry, method=method, actor=actor, now=now, jackpot=jackpot, tender=tender_for(t, tender_currency, method, now))
 
 
 @service
@@ -274,7 +337,8 @@ def cancel_reservation(entry, *, actor: Actor, reason: str = "") -> Entry:
 
 
 @service
-def reenter(tournament, person, *, method: str, actor: Actor, now=None, offer: Offer | None = None, jackpot: bool = False) -> Sale:
+def reenter(tournament, person, *, method: str, actor: Actor, now=None, offer: Offer | None = None, jackpot: bool = False,
+            tender_currency: str = "") -> Sale:
     """A busted player buys a new full stack (FMT-05, TDA 8-A), up to the max entries."""
     now = now or timezone.now()
     check_method(method)
@@ -296,11 +360,11 @@ def reenter(tournament, person, *, method: str, actor: Actor, now=None, offer: O
         raise DeskError("reentry_closed", _("The re-entry period has ended."))
     check_field_cap(t)
     return _sellnew_entry(t, person, LedgerRow.RE_ENTRY, Action.CASHIER_REENTRY_SOLD, method=method, actor=actor, now=now, offer=offer,
-                          jackpot=jackpot)
+                          jackpot=jackpot, tender=tender_for(t, tender_currency, method, now))
 
 
 @service
-def rebuy(entry, *, method: str, actor: Actor, stack: int | None = None, now=None) -> Sale:
+def rebuy(entry, *, method: str, actor: Actor, stack: int | None = None, now=None, tender_currency: str = "") -> Sale:
     """Sell a rebuy: within the period, within the max, only when busted or at/below the threshold."""
     now = now or timezone.now()
     check_method(method)
@@ -328,21 +392,24 @@ def rebuy(entry, *, method: str, actor: Actor, stack: int | None = None, now=Non
             )
     if t.rebuy_max is not None and entry.rebuys >= t.rebuy_max:
         raise DeskError("max_rebuys_reached", _("This entry has used all %(n)s rebuys.") % {"n": t.rebuy_max})
-    check_cash_limit(t, t.rebuy_price + t.rebuy_fee, method)
+    tender = tender_for(t, tender_currency, method, now)
+    check_cash_limit(t, t.rebuy_price + t.rebuy_fee, method, tender)
     was_busted = entry.status == Entry.BUSTED
     entry.status, entry.busted_at, entry.place = Entry.ACTIVE, None, None
     entry.rebuys += 1
     entry.chips += t.rebuy_chips
     entry.save(update_fields=["status", "busted_at", "place", "rebuys", "chips"])
-    row = write_row(t, kind=LedgerRow.REBUY, entry=entry, person=entry.person, prize=t.rebuy_price, fee=t.rebuy_fee, chips=t.rebuy_chips, method=method, actor=actor)
+    row = write_row(t, kind=LedgerRow.REBUY, entry=entry, person=entry.person, prize=t.rebuy_price, fee=t.rebuy_fee, chips=t.rebuy_chips, method=method, actor=actor,
+                    tender=tender)
     if was_busted:
         announce(signals.entry_revived, t, actor, entry=entry)
-    log_event(t, Action.CASHIER_REBUY_SOLD, actor, entry=entry.pk, receipt=row.receipt_number, amount=str(row.total), chips=row.chips, rebuy_no=entry.rebuys)
+    log_event(t, Action.CASHIER_REBUY_SOLD, actor, entry=entry.pk, receipt=row.receipt_number, amount=str(row.total), chips=row.chips, rebuy_no=entry.rebuys,
+              **tender_log(row))
     return Sale(entry, row)
 
 
 @service
-def addon(entry, *, method: str, actor: Actor, now=None) -> Sale:
+def addon(entry, *, method: str, actor: Actor, now=None, tender_currency: str = "") -> Sale:
     """Sell an add-on in its window: the break after the configured level (FMT-06)."""
     now = now or timezone.now()
     check_method(method)
@@ -357,12 +424,15 @@ def addon(entry, *, method: str, actor: Actor, now=None) -> Sale:
         raise DeskError("addon_window_closed", _("The add-on is sold only during the break after level %(n)s.") % {"n": t.addon_after_level})
     if entry.addons >= t.addon_max:
         raise DeskError("max_addons_reached", _("This entry has already taken the add-on."))
-    check_cash_limit(t, t.addon_price + t.addon_fee, method)
+    tender = tender_for(t, tender_currency, method, now)
+    check_cash_limit(t, t.addon_price + t.addon_fee, method, tender)
     entry.addons += 1
     entry.chips += t.addon_chips
     entry.save(update_fields=["addons", "chips"])
-    row = write_row(t, kind=LedgerRow.ADD_ON, entry=entry, person=entry.person, prize=t.addon_price, fee=t.addon_fee, chips=t.addon_chips, method=method, actor=actor)
-    log_event(t, Action.CASHIER_ADDON_SOLD, actor, entry=entry.pk, receipt=row.receipt_number, amount=str(row.total), chips=row.chips)
+    row = write_row(t, kind=LedgerRow.ADD_ON, entry=entry, person=entry.person, prize=t.addon_price, fee=t.addon_fee, chips=t.addon_chips, method=method, actor=actor,
+                    tender=tender)
+    log_event(t, Action.CASHIER_ADDON_SOLD, actor, entry=entry.pk, receipt=row.receipt_number, amount=str(row.total), chips=row.chips,
+              **tender_log(row))
     return Sale(entry, row)
 
 
@@ -409,6 +479,7 @@ def reverse(row: LedgerRow, *, reason: str, actor: Actor) -> LedgerRow:
     rev = write_row(
         t, kind=LedgerRow.REVERSAL, entry=row.entry, person=row.person, prize=-row.prize_amount, fee=-row.fee_amount,
         side=-row.side_amount, jackpot=-row.jackpot_amount, chips=-row.chips, method=row.method, actor=actor, reason=reason.strip(), reverses=row,
+        tender=fees.Tender(row.tender_currency, row.exchange_rate) if row.tender_currency else None,
     )
     log_event(t, Action.CASHIER_ROW_REVERSED, actor, receipt=row.receipt_number, reversal=rev.receipt_number, amount=str(rev.total), reason=reason)
     return rev
@@ -468,16 +539,44 @@ def alternate_position(alt: Alternate) -> int:
 
 
 @service
-def admit_alternate(tournament, *, method: str, actor: Actor, now=None) -> Sale:
+def admit_alternate(tournament, *, method: str, actor: Actor, now=None, tender_currency: str = "") -> Sale:
     """Sell the freed place to the first alternate in line (FIFO, REG-08)."""
     t = lock_tournament(tournament)
     alt = t.alternates.filter(status=Alternate.WAITING).order_by("created_at", "id").first()
     if alt is None:
         raise DeskError("no_alternates", _("Nobody is waiting on the alternates list."))
-    sale = register(t, alt.person, method=method, actor=actor, now=now)
+    sale = register(t, alt.person, method=method, actor=actor, now=now, tender_currency=tender_currency)
     alt.status, alt.entry = Alternate.ADMITTED, sale.entry
     alt.save(update_fields=["status", "entry"])
     return sale
+
+
+# --- exchange rates (REG-06) -----------------------------------------------------------------
+
+MAX_RATE = Decimal("1000")
+
+
+@service
+def set_exchange_rate(currency: str, rate, *, actor: Actor, day=None, base: str = "EUR") -> ExchangeRate:
+    """The cashiers' supervisor sets the rate of the day for USD or CHF (REG-06): how many units
+    of ``base`` one unit of ``currency`` buys. A new row each time; the latest of the day counts."""
+    currency, base = (currency or "").strip().upper(), (base or "EUR").strip().upper()
+    if currency not in fees.FOREIGN_CURRENCIES or currency == base:
+        raise ValidationFailed("bad_tender_currency", _("The desk takes %(list)s besides %(cur)s.")
+                               % {"list": ", ".join(fees.FOREIGN_CURRENCIES), "cur": base})
+    try:
+        rate = Decimal(str(rate))
+    except (ArithmeticError, ValueError):
+        rate = None
+    if isinstance(rate, Decimal) and rate.is_finite():
+        rate = rate.quantize(Decimal("0.000001")) if rate < MAX_RATE else rate
+    if rate is None or not rate.is_finite() or not ZERO < rate < MAX_RATE:
+        raise ValidationFailed("bad_rate", _("An exchange rate is a positive number (how many %(base)s one %(cur)s buys).")
+                               % {"base": base, "cur": currency})
+    day = day or timezone.localdate()
+    row = ExchangeRate.objects.create(date=day, currency=currency, base_currency=base, rate=rate, set_by=actor.user)
+    log_event(None, Action.TOURNAMENTS_EXCHANGE_RATE_SET, actor, date=day.isoformat(), currency=currency, base=base, rate=str(rate))
+    return row
 
 
 # --- reports ------------------------------------------------------------------------------

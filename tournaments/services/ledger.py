@@ -50,8 +50,17 @@ def new_entry(t: Tournament, person: Person, *, status: str, pre_registered: boo
 
 
 def write_row(t, *, kind, entry, person, prize, fee, chips, method, actor, side=ZERO, jackpot=ZERO, reason="", reference="", payee="",
-              reverses=None, note=""):
+              reverses=None, note="", tender=None):
+    """One append-only row with the next receipt number. ``tender`` (``fees.Tender``): the sale
+    was paid in a foreign currency (REG-06): the row keeps the currency, the amount tendered for
+    its total and the rate; its amounts stay in the tournament's currency."""
+    foreign = {}
+    if tender is not None:
+        total = prize + fee + side + jackpot
+        foreign = {"tender_currency": tender.currency, "exchange_rate": tender.rate,
+                   "tender_amount": tender.due(total) if total >= 0 else -tender.due(-total)}
     return LedgerRow.objects.create(
+        **foreign,
         tournament=t,
         entry=entry,
         person=person,
