@@ -74,7 +74,7 @@ def witness(tournament, event_id, *, actor: Actor) -> Witness:
     if Witness.objects.filter(event=event, user=actor.user).exists():
         raise OversightError("already_witnessed", _("You have already witnessed this."))
     w = Witness.objects.create(tournament=t, event=event, user=actor.user, name=_display_name(actor.user))
-    log_event(t, Action.TOURNAMENTS_WITNESS_SIGNED, actor, event=event.pk, action=event.action, name=w.name)
+    log_event(t, Action.TOURNAMENTS_WITNESS_SIGNED, actor, event=event.pk, witnessed=event.action, name=w.name)
     return w
 
 

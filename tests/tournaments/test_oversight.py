@@ -1,0 +1,263 @@
+"""ROLE-01 (the controller witnesses draws and moves), ROLE-02 (the pre-start report's stubs and
+its numbered addenda) and ROLE-05 (rulings, the dispute window, annotations), through the
+services, the API and the pages."""
+
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from payouts import reports
+from tdmanager.errors import DomainError
+from tests.conftest import client_for, make_user
+from tournaments import rulings as window_rule
+from tournaments.models import Ruling, Tournament, Witness
+from tournaments.services import cashier, lifecycle, oversight
+from tournaments.services.events import Actor
+
+from .helpers import item_index_of_level, run_clock_at
+
+
+@pytest.fixture
+def started(make_tournament, make_person, cashier_actor, actor):
+    """A tournament with three paid entries and one reservation, started (the seats drawn)."""
+    t = make_tournament(late_reg_closes_after_level=2, buy_in=Decimal("100"), fee=Decimal("10"))
+    for name in ("Anna", "Bruno", "Carla"):
+        cashier.register(t, make_person(name, "Bianchi", document_id=f"DOC-{name}"), method="CASH", actor=cashier_actor)
+    lifecycle.start(t, actor=actor, override_minimum=True, prestart_report_sent=True)
+    t.refresh_from_db()
+    return t
+
+
+def _late_sale(t, person, cashier_actor):
+    run_clock_at(t, item_index_of_level(t, 1), seconds_left=600)
+    return cashier.register(t, person, method="CASH", actor=cashier_actor)
+
+
+# --- ROLE-01: the controller witnesses the seat draw and the moves ----------------------------
+
+
+def test_the_controller_witnesses_the_seat_draw_and_the_director_cannot(started, controller_user, director, floor_user):
+    draw = started.events.get(action="seating.draw.initial")
+    r = client_for(director).post(f"/api/v1/tournaments/{started.pk}/witness/", {"event": draw.pk}, format="json")
+    assert r.status_code == 403
+    assert client_for(floor_user).post(f"/api/v1/tournaments/{started.pk}/witness/", {"event": draw.pk}, format="json").status_code == 403
+    with pytest.raises(DomainError) as e:  # the service refuses too, whatever called it
+        oversight.witness(started, draw.pk, actor=Actor(director))
+    assert e.value.code == "not_controller"
+    controller_user.first_name, controller_user.last_name = "Cora", "Conti"
+    controller_user.save()
+    r = client_for(controller_user).post(f"/api/v1/tournaments/{started.pk}/witness/", {"event": draw.pk}, format="json")
+    assert r.status_code == 201 and r.data["name"] == "Cora Conti"
+    again = client_for(controller_user).post(f"/api/v1/tournaments/{started.pk}/witness/", {"event": draw.pk}, format="json")
+    assert again.status_code == 409 and again.data["code"] == "already_witnessed"
+    listed = client_for(director).get(f"/api/v1/tournaments/{started.pk}/witness/").data["events"]
+    assert [(e["action"], [w["name"] for w in e["witnesses"]]) for e in listed] == [("seating.draw.initial", ["Cora Conti"])]
+    assert started.events.filter(action="tournaments.witness.signed", payload__event=draw.pk).exists()
+
+
+def test_only_draws_and_moves_are_witnessed(started, controller_user):
+    sale = started.events.filter(action="cashier.buyin.sold").first()
+    r = client_for(controller_user).post(f"/api/v1/tournaments/{started.pk}/witness/", {"event": sale.pk}, format="json")
+    assert r.status_code == 400 and r.data["code"] == "not_witnessable"
+    assert not Witness.objects.exists()
+
+
+def test_the_witness_page_signs_with_one_click(started, controller_user):
+    draw = started.events.get(action="seating.draw.initial")
+    page = Client()
+    page.force_login(controller_user)
+    html = page.get(f"/tournaments/{started.pk}/witness/").content.decode()
+    assert "Seats drawn" in html and 'name="event"' in html
+    assert page.post(f"/tournaments/{started.pk}/witness/", {"event": draw.pk}).status_code == 302
+    assert Witness.objects.get().event == draw
+    assert controller_user.username in page.get(f"/tournaments/{started.pk}/witness/").content.decode()
+
+
+# --- ROLE-02: the pre-start report's stubs and the addenda ----------------------------------------
+
+
+def test_the_prestart_report_carries_each_stub_and_its_totals(started):
+    r = reports.prestart(started)
+    rows = {row[3]: row for row in r["rows"]}
+    receipts = list(started.ledger.order_by("id").values_list("receipt_number", flat=True))
+    assert [row[0] for row in r["rows"]] == [str(n) for n in receipts]
+    assert rows["Anna Bianchi"][4] == "DOC-Anna" and rows["Anna Bianchi"][6:] == ["100.00", "10.00", "110.00"]
+    totals = dict((str(k), v) for k, v in r["totals"])
+    assert totals["Registered"] == "3" and totals["Stubs"] == "3"
+    assert totals["Total buy-ins"] == "300.00" and totals["Total fees"] == "30.00" and totals["Total"] == "330.00"
+
+
+def test_late_stubs_go_into_numbered_addenda(started, make_person, cashier_actor, actor):
+    late = _late_sale(started, make_person("Dario", "Late"), cashier_actor)
+    assert "Dario Late" not in reports.to_csv(reports.prestart(started))  # sold after the start
+    first = oversight.issue_stub_addendum(started, actor=cashier_actor)
+    assert (first.number, first.stubs, first.total) == (1, 1, Decimal("110.00"))
+    a1 = reports.build(started, "addendum-1")
+    assert [row[0] for row in a1["rows"]] == [str(late.row.receipt_number)] and a1["rows"][0][3] == "Dario Late"
+    assert dict((str(k), v) for k, v in a1["totals"])["Total"] == "110.00"
+    with pytest.raises(DomainError) as e:
+        oversight.issue_stub_addendum(started, actor=cashier_actor)
+    assert e.value.code == "nothing_to_report"
+    _late_sale(started, make_person("Elena", "Later"), cashier_actor)
+    _late_sale(started, make_person("Fabio", "Later"), cashier_actor)
+    r = client_for(cashier_actor.user).post(f"/api/v1/tournaments/{started.pk}/stub-reports/")
+    assert r.status_code == 201 and r.data == {"number": 2, "stubs": 2, "total": "220.00", "report": "addendum-2"}
+    a2 = client_for(actor.user).get(f"/api/v1/tournaments/{started.pk}/payouts/reports/addendum-2/").data
+    assert [row[3] for row in a2["rows"]] == ["Elena Later", "Fabio Later"]
+    assert "Dario Late" not in str(a2["rows"])
+    assert client_for(actor.user).get(f"/api/v1/tournaments/{started.pk}/payouts/reports/addendum-3/").status_code == 404
+    assert started.events.filter(action="tournaments.stubs.reported").count() == 2
+
+
+def test_no_addendum_before_the_start(tournament, make_person, cashier_actor):
+    cashier.register(tournament, make_person(), method="CASH", actor=cashier_actor)
+    r = client_for(cashier_actor.user).post(f"/api/v1/tournaments/{tournament.pk}/stub-reports/")
+    assert r.status_code == 409 and r.data["code"] == "not_started"
+
+
+def test_the_tournament_page_offers_the_addendum_once_late_registration_closes(started, make_person, cashier_actor):
+    _late_sale(started, make_person("Dario", "Late"), cashier_actor)
+    page = Client()
+    page.force_login(cashier_actor.user)
+    assert 'id="addendum-offer"' not in page.get(f"/tournaments/{started.pk}/").content.decode()  # still open
+    run_clock_at(started, item_index_of_level(started, 3), seconds_left=600)  # late registration has closed
+    html = page.get(f"/tournaments/{started.pk}/").content.decode()
+    assert 'id="addendum-offer"' in html and "1 stub sold after the start" in html
+    assert page.post(f"/tournaments/{started.pk}/", {"op": "addendum"}).status_code == 302
+    html = page.get(f"/tournaments/{started.pk}/").content.decode()
+    assert 'id="addendum-offer"' not in html and "addendum-1.pdf" in html
+
+
+# --- ROLE-05: rulings -------------------------------------------------------------------------------
+
+
+def test_the_dispute_window_rule():
+    t0 = timezone.now()
+    assert not window_rule.dispute_window("HAND", asked_at=t0).late  # no next hand yet
+    assert window_rule.dispute_window("HAND", asked_at=t0, next_hand_at=t0 - timedelta(seconds=1)).late
+    assert not window_rule.dispute_window("BREAK", asked_at=t0 + timedelta(seconds=60), disputed_at=t0).late
+    assert window_rule.dispute_window("BREAK", asked_at=t0 + timedelta(seconds=61), disputed_at=t0).late
+    with pytest.raises(ValueError):
+        window_rule.dispute_window("BREAK", asked_at=t0)
+
+
+def test_a_ruling_is_recorded_with_the_window_checked(started, floor_user):
+    now = timezone.now()
+    body = {"asked_by": "Seat 4 (Anna Bianchi)", "question": "Was the all-in called?", "decision": "Call stands.",
+            "table_number": 2, "hand": "#57", "window": "BREAK", "disputed_at": (now - timedelta(seconds=90)).isoformat(),
+            "asked_at": now.isoformat()}
+    r = client_for(floor_user).post(f"/api/v1/tournaments/{started.pk}/rulings/", body, format="json")
+    assert r.status_code == 201 and r.data["late"] and "dispute window" in r.data["warning"]
+    assert r.data["decided_by"] == floor_user.username and r.data["table_number"] == 2
+    on_time = {**body, "disputed_at": (now - timedelta(seconds=30)).isoformat()}
+    r = client_for(floor_user).post(f"/api/v1/tournaments/{started.pk}/rulings/", on_time, format="json")
+    assert r.status_code == 201 and not r.data["late"] and r.data["warning"] == ""
+    assert started.events.filter(action="tournaments.ruling.recorded").count() == 2
+
+
+def test_the_break_window_is_a_house_setting(started, floor_user):
+    started.settings = {**(started.settings or {}), "ruling_break_window_seconds": 120}
+    started.save()
+    now = timezone.now()
+    r = oversight.record_ruling(started, asked_by="x", question="q", decision="d", window=Ruling.BREAK,
+                                disputed_at=now - timedelta(seconds=90), asked_at=now, actor=Actor(floor_user))
+    assert not r.late
+
+
+def test_a_ruling_is_final_and_only_annotated(started, floor_user, director, cashier_user, controller_user):
+    r = oversight.record_ruling(started, asked_by="Bruno", question="q?", decision="Dead hand.", actor=Actor(floor_user))
+    with pytest.raises(TypeError):
+        r.decision = "changed"
+        r.save()
+    with pytest.raises(TypeError):
+        Ruling.objects.filter(pk=r.pk).update(decision="changed")
+    resp = client_for(director).post(f"/api/v1/tournaments/{started.pk}/rulings/{r.pk}/notes/", {"text": "Player informed."}, format="json")
+    assert resp.status_code == 201 and resp.data["decision"] == "Dead hand."
+    assert [n["text"] for n in resp.data["notes"]] == ["Player informed."]
+    # the desk does not rule; the controller reads but does not rule
+    assert client_for(cashier_user).post(f"/api/v1/tournaments/{started.pk}/rulings/", {"asked_by": "x", "question": "q", "decision": "d"},
+                                         format="json").status_code == 403
+    assert client_for(controller_user).post(f"/api/v1/tournaments/{started.pk}/rulings/{r.pk}/notes/", {"text": "x"},
+                                            format="json").status_code == 403
+    assert [x["id"] for x in client_for(controller_user).get(f"/api/v1/tournaments/{started.pk}/rulings/").data["rulings"]] == [r.pk]
+    other = Tournament.objects.create(name="Other", start_at=started.start_at, buy_in=1, starting_stack=100)
+    resp = client_for(director).post(f"/api/v1/tournaments/{other.pk}/rulings/{r.pk}/notes/", {"text": "x"}, format="json")
+    assert resp.status_code == 404 and resp.data["code"] == "no_such_ruling"
+
+
+def test_bad_ruling_input_is_a_4xx_and_writes_nothing(started, floor_user):
+    client = client_for(floor_user)
+    for body in ({"asked_by": "", "question": "q", "decision": "d"}, {"asked_by": "x", "question": "q", "decision": "d", "window": "BREAK"},
+                 {"asked_by": "x", "question": "q", "decision": "d", "asked_at": (timezone.now() + timedelta(hours=2)).isoformat()},
+                 ["not", "an", "object"]):
+        r = client.post(f"/api/v1/tournaments/{started.pk}/rulings/", body, format="json")
+        assert 400 <= r.status_code < 500 and "code" in r.data, body
+    assert not Ruling.objects.exists()
+
+
+def test_the_floor_records_a_ruling_on_its_page_and_the_report_prints_it(started, floor_user, director):
+    page = Client()
+    page.force_login(floor_user)
+    assert 'id="rulings-link"' in page.get(f"/tournaments/{started.pk}/floor/").content.decode()
+    late = (timezone.now() - timedelta(minutes=5)).strftime("%Y-%m-%dT%H:%M:%S")
+    r = page.post(f"/tournaments/{started.pk}/rulings/", {"op": "record", "asked_by": "Carla Bianchi", "question": "Misdeal?",
+                                                          "decision": "Misdeal, redeal.", "window": "HAND", "next_hand_at": late,
+                                                          "table_number": "1"}, follow=True)
+    html = r.content.decode()
+    assert "Misdeal, redeal." in html and "dispute window" in html
+    ruling = Ruling.objects.get()
+    assert ruling.late and ruling.decided_by == floor_user
+    page.post(f"/tournaments/{started.pk}/rulings/", {"op": "annotate", "ruling": ruling.pk, "text": "TD confirmed."})
+    report = reports.build(started, "rulings")
+    assert report["rows"][0][4:7] == ["Carla Bianchi", "Misdeal?", "Misdeal, redeal."] and "TD confirmed." in report["rows"][0][10]
+    assert dict((str(k), v) for k, v in report["totals"])["Asked late"] == "1"
+    boss = Client()
+    boss.force_login(director)
+    pdf = boss.get(f"/tournaments/{started.pk}/payouts/reports/rulings.pdf")
+    assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
+
+
+def test_a_regulator_reads_the_rulings_of_his_tournament(started, floor_user, director):
+    oversight.record_ruling(started, asked_by="x", question="q", decision="Chips stay.", actor=Actor(floor_user))
+    reg = make_user("corpo", "regulator")
+    oversight.set_regulator_access(started, "corpo", granted=True, actor=Actor(director))
+    page = Client()
+    page.force_login(reg)
+    html = page.get(f"/tournaments/{started.pk}/rulings/").content.decode()
+    assert "Chips stay." in html and 'id="new-ruling"' not in html and 'value="annotate"' not in html
+    assert "Chips stay." in page.get(f"/tournaments/{started.pk}/payouts/reports/rulings.csv").content.decode()
+
+
+# --- ELM-07: the signatures print on the ranking and the payments report -----------------------------
+
+
+def test_the_two_signatures_print_on_the_ranking_and_the_payments_report(started, director, controller_user, cashier_user):
+    from payouts import services as payouts
+
+    director.first_name, director.last_name = "Dora", "Direttrice"
+    director.save()
+    controller_user.first_name, controller_user.last_name = "Cora", "Conti"
+    controller_user.save()
+    payouts.lock_payout_table(started, actor=Actor(director))
+    winner = started.entries.order_by("number").first()
+    winner.status, winner.place = "BUSTED", 1
+    winner.save()
+    assert reports.payments(started)["signatures"] == []
+    assert "not signed" in reports.to_csv(reports.payments(started))
+    payouts.sign_off_ranking(started, actor=Actor(director))
+    r = client_for(controller_user).post(f"/api/v1/tournaments/{started.pk}/payouts/signoff/")
+    assert r.status_code == 201 and r.data["released_places"] == [1]
+    payouts.pay_prize(winner, method="TRANSFER", reference="IBAN-1", actor=Actor(cashier_user))
+    for name in ("payments", "standings"):
+        data = client_for(cashier_user).get(f"/api/v1/tournaments/{started.pk}/payouts/reports/{name}/").data
+        assert [(s["name"], s["role"]) for s in data["signatures"]] == [("Dora Direttrice", "director"),
+                                                                       ("Cora Conti", "administrative controller")]
+        csv_text = reports.to_csv(reports.build(started, name))
+        assert "Dora Direttrice,director," in csv_text and "Cora Conti,administrative controller," in csv_text
+    page = Client()
+    page.force_login(controller_user)
+    html = page.get(f"/tournaments/{started.pk}/payouts/").content.decode()
+    assert "Dora Direttrice (director" in html and "Cora Conti (administrative controller" in html
