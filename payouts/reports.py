@@ -211,7 +211,8 @@ def reconciliation_data(t) -> dict:
         pool_total = sel.satellite_pool(t, link)
         notes.append(_("Satellite prize base GROSS: the fees (%(f)s) are part of the seats' prize pool.") % {"f": _m(got["fee"])})
         fees_to_house, deductions, overlay = ZERO, ZERO, ZERO
-    money_in_total = got["prize"] + got["fee"] + got["side"]
+    jackpot = sel.jackpot_money(t)  # REG-11: the venue's fund, never this prize pool nor the house fee
+    money_in_total = got["prize"] + got["fee"] + got["side"] + jackpot["in"]
     if not sources:
         carried = got["prize"]
         deductions, overlay = ZERO, ZERO
@@ -223,7 +224,7 @@ def reconciliation_data(t) -> dict:
     if chip_paid_here:
         notes.append(_("Chip-leader prizes paid here (%(a)s) come out of the event's prize pool; Day 2 shows it net of them.")
                      % {"a": _m(chip_paid_here)})
-    accounted_in = pool_total + carried + deductions + chip_leaders - overlay + fees_to_house + got["side"]
+    accounted_in = pool_total + carried + deductions + chip_leaders - overlay + fees_to_house + got["side"] + jackpot["in"]
     # Money out against the pool.
     prizes = sel.table_prizes(t)
     values = sel.place_values(prizes)
@@ -251,6 +252,7 @@ def reconciliation_data(t) -> dict:
         (_("Money in: prize parts"), got["prize"]),
         (_("Money in: fees"), got["fee"]),
         (_("Money in: side pools"), got["side"]),
+        (_("Money in: jackpot fees (to the venue's jackpot fund)"), jackpot["in"]),
         (_("Money in: total"), money_in_total),
         (_("Prize pool"), pool_total),
         (_("Carried to Day 2"), carried),
@@ -262,6 +264,7 @@ def reconciliation_data(t) -> dict:
         (_("Money out: prizes paid"), out["prize"]),
         (_("… of which chip-leader prizes (from the event's pool)"), chip_paid_here),
         (_("Money out: side prizes paid"), out["side"]),
+        (_("Money out: jackpots paid (from the venue's jackpot fund)"), jackpot["out"]),
         (_("Prize pool not yet paid"), left),
         (_("… prizes won, not yet collected"), unpaid),
         (_("… places still to be decided"), undecided),

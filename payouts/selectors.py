@@ -592,6 +592,13 @@ def jackpot_balance(fund, now=None) -> Decimal:
     return total
 
 
+def jackpot_money(t) -> dict:
+    """This tournament's jackpot fees taken (net of reversals and refunds) and jackpots paid."""
+    fees = t.ledger.exclude(_payout_rows_q()).aggregate(s=Sum("jackpot_amount"))["s"] or ZERO
+    paid = t.ledger.filter(_payout_rows_q()).aggregate(s=Sum("jackpot_amount"))["s"] or ZERO
+    return {"in": fees, "out": -paid}
+
+
 def jackpot_lock(fund, now=None):
     """The win that locks the fund now (no claim, no sale until the next day), or None."""
     return fund.wins.filter(locked_until__gt=now or timezone.now()).order_by("-locked_until").first()
@@ -659,18 +666,31 @@ def side_pools_summary(t) -> list[dict]:
 def display_summary(tournament) -> dict:
     """Prize pool and payout ladder for lobby displays and the clock page.
 
-    ``{"prize_pool": "12345.00", "prize_pool_label": "net"|"gross", "payouts": [{"places",
+    PAY-02: the figure shown is labelled. ``display_pool`` NET (the pool to share, default),
+    GROSS (before the staff fee and the other deductions: what a gross guarantee promises) or
+    BOTH (``prize_pool`` is then the net, ``prize_pool_gross`` the gross).
+
+    ``{"prize_pool": "12345.00", "prize_pool_label": "net"|"gross", "prize_pool_show",
+    "prize_pool_gross", "prize_pool_net", "guarantee", "guarantee_label", "payouts": [{"places",
     "amount", "prize"}], "places_paid": n, "side_pools": [...]}``
     """
     t = tournament
     b = pool_breakdown(t)
     prizes = table_prizes(t)
-    gross = HouseRules.of(t).display_pool == "GROSS"
+    rules = HouseRules.of(t)
+    show = rules.display_pool  # PAY-02: NET (default), GROSS or BOTH, each labelled
     link = satellite_link(t)
-    shown = satellite_pool(t, link) if link else (b.gross if gross else b.total)
+    gross_amount = satellite_pool(t, link) if link else b.gross
+    net_amount = satellite_pool(t, link) if link else b.total
+    shown = gross_amount if show == "GROSS" else net_amount
     return {
         "prize_pool": money(shown),
-        "prize_pool_label": "gross" if gross else "net",
+        "prize_pool_label": "gross" if show == "GROSS" else "net",
+        "prize_pool_show": show,
+        "prize_pool_gross": money(gross_amount) if show in ("GROSS", "BOTH") else None,
+        "prize_pool_net": money(net_amount) if show in ("NET", "BOTH") else None,
+        "guarantee": money(t.guarantee) if t.guarantee is not None else None,
+        "guarantee_label": "gross" if rules.guarantee_is_gross else "net",
         "payouts": ladder(prizes),
         "places_paid": places_paid(t, prizes),
         "payout_table_state": table_state(t),

@@ -85,9 +85,9 @@
     try {
       let path, body;
       const entry = currentEntry();
-      if (op === "register") { path = "cashier/register/"; body = { tournament: tid(), person: person.id, method: method() }; }
+      if (op === "register") { path = "cashier/register/"; body = { tournament: tid(), person: person.id, method: method(), jackpot: jackpot() }; }
       else if (op === "preregister") { path = "cashier/preregister/"; body = { tournament: tid(), person: person.id }; }
-      else if (op === "reenter") { path = "cashier/reenter/"; body = { tournament: tid(), person: person.id, method: method() }; }
+      else if (op === "reenter") { path = "cashier/reenter/"; body = { tournament: tid(), person: person.id, method: method(), jackpot: jackpot() }; }
       else if (op === "alternate") { path = "cashier/alternates/"; body = { tournament: tid(), person: person.id }; }
       else if (op === "rebuy") {
         const stack = entry && entry.status === "ACTIVE" ? prompt(T.stack, "0") : null;
@@ -127,8 +127,47 @@
     $("#sales").prepend(li);
   }
 
+  // REG-11: the jackpot's fee is a line of its own, offered where the tournament plays for it.
+  function jackpot() { return !$("#jackpot-line").hidden && $("#jackpot").checked; }
+  function showJackpot() {
+    const opt = $("#tournament").selectedOptions[0], fee = opt ? opt.dataset.jackpot : "";
+    $("#jackpot-line").hidden = !fee;
+    $("#jackpot-fee").textContent = fee || "";
+    if (!fee) $("#jackpot").checked = false;
+  }
+  // PAY-12: royal flushes the floor verified, still to be paid here (a slip opens once paid).
+  function sayJ(text, ok) { const m = $("#jackpot-msg"); m.textContent = text; m.className = "message " + (ok ? "ok" : "error"); }
+  async function loadJackpotClaims() {
+    const r = await api("jackpot/");
+    if (!r.ok) return;
+    const due = (r.data.claims || []).filter((c) => !c.paid);
+    $("#jackpot-due").hidden = !due.length && !$("#jackpot-msg").textContent;
+    $("#jackpot-claims").replaceChildren(...due.map((c) => {
+      const li = document.createElement("li");
+      li.textContent = c.name + " #" + c.entry_number + " — " + c.tournament_name + " — " + T.level + " " + c.level + ", " + c.percent + "% — " + c.amount + " ";
+      const b = document.createElement("button");
+      b.textContent = T.pay;
+      b.addEventListener("click", async () => {
+        const body = { method: method() };
+        if (body.method !== "CASH") { const ref = prompt(T.reference); if (!ref) return; body.reference = ref; }
+        b.disabled = true;
+        try {
+          const p = await api("jackpot/claims/" + c.id + "/pay/", { method: "POST", body: JSON.stringify(body) });
+          if (!p.ok) { sayJ(p.data.detail || p.data.code, false); return; }
+          sayJ(T.paid + " — " + T.receipt + " #" + p.data.receipt_number + " — " + p.data.amount, true);
+          window.open(p.data.slip_url + "?print=1", "slip-" + p.data.receipt_number);
+          await loadJackpotClaims();
+        } catch (e) { sayJ(T.noAnswer, false); } finally { b.disabled = false; }
+      });
+      li.append(b);
+      return li;
+    }));
+  }
+
   document.querySelectorAll("#player button[data-op]").forEach((b) => b.addEventListener("click", () => sell(b.dataset.op, b)));
-  $("#tournament").addEventListener("change", refreshPlayer);
+  $("#tournament").addEventListener("change", () => { showJackpot(); refreshPlayer(); });
+  showJackpot();
+  loadJackpotClaims();
 
   $("#personform").addEventListener("submit", async (e) => {
     e.preventDefault();

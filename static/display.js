@@ -41,6 +41,18 @@
     set("players", F.num(s.players_left)); set("entries", F.num(s.entries));
     set("avg", F.num(s.average_stack)); set("chips", F.num(s.chips_in_play));
     set("pool", s.prize_pool ? F.num(s.prize_pool) + " " + s.tournament.currency : "—");
+    // PAY-02: the figure is labelled gross or net; BOTH shows the gross on a line of its own.
+    set("pool-label", s.prize_pool_label === "gross" ? T.gross : T.net);
+    const grossBox = $("pool-gross-box");
+    if (grossBox) {
+      grossBox.hidden = s.prize_pool_show !== "BOTH";
+      if (s.prize_pool_show === "BOTH") { set("pool-gross-label", T.gross); set("pool-gross", F.num(s.prize_pool_gross) + " " + s.tournament.currency); }
+    }
+    const jackpot = $("jackpot-box"); // REG-11: the progressive jackpot's fund, when this tournament plays for it
+    if (jackpot) {
+      jackpot.hidden = !s.jackpot;
+      if (s.jackpot) set("jackpot", s.jackpot.locked ? T.jackpotWon : F.num(s.jackpot.fund) + " " + s.tournament.currency);
+    }
     set("latereg", s.late_registration_open ? (s.late_registration_level ? T.open + " " + s.late_registration_level : "✓") : T.closed);
     const ol = $("payouts");
     if (ol && s.payouts) {

@@ -71,6 +71,17 @@
     $("#race-result").textContent = r.ok ? JSON.stringify(r.d.result, null, 1) : (r.d.detail || r.d.code);
     loadChips();
   });
+  // PAY-12: the floor records a royal flush it verified at the table; the desk pays it.
+  const jf = $("#jackpotform");
+  if (jf) jf.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const f = new FormData(jf), m = $("#jackpot-msg");
+    const body = { entries: f.getAll("entries").map(Number), both_hole_cards: f.get("both_hole_cards") === "1", note: f.get("note") || "" };
+    const r = await call("POST", "tournaments/" + tid + "/jackpot/claims/", body);
+    m.className = "message " + (r.ok ? "ok" : "error");
+    m.textContent = r.ok ? jf.dataset.won + ": " + r.d.amount + " — " + jf.dataset.level + " " + r.d.level + ", " + r.d.percent + "%" : (r.d.detail || r.d.code);
+    if (r.ok) jf.reset();
+  });
   loadPenalties(); loadChips();
   setInterval(loadPenalties, 10000);
 })();

@@ -11,18 +11,24 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from tdmanager import policy
 from tdmanager.errors import DomainError
+from tdmanager.roles import user_roles
 
 from . import clockview, fees, receipts, selectors, signals
 from .house import HouseRules
-from .models import BlindStructure, Entry, LedgerRow, Tournament
+from .models import BlindStructure, Entry, LedgerRow, RegulatorGrant, Tournament
 from .services import cashier, lifecycle, oversight, setup, streaming
 from .services.events import Actor
 
 
 def dashboard(request):
     tournaments = Tournament.objects.exclude(status__in=[Tournament.FINISHED, Tournament.CANCELLED]).order_by("start_at")
-    recent = Tournament.objects.filter(status__in=[Tournament.FINISHED, Tournament.CANCELLED]).order_by("-start_at")[:10]
+    recent = Tournament.objects.filter(status__in=[Tournament.FINISHED, Tournament.CANCELLED]).order_by("-start_at")
+    if policy.regulator_only(user_roles(request.user), "tournament", "GET"):  # ROLE-01: only what he was given
+        granted = RegulatorGrant.objects.filter(user=request.user).values("tournament_id")
+        tournaments, recent = tournaments.filter(pk__in=granted), recent.filter(pk__in=granted)
+    recent = recent[:10]
     rows = []
     for t in tournaments:
         counts = {s: 0 for s, _l in Entry.STATUSES}
@@ -40,7 +46,7 @@ def desk(request):
     selected = int(raw) if raw else (open_t[0].pk if open_t else None)
     for t in open_t:  # REG-11: the desk offers the jackpot's fee where the tournament plays for it
         rules = HouseRules.of(t)
-        t.jackpot_fee = rules.jackpot_fee if rules.jackpot else None
+        t.jackpot_fee = f"{rules.jackpot_fee:.2f}" if rules.jackpot else None
     return render(request, "desk.html", {"tournaments": open_t, "selected": selected, "shift": cashier.shift_totals(request.user)})
 
 

@@ -315,3 +315,87 @@ def test_the_fund_is_on_the_lobby_snapshot(jt, make_tournament, person, cashier_
     snap = build_snapshot(t)
     assert snap["jackpot"]["fund"] == "1005.00" and snap["jackpot"]["locked"] is False
     assert "jackpot" not in build_snapshot(make_tournament())  # a tournament not in the jackpot shows none
+
+
+@pytest.mark.django_db
+class TestThroughTheAPI:
+    """Scenario 37 through the API: the desk sells, the floor claims, the desk pays."""
+
+    def test_scenario_37_through_the_api(self, api, jt, make_person, cashier_user, floor_user, director):
+        desk, floor = api(cashier_user), api(floor_user)
+        assert api(director).put("/api/v1/jackpot/", {"base": "1000.00"}, format="json").status_code == 200
+        t = jt()
+        buyer, other = make_person(), make_person()
+        r = desk.post("/api/v1/cashier/register/", {"tournament": t.pk, "person": buyer.pk, "method": "CASH", "jackpot": True}, format="json")
+        assert r.status_code == 201, r.data
+        assert (r.data["receipt"]["jackpot_amount"], r.data["receipt"]["total"]) == ("5.00", "115.00")
+        paid = r.data["entry"]["id"]
+        unpaid = desk.post("/api/v1/cashier/register/", {"tournament": t.pk, "person": other.pk, "method": "CASH"},
+                           format="json").data["entry"]["id"]
+        at_level(t, 2)
+        late = desk.post("/api/v1/cashier/register/", {"tournament": t.pk, "person": make_person().pk, "method": "CASH", "jackpot": True},
+                         format="json")
+        assert late.status_code == 409 and late.data["code"] == "jackpot_sale_closed", late.data
+        url = f"/api/v1/tournaments/{t.pk}/jackpot/claims/"
+        one_card = floor.post(url, {"entries": [paid], "both_hole_cards": False}, format="json")
+        assert one_card.status_code == 409 and one_card.data["code"] == "jackpot_needs_both_hole_cards"
+        no_fee = floor.post(url, {"entries": [unpaid], "both_hole_cards": True}, format="json")
+        assert no_fee.status_code == 409 and no_fee.data["code"] == "jackpot_not_bought"
+        assert desk.post(url, {"entries": [paid], "both_hole_cards": True}, format="json").status_code == 403  # the floor verifies
+        won = floor.post(url, {"entries": [paid], "both_hole_cards": True, "note": "table 3"}, format="json")
+        assert won.status_code == 201, won.data
+        assert (won.data["level"], won.data["percent"], won.data["amount"], won.data["verified_by"]) == (2, "30.00", "301.50", "flo")
+        again = floor.post(url, {"entries": [paid], "both_hole_cards": True}, format="json")
+        assert again.status_code == 409 and again.data["code"] == "jackpot_locked"
+        claim = won.data["claims"][0]["id"]
+        assert floor.post(f"/api/v1/jackpot/claims/{claim}/pay/", {"method": "CASH"}, format="json").status_code == 403
+        pay = desk.post(f"/api/v1/jackpot/claims/{claim}/pay/", {"method": "CASH"}, format="json")
+        assert pay.status_code == 201 and pay.data["amount"] == "301.50" and pay.data["slip_url"]
+        fund = desk.get("/api/v1/jackpot/").data
+        assert fund["fund"]["fund"] == "703.50" and fund["fund"]["locked"] is True
+        assert [(c["entry"], c["amount"], c["paid"], c["receipt"]) for c in fund["claims"]] == [
+            (paid, "301.50", True, pay.data["receipt_number"])]
+
+    def test_bad_input_is_a_4xx_never_a_500(self, api, jt, floor_user, cashier_user, fund):
+        t = jt()
+        url = f"/api/v1/tournaments/{t.pk}/jackpot/claims/"
+        for body in ({}, {"entries": [], "both_hole_cards": True}, {"entries": ["x"], "both_hole_cards": True},
+                     {"entries": [987654], "both_hole_cards": True}, {"entries": [1, 1], "both_hole_cards": True}):
+            r = api(floor_user).post(url, body, format="json")
+            assert 400 <= r.status_code < 500 and "code" in r.data, (body, r.status_code)
+        assert api(cashier_user).post("/api/v1/jackpot/claims/987654/pay/", {"method": "CASH"}, format="json").status_code == 404
+        assert api(cashier_user).post(f"/api/v1/tournaments/{t.pk}/jackpot/claims/", {}, format="json").status_code == 403
+
+
+@pytest.mark.django_db
+def test_the_reconciliation_shows_jackpot_fees_and_payouts_and_still_balances(jt, make_person, cashier_actor, floor_actor, fund, actor):
+    from payouts import reports
+
+    t = jt()
+    entries = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor, jackpot=True).entry for _ in range(3)]
+    cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
+    cashier.reverse(entries[2].ledger.get(), reason="wrong player", actor=actor)
+    at_level(t, 1)
+    claim = services.claim_jackpot(t, [entries[0]], both_hole_cards=True, actor=floor_actor).claims.get()
+    services.pay_jackpot(claim, method="TRANSFER", reference="TR-1", actor=cashier_actor)
+    data = reports.reconciliation_data(t)
+    lines = {str(label): value for label, value in data["lines"]}
+    assert lines["Money in: jackpot fees (to the venue's jackpot fund)"] == D("10.00")
+    assert lines["Money out: jackpots paid (from the venue's jackpot fund)"] == D("1010.00")
+    assert lines["Money in: total"] == D("340.00")  # 3 × 110 + 2 × 5 (the reversed sale nets to nothing)
+    assert lines["Money in: prize parts"] == D("300")  # the fees never enter the prize pool
+    assert data["balanced"], data
+
+
+@pytest.mark.django_db
+def test_the_pages_offer_the_jackpot_where_the_tournament_plays_for_it(jt, make_tournament, make_person, cashier_actor, client,
+                                                                      cashier_user, floor_user):
+    t, plain = jt(), make_tournament(name="No jackpot")
+    cashier.register(t, make_person(), method="CASH", actor=cashier_actor, jackpot=True)
+    client.force_login(cashier_user)
+    desk = client.get("/desk/").content.decode()
+    assert 'data-jackpot="5.00 EUR"' in desk and 'id="jackpot-line"' in desk
+    assert desk.count("data-jackpot=") == 1  # not on the tournament that does not play for it
+    client.force_login(floor_user)
+    assert 'id="jackpotform"' in client.get(f"/tournaments/{t.pk}/floor/").content.decode()
+    assert 'id="jackpotform"' not in client.get(f"/tournaments/{plain.pk}/floor/").content.decode()
