@@ -267,6 +267,29 @@ def sign_off_ranking(tournament, *, actor: Actor) -> RankingSignoff:
 # --- paying prizes -------------------------------------------------------------------------
 
 
+def check_cash_payout(t, person, amount, *, method: str, reference: str, payee: str) -> str:
+    """REG-06, PAY-13: money handed to a winner (a prize, a side prize, the jackpot) in one
+    operation: cash only up to the cash limit, and not split into several cash operations;
+    above it a cheque or a bank transfer with its reference. Made out to the registered winner;
+    returns the payee."""
+    check_method(method)
+    if method not in PAYOUT_METHODS:
+        raise ValidationFailed("bad_payout_method", _("A prize is paid in cash, by cheque or by bank transfer."))
+    if method == LedgerRow.CASH:
+        try:
+            check_cash_limit(t, amount, method)
+        except DeskError:
+            raise PayoutError("cash_limit_exceeded", _("%(a)s %(c)s is above the cash limit: pay it by cheque or bank transfer in the winner's name.")
+                              % {"a": amount, "c": t.currency})
+        check_cash_split(t, person, amount)  # REG-06: no splitting into several cash operations
+    elif not reference.strip():
+        raise ValidationFailed("reference_required", _("Enter the cheque number or the transfer reference."))
+    payee = payee.strip() or person.full_name
+    if not _same_name(payee, person.full_name):
+        raise PayoutError("payee_mismatch", _("The payee must be the winner, %(name)s, as registered.") % {"name": person.full_name})
+    return payee
+
+
 @service
 def pay_prize(entry, *, method: str, actor: Actor, source: str = "MAIN:CASH", reference: str = "", payee: str = "") -> PrizePayment:
     """Pay one prize won by ``entry`` in one operation, never split (REG-06, PAY-13).
@@ -301,23 +324,7 @@ def pay_prize(entry, *, method: str, actor: Actor, source: str = "MAIN:CASH", re
         note = f"place {due['place']}: {due['description']}"  # a share of a forfeited prize (PEN-07)
     row = ticket = None
     if kind == "CASH":
-        check_method(method)
-        if method not in PAYOUT_METHODS:
-            raise ValidationFailed("bad_payout_method", _("A prize is paid in cash, by cheque or by bank transfer."))
-        if method == LedgerRow.CASH:
-            try:
-                check_cash_limit(t, amount, method)
-            except DeskError:
-                raise PayoutError("cash_limit_exceeded", _("%(a)s %(c)s is above the cash limit: pay it by cheque or bank transfer in the winner's name.")
-                                  % {"a": amount, "c": t.currency})
-            check_cash_split(t, person, amount)  # REG-06: no splitting into several cash operations
-            payee = payee.strip() or person.full_name
-        else:
-            if not reference.strip():
-                raise ValidationFailed("reference_required", _("Enter the cheque number or the transfer reference."))
-            payee = payee.strip() or person.full_name
-        if not _same_name(payee, person.full_name):
-            raise PayoutError("payee_mismatch", _("The payee must be the winner, %(name)s, as registered.") % {"name": person.full_name})
+        payee = check_cash_payout(t, person, amount, method=method, reference=reference, payee=payee)
         row = write_row(
             t, kind=LedgerRow.SIDE if side else LedgerRow.PAYOUT, entry=entry, person=person,
             prize=ZERO if side else -amount, fee=ZERO, side=-amount if side else ZERO, chips=0, method=method, actor=actor,
@@ -862,20 +869,7 @@ def pay_jackpot(claim, *, method: str, actor: Actor, reference: str = "", payee:
     if claim.paid:
         raise PayoutError("already_paid", _("This jackpot has already been paid (receipt %(n)s).") % {"n": claim.payment.row.receipt_number})
     person, amount = claim.entry.person, claim.amount
-    check_method(method)
-    if method not in PAYOUT_METHODS:
-        raise ValidationFailed("bad_payout_method", _("A prize is paid in cash, by cheque or by bank transfer."))
-    if method == LedgerRow.CASH:
-        try:
-            check_cash_limit(t, amount, method)
-        except DeskError:
-            raise PayoutError("cash_limit_exceeded", _("%(a)s %(c)s is above the cash limit: pay it by cheque or bank transfer in the winner's name.")
-                              % {"a": amount, "c": t.currency})
-    elif not reference.strip():
-        raise ValidationFailed("reference_required", _("Enter the cheque number or the transfer reference."))
-    payee = payee.strip() or person.full_name
-    if not _same_name(payee, person.full_name):
-        raise PayoutError("payee_mismatch", _("The payee must be the winner, %(name)s, as registered.") % {"name": person.full_name})
+    payee = check_cash_payout(t, person, amount, method=method, reference=reference, payee=payee)
     row = write_row(t, kind=LedgerRow.PAYOUT, entry=claim.entry, person=person, prize=ZERO, fee=ZERO, jackpot=-amount, chips=0,
                     method=method, actor=actor, reference=reference.strip(), payee=payee, note="jackpot")
     payment = PrizePayment.objects.create(tournament=t, entry=claim.entry, source=f"JACKPOT:{claim.pk}", kind="CASH", place=None,
