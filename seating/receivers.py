@@ -16,6 +16,11 @@ def entry_revived(sender, tournament, entry, actor, **kwargs):
     services.seat_new_entry(tournament, entry, actor, revived=True)
 
 
+def entry_revival_undone(sender, tournament, entry, actor, **kwargs):
+    """A rebuy after a bust was reversed: the player is out again, his bust counts again."""
+    services.undo_revival(tournament, entry, actor)
+
+
 def entry_cancelled(sender, tournament, entry, actor, **kwargs):
     """An entry was cancelled (reversal, refund): free its seat."""
     services.release_seat(tournament, entry, actor)
@@ -46,6 +51,10 @@ def table_players_wanted(sender, tournament, table, **kwargs):
     return selectors.players_at_table(tournament, table)
 
 
+def tv_table_wanted(sender, tournament, **kwargs):
+    return selectors.tv_table(tournament)
+
+
 def snapshot_parts(sender, tournament, **kwargs):
     return selectors.display_summary(tournament)
 
@@ -58,10 +67,12 @@ def connect():
     signals.entry_paid.connect(entry_paid, dispatch_uid="seating.entry_paid")
     signals.entry_revived.connect(entry_revived, dispatch_uid="seating.entry_revived")
     signals.entry_cancelled.connect(entry_cancelled, dispatch_uid="seating.entry_cancelled")
+    signals.entry_revival_undone.connect(entry_revival_undone, dispatch_uid="seating.entry_revival_undone")
     signals.entry_removed.connect(entry_removed, dispatch_uid="seating.entry_removed")
     signals.tournament_started.connect(tournament_started, dispatch_uid="seating.tournament_started")
     signals.seat_wanted.connect(seat_wanted, dispatch_uid="seating.seat_wanted")
     signals.tables_wanted.connect(tables_wanted, dispatch_uid="seating.tables_wanted")
     signals.table_players_wanted.connect(table_players_wanted, dispatch_uid="seating.table_players_wanted")
+    signals.tv_table_wanted.connect(tv_table_wanted, dispatch_uid="seating.tv_table_wanted")
     signals.snapshot_parts.connect(snapshot_parts, dispatch_uid="seating.snapshot_parts")
     signals.page_links.connect(page_links, dispatch_uid="seating.page_links")

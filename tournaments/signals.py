@@ -15,6 +15,9 @@ entry_paid = Signal()
 #: A busted entry bought back in (rebuy): its bust no longer counts. ``entry``.
 entry_revived = Signal()
 
+#: A rebuy that revived a busted entry was reversed: the entry is out again, its bust counts. ``entry``.
+entry_revival_undone = Signal()
+
 #: An entry was cancelled (reversal, refund, cancelled tournament). ``entry``.
 entry_cancelled = Signal()
 
@@ -36,6 +39,10 @@ tables_wanted = Signal()
 
 #: ``tournament``, ``table`` → how many players sit at that table (seating answers).
 table_players_wanted = Signal()
+
+#: ``tournament`` → ``{"table": n, "is_final": bool}`` for the TV table in play (ROLE-08), else
+#: None (seating answers).
+tv_table_wanted = Signal()
 
 #: ``tournament`` → a dict merged into the live snapshot every lobby screen receives
 #: (seating: tables, seat lookup, moves; payouts: prize pool and payouts).

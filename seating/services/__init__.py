@@ -7,13 +7,13 @@ for what follows every change (final table, breaks, balancing proposals, halts).
 """
 
 from .busts import recompute_places, record_bust, remove_entry, undo_bust
-from .draws import draw, release_seat, seat_new_entry, tournament_started
+from .draws import draw, release_seat, seat_new_entry, tournament_started, undo_revival
 from .moves import confirm_move, confirm_moves, move_player, undo_move
 from .plan import House, Outcome, SeatingActionError, house, seeded
-from .tables import hand_completed, lock_seat, lock_table, set_big_blind, set_break_order, waive_halt
+from .tables import hand_completed, lock_seat, lock_table, set_big_blind, set_break_order, set_tv_table, waive_halt
 
 __all__ = [
     "House", "Outcome", "SeatingActionError", "confirm_move", "confirm_moves", "draw", "hand_completed", "house", "lock_seat", "lock_table",
     "move_player", "recompute_places", "record_bust", "release_seat", "remove_entry", "seat_new_entry", "seeded",
-    "set_big_blind", "set_break_order", "tournament_started", "undo_bust", "undo_move", "waive_halt",
+    "set_big_blind", "set_break_order", "set_tv_table", "tournament_started", "undo_bust", "undo_move", "undo_revival", "waive_halt",
 ]

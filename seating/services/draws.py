@@ -113,6 +113,30 @@ def seat_new_entry(tournament, entry, actor, *, revived: bool = False, now=None)
 
 
 @service
+def undo_revival(tournament, entry, actor, now=None):
+    """A rebuy that bought a busted entry back was reversed: the player is out again. His seat
+    is free, the bust the rebuy had voided (REBOUGHT) counts again, with its time and order,
+    and places are recomputed (ELM-01)."""
+    t, room = lock(tournament)
+    seat = room.seat_of(entry.pk)
+    bust = Bust.objects.filter(tournament=t, entry_id=entry.pk, void=Bust.REBOUGHT).order_by("-voided_at", "-order").first()
+    if seat is None and bust is None:
+        room.release()
+        return None
+    if seat is not None:
+        remove_players(room, [entry.pk])
+        PendingMove.objects.filter(tournament=t, entry=entry, status=PendingMove.PROPOSED, applied=True).update(
+            status=PendingMove.SUPERSEDED)
+    if bust is not None:
+        Bust.objects.filter(pk=bust.pk).update(void="", voided_at=None)
+        Entry.objects.filter(pk=entry.pk).update(status=Entry.BUSTED, busted_at=bust.busted_at, place=bust.place)
+    recompute_places(t)
+    return settle(t, room, actor, Action.SEATING_SEAT_RELEASED, now=now or timezone.now(), replan=t.status == Tournament.RUNNING,
+                  entry=entry.pk, table=seat[0] if seat else None, seat=seat[1] if seat else None, revival_undone=True,
+                  bust=bust.pk if bust else None)
+
+
+@service
 def release_seat(tournament, entry, actor, now=None):
     """An entry was cancelled (a reversed buy-in, a refund): its seat is free again, its
     slips are void, and places are recomputed if it had busted."""

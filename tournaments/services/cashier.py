@@ -12,6 +12,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 from tdmanager import policy
@@ -23,7 +24,7 @@ from tdmanager.transactions import service
 from .. import clockview, fees, signals
 from ..actions import Action
 from ..house import HouseRules
-from ..models import Alternate, Entry, ExchangeRate, LedgerRow, Person, Tournament
+from ..models import Alternate, Entry, ExchangeRate, LedgerRow, Person, Tournament, TournamentEvent
 from ..signals import announce
 from .events import Actor, log_event
 from .ledger import late_stack, lock_tournament, new_entry, write_row
@@ -395,6 +396,7 @@ def rebuy(entry, *, method: str, actor: Actor, stack: int | None = None, now=Non
     tender = tender_for(t, tender_currency, method, now)
     check_cash_limit(t, t.rebuy_price + t.rebuy_fee, method, tender)
     was_busted = entry.status == Entry.BUSTED
+    busted_at = entry.busted_at
     entry.status, entry.busted_at, entry.place = Entry.ACTIVE, None, None
     entry.rebuys += 1
     entry.chips += t.rebuy_chips
@@ -403,8 +405,9 @@ def rebuy(entry, *, method: str, actor: Actor, stack: int | None = None, now=Non
                     tender=tender)
     if was_busted:
         announce(signals.entry_revived, t, actor, entry=entry)
+    # ``revived``/``busted_at``: what reversing this rebuy puts back (the undo source, ``reverse``).
     log_event(t, Action.CASHIER_REBUY_SOLD, actor, entry=entry.pk, receipt=row.receipt_number, amount=str(row.total), chips=row.chips, rebuy_no=entry.rebuys,
-              **tender_log(row))
+              revived=was_busted, busted_at=busted_at.isoformat() if was_busted and busted_at else None, **tender_log(row))
     return Sale(entry, row)
 
 
@@ -444,7 +447,9 @@ def reverse(row: LedgerRow, *, reason: str, actor: Actor) -> LedgerRow:
     """Correct a mistaken row with a reversing row (opposite amounts, same method), never an edit.
 
     Reversing a buy-in or re-entry cancels the entry; reversing a rebuy or add-on takes the
-    chips back. A row can be reversed once; a reversal cannot itself be reversed.
+    chips back (out of the chips in play: the reversal row carries them negative), and a rebuy
+    that bought a busted player back puts him out again, with his bust as it was.
+    A row can be reversed once; a reversal cannot itself be reversed.
     """
     if not reason.strip():
         raise ValidationFailed("reason_required", _("A reversal needs a reason."))
@@ -469,9 +474,7 @@ def reverse(row: LedgerRow, *, reason: str, actor: Actor) -> LedgerRow:
             entry.save(update_fields=["status", "chips"])
             announce(signals.entry_cancelled, t, actor, entry=entry)
         elif row.kind == LedgerRow.REBUY:
-            entry.rebuys = max(0, entry.rebuys - 1)
-            entry.chips = max(0, entry.chips - row.chips)
-            entry.save(update_fields=["rebuys", "chips"])
+            _reverse_rebuy(t, row, entry, actor)
         elif row.kind == LedgerRow.ADD_ON:
             entry.addons = max(0, entry.addons - 1)
             entry.chips = max(0, entry.chips - row.chips)
@@ -483,6 +486,28 @@ def reverse(row: LedgerRow, *, reason: str, actor: Actor) -> LedgerRow:
     )
     log_event(t, Action.CASHIER_ROW_REVERSED, actor, receipt=row.receipt_number, reversal=rev.receipt_number, amount=str(rev.total), reason=reason)
     return rev
+
+
+def _reverse_rebuy(t: Tournament, row: LedgerRow, entry: Entry, actor: Actor) -> None:
+    """Undo a rebuy: its chips come off the entry; if it revived a busted player (its sale's log
+    row says so) and he is still playing on it, he is busted again as he was before it."""
+    sold = TournamentEvent.objects.filter(tournament=t, action=Action.CASHIER_REBUY_SOLD, payload__receipt=row.receipt_number).first()
+    revived = bool(sold and sold.payload.get("revived")) and entry.status == Entry.ACTIVE
+    if revived:
+        later = entry.ledger.filter(kind__in=(LedgerRow.REBUY, LedgerRow.ADD_ON), reversed_by__isnull=True,
+                                    receipt_number__gt=row.receipt_number)
+        if later.exists():
+            raise DeskError("reverse_later_sales_first", _("Reverse this entry's later rebuys and add-ons first."))
+    entry.rebuys = max(0, entry.rebuys - 1)
+    entry.chips = max(0, entry.chips - row.chips)
+    fields = ["rebuys", "chips"]
+    if revived:
+        busted_at = parse_datetime(sold.payload.get("busted_at") or "") or timezone.now()
+        entry.status, entry.busted_at = Entry.BUSTED, busted_at
+        fields += ["status", "busted_at"]
+    entry.save(update_fields=fields)
+    if revived:
+        announce(signals.entry_revival_undone, t, actor, entry=entry)  # seating frees his seat, his bust counts again
 
 
 @service
