@@ -98,7 +98,7 @@ class WitnessView(APIView):
     def get(self, request, pk):
         return Response({"events": selectors.witness_list(_t(pk))})
 
-    @extend_schema(request=WitnessSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=WitnessSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, pk):
         d = _valid(WitnessSerializer, request)
         w = oversight.witness(_t(pk), d["event"], actor=Actor.from_request(request))
@@ -114,7 +114,7 @@ class StubReportsView(APIView):
     def get(self, request, pk):
         return Response(stub_reports_data(_t(pk)))
 
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=None, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, pk):
         t = _t(pk)
         r = oversight.issue_stub_addendum(t, actor=Actor.from_request(request))
@@ -132,7 +132,7 @@ class RulingsView(APIView):
         rulings = Ruling.objects.filter(tournament=t).select_related("decided_by").prefetch_related("notes__user")
         return Response({"rulings": [ruling_data(r) for r in rulings]})
 
-    @extend_schema(request=RulingInSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=RulingInSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, pk):
         d = _valid(RulingInSerializer, request)
         r = oversight.record_ruling(_t(pk), actor=Actor.from_request(request), **d)
@@ -144,7 +144,7 @@ class RulingNotesView(APIView):
 
     permission_classes = [HasRole]
 
-    @extend_schema(request=NoteSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=NoteSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, pk, ruling_id):
         d = _valid(NoteSerializer, request)
         t = _t(pk)
