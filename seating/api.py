@@ -62,6 +62,10 @@ class BreakOrderSerializer(ReasonSerializer):
     break_order = serializers.ListField(child=serializers.IntegerField(min_value=1), allow_null=True, allow_empty=True)
 
 
+class TvSerializer(ReasonSerializer):
+    tv = serializers.BooleanField(help_text="true: this is the TV table (ROLE-08); false: it no longer is")
+
+
 class WaiveSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=200)
 
@@ -188,7 +192,7 @@ class TableActionView(SeatingAPIView):
     """POST on one table: ``big-blind`` (set or correct the big blind of the last hand),
     ``hand-completed``, ``lock`` (``{"locked", "seat"?, "reason"}``), ``waive-halt``."""
 
-    op_names = ("big-blind", "hand-completed", "lock", "waive-halt")
+    op_names = ("big-blind", "hand-completed", "lock", "waive-halt", "tv")
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk, number, op):
@@ -206,6 +210,9 @@ class TableActionView(SeatingAPIView):
                 out = services.lock_seat(t, number, d["seat"], d["locked"], actor=actor, reason=d["reason"])
             else:
                 out = services.lock_table(t, number, d["locked"], actor=actor, reason=d["reason"])
+        elif op == "tv":
+            d = _valid(TvSerializer, request)
+            out = services.set_tv_table(t, number, d["tv"], actor=actor, reason=d["reason"])
         elif op == "waive-halt":
             d = _valid(WaiveSerializer, request)
             out = services.waive_halt(t, number, actor=actor, reason=d["reason"])

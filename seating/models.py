@@ -33,6 +33,7 @@ class Table(models.Model):
     locked_seats = models.JSONField(_("locked seats"), default=list, blank=True)
     halt_waived = models.BooleanField(_("halt waived"), default=False)
     is_final = models.BooleanField(_("final table"), default=False)
+    tv = models.BooleanField(_("TV table"), default=False, help_text="the feature table the cameras film (ROLE-08, SEAT-07)")
     in_play = models.BooleanField(default=True)
     opened_at = models.DateTimeField(default=timezone.now)
     closed_at = models.DateTimeField(null=True, blank=True)

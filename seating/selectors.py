@@ -38,6 +38,12 @@ def table_numbers(tournament) -> list[int]:
     )
 
 
+def tv_table(tournament) -> dict | None:
+    """ROLE-08 / SEAT-07: the TV table in play, ``{"table": n, "is_final": bool}``, or None."""
+    row = Table.objects.filter(tournament=tournament, in_play=True, tv=True).values("number", "is_final").first()
+    return {"table": row["number"], "is_final": row["is_final"]} if row else None
+
+
 def players_left(tournament) -> int:
     return tournament.entries.filter(status=Entry.ACTIVE).count()
 
@@ -131,7 +137,7 @@ def table_map(tournament) -> dict:
             "big_blind_seat": table.big_blind_seat, "previous_big_blind_seat": table.previous_big_blind_seat,
             "next_hand": {"button": pos.button, "small_blind": pos.small_blind, "big_blind": pos.big_blind},
             "locked": table.locked, "locked_seats": sorted(table.locked_seats), "halted": table.number in halted,
-            "halt_waived": row.halt_waived, "is_final": row.is_final, "seats": seats,
+            "halt_waived": row.halt_waived, "is_final": row.is_final, "tv": row.tv, "seats": seats,
         })
     return {
         "tournament": tournament.pk,

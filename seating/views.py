@@ -79,6 +79,9 @@ def _perform(t, request) -> str:
     if op in ("lock_seat", "unlock_seat"):
         services.lock_seat(t, table, _int(post.get("seat")), op == "lock_seat", actor=actor, reason=reason)
         return _("Seat updated.")
+    if op in ("tv", "untv"):
+        services.set_tv_table(t, table, op == "tv", actor=actor, reason=reason)
+        return _("Table %(n)s updated.") % {"n": table}
     if op == "waive":
         services.waive_halt(t, table, actor=actor, reason=reason)
         return _("Halt waived at table %(n)s.") % {"n": table}

@@ -97,6 +97,15 @@
     say(msg, T.proposed, true);
     window.location.reload();
   }));
+  const byPlace = $("#propose-by-place");
+  if (byPlace) byPlace.addEventListener("click", async () => {
+    const amounts = $$("input.place-amount").map((i) => i.value || "0");
+    const r = await api("tournaments/" + tid + "/payouts/deals/", { method: "POST", key: newKey(),
+      body: { stacks: stacks(), method: "CUSTOM", by_place: amounts } });
+    if (!r.ok) { say(msg, r.data.detail, false); return; }
+    say(msg, T.proposed, true);
+    window.location.reload();
+  });
   const open = $("#open-deal");
   if (open) {
     const id = open.dataset.deal;

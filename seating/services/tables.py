@@ -12,9 +12,10 @@ from tdmanager.transactions import service
 from tournaments.actions import Action
 from tournaments.models import Clock, Tournament
 from tournaments.services import clockctl
+from tournaments.services.events import log_event
 
 from .. import engine
-from ..models import Seat
+from ..models import Seat, Table
 from .plan import Outcome, SeatingActionError, engine_errors, house, settle
 from .room import clock_of, lock
 
@@ -102,6 +103,20 @@ def lock_table(tournament, table_number: int, locked: bool, *, actor, reason: st
     room.put(_copy(table, locked=bool(locked)))
     return settle(t, room, actor, Action.SEATING_TABLE_LOCKED if locked else Action.SEATING_TABLE_UNLOCKED, now=now, snapshots=False,
                   table=table_number, reason=reason)
+
+
+@service
+def set_tv_table(tournament, table_number: int, tv: bool, *, actor, reason: str = ""):
+    """Mark the TV (feature) table (ROLE-08, SEAT-07), or unmark it. One TV table at a time:
+    marking one unmarks the others. The seat map does not change."""
+    t, room = lock(tournament)
+    _table(room, table_number)
+    room.release()
+    if tv:
+        Table.objects.filter(tournament=t, tv=True).exclude(number=table_number).update(tv=False)
+    Table.objects.filter(tournament=t, number=table_number).update(tv=bool(tv))
+    event = log_event(t, Action.SEATING_TABLE_TV_MARKED if tv else Action.SEATING_TABLE_TV_UNMARKED, actor, table=table_number, reason=reason)
+    return Outcome(event=event)
 
 
 @service

@@ -23,6 +23,7 @@ from ..clockview import engine_state, structure_items
 from ..house import HouseRules
 from ..models import Clock, Entry, HandForHandReport, StructureItem, Tournament
 from .events import Actor, log_event
+from .streaming import extra_break_refusal
 
 log = logging.getLogger(__name__)
 ARM_WINDOW_SECONDS = 300  # never arm a countdown further away than this (Redis visibility timeout)
@@ -175,6 +176,10 @@ def jump_to(tournament, item_index: int, *, actor: Actor, reason: str = "", seco
 
 @service
 def insert_break(tournament, minutes: int, *, actor: Actor, reason: str = "", color_up: str = "", now=None):
+    """An extra break (CLK-*); while the TV table streams live, only when it is the final table (ROLE-08)."""
+    refusal = extra_break_refusal(Tournament.objects.get(pk=getattr(tournament, "pk", tournament)))
+    if refusal:
+        raise ClockActionError("extra_break_streaming", refusal)
     return _run(tournament, "break_inserted", lambda s, i, n: engine.insert_break(s, i, n, minutes, color_up=color_up),
                 actor=actor, reason=reason, now=now, minutes=minutes)
 
