@@ -399,3 +399,14 @@ def test_the_pages_offer_the_jackpot_where_the_tournament_plays_for_it(jt, make_
     client.force_login(floor_user)
     assert 'id="jackpotform"' in client.get(f"/tournaments/{t.pk}/floor/").content.decode()
     assert 'id="jackpotform"' not in client.get(f"/tournaments/{plain.pk}/floor/").content.decode()
+
+
+@pytest.mark.django_db
+def test_a_refused_claim_says_why_in_italian(api, jt, make_person, cashier_actor, floor_user, fund):
+    t = jt()
+    e = cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry
+    at_level(t, 1)
+    r = api(floor_user).post(f"/api/v1/tournaments/{t.pk}/jackpot/claims/", {"entries": [e.pk], "both_hole_cards": True},
+                             format="json", HTTP_ACCEPT_LANGUAGE="it")
+    assert r.status_code == 409 and r.data["code"] == "jackpot_not_bought"
+    assert "non ha pagato la quota del jackpot" in r.data["detail"]
