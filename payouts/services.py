@@ -733,10 +733,10 @@ def award_side_pool(pool, *, actor: Actor, awards=None, note: str = "") -> list[
         winners = list(eligible.filter(place=best.place))
         awards = list(zip(winners, split_evenly(left, len(winners))))
     awards = [(e, _money(a)) for e, a in awards]
-    # A jackpot pays from the venue-wide fund; any other side pool from what it holds.
-    limit = sel.jackpot_balance(pool.fund) if pool.fund_id else left
-    if sum((a for _e, a in awards), ZERO) > limit:
-        raise PayoutError("side_pool_overdrawn", _("The side pool holds only %(left)s.") % {"left": limit})
+    if pool.fund_id:  # one way to win the venue's jackpot: claim_jackpot, with its rules
+        raise PayoutError("jackpot_by_claim", _("The progressive jackpot is won by a royal flush the floor records, and paid at the desk (PAY-12)."))
+    if sum((a for _e, a in awards), ZERO) > left:
+        raise PayoutError("side_pool_overdrawn", _("The side pool holds only %(left)s.") % {"left": left})
     made = [SideAward.objects.create(pool=pool, entry=e, amount=a, note=note[:200], created_by=actor.user) for e, a in awards if a > 0]
     log_event(t, Action.PAYOUTS_SIDEPOOL_AWARDED, actor, pool=pool.pk, awards=[{"entry": a.entry_id, "amount": str(a.amount)} for a in made])
     return made

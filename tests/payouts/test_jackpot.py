@@ -410,3 +410,13 @@ def test_a_refused_claim_says_why_in_italian(api, jt, make_person, cashier_actor
                              format="json", HTTP_ACCEPT_LANGUAGE="it")
     assert r.status_code == 409 and r.data["code"] == "jackpot_not_bought"
     assert "non ha pagato la quota del jackpot" in r.data["detail"]
+
+
+@pytest.mark.django_db
+def test_a_side_pool_on_the_fund_cannot_award_the_jackpot_around_the_claim(jt, make_person, cashier_actor, actor, fund):
+    t = jt()
+    e = cashier.register(t, make_person(), method="CASH", actor=cashier_actor, jackpot=True).entry
+    pool = services.create_side_pool(t, kind="JACKPOT", name="Jackpot", actor=actor, fund=fund)
+    with pytest.raises(PayoutError) as err:
+        services.award_side_pool(pool, awards=[(e, D("100"))], actor=actor)
+    assert code(err) == "jackpot_by_claim" and sel.jackpot_balance(fund) == D("1005.00")
