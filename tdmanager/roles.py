@@ -52,7 +52,7 @@ def user_roles(user) -> set[str]:
 
 
 def has_role(user, *roles: str) -> bool:
-    """True when the user holds one of ``roles``; a director holds every role but display-only."""
+    """True when the user holds one of ``roles``; a director holds every role but the controller's."""
     return policy.holds(user_roles(user), roles)
 
 
@@ -134,6 +134,7 @@ def roles_context(request):
         "is_director": DIRECTOR in held,
         "is_cashier": bool(held & {CASHIER, DIRECTOR}),
         "is_floor": bool(held & {FLOOR, DIRECTOR}),
+        "is_staff_member": bool(held & {DIRECTOR, FLOOR, CASHIER}),  # the desk, people, structures, formats
         "is_controller": CONTROLLER in held,
         "is_regulator": REGULATOR in held and not held & {DIRECTOR, FLOOR, CASHIER, CONTROLLER},
     }

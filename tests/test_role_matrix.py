@@ -319,6 +319,10 @@ def test_a_regulator_reads_the_tournaments_he_is_given_and_no_other(granted):
     assert page.get(f"/tournaments/{other.pk}/payouts/reports/payments.csv").status_code == 404
     dashboard = page.get("/").content.decode()
     assert "Granted" in dashboard and "Not granted" not in dashboard
+    for path in ("", "payouts/", "rulings/", "witness/"):  # he reads; no page offers him an action
+        html = page.get(f"/tournaments/{mine.pk}/{path}").content.decode()
+        assert 'name="op"' not in html and 'name="event"' not in html, path
+    assert 'href="/people/"' not in dashboard
 
 
 def test_a_regulator_is_refused_every_change_even_on_his_tournament(granted):
