@@ -144,10 +144,13 @@ def standings(t) -> dict:
     total_won = total_paid = ZERO
     for place, members in sorted(sel.place_groups(t).items()):
         for e in members:
-            items = won.get(e.pk, [])
+            # PEN-07: a forfeited prize is shown as such, never as won.
+            lost = [d for d in won.get(e.pk, []) if d["forfeited"]]
+            items = [d for d in won.get(e.pk, []) if not d["forfeited"]]
             cash = sum((d["amount"] for d in items if d["kind"] == "CASH"), ZERO)
-            other = "; ".join(f"{d['kind'].title()}{': ' + d['description'] if d['description'] else ''} ({_m(d['amount'])})"
-                              for d in items if d["kind"] != "CASH")
+            other = "; ".join([f"{d['kind'].title()}{': ' + d['description'] if d['description'] else ''} ({_m(d['amount'])})"
+                               for d in items if d["kind"] != "CASH"]
+                              + [_("forfeited, eliminated without prize (PEN-07): %(a)s") % {"a": _m(d["amount"])} for d in lost])
             paid = sum((d["amount"] for d in items if d["paid"]), ZERO)
             total_won += sum((d["amount"] for d in items if d["kind"] != "ITEM"), ZERO)
             total_paid += paid

@@ -150,3 +150,39 @@ def test_the_api_shows_the_forfeit_and_refuses_to_pay_it(field, actor, director,
     browser.force_login(director)
     page = browser.get(f"/tournaments/{t.pk}/payouts/").content.decode()
     assert 'id="forfeits"' in page and "eliminated without prize" in page
+
+
+def test_the_winners_report_shows_the_forfeit_not_a_prize(field, actor, director):
+    t = field()
+    cheat = play_out_with_a_cheat(t, actor)
+    rows = {r[1]: r for r in reports.standings(t)["rows"]}
+    row = rows[cheat.person.full_name]
+    assert row[0] == "4" and row[3] == "0.00" and "forfeited" in row[4] and "100.00" in row[4]
+    totals = dict((str(k), v) for k, v in reports.standings(t)["totals"])
+    assert totals["Prizes won"] == "900.00"  # 1,000 less the 100 forfeited (held)
+
+
+def test_the_reconciliation_balances_with_jackpot_fees_foreign_tender_and_a_forfeited_prize(
+        make_tournament, make_person, cashier_actor, actor, director):
+    """Issue #13, done when: jackpot fees, USD/CHF tender and a forfeited prize in one event."""
+    services.set_jackpot_base(D("1000.00"), actor=actor)
+    cashier.set_exchange_rate("CHF", D("1.05"), actor=actor)
+    cashier.set_exchange_rate("USD", D("0.92"), actor=actor)
+    t = make_tournament(buy_in=D("100"), fee=D("10"), settings={"jackpot": True, "forfeited_prize": "REDISTRIBUTE"})
+    tenders = ["CHF", "USD", "", "", "CHF", "", "", "", "", ""]
+    rows = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor, jackpot=True, tender_currency=c).row for c in tenders]
+    assert {r.tender_currency for r in rows} == {"CHF", "USD", ""} and all(r.jackpot_amount == D("5.00") for r in rows)
+    services.edit_payout_table(t, [{"place": i, "amount": a} for i, a in enumerate(["400", "300", "200", "100"], 1)], actor=actor)
+    services.lock_payout_table(t, actor=actor)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    t.refresh_from_db()
+    cheat = play_out_with_a_cheat(t, actor)
+    sign_twice(t, director)
+    pay_everything_payable(t, actor)
+    recon = reports.reconciliation_data(t)
+    lines = {str(label): v for label, v in recon["lines"]}
+    assert recon["balanced"], recon
+    assert lines["Prize pool not yet paid"] == D("0.00") and not cheat.prize_payments.exists()
+    assert lines["Money in: jackpot fees (to the venue's jackpot fund)"] == D("50.00")
+    assert lines["Money in: prize parts"] == D("1000.00")  # CHF and USD booked in the tournament's currency
+    assert any("eliminated without prize" in n for n in recon["notes"])
