@@ -26,6 +26,7 @@
   }
   const tid = () => $("#tournament").value;
   const method = () => $("#method").value;
+  const tender = () => $("#tender").value; // REG-06: "" (the tournament's currency), USD or CHF
   function say(text, ok) { const m = $("#message"); m.textContent = text; m.className = "message " + (ok ? "ok" : "error"); }
 
   $("#search").addEventListener("input", () => {
@@ -85,15 +86,15 @@
     try {
       let path, body;
       const entry = currentEntry();
-      if (op === "register") { path = "cashier/register/"; body = { tournament: tid(), person: person.id, method: method(), jackpot: jackpot() }; }
+      if (op === "register") { path = "cashier/register/"; body = { tournament: tid(), person: person.id, method: method(), jackpot: jackpot(), tender_currency: tender() }; }
       else if (op === "preregister") { path = "cashier/preregister/"; body = { tournament: tid(), person: person.id }; }
-      else if (op === "reenter") { path = "cashier/reenter/"; body = { tournament: tid(), person: person.id, method: method(), jackpot: jackpot() }; }
+      else if (op === "reenter") { path = "cashier/reenter/"; body = { tournament: tid(), person: person.id, method: method(), jackpot: jackpot(), tender_currency: tender() }; }
       else if (op === "alternate") { path = "cashier/alternates/"; body = { tournament: tid(), person: person.id }; }
       else if (op === "rebuy") {
         const stack = entry && entry.status === "ACTIVE" ? prompt(T.stack, "0") : null;
-        path = "cashier/rebuy/"; body = { entry: entry ? entry.id : null, method: method() };
+        path = "cashier/rebuy/"; body = { entry: entry ? entry.id : null, method: method(), tender_currency: tender() };
         if (stack !== null) body.stack = parseInt(stack, 10);
-      } else if (op === "addon") { path = "cashier/addon/"; body = { entry: entry ? entry.id : null, method: method() }; }
+      } else if (op === "addon") { path = "cashier/addon/"; body = { entry: entry ? entry.id : null, method: method(), tender_currency: tender() }; }
       const r = await api(path, { method: "POST", body: JSON.stringify(body) });
       if (!r.ok) { say(r.data.detail || r.data.code, false); return; }
       if (op === "alternate") say(T.added, true);
@@ -164,9 +165,40 @@
     }));
   }
 
+  // REG-06: a sale tendered in USD or CHF at the rate of the day: what the player pays for an entry.
+  let rates = {};
+  async function loadRates() {
+    const r = await api("cashier/exchange-rates/");
+    rates = {};
+    if (r.ok) r.data.forEach((x) => { rates[x.currency + ">" + x.base_currency] = x.rate; });
+    showTender();
+  }
+  function showTender() {
+    const opt = $("#tournament").selectedOptions[0], cur = tender(), out = $("#tender-converted");
+    if (!opt || !cur) { out.textContent = ""; return; }
+    const base = opt.dataset.currency, rate = Number(rates[cur + ">" + base]);
+    if (!rate) { out.textContent = T.noRate; return; }
+    const cents = Math.round(Number(opt.dataset.price) * 100) + (jackpot() ? Math.round(parseFloat(opt.dataset.jackpot) * 100) : 0);
+    const due = Math.ceil(cents / rate - 1e-6) / 100; // the server's rule: rounded up to the cent
+    out.textContent = T.toPay + ": " + due.toFixed(2) + " " + cur + " (1 " + cur + " = " + rates[cur + ">" + base] + " " + base + ")";
+  }
+  $("#tender").addEventListener("change", showTender);
+  $("#jackpot").addEventListener("change", showTender);
+  const rateForm = $("#rateform");
+  if (rateForm) rateForm.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const opt = $("#tournament").selectedOptions[0];
+    const body = { ...Object.fromEntries(new FormData(rateForm).entries()), base_currency: opt ? opt.dataset.currency : "EUR" };
+    const r = await api("cashier/exchange-rates/", { method: "POST", body: JSON.stringify(body) });
+    if (r.ok) { rateForm.reset(); await loadRates(); }
+    $("#tender-converted").textContent = r.ok ? T.rateSet + ": 1 " + r.data.currency + " = " + r.data.rate + " " + r.data.base_currency
+      : (r.data.detail || r.data.code);
+  });
+
   document.querySelectorAll("#player button[data-op]").forEach((b) => b.addEventListener("click", () => sell(b.dataset.op, b)));
-  $("#tournament").addEventListener("change", () => { showJackpot(); refreshPlayer(); });
+  $("#tournament").addEventListener("change", () => { showJackpot(); showTender(); refreshPlayer(); });
   showJackpot();
+  loadRates();
   loadJackpotClaims();
 
   $("#personform").addEventListener("submit", async (e) => {

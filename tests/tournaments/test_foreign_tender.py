@@ -186,3 +186,12 @@ def test_the_split_is_refused_through_the_api_too(two_prizes, api, cashier_user)
     assert r.status_code == 201, r.json()
     r = c.post("/api/v1/payouts/pay/", {"entry": anna.pk, "method": "CASH", "source": side}, format="json")
     assert r.status_code == 409 and r.json()["code"] == "cash_limit_split"
+
+
+def test_the_desk_offers_the_tender_currency_and_the_rate_form_to_the_supervisor_only(client, director, cashier_user, tournament):
+    client.force_login(cashier_user)
+    page = client.get(f"/desk/?t={tournament.pk}").content.decode()
+    assert '<select id="tender">' in page and 'data-price="110.00" data-currency="EUR"' in page
+    assert 'id="rateform"' not in page
+    client.force_login(director)
+    assert 'id="rateform"' in client.get(f"/desk/?t={tournament.pk}").content.decode()
