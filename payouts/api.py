@@ -479,7 +479,7 @@ class JackpotBaseIn(serializers.Serializer):
 
 
 class JackpotClaimIn(serializers.Serializer):
-    entries = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=1, max_length=10,
+    entries = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=2**63 - 1), min_length=1, max_length=10,
                                     help_text="the entries with a royal flush in this hand (two or more share it)")
     both_hole_cards = serializers.BooleanField(help_text="the floor saw both hole cards used (required to win)")
     note = serializers.CharField(allow_blank=True, default="", max_length=200)

@@ -420,3 +420,14 @@ def test_a_side_pool_on_the_fund_cannot_award_the_jackpot_around_the_claim(jt, m
     with pytest.raises(PayoutError) as err:
         services.award_side_pool(pool, awards=[(e, D("100"))], actor=actor)
     assert code(err) == "jackpot_by_claim" and sel.jackpot_balance(fund) == D("1005.00")
+
+
+@pytest.mark.django_db
+def test_huge_ids_are_a_4xx(api, jt, floor_user, cashier_user):
+    t = jt()
+    r = api(floor_user).post(f"/api/v1/tournaments/{t.pk}/jackpot/claims/", {"entries": [10**30], "both_hole_cards": True}, format="json")
+    assert r.status_code == 400 and r.data["code"] == "invalid"
+    r = api(cashier_user).post(f"/api/v1/jackpot/claims/{10**30}/pay/", {"method": "CASH"}, format="json")
+    assert r.status_code == 404
+    r = api(floor_user).post(f"/api/v1/tournaments/{10**30}/jackpot/claims/", {"entries": [1], "both_hole_cards": True}, format="json")
+    assert r.status_code == 404
