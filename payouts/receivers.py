@@ -1,8 +1,11 @@
 """Payouts reacts to what tournaments and seating announce, and answers what tournaments asks."""
 
+from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from seating import signals as seating_signals
+from tdmanager import realtime
 from tournaments import signals
 from tournaments.house import HouseRules
 from tournaments.models import Tournament
@@ -46,6 +49,16 @@ def jackpot_sale_checked(sender, tournament, now=None, **kwargs):
     return None
 
 
+def jackpot_fund_changed(sender, tournament, entry=None, **kwargs):
+    """REG-11: a jackpot fee sold, reversed or refunded changes the fund every lobby screen of
+    the venue shows: the screens of the other tournaments playing for it refresh too."""
+    if entry is None or not HouseRules.of(tournament).jackpot or not entry.ledger.filter(~Q(jackpot_amount=0)).exists():
+        return
+    others = [t.pk for t in selectors.jackpot_tournaments(exclude=tournament)]
+    if others:
+        transaction.on_commit(lambda: [realtime.tournament_changed(pk) for pk in others])
+
+
 def page_links(sender, tournament, **kwargs):
     return selectors.tournament_links(tournament)
 
@@ -55,5 +68,7 @@ def connect():
     signals.snapshot_parts.connect(snapshot_parts, dispatch_uid="payouts.snapshot_parts")
     signals.snapshot_parts.connect(jackpot_snapshot, dispatch_uid="payouts.jackpot_snapshot")
     signals.jackpot_sale_checked.connect(jackpot_sale_checked, dispatch_uid="payouts.jackpot_sale_checked")
+    signals.entry_paid.connect(jackpot_fund_changed, dispatch_uid="payouts.jackpot_fund_changed.paid")
+    signals.entry_cancelled.connect(jackpot_fund_changed, dispatch_uid="payouts.jackpot_fund_changed.cancelled")
     signals.price_checked.connect(price_checked, dispatch_uid="payouts.price_checked")
     signals.page_links.connect(page_links, dispatch_uid="payouts.page_links")

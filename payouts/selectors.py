@@ -592,6 +592,16 @@ def jackpot_balance(fund, now=None) -> Decimal:
     return total
 
 
+def jackpot_tournaments(exclude=None) -> list:
+    """The tournaments registering or running that play for the venue's jackpot."""
+    from tournaments.models import Tournament
+
+    qs = Tournament.objects.filter(status__in=(Tournament.REGISTERING, Tournament.RUNNING))
+    if exclude is not None:
+        qs = qs.exclude(pk=getattr(exclude, "pk", exclude))
+    return [t for t in qs if HouseRules.of(t).jackpot]
+
+
 def jackpot_money(t) -> dict:
     """This tournament's jackpot fees taken (net of reversals and refunds) and jackpots paid."""
     fees = t.ledger.exclude(_payout_rows_q()).aggregate(s=Sum("jackpot_amount"))["s"] or ZERO

@@ -852,9 +852,8 @@ def claim_jackpot(tournament, entries, *, both_hole_cards: bool, actor: Actor, n
               amount=str(amount), winners=[{"entry": c.entry_id, "name": c.entry.person.full_name, "amount": str(c.amount)} for c in claims],
               locked_until=win.locked_until.isoformat(), note=win.note)
     # Every other tournament playing for the jackpot hears that it is locked until tomorrow.
-    for other in Tournament.objects.filter(status__in=(Tournament.REGISTERING, Tournament.RUNNING)).exclude(pk=t.pk):
-        if HouseRules.of(other).jackpot:
-            log_event(other, Action.PAYOUTS_JACKPOT_LOCKED, actor, win=win.pk, won_in=t.name, locked_until=win.locked_until.isoformat())
+    for other in sel.jackpot_tournaments(exclude=t):
+        log_event(other, Action.PAYOUTS_JACKPOT_LOCKED, actor, win=win.pk, won_in=t.name, locked_until=win.locked_until.isoformat())
     return win
 
 

@@ -431,3 +431,20 @@ def test_huge_ids_are_a_4xx(api, jt, floor_user, cashier_user):
     assert r.status_code == 404
     r = api(floor_user).post(f"/api/v1/tournaments/{10**30}/jackpot/claims/", {"entries": [1], "both_hole_cards": True}, format="json")
     assert r.status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_fee_sold_in_one_tournament_refreshes_the_screens_of_the_others(jt, make_tournament, make_person, cashier_actor, monkeypatch,
+                                                                          django_capture_on_commit_callbacks):
+    from payouts import receivers
+
+    a, b, plain = jt(), jt(), make_tournament(name="No jackpot")
+    told = []
+    monkeypatch.setattr(receivers.realtime, "tournament_changed", lambda pk, action="": told.append(pk))
+    with django_capture_on_commit_callbacks(execute=True):
+        cashier.register(a, make_person(), method="CASH", actor=cashier_actor, jackpot=True)
+    assert b.pk in told and plain.pk not in told
+    told.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        cashier.register(a, make_person(), method="CASH", actor=cashier_actor)  # no fee: the fund did not change
+    assert b.pk not in told
