@@ -381,7 +381,8 @@ class ShiftView(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request):
         totals = cashier.shift_totals(request.user)
-        return Response({**totals, "total": str(totals["total"]), "by_method": [{**m, "total": str(m["total"])} for m in totals["by_method"]]})
+        return Response({**totals, "total": str(totals["total"]), "by_method": [{**m, "total": str(m["total"])} for m in totals["by_method"]],
+                         "foreign": [{**f, "amount": str(f["amount"])} for f in totals["foreign"]]})
 
 
 class ReceiptView(APIView):

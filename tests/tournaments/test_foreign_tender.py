@@ -195,3 +195,15 @@ def test_the_desk_offers_the_tender_currency_and_the_rate_form_to_the_supervisor
     assert 'id="rateform"' not in page
     client.force_login(director)
     assert 'id="rateform"' in client.get(f"/desk/?t={tournament.pk}").content.decode()
+
+
+def test_the_shift_shows_the_foreign_notes_in_the_drawer(client, api, tournament, make_person, rates, cashier_user, cashier_actor):
+    cashier.register(tournament, make_person(), method=LedgerRow.CASH, actor=cashier_actor, tender_currency="USD")
+    cashier.register(tournament, make_person(), method=LedgerRow.CASH, actor=cashier_actor, tender_currency="USD")
+    cashier.register(tournament, make_person(), method=LedgerRow.CASH, actor=cashier_actor)
+    totals = cashier.shift_totals(cashier_user)
+    assert totals["total"] == D("330.00") and totals["foreign"] == [{"currency": "USD", "rows": 2, "amount": D("239.14")}]
+    shift = api(cashier_user).get("/api/v1/cashier/shift/").json()
+    assert shift["foreign"] == [{"currency": "USD", "rows": 2, "amount": "239.14"}]
+    client.force_login(cashier_user)
+    assert "239.14 USD" in client.get(f"/desk/?t={tournament.pk}").content.decode()

@@ -619,7 +619,11 @@ def shift_totals(user, *, since=None):
         total = (m["prize"] or ZERO) + (m["fee"] or ZERO) + (m["side"] or ZERO) + (m["jackpot"] or ZERO)
         by_method.append({"method": m["method"], "label": str(dict(LedgerRow.METHODS)[m["method"]]), "rows": m["n"], "total": total})
     grand = sum((m["total"] for m in by_method), ZERO)
-    return {"since": since, "by_method": by_method, "total": grand, "rows": rows.count()}
+    # REG-06: the foreign notes in the drawer, by currency (their value is in the totals above).
+    foreign = [{"currency": f["tender_currency"], "rows": f["n"], "amount": (f["amount"] or ZERO).quantize(Decimal("0.01"))}
+               for f in rows.exclude(tender_currency="").values("tender_currency").annotate(n=Count("id"), amount=Sum("tender_amount"))
+               .order_by("tender_currency")]
+    return {"since": since, "by_method": by_method, "total": grand, "rows": rows.count(), "foreign": foreign}
 
 
 def ledger_totals(tournament):
