@@ -2,6 +2,7 @@
 its numbered addenda) and ROLE-05 (rulings, the dispute window, annotations), through the
 services, the API and the pages."""
 
+import io
 from datetime import timedelta
 from decimal import Decimal
 
@@ -261,3 +262,17 @@ def test_the_two_signatures_print_on_the_ranking_and_the_payments_report(started
     page.force_login(controller_user)
     html = page.get(f"/tournaments/{started.pk}/payouts/").content.decode()
     assert "Dora Direttrice (director" in html and "Cora Conti (administrative controller" in html
+
+
+def test_the_demo_makes_a_controller_and_a_regulator_who_reads_its_tournament(db):
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    from tournaments.models import RegulatorGrant
+
+    call_command("createdirector", "director", password="pw-director", stdout=io.StringIO())
+    call_command("demo", stdout=io.StringIO())
+    users = get_user_model().objects
+    assert users.get(username="controller").groups.filter(name="controller").exists()
+    grant = RegulatorGrant.objects.get()
+    assert grant.user.username == "regulator" and grant.user.groups.filter(name="regulator").exists()

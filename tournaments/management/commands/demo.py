@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand
 from django.utils import timezone
 
 from tournaments.models import BlindStructure, Person, Tournament
-from tournaments.services import cashier, lifecycle
+from tournaments.services import cashier, lifecycle, oversight
 from tournaments.services.events import Actor
 
 FIRST = ["Marco", "Giulia", "Luca", "Sara", "Matteo", "Chiara", "Andrea", "Francesca", "Davide", "Elena", "Paolo", "Anna",
@@ -57,4 +57,5 @@ class Command(BaseCommand):
             cashier.register(t, p, method=rng.choice(["CASH", "CARD"]), actor=actor)
         for p in people[30:34]:
             cashier.pre_register(t, p, actor=actor, channel="whatsapp")
+        oversight.set_regulator_access(t, "regulator", granted=True, actor=actor)  # ROLE-01: the control corps reads it
         self.stdout.write(self.style.SUCCESS(f"demo loaded: tournament '{t.name}' with 24 entries"))
