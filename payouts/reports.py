@@ -29,7 +29,7 @@ from tournaments.models import LedgerRow, Ruling
 
 from . import leaderboard
 from . import selectors as sel
-from .models import PrizePayment, RankingSignoff
+from .models import JackpotClaim, PrizePayment, RankingSignoff
 
 REPORTS = ("prestart", "standings", "payments", "reconciliation", "rulings")
 
@@ -368,13 +368,24 @@ def _escape(v) -> str:
 # --- payout slips -------------------------------------------------------------------------
 
 
+def _prize_label(payment: PrizePayment) -> str:
+    """What the slip says was paid: the prize's kind, or the jackpot with its level and share (PAY-12)."""
+    if payment.source.startswith("JACKPOT:"):
+        claim = JackpotClaim.objects.select_related("win").filter(payment=payment).first()
+        if claim is not None:
+            percent = claim.win.percent
+            return _("Jackpot (royal flush, level %(level)s, %(percent)s%% of the fund)") % {
+                "level": claim.win.level, "percent": int(percent) if percent == percent.to_integral_value() else percent}
+    return str(payment.get_kind_display())
+
+
 def slip_context(payment: PrizePayment) -> dict:
     row = payment.row
     return {
         "payment": payment, "row": row, "t": payment.tournament, "person": payment.entry.person, "entry": payment.entry,
         "created": timezone.localtime(payment.created_at), "method": row.get_method_display() if row else "",
         "cashier": payment.paid_by.get_username() if payment.paid_by_id else "", "currency": payment.tournament.currency,
-        "kind": payment.get_kind_display(), "void": payment.is_void, "forfeit_share": payment.source == sel.FORFEIT_SOURCE,
+        "kind": _prize_label(payment), "void": payment.is_void, "forfeit_share": payment.source == sel.FORFEIT_SOURCE,
     }
 
 

@@ -292,6 +292,7 @@ class TestPaidAtTheDesk:
         client.force_login(cashier_user)
         slip = client.get(f"/payouts/slip/{row.receipt_number}/").content.decode()
         assert "Anna Verdi" in slip and "301.50" in slip
+        assert "Jackpot (royal flush, level 4, 30% of the fund)" in slip
         with pytest.raises(PayoutError) as err:
             services.pay_jackpot(claim, method="CASH", actor=cashier_actor)
         assert code(err) == "already_paid"
