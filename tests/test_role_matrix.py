@@ -3,12 +3,13 @@
 The expected answers come from the one table, ``tdmanager.policy``; a routed URL with no
 decision there fails ``test_every_route_has_a_decision``. The matrix then calls each route
 (every method the table names, every action of a per-action rule and an action nobody named)
-as anonymous, display, cashier, floor and director, and checks that the product answers as
-the table says: a refusal is 401/403 (API) or the login redirect/403 (pages); anything else
-means the call got past the role check. A regulator is granted no tournament here, so every
-tournament route the table lets him read answers 404 (not a refusal: the check passed, the
-tournament is not his); his grants are tested on their own below. Objects are looked up after the role check, so the
-matrix uses ids that do not exist: nothing it sends can change a tournament.
+as anonymous, display, cashier, floor, director, controller and regulator, and checks that
+the product answers as the table says: a refusal is 401/403 (API) or the login redirect/403
+(pages); anything else means the call got past the role check. A regulator is granted no
+tournament here, so every tournament route the table lets him read answers 404 (not a
+refusal: the check passed, the tournament is not his); his grants are tested on their own
+below. Objects are looked up after the role check, so the matrix uses ids that do not exist:
+nothing it sends can change a tournament.
 
 The table's decisions for the rules a card room relies on are written out by hand below, so a
 wrong edit of the table itself fails too.
