@@ -3,16 +3,20 @@ whole buy-in above, to the cent), a `fee_override` (a preset or an amount, with 
 replaces it and is shown and logged as an override, and the fee never enters the prize pool.
 RULES.md scenario 20 through the setup service, the API and the tournament page."""
 
+from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
+from django.utils import timezone
 
 from payouts import selectors as payout_selectors
 from tdmanager.errors import DomainError
 from tournaments import fees
 from tournaments.actions import Action
+from tournaments.formats.services import multiday, sitandgo
+from tournaments.formats.services import series as series_service
 from tournaments.house import HouseRules
-from tournaments.models import LedgerRow, Tournament
+from tournaments.models import LedgerRow, Tournament, TournamentEvent
 from tournaments.services import cashier, setup
 
 D = Decimal
@@ -170,10 +174,6 @@ def test_the_page_computes_the_fee_and_shows_an_override(client, director, struc
 
 @pytest.mark.django_db
 def test_a_scheduled_monday_daily_event_carries_its_fee_as_a_logged_override(structure, actor):
-    from datetime import date
-
-    from tournaments.formats.services import series as series_service
-
     series = series_service.create_series(name="Daily", actor=actor)
     monday = series_service.schedule_daily(series, date(2026, 7, 6), structure=structure, starting_stack=10000, actor=actor)
     friday = series_service.schedule_daily(series, date(2026, 7, 10), structure=structure, starting_stack=10000, actor=actor)
@@ -181,3 +181,23 @@ def test_a_scheduled_monday_daily_event_carries_its_fee_as_a_logged_override(str
     assert monday.events.filter(action=Action.TOURNAMENTS_FEE_OVERRIDDEN).count() == 1
     assert (friday.fee, HouseRules.of(friday).fee_override) == (D("20"), None)  # 10 % of 200: statutory
     assert not friday.events.filter(action=Action.TOURNAMENTS_FEE_OVERRIDDEN).exists()
+
+
+@pytest.mark.django_db
+def test_a_formats_typed_fee_that_is_not_statutory_is_kept_as_a_logged_override(structure, actor):
+    statutory = sitandgo.create_sit_and_go(name="S&G", buy_in=D("50"), fee=D("5"), starting_stack=5000, structure=structure, actor=actor)
+    flat = sitandgo.create_sit_and_go(name="S&G flat", buy_in=D("50"), fee=D("10"), starting_stack=5000, structure=structure, actor=actor)
+    assert HouseRules.of(statutory).fee_override is None
+    assert not statutory.events.filter(action=Action.TOURNAMENTS_FEE_OVERRIDDEN).exists()
+    assert HouseRules.of(flat).fee_override == D("10") and HouseRules.of(flat).sng_tables == 1
+    assert flat.events.get(action=Action.TOURNAMENTS_FEE_OVERRIDDEN).payload["statutory_fee"] == "5.00"
+
+
+@pytest.mark.django_db
+def test_a_multiday_events_non_statutory_fee_is_an_override_on_every_day(structure, actor):
+    start = timezone.now() + timedelta(days=1)
+    event = multiday.create_event(name="Main", flights=[{"label": "1A", "start_at": start}], day2_start_at=start + timedelta(days=1),
+                                  buy_in=D("500"), fee=D("40"), starting_stack=30000, structure=structure, actor=actor)
+    days = [event.day2, *(f.tournament for f in event.flights.all())]
+    assert [HouseRules.of(t).fee_override for t in days] == [D("40"), D("40")]
+    assert TournamentEvent.objects.filter(action=Action.TOURNAMENTS_FEE_OVERRIDDEN).count() == 2

@@ -7,6 +7,7 @@ from decimal import Decimal
 
 import pytest
 
+from payouts import reports
 from payouts import selectors as payout_selectors
 from payouts import services as payout_services
 from tdmanager.errors import DomainError
@@ -207,3 +208,12 @@ def test_the_shift_shows_the_foreign_notes_in_the_drawer(client, api, tournament
     assert shift["foreign"] == [{"currency": "USD", "rows": 2, "amount": "239.14"}]
     client.force_login(cashier_user)
     assert "239.14 USD" in client.get(f"/desk/?t={tournament.pk}").content.decode()
+
+
+def test_the_reconciliation_balances_with_foreign_tender(tournament, make_person, rates, cashier_actor, actor):
+    sales = [cashier.register(tournament, make_person(), method=LedgerRow.CASH, actor=cashier_actor, tender_currency=c).row
+             for c in ("USD", "CHF", "", "CHF")]
+    cashier.reverse(sales[1], reason="wrong player", actor=actor)
+    data = reports.reconciliation_data(tournament)
+    assert data["balanced"], data
+    assert payout_selectors.money_in(tournament)["prize"] == D("300.00")

@@ -123,6 +123,18 @@ def _log_override(t: Tournament, actor: Actor, reason: str, preset: str | None) 
                   statutory_fee=str(fees.statutory_fee(t.buy_in)), reason=reason.strip(), preset=preset or "")
 
 
+def keep_typed_fee_as_override(t: Tournament, actor: Actor, reason: str) -> None:
+    """REG-03 for the tournaments a format creates with the fee its form asked for (sit & go,
+    multi-day flights): a fee that is not the statutory one becomes the tournament's
+    ``fee_override`` and is logged as an override, so it is shown and audited like any other.
+    Runs inside the format's service."""
+    if t.buy_in is None or t.buy_in < 0 or not fees.is_override(t.buy_in, t.fee):
+        return
+    t.settings = {**(t.settings or {}), "fee_override": str(t.fee)}
+    t.save(update_fields=["settings"])
+    _log_override(t, actor, reason, None)
+
+
 @service
 def create_tournament(values: dict, *, actor: Actor, fee_preset: str | None = None, override_reason: str = "") -> Tournament:
     """A new planned tournament from typed ``values`` (the model's fields). The fee is computed

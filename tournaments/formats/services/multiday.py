@@ -18,7 +18,7 @@ from tdmanager.errors import ValidationFailed
 from tdmanager.transactions import service
 from tournaments.actions import Action
 from tournaments.models import ChipAdjustment, ChipCount, Entry, Tournament
-from tournaments.services import checks, lifecycle
+from tournaments.services import checks, lifecycle, setup
 from tournaments.services.events import Actor, log_event
 from tournaments.services.ledger import lock_tournament
 
@@ -60,6 +60,8 @@ def create_event(*, name: str, flights: list[dict], day2_start_at, buy_in: Decim
         )
         Flight.objects.create(event=event, tournament=t, label=label, position=i)
     log_event(day2, Action.FORMATS_MULTIDAY_CREATED, actor, event=event.pk, flights=labels, multi_flight_stack=multi_flight_stack)
+    for t in [day2, *(f.tournament for f in event.flights.select_related("tournament"))]:  # REG-03
+        setup.keep_typed_fee_as_override(t, actor, "the multi-day event's fee as created")
     return event
 
 

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from tdmanager.transactions import service
 from tournaments.actions import Action
 from tournaments.models import Tournament
-from tournaments.services import checks
+from tournaments.services import checks, setup
 from tournaments.services.events import Actor, log_event
 
 from .common import FormatError
@@ -31,4 +31,5 @@ def create_sit_and_go(*, name: str, buy_in: Decimal, fee: Decimal, starting_stac
         structure=structure, max_entries_per_player=1, settings={"sng_tables": tables},
     )
     log_event(t, Action.FORMATS_SITANDGO_CREATED, actor, players=players, tables=tables, buy_in=str(buy_in), fee=str(fee))
+    setup.keep_typed_fee_as_override(t, actor, "the sit & go's fee as created")  # REG-03
     return t
