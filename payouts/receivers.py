@@ -37,8 +37,7 @@ def jackpot_snapshot(sender, tournament, **kwargs):
     """REG-11: lobby screens of a tournament playing for the jackpot show the fund."""
     if not HouseRules.of(tournament).jackpot:
         return None
-    summary = selectors.jackpot_summary()
-    return {"jackpot": summary} if summary else None
+    return {"jackpot": selectors.jackpot_summary()}
 
 
 def jackpot_sale_checked(sender, tournament, now=None, **kwargs):

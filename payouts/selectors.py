@@ -629,12 +629,11 @@ def jackpot_paid_by(entry) -> bool:
     return (rows.filter(entry=entry).aggregate(j=Sum("jackpot_amount"))["j"] or ZERO) > 0
 
 
-def jackpot_summary(now=None) -> dict | None:
-    """``{"fund", "locked", "locked_until", "base"}`` for lobby screens and pages, or None
-    when the venue has no jackpot fund yet."""
+def jackpot_summary(now=None) -> dict:
+    """``{"name", "fund", "base", "locked", "locked_until"}`` for lobby screens and pages."""
     fund = jackpot_fund()
-    if fund is None:
-        return None
+    if fund is None:  # no base set yet: the fees taken are the fund
+        return {"name": "Jackpot", "fund": money(jackpot_contributions()), "base": money(ZERO), "locked": False, "locked_until": None}
     now = now or timezone.now()
     lock = jackpot_lock(fund, now)
     return {"name": fund.name, "fund": money(jackpot_balance(fund, now)), "base": money(fund.base), "locked": lock is not None,

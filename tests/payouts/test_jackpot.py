@@ -449,3 +449,12 @@ def test_a_fee_sold_in_one_tournament_refreshes_the_screens_of_the_others(jt, ma
     with django_capture_on_commit_callbacks(execute=True):
         cashier.register(a, make_person(), method="CASH", actor=cashier_actor)  # no fee: the fund did not change
     assert b.pk not in told
+
+
+@pytest.mark.django_db
+def test_before_any_base_is_set_the_fees_taken_are_the_fund(jt, make_person, cashier_actor, floor_actor):
+    t = jt()
+    e = cashier.register(t, make_person(), method="CASH", actor=cashier_actor, jackpot=True).entry
+    assert build_snapshot(t)["jackpot"]["fund"] == "5.00"
+    at_level(t, 1)
+    assert services.claim_jackpot(t, [e], both_hole_cards=True, actor=floor_actor).amount == D("5.00")
