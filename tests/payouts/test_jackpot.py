@@ -458,3 +458,19 @@ def test_before_any_base_is_set_the_fees_taken_are_the_fund(jt, make_person, cas
     assert build_snapshot(t)["jackpot"]["fund"] == "5.00"
     at_level(t, 1)
     assert services.claim_jackpot(t, [e], both_hole_cards=True, actor=floor_actor).amount == D("5.00")
+
+
+@pytest.mark.django_db
+def test_a_reservation_paid_and_a_reentry_sold_with_the_jackpot_through_the_api(api, jt, make_person, cashier_user, cashier_actor):
+    t = jt()
+    desk = api(cashier_user)
+    booked = make_person()
+    entry = cashier.pre_register(t, booked, actor=cashier_actor)
+    r = desk.post("/api/v1/cashier/pay/", {"entry": entry.pk, "method": "CARD", "jackpot": True}, format="json")
+    assert r.status_code == 201 and r.data["receipt"]["jackpot_amount"] == "5.00", r.data
+    entry.refresh_from_db()
+    entry.status = entry.BUSTED
+    entry.save(update_fields=["status"])
+    r = desk.post("/api/v1/cashier/reenter/", {"tournament": t.pk, "person": booked.pk, "method": "CASH", "jackpot": True}, format="json")
+    assert r.status_code == 201 and r.data["receipt"]["kind"] == "RE_ENTRY" and r.data["receipt"]["jackpot_amount"] == "5.00"
+    assert sel.jackpot_contributions() == D("10.00")
