@@ -21,7 +21,9 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.test import APIClient
 
 from tdmanager import policy
+from tdmanager.errors import DomainError
 from tests.conftest import make_user
+from tournaments.services import oversight
 from tournaments.services.events import Actor
 
 ROLES = ("anonymous", "display", "cashier", "floor", "director", "controller", "regulator")
@@ -296,8 +298,6 @@ def test_the_regulator_reads_only_tournament_routes_and_the_dashboard():
 
 @pytest.fixture
 def granted(db, make_tournament, director):
-    from tournaments.services import oversight
-
     mine, other = make_tournament(name="Granted"), make_tournament(name="Not granted")
     reg = make_user("corpo", "regulator")
     oversight.set_regulator_access(mine, "corpo", granted=True, actor=Actor(director))
@@ -343,9 +343,6 @@ def test_a_regulator_is_refused_every_change_even_on_his_tournament(granted):
 
 
 def test_only_a_regulator_login_can_be_given_a_tournament(make_tournament, director, floor_user):
-    from tdmanager.errors import DomainError
-    from tournaments.services import oversight
-
     t = make_tournament()
     with pytest.raises(DomainError) as e:
         oversight.set_regulator_access(t, floor_user.username, granted=True, actor=Actor(director))

@@ -7,14 +7,17 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
 from payouts import reports
+from payouts import services as payouts
 from tdmanager.errors import DomainError
 from tests.conftest import client_for, make_user
 from tournaments import rulings as window_rule
-from tournaments.models import Ruling, Tournament, Witness
+from tournaments.models import RegulatorGrant, Ruling, Tournament, Witness
 from tournaments.services import cashier, lifecycle, oversight
 from tournaments.services.events import Actor
 
@@ -236,8 +239,6 @@ def test_a_regulator_reads_the_rulings_of_his_tournament(started, floor_user, di
 
 
 def test_the_two_signatures_print_on_the_ranking_and_the_payments_report(started, director, controller_user, cashier_user):
-    from payouts import services as payouts
-
     director.first_name, director.last_name = "Dora", "Direttrice"
     director.save()
     controller_user.first_name, controller_user.last_name = "Cora", "Conti"
@@ -265,11 +266,6 @@ def test_the_two_signatures_print_on_the_ranking_and_the_payments_report(started
 
 
 def test_the_demo_makes_a_controller_and_a_regulator_who_reads_its_tournament(db):
-    from django.contrib.auth import get_user_model
-    from django.core.management import call_command
-
-    from tournaments.models import RegulatorGrant
-
     call_command("createdirector", "director", password="pw-director", stdout=io.StringIO())
     call_command("demo", stdout=io.StringIO())
     users = get_user_model().objects
