@@ -474,3 +474,14 @@ def test_a_reservation_paid_and_a_reentry_sold_with_the_jackpot_through_the_api(
     r = desk.post("/api/v1/cashier/reenter/", {"tournament": t.pk, "person": booked.pk, "method": "CASH", "jackpot": True}, format="json")
     assert r.status_code == 201 and r.data["receipt"]["kind"] == "RE_ENTRY" and r.data["receipt"]["jackpot_amount"] == "5.00"
     assert sel.jackpot_contributions() == D("10.00")
+
+
+@pytest.mark.django_db
+def test_the_lobby_screen_has_a_jackpot_panel_filled_from_the_snapshot(jt, client):
+    from tournaments.models import DisplayScreen
+
+    t = jt()
+    DisplayScreen.objects.create(name="TV", tournament=t, token="jackpot-tv")
+    page = client.get("/display/jackpot-tv/").content.decode()
+    assert 'id="jackpot-box" hidden' in page and 'id="jackpot"' in page  # display.js shows it when the snapshot has one
+    assert "Won today: back tomorrow" in page
