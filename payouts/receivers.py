@@ -62,6 +62,10 @@ def page_links(sender, tournament, **kwargs):
     return selectors.tournament_links(tournament)
 
 
+def report_links(sender, tournament, **kwargs):
+    return selectors.report_links(tournament)
+
+
 def connect():
     seating_signals.players_busted.connect(players_busted, dispatch_uid="payouts.players_busted")
     signals.snapshot_parts.connect(snapshot_parts, dispatch_uid="payouts.snapshot_parts")
@@ -71,3 +75,4 @@ def connect():
     signals.entry_cancelled.connect(jackpot_fund_changed, dispatch_uid="payouts.jackpot_fund_changed.cancelled")
     signals.price_checked.connect(price_checked, dispatch_uid="payouts.price_checked")
     signals.page_links.connect(page_links, dispatch_uid="payouts.page_links")
+    signals.report_links.connect(report_links, dispatch_uid="payouts.report_links")

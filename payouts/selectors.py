@@ -707,6 +707,20 @@ def display_summary(tournament) -> dict:
     }
 
 
+def report_links(tournament) -> list[dict]:
+    """The control authority's reports of this tournament (ROLE-02, ROLE-05): the pre-start
+    report, each addendum issued, the rulings."""
+    def link(name, label):
+        return {"name": name, "label": label, "pdf": reverse("payouts-report", args=[tournament.pk, name, "pdf"]),
+                "csv": reverse("payouts-report", args=[tournament.pk, name, "csv"])}
+
+    links = [link("prestart", _("Pre-start report"))]
+    links += [link(f"addendum-{n}", _("Addendum %(n)s") % {"n": n})
+              for n in tournament.stub_reports.order_by("number").values_list("number", flat=True)]
+    links.append(link("rulings", _("Rulings")))
+    return links
+
+
 def tournament_links(tournament) -> list[dict]:
     """Buttons the tournament page shows for this app: [{"label", "url"}]."""
     links = [{"label": _("Payouts"), "url": reverse("payouts-tournament", args=[tournament.pk])}]

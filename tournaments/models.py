@@ -632,10 +632,6 @@ class StubReport(AppendOnlyModel):
         ordering = ["number"]
         unique_together = [("tournament", "number")]
 
-    @property
-    def report_name(self) -> str:
-        return f"addendum-{self.number}"
-
 
 class Ruling(AppendOnlyModel):
     """A floor decision (ROLE-05): who asked, when, the question, the decision, by whom and when.

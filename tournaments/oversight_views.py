@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 
 from tdmanager.errors import DomainError
 
-from . import selectors
+from . import selectors, signals
 from .models import Ruling, Tournament
 from .services import oversight
 from .services.events import Actor
@@ -35,7 +35,8 @@ def rulings_page(request, pk):
             messages.error(request, str(exc.message))
         return redirect("rulings", pk=t.pk)
     rulings = Ruling.objects.filter(tournament=t).select_related("decided_by").prefetch_related("notes__user")
-    return render(request, "rulings.html", {"t": t, "rulings": rulings, "windows": Ruling.WINDOWS})
+    reports = [link for answer in signals.ask(signals.report_links, tournament=t) for link in answer if link["name"] == "rulings"]
+    return render(request, "rulings.html", {"t": t, "rulings": rulings, "windows": Ruling.WINDOWS, "reports": reports})
 
 
 def witness_page(request, pk):

@@ -51,6 +51,11 @@ snapshot_parts = Signal()
 #: ``tournament`` → ``[{"label", "url"}]``: buttons on the tournament page (each app's pages).
 page_links = Signal()
 
+#: ``tournament`` → ``[{"name", "label", "pdf", "csv"}]``: the reports for the control authority
+#: (payouts: the pre-start report and its addenda, the rulings), linked from the tournament page
+#: and the rulings page (ROLE-02, ROLE-05).
+report_links = Signal()
+
 #: ``tournament``, ``buy_in``, ``fee`` → why another app refuses this price (payouts: a satellite
 #: awards seats in the tournament, so it cannot become free), or None.
 price_checked = Signal()

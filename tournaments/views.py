@@ -198,7 +198,8 @@ def oversight_context(t) -> dict:
     registration has closed) and the regulators who read this tournament."""
     unreported = selectors.unreported_stubs(t).count()
     return {
-        "addenda": list(t.stub_reports.all()), "unreported_stubs": unreported,
+        "report_links": [link for answer in signals.ask(signals.report_links, tournament=t) for link in answer],
+        "unreported_stubs": unreported,
         "offer_addendum": bool(unreported) and t.status in (Tournament.RUNNING, Tournament.FINISHED)
         and not clockview.late_registration_open(t),
         "regulators": [g.user.get_username() for g in t.regulator_grants.select_related("user")],

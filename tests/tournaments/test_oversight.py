@@ -132,7 +132,7 @@ def test_the_tournament_page_offers_the_addendum_once_late_registration_closes(s
     assert 'id="addendum-offer"' in html and "1 stub sold after the start" in html
     assert page.post(f"/tournaments/{started.pk}/", {"op": "addendum"}).status_code == 302
     html = page.get(f"/tournaments/{started.pk}/").content.decode()
-    assert 'id="addendum-offer"' not in html and "addendum-1.pdf" in html
+    assert 'id="addendum-offer"' not in html and "addendum-1.pdf" in html and "prestart.pdf" in html
 
 
 # --- ROLE-05: rulings -------------------------------------------------------------------------------
@@ -212,6 +212,7 @@ def test_the_floor_records_a_ruling_on_its_page_and_the_report_prints_it(started
                                                           "table_number": "1"}, follow=True)
     html = r.content.decode()
     assert "Misdeal, redeal." in html and "dispute window" in html
+    assert f"/tournaments/{started.pk}/payouts/reports/rulings.pdf" in html
     ruling = Ruling.objects.get()
     assert ruling.late and ruling.decided_by == floor_user
     page.post(f"/tournaments/{started.pk}/rulings/", {"op": "annotate", "ruling": ruling.pk, "text": "TD confirmed."})
