@@ -803,6 +803,8 @@ def claim_jackpot(tournament, entries, *, both_hole_cards: bool, actor: Actor, n
     rules = HouseRules.of(t)
     if not rules.jackpot:
         raise PayoutError("jackpot_not_offered", _("This tournament does not take part in the jackpot."))
+    if actor.user is None:
+        raise ValidationFailed("verifier_required", _("A royal flush is verified by a floor user, who signs the claim."))
     if not both_hole_cards:
         raise PayoutError("jackpot_needs_both_hole_cards",
                           _("Only a royal flush made with both hole cards and three cards of the board wins the jackpot."))

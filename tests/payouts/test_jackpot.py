@@ -12,6 +12,7 @@ from payouts import selectors as sel
 from payouts import services
 from payouts.models import JackpotClaim
 from payouts.services import PayoutError
+from tdmanager.errors import ValidationFailed
 from tournaments.models import LedgerRow, Tournament
 from tournaments.services import cashier
 from tournaments.services.cashier import DeskError
@@ -485,3 +486,13 @@ def test_the_lobby_screen_has_a_jackpot_panel_filled_from_the_snapshot(jt, clien
     page = client.get("/display/jackpot-tv/").content.decode()
     assert 'id="jackpot-box" hidden' in page and 'id="jackpot"' in page  # display.js shows it when the snapshot has one
     assert "Won today: back tomorrow" in page
+
+
+@pytest.mark.django_db
+def test_a_claim_is_signed_by_a_user(jt, make_person, cashier_actor, fund):
+    t = jt()
+    e = cashier.register(t, make_person(), method="CASH", actor=cashier_actor, jackpot=True).entry
+    at_level(t, 1)
+    with pytest.raises(ValidationFailed) as err:
+        services.claim_jackpot(t, [e], both_hole_cards=True, actor=Actor(None, "script"))
+    assert code(err) == "verifier_required" and not JackpotClaim.objects.exists()
