@@ -201,3 +201,23 @@ def test_a_multiday_events_non_statutory_fee_is_an_override_on_every_day(structu
     days = [event.day2, *(f.tournament for f in event.flights.all())]
     assert [HouseRules.of(t).fee_override for t in days] == [D("40"), D("40")]
     assert TournamentEvent.objects.filter(action=Action.TOURNAMENTS_FEE_OVERRIDDEN).count() == 2
+
+
+@pytest.mark.django_db
+def test_the_api_changes_the_fee_by_preset_and_the_money_lock_still_holds(api, director, structure):
+    c = api(director)
+    r = c.post("/api/v1/tournaments/", {"name": "Thu", "start_at": "2026-07-09T20:30:00Z", "buy_in": "50", "starting_stack": 10000,
+                                        "structure": structure.pk}, format="json")
+    tid = r.json()["id"]
+    assert r.json()["fee"] == "5.00"
+    r = c.patch(f"/api/v1/tournaments/{tid}/", {"fee_preset": "SANREMO_DAILY"}, format="json")
+    assert r.status_code == 200 and (r.json()["fee"], r.json()["fee_is_override"]) == ("20.00", True)
+    r = c.patch(f"/api/v1/tournaments/{tid}/", {"fee_preset": "STATUTORY"}, format="json")
+    assert r.status_code == 200 and (r.json()["fee"], r.json()["fee_is_override"]) == ("5.00", False)
+    assert "fee_override" not in r.json()["settings"]
+    assert c.post(f"/api/v1/tournaments/{tid}/open-registration/").status_code == 200
+    r = c.patch(f"/api/v1/tournaments/{tid}/", {"fee_preset": "SANREMO_DAILY"}, format="json")
+    assert r.status_code == 409 and r.json()["code"] == "money_fields_locked"  # FMT-01: a reason once registration opens
+    r = c.patch(f"/api/v1/tournaments/{tid}/", {"fee_preset": "SANREMO_DAILY", "override_reason": "daily event"}, format="json")
+    assert r.status_code == 200 and r.json()["fee"] == "20.00"
+    assert TournamentEvent.objects.filter(tournament_id=tid, action=Action.TOURNAMENTS_FEE_OVERRIDDEN).count() == 2

@@ -140,7 +140,8 @@ def create_tournament(values: dict, *, actor: Actor, fee_preset: str | None = No
     """A new planned tournament from typed ``values`` (the model's fields). The fee is computed
     (REG-03); ``fee_preset`` (``tournaments.fees.PRESETS``) sets the house override."""
     values = dict(values)
-    reason = override_reason.strip() or _apply_fee_preset(values, {}, fee_preset)
+    preset_reason = _apply_fee_preset(values, {}, fee_preset)
+    reason = override_reason.strip() or preset_reason
     fee = _settle_fee(values, None, typed=True)
     _check_override_reason(values.get("buy_in"), fee, reason)
     _refuse(setup_errors(values))
@@ -158,7 +159,8 @@ def update_tournament(tournament, values: dict, *, actor: Actor, override_reason
     changing one then needs ``override_reason``, logged with the amounts before and after."""
     t = lock_tournament(tournament)
     values = dict(values)
-    fee_reason = override_reason.strip() or _apply_fee_preset(values, t.settings, fee_preset)
+    preset_reason = _apply_fee_preset(values, t.settings, fee_preset)
+    fee_reason = override_reason.strip() or preset_reason
     old_override = HouseRules.of(t).fee_override
     typed = values.get("fee") is not None and values["fee"] != t.fee
     new_override = HouseRules.from_settings(values["settings"] if isinstance(values.get("settings"), dict) else (t.settings or {})).fee_override
