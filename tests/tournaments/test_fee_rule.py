@@ -221,3 +221,11 @@ def test_the_api_changes_the_fee_by_preset_and_the_money_lock_still_holds(api, d
     r = c.patch(f"/api/v1/tournaments/{tid}/", {"fee_preset": "SANREMO_DAILY", "override_reason": "daily event"}, format="json")
     assert r.status_code == 200 and r.json()["fee"] == "20.00"
     assert TournamentEvent.objects.filter(tournament_id=tid, action=Action.TOURNAMENTS_FEE_OVERRIDDEN).count() == 2
+
+
+@pytest.mark.django_db
+def test_a_negative_typed_fee_is_refused_by_the_model_not_replaced(structure, actor):
+    with pytest.raises(DomainError) as exc:
+        setup.create_tournament(values(structure, fee=D("-1")), actor=actor)
+    assert exc.value.code == "invalid" and "fee" in exc.value.extra["fields"]
+    assert not Tournament.objects.exists()

@@ -101,7 +101,9 @@ def _settle_fee(values: dict, instance: Tournament | None, *, typed: bool) -> De
     """Set ``values["fee"]`` to the computed fee; a typed fee that differs is refused."""
     fee = _computed_fee(values, instance)
     given = values.get("fee")
-    if typed and given is not None and given >= 0 and Decimal(given).quantize(Decimal("0.01")) != fee:
+    if typed and given is not None and given < 0:
+        return given  # a negative price: the model's validators refuse it (a 400 naming the field)
+    if typed and given is not None and Decimal(given).quantize(Decimal("0.01")) != fee:
         raise SetupError("fee_is_computed",
                          _("The fee is computed from the buy-in (REG-03): %(fee)s. To charge another fee, set the fee "
                            "override (a preset or an amount) and give the reason.") % {"fee": fee},
