@@ -13,6 +13,7 @@ from payouts import selectors as payout_selectors
 from tdmanager.errors import DomainError
 from tournaments import fees
 from tournaments.actions import Action
+from tournaments.formats.models import TimedEvent
 from tournaments.formats.services import multiday, sitandgo
 from tournaments.formats.services import series as series_service
 from tournaments.house import HouseRules
@@ -229,3 +230,15 @@ def test_a_negative_typed_fee_is_refused_by_the_model_not_replaced(structure, ac
         setup.create_tournament(values(structure, fee=D("-1")), actor=actor)
     assert exc.value.code == "invalid" and "fee" in exc.value.extra["fields"]
     assert not Tournament.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_timed_event_created_on_its_page_keeps_a_non_statutory_fee_as_an_override(client, director, structure):
+    client.force_login(director)
+    r = client.post("/formats/timed/new/", {"name": "Qualifier", "start_at": "2026-07-09T19:00", "buy_in": "20", "fee": "5",
+                                            "starting_stack": "5000", "structure": structure.pk, "minutes": "120",
+                                            "end_condition": TimedEvent.END_CONDITIONS[0][0], "chip_tie": "SHARE", "field_cap": "8"})
+    assert r.status_code == 302
+    t = Tournament.objects.get(name="Qualifier")
+    assert (t.fee, HouseRules.of(t).fee_override) == (D("5.00"), D("5"))
+    assert t.events.get(action=Action.TOURNAMENTS_FEE_OVERRIDDEN).payload["statutory_fee"] == "2.00"

@@ -19,6 +19,7 @@ from tdmanager.api import object_id
 from tdmanager.errors import DomainError
 from tdmanager.transactions import service
 from tournaments.models import BlindStructure, Entry, Person, Tournament
+from tournaments.services import setup
 from tournaments.services.events import Actor
 
 from . import engine, selectors
@@ -234,6 +235,7 @@ def headsup_new(request):
             t = Tournament.objects.create(name=d["name"], start_at=d["start_at"], format=Tournament.HEADS_UP, status=Tournament.REGISTERING,
                                           buy_in=d["buy_in"], fee=d["fee"], starting_stack=d["starting_stack"], table_size=2,
                                           field_cap=d["size"], min_players=2, structure=d["structure"])
+            setup.keep_typed_fee_as_override(t, actor, "the heads-up event's fee as created")  # REG-03
             prev = d["previous_group"].bracket if d["previous_group"] else None
             return headsup.create_bracket(t, actor=actor, size=d["size"], level_minutes=d["level_minutes"], punctuality=d["punctuality"],
                                           rounds_to_play=d["rounds_to_play"], feeds_into=d["feeds_into"], previous_group=prev,
@@ -305,6 +307,7 @@ def timed_new(request):
             t = Tournament.objects.create(name=d["name"], start_at=d["start_at"], format=Tournament.TIMED, status=Tournament.REGISTERING,
                                           buy_in=d["buy_in"], fee=d["fee"], starting_stack=d["starting_stack"], field_cap=d["field_cap"],
                                           structure=d["structure"])
+            setup.keep_typed_fee_as_override(t, actor, "the timed event's fee as created")  # REG-03
             timed.configure_timed(t, ends_at=d["start_at"] + timedelta(minutes=d["minutes"]), actor=actor,
                                   end_condition=d["end_condition"], chip_tie=d["chip_tie"])
             return t
