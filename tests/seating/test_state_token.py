@@ -93,3 +93,36 @@ def test_a_plain_bust_writes_in_few_statements(started, actor):
     statements = [q["sql"] for q in queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE SAVEPOINT"))]  # the test's transaction
     assert len(statements) == (4 if connection.vendor == "postgresql" else 6), [s[:60] for s in statements]
     assert Entry.objects.get(pk=b).status == Entry.BUSTED and b not in {e for s in seat_map(t).values() for e in s.values()}
+
+
+def test_the_lock_reads_the_tournament_its_state_and_its_clock_as_the_orm_would(started):
+    """The lock statement is compiled once and its rows mapped by hand: what a service gets
+    back must be the row the ORM gives (loaded fields, deferred ones read on demand), the
+    state's sequence numbers and the clock as stored."""
+    from tournaments.models import Clock, Tournament
+
+    t = started(20)
+    stored = Tournament.objects.get(pk=t.pk)
+    Tournament.objects.filter(pk=t.pk).update(settings={"balance_threshold": 2})
+    Clock.objects.update_or_create(tournament=t, defaults={"status": Clock.HAND_FOR_HAND, "h4h_hand": 3})
+    SeatingState.objects.filter(tournament=t).update(bust_seq=41, group_seq=7)
+    for _ in range(2):  # the second call runs the statement the first compiled
+        with transaction.atomic():
+            locked, room = room_module.lock(t)
+            assert (locked.pk, locked.name, locked.status, locked.table_size) == (t.pk, stored.name, stored.status, stored.table_size)
+            assert locked.settings == {"balance_threshold": 2}
+            assert locked.buy_in == stored.buy_in  # deferred: read when asked
+            assert room_module.clock_of(locked) == room_module.ClockView(Clock.HAND_FOR_HAND, 3)
+            assert (room.bust_seq, room.group_seq) == (41, 7)
+            room.release()
+
+
+def test_the_lock_knows_a_tournament_without_a_clock(started):
+    from tournaments.models import Clock
+
+    t = started(20)
+    Clock.objects.filter(tournament=t).delete()
+    with transaction.atomic():
+        locked, room = room_module.lock(t)
+        assert room_module.clock_of(locked) is None
+        room.release()
