@@ -704,7 +704,35 @@ def display_summary(tournament) -> dict:
         "places_paid": places_paid(t, prizes),
         "payout_table_state": table_state(t),
         "side_pools": side_pools_summary(t),
+        **({"won": won_by_entry(t, prizes)} if t.status == t.FINISHED else {}),
     }
+
+
+def won_by_entry(t, prizes=None) -> dict:
+    """What each placed entry won in the main event, for the lobby's results once it is over:
+    ``{entry id: {"amount": cash, "prize": other prizes in words}}`` (forfeited prizes left out)."""
+    won = {}
+    for d in dues(t, prizes):
+        if not d["source"].startswith("MAIN:") or d["forfeited"]:
+            continue
+        row = won.setdefault(str(d["entry_id"]), {"amount": ZERO, "prize": []})
+        if d["kind"] == "CASH":
+            row["amount"] += d["amount"]
+        else:
+            row["prize"].append(_label(d))
+    return {k: {"amount": money(v["amount"]), "prize": " + ".join(v["prize"])} for k, v in won.items()}
+
+
+def entry_prizes(entry) -> dict:
+    """What the player's phone page shows of payouts for this entry alone: the prizes it won
+    (a forfeited one is left out), once it has a place."""
+    if entry.place is None:
+        return {"prizes": []}
+    t = entry.tournament
+    return {"prizes": [
+        {"amount": money(d["amount"]), "kind": d["kind"], "description": d["description"], "paid": d["paid"]}
+        for d in dues(t) if d["entry_id"] == entry.pk and not d["forfeited"]
+    ]}
 
 
 def report_links(tournament) -> list[dict]:

@@ -209,7 +209,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
     def start(self, request, pk=None):
         d = _valid(s.StartSerializer, request)
         t = lifecycle.start(self.get_object(), actor=Actor.from_request(request), override_minimum=d["override_minimum"],
-                            prestart_report_sent=d["prestart_report_sent"])
+                            prestart_report_sent=d["prestart_report_sent"], start_clock=d["start_clock"])
         return Response(self.get_serializer(t).data)
 
     @action(detail=True, methods=["post"])

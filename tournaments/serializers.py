@@ -168,6 +168,7 @@ TENDER = serializers.CharField(required=False, allow_blank=True, default="", max
 class StartSerializer(serializers.Serializer):
     override_minimum = serializers.BooleanField(default=False)
     prestart_report_sent = serializers.BooleanField(default=False)
+    start_clock = serializers.BooleanField(default=False, help_text="start the clock too, in the same transaction (the page's box is ticked by default)")
 
 
 class StreamingSerializer(serializers.Serializer):

@@ -5,6 +5,8 @@ right even when no worker has run the transition yet. Display state after an act
 the state built from scratch: there is only one builder.
 """
 
+from dataclasses import replace
+
 from django.utils import timezone
 
 from . import clock as engine
@@ -23,8 +25,57 @@ def clock_snapshot(t: Tournament, now=None) -> dict:
         clock = None
     if not items:
         return {"status": "NO_STRUCTURE", "version": 0, "server_time": now.isoformat()}
-    state = engine_state(clock) if clock else engine.new_clock(items)
-    return engine.snapshot(state, items, now)
+    if clock is None or clock.status == Clock.NOT_STARTED:
+        # A clock not started yet shows its first item in full (the row's remaining is 0 until
+        # the first start), never a red 00:00.
+        fresh = engine.new_clock(items)
+        state = engine_state(clock) if clock else fresh
+        state = replace(state, remaining=state.remaining or fresh.remaining)
+    else:
+        state = engine_state(clock)
+    data = engine.snapshot(state, items, now)
+    # "Next break in" counts down in the browser: the seconds left in the current item plus
+    # these (the structure between the end of this item and the next break), like the clock.
+    ttb = data.get("seconds_to_next_break")
+    data["next_break_after_item"] = None if ttb is None else round(ttb - data["seconds_left"], 3)
+    return data
+
+
+# The picture a lobby screen shows (display.js): one per state of the tournament.
+LOBBY_STATES = ("planned", "registering", "waiting", "running", "paused", "break", "hand_for_hand", "final_table",
+                "finished", "cancelled")
+
+
+def lobby_state(status: str, clock: dict, tables: int, players_left: int) -> str:
+    """Which lobby picture fits: before the start, the clock's state while running, the result after."""
+    if status == Tournament.CANCELLED:
+        return "cancelled"
+    if status == Tournament.FINISHED:
+        return "finished"
+    if status == Tournament.PLANNED:
+        return "planned"
+    if status == Tournament.REGISTERING:
+        return "registering"
+    c = clock.get("status")
+    if c in (None, "NO_STRUCTURE", Clock.NOT_STARTED):
+        return "waiting"
+    if c == Clock.HAND_FOR_HAND:
+        return "hand_for_hand"
+    if c == Clock.PAUSED:
+        return "paused"
+    if clock.get("is_break"):
+        return "break"
+    if tables == 1 and players_left > 1:
+        return "final_table"
+    return "running"
+
+
+def results(t: Tournament, limit: int = 10) -> list[dict]:
+    """The top finishing places (a shared place lists each of its players), best first."""
+    rows = (t.entries.exclude(status=Entry.CANCELLED).filter(place__isnull=False).order_by("place", "number")
+            .values_list("place", "person__first_name", "person__last_name", "person__nickname", "id"))
+    return [{"place": place, "player": f"{first} {last}".strip() or nick, "entry": pk}
+            for place, first, last, nick, pk in rows[:limit]]
 
 
 def build_snapshot(tournament_or_id, now=None) -> dict:
@@ -43,7 +94,8 @@ def build_snapshot(tournament_or_id, now=None) -> dict:
             counts[status] += 1
 
     snap = {
-        "tournament": {"id": t.pk, "name": t.name, "status": t.status, "currency": t.currency, "format": t.format},
+        "tournament": {"id": t.pk, "name": t.name, "status": t.status, "currency": t.currency, "format": t.format,
+                       "start_at": t.start_at.isoformat() if t.start_at else None},
         "version": clk.get("version", 0),
         # Monotonic across every change (the last event-log row): browsers drop older snapshots.
         "seq": seq,
@@ -66,4 +118,7 @@ def build_snapshot(tournament_or_id, now=None) -> dict:
         snap.update(part)
     chips = snap["chips_in_play"] = chips_in_play(t)  # CR-06: the average stack comes from it
     snap["average_stack"] = round(chips / snap["players_left"]) if snap["players_left"] else 0
+    snap["lobby_state"] = lobby_state(t.status, clk, len(snap.get("tables") or ()), snap["players_left"])
+    if t.status == Tournament.FINISHED:
+        snap["results"] = results(t)
     return snap

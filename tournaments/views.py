@@ -216,7 +216,8 @@ def tournament_detail(request, pk):
                 lifecycle.open_registration(t, actor=actor)
             elif op == "start":
                 lifecycle.start(t, actor=actor, override_minimum=bool(request.POST.get("override_minimum")),
-                                prestart_report_sent=bool(request.POST.get("prestart_report_sent")))
+                                prestart_report_sent=bool(request.POST.get("prestart_report_sent")),
+                                start_clock=bool(request.POST.get("start_clock")))
             elif op == "finish":
                 lifecycle.finish(t, actor=actor)
             elif op == "cancel":

@@ -12,6 +12,7 @@ from ..actions import Action
 from ..house import HouseRules
 from ..models import BlindStructure, Clock, Entry, StructureItem, Tournament
 from ..signals import announce
+from . import clockctl
 from .events import Actor, log_event
 from .ledger import lock_tournament
 
@@ -32,9 +33,12 @@ def open_registration(tournament, *, actor: Actor) -> Tournament:
 
 
 @service
-def start(tournament, *, actor: Actor, override_minimum: bool = False, prestart_report_sent: bool = False, now=None) -> Tournament:
+def start(tournament, *, actor: Actor, override_minimum: bool = False, prestart_report_sent: bool = False,
+          start_clock: bool = False, now=None) -> Tournament:
     """Start the tournament: needs the minimum field (FMT-14) unless the director overrides, and,
-    where the rule set asks for it (003, ROLE-02), confirmation that the pre-start report was sent."""
+    where the rule set asks for it (003, ROLE-02), confirmation that the pre-start report was sent.
+    With ``start_clock`` the clock starts in the same transaction (the page asks, ticked by
+    default); without it the lobby shows the first level waiting for the director's start."""
     now = now or timezone.now()
     t = lock_tournament(tournament)
     if t.status not in (Tournament.PLANNED, Tournament.REGISTERING):
@@ -58,6 +62,8 @@ def start(tournament, *, actor: Actor, override_minimum: bool = False, prestart_
     log_event(t, Action.TOURNAMENTS_TOURNAMENT_STARTED, actor, players=players, override_minimum=override_minimum,
               prestart_report_sent=prestart_report_sent)
     announce(signals.tournament_started, t, actor)  # seating draws the seats
+    if start_clock:
+        clockctl.start_clock(t, actor=actor, now=now)
     return t
 
 
@@ -90,7 +96,15 @@ def finish(tournament, *, actor: Actor) -> Tournament:
     t.status = Tournament.FINISHED
     t.save(update_fields=["status"])
     log_event(t, Action.TOURNAMENTS_TOURNAMENT_FINISHED, actor)
+    _stop_clock(t, actor)
     return t
+
+
+def _stop_clock(t: Tournament, actor: Actor) -> None:
+    """A tournament that is over stops its clock: the lobby never counts a level after the end."""
+    clock = Clock.objects.filter(tournament=t).first()
+    if clock is not None and clock.status != Clock.FINISHED and t.structure_id:
+        clockctl.finish_clock(t, actor=actor)
 
 
 @service
@@ -116,6 +130,7 @@ def cancel(tournament, *, actor: Actor, reason: str) -> Tournament:
             entry.save(update_fields=["status"])
             announce(signals.entry_cancelled, t, actor, entry=entry)
     log_event(t, Action.TOURNAMENTS_TOURNAMENT_CANCELLED, actor, reason=reason, refunded=refunded)
+    _stop_clock(t, actor)
     return t
 
 
