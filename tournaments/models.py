@@ -4,17 +4,19 @@ Rules do not live here: see ``tournaments/services`` (state changes) and the pur
 modules (``clock.py``, ``chiprace.py``, ``penalties.py``).
 """
 
+import secrets
 from decimal import Decimal
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import MinValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .actions import Action
+from .people_search import fold
 
 MONEY = {"max_digits": 13, "decimal_places": 2}
 NOT_NEGATIVE = [MinValueValidator(0)]  # prices, fees, amounts (with a CheckConstraint on the column)
@@ -77,8 +79,8 @@ class Person(models.Model):
 
     def save(self, *args, **kwargs):
         digits = "".join(ch for ch in self.phone if ch.isdigit())
-        self.search_text = " ".join(
-            p.lower() for p in (self.first_name, self.last_name, self.nickname, self.document_id, digits, self.email) if p
+        self.search_text = " ".join(  # folded as the search folds what is typed: no case, no accents
+            fold(p) for p in (self.first_name, self.last_name, self.nickname, self.document_id, digits, self.email) if p
         )
         super().save(*args, **kwargs)
 
@@ -251,6 +253,11 @@ class Tournament(models.Model):
         return self.addon_price is not None and bool(self.addon_chips)
 
 
+def new_phone_token() -> str:
+    """The key of an entry's phone page: 22 random URL-safe characters (128 bits), never the id."""
+    return secrets.token_urlsafe(16)
+
+
 class Entry(models.Model):
     """One paid (or reserved) stack in a tournament. A re-entry is a new Entry of the same person."""
 
@@ -276,6 +283,18 @@ class Entry(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     busted_at = models.DateTimeField(null=True, blank=True)
     place = models.PositiveIntegerField(null=True, blank=True)
+    # REG-02 / REG-05 / REG-09: how the place was booked, the cashier's confirmation that a bank
+    # transfer cleared, the check-in (with the identity document seen), a no-show, and the
+    # player's presence (ELM-05: ABSENT and WITHDRAWN never eliminate). ``registration_state``
+    # derives the state RULES.md names from these and ``status``.
+    channel = models.CharField(_("booking channel"), max_length=10, blank=True, default="")
+    funds_cleared_at = models.DateTimeField(_("transfer cleared at"), null=True, blank=True)
+    checked_in_at = models.DateTimeField(_("checked in at"), null=True, blank=True)
+    id_checked = models.BooleanField(_("identity document seen"), default=False)
+    no_show_at = models.DateTimeField(_("no-show at"), null=True, blank=True)
+    presence = models.CharField(_("presence"), max_length=10, blank=True, default="")
+    # The player's phone page (receipt QR code): the unguessable token is the only key.
+    phone_token = models.CharField(max_length=32, unique=True, editable=False, default=new_phone_token)
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -284,6 +303,39 @@ class Entry(models.Model):
 
     def __str__(self):
         return f"#{self.number} {self.person}"
+
+    # REG-02: the registration states RULES.md names, derived (``status`` keeps its meaning).
+    PRE_REGISTERED, PAID, CHECKED_IN, SEATED, NO_SHOW = "PRE_REGISTERED", "PAID", "CHECKED_IN", "SEATED", "NO_SHOW"
+    REGISTRATION_STATES = [
+        (PRE_REGISTERED, _("Pre-registered")),
+        (PAID, _("Paid")),
+        (CHECKED_IN, _("Checked in")),
+        (SEATED, _("Seated")),
+        (BUSTED, _("Busted")),
+        (CANCELLED, _("Cancelled")),
+        (NO_SHOW, _("No-show")),
+    ]
+    ABSENT, WITHDRAWN = "ABSENT", "WITHDRAWN"
+    PRESENCES = [(ABSENT, _("Absent")), (WITHDRAWN, _("Withdrawn"))]
+    TRANSFER_CHANNEL = "transfer"
+
+    def registration_state(self, seated: bool = False) -> str:
+        """REG-02: pre-registered, paid, checked in, seated, busted, cancelled or no-show.
+        ``seated``: seating says the entry has a seat (tournaments does not ask it here)."""
+        if self.no_show_at is not None:
+            return self.NO_SHOW
+        if self.status in (self.CANCELLED, self.BUSTED):
+            return self.status
+        if self.status == self.RESERVED:
+            return self.PRE_REGISTERED
+        if seated:
+            return self.SEATED
+        return self.CHECKED_IN if self.checked_in_at is not None else self.PAID
+
+    @property
+    def awaits_transfer(self) -> bool:
+        """REG-02: a bank-transfer booking not yet confirmed as cleared by the cashier."""
+        return self.status == self.RESERVED and self.channel == self.TRANSFER_CHANNEL and self.funds_cleared_at is None
 
 
 class Alternate(models.Model):
@@ -465,8 +517,28 @@ class DisplayScreen(models.Model):
     show = models.JSONField(default=dict, blank=True, help_text="panels: clock, blinds, stats, payouts, seats, announcements, sounds")
     announcement = models.CharField(_("announcement"), max_length=300, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
+    # A screen may rotate between chosen tournaments, each for ``rotate_seconds`` with its live data.
+    rotate = models.ManyToManyField(Tournament, blank=True, related_name="rotating_screens", verbose_name=_("tournaments to rotate"))
+    rotate_seconds = models.PositiveIntegerField(_("seconds per tournament"), default=20,
+                                                 validators=[MinValueValidator(5), MaxValueValidator(600)])
 
     PANELS = ("blinds", "stats", "payouts", "seats", "announcements", "moves", "sounds")
+
+    def tournaments_shown(self) -> list:
+        """The tournaments this screen shows in turn: its own first, then those it rotates through
+        (by start time); with none chosen, the first running one (or the latest) as before."""
+        chosen = [self.tournament] if self.tournament_id else []
+        chosen += [t for t in self.rotate.order_by("start_at", "id") if t.pk != self.tournament_id]
+        if chosen:
+            return chosen
+        t = Tournament.objects.filter(status=Tournament.RUNNING).order_by("start_at").first() or Tournament.objects.order_by("-start_at").first()
+        return [t] if t else []
+
+    def may_show(self, tournament_id: int) -> bool:
+        """The screen's token reads a tournament it shows (any, when it follows the running one)."""
+        if self.tournament_id is None and not self.rotate.exists():
+            return True
+        return tournament_id == self.tournament_id or self.rotate.filter(pk=tournament_id).exists()
 
     def shows(self, panel: str) -> bool:
         return bool((self.show or {}).get(panel, panel != "sounds"))
@@ -567,8 +639,14 @@ class Penalty(models.Model):
     players_at_table = models.PositiveSmallIntegerField(null=True, blank=True)
     hands_total = models.PositiveIntegerField(default=0)
     hands_served = models.PositiveIntegerField(default=0)
+    # PEN-03: a penalty given while a hand is in play starts when the table completes it; the
+    # table's own "hand completed" then counts each hand served (a misdeal does not count).
+    started = models.BooleanField(default=True)
     minutes = models.PositiveSmallIntegerField(null=True, blank=True)
     ends_at = models.DateTimeField(null=True, blank=True)
+    # PEN-05: a time suspension runs on the tournament clock: while the clock is stopped it
+    # keeps its seconds left here (and no ``ends_at``).
+    seconds_left = models.FloatField(null=True, blank=True)
     chips = models.PositiveBigIntegerField(null=True, blank=True)
     prize_forfeited = models.BooleanField(default=False)
     table_number = models.PositiveIntegerField(null=True, blank=True)
@@ -582,6 +660,24 @@ class Penalty(models.Model):
     @property
     def hands_left(self) -> int:
         return max(0, self.hands_total - self.hands_served)
+
+
+class TournamentChange(models.Model):
+    """One version of a published event's parameters (FMT-02): what changed (``{field: [old,
+    new]}``), who changed it and why. Shown in the event's history and on its lobby screens."""
+
+    SETUP, STRUCTURE = "SETUP", "STRUCTURE"
+    tournament = models.ForeignKey(Tournament, related_name="changes", on_delete=models.CASCADE)
+    version = models.PositiveIntegerField()
+    kind = models.CharField(max_length=10, default=SETUP)
+    changes = models.JSONField(default=dict)
+    reason = models.CharField(max_length=300, blank=True)
+    changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, related_name="+", on_delete=models.SET_NULL)
+    changed_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-version"]
+        unique_together = [("tournament", "version")]
 
 
 # --- ROLE-01, ROLE-02, ROLE-05: the regulator's grants, witnesses, stub reports, rulings ------
@@ -687,3 +783,21 @@ class ExchangeRate(AppendOnlyModel):
         ordering = ["date", "currency", "set_at", "id"]
         indexes = [models.Index(fields=["date", "currency", "base_currency"])]
         constraints = [models.CheckConstraint(condition=Q(rate__gt=0), name="exchange_rate_positive")]
+
+
+class Receivable(AppendOnlyModel):
+    """REG-02 / REG-09: money a player owes the desk without having paid it: a 004-style
+    booking that did not show still owes its entry (LOSE_GAME). The desk's register of
+    amounts due, beside the cash ledger (no money moved, so no receipt and no shift total)."""
+
+    tournament = models.ForeignKey(Tournament, related_name="receivables", on_delete=models.PROTECT)
+    entry = models.ForeignKey(Entry, related_name="receivables", on_delete=models.PROTECT)
+    person = models.ForeignKey(Person, related_name="receivables", on_delete=models.PROTECT)
+    amount = models.DecimalField(_("amount owed"), **MONEY, validators=NOT_NEGATIVE)
+    reason = models.CharField(_("reason"), max_length=200)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, related_name="+", on_delete=models.PROTECT)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [models.CheckConstraint(condition=Q(amount__gte=0), name="receivable_amount_not_negative")]
