@@ -6,6 +6,7 @@ from django.utils.translation import gettext as _
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.transactions import service
 
+from .. import people_search as ranking
 from ..actions import Action
 from ..models import Person
 from .events import Actor, log_event
@@ -15,22 +16,43 @@ def _digits(text: str) -> str:
     return "".join(ch for ch in text if ch.isdigit())
 
 
-def search_people(query: str, limit: int = 20):
-    """People matching every word of ``query`` in name, nickname, document, phone or e-mail.
+CANDIDATES = 200  # rows read per query before ranking; the good matches are read by their own query
 
-    Two letters are enough. Phone numbers match on digits, so "333 12" finds "+39 333-1234".
+
+def _candidate(p: Person) -> ranking.Candidate:
+    return ranking.Candidate(p.pk, p.first_name, p.last_name, p.nickname, p.document_id, p.phone, p.email)
+
+
+def search_people(query: str, limit: int = 20) -> list[Person]:
+    """People matching every word of ``query`` in name, nickname, document, phone or e-mail,
+    the person meant first (``tournaments.people_search``: exact, whole word, start, inside).
+
+    Two letters are enough; case and accents do not matter. A query that looks like a phone
+    number also matches on digits, so "333 12" finds "+39 333-1234"; a nickname with digits
+    ("sim1") is matched as typed, never against every phone holding a 1.
     """
-    words = [w.lower() for w in query.split() if w.strip()]
+    words = ranking.words(query)
     if not words:
-        return Person.objects.none()
-    qs = Person.objects.all()
+        return []
+    phone = ranking.is_phone_like(query)
+    anywhere, at_start = Q(), Q()
     for word in words:
         cond = Q(search_text__contains=word)
+        start = Q(search_text__startswith=word) | Q(search_text__contains=" " + word)
         digits = _digits(word)
-        if digits and digits != word:
+        if phone and digits and digits != word:
             cond |= Q(search_text__contains=digits)
-        qs = qs.filter(cond)
-    return qs.order_by("last_name", "first_name", "id")[:limit]
+            start |= Q(search_text__contains=digits)
+        anywhere &= cond
+        at_start &= start
+    exact = ranking.fold(query)
+    by_name = ("last_name", "first_name", "id")
+    found = {p.pk: p for p in Person.objects.filter(anywhere).order_by(*by_name)[:CANDIDATES]}
+    found.update((p.pk, p) for p in Person.objects.filter(at_start).order_by(*by_name)[:CANDIDATES])
+    found.update((p.pk, p) for p in Person.objects.filter(
+        Q(nickname__iexact=exact) | Q(document_id__iexact=exact) | Q(email__iexact=exact))[:CANDIDATES])
+    ranked = ranking.rank(query, [_candidate(p) for p in found.values()])
+    return [found[c.id] for c in ranked[:limit]]
 
 
 def possible_duplicates(first_name="", last_name="", document_id="", phone="", email="", exclude_pk=None):

@@ -1,0 +1,102 @@
+"""The desk finds the person meant first: the ranking (pure) and the people API's order."""
+
+import pytest
+
+from tournaments.people_search import EXACT, INSIDE, START, WORD, Candidate, fold, grade, rank
+
+
+def c(pk, first, last, **kw):
+    return Candidate(pk, first, last, **kw)
+
+
+def names(query, people):
+    return [f"{p.first_name} {p.last_name}" for p in rank(query, people)]
+
+
+CROWD = [
+    c(1, "Anna", "Uno", phone="+39 331 111 1111"),
+    c(2, "Bruno", "Due", phone="+39 345 100 2001"),
+    c(3, "Carla", "Tre", phone="0171 1234"),
+    c(4, "Simona", "Neri", nickname="sim1"),
+    c(5, "Simone", "Zeta", nickname="sim10"),
+    c(6, "Luca", "Bassi", nickname="luc2"),
+    c(7, "Lucia", "Conti", nickname="luc", phone="+39 335 222 2222"),
+]
+
+
+def test_an_exact_nickname_with_digits_comes_first():
+    assert names("sim1", CROWD)[0] == "Simona Neri"
+    assert names("SIM1", CROWD) == ["Simona Neri", "Simone Zeta"]  # sim10 starts with it; no phone with a 1
+    assert names("luc2", CROWD) == ["Luca Bassi"]
+
+
+def test_last_names_that_start_with_the_letters_come_before_those_that_hold_them():
+    people = [c(1, "Marco", "Ferrari"), c(2, "Paolo", "Rizzo"), c(3, "Anna", "Ricci"), c(4, "Enrico", "Bianchi")]
+    assert names("ri", people) == ["Anna Ricci", "Paolo Rizzo", "Enrico Bianchi", "Marco Ferrari"]
+    assert grade("ri", people[2]) == START and grade("ri", people[0]) == INSIDE
+
+
+def test_accents_and_case_are_ignored():
+    nicolo = c(1, "Nicolò", "D'Àngelo")
+    assert fold("  Nicolò  D'Àngelo ") == "nicolo d'angelo"
+    assert grade("nicolo", nicolo) == WORD
+    assert grade("NICOLÒ d'angelo", nicolo) == EXACT
+    assert grade("d'ange", nicolo) == START
+
+
+def test_exact_document_phone_and_full_name_rank_first():
+    people = [c(1, "Mario", "Rossini", document_id="AB1234567"), c(2, "Mario", "Rossi", document_id="AB123456"),
+              c(3, "Maria", "Rossi", phone="+39 333 123 4567"), c(4, "Gianmario", "Rossi", phone="+39 333 123 4500")]
+    assert names("ab123456", people)[0] == "Mario Rossi"
+    assert names("AB 123 456", people)[0] == "Mario Rossi"  # a document typed with spaces
+    assert names("333 123 4567", people)[0] == "Maria Rossi"  # a local number: the end of +39…
+    assert names("rossi mario", people)[0] == "Mario Rossi"
+    assert names("mario rossi", people)[0] == "Mario Rossi"
+    assert grade("+39 333 123 4567", people[2]) == EXACT
+
+
+def test_a_whole_word_beats_a_start_and_ties_go_by_name():
+    people = [c(1, "Marianna", "Bo"), c(2, "Mario", "Verdi"), c(3, "Mario", "Bianchi"), c(4, "Anna", "Amario")]
+    assert names("mario", people) == ["Mario Bianchi", "Mario Verdi", "Anna Amario"]  # "mario" is not in Marianna
+    assert names("mari", people) == ["Mario Bianchi", "Marianna Bo", "Mario Verdi", "Anna Amario"]
+    assert grade("mari", people[0]) == START and grade("mario", people[3]) == INSIDE
+
+
+def test_every_word_must_match_and_a_word_matching_nothing_drops_the_person():
+    assert names("mario zzz", [c(1, "Mario", "Rossi")]) == []
+    assert rank("", [c(1, "Mario", "Rossi")]) == []
+
+
+def test_a_digit_in_a_name_query_is_not_a_phone_search():
+    """"sim1" is a nickname, not "any phone holding a 1"; "333 12" is a phone number."""
+    assert [p.id for p in rank("sim1", CROWD)] == [4, 5]
+    assert [p.id for p in rank("345 100", CROWD)] == [2]
+
+
+pytestmark_db = pytest.mark.django_db
+
+
+@pytestmark_db
+def test_the_api_lists_the_person_meant_first(api, cashier_user, make_person):
+    for i in range(12):  # twelve people whose phones hold a 1 and whose names hold "ri"
+        make_person(f"Player{i}", f"Ferrari{i}", phone=f"+39 331 {i:03d} 1111")
+    sim = make_person("Simona", "Neri", nickname="sim1")
+    make_person("Simone", "Zeta", nickname="sim10")
+    luc = make_person("Luca", "Bassi", nickname="luc2")
+    ricci, rizzo = make_person("Anna", "Ricci"), make_person("Paolo", "Rizzo")
+    accent = make_person("Nicolò", "Bèrtoli")
+    client = api(cashier_user)
+
+    def ids(q, **extra):
+        r = client.get("/api/v1/people/", {"q": q, **extra})
+        assert r.status_code == 200
+        return [p["id"] for p in r.data]
+
+    assert ids("sim1")[0] == sim.pk and len(ids("sim1")) == 2
+    assert ids("luc2") == [luc.pk]
+    assert ids("ri")[:2] == [ricci.pk, rizzo.pk]
+    assert len(ids("ri")) == 15  # then Neri and every Ferrari (inside the name)
+    assert ids("nicolo bertoli") == [accent.pk]
+    assert ids("BÈRT") == [accent.pk]
+    assert len(ids("ri", limit=3)) == 3
+    assert ids("331 005") == [p.pk for p in type(sim).objects.filter(last_name="Ferrari5")]

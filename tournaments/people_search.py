@@ -1,0 +1,129 @@
+"""Who the desk means: the order of a people search (pure: no Django).
+
+The cashier types a few characters and takes the first line with Enter, so the first line
+must be the person meant:
+
+1. an exact match of the whole query — document, nickname, full name (either order), e-mail
+   or phone (on its digits; a local number matches the end of an international one);
+2. every word equal to a whole part (a first name, a last name, a nickname…);
+3. every word the start of a part ("ri": Ricci, Rizzo);
+4. any word only inside a part ("ri": Ferrari).
+
+Letters are compared without case or accents ("nicolo" is Nicolò); digits count like
+letters in names and nicknames ("sim1" is the nickname sim1, not every phone holding a 1).
+Ties go by last name, first name, then the oldest record.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+EXACT, WORD, START, INSIDE, NONE = 0, 1, 2, 3, 4
+PHONE_LIKE = re.compile(r"^\+?[\d\s().\-/]+$")
+MIN_LOCAL_PHONE = 6  # digits of a local number that may match the end of "+39 …"
+
+
+def fold(text: str) -> str:
+    """Lower case without accents and with single spaces: "  Nicolò D'Àngelo " → "nicolo d'angelo"."""
+    decomposed = unicodedata.normalize("NFKD", text or "")
+    bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return " ".join(bare.casefold().split())
+
+
+def digits(text: str) -> str:
+    return "".join(ch for ch in text or "" if ch.isdigit())
+
+
+def is_phone_like(query: str) -> bool:
+    """Digits with the separators people type in phone numbers (+39 333-12…), and at least one digit."""
+    return bool(PHONE_LIKE.match(query.strip())) and bool(digits(query))
+
+
+def words(query: str) -> list[str]:
+    return fold(query).split()
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """What the ranking reads of a person."""
+
+    id: int
+    first_name: str = ""
+    last_name: str = ""
+    nickname: str = ""
+    document_id: str = ""
+    phone: str = ""
+    email: str = ""
+
+
+def _parts(c: Candidate) -> list[str]:
+    """The whole words a person is known by, folded (a double surname gives two)."""
+    out = []
+    for value in (c.first_name, c.last_name, c.nickname, c.document_id, c.email):
+        folded = fold(value)
+        if folded:
+            out.append(folded)
+            out.extend(w for w in folded.split() if w != folded)
+    if digits(c.phone):
+        out.append(digits(c.phone))
+    return out
+
+
+def _exact(query: str, c: Candidate) -> bool:
+    q = fold(query)
+    if not q:
+        return False
+    whole = {fold(c.document_id), fold(c.nickname), fold(c.email), fold(f"{c.first_name} {c.last_name}"),
+             fold(f"{c.last_name} {c.first_name}")} - {""}
+    document = fold(c.document_id).replace(" ", "")
+    if q in whole or (document and q.replace(" ", "") == document):
+        return True
+    if is_phone_like(query):
+        mine, typed = digits(c.phone), digits(query)
+        return bool(mine) and (mine == typed or (len(typed) >= MIN_LOCAL_PHONE and mine.endswith(typed)))
+    return False
+
+
+def word_grade(word: str, parts: list[str]) -> int:
+    """How one typed word matches the best of a person's parts."""
+    best = NONE
+    for part in parts:
+        if part == word:
+            return WORD
+        if part.startswith(word):
+            best = min(best, START)
+        elif word in part:
+            best = min(best, INSIDE)
+    return best
+
+
+def grade(query: str, c: Candidate) -> int:
+    """EXACT, WORD, START or INSIDE (the worst of the words), NONE when a word matches nothing."""
+    if _exact(query, c):
+        return EXACT
+    ws = words(query)
+    if not ws:
+        return NONE
+    parts = _parts(c)
+    typed = digits(query)
+    grades = []
+    for w in ws:
+        g = word_grade(w, parts)
+        if g == NONE and is_phone_like(query) and digits(w) and digits(w) in digits(c.phone):
+            g = INSIDE
+        grades.append(g)
+    if is_phone_like(query) and len(ws) > 1 and typed and typed in digits(c.phone):
+        grades = [min(g, INSIDE) for g in grades]  # "333 12" is one number typed with a space
+    return max(grades)
+
+
+def sort_key(query: str, c: Candidate) -> tuple:
+    return (grade(query, c), fold(c.last_name), fold(c.first_name), c.id)
+
+
+def rank(query: str, candidates) -> list[Candidate]:
+    """The candidates that match ``query``, best first (see the module's docstring)."""
+    keyed = [(sort_key(query, c), c) for c in candidates]
+    return [c for key, c in sorted(keyed, key=lambda kc: kc[0]) if key[0] != NONE]
