@@ -35,6 +35,8 @@
   const live = window.TDMLive({ tournament: tid, onState: render });
   setInterval(() => {
     $("c-time").textContent = F.clock(live.secondsLeft());
+    const toBreak = live.secondsToBreak(); // counted with the clock, frozen while it is paused
+    $("c-next-break").textContent = toBreak === null ? "—" : F.clock(toBreak);
     const conn = $("conn"); conn.textContent = live.state.connected ? T.live : T.offline; conn.className = "badge " + (live.state.connected ? "running" : "cancelled");
   }, 200);
 

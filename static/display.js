@@ -1,14 +1,19 @@
 // The lobby display: huge clock counted locally, everything else from the live snapshot.
+// Each state of a tournament has its picture (snapshot.lobby_state): before the start the start
+// time, while running the clock, after the end the winner and the results, or the cancellation.
+// A screen may rotate between several tournaments, each followed live in its turn.
 (function () {
   const el = document.getElementById("screen");
   const $ = (id) => document.getElementById(id);
   const data = (id) => JSON.parse($(id).textContent);
   const D = { panels: data("display-panels") }, T = data("display-i18n"), F = window.TDMFormat;
+  const R = data("display-rotation");
+  const LANG = document.documentElement.lang || undefined;
   // Names come from the players: they are only ever written as text nodes.
   const node = (tag, text) => { const e = document.createElement(tag); e.textContent = text; return e; };
-  let lastPayouts = null;
   const set = (id, v) => { const e = $(id); if (e && e.textContent !== String(v)) e.textContent = v; };
-  let lastLevelKey = null, lastMinuteBeep = null, seatIndex = 0;
+  const show = (id, on) => { const e = $(id); if (e && e.hidden === !!on) e.hidden = !on; };
+  let lastPayouts = null, lastResults = null, lastLevelKey = null, lastMinuteBeep = null, seatIndex = 0;
 
   function beep(freq, ms) {
     if (!D.panels.sounds) return;
@@ -19,39 +24,81 @@
     } catch (e) { /* no audio */ }
   }
 
+  const blindsText = (n) => F.num(n.small_blind) + " / " + F.num(n.big_blind) + (n.ante ? " (" + F.num(n.ante) + ")" : "");
+  const money = (amount, s) => F.num(amount) + " " + s.tournament.currency;
+
+  function statusText(state, c) {
+    switch (state) {
+      case "planned": return T.comingUp;
+      case "registering": return T.regOpen;
+      case "waiting": return T.notStarted;
+      case "paused": return T.paused;
+      case "hand_for_hand": return T.h4h + " — " + T.hand + " " + c.h4h_hand;
+      case "finished": return T.finished;
+      case "cancelled": return T.cancelled;
+      default: return "";
+    }
+  }
+
+  function renderStart(s, c) {
+    // Before the start: when it starts (the countdown itself is in tick) and the first level.
+    set("start-note", s.lobby_state === "registering" ? T.regOpenNote : T.regSoonNote);
+    set("first-level", c.small_blind !== null && c.small_blind !== undefined
+      ? T.firstLevel + ": " + blindsText(c) + " · " + c.minutes + "′" : "");
+  }
+
+  function renderEnd(s) {
+    const cancelled = s.lobby_state === "cancelled";
+    const results = s.results || [], won = s.won || {};
+    const first = results.filter((r) => r.place === 1);
+    set("end-label", cancelled ? T.cancelled : first.length > 1 ? T.winners : T.winner);
+    set("winner", cancelled ? "" : first.map((r) => r.player).join(" · "));
+    const prizeOf = (r) => { const w = won[String(r.entry)]; if (!w) return ""; return [Number(w.amount) ? money(w.amount, s) : "", w.prize].filter(Boolean).join(" + "); };
+    set("winner-prize", cancelled ? T.cancelledNote : first.length === 1 ? prizeOf(first[0]) : "");
+    const rows = cancelled ? [] : results.filter((r) => r.place !== 1 || first.length > 1).map((r) => [r.place + ".", r.player, prizeOf(r)]);
+    const key = JSON.stringify(rows);
+    if (key !== lastResults) {
+      lastResults = key;
+      $("results").replaceChildren(...rows.map(([place, name, prize]) => { const li = document.createElement("li"); li.append(node("span", place), node("span", name), node("b", prize)); return li; }));
+    }
+  }
+
   function render(s) {
-    const c = s.clock || {};
-    document.body.classList.toggle("on-break", !!c.is_break);
-    let status = "";
-    if (c.status === "PAUSED") status = T.paused;
-    else if (c.status === "HAND_FOR_HAND") status = T.h4h + " — " + T.hand + " " + c.h4h_hand;
-    else if (c.status === "FINISHED") status = T.finished;
-    else if (c.status === "NOT_STARTED") status = T.notStarted;
-    set("status", status);
-    set("level-label", c.is_break ? T.brk : T.level + " " + c.level_number);
+    const c = s.clock || {}, state = s.lobby_state || "running";
+    el.dataset.state = state;
+    set("t-name", s.tournament.name);
+    document.title = s.tournament.name;
+    const before = state === "planned" || state === "registering", after = state === "finished" || state === "cancelled";
+    show("live-view", !before && !after); show("start-view", before); show("end-view", after);
+    document.body.classList.toggle("on-break", state === "break");
+    set("status", statusText(state, c));
+    const finalTable = s.tournament.status === "RUNNING" && (s.tables || []).length === 1 && s.players_left > 1;
+    show("badge", finalTable); set("badge", finalTable ? T.finalTable : "");
+    if (before) renderStart(s, c);
+    if (after) renderEnd(s);
+    set("level-label", c.is_break ? T.brk : T.level + " " + (c.level_number || 1));
     if (c.small_blind !== null && c.small_blind !== undefined) {
       set("blinds", F.num(c.small_blind) + " / " + F.num(c.big_blind));
       set("ante-label", c.ante_type === "BB_ANTE" ? T.bba : T.ante);
       set("ante", c.ante ? F.num(c.ante) : "—");
     } else { set("blinds", c.color_up ? T.colorUp + ": " + c.color_up : T.brk); set("ante", ""); }
     const n = c.next;
-    set("next", !n ? "—" : n.is_break ? T.brk + " " + n.minutes + "′" : F.num(n.small_blind) + " / " + F.num(n.big_blind) + (n.ante ? " (" + F.num(n.ante) + ")" : ""));
-    set("next-break", c.seconds_to_next_break === null || c.seconds_to_next_break === undefined ? "—" : F.clock(c.seconds_to_next_break));
-    set("notice", c.new_level_notice ? T.newLevel : s.addon_open ? T.addon : "");
+    set("next", !n ? "—" : n.kind === "break" ? T.brk + " " + n.minutes + "′" : blindsText(n));
+    set("notice", state === "waiting" ? T.waitingNote : c.new_level_notice ? T.newLevel : s.addon_open ? T.addon : "");
     set("players", F.num(s.players_left)); set("entries", F.num(s.entries));
     set("avg", F.num(s.average_stack)); set("chips", F.num(s.chips_in_play));
-    set("pool", s.prize_pool ? F.num(s.prize_pool) + " " + s.tournament.currency : "—");
+    set("pool", s.prize_pool ? money(s.prize_pool, s) : "—");
     // PAY-02: the figure is labelled gross or net; BOTH shows the gross on a line of its own.
     set("pool-label", s.prize_pool_label === "gross" ? T.gross : T.net);
     const grossBox = $("pool-gross-box");
     if (grossBox) {
       grossBox.hidden = s.prize_pool_show !== "BOTH";
-      if (s.prize_pool_show === "BOTH") { set("pool-gross-label", T.gross); set("pool-gross", F.num(s.prize_pool_gross) + " " + s.tournament.currency); }
+      if (s.prize_pool_show === "BOTH") { set("pool-gross-label", T.gross); set("pool-gross", money(s.prize_pool_gross, s)); }
     }
     const jackpot = $("jackpot-box"); // REG-11: the progressive jackpot's fund, when this tournament plays for it
     if (jackpot) {
       jackpot.hidden = !s.jackpot;
-      if (s.jackpot) set("jackpot", s.jackpot.locked ? T.jackpotWon : F.num(s.jackpot.fund) + " " + s.tournament.currency);
+      if (s.jackpot) set("jackpot", s.jackpot.locked ? T.jackpotWon : money(s.jackpot.fund, s));
     }
     set("latereg", s.late_registration_open ? (s.late_registration_level ? T.open + " " + s.late_registration_level : "✓") : T.closed);
     const ol = $("payouts");
@@ -64,29 +111,64 @@
       }
     }
     set("announce", (s.announcements || []).join(" · "));
-    set("moves", (s.moves || []).map((m) => T.move + ": " + m.player + " " + m.from_table + "/" + m.from_seat + " → " + m.to_table + "/" + m.to_seat).join(" · "));
+    set("moves", after ? "" : (s.moves || []).map((m) => T.move + ": " + m.player + " " + m.from_table + "/" + m.from_seat + " → " + m.to_table + "/" + m.to_seat).join(" · "));
     const key = c.item_index + ":" + c.status;
     if (lastLevelKey !== null && key !== lastLevelKey && c.status === "RUNNING") beep(c.is_break ? 440 : 880, 600);
     lastLevelKey = key;
+    if (!seatsShown) seatsPage();
+    tick(); // the counted parts drawn with the rest, not up to a tick later
   }
 
-  const live = window.TDMLive({ tournament: el.dataset.tournament, token: el.dataset.token, onState: render });
+  function startTick(s) {
+    // Counts down to the scheduled start while it is ahead (under a day); past it, the time.
+    const at = s.tournament.start_at ? new Date(s.tournament.start_at) : null;
+    if (!at) { set("start-label", ""); set("start-time", "--:--"); set("start-date", ""); return; }
+    const hhmm = at.toLocaleTimeString(LANG, { hour: "2-digit", minute: "2-digit" });
+    const day = at.toLocaleDateString(LANG, { weekday: "long", day: "numeric", month: "long" });
+    const ahead = (at.getTime() - live.serverNow()) / 1000;
+    if (ahead > 0 && ahead < 86400) { set("start-label", T.startsIn); set("start-time", F.clock(ahead)); set("start-date", day + " · " + hhmm); }
+    else { set("start-label", T.startsAt); set("start-time", hhmm); set("start-date", day); }
+  }
+
+  let live = null, turn = 0, seatsShown = false;
+  const shown = R.tournaments || [];
+  function follow(i) {
+    if (live) live.close();
+    turn = i;
+    lastPayouts = lastResults = lastLevelKey = lastMinuteBeep = null; seatIndex = 0; seatsShown = false;
+    const t = shown[i] || { id: el.dataset.tournament };
+    el.dataset.tournament = t.id;
+    if (t.name) set("t-name", t.name);
+    set("rotation", shown.length > 1 ? (i + 1) + " / " + shown.length : "");
+    live = window.TDMLive({ tournament: t.id, token: el.dataset.token, onState: render });
+  }
+  follow(0);
+  if (shown.length > 1) setInterval(() => follow((turn + 1) % shown.length), Math.max(5, R.seconds || 20) * 1000);
+
   function tick() {
-    const left = live.secondsLeft();
-    set("clock", F.clock(left));
+    if (!live) return;
     const s = live.state.snap;
     const c = s && s.clock;
-    $("clock").classList.toggle("low", left !== null && left <= 60 && c && !c.is_break);
+    if (s && (s.lobby_state === "planned" || s.lobby_state === "registering")) startTick(s);
+    const left = live.secondsLeft();
+    set("clock", F.clock(left));
+    const counting = c && (c.status === "RUNNING" || c.status === "HAND_FOR_HAND");
+    $("clock").classList.toggle("low", !!counting && left !== null && left <= 60 && !c.is_break);
+    $("clock").classList.toggle("frozen", !!c && (c.status === "PAUSED" || c.status === "NOT_STARTED"));
+    if (c && c.next_break_index !== undefined) set("next-break", c.next_break_index === null ? "—" : F.clock(live.secondsToBreak()));
     if (c && c.status === "RUNNING" && left !== null && left <= 60 && left > 59 && lastMinuteBeep !== c.item_index) { lastMinuteBeep = c.item_index; beep(660, 300); }
     $("conn").className = "conn " + (live.state.connected ? "ok" : "off");
   }
   setInterval(tick, 200);
-  // Rotating seat lookup: a page of seats every 8 seconds.
-  setInterval(() => {
-    const s = live.state.snap, box = $("seats");
-    if (!box || !s || !s.seats || !s.seats.length) return;
+  // Rotating seat lookup: a page of seats every 8 seconds (the first as soon as the seats are known).
+  function seatsPage() {
+    const s = live && live.state.snap, box = $("seats");
+    if (!box) return;
+    if (!s || !s.seats || !s.seats.length || s.lobby_state === "finished" || s.lobby_state === "cancelled") { box.replaceChildren(); return; }
+    seatsShown = true;
     const page = s.seats.slice(seatIndex, seatIndex + 12);
     seatIndex = seatIndex + 12 >= s.seats.length ? 0 : seatIndex + 12;
     box.replaceChildren(...page.map((x) => { const span = node("span", x.name + " "); span.append(node("b", x.table + "/" + x.seat)); return span; }));
-  }, 8000);
+  }
+  setInterval(seatsPage, 8000);
 })();

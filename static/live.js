@@ -4,7 +4,7 @@
 window.TDMLive = function (opts) {
   const state = { snap: null, offset: 0, lastSeq: -1, connected: false, lastEvent: 0 };
   const qs = opts.token ? "?token=" + encodeURIComponent(opts.token) : "";
-  const base = "/live/" + opts.tournament;
+  const base = opts.base || "/live/" + opts.tournament; // the player's phone page: "/p/<token>"
 
   async function measureOffset() {
     // Take the sample with the smallest round trip: its midpoint is the best estimate.
@@ -56,11 +56,23 @@ window.TDMLive = function (opts) {
   function startPolling() { if (!pollTimer) { poll(); pollTimer = setInterval(poll, 5000); } }
   function stopPolling() { if (pollTimer) { clearInterval(pollTimer); pollTimer = null; } }
 
-  measureOffset().then(connect);
-  setInterval(measureOffset, 60000);
-  // When the local countdown reaches zero, fetch the new level at once rather than wait.
-  setInterval(() => { const left = secondsLeft(); if (left !== null && left <= 0 && state.snap && state.snap.clock.status === "RUNNING") poll(); }, 1000);
-  return { state, secondsLeft, serverNow, poll };
+  if (opts.initial) accept(opts.initial);
+  // "Next break in", counted like the level clock: the seconds left in this item plus the
+  // structure between its end and the break (fixed until the next snapshot); frozen when paused.
+  function secondsToBreak() {
+    const c = state.snap && state.snap.clock, left = secondsLeft();
+    if (!c || c.next_break_after_item === null || c.next_break_after_item === undefined || left === null) return null;
+    return left + c.next_break_after_item;
+  }
+
+  let closed = false;
+  measureOffset().then(() => { if (!closed) connect(); });
+  const timers = [setInterval(measureOffset, 60000),
+    // When the local countdown reaches zero, fetch the new level at once rather than wait.
+    setInterval(() => { const left = secondsLeft(); if (left !== null && left <= 0 && state.snap && state.snap.clock.status === "RUNNING") poll(); }, 1000)];
+  // A rotating lobby screen follows one tournament at a time: close the last one's stream.
+  function close() { closed = true; if (es) es.close(); es = null; stopPolling(); timers.forEach(clearInterval); opts.onState = null; }
+  return { state, secondsLeft, secondsToBreak, serverNow, poll, close };
 };
 
 window.TDMFormat = {

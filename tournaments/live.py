@@ -32,7 +32,7 @@ def _allowed(user, token, tournament_id) -> bool:
     if user is not None and user.is_authenticated and has_role(user, DIRECTOR, FLOOR, CASHIER, DISPLAY):
         return True
     screen = _screen_for(token)
-    return screen is not None and (screen.tournament_id is None or screen.tournament_id == tournament_id)
+    return screen is not None and screen.may_show(tournament_id)
 
 
 def live_state(request, pk: int):
@@ -89,13 +89,14 @@ async def live_stream(request, pk: int):
 def display(request, token: str):
     """The lobby display page for a screen (no login: the token in the address is its key)."""
     screen = get_object_or_404(DisplayScreen, token=token)
-    t = screen.tournament
-    if t is None:
-        t = Tournament.objects.filter(status=Tournament.RUNNING).order_by("start_at").first() or Tournament.objects.order_by("-start_at").first()
-    if t is None:
+    shown = screen.tournaments_shown()  # one, or the tournaments it rotates through
+    if not shown:
         raise Http404
+    t = shown[0]
     other = signals.ask_one(signals.display_wanted, tournament=t, request=request)  # a heads-up bracket (FMT-12)
     if other is not None:
         return other
     panels = {p: screen.shows(p) for p in DisplayScreen.PANELS}
-    return render(request, "display.html", {"screen": screen, "t": t, "panels": panels, "panels_json": json.dumps(panels), "token": token})
+    rotation = {"seconds": screen.rotate_seconds, "tournaments": [{"id": x.pk, "name": x.name} for x in shown]}
+    return render(request, "display.html", {"screen": screen, "t": t, "panels": panels, "panels_json": json.dumps(panels), "token": token,
+                                            "rotation": rotation})

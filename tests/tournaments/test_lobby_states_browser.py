@@ -1,0 +1,169 @@
+"""Issue #14: the lobby screen at 1920×1080 in every state of a tournament, one screenshot per
+state (test-artifacts/lobby-<state>.png); "Next break in" counting down with the clock and
+frozen while it is paused; a screen rotating between two tournaments."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from seating import services as seating
+from tests.browser import ARTIFACTS, browser, browser_page  # noqa: F401 (fixtures)
+from tournaments.models import DisplayScreen, StructureItem, Tournament
+from tournaments.services import cashier, clockctl, lifecycle
+from tournaments.services.events import Actor
+from tournaments.snapshot import build_snapshot
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+
+
+def clock_text(seconds: float) -> str:
+    """What TDMFormat.clock writes for a number of seconds."""
+    import math
+
+    sec = math.ceil(seconds)
+    h, m, s = sec // 3600, sec % 3600 // 60, sec % 60
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m:02d}:{s:02d}"
+
+
+def seconds(text: str) -> int:
+    parts = [int(x) for x in text.split(":")]
+    return sum(v * 60 ** i for i, v in enumerate(reversed(parts)))
+
+
+def shot(page, state):
+    expect(page.locator("#screen")).to_have_attribute("data-state", state)
+    page.screenshot(path=str(ARTIFACTS / f"lobby-{state}.png"))
+
+
+def test_every_state_of_a_tournament_has_its_lobby_picture(browser_page, make_tournament, make_person, director, cashier_user):
+    page = browser_page
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.route("**/live/*/stream/**", lambda route: route.abort())  # the polling fallback: one snapshot a load
+    page.clock.install()  # the page's time is moved on by the test (run_for), never waited for
+    actor, desk = Actor(director, "test"), Actor(cashier_user, "desk")
+    t = make_tournament(name="Sunday Deepstack", status=Tournament.PLANNED, start_at=timezone.now() + timedelta(hours=2, minutes=30))
+    DisplayScreen.objects.create(name="Lobby TV", tournament=t, token="lobby-states-tv", show={"sounds": False})
+    url = page.base_url + "/display/lobby-states-tv/"
+
+    page.goto(url)
+    shot(page, "planned")
+    expect(page.locator("#status")).to_have_text("COMING UP")
+    expect(page.locator("#start-label")).to_have_text("Starts in")
+    expect(page.locator("#start-time")).to_contain_text("2:2")  # 2:29:59 and counting
+    expect(page.locator("#live-view")).to_be_hidden()
+
+    lifecycle.open_registration(t, actor=actor)
+    people = [make_person(first=f, last=last) for f, last in [
+        ("Mario", "Rossi"), ("Giulia", "Bianchi"), ("Luca", "Ferrari"), ("Anna", "Ricci"), ("Paolo", "Rizzo"), ("Sara", "Conti"),
+        ("Marco", "Gallo"), ("Elena", "Greco"), ("Davide", "Marino"), ("Chiara", "Costa"), ("Fabio", "Bruno"), ("Laura", "Fontana")]]
+    entries = [cashier.register(t, p, method="CASH", actor=desk).entry for p in people]
+    page.goto(url)
+    shot(page, "registering")
+    expect(page.locator("#status")).to_have_text("REGISTRATION OPEN")
+    expect(page.locator("#start-note")).to_have_text("Registration is open at the cash desk")
+    expect(page.locator("#first-level")).to_contain_text("First level:")
+    expect(page.locator("#entries")).to_have_text("12")
+
+    lifecycle.start(t, actor=actor)  # the director left "start the clock too" unticked
+    first = t.structure.items.order_by("position")[0]
+    page.goto(url)
+    shot(page, "waiting")
+    expect(page.locator("#clock")).to_have_text(clock_text(first.minutes * 60))  # the level in full, not a red 00:00
+    expect(page.locator("#clock")).not_to_have_class("clock low")
+    expect(page.locator("#status")).to_have_text("STARTING SOON")
+    expect(page.locator("#level-label")).to_have_text("Level 1")
+
+    clockctl.start_clock(t, actor=actor)
+    page.goto(url)
+    shot(page, "running")
+    expect(page.locator("#status")).to_have_text("")
+    expect(page.locator("#badge")).to_be_hidden()
+    # "Next break in" counts down with the clock: ten seconds on, ten seconds less, like the level.
+    expect(page.locator("#next-break")).not_to_have_text("")
+    before, level_before = seconds(page.locator("#next-break").text_content()), seconds(page.locator("#clock").text_content())
+    page.clock.run_for(10_000)
+    after, level_after = seconds(page.locator("#next-break").text_content()), seconds(page.locator("#clock").text_content())
+    assert 9 <= before - after <= 11 and before - after == level_before - level_after
+
+    clockctl.pause(t, actor=actor, reason="dealer change")
+    t.refresh_from_db()
+    page.goto(url)
+    shot(page, "paused")
+    expect(page.locator("#status")).to_have_text("PAUSED")
+    frozen = clock_text(build_snapshot(t)["clock"]["seconds_to_next_break"])
+    expect(page.locator("#next-break")).to_have_text(frozen)
+    level = page.locator("#clock").text_content()
+    page.clock.run_for(10_000)  # paused: neither moves
+    expect(page.locator("#next-break")).to_have_text(frozen)
+    expect(page.locator("#clock")).to_have_text(level)
+
+    clockctl.resume(t, actor=actor)
+    first_break = next(i for i, it in enumerate(t.structure.items.order_by("position")) if it.kind == StructureItem.BREAK)
+    clockctl.jump_to(t, first_break, actor=actor, reason="break")
+    page.goto(url)
+    shot(page, "break")
+    expect(page.locator("#level-label")).to_have_text("BREAK")
+
+    clockctl.jump_to(t, first_break + 1, actor=actor, reason="play")
+    clockctl.start_hand_for_hand(t, actor=actor)
+    page.goto(url)
+    shot(page, "hand_for_hand")
+    expect(page.locator("#status")).to_have_text("HAND FOR HAND — hand 1")
+
+    clockctl.end_hand_for_hand(t, actor=actor)
+    for e in entries[:5]:
+        seating.record_bust(t, [{"entry": e.pk}], actor=actor)
+    page.goto(url)
+    shot(page, "final_table")
+    expect(page.locator("#badge")).to_have_text("FINAL TABLE")
+    expect(page.locator("#players")).to_have_text("7")
+
+    for e in entries[5:11]:
+        seating.record_bust(t, [{"entry": e.pk}], actor=actor)
+    lifecycle.finish(t, actor=actor)
+    page.goto(url)
+    shot(page, "finished")
+    expect(page.locator("#status")).to_have_text("FINISHED")
+    expect(page.locator("#end-label")).to_have_text("Winner")
+    expect(page.locator("#winner")).to_have_text("Laura Fontana")
+    expect(page.locator("#winner-prize")).to_contain_text("EUR")
+    expect(page.locator("#results li").first).to_contain_text("2.")
+    expect(page.locator("#results li").first).to_contain_text("Fabio Bruno")
+    expect(page.locator("#live-view")).to_be_hidden()
+    expect(page.locator("#players")).to_be_hidden()  # no "Players 1" after the end
+
+    other = make_tournament(name="Monday Turbo")
+    cashier.register(other, make_person(), method="CASH", actor=desk)
+    lifecycle.cancel(other, actor=actor, reason="too few players")
+    DisplayScreen.objects.create(name="Bar TV", tournament=other, token="lobby-cancelled-tv", show={"sounds": False})
+    page.goto(page.base_url + "/display/lobby-cancelled-tv/")
+    shot(page, "cancelled")
+    expect(page.locator("#end-label")).to_have_text("CANCELLED")
+    expect(page.locator("#winner-prize")).to_contain_text("refunded")
+    expect(page.locator("#pool")).to_be_hidden()
+
+
+def test_a_lobby_screen_rotates_between_the_chosen_tournaments(browser_page, make_tournament, make_person, director, cashier_user):
+    page = browser_page
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.route("**/live/*/stream/**", lambda route: route.abort())
+    actor = Actor(director, "test")
+    main = make_tournament(name="Main Event")
+    side = make_tournament(name="Side Turbo")
+    for t in (main, side):
+        for _ in range(3):
+            cashier.register(t, make_person(), method="CASH", actor=Actor(cashier_user, "desk"))
+    lifecycle.start(main, actor=actor, start_clock=True)
+    screen = DisplayScreen.objects.create(name="Lobby", token="rotating-tv", show={"sounds": False}, rotate_seconds=5)
+    screen.rotate.set([main, side])
+    page.goto(page.base_url + "/display/rotating-tv/")
+    expect(page.locator("#t-name")).to_have_text("Main Event")
+    expect(page.locator("#rotation")).to_have_text("1 / 2")
+    expect(page.locator("#screen")).to_have_attribute("data-state", "final_table")
+    expect(page.locator("#t-name")).to_have_text("Side Turbo", timeout=9000)
+    expect(page.locator("#screen")).to_have_attribute("data-state", "registering")  # its own live data, not the main event's
+    expect(page.locator("#rotation")).to_have_text("2 / 2")
+    page.screenshot(path=str(ARTIFACTS / "lobby-rotation.png"))
+    expect(page.locator("#t-name")).to_have_text("Main Event", timeout=9000)
