@@ -228,6 +228,7 @@ class BreakDraw:
     moves: list[Move]
     seat_order: list[tuple[int, int]]  # step 1: the shuffled seat cards, (table, seat)
     card_order: list[tuple[Hashable, str]]  # step 2: players by their card, highest first
+    apart_swaps: int = 0  # seat cards exchanged after the draw to keep pairs apart (SEAT-07)
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,6 +239,7 @@ class SeatDraw:
     assignments: list[tuple[Hashable, int, int]]  # (player, table, seat)
     buttons: dict[int, int]  # table → button seat of its first hand
     button_cards: dict[int, list[tuple[int, str]]]  # table → (seat, card) of the button draw
+    apart_swaps: int = 0  # tickets exchanged after the shuffle to keep pairs apart (SEAT-07)
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,6 +379,7 @@ def plan_balance(
     tie_break: str = "TABLE_ORDER",
     rng: random.Random | None = None,
     vacated_bb_seat: str = "EXCLUDED",
+    apart: Iterable[tuple[Hashable, Hashable]] = (),
 ) -> list[Move]:
     """Moves that bring every table within one player of the others (BAL-01, 03, 04, 05).
 
@@ -387,6 +390,11 @@ def plan_balance(
     The plan is built on a working copy, so a second move from the same table takes that
     table's next mover and no destination seat is handed out twice. Locked and empty
     tables are left out. Apply the plan with :func:`apply_moves`.
+
+    ``apart`` (SEAT-07): pairs of players kept at different tables. A mover whose partner
+    sits at the chosen destination goes to another short table instead, or the move comes
+    from another of the fullest tables; when no choice avoids it the move stands (the
+    service flags it: :func:`apart_conflicts`).
     """
     _check_setting("mover_rule", mover_rule, MOVER_RULES)
     _check_setting("dest_rule", dest_rule, DEST_RULES)
@@ -426,6 +434,13 @@ def plan_balance(
         move = _balance_move(
             bench.table(source), bench.table(dest), mover_rule, dest_rule, vacated_bb_seat, rng
         )
+        if apart:
+            partners = _partners(apart)
+            if _meets_partner(move.player, bench.table(dest), partners):
+                source, dest, move = _apart_balance_move(
+                    bench, live, most, receivers, (source, dest, move), partners,
+                    (mover_rule, dest_rule, vacated_bb_seat, tie_break), rng,
+                )
         bench.move(move)
         live[source] -= 1
         live[dest] += 1
@@ -519,7 +534,13 @@ def table_to_break(
     return number if free_total >= rooms[index] else None
 
 
-def draw_break(tables: Sequence[Table], number: int, rng: random.Random | None) -> BreakDraw:
+def draw_break(
+    tables: Sequence[Table],
+    number: int,
+    rng: random.Random | None,
+    *,
+    apart: Iterable[tuple[Hashable, Hashable]] = (),
+) -> BreakDraw:
     """Break table ``number`` with the two-step random process (SEAT-04, TDA 10).
 
     Step 1 shuffles the seat cards (the open seats chosen at the other tables, fewest
@@ -528,28 +549,71 @@ def draw_break(tables: Sequence[Table], number: int, rng: random.Random | None) 
     spades > hearts > diamonds > clubs, 000) takes the first seat card. Both orders are
     returned for the log. A player who lands between the button and the small blind waits
     for the button (SEAT-05); any other seat, blinds and button included, is dealt in.
+
+    ``apart`` (SEAT-07): when a player's card would seat him with his partner, his seat
+    card is exchanged with another mover's where that keeps both apart; the orders
+    returned are the final ones (player ranked i takes seat card i) and ``apart_swaps``
+    counts the exchanges.
     """
+    rng = rng if rng is not None else secrets.SystemRandom()
+    seat_cards = break_seat_cards(tables, number, rng)
+    rng.shuffle(seat_cards)  # step 1
+    broken = _tables_by_number(tables)[number]
+    ranked = _card_draw(broken.players(), rng)  # step 2
+    swaps = 0
+    if apart:
+        fixed = {t.number: set(t.seats.values()) for t in tables if t.number != number}
+        slots, swaps = _keep_apart([p for p, _ in ranked], [t for t, _ in seat_cards], fixed, _partners(apart), rng)
+        seat_cards = [seat_cards[i] for i in slots]
+    moves = break_moves(tables, number, ranked, seat_cards)
+    return BreakDraw(number, moves, seat_cards, [(p, c) for p, c in ranked], swaps)
+
+
+def break_seat_cards(tables: Sequence[Table], number: int, rng: random.Random | None) -> list[tuple[int, int]]:
+    """Step 1's seat cards of a break (SEAT-04), in table and seat order: the receiving
+    tables filled fewest first, the seats used drawn at random among their open seats. A
+    manual draw prints these cards; :func:`draw_break` shuffles them."""
     rng = rng if rng is not None else secrets.SystemRandom()
     numbers = [t.number for t in tables]
     if number not in numbers:
         raise SeatingError("unknown_table", f"table {number} does not exist")
     broken = tables[numbers.index(number)]
-    movers = [(seat, broken.seats[seat]) for seat in sorted(broken.seats)]
-    taken = _fill_fewest_first(tables, numbers, number, len(movers))
-    by_number = {t.number: t for t, _ in taken.values()}
+    taken = _fill_fewest_first(tables, numbers, number, len(broken.seats))
     seat_cards: list[tuple[int, int]] = []
     for to_table in sorted(taken):
         table, count = taken[to_table]
         seat_cards.extend((to_table, s) for s in sorted(rng.sample(table.open_seats(), count)))
-    rng.shuffle(seat_cards)  # step 1
-    ranked = _card_draw([player for _, player in movers], rng)  # step 2
-    seat_of = {player: seat for seat, player in movers}
-    players_after = {n: len(t.seats) + k for n, (t, k) in taken.items()}
+    return seat_cards
+
+
+def break_moves(
+    tables: Sequence[Table],
+    number: int,
+    ranked: Sequence[tuple[Hashable, str]],
+    seat_cards: Sequence[tuple[int, int]],
+) -> list[Move]:
+    """The moves of a break once both steps are known: the player ranked i by his card
+    takes seat card i (electronic or entered by the floor from a manual draw)."""
+    by_table = _tables_by_number(tables)
+    broken = by_table[number]
+    seat_of = {player: seat for seat, player in broken.seats.items()}
+    if len(ranked) != len(seat_cards) or set(seat_of) != {p for p, _ in ranked}:
+        raise SeatingError("bad_break_draw", "every player of the broken table needs one seat card")
+    if len(set(seat_cards)) != len(seat_cards):
+        raise SeatingError("bad_break_draw", "a seat card is used twice")
+    players_after: dict[int, int] = {}
+    for to_table, to_seat in seat_cards:
+        table = by_table.get(to_table)
+        if table is None or to_table == number:
+            raise SeatingError("unknown_table", f"table {to_table} cannot receive players")
+        if to_seat in table.seats or not 1 <= to_seat <= table.capacity:
+            raise SeatingError("seat_taken", f"seat {to_seat} at table {to_table} is not open")
+        players_after[to_table] = players_after.get(to_table, len(table.seats)) + 1
     moves = []
     for i, ((player, card), (to_table, to_seat)) in enumerate(
         zip(ranked, seat_cards, strict=True), 1
     ):
-        wait = _waits_for_button(by_number[to_table], to_seat, players_after[to_table])
+        wait = _waits_for_button(by_table[to_table], to_seat, players_after[to_table])
         reason = (
             f"table {number} breaks: his card {card} ranks {i} of {len(ranked)}, "
             f"so he takes seat card {i}: table {to_table}, seat {to_seat}"
@@ -570,7 +634,7 @@ def draw_break(tables: Sequence[Table], number: int, rng: random.Random | None) 
                 card,
             )
         )
-    return BreakDraw(number, moves, seat_cards, [(p, c) for p, c in ranked])
+    return moves
 
 
 def plan_break(tables: Sequence[Table], number: int, rng: random.Random | None) -> list[Move]:
@@ -678,6 +742,8 @@ def draw_seats(
     rng: random.Random | None,
     table_numbers: Sequence[int] | None = None,
     max_players_per_table: int | None = None,
+    apart: Iterable[tuple[Hashable, Hashable]] = (),
+    reserved: dict[Hashable, tuple[int, int]] | None = None,
 ) -> SeatDraw:
     """The initial random seat draw (SEAT-01) and a button draw at every table (SEAT-08).
 
@@ -685,38 +751,110 @@ def draw_seats(
     possible (sizes differ by at most one, the extra players at the lowest-numbered tables).
     The seats used at a short table are spread evenly round it from seat 1. Seat tickets
     are shuffled and player i (in the order given) gets ticket i.
+
+    SEAT-07: ``reserved`` players (special needs) sit where the director put them, outside
+    the draw: their seats are taken out of the tickets (:func:`seat_layout`). ``apart``
+    pairs: a player whose ticket seats him with his partner exchanges tickets with another
+    player where that keeps both apart (``apart_swaps`` counts the exchanges); the
+    assignments returned are the final ones.
     """
     rng = rng if rng is not None else secrets.SystemRandom()
     players = list(players)
+    reserved = dict(reserved or {})
     if len(set(players)) != len(players):
         raise SeatingError("duplicate_player", "a player is in the draw twice")
+    drawn = [p for p in players if p not in reserved]
+    tickets = seat_layout(len(players), capacity=capacity, table_numbers=table_numbers,
+                          max_players_per_table=max_players_per_table, reserved=reserved.values())
+    if not players:
+        return SeatDraw([], [], {}, {})
+    order = list(dict.fromkeys([t for t, _ in tickets] + [t for t, _ in reserved.values()]))
+    rng.shuffle(tickets)
+    swaps = 0
+    if apart:
+        fixed: dict[int, set] = {}
+        for player, (number, _seat) in reserved.items():
+            fixed.setdefault(number, set()).add(player)
+        slots, swaps = _keep_apart(drawn, [t for t, _ in tickets], fixed, _partners(apart), rng)
+        tickets = [tickets[i] for i in slots]
+    assignments = [(p, t, s) for p, (t, s) in zip(drawn, tickets, strict=True)]
+    placed = assignments + [(p, t, s) for p, (t, s) in reserved.items()]
+    draw = seat_tables(placed, capacity=capacity, rng=rng, order=order)
+    return SeatDraw(draw.tables, assignments, draw.buttons, draw.button_cards, swaps)
+
+
+def seat_layout(
+    players: int,
+    *,
+    capacity: int,
+    table_numbers: Sequence[int] | None = None,
+    max_players_per_table: int | None = None,
+    reserved: Iterable[tuple[int, int]] = (),
+) -> list[tuple[int, int]]:
+    """The seat tickets of an initial draw (SEAT-01), in table and seat order, unshuffled.
+
+    As few tables as needed, ceil(n / max per table), sizes within one of each other, the
+    seats of a short table spread evenly from seat 1. ``reserved`` seats (SEAT-07, one per
+    reserved player, counted in ``players``) are not tickets: a reserved seat replaces the
+    ticket of its table it coincides with, or else that table's last ticket. A manual draw
+    prints these tickets as seat cards.
+    """
     per_table = max_players_per_table if max_players_per_table is not None else capacity
     if not 1 <= per_table <= capacity:
         raise SeatingError("bad_capacity", "max_players_per_table must be in 1..capacity")
-    if not players:
-        return SeatDraw([], [], {}, {})
-    count = math.ceil(len(players) / per_table)
+    if players <= 0:
+        return []
+    count = math.ceil(players / per_table)
     numbers = list(table_numbers) if table_numbers is not None else list(range(1, count + 1))
     if len(numbers) < count or len(set(numbers[:count])) != count:
         raise SeatingError("bad_table_numbers", f"{count} distinct table numbers are needed")
     numbers = numbers[:count]
-    base, extra = divmod(len(players), count)
-    tickets = [
-        (number, seat)
+    base, extra = divmod(players, count)
+    by_table = {
+        number: _spread_seats(base + (1 if i < extra else 0), capacity)
         for i, number in enumerate(numbers)
-        for seat in _spread_seats(base + (1 if i < extra else 0), capacity)
-    ]
-    rng.shuffle(tickets)
-    assignments = [(p, t, s) for p, (t, s) in zip(players, tickets, strict=True)]
-    seats_by_table: dict[int, dict[int, Hashable]] = {n: {} for n in numbers}
-    for player, number, seat in assignments:
-        seats_by_table[number][seat] = player
+    }
+    reserved = list(reserved)
+    if len(set(reserved)) != len(reserved):
+        raise SeatingError("reserved_twice", "a seat is reserved twice")
+    for number, seat in reserved:
+        if number not in by_table or not 1 <= seat <= capacity:
+            raise SeatingError("reserved_seat_missing", f"table {number}, seat {seat} is not in the draw")
+    for number, seat in reserved:
+        seats = by_table[number]
+        if seat in seats:
+            seats.remove(seat)
+            continue
+        free = [s for s in seats if (number, s) not in reserved]
+        if not free:
+            raise SeatingError("reserved_seat_missing", f"table {number} has no seat left for the reservations")
+        seats.remove(free[-1])
+    return [(number, seat) for number in numbers for seat in by_table[number]]
+
+
+def seat_tables(
+    placed: Iterable[tuple[Hashable, int, int]],
+    *,
+    capacity: int,
+    rng: random.Random | None,
+    order: Sequence[int] | None = None,
+) -> SeatDraw:
+    """Open the tables of a finished initial draw (players with their table and seat, drawn
+    by the product or entered from a manual draw) and draw each table's button (SEAT-08)."""
+    rng = rng if rng is not None else secrets.SystemRandom()
+    placed = list(placed)
+    seats_by_table: dict[int, dict[int, Hashable]] = {}
+    for player, number, seat in placed:
+        seats = seats_by_table.setdefault(number, {})
+        if seat in seats or not 1 <= seat <= capacity:
+            raise SeatingError("seat_taken", f"seat {seat} at table {number} is taken or does not exist")
+        seats[seat] = player
     tables, buttons, button_cards = [], {}, {}
-    for number in numbers:
+    for number in order if order is not None else sorted(seats_by_table):
         seats = dict(sorted(seats_by_table[number].items()))
         buttons[number], button_cards[number] = _draw_button(seats, rng)
         tables.append(_opened_table(number, capacity, seats, buttons[number]))
-    return SeatDraw(tables, assignments, buttons, button_cards)
+    return SeatDraw(tables, placed, buttons, button_cards)
 
 
 def seat_pool(
@@ -759,6 +897,7 @@ def draw_late_seat(
     capacity: int | None = None,
     new_table_number: int | None = None,
     break_order: Sequence[int] | None = None,
+    apart: Iterable[tuple[Hashable, Hashable]] = (),
 ) -> LateSeat:
     """A random seat from the seat pool for a late registrant, alternate or re-entry.
 
@@ -766,12 +905,19 @@ def draw_late_seat(
     the button; seats outside that gap are preferred, and a seat inside it is flagged
     ``wait_for_button``. If every table is full, the answer opens a new table (the
     product creates it): ``new_table_number`` or the highest number + 1, with ``capacity``
-    (default: the largest existing capacity) and a random seat.
+    (default: the largest existing capacity) and a random seat. ``apart`` (SEAT-07): seats
+    at a table where the player's partner sits are left out of the pool unless nothing else
+    is open.
     """
     rng = rng if rng is not None else secrets.SystemRandom()
     if any(player in t.seats.values() for t in tables):
         raise SeatingError("already_seated", f"{player} already has a seat")
     pool = seat_pool(tables, exclude_tables=exclude_tables, break_order=break_order)
+    if pool and apart:
+        # SEAT-07: not at a partner's table, when the pool has another seat.
+        partners = _partners(apart).get(player, ())
+        by_number = _tables_by_number(tables)
+        pool = [(t, s) for t, s in pool if not partners & set(by_number[t].seats.values())] or pool
     if pool:
         return _draw_from_pool(tables, player, pool, rng)
     size = capacity if capacity is not None else max((t.capacity for t in tables), default=None)
@@ -1385,3 +1531,156 @@ __all__ = [
     "seat_pool",
     "table_to_break",
 ]
+
+
+# ------------------------------------------------------- keep-apart pairs (SEAT-07)
+
+
+def _partners(apart: Iterable[tuple[Hashable, Hashable]]) -> dict[Hashable, set]:
+    """Player → the players he must not sit with."""
+    if isinstance(apart, dict):
+        return apart
+    out: dict[Hashable, set] = {}
+    for a, b in apart:
+        if a != b:
+            out.setdefault(a, set()).add(b)
+            out.setdefault(b, set()).add(a)
+    return out
+
+
+def partners_of(apart: Iterable[tuple[Hashable, Hashable]]) -> dict[Hashable, set]:
+    """The pairs as a lookup (player → partners), for callers that check many players."""
+    return _partners(apart)
+
+
+def _meets_partner(player: Hashable, table: Table, partners: dict[Hashable, set]) -> bool:
+    mine = partners.get(player)
+    return bool(mine) and any(p in mine for p in table.seats.values())
+
+
+def apart_conflicts(
+    tables: Sequence[Table], apart: Iterable[tuple[Hashable, Hashable]]
+) -> list[tuple[int, Hashable, Hashable]]:
+    """Pairs kept apart who sit at one table anyway: (table, player, partner), each pair once."""
+    partners = _partners(apart)
+    if not partners:
+        return []
+    out = []
+    for t in tables:
+        here = set(t.seats.values())
+        for seat in sorted(t.seats):
+            player = t.seats[seat]
+            for other in partners.get(player, ()):
+                if other in here and repr(player) < repr(other):
+                    out.append((t.number, player, other))
+    return out
+
+
+def _keep_apart(
+    players: list[Hashable],
+    slot_tables: list[int],
+    fixed: dict[int, set],
+    partners: dict[Hashable, set],
+    rng: random.Random,
+) -> tuple[list[int], int]:
+    """Exchange slots so no player shares a table with a partner, when possible (SEAT-07).
+
+    Player i holds slot i (a ticket or seat card at table ``slot_tables[i]``); ``fixed``
+    are the players already at each table. Returns the slot order (player i takes slot
+    ``order[i]``) and the number of exchanges. An exchange is made only when it leaves
+    both players clear of their partners; what cannot be cleared stays (and is flagged
+    by the caller).
+    """
+    order = list(range(len(players)))
+    if not partners or not players:
+        return order, 0
+    at: dict[int, set] = {}
+    for i, p in enumerate(players):
+        at.setdefault(slot_tables[i], set()).add(p)
+
+    def clash(p, table, without=()):
+        mine = partners.get(p)
+        if not mine:
+            return False
+        others = (fixed.get(table, set()) | at.get(table, set())) - {p, *without}
+        return bool(mine & others)
+
+    swaps = 0
+    for _round in range(3):
+        bad = [i for i, p in enumerate(players) if clash(p, slot_tables[order[i]])]
+        if not bad:
+            break
+        for i in bad:
+            p = players[i]
+            ti = slot_tables[order[i]]
+            if not clash(p, ti):
+                continue
+            candidates = [j for j in range(len(players)) if slot_tables[order[j]] != ti]
+            rng.shuffle(candidates)
+            for j in candidates:
+                q, tj = players[j], slot_tables[order[j]]
+                if clash(p, tj, (q,)) or clash(q, ti, (p,)):
+                    continue
+                at[ti].discard(p)
+                at[tj].discard(q)
+                at[ti].add(q)
+                at[tj].add(p)
+                order[i], order[j] = order[j], order[i]
+                swaps += 1
+                break
+    return order, swaps
+
+
+def _apart_balance_move(bench, live, most, receivers, first, partners, rules, rng):
+    """A balancing move that keeps a pair apart: another short table for the same mover,
+    else a mover from another of the fullest tables; else the first choice (flagged)."""
+    mover_rule, dest_rule, vacated_bb_seat, _tie_break = rules
+    source = first[0]
+    for dest in sorted(receivers, key=lambda n: (receivers[n], n)):
+        if dest == first[1]:
+            continue
+        move = _balance_move(bench.table(source), bench.table(dest), mover_rule, dest_rule, vacated_bb_seat, rng)
+        if not _meets_partner(move.player, bench.table(dest), partners):
+            return source, dest, move
+    for other in sorted(n for n, c in live.items() if c == most and n != source):
+        for dest in sorted(receivers, key=lambda n: (receivers[n], n)):
+            if dest == other:
+                continue
+            move = _balance_move(bench.table(other), bench.table(dest), mover_rule, dest_rule, vacated_bb_seat, rng)
+            if not _meets_partner(move.player, bench.table(dest), partners):
+                return other, dest, move
+    return first
+
+
+# ------------------------------------------------------------ manual draws (SEAT-01, SEAT-04)
+
+_SUIT_LETTERS = {"S": 3, "H": 2, "D": 1, "C": 0, "P": 3, "Q": 1, "F": 0}  # also Italian: Picche, Cuori, Quadri, Fiori
+_SYMBOL_SUITS = {"♠": 3, "♥": 2, "♦": 1, "♣": 0}
+_RANKS = {"A": 14, "K": 13, "Q": 12, "J": 11, "T": 10, **{str(n): n for n in range(2, 11)}}
+
+
+def parse_card(text: str) -> tuple[int, int] | None:
+    """A playing card as the floor types it ("A♠", "as", "10h", "Td", "KC"; Italian suit
+    letters P/C/Q/F work where they are not ambiguous: C is clubs): (rank, suit) or None."""
+    value = "".join(str(text).split()).upper()
+    if len(value) < 2:
+        return None
+    rank, suit = value[:-1], value[-1]
+    suit_n = _SYMBOL_SUITS.get(suit, _SUIT_LETTERS.get(suit))
+    rank_n = _RANKS.get(rank)
+    if suit_n is None or rank_n is None:
+        return None
+    return rank_n, suit_n
+
+
+def card_label(card: tuple[int, int]) -> str:
+    """The card as the logs print it ("A♠")."""
+    return _card_label(card)
+
+
+def rank_by_cards(cards: dict[Hashable, tuple[int, int]]) -> list[tuple[Hashable, str]]:
+    """Step 2 of a break from the cards the players drew: highest first (rank, then suit
+    spades > hearts > diamonds > clubs), as :func:`draw_break` ranks its own deal."""
+    if len(set(cards.values())) != len(cards):
+        raise SeatingError("card_twice", "two players cannot hold the same card")
+    return [(p, _card_label(c)) for p, c in sorted(cards.items(), key=lambda pc: pc[1], reverse=True)]

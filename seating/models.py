@@ -10,7 +10,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Entry, Tournament, TournamentEvent
+from tournaments.models import Entry, Person, Tournament, TournamentEvent
 
 
 class Table(models.Model):
@@ -92,6 +92,10 @@ class Bust(models.Model):
     hand_group = models.PositiveIntegerField(null=True, blank=True, help_text="same hand at the same table")
     h4h_hand = models.PositiveIntegerField(null=True, blank=True)
     starting_stack = models.PositiveBigIntegerField(null=True, blank=True)
+    # ELM-03: busts at different tables whose order cannot be told, marked simultaneous by the
+    # floor (at recording or afterwards, with a reason): one tie group, sharing the places.
+    simultaneous_group = models.PositiveIntegerField(null=True, blank=True)
+    simultaneous_reason = models.CharField(max_length=200, blank=True)
     busted_at = models.DateTimeField(default=timezone.now)
     reported_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, db_index=False)
     reason = models.CharField(max_length=200, blank=True)
@@ -164,3 +168,70 @@ class SeatingState(models.Model):
     token = models.CharField(max_length=32, default="")
     bust_seq = models.PositiveIntegerField(default=0)
     group_seq = models.PositiveIntegerField(default=0)
+
+
+class KeepApart(models.Model):
+    """Two people who must not sit at one table (SEAT-07: relatives, partners), for one
+    tournament or, with no tournament, for every tournament. Every draw and balancing move
+    honours the pair when it can; when it cannot, the change is flagged in the event log."""
+
+    tournament = models.ForeignKey(Tournament, null=True, blank=True, related_name="+", on_delete=models.CASCADE,
+                                   help_text="empty: every tournament")
+    person_a = models.ForeignKey(Person, related_name="+", on_delete=models.CASCADE)
+    person_b = models.ForeignKey(Person, related_name="+", on_delete=models.CASCADE)
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                                   db_index=False)
+
+    class Meta:
+        ordering = ["id"]
+
+
+class SeatReservation(models.Model):
+    """A seat the director assigns by hand to one entry (SEAT-07, TDA 9: special needs),
+    with the reason; the seat is taken out of the random draw and the entry sits there."""
+
+    tournament = models.ForeignKey(Tournament, related_name="+", on_delete=models.CASCADE, db_index=False)
+    entry = models.OneToOneField(Entry, related_name="seat_reservation", on_delete=models.CASCADE)
+    table_number = models.PositiveIntegerField(_("table"))
+    seat_number = models.PositiveSmallIntegerField(_("seat"))
+    reason = models.CharField(_("reason"), max_length=200)
+    created_at = models.DateTimeField(default=timezone.now)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                                   db_index=False)
+
+    class Meta:
+        ordering = ["table_number", "seat_number"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "table_number", "seat_number"], name="seating_reservation_unique")]
+
+
+class ManualDraw(models.Model):
+    """A draw made with paper seat cards (SEAT-01, SEAT-04, ``draw_mode`` MANUAL).
+
+    INITIAL: ``cards`` are the seat tickets (table, seat) printed for the start; the floor
+    enters which card each entry drew. BREAK: ``cards`` are step 1's seat cards of broken
+    table ``table``; the floor enters for each of its players the seat card and the high
+    card he drew (step 2). The draw is applied when every player has a card; until then
+    the breaking table and the seat cards are locked (``locks``: what was locked before).
+    ``assigned``: entry id (as text) → {"table", "seat", "card"}.
+    """
+
+    INITIAL, BREAK = "INITIAL", "BREAK"
+    OPEN, DONE, CANCELLED = "OPEN", "DONE", "CANCELLED"
+
+    tournament = models.ForeignKey(Tournament, related_name="+", on_delete=models.CASCADE, db_index=False)
+    kind = models.CharField(max_length=10, default=INITIAL)
+    status = models.CharField(max_length=10, default=OPEN)
+    table = models.PositiveIntegerField(null=True, blank=True, help_text="BREAK: the table that breaks")
+    cards = models.JSONField(default=list)
+    players = models.JSONField(default=list, help_text="the entries who draw (BREAK: [entry, from seat])")
+    assigned = models.JSONField(default=dict)
+    locks = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    done_at = models.DateTimeField(null=True, blank=True)
+    event = models.ForeignKey(TournamentEvent, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["tournament", "status"])]

@@ -96,6 +96,14 @@ class HouseRules:
     rebuy_before_start: bool = _setting(False, _bool(), "FMT-04", "rebuys are sold before the tournament starts")
     late_entry_prebooked_only: bool = _setting(False, _bool(), "REG-04, REG-09",
                                                "once running, only pre-booked players enter (004)")
+    check_in_requires_id: bool = _setting(None, _bool(), "REG-02", "check-in asks for the player's identity document",
+                                          derived="`true` for SANREMO_003, else `false`")
+    no_show_policy: str = _setting(None, _choice("BLIND_OUT", "FORFEIT_AT", "LOSE_GAME"), "REG-09, ELM-05",
+                                   "a registered player who has not arrived: seated and blinded out, out at the end of "
+                                   "`no_show_level` plus `no_show_grace_minutes`, or loses the game (the entry is still owed)",
+                                   derived='`"LOSE_GAME"` for MONTEGALDA_004, `"FORFEIT_AT"` for HEADS_UP_001, else `"BLIND_OUT"`')
+    no_show_level: int = _setting(1, _int(1, 100), "REG-09", "FORFEIT_AT: the level at whose end an absent player forfeits")
+    no_show_grace_minutes: int = _setting(0, _int(0, 240), "REG-09", "FORFEIT_AT: minutes of grace after that level's end")
     sng_tables: int = _setting(1, _int(1, 100), "FMT-09", "a sit & go without a field cap seats 10 × this many players")
     require_prestart_report: bool = _setting(None, _bool(), "ROLE-02", "the registered list is sent before the start",
                                              derived="`true` for SANREMO_003, else `false`")
@@ -116,7 +124,14 @@ class HouseRules:
     # penalties (PEN-02, PEN-05, PEN-06)
     penalty_preset: str = _setting(None, _choice("TDA", "SANREMO_003", "MONTEGALDA_004", "HEADS_UP_001"), "PEN-02, PEN-05, PEN-06, C26",
                                    "penalty limits: TDA (no round limit), SANREMO_003 / MONTEGALDA_004 (1–4 rounds), HEADS_UP_001 (≥ 3)",
-                                   derived="the rule set's (SANREMO_003, MONTEGALDA_004), else `\"TDA\"`")
+                                   derived="the rule set's (SANREMO_003, MONTEGALDA_004, HEADS_UP_001), else `\"TDA\"`")
+    max_rounds: int = _setting(None, _int(0, 100), "PEN-02, C26",
+                               "most rounds a missed-rounds penalty may give; 0: no maximum (TDA escalates freely)",
+                               derived="the penalty preset's: `4` for SANREMO_003 / MONTEGALDA_004, else `0`")
+    count_players_at: str = _setting(None, _choice("ISSUE", "NEXT_HAND"), "PEN-02, C25",
+                                     'missed rounds count the players at the table when the penalty is given, or "NEXT_HAND" '
+                                     "(at the start of the hand it begins with, 003)",
+                                     derived='the penalty preset\'s: `"NEXT_HAND"` for SANREMO_003, else `"ISSUE"`')
     # seating (BAL-*, SEAT-01, ELM-04)
     balance_trigger_difference: int = _setting(2, _int(2, 10), "BAL-01, C3", "tables are balanced when they differ by this many players")
     mover_rule: str = _setting("NEXT_BB", _choice("NEXT_BB", "CURRENT_BB", "BUTTON_CASH"), "BAL-03, C1", "who moves when balancing")
@@ -133,6 +148,9 @@ class HouseRules:
                                      derived="9 for 8-max and larger, 7 for 6/7-max, the table size below")
     start_players_per_table: int | None = _setting(None, _int(2, 11, null=True), "SEAT-01",
                                                    "at most this many players per table at the initial draw (null: table size)")
+    draw_mode: str = _setting("ELECTRONIC", _choice("ELECTRONIC", "MANUAL"), "SEAT-01, SEAT-04",
+                              'seat draws by the product, or "MANUAL": printed seat cards, the floor enters who drew which '
+                              "card (the start and each table break)")
     h4h_simultaneous_policy: str = _setting(None, _choice("SHARE", "RANK_BY_STARTING_STACK"), "ELM-04, C12",
                                             "busts in one hand-for-hand hand share the place or rank by starting stack (key `h4h_policy` too)",
                                             derived='`"RANK_BY_STARTING_STACK"` for SANREMO_003, else `"SHARE"`')
@@ -217,8 +235,12 @@ class HouseRules:
         size, rs = values["table_size"], values["rule_set"]
         values.setdefault("final_table_size", defaults.final_table_size(size))
         values.setdefault("penalty_preset", defaults.penalty_preset(rs))
+        values.setdefault("max_rounds", defaults.max_rounds(values["penalty_preset"]))
+        values.setdefault("count_players_at", defaults.count_players_at(values["penalty_preset"]))
         values.setdefault("h4h_simultaneous_policy", defaults.h4h_simultaneous_policy(rs))
         values.setdefault("require_prestart_report", defaults.require_prestart_report(rs))
+        values.setdefault("check_in_requires_id", defaults.check_in_requires_id(rs))
+        values.setdefault("no_show_policy", defaults.no_show_policy(rs))
         return cls(**values)
 
     def late_stack(self, full: int) -> int:

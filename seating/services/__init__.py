@@ -6,14 +6,16 @@ only the rows that changed and logs what it did (``seating.<noun>.<verb>``); see
 for what follows every change (final table, breaks, balancing proposals, halts).
 """
 
-from .busts import recompute_places, record_bust, remove_entry, undo_bust
+from .busts import mark_simultaneous, recompute_places, record_bust, remove_entry, undo_bust
 from .draws import draw, release_seat, seat_new_entry, tournament_started, undo_revival
+from .manual import clear_card, enter_card, open_draws
 from .moves import confirm_move, confirm_moves, move_player, undo_move
 from .plan import House, Outcome, SeatingActionError, house, seeded
-from .tables import hand_completed, lock_seat, lock_table, set_big_blind, set_break_order, set_tv_table, waive_halt
+from .tables import hand_completed, lock_seat, lock_table, misdeal, set_big_blind, set_break_order, set_tv_table, waive_halt
 
 __all__ = [
-    "House", "Outcome", "SeatingActionError", "confirm_move", "confirm_moves", "draw", "hand_completed", "house", "lock_seat", "lock_table",
-    "move_player", "recompute_places", "record_bust", "release_seat", "remove_entry", "seat_new_entry", "seeded",
+    "add_keep_apart", "clear_card", "enter_card", "open_draws", "remove_keep_apart", "remove_reservation", "reserve_seat",
+    "House", "Outcome", "SeatingActionError", "confirm_move", "confirm_moves", "draw", "hand_completed", "house", "lock_seat", "lock_table", "misdeal",
+    "mark_simultaneous", "move_player", "recompute_places", "record_bust", "release_seat", "remove_entry", "seat_new_entry", "seeded",
     "set_big_blind", "set_break_order", "set_tv_table", "tournament_started", "undo_bust", "undo_move", "undo_revival", "waive_halt",
 ]

@@ -9,12 +9,13 @@ from django.utils.translation import gettext as _
 from tdmanager.transactions import service
 from tournaments.actions import Action
 from tournaments.models import Entry, Tournament
+from tournaments.services.events import log_event
 
 from .. import engine
-from ..models import Bust, PendingMove
+from ..models import Bust, ManualDraw, PendingMove, SeatReservation
 from .busts import recompute_places, void_bust
 from .plan import SeatingActionError, engine_errors, house, remove_players, rng, settle
-from .room import lock
+from .room import apart_of, lock
 
 RNG_NAME = "secrets.SystemRandom (OS CSPRNG)"
 
@@ -48,28 +49,65 @@ def draw(tournament, *, actor, redraw: bool = False, reason: str = "", now=None)
             room.close(number)
         PendingMove.objects.filter(tournament=t, status=PendingMove.PROPOSED).update(status=PendingMove.SUPERSEDED)
         room.proposals.clear()
+    if not redraw and ManualDraw.objects.filter(tournament=t, kind=ManualDraw.INITIAL, status=ManualDraw.OPEN).exists():
+        raise SeatingActionError("manual_draw_open", _("A manual draw is open: enter the seat cards the players drew."))
     return _initial_draw(t, room, actor, now=now, redraw=redraw, reason=reason)
 
 
+def reservations(t) -> dict[int, tuple[int, int]]:
+    """Seats reserved by hand (SEAT-07): entry → (table, seat), for the active entries."""
+    return {e: (tb, s) for e, tb, s in SeatReservation.objects.filter(tournament=t, entry__status=Entry.ACTIVE).values_list(
+        "entry_id", "table_number", "seat_number")}
+
+
 def _initial_draw(t, room, actor, *, now=None, redraw=False, reason=""):
-    entries = list(Entry.objects.filter(tournament=t, status=Entry.ACTIVE).order_by("number").values_list("pk", flat=True))
+    paid = Entry.objects.filter(tournament=t, status=Entry.ACTIVE)
+    # REG-05: a person banned after paying is not seated (the desk refunds him, minus expenses);
+    # REG-09: a paid no-show already removed is not either.
+    skipped = list(paid.filter(person__banned=True).order_by("number").values_list("pk", flat=True))
+    entries = list(paid.filter(person__banned=False, no_show_at__isnull=True).order_by("number").values_list("pk", flat=True))
     if not entries:
         room.release()
         return None
     rules = house(t)
+    reserved = {e: held for e, held in reservations(t).items() if e in set(entries)}
+    room.apart = None  # the entries may have changed since the pairs were read
+    if rules.draw_mode == "MANUAL":
+        return _open_manual_initial(t, room, actor, entries, reserved, rules, now=now, redraw=redraw, reason=reason)
     with engine_errors():
-        result = engine.draw_seats(entries, capacity=rules.table_size, rng=rng(),
-                                   max_players_per_table=rules.start_players_per_table)
+        result = engine.draw_seats(entries, capacity=rules.table_size, rng=rng(), max_players_per_table=rules.start_players_per_table,
+                                   apart=apart_of(room), reserved=reserved)
     for table in result.tables:
         room.put(table, is_final=False, halt_waived=False)
     return settle(
         t, room, actor, Action.SEATING_DRAW_INITIAL, snapshots=False, replan=False, now=now,
         players=len(entries), tables=len(result.tables), capacity=t.table_size, rng=RNG_NAME, redraw=redraw, reason=reason,
+        banned_not_seated=skipped,
         # The order of the tickets after the shuffle: player i (entries by number) drew ticket i.
         assignment=[[e, table, seat] for e, table, seat in result.assignments],
+        reserved=[[e, table, seat] for e, (table, seat) in sorted(reserved.items())],  # SEAT-07: not drawn
+        apart_swaps=result.apart_swaps,
         buttons={str(n): s for n, s in result.buttons.items()},
         button_cards={str(n): [list(c) for c in cards] for n, cards in result.button_cards.items()},
     )
+
+
+def _open_manual_initial(t, room, actor, entries, reserved, rules, *, now=None, redraw=False, reason=""):
+    """SEAT-01 manual draw: the seat tickets are printed as cards; nobody is seated until the
+    floor has entered the card each player drew (``manual.enter_card``)."""
+    with engine_errors():
+        cards = engine.seat_layout(len(entries), capacity=rules.table_size, max_players_per_table=rules.start_players_per_table,
+                                   reserved=reserved.values())
+    ManualDraw.objects.filter(tournament=t, kind=ManualDraw.INITIAL, status=ManualDraw.OPEN).update(
+        status=ManualDraw.CANCELLED, done_at=timezone.now())
+    drawers = [e for e in entries if e not in reserved]
+    ev = log_event(t, Action.SEATING_MANUAL_DRAW_OPENED, actor, kind=ManualDraw.INITIAL, cards=[list(c) for c in cards],
+                   players=drawers, reserved=[[e, tb, s] for e, (tb, s) in sorted(reserved.items())], redraw=redraw, reason=reason)
+    ManualDraw.objects.create(tournament=t, kind=ManualDraw.INITIAL, cards=[list(c) for c in cards], players=drawers,
+                              locks={"reserved": [[e, tb, s] for e, (tb, s) in sorted(reserved.items())]},
+                              created_at=now or timezone.now(), event=ev)
+    room.release()
+    return None
 
 
 @service
@@ -83,9 +121,16 @@ def seat_new_entry(tournament, entry, actor, *, revived: bool = False, now=None)
     t, room = lock(tournament)
     if t.status != Tournament.RUNNING:
         return None
-    if room.seat_of(entry.pk) is not None:
-        room.release()
+    if room.seat_of(entry.pk) is not None or (not room.tables and ManualDraw.objects.filter(
+            tournament=t, kind=ManualDraw.INITIAL, status=ManualDraw.OPEN).exists()):
+        room.release()  # seated already, or a manual initial draw is open (seated from the pool when it completes)
         return None
+    room.apart = None  # a new entry: the pairs are read again with it
+    apart = apart_of(room)
+    held = SeatReservation.objects.filter(entry_id=entry.pk).values_list("table_number", "seat_number").first()
+    if held is not None and room.table(held[0]) is not None and held[1] not in room.table(held[0]).seats \
+            and 1 <= held[1] <= room.table(held[0]).capacity:
+        return _seat_reserved(t, room, actor, entry, held, revived=revived, now=now)
     # Seats a proposed balancing move is about to fill are not in the pool.
     reserved: dict[int, set[int]] = {}
     for p in room.proposals.values():
@@ -97,7 +142,7 @@ def seat_new_entry(tournament, entry, actor, *, revived: bool = False, now=None)
     ]
     with engine_errors():
         late = engine.draw_late_seat(view, entry.pk, rng(), capacity=t.table_size, new_table_number=room.free_number(),
-                                     break_order=house(t).break_order)
+                                     break_order=house(t).break_order, apart=apart)
         if late.opens_new_table:
             room.put(engine.Table(late.table, late.capacity, {late.seat: entry.pk}), is_final=False, halt_waived=False)
         else:
@@ -110,6 +155,24 @@ def seat_new_entry(tournament, entry, actor, *, revived: bool = False, now=None)
     return settle(t, room, actor, Action.SEATING_PLAYER_SEATED, now=now, entry=entry.pk, name=entry.person.full_name,
                   entry_number=entry.number, table=late.table, seat=late.seat, reason=late.reason, new_table=late.opens_new_table,
                   wait_for_button=late.wait_for_button, revived=revived, rng=RNG_NAME)
+
+
+def _seat_reserved(t, room, actor, entry, held, *, revived=False, now=None):
+    """SEAT-07: an entry with a seat reserved by hand sits there (not drawn); the seat's
+    lock, if the director locked it to keep it, is lifted for him."""
+    number, seat = held
+    table = room.table(number)
+    room.put(engine.Table(number, table.capacity, {**table.seats, seat: entry.pk}, table.big_blind_seat, table.previous_big_blind_seat,
+                          table.locked_seats - {seat}, table.locked, table.big_blind_twice))
+    wait = engine.is_between_button_and_small_blind(room.table(number), seat)
+    room.wait[entry.pk] = wait
+    if revived:
+        void_bust(t, entry.pk, Bust.REBOUGHT, now)
+    if Bust.objects.filter(tournament=t, void="").exists() or revived:
+        recompute_places(t)
+    return settle(t, room, actor, Action.SEATING_PLAYER_SEATED, now=now, entry=entry.pk, name=entry.person.full_name,
+                  entry_number=entry.number, table=number, seat=seat, reason="reserved seat (SEAT-07)", new_table=False,
+                  wait_for_button=wait, revived=revived, reserved=True)
 
 
 @service

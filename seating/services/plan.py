@@ -28,8 +28,8 @@ from tournaments.models import Entry
 from tournaments.services.events import log_event, log_events
 
 from .. import engine
-from ..models import PendingMove
-from .room import BATCH_SIZE, Proposal, Room, chunks
+from ..models import ManualDraw, PendingMove
+from .room import BATCH_SIZE, Proposal, Room, apart_of, chunks
 
 _rng = None
 
@@ -123,7 +123,7 @@ class _Draw:
 
 
 def settle(t, room: Room, actor, action: str, *, cause=None, replan: bool = True, snapshots: bool = True, now=None,
-           event_rows=(), **payload) -> Outcome:
+           event_rows=(), drawn=(), **payload) -> Outcome:
     """Finish a seating service: structural changes, rows, events, balancing proposals.
 
     ``action``/``payload`` become the primary event (with the before/after snapshots of the
@@ -131,14 +131,20 @@ def settle(t, room: Room, actor, action: str, *, cause=None, replan: bool = True
     undo should also undo what this call drew (defaults to the primary event).
     ``event_rows``: new rows that point at the primary event (``event``); they are written
     with the change's other rows and have their keys when this returns.
+    ``drawn``: draws the caller has applied to the room already (a manual break completed):
+    logged and given slips like the ones this call draws. Keep-apart pairs (SEAT-07) that
+    the change seats together are flagged (``seating.keep_apart.unmet``).
     """
     now = now or timezone.now()
     h = house(t)
     out = Outcome()
-    draws: list[_Draw] = []
+    draws: list[_Draw] = list(drawn)
+    opened: list[dict] = []
+    apart = apart_of(room)
     with engine_errors():
         if replan:
-            draws = _structural(room, h)
+            draws += _structural(t, room, h, apart, opened)
+        unmet = _unmet(room, apart) if apart else []
         for number in [n for n, table in room.tables.items() if not table.seats]:
             room.close(number)  # a table nobody sits at is closed (the engine treats it so)
         halted = engine.halted_tables(room.table_list())
@@ -176,18 +182,31 @@ def settle(t, room: Room, actor, action: str, *, cause=None, replan: bool = True
             stale.update(status=PendingMove.SUPERSEDED)
             room.proposals.clear()
         if replan:
-            _propose(t, room, h, actor, cause, out, now)
+            _propose(t, room, h, actor, cause, out, now, apart)
+        if opened:
+            _open_manual_breaks(t, actor, opened, now)
+        if apart:
+            unmet += _unmet_proposals(room, apart, out.proposed)
+        if unmet:
+            log_event(t, Action.SEATING_KEEP_APART_UNMET, actor, pairs=unmet, cause=out.event.pk)
     out.halted = [n for n in halted if not room.info[n].halt_waived]
     out.tables = room.table_list()
     room.done()
     return out
 
 
-def _structural(room: Room, h: House) -> list[_Draw]:
-    """Final table if due, else every break that is due, applied to the room now."""
+def _structural(t, room: Room, h: House, apart=(), opened=None) -> list[_Draw]:
+    """Final table if due, else every break that is due, applied to the room now.
+
+    Under ``draw_mode`` MANUAL a break is not drawn here: its seat cards are chosen and
+    locked with the breaking table (``opened``, written as a ``ManualDraw`` by the caller)
+    and the floor enters the cards the players drew (``manual.enter_card``)."""
     draws = []
     tables = room.table_list()
     if engine.final_table_due(tables, h.final_table_size):
+        if h.draw_mode == "MANUAL":  # the final table draws everybody: open manual breaks end
+            ManualDraw.objects.filter(tournament=t, kind=ManualDraw.BREAK, status=ManualDraw.OPEN).update(
+                status=ManualDraw.CANCELLED, done_at=timezone.now())
         draw = engine.plan_final_table(tables, rng())
         for number in list(room.tables):
             if number != draw.table.number:
@@ -208,7 +227,11 @@ def _structural(room: Room, h: House) -> list[_Draw]:
         number = engine.table_to_break(tables, break_order=h.break_order, final_table_size=h.final_table_size)
         if number is None:
             break
-        draw = engine.draw_break(tables, number, rng())
+        if h.draw_mode == "MANUAL" and opened is not None:
+            opened.append(_hold_for_manual_break(room, tables, number))
+            tables = room.table_list()
+            continue
+        draw = engine.draw_break(tables, number, rng(), apart=apart)
         room.put_all(engine.apply_moves(tables, draw.moves))
         room.close(number)
         for m in draw.moves:
@@ -216,14 +239,15 @@ def _structural(room: Room, h: House) -> list[_Draw]:
         draws.append(_Draw(engine.BREAK, number, draw.moves, {
             "seat_order": [list(s) for s in draw.seat_order],
             "card_order": [[p, c] for p, c in draw.card_order],
+            **({"apart_swaps": draw.apart_swaps} if draw.apart_swaps else {}),
         }))
         tables = room.table_list()
     return draws
 
 
-def _propose(t, room: Room, h: House, actor, cause, out: Outcome, now):
+def _propose(t, room: Room, h: House, actor, cause, out: Outcome, now, apart=()):
     """Re-plan balancing from the live map; keep identical proposals, supersede the others."""
-    plan = engine.plan_balance(room.table_list(), rng=rng(), **h.balance_kwargs())
+    plan = engine.plan_balance(room.table_list(), rng=rng(), apart=apart, **h.balance_kwargs())
     wanted = {(m.player, m.from_table, m.from_seat, m.to_table, m.to_seat): m for m in plan}
     stale = [p.id for p in room.proposals.values() if p.key not in wanted]
     have = {p.key for p in room.proposals.values()}
@@ -245,6 +269,71 @@ def _propose(t, room: Room, h: House, actor, cause, out: Outcome, now):
         out.proposed += rows
     else:
         log_event(t, Action.SEATING_MOVES_SUPERSEDED, actor, superseded=stale)
+
+
+def _hold_for_manual_break(room: Room, tables, number: int) -> dict:
+    """A break under a manual draw: choose step 1's seat cards, lock them and the breaking
+    table (nobody else takes those seats, nobody balances that table) until the floor has
+    entered every card."""
+    cards = engine.break_seat_cards(tables, number, rng())
+    by_table: dict[int, set[int]] = {}
+    for to_table, seat in cards:
+        by_table.setdefault(to_table, set()).add(seat)
+    for to_table, seats in by_table.items():
+        room.put(with_changes(room.tables[to_table], locked_seats=room.tables[to_table].locked_seats | seats))
+    broken = room.tables[number]
+    room.put(with_changes(broken, locked=True))
+    return {"table": number, "cards": [list(c) for c in cards],
+            "players": [[entry, seat] for seat, entry in sorted(broken.seats.items())]}
+
+
+def with_changes(table: engine.Table, **changes) -> engine.Table:
+    """The engine table with these fields changed (seats stay)."""
+    fields = {"big_blind_seat": table.big_blind_seat, "previous_big_blind_seat": table.previous_big_blind_seat,
+              "locked_seats": table.locked_seats, "locked": table.locked, "big_blind_twice": table.big_blind_twice}
+    fields.update(changes)
+    return engine.Table(table.number, table.capacity, table.seats, **fields)
+
+
+def _open_manual_breaks(t, actor, opened: list[dict], now):
+    for item in opened:
+        ev = log_event(t, Action.SEATING_MANUAL_DRAW_OPENED, actor, kind=ManualDraw.BREAK, table=item["table"], cards=item["cards"],
+                       players=[e for e, _s in item["players"]])
+        ManualDraw.objects.create(tournament=t, kind=ManualDraw.BREAK, table=item["table"], cards=item["cards"],
+                                  players=item["players"], created_at=now, event=ev)
+
+
+def _unmet(room: Room, apart) -> list[dict]:
+    """Keep-apart pairs this change seated together (SEAT-07): a player new at a table
+    where his partner sits. Read before the room is saved (it compares with ``before``)."""
+    partners = engine.partners_of(apart)
+    out, seen = [], set()
+    for number in room.touched():
+        new = room.tables.get(number)
+        if new is None:
+            continue
+        old = room.before[number][0]
+        here = set(new.seats.values())
+        for player in here - (set(old.seats.values()) if old is not None else set()):
+            for other in partners.get(player, ()):
+                key = frozenset((player, other))
+                if other in here and key not in seen:
+                    seen.add(key)
+                    out.append({"table": number, "entries": sorted(key)})
+    return out
+
+
+def _unmet_proposals(room: Room, apart, proposed) -> list[dict]:
+    """Balancing proposals that send a player to a partner's table (no other choice was left)."""
+    partners = engine.partners_of(apart)
+    out = []
+    for m in proposed:
+        table = room.tables.get(m.to_table)
+        mine = partners.get(m.entry_id, ())
+        for other in (table.seats.values() if table is not None and mine else ()):
+            if other in mine:
+                out.append({"table": m.to_table, "entries": sorted((m.entry_id, other)), "move": m.pk})
+    return out
 
 
 def _slips(t, moves, *, cause, applied: bool, now) -> list[PendingMove]:

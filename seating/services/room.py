@@ -30,7 +30,7 @@ import secrets
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 
-from django.db import connection
+from django.db import connection, models
 from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -39,7 +39,7 @@ from tdmanager.errors import DomainError
 from tournaments.models import Entry, Tournament
 
 from .. import engine
-from ..models import PendingMove, Seat, SeatingState, Table
+from ..models import KeepApart, PendingMove, Seat, SeatingState, Table
 
 CACHE_SIZE = 8  # tournaments whose room a process keeps
 BATCH_SIZE = 1000  # rows a bulk insert sends in one statement (a seat is 6 values: 6,000 variables)
@@ -97,6 +97,7 @@ class Room:
         }
         self.bust_seq = 0
         self.group_seq = 0
+        self.apart: tuple | None = None  # keep-apart pairs of entries (SEAT-07), read when first needed
         self._reset_changes()
         self._reset_write_back()
 
@@ -541,6 +542,32 @@ def load_room(tournament_id: int, token: str = "") -> Room:
             "id", "entry_id", "from_table", "from_seat", "to_table", "to_seat")
     }
     return Room(tournament_id, token, tables, info, proposals, waiting)
+
+
+def apart_of(room: Room) -> tuple:
+    """The keep-apart pairs of the room's tournament as pairs of entries (SEAT-07).
+
+    Read once and kept with the room: a pair added or removed renews the state token (so
+    every process reads the room again) and a new entry forgets them (``room.apart = None``),
+    so the busts in between cost nothing. The pairs of people (this tournament's and the
+    venue-wide ones) become pairs of their entries, any status, so a player revived by an
+    undo is still kept apart.
+    """
+    if room.apart is None:
+        tid = room.tournament_id
+        people = list(KeepApart.objects.filter(models.Q(tournament_id=tid) | models.Q(tournament__isnull=True))
+                      .values_list("person_a_id", "person_b_id"))
+        pairs: set[tuple[int, int]] = set()
+        if people:
+            entries: dict[int, list[int]] = {}
+            wanted = {p for pair in people for p in pair}
+            for ids in chunks(wanted):
+                for pk, person in Entry.objects.filter(tournament_id=tid, person_id__in=ids).values_list("pk", "person_id"):
+                    entries.setdefault(person, []).append(pk)
+            for a, b in people:
+                pairs.update((min(x, y), max(x, y)) for x in entries.get(a, ()) for y in entries.get(b, ()) if x != y)
+        room.apart = tuple(sorted(pairs))
+    return room.apart
 
 
 def kept(tournament_id: int) -> Room | None:

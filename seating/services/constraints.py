@@ -1,0 +1,116 @@
+"""Seating constraints (SEAT-07): keep-apart pairs and seats reserved by hand.
+
+A keep-apart pair (relatives, partners) is two people who must not sit at one table: every
+draw (start, late seat, break, final table) and every balancing move honours it when it
+can (``seating.engine``), and a change that cannot is flagged in the event log
+(``seating.keep_apart.unmet``, see ``plan.settle``). A pair belongs to one tournament or,
+without one, to every tournament.
+
+A reserved seat (special needs, TDA 9) is a table and seat the director gives one entry by
+hand, with the reason: it is taken out of the initial draw, and the entry sits there when
+it is seated (``draws``). Once the tournament runs, the director moves a seated player by
+hand (``move_player``) and may lock a seat (``lock_seat``).
+"""
+
+from __future__ import annotations
+
+from django.db.models import Q
+from django.utils.translation import gettext as _
+
+from tdmanager.errors import ValidationFailed
+from tdmanager.transactions import service
+from tournaments.actions import Action
+from tournaments.models import Entry, Person, Tournament
+from tournaments.services.events import log_event
+
+from ..models import KeepApart, SeatingState, SeatReservation
+from .plan import SeatingActionError
+from .room import forget, lock
+
+
+def _person(value) -> Person:
+    pk = getattr(value, "pk", value)
+    try:
+        return Person.objects.get(pk=int(pk))
+    except (Person.DoesNotExist, TypeError, ValueError):
+        raise ValidationFailed("unknown_person", _("No such person.")) from None
+
+
+def _pairs_changed(t: Tournament | None):
+    """The rooms must read the pairs again: this tournament's (its token renewed under its
+    lock), or for a venue-wide pair every tournament's (their tokens renewed)."""
+    if t is not None:
+        _t, room = lock(t)
+        room.apart = None
+        room.done()
+        return
+    for state in SeatingState.objects.select_for_update().filter(tournament__status=Tournament.RUNNING):
+        state.token = ""  # an empty token never matches a kept room: the next service reads the map again
+        state.save(update_fields=["token"])
+    forget()
+
+
+@service
+def add_keep_apart(tournament, person_a, person_b, *, actor, reason: str = "", everywhere: bool = False) -> KeepApart:
+    """Keep two people at different tables, in this tournament or (``everywhere``) in every one."""
+    a, b = _person(person_a), _person(person_b)
+    if a.pk == b.pk:
+        raise ValidationFailed("same_person", _("A pair needs two different people."))
+    t = None if everywhere else tournament
+    scope = Q(tournament__isnull=True) | Q(tournament=tournament) if tournament is not None else Q(tournament__isnull=True)
+    if KeepApart.objects.filter(scope).filter(Q(person_a=a, person_b=b) | Q(person_a=b, person_b=a)).exists():
+        raise SeatingActionError("pair_exists", _("These two are already kept apart."), status=400)
+    pair = KeepApart.objects.create(tournament=t, person_a=a, person_b=b, reason=reason[:200], created_by=actor.user)
+    if tournament is not None:
+        log_event(tournament, Action.SEATING_KEEP_APART_ADDED, actor, pair=pair.pk, people=[a.pk, b.pk],
+                  names=[a.full_name, b.full_name], everywhere=everywhere, reason=reason)
+    _pairs_changed(t)
+    return pair
+
+
+@service
+def remove_keep_apart(tournament, pair: KeepApart, *, actor, reason: str = ""):
+    """Drop a pair (a venue-wide pair is dropped for every tournament)."""
+    everywhere = pair.tournament_id is None
+    if not everywhere and pair.tournament_id != getattr(tournament, "pk", None):
+        raise SeatingActionError("not_found", _("No such pair in this tournament."), status=404)
+    people = [pair.person_a_id, pair.person_b_id]
+    pair.delete()
+    if tournament is not None:
+        log_event(tournament, Action.SEATING_KEEP_APART_REMOVED, actor, people=people, everywhere=everywhere, reason=reason)
+    _pairs_changed(None if everywhere else tournament)
+
+
+@service
+def reserve_seat(tournament, entry, table: int, seat: int, *, actor, reason: str) -> SeatReservation:
+    """Give an entry a seat by hand (special needs, SEAT-07), out of the draw. Before the
+    seats are drawn: the draw leaves that seat out and seats him there. Once the
+    tournament runs, a seated player is moved there by hand (``move_player``) instead."""
+    if not reason.strip():
+        raise ValidationFailed("reason_required", _("A seat given by hand needs a reason."))
+    t, room = lock(tournament)
+    room.release()
+    entry = Entry.objects.select_related("person").get(pk=getattr(entry, "pk", entry), tournament=t)
+    if room.seat_of(entry.pk) is not None:
+        raise SeatingActionError("already_seated", _("This player is seated already: move him by hand to the seat instead."), status=400)
+    if table < 1 or not 1 <= seat <= t.table_size:
+        raise ValidationFailed("bad_seat", _("%(what)s must be a seat from 1 to %(c)s.") % {"what": _("The seat"), "c": t.table_size})
+    live = room.table(table)
+    if live is not None and seat in live.seats:
+        raise SeatingActionError("seat_taken", _("That seat is taken."), status=400)
+    if SeatReservation.objects.filter(tournament=t, table_number=table, seat_number=seat).exclude(entry=entry).exists():
+        raise SeatingActionError("seat_reserved", _("That seat is reserved for another player."), status=400)
+    res, _created = SeatReservation.objects.update_or_create(
+        entry=entry, defaults={"tournament": t, "table_number": table, "seat_number": seat, "reason": reason.strip()[:200],
+                               "created_by": actor.user})
+    log_event(t, Action.SEATING_SEAT_RESERVED, actor, entry=entry.pk, entry_number=entry.number, name=entry.person.full_name,
+              table=table, seat=seat, reason=reason.strip())
+    return res
+
+
+@service
+def remove_reservation(tournament, reservation: SeatReservation, *, actor, reason: str = ""):
+    t = tournament
+    data = {"entry": reservation.entry_id, "table": reservation.table_number, "seat": reservation.seat_number}
+    reservation.delete()
+    log_event(t, Action.SEATING_SEAT_RESERVATION_REMOVED, actor, reason=reason, **data)
