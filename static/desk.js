@@ -5,15 +5,18 @@
   const csrf = () => (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || "";
   let person = null, entries = [], searchTimer = null, seq = 0;
 
-  // One idempotency key per form: the same sale (same action, same body) keeps its key until
-  // it succeeds, so a click after a lost answer replays the first answer and charges nothing;
-  // a changed form is a new request with a new key.
+  // One idempotency key per form (this sale for this player in this tournament, this
+  // receipt's reversal…), held until the form succeeds: a click after a lost answer or a
+  // refusal sends the same key, so a sale the server made is replayed, never charged twice,
+  // even if the cashier changed the payment method meanwhile (the server then answers that
+  // the key was used for another request: the desk forgets it and shows what was sold).
   const pendingKeys = new Map();
   const newKey = () => (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random());
+  const KEY_DONE = ["idempotency_key_mismatch", "idempotency_key_reused"];
 
   async function api(path, opts = {}) {
     const headers = { "Content-Type": "application/json", "X-CSRFToken": csrf(), "Accept-Language": document.documentElement.lang };
-    const form = path + " " + (opts.body || "");
+    const form = opts.form || path + " " + (opts.body || "");
     if (opts.method === "POST") {
       if (!pendingKeys.has(form)) pendingKeys.set(form, newKey());
       headers["Idempotency-Key"] = pendingKeys.get(form);
@@ -21,9 +24,10 @@
     const res = await fetch("/api/v1/" + path, { credentials: "same-origin", ...opts, headers });
     let data = null;
     try { data = await res.json(); } catch (e) { data = { detail: res.statusText }; }
-    if (opts.method === "POST" && res.status < 500) pendingKeys.delete(form); // answered: done, or refused and rolled back
+    if (opts.method === "POST" && (res.ok || KEY_DONE.includes(data && data.code))) pendingKeys.delete(form);
     return { ok: res.ok, status: res.status, data };
   }
+  const money = (value) => new Intl.NumberFormat(document.documentElement.lang || undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(Number(value));
   const tid = () => $("#tournament").value;
   const method = () => $("#method").value;
   const tender = () => $("#tender").value; // REG-06: "" (the tournament's currency), USD or CHF
@@ -95,38 +99,87 @@
         path = "cashier/rebuy/"; body = { entry: entry ? entry.id : null, method: method(), tender_currency: tender() };
         if (stack !== null) body.stack = parseInt(stack, 10);
       } else if (op === "addon") { path = "cashier/addon/"; body = { entry: entry ? entry.id : null, method: method(), tender_currency: tender() }; }
-      const r = await api(path, { method: "POST", body: JSON.stringify(body) });
-      if (!r.ok) { say(r.data.detail || r.data.code, false); return; }
+      const form = [op, tid(), person.id, entry ? entry.id : ""].join(" ");
+      const r = await api(path, { method: "POST", body: JSON.stringify(body), form });
+      if (!r.ok) { say(r.data.detail || r.data.code, false); if (KEY_DONE.includes(r.data.code)) await refreshDesk(); return; }
       if (op === "alternate") say(T.added, true);
       else if (op === "preregister") say(T.reservedOk, true);
       else {
         const rec = r.data.receipt;
         say(T.sold + " — " + T.receipt + " #" + rec.receipt_number + " — " + rec.total + " " + rec.currency, true);
-        addSale(rec);
         window.open(rec.receipt_url + "?print=1", "receipt-" + rec.receipt_number);
       }
       await refreshPlayer();
+      await refreshDesk();
     } catch (e) {
       say(T.noAnswer, false); // the key is kept: clicking again replays the first answer
     } finally { btn.disabled = false; }
   }
 
-  function addSale(rec) {
-    const li = document.createElement("li");
-    const a = document.createElement("a");
-    a.href = rec.receipt_url; a.target = "_blank"; a.textContent = "#" + rec.receipt_number + " " + rec.kind + " " + rec.total + " " + rec.currency + " (" + rec.method + ")";
-    const b = document.createElement("button");
-    b.className = "link"; b.textContent = T.reverse;
-    b.addEventListener("click", async () => {
-      const reason = prompt(T.reason); if (!reason) return;
-      const r = await api("cashier/reverse/", { method: "POST", body: JSON.stringify({ receipt_number: rec.receipt_number, reason }) });
-      if (!r.ok) { say(r.data.detail, false); return; }
-      li.classList.add("reversed"); b.remove(); await refreshPlayer();
-      say(T.receipt + " #" + r.data.receipt_number + " " + r.data.total, true);
-    });
-    li.append(a, " ", b);
-    $("#sales").prepend(li);
+  // "Last sales" and "My shift" are the server's: loaded with the page, after every
+  // operation and when the tournament changes, so a reload loses nothing and every earlier
+  // sale can still be reversed from here.
+  async function loadSales() {
+    const r = await api("cashier/sales/?tournament=" + encodeURIComponent(tid()) + "&limit=15");
+    if (!r.ok) return;
+    $("#sales").replaceChildren(...r.data.map(saleItem));
+    $("#no-sales").hidden = r.data.length > 0;
   }
+
+  function saleItem(rec) {
+    const li = document.createElement("li");
+    li.dataset.receipt = rec.receipt_number;
+    const a = document.createElement("a");
+    a.href = rec.receipt_url; a.target = "_blank";
+    a.textContent = "#" + rec.receipt_number + " " + rec.kind_display + " " + money(rec.total) + " " + rec.currency + " (" + rec.method_display + ")";
+    li.append(a);
+    if (rec.person_name) li.append(" — " + rec.person_name);
+    if (rec.reversed_by_receipt) {
+      li.classList.add("reversed");
+      li.append(" — " + T.reversedBy + " #" + rec.reversed_by_receipt);
+    } else if (rec.kind !== "REVERSAL") {
+      const b = document.createElement("button");
+      b.className = "link reverse"; b.textContent = T.reverse;
+      b.addEventListener("click", async () => {
+        const reason = prompt(T.reason); if (!reason) return;
+        b.disabled = true;
+        try {
+          const r = await api("cashier/reverse/", { method: "POST", body: JSON.stringify({ receipt_number: rec.receipt_number, reason }), form: "reverse " + rec.receipt_number });
+          if (!r.ok) { say(r.data.detail || r.data.code, false); return; }
+          say(T.receipt + " #" + r.data.receipt_number + " " + money(r.data.total) + " " + r.data.currency, true);
+          await refreshPlayer();
+          await refreshDesk();
+        } catch (e) { say(T.noAnswer, false); } finally { b.disabled = false; }
+      });
+      li.append(" ", b);
+    }
+    return li;
+  }
+
+  function row(cells, cls) {
+    const tr = document.createElement("tr");
+    if (cls) tr.className = cls;
+    cells.forEach((text, i) => {
+      const td = document.createElement("td");
+      td.textContent = text;
+      if (i === cells.length - 1) td.className = "num";
+      tr.append(td);
+    });
+    return tr;
+  }
+
+  async function loadShift() {
+    const r = await api("cashier/shift/");
+    if (!r.ok) return;
+    const tbody = $("#shift tbody");
+    tbody.replaceChildren(
+      ...r.data.by_method.map((m) => row([m.label, String(m.rows), money(m.total)])),
+      row([T.total, String(r.data.rows), money(r.data.total)], "total"),
+      ...r.data.foreign.map((f) => row([T.tenderedIn.replace("{cur}", f.currency), String(f.rows), money(f.amount) + " " + f.currency], "foreign")),
+    );
+  }
+
+  async function refreshDesk() { await Promise.all([loadSales(), loadShift()]); }
 
   // REG-11: the jackpot's fee is a line of its own, offered where the tournament plays for it.
   function jackpot() { return !$("#jackpot-line").hidden && $("#jackpot").checked; }
@@ -153,11 +206,12 @@
         if (body.method !== "CASH") { const ref = prompt(T.reference); if (!ref) return; body.reference = ref; }
         b.disabled = true;
         try {
-          const p = await api("jackpot/claims/" + c.id + "/pay/", { method: "POST", body: JSON.stringify(body) });
+          const p = await api("jackpot/claims/" + c.id + "/pay/", { method: "POST", body: JSON.stringify(body), form: "jackpot " + c.id });
           if (!p.ok) { sayJ(p.data.detail || p.data.code, false); return; }
           sayJ(T.paid + " — " + T.receipt + " #" + p.data.receipt_number + " — " + p.data.amount, true);
           window.open(p.data.slip_url + "?print=1", "slip-" + p.data.receipt_number);
           await loadJackpotClaims();
+          await refreshDesk();
         } catch (e) { sayJ(T.noAnswer, false); } finally { b.disabled = false; }
       });
       li.append(b);
@@ -196,8 +250,9 @@
   });
 
   document.querySelectorAll("#player button[data-op]").forEach((b) => b.addEventListener("click", () => sell(b.dataset.op, b)));
-  $("#tournament").addEventListener("change", () => { showJackpot(); showTender(); refreshPlayer(); });
+  $("#tournament").addEventListener("change", () => { showJackpot(); showTender(); refreshPlayer(); loadSales(); });
   showJackpot();
+  refreshDesk();
   loadRates();
   loadJackpotClaims();
 

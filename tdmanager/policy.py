@@ -87,6 +87,11 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "api-preregister": {"POST": DC},
     "api-pay": {"POST": DC},
     "api-cancel-reservation": {"POST": DC},
+    "api-check-in": {"POST": DC},  # REG-02: the desk checks the player in (identity document)
+    "api-transfer-cleared": {"POST": DC},  # REG-02: the cashier confirms the transfer cleared
+    "api-presence": {"POST": STAFF},  # ELM-05: absent / withdrawn, seen at the desk or the table
+    "api-no-show": {"POST": DC},  # REG-09
+    "api-banned-paid": {"GET": DC},  # REG-05: paid, banned since: the refunds to offer
     "api-reenter": {"POST": DC},
     "api-rebuy": {"POST": DC},
     "api-addon": {"POST": DC},
@@ -95,6 +100,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "api-alternate-add": {"POST": DC},
     "api-alternate-admit": {"POST": DC},
     "api-shift": {"GET": DC},
+    "api-sales": {"GET": DC},  # the desk's last sales: the signed-in cashier's own rows
     "api-exchange-rates": {"GET": DC, "POST": D},  # REG-06: the cashiers' supervisor sets the rate of the day
     "api-receipt": {"GET": STAFF},
     # --- API: clock and floor ---------------------------------------------------------------
@@ -112,6 +118,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "api-seating-draw": {"POST": D},
     "api-seating-busts": {"GET": STAFF_AUDIT, "POST": DF},
     "api-seating-bust-undo": {"POST": DF},
+    "api-seating-busts-simultaneous": {"POST": DF},  # ELM-03: the floor marks busts it cannot order
     "api-seating-moves": {"GET": STAFF_AUDIT, "POST": DF},
     "api-seating-move-op": {"POST": DF},
     "api-seating-break-order": {"POST": DF},
@@ -170,6 +177,10 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "live-stream": {"GET": ANYONE},  # the same
     "display": {"GET": ANYONE},  # the screen's token is its read-only key
     "seating-lookup": {"GET": ANYONE},  # a player finds his seat on his phone
+    "phone": {"GET": ANYONE},  # the player's page from the receipt's QR code: the entry's token is its key
+    "phone-state": {"GET": ANYONE},  # the same token; only what that entry may see
+    "phone-stream": {"GET": ANYONE},
+    "phone-qr": {"GET": ANYONE},
     "formats-bracket-display": {"GET": ANYONE},  # names and results are public
     "formats-leaderboard": {"GET": ANYONE},
     # --- Pages ----------------------------------------------------------------------------
@@ -187,6 +198,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "rulings": {"GET": DF_AUDIT, "POST": DF},
     "witness": {"GET": STAFF_AUDIT, "POST": CTRL},
     "clock-control": {"GET": DF},
+    "displays": {"GET": DF},  # the lobby screens and their rotation (changes: the screens API, director)
     "floor-tools": {"GET": DF},
     "seating-tables": {"GET": DF, "POST": _TABLE_PAGE_OPS},
     "seating-slips": {"GET": DF},

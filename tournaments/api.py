@@ -25,7 +25,7 @@ from . import selectors
 from . import serializers as s
 from .actions import Action
 from .models import BlindStructure, Entry, IdempotencyRecord, LedgerRow, Person, Tournament
-from .services import cashier, clockctl, lifecycle, people, setup, streaming, structures
+from .services import cashier, clockctl, lifecycle, people, registration, setup, streaming, structures
 from .services.events import Actor
 
 
@@ -298,6 +298,27 @@ PayReservationView = _cashier_view(
                                                          tender_currency=d["tender_currency"])),
     "Take payment for a pre-registration.",
 )
+CheckInView = _cashier_view(
+    "CheckInView", s.CheckInSerializer,
+    lambda d, a: Response({"entry": s.EntrySerializer(registration.check_in(d["entry"], actor=a, id_checked=d["id_checked"])).data}),
+    "Check a paid player in (REG-02): the identity document when the house asks; a banned person is refused (REG-05).",
+)
+TransferClearedView = _cashier_view(
+    "TransferClearedView", s.TransferClearedSerializer,
+    lambda d, a: sale_response(registration.confirm_transfer(d["entry"], reference=d["reference"], actor=a, jackpot=d["jackpot"])),
+    "Confirm a bank-transfer booking's funds cleared (REG-02): only now is it paid.",
+)
+PresenceView = _cashier_view(
+    "PresenceView", s.PresenceSerializer,
+    lambda d, a: Response({"entry": s.EntrySerializer(registration.set_presence(d["entry"], presence=d["presence"], actor=a,
+                                                                                reason=d["reason"])).data}),
+    "Mark a player absent or withdrawn, or back (ELM-05): it never eliminates.",
+)
+NoShowView = _cashier_view(
+    "NoShowView", s.NoShowSerializer,
+    lambda d, a: Response({"entry": s.EntrySerializer(registration.mark_no_show(d["entry"], actor=a, reason=d["reason"])).data}),
+    "A registered player has not arrived (REG-09): the house's no-show policy applies.",
+)
 ReenterView = _cashier_view(
     "ReenterView", s.SellEntrySerializer,
     lambda d, a: sale_response(cashier.reenter(d["tournament"], d["person"], method=d["method"], actor=a, jackpot=d["jackpot"],
@@ -373,6 +394,18 @@ class CancelReservationView(CashierView):
         return Response({"entry": s.EntrySerializer(cashier.cancel_reservation(d["entry"], actor=a)).data})
 
 
+class BannedPaidView(APIView):
+    """REG-05: the tournament's paid entries of people banned since they paid: not seated at the
+    draw; the desk refunds each, minus any expenses (``cashier/refund/``)."""
+
+    permission_classes = [HasRole]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, pk):
+        t = get_object_or_404(Tournament, pk=pk)
+        return Response({"entries": registration.banned_paid_entries(t)})
+
+
 class ShiftView(APIView):
     """The signed-in cashier's totals for today, by payment method."""
 
@@ -385,13 +418,27 @@ class ShiftView(APIView):
                          "foreign": [{**f, "amount": str(f["amount"])} for f in totals["foreign"]]})
 
 
+class SalesView(APIView):
+    """The signed-in cashier's last sales (``?tournament=`` one tournament; ``?limit=``, at most
+    50), newest first: the desk's "Last sales", reversible from there after a reload."""
+
+    permission_classes = [HasRole]
+
+    @extend_schema(parameters=[OpenApiParameter("tournament", int), OpenApiParameter("limit", int)], responses=s.SaleSerializer(many=True))
+    def get(self, request):
+        tid = query_int(request, "tournament")
+        t = get_object_or_404(Tournament, pk=tid) if tid is not None else None
+        rows = selectors.last_sales(request.user, t, limit=query_limit(request, 15, maximum=50))
+        return Response(s.SaleSerializer(rows, many=True).data)
+
+
 class ReceiptView(APIView):
     permission_classes = [HasRole]
 
     @extend_schema(responses=s.LedgerRowSerializer)
     def get(self, request, number):
         row = get_object_or_404(LedgerRow, receipt_number=number)
-        return Response(s.LedgerRowSerializer(row).data)
+        return Response(s.LedgerRowSerializer(row, context={"request": request}).data)
 
 
 class EntryViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
@@ -474,8 +521,9 @@ class DisplayScreenViewSet(viewsets.ModelViewSet):
         screen = serializer.save()
         from tdmanager import realtime
 
-        if screen.tournament_id:
-            realtime.tournament_changed(screen.tournament_id, Action.TOURNAMENTS_DISPLAY_UPDATED)
+        # Every tournament the screen shows is announced: its announcement and its rotation change.
+        for pk in {screen.tournament_id, *screen.rotate.values_list("pk", flat=True)} - {None}:
+            realtime.tournament_changed(pk, Action.TOURNAMENTS_DISPLAY_UPDATED)
 
 
 class ChipSetViewSet(viewsets.ModelViewSet):

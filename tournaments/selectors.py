@@ -3,10 +3,12 @@ apps above ask. Reads only; the services that change state import these, never t
 
 from django.db.models import Q, Sum
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
-from . import penalties, signals
+from . import eventlog, penalties, signals
 from .actions import Action
-from .models import ChipAdjustment, ExchangeRate, LedgerRow, Penalty
+from .labels import penalty_kind_label
+from .models import ChipAdjustment, Entry, ExchangeRate, LedgerRow, Penalty
 
 
 def chips_in_play(t) -> int:
@@ -22,6 +24,30 @@ def active_penalties(t, now=None):
     now = now or timezone.now()
     over = Q(kind=penalties.TIME_SUSPENSION, ends_at__lte=now)
     return Penalty.objects.filter(tournament=t, status=Penalty.ACTIVE).exclude(over).select_related("entry", "person")
+
+
+def penalty_progress(p, now=None) -> dict:
+    """Where a running penalty stands, for the table map, the floor page and the API (PEN-03,
+    PEN-05): ``started``, ``hands_left``, ``seconds_left`` (a time suspension, on the clock),
+    ``clock_paused`` and a ``label`` in the user's language."""
+    now = now or timezone.now()
+    kind = penalty_kind_label(p.kind)
+    out = {"kind_label": kind, "started": p.started, "hands_left": None, "seconds_left": None, "clock_paused": False}
+    if p.kind in (penalties.MISSED_HANDS, penalties.MISSED_ROUNDS):
+        out["hands_left"] = p.hands_left if p.hands_total else None
+        if not p.started:
+            out["label"] = _("%(kind)s: starts after this hand") % {"kind": kind}
+        else:
+            out["label"] = _("%(kind)s: %(n)s of %(total)s hands left") % {"kind": kind, "n": p.hands_left, "total": p.hands_total}
+    elif p.kind == penalties.TIME_SUSPENSION and p.status == Penalty.ACTIVE:
+        paused = p.ends_at is None
+        left = max(0, round(p.seconds_left or 0) if paused else round((p.ends_at - now).total_seconds()))
+        out.update(seconds_left=left, clock_paused=paused)
+        text = _("%(kind)s: %(m)d:%(s)02d left") % {"kind": kind, "m": left // 60, "s": left % 60}
+        out["label"] = text + (" · " + _("clock paused") if paused else "")
+    else:
+        out["label"] = kind
+    return out
 
 
 def prize_forfeited_entries(t) -> set[int]:
@@ -55,6 +81,18 @@ def witness_list(t) -> list[dict]:
     return [{"event": e.pk, "action": e.action, "label": e.action_label, "at": e.created_at, "by": e.actor_label,
              "payload": e.payload, "witnesses": [{"name": w.name, "at": w.created_at} for w in e.witnesses.all()]}
             for e in events]
+
+
+def event_sentences(events, currency: str = "") -> list:
+    """The rows of the event log, each with ``sentence`` (``tournaments.eventlog``): the entries they
+    name are looked up in one query. Returns the rows (a list), for a page to loop over."""
+    rows = list(events)
+    refs = set().union(*(eventlog.entry_refs(e.payload) for e in rows)) if rows else set()
+    names = {e.pk: f"{e.person.full_name} (#{e.number})" for e in
+             Entry.objects.filter(pk__in=refs).select_related("person").only("number", "person__first_name", "person__last_name")}
+    for e in rows:
+        e.sentence = eventlog.sentence(e.action, e.payload, actor=e.actor_label, currency=currency, entries=names)
+    return rows
 
 
 def granted_to_regulator(user, tournament_id: int) -> bool:
@@ -104,3 +142,12 @@ def exchange_rates_of(day) -> list:
     for row in ExchangeRate.objects.filter(date=day).select_related("set_by").order_by("set_at", "id"):
         latest[(row.currency, row.base_currency)] = row
     return [latest[k] for k in sorted(latest)]
+
+
+def last_sales(user, tournament=None, limit: int = 15):
+    """The desk's "Last sales": this cashier's latest ledger rows (of one tournament when
+    given), newest first, with the reversal that cancelled each, if any."""
+    qs = LedgerRow.objects.filter(cashier=user).select_related("person", "reverses", "reversed_by")
+    if tournament is not None:
+        qs = qs.filter(tournament=tournament)
+    return list(qs.order_by("-receipt_number")[:limit])

@@ -1,11 +1,12 @@
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from . import fees
+from . import fees, receipts
 from .models import Alternate, BlindStructure, Entry, LedgerRow, Person, StructureItem, Tournament, TournamentEvent
-from .selectors import seat_of
+from .selectors import penalty_progress, seat_of
 
 REASON = 200  # the reason columns (LedgerRow.reason, Person.banned_reason, ChipAdjustment.reason)
 
@@ -115,11 +116,18 @@ class EntrySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Entry
-        fields = ["id", "tournament", "person", "person_name", "number", "person_entry_no", "status", "is_late", "pre_registered", "chips", "rebuys", "addons", "created_at", "busted_at", "place", "seat"]
+        fields = ["id", "tournament", "person", "person_name", "number", "person_entry_no", "status", "is_late", "pre_registered", "chips", "rebuys", "addons", "created_at", "busted_at", "place", "seat",
+                  "registration_state", "channel", "awaits_transfer", "funds_cleared_at", "checked_in_at", "id_checked", "no_show_at", "presence"]
+
+    registration_state = serializers.SerializerMethodField(help_text="REG-02: PRE_REGISTERED, PAID, CHECKED_IN, SEATED, BUSTED, CANCELLED, NO_SHOW")
+    awaits_transfer = serializers.BooleanField(read_only=True)
 
     @extend_schema_field(SeatSerializer(allow_null=True))
     def get_seat(self, obj):
         return seat_of(obj)
+
+    def get_registration_state(self, obj) -> str:
+        return obj.registration_state(seated=seat_of(obj) is not None)
 
 
 class LedgerRowSerializer(serializers.ModelSerializer):
@@ -128,17 +136,38 @@ class LedgerRowSerializer(serializers.ModelSerializer):
     reverses_receipt = serializers.IntegerField(source="reverses.receipt_number", read_only=True, default=None, allow_null=True)
     receipt_url = serializers.SerializerMethodField()
     receipt_pdf_url = serializers.SerializerMethodField()
+    phone_url = serializers.SerializerMethodField()
     reason = serializers.CharField(read_only=True)
 
     class Meta:
         model = LedgerRow
-        fields = ["id", "receipt_number", "tournament", "entry", "person", "kind", "prize_amount", "fee_amount", "side_amount", "jackpot_amount", "total", "currency", "tender_currency", "tender_amount", "exchange_rate", "chips", "method", "reference", "payee", "cashier_name", "created_at", "reverses_receipt", "reason", "receipt_url", "receipt_pdf_url"]
+        fields = ["id", "receipt_number", "tournament", "entry", "person", "kind", "prize_amount", "fee_amount", "side_amount", "jackpot_amount", "total", "currency", "tender_currency", "tender_amount", "exchange_rate", "chips", "method", "reference", "payee", "cashier_name", "created_at", "reverses_receipt", "reason", "receipt_url", "receipt_pdf_url", "phone_url"]
+
+    def get_phone_url(self, obj) -> str:
+        """The player's phone page of the entry sold (the receipt's QR code), "" where none."""
+        return receipts.phone_link(obj, self.context.get("request"))
 
     def get_receipt_url(self, obj) -> str:
         return reverse("receipt", args=[obj.receipt_number])
 
     def get_receipt_pdf_url(self, obj) -> str:
         return reverse("receipt-pdf", args=[obj.receipt_number])
+
+
+class SaleSerializer(LedgerRowSerializer):
+    """A row of the desk's "Last sales": the row, who it was for, and whether it was reversed."""
+
+    person_name = serializers.CharField(source="person.display_name", read_only=True, default="")
+    kind_display = serializers.CharField(source="get_kind_display", read_only=True)
+    method_display = serializers.CharField(source="get_method_display", read_only=True)
+    reversed_by_receipt = serializers.SerializerMethodField()
+
+    class Meta(LedgerRowSerializer.Meta):
+        fields = LedgerRowSerializer.Meta.fields + ["person_name", "kind_display", "method_display", "reversed_by_receipt"]
+
+    def get_reversed_by_receipt(self, obj) -> int | None:
+        rev = getattr(obj, "reversed_by", None)  # a reverse one-to-one: AttributeError when there is none
+        return rev.receipt_number if rev is not None else None
 
 
 class AlternateSerializer(serializers.ModelSerializer):
@@ -200,6 +229,28 @@ class EntryActionSerializer(serializers.Serializer):
     tender_currency = TENDER
 
 
+class CheckInSerializer(serializers.Serializer):
+    entry = serializers.PrimaryKeyRelatedField(queryset=Entry.objects.all())
+    id_checked = serializers.BooleanField(default=False, help_text="the identity document was seen (REG-02)")
+
+
+class TransferClearedSerializer(serializers.Serializer):
+    entry = serializers.PrimaryKeyRelatedField(queryset=Entry.objects.all())
+    reference = serializers.CharField(max_length=80)
+    jackpot = serializers.BooleanField(default=False)
+
+
+class PresenceSerializer(serializers.Serializer):
+    entry = serializers.PrimaryKeyRelatedField(queryset=Entry.objects.all())
+    presence = serializers.ChoiceField(choices=["", "ABSENT", "WITHDRAWN"], allow_blank=True)
+    reason = serializers.CharField(max_length=REASON, required=False, allow_blank=True, default="")
+
+
+class NoShowSerializer(serializers.Serializer):
+    entry = serializers.PrimaryKeyRelatedField(queryset=Entry.objects.all())
+    reason = serializers.CharField(max_length=REASON, required=False, allow_blank=True, default="")
+
+
 class PayReservationSerializer(EntryActionSerializer):
     jackpot = serializers.BooleanField(default=False, help_text="add the progressive jackpot's fee (REG-11)")
 
@@ -250,8 +301,10 @@ class DisplayScreenSerializer(serializers.ModelSerializer):
         from .models import DisplayScreen
 
         model = DisplayScreen
-        fields = ["id", "name", "tournament", "token", "show", "announcement", "url"]
+        fields = ["id", "name", "tournament", "token", "show", "announcement", "url", "rotate", "rotate_seconds"]
         read_only_fields = ["token"]
+        extra_kwargs = {"rotate": {"help_text": "tournaments the screen shows in turn (with its own tournament first)"},
+                        "rotate_seconds": {"help_text": "seconds each tournament stays on the screen (5–600)"}}
 
     def get_url(self, obj) -> str:
         return reverse("display", args=[obj.token])
@@ -312,6 +365,7 @@ class PenaltySerializer(serializers.ModelSerializer):
     player = serializers.CharField(source="person.display_name", read_only=True)
     tournament_name = serializers.CharField(source="tournament.name", read_only=True)
     seat = serializers.SerializerMethodField()
+    progress = serializers.SerializerMethodField()
 
     class Meta:
         from .models import Penalty
@@ -319,11 +373,16 @@ class PenaltySerializer(serializers.ModelSerializer):
         model = Penalty
         fields = ["id", "tournament", "tournament_name", "entry", "person", "player", "kind", "reason_code", "note", "preset", "rounds",
                   "players_at_table", "hands_total", "hands_served", "hands_left", "minutes", "ends_at", "chips", "prize_forfeited",
-                  "table_number", "status", "issued_at", "seat"]
+                  "table_number", "status", "issued_at", "seat", "started", "progress"]
 
     @extend_schema_field(SeatSerializer(allow_null=True))
     def get_seat(self, obj):
         return seat_of(obj.entry) if obj.status == "ACTIVE" else None
+
+    @extend_schema_field(OpenApiTypes.OBJECT)
+    def get_progress(self, obj):
+        """PEN-03 / PEN-05: ``started``, ``hands_left``, ``seconds_left`` (on the clock), ``clock_paused``, ``label``."""
+        return penalty_progress(obj)
 
 
 class IssuePenaltySerializer(serializers.Serializer):
@@ -336,6 +395,7 @@ class IssuePenaltySerializer(serializers.Serializer):
     chips = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=10**12)
     players_at_table = serializers.IntegerField(required=False, allow_null=True, min_value=2, max_value=11)
     note = serializers.CharField(required=False, allow_blank=True, default="", max_length=300)
+    between_hands = serializers.BooleanField(default=False, help_text="PEN-03: no hand is in play; the next hand dealt is the first one missed")
 
 
 class PenaltyActionSerializer(serializers.Serializer):
