@@ -7,6 +7,7 @@ for what follows every change (final table, breaks, balancing proposals, halts).
 """
 
 from .busts import mark_simultaneous, recompute_places, record_bust, remove_entry, undo_bust
+from .constraints import add_keep_apart, remove_keep_apart, remove_reservation, reserve_seat
 from .draws import draw, release_seat, seat_new_entry, tournament_started, undo_revival
 from .manual import clear_card, enter_card, open_draws
 from .moves import confirm_move, confirm_moves, move_player, undo_move

@@ -1,0 +1,149 @@
+"""SEAT-07: keep-apart pairs (every draw and balancing move honours them when it can, and a
+change that cannot is flagged) and seats reserved by hand, out of the draw."""
+
+import random
+
+import pytest
+
+from seating import engine, services
+from seating.models import KeepApart, SeatReservation, Table
+from tdmanager.errors import DomainError
+from tournaments.models import Entry, TournamentEvent
+from tournaments.services import lifecycle
+
+from .test_support import add_entries, seat_map, started  # noqa: F401 (fixture)
+
+pytestmark = pytest.mark.django_db
+
+
+def table_of(t, entry_id):
+    return next(n for n, seats in seat_map(t).items() if entry_id in seats.values())
+
+
+# --- the pure engine: a property over seeded draws ----------------------------------------
+
+
+def test_a_keep_apart_pair_is_never_seated_together_in_200_seeded_draws_of_40_players_on_5_tables():
+    players = list(range(1, 41))
+    pairs = [(1, 2), (3, 4), (5, 40), (7, 8)]
+    together_without = 0
+    for seed in range(200):
+        draw = engine.draw_seats(players, capacity=8, rng=random.Random(seed), apart=pairs)
+        assert len(draw.tables) == 5 and sorted(len(t.seats) for t in draw.tables) == [8] * 5
+        assert engine.apart_conflicts(draw.tables, pairs) == [], seed
+        plain = engine.draw_seats(players, capacity=8, rng=random.Random(seed))
+        together_without += bool(engine.apart_conflicts(plain.tables, pairs))
+    assert together_without > 50  # without the constraint the same seeds do seat pairs together
+
+
+def test_a_break_draw_keeps_a_pair_apart_when_another_seat_card_allows_it():
+    # Table 3 breaks; the partner of its players sits at table 1; table 2 has room too.
+    tables = [engine.Table(1, 9, {1: 100, 2: 101, 3: 102, 4: 103, 5: 104, 6: 105}, 1, 6),
+              engine.Table(2, 9, {1: 200, 2: 201, 3: 202, 4: 203, 5: 204, 6: 205}, 1, 6),
+              engine.Table(3, 9, {1: 300, 2: 301}, 1, 2)]
+    for seed in range(50):
+        draw = engine.draw_break(tables, 3, random.Random(seed), apart=[(300, 100), (301, 205)])
+        to = {m.player: m.to_table for m in draw.moves}
+        assert to[300] != 1 and to[301] != 2, seed
+        # the logged orders are the final ones: the player ranked i takes seat card i
+        assert [(m.to_table, m.to_seat) for m in sorted(draw.moves, key=lambda m: [p for p, _ in draw.card_order].index(m.player))] \
+            == list(draw.seat_order)
+
+
+def test_balancing_sends_the_mover_to_another_short_table_rather_than_to_his_partner():
+    tables = [engine.Table(1, 9, {s: 10 + s for s in range(1, 10)}, 3, 2),
+              engine.Table(2, 9, {s: 20 + s for s in range(1, 8)}, 3, 2),
+              engine.Table(3, 9, {s: 30 + s for s in range(1, 8)}, 3, 2)]
+    plain = engine.plan_balance(tables, rng=random.Random(1))
+    assert [(m.player, m.to_table) for m in plain] == [(14, 2)]  # the next big blind goes to table 2
+    kept = engine.plan_balance(tables, rng=random.Random(1), apart=[(14, 25)])
+    assert [(m.player, m.to_table) for m in kept] == [(14, 3)]
+
+
+def test_a_late_seat_avoids_the_partners_table():
+    tables = [engine.Table(1, 9, {1: 1, 2: 2}, 1, 2), engine.Table(2, 9, {1: 3, 2: 4}, 1, 2)]
+    for seed in range(30):
+        late = engine.draw_late_seat(tables, 99, random.Random(seed), apart=[(99, 3)])
+        assert late.table == 1
+
+
+# --- through the services ------------------------------------------------------------------
+
+
+def test_the_initial_draw_keeps_pairs_apart_and_logs_it(make_tournament, actor):
+    t = make_tournament()
+    entries = add_entries(t, 16)
+    services.add_keep_apart(t, entries[0].person, entries[1].person, actor=actor, reason="spouses")
+    services.add_keep_apart(None, entries[2].person, entries[3].person, actor=actor, reason="partners", everywhere=True)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    assert table_of(t, entries[0].pk) != table_of(t, entries[1].pk)
+    assert table_of(t, entries[2].pk) != table_of(t, entries[3].pk)
+    assert TournamentEvent.objects.filter(tournament=t, action="seating.keep_apart.added").count() == 1
+    assert not TournamentEvent.objects.filter(tournament=t, action="seating.keep_apart.unmet").exists()
+
+
+def test_a_pair_that_cannot_be_kept_apart_is_flagged(started, actor):
+    t = started(10)  # tables of 5 and 5: the final table (9) forms on the next bust
+    a, b = [e for e in Entry.objects.filter(tournament=t).order_by("number")][:2]
+    services.add_keep_apart(t, a.person, b.person, actor=actor, reason="siblings")
+    victim = next(e for e in Entry.objects.filter(tournament=t, status=Entry.ACTIVE) if e.pk not in (a.pk, b.pk))
+    services.record_bust(t, [victim], actor=actor)
+    assert table_of(t, a.pk) == table_of(t, b.pk)  # one table left
+    flag = TournamentEvent.objects.get(tournament=t, action="seating.keep_apart.unmet")
+    assert flag.payload["pairs"] == [{"table": table_of(t, a.pk), "entries": sorted([a.pk, b.pk])}]
+
+
+def test_a_pair_of_one_person_or_twice_is_refused(make_tournament, actor):
+    t = make_tournament()
+    e1, e2 = add_entries(t, 2)
+    with pytest.raises(DomainError) as exc:
+        services.add_keep_apart(t, e1.person, e1.person, actor=actor)
+    assert exc.value.code == "same_person"
+    services.add_keep_apart(t, e1.person, e2.person, actor=actor)
+    with pytest.raises(DomainError) as exc:
+        services.add_keep_apart(t, e2.person, e1.person, actor=actor)
+    assert exc.value.code == "pair_exists"
+    pair = KeepApart.objects.get()
+    services.remove_keep_apart(t, pair, actor=actor, reason="mistake")
+    assert not KeepApart.objects.exists()
+
+
+def test_a_reserved_seat_is_out_of_the_draw_and_its_player_sits_there(make_tournament, actor):
+    t = make_tournament()
+    entries = add_entries(t, 12)
+    res = services.reserve_seat(t, entries[5], 2, 1, actor=actor, reason="wheelchair access")
+    assert res.reason == "wheelchair access"
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    assert seat_map(t)[2][1] == entries[5].pk
+    draw = TournamentEvent.objects.get(tournament=t, action="seating.draw.initial")
+    assert draw.payload["reserved"] == [[entries[5].pk, 2, 1]]
+    assert entries[5].pk not in [e for e, _t, _s in draw.payload["assignment"]]
+    assert sum(len(s) for s in seat_map(t).values()) == 12
+
+
+def test_a_reservation_needs_a_reason_and_a_free_seat(make_tournament, actor):
+    t = make_tournament()
+    e1, e2 = add_entries(t, 2)
+    with pytest.raises(DomainError) as exc:
+        services.reserve_seat(t, e1, 1, 1, actor=actor, reason=" ")
+    assert exc.value.code == "reason_required"
+    services.reserve_seat(t, e1, 1, 1, actor=actor, reason="near the exit")
+    with pytest.raises(DomainError) as exc:
+        services.reserve_seat(t, e2, 1, 1, actor=actor, reason="also")
+    assert exc.value.code == "seat_reserved"
+    with pytest.raises(DomainError) as exc:
+        services.reserve_seat(t, e2, 1, 12, actor=actor, reason="too far")
+    assert exc.value.code == "bad_seat"
+    assert SeatReservation.objects.count() == 1
+
+
+def test_the_tv_table_keeps_its_mark_and_pairs_are_kept_apart_around_it(started, actor):
+    t = started(18)
+    services.set_tv_table(t, 1, True, actor=actor, reason="feature")
+    a, b = Entry.objects.filter(tournament=t).order_by("number")[:2]
+    services.add_keep_apart(t, a.person, b.person, actor=actor)
+    late = add_entries(t, 1)[0]
+    services.add_keep_apart(t, late.person, a.person, actor=actor)
+    services.seat_new_entry(t, late, actor)
+    assert table_of(t, late.pk) != table_of(t, a.pk)
+    assert Table.objects.get(tournament=t, number=1).tv
