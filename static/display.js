@@ -144,6 +144,13 @@
   }
   follow(0);
   if (shown.length > 1) setInterval(() => follow((turn + 1) % shown.length), Math.max(5, R.seconds || 20) * 1000);
+  // The director may change what the screen shows (displays page): look every 30 s, reload on a change.
+  setInterval(async () => {
+    try {
+      const r = await fetch(location.pathname + "?config=1", { cache: "no-store" });
+      if (r.ok && JSON.stringify(await r.json()) !== JSON.stringify(R)) location.reload();
+    } catch (e) { /* offline: keep showing what it shows */ }
+  }, 30000);
 
   function tick() {
     if (!live) return;

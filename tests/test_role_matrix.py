@@ -164,7 +164,7 @@ STAFF_ONLY_READS = ["tournament-ledger", "tournament-entries", "tournament-event
                     "entry-detail", "person-list", "person-detail", "api-receipt", "api-payouts-slip",
                     "api-payouts-due", "api-payouts-report", "api-jackpot", "api-seating-tables", "api-seating-busts",
                     "api-seating-moves", "screen-list", "api-formats-flight",
-                    "tournament", "people", "person", "receipt", "payouts-tournament", "payouts-due", "formats"]
+                    "tournament", "people", "person", "receipt", "payouts-tournament", "payouts-due", "formats", "displays"]
 
 
 @pytest.mark.parametrize("name", STAFF_ONLY_READS)
@@ -177,6 +177,13 @@ def test_a_lobby_screen_login_reads_no_money_entries_log_or_personal_data(name):
 @pytest.mark.parametrize("name", ["tournament-detail", "api-clock", "structure-detail", "api-payouts-table", "api-seating-standings"])
 def test_a_lobby_screen_login_reads_what_the_lobby_shows(name):
     assert policy.permits({"display"}, name, "GET")
+
+
+@pytest.mark.parametrize("name", ["phone", "phone-state", "phone-stream", "phone-qr", "seating-lookup"])
+def test_the_players_pages_are_public_and_read_only(name):
+    """Issue #14: the player's phone page (the entry's token is its key) and the seat lookup."""
+    assert policy.is_public(name, "GET")
+    assert not policy.permits({"director"}, name, "POST")
 
 
 def test_display_changes_nothing():
@@ -219,6 +226,7 @@ def test_display_changes_nothing():
     ("api-ruling-notes", "POST", None, False, True),
     ("tournament", "POST", "addendum", True, False),
     ("api-stub-reports", "POST", None, True, False),
+    ("screen-detail", "PATCH", None, False, False),  # a screen's rotation: the director's
 ])
 def test_who_may_act(name, method, op, cashier, floor):
     assert policy.permits({"cashier"}, name, method, op) is cashier

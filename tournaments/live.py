@@ -93,10 +93,12 @@ def display(request, token: str):
     if not shown:
         raise Http404
     t = shown[0]
+    panels = {p: screen.shows(p) for p in DisplayScreen.PANELS}
+    rotation = {"seconds": screen.rotate_seconds, "tournaments": [{"id": x.pk, "name": x.name} for x in shown], "panels": panels}
+    if request.GET.get("config"):  # the page asks now and then: a new rotation or new panels reload it
+        return JsonResponse(rotation)
     other = signals.ask_one(signals.display_wanted, tournament=t, request=request)  # a heads-up bracket (FMT-12)
     if other is not None:
         return other
-    panels = {p: screen.shows(p) for p in DisplayScreen.PANELS}
-    rotation = {"seconds": screen.rotate_seconds, "tournaments": [{"id": x.pk, "name": x.name} for x in shown]}
     return render(request, "display.html", {"screen": screen, "t": t, "panels": panels, "panels_json": json.dumps(panels), "token": token,
                                             "rotation": rotation})

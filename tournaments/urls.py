@@ -1,12 +1,16 @@
 from django.urls import path
 
-from . import live, oversight_views, views
+from . import live, oversight_views, phone, views
 
 urlpatterns = [
     path("live/time/", live.live_time, name="live-time"),
     path("live/<int:pk>/state/", live.live_state, name="live-state"),
     path("live/<int:pk>/stream/", live.live_stream, name="live-stream"),
     path("display/<str:token>/", live.display, name="display"),
+    path("p/<str:token>/", phone.phone_page, name="phone"),
+    path("p/<str:token>/state/", phone.phone_data, name="phone-state"),
+    path("p/<str:token>/stream/", phone.phone_stream, name="phone-stream"),
+    path("p/<str:token>/qr.svg", phone.phone_qr, name="phone-qr"),
     path("", views.dashboard, name="dashboard"),
     path("desk/", views.desk, name="desk"),
     path("desk/receipt/<int:number>/", views.receipt, name="receipt"),
@@ -18,6 +22,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/", views.tournament_detail, name="tournament"),
     path("tournaments/<int:pk>/edit/", views.tournament_edit, name="tournament-edit"),
     path("tournaments/<int:pk>/clock/", views.clock_page, name="clock-control"),
+    path("displays/", views.displays_page, name="displays"),
     path("tournaments/<int:pk>/floor/", views.floor_page, name="floor-tools"),
     path("tournaments/<int:pk>/rulings/", oversight_views.rulings_page, name="rulings"),
     path("tournaments/<int:pk>/witness/", oversight_views.witness_page, name="witness"),

@@ -3,11 +3,14 @@
 Views are thin: they read, render, or call one service. The desk page talks to the API.
 """
 
+from datetime import timedelta
+
 from django import forms
 from django.contrib import messages
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -15,10 +18,11 @@ from tdmanager import policy
 from tdmanager.errors import DomainError
 from tdmanager.roles import user_roles
 
-from . import clockview, fees, receipts, selectors, signals
+from . import clockview, fees, labels, receipts, selectors, signals
 from .house import HouseRules
-from .models import BlindStructure, Entry, LedgerRow, RegulatorGrant, Tournament
+from .models import BlindStructure, DisplayScreen, Entry, LedgerRow, RegulatorGrant, Tournament
 from .services import cashier, lifecycle, oversight, setup, streaming
+from .services import floor as floor_service
 from .services.events import Actor
 
 
@@ -52,12 +56,12 @@ def desk(request):
 
 def receipt(request, number):
     row = get_object_or_404(LedgerRow.objects.select_related("tournament", "entry", "person", "cashier"), receipt_number=number)
-    return render(request, "receipt.html", receipts.receipt_context(row))
+    return render(request, "receipt.html", receipts.receipt_context(row, request))
 
 
 def receipt_pdf(request, number):
     row = get_object_or_404(LedgerRow.objects.select_related("tournament", "entry", "person", "cashier"), receipt_number=number)
-    resp = HttpResponse(receipts.receipt_pdf(row), content_type="application/pdf")
+    resp = HttpResponse(receipts.receipt_pdf(row, request), content_type="application/pdf")
     resp["Content-Disposition"] = f'inline; filename="receipt-{number}.pdf"'
     return resp
 
@@ -234,7 +238,7 @@ def tournament_detail(request, pk):
         return redirect("tournament", pk=t.pk)
     entries = t.entries.select_related("person").order_by("number")
     totals = cashier.ledger_totals(t)
-    events = t.events.order_by("-id")[:50]
+    events = selectors.event_sentences(t.events.order_by("-id")[:50], t.currency)
     links = [link for answer in signals.ask(signals.page_links, tournament=t) for link in answer]
     fee_info = {"statutory_fee": fees.statutory_fee(t.buy_in), "fee_is_override": fees.is_override(t.buy_in, t.fee)}
     return render(request, "tournament_detail.html", {**fee_info, **oversight_context(t), "section_links": links, "needs_report": lifecycle.requires_prestart_report(t), "streaming_live": HouseRules.of(t).streaming_live, "t": t, "entries": entries, "totals": totals, "events": events, "alternates": t.alternates.filter(status="WAITING").select_related("person")})
@@ -259,10 +263,12 @@ def floor_page(request, pk):
 
     t = get_object_or_404(Tournament, pk=pk)
     entries = t.entries.filter(status=Entry.ACTIVE).select_related("person").order_by("person__last_name", "person__first_name")
-    kinds = [(k, k.replace("_", " ").capitalize()) for k in penalties.PENALTY_TYPES]
+    kinds = labels.penalty_kinds()
     reasons = [(code, penalties.reason_label(code)) for code in sorted(penalties.REASON_CODES)]
     selected = request.GET.get("entry")
-    return render(request, "floor.html", {"t": t, "entries": entries, "kinds": kinds, "reasons": reasons, "jackpot": HouseRules.of(t).jackpot,
+    rules = HouseRules.of(t)
+    return render(request, "floor.html", {"t": t, "entries": entries, "kinds": kinds, "reasons": reasons, "jackpot": rules.jackpot,
+                                          "limits": floor_service.penalty_limits(rules),
                                           "selected_entry": int(selected) if selected and selected.isascii() and selected.isdigit() and len(selected) < 19 else None})
 
 
@@ -278,3 +284,13 @@ def chipsets_page(request):
     from .models import ChipSet
 
     return render(request, "chipsets.html", {"chipsets": ChipSet.objects.prefetch_related("denominations")})
+
+
+def displays_page(request):
+    """The venue's lobby screens: what each shows, and the tournaments it rotates between."""
+    screens = DisplayScreen.objects.select_related("tournament").prefetch_related("rotate").order_by("name")
+    recent = timezone.now() - timedelta(days=3)
+    choices = Tournament.objects.filter(Q(status__in=[Tournament.PLANNED, Tournament.REGISTERING, Tournament.RUNNING]) | Q(start_at__gte=recent)
+                                        ).exclude(status=Tournament.CANCELLED).order_by("start_at", "id")
+    rows = [{"screen": sc, "rotating": {t.pk for t in sc.rotate.all()}} for sc in screens]
+    return render(request, "displays.html", {"rows": rows, "choices": choices})

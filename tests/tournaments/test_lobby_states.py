@@ -144,3 +144,34 @@ def test_next_break_in_is_the_time_left_plus_the_levels_before_the_break(field, 
     p2 = build_snapshot(t, now=later + timedelta(seconds=90))["clock"]
     assert p1["seconds_to_next_break"] == p2["seconds_to_next_break"] == c["seconds_to_next_break"]
     assert p1["ends_at"] is None and p1["seconds_left"] + p1["next_break_after_item"] == p1["seconds_to_next_break"]
+
+
+def test_the_director_sets_a_screens_rotation_through_the_api(make_tournament, api, director, floor_user, client):
+    from tournaments.models import DisplayScreen
+
+    a, b = make_tournament(name="Main"), make_tournament(name="Side")
+    screen = DisplayScreen.objects.create(name="Lobby", token="rot-api")
+    url = f"/api/v1/screens/{screen.pk}/"
+    assert api(floor_user).patch(url, {"rotate": [a.pk]}, format="json").status_code == 403
+    r = api(director).patch(url, {"rotate": [a.pk, b.pk], "rotate_seconds": 15}, format="json")
+    assert r.status_code == 200 and sorted(r.json()["rotate"]) == sorted([a.pk, b.pk]) and r.json()["rotate_seconds"] == 15
+    bad = api(director).patch(url, {"rotate_seconds": 2}, format="json")
+    assert bad.status_code == 400 and bad.json()["code"]
+    assert api(director).patch(url, {"rotate": [987654]}, format="json").status_code == 400
+    # The screen's page rotates between them and its token reads both (and nothing else).
+    config = client.get("/display/rot-api/?config=1").json()
+    assert [x["name"] for x in config["tournaments"]] == ["Main", "Side"] and config["seconds"] == 15
+    other = make_tournament(name="Elsewhere")
+    assert client.get(f"/live/{b.pk}/state/?token=rot-api").status_code == 200
+    assert client.get(f"/live/{other.pk}/state/?token=rot-api").status_code == 403
+
+
+def test_the_displays_page_lists_screens_with_their_rotation(make_tournament, client, director):
+    from tournaments.models import DisplayScreen
+
+    a = make_tournament(name="Main")
+    screen = DisplayScreen.objects.create(name="Bar TV", token="rot-page")
+    screen.rotate.set([a])
+    client.force_login(director)
+    html = client.get("/displays/").content.decode()
+    assert "Bar TV" in html and f'name="rotate" value="{a.pk}" class="w-auto" checked' in html
