@@ -58,6 +58,10 @@ def jackpot_fund_changed(sender, tournament, entry=None, **kwargs):
         transaction.on_commit(lambda: [realtime.tournament_changed(pk) for pk in others])
 
 
+def entry_view_parts(sender, entry, **kwargs):
+    return selectors.entry_prizes(entry)
+
+
 def page_links(sender, tournament, **kwargs):
     return selectors.tournament_links(tournament)
 
@@ -75,4 +79,5 @@ def connect():
     signals.entry_cancelled.connect(jackpot_fund_changed, dispatch_uid="payouts.jackpot_fund_changed.cancelled")
     signals.price_checked.connect(price_checked, dispatch_uid="payouts.price_checked")
     signals.page_links.connect(page_links, dispatch_uid="payouts.page_links")
+    signals.entry_view_parts.connect(entry_view_parts, dispatch_uid="payouts.entry_view_parts")
     signals.report_links.connect(report_links, dispatch_uid="payouts.report_links")

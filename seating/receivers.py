@@ -59,6 +59,14 @@ def snapshot_parts(sender, tournament, **kwargs):
     return selectors.display_summary(tournament)
 
 
+def entry_view_parts(sender, entry, **kwargs):
+    return selectors.entry_view(entry)
+
+
+def overview_parts(sender, tournament, **kwargs):
+    return selectors.overview(tournament)
+
+
 def page_links(sender, tournament, **kwargs):
     return selectors.tournament_links(tournament)
 
@@ -76,3 +84,5 @@ def connect():
     signals.tv_table_wanted.connect(tv_table_wanted, dispatch_uid="seating.tv_table_wanted")
     signals.snapshot_parts.connect(snapshot_parts, dispatch_uid="seating.snapshot_parts")
     signals.page_links.connect(page_links, dispatch_uid="seating.page_links")
+    signals.entry_view_parts.connect(entry_view_parts, dispatch_uid="seating.entry_view_parts")
+    signals.overview_parts.connect(overview_parts, dispatch_uid="seating.overview_parts")

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from tournaments.actions import Action
 from tournaments.house import HouseRules
 from tournaments.models import Entry, TournamentEvent
-from tournaments.selectors import active_penalties
+from tournaments.selectors import active_penalties, penalty_progress
 
 from . import engine
 from .models import Bust, PendingMove, Seat, Table
@@ -80,6 +80,25 @@ def display_summary(tournament) -> dict:
     return {"tables": [{"number": c["table__number"], "players": c["n"]} for c in counts], "seats": seats, "moves": moves}
 
 
+def entry_view(entry) -> dict:
+    """What the player's phone page shows of seating, for this entry alone: his or her seat and
+    the move still to make (where to go), never anybody else's."""
+    move = PendingMove.objects.filter(tournament_id=entry.tournament_id, entry=entry, status=PendingMove.PROPOSED).order_by(
+        "id").values("from_table", "from_seat", "to_table", "to_seat").first()
+    return {"seat": seat_of(entry), "move": move}
+
+
+def overview(tournament) -> dict:
+    """The floor overview's seating columns: tables in play, moves pending, halted tables."""
+    tables, rows = engine_tables(tournament)
+    halted = [n for n in engine.halted_tables(tables) if not rows[n].halt_waived]
+    return {
+        "tables": sum(1 for t in tables if t.seats),
+        "moves_pending": PendingMove.objects.filter(tournament=tournament, status=PendingMove.PROPOSED).count(),
+        "halted_tables": halted,
+    }
+
+
 # --- the table map ----------------------------------------------------------------------------
 
 
@@ -114,9 +133,9 @@ def table_map(tournament) -> dict:
     due = engine.table_to_break(tables, break_order=h.break_order, final_table_size=h.final_table_size)
     # PEN-04: a penalty belongs to the entry, so it shows wherever the player now sits.
     penalties = {}
+    # The table map shows each penalised player's hands left, or a time suspension's time (PEN-03, PEN-05).
     for p in active_penalties(tournament):
-        label = p.kind.replace("_", " ").lower() + (f" {p.hands_left}/{p.hands_total}" if p.hands_total else "")
-        penalties.setdefault(p.entry_id, []).append(label)
+        penalties.setdefault(p.entry_id, []).append(penalty_progress(p))
     out_tables = []
     for table in tables:
         row = rows[table.number]
@@ -202,7 +221,8 @@ def busts(tournament, limit: int | None = None) -> list[dict]:
         {"id": b.pk, "entry": b.entry_id, "entry_number": b.entry.number, "player": b.entry.person.full_name, "table": b.table_number,
          "seat": b.seat_number, "order": b.order, "place": b.place, "shared_with": b.shared_with, "starting_stack": b.starting_stack,
          "hand_group": b.hand_group, "h4h_hand": b.h4h_hand, "kind": b.kind, "busted_at": b.busted_at.isoformat(),
-         "reported_by": b.reported_by.get_username() if b.reported_by_id else None, "void": b.void, "reason": b.reason}
+         "reported_by": b.reported_by.get_username() if b.reported_by_id else None, "void": b.void, "reason": b.reason,
+         "simultaneous": b.simultaneous_group is not None, "simultaneous_reason": b.simultaneous_reason}
         for b in qs
     ]
 

@@ -4,7 +4,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
-from .models import LedgerRow
+from .models import Entry, LedgerRow
+from .phone import phone_path
 from .selectors import seat_of
 
 # What the prize-pool part of a row is: a rebuy's receipt says "Rebuy", not "Buy-in".
@@ -32,7 +33,17 @@ def tender_text(row: LedgerRow) -> tuple[str, str] | None:
     return (f"{row.tender_amount} {row.tender_currency}", f"1 {row.tender_currency} = {row.exchange_rate.normalize():f} {row.currency}")
 
 
-def receipt_context(row: LedgerRow) -> dict:
+def phone_link(row: LedgerRow, request=None) -> str:
+    """The player's phone page of the entry this row sold (the QR code on the receipt), as an
+    absolute address when ``request`` is given; "" for a reversal, a refund or a cancelled entry."""
+    e = row.entry
+    if e is None or not e.phone_token or e.status == Entry.CANCELLED or row.kind in (LedgerRow.REVERSAL, LedgerRow.REFUND):
+        return ""
+    path = phone_path(e)
+    return request.build_absolute_uri(path) if request is not None else path
+
+
+def receipt_context(row: LedgerRow, request=None) -> dict:
     seat = seat_of(row.entry) if row.entry_id else None
     t = row.tournament
     tender = tender_text(row)
@@ -50,6 +61,8 @@ def receipt_context(row: LedgerRow) -> dict:
         "method": row.get_method_display(),
         "cashier": row.cashier.get_username() if row.cashier else "",
         "reverses": row.reverses.receipt_number if row.reverses_id else None,
+        "phone_link": phone_link(row, request),
+        "phone_token": row.entry.phone_token if row.entry_id else "",
     }
 
 
@@ -88,9 +101,10 @@ def receipt_lines(row: LedgerRow) -> list[tuple[str, str]]:
     return lines
 
 
-def receipt_pdf(row: LedgerRow) -> bytes:
-    """An 80 mm wide receipt, as tall as its lines need."""
+def receipt_pdf(row: LedgerRow, request=None) -> bytes:
+    """An 80 mm wide receipt, as tall as its lines need, with the QR code of the player's page."""
     from tdmanager.pdf import slip_pdf
 
     return slip_pdf(title=f"Receipt {row.receipt_number}", heading=row.tournament.name, lines=receipt_lines(row),
-                    footer=_("Keep this receipt: show it at your table to receive your chips."))
+                    footer=_("Keep this receipt: show it at your table to receive your chips."),
+                    qr=phone_link(row, request), qr_caption=_("Your seat, the clock and the payouts on your phone:"))

@@ -48,6 +48,14 @@ tv_table_wanted = Signal()
 #: (seating: tables, seat lookup, moves; payouts: prize pool and payouts).
 snapshot_parts = Signal()
 
+#: ``entry`` → a dict merged into what the player's phone page shows about that entry alone
+#: (seating: ``seat`` and the ``move`` to make; payouts: the ``prizes`` won).
+entry_view_parts = Signal()
+
+#: ``tournament`` → a dict merged into the floor overview row of a running tournament
+#: (seating: tables in play, moves pending, halted tables).
+overview_parts = Signal()
+
 #: ``tournament`` → ``[{"label", "url"}]``: buttons on the tournament page (each app's pages).
 page_links = Signal()
 

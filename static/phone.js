@@ -1,0 +1,90 @@
+// The player's phone page: his or her seat, a move to make, the clock counted locally, the
+// field and the payout ladder. The state comes from the entry's own live stream (/p/<token>/),
+// which carries only what this entry may see. Everything is written as text.
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const el = $("phone");
+  const T = JSON.parse($("phone-i18n").textContent), F = window.TDMFormat;
+  const set = (id, v) => { const e = $(id); if (e && e.textContent !== String(v)) e.textContent = v; };
+  const fmt = (s, vals) => s.replace(/\{(\w+)\}/g, (_, k) => vals[k]);
+  const node = (tag, text, cls) => { const e = document.createElement(tag); e.textContent = text; if (cls) e.className = cls; return e; };
+  let lastLadder = null;
+
+  function inBand(band, place) {
+    const parts = String(band).split(/[–-]/).map(Number);
+    return place >= parts[0] && place <= (parts[1] || parts[0]);
+  }
+
+  function render(s) {
+    const e = s.entry || {}, c = s.clock || {}, t = s.tournament || {};
+    const out = e.status === "BUSTED" || (e.place && t.status === "FINISHED");
+    $("seat-box").hidden = !s.seat || out;
+    if (s.seat) { set("seat-table", s.seat.table); set("seat-seat", s.seat.seat); }
+    $("move-box").hidden = !s.move || out;
+    document.body.classList.toggle("moving", !!s.move && !out);
+    if (s.move) {
+      set("move-text", fmt(T.goTo, { table: s.move.to_table, seat: s.move.to_seat }));
+      set("move-from", fmt(T.from, { table: s.move.from_table, seat: s.move.from_seat }));
+    }
+    $("out-box").hidden = !out;
+    if (out) {
+      set("out-place", e.place === 1 ? T.winner : e.place ? fmt(T.place, { place: e.place }) : "");
+      const cash = (s.prizes || []).map((p) => p.kind === "CASH" ? F.num(p.amount) + " " + t.currency : p.description).filter(Boolean);
+      const paid = (s.prizes || []).length && s.prizes.every((p) => p.paid);
+      set("out-prize", cash.length ? fmt(paid ? T.prizePaid : T.prize, { amount: cash.join(" + ") }) : e.place ? T.noPrize : "");
+    }
+    const wait = $("wait-box");
+    wait.hidden = !!s.seat || out;
+    if (!wait.hidden) set("wait-box", t.status === "FINISHED" || t.status === "CANCELLED" ? T.ended : t.status === "RUNNING" ? T.waitSeat : T.waitDraw);
+
+    let status = "";
+    if (t.status === "FINISHED") status = T.finished;
+    else if (t.status === "CANCELLED") status = T.cancelled;
+    else if (c.status === "PAUSED") status = T.paused;
+    else if (c.status === "HAND_FOR_HAND") status = T.h4h;
+    else if (c.status === "NOT_STARTED" || t.status !== "RUNNING") status = T.notStarted;
+    set("status", status);
+    set("level-label", c.is_break ? T.brk : c.level_number ? T.level + " " + c.level_number : "");
+    if (c.small_blind !== null && c.small_blind !== undefined) {
+      set("blinds", F.num(c.small_blind) + " / " + F.num(c.big_blind));
+      set("ante", c.ante ? (c.ante_type === "BB_ANTE" ? T.bbAnte : T.ante) + " " + F.num(c.ante) : "");
+    } else { set("blinds", c.is_break ? T.brk : ""); set("ante", ""); }
+    const n = c.next;
+    set("next", !n ? "—" : n.is_break ? T.brk + " " + n.minutes + "′" : F.num(n.small_blind) + " / " + F.num(n.big_blind) + (n.ante ? " (" + F.num(n.ante) + ")" : ""));
+    set("players", s.entries ? F.num(s.players_left) + " / " + F.num(s.entries) : F.num(s.players_left));
+    set("avg", F.num(s.average_stack));
+    set("pool", s.prize_pool ? F.num(s.prize_pool) + " " + t.currency : "—");
+    set("latereg", s.late_registration_open ? T.open : T.closed);
+    set("announce", (s.announcements || []).join(" · "));
+    const rows = (s.payouts || []).map((p) => [String(p.places), p.amount && Number(p.amount) ? F.num(p.amount) + " " + t.currency : p.prize || ""]);
+    const key = JSON.stringify([rows, e.place, out]);
+    if (key !== lastLadder) {
+      lastLadder = key;
+      $("payouts").replaceChildren(...rows.map(([places, amount]) => {
+        const li = document.createElement("li");
+        const mine = out && e.place && inBand(places, e.place);
+        if (mine) li.className = "mine";
+        li.append(node("span", places + (mine ? " · " + T.you : "")), node("b", amount));
+        return li;
+      }));
+    }
+  }
+
+  const initial = JSON.parse($("phone-state").textContent);
+  const live = window.TDMLive({ base: "/p/" + encodeURIComponent(el.dataset.token), initial, onState: render });
+  function tick() {
+    const s = live.state.snap, c = s && s.clock;
+    const over = s && (s.tournament.status === "FINISHED" || s.tournament.status === "CANCELLED");
+    const left = over || !c || c.status === "NOT_STARTED" && s.tournament.status !== "RUNNING" ? null : live.secondsLeft();
+    set("clock", F.clock(left));
+    $("clock").classList.toggle("low", left !== null && left <= 60 && c && !c.is_break);
+    const toBreak = c && c.seconds_to_next_break;
+    // "Next break in" counts down with the clock: the level's remaining time moves it too.
+    set("next-break", toBreak === null || toBreak === undefined || over ? "—"
+      : F.clock(c.status === "RUNNING" && left !== null ? Math.max(0, toBreak - (c.seconds_left - left)) : toBreak));
+    $("conn").className = "conn " + (live.state.connected ? "ok" : "off");
+  }
+  render(initial);
+  tick();
+  setInterval(tick, 250);
+})();
