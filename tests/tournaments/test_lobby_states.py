@@ -175,3 +175,14 @@ def test_the_displays_page_lists_screens_with_their_rotation(make_tournament, cl
     client.force_login(director)
     html = client.get("/displays/").content.decode()
     assert "Bar TV" in html and f'name="rotate" value="{a.pk}" class="w-auto" checked' in html
+
+
+def test_the_lobby_pictures_speak_italian(make_tournament, client):
+    from tournaments.models import DisplayScreen
+
+    t = make_tournament(name="Main")
+    DisplayScreen.objects.create(name="Lobby", token="it-tv", tournament=t)
+    client.cookies["django_language"] = "it"
+    html = client.get("/display/it-tv/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    for text in ("IN PROGRAMMA", "ISCRIZIONI APERTE", "TAVOLO FINALE", "Si parte tra", "Vincitore", "Prossima pausa tra"):
+        assert text in html, text
