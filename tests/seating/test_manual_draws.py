@@ -1,0 +1,112 @@
+"""SEAT-01 / SEAT-04 manual draws (``draw_mode`` MANUAL): printed seat cards, the floor enters
+who drew which card; the start and a table break's two steps, logged as the electronic draw."""
+
+import pytest
+
+from seating import services
+from seating.models import ManualDraw, PendingMove
+from tdmanager.errors import DomainError
+from tournaments.models import Entry, TournamentEvent
+from tournaments.services import lifecycle
+
+from .test_support import add_entries, seat_map
+
+pytestmark = pytest.mark.django_db
+
+
+def manual(make_tournament, n, **kw):
+    t = make_tournament(settings={"draw_mode": "MANUAL"}, **kw)
+    entries = add_entries(t, n)
+    return t, entries
+
+
+def test_a_manual_start_prints_cards_and_seats_the_players_on_the_cards_they_drew(make_tournament, actor):
+    t, entries = manual(make_tournament, 12)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    assert seat_map(t) == {}  # nobody sits before the cards are entered
+    d = ManualDraw.objects.get(tournament=t, status=ManualDraw.OPEN)
+    assert len(d.cards) == 12 and sorted(map(tuple, d.cards)) == sorted({tuple(c) for c in d.cards})
+    cards = [tuple(c) for c in reversed(d.cards)]  # the players drew them in reverse order
+    for entry, (table, seat) in zip(entries[:-1], cards[:-1]):
+        assert services.enter_card(t, entry, table, seat, actor=actor) is None
+    assert seat_map(t) == {}
+    out = services.enter_card(t, entries[-1], *cards[-1], actor=actor)
+    assert out is not None
+    got = seat_map(t)
+    for entry, (table, seat) in zip(entries, cards):
+        assert got[table][seat] == entry.pk
+    draw = TournamentEvent.objects.get(tournament=t, action="seating.draw.initial")
+    assert draw.payload["mode"] == "MANUAL"
+    assert draw.payload["assignment"] == sorted([[e.pk, tb, s] for e, (tb, s) in zip(entries, cards)])
+    assert set(draw.payload["buttons"]) == {str(n) for n in got}
+    assert ManualDraw.objects.get(pk=d.pk).status == ManualDraw.DONE
+
+
+def test_a_card_is_drawn_once_and_only_cards_of_the_draw_are_accepted(make_tournament, actor):
+    t, entries = manual(make_tournament, 4)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    d = ManualDraw.objects.get(tournament=t)
+    (t1, s1), (t2, s2) = d.cards[0], d.cards[1]
+    services.enter_card(t, entries[0], t1, s1, actor=actor)
+    with pytest.raises(DomainError) as exc:
+        services.enter_card(t, entries[1], t1, s1, actor=actor)
+    assert exc.value.code == "card_taken"
+    with pytest.raises(DomainError) as exc:
+        services.enter_card(t, entries[1], 7, 9, actor=actor)
+    assert exc.value.code == "not_a_card"
+    with pytest.raises(DomainError) as exc:
+        services.enter_card(t, entries[0], t2, s2, actor=actor)
+    assert exc.value.code == "card_entered"
+    services.clear_card(t, entries[0], actor=actor, reason="misread")
+    services.enter_card(t, entries[0], t2, s2, actor=actor)
+    assert ManualDraw.objects.get(pk=d.pk).assigned[str(entries[0].pk)] == {"table": t2, "seat": s2}
+    with pytest.raises(DomainError) as exc:
+        services.draw(t, actor=actor)
+    assert exc.value.code == "manual_draw_open"
+
+
+def broken_table_three(make_tournament, actor):
+    """18 players at three 6-max tables, drawn by hand; 2 + 1 + 3 busts: table 3 (3 left)
+    is due to break into the 3 open seats of tables 1 and 2."""
+    t, entries = manual(make_tournament, 18, table_size=6)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    d = ManualDraw.objects.get(tournament=t)
+    for entry, (table, seat) in zip(entries, d.cards):
+        services.enter_card(t, entry, table, seat, actor=actor)
+    seats = seat_map(t)
+    at = {n: list(seats[n].values()) for n in seats}
+    services.record_bust(t, at[1][:2] + at[2][:1] + at[3][:3], actor=actor)
+    return t, at[3]
+
+
+def test_a_manual_break_holds_the_seat_cards_and_applies_both_steps_the_floor_entered(make_tournament, actor):
+    t, at2 = broken_table_three(make_tournament, actor)
+    brk = ManualDraw.objects.get(tournament=t, kind=ManualDraw.BREAK, status=ManualDraw.OPEN)
+    assert brk.table == 3 and len(brk.cards) == 3 and {c[0] for c in brk.cards} == {1, 2}
+    assert sorted(seat_map(t)[3].values()) == sorted(at2[3:])  # they wait at their table
+    movers = at2[3:]
+    high = ["2♣", "A♠", "KH"]  # the second mover has the highest card
+    for entry, (table, seat), card in zip(movers, brk.cards, high):
+        services.enter_card(t, entry, table, seat, card=card, actor=actor)
+    assert 3 not in seat_map(t)
+    for entry, (table, seat) in zip(movers, brk.cards):
+        assert seat_map(t)[table][seat] == entry
+    broken = TournamentEvent.objects.get(tournament=t, action="seating.table.broken")
+    assert broken.payload["mode"] == "MANUAL"
+    assert broken.payload["card_order"] == [[movers[1], "A♠"], [movers[2], "K♥"], [movers[0], "2♣"]]
+    assert broken.payload["seat_order"] == [brk.cards[1], brk.cards[2], brk.cards[0]]
+    slips = PendingMove.objects.filter(tournament=t, kind=PendingMove.BREAK)
+    assert {(s.entry_id, s.to_table, s.to_seat) for s in slips} == {(e, c[0], c[1]) for e, c in zip(movers, brk.cards)}
+
+
+def test_a_break_card_must_be_a_playing_card_and_unique(make_tournament, actor):
+    t, at2 = broken_table_three(make_tournament, actor)
+    brk = ManualDraw.objects.get(tournament=t, kind=ManualDraw.BREAK)
+    with pytest.raises(DomainError) as exc:
+        services.enter_card(t, at2[3], *brk.cards[0], card="XZ", actor=actor)
+    assert exc.value.code == "bad_card"
+    services.enter_card(t, at2[3], *brk.cards[0], card="as", actor=actor)
+    with pytest.raises(DomainError) as exc:
+        services.enter_card(t, at2[4], *brk.cards[1], card="A♠", actor=actor)
+    assert exc.value.code == "card_taken"
+    assert Entry.objects.filter(tournament=t, status=Entry.ACTIVE).count() == 12
