@@ -30,11 +30,23 @@ class BustSerializer(serializers.Serializer):
     entries = BustItemSerializer(many=True, allow_empty=False)
     table = serializers.IntegerField(required=False, allow_null=True)
     same_hand = serializers.BooleanField(default=False)
+    simultaneous = serializers.BooleanField(default=False, help_text="ELM-03: players at different tables whose order cannot be "
+                                                                     "told: they share the places and prizes")
     reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
+
+
+class SimultaneousSerializer(serializers.Serializer):
+    busts = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=2, max_length=500)
+    reason = serializers.CharField(max_length=200)
 
 
 class ReasonSerializer(serializers.Serializer):
     reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
+
+
+class UndoBustSerializer(ReasonSerializer):
+    later = serializers.ListField(child=serializers.IntegerField(min_value=1), required=False, max_length=500,
+                                  help_text="the event ids of the later changes to undo first (as the refusal listed them)")
 
 
 class DrawSerializer(ReasonSerializer):
@@ -132,19 +144,37 @@ class BustsView(SeatingAPIView):
         d = _valid(BustSerializer, request)
         t = self.tournament(pk)
         out = services.record_bust(t, [dict(i) for i in d["entries"]], actor=self.actor(), table=d.get("table"),
-                                   same_hand=d["same_hand"], reason=d["reason"])
+                                   same_hand=d["same_hand"], reason=d["reason"], simultaneous=d["simultaneous"])
         return Response(outcome_data(t, out), status=201)
 
 
-class UndoBustView(SeatingAPIView):
-    """POST: undo a bust recorded by mistake (with every player recorded with it)."""
+class SimultaneousBustsView(SeatingAPIView):
+    """POST: mark busts at different tables as simultaneous afterwards (ELM-03), with a reason:
+    ``{"busts": [bust ids], "reason"}``. They share their places and prizes (ELM-06)."""
 
-    @extend_schema(request=ReasonSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=SimultaneousSerializer, responses=OpenApiTypes.OBJECT)
+    def post(self, request, pk):
+        d = _valid(SimultaneousSerializer, request)
+        t = self.tournament(pk)
+        services.mark_simultaneous(t, d["busts"], actor=self.actor(), reason=d["reason"])
+        return Response({"busts": [b for b in selectors.busts(t) if b["id"] in set(d["busts"])]})
+
+
+class UndoBustView(SeatingAPIView):
+    """POST: undo a bust recorded by mistake (with every player recorded with it). Refused
+    (409 ``seat_map_changed``) when its tables changed since: ``later`` lists the changes to
+    undo first, newest first (``event``, ``description``, ``undo``: the bust or move to undo).
+    ``{"later": [event ids]}`` undoes those first, then the bust, all or nothing."""
+
+    @extend_schema(request=UndoBustSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk, bust_id):
-        d = _valid(ReasonSerializer, request)
+        d = _valid(UndoBustSerializer, request)
         t = self.tournament(pk)
         bust = get_object_or_404(Bust, pk=bust_id, tournament=t)
-        out = services.undo_bust(t, bust, actor=self.actor(), reason=d["reason"])
+        if d.get("later"):
+            out = services.undo_bust_and_later(t, bust, later=d["later"], actor=self.actor(), reason=d["reason"])
+        else:
+            out = services.undo_bust(t, bust, actor=self.actor(), reason=d["reason"])
         return Response(outcome_data(t, out))
 
 
@@ -190,9 +220,9 @@ class MoveActionView(SeatingAPIView):
 
 class TableActionView(SeatingAPIView):
     """POST on one table: ``big-blind`` (set or correct the big blind of the last hand),
-    ``hand-completed``, ``lock`` (``{"locked", "seat"?, "reason"}``), ``waive-halt``."""
+    ``hand-completed``, ``misdeal`` (the re-deal is the same hand), ``lock`` (``{"locked", "seat"?, "reason"}``), ``waive-halt``."""
 
-    op_names = ("big-blind", "hand-completed", "lock", "waive-halt", "tv")
+    op_names = ("big-blind", "hand-completed", "misdeal", "lock", "waive-halt", "tv")
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk, number, op):
@@ -204,6 +234,8 @@ class TableActionView(SeatingAPIView):
                                          actor=actor, reason=d["reason"])
         elif op == "hand-completed":
             out = services.hand_completed(t, number, actor=actor)
+        elif op == "misdeal":
+            out = services.misdeal(t, number, actor=actor, reason=_valid(ReasonSerializer, request)["reason"])
         elif op == "lock":
             d = _valid(LockSerializer, request)
             if d.get("seat"):

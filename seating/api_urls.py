@@ -10,6 +10,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/seating/draw/", api.DrawView.as_view(), name="api-seating-draw"),
     path("tournaments/<int:pk>/busts/", api.BustsView.as_view(), name="api-seating-busts"),
     path("tournaments/<int:pk>/busts/<int:bust_id>/undo/", api.UndoBustView.as_view(), name="api-seating-bust-undo"),
+    path("tournaments/<int:pk>/busts/simultaneous/", api.SimultaneousBustsView.as_view(), name="api-seating-busts-simultaneous"),
     path("tournaments/<int:pk>/moves/", api.MovesView.as_view(), name="api-seating-moves"),
     path("tournaments/<int:pk>/moves/<int:move_id>/<slug:op>/", api.MoveActionView.as_view(), name="api-seating-move-op"),
     path("tournaments/<int:pk>/break-order/", api.BreakOrderView.as_view(), name="api-seating-break-order"),

@@ -6,17 +6,18 @@ the clock's hand-for-hand reporting (``table_numbers``), the tournament page
 API. They read the database (never the services' in-memory room).
 """
 
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from tournaments.actions import Action
 from tournaments.house import HouseRules
-from tournaments.models import Entry, TournamentEvent
+from tournaments.models import Entry, Tournament, TournamentEvent
 from tournaments.selectors import active_penalties, penalty_progress
+from tournaments.snapshot import results as top_places
 
 from . import engine
-from .models import Bust, PendingMove, Seat, Table
+from .models import Bust, KeepApart, ManualDraw, PendingMove, Seat, SeatReservation, Table
 
 
 def seat_of(entry):
@@ -80,6 +81,32 @@ def display_summary(tournament) -> dict:
     return {"tables": [{"number": c["table__number"], "players": c["n"]} for c in counts], "seats": seats, "moves": moves}
 
 
+def find_places(tournament, query: str, limit: int = 20) -> list[dict]:
+    """Public lookup after the end: finishing places of the players whose name contains every
+    word typed."""
+    qs = Entry.objects.filter(tournament=tournament, place__isnull=False).exclude(status=Entry.CANCELLED)
+    for word in query.split()[:4]:
+        qs = qs.filter(Q(person__first_name__icontains=word) | Q(person__last_name__icontains=word) | Q(person__nickname__icontains=word))
+    return [{"name": f"{first} {last}".strip(), "place": place}
+            for first, last, place in qs.order_by("place", "number").values_list("person__first_name", "person__last_name", "place")[:limit]]
+
+
+def lookup(tournament, query: str) -> dict:
+    """The public seat lookup's answer: seats while the tournament runs, finishing places once it
+    is over (with the top of the ranking), nothing before the draw."""
+    t = tournament
+    query = query.strip()
+    state = {Tournament.RUNNING: "running", Tournament.FINISHED: "finished", Tournament.CANCELLED: "cancelled"}.get(t.status, "waiting")
+    out = {"tournament": {"id": t.pk, "name": t.name, "status": t.status}, "state": state, "q": query, "results": [], "standings": []}
+    if state == "running" and len(query) >= 2:
+        out["results"] = find_seats(t, query)
+    elif state == "finished":
+        out["standings"] = [{"place": r["place"], "name": r["player"]} for r in top_places(t)]
+        if len(query) >= 2:
+            out["results"] = find_places(t, query)
+    return out
+
+
 def entry_view(entry) -> dict:
     """What the player's phone page shows of seating, for this entry alone: his or her seat and
     the move still to make (where to go), never anybody else's."""
@@ -136,6 +163,7 @@ def table_map(tournament) -> dict:
     # The table map shows each penalised player's hands left, or a time suspension's time (PEN-03, PEN-05).
     for p in active_penalties(tournament):
         penalties.setdefault(p.entry_id, []).append(penalty_progress(p))
+    together = apart_together(tournament, tables)  # SEAT-07: pairs kept apart who sit together anyway
     out_tables = []
     for table in tables:
         row = rows[table.number]
@@ -147,7 +175,8 @@ def table_map(tournament) -> dict:
             if entry is not None:
                 number, first, last, nick, chips = people[entry]
                 item.update(entry_number=number, name=f"{first} {last}".strip(), nickname=nick, chips_bought=chips,
-                            stack=counted.get(entry), wait_for_button=entry in waiting, penalties=penalties.get(entry, []))
+                            stack=counted.get(entry), wait_for_button=entry in waiting, penalties=penalties.get(entry, []),
+                            keep_apart=entry in together)
             item["position"] = ("BTN" if seat == pos.button else "") + ("SB" if seat == pos.small_blind else "") + (
                 "BB" if seat == pos.big_blind else "")
             seats.append(item)
@@ -168,6 +197,8 @@ def table_map(tournament) -> dict:
         "next_to_break": next_break,
         "break_due": due,
         "break_order": h.break_order,
+        "draw_mode": h.draw_mode,
+        "manual_draws": manual_draws(tournament),
         "settings": {"balance_trigger_difference": h.balance_trigger_difference, "mover_rule": h.mover_rule, "dest_rule": h.dest_rule,
                      "tie_break": h.tie_break, "vacated_bb_seat": h.vacated_bb_seat, "final_table_size": h.final_table_size,
                      "h4h_policy": h.h4h_simultaneous_policy},
@@ -295,3 +326,58 @@ def find_seats(tournament, query: str, limit: int = 20) -> list[dict]:
     return [{"name": f"{first} {last}".strip(), "table": table, "seat": seat,
              "move_to": {"table": moves[e][0], "seat": moves[e][1]} if e in moves else None}
             for e, first, last, table, seat in rows]
+
+
+# --- SEAT-07 constraints and SEAT-01/04 manual draws ------------------------------------------
+
+
+def apart_pairs(tournament) -> list[tuple[int, int]]:
+    """The keep-apart pairs of the tournament (its own and the venue-wide ones) as entry pairs."""
+    people = list(KeepApart.objects.filter(Q(tournament=tournament) | Q(tournament__isnull=True)).values_list("person_a_id", "person_b_id"))
+    if not people:
+        return []
+    entries: dict[int, list[int]] = {}
+    for pk, person in Entry.objects.filter(tournament=tournament, person_id__in={p for pair in people for p in pair}).values_list(
+            "pk", "person_id"):
+        entries.setdefault(person, []).append(pk)
+    return [(x, y) for a, b in people for x in entries.get(a, ()) for y in entries.get(b, ())]
+
+
+def apart_together(tournament, tables) -> set[int]:
+    """Entries seated at one table with someone they are to be kept apart from."""
+    pairs = apart_pairs(tournament)
+    return {e for _n, a, b in engine.apart_conflicts(tables, pairs) for e in (a, b)} if pairs else set()
+
+
+def constraints(tournament) -> dict:
+    """The keep-apart pairs (this tournament's and the venue-wide ones) and the seats reserved by hand."""
+    pairs = KeepApart.objects.filter(Q(tournament=tournament) | Q(tournament__isnull=True)).select_related("person_a", "person_b")
+    reservations = SeatReservation.objects.filter(tournament=tournament).select_related("entry__person")
+    return {
+        "keep_apart": [{"id": p.pk, "people": [p.person_a_id, p.person_b_id], "names": [p.person_a.full_name, p.person_b.full_name],
+                        "everywhere": p.tournament_id is None, "reason": p.reason} for p in pairs],
+        "reservations": [{"id": r.pk, "entry": r.entry_id, "entry_number": r.entry.number, "name": r.entry.person.full_name,
+                          "table": r.table_number, "seat": r.seat_number, "reason": r.reason} for r in reservations],
+    }
+
+
+def manual_draws(tournament, *, draw_id: int | None = None) -> list[dict]:
+    """The open manual draws (or one draw by id): their seat cards, who drew which, who is left."""
+    qs = ManualDraw.objects.filter(tournament=tournament)
+    qs = qs.filter(pk=draw_id) if draw_id is not None else qs.filter(status=ManualDraw.OPEN)
+    out = []
+    for d in qs.order_by("id"):
+        ids = d.players if d.kind == ManualDraw.INITIAL else [e for e, _s in d.players]
+        people = {pk: (number, f"{first} {last}".strip(), status) for pk, number, first, last, status in Entry.objects.filter(
+            pk__in=ids).values_list("pk", "number", "person__first_name", "person__last_name", "status")}
+        by_card = {(a["table"], a["seat"]): int(e) for e, a in d.assigned.items()}
+        cards = []
+        for table, seat in d.cards:
+            e = by_card.get((table, seat))
+            cards.append({"table": table, "seat": seat, "entry": e, "entry_number": people[e][0] if e in people else None,
+                          "name": people[e][1] if e in people else "", "card": d.assigned.get(str(e), {}).get("card", "")})
+        players = [{"entry": e, "entry_number": people[e][0], "name": people[e][1], "drawn": str(e) in d.assigned}
+                   for e in ids if e in people and people[e][2] == Entry.ACTIVE]
+        out.append({"id": d.pk, "kind": d.kind, "status": d.status, "table": d.table, "cards": cards, "players": players,
+                    "left": sum(1 for p in players if not p["drawn"])})
+    return out

@@ -177,6 +177,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "live-stream": {"GET": ANYONE},  # the same
     "display": {"GET": ANYONE},  # the screen's token is its read-only key
     "seating-lookup": {"GET": ANYONE},  # a player finds his seat on his phone
+    "seating-lookup-find": {"GET": ANYONE},  # the same lookup as you type (JSON)
     "phone": {"GET": ANYONE},  # the player's page from the receipt's QR code: the entry's token is its key
     "phone-state": {"GET": ANYONE},  # the same token; only what that entry may see
     "phone-stream": {"GET": ANYONE},

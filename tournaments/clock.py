@@ -836,6 +836,20 @@ def has_level_ended(
     return state.item_index > index
 
 
+def clock_seconds_since_level_ended(
+    level_number: int, state: ClockState, structure: Structure, now: datetime
+) -> float | None:
+    """Clock seconds played since level ``level_number`` ended (None while it has not ended):
+    the items after it, whole, plus what has run of the current one (REG-09 grace). A paused
+    clock holds it."""
+    index = level_index(structure, level_number)
+    state = advance(state, structure, now)
+    if state.status in (NOT_STARTED, FINISHED) or state.item_index <= index:
+        return None if state.status != FINISHED else float("inf")
+    between = sum(_entry_seconds(structure, i) for i in range(index + 1, state.item_index))
+    return between + max(0.0, _entry_seconds(structure, state.item_index) - _seconds_left(state, now))
+
+
 def has_break_after_level_ended(
     level_number: int, state: ClockState, structure: Structure, now: datetime
 ) -> bool:

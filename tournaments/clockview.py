@@ -97,6 +97,15 @@ def level_has_ended(tournament, level_number: int, now=None) -> bool:
     return _ask(engine.has_level_ended, tournament, level_number, now)
 
 
+def level_ended_minutes_ago(tournament, level_number: int, minutes: int, now=None) -> bool:
+    """REG-09: level N ended at least ``minutes`` of tournament-clock time ago."""
+    state, items = _state(tournament, now)
+    if state is None or level_number > sum(1 for it in items if isinstance(it, engine.Level)):
+        return False
+    since = engine.clock_seconds_since_level_ended(level_number, state, items, now or timezone.now())
+    return since is not None and since >= minutes * 60
+
+
 def in_break_after_level(tournament, level_number: int, now=None) -> bool:
     return _ask(engine.in_break_after_level, tournament, level_number, now)
 

@@ -4,8 +4,10 @@
 engine asks the same function, so the final table has one size (BAL-09) for seating and payouts.
 """
 
+from .penalties import COUNT_AT_ISSUE, PRESETS
+
 # PEN-02: the penalty limits follow the event's rule set unless the house names a preset.
-RULE_SET_PENALTY_PRESET = {"SANREMO_003": "SANREMO_003", "MONTEGALDA_004": "MONTEGALDA_004"}
+RULE_SET_PENALTY_PRESET = {"SANREMO_003": "SANREMO_003", "MONTEGALDA_004": "MONTEGALDA_004", "HEADS_UP_001": "HEADS_UP_001"}
 
 
 def final_table_size(table_size: int) -> int:
@@ -23,6 +25,16 @@ def penalty_preset(rule_set: str) -> str:
     return RULE_SET_PENALTY_PRESET.get(rule_set, "TDA")
 
 
+def max_rounds(preset: str) -> int:
+    """PEN-02 / C26: the preset's most rounds (003, 004: 4); 0 = no maximum (TDA, heads-up)."""
+    return PRESETS[preset].max_rounds or 0 if preset in PRESETS else 0
+
+
+def count_players_at(preset: str) -> str:
+    """PEN-02 / C25: 003 counts the players at the start of the next hand; TDA and 004 at issue."""
+    return PRESETS[preset].count_players_at if preset in PRESETS else COUNT_AT_ISSUE
+
+
 def h4h_simultaneous_policy(rule_set: str) -> str:
     """ELM-04 / C12: 003 events rank simultaneous hand-for-hand busts by starting stack; TDA and EPT share."""
     return "RANK_BY_STARTING_STACK" if rule_set == "SANREMO_003" else "SHARE"
@@ -30,4 +42,15 @@ def h4h_simultaneous_policy(rule_set: str) -> str:
 
 def require_prestart_report(rule_set: str) -> bool:
     """ROLE-02: Sanremo (003) events send the registered list before the start."""
+    return rule_set == "SANREMO_003"
+
+
+def no_show_policy(rule_set: str) -> str:
+    """REG-09: 004 events — not showing loses the game (the entry is still owed); heads-up
+    (001) — a player absent by the end of level 1 forfeits his place; otherwise blinded out."""
+    return {"MONTEGALDA_004": "LOSE_GAME", "HEADS_UP_001": "FORFEIT_AT"}.get(rule_set, "BLIND_OUT")
+
+
+def check_in_requires_id(rule_set: str) -> bool:
+    """REG-02: 003 check-in asks for an identity document."""
     return rule_set == "SANREMO_003"

@@ -13,10 +13,11 @@ from .manual import clear_card, enter_card, open_draws
 from .moves import confirm_move, confirm_moves, move_player, undo_move
 from .plan import House, Outcome, SeatingActionError, house, seeded
 from .tables import hand_completed, lock_seat, lock_table, misdeal, set_big_blind, set_break_order, set_tv_table, waive_halt
+from .undo import undo_bust_and_later
 
 __all__ = [
     "add_keep_apart", "clear_card", "enter_card", "open_draws", "remove_keep_apart", "remove_reservation", "reserve_seat",
     "House", "Outcome", "SeatingActionError", "confirm_move", "confirm_moves", "draw", "hand_completed", "house", "lock_seat", "lock_table", "misdeal",
     "mark_simultaneous", "move_player", "recompute_places", "record_bust", "release_seat", "remove_entry", "seat_new_entry", "seeded",
-    "set_big_blind", "set_break_order", "set_tv_table", "tournament_started", "undo_bust", "undo_move", "undo_revival", "waive_halt",
+    "set_big_blind", "set_break_order", "set_tv_table", "tournament_started", "undo_bust", "undo_bust_and_later", "undo_move", "undo_revival", "waive_halt",
 ]

@@ -12,6 +12,7 @@ from tournaments.models import Clock, Entry, Tournament
 
 from .. import engine, signals
 from ..models import Bust, PendingMove
+from .later import undo_first
 from .plan import SeatingActionError, engine_errors, house, remove_players, restore, settle
 from .room import clock_of, lock
 
@@ -22,7 +23,7 @@ def _entry_id(value) -> int:
 
 @service
 def record_bust(tournament, busts, *, actor, table: int | None = None, same_hand: bool = False, reason: str = "",
-                kind: str = Bust.BUST, now=None):
+                kind: str = Bust.BUST, simultaneous: bool = False, now=None):
     """Record one or more eliminations (ELM-01) and give their finishing places.
 
     ``busts`` is a list of entries, or of ``{"entry": entry or id, "starting_stack": chips}``
@@ -30,7 +31,9 @@ def record_bust(tournament, busts, *, actor, table: int | None = None, same_hand
     ``same_hand``: the players went out on one hand at one table (ELM-02: ranked by starting
     stack). During hand-for-hand every bust carries the hand number, and all busts of one
     hand, at any table, are ranked together under the ``h4h_policy`` (ELM-04). Otherwise each
-    player is ranked by the order of the list (the first listed went out first, ELM-03).
+    player is ranked by the order of the list (the first listed went out first, ELM-03), unless
+    ``simultaneous``: the floor cannot tell their order (different tables, outside hand-for-hand),
+    so they are one tie group sharing the places and their prizes equally (ELM-03, ELM-06).
 
     Then the final table, a break or balancing moves follow (``plan.settle``). Returns the
     ``Outcome`` with ``busts`` (the new rows) added.
@@ -64,14 +67,20 @@ def record_bust(tournament, busts, *, actor, table: int | None = None, same_hand
         where[entry_id] = seat
     if same_hand and len({w[0] for w in where.values()}) > 1:
         raise ValidationFailed("same_hand_one_table", _("Players out on the same hand must be at one table."))
+    if simultaneous and (same_hand or len(ids) < 2):
+        raise ValidationFailed("simultaneous_needs_players", _("Simultaneous busts are two or more players at different tables, "
+                                                              "not the same hand at one table."))
     if room.players - len(ids) < 1:
         raise SeatingActionError("last_player", _("At least one player must remain: the last one is the winner."))
     clock = clock_of(t)
     h4h = clock.h4h_hand if clock is not None and clock.status == Clock.HAND_FOR_HAND else None
+    if simultaneous and h4h is not None:
+        raise SeatingActionError("simultaneous_in_h4h", _("During hand-for-hand the busts of one hand are ranked together already."))
     group = None
     if same_hand:
         room.group_seq += 1
         group = room.group_seq
+    tie = next_simultaneous_group(t) if simultaneous else None
     remove_players(room, ids)
     rows = []
     for entry_id in ids:
@@ -79,7 +88,8 @@ def record_bust(tournament, busts, *, actor, table: int | None = None, same_hand
         rows.append(Bust(
             tournament=t, entry_id=entry_id, order=room.bust_seq, kind=kind, table_number=where[entry_id][0],
             seat_number=where[entry_id][1], hand_group=group, h4h_hand=h4h, starting_stack=stacks[entry_id],
-            busted_at=now, reported_by=actor.user, reason=reason[:200],
+            busted_at=now, reported_by=actor.user, reason=reason[:200], simultaneous_group=tie,
+            simultaneous_reason=reason[:200] if tie else "",
         ))
     earlier = []  # the busts already recorded in this hand-for-hand hand: the latest ones
     if h4h is not None:
@@ -102,7 +112,7 @@ def record_bust(tournament, busts, *, actor, table: int | None = None, same_hand
     payload = {
         "busts": [{"entry": b.entry_id, "table": b.table_number, "seat": b.seat_number, "order": b.order, "place": b.place,
                    "shared_with": b.shared_with, "starting_stack": b.starting_stack} for b in rows],
-        "same_hand": same_hand, "h4h_hand": h4h, "kind": kind, "reason": reason,
+        "same_hand": same_hand, "h4h_hand": h4h, "kind": kind, "reason": reason, "simultaneous": simultaneous,
     }
     if changed_earlier:
         payload["places_changed"] = [{"entry": b.entry_id, "place": b.place, "shared_with": b.shared_with} for b in changed_earlier]
@@ -125,12 +135,28 @@ def record_bust(tournament, busts, *, actor, table: int | None = None, same_hand
     return out
 
 
+def next_simultaneous_group(t) -> int:
+    last = Bust.objects.filter(tournament=t, simultaneous_group__isnull=False).order_by("-simultaneous_group").first()
+    return (last.simultaneous_group if last else 0) + 1
+
+
 def _engine_busts(busts: list[Bust]) -> list[engine.Bust]:
     """Busts in order, as the engine ranks them. The clock numbers hand-for-hand hands from 1
     each time hand-for-hand starts, so one hand is the run of consecutive busts with the
-    same number; the engine gets the order of the run's first bust as the hand's key."""
+    same number; the engine gets the order of the run's first bust as the hand's key.
+    Busts marked simultaneous (ELM-03) all carry their group's first order: the engine shares
+    the places of busts whose order is equal."""
+    first_of: dict[int, int] = {}
+    for b in busts:
+        if b.simultaneous_group is not None:
+            first_of[b.simultaneous_group] = min(first_of.get(b.simultaneous_group, b.order), b.order)
     out, key, previous = [], None, None
     for b in busts:
+        if b.simultaneous_group is not None:
+            out.append(engine.Bust(b.entry_id, b.table_number, b.seat_number, first_of[b.simultaneous_group], b.hand_group, None,
+                                   b.starting_stack))
+            previous = b
+            continue
         if b.h4h_hand is None:
             key = None
         elif previous is None or previous.h4h_hand != b.h4h_hand:
@@ -138,6 +164,47 @@ def _engine_busts(busts: list[Bust]) -> list[engine.Bust]:
         out.append(engine.Bust(b.entry_id, b.table_number, b.seat_number, b.order, b.hand_group, key, b.starting_stack))
         previous = b
     return out
+
+
+@service
+def mark_simultaneous(tournament, busts, *, actor, reason: str, now=None):
+    """ELM-03: the floor cannot tell in which order these players went out at different tables
+    (outside hand-for-hand): afterwards, with a reason, they become one tie group sharing the
+    places and their prizes equally (ELM-06). ``busts``: two or more standing busts (rows or
+    ids), next to each other in the bust order (no other player out between them)."""
+    now = now or timezone.now()
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationFailed("reason_required", _("Marking busts as simultaneous needs a reason."))
+    ids = sorted({_entry_id(b) for b in busts})
+    if len(ids) < 2:
+        raise ValidationFailed("simultaneous_needs_players", _("Simultaneous busts are two or more players at different tables, "
+                                                              "not the same hand at one table."))
+    t, room = lock(tournament)
+    if t.status != Tournament.RUNNING:
+        raise SeatingActionError("not_running", _("Busts are recorded once the tournament is running."))
+    rows = list(Bust.objects.filter(tournament=t, pk__in=ids, void="").order_by("order"))
+    if len(rows) != len(ids):
+        raise SeatingActionError("bust_not_found", _("A bust named is not a standing bust of this tournament."))
+    if any(b.h4h_hand is not None for b in rows):
+        raise SeatingActionError("simultaneous_in_h4h", _("During hand-for-hand the busts of one hand are ranked together already."))
+    if len({b.table_number for b in rows}) < 2:
+        raise SeatingActionError("simultaneous_one_table", _("These players went out at one table: record them as out on the "
+                                                             "same hand instead."))
+    if any(b.simultaneous_group is not None for b in rows):
+        raise SeatingActionError("already_simultaneous", _("A bust named is already marked simultaneous."))
+    between = Bust.objects.filter(tournament=t, void="", order__gt=rows[0].order, order__lt=rows[-1].order).exclude(pk__in=ids)
+    if between.exists():
+        raise SeatingActionError("not_consecutive", _("Other players went out between these busts: name them too, or mark "
+                                                      "only busts next to each other."))
+    group = next_simultaneous_group(t)
+    before = {b.entry_id: (b.place, b.shared_with) for b in rows}
+    Bust.objects.filter(pk__in=ids).update(simultaneous_group=group, simultaneous_reason=reason[:200])
+    recompute_places(t)
+    after = list(Bust.objects.filter(pk__in=ids).order_by("order"))
+    return settle(t, room, actor, Action.SEATING_BUSTS_SIMULTANEOUS, replan=False, snapshots=False, now=now, reason=reason[:200],
+                  group=group, busts=[{"bust": b.pk, "entry": b.entry_id, "table": b.table_number, "place": b.place,
+                                       "shared_with": b.shared_with, "place_before": before[b.entry_id][0]} for b in after])
 
 
 @service
@@ -158,7 +225,8 @@ def undo_bust(tournament, bust, *, actor, reason: str = "", now=None):
     tables broken because of it are restored, their slips are cancelled, places recomputed.
 
     Every player recorded with it on the same call is restored too. Refused when the tables
-    it touched have changed since (undo the later change first).
+    it touched have changed since: the refusal lists the later changes to undo first
+    (``later``: event, description, how to undo it; ``undo.undo_bust_and_later`` does all).
     """
     now = now or timezone.now()
     t, room = lock(tournament)
@@ -168,7 +236,10 @@ def undo_bust(tournament, bust, *, actor, reason: str = "", now=None):
     group = list(Bust.objects.filter(tournament=t, event=bust.event_id, void="")) if bust.event_id else [bust]
     if Entry.objects.filter(pk__in=[b.entry_id for b in group]).exclude(status=Entry.BUSTED).exists():
         raise SeatingActionError("not_busted", _("A player of this bust is no longer out."))
-    restore(room, bust.event.payload if bust.event_id else {})
+    try:
+        restore(room, bust.event.payload if bust.event_id else {})
+    except SeatingActionError as refusal:  # say which later changes to undo first, and carry them
+        raise undo_first(t, bust.event, refusal) if bust.event_id else refusal from None
     Bust.objects.filter(pk__in=[b.pk for b in group]).update(void=Bust.UNDONE, voided_at=now)
     Entry.objects.filter(pk__in=[b.entry_id for b in group]).update(status=Entry.ACTIVE, busted_at=None, place=None)
     slips = PendingMove.objects.filter(tournament=t, cause=bust.event_id, status=PendingMove.PROPOSED)

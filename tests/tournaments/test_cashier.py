@@ -6,7 +6,7 @@ import pytest
 
 from tdmanager.errors import DomainError
 from tournaments.models import Entry, LedgerRow, Tournament
-from tournaments.services import cashier
+from tournaments.services import cashier, registration
 from tournaments.services.cashier import DeskError
 
 from .helpers import break_after_level, item_index_of_level, run_clock_at
@@ -294,7 +294,8 @@ class TestCorrections:
     def test_a_banned_pre_registrant_is_refunded_minus_expenses(self, tournament, person, cashier_actor, actor):
         # RULES scenario 24: paid by transfer, found banned, refunded minus the expenses entered.
         cashier.pre_register(tournament, person, actor=cashier_actor, channel="transfer")
-        entry = cashier.register(tournament, person, method="TRANSFER", actor=cashier_actor).entry
+        # REG-02: a transfer booking is paid when the cashier confirms the funds cleared.
+        entry = registration.confirm_transfer(tournament.entries.get(person=person), reference="CRO-1", actor=cashier_actor).entry
         person.banned, person.banned_reason = True, "casino exclusion list"
         person.save()
         row = cashier.refund(entry, reason="banned at check-in", actor=actor, expenses=Decimal("10"), method="TRANSFER")

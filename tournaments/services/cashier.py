@@ -292,12 +292,17 @@ def pre_register(tournament, person, *, actor: Actor, channel: str = "desk", now
         raise DeskError("already_registered", _("%(name)s is already registered.") % {"name": person.full_name})
     check_field_cap(t)
     entry = new_entry(t, person, status=Entry.RESERVED, pre_registered=True, now=now)
+    entry.channel = (channel or "")[:10]  # REG-02: a "transfer" booking waits for the cleared funds
+    entry.save(update_fields=["channel"])
     log_event(t, Action.CASHIER_PREREGISTRATION_CREATED, actor, entry=entry.pk, person=person.pk, name=person.full_name, channel=channel)
     return entry
 
 
 def _pay_reservation(t, entry, *, method, actor, now, offer: Offer | None = None, jackpot: bool = False,
-                     tender: fees.Tender | None = None):
+                     tender: fees.Tender | None = None, reference: str = ""):
+    if method == LedgerRow.TRANSFER and entry.awaits_transfer:  # REG-02: only registration.confirm_transfer
+        raise DeskError("transfer_not_cleared", _("A bank-transfer booking is paid only when the cashier confirms the funds "
+                                                  "cleared (Transfer cleared)."))
     buy_in, fee = (offer.buy_in, offer.fee) if offer else (t.buy_in, t.fee)
     jackpot_fee = jackpot_line(t, LedgerRow.BUY_IN, jackpot, now)
     check_cash_limit(t, buy_in + fee + jackpot_fee, method, tender)
@@ -305,7 +310,8 @@ def _pay_reservation(t, entry, *, method, actor, now, offer: Offer | None = None
     entry.chips = offer.chips if offer else t.starting_stack
     entry.save(update_fields=["status", "chips"])
     row = write_row(t, kind=LedgerRow.BUY_IN, entry=entry, person=entry.person, prize=buy_in, fee=fee, chips=entry.chips,
-                     method=method, actor=actor, note=offer.note if offer else "", jackpot=jackpot_fee, tender=tender)
+                     method=method, actor=actor, note=offer.note if offer else "", jackpot=jackpot_fee, tender=tender,
+                     reference=reference)
     _after_sale(t, entry, actor, Action.CASHIER_BUYIN_SOLD, row)
     return Sale(entry, row)
 
@@ -524,6 +530,9 @@ def refund(entry, *, reason: str, actor: Actor, expenses: Decimal = ZERO, method
     entry = Entry.objects.select_related("person").get(pk=entry.pk)
     if entry.status == Entry.BUSTED and t.status != Tournament.CANCELLED:
         raise DeskError("no_refund_after_playing", _("No refund for a player who has played and busted (REG-12)."))
+    if (entry.presence or entry.no_show_at) and t.status != Tournament.CANCELLED and not entry.person.banned:
+        raise DeskError("no_refund_after_leaving", _("No refund for a player who left or did not show up: the chips stay in "
+                                                     "play and the prize of the place is kept (REG-12, ELM-05)."))
     paid = entry.ledger.aggregate(p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"), j=Sum("jackpot_amount"))
     prize, fee, side, jackpot = paid["p"] or ZERO, paid["f"] or ZERO, paid["s"] or ZERO, paid["j"] or ZERO
     if prize + fee + side + jackpot <= ZERO:

@@ -1,0 +1,203 @@
+"""Check-in, cleared transfers, presence and no-shows (REG-02, REG-05, REG-09, ELM-05).
+
+The states RULES.md names (pre-registered with its channel, paid, checked in, seated, cancelled,
+no-show) are derived by ``Entry.registration_state`` from ``status`` and the fields these
+services write; ``status`` keeps its meaning (ACTIVE = a paid stack in the tournament), so the
+services that read it are unchanged.
+
+- A bank-transfer booking becomes paid only through :func:`confirm_transfer` (the cashier saw the
+  funds cleared); the desk's ordinary "pay" refuses to take it as a transfer.
+- :func:`check_in` asks for the identity document when the house says so, and refuses a banned
+  person (REG-05): the desk offers the refund with its expenses (``cashier.refund``).
+- :func:`set_presence` marks a player ABSENT or WITHDRAWN: neither eliminates (ELM-05); the entry
+  is out only when the floor records a zero stack (a normal bust, with its time and place).
+- :func:`mark_no_show` applies the house's ``no_show_policy`` to a player who never arrived.
+"""
+
+from decimal import Decimal
+
+from django.db.models import Sum
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tdmanager.errors import DomainError, ValidationFailed
+from tdmanager.money import ZERO
+from tdmanager.transactions import service
+
+from .. import clockview, signals
+from ..actions import Action
+from ..house import HouseRules
+from ..models import Entry, LedgerRow, Receivable, Tournament
+from ..signals import announce
+from . import cashier
+from .events import Actor, log_event
+from .ledger import lock_tournament
+
+
+class RegistrationError(DomainError):
+    """A check-in, transfer or no-show refused by a rule; ``code`` says which."""
+
+
+def paid_amount(entry: Entry) -> Decimal:
+    """What the entry has paid, net of reversals and refunds (what a refund would give back)."""
+    agg = entry.ledger.aggregate(p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"), j=Sum("jackpot_amount"))
+    return sum((agg[k] or ZERO for k in "pfsj"), ZERO)
+
+
+def _locked_entry(entry) -> tuple[Tournament, Entry]:
+    t = lock_tournament(entry.tournament_id)
+    return t, Entry.objects.select_related("person").get(pk=entry.pk)
+
+
+def banned_refusal(entry: Entry) -> RegistrationError:
+    """REG-05: a banned person does not play; the answer carries what the desk refunds."""
+    return RegistrationError(
+        "banned", _("%(name)s is banned and cannot play: %(reason)s. Refund the entry minus any expenses.")
+        % {"name": entry.person.full_name, "reason": entry.person.banned_reason},
+        entry=entry.pk, refund_due=str(paid_amount(entry)),
+    )
+
+
+@service
+def confirm_transfer(entry, *, reference: str, actor: Actor, now=None, jackpot: bool = False) -> cashier.Sale:
+    """REG-02: the cashier confirms a bank-transfer booking's funds have cleared: only now is it
+    paid (a BUY_IN row by transfer with its reference, and seating told like any sale)."""
+    now = now or timezone.now()
+    reference = (reference or "").strip()
+    if not reference:
+        raise ValidationFailed("reference_required", _("Enter the bank transfer's reference."))
+    t, entry = _locked_entry(entry)
+    if entry.status != Entry.RESERVED:
+        raise RegistrationError("not_reserved", _("This entry is not waiting for payment."))
+    if entry.channel != Entry.TRANSFER_CHANNEL:
+        raise RegistrationError("not_a_transfer", _("This booking was not made by bank transfer: take the payment at the desk."))
+    cashier.check_open_for_sales(t)
+    cashier.check_not_banned(entry.person)
+    cashier.check_late_registration(t, now)
+    entry.funds_cleared_at = now
+    entry.save(update_fields=["funds_cleared_at"])
+    sale = cashier._pay_reservation(t, entry, method=LedgerRow.TRANSFER, actor=actor, now=now, jackpot=jackpot, reference=reference[:80])
+    log_event(t, Action.CASHIER_TRANSFER_CLEARED, actor, entry=entry.pk, entry_number=entry.number, name=entry.person.full_name,
+              receipt=sale.row.receipt_number, reference=reference[:80])
+    return sale
+
+
+@service
+def check_in(entry, *, actor: Actor, id_checked: bool = False, now=None) -> Entry:
+    """REG-02 / REG-05: the player arrives at the desk. The entry must be paid (a transfer
+    confirmed as cleared); the identity document is asked for when the house says so; a banned
+    person is refused (the answer carries the refund due)."""
+    now = now or timezone.now()
+    t, entry = _locked_entry(entry)
+    if entry.status == Entry.RESERVED:
+        if entry.awaits_transfer:
+            raise RegistrationError("transfer_not_cleared", _("The bank transfer has not been confirmed as cleared: the player is not paid yet."))
+        raise RegistrationError("not_paid", _("This booking is not paid yet: take the payment first."))
+    if entry.status != Entry.ACTIVE:
+        raise RegistrationError("entry_not_playing", _("This entry is not in the tournament."))
+    if entry.person.banned:
+        raise banned_refusal(entry)
+    if entry.checked_in_at is not None:
+        raise RegistrationError("already_checked_in", _("%(name)s is already checked in.") % {"name": entry.person.full_name})
+    rules = HouseRules.of(t)
+    if rules.check_in_requires_id and not id_checked:
+        raise ValidationFailed("id_required", _("Check-in needs the player's identity document (house rules)."))
+    entry.checked_in_at, entry.id_checked = now, bool(id_checked)
+    fields = ["checked_in_at", "id_checked"]
+    if entry.presence == Entry.ABSENT:  # he has arrived
+        entry.presence = ""
+        fields.append("presence")
+    entry.save(update_fields=fields)
+    log_event(t, Action.CASHIER_ENTRY_CHECKED_IN, actor, entry=entry.pk, entry_number=entry.number, name=entry.person.full_name,
+              id_checked=entry.id_checked)
+    return entry
+
+
+PRESENCES = ("", Entry.ABSENT, Entry.WITHDRAWN)
+
+
+@service
+def set_presence(entry, *, presence: str, actor: Actor, reason: str = "") -> Entry:
+    """ELM-05: the player is away from the table (ABSENT), has left the tournament (WITHDRAWN) or
+    is back (""). Neither eliminates: his chips keep paying the blinds, and he is out only when
+    the floor records his stack at zero, at that time and place, keeping the prize of that place."""
+    if presence not in PRESENCES:
+        raise ValidationFailed("bad_presence", _("Presence is ABSENT, WITHDRAWN or empty (back at the table)."))
+    t, entry = _locked_entry(entry)
+    if entry.status != Entry.ACTIVE:
+        raise RegistrationError("entry_not_playing", _("This entry is not in the tournament."))
+    entry.presence = presence
+    entry.save(update_fields=["presence"])
+    log_event(t, Action.CASHIER_ENTRY_PRESENCE, actor, entry=entry.pk, entry_number=entry.number, name=entry.person.full_name,
+              presence=presence, reason=(reason or "")[:200])
+    return entry
+
+
+def forfeit_deadline_passed(t: Tournament, rules: HouseRules, now) -> bool:
+    """REG-09 FORFEIT_AT: the end of ``no_show_level`` plus the grace minutes has passed (by the
+    tournament clock: a paused clock holds it)."""
+    if t.status != Tournament.RUNNING:
+        return False
+    return clockview.level_ended_minutes_ago(t, rules.no_show_level, rules.no_show_grace_minutes, now)
+
+
+@service
+def mark_no_show(entry, *, actor: Actor, reason: str = "", now=None) -> Entry:
+    """REG-09: a registered player has not arrived; the house's ``no_show_policy`` decides.
+
+    - An unpaid booking becomes NO_SHOW (its place is free). Under ``LOSE_GAME`` (004) the entry
+      is still owed: a receivable of the entry's price.
+    - A paid entry under ``BLIND_OUT`` stays in play, seated and blinded out (marked ABSENT; out
+      only when the floor records his stack at zero). Under ``FORFEIT_AT`` it is removed once the
+      end of the named level plus the grace has passed (refused before); under ``LOSE_GAME`` at
+      once. A removal is ranked by its time like a bust (seating records it), no refund.
+    """
+    now = now or timezone.now()
+    t, entry = _locked_entry(entry)
+    rules = HouseRules.of(t)
+    policy = rules.no_show_policy
+    if entry.no_show_at is not None:
+        raise RegistrationError("already_no_show", _("This entry is already recorded as a no-show."))
+    if entry.checked_in_at is not None:
+        raise RegistrationError("checked_in", _("%(name)s has checked in: not a no-show.") % {"name": entry.person.full_name})
+    payload = {"entry": entry.pk, "entry_number": entry.number, "name": entry.person.full_name, "policy": policy,
+               "reason": (reason or "")[:200]}
+    if entry.status == Entry.RESERVED:
+        entry.status, entry.no_show_at = Entry.CANCELLED, now
+        entry.save(update_fields=["status", "no_show_at"])
+        if policy == "LOSE_GAME":
+            owed = t.buy_in + t.fee
+            Receivable.objects.create(tournament=t, entry=entry, person=entry.person, amount=owed, created_by=actor.user,
+                                      reason=_("No-show: the entry is still owed (REG-02, 004)"), created_at=now)
+            payload["owed"] = str(owed)
+        log_event(t, Action.CASHIER_ENTRY_NO_SHOW, actor, **payload)
+        return entry
+    if entry.status != Entry.ACTIVE:
+        raise RegistrationError("entry_not_playing", _("This entry is not in the tournament."))
+    if t.status != Tournament.RUNNING:
+        raise RegistrationError("not_running", _("A paid player is a no-show only once the tournament has started."))
+    if policy == "BLIND_OUT":
+        entry.presence = Entry.ABSENT
+        entry.save(update_fields=["presence"])
+        payload["outcome"] = "blinded_out"
+        log_event(t, Action.CASHIER_ENTRY_NO_SHOW, actor, **payload)
+        return entry
+    if policy == "FORFEIT_AT" and not forfeit_deadline_passed(t, rules, now):
+        raise RegistrationError("no_show_too_early", _("An absent player forfeits only after the end of level %(n)s plus %(m)s minutes.")
+                                % {"n": rules.no_show_level, "m": rules.no_show_grace_minutes})
+    entry.no_show_at, entry.presence = now, Entry.ABSENT
+    entry.save(update_fields=["no_show_at", "presence"])
+    payload["outcome"] = "removed"
+    log_event(t, Action.CASHIER_ENTRY_NO_SHOW, actor, **payload)
+    announce(signals.entry_removed, t, actor, entry=entry, reason=_("No-show"))  # seating: out now, ranked by time
+    return entry
+
+
+def banned_paid_entries(t: Tournament) -> list[dict]:
+    """REG-05: paid entries of people banned since they paid: not seated at the start, the desk
+    offers each the refund with its expenses."""
+    out = []
+    for e in t.entries.filter(status=Entry.ACTIVE, person__banned=True).select_related("person").order_by("number"):
+        out.append({"entry": e.pk, "number": e.number, "name": e.person.full_name, "reason": e.person.banned_reason,
+                    "refund_due": str(paid_amount(e))})
+    return out
