@@ -4,6 +4,7 @@ Thin views: validate the input, call one service, answer with what changed. Refu
 ``{"code", "detail"}`` with a 4xx status (``tdmanager.errors.DomainError``).
 """
 
+from django.db.models import Q
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -18,7 +19,7 @@ from tournaments.models import Entry, Tournament
 from tournaments.services.events import Actor
 
 from . import selectors, services
-from .models import Bust, PendingMove
+from .models import Bust, KeepApart, PendingMove, SeatReservation
 
 
 class BustItemSerializer(serializers.Serializer):
@@ -295,3 +296,116 @@ class DrawHistoryView(SeatingAPIView):
                 item["move"] = selectors.move_dict(move)
             items.append(item)
         return Response(items)
+
+
+# --- SEAT-01 / SEAT-04 manual draws, SEAT-07 constraints -----------------------------------
+
+
+class SeatCardSerializer(serializers.Serializer):
+    entry = serializers.IntegerField()
+    table = serializers.IntegerField(min_value=1)
+    seat = serializers.IntegerField(min_value=1)
+    card = serializers.CharField(required=False, allow_blank=True, default="", max_length=8,
+                                 help_text="at a table break: the high card the player drew (A♠, KH, 10d)")
+
+
+class ClearCardSerializer(ReasonSerializer):
+    entry = serializers.IntegerField()
+
+
+class KeepApartSerializer(ReasonSerializer):
+    person_a = serializers.IntegerField()
+    person_b = serializers.IntegerField()
+    everywhere = serializers.BooleanField(default=False, help_text="for every tournament, not only this one")
+
+
+class ReservationSerializer(serializers.Serializer):
+    entry = serializers.IntegerField()
+    table = serializers.IntegerField(min_value=1)
+    seat = serializers.IntegerField(min_value=1)
+    reason = serializers.CharField(max_length=200)
+
+
+class ManualDrawView(SeatingAPIView):
+    """GET: the open manual draws (seat cards, who drew which, who is left). POST: the floor
+    enters the card an entry drew — ``{"entry", "table", "seat", "card"?}`` (``card``: the
+    high card, at a table break). The draw is applied when the last card is entered."""
+
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    def get(self, request, pk):
+        return Response({"draws": selectors.manual_draws(self.tournament(pk))})
+
+    @extend_schema(request=SeatCardSerializer, responses={201: OpenApiTypes.OBJECT})
+    def post(self, request, pk):
+        d = _valid(SeatCardSerializer, request)
+        t = self.tournament(pk)
+        entry = get_object_or_404(Entry, pk=d["entry"], tournament=t)
+        out = services.enter_card(t, entry, d["table"], d["seat"], card=d["card"], actor=self.actor())
+        data = {"draws": selectors.manual_draws(t), "applied": out is not None}
+        if out is not None:
+            data.update(outcome_data(t, out))
+        return Response(data, status=201)
+
+
+class ManualDrawClearView(SeatingAPIView):
+    """POST: take back a card entered by mistake, ``{"entry", "reason"}``."""
+
+    @extend_schema(request=ClearCardSerializer, responses=OpenApiTypes.OBJECT)
+    def post(self, request, pk):
+        d = _valid(ClearCardSerializer, request)
+        t = self.tournament(pk)
+        entry = get_object_or_404(Entry, pk=d["entry"], tournament=t)
+        services.clear_card(t, entry, actor=self.actor(), reason=d["reason"])
+        return Response({"draws": selectors.manual_draws(t)})
+
+
+class KeepApartView(SeatingAPIView):
+    """GET: the keep-apart pairs and the reserved seats. POST (director): keep two people
+    apart — ``{"person_a", "person_b", "reason", "everywhere"}``."""
+
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    def get(self, request, pk):
+        return Response(selectors.constraints(self.tournament(pk)))
+
+    @extend_schema(request=KeepApartSerializer, responses={201: OpenApiTypes.OBJECT})
+    def post(self, request, pk):
+        d = _valid(KeepApartSerializer, request)
+        t = self.tournament(pk)
+        pair = services.add_keep_apart(t, d["person_a"], d["person_b"], actor=self.actor(), reason=d["reason"],
+                                       everywhere=d["everywhere"])
+        return Response({"id": pair.pk, **selectors.constraints(t)}, status=201)
+
+
+class KeepApartDetailView(SeatingAPIView):
+    """DELETE (director): drop a keep-apart pair."""
+
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    def delete(self, request, pk, pair_id):
+        t = self.tournament(pk)
+        pair = get_object_or_404(KeepApart.objects.filter(Q(tournament=t) | Q(tournament__isnull=True)), pk=pair_id)
+        services.remove_keep_apart(t, pair, actor=self.actor(), reason=request.query_params.get("reason", ""))
+        return Response(selectors.constraints(t))
+
+
+class ReservationsView(SeatingAPIView):
+    """POST (director): give an entry a seat by hand, out of the draw (special needs) —
+    ``{"entry", "table", "seat", "reason"}``."""
+
+    @extend_schema(request=ReservationSerializer, responses={201: OpenApiTypes.OBJECT})
+    def post(self, request, pk):
+        d = _valid(ReservationSerializer, request)
+        t = self.tournament(pk)
+        entry = get_object_or_404(Entry, pk=d["entry"], tournament=t)
+        res = services.reserve_seat(t, entry, d["table"], d["seat"], actor=self.actor(), reason=d["reason"])
+        return Response({"id": res.pk, **selectors.constraints(t)}, status=201)
+
+
+class ReservationDetailView(SeatingAPIView):
+    """DELETE (director): the seat goes back into the draw."""
+
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    def delete(self, request, pk, res_id):
+        t = self.tournament(pk)
+        res = get_object_or_404(SeatReservation, pk=res_id, tournament=t)
+        services.remove_reservation(t, res, actor=self.actor(), reason=request.query_params.get("reason", ""))
+        return Response(selectors.constraints(t))

@@ -1,0 +1,106 @@
+"""An undo refused because the tables changed since says what to undo first, and can do it."""
+
+import pytest
+
+from seating import services
+from seating.models import Bust, PendingMove
+from tdmanager.errors import DomainError
+from tournaments.models import Entry
+
+from .test_support import seat_map, started  # noqa: F401 (fixture)
+
+pytestmark = pytest.mark.django_db
+
+
+def url(t, path=""):
+    return f"/api/v1/tournaments/{t.pk}/{path}"
+
+
+def bust_then_two_changes(t, actor):
+    """A bust at table 1, then a move by hand into table 1, then a bust of the mover there."""
+    first = seat_map(t)[1][min(seat_map(t)[1])]
+    out = services.record_bust(t, [first], actor=actor)
+    mover = seat_map(t)[2][min(seat_map(t)[2])]
+    free = next(s for s in range(1, 10) if s not in seat_map(t)[1])
+    moved = services.move_player(t, mover, 1, free, actor=actor, reason="wrong seat (SEAT-06)")
+    later = services.record_bust(t, [mover], actor=actor)
+    return out.busts[0], moved, later, mover, first
+
+
+def test_the_refusal_lists_the_later_changes_newest_first_with_how_to_undo_them(started, actor):
+    t = started(20)
+    bust, moved, later, mover, _first = bust_then_two_changes(t, actor)
+    before = seat_map(t)
+    with pytest.raises(DomainError) as e:
+        services.undo_bust(t, bust, actor=actor)
+    err = e.value
+    assert err.code == "seat_map_changed"
+    changes = err.extra["later"]
+    assert [c["event"] for c in changes] == [later.event.pk, moved.event.pk]
+    assert changes[0]["undo"] == {"kind": "bust", "id": later.busts[0].pk}
+    assert changes[1]["undo"] == {"kind": "move", "id": moved.move.pk}
+    assert err.extra["undoable"] is True
+    name = Entry.objects.select_related("person").get(pk=mover)
+    assert f"{name.person.first_name} {name.person.last_name} #{name.number} out at table 1" in changes[0]["description"]
+    assert "moved from table 2" in changes[1]["description"]
+    detail = str(err.message)
+    assert f"#{later.event.pk}" in detail and f"#{moved.event.pk}" in detail and detail.index(f"#{later.event.pk}") < detail.index(
+        f"#{moved.event.pk}")
+    assert seat_map(t) == before  # nothing was changed by the refusal
+
+
+def test_undo_those_first_then_this_one_in_one_go(started, actor):
+    t = started(20)
+    original = seat_map(t)
+    bust, moved, later, mover, first = bust_then_two_changes(t, actor)
+    events = [later.event.pk, moved.event.pk]
+    services.undo_bust_and_later(t, bust, later=events, actor=actor, reason="misread the board")
+    assert seat_map(t) == original
+    assert Entry.objects.filter(pk__in=[mover, first], status=Entry.ACTIVE).count() == 2
+    assert set(Bust.objects.filter(tournament=t).values_list("void", flat=True)) == {Bust.UNDONE}
+    assert PendingMove.objects.get(pk=moved.move.pk).status == PendingMove.UNDONE
+
+
+def test_a_list_that_is_no_longer_the_right_one_is_refused_and_nothing_is_undone(started, actor):
+    t = started(20)
+    bust, moved, later, _mover, _first = bust_then_two_changes(t, actor)
+    now = seat_map(t)
+    with pytest.raises(DomainError) as e:
+        services.undo_bust_and_later(t, bust, later=[later.event.pk], actor=actor)  # the move is missing
+    assert e.value.code == "later_changes_changed" and len(e.value.extra["later"]) == 2
+    assert seat_map(t) == now and not Bust.objects.filter(tournament=t).exclude(void="").exists()
+
+
+def test_changes_already_undone_are_not_listed(started, actor):
+    t = started(20)
+    bust, moved, later, _mover, _first = bust_then_two_changes(t, actor)
+    services.undo_bust(t, later.busts[0], actor=actor)
+    with pytest.raises(DomainError) as e:
+        services.undo_bust(t, bust, actor=actor)
+    assert [c["event"] for c in e.value.extra["later"]] == [moved.event.pk]
+
+
+def test_a_lock_or_a_blind_elsewhere_blocks_nothing(started, actor):
+    t = started(20)
+    entry = seat_map(t)[1][min(seat_map(t)[1])]
+    out = services.record_bust(t, [entry], actor=actor)
+    services.lock_table(t, 1, True, actor=actor, reason="dealer change")
+    services.undo_bust(t, out.busts[0], actor=actor)
+    assert Entry.objects.get(pk=entry).status == Entry.ACTIVE
+
+
+def test_the_api_refusal_carries_the_list_and_the_api_undoes_them_first(api, started, floor_user, actor):
+    t = started(20)
+    bust, moved, later, _mover, _first = bust_then_two_changes(t, actor)
+    client = api(floor_user)
+    r = client.post(url(t, f"busts/{bust.pk}/undo/"), {"reason": "wrong player"}, format="json")
+    assert r.status_code == 409 and r.json()["code"] == "seat_map_changed"
+    body = r.json()
+    assert [c["event"] for c in body["later"]] == [later.event.pk, moved.event.pk] and body["undoable"] is True
+    assert str(later.event.pk) in body["detail"]
+    r = client.post(url(t, f"busts/{bust.pk}/undo/"), {"reason": "wrong player", "later": [c["event"] for c in body["later"]]},
+                    format="json")
+    assert r.status_code == 200, r.json()
+    assert not Bust.objects.filter(tournament=t, void="").exists()
+    r = client.post(url(t, f"busts/{bust.pk}/undo/"), {"later": ["x"]}, format="json")
+    assert r.status_code == 400
