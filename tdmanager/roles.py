@@ -11,6 +11,7 @@ import logging
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
+from django.utils.translation import gettext_lazy as _
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import BasePermission
 
@@ -80,7 +81,7 @@ class HasRole(BasePermission):
     """DRF permission (the default for every API view): the call is allowed when
     ``tdmanager.policy`` lets one of the user's roles make it."""
 
-    message = "Your role does not allow this action."
+    message = _("Your role does not allow this action.")
 
     def has_permission(self, request, view):
         if request.method not in ("GET", "HEAD", "OPTIONS") and not hasattr(view, request.method.lower()):

@@ -26,6 +26,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+
+def gettext_noop(text: str) -> str:
+    """Marks an English label for translation (``makemessages`` collects it) and returns it as is:
+    this module stays pure; ``tournaments.labels`` translates the label where a page shows it."""
+    return text
+
+
 WARNING = "WARNING"
 MISSED_HANDS = "MISSED_HANDS"
 MISSED_ROUNDS = "MISSED_ROUNDS"
@@ -44,6 +51,17 @@ PENALTY_TYPES = (
     ELIMINATION_NO_PRIZE,
     CHIP_FORFEIT,
 )
+# What a person reads for each type (translated by ``tournaments.labels``).
+PENALTY_TYPE_LABELS: dict[str, str] = {
+    WARNING: gettext_noop("Warning"),
+    MISSED_HANDS: gettext_noop("Missed hands"),
+    MISSED_ROUNDS: gettext_noop("Missed rounds"),
+    TIME_SUSPENSION: gettext_noop("Time suspension"),
+    DEAD_HAND: gettext_noop("Dead hand"),
+    DISQUALIFICATION: gettext_noop("Disqualification"),
+    ELIMINATION_NO_PRIZE: gettext_noop("Elimination without prize"),
+    CHIP_FORFEIT: gettext_noop("Chip forfeit"),
+}
 # Types that take the player's whole stack out of play (PEN-07, CR-06).
 REMOVES_ALL_CHIPS = (DISQUALIFICATION, ELIMINATION_NO_PRIZE)
 
@@ -223,89 +241,41 @@ def hands_to_miss(
 
 # PEN-08: reason code -> (English label, source reference).
 REASON_CODES: dict[str, tuple[str, str]] = {
-    "DISCLOSURE": (
-        "Disclosing or discussing hand contents, advising play",
-        "TDA 67; 003 Art. 11.2; 004 Art. 19.3–19.4",
-    ),
-    "ONE_PLAYER_TO_A_HAND": ("One player to a hand violated", "TDA 67; 004 Art. 20.8"),
-    "CARD_EXPOSURE": (
-        "Exposing cards with action pending",
-        "TDA 68; 004 Art. 20.8, 20.11",
-    ),
-    "SOFT_PLAY": ("Soft play", "TDA 69; 004 Art. 20.12"),
-    "CHIP_DUMPING": ("Chip dumping / passing chips", "TDA 69; 004 Art. 20.12"),
-    "COLLUSION": ("Collusion", "TDA 69; 003 Art. 11.1; 004 Art. 19.2"),
-    "PERSISTENT_DELAY": (
-        "Persistent or deliberate delay of the game",
-        "TDA 70; 003 Art. 11.2; 004 Art. 20.13",
-    ),
-    "TOUCHING_OTHERS": (
-        "Touching another player's person, cards or chips",
-        "TDA 70; 004 Art. 20.13",
-    ),
-    "ACTING_OUT_OF_TURN": ("Repeatedly acting out of turn", "TDA 70; 003 Art. 11.2"),
-    "POOR_CHIP_VISIBILITY": (
-        "Poor card or chip visibility and countability",
-        "TDA 70; TDA 25-A",
-    ),
-    "BETTING_OUT_OF_REACH": ("Betting out of reach of the dealer", "TDA 70"),
-    "ABUSIVE_CONDUCT": (
-        "Abusive conduct, insults",
-        "TDA 70; 001 L12 (Codice di comportamento)",
-    ),
-    "THREATS": ("Verbal or physical threats", "003 Art. 11.1; 004 Art. 19.2; 001 L12"),
-    "PROFANITY": ("Profane or obscene language", "003 Art. 11.1; 004 Art. 19.2"),
-    "OFFENSIVE_HYGIENE": ("Offensive hygiene", "TDA 70"),
-    "EXCESSIVE_CHATTER": ("Excessive chatter", "TDA 70; 004 Art. 20.13"),
-    "DISRUPTIVE_NOISE": (
-        "Disturbance by arguing, shouting or noise",
-        "003 Art. 11.1; 004 Art. 19.2; 001 L12",
-    ),
-    "DAMAGING_CARDS": (
-        "Throwing, tearing, bending or crumpling cards",
-        "003 Art. 11.1; 004 Art. 19.2",
-    ),
-    "DAMAGING_PROPERTY": ("Damaging the room's property", "003 Art. 11.1; 004 Art. 19.2"),
-    "ILLEGAL_SUBSTANCES": ("Use of illegal substances", "003 Art. 11.1; 004 Art. 19.2"),
-    "WEAPONS": ("Carrying weapons", "003 Art. 11.1; 004 Art. 19.2"),
-    "THROWING_CHIPS": ("Throwing chips violently", "003 Art. 11.2; 004 Art. 19.3"),
-    "READING_HANDS": (
-        "Reading a hand for another player before it is tabled",
-        "TDA 67; 003 Art. 11.2; 004 Art. 19.3",
-    ),
-    "THROWING_CARDS": (
-        "Deliberately throwing cards away when losing",
-        "003 Art. 11.2; 004 Art. 19.3",
-    ),
-    "CHIPS_INTERFERING": (
-        "Chips placed to interfere with the deal or the view of cards",
-        "003 Art. 11.2",
-    ),
-    "PHONE_AT_TABLE": ("Using a phone at the table", "003 Art. 11.2, Art. 4.2.22"),
-    "LEAVING_TABLE_WITH_LIVE_HAND": ("Leaving the table with a live hand", "TDA 31"),
-    "DODGING_BLINDS": (
-        "Dodging blinds (including when moving from a broken table)",
-        "TDA 33; 003 Art. 4.2.21; 004 Art. 13.5 (BAL-07)",
-    ),
-    "TINY_CHIP_CALL": ("Silently calling with a relatively tiny chip", "TDA 41"),
-    "STALLING_BEFORE_LEVEL_CHANGE": (
-        "Stalling to gain position before a level change",
-        "004 Art. 17.1 (CLK-03)",
-    ),
-    "LATE_SEAT_TAKING": (
-        "Not taking the drawn seat promptly",
-        "003 Art. 4.7(3); 004 Art. 8.4 (PEN-05)",
-    ),
-    "CHIPS_OUT_OF_VIEW": (
-        "Chips held or carried out of view, or pocketed",
-        "TDA 63; 003 Art. 4.2.4",
-    ),
-    "FALSE_HAND_DECLARATION": (
-        "Deliberately declaring a wrong hand value",
-        "004 Art. 20.9",
-    ),
-    "STANDING_BEHIND_PLAYERS": ("Standing behind players at a table", "001 L12"),
-    "OTHER": ("Other (see note)", "TDA 1; 004 Art. 20"),
+    "DISCLOSURE": (gettext_noop("Disclosing or discussing hand contents, advising play"), "TDA 67; 003 Art. 11.2; 004 Art. 19.3–19.4"),
+    "ONE_PLAYER_TO_A_HAND": (gettext_noop("One player to a hand violated"), "TDA 67; 004 Art. 20.8"),
+    "CARD_EXPOSURE": (gettext_noop("Exposing cards with action pending"), "TDA 68; 004 Art. 20.8, 20.11"),
+    "SOFT_PLAY": (gettext_noop("Soft play"), "TDA 69; 004 Art. 20.12"),
+    "CHIP_DUMPING": (gettext_noop("Chip dumping / passing chips"), "TDA 69; 004 Art. 20.12"),
+    "COLLUSION": (gettext_noop("Collusion"), "TDA 69; 003 Art. 11.1; 004 Art. 19.2"),
+    "PERSISTENT_DELAY": (gettext_noop("Persistent or deliberate delay of the game"), "TDA 70; 003 Art. 11.2; 004 Art. 20.13"),
+    "TOUCHING_OTHERS": (gettext_noop("Touching another player's person, cards or chips"), "TDA 70; 004 Art. 20.13"),
+    "ACTING_OUT_OF_TURN": (gettext_noop("Repeatedly acting out of turn"), "TDA 70; 003 Art. 11.2"),
+    "POOR_CHIP_VISIBILITY": (gettext_noop("Poor card or chip visibility and countability"), "TDA 70; TDA 25-A"),
+    "BETTING_OUT_OF_REACH": (gettext_noop("Betting out of reach of the dealer"), "TDA 70"),
+    "ABUSIVE_CONDUCT": (gettext_noop("Abusive conduct, insults"), "TDA 70; 001 L12 (Codice di comportamento)"),
+    "THREATS": (gettext_noop("Verbal or physical threats"), "003 Art. 11.1; 004 Art. 19.2; 001 L12"),
+    "PROFANITY": (gettext_noop("Profane or obscene language"), "003 Art. 11.1; 004 Art. 19.2"),
+    "OFFENSIVE_HYGIENE": (gettext_noop("Offensive hygiene"), "TDA 70"),
+    "EXCESSIVE_CHATTER": (gettext_noop("Excessive chatter"), "TDA 70; 004 Art. 20.13"),
+    "DISRUPTIVE_NOISE": (gettext_noop("Disturbance by arguing, shouting or noise"), "003 Art. 11.1; 004 Art. 19.2; 001 L12"),
+    "DAMAGING_CARDS": (gettext_noop("Throwing, tearing, bending or crumpling cards"), "003 Art. 11.1; 004 Art. 19.2"),
+    "DAMAGING_PROPERTY": (gettext_noop("Damaging the room's property"), "003 Art. 11.1; 004 Art. 19.2"),
+    "ILLEGAL_SUBSTANCES": (gettext_noop("Use of illegal substances"), "003 Art. 11.1; 004 Art. 19.2"),
+    "WEAPONS": (gettext_noop("Carrying weapons"), "003 Art. 11.1; 004 Art. 19.2"),
+    "THROWING_CHIPS": (gettext_noop("Throwing chips violently"), "003 Art. 11.2; 004 Art. 19.3"),
+    "READING_HANDS": (gettext_noop("Reading a hand for another player before it is tabled"), "TDA 67; 003 Art. 11.2; 004 Art. 19.3"),
+    "THROWING_CARDS": (gettext_noop("Deliberately throwing cards away when losing"), "003 Art. 11.2; 004 Art. 19.3"),
+    "CHIPS_INTERFERING": (gettext_noop("Chips placed to interfere with the deal or the view of cards"), "003 Art. 11.2"),
+    "PHONE_AT_TABLE": (gettext_noop("Using a phone at the table"), "003 Art. 11.2, Art. 4.2.22"),
+    "LEAVING_TABLE_WITH_LIVE_HAND": (gettext_noop("Leaving the table with a live hand"), "TDA 31"),
+    "DODGING_BLINDS": (gettext_noop("Dodging blinds (including when moving from a broken table)"), "TDA 33; 003 Art. 4.2.21; 004 Art. 13.5 (BAL-07)"),
+    "TINY_CHIP_CALL": (gettext_noop("Silently calling with a relatively tiny chip"), "TDA 41"),
+    "STALLING_BEFORE_LEVEL_CHANGE": (gettext_noop("Stalling to gain position before a level change"), "004 Art. 17.1 (CLK-03)"),
+    "LATE_SEAT_TAKING": (gettext_noop("Not taking the drawn seat promptly"), "003 Art. 4.7(3); 004 Art. 8.4 (PEN-05)"),
+    "CHIPS_OUT_OF_VIEW": (gettext_noop("Chips held or carried out of view, or pocketed"), "TDA 63; 003 Art. 4.2.4"),
+    "FALSE_HAND_DECLARATION": (gettext_noop("Deliberately declaring a wrong hand value"), "004 Art. 20.9"),
+    "STANDING_BEHIND_PLAYERS": (gettext_noop("Standing behind players at a table"), "001 L12"),
+    "OTHER": (gettext_noop("Other (see note)"), "TDA 1; 004 Art. 20"),
 }
 
 

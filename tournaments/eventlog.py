@@ -1,0 +1,307 @@
+"""The event log read as sentences: one translatable template per ``Action``, filled from the payload.
+
+``sentence(action, payload, ...)`` is pure (no database): what it needs beyond the payload comes
+in as arguments — the actor's name, the tournament's currency and the names of the entries the
+payload points at (``entry_refs(payload)`` says which; ``selectors.event_sentences`` looks them
+up in one query). Only the keys a template names are shown, each formatted for a person (money
+and numbers by the active locale, codes by their labels): a payload's other keys — seat maps,
+card orders, ids — never reach the page. A template whose key is missing from an old row falls
+back to the action's label. ``tests/test_eventlog.py`` renders every action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from django.utils.translation import gettext, ngettext_lazy
+from django.utils.translation import gettext_lazy as _
+
+from tdmanager.formatting import money as fmt_money
+from tdmanager.formatting import num as fmt_num
+
+from .actions import Action
+from .labels import ADJUSTMENT_KINDS, METHODS, penalty_kind_label, penalty_reason_label
+
+A = Action
+
+#: One sentence per action. ``%(actor)s`` is who did it; the other names are payload keys,
+#: formatted by ``_context``. Keys ending in ``_suffix`` are optional tails ("" when absent).
+SENTENCES: dict[str, object] = {  # a value is a template or (plural template, counting key)
+    # --- cashier ---
+    A.CASHIER_ADDON_SOLD: _("%(actor)s sold an add-on to %(entry)s — %(amount)s, %(chips)s chips"),
+    A.CASHIER_ALTERNATE_ADDED: _("%(actor)s put %(name)s on the alternates list (number %(position)s)"),
+    A.CASHIER_BUYIN_SOLD: _("%(actor)s sold entry #%(entry_number)s to %(name)s — %(amount)s %(method)s"),
+    A.CASHIER_PREREGISTRATION_CANCELLED: _("%(actor)s cancelled the pre-registration of %(entry)s%(reason_suffix)s"),
+    A.CASHIER_PREREGISTRATION_CREATED: _("%(actor)s pre-registered %(name)s"),
+    A.CASHIER_REBUY_SOLD: _("%(actor)s sold rebuy %(rebuy_no)s to %(entry)s — %(amount)s, %(chips)s chips"),
+    A.CASHIER_REENTRY_SOLD: _("%(actor)s sold re-entry #%(entry_number)s to %(name)s — %(amount)s %(method)s"),
+    A.CASHIER_REFUND_PAID: _("%(actor)s refunded %(entry)s — %(amount)s%(reason_suffix)s"),
+    A.CASHIER_ROW_REVERSED: _("%(actor)s reversed receipt #%(receipt)s — %(amount)s%(reason_suffix)s"),
+    A.CASHIER_ENTRY_CHECKED_IN: _("%(actor)s checked in %(name)s (entry #%(entry_number)s)"),
+    A.CASHIER_ENTRY_NO_SHOW: _("%(actor)s recorded %(entry)s as a no-show"),
+    A.CASHIER_ENTRY_PRESENCE: _("%(actor)s changed the presence of %(name)s (entry #%(entry_number)s)%(reason_suffix)s"),
+    A.CASHIER_TRANSFER_CLEARED: _("%(actor)s confirmed the bank transfer of %(name)s as cleared (receipt #%(receipt)s)"),
+    # --- formats ---
+    A.FORMATS_BAGGING_RECORDED: _("%(actor)s recorded the bags: %(bagged_chips)s chips bagged"),
+    A.FORMATS_BRACKET_CREATED: _("%(actor)s created a heads-up bracket of %(size)s players"),
+    A.FORMATS_BRACKET_DRAWN: _("%(actor)s drew the bracket"),
+    A.FORMATS_DAY2_BUILT: _("%(actor)s assigned %(players)s players to Day 2 (%(chips)s chips)"),
+    A.FORMATS_DAY2_FINISHED: _("Day 2 finished: %(name)s won"),
+    A.FORMATS_FLIGHT_CLOSED: _("%(actor)s closed flight %(flight)s: %(survivors)s players go on%(reason_suffix)s"),
+    A.FORMATS_MATCH_BYE_AWARDED: _("Bye awarded to entry #%(winner)s"),
+    A.FORMATS_MATCH_GAME_RECORDED: _("%(actor)s recorded game %(game)s: entry #%(winner)s won (%(score)s)"),
+    A.FORMATS_MATCH_LATENESS_CHECKED: _("Lateness checked for a match"),
+    A.FORMATS_MATCH_PLAYER_SEATED: _("%(actor)s seated %(entry)s at the match"),
+    A.FORMATS_MATCH_REPLACEMENT_SEATED: _("%(actor)s seated %(name)s as a replacement"),
+    A.FORMATS_MATCH_SEAT_FREED: _("%(actor)s freed the seat of %(name)s, who did not show up"),
+    A.FORMATS_MATCH_STARTED: _("Match of round %(round)s started at table %(table)s"),
+    A.FORMATS_MULTIDAY_CREATED: _("%(actor)s created a multi-day event"),
+    A.FORMATS_QUALIFIER_WINNER_SENT: _("%(name)s goes to the final"),
+    A.FORMATS_QUALIFIERS_CREATED: _("%(actor)s created the qualifiers"),
+    A.FORMATS_SEATREQUEST_ALLOCATED: _("%(actor)s allocated the open seats (%(open_places)s)"),
+    A.FORMATS_SEATREQUEST_CREATED: _("%(actor)s recorded a seat request from %(name)s"),
+    A.FORMATS_SERIES_ATTACHED: _("%(actor)s added the tournament to the series %(name)s"),
+    A.FORMATS_SERIES_CREATED: _("%(actor)s created the series %(name)s"),
+    A.FORMATS_SERIES_CYCLE_CLOSED: _("Series cycle %(cycle)s closed"),
+    A.FORMATS_SERIES_DAILY_SCHEDULED: _("%(actor)s scheduled a daily tournament"),
+    A.FORMATS_SERIES_SCORED: _("Series points given to %(participants)s players"),
+    A.FORMATS_SERIES_TIE_SETTLED: _("%(actor)s settled a series tie%(reason_suffix)s"),
+    A.FORMATS_SITANDGO_CREATED: _("%(actor)s created a sit & go for %(players)s players"),
+    A.FORMATS_STACKOPTION_ADDED: _("%(actor)s added the stack option %(label)s (%(chips)s chips)"),
+    A.FORMATS_TIMED_CONFIGURED: _("%(actor)s configured the timed event"),
+    A.FORMATS_TIMED_FINISHED: _("The timed event finished"),
+    # --- payouts ---
+    A.PAYOUTS_DEAL_ACCEPTED: _("%(name)s accepted the deal"),
+    A.PAYOUTS_DEAL_APPROVED: _("%(actor)s approved the deal"),
+    A.PAYOUTS_DEAL_CANCELLED: _("%(actor)s cancelled the deal%(reason_suffix)s"),
+    A.PAYOUTS_DEAL_PROPOSED: _("%(actor)s proposed a deal"),
+    A.PAYOUTS_JACKPOT_LOCKED: _("The jackpot is locked until tomorrow (won in %(won_in)s)"),
+    A.PAYOUTS_JACKPOT_PAID: _("%(actor)s paid the jackpot to %(name)s — %(amount)s %(method)s"),
+    A.PAYOUTS_JACKPOT_WON: _("%(actor)s verified a royal flush at level %(level)s: jackpot of %(amount)s"),
+    A.PAYOUTS_PRIZE_PAID: _("%(actor)s paid the prize for place %(place)s to %(name)s — %(amount)s %(method)s"),
+    A.PAYOUTS_RANKING_SIGNED: (ngettext_lazy("%(actor)s signed the ranking (%(places)s place)", "%(actor)s signed the ranking (%(places)s places)", "count"), "places"),
+    A.PAYOUTS_SATELLITE_COMPLETED: (ngettext_lazy("Satellite completed: %(seats)s seat won", "Satellite completed: %(seats)s seats won", "count"), "seats"),
+    A.PAYOUTS_SATELLITE_LINKED: _("%(actor)s linked the satellite to its target tournament"),
+    A.PAYOUTS_SIDEPOOL_AWARDED: _("%(actor)s awarded a side prize"),
+    A.PAYOUTS_SIDEPOOL_CONTRIBUTED: _("%(actor)s added %(amount)s to a side pool"),
+    A.PAYOUTS_SIDEPOOL_CREATED: _("%(actor)s created the side pool %(name)s"),
+    A.PAYOUTS_TABLE_EDITED: _("%(actor)s edited the payout table (prize pool %(prize_pool)s)%(reason_suffix)s"),
+    A.PAYOUTS_TABLE_LOCKED: (ngettext_lazy("%(actor)s locked the payout table: %(places)s place, prize pool %(prize_pool)s", "%(actor)s locked the payout table: %(places)s places, prize pool %(prize_pool)s", "count"), "places"),
+    A.PAYOUTS_TABLE_PROPOSED: (ngettext_lazy("Payout table proposed: %(places)s place", "Payout table proposed: %(places)s places", "count"), "places"),
+    A.PAYOUTS_TEMPLATE_APPLIED: _("%(actor)s applied the payout template %(template)s"),
+    A.PAYOUTS_TEMPLATE_SAVED: _("%(actor)s saved the payout template %(template)s"),
+    A.PAYOUTS_TICKET_REDEEMED: _("%(name)s redeemed a ticket"),
+    # --- people ---
+    A.PEOPLE_PERSON_CREATED: _("%(actor)s added %(name)s"),
+    A.PEOPLE_PERSON_BANNED: _("%(actor)s banned a person%(reason_suffix)s"),
+    A.PEOPLE_PERSON_UNBANNED: _("%(actor)s lifted a ban%(reason_suffix)s"),
+    # --- seating ---
+    A.SEATING_BIG_BLIND_SET: _("%(actor)s set the big blind at table %(table)s to seat %(big_blind_seat)s%(reason_suffix)s"),
+    A.SEATING_BREAK_ORDER_SET: _("%(actor)s set the order in which tables break%(reason_suffix)s"),
+    A.SEATING_BUST_UNDONE: _("%(actor)s undid a bust%(reason_suffix)s"),
+    A.SEATING_DRAW_INITIAL: (ngettext_lazy("Seats drawn: %(players)s players at %(tables)s table", "Seats drawn: %(players)s players at %(tables)s tables", "count"), "tables"),
+    A.SEATING_FINAL_TABLE_FORMED: _("Final table formed at table %(table)s"),
+    A.SEATING_HALT_WAIVED: _("%(actor)s let table %(table)s play on%(reason_suffix)s"),
+    A.SEATING_HAND_COMPLETED: _("Table %(table)s finished a hand"),
+    A.SEATING_MOVE_CONFIRMED: _("%(actor)s confirmed the move of %(entry)s from table %(from_table)s seat %(from_seat)s to table %(to_table)s seat %(to_seat)s"),
+    A.SEATING_MOVE_UNDONE: _("%(actor)s undid the move of %(entry)s back to table %(to_table)s seat %(to_seat)s"),
+    A.SEATING_MOVES_CONFIRMED: (ngettext_lazy("%(actor)s confirmed %(moves_count)s move", "%(actor)s confirmed %(moves_count)s moves", "count"), "moves"),
+    A.SEATING_MOVES_PROPOSED: (ngettext_lazy("Balancing: %(moves_count)s move proposed", "Balancing: %(moves_count)s moves proposed", "count"), "moves"),
+    A.SEATING_MOVES_SUPERSEDED: _("Earlier move slips replaced by new ones"),
+    A.SEATING_PLAYER_BUSTED: _("%(actor)s recorded out: %(busts)s"),
+    A.SEATING_PLAYER_MOVED: _("%(actor)s moved %(name)s from table %(from_table)s seat %(from_seat)s to table %(to_table)s seat %(to_seat)s"),
+    A.SEATING_PLAYER_SEATED: _("%(name)s seated at table %(table)s seat %(seat)s"),
+    A.SEATING_SEAT_LOCKED: _("%(actor)s locked seat %(seat)s at table %(table)s%(reason_suffix)s"),
+    A.SEATING_SEAT_RELEASED: _("Seat %(seat)s at table %(table)s freed"),
+    A.SEATING_SEAT_UNLOCKED: _("%(actor)s unlocked seat %(seat)s at table %(table)s"),
+    A.SEATING_TABLE_BROKEN: (ngettext_lazy("Table %(table)s broken: %(moves_count)s player moved", "Table %(table)s broken: %(moves_count)s players moved", "count"), "moves"),
+    A.SEATING_TABLE_LOCKED: _("%(actor)s locked table %(table)s%(reason_suffix)s"),
+    A.SEATING_TABLE_UNLOCKED: _("%(actor)s unlocked table %(table)s%(reason_suffix)s"),
+    A.SEATING_TABLE_TV_MARKED: _("%(actor)s made table %(table)s the TV table"),
+    A.SEATING_TABLE_TV_UNMARKED: _("%(actor)s ended the TV table at table %(table)s"),
+    A.SEATING_BUSTS_SIMULTANEOUS: _("%(actor)s marked busts as simultaneous: %(busts)s%(reason_suffix)s"),
+    A.SEATING_KEEP_APART_ADDED: _("%(actor)s asked to keep %(names)s apart%(reason_suffix)s"),
+    A.SEATING_KEEP_APART_REMOVED: _("%(actor)s removed a keep-apart pair%(reason_suffix)s"),
+    A.SEATING_KEEP_APART_UNMET: _("A keep-apart pair had to be seated at the same table"),
+    A.SEATING_MANUAL_DRAW_COMPLETED: _("%(actor)s completed the manual seat draw"),
+    A.SEATING_MANUAL_DRAW_OPENED: _("%(actor)s opened a manual seat draw%(reason_suffix)s"),
+    A.SEATING_MISDEAL_REPORTED: _("%(actor)s reported a misdeal at table %(table)s%(reason_suffix)s"),
+    A.SEATING_SEAT_CARD_CLEARED: _("%(actor)s cleared the seat card of %(entry)s%(reason_suffix)s"),
+    A.SEATING_SEAT_CARD_ENTERED: _("%(actor)s entered the seat card of %(entry)s"),
+    A.SEATING_SEAT_RESERVATION_REMOVED: _("%(actor)s removed a seat reservation%(reason_suffix)s"),
+    A.SEATING_SEAT_RESERVED: _("%(actor)s reserved table %(table)s seat %(seat)s for %(name)s%(reason_suffix)s"),
+    # --- tournaments ---
+    A.TOURNAMENTS_ADDON_CLOSED: _("Add-ons closed after level %(after_level)s"),
+    A.TOURNAMENTS_ADDON_OPENED: _("Add-ons open after level %(after_level)s"),
+    A.TOURNAMENTS_CHIPRACE_RECORDED: _("%(actor)s recorded the chip race at table %(table)s: seats %(winners)s won a chip"),
+    A.TOURNAMENTS_CHIPS_ADJUSTED: _("%(actor)s recorded %(chips)s chips: %(kind)s%(reason_suffix)s"),
+    A.TOURNAMENTS_CHIPS_COUNTED: _("%(actor)s recorded a chip count of %(players)s players: %(counted_total)s chips"),
+    A.TOURNAMENTS_CLOCK_BREAK_INSERTED: _("%(actor)s inserted a break of %(minutes)s minutes%(reason_suffix)s"),
+    A.TOURNAMENTS_CLOCK_BREAK_STARTED: _("Break of %(minutes)s minutes after level %(after_level)s"),
+    A.TOURNAMENTS_CLOCK_CALLED: (ngettext_lazy("%(actor)s called the clock at table %(table)s (%(seconds)s second)", "%(actor)s called the clock at table %(table)s (%(seconds)s seconds)", "count"), "seconds"),
+    A.TOURNAMENTS_CLOCK_FINISHED: _("%(actor)s stopped the clock for good%(reason_suffix)s"),
+    A.TOURNAMENTS_CLOCK_HAND_COMPLETED: _("Hand-for-hand: table %(table)s finished hand %(hand)s"),
+    A.TOURNAMENTS_CLOCK_HAND_FOR_HAND_ENDED: _("%(actor)s ended hand-for-hand"),
+    A.TOURNAMENTS_CLOCK_HAND_FOR_HAND_NEXT_HAND: _("Hand-for-hand: every table done, next hand"),
+    A.TOURNAMENTS_CLOCK_HAND_FOR_HAND_STARTED: _("%(actor)s started hand-for-hand with %(players_left)s players left"),
+    A.TOURNAMENTS_CLOCK_JUMPED: _("%(actor)s moved the clock to %(where)s%(reason_suffix)s"),
+    A.TOURNAMENTS_CLOCK_LEVEL_STARTED: _("Level %(level)s started: blinds %(small_blind)s/%(big_blind)s%(ante_suffix)s"),
+    A.TOURNAMENTS_CLOCK_PAUSED: _("%(actor)s paused the clock at %(where)s%(reason_suffix)s"),
+    A.TOURNAMENTS_CLOCK_RESUMED: _("%(actor)s resumed the clock at %(where)s%(reason_suffix)s"),
+    A.TOURNAMENTS_CLOCK_STARTED: _("%(actor)s started the clock at %(where)s"),
+    A.TOURNAMENTS_CLOCK_TIME_ADDED: (ngettext_lazy("%(actor)s changed the time left by %(seconds)s second%(reason_suffix)s", "%(actor)s changed the time left by %(seconds)s seconds%(reason_suffix)s", "count"), "seconds"),
+    A.TOURNAMENTS_CLOCK_TIME_SET: _("%(actor)s set the time left to %(time_left)s%(reason_suffix)s"),
+    A.TOURNAMENTS_COLORUP_ANNOUNCED: _("Colour-up announced after level %(after_level)s"),
+    A.TOURNAMENTS_DISPLAY_CREATED: _("%(actor)s added the lobby screen %(screen)s"),
+    A.TOURNAMENTS_DISPLAY_UPDATED: _("%(actor)s changed a lobby screen"),
+    A.TOURNAMENTS_COLORUP_DISCRETIONARY: _("%(actor)s announced a colour-up"),
+    A.TOURNAMENTS_EXCHANGE_RATE_SET: _("%(actor)s set the exchange rate of %(currency)s for %(date)s: %(rate)s"),
+    A.TOURNAMENTS_FEE_OVERRIDDEN: _("%(actor)s set a fee of %(fee)s instead of the statutory %(statutory_fee)s%(reason_suffix)s"),
+    A.TOURNAMENTS_LATE_REGISTRATION_CLOSED: _("Late registration closed after level %(after_level)s"),
+    A.TOURNAMENTS_PENALTY_CANCELLED: _("%(actor)s cancelled a penalty%(reason_suffix)s"),
+    A.TOURNAMENTS_PENALTY_HANDS_SERVED: (ngettext_lazy("Penalty: %(served)s hand served, %(left)s left", "Penalty: %(served)s hands served, %(left)s left", "count"), "served"),
+    A.TOURNAMENTS_PENALTY_SERVED: _("%(entry)s finished serving a penalty"),
+    A.TOURNAMENTS_PENALTY_STARTED: (ngettext_lazy("The penalty of %(entry)s started: %(hands)s hand", "The penalty of %(entry)s started: %(hands)s hands", "count"), "hands"),
+    A.TOURNAMENTS_PENALTY_ISSUED: _("%(actor)s gave %(name)s a penalty: %(kind)s — %(reason_code)s"),
+    A.TOURNAMENTS_REBUY_CLOSED: _("Rebuys closed after level %(after_level)s"),
+    A.TOURNAMENTS_REENTRY_CLOSED: _("Re-entries closed after level %(after_level)s"),
+    A.TOURNAMENTS_REGISTRATION_OPENED: _("%(actor)s opened registration"),
+    A.TOURNAMENTS_REGULATOR_GRANTED: _("%(actor)s gave the regulator %(user)s access"),
+    A.TOURNAMENTS_REGULATOR_REVOKED: _("%(actor)s removed the access of the regulator %(user)s"),
+    A.TOURNAMENTS_RULING_ANNOTATED: _("%(actor)s annotated a ruling"),
+    A.TOURNAMENTS_RULING_RECORDED: _("%(actor)s recorded a ruling"),
+    A.TOURNAMENTS_SITANDGO_STARTED: _("Sit & go started with %(players)s players"),
+    A.TOURNAMENTS_STREAMING_STARTED: _("%(actor)s started streaming live"),
+    A.TOURNAMENTS_STREAMING_STOPPED: _("%(actor)s stopped streaming live"),
+    A.TOURNAMENTS_STRUCTURE_DELETED: _("%(actor)s deleted the structure %(name)s"),
+    A.TOURNAMENTS_STRUCTURE_SAVED: _("%(actor)s saved the structure %(name)s"),
+    A.TOURNAMENTS_STUBS_REPORTED: (ngettext_lazy("%(actor)s issued ticket-stub report %(number)s: %(stubs)s stub, %(total)s", "%(actor)s issued ticket-stub report %(number)s: %(stubs)s stubs, %(total)s", "count"), "stubs"),
+    A.TOURNAMENTS_TOURNAMENT_CANCELLED: (ngettext_lazy("%(actor)s cancelled the tournament; %(refunded)s entry refunded%(reason_suffix)s", "%(actor)s cancelled the tournament; %(refunded)s entries refunded%(reason_suffix)s", "count"), "refunded"),
+    A.TOURNAMENTS_TOURNAMENT_CREATED: _("%(actor)s created the tournament %(name)s"),
+    A.TOURNAMENTS_TOURNAMENT_DELETED: _("%(actor)s deleted the tournament %(name)s"),
+    A.TOURNAMENTS_TOURNAMENT_FINISHED: _("%(actor)s finished the tournament"),
+    A.TOURNAMENTS_TOURNAMENT_SAVED: _("%(actor)s saved the tournament"),
+    A.TOURNAMENTS_TOURNAMENT_STARTED: _("%(actor)s started the tournament with %(players)s players"),
+    A.TOURNAMENTS_TOURNAMENT_UPDATED: _("%(actor)s changed the tournament"),
+    A.TOURNAMENTS_TOURNAMENT_VERSIONED: _("%(actor)s changed the published event (a new version is announced)"),
+    A.TOURNAMENTS_WITNESS_SIGNED: _("%(name)s witnessed: %(witnessed_label)s"),
+}
+
+MONEY_KEYS = ("amount", "fee", "statutory_fee", "prize_pool", "total", "buy_in")
+NUMBER_KEYS = ("hands", "chips", "bagged_chips", "counted_total", "seconds", "players", "players_left", "tables", "size", "places",
+               "refunded", "stubs", "served", "left", "minutes", "survivors", "participants", "seats", "open_places")
+#: Free text a person typed (shown as the ": reason" tail); the engines' own explanations are not.
+HUMAN_REASON = {A.CASHIER_PREREGISTRATION_CANCELLED, A.CASHIER_REFUND_PAID, A.CASHIER_ROW_REVERSED, A.FORMATS_FLIGHT_CLOSED,
+                A.FORMATS_SERIES_TIE_SETTLED, A.PAYOUTS_DEAL_CANCELLED, A.PAYOUTS_TABLE_EDITED, A.PEOPLE_PERSON_BANNED,
+                A.PEOPLE_PERSON_UNBANNED, A.SEATING_BIG_BLIND_SET, A.SEATING_BREAK_ORDER_SET, A.SEATING_BUST_UNDONE, A.CASHIER_ENTRY_PRESENCE,
+                A.SEATING_BUSTS_SIMULTANEOUS, A.SEATING_KEEP_APART_ADDED, A.SEATING_KEEP_APART_REMOVED, A.SEATING_MANUAL_DRAW_OPENED,
+                A.SEATING_MISDEAL_REPORTED, A.SEATING_SEAT_CARD_CLEARED, A.SEATING_SEAT_RESERVATION_REMOVED, A.SEATING_SEAT_RESERVED,
+                A.SEATING_HALT_WAIVED, A.SEATING_SEAT_LOCKED, A.SEATING_TABLE_LOCKED, A.SEATING_TABLE_UNLOCKED,
+                A.TOURNAMENTS_CHIPS_ADJUSTED, A.TOURNAMENTS_CLOCK_BREAK_INSERTED, A.TOURNAMENTS_CLOCK_FINISHED,
+                A.TOURNAMENTS_CLOCK_JUMPED, A.TOURNAMENTS_CLOCK_PAUSED, A.TOURNAMENTS_CLOCK_RESUMED,
+                A.TOURNAMENTS_CLOCK_TIME_ADDED, A.TOURNAMENTS_CLOCK_TIME_SET, A.TOURNAMENTS_FEE_OVERRIDDEN,
+                A.TOURNAMENTS_PENALTY_CANCELLED, A.TOURNAMENTS_TOURNAMENT_CANCELLED}
+
+
+def entry_refs(payload) -> set[int]:
+    """The entry ids (primary keys) a payload points at, for the caller to name."""
+    refs: set[int] = set()
+    if not isinstance(payload, Mapping):
+        return refs
+    if isinstance(payload.get("entry"), int):
+        refs.add(payload["entry"])
+    for b in payload.get("busts") or []:
+        if isinstance(b, Mapping) and isinstance(b.get("entry"), int):
+            refs.add(b["entry"])
+    return refs
+
+
+def _entry(ref, entries: Mapping[int, str]) -> str:
+    return entries.get(ref) or (gettext("entry %(id)s") % {"id": ref} if ref is not None else "")
+
+
+def _busts(busts, entries) -> str:
+    parts = []
+    for b in busts if isinstance(busts, list) else []:
+        if not isinstance(b, Mapping):
+            continue
+        part = gettext("%(who)s (table %(table)s seat %(seat)s)") % {"who": _entry(b.get("entry"), entries), "table": b.get("table"), "seat": b.get("seat")}
+        if b.get("place"):
+            part += " — " + gettext("place %(place)s") % {"place": b["place"]}
+        parts.append(part)
+    return ", ".join(parts)
+
+
+def _where(p) -> str:
+    if "level" not in p:
+        return ""
+    return gettext("the break after level %(level)s") % {"level": p["level"]} if p.get("is_break") else gettext("level %(level)s") % {"level": p["level"]}
+
+
+def _context(action: str, p: Mapping, *, actor: str, currency: str, entries: Mapping[int, str]) -> dict:
+    ctx: dict[str, object] = {}
+    for key, value in p.items():
+        if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+            ctx[key] = value
+    for key in MONEY_KEYS:
+        if p.get(key) not in (None, ""):
+            ctx[key] = fmt_money(p[key], currency)
+    if action in (A.CASHIER_REFUND_PAID, A.CASHIER_ROW_REVERSED) and str(p.get("amount", "")).startswith("-"):
+        ctx["amount"] = fmt_money(str(p["amount"])[1:], currency)  # the sentence says "refunded": no minus
+    if isinstance(p.get("witnessed"), str):
+        ctx["witnessed_label"] = Action.label_of(p["witnessed"])
+    for key in NUMBER_KEYS:
+        if isinstance(p.get(key), (int, float)) and not isinstance(p.get(key), bool):
+            ctx[key] = fmt_num(p[key])
+    if "entry" in p:
+        ctx["entry"] = p.get("name") or _entry(p.get("entry"), entries)
+    if "name" not in ctx and "entry" in p:
+        ctx["name"] = _entry(p.get("entry"), entries)
+    if "method" in p:
+        ctx["method"] = str(METHODS.get(p["method"], "")).lower()
+    if action == A.TOURNAMENTS_PENALTY_ISSUED:
+        ctx["kind"] = penalty_kind_label(p.get("kind", ""))
+        ctx["reason_code"] = penalty_reason_label(p.get("reason_code", ""))
+    elif action == A.TOURNAMENTS_CHIPS_ADJUSTED:
+        ctx["kind"] = str(ADJUSTMENT_KINDS.get(p.get("kind"), _("Correction")))
+    if "busts" in p:
+        ctx["busts"] = _busts(p["busts"], entries)
+    if isinstance(p.get("moves"), list):
+        ctx["moves_count"] = fmt_num(len(p["moves"]))
+    if isinstance(p.get("names"), list):
+        ctx["names"] = gettext(" and ").join(str(n) for n in p["names"] if isinstance(n, str))
+    if isinstance(p.get("winners"), list):
+        ctx["winners"] = ", ".join(str(w) for w in p["winners"] if isinstance(w, int)) or "—"
+    reason = p.get("reason")
+    ctx["reason_suffix"] = (": " + reason) if action in HUMAN_REASON and isinstance(reason, str) and reason.strip() else ""
+    ctx["ante_suffix"] = (", " + gettext("ante %(ante)s") % {"ante": fmt_num(p["ante"])}) if p.get("ante") else ""
+    ctx["where"] = _where(p)
+    if "seconds_left" in p and isinstance(p["seconds_left"], (int, float)):
+        s = int(p["seconds_left"])
+        ctx["time_left"] = f"{s // 60}:{s % 60:02d}"
+    ctx["actor"] = actor
+    return ctx
+
+
+def actor_name(label: str) -> str:
+    """Who did it, as a person reads it ("system" is the product itself)."""
+    return gettext("TDManager") if not label or label == "system" else label
+
+
+def sentence(action: str, payload, *, actor: str = "", currency: str = "", entries: Mapping[int, str] | None = None) -> str:
+    """The event as one sentence in the active language (the action's label when it cannot be filled)."""
+    template = SENTENCES.get(action)
+    label = Action.label_of(action)
+    if template is None:
+        return label
+    p = payload if isinstance(payload, Mapping) else {}
+    ctx = _context(action, p, actor=actor_name(actor), currency=currency, entries=entries or {})
+    if isinstance(template, tuple):  # (plural-aware template, the payload key that counts)
+        template, key = template
+        raw = p.get(key)
+        ctx["count"] = len(raw) if isinstance(raw, list) else abs(raw) if isinstance(raw, int) else 0
+    try:
+        text = str(template % ctx)
+    except (KeyError, TypeError, ValueError):
+        return label
+    return text[:1].upper() + text[1:]

@@ -1,0 +1,69 @@
+"""What a person reads for every code the product stores: one place, in the active language.
+
+Pages and the API show these labels, never the codes (``MISSED_ROUNDS``, ``BUY_IN``, ``CASH``,
+``HAND_FOR_HAND``). The pure engines keep their English labels marked for translation
+(``penalties.PENALTY_TYPE_LABELS``, ``penalties.REASON_CODES``); this module translates them.
+``code_labels()`` is the map a page's script receives through ``json_script``.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from . import penalties
+from .models import ChipAdjustment, Entry, LedgerRow, Tournament
+
+METHODS = dict(LedgerRow.METHODS)
+LEDGER_KINDS = dict(LedgerRow.KINDS)
+ADJUSTMENT_KINDS = dict(ChipAdjustment.KINDS)
+ENTRY_STATUSES = dict(Entry.STATUSES)
+TOURNAMENT_STATUSES = dict(Tournament.STATUSES)
+CLOCK_STATUSES = {
+    "NOT_STARTED": _("Not started"),
+    "RUNNING": _("Running"),
+    "PAUSED": _("Paused"),
+    "HAND_FOR_HAND": _("Hand-for-hand"),
+    "FINISHED": _("Finished"),
+}
+
+
+def humanize(code: str) -> str:
+    """A code no table names, made readable rather than shown raw ("SOME_CODE" → "Some code")."""
+    return str(code or "").replace("_", " ").strip().capitalize()
+
+
+def penalty_kind_label(code: str) -> str:
+    label = penalties.PENALTY_TYPE_LABELS.get(code)
+    return gettext(label) if label else humanize(code)
+
+
+def penalty_reason_label(code: str) -> str:
+    entry = penalties.REASON_CODES.get(code)
+    return gettext(entry[0]) if entry else humanize(code)
+
+
+def penalty_kinds() -> list[tuple[str, str]]:
+    return [(k, penalty_kind_label(k)) for k in penalties.PENALTY_TYPES]
+
+
+def penalty_reasons() -> list[tuple[str, str]]:
+    """Reason codes with their labels, in the order a person scans them (alphabetical by label, "Other" last)."""
+    rows = [(c, penalty_reason_label(c)) for c in penalties.REASON_CODES if c != "OTHER"]
+    return sorted(rows, key=lambda r: r[1].lower()) + [("OTHER", penalty_reason_label("OTHER"))]
+
+
+def code_labels() -> dict[str, dict[str, str]]:
+    """Every code a page's script may meet, with its label (for ``json_script``)."""
+    def s(d):
+        return {k: str(v) for k, v in d.items()}
+    return {
+        "penalty_kind": dict(penalty_kinds()),
+        "penalty_reason": {c: penalty_reason_label(c) for c in penalties.REASON_CODES},
+        "method": s(METHODS),
+        "ledger_kind": s(LEDGER_KINDS),
+        "adjustment": s(ADJUSTMENT_KINDS),
+        "entry_status": s(ENTRY_STATUSES),
+        "tournament_status": s(TOURNAMENT_STATUSES),
+        "clock_status": s(CLOCK_STATUSES),
+    }
