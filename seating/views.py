@@ -2,7 +2,7 @@
 public seat lookup. Thin: each POST calls one service; refusals come back as messages."""
 
 from django.contrib import messages
-from django.http import HttpResponseBadRequest
+from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -11,6 +11,7 @@ from tdmanager.errors import DomainError
 from tdmanager.roles import DIRECTOR, has_role
 from tournaments.models import Entry, Tournament
 from tournaments.services.events import Actor
+from tournaments.snapshot import clock_snapshot
 
 from . import selectors, services
 from .models import Bust, PendingMove
@@ -23,7 +24,7 @@ def _int(value, default=None):
         return default
 
 
-def _bust(t, post, actor):
+def _bust(t, post, actor, done):
     only = _int(post.get("only"))
     ids = [only] if only else [_int(v) for v in post.getlist("entries") if _int(v)]
     if not ids:
@@ -35,6 +36,7 @@ def _bust(t, post, actor):
         _(" (shared by %(m)s)") % {"m": b.shared_with} if b.shared_with > 1 else "") for b in out.busts)
     if out.winner:
         text += " — " + _("one player left: he is first")
+    done["bust"] = out.busts[0].pk  # the page offers its undo at once
     return text
 
 
@@ -47,17 +49,26 @@ def _move(t, post, actor):
     return _("Moved #%(n)s.") % {"n": entry.number}
 
 
-def _perform(t, request) -> str:
-    """Run the floor action the form asked for; the success message."""
+def _perform(t, request, done: dict) -> str:
+    """Run the floor action the form asked for; the success message (``done``: what the page
+    shows next, such as the bust just recorded)."""
     post, actor = request.POST, Actor.from_request(request)
     op = post.get("op")
     table = _int(post.get("table"))
     reason = post.get("reason", "")
     if op == "bust":
-        return _bust(t, post, actor)
+        return _bust(t, post, actor, done)
     if op == "undo_bust":
-        services.undo_bust(t, get_object_or_404(Bust, pk=_int(post.get("bust")), tournament=t), actor=actor, reason=reason)
+        bust = get_object_or_404(Bust, pk=_int(post.get("bust")), tournament=t)
+        later = [_int(e) for e in post.get("later", "").split(",") if _int(e)]
+        if later:  # the later changes the refusal listed, undone first
+            services.undo_bust_and_later(t, bust, later=later, actor=actor, reason=reason)
+            return _("Later changes and the bust undone: the players are back in their seats.")
+        services.undo_bust(t, bust, actor=actor, reason=reason)
         return _("Bust undone: the players are back in their seats.")
+    if op == "simultaneous":  # ELM-03: busts at different tables whose order cannot be told
+        services.mark_simultaneous(t, [_int(v) for v in post.getlist("busts") if _int(v)], actor=actor, reason=reason)
+        return _("Marked simultaneous: they share their places and prizes.")
     if op == "confirm":
         services.confirm_move(t, get_object_or_404(PendingMove, pk=_int(post.get("move")), tournament=t), actor=actor)
         return _("Move confirmed.")
@@ -73,6 +84,9 @@ def _perform(t, request) -> str:
     if op == "hand":
         services.hand_completed(t, table, actor=actor)
         return _("Table %(n)s: hand completed.") % {"n": table}
+    if op == "misdeal":
+        services.misdeal(t, table, actor=actor, reason=reason)
+        return _("Table %(n)s: misdeal recorded; the re-deal is the same hand.") % {"n": table}
     if op in ("lock_table", "unlock_table"):
         services.lock_table(t, table, op == "lock_table", actor=actor, reason=reason)
         return _("Table %(n)s updated.") % {"n": table}
@@ -98,15 +112,43 @@ def _perform(t, request) -> str:
     raise DomainError("unknown_action", _("Unknown action."), status=400)
 
 
+UNDO_BLOCKED = "seating_undo_blocked"
+
+
+def _just_busted(t, bust_id):
+    """The bust just recorded, while it stands: the page shows it with its Undo."""
+    bust_id = _int(bust_id)
+    if not bust_id:
+        return None
+    return next((b for b in selectors.busts(t, limit=12) if b["id"] == bust_id and not b["void"]), None)
+
+
+def _undo_blocked(t, request):
+    """The later changes an undo was refused for, once, with the bust it was for."""
+    blocked = request.session.pop(UNDO_BLOCKED, None) if request.GET.get("undo-first") else None
+    if not blocked or blocked.get("tournament") != t.pk:
+        return None
+    blocked["later_ids"] = ",".join(str(c["event"]) for c in blocked["later"])
+    return blocked
+
+
 def table_map_page(request, pk):
     t = get_object_or_404(Tournament, pk=pk)
     if request.method == "POST":
+        request.session.pop(UNDO_BLOCKED, None)
+        post, done, query = request.POST, {}, ""
         try:
-            messages.success(request, _perform(t, request))
+            messages.success(request, _perform(t, request, done))
+            if done.get("bust"):
+                query = f"?bust={done['bust']}"
         except DomainError as exc:
             messages.error(request, str(exc.message))
+            if post.get("op") == "undo_bust" and "later" in exc.extra:  # what to undo first, offered on the page
+                request.session[UNDO_BLOCKED] = {"tournament": t.pk, "bust": _int(post.get("bust")), "later": exc.extra["later"],
+                                                 "undoable": exc.extra.get("undoable", False)}
+                query = "?undo-first=1"
         anchor = f"#table-{request.POST['table']}" if request.POST.get("table") else ""
-        return redirect(request.path + anchor)
+        return redirect(request.path + query + anchor)
     context = {
         "t": t,
         "map": selectors.table_map(t),
@@ -114,6 +156,8 @@ def table_map_page(request, pk):
         "recent_moves": selectors.recent_moves(t, limit=8),
         "standings": selectors.standings(t)[:10],
         "is_director_user": has_role(request.user, DIRECTOR),
+        "just_busted": _just_busted(t, request.GET.get("bust")),
+        "undo_blocked": _undo_blocked(t, request),
     }
     template = "seating/_map.html" if request.GET.get("fragment") else "seating/tables.html"
     return render(request, template, context)
@@ -135,13 +179,24 @@ def draw_history_page(request, pk, entry_id):
                                                   "seat": selectors.seat_of(entry)})
 
 
+def _lookup_data(t, q: str) -> dict:
+    data = selectors.lookup(t, q[:80])
+    data["clock"] = clock_snapshot(t) if t.status == Tournament.RUNNING else None
+    return data
+
+
 def seat_lookup(request, pk):
-    """Public (no login): type a name, see your table and seat — for the lobby and phones."""
+    """Public (no login): type a name, see your table and seat — for the lobby and phones. The
+    page searches as you type (``seat_lookup_find``), shows the tournament and its clock, and
+    once the tournament is over the finishing places."""
     t = get_object_or_404(Tournament, pk=pk)
-    if t.status == Tournament.CANCELLED:
-        return HttpResponseBadRequest("cancelled")
     q = request.GET.get("q", "").strip()
-    results = []
-    if len(q) >= 2 and t.status == Tournament.RUNNING:
-        results = selectors.find_seats(t, q)
-    return render(request, "seating/lookup.html", {"t": t, "q": q, "results": results, "running": t.status == Tournament.RUNNING})
+    data = _lookup_data(t, q)
+    return render(request, "seating/lookup.html", {"t": t, "q": q, "data": data, "results": data["results"], "state": data["state"],
+                                                   "running": data["state"] == "running"})
+
+
+def seat_lookup_find(request, pk):
+    """The seat lookup's answer as JSON, for its search-as-you-type (public, like the page)."""
+    t = get_object_or_404(Tournament, pk=pk)
+    return JsonResponse(_lookup_data(t, request.GET.get("q", "")))

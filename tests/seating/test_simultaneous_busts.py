@@ -148,3 +148,23 @@ def test_scenario_28_an_absent_player_is_blinded_out_and_keeps_the_prize_of_his_
     assert dues_of(t, w.pk) == [D(prizes[46]).quantize(D("0.01"))]
     with pytest.raises(DomainError):
         cashier.refund(w, reason="still asks", actor=actor)
+
+
+def test_the_tables_page_marks_ticked_busts_simultaneous_and_shows_them(paid_field, actor, client, floor_user, director):
+    t = paid_field(20, PRIZES)
+    a, b = one_per_table(t)
+    services.record_bust(t, [a], actor=actor)
+    services.record_bust(t, [b], actor=actor)
+    ids = list(Bust.objects.filter(entry_id__in=[a, b]).values_list("pk", flat=True))
+    client.force_login(floor_user)
+    page = f"/tournaments/{t.pk}/tables/"
+    html = client.get(page).content.decode()
+    assert 'id="simultaneous-form"' in html and f'name="busts" value="{ids[0]}" form="simultaneous-form"' in html
+    r = client.post(page, {"op": "simultaneous", "busts": ids, "reason": "two tables called out together"}, follow=True)
+    html = r.content.decode()
+    assert "Marked simultaneous" in html and html.count(">simultaneous</span>") == 2
+    assert 'title="two tables called out together"' in html
+    assert place_of(a) == place_of(b) == (19, 2)
+    client.force_login(director)
+    html = client.get(f"/tournaments/{t.pk}/payouts/").content.decode()
+    assert html.count("19 (shared ×2)") == 2 and html.count(">8.00<") >= 2  # the payout table: (10 + 6) / 2 each
