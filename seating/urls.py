@@ -2,11 +2,15 @@
 
 from django.urls import path
 
-from . import views
+from . import manual_views, views
 
 urlpatterns = [
     path("tournaments/<int:pk>/tables/", views.table_map_page, name="seating-tables"),
     path("tournaments/<int:pk>/tables/slips/", views.move_slips, name="seating-slips"),
     path("tournaments/<int:pk>/tables/draws/<int:entry_id>/", views.draw_history_page, name="seating-draws"),
+    path("tournaments/<int:pk>/tables/seat-cards/", manual_views.seat_cards, name="seating-cards"),
+    path("tournaments/<int:pk>/tables/manual-draw/", manual_views.manual_draw_page, name="seating-manual-draw"),
+    path("tournaments/<int:pk>/tables/constraints/", manual_views.constraints_page, name="seating-constraints"),
     path("seats/<int:pk>/", views.seat_lookup, name="seating-lookup"),
+    path("seats/<int:pk>/find/", views.seat_lookup_find, name="seating-lookup-find"),
 ]

@@ -116,6 +116,12 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "api-seating-tables": {"GET": STAFF_AUDIT},
     "api-seating-table-op": {"POST": {"tv": D, "*": DF}},
     "api-seating-draw": {"POST": D},
+    "api-seating-manual-draw": {"GET": DF_AUDIT, "POST": DF},  # SEAT-01/04: the floor enters the cards drawn
+    "api-seating-manual-draw-clear": {"POST": DF},
+    "api-seating-keep-apart": {"GET": DF, "POST": D},  # SEAT-07: the director decides who is kept apart
+    "api-seating-keep-apart-detail": {"DELETE": D},
+    "api-seating-reservations": {"POST": D},
+    "api-seating-reservation-detail": {"DELETE": D},
     "api-seating-busts": {"GET": STAFF_AUDIT, "POST": DF},
     "api-seating-bust-undo": {"POST": DF},
     "api-seating-busts-simultaneous": {"POST": DF},  # ELM-03: the floor marks busts it cannot order
@@ -204,6 +210,9 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "seating-tables": {"GET": DF, "POST": _TABLE_PAGE_OPS},
     "seating-slips": {"GET": DF},
     "seating-draws": {"GET": DF_AUDIT},
+    "seating-cards": {"GET": DF},  # SEAT-01/04: seat cards to print
+    "seating-manual-draw": {"GET": DF, "POST": DF},
+    "seating-constraints": {"GET": DF, "POST": D},  # SEAT-07: keep-apart pairs, seats reserved by hand
     "payouts-tournament": {"GET": STAFF_AUDIT, "POST": {"signoff": SIGNERS, "*": D}},
     "payouts-deal": {"GET": DF, "POST": DF},
     "payouts-report": {"GET": STAFF_AUDIT},

@@ -179,7 +179,7 @@ def test_a_lobby_screen_login_reads_what_the_lobby_shows(name):
     assert policy.permits({"display"}, name, "GET")
 
 
-@pytest.mark.parametrize("name", ["phone", "phone-state", "phone-stream", "phone-qr", "seating-lookup"])
+@pytest.mark.parametrize("name", ["phone", "phone-state", "phone-stream", "phone-qr", "seating-lookup", "seating-lookup-find"])
 def test_the_players_pages_are_public_and_read_only(name):
     """Issue #14: the player's phone page (the entry's token is its key) and the seat lookup."""
     assert policy.is_public(name, "GET")
@@ -219,6 +219,11 @@ def test_display_changes_nothing():
     ("api-deal-action", "POST", "accept", False, True),
     ("seating-tables", "POST", "draw", False, False),
     ("seating-tables", "POST", "bust", False, True),
+    ("api-seating-manual-draw", "POST", None, False, True),  # SEAT-01/04: the floor enters the cards drawn
+    ("seating-manual-draw", "POST", None, False, True),
+    ("api-seating-keep-apart", "POST", None, False, False),  # SEAT-07: the director decides
+    ("api-seating-reservations", "POST", None, False, False),
+    ("seating-constraints", "POST", None, False, False),
     ("payouts-tournament", "POST", "signoff", False, False),  # ELM-07: the director and the controller only
     ("api-signoff", "POST", None, False, False),
     ("payouts-tournament", "POST", "lock", False, False),
