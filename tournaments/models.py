@@ -801,3 +801,22 @@ class Receivable(AppendOnlyModel):
     class Meta:
         ordering = ["created_at", "id"]
         constraints = [models.CheckConstraint(condition=Q(amount__gte=0), name="receivable_amount_not_negative")]
+
+
+class TournamentTemplate(models.Model):
+    """A saved recipe for new tournaments (issue #14): the setup of a tournament (prices,
+    stacks, formats, house rules) and its own copy of the blind structure. A tournament made
+    from it goes through the setup service like any other (the fee rule, the validation)."""
+
+    name = models.CharField(_("name"), max_length=160, unique=True)
+    values = models.JSONField(default=dict, help_text="the tournament's setup fields, as JSON")
+    structure = models.ForeignKey(BlindStructure, null=True, blank=True, related_name="+", on_delete=models.PROTECT)
+    source = models.ForeignKey(Tournament, null=True, blank=True, related_name="+", on_delete=models.SET_NULL)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, related_name="+", on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
