@@ -10,6 +10,10 @@
   }
   function say(t, ok) { const m = $("#f-msg"); m.textContent = t; m.className = "message " + (ok ? "ok" : "error"); }
   const cell = (tr, v) => { const td = document.createElement("td"); td.textContent = v === null || v === undefined ? "" : v; tr.appendChild(td); return td; };
+  const T = JSON.parse(document.getElementById("floor-i18n").textContent);
+  const L = JSON.parse(document.getElementById("code-labels").textContent); // codes → labels (tournaments/labels.py)
+  const num = (n) => TDM.num(n);
+  const chips = (breakdown) => Object.entries(breakdown || {}).map(([d, n]) => "T" + num(d) + " × " + num(n)).join(", ");
 
   async function loadPenalties() {
     const r = await call("GET", "tournaments/" + tid + "/floor/penalties/");
@@ -18,28 +22,29 @@
       const tr = document.createElement("tr"); tr.dataset.penalty = p.id;
       cell(tr, p.player);
       cell(tr, p.seat ? p.seat.table + " / " + p.seat.seat : "");
-      cell(tr, p.kind + (p.rounds ? " ×" + p.rounds : ""));
-      cell(tr, p.reason_code);
-      cell(tr, p.hands_total ? p.hands_left + " / " + p.hands_total : p.ends_at ? new Date(p.ends_at).toLocaleTimeString() : "");
-      const td = cell(tr, "");
-      if (p.hands_total) {
-        const b = document.createElement("button"); b.textContent = "−1"; b.className = "serve";
-        b.addEventListener("click", async () => { await call("POST", "penalties/" + p.id + "/serve/", { hands: 1 }); loadPenalties(); });
-        td.appendChild(b);
-      }
+      cell(tr, p.progress.kind_label + (p.rounds ? " ×" + p.rounds : ""));
+      cell(tr, p.reason_label);
+      // PEN-03 / PEN-05: the table's "hand completed" counts the hands; a suspension runs on the clock.
+      const left = cell(tr, p.progress.label); left.className = "left";
+      if (p.progress.hands_left !== null) left.dataset.handsLeft = p.progress.hands_left;
+      if (p.progress.seconds_left !== null) left.dataset.secondsLeft = p.progress.seconds_left;
+      cell(tr, "");
       body.appendChild(tr);
     });
   }
   async function loadChips() {
     const r = await call("GET", "tournaments/" + tid + "/floor/chips/");
     if (!r.ok) return;
-    $("#chips-in-play").textContent = Number(r.d.chips_in_play).toLocaleString();
+    $("#chips-in-play").textContent = num(r.d.chips_in_play);
     const c = r.d.counts;
-    $("#count-summary").textContent = c.counted_players + " / " + c.players + " counted, total " + Number(c.counted_total).toLocaleString() + (c.difference !== null ? ", difference " + c.difference : "");
+    $("#count-summary").textContent = num(c.counted_players) + " / " + num(c.players) + " " + T.counted + ", " + T.total + " " + num(c.counted_total) + (c.difference !== null ? ", " + T.difference + " " + num(c.difference) : "");
     const sc = r.d.stack_check;
-    $("#stack-check").textContent = sc.chip_set ? Object.entries(sc.stacks).map(([k, v]) => k + " " + v.stack + ": " + (v.possible ? JSON.stringify(v.breakdown) + (v.enough ? " ✓" : " short " + JSON.stringify(v.short)) + ", racks/table " + v.racks_per_table : "cannot be made up")).join(" · ") + (r.d.color_up_suggestions.length ? " · color-ups: " + r.d.color_up_suggestions.map((s) => "T" + s.denominations.join("/T") + " after level " + s.level).join(", ") : "") : "";
+    $("#stack-check").textContent = sc.chip_set ? Object.entries(sc.stacks).map(([k, v]) => k + " " + num(v.stack) + ": " + (v.possible ? chips(v.breakdown) + (v.enough ? " ✓" : " — " + T.short + " " + chips(v.short)) + ", " + T.racks + " " + num(v.racks_per_table) : T.cannot)).join(" · ") + (r.d.color_up_suggestions.length ? " · " + T.colorUps + ": " + r.d.color_up_suggestions.map((s) => "T" + s.denominations.map(num).join("/T") + " " + T.afterLevel + " " + s.level).join(", ") : "") : "";
     const body = $("#adjustments tbody"); body.replaceChildren();
-    r.d.adjustments.forEach((a) => { const tr = document.createElement("tr"); cell(tr, a.kind); cell(tr, a.chips); cell(tr, a.reason); body.appendChild(tr); });
+    r.d.adjustments.forEach((a) => { const tr = document.createElement("tr"); cell(tr, L.adjustment[a.kind] || a.kind.toLowerCase()); cell(tr, num(a.chips)); cell(tr, a.reason); body.appendChild(tr); });
+    const sugg = r.d.color_up_suggestions[0];
+    const form = $("#raceform");
+    if (sugg && sugg.denominations.length && !form.elements.removed.value) form.elements.removed.value = sugg.denominations[0];
   }
 
   $("#penaltyform").addEventListener("submit", async (e) => {
@@ -49,9 +54,10 @@
     const field = { MISSED_ROUNDS: "rounds", MISSED_HANDS: "hands", TIME_SUSPENSION: "minutes", CHIP_FORFEIT: "chips" }[kind];
     if (field) body[field] = amount;
     if (f.get("players_at_table") && kind === "MISSED_ROUNDS") body.players_at_table = Number(f.get("players_at_table"));
+    body.between_hands = f.get("between_hands") === "1";
     const r = await call("POST", "tournaments/" + tid + "/floor/penalties/", body);
     if (!r.ok) { say(r.d.detail || r.d.code, false); return; }
-    say(r.d.player + ": " + r.d.kind + (r.d.hands_total ? " — " + r.d.hands_total + " hands" : ""), true);
+    say(r.d.player + ": " + r.d.progress.label, true);
     loadPenalties(); loadChips();
   });
   $("#adjustform").addEventListener("submit", async (e) => {
@@ -60,17 +66,68 @@
     const r = await call("POST", "tournaments/" + tid + "/floor/adjust/", { kind: f.get("kind"), chips: Number(f.get("chips")), reason: f.get("reason") });
     if (!r.ok) say(r.d.detail, false); else { e.target.reset(); loadChips(); }
   });
+  // Chip race (CR-02..04): the chosen table's own seated players, each with the stack and the value
+  // of the removed colour counted at the table; the result comes back as stacks before and after.
+  let tables = [];
+  async function loadTables() {
+    const r = await call("GET", "tournaments/" + tid + "/tables/");
+    if (!r.ok) return;
+    tables = r.d.tables || [];
+    const sel = $("#race-table"), keep = sel.value;
+    sel.replaceChildren(...tables.map((tb) => { const o = document.createElement("option"); o.value = tb.number; o.textContent = tb.number; return o; }));
+    if (keep && tables.some((tb) => String(tb.number) === keep)) sel.value = keep;
+    racePlayers();
+  }
+  function racePlayers() {
+    const tb = tables.find((x) => String(x.number) === $("#race-table").value);
+    const body = $("#race-players tbody"); body.replaceChildren();
+    const seated = tb ? tb.seats.filter((s) => s.entry) : [];
+    if (!seated.length) { const tr = document.createElement("tr"); const td = cell(tr, T.noPlayers); td.colSpan = 5; body.appendChild(tr); return; }
+    seated.forEach((s) => {
+      const tr = document.createElement("tr"); tr.dataset.seat = s.seat;
+      cell(tr, s.seat); cell(tr, s.name + " (#" + s.entry_number + ")");
+      const input = (name, value) => { const i = document.createElement("input"); i.type = "number"; i.min = "0"; i.name = name; i.required = true; i.className = "w-8em"; if (value !== null && value !== undefined) i.value = value; return i; };
+      cell(tr, "").appendChild(input("stack", s.stack));
+      cell(tr, "").appendChild(input("removed_value", 0));
+      const won = document.createElement("input"); won.type = "checkbox"; won.name = "won"; won.className = "w-auto";
+      cell(tr, "").appendChild(won);
+      body.appendChild(tr);
+    });
+  }
+  $("#race-table").addEventListener("change", racePlayers);
   $("#raceform").addEventListener("submit", async (e) => {
     e.preventDefault();
-    const f = new FormData(e.target);
-    const players = f.get("players").split("\n").map((l) => l.trim()).filter(Boolean).map((l) => { const [seat, odd, rest] = l.split(":").map(Number); return { seat, odd_value: odd, stack_after_exchange: rest }; });
-    const w = f.get("winners").trim();
-    const body = { table: Number(f.get("table")), removed_denomination: Number(f.get("removed")), new_denomination: Number(f.get("new")), players };
-    if (w) body.winners = w.split(/[ ,]+/).map(Number);
+    const f = e.target, rows = Array.from(document.querySelectorAll("#race-players tbody tr[data-seat]"));
+    if (!rows.length) return;
+    const players = rows.map((tr) => ({ seat: Number(tr.dataset.seat), stack: Number(tr.querySelector("[name=stack]").value), removed_value: Number(tr.querySelector("[name=removed_value]").value) }));
+    const winners = rows.filter((tr) => tr.querySelector("[name=won]").checked).map((tr) => Number(tr.dataset.seat));
+    const table = Number(f.elements.table.value);
+    const body = { table, removed_denomination: Number(f.elements.removed.value), new_denomination: Number(f.elements.new.value), players };
+    if (winners.length) body.winners = winners;
     const r = await call("POST", "tournaments/" + tid + "/floor/race/", body);
-    $("#race-result").textContent = r.ok ? JSON.stringify(r.d.result, null, 1) : (r.d.detail || r.d.code);
+    if (!r.ok) { say(r.d.detail || r.d.code, false); return; }
+    showRace(table, players, r.d.result);
     loadChips();
   });
+  function showRace(table, players, res) {
+    const box = $("#race-result"), body = box.querySelector("tbody"); body.replaceChildren();
+    const tb = tables.find((x) => x.number === table), names = {};
+    (tb ? tb.seats : []).forEach((s) => { if (s.entry) names[s.seat] = s.name + " (#" + s.entry_number + ")"; });
+    players.forEach((p) => {
+      const after = res.final_stacks[p.seat] !== undefined ? res.final_stacks[p.seat] : res.final_stacks[String(p.seat)];
+      const diff = after - p.stack;
+      const tr = document.createElement("tr"); tr.dataset.seat = p.seat;
+      cell(tr, p.seat); cell(tr, names[p.seat] || ""); cell(tr, num(p.stack)); cell(tr, num(after));
+      const d = cell(tr, (diff > 0 ? "+" : "") + num(diff)); d.className = diff > 0 ? "won" : diff < 0 ? "lost" : "";
+      body.appendChild(tr);
+    });
+    const extra = [];
+    if (res.added_value) extra.push(num(res.added_value) + " " + T.raceAdded);
+    if (res.discarded_value) extra.push(num(res.discarded_value) + " " + T.raceRemoved);
+    if ((res.raced_out_rescued || []).length) extra.push(res.raced_out_rescued.join(", ") + ": " + T.rescued);
+    $("#race-summary").textContent = T.raceDone + " " + table + (extra.length ? " — " + extra.join(" · ") : "");
+    box.hidden = false;
+  }
   // PAY-12: the floor records a royal flush it verified at the table; the desk pays it.
   const jf = $("#jackpotform");
   if (jf) jf.addEventListener("submit", async (e) => {
@@ -82,6 +139,6 @@
     m.textContent = r.ok ? jf.dataset.won + ": " + r.d.amount + " — " + jf.dataset.level + " " + r.d.level + ", " + r.d.percent + "%" : (r.d.detail || r.d.code);
     if (r.ok) jf.reset();
   });
-  loadPenalties(); loadChips();
+  loadPenalties(); loadChips(); loadTables();
   setInterval(loadPenalties, 10000);
 })();

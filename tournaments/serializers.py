@@ -4,7 +4,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from . import fees, receipts
+from . import chiprace, fees, labels, receipts
 from .models import Alternate, BlindStructure, Entry, LedgerRow, Person, StructureItem, Tournament, TournamentEvent
 from .selectors import penalty_progress, seat_of
 
@@ -366,6 +366,9 @@ class PenaltySerializer(serializers.ModelSerializer):
     tournament_name = serializers.CharField(source="tournament.name", read_only=True)
     seat = serializers.SerializerMethodField()
     progress = serializers.SerializerMethodField()
+    kind_label = serializers.SerializerMethodField(help_text="The penalty type as a person reads it.")
+    reason_label = serializers.SerializerMethodField(help_text="The reason as a person reads it.")
+    status_label = serializers.SerializerMethodField()
 
     class Meta:
         from .models import Penalty
@@ -373,11 +376,20 @@ class PenaltySerializer(serializers.ModelSerializer):
         model = Penalty
         fields = ["id", "tournament", "tournament_name", "entry", "person", "player", "kind", "reason_code", "note", "preset", "rounds",
                   "players_at_table", "hands_total", "hands_served", "hands_left", "minutes", "ends_at", "chips", "prize_forfeited",
-                  "table_number", "status", "issued_at", "seat", "started", "progress"]
+                  "table_number", "status", "issued_at", "seat", "started", "progress", "kind_label", "reason_label", "status_label"]
 
     @extend_schema_field(SeatSerializer(allow_null=True))
     def get_seat(self, obj):
         return seat_of(obj.entry) if obj.status == "ACTIVE" else None
+
+    def get_kind_label(self, obj) -> str:
+        return labels.penalty_kind_label(obj.kind)
+
+    def get_reason_label(self, obj) -> str:
+        return labels.penalty_reason_label(obj.reason_code)
+
+    def get_status_label(self, obj) -> str:
+        return str(labels.PENALTY_STATUSES.get(obj.status, labels.humanize(obj.status)))
 
     @extend_schema_field(OpenApiTypes.OBJECT)
     def get_progress(self, obj):
@@ -425,9 +437,25 @@ class ChipCountsSerializer(serializers.Serializer):
 
 
 class RacePlayerSerializer(serializers.Serializer):
+    """One player at the race table: as the floor counts him — his whole ``stack`` and the value of
+    his chips of the removed colour (``removed_value``), exchanged here (CR-02, ``chiprace.exchange``)
+    — or already exchanged (``odd_value`` and ``stack_after_exchange``)."""
+
     seat = serializers.IntegerField(min_value=1, max_value=11)
-    odd_value = serializers.IntegerField(min_value=0, max_value=MAX_CHIPS)
-    stack_after_exchange = serializers.IntegerField(min_value=0, max_value=MAX_CHIPS)
+    odd_value = serializers.IntegerField(min_value=0, max_value=MAX_CHIPS, required=False)
+    stack_after_exchange = serializers.IntegerField(min_value=0, max_value=MAX_CHIPS, required=False)
+    stack = serializers.IntegerField(min_value=1, max_value=MAX_CHIPS, required=False)
+    removed_value = serializers.IntegerField(min_value=0, max_value=MAX_CHIPS, required=False)
+
+    def validate(self, attrs):
+        if "odd_value" in attrs and "stack_after_exchange" in attrs:
+            return attrs
+        if "stack" not in attrs or "removed_value" not in attrs:
+            raise serializers.ValidationError(_("Give each player's stack and the value of the chips of the removed colour."))
+        if attrs["removed_value"] > attrs["stack"]:
+            raise serializers.ValidationError(_("Seat %(seat)s: the chips of the removed colour cannot be worth more than the whole stack.")
+                                              % {"seat": attrs["seat"]})
+        return attrs
 
 
 class ChipRaceSerializer(serializers.Serializer):
@@ -438,6 +466,16 @@ class ChipRaceSerializer(serializers.Serializer):
     winners = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=11), required=False, allow_null=True)
     lowest_denomination_in_play = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=MAX_CHIPS)
     last_hand_small_blind_seat = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=11)
+
+    def validate(self, attrs):
+        players, new = [], attrs["new_denomination"]
+        for p in attrs["players"]:
+            if "odd_value" not in p or "stack_after_exchange" not in p:
+                _exchanged, odd = chiprace.exchange(p["removed_value"], new)
+                p = {"seat": p["seat"], "odd_value": odd, "stack_after_exchange": p["stack"] - odd}
+            players.append({"seat": p["seat"], "odd_value": p["odd_value"], "stack_after_exchange": p["stack_after_exchange"]})
+        attrs["players"] = players
+        return attrs
 
 
 class ExchangeRateSerializer(serializers.ModelSerializer):

@@ -51,6 +51,7 @@ def desk(request):
     for t in open_t:  # REG-11: the desk offers the jackpot's fee where the tournament plays for it
         rules = HouseRules.of(t)
         t.jackpot_fee = f"{rules.jackpot_fee:.2f}" if rules.jackpot else None
+        t.require_id = rules.check_in_requires_id  # REG-02: check-in asks for the identity document
     return render(request, "desk.html", {"tournaments": open_t, "selected": selected, "shift": cashier.shift_totals(request.user)})
 
 
@@ -253,21 +254,22 @@ def clock_page(request, pk):
 
     panels = [("blinds", _("blinds")), ("stats", _("stats")), ("payouts", _("payouts")), ("seats", _("seat lookup")),
               ("announcements", _("announcements")), ("moves", _("moves")), ("sounds", _("sounds"))]
-    return render(request, "clock.html", {"t": t, "items": items, "screens": DisplayScreen.objects.filter(tournament=t),
+    return render(request, "clock.html", {"t": t, "items": items, "rows": list(zip(items, clockview.item_names(items))),
+                                          "clock_statuses": {k: str(v) for k, v in labels.CLOCK_STATUSES.items()},
+                                          "screens": DisplayScreen.objects.filter(tournament=t),
                                           "structure_warnings": clockview.structure_warnings(clockview.structure_items(t)),
                                           "panel_choices": panels, "shot_presets": sorted(engine.SHOT_CLOCK_PRESETS.items())})
 
 
 def floor_page(request, pk):
-    from . import penalties
-
     t = get_object_or_404(Tournament, pk=pk)
     entries = t.entries.filter(status=Entry.ACTIVE).select_related("person").order_by("person__last_name", "person__first_name")
     kinds = labels.penalty_kinds()
-    reasons = [(code, penalties.reason_label(code)) for code in sorted(penalties.REASON_CODES)]
+    reasons = labels.penalty_reasons()
     selected = request.GET.get("entry")
     rules = HouseRules.of(t)
     return render(request, "floor.html", {"t": t, "entries": entries, "kinds": kinds, "reasons": reasons, "jackpot": rules.jackpot,
+                                          "code_labels": labels.code_labels(),
                                           "limits": floor_service.penalty_limits(rules),
                                           "selected_entry": int(selected) if selected and selected.isascii() and selected.isdigit() and len(selected) < 19 else None})
 

@@ -11,7 +11,7 @@ from tdmanager.errors import ValidationFailed
 from tdmanager.transactions import service
 from tournaments.actions import Action
 from tournaments.models import Clock, Tournament
-from tournaments.services import clockctl
+from tournaments.services import clockctl, floor
 from tournaments.services.events import log_event
 
 from .. import engine
@@ -73,6 +73,8 @@ def hand_completed(tournament, table_number: int, *, actor, now=None):
     table = _table(room, table_number)
     clock = clock_of(t)
     hand_for_hand = clock is not None and clock.status == Clock.HAND_FOR_HAND
+    # PEN-03: the table's own hand counts the penalties of the players sitting there.
+    floor.hands_completed(t, table_number, list(table.seats.values()), actor=actor)
     if table.big_blind_seat is None:
         if hand_for_hand:  # the blinds cannot move yet, but the clock must hear of the hand
             return Outcome(hand_for_hand=clockctl.report_hand_complete(t, table_number, actor=actor))
@@ -92,6 +94,17 @@ def hand_completed(tournament, table_number: int, *, actor, now=None):
     if hand_for_hand:
         out.hand_for_hand = clockctl.report_hand_complete(t, table_number, actor=actor)
     return out
+
+
+@service
+def misdeal(tournament, table_number: int, *, actor, reason: str = ""):
+    """A misdeal at a table: logged; the blinds stay and the re-deal is the same hand, so no
+    penalty hand is served (TDA 35-C, PEN-03): only the "hand completed" after it counts."""
+    t, room = lock(tournament)
+    _table(room, table_number)
+    room.release()
+    event = log_event(t, Action.SEATING_MISDEAL_REPORTED, actor, table=table_number, reason=reason)
+    return Outcome(event=event)
 
 
 @service

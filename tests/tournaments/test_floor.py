@@ -100,7 +100,8 @@ class TestPenalties:
         with pytest.raises(DomainError) as err:
             floor.issue_penalty(sanremo, e, kind="TIME_SUSPENSION", reason_code="LATE_SEAT_TAKING", minutes=45, actor=actor)
         assert err.value.code == "suspension_out_of_range"
-        assert floor.issue_penalty(sanremo, e, kind="TIME_SUSPENSION", reason_code="LATE_SEAT_TAKING", minutes=20, actor=actor).ends_at is not None
+        held = floor.issue_penalty(sanremo, e, kind="TIME_SUSPENSION", reason_code="LATE_SEAT_TAKING", minutes=20, actor=actor)
+        assert (held.ends_at, held.seconds_left) == (None, 1200)  # PEN-05: the clock has not started, the time waits
 
     def test_disqualification_removes_the_chips_and_busts_the_player(self, field, actor):
         # RULES scenario 27: chips removed from inventory; placed by removal time; no refund.

@@ -22,10 +22,12 @@ from ..actions import Action
 from ..clockview import engine_state, structure_items
 from ..house import HouseRules
 from ..models import Clock, Entry, HandForHandReport, StructureItem, Tournament
+from . import floor
 from .events import Actor, log_event
 from .streaming import extra_break_refusal
 
 log = logging.getLogger(__name__)
+RUNS = (Clock.RUNNING, Clock.HAND_FOR_HAND)  # play is on: time suspensions run (PEN-05)
 ARM_WINDOW_SECONDS = 300  # never arm a countdown further away than this (Redis visibility timeout)
 
 MESSAGES = {
@@ -128,6 +130,8 @@ def _run(tournament, action: str, fn, *, actor: Actor, reason: str = "", now=Non
         items, result = result
         _store_structure(t, items)
     _save_state(clock, result)
+    if (state.status in RUNS) != (result.status in RUNS):  # PEN-05: time suspensions run on this clock
+        floor.sync_time_suspensions(t, running=result.status in RUNS, now=now)
     _boundary_events(t, items, state, result, actor)
     snap = engine.snapshot(result, items, now)
     log_event(t, Action(f"tournaments.clock.{action}"), actor, reason=reason, version=result.version,

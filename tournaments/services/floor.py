@@ -11,6 +11,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.transactions import service
@@ -18,7 +19,7 @@ from tdmanager.transactions import service
 from .. import chiprace, penalties, selectors, signals
 from ..actions import Action
 from ..house import HouseRules
-from ..models import ChipAdjustment, ChipCount, ChipRaceRecord, Entry, Penalty, StructureItem, Tournament
+from ..models import ChipAdjustment, ChipCount, ChipRaceRecord, Clock, Entry, Penalty, StructureItem, Tournament
 from ..selectors import chips_in_play
 from ..signals import announce
 from .events import Actor, log_event
@@ -191,11 +192,31 @@ def _players_at_table(t, entry) -> tuple[int | None, int | None]:
     return seat["table"], signals.ask_one(signals.table_players_wanted, default=0, tournament=t, table=seat["table"])
 
 
+def penalty_limits(rules: HouseRules) -> penalties.PenaltyPreset:
+    """The event's penalty limits: its preset, with the house's ``max_rounds`` (0: none) and
+    ``count_players_at`` (PEN-02, C25, C26)."""
+    return dataclasses.replace(penalties.get_preset(rules.penalty_preset), max_rounds=rules.max_rounds or None,
+                               count_players_at=rules.count_players_at)
+
+
+def clock_running(t) -> bool:
+    """Play is on: the tournament clock runs (a level, a break or hand-for-hand), not paused or stopped."""
+    return Clock.objects.filter(tournament=t, status__in=(Clock.RUNNING, Clock.HAND_FOR_HAND)).exists()
+
+
 @service
 def issue_penalty(tournament, entry, *, kind: str, reason_code: str, actor: Actor, rounds=None, minutes=None, hands=None,
-                  chips=None, note: str = "", players_at_table: int | None = None, now=None) -> Penalty:
-    """Give a penalty. Missed rounds fix their hands at issue: players at the table (the offender
-    included) × rounds (PEN-02); the count never changes when the player moves (PEN-04)."""
+                  chips=None, note: str = "", players_at_table: int | None = None, between_hands: bool = False, now=None) -> Penalty:
+    """Give a penalty. Missed rounds fix their hands once: players at the table (the offender
+    included) × rounds (PEN-02), counted when the penalty is given or, with the house rule
+    ``count_players_at = NEXT_HAND``, at the start of the hand it begins with; the count never
+    changes when the player moves (PEN-04).
+
+    PEN-03: a penalty in hands begins with the next hand. Given while a hand is in play (the
+    default), the table's next "hand completed" starts it; ``between_hands``: the next hand
+    dealt is already the first one missed. Each later "hand completed" of the table where the
+    player sits serves one hand (``hands_completed``). A time suspension runs on the
+    tournament clock (PEN-05): it stops while the clock is paused."""
     now = now or timezone.now()
     t = lock_tournament(tournament)
     entry = Entry.objects.select_related("person").get(pk=entry.pk)
@@ -203,22 +224,32 @@ def issue_penalty(tournament, entry, *, kind: str, reason_code: str, actor: Acto
         raise FloorError("not_playing", _("This player is not in the tournament."))
     if reason_code not in penalties.REASON_CODES:
         raise ValidationFailed("bad_reason", _("Unknown reason code."))
-    preset = HouseRules.of(t).penalty_preset
+    rules = HouseRules.of(t)
+    limits = penalty_limits(rules)
     try:
-        penalties.validate_penalty(kind, preset=preset, rounds=rounds, minutes=minutes, hands=hands, chips=chips)
+        penalties.validate_penalty(kind, preset=limits, rounds=rounds, minutes=minutes, hands=hands, chips=chips)
     except penalties.PenaltyError as exc:
-        raise FloorError(exc.code, str(exc), status=400) from None
+        raise FloorError(exc.code, str(PENALTY_MESSAGES.get(exc.code, exc)), status=400) from None
     table, counted = _players_at_table(t, entry)
+    in_hands = kind in (penalties.MISSED_ROUNDS, penalties.MISSED_HANDS)
+    started = bool(between_hands) or not in_hands
+    hands_total = 0
     if kind == penalties.MISSED_ROUNDS:
-        counted = players_at_table or counted
-        if not counted:
+        count_later = limits.count_players_at == penalties.COUNT_AT_NEXT_HAND and not started and not players_at_table and table
+        counted = None if count_later else (players_at_table or counted)
+        if not count_later and not counted:
             raise ValidationFailed("players_at_table_required", _("How many players are at the table (the offender included)?"))
-    hands_total = penalties.hands_to_miss(kind, players_at_table=counted, rounds=rounds, hands=hands) if kind in (penalties.MISSED_ROUNDS, penalties.MISSED_HANDS) else 0
+        if counted:
+            hands_total = penalties.hands_to_miss(kind, players_at_table=counted, rounds=rounds)
+    elif kind == penalties.MISSED_HANDS:
+        hands_total = penalties.hands_to_miss(kind, hands=hands)
+    running = clock_running(t)
     p = Penalty.objects.create(
-        tournament=t, entry=entry, person=entry.person, kind=kind, reason_code=reason_code, note=note, preset=preset if isinstance(preset, str) else preset.name,
+        tournament=t, entry=entry, person=entry.person, kind=kind, reason_code=reason_code, note=note, preset=limits.name,
         rounds=rounds, players_at_table=counted if kind == penalties.MISSED_ROUNDS else None, hands_total=hands_total, minutes=minutes,
-        ends_at=now + timedelta(minutes=minutes) if minutes else None, chips=chips, table_number=table, issued_by=actor.user, issued_at=now,
-        prize_forfeited=kind == penalties.ELIMINATION_NO_PRIZE,
+        started=started, ends_at=now + timedelta(minutes=minutes) if minutes and running else None,
+        seconds_left=minutes * 60.0 if minutes and not running else None, chips=chips, table_number=table, issued_by=actor.user,
+        issued_at=now, prize_forfeited=kind == penalties.ELIMINATION_NO_PRIZE,
         status=Penalty.ACTIVE if kind in penalties.DEALT_IN_WHILE_SERVING else Penalty.SERVED,
     )
     if kind == penalties.CHIP_FORFEIT:
@@ -229,8 +260,18 @@ def issue_penalty(tournament, entry, *, kind: str, reason_code: str, actor: Acto
         ChipAdjustment.objects.create(tournament=t, entry=entry, kind=ChipAdjustment.DISQUALIFICATION, chips=-stack, reason=f"{kind} {reason_code}", created_by=actor.user)
         announce(signals.entry_removed, t, actor, entry=entry, reason=kind)
     log_event(t, Action.TOURNAMENTS_PENALTY_ISSUED, actor, penalty=p.pk, entry=entry.pk, name=entry.person.full_name, kind=kind,
-              reason_code=reason_code, rounds=rounds, hands=hands_total, minutes=minutes, chips=chips, table=table)
+              reason_code=reason_code, rounds=rounds, hands=hands_total, minutes=minutes, chips=chips, table=table,
+              preset=limits.name, max_rounds=limits.max_rounds, count_players_at=limits.count_players_at, started=started,
+              clock_running=running if minutes else None)
     return p
+
+
+# The pure module's refusals, in the user's language.
+PENALTY_MESSAGES = {
+    "too_many_rounds": gettext_lazy("This event allows fewer penalty rounds (house rule max_rounds)."),
+    "too_few_rounds": gettext_lazy("This event's rules give more penalty rounds (heads-up: at least 3)."),
+    "suspension_out_of_range": gettext_lazy("A time suspension lasts 5 to 30 minutes under these rules."),
+}
 
 
 def chips_of(t, entry) -> int:
@@ -240,17 +281,72 @@ def chips_of(t, entry) -> int:
 
 
 @service
+def hands_completed(tournament, table_number: int, entries, *, actor: Actor) -> list[Penalty]:
+    """A table completed a hand (seating's "hand completed"; ``entries``: who sits there now).
+
+    PEN-03: a penalty in hands waiting for the hand in play starts now (with
+    ``count_players_at = NEXT_HAND`` its hands are fixed here: the players at the table for the
+    hand it begins with); a started one serves one hand and ends by itself when none is left.
+    A misdeal is not reported here: the re-deal is the same hand (TDA 35-C). The penalty
+    belongs to the entry, so it is counted at whatever table the player now sits (PEN-04)."""
+    entries = [int(e) for e in entries]
+    rows = list(Penalty.objects.select_for_update().filter(
+        tournament=tournament, entry_id__in=entries, status=Penalty.ACTIVE,
+        kind__in=(penalties.MISSED_ROUNDS, penalties.MISSED_HANDS)).order_by("id"))
+    for p in rows:
+        if not p.started:
+            p.started = True
+            if p.kind == penalties.MISSED_ROUNDS and not p.hands_total:
+                p.players_at_table = len(entries)
+                p.hands_total = penalties.missed_round_hands(len(entries), p.rounds)
+            p.save(update_fields=["started", "players_at_table", "hands_total"])
+            log_event(tournament, Action.TOURNAMENTS_PENALTY_STARTED, actor, penalty=p.pk, entry=p.entry_id, table=table_number,
+                      hands=p.hands_total, players_at_table=p.players_at_table)
+            continue
+        p.hands_served = min(p.hands_total, p.hands_served + 1)
+        if p.hands_served >= p.hands_total:
+            p.status = Penalty.SERVED
+        p.save(update_fields=["hands_served", "status"])
+        log_event(tournament, Action.TOURNAMENTS_PENALTY_SERVED if p.status == Penalty.SERVED else Action.TOURNAMENTS_PENALTY_HANDS_SERVED,
+                  actor, penalty=p.pk, entry=p.entry_id, table=table_number, served=p.hands_served, left=p.hands_left)
+    return rows
+
+
+@service
 def serve_hands(penalty, *, actor: Actor, hands: int = 1) -> Penalty:
-    """The floor marks hands served (a misdeal counts as one hand: TDA 35-C)."""
+    """A correction by the floor: hands served that the table's "hand completed" did not count
+    (the table normally counts them itself, ``hands_completed``)."""
     p = Penalty.objects.select_for_update().get(pk=penalty.pk)
     if p.status != Penalty.ACTIVE or p.kind not in (penalties.MISSED_ROUNDS, penalties.MISSED_HANDS):
         raise FloorError("not_serving", _("This penalty is not counted in hands."))
+    if not p.hands_total:
+        raise FloorError("not_started", _("This penalty starts when the table completes the hand in play."))
+    p.started = True
     p.hands_served = min(p.hands_total, p.hands_served + max(1, hands))
     if p.hands_served >= p.hands_total:
         p.status = Penalty.SERVED
-    p.save(update_fields=["hands_served", "status"])
+    p.save(update_fields=["hands_served", "status", "started"])
     log_event(p.tournament, Action.TOURNAMENTS_PENALTY_HANDS_SERVED, actor, penalty=p.pk, served=p.hands_served, left=p.hands_left)
     return p
+
+
+def sync_time_suspensions(t, *, running: bool, now=None) -> None:
+    """PEN-05: time suspensions run on the tournament clock. When the clock stops, each keeps
+    its seconds left; when it runs again, each ends that many seconds later. The clock
+    services call this after every change of the clock (inside their transaction)."""
+    now = now or timezone.now()
+    active = Penalty.objects.select_for_update().filter(tournament=t, kind=penalties.TIME_SUSPENSION, status=Penalty.ACTIVE)
+    if running:
+        for p in active.filter(ends_at__isnull=True, seconds_left__isnull=False):
+            p.ends_at, p.seconds_left = now + timedelta(seconds=p.seconds_left), None
+            p.save(update_fields=["ends_at", "seconds_left"])
+        return
+    for p in active.filter(ends_at__isnull=False):
+        left = (p.ends_at - now).total_seconds()
+        p.ends_at, p.seconds_left = None, max(0.0, left)
+        if left <= 0:
+            p.status = Penalty.SERVED
+        p.save(update_fields=["ends_at", "seconds_left", "status"])
 
 
 @service

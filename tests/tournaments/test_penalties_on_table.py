@@ -1,0 +1,156 @@
+"""PEN-02 / PEN-03 / PEN-05 / C25 / C26 (issue #16): penalties run on the table.
+
+Hands are served by the table's own "hand completed" (a misdeal does not count), the rounds
+are bounded by the house rule ``max_rounds`` (the heads-up preset asks at least 3), the players
+are counted when the penalty is given or at the start of the next hand (``count_players_at``),
+and a time suspension runs on the tournament clock.
+"""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from seating import selectors as seating_selectors
+from seating import services as seating
+from tdmanager.errors import DomainError
+from tournaments.models import Penalty, Tournament
+from tournaments.services import cashier, clockctl, floor, lifecycle
+from tournaments.services.events import Actor
+
+
+def _table_of_six(make_tournament, make_person, director, **kw):
+    actor = Actor(director, "test")
+    t = make_tournament(table_size=6, **kw)
+    entries = [cashier.register(t, make_person(), method="CASH", actor=actor).entry for _ in range(6)]
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    table = seating_selectors.seat_of(entries[0])["table"]
+    seating.set_big_blind(t, table, 2, actor=actor)
+    return t, entries, table, actor
+
+
+def _map_row(t, entry):
+    return next(s for tb in seating_selectors.table_map(t)["tables"] for s in tb["seats"] if s["entry"] == entry.pk)
+
+
+@pytest.mark.django_db
+def test_two_rounds_at_six_players_count_down_with_the_tables_hands_and_a_misdeal_does_not_count(make_tournament, make_person, director):
+    t, entries, table, actor = _table_of_six(make_tournament, make_person, director)
+    p = floor.issue_penalty(t, entries[0], kind="MISSED_ROUNDS", reason_code="ABUSIVE_CONDUCT", rounds=2, actor=actor)
+    assert (p.hands_total, p.started) == (12, False)  # 6 players x 2 rounds, fixed at issue (TDA)
+    assert _map_row(t, entries[0])["penalties"][0]["label"] == "Missed rounds: starts after this hand"
+    seating.hand_completed(t, table, actor=actor)  # the hand in play when it was given (PEN-03)
+    p.refresh_from_db()
+    assert (p.started, p.hands_left) == (True, 12)
+    seating.misdeal(t, table, actor=actor, reason="exposed card")  # TDA 35-C: the re-deal is the same hand
+    p.refresh_from_db()
+    assert p.hands_left == 12
+    for left in range(11, 0, -1):
+        seating.hand_completed(t, table, actor=actor)
+        p.refresh_from_db()
+        assert p.hands_left == left
+        assert _map_row(t, entries[0])["penalties"][0]["hands_left"] == left
+    seating.hand_completed(t, table, actor=actor)
+    p.refresh_from_db()
+    assert (p.hands_left, p.status) == (0, Penalty.SERVED)
+    assert _map_row(t, entries[0])["penalties"] == []
+    assert t.events.filter(action="tournaments.penalty.served", payload__penalty=p.pk).count() == 1
+    assert t.events.filter(action="seating.misdeal.reported").count() == 1
+
+
+@pytest.mark.django_db
+def test_given_between_hands_the_next_hand_is_the_first_missed(make_tournament, make_person, director):
+    t, entries, table, actor = _table_of_six(make_tournament, make_person, director)
+    p = floor.issue_penalty(t, entries[1], kind="MISSED_HANDS", reason_code="PHONE_AT_TABLE", hands=2, between_hands=True, actor=actor)
+    seating.hand_completed(t, table, actor=actor)
+    seating.hand_completed(t, table, actor=actor)
+    p.refresh_from_db()
+    assert p.status == Penalty.SERVED
+
+
+@pytest.mark.django_db
+def test_max_rounds_is_a_house_rule_defaulting_to_the_rule_set(make_tournament, make_person, director):
+    t, entries, table, actor = _table_of_six(make_tournament, make_person, director, settings={"max_rounds": 2})
+    with pytest.raises(DomainError) as err:
+        floor.issue_penalty(t, entries[0], kind="MISSED_ROUNDS", reason_code="ABUSIVE_CONDUCT", rounds=3, actor=actor)
+    assert err.value.code == "too_many_rounds"
+    assert floor.issue_penalty(t, entries[0], kind="MISSED_ROUNDS", reason_code="ABUSIVE_CONDUCT", rounds=2, actor=actor).hands_total == 12
+    # The 004 rule set: 4 at most unless the house says otherwise; 0 lifts the limit.
+    t2, e2, _table, _ = _table_of_six(make_tournament, make_person, director, rule_set="MONTEGALDA_004")
+    with pytest.raises(DomainError) as err:
+        floor.issue_penalty(t2, e2[0], kind="MISSED_ROUNDS", reason_code="ABUSIVE_CONDUCT", rounds=5, actor=actor)
+    assert err.value.code == "too_many_rounds"
+    Tournament.objects.filter(pk=t2.pk).update(settings={"max_rounds": 0})
+    assert floor.issue_penalty(t2, e2[0], kind="MISSED_ROUNDS", reason_code="ABUSIVE_CONDUCT", rounds=5, actor=actor).hands_total == 30
+
+
+@pytest.mark.django_db
+def test_the_heads_up_rule_set_applies_the_heads_up_preset(make_tournament, make_person, director):
+    t, entries, table, actor = _table_of_six(make_tournament, make_person, director, rule_set="HEADS_UP_001")
+    with pytest.raises(DomainError) as err:
+        floor.issue_penalty(t, entries[0], kind="MISSED_ROUNDS", reason_code="ABUSIVE_CONDUCT", rounds=2, actor=actor)
+    assert err.value.code == "too_few_rounds"
+    p = floor.issue_penalty(t, entries[0], kind="MISSED_ROUNDS", reason_code="ABUSIVE_CONDUCT", rounds=3, actor=actor)
+    assert p.preset == "HEADS_UP_001"
+
+
+@pytest.mark.django_db
+def test_count_players_at_next_hand_counts_the_table_when_the_penalty_starts(make_tournament, make_person, director):
+    t, entries, table, actor = _table_of_six(make_tournament, make_person, director, rule_set="SANREMO_003")
+    p = floor.issue_penalty(t, entries[0], kind="MISSED_ROUNDS", reason_code="ABUSIVE_CONDUCT", rounds=2, actor=actor)
+    assert (p.hands_total, p.players_at_table) == (0, None)  # not known until the next hand
+    seating.record_bust(t, [entries[5].pk], actor=actor)  # a player busts in the hand in play
+    seating.hand_completed(t, table, actor=actor)
+    p.refresh_from_db()
+    assert (p.players_at_table, p.hands_total, p.hands_left) == (5, 10, 10)
+    # The same event counting at issue (a house rule over the 003 preset): 6 players.
+    Tournament.objects.filter(pk=t.pk).update(settings={"count_players_at": "ISSUE"})
+    q = floor.issue_penalty(t, entries[1], kind="MISSED_ROUNDS", reason_code="ABUSIVE_CONDUCT", rounds=2, actor=actor)
+    assert q.hands_total == 10  # five are seated now
+
+
+@pytest.mark.django_db
+def test_a_time_suspension_runs_on_the_tournament_clock(make_tournament, make_person, director):
+    t, entries, table, actor = _table_of_six(make_tournament, make_person, director, rule_set="SANREMO_003")
+    t0 = timezone.now()
+    clockctl.start_clock(t, actor=actor, now=t0)
+    p = floor.issue_penalty(t, entries[2], kind="TIME_SUSPENSION", reason_code="LATE_SEAT_TAKING", minutes=10, actor=actor, now=t0)
+    assert p.ends_at == t0 + timedelta(minutes=10)
+    clockctl.pause(t, actor=actor, now=t0 + timedelta(minutes=4))
+    p.refresh_from_db()
+    assert (p.ends_at, p.seconds_left) == (None, 360)
+    # An hour paused: the suspension is still running, six minutes left, shown as paused.
+    later = t0 + timedelta(minutes=64)
+    assert floor.active_penalties(t, now=later).filter(pk=p.pk).exists()
+    row = _map_row(t, entries[2])["penalties"][0]
+    assert (row["seconds_left"], row["clock_paused"]) == (360, True)
+    assert row["label"] == "Time suspension: 6:00 left · clock paused"
+    clockctl.resume(t, actor=actor, now=later)
+    p.refresh_from_db()
+    assert p.ends_at == later + timedelta(minutes=6)
+    assert not floor.active_penalties(t, now=later + timedelta(minutes=6, seconds=1)).filter(pk=p.pk).exists()
+    p.refresh_from_db()
+    assert p.status == Penalty.SERVED
+
+
+@pytest.mark.django_db
+def test_the_api_issues_between_hands_and_the_tables_api_counts_the_hands(api, make_tournament, make_person, director, floor_user):
+    t, entries, table, actor = _table_of_six(make_tournament, make_person, director)
+    client = api(floor_user)
+    r = client.post(f"/api/v1/tournaments/{t.pk}/floor/penalties/", {"entry": entries[3].pk, "kind": "MISSED_ROUNDS",
+                    "reason_code": "ABUSIVE_CONDUCT", "rounds": 1, "between_hands": True}, format="json")
+    assert r.status_code == 201 and r.data["progress"]["hands_left"] == 6 and r.data["started"] is True
+    assert client.post(f"/api/v1/tournaments/{t.pk}/tables/{table}/misdeal/", {"reason": "flashed card"}, format="json").status_code == 200
+    r = client.post(f"/api/v1/tournaments/{t.pk}/tables/{table}/hand-completed/", {}, format="json")
+    assert r.status_code == 200
+    row = next(s for s in r.data["table"]["seats"] if s["entry"] == entries[3].pk)
+    assert row["penalties"][0]["hands_left"] == 5
+    listed = client.get(f"/api/v1/tournaments/{t.pk}/floor/penalties/").data
+    assert [x["progress"]["label"] for x in listed] == ["Missed rounds: 5 of 6 hands left"]
+    r = client.post(f"/api/v1/tournaments/{t.pk}/floor/penalties/", {"entry": entries[3].pk, "kind": "MISSED_ROUNDS",
+                    "reason_code": "ABUSIVE_CONDUCT", "rounds": 2}, format="json", HTTP_ACCEPT_LANGUAGE="it")
+    assert r.status_code == 201 and r.data["progress"]["label"].endswith(": inizia dopo questa mano")
+    Tournament.objects.filter(pk=t.pk).update(settings={"max_rounds": 1})
+    r = client.post(f"/api/v1/tournaments/{t.pk}/floor/penalties/", {"entry": entries[3].pk, "kind": "MISSED_ROUNDS",
+                    "reason_code": "ABUSIVE_CONDUCT", "rounds": 2}, format="json")
+    assert r.status_code == 400 and r.data["code"] == "too_many_rounds"
