@@ -1,0 +1,103 @@
+"""Pages for manual draws (SEAT-01, SEAT-04) and seating constraints (SEAT-07).
+
+Seat cards to print (80 mm, one a slip, or A4 sheets to cut), the page where the floor
+enters who drew which card, and the director's page of keep-apart pairs and seats reserved
+by hand. Thin: each POST calls one service; refusals come back as messages.
+"""
+
+from django.contrib import messages
+from django.db.models import Q
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+
+from tdmanager.errors import DomainError
+from tournaments.house import HouseRules
+from tournaments.models import Entry, Tournament
+from tournaments.services.events import Actor
+
+from . import selectors, services
+from .models import KeepApart, SeatReservation
+
+
+def _int(value, default=None):
+    try:
+        return int(str(value).strip())
+    except (TypeError, ValueError):
+        return default
+
+
+def _entry(t, number) -> Entry:
+    entry = Entry.objects.filter(tournament=t, number=_int(number, -1)).select_related("person").first()
+    if entry is None:
+        raise DomainError("unknown_entry", _("No such entry number."), status=400)
+    return entry
+
+
+def seat_cards(request, pk):
+    """The seat cards of the open manual draws (or ``?draw=id``), one per seat: 80 mm slips
+    or, with ``?size=a4``, A4 sheets of cards to cut."""
+    t = get_object_or_404(Tournament, pk=pk)
+    draws = selectors.manual_draws(t, draw_id=_int(request.GET.get("draw")))
+    size = "a4" if request.GET.get("size") == "a4" else "80mm"
+    return render(request, "seating/seat_cards.html", {"t": t, "draws": draws, "size": size})
+
+
+def _perform_card(t, request) -> str:
+    post, actor = request.POST, Actor.from_request(request)
+    entry = _entry(t, post.get("entry_number"))
+    if post.get("op") == "clear":
+        services.clear_card(t, entry, actor=actor, reason=post.get("reason", ""))
+        return _("Card of #%(n)s cleared.") % {"n": entry.number}
+    out = services.enter_card(t, entry, _int(post.get("table"), 0), _int(post.get("seat"), 0), card=post.get("card", ""), actor=actor,
+                              draw_id=_int(post.get("draw")))
+    if out is not None:
+        return _("Last card entered: the draw is applied, the players are seated.")
+    return _("#%(n)s: table %(t)s, seat %(s)s.") % {"n": entry.number, "t": post.get("table"), "s": post.get("seat")}
+
+
+def manual_draw_page(request, pk):
+    """The floor enters who drew which seat card (and at a break which high card)."""
+    t = get_object_or_404(Tournament, pk=pk)
+    if request.method == "POST":
+        try:
+            messages.success(request, _perform_card(t, request))
+        except DomainError as exc:
+            messages.error(request, str(exc.message))
+        return redirect(request.path)
+    return render(request, "seating/manual_draw.html", {"t": t, "draws": selectors.manual_draws(t),
+                                                        "draw_mode": HouseRules.of(t).draw_mode})
+
+
+def _perform_constraint(t, request) -> str:
+    post, actor = request.POST, Actor.from_request(request)
+    op = post.get("op")
+    reason = post.get("reason", "")
+    if op == "pair":
+        a, b = _entry(t, post.get("entry_a")), _entry(t, post.get("entry_b"))
+        services.add_keep_apart(t, a.person, b.person, actor=actor, reason=reason, everywhere=bool(post.get("everywhere")))
+        return _("%(a)s and %(b)s are kept apart.") % {"a": a.person.full_name, "b": b.person.full_name}
+    if op == "unpair":
+        pair = get_object_or_404(KeepApart.objects.filter(Q(tournament=t) | Q(tournament__isnull=True)), pk=_int(post.get("pair"), 0))
+        services.remove_keep_apart(t, pair, actor=actor, reason=reason)
+        return _("Pair removed.")
+    if op == "reserve":
+        entry = _entry(t, post.get("entry_number"))
+        services.reserve_seat(t, entry, _int(post.get("table"), 0), _int(post.get("seat"), 0), actor=actor, reason=reason)
+        return _("Seat reserved for #%(n)s.") % {"n": entry.number}
+    if op == "unreserve":
+        res = get_object_or_404(SeatReservation, pk=_int(post.get("reservation"), 0), tournament=t)
+        services.remove_reservation(t, res, actor=actor, reason=reason)
+        return _("Reservation removed.")
+    raise DomainError("unknown_action", _("Unknown action."), status=400)
+
+
+def constraints_page(request, pk):
+    """Keep-apart pairs and seats reserved by hand (SEAT-07)."""
+    t = get_object_or_404(Tournament, pk=pk)
+    if request.method == "POST":
+        try:
+            messages.success(request, _perform_constraint(t, request))
+        except DomainError as exc:
+            messages.error(request, str(exc.message))
+        return redirect(request.path)
+    return render(request, "seating/constraints.html", {"t": t, "c": selectors.constraints(t)})
