@@ -9,6 +9,7 @@
   let lastSeq = null, loading = false;
 
   function busy() {
+    if (document.querySelector("dialog[open]")) return true; // a bust being confirmed: keep its form
     const a = document.activeElement;
     if (a && root.contains(a) && (a.tagName === "INPUT" || a.tagName === "SELECT" || a.tagName === "TEXTAREA")) return true;
     return Array.from(root.querySelectorAll("input")).some((i) => (i.type === "checkbox" ? i.checked : i.value && i.name.startsWith("stack_")));
@@ -61,4 +62,49 @@
   } else {
     startPolling();
   }
+})();
+
+// A bust asks first, in the page (never window.confirm): the players named with their table
+// and seat; "Yes, out" sends the form the floor used, Cancel sends nothing. The table map is
+// swapped in by the refresh above, so the listener sits on the document.
+(function () {
+  const dialog = document.getElementById("bust-confirm");
+  if (!dialog || !dialog.showModal) return;
+  const T = JSON.parse(document.getElementById("seating-i18n").textContent);
+  let pending = null;
+
+  function who(form, submitter) {
+    const only = submitter && submitter.name === "only" ? submitter.value : null;
+    const ids = only ? [only] : Array.from(form.querySelectorAll("input[name=entries]:checked")).map((i) => i.value);
+    const table = form.querySelector("input[name=table]").value;
+    return ids.map((id) => {
+      const row = form.querySelector("tr[data-entry='" + id + "']");
+      const cell = row ? row.querySelector("td.player") : null;
+      const name = cell ? Array.from(cell.querySelectorAll("a, span.muted")).slice(0, 2).map((n) => n.textContent.trim()).join(" ") : "#" + id;
+      return name + " — " + T.where.replace("{t}", table).replace("{s}", row ? row.dataset.seat : "?");
+    });
+  }
+
+  document.addEventListener("submit", (e) => {
+    const form = e.target;
+    if (!form.matches || !form.matches("form.bust-form")) return;
+    if (form.dataset.confirmed === "1") { delete form.dataset.confirmed; return; }
+    e.preventDefault();
+    const names = who(form, e.submitter);
+    const list = document.getElementById("bust-confirm-list");
+    list.replaceChildren(...(names.length ? names : [T.noneTicked]).map((text) => {
+      const li = document.createElement("li"); li.textContent = text; return li;
+    }));
+    document.getElementById("bust-confirm-ok").hidden = !names.length;
+    pending = { form, submitter: e.submitter };
+    dialog.returnValue = "";
+    dialog.showModal();
+  });
+
+  dialog.addEventListener("close", () => {
+    const p = pending; pending = null;
+    if (!p || dialog.returnValue !== "ok") return;
+    p.form.dataset.confirmed = "1";
+    if (p.submitter && p.form.contains(p.submitter)) p.form.requestSubmit(p.submitter); else p.form.requestSubmit();
+  });
 })();

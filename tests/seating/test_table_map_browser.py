@@ -26,6 +26,7 @@ def test_the_floor_busts_a_player_then_confirms_the_balancing_move(browser_page,
     expect(page.locator("#no-moves")).to_be_visible()
     victim = Entry.objects.select_related("person").get(pk=layout[2][6])
     page.click(f'#table-2 tr[data-entry="{victim.pk}"] button.out')
+    page.click("#bust-confirm-ok")  # a bust asks first
     expect(page.locator("ul.messages")).to_contain_text("out in place 19")
     mover = Entry.objects.select_related("person").get(pk=layout[1][4])
     row = page.locator("#moves tr.move")
