@@ -186,3 +186,15 @@ def test_the_lobby_pictures_speak_italian(make_tournament, client):
     html = client.get("/display/it-tv/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
     for text in ("IN PROGRAMMA", "ISCRIZIONI APERTE", "TAVOLO FINALE", "Si parte tra", "Vincitore", "Prossima pausa tra"):
         assert text in html, text
+
+
+def test_the_tournament_page_asks_to_start_the_clock_and_to_confirm_the_finish(field, client, director, actor):
+    t, _entries = field
+    client.force_login(director)
+    html = client.get(f"/tournaments/{t.pk}/").content.decode()
+    assert 'name="start_clock" value="1" class="w-auto" checked' in html
+    lifecycle.start(t, actor=actor)
+    html = client.get(f"/tournaments/{t.pk}/").content.decode()
+    assert 'data-confirm="Finish the tournament? The clock stops' in html
+    client.post(f"/tournaments/{t.pk}/", {"op": "finish"})
+    assert Clock.objects.get(tournament=t).status == Clock.FINISHED
