@@ -1,0 +1,67 @@
+"""SEAT-01 / SEAT-04 / SEAT-07 through the API: the floor enters the cards drawn, the director
+keeps people apart and gives seats by hand; refusals are 4xx ``{"code", "detail"}``."""
+
+import pytest
+
+from seating.models import KeepApart, ManualDraw, SeatReservation
+from tournaments.models import TournamentEvent
+from tournaments.services import lifecycle
+
+from .test_support import add_entries, seat_map
+
+pytestmark = pytest.mark.django_db
+
+
+def url(t, path=""):
+    return f"/api/v1/tournaments/{t.pk}/seating/{path}"
+
+
+def test_the_floor_enters_every_card_and_the_map_shows_the_seats(api, make_tournament, actor, floor_user, cashier_user):
+    t = make_tournament(settings={"draw_mode": "MANUAL"})
+    entries = add_entries(t, 5)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    draws = api(floor_user).get(url(t, "manual-draw/")).json()["draws"]
+    assert len(draws) == 1 and draws[0]["left"] == 5 and len(draws[0]["cards"]) == 5
+    cards = [(c["table"], c["seat"]) for c in draws[0]["cards"]]
+    body = {"entry": entries[0].pk, "table": cards[0][0], "seat": cards[0][1]}
+    assert api(cashier_user).post(url(t, "manual-draw/"), body, format="json").status_code == 403
+    r = api(floor_user).post(url(t, "manual-draw/"), body, format="json")
+    assert r.status_code == 201 and r.json()["applied"] is False and r.json()["draws"][0]["left"] == 4
+    r = api(floor_user).post(url(t, "manual-draw/"), {**body, "entry": entries[1].pk}, format="json")
+    assert r.status_code == 400 and r.json()["code"] == "card_taken" and r.json()["detail"]
+    r = api(floor_user).post(url(t, "manual-draw/"), {"entry": entries[1].pk, "table": 9, "seat": 9}, format="json")
+    assert r.status_code == 400 and r.json()["code"] == "not_a_card"
+    r = api(floor_user).post(url(t, "manual-draw/clear/"), {"entry": entries[0].pk, "reason": "misread"}, format="json")
+    assert r.status_code == 200 and r.json()["draws"][0]["left"] == 5
+    for entry, (table, seat) in zip(entries, cards):
+        r = api(floor_user).post(url(t, "manual-draw/"), {"entry": entry.pk, "table": table, "seat": seat}, format="json")
+        assert r.status_code == 201
+    assert r.json()["applied"] is True and r.json()["draws"] == []
+    tables = api(floor_user).get(f"/api/v1/tournaments/{t.pk}/tables/").json()
+    seated = {(tb["number"], s["seat"]): s["entry"] for tb in tables["tables"] for s in tb["seats"] if s["entry"]}
+    assert seated == {card: e.pk for e, card in zip(entries, cards)}
+    assert TournamentEvent.objects.filter(tournament=t, action="seating.seat_card.entered").count() == 6
+    assert ManualDraw.objects.get(tournament=t).status == ManualDraw.DONE
+
+
+def test_the_director_keeps_two_people_apart_and_gives_a_seat_by_hand(api, make_tournament, director, floor_user):
+    t = make_tournament()
+    e1, e2, e3 = add_entries(t, 3)
+    pair = {"person_a": e1.person_id, "person_b": e2.person_id, "reason": "spouses"}
+    assert api(floor_user).post(url(t, "keep-apart/"), pair, format="json").status_code == 403
+    r = api(director).post(url(t, "keep-apart/"), pair, format="json")
+    assert r.status_code == 201 and r.json()["keep_apart"][0]["names"] == [e1.person.full_name, e2.person.full_name]
+    r = api(director).post(url(t, "keep-apart/"), {**pair, "person_b": e1.person_id}, format="json")
+    assert r.status_code == 400 and r.json()["code"] == "same_person"
+    assert api(floor_user).get(url(t, "keep-apart/")).json()["keep_apart"][0]["reason"] == "spouses"
+    res = {"entry": e3.pk, "table": 1, "seat": 4, "reason": "wheelchair"}
+    assert api(floor_user).post(url(t, "reservations/"), res, format="json").status_code == 403
+    r = api(director).post(url(t, "reservations/"), res, format="json")
+    assert r.status_code == 201 and r.json()["reservations"][0]["seat"] == 4
+    r = api(director).post(url(t, "reservations/"), {**res, "reason": ""}, format="json")
+    assert r.status_code == 400
+    pair_id = KeepApart.objects.get().pk
+    assert api(director).delete(url(t, f"keep-apart/{pair_id}/")).status_code == 200
+    assert api(director).delete(url(t, f"reservations/{SeatReservation.objects.get().pk}/")).status_code == 200
+    assert not KeepApart.objects.exists() and not SeatReservation.objects.exists()
+    assert seat_map(t) == {}
