@@ -95,6 +95,17 @@
     });
   }
   $("#race-table").addEventListener("change", racePlayers);
+  // CR-05: a discretionary colour-up: the text to announce comes back from the server.
+  $("#colorupform").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const f = new FormData(e.target), m = $("#colorup-msg");
+    const body = { from_denomination: Number(f.get("from_denomination")), to_denomination: Number(f.get("to_denomination")), note: f.get("note") || "" };
+    if (f.get("entry")) body.entry = Number(f.get("entry")); else if (f.get("table")) body.table = Number(f.get("table"));
+    const r = await call("POST", "tournaments/" + tid + "/floor/color-up/", body);
+    m.className = "message " + (r.ok ? "ok" : "error");
+    m.textContent = r.ok ? r.d.announcement : (r.d.detail || r.d.code);
+    if (r.ok) { e.target.reset(); loadChips(); }
+  });
   $("#raceform").addEventListener("submit", async (e) => {
     e.preventDefault();
     const f = e.target, rows = Array.from(document.querySelectorAll("#race-players tbody tr[data-seat]"));

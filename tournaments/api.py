@@ -21,10 +21,10 @@ from tdmanager.errors import DomainError
 from tdmanager.roles import HasRole
 from tdmanager.transactions import unit_of_work
 
-from . import selectors
+from . import overview, selectors
 from . import serializers as s
 from .actions import Action
-from .models import BlindStructure, Entry, IdempotencyRecord, LedgerRow, Person, Tournament
+from .models import BlindStructure, Entry, IdempotencyRecord, LedgerRow, Person, Tournament, TournamentTemplate
 from .services import cashier, clockctl, lifecycle, people, registration, setup, streaming, structures
 from .services.events import Actor
 
@@ -211,6 +211,30 @@ class TournamentViewSet(viewsets.ModelViewSet):
         t = lifecycle.start(self.get_object(), actor=Actor.from_request(request), override_minimum=d["override_minimum"],
                             prestart_report_sent=d["prestart_report_sent"], start_clock=d["start_clock"])
         return Response(self.get_serializer(t).data)
+
+    @extend_schema(request=s.CopySerializer, responses={201: s.TournamentSerializer})
+    @action(detail=True, methods=["post"])
+    def copy(self, request, pk=None):
+        """A new planned tournament with this one's setup and its own copy of the structure (issue #14)."""
+        d = _valid(s.CopySerializer, request)
+        t = setup.copy_tournament(self.get_object(), name=d["name"], start_at=d["start_at"], actor=Actor.from_request(request),
+                                  override_reason=d["override_reason"])
+        return Response(self.get_serializer(t).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.SaveTemplateSerializer, responses={201: s.TournamentTemplateSerializer})
+    @action(detail=True, methods=["post"], url_path="save-template")
+    def save_template(self, request, pk=None):
+        """Save this tournament's setup as a template for later tournaments."""
+        d = _valid(s.SaveTemplateSerializer, request)
+        template = setup.save_template(self.get_object(), name=d["name"], actor=Actor.from_request(request))
+        return Response(s.TournamentTemplateSerializer(template).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @action(detail=False, methods=["get"], pagination_class=None)
+    def overview(self, request):
+        """The floor overview: every running tournament with its level, time left, players,
+        tables, moves pending, halted tables, hand-for-hand and late registration."""
+        return Response(overview.running_overview())
 
     @action(detail=True, methods=["post"])
     def finish(self, request, pk=None):
@@ -441,6 +465,22 @@ class ReceiptView(APIView):
         return Response(s.LedgerRowSerializer(row, context={"request": request}).data)
 
 
+class TournamentTemplateViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Saved tournament templates (issue #14): list, read, and a new tournament from one."""
+    permission_classes = [HasRole]
+    serializer_class = s.TournamentTemplateSerializer
+    queryset = TournamentTemplate.objects.select_related("structure", "source")
+    pagination_class = None
+
+    @extend_schema(request=s.CopySerializer, responses={201: s.TournamentSerializer})
+    @action(detail=True, methods=["post"], url_path="create-tournament")
+    def create_tournament(self, request, pk=None):
+        d = _valid(s.CopySerializer, request)
+        t = setup.create_from_template(self.get_object(), name=d["name"], start_at=d["start_at"], actor=Actor.from_request(request),
+                                       override_reason=d["override_reason"])
+        return Response(s.TournamentSerializer(t, context={"request": request}).data, status=status.HTTP_201_CREATED)
+
+
 class EntryViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     permission_classes = [HasRole]
     serializer_class = s.EntrySerializer
@@ -540,7 +580,7 @@ class FloorView(APIView):
     """Chips in play, counts, races and penalties of one tournament (floor and director)."""
 
     permission_classes = [HasRole]
-    op_names = ("penalties", "adjust", "counts", "race")
+    op_names = ("penalties", "adjust", "counts", "race", "color-up")
     read_op_names = ("penalties",)  # GET /floor/ (or /floor/chips/) is the chips summary
     op_responses = {"GET": s.PenaltySerializer(many=True)}  # GET /floor/penalties/ (?all=1: past ones too)
 
@@ -584,6 +624,10 @@ class FloorView(APIView):
             ser = s.ChipCountsSerializer(data=request.data)
             ser.is_valid(raise_exception=True)
             return Response(floor.record_chip_counts(t, ser.validated_data["counts"], occasion=ser.validated_data["occasion"], actor=actor), status=201)
+        if op == "color-up":  # CR-05: a discretionary colour-up of a player or a table, announced and logged
+            d = _valid(s.ColorUpSerializer, request)
+            return Response(floor.discretionary_color_up(t, from_denomination=d["from_denomination"], to_denomination=d["to_denomination"],
+                                                         table=d.get("table"), entry=d.get("entry"), note=d["note"], actor=actor), status=201)
         if op == "race":
             ser = s.ChipRaceSerializer(data=request.data)
             ser.is_valid(raise_exception=True)

@@ -179,6 +179,8 @@ class Break:
     color_up: str = ""
     add_on: bool = False
     resume_seconds_left: float | None = None
+    # CLK-09: the chip denominations this break takes out of play (a scheduled colour-up).
+    removes_denominations: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if not _is_int(self.minutes) or self.minutes < 1:

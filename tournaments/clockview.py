@@ -5,19 +5,33 @@ Desk rules ask questions in clock time, not wall time (REG-04): "has level 3 end
 """
 
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from . import clock as engine
 from .models import Clock, StructureItem
 
 
 def engine_item(kind, *, small_blind=0, big_blind=0, ante=0, big_blind_ante=False, minutes, game="", color_up="",
-                add_on=False, resume_seconds_left=None):
+                add_on=False, resume_seconds_left=None, removes_denominations=()):
     """One structure row (a stored item or a cleaned import row) as an engine level or break."""
     if kind == StructureItem.BREAK:
-        return engine.Break(minutes=minutes, color_up=color_up, add_on=add_on, resume_seconds_left=resume_seconds_left)
+        return engine.Break(minutes=minutes, color_up=color_up, add_on=add_on, resume_seconds_left=resume_seconds_left,
+                            removes_denominations=tuple(removes_denominations or ()))
     return engine.Level(small_blind=small_blind, big_blind=big_blind, ante=ante,
                         ante_type="BB_ANTE" if big_blind_ante else ("TABLE_ANTE" if ante else "NONE"), minutes=minutes, game=game)
+
+
+def item_names(items) -> list[str]:
+    """What players call each structure row, breaks not counted: "Level 9", "Break after level 4"
+    (a break before the first level: "Break before level 1"). ``items`` are stored rows or engine items."""
+    names, level = [], 0
+    for it in items:
+        if getattr(it, "kind", None) == StructureItem.BREAK or isinstance(it, engine.Break):
+            names.append(gettext("Break after level %(n)s") % {"n": level} if level else gettext("Break before level 1"))
+        else:
+            level += 1
+            names.append(gettext("Level %(n)s") % {"n": level})
+    return names
 
 
 def structure_items(tournament):
@@ -29,7 +43,8 @@ def structure_items(tournament):
             for it in StructureItem.objects.filter(structure_id=tournament.structure_id).order_by("position"):
                 cached.append(engine_item(it.kind, small_blind=it.small_blind, big_blind=it.big_blind, ante=it.ante,
                                           big_blind_ante=it.big_blind_ante, minutes=it.minutes, game=it.game,
-                                          color_up=it.color_up, add_on=it.add_on, resume_seconds_left=it.resume_seconds_left))
+                                          color_up=it.color_up, add_on=it.add_on, resume_seconds_left=it.resume_seconds_left,
+                                          removes_denominations=it.removes_denominations))
         tournament._engine_structure = cached
     return cached
 

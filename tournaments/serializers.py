@@ -5,7 +5,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from . import chiprace, fees, labels, receipts
-from .models import Alternate, BlindStructure, Entry, LedgerRow, Person, StructureItem, Tournament, TournamentEvent
+from .models import Alternate, BlindStructure, Entry, LedgerRow, Person, StructureItem, Tournament, TournamentEvent, TournamentTemplate
 from .selectors import penalty_progress, seat_of
 
 REASON = 200  # the reason columns (LedgerRow.reason, Person.banned_reason, ChipAdjustment.reason)
@@ -202,6 +202,28 @@ class StartSerializer(serializers.Serializer):
 
 class StreamingSerializer(serializers.Serializer):
     live = serializers.BooleanField(help_text="true: the TV table is streaming live (ROLE-08)")
+
+
+class CopySerializer(serializers.Serializer):
+    """A new tournament as a copy of another or of a saved template (issue #14)."""
+    name = serializers.CharField(max_length=160)
+    start_at = serializers.DateTimeField()
+    override_reason = serializers.CharField(max_length=200, required=False, allow_blank=True, default="",
+                                            help_text="why the fee is not the statutory one, when it is not (REG-03)")
+
+
+class SaveTemplateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=160)
+
+
+class TournamentTemplateSerializer(serializers.ModelSerializer):
+    structure_name = serializers.CharField(source="structure.name", read_only=True, default=None)
+    source_name = serializers.CharField(source="source.name", read_only=True, default=None)
+
+    class Meta:
+        model = TournamentTemplate
+        fields = ["id", "name", "values", "structure", "structure_name", "source", "source_name", "created_at"]
+        read_only_fields = fields
 
 
 class CancelSerializer(serializers.Serializer):
@@ -408,6 +430,16 @@ class IssuePenaltySerializer(serializers.Serializer):
     players_at_table = serializers.IntegerField(required=False, allow_null=True, min_value=2, max_value=11)
     note = serializers.CharField(required=False, allow_blank=True, default="", max_length=300)
     between_hands = serializers.BooleanField(default=False, help_text="PEN-03: no hand is in play; the next hand dealt is the first one missed")
+
+
+class ColorUpSerializer(serializers.Serializer):
+    """CR-05: colour up one player (``entry``) or one table (``table``)."""
+
+    from_denomination = serializers.IntegerField(min_value=1, max_value=10**9)
+    to_denomination = serializers.IntegerField(min_value=1, max_value=10**9)
+    table = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=10_000)
+    entry = serializers.PrimaryKeyRelatedField(queryset=Entry.objects.all(), required=False, allow_null=True)
+    note = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
 
 
 class PenaltyActionSerializer(serializers.Serializer):

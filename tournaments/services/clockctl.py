@@ -74,7 +74,8 @@ def _store_structure(t: Tournament, items: list) -> None:
     for i, it in enumerate(items):
         if isinstance(it, engine.Break):
             rows.append(StructureItem(structure=t.structure, position=i, kind=StructureItem.BREAK, minutes=it.minutes,
-                                      color_up=it.color_up, add_on=it.add_on, resume_seconds_left=it.resume_seconds_left))
+                                      color_up=it.color_up, add_on=it.add_on, resume_seconds_left=it.resume_seconds_left,
+                                      removes_denominations=list(it.removes_denominations)))
         else:
             rows.append(StructureItem(structure=t.structure, position=i, kind=StructureItem.LEVEL, small_blind=it.small_blind,
                                       big_blind=it.big_blind, ante=it.ante, big_blind_ante=it.ante_type == engine.BB_ANTE,

@@ -139,6 +139,45 @@ def color_up_suggestions(t: Tournament) -> list[dict]:
     return out
 
 
+@service
+def discretionary_color_up(tournament, *, from_denomination: int, to_denomination: int, actor: Actor, table: int | None = None,
+                           entry=None, note: str = "") -> dict:
+    """CR-05 / CLK-09 (TDA 25-B): the director colours up one player or a whole table at any time,
+    with an announcement. The player's lower chips are exchanged for higher ones of the same
+    value, so the chips in play do not change; the colour-up is logged with what is announced.
+    Returns ``{"announcement", "chips_in_play", "event"}``."""
+    t = lock_tournament(tournament)
+    if (table is None) == (entry is None):
+        raise ValidationFailed("table_or_player", _("Colour up one player or one table."))
+    low, high = from_denomination, to_denomination
+    if not all(isinstance(v, int) and not isinstance(v, bool) and 0 < v <= 10**9 for v in (low, high)) or high <= low:
+        raise ValidationFailed("bad_denominations", _("The new chip must be worth more than the chips it replaces."))
+    if t.chip_set_id is not None:
+        owned = t.chip_set.as_mapping()
+        if low not in owned or high not in owned:
+            raise ValidationFailed("not_in_chip_set", _("Both chips must be in the tournament's chip set."))
+    where = {}
+    if entry is not None:
+        entry = Entry.objects.select_related("person").get(pk=getattr(entry, "pk", entry))
+        if entry.tournament_id != t.pk or entry.status != Entry.ACTIVE:
+            raise FloorError("not_playing", _("This player is not in the tournament."))
+        seat = selectors.seat_of(entry) or {}
+        where = {"entry": entry.pk, "name": entry.person.display_name, "table": seat.get("table"), "seat": seat.get("seat")}
+        text = _("Colour-up for %(name)s: T%(low)s chips are exchanged for T%(high)s chips of the same value.") % {
+            "name": entry.person.display_name, "low": low, "high": high}
+    else:
+        if int(table) not in signals.ask_one(signals.tables_wanted, default=[], tournament=t):
+            raise FloorError("unknown_table", _("Table %(n)s is not in play.") % {"n": table}, status=400)
+        where = {"table": int(table)}
+        text = _("Colour-up at table %(n)s: T%(low)s chips are exchanged for T%(high)s chips of the same value.") % {
+            "n": table, "low": low, "high": high}
+    note = str(note or "").strip()[:200]
+    in_play = chips_in_play(t)
+    event = log_event(t, Action.TOURNAMENTS_COLORUP_DISCRETIONARY, actor, from_denomination=low, to_denomination=high, note=note,
+                      announcement=text, chips_in_play=in_play, **where)
+    return {"announcement": text, "chips_in_play": in_play, "event": getattr(event, "pk", None), **where}
+
+
 # --- chip race (CR-02..04) ----------------------------------------------------------------
 
 

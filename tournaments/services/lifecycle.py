@@ -82,7 +82,8 @@ def private_structure(t: Tournament) -> BlindStructure:
     StructureItem.objects.bulk_create(
         StructureItem(structure=copy, position=it.position, kind=it.kind, small_blind=it.small_blind, big_blind=it.big_blind,
                       ante=it.ante, big_blind_ante=it.big_blind_ante, minutes=it.minutes, color_up=it.color_up, game=it.game,
-                      add_on=it.add_on, resume_seconds_left=it.resume_seconds_left)
+                      add_on=it.add_on, resume_seconds_left=it.resume_seconds_left,
+                      removes_denominations=list(it.removes_denominations or []))
         for it in st.items.order_by("position")
     )
     return copy

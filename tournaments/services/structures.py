@@ -77,7 +77,8 @@ def validate_items(items: list[dict]) -> list[dict]:
 def engine_items(clean: list[dict]) -> list:
     """Cleaned rows (``validate_items``) as the clock engine's levels and breaks."""
     return [clockview.engine_item(c["kind"], small_blind=c["small_blind"], big_blind=c["big_blind"], ante=c["ante"],
-                                  big_blind_ante=c["big_blind_ante"], minutes=c["minutes"], game=c["game"], color_up=c["color_up"])
+                                  big_blind_ante=c["big_blind_ante"], minutes=c["minutes"], game=c["game"], color_up=c["color_up"],
+                                  removes_denominations=c.get("removes_denominations", ()))
             for c in clean]
 
 
