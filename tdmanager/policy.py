@@ -70,6 +70,12 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "tournament-start": {"POST": D},
     "tournament-finish": {"POST": D},
     "tournament-cancel": {"POST": D},
+    "tournament-copy": {"POST": D},  # issue #14: a new tournament as a copy of this one
+    "tournament-save-template": {"POST": D},
+    "tournament-overview": {"GET": DF},  # the floor overview of every running tournament
+    "tournament-template-list": {"GET": D},
+    "tournament-template-detail": {"GET": D},
+    "tournament-template-create-tournament": {"POST": D},
     "tournament-streaming": {"POST": D},
     "tournament-entries": {"GET": STAFF_AUDIT},
     "tournament-ledger": {"GET": STAFF_AUDIT},
@@ -176,6 +182,8 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "api-formats-series-op": {"GET": LOBBY, "POST": D},
     # --- Public: lobby screens, the player's phone, signing in ----------------------------
     "login": {"GET": ANYONE, "POST": ANYONE},
+    "favicon": {"GET": ANYONE},  # every browser asks for it, logged in or not
+    "manifest": {"GET": ANYONE},  # the web app manifest: name, icons, start page (no data)
     "logout": {"GET": ANYONE, "POST": ANYONE},
     "set_language": {"GET": ANYONE, "POST": ANYONE},
     "live-time": {"GET": ANYONE},

@@ -162,6 +162,8 @@ class Action(models.TextChoices):
     TOURNAMENTS_STUBS_REPORTED = "tournaments.stubs.reported", _("Ticket-stub report issued")
     TOURNAMENTS_TOURNAMENT_CANCELLED = "tournaments.tournament.cancelled", _("Tournament cancelled")
     TOURNAMENTS_TOURNAMENT_CREATED = "tournaments.tournament.created", _("Tournament created")
+    TOURNAMENTS_TOURNAMENT_COPIED = "tournaments.tournament.copied", _("Tournament created as a copy")
+    TOURNAMENTS_TEMPLATE_SAVED = "tournaments.template.saved", _("Tournament saved as a template")
     TOURNAMENTS_TOURNAMENT_DELETED = "tournaments.tournament.deleted", _("Tournament deleted")
     TOURNAMENTS_TOURNAMENT_FINISHED = "tournaments.tournament.finished", _("Tournament finished")
     TOURNAMENTS_TOURNAMENT_SAVED = "tournaments.tournament.saved", _("Tournament saved")

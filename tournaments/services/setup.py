@@ -28,7 +28,8 @@ from tdmanager.transactions import service
 from .. import fees
 from ..actions import Action
 from ..house import HouseRules
-from ..models import Tournament
+from ..models import BlindStructure, StructureItem, Tournament, TournamentTemplate
+from . import changes
 from .checks import clean, satellite_target_price_error
 from .events import Actor, log_event
 from .ledger import lock_tournament
@@ -179,6 +180,8 @@ def update_tournament(tournament, values: dict, *, actor: Actor, override_reason
                          _("Prices and the prize pool are locked once registration opens; give the reason for the change."),
                          fields=money)
     _refuse(setup_errors(values, t))
+    public = changes.public_changes(t, changed)  # FMT-02: a published event's change is a new version
+    changes.require_reason(t, public, override_reason)
     before = {name: str(getattr(t, name)) for name in money}
     for name, value in changed.items():
         setattr(t, name, value)
@@ -190,4 +193,98 @@ def update_tournament(tournament, values: dict, *, actor: Actor, override_reason
               money={name: [before[name], str(getattr(t, name))] for name in money})
     if "fee" in changed or "settings" in changed and new_override != old_override:
         _log_override(t, actor, fee_reason, fee_preset)
+    changes.record_change(t, {name: [old, changes.stored(getattr(t, name))] for name, (old, _new) in public.items()},
+                          actor=actor, reason=override_reason)
+    return t
+
+
+# --- copies and saved templates (issue #14) -----------------------------------------------------
+
+#: What a copy does not take from its original: its identity, its date, its state, its structure
+#: (it gets a copy of its own) and its fee (computed again by ``create_tournament``, REG-03).
+NOT_COPIED = frozenset({"id", "name", "start_at", "status", "structure", "created_at", "fee"})
+#: Keys of ``settings`` that are the original's running state, not a house rule.
+RUNTIME_SETTINGS = ("streaming_live",)
+
+
+def setup_values(t: Tournament) -> dict:
+    """The setup of ``t`` a copy takes: every field but ``NOT_COPIED`` (foreign keys by id)."""
+    values = {}
+    for f in Tournament._meta.concrete_fields:
+        if f.name not in NOT_COPIED:
+            values[f.attname] = getattr(t, f.attname)
+    settings = dict(values.get("settings") or {})
+    for key in RUNTIME_SETTINGS:
+        settings.pop(key, None)
+    values["settings"] = settings
+    return values
+
+
+def values_to_json(values: dict) -> dict:
+    return {name: (str(v) if isinstance(v, Decimal) else v) for name, v in values.items()}
+
+
+def values_from_json(data: dict) -> dict:
+    """A saved template's values as the model's types; names the model no longer has are left out."""
+    fields = {f.attname: f for f in Tournament._meta.concrete_fields if f.name not in NOT_COPIED}
+    return {name: fields[name].to_python(v) for name, v in (data or {}).items() if name in fields}
+
+
+def copy_structure(structure: BlindStructure | None, name: str) -> BlindStructure | None:
+    """A structure of its own for a copy: changing one never changes the other."""
+    if structure is None:
+        return None
+    copy = BlindStructure.objects.create(name=name[:120], description=structure.description, is_template=False)
+    item_fields = [f.attname for f in StructureItem._meta.concrete_fields if f.name not in ("id", "structure")]
+    StructureItem.objects.bulk_create(
+        StructureItem(structure=copy, **{attr: getattr(it, attr) for attr in item_fields}) for it in structure.items.order_by("position")
+    )
+    return copy
+
+
+def _create_copy(values: dict, structure, *, name: str, start_at, actor: Actor, override_reason: str, origin: str) -> Tournament:
+    values = dict(values, name=name, start_at=start_at)
+    values["structure"] = copy_structure(structure, f"{name} — {structure.name}" if structure else name)
+    fee = _computed_fee(values, None)
+    reason = override_reason.strip()
+    if not reason and values.get("buy_in") is not None and fees.is_override(values["buy_in"], fee):
+        # The original's override (a house preset, an amount) comes with it: the reason says so.
+        reason = _("The fee of %(origin)s, which this tournament copies.") % {"origin": origin}
+    return create_tournament(values, actor=actor, override_reason=reason)
+
+
+@service
+def copy_tournament(source: Tournament, *, name: str, start_at, actor: Actor, override_reason: str = "") -> Tournament:
+    """A new planned tournament with the setup of ``source`` (prices, stacks, formats, house
+    rules) and its own copy of the blind structure; through ``create_tournament``, so the fee
+    rule and the validation apply as to a tournament typed by hand."""
+    t = _create_copy(setup_values(source), source.structure, name=name, start_at=start_at, actor=actor,
+                     override_reason=override_reason, origin=f"{source.name} (#{source.pk})")
+    log_event(t, Action.TOURNAMENTS_TOURNAMENT_COPIED, actor, source=source.pk, source_name=source.name)
+    return t
+
+
+@service
+def save_template(source: Tournament, *, name: str, actor: Actor) -> TournamentTemplate:
+    """Save the setup of ``source`` (with its own copy of the structure) under ``name``."""
+    name = (name or "").strip()
+    if not name:
+        raise ValidationFailed("name_required", _("Give the template a name."), fields={"name": [_("Give the template a name.")]})
+    if TournamentTemplate.objects.filter(name__iexact=name).exists():
+        raise ValidationFailed("template_exists", _("A template with this name already exists."),
+                               fields={"name": [_("A template with this name already exists.")]})
+    template = TournamentTemplate.objects.create(
+        name=name[:160], values=values_to_json(setup_values(source)), source=source, created_by=actor.user,
+        structure=copy_structure(source.structure, f"{_('Template')}: {name}" if source.structure_id else name),
+    )
+    log_event(source, Action.TOURNAMENTS_TEMPLATE_SAVED, actor, template=template.pk, template_name=template.name)
+    return template
+
+
+@service
+def create_from_template(template: TournamentTemplate, *, name: str, start_at, actor: Actor, override_reason: str = "") -> Tournament:
+    """A new planned tournament from a saved template, like ``copy_tournament``."""
+    t = _create_copy(values_from_json(template.values), template.structure, name=name, start_at=start_at, actor=actor,
+                     override_reason=override_reason, origin=_("the template %(name)s") % {"name": template.name})
+    log_event(t, Action.TOURNAMENTS_TOURNAMENT_COPIED, actor, template=template.pk, template_name=template.name)
     return t
