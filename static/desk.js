@@ -77,8 +77,10 @@
       return label + " #" + e.number + (e.seat ? " — T" + e.seat.table + " S" + e.seat.seat : "") + (e.rebuys ? " R" + e.rebuys : "") + (e.addons ? " A" + e.addons : "");
     });
     $("#player-status").textContent = parts.length ? parts.join(" · ") : T.none;
+    document.dispatchEvent(new CustomEvent("tdm:desk-player", { detail: { person, entries } })); // desk_checkin.js (REG-02)
     return live;
   }
+  window.TDMDesk = { refresh: () => refreshPlayer(), sales: () => loadSales(), say, tournament: () => tid() };
 
   function currentEntry() {
     return entries.find((e) => e.status === "ACTIVE") || entries.filter((e) => e.status === "BUSTED").slice(-1)[0];
@@ -91,11 +93,12 @@
       let path, body;
       const entry = currentEntry();
       if (op === "register") { path = "cashier/register/"; body = { tournament: tid(), person: person.id, method: method(), jackpot: jackpot(), tender_currency: tender() }; }
-      else if (op === "preregister") { path = "cashier/preregister/"; body = { tournament: tid(), person: person.id }; }
+      else if (op === "preregister") { path = "cashier/preregister/"; body = { tournament: tid(), person: person.id, channel: $("#channel") ? $("#channel").value : "desk" }; }
       else if (op === "reenter") { path = "cashier/reenter/"; body = { tournament: tid(), person: person.id, method: method(), jackpot: jackpot(), tender_currency: tender() }; }
       else if (op === "alternate") { path = "cashier/alternates/"; body = { tournament: tid(), person: person.id }; }
       else if (op === "rebuy") {
-        const stack = entry && entry.status === "ACTIVE" ? prompt(T.stack, "0") : null;
+        const stack = entry && entry.status === "ACTIVE" ? await TDM.ask({ label: T.stack, input: "number", value: "0" }) : null;
+        if (entry && entry.status === "ACTIVE" && stack === null) return; // cancelled in the dialog
         path = "cashier/rebuy/"; body = { entry: entry ? entry.id : null, method: method(), tender_currency: tender() };
         if (stack !== null) body.stack = parseInt(stack, 10);
       } else if (op === "addon") { path = "cashier/addon/"; body = { entry: entry ? entry.id : null, method: method(), tender_currency: tender() }; }
@@ -141,7 +144,7 @@
       const b = document.createElement("button");
       b.className = "link reverse"; b.textContent = T.reverse;
       b.addEventListener("click", async () => {
-        const reason = prompt(T.reason); if (!reason) return;
+        const reason = await TDM.ask({ title: T.reverse, label: T.reason, input: "textarea", required: true }); if (!reason) return;
         b.disabled = true;
         try {
           const r = await api("cashier/reverse/", { method: "POST", body: JSON.stringify({ receipt_number: rec.receipt_number, reason }), form: "reverse " + rec.receipt_number });
@@ -203,7 +206,7 @@
       b.textContent = T.pay;
       b.addEventListener("click", async () => {
         const body = { method: method() };
-        if (body.method !== "CASH") { const ref = prompt(T.reference); if (!ref) return; body.reference = ref; }
+        if (body.method !== "CASH") { const ref = await TDM.ask({ title: T.pay, label: T.reference, input: "text", required: true }); if (!ref) return; body.reference = ref; }
         b.disabled = true;
         try {
           const p = await api("jackpot/claims/" + c.id + "/pay/", { method: "POST", body: JSON.stringify(body), form: "jackpot " + c.id });
@@ -262,7 +265,7 @@
     let r = await api("people/", { method: "POST", body: JSON.stringify(body) });
     if (!r.ok && r.data.code === "possible_duplicate") {
       const names = r.data.duplicates.map((d) => d.name + (d.document_id ? " " + d.document_id : "")).join(", ");
-      if (!confirm(T.duplicate + " " + names + "\n" + T.confirmDup)) return;
+      if (!(await TDM.confirm(T.duplicate + " " + names + " — " + T.confirmDup))) return;
       body.confirm_duplicate = true;
       r = await api("people/", { method: "POST", body: JSON.stringify(body) });
     }
