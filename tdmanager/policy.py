@@ -80,6 +80,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "tournament-entries": {"GET": STAFF_AUDIT},
     "tournament-ledger": {"GET": STAFF_AUDIT},
     "tournament-events": {"GET": STAFF_AUDIT},
+    "tournament-changes": {"GET": LOBBY_AUDIT},  # FMT-02: a published event's versions, as the lobby announces them
     "api-regulators": {"GET": D, "POST": D},  # which tournaments a regulator login reads (ROLE-01)
     "api-stub-reports": {"GET": STAFF_AUDIT, "POST": DC},  # ROLE-02: the pre-start report's addenda
     "tournament-alternates": {"GET": STAFF},
@@ -208,6 +209,8 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "structures": {"GET": STAFF},
     "chipsets": {"GET": DF},
     "tournament-new": {"GET": D, "POST": D},
+    "tournament-templates": {"GET": D, "POST": D},  # issue #14: a new tournament from a saved template
+    "floor-overview": {"GET": DF},  # issue #14: every running tournament at a glance
     "tournament-edit": {"GET": D, "POST": D},
     "tournament": {"GET": STAFF_AUDIT, "POST": {"addendum": DC, "*": D}},
     "rulings": {"GET": DF_AUDIT, "POST": DF},

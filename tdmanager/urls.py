@@ -3,8 +3,8 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
+from tdmanager import appicons, errorpages
 from tdmanager import auth_views as tdm_auth
-from tdmanager import errorpages
 from tdmanager.csp import csp_update
 
 # The URL conf names each app's routes by module path: tdmanager, the ground floor, imports no app.
@@ -25,6 +25,8 @@ urlpatterns = [
     path("api/redoc/", csp_update(style_src=["'unsafe-inline'"], worker_src=["blob:"])(
         SpectacularRedocView.as_view(url_name="schema", template_name="apidocs/redoc.html")), name="api-redoc"),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("favicon.ico", appicons.favicon, name="favicon"),
+    path("manifest.webmanifest", appicons.manifest, name="manifest"),
     path("login/", tdm_auth.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", include("seating.urls")),

@@ -174,7 +174,8 @@ def test_a_lobby_screen_login_reads_no_money_entries_log_or_personal_data(name):
     assert policy.permits({"director"}, name, "GET")
 
 
-@pytest.mark.parametrize("name", ["tournament-detail", "api-clock", "structure-detail", "api-payouts-table", "api-seating-standings"])
+@pytest.mark.parametrize("name", ["tournament-detail", "api-clock", "structure-detail", "api-payouts-table", "api-seating-standings",
+                                  "tournament-changes"])
 def test_a_lobby_screen_login_reads_what_the_lobby_shows(name):
     assert policy.permits({"display"}, name, "GET")
 
@@ -238,6 +239,20 @@ def test_who_may_act(name, method, op, cashier, floor):
     assert policy.permits({"floor"}, name, method, op) is floor
     assert policy.permits({"director"}, name, method, op)
     assert not policy.permits(set(), name, method, op)
+
+
+@pytest.mark.parametrize("name", ["favicon", "manifest"])
+def test_the_favicon_and_the_app_manifest_are_public_and_read_only(name):
+    assert policy.is_public(name, "GET")
+    assert set(policy.POLICY[name]) == {"GET"}
+
+
+def test_the_desks_last_sales_are_for_the_desk_only():
+    for role in ("cashier", "director"):
+        assert policy.permits({role}, "api-sales", "GET")
+    for role in ("floor", "display", "controller", "regulator"):
+        assert not policy.permits({role}, "api-sales", "GET"), role
+    assert not policy.permits(set(), "api-sales", "GET")
 
 
 def test_live_state_needs_a_screen_token_or_a_staff_login(users, screen_token, make_tournament):
@@ -305,7 +320,7 @@ def test_the_regulator_reads_only_tournament_routes_and_the_dashboard():
             assert name == "dashboard" or name in policy.BY_TOURNAMENT, name
             if name != "dashboard":
                 assert str(table[name].pattern).startswith(("tournaments/<int:pk>/", "^tournaments/(?P<pk>")), name
-    for name in ("people", "person-list", "desk", "receipt", "api-receipt", "payouts-due", "api-payouts-slip"):
+    for name in ("people", "person-list", "desk", "receipt", "api-receipt", "api-sales", "payouts-due", "api-payouts-slip"):
         assert not policy.permits({"regulator"}, name, "GET"), name
 
 
