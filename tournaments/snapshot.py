@@ -12,8 +12,9 @@ from django.utils import timezone
 from . import clock as engine
 from . import clockview, signals
 from .clockview import engine_state, structure_items
+from .house import HouseRules
 from .models import Clock, Entry, Tournament, TournamentEvent
-from .selectors import chips_in_play
+from .selectors import change_announcements, chips_in_play
 
 
 def clock_snapshot(t: Tournament, now=None) -> dict:
@@ -61,7 +62,7 @@ def lobby_state(status: str, clock: dict, tables: int, players_left: int) -> str
         return "waiting"
     if c == Clock.HAND_FOR_HAND:
         return "hand_for_hand"
-    if c == Clock.PAUSED:
+    if c in (Clock.PAUSED, Clock.FINISHED):  # a clock stopped for good before the end stands still too
         return "paused"
     if clock.get("is_break"):
         return "break"
@@ -108,7 +109,9 @@ def build_snapshot(tournament_or_id, now=None) -> dict:
         ),
         "late_registration_level": t.late_reg_closes_after_level,
         "addon_open": t.allows_addon and t.status == Tournament.RUNNING and clockview.addon_window_open(t, now),
-        "announcements": list(t.screens.exclude(announcement="").values_list("announcement", flat=True).distinct()),
+        # FMT-02: the event's recent changes are announced with what the director wrote.
+        "announcements": list(t.screens.exclude(announcement="").values_list("announcement", flat=True).distinct())
+        + change_announcements(t, now, HouseRules.of(t).change_notice_hours),
     }
     if clk.get("hand_for_hand"):
         from .models import HandForHandReport

@@ -198,3 +198,10 @@ def test_the_tournament_page_asks_to_start_the_clock_and_to_confirm_the_finish(f
     assert 'data-confirm="Finish the tournament? The clock stops' in html
     client.post(f"/tournaments/{t.pk}/", {"op": "finish"})
     assert Clock.objects.get(tournament=t).status == Clock.FINISHED
+
+
+def test_a_running_tournament_whose_clock_was_finished_shows_a_clock_standing_still(field, actor):
+    t, _entries = field
+    lifecycle.start(t, actor=actor, start_clock=True)
+    clockctl.finish_clock(t, actor=actor, reason="last hands")
+    assert build_snapshot(t)["lobby_state"] == "paused"
