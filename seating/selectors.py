@@ -285,7 +285,13 @@ def draw_history(tournament, entry) -> list[dict]:
             if e == entry.pk:
                 cards = ev.payload.get("button_cards", {}).get(str(table), [])
                 out.append({"event": ev, "kind": "initial", "table": table, "seat": seat, "ticket": i, "tickets": len(assignment),
-                            "button": ev.payload.get("buttons", {}).get(str(table)), "button_cards": cards})
+                            "button": ev.payload.get("buttons", {}).get(str(table)), "button_cards": cards,
+                            "manual": ev.payload.get("mode") == "MANUAL"})
+        for e, table, seat in ev.payload.get("reserved", []):  # SEAT-07: a seat given by hand, not drawn
+            if e == entry.pk:
+                out.append({"event": ev, "kind": "initial", "table": table, "seat": seat, "reserved": True,
+                            "button": ev.payload.get("buttons", {}).get(str(table)),
+                            "button_cards": ev.payload.get("button_cards", {}).get(str(table), [])})
     for ev in TournamentEvent.objects.filter(tournament=tournament, action=Action.SEATING_PLAYER_SEATED, payload__entry=entry.pk).order_by("id"):
         out.append({"event": ev, "kind": "late", "table": ev.payload.get("table"), "seat": ev.payload.get("seat"),
                     "reason": ev.payload.get("reason")})
@@ -296,6 +302,7 @@ def draw_history(tournament, entry) -> list[dict]:
             item["card_order"] = m.event.payload.get("card_order", [])
             item["button_seat"] = m.event.payload.get("button_seat")
             item["button_cards"] = m.event.payload.get("button_cards")
+            item["manual"] = m.event.payload.get("mode") == "MANUAL"
         out.append(item)
     out.sort(key=lambda i: (i["event"].id if i["event"] else 0))
     ids = {p for i in out for p, _card in i.get("card_order", [])}

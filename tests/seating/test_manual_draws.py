@@ -110,3 +110,19 @@ def test_a_break_card_must_be_a_playing_card_and_unique(make_tournament, actor):
         services.enter_card(t, at2[4], *brk.cards[1], card="A♠", actor=actor)
     assert exc.value.code == "card_taken"
     assert Entry.objects.filter(tournament=t, status=Entry.ACTIVE).count() == 12
+
+
+def test_the_draw_history_says_the_seat_was_drawn_by_hand(make_tournament, actor, client, director):
+    t, entries = manual(make_tournament, 3)
+    services.reserve_seat(t, entries[2], 1, 9, actor=actor, reason="wheelchair")
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    d = ManualDraw.objects.get(tournament=t)
+    assert len(d.cards) == 2 and [1, 9] not in d.cards  # the reserved seat is not a card
+    for entry, (table, seat) in zip(entries, d.cards):
+        services.enter_card(t, entry, table, seat, actor=actor)
+    assert seat_map(t)[1][9] == entries[2].pk
+    client.force_login(director)
+    page = client.get(f"/tournaments/{t.pk}/tables/draws/{entries[0].pk}/").content.decode()
+    assert 'class="draw-manual"' in page and "shuffled by the computer" not in page
+    page = client.get(f"/tournaments/{t.pk}/tables/draws/{entries[2].pk}/").content.decode()
+    assert 'class="draw-reserved"' in page and "table 1, seat 9" in page
