@@ -1,6 +1,7 @@
 // Director's clock page: live state, one-click actions, hand-for-hand table reports.
 (function () {
   const root = document.getElementById("clockpage"), T = JSON.parse(document.getElementById("clock-i18n").textContent), F = window.TDMFormat;
+  const STATUS = JSON.parse(document.getElementById("clock-statuses").textContent); // NOT_STARTED → "Not started"
   const tid = root.dataset.tournament;
   const $ = (id) => document.getElementById(id);
   const csrf = () => (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || "";
@@ -13,10 +14,10 @@
 
   function render(s) {
     const c = s.clock || {};
-    $("c-level").textContent = (c.is_break ? T.brk : T.level + " " + c.level_number) + " · " + c.status + (c.hand_for_hand ? " · " + T.hand + " " + c.h4h_hand : "");
+    $("c-level").textContent = (c.is_break ? T.brk : T.level + " " + c.level_number) + " · " + (STATUS[c.status] || "") + (c.hand_for_hand ? " · " + T.hand + " " + c.h4h_hand : "");
     $("c-blinds").textContent = c.is_break ? (c.color_up || "") : F.num(c.small_blind) + " / " + F.num(c.big_blind) + (c.ante ? " · ante " + F.num(c.ante) : "");
     const n = c.next;
-    $("c-next").textContent = n ? T.next + ": " + (n.is_break ? T.brk + " " + n.minutes + "′" : F.num(n.small_blind) + "/" + F.num(n.big_blind)) : "";
+    $("c-next").textContent = n ? T.next + ": " + (n.kind === "break" ? T.brk + " " + n.minutes + "′" : F.num(n.small_blind) + "/" + F.num(n.big_blind)) : "";
     $("c-notice").textContent = c.hold_dealer_push ? T.hold : c.new_level_notice ? T.newLevel : "";
     document.querySelectorAll("#structure tr").forEach((tr) => tr.classList.toggle("current", Number(tr.dataset.index) === c.item_index));
     const prop = $("h4h-proposal");
@@ -43,8 +44,23 @@
   document.querySelectorAll("button[data-op]").forEach((b) => b.addEventListener("click", async () => {
     const body = {};
     if (b.dataset.seconds) body.seconds = Number(b.dataset.seconds);
-    if (b.dataset.ask) { const v = prompt(T["ask_" + b.dataset.ask]); if (v === null || v === "") return; body[b.dataset.ask] = Number(v); }
-    if (["set-time", "jump", "add-time", "pause", "finish", "insert-break"].includes(b.dataset.op)) { const r = prompt(T.reason, ""); if (r === null) return; body.reason = r; }
+    // In-page dialogs (static/tdm.js): a level is chosen by the name players use ("Level 9",
+    // "Break after level 4"), never by a structure index.
+    if (b.dataset.ask === "item_index") {
+      const options = Array.from(document.querySelectorAll("#structure tbody tr")).map((tr) => [tr.dataset.index, tr.dataset.name]);
+      const v = await TDM.ask({ title: b.textContent, label: T.ask_item_index, input: "select", options, value: live.state.snap && live.state.snap.clock ? live.state.snap.clock.item_index : undefined });
+      if (v === null) return;
+      body.item_index = Number(v);
+    } else if (b.dataset.ask) {
+      const v = await TDM.ask({ title: b.textContent, label: T["ask_" + b.dataset.ask], input: "number", required: true });
+      if (v === null || v === "") return;
+      body[b.dataset.ask] = Number(v);
+    }
+    if (["set-time", "jump", "add-time", "pause", "finish", "insert-break"].includes(b.dataset.op)) {
+      const r = await TDM.ask({ title: b.textContent, label: T.reason, input: "textarea" });
+      if (r === null) return;
+      body.reason = r;
+    }
     const r = await post("/api/v1/tournaments/" + tid + "/clock/" + b.dataset.op + "/", body);
     if (r.ok) { say(T.done, true); live.poll(); } else say(r.d.detail || r.d.code, false);
   }));

@@ -83,5 +83,11 @@ window.TDMFormat = {
     const mm = String(m).padStart(2, "0"), ss = String(s).padStart(2, "0");
     return h ? h + ":" + mm + ":" + ss : mm + ":" + ss;
   },
-  num(n) { return n === null || n === undefined ? "" : Number(n).toLocaleString(); },
+  // In the page's language (<html lang>), not the browser's: "12.500" on an Italian page (as static/tdm.js TDM.num).
+  num(n) { return n === null || n === undefined || n === "" ? "" : new Intl.NumberFormat(document.documentElement.lang || "en", { maximumFractionDigits: 2 }).format(Number(n)); },
+  money(a, currency) {
+    if (a === null || a === undefined || a === "") return "";
+    const lang = document.documentElement.lang || "en";
+    return new Intl.NumberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(Number(a)) + (currency ? " " + currency : "");
+  },
 };

@@ -1,23 +1,126 @@
 // Behaviour every page shares, bound here rather than in inline handlers (the CSP forbids them):
 //   <select data-autosubmit>                    submits its form on change (the language picker)
-//   <form data-confirm="question?">             asks before submitting
+//   <form data-confirm="question?">             asks before submitting (an in-page dialog)
 //   <button data-confirm="question?">           asks before its click does anything
 //   <button data-print>                         prints the page
 //   <button data-set-field="entry" data-set-value="12">  sets that field of its form, then submits
 // Listeners sit on the document, so content swapped in later (the table map) behaves the same.
+//
+// window.TDM, for the pages' scripts (loaded before them):
+//   TDM.ask({title, label, value, input: "text" | "number" | "textarea" | "select", options: [[value, label]],
+//            required})                     → Promise of the answer (a string), or null when cancelled
+//   TDM.confirm(question)                    → Promise of true / false
+//   TDM.num(n), TDM.money(amount, currency)  → numbers and money in the page's language (Intl.NumberFormat)
+// The dialogs are one <dialog class="tdm-dialog"> with a labelled field and OK / Cancel, never the
+// browser's prompt() or confirm(): they are styled, translated and reachable by keyboard (Esc cancels).
 (function () {
+  const lang = () => document.documentElement.lang || "en";
+  function strings() {
+    const el = document.getElementById("tdm-i18n");
+    try { return el ? JSON.parse(el.textContent) : {}; } catch (e) { return {}; }
+  }
+  const numberFormats = {};
+  function fmt(decimals) {
+    const key = lang() + ":" + decimals;
+    if (!numberFormats[key]) {
+      numberFormats[key] = new Intl.NumberFormat(lang(), decimals === null ? { maximumFractionDigits: 2 } : { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+    }
+    return numberFormats[key];
+  }
+  function num(n) {
+    if (n === null || n === undefined || n === "") return "";
+    const v = Number(n);
+    return Number.isFinite(v) ? fmt(null).format(v) : String(n);
+  }
+  function money(amount, currency) {
+    if (amount === null || amount === undefined || amount === "") return "";
+    const v = Number(amount);
+    if (!Number.isFinite(v)) return String(amount);
+    return fmt(2).format(v) + (currency ? " " + currency : "");
+  }
+
+  let open = null; // one dialog at a time
+  function ask(opts) {
+    opts = opts || {};
+    const S = strings();
+    if (open) open.close("cancel");
+    return new Promise((resolve) => {
+      const dlg = document.createElement("dialog");
+      dlg.className = "tdm-dialog";
+      const form = document.createElement("form");
+      form.method = "dialog";
+      if (opts.title) { const h = document.createElement("h2"); h.textContent = opts.title; form.appendChild(h); }
+      let field = null;
+      if (opts.input) {
+        const label = document.createElement("label");
+        label.textContent = opts.label || "";
+        if (opts.input === "select") {
+          field = document.createElement("select");
+          (opts.options || []).forEach(([value, text]) => { const o = document.createElement("option"); o.value = value; o.textContent = text; field.appendChild(o); });
+        } else if (opts.input === "textarea") {
+          field = document.createElement("textarea"); field.rows = 3;
+        } else {
+          field = document.createElement("input"); field.type = opts.input === "number" ? "number" : "text";
+          if (opts.input === "number") field.step = "any";
+        }
+        field.name = "answer";
+        if (opts.value !== undefined && opts.value !== null) field.value = String(opts.value);
+        if (opts.required) field.required = true;
+        label.appendChild(field);
+        form.appendChild(label);
+      } else if (opts.label) {
+        const p = document.createElement("p"); p.textContent = opts.label; form.appendChild(p);
+      }
+      const row = document.createElement("div"); row.className = "buttons";
+      const cancel = document.createElement("button"); cancel.type = "button"; cancel.value = "cancel"; cancel.textContent = opts.cancel || S.cancel || "Cancel";
+      const ok = document.createElement("button"); ok.type = "submit"; ok.value = "ok"; ok.className = "primary"; ok.textContent = opts.ok || S.ok || "OK";
+      row.append(cancel, ok);
+      form.appendChild(row);
+      dlg.appendChild(form);
+      cancel.addEventListener("click", () => dlg.close("cancel"));
+      form.addEventListener("submit", (e) => { e.preventDefault(); if (field && !field.checkValidity()) { field.reportValidity(); return; } dlg.close("ok"); });
+      dlg.addEventListener("close", () => {
+        const answer = dlg.returnValue === "ok" ? (field ? field.value : "ok") : null;
+        dlg.remove();
+        if (open === dlg) open = null;
+        resolve(answer);
+      });
+      document.body.appendChild(dlg);
+      open = dlg;
+      dlg.showModal();
+      (field || ok).focus();
+    });
+  }
+  async function confirmAsk(question, okText) { return (await ask({ label: question, ok: okText })) !== null; }
+  window.TDM = { ask, confirm: confirmAsk, num, money, lang };
+
   document.addEventListener("change", (e) => {
     const el = e.target;
     if (el.matches && el.matches("select[data-autosubmit]") && el.form) el.form.submit();
   });
   document.addEventListener("submit", (e) => {
     const form = e.target;
-    if (form.matches && form.matches("form[data-confirm]") && !window.confirm(form.dataset.confirm)) e.preventDefault();
+    if (!(form.matches && form.matches("form[data-confirm]"))) return;
+    if (form.dataset.confirmed === "1") { delete form.dataset.confirmed; return; }
+    e.preventDefault();
+    const submitter = e.submitter || null;
+    confirmAsk(form.dataset.confirm).then((yes) => {
+      if (!yes) return;
+      form.dataset.confirmed = "1";
+      if (form.requestSubmit) form.requestSubmit(submitter); else form.submit();
+    });
   });
   document.addEventListener("click", (e) => {
     const el = e.target.closest ? e.target.closest("[data-confirm], [data-print], [data-set-field]") : null;
     if (!el || el.tagName === "FORM") return;
-    if (el.hasAttribute("data-confirm") && !window.confirm(el.dataset.confirm)) { e.preventDefault(); return; }
+    if (el.hasAttribute("data-confirm")) {
+      if (el.dataset.confirmed === "1") { delete el.dataset.confirmed; }
+      else {
+        e.preventDefault();
+        confirmAsk(el.dataset.confirm).then((yes) => { if (yes) { el.dataset.confirmed = "1"; el.click(); } });
+        return;
+      }
+    }
     if (el.hasAttribute("data-print")) { e.preventDefault(); window.print(); return; }
     if (el.hasAttribute("data-set-field") && el.form) el.form.elements.namedItem(el.dataset.setField).value = el.dataset.setValue;
   });

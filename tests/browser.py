@@ -63,3 +63,14 @@ def login(page, username, password):
     page.fill("input[name=password]", password)
     page.click("button.primary")
     page.wait_for_url(lambda url: "/login/" not in url)
+
+
+def answer_dialog(page, text=None, ok=True):
+    """Answer the page's in-page dialog (static/tdm.js TDM.ask / TDM.confirm, a <dialog>, never
+    the browser's prompt()): type ``text`` into its field if given, then OK (or Cancel)."""
+    dialog = page.locator("dialog.tdm-dialog[open]")
+    dialog.wait_for(state="visible")
+    if text is not None:
+        dialog.locator("[name=answer]").fill(text)
+    dialog.locator("button[value=ok]" if ok else "button[value=cancel]").click()
+    dialog.wait_for(state="detached")

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser import browser, browser_page, login  # noqa: F401 (fixtures)
+from tests.browser import answer_dialog, browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.conftest import make_user
 from tests.test_xss_browser import Watch
 from tournaments.models import ChipSet, Tournament
@@ -69,9 +69,9 @@ def test_the_moved_scripts_still_work(browser_page, structure, make_tournament, 
     expect(page.locator("#c-msg")).to_have_text("Done")
     expect(page.locator("#c-time")).not_to_have_text("--:--")
     expect(page.locator("#c-level")).to_contain_text("Level 1")
-    page.once("dialog", lambda d: d.accept("floor asked"))
     with page.expect_response(lambda r: r.url.endswith("/clock/add-time/")) as added:
         page.click("button[data-op=add-time][data-seconds='60']")
+        answer_dialog(page, "floor asked")
     assert added.value.ok
     expect(page.locator("#c-msg")).to_have_text("Done")
     assert t.events.filter(action__startswith="tournaments.clock.").count() >= 2
@@ -84,14 +84,14 @@ def test_the_moved_scripts_still_work(browser_page, structure, make_tournament, 
     # Drawing the seats again asks first; "no" draws nothing.
     page.goto(page.base_url + f"/tournaments/{t.pk}/tables/")
     draws = t.events.filter(action__startswith="seating.draw").count()
-    page.once("dialog", lambda d: d.dismiss())
     page.click("button[name=op][value=redraw]")
+    answer_dialog(page, ok=False)
     expect(page.locator("ul.messages")).to_have_count(0)
     assert t.events.filter(action__startswith="seating.draw").count() == draws
     page.locator("button[name=op][value=redraw]").locator("xpath=..").locator("input[name=reason]").fill("wrong seats")
-    page.once("dialog", lambda d: d.accept())
     with page.expect_navigation():
         page.click("button[name=op][value=redraw]")
+        answer_dialog(page)
     expect(page.locator("ul.messages")).to_contain_text("Seats drawn.")
     watch.check(page, "tables (redraw confirmed)", texts=("Seats drawn.",))
 
@@ -99,14 +99,14 @@ def test_the_moved_scripts_still_work(browser_page, structure, make_tournament, 
     other = make_tournament(name="To Cancel")
     page.goto(page.base_url + f"/tournaments/{other.pk}/")
     page.fill("form[data-confirm] input[name=reason]", "no players")
-    page.once("dialog", lambda d: d.dismiss())
     page.click("button[name=op][value=cancel]")
+    answer_dialog(page, ok=False)
     expect(page.locator("h1 .badge")).not_to_have_text("Cancelled")
     other.refresh_from_db()
     assert other.status != Tournament.CANCELLED
-    page.once("dialog", lambda d: d.accept())
     with page.expect_navigation():
         page.click("button[name=op][value=cancel]")
+        answer_dialog(page)
     expect(page.locator("h1 .badge")).to_have_text("Cancelled")
     watch.check(page, "tournament (cancel confirmed)", texts=("To Cancel",))
 

@@ -47,6 +47,8 @@ def _payload_for(action) -> dict:
             p["witnessed"] = Action.SEATING_DRAW_INITIAL.value
         elif key == "winners":
             p["winners"] = [4, 9]
+        elif key == "copied_from":
+            p["source_name"] = "Sunday Special"
         elif key == "names":
             p["names"] = ["Anna Verdi", "Luca Neri"]
         else:

@@ -183,6 +183,8 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.TOURNAMENTS_TOURNAMENT_SAVED: _("%(actor)s saved the tournament"),
     A.TOURNAMENTS_TOURNAMENT_STARTED: _("%(actor)s started the tournament with %(players)s players"),
     A.TOURNAMENTS_TOURNAMENT_UPDATED: _("%(actor)s changed the tournament"),
+    A.TOURNAMENTS_TOURNAMENT_COPIED: _("%(actor)s created the tournament as a copy of %(copied_from)s"),
+    A.TOURNAMENTS_TEMPLATE_SAVED: _("%(actor)s saved the tournament as the template %(template_name)s"),
     A.TOURNAMENTS_TOURNAMENT_VERSIONED: _("%(actor)s changed the published event (a new version is announced)"),
     A.TOURNAMENTS_WITNESS_SIGNED: _("%(name)s witnessed: %(witnessed_label)s"),
 }
@@ -268,6 +270,10 @@ def _context(action: str, p: Mapping, *, actor: str, currency: str, entries: Map
         ctx["busts"] = _busts(p["busts"], entries)
     if isinstance(p.get("moves"), list):
         ctx["moves_count"] = fmt_num(len(p["moves"]))
+    if p.get("source_name"):
+        ctx["copied_from"] = p["source_name"]
+    elif p.get("template_name"):
+        ctx["copied_from"] = gettext("the template %(name)s") % {"name": p["template_name"]}
     if isinstance(p.get("names"), list):
         ctx["names"] = gettext(" and ").join(str(n) for n in p["names"] if isinstance(n, str))
     if isinstance(p.get("winners"), list):

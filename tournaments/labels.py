@@ -19,6 +19,7 @@ LEDGER_KINDS = dict(LedgerRow.KINDS)
 ADJUSTMENT_KINDS = dict(ChipAdjustment.KINDS)
 ENTRY_STATUSES = dict(Entry.STATUSES)
 TOURNAMENT_STATUSES = dict(Tournament.STATUSES)
+PENALTY_STATUSES = {"ACTIVE": _("Serving"), "SERVED": _("Served"), "CANCELLED": _("Cancelled")}
 CLOCK_STATUSES = {
     "NOT_STARTED": _("Not started"),
     "RUNNING": _("Running"),

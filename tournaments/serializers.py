@@ -6,7 +6,7 @@ from rest_framework import serializers
 
 from . import chiprace, fees, labels, receipts
 from .models import Alternate, BlindStructure, Entry, LedgerRow, Person, StructureItem, Tournament, TournamentEvent, TournamentTemplate
-from .selectors import penalty_progress, seat_of
+from .selectors import change_lines, penalty_progress, seat_of
 
 REASON = 200  # the reason columns (LedgerRow.reason, Person.banned_reason, ChipAdjustment.reason)
 
@@ -40,10 +40,12 @@ class StructureItemSerializer(serializers.ModelSerializer):
 
 class BlindStructureSerializer(serializers.ModelSerializer):
     items = StructureItemSerializer(many=True)
+    reason = serializers.CharField(write_only=True, required=False, allow_blank=True, max_length=300,
+                                   help_text="FMT-02: why the structure of a published event changes (announced on its lobby screens)")
 
     class Meta:
         model = BlindStructure
-        fields = ["id", "name", "description", "is_template", "items"]
+        fields = ["id", "name", "description", "is_template", "items", "reason"]
 
 
 class TournamentSerializer(serializers.ModelSerializer):
@@ -440,6 +442,21 @@ class ColorUpSerializer(serializers.Serializer):
     table = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=10_000)
     entry = serializers.PrimaryKeyRelatedField(queryset=Entry.objects.all(), required=False, allow_null=True)
     note = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
+
+
+class TournamentChangeSerializer(serializers.Serializer):
+    """FMT-02: one version of a published event."""
+
+    version = serializers.IntegerField()
+    kind = serializers.CharField()
+    changed_at = serializers.DateTimeField()
+    changed_by = serializers.CharField(source="changed_by.get_username", default="")
+    reason = serializers.CharField()
+    changes = serializers.JSONField()
+    lines = serializers.SerializerMethodField(help_text="each change as players read it, in the user's language")
+
+    def get_lines(self, obj) -> list[str]:
+        return change_lines(obj)
 
 
 class PenaltyActionSerializer(serializers.Serializer):

@@ -11,16 +11,17 @@ from django.db.models import Count, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tdmanager import policy
-from tdmanager.errors import DomainError
+from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.roles import user_roles
 
-from . import clockview, fees, labels, receipts, selectors, signals
+from . import clockview, fees, labels, overview, receipts, selectors, signals
 from .house import HouseRules
-from .models import BlindStructure, DisplayScreen, Entry, LedgerRow, RegulatorGrant, Tournament
+from .models import BlindStructure, DisplayScreen, Entry, LedgerRow, RegulatorGrant, Tournament, TournamentTemplate
 from .services import cashier, lifecycle, oversight, setup, streaming
 from .services import floor as floor_service
 from .services.events import Actor
@@ -211,6 +212,12 @@ def oversight_context(t) -> dict:
     }
 
 
+def published_changes(t) -> list[dict]:
+    """FMT-02: the event's versions for its page: when, who, why and each change as a line."""
+    return [{"version": c.version, "changed_at": c.changed_at, "by": c.changed_by.get_username() if c.changed_by else "",
+             "reason": c.reason, "lines": selectors.change_lines(c)} for c in selectors.change_history(t)]
+
+
 def tournament_detail(request, pk):
     t = get_object_or_404(Tournament, pk=pk)
     if request.method == "POST":
@@ -231,18 +238,74 @@ def tournament_detail(request, pk):
                 oversight.issue_stub_addendum(t, actor=actor)
             elif op in ("streaming-on", "streaming-off"):
                 streaming.set_streaming_live(t, op == "streaming-on", actor=actor)
+            elif op == "copy":  # issue #14: a new tournament with this one's setup
+                copy = setup.copy_tournament(t, name=request.POST.get("name", "").strip(), start_at=_start_at(request.POST.get("start_at")),
+                                             actor=actor, override_reason=request.POST.get("override_reason", ""))
+                messages.success(request, _("Tournament created as a copy: check it and open registration when ready."))
+                return redirect("tournament", pk=copy.pk)
+            elif op == "save-template":
+                setup.save_template(t, name=request.POST.get("template_name", ""), actor=actor)
             elif op in ("grant-regulator", "revoke-regulator"):
                 oversight.set_regulator_access(t, request.POST.get("username", ""), granted=op == "grant-regulator", actor=actor)
             messages.success(request, _("Done."))
         except DomainError as exc:
-            messages.error(request, str(exc.message))
+            messages.error(request, _domain_message(exc) if op in ("copy", "save-template") else str(exc.message))
         return redirect("tournament", pk=t.pk)
     entries = t.entries.select_related("person").order_by("number")
     totals = cashier.ledger_totals(t)
     events = selectors.event_sentences(t.events.order_by("-id")[:50], t.currency)
     links = [link for answer in signals.ask(signals.page_links, tournament=t) for link in answer]
     fee_info = {"statutory_fee": fees.statutory_fee(t.buy_in), "fee_is_override": fees.is_override(t.buy_in, t.fee)}
-    return render(request, "tournament_detail.html", {**fee_info, **oversight_context(t), "section_links": links, "needs_report": lifecycle.requires_prestart_report(t), "streaming_live": HouseRules.of(t).streaming_live, "t": t, "entries": entries, "totals": totals, "events": events, "alternates": t.alternates.filter(status="WAITING").select_related("person")})
+    return render(request, "tournament_detail.html", {**fee_info, **oversight_context(t), "section_links": links, "needs_report": lifecycle.requires_prestart_report(t), "streaming_live": HouseRules.of(t).streaming_live, "t": t, "entries": entries, "totals": totals, "events": events, "changes": published_changes(t), "alternates": t.alternates.filter(status="WAITING").select_related("person")})
+
+
+def _start_at(value):
+    """A start typed in a page (``datetime-local``: the room's time zone)."""
+    when = parse_datetime((value or "").strip()[:32])
+    if when is None:
+        raise ValidationFailed("start_required", _("Give the start date and time."))
+    return timezone.make_aware(when) if timezone.is_naive(when) else when
+
+
+def templates_page(request):
+    """Saved tournament templates: a new tournament from one (issue #14)."""
+    if request.method == "POST":
+        template = TournamentTemplate.objects.filter(pk=_int(request.POST.get("template"))).first()
+        if template is None:
+            raise Http404
+        try:
+            t = setup.create_from_template(template, name=request.POST.get("name", "").strip(), start_at=_start_at(request.POST.get("start_at")),
+                                           actor=Actor.from_request(request), override_reason=request.POST.get("override_reason", ""))
+        except DomainError as exc:
+            messages.error(request, _domain_message(exc))
+            return redirect("tournament-templates")
+        messages.success(request, _("Tournament created from the template: check it and open registration when ready."))
+        return redirect("tournament", pk=t.pk)
+    default_start = timezone.localtime(timezone.now() + timedelta(days=1)).replace(second=0, microsecond=0)
+    return render(request, "tournament_templates.html", {
+        "templates": TournamentTemplate.objects.select_related("structure", "source"),
+        "default_start": default_start.strftime("%Y-%m-%dT%H:%M"),
+    })
+
+
+def floor_overview(request):
+    """Every running tournament at a glance, for the floor and the director (issue #14)."""
+    return render(request, "floor_overview.html", {"data": overview.running_overview()})
+
+
+def _domain_message(exc: DomainError) -> str:
+    """A refusal as one line: its message and, for invalid fields, what each says."""
+    fields = exc.extra.get("fields") if isinstance(exc.extra, dict) else None
+    if isinstance(fields, dict) and fields:
+        return "; ".join(f"{name}: {' '.join(str(p) for p in (v if isinstance(v, list) else [v]))}" for name, v in fields.items())
+    return str(exc.message)
+
+
+def _int(value):
+    try:
+        return int(str(value).strip()[:18])
+    except (TypeError, ValueError):
+        return None
 
 
 def clock_page(request, pk):

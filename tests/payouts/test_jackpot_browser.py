@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from payouts.models import JackpotClaim
 from payouts.services import set_jackpot_base
-from tests.browser import ARTIFACTS, browser, browser_page, login  # noqa: F401 (fixtures)
+from tests.browser import ARTIFACTS, answer_dialog, browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.conftest import make_user
 from tournaments.models import LedgerRow, Tournament
 from tournaments.services.events import Actor
@@ -61,9 +61,9 @@ def test_sold_at_the_desk_claimed_on_the_floor_paid_with_a_slip(browser_page, ma
     page.goto(page.base_url + f"/desk/?t={t.pk}")
     expect(page.locator("#jackpot-claims li")).to_contain_text("Mario Rossi")
     page.select_option("#method", "TRANSFER")
-    page.once("dialog", lambda d: d.accept("TR-77"))
     with page.expect_popup() as popup_info:
         page.click("#jackpot-claims button")
+        answer_dialog(page, "TR-77")
     slip = popup_info.value
     slip.wait_for_load_state()
     expect(slip.locator("body")).to_contain_text("1005.00")

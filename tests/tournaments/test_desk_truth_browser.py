@@ -4,7 +4,7 @@ are the server's (they update after a sale and survive a reload)."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser import ARTIFACTS, browser, browser_page, login  # noqa: F401 (fixtures)
+from tests.browser import ARTIFACTS, answer_dialog, browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.conftest import make_user
 from tournaments.models import Entry, LedgerRow
 
@@ -25,6 +25,20 @@ def test_sim1_is_listed_first_and_enter_takes_it(browser_page, tournament, make_
     expect(page.locator("#results li")).to_have_count(2)
     page.screenshot(path=str(ARTIFACTS / "desk-search-sim1.png"))
     page.press("#search", "Enter")
+    expect(page.locator("#player-name")).to_have_text("Simona Neri (sim1)")
+    # Enter right after the last letter takes the person meant, never a line of the list shown
+    # for the letters before (the answer for "sim1" is awaited, not the one for "sim").
+    page.fill("#search", "sim")
+    expect(page.locator("#results li").first).to_contain_text("Simone Abate (sim10)")  # both start with "sim": by name
+    held = []
+    page.route("**/api/v1/people/?q=sim1&*", held.append)  # the answer for "sim1" is late
+    page.locator("#search").press_sequentially("1")
+    page.press("#search", "Enter")
+    expect(page.locator("#player")).to_be_hidden()  # Enter waits: it does not take Simone from the older list
+    page.unroute("**/api/v1/people/?q=sim1&*")
+    assert held
+    for route in held:
+        route.continue_()
     expect(page.locator("#player-name")).to_have_text("Simona Neri (sim1)")
     page.fill("#search", "")
     page.fill("#search", "ri")
@@ -67,8 +81,8 @@ def test_the_shift_updates_after_a_sale_and_the_last_sales_survive_a_reload(brow
     page.screenshot(path=str(ARTIFACTS / "desk-after-reload.png"))
 
     first = LedgerRow.objects.get(person__last_name="Rossi")
-    page.once("dialog", lambda d: d.accept("wrong player"))
     page.locator(f"#sales li[data-receipt='{first.receipt_number}'] button.reverse").click()
+    answer_dialog(page, "wrong player")
     expect(page.locator("#sales li").first).to_contain_text("Reversal")
     expect(page.locator(f"#sales li[data-receipt='{first.receipt_number}']")).to_contain_text("reversed by receipt")
     expect(page.locator(f"#sales li[data-receipt='{first.receipt_number}'] button.reverse")).to_have_count(0)

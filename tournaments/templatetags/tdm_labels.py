@@ -1,0 +1,23 @@
+"""Labels for stored codes in templates (``tournaments.labels``): ``{{ p.kind|penalty_kind }}``,
+``{{ p.reason_code|penalty_reason }}``, ``{{ p.status|penalty_status }}``."""
+
+from django import template
+
+from tournaments import labels
+
+register = template.Library()
+
+
+@register.filter
+def penalty_kind(code):
+    return labels.penalty_kind_label(code)
+
+
+@register.filter
+def penalty_reason(code):
+    return labels.penalty_reason_label(code)
+
+
+@register.filter
+def penalty_status(code):
+    return str(labels.PENALTY_STATUSES.get(code, labels.humanize(code)))
