@@ -216,6 +216,13 @@ def test_display_changes_nothing():
     ("tournament", "POST", "streaming-on", False, False),
     ("api-seating-draw", "POST", None, False, False),
     ("api-seating-busts", "POST", None, False, True),
+    ("api-seating-busts-simultaneous", "POST", None, False, True),  # ELM-03: the floor marks busts it cannot order
+    ("api-check-in", "POST", None, True, False),  # REG-02: the desk checks players in
+    ("api-transfer-cleared", "POST", None, True, False),  # REG-02: the cashier confirms the funds cleared
+    ("api-no-show", "POST", None, True, False),  # REG-09
+    ("api-presence", "POST", None, True, True),  # ELM-05: absent or withdrawn, seen at the desk or the table
+    ("api-banned-paid", "GET", None, True, False),  # REG-05: the refunds the desk offers
+    ("seating-tables", "POST", "simultaneous", False, True),
     ("api-deal-action", "POST", "approve", False, False),
     ("api-deal-action", "POST", "accept", False, True),
     ("seating-tables", "POST", "draw", False, False),

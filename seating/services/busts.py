@@ -266,7 +266,9 @@ def recompute_places(t) -> None:
     player left, once only one remains, is first.
     """
     busts = list(Bust.objects.filter(tournament=t, void="").order_by("order"))
-    playing = list(Entry.objects.filter(tournament=t, status=Entry.ACTIVE).values_list("pk", "place"))
+    # REG-05: a paid entry of a person banned since, never seated, is not in the field.
+    playing = list(Entry.objects.filter(tournament=t, status=Entry.ACTIVE).exclude(person__banned=True, seat__isnull=True)
+                   .values_list("pk", "place"))
     total = len(playing) + Entry.objects.filter(tournament=t, status=Entry.BUSTED).count()
     winner = playing[0][0] if len(playing) == 1 and busts else None
     with engine_errors():

@@ -125,6 +125,9 @@ def seat_new_entry(tournament, entry, actor, *, revived: bool = False, now=None)
             tournament=t, kind=ManualDraw.INITIAL, status=ManualDraw.OPEN).exists()):
         room.release()  # seated already, or a manual initial draw is open (seated from the pool when it completes)
         return None
+    if Entry.objects.filter(pk=entry.pk, person__banned=True).exists():
+        room.release()  # REG-05: a person banned after paying is never seated (the desk refunds him)
+        return None
     room.apart = None  # a new entry: the pairs are read again with it
     apart = apart_of(room)
     held = SeatReservation.objects.filter(entry_id=entry.pk).values_list("table_number", "seat_number").first()

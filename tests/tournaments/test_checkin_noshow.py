@@ -105,6 +105,12 @@ def test_a_player_banned_after_paying_is_not_seated_at_the_draw(tournament, make
     assert all(seating_selectors.seat_of(e) is not None for e in entries if e != banned)
     draw = tournament.events.get(action="seating.draw.initial")
     assert draw.payload["banned_not_seated"] == [banned.pk] and draw.payload["players"] == 5
+    first_out = entries[0]
+    seating.record_bust(tournament, [first_out], actor=actor)
+    seating.recompute_places(tournament)  # places count the five in the field, not the banned payer
+    assert Entry.objects.get(pk=first_out.pk).place == 5
+    seating.seat_new_entry(tournament, banned, actor)  # nor does the seat pool seat him later
+    assert seating_selectors.seat_of(banned) is None
     row = cashier.refund(banned, reason="banned", actor=actor, expenses=D("10"))
     assert row.total == D("-100")
 
