@@ -167,3 +167,50 @@ def test_a_lobby_screen_rotates_between_the_chosen_tournaments(browser_page, mak
     expect(page.locator("#rotation")).to_have_text("2 / 2")
     page.screenshot(path=str(ARTIFACTS / "lobby-rotation.png"))
     expect(page.locator("#t-name")).to_have_text("Main Event", timeout=9000)
+
+
+def test_the_director_picks_a_screens_rotation_on_the_displays_page(browser_page, make_tournament, make_person, director, cashier_user):
+    """The displays page saves the rotation through the API; the lobby then turns between the
+    chosen tournaments and writes every name (here a markup payload) as text, under the CSP."""
+    from tests.browser import login
+    from tests.conftest import make_user
+    from tests.test_xss_browser import FIRST, LAST, Watch
+
+    page = browser_page
+    watch = Watch(page.context)
+    watch.attach(page)
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.route("**/live/*/stream/**", lambda route: route.abort())
+    make_user("boss", "director")
+    actor = Actor(director, "test")
+    main = make_tournament(name=FIRST)
+    side = make_tournament(name="Side Turbo")
+    people = [make_person(first=LAST, last="Winner"), make_person(), make_person()]
+    entries = [cashier.register(main, p, method="CASH", actor=Actor(cashier_user, "desk")).entry for p in people]
+    lifecycle.start(main, actor=actor, start_clock=True)
+    seating.record_bust(main, [{"entry": entries[1].pk}], actor=actor)
+    seating.record_bust(main, [{"entry": entries[2].pk}], actor=actor)
+    lifecycle.finish(main, actor=actor)
+    screen = DisplayScreen.objects.create(name="Bar TV", token="bar-tv", show={"sounds": False})
+
+    login(page, "boss", "pw-boss")
+    page.goto(page.base_url + "/displays/")
+    form = page.locator(f"form[data-screen='{screen.pk}']")
+    form.locator(f"input[name=rotate][value='{main.pk}']").check()
+    form.locator(f"input[name=rotate][value='{side.pk}']").check()
+    form.locator("input[name=rotate_seconds]").fill("6")
+    form.locator("button.primary").click()
+    expect(form.locator("[data-msg]")).to_have_text("Saved: the screen follows within half a minute.")
+    page.screenshot(path=str(ARTIFACTS / "lobby-displays-page.png"), full_page=True)
+    watch.check(page, "displays page", texts=(FIRST, "Side Turbo"))
+    screen.refresh_from_db()
+    assert set(screen.rotate.values_list("pk", flat=True)) == {main.pk, side.pk} and screen.rotate_seconds == 6
+
+    page.goto(page.base_url + "/display/bar-tv/")
+    expect(page.locator("#screen")).to_have_attribute("data-state", "finished")
+    expect(page.locator("#t-name")).to_have_text(FIRST)
+    expect(page.locator("#winner")).to_have_text(f"{LAST} Winner")
+    watch.check(page, "lobby rotation (finished)", texts=(FIRST, f"{LAST} Winner"))
+    expect(page.locator("#t-name")).to_have_text("Side Turbo", timeout=10000)
+    expect(page.locator("#screen")).to_have_attribute("data-state", "registering")
+    watch.check(page, "lobby rotation (registering)", texts=("Side Turbo",))
