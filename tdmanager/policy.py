@@ -99,6 +99,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "api-presence": {"POST": STAFF},  # ELM-05: absent / withdrawn, seen at the desk or the table
     "api-no-show": {"POST": DC},  # REG-09
     "api-banned-paid": {"GET": DC},  # REG-05: paid, banned since: the refunds to offer
+    "api-receivables": {"GET": STAFF_AUDIT},  # REG-02 / REG-09: what players owe (004 no-shows)
     "api-reenter": {"POST": DC},
     "api-rebuy": {"POST": DC},
     "api-addon": {"POST": DC},

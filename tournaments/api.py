@@ -133,7 +133,7 @@ class StructureViewSet(viewsets.ModelViewSet):
         d = ser.validated_data
         st = structures.save_structure(
             name=d["name"], description=d.get("description", ""), is_template=d.get("is_template", True),
-            items=[dict(i) for i in d["items"]], actor=Actor.from_request(request), structure=instance,
+            items=[dict(i) for i in d["items"]], actor=Actor.from_request(request), structure=instance, reason=d.get("reason", ""),
         )
         data = self.get_serializer(st).data
         data["warnings"] = structures.structure_warnings(structures.validate_items([dict(i) for i in d["items"]]))
@@ -278,6 +278,12 @@ class TournamentViewSet(viewsets.ModelViewSet):
     def events(self, request, pk=None):
         qs = self.get_object().events.order_by("-id")[: query_limit(request, 200)]
         return Response(s.EventSerializer(qs, many=True).data)
+
+    @extend_schema(responses=s.TournamentChangeSerializer(many=True))
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def changes(self, request, pk=None):
+        """FMT-02: the published event's versions, newest first: what changed, who, when and why."""
+        return Response(s.TournamentChangeSerializer(selectors.change_history(self.get_object()), many=True).data)
 
     @extend_schema(responses=s.AlternateSerializer(many=True))
     @action(detail=True, methods=["get"], pagination_class=None)
@@ -428,6 +434,18 @@ class BannedPaidView(APIView):
     def get(self, request, pk):
         t = get_object_or_404(Tournament, pk=pk)
         return Response({"entries": registration.banned_paid_entries(t)})
+
+
+class ReceivablesView(APIView):
+    """REG-02 / REG-09: the amounts players owe for this tournament (a 004 no-show still owes the
+    entry), beside the cash ledger."""
+
+    permission_classes = [HasRole]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, pk):
+        t = get_object_or_404(Tournament, pk=pk)
+        return Response({"receivables": registration.receivables(t)})
 
 
 class ShiftView(APIView):

@@ -196,6 +196,9 @@ class HouseRules:
                                     'partial one; "REMAINDER": always from what is left')
     jackpot_split: str = _setting("EQUAL", _choice("EQUAL", "FIRST_CLAIM"), "PAY-12",
                                   'royal flushes in the same hand share the jackpot equally (003 L1766), or "FIRST_CLAIM"')
+    # event changes (FMT-02)
+    change_notice_hours: int = _setting(12, _int(0, 24 * 14), "FMT-02",
+                                        "a published event's change shows on its lobby screens for this many hours (0: not shown)")
     # rulings (ROLE-05)
     ruling_break_window_seconds: int = _setting(60, _int(0, 3600), "ROLE-05",
                                                 "a pot awarded in a break may be disputed this many seconds after it is awarded (TDA 22)")

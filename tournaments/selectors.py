@@ -1,14 +1,18 @@
 """Read side of tournaments: questions about the floor that pages, the live snapshot and the
 apps above ask. Reads only; the services that change state import these, never the reverse."""
 
+from datetime import datetime, timedelta
+
 from django.db.models import Q, Sum
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from . import eventlog, penalties, signals
 from .actions import Action
 from .labels import penalty_kind_label
-from .models import ChipAdjustment, Entry, ExchangeRate, LedgerRow, Penalty
+from .models import ChipAdjustment, Entry, ExchangeRate, LedgerRow, Penalty, TournamentChange
 
 
 def chips_in_play(t) -> int:
@@ -47,6 +51,64 @@ def penalty_progress(p, now=None) -> dict:
         out["label"] = text + (" · " + _("clock paused") if paused else "")
     else:
         out["label"] = kind
+    return out
+
+
+# --- FMT-02: a published event's versions, as players read them ------------------------------
+
+CHANGE_LABELS = {
+    "start_at": gettext_lazy("Start"),
+    "structure": gettext_lazy("Structure"),
+    "buy_in": gettext_lazy("Buy-in"),
+    "fee": gettext_lazy("Fee"),
+    "guarantee": gettext_lazy("Guarantee"),
+    "starting_stack": gettext_lazy("Starting stack"),
+    "late_reg_closes_after_level": gettext_lazy("Late registration until level"),
+    "rebuy_price": gettext_lazy("Rebuy"),
+    "rebuy_fee": gettext_lazy("Rebuy fee"),
+    "addon_price": gettext_lazy("Add-on"),
+    "addon_fee": gettext_lazy("Add-on fee"),
+}
+
+
+def _shown(name, value) -> str:
+    if value is None or value == "":
+        return "—"
+    if name == "start_at":
+        try:
+            return date_format(timezone.localtime(datetime.fromisoformat(value)), "d/m/Y H:i")
+        except (TypeError, ValueError):
+            return str(value)
+    return str(value)
+
+
+def change_lines(change) -> list[str]:
+    """Each change of one version as a line: "Start: 12/03/2026 20:00 → 12/03/2026 20:30"."""
+    lines = []
+    for name, value in (change.changes or {}).items():
+        if name == "structure_rows":
+            for number, old, new in value:
+                lines.append(_("Structure, row %(n)s") % {"n": number} + f": {old or '—'} → {new or '—'}")
+        else:
+            old, new = value
+            label = CHANGE_LABELS.get(name, name)
+            lines.append(f"{label}: {_shown(name, old)} → {_shown(name, new)}")
+    return lines
+
+
+def change_history(t):
+    """The event's versions, newest first (FMT-02)."""
+    return TournamentChange.objects.filter(tournament=t).select_related("changed_by").order_by("-version")
+
+
+def change_announcements(t, now=None, hours: int = 12) -> list[str]:
+    """The lobby screens' announcements of the event's recent changes (FMT-02): the versions of
+    the last ``hours`` (house rule ``change_notice_hours``), newest first, at most three."""
+    now = now or timezone.now()
+    out = []
+    for change in change_history(t).filter(changed_at__gte=now - timedelta(hours=hours))[:3]:
+        text = _("Changed: %(what)s") % {"what": "; ".join(change_lines(change))}
+        out.append(text + (f" ({change.reason})" if change.reason else ""))
     return out
 
 

@@ -12,7 +12,8 @@ from tdmanager.transactions import service
 
 from .. import clock, clockview
 from ..actions import Action
-from ..models import BlindStructure, StructureItem
+from ..models import BlindStructure, StructureItem, Tournament, TournamentChange
+from . import changes
 from .events import Actor, log_event
 
 CSV_FIELDS = ["kind", "small_blind", "big_blind", "ante", "big_blind_ante", "minutes", "color_up", "game"]
@@ -88,19 +89,30 @@ def structure_warnings(items: list[dict]) -> list[str]:
 
 
 @service
-def save_structure(*, name: str, items: list[dict], actor: Actor, description: str = "", is_template=True, structure=None) -> BlindStructure:
+def save_structure(*, name: str, items: list[dict], actor: Actor, description: str = "", is_template=True, structure=None,
+                   reason: str = "") -> BlindStructure:
+    """Create or replace a structure. Editing one that a published event plays (FMT-02) needs
+    ``reason``: each such event gets a new version with the rows that changed, announced on
+    its lobby screens."""
     clean = validate_items(items)
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > 120:
         raise ValidationFailed("name_required", _("A structure needs a name."))
     description = description[:300] if isinstance(description, str) else ""
+    published, diff = [], {}
     if structure is None:
         structure = BlindStructure.objects.create(name=name.strip(), description=description, is_template=is_template)
     else:
+        published = list(Tournament.objects.select_for_update().filter(structure=structure, status__in=changes.PUBLISHED).order_by("pk"))
+        diff = changes.structure_changes(changes.structure_rows(structure.items.order_by("position")), changes.structure_rows(clean))
+        if published:
+            changes.require_reason(published[0], diff, reason)
         structure.name, structure.description, structure.is_template = name.strip(), description, is_template
         structure.save()
         structure.items.all().delete()
     StructureItem.objects.bulk_create([StructureItem(structure=structure, position=i, **c) for i, c in enumerate(clean)])
     log_event(None, Action.TOURNAMENTS_STRUCTURE_SAVED, actor, structure=structure.pk, name=structure.name, items=len(clean))
+    for t in published:
+        changes.record_change(t, diff, actor=actor, reason=reason, kind=TournamentChange.STRUCTURE)
     return structure
 
 

@@ -1,0 +1,95 @@
+"""FMT-02: a published event's changes reach the players.
+
+Once registration has opened (the event is published) every change of what a player reads
+about it (day and time, structure, buy-in and fees, guarantee, stack, late registration) is a
+new version: ``TournamentChange`` keeps what changed, who changed it, when and why, and its
+logged action refreshes the lobby screens, which show the change as an announcement
+(``selectors.change_announcements``). The setup service and the structures service write it,
+inside their own transaction; ``record_change`` is their one step.
+"""
+
+from datetime import datetime
+from decimal import Decimal
+
+from django.db.models import Max
+from django.utils.translation import gettext as _
+
+from tdmanager.errors import ValidationFailed
+
+from ..actions import Action
+from ..models import BlindStructure, Tournament, TournamentChange
+from .events import Actor, log_event
+
+#: What players read about an event (FMT-02: day, time, structure, buy-in, prize pool).
+PUBLIC_FIELDS = ("start_at", "structure", "buy_in", "fee", "guarantee", "starting_stack", "late_reg_closes_after_level",
+                 "rebuy_price", "rebuy_fee", "addon_price", "addon_fee")
+#: Published: the lobby shows it and players register (a planned event is still a draft).
+PUBLISHED = (Tournament.REGISTERING, Tournament.RUNNING)
+
+
+def is_published(t: Tournament) -> bool:
+    return t.status in PUBLISHED
+
+
+def stored(value):
+    """A value as the version keeps it (JSON): times in ISO form, money as text, a structure by name."""
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, BlindStructure):
+        return value.name
+    return value
+
+
+def public_changes(t: Tournament, changed: dict) -> dict:
+    """``{field: [old, new]}`` for the public fields among ``changed`` (new values by field name)."""
+    out = {}
+    for name in PUBLIC_FIELDS:
+        if name in changed:
+            old = getattr(t, name)
+            out[name] = [stored(old), stored(changed[name])]
+    return out
+
+
+def require_reason(t: Tournament, changes: dict, reason: str) -> None:
+    """A published event's change says why (FMT-02): players read it on the lobby screens."""
+    if changes and is_published(t) and not (reason or "").strip():
+        raise ValidationFailed("change_reason_required",
+                               _("This event is published: say why it changes (the players read it on the lobby screens)."))
+
+
+def structure_rows(rows) -> list[str]:
+    """Each structure row as a player reads it: "100/200 ante 200 · 20 min", "break · 10 min"
+    (rows: stored items or cleaned dicts)."""
+    out = []
+    for r in rows:
+        get = r.get if isinstance(r, dict) else lambda k, r=r: getattr(r, k)
+        if get("kind") == "BREAK":
+            out.append(f"break · {get('minutes')} min")
+        else:
+            ante = f" ante {get('ante')}" if get("ante") else ""
+            out.append(f"{get('small_blind')}/{get('big_blind')}{ante} · {get('minutes')} min")
+    return out
+
+
+def structure_changes(old: list[str], new: list[str]) -> dict:
+    """``{"structure_rows": [[row number, old, new], ...]}`` for the rows that differ (None: no row)."""
+    rows = []
+    for i in range(max(len(old), len(new))):
+        a = old[i] if i < len(old) else None
+        b = new[i] if i < len(new) else None
+        if a != b:
+            rows.append([i + 1, a, b])
+    return {"structure_rows": rows} if rows else {}
+
+
+def record_change(t: Tournament, changes: dict, *, actor: Actor, reason: str, kind: str = TournamentChange.SETUP):
+    """Write the next version of a published event and announce it (None when nothing public changed)."""
+    if not changes or not is_published(t):
+        return None
+    version = (TournamentChange.objects.filter(tournament=t).aggregate(v=Max("version"))["v"] or 0) + 1
+    row = TournamentChange.objects.create(tournament=t, version=version, kind=kind, changes=changes, reason=(reason or "").strip()[:300],
+                                          changed_by=actor.user)
+    log_event(t, Action.TOURNAMENTS_TOURNAMENT_VERSIONED, actor, version=version, kind=kind, changes=changes, reason=row.reason)
+    return row
