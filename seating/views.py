@@ -35,7 +35,7 @@ def _bust(t, post, actor, done):
     text = "; ".join(_("#%(n)s out in place %(p)s") % {"n": b.entry.number, "p": b.place} + (
         _(" (shared by %(m)s)") % {"m": b.shared_with} if b.shared_with > 1 else "") for b in out.busts)
     if out.winner:
-        text += " — " + _("one player left: he is first")
+        text += " — " + _("one player left: first place")
     done["bust"] = out.busts[0].pk  # the page offers its undo at once
     return text
 

@@ -90,9 +90,11 @@ def reserve_seat(tournament, entry, table: int, seat: int, *, actor, reason: str
         raise ValidationFailed("reason_required", _("A seat given by hand needs a reason."))
     t, room = lock(tournament)
     room.release()
-    entry = Entry.objects.select_related("person").get(pk=getattr(entry, "pk", entry), tournament=t)
+    entry = Entry.objects.select_related("person").filter(pk=getattr(entry, "pk", entry), tournament=t).first()
+    if entry is None:
+        raise ValidationFailed("unknown_entry", _("No such entry number."))
     if room.seat_of(entry.pk) is not None:
-        raise SeatingActionError("already_seated", _("This player is seated already: move him by hand to the seat instead."), status=400)
+        raise SeatingActionError("already_seated", _("This player is seated already: move the player to that seat by hand instead."), status=400)
     if table < 1 or not 1 <= seat <= t.table_size:
         raise ValidationFailed("bad_seat", _("%(what)s must be a seat from 1 to %(c)s.") % {"what": _("The seat"), "c": t.table_size})
     live = room.table(table)
@@ -103,6 +105,7 @@ def reserve_seat(tournament, entry, table: int, seat: int, *, actor, reason: str
     res, _created = SeatReservation.objects.update_or_create(
         entry=entry, defaults={"tournament": t, "table_number": table, "seat_number": seat, "reason": reason.strip()[:200],
                                "created_by": actor.user})
+    _pairs_changed(t)  # the rooms read the seats given by hand again (balancing passes them over)
     log_event(t, Action.SEATING_SEAT_RESERVED, actor, entry=entry.pk, entry_number=entry.number, name=entry.person.full_name,
               table=table, seat=seat, reason=reason.strip())
     return res
@@ -114,3 +117,4 @@ def remove_reservation(tournament, reservation: SeatReservation, *, actor, reaso
     data = {"entry": reservation.entry_id, "table": reservation.table_number, "seat": reservation.seat_number}
     reservation.delete()
     log_event(t, Action.SEATING_SEAT_RESERVATION_REMOVED, actor, reason=reason, **data)
+    _pairs_changed(t)

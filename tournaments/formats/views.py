@@ -337,7 +337,7 @@ def timed_page(request, pk):
 
             _run(request, counts, _("Event finished and ranked."))
         elif op == "send":
-            _run(request, lambda: timed.send_winner_to_final(t, actor=actor), _("The winner has his seat at the final."))
+            _run(request, lambda: timed.send_winner_to_final(t, actor=actor), _("The winner has a seat at the final."))
         return redirect("formats-timed", pk=t.pk)
     alive = t.entries.filter(status=Entry.ACTIVE).select_related("person").order_by("number")
     standings = t.entries.exclude(place__isnull=True).select_related("person").order_by("place", "number")

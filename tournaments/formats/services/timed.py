@@ -84,7 +84,7 @@ def finish_timed(tournament, *, actor: Actor, counts: list[dict] | None = None, 
                 raise ValidationFailed("duplicate_count", _("Entry %(n)s is counted twice.") % {"n": by_id[pk].number})
             chips = checks.whole(c.get("chips"), lo=-checks.MAX_CHIPS, hi=checks.MAX_CHIPS)
             if chips is None or chips <= 0:
-                raise ValidationFailed("bad_chips", _("A player still in has chips: enter his stack."))
+                raise ValidationFailed("bad_chips", _("A player still in has chips: enter the stack."))
             stacks[pk] = chips
         missing = [e.number for e in alive if e.pk not in stacks]
         if missing:
@@ -140,7 +140,7 @@ def create_qualifier_group(*, name: str, final, qualifiers: list, actor: Actor) 
 def _send_winner(t: Tournament, actor: Actor, now):
     q = Qualifier.objects.select_for_update().select_related("group").get(tournament=t)
     if q.final_entry_id:
-        raise FormatError("winner_sent", _("This table's winner already has his seat at the final."))
+        raise FormatError("winner_sent", _("This table's winner already has a seat at the final."))
     winners = list(t.entries.filter(place=1).exclude(status=Entry.CANCELLED).select_related("person", "tournament"))
     if len(winners) != 1:
         raise FormatError("winner_not_decided", _("This table has no single winner yet."))
