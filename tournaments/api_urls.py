@@ -44,6 +44,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/clock/", tapi.ClockView.as_view(), name="api-clock"),
     path("tournaments/<int:pk>/clock/<slug:op>/", tapi.ClockView.as_view(), name="api-clock-op"),
     path("tournaments/<int:pk>/banned-paid/", tapi.BannedPaidView.as_view(), name="api-banned-paid"),
+    path("tournaments/<int:pk>/receivables/", tapi.ReceivablesView.as_view(), name="api-receivables"),
     path("tournaments/<int:pk>/floor/", tapi.FloorView.as_view(), name="api-floor"),
     path("tournaments/<int:pk>/floor/<slug:op>/", tapi.FloorView.as_view(), name="api-floor-op"),
     path("penalties/<int:pk>/<slug:op>/", tapi.PenaltyActionView.as_view(), name="api-penalty-op"),

@@ -218,6 +218,8 @@ def test_the_api_marks_presence_and_no_shows(make_tournament, make_person, api, 
     r = desk.post("/api/v1/cashier/no-show/", {"entry": entry["id"], "reason": "never came"}, format="json")
     assert r.status_code == 200 and r.json()["entry"]["registration_state"] == "NO_SHOW"
     assert Receivable.objects.get(entry_id=entry["id"]).amount == D("110")
+    owed = api(director).get(f"/api/v1/tournaments/{t.pk}/receivables/").json()["receivables"]
+    assert [(x["name"], x["amount"]) for x in owed] == [(person.full_name, "110.00")]
     playing = cashier.register(t, make_person(), method="CASH", actor=registration.Actor(cashier_user)).entry
     r = api(floor_user).post("/api/v1/cashier/presence/", {"entry": playing.pk, "presence": "WITHDRAWN"}, format="json")
     assert r.status_code == 200 and r.json()["entry"]["presence"] == "WITHDRAWN" and r.json()["entry"]["status"] == "ACTIVE"

@@ -201,3 +201,10 @@ def banned_paid_entries(t: Tournament) -> list[dict]:
         out.append({"entry": e.pk, "number": e.number, "name": e.person.full_name, "reason": e.person.banned_reason,
                     "refund_due": str(paid_amount(e))})
     return out
+
+
+def receivables(t: Tournament) -> list[dict]:
+    """REG-02 / REG-09: what players owe the desk for this tournament (a 004 no-show's entry)."""
+    return [{"id": r.pk, "entry": r.entry_id, "entry_number": r.entry.number, "person": r.person_id, "name": r.person.full_name,
+             "amount": str(r.amount), "currency": t.currency, "reason": r.reason, "created_at": r.created_at.isoformat()}
+            for r in t.receivables.select_related("entry", "person").order_by("created_at", "id")]
