@@ -89,7 +89,7 @@ import itertools
 import math
 import random
 import secrets
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -380,6 +380,7 @@ def plan_balance(
     rng: random.Random | None = None,
     vacated_bb_seat: str = "EXCLUDED",
     apart: Iterable[tuple[Hashable, Hashable]] = (),
+    fixed: Collection[Hashable] = (),
 ) -> list[Move]:
     """Moves that bring every table within one player of the others (BAL-01, 03, 04, 05).
 
@@ -394,7 +395,9 @@ def plan_balance(
     ``apart`` (SEAT-07): pairs of players kept at different tables. A mover whose partner
     sits at the chosen destination goes to another short table instead, or the move comes
     from another of the fullest tables; when no choice avoids it the move stands (the
-    service flags it: :func:`apart_conflicts`).
+    service flags it: :func:`apart_conflicts`). ``fixed`` players sit in a seat given by
+    hand (SEAT-07, special needs): the rule's mover is passed over for the next player
+    clockwise at his table.
     """
     _check_setting("mover_rule", mover_rule, MOVER_RULES)
     _check_setting("dest_rule", dest_rule, DEST_RULES)
@@ -432,14 +435,14 @@ def plan_balance(
             [n for n, c in receivers.items() if c == low], "destination", tie_break, rng
         )
         move = _balance_move(
-            bench.table(source), bench.table(dest), mover_rule, dest_rule, vacated_bb_seat, rng
+            bench.table(source), bench.table(dest), mover_rule, dest_rule, vacated_bb_seat, rng, fixed
         )
         if apart:
             partners = _partners(apart)
             if _meets_partner(move.player, bench.table(dest), partners):
                 source, dest, move = _apart_balance_move(
                     bench, live, most, receivers, (source, dest, move), partners,
-                    (mover_rule, dest_rule, vacated_bb_seat, tie_break), rng,
+                    (mover_rule, dest_rule, vacated_bb_seat, tie_break), rng, fixed,
                 )
         bench.move(move)
         live[source] -= 1
@@ -1189,8 +1192,17 @@ def _balance_move(
     dest_rule: str,
     vacated_bb_seat: str,
     rng: random.Random,
+    fixed: Collection[Hashable] = (),
 ) -> Move:
     from_seat, mover_text = _pick_mover(source, mover_rule)
+    if fixed and source.seats[from_seat] in fixed:
+        free = [s for s in _clockwise_from(source, from_seat) if source.seats[s] not in fixed]
+        if free:
+            mover_text += (
+                f"; seat {from_seat} was given by hand (special needs), so the next player "
+                f"clockwise moves: seat {free[0]}"
+            )
+            from_seat = free[0]
     mover_hands = hands_until_big_blind(source, from_seat)
     choice = _pick_destination_seat(dest, dest_rule, vacated_bb_seat, rng, mover_hands)
     reason = (
@@ -1631,7 +1643,12 @@ def _keep_apart(
     return order, swaps
 
 
-def _apart_balance_move(bench, live, most, receivers, first, partners, rules, rng):
+def _clockwise_from(table: Table, seat: int) -> list[int]:
+    """The occupied seats clockwise after ``seat``."""
+    return [s for step in range(1, table.capacity) if (s := (seat + step - 1) % table.capacity + 1) in table.seats]
+
+
+def _apart_balance_move(bench, live, most, receivers, first, partners, rules, rng, fixed=()):
     """A balancing move that keeps a pair apart: another short table for the same mover,
     else a mover from another of the fullest tables; else the first choice (flagged)."""
     mover_rule, dest_rule, vacated_bb_seat, _tie_break = rules
@@ -1639,14 +1656,14 @@ def _apart_balance_move(bench, live, most, receivers, first, partners, rules, rn
     for dest in sorted(receivers, key=lambda n: (receivers[n], n)):
         if dest == first[1]:
             continue
-        move = _balance_move(bench.table(source), bench.table(dest), mover_rule, dest_rule, vacated_bb_seat, rng)
+        move = _balance_move(bench.table(source), bench.table(dest), mover_rule, dest_rule, vacated_bb_seat, rng, fixed)
         if not _meets_partner(move.player, bench.table(dest), partners):
             return source, dest, move
     for other in sorted(n for n, c in live.items() if c == most and n != source):
         for dest in sorted(receivers, key=lambda n: (receivers[n], n)):
             if dest == other:
                 continue
-            move = _balance_move(bench.table(other), bench.table(dest), mover_rule, dest_rule, vacated_bb_seat, rng)
+            move = _balance_move(bench.table(other), bench.table(dest), mover_rule, dest_rule, vacated_bb_seat, rng, fixed)
             if not _meets_partner(move.player, bench.table(dest), partners):
                 return other, dest, move
     return first

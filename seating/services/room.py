@@ -39,7 +39,7 @@ from tdmanager.errors import DomainError
 from tournaments.models import Entry, Tournament
 
 from .. import engine
-from ..models import KeepApart, PendingMove, Seat, SeatingState, Table
+from ..models import KeepApart, PendingMove, Seat, SeatingState, SeatReservation, Table
 
 CACHE_SIZE = 8  # tournaments whose room a process keeps
 BATCH_SIZE = 1000  # rows a bulk insert sends in one statement (a seat is 6 values: 6,000 variables)
@@ -98,6 +98,7 @@ class Room:
         self.bust_seq = 0
         self.group_seq = 0
         self.apart: tuple | None = None  # keep-apart pairs of entries (SEAT-07), read when first needed
+        self.fixed: frozenset = frozenset()  # entries in a seat given by hand (SEAT-07), read with the pairs
         self._reset_changes()
         self._reset_write_back()
 
@@ -551,7 +552,8 @@ def apart_of(room: Room) -> tuple:
     every process reads the room again) and a new entry forgets them (``room.apart = None``),
     so the busts in between cost nothing. The pairs of people (this tournament's and the
     venue-wide ones) become pairs of their entries, any status, so a player revived by an
-    undo is still kept apart.
+    undo is still kept apart. ``room.fixed`` (the entries in a seat given by hand) is read
+    with them.
     """
     if room.apart is None:
         tid = room.tournament_id
@@ -567,6 +569,7 @@ def apart_of(room: Room) -> tuple:
             for a, b in people:
                 pairs.update((min(x, y), max(x, y)) for x in entries.get(a, ()) for y in entries.get(b, ()) if x != y)
         room.apart = tuple(sorted(pairs))
+        room.fixed = frozenset(SeatReservation.objects.filter(tournament_id=tid).values_list("entry_id", flat=True))
     return room.apart
 
 

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from seating import engine, services
-from seating.models import KeepApart, SeatReservation, Table
+from seating.models import KeepApart, PendingMove, SeatReservation, Table
 from tdmanager.errors import DomainError
 from tournaments.models import Entry, TournamentEvent
 from tournaments.services import lifecycle
@@ -147,3 +147,25 @@ def test_the_tv_table_keeps_its_mark_and_pairs_are_kept_apart_around_it(started,
     services.seat_new_entry(t, late, actor)
     assert table_of(t, late.pk) != table_of(t, a.pk)
     assert Table.objects.get(tournament=t, number=1).tv
+
+
+def test_balancing_passes_over_a_player_in_a_seat_given_by_hand():
+    tables = [engine.Table(1, 9, {s: 10 + s for s in range(1, 10)}, 3, 2),
+              engine.Table(2, 9, {s: 20 + s for s in range(1, 8)}, 3, 2)]
+    assert [m.player for m in engine.plan_balance(tables, rng=random.Random(1))] == [14]  # the next big blind, seat 4
+    moves = engine.plan_balance(tables, rng=random.Random(1), fixed={14})
+    assert [(m.player, m.from_seat) for m in moves] == [(15, 5)]
+    assert "given by hand" in moves[0].reason
+
+
+def test_a_reserved_player_keeps_his_seat_when_his_table_gives_a_player(make_tournament, actor):
+    t = make_tournament()
+    entries = add_entries(t, 17)  # 9 + 8
+    services.reserve_seat(t, entries[0], 1, 5, actor=actor, reason="wheelchair")
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    assert seat_map(t)[1][5] == entries[0].pk
+    services.set_big_blind(t, 1, 4, previous_big_blind_seat=3, actor=actor)  # seat 5 is the next big blind
+    at2 = list(seat_map(t)[2].values())
+    services.record_bust(t, at2[:1], actor=actor)  # 9 v 7: table 1 gives a player
+    move = PendingMove.objects.get(tournament=t, status=PendingMove.PROPOSED)
+    assert (move.from_table, move.from_seat) == (1, 6) and "given by hand" in move.reason
