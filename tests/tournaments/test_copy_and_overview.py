@@ -6,6 +6,7 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 
 from seating import services as seating
@@ -116,3 +117,28 @@ def test_the_floor_overview_lists_every_running_tournament(started, actor, make_
     r = api(floor_user).get("/api/v1/tournaments/overview/")
     assert r.status_code == 200 and {t["name"] for t in r.json()["tournaments"]} == {"Main Event", "Turbo"}
     assert api(cashier_user).get("/api/v1/tournaments/overview/").status_code == 403
+
+
+def test_the_pages_copy_save_a_template_create_from_it_and_show_the_overview(actor, structure, director, floor_user, started):
+    src = original(actor, structure)
+    client = Client()
+    client.force_login(director)
+    html = client.get(f"/tournaments/{src.pk}/").content.decode()
+    assert 'id="copy-form"' in html and 'value="save-template"' in html
+    r = client.post(f"/tournaments/{src.pk}/", {"op": "copy", "name": "Friday Deepstack II", "start_at": "2030-05-03T20:30"})
+    copy = Tournament.objects.get(name="Friday Deepstack II")
+    assert r.status_code == 302 and r["Location"] == f"/tournaments/{copy.pk}/"
+    assert timezone.localtime(copy.start_at).strftime("%Y-%m-%d %H:%M") == "2030-05-03 20:30" and copy.buy_in == src.buy_in
+    r = client.post(f"/tournaments/{src.pk}/", {"op": "copy", "name": "No date", "start_at": ""}, follow=True)
+    assert "Give the start date and time." in r.content.decode() and not Tournament.objects.filter(name="No date").exists()
+    client.post(f"/tournaments/{src.pk}/", {"op": "save-template", "template_name": "Deepstack"})
+    template = TournamentTemplate.objects.get(name="Deepstack")
+    assert "Deepstack" in client.get("/tournaments/templates/").content.decode()
+    r = client.post("/tournaments/templates/", {"template": template.pk, "name": "Deepstack Saturday", "start_at": "2030-05-04T18:00"})
+    made = Tournament.objects.get(name="Deepstack Saturday")
+    assert r["Location"] == f"/tournaments/{made.pk}/" and made.starting_stack == src.starting_stack
+    running = started(4, name="Running now")
+    floor = Client()
+    floor.force_login(floor_user)
+    page = floor.get("/tournaments/overview/").content.decode()
+    assert f'href="/tournaments/{running.pk}/"' in page and "Friday Deepstack II" not in page
