@@ -187,6 +187,20 @@ def test_the_players_pages_are_public_and_read_only(name):
     assert not policy.permits({"director"}, name, "POST")
 
 
+@pytest.mark.parametrize("name", ["floor-overview", "tournament-overview"])
+def test_the_floor_overview_is_for_the_floor_and_the_director(name):
+    assert policy.permits({"floor"}, name, "GET") and policy.permits({"director"}, name, "GET")
+    for held in ({"cashier"}, {"display"}, set()):
+        assert not policy.permits(held, name, "GET")
+
+
+@pytest.mark.parametrize("name", ["tournament-copy", "tournament-save-template", "tournament-template-create-tournament"])
+def test_only_the_director_copies_tournaments_and_uses_templates(name):
+    assert policy.permits({"director"}, name, "POST")
+    for held in ({"floor"}, {"cashier"}, {"display"}, set()):
+        assert not policy.permits(held, name, "POST")
+
+
 def test_display_changes_nothing():
     for name, rules in policy.POLICY.items():
         for method, roles in rules.items():
