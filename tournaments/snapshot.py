@@ -7,13 +7,14 @@ the state built from scratch: there is only one builder.
 
 from dataclasses import replace
 
+from django.db.models import Q
 from django.utils import timezone
 
 from . import clock as engine
 from . import clockview, signals
 from .clockview import engine_state, structure_items
 from .house import HouseRules
-from .models import Clock, Entry, Tournament, TournamentEvent
+from .models import Clock, DisplayScreen, Entry, Tournament, TournamentEvent
 from .selectors import change_announcements, chips_in_play
 
 
@@ -110,7 +111,9 @@ def build_snapshot(tournament_or_id, now=None) -> dict:
         "late_registration_level": t.late_reg_closes_after_level,
         "addon_open": t.allows_addon and t.status == Tournament.RUNNING and clockview.addon_window_open(t, now),
         # FMT-02: the event's recent changes are announced with what the director wrote.
-        "announcements": list(t.screens.exclude(announcement="").values_list("announcement", flat=True).distinct())
+        # The announcements of the screens that show this tournament, as their own or in rotation.
+        "announcements": list(DisplayScreen.objects.filter(Q(tournament=t) | Q(rotate=t)).exclude(announcement="")
+                              .order_by("announcement").values_list("announcement", flat=True).distinct())
         + change_announcements(t, now, HouseRules.of(t).change_notice_hours),
     }
     if clk.get("hand_for_hand"):

@@ -205,3 +205,13 @@ def test_a_running_tournament_whose_clock_was_finished_shows_a_clock_standing_st
     lifecycle.start(t, actor=actor, start_clock=True)
     clockctl.finish_clock(t, actor=actor, reason="last hands")
     assert build_snapshot(t)["lobby_state"] == "paused"
+
+
+def test_a_rotating_screens_announcement_shows_with_the_tournaments_it_rotates(make_tournament):
+    from tournaments.models import DisplayScreen
+
+    a, b = make_tournament(name="Main"), make_tournament(name="Side")
+    screen = DisplayScreen.objects.create(name="Bar TV", token="rot-ann", announcement="Dinner at 21:00")
+    screen.rotate.set([a])
+    assert build_snapshot(a)["announcements"][:1] == ["Dinner at 21:00"]
+    assert "Dinner at 21:00" not in build_snapshot(b)["announcements"]
