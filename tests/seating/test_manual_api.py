@@ -7,6 +7,7 @@ from seating.models import KeepApart, ManualDraw, SeatReservation
 from tournaments.models import TournamentEvent
 from tournaments.services import lifecycle
 
+from .test_manual_draws import broken_table_three
 from .test_support import add_entries, seat_map
 
 pytestmark = pytest.mark.django_db
@@ -65,3 +66,40 @@ def test_the_director_keeps_two_people_apart_and_gives_a_seat_by_hand(api, make_
     assert api(director).delete(url(t, f"reservations/{SeatReservation.objects.get().pk}/")).status_code == 200
     assert not KeepApart.objects.exists() and not SeatReservation.objects.exists()
     assert seat_map(t) == {}
+
+
+def test_a_manual_break_through_the_api_needs_the_high_card(api, make_tournament, actor, floor_user):
+    t, at3 = broken_table_three(make_tournament, actor)
+    draws = api(floor_user).get(url(t, "manual-draw/")).json()["draws"]
+    assert [d["kind"] for d in draws] == ["BREAK"] and draws[0]["table"] == 3 and draws[0]["left"] == 3
+    cards = [(c["table"], c["seat"]) for c in draws[0]["cards"]]
+    movers = at3[3:]
+    r = api(floor_user).post(url(t, "manual-draw/"), {"entry": movers[0], "table": cards[0][0], "seat": cards[0][1]}, format="json")
+    assert r.status_code == 400 and r.json()["code"] == "bad_card"
+    for entry, (table, seat), card in zip(movers, cards, ["Q♦", "3s", "Kc"]):
+        r = api(floor_user).post(url(t, "manual-draw/"), {"entry": entry, "table": table, "seat": seat, "card": card}, format="json")
+        assert r.status_code == 201
+    data = r.json()
+    assert data["applied"] is True and data["broken"] == [3]
+    assert {(m["entry"], m["to_table"], m["to_seat"]) for m in data["moves"]} == {(e, *c) for e, c in zip(movers, cards)}
+    broken = TournamentEvent.objects.get(tournament=t, action="seating.table.broken")
+    assert broken.payload["card_order"] == [[movers[2], "K♣"], [movers[0], "Q♦"], [movers[1], "3♠"]]
+
+
+def test_the_constraints_page_keeps_people_apart_and_gives_seats_by_hand(client, make_tournament, director, floor_user):
+    t = make_tournament()
+    e1, e2, e3 = add_entries(t, 3)
+    page = f"/tournaments/{t.pk}/tables/constraints/"
+    client.force_login(floor_user)
+    assert client.get(page).status_code == 200
+    client.post(page, {"op": "pair", "entry_a": e1.number, "entry_b": e2.number, "reason": "spouses"})
+    assert not KeepApart.objects.exists()  # the floor reads, the director decides
+    client.force_login(director)
+    r = client.post(page, {"op": "pair", "entry_a": e1.number, "entry_b": e2.number, "reason": "spouses"}, follow=True)
+    assert "are kept apart" in r.content.decode()
+    assert KeepApart.objects.get().tournament_id == t.pk
+    r = client.post(page, {"op": "reserve", "entry_number": e3.number, "table": 1, "seat": 2, "reason": "near the exit"}, follow=True)
+    body = r.content.decode()
+    assert "Seat reserved for #3." in body and "near the exit" in body and f"{e1.person.full_name} — {e2.person.full_name}" in body
+    r = client.post(page, {"op": "pair", "entry_a": 99, "entry_b": e2.number}, follow=True)
+    assert "No such entry number." in r.content.decode()
