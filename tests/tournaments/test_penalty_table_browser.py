@@ -1,6 +1,8 @@
 """Issue #16, PEN-03 in the browser: a penalty of 2 rounds at a 6-player table counts down with
 the table's own "Hand completed" taps on the table map and ends by itself."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -55,3 +57,38 @@ def test_two_penalty_rounds_at_six_players_count_down_with_the_hand_completed_ta
     expect(tag).to_have_count(0)  # served: it ended by itself
     page.screenshot(path=str(ARTIFACTS / "penalty-served-table-map.png"))
     assert Penalty.objects.get(entry=victim).status == Penalty.SERVED
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_time_suspension_held_by_the_paused_clock_shows_on_the_floor_page_and_the_table_map(browser_page, make_tournament, make_person,
+                                                                                               director):
+    from django.utils import timezone
+
+    from tournaments.services import clockctl, floor
+
+    actor = Actor(director, "test")
+    t = make_tournament(table_size=6, rule_set="SANREMO_003")
+    entries = [cashier.register(t, make_person(), method="CASH", actor=actor).entry for _ in range(6)]
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    now = timezone.now()
+    clockctl.start_clock(t, actor=actor, now=now)
+    floor.issue_penalty(t, entries[0], kind="TIME_SUSPENSION", reason_code="LATE_SEAT_TAKING", minutes=10, actor=actor, now=now)
+    clockctl.pause(t, actor=actor, reason="dinner")
+    make_user("floorie", "floor")
+    page = browser_page
+    login(page, "floorie", "pw-floorie")
+    page.goto(page.base_url + f"/tournaments/{t.pk}/floor/")
+    left = page.locator("#penalties tr >> td.left")
+    expect(left).to_have_text(re.compile(r"Time suspension: (10:00|9:\d\d) left · clock paused"))
+    # CR-05 on the same page: a table coloured up, the text to announce comes back.
+    table = seating_selectors.seat_of(entries[0])["table"]
+    page.fill("#colorupform input[name=table]", str(table))
+    page.fill("#colorupform input[name=from_denomination]", "25")
+    page.fill("#colorupform input[name=to_denomination]", "100")
+    page.click("#colorupform button.primary")
+    expect(page.locator("#colorup-msg.ok")).to_contain_text(f"Colour-up at table {table}: T25 chips are exchanged for T100")
+    page.screenshot(path=str(ARTIFACTS / "penalty-suspension-floor.png"), full_page=True)
+    page.goto(page.base_url + f"/tournaments/{t.pk}/tables/")
+    tag = page.locator(f"#table-{table} tr[data-entry='{entries[0].pk}'] .tag.penalty")
+    expect(tag).to_contain_text("clock paused")
