@@ -18,7 +18,7 @@ from tournaments.services.events import Actor
 
 from . import reports, services
 from . import selectors as sel
-from .models import Deal, PayoutTemplate, PrizePayment
+from .models import Deal, PayoutTable, PayoutTemplate, PrizePayment
 
 
 def parse_prize_lines(text: str) -> list[dict]:
@@ -80,7 +80,7 @@ def tournament_payouts(request, pk):
     link = sel.satellite_link(t)
     ctx = {
         "t": t, "b": b, "summary": sel.display_summary(t), "prizes": prizes, "prize_lines": prize_lines(prizes),
-        "state": sel.table_state(t), "entries_count": sel.field_size(t), "percent_paid": sel.percent_paid(t),
+        "state": sel.table_state(t), "state_label": dict(PayoutTable.STATES).get(sel.table_state(t), ""), "entries_count": sel.field_size(t), "percent_paid": sel.percent_paid(t),
         "table_total": sum(sel.place_values(prizes), sel.ZERO), "pool_total": sel.satellite_pool(t, link) if link else b.total,
         "link": link, "seats": sum(1 for a in sel.satellite_awards(t, link) if a.seat) if link else None,
         "players_left": t.entries.filter(status=Entry.ACTIVE).count(), "signoff": sel.signoff_status(t),

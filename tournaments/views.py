@@ -90,6 +90,7 @@ class TournamentForm(forms.ModelForm):
             "addon_max", "guarantee", "cash_limit", "rule_set", "chip_set",
         ]
         widgets = {"start_at": forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")}
+        labels = {"structure": gettext_lazy("Blind structure"), "late_reg_end": gettext_lazy("Late registration ends")}
 
     override_reason = forms.CharField(
         label=gettext_lazy("Reason for changing prices"), required=False, max_length=200,

@@ -36,7 +36,8 @@ def test_the_payouts_page_shows_pool_and_ladder(tournament, field, director):
     r = login(director).post(f"/tournaments/{tournament.pk}/payouts/", {"op": "edit", "prizes": "1 1400\n2 600\n3 0 ITEM Chip set"}, follow=True)
     assert "Item: Chip set" in r.content.decode()
     login(director).post(f"/tournaments/{tournament.pk}/payouts/", {"op": "lock"})
-    assert "LOCKED" in login(director).get(f"/tournaments/{tournament.pk}/payouts/").content.decode()
+    page = login(director).get(f"/tournaments/{tournament.pk}/payouts/").content.decode()
+    assert 'data-state="LOCKED">Locked and published<' in page  # the state by its label, never the code
 
 
 def test_the_tournament_page_links_to_payouts(tournament, director):
