@@ -33,28 +33,41 @@
   const tender = () => $("#tender").value; // REG-06: "" (the tournament's currency), USD or CHF
   function say(text, ok) { const m = $("#message"); m.textContent = text; m.className = "message " + (ok ? "ok" : "error"); }
 
-  $("#search").addEventListener("input", () => {
-    clearTimeout(searchTimer);
-    const q = $("#search").value.trim();
-    if (q.length < 2) { $("#results").replaceChildren(); return; }
-    searchTimer = setTimeout(async () => {
-      const mine = ++seq;
+  // The list always answers what is typed now: Enter typed before the answer of the last
+  // letters came back waits for it, so it never takes the first line of an older list.
+  let shownFor = "", searching = null;
+  function search(q) {
+    const mine = ++seq;
+    searching = (async () => {
       const r = await api("people/?q=" + encodeURIComponent(q) + "&limit=12");
       if (mine !== seq || !r.ok) return;
-      $("#results").replaceChildren();
-      r.data.forEach((p, i) => {
+      $("#results").replaceChildren(...r.data.map((p) => {
         const li = document.createElement("li");
         li.tabIndex = 0; li.setAttribute("role", "option");
         li.textContent = p.display_name + (p.document_id ? " · " + p.document_id : "") + (p.phone ? " · " + p.phone : "");
         if (p.banned) { li.classList.add("banned"); li.textContent += " — " + T.banned; }
         li.addEventListener("click", () => pick(p));
         li.addEventListener("keydown", (e) => { if (e.key === "Enter") pick(p); });
-        $("#results").appendChild(li);
-      });
-    }, 120);
+        return li;
+      }));
+      shownFor = q;
+    })();
+    return searching;
+  }
+  $("#search").addEventListener("input", () => {
+    clearTimeout(searchTimer);
+    const q = $("#search").value.trim();
+    if (q.length < 2) { ++seq; shownFor = ""; $("#results").replaceChildren(); return; }
+    searchTimer = setTimeout(() => search(q), 120);
   });
-  $("#search").addEventListener("keydown", (e) => {
-    if (e.key === "Enter") { const first = $("#results li"); if (first) first.click(); }
+  $("#search").addEventListener("keydown", async (e) => {
+    if (e.key !== "Enter") return;
+    e.preventDefault();
+    const q = $("#search").value.trim();
+    if (q.length < 2) return;
+    if (shownFor !== q) { clearTimeout(searchTimer); await search(q); }
+    if ($("#search").value.trim() !== q) return; // typed on meanwhile
+    const first = $("#results li"); if (first) first.click();
   });
 
   async function pick(p) {
