@@ -149,9 +149,9 @@ def table_map(tournament) -> dict:
     h = HouseRules.of(tournament)
     tables, rows = engine_tables(tournament)
     people = {
-        pk: (number, first, last, nick, chips)
-        for pk, number, first, last, nick, chips in Entry.objects.filter(tournament=tournament, seat__isnull=False).values_list(
-            "pk", "number", "person__first_name", "person__last_name", "person__nickname", "chips")
+        pk: (number, first, last, nick, chips, presence)
+        for pk, number, first, last, nick, chips, presence in Entry.objects.filter(tournament=tournament, seat__isnull=False).values_list(
+            "pk", "number", "person__first_name", "person__last_name", "person__nickname", "chips", "presence")
     }
     waiting = set(Seat.objects.filter(tournament=tournament, wait_for_button=True).values_list("entry_id", flat=True))
     counted = _counted_stacks(tournament)
@@ -173,10 +173,10 @@ def table_map(tournament) -> dict:
             entry = table.seats.get(seat)
             item = {"seat": seat, "locked": seat in table.locked_seats, "entry": entry}
             if entry is not None:
-                number, first, last, nick, chips = people[entry]
+                number, first, last, nick, chips, presence = people[entry]
                 item.update(entry_number=number, name=f"{first} {last}".strip(), nickname=nick, chips_bought=chips,
                             stack=counted.get(entry), wait_for_button=entry in waiting, penalties=penalties.get(entry, []),
-                            keep_apart=entry in together)
+                            keep_apart=entry in together, presence=presence)  # ELM-05: absent / withdrawn, blinded out
             item["position"] = ("BTN" if seat == pos.button else "") + ("SB" if seat == pos.small_blind else "") + (
                 "BB" if seat == pos.big_blind else "")
             seats.append(item)

@@ -142,6 +142,8 @@ def test_scenario_28_an_absent_player_is_blinded_out_and_keeps_the_prize_of_his_
         services.record_bust(t, [e], actor=actor)
     w.refresh_from_db()
     assert (w.status, w.place) == (Entry.ACTIVE, None)  # absent: never eliminated by it
+    seat = next(s for tb in selectors.table_map(t)["tables"] for s in tb["seats"] if s["entry"] == w.pk)
+    assert seat["presence"] == "WITHDRAWN"  # the table map shows him withdrawn, still seated
     services.record_bust(t, [w], actor=actor, reason="blinded out")
     w.refresh_from_db()
     assert (w.status, w.place) == (Entry.BUSTED, 47) and w.busted_at is not None
@@ -164,6 +166,9 @@ def test_the_tables_page_marks_ticked_busts_simultaneous_and_shows_them(paid_fie
     html = r.content.decode()
     assert "Marked simultaneous" in html and html.count(">simultaneous</span>") == 2
     assert 'title="two tables called out together"' in html
+    registration.set_presence(t.entries.filter(status=Entry.ACTIVE).first(), presence=Entry.WITHDRAWN, actor=actor)
+    html = client.get(page).content.decode()
+    assert html.count('class="tag warn presence"') == 1 and ">withdrawn</span>" in html  # ELM-05 on the table map
     assert place_of(a) == place_of(b) == (19, 2)
     client.force_login(director)
     html = client.get(f"/tournaments/{t.pk}/payouts/").content.decode()
