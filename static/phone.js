@@ -9,6 +9,7 @@
   const fmt = (s, vals) => s.replace(/\{(\w+)\}/g, (_, k) => vals[k]);
   const node = (tag, text, cls) => { const e = document.createElement(tag); e.textContent = text; if (cls) e.className = cls; return e; };
   let lastLadder = null;
+  const money = (a, cur) => F.money ? F.money(a, cur) : F.num(a) + " " + cur;
 
   function inBand(band, place) {
     const parts = String(band).split(/[–-]/).map(Number);
@@ -29,7 +30,7 @@
     $("out-box").hidden = !out;
     if (out) {
       set("out-place", e.place === 1 ? T.winner : e.place ? fmt(T.place, { place: e.place }) : "");
-      const cash = (s.prizes || []).map((p) => p.kind === "CASH" ? F.num(p.amount) + " " + t.currency : p.description).filter(Boolean);
+      const cash = (s.prizes || []).map((p) => p.kind === "CASH" ? money(p.amount, t.currency) : p.description).filter(Boolean);
       const paid = (s.prizes || []).length && s.prizes.every((p) => p.paid);
       set("out-prize", cash.length ? fmt(paid ? T.prizePaid : T.prize, { amount: cash.join(" + ") }) : e.place ? T.noPrize : "");
     }
@@ -53,10 +54,10 @@
     set("next", !n ? "—" : n.is_break ? T.brk + " " + n.minutes + "′" : F.num(n.small_blind) + " / " + F.num(n.big_blind) + (n.ante ? " (" + F.num(n.ante) + ")" : ""));
     set("players", s.entries ? F.num(s.players_left) + " / " + F.num(s.entries) : F.num(s.players_left));
     set("avg", F.num(s.average_stack));
-    set("pool", s.prize_pool ? F.num(s.prize_pool) + " " + t.currency : "—");
+    set("pool", s.prize_pool ? money(s.prize_pool, t.currency) : "—");
     set("latereg", s.late_registration_open ? T.open : T.closed);
     set("announce", (s.announcements || []).join(" · "));
-    const rows = (s.payouts || []).map((p) => [String(p.places), p.amount && Number(p.amount) ? F.num(p.amount) + " " + t.currency : p.prize || ""]);
+    const rows = (s.payouts || []).map((p) => [String(p.places), p.amount && Number(p.amount) ? money(p.amount, t.currency) : p.prize || ""]);
     const key = JSON.stringify([rows, e.place, out]);
     if (key !== lastLadder) {
       lastLadder = key;
@@ -75,7 +76,7 @@
   function tick() {
     const s = live.state.snap, c = s && s.clock;
     const over = s && (s.tournament.status === "FINISHED" || s.tournament.status === "CANCELLED");
-    const left = over || !c || c.status === "NOT_STARTED" && s.tournament.status !== "RUNNING" ? null : live.secondsLeft();
+    const left = over || !c ? null : live.secondsLeft(); // before the start: the first level in full
     set("clock", F.clock(left));
     $("clock").classList.toggle("low", left !== null && left <= 60 && c && !c.is_break);
     const toBreak = c && c.seconds_to_next_break;
