@@ -214,3 +214,32 @@ def test_the_director_picks_a_screens_rotation_on_the_displays_page(browser_page
     expect(page.locator("#t-name")).to_have_text("Side Turbo", timeout=10000)
     expect(page.locator("#screen")).to_have_attribute("data-state", "registering")
     watch.check(page, "lobby rotation (registering)", texts=("Side Turbo",))
+
+
+def test_the_lobby_in_italian(browser_page, make_tournament, make_person, director, cashier_user):
+    page = browser_page
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.route("**/live/*/stream/**", lambda route: route.abort())
+    page.context.add_cookies([{"name": "django_language", "value": "it", "url": page.base_url}])
+    actor = Actor(director, "test")
+    t = make_tournament(name="Torneo della Domenica")
+    people = [make_person(first="Giulia", last="Bianchi"), make_person(first="Mario", last="Rossi"), make_person(first="Anna", last="Ricci")]
+    entries = [cashier.register(t, p, method="CASH", actor=Actor(cashier_user, "desk")).entry for p in people]
+    DisplayScreen.objects.create(name="Lobby", tournament=t, token="it-lobby", show={"sounds": False})
+    url = page.base_url + "/display/it-lobby/"
+    lifecycle.start(t, actor=actor)
+    page.goto(url)
+    expect(page.locator("#screen")).to_have_attribute("data-state", "waiting")
+    expect(page.locator("#level-label")).to_have_text("Livello 1")
+    expect(page.locator("#notice")).to_have_text("Shuffle up and deal: l'orologio parte tra un attimo")
+    page.screenshot(path=str(ARTIFACTS / "lobby-waiting-it.png"))
+    clockctl.start_clock(t, actor=actor)
+    seating.record_bust(t, [{"entry": entries[2].pk}], actor=actor)
+    seating.record_bust(t, [{"entry": entries[1].pk}], actor=actor)
+    lifecycle.finish(t, actor=actor)
+    page.goto(url)
+    expect(page.locator("#screen")).to_have_attribute("data-state", "finished")
+    expect(page.locator("#end-label")).to_have_text("Vincitore")
+    expect(page.locator("#winner")).to_have_text("Giulia Bianchi")
+    expect(page.locator("#results li").first).to_contain_text("Mario Rossi")
+    page.screenshot(path=str(ARTIFACTS / "lobby-finished-it.png"))
