@@ -100,3 +100,21 @@ def test_an_undo_refused_lists_what_to_undo_first_and_undoes_all(browser_page, s
     assert not Bust.objects.filter(tournament=t, void="").exists()
     assert PendingMove.objects.get(pk=moved.move.pk).status == PendingMove.UNDONE
     assert seat_map(t) == {n: dict(s) for n, s in layout.items()}
+
+
+def test_in_italian(browser_page, started):
+    page = browser_page
+    t = started(18)
+    layout = arrange(t, {1: range(1, 10), 2: range(1, 10)}, big_blinds={1: (3, 2), 2: (5, 4)})
+    page.context.add_cookies([{"name": "django_language", "value": "it", "url": page.base_url}])
+    open_tables(page, t, "floor4")
+    victim = Entry.objects.select_related("person").get(pk=layout[1][4])
+    page.click(f'#table-1 tr[data-entry="{victim.pk}"] button.out')
+    box = page.locator("#bust-confirm")
+    expect(box).to_contain_text("Registrare come fuori dal torneo?")
+    expect(box).to_contain_text("tavolo 1, posto 4")
+    expect(page.locator("#bust-confirm-ok")).to_have_text("Sì, fuori")
+    page.screenshot(path=str(ARTIFACTS / "seating-bust-confirm-it.png"))
+    page.click("#bust-confirm-ok")
+    expect(page.locator("#just-busted")).to_contain_text(f"Registrato: {victim.person.full_name} #{victim.number} è fuori (tavolo 1, posto 4)")
+    page.screenshot(path=str(ARTIFACTS / "seating-bust-undo-offered-it.png"))
