@@ -7,7 +7,8 @@ from playwright.sync_api import expect
 
 from seating import services as seating
 from seating.models import PendingMove
-from tests.browser import ARTIFACTS, browser, browser_page  # noqa: F401 (fixtures)
+from tests.browser import ARTIFACTS, browser, browser_page, login  # noqa: F401 (fixtures)
+from tests.conftest import make_user
 from tournaments.models import Entry
 from tournaments.services import cashier, clockctl, lifecycle
 
@@ -75,3 +76,19 @@ def test_the_phone_page_speaks_italian(browser_page, tournament, person, cashier
     expect(page.locator("#wait-box")).to_contain_text("I posti si sorteggiano all'inizio del torneo")
     expect(page.locator(".stats")).to_contain_text("Giocatori rimasti")
     page.screenshot(path=str(ARTIFACTS / "phone-it-before-start.png"), full_page=True)
+
+
+def test_the_receipt_carries_the_qr_code_and_the_link(browser_page, tournament, person, cashier_actor):
+    page = browser_page
+    sale = cashier.register(tournament, person, method="CASH", actor=cashier_actor)
+    make_user("desk1", "cashier")
+    login(page, "desk1", "pw-desk1")
+    page.goto(page.base_url + f"/desk/receipt/{sale.row.receipt_number}/")
+    link = page.locator("#receipt-phone-link")
+    expect(link).to_have_text(f"{page.base_url}/p/{sale.entry.phone_token}/")
+    img = page.locator("#receipt-phone img")
+    expect(img).to_be_visible()
+    assert page.evaluate("document.querySelector('#receipt-phone img').naturalWidth") > 0  # the SVG loaded under the CSP
+    page.locator("#receipt").screenshot(path=str(ARTIFACTS / "receipt-qr.png"))
+    page.goto(link.text_content())  # what the phone opens: no login needed
+    expect(page.locator("#who")).to_contain_text("Mario Rossi")
