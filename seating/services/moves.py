@@ -13,6 +13,7 @@ from tournaments.services.events import log_event
 
 from .. import engine
 from ..models import PendingMove
+from .later import undo_first
 from .plan import Outcome, SeatingActionError, engine_errors, restore, settle
 from .room import lock
 
@@ -143,7 +144,10 @@ def undo_move(tournament, move, *, actor, reason: str = "", now=None):
     if mv.status != PendingMove.DONE or mv.done_event_id is None:
         raise SeatingActionError("cannot_undo_move", _("Only a confirmed balancing move or a move by hand can be undone; "
                                                        "a break or final-table draw is undone with the bust that caused it."))
-    restore(room, mv.done_event.payload)
+    try:
+        restore(room, mv.done_event.payload)
+    except SeatingActionError as refusal:  # say which later changes to undo first
+        raise undo_first(t, mv.done_event, refusal) from None
     mv.status = PendingMove.UNDONE
     mv.save(update_fields=["status"])
     return settle(t, room, actor, Action.SEATING_MOVE_UNDONE, now=now, move=mv.pk, entry=mv.entry_id, kind=mv.kind,

@@ -104,3 +104,17 @@ def test_the_api_refusal_carries_the_list_and_the_api_undoes_them_first(api, sta
     assert not Bust.objects.filter(tournament=t, void="").exists()
     r = client.post(url(t, f"busts/{bust.pk}/undo/"), {"later": ["x"]}, format="json")
     assert r.status_code == 400
+
+
+def test_an_undo_of_a_move_refused_names_what_to_undo_first_too(started, actor):
+    t = started(20)
+    mover = seat_map(t)[2][min(seat_map(t)[2])]
+    free = next(s for s in range(1, 10) if s not in seat_map(t)[1])
+    moved = services.move_player(t, mover, 1, free, actor=actor, reason="wrong seat (SEAT-06)")
+    victim = seat_map(t)[1][min(s for s in seat_map(t)[1] if s != free)]
+    later = services.record_bust(t, [victim], actor=actor)
+    with pytest.raises(DomainError) as e:
+        services.undo_move(t, moved.move, actor=actor)
+    assert e.value.code == "seat_map_changed"
+    assert [c["event"] for c in e.value.extra["later"]] == [later.event.pk]
+    assert f"#{later.event.pk}" in str(e.value.message)
