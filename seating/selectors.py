@@ -373,7 +373,10 @@ def manual_draws(tournament, *, draw_id: int | None = None) -> list[dict]:
     qs = ManualDraw.objects.filter(tournament=tournament)
     qs = qs.filter(pk=draw_id) if draw_id is not None else qs.filter(status=ManualDraw.OPEN)
     out = []
+    waiting = set(Table.objects.filter(tournament=tournament, in_play=True, locked=True).values_list("number", flat=True))
     for d in qs.order_by("id"):
+        if d.status == ManualDraw.OPEN and d.kind == ManualDraw.BREAK and d.table not in waiting:
+            continue  # its break is gone (the bust undone, the table unlocked by hand): void
         ids = d.players if d.kind == ManualDraw.INITIAL else [e for e, _s in d.players]
         people = {pk: (number, f"{first} {last}".strip(), status) for pk, number, first, last, status in Entry.objects.filter(
             pk__in=ids).values_list("pk", "number", "person__first_name", "person__last_name", "status")}

@@ -70,7 +70,7 @@ def _initial_draw(t, room, actor, *, now=None, redraw=False, reason=""):
         room.release()
         return None
     rules = house(t)
-    reserved = {e: held for e, held in reservations(t).items() if e in set(entries)}
+    reserved = _fitting(reservations(t), entries, rules)
     room.apart = None  # the entries may have changed since the pairs were read
     if rules.draw_mode == "MANUAL":
         return _open_manual_initial(t, room, actor, entries, reserved, rules, now=now, redraw=redraw, reason=reason)
@@ -90,6 +90,21 @@ def _initial_draw(t, room, actor, *, now=None, redraw=False, reason=""):
         buttons={str(n): s for n, s in result.buttons.items()},
         button_cards={str(n): [list(c) for c in cards] for n, cards in result.button_cards.items()},
     )
+
+
+def _fitting(held: dict, entries: list[int], rules) -> dict:
+    """The seats given by hand that the draw can honour: entries being drawn, at a table the
+    draw opens, one reservation a seat. The others are drawn like everybody (the director
+    sees no seat card for them and can move the player by hand)."""
+    playing = set(entries)
+    tables = {tb for tb, _s in engine.seat_layout(len(entries), capacity=rules.table_size,
+                                                  max_players_per_table=rules.start_players_per_table)}
+    out, taken = {}, set()
+    for e, (tb, s) in sorted(held.items()):
+        if e in playing and tb in tables and 1 <= s <= rules.table_size and (tb, s) not in taken:
+            out[e] = (tb, s)
+            taken.add((tb, s))
+    return out
 
 
 def _open_manual_initial(t, room, actor, entries, reserved, rules, *, now=None, redraw=False, reason=""):

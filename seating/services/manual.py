@@ -31,13 +31,30 @@ def open_draws(t) -> list[ManualDraw]:
     return list(ManualDraw.objects.filter(tournament=t, status=ManualDraw.OPEN).order_by("id"))
 
 
-def _draw_of(t, entry_id: int, draw_id: int | None) -> ManualDraw:
+def is_stale(room, d: ManualDraw) -> bool:
+    """A break's manual draw whose break is gone: its bust was undone or the table unlocked
+    by hand (the table no longer waits, locked, for its cards)."""
+    if d.kind != ManualDraw.BREAK:
+        return False
+    table = room.table(d.table)
+    return table is None or not table.locked
+
+
+def _draw_of(t, room, entry_id: int, draw_id: int | None) -> ManualDraw:
+    stale = None
     for d in open_draws(t):
         if draw_id is not None and d.pk != draw_id:
             continue
         ids = d.players if d.kind == ManualDraw.INITIAL else [e for e, _s in d.players]
         if entry_id in ids:
+            if is_stale(room, d):
+                stale = d
+                continue
             return d
+    room.release()
+    if stale is not None:
+        raise SeatingActionError("manual_draw_stale", _("Table %(n)s no longer breaks: this manual draw is void.") % {"n": stale.table},
+                                 status=409)
     raise SeatingActionError("not_in_draw", _("This player has no card to draw in an open manual draw."), status=400)
 
 
@@ -47,7 +64,7 @@ def enter_card(tournament, entry, table: int, seat: int, *, actor, card: str = "
     high card he drew. The draw is applied when the last card is entered."""
     t, room = lock(tournament)
     entry_id = int(getattr(entry, "pk", entry))
-    d = _draw_of(t, entry_id, draw_id)
+    d = _draw_of(t, room, entry_id, draw_id)
     key = [int(table), int(seat)]
     if key not in d.cards:
         raise ValidationFailed("not_a_card", _("Table %(t)s, seat %(s)s is not one of this draw's seat cards.") % {"t": table, "s": seat})
@@ -79,9 +96,9 @@ def enter_card(tournament, entry, table: int, seat: int, *, actor, card: str = "
 def clear_card(tournament, entry, *, actor, reason: str = ""):
     """Take back a card entered by mistake (before the draw is applied)."""
     t, room = lock(tournament)
-    room.release()
     entry_id = int(getattr(entry, "pk", entry))
-    d = _draw_of(t, entry_id, None)
+    d = _draw_of(t, room, entry_id, None)
+    room.release()
     assigned = dict(d.assigned)
     was = assigned.pop(str(entry_id), None)
     if was is None:

@@ -61,6 +61,7 @@ ENGINE_MESSAGES = {
     "not_enough_seats": gettext_lazy("The other tables do not have enough open seats."),
     "unknown_setting": gettext_lazy("A seating setting of this tournament is not valid: %(detail)s"),
     "bad_trigger": gettext_lazy("balance_trigger_difference must be at least 2."),
+    "reserved_seat_missing": gettext_lazy("A seat given by hand is not at a table the draw opens."),
 }
 
 
@@ -297,6 +298,9 @@ def with_changes(table: engine.Table, **changes) -> engine.Table:
 
 def _open_manual_breaks(t, actor, opened: list[dict], now):
     for item in opened:
+        # A draw left open for this table by a break that was undone is void now.
+        ManualDraw.objects.filter(tournament=t, kind=ManualDraw.BREAK, status=ManualDraw.OPEN, table=item["table"]).update(
+            status=ManualDraw.CANCELLED, done_at=now)
         ev = log_event(t, Action.SEATING_MANUAL_DRAW_OPENED, actor, kind=ManualDraw.BREAK, table=item["table"], cards=item["cards"],
                        players=[e for e, _s in item["players"]])
         ManualDraw.objects.create(tournament=t, kind=ManualDraw.BREAK, table=item["table"], cards=item["cards"],

@@ -169,3 +169,13 @@ def test_a_reserved_player_keeps_his_seat_when_his_table_gives_a_player(make_tou
     services.record_bust(t, at2[:1], actor=actor)  # 9 v 7: table 1 gives a player
     move = PendingMove.objects.get(tournament=t, status=PendingMove.PROPOSED)
     assert (move.from_table, move.from_seat) == (1, 6) and "given by hand" in move.reason
+
+
+def test_a_seat_given_at_a_table_the_draw_does_not_open_does_not_stop_the_start(make_tournament, actor):
+    t = make_tournament()
+    entries = add_entries(t, 6)  # one table
+    services.reserve_seat(t, entries[0], 3, 1, actor=actor, reason="quiet corner")
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    assert sorted(seat_map(t)) == [1] and sum(len(s) for s in seat_map(t).values()) == 6
+    draw = TournamentEvent.objects.get(tournament=t, action="seating.draw.initial")
+    assert draw.payload["reserved"] == []

@@ -3,8 +3,8 @@ who drew which card; the start and a table break's two steps, logged as the elec
 
 import pytest
 
-from seating import services
-from seating.models import ManualDraw, PendingMove
+from seating import selectors, services
+from seating.models import Bust, ManualDraw, PendingMove, Table
 from tdmanager.errors import DomainError
 from tournaments.models import Entry, TournamentEvent
 from tournaments.services import lifecycle
@@ -126,3 +126,20 @@ def test_the_draw_history_says_the_seat_was_drawn_by_hand(make_tournament, actor
     assert 'class="draw-manual"' in page and "shuffled by the computer" not in page
     page = client.get(f"/tournaments/{t.pk}/tables/draws/{entries[2].pk}/").content.decode()
     assert 'class="draw-reserved"' in page and "table 1, seat 9" in page
+
+
+def test_a_manual_break_whose_bust_is_undone_is_void_and_replaced_when_the_table_is_due_again(make_tournament, actor):
+    t, at3 = broken_table_three(make_tournament, actor)
+    brk = ManualDraw.objects.get(tournament=t, kind=ManualDraw.BREAK)
+    bust = Bust.objects.filter(tournament=t, void="").order_by("order").first()
+    services.undo_bust(t, bust, actor=actor, reason="wrong player")
+    assert not Table.objects.get(tournament=t, number=3).locked  # the tables are as before the bust
+    with pytest.raises(DomainError) as exc:
+        services.enter_card(t, at3[3], *brk.cards[0], card="AS", actor=actor)
+    assert exc.value.code == "manual_draw_stale"
+    assert selectors.manual_draws(t) == []  # nothing left to enter
+    # When the table is due again, a new draw replaces the void one.
+    undone = list(Bust.objects.filter(tournament=t, void=Bust.UNDONE).order_by("order").values_list("entry_id", flat=True))
+    services.record_bust(t, undone, actor=actor)
+    assert ManualDraw.objects.get(pk=brk.pk).status == ManualDraw.CANCELLED
+    assert ManualDraw.objects.filter(tournament=t, kind=ManualDraw.BREAK, status=ManualDraw.OPEN, table=3).count() == 1
