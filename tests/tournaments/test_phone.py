@@ -2,8 +2,10 @@
 alone, keyed by an unguessable token, with the seat, a move to make, the clock, the field, the
 payout ladder and the place once out."""
 
+import base64
 import json
 import re
+import zlib
 
 import pytest
 from django.test import Client
@@ -19,6 +21,15 @@ from tournaments.snapshot import build_snapshot
 from ..seating.test_support import arrange, started  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.django_db
+
+
+def pdf_text(content: bytes) -> bytes:
+    """The drawing operators of a reportlab PDF (its streams are ASCII85 + Flate encoded)."""
+    out = b""
+    for m in re.finditer(rb"stream\r?\n(.*?)endstream", content, re.S):
+        data = m.group(1).strip()
+        out += zlib.decompress(base64.a85decode(data[:-2] if data.endswith(b"~>") else data))
+    return out
 
 
 def state(token):
@@ -41,6 +52,8 @@ def test_a_sale_gives_the_entry_an_unguessable_token_and_the_receipt_links_to_it
     assert qr.status_code == 200 and qr["Content-Type"] == "image/svg+xml" and b"<svg" in qr.content
     pdf = client.get(f"/desk/receipt/{a.row.receipt_number}.pdf")
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
+    drawn = pdf_text(pdf.content)
+    assert f"http://testserver/p/{ta}/".encode() in drawn and drawn.count(b" re") > 100  # the link and the QR code's modules
     api = client.get(f"/api/v1/cashier/receipts/{a.row.receipt_number}/")
     assert api.json()["phone_url"] == f"http://testserver/p/{ta}/"
     assert LedgerRow.objects.get(entry=a.entry).receipt_number == a.row.receipt_number
