@@ -7,6 +7,8 @@ from playwright.sync_api import expect
 from tests.browser import ARTIFACTS, answer_dialog, browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.conftest import make_user
 from tournaments.models import Entry, LedgerRow
+from tournaments.services import cashier
+from tournaments.services.events import Actor
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -133,3 +135,20 @@ def test_a_retry_after_a_lost_answer_keeps_the_key_even_if_the_method_changed(br
     expect(page.locator("#shift tr.total")).to_contain_text("110.00")
     assert LedgerRow.objects.filter(tournament=tournament).count() == 1
     assert Entry.objects.filter(tournament=tournament, person=person).count() == 1
+
+
+def test_last_sales_and_shift_in_italian(browser_page, tournament, make_person):
+    user = make_user("desk4", "cashier")
+    actor = Actor(user, "desk-4")
+    sale = cashier.register(tournament, make_person("Mario", "Rossi"), method="CASH", actor=actor)
+    cashier.register(tournament, make_person("Giulia", "Bianchi"), method="CARD", actor=actor)
+    cashier.reverse(sale.row, reason="giocatore sbagliato", actor=actor)
+    page = browser_page
+    page.context.add_cookies([{"name": "django_language", "value": "it", "url": page.base_url}])
+    login(page, "desk4", "pw-desk4")
+    page.goto(page.base_url + f"/desk/?t={tournament.pk}")
+    expect(page.locator("#sales li")).to_have_count(3)
+    expect(page.locator(f"#sales li[data-receipt='{sale.row.receipt_number}']")).to_contain_text("stornata dalla ricevuta")
+    expect(page.locator("#sales li").nth(1)).to_contain_text("110,00 EUR")
+    expect(page.locator("#shift tr.total")).to_contain_text("110,00")
+    page.screenshot(path=str(ARTIFACTS / "desk-last-sales-it.png"))
