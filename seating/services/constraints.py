@@ -23,7 +23,7 @@ from tournaments.actions import Action
 from tournaments.models import Entry, Person, Tournament
 from tournaments.services.events import log_event
 
-from ..models import KeepApart, SeatingState, SeatReservation
+from ..models import KeepApart, Seat, SeatingState, SeatReservation
 from .plan import SeatingActionError
 from .room import forget, lock
 
@@ -65,7 +65,24 @@ def add_keep_apart(tournament, person_a, person_b, *, actor, reason: str = "", e
         log_event(tournament, Action.SEATING_KEEP_APART_ADDED, actor, pair=pair.pk, people=[a.pk, b.pk],
                   names=[a.full_name, b.full_name], everywhere=everywhere, reason=reason)
     _pairs_changed(t)
+    _flag_if_together(tournament, a, b, actor)
     return pair
+
+
+def _flag_if_together(tournament, a: Person, b: Person, actor):
+    """A pair added while its two people sit at one table is flagged at once (the floor moves
+    one of them by hand); the draws and moves from now on keep them apart."""
+    if tournament is None:
+        return
+    tables: dict[int, set[int]] = {}
+    for person, table in Seat.objects.filter(tournament=tournament, entry__person__in=[a, b]).values_list(
+            "entry__person_id", "table__number"):
+        tables.setdefault(table, set()).add(person)
+    together = [n for n, people in tables.items() if len(people) == 2]
+    if together:
+        entries = sorted(Seat.objects.filter(tournament=tournament, table__number=together[0], entry__person__in=[a, b]).values_list(
+            "entry_id", flat=True))
+        log_event(tournament, Action.SEATING_KEEP_APART_UNMET, actor, pairs=[{"table": together[0], "entries": entries}], added=True)
 
 
 @service

@@ -11,7 +11,7 @@ from tdmanager.errors import DomainError
 from tournaments.models import Entry, TournamentEvent
 from tournaments.services import lifecycle
 
-from .test_support import add_entries, seat_map, started  # noqa: F401 (fixture)
+from .test_support import add_entries, arrange, seat_map, started  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -84,8 +84,11 @@ def test_the_initial_draw_keeps_pairs_apart_and_logs_it(make_tournament, actor):
 
 def test_a_pair_that_cannot_be_kept_apart_is_flagged(started, actor):
     t = started(10)  # tables of 5 and 5: the final table (9) forms on the next bust
-    a, b = [e for e in Entry.objects.filter(tournament=t).order_by("number")][:2]
+    arrange(t, {1: [1, 2, 3, 4, 5], 2: [1, 2, 3, 4, 5]}, big_blinds={1: (2, 1), 2: (2, 1)})
+    entries = list(Entry.objects.filter(tournament=t).order_by("number"))
+    a, b = entries[0], entries[5]  # at tables 1 and 2
     services.add_keep_apart(t, a.person, b.person, actor=actor, reason="siblings")
+    assert not TournamentEvent.objects.filter(tournament=t, action="seating.keep_apart.unmet").exists()
     victim = next(e for e in Entry.objects.filter(tournament=t, status=Entry.ACTIVE) if e.pk not in (a.pk, b.pk))
     services.record_bust(t, [victim], actor=actor)
     assert table_of(t, a.pk) == table_of(t, b.pk)  # one table left
@@ -179,3 +182,12 @@ def test_a_seat_given_at_a_table_the_draw_does_not_open_does_not_stop_the_start(
     assert sorted(seat_map(t)) == [1] and sum(len(s) for s in seat_map(t).values()) == 6
     draw = TournamentEvent.objects.get(tournament=t, action="seating.draw.initial")
     assert draw.payload["reserved"] == []
+
+
+def test_a_pair_added_while_they_sit_together_is_flagged_at_once(started, actor):
+    t = started(10)
+    arrange(t, {1: [1, 2, 3, 4, 5], 2: [1, 2, 3, 4, 5]}, big_blinds={1: (2, 1), 2: (2, 1)})
+    a, b = list(Entry.objects.filter(tournament=t).order_by("number"))[:2]  # both at table 1
+    services.add_keep_apart(t, a.person, b.person, actor=actor, reason="partners")
+    flag = TournamentEvent.objects.get(tournament=t, action="seating.keep_apart.unmet")
+    assert flag.payload["pairs"] == [{"table": 1, "entries": sorted([a.pk, b.pk])}]
