@@ -116,11 +116,13 @@ UNDO_BLOCKED = "seating_undo_blocked"
 
 
 def _just_busted(t, bust_id):
-    """The bust just recorded, while it stands: the page shows it with its Undo."""
-    bust_id = _int(bust_id)
-    if not bust_id:
+    """The bust just recorded (with every player recorded with it), while it stands: the page
+    shows them with its Undo."""
+    bust = Bust.objects.filter(pk=_int(bust_id) or 0, tournament=t, void="").first()
+    if bust is None:
         return None
-    return next((b for b in selectors.busts(t, limit=12) if b["id"] == bust_id and not b["void"]), None)
+    ids = set(Bust.objects.filter(tournament=t, event=bust.event_id, void="").values_list("pk", flat=True)) if bust.event_id else {bust.pk}
+    return {"id": bust.pk, "busts": [b for b in selectors.busts(t, limit=len(ids) + 50) if b["id"] in ids][::-1]}
 
 
 def _undo_blocked(t, request):

@@ -75,6 +75,12 @@ def test_ticked_players_are_named_and_nothing_ticked_sends_nothing(browser_page,
     page.click("#bust-confirm-ok")
     expect(page.locator("ul.messages")).to_contain_text("out in place")
     assert Entry.objects.filter(pk__in=[a, b], status=Entry.BUSTED).count() == 2
+    banner = page.locator("#just-busted")
+    expect(banner).to_contain_text("(table 1, seat 2)")
+    expect(banner).to_contain_text("(table 1, seat 7)")
+    page.click("#undo-just-busted")  # one undo puts back both, recorded together
+    expect(page.locator("ul.messages")).to_contain_text("Bust undone")
+    assert Entry.objects.filter(pk__in=[a, b], status=Entry.ACTIVE).count() == 2
 
 
 def test_an_undo_refused_lists_what_to_undo_first_and_undoes_all(browser_page, started, director):
