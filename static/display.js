@@ -25,7 +25,7 @@
   }
 
   const blindsText = (n) => F.num(n.small_blind) + " / " + F.num(n.big_blind) + (n.ante ? " (" + F.num(n.ante) + ")" : "");
-  const money = (amount, s) => F.num(amount) + " " + s.tournament.currency;
+  const money = (amount, s) => F.money(amount, s.tournament.currency); // two decimals, grouped by the page's language
 
   function statusText(state, c) {
     switch (state) {
@@ -103,7 +103,7 @@
     set("latereg", s.late_registration_open ? (s.late_registration_level ? T.open + " " + s.late_registration_level : "✓") : T.closed);
     const ol = $("payouts");
     if (ol && s.payouts) {
-      const rows = s.payouts.slice(0, 12).map((p) => [String(p.places), F.num(p.amount)]);
+      const rows = s.payouts.slice(0, 12).map((p) => [String(p.places), money(p.amount, s)]);
       const key = JSON.stringify(rows);
       if (key !== lastPayouts) {
         lastPayouts = key;

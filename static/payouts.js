@@ -69,7 +69,7 @@
     if (!r.ok) { say(msg, r.data.detail, false); $("#results").hidden = true; return; }
     say(msg, "", true);
     const d = r.data, m = d.methods;
-    const col = (name, i, key) => (m[name] && m[name][key] ? m[name][key][i] : "—");
+    const col = (name, i, key) => (m[name] && m[name][key] ? TDM.money(m[name][key][i]) : "—"); // in the page's language
     const body = $("#compare tbody"); body.replaceChildren();
     d.players.forEach((p, i) => {
       const tr = document.createElement("tr"); tr.dataset.entry = p.entry;
@@ -79,10 +79,10 @@
     const places = $("#by-place tbody"); places.replaceChildren();
     d.prizes_left.forEach((prize, i) => {
       const tr = document.createElement("tr");
-      [cell(String(i + 1)), cell(prize, "num"), cell(col("ICM", i, "by_place"), "num"), cell(col("CHIP_CHOP", i, "by_place"), "num"), cell(col("EVEN", i, "by_place"), "num")].forEach((td) => tr.appendChild(td));
+      [cell(String(i + 1)), cell(TDM.money(prize), "num"), cell(col("ICM", i, "by_place"), "num"), cell(col("CHIP_CHOP", i, "by_place"), "num"), cell(col("EVEN", i, "by_place"), "num")].forEach((td) => tr.appendChild(td));
       places.appendChild(tr);
     });
-    const problems = ["ICM", "CHIP_CHOP", "EVEN"].filter((k) => m[k] && m[k].policy_problem).map((k) => k + ": " + m[k].policy_problem.detail);
+    const problems = ["ICM", "CHIP_CHOP", "EVEN"].filter((k) => m[k] && m[k].policy_problem).map((k) => (T["m_" + k] || k) + ": " + m[k].policy_problem.detail);
     const policy = $("#policy");
     policy.textContent = d.policy ? T.refused + ": " + d.policy : (problems.length ? T.refused + " — " + problems.join(" · ") : T.allowed);
     policy.className = "small " + (d.policy ? "error" : "");

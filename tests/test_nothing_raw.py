@@ -102,3 +102,22 @@ def test_penalties_carry_their_labels_in_the_api_and_on_the_person_page(api, flo
     assert "Missed hands" in page and "Soft play" in page and "MISSED_HANDS" not in page and "SOFT_PLAY" not in page
     floor_page = client.get(f"/tournaments/{t.pk}/floor/").content.decode()
     assert ">Missed rounds<" in floor_page and ">Soft play<" in floor_page and ">SOFT_PLAY<" not in floor_page
+
+
+@pytest.mark.django_db
+def test_money_on_the_tournament_page_and_the_receipt_follows_the_language(make_tournament, person, cashier_actor, director, client):
+    from tournaments import receipts
+
+    t = make_tournament(buy_in=Decimal("2000"), fee=Decimal("250"), starting_stack=50000)
+    sale = cashier.register(t, person, method="CARD", actor=cashier_actor)
+    client.force_login(director)
+    page = client.get(f"/tournaments/{t.pk}/").content.decode()
+    assert "2,000.00 + 250.00 EUR" in page and "50,000" in page
+    client.cookies["django_language"] = "it"
+    page = client.get(f"/tournaments/{t.pk}/").content.decode()
+    assert "2.000,00 + 250,00 EUR" in page and "50.000" in page and "2250.00" not in page
+    receipt = client.get(f"/desk/receipt/{sale.row.receipt_number}/").content.decode()
+    assert 'id="receipt-total">2.250,00 EUR' in receipt
+    with translation.override("it"):
+        lines = dict(receipts.receipt_lines(sale.row))
+    assert lines["Totale"] == "2.250,00 EUR" and lines["Chip"] == "50.000"

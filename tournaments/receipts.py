@@ -4,6 +4,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
+from tdmanager.formatting import money, num
+
 from .models import Entry, LedgerRow
 from .phone import phone_path
 from .selectors import seat_of
@@ -30,7 +32,7 @@ def tender_text(row: LedgerRow) -> tuple[str, str] | None:
     """REG-06: (amount tendered, rate) of a sale paid in USD or CHF, else None."""
     if not row.tender_currency:
         return None
-    return (f"{row.tender_amount} {row.tender_currency}", f"1 {row.tender_currency} = {row.exchange_rate.normalize():f} {row.currency}")
+    return (money(row.tender_amount, row.tender_currency), f"1 {row.tender_currency} = {row.exchange_rate.normalize():f} {row.currency}")
 
 
 def phone_link(row: LedgerRow, request=None) -> str:
@@ -79,18 +81,18 @@ def receipt_lines(row: LedgerRow) -> list[tuple[str, str]]:
     if c["entry"]:
         lines.append((_("Entry"), f"#{c['entry'].number}"))
     lines += [
-        (c["price_label"], f"{row.prize_amount} {row.currency}"),
-        (_("Fee"), f"{row.fee_amount} {row.currency}"),
+        (c["price_label"], money(row.prize_amount, row.currency)),
+        (_("Fee"), money(row.fee_amount, row.currency)),
     ]
     if row.side_amount:
-        lines.append((_("Side pools"), f"{row.side_amount} {row.currency}"))
+        lines.append((_("Side pools"), money(row.side_amount, row.currency)))
     if row.jackpot_amount:
-        lines.append((_("Jackpot fee") if row.jackpot_amount > 0 else _("Jackpot"), f"{row.jackpot_amount} {row.currency}"))
-    lines += [(_("Total"), f"{row.total} {row.currency}"), (_("Paid by"), str(c["method"]))]
+        lines.append((_("Jackpot fee") if row.jackpot_amount > 0 else _("Jackpot"), money(row.jackpot_amount, row.currency)))
+    lines += [(_("Total"), money(row.total, row.currency)), (_("Paid by"), str(c["method"]))]
     if c["tendered"]:
         lines += [(_("Tendered"), c["tendered"]), (_("Exchange rate"), c["rate"])]
     if row.chips:
-        lines.append((_("Chips"), f"{row.chips:,}"))
+        lines.append((_("Chips"), num(row.chips)))
     if c["seat"]:
         lines.append((_("Table / seat"), f"{c['seat']['table']} / {c['seat']['seat']}"))
     if c["reverses"]:
