@@ -70,6 +70,7 @@ def test_every_page_carries_the_strict_policy(site, director):
         f"/tournaments/{t.pk}/payouts/", f"/tournaments/{t.pk}/payouts/deal/", "/payouts/due/",
         "/formats/", "/formats/sit-and-go/new/", "/display/csp-tv/", "/api/docs/", "/admin/",
         "/api/v1/people/", f"/live/{t.pk}/state/", "/static/tdm.js",
+        f"/p/{entry.phone_token}/", f"/p/{entry.phone_token}/qr.svg", "/tournaments/overview/", "/tournaments/templates/",
     ]
     for url in pages:
         r = client.get(url)
