@@ -123,7 +123,9 @@
     });
     const cancel = $("#cancel-deal");
     if (cancel) cancel.addEventListener("click", async () => {
-      const r = await api("payouts/deals/" + id + "/cancel/", { method: "POST", body: { reason: "cancelled at the table" } });
+      const reason = await TDM.ask({ title: cancel.textContent, label: T.cancelReason, input: "textarea", value: T.cancelledAtTable });
+      if (reason === null) return;
+      const r = await api("payouts/deals/" + id + "/cancel/", { method: "POST", body: { reason } });
       if (r.ok) window.location.reload(); else say(msg, r.data.detail, false);
     });
   }

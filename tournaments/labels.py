@@ -29,6 +29,14 @@ CLOCK_STATUSES = {
 }
 
 
+# The heads-up bracket's match states and results, and the seat requests of a bracket (FMT-12).
+FORMAT_CODES = {
+    "WAITING": _("Waiting"), "READY": _("Ready"), "PLAYING": _("Playing"), "DONE": _("Finished"),
+    "PLAYED": _("Played"), "BYE": _("Bye"), "WALKOVER": _("Walkover"), "LATENESS": _("Lost for lateness"),
+    "NEW": _("New player"), "RETURNING": _("Returning player"), "ADMITTED": _("Admitted"), "REFUSED": _("Refused"),
+}
+
+
 def humanize(code: str) -> str:
     """A code no table names, made readable rather than shown raw ("SOME_CODE" → "Some code")."""
     return str(code or "").replace("_", " ").strip().capitalize()

@@ -1,5 +1,6 @@
 """Labels for stored codes in templates (``tournaments.labels``): ``{{ p.kind|penalty_kind }}``,
-``{{ p.reason_code|penalty_reason }}``, ``{{ p.status|penalty_status }}``."""
+``{{ p.reason_code|penalty_reason }}``, ``{{ p.status|penalty_status }}``, ``{{ f.status|tournament_status }}``,
+``{{ m.status|format_code }}``."""
 
 from django import template
 
@@ -16,6 +17,17 @@ def penalty_kind(code):
 @register.filter
 def penalty_reason(code):
     return labels.penalty_reason_label(code)
+
+
+@register.filter
+def tournament_status(code):
+    return str(labels.TOURNAMENT_STATUSES.get(code, labels.humanize(code)))
+
+
+@register.filter
+def format_code(code):
+    """A heads-up match's state or result, a seat request's kind or state."""
+    return str(labels.FORMAT_CODES.get(code, labels.humanize(code)))
 
 
 @register.filter
