@@ -95,6 +95,17 @@ def test_the_ban_list_is_checked_at_the_sale(tournament, person, cashier_actor):
     assert code_of(e) == "banned"
 
 
+def test_a_banned_payer_does_not_count_towards_the_minimum_field(make_tournament, make_person, cashier_actor, actor):
+    t = make_tournament(min_players=2)
+    paid(t, make_person(), cashier_actor)
+    other = paid(t, make_person(), cashier_actor)
+    other.person.banned = True
+    other.person.save()
+    with pytest.raises(DomainError) as e:
+        lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    assert code_of(e) == "below_minimum"
+
+
 def test_a_player_banned_after_paying_is_not_seated_at_the_draw(tournament, make_person, cashier_actor, actor):
     entries = [paid(tournament, make_person(), cashier_actor) for _ in range(6)]
     banned = entries[2]

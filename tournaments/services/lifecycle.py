@@ -48,7 +48,7 @@ def start(tournament, *, actor: Actor, override_minimum: bool = False, prestart_
             "prestart_report_required",
             _("Confirm that the pre-start report (registered players, totals, ticket stubs) was sent to the control authority."),
         )
-    players = t.entries.filter(status=Entry.ACTIVE).count()
+    players = t.entries.filter(status=Entry.ACTIVE).exclude(person__banned=True).count()  # REG-05: a banned payer does not play
     if players < t.min_players and not override_minimum:
         raise LifecycleError(
             "below_minimum", _("Only %(n)s players have paid; the minimum is %(min)s.") % {"n": players, "min": t.min_players}
