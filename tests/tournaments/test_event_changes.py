@@ -7,13 +7,20 @@ from decimal import Decimal
 
 import pytest
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from tdmanager.errors import DomainError
 from tournaments.models import Tournament, TournamentChange
 from tournaments.services import setup, structures
 from tournaments.services.events import Actor
 from tournaments.snapshot import build_snapshot
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    """The labels asserted below are the English ones, whatever language an earlier test left active."""
+    with translation.override("en"):
+        yield
 
 
 @pytest.mark.django_db

@@ -9,7 +9,7 @@ and a time suspension runs on the tournament clock.
 from datetime import timedelta
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from seating import selectors as seating_selectors
 from seating import services as seating
@@ -17,6 +17,13 @@ from tdmanager.errors import DomainError
 from tournaments.models import Penalty, Tournament
 from tournaments.services import cashier, clockctl, floor, lifecycle
 from tournaments.services.events import Actor
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    """The labels asserted below are the English ones, whatever language an earlier test left active."""
+    with translation.override("en"):
+        yield
 
 
 def _table_of_six(make_tournament, make_person, director, **kw):
