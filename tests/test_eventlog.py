@@ -124,3 +124,12 @@ def test_the_tournament_page_shows_sentences_not_payloads(make_tournament, perso
     client.cookies["django_language"] = "it"
     log = client.get(f"/tournaments/{t.pk}/").content.decode().split('id="event-log"')[1]
     assert "Carl ha venduto l&#x27;entry #1 a Mario Rossi — 110,00 EUR contanti" in log
+
+
+@pytest.mark.django_db
+def test_the_api_gives_each_event_its_sentence_in_the_users_language(make_tournament, person, cashier_actor, api, director):
+    t = make_tournament()
+    cashier.register(t, person, method="CASH", actor=cashier_actor)
+    rows = api(director).get(f"/api/v1/tournaments/{t.pk}/events/", HTTP_ACCEPT_LANGUAGE="it").json()
+    sold = next(r for r in rows if r["action"] == Action.CASHIER_BUYIN_SOLD)
+    assert sold["sentence"] == "Carl ha venduto l'entry #1 a Mario Rossi — 110,00 EUR contanti"

@@ -276,8 +276,9 @@ class TournamentViewSet(viewsets.ModelViewSet):
                    responses=s.EventSerializer(many=True))
     @action(detail=True, methods=["get"], pagination_class=None)
     def events(self, request, pk=None):
-        qs = self.get_object().events.order_by("-id")[: query_limit(request, 200)]
-        return Response(s.EventSerializer(qs, many=True).data)
+        t = self.get_object()
+        rows = selectors.event_sentences(t.events.order_by("-id")[: query_limit(request, 200)], t.currency)
+        return Response(s.EventSerializer(rows, many=True).data)
 
     @extend_schema(responses=s.TournamentChangeSerializer(many=True))
     @action(detail=True, methods=["get"], pagination_class=None)

@@ -182,10 +182,12 @@ class AlternateSerializer(serializers.ModelSerializer):
 
 class EventSerializer(serializers.ModelSerializer):
     action_label = serializers.CharField(read_only=True, help_text="The action as a person reads it, in the user's language.")
+    sentence = serializers.CharField(read_only=True, default="", help_text="The event as one sentence in the user's language "
+                                     "(tournaments.eventlog; set by selectors.event_sentences).")
 
     class Meta:
         model = TournamentEvent
-        fields = ["id", "tournament", "action", "action_label", "actor_label", "device", "created_at", "payload"]
+        fields = ["id", "tournament", "action", "action_label", "sentence", "actor_label", "device", "created_at", "payload"]
 
 
 # --- cashier inputs -------------------------------------------------------------------------
