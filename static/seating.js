@@ -95,6 +95,10 @@
     list.replaceChildren(...(names.length ? names : [T.noneTicked]).map((text) => {
       const li = document.createElement("li"); li.textContent = text; return li;
     }));
+    const same = form.querySelector("input[name=same_hand]");
+    if (names.length > 1 && same && same.checked && !(e.submitter && e.submitter.name === "only")) {
+      const li = document.createElement("li"); li.className = "muted"; li.textContent = "(" + T.sameHand + ")"; list.append(li);
+    }
     document.getElementById("bust-confirm-ok").hidden = !names.length;
     pending = { form, submitter: e.submitter };
     dialog.returnValue = "";

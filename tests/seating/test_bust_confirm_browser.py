@@ -68,13 +68,16 @@ def test_ticked_players_are_named_and_nothing_ticked_sends_nothing(browser_page,
     a, b = layout[1][2], layout[1][7]
     page.check(f'#table-1 tr[data-entry="{a}"] input[name=entries]')
     page.check(f'#table-1 tr[data-entry="{b}"] input[name=entries]')
+    page.check("#table-1 input[name=same_hand]")
     page.click("#table-1 form.bust-form button:not(.out):not([name])")
-    expect(page.locator("#bust-confirm-list li")).to_have_count(2)
+    expect(page.locator("#bust-confirm-list li")).to_have_count(3)
+    expect(page.locator("#bust-confirm-list")).to_contain_text("(same hand)")
     expect(page.locator("#bust-confirm-list")).to_contain_text("table 1, seat 2")
     expect(page.locator("#bust-confirm-list")).to_contain_text("table 1, seat 7")
     page.click("#bust-confirm-ok")
     expect(page.locator("ul.messages")).to_contain_text("out in place")
     assert Entry.objects.filter(pk__in=[a, b], status=Entry.BUSTED).count() == 2
+    assert Bust.objects.filter(entry__in=[a, b]).values("hand_group").distinct().count() == 1  # one hand
     banner = page.locator("#just-busted")
     expect(banner).to_contain_text("(table 1, seat 2)")
     expect(banner).to_contain_text("(table 1, seat 7)")
