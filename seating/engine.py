@@ -618,8 +618,8 @@ def break_moves(
     ):
         wait = _waits_for_button(by_table[to_table], to_seat, players_after[to_table])
         reason = (
-            f"table {number} breaks: his card {card} ranks {i} of {len(ranked)}, "
-            f"so he takes seat card {i}: table {to_table}, seat {to_seat}"
+            f"table {number} breaks: the player's card {card} ranks {i} of {len(ranked)}, "
+            f"so the player takes seat card {i}: table {to_table}, seat {to_seat}"
         )
         if wait:
             reason += "; the seat lies between the button and the small blind: wait for the button"
@@ -711,8 +711,8 @@ def plan_final_table(
         from_table, from_seat = origin[player]
         seats[to_seat] = player
         reason = (
-            f"final table draw: his card {card} ranks {i} of {len(ranked)}, "
-            f"so he takes seat card {i}: table {number}, seat {to_seat}"
+            f"final table draw: the player's card {card} ranks {i} of {len(ranked)}, "
+            f"so the player takes seat card {i}: table {number}, seat {to_seat}"
         )
         moves.append(
             Move(
@@ -1271,7 +1271,7 @@ def _pick_destination_seat(
         return _SeatChoice(
             seat,
             f"big-blind position unknown at table {n}: seat {seat} drawn at random from the "
-            f"open seats (fallback); confirm the button before he is dealt in",
+            f"open seats (fallback); confirm the button before the player is dealt in",
             False,
             False,
         )
@@ -1289,7 +1289,7 @@ def _pick_destination_seat(
         return _SeatChoice(
             bb,
             f"seat {bb} at table {n} is the only open seat and the big blind just left it: "
-            f"he posts the big blind alone next hand, never the small blind (fallback)",
+            f"the player posts the big blind alone next hand, never the small blind (fallback)",
             False,
             True,
         )
@@ -1312,7 +1312,7 @@ def _pick_destination_seat(
         def key(o):
             return (o[2], abs(o[1] - wanted), o[1], o[3], clockwise(o[0]))
 
-        note = f" (nearest to his old position: big blind in {wanted} hands)"
+        note = f" (nearest to the old position: big blind in {wanted} hands)"
     else:
 
         def key(o):
@@ -1331,7 +1331,7 @@ def _pick_destination_seat(
     text += note
     if wait:
         text += (
-            "; it lies between the button and the small blind, so he waits for the button "
+            "; it lies between the button and the small blind, so the player waits for the button "
             "(no other open seat)"
         )
     return _SeatChoice(seat, text, wait, vacated)
@@ -1457,7 +1457,7 @@ def _draw_from_pool(
         f"({len(table.seats)}); drew table {number}, seat {seat} at random"
     )
     if table.big_blind_seat is None:
-        reason += "; big-blind position unknown: confirm the button before he is dealt in"
+        reason += "; big-blind position unknown: confirm the button before the player is dealt in"
     elif wait:
         reason += "; the seat lies between the button and the small blind: wait for the button"
     return LateSeat(player, number, seat, reason, wait)
