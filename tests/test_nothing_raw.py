@@ -121,3 +121,12 @@ def test_money_on_the_tournament_page_and_the_receipt_follows_the_language(make_
     with translation.override("it"):
         lines = dict(receipts.receipt_lines(sale.row))
     assert lines["Totale"] == "2.250,00 EUR" and lines["Chip"] == "50.000"
+
+
+@pytest.mark.django_db
+def test_the_structure_tables_name_levels_and_breaks_and_have_headers(client, director, make_tournament):
+    t = make_tournament()
+    client.force_login(director)
+    for url in ("/structures/", f"/tournaments/{t.pk}/clock/"):
+        page = client.get(url).content.decode()
+        assert "<th>Level</th>" in page and ">Level 5</th>" in page and ">Break after level 4</th>" in page, url

@@ -73,7 +73,11 @@ def people_page(request):
 
 
 def structures_page(request):
-    return render(request, "structures.html", {"structures": BlindStructure.objects.prefetch_related("items")})
+    structures = list(BlindStructure.objects.prefetch_related("items"))
+    for s in structures:  # each row named as players say it: "Level 5", "Break after level 4"
+        items = list(s.items.all())
+        s.rows = list(zip(items, clockview.item_names(items)))
+    return render(request, "structures.html", {"structures": structures})
 
 
 CUSTOM_FEE = "CUSTOM"
