@@ -412,7 +412,7 @@ def slip_pdf(payment: PrizePayment) -> bytes:
     from tdmanager.pdf import slip_pdf as draw
 
     lines = slip_lines(payment)
-    return draw(title=f"Payout slip {lines[0][1]}", heading=payment.tournament.name, lines=lines,
+    return draw(title=f"{_('Payout slip')} {lines[0][1]}", heading=payment.tournament.name, lines=lines,
                 signature_line=_("Winner's signature: received the amount above"))
 
 
