@@ -41,9 +41,10 @@
     searching = (async () => {
       const r = await api("people/?q=" + encodeURIComponent(q) + "&limit=12");
       if (mine !== seq || !r.ok) return;
-      $("#results").replaceChildren(...r.data.map((p) => {
+      $("#results").replaceChildren(...r.data.map((p, i) => {
         const li = document.createElement("li");
         li.tabIndex = 0; li.setAttribute("role", "option");
+        li.setAttribute("aria-selected", i === 0 ? "true" : "false"); // the line Enter takes
         li.textContent = p.display_name + (p.document_id ? " · " + p.document_id : "") + (p.phone ? " · " + p.phone : "");
         if (p.banned) { li.classList.add("banned"); li.textContent += " — " + T.banned; }
         li.addEventListener("click", () => pick(p));

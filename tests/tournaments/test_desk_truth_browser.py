@@ -44,6 +44,7 @@ def test_sim1_is_listed_first_and_enter_takes_it(browser_page, tournament, make_
     page.fill("#search", "sim1")
     expect(page.locator("#results li").first).to_contain_text("Simona Neri (sim1)")
     expect(page.locator("#results li")).to_have_count(2)
+    expect(page.locator("#results li[aria-selected=true]")).to_have_text("Simona Neri (sim1)")  # marked: Enter takes it
     page.screenshot(path=str(ARTIFACTS / "desk-search-sim1.png"))
     page.press("#search", "Enter")
     expect(page.locator("#results li")).to_have_count(0)
