@@ -7,10 +7,12 @@ by hand. Thin: each POST calls one service; refusals come back as messages.
 
 from django.contrib import messages
 from django.db.models import Q
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
 from tdmanager.errors import DomainError
+from tdmanager.pdf import seat_cards_pdf
 from tournaments.house import HouseRules
 from tournaments.models import Entry, Tournament
 from tournaments.services.events import Actor
@@ -40,6 +42,21 @@ def seat_cards(request, pk):
     draws = selectors.manual_draws(t, draw_id=_int(request.GET.get("draw")))
     size = "a4" if request.GET.get("size") == "a4" else "80mm"
     return render(request, "seating/seat_cards.html", {"t": t, "draws": draws, "size": size})
+
+
+def seat_cards_file(request, pk):
+    """The same seat cards as a PDF: 80 mm, one card a page, or ``?size=a4`` sheets to cut."""
+    t = get_object_or_404(Tournament, pk=pk)
+    draws = selectors.manual_draws(t, draw_id=_int(request.GET.get("draw")))
+    cards = [(t.name, _("Table %(n)s breaks") % {"n": d["table"]} if d["kind"] == "BREAK" else _("Seat draw"), c["table"], c["seat"])
+             for d in draws for c in d["cards"]]
+    a4 = request.GET.get("size") == "a4"
+    data = seat_cards_pdf(title=f"{_('Seat cards')} — {t.name}", cards=cards, table_word=_("Table"), seat_word=_("Seat"),
+                          note=_("Hand this card to the dealer at your seat.") if cards else
+                          _("No manual draw is open: there is no seat card to print."), a4=a4)
+    response = HttpResponse(data, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="seat-cards-{t.pk}{"-a4" if a4 else ""}.pdf"'
+    return response
 
 
 def _perform_card(t, request) -> str:

@@ -9,6 +9,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/tables/slips/", views.move_slips, name="seating-slips"),
     path("tournaments/<int:pk>/tables/draws/<int:entry_id>/", views.draw_history_page, name="seating-draws"),
     path("tournaments/<int:pk>/tables/seat-cards/", manual_views.seat_cards, name="seating-cards"),
+    path("tournaments/<int:pk>/tables/seat-cards.pdf", manual_views.seat_cards_file, name="seating-cards-pdf"),
     path("tournaments/<int:pk>/tables/manual-draw/", manual_views.manual_draw_page, name="seating-manual-draw"),
     path("tournaments/<int:pk>/tables/constraints/", manual_views.constraints_page, name="seating-constraints"),
     path("seats/<int:pk>/", views.seat_lookup, name="seating-lookup"),

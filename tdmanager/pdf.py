@@ -60,3 +60,59 @@ def slip_pdf(*, title: str, heading: str, lines: list[tuple[str, str]], footer: 
     pdf.showPage()
     pdf.save()
     return buf.getvalue()
+
+
+def seat_cards_pdf(*, title: str, cards: list[tuple[str, str, int, int]], table_word: str, seat_word: str, note: str = "",
+                   a4: bool = False) -> bytes:
+    """Seat cards of a manual draw (SEAT-01, SEAT-04): ``cards`` are (event, kind, table, seat).
+
+    80 mm: one card a page (a slip each). ``a4``: sheets of 3 × 6 cards with dashed cut lines."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.lib.units import mm
+    from reportlab.pdfgen import canvas
+
+    buf = io.BytesIO()
+    if a4:
+        page_w, page_h = A4
+        cols, rows = 3, 6
+        card_w, card_h = 63 * mm, 45 * mm
+        x0, y0 = (page_w - cols * card_w) / 2, (page_h - rows * card_h) / 2
+    else:
+        page_w, page_h = 80 * mm, 50 * mm
+        cols = rows = 1
+        card_w, card_h = page_w, page_h
+        x0 = y0 = 0
+    pdf = canvas.Canvas(buf, pagesize=(page_w, page_h))
+    pdf.setTitle(title)
+    per_page = cols * rows
+    for i, (event, kind, table, seat) in enumerate(cards):
+        if i and i % per_page == 0:
+            pdf.showPage()
+        k = i % per_page
+        x = x0 + (k % cols) * card_w
+        y = y0 + (rows - 1 - k // cols) * card_h
+        if a4:
+            pdf.setDash(3, 3)
+            pdf.setLineWidth(0.3)
+            pdf.rect(x, y, card_w, card_h, stroke=1, fill=0)
+            pdf.setDash()
+        cx = x + card_w / 2
+        pdf.setFont("Helvetica-Bold", 9)
+        pdf.drawCentredString(cx, y + card_h - 7 * mm, str(event)[:40])
+        pdf.setFont("Helvetica", 8)
+        pdf.drawCentredString(cx, y + card_h - 11 * mm, str(kind)[:50])
+        pdf.setFont("Helvetica", 10)
+        pdf.drawCentredString(x + card_w / 4, y + card_h - 18 * mm, table_word)
+        pdf.drawCentredString(x + 3 * card_w / 4, y + card_h - 18 * mm, seat_word)
+        pdf.setFont("Helvetica-Bold", 28)
+        pdf.drawCentredString(x + card_w / 4, y + card_h - 30 * mm, str(table))
+        pdf.drawCentredString(x + 3 * card_w / 4, y + card_h - 30 * mm, str(seat))
+        if note:
+            pdf.setFont("Helvetica", 7)
+            pdf.drawCentredString(cx, y + 4 * mm, note[:70])
+    if not cards:
+        pdf.setFont("Helvetica", 9)
+        pdf.drawCentredString(page_w / 2, page_h / 2, note[:60])
+    pdf.showPage()
+    pdf.save()
+    return buf.getvalue()

@@ -223,6 +223,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "seating-slips": {"GET": DF},
     "seating-draws": {"GET": DF_AUDIT},
     "seating-cards": {"GET": DF},  # SEAT-01/04: seat cards to print
+    "seating-cards-pdf": {"GET": DF},
     "seating-manual-draw": {"GET": DF, "POST": DF},
     "seating-constraints": {"GET": DF, "POST": D},  # SEAT-07: keep-apart pairs, seats reserved by hand
     "payouts-tournament": {"GET": STAFF_AUDIT, "POST": {"signoff": SIGNERS, "*": D}},

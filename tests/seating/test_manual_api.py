@@ -1,6 +1,8 @@
 """SEAT-01 / SEAT-04 / SEAT-07 through the API: the floor enters the cards drawn, the director
 keeps people apart and gives seats by hand; refusals are 4xx ``{"code", "detail"}``."""
 
+import re
+
 import pytest
 
 from seating.models import KeepApart, ManualDraw, SeatReservation
@@ -103,3 +105,16 @@ def test_the_constraints_page_keeps_people_apart_and_gives_seats_by_hand(client,
     assert "Seat reserved for #3." in body and "near the exit" in body and f"{e1.person.full_name} — {e2.person.full_name}" in body
     r = client.post(page, {"op": "pair", "entry_a": 99, "entry_b": e2.number}, follow=True)
     assert "No such entry number." in r.content.decode()
+
+
+def test_the_seat_cards_print_as_a_pdf_one_card_a_page_or_a4_sheets(client, make_tournament, actor, floor_user):
+    t = make_tournament(settings={"draw_mode": "MANUAL"})
+    add_entries(t, 20)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    client.force_login(floor_user)
+    slips = client.get(f"/tournaments/{t.pk}/tables/seat-cards.pdf")
+    assert slips.status_code == 200 and slips["Content-Type"] == "application/pdf" and slips.content.startswith(b"%PDF")
+    sheets = client.get(f"/tournaments/{t.pk}/tables/seat-cards.pdf?size=a4")
+    assert sheets.status_code == 200 and sheets.content.startswith(b"%PDF")
+    assert re.findall(rb"/Count (\d+)", sheets.content) == [b"2"]  # 20 cards: two sheets of 18
+    assert re.findall(rb"/Count (\d+)", slips.content) == [b"20"]  # one card a page
