@@ -130,3 +130,13 @@ def test_the_structure_tables_name_levels_and_breaks_and_have_headers(client, di
     for url in ("/structures/", f"/tournaments/{t.pk}/clock/"):
         page = client.get(url).content.decode()
         assert "<th>Level</th>" in page and ">Level 5</th>" in page and ">Break after level 4</th>" in page, url
+
+
+@pytest.mark.django_db
+def test_the_clock_page_names_its_presets_and_passes_the_status_labels(client, director, make_tournament):
+    t = make_tournament()
+    client.force_login(director)
+    client.cookies["django_language"] = "it"
+    page = client.get(f"/tournaments/{t.pk}/clock/").content.decode()
+    assert ">Regole TDA (25+5 s)<" in page and ">HEADS_UP" not in page
+    assert '"NOT_STARTED": "Non avviato"' in page and '"HAND_FOR_HAND": "Mano per mano"' in page

@@ -19,6 +19,8 @@ LEDGER_KINDS = dict(LedgerRow.KINDS)
 ADJUSTMENT_KINDS = dict(ChipAdjustment.KINDS)
 ENTRY_STATUSES = dict(Entry.STATUSES)
 TOURNAMENT_STATUSES = dict(Tournament.STATUSES)
+# Calling the clock on a player (CLK-10): the rule set each preset follows.
+SHOT_CLOCK_PRESETS = {"TDA": _("TDA rules"), "SANREMO": _("Sanremo rules (003)"), "HEADS_UP": _("Heads-up rules (001)")}
 PENALTY_STATUSES = {"ACTIVE": _("Serving"), "SERVED": _("Served"), "CANCELLED": _("Cancelled")}
 CLOCK_STATUSES = {
     "NOT_STARTED": _("Not started"),

@@ -326,7 +326,8 @@ def clock_page(request, pk):
                                           "clock_statuses": {k: str(v) for k, v in labels.CLOCK_STATUSES.items()},
                                           "screens": DisplayScreen.objects.filter(tournament=t),
                                           "structure_warnings": clockview.structure_warnings(clockview.structure_items(t)),
-                                          "panel_choices": panels, "shot_presets": sorted(engine.SHOT_CLOCK_PRESETS.items())})
+                                          "panel_choices": panels, "shot_presets": [(name, labels.SHOT_CLOCK_PRESETS.get(name, labels.humanize(name)), secs)
+                                                           for name, secs in sorted(engine.SHOT_CLOCK_PRESETS.items())]})
 
 
 def floor_page(request, pk):
