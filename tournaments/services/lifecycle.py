@@ -10,11 +10,12 @@ from tdmanager.transactions import service
 from .. import signals
 from ..actions import Action
 from ..house import HouseRules
-from ..models import BlindStructure, Clock, Entry, StructureItem, Tournament
+from ..models import BlindStructure, Clock, Entry, Tournament
 from ..signals import announce
 from . import clockctl
 from .events import Actor, log_event
 from .ledger import lock_tournament
+from .setup import copy_structure
 
 
 class LifecycleError(DomainError):
@@ -78,15 +79,7 @@ def private_structure(t: Tournament) -> BlindStructure:
     st = t.structure
     if not st.is_template and not Tournament.objects.filter(structure=st).exclude(pk=t.pk).exists():
         return st
-    copy = BlindStructure.objects.create(name=f"{t.name} — {st.name}"[:120], description=st.description, is_template=False)
-    StructureItem.objects.bulk_create(
-        StructureItem(structure=copy, position=it.position, kind=it.kind, small_blind=it.small_blind, big_blind=it.big_blind,
-                      ante=it.ante, big_blind_ante=it.big_blind_ante, minutes=it.minutes, color_up=it.color_up, game=it.game,
-                      add_on=it.add_on, resume_seconds_left=it.resume_seconds_left,
-                      removes_denominations=list(it.removes_denominations or []))
-        for it in st.items.order_by("position")
-    )
-    return copy
+    return copy_structure(st, f"{t.name} — {st.name}")  # every column, removed chips too (CLK-09)
 
 
 @service
