@@ -118,6 +118,18 @@ def person(make_person):
 
 
 @pytest.fixture(autouse=True)
+def _default_language():
+    """Each test starts in the project's language: a request in Italian activates Italian for the
+    thread that served it (the test client's), which would otherwise carry into the next test."""
+    from django.conf import settings as django_settings
+    from django.utils import translation
+
+    translation.activate(django_settings.LANGUAGE_CODE)
+    yield
+    translation.activate(django_settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
 def _fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
