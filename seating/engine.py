@@ -909,18 +909,21 @@ def draw_late_seat(
     ``wait_for_button``. If every table is full, the answer opens a new table (the
     product creates it): ``new_table_number`` or the highest number + 1, with ``capacity``
     (default: the largest existing capacity) and a random seat. ``apart`` (SEAT-07): seats
-    at a table where the player's partner sits are left out of the pool unless nothing else
-    is open.
+    at a table where the player's partner sits are left out of the pool; when that empties
+    it, any open seat at another playing table will do; only when none is open does he sit
+    with his partner.
     """
     rng = rng if rng is not None else secrets.SystemRandom()
     if any(player in t.seats.values() for t in tables):
         raise SeatingError("already_seated", f"{player} already has a seat")
     pool = seat_pool(tables, exclude_tables=exclude_tables, break_order=break_order)
     if pool and apart:
-        # SEAT-07: not at a partner's table, when the pool has another seat.
-        partners = _partners(apart).get(player, ())
-        by_number = _tables_by_number(tables)
-        pool = [(t, s) for t, s in pool if not partners & set(by_number[t].seats.values())] or pool
+        # SEAT-07: not at a partner's table: another seat of the pool, else an open seat at
+        # another table (balancing evens it out later), else the pool as it is (flagged).
+        partners = _partners(apart).get(player, set())
+        clear = [(t.number, s) for t in tables if t.seats and not t.locked and not partners & set(t.seats.values())
+                 for s in t.open_seats()]
+        pool = [ts for ts in pool if ts in set(clear)] or clear or pool
     if pool:
         return _draw_from_pool(tables, player, pool, rng)
     size = capacity if capacity is not None else max((t.capacity for t in tables), default=None)

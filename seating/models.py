@@ -168,6 +168,9 @@ class SeatingState(models.Model):
     token = models.CharField(max_length=32, default="")
     bust_seq = models.PositiveIntegerField(default=0)
     group_seq = models.PositiveIntegerField(default=0)
+    # SEAT-07: the tournament may have keep-apart pairs or seats given by hand (read with the
+    # lock, so a tournament without any never looks for them).
+    constraints = models.BooleanField(default=False)
 
 
 class KeepApart(models.Model):

@@ -36,9 +36,13 @@ def _person(value) -> Person:
         raise ValidationFailed("unknown_person", _("No such person.")) from None
 
 
-def _pairs_changed(t: Tournament | None):
+def _pairs_changed(t: Tournament | None, *, added: bool = False):
     """The rooms must read the pairs again: this tournament's (its token renewed under its
-    lock), or for a venue-wide pair every tournament's (their tokens renewed)."""
+    lock), or for a venue-wide pair every tournament's (their tokens renewed). ``added``: the
+    state rows say there are constraints to read (a tournament without any never reads them)."""
+    if added:
+        states = SeatingState.objects.filter(tournament=t) if t is not None else SeatingState.objects.all()
+        states.filter(constraints=False).update(constraints=True)
     if t is not None:
         _t, room = lock(t)
         room.apart = None
@@ -64,7 +68,7 @@ def add_keep_apart(tournament, person_a, person_b, *, actor, reason: str = "", e
     if tournament is not None:
         log_event(tournament, Action.SEATING_KEEP_APART_ADDED, actor, pair=pair.pk, people=[a.pk, b.pk],
                   names=[a.full_name, b.full_name], everywhere=everywhere, reason=reason)
-    _pairs_changed(t)
+    _pairs_changed(t, added=True)
     _flag_if_together(tournament, a, b, actor)
     return pair
 
@@ -122,7 +126,7 @@ def reserve_seat(tournament, entry, table: int, seat: int, *, actor, reason: str
     res, _created = SeatReservation.objects.update_or_create(
         entry=entry, defaults={"tournament": t, "table_number": table, "seat_number": seat, "reason": reason.strip()[:200],
                                "created_by": actor.user})
-    _pairs_changed(t)  # the rooms read the seats given by hand again (balancing passes them over)
+    _pairs_changed(t, added=True)  # the rooms read the seats given by hand again (balancing passes them over)
     log_event(t, Action.SEATING_SEAT_RESERVED, actor, entry=entry.pk, entry_number=entry.number, name=entry.person.full_name,
               table=table, seat=seat, reason=reason.strip())
     return res

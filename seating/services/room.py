@@ -99,6 +99,7 @@ class Room:
         self.group_seq = 0
         self.apart: tuple | None = None  # keep-apart pairs of entries (SEAT-07), read when first needed
         self.fixed: frozenset = frozenset()  # entries in a seat given by hand (SEAT-07), read with the pairs
+        self.constraints = True  # the state row says whether there are any (set with the lock)
         self._reset_changes()
         self._reset_write_back()
 
@@ -396,7 +397,7 @@ def table_from_snapshot(snap: dict) -> engine.Table:
 # What seating reads with the lock: the tournament's own fields, its seating state and its
 # clock, in one statement.
 TOURNAMENT_FIELDS = ("id", "name", "status", "format", "settings", "rule_set", "table_size", "starting_stack")
-STATE_FIELDS = ("seating_state__token", "seating_state__bust_seq", "seating_state__group_seq")
+STATE_FIELDS = ("seating_state__token", "seating_state__bust_seq", "seating_state__group_seq", "seating_state__constraints")
 CLOCK_FIELDS = ("clock__status", "clock__h4h_hand")
 _PK = 2**62 + 12345  # the placeholder a compiled lock statement is written with (no real key)
 
@@ -412,13 +413,15 @@ class StateView:
     token: str
     bust_seq: int
     group_seq: int
+    constraints: bool
 
 
 _lock_statements: dict[str, tuple[str, tuple[int, ...]]] = {}
 # Where each value _locked reads comes from: (model, column); the clock's key tells whether the
 # tournament has a clock row at all.
 _LOCK_COLUMNS = (*(("Tournament", f) for f in TOURNAMENT_FIELDS), ("SeatingState", "token"), ("SeatingState", "bust_seq"),
-                 ("SeatingState", "group_seq"), ("Clock", "id"), ("Clock", "status"), ("Clock", "h4h_hand"))
+                 ("SeatingState", "group_seq"), ("SeatingState", "constraints"), ("Clock", "id"), ("Clock", "status"),
+                 ("Clock", "h4h_hand"))
 
 
 def _lock_statement() -> tuple[str, tuple[int, ...]]:
@@ -472,8 +475,9 @@ def _locked(pk: int) -> tuple[Tournament, StateView, ClockView | None] | None:
     loaded["settings"] = _json(loaded["settings"])
     # from_db takes the values in the model's field order
     t = Tournament.from_db(connection.alias, _MODEL_ORDER, [loaded[f] for f in _MODEL_ORDER])
-    state = StateView(*row[n:n + 3])
-    clock_id, status, h4h = row[n + 3:]
+    token, bust_seq, group_seq, constraints = row[n:n + 4]
+    state = StateView(token, bust_seq, group_seq, bool(constraints))
+    clock_id, status, h4h = row[n + 4:]
     clock = ClockView(status, h4h or 0) if clock_id is not None else None
     return t, state, clock
 
@@ -501,7 +505,10 @@ def lock(tournament) -> tuple[Tournament, Room]:
     if found is None:
         if not Tournament.objects.select_for_update().filter(pk=pk).exists():
             raise Tournament.DoesNotExist(f"tournament {pk} does not exist")
-        SeatingState.objects.get_or_create(tournament_id=pk)
+        # SEAT-07: venue-wide keep-apart pairs apply to a new tournament too.
+        SeatingState.objects.get_or_create(tournament_id=pk, defaults={
+            "constraints": KeepApart.objects.filter(models.Q(tournament_id=pk) | models.Q(tournament__isnull=True)).exists()
+            or SeatReservation.objects.filter(tournament_id=pk).exists()})
         found = _locked(pk)
     t, state, clock = found
     t._seating_clock = clock
@@ -509,6 +516,7 @@ def lock(tournament) -> tuple[Tournament, Room]:
     if room is None or not state.token or room.token != state.token:
         room = load_room(pk, state.token)
     room.bust_seq, room.group_seq = state.bust_seq, state.group_seq
+    room.constraints = state.constraints  # no pair and no seat given by hand: nothing to read (SEAT-07)
     room._reset_changes()
     room._reset_write_back()
     return t, room
@@ -555,6 +563,8 @@ def apart_of(room: Room) -> tuple:
     undo is still kept apart. ``room.fixed`` (the entries in a seat given by hand) is read
     with them.
     """
+    if room.apart is None and not room.constraints:
+        room.apart, room.fixed = (), frozenset()
     if room.apart is None:
         tid = room.tournament_id
         people = list(KeepApart.objects.filter(models.Q(tournament_id=tid) | models.Q(tournament__isnull=True))

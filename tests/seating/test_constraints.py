@@ -191,3 +191,18 @@ def test_a_pair_added_while_they_sit_together_is_flagged_at_once(started, actor)
     services.add_keep_apart(t, a.person, b.person, actor=actor, reason="partners")
     flag = TournamentEvent.objects.get(tournament=t, action="seating.keep_apart.unmet")
     assert flag.payload["pairs"] == [{"table": 1, "entries": sorted([a.pk, b.pk])}]
+
+
+def test_a_venue_wide_pair_added_while_a_tournament_runs_steers_its_next_late_seat(started, actor):
+    t = started(18, table_size=10)  # 9 + 9, no constraint yet: the room never looked for any
+    a = Entry.objects.filter(tournament=t).order_by("number").first()
+    services.record_bust(t, [e for e in seat_map(t)[table_of(t, a.pk)].values() if e != a.pk][:1], actor=actor)  # 8 v 9
+    late = add_entries(t, 1)[0]
+    services.add_keep_apart(None, late.person, a.person, actor=actor, reason="partners", everywhere=True)
+    services.seat_new_entry(t, late, actor)  # the pool is a's table (the shortest): not for his partner
+    assert table_of(t, late.pk) != table_of(t, a.pk)
+    assert sorted(len(s) for s in seat_map(t).values()) == [8, 10]  # balancing evens it out: a proposal
+    move = PendingMove.objects.get(tournament=t, status=PendingMove.PROPOSED)
+    assert move.to_table == table_of(t, a.pk)
+    flagged = TournamentEvent.objects.filter(tournament=t, action="seating.keep_apart.unmet").exists()
+    assert flagged == (move.entry_id == late.pk)  # only if the rule's mover is his partner, and then it says so
