@@ -6,7 +6,7 @@ import re
 import pytest
 
 from seating.models import KeepApart, ManualDraw, SeatReservation
-from tournaments.models import TournamentEvent
+from tournaments.models import Entry, TournamentEvent
 from tournaments.services import lifecycle
 
 from .test_manual_draws import broken_table_three
@@ -118,3 +118,19 @@ def test_the_seat_cards_print_as_a_pdf_one_card_a_page_or_a4_sheets(client, make
     assert sheets.status_code == 200 and sheets.content.startswith(b"%PDF")
     assert re.findall(rb"/Count (\d+)", sheets.content) == [b"2"]  # 20 cards: two sheets of 18
     assert re.findall(rb"/Count (\d+)", slips.content) == [b"20"]  # one card a page
+
+
+def test_the_floor_enters_a_break_on_the_manual_draw_page(client, make_tournament, actor, floor_user):
+    t, at3 = broken_table_three(make_tournament, actor)
+    page = f"/tournaments/{t.pk}/tables/manual-draw/"
+    client.force_login(floor_user)
+    body = client.get(page).content.decode()
+    assert "Table 3 breaks: seat cards (step 1) and high cards (step 2)" in body and 'name="card"' in body
+    brk = ManualDraw.objects.get(tournament=t, kind=ManualDraw.BREAK)
+    numbers = dict(Entry.objects.filter(pk__in=at3[3:]).values_list("pk", "number"))
+    for entry, (table, seat), card in zip(at3[3:], brk.cards, ["9h", "Jd", "4c"]):
+        r = client.post(page, {"op": "enter", "entry_number": numbers[entry], "table": table, "seat": seat, "card": card}, follow=True)
+    assert "the draw is applied" in r.content.decode()
+    assert 3 not in seat_map(t)
+    r = client.post(page, {"op": "enter", "entry_number": numbers[at3[3]], "table": 1, "seat": 1, "card": "AS"}, follow=True)
+    assert "no card to draw" in r.content.decode()
