@@ -22,6 +22,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tdmanager.formatting import money as fmt_money
 from tdmanager.money import ZERO
 from tournaments import selectors as tsel
 from tournaments.house import HouseRules
@@ -394,7 +395,7 @@ def slip_lines(payment: PrizePayment) -> list[tuple[str, str]]:
     lines = [(_("Payout slip"), f"#{c['row'].receipt_number}" if c["row"] else f"P{payment.pk}"),
              (_("Date"), c["created"].strftime("%d/%m/%Y %H:%M:%S")), (_("Tournament"), c["t"].name),
              (_("Winner"), c["person"].full_name), (_("Entry"), f"#{c['entry'].number}"), (_("Place"), str(payment.place or "")),
-             (_("Prize"), str(c["kind"])), (_("Amount"), f"{payment.amount} {c['currency']}")]
+             (_("Prize"), str(c["kind"])), (_("Amount"), fmt_money(payment.amount, c["currency"]))]
     if payment.source == sel.FORFEIT_SOURCE:
         lines.append((_("For"), _("a prize forfeited by an elimination without prize (PEN-07)")))
     if c["method"]:

@@ -66,7 +66,7 @@ def test_sold_at_the_desk_claimed_on_the_floor_paid_with_a_slip(browser_page, ma
         answer_dialog(page, "TR-77")
     slip = popup_info.value
     slip.wait_for_load_state()
-    expect(slip.locator("body")).to_contain_text("1005.00")
+    expect(slip.locator("body")).to_contain_text("1,005.00")
     slip.screenshot(path=str(ARTIFACTS / "jackpot-slip.png"))
     expect(page.locator("#jackpot-msg.ok")).to_contain_text("1005.00")
     claim.refresh_from_db()
