@@ -24,7 +24,8 @@ from tournaments.models import Entry, Person, Tournament
 from tournaments.services.events import log_event
 
 from ..models import KeepApart, Seat, SeatingState, SeatReservation
-from .plan import SeatingActionError
+from .moves import move_player
+from .plan import SeatingActionError, settle, with_changes
 from .room import forget, lock
 
 
@@ -104,38 +105,64 @@ def remove_keep_apart(tournament, pair: KeepApart, *, actor, reason: str = ""):
 
 @service
 def reserve_seat(tournament, entry, table: int, seat: int, *, actor, reason: str) -> SeatReservation:
-    """Give an entry a seat by hand (special needs, SEAT-07), out of the draw. Before the
-    seats are drawn: the draw leaves that seat out and seats him there. Once the
-    tournament runs, a seated player is moved there by hand (``move_player``) instead."""
+    """Give an entry a seat by hand (special needs, SEAT-07), out of the draw, with the reason.
+
+    Before the seats are drawn: the draw leaves that seat out and seats him there. Once the
+    tournament runs: a seated player is moved there by hand (``move_player``, with his
+    chips); a player not seated yet finds the seat held for him (locked, so the seat pool
+    never gives it away) and sits there when he is seated. Balancing passes him over.
+    """
     if not reason.strip():
         raise ValidationFailed("reason_required", _("A seat given by hand needs a reason."))
     t, room = lock(tournament)
-    room.release()
     entry = Entry.objects.select_related("person").filter(pk=getattr(entry, "pk", entry), tournament=t).first()
     if entry is None:
+        room.release()
         raise ValidationFailed("unknown_entry", _("No such entry number."))
-    if room.seat_of(entry.pk) is not None:
-        raise SeatingActionError("already_seated", _("This player is seated already: move the player to that seat by hand instead."), status=400)
     if table < 1 or not 1 <= seat <= t.table_size:
+        room.release()
         raise ValidationFailed("bad_seat", _("%(what)s must be a seat from 1 to %(c)s.") % {"what": _("The seat"), "c": t.table_size})
     live = room.table(table)
-    if live is not None and seat in live.seats:
+    if live is not None and seat in live.seats and live.seats[seat] != entry.pk:
+        room.release()
         raise SeatingActionError("seat_taken", _("That seat is taken."), status=400)
     if SeatReservation.objects.filter(tournament=t, table_number=table, seat_number=seat).exclude(entry=entry).exists():
+        room.release()
         raise SeatingActionError("seat_reserved", _("That seat is reserved for another player."), status=400)
     res, _created = SeatReservation.objects.update_or_create(
         entry=entry, defaults={"tournament": t, "table_number": table, "seat_number": seat, "reason": reason.strip()[:200],
                                "created_by": actor.user})
-    _pairs_changed(t, added=True)  # the rooms read the seats given by hand again (balancing passes them over)
-    log_event(t, Action.SEATING_SEAT_RESERVED, actor, entry=entry.pk, entry_number=entry.number, name=entry.person.full_name,
-              table=table, seat=seat, reason=reason.strip())
+    SeatingState.objects.filter(tournament=t).update(constraints=True)
+    room.constraints, room.apart = True, None  # balancing reads the seats given by hand again
+    payload = {"entry": entry.pk, "entry_number": entry.number, "name": entry.person.full_name, "table": table, "seat": seat,
+               "reason": reason.strip()}
+    where = room.seat_of(entry.pk)
+    if live is None or where == (table, seat):
+        log_event(t, Action.SEATING_SEAT_RESERVED, actor, **payload)
+        room.done()
+        return res
+    if where is None:  # held for him until he is seated
+        room.put(with_changes(live, locked_seats=live.locked_seats | {seat}))
+        settle(t, room, actor, Action.SEATING_SEAT_RESERVED, snapshots=False, held=True, **payload)
+        return res
+    log_event(t, Action.SEATING_SEAT_RESERVED, actor, moved=True, **payload)
+    room.done()
+    move_player(t, entry, table, seat, actor=actor, reason=reason.strip())
     return res
 
 
 @service
 def remove_reservation(tournament, reservation: SeatReservation, *, actor, reason: str = ""):
-    t = tournament
+    """The seat goes back into the draw (and, held for a player not seated yet, into the pool)."""
     data = {"entry": reservation.entry_id, "table": reservation.table_number, "seat": reservation.seat_number}
+    t, room = lock(tournament)
     reservation.delete()
+    room.apart = None
+    live = room.table(data["table"])
+    if live is not None and data["seat"] not in live.seats and data["seat"] in live.locked_seats:
+        # The seat was held for a player not seated yet: back in the pool.
+        room.put(with_changes(live, locked_seats=live.locked_seats - {data["seat"]}))
+        settle(t, room, actor, Action.SEATING_SEAT_RESERVATION_REMOVED, snapshots=False, reason=reason, **data)
+        return
     log_event(t, Action.SEATING_SEAT_RESERVATION_REMOVED, actor, reason=reason, **data)
-    _pairs_changed(t)
+    room.done()

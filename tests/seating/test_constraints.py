@@ -206,3 +206,31 @@ def test_a_venue_wide_pair_added_while_a_tournament_runs_steers_its_next_late_se
     assert move.to_table == table_of(t, a.pk)
     flagged = TournamentEvent.objects.filter(tournament=t, action="seating.keep_apart.unmet").exists()
     assert flagged == (move.entry_id == late.pk)  # only if the rule's mover is his partner, and then it says so
+
+
+def test_while_running_a_seat_given_by_hand_moves_a_seated_player_or_is_held_for_a_late_one(started, actor):
+    t = started(16, table_size=10)  # 8 + 8
+    seats = seat_map(t)
+    player = seats[1][min(seats[1])]
+    free = next(s for s in range(1, 11) if s not in seats[2])
+    services.reserve_seat(t, player, 2, free, actor=actor, reason="needs the seat by the aisle")
+    assert seat_map(t)[2][free] == player  # moved there by hand, with his chips
+    assert TournamentEvent.objects.filter(tournament=t, action="seating.player.moved", payload__entry=player).exists()
+    late = add_entries(t, 1)[0]
+    hold = next(s for s in range(1, 11) if s not in seat_map(t)[1])
+    services.reserve_seat(t, late, 1, hold, actor=actor, reason="wheelchair")
+    assert hold in Table.objects.get(tournament=t, number=1).locked_seats  # the pool cannot give it away
+    services.seat_new_entry(t, late, actor)
+    assert seat_map(t)[1][hold] == late.pk
+    assert hold not in Table.objects.get(tournament=t, number=1).locked_seats
+
+
+def test_a_held_seat_goes_back_to_the_pool_when_its_reservation_is_removed(started, actor):
+    t = started(16, table_size=10)
+    late = add_entries(t, 1)[0]
+    hold = next(s for s in range(1, 11) if s not in seat_map(t)[2])
+    res = services.reserve_seat(t, late, 2, hold, actor=actor, reason="hearing aid")
+    assert hold in Table.objects.get(tournament=t, number=2).locked_seats
+    services.remove_reservation(t, res, actor=actor, reason="not needed")
+    assert hold not in Table.objects.get(tournament=t, number=2).locked_seats
+    assert not SeatReservation.objects.exists()
