@@ -8,8 +8,9 @@ without one, to every tournament.
 
 A reserved seat (special needs, TDA 9) is a table and seat the director gives one entry by
 hand, with the reason: it is taken out of the initial draw, and the entry sits there when
-it is seated (``draws``). Once the tournament runs, the director moves a seated player by
-hand (``move_player``) and may lock a seat (``lock_seat``).
+it is seated (``draws``). Once the tournament runs, a seated player is moved there by hand
+and a seat for a player not seated yet is held (locked) until he sits in it. Balancing
+passes over the players in such seats.
 """
 
 from __future__ import annotations
