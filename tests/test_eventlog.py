@@ -107,7 +107,7 @@ def test_penalties_and_busts_read_with_labels_and_names():
 def _bust_sentence_in_english():
     bust = {"busts": [{"entry": 7, "table": 3, "seat": 4, "place": 12}], "before": [{"seats": {}}], "kind": "BUST"}
     assert eventlog.sentence(Action.SEATING_PLAYER_BUSTED.value, bust, actor="flo", entries={7: "Mario Rossi (#31)"}) == \
-        "Flo recorded out: Mario Rossi (#31) (table 3 seat 4) — place 12"
+        "Flo recorded a player out: Mario Rossi (#31) (table 3 seat 4) — place 12"
 
 
 @pytest.mark.django_db

@@ -108,7 +108,7 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.SEATING_MOVES_CONFIRMED: (ngettext_lazy("%(actor)s confirmed %(moves_count)s move", "%(actor)s confirmed %(moves_count)s moves", "count"), "moves"),
     A.SEATING_MOVES_PROPOSED: (ngettext_lazy("Balancing: %(moves_count)s move proposed", "Balancing: %(moves_count)s moves proposed", "count"), "moves"),
     A.SEATING_MOVES_SUPERSEDED: _("Earlier move slips replaced by new ones"),
-    A.SEATING_PLAYER_BUSTED: _("%(actor)s recorded out: %(busts)s"),
+    A.SEATING_PLAYER_BUSTED: (ngettext_lazy("%(actor)s recorded a player out: %(busts)s", "%(actor)s recorded %(count)s players out: %(busts)s", "count"), "busts"),
     A.SEATING_PLAYER_MOVED: _("%(actor)s moved %(name)s from table %(from_table)s seat %(from_seat)s to table %(to_table)s seat %(to_seat)s"),
     A.SEATING_PLAYER_SEATED: _("%(name)s seated at table %(table)s seat %(seat)s"),
     A.SEATING_SEAT_LOCKED: _("%(actor)s locked seat %(seat)s at table %(table)s%(reason_suffix)s"),
