@@ -139,8 +139,8 @@ WITNESSED = (Action.SEATING_DRAW_INITIAL, Action.SEATING_MOVE_CONFIRMED, Action.
 
 def witness_list(t) -> list[dict]:
     """Every draw and move of the tournament with the controller signatures on it."""
-    events = t.events.filter(action__in=[a.value for a in WITNESSED]).prefetch_related("witnesses").order_by("id")
-    return [{"event": e.pk, "action": e.action, "label": e.action_label, "at": e.created_at, "by": e.actor_label,
+    events = event_sentences(t.events.filter(action__in=[a.value for a in WITNESSED]).prefetch_related("witnesses").order_by("id"), t.currency)
+    return [{"event": e.pk, "action": e.action, "label": e.action_label, "sentence": e.sentence, "at": e.created_at, "by": e.actor_label,
              "payload": e.payload, "witnesses": [{"name": w.name, "at": w.created_at} for w in e.witnesses.all()]}
             for e in events]
 
