@@ -252,7 +252,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # Two choice sets are called "method": how a player pays, and how a deal is computed.
-    "ENUM_NAME_OVERRIDES": {"PaymentMethodEnum": "tournaments.models.LedgerRow.METHODS", "DealMethodEnum": "payouts.models.Deal.METHODS"},
+    "ENUM_NAME_OVERRIDES": {"PaymentMethodEnum": "tournaments.models.LedgerRow.METHODS", "LedgerKindEnum": "tournaments.models.LedgerRow.KINDS", "DealMethodEnum": "payouts.models.Deal.METHODS"},
 }
 
 # --- House defaults (each tournament can override; see README "House rules") -----------
