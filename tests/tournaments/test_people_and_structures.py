@@ -59,11 +59,31 @@ def test_a_structure_round_trips_through_json_and_csv(api, director, structure):
     r = client.post("/api/v1/structures/import/", {"file": f, "name": "Copy"}, format="multipart")
     assert r.status_code == 201 and r.data["name"] == "Copy" and len(r.data["items"]) == len(doc["items"])
     csv_text = client.get(f"/api/v1/structures/{structure.pk}/export/", {"format_type": "csv"}).content
-    assert csv_text.splitlines()[0] == b"kind,small_blind,big_blind,ante,big_blind_ante,minutes,color_up,game"
+    assert csv_text.splitlines()[0] == b"kind,small_blind,big_blind,ante,big_blind_ante,minutes,color_up,game,removes_denominations"
     f = io.BytesIO(csv_text)
     f.name = "copy.csv"
     r = client.post("/api/v1/structures/import/", {"file": f}, format="multipart")
     assert r.status_code == 201 and [i["big_blind"] for i in r.data["items"]] == [i["big_blind"] for i in doc["items"]]
+
+
+def test_the_chips_a_break_removes_survive_a_csv_round_trip(api, director):
+    """CLK-09: a break that colours up the 25s says so in the CSV, and the imported copy still
+    knows which chips it removes."""
+    client = api(director)
+    body = {"name": "Colour-up", "items": [
+        {"kind": "LEVEL", "small_blind": 25, "big_blind": 50, "minutes": 20},
+        {"kind": "BREAK", "minutes": 10, "color_up": "25s out", "removes_denominations": [25, 5]},
+        {"kind": "LEVEL", "small_blind": 100, "big_blind": 200, "minutes": 20},
+    ]}
+    r = client.post("/api/v1/structures/", body, format="json")
+    assert r.status_code == 201, r.data
+    csv_text = client.get(f"/api/v1/structures/{r.data['id']}/export/", {"format_type": "csv"}).content.decode()
+    assert csv_text.splitlines()[2].endswith(",5 25")
+    f = io.BytesIO(csv_text.encode())
+    f.name = "copy.csv"
+    copy = client.post("/api/v1/structures/import/", {"file": f, "name": "Copy"}, format="multipart")
+    assert copy.status_code == 201
+    assert [i["removes_denominations"] for i in copy.data["items"]] == [[], [5, 25], []]
 
 
 def test_a_bad_structure_is_refused_with_the_row(api, director):

@@ -16,8 +16,10 @@ from ..models import BlindStructure, StructureItem, Tournament, TournamentChange
 from . import changes
 from .events import Actor, log_event
 
-CSV_FIELDS = ["kind", "small_blind", "big_blind", "ante", "big_blind_ante", "minutes", "color_up", "game"]
-JSON_FIELDS = CSV_FIELDS + ["removes_denominations"]
+# Every column of an item, in files (CLK-09: the chips a break removes travel too; in a CSV cell
+# they are written space-separated, "25 100", and read back by validate_items).
+JSON_FIELDS = ["kind", "small_blind", "big_blind", "ante", "big_blind_ante", "minutes", "color_up", "game", "removes_denominations"]
+CSV_FIELDS = JSON_FIELDS
 
 
 def validate_items(items: list[dict]) -> list[dict]:
@@ -140,7 +142,9 @@ def export_csv(structure: BlindStructure) -> str:
     writer = csv.DictWriter(out, fieldnames=CSV_FIELDS)
     writer.writeheader()
     for it in structure.items.order_by("position"):
-        writer.writerow({f: getattr(it, f) for f in CSV_FIELDS})
+        row = {f: getattr(it, f) for f in CSV_FIELDS}
+        row["removes_denominations"] = " ".join(str(d) for d in it.removes_denominations or ())
+        writer.writerow(row)
     return out.getvalue()
 
 
