@@ -57,28 +57,44 @@ async def live_stream(request, pk: int):
     if not await Tournament.objects.filter(pk=pk).aexists():
         raise Http404
 
+    return await state_stream(request, pk, lambda: build_snapshot(pk))
+
+
+def _frame(state) -> str:
+    text = state if isinstance(state, str) else json.dumps(state, default=str)
+    return f"event: state\ndata: {text}\n\n"
+
+
+async def state_stream(request, tournament_id: int, first, changed=None):
+    """The one live-state stream (Server-Sent Events) of the lobby screens and a player's phone.
+
+    ``first()`` (sync) gives the state now; after every change of the tournament the hub's
+    snapshot text is sent as it is, or, with ``changed``, ``changed(text)`` (sync) gives the
+    state to send (None ends the stream). A comment every ``HEARTBEAT_SECONDS``. Under a WSGI
+    server (the test live server, a plain WSGI deployment), which cannot stream an async
+    iterator, the state is sent once and the browser asked to reconnect, i.e. to poll.
+    """
     if "wsgi.version" in request.META:
-        # A WSGI server (the test live server, a plain WSGI deployment) cannot stream an async
-        # iterator: send the state once and ask the browser to reconnect, i.e. poll.
-        first = await sync_to_async(build_snapshot)(pk)
-        response = HttpResponse(f"retry: 3000\nevent: state\ndata: {json.dumps(first, default=str)}\n\n", content_type="text/event-stream")
+        response = HttpResponse("retry: 3000\n" + _frame(await sync_to_async(first)()), content_type="text/event-stream")
         response["Cache-Control"] = "no-cache"
         return response
 
     async def events():
-        queue = await realtime.hub.connect(pk)
+        queue = await realtime.hub.connect(tournament_id)
         try:
-            first = await sync_to_async(build_snapshot)(pk)
-            yield f"retry: 2000\nevent: state\ndata: {json.dumps(first, default=str)}\n\n"
+            yield "retry: 2000\n" + _frame(await sync_to_async(first)())
             while True:
                 try:
                     text = await asyncio.wait_for(queue.get(), timeout=HEARTBEAT_SECONDS)
                 except TimeoutError:
                     yield f": keep-alive {time.time():.0f}\n\n"
                     continue
-                yield f"event: state\ndata: {text}\n\n"
+                state = text if changed is None else await sync_to_async(changed)(text)
+                if state is None:
+                    return
+                yield _frame(state)
         finally:
-            realtime.hub.disconnect(pk, queue)
+            realtime.hub.disconnect(tournament_id, queue)
 
     response = StreamingHttpResponse(events(), content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"

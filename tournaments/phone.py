@@ -9,24 +9,19 @@ same live stream as the lobby screens (``tdmanager.realtime``): each change's sn
 filtered for the entry before it is sent.
 """
 
-import asyncio
 import io
 import json
-import time
 
 import segno
 from asgiref.sync import sync_to_async
-from django.http import Http404, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 
-from tdmanager import realtime
-
 from . import signals
+from .live import state_stream
 from .models import Entry
 from .snapshot import build_snapshot
-
-HEARTBEAT_SECONDS = 15
 
 #: The keys of the lobby snapshot a player's phone receives (what every lobby screen shows
 #: anyway, without the seat list and the moves of the other players).
@@ -104,36 +99,10 @@ async def phone_stream(request, token: str):
     entry = await sync_to_async(entry_for)(token)
     entry_id, tournament_id = entry.pk, entry.tournament_id
 
-    def frame(state):
-        return f"event: state\ndata: {json.dumps(state, default=str)}\n\n"
-
-    if "wsgi.version" in request.META:
-        # A WSGI server cannot stream: send the state once and let the browser reconnect (poll).
-        first = await sync_to_async(phone_state)(entry_id)
-        response = HttpResponse("retry: 3000\n" + frame(first), content_type="text/event-stream")
-        response["Cache-Control"] = "no-cache"
-        return response
-
-    async def events():
-        queue = await realtime.hub.connect(tournament_id)
+    def changed(text):
         try:
-            first = await sync_to_async(phone_state)(entry_id)
-            yield "retry: 2000\n" + frame(first)
-            while True:
-                try:
-                    text = await asyncio.wait_for(queue.get(), timeout=HEARTBEAT_SECONDS)
-                except TimeoutError:
-                    yield f": keep-alive {time.time():.0f}\n\n"
-                    continue
-                try:
-                    state = await sync_to_async(phone_state)(entry_id, json.loads(text))
-                except Entry.DoesNotExist:
-                    return
-                yield frame(state)
-        finally:
-            realtime.hub.disconnect(tournament_id, queue)
+            return phone_state(entry_id, json.loads(text))
+        except Entry.DoesNotExist:
+            return None  # the entry is gone: end the stream
 
-    response = StreamingHttpResponse(events(), content_type="text/event-stream")
-    response["Cache-Control"] = "no-cache"
-    response["X-Accel-Buffering"] = "no"
-    return response
+    return await state_stream(request, tournament_id, lambda: phone_state(entry_id), changed)
