@@ -94,7 +94,7 @@
     document.dispatchEvent(new CustomEvent("tdm:desk-player", { detail: { person, entries } })); // desk_checkin.js (REG-02)
     return live;
   }
-  window.TDMDesk = { refresh: () => refreshPlayer(), sales: () => refreshDesk(), say, tournament: () => tid() }; // sales: the last sales and the shift
+  window.TDMDesk = { refresh: () => refreshPlayer(), sales: () => refreshDesk(), say, tournament: () => tid(), api }; // sales: the last sales and the shift; api: one idempotency key per form
 
   function currentEntry() {
     return entries.find((e) => e.status === "ACTIVE") || entries.filter((e) => e.status === "BUSTED").slice(-1)[0];

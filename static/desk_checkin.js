@@ -5,23 +5,11 @@
 (function () {
   const T = JSON.parse(document.getElementById("desk-checkin-i18n").textContent);
   const $ = (s) => document.querySelector(s);
-  const csrf = () => (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || "";
-  const keys = new Map(); // one idempotency key per request until it is answered
   let entries = [];
 
-  async function post(path, body) {
-    const form = path + " " + JSON.stringify(body);
-    if (!keys.has(form)) keys.set(form, crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random());
-    const res = await fetch("/api/v1/" + path, {
-      method: "POST", credentials: "same-origin", body: JSON.stringify(body),
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf(), "Accept-Language": document.documentElement.lang,
-                 "Idempotency-Key": keys.get(form) },
-    });
-    let data = null;
-    try { data = await res.json(); } catch (e) { data = { detail: res.statusText }; }
-    if (res.status < 500) keys.delete(form);
-    return { ok: res.ok, status: res.status, data };
-  }
+  // The desk's own API call: one idempotency key per form (this action on this entry), held
+  // until it succeeds, so a click after a lost answer replays what the server did.
+  const post = (path, body) => window.TDMDesk.api(path, { method: "POST", body: JSON.stringify(body), form: path + " " + JSON.stringify(body) });
   const say = (text, ok) => window.TDMDesk.say(text, ok);
   const live = () => entries.find((e) => e.status === "ACTIVE" || e.status === "RESERVED");
   const requiresId = () => { const o = $("#tournament").selectedOptions[0]; return !!(o && o.dataset.requireId); };
