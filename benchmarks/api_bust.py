@@ -1,0 +1,285 @@
+"""Bust players through the HTTP API, one client, sequential; print the time per bust.
+
+    python benchmarks/api_bust.py                        # PostgreSQL database tdm_bench_api_bust on 127.0.0.1 (created if missing)
+    DATABASE_URL=sqlite python benchmarks/api_bust.py    # the embedded SQLite default
+    python benchmarks/api_bust.py --runs 3 --seed 7
+
+The workload of a floor person with a tablet (issue #15): 100 paid entries at 9-max (12 tables),
+all sold through ``/api/v1/cashier/register/``; the tournament started through
+``/api/v1/tournaments/<id>/start/``; then 91 times: one player out (``POST …/busts/``) and
+every move slip that follows — balancing, table break, final table — confirmed one by one
+(``POST …/moves/<id>/confirm/``) until none is open, as the floor does it.
+
+The server is the product's own launcher, ``manage.py serve --no-worker`` (uvicorn with the
+project's ASGI app, and Redis: the one in REDIS_URL, else the embedded one serve starts), so
+every bust is locked, logged and published as in the room.
+
+Figures per bust: the bust request alone, and the bust with the confirmations it needed.
+Baselines of the same run: an authenticated GET of the open slips (``…/moves/``, one
+small query) on the same connection, and the same workload through the seating services
+in-process (``record_bust`` + ``confirm_move``, no HTTP; same house, same choice of players).
+"""
+
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+ENTRIES = 100
+TABLE_SIZE = 9
+BUSTS = 91
+
+
+def pct(values, p):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+
+def prepare_database(url: str | None):
+    if url == "sqlite":
+        os.environ.pop("DATABASE_URL", None)
+        os.environ["TDM_VAR_DIR"] = tempfile.mkdtemp(prefix="tdm-bench-")
+    else:
+        url = url or "postgres://postgres@127.0.0.1:5432/tdm_bench_api_bust"
+        dbname = url.rsplit("/", 1)[1]
+        admin = url.rsplit("/", 1)[0] + "/postgres"
+        import psycopg
+
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)')
+            conn.execute(f'CREATE DATABASE "{dbname}"')
+        os.environ["DATABASE_URL"] = url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tdmanager.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def make_user(name, role):
+    from django.contrib.auth.models import Group, User
+    from rest_framework.authtoken.models import Token
+
+    user = User.objects.create_user(name, password="x")
+    user.groups.add(Group.objects.get_or_create(name=role)[0])
+    return user, Token.objects.create(user=user).key
+
+
+def seed_people():
+    from tournaments.models import Person
+
+    Person.objects.bulk_create(
+        Person(first_name=f"P{i}", last_name=f"Bench{i}", search_text=f"p{i} bench{i}") for i in range(ENTRIES))
+    return list(Person.objects.order_by("id").values_list("id", flat=True))
+
+
+def new_tournament(name):
+    from datetime import timedelta
+    from decimal import Decimal
+
+    from django.utils import timezone
+
+    from tournaments.models import Tournament
+    from tournaments.services.structures import ensure_builtin_structures
+
+    structure = next(s for s in ensure_builtin_structures() if s.name.startswith("Regular"))
+    t = Tournament.objects.create(
+        name=name, start_at=timezone.now() + timedelta(hours=1), buy_in=Decimal("100"), fee=Decimal("10"),
+        starting_stack=30000, table_size=TABLE_SIZE, structure=structure, status=Tournament.REGISTERING, min_players=2,
+    )
+    return t.pk
+
+
+def client(base, token):
+    import httpx
+
+    return httpx.Client(base_url=base, headers={"Authorization": f"Token {token}"}, timeout=30)
+
+
+def ok(r, expected=(200, 201)):
+    if r.status_code not in expected:
+        raise SystemExit(f"{r.request.method} {r.request.url} -> {r.status_code}: {r.text[:500]}")
+    return r.json()
+
+
+def register_and_start(base, cashier_token, director_token, tid, people):
+    """100 paid entries through the cashier API, then the start through the tournament API (the seat draw)."""
+    with client(base, cashier_token) as c:
+        for pid in people:
+            ok(c.post("/api/v1/cashier/register/", json={"tournament": tid, "person": pid, "method": "CASH"},
+                      headers={"Idempotency-Key": str(uuid.uuid4())}))
+    with client(base, director_token) as c:
+        ok(c.post(f"/api/v1/tournaments/{tid}/start/", json={"prestart_report_sent": True}))
+
+
+def entries_by_number(tid):
+    from tournaments.models import Entry
+
+    return dict(Entry.objects.filter(tournament_id=tid).values_list("number", "pk"))
+
+
+def choices(seed):
+    """The entry numbers to bust, in order: the same for every run of one seed."""
+    rng = random.Random(seed)
+    alive = list(range(1, ENTRIES + 1))
+    out = []
+    for _ in range(BUSTS):
+        out.append(alive.pop(rng.randrange(len(alive))))
+    return out
+
+
+def http_busts(c, tid, numbers, by_number):
+    """The workload over HTTP; returns [(bust seconds, bust + confirms seconds, confirms)]."""
+    out = []
+    for n in numbers:
+        t0 = time.perf_counter()
+        data = ok(c.post(f"/api/v1/tournaments/{tid}/busts/", json={"entries": [{"entry": by_number[n]}]}))
+        t1 = time.perf_counter()
+        confirms = 0
+        while data["moves"]:
+            data = ok(c.post(f"/api/v1/tournaments/{tid}/moves/{data['moves'][0]['id']}/confirm/", json={}))
+            confirms += 1
+        out.append((t1 - t0, time.perf_counter() - t0, confirms))
+    return out
+
+
+def service_busts(tid, numbers, by_number, user):
+    """The same workload through the seating services in-process (no HTTP, no serializers)."""
+    from seating import services
+    from seating.models import PendingMove
+    from tournaments.services.events import Actor
+
+    actor = Actor(user=user)
+    out = []
+    for n in numbers:
+        t0 = time.perf_counter()
+        res = services.record_bust(tid, [by_number[n]], actor=actor)
+        t1 = time.perf_counter()
+        pending = sorted(s.pk for s in res.slips + res.proposed)
+        confirms = 0
+        while pending:
+            res = services.confirm_move(tid, pending.pop(0), actor=actor)
+            confirms += 1
+            gone = set(res.superseded)
+            pending = sorted({p for p in pending if p not in gone} | {s.pk for s in res.slips + res.proposed})
+        out.append((t1 - t0, time.perf_counter() - t0, confirms))
+    left = PendingMove.objects.filter(tournament_id=tid, status=PendingMove.PROPOSED).count()
+    if left:
+        raise SystemExit(f"in-process run left {left} open slips")
+    return out
+
+
+def line(name, values, total=None):
+    ms = [v * 1000 for v in values]
+    tail = f"  total {total:7.2f} s" if total is not None else ""
+    return (f"  {name:<30} p50 {statistics.median(ms):7.2f} ms  p95 {pct(ms, 95):7.2f} ms  max {max(ms):7.2f} ms"
+            f"  mean {statistics.mean(ms):7.2f} ms{tail}")
+
+
+def wait_until_up(base, proc):
+    import httpx
+
+    for _ in range(600):
+        if proc.poll() is not None:
+            raise SystemExit(f"the server exited with {proc.returncode}")
+        try:
+            if httpx.get(base + "/login/", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.1)
+    raise SystemExit("the server did not answer")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--port", type=int, default=8798)
+    ap.add_argument("--runs", type=int, default=1, help="HTTP runs, each on a new tournament (the in-process baseline runs once)")
+    ap.add_argument("--seed", type=int, default=1, help="which players bust, in which order")
+    ap.add_argument("--database", default=os.getenv("DATABASE_URL"))
+    args = ap.parse_args()
+    prepare_database(args.database)
+    from django.db import connection
+
+    engine = connection.vendor
+    _director, director_token = make_user("bench-director", "director")
+    _cashier, cashier_token = make_user("bench-cashier", "cashier")
+    floor, floor_token = make_user("bench-floor", "floor")
+    people = seed_people()
+    local_tid = new_tournament("Bench in-process")
+    http_tids = [new_tournament(f"Bench HTTP {i + 1}") for i in range(args.runs)]
+    connection.close()
+
+    env = dict(os.environ)
+    server = subprocess.Popen(
+        [sys.executable, "manage.py", "serve", "--no-worker", "--host", "127.0.0.1", "--port", str(args.port)],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{args.port}"
+    try:
+        wait_until_up(base, server)
+        for tid in [local_tid, *http_tids]:
+            register_and_start(base, cashier_token, director_token, tid, people)
+        numbers = choices(args.seed)
+        print(f"database: {engine}; {ENTRIES} entries at {TABLE_SIZE}-max, {BUSTS} busts, one client, sequential; "
+              f"server: manage.py serve --no-worker (Redis: {'REDIS_URL' if os.getenv('REDIS_URL') else 'embedded'})")
+
+        with client(base, floor_token) as c:
+            c.get(f"/api/v1/tournaments/{http_tids[0]}/moves/")  # the connection is open
+            get = []
+            for _ in range(BUSTS):
+                t0 = time.perf_counter()
+                ok(c.get(f"/api/v1/tournaments/{http_tids[0]}/moves/"))
+                get.append(time.perf_counter() - t0)
+        print("baseline: authenticated GET …/moves/ on the same connection")
+        print(line("GET", get))
+
+        t0 = time.perf_counter()
+        local = service_busts(local_tid, numbers, entries_by_number(local_tid), floor)
+        local_wall = time.perf_counter() - t0
+        print(f"baseline: the same busts through the seating services in-process ({sum(x[2] for x in local)} confirmations)")
+        print(line("record_bust", [x[0] for x in local]))
+        print(line("record_bust + confirm_move", [x[1] for x in local], local_wall))
+
+        p50s, p95s = [], []
+        for i, tid in enumerate(http_tids):
+            with client(base, floor_token) as c:
+                c.get(f"/api/v1/tournaments/{tid}/moves/")
+                t0 = time.perf_counter()
+                res = http_busts(c, tid, numbers, entries_by_number(tid))
+                wall = time.perf_counter() - t0
+            total = [x[1] for x in res]
+            p50s.append(statistics.median(total))
+            p95s.append(pct(total, 95))
+            breaks = sum(1 for x in res if x[2] > 1)
+            print(f"HTTP run {i + 1}: {sum(x[2] for x in res)} confirmations ({breaks} busts with more than one)")
+            print(line("POST busts/", [x[0] for x in res]))
+            print(line("bust + confirm its moves", total, wall))
+            worst = max(res, key=lambda x: x[1])
+            print(f"  slowest: {worst[1] * 1000:.1f} ms with {worst[2]} confirmations")
+        p50, p95 = statistics.median(p50s), statistics.median(p95s)
+        verdict = "met" if p50 <= 0.008 and p95 <= 0.040 else "NOT met"
+        print(f"per bust (median of runs): p50 {p50 * 1000:.2f} ms (target <= 8), p95 {p95 * 1000:.2f} ms (target <= 40): {verdict}; "
+              f"p50 / GET p50 {p50 / statistics.median(get):.1f}x; "
+              f"HTTP / in-process p50 {p50 / statistics.median([x[1] for x in local]):.1f}x")
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+if __name__ == "__main__":
+    main()
