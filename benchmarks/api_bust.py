@@ -79,8 +79,7 @@ def make_user(name, role):
 def seed_people():
     from tournaments.models import Person
 
-    Person.objects.bulk_create(
-        Person(first_name=f"P{i}", last_name=f"Bench{i}", search_text=f"p{i} bench{i}") for i in range(ENTRIES))
+    Person.objects.bulk_create(Person(first_name=f"P{i}", last_name=f"Bench{i}", search_text=f"p{i} bench{i}") for i in range(ENTRIES))
     return list(Person.objects.order_by("id").values_list("id", flat=True))
 
 
@@ -95,8 +94,15 @@ def new_tournament(name):
 
     structure = next(s for s in ensure_builtin_structures() if s.name.startswith("Regular"))
     t = Tournament.objects.create(
-        name=name, start_at=timezone.now() + timedelta(hours=1), buy_in=Decimal("100"), fee=Decimal("10"),
-        starting_stack=30000, table_size=TABLE_SIZE, structure=structure, status=Tournament.REGISTERING, min_players=2,
+        name=name,
+        start_at=timezone.now() + timedelta(hours=1),
+        buy_in=Decimal("100"),
+        fee=Decimal("10"),
+        starting_stack=30000,
+        table_size=TABLE_SIZE,
+        structure=structure,
+        status=Tournament.REGISTERING,
+        min_players=2,
     )
     return t.pk
 
@@ -117,8 +123,7 @@ def register_and_start(base, cashier_token, director_token, tid, people):
     """100 paid entries through the cashier API, then the start through the tournament API (the seat draw)."""
     with client(base, cashier_token) as c:
         for pid in people:
-            ok(c.post("/api/v1/cashier/register/", json={"tournament": tid, "person": pid, "method": "CASH"},
-                      headers={"Idempotency-Key": str(uuid.uuid4())}))
+            ok(c.post("/api/v1/cashier/register/", json={"tournament": tid, "person": pid, "method": "CASH"}, headers={"Idempotency-Key": str(uuid.uuid4())}))
     with client(base, director_token) as c:
         ok(c.post(f"/api/v1/tournaments/{tid}/start/", json={"prestart_report_sent": True}))
 
@@ -183,8 +188,7 @@ def service_busts(tid, numbers, by_number, user):
 def line(name, values, total=None):
     ms = [v * 1000 for v in values]
     tail = f"  total {total:7.2f} s" if total is not None else ""
-    return (f"  {name:<30} p50 {statistics.median(ms):7.2f} ms  p95 {pct(ms, 95):7.2f} ms  max {max(ms):7.2f} ms"
-            f"  mean {statistics.mean(ms):7.2f} ms{tail}")
+    return f"  {name:<30} p50 {statistics.median(ms):7.2f} ms  p95 {pct(ms, 95):7.2f} ms  max {max(ms):7.2f} ms  mean {statistics.mean(ms):7.2f} ms{tail}"
 
 
 def wait_until_up(base, proc):
@@ -224,7 +228,9 @@ def main():
     env = dict(os.environ)
     server = subprocess.Popen(
         [sys.executable, "manage.py", "serve", "--no-worker", "--host", "127.0.0.1", "--port", str(args.port)],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
     )
     base = f"http://127.0.0.1:{args.port}"
     try:
@@ -232,8 +238,10 @@ def main():
         for tid in [local_tid, *http_tids]:
             register_and_start(base, cashier_token, director_token, tid, people)
         numbers = choices(args.seed)
-        print(f"database: {engine}; {ENTRIES} entries at {TABLE_SIZE}-max, {BUSTS} busts, one client, sequential; "
-              f"server: manage.py serve --no-worker (Redis: {'REDIS_URL' if os.getenv('REDIS_URL') else 'embedded'})")
+        print(
+            f"database: {engine}; {ENTRIES} entries at {TABLE_SIZE}-max, {BUSTS} busts, one client, sequential; "
+            f"server: manage.py serve --no-worker (Redis: {'REDIS_URL' if os.getenv('REDIS_URL') else 'embedded'})"
+        )
 
         with client(base, floor_token) as c:
             c.get(f"/api/v1/tournaments/{http_tids[0]}/moves/")  # the connection is open
@@ -270,9 +278,11 @@ def main():
             print(f"  slowest: {worst[1] * 1000:.1f} ms with {worst[2]} confirmations")
         p50, p95 = statistics.median(p50s), statistics.median(p95s)
         verdict = "met" if p50 <= 0.008 and p95 <= 0.040 else "NOT met"
-        print(f"per bust (median of runs): p50 {p50 * 1000:.2f} ms (target <= 8), p95 {p95 * 1000:.2f} ms (target <= 40): {verdict}; "
-              f"p50 / GET p50 {p50 / statistics.median(get):.1f}x; "
-              f"HTTP / in-process p50 {p50 / statistics.median([x[1] for x in local]):.1f}x")
+        print(
+            f"per bust (median of runs): p50 {p50 * 1000:.2f} ms (target <= 8), p95 {p95 * 1000:.2f} ms (target <= 40): {verdict}; "
+            f"p50 / GET p50 {p50 / statistics.median(get):.1f}x; "
+            f"HTTP / in-process p50 {p50 / statistics.median([x[1] for x in local]):.1f}x"
+        )
     finally:
         server.terminate()
         try:
