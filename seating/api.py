@@ -4,7 +4,10 @@ Thin views: validate the input, call one service, answer with what changed. Refu
 ``{"code", "detail"}`` with a 4xx status (``tdmanager.errors.DomainError``).
 """
 
+from contextlib import contextmanager
+
 from django.db.models import Q
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -15,6 +18,7 @@ from rest_framework.views import APIView
 from tdmanager.errors import DomainError
 from tdmanager.roles import HasRole
 from tdmanager.schema import OBJECT_LIST
+from tournaments.api import idempotent
 from tournaments.models import Entry, Tournament
 from tournaments.services.events import Actor
 
@@ -89,16 +93,46 @@ def _valid(serializer_class, request):
     return ser.validated_data
 
 
-def outcome_data(t, out) -> dict:
-    """What a floor action changed, for the caller: busts and places, breaks, slips, halts."""
-    data = {"broken": out.broken, "final_table": out.final_table, "halted": out.halted, "moves": selectors.pending_moves(t)}
-    if out.busts:
+def _slips(t, also=()) -> tuple[list[PendingMove], dict[int, PendingMove]]:
+    """The open slips, oldest first, and the slips named in ``also`` (done or not), in one query
+    that reads of the player and of who confirmed only what a slip shows."""
+    related = ("entry__number", "entry__person", "entry__person__first_name", "entry__person__last_name", "done_by__username")
+    qs = (PendingMove.objects.filter(Q(status=PendingMove.PROPOSED) | Q(pk__in=list(also)), tournament=t)
+          .select_related("entry__person", "done_by").only(*[f.name for f in PendingMove._meta.concrete_fields], *related)
+          .order_by("id"))
+    rows = list(qs)
+    return [m for m in rows if m.status == PendingMove.PROPOSED], {m.pk: m for m in rows if m.pk in also}
+
+
+def outcome_data(t, out, confirmed=()) -> dict:
+    """What a floor action changed, for the caller: busts and places, breaks, slips, halts;
+    ``moves``: the slips still open (what the floor has to do next). ``confirmed``: slips
+    confirmed by this call, given back under ``confirmed`` (one query reads them all)."""
+    move_id = out.move.pk if out is not None and out.move is not None else None
+    wanted = {*confirmed, *([move_id] if move_id else [])}
+    pending, named = _slips(t, wanted)
+    data = {"moves": [selectors.move_dict(m) for m in pending]}
+    if out is not None:
+        data.update(broken=out.broken, final_table=out.final_table, halted=out.halted)
+    if out is not None and out.busts:
         data["busts"] = [{"id": b.pk, "entry": b.entry_id, "table": b.table_number, "seat": b.seat_number, "place": b.place,
                           "shared_with": b.shared_with} for b in out.busts]
         data["winner"] = out.winner
-    if out.move is not None:
-        data["move"] = selectors.move_dict(out.move)
+    if move_id:
+        data["move"] = selectors.move_dict(named.get(move_id, out.move))
+    if confirmed:
+        data["confirmed"] = [selectors.move_dict(named[pk]) for pk in confirmed if pk in named]
     return data
+
+
+@contextmanager
+def found():
+    """A tournament or slip named in the URL that does not exist: 404 (the services read them
+    with the lock, so the view does not read them first)."""
+    try:
+        yield
+    except (Tournament.DoesNotExist, PendingMove.DoesNotExist) as exc:
+        raise Http404(str(exc)) from None
 
 
 class SeatingAPIView(APIView):
@@ -143,10 +177,10 @@ class BustsView(SeatingAPIView):
     @extend_schema(request=BustSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, pk):
         d = _valid(BustSerializer, request)
-        t = self.tournament(pk)
-        out = services.record_bust(t, [dict(i) for i in d["entries"]], actor=self.actor(), table=d.get("table"),
-                                   same_hand=d["same_hand"], reason=d["reason"], simultaneous=d["simultaneous"])
-        return Response(outcome_data(t, out), status=201)
+        with found():  # the service locks the tournament: no read of it first
+            out = services.record_bust(pk, [dict(i) for i in d["entries"]], actor=self.actor(), table=d.get("table"),
+                                       same_hand=d["same_hand"], reason=d["reason"], simultaneous=d["simultaneous"])
+        return Response(outcome_data(pk, out), status=201)
 
 
 class SimultaneousBustsView(SeatingAPIView):
@@ -207,16 +241,42 @@ class MoveActionView(SeatingAPIView):
 
     @extend_schema(request=ReasonSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk, move_id, op):
+        if op == "confirm":  # the service reads the tournament and the slip with the lock: no read first
+            with found():
+                out = services.confirm_move(pk, move_id, actor=self.actor())
+            return Response(outcome_data(pk, out))
         t = self.tournament(pk)
         move = get_object_or_404(PendingMove, pk=move_id, tournament=t)
-        if op == "confirm":
-            out = services.confirm_move(t, move, actor=self.actor())
-        elif op == "undo":
+        if op == "undo":
             d = _valid(ReasonSerializer, request)
             out = services.undo_move(t, move, actor=self.actor(), reason=d["reason"])
         else:
             raise DomainError("unknown_action", "Unknown move action.", status=404)
         return Response(outcome_data(t, out))
+
+
+class ConfirmMovesSerializer(serializers.Serializer):
+    moves = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=1, max_length=500,
+                                  help_text="the ids of the open slips to confirm, e.g. every slip of a table break")
+
+
+class ConfirmMovesView(SeatingAPIView):
+    """POST: several move slips are done at once — ``{"moves": [slip ids]}``, e.g. every player
+    of a broken table has sat down. All or nothing: a slip no longer open refuses the whole call
+    (409 ``not_proposed``). Honours an ``Idempotency-Key``: a repeat gets the first answer.
+    Answers ``confirmed`` (the slips, now done) and ``moves`` (those still open)."""
+
+    @extend_schema(request=ConfirmMovesSerializer, responses=OpenApiTypes.OBJECT)
+    def post(self, request, pk):
+        d = _valid(ConfirmMovesSerializer, request)
+        ids = list(dict.fromkeys(d["moves"]))
+
+        def confirm():
+            with found():
+                services.confirm_moves(pk, ids, actor=self.actor())
+            return Response(outcome_data(pk, None, confirmed=ids))
+
+        return idempotent(request, confirm)
 
 
 class TableActionView(SeatingAPIView):

@@ -19,6 +19,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/busts/<int:bust_id>/undo/", api.UndoBustView.as_view(), name="api-seating-bust-undo"),
     path("tournaments/<int:pk>/busts/simultaneous/", api.SimultaneousBustsView.as_view(), name="api-seating-busts-simultaneous"),
     path("tournaments/<int:pk>/moves/", api.MovesView.as_view(), name="api-seating-moves"),
+    path("tournaments/<int:pk>/moves/confirm/", api.ConfirmMovesView.as_view(), name="api-seating-moves-confirm"),
     path("tournaments/<int:pk>/moves/<int:move_id>/<slug:op>/", api.MoveActionView.as_view(), name="api-seating-move-op"),
     path("tournaments/<int:pk>/break-order/", api.BreakOrderView.as_view(), name="api-seating-break-order"),
     path("tournaments/<int:pk>/standings/", api.StandingsView.as_view(), name="api-seating-standings"),

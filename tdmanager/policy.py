@@ -135,6 +135,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "api-seating-busts-simultaneous": {"POST": DF},  # ELM-03: the floor marks busts it cannot order
     "api-seating-moves": {"GET": STAFF_AUDIT, "POST": DF},
     "api-seating-move-op": {"POST": DF},
+    "api-seating-moves-confirm": {"POST": DF},  # several slips done at once (a broken table has sat down)
     "api-seating-break-order": {"POST": DF},
     "api-seating-standings": {"GET": LOBBY_AUDIT},
     "api-seating-draws": {"GET": DF_AUDIT},

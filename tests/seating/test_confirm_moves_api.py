@@ -1,0 +1,122 @@
+"""Busts and move slips through the API as a floor tablet uses them: what each answer carries,
+confirming a broken table's slips at once (``moves/confirm/``), refusals and repeats."""
+
+import pytest
+
+from seating.models import PendingMove
+from tournaments.models import Entry, TournamentEvent
+
+from .test_support import counts, seat_map, started  # noqa: F401 (fixture)
+
+pytestmark = pytest.mark.django_db
+
+
+def url(t, path=""):
+    return f"/api/v1/tournaments/{t.pk}/{path}"
+
+
+def bust_until_break(client, t):
+    """Bust players of the smallest table until a table breaks; the answer of that bust."""
+    for _ in range(20):
+        smallest = min(seat_map(t).items(), key=lambda kv: (len(kv[1]), -kv[0]))[1]
+        r = client.post(url(t, "busts/"), {"entries": [{"entry": next(iter(smallest.values()))}]}, format="json")
+        assert r.status_code == 201, r.content
+        data = r.json()
+        if data["broken"]:
+            return data
+        for m in data["moves"]:  # balancing first, as the floor would
+            assert client.post(url(t, f"moves/{m['id']}/confirm/"), format="json").status_code == 200
+    raise AssertionError("no table broke")
+
+
+def test_a_bust_and_a_confirm_say_what_the_floor_needs(api, started, floor_user):
+    t = started(19)  # 7 + 6 + 6: the first bust at a full table asks for a balancing move, or a break
+    client = api(floor_user)
+    data = bust_until_break(client, t)
+    (gone,) = data["busts"]
+    assert gone["place"] == Entry.objects.get(pk=gone["entry"]).place and gone["table"] and gone["seat"]
+    assert data["broken"] and data["final_table"] is None and "halted" in data
+    slips = data["moves"]
+    assert slips and {m["from_table"] for m in slips} == set(data["broken"])
+    first = slips[0]
+    entry = Entry.objects.select_related("person").get(pk=first["entry"])
+    assert first["player"] == entry.person.full_name and first["entry_number"] == entry.number
+    assert first["status"] == "PROPOSED" and first["kind"] == "BREAK" and first["reason"]
+    assert seat_map(t)[first["to_table"]][first["to_seat"]] == first["entry"]  # a break is applied when drawn: the slip says where
+    r = client.post(url(t, f"moves/{first['id']}/confirm/"), format="json")
+    assert r.status_code == 200
+    done = r.json()
+    assert done["move"]["id"] == first["id"] and done["move"]["status"] == "DONE" and done["move"]["done_by"] == floor_user.username
+    assert done["move"]["player"] == entry.person.full_name
+    assert [m["id"] for m in done["moves"]] == [m["id"] for m in slips[1:]]  # what is left to do
+
+
+def test_unknown_tournament_or_slip_is_404(api, started, floor_user):
+    t = started(12)
+    client = api(floor_user)
+    entry = t.entries.first()
+    r = client.post("/api/v1/tournaments/987654/busts/", {"entries": [{"entry": entry.pk}]}, format="json")
+    assert r.status_code == 404 and r.json()["code"] == "not_found"
+    r = client.post(url(t, "moves/987654/confirm/"), format="json")
+    assert r.status_code == 404 and r.json()["code"] == "not_found"
+    other = started(12)
+    move = PendingMove.objects.create(tournament=other, entry=other.entries.first(), kind=PendingMove.BALANCE, from_table=1, from_seat=1, to_table=2, to_seat=9)
+    r = client.post(url(t, f"moves/{move.pk}/confirm/"), format="json")  # another tournament's slip
+    assert r.status_code == 404 and PendingMove.objects.get(pk=move.pk).status == PendingMove.PROPOSED
+    assert Entry.objects.get(pk=entry.pk).status == Entry.ACTIVE
+
+
+def test_confirming_a_broken_tables_slips_at_once(api, started, floor_user, cashier_user, display_user):
+    t = started(19)
+    client = api(floor_user)
+    data = bust_until_break(client, t)
+    ids = [m["id"] for m in data["moves"] if m["kind"] == "BREAK"]
+    assert len(ids) >= 2
+    for user in (cashier_user, display_user):
+        r = api(user).post(url(t, "moves/confirm/"), {"moves": ids}, format="json")
+        assert r.status_code == 403 and r.json()["code"] == "permission_denied"
+    assert PendingMove.objects.filter(pk__in=ids, status=PendingMove.PROPOSED).count() == len(ids)
+    before = seat_map(t)
+    r = client.post(url(t, "moves/confirm/"), {"moves": ids}, format="json")
+    assert r.status_code == 200, r.content
+    body = r.json()
+    assert sorted(m["id"] for m in body["confirmed"]) == sorted(ids)
+    assert {m["status"] for m in body["confirmed"]} == {"DONE"} and {m["done_by"] for m in body["confirmed"]} == {floor_user.username}
+    assert not {m["id"] for m in body["moves"]} & set(ids)
+    assert seat_map(t) == before  # a break's seats were taken when it was drawn: confirming records they sat down
+    assert TournamentEvent.objects.filter(tournament=t, action="seating.moves.confirmed").count() == 1
+    # A repeat without a key confirms nothing again: refused, as a single confirm is.
+    r = client.post(url(t, "moves/confirm/"), {"moves": ids}, format="json")
+    assert r.status_code == 409 and r.json()["code"] == "not_proposed" and r.json()["detail"]
+
+
+def test_confirm_all_is_all_or_nothing_and_checks_its_input(api, started, floor_user):
+    t = started(19)
+    client = api(floor_user)
+    data = bust_until_break(client, t)
+    ids = [m["id"] for m in data["moves"]]
+    assert client.post(url(t, f"moves/{ids[0]}/confirm/"), format="json").status_code == 200
+    r = client.post(url(t, "moves/confirm/"), {"moves": ids}, format="json")  # one of them is done already
+    assert r.status_code == 409 and r.json()["code"] == "not_proposed"
+    assert PendingMove.objects.filter(pk__in=ids[1:], status=PendingMove.PROPOSED).count() == len(ids) - 1
+    for bad in ({"moves": []}, {"moves": ["x"]}, {}, {"moves": [0]}):
+        r = client.post(url(t, "moves/confirm/"), bad, format="json")
+        assert r.status_code == 400 and r.json()["code"] == "invalid", bad
+    r = client.post("/api/v1/tournaments/987654/moves/confirm/", {"moves": ids[1:]}, format="json")
+    assert r.status_code == 404
+    assert PendingMove.objects.filter(pk__in=ids[1:], status=PendingMove.PROPOSED).count() == len(ids) - 1
+
+
+def test_confirm_all_with_an_idempotency_key_answers_a_repeat_with_the_first_answer(api, started, floor_user):
+    t = started(19)
+    client = api(floor_user)
+    ids = [m["id"] for m in bust_until_break(client, t)["moves"]]
+    key = {"HTTP_IDEMPOTENCY_KEY": "tablet-7-break-1"}
+    first = client.post(url(t, "moves/confirm/"), {"moves": ids}, format="json", **key)
+    assert first.status_code == 200
+    events = TournamentEvent.objects.filter(tournament=t).count()
+    again = client.post(url(t, "moves/confirm/"), {"moves": ids}, format="json", **key)
+    assert again.status_code == 200 and again.json() == first.json() and again["Idempotent-Replay"] == "true"
+    assert TournamentEvent.objects.filter(tournament=t).count() == events  # the repeat changed nothing
+    r = client.post(url(t, "moves/confirm/"), {"moves": ids[:1]}, format="json", **key)  # same key, another body
+    assert r.status_code == 422 and r.json()["code"] == "idempotency_key_mismatch"
