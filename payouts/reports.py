@@ -18,7 +18,7 @@ from __future__ import annotations
 import csv
 import io
 
-from django.db.models import Q
+from django.db.models import Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -42,22 +42,25 @@ def _m(v) -> str:
 def _stub_report(t, rows, title: str) -> dict:
     """Ticket stubs, one per desk row: receipt number, time, entry, player, document, what it
     is and its amounts, with the totals (ROLE-02, REG-05)."""
-    out, prize, fee, total, entries = [], ZERO, ZERO, ZERO, set()
+    out, prize, fee, total, owed, entries = [], ZERO, ZERO, ZERO, ZERO, set()
     for r in rows:
         person = r.person or (r.entry.person if r.entry_id else None)
-        prize, fee, total = prize + r.prize_amount, fee + r.fee_amount, total + r.total
+        prize, fee, total, owed = prize + r.prize_amount, fee + r.fee_amount, total + r.total, owed + r.owed_amount
         if r.entry_id and r.kind in (LedgerRow.BUY_IN, LedgerRow.RE_ENTRY):
             entries.add(r.entry_id)
         out.append([str(r.receipt_number), timezone.localtime(r.created_at).strftime("%d/%m/%Y %H:%M"),
                     str(r.entry.number) if r.entry_id else "", person.full_name if person else "",
                     person.document_id if person else "", str(r.get_kind_display()), _m(r.prize_amount), _m(r.fee_amount),
-                    _m(r.total)])
+                    _m(r.total), _m(r.owed_amount)])
     return {
         "title": title,
-        "columns": [_("Receipt"), _("Time"), _("Entry"), _("Player"), _("Document"), _("Stub"), _("Buy-in"), _("Fee"), _("Amount")],
+        # REG-09: "Owed" is an amount a player owes (a no-show's entry), not money taken: it is
+        # in no cash total; its payment is (a stub of its own, in the fees).
+        "columns": [_("Receipt"), _("Time"), _("Entry"), _("Player"), _("Document"), _("Stub"), _("Buy-in"), _("Fee"), _("Amount"),
+                    _("Owed")],
         "rows": out,
         "totals": [(_("Stubs"), str(len(out))), (_("Entries"), str(len(entries))), (_("Total buy-ins"), _m(prize)),
-                   (_("Total fees"), _m(fee)), (_("Total"), _m(total)),
+                   (_("Total fees"), _m(fee)), (_("Total"), _m(total)), (_("Receivables: still owed"), _m(owed)),
                    (_("Generated"), timezone.localtime().strftime("%d/%m/%Y %H:%M"))],
     }
 
@@ -75,7 +78,7 @@ def prestart(t) -> dict:
         registered += 1
         if not e.ledger.exists():  # a reservation not paid yet: listed, with no stub
             report["rows"].append(["", "", str(e.number), e.person.full_name, e.person.document_id,
-                                   str(e.get_status_display()), _m(ZERO), _m(ZERO), _m(ZERO)])
+                                   str(e.get_status_display()), _m(ZERO), _m(ZERO), _m(ZERO), _m(ZERO)])
     report["totals"].insert(0, (_("Registered"), str(registered)))
     return report
 
@@ -216,6 +219,7 @@ def reconciliation_data(t) -> dict:
         notes.append(_("Satellite prize base GROSS: the fees (%(f)s) are part of the seats' prize pool.") % {"f": _m(got["fee"])})
         fees_to_house, deductions, overlay = ZERO, ZERO, ZERO
     jackpot = sel.jackpot_money(t)  # REG-11: the venue's fund, never this prize pool nor the house fee
+    owed = receivables_money(t)  # REG-09: owed is not money in; what was paid of it is a fee
     money_in_total = got["prize"] + got["fee"] + got["side"] + jackpot["in"]
     if not sources:
         carried = got["prize"]
@@ -264,6 +268,7 @@ def reconciliation_data(t) -> dict:
         (_("Chip-leader prizes of the Day 1 flights"), chip_leaders),
         (_("Overlay added by the house"), overlay),
         (_("Fees kept by the house"), fees_to_house),
+        (_("… of which amounts owed, paid (no-shows, REG-09)"), owed["paid"]),
         (_("Money in not accounted for"), money_in_total - accounted_in),
         (_("Money out: prizes paid"), out["prize"]),
         (_("… of which chip-leader prizes (from the event's pool)"), chip_paid_here),
@@ -277,6 +282,7 @@ def reconciliation_data(t) -> dict:
         (_("… forfeited prizes due to places still to be decided (PEN-07)"), forfeit_pending),
         (_("Difference not explained"), unexplained),
         (_("Side pools: still held"), side_left),
+        (_("Receivables: amounts owed, not yet paid (not money in)"), owed["owed"]),
     ]
     rules = {"HOLD": _("held by the house"), "REDISTRIBUTE": _("shared by the other paid places"),
              "NEXT_PLACE": _("the places below move up one")}
@@ -292,6 +298,14 @@ def reconciliation_data(t) -> dict:
         notes.append(_("The house added an overlay of %(a)s to meet the guarantee.") % {"a": _m(overlay)})
     return {"lines": lines, "notes": notes, "balanced": unexplained == 0 and money_in_total == accounted_in,
             "difference": unexplained, "in_difference": money_in_total - accounted_in}
+
+
+def receivables_money(t) -> dict:
+    """REG-09: what players owe (RECEIVABLE rows, net of waivers and payments) and what they paid
+    of it (SETTLEMENT rows, net of reversals: money in, kept by the house as a fee)."""
+    settled = Q(kind=LedgerRow.SETTLEMENT) | Q(kind=LedgerRow.REVERSAL, reverses__kind=LedgerRow.SETTLEMENT)
+    return {"owed": t.ledger.aggregate(o=Sum("owed_amount"))["o"] or ZERO,
+            "paid": t.ledger.filter(settled).aggregate(f=Sum("fee_amount"))["f"] or ZERO}
 
 
 def reconciliation(t) -> dict:

@@ -31,6 +31,11 @@ def entry_removed(sender, tournament, entry, actor, reason="", **kwargs):
     services.remove_entry(tournament, entry, actor=actor, reason=reason)
 
 
+def entries_forfeited(sender, tournament, entries, actor, reason="", now=None, **kwargs):
+    """REG-09: the no-show deadline passed: the players not arrived are out together, seats freed."""
+    services.forfeit_entries(tournament, entries, actor=actor, reason=reason, now=now)
+
+
 def tournament_started(sender, tournament, actor, **kwargs):
     """The tournament started: draw every paid entry into seats."""
     services.tournament_started(tournament, actor)
@@ -77,6 +82,7 @@ def connect():
     signals.entry_cancelled.connect(entry_cancelled, dispatch_uid="seating.entry_cancelled")
     signals.entry_revival_undone.connect(entry_revival_undone, dispatch_uid="seating.entry_revival_undone")
     signals.entry_removed.connect(entry_removed, dispatch_uid="seating.entry_removed")
+    signals.entries_forfeited.connect(entries_forfeited, dispatch_uid="seating.entries_forfeited")
     signals.tournament_started.connect(tournament_started, dispatch_uid="seating.tournament_started")
     signals.seat_wanted.connect(seat_wanted, dispatch_uid="seating.seat_wanted")
     signals.tables_wanted.connect(tables_wanted, dispatch_uid="seating.tables_wanted")

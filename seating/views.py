@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from tdmanager.errors import DomainError
 from tdmanager.roles import DIRECTOR, has_role
 from tournaments.models import Entry, Tournament
+from tournaments.services import registration
 from tournaments.services.events import Actor
 from tournaments.snapshot import clock_snapshot
 
@@ -109,6 +110,11 @@ def _perform(t, request, done: dict) -> str:
     if op in ("draw", "redraw"):
         services.draw(t, actor=actor, redraw=op == "redraw", reason=reason)
         return _("Seats drawn.")
+    if op in ("not_arrived", "arrived"):  # REG-09: a seated player who never came (or came after all)
+        entry = get_object_or_404(Entry, pk=_int(post.get("entry"), 0), tournament=t)
+        entry = registration.mark_arrival(entry, arrived=op == "arrived", actor=actor, reason=reason)
+        return (_("%(name)s (#%(n)s) marked as arrived.") if op == "arrived" else _("%(name)s (#%(n)s) marked as not arrived.")) % {
+            "name": entry.person.full_name, "n": entry.number}
     raise DomainError("unknown_action", _("Unknown action."), status=400)
 
 

@@ -100,6 +100,9 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "api-no-show": {"POST": DC},  # REG-09
     "api-banned-paid": {"GET": DC},  # REG-05: paid, banned since: the refunds to offer
     "api-receivables": {"GET": STAFF_AUDIT},  # REG-02 / REG-09: what players owe (004 no-shows)
+    "api-arrival": {"POST": STAFF},  # REG-09: a seated player marked not arrived (or arrived), at the table or the desk
+    "api-settle": {"POST": DC},  # REG-09: the desk takes the money of an amount owed
+    "api-owed": {"GET": DC},  # REG-09: what the player picked at the desk still owes
     "api-reenter": {"POST": DC},
     "api-rebuy": {"POST": DC},
     "api-addon": {"POST": DC},
@@ -256,6 +259,7 @@ REVERSIBLE_BY: dict[str, tuple] = {
     "REBUY": DC,
     "ADD_ON": DC,
     "SIDE": DC,
+    "SETTLEMENT": DC,  # REG-09: a payment of an amount owed taken by mistake (waiving the debt itself: director)
     "REFUND": D,
     "PAYOUT": D,
 }

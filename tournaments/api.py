@@ -350,6 +350,24 @@ NoShowView = _cashier_view(
     lambda d, a: Response({"entry": s.EntrySerializer(registration.mark_no_show(d["entry"], actor=a, reason=d["reason"])).data}),
     "A registered player has not arrived (REG-09): the house's no-show policy applies.",
 )
+ArrivalView = _cashier_view(
+    "ArrivalView", s.ArrivalSerializer,
+    lambda d, a: Response({"entry": s.EntrySerializer(registration.mark_arrival(d["entry"], arrived=d["arrived"], actor=a,
+                                                                                reason=d["reason"])).data}),
+    "Mark a seated player as not arrived, or arrived after all (REG-09: under FORFEIT_AT without check-in, "
+    "the players marked not arrived are out at the deadline).",
+)
+
+
+def _settle(d, a):
+    row = get_object_or_404(LedgerRow, receipt_number=d["receipt_number"])
+    return Response(s.LedgerRowSerializer(registration.settle_receivable(row, method=d["method"], actor=a)).data, status=201)
+
+
+SettleView = _cashier_view(
+    "SettleView", s.SettleSerializer, _settle,
+    "The player pays an amount owed (REG-09): a SETTLEMENT ledger row pointing at the RECEIVABLE row, the money taken.",
+)
 ReenterView = _cashier_view(
     "ReenterView", s.SellEntrySerializer,
     lambda d, a: sale_response(cashier.reenter(d["tournament"], d["person"], method=d["method"], actor=a, jackpot=d["jackpot"],
@@ -447,6 +465,18 @@ class ReceivablesView(APIView):
     def get(self, request, pk):
         t = get_object_or_404(Tournament, pk=pk)
         return Response({"receivables": registration.receivables(t)})
+
+
+class OwedView(APIView):
+    """REG-09: what one player (``?person=<id>``) still owes the desk, in every tournament: the
+    RECEIVABLE ledger rows not paid yet (``cashier/settle/`` takes the money)."""
+
+    permission_classes = [HasRole]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request):
+        person = get_object_or_404(Person, pk=query_int(request, "person") or 0)
+        return Response({"person": person.pk, "owed": registration.owed_by(person)})
 
 
 class ShiftView(APIView):

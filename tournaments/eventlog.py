@@ -40,6 +40,12 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.CASHIER_ENTRY_CHECKED_IN: _("%(actor)s checked in %(name)s (entry #%(entry_number)s)"),
     A.CASHIER_ENTRY_NO_SHOW: _("%(actor)s recorded %(entry)s as a no-show"),
     A.CASHIER_ENTRY_PRESENCE: _("%(actor)s changed the presence of %(name)s (entry #%(entry_number)s)%(reason_suffix)s"),
+    A.CASHIER_ENTRY_NOT_ARRIVED: _("%(actor)s marked %(name)s (entry #%(entry_number)s) as not arrived%(reason_suffix)s"),
+    A.CASHIER_ENTRY_ARRIVED: _("%(actor)s marked %(name)s (entry #%(entry_number)s) as arrived"),
+    A.CASHIER_NO_SHOWS_FORFEITED: (ngettext_lazy("End of level %(level)s plus %(minutes)s minutes: %(count)s player not arrived forfeited",
+                                                 "End of level %(level)s plus %(minutes)s minutes: %(count)s players not arrived forfeited",
+                                                 "count"), "entries"),
+    A.CASHIER_RECEIVABLE_SETTLED: _("%(actor)s took %(amount)s from %(name)s for the amount owed of receipt #%(receivable)s (receipt #%(receipt)s)"),
     A.CASHIER_TRANSFER_CLEARED: _("%(actor)s confirmed the bank transfer of %(name)s as cleared (receipt #%(receipt)s)"),
     # --- formats ---
     A.FORMATS_BAGGING_RECORDED: _("%(actor)s recorded the bags: %(bagged_chips)s chips bagged"),
@@ -195,7 +201,7 @@ NUMBER_KEYS = ("hands", "chips", "bagged_chips", "counted_total", "seconds", "pl
 #: Free text a person typed (shown as the ": reason" tail); the engines' own explanations are not.
 HUMAN_REASON = {A.CASHIER_PREREGISTRATION_CANCELLED, A.CASHIER_REFUND_PAID, A.CASHIER_ROW_REVERSED, A.FORMATS_FLIGHT_CLOSED,
                 A.FORMATS_SERIES_TIE_SETTLED, A.PAYOUTS_DEAL_CANCELLED, A.PAYOUTS_TABLE_EDITED, A.PEOPLE_PERSON_BANNED,
-                A.PEOPLE_PERSON_UNBANNED, A.SEATING_BIG_BLIND_SET, A.SEATING_BREAK_ORDER_SET, A.SEATING_BUST_UNDONE, A.CASHIER_ENTRY_PRESENCE,
+                A.PEOPLE_PERSON_UNBANNED, A.SEATING_BIG_BLIND_SET, A.SEATING_BREAK_ORDER_SET, A.SEATING_BUST_UNDONE, A.CASHIER_ENTRY_PRESENCE, A.CASHIER_ENTRY_NOT_ARRIVED,
                 A.SEATING_BUSTS_SIMULTANEOUS, A.SEATING_KEEP_APART_ADDED, A.SEATING_KEEP_APART_REMOVED, A.SEATING_MANUAL_DRAW_OPENED,
                 A.SEATING_MISDEAL_REPORTED, A.SEATING_SEAT_CARD_CLEARED, A.SEATING_SEAT_RESERVATION_REMOVED, A.SEATING_SEAT_RESERVED,
                 A.SEATING_HALT_WAIVED, A.SEATING_SEAT_LOCKED, A.SEATING_TABLE_LOCKED, A.SEATING_TABLE_UNLOCKED,

@@ -104,6 +104,9 @@ class HouseRules:
                                    derived='`"LOSE_GAME"` for MONTEGALDA_004, `"FORFEIT_AT"` for HEADS_UP_001, else `"BLIND_OUT"`')
     no_show_level: int = _setting(1, _int(1, 100), "REG-09", "FORFEIT_AT: the level at whose end an absent player forfeits")
     no_show_grace_minutes: int = _setting(0, _int(0, 240), "REG-09", "FORFEIT_AT: minutes of grace after that level's end")
+    check_in_used: bool = _setting(False, _bool(), "REG-02, REG-09",
+                                   "the desk checks players in: at the FORFEIT_AT deadline a paid entry not checked in has "
+                                   "not arrived (else: the players the floor marked \"not arrived\" on the table map)")
     sng_tables: int = _setting(1, _int(1, 100), "FMT-09", "a sit & go without a field cap seats 10 × this many players")
     require_prestart_report: bool = _setting(None, _bool(), "ROLE-02", "the registered list is sent before the start",
                                              derived="`true` for SANREMO_003, else `false`")

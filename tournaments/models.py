@@ -292,7 +292,7 @@ class Entry(models.Model):
     checked_in_at = models.DateTimeField(_("checked in at"), null=True, blank=True)
     id_checked = models.BooleanField(_("identity document seen"), default=False)
     no_show_at = models.DateTimeField(_("no-show at"), null=True, blank=True)
-    presence = models.CharField(_("presence"), max_length=10, blank=True, default="")
+    presence = models.CharField(_("presence"), max_length=12, blank=True, default="")
     # The player's phone page (receipt QR code): the unguessable token is the only key.
     phone_token = models.CharField(max_length=32, unique=True, editable=False, default=new_phone_token)
 
@@ -315,8 +315,10 @@ class Entry(models.Model):
         (CANCELLED, _("Cancelled")),
         (NO_SHOW, _("No-show")),
     ]
-    ABSENT, WITHDRAWN = "ABSENT", "WITHDRAWN"
-    PRESENCES = [(ABSENT, _("Absent")), (WITHDRAWN, _("Withdrawn"))]
+    # NOT_ARRIVED (REG-09): the floor marked a seated player who has never come to the table
+    # (FORFEIT_AT without check-in: he forfeits at the deadline); ABSENT: he came and is away.
+    ABSENT, WITHDRAWN, NOT_ARRIVED = "ABSENT", "WITHDRAWN", "NOT_ARRIVED"
+    PRESENCES = [(ABSENT, _("Absent")), (WITHDRAWN, _("Withdrawn")), (NOT_ARRIVED, _("Not arrived"))]
     TRANSFER_CHANNEL = "transfer"
 
     def registration_state(self, seated: bool = False) -> str:
@@ -372,6 +374,10 @@ class LedgerRow(AppendOnlyModel):
     BUY_IN, RE_ENTRY, REBUY, ADD_ON, REFUND, PAYOUT, REVERSAL, SIDE = (
         "BUY_IN", "RE_ENTRY", "REBUY", "ADD_ON", "REFUND", "PAYOUT", "REVERSAL", "SIDE",
     )
+    # REG-02 / REG-09: an amount a player owes (a 004 no-show's entry): ``owed_amount`` only, no
+    # money moved (its cash amounts are zero); and the SETTLEMENT of it, a row pointing at it
+    # (``settles``): the money taken (to the house) and ``owed_amount`` negative.
+    RECEIVABLE, SETTLEMENT = "RECEIVABLE", "SETTLEMENT"
     KINDS = [
         (BUY_IN, _("Buy-in")),
         (RE_ENTRY, _("Re-entry")),
@@ -381,6 +387,8 @@ class LedgerRow(AppendOnlyModel):
         (PAYOUT, _("Payout")),
         (REVERSAL, _("Reversal")),
         (SIDE, _("Side pool")),
+        (RECEIVABLE, _("Amount owed")),
+        (SETTLEMENT, _("Amount owed, paid")),
     ]
     CASH, CARD, TRANSFER, CHEQUE, OTHER = "CASH", "CARD", "TRANSFER", "CHEQUE", "OTHER"
     METHODS = [
@@ -415,6 +423,11 @@ class LedgerRow(AppendOnlyModel):
     reverses = models.OneToOneField("self", null=True, blank=True, related_name="reversed_by", on_delete=models.PROTECT)
     reason = models.CharField(max_length=200, blank=True)
     note = models.CharField(max_length=200, blank=True)
+    #: REG-09: owed, not received: + on a RECEIVABLE, − on its SETTLEMENT (and opposite on a
+    #: reversal). Never part of ``total``: no cash, no shift total, no prize pool.
+    owed_amount = models.DecimalField(_("amount owed"), **MONEY, default=Decimal("0"))
+    #: A SETTLEMENT row: the RECEIVABLE row it pays off.
+    settles = models.ForeignKey("self", null=True, blank=True, related_name="settlements", on_delete=models.PROTECT)
 
     class Meta:
         ordering = ["receipt_number"]
@@ -422,7 +435,11 @@ class LedgerRow(AppendOnlyModel):
             models.CheckConstraint(
                 condition=Q(kind="REVERSAL", reverses__isnull=False) | ~Q(kind="REVERSAL"),
                 name="reversal_points_at_a_row",
-            )
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="SETTLEMENT", settles__isnull=False) | ~Q(kind="SETTLEMENT"),
+                name="settlement_points_at_a_receivable",
+            ),
         ]
 
     @property
@@ -783,24 +800,6 @@ class ExchangeRate(AppendOnlyModel):
         ordering = ["date", "currency", "set_at", "id"]
         indexes = [models.Index(fields=["date", "currency", "base_currency"])]
         constraints = [models.CheckConstraint(condition=Q(rate__gt=0), name="exchange_rate_positive")]
-
-
-class Receivable(AppendOnlyModel):
-    """REG-02 / REG-09: money a player owes the desk without having paid it: a 004-style
-    booking that did not show still owes its entry (LOSE_GAME). The desk's register of
-    amounts due, beside the cash ledger (no money moved, so no receipt and no shift total)."""
-
-    tournament = models.ForeignKey(Tournament, related_name="receivables", on_delete=models.PROTECT)
-    entry = models.ForeignKey(Entry, related_name="receivables", on_delete=models.PROTECT)
-    person = models.ForeignKey(Person, related_name="receivables", on_delete=models.PROTECT)
-    amount = models.DecimalField(_("amount owed"), **MONEY, validators=NOT_NEGATIVE)
-    reason = models.CharField(_("reason"), max_length=200)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, related_name="+", on_delete=models.PROTECT)
-    created_at = models.DateTimeField(default=timezone.now)
-
-    class Meta:
-        ordering = ["created_at", "id"]
-        constraints = [models.CheckConstraint(condition=Q(amount__gte=0), name="receivable_amount_not_negative")]
 
 
 class TournamentTemplate(models.Model):

@@ -136,6 +136,7 @@ class LedgerRowSerializer(serializers.ModelSerializer):
     total = serializers.DecimalField(max_digits=13, decimal_places=2, read_only=True)
     cashier_name = serializers.CharField(source="cashier.username", read_only=True, default="")
     reverses_receipt = serializers.IntegerField(source="reverses.receipt_number", read_only=True, default=None, allow_null=True)
+    settles_receipt = serializers.IntegerField(source="settles.receipt_number", read_only=True, default=None, allow_null=True)
     receipt_url = serializers.SerializerMethodField()
     receipt_pdf_url = serializers.SerializerMethodField()
     phone_url = serializers.SerializerMethodField()
@@ -143,7 +144,7 @@ class LedgerRowSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = LedgerRow
-        fields = ["id", "receipt_number", "tournament", "entry", "person", "kind", "prize_amount", "fee_amount", "side_amount", "jackpot_amount", "total", "currency", "tender_currency", "tender_amount", "exchange_rate", "chips", "method", "reference", "payee", "cashier_name", "created_at", "reverses_receipt", "reason", "receipt_url", "receipt_pdf_url", "phone_url"]
+        fields = ["id", "receipt_number", "tournament", "entry", "person", "kind", "prize_amount", "fee_amount", "side_amount", "jackpot_amount", "total", "currency", "tender_currency", "tender_amount", "exchange_rate", "chips", "method", "reference", "payee", "cashier_name", "created_at", "reverses_receipt", "owed_amount", "settles_receipt", "reason", "receipt_url", "receipt_pdf_url", "phone_url"]
 
     def get_phone_url(self, obj) -> str:
         """The player's phone page of the entry sold (the receipt's QR code), "" where none."""
@@ -270,6 +271,21 @@ class PresenceSerializer(serializers.Serializer):
     entry = serializers.PrimaryKeyRelatedField(queryset=Entry.objects.all())
     presence = serializers.ChoiceField(choices=["", "ABSENT", "WITHDRAWN"], allow_blank=True)
     reason = serializers.CharField(max_length=REASON, required=False, allow_blank=True, default="")
+
+
+class ArrivalSerializer(serializers.Serializer):
+    """REG-09: the floor marks a seated player as not arrived (``arrived`` false) or arrived (its undo)."""
+
+    entry = serializers.PrimaryKeyRelatedField(queryset=Entry.objects.all())
+    arrived = serializers.BooleanField()
+    reason = serializers.CharField(max_length=REASON, required=False, allow_blank=True, default="")
+
+
+class SettleSerializer(serializers.Serializer):
+    """REG-09: the player pays an amount owed (the RECEIVABLE row's receipt number)."""
+
+    receipt_number = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
+    method = serializers.ChoiceField(choices=LedgerRow.METHODS, default=LedgerRow.CASH)
 
 
 class NoShowSerializer(serializers.Serializer):

@@ -24,6 +24,10 @@ entry_cancelled = Signal()
 #: A player was removed from play by a penalty (disqualification, PEN-07). ``entry``, ``reason``.
 entry_removed = Signal()
 
+#: REG-09 FORFEIT_AT: at the deadline the players not arrived are out together, at ``now``, in
+#: one bust (their order cannot be told: they share the places, ELM-06). ``entries``, ``reason``, ``now``.
+entries_forfeited = Signal()
+
 #: The tournament started: every paid entry needs a seat.
 tournament_started = Signal()
 

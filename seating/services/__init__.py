@@ -6,7 +6,7 @@ only the rows that changed and logs what it did (``seating.<noun>.<verb>``); see
 for what follows every change (final table, breaks, balancing proposals, halts).
 """
 
-from .busts import mark_simultaneous, recompute_places, record_bust, remove_entry, undo_bust
+from .busts import forfeit_entries, mark_simultaneous, recompute_places, record_bust, remove_entry, undo_bust
 from .constraints import add_keep_apart, remove_keep_apart, remove_reservation, reserve_seat
 from .draws import draw, release_seat, seat_new_entry, tournament_started, undo_revival
 from .manual import clear_card, enter_card, open_draws
@@ -17,7 +17,7 @@ from .undo import undo_bust_and_later
 
 __all__ = [
     "add_keep_apart", "clear_card", "enter_card", "open_draws", "remove_keep_apart", "remove_reservation", "reserve_seat",
-    "House", "Outcome", "SeatingActionError", "confirm_move", "confirm_moves", "draw", "hand_completed", "house", "lock_seat", "lock_table", "misdeal",
+    "forfeit_entries", "House", "Outcome", "SeatingActionError", "confirm_move", "confirm_moves", "draw", "hand_completed", "house", "lock_seat", "lock_table", "misdeal",
     "mark_simultaneous", "move_player", "recompute_places", "record_bust", "release_seat", "remove_entry", "seat_new_entry", "seeded",
     "set_big_blind", "set_break_order", "set_tv_table", "tournament_started", "undo_bust", "undo_bust_and_later", "undo_move", "undo_revival", "waive_halt",
 ]

@@ -220,6 +220,23 @@ def remove_entry(tournament, entry, *, actor, reason: str = "", now=None):
 
 
 @service
+def forfeit_entries(tournament, entries, *, actor, reason: str = "", now=None):
+    """REG-09 FORFEIT_AT: the players who had not arrived by the deadline are out together at
+    ``now`` (removals, ranked by that time). Their order cannot be told, so two or more share
+    their places (ELM-03 / ELM-06; in hand-for-hand the hand's policy ranks them). Their seats
+    are freed and balancing follows, as for any bust. Entries without a seat: nothing."""
+    t, room = lock(tournament)
+    seated = [_entry_id(e) for e in entries if room.seat_of(_entry_id(e)) is not None]
+    room.release()
+    if t.status != Tournament.RUNNING or not seated:
+        return None
+    clock = clock_of(t)
+    h4h = clock is not None and clock.status == Clock.HAND_FOR_HAND
+    return record_bust(t, seated, actor=actor, reason=reason or "no-show", kind=Bust.REMOVED,
+                       simultaneous=len(seated) > 1 and not h4h, now=now)
+
+
+@service
 def undo_bust(tournament, bust, *, actor, reason: str = "", now=None):
     """Undo a recorded bust (a mistake): the players sit again exactly where they sat, the
     tables broken because of it are restored, their slips are cancelled, places recomputed.

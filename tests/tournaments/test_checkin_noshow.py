@@ -9,7 +9,7 @@ import pytest
 from seating import selectors as seating_selectors
 from seating import services as seating
 from tdmanager.errors import DomainError
-from tournaments.models import Entry, LedgerRow, Receivable, Tournament
+from tournaments.models import Entry, LedgerRow, Tournament
 from tournaments.services import cashier, lifecycle, registration
 
 from .helpers import item_index_of_level, run_clock_at
@@ -151,9 +151,9 @@ def test_lose_game_a_004_booking_that_does_not_show_still_owes_the_entry(make_to
     entry = cashier.pre_register(t, person, actor=cashier_actor, channel="email")
     entry = registration.mark_no_show(entry, actor=actor, reason="not here at the first game")
     assert entry.registration_state() == "NO_SHOW" and entry.status == Entry.CANCELLED
-    owed = Receivable.objects.get(entry=entry)
-    assert (owed.amount, owed.person) == (D("110"), person)
-    assert not LedgerRow.objects.filter(entry=entry).exists()  # nothing was paid: the desk's drawer is unchanged
+    owed = LedgerRow.objects.get(entry=entry)  # the amount owed is a ledger row of its own kind, not cash
+    assert (owed.kind, owed.owed_amount, owed.person, owed.total) == (LedgerRow.RECEIVABLE, D("110"), person, D("0"))
+    assert registration.paid_amount(entry) == D("0")  # nothing was paid: the desk's drawer is unchanged
     with pytest.raises(DomainError) as e:
         registration.mark_no_show(entry, actor=actor)
     assert code_of(e) == "already_no_show"
@@ -161,7 +161,7 @@ def test_lose_game_a_004_booking_that_does_not_show_still_owes_the_entry(make_to
 
 def test_a_blind_out_booking_that_does_not_show_owes_nothing(tournament, person, cashier_actor, actor):
     entry = registration.mark_no_show(cashier.pre_register(tournament, person, actor=cashier_actor), actor=actor)
-    assert entry.registration_state() == "NO_SHOW" and not Receivable.objects.exists()
+    assert entry.registration_state() == "NO_SHOW" and not LedgerRow.objects.filter(kind=LedgerRow.RECEIVABLE).exists()
 
 
 def test_forfeit_at_the_end_of_the_level_plus_grace_removes_the_absent_player(make_tournament, make_person, cashier_actor, actor):
@@ -228,7 +228,7 @@ def test_the_api_marks_presence_and_no_shows(make_tournament, make_person, api, 
     entry = desk.post("/api/v1/cashier/preregister/", {"tournament": t.pk, "person": person.pk, "channel": "email"}, format="json").json()["entry"]
     r = desk.post("/api/v1/cashier/no-show/", {"entry": entry["id"], "reason": "never came"}, format="json")
     assert r.status_code == 200 and r.json()["entry"]["registration_state"] == "NO_SHOW"
-    assert Receivable.objects.get(entry_id=entry["id"]).amount == D("110")
+    assert LedgerRow.objects.get(entry_id=entry["id"], kind=LedgerRow.RECEIVABLE).owed_amount == D("110")
     owed = api(director).get(f"/api/v1/tournaments/{t.pk}/receivables/").json()["receivables"]
     assert [(x["name"], x["amount"]) for x in owed] == [(person.full_name, "110.00")]
     playing = cashier.register(t, make_person(), method="CASH", actor=registration.Actor(cashier_user)).entry

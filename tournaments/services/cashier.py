@@ -468,6 +468,8 @@ def reverse(row: LedgerRow, *, reason: str, actor: Actor) -> LedgerRow:
     if actor.user is not None and not policy.may_reverse(user_roles(actor.user), row.kind):
         raise DeskError("reverse_not_allowed", _("Only a role that may record a %(kind)s may reverse it: ask the director.")
                         % {"kind": row.get_kind_display().lower()}, status=403)
+    if row.kind == LedgerRow.RECEIVABLE and row.settlements.filter(reversed_by__isnull=True).exists():
+        raise DeskError("reverse_settlement_first", _("This amount owed has been paid: reverse its payment first."))
     entry = row.entry
     if entry is not None and row.kind in SALE_KINDS:
         entry = Entry.objects.get(pk=entry.pk)
@@ -488,7 +490,7 @@ def reverse(row: LedgerRow, *, reason: str, actor: Actor) -> LedgerRow:
     rev = write_row(
         t, kind=LedgerRow.REVERSAL, entry=row.entry, person=row.person, prize=-row.prize_amount, fee=-row.fee_amount,
         side=-row.side_amount, jackpot=-row.jackpot_amount, chips=-row.chips, method=row.method, actor=actor, reason=reason.strip(), reverses=row,
-        tender=fees.Tender(row.tender_currency, row.exchange_rate) if row.tender_currency else None,
+        tender=fees.Tender(row.tender_currency, row.exchange_rate) if row.tender_currency else None, owed=-row.owed_amount,
     )
     log_event(t, Action.CASHIER_ROW_REVERSED, actor, receipt=row.receipt_number, reversal=rev.receipt_number, amount=str(rev.total), reason=reason)
     return rev
@@ -619,7 +621,9 @@ def set_exchange_rate(currency: str, rate, *, actor: Actor, day=None, base: str 
 def shift_totals(user, *, since=None):
     """The cashier's running totals since ``since`` (default: today): money in and out by method."""
     since = since or timezone.localtime().replace(hour=0, minute=0, second=0, microsecond=0)
-    rows = LedgerRow.objects.filter(cashier=user, created_at__gte=since)
+    # REG-09: an amount owed (and its reversal) moved no money: not in the drawer. Its payment is.
+    rows = (LedgerRow.objects.filter(cashier=user, created_at__gte=since).exclude(kind=LedgerRow.RECEIVABLE)
+            .exclude(kind=LedgerRow.REVERSAL, reverses__kind=LedgerRow.RECEIVABLE))
     by_method = []
     for m in rows.values("method").annotate(
         n=Count("id"), prize=Sum("prize_amount"), fee=Sum("fee_amount"), side=Sum("side_amount"), jackpot=Sum("jackpot_amount"),

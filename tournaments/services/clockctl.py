@@ -259,10 +259,34 @@ def advance_clock(tournament_id: int, *, expected_version: int | None = None, no
     """Roll the clock over every item that has ended; True if the row changed.
 
     Called by the versioned countdown task (``expected_version``: a stale task does nothing)
-    and by the beat sweep (no version: it recovers any missed transition).
+    and by the beat sweep (no version: it recovers any missed transition). After a level
+    change, the REG-09 no-show deadline it may have reached is applied (:func:`apply_no_show_deadline`).
     """
     now = now or timezone.now()
     actor = actor or Actor(None, "celery")
+    changed = _advance(tournament_id, expected_version, now, actor)
+    if changed:
+        apply_no_show_deadline(tournament_id, now=now, actor=actor)
+    return changed
+
+
+def apply_no_show_deadline(tournament_id: int, *, now=None, actor: Actor | None = None) -> bool:
+    """REG-09 FORFEIT_AT by the clock: once the end of the house's level plus the grace has
+    passed on the tournament clock, the players not arrived are out (``registration.forfeit_not_arrived``,
+    its own transaction, after the clock's: once per tournament). True if it ran now."""
+    from . import registration
+
+    t = Tournament.objects.filter(pk=tournament_id).first()
+    if t is None or not registration.forfeit_pending(t):
+        return False
+    try:
+        return registration.forfeit_not_arrived(t, actor=actor or Actor(None, "celery"), now=now) is not None
+    except DomainError:
+        log.exception("the no-show deadline of tournament %s could not be applied", tournament_id)
+        return False
+
+
+def _advance(tournament_id: int, expected_version: int | None, now, actor: Actor) -> bool:
     with transaction.atomic():
         try:
             clock = Clock.objects.select_for_update().select_related("tournament").get(tournament_id=tournament_id)
@@ -322,6 +346,13 @@ def sweep(now=None) -> int:
     soon = Clock.objects.filter(status=Clock.RUNNING, ends_at__gt=now, ends_at__lte=now + timedelta(seconds=ARM_WINDOW_SECONDS))
     for clock in soon.select_related("tournament"):
         arm(clock.tournament_id, engine_state(clock), structure_items(clock.tournament), now)
+    # REG-09: a no-show deadline with grace falls inside a level (no transition arms it), and a
+    # deadline missed while no worker ran is applied here; each tournament's runs once.
+    running = (Clock.objects.filter(status__in=(Clock.RUNNING, Clock.PAUSED, Clock.HAND_FOR_HAND), tournament__status=Tournament.RUNNING)
+               .exclude(tournament__events__action=Action.CASHIER_NO_SHOWS_FORFEITED).select_related("tournament"))
+    for clock in running:
+        if HouseRules.of(clock.tournament).no_show_policy == "FORFEIT_AT":
+            apply_no_show_deadline(clock.tournament_id, now=now)
     return changed
 
 

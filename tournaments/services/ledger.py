@@ -50,10 +50,11 @@ def new_entry(t: Tournament, person: Person, *, status: str, pre_registered: boo
 
 
 def write_row(t, *, kind, entry, person, prize, fee, chips, method, actor, side=ZERO, jackpot=ZERO, reason="", reference="", payee="",
-              reverses=None, note="", tender=None):
+              reverses=None, note="", tender=None, owed=ZERO, settles=None):
     """One append-only row with the next receipt number. ``tender`` (``fees.Tender``): the sale
     was paid in a foreign currency (REG-06): the row keeps the currency, the amount tendered for
-    its total and the rate; its amounts stay in the tournament's currency."""
+    its total and the rate; its amounts stay in the tournament's currency. ``owed`` (REG-09): an
+    amount owed, not received (a RECEIVABLE row, its SETTLEMENT pointing at it by ``settles``)."""
     foreign = {}
     if tender is not None:
         total = prize + fee + side + jackpot
@@ -79,6 +80,8 @@ def write_row(t, *, kind, entry, person, prize, fee, chips, method, actor, side=
         reverses=reverses,
         reason=reason,
         note=note,
+        owed_amount=owed,
+        settles=settles,
     )
 
 

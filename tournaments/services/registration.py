@@ -12,6 +12,12 @@ services that read it are unchanged.
 - :func:`set_presence` marks a player ABSENT or WITHDRAWN: neither eliminates (ELM-05); the entry
   is out only when the floor records a zero stack (a normal bust, with its time and place).
 - :func:`mark_no_show` applies the house's ``no_show_policy`` to a player who never arrived.
+- :func:`mark_arrival`: the floor marks a seated player "not arrived" on the table map (or
+  arrived again, its undo). :func:`forfeit_not_arrived` is the FORFEIT_AT deadline, run by the
+  clock (``clockctl.advance_clock`` and the beat sweep): once the end of ``no_show_level`` plus
+  the grace has passed in clock time, every entry not arrived (:func:`not_arrived`) is out, once.
+- A 004 no-show's entry is owed: a RECEIVABLE ledger row (``owed_amount``, no cash);
+  :func:`settle_receivable` takes the money as a SETTLEMENT row pointing at it.
 """
 
 from decimal import Decimal
@@ -27,11 +33,11 @@ from tdmanager.transactions import service
 from .. import clockview, signals
 from ..actions import Action
 from ..house import HouseRules
-from ..models import Entry, LedgerRow, Receivable, Tournament
+from ..models import Entry, LedgerRow, Tournament
 from ..signals import announce
 from . import cashier
 from .events import Actor, log_event
-from .ledger import lock_tournament
+from .ledger import lock_tournament, write_row
 
 
 class RegistrationError(DomainError):
@@ -104,7 +110,7 @@ def check_in(entry, *, actor: Actor, id_checked: bool = False, now=None) -> Entr
         raise ValidationFailed("id_required", _("Check-in needs the player's identity document (house rules)."))
     entry.checked_in_at, entry.id_checked = now, bool(id_checked)
     fields = ["checked_in_at", "id_checked"]
-    if entry.presence == Entry.ABSENT:  # he has arrived
+    if entry.presence in (Entry.ABSENT, Entry.NOT_ARRIVED):  # he has arrived
         entry.presence = ""
         fields.append("presence")
     entry.save(update_fields=fields)
@@ -167,9 +173,9 @@ def mark_no_show(entry, *, actor: Actor, reason: str = "", now=None) -> Entry:
         entry.save(update_fields=["status", "no_show_at"])
         if policy == "LOSE_GAME":
             owed = t.buy_in + t.fee
-            Receivable.objects.create(tournament=t, entry=entry, person=entry.person, amount=owed, created_by=actor.user,
-                                      reason=_("No-show: the entry is still owed (REG-02, 004)"), created_at=now)
-            payload["owed"] = str(owed)
+            row = write_row(t, kind=LedgerRow.RECEIVABLE, entry=entry, person=entry.person, prize=ZERO, fee=ZERO, chips=0,
+                            method=LedgerRow.OTHER, actor=actor, owed=owed, reason=_("No-show: the entry is still owed (REG-02, 004)"))
+            payload.update(owed=str(owed), receivable=row.receipt_number)
         log_event(t, Action.CASHIER_ENTRY_NO_SHOW, actor, **payload)
         return entry
     if entry.status != Entry.ACTIVE:
@@ -203,8 +209,154 @@ def banned_paid_entries(t: Tournament) -> list[dict]:
     return out
 
 
+# --- REG-09 FORFEIT_AT: players not arrived, out at the deadline, by the clock ----------------
+
+
+@service
+def mark_arrival(entry, *, arrived: bool, actor: Actor, reason: str = "") -> Entry:
+    """REG-09: the floor marks a seated player as not arrived (he has never come to his seat:
+    blinded out, and under FORFEIT_AT without check-in out at the deadline), or as arrived (the
+    mark's undo). A checked-in player has arrived; a player who came and left is ABSENT instead."""
+    t, entry = _locked_entry(entry)
+    if entry.status != Entry.ACTIVE or entry.no_show_at is not None:
+        raise RegistrationError("entry_not_playing", _("This entry is not in the tournament."))
+    if arrived:
+        if entry.presence != Entry.NOT_ARRIVED:
+            raise RegistrationError("not_marked", _("%(name)s is not marked as not arrived.") % {"name": entry.person.full_name})
+        entry.presence, action = "", Action.CASHIER_ENTRY_ARRIVED
+    else:
+        if entry.checked_in_at is not None:
+            raise RegistrationError("checked_in", _("%(name)s has checked in: not a no-show.") % {"name": entry.person.full_name})
+        if entry.presence == Entry.NOT_ARRIVED:
+            raise RegistrationError("already_not_arrived", _("%(name)s is already marked as not arrived.")
+                                    % {"name": entry.person.full_name})
+        if entry.presence:
+            raise RegistrationError("has_arrived", _("%(name)s came and is away (absent or withdrawn): not a no-show.")
+                                    % {"name": entry.person.full_name})
+        entry.presence, action = Entry.NOT_ARRIVED, Action.CASHIER_ENTRY_NOT_ARRIVED
+    entry.save(update_fields=["presence"])
+    log_event(t, action, actor, entry=entry.pk, entry_number=entry.number, name=entry.person.full_name, reason=(reason or "")[:200])
+    return entry
+
+
+def not_arrived(t: Tournament, rules: HouseRules):
+    """REG-09: the entries that have not arrived. With check-in in use (``check_in_used``): paid,
+    playing and not checked in; without it: those the floor marked "not arrived". Never a person
+    banned since he paid (not seated, refunded at the desk) nor an entry already out."""
+    qs = t.entries.filter(status=Entry.ACTIVE, no_show_at__isnull=True).exclude(person__banned=True)
+    if rules.check_in_used:
+        return qs.filter(checked_in_at__isnull=True)
+    return qs.filter(presence=Entry.NOT_ARRIVED)
+
+
+def forfeit_pending(t: Tournament, rules: HouseRules | None = None) -> bool:
+    """True while a FORFEIT_AT tournament has not applied its no-show deadline yet."""
+    rules = rules or HouseRules.of(t)
+    return (rules.no_show_policy == "FORFEIT_AT" and t.status == Tournament.RUNNING
+            and not t.events.filter(action=Action.CASHIER_NO_SHOWS_FORFEITED).exists())
+
+
+@service
+def forfeit_not_arrived(tournament, *, actor: Actor, now=None) -> list[Entry] | None:
+    """REG-09 FORFEIT_AT, driven by the clock: once the end of ``no_show_level`` plus
+    ``no_show_grace_minutes`` of tournament-clock time has passed (a paused clock holds it),
+    every entry not arrived (:func:`not_arrived`) is out at ``now``, no refund: seating records
+    them in one bust (they share the places, their order cannot be told) and frees the seats.
+
+    Runs once per tournament (its event row says it ran): a clock task run twice, the sweep
+    after a restarted worker, or a late payer after the deadline forfeit nobody. Returns the
+    entries forfeited, or None when nothing was due (not FORFEIT_AT, not yet, already done).
+    If nobody at all arrived, nobody is forfeited (the director decides) and the run is logged.
+    """
+    now = now or timezone.now()
+    t = lock_tournament(tournament)
+    rules = HouseRules.of(t)
+    if not forfeit_pending(t, rules) or not forfeit_deadline_passed(t, rules, now):
+        return None
+    entries = list(not_arrived(t, rules).select_related("person").order_by("number"))
+    playing = t.entries.filter(status=Entry.ACTIVE).exclude(person__banned=True).count()
+    payload = {"level": rules.no_show_level, "minutes": rules.no_show_grace_minutes,
+               "by": "check_in" if rules.check_in_used else "floor_mark", "at": now.isoformat()}
+    if entries and len(entries) >= playing:
+        payload["skipped"] = "nobody_arrived"
+        entries = []
+    payload["entries"] = [{"entry": e.pk, "entry_number": e.number, "name": e.person.full_name} for e in entries]
+    for e in entries:
+        e.no_show_at = now
+        if not e.presence:
+            e.presence = Entry.NOT_ARRIVED
+    if entries:
+        Entry.objects.bulk_update(entries, ["no_show_at", "presence"])
+    log_event(t, Action.CASHIER_NO_SHOWS_FORFEITED, actor, **payload)
+    if entries:
+        announce(signals.entries_forfeited, t, actor, entries=entries, reason=_("No-show"), now=now)  # seating: out now
+    return entries
+
+
+# --- REG-02 / REG-09: amounts owed (a 004 no-show's entry), on the ledger ---------------------
+
+
+def owed_left(row: LedgerRow) -> Decimal:
+    """What is still owed on a RECEIVABLE row: its amount, less its settlements, with reversals."""
+    if row.is_reversed:
+        return ZERO
+    paid = ZERO
+    for s in row.settlements.all():
+        if not s.is_reversed:
+            paid += -s.owed_amount
+    return row.owed_amount - paid
+
+
+def _receivable_view(r: LedgerRow) -> dict:
+    standing = [s for s in r.settlements.all() if not s.is_reversed]
+    return {"receipt_number": r.receipt_number, "tournament": r.tournament_id, "tournament_name": r.tournament.name,
+            "entry": r.entry_id, "entry_number": r.entry.number if r.entry_id else None, "person": r.person_id,
+            "name": r.person.full_name if r.person_id else "", "amount": str(r.owed_amount), "owed": str(owed_left(r)),
+            "currency": r.currency, "reason": r.reason, "created_at": r.created_at.isoformat(), "waived": r.is_reversed,
+            "settled_by": [s.receipt_number for s in standing]}
+
+
+def _receivable_rows():
+    return (LedgerRow.objects.filter(kind=LedgerRow.RECEIVABLE)
+            .select_related("tournament", "entry", "person", "reversed_by").prefetch_related("settlements__reversed_by"))
+
+
 def receivables(t: Tournament) -> list[dict]:
-    """REG-02 / REG-09: what players owe the desk for this tournament (a 004 no-show's entry)."""
-    return [{"id": r.pk, "entry": r.entry_id, "entry_number": r.entry.number, "person": r.person_id, "name": r.person.full_name,
-             "amount": str(r.amount), "currency": t.currency, "reason": r.reason, "created_at": r.created_at.isoformat()}
-            for r in t.receivables.select_related("entry", "person").order_by("created_at", "id")]
+    """REG-02 / REG-09: what players owe the desk for this tournament (a 004 no-show's entry):
+    each RECEIVABLE ledger row with what is still owed and the receipts that paid it."""
+    return [_receivable_view(r) for r in _receivable_rows().filter(tournament=t).order_by("receipt_number")]
+
+
+def owed_by(person) -> list[dict]:
+    """What one player still owes, in every tournament (the desk shows it when he is picked)."""
+    rows = _receivable_rows().filter(person=getattr(person, "pk", person)).order_by("receipt_number")
+    return [v for v in (_receivable_view(r) for r in rows) if Decimal(v["owed"]) > 0]
+
+
+def owed_total(t: Tournament) -> Decimal:
+    """REG-09: amounts owed in this tournament not paid yet (receivables, net of waivers and payments)."""
+    return t.ledger.filter(kind__in=(LedgerRow.RECEIVABLE, LedgerRow.SETTLEMENT, LedgerRow.REVERSAL)).aggregate(
+        o=Sum("owed_amount"))["o"] or ZERO
+
+
+@service
+def settle_receivable(row, *, method: str, actor: Actor, now=None) -> LedgerRow:
+    """REG-09: the player pays what he owes: a SETTLEMENT row pointing at the RECEIVABLE row, the
+    money taken (to the house: the field and its prize pool never counted the no-show) and the
+    amount owed brought to zero. Refused when nothing is owed (paid already, or waived)."""
+    cashier.check_method(method)
+    receivable = LedgerRow.objects.get(pk=getattr(row, "pk", row))
+    t = lock_tournament(receivable.tournament_id)
+    receivable = LedgerRow.objects.select_related("entry", "person").get(pk=receivable.pk)
+    if receivable.kind != LedgerRow.RECEIVABLE:
+        raise RegistrationError("not_a_receivable", _("Receipt %(n)s is not an amount owed.") % {"n": receivable.receipt_number})
+    owed = owed_left(receivable)
+    if owed <= ZERO:
+        raise RegistrationError("nothing_owed", _("Nothing is owed on receipt %(n)s any more.") % {"n": receivable.receipt_number})
+    cashier.check_cash_limit(t, owed, method)
+    paid = write_row(t, kind=LedgerRow.SETTLEMENT, entry=receivable.entry, person=receivable.person, prize=ZERO, fee=owed, chips=0,
+                     method=method, actor=actor, owed=-owed, settles=receivable, reason=receivable.reason)
+    name = receivable.person.full_name if receivable.person_id else ""
+    log_event(t, Action.CASHIER_RECEIVABLE_SETTLED, actor, entry=receivable.entry_id, name=name, amount=str(owed), method=method,
+              receipt=paid.receipt_number, receivable=receivable.receipt_number)
+    return paid
