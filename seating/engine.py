@@ -91,6 +91,7 @@ import random
 import secrets
 from collections.abc import Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import NamedTuple
 
 from tournaments import defaults as house_defaults
@@ -115,6 +116,90 @@ SUIT_SYMBOLS = {3: "♠", 2: "♥", 1: "♦", 0: "♣"}
 DECK: tuple[tuple[int, int], ...] = tuple(
     (rank, suit) for rank in range(2, 15) for suit in range(4)
 )
+
+
+class ReasonCode(StrEnum):
+    """Why the engine chose a player or a seat, as a code (BAL-08: every slip says why).
+
+    The engine writes no sentences: a :class:`Reason` carries these codes and their
+    parameters, and the seating app's labels (``seating/labels.py``) turn them into text in
+    the reader's language when a page, a slip or the API shows them. The parameters each
+    code carries are listed beside it.
+    """
+
+    # balancing (BAL-03): who moves
+    MOVER_BB_UNKNOWN = "MOVER_BB_UNKNOWN"  # table, seat
+    MOVER_NEXT_BB = "MOVER_NEXT_BB"  # table, seat
+    MOVER_CURRENT_BB = "MOVER_CURRENT_BB"  # table, seat
+    MOVER_CURRENT_BB_LEFT = "MOVER_CURRENT_BB_LEFT"  # table, left_seat, seat
+    MOVER_BUTTON = "MOVER_BUTTON"  # table, seat
+    MOVER_DEAD_BUTTON = "MOVER_DEAD_BUTTON"  # table, button, seat
+    MOVER_FIXED_SEAT = "MOVER_FIXED_SEAT"  # fixed_seat, seat (SEAT-07: the next player clockwise)
+    # balancing (BAL-04): where to
+    DEST_BB_UNKNOWN = "DEST_BB_UNKNOWN"  # table, seat
+    DEST_ONLY_VACATED_BB = "DEST_ONLY_VACATED_BB"  # table, seat
+    DEST_VACATED_BB = "DEST_VACATED_BB"  # table, seat (single big blind)
+    DEST_BB_NEXT_HAND = "DEST_BB_NEXT_HAND"  # table, seat
+    DEST_BB_IN_HANDS = "DEST_BB_IN_HANDS"  # table, seat, hands
+    DEST_NEAREST_BB = "DEST_NEAREST_BB"  # seat (the coming big blind's)
+    DEST_SAME_POSITION = "DEST_SAME_POSITION"  # hands
+    DEST_WAITS_FOR_BUTTON = "DEST_WAITS_FOR_BUTTON"
+    BALANCE_COUNTS = "BALANCE_COUNTS"  # from_table, from_players, to_table, to_players
+    # breaks and the final table (SEAT-04, BAL-09)
+    BREAK_DRAW = "BREAK_DRAW"  # table, card, rank, of, to_table, to_seat
+    FINAL_TABLE_DRAW = "FINAL_TABLE_DRAW"  # card, rank, of, to_table, to_seat
+    WAIT_FOR_BUTTON = "WAIT_FOR_BUTTON"  # SEAT-05
+    # late seats (SEAT-03)
+    LATE_SEAT_POOL = "LATE_SEAT_POOL"  # open_seats, players, table, seat
+    LATE_NEW_TABLE = "LATE_NEW_TABLE"  # table, capacity, seat
+    BUTTON_UNKNOWN = "BUTTON_UNKNOWN"  # confirm the button before the player is dealt in
+    SEAT_RESERVED = "SEAT_RESERVED"  # table, seat (SEAT-07: a seat given by hand, not drawn)
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """Why, as codes: the first clause (``code`` with ``params``), then further ``notes``.
+
+    A slip reads the clauses in order ("next big blind at table 1 (seat 4); seat 9 at table
+    2 posts the big blind next hand (balancing: ...)"). ``args`` holds the parameters as
+    (name, value) pairs so a reason is hashable like the moves that carry it; values are
+    ints and short strings (a card). :meth:`as_dict` / :meth:`from_dict` give the JSON the
+    services store.
+    """
+
+    code: str
+    args: tuple[tuple[str, int | str], ...] = ()
+    notes: tuple[Reason, ...] = ()
+
+    @property
+    def params(self) -> dict[str, int | str]:
+        return dict(self.args)
+
+    def clauses(self) -> list[Reason]:
+        """Every clause, the first one included, in reading order (notes have no notes)."""
+        return [Reason(self.code, self.args), *self.notes]
+
+    def as_dict(self) -> dict:
+        out: dict = {"code": str(self.code), "params": dict(self.args)}
+        if self.notes:
+            out["notes"] = [{"code": str(n.code), "params": dict(n.args)} for n in self.notes]
+        return out
+
+    @classmethod
+    def from_dict(cls, data) -> Reason | None:
+        """The reason a stored dict describes (None if it is not one)."""
+        if not isinstance(data, dict) or not isinstance(data.get("code"), str):
+            return None
+        notes = tuple(n for n in (cls.from_dict(d) for d in data.get("notes") or ()) if n is not None)
+        params = data.get("params") if isinstance(data.get("params"), dict) else {}
+        return cls(data["code"], tuple(params.items()), notes)
+
+
+def _why(code: ReasonCode, *notes: Reason, **params: int | str) -> Reason:
+    return Reason(code, tuple(params.items()), notes)
+
+
+R = ReasonCode
 
 
 class SeatingError(ValueError):
@@ -213,7 +298,7 @@ class Move:
     from_seat: int
     to_table: int
     to_seat: int
-    reason: str
+    reason: Reason | str  # the engine's own moves carry a Reason; a move by hand, the words typed
     wait_for_button: bool = False  # SEAT-05: not dealt in until the button passes him
     kind: str = BALANCE
     single_big_blind: bool = False  # BAL-04 SINGLE_BB: posts the big blind alone next hand
@@ -261,7 +346,7 @@ class LateSeat:
     player: Hashable
     table: int
     seat: int
-    reason: str
+    reason: Reason
     wait_for_button: bool = False
     opens_new_table: bool = False  # every table is full: the product creates this table
     capacity: int | None = None  # capacity of the new table, when one is opened
@@ -617,12 +702,10 @@ def break_moves(
         zip(ranked, seat_cards, strict=True), 1
     ):
         wait = _waits_for_button(by_table[to_table], to_seat, players_after[to_table])
-        reason = (
-            f"table {number} breaks: the player's card {card} ranks {i} of {len(ranked)}, "
-            f"so the player takes seat card {i}: table {to_table}, seat {to_seat}"
+        reason = _why(
+            R.BREAK_DRAW, *((_why(R.WAIT_FOR_BUTTON),) if wait else ()),
+            table=number, card=card, rank=i, of=len(ranked), to_table=to_table, to_seat=to_seat,
         )
-        if wait:
-            reason += "; the seat lies between the button and the small blind: wait for the button"
         moves.append(
             Move(
                 player,
@@ -710,9 +793,8 @@ def plan_final_table(
     for i, ((player, card), (_, to_seat)) in enumerate(zip(ranked, seat_cards, strict=True), 1):
         from_table, from_seat = origin[player]
         seats[to_seat] = player
-        reason = (
-            f"final table draw: the player's card {card} ranks {i} of {len(ranked)}, "
-            f"so the player takes seat card {i}: table {number}, seat {to_seat}"
+        reason = _why(
+            R.FINAL_TABLE_DRAW, card=card, rank=i, of=len(ranked), to_table=number, to_seat=to_seat
         )
         moves.append(
             Move(
@@ -936,10 +1018,7 @@ def draw_late_seat(
     if number in numbers:
         raise SeatingError("table_exists", f"table {number} already exists")
     seat = rng.randrange(1, size + 1)
-    reason = (
-        f"every table is full: open table {number} ({size} seats); "
-        f"seat {seat} drawn at random; draw the button when the table starts"
-    )
+    reason = _why(R.LATE_NEW_TABLE, table=number, capacity=size, seat=seat)
     return LateSeat(player, number, seat, reason, False, True, size)
 
 
@@ -1183,7 +1262,7 @@ class _Workbench:
 
 class _SeatChoice(NamedTuple):
     seat: int
-    text: str
+    why: tuple[Reason, ...]  # the clauses of the move's reason about the destination
     wait_for_button: bool
     single_big_blind: bool
 
@@ -1197,22 +1276,19 @@ def _balance_move(
     rng: random.Random,
     fixed: Collection[Hashable] = (),
 ) -> Move:
-    from_seat, mover_text = _pick_mover(source, mover_rule)
+    from_seat, mover = _pick_mover(source, mover_rule)
+    notes: list[Reason] = []
     if fixed and source.seats[from_seat] in fixed:
         free = [s for s in _clockwise_from(source, from_seat) if source.seats[s] not in fixed]
         if free:
-            mover_text += (
-                f"; seat {from_seat} was given by hand (special needs), so the next player "
-                f"clockwise moves: seat {free[0]}"
-            )
+            notes.append(_why(R.MOVER_FIXED_SEAT, fixed_seat=from_seat, seat=free[0]))
             from_seat = free[0]
     mover_hands = hands_until_big_blind(source, from_seat)
     choice = _pick_destination_seat(dest, dest_rule, vacated_bb_seat, rng, mover_hands)
-    reason = (
-        f"{mover_text}; {choice.text} "
-        f"(balancing: table {source.number} had {len(source.seats)} players, "
-        f"table {dest.number} had {len(dest.seats)})"
-    )
+    notes.extend(choice.why)
+    notes.append(_why(R.BALANCE_COUNTS, from_table=source.number, from_players=len(source.seats),
+                      to_table=dest.number, to_players=len(dest.seats)))
+    reason = Reason(mover.code, mover.args, tuple(notes))
     return Move(
         source.seats[from_seat],
         source.number,
@@ -1226,34 +1302,27 @@ def _balance_move(
     )
 
 
-def _pick_mover(table: Table, mover_rule: str) -> tuple[int, str]:
-    """BAL-03: the seat of the player who moves, and why, in words."""
+def _pick_mover(table: Table, mover_rule: str) -> tuple[int, Reason]:
+    """BAL-03: the seat of the player who moves, and why (a reason code)."""
     n = table.number
     if table.big_blind_seat is None:
         seat = max(table.seats)
-        return seat, (
-            f"big-blind position unknown at table {n}: moved the player in the highest "
-            f"occupied seat ({seat}) (fallback)"
-        )
+        return seat, _why(R.MOVER_BB_UNKNOWN, table=n, seat=seat)
     positions = next_hand_positions(table)
     if mover_rule == "NEXT_BB":
-        return positions.big_blind, f"next big blind at table {n} (seat {positions.big_blind})"
+        return positions.big_blind, _why(R.MOVER_NEXT_BB, table=n, seat=positions.big_blind)
     if mover_rule == "CURRENT_BB":
         bb = table.big_blind_seat
         if bb in table.seats:
-            return bb, f"big blind of the last hand at table {n} (seat {bb})"
-        return positions.big_blind, (
-            f"the big blind of the last hand at table {n} (seat {bb}) has left: moved the "
-            f"next big blind (seat {positions.big_blind}) instead"
+            return bb, _why(R.MOVER_CURRENT_BB, table=n, seat=bb)
+        return positions.big_blind, _why(
+            R.MOVER_CURRENT_BB_LEFT, table=n, left_seat=bb, seat=positions.big_blind
         )
     button = positions.button
     if button in table.seats:
-        return button, f"button at table {n} (seat {button})"
+        return button, _why(R.MOVER_BUTTON, table=n, seat=button)
     seat = _occupied_before(table.seats, table.capacity, button)
-    return seat, (
-        f"dead button at table {n} (seat {button}): moved seat {seat}, "
-        f"who acts last in the next hand"
-    )
+    return seat, _why(R.MOVER_DEAD_BUTTON, table=n, button=button, seat=seat)
 
 
 def _pick_destination_seat(
@@ -1271,13 +1340,7 @@ def _pick_destination_seat(
     bb = dest.big_blind_seat
     if bb is None:
         seat = rng.choice(open_seats)
-        return _SeatChoice(
-            seat,
-            f"big-blind position unknown at table {n}: seat {seat} drawn at random from the "
-            f"open seats (fallback); confirm the button before the player is dealt in",
-            False,
-            False,
-        )
+        return _SeatChoice(seat, (_why(R.DEST_BB_UNKNOWN, table=n, seat=seat),), False, False)
     capacity = dest.capacity
     players_after = len(dest.seats) + 1
     options = []  # (seat, hands until big blind, waits for button, is the vacated BB seat)
@@ -1289,18 +1352,12 @@ def _pick_destination_seat(
         hands = hands_until_big_blind(dest, seat)
         options.append((seat, hands, _waits_for_button(dest, seat, players_after), False))
     if not options:
-        return _SeatChoice(
-            bb,
-            f"seat {bb} at table {n} is the only open seat and the big blind just left it: "
-            f"the player posts the big blind alone next hand, never the small blind (fallback)",
-            False,
-            True,
-        )
+        return _SeatChoice(bb, (_why(R.DEST_ONLY_VACATED_BB, table=n, seat=bb),), False, True)
 
     def clockwise(seat: int) -> int:
         return (seat - bb) % capacity
 
-    note = ""
+    note: tuple[Reason, ...] = ()
     if dest_rule == "NEAREST_BB":
         target = next_hand_positions(dest).big_blind
 
@@ -1308,14 +1365,14 @@ def _pick_destination_seat(
             distance = min((o[0] - target) % capacity, (target - o[0]) % capacity)
             return (o[2], distance, o[1], o[3], clockwise(o[0]))
 
-        note = f" (the open seat nearest the big blind, seat {target})"
+        note = (_why(R.DEST_NEAREST_BB, seat=target),)
     elif dest_rule == "SAME_RELATIVE_POSITION":
         wanted = mover_hands if mover_hands is not None else 1
 
         def key(o):
             return (o[2], abs(o[1] - wanted), o[1], o[3], clockwise(o[0]))
 
-        note = f" (nearest to the old position: big blind in {wanted} hands)"
+        note = (_why(R.DEST_SAME_POSITION, hands=wanted),)
     else:
 
         def key(o):
@@ -1323,21 +1380,13 @@ def _pick_destination_seat(
 
     seat, hands, wait, vacated = min(options, key=key)
     if vacated:
-        text = (
-            f"seat {seat} at table {n}, which the big blind just left, posts the big blind "
-            f"again next hand (single big blind)"
-        )
+        first = _why(R.DEST_VACATED_BB, table=n, seat=seat)
     elif hands == 1:
-        text = f"seat {seat} at table {n} posts the big blind next hand"
+        first = _why(R.DEST_BB_NEXT_HAND, table=n, seat=seat)
     else:
-        text = f"seat {seat} at table {n} posts the big blind in {hands} hands"
-    text += note
-    if wait:
-        text += (
-            "; it lies between the button and the small blind, so the player waits for the button "
-            "(no other open seat)"
-        )
-    return _SeatChoice(seat, text, wait, vacated)
+        first = _why(R.DEST_BB_IN_HANDS, table=n, seat=seat, hands=hands)
+    why = (first, *note, *((_why(R.DEST_WAITS_FOR_BUTTON),) if wait else ()))
+    return _SeatChoice(seat, why, wait, vacated)
 
 
 def _fill_fewest_first(
@@ -1455,14 +1504,12 @@ def _draw_from_pool(
     number, seat = rng.choice(choices)
     table = by_number[number]
     wait = not clear and _waits_for_button(table, seat, len(table.seats) + 1)
-    reason = (
-        f"seat pool: {len(pool)} open seats at the tables with the fewest players "
-        f"({len(table.seats)}); drew table {number}, seat {seat} at random"
+    notes = (
+        (_why(R.BUTTON_UNKNOWN),) if table.big_blind_seat is None
+        else (_why(R.WAIT_FOR_BUTTON),) if wait else ()
     )
-    if table.big_blind_seat is None:
-        reason += "; big-blind position unknown: confirm the button before the player is dealt in"
-    elif wait:
-        reason += "; the seat lies between the button and the small blind: wait for the button"
+    reason = _why(R.LATE_SEAT_POOL, *notes, open_seats=len(pool), players=len(table.seats),
+                  table=number, seat=seat)
     return LateSeat(player, number, seat, reason, wait)
 
 
@@ -1514,6 +1561,8 @@ __all__ = [
     "FINAL_TABLE",
     "H4H_POLICIES",
     "MOVER_RULES",
+    "Reason",
+    "ReasonCode",
     "TIE_BREAKS",
     "VACATED_BB_SEAT_MODES",
     "BreakDraw",

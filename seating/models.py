@@ -12,6 +12,8 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Entry, Person, Tournament, TournamentEvent
 
+from . import labels
+
 
 class Table(models.Model):
     """One table of a tournament and where its blinds are (POS-01).
@@ -136,7 +138,9 @@ class PendingMove(models.Model):
     from_seat = models.PositiveSmallIntegerField()
     to_table = models.PositiveIntegerField()
     to_seat = models.PositiveSmallIntegerField()
-    reason = models.TextField(blank=True)
+    reason = models.TextField(blank=True, help_text="a move by hand: the words typed (older slips: the engine's English)")
+    reason_data = models.JSONField(null=True, blank=True, help_text="the engine's reason: codes and parameters, put into "
+                                   "words in the reader's language when shown (seating.labels)")
     card = models.CharField(max_length=4, blank=True)
     wait_for_button = models.BooleanField(default=False)
     single_big_blind = models.BooleanField(default=False)
@@ -154,6 +158,16 @@ class PendingMove(models.Model):
     class Meta:
         ordering = ["tournament", "id"]
         indexes = [models.Index(fields=["tournament", "status"])]
+
+    @property
+    def reason_code(self) -> str:
+        """The code of the engine's reason ("" for a move by hand)."""
+        return labels.reason_code(self.reason_data)
+
+    @property
+    def reason_text(self) -> str:
+        """Why, in the active language (the words typed for a move by hand)."""
+        return labels.reason_text(self.reason_data) if self.reason_data else self.reason
 
 
 class SeatingState(models.Model):

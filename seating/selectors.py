@@ -16,7 +16,7 @@ from tournaments.models import Entry, Tournament, TournamentEvent
 from tournaments.selectors import active_penalties, penalty_progress
 from tournaments.snapshot import results as top_places
 
-from . import engine
+from . import engine, labels
 from .models import Bust, KeepApart, ManualDraw, PendingMove, Seat, SeatReservation, Table
 
 
@@ -224,7 +224,7 @@ def move_dict(m: PendingMove) -> dict:
     return {
         "id": m.pk, "entry": m.entry_id, "entry_number": m.entry.number, "player": person.full_name, "kind": m.kind,
         "status": m.status, "applied": m.applied, "from_table": m.from_table, "from_seat": m.from_seat, "to_table": m.to_table,
-        "to_seat": m.to_seat, "reason": m.reason, "card": m.card, "wait_for_button": m.wait_for_button,
+        "to_seat": m.to_seat, "reason": m.reason_text, "reason_code": m.reason_code, "reason_data": m.reason_data, "card": m.card, "wait_for_button": m.wait_for_button,
         "single_big_blind": m.single_big_blind, "created_at": m.created_at.isoformat(),
         "done_at": m.done_at.isoformat() if m.done_at else None,
         "done_by": m.done_by.get_username() if m.done_by_id else None,
@@ -294,9 +294,10 @@ def draw_history(tournament, entry) -> list[dict]:
                             "button_cards": ev.payload.get("button_cards", {}).get(str(table), [])})
     for ev in TournamentEvent.objects.filter(tournament=tournament, action=Action.SEATING_PLAYER_SEATED, payload__entry=entry.pk).order_by("id"):
         out.append({"event": ev, "kind": "late", "table": ev.payload.get("table"), "seat": ev.payload.get("seat"),
-                    "reason": ev.payload.get("reason")})
+                    "reason": labels.reason_text(ev.payload.get("reason")), "reason_code": labels.reason_code(ev.payload.get("reason"))})
     for m in PendingMove.objects.filter(tournament=tournament, entry=entry).select_related("event", "done_by").order_by("id"):
-        item = {"event": m.event, "kind": m.kind.lower(), "move": m, "table": m.to_table, "seat": m.to_seat, "reason": m.reason}
+        item = {"event": m.event, "kind": m.kind.lower(), "move": m, "table": m.to_table, "seat": m.to_seat, "reason": m.reason_text,
+                "reason_code": m.reason_code}
         if m.event and m.event.action in DRAW_ACTIONS:
             item["seat_order"] = m.event.payload.get("seat_order", [])
             item["card_order"] = m.event.payload.get("card_order", [])

@@ -171,7 +171,7 @@ def seat_new_entry(tournament, entry, actor, *, revived: bool = False, now=None)
     if Bust.objects.filter(tournament=t, void="").exists() or revived:
         recompute_places(t)
     return settle(t, room, actor, Action.SEATING_PLAYER_SEATED, now=now, entry=entry.pk, name=entry.person.full_name,
-                  entry_number=entry.number, table=late.table, seat=late.seat, reason=late.reason, new_table=late.opens_new_table,
+                  entry_number=entry.number, table=late.table, seat=late.seat, reason=late.reason.as_dict(), new_table=late.opens_new_table,
                   wait_for_button=late.wait_for_button, revived=revived, rng=RNG_NAME)
 
 
@@ -189,8 +189,8 @@ def _seat_reserved(t, room, actor, entry, held, *, revived=False, now=None):
     if Bust.objects.filter(tournament=t, void="").exists() or revived:
         recompute_places(t)
     return settle(t, room, actor, Action.SEATING_PLAYER_SEATED, now=now, entry=entry.pk, name=entry.person.full_name,
-                  entry_number=entry.number, table=number, seat=seat, reason="reserved seat (SEAT-07)", new_table=False,
-                  wait_for_button=wait, revived=revived, reserved=True)
+                  entry_number=entry.number, table=number, seat=seat, new_table=False, wait_for_button=wait, revived=revived,
+                  reason=engine.Reason(engine.ReasonCode.SEAT_RESERVED, (("table", number), ("seat", seat))).as_dict(), reserved=True)
 
 
 @service

@@ -51,7 +51,8 @@ def confirm_move(tournament, move, *, actor, now=None):
     room.proposals.pop(mv.pk, None)
     mv.applied = True
     out = settle(t, room, actor, Action.SEATING_MOVE_CONFIRMED, now=now, move=mv.pk, entry=mv.entry_id, kind=mv.kind,
-                 from_table=mv.from_table, from_seat=mv.from_seat, to_table=mv.to_table, to_seat=mv.to_seat, reason=mv.reason)
+                 from_table=mv.from_table, from_seat=mv.from_seat, to_table=mv.to_table, to_seat=mv.to_seat,
+                 reason=mv.reason_data or mv.reason)
     mv.done_event = out.event
     mv.save(update_fields=["status", "done_at", "done_by", "applied", "done_event"])
     out.move = mv
@@ -89,7 +90,8 @@ def confirm_moves(tournament, moves, *, actor, now=None) -> int:
 
 
 def _engine_move(mv: PendingMove) -> engine.Move:
-    return engine.Move(mv.entry_id, mv.from_table, mv.from_seat, mv.to_table, mv.to_seat, mv.reason, mv.wait_for_button,
+    reason = engine.Reason.from_dict(mv.reason_data) or mv.reason
+    return engine.Move(mv.entry_id, mv.from_table, mv.from_seat, mv.to_table, mv.to_seat, reason, mv.wait_for_button,
                        mv.kind, mv.single_big_blind, mv.card or None)
 
 

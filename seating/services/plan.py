@@ -62,6 +62,26 @@ ENGINE_MESSAGES = {
     "unknown_setting": gettext_lazy("A seating setting of this tournament is not valid: %(detail)s"),
     "bad_trigger": gettext_lazy("balance_trigger_difference must be at least 2."),
     "reserved_seat_missing": gettext_lazy("A seat given by hand is not at a table the draw opens."),
+    # Every other refusal of the engine, so none reaches a person in the engine's English (issue #14).
+    "already_seated": gettext_lazy("This player already has a seat."),
+    "bad_break_draw": gettext_lazy("Every player of the breaking table needs exactly one seat card."),
+    "bad_capacity": gettext_lazy("The number of seats per table is not valid."),
+    "bad_table_numbers": gettext_lazy("The draw needs more distinct table numbers."),
+    "capacity_needed": gettext_lazy("No table is open: give the number of seats of the new table."),
+    "card_twice": gettext_lazy("Two players cannot hold the same card."),
+    "duplicate_bust": gettext_lazy("A player is recorded out twice."),
+    "duplicate_move": gettext_lazy("A player appears in more than one move."),
+    "duplicate_player": gettext_lazy("A player appears twice in the seat map."),
+    "duplicate_table": gettext_lazy("A table number appears twice."),
+    "no_open_seat": gettext_lazy("That table has no open seat."),
+    "no_players": gettext_lazy("No players are left to seat at the final table."),
+    "player_not_at_seat": gettext_lazy("The seat map has changed: the player is no longer in that seat."),
+    "reserved_twice": gettext_lazy("A seat is given by hand twice."),
+    "table_exists": gettext_lazy("That table already exists."),
+    "too_many_busts": gettext_lazy("More players out than entries."),
+    "too_many_players": gettext_lazy("Too many players for the seats available."),
+    "unknown_table": gettext_lazy("That table is not in play."),
+    "winner_too_early": gettext_lazy("More than one player is still in: there is no winner yet."),
 }
 
 
@@ -345,12 +365,21 @@ def _slips(t, moves, *, cause, applied: bool, now) -> list[PendingMove]:
     rows = [
         PendingMove(
             tournament=t, entry_id=m.player, kind=m.kind, applied=applied, from_table=m.from_table, from_seat=m.from_seat,
-            to_table=m.to_table, to_seat=m.to_seat, reason=m.reason, card=m.card or "", wait_for_button=m.wait_for_button,
+            to_table=m.to_table, to_seat=m.to_seat, card=m.card or "", wait_for_button=m.wait_for_button,
+            # the engine's reason as codes (put into words when shown), a person's words as typed
+            reason="" if isinstance(m.reason, engine.Reason) else m.reason,
+            reason_data=m.reason.as_dict() if isinstance(m.reason, engine.Reason) else None,
             single_big_blind=m.single_big_blind, created_at=now, event=event, cause=cause,
         )
         for m, event in moves
     ]
     return PendingMove.objects.bulk_create(rows, batch_size=BATCH_SIZE)  # keys come back with the insert
+
+
+def stored_reason(reason):
+    """A reason as rows and event payloads keep it: the engine's codes as a dict (put into words
+    when shown, ``seating.labels``), a person's words as they are."""
+    return reason.as_dict() if isinstance(reason, engine.Reason) else reason
 
 
 def _names(entry_ids) -> dict[int, str]:
@@ -365,7 +394,7 @@ def _names(entry_ids) -> dict[int, str]:
 def _move_json(m, names) -> dict:
     return {
         "entry": m.player, "name": names.get(m.player, ""), "from_table": m.from_table, "from_seat": m.from_seat,
-        "to_table": m.to_table, "to_seat": m.to_seat, "reason": m.reason, "kind": m.kind, "card": m.card,
+        "to_table": m.to_table, "to_seat": m.to_seat, "reason": stored_reason(m.reason), "kind": m.kind, "card": m.card,
         "wait_for_button": m.wait_for_button, "single_big_blind": m.single_big_blind,
     }
 

@@ -26,7 +26,7 @@ def test_scenario_10_the_next_big_blind_of_the_ten_table_moves_to_the_eight_tabl
     # the open seat at table 2 that posts the big blind soonest, never the small blind.
     assert (move.entry_id, move.from_table, move.from_seat, move.to_table) == (layout[1][4], 1, 4, 2)
     assert move.to_seat == 9 and move.to_seat != selectors.table_map(t)["tables"][1]["next_hand"]["small_blind"]
-    assert "next big blind at table 1 (seat 4)" in move.reason
+    assert "next big blind at table 1 (seat 4)" in move.reason_text and move.reason_code == "MOVER_NEXT_BB"
     assert counts(t) == {1: 10, 2: 8}  # proposed only: nobody has moved yet
     out = services.confirm_move(t, move, actor=actor)
     assert counts(t) == {1: 9, 2: 9} and seat_map(t)[2][9] == layout[1][4]
@@ -90,7 +90,7 @@ def test_scenario_15_the_short_table_breaks_into_the_four_open_seats_by_a_logged
     slips = open_moves(t)
     assert len(slips) == 4 and all(s.kind == PendingMove.BREAK and s.applied for s in slips)
     for slip in slips:  # the seat map already shows them at their new seats
-        assert seat_map(t)[slip.to_table][slip.to_seat] == slip.entry_id and slip.card in slip.reason
+        assert seat_map(t)[slip.to_table][slip.to_seat] == slip.entry_id and slip.card in slip.reason_text
     services.confirm_moves(t, slips, actor=actor)
     assert not open_moves(t) and counts(t) == {1: 10, 2: 10}
 

@@ -158,7 +158,7 @@ def test_balancing_passes_over_a_player_in_a_seat_given_by_hand():
     assert [m.player for m in engine.plan_balance(tables, rng=random.Random(1))] == [14]  # the next big blind, seat 4
     moves = engine.plan_balance(tables, rng=random.Random(1), fixed={14})
     assert [(m.player, m.from_seat) for m in moves] == [(15, 5)]
-    assert "given by hand" in moves[0].reason
+    assert (engine.ReasonCode.MOVER_FIXED_SEAT, {"fixed_seat": 4, "seat": 5}) in [(c.code, c.params) for c in moves[0].reason.clauses()]
 
 
 def test_a_reserved_player_keeps_his_seat_when_his_table_gives_a_player(make_tournament, actor):
@@ -171,7 +171,7 @@ def test_a_reserved_player_keeps_his_seat_when_his_table_gives_a_player(make_tou
     at2 = list(seat_map(t)[2].values())
     services.record_bust(t, at2[:1], actor=actor)  # 9 v 7: table 1 gives a player
     move = PendingMove.objects.get(tournament=t, status=PendingMove.PROPOSED)
-    assert (move.from_table, move.from_seat) == (1, 6) and "given by hand" in move.reason
+    assert (move.from_table, move.from_seat) == (1, 6) and "given by hand" in move.reason_text
 
 
 def test_a_seat_given_at_a_table_the_draw_does_not_open_does_not_stop_the_start(make_tournament, actor):

@@ -54,7 +54,7 @@ def test_a_late_registration_is_seated_at_once_and_the_receipt_shows_table_and_s
     assert seat is not None and seat["table"] == 2  # the seat pool is the shortest table (SEAT-03)
     assert counts(t) == {1: 9, 2: 9}
     event = TournamentEvent.objects.get(tournament=t, action="seating.player.seated")
-    assert event.payload["entry"] == sale.entry.pk and "seat pool" in event.payload["reason"]
+    assert event.payload["entry"] == sale.entry.pk and event.payload["reason"]["code"] == "LATE_SEAT_POOL"
     client.force_login(cashier_user)
     page = client.get(f"/desk/receipt/{sale.row.receipt_number}/").content.decode()
     assert f'id="receipt-seat">{seat["table"]} / {seat["seat"]}<' in page

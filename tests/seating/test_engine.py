@@ -15,6 +15,7 @@ from seating.engine import (
     Move,
     Place,
     Positions,
+    ReasonCode,
     SeatingError,
     Table,
     advance_hand,
@@ -38,6 +39,16 @@ from seating.engine import (
 )
 
 SUIT_RANK = {"♠": 3, "♥": 2, "♦": 1, "♣": 0}
+R = ReasonCode
+
+
+def clauses(reason) -> list[tuple[str, dict]]:
+    """A move's reason as (code, parameters) clauses, in reading order (the engine writes codes, not words)."""
+    return [(c.code, c.params) for c in reason.clauses()]
+
+
+def codes(reason) -> list[str]:
+    return [c.code for c in reason.clauses()]
 RANK_VALUE = {"J": 11, "Q": 12, "K": 13, "A": 14}
 
 
@@ -177,9 +188,9 @@ def test_scenario_10_the_next_big_blind_moves_to_the_seat_that_posts_the_big_bli
     assert [(m.player, m.from_table, m.from_seat, m.to_table, m.to_seat) for m in moves] == [
         ("T1S5", 1, 5, 2, 3)
     ]
-    assert moves[0].reason.startswith(
-        "next big blind at table 1 (seat 5); seat 3 at table 2 posts the big blind next hand"
-    )
+    assert clauses(moves[0].reason)[:2] == [
+        (R.MOVER_NEXT_BB, {"table": 1, "seat": 5}), (R.DEST_BB_NEXT_HAND, {"table": 2, "seat": 3})
+    ]
     after = apply_moves(scenario_10_tables(), moves)
     assert counts(after) == {1: 9, 2: 9}
     assert next_hand_positions(after[1]).big_blind == 3  # the mover posts the big blind
@@ -189,7 +200,7 @@ def test_scenario_10_the_next_big_blind_moves_to_the_seat_that_posts_the_big_bli
 def test_scenario_10_current_bb_mode_moves_the_player_in_the_big_blind_position():
     (move,) = plan_balance(scenario_10_tables(), mover_rule="CURRENT_BB")
     assert (move.from_table, move.from_seat, move.to_table, move.to_seat) == (1, 4, 2, 3)
-    assert move.reason.startswith("big blind of the last hand at table 1 (seat 4)")
+    assert clauses(move.reason)[0] == (R.MOVER_CURRENT_BB, {"table": 1, "seat": 4})
 
 
 def test_scenario_11_nine_and_eight_need_no_move():
@@ -307,7 +318,7 @@ def test_single_bb_mode_seats_the_mover_in_the_vacated_big_blind_seat_as_big_bli
     tables = [full(1, 10, bb=4, prev=3), with_open(2, [2, 7], bb=2, prev=1)]
     (move,) = plan_balance(tables, vacated_bb_seat="SINGLE_BB")
     assert (move.to_seat, move.single_big_blind) == (2, True)
-    assert "big blind again next hand (single big blind)" in move.reason
+    assert (R.DEST_VACATED_BB, {"table": 2, "seat": 2}) in clauses(move.reason)
     dest = apply_moves(tables, [move])[1]
     assert next_hand_positions(dest) == Positions(1, None, 2)  # big blind alone
     dest = advance_hand(dest)
@@ -335,31 +346,25 @@ def test_a_seat_between_button_and_small_blind_is_chosen_only_when_nothing_else_
     dest = with_open(2, [2, 10], bb=3, prev=1, locked_seats={10})
     (move,) = plan_balance([full(1, 10, bb=4, prev=3), dest])
     assert (move.to_seat, move.wait_for_button) == (2, True)
-    assert "waits for the button" in move.reason
+    assert R.DEST_WAITS_FOR_BUTTON in codes(move.reason)
 
 
 def test_an_unknown_big_blind_at_the_source_moves_the_highest_occupied_seat():
     (move,) = plan_balance([table(1, 10, range(1, 10)), with_open(2, [3, 7, 8], bb=2, prev=1)])
     assert move.from_seat == 9
-    assert move.reason.startswith(
-        "big-blind position unknown at table 1: "
-        "moved the player in the highest occupied seat (9) (fallback)"
-    )
+    assert clauses(move.reason)[0] == (R.MOVER_BB_UNKNOWN, {"table": 1, "seat": 9})
 
 
 def test_an_unknown_big_blind_at_the_destination_draws_a_random_open_seat():
     tables = [full(1, 10, bb=4, prev=3), with_open(2, [3, 7])]
     seats = {plan_balance(tables, rng=random.Random(seed))[0].to_seat for seed in range(30)}
     assert seats == {3, 7}
-    assert (
-        "drawn at random from the open seats (fallback)"
-        in plan_balance(tables, rng=random.Random(1))[0].reason
-    )
+    assert R.DEST_BB_UNKNOWN in codes(plan_balance(tables, rng=random.Random(1))[0].reason)
 
 
 def test_button_cash_mode_moves_the_button():
     (move,) = plan_balance(scenario_10_tables(), mover_rule="BUTTON_CASH")
-    assert move.from_seat == 3 and move.reason.startswith("button at table 1 (seat 3)")
+    assert move.from_seat == 3 and clauses(move.reason)[0] == (R.MOVER_BUTTON, {"table": 1, "seat": 3})
 
 
 def test_button_cash_mode_with_a_dead_button_moves_the_player_acting_last():
@@ -371,7 +376,7 @@ def test_button_cash_mode_with_a_dead_button_moves_the_player_acting_last():
 def test_current_bb_mode_moves_the_next_big_blind_when_the_big_blind_has_left():
     tables = [with_open(1, [4], bb=4, prev=3), with_open(2, [3, 7, 8], bb=2, prev=1)]
     (move,) = plan_balance(tables, mover_rule="CURRENT_BB")
-    assert move.from_seat == 5 and "has left" in move.reason
+    assert move.from_seat == 5 and clauses(move.reason)[0] == (R.MOVER_CURRENT_BB_LEFT, {"table": 1, "left_seat": 4, "seat": 5})
 
 
 def test_nearest_bb_mode_takes_the_open_seat_physically_nearest_the_big_blind():
@@ -379,7 +384,7 @@ def test_nearest_bb_mode_takes_the_open_seat_physically_nearest_the_big_blind():
     tables = [full(1, 10, bb=4, prev=3), with_open(2, [2, 9], bb=4, prev=3)]
     assert plan_balance(tables)[0].to_seat == 9  # worst position: big blind in 5 hands
     (move,) = plan_balance(tables, dest_rule="NEAREST_BB")
-    assert move.to_seat == 2 and "nearest the big blind, seat 5" in move.reason
+    assert move.to_seat == 2 and (R.DEST_NEAREST_BB, {"seat": 5}) in clauses(move.reason)
 
 
 def test_same_relative_position_mode_keeps_the_movers_distance_to_the_big_blind():
@@ -463,7 +468,8 @@ def test_a_break_logs_the_shuffled_seat_cards_and_the_players_by_card():
     for i, move in enumerate(draw.moves):
         assert (move.to_table, move.to_seat) == draw.seat_order[i]
         assert (move.player, move.card) == draw.card_order[i]
-        assert move.kind == "BREAK" and f"ranks {i + 1} of 4" in move.reason
+        assert move.kind == "BREAK" and move.reason.code == R.BREAK_DRAW
+        assert (move.reason.params["rank"], move.reason.params["of"], move.reason.params["card"]) == (i + 1, 4, move.card)
 
 
 def test_the_highest_card_by_suit_takes_the_first_seat_card():
@@ -549,7 +555,7 @@ def test_a_player_from_a_broken_table_landing_before_the_small_blind_waits_for_t
     tables = [with_open(1, [2], bb=3, prev=1), table(2, 10, [5], bb=5)]
     (move,) = plan_break(tables, 2, random.Random(2))
     assert (move.to_table, move.to_seat, move.wait_for_button) == (1, 2, True)
-    assert "wait for the button" in move.reason
+    assert R.WAIT_FOR_BUTTON in codes(move.reason)
 
 
 def test_breaking_into_too_few_seats_is_refused():

@@ -20,6 +20,7 @@ from seating.engine import (
     TIE_BREAKS,
     VACATED_BB_SEAT_MODES,
     Bust,
+    ReasonCode,
     Table,
     advance_hand,
     apply_late_seat,
@@ -112,7 +113,10 @@ def test_no_balancing_plan_loses_or_duplicates_a_player(tables, config, seed):
     assert everyone(after) == everyone(tables)
     assert max(everyone(after).values(), default=1) == 1
     assert len({(m.to_table, m.to_seat) for m in moves}) == len(moves)
-    assert all(m.reason for m in moves)
+    for m in moves:  # every slip says why, in codes the labels know; the last clause names both tables
+        assert {c.code for c in m.reason.clauses()} <= set(ReasonCode)
+        last = m.reason.clauses()[-1]
+        assert last.code == ReasonCode.BALANCE_COUNTS and (last.params["from_table"], last.params["to_table"]) == (m.from_table, m.to_table)
 
 
 @FAST
