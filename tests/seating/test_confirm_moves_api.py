@@ -15,6 +15,11 @@ def url(t, path=""):
     return f"/api/v1/tournaments/{t.pk}/{path}"
 
 
+def open_slips(client, t):
+    """The open slips as the list of every slip (read through the plain ORM) shows them."""
+    return [m for m in client.get(url(t, "moves/") + "?status=all").json() if m["status"] == "PROPOSED"]
+
+
 def bust_until_break(client, t):
     """Bust players of the smallest table until a table breaks; the answer of that bust."""
     for _ in range(20):
@@ -37,6 +42,7 @@ def test_a_bust_and_a_confirm_say_what_the_floor_needs(api, started, floor_user)
     assert gone["place"] == Entry.objects.get(pk=gone["entry"]).place and gone["table"] and gone["seat"]
     assert data["broken"] and data["final_table"] is None and "halted" in data
     slips = data["moves"]
+    assert slips == open_slips(client, t) == client.get(url(t, "moves/")).json()  # as the lists of slips say
     assert slips and {m["from_table"] for m in slips} == set(data["broken"])
     first = slips[0]
     entry = Entry.objects.select_related("person").get(pk=first["entry"])
@@ -48,6 +54,8 @@ def test_a_bust_and_a_confirm_say_what_the_floor_needs(api, started, floor_user)
     done = r.json()
     assert done["move"]["id"] == first["id"] and done["move"]["status"] == "DONE" and done["move"]["done_by"] == floor_user.username
     assert done["move"]["player"] == entry.person.full_name
+    assert done["move"] == next(m for m in client.get(url(t, "moves/") + "?status=all").json() if m["id"] == first["id"])
+    assert done["moves"] == open_slips(client, t)
     assert [m["id"] for m in done["moves"]] == [m["id"] for m in slips[1:]]  # what is left to do
 
 
