@@ -182,6 +182,9 @@ class SeatingState(models.Model):
     token = models.CharField(max_length=32, default="")
     bust_seq = models.PositiveIntegerField(default=0)
     group_seq = models.PositiveIntegerField(default=0)
+    # Counts the changes that moved, seated or unseated somebody (not a hand, not a lock): the
+    # lobby screens' seat lookup is read again only when it changes (``seats_version``).
+    seats_seq = models.PositiveIntegerField(default=0)
     # SEAT-07: the tournament may have keep-apart pairs or seats given by hand (read with the
     # lock, so a tournament without any never looks for them).
     constraints = models.BooleanField(default=False)

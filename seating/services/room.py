@@ -105,6 +105,7 @@ class Room:
 
     def _reset_write_back(self):
         self.freed: list[int] = []  # seats emptied, not yet deleted: written with the token (done)
+        self.seats_moved = False  # somebody seated, moved or unseated: the state's seats_seq goes up (done)
         self.out: list[tuple[list[int], int, object]] = []  # (entries, place, time) out of the tournament, ditto
 
     def _reset_changes(self):
@@ -219,7 +220,7 @@ class Room:
             for entries, place, now in self.out:
                 Entry.objects.filter(pk__in=entries).update(status=Entry.BUSTED, busted_at=now, place=place)
             n = SeatingState.objects.filter(tournament_id=self.tournament_id, token=self.token).update(
-                token=new, bust_seq=self.bust_seq, group_seq=self.group_seq)
+                token=new, bust_seq=self.bust_seq, group_seq=self.group_seq, seats_seq=models.F("seats_seq") + int(self.seats_moved))
         self._reset_write_back()
         if n == 0:  # someone else changed the seat map since we read it
             forget(self.tournament_id)
@@ -240,7 +241,7 @@ class Room:
         now = self.out[0][2] if self.out else None
         with connection.cursor() as cursor:
             cursor.execute(WRITE_BACK, [self.freed, now, entries, places, new, self.bust_seq, self.group_seq,
-                                        self.tournament_id, self.token])
+                                        int(self.seats_moved), self.tournament_id, self.token])
             return cursor.rowcount
 
     def _write_tables(self, touched, now):
@@ -296,6 +297,8 @@ class Room:
                 new_pos.update({e: (number, s) for s, e in new.seats.items()})
         written = [e for e in new_pos if old_pos.get(e) != new_pos[e] or e in self.wait]
         removed = [e for e in old_pos if e not in new_pos]
+        if removed or any(old_pos.get(e) != new_pos[e] for e in written):
+            self.seats_moved = True
         gone = removed + [e for e in written if e in old_pos]
         if not written:
             self.freed += gone  # deleted with the token at the end of the service (done)
@@ -328,12 +331,14 @@ def _names(model, *fields):
 def _write_back_sql() -> str:
     seat, seat_entry = _names(Seat, "entry")
     entry, entry_id, status, busted_at, place = _names(Entry, "id", "status", "busted_at", "place")
-    state, tournament, token, bust_seq, group_seq = _names(SeatingState, "tournament", "token", "bust_seq", "group_seq")
+    state, tournament, token, bust_seq, group_seq, seats_seq = _names(SeatingState, "tournament", "token", "bust_seq", "group_seq",
+                                                                      "seats_seq")
     return (
         f"WITH freed AS (DELETE FROM {seat} WHERE {seat_entry} = ANY(%s::bigint[])), "
         f"out AS (UPDATE {entry} SET {status} = '{Entry.BUSTED}', {busted_at} = %s::timestamptz, {place} = v.place "
         f"FROM unnest(%s::bigint[], %s::integer[]) AS v(id, place) WHERE {entry}.{entry_id} = v.id) "
-        f"UPDATE {state} SET {token} = %s, {bust_seq} = %s, {group_seq} = %s WHERE {tournament} = %s AND {token} = %s"
+        f"UPDATE {state} SET {token} = %s, {bust_seq} = %s, {group_seq} = %s, {seats_seq} = {seats_seq} + %s "
+        f"WHERE {tournament} = %s AND {token} = %s"
     )
 
 
