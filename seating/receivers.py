@@ -64,6 +64,10 @@ def snapshot_parts(sender, tournament, **kwargs):
     return selectors.display_summary(tournament)
 
 
+def seat_page_wanted(sender, tournament, page, size, **kwargs):
+    return selectors.seat_page(tournament, page, size)
+
+
 def entry_view_parts(sender, entry, **kwargs):
     return selectors.entry_view(entry)
 
@@ -89,6 +93,7 @@ def connect():
     signals.table_players_wanted.connect(table_players_wanted, dispatch_uid="seating.table_players_wanted")
     signals.tv_table_wanted.connect(tv_table_wanted, dispatch_uid="seating.tv_table_wanted")
     signals.snapshot_parts.connect(snapshot_parts, dispatch_uid="seating.snapshot_parts")
+    signals.seat_page_wanted.connect(seat_page_wanted, dispatch_uid="seating.seat_page_wanted")
     signals.page_links.connect(page_links, dispatch_uid="seating.page_links")
     signals.entry_view_parts.connect(entry_view_parts, dispatch_uid="seating.entry_view_parts")
     signals.overview_parts.connect(overview_parts, dispatch_uid="seating.overview_parts")

@@ -1,12 +1,15 @@
 """Read-only seating lookups: seats, the table map, move slips, standings, the draw history.
 
-Used by the receipts and the desk (``seat_of``), the lobby displays (``display_summary``),
+Used by the receipts and the desk (``seat_of``), the lobby displays (``display_summary``, ``seat_page``),
 the clock's hand-for-hand reporting (``table_numbers``), the tournament page
 (``tournament_links``), the floor tools (``players_at_table``) and seating's own pages and
 API. They read the database (never the services' in-memory room).
 """
 
-from django.db.models import Count, Q
+import threading
+from collections import OrderedDict
+
+from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
@@ -17,7 +20,7 @@ from tournaments.selectors import active_penalties, penalty_progress
 from tournaments.snapshot import results as top_places
 
 from . import engine, labels
-from .models import Bust, KeepApart, ManualDraw, PendingMove, Seat, SeatReservation, Table
+from .models import Bust, KeepApart, ManualDraw, PendingMove, Seat, SeatingState, SeatReservation, Table
 
 
 def seat_of(entry):
@@ -61,24 +64,84 @@ def _move_dict(m, name) -> dict:
     return {"player": name, "from_table": m[0], "from_seat": m[1], "to_table": m[2], "to_seat": m[3]}
 
 
+#: The moves a lobby snapshot lists at most (the first ones made); ``moves_pending`` counts them all.
+DISPLAY_MOVES = 30
+#: Seats a page of the lobby screens' seat lookup carries unless asked for fewer (at most 200).
+SEAT_PAGE_SIZE = 48
+SEAT_PAGE_MAX = 200
+
+
+def seats_version(tournament) -> int:
+    """A number that changes only when somebody was seated, moved or unseated (the state's
+    ``seats_seq``; 0 before the first draw): lobby screens fetch seat pages again only then."""
+    pk = getattr(tournament, "pk", tournament)
+    return SeatingState.objects.filter(tournament_id=pk).values_list("seats_seq", flat=True).first() or 0
+
+
 def display_summary(tournament) -> dict:
-    """What lobby screens show about seating: tables with their player counts, every seated
-    player (sorted by name, for the rotating seat lookup) and the moves still to be made."""
-    counts = (
-        Seat.objects.filter(tournament=tournament).values("table__number").annotate(n=Count("pk")).order_by("table__number")
-    )
+    """What lobby screens show about seating, the same size whatever the field: how many tables
+    are in play, the seats version (the seat lookup itself is paged: ``seat_page``) and the
+    moves still to be made (the first ``DISPLAY_MOVES``, ``moves_pending`` counting them all).
+    Three small queries; none reads the field row by row."""
+    tables = Table.objects.filter(tournament=tournament, in_play=True).filter(
+        Exists(Seat.objects.filter(table=OuterRef("pk")))).count()
+    pending = PendingMove.objects.filter(tournament=tournament, status=PendingMove.PROPOSED)
+    rows = list(pending.order_by("id").values_list(
+        "entry__person__first_name", "entry__person__last_name", "from_table", "from_seat", "to_table", "to_seat")[:DISPLAY_MOVES])
+    moves = [_move_dict(m[2:], f"{m[0]} {m[1]}".strip()) for m in rows]
+    return {"tables_in_play": tables, "seats_version": seats_version(tournament), "moves": moves,
+            "moves_pending": len(moves) if len(moves) < DISPLAY_MOVES else pending.count()}
+
+
+# The sorted seat list of the tournaments asked for last, by seats version: a lobby screen's page
+# is a slice of it, so the field is read and sorted once per version per process, not per page.
+_SEAT_LISTS: OrderedDict[int, tuple[int, list[tuple[str, int, int]]]] = OrderedDict()
+_SEAT_LISTS_KEPT = 8
+_seat_lists_lock = threading.Lock()
+
+
+def seat_list(tournament) -> tuple[int, list[tuple[str, int, int]]]:
+    """``(seats version, every seated player as (name, table, seat))``, sorted by name like
+    the screens show them (equal names by table and seat).
+
+    The version is read first, so the list is never older than its version (a change committed
+    in between shows now and is read again with the next version)."""
+    pk = getattr(tournament, "pk", tournament)
+    version = seats_version(pk)
+    with _seat_lists_lock:
+        kept = _SEAT_LISTS.get(pk)
+    if kept is not None and kept[0] == version:
+        return kept
     seats = sorted(
-        ({"name": f"{first} {last}".strip(), "table": table, "seat": seat}
-         for first, last, table, seat in Seat.objects.filter(tournament=tournament).values_list(
+        ((f"{first} {last}".strip(), table, seat)
+         for first, last, table, seat in Seat.objects.filter(tournament_id=pk).values_list(
              "entry__person__first_name", "entry__person__last_name", "table__number", "number")),
-        key=lambda s: (s["name"].lower(), s["table"], s["seat"]),
+        key=lambda s: (s[0].lower(), s[1], s[2]),
     )
-    moves = [
-        _move_dict(m[2:], f"{m[0]} {m[1]}".strip())
-        for m in PendingMove.objects.filter(tournament=tournament, status=PendingMove.PROPOSED).order_by("id").values_list(
-            "entry__person__first_name", "entry__person__last_name", "from_table", "from_seat", "to_table", "to_seat")
-    ]
-    return {"tables": [{"number": c["table__number"], "players": c["n"]} for c in counts], "seats": seats, "moves": moves}
+    with _seat_lists_lock:
+        kept = _SEAT_LISTS.get(pk)
+        if kept is None or kept[0] <= version:
+            _SEAT_LISTS[pk] = (version, seats)
+            _SEAT_LISTS.move_to_end(pk)
+        while len(_SEAT_LISTS) > _SEAT_LISTS_KEPT:
+            _SEAT_LISTS.popitem(last=False)
+    return version, seats
+
+
+def forget_seat_lists():
+    with _seat_lists_lock:
+        _SEAT_LISTS.clear()
+
+
+def seat_page(tournament, page: int = 1, size: int = SEAT_PAGE_SIZE) -> dict:
+    """One page (1 first) of the lobby screens' rotating seat lookup: ``{"seats_version",
+    "page", "pages", "size", "total", "seats": [{"name", "table", "seat"}]}``; a page past the
+    end is empty (the screen starts again at page 1)."""
+    size = max(1, min(int(size), SEAT_PAGE_MAX))
+    page = max(1, int(page))
+    version, seats = seat_list(tournament)
+    return {"seats_version": version, "page": page, "pages": max(1, -(-len(seats) // size)), "size": size, "total": len(seats),
+            "seats": [{"name": name, "table": table, "seat": seat} for name, table, seat in seats[(page - 1) * size:page * size]]}
 
 
 def find_places(tournament, query: str, limit: int = 20) -> list[dict]:

@@ -23,13 +23,13 @@
     const prop = $("h4h-proposal");
     if (prop) prop.hidden = !(s.places_paid && s.players_left === s.places_paid + 1 && !c.hand_for_hand);
     const box = $("h4h-tables"); box.replaceChildren();
-    (s.tables || []).forEach((tb) => {
+    (s.h4h_tables || []).forEach((number) => { // the tables playing the hand-for-hand hand (only during one)
       const b = document.createElement("button");
-      const done = (s.h4h_done || []).includes(tb.number);
-      b.textContent = T.table + " " + tb.number + (done ? " ✓" : "");
+      const done = (s.h4h_done || []).includes(number);
+      b.textContent = T.table + " " + number + (done ? " ✓" : "");
       b.disabled = !c.hand_for_hand || done;
       b.className = done ? "" : "primary";
-      b.addEventListener("click", async () => { const r = await post("/api/v1/tournaments/" + tid + "/tables/" + tb.number + "/hand-completed/", {}); if (!r.ok) say(r.d.detail, false); });
+      b.addEventListener("click", async () => { const r = await post("/api/v1/tournaments/" + tid + "/tables/" + number + "/hand-completed/", {}); if (!r.ok) say(r.d.detail, false); });
       box.appendChild(b);
     });
   }

@@ -13,7 +13,7 @@
   const node = (tag, text) => { const e = document.createElement(tag); e.textContent = text; return e; };
   const set = (id, v) => { const e = $(id); if (e && e.textContent !== String(v)) e.textContent = v; };
   const show = (id, on) => { const e = $(id); if (e && e.hidden === !!on) e.hidden = !on; };
-  let lastPayouts = null, lastResults = null, lastLevelKey = null, lastMinuteBeep = null, seatIndex = 0;
+  let lastPayouts = null, lastResults = null, lastLevelKey = null, lastMinuteBeep = null;
 
   function beep(freq, ms) {
     if (!D.panels.sounds) return;
@@ -72,7 +72,7 @@
     show("live-view", !before && !after); show("start-view", before); show("end-view", after);
     document.body.classList.toggle("on-break", state === "break");
     set("status", statusText(state, c));
-    const finalTable = s.tournament.status === "RUNNING" && (s.tables || []).length === 1 && s.players_left > 1;
+    const finalTable = s.tournament.status === "RUNNING" && s.tables_in_play === 1 && s.players_left > 1;
     show("badge", finalTable); set("badge", finalTable ? T.finalTable : "");
     if (before) renderStart(s, c);
     if (after) renderEnd(s);
@@ -131,11 +131,14 @@
   }
 
   let live = null, turn = 0, seatsShown = false;
+  const SEAT_PAGE = 48, SHOWN = 12; // seats a request brings, seats a turn of the lookup shows
+  let seatBuf = { tournament: null, version: -1, page: 1, pages: 1, rows: [], index: 0 }, seatsBusy = false;
   const shown = R.tournaments || [];
   function follow(i) {
     if (live) live.close();
     turn = i;
-    lastPayouts = lastResults = lastLevelKey = lastMinuteBeep = null; seatIndex = 0; seatsShown = false;
+    lastPayouts = lastResults = lastLevelKey = lastMinuteBeep = null; seatsShown = false;
+    seatBuf = { tournament: null, version: -1, page: 1, pages: 1, rows: [], index: 0 };
     const t = shown[i] || { id: el.dataset.tournament };
     el.dataset.tournament = t.id;
     if (t.name) set("t-name", t.name);
@@ -167,15 +170,44 @@
     $("conn").className = "conn " + (live.state.connected ? "ok" : "off");
   }
   setInterval(tick, 200);
-  // Rotating seat lookup: a page of seats every 8 seconds (the first as soon as the seats are known).
-  function seatsPage() {
+  // Rotating seat lookup: 12 seats every 8 seconds (the first as soon as the seats are known),
+  // alphabetical. The snapshot carries only the seats' version; the seats come a page of
+  // SEAT_PAGE at a time from /live/<id>/seats/, fetched when the screen has shown the page it
+  // holds or when the snapshot says the seats changed (a newer seats_version), never otherwise.
+  async function fetchSeats(tid, page) {
+    const qs = "?page=" + page + "&size=" + SEAT_PAGE + (el.dataset.token ? "&token=" + encodeURIComponent(el.dataset.token) : "");
+    try {
+      const r = await fetch("/live/" + tid + "/seats/" + qs, { cache: "no-store" });
+      if (!r.ok) return false;
+      const d = await r.json();
+      if (String(el.dataset.tournament) !== String(tid)) return false; // the screen rotated meanwhile
+      seatBuf = { tournament: tid, version: d.seats_version, page: d.page, pages: d.pages, rows: d.seats || [], index: seatBuf.index };
+      return true;
+    } catch (e) { return false; } // offline: show what it holds
+  }
+  async function seatsPage() {
     const s = live && live.state.snap, box = $("seats");
-    if (!box) return;
-    if (!s || !s.seats || !s.seats.length || s.lobby_state === "finished" || s.lobby_state === "cancelled") { box.replaceChildren(); return; }
+    if (!box || seatsBusy) return;
+    if (!s || !s.seats_version || s.lobby_state === "finished" || s.lobby_state === "cancelled") { box.replaceChildren(); return; }
     seatsShown = true;
-    const page = s.seats.slice(seatIndex, seatIndex + 12);
-    seatIndex = seatIndex + 12 >= s.seats.length ? 0 : seatIndex + 12;
-    box.replaceChildren(...page.map((x) => { const span = node("span", x.name + " "); span.append(node("b", x.table + "/" + x.seat)); return span; }));
+    seatsBusy = true;
+    try {
+      const tid = el.dataset.tournament;
+      if (seatBuf.tournament !== tid) {
+        seatBuf.index = 0;
+        await fetchSeats(tid, 1);
+      } else if (seatBuf.index >= seatBuf.rows.length) { // this page shown: the next one (after the last, the first)
+        seatBuf.index = 0;
+        await fetchSeats(tid, seatBuf.page >= seatBuf.pages ? 1 : seatBuf.page + 1);
+      } else if (s.seats_version > seatBuf.version) { // somebody was seated, moved or out: this page again
+        await fetchSeats(tid, seatBuf.page);
+      }
+      if (seatBuf.tournament !== tid) return;
+      if (seatBuf.index >= seatBuf.rows.length && seatBuf.page > 1) { seatBuf.index = 0; await fetchSeats(tid, 1); } // the field shrank
+      const rows = seatBuf.rows.slice(seatBuf.index, seatBuf.index + SHOWN);
+      seatBuf.index += SHOWN;
+      box.replaceChildren(...rows.map((x) => { const span = node("span", x.name + " "); span.append(node("b", x.table + "/" + x.seat)); return span; }));
+    } finally { seatsBusy = false; }
   }
   setInterval(seatsPage, 8000);
 })();

@@ -195,6 +195,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "live-time": {"GET": ANYONE},
     "live-state": {"GET": ANYONE},  # a display screen's token or a staff login (checked by the view)
     "live-stream": {"GET": ANYONE},  # the same
+    "live-seats": {"GET": ANYONE},  # the same: the lobby screens' seat lookup, a page at a time
     "display": {"GET": ANYONE},  # the screen's token is its read-only key
     "seating-lookup": {"GET": ANYONE},  # a player finds his seat on his phone
     "seating-lookup-find": {"GET": ANYONE},  # the same lookup as you type (JSON)

@@ -83,7 +83,7 @@ def calls():
 
 
 # Public routes whose view also asks for a display screen's token (or a staff login).
-TOKEN_ROUTES = {"live-state", "live-stream"}
+TOKEN_ROUTES = {"live-state", "live-stream", "live-seats"}
 
 
 @pytest.fixture
@@ -284,6 +284,14 @@ def test_live_state_needs_a_screen_token_or_a_staff_login(users, screen_token, m
     client = Client()
     client.force_login(users["display"])
     assert client.get(f"/live/{t.pk}/state/").status_code == 200
+    # The seat lookup's pages are for the same eyes (issue #15).
+    assert Client().get(f"/live/{t.pk}/seats/").status_code == 403
+    assert Client().get(f"/live/{t.pk}/seats/?token=wrong").status_code == 403
+    assert Client().get(f"/live/{t.pk}/seats/?token={screen_token}").status_code == 200
+    assert client.get(f"/live/{t.pk}/seats/").status_code == 200
+    outsider = Client()
+    outsider.force_login(make_user("mx-nobody"))
+    assert outsider.get(f"/live/{t.pk}/seats/").status_code == 403
 
 
 def test_the_admin_is_not_open_to_staff_roles(users):

@@ -48,9 +48,15 @@ table_players_wanted = Signal()
 #: None (seating answers).
 tv_table_wanted = Signal()
 
-#: ``tournament`` → a dict merged into the live snapshot every lobby screen receives
-#: (seating: tables, seat lookup, moves; payouts: prize pool and payouts).
+#: ``tournament`` → a dict merged into the live snapshot every lobby screen receives, the same
+#: size whatever the field (seating: tables in play, the seats version, the first moves to make;
+#: payouts: prize pool and payouts).
 snapshot_parts = Signal()
+
+#: ``tournament``, ``page``, ``size`` → one page of the lobby screens' rotating seat lookup,
+#: ``{"seats_version", "page", "pages", "size", "total", "seats": [{"name", "table", "seat"}]}``
+#: (seating answers).
+seat_page_wanted = Signal()
 
 #: ``entry`` → a dict merged into what the player's phone page shows about that entry alone
 #: (seating: ``seat`` and the ``move`` to make; payouts: the ``prizes`` won).

@@ -3,11 +3,21 @@
 Built from the database alone (the clock row is advanced arithmetically), so a snapshot is
 right even when no worker has run the transition yet. Display state after an action equals
 the state built from scratch: there is only one builder.
+
+It costs the same whatever the field (issue #15): a fixed number of small queries (counts and
+sums, never the field row by row) and a few KiB of JSON. What could grow with the field is
+capped: the announcements (``MAX_ANNOUNCEMENTS`` of the screens', then the last changes), the
+moves to make (seating lists the first 30, ``moves_pending`` counts them all), the results (the
+top ``RESULTS``) and what they won; the payout ladder is bounded by the places paid (bands of
+equal prizes, ``MAX_PAYOUT_BANDS`` at most, ``payout_bands`` counting them all); the tables
+of a hand-for-hand hand (``h4h_tables``) are there only during one. The seats are not: the
+rotating seat lookup pages through ``/live/<pk>/seats/``, read again only when
+``seats_version`` changed (``tournaments.live_seats``).
 """
 
 from dataclasses import replace
 
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from . import clock as engine
@@ -72,7 +82,13 @@ def lobby_state(status: str, clock: dict, tables: int, players_left: int) -> str
     return "running"
 
 
-def results(t: Tournament, limit: int = 10) -> list[dict]:
+#: Caps on what a snapshot lists (see the module's docstring).
+MAX_ANNOUNCEMENTS = 5
+RESULTS = 10
+MAX_PAYOUT_BANDS = 60
+
+
+def results(t: Tournament, limit: int = RESULTS) -> list[dict]:
     """The top finishing places (a shared place lists each of its players), best first."""
     rows = (t.entries.exclude(status=Entry.CANCELLED).filter(place__isnull=False).order_by("place", "number")
             .values_list("place", "person__first_name", "person__last_name", "person__nickname", "id"))
@@ -90,10 +106,7 @@ def build_snapshot(tournament_or_id, now=None) -> dict:
     # Always read the rows afresh: a snapshot must never show a cached, stale state.
     t = Tournament.objects.select_related("clock").get(pk=pk)
     clk = clock_snapshot(t, now)
-    counts = dict.fromkeys((Entry.ACTIVE, Entry.BUSTED, Entry.RESERVED), 0)
-    for status in t.entries.values_list("status", flat=True):
-        if status in counts:
-            counts[status] += 1
+    counts = t.entries.aggregate(**{status: Count("pk", filter=Q(status=status)) for status in (Entry.ACTIVE, Entry.BUSTED)})
 
     snap = {
         "tournament": {"id": t.pk, "name": t.name, "status": t.status, "currency": t.currency, "format": t.format,
@@ -113,18 +126,27 @@ def build_snapshot(tournament_or_id, now=None) -> dict:
         # FMT-02: the event's recent changes are announced with what the director wrote.
         # The announcements of the screens that show this tournament, as their own or in rotation.
         "announcements": list(DisplayScreen.objects.filter(Q(tournament=t) | Q(rotate=t)).exclude(announcement="")
-                              .order_by("announcement").values_list("announcement", flat=True).distinct())
+                              .order_by("announcement").values_list("announcement", flat=True).distinct()[:MAX_ANNOUNCEMENTS])
         + change_announcements(t, now, HouseRules.of(t).change_notice_hours),
     }
     if clk.get("hand_for_hand"):
         from .models import HandForHandReport
 
         snap["h4h_done"] = list(HandForHandReport.objects.filter(tournament=t, hand=clk["h4h_hand"]).values_list("table_number", flat=True))
-    for part in signals.ask(signals.snapshot_parts, tournament=t):  # seating: tables, seats, moves; payouts: the pool
+        # The director's clock page reports each table's hand (CLK-06): the tables playing it.
+        snap["h4h_tables"] = signals.ask_one(signals.tables_wanted, default=[], tournament=t)
+    for part in signals.ask(signals.snapshot_parts, tournament=t):  # seating: tables, moves, seats version; payouts: the pool
         snap.update(part)
+    payouts = snap.get("payouts")
+    if payouts is not None:
+        snap["payout_bands"] = len(payouts)
+        snap["payouts"] = payouts[:MAX_PAYOUT_BANDS]
     chips = snap["chips_in_play"] = chips_in_play(t)  # CR-06: the average stack comes from it
     snap["average_stack"] = round(chips / snap["players_left"]) if snap["players_left"] else 0
-    snap["lobby_state"] = lobby_state(t.status, clk, len(snap.get("tables") or ()), snap["players_left"])
+    snap["lobby_state"] = lobby_state(t.status, clk, snap.get("tables_in_play", 0), snap["players_left"])
     if t.status == Tournament.FINISHED:
         snap["results"] = results(t)
+        if "won" in snap:  # what the results listed won, not every paid place
+            shown = {str(r["entry"]) for r in snap["results"]}
+            snap["won"] = {k: v for k, v in snap["won"].items() if k in shown}
     return snap

@@ -1,11 +1,12 @@
 from django.urls import path
 
-from . import live, oversight_views, phone, views
+from . import live, live_seats, oversight_views, phone, views
 
 urlpatterns = [
     path("live/time/", live.live_time, name="live-time"),
     path("live/<int:pk>/state/", live.live_state, name="live-state"),
     path("live/<int:pk>/stream/", live.live_stream, name="live-stream"),
+    path("live/<int:pk>/seats/", live_seats.live_seats, name="live-seats"),
     path("display/<str:token>/", live.display, name="display"),
     path("p/<str:token>/", phone.phone_page, name="phone"),
     path("p/<str:token>/state/", phone.phone_data, name="phone-state"),

@@ -91,10 +91,14 @@ def test_the_tournament_page_links_to_the_tables(client, started, director):
 def test_lobby_displays_get_tables_seats_and_moves(scenario_10):
     t, layout = scenario_10
     snap = build_snapshot(t)
-    assert snap["tables"] == [{"number": 1, "players": 10}, {"number": 2, "players": 8}]
-    names = [s["name"] for s in snap["seats"]]
+    assert snap["tables_in_play"] == 2 and "seats" not in snap  # the seats come a page at a time (issue #15)
+    page = selectors.seat_page(t, 1, 10)
+    assert (page["page"], page["pages"], page["total"], len(page["seats"])) == (1, 2, 18, 10)
+    names = [s["name"] for s in page["seats"] + selectors.seat_page(t, 2, 10)["seats"]]
     assert names == sorted(names, key=str.lower) and len(names) == 18
+    assert page["seats_version"] == snap["seats_version"]
     (move,) = snap["moves"]
+    assert snap["moves_pending"] == 1
     mover = Entry.objects.get(pk=layout[1][4]).person.full_name
     assert move == {"player": mover, "from_table": 1, "from_seat": 4, "to_table": 2, "to_seat": 9}
     assert selectors.table_numbers(t) == [1, 2] and selectors.players_left(t) == 18

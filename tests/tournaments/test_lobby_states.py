@@ -119,7 +119,7 @@ def test_each_state_has_its_lobby_picture(make_tournament, make_person, actor, c
     for e in entries[:4]:
         seating.record_bust(t, [{"entry": e.pk}], actor=actor)
     snap = build_snapshot(t, now=now)
-    assert len(snap["tables"]) == 1 and snap["lobby_state"] == "final_table"
+    assert snap["tables_in_play"] == 1 and snap["lobby_state"] == "final_table"
 
 
 def test_next_break_in_is_the_time_left_plus_the_levels_before_the_break(field, actor):

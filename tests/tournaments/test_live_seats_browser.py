@@ -1,0 +1,72 @@
+"""Issue #15: the lobby screen's rotating seat lookup pages through /live/<pk>/seats/.
+
+A field bigger than one page (48 seats): the screen shows 12 names every 8 seconds in
+alphabetical order, fetches the second page when it has shown the first, starts again at the
+first after the last, and asks again only when the snapshot's ``seats_version`` changed (a bust).
+"""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from seating import services as seating
+from seating.models import Seat
+from tests.browser import ARTIFACTS, browser, browser_page  # noqa: F401 (fixtures)
+from tests.seating.test_support import add_entries
+from tournaments.models import DisplayScreen
+from tournaments.services import clockctl, lifecycle
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+
+
+def shown_seats(t):
+    """What the lookup should show, in its order: "name table/seat"."""
+    rows = Seat.objects.filter(tournament=t).values_list("entry__person__first_name", "entry__person__last_name", "table__number", "number")
+    return [
+        f"{name} {table}/{seat}" for name, table, seat in sorted(((f"{f} {last}", table, seat) for f, last, table, seat in rows), key=lambda r: r[0].lower())
+    ]
+
+
+def test_the_lobby_seat_lookup_pages_through_a_field_bigger_than_a_page(browser_page, make_tournament, actor):
+    page = browser_page
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.route("**/live/*/stream/**", lambda route: route.abort())  # the polling fallback: the test moves the time on
+    page.clock.install()
+    t = make_tournament(name="Big Field", table_size=10)
+    add_entries(t, 60, names=[f"Zed{(i * 37) % 60:02d}" if i % 2 else f"amy{(i * 37) % 60:02d}" for i in range(60)])
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    clockctl.start_clock(t, actor=actor)
+    DisplayScreen.objects.create(name="Lobby", tournament=t, token="seats-paging-tv", show={"sounds": False})
+    asked = []
+    page.on("request", lambda r: asked.append(r.url) if "/seats/" in r.url else None)
+
+    expected = shown_seats(t)
+    assert len(expected) == 60 and expected[0].startswith("amy") and expected[-1].startswith("Zed")
+    page.goto(page.base_url + "/display/seats-paging-tv/")
+    box = page.locator("#seats span")
+    for turn in range(6):  # 5 turns of 12 show the field, the 6th starts again at the top
+        start = turn * 12 % 60
+        expect(box).to_have_text(expected[start : start + 12])
+        page.clock.run_for(8000)
+    pages = [re.search(r"[?&]page=(\d+)", url).group(1) for url in asked]
+    assert pages == ["1", "2", "1"], asked  # one request a page, none while a page is being shown
+
+    # The screen shows rows 12-23 of page 1 now. A player of its next turn (rows 24-35) busts:
+    # the next snapshot has a newer seats_version, so the screen asks for its page again and
+    # its next turn shows the field without him or her.
+    victim = expected[30]
+    gone = next(
+        s
+        for s in Seat.objects.filter(tournament=t).select_related("entry__person", "table")
+        if f"{s.entry.person.full_name} {s.table.number}/{s.number}" == victim
+    )
+    seating.record_bust(t, [gone.entry_id], actor=actor)
+    page.clock.run_for(5000)  # the page polls the snapshot
+    expect(page.locator("#players")).to_have_text("59")  # the new snapshot is shown
+    page.clock.run_for(8000)
+    now = shown_seats(t)
+    assert len(now) == 59 and victim not in now
+    expect(box).to_have_text(now[24:36])
+    assert len(asked) == 4 and "page=1&" in asked[-1], asked
+    page.screenshot(path=str(ARTIFACTS / "lobby-seat-pages.png"))
