@@ -1,0 +1,170 @@
+"""What a lobby screen's live snapshot costs at 1,000 and 10,000 players: build time, queries, size.
+
+    python benchmarks/snapshot_size.py [--entries 1000 10000] [--repeat 5] [--baseline-rev b08e78e]
+
+Runs on a temporary SQLite database unless DATABASE_URL is set. For each field size: N people,
+N paid entries and their buy-ins are written in bulk, then ``lifecycle.start`` draws every seat
+and the clock starts. Then it builds the snapshot ``--repeat`` times and prints the median build
+time, the queries one build sends and the size of its JSON; and the same for one page of the
+lobby screens' seat lookup (``/live/<pk>/seats/``: the first build of a seats version sorts the
+field once, later pages come from the process's copy). Nothing is asserted.
+
+The baseline, measured in the same run on the same rows, is the snapshot as it was before the
+seats moved out of it: ``tournaments/snapshot.py``, ``seating/selectors.py`` and
+``payouts/selectors.py`` of ``--baseline-rev`` (read with git), their snapshot parts swapped in
+while the baseline is built.
+"""
+
+import argparse
+import importlib.util
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from decimal import Decimal
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+BASELINE_REV = "b08e78e"  # the last commit whose snapshot listed every seated player
+
+
+def setup_django():
+    if not os.getenv("DATABASE_URL"):
+        os.environ["TDM_VAR_DIR"] = tempfile.mkdtemp(prefix="tdm-snapshot-")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tdmanager.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def load_old(rev: str, path: str, name: str):
+    """A module as it was at ``rev``, loaded under ``name`` inside its package (relative imports work)."""
+    source = subprocess.run(["git", "show", f"{rev}:{path}"], cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    spec = importlib.util.spec_from_loader(name, loader=None)
+    module = importlib.util.module_from_spec(spec)
+    module.__package__ = name.rpartition(".")[0]
+    exec(compile(source, f"{rev}:{path}", "exec"), module.__dict__)
+    return module
+
+
+def make_field(n: int):
+    """A running tournament of ``n`` paid, seated entries (bulk rows, then the real start)."""
+    from django.db.models import Max
+    from django.utils import timezone
+
+    from tournaments.models import Entry, LedgerRow, Person, Tournament
+    from tournaments.services import clockctl, lifecycle
+    from tournaments.services.events import Actor
+    from tournaments.services.structures import ensure_builtin_structures
+
+    actor = Actor(None, "snapshot_size")
+    structure = next(s for s in ensure_builtin_structures() if s.name.startswith("Regular"))
+    t = Tournament.objects.create(
+        name=f"Snapshot {n}",
+        start_at=timezone.now(),
+        buy_in=Decimal(100),
+        fee=Decimal(10),
+        starting_stack=30000,
+        table_size=9,
+        structure=structure,
+        status=Tournament.REGISTERING,
+        min_players=2,
+    )
+    stamp = int(time.time())
+    people = Person.objects.bulk_create(
+        [Person(first_name=f"Name{(i * 7919) % n:05d}", last_name=f"S{t.pk}", search_text=f"name{i:05d} s{t.pk} {stamp}") for i in range(1, n + 1)],
+        batch_size=2000,
+    )
+    entries = Entry.objects.bulk_create(
+        [Entry(tournament=t, person=p, number=i, status=Entry.ACTIVE, chips=t.starting_stack) for i, p in enumerate(people, 1)], batch_size=2000
+    )
+    first = (LedgerRow.objects.aggregate(m=Max("receipt_number"))["m"] or 0) + 10**9
+    LedgerRow.objects.bulk_create(
+        [
+            LedgerRow(
+                tournament=t,
+                entry=e,
+                person_id=e.person_id,
+                kind=LedgerRow.BUY_IN,
+                prize_amount=t.buy_in,
+                fee_amount=t.fee,
+                chips=t.starting_stack,
+                receipt_number=first + i,
+            )
+            for i, e in enumerate(entries)
+        ],
+        batch_size=2000,
+    )
+    lifecycle.start(t, actor=actor)
+    clockctl.start_clock(t, actor=actor)
+    return t
+
+
+def measure(fn, repeat: int):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    times, queries, out = [], 0, None
+    for i in range(repeat):
+        with CaptureQueriesContext(connection) as ctx:
+            tick = time.perf_counter()
+            out = fn()
+            times.append((time.perf_counter() - tick) * 1000)
+        queries = len(ctx.captured_queries) if i == 0 else queries
+    return statistics.median(times), queries, len(json.dumps(out, default=str).encode())
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--entries", type=int, nargs="+", default=[1000, 10000])
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--baseline-rev", default=BASELINE_REV)
+    args = ap.parse_args()
+    setup_django()
+    from django.db import connection
+
+    import payouts.selectors
+    import seating.selectors
+    from tournaments import live_seats
+    from tournaments.snapshot import build_snapshot
+
+    old_snapshot = load_old(args.baseline_rev, "tournaments/snapshot.py", "tournaments._baseline_snapshot")
+    old_seating = load_old(args.baseline_rev, "seating/selectors.py", "seating._baseline_selectors")
+    old_payouts = load_old(args.baseline_rev, "payouts/selectors.py", "payouts._baseline_selectors")
+
+    def baseline(t):
+        new = seating.selectors.display_summary, payouts.selectors.display_summary
+        seating.selectors.display_summary = old_seating.display_summary
+        payouts.selectors.display_summary = old_payouts.display_summary
+        try:
+            return old_snapshot.build_snapshot(t.pk)
+        finally:
+            seating.selectors.display_summary, payouts.selectors.display_summary = new
+
+    print(f"database: {connection.vendor}; median of {args.repeat} builds; baseline: the snapshot of {args.baseline_rev}")
+    print(f"{'players':>8}  {'what':<34} {'ms':>8} {'queries':>8} {'KiB':>8}")
+    for n in args.entries:
+        tick = time.perf_counter()
+        t = make_field(n)
+        setup_s = time.perf_counter() - tick
+        rows = [
+            ("baseline snapshot (every seat)", lambda: baseline(t)),
+            ("snapshot now", lambda: build_snapshot(t.pk)),
+            ("seats page 1, first of a version", lambda: (seating.selectors.forget_seat_lists(), live_seats.seat_page(t.pk, 1))[1]),
+            ("seats page 2, version built", lambda: live_seats.seat_page(t.pk, 2)),
+        ]
+        for label, fn in rows:
+            ms, queries, size = measure(fn, args.repeat)
+            print(f"{n:>8}  {label:<34} {ms:8.1f} {queries:8d} {size / 1024:8.1f}")
+        print(f"{'':>8}  (setup: {setup_s:.1f} s for {n} entries, the draw included)")
+
+
+if __name__ == "__main__":
+    main()
