@@ -1,15 +1,18 @@
 """Pages of the payouts app: the tournament's payouts, prizes due at the desk, the deal
 calculator, payout slips and reports. Thin: read, render, or call one service."""
 
+import re
 from decimal import Decimal, InvalidOperation
 
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tdmanager.api import object_id
 from tdmanager.errors import DomainError
+from tdmanager.formatting import money
 from tournaments import clockview
 from tournaments.house import HouseRules
 from tournaments.models import Entry, LedgerRow, Tournament
@@ -20,6 +23,21 @@ from . import reports, services
 from . import selectors as sel
 from .models import Deal, PayoutTable, PayoutTemplate, PrizePayment
 
+# The reports as the page names them (never their file names).
+REPORT_LABELS = {"prestart": gettext_lazy("Pre-start report"), "standings": gettext_lazy("Final standings"),
+                 "payments": gettext_lazy("Prize payments"), "reconciliation": gettext_lazy("Reconciliation"),
+                 "rulings": gettext_lazy("Rulings")}
+
+
+def parse_amount(text: str) -> Decimal:
+    """An amount as either language writes it: "1.234,50", "1,234.50", "800,00", "800.00", "1234".
+    The last "." or "," followed by one or two digits marks the decimals; any other is grouping."""
+    m = re.fullmatch(r"(\d+(?:[.,]\d{3})*)(?:[.,](\d{1,2}))?", text)
+    if m is None:
+        raise ValueError(text)
+    whole = m.group(1).replace(".", "").replace(",", "")
+    return Decimal(whole + "." + (m.group(2) or "0"))
+
 
 def parse_prize_lines(text: str) -> list[dict]:
     """One prize per line: ``place amount [CASH|TICKET|ITEM|SEAT] [description]``."""
@@ -29,7 +47,7 @@ def parse_prize_lines(text: str) -> list[dict]:
         if not parts:
             continue
         try:
-            place, amount = int(parts[0]), Decimal(parts[1].replace(",", ""))
+            place, amount = int(parts[0]), parse_amount(parts[1])
         except (IndexError, ValueError, InvalidOperation):
             raise DomainError("bad_line", _("Line %(n)s: write 'place amount', e.g. '1 5000'.") % {"n": n}, status=400)
         kind = parts[2].upper() if len(parts) > 2 and parts[2].upper() in ("CASH", "TICKET", "ITEM", "SEAT") else "CASH"
@@ -40,7 +58,7 @@ def parse_prize_lines(text: str) -> list[dict]:
 
 def prize_lines(prizes) -> str:
     return "\n".join(
-        f"{p['place']} {sel.money(p['amount'])}" + (f" {p['kind']}" if p["kind"] != "CASH" else "") + (f" {p['description']}" if p.get("description") else "")
+        f"{p['place']} {money(p['amount'])}" + (f" {p['kind']}" if p["kind"] != "CASH" else "") + (f" {p['description']}" if p.get("description") else "")
         for p in prizes
     )
 
@@ -85,7 +103,7 @@ def tournament_payouts(request, pk):
         "link": link, "seats": sum(1 for a in sel.satellite_awards(t, link) if a.seat) if link else None,
         "players_left": t.entries.filter(status=Entry.ACTIVE).count(), "signoff": sel.signoff_status(t),
         "dues": sel.dues(t, prizes), "templates": PayoutTemplate.objects.all(), "side_pools": sel.side_pools_summary(t),
-        "reports": reports.REPORTS, "targets": Tournament.objects.exclude(pk=t.pk).exclude(status__in=[Tournament.FINISHED, Tournament.CANCELLED]),
+        "reports": [(name, REPORT_LABELS.get(name, name)) for name in reports.REPORTS], "targets": Tournament.objects.exclude(pk=t.pk).exclude(status__in=[Tournament.FINISHED, Tournament.CANCELLED]),
         "recon": reports.reconciliation_data(t), "forfeits": sel.forfeit_plan(t, prizes),
         "late_reg_closed": t.status == Tournament.RUNNING and not clockview.late_registration_open(t),
     }

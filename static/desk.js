@@ -27,7 +27,7 @@
     if (opts.method === "POST" && (res.ok || KEY_DONE.includes(data && data.code))) pendingKeys.delete(form);
     return { ok: res.ok, status: res.status, data };
   }
-  const money = (value) => new Intl.NumberFormat(document.documentElement.lang || undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(Number(value));
+  const money = (value) => new Intl.NumberFormat(document.documentElement.lang || undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: "always" }).format(Number(value));
   const tid = () => $("#tournament").value;
   const method = () => $("#method").value;
   const tender = () => $("#tender").value; // REG-06: "" (the tournament's currency), USD or CHF
@@ -123,7 +123,7 @@
       else if (op === "preregister") say(T.reservedOk, true);
       else {
         const rec = r.data.receipt;
-        say(T.sold + " — " + T.receipt + " #" + rec.receipt_number + " — " + rec.total + " " + rec.currency, true);
+        say(T.sold + " — " + T.receipt + " #" + rec.receipt_number + " — " + money(rec.total) + " " + rec.currency, true);
         window.open(rec.receipt_url + "?print=1", "receipt-" + rec.receipt_number);
       }
       await refreshPlayer();

@@ -84,10 +84,10 @@ window.TDMFormat = {
     return h ? h + ":" + mm + ":" + ss : mm + ":" + ss;
   },
   // In the page's language (<html lang>), not the browser's: "12.500" on an Italian page (as static/tdm.js TDM.num).
-  num(n) { return n === null || n === undefined || n === "" ? "" : new Intl.NumberFormat(document.documentElement.lang || "en", { maximumFractionDigits: 2 }).format(Number(n)); },
+  num(n) { return n === null || n === undefined || n === "" ? "" : new Intl.NumberFormat(document.documentElement.lang || "en", { maximumFractionDigits: 2, useGrouping: "always" }).format(Number(n)); },
   money(a, currency) {
     if (a === null || a === undefined || a === "") return "";
     const lang = document.documentElement.lang || "en";
-    return new Intl.NumberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(Number(a)) + (currency ? " " + currency : "");
+    return new Intl.NumberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: "always" }).format(Number(a)) + (currency ? " " + currency : "");
   },
 };

@@ -36,7 +36,7 @@
       catch (e) { say(msg, String(e), false); return; } // no answer: the key is kept, so paying again replays
       finally { button.disabled = false; }
       if (!r.ok) { say(msg, r.data.detail || r.status, false); return; }
-      say(msg, P.paid + ": " + tr.dataset.name + " " + r.data.amount, true);
+      say(msg, P.paid + ": " + tr.dataset.name + " " + TDM.money(r.data.amount), true);
       const cell = form.parentElement;
       cell.textContent = P.paid + " ";
       if (r.data.slip_url) {

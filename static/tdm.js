@@ -23,7 +23,10 @@
   function fmt(decimals) {
     const key = lang() + ":" + decimals;
     if (!numberFormats[key]) {
-      numberFormats[key] = new Intl.NumberFormat(lang(), decimals === null ? { maximumFractionDigits: 2 } : { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+      // useGrouping "always": ICU leaves Italian four-digit numbers ungrouped ("1234,00"); the
+      // server's slips and pages write "1.234,00", and so does every page.
+      numberFormats[key] = new Intl.NumberFormat(lang(), decimals === null ? { maximumFractionDigits: 2, useGrouping: "always" }
+        : { minimumFractionDigits: decimals, maximumFractionDigits: decimals, useGrouping: "always" });
     }
     return numberFormats[key];
   }

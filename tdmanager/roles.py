@@ -19,6 +19,15 @@ from . import policy
 from .policy import CASHIER, CONTROLLER, DIRECTOR, DISPLAY, FLOOR, REGULATOR
 
 ROLES = (DIRECTOR, FLOOR, CASHIER, DISPLAY, CONTROLLER, REGULATOR)
+# What the page says of a role (the nav bar's "who is logged in"): never the group's code.
+ROLE_LABELS = {
+    DIRECTOR: _("director"),
+    FLOOR: _("floor"),
+    CASHIER: _("cashier"),
+    DISPLAY: _("display screen"),
+    CONTROLLER: _("administrative controller"),
+    REGULATOR: _("regulator"),
+}
 log = logging.getLogger("tdmanager.security")
 
 # ``granted(user, tournament_id) -> bool``: which tournaments a regulator login reads. The
@@ -132,6 +141,7 @@ def roles_context(request):
     held = user_roles(user)
     return {
         "tdm_roles": held,
+        "tdm_role_labels": [str(ROLE_LABELS[r]) for r in ROLES if r in held],
         "is_director": DIRECTOR in held,
         "is_cashier": bool(held & {CASHIER, DIRECTOR}),
         "is_floor": bool(held & {FLOOR, DIRECTOR}),
