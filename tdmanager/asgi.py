@@ -1,6 +1,207 @@
-import os
+"""The web application: one ASGI app (uvicorn runs it; ``manage.py serve`` starts uvicorn) that
+runs each request the way it is written.
 
-from django.core.asgi import get_asgi_application
+- A view written ``async def`` (the live streams: Server-Sent Events of the lobby screens,
+  dashboards and players' phones) runs on the event loop through Django's ASGI handler, where
+  thousands of open streams cost no thread.
+- Every other request (pages, the API, static files, errors) runs through Django's WSGI handler
+  on a bounded pool of threads, ``TDM_WEB_THREADS`` per web process. Under Django's ASGI handler
+  a sync view costs a thread hop at every sync middleware and a new thread per request; here it
+  runs start to end on one pool thread, several at once. The request body is received on the
+  event loop first (a slow client holds no thread), spooled to disk past
+  ``FILE_UPLOAD_MAX_MEMORY_SIZE`` like Django's ASGI handler does, and handed over with its
+  length, so ``DATA_UPLOAD_MAX_MEMORY_SIZE`` is enforced as under any WSGI server. The response's
+  ``close()`` runs on the thread that served it, so ``request_finished`` closes (or keeps, as
+  ``CONN_MAX_AGE`` says, or returns to the pool) that thread's database connection.
+
+Which way a request goes is decided by its URL: the view it resolves to is ``async`` or not.
+"""
+
+import asyncio
+import io
+import logging
+import os
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tdmanager.settings")
-application = get_asgi_application()
+
+from asgiref.sync import iscoroutinefunction  # noqa: E402
+from django.conf import settings  # noqa: E402
+from django.core.asgi import get_asgi_application  # noqa: E402
+from django.core.handlers.wsgi import WSGIHandler  # noqa: E402
+from django.http import FileResponse  # noqa: E402
+from django.urls import Resolver404, get_resolver  # noqa: E402
+
+log = logging.getLogger(__name__)
+
+STREAM_BLOCK = 2**16  # bytes of a file response sent at once
+
+
+class Application:
+    """ASGI entry point: ``async def`` views through Django's ASGI handler, the rest through its
+    WSGI handler on a thread pool."""
+
+    def __init__(self):
+        self.asgi = get_asgi_application()  # sets Django up
+        self.wsgi = WSGIHandler()
+        self.threads = settings.TDM_WEB_THREADS
+        self.pool = ThreadPoolExecutor(max_workers=self.threads, thread_name_prefix="tdm-web")
+        self._async_views: dict[str, bool] = {}
+
+    async def __call__(self, scope, receive, send):
+        kind = scope["type"]
+        if kind == "lifespan":
+            return await self.lifespan(receive, send)
+        if kind != "http" or self.is_async(scope):
+            return await self.asgi(scope, receive, send)
+        return await self.run_sync(scope, receive, send)
+
+    async def lifespan(self, receive, send):
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                self.pool.shutdown(wait=False, cancel_futures=True)
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+    def is_async(self, scope) -> bool:
+        """True when the URL names an ``async def`` view (remembered per path)."""
+        path = scope["path"]
+        known = self._async_views.get(path)
+        if known is None:
+            root = scope.get("root_path") or ""
+            try:
+                match = get_resolver().resolve(path.removeprefix(root) if root else path)
+                known = iscoroutinefunction(match.func)
+            except Resolver404:
+                known = False
+            except Exception:  # a path the resolver chokes on: the sync handler answers it
+                known = False
+            if len(self._async_views) > 10_000:
+                self._async_views.clear()
+            self._async_views[path] = known
+        return known
+
+    async def run_sync(self, scope, receive, send):
+        body = await self.read_body(receive)
+        if body is None:
+            return  # the client left before sending its whole body
+        loop = asyncio.get_running_loop()
+        try:
+            answer = await loop.run_in_executor(self.pool, self.serve, scope, body, send, loop)
+        except Exception:
+            log.exception("request failed outside Django's handler")
+            answer = (500, [(b"content-type", b"text/plain; charset=utf-8")], b"Server Error")
+        if answer is not None:  # a whole answer; a streaming one was sent from the thread
+            status, headers, content = answer
+            await send({"type": "http.response.start", "status": status, "headers": headers})
+            await send({"type": "http.response.body", "body": content})
+
+    async def read_body(self, receive):
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        first = message.get("body", b"")
+        if not message.get("more_body"):
+            return io.BytesIO(first)
+        body = tempfile.SpooledTemporaryFile(max_size=settings.FILE_UPLOAD_MAX_MEMORY_SIZE, mode="w+b")  # noqa: SIM115
+        body.write(first)
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                body.close()
+                return None
+            body.write(message.get("body", b""))
+            if not message.get("more_body"):
+                break
+        body.seek(0)
+        return body
+
+    def serve(self, scope, body, send, loop):
+        """On a pool thread: Django's WSGI handler, then the answer (or, streaming, send it from here)."""
+        started = []
+
+        def start_response(status, headers, exc_info=None):
+            started[:] = [status, headers]
+
+        response = None
+        try:
+            response = self.wsgi(environ(scope, body), start_response)
+            status = int(started[0][:3])
+            headers = [(name.lower().encode("latin1"), value.strip().encode("latin1")) for name, value in started[1]]
+            if not getattr(response, "streaming", False):
+                return status, headers, b"".join(response)
+            if isinstance(response, FileResponse):
+                response.block_size = STREAM_BLOCK
+
+            def push(message):
+                asyncio.run_coroutine_threadsafe(send(message), loop).result()
+
+            push({"type": "http.response.start", "status": status, "headers": headers})
+            for chunk in response:
+                if chunk:
+                    push({"type": "http.response.body", "body": chunk, "more_body": True})
+            push({"type": "http.response.body", "body": b""})
+            return None
+        finally:
+            if response is not None:
+                response.close()  # request_finished, on the thread that used the connection
+            body.close()
+
+
+def environ(scope, body) -> dict:
+    """The WSGI environ of an ASGI HTTP scope (PEP 3333: strings are bytes read as latin-1)."""
+    root = scope.get("root_path") or ""
+    path = scope["path"]
+    if root and path.startswith(root):
+        path = path[len(root) :]
+    server = scope.get("server") or ("localhost", 80)
+    env = {
+        "REQUEST_METHOD": scope["method"],
+        "SCRIPT_NAME": root.encode("utf-8").decode("latin1"),
+        "PATH_INFO": path.encode("utf-8").decode("latin1"),
+        "QUERY_STRING": scope.get("query_string", b"").decode("latin1"),
+        "SERVER_NAME": str(server[0]),
+        "SERVER_PORT": str(server[1]) if server[1] is not None else "80",
+        "SERVER_PROTOCOL": "HTTP/" + scope.get("http_version", "1.1"),
+        "wsgi.version": (1, 0),
+        "wsgi.url_scheme": scope.get("scheme", "http"),
+        "wsgi.input": body,
+        "wsgi.errors": sys.stderr,
+        "wsgi.multithread": True,
+        "wsgi.multiprocess": True,
+        "wsgi.run_once": False,
+    }
+    client = scope.get("client")
+    if client:
+        env["REMOTE_ADDR"] = client[0]
+        env["REMOTE_PORT"] = str(client[1])
+    for raw_name, raw_value in scope.get("headers", ()):
+        name = raw_name.decode("latin1").lower()
+        if "_" in name:
+            continue  # as Django's ASGI handler: no spoofing X-Forwarded-For with X_Forwarded_For
+        if name == "content-length":
+            key = "CONTENT_LENGTH"
+        elif name == "content-type":
+            key = "CONTENT_TYPE"
+        else:
+            key = "HTTP_" + name.upper().replace("-", "_")
+        value = raw_value.decode("latin1")
+        if key in env:
+            value = env[key] + ("; " if key == "HTTP_COOKIE" else ",") + value
+        env[key] = value
+    if "CONTENT_LENGTH" not in env:
+        # A body sent chunked has arrived whole: its length, so that Django reads it and its
+        # size limits apply (a WSGI request without a length reads as empty).
+        size = body.seek(0, 2)
+        body.seek(0)
+        if size:
+            env["CONTENT_LENGTH"] = str(size)
+    return env
+
+
+application = Application()
