@@ -11,6 +11,21 @@ from .selectors import change_lines, penalty_progress, seat_of
 REASON = 200  # the reason columns (LedgerRow.reason, Person.banned_reason, ChipAdjustment.reason)
 
 
+class BuiltOnce:
+    """A ModelSerializer whose fields are worked out from the model once per class, then
+    copied for each instance (DRF works them out again for every serializer made): the sale
+    answer at the desk, serialized on every sale."""
+
+    def get_fields(self):
+        import copy
+
+        built = type(self).__dict__.get("_built_fields")
+        if built is None:
+            built = super().get_fields()
+            type(self)._built_fields = built
+        return copy.deepcopy(built)
+
+
 class PersonSerializer(serializers.ModelSerializer):
     display_name = serializers.CharField(read_only=True)
 
@@ -112,7 +127,7 @@ class SeatSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
 
 
-class EntrySerializer(serializers.ModelSerializer):
+class EntrySerializer(BuiltOnce, serializers.ModelSerializer):
     person_name = serializers.CharField(source="person.display_name", read_only=True)
     seat = serializers.SerializerMethodField()
 
@@ -126,13 +141,20 @@ class EntrySerializer(serializers.ModelSerializer):
 
     @extend_schema_field(SeatSerializer(allow_null=True))
     def get_seat(self, obj):
-        return seat_of(obj)
+        return self._seat(obj)
 
     def get_registration_state(self, obj) -> str:
-        return obj.registration_state(seated=seat_of(obj) is not None)
+        return obj.registration_state(seated=self._seat(obj) is not None)
+
+    def _seat(self, obj):
+        """The entry's seat, asked once per entry (two fields show it)."""
+        seats = self.__dict__.setdefault("_seats", {})
+        if obj.pk not in seats:
+            seats[obj.pk] = seat_of(obj)
+        return seats[obj.pk]
 
 
-class LedgerRowSerializer(serializers.ModelSerializer):
+class LedgerRowSerializer(BuiltOnce, serializers.ModelSerializer):
     total = serializers.DecimalField(max_digits=13, decimal_places=2, read_only=True)
     cashier_name = serializers.CharField(source="cashier.username", read_only=True, default="")
     reverses_receipt = serializers.IntegerField(source="reverses.receipt_number", read_only=True, default=None, allow_null=True)

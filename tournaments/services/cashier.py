@@ -251,28 +251,27 @@ def register(tournament, person, *, method: str, actor: Actor, now=None, offer: 
     check_late_registration(t, now)
     check_late_arrival(t, person, now)
     tender = tender_for(t, tender_currency, method, now)
-    mine = t.entries.filter(person=person)
-    reserved = mine.filter(status=Entry.RESERVED).first()
+    mine = list(t.entries.filter(person=person))  # one read (under the lock) answers every question below
+    reserved = next((e for e in mine if e.status == Entry.RESERVED), None)
     if reserved:
         return _pay_reservation(t, reserved, method=method, actor=actor, now=now, offer=offer, jackpot=jackpot, tender=tender)
-    if mine.filter(status=Entry.ACTIVE).exists():
+    if any(e.status == Entry.ACTIVE for e in mine):
         raise DeskError("already_registered", _("%(name)s is already playing in this tournament.") % {"name": person.full_name})
-    if mine.filter(status=Entry.BUSTED).exists():
+    if any(e.status == Entry.BUSTED for e in mine):
         raise DeskError("use_reentry", _("%(name)s has busted: sell a re-entry instead.") % {"name": person.full_name})
     check_field_cap(t)
     return _sellnew_entry(t, person, LedgerRow.BUY_IN, Action.CASHIER_BUYIN_SOLD, method=method, actor=actor, now=now, offer=offer,
-                          jackpot=jackpot, tender=tender)
+                          jackpot=jackpot, tender=tender, previous=sum(e.status != Entry.CANCELLED for e in mine))
 
 
 def _sellnew_entry(t, person, kind, action, *, method, actor, now, offer: Offer | None, jackpot: bool = False,
-                   tender: fees.Tender | None = None):
+                   tender: fees.Tender | None = None, previous: int | None = None):
     buy_in, fee = (offer.buy_in, offer.fee) if offer else (t.buy_in, t.fee)
     jackpot_fee = jackpot_line(t, kind, jackpot, now)
     check_cash_limit(t, buy_in + fee + jackpot_fee, method, tender)
-    entry = new_entry(t, person, status=Entry.ACTIVE, pre_registered=False, now=now)
     # TDA 8-A: re-entries are sold full stacks; late registrants per the house setting.
-    entry.chips = offer.chips if offer else (t.starting_stack if kind == LedgerRow.RE_ENTRY else late_stack(t))
-    entry.save(update_fields=["chips"])
+    chips = offer.chips if offer else (t.starting_stack if kind == LedgerRow.RE_ENTRY else late_stack(t))
+    entry = new_entry(t, person, status=Entry.ACTIVE, pre_registered=False, now=now, chips=chips, previous=previous)
     row = write_row(t, kind=kind, entry=entry, person=person, prize=buy_in, fee=fee, chips=entry.chips, method=method,
                      actor=actor, note=offer.note if offer else "", jackpot=jackpot_fee, tender=tender)
     _after_sale(t, entry, actor, action, row)

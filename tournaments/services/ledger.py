@@ -6,6 +6,7 @@ create an entry, and give a paid entry its seat (``issue_paid_entry``). The cash
 writes a ``LedgerRow`` another way. All of them run inside the caller's transaction.
 """
 
+from django.db import connection
 from django.db.models import Max
 
 from tdmanager.money import ZERO
@@ -18,15 +19,17 @@ from .events import Actor
 
 
 def next_number(name: str) -> int:
-    """The next value of a gapless counter, under a row lock held until the caller commits."""
-    try:
-        seq = Sequence.objects.select_for_update().get(name=name)
-    except Sequence.DoesNotExist:  # the migration creates "receipt"; other counters start here
+    """The next value of a gapless counter, under a row lock held until the caller commits: one
+    statement increments and reads it (the receipt counter is taken inside every sale's lock)."""
+    qn = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {qn(Sequence._meta.db_table)} SET {qn('value')} = {qn('value')} + 1 WHERE {qn('name')} = %s "
+                       f"RETURNING {qn('value')}", [name])
+        row = cursor.fetchone()
+    if row is None:  # the migration creates "receipt"; other counters start here
         Sequence.objects.get_or_create(name=name)
-        seq = Sequence.objects.select_for_update().get(name=name)
-    seq.value += 1
-    seq.save(update_fields=["value"])
-    return seq.value
+        return next_number(name)
+    return row[0]
 
 
 def lock_tournament(tournament_or_id) -> Tournament:
@@ -34,10 +37,15 @@ def lock_tournament(tournament_or_id) -> Tournament:
     return Tournament.objects.select_for_update().get(pk=pk)
 
 
-def new_entry(t: Tournament, person: Person, *, status: str, pre_registered: bool, now) -> Entry:
+def new_entry(t: Tournament, person: Person, *, status: str, pre_registered: bool, now, chips: int | None = None,
+              previous: int | None = None) -> Entry:
+    """A new entry numbered after the last; ``previous``: the person's entries in ``t`` not
+    cancelled, when the caller has counted them already."""
     number = (t.entries.aggregate(m=Max("number"))["m"] or 0) + 1
-    previous = t.entries.filter(person=person).exclude(status=Entry.CANCELLED).count()
+    if previous is None:
+        previous = t.entries.filter(person=person).exclude(status=Entry.CANCELLED).count()
     return Entry.objects.create(
+        **({} if chips is None else {"chips": chips}),
         tournament=t,
         person=person,
         number=number,
