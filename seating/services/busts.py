@@ -258,7 +258,8 @@ def undo_bust(tournament, bust, *, actor, reason: str = "", now=None):
     except SeatingActionError as refusal:  # say which later changes to undo first, and carry them
         raise undo_first(t, bust.event, refusal) if bust.event_id else refusal from None
     Bust.objects.filter(pk__in=[b.pk for b in group]).update(void=Bust.UNDONE, voided_at=now)
-    Entry.objects.filter(pk__in=[b.entry_id for b in group]).update(status=Entry.ACTIVE, busted_at=None, place=None)
+    # a no-show's removal undone (REG-09: the player was there after all) is no longer a no-show
+    Entry.objects.filter(pk__in=[b.entry_id for b in group]).update(status=Entry.ACTIVE, busted_at=None, place=None, no_show_at=None)
     slips = PendingMove.objects.filter(tournament=t, cause=bust.event_id, status=PendingMove.PROPOSED)
     undone = list(slips.values_list("pk", flat=True))
     slips.update(status=PendingMove.UNDONE)

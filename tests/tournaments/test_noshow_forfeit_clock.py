@@ -210,3 +210,23 @@ def test_the_api_and_the_table_map_mark_a_player_not_arrived_and_undo_it(make_to
     assert "mancato arrivo" in page and 'class="arrived"' in page
     client.post(f"/tournaments/{t.pk}/tables/", {"op": "arrived", "entry": entries[1].pk, "table": 1})
     assert fresh(entries[1]).presence == ""
+
+
+def test_the_forfeit_is_undone_like_any_bust_and_the_player_plays_on(make_tournament, make_person, cashier_actor, actor):
+    from seating import services as seating
+
+    t = forfeit_at(make_tournament, grace=0)
+    entries = field(t, cashier_actor, make_person, 5)
+    for e in entries[:3]:
+        registration.check_in(e, actor=cashier_actor)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    clockctl.start_clock(t, actor=actor, now=T0)
+    tick(t, T0 + LEVEL + timedelta(seconds=1))
+    late, later = fresh(entries[3]), fresh(entries[4])
+    assert (late.place, later.place) == (4, 4)
+    seating.undo_bust(t, Bust.objects.get(entry=late, void=""), actor=actor, reason="they were at the bar, with their chips")
+    late, later = fresh(entries[3]), fresh(entries[4])
+    assert [(e.status, e.registration_state(), e.place) for e in (late, later)] == [(Entry.ACTIVE, "PAID", None)] * 2
+    assert seating_selectors.seat_of(late) is not None and seating_selectors.seat_of(later) is not None
+    sweep(T0 + LEVEL + timedelta(minutes=2))  # the deadline is not applied twice
+    assert fresh(late).status == Entry.ACTIVE and t.events.filter(action=FORFEITED).count() == 1
