@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from tdmanager.errors import DomainError
 from tdmanager.roles import DIRECTOR, has_role
+from tournaments.house import HouseRules
 from tournaments.models import Entry, Tournament
 from tournaments.services import registration
 from tournaments.services.events import Actor
@@ -166,6 +167,9 @@ def table_map_page(request, pk):
         "is_director_user": has_role(request.user, DIRECTOR),
         "just_busted": _just_busted(t, request.GET.get("bust")),
         "undo_blocked": _undo_blocked(t, request),
+        # REG-09: the "Not arrived" buttons matter while a FORFEIT_AT deadline is to come and the
+        # desk does not check players in (the marks are who forfeits); a mark shows whatever the rule.
+        "arrival_marks": not HouseRules.of(t).check_in_used and registration.forfeit_pending(t),
     }
     template = "seating/_map.html" if request.GET.get("fragment") else "seating/tables.html"
     return render(request, template, context)
