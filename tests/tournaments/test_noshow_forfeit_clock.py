@@ -204,6 +204,10 @@ def test_the_api_and_the_table_map_mark_a_player_not_arrived_and_undo_it(make_to
     client.force_login(floor_user)
     page = client.get(f"/tournaments/{t.pk}/tables/").content.decode()
     assert f'id="arrival-{entries[1].pk}"' in page and 'class="not-arrived"' in page
+    blind_out = make_tournament(name="Blind out")
+    field(blind_out, cashier_actor, make_person, 2)
+    lifecycle.start(blind_out, actor=actor, prestart_report_sent=True)
+    assert 'class="not-arrived"' not in client.get(f"/tournaments/{blind_out.pk}/tables/").content.decode()  # no deadline to come
     client.post(f"/tournaments/{t.pk}/tables/", {"op": "not_arrived", "entry": entries[1].pk, "table": 1})
     assert fresh(entries[1]).presence == Entry.NOT_ARRIVED
     page = client.get(f"/tournaments/{t.pk}/tables/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
