@@ -5,8 +5,9 @@
 Runs on a temporary SQLite database unless DATABASE_URL is set. For each field size: N people,
 N paid entries and their buy-ins are written in bulk, then ``lifecycle.start`` draws every seat
 and the clock starts. Then it builds the snapshot ``--repeat`` times and prints the median build
-time, the queries one build sends and the size of its JSON; and the same for one page of the
-lobby screens' seat lookup (``/live/<pk>/seats/``: the first build of a seats version sorts the
+time (wall, and the CPU of this process: the figure a busy shared machine disturbs least), the
+queries one build sends and the size of its JSON; and the same for one page of the lobby
+screens' seat lookup (``/live/<pk>/seats/``: the first build of a seats version sorts the
 field once, later pages come from the process's copy). Nothing is asserted.
 
 The baseline, measured in the same run on the same rows, is the snapshot as it was before the
@@ -107,18 +108,26 @@ def make_field(n: int):
     return t
 
 
-def measure(fn, repeat: int):
+def measure(rows, repeat: int) -> list[tuple[float, float, int, int]]:
+    """Each ``(label, fn)`` run ``repeat`` times, interleaved (one of each per round, so a busy
+    moment of the machine falls on all of them): median wall ms, median CPU ms of this process,
+    queries of the first run, bytes of its JSON."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    times, queries, out = [], 0, None
+    wall = [[] for _ in rows]
+    cpu = [[] for _ in rows]
+    queries, sizes = [0] * len(rows), [0] * len(rows)
     for i in range(repeat):
-        with CaptureQueriesContext(connection) as ctx:
-            tick = time.perf_counter()
-            out = fn()
-            times.append((time.perf_counter() - tick) * 1000)
-        queries = len(ctx.captured_queries) if i == 0 else queries
-    return statistics.median(times), queries, len(json.dumps(out, default=str).encode())
+        for k, (_label, fn) in enumerate(rows):
+            with CaptureQueriesContext(connection) as ctx:
+                tick, cpu_tick = time.perf_counter(), time.process_time()
+                out = fn()
+                wall[k].append((time.perf_counter() - tick) * 1000)
+                cpu[k].append((time.process_time() - cpu_tick) * 1000)
+            if i == 0:
+                queries[k], sizes[k] = len(ctx.captured_queries), len(json.dumps(out, default=str).encode())
+    return [(statistics.median(w), statistics.median(c), q, b) for w, c, q, b in zip(wall, cpu, queries, sizes)]
 
 
 def main():
@@ -148,8 +157,8 @@ def main():
         finally:
             seating.selectors.display_summary, payouts.selectors.display_summary = new
 
-    print(f"database: {connection.vendor}; median of {args.repeat} builds; baseline: the snapshot of {args.baseline_rev}")
-    print(f"{'players':>8}  {'what':<34} {'ms':>8} {'queries':>8} {'KiB':>8}")
+    print(f"database: {connection.vendor}; median of {args.repeat} builds, interleaved; baseline: the snapshot of {args.baseline_rev}")
+    print(f"{'players':>8}  {'what':<34} {'wall ms':>8} {'CPU ms':>8} {'queries':>8} {'KiB':>8}")
     for n in args.entries:
         tick = time.perf_counter()
         t = make_field(n)
@@ -160,9 +169,8 @@ def main():
             ("seats page 1, first of a version", lambda: (seating.selectors.forget_seat_lists(), live_seats.seat_page(t.pk, 1))[1]),
             ("seats page 2, version built", lambda: live_seats.seat_page(t.pk, 2)),
         ]
-        for label, fn in rows:
-            ms, queries, size = measure(fn, args.repeat)
-            print(f"{n:>8}  {label:<34} {ms:8.1f} {queries:8d} {size / 1024:8.1f}")
+        for (label, _fn), (wall, cpu, queries, size) in zip(rows, measure(rows, args.repeat)):
+            print(f"{n:>8}  {label:<34} {wall:8.1f} {cpu:8.1f} {queries:8d} {size / 1024:8.1f}")
         print(f"{'':>8}  (setup: {setup_s:.1f} s for {n} entries, the draw included)")
 
 

@@ -95,8 +95,9 @@ def display_summary(tournament) -> dict:
 
 # The sorted seat list of the tournaments asked for last, by seats version: a lobby screen's page
 # is a slice of it, so the field is read and sorted once per version per process, not per page.
-_SEAT_LISTS: OrderedDict[int, tuple[int, list[tuple[str, int, int]]]] = OrderedDict()
+_SEAT_LISTS: OrderedDict[int, tuple] = OrderedDict()  # tournament → (version, its creation time, seats)
 _SEAT_LISTS_KEPT = 8
+_SEAT_LIST_BUILDS: dict[int, threading.Lock] = {}
 _seat_lists_lock = threading.Lock()
 
 
@@ -105,26 +106,32 @@ def seat_list(tournament) -> tuple[int, list[tuple[str, int, int]]]:
     the screens show them (equal names by table and seat).
 
     The version is read first, so the list is never older than its version (a change committed
-    in between shows now and is read again with the next version)."""
+    in between shows now and is read again with the next version). One thread of a process
+    builds a version; the others asking for it meanwhile wait for that list."""
     pk = getattr(tournament, "pk", tournament)
-    version = seats_version(pk)
+    # The version with the tournament's creation time: a key a test database gives again after
+    # a rollback never finds another tournament's list.
+    version, born = SeatingState.objects.filter(tournament_id=pk).values_list("seats_seq", "tournament__created_at").first() or (0, None)
+    kept = _SEAT_LISTS.get(pk)
+    if kept is not None and kept[:2] == (version, born):
+        return version, kept[2]
     with _seat_lists_lock:
+        building = _SEAT_LIST_BUILDS.setdefault(pk, threading.Lock())
+    with building:
         kept = _SEAT_LISTS.get(pk)
-    if kept is not None and kept[0] == version:
-        return kept
-    seats = sorted(
-        ((f"{first} {last}".strip(), table, seat)
-         for first, last, table, seat in Seat.objects.filter(tournament_id=pk).values_list(
-             "entry__person__first_name", "entry__person__last_name", "table__number", "number")),
-        key=lambda s: (s[0].lower(), s[1], s[2]),
-    )
-    with _seat_lists_lock:
-        kept = _SEAT_LISTS.get(pk)
-        if kept is None or kept[0] <= version:
-            _SEAT_LISTS[pk] = (version, seats)
+        if kept is not None and kept[:2] == (version, born):
+            return version, kept[2]  # built by another thread meanwhile
+        seats = sorted(
+            ((f"{first} {last}".strip(), table, seat)
+             for first, last, table, seat in Seat.objects.filter(tournament_id=pk).values_list(
+                 "entry__person__first_name", "entry__person__last_name", "table__number", "number")),
+            key=lambda s: (s[0].lower(), s[1], s[2]),
+        )
+        with _seat_lists_lock:
+            _SEAT_LISTS[pk] = (version, born, seats)
             _SEAT_LISTS.move_to_end(pk)
-        while len(_SEAT_LISTS) > _SEAT_LISTS_KEPT:
-            _SEAT_LISTS.popitem(last=False)
+            while len(_SEAT_LISTS) > _SEAT_LISTS_KEPT:
+                _SEAT_LIST_BUILDS.pop(_SEAT_LISTS.popitem(last=False)[0], None)
     return version, seats
 
 
