@@ -1,13 +1,21 @@
-"""Register N players through the HTTP API with C concurrent clients; print throughput and latency.
+"""The cashier desk over HTTP: registrations and an authenticated GET with C concurrent clients.
 
     python benchmarks/desk_http.py                       # PostgreSQL database tdm_bench on 127.0.0.1 (created if missing)
     python benchmarks/desk_http.py --players 2000 --clients 8 --web-workers 2
     DATABASE_URL=sqlite python benchmarks/desk_http.py   # the embedded SQLite default
 
-It migrates a fresh database, creates a cashier and a tournament, starts uvicorn with the
-real ASGI app, then each client loops: POST /api/v1/cashier/register/ with an Idempotency-Key.
-The baseline, measured in the same run with the same clients, is GET /api/v1/cashier/shift/
-(authenticated, one small query): the ratio shows what a sale costs over a trivial request.
+It migrates a fresh database, creates two cashiers and two tournaments, and runs the same load
+against two web servers, taking turns in rounds, on the same database, machine and clients:
+
+- the baseline: Django's own ASGI handler (``django.core.asgi``), every view behind it;
+- the product's app (``tdmanager.asgi``, what ``manage.py serve`` runs): sync views on a
+  thread pool, async views (the live streams) on the event loop.
+
+Each server gets ``--players`` GET /api/v1/cashier/shift/ (authenticated, the cashier's totals)
+and ``--players`` POST /api/v1/cashier/register/ with an Idempotency-Key, spread over the
+clients, in ``--rounds`` rounds (GETs, then sales, each round). It prints both beside the targets of issue #15 (desk_http: 8 clients, PostgreSQL, 2 web
+workers) and checks that the receipt numbers are gapless. ``--no-baseline`` runs the product's
+app only.
 """
 
 import argparse
@@ -53,7 +61,9 @@ def prepare_database(url: str | None):
     call_command("migrate", verbosity=0)
 
 
-def seed(players: int):
+def seed(players: int, servers: list[str]):
+    """A cashier and a tournament per server measured (so that neither sees the other's sales),
+    and ``players`` people who register in each."""
     from decimal import Decimal
 
     from django.contrib.auth.models import Group, User
@@ -62,16 +72,22 @@ def seed(players: int):
 
     from tournaments.models import Person, Tournament
 
-    user = User.objects.create_user("bench-cashier", password="x")
-    user.groups.add(Group.objects.get(name="cashier"))
-    token = Token.objects.create(user=user).key
-    t = Tournament.objects.create(
-        name="Bench", start_at=timezone.now(), buy_in=Decimal("100"), fee=Decimal("10"), starting_stack=30000,
-        status=Tournament.REGISTERING,
-    )
     Person.objects.bulk_create(Person(first_name=f"P{i}", last_name=f"Bench{i}", search_text=f"p{i} bench{i}") for i in range(players))
-    ids = list(Person.objects.order_by("id").values_list("id", flat=True))
-    return token, t.pk, ids
+    people = list(Person.objects.order_by("id").values_list("id", flat=True))
+    desks = {}
+    for name in servers:
+        user = User.objects.create_user(f"bench-cashier-{name}", password="x")
+        user.groups.add(Group.objects.get(name="cashier"))
+        t = Tournament.objects.create(
+            name=f"Bench {name}",
+            start_at=timezone.now(),
+            buy_in=Decimal("100"),
+            fee=Decimal("10"),
+            starting_stack=30000,
+            status=Tournament.REGISTERING,
+        )
+        desks[name] = (Token.objects.create(user=user).key, t.pk)
+    return desks, people
 
 
 def run_clients(base, token, clients, jobs, make_request):
@@ -102,12 +118,64 @@ def run_clients(base, token, clients, jobs, make_request):
         th.start()
     for th in threads:
         th.join()
-    return time.perf_counter() - start, latencies, errors
+    return {"wall": time.perf_counter() - start, "latencies": latencies, "errors": errors}
 
 
-def report(name, wall, lat, n):
-    print(f"{name:<10} {n:>6} requests  {n / wall:8.1f} req/s  p50 {statistics.median(lat) * 1000:7.1f} ms  "
-          f"p95 {pct(lat, 95) * 1000:7.1f} ms  max {max(lat) * 1000:7.1f} ms")
+def summary(parts):
+    """One phase measured in several rounds: its rate over the time spent in it, its percentiles."""
+    latencies = [x for p in parts for x in p["latencies"]]
+    return {
+        "rate": len(latencies) / sum(p["wall"] for p in parts),
+        "p50": statistics.median(latencies) * 1000,
+        "p95": pct(latencies, 95) * 1000,
+        "max": max(latencies) * 1000,
+        "errors": [e for p in parts for e in p["errors"]],
+    }
+
+
+# The servers measured: name -> (what uvicorn runs, extra uvicorn flags). Flags as manage.py serve.
+SERVERS = {
+    "baseline": ("django.core.asgi:get_asgi_application", ["--factory"]),
+    "tdmanager": ("tdmanager.asgi:application", []),
+}
+
+
+def start_server(name, port, workers, env):
+    app, extra = SERVERS[name]
+    return subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", app, *extra, "--port", str(port), "--workers", str(workers), "--log-level", "warning", "--no-proxy-headers"],
+        cwd=ROOT,
+        env=env,
+    )
+
+
+def wait_up(base):
+    import httpx
+
+    for _ in range(600):
+        try:
+            if httpx.get(base + "/login/", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            time.sleep(0.1)
+    raise RuntimeError(f"{base} did not come up")
+
+
+def get_shift(c, _job):
+    return c.get("/api/v1/cashier/shift/")
+
+
+def register(tid):
+    return lambda c, pid: c.post(
+        "/api/v1/cashier/register/", json={"tournament": tid, "person": pid, "method": "CASH"}, headers={"Idempotency-Key": str(uuid.uuid4())}
+    )
+
+
+def receipts_gapless() -> bool:
+    from tournaments.models import LedgerRow
+
+    receipts = list(LedgerRow.objects.order_by("receipt_number").values_list("receipt_number", flat=True))
+    return receipts == list(range(receipts[0], receipts[0] + len(receipts))) if receipts else True
 
 
 def main():
@@ -117,9 +185,13 @@ def main():
     ap.add_argument("--web-workers", type=int, default=2)
     ap.add_argument("--port", type=int, default=8799)
     ap.add_argument("--database", default=os.getenv("DATABASE_URL"))
+    ap.add_argument("--no-baseline", action="store_true", help="measure the product's app only")
+    ap.add_argument("--rounds", type=int, default=4, help="rounds the load is split in, taking turns between the servers")
     args = ap.parse_args()
+    names = ["tdmanager"] if args.no_baseline else ["baseline", "tdmanager"]
+    load_before = os.getloadavg()
     prepare_database(args.database)
-    token, tid, people = seed(args.players)
+    desks, people = seed(args.players, names)
     from django.db import connection
 
     engine = connection.vendor
@@ -127,41 +199,63 @@ def main():
     env = dict(os.environ)
     env.pop("REDIS_URL", None)  # measure the desk, not pub/sub
     workers = 1 if engine == "sqlite" else args.web_workers
-    server = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "tdmanager.asgi:application", "--port", str(args.port), "--workers", str(workers), "--log-level", "warning"],
-        cwd=ROOT, env=env,
-    )
-    base = f"http://127.0.0.1:{args.port}"
+    # Every server runs at once (an idle one costs nothing); the load goes to one after the
+    # other in rounds, so that the machine's other work falls on both alike.
+    bases = {name: f"http://127.0.0.1:{args.port + i}" for i, name in enumerate(names)}
+    servers = [start_server(name, args.port + i, workers, env) for i, name in enumerate(names)]
+    parts = {name: {"get": [], "register": []} for name in names}
     try:
-        import httpx
-
-        for _ in range(200):
-            try:
-                if httpx.get(base + "/login/", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.1)
-        bwall, blat, berr = run_clients(base, token, args.clients, range(args.players), lambda c, _j: c.get("/api/v1/cashier/shift/"))
-        wall, lat, err = run_clients(
-            base, token, args.clients, people,
-            lambda c, pid: c.post("/api/v1/cashier/register/", json={"tournament": tid, "person": pid, "method": "CASH"}, headers={"Idempotency-Key": str(uuid.uuid4())}),
-        )
-        print(f"database: {engine}; web workers: {workers}; clients: {args.clients}")
-        report("baseline", bwall, blat, len(blat))
-        report("register", wall, lat, len(lat))
-        print(f"ratio register/baseline p50: {statistics.median(lat) / statistics.median(blat):.2f}x")
-        from tournaments.models import Entry, LedgerRow
-
-        entries = Entry.objects.filter(tournament_id=tid).count()
-        rows = LedgerRow.objects.filter(tournament_id=tid).count()
-        receipts = list(LedgerRow.objects.filter(tournament_id=tid).order_by("receipt_number").values_list("receipt_number", flat=True))
-        gapless = receipts == list(range(receipts[0], receipts[0] + len(receipts))) if receipts else True
-        print(f"entries {entries}, ledger rows {rows}, errors {len(err) + len(berr)}, receipt numbers gapless: {gapless}")
-        if err:
-            print("first error:", err[0])
+        for name in names:
+            wait_up(bases[name])
+            token = desks[name][0]
+            run_clients(bases[name], token, args.clients, range(args.clients * 4 * workers), get_shift)  # warm every worker up
+        size = -(-len(people) // args.rounds)
+        for r in range(args.rounds):
+            chunk = people[r * size : (r + 1) * size]
+            for phase in ("get", "register"):
+                for name in names if r % 2 == 0 else reversed(names):
+                    token, tid = desks[name]
+                    work = get_shift if phase == "get" else register(tid)
+                    parts[name][phase].append(run_clients(bases[name], token, args.clients, chunk, work))
     finally:
-        server.terminate()
-        server.wait(timeout=10)
+        for server in servers:
+            server.terminate()
+        for server in servers:
+            server.wait(timeout=20)
+    results = {name: {phase: summary(parts[name][phase]) for phase in ("get", "register")} for name in names}
+    from tournaments.models import Entry
+
+    gapless = receipts_gapless()
+    sold = {name: Entry.objects.filter(tournament_id=desks[name][1]).count() for name in names}
+    print(f"database: {engine}; web workers: {workers}; clients: {args.clients}; {args.players} requests of each kind per server")
+    print("baseline: Django's ASGI handler; tdmanager: tdmanager.asgi (what manage.py serve runs)")
+    load_after = os.getloadavg()
+    print(
+        f"machine load (1/5/15 min, {os.cpu_count()} CPUs): before {' '.join(f'{x:.2f}' for x in load_before)}, "
+        f"after {' '.join(f'{x:.2f}' for x in load_after)}"
+    )
+    rows = [
+        ("registrations/s", "register", "rate", ">= 150", lambda v: v >= 150, "{:.1f}"),
+        ("registration p50 ms", "register", "p50", "", None, "{:.1f}"),
+        ("registration p95 ms", "register", "p95", "< 100", lambda v: v < 100, "{:.1f}"),
+        ("registration max ms", "register", "max", "", None, "{:.1f}"),
+        ("authenticated GET/s", "get", "rate", ">= 400", lambda v: v >= 400, "{:.1f}"),
+        ("GET p50 ms", "get", "p50", "", None, "{:.1f}"),
+        ("GET p95 ms", "get", "p95", "", None, "{:.1f}"),
+    ]
+    print(f"{'':<22}" + "".join(f"{n:>12}" for n in names) + f"{'target':>10}  met")
+    for label, phase, key, target, ok, fmt in rows:
+        values = [results[n][phase][key] for n in names]
+        met = "" if ok is None else ("yes" if ok(values[-1]) else "NO")
+        print(f"{label:<22}" + "".join(f"{fmt.format(v):>12}" for v in values) + f"{target:>10}  {met}")
+    errors = [len(results[n]["get"]["errors"]) + len(results[n]["register"]["errors"]) for n in names]
+    print(f"{'errors':<22}" + "".join(f"{e:>12}" for e in errors) + f"{'0':>10}  {'yes' if errors[-1] == 0 else 'NO'}")
+    print(f"{'entries sold':<22}" + "".join(f"{sold[n]:>12}" for n in names) + f"{args.players:>10}  {'yes' if sold[names[-1]] == args.players else 'NO'}")
+    print(f"receipt numbers gapless (all {sum(sold.values())} sales): {'yes' if gapless else 'NO'}")
+    for n in names:
+        for phase in ("get", "register"):
+            if results[n][phase]["errors"]:
+                print(f"first {phase} error of {n}:", results[n][phase]["errors"][0])
 
 
 if __name__ == "__main__":
