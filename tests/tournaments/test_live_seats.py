@@ -17,6 +17,7 @@ from seating import services as seating
 from seating.models import PendingMove, Seat
 from tests.seating.test_support import add_entries
 from tournaments.models import DisplayScreen, LedgerRow
+from tournaments.phone import phone_state
 from tournaments.services import clockctl, lifecycle
 from tournaments.snapshot import MAX_ANNOUNCEMENTS, build_snapshot
 
@@ -73,6 +74,16 @@ def test_the_snapshot_is_small_and_costs_the_same_queries_at_50_and_at_2000_play
     assert b["payout_bands"] >= len(b["payouts"]) and b["seats_version"] > 0
     assert b["clock"]["status"] == "RUNNING" and b["lobby_state"] == "running"
     assert "seats" not in b and "tables" not in b  # the seats are paged (/live/<pk>/seats/)
+
+    # A player's phone gets its own seat from its own query, the same cost in either field.
+    def phone(t, snap):
+        seat = Seat.objects.filter(tournament=t).select_related("table").order_by("-entry_id").first()
+        with CaptureQueriesContext(connection) as ctx:
+            state = phone_state(seat.entry_id, snap)
+        assert state["seat"] == {"table": seat.table.number, "seat": seat.number} and "seats" not in state
+        return len(ctx.captured_queries)
+
+    assert phone(small, s) == phone(big, b)
 
 
 def test_what_could_grow_is_capped_and_counted(make_tournament, actor):
