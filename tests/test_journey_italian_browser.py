@@ -210,7 +210,6 @@ def run(j):
         if shot_receipt:
             expect(receipt.locator("#receipt")).to_contain_text("Conserva questa ricevuta")
             assert receipt.evaluate("document.querySelector('#receipt-phone img').naturalWidth") > 0  # the QR code
-            receipt.set_viewport_size({"width": 480, "height": 900})
             j.shot(receipt, "receipt-with-qr", full_page=True)
         receipt.close()
         expect(desk.locator("#message")).to_contain_text(f"Venduto — Ricevuta #{len(receipts)} — 165,00 EUR")
@@ -445,3 +444,4 @@ def run(j):
     desk.reload()
     expect(desk.locator("table.due tbody")).to_contain_text("Niente da pagare")
     j.shot(desk, "payouts-all-paid")
+    assert j.server_errors == [] and j.console_errors == [], (j.server_errors, j.console_errors)  # nothing after the last step either
