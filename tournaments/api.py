@@ -457,7 +457,7 @@ class BannedPaidView(APIView):
 
 class ReceivablesView(APIView):
     """REG-02 / REG-09: the amounts players owe for this tournament (a 004 no-show still owes the
-    entry), beside the cash ledger."""
+    entry): its RECEIVABLE ledger rows, each with what is still owed and the receipts that paid it."""
 
     permission_classes = [HasRole]
 

@@ -63,6 +63,7 @@ def receipt_context(row: LedgerRow, request=None) -> dict:
         "method": row.get_method_display(),
         "cashier": row.cashier.get_username() if row.cashier else "",
         "reverses": row.reverses.receipt_number if row.reverses_id else None,
+        "settles": row.settles.receipt_number if row.settles_id else None,  # REG-09: the amount owed it pays
         "phone_link": phone_link(row, request),
         "phone_token": row.entry.phone_token if row.entry_id else "",
     }
@@ -97,6 +98,10 @@ def receipt_lines(row: LedgerRow) -> list[tuple[str, str]]:
         lines.append((_("Table / seat"), f"{c['seat']['table']} / {c['seat']['seat']}"))
     if c["reverses"]:
         lines.append((_("Reverses receipt"), f"#{c['reverses']}"))
+    if row.owed_amount:
+        lines.append((_("Amount owed"), money(row.owed_amount, row.currency)))
+    if c["settles"]:
+        lines.append((_("Pays what is owed on receipt"), f"#{c['settles']}"))
     if row.reason:
         lines.append((_("Reason"), row.reason))
     lines.append((_("Cashier"), c["cashier"]))

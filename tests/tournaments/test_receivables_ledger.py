@@ -138,6 +138,11 @@ def test_the_desk_api_lists_what_a_player_owes_and_takes_the_payment(t004, perso
     r = desk.post("/api/v1/cashier/settle/", {"receipt_number": owed.receipt_number, "method": "CASH"}, format="json", HTTP_ACCEPT_LANGUAGE="it")
     assert r.status_code == 409 and r.json()["code"] == "nothing_owed" and "non resta più nulla" in r.json()["detail"]
     assert desk.get(f"/api/v1/cashier/owed/?person={person.pk}").json()["owed"] == []
+    client.force_login(cashier_user)
+    paid = LedgerRow.objects.get(kind=LedgerRow.SETTLEMENT)
+    receipt = client.get(f"/desk/receipt/{paid.receipt_number}/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    assert f"Salda l'importo dovuto della ricevuta</dt><dd>#{owed.receipt_number}" in receipt and 'id="receipt-owed"' in receipt
+    assert client.get(f"/desk/receipt/{paid.receipt_number}.pdf").status_code == 200
     [x] = api(director).get(f"/api/v1/tournaments/{t004.pk}/receivables/").json()["receivables"]
     assert (x["amount"], x["owed"]) == ("110.00", "0.00")
 
