@@ -88,7 +88,7 @@
     const live = entries.filter((e) => e.status === "ACTIVE" || e.status === "RESERVED");
     const parts = entries.filter((e) => e.status !== "CANCELLED").map((e) => {
       const label = e.status === "ACTIVE" ? T.playing : e.status === "BUSTED" ? T.busted : e.status === "RESERVED" ? T.reserved : e.status;
-      return label + " #" + e.number + (e.seat ? " — T" + e.seat.table + " S" + e.seat.seat : "") + (e.rebuys ? " R" + e.rebuys : "") + (e.addons ? " A" + e.addons : "");
+      return label + " #" + e.number + (e.seat ? " — " + T.seatShort.replace("{t}", e.seat.table).replace("{s}", e.seat.seat) : "") + (e.rebuys ? " R" + e.rebuys : "") + (e.addons ? " A" + e.addons : "");
     });
     $("#player-status").textContent = parts.length ? parts.join(" · ") : T.none;
     document.dispatchEvent(new CustomEvent("tdm:desk-player", { detail: { person, entries } })); // desk_checkin.js (REG-02)

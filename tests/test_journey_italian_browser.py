@@ -276,6 +276,14 @@ def run(j):
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     j.shot(phone, "phone-seat", full_page=True)
 
+    # ---- The desk finds a player's seat.
+    desk.goto(base + f"/desk/?t={tid}")
+    desk.fill("#search", "ross")
+    expect(desk.locator("#results li").first).to_contain_text("Mario Rossi (mrossi)")
+    desk.press("#search", "Enter")
+    expect(desk.locator("#player-status")).to_have_text(re.compile(r"^In gioco, entry #1 — T[12] · P[1-6]$"))
+    j.shot(desk, "desk-player-seated")
+
     # ---- The floor: the tables as drawn; a bust asks first, one is undone.
     fctx = j.context(locale="it-IT")
     floor = j.page(fctx)
