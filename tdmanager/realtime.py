@@ -10,10 +10,14 @@ not separate them), so the channel carries the installation's namespace (``TDM_N
 two installations sharing a Redis never hear each other.
 """
 
+import asyncio
+import contextvars
 import json
 import logging
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
 
-from asgiref.sync import sync_to_async
 from django.conf import settings
 
 log = logging.getLogger(__name__)
@@ -57,26 +61,96 @@ def tournament_changed(tournament_id: int, action: str = "") -> None:
         log.warning("could not publish %s for tournament %s", action, tournament_id)
 
 
+class SnapshotText(str):
+    """A built snapshot's JSON text, with its Server-Sent Events frame encoded once (``frame``):
+    500 displays send the same bytes instead of each formatting and encoding its own copy."""
+
+    frame: bytes = b""
+
+
+def parsed(text: str) -> dict:
+    """The snapshot ``text`` as a dict, parsed once per build however many phones filter it
+    (shared: read it, never change it)."""
+    data = getattr(text, "data", None)
+    if data is None:
+        data = json.loads(text)
+        if isinstance(text, SnapshotText):
+            text.data = data
+    return data
+
+
+def _built(builder, tournament_id: int) -> SnapshotText:
+    """Build and serialise one snapshot (in a build thread)."""
+    snap = builder(tournament_id)
+    text = SnapshotText(json.dumps(snap, default=str))
+    text.frame = f"event: state\ndata: {text}\n\n".encode()
+    return text
+
+
+def _off_request(fn, *args):
+    """Run ``fn`` in one of the hub's own threads with the database handled as a request does:
+    a connection past its age (or broken) is closed before, and the one used is closed (given
+    back to the pool) after, so a long-lived thread never holds a stale connection."""
+    from django.db import close_old_connections
+
+    close_old_connections()
+    try:
+        return fn(*args)
+    finally:
+        close_old_connections()
+
+
+_executors: dict[str, ThreadPoolExecutor] = {}
+
+
+def executor(kind: str) -> ThreadPoolExecutor:
+    """The hub's own threads, never the ones serving sync views: ``build`` (snapshots, two:
+    one slow tournament does not hold up another) and ``client`` (per-connection work: access
+    checks, a phone's filter)."""
+    pool = _executors.get(kind)
+    if pool is None:
+        pool = _executors.setdefault(kind, ThreadPoolExecutor(max_workers=2, thread_name_prefix=f"tdm-live-{kind}"))
+    return pool
+
+
 class Hub:
     """One per web process: a single Redis subscription fanned out to every connected browser.
 
-    For each change it builds the tournament's snapshot once and hands the same JSON text to
-    every client queue of that tournament, so 500 displays cost one query set, not 500.
+    For each change it builds the tournament's snapshot once and hands the same text to every
+    client queue of that tournament, so 500 displays cost one query set, not 500. Builds are
+    coalesced: at most one starts per tournament every ``min_interval`` seconds; changes heard
+    while one waits or runs are folded into the next, which always follows (the newest state
+    wins, none is lost). They run in the hub's own threads, off the threads serving requests.
+    A connecting client is given ``latest`` when it is current (built after the last change
+    heard, less than ``max_age`` old), or waits for the one build in flight, shared by every
+    client connecting at that moment.
     """
 
     #: ``tournament id -> dict``: handed over by the tournaments app when it is ready
     #: (the transport imports no app).
     snapshot_builder = None
+    #: seconds between the starts of two builds of one tournament (TDM_LIVE_COALESCE_MS)
+    min_interval = int(os.getenv("TDM_LIVE_COALESCE_MS", "250")) / 1000
+    #: a text older than this is rebuilt for a connecting client (time-dependent parts of the
+    #: snapshot, such as an expired announcement, change without an event)
+    max_age = 30.0
 
     def __init__(self):
         self.clients: dict[int, set] = {}
         self.task = None
         self.loop = None
         self.latest: dict[int, str] = {}
+        self.builds = 0  # how many snapshots this hub built (tests and benchmarks read it)
+        self.clock = time.monotonic  # a test may hand over its own clock and sleep
+        self.sleep = None
+        self._listening = asyncio.Event()  # changes are being heard (Redis subscribed)
+        self._heard: dict[int, int] = {}  # changes heard per tournament (a counter)
+        self._built_at: dict[int, tuple[int, float]] = {}  # the counter and the time ``latest`` was built at
+        self._last_start: dict[int, float] = {}
+        self._builders: dict[int, object] = {}  # tournament id -> the task building it
+        self._waiters: dict[int, list] = {}  # futures of connecting clients waiting for a build
 
     async def connect(self, tournament_id: int):
-        import asyncio
-
         self._ensure_started()
         queue = asyncio.Queue(maxsize=32)
         self.clients.setdefault(tournament_id, set()).add(queue)
@@ -89,57 +163,125 @@ class Hub:
             if not group:
                 self.clients.pop(tournament_id, None)
 
-    def _ensure_started(self):
-        import asyncio
+    async def current(self, tournament_id: int) -> str | None:
+        """The snapshot text for a connecting client: ``latest`` if current, else the next build
+        (one for every client asking meanwhile). None if it could not be built."""
+        self._ensure_started()
+        if not self._listening.is_set():  # what is built before the subscription could miss a change
+            try:
+                await asyncio.wait_for(self._listening.wait(), 2)
+            except TimeoutError:
+                pass
+        if self._is_current(tournament_id):
+            return self.latest[tournament_id]
+        waiter = self.loop.create_future()
+        self._waiters.setdefault(tournament_id, []).append(waiter)
+        self._kick(tournament_id)
+        return await waiter
 
+    async def run_sync(self, fn, *args):
+        """Per-client sync work (an access check, a phone's filter) in the hub's client threads."""
+        return await asyncio.get_running_loop().run_in_executor(executor("client"), _off_request, fn, *args)
+
+    def _is_current(self, tournament_id: int) -> bool:
+        built = self._built_at.get(tournament_id)
+        return (
+            tournament_id in self.latest
+            and built is not None
+            and self._listening.is_set()
+            and built[0] == self._heard.get(tournament_id, 0)
+            and self.clock() - built[1] <= self.max_age
+        )
+
+    def _ensure_started(self):
         loop = asyncio.get_running_loop()
+        if self.loop is not loop:
+            # a new event loop (tests): what was under way belonged to the old one
+            self._listening, self._builders, self._waiters = asyncio.Event(), {}, {}
         if settings.REDIS_URL:
-            if self.task is None or self.task.done():
+            if self.task is None or self.task.done() or self.loop is not loop:
                 self.loop = loop
-                self.task = loop.create_task(self._listen_redis())
+                # its own context: the task outlives the request that happened to start it
+                self.task = loop.create_task(self._listen_redis(), context=contextvars.Context())
         elif self.loop is not loop:
             # One process, no Redis: services call tournament_changed in a worker thread.
             # Register the listener once per event loop, not once per connecting browser.
             self.loop = loop
             add_local_listener(lambda m: loop.call_soon_threadsafe(self._schedule, m["tournament"]))
+            self._listening.set()
 
     def _schedule(self, tournament_id: int):
-        if tournament_id in self.clients:
-            self.loop.create_task(self.publish_snapshot(tournament_id))
+        self.changed(tournament_id)
 
-    async def _listen_redis(self):
-        import asyncio
-
-        import redis.asyncio as aioredis
-
-        while True:
-            try:
-                client = aioredis.Redis.from_url(settings.REDIS_URL)
-                pubsub = client.pubsub()
-                await pubsub.subscribe(channel())
-                async for message in pubsub.listen():
-                    if message.get("type") != "message":
-                        continue
-                    tid = json.loads(message["data"]).get("tournament")
-                    if tid in self.clients:
-                        await self.publish_snapshot(tid)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.warning("realtime: redis subscription lost, retrying in 1 s")
-                await asyncio.sleep(1)
+    def changed(self, tournament_id: int) -> None:
+        """A change of the tournament was heard (on the hub's loop): ``latest`` is no longer
+        current; a build is started, or folded into the one waiting, if anyone watches."""
+        watched = bool(self.clients.get(tournament_id)) or tournament_id in self._builders or tournament_id in self._waiters
+        if not watched and tournament_id not in self.latest:
+            return
+        self._heard[tournament_id] = self._heard.get(tournament_id, 0) + 1
+        if watched:
+            self._kick(tournament_id)
+        else:
+            self.latest.pop(tournament_id, None)  # nobody watches: the next client builds anew
 
     async def publish_snapshot(self, tournament_id: int):
+        """The listener's entry point: a change was heard (the coalesced build follows)."""
+        self.changed(tournament_id)
+
+    def _kick(self, tournament_id: int) -> None:
+        task = self._builders.get(tournament_id)
+        if task is None or task.done():
+            self._builders[tournament_id] = self.loop.create_task(self._build_loop(tournament_id), context=contextvars.Context())
+
+    async def _build_loop(self, tournament_id: int):
+        """Build until the last change heard is built: one build per ``min_interval`` at most."""
+        sleep = self.sleep or asyncio.sleep
+        failures = 0
+        try:
+            while True:
+                wait = self._last_start.get(tournament_id, float("-inf")) + self.min_interval - self.clock()
+                if wait > 0:
+                    await sleep(wait)
+                heard = self._heard.get(tournament_id, 0)
+                self._last_start[tournament_id] = self.clock()
+                text = await self._build(tournament_id)
+                if text is not None:
+                    failures = 0
+                    self.builds += 1
+                    self.latest[tournament_id] = text
+                    self._built_at[tournament_id] = (heard, self.clock())
+                    self._fan_out(tournament_id, text)
+                for waiter in self._waiters.pop(tournament_id, ()):
+                    if not waiter.done():
+                        waiter.set_result(text if text is not None else self.latest.get(tournament_id))
+                watched = bool(self.clients.get(tournament_id)) or tournament_id in self._waiters
+                if text is None:
+                    failures += 1
+                    if not watched or failures >= 3:
+                        return
+                    await sleep(max(1.0, self.min_interval))  # a database hiccup: try again shortly
+                    continue
+                if self._heard.get(tournament_id, 0) == heard:
+                    return  # the last change heard is built
+                if not watched:
+                    self.latest.pop(tournament_id, None)
+                    return
+        finally:
+            if self._builders.get(tournament_id) is asyncio.current_task():
+                self._builders.pop(tournament_id, None)
+
+    async def _build(self, tournament_id: int):
         if self.snapshot_builder is None:
             log.error("realtime: no snapshot builder was handed to the hub")
-            return
+            return None
         try:
-            snap = await sync_to_async(self.snapshot_builder)(tournament_id)
+            return await asyncio.get_running_loop().run_in_executor(executor("build"), _off_request, _built, self.snapshot_builder, tournament_id)
         except Exception:
             log.exception("realtime: snapshot failed for %s", tournament_id)
-            return
-        text = json.dumps(snap, default=str)
-        self.latest[tournament_id] = text
+            return None
+
+    def _fan_out(self, tournament_id: int, text: str) -> None:
         for queue in list(self.clients.get(tournament_id, ())):
             if queue.full():  # a client that stopped reading gets only the newest state
                 try:
@@ -147,6 +289,37 @@ class Hub:
                 except Exception:
                     pass
             queue.put_nowait(text)
+
+    def _resync(self):
+        """After the subscription was lost, changes may have been missed: rebuild what is watched."""
+        for tournament_id in set(self.latest) | set(self.clients):
+            self.changed(tournament_id)
+
+    async def _listen_redis(self):
+        import redis.asyncio as aioredis
+
+        subscribed_before = False
+        while True:
+            try:
+                client = aioredis.Redis.from_url(settings.REDIS_URL)
+                pubsub = client.pubsub()
+                await pubsub.subscribe(channel())
+                self._listening.set()
+                if subscribed_before:
+                    self._resync()
+                subscribed_before = True
+                async for message in pubsub.listen():
+                    if message.get("type") != "message":
+                        continue
+                    tid = json.loads(message["data"]).get("tournament")
+                    await self.publish_snapshot(tid)
+            except asyncio.CancelledError:
+                self._listening.clear()
+                raise
+            except Exception:
+                self._listening.clear()
+                log.warning("realtime: redis subscription lost, retrying in 1 s")
+                await asyncio.sleep(1)
 
 
 hub = Hub()

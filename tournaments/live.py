@@ -51,13 +51,19 @@ def live_time(request):
 async def live_stream(request, pk: int):
     """SSE: the snapshot now, then a new one after every change; a comment every 15 s."""
     user = await request.auser()
-    allowed = await sync_to_async(_allowed)(user, request.GET.get("token"), pk)
-    if not allowed:
-        return HttpResponseForbidden()
-    if not await Tournament.objects.filter(pk=pk).aexists():
-        raise Http404
+    token = request.GET.get("token")
 
-    return await state_stream(request, pk, lambda: build_snapshot(pk))
+    def check():  # one trip to the hub's threads, not to the ones serving the desk's views
+        if not _allowed(user, token, pk):
+            return 403
+        return 200 if Tournament.objects.filter(pk=pk).exists() else 404
+
+    status = await realtime.hub.run_sync(check)
+    if status == 403:
+        return HttpResponseForbidden()
+    if status == 404:
+        raise Http404
+    return await state_stream(request, pk)
 
 
 def _frame(state) -> str:
@@ -65,36 +71,63 @@ def _frame(state) -> str:
     return f"event: state\ndata: {text}\n\n"
 
 
-async def state_stream(request, tournament_id: int, first, changed=None):
+def _snapshot_text(tournament_id: int) -> str:
+    return json.dumps(build_snapshot(tournament_id), default=str)
+
+
+async def state_stream(request, tournament_id: int, changed=None):
     """The one live-state stream (Server-Sent Events) of the lobby screens and a player's phone.
 
-    ``first()`` (sync) gives the state now; after every change of the tournament the hub's
-    snapshot text is sent as it is, or, with ``changed``, ``changed(text)`` (sync) gives the
-    state to send (None ends the stream). A comment every ``HEARTBEAT_SECONDS``. Under a WSGI
-    server (the test live server, a plain WSGI deployment), which cannot stream an async
-    iterator, the state is sent once and the browser asked to reconnect, i.e. to poll.
+    First the hub's latest built snapshot of the tournament (``realtime.Hub.current``: built
+    once for every client connecting or reconnecting, never once per client), then the hub's
+    text after every change, sent as it is; or, with ``changed``, ``changed(text)`` (sync, run
+    in the hub's client threads) gives the state to send, e.g. a phone's view of one entry
+    (None ends the stream). A comment every ``HEARTBEAT_SECONDS``. Under a WSGI server (the
+    test live server, a plain WSGI deployment), which cannot stream an async iterator, the
+    state is sent once and the browser asked to reconnect, i.e. to poll.
     """
     if "wsgi.version" in request.META:
-        response = HttpResponse("retry: 3000\n" + _frame(await sync_to_async(first)()), content_type="text/event-stream")
+        text = await sync_to_async(_snapshot_text)(tournament_id)
+        state = text if changed is None else await sync_to_async(changed)(text)
+        response = HttpResponse("retry: 3000\n" + _frame(state), content_type="text/event-stream")
         response["Cache-Control"] = "no-cache"
         return response
 
+    hub = realtime.hub
+
+    async def render(text):
+        """The bytes or text to send for the hub's ``text``; None ends the stream."""
+        if changed is None:
+            return getattr(text, "frame", None) or _frame(text)  # encoded once by the hub for every display
+        state = await hub.run_sync(changed, text)
+        return None if state is None else _frame(state)
+
     async def events():
-        queue = await realtime.hub.connect(tournament_id)
+        queue = await hub.connect(tournament_id)  # before reading the latest: no change falls between
         try:
-            yield "retry: 2000\n" + _frame(await sync_to_async(first)())
+            sent = await hub.current(tournament_id)
+            if sent is None:
+                return  # not built (the database is away): the browser reconnects and asks again
+            frame = await render(sent)
+            if frame is None:
+                return
+            yield "retry: 2000\n"
+            yield frame
             while True:
                 try:
                     text = await asyncio.wait_for(queue.get(), timeout=HEARTBEAT_SECONDS)
                 except TimeoutError:
                     yield f": keep-alive {time.time():.0f}\n\n"
                     continue
-                state = text if changed is None else await sync_to_async(changed)(text)
-                if state is None:
+                if text is sent:
+                    continue  # the build this client was given when it connected
+                sent = text
+                frame = await render(text)
+                if frame is None:
                     return
-                yield _frame(state)
+                yield frame
         finally:
-            realtime.hub.disconnect(tournament_id, queue)
+            hub.disconnect(tournament_id, queue)
 
     response = StreamingHttpResponse(events(), content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"

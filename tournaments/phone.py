@@ -10,13 +10,14 @@ filtered for the entry before it is sent.
 """
 
 import io
-import json
 
 import segno
 from asgiref.sync import sync_to_async
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
+
+from tdmanager import realtime
 
 from . import signals
 from .live import state_stream
@@ -100,9 +101,11 @@ async def phone_stream(request, token: str):
     entry_id, tournament_id = entry.pk, entry.tournament_id
 
     def changed(text):
+        """This entry's view of the hub's snapshot text (its own rows read; the snapshot is
+        never rebuilt per phone)."""
         try:
-            return phone_state(entry_id, json.loads(text))
+            return phone_state(entry_id, realtime.parsed(text))
         except Entry.DoesNotExist:
             return None  # the entry is gone: end the stream
 
-    return await state_stream(request, tournament_id, lambda: phone_state(entry_id), changed)
+    return await state_stream(request, tournament_id, changed)
