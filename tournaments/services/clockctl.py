@@ -279,6 +279,8 @@ def apply_no_show_deadline(tournament_id: int, *, now=None, actor: Actor | None 
     t = Tournament.objects.filter(pk=tournament_id).first()
     if t is None or not registration.forfeit_pending(t):
         return False
+    if not registration.forfeit_deadline_passed(t, HouseRules.of(t), now or timezone.now()):
+        return False  # read without a lock, every second until then: the service checks again under it
     try:
         return registration.forfeit_not_arrived(t, actor=actor or Actor(None, "celery"), now=now) is not None
     except DomainError:
