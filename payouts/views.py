@@ -94,11 +94,13 @@ def tournament_payouts(request, pk):
             messages.error(request, str(exc.message))
         return redirect("payouts-tournament", pk=t.pk)
     prizes = sel.table_prizes(t)
+    places_paid = len({p["place"] for p in prizes})  # what the table pays, not the automatic proposal's target
     b = sel.pool_breakdown(t)
     link = sel.satellite_link(t)
     ctx = {
         "t": t, "b": b, "summary": sel.display_summary(t), "prizes": prizes, "prize_lines": prize_lines(prizes),
         "state": sel.table_state(t), "state_label": dict(PayoutTable.STATES).get(sel.table_state(t), ""), "entries_count": sel.field_size(t), "percent_paid": sel.percent_paid(t),
+        "places_paid": places_paid, "places_paid_percent": round(100 * places_paid / max(sel.field_size(t), 1)),
         "table_total": sum(sel.place_values(prizes), sel.ZERO), "pool_total": sel.satellite_pool(t, link) if link else b.total,
         "link": link, "seats": sum(1 for a in sel.satellite_awards(t, link) if a.seat) if link else None,
         "players_left": t.entries.filter(status=Entry.ACTIVE).count(), "signoff": sel.signoff_status(t),

@@ -411,6 +411,7 @@ def run(j):
     expect(director.locator("#table-state")).to_have_text("Bloccata e pubblicata")
     expect(director.locator("#ladder tbody tr")).to_have_count(2)
     expect(director.locator("#ladder tbody tr").first).to_contain_text("800,00")
+    expect(director.locator("#places-paid")).to_contain_text("8 · 2 posizioni pagate (25%)")
     director.click("#sign-ranking")
     expect(director.locator("#signoff-status")).to_contain_text("dora (direttore")
     j.shot(director, "payouts-signed-by-director", full_page=True, allow=[PRIZE_SYNTAX])
