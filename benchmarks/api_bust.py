@@ -223,6 +223,7 @@ def main():
     ap.add_argument("--runs", type=int, default=1, help="HTTP runs, each on two new tournaments (the in-process baseline runs once)")
     ap.add_argument("--seed", type=int, default=1, help="which players bust, in which order")
     ap.add_argument("--database", default=os.getenv("DATABASE_URL"))
+    ap.add_argument("--one-by-one", action="store_true", help="only the runs that confirm every slip on its own")
     args = ap.parse_args()
     prepare_database(args.database)
     from django.db import connection
@@ -234,7 +235,11 @@ def main():
     people = seed_people()
     local_tid = new_tournament("Bench in-process")
     # Each run: one tournament whose slips are confirmed one by one, one whose draws are confirmed together.
-    http_runs = [(new_tournament(f"Bench HTTP {i + 1}{' together' if together else ''}"), together) for i in range(args.runs) for together in (False, True)]
+    http_runs = [
+        (new_tournament(f"Bench HTTP {i + 1}{' together' if together else ''}"), together)
+        for i in range(args.runs)
+        for together in ((False,) if args.one_by_one else (False, True))
+    ]
     http_tids = [tid for tid, _together in http_runs]
     connection.close()
 
@@ -284,7 +289,7 @@ def main():
             summary.setdefault(together, []).append((statistics.median(total), pct(total, 95)))
             several = sum(1 for x in res if x[2] > 1)
             how = "a draw's slips in one moves/confirm/" if together else "every slip on its own"
-            print(f"HTTP run {i // 2 + 1}, {how}: {sum(x[2] for x in res)} confirm requests ({several} busts needed more than one)")
+            print(f"HTTP run {i // (1 if args.one_by_one else 2) + 1}, {how}: {sum(x[2] for x in res)} confirm requests ({several} busts needed more than one)")
             print(line("POST busts/", [x[0] for x in res]))
             print(line("bust + confirm its moves", total, wall))
             worst = max(res, key=lambda x: x[1])
