@@ -6,6 +6,7 @@ from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tdmanager.errors import DomainError
 from tdmanager.roles import DIRECTOR, has_role
@@ -74,6 +75,12 @@ def _perform(t, request, done: dict) -> str:
     if op == "confirm":
         services.confirm_move(t, get_object_or_404(PendingMove, pk=_int(post.get("move")), tournament=t), actor=actor)
         return _("Move confirmed.")
+    if op == "confirm_all":  # the players of a broken table (or of the final table draw) have all sat down
+        ids = [_int(v) for v in post.getlist("moves") if _int(v)]
+        if not ids:
+            raise DomainError("no_moves", _("No move to confirm."), status=400)
+        n = services.confirm_moves(t, ids, actor=actor)
+        return ngettext("%(n)s move confirmed.", "%(n)s moves confirmed.", n) % {"n": n}
     if op == "undo_move":
         services.undo_move(t, get_object_or_404(PendingMove, pk=_int(post.get("move")), tournament=t), actor=actor, reason=reason)
         return _("Move undone.")
@@ -141,6 +148,18 @@ def _undo_blocked(t, request):
     return blocked
 
 
+def drawn_groups(moves: list[dict]) -> list[dict]:
+    """The open slips of one table break (or of the final table draw), two or more: the players
+    got up together, and the floor may confirm them together once they have all sat down."""
+    groups: dict[tuple, dict] = {}
+    for m in moves:
+        if m["applied"] and m["kind"] in (PendingMove.BREAK, PendingMove.FINAL_TABLE):
+            final = m["kind"] == PendingMove.FINAL_TABLE
+            key = (final, m["to_table"] if final else m["from_table"])
+            groups.setdefault(key, {"final": final, "table": key[1], "ids": []})["ids"].append(m["id"])
+    return [g for g in groups.values() if len(g["ids"]) > 1]
+
+
 def table_map_page(request, pk):
     t = get_object_or_404(Tournament, pk=pk)
     if request.method == "POST":
@@ -158,9 +177,11 @@ def table_map_page(request, pk):
                 query = "?undo-first=1"
         anchor = f"#table-{request.POST['table']}" if request.POST.get("table") else ""
         return redirect(request.path + query + anchor)
+    seat_map = selectors.table_map(t)
     context = {
         "t": t,
-        "map": selectors.table_map(t),
+        "map": seat_map,
+        "drawn_groups": drawn_groups(seat_map["moves"]),
         "busts": selectors.busts(t, limit=12),
         "recent_moves": selectors.recent_moves(t, limit=8),
         "standings": selectors.standings(t)[:10],

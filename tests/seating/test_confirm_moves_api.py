@@ -128,3 +128,32 @@ def test_confirm_all_with_an_idempotency_key_answers_a_repeat_with_the_first_ans
     assert TournamentEvent.objects.filter(tournament=t).count() == events  # the repeat changed nothing
     r = client.post(url(t, "moves/confirm/"), {"moves": ids[:1]}, format="json", **key)  # same key, another body
     assert r.status_code == 422 and r.json()["code"] == "idempotency_key_mismatch"
+
+
+def test_the_page_confirms_a_broken_tables_slips_with_one_button(client, api, started, floor_user):
+    t = started(19)
+    data = bust_until_break(api(floor_user), t)
+    broken = data["broken"][0]
+    ids = sorted(m["id"] for m in data["moves"] if m["kind"] == "BREAK" and m["from_table"] == broken)
+    assert len(ids) >= 2
+    client.force_login(floor_user)
+    page = f"/tournaments/{t.pk}/tables/"
+    html = client.get(page).content.decode()
+    assert f"All of table {broken} seated ({len(ids)})" in html
+    assert all(f'name="moves" value="{pk}"' in html for pk in ids)
+    r = client.post(page, {"op": "confirm_all", "moves": ids}, follow=True)
+    assert f"{len(ids)} moves confirmed." in r.content.decode()
+    assert PendingMove.objects.filter(pk__in=ids, status=PendingMove.DONE, done_by=floor_user).count() == len(ids)
+    assert f"All of table {broken} seated" not in r.content.decode()
+    r = client.post(page, {"op": "confirm_all", "moves": ids}, follow=True)  # pressed again: nothing changes
+    assert "One of these moves is no longer open." in r.content.decode()
+    r = client.post(page, {"op": "confirm_all"}, follow=True)
+    assert "No move to confirm." in r.content.decode()
+
+
+def test_the_confirm_all_button_speaks_italian(client, api, started, floor_user):
+    t = started(19)
+    broken = bust_until_break(api(floor_user), t)["broken"][0]
+    client.force_login(floor_user)
+    html = client.get(f"/tournaments/{t.pk}/tables/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    assert f"Tutto il tavolo {broken} è seduto" in html
