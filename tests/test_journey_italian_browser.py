@@ -385,6 +385,9 @@ def run(j):
     j.shot(director, "finish-confirm")
     confirm.locator("button[value=ok]").click()
     expect(director.locator("h1 .badge")).to_have_text("Terminato")
+    runner_up = director.locator("tr:has(a[href^='/people/'])", has_text=out[-1])  # the entries table
+    expect(runner_up.locator("td").nth(2)).to_have_text("Fuori")  # one word for everyone, not the masculine "Eliminato"
+    expect(runner_up.locator("td").nth(6)).to_have_text("2")
     expect(director.locator("#event-log")).to_contain_text("Dora ha concluso il torneo")
     expect(director.locator("#event-log")).to_contain_text("Dora ha fermato definitivamente l'orologio")
     j.shot(director, "finished")
