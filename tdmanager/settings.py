@@ -200,15 +200,20 @@ CELERY_TIMEZONE = "UTC"
 # Every key and channel Celery writes carries the installation's namespace (README "Redis").
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600, "global_keyprefix": f"{TDM_NAMESPACE}:"}
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Periodic tasks go out at the lowest priority (on Redis 0 is the highest and the default, 9 the
+# lowest): a beat that ran while no worker did leaves a backlog, and the clock's countdowns and a
+# returning worker's clock catch-up (tournaments.tasks) are served before it.
+TDM_PERIODIC_TASK_OPTIONS = {"priority": 9}
 CELERY_BEAT_SCHEDULE = {
     # The clock safety net: overdue clocks advance within a second or two even if a
-    # countdown task was lost, a worker restarted or Redis was flushed.
-    "sweep-clocks": {"task": "tournaments.tasks.sweep_clocks", "schedule": 1.0},
+    # countdown task was lost, a worker restarted or Redis was flushed. A sweep not run
+    # within 5 s is dropped (the next one does its work).
+    "sweep-clocks": {"task": "tournaments.tasks.sweep_clocks", "schedule": 1.0, "options": {**TDM_PERIODIC_TASK_OPTIONS, "expires": 5.0}},
     # Heads-up matches: a no-show's seat is freed at the end of level 1, the bye given at the
     # end of the grace, final-day lateness forfeited (FMT-12), within a few seconds.
-    "sweep-heads-up-matches": {"task": "tournaments.formats.tasks.sweep_heads_up_matches", "schedule": 5.0},
+    "sweep-heads-up-matches": {"task": "tournaments.formats.tasks.sweep_heads_up_matches", "schedule": 5.0, "options": TDM_PERIODIC_TASK_OPTIONS},
     # Idempotency keys are kept TDM_IDEMPOTENCY_TTL_HOURS (at least a day), then forgotten.
-    "purge-idempotency-keys": {"task": "tournaments.tasks.purge_idempotency_keys", "schedule": 3600.0},
+    "purge-idempotency-keys": {"task": "tournaments.tasks.purge_idempotency_keys", "schedule": 3600.0, "options": TDM_PERIODIC_TASK_OPTIONS},
 }
 TDM_ARM_CLOCK_TASKS = envbool("TDM_ARM_CLOCK_TASKS", "True")
 TDM_IDEMPOTENCY_TTL_HOURS = max(24, envint("TDM_IDEMPOTENCY_TTL_HOURS", 48))

@@ -1,6 +1,11 @@
 """Celery tasks: thin, ids in, versions guard."""
 
+import logging
+
 from celery import shared_task
+from celery.signals import worker_ready
+
+log = logging.getLogger(__name__)
 
 
 @shared_task(ignore_result=True)
@@ -26,3 +31,25 @@ def purge_idempotency_keys():
     from .services.cashier import purge_idempotency_keys as purge
 
     purge()
+
+
+@shared_task(ignore_result=True)
+def catch_up_clocks():
+    """Sent by a worker as it starts: change every overdue level at once and arm every
+    countdown anew (``clockctl.catch_up``)."""
+    from .services.clockctl import catch_up
+
+    changed = catch_up()
+    if changed:
+        log.warning("clock catch-up: %s clock(s) changed level on the worker's start", changed)
+
+
+@worker_ready.connect
+def send_clock_catch_up(**_kwargs):
+    """A worker that starts (after a crash or a kill included) catches the clocks up first thing.
+    As a task: the worker's main process never touches the database (a slow database there
+    would keep it from starting its pool)."""
+    try:
+        catch_up_clocks.apply_async(expires=60)
+    except Exception:  # the worker must start all the same: the beat sweep runs every second
+        log.exception("could not send the clock catch-up")

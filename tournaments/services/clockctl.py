@@ -311,8 +311,14 @@ def _advance(tournament_id: int, expected_version: int | None, now, actor: Actor
         return True
 
 
-def arm(tournament_id: int, state: engine.ClockState, items, now=None) -> None:
-    """Arm a short countdown task for the next transition (never a long ETA, never revoke)."""
+def arm(tournament_id: int, state: engine.ClockState, items, now=None, *, again: bool = False) -> None:
+    """Arm a short countdown task for the next transition (never a long ETA, never revoke).
+
+    A marker per clock version arms it once; ``again`` arms it even so: a worker killed while
+    holding a countdown takes it along (the broker gives an unacknowledged task back only
+    after its visibility timeout, an hour), so a worker that starts arms every countdown anew.
+    A countdown armed twice is harmless: the second finds the version changed and does nothing.
+    """
     if not getattr(settings, "TDM_ARM_CLOCK_TASKS", True) or not settings.REDIS_URL:
         return
     now = now or timezone.now()
@@ -327,7 +333,7 @@ def arm(tournament_id: int, state: engine.ClockState, items, now=None) -> None:
     client = realtime.redis_client()
     key = f"{settings.TDM_NAMESPACE}:armed:{tournament_id}:{state.version}"
     try:
-        if not client.set(key, "1", nx=True, ex=ARM_WINDOW_SECONDS + 60):
+        if not client.set(key, "1", nx=True, ex=ARM_WINDOW_SECONDS + 60) and not again:
             return
         from ..tasks import clock_tick
 
@@ -336,8 +342,9 @@ def arm(tournament_id: int, state: engine.ClockState, items, now=None) -> None:
         log.warning("could not arm the clock task for tournament %s; the sweep will catch it", tournament_id)
 
 
-def sweep(now=None) -> int:
-    """Advance every overdue running clock and arm countdowns coming into the window."""
+def sweep(now=None, *, rearm: bool = False) -> int:
+    """Advance every overdue running clock and arm countdowns coming into the window
+    (``rearm``: even those armed already, see ``arm``). Returns the clocks changed."""
     from datetime import timedelta
 
     now = now or timezone.now()
@@ -347,7 +354,7 @@ def sweep(now=None) -> int:
         changed += advance_clock(tid, now=now)
     soon = Clock.objects.filter(status=Clock.RUNNING, ends_at__gt=now, ends_at__lte=now + timedelta(seconds=ARM_WINDOW_SECONDS))
     for clock in soon.select_related("tournament"):
-        arm(clock.tournament_id, engine_state(clock), structure_items(clock.tournament), now)
+        arm(clock.tournament_id, engine_state(clock), structure_items(clock.tournament), now, again=rearm)
     # REG-09: a no-show deadline with grace falls inside a level (no transition arms it), and a
     # deadline missed while no worker ran is applied here; each tournament's runs once.
     running = (Clock.objects.filter(status__in=(Clock.RUNNING, Clock.PAUSED, Clock.HAND_FOR_HAND), tournament__status=Tournament.RUNNING)
@@ -356,6 +363,14 @@ def sweep(now=None) -> int:
         if HouseRules.of(clock.tournament).no_show_policy == "FORFEIT_AT":
             apply_no_show_deadline(clock.tournament_id, now=now)
     return changed
+
+
+def catch_up(now=None) -> int:
+    """A worker comes up (after a crash, a kill, a deploy): every level that should have changed
+    while no worker ran changes now, and every countdown is armed anew (the dead worker's are
+    lost until the broker's visibility timeout). Run by the worker itself when it is ready, so
+    the catch-up waits neither for the beat nor behind a queue that filled while it was down."""
+    return sweep(now, rearm=True)
 
 
 EXPIRY_TEXT = {
