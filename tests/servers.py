@@ -91,22 +91,54 @@ def start_web(env, port) -> subprocess.Popen:
     return proc
 
 
-def start_worker(env) -> tuple[subprocess.Popen, float]:
-    """A Celery worker with beat; returns once it says it is ready, with that moment."""
+def _celery(env, *args) -> subprocess.Popen:
+    """A Celery process whose output is read all along (``proc.lines``: a full pipe would stall it)."""
+    import threading
+
     proc = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "tdmanager", "worker", "-B", "--concurrency", "1", "-l", "info",
-         "--schedule", str(Path(env.get("TDM_VAR_DIR", ROOT / "var")) / f"beat-{os.getpid()}")],
+        [sys.executable, "-m", "celery", "-A", "tdmanager", *args, "-l", "info"],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         start_new_session=True,  # its own process group: beat and pool children die with it
     )
-    deadline = time.monotonic() + 60
-    for line in proc.stdout:
-        if " ready." in line:
-            return proc, time.monotonic()
-        if time.monotonic() > deadline:
-            break
-    proc.kill()
-    raise TimeoutError("celery worker did not get ready")
+    proc.lines = []
+    proc.ready_line = None
+    proc.ready = threading.Event()
+
+    def read():
+        for line in proc.stdout:
+            proc.lines.append(line)
+            if proc.ready_line is None and " ready." in line:
+                proc.ready_line = line
+                proc.ready.set()
+
+    threading.Thread(target=read, daemon=True).start()
+    return proc
+
+
+def _beat_schedule_file(env) -> str:
+    return str(Path(env.get("TDM_VAR_DIR", ROOT / "var")) / f"beat-{os.getpid()}")
+
+
+def start_worker(env, beat=True) -> tuple[subprocess.Popen, float]:
+    """A Celery worker (with beat unless ``beat=False``); returns once it says it is ready, with
+    that moment (``proc.ready_line``: the worker's own log line, with its timestamp)."""
+    proc = _celery(env, "worker", "--concurrency", "1", *(("-B", "--schedule", _beat_schedule_file(env)) if beat else ()))
+    if proc.ready.wait(60):
+        return proc, time.monotonic()
+    stop(proc, sig_kill=True)
+    raise TimeoutError("celery worker did not get ready:\n" + "".join(proc.lines[-20:]))
+
+
+def start_beat(env) -> subprocess.Popen:
+    """Celery beat on its own (the scale-out deployment: exactly one beat, workers apart);
+    returns once it has sent its first task."""
+    proc = _celery(env, "beat", "--schedule", _beat_schedule_file(env) + "-beat")
+    try:
+        wait_for(lambda: any("Sending due task" in line for line in proc.lines), 60, "celery beat")
+    except TimeoutError:
+        stop(proc, sig_kill=True)
+        raise
+    return proc
 
 
 def stop(proc, sig_kill=False):

@@ -85,6 +85,68 @@ def test_the_sweep_recovers_every_missed_transition(running, actor):
     assert running.events.filter(action="tournaments.late_registration.closed", payload__after_level=3).exists()
 
 
+class MarkerRedis:
+    """The few Redis calls arming a countdown makes (SET NX, PUBLISH), in memory."""
+
+    def __init__(self):
+        self.keys = set()
+
+    def set(self, key, value, nx=False, ex=None):
+        if nx and key in self.keys:
+            return None
+        self.keys.add(key)
+        return True
+
+    def publish(self, channel, message):
+        return 0
+
+
+def test_a_starting_worker_arms_again_the_countdown_a_killed_worker_took_along(
+        running, actor, settings, monkeypatch, django_capture_on_commit_callbacks):
+    """A level's end is armed once per clock version (a marker in Redis). A worker killed while
+    holding that countdown takes it along (the broker gives it back after an hour), and the beat's
+    sweep does not arm it again: the level would change only once the sweep finds it overdue.
+    A worker that starts arms it anew, so the level changes on time."""
+    from celery.signals import worker_ready
+
+    from tdmanager import realtime
+    from tournaments import tasks
+
+    settings.REDIS_URL, settings.TDM_ARM_CLOCK_TASKS = "redis://127.0.0.1:1/0", True
+    redis = MarkerRedis()
+    monkeypatch.setattr(realtime, "redis_client", lambda: redis)
+    armed = []
+    monkeypatch.setattr(tasks.clock_tick, "apply_async", lambda args, countdown: armed.append((args, round(countdown))))
+    now = timezone.now()
+    with django_capture_on_commit_callbacks(execute=True):
+        clockctl.start_clock(running, actor=actor, now=now)
+        clockctl.set_time_left(running, 60, actor=actor, now=now)
+    version = clock_of(running).version
+    assert armed == [((running.pk, version), 60)]  # the countdown of this level's end
+
+    clockctl.sweep(now=now + timedelta(seconds=10))  # the worker holding it was killed: the beat sweeps
+    assert len(armed) == 1
+
+    sent = []
+    monkeypatch.setattr(tasks.catch_up_clocks, "apply_async", lambda **kw: sent.append(kw))
+    worker_ready.send(sender=None)  # a worker starts: it sends itself the catch-up, first thing
+    assert len(sent) == 1
+    clockctl.catch_up(now=now + timedelta(seconds=10))  # which the worker runs
+    assert armed[1:] == [((running.pk, version), 50)]  # the countdown, armed again for the same end
+
+
+def test_the_beats_backlog_never_holds_up_a_countdown_or_a_returning_workers_catch_up(settings):
+    """A beat that ran while no worker did leaves its periodic tasks queued: they go out at the
+    lowest priority (on Redis, 9; 0 is the default and the highest), so the countdowns and the
+    catch-up (default priority) are served first; stale clock sweeps are dropped."""
+    from tournaments import tasks
+
+    for name, entry in settings.CELERY_BEAT_SCHEDULE.items():
+        assert entry.get("options", {}).get("priority") == 9, name
+    assert settings.CELERY_BEAT_SCHEDULE["sweep-clocks"]["options"]["expires"] <= 10
+    assert tasks.clock_tick.priority in (None, 0) and tasks.catch_up_clocks.priority in (None, 0)
+
+
 def test_late_registration_closes_with_its_level_on_the_clock(running, actor, make_person, cashier_actor):
     clockctl.start_clock(running, actor=actor, now=T0)
     with time_machine.travel(T0 + timedelta(minutes=59, seconds=50), tick=False):
