@@ -39,6 +39,17 @@ def parse_amount(text: str) -> Decimal:
     return Decimal(whole + "." + (m.group(2) or "0"))
 
 
+# The word written for a prize's kind in the payout table's lines, in the page's language; the
+# code itself is read in any language.
+PRIZE_WORDS = {"CASH": gettext_lazy("CASH"), "TICKET": gettext_lazy("TICKET"), "ITEM": gettext_lazy("ITEM"), "SEAT": gettext_lazy("SEAT")}
+
+
+def prize_kind(word: str) -> str | None:
+    """The prize kind a word names (its code or its word in the active language), else None."""
+    word = word.upper()
+    return next((code for code, label in PRIZE_WORDS.items() if word in (code, str(label).upper())), None)
+
+
 def parse_prize_lines(text: str) -> list[dict]:
     """One prize per line: ``place amount [CASH|TICKET|ITEM|SEAT] [description]``."""
     prizes = []
@@ -50,15 +61,15 @@ def parse_prize_lines(text: str) -> list[dict]:
             place, amount = int(parts[0]), parse_amount(parts[1])
         except (IndexError, ValueError, InvalidOperation):
             raise DomainError("bad_line", _("Line %(n)s: write 'place amount', e.g. '1 5000'.") % {"n": n}, status=400)
-        kind = parts[2].upper() if len(parts) > 2 and parts[2].upper() in ("CASH", "TICKET", "ITEM", "SEAT") else "CASH"
-        rest = parts[3:] if len(parts) > 2 and parts[2].upper() == kind else parts[2:]
-        prizes.append({"place": place, "kind": kind, "amount": amount, "description": " ".join(rest)})
+        kind = prize_kind(parts[2]) if len(parts) > 2 else None
+        rest = parts[3:] if kind else parts[2:]
+        prizes.append({"place": place, "kind": kind or "CASH", "amount": amount, "description": " ".join(rest)})
     return prizes
 
 
 def prize_lines(prizes) -> str:
     return "\n".join(
-        f"{p['place']} {money(p['amount'])}" + (f" {p['kind']}" if p["kind"] != "CASH" else "") + (f" {p['description']}" if p.get("description") else "")
+        f"{p['place']} {money(p['amount'])}" + (f" {PRIZE_WORDS.get(p['kind'], p['kind'])}" if p["kind"] != "CASH" else "") + (f" {p['description']}" if p.get("description") else "")
         for p in prizes
     )
 
