@@ -214,7 +214,7 @@ def test_two_web_processes_a_worker_and_a_beat(scaled, make_tournament, make_per
         now, c = at(snap["server_time"]), snap["clock"]
         want_index, want_end = (1, ends_2) if now < ends_2 else (2, ends_3)
         assert (c["status"], c["item_index"], at(c["ends_at"])) == ("RUNNING", want_index, want_end), (now, c)
-        assert abs(c["seconds_left"] - (want_end - now).total_seconds()) < 0.01, (now, c)
+        assert abs(c["seconds_left"] - (want_end - now).total_seconds()) < 1, (now, c)  # as shown: whole seconds
 
     # 4. No worker: the screens still show the right time, then the next level, from either process.
     polled = []
