@@ -47,14 +47,15 @@ class Application:
         self.asgi = get_asgi_application()  # sets Django up
         self.wsgi = WSGIHandler()
         self.threads = settings.TDM_WEB_THREADS
-        self.pool = ThreadPoolExecutor(max_workers=self.threads, thread_name_prefix="tdm-web")
+        # 0: no pool, every request through Django's ASGI handler (the serving of before).
+        self.pool = ThreadPoolExecutor(max_workers=self.threads, thread_name_prefix="tdm-web") if self.threads else None
         self._async_views: dict[str, bool] = {}
 
     async def __call__(self, scope, receive, send):
         kind = scope["type"]
         if kind == "lifespan":
             return await self.lifespan(receive, send)
-        if kind != "http" or self.is_async(scope):
+        if kind != "http" or self.pool is None or self.is_async(scope):
             return await self.asgi(scope, receive, send)
         return await self.run_sync(scope, receive, send)
 
@@ -64,7 +65,8 @@ class Application:
             if message["type"] == "lifespan.startup":
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
-                self.pool.shutdown(wait=False, cancel_futures=True)
+                if self.pool is not None:
+                    self.pool.shutdown(wait=False, cancel_futures=True)
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 

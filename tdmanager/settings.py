@@ -178,8 +178,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Web serving (tdmanager/asgi.py) -----------------------------------------------------
 # Threads per web process that run the sync views (pages, API, static files) side by side;
 # the live streams (async views) run on the event loop and take none. Each thread holds at
-# most one database connection at a time, so keep DB_POOL_MAX above it.
-TDM_WEB_THREADS = max(1, envint("TDM_WEB_THREADS", 8))
+# most one database connection at a time, so keep DB_POOL_MAX above it. 0: no pool, every
+# request through Django's ASGI handler (the serving of before, to compare).
+TDM_WEB_THREADS = max(0, envint("TDM_WEB_THREADS", 8))
 
 # --- Redis and Celery -----------------------------------------------------------------
 # REDIS_URL unset: the launcher (manage.py serve) starts an embedded Redis and exports it.

@@ -116,6 +116,14 @@ def test_two_sync_requests_are_served_side_by_side(app):
     assert all(s["thread"].startswith("tdm-web") for s in seen) and seen[0]["thread"] != seen[1]["thread"]
 
 
+@override_settings(ROOT_URLCONF="tests.serving_urls", TDM_WEB_THREADS=0)
+def test_no_threads_serves_every_request_through_djangos_asgi_handler():
+    from tdmanager.asgi import Application
+
+    r = call(Application(), "GET", "/test-serving/echo/x/")
+    assert r.status == 200 and not r.json()["thread"].startswith("tdm-web")
+
+
 @override_settings(ROOT_URLCONF="tests.serving_urls", SECURE_PROXY_SSL_HEADER=("HTTP_X_FORWARDED_PROTO", "https"))
 def test_the_view_sees_the_request_as_sent(app):
     """Path (not ASCII), query, client address, host, cookies (two Cookie headers), the proxy's
