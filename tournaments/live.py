@@ -51,17 +51,10 @@ def live_time(request):
 async def live_stream(request, pk: int):
     """SSE: the snapshot now, then a new one after every change; a comment every 15 s."""
     user = await request.auser()
-    token = request.GET.get("token")
-
-    def check():  # one trip to the hub's threads, not to the ones serving the desk's views
-        if not _allowed(user, token, pk):
-            return 403
-        return 200 if Tournament.objects.filter(pk=pk).exists() else 404
-
-    status = await realtime.hub.run_sync(check)
-    if status == 403:
+    allowed = await sync_to_async(_allowed)(user, request.GET.get("token"), pk)
+    if not allowed:
         return HttpResponseForbidden()
-    if status == 404:
+    if not await Tournament.objects.filter(pk=pk).aexists():
         raise Http404
     return await state_stream(request, pk)
 
