@@ -245,7 +245,7 @@ WHITENOISE_AUTOREFRESH = DEBUG
 # --- API -------------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "tdmanager.authentication.TokenWithRoles",  # DRF's token authentication, the roles read in the same query
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["tdmanager.roles.HasRole"],  # who may call what: tdmanager.policy
