@@ -236,3 +236,51 @@ def test_lifespan_is_answered(app):
 
     asyncio.run(app({"type": "lifespan", "asgi": {"version": "3.0"}}, receive, send))
     assert sent == ["lifespan.startup.complete", "lifespan.shutdown.complete"]
+
+
+def _opened_connections(app, token, requests, threads_seen):
+    """Database connections opened while ``requests`` authenticated API calls are served."""
+    from django.db.backends.signals import connection_created
+
+    opened = []
+
+    def count(sender, connection, **kwargs):
+        opened.append(threading.current_thread().name)
+
+    connection_created.connect(count)
+    try:
+        for _ in range(requests):
+            answer = call(app, "GET", "/api/v1/cashier/shift/", headers=[(b"authorization", f"Token {token}".encode())])
+            assert answer.status == 200, answer.body
+    finally:
+        connection_created.disconnect(count)
+    threads_seen.update(opened)
+    return len(opened)
+
+
+@pytest.mark.parametrize("keep", [60, 0])
+def test_on_sqlite_a_pool_thread_keeps_its_connection_for_the_next_request(settings, keep):
+    """Opening a SQLite connection (and its PRAGMAs, and reading the schema) cost every API call
+    more than the call itself: a pool thread keeps its own for TDM_WEB_SQLITE_KEEP seconds; 0
+    opens one per request as before. Django's ASGI handler (a new thread per request) never keeps."""
+    from django.db import connection
+    from rest_framework.authtoken.models import Token
+
+    from tdmanager.asgi import Application
+    from tests.conftest import make_user
+
+    if connection.vendor != "sqlite":
+        pytest.skip("PostgreSQL: the web threads share the connection pool")
+    token = Token.objects.create(user=make_user("kept", "cashier")).key
+    settings.TDM_WEB_SQLITE_KEEP = keep
+    settings.TDM_WEB_THREADS = 1
+    app = Application()
+    threads = set()
+    try:
+        opened = _opened_connections(app, token, 4, threads)
+    finally:
+        app.pool.shutdown(wait=True)
+    assert threads and all(name.startswith("tdm-web") for name in threads)
+    assert opened == (1 if keep else 4)
+    settings.TDM_WEB_THREADS = 0
+    assert _opened_connections(Application(), token, 3, set()) == 3
