@@ -15,7 +15,7 @@
   function render(s) {
     const c = s.clock || {};
     $("c-level").textContent = (c.is_break ? T.brk : T.level + " " + c.level_number) + " · " + (STATUS[c.status] || "") + (c.hand_for_hand ? " · " + T.hand + " " + c.h4h_hand : "");
-    $("c-blinds").textContent = c.is_break ? (c.color_up || "") : F.num(c.small_blind) + " / " + F.num(c.big_blind) + (c.ante ? " · ante " + F.num(c.ante) : "");
+    $("c-blinds").textContent = c.is_break ? (c.color_up || F.colourUp(T, c.removes_denominations)) : F.num(c.small_blind) + " / " + F.num(c.big_blind) + (c.ante ? " · ante " + F.num(c.ante) : "");
     const n = c.next;
     $("c-next").textContent = n ? T.next + ": " + (n.kind === "break" ? T.brk + " " + n.minutes + "′" : F.num(n.small_blind) + "/" + F.num(n.big_blind)) : "";
     $("c-notice").textContent = c.hold_dealer_push ? T.hold : c.new_level_notice ? T.newLevel : "";

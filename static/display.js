@@ -81,7 +81,7 @@
       set("blinds", F.num(c.small_blind) + " / " + F.num(c.big_blind));
       set("ante-label", c.ante_type === "BB_ANTE" ? T.bba : T.ante);
       set("ante", c.ante ? F.num(c.ante) : "—");
-    } else { set("blinds", c.color_up ? T.colorUp + ": " + c.color_up : T.brk); set("ante", ""); }
+    } else { set("blinds", c.color_up ? T.colorUp + ": " + c.color_up : F.colourUp(T, c.removes_denominations) || T.brk); set("ante", ""); }
     const n = c.next;
     set("next", !n ? "—" : n.kind === "break" ? T.brk + " " + n.minutes + "′" : blindsText(n));
     set("notice", state === "waiting" ? T.waitingNote : c.new_level_notice ? T.newLevel : s.addon_open ? T.addon : "");

@@ -90,4 +90,12 @@ window.TDMFormat = {
     const lang = document.documentElement.lang || "en";
     return new Intl.NumberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: "always" }).format(Number(a)) + (currency ? " " + currency : "");
   },
+  // A break's scheduled colour-up (CLK-09) in the page's language, from the chips it removes:
+  // T.colourUp and T.chipsAnd are the messages tournaments.labels.break_note formats on the server.
+  colourUp(T, denominations) {
+    const names = (denominations || []).map((d) => "T" + d);
+    if (!names.length) return "";
+    const chips = names.length < 2 ? names[0] : T.chipsAnd.replace("{first}", names.slice(0, -1).join(", ")).replace("{last}", names[names.length - 1]);
+    return T.colourUp.replace("{chips}", chips);
+  },
 };

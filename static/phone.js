@@ -49,7 +49,7 @@
     if (c.small_blind !== null && c.small_blind !== undefined) {
       set("blinds", F.num(c.small_blind) + " / " + F.num(c.big_blind));
       set("ante", c.ante ? (c.ante_type === "BB_ANTE" ? T.bbAnte : T.ante) + " " + F.num(c.ante) : "");
-    } else { set("blinds", c.is_break ? T.brk : ""); set("ante", ""); }
+    } else { set("blinds", c.is_break ? c.color_up || F.colourUp(T, c.removes_denominations) || T.brk : ""); set("ante", ""); }
     const n = c.next;
     set("next", !n ? "—" : n.is_break ? T.brk + " " + n.minutes + "′" : F.num(n.small_blind) + " / " + F.num(n.big_blind) + (n.ante ? " (" + F.num(n.ante) + ")" : ""));
     set("players", s.entries ? F.num(s.players_left) + " / " + F.num(s.entries) : F.num(s.players_left));

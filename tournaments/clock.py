@@ -408,6 +408,7 @@ def _item_summary(structure: Structure, index: int) -> dict:
             "item_index": index,
             "minutes": item.minutes,
             "color_up": item.color_up,
+            "removes_denominations": list(item.removes_denominations),
             "add_on": item.add_on,
         }
     return {
@@ -473,7 +474,7 @@ def snapshot(
     Keys: status, version, item_index, level_number, is_break, is_mid_level_break,
     is_final_level, small_blind, big_blind, ante, ante_type, game (None during a
     break), minutes, item_seconds (the duration this item got, for progress bars),
-    color_up, add_on (breaks), seconds_left, ends_at (ISO, RUNNING only),
+    color_up (the director's note as typed), removes_denominations, add_on (breaks), seconds_left, ends_at (ISO, RUNNING only),
     server_time (ISO ``now``, for the browsers' clock offset), next (summary of
     the next item or None at the cap), next_break_index, seconds_to_next_break
     (clock seconds), new_level_notice (CLK-03), hold_dealer_push (CLK-05),
@@ -504,6 +505,8 @@ def snapshot(
         "minutes": item.minutes,
         "item_seconds": _entry_seconds(structure, index),
         "color_up": item.color_up if is_break else None,
+        # The chips this break takes out (CLK-09): pages say it in the reader's language.
+        "removes_denominations": list(item.removes_denominations) if is_break else None,
         "add_on": item.add_on if is_break else None,
         "seconds_left": round(left, 3),
         "ends_at": state.ends_at.isoformat() if state.status == RUNNING else None,

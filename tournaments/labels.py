@@ -78,3 +78,24 @@ def code_labels() -> dict[str, dict[str, str]]:
         "tournament_status": s(TOURNAMENT_STATUSES),
         "clock_status": s(CLOCK_STATUSES),
     }
+
+
+def chip_names(denominations) -> str:
+    """``T25``, ``T25 and T100``, ``T25, T100 and T500``: the chips named in the active language."""
+    names = [f"T{d}" for d in denominations]
+    if len(names) < 2:
+        return "".join(names)
+    return gettext("{first} and {last}").format(first=", ".join(names[:-1]), last=names[-1])
+
+
+def break_note(item) -> str:
+    """What a break says (CLK-09): the director's note as typed, else the colour-up its structure
+    schedules (``removes_denominations``) in the active language, else nothing. The pages' scripts
+    build the same sentence from the same two messages (``TDMFormat.colourUp`` in static/live.js)."""
+    typed = getattr(item, "color_up", "") or ""
+    if typed:
+        return typed
+    removes = getattr(item, "removes_denominations", None) or ()
+    if not removes:
+        return ""
+    return gettext("Colour-up: {chips} chips leave the table").format(chips=chip_names(removes))

@@ -172,8 +172,9 @@ def test_the_addon_window_opens_and_closes_with_its_break(running, actor):
 def test_a_scheduled_color_up_is_announced_at_its_break(running, actor):
     clockctl.start_clock(running, actor=actor, now=T0)
     clockctl.sweep(now=T0 + timedelta(hours=3))
-    notes = list(running.events.filter(action="tournaments.colorup.announced").values_list("payload__note", flat=True))
-    assert notes and "T100" in notes[0]
+    # The shipped structure says which chips leave (issue #14): no English note, the chips.
+    chips = list(running.events.filter(action="tournaments.colorup.announced").values_list("payload__denominations", flat=True))
+    assert chips and chips[0] == [100]
 
 
 def test_an_inserted_break_resumes_the_level_with_its_time(running, actor):

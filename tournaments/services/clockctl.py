@@ -94,8 +94,9 @@ def _boundary_events(t: Tournament, items, old: engine.ClockState, new: engine.C
         if isinstance(item, engine.Break):
             payload = {"item_index": index, "minutes": item.minutes, "after_level": level_no}
             log_event(t, Action.TOURNAMENTS_CLOCK_BREAK_STARTED, actor, **payload)
-            if item.color_up:
-                log_event(t, Action.TOURNAMENTS_COLORUP_ANNOUNCED, actor, note=item.color_up, after_level=level_no)
+            if item.color_up or item.removes_denominations:  # the note as typed; the chips the structure removes
+                log_event(t, Action.TOURNAMENTS_COLORUP_ANNOUNCED, actor, note=item.color_up,
+                          denominations=list(item.removes_denominations), after_level=level_no)
             if t.addon_after_level == level_no and t.allows_addon and not item.is_mid_level:
                 log_event(t, Action.TOURNAMENTS_ADDON_OPENED, actor, after_level=level_no)
         else:

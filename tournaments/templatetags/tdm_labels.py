@@ -1,6 +1,6 @@
 """Labels for stored codes in templates (``tournaments.labels``): ``{{ p.kind|penalty_kind }}``,
 ``{{ p.reason_code|penalty_reason }}``, ``{{ p.status|penalty_status }}``, ``{{ f.status|tournament_status }}``,
-``{{ m.status|format_code }}``."""
+``{{ m.status|format_code }}``, ``{{ it|break_note }}``."""
 
 from django import template
 
@@ -33,3 +33,9 @@ def format_code(code):
 @register.filter
 def penalty_status(code):
     return str(labels.PENALTY_STATUSES.get(code, labels.humanize(code)))
+
+
+@register.filter
+def break_note(item):
+    """``{{ it|break_note }}``: a break's note as typed, else its scheduled colour-up in the reader's language."""
+    return labels.break_note(item)
