@@ -47,3 +47,31 @@ def test_refusals_are_drfs_own(cashier_user):
     cashier_user.save()
     r = client.get("/api/v1/cashier/shift/")
     assert r.status_code == 401 and r.json()["detail"] == "User inactive or deleted."
+
+
+@pytest.mark.django_db
+def test_the_query_compiled_once_gives_what_the_orm_gives(cashier_user, floor_user):
+    """The token query is compiled once per connection: every later key still finds its own
+    token, its user (loaded along, types converted as the ORM does) and roles, in one query."""
+    from django.contrib.auth.models import Group
+    from django.utils import timezone
+
+    from tdmanager.authentication import TokenWithRoles
+
+    floor_user.groups.add(Group.objects.get_or_create(name="cashier")[0])
+    floor_user.last_login = timezone.now()
+    floor_user.save()
+    boss = make_user("root", is_superuser=True)
+    auth = TokenWithRoles()
+    for user, roles in ((cashier_user, {"cashier"}), (floor_user, {"floor", "cashier"}), (boss, {"director"})):
+        key = Token.objects.create(user=user).key
+        expected = auth.query(key).get()
+        with CaptureQueriesContext(connection) as queries:
+            found, token = auth.authenticate_credentials(key)
+            assert found.pk == user.pk and found.username == user.username and found.last_login == user.last_login
+        assert len(queries.captured_queries) == 1
+        assert type(token).user.is_cached(token) and found is token.user
+        assert {k: v for k, v in vars(token).items() if k != "_state"} == {k: v for k, v in vars(expected).items() if k != "_state"}
+        got = {k: (v, type(v)) for k, v in vars(found).items() if k not in ("_state", "_tdm_roles")}
+        assert got == {k: (v, type(v)) for k, v in vars(expected.user).items() if k != "_state"}
+        assert found._tdm_roles == roles and not token._state.adding and found._state.db == "default"
