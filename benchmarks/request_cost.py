@@ -23,6 +23,10 @@ busts with their confirmations):
 - ``served, new connection`` (SQLite only): the same with a new database connection per
   request (TDM_WEB_SQLITE_KEEP=0, the serving of before);
 - ``Django ASGI``: every request through Django's own ASGI handler (TDM_WEB_THREADS=0).
+
+``--before COMMIT`` (e.g. b08e78e, before the thread pool) first measures that commit's code the
+same way, in a temporary git worktree removed afterwards, so both sets of figures come from
+one run on one machine.
 """
 
 import argparse
@@ -147,14 +151,38 @@ def run(driver, cashier, director, tid, people, numbers, gets):
     return out
 
 
+def measure_before(args):
+    """This script (and api_bust.py) run against ``args.before``'s code in a worktree."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    where = Path(tempfile.mkdtemp(prefix="tdm-before-")) / "tree"
+    subprocess.run(["git", "worktree", "add", "--detach", "--quiet", str(where), args.before], cwd=ROOT.parent, check=True)
+    try:
+        for name in ("request_cost.py", "api_bust.py"):
+            shutil.copy(ROOT / name, where / "benchmarks" / name)
+        database = args.database if args.database == "sqlite" else args.database + "_before"
+        command = [sys.executable, "benchmarks/request_cost.py", "--database", database, "--gets", str(args.gets), "--seed", str(args.seed)]
+        print(f"--- before: {args.before}", flush=True)
+        subprocess.run(command, cwd=where, check=True)
+        print("--- now", flush=True)
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(where)], cwd=ROOT.parent, check=False)
+        shutil.rmtree(where.parent, ignore_errors=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--database", default=os.getenv("DATABASE_URL"), help="sqlite, or a PostgreSQL URL")
     ap.add_argument("--gets", type=int, default=200, help="GETs measured per serving")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--before", metavar="COMMIT", help="first measure this commit's code (a temporary worktree)")
     args = ap.parse_args()
     if args.database != "sqlite":
         args.database = args.database or "postgres://postgres@127.0.0.1:5432/tdm_bench_request_cost"
+    if args.before:
+        measure_before(args)
     api_bust.prepare_database(args.database)
     from django.conf import settings
     from django.db import connection
@@ -169,27 +197,36 @@ def main():
     people = api_bust.seed_people()
     numbers = api_bust.choices(args.seed)
     db = settings.DATABASES["default"]
-    keep = settings.TDM_WEB_SQLITE_KEEP
-    pool = application.pool
+    keep = getattr(settings, "TDM_WEB_SQLITE_KEEP", None)  # None: a version of before (a worktree), which has none
+    pool = getattr(application, "pool", None)
     # The serving of before first: the pool threads' connections of "served" are kept.
     servings = [("served, new connection", pool, 0), ("served", pool, keep), ("Django ASGI", None, 0)]
+    import subprocess
+
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT.parent, capture_output=True, text=True).stdout.strip()
+    print(f"code: {ROOT.parent} at {commit or '?'} (plus any uncommitted changes)")
     print(
         f"database: {engine} (CONN_MAX_AGE {db.get('CONN_MAX_AGE', 0)}, pool {'on' if 'pool' in db.get('OPTIONS', {}) else 'off'}, "
         f"TDM_WEB_SQLITE_KEEP {keep}); Redis: {'REDIS_URL' if settings.REDIS_URL else 'none (local cache)'}; "
-        f"TDM_WEB_THREADS {settings.TDM_WEB_THREADS}; per request: CPU ms of the process (p50, mean), queries, Redis round trips (mean)"
+        f"TDM_WEB_THREADS {getattr(settings, 'TDM_WEB_THREADS', '-')}; per request: CPU ms of the process (p50, mean), queries, Redis round trips (mean)"
     )
+    if not hasattr(application, "pool"):  # a version of before whose app is Django's ASGI handler (a worktree)
+        servings = [("Django ASGI", None, 0)]
     results = {}
     for name, executor, conn_keep in servings:
-        if name == "served, new connection" and engine != "sqlite":
+        if name == "served, new connection" and (engine != "sqlite" or keep is None):
             continue  # TDM_WEB_SQLITE_KEEP is SQLite's; PostgreSQL keeps its connections in the pool
-        application.pool = executor
+        if hasattr(application, "pool"):
+            application.pool = executor
         settings.TDM_WEB_SQLITE_KEEP = conn_keep
         tid = api_bust.new_tournament(f"Cost {name}")
         connection.close()
         results[name] = run(
             Driver(application, floor_token), Driver(application, cashier_token), Driver(application, director_token), tid, people, numbers, args.gets
         )
-    application.pool, settings.TDM_WEB_SQLITE_KEEP = pool, keep
+    if hasattr(application, "pool"):
+        application.pool = pool
+    settings.TDM_WEB_SQLITE_KEEP = keep
     kinds = next(iter(results.values())).keys()
     for kind in kinds:
         print(kind)
