@@ -23,7 +23,6 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import uuid
@@ -31,34 +30,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
-
-def pct(values, p):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+import common  # noqa: E402
+from common import pct  # noqa: E402
 
 
 def prepare_database(url: str | None):
-    if url == "sqlite":
-        os.environ.pop("DATABASE_URL", None)
-        os.environ["TDM_VAR_DIR"] = tempfile.mkdtemp(prefix="tdm-bench-")
-    else:
-        url = url or "postgres://postgres@127.0.0.1:5432/tdm_bench"
-        dbname = url.rsplit("/", 1)[1]
-        admin = url.rsplit("/", 1)[0] + "/postgres"
-        import psycopg
-
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)')
-            conn.execute(f'CREATE DATABASE "{dbname}"')
-        os.environ["DATABASE_URL"] = url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tdmanager.settings")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
+    common.prepare_database(url, "tdm_bench")
 
 
 def seed(players: int, servers: list[str]):

@@ -43,14 +43,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from common import pct  # noqa: E402
 
 SEQ = re.compile(rb'"seq": (\d+)')
 SERVER_TIME = re.compile(rb'"server_time": "([^"]+)"')
-
-
-def pct(values, p):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))] if values else float("nan")
 
 
 def setup_django():
