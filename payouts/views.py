@@ -26,7 +26,7 @@ from .models import Deal, PayoutTable, PayoutTemplate, PrizePayment
 # The reports as the page names them (never their file names).
 REPORT_LABELS = {"prestart": gettext_lazy("Pre-start report"), "standings": gettext_lazy("Final standings"),
                  "payments": gettext_lazy("Prize payments"), "reconciliation": gettext_lazy("Reconciliation"),
-                 "rulings": gettext_lazy("Rulings")}
+                 "rulings": gettext_lazy("Rulings report")}
 
 
 def parse_amount(text: str) -> Decimal:
