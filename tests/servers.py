@@ -4,6 +4,7 @@ They share the test database with the test process (use transactional tests so t
 committed), so a test can act through the services and watch what the product does.
 """
 
+import json
 import os
 import socket
 import subprocess
@@ -167,6 +168,19 @@ def stop(proc, sig_kill=False):
             os.killpg(pgid, signal.SIGKILL)  # stragglers
         except ProcessLookupError:
             pass
+
+
+def sse_states(response):
+    """The states (parsed JSON) a Server-Sent Events response sends, in order (comments and
+    ``retry:`` lines skipped)."""
+    buf = ""
+    for chunk in response.iter_text():
+        buf += chunk
+        while "\n\n" in buf:
+            block, buf = buf.split("\n\n", 1)
+            data = [line[6:] for line in block.splitlines() if line.startswith("data: ")]
+            if data:
+                yield json.loads(data[0])
 
 
 @pytest.fixture

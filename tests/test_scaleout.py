@@ -13,7 +13,6 @@ beat, on PostgreSQL and Redis, as README "Scaling out" deploys them.
 On SQLite it is skipped: SQLite is for one machine and one web process.
 """
 
-import json
 import queue
 import re
 import threading
@@ -27,7 +26,7 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
-from tests.servers import ROOT, EmbeddedRedis, database_env, free_port, start_beat, start_web, start_worker, stop, wait_for
+from tests.servers import ROOT, EmbeddedRedis, database_env, free_port, sse_states, start_beat, start_web, start_worker, stop, wait_for
 from tournaments import clock as engine
 from tournaments.actions import Action
 from tournaments.clockview import structure_items
@@ -114,16 +113,9 @@ class Screen:
     def _read(self):
         try:
             with httpx.stream("GET", self.url, timeout=httpx.Timeout(WAIT, read=60)) as r:
-                buf = ""
-                for chunk in r.iter_text():
-                    buf += chunk
-                    while "\n\n" in buf:
-                        block, buf = buf.split("\n\n", 1)
-                        data = [line[6:] for line in block.splitlines() if line.startswith("data: ")]
-                        if data:
-                            state = json.loads(data[0])
-                            self.states.append(state)
-                            self._new.put(state)
+                for state in sse_states(r):
+                    self.states.append(state)
+                    self._new.put(state)
         except httpx.HTTPError:
             pass  # the server stopped at the end of the test
 

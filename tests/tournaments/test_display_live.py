@@ -1,6 +1,5 @@
 """Lobby displays end to end: the real ASGI server, Redis pub/sub, SSE and a real browser."""
 
-import json
 import re
 import threading
 import time
@@ -10,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser import ARTIFACTS, browser  # noqa: F401 (fixture)
-from tests.servers import live_stack  # noqa: F401 (fixture)
+from tests.servers import live_stack, sse_states  # noqa: F401 (live_stack: fixture)
 from tournaments.models import DisplayScreen
 from tournaments.services import cashier, clockctl, lifecycle
 from tournaments.services.events import Actor
@@ -33,16 +32,10 @@ def started(make_tournament, make_person, director):
 def read_events(base, path, n, out, stop):
     with httpx.stream("GET", base + path, timeout=20) as r:
         out.append(("status", r.status_code))
-        buf = ""
-        for chunk in r.iter_text():
-            buf += chunk
-            while "\n\n" in buf:
-                block, buf = buf.split("\n\n", 1)
-                data = [line[6:] for line in block.splitlines() if line.startswith("data: ")]
-                if data:
-                    out.append(("state", json.loads(data[0]), time.monotonic()))
-                    if sum(1 for o in out if o[0] == "state") >= n or stop.is_set():
-                        return
+        for state in sse_states(r):
+            out.append(("state", state, time.monotonic()))
+            if sum(1 for o in out if o[0] == "state") >= n or stop.is_set():
+                return
 
 
 def test_sse_pushes_the_new_level_within_a_second(live_stack, started):
