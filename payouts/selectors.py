@@ -15,6 +15,7 @@ from django.db.models import Q, Sum
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tdmanager.money import CENT, ZERO, split_evenly, to_money
 from tournaments import selectors as tournament_selectors
@@ -735,6 +736,13 @@ def entry_prizes(entry) -> dict:
     ]}
 
 
+# The reports as the pages name them (never their file names): the payouts page and the
+# tournament page's links to the control authority.
+REPORT_LABELS = {"prestart": gettext_lazy("Pre-start report"), "standings": gettext_lazy("Final standings"),
+                 "payments": gettext_lazy("Prize payments"), "reconciliation": gettext_lazy("Reconciliation"),
+                 "rulings": gettext_lazy("Rulings report")}
+
+
 def report_links(tournament) -> list[dict]:
     """The control authority's reports of this tournament (ROLE-02, ROLE-05): the pre-start
     report, each addendum issued, the rulings."""
@@ -742,10 +750,10 @@ def report_links(tournament) -> list[dict]:
         return {"name": name, "label": label, "pdf": reverse("payouts-report", args=[tournament.pk, name, "pdf"]),
                 "csv": reverse("payouts-report", args=[tournament.pk, name, "csv"])}
 
-    links = [link("prestart", _("Pre-start report"))]
+    links = [link("prestart", REPORT_LABELS["prestart"])]
     links += [link(f"addendum-{n}", _("Addendum %(n)s") % {"n": n})
               for n in tournament.stub_reports.order_by("number").values_list("number", flat=True)]
-    links.append(link("rulings", _("Rulings")))
+    links.append(link("rulings", REPORT_LABELS["rulings"]))
     return links
 
 

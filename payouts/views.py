@@ -23,11 +23,6 @@ from . import reports, services
 from . import selectors as sel
 from .models import Deal, PayoutTable, PayoutTemplate, PrizePayment
 
-# The reports as the page names them (never their file names).
-REPORT_LABELS = {"prestart": gettext_lazy("Pre-start report"), "standings": gettext_lazy("Final standings"),
-                 "payments": gettext_lazy("Prize payments"), "reconciliation": gettext_lazy("Reconciliation"),
-                 "rulings": gettext_lazy("Rulings report")}
-
 
 def parse_amount(text: str) -> Decimal:
     """An amount as either language writes it: "1.234,50", "1,234.50", "800,00", "800.00", "1234".
@@ -116,7 +111,7 @@ def tournament_payouts(request, pk):
         "link": link, "seats": sum(1 for a in sel.satellite_awards(t, link) if a.seat) if link else None,
         "players_left": t.entries.filter(status=Entry.ACTIVE).count(), "signoff": sel.signoff_status(t),
         "dues": sel.dues(t, prizes), "templates": PayoutTemplate.objects.all(), "side_pools": sel.side_pools_summary(t),
-        "reports": [(name, REPORT_LABELS.get(name, name)) for name in reports.REPORTS], "targets": Tournament.objects.exclude(pk=t.pk).exclude(status__in=[Tournament.FINISHED, Tournament.CANCELLED]),
+        "reports": [(name, sel.REPORT_LABELS.get(name, name)) for name in reports.REPORTS], "targets": Tournament.objects.exclude(pk=t.pk).exclude(status__in=[Tournament.FINISHED, Tournament.CANCELLED]),
         "recon": reports.reconciliation_data(t), "forfeits": sel.forfeit_plan(t, prizes),
         "late_reg_closed": t.status == Tournament.RUNNING and not clockview.late_registration_open(t),
     }
