@@ -690,8 +690,9 @@ def display_summary(tournament) -> dict:
     rules = HouseRules.of(t)
     show = rules.display_pool  # PAY-02: NET (default), GROSS or BOTH, each labelled
     link = satellite_link(t)
-    gross_amount = satellite_pool(t, link) if link else b.gross
-    net_amount = satellite_pool(t, link) if link else b.total
+    seats_pool = satellite_pool(t, link) if link else None  # a satellite's pool is the seats' value, gross and net
+    gross_amount = seats_pool if link else b.gross
+    net_amount = seats_pool if link else b.total
     shown = gross_amount if show == "GROSS" else net_amount
     return {
         "prize_pool": money(shown),
