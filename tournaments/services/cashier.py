@@ -618,24 +618,32 @@ def set_exchange_rate(currency: str, rate, *, actor: Actor, day=None, base: str 
 
 
 def shift_totals(user, *, since=None):
-    """The cashier's running totals since ``since`` (default: today): money in and out by method."""
+    """The cashier's running totals since ``since`` (default: today): money in and out by method.
+
+    One query, grouped by method and tendered currency (the desk polls it): the totals by method,
+    the foreign notes by currency and the row count are added up from its groups."""
     since = since or timezone.localtime().replace(hour=0, minute=0, second=0, microsecond=0)
     # REG-09: an amount owed (and its reversal) moved no money: not in the drawer. Its payment is.
     rows = (LedgerRow.objects.filter(cashier=user, created_at__gte=since).exclude(kind=LedgerRow.RECEIVABLE)
             .exclude(kind=LedgerRow.REVERSAL, reverses__kind=LedgerRow.RECEIVABLE))
-    by_method = []
-    for m in rows.values("method").annotate(
+    groups = rows.values("method", "tender_currency").annotate(
         n=Count("id"), prize=Sum("prize_amount"), fee=Sum("fee_amount"), side=Sum("side_amount"), jackpot=Sum("jackpot_amount"),
-        cash_in=Sum("prize_amount", filter=Q(prize_amount__gt=0)),
-    ).order_by("method"):
-        total = (m["prize"] or ZERO) + (m["fee"] or ZERO) + (m["side"] or ZERO) + (m["jackpot"] or ZERO)
-        by_method.append({"method": m["method"], "label": str(dict(LedgerRow.METHODS)[m["method"]]), "rows": m["n"], "total": total})
-    grand = sum((m["total"] for m in by_method), ZERO)
-    # REG-06: the foreign notes in the drawer, by currency (their value is in the totals above).
-    foreign = [{"currency": f["tender_currency"], "rows": f["n"], "amount": (f["amount"] or ZERO).quantize(Decimal("0.01"))}
-               for f in rows.exclude(tender_currency="").values("tender_currency").annotate(n=Count("id"), amount=Sum("tender_amount"))
-               .order_by("tender_currency")]
-    return {"since": since, "by_method": by_method, "total": grand, "rows": rows.count(), "foreign": foreign}
+        tendered=Sum("tender_amount"),
+    ).order_by()
+    methods, currencies, count = {}, {}, 0
+    for g in groups:
+        count += g["n"]
+        m = methods.setdefault(g["method"], {"rows": 0, "total": ZERO})
+        m["rows"] += g["n"]
+        m["total"] += (g["prize"] or ZERO) + (g["fee"] or ZERO) + (g["side"] or ZERO) + (g["jackpot"] or ZERO)
+        if g["tender_currency"]:  # REG-06: the foreign notes in the drawer, by currency (their value is in the totals above)
+            f = currencies.setdefault(g["tender_currency"], {"rows": 0, "amount": ZERO})
+            f["rows"] += g["n"]
+            f["amount"] += g["tendered"] or ZERO
+    labels = dict(LedgerRow.METHODS)
+    by_method = [{"method": k, "label": str(labels[k]), "rows": v["rows"], "total": v["total"]} for k, v in sorted(methods.items())]
+    foreign = [{"currency": k, "rows": v["rows"], "amount": v["amount"].quantize(Decimal("0.01"))} for k, v in sorted(currencies.items())]
+    return {"since": since, "by_method": by_method, "total": sum((m["total"] for m in by_method), ZERO), "rows": count, "foreign": foreign}
 
 
 def ledger_totals(tournament):
