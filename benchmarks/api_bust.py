@@ -90,9 +90,7 @@ def new_tournament(name):
 
 
 def client(base, token):
-    import httpx
-
-    return httpx.Client(base_url=base, headers={"Authorization": f"Token {token}"}, timeout=30)
+    return common.Client(base, headers={"Authorization": f"Token {token}"})
 
 
 def ok(r, expected=(200, 201)):

@@ -16,6 +16,10 @@ and ``--players`` POST /api/v1/cashier/register/ with an Idempotency-Key, spread
 clients, in ``--rounds`` rounds (GETs, then sales, each round). It prints both beside the targets of issue #15 (desk_http: 8 clients, PostgreSQL, 2 web
 workers) and checks that the receipt numbers are gapless. ``--no-baseline`` runs the product's
 app only.
+
+The clients are threads of this process, each on one keep-alive connection (``common.Client``,
+``http.client``): they share the 2 cores with the servers, and httpx cost them 1.0–1.4 ms of
+CPU a request against about 0.2 ms.
 """
 
 import argparse
@@ -70,14 +74,12 @@ def seed(players: int, servers: list[str]):
 
 
 def run_clients(base, token, clients, jobs, make_request):
-    import httpx
-
     latencies, errors = [], []
     lock = threading.Lock()
     it = iter(jobs)
 
     def worker():
-        with httpx.Client(base_url=base, headers={"Authorization": f"Token {token}"}, timeout=30) as c:
+        with common.Client(base, headers={"Authorization": f"Token {token}"}) as c:
             while True:
                 with lock:
                     job = next(it, None)
