@@ -19,9 +19,9 @@ Three servings in the same run, each on its own tournament (100 paid entries at 
 busts with their confirmations):
 
 - ``served``: as the product serves (sync views on TDM_WEB_THREADS pool threads through
-  Django's WSGI handler; on SQLite each pool thread keeps its connection, TDM_WEB_SQLITE_KEEP);
-- ``served, new connection`` (SQLite only): the same with a new database connection per
-  request (TDM_WEB_SQLITE_KEEP=0, the serving of before);
+  Django's WSGI handler; each pool thread keeps its connection, TDM_WEB_DB_KEEP);
+- ``served, new connection``: the same with a new database connection (from the pool on PostgreSQL) per
+  request (TDM_WEB_DB_KEEP=0, the serving of before);
 - ``Django ASGI``: every request through Django's own ASGI handler (TDM_WEB_THREADS=0).
 
 ``--before COMMIT`` (e.g. b08e78e, before the thread pool) first measures that commit's code the
@@ -197,7 +197,7 @@ def main():
     people = api_bust.seed_people()
     numbers = api_bust.choices(args.seed)
     db = settings.DATABASES["default"]
-    keep = getattr(settings, "TDM_WEB_SQLITE_KEEP", None)  # None: a version of before (a worktree), which has none
+    keep = getattr(settings, "TDM_WEB_DB_KEEP", getattr(settings, "TDM_WEB_SQLITE_KEEP", None))  # None: a version of before (a worktree)
     pool = getattr(application, "pool", None)
     # The serving of before first: the pool threads' connections of "served" are kept.
     servings = [("served, new connection", pool, 0), ("served", pool, keep), ("Django ASGI", None, 0)]
@@ -207,18 +207,18 @@ def main():
     print(f"code: {ROOT.parent} at {commit or '?'} (plus any uncommitted changes)")
     print(
         f"database: {engine} (CONN_MAX_AGE {db.get('CONN_MAX_AGE', 0)}, pool {'on' if 'pool' in db.get('OPTIONS', {}) else 'off'}, "
-        f"TDM_WEB_SQLITE_KEEP {keep}); Redis: {'REDIS_URL' if settings.REDIS_URL else 'none (local cache)'}; "
+        f"TDM_WEB_DB_KEEP {keep}); Redis: {'REDIS_URL' if settings.REDIS_URL else 'none (local cache)'}; "
         f"TDM_WEB_THREADS {getattr(settings, 'TDM_WEB_THREADS', '-')}; per request: CPU ms of the process (p50, mean), queries, Redis round trips (mean)"
     )
     if not hasattr(application, "pool"):  # a version of before whose app is Django's ASGI handler (a worktree)
         servings = [("Django ASGI", None, 0)]
     results = {}
     for name, executor, conn_keep in servings:
-        if name == "served, new connection" and (engine != "sqlite" or keep is None):
-            continue  # TDM_WEB_SQLITE_KEEP is SQLite's; PostgreSQL keeps its connections in the pool
+        if name == "served, new connection" and keep is None:
+            continue  # a version of before, which has no setting
         if hasattr(application, "pool"):
             application.pool = executor
-        settings.TDM_WEB_SQLITE_KEEP = conn_keep
+        settings.TDM_WEB_DB_KEEP = settings.TDM_WEB_SQLITE_KEEP = conn_keep
         tid = api_bust.new_tournament(f"Cost {name}")
         connection.close()
         results[name] = run(
@@ -226,7 +226,7 @@ def main():
         )
     if hasattr(application, "pool"):
         application.pool = pool
-    settings.TDM_WEB_SQLITE_KEEP = keep
+    settings.TDM_WEB_DB_KEEP = settings.TDM_WEB_SQLITE_KEEP = keep
     kinds = next(iter(results.values())).keys()
     for kind in kinds:
         print(kind)

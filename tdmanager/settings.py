@@ -181,8 +181,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # most one database connection at a time, so keep DB_POOL_MAX above it. 0: no pool, every
 # request through Django's ASGI handler (the serving of before, to compare).
 TDM_WEB_THREADS = max(0, envint("TDM_WEB_THREADS", 8))
-# SQLite: seconds a web pool thread keeps its database connection (0: a new one per request).
-TDM_WEB_SQLITE_KEEP = max(0, envint("TDM_WEB_SQLITE_KEEP", 60))
+# Seconds a web pool thread keeps its database connection between requests (0: a new SQLite
+# connection, or one from PostgreSQL's pool, per request). TDM_WEB_SQLITE_KEEP: its old name.
+TDM_WEB_DB_KEEP = max(0, envint("TDM_WEB_DB_KEEP", os.getenv("TDM_WEB_SQLITE_KEEP", "60")))
 
 # --- Redis and Celery -----------------------------------------------------------------
 # REDIS_URL unset: the launcher (manage.py serve) starts an embedded Redis and exports it.
