@@ -2,12 +2,15 @@
 inside the sender's transaction, so a player is never paid without a seat record."""
 
 from tournaments import signals
+from tournaments.models import Tournament
 
 from . import selectors, services
 
 
 def entry_paid(sender, tournament, entry, actor, **kwargs):
     """A sale made an entry playing: once the tournament runs, seat it from the seat pool."""
+    if isinstance(tournament, Tournament) and tournament.status != Tournament.RUNNING:
+        return  # before the start: nothing to seat (seat_new_entry's own first test, without its savepoint)
     services.seat_new_entry(tournament, entry, actor)
 
 

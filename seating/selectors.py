@@ -13,6 +13,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from tdmanager.compiled import Compiled
 from tournaments.actions import Action
 from tournaments.house import HouseRules
 from tournaments.models import Entry, Tournament, TournamentEvent
@@ -22,13 +23,16 @@ from tournaments.snapshot import results as top_places
 from . import engine, labels
 from .models import Bust, KeepApart, ManualDraw, PendingMove, Seat, SeatingState, SeatReservation, Table
 
+# Every sale's answer asks it (the entry's seat): compiled once (tdmanager.compiled).
+_SEAT_OF = Compiled(lambda pk: Seat.objects.filter(pk=pk).order_by().values_list("table__number", "number")[:1], Seat)
+
 
 def seat_of(entry):
     """``{"table": n, "seat": s}`` for a seated entry, else None."""
     if entry is None or getattr(entry, "pk", None) is None:
         return None
-    row = Seat.objects.filter(pk=entry.pk).values_list("table__number", "number").first()
-    return {"table": row[0], "seat": row[1]} if row else None
+    rows = _SEAT_OF.rows(int(entry.pk))
+    return {"table": rows[0][0], "seat": rows[0][1]} if rows else None
 
 
 def players_at_table(tournament, table_number: int) -> int:

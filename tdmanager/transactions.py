@@ -22,6 +22,23 @@ from functools import wraps
 from django.db import transaction
 
 _in_service: ContextVar[bool] = ContextVar("tdm_in_service", default=False)
+_flat_step: ContextVar[bool] = ContextVar("tdm_flat_step", default=False)
+
+
+@contextmanager
+def flat_step():
+    """Inside ``unit_of_work()``: the next service called runs without a savepoint of its own
+    (the services it calls take theirs as usual). For a caller that lets any exception of that
+    service end the whole unit (a savepoint never rolled back to only costs two statements): the
+    idempotency key row and the sale. Were the exception caught and the unit carried on, Django
+    would refuse the next statement (``atomic(savepoint=False)`` marks the transaction for rollback)."""
+    token = _flat_step.set(True)
+    try:
+        yield
+    finally:
+        _flat_step.reset(token)
+
+
 
 
 @contextmanager
@@ -41,6 +58,13 @@ def service(func):
     @wraps(func)
     def run(*args, **kwargs):
         if _in_service.get():
+            if _flat_step.get():  # the step flat_step() names: no savepoint
+                token = _flat_step.set(False)
+                try:
+                    with transaction.atomic(savepoint=False):
+                        return func(*args, **kwargs)
+                finally:
+                    _flat_step.reset(token)
             with transaction.atomic():  # a step of the calling service: savepoint, same transaction
                 return func(*args, **kwargs)
         with unit_of_work():

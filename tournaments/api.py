@@ -2,8 +2,9 @@
 
 import hashlib
 import json
+from contextlib import nullcontext
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -19,7 +20,7 @@ from rest_framework.views import APIView
 from tdmanager.api import body_object, query_int, query_limit
 from tdmanager.errors import DomainError
 from tdmanager.roles import HasRole
-from tdmanager.transactions import unit_of_work
+from tdmanager.transactions import flat_step, unit_of_work
 
 from . import overview, selectors
 from . import serializers as s
@@ -38,7 +39,40 @@ def body_hash(request) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def idempotent(request, compute):
+def _claim_key(user, key: str, endpoint: str, digest: str) -> int | None:
+    """Insert the key's row (``INSERT ... ON CONFLICT DO NOTHING RETURNING id``, no savepoint
+    around it): its id, or None when the user's key has a row already (a repeat, or a concurrent
+    duplicate: the insert waits on the unique index until that one commits or rolls back)."""
+    if not connection.features.can_return_columns_from_insert:  # SQLite before 3.35: no RETURNING
+        try:
+            with transaction.atomic():
+                return IdempotencyRecord.objects.create(user=user, key=key, endpoint=endpoint, body_hash=digest).pk
+        except IntegrityError:
+            return None
+    qn = connection.ops.quote_name
+    meta = IdempotencyRecord._meta
+    names = ("user_id", "key", "endpoint", "body_hash", "status_code", "created_at")
+    values = [meta.get_field(n).get_db_prep_save(v, connection)
+              for n, v in zip(names, (user.pk, key, endpoint, digest, 0, timezone.now()), strict=True)]
+    sql = (f"INSERT INTO {qn(meta.db_table)} ({', '.join(qn(meta.get_field(n).column) for n in names)}) "
+           f"VALUES ({', '.join(['%s'] * len(names))}) ON CONFLICT DO NOTHING RETURNING {qn(meta.pk.column)}")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        row = cursor.fetchone()
+    return row[0] if row else None
+
+
+def _answer_key(pk: int, response) -> None:
+    """Keep the first answer on the key's row (one UPDATE, as ``save(update_fields=...)`` writes it)."""
+    qn = connection.ops.quote_name
+    meta = IdempotencyRecord._meta
+    code, body = meta.get_field("status_code"), meta.get_field("response")
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {qn(meta.db_table)} SET {qn(code.column)} = %s, {qn(body.column)} = %s WHERE {qn(meta.pk.column)} = %s",
+                       [code.get_db_prep_save(response.status_code, connection), body.get_db_prep_save(response.data, connection), pk])
+
+
+def idempotent(request, compute, validate=None, flat=False):
     """Run ``compute`` once per ``Idempotency-Key``: a repeat returns the first answer, charging nothing.
 
     The key row is inserted in the same transaction as the sale. A concurrent duplicate
@@ -46,6 +80,10 @@ def idempotent(request, compute):
     A refused sale (4xx) rolls back the key too, so the cashier can simply retry. The same key
     with another body or on another action is refused (422): it is a different request, not a
     repeat. Keys are kept ``TDM_IDEMPOTENCY_TTL_HOURS`` (at least a day), then purged by beat.
+
+    ``validate``: for a caller that has not validated the body fully, called before a repeated
+    key's answer (its refusal comes first). ``flat``: ``compute``'s service runs without a
+    savepoint of its own (``tdmanager.transactions.flat_step``).
     """
     key = request.headers.get("Idempotency-Key", "").strip()
     if not key:
@@ -53,11 +91,11 @@ def idempotent(request, compute):
     if len(key) > 100:
         raise DomainError("bad_idempotency_key", _("The idempotency key is too long."), status=400)
     digest = body_hash(request)
-    with unit_of_work():  # the key row and the sale it answers: one transaction
-        try:
-            with transaction.atomic():
-                record = IdempotencyRecord.objects.create(user=request.user, key=key, endpoint=request.path, body_hash=digest)
-        except IntegrityError:
+    with unit_of_work(), (flat_step() if flat else nullcontext()):  # the key row and the sale it answers: one transaction
+        pk = _claim_key(request.user, key, request.path, digest)
+        if pk is None:
+            if validate is not None:
+                validate()  # a body the caller has not validated fully: its refusal comes first, as it always did
             record = IdempotencyRecord.objects.get(user=request.user, key=key)
             if record.endpoint != request.path:
                 raise DomainError("idempotency_key_reused", _("This idempotency key was used for another action."), status=422)
@@ -70,8 +108,7 @@ def idempotent(request, compute):
             response["Idempotent-Replay"] = "true"
             return response
         response = compute()
-        record.status_code, record.response = response.status_code, response.data
-        record.save(update_fields=["status_code", "response"])
+        _answer_key(pk, response)
         return response
 
 
@@ -312,12 +349,60 @@ def _cashier_view(name, input_serializer, perform, doc):
     return extend_schema(request=input_serializer, responses={201: dict, 200: dict}, summary=doc)(view)
 
 
-RegisterView = _cashier_view(
-    "RegisterView", s.SellEntrySerializer,
-    lambda d, a: sale_response(cashier.register(d["tournament"], d["person"], method=d["method"], actor=a, jackpot=d["jackpot"],
-                                                  tender_currency=d["tender_currency"])),
-    "Sell an entry (buy-in + fee); pays a reservation if the player pre-registered.",
-)
+_METHODS = frozenset(dict(LedgerRow.METHODS))
+_TENDER_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+
+
+def quick_sale_input(request) -> dict | None:
+    """The body of a sale as ``SellEntrySerializer`` validates it, but with the tournament's and
+    the person's keys (the sale reads both rows itself, the tournament under its lock), or None
+    for any body the serializer might refuse or convert (then the serializer decides, as always).
+    A key that names no row is refused by the serializer too (``RegisterView.post``)."""
+    data = request.data
+    if type(data) is not dict or len(request.headers.get("Idempotency-Key", "").strip()) > 100:
+        return None
+    t, p = data.get("tournament"), data.get("person")
+    if type(t) is not int or type(p) is not int or not (0 < t < 2**31 and 0 < p < 2**31):
+        return None
+    method, tender, jackpot = data.get("method", LedgerRow.CASH), data.get("tender_currency", ""), data.get("jackpot", False)
+    if type(method) is not str or method not in _METHODS or type(jackpot) is not bool:
+        return None
+    if type(tender) is not str or len(tender) > 3 or not _TENDER_CHARS.issuperset(tender):
+        return None
+    return {"tournament": t, "person": p, "method": method, "tender_currency": tender, "jackpot": jackpot}
+
+
+@extend_schema(request=s.SellEntrySerializer, responses={201: dict, 200: dict}, summary="Sell an entry (buy-in + fee); pays a reservation if the player pre-registered.")
+class RegisterView(CashierView):
+    """Sell an entry (buy-in + fee); pays a reservation if the player pre-registered."""
+
+    input_serializer = s.SellEntrySerializer
+
+    @staticmethod
+    def perform(d, a):
+        return sale_response(cashier.register(d["tournament"], d["person"], method=d["method"], actor=a, jackpot=d["jackpot"],
+                                              tender_currency=d["tender_currency"]))
+
+    def post(self, request):
+        # The desk's hot path: a well-formed body skips the serializer's two row fetches (the sale
+        # reads the tournament under its lock and the person once); any other body goes the general
+        # way. A key naming no row, or a repeated idempotency key, gets the serializer's answer first,
+        # as before. (No docstring: the schema describes the view by the class's.)
+        d = quick_sale_input(request)
+        if d is None:
+            return super().post(request)
+
+        def validate():
+            self.input_serializer(data=request.data).is_valid(raise_exception=True)
+
+        try:
+            # flat_step: the sale's exceptions end the whole unit (key row and sale), so it takes no savepoint.
+            return idempotent(request, lambda: self.perform(d, Actor.from_request(request)), validate=validate, flat=True)
+        except (Tournament.DoesNotExist, Person.DoesNotExist):
+            validate()  # the serializer's refusal of a key that names no row (400), as before
+            raise
+
+
 PreRegisterView = _cashier_view(
     "PreRegisterView", s.PreRegisterSerializer,
     lambda d, a: Response({"entry": s.EntrySerializer(cashier.pre_register(d["tournament"], d["person"], actor=a, channel=d["channel"])).data}, status=201),

@@ -16,6 +16,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 from tdmanager import policy
+from tdmanager.compiled import Compiled
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.money import ZERO, to_money
 from tdmanager.roles import user_roles
@@ -234,6 +235,18 @@ def jackpot_line(t: Tournament, kind: str, jackpot: bool, now) -> Decimal:
 
 # --- sales --------------------------------------------------------------------------------
 
+# The two reads of every sale, compiled once (tdmanager.compiled): the person, and his entries.
+_PERSON = Compiled(lambda pk: Person.objects.filter(pk=pk).order_by(), Person)
+_ENTRIES_OF = Compiled(lambda tid, pid: Entry.objects.filter(tournament_id=tid, person_id=pid), Entry, nargs=2)
+
+
+def _entries_of(t: Tournament, person: Person) -> list[Entry]:
+    """``list(t.entries.filter(person=person))``: in entry order, each with ``t`` as its tournament."""
+    mine = _ENTRIES_OF.rows(t.pk, person.pk)
+    for e in mine:
+        e.tournament = t
+    return mine
+
 
 @service
 def register(tournament, person, *, method: str, actor: Actor, now=None, offer: Offer | None = None, jackpot: bool = False,
@@ -241,17 +254,18 @@ def register(tournament, person, *, method: str, actor: Actor, now=None, offer: 
     """Sell a first entry (buy-in + fee) to ``person``. Late registration while the clock allows it.
 
     ``offer`` sells another product than the standard entry (stack choice); ``jackpot`` adds the
-    progressive jackpot's fee (REG-11)."""
+    progressive jackpot's fee (REG-11). ``tournament`` and ``person``: the rows or their keys
+    (both are read here, the tournament under its lock; a key naming no row: ``DoesNotExist``)."""
     now = now or timezone.now()
     check_method(method)
     t = lock_tournament(tournament)
-    person = Person.objects.get(pk=person.pk)
+    person = _PERSON.get(int(getattr(person, "pk", person)))
     check_open_for_sales(t)
     check_not_banned(person)
     check_late_registration(t, now)
     check_late_arrival(t, person, now)
     tender = tender_for(t, tender_currency, method, now)
-    mine = list(t.entries.filter(person=person))  # one read (under the lock) answers every question below
+    mine = _entries_of(t, person)  # one read (under the lock) answers every question below
     reserved = next((e for e in mine if e.status == Entry.RESERVED), None)
     if reserved:
         return _pay_reservation(t, reserved, method=method, actor=actor, now=now, offer=offer, jackpot=jackpot, tender=tender)

@@ -7,8 +7,8 @@ writes a ``LedgerRow`` another way. All of them run inside the caller's transact
 """
 
 from django.db import connection
-from django.db.models import Max
 
+from tdmanager.compiled import Compiled
 from tdmanager.money import ZERO
 
 from .. import signals
@@ -32,16 +32,24 @@ def next_number(name: str) -> int:
     return row[0]
 
 
+# Every sale, payout and floor action locks the tournament: its statement is compiled once.
+_LOCK = Compiled(lambda pk: Tournament.objects.select_for_update().filter(pk=pk).order_by(), Tournament)
+# The last entry number of a tournament (``new_entry``): the top of its (tournament, number) index.
+_LAST_NUMBER = Compiled(lambda tid: Entry.objects.filter(tournament_id=tid).order_by("-number").values_list("number")[:1], Entry)
+
+
 def lock_tournament(tournament_or_id) -> Tournament:
-    pk = getattr(tournament_or_id, "pk", tournament_or_id)
-    return Tournament.objects.select_for_update().get(pk=pk)
+    """The tournament's row, read anew and locked until the caller commits
+    (``select_for_update().get(pk=...)``, compiled once; ``Tournament.DoesNotExist`` when none)."""
+    return _LOCK.get(int(getattr(tournament_or_id, "pk", tournament_or_id)))
 
 
 def new_entry(t: Tournament, person: Person, *, status: str, pre_registered: bool, now, chips: int | None = None,
               previous: int | None = None) -> Entry:
     """A new entry numbered after the last; ``previous``: the person's entries in ``t`` not
     cancelled, when the caller has counted them already."""
-    number = (t.entries.aggregate(m=Max("number"))["m"] or 0) + 1
+    last = _LAST_NUMBER.rows(t.pk)
+    number = (last[0][0] if last else 0) + 1
     if previous is None:
         previous = t.entries.filter(person=person).exclude(status=Entry.CANCELLED).count()
     return Entry.objects.create(
