@@ -39,8 +39,6 @@ def flat_step():
         _flat_step.reset(token)
 
 
-
-
 @contextmanager
 def unit_of_work():
     """An outermost, durable transaction in which services run as its steps."""
