@@ -38,6 +38,8 @@ class BuiltOnce:
         plan = type(self).__dict__.get("_out_plan")
         if plan is None:
             plan = type(self)._out_plan = self._output_plan()
+        elif "fields" in self.__dict__:  # this serializer's own fields were asked for (and may have been changed): DRF's loop
+            return super().to_representation(instance)
         if plan is False:
             return super().to_representation(instance)
         ret = {}

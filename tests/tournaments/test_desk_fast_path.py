@@ -54,6 +54,8 @@ def test_the_shared_fields_write_what_drf_writes(make_tournament, make_person, c
             assert cls(row).data == drf_loop(cls, row)
             assert cls(row, context={"request": request}).data == drf_loop(cls, row, context={"request": request})
     assert s.EntrySerializer(entries, many=True).data == [drf_loop(s.EntrySerializer, e) for e in entries]
+    for cls in (s.EntrySerializer, s.LedgerRowSerializer, s.SaleSerializer):  # the shared fields were used, not DRF's loop
+        assert isinstance(cls.__dict__.get("_out_plan"), tuple)
 
 
 def register(client, body, key=None):
