@@ -194,9 +194,15 @@ def satellite_awards(t, link=None) -> list:
     return satellite_engine.satellite_awards(satellite_pool(t, link), link.target.entry_price, link.remainder_rule, **kwargs)
 
 
-def proposed_prizes(t) -> list[dict]:
-    """The automatic proposal: a satellite's seats, else ``payout_structure`` on the live pool."""
-    link = satellite_link(t)
+_UNREAD = object()  # an argument the caller did not read: the function reads it itself
+
+
+def proposed_prizes(t, *, link=_UNREAD, total=None) -> list[dict]:
+    """The automatic proposal: a satellite's seats, else ``payout_structure`` on the live pool.
+
+    ``link`` (the satellite link or None) and ``total`` (the prize pool) when the caller has
+    read them already (the lobby's summary): the same figures, not read twice."""
+    link = satellite_link(t) if link is _UNREAD else link
     if link is not None:
         rows = []
         for a in satellite_awards(t, link):
@@ -205,7 +211,7 @@ def proposed_prizes(t) -> list[dict]:
             if a.cash:
                 rows.append({"place": a.place, "kind": "CASH", "amount": a.cash, "description": "", "target": None})
         return rows
-    total = prize_pool(t)
+    total = prize_pool(t) if total is None else total
     entries = field_size(t)
     percent = percent_paid(t)
     bracket = _bracket(t)
@@ -232,13 +238,16 @@ def table_state(t) -> str:
     return table.state if table else PayoutTable.AUTO
 
 
-def table_prizes(t) -> list[dict]:
-    """The payout table in force: stored prizes once edited or locked, else the live proposal."""
+def table_prizes(t, *, table=_UNREAD, **proposal) -> list[dict]:
+    """The payout table in force: stored prizes once edited or locked, else the live proposal.
+
+    ``table`` (the PayoutTable row or None) and ``proposal`` (``proposed_prizes``'s ``link``
+    and ``total``) when the caller has read them already."""
     from .models import PayoutTable
 
-    table = PayoutTable.objects.filter(tournament=t).first()
+    table = PayoutTable.objects.filter(tournament=t).first() if table is _UNREAD else table
     if table is None or table.state == PayoutTable.AUTO:
-        return proposed_prizes(t)
+        return proposed_prizes(t, **proposal)
     return [
         {"place": p.place, "kind": p.kind, "amount": p.amount, "description": p.description, "target": p.target_id, "id": p.pk}
         for p in table.prizes.all()
@@ -684,12 +693,17 @@ def display_summary(tournament) -> dict:
     "prize_pool_gross", "prize_pool_net", "guarantee", "guarantee_label", "payouts": [{"places",
     "amount", "prize"}], "places_paid": n, "side_pools": [...]}``
     """
+    from .models import PayoutTable
+
     t = tournament
+    # Each read once (a screen's snapshot is rebuilt after every change of a running event):
+    # the pool, the satellite link and the payout table's row serve the ladder and the figures.
     b = pool_breakdown(t)
-    prizes = table_prizes(t)
+    link = satellite_link(t)
+    table = PayoutTable.objects.filter(tournament=t).first()
+    prizes = table_prizes(t, table=table, link=link, total=b.total)
     rules = HouseRules.of(t)
     show = rules.display_pool  # PAY-02: NET (default), GROSS or BOTH, each labelled
-    link = satellite_link(t)
     seats_pool = satellite_pool(t, link) if link else None  # a satellite's pool is the seats' value, gross and net
     gross_amount = seats_pool if link else b.gross
     net_amount = seats_pool if link else b.total
@@ -704,7 +718,7 @@ def display_summary(tournament) -> dict:
         "guarantee_label": "gross" if rules.guarantee_is_gross else "net",
         "payouts": ladder(prizes),
         "places_paid": places_paid(t, prizes),
-        "payout_table_state": table_state(t),
+        "payout_table_state": table.state if table else PayoutTable.AUTO,
         "side_pools": side_pools_summary(t),
         **({"won": won_by_entry(t, prizes)} if t.status == t.FINISHED else {}),
     }
