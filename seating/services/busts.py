@@ -276,6 +276,22 @@ def void_bust(t, entry_id: int, why: str, now=None) -> bool:
     return bool(n)
 
 
+def _update_rows(model, fields, rows) -> None:
+    """``UPDATE model SET fields WHERE pk`` for each of ``rows`` (``(pk, *values)``): one prepared
+    statement run once per row, what ``bulk_update`` writes without its CASE per field and row
+    (a late entry moves every bust's place: with a hundred busts, Django building those CASEs
+    was 60 % of the sale's CPU, under the write lock). No signals, as ``bulk_update``."""
+    from django.db import connection
+
+    qn = connection.ops.quote_name
+    meta = model._meta
+    cols = [meta.get_field(f) for f in fields]
+    sql = f"UPDATE {qn(meta.db_table)} SET {', '.join(f'{qn(c.column)} = %s' for c in cols)} WHERE {qn(meta.pk.column)} = %s"
+    params = [[c.get_db_prep_save(v, connection) for c, v in zip(cols, values, strict=True)] + [pk] for pk, *values in rows]
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, params)
+
+
 def recompute_places(t) -> None:
     """Every finishing place from the bust list (ELM-01..06), for the changes that move
     places other than the newest: a late entry, a rebuy after a bust, an undo, a cancel.
@@ -299,8 +315,8 @@ def recompute_places(t) -> None:
             b.place, b.shared_with = p.place, p.shared_with
             changed.append(b)
     if changed:
-        Bust.objects.bulk_update(changed, ["place", "shared_with"])
-        Entry.objects.bulk_update([Entry(pk=b.entry_id, place=b.place) for b in changed], ["place"])
+        _update_rows(Bust, ["place", "shared_with"], [(b.pk, b.place, b.shared_with) for b in changed])
+        _update_rows(Entry, ["place"], [(b.entry_id, b.place) for b in changed])
     for pk, place in playing:
         want = 1 if pk == winner else None
         if place != want:
