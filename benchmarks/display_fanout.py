@@ -9,10 +9,19 @@ actions, cashier sales in the same run, then every display dropping and reconnec
 Runs on a temporary SQLite database and an embedded Redis unless DATABASE_URL / REDIS_URL are
 set (the PostgreSQL database must exist; it is migrated). Setup (not timed): N people and N paid
 entries written in bulk, the real start (every seat drawn), the clock started. One uvicorn
-process serves every display over SSE; this process plays the floor and the director through
-the real services (busts at --bust-rate per second, each slip confirmed as the floor does, plus
---actions director actions: pause, resume, time added, level jumps) and two cashier desks
-selling late entries through the HTTP API (--sales-rate per second in all).
+process serves every display over SSE; this process plays the floor and the director (busts at
+--bust-rate per second, each slip confirmed, plus --actions director actions: pause, resume,
+time added, level jumps) and two cashier desks selling late entries (--sales-rate per second in
+all), all through the web process's HTTP API, as a floor tablet, the clock page and a desk do.
+
+The floor confirms a break's slips (drawn and applied at once) together and a balancing move on
+its own, as the floor's page does. Until issue #15's round 6 it acted through the services in
+this process (``--floor inprocess``, kept to compare): a second process writing the same
+database, whose busts ran beside the displays' event loop (one GIL), whose seat map cache the
+web process's sales invalidated at every turn (each side read the 10,000 seats again), and
+which confirmed every open slip in one call: when confirming one balancing move replanned the
+next, the call was refused (409) and tried again up to ten times, each attempt holding the
+write lock 50-250 ms. That was most of the 1.2 s p99 with a single display.
 
 Each display measures its offset to the server clock as the browsers do (five time pings,
 smallest round trip) and counts down from ``ends_at``. It reads ``seq`` (the last event-log row a
@@ -186,13 +195,16 @@ async def wait_all_on(displays, seq, since=0.0, timeout=15.0):
 
 
 class Event:
-    """The running tournament and the people acting on it (services in this process, the desk
-    through the HTTP API of the web process)."""
+    """The running tournament and the people acting on it, through the HTTP API of the web
+    process (``floor="inprocess"``: the floor and the director through the services in this
+    process, as before issue #15's round 6)."""
 
-    def __init__(self, players, base):
-        self.players, self.base = players, base
+    def __init__(self, players, base, floor="api"):
+        self.players, self.base, self.floor = players, base, floor
         self.rng = random.Random(5)
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="floor")  # one connection for the floor
+        self.client = None  # the floor's and the director's keep-alive connection (--floor api)
+        self.refused = []  # codes of the confirmations refused (409) and tried again
 
     def setup(self, sales_people):
         from decimal import Decimal
@@ -213,6 +225,7 @@ class Event:
         desk.groups.add(Group.objects.get(name="cashier"))
         self.cashier_token = Token.objects.create(user=desk).key
         self.actor = Actor(self.director, "bench")
+        self.director_token = Token.objects.create(user=self.director).key
         st = next(s for s in ensure_builtin_structures() if s.name.startswith("Regular"))
         t = Tournament.objects.create(
             name=f"Fan-out {self.players}",
@@ -256,14 +269,51 @@ class Event:
 
         return TournamentEvent.objects.filter(tournament_id=self.t.pk).order_by("-id").values_list("id", flat=True).first()
 
-    def bust(self):
-        from seating import services as seating
-        from seating.models import PendingMove
+    def api(self, path, body):
+        """POST through the web process's API as the floor's tablet and the director's page do."""
+        from common import Client
 
+        if self.client is None:
+            self.client = Client(self.base, headers={"Authorization": f"Token {self.director_token}"})
+        r = self.client.post(f"/api/v1/tournaments/{self.t.pk}/{path}", json=body)
+        return r.status_code, (r.json() if r.content else {})
+
+    def bust(self):
         i = self.rng.randrange(len(self.alive))
         entry = self.alive[i]
         self.alive[i] = self.alive[-1]
         self.alive.pop()
+        if self.floor == "api":
+            return self._bust_api(entry)
+        return self._bust_inprocess(entry)
+
+    def _bust_api(self, entry):
+        """The player out, then every slip confirmed as a floor tablet does: the slips of a break
+        (or of the final table), drawn and applied at once, together in one call; a balancing
+        move on its own (confirming one may replan the next, which the next call then shows)."""
+        status, data = self.api("busts/", {"entries": [{"entry": entry}]})
+        if status != 201:
+            raise RuntimeError(f"bust refused: {status} {data}")
+        for _ in range(20):
+            moves = data.get("moves", ())
+            if not moves:
+                break
+            drawn = [m["id"] for m in moves if m["applied"]]
+            if len(drawn) > 1:
+                status, data = self.api("moves/confirm/", {"moves": drawn})
+            else:
+                status, data = self.api(f"moves/{moves[0]['id']}/confirm/", {})
+            if status == 409:  # replanned meanwhile (a late entry seated): confirm what is open now
+                self.refused.append(data.get("code", "?"))
+                data = {"moves": self.client.get(f"/api/v1/tournaments/{self.t.pk}/moves/").json()}
+            elif status >= 300:
+                raise RuntimeError(f"confirm refused: {status} {data}")
+        return self._last_seq()
+
+    def _bust_inprocess(self, entry):
+        from seating import services as seating
+        from seating.models import PendingMove
+
         out = seating.record_bust(self.t, [{"entry": entry}], actor=self.actor)
         slips = list(out.slips) + list(out.proposed)
         for _ in range(10):  # the floor confirms every slip, as simulate_tournament does
@@ -281,6 +331,15 @@ class Event:
 
     def direct(self, n):
         """The n-th director action of a cycle that leaves the clock running."""
+        if self.floor == "api":
+            op, body = [
+                ("pause", {}), ("resume", {}), ("add-time", {"seconds": 60}), ("jump", {"item_index": 1}),
+                ("set-time", {"seconds": 1100}), ("jump", {"item_index": 0}),
+            ][n % 6]
+            status, data = self.api(f"clock/{op}/", {**body, "reason": "bench"})
+            if status >= 300:
+                raise RuntimeError(f"clock {op} refused: {status} {data}")
+            return self._last_seq()
         from tournaments.services import clockctl
 
         t, a = self.t, self.actor
@@ -437,6 +496,12 @@ def main():
     ap.add_argument("--baseline-seconds", type=float, default=None, help="length of the one-display phase (15; --quick 6)")
     ap.add_argument("--quick", action="store_true", help="a smaller run: 1,000 entries, 100 displays, 15 s")
     ap.add_argument("--coalesce-ms", type=int, default=None, help="the hub's coalescing window (TDM_LIVE_COALESCE_MS; 250 by default)")
+    ap.add_argument(
+        "--floor", choices=("api", "inprocess"), default="api",
+        help="api: the floor's busts and slips and the director's clock actions go through the web process's API, as a "
+        "floor tablet does (default); inprocess: through the services in this process (the benchmark before issue #15's "
+        "round 6: a second process writing the same database, competing with the displays' event loop)",
+    )
     ap.add_argument("--port", type=int, default=8798)
     args = ap.parse_args()
     players = args.players or (1000 if args.quick else 10_000)
@@ -460,7 +525,7 @@ def main():
         settings.REDIS_URL = f"redis://127.0.0.1:{rport}/0"
         realtime._client = None
     base = f"http://127.0.0.1:{args.port}"
-    event = Event(players, base)
+    event = Event(players, base, args.floor)
     tick = time.perf_counter()
     sales_needed = int((seconds + base_seconds) * args.sales_rate) + 20
     event.setup(sales_needed)
@@ -500,7 +565,7 @@ def main():
     print(f"database: {connection.vendor}; one web process; {players} entries (setup {setup_s:.1f} s); snapshot frame {r['size'] / 1024:.1f} KiB")
     print(
         f"load: {clients} displays, {seconds:.0f} s, {args.bust_rate:g} busts/s + {actions} director actions, "
-        f"{args.sales_rate:g} sales/s; baseline in the same run: 1 display, {base_seconds:.0f} s of the same workload"
+        f"{args.sales_rate:g} sales/s; floor and director: {args.floor}; baseline in the same run: 1 display, {base_seconds:.0f} s of the same workload"
     )
     print(f"{'':34}{'figure':>12}  {'baseline':>12}  target")
     rd, bd = delays(r), delays(b)
@@ -516,7 +581,8 @@ def main():
     print(f"{'all back on the newest after drop':34}{r['back_s']:>10.2f} s  {b['back_s']:>10.2f} s  < 3 s (served by {r['back_builds']} build(s))")
     print(
         f"converged: {r['on_final']}/{clients} displays on the final seq {r['final']} ({'yes' if r['converged'] else 'NO'}); "
-        f"missed deliveries {r['missing']}; builds seen {r['builds']} for {r['changes']} logged changes"
+        f"missed deliveries {r['missing']}; builds seen {r['builds']} for {r['changes']} logged changes; "
+        f"floor confirmations refused and tried again: {len(event.refused)}"
     )
     if r["sale_errors"] or b["sale_errors"]:
         print("first sale error:", (r["sale_errors"] or b["sale_errors"])[0])
