@@ -17,8 +17,9 @@ from django.db import connections, router
 from django.db.models.query import ValuesListIterable
 from django.db.transaction import TransactionManagementError
 
-# Placeholder values a query is built with: integers no row ever has (they stand for keys).
-PLACEHOLDERS = tuple(2**62 + 54321 + i for i in range(4))
+# The values a query is built with, where its integer parameters go (they stand for keys; never
+# sent). Within a 32-bit column's range, which Django checks when it compiles a lookup.
+PLACEHOLDERS = tuple(2**31 - 4096 + i for i in range(4))
 
 
 class _Plan:
@@ -42,7 +43,8 @@ class _Plan:
 
 
 class Compiled:
-    """``Compiled(lambda pk: Model.objects.filter(pk=pk), model=Model)``; ``.rows(alias?, pk)``."""
+    """``q = Compiled(lambda pk: Model.objects.filter(pk=pk), Model)``, then ``q.rows(pk)`` or ``q.get(pk)``;
+    ``nargs``: how many integer parameters ``build`` takes."""
 
     def __init__(self, build, model, nargs: int = 1):
         self.build, self.model, self.nargs = build, model, nargs
