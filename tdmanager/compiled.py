@@ -88,3 +88,60 @@ class Compiled:
         if len(rows) > 1:
             raise self.model.MultipleObjectsReturned(f"get() returned more than one {self.model._meta.object_name}")
         return rows[0]
+
+
+class Inserts:
+    """New rows of one model written as ``bulk_create`` writes them (every concrete field but an
+    automatic key, ``pre_save`` and ``get_db_prep_save`` applied, the keys read back with
+    ``RETURNING``), with the INSERT statement compiled once per database and number of rows: the
+    event log's rows are written on every action, and compiling the statement cost Django more
+    CPU than the database spends inserting them. No ``save()`` is called and no signal is sent,
+    as with ``bulk_create``. A database that cannot return the keys of a multi-row insert gets
+    ``bulk_create`` itself."""
+
+    def __init__(self, model):
+        self.model = model
+        self.fields = [f for f in model._meta.concrete_fields if not f.primary_key and not f.generated]
+        self._sql: dict[tuple[str, int], tuple[str, bool]] = {}
+
+    def _compile(self, objs, connection) -> tuple[str, bool]:
+        """The statement, and whether it takes one array per column (PostgreSQL's ``UNNEST`` form
+        of a multi-row insert) rather than one value per field and row."""
+        from django.db.models.sql import InsertQuery
+
+        query = InsertQuery(self.model)
+        query.insert_values(self.fields, objs, raw=False)
+        compiler = query.get_compiler(connection=connection)
+        compiler.returning_fields = [self.model._meta.pk]
+        statements = compiler.as_sql()
+        count = statements[0][0].count("%s") if len(statements) == 1 else -1
+        if count == len(objs) * len(self.fields):
+            return statements[0][0], False
+        if count == len(self.fields) and all(isinstance(p, list) and len(p) == len(objs) for p in statements[0][1]):
+            return statements[0][0], True
+        raise RuntimeError(f"unexpected INSERT for {self.model.__name__}: {statements!r}")
+
+    def insert(self, objs: list, using: str | None = None) -> list:
+        connection = connections[using or router.db_for_write(self.model)]
+        if not objs:
+            return objs
+        if not connection.features.can_return_rows_from_bulk_insert:
+            return self.model._base_manager.using(connection.alias).bulk_create(objs)
+        for obj in objs:
+            obj._prepare_related_fields_for_save(operation_name="bulk_create")
+        key = (connection.alias, len(objs))
+        plan = self._sql.get(key)
+        if plan is None:
+            plan = self._sql[key] = self._compile(objs, connection)
+        sql, by_column = plan
+        if by_column:
+            params = [[f.get_db_prep_save(f.pre_save(obj, True), connection) for obj in objs] for f in self.fields]
+        else:
+            params = [f.get_db_prep_save(f.pre_save(obj, True), connection) for obj in objs for f in self.fields]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            keys = cursor.fetchall()
+        for obj, (pk,) in zip(objs, keys, strict=True):
+            obj.pk = pk
+            obj._state.adding, obj._state.db = False, connection.alias
+        return objs

@@ -3,6 +3,7 @@
 from django.db import transaction
 
 from tdmanager import realtime, security
+from tdmanager.compiled import Inserts
 
 from ..actions import Action
 from ..models import TournamentEvent
@@ -27,6 +28,7 @@ class Actor:
 
 
 SYSTEM = Actor()
+_EVENTS = Inserts(TournamentEvent)  # the INSERT compiled once per database and number of rows
 
 
 def log_event(tournament, action: Action, actor: Actor | None = None, **payload) -> TournamentEvent:
@@ -44,7 +46,7 @@ def log_events(tournament, actor: Actor | None, events: list[tuple[Action, dict]
                         device=actor.device[:200], payload=payload)
         for action, payload in events
     ]
-    TournamentEvent.objects.bulk_create(rows)  # one statement; the keys come back with it
+    _EVENTS.insert(rows)  # one statement; the keys come back with it
     if tournament is not None and rows:
         tid, action = tournament.pk, rows[-1].action
         transaction.on_commit(lambda: realtime.tournament_changed(tid, action))
