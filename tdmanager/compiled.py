@@ -121,14 +121,23 @@ class Inserts:
             return statements[0][0], True
         raise RuntimeError(f"unexpected INSERT for {self.model.__name__}: {statements!r}")
 
-    def insert(self, objs: list, using: str | None = None) -> list:
+    def insert(self, objs: list, using: str | None = None, batch_size: int | None = None) -> list:
+        """Write ``objs`` (in statements of at most ``batch_size`` rows, and of what the database
+        takes, as ``bulk_create`` splits them); their keys are set. Returns ``objs``."""
         connection = connections[using or router.db_for_write(self.model)]
         if not objs:
             return objs
         if not connection.features.can_return_rows_from_bulk_insert:
-            return self.model._base_manager.using(connection.alias).bulk_create(objs)
+            return self.model._base_manager.using(connection.alias).bulk_create(objs, batch_size=batch_size)
         for obj in objs:
             obj._prepare_related_fields_for_save(operation_name="bulk_create")
+        size = max(1, connection.ops.bulk_batch_size(self.fields, objs))
+        size = min(size, batch_size) if batch_size else size
+        for start in range(0, len(objs), size):
+            self._insert(objs[start:start + size], connection)
+        return objs
+
+    def _insert(self, objs, connection):
         key = (connection.alias, len(objs))
         plan = self._sql.get(key)
         if plan is None:
@@ -144,4 +153,17 @@ class Inserts:
         for obj, (pk,) in zip(objs, keys, strict=True):
             obj.pk = pk
             obj._state.adding, obj._state.db = False, connection.alias
+
+
+_inserts: dict[type, Inserts] = {}
+
+
+def insert(objs: list, batch_size: int | None = None) -> list:
+    """``objs`` (new rows of one model) written by that model's ``Inserts``."""
+    if not objs:
         return objs
+    model = type(objs[0])
+    inserts = _inserts.get(model)
+    if inserts is None:
+        inserts = _inserts[model] = Inserts(model)
+    return inserts.insert(objs, batch_size=batch_size)

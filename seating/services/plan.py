@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from tdmanager import compiled
 from tdmanager.errors import DomainError
 from tournaments.actions import Action
 from tournaments.house import HouseRules
@@ -188,7 +189,7 @@ def settle(t, room: Room, actor, action: str, *, cause=None, replan: bool = True
         if event_rows:
             for row in event_rows:
                 row.event = out.event
-            type(event_rows[0]).objects.bulk_create(event_rows, batch_size=BATCH_SIZE)
+            compiled.insert(event_rows, batch_size=BATCH_SIZE)  # the INSERT compiled once per row count
         out.slips += _slips(t, [(m, ev) for d, ev in zip(draws, draw_events, strict=True) for m in d.moves], cause=cause,
                             applied=True, now=now)
         for d in draws:
@@ -373,7 +374,7 @@ def _slips(t, moves, *, cause, applied: bool, now) -> list[PendingMove]:
         )
         for m, event in moves
     ]
-    return PendingMove.objects.bulk_create(rows, batch_size=BATCH_SIZE)  # keys come back with the insert
+    return compiled.insert(rows, batch_size=BATCH_SIZE)  # keys come back with the insert (compiled once per row count)
 
 
 def stored_reason(reason):
