@@ -7,6 +7,7 @@ from django.db.models import Aggregate, CharField, OuterRef, Subquery
 from django.db.models.query import get_related_populators
 from rest_framework.authentication import TokenAuthentication
 
+from .compiled import converted
 from .policy import DIRECTOR
 from .roles import ROLES
 
@@ -52,12 +53,7 @@ class _Lookup:
             row = cursor.fetchone()
         if row is None:
             return None
-        row = list(row)
-        for pos, (convs, expression) in self.converters:
-            value = row[pos]
-            for convert in convs:
-                value = convert(value, expression, connection)
-            row[pos] = value
+        row = converted(row, self.converters, connection)
         token = self.model.from_db(connection.alias, self.token_init, row[self.token_slice])
         for populator in self.populators:
             populator.populate(row, token)

@@ -22,6 +22,18 @@ from django.db.transaction import TransactionManagementError
 PLACEHOLDERS = tuple(2**31 - 4096 + i for i in range(4))
 
 
+def converted(row, converters, connection) -> list:
+    """A fetched row with the compiler's converters applied (``compiler.get_converters(...)``'s
+    items), as Django's iterables apply them."""
+    row = list(row)
+    for pos, (convs, expression) in converters:
+        value = row[pos]
+        for convert in convs:
+            value = convert(value, expression, connection)
+        row[pos] = value
+    return row
+
+
 class _Plan:
     def __init__(self, queryset, connection, nargs):
         compiler = queryset.query.get_compiler(connection=connection)
@@ -71,12 +83,7 @@ class Compiled:
         out = []
         for row in found:
             if plan.converters:
-                row = list(row)
-                for pos, (convs, expression) in plan.converters:
-                    value = row[pos]
-                    for convert in convs:
-                        value = convert(value, expression, connection)
-                    row[pos] = value
+                row = converted(row, plan.converters, connection)
             out.append(tuple(row) if plan.values else plan.model.from_db(connection.alias, plan.init, row))
         return out
 
