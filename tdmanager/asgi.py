@@ -30,6 +30,7 @@ import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import wait as wait_for
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tdmanager.settings")
 
@@ -37,6 +38,7 @@ from asgiref.sync import iscoroutinefunction  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.core.asgi import get_asgi_application  # noqa: E402
 from django.core.handlers.wsgi import WSGIHandler  # noqa: E402
+from django.db import connections  # noqa: E402
 from django.db.backends.signals import connection_created  # noqa: E402
 from django.http import FileResponse  # noqa: E402
 from django.urls import Resolver404, get_resolver  # noqa: E402
@@ -92,10 +94,28 @@ class Application:
             if message["type"] == "lifespan.startup":
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
-                if self.pool is not None:
-                    self.pool.shutdown(wait=False, cancel_futures=True)
+                await asyncio.get_running_loop().run_in_executor(None, self.close)
                 await send({"type": "lifespan.shutdown.complete"})
                 return
+
+    def close(self, timeout: float = 10.0) -> None:
+        """Stop the pool: each of its threads first closes the database connections it kept
+        (``TDM_WEB_DB_KEEP``), then the threads end. A thread still serving a request after
+        ``timeout`` seconds is left to finish it (its connection closes with the process)."""
+        pool, self.pool = self.pool, None  # a request from now on goes to Django's ASGI handler
+        if pool is None:
+            return
+        barrier = threading.Barrier(self.threads)
+
+        def close_mine():  # one call per thread: each waits at the barrier until every thread has one
+            try:
+                barrier.wait(timeout)
+            except threading.BrokenBarrierError:
+                pass
+            connections.close_all()
+
+        wait_for([pool.submit(close_mine) for _ in range(self.threads)], timeout=timeout + 1)
+        pool.shutdown(wait=False, cancel_futures=True)
 
     def is_async(self, scope) -> bool:
         """True when the URL names an ``async def`` view (remembered per path)."""

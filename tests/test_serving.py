@@ -23,7 +23,7 @@ def app(settings):
     settings.TDM_WEB_THREADS = 4
     application = Application()
     yield application
-    application.pool.shutdown(wait=True)
+    application.close()
 
 
 def scope(method, path, *, query=b"", headers=(), scheme="http"):
@@ -238,14 +238,17 @@ def test_lifespan_is_answered(app):
     assert sent == ["lifespan.startup.complete", "lifespan.shutdown.complete"]
 
 
-def _opened_connections(app, token, requests, threads_seen):
-    """Database connections opened while ``requests`` authenticated API calls are served."""
+def _opened_connections(app, token, requests, threads_seen, wrappers=None):
+    """Database connections opened while ``requests`` authenticated API calls are served (their
+    Django connection objects appended to ``wrappers``)."""
     from django.db.backends.signals import connection_created
 
     opened = []
 
     def count(sender, connection, **kwargs):
         opened.append(threading.current_thread().name)
+        if wrappers is not None:
+            wrappers.append(connection)
 
     connection_created.connect(count)
     try:
@@ -273,12 +276,14 @@ def test_a_pool_thread_keeps_its_connection_for_the_next_request(settings, keep)
     settings.TDM_WEB_DB_KEEP = keep
     settings.TDM_WEB_THREADS = 1
     app = Application()
-    threads = set()
+    threads, wrappers = set(), []
     try:
-        opened = _opened_connections(app, token, 4, threads)
+        opened = _opened_connections(app, token, 4, threads, wrappers)
     finally:
-        app.pool.shutdown(wait=True)
+        app.close()
     assert threads and all(name.startswith("tdm-web") for name in threads)
     assert opened == (1 if keep else 4)
+    # Stopping the app closes what its threads kept (a test database could not be dropped otherwise).
+    assert wrappers and all(w.connection is None for w in wrappers)
     settings.TDM_WEB_THREADS = 0
     assert _opened_connections(Application(), token, 3, set()) == 3
