@@ -13,6 +13,8 @@ Only what the compiled state holds is shared between threads, and it is never ch
 is made (a race at the first use compiles twice; either result is the same).
 """
 
+from datetime import UTC, datetime
+
 from django.db import connections, router
 from django.db.models.query import ValuesListIterable
 from django.db.transaction import TransactionManagementError
@@ -20,6 +22,18 @@ from django.db.transaction import TransactionManagementError
 # The values a query is built with, where its integer parameters go (they stand for keys; never
 # sent). Within a 32-bit column's range, which Django checks when it compiles a lookup.
 PLACEHOLDERS = tuple(2**31 - 4096 + i for i in range(4))
+# A parameter compared with a date and time column (``kinds``): stands in as an instant no row has.
+DATETIME = "datetime"
+_INSTANTS = tuple(datetime(1970, 1, 1, 0, 0, 1, 424242 + i, tzinfo=UTC) for i in range(4))
+
+
+def _sentinel(kind: str, i: int):
+    return _INSTANTS[i] if kind == DATETIME else PLACEHOLDERS[i]
+
+
+def _prepared(connection, kind: str, value):
+    """A parameter as the ORM sends it (a date and time as its field adapts it on this database)."""
+    return connection.ops.adapt_datetimefield_value(value) if kind == DATETIME else value
 
 
 def converted(row, converters, connection) -> list:
@@ -35,14 +49,17 @@ def converted(row, converters, connection) -> list:
 
 
 class _Plan:
-    def __init__(self, queryset, connection, nargs):
+    def __init__(self, queryset, connection, kinds):
         compiler = queryset.query.get_compiler(connection=connection)
         self.sql, params = compiler.as_sql()
         params = list(params)
-        self.params = params
-        if sorted(p for p in params if p in PLACEHOLDERS) != list(PLACEHOLDERS[:nargs]):  # each once (in any order)
-            raise RuntimeError(f"unexpected parameters in a compiled query: {params!r}")
-        self.at = [params.index(p) for p in PLACEHOLDERS[:nargs]]
+        self.params, self.kinds, self.at = params, kinds, []
+        for i, kind in enumerate(kinds):  # each stand-in once among the parameters (in any order)
+            wanted = _prepared(connection, kind, _sentinel(kind, i))
+            hits = [at for at, p in enumerate(params) if type(p) is type(wanted) and p == wanted]
+            if len(hits) != 1:
+                raise RuntimeError(f"unexpected parameters in a compiled query: {params!r}")
+            self.at.append(hits[0])
         self.for_update = bool(queryset.query.select_for_update) and connection.features.has_select_for_update
         select, klass_info = compiler.select, compiler.klass_info
         self.converters = list(compiler.get_converters([s[0] for s in select]).items())
@@ -56,16 +73,19 @@ class _Plan:
 
 class Compiled:
     """``q = Compiled(lambda pk: Model.objects.filter(pk=pk), Model)``, then ``q.rows(pk)`` or ``q.get(pk)``;
-    ``nargs``: how many integer parameters ``build`` takes."""
+    ``nargs``: how many integer parameters ``build`` takes; or ``kinds``, one per parameter:
+    ``"int"`` (a key) or ``DATETIME`` (compared with a date and time column)."""
 
-    def __init__(self, build, model, nargs: int = 1):
-        self.build, self.model, self.nargs = build, model, nargs
+    def __init__(self, build, model, nargs: int = 1, kinds: tuple[str, ...] | None = None):
+        self.kinds = tuple(kinds) if kinds else ("int",) * nargs
+        self.build, self.model, self.nargs = build, model, len(self.kinds)
         self._plans: dict[str, _Plan] = {}
 
     def _plan(self, connection) -> _Plan:
         plan = self._plans.get(connection.alias)
         if plan is None:
-            plan = self._plans[connection.alias] = _Plan(self.build(*PLACEHOLDERS[:self.nargs]), connection, self.nargs)
+            sentinels = [_sentinel(kind, i) for i, kind in enumerate(self.kinds)]
+            plan = self._plans[connection.alias] = _Plan(self.build(*sentinels), connection, self.kinds)
         return plan
 
     def rows(self, *args, using: str | None = None) -> list:
@@ -75,8 +95,8 @@ class Compiled:
         if plan.for_update and connection.get_autocommit():  # as the ORM refuses it each time
             raise TransactionManagementError("select_for_update cannot be used outside of a transaction.")
         params = list(plan.params)
-        for at, value in zip(plan.at, args, strict=True):
-            params[at] = value
+        for at, kind, value in zip(plan.at, plan.kinds, args, strict=True):
+            params[at] = _prepared(connection, kind, value)
         with connection.cursor() as cursor:
             cursor.execute(plan.sql, params)
             found = cursor.fetchall()

@@ -322,3 +322,18 @@ def test_shift_totals_add_up_by_method(tournament, make_person, cashier_actor):
     by = {m["method"]: m["total"] for m in totals["by_method"]}
     assert by == {"CASH": Decimal("220"), "CARD": Decimal("0")}
     assert totals["total"] == Decimal("220") and totals["rows"] == 4
+
+
+def test_shift_totals_count_from_the_start_of_the_shift(tournament, make_person, cashier_actor):
+    """The shift's start (today's midnight by default) is a parameter of the compiled query: a
+    sale made before it is not in the drawer, and each call counts from its own start."""
+    import time_machine
+    from django.utils import timezone
+
+    with time_machine.travel(timezone.now() - timezone.timedelta(hours=3), tick=False):
+        cashier.register(tournament, make_person(), method="CASH", actor=cashier_actor)
+    cashier.register(tournament, make_person(), method="CARD", actor=cashier_actor)
+    recent = cashier.shift_totals(cashier_actor.user, since=timezone.now() - timezone.timedelta(hours=1))
+    assert [(m["method"], m["rows"], m["total"]) for m in recent["by_method"]] == [("CARD", 1, Decimal("110"))]
+    both = cashier.shift_totals(cashier_actor.user, since=timezone.now() - timezone.timedelta(hours=4))
+    assert both["rows"] == 2 and both["total"] == Decimal("220")

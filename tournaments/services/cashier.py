@@ -16,7 +16,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 from tdmanager import policy
-from tdmanager.compiled import Compiled
+from tdmanager.compiled import DATETIME, Compiled
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.money import ZERO, to_money
 from tdmanager.roles import user_roles
@@ -631,29 +631,36 @@ def set_exchange_rate(currency: str, rate, *, actor: Actor, day=None, base: str 
 # --- reports ------------------------------------------------------------------------------
 
 
+def _shift_groups(cashier_id, since):
+    # REG-09: an amount owed (and its reversal) moved no money: not in the drawer. Its payment is.
+    rows = (LedgerRow.objects.filter(cashier_id=cashier_id, created_at__gte=since).exclude(kind=LedgerRow.RECEIVABLE)
+            .exclude(kind=LedgerRow.REVERSAL, reverses__kind=LedgerRow.RECEIVABLE))
+    return rows.values("method", "tender_currency").annotate(
+        n=Count("id"), prize=Sum("prize_amount"), fee=Sum("fee_amount"), side=Sum("side_amount"), jackpot=Sum("jackpot_amount"),
+        tendered=Sum("tender_amount"),
+    ).order_by().values_list("method", "tender_currency", "n", "prize", "fee", "side", "jackpot", "tendered")
+
+
+# The desk polls it: the statement is compiled once per database (tdmanager.compiled).
+_SHIFT_GROUPS = Compiled(_shift_groups, LedgerRow, kinds=("int", DATETIME))
+
+
 def shift_totals(user, *, since=None):
     """The cashier's running totals since ``since`` (default: today): money in and out by method.
 
     One query, grouped by method and tendered currency (the desk polls it): the totals by method,
     the foreign notes by currency and the row count are added up from its groups."""
     since = since or timezone.localtime().replace(hour=0, minute=0, second=0, microsecond=0)
-    # REG-09: an amount owed (and its reversal) moved no money: not in the drawer. Its payment is.
-    rows = (LedgerRow.objects.filter(cashier=user, created_at__gte=since).exclude(kind=LedgerRow.RECEIVABLE)
-            .exclude(kind=LedgerRow.REVERSAL, reverses__kind=LedgerRow.RECEIVABLE))
-    groups = rows.values("method", "tender_currency").annotate(
-        n=Count("id"), prize=Sum("prize_amount"), fee=Sum("fee_amount"), side=Sum("side_amount"), jackpot=Sum("jackpot_amount"),
-        tendered=Sum("tender_amount"),
-    ).order_by()
     methods, currencies, count = {}, {}, 0
-    for g in groups:
-        count += g["n"]
-        m = methods.setdefault(g["method"], {"rows": 0, "total": ZERO})
-        m["rows"] += g["n"]
-        m["total"] += (g["prize"] or ZERO) + (g["fee"] or ZERO) + (g["side"] or ZERO) + (g["jackpot"] or ZERO)
-        if g["tender_currency"]:  # REG-06: the foreign notes in the drawer, by currency (their value is in the totals above)
-            f = currencies.setdefault(g["tender_currency"], {"rows": 0, "amount": ZERO})
-            f["rows"] += g["n"]
-            f["amount"] += g["tendered"] or ZERO
+    for method, currency, n, prize, fee, side, jackpot, tendered in _SHIFT_GROUPS.rows(user.pk, since):
+        count += n
+        m = methods.setdefault(method, {"rows": 0, "total": ZERO})
+        m["rows"] += n
+        m["total"] += (prize or ZERO) + (fee or ZERO) + (side or ZERO) + (jackpot or ZERO)
+        if currency:  # REG-06: the foreign notes in the drawer, by currency (their value is in the totals above)
+            f = currencies.setdefault(currency, {"rows": 0, "amount": ZERO})
+            f["rows"] += n
+            f["amount"] += tendered or ZERO
     labels = dict(LedgerRow.METHODS)
     by_method = [{"method": k, "label": str(labels[k]), "rows": v["rows"], "total": v["total"]} for k, v in sorted(methods.items())]
     foreign = [{"currency": k, "rows": v["rows"], "amount": v["amount"].quantize(Decimal("0.01"))} for k, v in sorted(currencies.items())]
