@@ -231,10 +231,12 @@ def proposed_prizes(t, *, link=_UNREAD, total=None) -> list[dict]:
     return [{"place": i, "kind": "CASH", "amount": a, "description": "", "target": None} for i, a in enumerate(amounts, start=1)]
 
 
-def table_state(t) -> str:
+def table_state(t, *, table=_UNREAD) -> str:
+    """The payout table's state (AUTO while none is stored); ``table``: its row (or None) when
+    the caller has read it already."""
     from .models import PayoutTable
 
-    table = PayoutTable.objects.filter(tournament=t).first()
+    table = PayoutTable.objects.filter(tournament=t).first() if table is _UNREAD else table
     return table.state if table else PayoutTable.AUTO
 
 
@@ -718,7 +720,7 @@ def display_summary(tournament) -> dict:
         "guarantee_label": "gross" if rules.guarantee_is_gross else "net",
         "payouts": ladder(prizes),
         "places_paid": places_paid(t, prizes),
-        "payout_table_state": table.state if table else PayoutTable.AUTO,
+        "payout_table_state": table_state(t, table=table),
         "side_pools": side_pools_summary(t),
         **({"won": won_by_entry(t, prizes)} if t.status == t.FINISHED else {}),
     }

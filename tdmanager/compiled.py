@@ -78,7 +78,7 @@ class Compiled:
 
     def __init__(self, build, model, nargs: int = 1, kinds: tuple[str, ...] | None = None):
         self.kinds = tuple(kinds) if kinds else ("int",) * nargs
-        self.build, self.model, self.nargs = build, model, len(self.kinds)
+        self.build, self.model = build, model
         self._plans: dict[str, _Plan] = {}
 
     def _plan(self, connection) -> _Plan:
