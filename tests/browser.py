@@ -47,7 +47,22 @@ def browser(monkeypatch):
     # synchronous and safe here.
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     with open_browser() as page:
-        yield page
+        try:
+            yield page
+        finally:
+            _close_connections_opened_beside_playwright()
+
+
+def _close_connections_opened_beside_playwright():
+    """The test's own ORM calls made while Playwright's sync API runs open their connection in a
+    context Django's test teardown does not see: closed here (given back to PostgreSQL's pool),
+    or the test database cannot be dropped at the end of the run. A connection inside a test's
+    transaction is left to the test's rollback."""
+    from django.db import connections
+
+    for conn in connections.all(initialized_only=True):
+        if not conn.in_atomic_block:
+            conn.close()
 
 
 @pytest.fixture

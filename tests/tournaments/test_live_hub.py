@@ -13,7 +13,8 @@ import json
 import threading
 
 import pytest
-from asgiref.sync import ThreadSensitiveContext, sync_to_async
+from asgiref.sync import SyncToAsync, ThreadSensitiveContext, sync_to_async
+from django.db import connections
 
 from tdmanager import realtime
 
@@ -234,6 +235,21 @@ def test_builds_run_in_the_hubs_own_threads_and_a_sync_view_is_served_meanwhile(
         assert held["connection"].connection is None  # closed (given back to the pool) after the build
 
 
+def closing(fn):
+    """``fn`` for a throwaway thread: the thread's database connection is closed (given back to
+    PostgreSQL's pool) when it returns, as Django does at a request's end."""
+
+    def run(*args, **kwargs):
+        from django.db import connections
+
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            connections.close_all()
+
+    return run
+
+
 async def _next_state(response):
     """The next ``state`` event a streaming response sends, as a dict."""
     async for chunk in response._events:
@@ -284,8 +300,8 @@ def test_phones_filter_the_shared_snapshot_for_their_entry_and_never_build_one(
         phones = [await open_stream(await phone.phone_stream(rf.get("/p/x/stream/"), e.phone_token)) for e in entries]
         firsts = [await _next_state(p) for p in phones]
         assert len(builds) == 1  # one display and four phones: one build
-        await asyncio.to_thread(seating.record_bust, t, [victim], actor=actor)
-        last = (await asyncio.to_thread(lambda: t.events.order_by("-id").values_list("id", flat=True).first()))
+        await asyncio.to_thread(closing(seating.record_bust), t, [victim], actor=actor)
+        last = await asyncio.to_thread(closing(lambda: t.events.order_by("-id").values_list("id", flat=True).first()))
         after = []
         for p in phones:
             state = await _next_state(p)
@@ -299,7 +315,13 @@ def test_phones_filter_the_shared_snapshot_for_their_entry_and_never_build_one(
             await r._events.aclose()
         return shown, firsts, after, shown_after
 
-    shown, firsts, after, shown_after = asyncio.run(run())
+    try:
+        shown, firsts, after, shown_after = asyncio.run(run())
+    finally:
+        # The streams' access checks ran on asgiref's shared sync thread, outside a request (Django's
+        # handler would close that connection at the request's end): give it back to the pool, or
+        # the test database cannot be dropped at the end of the run.
+        SyncToAsync.single_thread_executor.submit(connections.close_all).result()
     assert shown["players_left"] == 4 and shown_after["players_left"] == 3
     for e, first, state in zip(entries, firsts, after):
         assert first["entry"]["number"] == e.number and first["entry"]["status"] == "ACTIVE" and first["seat"]
