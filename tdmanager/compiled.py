@@ -165,6 +165,13 @@ class Inserts:
         return objs
 
     def _insert(self, objs, connection):
+        sql, params = self._statement(objs, connection)
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            keys = cursor.fetchall()
+        self.keys_returned(objs, [pk for (pk,) in keys], connection.alias)
+
+    def _statement(self, objs, connection) -> tuple[str, list]:
         key = (connection.alias, len(objs))
         plan = self._sql.get(key)
         if plan is None:
@@ -174,23 +181,43 @@ class Inserts:
             params = [[f.get_db_prep_save(f.pre_save(obj, True), connection) for obj in objs] for f in self.fields]
         else:
             params = [f.get_db_prep_save(f.pre_save(obj, True), connection) for obj in objs for f in self.fields]
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            keys = cursor.fetchall()
-        for obj, (pk,) in zip(objs, keys, strict=True):
+        return sql, params
+
+    def statement(self, objs: list, using: str | None = None) -> tuple[str, list] | None:
+        """The INSERT ``insert`` would send for ``objs`` (its ``RETURNING`` gives the keys, one row
+        each, in their order) and its parameters, not sent: for a caller that sends it inside
+        another statement (a PostgreSQL ``WITH`` part) to save a round trip, then hands the keys
+        to ``keys_returned``. None where ``insert`` would not send one statement (a database
+        that cannot return the keys, more rows than one statement takes): insert them instead."""
+        connection = connections[using or router.db_for_write(self.model)]
+        if not objs or not connection.features.can_return_rows_from_bulk_insert:
+            return None
+        if connection.ops.bulk_batch_size(self.fields, objs) < len(objs):
+            return None
+        for obj in objs:
+            obj._prepare_related_fields_for_save(operation_name="bulk_create")
+        return self._statement(objs, connection)
+
+    def keys_returned(self, objs: list, keys: list, using: str) -> None:
+        """The keys an INSERT of ``objs`` returned, set on them (as ``bulk_create`` sets them)."""
+        for obj, pk in zip(objs, keys, strict=True):
             obj.pk = pk
-            obj._state.adding, obj._state.db = False, connection.alias
+            obj._state.adding, obj._state.db = False, using
 
 
 _inserts: dict[type, Inserts] = {}
+
+
+def inserts_of(model) -> Inserts:
+    """The model's ``Inserts``, one per process (its statements compiled once)."""
+    inserts = _inserts.get(model)
+    if inserts is None:
+        inserts = _inserts[model] = Inserts(model)
+    return inserts
 
 
 def insert(objs: list, batch_size: int | None = None) -> list:
     """``objs`` (new rows of one model) written by that model's ``Inserts``."""
     if not objs:
         return objs
-    model = type(objs[0])
-    inserts = _inserts.get(model)
-    if inserts is None:
-        inserts = _inserts[model] = Inserts(model)
-    return inserts.insert(objs, batch_size=batch_size)
+    return inserts_of(type(objs[0])).insert(objs, batch_size=batch_size)

@@ -189,7 +189,7 @@ def settle(t, room: Room, actor, action: str, *, cause=None, replan: bool = True
         if event_rows:
             for row in event_rows:
                 row.event = out.event
-            compiled.insert(event_rows, batch_size=BATCH_SIZE)  # the INSERT compiled once per row count
+            room.insert(event_rows)  # written with the token at the end (PostgreSQL: in its statement)
         out.slips += _slips(t, [(m, ev) for d, ev in zip(draws, draw_events, strict=True) for m in d.moves], cause=cause,
                             applied=True, now=now)
         for d in draws:

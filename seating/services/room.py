@@ -35,6 +35,7 @@ from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tdmanager import compiled
 from tdmanager.errors import DomainError
 from tournaments.models import Entry, Tournament
 
@@ -107,6 +108,7 @@ class Room:
         self.freed: list[int] = []  # seats emptied, not yet deleted: written with the token (done)
         self.seats_moved = False  # somebody seated, moved or unseated: the state's seats_seq goes up (done)
         self.out: list[tuple[list[int], int, object]] = []  # (entries, place, time) out of the tournament, ditto
+        self.inserts: list[list] = []  # new rows (each list one model's) written with the token, ditto
 
     def _reset_changes(self):
         self.before: dict[int, tuple[engine.Table | None, TableInfo | None]] = {}
@@ -182,6 +184,13 @@ class Room:
         """These entries are out with this finishing place: written with the token (``done``)."""
         self.out.append((list(entries), place, now))
 
+    def insert(self, rows: list):
+        """New rows of one model (``tdmanager.compiled.Inserts``), written with the token
+        (``done``, on PostgreSQL in its statement); their keys are set then. For rows nothing
+        reads back before the service ends (a bust's rows)."""
+        if rows:
+            self.inserts.append(list(rows))
+
     # --- writing -------------------------------------------------------------------------
 
     def save(self, now=None) -> dict:
@@ -215,6 +224,8 @@ class Room:
         if connection.vendor == "postgresql":
             n = self._write_back_in_one_statement(new)
         else:
+            for rows in self.inserts:
+                compiled.insert(rows, batch_size=BATCH_SIZE)
             for ids in chunks(self.freed):
                 Seat.objects.filter(pk__in=ids).delete()  # nothing points at a seat: one DELETE
             for entries, place, now in self.out:
@@ -239,10 +250,36 @@ class Room:
         entries = [e for ids, _place, _now in self.out for e in ids]
         places = [place for ids, place, _now in self.out for _e in ids]
         now = self.out[0][2] if self.out else None
+        params = [self.freed, now, entries, places, new, self.bust_seq, self.group_seq, int(self.seats_moved),
+                  self.tournament_id, self.token]
+        # New rows as WITH parts of the same statement (their INSERT as Inserts compiles it), their
+        # keys returned by the UPDATE; rows one statement cannot take are inserted first.
+        parts, inserted = [], []
+        for rows in self.inserts:
+            inserts = compiled.inserts_of(type(rows[0]))
+            found = inserts.statement(rows) if len(rows) <= BATCH_SIZE else None
+            if found is None:
+                inserts.insert(rows, batch_size=BATCH_SIZE)
+                continue
+            parts.append(found)
+            inserted.append((inserts, rows))
+        if not parts:
+            with connection.cursor() as cursor:
+                cursor.execute(WRITE_BACK, params)
+                return cursor.rowcount
+        q = connection.ops.quote_name
+        sql = "WITH " + "".join(f"new{i} AS ({part_sql}), " for i, (part_sql, _p) in enumerate(parts))
+        sql += WRITE_BACK.removeprefix("WITH ") + " RETURNING " + ", ".join(
+            f"(SELECT array_agg({q(inserts.model._meta.pk.column)} ORDER BY {q(inserts.model._meta.pk.column)}) FROM new{i})"
+            for i, (inserts, _rows) in enumerate(inserted))
         with connection.cursor() as cursor:
-            cursor.execute(WRITE_BACK, [self.freed, now, entries, places, new, self.bust_seq, self.group_seq,
-                                        int(self.seats_moved), self.tournament_id, self.token])
-            return cursor.rowcount
+            cursor.execute(sql, [p for _sql, part_params in parts for p in part_params] + params)
+            row = cursor.fetchone()
+        if row is None:
+            return 0
+        for (inserts, rows), keys in zip(inserted, row, strict=True):
+            inserts.keys_returned(rows, keys, connection.alias)
+        return 1
 
     def _write_tables(self, touched, now):
         closed, opened = [], {}
