@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tdmanager.compiled import Compiled
 from tdmanager.errors import ValidationFailed
 from tdmanager.transactions import service
 from tournaments.actions import Action
@@ -17,6 +18,10 @@ from .later import undo_first
 from .plan import Outcome, SeatingActionError, engine_errors, restore, settle
 from .room import lock
 
+# The slip a confirm names, locked (compiled once: after every bust the floor confirms one slip
+# after another, and building the query cost more than running it).
+_SLIP_LOCKED = Compiled(lambda pk, tid: PendingMove.objects.select_for_update().filter(pk=pk, tournament_id=tid).order_by(), PendingMove, nargs=2)
+
 
 @service
 def confirm_move(tournament, move, *, actor, now=None):
@@ -28,7 +33,7 @@ def confirm_move(tournament, move, *, actor, now=None):
     """
     now = now or timezone.now()
     t, room = lock(tournament)
-    mv = PendingMove.objects.select_for_update().get(pk=getattr(move, "pk", move), tournament=t)
+    mv = _SLIP_LOCKED.get(int(getattr(move, "pk", move)), t.pk)
     if mv.status != PendingMove.PROPOSED:
         raise SeatingActionError("not_proposed", _("This move is no longer open (%(status)s).") % {"status": mv.get_status_display()})
     mv.status, mv.done_at, mv.done_by = PendingMove.DONE, now, actor.user
