@@ -54,12 +54,12 @@ class _Plan:
         self.sql, params = compiler.as_sql()
         params = list(params)
         self.params, self.kinds, self.at = params, kinds, []
-        for i, kind in enumerate(kinds):  # each stand-in once among the parameters (in any order)
+        for i, kind in enumerate(kinds):  # each stand-in among the parameters (in any order; a parameter used twice, twice)
             wanted = _prepared(connection, kind, _sentinel(kind, i))
             hits = [at for at, p in enumerate(params) if type(p) is type(wanted) and p == wanted]
-            if len(hits) != 1:
+            if not hits:
                 raise RuntimeError(f"unexpected parameters in a compiled query: {params!r}")
-            self.at.append(hits[0])
+            self.at.append(hits)
         self.for_update = bool(queryset.query.select_for_update) and connection.features.has_select_for_update
         select, klass_info = compiler.select, compiler.klass_info
         self.converters = list(compiler.get_converters([s[0] for s in select]).items())
@@ -95,8 +95,10 @@ class Compiled:
         if plan.for_update and connection.get_autocommit():  # as the ORM refuses it each time
             raise TransactionManagementError("select_for_update cannot be used outside of a transaction.")
         params = list(plan.params)
-        for at, kind, value in zip(plan.at, plan.kinds, args, strict=True):
-            params[at] = _prepared(connection, kind, value)
+        for ats, kind, value in zip(plan.at, plan.kinds, args, strict=True):
+            value = _prepared(connection, kind, value)
+            for at in ats:
+                params[at] = value
         with connection.cursor() as cursor:
             cursor.execute(plan.sql, params)
             found = cursor.fetchall()
@@ -183,20 +185,43 @@ class Inserts:
             params = [f.get_db_prep_save(f.pre_save(obj, True), connection) for obj in objs for f in self.fields]
         return sql, params
 
-    def statement(self, objs: list, using: str | None = None) -> tuple[str, list] | None:
+    def statement(self, objs: list, using: str | None = None, refs: dict[str, str] | None = None) -> tuple[str, list] | None:
         """The INSERT ``insert`` would send for ``objs`` (its ``RETURNING`` gives the keys, one row
         each, in their order) and its parameters, not sent: for a caller that sends it inside
         another statement (a PostgreSQL ``WITH`` part) to save a round trip, then hands the keys
         to ``keys_returned``. None where ``insert`` would not send one statement (a database
-        that cannot return the keys, more rows than one statement takes): insert them instead."""
+        that cannot return the keys, more rows than one statement takes): insert them instead.
+
+        ``refs``: a foreign key's field name → an SQL expression giving its value for every row
+        (the key of a row inserted by an earlier part of the same statement, not known yet:
+        ``(SELECT id FROM part)``), written in place of that column's parameters."""
         connection = connections[using or router.db_for_write(self.model)]
         if not objs or not connection.features.can_return_rows_from_bulk_insert:
             return None
         if connection.ops.bulk_batch_size(self.fields, objs) < len(objs):
             return None
+        refs = refs or {}
+        checked = [f for f in self.fields if f.name not in refs]
         for obj in objs:
-            obj._prepare_related_fields_for_save(operation_name="bulk_create")
-        return self._statement(objs, connection)
+            obj._prepare_related_fields_for_save(operation_name="bulk_create", fields=checked if refs else None)
+        sql, params = self._statement(objs, connection)
+        if not refs:
+            return sql, params
+        by_column = self._sql[(connection.alias, len(objs))][1]
+        replaced = {i: refs[f.name] for i, f in enumerate(self.fields) if f.name in refs}
+        if len(replaced) != len(refs):
+            raise ValueError(f"not a field of {self.model.__name__}: {sorted(set(refs) - {f.name for f in self.fields})}")
+        pieces = sql.split("%s")
+        out, kept = [pieces[0]], []
+        for k, (param, piece) in enumerate(zip(params, pieces[1:], strict=True)):
+            field = k if by_column else k % len(self.fields)
+            if field in replaced:  # one array per column (UNNEST): the value repeated for every row
+                out.append(f"array_fill({replaced[field]}, ARRAY[{len(objs)}])" if by_column else replaced[field])
+            else:
+                out.append("%s")
+                kept.append(param)
+            out.append(piece)
+        return "".join(out), kept
 
     def keys_returned(self, objs: list, keys: list, using: str) -> None:
         """The keys an INSERT of ``objs`` returned, set on them (as ``bulk_create`` sets them)."""

@@ -10,7 +10,7 @@ from datetime import timedelta
 from decimal import Decimal
 
 from django.conf import settings
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Q, Subquery, Sum
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
@@ -235,17 +235,21 @@ def jackpot_line(t: Tournament, kind: str, jackpot: bool, now) -> Decimal:
 
 # --- sales --------------------------------------------------------------------------------
 
-# The two reads of every sale, compiled once (tdmanager.compiled): the person, and his entries.
+# The two reads of every sale, compiled once (tdmanager.compiled): the person, and his entries
+# with the tournament's last entry (the top of its number index), in one statement.
 _PERSON = Compiled(lambda pk: Person.objects.filter(pk=pk).order_by(), Person)
-_ENTRIES_OF = Compiled(lambda tid, pid: Entry.objects.filter(tournament_id=tid, person_id=pid), Entry, nargs=2)
+_ENTRIES_AND_LAST = Compiled(lambda tid, pid: Entry.objects.filter(tournament_id=tid).filter(
+    Q(person_id=pid) | Q(number=Subquery(Entry.objects.filter(tournament_id=tid).order_by("-number").values("number")[:1]))), Entry, nargs=2)
 
 
-def _entries_of(t: Tournament, person: Person) -> list[Entry]:
-    """``list(t.entries.filter(person=person))``: in entry order, each with ``t`` as its tournament."""
-    mine = _ENTRIES_OF.rows(t.pk, person.pk)
+def _entries_and_last(t: Tournament, person: Person) -> tuple[list[Entry], int]:
+    """``list(t.entries.filter(person=person))`` (in entry order, each with ``t`` as its
+    tournament) and the tournament's last entry number (0 before its first), in one read."""
+    rows = _ENTRIES_AND_LAST.rows(t.pk, person.pk)
+    mine = [e for e in rows if e.person_id == person.pk]
     for e in mine:
         e.tournament = t
-    return mine
+    return mine, (rows[-1].number if rows else 0)  # rows in entry order: the last is the top
 
 
 @service
@@ -258,14 +262,14 @@ def register(tournament, person, *, method: str, actor: Actor, now=None, offer: 
     (both are read here, the tournament under its lock; a key naming no row: ``DoesNotExist``)."""
     now = now or timezone.now()
     check_method(method)
+    person = _PERSON.get(int(getattr(person, "pk", person)))  # before the lock: the tournament's lock does not guard the person's row
     t = lock_tournament(tournament)
-    person = _PERSON.get(int(getattr(person, "pk", person)))
     check_open_for_sales(t)
     check_not_banned(person)
     check_late_registration(t, now)
     check_late_arrival(t, person, now)
     tender = tender_for(t, tender_currency, method, now)
-    mine = _entries_of(t, person)  # one read (under the lock) answers every question below
+    mine, last = _entries_and_last(t, person)  # one read (under the lock) answers every question below
     reserved = next((e for e in mine if e.status == Entry.RESERVED), None)
     if reserved:
         return _pay_reservation(t, reserved, method=method, actor=actor, now=now, offer=offer, jackpot=jackpot, tender=tender)
@@ -275,17 +279,17 @@ def register(tournament, person, *, method: str, actor: Actor, now=None, offer: 
         raise DeskError("use_reentry", _("%(name)s has busted: sell a re-entry instead.") % {"name": person.full_name})
     check_field_cap(t)
     return _sellnew_entry(t, person, LedgerRow.BUY_IN, Action.CASHIER_BUYIN_SOLD, method=method, actor=actor, now=now, offer=offer,
-                          jackpot=jackpot, tender=tender, previous=sum(e.status != Entry.CANCELLED for e in mine))
+                          jackpot=jackpot, tender=tender, previous=sum(e.status != Entry.CANCELLED for e in mine), number=last + 1)
 
 
 def _sellnew_entry(t, person, kind, action, *, method, actor, now, offer: Offer | None, jackpot: bool = False,
-                   tender: fees.Tender | None = None, previous: int | None = None):
+                   tender: fees.Tender | None = None, previous: int | None = None, number: int | None = None):
     buy_in, fee = (offer.buy_in, offer.fee) if offer else (t.buy_in, t.fee)
     jackpot_fee = jackpot_line(t, kind, jackpot, now)
     check_cash_limit(t, buy_in + fee + jackpot_fee, method, tender)
     # TDA 8-A: re-entries are sold full stacks; late registrants per the house setting.
     chips = offer.chips if offer else (t.starting_stack if kind == LedgerRow.RE_ENTRY else late_stack(t))
-    entry = new_entry(t, person, status=Entry.ACTIVE, pre_registered=False, now=now, chips=chips, previous=previous)
+    entry = new_entry(t, person, status=Entry.ACTIVE, pre_registered=False, now=now, chips=chips, previous=previous, number=number)
     row = write_row(t, kind=kind, entry=entry, person=person, prize=buy_in, fee=fee, chips=entry.chips, method=method,
                      actor=actor, note=offer.note if offer else "", jackpot=jackpot_fee, tender=tender)
     _after_sale(t, entry, actor, action, row)

@@ -8,7 +8,7 @@ writes a ``LedgerRow`` another way. All of them run inside the caller's transact
 
 from django.db import connection
 
-from tdmanager.compiled import Compiled
+from tdmanager.compiled import Compiled, Inserts
 from tdmanager.money import ZERO
 
 from .. import signals
@@ -36,6 +36,9 @@ def next_number(name: str) -> int:
 _LOCK = Compiled(lambda pk: Tournament.objects.select_for_update().filter(pk=pk).order_by(), Tournament)
 # The last entry number of a tournament (``new_entry``): the top of its (tournament, number) index.
 _LAST_NUMBER = Compiled(lambda tid: Entry.objects.filter(tournament_id=tid).order_by("-number").values_list("number")[:1], Entry)
+# Every sale writes an entry and a ledger row: their INSERTs compiled once (``Inserts``, as
+# ``objects.create`` writes them: neither model's ``save()`` does more, no signal listens to them).
+_NEW_ENTRY, _NEW_ROW = Inserts(Entry), Inserts(LedgerRow)
 
 
 def lock_tournament(tournament_or_id) -> Tournament:
@@ -45,14 +48,16 @@ def lock_tournament(tournament_or_id) -> Tournament:
 
 
 def new_entry(t: Tournament, person: Person, *, status: str, pre_registered: bool, now, chips: int | None = None,
-              previous: int | None = None) -> Entry:
+              previous: int | None = None, number: int | None = None) -> Entry:
     """A new entry numbered after the last; ``previous``: the person's entries in ``t`` not
-    cancelled, when the caller has counted them already."""
-    last = _LAST_NUMBER.rows(t.pk)
-    number = (last[0][0] if last else 0) + 1
+    cancelled, when the caller has counted them already; ``number``: the last entry's number
+    plus one, when the caller has read it already (under the tournament's lock)."""
+    if number is None:
+        last = _LAST_NUMBER.rows(t.pk)
+        number = (last[0][0] if last else 0) + 1
     if previous is None:
         previous = t.entries.filter(person=person).exclude(status=Entry.CANCELLED).count()
-    return Entry.objects.create(
+    entry = Entry(
         **({} if chips is None else {"chips": chips}),
         tournament=t,
         person=person,
@@ -63,6 +68,8 @@ def new_entry(t: Tournament, person: Person, *, status: str, pre_registered: boo
         is_late=t.status == Tournament.RUNNING,
         created_at=now,
     )
+    _NEW_ENTRY.insert([entry])
+    return entry
 
 
 def write_row(t, *, kind, entry, person, prize, fee, chips, method, actor, side=ZERO, jackpot=ZERO, reason="", reference="", payee="",
@@ -76,7 +83,7 @@ def write_row(t, *, kind, entry, person, prize, fee, chips, method, actor, side=
         total = prize + fee + side + jackpot
         foreign = {"tender_currency": tender.currency, "exchange_rate": tender.rate,
                    "tender_amount": tender.due(total) if total >= 0 else -tender.due(-total)}
-    return LedgerRow.objects.create(
+    row = LedgerRow(
         **foreign,
         tournament=t,
         entry=entry,
@@ -99,6 +106,8 @@ def write_row(t, *, kind, entry, person, prize, fee, chips, method, actor, side=
         owed_amount=owed,
         settles=settles,
     )
+    _NEW_ROW.insert([row])
+    return row
 
 
 def late_stack(t: Tournament) -> int:
