@@ -246,3 +246,42 @@ def insert(objs: list, batch_size: int | None = None) -> list:
     if not objs:
         return objs
     return inserts_of(type(objs[0])).insert(objs, batch_size=batch_size)
+
+
+class Updates:
+    """``save(update_fields=...)`` of one model's rows for a fixed list of fields, the UPDATE
+    compiled once per database (``Updates(Model, ["status", "done_at"]).save(obj)``): the same
+    statement (``pre_save`` and ``get_db_prep_save`` applied to each field, the row named by its
+    key), the same refusal when no row was changed. No signal is sent (for models without
+    ``pre_save``/``post_save`` receivers). A first value of ``None`` (which Django writes as a
+    literal ``NULL``) or a statement of another shape leaves that call to ``save`` itself."""
+
+    def __init__(self, model, names):
+        self.model = model
+        self.fields = [model._meta.get_field(name) for name in names]
+        self._sql: dict[str, str] = {}
+
+    def save(self, obj, using: str | None = None) -> None:
+        from django.db import DatabaseError
+        from django.db.models.sql import UpdateQuery
+
+        connection = connections[using or router.db_for_write(self.model)]
+        values = [(f, f.get_db_prep_save(f.pre_save(obj, False), connection)) for f in self.fields]
+        sql = self._sql.get(connection.alias)
+        if sql is None:
+            if any(v is None for _f, v in values):
+                obj.save(using=connection.alias, update_fields=[f.name for f in self.fields])
+                return
+            query = UpdateQuery(self.model)
+            query.add_update_fields([(f, None, f.pre_save(obj, False)) for f in self.fields])
+            query.add_filter("pk", obj.pk)
+            sql, params = query.get_compiler(connection=connection).as_sql()
+            if sql.count("%s") != len(self.fields) + 1 or list(params) != [v for _f, v in values] + [obj.pk]:
+                obj.save(using=connection.alias, update_fields=[f.name for f in self.fields])
+                return
+            self._sql[connection.alias] = sql
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [v for _f, v in values] + [obj.pk])
+            changed = cursor.rowcount
+        if not changed:
+            raise DatabaseError("Save with update_fields did not affect any rows.")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tdmanager.compiled import Compiled
+from tdmanager.compiled import Compiled, Updates
 from tdmanager.errors import ValidationFailed
 from tdmanager.transactions import service
 from tournaments.actions import Action
@@ -21,6 +21,7 @@ from .room import lock
 # The slip a confirm names, locked (compiled once: after every bust the floor confirms one slip
 # after another, and building the query cost more than running it).
 _SLIP_LOCKED = Compiled(lambda pk, tid: PendingMove.objects.select_for_update().filter(pk=pk, tournament_id=tid).order_by(), PendingMove, nargs=2)
+_DONE = Updates(PendingMove, ["status", "done_at", "done_by"])  # mv.save(update_fields=[...]), compiled once
 
 
 @service
@@ -38,7 +39,7 @@ def confirm_move(tournament, move, *, actor, now=None):
         raise SeatingActionError("not_proposed", _("This move is no longer open (%(status)s).") % {"status": mv.get_status_display()})
     mv.status, mv.done_at, mv.done_by = PendingMove.DONE, now, actor.user
     if mv.applied:
-        mv.save(update_fields=["status", "done_at", "done_by"])
+        _DONE.save(mv)
         event = log_event(t, Action.SEATING_MOVE_CONFIRMED, actor, move=mv.pk, entry=mv.entry_id, kind=mv.kind, from_table=mv.from_table,
                           from_seat=mv.from_seat, to_table=mv.to_table, to_seat=mv.to_seat, applied_when_drawn=True)
         room.release()  # the seat map already showed it
