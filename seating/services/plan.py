@@ -180,11 +180,13 @@ def settle(t, room: Room, actor, action: str, *, cause=None, replan: bool = True
         names = _names([m.player for d in draws for m in d.moves])
         for d in draws:
             d.payload["moves"] = [_move_json(m, names) for m in d.moves]
-        # The change's event and one per draw, in one statement.
+        # The change's event and one per draw, in one statement. Without draws, nothing needs its
+        # key before the end: it goes out with the write-back (room.insert; flushed sooner if
+        # another event or a slip follows it).
         out.event, *draw_events = log_events(t, actor, [(action, payload)] + [
             (Action.SEATING_FINAL_TABLE_FORMED if d.kind == engine.FINAL_TABLE else Action.SEATING_TABLE_BROKEN, {"table": d.table, **d.payload})
             for d in draws
-        ])
+        ], write=None if draws else room.insert)
         cause = cause or out.event
         if event_rows:
             for row in event_rows:
@@ -206,10 +208,12 @@ def settle(t, room: Room, actor, action: str, *, cause=None, replan: bool = True
         if replan:
             _propose(t, room, h, actor, cause, out, now, apart)
         if opened:
+            room.flush()
             _open_manual_breaks(t, actor, opened, now)
         if apart:
             unmet += _unmet_proposals(room, apart, out.proposed)
         if unmet:
+            room.flush()
             log_event(t, Action.SEATING_KEEP_APART_UNMET, actor, pairs=unmet, cause=out.event.pk)
     out.halted = [n for n in halted if not room.info[n].halt_waived]
     out.tables = room.table_list()
@@ -276,6 +280,7 @@ def _propose(t, room: Room, h: House, actor, cause, out: Outcome, now, apart=())
     new = [m for key, m in wanted.items() if key not in have]
     if not stale and not new:
         return
+    room.flush()  # the change's event before this one, and its key for the slips' cause
     if stale:
         PendingMove.objects.filter(pk__in=stale).update(status=PendingMove.SUPERSEDED)
         for pk in stale:

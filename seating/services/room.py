@@ -187,9 +187,19 @@ class Room:
     def insert(self, rows: list):
         """New rows of one model (``tdmanager.compiled.Inserts``), written with the token
         (``done``, on PostgreSQL in its statement); their keys are set then. For rows nothing
-        reads back before the service ends (a bust's rows)."""
+        reads back before the service ends (a bust's rows, the change's event). A row may point
+        at a row queued before it (a bust at its event): on PostgreSQL the key is taken from the
+        earlier part of the statement. Code that needs their keys earlier calls ``flush``."""
         if rows:
             self.inserts.append(list(rows))
+
+    def flush(self):
+        """Insert the queued rows now (in the order queued, a statement each): their keys are
+        needed before the service ends, or another row must come after them (the event log's
+        order is the order of its keys)."""
+        queued, self.inserts = self.inserts, []
+        for rows in queued:
+            compiled.insert(rows, batch_size=BATCH_SIZE)
 
     # --- writing -------------------------------------------------------------------------
 
@@ -224,8 +234,7 @@ class Room:
         if connection.vendor == "postgresql":
             n = self._write_back_in_one_statement(new)
         else:
-            for rows in self.inserts:
-                compiled.insert(rows, batch_size=BATCH_SIZE)
+            self.flush()
             for ids in chunks(self.freed):
                 Seat.objects.filter(pk__in=ids).delete()  # nothing points at a seat: one DELETE
             for entries, place, now in self.out:
@@ -252,17 +261,7 @@ class Room:
         now = self.out[0][2] if self.out else None
         params = [self.freed, now, entries, places, new, self.bust_seq, self.group_seq, int(self.seats_moved),
                   self.tournament_id, self.token]
-        # New rows as WITH parts of the same statement (their INSERT as Inserts compiles it), their
-        # keys returned by the UPDATE; rows one statement cannot take are inserted first.
-        parts, inserted = [], []
-        for rows in self.inserts:
-            inserts = compiled.inserts_of(type(rows[0]))
-            found = inserts.statement(rows) if len(rows) <= BATCH_SIZE else None
-            if found is None:
-                inserts.insert(rows, batch_size=BATCH_SIZE)
-                continue
-            parts.append(found)
-            inserted.append((inserts, rows))
+        parts, inserted = self._insert_parts()
         if not parts:
             with connection.cursor() as cursor:
                 cursor.execute(WRITE_BACK, params)
@@ -271,15 +270,45 @@ class Room:
         sql = "WITH " + "".join(f"new{i} AS ({part_sql}), " for i, (part_sql, _p) in enumerate(parts))
         sql += WRITE_BACK.removeprefix("WITH ") + " RETURNING " + ", ".join(
             f"(SELECT array_agg({q(inserts.model._meta.pk.column)} ORDER BY {q(inserts.model._meta.pk.column)}) FROM new{i})"
-            for i, (inserts, _rows) in enumerate(inserted))
+            for i, (inserts, _rows, _refs) in enumerate(inserted))
         with connection.cursor() as cursor:
             cursor.execute(sql, [p for _sql, part_params in parts for p in part_params] + params)
             row = cursor.fetchone()
         if row is None:
             return 0
-        for (inserts, rows), keys in zip(inserted, row, strict=True):
+        for (inserts, rows, refs), keys in zip(inserted, row, strict=True):
             inserts.keys_returned(rows, keys, connection.alias)
+            for obj in rows:  # the key a row took from an earlier part, as the ORM sets it after a save
+                for name in refs:
+                    field = obj._meta.get_field(name)
+                    setattr(obj, field.attname, getattr(obj, name).pk)
         return 1
+
+    def _insert_parts(self):
+        """The queued rows as WITH parts of the write-back (their INSERT as Inserts compiles it,
+        their keys returned by the UPDATE); a row pointing at the one row of an earlier part
+        takes its key from there. Rows one statement cannot take: all inserted now instead."""
+        q = connection.ops.quote_name
+        parts, inserted, part_of = [], [], {}
+        for i, rows in enumerate(self.inserts):
+            inserts = compiled.inserts_of(type(rows[0]))
+            refs = {}
+            for field in inserts.fields:
+                if field.is_relation and field.is_cached(rows[0]):
+                    parents = {id(getattr(obj, field.name)) for obj in rows}
+                    parent = getattr(rows[0], field.name)
+                    if parent is not None and parent.pk is None and len(parents) == 1 and id(parent) in part_of:
+                        refs[field.name] = f"(SELECT {q(parent._meta.pk.column)} FROM new{part_of[id(parent)]})"
+            found = inserts.statement(rows, refs=refs) if len(rows) <= BATCH_SIZE else None
+            if found is None:
+                self.flush()
+                return [], []
+            parts.append(found)
+            inserted.append((inserts, rows, refs))
+            if len(rows) == 1:
+                part_of[id(rows[0])] = i
+        self.inserts = []
+        return parts, inserted
 
     def _write_tables(self, touched, now):
         closed, opened = [], {}

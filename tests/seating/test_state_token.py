@@ -81,9 +81,9 @@ def test_the_room_is_locked_only_inside_a_transaction(started):
 
 
 def test_a_plain_bust_writes_in_few_statements(started, actor):
-    """The lock, the event, and the write-back: the bust row, the seat freed, the entry out and
-    the token's compare-and-set in one statement on PostgreSQL (the bust row's INSERT a WITH
-    part of it), the bust row and three ORM statements on SQLite."""
+    """The lock and the write-back: the event, the bust row, the seat freed, the entry out and
+    the token's compare-and-set in one statement on PostgreSQL (the two INSERTs WITH parts of
+    it, the bust pointing at the event's new key), five statements on SQLite."""
     t = started(30)  # tables of 8, 8, 7 and 7: a player out at each table of 8 breaks or moves nothing
     fullest = sorted(seat_map(t).values(), key=len)[-2:]
     a, b = (min(seats.values()) for seats in fullest)
@@ -92,7 +92,8 @@ def test_a_plain_bust_writes_in_few_statements(started, actor):
         out = services.record_bust(t, [b], actor=actor)
     assert not out.proposed and not out.broken
     statements = [q["sql"] for q in queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE SAVEPOINT"))]  # the test's transaction
-    assert len(statements) == (3 if connection.vendor == "postgresql" else 6), [s[:60] for s in statements]
+    assert len(statements) == (2 if connection.vendor == "postgresql" else 6), [s[:60] for s in statements]
+    assert Bust.objects.get(entry_id=b).event_id == out.event.pk == out.busts[0].event_id
     assert Entry.objects.get(pk=b).status == Entry.BUSTED and b not in {e for s in seat_map(t).values() for e in s.values()}
 
 
@@ -121,6 +122,33 @@ def test_the_bust_rows_written_with_the_token_are_what_bulk_create_writes(starte
     for mine, theirs in zip(out.busts, twins, strict=True):
         row, twin = (Bust.objects.filter(pk=pk).values(*BUST_COLUMNS).get() for pk in (mine.pk, theirs.pk))
         assert {**twin, "void": row["void"]} == row
+
+
+EVENT_COLUMNS = ("tournament_id", "action", "actor_id", "actor_label", "device", "created_at", "payload")
+
+
+def test_the_event_written_with_the_token_is_what_log_events_writes_and_keeps_the_log_in_order(started, actor):
+    """The change's event goes out with the write-back unless something needs its key sooner:
+    the row is what ``bulk_create`` writes, and the event log's keys keep the order of the
+    actions (a bust's event before the proposal it leads to)."""
+    t = started(30)
+    tables = sorted(seat_map(t).values(), key=len)
+    services.record_bust(t, [min(tables[-1].values())], actor=actor)
+    small = sorted(seat_map(t).values(), key=len)[0]
+    for entry in sorted(small.values()):  # players out at a table of 7 until a balancing move is proposed
+        out = services.record_bust(t, [entry], actor=actor)
+        if out.proposed:
+            break
+    assert out.proposed, "the test needs a bust that leads to a proposal"
+    assert out.event.pk is not None and not out.event._state.adding and out.busts[0].event_id == out.event.pk
+    proposal = TournamentEvent.objects.get(pk=out.proposed[0].event_id)
+    assert proposal.pk > out.event.pk and proposal.action == "seating.moves.proposed"
+    assert out.proposed[0].cause_id == out.event.pk
+    actions = list(TournamentEvent.objects.filter(tournament=t).order_by("pk").values_list("action", flat=True))
+    assert actions[-2:] == ["seating.player.busted", "seating.moves.proposed"]
+    twin = TournamentEvent.objects.bulk_create([TournamentEvent(**{f: getattr(out.event, f) for f in EVENT_COLUMNS})])[0]
+    mine, theirs = (TournamentEvent.objects.filter(pk=pk).values(*EVENT_COLUMNS).get() for pk in (out.event.pk, twin.pk))
+    assert mine == theirs
 
 
 def test_the_lock_reads_the_tournament_its_state_and_its_clock_as_the_orm_would(started):

@@ -36,17 +36,24 @@ def log_event(tournament, action: Action, actor: Actor | None = None, **payload)
     return log_events(tournament, actor, [(action, payload)])[0]
 
 
-def log_events(tournament, actor: Actor | None, events: list[tuple[Action, dict]]) -> list[TournamentEvent]:
+def log_events(tournament, actor: Actor | None, events: list[tuple[Action, dict]], *, write=None) -> list[TournamentEvent]:
     """Append several event rows in one statement (in this order), and publish the change
     once, with the last action, when the transaction commits. Every action is a member of
-    ``tournaments.actions.Action``: an unknown one is a programming error (ValueError)."""
+    ``tournaments.actions.Action``: an unknown one is a programming error (ValueError).
+
+    ``write``: the caller writes the rows itself, later in the same transaction and before
+    any other event row (``write(rows)``; the keys are set once written): a service that
+    sends them with its own last statement (``seating.services.room.Room.insert``)."""
     actor = actor or SYSTEM
     rows = [
         TournamentEvent(tournament=tournament, action=Action(action).value, actor=actor.user, actor_label=actor.label,
                         device=actor.device[:200], payload=payload)
         for action, payload in events
     ]
-    _EVENTS.insert(rows)  # one statement; the keys come back with it
+    if write is not None:
+        write(rows)
+    else:
+        _EVENTS.insert(rows)  # one statement; the keys come back with it
     if tournament is not None and rows:
         tid, action = tournament.pk, rows[-1].action
         transaction.on_commit(lambda: realtime.tournament_changed(tid, action))
