@@ -197,20 +197,21 @@ class Simulation:
         if out.final_table is not None:
             self.final_table = out.final_table
         # The room the services wrote last (kept in memory by them; read back if not kept).
-        kept = room_module.kept(t.pk) or room_module.load_room(t.pk)
-        room = {n: table.seats for n, table in kept.tables.items()}
+        room = (room_module.kept(t.pk) or room_module.load_room(t.pk)).tables
         for number in touched:
             mine = self.tables.get(number, {})
-            theirs = room.get(number)
+            theirs = room[number].seats if number in room else None
             if not mine:
                 assert not theirs, f"table {number} should be empty"
                 self.tables.pop(number, None)
             else:
                 assert theirs == mine, f"table {number}: {theirs} != {mine}"
-        self.check_balanced(room)
+        self.check_balanced([table.seats for table in room.values()])
 
-    def check_balanced(self, room=None):
-        sizes = [len(s) for s in (room or self.tables).values() if s]
+    def check_balanced(self, seats=None):
+        """No player lost or added, no two tables more than one player apart: ``seats``, each
+        table's seats (ours when not given)."""
+        sizes = [len(s) for s in (self.tables.values() if seats is None else seats) if s]
         assert sum(sizes) == len(self.alive), f"{sum(sizes)} seated, {len(self.alive)} playing: a player was lost or added"
         assert max(sizes) - min(sizes) <= 1, f"tables differ by more than one player: {sorted(set(sizes))}"
 
