@@ -1,9 +1,12 @@
 """The web application: one ASGI app (uvicorn runs it; ``manage.py serve`` starts uvicorn) that
 runs each request the way it is written.
 
-- A view written ``async def`` (the live streams: Server-Sent Events of the lobby screens,
-  dashboards and players' phones) runs on the event loop through Django's ASGI handler, where
-  thousands of open streams cost no thread.
+- A view written ``async def`` (a player's phone's live stream) runs on the event loop through
+  Django's ASGI handler, where thousands of open streams cost no thread. A sync view may answer
+  with an async stream (the lobby screens' Server-Sent Events, ``tournaments.live``): its
+  checks run on a pool thread like any request, the stream is then sent from the event loop,
+  the thread free again (500 screens reconnecting at once each cost a pool thread's kept
+  connection instead of Django's ASGI handler's new thread and new database connection).
 - Every other request (pages, the API, static files, errors) runs through Django's WSGI handler
   on a bounded pool of threads, ``TDM_WEB_THREADS`` per web process. Under Django's ASGI handler
   a sync view costs a thread hop at every sync middleware and a new thread per request; here it
@@ -40,7 +43,7 @@ from django.core.asgi import get_asgi_application  # noqa: E402
 from django.core.handlers.wsgi import WSGIHandler  # noqa: E402
 from django.db import connections  # noqa: E402
 from django.db.backends.signals import connection_created  # noqa: E402
-from django.http import FileResponse  # noqa: E402
+from django.http import FileResponse, StreamingHttpResponse  # noqa: E402
 from django.urls import Resolver404, get_resolver  # noqa: E402
 
 log = logging.getLogger(__name__)
@@ -147,8 +150,33 @@ class Application:
             answer = (500, [(b"content-type", b"text/plain; charset=utf-8")], b"Server Error")
         if answer is not None:  # a whole answer; a streaming one was sent from the thread
             status, headers, content = answer
+            if isinstance(content, StreamingHttpResponse):
+                return await self.stream(content, status, headers, receive, send)
             await send({"type": "http.response.start", "status": status, "headers": headers})
             await send({"type": "http.response.body", "body": content})
+
+    async def stream(self, response, status, headers, receive, send):
+        """Send a sync view's async stream (a live screen's Server-Sent Events) from the event
+        loop, as Django's ASGI handler does: until it ends, or the client goes away, which
+        stops it (its ``finally`` runs)."""
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+
+        async def pump():
+            async for chunk in response.streaming_content:  # the bytes, one wrapper less than the response's own iterator
+                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+            await send({"type": "http.response.body", "body": b""})
+
+        async def gone():
+            while (await receive())["type"] != "http.disconnect":
+                pass
+
+        tasks = [asyncio.ensure_future(pump()), asyncio.ensure_future(gone())]
+        try:
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
 
     async def read_body(self, receive):
         message = await receive()
@@ -184,6 +212,8 @@ class Application:
             headers = [(name.lower().encode("latin1"), value.strip().encode("latin1")) for name, value in started[1]]
             if not getattr(response, "streaming", False):
                 return status, headers, b"".join(response)
+            if getattr(response, "is_async", False):
+                return status, headers, response  # sent from the event loop (``stream``); closed here, below
             if isinstance(response, FileResponse):
                 response.block_size = STREAM_BLOCK
 
@@ -224,6 +254,8 @@ def environ(scope, body) -> dict:
         "wsgi.multithread": True,
         "wsgi.multiprocess": True,
         "wsgi.run_once": False,
+        # An async response's stream is sent from the event loop (``Application.stream``).
+        "tdmanager.async_streaming": True,
     }
     client = scope.get("client")
     if client:

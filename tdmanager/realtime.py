@@ -61,6 +61,11 @@ def tournament_changed(tournament_id: int, action: str = "") -> None:
         log.warning("could not publish %s for tournament %s", action, tournament_id)
 
 
+#: What the hub puts into every client queue every ``Hub.heartbeat`` seconds: the stream sends a
+#: comment (a proxy keeps an idle stream open). One timer for every screen, not one per frame.
+KEEPALIVE = object()
+
+
 class SnapshotText(str):
     """A built snapshot's JSON text, with its Server-Sent Events frame encoded once (``frame``):
     500 displays send the same bytes instead of each formatting and encoding its own copy."""
@@ -134,6 +139,8 @@ class Hub:
     #: a text older than this is rebuilt for a connecting client (time-dependent parts of the
     #: snapshot, such as an expired announcement, change without an event)
     max_age = 30.0
+    #: seconds between two ``KEEPALIVE`` handed to every client
+    heartbeat = 15.0
 
     def __init__(self):
         self.clients: dict[int, set] = {}
@@ -149,6 +156,7 @@ class Hub:
         self._last_start: dict[int, float] = {}
         self._builders: dict[int, object] = {}  # tournament id -> the task building it
         self._waiters: dict[int, list] = {}  # futures of connecting clients waiting for a build
+        self._beat = None  # the task handing out KEEPALIVE
 
     async def connect(self, tournament_id: int):
         self._ensure_started()
@@ -198,6 +206,8 @@ class Hub:
         if self.loop is not loop:
             # a new event loop (tests): what was under way belonged to the old one
             self._listening, self._builders, self._waiters = asyncio.Event(), {}, {}
+        if self._beat is None or self._beat.done() or self._beat.get_loop() is not loop:
+            self._beat = loop.create_task(self._heartbeat(), context=contextvars.Context())
         if settings.REDIS_URL:
             if self.task is None or self.task.done() or self.loop is not loop:
                 self.loop = loop
@@ -289,6 +299,16 @@ class Hub:
                 except Exception:
                     pass
             queue.put_nowait(text)
+
+    async def _heartbeat(self):
+        """Every ``heartbeat`` seconds a ``KEEPALIVE`` to every client (one that stopped reading,
+        its queue full, is skipped: it would only push out a state)."""
+        while True:
+            await asyncio.sleep(self.heartbeat)
+            for group in list(self.clients.values()):
+                for queue in list(group):
+                    if not queue.full():
+                        queue.put_nowait(KEEPALIVE)
 
     def _resync(self):
         """After the subscription was lost, changes may have been missed: rebuild what is watched."""

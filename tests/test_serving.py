@@ -195,34 +195,56 @@ def test_pages_carry_the_policy_and_their_cookies(app):
 
 def test_the_live_stream_streams_on_the_event_loop(app, make_tournament):
     """A lobby screen's SSE stream: the state at once, then a new state after a change, on the
-    same open response, and not on a pool thread."""
+    same open response, sent from the event loop: more screens than the pool has threads all
+    stream at once (its checks ran on a pool thread, which is free again), and a screen that
+    hangs up is no longer served."""
     from tdmanager import realtime
     from tournaments.models import DisplayScreen
 
     t = make_tournament(name="Stream Test")
     DisplayScreen.objects.create(name="TV", tournament=t, token="serving-tv")
     frames = lambda ex: ex.body.count(b"event: state")  # noqa: E731
+    screens = app.threads + 1
 
     async def watch():
-        ex = Exchange(app, scope("GET", f"/live/{t.pk}/stream/", query=b"token=serving-tv"), until=lambda ex: frames(ex) >= 2)
-        task = asyncio.create_task(ex.run())
-        await ex.wait_for(lambda ex: frames(ex) >= 1)
+        exs = [Exchange(app, scope("GET", f"/live/{t.pk}/stream/", query=b"token=serving-tv"), until=lambda ex: frames(ex) >= 2)
+               for _ in range(screens)]
+        tasks = [asyncio.create_task(ex.run()) for ex in exs]
+        for ex in exs:
+            await ex.wait_for(lambda ex: frames(ex) >= 1)
         loop = asyncio.get_running_loop()
         for _ in range(20):  # said again until heard: with Redis the hub subscribes in the background
             await loop.run_in_executor(None, realtime.tournament_changed, t.pk, "test")
             try:
-                await ex.wait_for(lambda ex: frames(ex) >= 2, timeout=1)
+                for ex in exs:
+                    await ex.wait_for(lambda ex: frames(ex) >= 2, timeout=1)
                 break
             except TimeoutError:
                 continue
-        await asyncio.wait_for(task, 10)
-        return ex
+        await asyncio.wait_for(asyncio.gather(*tasks), 10)  # each hung up after its second state
+        return exs, realtime.hub.clients.get(t.pk)
 
-    ex = asyncio.run(watch())
-    assert ex.status == 200 and ex.header("content-type")[0].startswith("text/event-stream")
-    assert frames(ex) >= 2
-    assert "script-src 'self'" in ex.header("content-security-policy")[0]
-    assert app.is_async(scope("GET", f"/live/{t.pk}/stream/")) and not app.is_async(scope("GET", "/api/v1/people/"))
+    exs, still_served = asyncio.run(watch())
+    for ex in exs:
+        assert ex.status == 200 and ex.header("content-type")[0].startswith("text/event-stream")
+        assert frames(ex) >= 2
+        assert "script-src 'self'" in ex.header("content-security-policy")[0]
+    assert not still_served
+    assert not app.is_async(scope("GET", f"/live/{t.pk}/stream/"))  # checked on a pool thread, streamed from the loop
+
+
+def test_the_live_stream_refuses_as_before(app, make_tournament):
+    """Checked on a pool thread now: no token, another tournament's screen, an unknown
+    tournament are refused as they were (403), and nothing is streamed."""
+    from tournaments.models import DisplayScreen
+
+    t, other = make_tournament(name="Shown"), make_tournament(name="Not shown")
+    DisplayScreen.objects.create(name="TV", tournament=other, token="other-tv")
+    DisplayScreen.objects.create(name="TV2", tournament=t, token="shown-tv")
+    assert call(app, "GET", f"/live/{t.pk}/stream/").status == 403
+    assert call(app, "GET", f"/live/{t.pk}/stream/", query=b"token=other-tv").status == 403
+    assert call(app, "GET", f"/live/{t.pk}/stream/", query=b"token=no-such-screen").status == 403
+    assert call(app, "GET", f"/live/{t.pk + 1000}/stream/", query=b"token=shown-tv").status == 403
 
 
 def test_lifespan_is_answered(app):

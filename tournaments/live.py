@@ -3,7 +3,6 @@
 Staff (session) or a display screen (its read-only token) may read a tournament's state.
 """
 
-import asyncio
 import json
 import time
 
@@ -18,8 +17,6 @@ from tdmanager.roles import CASHIER, DIRECTOR, DISPLAY, FLOOR, has_role
 from . import signals
 from .models import DisplayScreen, Tournament
 from .snapshot import build_snapshot
-
-HEARTBEAT_SECONDS = 15
 
 
 def _screen_for(token: str | None):
@@ -48,15 +45,17 @@ def live_time(request):
     return JsonResponse({"server_time": timezone.now().isoformat(), "epoch_ms": time.time() * 1000})
 
 
-async def live_stream(request, pk: int):
-    """SSE: the snapshot now, then a new one after every change; a comment every 15 s."""
-    user = await request.auser()
-    allowed = await sync_to_async(_allowed)(user, request.GET.get("token"), pk)
-    if not allowed:
+def live_stream(request, pk: int):
+    """SSE: the snapshot now, then a new one after every change; a comment every 15 s.
+
+    A sync view: the access check reads on the request's own thread and connection (a web pool
+    thread's kept one: issue #15, 500 screens reconnecting at once), and the stream itself is
+    sent from the event loop (``stream_response``)."""
+    if not _allowed(request.user, request.GET.get("token"), pk):
         return HttpResponseForbidden()
-    if not await Tournament.objects.filter(pk=pk).aexists():
+    if not Tournament.objects.filter(pk=pk).exists():
         raise Http404
-    return await state_stream(request, pk)
+    return stream_response(request, pk)
 
 
 def _frame(state) -> str:
@@ -68,24 +67,49 @@ def _snapshot_text(tournament_id: int) -> str:
     return json.dumps(build_snapshot(tournament_id), default=str)
 
 
+def streams_async(request) -> bool:
+    """True when the server sends an async response's stream as it comes: ASGI (Django's
+    handler), or the web app's pool (``tdmanager.asgi`` marks its WSGI requests); not a plain
+    WSGI server (the test live server), which cannot stream an async iterator."""
+    return "wsgi.version" not in request.META or bool(request.META.get("tdmanager.async_streaming"))
+
+
+def _sent_once(state) -> HttpResponse:
+    """Under a plain WSGI server: the state once, and the browser asked to reconnect (to poll)."""
+    response = HttpResponse("retry: 3000\n" + _frame(state), content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
 async def state_stream(request, tournament_id: int, changed=None):
+    """``stream_response`` for an ``async def`` view (a player's phone): the same stream; under
+    a plain WSGI server the state once, built in a thread."""
+    if not streams_async(request):
+        text = await sync_to_async(_snapshot_text)(tournament_id)
+        return _sent_once(text if changed is None else await sync_to_async(changed)(text))
+    return _streaming(tournament_id, changed)
+
+
+def stream_response(request, tournament_id: int, changed=None):
     """The one live-state stream (Server-Sent Events) of the lobby screens and a player's phone.
 
     First the hub's latest built snapshot of the tournament (``realtime.Hub.current``: built
     once for every client connecting or reconnecting, never once per client), then the hub's
     text after every change, sent as it is; or, with ``changed``, ``changed(text)`` (sync, run
     in the hub's client threads) gives the state to send, e.g. a phone's view of one entry
-    (None ends the stream). A comment every ``HEARTBEAT_SECONDS``. Under a WSGI server (the
-    test live server, a plain WSGI deployment), which cannot stream an async iterator, the
-    state is sent once and the browser asked to reconnect, i.e. to poll.
+    (None ends the stream). A comment at the hub's heartbeat (``realtime.Hub.heartbeat``, 15 s).
+    The response's content is an async iterator, sent from the event loop: a sync view returns
+    it from its thread, which is free again once it has. Under a plain WSGI server (the test
+    live server), which cannot stream an async iterator, the state is sent once and the browser
+    asked to reconnect, i.e. to poll.
     """
-    if "wsgi.version" in request.META:
-        text = await sync_to_async(_snapshot_text)(tournament_id)
-        state = text if changed is None else await sync_to_async(changed)(text)
-        response = HttpResponse("retry: 3000\n" + _frame(state), content_type="text/event-stream")
-        response["Cache-Control"] = "no-cache"
-        return response
+    if not streams_async(request):
+        text = _snapshot_text(tournament_id)
+        return _sent_once(text if changed is None else changed(text))
+    return _streaming(tournament_id, changed)
 
+
+def _streaming(tournament_id: int, changed=None) -> StreamingHttpResponse:
     hub = realtime.hub
 
     async def render(text):
@@ -107,9 +131,8 @@ async def state_stream(request, tournament_id: int, changed=None):
             yield "retry: 2000\n"
             yield frame
             while True:
-                try:
-                    text = await asyncio.wait_for(queue.get(), timeout=HEARTBEAT_SECONDS)
-                except TimeoutError:
+                text = await queue.get()
+                if text is realtime.KEEPALIVE:  # the hub's heartbeat: no timer per screen and frame
                     yield f": keep-alive {time.time():.0f}\n\n"
                     continue
                 if text is sent:
