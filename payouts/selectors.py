@@ -25,6 +25,24 @@ from . import pool as pool_engine
 from . import satellite as satellite_engine
 from .structure import payout_structure
 
+_STRUCTURES: dict[tuple, tuple] = {}  # payout_structure's answers by their arguments (as text)
+_STRUCTURES_KEPT = 64
+
+
+def payout_amounts(entries, total, buy_in, **kwargs) -> list[Decimal]:
+    """``payout_structure``'s amounts, computed once per arguments: it is pure, and the lobby's
+    snapshot asks again after every bust with the same field and pool (10 ms at 10,000 entries).
+    Keyed by the arguments' text, so equal Decimals of another exponent are not mixed; its
+    ``ValueError`` is raised every time (not kept)."""
+    key = (entries, str(total), str(buy_in), *sorted((k, str(v)) for k, v in kwargs.items()))
+    amounts = _STRUCTURES.get(key)
+    if amounts is None:
+        amounts = tuple(payout_structure(entries, total, buy_in, **kwargs))
+        if len(_STRUCTURES) >= _STRUCTURES_KEPT:
+            _STRUCTURES.clear()  # (threads share it: no iteration that another could disturb)
+        _STRUCTURES[key] = amounts
+    return list(amounts)
+
 PERCENT_PAID = {"MAIN": Decimal("15"), "SIDE": Decimal("10")}
 
 
@@ -223,8 +241,8 @@ def proposed_prizes(t, *, link=_UNREAD, total=None) -> list[dict]:
     rules = HouseRules.of(t)
     for unit in (rules.payout_rounding, CENT):
         try:
-            amounts = payout_structure(entries, total, t.buy_in, percent_paid=percent,
-                                       min_cash_multiple=rules.min_cash_multiple, rounding=unit)
+            amounts = payout_amounts(entries, total, t.buy_in, percent_paid=percent,
+                                     min_cash_multiple=rules.min_cash_multiple, rounding=unit)
             break
         except ValueError:
             continue
