@@ -32,6 +32,12 @@ the same workload but one display (phase 1): delay from an action to each displa
 the skew of the displayed clock between displays (baseline: the one display's error against
 the server's clock), the cashier's p95, and after all displays drop at once, the time until
 every one is back on the newest state, with how many snapshot builds served them.
+
+It also prints the CPU each phase cost the web process and this one (the displays, the floor,
+the desks; from /proc and ``time.process_time``) beside the wall time, so a figure taken on a
+busy machine can be told apart from a slow server: the 500 displays cost this process about 3 %
+of a core in the load phase (issue #15, round 7), the client is not what the cores are short
+of. ``--py-spy DIR`` records the web process meanwhile (py-spy ``--nonblocking``, 50 Hz).
 """
 
 import argparse
@@ -39,6 +45,8 @@ import asyncio
 import os
 import random
 import re
+import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -410,7 +418,43 @@ class Event:
 # --- one phase --------------------------------------------------------------------------
 
 
-async def phase(event, port, n_displays, seconds, bust_rate, actions, sales_rate):
+def cpu_of(pid):
+    """Seconds of CPU (user + system) the process ``pid`` has used so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Cpu:
+    """CPU seconds used by the web process and by this one (the displays, the floor, the desks)
+    between ``start()`` and ``stop()``, beside the wall time; with ``spy`` (a folder), py-spy
+    records the web process meanwhile (``--nonblocking``, 50 samples a second) into
+    ``<spy>/<name>.txt`` (collapsed stacks)."""
+
+    spy = None
+
+    def __init__(self, web_pid):
+        self.web_pid = web_pid
+        self.recorder = None
+
+    def start(self, name=""):
+        if self.spy and name:
+            self.recorder = subprocess.Popen(
+                [shutil.which("py-spy", path=f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}") or "py-spy", "record", "--nonblocking", "-r", "50", "-f", "raw", "-p", str(self.web_pid), "-o", f"{self.spy}/{name}.txt"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            )
+        self.t0, self.web0, self.me0 = time.perf_counter(), cpu_of(self.web_pid), time.process_time()
+
+    def stop(self):
+        used = {"wall": time.perf_counter() - self.t0, "web": cpu_of(self.web_pid) - self.web0, "bench": time.process_time() - self.me0}
+        if self.recorder is not None:
+            self.recorder.send_signal(signal.SIGINT)
+            self.recorder.wait(30)
+            self.recorder = None
+        return used
+
+
+async def phase(event, port, n_displays, seconds, bust_rate, actions, sales_rate, web_pid):
+    cpu = Cpu(web_pid)
     displays = [Display(port, event.t.pk, event.token) for _ in range(n_displays)]
     # Real displays are separate machines; here they share one event loop, so ping in small
     # batches to keep this process's own scheduling out of the round-trip measurements.
@@ -418,9 +462,11 @@ async def phase(event, port, n_displays, seconds, bust_rate, actions, sales_rate
         await asyncio.gather(*(d.measure_offset() for d in displays[i : i + 5]))
     await connect_all(displays)
     first_seq = await asyncio.to_thread(event.newest_seq)
+    cpu.start(f"load-{n_displays}")
     threads, sales, sale_errors = event.sell(seconds, sales_rate)
     acted = await event.play(seconds, bust_rate, actions)
     await asyncio.to_thread(lambda: [th.join() for th in threads])
+    load_cpu = cpu.stop()
     final = await asyncio.to_thread(event.newest_seq)
     converged = await wait_all_on(displays, final)
     on_final = sum(1 for d in displays if d.first_at_or_after(final) is not None)
@@ -449,10 +495,12 @@ async def phase(event, port, n_displays, seconds, bust_rate, actions, sales_rate
     newest = await asyncio.to_thread(event.newest_seq)
     for d in displays:
         d.received = []
+    cpu.start(f"back-{n_displays}")
     t_back = time.perf_counter()
     for d in displays:
         d.connect()
     back = await wait_all_on(displays, newest, t_back, timeout=30)
+    back_cpu = cpu.stop()
     back_s = max((d.first_at_or_after(newest, t_back) or float("inf")) - t_back for d in displays)
     back_builds = len({d.received[0][2] for d in displays if d.received})
     for d in displays:
@@ -475,6 +523,8 @@ async def phase(event, port, n_displays, seconds, bust_rate, actions, sales_rate
         "back": back,
         "back_s": back_s,
         "back_builds": back_builds,
+        "load_cpu": load_cpu,
+        "back_cpu": back_cpu,
     }
 
 
@@ -503,6 +553,7 @@ def main():
         "round 6: a second process writing the same database, competing with the displays' event loop)",
     )
     ap.add_argument("--port", type=int, default=8798)
+    ap.add_argument("--py-spy", metavar="DIR", help="record the web process with py-spy during the load phases and the reconnections (DIR/load-N.txt, DIR/back-N.txt)")
     args = ap.parse_args()
     players = args.players or (1000 if args.quick else 10_000)
     clients = args.clients or (100 if args.quick else 500)
@@ -510,6 +561,7 @@ def main():
     base_seconds = args.baseline_seconds or (6.0 if args.quick else 15.0)
     actions = args.actions if not args.quick else min(args.actions, 4)
 
+    Cpu.spy = args.py_spy
     setup_django()
     from django.conf import settings
     from django.db import connection
@@ -551,8 +603,8 @@ def main():
                 break
             except httpx.TransportError:
                 time.sleep(0.1)
-        b = asyncio.run(phase(event, args.port, 1, base_seconds, args.bust_rate, max(2, actions // 3), args.sales_rate))
-        r = asyncio.run(phase(event, args.port, clients, seconds, args.bust_rate, actions, args.sales_rate))
+        b = asyncio.run(phase(event, args.port, 1, base_seconds, args.bust_rate, max(2, actions // 3), args.sales_rate, web.pid))
+        r = asyncio.run(phase(event, args.port, clients, seconds, args.bust_rate, actions, args.sales_rate, web.pid))
     finally:
         web.terminate()
         web.wait(10)
@@ -584,6 +636,14 @@ def main():
         f"missed deliveries {r['missing']}; builds seen {r['builds']} for {r['changes']} logged changes; "
         f"floor confirmations refused and tried again: {len(event.refused)}"
     )
+    for label, key in (("CPU during the load phase", "load_cpu"), ("CPU from the drop until all back", "back_cpu")):
+        for x, name in ((r, f"{clients} displays"), (b, "baseline")):
+            c = x[key]
+            print(
+                f"{label + ' (' + name + ')':60} web {c['web']:6.2f} s, benchmark {c['bench']:6.2f} s in {c['wall']:6.2f} s wall "
+                f"({c['web'] / c['wall']:.0%} and {c['bench'] / c['wall']:.0%} of one core)"
+            )
+    print(f"load average: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
     if r["sale_errors"] or b["sale_errors"]:
         print("first sale error:", (r["sale_errors"] or b["sale_errors"])[0])
 
