@@ -91,6 +91,13 @@ class Compiled:
     def rows(self, *args, using: str | None = None) -> list:
         """Every row, as model instances (or tuples for ``values_list``)."""
         connection = connections[using or router.db_for_read(self.model)]
+        plan, params = self._statement(connection, args)
+        with connection.cursor() as cursor:
+            cursor.execute(plan.sql, params)
+            found = cursor.fetchall()
+        return self._made(plan, found, connection)
+
+    def _statement(self, connection, args) -> tuple[_Plan, list]:
         plan = self._plan(connection)
         if plan.for_update and connection.get_autocommit():  # as the ORM refuses it each time
             raise TransactionManagementError("select_for_update cannot be used outside of a transaction.")
@@ -99,9 +106,10 @@ class Compiled:
             value = _prepared(connection, kind, value)
             for at in ats:
                 params[at] = value
-        with connection.cursor() as cursor:
-            cursor.execute(plan.sql, params)
-            found = cursor.fetchall()
+        return plan, params
+
+    @staticmethod
+    def _made(plan: _Plan, found, connection) -> list:
         out = []
         for row in found:
             if plan.converters:
@@ -117,6 +125,27 @@ class Compiled:
         if len(rows) > 1:
             raise self.model.MultipleObjectsReturned(f"get() returned more than one {self.model._meta.object_name}")
         return rows[0]
+
+
+def rows_together(*calls: tuple[Compiled, tuple], using: str | None = None) -> list[list]:
+    """``[query.rows(*args) for query, args in calls]`` in one round trip on PostgreSQL: one query
+    string of several statements, which psycopg's client-side binding (Django's, unless the
+    database's ``server_side_binding`` option is on) sends as one simple-protocol query. Each
+    statement still runs with a snapshot of its own, taken when it starts, so a read after a
+    ``select_for_update`` sees what that lock waited for, as when they are sent one by one;
+    the first that fails ends the others. Elsewhere: one by one."""
+    connection = connections[using or router.db_for_read(calls[0][0].model)]
+    if connection.vendor != "postgresql" or connection.settings_dict.get("OPTIONS", {}).get("server_side_binding"):
+        return [query.rows(*args, using=connection.alias) for query, args in calls]
+    statements = [(query, *query._statement(connection, args)) for query, args in calls]
+    out = []
+    with connection.cursor() as cursor:
+        cursor.execute("; ".join(plan.sql for _q, plan, _p in statements), [p for _q, _plan, params in statements for p in params])
+        for i, (query, plan, _params) in enumerate(statements):
+            if i and not cursor.nextset():
+                raise RuntimeError("rows_together: fewer results than statements")
+            out.append(query._made(plan, cursor.fetchall(), connection))
+    return out
 
 
 class Inserts:

@@ -28,7 +28,7 @@ from ..house import HouseRules
 from ..models import Alternate, Entry, ExchangeRate, LedgerRow, Person, Tournament, TournamentEvent
 from ..signals import announce
 from .events import Actor, log_event
-from .ledger import late_stack, lock_tournament, new_entry, write_row
+from .ledger import late_stack, lock_tournament, lock_tournament_and_read, new_entry, sell_new_entry, write_row
 
 LIVE = (Entry.RESERVED, Entry.ACTIVE)
 SALE_KINDS = (LedgerRow.BUY_IN, LedgerRow.RE_ENTRY, LedgerRow.REBUY, LedgerRow.ADD_ON)
@@ -242,10 +242,12 @@ _ENTRIES_AND_LAST = Compiled(lambda tid, pid: Entry.objects.filter(tournament_id
     Q(person_id=pid) | Q(number=Subquery(Entry.objects.filter(tournament_id=tid).order_by("-number").values("number")[:1]))), Entry, nargs=2)
 
 
-def _entries_and_last(t: Tournament, person: Person) -> tuple[list[Entry], int]:
+def _entries_and_last(t: Tournament, person: Person, rows: list[Entry] | None = None) -> tuple[list[Entry], int]:
     """``list(t.entries.filter(person=person))`` (in entry order, each with ``t`` as its
-    tournament) and the tournament's last entry number (0 before its first), in one read."""
-    rows = _ENTRIES_AND_LAST.rows(t.pk, person.pk)
+    tournament) and the tournament's last entry number (0 before its first), in one read
+    (``rows``: what ``_ENTRIES_AND_LAST`` read already)."""
+    if rows is None:
+        rows = _ENTRIES_AND_LAST.rows(t.pk, person.pk)
     mine = [e for e in rows if e.person_id == person.pk]
     for e in mine:
         e.tournament = t
@@ -263,13 +265,14 @@ def register(tournament, person, *, method: str, actor: Actor, now=None, offer: 
     now = now or timezone.now()
     check_method(method)
     person = _PERSON.get(int(getattr(person, "pk", person)))  # before the lock: the tournament's lock does not guard the person's row
-    t = lock_tournament(tournament)
+    # The lock, and the person's entries with the last entry number read under it (one round trip).
+    t, rows = lock_tournament_and_read(tournament, _ENTRIES_AND_LAST, int(getattr(tournament, "pk", tournament)), person.pk)
     check_open_for_sales(t)
     check_not_banned(person)
     check_late_registration(t, now)
     check_late_arrival(t, person, now)
     tender = tender_for(t, tender_currency, method, now)
-    mine, last = _entries_and_last(t, person)  # one read (under the lock) answers every question below
+    mine, last = _entries_and_last(t, person, rows)  # one read (under the lock) answers every question below
     reserved = next((e for e in mine if e.status == Entry.RESERVED), None)
     if reserved:
         return _pay_reservation(t, reserved, method=method, actor=actor, now=now, offer=offer, jackpot=jackpot, tender=tender)
@@ -289,9 +292,8 @@ def _sellnew_entry(t, person, kind, action, *, method, actor, now, offer: Offer 
     check_cash_limit(t, buy_in + fee + jackpot_fee, method, tender)
     # TDA 8-A: re-entries are sold full stacks; late registrants per the house setting.
     chips = offer.chips if offer else (t.starting_stack if kind == LedgerRow.RE_ENTRY else late_stack(t))
-    entry = new_entry(t, person, status=Entry.ACTIVE, pre_registered=False, now=now, chips=chips, previous=previous, number=number)
-    row = write_row(t, kind=kind, entry=entry, person=person, prize=buy_in, fee=fee, chips=entry.chips, method=method,
-                     actor=actor, note=offer.note if offer else "", jackpot=jackpot_fee, tender=tender)
+    entry, row = sell_new_entry(t, person, now=now, chips=chips, previous=previous, number=number, kind=kind, prize=buy_in, fee=fee,
+                                method=method, actor=actor, note=offer.note if offer else "", jackpot=jackpot_fee, tender=tender)
     _after_sale(t, entry, actor, action, row)
     return Sale(entry, row)
 

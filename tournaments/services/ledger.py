@@ -8,7 +8,7 @@ writes a ``LedgerRow`` another way. All of them run inside the caller's transact
 
 from django.db import connection
 
-from tdmanager.compiled import Compiled, Inserts
+from tdmanager.compiled import Compiled, Inserts, rows_together
 from tdmanager.money import ZERO
 
 from .. import signals
@@ -47,17 +47,33 @@ def lock_tournament(tournament_or_id) -> Tournament:
     return _LOCK.get(int(getattr(tournament_or_id, "pk", tournament_or_id)))
 
 
+def lock_tournament_and_read(tournament_or_id, read: Compiled, *args) -> tuple[Tournament, list]:
+    """``lock_tournament``, then ``read.rows(*args)`` (a read that sees what the lock waited for),
+    in one round trip on PostgreSQL (``tdmanager.compiled.rows_together``)."""
+    locked, rows = rows_together((_LOCK, (int(getattr(tournament_or_id, "pk", tournament_or_id)),)), (read, args))
+    if not locked:
+        raise Tournament.DoesNotExist("Tournament matching query does not exist.")
+    return locked[0], rows
+
+
 def new_entry(t: Tournament, person: Person, *, status: str, pre_registered: bool, now, chips: int | None = None,
               previous: int | None = None, number: int | None = None) -> Entry:
     """A new entry numbered after the last; ``previous``: the person's entries in ``t`` not
     cancelled, when the caller has counted them already; ``number``: the last entry's number
     plus one, when the caller has read it already (under the tournament's lock)."""
+    entry = _entry(t, person, status=status, pre_registered=pre_registered, now=now, chips=chips, previous=previous, number=number)
+    _NEW_ENTRY.insert([entry])
+    return entry
+
+
+def _entry(t, person, *, status, pre_registered, now, chips, previous, number) -> Entry:
+    """``new_entry``'s row, not written."""
     if number is None:
         last = _LAST_NUMBER.rows(t.pk)
         number = (last[0][0] if last else 0) + 1
     if previous is None:
         previous = t.entries.filter(person=person).exclude(status=Entry.CANCELLED).count()
-    entry = Entry(
+    return Entry(
         **({} if chips is None else {"chips": chips}),
         tournament=t,
         person=person,
@@ -68,8 +84,6 @@ def new_entry(t: Tournament, person: Person, *, status: str, pre_registered: boo
         is_late=t.status == Tournament.RUNNING,
         created_at=now,
     )
-    _NEW_ENTRY.insert([entry])
-    return entry
 
 
 def write_row(t, *, kind, entry, person, prize, fee, chips, method, actor, side=ZERO, jackpot=ZERO, reason="", reference="", payee="",
@@ -78,12 +92,22 @@ def write_row(t, *, kind, entry, person, prize, fee, chips, method, actor, side=
     was paid in a foreign currency (REG-06): the row keeps the currency, the amount tendered for
     its total and the rate; its amounts stay in the tournament's currency. ``owed`` (REG-09): an
     amount owed, not received (a RECEIVABLE row, its SETTLEMENT pointing at it by ``settles``)."""
+    row = _row(t, kind=kind, entry=entry, person=person, prize=prize, fee=fee, chips=chips, method=method, actor=actor, side=side,
+               jackpot=jackpot, reason=reason, reference=reference, payee=payee, reverses=reverses, note=note, tender=tender, owed=owed,
+               settles=settles, receipt_number=next_number("receipt"))
+    _NEW_ROW.insert([row])
+    return row
+
+
+def _row(t, *, kind, entry, person, prize, fee, chips, method, actor, receipt_number, side=ZERO, jackpot=ZERO, reason="", reference="",
+         payee="", reverses=None, note="", tender=None, owed=ZERO, settles=None) -> LedgerRow:
+    """``write_row``'s row, not written."""
     foreign = {}
     if tender is not None:
         total = prize + fee + side + jackpot
         foreign = {"tender_currency": tender.currency, "exchange_rate": tender.rate,
                    "tender_amount": tender.due(total) if total >= 0 else -tender.due(-total)}
-    row = LedgerRow(
+    return LedgerRow(
         **foreign,
         tournament=t,
         entry=entry,
@@ -99,14 +123,50 @@ def write_row(t, *, kind, entry, person, prize, fee, chips, method, actor, side=
         reference=reference,
         payee=payee,
         cashier=actor.user,
-        receipt_number=next_number("receipt"),
+        receipt_number=receipt_number,
         reverses=reverses,
         reason=reason,
         note=note,
         owed_amount=owed,
         settles=settles,
     )
-    _NEW_ROW.insert([row])
+
+
+def sell_new_entry(t: Tournament, person: Person, *, now, chips: int, previous: int | None = None, number: int | None = None,
+                   **row) -> tuple[Entry, LedgerRow]:
+    """``new_entry`` (playing, not pre-registered) and the ``write_row`` that sells it (``row``:
+    its other arguments). On PostgreSQL in one statement: the receipt counter, the entry and the
+    row, three round trips in one inside the sale's lock (every sale at the desk waits on it)."""
+    entry = _entry(t, person, status=Entry.ACTIVE, pre_registered=False, now=now, chips=chips, previous=previous, number=number)
+    if connection.vendor == "postgresql":
+        written = _written_together(entry, _row(t, entry=entry, person=person, chips=entry.chips, receipt_number=0, **row))
+        if written is not None:
+            return entry, written
+    _NEW_ENTRY.insert([entry])
+    return entry, write_row(t, entry=entry, person=person, chips=entry.chips, **row)
+
+
+def _written_together(entry: Entry, row: LedgerRow) -> LedgerRow | None:
+    """The entry and its row written by one statement: the receipt counter counted up (an upsert,
+    as ``next_number`` creates a counter it does not find), the entry's and the row's INSERTs as
+    ``Inserts`` compiles them, the row's entry and receipt number taken from the other two parts.
+    None, writing nothing, where ``Inserts`` would not send one statement."""
+    qn = connection.ops.quote_name
+    entry_id, value = qn(Entry._meta.pk.column), qn("value")
+    insert_entry = _NEW_ENTRY.statement([entry])
+    insert_row = _NEW_ROW.statement([row], refs={"entry": f"(SELECT {entry_id} FROM e)", "receipt_number": f"(SELECT {value} FROM n)"})
+    if insert_entry is None or insert_row is None:
+        return None
+    counters = qn(Sequence._meta.db_table)
+    sql = (f"WITH n AS (INSERT INTO {counters} ({qn('name')}, {value}) VALUES (%s, 1) ON CONFLICT ({qn('name')}) "
+           f"DO UPDATE SET {value} = {counters}.{value} + 1 RETURNING {value}), e AS ({insert_entry[0]}), r AS ({insert_row[0]}) "
+           f"SELECT (SELECT {entry_id} FROM e), (SELECT {qn(LedgerRow._meta.pk.column)} FROM r), (SELECT {value} FROM n)")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, ["receipt", *insert_entry[1], *insert_row[1]])
+        entry_pk, row_pk, number = cursor.fetchone()
+    _NEW_ENTRY.keys_returned([entry], [entry_pk], connection.alias)
+    row.entry, row.receipt_number = entry, number  # the entry's key, now set
+    _NEW_ROW.keys_returned([row], [row_pk], connection.alias)
     return row
 
 
