@@ -22,6 +22,7 @@ from .room import lock
 # after another, and building the query cost more than running it).
 _SLIP_LOCKED = Compiled(lambda pk, tid: PendingMove.objects.select_for_update().filter(pk=pk, tournament_id=tid).order_by(), PendingMove, nargs=2)
 _DONE = Updates(PendingMove, ["status", "done_at", "done_by"])  # mv.save(update_fields=[...]), compiled once
+_DONE_MOVED = Updates(PendingMove, ["status", "done_at", "done_by", "applied", "done_event"])
 
 
 @service
@@ -60,7 +61,7 @@ def confirm_move(tournament, move, *, actor, now=None):
                  from_table=mv.from_table, from_seat=mv.from_seat, to_table=mv.to_table, to_seat=mv.to_seat,
                  reason=mv.reason_data or mv.reason)
     mv.done_event = out.event
-    mv.save(update_fields=["status", "done_at", "done_by", "applied", "done_event"])
+    _DONE_MOVED.save(mv)
     out.move = mv
     return out
 

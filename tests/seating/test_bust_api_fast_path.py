@@ -128,6 +128,11 @@ def test_the_slips_built_without_model_init_are_the_orms(api, started, floor_use
     assert not done._state.adding and done._state.db == "default" and done.entry.person._state.db == "default"
     assert done.entry.get_deferred_fields() and done.entry.status == Entry.objects.get(pk=done.entry_id).status
     assert done.entry.person == orm[first["id"]].entry.person and done == orm[first["id"]]
+    # made without Model.__init__: sound while no receiver listens for its signals
+    from django.db.models.signals import post_init, pre_init
+
+    for model in (PendingMove, seating_api._ENTRY_MODEL, seating_api._PERSON_MODEL, seating_api._USER_MODEL):
+        assert not pre_init.has_listeners(model) and not post_init.has_listeners(model)
 
 
 def test_a_bust_and_a_confirm_ask_the_database_a_known_number_of_questions(api, started, floor_user, django_assert_max_num_queries):
