@@ -25,7 +25,7 @@ from tdmanager import compiled
 from tdmanager.errors import DomainError
 from tournaments.actions import Action
 from tournaments.house import HouseRules
-from tournaments.models import Entry
+from tournaments.models import Entry, TournamentEvent
 from tournaments.services.events import log_event, log_events
 
 from .. import engine
@@ -208,12 +208,12 @@ def settle(t, room: Room, actor, action: str, *, cause=None, replan: bool = True
         if replan:
             _propose(t, room, h, actor, cause, out, now, apart)
         if opened:
-            room.flush()
+            room.flush(TournamentEvent)
             _open_manual_breaks(t, actor, opened, now)
         if apart:
             unmet += _unmet_proposals(room, apart, out.proposed)
         if unmet:
-            room.flush()
+            room.flush(TournamentEvent)
             log_event(t, Action.SEATING_KEEP_APART_UNMET, actor, pairs=unmet, cause=out.event.pk)
     out.halted = [n for n in halted if not room.info[n].halt_waived]
     out.tables = room.table_list()
@@ -280,7 +280,6 @@ def _propose(t, room: Room, h: House, actor, cause, out: Outcome, now, apart=())
     new = [m for key, m in wanted.items() if key not in have]
     if not stale and not new:
         return
-    room.flush()  # the change's event before this one, and its key for the slips' cause
     if stale:
         PendingMove.objects.filter(pk__in=stale).update(status=PendingMove.SUPERSEDED)
         for pk in stale:
@@ -289,12 +288,16 @@ def _propose(t, room: Room, h: House, actor, cause, out: Outcome, now, apart=())
     ev = None
     if new:
         names = _names([m.player for m in new])
-        ev = log_event(t, Action.SEATING_MOVES_PROPOSED, actor, moves=[_move_json(m, names) for m in new], superseded=stale)
+        # after the change's event (if still queued, both rows go in one INSERT, keys in order)
+        ev, = log_events(t, actor, [(Action.SEATING_MOVES_PROPOSED, {"moves": [_move_json(m, names) for m in new], "superseded": stale})],
+                         write=room.insert)
+        room.flush(TournamentEvent)  # the slips need the keys (their cause and event)
         rows = _slips(t, [(m, ev) for m in new], cause=cause, applied=False, now=now)
         for row in rows:
             room.proposals[row.pk] = Proposal(row.pk, row.entry_id, row.from_table, row.from_seat, row.to_table, row.to_seat)
         out.proposed += rows
     else:
+        room.flush(TournamentEvent)  # the change's event before this one
         log_event(t, Action.SEATING_MOVES_SUPERSEDED, actor, superseded=stale)
 
 

@@ -193,13 +193,19 @@ class Room:
         if rows:
             self.inserts.append(list(rows))
 
-    def flush(self):
+    def flush(self, model=None):
         """Insert the queued rows now (in the order queued, a statement each): their keys are
         needed before the service ends, or another row must come after them (the event log's
-        order is the order of its keys)."""
-        queued, self.inserts = self.inserts, []
-        for rows in queued:
-            compiled.insert(rows, batch_size=BATCH_SIZE)
+        order is the order of its keys). ``model``: only that model's rows (in one statement,
+        their keys in the order queued); rows pointing at them stay queued and take the keys."""
+        if model is None:
+            queued, self.inserts = self.inserts, []
+            for rows in queued:
+                compiled.insert(rows, batch_size=BATCH_SIZE)
+            return
+        rows = [row for queued in self.inserts if type(queued[0]) is model for row in queued]
+        self.inserts = [queued for queued in self.inserts if type(queued[0]) is not model]
+        compiled.insert(rows, batch_size=BATCH_SIZE)
 
     # --- writing -------------------------------------------------------------------------
 
