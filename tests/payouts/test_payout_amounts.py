@@ -46,3 +46,21 @@ def test_a_pool_too_small_is_refused_every_time():
         with pytest.raises(ValueError):
             selectors.payout_amounts(100, Decimal("10"), Decimal("100"), rounding=Decimal("5"))
     assert not selectors._STRUCTURES
+
+
+def test_the_kept_ladder_is_the_ladder_of_the_prizes_asked_about():
+    selectors._LADDERS.clear()
+    cash = [{"place": i, "kind": "CASH", "amount": a, "description": "", "target": None}
+            for i, a in enumerate(payout_structure(2_000, Decimal("200000"), Decimal("100")), start=1)]
+    mixed = [*cash[:3], {"place": 3, "kind": "TICKET", "amount": Decimal("50"), "description": "Main event"},
+             {"place": 4, "kind": "ITEM", "amount": Decimal("0"), "description": "Trophy"}, *cash[3:]]
+    for prizes in (cash, mixed, cash[:9], []):
+        first = selectors.ladder(prizes)
+        assert first == selectors._ladder(prizes)
+        first[0:0] = [{"places": "changed by a caller"}] if first else []
+        if first:
+            first[1]["amount"] = "changed by a caller"
+        assert selectors.ladder(prizes) == selectors._ladder(prizes)  # each caller its own copy
+    changed = [dict(p) for p in cash]
+    changed[-1]["amount"] += 5
+    assert selectors.ladder(changed) == selectors._ladder(changed) != selectors._ladder(cash)
