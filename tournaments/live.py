@@ -25,11 +25,17 @@ def _screen_for(token: str | None):
     return DisplayScreen.objects.filter(token=token).first()
 
 
-def _allowed(user, token, tournament_id) -> bool:
+def _access(user, token, tournament_id):
+    """Who may read ``tournament_id``'s live state: True for staff (a login with a role), else
+    the display screen whose token shows it; None: nobody."""
     if user is not None and user.is_authenticated and has_role(user, DIRECTOR, FLOOR, CASHIER, DISPLAY):
         return True
     screen = _screen_for(token)
-    return screen is not None and screen.may_show(tournament_id)
+    return screen if screen is not None and screen.may_show(tournament_id) else None
+
+
+def _allowed(user, token, tournament_id) -> bool:
+    return _access(user, token, tournament_id) is not None
 
 
 def live_state(request, pk: int):
@@ -51,9 +57,12 @@ def live_stream(request, pk: int):
     A sync view: the access check reads on the request's own thread and connection (a web pool
     thread's kept one: issue #15, 500 screens reconnecting at once), and the stream itself is
     sent from the event loop (``stream_response``)."""
-    if not _allowed(request.user, request.GET.get("token"), pk):
+    who = _access(request.user, request.GET.get("token"), pk)
+    if who is None:
         return HttpResponseForbidden()
-    if not Tournament.objects.filter(pk=pk).exists():
+    # A screen of this very tournament needs no second query: its key is cleared when the
+    # tournament is deleted (SET_NULL), so the tournament it names exists.
+    if getattr(who, "tournament_id", None) != pk and not Tournament.objects.filter(pk=pk).exists():
         raise Http404
     return stream_response(request, pk)
 

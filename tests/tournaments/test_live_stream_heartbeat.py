@@ -76,3 +76,44 @@ def test_a_full_queue_is_not_handed_a_keep_alive(hub):
     held, later = asyncio.run(run())
     assert held == [f"state {i}" for i in range(32)]  # no state pushed out
     assert later is realtime.KEEPALIVE  # read again: handed one
+
+
+def _stream_request(path):
+    from django.contrib.auth.models import AnonymousUser
+    from django.test import RequestFactory
+
+    request = RequestFactory().get(path, **{"tdmanager.async_streaming": True})  # as the web app's pool marks it
+    request.user = AnonymousUser()
+    return request
+
+
+@pytest.mark.django_db
+def test_a_screen_of_its_own_tournament_is_checked_with_one_query(make_tournament, django_assert_max_num_queries):
+    """500 screens reconnect at once: the screen's row is the one query; the tournament it names
+    exists (its key is cleared when the tournament is deleted)."""
+    from tournaments import live
+    from tournaments.models import DisplayScreen
+
+    t = make_tournament(name="Own")
+    DisplayScreen.objects.create(name="TV", tournament=t, token="own-tv")
+    with django_assert_max_num_queries(1):
+        response = live.live_stream(_stream_request(f"/live/{t.pk}/stream/?token=own-tv"), t.pk)
+    assert response.status_code == 200 and response.streaming
+
+
+@pytest.mark.django_db
+def test_a_screen_following_the_running_event_still_gets_a_404_for_an_unknown_tournament(make_tournament):
+    from django.http import Http404
+
+    from tournaments import live
+    from tournaments.models import DisplayScreen
+
+    t = make_tournament(name="Any")
+    DisplayScreen.objects.create(name="Follows", tournament=None, token="any-tv")
+    assert live.live_stream(_stream_request(f"/live/{t.pk}/stream/?token=any-tv"), t.pk).status_code == 200
+    with pytest.raises(Http404):
+        live.live_stream(_stream_request("/live/987654/stream/?token=any-tv"), 987654)
+    own = DisplayScreen.objects.create(name="Own", tournament=t, token="own-tv")
+    t.delete()
+    own.refresh_from_db()
+    assert own.tournament_id is None  # what the one-query check relies on
