@@ -127,6 +127,33 @@ class Compiled:
         return rows[0]
 
 
+class _RawPlan:
+    def __init__(self, sql):
+        self.sql = sql
+
+
+class Raw:
+    """A statement its caller compiles itself (``sql()`` gives the text for the default database,
+    made once there), taking its parameters as given, for ``rows_together`` beside ``Compiled``
+    queries; its rows are the fetched tuples, as the caller converts them."""
+
+    def __init__(self, sql, model):
+        self.sql, self.model = sql, model
+
+    def rows(self, *args, using: str | None = None) -> list:
+        connection = connections[using or router.db_for_read(self.model)]
+        with connection.cursor() as cursor:
+            cursor.execute(self.sql(), list(args))
+            return cursor.fetchall()
+
+    def _statement(self, connection, args) -> tuple[_RawPlan, list]:
+        return _RawPlan(self.sql()), list(args)
+
+    @staticmethod
+    def _made(plan, found, connection) -> list:
+        return list(found)
+
+
 def rows_together(*calls: tuple[Compiled, tuple], using: str | None = None) -> list[list]:
     """``[query.rows(*args) for query, args in calls]`` in one round trip on PostgreSQL: one query
     string of several statements, which psycopg's client-side binding (Django's, unless the
@@ -290,27 +317,38 @@ class Updates:
         self.fields = [model._meta.get_field(name) for name in names]
         self._sql: dict[str, str] = {}
 
-    def save(self, obj, using: str | None = None) -> None:
-        from django.db import DatabaseError
+    def statement(self, obj, using: str | None = None) -> tuple[str, list] | None:
+        """The UPDATE ``save`` would send for ``obj`` and its parameters, not sent: for a caller
+        that sends it with other statements' work (a PostgreSQL ``WITH`` part before it) to save
+        a round trip, and refuses as ``save`` does when it changes no row. None where ``save``
+        would leave the row to ``Model.save``: save it so instead."""
         from django.db.models.sql import UpdateQuery
 
         connection = connections[using or router.db_for_write(self.model)]
-        values = [(f, f.get_db_prep_save(f.pre_save(obj, False), connection)) for f in self.fields]
+        values = [f.get_db_prep_save(f.pre_save(obj, False), connection) for f in self.fields]
         sql = self._sql.get(connection.alias)
         if sql is None:
-            if any(v is None for _f, v in values):
-                obj.save(using=connection.alias, update_fields=[f.name for f in self.fields])
-                return
+            if any(v is None for v in values):
+                return None
             query = UpdateQuery(self.model)
             query.add_update_fields([(f, None, f.pre_save(obj, False)) for f in self.fields])
             query.add_filter("pk", obj.pk)
             sql, params = query.get_compiler(connection=connection).as_sql()
-            if sql.count("%s") != len(self.fields) + 1 or list(params) != [v for _f, v in values] + [obj.pk]:
-                obj.save(using=connection.alias, update_fields=[f.name for f in self.fields])
-                return
+            if sql.count("%s") != len(self.fields) + 1 or list(params) != values + [obj.pk]:
+                return None
             self._sql[connection.alias] = sql
+        return sql, values + [obj.pk]
+
+    def save(self, obj, using: str | None = None) -> None:
+        from django.db import DatabaseError
+
+        connection = connections[using or router.db_for_write(self.model)]
+        found = self.statement(obj, connection.alias)
+        if found is None:
+            obj.save(using=connection.alias, update_fields=[f.name for f in self.fields])
+            return
         with connection.cursor() as cursor:
-            cursor.execute(sql, [v for _f, v in values] + [obj.pk])
+            cursor.execute(*found)
             changed = cursor.rowcount
         if not changed:
             raise DatabaseError("Save with update_fields did not affect any rows.")

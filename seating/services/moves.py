@@ -10,13 +10,13 @@ from tdmanager.errors import ValidationFailed
 from tdmanager.transactions import service
 from tournaments.actions import Action
 from tournaments.models import Entry
-from tournaments.services.events import log_event
+from tournaments.services.events import log_event, log_events
 
 from .. import engine
 from ..models import PendingMove
 from .later import undo_first
 from .plan import Outcome, SeatingActionError, engine_errors, restore, settle
-from .room import lock
+from .room import lock, lock_and_read
 
 # The slip a confirm names, locked (compiled once: after every bust the floor confirms one slip
 # after another, and building the query cost more than running it).
@@ -34,15 +34,20 @@ def confirm_move(tournament, move, *, actor, now=None):
     when it was drawn: confirming records that the player has sat down.
     """
     now = now or timezone.now()
-    t, room = lock(tournament)
-    mv = _SLIP_LOCKED.get(int(getattr(move, "pk", move)), t.pk)
+    tid = int(getattr(tournament, "pk", tournament))
+    t, room, slips = lock_and_read(tid, _SLIP_LOCKED, (int(getattr(move, "pk", move)), tid))  # one round trip on PostgreSQL
+    if not slips:
+        raise PendingMove.DoesNotExist("PendingMove matching query does not exist.")
+    (mv,) = slips
     if mv.status != PendingMove.PROPOSED:
         raise SeatingActionError("not_proposed", _("This move is no longer open (%(status)s).") % {"status": mv.get_status_display()})
     mv.status, mv.done_at, mv.done_by = PendingMove.DONE, now, actor.user
     if mv.applied:
-        _DONE.save(mv)
-        event = log_event(t, Action.SEATING_MOVE_CONFIRMED, actor, move=mv.pk, entry=mv.entry_id, kind=mv.kind, from_table=mv.from_table,
-                          from_seat=mv.from_seat, to_table=mv.to_table, to_seat=mv.to_seat, applied_when_drawn=True)
+        # The event goes out with the slip's UPDATE (on PostgreSQL a WITH part of it: one round trip).
+        event, = log_events(t, actor, [(Action.SEATING_MOVE_CONFIRMED, dict(
+            move=mv.pk, entry=mv.entry_id, kind=mv.kind, from_table=mv.from_table, from_seat=mv.from_seat, to_table=mv.to_table,
+            to_seat=mv.to_seat, applied_when_drawn=True))], write=room.insert)
+        room.update(_DONE, mv)
         room.release()  # the seat map already showed it
         tables = room.table_list()
         halted = [n for n in engine.halted_tables(tables) if not room.info[n].halt_waived]

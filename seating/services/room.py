@@ -30,7 +30,7 @@ import secrets
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 
-from django.db import connection, models
+from django.db import DatabaseError, connection, models
 from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -267,19 +267,37 @@ class Room:
         now = self.out[0][2] if self.out else None
         params = [self.freed, now, entries, places, new, self.bust_seq, self.group_seq, int(self.seats_moved),
                   self.tournament_id, self.token]
+        return self._with_queued(WRITE_BACK, params)
+
+    def update(self, updates: compiled.Updates, obj) -> None:
+        """``updates.save(obj)`` (``tdmanager.compiled.Updates``) with the queued rows: on PostgreSQL
+        they are WITH parts of its statement, their keys returned by it (as ``done`` sends them);
+        elsewhere, or where ``Updates`` leaves the row to ``save``, they are inserted first. The
+        same refusal as ``save`` when it changes no row."""
+        found = updates.statement(obj) if connection.vendor == "postgresql" else None
+        if found is None:
+            self.flush()
+            updates.save(obj)
+        elif self._with_queued(*found) == 0:
+            raise DatabaseError("Save with update_fields did not affect any rows.")
+
+    def _with_queued(self, sql: str, params: list) -> int:
+        """PostgreSQL: ``sql`` (an UPDATE, perhaps with WITH parts of its own) sent with the queued
+        rows as WITH parts before it, their keys returned by it; returns the rows it changed."""
         parts, inserted = self._insert_parts()
         if not parts:
             with connection.cursor() as cursor:
-                cursor.execute(WRITE_BACK, params)
+                cursor.execute(sql, params)
                 return cursor.rowcount
         q = connection.ops.quote_name
-        sql = "WITH " + "".join(f"new{i} AS ({part_sql}), " for i, (part_sql, _p) in enumerate(parts))
-        sql += WRITE_BACK.removeprefix("WITH ") + " RETURNING " + ", ".join(
+        head = "WITH " + ", ".join(f"new{i} AS ({part_sql})" for i, (part_sql, _p) in enumerate(parts))
+        sql = (head + ", " + sql.removeprefix("WITH ") if sql.startswith("WITH ") else head + " " + sql) + " RETURNING " + ", ".join(
             f"(SELECT array_agg({q(inserts.model._meta.pk.column)} ORDER BY {q(inserts.model._meta.pk.column)}) FROM new{i})"
             for i, (inserts, _rows, _refs) in enumerate(inserted))
         with connection.cursor() as cursor:
             cursor.execute(sql, [p for _sql, part_params in parts for p in part_params] + params)
             row = cursor.fetchone()
+            changed = cursor.rowcount
         if row is None:
             return 0
         for (inserts, rows, refs), keys in zip(inserted, row, strict=True):
@@ -288,7 +306,7 @@ class Room:
                 for name in refs:
                     field = obj._meta.get_field(name)
                     setattr(obj, field.attname, getattr(obj, name).pk)
-        return 1
+        return changed
 
     def _insert_parts(self):
         """The queued rows as WITH parts of the write-back (their INSERT as Inserts compiles it,
@@ -528,7 +546,10 @@ def _lock_statement() -> tuple[str, tuple[int, ...]]:
     return found
 
 
-def _locked(pk: int) -> tuple[Tournament, StateView, ClockView | None] | None:
+_LOCK = compiled.Raw(lambda: _lock_statement()[0], Tournament)
+
+
+def _locked(pk: int, also=None) -> tuple[tuple[Tournament, StateView, ClockView | None] | None, list]:
     """The tournament row and its seating state, both locked, and the clock, in one statement.
 
     Tournament first, state second (the order of ``FOR UPDATE OF``, which PostgreSQL locks
@@ -539,13 +560,22 @@ def _locked(pk: int) -> tuple[Tournament, StateView, ClockView | None] | None:
 
     The tournament comes back with only ``TOURNAMENT_FIELDS`` loaded (the rest deferred, read
     if asked), as ``only()`` would give it.
+
+    ``also``: ``(query, args)``, a ``tdmanager.compiled.Compiled`` query sent after the lock in
+    the same round trip (``rows_together``: its own snapshot, taken once the lock is held).
+    Returns the three (None when the tournament has no state row yet) and ``also``'s rows.
     """
     sql, columns = _lock_statement()
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [pk])
-        row = cursor.fetchone()
+    if also is None:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [pk])
+            row = cursor.fetchone()
+        also_rows = []
+    else:
+        locked, also_rows = compiled.rows_together((_LOCK, (pk,)), also, using=connection.alias)
+        row = locked[0] if locked else None
     if row is None:
-        return None
+        return None, also_rows
     row = [row[i] for i in columns]
     n = len(TOURNAMENT_FIELDS)
     loaded = dict(zip(TOURNAMENT_FIELDS, row[:n]))
@@ -556,7 +586,7 @@ def _locked(pk: int) -> tuple[Tournament, StateView, ClockView | None] | None:
     state = StateView(token, bust_seq, group_seq, bool(constraints))
     clock_id, status, h4h = row[n + 4:]
     clock = ClockView(status, h4h or 0) if clock_id is not None else None
-    return t, state, clock
+    return (t, state, clock), also_rows
 
 
 _SETTINGS = Tournament._meta.get_field("settings")
@@ -575,10 +605,19 @@ def lock(tournament) -> tuple[Tournament, Room]:
     read again. A tournament seen here for the first time gets its state row (with the
     tournament row locked first, so two services cannot both create it).
     """
+    t, room, _rows = lock_and_read(tournament)
+    return t, room
+
+
+def lock_and_read(tournament, query=None, args=()) -> tuple[Tournament, Room, list]:
+    """``lock``, and the rows of ``query`` (a ``tdmanager.compiled.Compiled``) with ``args``,
+    read once the lock is held, in the lock's round trip on PostgreSQL (e.g. the slip a
+    confirm names, locked)."""
     if not connection.in_atomic_block:  # SQLite has no FOR UPDATE, so Django's own check never fires there
         raise TransactionManagementError("The seat map is locked only inside a transaction.")
     pk = int(getattr(tournament, "pk", tournament))
-    found = _locked(pk)
+    also = (query, tuple(args)) if query is not None else None
+    found, rows = _locked(pk, also)
     if found is None:
         if not Tournament.objects.select_for_update().filter(pk=pk).exists():
             raise Tournament.DoesNotExist(f"tournament {pk} does not exist")
@@ -586,7 +625,7 @@ def lock(tournament) -> tuple[Tournament, Room]:
         SeatingState.objects.get_or_create(tournament_id=pk, defaults={
             "constraints": KeepApart.objects.filter(models.Q(tournament_id=pk) | models.Q(tournament__isnull=True)).exists()
             or SeatReservation.objects.filter(tournament_id=pk).exists()})
-        found = _locked(pk)
+        found, rows = _locked(pk, also)  # read again with the lock held
     t, state, clock = found
     t._seating_clock = clock
     room = _cache.pop(pk, None)
@@ -596,7 +635,7 @@ def lock(tournament) -> tuple[Tournament, Room]:
     room.constraints = state.constraints  # no pair and no seat given by hand: nothing to read (SEAT-07)
     room._reset_changes()
     room._reset_write_back()
-    return t, room
+    return t, room, rows
 
 
 def clock_of(t: Tournament) -> ClockView | None:
