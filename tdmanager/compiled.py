@@ -317,27 +317,41 @@ class Updates:
         self.fields = [model._meta.get_field(name) for name in names]
         self._sql: dict[str, str] = {}
 
-    def statement(self, obj, using: str | None = None) -> tuple[str, list] | None:
+    def statement(self, obj, using: str | None = None, refs: dict[str, str] | None = None) -> tuple[str, list] | None:
         """The UPDATE ``save`` would send for ``obj`` and its parameters, not sent: for a caller
         that sends it with other statements' work (a PostgreSQL ``WITH`` part before it) to save
         a round trip, and refuses as ``save`` does when it changes no row. None where ``save``
-        would leave the row to ``Model.save``: save it so instead."""
+        would leave the row to ``Model.save``: save it so instead. ``refs``: a foreign key's field
+        name → an SQL expression giving its value (as ``Inserts.statement``'s)."""
         from django.db.models.sql import UpdateQuery
 
         connection = connections[using or router.db_for_write(self.model)]
-        values = [f.get_db_prep_save(f.pre_save(obj, False), connection) for f in self.fields]
+        refs = refs or {}
+        values = [None if f.name in refs else f.get_db_prep_save(f.pre_save(obj, False), connection) for f in self.fields]
         sql = self._sql.get(connection.alias)
         if sql is None:
-            if any(v is None for v in values):
+            stand = [PLACEHOLDERS[0] if f.name in refs else v for f, v in zip(self.fields, values, strict=True)]
+            if any(v is None for v in stand):
                 return None
             query = UpdateQuery(self.model)
-            query.add_update_fields([(f, None, f.pre_save(obj, False)) for f in self.fields])
+            query.add_update_fields([(f, None, PLACEHOLDERS[0] if f.name in refs else f.pre_save(obj, False)) for f in self.fields])
             query.add_filter("pk", obj.pk)
             sql, params = query.get_compiler(connection=connection).as_sql()
-            if sql.count("%s") != len(self.fields) + 1 or list(params) != values + [obj.pk]:
+            if sql.count("%s") != len(self.fields) + 1 or list(params) != stand + [obj.pk]:
                 return None
             self._sql[connection.alias] = sql
-        return sql, values + [obj.pk]
+        if not refs:
+            return sql, values + [obj.pk]
+        pieces = sql.split("%s")
+        out, kept = [pieces[0]], []
+        for field, value, piece in zip([*self.fields, None], values + [obj.pk], pieces[1:], strict=True):
+            if field is not None and field.name in refs:
+                out.append(refs[field.name])
+            else:
+                out.append("%s")
+                kept.append(value)
+            out.append(piece)
+        return "".join(out), kept
 
     def save(self, obj, using: str | None = None) -> None:
         from django.db import DatabaseError

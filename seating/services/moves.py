@@ -64,9 +64,7 @@ def confirm_move(tournament, move, *, actor, now=None):
     mv.applied = True
     out = settle(t, room, actor, Action.SEATING_MOVE_CONFIRMED, now=now, move=mv.pk, entry=mv.entry_id, kind=mv.kind,
                  from_table=mv.from_table, from_seat=mv.from_seat, to_table=mv.to_table, to_seat=mv.to_seat,
-                 reason=mv.reason_data or mv.reason)
-    mv.done_event = out.event
-    _DONE_MOVED.save(mv)
+                 reason=mv.reason_data or mv.reason, event_updates=[(_DONE_MOVED, mv, "done_event")])
     out.move = mv
     return out
 

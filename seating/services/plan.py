@@ -145,7 +145,7 @@ class _Draw:
 
 
 def settle(t, room: Room, actor, action: str, *, cause=None, replan: bool = True, snapshots: bool = True, now=None,
-           event_rows=(), drawn=(), **payload) -> Outcome:
+           event_rows=(), event_updates=(), drawn=(), **payload) -> Outcome:
     """Finish a seating service: structural changes, rows, events, balancing proposals.
 
     ``action``/``payload`` become the primary event (with the before/after snapshots of the
@@ -153,6 +153,8 @@ def settle(t, room: Room, actor, action: str, *, cause=None, replan: bool = True
     undo should also undo what this call drew (defaults to the primary event).
     ``event_rows``: new rows that point at the primary event (``event``); they are written
     with the change's other rows and have their keys when this returns.
+    ``event_updates``: ``(compiled.Updates, row, field)``: rows saved with the write-back, their
+    ``field`` pointing at the primary event (on PostgreSQL in the write-back's statement).
     ``drawn``: draws the caller has applied to the room already (a manual break completed):
     logged and given slips like the ones this call draws. Keep-apart pairs (SEAT-07) that
     the change seats together are flagged (``seating.keep_apart.unmet``).
@@ -192,6 +194,9 @@ def settle(t, room: Room, actor, action: str, *, cause=None, replan: bool = True
             for row in event_rows:
                 row.event = out.event
             room.insert(event_rows)  # written with the token at the end (PostgreSQL: in its statement)
+        for updates, row, field in event_updates:
+            setattr(row, field, out.event)
+            room.update_at_end(updates, row)  # saved with the token at the end, ditto
         out.slips += _slips(t, [(m, ev) for d, ev in zip(draws, draw_events, strict=True) for m in d.moves], cause=cause,
                             applied=True, now=now)
         for d in draws:

@@ -109,6 +109,7 @@ class Room:
         self.seats_moved = False  # somebody seated, moved or unseated: the state's seats_seq goes up (done)
         self.out: list[tuple[list[int], int, object]] = []  # (entries, place, time) out of the tournament, ditto
         self.inserts: list[list] = []  # new rows (each list one model's) written with the token, ditto
+        self.updates: list[tuple] = []  # (compiled.Updates, row) saved with the token, ditto
 
     def _reset_changes(self):
         self.before: dict[int, tuple[engine.Table | None, TableInfo | None]] = {}
@@ -193,6 +194,12 @@ class Room:
         if rows:
             self.inserts.append(list(rows))
 
+    def update_at_end(self, updates: compiled.Updates, obj) -> None:
+        """``updates.save(obj)`` (``tdmanager.compiled.Updates``) with the write-back (``done``; on
+        PostgreSQL a WITH part of its statement), after the queued rows: a row that points at one
+        of them (a slip at its event) takes its key there. The same refusal as ``save``."""
+        self.updates.append((updates, obj))
+
     def flush(self, model=None):
         """Insert the queued rows now (in the order queued, a statement each): their keys are
         needed before the service ends, or another row must come after them (the event log's
@@ -241,6 +248,8 @@ class Room:
             n = self._write_back_in_one_statement(new)
         else:
             self.flush()
+            for updates, obj in self.updates:
+                _save(updates, obj)
             for ids in chunks(self.freed):
                 Seat.objects.filter(pk__in=ids).delete()  # nothing points at a seat: one DELETE
             for entries, place, now in self.out:
@@ -285,28 +294,63 @@ class Room:
         """PostgreSQL: ``sql`` (an UPDATE, perhaps with WITH parts of its own) sent with the queued
         rows as WITH parts before it, their keys returned by it; returns the rows it changed."""
         parts, inserted = self._insert_parts()
-        if not parts:
+        updated, later = self._update_parts(inserted)
+        if not parts and not updated:
             with connection.cursor() as cursor:
                 cursor.execute(sql, params)
-                return cursor.rowcount
+                changed = cursor.rowcount
+            for updates, obj in later:
+                _save(updates, obj)
+            return changed
         q = connection.ops.quote_name
-        head = "WITH " + ", ".join(f"new{i} AS ({part_sql})" for i, (part_sql, _p) in enumerate(parts))
+        head = "WITH " + ", ".join([f"new{i} AS ({part_sql})" for i, (part_sql, _p) in enumerate(parts)]
+                                   + [f"upd{j} AS ({part_sql} RETURNING 1)" for j, (part_sql, _p, _o) in enumerate(updated)])
         sql = (head + ", " + sql.removeprefix("WITH ") if sql.startswith("WITH ") else head + " " + sql) + " RETURNING " + ", ".join(
-            f"(SELECT array_agg({q(inserts.model._meta.pk.column)} ORDER BY {q(inserts.model._meta.pk.column)}) FROM new{i})"
-            for i, (inserts, _rows, _refs) in enumerate(inserted))
+            [f"(SELECT array_agg({q(inserts.model._meta.pk.column)} ORDER BY {q(inserts.model._meta.pk.column)}) FROM new{i})"
+             for i, (inserts, _rows, _refs) in enumerate(inserted)] + [f"(SELECT count(*) FROM upd{j})" for j in range(len(updated))])
         with connection.cursor() as cursor:
-            cursor.execute(sql, [p for _sql, part_params in parts for p in part_params] + params)
+            cursor.execute(sql, [p for _sql, part_params in parts for p in part_params]
+                           + [p for _sql, part_params, _o in updated for p in part_params] + params)
             row = cursor.fetchone()
             changed = cursor.rowcount
         if row is None:
             return 0
+        if any(n != 1 for n in row[len(inserted):]):
+            raise DatabaseError("Save with update_fields did not affect any rows.")
+        row = row[:len(inserted)]
         for (inserts, rows, refs), keys in zip(inserted, row, strict=True):
             inserts.keys_returned(rows, keys, connection.alias)
             for obj in rows:  # the key a row took from an earlier part, as the ORM sets it after a save
                 for name in refs:
                     field = obj._meta.get_field(name)
                     setattr(obj, field.attname, getattr(obj, name).pk)
+        for _sql, _params, obj in updated:  # the keys an updated row took from a part
+            obj._prepare_related_fields_for_save(operation_name="save")
+        for updates, obj in later:
+            _save(updates, obj)
         return changed
+
+    def _update_parts(self, inserted):
+        """The queued updates as WITH parts (after the inserts'), a foreign key to the one row of
+        an insert part taken from there; those ``Updates`` leaves to ``save`` are saved after."""
+        q = connection.ops.quote_name
+        part_of = {id(rows[0]): i for i, (_inserts, rows, _refs) in enumerate(inserted) if len(rows) == 1}
+        updated, later = [], []
+        for updates, obj in self.updates:
+            refs = {}
+            for field in updates.fields:
+                if field.is_relation and field.is_cached(obj):
+                    parent = getattr(obj, field.name)
+                    if parent is not None and parent.pk is None and id(parent) in part_of:
+                        refs[field.name] = f"(SELECT {q(parent._meta.pk.column)} FROM new{part_of[id(parent)]})"
+            obj._prepare_related_fields_for_save(operation_name="save", fields=[f for f in updates.fields if f.name not in refs])
+            found = updates.statement(obj, refs=refs)
+            if found is None:
+                later.append((updates, obj))
+            else:
+                updated.append((*found, obj))
+        self.updates = []
+        return updated, later
 
     def _insert_parts(self):
         """The queued rows as WITH parts of the write-back (their INSERT as Inserts compiles it,
@@ -411,6 +455,12 @@ class Room:
         _cache.move_to_end(self.tournament_id)
         while len(_cache) > CACHE_SIZE:
             _cache.popitem(last=False)
+
+
+def _save(updates, obj):
+    """``updates.save(obj)``, a foreign key to a row saved since taking its key (as ``save`` does)."""
+    obj._prepare_related_fields_for_save(operation_name="save")
+    updates.save(obj)
 
 
 def _names(model, *fields):
