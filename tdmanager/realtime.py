@@ -300,6 +300,11 @@ class Hub:
                     pass
             queue.put_nowait(text)
 
+    def stop_heartbeat(self) -> None:
+        """Stop handing out ``KEEPALIVE`` (an event loop being shut down: a test's own)."""
+        if self._beat is not None:
+            self._beat.cancel()
+
     async def _heartbeat(self):
         """Every ``heartbeat`` seconds a ``KEEPALIVE`` to every client (one that stopped reading,
         its queue full, is skipped: it would only push out a state)."""
