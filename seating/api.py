@@ -18,6 +18,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tdmanager import compiled
 from tdmanager.errors import DomainError
 from tdmanager.roles import HasRole
 from tdmanager.schema import OBJECT_LIST
@@ -212,7 +213,7 @@ def _slips(t, also=()) -> tuple[list[PendingMove], dict[int, PendingMove]]:
     else:
         sql, params, converters = _slip_statement()
         move = next(iter(also), 0)
-        with connection.cursor() as cursor:
+        with compiled.prepared_cursor(connection) as cursor:
             cursor.execute(sql, [tid if p == _TID else move if p == _MOVE else p for p in params])
             raw = cursor.fetchall()
         rows = []

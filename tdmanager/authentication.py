@@ -7,7 +7,7 @@ from django.db.models import Aggregate, CharField, OuterRef, Subquery
 from django.db.models.query import get_related_populators
 from rest_framework.authentication import TokenAuthentication
 
-from .compiled import converted
+from .compiled import converted, prepared_cursor
 from .policy import DIRECTOR
 from .roles import ROLES
 
@@ -48,7 +48,7 @@ class _Lookup:
     def first(self, connection, key):
         params = list(self.params)
         params[self.key_at] = key
-        with connection.cursor() as cursor:
+        with prepared_cursor(connection) as cursor:
             cursor.execute(self.sql, params)
             row = cursor.fetchone()
         if row is None:

@@ -36,6 +36,24 @@ def _prepared(connection, kind: str, value):
     return connection.ops.adapt_datetimefield_value(value) if kind == DATETIME else value
 
 
+def prepared_cursor(connection):
+    """A cursor for a statement this process sends again and again: on PostgreSQL one with
+    server-side binding, so the server keeps the statement parsed and planned after
+    ``prepare_threshold`` runs on the connection (the database's option; Django leaves it off,
+    and then this is the usual cursor). Django's wrappers are kept (queries logged and counted,
+    execute wrappers), and so is the connection's time zone as ``create_cursor`` sets it."""
+    if connection.vendor != "postgresql" or connection.settings_dict.get("OPTIONS", {}).get("prepare_threshold") is None:
+        return connection.cursor()
+    connection.ensure_connection()
+    from django.db.backends.postgresql.base import TIMESTAMPTZ_OID, ServerBindingCursor, register_tzloader  # noqa: PLC0415
+    from psycopg.pq import Format  # noqa: PLC0415
+
+    raw = ServerBindingCursor(connection.connection)
+    if connection.timezone != connection.connection.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT).timezone:
+        register_tzloader(connection.timezone, raw)
+    return connection._prepare_cursor(raw)
+
+
 def converted(row, converters, connection) -> list:
     """A fetched row with the compiler's converters applied (``compiler.get_converters(...)``'s
     items), as Django's iterables apply them."""
@@ -92,7 +110,7 @@ class Compiled:
         """Every row, as model instances (or tuples for ``values_list``)."""
         connection = connections[using or router.db_for_read(self.model)]
         plan, params = self._statement(connection, args)
-        with connection.cursor() as cursor:
+        with prepared_cursor(connection) as cursor:
             cursor.execute(plan.sql, params)
             found = cursor.fetchall()
         return self._made(plan, found, connection)
@@ -142,7 +160,7 @@ class Raw:
 
     def rows(self, *args, using: str | None = None) -> list:
         connection = connections[using or router.db_for_read(self.model)]
-        with connection.cursor() as cursor:
+        with prepared_cursor(connection) as cursor:
             cursor.execute(self.sql(), list(args))
             return cursor.fetchall()
 
@@ -224,7 +242,7 @@ class Inserts:
 
     def _insert(self, objs, connection):
         sql, params = self._statement(objs, connection)
-        with connection.cursor() as cursor:
+        with prepared_cursor(connection) as cursor:
             cursor.execute(sql, params)
             keys = cursor.fetchall()
         self.keys_returned(objs, [pk for (pk,) in keys], connection.alias)
@@ -361,7 +379,7 @@ class Updates:
         if found is None:
             obj.save(using=connection.alias, update_fields=[f.name for f in self.fields])
             return
-        with connection.cursor() as cursor:
+        with prepared_cursor(connection) as cursor:
             cursor.execute(*found)
             changed = cursor.rowcount
         if not changed:

@@ -153,6 +153,7 @@ ASGI_APPLICATION = "tdmanager.asgi.application"
 # instead of failing with "database is locked" half-way through a sale.
 SQLITE_PATH = Path(os.getenv("TDM_SQLITE_PATH", VAR_DIR / "tdmanager.sqlite3"))
 DATABASE_URL = os.getenv("DATABASE_URL", "")
+TDM_PG_PREPARE = max(0, envint("TDM_PG_PREPARE", 5))
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL)}
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and envbool("DB_POOL", "True"):
@@ -161,6 +162,15 @@ if DATABASE_URL:
         DATABASES["default"]["OPTIONS"] = {"pool": {"min_size": 2, "max_size": envint("DB_POOL_MAX", 20), "timeout": 30}}
     else:
         DATABASES["default"]["CONN_MAX_AGE"] = envint("DB_CONN_MAX_AGE", 60)
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and TDM_PG_PREPARE:
+        # The hot statements (tdmanager.compiled.prepared_cursor: the seat map's lock and write-back,
+        # compiled reads, inserts and updates) are kept prepared by the server after this many runs
+        # on a connection, with one generic plan (every one is an indexed lookup by key), so they are
+        # neither parsed nor planned again; every other query is bound on the client as before.
+        # 0 turns it off (a transaction-mode pooler that cannot keep prepared statements).
+        options = DATABASES["default"].setdefault("OPTIONS", {})
+        options["prepare_threshold"] = TDM_PG_PREPARE
+        options["options"] = (options.get("options", "") + " -c plan_cache_mode=force_generic_plan").strip()
 else:
     DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": SQLITE_PATH}}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

@@ -17,6 +17,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tdmanager import compiled
 from tdmanager.api import body_object, query_int, query_limit
 from tdmanager.errors import DomainError
 from tdmanager.roles import HasRole
@@ -56,7 +57,7 @@ def _claim_key(user, key: str, endpoint: str, digest: str) -> int | None:
               for n, v in zip(names, (user.pk, key, endpoint, digest, 0, timezone.now()), strict=True)]
     sql = (f"INSERT INTO {qn(meta.db_table)} ({', '.join(qn(meta.get_field(n).column) for n in names)}) "
            f"VALUES ({', '.join(['%s'] * len(names))}) ON CONFLICT DO NOTHING RETURNING {qn(meta.pk.column)}")
-    with connection.cursor() as cursor:
+    with compiled.prepared_cursor(connection) as cursor:
         cursor.execute(sql, values)
         row = cursor.fetchone()
     return row[0] if row else None
@@ -67,7 +68,7 @@ def _answer_key(pk: int, response) -> None:
     qn = connection.ops.quote_name
     meta = IdempotencyRecord._meta
     code, body = meta.get_field("status_code"), meta.get_field("response")
-    with connection.cursor() as cursor:
+    with compiled.prepared_cursor(connection) as cursor:
         cursor.execute(f"UPDATE {qn(meta.db_table)} SET {qn(code.column)} = %s, {qn(body.column)} = %s WHERE {qn(meta.pk.column)} = %s",
                        [code.get_db_prep_save(response.status_code, connection), body.get_db_prep_save(response.data, connection), pk])
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tdmanager import compiled
 from tdmanager.errors import ValidationFailed
 from tdmanager.transactions import service
 from tournaments.actions import Action
@@ -288,7 +289,7 @@ def _update_rows(model, fields, rows) -> None:
     cols = [meta.get_field(f) for f in fields]
     sql = f"UPDATE {qn(meta.db_table)} SET {', '.join(f'{qn(c.column)} = %s' for c in cols)} WHERE {qn(meta.pk.column)} = %s"
     params = [[c.get_db_prep_save(v, connection) for c, v in zip(cols, values, strict=True)] + [pk] for pk, *values in rows]
-    with connection.cursor() as cursor:
+    with compiled.prepared_cursor(connection) as cursor:
         cursor.executemany(sql, params)
 
 

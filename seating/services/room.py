@@ -296,7 +296,7 @@ class Room:
         parts, inserted = self._insert_parts()
         updated, later = self._update_parts(inserted)
         if not parts and not updated:
-            with connection.cursor() as cursor:
+            with compiled.prepared_cursor(connection) as cursor:
                 cursor.execute(sql, params)
                 changed = cursor.rowcount
             for updates, obj in later:
@@ -308,7 +308,7 @@ class Room:
         sql = (head + ", " + sql.removeprefix("WITH ") if sql.startswith("WITH ") else head + " " + sql) + " RETURNING " + ", ".join(
             [f"(SELECT array_agg({q(inserts.model._meta.pk.column)} ORDER BY {q(inserts.model._meta.pk.column)}) FROM new{i})"
              for i, (inserts, _rows, _refs) in enumerate(inserted)] + [f"(SELECT count(*) FROM upd{j})" for j in range(len(updated))])
-        with connection.cursor() as cursor:
+        with compiled.prepared_cursor(connection) as cursor:
             cursor.execute(sql, [p for _sql, part_params in parts for p in part_params]
                            + [p for _sql, part_params, _o in updated for p in part_params] + params)
             row = cursor.fetchone()
@@ -617,7 +617,7 @@ def _locked(pk: int, also=None) -> tuple[tuple[Tournament, StateView, ClockView 
     """
     sql, columns = _lock_statement()
     if also is None:
-        with connection.cursor() as cursor:
+        with compiled.prepared_cursor(connection) as cursor:
             cursor.execute(sql, [pk])
             row = cursor.fetchone()
         also_rows = []

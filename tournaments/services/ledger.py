@@ -8,6 +8,7 @@ writes a ``LedgerRow`` another way. All of them run inside the caller's transact
 
 from django.db import connection
 
+from tdmanager import compiled
 from tdmanager.compiled import Compiled, Inserts, rows_together
 from tdmanager.money import ZERO
 
@@ -22,7 +23,7 @@ def next_number(name: str) -> int:
     """The next value of a gapless counter, under a row lock held until the caller commits: one
     statement increments and reads it (the receipt counter is taken inside every sale's lock)."""
     qn = connection.ops.quote_name
-    with connection.cursor() as cursor:
+    with compiled.prepared_cursor(connection) as cursor:
         cursor.execute(f"UPDATE {qn(Sequence._meta.db_table)} SET {qn('value')} = {qn('value')} + 1 WHERE {qn('name')} = %s "
                        f"RETURNING {qn('value')}", [name])
         row = cursor.fetchone()
@@ -161,7 +162,7 @@ def _written_together(entry: Entry, row: LedgerRow) -> LedgerRow | None:
     sql = (f"WITH n AS (INSERT INTO {counters} ({qn('name')}, {value}) VALUES (%s, 1) ON CONFLICT ({qn('name')}) "
            f"DO UPDATE SET {value} = {counters}.{value} + 1 RETURNING {value}), e AS ({insert_entry[0]}), r AS ({insert_row[0]}) "
            f"SELECT (SELECT {entry_id} FROM e), (SELECT {qn(LedgerRow._meta.pk.column)} FROM r), (SELECT {value} FROM n)")
-    with connection.cursor() as cursor:
+    with compiled.prepared_cursor(connection) as cursor:
         cursor.execute(sql, ["receipt", *insert_entry[1], *insert_row[1]])
         entry_pk, row_pk, number = cursor.fetchone()
     _NEW_ENTRY.keys_returned([entry], [entry_pk], connection.alias)
