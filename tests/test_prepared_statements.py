@@ -3,6 +3,7 @@ the server (``TDM_PG_PREPARE`` runs, then one generic plan) and give the very ro
 with it off, or on SQLite, they are sent as before."""
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
@@ -11,6 +12,8 @@ from tdmanager.compiled import Compiled
 from tournaments.models import Person
 
 pytestmark = pytest.mark.django_db
+on_postgresql = pytest.mark.skipif("connection.vendor != 'postgresql' or not settings.TDM_PG_PREPARE",
+                                   reason="PostgreSQL with TDM_PG_PREPARE on")
 
 _PERSON = Compiled(lambda pk: Person.objects.filter(pk=pk).order_by(), Person)
 
@@ -29,12 +32,12 @@ def test_a_hot_query_gives_the_rows_the_orm_gives_before_and_after_it_is_prepare
         assert [getattr(mine, f.attname) for f in Person._meta.concrete_fields] == \
             [getattr(theirs, f.attname) for f in Person._meta.concrete_fields]
         assert mine.created_at.tzinfo is not None and mine.created_at == theirs.created_at
-    if connection.vendor == "postgresql":
+    if connection.vendor == "postgresql" and settings.TDM_PG_PREPARE:
         plans = _prepared(_PERSON._plan(connection).sql[:60])
         assert plans and plans[0][0] >= 1 and plans[0][1] == 0, "prepared, one generic plan, never planned per call"
 
 
-@pytest.mark.skipif("connection.vendor != 'postgresql'")
+@on_postgresql
 def test_prepared_statements_are_planned_once_with_a_generic_plan():
     with connection.cursor() as cursor:
         cursor.execute("SHOW plan_cache_mode")
@@ -58,7 +61,7 @@ def test_turned_off_the_cursor_binds_on_the_client(settings):
             options["prepare_threshold"] = kept
 
 
-@pytest.mark.skipif("connection.vendor != 'postgresql'")
+@on_postgresql
 def test_a_seat_map_lock_and_write_back_stay_prepared_across_busts(make_tournament, director):
     """The busts of a running tournament: after a few, the seat map's lock runs prepared (the
     statement every bust and move sends first), and the room is still exactly the seat rows."""
