@@ -96,6 +96,17 @@ def test_moves_confirm_manual_move_and_undo(api, started, floor_user):
     assert {m["status"] for m in everything} == {"DONE", "UNDONE", "SUPERSEDED"}
 
 
+def test_open_slips_of_a_tournament_with_none_and_of_none(api, started, floor_user):
+    """GET moves/ reads the slips first: no open slip is an empty list, an unknown tournament a 404."""
+    t = started(18)
+    client = api(floor_user)
+    assert client.get(url(t, "moves/")).json() == []
+    missing = t.pk + 1000
+    for path in (f"/api/v1/tournaments/{missing}/moves/", f"/api/v1/tournaments/{missing}/moves/?status=all"):
+        r = client.get(path)
+        assert r.status_code == 404 and r.json()["code"] == "not_found" and r.json()["detail"]
+
+
 def test_table_actions(api, started, floor_user, director):
     t = started(24)
     arrange(t, {1: range(1, 10), 2: range(1, 10), 3: range(1, 7)}, big_blinds={1: (1, 9), 2: (1, 9), 3: (1, 6)})
