@@ -121,7 +121,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "tdmanager.roles.RolePolicyMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "tdmanager.middleware.PageMessageMiddleware",  # Django's MessageMiddleware, pages only (not under /api/)
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
@@ -265,6 +265,7 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "tdmanager.schema.DocumentedSchema",
     "EXCEPTION_HANDLER": "tdmanager.api.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "tdmanager.api.BoundedLimitOffsetPagination",
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "tdmanager.negotiation.JsonFirstNegotiation",  # DRF's, a JSON call's answer found first
     "PAGE_SIZE": 100,
 }
 SPECTACULAR_SETTINGS = {
