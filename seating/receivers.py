@@ -10,12 +10,7 @@ from . import selectors, services
 def entry_paid(sender, tournament, entry, actor, **kwargs):
     """A sale made an entry playing: once the tournament runs, seat it from the seat pool."""
     if isinstance(tournament, Tournament) and tournament.status != Tournament.RUNNING:
-        # Before the start: nothing to seat (seat_new_entry's own first test, without its savepoint).
-        # The entry has no seat then, so the sale's answer need not read it (seat_wanted); kept
-        # in the instance's state, beside Django's own caches of it.
-        entry._state.seating_no_seat = True
-        return
-    entry._state.seating_no_seat = False
+        return  # before the start: nothing to seat (seat_new_entry's own first test, without its savepoint)
     services.seat_new_entry(tournament, entry, actor)
 
 
@@ -53,8 +48,6 @@ def tournament_started(sender, tournament, actor, **kwargs):
 
 
 def seat_wanted(sender, entry, **kwargs):
-    if getattr(getattr(entry, "_state", None), "seating_no_seat", False):
-        return None  # the entry this sale just made, before the start (entry_paid): no seat to read
     return selectors.seat_of(entry)
 
 
