@@ -268,7 +268,9 @@ class Inserts:
 
         ``refs``: a foreign key's field name → an SQL expression giving its value for every row
         (the key of a row inserted by an earlier part of the same statement, not known yet:
-        ``(SELECT id FROM part)``), written in place of that column's parameters."""
+        ``(SELECT id FROM part)``), written in place of that column's parameters. An expression
+        with one ``%s`` takes the field's own value there (one row only: ``(%s::jsonb || …)``
+        completes a value with what an earlier part wrote)."""
         connection = connections[using or router.db_for_write(self.model)]
         if not objs or not connection.features.can_return_rows_from_bulk_insert:
             return None
@@ -289,7 +291,12 @@ class Inserts:
         out, kept = [pieces[0]], []
         for k, (param, piece) in enumerate(zip(params, pieces[1:], strict=True)):
             field = k if by_column else k % len(self.fields)
-            if field in replaced:  # one array per column (UNNEST): the value repeated for every row
+            if field in replaced and "%s" in replaced[field]:  # the expression takes the value itself
+                if by_column or len(objs) != 1 or replaced[field].count("%s") != 1:
+                    raise ValueError("an expression taking the field's value is for one row, with one %s")
+                out.append(replaced[field])
+                kept.append(param)
+            elif field in replaced:  # one array per column (UNNEST): the value repeated for every row
                 out.append(f"array_fill({replaced[field]}, ARRAY[{len(objs)}])" if by_column else replaced[field])
             else:
                 out.append("%s")

@@ -49,3 +49,29 @@ def test_the_statement_is_compiled_once_per_row_count(tournament):
     assert list(TournamentEvent.objects.filter(tournament=tournament, action=Action.CASHIER_BUYIN_SOLD.value)
                 .order_by("id").values_list("payload__n", flat=True)) == [1, 2, 3, 4]
     assert inserts.insert([]) == []
+
+
+def test_a_reference_taking_the_fields_own_value_keeps_it_in_place(tournament):
+    """``statement(refs={field: "… %s …"})``: the field's value is still sent, at the expression's
+    ``%s``, the other parameters around it unchanged; for one row only."""
+    import pytest
+
+    inserts = Inserts(TournamentEvent)
+
+    def event(n):
+        return TournamentEvent(tournament=tournament, action=Action.CASHIER_BUYIN_SOLD.value, actor_label="system", payload={"n": n})
+
+    found = inserts.statement([event(1)], refs={"payload": "(COALESCE(%s, NULL))"})
+    if not connection.features.can_return_rows_from_bulk_insert:
+        assert found is None
+        return
+    plain = inserts.statement([event(1)])
+    sql, params = found
+    assert "(COALESCE(%s, NULL))" in sql and sql.count("%s") == plain[0].count("%s") and len(params) == len(plain[1])
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        (pk,), = cursor.fetchall()
+    assert TournamentEvent.objects.get(pk=pk).payload == {"n": 1}
+    if connection.vendor == "postgresql":  # two rows in one INSERT (UNNEST): refused, not silently misplaced
+        with pytest.raises(ValueError):
+            inserts.statement([event(2), event(3)], refs={"payload": "(%s)"})

@@ -19,7 +19,8 @@ from rest_framework.test import APIRequestFactory
 
 from tdmanager.transactions import flat_step, service, unit_of_work
 from tournaments import serializers as s
-from tournaments.models import Entry, IdempotencyRecord, LedgerRow, Person, Sequence, Tournament
+from tournaments.actions import Action
+from tournaments.models import Entry, IdempotencyRecord, LedgerRow, Person, Sequence, Tournament, TournamentEvent
 from tournaments.services import cashier, ledger, lifecycle
 from tournaments.services.ledger import lock_tournament
 
@@ -153,9 +154,9 @@ def test_the_entry_and_its_row_written_together_are_what_two_inserts_write(tourn
         Sequence.objects.filter(name="receipt").delete()  # a counter not found is created, as next_number creates it
     together = []
     written_together = ledger._written_together
-    monkeypatch.setattr(ledger, "_written_together", lambda entry, row: together.append(written_together(entry, row)) or together[-1])
+    monkeypatch.setattr(ledger, "_written_together", lambda *args: together.append(written_together(*args)) or together[-1])
     a = cashier.register(tournament, make_person(), method=LedgerRow.CASH, actor=cashier_actor)
-    monkeypatch.setattr(ledger, "_written_together", lambda entry, row: None)  # the separate INSERTs
+    monkeypatch.setattr(ledger, "_written_together", lambda *args: None)  # the separate INSERTs
     b = cashier.register(tournament, make_person(), method=LedgerRow.CARD, actor=cashier_actor, jackpot=False)
     assert len(together) == (1 if connection.vendor == "postgresql" else 0) and all(r is a.row for r in together)
     for sale in (a, b):  # what each kept in memory is what the database holds
@@ -169,6 +170,12 @@ def test_the_entry_and_its_row_written_together_are_what_two_inserts_write(tourn
     assert (b.entry.number, b.row.receipt_number) == (a.entry.number + 1, a.row.receipt_number + 1)
     if counter == "missing":
         assert a.row.receipt_number == 1 and Sequence.objects.get(name="receipt").value == 2
+    # The sale's event, written with them on PostgreSQL: the same row as the separate INSERT writes,
+    # the entry's key and the receipt number filled in by the statement; in the order of the sales.
+    events = list(TournamentEvent.objects.filter(tournament=tournament, action=Action.CASHIER_BUYIN_SOLD).order_by("pk"))
+    assert [e.payload for e in events] == [cashier.sale_payload(a.entry, a.row), cashier.sale_payload(b.entry, b.row)]
+    assert [e.payload["receipt"] for e in events] == [a.row.receipt_number, b.row.receipt_number]
+    assert {(e.actor_id, e.actor_label, e.device) for e in events} == {(cashier_actor.user.pk, cashier_actor.label, cashier_actor.device)}
 
 
 def test_the_read_sent_with_the_lock_reads_what_the_orm_reads(tournament, make_person, cashier_actor):

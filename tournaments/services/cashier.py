@@ -28,7 +28,7 @@ from ..house import HouseRules
 from ..models import Alternate, Entry, ExchangeRate, LedgerRow, Person, Tournament, TournamentEvent
 from ..signals import announce
 from .events import Actor, log_event
-from .ledger import late_stack, lock_tournament, lock_tournament_and_read, new_entry, sell_new_entry, write_row
+from .ledger import SaleEvent, late_stack, lock_tournament, lock_tournament_and_read, new_entry, sell_new_entry, write_row
 
 LIVE = (Entry.RESERVED, Entry.ACTIVE)
 SALE_KINDS = (LedgerRow.BUY_IN, LedgerRow.RE_ENTRY, LedgerRow.REBUY, LedgerRow.ADD_ON)
@@ -172,15 +172,22 @@ def tender_log(row: LedgerRow) -> dict:
     return {"tender_currency": row.tender_currency, "tender_amount": str(row.tender_amount), "exchange_rate": str(row.exchange_rate)}
 
 
-def _after_sale(t: Tournament, entry: Entry, actor: Actor, action: str, row: LedgerRow | None):
-    announce(signals.entry_paid, t, actor, entry=entry)  # seating seats him
+def sale_payload(entry: Entry, row: LedgerRow | None) -> dict:
+    """What the event log keeps of a sale: the entry, the player, the receipt and its amounts."""
     payload = {"entry": entry.pk, "entry_number": entry.number, "person": entry.person_id, "name": entry.person.full_name}
     if row is not None:
         payload.update(receipt=row.receipt_number, amount=str(row.total), method=row.method, chips=row.chips)
         if row.jackpot_amount:
             payload["jackpot"] = str(row.jackpot_amount)
         payload.update(tender_log(row))
-    log_event(t, action, actor, **payload)
+    return payload
+
+
+def _after_sale(t: Tournament, entry: Entry, actor: Actor, action: str, row: LedgerRow | None, *, logged: bool = False):
+    """The sale's event (unless the sale's own statement wrote it: ``logged``), then seating is told."""
+    if not logged:
+        log_event(t, action, actor, **sale_payload(entry, row))
+    announce(signals.entry_paid, t, actor, entry=entry)  # seating seats him
     if t.format == Tournament.SNG and t.status == Tournament.REGISTERING:
         start_sit_and_go_when_full(t, actor)
 
@@ -293,8 +300,9 @@ def _sellnew_entry(t, person, kind, action, *, method, actor, now, offer: Offer 
     # TDA 8-A: re-entries are sold full stacks; late registrants per the house setting.
     chips = offer.chips if offer else (t.starting_stack if kind == LedgerRow.RE_ENTRY else late_stack(t))
     entry, row = sell_new_entry(t, person, now=now, chips=chips, previous=previous, number=number, kind=kind, prize=buy_in, fee=fee,
-                                method=method, actor=actor, note=offer.note if offer else "", jackpot=jackpot_fee, tender=tender)
-    _after_sale(t, entry, actor, action, row)
+                                method=method, actor=actor, note=offer.note if offer else "", jackpot=jackpot_fee, tender=tender,
+                                event=SaleEvent(action, actor, sale_payload))
+    _after_sale(t, entry, actor, action, row, logged=True)
     return Sale(entry, row)
 
 
