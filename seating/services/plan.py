@@ -17,6 +17,7 @@ import contextlib
 import secrets
 from dataclasses import dataclass, field
 
+from django.db import connection
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -25,7 +26,7 @@ from tdmanager import compiled
 from tdmanager.errors import DomainError
 from tournaments.actions import Action
 from tournaments.house import HouseRules
-from tournaments.models import Entry, TournamentEvent
+from tournaments.models import Entry, Person, TournamentEvent
 from tournaments.services.events import log_event, log_events
 
 from .. import engine
@@ -182,13 +183,14 @@ def settle(t, room: Room, actor, action: str, *, cause=None, replan: bool = True
         names = _names([m.player for d in draws for m in d.moves])
         for d in draws:
             d.payload["moves"] = [_move_json(m, names) for m in d.moves]
-        # The change's event and one per draw, in one statement. Without draws, nothing needs its
-        # key before the end: it goes out with the write-back (room.insert; flushed sooner if
-        # another event or a slip follows it).
+        # The change's event and one per draw, in one statement, and the draws' slips: nothing
+        # needs their keys before the end, so they go out with the write-back (room.insert, the
+        # slips taking their events' keys there; flushed sooner if another event or a slip
+        # follows them).
         out.event, *draw_events = log_events(t, actor, [(action, payload)] + [
             (Action.SEATING_FINAL_TABLE_FORMED if d.kind == engine.FINAL_TABLE else Action.SEATING_TABLE_BROKEN, {"table": d.table, **d.payload})
             for d in draws
-        ], write=None if draws else room.insert)
+        ], write=room.insert)
         cause = cause or out.event
         if event_rows:
             for row in event_rows:
@@ -197,8 +199,9 @@ def settle(t, room: Room, actor, action: str, *, cause=None, replan: bool = True
         for updates, row, field in event_updates:
             setattr(row, field, out.event)
             room.update_at_end(updates, row)  # saved with the token at the end, ditto
-        out.slips += _slips(t, [(m, ev) for d, ev in zip(draws, draw_events, strict=True) for m in d.moves], cause=cause,
-                            applied=True, now=now)
+        for d, ev in zip(draws, draw_events, strict=True):  # one list per event (each list's rows point at one event)
+            slips = _slips(t, [(m, ev) for m in d.moves], cause=cause, applied=True, now=now, write=room.insert)
+            out.slips += slips
         for d in draws:
             if d.kind == engine.FINAL_TABLE:
                 out.final_table = d.table
@@ -206,7 +209,9 @@ def settle(t, room: Room, actor, action: str, *, cause=None, replan: bool = True
                 out.broken.append(d.table)
         if any(d.kind == engine.FINAL_TABLE for d in draws):
             # Everyone was drawn again: older slips no longer say where anybody goes.
-            stale = PendingMove.objects.filter(tournament=t, status=PendingMove.PROPOSED).exclude(pk__in=[s.pk for s in out.slips])
+            # (the slips drawn now are still queued: not in the table yet)
+            stale = PendingMove.objects.filter(tournament=t, status=PendingMove.PROPOSED).exclude(
+                pk__in=[s.pk for s in out.slips if s.pk is not None])
             out.superseded += list(stale.values_list("pk", flat=True))
             stale.update(status=PendingMove.SUPERSEDED)
             room.proposals.clear()
@@ -297,6 +302,7 @@ def _propose(t, room: Room, h: House, actor, cause, out: Outcome, now, apart=())
         ev, = log_events(t, actor, [(Action.SEATING_MOVES_PROPOSED, {"moves": [_move_json(m, names) for m in new], "superseded": stale})],
                          write=room.insert)
         room.flush(TournamentEvent)  # the slips need the keys (their cause and event)
+        room.flush(PendingMove)  # a draw's slips before these (their keys in that order)
         rows = _slips(t, [(m, ev) for m in new], cause=cause, applied=False, now=now)
         for row in rows:
             room.proposals[row.pk] = Proposal(row.pk, row.entry_id, row.from_table, row.from_seat, row.to_table, row.to_seat)
@@ -374,8 +380,9 @@ def _unmet_proposals(room: Room, apart, proposed) -> list[dict]:
     return out
 
 
-def _slips(t, moves, *, cause, applied: bool, now) -> list[PendingMove]:
-    """One slip per (move, the event that made it), in one statement."""
+def _slips(t, moves, *, cause, applied: bool, now, write=None) -> list[PendingMove]:
+    """One slip per (move, the event that made it), in one statement (``write``: written by the
+    caller, as ``log_events``'s)."""
     rows = [
         PendingMove(
             tournament=t, entry_id=m.player, kind=m.kind, applied=applied, from_table=m.from_table, from_seat=m.from_seat,
@@ -387,6 +394,9 @@ def _slips(t, moves, *, cause, applied: bool, now) -> list[PendingMove]:
         )
         for m, event in moves
     ]
+    if write is not None:
+        write(rows)
+        return rows
     return compiled.insert(rows, batch_size=BATCH_SIZE)  # keys come back with the insert (compiled once per row count)
 
 
@@ -397,12 +407,37 @@ def stored_reason(reason):
 
 
 def _names(entry_ids) -> dict[int, str]:
+    """Each entry's player as a draw's moves show him: "First Last (#number)"."""
     names = {}
-    for ids in chunks(entry_ids):
-        for pk, number, first, last in Entry.objects.filter(pk__in=ids).values_list(
-                "pk", "number", "person__first_name", "person__last_name"):
-            names[pk] = f"{first} {last}".strip() + f" (#{number})"
+    for pk, number, first, last in _name_rows(entry_ids):
+        names[pk] = f"{first} {last}".strip() + f" (#{number})"
     return names
+
+
+def _name_rows(entry_ids) -> list[tuple]:
+    """(entry, number, first name, last name) of these entries, as
+    ``Entry.objects.filter(pk__in=…).values_list("pk", "number", "person__first_name",
+    "person__last_name")`` gives them (in no order). On PostgreSQL one statement, written
+    once (every break and final table reads them; building the query cost more than running
+    it, and the ORM's one joined the tournament for the model's default order)."""
+    entry_ids = list(entry_ids)
+    if not entry_ids:
+        return []
+    if connection.vendor == "postgresql":
+        with compiled.prepared_cursor(connection) as cursor:
+            cursor.execute(_names_sql(), [entry_ids])
+            return cursor.fetchall()
+    return [row for ids in chunks(entry_ids) for row in Entry.objects.filter(pk__in=ids).order_by().values_list(
+        "pk", "number", "person__first_name", "person__last_name")]
+
+
+def _names_sql() -> str:
+    q = connection.ops.quote_name
+    entry, person = q(Entry._meta.db_table), q(Person._meta.db_table)
+    column = {f: q(Entry._meta.get_field(f).column) for f in ("id", "number", "person")}
+    first, last, person_id = (q(Person._meta.get_field(f).column) for f in ("first_name", "last_name", "id"))
+    return (f"SELECT {entry}.{column['id']}, {entry}.{column['number']}, {person}.{first}, {person}.{last} FROM {entry} "
+            f"INNER JOIN {person} ON ({entry}.{column['person']} = {person}.{person_id}) WHERE {entry}.{column['id']} = ANY(%s::bigint[])")
 
 
 def _move_json(m, names) -> dict:

@@ -2,12 +2,13 @@
 
 A service locks the tournament row, opens the room, changes tables through the pure engine
 (each change replaces an ``engine.Table``; engine tables are never changed in place), then
-saves: only the rows of the tables it touched that changed are written, through the ORM —
-a table's changed fields in one ``update`` (tables closed together in one), emptied seats
-in one ``delete``, new or moved seats in one ``bulk_create`` (a moved seat is deleted and
-inserted again, so no seat is ever held twice mid-plan). Inserts go in batches of
-``BATCH_SIZE`` rows, so the initial draw of a big field stays under SQLite's limit of
-32,766 variables a statement whatever Django assumes about the build.
+saves: only the rows of the tables it touched that changed are written — a table's changed
+fields in one ``update``, tables opened at once; the tables closed, the emptied seats and
+the new or moved seats with the token at the end (``done``: on PostgreSQL WITH parts of its
+one statement; elsewhere the ORM's ``update``, ``delete`` and ``bulk_create``). A moved seat
+is deleted and inserted again, the deletes first, so no seat is ever held twice mid-plan.
+ORM inserts go in batches of ``BATCH_SIZE`` rows, so the initial draw of a big field stays
+under SQLite's limit of 32,766 variables a statement whatever Django assumes about the build.
 
 The service ends with ``done``: a compare-and-set of the state token, ``UPDATE … SET
 token = new WHERE token = the token this room was read with``. The lock makes it succeed;
@@ -105,7 +106,9 @@ class Room:
         self._reset_write_back()
 
     def _reset_write_back(self):
-        self.freed: list[int] = []  # seats emptied, not yet deleted: written with the token (done)
+        self.freed: list[int] = []  # seats emptied (or taken again), not yet deleted: written with the token (done)
+        self.seated: dict[int, tuple] = {}  # entry → (table id, seat, waits for the button, time): seats (re)written, ditto
+        self.closed: dict[int, object] = {}  # table id → time: tables out of play, not yet written, ditto
         self.seats_moved = False  # somebody seated, moved or unseated: the state's seats_seq goes up (done)
         self.out: list[tuple[list[int], int, object]] = []  # (entries, place, time) out of the tournament, ditto
         self.inserts: list[list] = []  # new rows (each list one model's) written with the token, ditto
@@ -250,8 +253,17 @@ class Room:
             self.flush()
             for updates, obj in self.updates:
                 _save(updates, obj)
-            for ids in chunks(self.freed):
+            for ids in chunks(self.freed):  # a seat taken again must be free first
                 Seat.objects.filter(pk__in=ids).delete()  # nothing points at a seat: one DELETE
+            Seat.objects.bulk_create([
+                Seat(entry_id=e, tournament_id=self.tournament_id, table_id=table_id, number=number, wait_for_button=wait, seated_at=at)
+                for e, (table_id, number, wait, at) in self.seated.items()], batch_size=BATCH_SIZE)
+            by_time: dict[object, list[int]] = {}
+            for pk, at in self.closed.items():
+                by_time.setdefault(at, []).append(pk)
+            for at, closed in by_time.items():
+                for ids in chunks(closed):
+                    Table.objects.filter(pk__in=ids).update(in_play=False, closed_at=at, is_final=False, halt_waived=False)
             for entries, place, now in self.out:
                 Entry.objects.filter(pk__in=entries).update(status=Entry.BUSTED, busted_at=now, place=place)
             n = SeatingState.objects.filter(tournament_id=self.tournament_id, token=self.token).update(
@@ -274,9 +286,14 @@ class Room:
         entries = [e for ids, _place, _now in self.out for e in ids]
         places = [place for ids, place, _now in self.out for _e in ids]
         now = self.out[0][2] if self.out else None
-        params = [self.freed, now, entries, places, new, self.bust_seq, self.group_seq, int(self.seats_moved),
-                  self.tournament_id, self.token]
-        return self._with_queued(WRITE_BACK, params)
+        tail = [now, entries, places, new, self.bust_seq, self.group_seq, int(self.seats_moved), self.tournament_id, self.token]
+        if not self.seated and not self.closed:
+            return self._with_queued(WRITE_BACK, [self.freed, *tail])
+        seated = list(self.seated.items())
+        params = [self.freed, self.tournament_id, [row[0] for _e, row in seated], [row[1] for _e, row in seated],
+                  [e for e, _row in seated], [row[2] for _e, row in seated], [row[3] for _e, row in seated],
+                  list(self.closed), list(self.closed.values()), *tail]
+        return self._with_queued(WRITE_BACK_SEATS, params)
 
     def update(self, updates: compiled.Updates, obj) -> None:
         """``updates.save(obj)`` (``tdmanager.compiled.Updates``) with the queued rows: on PostgreSQL
@@ -333,8 +350,7 @@ class Room:
     def _update_parts(self, inserted):
         """The queued updates as WITH parts (after the inserts'), a foreign key to the one row of
         an insert part taken from there; those ``Updates`` leaves to ``save`` are saved after."""
-        q = connection.ops.quote_name
-        part_of = {id(rows[0]): i for i, (_inserts, rows, _refs) in enumerate(inserted) if len(rows) == 1}
+        part_of = _parts_of(inserted)
         updated, later = [], []
         for updates, obj in self.updates:
             refs = {}
@@ -342,7 +358,7 @@ class Room:
                 if field.is_relation and field.is_cached(obj):
                     parent = getattr(obj, field.name)
                     if parent is not None and parent.pk is None and id(parent) in part_of:
-                        refs[field.name] = f"(SELECT {q(parent._meta.pk.column)} FROM new{part_of[id(parent)]})"
+                        refs[field.name] = part_of[id(parent)]
             obj._prepare_related_fields_for_save(operation_name="save", fields=[f for f in updates.fields if f.name not in refs])
             found = updates.statement(obj, refs=refs)
             if found is None:
@@ -356,7 +372,6 @@ class Room:
         """The queued rows as WITH parts of the write-back (their INSERT as Inserts compiles it,
         their keys returned by the UPDATE); a row pointing at the one row of an earlier part
         takes its key from there. Rows one statement cannot take: all inserted now instead."""
-        q = connection.ops.quote_name
         parts, inserted, part_of = [], [], {}
         for i, rows in enumerate(self.inserts):
             inserts = compiled.inserts_of(type(rows[0]))
@@ -366,15 +381,14 @@ class Room:
                     parents = {id(getattr(obj, field.name)) for obj in rows}
                     parent = getattr(rows[0], field.name)
                     if parent is not None and parent.pk is None and len(parents) == 1 and id(parent) in part_of:
-                        refs[field.name] = f"(SELECT {q(parent._meta.pk.column)} FROM new{part_of[id(parent)]})"
+                        refs[field.name] = part_of[id(parent)]
             found = inserts.statement(rows, refs=refs) if len(rows) <= BATCH_SIZE else None
             if found is None:
                 self.flush()
                 return [], []
             parts.append(found)
             inserted.append((inserts, rows, refs))
-            if len(rows) == 1:
-                part_of[id(rows[0])] = i
+            part_of.update(_parts_of(inserted[i:], i))
         self.inserts = []
         return parts, inserted
 
@@ -392,8 +406,8 @@ class Room:
                 changed = _changed(old, old_info, new, info)
                 if changed:
                     Table.objects.filter(pk=info.id).update(**changed)
-        for ids in chunks(closed):
-            Table.objects.filter(pk__in=ids).update(in_play=False, closed_at=now, is_final=False, halt_waived=False)
+        for pk in closed:  # written with the token (done)
+            self.closed[pk] = now
         if opened:
             self._open_tables(opened, now)
 
@@ -404,6 +418,8 @@ class Room:
         for numbers in chunks(opened):
             rows.update((row.number, row) for row in Table.objects.filter(tournament_id=self.tournament_id, number__in=numbers))
         reopened = list(rows.values())
+        for row in reopened:  # closed earlier in this service: it stays in play
+            self.closed.pop(row.pk, None)
         for number in opened:
             rows.setdefault(number, Table(tournament_id=self.tournament_id, number=number))
         for number, (table, info) in opened.items():
@@ -434,17 +450,14 @@ class Room:
         if removed or any(old_pos.get(e) != new_pos[e] for e in written):
             self.seats_moved = True
         gone = removed + [e for e in written if e in old_pos]
-        if not written:
-            self.freed += gone  # deleted with the token at the end of the service (done)
-            return removed
-        for ids in chunks(gone):  # a seat taken again must be free first
-            Seat.objects.filter(pk__in=ids).delete()  # nothing points at a seat: one DELETE
-        if written:
-            Seat.objects.bulk_create([
-                Seat(entry_id=e, tournament_id=self.tournament_id, table_id=self.info[new_pos[e][0]].id, number=new_pos[e][1],
-                     wait_for_button=self.wait.get(e, e in self.waiting), seated_at=now)
-                for e in written
-            ], batch_size=BATCH_SIZE)
+        # Written with the token at the end of the service (done): the seats emptied or taken
+        # again deleted first, then the new and moved ones inserted.
+        for e in gone:
+            self.seated.pop(e, None)  # written earlier in this service, not yet sent
+        self.freed += gone
+        for e in written:
+            number, seat = new_pos[e]
+            self.seated[e] = (self.info[number].id, seat, self.wait.get(e, e in self.waiting), now)
         return removed
 
     # --- the process cache -----------------------------------------------------------------
@@ -455,6 +468,22 @@ class Room:
         _cache.move_to_end(self.tournament_id)
         while len(_cache) > CACHE_SIZE:
             _cache.popitem(last=False)
+
+
+def _parts_of(inserted, start: int = 0) -> dict[int, str]:
+    """id(row) → the SQL giving its key, for the rows of these insert parts (``new{i}``, from
+    ``start``): the one key of a part, or the k-th smallest of a part of several rows (an
+    INSERT takes its keys in the order of its rows, as ``_with_queued`` hands them back)."""
+    q = connection.ops.quote_name
+    out = {}
+    for i, (inserts, rows, _refs) in enumerate(inserted, start):
+        pk = q(inserts.model._meta.pk.column)
+        if len(rows) == 1:
+            out[id(rows[0])] = f"(SELECT {pk} FROM new{i})"
+        else:
+            for k, obj in enumerate(rows):
+                out[id(obj)] = f"(SELECT {pk} FROM new{i} ORDER BY {pk} LIMIT 1 OFFSET {k})"
+    return out
 
 
 def _save(updates, obj):
@@ -468,14 +497,32 @@ def _names(model, *fields):
     return [q(model._meta.db_table)] + [q(model._meta.get_field(f).column) for f in fields]
 
 
-def _write_back_sql() -> str:
-    seat, seat_entry = _names(Seat, "entry")
+def _write_back_sql(seats: bool = False) -> str:
+    """The write-back (``done``): the seats freed deleted, the entries out updated, the token's
+    compare-and-set. ``seats``: also the new and moved seats inserted as ``bulk_create`` writes
+    them (the INSERT waits for the DELETE: it reads its row count first, so a seat freed and
+    taken again in one change is free when taken) and tables closed as the ORM's
+    ``update(in_play=False, closed_at=…, is_final=False, halt_waived=False)``."""
+    seat, seat_entry, seat_tournament, seat_table, seat_number, wait, seated_at = _names(
+        Seat, "entry", "tournament", "table", "number", "wait_for_button", "seated_at")
+    table, table_id, in_play, closed_at, is_final, halt_waived = _names(Table, "id", "in_play", "closed_at", "is_final", "halt_waived")
     entry, entry_id, status, busted_at, place = _names(Entry, "id", "status", "busted_at", "place")
     state, tournament, token, bust_seq, group_seq, seats_seq = _names(SeatingState, "tournament", "token", "bust_seq", "group_seq",
                                                                       "seats_seq")
+    freed = f"WITH freed AS (DELETE FROM {seat} WHERE {seat_entry} = ANY(%s::bigint[])), "
+    if seats:
+        freed = (
+            f"WITH freed AS (DELETE FROM {seat} WHERE {seat_entry} = ANY(%s::bigint[]) RETURNING 1), "
+            f"seated AS (INSERT INTO {seat} ({seat_tournament}, {seat_table}, {seat_number}, {seat_entry}, {wait}, {seated_at}) "
+            f"SELECT %s::bigint, v.table_id, v.number, v.entry_id, v.wait, v.at "
+            f"FROM unnest(%s::bigint[], %s::smallint[], %s::bigint[], %s::boolean[], %s::timestamptz[]) "
+            f"AS v(table_id, number, entry_id, wait, at) WHERE (SELECT count(*) FROM freed) >= 0), "
+            f"closed AS (UPDATE {table} SET {in_play} = false, {closed_at} = v.at, {is_final} = false, {halt_waived} = false "
+            f"FROM unnest(%s::bigint[], %s::timestamptz[]) AS v(id, at) WHERE {table}.{table_id} = v.id), "
+        )
     return (
-        f"WITH freed AS (DELETE FROM {seat} WHERE {seat_entry} = ANY(%s::bigint[])), "
-        f"out AS (UPDATE {entry} SET {status} = '{Entry.BUSTED}', {busted_at} = %s::timestamptz, {place} = v.place "
+        freed
+        + f"out AS (UPDATE {entry} SET {status} = '{Entry.BUSTED}', {busted_at} = %s::timestamptz, {place} = v.place "
         f"FROM unnest(%s::bigint[], %s::integer[]) AS v(id, place) WHERE {entry}.{entry_id} = v.id) "
         f"UPDATE {state} SET {token} = %s, {bust_seq} = %s, {group_seq} = %s, {seats_seq} = {seats_seq} + %s "
         f"WHERE {tournament} = %s AND {token} = %s"
@@ -483,6 +530,7 @@ def _write_back_sql() -> str:
 
 
 WRITE_BACK = _write_back_sql()
+WRITE_BACK_SEATS = _write_back_sql(seats=True)
 
 TABLE_FIELDS = ["capacity", "big_blind_seat", "previous_big_blind_seat", "big_blind_twice", "locked", "locked_seats", "is_final", "halt_waived"]
 
