@@ -20,7 +20,7 @@ from .. import engine
 from ..models import PendingMove
 from .later import undo_first
 from .plan import Outcome, SeatingActionError, engine_errors, restore, settle
-from .room import lock, lock_and_read
+from .room import lock, lock_and_read, quoted_names
 
 # The slip a confirm names, locked (compiled once: after every bust the floor confirms one slip
 # after another, and building the query cost more than running it).
@@ -127,7 +127,7 @@ def _drawn_confirmed(t, ids: list[int], actor, now) -> tuple[int, TournamentEven
     if shape is None:
         return None
     into, values, returning = shape.groups()
-    pm, pk, status, done_at, done_by, tournament, applied = _columns(
+    pm, pk, status, done_at, done_by, tournament, applied = quoted_names(
         PendingMove, "id", "status", "done_at", "done_by", "tournament", "applied")
     sql = (f"WITH done AS (UPDATE {pm} SET {status} = %s, {done_at} = %s, {done_by} = %s WHERE {pk} = ANY(%s::bigint[]) "
            f"AND {status} = %s AND {tournament} = %s AND {applied} RETURNING 1), "
@@ -145,11 +145,6 @@ def _drawn_confirmed(t, ids: list[int], actor, now) -> tuple[int, TournamentEven
 
 # Inserts' one-row INSERT of an event: its columns, its values' placeholders, its RETURNING.
 _VALUES = re.compile(r"(INSERT INTO \S+ \([^)]*\)) VALUES \(((?:%s, )*%s)\) (RETURNING \S+)")
-
-
-def _columns(model, *fields):
-    q = connection.ops.quote_name
-    return [q(model._meta.db_table)] + [q(model._meta.get_field(f).column) for f in fields]
 
 
 def _engine_move(mv: PendingMove) -> engine.Move:

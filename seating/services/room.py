@@ -492,7 +492,8 @@ def _save(updates, obj):
     updates.save(obj)
 
 
-def _names(model, *fields):
+def quoted_names(model, *fields):
+    """The model's table and these fields' columns, quoted for this database (hand-written SQL)."""
     q = connection.ops.quote_name
     return [q(model._meta.db_table)] + [q(model._meta.get_field(f).column) for f in fields]
 
@@ -503,11 +504,11 @@ def _write_back_sql(seats: bool = False) -> str:
     them (the INSERT waits for the DELETE: it reads its row count first, so a seat freed and
     taken again in one change is free when taken) and tables closed as the ORM's
     ``update(in_play=False, closed_at=…, is_final=False, halt_waived=False)``."""
-    seat, seat_entry, seat_tournament, seat_table, seat_number, wait, seated_at = _names(
+    seat, seat_entry, seat_tournament, seat_table, seat_number, wait, seated_at = quoted_names(
         Seat, "entry", "tournament", "table", "number", "wait_for_button", "seated_at")
-    table, table_id, in_play, closed_at, is_final, halt_waived = _names(Table, "id", "in_play", "closed_at", "is_final", "halt_waived")
-    entry, entry_id, status, busted_at, place = _names(Entry, "id", "status", "busted_at", "place")
-    state, tournament, token, bust_seq, group_seq, seats_seq = _names(SeatingState, "tournament", "token", "bust_seq", "group_seq",
+    table, table_id, in_play, closed_at, is_final, halt_waived = quoted_names(Table, "id", "in_play", "closed_at", "is_final", "halt_waived")
+    entry, entry_id, status, busted_at, place = quoted_names(Entry, "id", "status", "busted_at", "place")
+    state, tournament, token, bust_seq, group_seq, seats_seq = quoted_names(SeatingState, "tournament", "token", "bust_seq", "group_seq",
                                                                       "seats_seq")
     freed = f"WITH freed AS (DELETE FROM {seat} WHERE {seat_entry} = ANY(%s::bigint[])), "
     if seats:
