@@ -73,6 +73,9 @@ class Person(models.Model):
 
     class Meta:
         ordering = ["last_name", "first_name", "id"]
+        # The few banned people, by key (REG-05): "which entries of this field belong to a
+        # banned person" reads this, not every person of the field.
+        indexes = [models.Index(fields=["id"], condition=models.Q(banned=True), name="person_banned_idx")]
 
     def __str__(self):
         return self.full_name

@@ -2,10 +2,13 @@
 cancellations, rebuys after a bust and the director's redraw."""
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from seating import selectors, services
 from seating.models import Bust, PendingMove, Seat, Table
 from tdmanager.errors import DomainError
+from tdmanager.transactions import unit_of_work
 from tournaments.models import Entry, LedgerRow, Tournament, TournamentEvent
 from tournaments.services import cashier, lifecycle
 
@@ -82,6 +85,40 @@ def test_a_re_entry_draws_a_seat_from_the_pool(started, make_person, cashier_act
     assert sum(counts(t).values()) == 10
     # The late entry pushes the earlier bust one place down: 11 entries, first out is 11th.
     assert Entry.objects.get(pk=entries[0].pk).place == 11
+
+
+def test_a_late_entry_moves_every_earlier_bust_down_one_place_in_statements_that_do_not_grow_with_the_busts(
+        started, make_person, cashier_actor, actor):
+    t = started(40, late_reg_closes_after_level=6)
+
+    def bust_some(k):
+        for table in list(seat_map(t))[:k]:
+            services.record_bust(t, [next(iter(seat_map(t)[table].values()))], actor=actor)
+        pair = list(seat_map(t)[max(seat_map(t))].values())[:2]  # two on one hand, equal stacks: a shared place
+        services.record_bust(t, [{"entry": e} for e in pair], actor=actor, same_hand=True)
+
+    def places():
+        return {b.entry_id: (b.place, b.shared_with, Entry.objects.get(pk=b.entry_id).place) for b in Bust.objects.filter(tournament=t)}
+
+    def statements():
+        """Statements the server ran to give every bust its place again (a statement sent
+        once per row counts its rows)."""
+        Bust.objects.filter(tournament=t).update(place=None)
+        Entry.objects.filter(tournament=t, status=Entry.BUSTED).update(place=None)
+        with unit_of_work(), CaptureQueriesContext(connection) as sent:
+            services.recompute_places(t)
+        return sum(int(q["sql"].split(" times: ")[0]) if " times: " in q["sql"] else 1 for q in sent.captured_queries)
+
+    bust_some(2)
+    few = statements()
+    bust_some(3)
+    if connection.vendor == "postgresql":  # each a round trip to the server (SQLite's run in the process)
+        assert statements() == few  # 9 busts cost what 4 did
+    before = places()
+    assert any(shared == 2 for _p, shared, _e in before.values())
+    cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
+    assert places() == {e: (p + 1, shared, p + 1) for e, (p, shared, _e) in before.items()}
+    assert Entry.objects.filter(tournament=t, status=Entry.ACTIVE, place__isnull=False).count() == 0
 
 
 def test_a_rebuy_after_a_bust_seats_the_player_again_and_voids_his_bust(started, actor, cashier_actor):
