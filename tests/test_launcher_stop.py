@@ -1,0 +1,62 @@
+"""``./tdm run`` stopped (Ctrl-C, or a service manager's SIGTERM): the web server and the Celery worker (with beat) stop first,
+then the embedded Redis they use, so nothing fails on the way out (beat ticks every second, and a
+tick sent to a Redis already gone logged a traceback at every stop).
+
+A real launcher on its own SQLite database and embedded Redis, stopped both ways."""
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+
+import httpx
+import pytest
+
+from tests.servers import ROOT, free_port, wait_for
+
+pytestmark = pytest.mark.processes
+
+
+def _answers(port) -> bool:
+    try:
+        return httpx.get(f"http://127.0.0.1:{port}/login/", timeout=2).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+def _accepts(port) -> bool:
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+@pytest.mark.parametrize("how", ["group", "launcher"])
+def test_a_stop_ends_the_web_server_and_the_worker_before_the_embedded_redis(tmp_path, how):
+    """``group``: Ctrl-C in a terminal (SIGINT to every process of the group); ``launcher``: a
+    service manager's stop (SIGTERM to the launcher alone, which stops the rest)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "TDM_SQLITE_PATH")}
+    env["TDM_VAR_DIR"] = str(tmp_path)
+    port = free_port()
+    log_path = tmp_path / "serve.log"
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen([sys.executable, "manage.py", "serve", "--port", str(port)], cwd=ROOT, env=env,
+                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        wait_for(lambda: _answers(port), 120, "the web server")
+        wait_for(lambda: any(tmp_path.glob("celerybeat-schedule*")), 60, "celery beat")  # beat is ticking
+        redis_port = int(re.search(r"embedded redis on 127\.0\.0\.1:(\d+)", log_path.read_text()).group(1))
+        assert _accepts(redis_port)
+        if how == "group":
+            os.killpg(proc.pid, signal.SIGINT)
+        else:
+            proc.send_signal(signal.SIGTERM)
+        assert proc.wait(60) == 0
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(10)
+    out = log_path.read_text()
+    assert out.rstrip().endswith("stopped")
+    assert "Traceback" not in out and "Connection refused" not in out, out[-3000:]
+    assert not _accepts(redis_port)  # the embedded Redis is gone too
