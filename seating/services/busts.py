@@ -16,7 +16,7 @@ from .. import engine, signals
 from ..models import Bust, PendingMove
 from .later import undo_first
 from .plan import SeatingActionError, engine_errors, house, remove_players, restore, settle
-from .room import clock_of, lock
+from .room import clock_of, lock, quoted_names
 
 
 def _entry_id(value) -> int:
@@ -290,21 +290,19 @@ def _update_rows(model, fields, rows) -> None:
 
     if not rows:
         return
-    qn = connection.ops.quote_name
     meta = model._meta
     cols = [meta.get_field(f) for f in fields]
-    table, key = qn(meta.db_table), qn(meta.pk.column)
+    table, key, *names = quoted_names(model, meta.pk.name, *fields)
     values = [[c.get_db_prep_save(v, connection) for c, v in zip(cols, vals, strict=True)] for _pk, *vals in rows]
     with compiled.prepared_cursor(connection) as cursor:
         if connection.vendor == "postgresql":
-            names = [qn(c.column) for c in cols]
             arrays = ", ".join(f"%s::{c.cast_db_type(connection)}[]" for c in (meta.pk, *cols))
             cursor.execute(
                 f"UPDATE {table} SET {', '.join(f'{n} = v.{n}' for n in names)} FROM unnest({arrays}) AS v({key}, {', '.join(names)}) "
                 f"WHERE {table}.{key} = v.{key}",
                 [[pk for pk, *_vals in rows], *(list(column) for column in zip(*values, strict=True))])
         else:
-            cursor.executemany(f"UPDATE {table} SET {', '.join(f'{qn(c.column)} = %s' for c in cols)} WHERE {key} = %s",
+            cursor.executemany(f"UPDATE {table} SET {', '.join(f'{n} = %s' for n in names)} WHERE {key} = %s",
                                [[*vals, pk] for (pk, *_rest), vals in zip(rows, values, strict=True)])
 
 
