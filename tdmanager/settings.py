@@ -194,6 +194,10 @@ TDM_WEB_THREADS = max(0, envint("TDM_WEB_THREADS", 8))
 # Seconds a web pool thread keeps its database connection between requests (0: a new SQLite
 # connection, or one from PostgreSQL's pool, per request). TDM_WEB_SQLITE_KEEP: its old name.
 TDM_WEB_DB_KEEP = max(0, envint("TDM_WEB_DB_KEEP", os.getenv("TDM_WEB_SQLITE_KEEP", "60")))
+# Microseconds a busy thread of a web process may keep the interpreter before another thread
+# (one whose database answer has arrived, the event loop sending the screens' frames) gets it
+# (sys.setswitchinterval; Python's own is 5,000). Set once at startup (tdmanager.asgi).
+TDM_WEB_SWITCH_US = max(100, envint("TDM_WEB_SWITCH_US", 1000))
 
 # --- Redis and Celery -----------------------------------------------------------------
 # REDIS_URL unset: the launcher (manage.py serve) starts an embedded Redis and exports it.

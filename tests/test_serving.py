@@ -21,9 +21,16 @@ def app(settings):
     from tdmanager.asgi import Application
 
     settings.TDM_WEB_THREADS = 4
+    import gc
+    import sys
+
+    switch = sys.getswitchinterval()
     application = Application()
     yield application
     application.close()
+    # A lifespan startup set the switch interval and froze the test process's objects: as before.
+    sys.setswitchinterval(switch)
+    gc.unfreeze()
 
 
 def scope(method, path, *, query=b"", headers=(), scheme="http"):
@@ -258,6 +265,52 @@ def test_lifespan_is_answered(app):
 
     asyncio.run(app({"type": "lifespan", "asgi": {"version": "3.0"}}, receive, send))
     assert sent == ["lifespan.startup.complete", "lifespan.shutdown.complete"]
+
+
+def test_the_loaded_process_is_kept_out_of_the_collectors_full_passes(app):
+    """At startup the web process freezes what it has loaded (issue #15: a full pass of the
+    cycle collector over it held every request and screen 80-100 ms): a full pass then walks
+    only what was made since."""
+    import gc
+
+    sent = []
+    messages = [{"type": "lifespan.startup"}, {"type": "lifespan.shutdown"}]
+
+    async def receive():
+        return messages.pop(0)
+
+    async def send(message):
+        sent.append(message["type"])
+
+    gc.unfreeze()
+    loaded = len(gc.get_objects(generation=2))
+    try:
+        asyncio.run(app({"type": "lifespan", "asgi": {"version": "3.0"}}, receive, send))
+        assert sent[0] == "lifespan.startup.complete"
+        assert gc.get_freeze_count() >= loaded // 2  # what was loaded is frozen ...
+        assert len(gc.get_objects(generation=2)) < loaded // 10  # ... and out of a full pass
+    finally:
+        gc.unfreeze()
+
+
+def test_a_thread_waits_at_most_the_switch_interval_set_at_startup(app, settings):
+    """TDM_WEB_SWITCH_US is the interpreter's switch interval once the web process has started
+    (a snapshot build's thread gets the interpreter back after each query sooner than Python's
+    own 5 ms)."""
+    import sys
+
+    sent, messages = [], [{"type": "lifespan.startup"}, {"type": "lifespan.shutdown"}]
+
+    async def receive():
+        return messages.pop(0)
+
+    async def send(message):
+        sent.append(message["type"])
+
+    settings.TDM_WEB_SWITCH_US = 1500
+    asyncio.run(app({"type": "lifespan", "asgi": {"version": "3.0"}}, receive, send))
+    assert sent[0] == "lifespan.startup.complete"
+    assert sys.getswitchinterval() == pytest.approx(0.0015)
 
 
 def _opened_connections(app, token, requests, threads_seen, wrappers=None):
