@@ -575,7 +575,7 @@ def main():
     ap.add_argument("--sales-rate", type=float, default=3.0, help="cashier sales per second through the API")
     ap.add_argument("--baseline-seconds", type=float, default=None, help="length of the one-display phase (15; --quick 6)")
     ap.add_argument("--quick", action="store_true", help="a smaller run: 1,000 entries, 100 displays, 15 s")
-    ap.add_argument("--coalesce-ms", type=int, default=None, help="the hub's coalescing window (TDM_LIVE_COALESCE_MS; 250 by default)")
+    ap.add_argument("--coalesce-ms", type=int, default=None, help="the hub's coalescing window (TDM_LIVE_COALESCE_MS; 100 by default)")
     ap.add_argument(
         "--floor", choices=("api", "inprocess"), default="api",
         help="api: the floor's busts and slips and the director's clock actions go through the web process's API, as a "
