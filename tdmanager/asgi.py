@@ -71,25 +71,23 @@ def keep_connection(sender, connection, **kwargs):
         connection.close_at = time.monotonic() + keep
 
 
-# Issue #15 also: at startup the interpreter's switch interval is set to TDM_WEB_SWITCH_US
-# (1 ms; Python's own is 5 ms). A snapshot build sends some twenty queries, and after each it
-# waited for the interpreter until the thread holding it (a sale, a bust, the event loop sending
-# 500 frames) was made to let go: on PostgreSQL a build took 49 ms for 31 ms of its own CPU, and
-# the lobby's p99 went from 249 to 171 ms at the same window with 1 ms.
+def settle_process() -> None:
+    """Once, before the web process serves (the ASGI lifespan's startup); issue #15, the lobby's
+    delay under load:
 
-
-def freeze_loaded_heap() -> int:
-    """Keep what a loaded web process holds for good (Django, the apps, their modules, the URL
-    resolvers) out of the cycle collector's full passes, once, before it serves (``gc.freeze``):
-    returns how many objects that was.
-
-    Issue #15: a full pass walked every object of the process, 80-100 ms with the lock held
-    every few seconds under the lobby's load, and every request, snapshot build and screen
-    waited meanwhile (about 1 % of the actions' delays to the lobby). Objects made later are
-    collected as before; a frozen one still goes when nothing refers to it any more."""
+    - the interpreter's switch interval becomes ``TDM_WEB_SWITCH_US`` (1 ms; Python's own is
+      5 ms). A snapshot build sends some twenty queries, and after each it waited for the
+      interpreter until the thread holding it (a sale, a bust, the event loop sending 500
+      frames) was made to let go: on PostgreSQL a build took 49 ms for 31 ms of its own CPU,
+      and the lobby's p99 went from 249 to 171 ms at the same window with 1 ms;
+    - what the loaded process holds for good (Django, the apps, their modules, the URL
+      resolvers) is kept out of the cycle collector's full passes (``gc.freeze``). A full pass
+      walked every object, 80-100 ms with the interpreter held, every few seconds under the
+      lobby's load, and every request, build and frame waited meanwhile. Objects made later are
+      collected as before; a frozen one still goes when nothing refers to it any more."""
+    sys.setswitchinterval(settings.TDM_WEB_SWITCH_US / 1e6)
     gc.collect()
     gc.freeze()
-    return gc.get_freeze_count()
 
 
 def _settle(future, result, error):
@@ -138,8 +136,7 @@ class Application:
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
-                sys.setswitchinterval(settings.TDM_WEB_SWITCH_US / 1e6)
-                freeze_loaded_heap()
+                settle_process()
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
                 await asyncio.get_running_loop().run_in_executor(None, self.close)

@@ -5,7 +5,9 @@ The app is driven in process through ASGI messages, as uvicorn drives it.
 """
 
 import asyncio
+import gc
 import json
+import sys
 import threading
 
 import pytest
@@ -21,9 +23,6 @@ def app(settings):
     from tdmanager.asgi import Application
 
     settings.TDM_WEB_THREADS = 4
-    import gc
-    import sys
-
     switch = sys.getswitchinterval()
     application = Application()
     yield application
@@ -254,7 +253,8 @@ def test_the_live_stream_refuses_as_before(app, make_tournament):
     assert call(app, "GET", f"/live/{t.pk + 1000}/stream/", query=b"token=shown-tv").status == 403
 
 
-def test_lifespan_is_answered(app):
+def lifespan(app) -> list[str]:
+    """The app's lifespan, started and shut down as uvicorn does: the message types it sent."""
     sent, messages = [], [{"type": "lifespan.startup"}, {"type": "lifespan.shutdown"}]
 
     async def receive():
@@ -264,52 +264,30 @@ def test_lifespan_is_answered(app):
         sent.append(message["type"])
 
     asyncio.run(app({"type": "lifespan", "asgi": {"version": "3.0"}}, receive, send))
-    assert sent == ["lifespan.startup.complete", "lifespan.shutdown.complete"]
+    return sent
+
+
+def test_lifespan_is_answered(app):
+    assert lifespan(app) == ["lifespan.startup.complete", "lifespan.shutdown.complete"]
 
 
 def test_the_loaded_process_is_kept_out_of_the_collectors_full_passes(app):
     """At startup the web process freezes what it has loaded (issue #15: a full pass of the
     cycle collector over it held every request and screen 80-100 ms): a full pass then walks
     only what was made since."""
-    import gc
-
-    sent = []
-    messages = [{"type": "lifespan.startup"}, {"type": "lifespan.shutdown"}]
-
-    async def receive():
-        return messages.pop(0)
-
-    async def send(message):
-        sent.append(message["type"])
-
     gc.unfreeze()
     loaded = len(gc.get_objects(generation=2))
-    try:
-        asyncio.run(app({"type": "lifespan", "asgi": {"version": "3.0"}}, receive, send))
-        assert sent[0] == "lifespan.startup.complete"
-        assert gc.get_freeze_count() >= loaded // 2  # what was loaded is frozen ...
-        assert len(gc.get_objects(generation=2)) < loaded // 10  # ... and out of a full pass
-    finally:
-        gc.unfreeze()
+    assert lifespan(app)[0] == "lifespan.startup.complete"
+    assert gc.get_freeze_count() >= loaded // 2  # what was loaded is frozen ...
+    assert len(gc.get_objects(generation=2)) < loaded // 10  # ... and out of a full pass
 
 
-def test_a_thread_waits_at_most_the_switch_interval_set_at_startup(app, settings):
+def test_the_switch_interval_is_the_setting_once_started(app, settings):
     """TDM_WEB_SWITCH_US is the interpreter's switch interval once the web process has started
-    (a snapshot build's thread gets the interpreter back after each query sooner than Python's
-    own 5 ms)."""
-    import sys
-
-    sent, messages = [], [{"type": "lifespan.startup"}, {"type": "lifespan.shutdown"}]
-
-    async def receive():
-        return messages.pop(0)
-
-    async def send(message):
-        sent.append(message["type"])
-
+    (a snapshot build's thread gets the interpreter back after each query sooner than with
+    Python's own 5 ms)."""
     settings.TDM_WEB_SWITCH_US = 1500
-    asyncio.run(app({"type": "lifespan", "asgi": {"version": "3.0"}}, receive, send))
-    assert sent[0] == "lifespan.startup.complete"
+    assert lifespan(app)[0] == "lifespan.startup.complete"
     assert sys.getswitchinterval() == pytest.approx(0.0015)
 
 
