@@ -487,8 +487,9 @@ async def _phase(event, port, n_displays, seconds, bust_rate, actions, sales_rat
     on_final = sum(1 for d in displays if d.first_at_or_after(final) is not None)
     delays = {"bust": [], "director": []}
     first = []  # per action: until the first display had it (the server's part, fan-out aside)
+    slowest = []  # per action: (until the last display, until the first, its service time, kind, seq)
     missing = 0
-    for kind, t0, seq, _took in acted:
+    for kind, t0, seq, took in acted:
         arrived = []
         for d in displays:
             at = d.first_at_or_after(seq, t0)
@@ -499,6 +500,7 @@ async def _phase(event, port, n_displays, seconds, bust_rate, actions, sales_rat
         delays[kind] += arrived
         if arrived:
             first.append(min(arrived))
+            slowest.append((max(arrived), min(arrived), took, kind, seq))
     # per frame: from the first display to receive it to the last (the fan-out's spread)
     reached = {}
     for d in displays:
@@ -541,6 +543,7 @@ async def _phase(event, port, n_displays, seconds, bust_rate, actions, sales_rat
         "missing": missing,
         "delays": delays,
         "first": first,
+        "slowest": sorted(slowest, reverse=True)[:3],
         "spread": spread,
         "service": service,
         "skew": max(shown) - min(shown),
@@ -657,6 +660,9 @@ def main():
     print(f"{'  until the first display p50/p99':34}{ms(statistics.median(r['first'])):>12}  {ms(pct(r['first'], 99)):>12}  (the load phase: action, window, build)")
     if r["spread"]:
         print(f"{'  a frame, first to last display':34}{ms(statistics.median(r['spread'])):>12}  {ms(pct(r['spread'], 99)):>12}  (p50, p99 of the load phase: the fan-out)")
+    print("  the slowest actions (the p99 of 500 displays is set by about the slowest two): " + "; ".join(
+        f"{kind} #{seq}: last display {ms(last).strip()}, first {ms(first_).strip()}, its requests {ms(took).strip()}"
+        for last, first_, took, kind, seq in r["slowest"]))
     print(f"{'service time of an action p50':34}{ms(statistics.median(r['service'])):>12}  {ms(statistics.median(b['service'])):>12}  (included above)")
     print(f"{'displayed clock skew':34}{ms(r['skew']):>12}  {ms(b['error']):>12}  < 100 ms (baseline: one display vs the server clock)")
     print(
