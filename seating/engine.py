@@ -1260,6 +1260,58 @@ class _Workbench:
         return result
 
 
+def keep_drawn_seats(plan: Sequence[Move], open_slips: Iterable[tuple], tables: Sequence[Table]) -> list[Move]:
+    """``plan`` with the seats the floor already holds slips for, where the seat was a draw.
+
+    BAL-04 with the destination's big blind unknown: the open seat is drawn at random. The
+    plan is made again after every confirmed move, and each time it drew the open slips'
+    seats anew: every other slip was superseded and written again with a new seat, under
+    the hands of the floor carrying them (issue #15: at 10,000 entries a bust with six
+    balancing moves took six such rounds). A drawn move of the same player from the same
+    seat to the same table as an open slip (``(player, from_table, from_seat, to_table,
+    to_seat)``) keeps the slip's seat while it is open and no move whose seat the big blind
+    chose takes it; a drawn move whose own draw is now a kept slip's takes a seat that a kept
+    move gave up at that table (a draw as good as its own). No seat is handed out twice."""
+    held = {(p, ft, fs, tt): ts for p, ft, fs, tt, ts in open_slips}
+    if not held:
+        return list(plan)
+    by_number = {t.number: t for t in tables}
+    chosen = {(m.to_table, m.to_seat) for m in plan if not _seat_drawn(m)}
+    kept: dict[int, int] = {}
+    claimed: set[tuple[int, int]] = set()
+    for i, m in enumerate(plan):
+        seat = held.get((m.player, m.from_table, m.from_seat, m.to_table))
+        if seat is None or not _seat_drawn(m) or (m.to_table, seat) in chosen or (m.to_table, seat) in claimed:
+            continue
+        dest = by_number.get(m.to_table)
+        if dest is not None and seat in dest.open_seats():
+            kept[i] = seat
+            claimed.add((m.to_table, seat))
+    given_up = [(plan[i].to_table, plan[i].to_seat) for i in kept if (plan[i].to_table, plan[i].to_seat) not in claimed]
+    out = []
+    for i, m in enumerate(plan):
+        seat = kept.get(i)
+        if seat is None and (m.to_table, m.to_seat) in claimed:  # its draw is a kept slip's: one given up instead
+            seat = next(s for table, s in given_up if table == m.to_table)
+            given_up.remove((m.to_table, seat))
+        if seat is None or seat == m.to_seat:
+            out.append(m)
+        else:
+            out.append(Move(m.player, m.from_table, m.from_seat, m.to_table, seat, _drawn_seat_is(m.reason, seat),
+                            m.wait_for_button, m.kind, m.single_big_blind, m.card))
+    return out
+
+
+def _seat_drawn(m: Move) -> bool:
+    return isinstance(m.reason, Reason) and any(n.code == R.DEST_BB_UNKNOWN for n in m.reason.notes)
+
+
+def _drawn_seat_is(reason: Reason, seat: int) -> Reason:
+    notes = tuple(Reason(n.code, tuple((k, seat if k == "seat" else v) for k, v in n.args), n.notes)
+                  if n.code == R.DEST_BB_UNKNOWN else n for n in reason.notes)
+    return Reason(reason.code, reason.args, notes)
+
+
 class _SeatChoice(NamedTuple):
     seat: int
     why: tuple[Reason, ...]  # the clauses of the move's reason about the destination

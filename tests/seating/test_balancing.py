@@ -134,6 +134,24 @@ def test_an_open_proposal_stays_while_still_needed_and_is_superseded_when_not(st
     assert e.value.code == "not_proposed"
 
 
+def test_confirming_one_move_leaves_the_other_open_slips_as_they_are_when_their_seats_were_drawn(started, actor):
+    """The short tables' big blinds are unknown, so each destination seat is drawn (BAL-04).
+    Confirming one move plans the rest again; the other slips keep their seats, keys and
+    words instead of being superseded and written again with new seats (issue #15)."""
+    t = started(32, table_size=10)
+    arrange(t, {1: range(1, 11), 2: range(1, 11), 3: range(1, 7), 4: range(1, 7)}, big_blinds={1: (3, 2), 2: (5, 4)})
+    services.record_bust(t, [seat_map(t)[3][6]], actor=actor)  # 10, 10, 5, 6: 31 players need four tables
+    first, *others = open_moves(t)
+    assert len(others) >= 2 and all(m.kind == PendingMove.BALANCE and m.to_table in (3, 4) for m in [first, *others])
+    before = [(m.pk, m.entry_id, m.to_table, m.to_seat, m.reason_text) for m in others]
+    services.confirm_move(t, first, actor=actor)
+    assert [(m.pk, m.entry_id, m.to_table, m.to_seat, m.reason_text) for m in open_moves(t)] == before
+    assert not PendingMove.objects.filter(tournament=t, status=PendingMove.SUPERSEDED).exists()
+    for move in open_moves(t):
+        services.confirm_move(t, move, actor=actor)
+    assert max(counts(t).values()) - min(counts(t).values()) <= 1
+
+
 def test_a_locked_table_neither_gives_nor_receives_and_is_never_broken(started, actor):
     t = started(18, table_size=10)
     arrange(t, {1: range(1, 11), 2: range(1, 9)}, big_blinds={1: (3, 2), 2: (5, 4)})

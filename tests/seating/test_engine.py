@@ -30,6 +30,7 @@ from seating.engine import (
     halted_tables,
     hands_until_big_blind,
     is_between_button_and_small_blind,
+    keep_drawn_seats,
     next_hand_positions,
     plan_balance,
     plan_break,
@@ -787,3 +788,38 @@ def test_the_fast_table_copy_keeps_every_field():
     copy = _copy(original)
     assert all(getattr(copy, f.name) == getattr(original, f.name) for f in fields(Table))
     assert copy.seats is not original.seats
+
+
+def _drawn_seat(move) -> int:
+    (note,) = [n for n in move.reason.notes if n.code == R.DEST_BB_UNKNOWN]
+    return note.params["seat"]
+
+
+def test_a_replanned_move_keeps_the_seat_its_open_slip_drew_when_the_big_blind_is_unknown():
+    """BAL-04 with the destination's big blind unknown draws the seat: planned again (after each
+    confirmed move), an open slip of the same player and route keeps the seat it drew while the
+    seat is free, and the slip's words name that seat (issue #15: no slip written again)."""
+    tables = [table(1, 10, range(1, 11), bb=3, prev=2), table(2, 10, range(1, 6))]
+    first, second = plan_balance(tables, rng=random.Random(1))
+    assert first.to_table == second.to_table == 2 and _drawn_seat(first) == first.to_seat
+    held = next(s for s in range(6, 11) if s not in (first.to_seat, second.to_seat))
+    slips = [(first.player, first.from_table, first.from_seat, first.to_table, held)]
+    kept, same = keep_drawn_seats([first, second], slips, tables)
+    assert (kept.player, kept.from_seat, kept.to_table, kept.to_seat) == (first.player, first.from_seat, 2, held)
+    assert _drawn_seat(kept) == held and kept.reason.code == first.reason.code
+    assert same == second
+    # the slip's seat is the other move's draw now: the slip keeps it, the other takes the draw given up
+    swapped = keep_drawn_seats([first, second], [(first.player, first.from_table, first.from_seat, 2, second.to_seat)], tables)
+    assert [(m.player, m.to_seat) for m in swapped] == [(first.player, second.to_seat), (second.player, first.to_seat)]
+    assert [_drawn_seat(m) for m in swapped] == [second.to_seat, first.to_seat]
+    # the slip's seat is taken at the table: the plan's own draw stands
+    occupied = [(first.player, first.from_table, first.from_seat, 2, 3)]
+    assert keep_drawn_seats([first, second], occupied, tables) == [first, second]
+
+
+def test_a_seat_chosen_by_the_known_big_blind_is_never_replaced_by_an_open_slips():
+    tables = [table(1, 10, range(1, 11), bb=3, prev=2), table(2, 10, range(1, 6), bb=2, prev=1)]
+    first, second = plan_balance(tables, rng=random.Random(1))
+    other = next(s for s in range(6, 11) if s not in (first.to_seat, second.to_seat))
+    slips = [(first.player, first.from_table, first.from_seat, 2, other)]
+    assert keep_drawn_seats([first, second], slips, tables) == [first, second]
