@@ -82,9 +82,12 @@ def test_every_state_of_a_tournament_has_its_lobby_picture(browser_page, make_to
     expect(page.locator("#badge")).to_be_hidden()
     # "Next break in" counts down with the clock: ten seconds on, ten seconds less, like the level.
     expect(page.locator("#next-break")).not_to_have_text("")
-    before, level_before = seconds(page.locator("#next-break").text_content()), seconds(page.locator("#clock").text_content())
+    # Both read at one instant of the page (two reads one after the other straddled a tick of the
+    # page's real-time clock now and then: 4800 beside 1199).
+    both = "() => ['#next-break', '#clock'].map(s => document.querySelector(s).textContent)"
+    before, level_before = map(seconds, page.evaluate(both))
     page.clock.run_for(10_000)
-    after, level_after = seconds(page.locator("#next-break").text_content()), seconds(page.locator("#clock").text_content())
+    after, level_after = map(seconds, page.evaluate(both))
     assert 9 <= before - after <= 11 and before - after == level_before - level_after
 
     clockctl.pause(t, actor=actor, reason="dealer change")
