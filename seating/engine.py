@@ -90,7 +90,7 @@ import math
 import random
 import secrets
 from collections.abc import Collection, Hashable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import NamedTuple
 
@@ -1297,8 +1297,7 @@ def keep_drawn_seats(plan: Sequence[Move], open_slips: Iterable[tuple], tables: 
         if seat is None or seat == m.to_seat:
             out.append(m)
         else:
-            out.append(Move(m.player, m.from_table, m.from_seat, m.to_table, seat, _drawn_seat_is(m.reason, seat),
-                            m.wait_for_button, m.kind, m.single_big_blind, m.card))
+            out.append(replace(m, to_seat=seat, reason=_drawn_seat_is(m.reason, seat)))
     return out
 
 
