@@ -29,8 +29,8 @@ def price_checked(sender, tournament, buy_in, fee, **kwargs):
     return None
 
 
-def snapshot_parts(sender, tournament, **kwargs):
-    return selectors.display_summary(tournament)
+def snapshot_parts(sender, tournament, entries=None, **kwargs):
+    return selectors.display_summary(tournament, entries=entries)
 
 
 def jackpot_snapshot(sender, tournament, **kwargs):

@@ -137,11 +137,13 @@ def pooled_money_in(t) -> dict:
     return out
 
 
-def pool_breakdown(t) -> pool_engine.PoolBreakdown:
+def pool_breakdown(t, *, side_pools=None) -> pool_engine.PoolBreakdown:
     """The prize pool from the ledger (PAY-01, PAY-02): prize parts collected, minus the
-    deductions, plus any overlay to the guarantee, minus side prizes funded from the pool."""
+    deductions, plus any overlay to the guarantee, minus side prizes funded from the pool.
+    ``side_pools``: the tournament's side pools when the caller has read them already."""
     collected = max(ZERO, pooled_money_in(t)["prize"])
-    fixed = {p.name: p.from_prize_pool for p in t.side_pools.all() if p.from_prize_pool > 0}
+    pools = t.side_pools.all() if side_pools is None else side_pools
+    fixed = {p.name: p.from_prize_pool for p in pools if p.from_prize_pool > 0}
     role, event = multiday_role(t)
     if role == "DAY2":
         # PAY-02: the event's pool is gross of the flights' chip-leader prizes (PAY-08).
@@ -171,12 +173,13 @@ def paid_entries(t):
     return t.entries.filter(status__in=(Entry.ACTIVE, Entry.BUSTED))
 
 
-def field_size(t) -> int:
-    """Participants for places paid (PAY-04): entries (default) or unique players."""
+def field_size(t, *, entries: int | None = None) -> int:
+    """Participants for places paid (PAY-04): entries (default) or unique players.
+    ``entries``: the paid entries (playing or out) when the caller has counted them already."""
     qs = paid_entries(t)
     if HouseRules.of(t).places_paid_counts == "PLAYERS":
         return qs.values("person").distinct().count()
-    return qs.count()
+    return qs.count() if entries is None else entries
 
 
 def percent_paid(t) -> Decimal:
@@ -215,11 +218,12 @@ def satellite_awards(t, link=None) -> list:
 _UNREAD = object()  # an argument the caller did not read: the function reads it itself
 
 
-def proposed_prizes(t, *, link=_UNREAD, total=None) -> list[dict]:
+def proposed_prizes(t, *, link=_UNREAD, total=None, entries=None) -> list[dict]:
     """The automatic proposal: a satellite's seats, else ``payout_structure`` on the live pool.
 
-    ``link`` (the satellite link or None) and ``total`` (the prize pool) when the caller has
-    read them already (the lobby's summary): the same figures, not read twice."""
+    ``link`` (the satellite link or None), ``total`` (the prize pool) and ``entries`` (the paid
+    entries, ``field_size``'s) when the caller has read them already (the lobby's summary): the
+    same figures, not read twice."""
     link = satellite_link(t) if link is _UNREAD else link
     if link is not None:
         rows = []
@@ -230,7 +234,7 @@ def proposed_prizes(t, *, link=_UNREAD, total=None) -> list[dict]:
                 rows.append({"place": a.place, "kind": "CASH", "amount": a.cash, "description": "", "target": None})
         return rows
     total = prize_pool(t) if total is None else total
-    entries = field_size(t)
+    entries = field_size(t, entries=entries)
     percent = percent_paid(t)
     bracket = _bracket(t)
     if bracket is not None and not bracket.feeds_into_id and entries:
@@ -707,9 +711,11 @@ def jackpot_claims(fund, *, unpaid_only=False) -> list[dict]:
     return out
 
 
-def side_pools_summary(t) -> list[dict]:
+def side_pools_summary(t, pools=None) -> list[dict]:
+    """Each side pool's figures; ``pools``: the tournament's side pools (their funds joined) when
+    the caller has read them already."""
     out = []
-    for pool in t.side_pools.select_related("fund").all():
+    for pool in t.side_pools.select_related("fund").all() if pools is None else pools:
         b = side_pool_balance(pool)
         row = {"id": pool.pk, "name": pool.name, "kind": pool.kind, "amount": money(b["total"]), "left": money(b["left"])}
         if pool.fund_id:
@@ -721,7 +727,7 @@ def side_pools_summary(t) -> list[dict]:
 # --- for other apps -----------------------------------------------------------------------
 
 
-def display_summary(tournament) -> dict:
+def display_summary(tournament, *, entries: int | None = None) -> dict:
     """Prize pool and payout ladder for lobby displays and the clock page.
 
     PAY-02: the figure shown is labelled. ``display_pool`` NET (the pool to share, default),
@@ -736,11 +742,13 @@ def display_summary(tournament) -> dict:
 
     t = tournament
     # Each read once (a screen's snapshot is rebuilt after every change of a running event):
-    # the pool, the satellite link and the payout table's row serve the ladder and the figures.
-    b = pool_breakdown(t)
+    # the pool, the side pools, the satellite link and the payout table's row serve the ladder
+    # and the figures; ``entries``: the field the snapshot counted (PAY-04's entries, not again).
+    pools = list(t.side_pools.select_related("fund"))
+    b = pool_breakdown(t, side_pools=pools)
     link = satellite_link(t)
     table = PayoutTable.objects.filter(tournament=t).first()
-    prizes = table_prizes(t, table=table, link=link, total=b.total)
+    prizes = table_prizes(t, table=table, link=link, total=b.total, entries=entries)
     rules = HouseRules.of(t)
     show = rules.display_pool  # PAY-02: NET (default), GROSS or BOTH, each labelled
     seats_pool = satellite_pool(t, link) if link else None  # a satellite's pool is the seats' value, gross and net
@@ -758,7 +766,7 @@ def display_summary(tournament) -> dict:
         "payouts": ladder(prizes),
         "places_paid": places_paid(t, prizes),
         "payout_table_state": table_state(t, table=table),
-        "side_pools": side_pools_summary(t),
+        "side_pools": side_pools_summary(t, pools),
         **({"won": won_by_entry(t, prizes)} if t.status == t.FINISHED else {}),
     }
 

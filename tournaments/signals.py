@@ -48,9 +48,10 @@ table_players_wanted = Signal()
 #: None (seating answers).
 tv_table_wanted = Signal()
 
-#: ``tournament`` → a dict merged into the live snapshot every lobby screen receives, the same
-#: size whatever the field (seating: tables in play, the seats version, the first moves to make;
-#: payouts: prize pool and payouts).
+#: ``tournament``, ``entries`` → a dict merged into the live snapshot every lobby screen receives,
+#: the same size whatever the field (seating: tables in play, the seats version, the first moves to
+#: make; payouts: prize pool and payouts). ``entries``: the entries playing or out, counted by the
+#: snapshot already (the field for places paid: not counted again).
 snapshot_parts = Signal()
 
 #: ``tournament``, ``page``, ``size`` → one page of the lobby screens' rotating seat lookup,

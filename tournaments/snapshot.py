@@ -104,7 +104,9 @@ def build_snapshot(tournament_or_id, now=None) -> dict:
     # announced again and builds the next one). Browsers drop snapshots older than the one shown.
     seq = TournamentEvent.objects.filter(tournament_id=pk).order_by("-id").values_list("id", flat=True).first() or 0
     # Always read the rows afresh: a snapshot must never show a cached, stale state.
-    t = Tournament.objects.select_related("clock").get(pk=pk)
+    # With the event formats' links (each a one-to-one, mostly absent): the payouts part asks
+    # whether this is a multi-day Day 2, a flight or a heads-up stage, a query each otherwise.
+    t = Tournament.objects.select_related("clock", "multiday_event", "flight", "bracket").get(pk=pk)
     clk = clock_snapshot(t, now)
     counts = t.entries.aggregate(**{status: Count("pk", filter=Q(status=status)) for status in (Entry.ACTIVE, Entry.BUSTED)})
 
@@ -135,7 +137,7 @@ def build_snapshot(tournament_or_id, now=None) -> dict:
         snap["h4h_done"] = list(HandForHandReport.objects.filter(tournament=t, hand=clk["h4h_hand"]).values_list("table_number", flat=True))
         # The director's clock page reports each table's hand (CLK-06): the tables playing it.
         snap["h4h_tables"] = signals.ask_one(signals.tables_wanted, default=[], tournament=t)
-    for part in signals.ask(signals.snapshot_parts, tournament=t):  # seating: tables, moves, seats version; payouts: the pool
+    for part in signals.ask(signals.snapshot_parts, tournament=t, entries=snap["entries"]):  # seating: tables, moves, seats version; payouts: the pool
         snap.update(part)
     payouts = snap.get("payouts")
     if payouts is not None:

@@ -100,6 +100,44 @@ def test_what_could_grow_is_capped_and_counted(make_tournament, actor):
     assert size < LIMIT
 
 
+def test_the_snapshot_reads_the_field_and_the_side_pools_once_and_the_formats_with_the_tournament(make_tournament, actor):
+    """A running event's snapshot is rebuilt after every change: what one part has read, the
+    others do not read again (the field's count, the side pools), and the event formats' links
+    come with the tournament's row. The figures are the ones the payouts page shows."""
+    from decimal import Decimal
+
+    from payouts import selectors as payouts
+    from payouts.models import SidePool
+
+    t = running(make_tournament, actor, 60)
+    SidePool.objects.create(tournament=t, kind=SidePool.CHIP_LEADER, name="Chip leader", key="cl", from_ledger=False,
+                            from_prize_pool=Decimal("50"))
+    build_snapshot(t.pk)  # warm: the structure's cache
+
+    with CaptureQueriesContext(connection) as ctx:
+        snap = build_snapshot(t.pk)
+    sql = [q["sql"] for q in ctx.captured_queries]
+
+    def reading(table):
+        return [q for q in sql if f'FROM "{table}"' in q]
+
+    assert len([q for q in reading("tournaments_entry") if "COUNT(" in q]) == 1, reading("tournaments_entry")
+    assert len(reading("payouts_sidepool")) == 1, reading("payouts_sidepool")
+    assert reading("formats_multidayevent") == reading("formats_flight") == [], sql
+    page = payouts.display_summary(t)  # the payouts page's own reads, each on its own
+    assert snap["entries"] == 60 and snap["places_paid"] == page["places_paid"] == 9
+    assert snap["prize_pool"] == page["prize_pool"] == "5950.00"  # 60 × 100 less the chip leader's 50
+    assert [p["name"] for p in snap["side_pools"]] == ["Chip leader"] and snap["payouts"] == page["payouts"]
+
+    # PAY-04 counting players: the field is not the entries the snapshot counted.
+    person = t.entries.order_by("pk").first().person_id
+    t.entries.filter(pk__in=list(t.entries.order_by("pk").values_list("pk", flat=True)[1:21])).update(person_id=person)
+    t.settings = {**(t.settings or {}), "places_paid_counts": "PLAYERS"}
+    t.save(update_fields=["settings"])
+    snap = build_snapshot(t.pk)
+    assert snap["entries"] == 60 and snap["places_paid"] == payouts.display_summary(t)["places_paid"] == 6  # 15 % of 40 players
+
+
 def seats(client, t, page=1, size=None, token="seats-tv"):
     query = f"?token={token}&page={page}" + (f"&size={size}" if size else "")
     r = client.get(f"/live/{t.pk}/seats/{query}")
