@@ -9,11 +9,11 @@ API. They read the database (never the services' in-memory room).
 import threading
 from collections import OrderedDict
 
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Count, Exists, OuterRef, Q
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from tdmanager.compiled import Compiled
+from tdmanager.compiled import Compiled, rows_together
 from tournaments.actions import Action
 from tournaments.house import HouseRules
 from tournaments.models import Entry, Tournament, TournamentEvent
@@ -75,26 +75,47 @@ SEAT_PAGE_SIZE = 48
 SEAT_PAGE_MAX = 200
 
 
+# The state's seats version (compiled once, as the lobby's other reads below).
+_SEATS_SEQ = Compiled(lambda pk: SeatingState.objects.filter(tournament_id=pk).order_by().values_list("seats_seq")[:1], SeatingState)
+
+
 def seats_version(tournament) -> int:
     """A number that changes only when somebody was seated, moved or unseated (the state's
     ``seats_seq``; 0 before the first draw): lobby screens fetch seat pages again only then."""
-    pk = getattr(tournament, "pk", tournament)
-    return SeatingState.objects.filter(tournament_id=pk).values_list("seats_seq", flat=True).first() or 0
+    return _version(_SEATS_SEQ.rows(int(getattr(tournament, "pk", tournament))))
+
+
+def _version(rows) -> int:
+    return (rows[0][0] if rows else None) or 0
+
+
+# What the lobby's snapshot reads about seating after every change of a running event, compiled
+# once (building these queries cost Django more than running them): the tables in play (one
+# row: their count; none when no table is), the first moves to make.
+_TABLES_IN_PLAY = Compiled(
+    lambda pk: Table.objects.filter(tournament_id=pk, in_play=True).filter(Exists(Seat.objects.filter(table=OuterRef("pk"))))
+    .order_by().values("tournament_id").annotate(n=Count("pk")).values_list("n"),
+    Table)
+_FIRST_MOVES = Compiled(
+    lambda pk: PendingMove.objects.filter(tournament_id=pk, status=PendingMove.PROPOSED).order_by("id").values_list(
+        "entry__person__first_name", "entry__person__last_name", "from_table", "from_seat", "to_table", "to_seat")[:DISPLAY_MOVES],
+    PendingMove)
 
 
 def display_summary(tournament) -> dict:
     """What lobby screens show about seating, the same size whatever the field: how many tables
     are in play, the seats version (the seat lookup itself is paged: ``seat_page``) and the
     moves still to be made (the first ``DISPLAY_MOVES``, ``moves_pending`` counting them all).
-    Three small queries; none reads the field row by row."""
-    tables = Table.objects.filter(tournament=tournament, in_play=True).filter(
-        Exists(Seat.objects.filter(table=OuterRef("pk")))).count()
-    pending = PendingMove.objects.filter(tournament=tournament, status=PendingMove.PROPOSED)
-    rows = list(pending.order_by("id").values_list(
-        "entry__person__first_name", "entry__person__last_name", "from_table", "from_seat", "to_table", "to_seat")[:DISPLAY_MOVES])
+    Three small queries (one round trip on PostgreSQL); none reads the field row by row."""
+    pk = int(getattr(tournament, "pk", tournament))
+    tables, rows, version = rows_together((_TABLES_IN_PLAY, (pk,)), (_FIRST_MOVES, (pk,)), (_SEATS_SEQ, (pk,)))
     moves = [_move_dict(m[2:], f"{m[0]} {m[1]}".strip()) for m in rows]
-    return {"tables_in_play": tables, "seats_version": seats_version(tournament), "moves": moves,
-            "moves_pending": len(moves) if len(moves) < DISPLAY_MOVES else pending.count()}
+    if len(moves) < DISPLAY_MOVES:
+        pending = len(moves)
+    else:
+        pending = PendingMove.objects.filter(tournament_id=pk, status=PendingMove.PROPOSED).count()
+    return {"tables_in_play": tables[0][0] if tables else 0, "seats_version": _version(version), "moves": moves,
+            "moves_pending": pending}
 
 
 # The sorted seat list of the tournaments asked for last, by seats version: a lobby screen's page

@@ -9,17 +9,29 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from tdmanager.compiled import Compiled, rows_together
+
 from . import eventlog, penalties, signals
 from .actions import Action
 from .labels import penalty_kind_label
 from .models import ChipAdjustment, Entry, ExchangeRate, LedgerRow, Penalty, TournamentChange
 
 
+def _chips_sum(model):
+    """The sum of ``model``'s chips for one tournament, compiled once: one row, none without rows."""
+    return Compiled(lambda pk: model.objects.filter(tournament_id=pk).order_by().values("tournament_id").annotate(
+        c=Sum("chips")).values_list("c"), model)
+
+
+_CHIPS_SOLD, _CHIPS_ADJUSTED = _chips_sum(LedgerRow), _chips_sum(ChipAdjustment)
+
+
 def chips_in_play(t) -> int:
-    """Starting stacks + rebuys + add-ons (net of reversals and refunds) + race adjustments − removals."""
-    sold = LedgerRow.objects.filter(tournament=t).aggregate(c=Sum("chips"))["c"] or 0
-    adjusted = ChipAdjustment.objects.filter(tournament=t).aggregate(c=Sum("chips"))["c"] or 0
-    return int(sold + adjusted)
+    """Starting stacks + rebuys + add-ons (net of reversals and refunds) + race adjustments − removals.
+    Both sums in one round trip on PostgreSQL (the lobby's snapshot asks after every change)."""
+    pk = int(getattr(t, "pk", t))
+    sold, adjusted = rows_together((_CHIPS_SOLD, (pk,)), (_CHIPS_ADJUSTED, (pk,)))
+    return int(sum((rows[0][0] or 0 for rows in (sold, adjusted) if rows), 0))
 
 
 def active_penalties(t, now=None):
