@@ -23,6 +23,13 @@ from django.db import transaction
 
 _in_service: ContextVar[bool] = ContextVar("tdm_in_service", default=False)
 _flat_step: ContextVar[bool] = ContextVar("tdm_flat_step", default=False)
+_unit: ContextVar[dict | None] = ContextVar("tdm_unit", default=None)
+
+
+def unit_memo() -> dict | None:
+    """A dict that lives as long as the unit of work under way (the outermost service's
+    transaction), for what its steps share until it ends; None outside one."""
+    return _unit.get()
 
 
 @contextmanager
@@ -42,11 +49,12 @@ def flat_step():
 @contextmanager
 def unit_of_work():
     """An outermost, durable transaction in which services run as its steps."""
-    token = _in_service.set(True)
+    token, memo = _in_service.set(True), _unit.set({})
     try:
         with transaction.atomic(durable=True):
             yield
     finally:
+        _unit.reset(memo)
         _in_service.reset(token)
 
 

@@ -4,6 +4,7 @@ from django.db import transaction
 
 from tdmanager import realtime, security
 from tdmanager.compiled import Inserts
+from tdmanager.transactions import unit_memo
 
 from ..actions import Action
 from ..models import TournamentEvent
@@ -38,7 +39,8 @@ def log_event(tournament, action: Action, actor: Actor | None = None, **payload)
 
 def log_events(tournament, actor: Actor | None, events: list[tuple[Action, dict]], *, write=None) -> list[TournamentEvent]:
     """Append several event rows in one statement (in this order), and publish the change
-    once, with the last action, when the transaction commits. Every action is a member of
+    once, with the last action, when the transaction commits (``publish_on_commit``: once per
+    tournament and transaction, however many events it logs). Every action is a member of
     ``tournaments.actions.Action``: an unknown one is a programming error (ValueError).
 
     ``write``: the caller writes the rows itself, later in the same transaction and before
@@ -55,6 +57,43 @@ def log_events(tournament, actor: Actor | None, events: list[tuple[Action, dict]
     else:
         _EVENTS.insert(rows)  # one statement; the keys come back with it
     if tournament is not None and rows:
-        tid, action = tournament.pk, rows[-1].action
-        transaction.on_commit(lambda: realtime.tournament_changed(tid, action))
+        publish_on_commit(tournament.pk, rows[-1].action)
     return rows
+
+
+class _Publish:
+    """A tournament's change, published when the transaction commits (``on_commit``'s callback)."""
+
+    __slots__ = ("tid", "action")
+
+    def __init__(self, tid: int, action: str):
+        self.tid, self.action = tid, action
+
+    def __call__(self):
+        realtime.tournament_changed(self.tid, self.action)
+
+
+def publish_on_commit(tid: int, action: str) -> None:
+    """Publish the tournament's change when the transaction commits, once per service: a sale
+    that seats the player, a bust that proposes moves log several events in one transaction,
+    and every web process's hub would build the lobby's snapshot again for each publication
+    (the first build already shows them all). Within a unit of work (``tdmanager.transactions``)
+    a publication already waiting for this commit takes the newer action instead of a second
+    one being made (the message's action is informative: the hub reads only the tournament),
+    as long as it is still waiting: one made in a savepoint that rolled back is gone with it,
+    and the next event makes its own. Outside a transaction it is published at once, as
+    ``on_commit`` does."""
+    connection = transaction.get_connection()
+    memo = unit_memo()
+    if memo is None or not connection.in_atomic_block:
+        transaction.on_commit(_Publish(tid, action))
+        return
+    waiting = memo.setdefault("publications", {})
+    pub = waiting.get(tid)
+    # Still waiting: not dropped by a savepoint's rollback. It commits when this does (a
+    # savepoint still open around it is one around this event too; one released is part of it).
+    if pub is not None and any(func is pub for _savepoints, func, *_robust in connection.run_on_commit):
+        pub.action = action
+        return
+    pub = waiting[tid] = _Publish(tid, action)
+    transaction.on_commit(pub)
