@@ -151,7 +151,7 @@ def main():
     def baseline(t):
         new = seating.selectors.display_summary, payouts.selectors.display_summary
         seating.selectors.display_summary = old_seating.display_summary
-        payouts.selectors.display_summary = old_payouts.display_summary
+        payouts.selectors.display_summary = lambda t, **_now: old_payouts.display_summary(t)  # it counted the field itself
         try:
             return old_snapshot.build_snapshot(t.pk)
         finally:
