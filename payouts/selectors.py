@@ -21,7 +21,7 @@ from tdmanager.compiled import Compiled
 from tdmanager.money import CENT, ZERO, split_evenly, to_money
 from tournaments import selectors as tournament_selectors
 from tournaments.house import HouseRules
-from tournaments.models import LedgerRow
+from tournaments.models import Entry, LedgerRow, Tournament
 
 from . import pool as pool_engine
 from . import satellite as satellite_engine
@@ -57,8 +57,6 @@ def money(value) -> str:
 
 def _payout_rows_q():
     """Ledger rows that pay prizes out (and their reversals): not part of the money in."""
-    from tournaments.models import LedgerRow
-
     return Q(kind=LedgerRow.PAYOUT) | Q(kind=LedgerRow.REVERSAL, reverses__kind=LedgerRow.PAYOUT) | Q(
         kind=LedgerRow.SIDE, side_amount__lt=0
     ) | Q(kind=LedgerRow.REVERSAL, reverses__kind=LedgerRow.SIDE, reverses__side_amount__lt=0)
@@ -179,8 +177,6 @@ def prize_pool(t) -> Decimal:
 
 
 def paid_entries(t):
-    from tournaments.models import Entry
-
     return t.entries.filter(status__in=(Entry.ACTIVE, Entry.BUSTED))
 
 
@@ -373,8 +369,6 @@ def _ladder(prizes) -> list[dict]:
 
 
 def placed_entries(t):
-    from tournaments.models import Entry
-
     return t.entries.exclude(status=Entry.CANCELLED).filter(place__isnull=False).select_related("person").order_by("place", "number")
 
 
@@ -420,8 +414,6 @@ def released_places(t) -> set[int]:
 
 def active_payments(t) -> dict:
     """(entry id, source) → the payment that stands (its ledger row not reversed)."""
-    from tournaments.models import LedgerRow
-
     from .models import PrizePayment
 
     reversed_rows = set(LedgerRow.objects.filter(tournament=t, kind=LedgerRow.REVERSAL).values_list("reverses_id", flat=True))
@@ -648,8 +640,6 @@ def jackpot_fund():
 
 def jackpot_contributions() -> Decimal:
     """Every jackpot fee the desks took, net of reversals and refunds (all tournaments)."""
-    from tournaments.models import LedgerRow
-
     return LedgerRow.objects.exclude(_payout_rows_q()).aggregate(s=Sum("jackpot_amount"))["s"] or ZERO
 
 
@@ -671,8 +661,6 @@ def jackpot_balance(fund, now=None) -> Decimal:
 
 def jackpot_tournaments(exclude=None) -> list:
     """The tournaments registering or running that play for the venue's jackpot."""
-    from tournaments.models import Tournament
-
     qs = Tournament.objects.filter(status__in=(Tournament.REGISTERING, Tournament.RUNNING))
     if exclude is not None:
         qs = qs.exclude(pk=getattr(exclude, "pk", exclude))
@@ -694,8 +682,6 @@ def jackpot_lock(fund, now=None):
 def jackpot_paid_by(entry) -> bool:
     """REG-11: only jackpot buyers can win. The entry paid the fee (not reversed nor refunded),
     or, with ``jackpot_reentry = "COVERED"``, an earlier entry of the same player did."""
-    from tournaments.models import LedgerRow
-
     t = entry.tournament
     rows = LedgerRow.objects.filter(tournament=t).exclude(_payout_rows_q())
     if HouseRules.of(t).jackpot_reentry == "COVERED":
