@@ -89,7 +89,8 @@ def later_changes(t, event: TournamentEvent) -> list[dict]:
     entries = []
     for ev in blocking:
         p = ev.payload or {}
-        entries += [b["entry"] for b in p.get("busts", [])] + ([p["entry"]] if isinstance(p.get("entry"), int) else [])
+        # a bust's event lists its players; an undone bust's lists the busts' keys (named by the generic line)
+        entries += [b["entry"] for b in p.get("busts", []) if isinstance(b, dict)] + ([p["entry"]] if isinstance(p.get("entry"), int) else [])
     names = _names(entries)
     out = []
     for ev in reversed(blocking):

@@ -27,6 +27,8 @@ def undo_bust_and_later(tournament, bust, *, later: list[int], actor, reason: st
     t, room = lock(tournament)
     room.release()
     bust = Bust.objects.get(pk=getattr(bust, "pk", bust), tournament=t)
+    if bust.void:  # undone already (a second tap, a page left open): as undo_bust refuses it
+        raise SeatingActionError("already_void", _("This bust has already been undone or bought back."))
     event = TournamentEvent.objects.get(pk=bust.event_id) if bust.event_id else None
     found = later_changes(t, event) if event is not None else []
     if sorted(c["event"] for c in found) != sorted(set(later)):

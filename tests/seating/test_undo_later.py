@@ -118,3 +118,40 @@ def test_an_undo_of_a_move_refused_names_what_to_undo_first_too(started, actor):
     assert e.value.code == "seat_map_changed"
     assert [c["event"] for c in e.value.extra["later"]] == [later.event.pk]
     assert f"#{later.event.pk}" in str(e.value.message)
+
+
+def test_an_undo_sent_again_after_it_was_done_is_refused_and_changes_nothing(api, started, floor_user, actor):
+    """A second tap, or a page left open: the bust with its later changes was undone already."""
+    t = started(20)
+    bust, _moved, _later, _mover, _first = bust_then_two_changes(t, actor)
+    client = api(floor_user)
+    body = client.post(url(t, f"busts/{bust.pk}/undo/"), {"reason": "wrong player"}, format="json").json()
+    events = [c["event"] for c in body["later"]]
+    r = client.post(url(t, f"busts/{bust.pk}/undo/"), {"reason": "wrong player", "later": events}, format="json")
+    assert r.status_code == 200, r.json()
+    now = seat_map(t)
+    r = client.post(url(t, f"busts/{bust.pk}/undo/"), {"reason": "wrong player", "later": events}, format="json")
+    assert r.status_code == 409 and r.json()["code"] == "already_void", r.content
+    assert seat_map(t) == now
+
+
+def test_a_bust_undone_since_is_named_among_the_changes_in_the_way(api, started, floor_user, actor):
+    """An earlier bust undone after this one, at a table a later move joined to this one's: it is
+    in the way, and the floor cannot undo an undo from the tables page."""
+    t = started(27)  # three tables of 9: two busts break none
+    x = seat_map(t)[1][min(seat_map(t)[1])]
+    services.record_bust(t, [x], actor=actor)
+    target = seat_map(t)[2][min(seat_map(t)[2])]
+    bust = services.record_bust(t, [target], actor=actor).busts[0]
+    seat = max(seat_map(t)[2])
+    mover = seat_map(t)[2][seat]
+    there = next(s for s in range(1, 10) if s not in seat_map(t)[1])
+    there_move = services.move_player(t, mover, 1, there, actor=actor, reason="wrong seat (SEAT-06)")
+    back = next(s for s in range(1, 10) if s not in seat_map(t)[2] and s != seat)  # another seat than his own
+    back_move = services.move_player(t, mover, 2, back, actor=actor, reason="wrong seat (SEAT-06)")
+    undone = services.undo_bust(t, Bust.objects.get(tournament=t, entry_id=x), actor=actor)  # table 1 is as the bust left it
+    r = api(floor_user).post(url(t, f"busts/{bust.pk}/undo/"), {"reason": "wrong player"}, format="json")
+    assert r.status_code == 409 and r.json()["code"] == "seat_map_changed", r.content
+    later = r.json()["later"]
+    assert [c["event"] for c in later] == [undone.event.pk, back_move.event.pk, there_move.event.pk]
+    assert later[0]["undo"] is None and r.json()["undoable"] is False
