@@ -250,8 +250,7 @@ def undo_bust(tournament, bust, *, actor, reason: str = "", now=None):
     now = now or timezone.now()
     t, room = lock(tournament)
     bust = Bust.objects.select_related("event").get(pk=_entry_id(bust), tournament=t)
-    if bust.void:
-        raise SeatingActionError("already_void", _("This bust has already been undone or bought back."))
+    refuse_if_void(bust)
     group = list(Bust.objects.filter(tournament=t, event=bust.event_id, void="")) if bust.event_id else [bust]
     if Entry.objects.filter(pk__in=[b.entry_id for b in group]).exclude(status=Entry.BUSTED).exists():
         raise SeatingActionError("not_busted", _("A player of this bust is no longer out."))
@@ -270,6 +269,12 @@ def undo_bust(tournament, bust, *, actor, reason: str = "", now=None):
     recompute_places(t)
     return settle(t, room, actor, Action.SEATING_BUST_UNDONE, now=now, busts=[b.pk for b in group],
                   entries=[b.entry_id for b in group], slips_undone=undone, reason=reason)
+
+
+def refuse_if_void(bust) -> None:
+    """A bust undone or bought back already cannot be undone (again)."""
+    if bust.void:
+        raise SeatingActionError("already_void", _("This bust has already been undone or bought back."))
 
 
 def void_bust(t, entry_id: int, why: str, now=None) -> bool:

@@ -8,7 +8,7 @@ from tdmanager.transactions import service
 from tournaments.models import TournamentEvent
 
 from ..models import Bust, PendingMove
-from .busts import undo_bust
+from .busts import refuse_if_void, undo_bust
 from .later import later_changes
 from .moves import undo_move
 from .plan import SeatingActionError
@@ -27,8 +27,7 @@ def undo_bust_and_later(tournament, bust, *, later: list[int], actor, reason: st
     t, room = lock(tournament)
     room.release()
     bust = Bust.objects.get(pk=getattr(bust, "pk", bust), tournament=t)
-    if bust.void:  # undone already (a second tap, a page left open): as undo_bust refuses it
-        raise SeatingActionError("already_void", _("This bust has already been undone or bought back."))
+    refuse_if_void(bust)  # undone already (a second tap, a page left open): as undo_bust refuses it
     event = TournamentEvent.objects.get(pk=bust.event_id) if bust.event_id else None
     found = later_changes(t, event) if event is not None else []
     if sorted(c["event"] for c in found) != sorted(set(later)):
