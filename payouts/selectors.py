@@ -183,10 +183,9 @@ def paid_entries(t):
 def field_size(t, *, entries: int | None = None) -> int:
     """Participants for places paid (PAY-04): entries (default) or unique players.
     ``entries``: the paid entries (playing or out) when the caller has counted them already."""
-    qs = paid_entries(t)
     if HouseRules.of(t).places_paid_counts == "PLAYERS":
-        return qs.values("person").distinct().count()
-    return qs.count() if entries is None else entries
+        return paid_entries(t).values("person").distinct().count()
+    return paid_entries(t).count() if entries is None else entries
 
 
 def percent_paid(t) -> Decimal:

@@ -1306,9 +1306,9 @@ def _seat_drawn(m: Move) -> bool:
 
 
 def _drawn_seat_is(reason: Reason, seat: int) -> Reason:
-    notes = tuple(Reason(n.code, tuple((k, seat if k == "seat" else v) for k, v in n.args), n.notes)
+    notes = tuple(replace(n, args=tuple((k, seat if k == "seat" else v) for k, v in n.args))
                   if n.code == R.DEST_BB_UNKNOWN else n for n in reason.notes)
-    return Reason(reason.code, reason.args, notes)
+    return replace(reason, notes=notes)
 
 
 class _SeatChoice(NamedTuple):

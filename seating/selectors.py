@@ -82,10 +82,11 @@ _SEATS_SEQ = Compiled(lambda pk: SeatingState.objects.filter(tournament_id=pk).o
 def seats_version(tournament) -> int:
     """A number that changes only when somebody was seated, moved or unseated (the state's
     ``seats_seq``; 0 before the first draw): lobby screens fetch seat pages again only then."""
-    return _version(_SEATS_SEQ.rows(int(getattr(tournament, "pk", tournament))))
+    return _first_or_zero(_SEATS_SEQ.rows(int(getattr(tournament, "pk", tournament))))
 
 
-def _version(rows) -> int:
+def _first_or_zero(rows) -> int:
+    """The first column of a compiled read's one row; 0 when there is no row (or it is NULL)."""
     return (rows[0][0] if rows else None) or 0
 
 
@@ -114,7 +115,7 @@ def display_summary(tournament) -> dict:
         pending = len(moves)
     else:
         pending = PendingMove.objects.filter(tournament_id=pk, status=PendingMove.PROPOSED).count()
-    return {"tables_in_play": tables[0][0] if tables else 0, "seats_version": _version(version), "moves": moves,
+    return {"tables_in_play": _first_or_zero(tables), "seats_version": _first_or_zero(version), "moves": moves,
             "moves_pending": pending}
 
 

@@ -284,11 +284,11 @@ def _structural(t, room: Room, h: House, apart=(), opened=None) -> list[_Draw]:
 def _propose(t, room: Room, h: House, actor, cause, out: Outcome, now, apart=()):
     """Re-plan balancing from the live map; keep identical proposals, supersede the others."""
     tables = room.table_list()
+    have = {p.key for p in room.proposals.values()}
     plan = engine.plan_balance(tables, rng=rng(), apart=apart, fixed=room.fixed, **h.balance_kwargs())
-    plan = engine.keep_drawn_seats(plan, [p.key for p in room.proposals.values()], tables)  # a drawn seat is not drawn again
+    plan = engine.keep_drawn_seats(plan, have, tables)  # a drawn seat is not drawn again
     wanted = {(m.player, m.from_table, m.from_seat, m.to_table, m.to_seat): m for m in plan}
     stale = [p.id for p in room.proposals.values() if p.key not in wanted]
-    have = {p.key for p in room.proposals.values()}
     new = [m for key, m in wanted.items() if key not in have]
     if not stale and not new:
         return
