@@ -1,0 +1,252 @@
+"""The festival day, replayed on the production topology of README "Scaling out".
+
+    python benchmarks/festival.py                                  # 10 minutes, 10,000 phones, 100 screens
+    python benchmarks/festival.py --minutes 1 --phones 500         # a quick run
+    python benchmarks/festival.py --database postgres://postgres@127.0.0.1:5432/tdm_festival
+
+It drops and creates the PostgreSQL database (``tdm_festival`` by default), starts a Redis of its
+own (on its own port: the chaos restarts it) and, each a real process, 2 web processes (uvicorn),
+2 Celery workers and 1 beat on one namespace. Setup (not timed, through the services): a
+main event of 3 flights of 2,000 entries each running (the Day 2 is built when they are done:
+not within the run), two side events of 2,000 (re-entries; rebuys and the add-on, its clock in
+the add-on break), two sit & goes that start themselves when their tenth seat is sold (the
+director locks the payout table, signs the ranking with the administrative controller when one
+ends, the cashiers pay its prizes, and another opens in its place).
+
+Then, over HTTP as the users act: 8 cashier desks (sales, some tendered in dollars, re-entries,
+rebuys, add-ons, prizes; every one with an Idempotency-Key, sent again with the same key after
+an error or a cut connection), 40 floor tablets (busts and their slips confirmed, hands
+completed, penalties, calls for the clock; the TDs' tablets pause, resume and add time), and in
+a process of their own 100 lobby screens and the phones (one entry each, a distinct token,
+spread over source addresses 127.0.0.2-250).
+
+Phases: first a quiet baseline (``--baseline-seconds``: the same desks and tablets, one screen
+and one phone per event, no chaos), then the day (``--minutes``) with every screen and phone and,
+every ``--kill-every`` seconds, one process killed with SIGKILL (a web process, a worker, beat,
+or Redis, in turn) and started again at once. At the end it waits for the screens and phones to
+converge, checks the invariants and prints PASS/FAIL for each and each figure beside the
+baseline and the target. Exit status 1 when an invariant fails.
+"""
+
+import argparse
+import bisect
+import collections
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import festival_clients as fc  # noqa: E402
+from festival_clients import pct  # noqa: E402
+
+KILL_CYCLE = ("web", "worker", "beat", "redis")
+
+
+def delays(report, actions, topology, kinds=("screen", "phone")):
+    """{(stream kind, inside a kill window): [seconds]} from each action to the first frame of
+    each sampled stream of its tournament that carries it; and the actions no stream got."""
+    by_tid = collections.defaultdict(list)
+    for s in report["streams"]:
+        if s["kind"] in kinds and s["seqs"]:
+            by_tid[s["tid"]].append(s)
+    out, missed = collections.defaultdict(list), collections.Counter()
+    for _role, _kind, tid, t0, _t1, seq in actions:
+        if seq is None:
+            continue
+        for s in by_tid.get(tid, ()):
+            seqs, times = s["seqs"], s["times"]
+            i = bisect.bisect_left(seqs, seq)
+            while i < len(seqs) and times[i] < t0:
+                i += 1
+            if i >= len(seqs):
+                missed[s["kind"]] += 1
+                continue
+            out[(s["kind"], topology.in_window(t0, times[i]))].append(times[i] - t0)
+    return out, missed
+
+
+def latencies(actions, roles):
+    return [t1 - t0 for role, _k, _tid, t0, t1, _s in actions if role in roles]
+
+
+def ms(v):
+    return "—" if v != v else f"{v * 1000:.0f} ms"
+
+
+def run_phase(world, plan, seconds, seq_lookup, *, chaos=None, kill_every=60.0, log=print):
+    stop = threading.Event()
+    first = len(world.actions)
+    actors = fc.start_clients(world, plan, stop, seq_lookup)
+    t_end = time.monotonic() + seconds
+    next_kill = time.monotonic() + kill_every / 2 if chaos else float("inf")
+    k = 0
+    while time.monotonic() < t_end:
+        time.sleep(0.5)
+        fc.follow_sng_tablets(world, actors)
+        if time.monotonic() >= next_kill and time.monotonic() < t_end - 5:
+            kind = KILL_CYCLE[k % len(KILL_CYCLE)]
+            k += 1
+            _kind, name, killed, ready = chaos.kill(kind)
+            log(f"  {time.monotonic() - (t_end - seconds):6.1f} s: {name} killed (SIGKILL) and back in {ready - killed:.1f} s")
+            next_kill += kill_every
+    stop.set()
+    for a in actors:
+        a.join(150)
+    for a in actors:
+        if a.failed:
+            log(f"  client {a.name} crashed:\n{a.failed}")
+    return world.actions[first:]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--minutes", type=float, default=10.0)
+    ap.add_argument("--baseline-seconds", type=float, default=None, help="the quiet phase first (60 s; 20 s when --minutes < 3)")
+    ap.add_argument("--phones", type=int, default=10000)
+    ap.add_argument("--screens", type=int, default=100)
+    ap.add_argument("--desks", type=int, default=8)
+    ap.add_argument("--tablets", type=int, default=40)
+    ap.add_argument("--flight-entries", type=int, default=2000)
+    ap.add_argument("--side-entries", type=int, default=2000)
+    ap.add_argument("--desk-pause", type=float, default=1.0, help="mean seconds between two actions of one desk")
+    ap.add_argument("--tablet-pause", type=float, default=4.0, help="mean seconds between two actions of one tablet")
+    ap.add_argument("--kill-every", type=float, default=60.0)
+    ap.add_argument("--no-chaos", action="store_true")
+    ap.add_argument("--database", default=None, help="PostgreSQL URL (dropped and created): postgres://postgres@127.0.0.1:5432/tdm_festival")
+    ap.add_argument("--logs", default=None, help="folder for the processes' logs (a temporary one by default)")
+    args = ap.parse_args()
+    baseline_s = args.baseline_seconds if args.baseline_seconds is not None else (60.0 if args.minutes >= 3 else 20.0)
+    soft, hard = fc.raise_nofile()
+    print(f"open files: limit raised to {soft} (hard {hard}) for this process and its children")
+    os.environ.pop("REDIS_URL", None)
+    os.environ["TDM_ARM_CLOCK_TASKS"] = "false"  # the topology's workers arm the clocks, not the setup
+    import common
+
+    url = args.database or "postgres://postgres@127.0.0.1:5432/tdm_festival"
+    common.prepare_database(url, "tdm_festival")
+    topology = fc.Topology(url, log_dir=args.logs)
+    os.environ["REDIS_URL"], os.environ["TDM_NAMESPACE"] = topology.redis_url, topology.namespace
+    from django.conf import settings
+
+    from tdmanager import realtime
+
+    settings.REDIS_URL, settings.TDM_NAMESPACE = topology.redis_url, topology.namespace
+    realtime._client = None
+    plan = fc.Plan(flight_entries=args.flight_entries, side_entries=args.side_entries, desks=args.desks, tablets=args.tablets,
+                   screens=args.screens, phones=args.phones, desk_pause=args.desk_pause, tablet_pause=args.tablet_pause)
+    tick = time.monotonic()
+    topology.start()
+    print(f"topology up in {time.monotonic() - tick:.1f} s: redis :{topology.redis_port}, web {topology.web_ports}, 2 workers, beat; "
+          f"namespace {topology.namespace}; logs in {topology.log_dir}")
+    fleet = base_fleet = None
+    seq_lookup = fc.SeqLookup()
+    try:
+        tick = time.monotonic()
+        print("setup (through the services, not timed):")
+        world = fc.build_festival(plan)
+        world.topology, world.bases, world.plan = topology, topology.bases, plan
+        print(f"setup done in {time.monotonic() - tick:.1f} s; {len(world.phones)} phones' entries, {len(world.screens)} screens")
+        topology.sampler.extra["benchmark"] = os.getpid()
+
+        # Phase 1: quiet baseline — one screen and one phone per event, no chaos.
+        one_each = {}
+        for tid, tok in world.screens:
+            one_each.setdefault(tid, (tid, tok))
+        quiet = fc.World()
+        quiet.screens = list(one_each.values())
+        seen = set()
+        quiet.phones = [p for p in world.phones if not (p[0] in seen or seen.add(p[0]))]
+        base_fleet = fc.Fleet(topology, quiet, sample_every=1)
+        base_fleet.start()
+        print(f"baseline: {baseline_s:.0f} s, {len(quiet.screens)} screens, {len(quiet.phones)} phones, no chaos")
+        base_actions = run_phase(world, plan, baseline_s, seq_lookup)
+        time.sleep(2)
+        base_delays, _ = delays(base_fleet.report(), base_actions, topology)
+        base_fleet.stop()
+        base_errors = collections.Counter(world.errors)
+
+        # Phase 2: the day.
+        fleet = fc.Fleet(topology, world, sample_every=20)
+        topology.sampler.extra["fleet"] = fleet.proc.pid if fleet.proc else 0
+        tick = time.monotonic()
+        held = fleet.start()
+        topology.sampler.extra["fleet"] = fleet.proc.pid
+        print(f"day: {held['connected']} of {held['of']} streams connected in {held['seconds']:.1f} s; {args.minutes:g} min, "
+              f"{plan.desks} desks, {plan.tablets} tablets, chaos {'off' if args.no_chaos else f'every {args.kill_every:g} s'}")
+        day_actions = run_phase(world, plan, args.minutes * 60, seq_lookup, chaos=None if args.no_chaos else topology, kill_every=args.kill_every)
+        held_end = fleet.report()["held"]
+        report, bad, conv_s = fc.wait_converged(fleet, world)
+        day_delays, missed = delays(report, day_actions, topology)
+        invariants = fc.check_invariants(world, report, bad)
+        topology.sampler.sample()
+        figures = topology.sampler.figures()
+    finally:
+        seq_lookup.close()
+        for f in (base_fleet, fleet):
+            if f is not None:
+                f.stop()
+        topology.stop()
+
+    print()
+    print("INVARIANTS")
+    for name, ok, detail in invariants:
+        print(f"  {'PASS' if ok else 'FAIL'}  {name}: {detail}")
+    print(f"  (converged {conv_s:.1f} s after the clients stopped)")
+    print()
+    print(f"FIGURES (the day: {len(day_actions)} actions; baseline in the same run: {len(base_actions)} actions, quiet)")
+    print(f"  {'':44}{'the day':>22}  {'baseline':>22}  target")
+
+    def trio(v):
+        return f"{ms(pct(v, 50))}/{ms(pct(v, 95))}/{ms(pct(v, 99))}"
+
+    rows = []
+    for label, roles, target, limit in (("desk actions p50/p95/p99", ("desk",), "p95 < 150 ms", 0.150),
+                                         ("floor actions p50/p95/p99", ("floor",), "p95 < 150 ms", 0.150)):
+        v, b = latencies(day_actions, roles), latencies(base_actions, roles)
+        rows.append((label, trio(v), trio(b), target, pct(v, 95) < limit))
+    for kind in ("screen", "phone"):
+        out_v, in_v = day_delays.get((kind, False), []), day_delays.get((kind, True), [])
+        b = base_delays.get((kind, False), []) + base_delays.get((kind, True), [])
+        rows.append((f"action → {kind} outside kill windows", trio(out_v), trio(b), "p99 < 2 s", pct(out_v, 99) < 2.0))
+        rows.append((f"action → {kind} across a kill", trio(in_v), "", "p99 < 5 s", pct(in_v, 99) < 5.0 if in_v else None))
+    five_out = sum(n for (kind, inside), n in world.errors.items() if kind.startswith("answer 5") and not inside)
+    rows.append(("5xx answers outside kill windows", str(five_out), str(sum(n for (k, i), n in base_errors.items() if k.startswith("answer 5"))),
+                 "0", five_out == 0))
+    rows.append(("phone and screen streams held", f"{held['connected']} (end: {held_end})", "", ">= 10,000 phones", held["connected"] >= 10000))
+    for label, v, b, target, ok in rows:
+        met = "" if ok is None else ("PASS" if ok else "FAIL")
+        print(f"  {label:44}{v:>22}  {b:>22}  {target} {met}")
+    print(f"  phones asked {len(world.phones)}, screens {len(world.screens)}; open-file limit {soft} (hard {hard}); "
+          f"frames no sampled stream got: {dict(missed)}")
+    print(f"  kills: {[(n, f'{r - k:.1f} s') for _kind, n, k, r in topology.windows]}")
+    print()
+    print("ERRORS by kind (inside a kill window / outside)")
+    kinds = collections.defaultdict(lambda: [0, 0])
+    for (kind, inside), n in world.errors.items():
+        kinds[kind][0 if inside else 1] += n
+    for kind, (i, o) in sorted(kinds.items()):
+        print(f"  {kind:60} {i:6} / {o}")
+    stream_errors = collections.Counter()
+    for s in report["streams"]:
+        stream_errors.update(s["errors"])
+    print(f"  streams: {dict(stream_errors)}")
+    print(f"  refusals (4xx, by path, status, code): {dict(world.refusals.most_common(12))}")
+    for d in world.defects[:10]:
+        print(f"  5xx outside a kill window: {d}")
+    if world.unacked:
+        print(f"  never acknowledged: {world.unacked[:5]}")
+    print()
+    print("CPU and RSS per process (every instance across restarts)")
+    for name, (cpu, rss, n) in sorted(figures.items()):
+        print(f"  {name:12} CPU {cpu:8.1f} s   RSS max {rss / 2**20:7.0f} MiB   instances {n}")
+    print(f"  load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    sys.exit(0 if all(ok for _n, ok, _d in invariants) else 1)
+
+
+if __name__ == "__main__":
+    main()
