@@ -118,18 +118,30 @@ def check_backup(path: Path, alias="default") -> None:
     if kind != vendor(alias):
         raise BackupError(f"{path} is a {kind} backup but the database is {vendor(alias)}")
     if kind == "sqlite":
-        src = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        try:
-            if src.execute("PRAGMA quick_check").fetchone()[0] != "ok":
-                raise BackupError(f"{path} is damaged (PRAGMA quick_check)")
-            if not src.execute("SELECT 1 FROM sqlite_master WHERE name='django_migrations'").fetchone():
-                raise BackupError(f"{path} is not a TDManager database")
-        finally:
-            src.close()
+        check_sqlite_file(path)
     else:
         listing = _run([_tool("pg_restore"), "--list", str(path)], _pg_env(alias)).stdout
         if "django_migrations" not in listing:
             raise BackupError(f"{path} is not a TDManager database")
+
+
+def check_sqlite_file(path: Path) -> None:
+    """A SQLite file that is whole (``PRAGMA quick_check``) and a TDManager database; opened
+    read-only, so checking never writes to it."""
+    src = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        if src.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+            raise BackupError(f"{path} is damaged (PRAGMA quick_check)")
+        if not src.execute("SELECT 1 FROM sqlite_master WHERE name='django_migrations'").fetchone():
+            raise BackupError(f"{path} is not a TDManager database")
+    finally:
+        src.close()
+
+
+def counts_as_data(table: str) -> bool:
+    """Whether rows in ``table`` are the room's: Django's bookkeeping (migrations applied, content
+    types, permissions) is written by ``migrate`` into every database, so it does not count."""
+    return not table.startswith(("django_", "auth_permission"))
 
 
 def has_data(alias="default") -> bool:
@@ -139,7 +151,7 @@ def has_data(alias="default") -> bool:
         return False
     with conn.cursor() as cursor:
         for table in tables:
-            if table.startswith(("django_", "auth_permission")):
+            if not counts_as_data(table):
                 continue
             cursor.execute(f"SELECT 1 FROM {conn.ops.quote_name(table)} LIMIT 1")
             if cursor.fetchone():
@@ -181,5 +193,10 @@ def summary(alias="default") -> list[tuple[str, int]]:
             n = cursor.fetchone()[0]
             if n:
                 out.append((table, n))
+    return product_first(out)
+
+
+def product_first(rows: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """(table, rows) pairs sorted by name, the product's tables before Django's and DRF's."""
     product = ("tournaments_", "seating_", "payouts_", "formats_")
-    return sorted(out, key=lambda item: (not item[0].startswith(product), item[0]))
+    return sorted(rows, key=lambda item: (not item[0].startswith(product), item[0]))
