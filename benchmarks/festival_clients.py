@@ -404,7 +404,7 @@ def build_festival(plan: Plan, *, log=print) -> World:
             running.append(("FLIGHT", f.tournament, plan.flight_entries))
     for i in range(plan.side_events):
         kind = "REENTRY" if i % 2 == 0 else "REBUY"
-        extra = dict(max_entries_per_player=3) if kind == "REENTRY" else dict(
+        extra = dict(format=Tournament.REENTRY, max_entries_per_player=3) if kind == "REENTRY" else dict(format=Tournament.REBUY,
             rebuy_price=Decimal(100), rebuy_chips=20000, rebuy_max=10, rebuy_stack_threshold=30000, rebuy_until_level=8,
             addon_price=Decimal(100), addon_chips=30000)
         t = Tournament.objects.create(name=f"Side {i + 1} ({kind.lower()}) {stamp}", start_at=now, buy_in=Decimal(200), fee=Decimal(20),
@@ -482,16 +482,20 @@ class Http:
         if body is not None:
             data = json.dumps(body).encode()
             hdrs["Content-Type"] = "application/json"
-        if self.conn is None:
-            self.conn = http.client.HTTPConnection("127.0.0.1", self.ports[self.i], timeout=self.timeout)
-        try:
-            self.conn.request(method, path, body=data, headers=hdrs)
-            r = self.conn.getresponse()
-            raw = r.read()
-        except (OSError, http.client.HTTPException) as exc:
-            self.close()
-            self.i = (self.i + 1) % len(self.ports)
-            raise Cut(type(exc).__name__) from None
+        for fresh in (self.conn is None, True):
+            if self.conn is None:
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.ports[self.i], timeout=self.timeout)
+            try:
+                self.conn.request(method, path, body=data, headers=hdrs)
+                r = self.conn.getresponse()
+                raw = r.read()
+                break
+            except (OSError, http.client.HTTPException) as exc:
+                self.close()
+                if not fresh and isinstance(exc, (BrokenPipeError, ConnectionResetError, http.client.RemoteDisconnected)):
+                    continue  # a kept-alive connection the server had closed while idle: a new one, as any client does
+                self.i = (self.i + 1) % len(self.ports)
+                raise Cut(type(exc).__name__) from None
         if r.getheader("Connection", "").lower() == "close":
             self.close()
         try:
@@ -865,15 +869,15 @@ def follow_sng_tablets(world: World, actors):
 # --- the screens and the phones (a process of their own) ----------------------------------------
 
 
-SEQ = re.compile(rb'"seq": (\d+)')
+SEQ = re.compile(rb'"seq": ?(\d+)')  # with or without the space json.dumps puts by default
 
 
 def _slice_obj(data: bytes, key: bytes):
-    """The flat JSON object (or null) after ``key`` in ``data``, as bytes, or None."""
-    at = data.find(key)
-    if at < 0:
+    """The flat JSON object (or null) after the key ``key`` (quoted, as b'"seat"') in ``data``, as bytes, or None."""
+    m = re.compile(re.escape(key) + rb": ?").search(data)
+    if m is None:
         return None
-    at += len(key)
+    at = m.end()
     if data.startswith(b"null", at):
         return b"null"
     end = data.find(b"}", at)
@@ -961,10 +965,10 @@ def _frame(s: Stream, frame: bytes):
                 s.seqs.append(seq)
                 s.times.append(now)
     if s.kind == "phone":
-        part = _slice_obj(frame, b'"entry": ')
+        part = _slice_obj(frame, b'"entry"')
         if part is not None:
             s.entry_part = part
-            seat = _slice_obj(frame, b'"seat": ')
+            seat = _slice_obj(frame, b'"seat"')
             s.seat_part = seat
 
 
@@ -1230,7 +1234,8 @@ def check_invariants(world, report=None, bad_streams=None):
         bad = bad_streams or []
         by_kind = collections.Counter(s["kind"] for s, _why in bad)
         out.append(("every screen and phone converged on the final state", not bad,
-                    f"{n - len(bad)}/{n} converged; not: {dict(by_kind)}; first: {[why for _s, why in bad[:3]]}"))
+                    f"{n - len(bad)}/{n} converged; not: {dict(by_kind)}; first: "
+                    f"{[(s['kind'], s['tid'], why, s['frames'], s['connects'], s['errors']) for s, why in bad[:3]]}"))
     return out
 
 

@@ -1,0 +1,97 @@
+"""A small festival day on the production topology (``benchmarks/festival.py``'s parts): one
+event, 2 cashier desks, 4 floor tablets, 2 lobby screens and 50 phones, on 2 web processes, 2
+Celery workers, 1 beat and a Redis of its own, each a real process; while the clients act, one
+process of each kind is killed with SIGKILL and started again (a web process, a worker, beat,
+Redis). Then the day's invariants must hold: every acknowledged sale has one ledger row and one
+receipt, receipts gapless, no entry seated twice, seats and tables consistent, the pool equals
+the ledger, every bust counted once, every screen and phone on the final state.
+
+Nothing here is timed: each step waits for its event (the clients' acknowledged actions, a
+restarted process's readiness, the streams' convergence) with generous deadlines. The figures
+are the benchmark's. Skipped on SQLite: several web processes share PostgreSQL only.
+"""
+
+import sys
+import threading
+import time
+
+import pytest
+from django.conf import settings
+
+from tests.servers import ROOT, database_env
+
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.processes,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        "postgresql" not in settings.DATABASES["default"]["ENGINE"],
+        reason="several web processes share a database on PostgreSQL only (README 'Scaling out'); run with DATABASE_URL",
+    ),
+]
+
+WAIT = 60  # seconds: generous, for a loaded 2-core machine; every wait ends on its event
+
+
+@pytest.fixture
+def fc():
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import festival_clients
+
+        yield festival_clients
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+
+
+def wait_until(predicate, what, timeout=WAIT):
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not within {timeout}s")
+        time.sleep(0.1)
+
+
+def test_a_small_festival_survives_one_kill_of_each_process_kind(fc, settings, tmp_path):
+    from tdmanager import realtime
+
+    fc.raise_nofile()
+    topology = fc.Topology(database_env()["DATABASE_URL"], log_dir=tmp_path)
+    # The setup here publishes its changes to the topology's own Redis, never a shared one, and
+    # arms no countdown: the workers do.
+    settings.REDIS_URL, settings.TDM_NAMESPACE, settings.TDM_ARM_CLOCK_TASKS = topology.redis_url, topology.namespace, False
+    realtime._client = None
+    plan = fc.Plan(flights=0, side_events=1, side_entries=60, sit_and_goes=0, desks=2, tablets=4, screens=2, phones=50,
+                   desk_pause=0.3, tablet_pause=0.3, keep_alive=10)
+    stop = threading.Event()
+    fleet, actors, seq_lookup = None, [], fc.SeqLookup()
+    try:
+        topology.start()
+        world = fc.build_festival(plan, log=lambda *_: None)
+        world.topology, world.bases, world.plan = topology, topology.bases, plan
+        fleet = fc.Fleet(topology, world, sample_every=1, ramp=50)
+        assert fleet.start(timeout=WAIT * 2)["connected"] == 52
+        actors = fc.start_clients(world, plan, stop, seq_lookup)
+        for kind in ("web", "worker", "beat", "redis"):
+            before = len(world.actions)
+            wait_until(lambda before=before: len(world.actions) >= before + 10, f"ten actions acknowledged before the {kind}'s kill")
+            topology.kill(kind)
+        before = len(world.actions)
+        wait_until(lambda: len(world.actions) >= before + 20, "twenty actions acknowledged after the last restart")
+        stop.set()
+        for a in actors:
+            a.join(fc.Actor.give_up + 30)
+        assert not [a.failed for a in actors if a.failed]
+        assert [w[0] for w in topology.windows] == ["web", "worker", "beat", "redis"]
+        assert world.money and world.busts, "the desks sold and the floor busted"
+        report, bad, _seconds = fc.wait_converged(fleet, world, deadline_s=WAIT)
+        failed = [(name, detail) for name, ok, detail in fc.check_invariants(world, report, bad) if not ok]
+        assert not failed, failed
+    finally:
+        stop.set()
+        seq_lookup.close()
+        if fleet is not None:
+            fleet.stop()
+        topology.stop()
+        realtime._client = None
