@@ -205,11 +205,12 @@ class Topology:
         if self.sampler:
             self.sampler.sample()  # its last CPU figure before it goes
         t_kill = time.monotonic()
+        self.windows.append((kind, service.name, t_kill, float("inf")))  # open until it is back: a cut meanwhile is inside it
         service.kill(signal.SIGKILL)
         time.sleep(restart_after)  # the service manager's restart delay
         t_ready = service.start()
         window = (kind, service.name, t_kill, t_ready)
-        self.windows.append(window)
+        self.windows[-1] = window
         return window
 
     def in_window(self, t0, t1=None) -> bool:
