@@ -62,6 +62,10 @@ def entry_view_parts(sender, entry, **kwargs):
     return selectors.entry_prizes(entry)
 
 
+def entries_view_parts(sender, tournament, **kwargs):
+    return selectors.entries_prizes(tournament)
+
+
 def page_links(sender, tournament, **kwargs):
     return selectors.tournament_links(tournament)
 
@@ -80,4 +84,5 @@ def connect():
     signals.price_checked.connect(price_checked, dispatch_uid="payouts.price_checked")
     signals.page_links.connect(page_links, dispatch_uid="payouts.page_links")
     signals.entry_view_parts.connect(entry_view_parts, dispatch_uid="payouts.entry_view_parts")
+    signals.entries_view_parts.connect(entries_view_parts, dispatch_uid="payouts.entries_view_parts")
     signals.report_links.connect(report_links, dispatch_uid="payouts.report_links")

@@ -800,11 +800,25 @@ def entry_prizes(entry) -> dict:
     (a forfeited one is left out), once it has a place."""
     if entry.place is None:
         return {"prizes": []}
-    t = entry.tournament
-    return {"prizes": [
-        {"amount": money(d["amount"]), "kind": d["kind"], "description": d["description"], "paid": d["paid"]}
-        for d in dues(t) if d["entry_id"] == entry.pk and not d["forfeited"]
-    ]}
+    return {"prizes": _phone_prizes(dues(entry.tournament)).get(entry.pk, [])}
+
+
+def entries_prizes(tournament) -> dict[int, dict]:
+    """``entry_prizes`` for every entry of the tournament with a place, the prizes worked out
+    once: ``{entry id: {"prizes": [...]}}``."""
+    if not tournament.entries.filter(place__isnull=False).exists():
+        return {}
+    return {entry: {"prizes": prizes} for entry, prizes in _phone_prizes(dues(tournament)).items()}
+
+
+def _phone_prizes(due: list[dict]) -> dict[int, list[dict]]:
+    """The prizes a phone shows, per entry (a forfeited one is never shown: it is not paid)."""
+    by_entry: dict[int, list[dict]] = defaultdict(list)
+    for d in due:
+        if not d["forfeited"]:
+            by_entry[d["entry_id"]].append({"amount": money(d["amount"]), "kind": d["kind"], "description": d["description"],
+                                            "paid": d["paid"]})
+    return by_entry
 
 
 # The reports as the pages name them (never their file names): the payouts page and the

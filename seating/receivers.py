@@ -75,6 +75,10 @@ def entry_view_parts(sender, entry, **kwargs):
     return selectors.entry_view(entry)
 
 
+def entries_view_parts(sender, tournament, **kwargs):
+    return selectors.entries_view(tournament)
+
+
 def overview_parts(sender, tournament, **kwargs):
     return selectors.overview(tournament)
 
@@ -99,4 +103,5 @@ def connect():
     signals.seat_page_wanted.connect(seat_page_wanted, dispatch_uid="seating.seat_page_wanted")
     signals.page_links.connect(page_links, dispatch_uid="seating.page_links")
     signals.entry_view_parts.connect(entry_view_parts, dispatch_uid="seating.entry_view_parts")
+    signals.entries_view_parts.connect(entries_view_parts, dispatch_uid="seating.entries_view_parts")
     signals.overview_parts.connect(overview_parts, dispatch_uid="seating.overview_parts")

@@ -211,6 +211,18 @@ def entry_view(entry) -> dict:
     return {"seat": seat_of(entry), "move": move}
 
 
+def entries_view(tournament) -> dict[int, dict]:
+    """``entry_view`` for every entry of the tournament in two queries: ``{entry id: {"seat",
+    "move"}}`` for the entries seated or with a move to make (the others have neither)."""
+    seats = {entry: {"table": table, "seat": seat} for entry, table, seat in
+             Seat.objects.filter(tournament=tournament).values_list("entry_id", "table__number", "number")}
+    moves: dict[int, dict] = {}
+    for move in PendingMove.objects.filter(tournament=tournament, status=PendingMove.PROPOSED).order_by("-id").values(
+            "entry_id", "from_table", "from_seat", "to_table", "to_seat"):
+        moves[move.pop("entry_id")] = move  # read newest first: the oldest slip of an entry is kept, as entry_view shows
+    return {entry: {"seat": seats.get(entry), "move": moves.get(entry)} for entry in seats.keys() | moves.keys()}
+
+
 def overview(tournament) -> dict:
     """The floor overview's seating columns: tables in play, moves pending, halted tables."""
     tables, rows = engine_tables(tournament)

@@ -22,12 +22,24 @@ window.TDMLive = function (opts) {
     if (best) state.offset = best.offset;
   }
 
+  // A player's phone gets the public state ("state", shared by every phone) and its own part
+  // ("entry": entry, seat, move, prizes) apart, the latter only when it changed: the page sees
+  // them as one state. A polled state carries both.
+  const OWN = ["entry", "seat", "move", "prizes"];
   function accept(snap) {
     if (snap.seq < state.lastSeq) return; // an older snapshot arrived late
     state.lastSeq = snap.seq;
+    if ("entry" in snap) state.own = Object.fromEntries(OWN.map((k) => [k, snap[k]]));
+    else if (state.own) Object.assign(snap, state.own);
     state.snap = snap;
     state.lastEvent = Date.now();
     opts.onState && opts.onState(snap);
+  }
+  function acceptOwn(own) {
+    state.own = own;
+    if (!state.snap) return;
+    Object.assign(state.snap, own);
+    opts.onState && opts.onState(state.snap);
   }
 
   function serverNow() { return Date.now() + state.offset; }
@@ -45,6 +57,7 @@ window.TDMLive = function (opts) {
     if (!window.EventSource) return startPolling();
     es = new EventSource(base + "/stream/" + qs);
     es.addEventListener("state", (e) => { state.connected = true; accept(JSON.parse(e.data)); stopPolling(); });
+    es.addEventListener("entry", (e) => acceptOwn(JSON.parse(e.data)));
     es.onerror = () => { state.connected = false; startPolling(); }; // EventSource reconnects by itself
   }
   async function poll() {

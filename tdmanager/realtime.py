@@ -15,7 +15,9 @@ import contextvars
 import json
 import logging
 import os
+import threading
 import time
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 
 from django.conf import settings
@@ -65,6 +67,11 @@ def tournament_changed(tournament_id: int, action: str = "") -> None:
 #: comment (a proxy keeps an idle stream open). One timer for every screen, not one per frame.
 KEEPALIVE = object()
 
+#: What the hub puts into a client's queue to end its stream: a phone token opened more streams
+#: than ``TDM_STREAMS_PER_TOKEN`` and this one is the oldest (a player who opened his page again
+#: on the same phone, or a receipt's QR code passed round: the newest wins).
+CLOSE = object()
+
 
 class SnapshotText(str):
     """A built snapshot's JSON text, with its Server-Sent Events frame encoded once (``frame``):
@@ -84,12 +91,68 @@ def parsed(text: str) -> dict:
     return data
 
 
-def _built(builder, tournament_id: int) -> SnapshotText:
-    """Build and serialise one snapshot (in a build thread)."""
+def _event(name: str, data) -> bytes:
+    return f"event: {name}\ndata: {json.dumps(data, default=str)}\n\n".encode()
+
+
+def _built(builder, tournament_id: int, phone_builder=None, previous=None) -> SnapshotText:
+    """Build and serialise one snapshot (in a build thread). With ``phone_builder`` (phones
+    watch the tournament) also the players' phones' frames: the public part encoded once
+    (``phone_frame``), and each entry's own part (``entries``: ``entry id -> (part, frame)``),
+    whose frame is the very object of the ``previous`` build when the part did not change, so a
+    stream tells a changed part by identity and sends it to that phone alone."""
     snap = builder(tournament_id)
     text = SnapshotText(json.dumps(snap, default=str))
     text.frame = f"event: state\ndata: {text}\n\n".encode()
+    if phone_builder is not None:
+        public, own = phone_builder(tournament_id, snap)
+        before = getattr(previous, "entries", None) or {}
+        entries = {}
+        for entry_id, part in own.items():
+            was = before.get(entry_id)
+            entries[entry_id] = was if was is not None and was[0] == part else (part, _event("entry", part))
+        text.phone_frame = _event("state", public)
+        text.entries = entries
     return text
+
+
+class Admissions:
+    """Open public streams per client address (a phone, a lobby screen by its token; staff are
+    not counted): past ``limit`` a new one is refused. Taken by the view on a request thread
+    before the stream is handed to the event loop, given back when the stream ends, or when the
+    stream is dropped without ever being sent (the client left first)."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self.open: dict[str, int] = {}
+
+    def take(self, address: str, limit: int):
+        """A ticket (call it to give the place back; calling again does nothing), or None when
+        ``address`` holds ``limit`` streams already."""
+        with self._lock:
+            held = self.open.get(address, 0)
+            if held >= limit:
+                return None
+            self.open[address] = held + 1
+        given = []
+
+        def give_back():
+            if given:
+                return
+            given.append(True)
+            with self._lock:
+                left = self.open.get(address, 1) - 1
+                if left > 0:
+                    self.open[address] = left
+                else:
+                    self.open.pop(address, None)
+
+        return give_back
+
+    def tie(self, ticket, stream) -> None:
+        """Give ``ticket`` back when ``stream`` (the response's iterator) is collected, if it was
+        not given back before (a stream never started runs no ``finally``)."""
+        weakref.finalize(stream, ticket)
 
 
 def _off_request(fn, *args):
@@ -134,6 +197,9 @@ class Hub:
     #: ``tournament id -> dict``: handed over by the tournaments app when it is ready
     #: (the transport imports no app).
     snapshot_builder = None
+    #: ``(tournament id, snapshot) -> (public dict, {entry id: dict})``: what the players' phones
+    #: show (tournaments hands it over too); called with each build while phones watch.
+    phone_builder = None
     #: seconds between the starts of two builds of one tournament (TDM_LIVE_COALESCE_MS, 100).
     #: Under a steady stream of changes (a running event: sales, busts and their slips, the
     #: clock) every window holds a build, so a change waits up to the window for the next one:
@@ -162,30 +228,69 @@ class Hub:
         self._builders: dict[int, object] = {}  # tournament id -> the task building it
         self._waiters: dict[int, list] = {}  # futures of connecting clients waiting for a build
         self._beat = None  # the task handing out KEEPALIVE
+        self.phones: dict[int, int] = {}  # phones watching, per tournament
+        self.by_token: dict[str, list] = {}  # a phone token's open streams' queues, oldest first
+        self.admissions = Admissions()
 
-    async def connect(self, tournament_id: int):
+    async def connect(self, tournament_id: int, token: str | None = None):
+        """A queue that gets every text built for the tournament. ``token``: a player's phone,
+        whose texts carry the phones' frames; past ``TDM_STREAMS_PER_TOKEN`` open streams of
+        one token the oldest is ended (``CLOSE``)."""
         self._ensure_started()
         queue = asyncio.Queue(maxsize=32)
         self.clients.setdefault(tournament_id, set()).add(queue)
+        if token is not None:
+            self.phones[tournament_id] = self.phones.get(tournament_id, 0) + 1
+            held = self.by_token.setdefault(token, [])
+            held.append(queue)
+            while len(held) > settings.TDM_STREAMS_PER_TOKEN:
+                self._end(held.pop(0))
         return queue
 
-    def disconnect(self, tournament_id: int, queue) -> None:
+    def disconnect(self, tournament_id: int, queue, token: str | None = None) -> None:
         group = self.clients.get(tournament_id)
         if group is not None:
             group.discard(queue)
             if not group:
                 self.clients.pop(tournament_id, None)
+        if token is not None:
+            left = self.phones.get(tournament_id, 0) - 1
+            if left > 0:
+                self.phones[tournament_id] = left
+            else:
+                self.phones.pop(tournament_id, None)
+            held = self.by_token.get(token)
+            if held is not None:
+                if queue in held:
+                    held.remove(queue)
+                if not held:
+                    self.by_token.pop(token, None)
 
-    async def current(self, tournament_id: int) -> str | None:
+    @staticmethod
+    def _end(queue) -> None:
+        while not queue.empty():
+            queue.get_nowait()
+        queue.put_nowait(CLOSE)
+
+    def fresh(self, tournament_id: int):
+        """``latest`` with the phones' frames while current, else None: a phone's polling
+        fallback answers from it (read from a request thread: a look, no change)."""
+        text = self.latest.get(tournament_id)
+        if text is None or getattr(text, "entries", None) is None or self.loop is None or not self._is_current(tournament_id):
+            return None
+        return text
+
+    async def current(self, tournament_id: int, phone: bool = False) -> str | None:
         """The snapshot text for a connecting client: ``latest`` if current, else the next build
-        (one for every client asking meanwhile). None if it could not be built."""
+        (one for every client asking meanwhile). None if it could not be built. ``phone``: a
+        text with the phones' frames (``connect`` with its token first)."""
         self._ensure_started()
         if not self._listening.is_set():  # what is built before the subscription could miss a change
             try:
                 await asyncio.wait_for(self._listening.wait(), 2)
             except TimeoutError:
                 pass
-        if self._is_current(tournament_id):
+        if self._is_current(tournament_id) and (not phone or getattr(self.latest[tournament_id], "entries", None) is not None):
             return self.latest[tournament_id]
         waiter = self.loop.create_future()
         self._waiters.setdefault(tournament_id, []).append(waiter)
@@ -260,7 +365,11 @@ class Hub:
                     await sleep(wait)
                 heard = self._heard.get(tournament_id, 0)
                 self._last_start[tournament_id] = self.clock()
-                text = await self._build(tournament_id)
+                phones = bool(self.phones.get(tournament_id))
+                text = await self._build(tournament_id, phones)
+                if text is not None and not phones and self.phones.get(tournament_id):
+                    # a phone connected while this was built without its frames: one more build
+                    self._heard[tournament_id] = self._heard.get(tournament_id, 0) + 1
                 if text is not None:
                     failures = 0
                     self.builds += 1
@@ -286,12 +395,14 @@ class Hub:
             if self._builders.get(tournament_id) is asyncio.current_task():
                 self._builders.pop(tournament_id, None)
 
-    async def _build(self, tournament_id: int):
+    async def _build(self, tournament_id: int, phones: bool = False):
         if self.snapshot_builder is None:
             log.error("realtime: no snapshot builder was handed to the hub")
             return None
+        phone_builder = self.phone_builder if phones else None
         try:
-            return await asyncio.get_running_loop().run_in_executor(executor("build"), _off_request, _built, self.snapshot_builder, tournament_id)
+            return await asyncio.get_running_loop().run_in_executor(
+                executor("build"), _off_request, _built, self.snapshot_builder, tournament_id, phone_builder, self.latest.get(tournament_id))
         except Exception:
             log.exception("realtime: snapshot failed for %s", tournament_id)
             return None

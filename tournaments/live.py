@@ -3,16 +3,19 @@
 Staff (session) or a display screen (its read-only token) may read a tournament's state.
 """
 
+import asyncio
 import json
 import time
 
-from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.http import Http404, HttpResponse, HttpResponseForbidden, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from tdmanager import realtime
 from tdmanager.roles import CASHIER, DIRECTOR, DISPLAY, FLOOR, has_role
+from tdmanager.security import client_ip
 
 from . import signals
 from .models import DisplayScreen, Tournament
@@ -55,8 +58,9 @@ def live_stream(request, pk: int):
     """SSE: the snapshot now, then a new one after every change; a comment every 15 s.
 
     A sync view: the access check reads on the request's own thread and connection (a web pool
-    thread's kept one: issue #15, 500 screens reconnecting at once), and the stream itself is
-    sent from the event loop (``stream_response``)."""
+    thread's kept one: 500 screens reconnecting at once), and the stream itself is sent from the
+    event loop (``stream_response``). A screen without a login counts among its address's open
+    streams (``TDM_STREAMS_PER_ADDRESS``)."""
     who = _access(request.user, request.GET.get("token"), pk)
     if who is None:
         return HttpResponseForbidden()
@@ -64,7 +68,26 @@ def live_stream(request, pk: int):
     # tournament is deleted (SET_NULL), so the tournament it names exists.
     if getattr(who, "tournament_id", None) != pk and not Tournament.objects.filter(pk=pk).exists():
         raise Http404
-    return stream_response(request, pk)
+    ticket = None
+    if who is not True:
+        ticket = admit(request)
+        if ticket is None:
+            return too_many_streams()
+    return stream_response(request, pk, ticket=ticket)
+
+
+def admit(request):
+    """A place among the client address's open public streams (``realtime.Admissions``), or
+    None when it holds ``TDM_STREAMS_PER_ADDRESS`` already."""
+    return realtime.hub.admissions.take(client_ip(request), settings.TDM_STREAMS_PER_ADDRESS)
+
+
+def too_many_streams() -> JsonResponse:
+    """429: this address holds as many open streams as it may; the browser tries again later."""
+    response = JsonResponse({"code": "too_many_streams", "detail": _("Too many live pages are open from this address. Try again in a minute.")},
+                            status=429)
+    response["Retry-After"] = "60"
+    return response
 
 
 def _frame(state) -> str:
@@ -90,43 +113,23 @@ def _sent_once(state) -> HttpResponse:
     return response
 
 
-async def state_stream(request, tournament_id: int, changed=None):
-    """``stream_response`` for an ``async def`` view (a player's phone): the same stream; under
-    a plain WSGI server the state once, built in a thread."""
-    if not streams_async(request):
-        text = await sync_to_async(_snapshot_text)(tournament_id)
-        return _sent_once(text if changed is None else await sync_to_async(changed)(text))
-    return _streaming(tournament_id, changed)
-
-
-def stream_response(request, tournament_id: int, changed=None):
-    """The one live-state stream (Server-Sent Events) of the lobby screens and a player's phone.
+def stream_response(request, tournament_id: int, ticket=None):
+    """The one live-state stream (Server-Sent Events) of the lobby screens and the staff's pages.
 
     First the hub's latest built snapshot of the tournament (``realtime.Hub.current``: built
     once for every client connecting or reconnecting, never once per client), then the hub's
-    text after every change, sent as it is; or, with ``changed``, ``changed(text)`` (sync, run
-    in the hub's client threads) gives the state to send, e.g. a phone's view of one entry
-    (None ends the stream). A comment at the hub's heartbeat (``realtime.Hub.heartbeat``, 15 s).
-    The response's content is an async iterator, sent from the event loop: a sync view returns
-    it from its thread, which is free again once it has. Under a plain WSGI server (the test
-    live server), which cannot stream an async iterator, the state is sent once and the browser
-    asked to reconnect, i.e. to poll.
+    text after every change, sent as it is (its frame encoded once by the hub for every screen).
+    A comment at the hub's heartbeat (``realtime.Hub.heartbeat``, 15 s). The response's content
+    is an async iterator, sent from the event loop: a sync view returns it from its thread, which
+    is free again once it has. Under a plain WSGI server (the test live server), which cannot
+    stream an async iterator, the state is sent once and the browser asked to reconnect, i.e. to
+    poll. ``ticket``: the address's place among open public streams, given back at the end.
     """
     if not streams_async(request):
-        text = _snapshot_text(tournament_id)
-        return _sent_once(text if changed is None else changed(text))
-    return _streaming(tournament_id, changed)
-
-
-def _streaming(tournament_id: int, changed=None) -> StreamingHttpResponse:
+        if ticket:
+            ticket()
+        return _sent_once(_snapshot_text(tournament_id))
     hub = realtime.hub
-
-    async def render(text):
-        """The bytes or text to send for the hub's ``text``; None ends the stream."""
-        if changed is None:
-            return getattr(text, "frame", None) or _frame(text)  # encoded once by the hub for every display
-        state = await hub.run_sync(changed, text)
-        return None if state is None else _frame(state)
 
     async def events():
         queue = await hub.connect(tournament_id)  # before reading the latest: no change falls between
@@ -134,11 +137,8 @@ def _streaming(tournament_id: int, changed=None) -> StreamingHttpResponse:
             sent = await hub.current(tournament_id)
             if sent is None:
                 return  # not built (the database is away): the browser reconnects and asks again
-            frame = await render(sent)
-            if frame is None:
-                return
             yield "retry: 2000\n"
-            yield frame
+            yield _frame_of(sent)
             while True:
                 text = await queue.get()
                 if text is realtime.KEEPALIVE:  # the hub's heartbeat: no timer per screen and frame
@@ -147,14 +147,86 @@ def _streaming(tournament_id: int, changed=None) -> StreamingHttpResponse:
                 if text is sent:
                     continue  # the build this client was given when it connected
                 sent = text
-                frame = await render(text)
-                if frame is None:
-                    return
-                yield frame
+                yield _frame_of(text)
         finally:
             hub.disconnect(tournament_id, queue)
+            if ticket:
+                ticket()
 
-    response = StreamingHttpResponse(events(), content_type="text/event-stream")
+    return _sse(events(), ticket)
+
+
+def phone_stream_response(request, tournament_id: int, entry_id: int, token: str, ticket=None, first_state=None):
+    """A player's phone's stream: ``event: state`` with the public part every phone of the
+    tournament shares (the hub encodes it once per change), and ``event: entry`` with this
+    entry's own part, at the start and then only when it changed (the hub's per-entry index, read
+    once per change for every phone: a phone's frame costs no database read). The stream ends
+    when the entry is gone, or when its token opened one stream too many (the oldest ends).
+    Under a plain WSGI server, ``first_state()`` once (the whole state), then the browser polls."""
+    if not streams_async(request):
+        if ticket:
+            ticket()
+        return _sent_once(json.dumps(first_state(), default=str))
+    hub = realtime.hub
+
+    async def events():
+        queue = await hub.connect(tournament_id, token=token)
+        try:
+            text = await hub.current(tournament_id, phone=True)
+            # A phone opened right after its sale may be ahead of the build that has it: the sale's
+            # own change brings it.
+            for _waited in range(3):
+                if text is None or text is realtime.CLOSE or entry_id in getattr(text, "entries", ()):
+                    break
+                try:
+                    text = await asyncio.wait_for(_next_text(queue), realtime.hub.heartbeat)
+                except TimeoutError:
+                    return  # the browser reconnects and asks again
+            if text is None or text is realtime.CLOSE or entry_id not in getattr(text, "entries", ()):
+                return
+            own = text.entries[entry_id]
+            yield "retry: 2000\n"
+            yield text.phone_frame
+            yield own[1]
+            while True:
+                text = await _next_text(queue)
+                if text is realtime.CLOSE:
+                    return
+                entries = getattr(text, "entries", None)
+                if entries is None:
+                    continue  # built before this phone connected: the hub builds again with it
+                yield text.phone_frame
+                mine = entries.get(entry_id)
+                if mine is None:
+                    return  # the entry is cancelled
+                if mine is not own:
+                    own = mine
+                    yield own[1]
+        finally:
+            hub.disconnect(tournament_id, queue, token=token)
+            if ticket:
+                ticket()
+
+    return _sse(events(), ticket)
+
+
+async def _next_text(queue):
+    """The next text built (or ``CLOSE``), the hub's heartbeats skipped; a comment is not worth
+    a frame to a phone that will hear of the next change anyway."""
+    while True:
+        text = await queue.get()
+        if text is not realtime.KEEPALIVE:
+            return text
+
+
+def _frame_of(text):
+    return getattr(text, "frame", None) or _frame(text)
+
+
+def _sse(events, ticket) -> StreamingHttpResponse:
+    if ticket:
+        realtime.hub.admissions.tie(ticket, events)
+    response = StreamingHttpResponse(events, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"
     return response

@@ -5,22 +5,21 @@ and an unknown token is a 404. The page gets only what this entry may see: its o
 move (seating answers ``signals.entry_view_parts``), its place and prize (payouts), and the
 public part of the lobby snapshot (clock, blinds, players left, average stack, the payout
 ladder) — never the seats, names or moves of the other players. It updates itself from the
-same live stream as the lobby screens (``tdmanager.realtime``): each change's snapshot is
-filtered for the entry before it is sent.
+lobby screens' hub (``tdmanager.realtime``): per change the hub builds, once for every phone of
+the tournament, the public part and an index of every entry's own part (``phone_index``), so a
+phone's frame is taken from memory, never read for that phone.
 """
 
 import io
 
 import segno
-from asgiref.sync import sync_to_async
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 
 from tdmanager import realtime
 
-from . import signals
-from .live import state_stream
+from . import live, signals
 from .models import Entry
 from .snapshot import build_snapshot
 
@@ -51,26 +50,57 @@ def qr_svg(url: str, scale: int = 4) -> bytes:
     return buf.getvalue()
 
 
-def phone_state(entry_id: int, snap: dict | None = None) -> dict:
-    """What the phone page shows for this entry: the public part of ``snap`` (built when not
-    given) and the entry's own data."""
-    entry = Entry.objects.select_related("tournament", "person").get(pk=entry_id)
-    t = entry.tournament
-    snap = snap if snap is not None else build_snapshot(t)
+def public_state(snap: dict) -> dict:
+    """The part of the lobby snapshot every phone of the tournament receives (the same for all)."""
     state = {key: snap[key] for key in PUBLIC_KEYS if key in snap}
-    state["tournament"] = {"id": t.pk, "name": t.name, "status": t.status, "currency": t.currency}
-    state["entry"] = {
-        "number": entry.number,
-        "name": entry.person.full_name,
-        "status": entry.status,
-        "place": entry.place,
-        "busted_at": entry.busted_at.isoformat() if entry.busted_at else None,
+    t = snap["tournament"]
+    state["tournament"] = {"id": t["id"], "name": t["name"], "status": t["status"], "currency": t["currency"]}
+    return state
+
+
+def entry_part(number: int, name: str, status: str, place, busted_at, parts: dict) -> dict:
+    """One entry's own part of its phone page: the entry, its seat and move (seating), the
+    prizes it won (payouts); no seat and no move once it is out."""
+    part = {
+        "entry": {"number": number, "name": name, "status": status, "place": place,
+                  "busted_at": busted_at.isoformat() if busted_at else None},
+        "seat": None, "move": None, "prizes": [],
     }
-    state["seat"], state["move"], state["prizes"] = None, None, []
+    part.update(parts)
+    if status != Entry.ACTIVE:
+        part["seat"], part["move"] = None, None
+    return part
+
+
+def phone_index(tournament_id: int, snap: dict) -> tuple[dict, dict[int, dict]]:
+    """What every phone of the tournament shows, for one change: the public part, and each
+    entry's own part by entry id, read in a few queries whatever the field (the other apps
+    answer ``signals.entries_view_parts`` for all entries at once). A cancelled entry has none:
+    its stream ends."""
+    from .models import Tournament
+
+    tournament = Tournament.objects.get(pk=tournament_id)
+    parts: dict[int, dict] = {}
+    for answer in signals.ask(signals.entries_view_parts, tournament=tournament):  # seating: seats, moves; payouts: prizes
+        for entry_id, part in answer.items():
+            parts.setdefault(entry_id, {}).update(part)
+    rows = (Entry.objects.filter(tournament_id=tournament_id).exclude(status=Entry.CANCELLED).order_by()
+            .values_list("pk", "number", "person__first_name", "person__last_name", "status", "place", "busted_at"))
+    own = {pk: entry_part(number, f"{first} {last}".strip(), status, place, busted_at, parts.get(pk, {}))
+           for pk, number, first, last, status, place, busted_at in rows}
+    return public_state(snap), own
+
+
+def phone_state(entry_id: int, snap: dict | None = None) -> dict:
+    """What the phone page shows for this entry, in one dict: the public part of ``snap`` (built
+    when not given) and the entry's own (the page's first state, and its polling fallback)."""
+    entry = Entry.objects.select_related("tournament", "person").get(pk=entry_id)
+    snap = snap if snap is not None else build_snapshot(entry.tournament)
+    parts: dict = {}
     for part in signals.ask(signals.entry_view_parts, entry=entry):  # seating: seat, move; payouts: prizes
-        state.update(part)
-    if entry.status != Entry.ACTIVE:
-        state["seat"], state["move"] = None, None
+        parts.update(part)
+    state = public_state(snap)
+    state.update(entry_part(entry.number, entry.person.full_name, entry.status, entry.place, entry.busted_at, parts))
     return state
 
 
@@ -81,9 +111,16 @@ def phone_page(request, token: str):
 
 
 def phone_data(request, token: str):
-    """Polling fallback and the API's view of the page: the same JSON the stream sends."""
+    """Polling fallback and the API's view of the page: the same state the stream sends, from
+    the hub's latest build while it is current (no read per phone), else read."""
     entry = entry_for(token)
-    return JsonResponse(phone_state(entry.pk))
+    text = realtime.hub.fresh(entry.tournament_id)
+    own = text.entries.get(entry.pk) if text is not None else None
+    if own is None:
+        return JsonResponse(phone_state(entry.pk))
+    state = public_state(realtime.parsed(text))
+    state.update(own[0])
+    return JsonResponse(state)
 
 
 def phone_qr(request, token: str):
@@ -94,18 +131,14 @@ def phone_qr(request, token: str):
     return response
 
 
-async def phone_stream(request, token: str):
-    """SSE: the entry's state now, then after every change of its tournament (the lobby
-    screens' stream, filtered for this entry); a comment every 15 s."""
-    entry = await sync_to_async(entry_for)(token)
-    entry_id, tournament_id = entry.pk, entry.tournament_id
-
-    def changed(text):
-        """This entry's view of the hub's snapshot text (its own rows read; the snapshot is
-        never rebuilt per phone)."""
-        try:
-            return phone_state(entry_id, realtime.parsed(text))
-        except Entry.DoesNotExist:
-            return None  # the entry is gone: end the stream
-
-    return await state_stream(request, tournament_id, changed)
+def phone_stream(request, token: str):
+    """SSE: the public part of the lobby's state and this entry's own part, now and after every
+    change of its tournament, from the hub's per-change index (``live.phone_stream_response``).
+    A sync view: the token is looked up once, on a request thread; the stream is then sent from
+    the event loop. Counted among the address's open public streams."""
+    entry = entry_for(token)
+    ticket = live.admit(request)
+    if ticket is None:
+        return live.too_many_streams()
+    entry_id = entry.pk
+    return live.phone_stream_response(request, entry.tournament_id, entry_id, token, ticket, first_state=lambda: phone_state(entry_id))

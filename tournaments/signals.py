@@ -63,6 +63,11 @@ seat_page_wanted = Signal()
 #: (seating: ``seat`` and the ``move`` to make; payouts: the ``prizes`` won).
 entry_view_parts = Signal()
 
+#: ``tournament`` → ``{entry id: dict}``: ``entry_view_parts`` for every entry of the tournament
+#: at once, read in a few queries whatever the field (the players' phones of a tournament are
+#: served from one index per change, never a read per phone).
+entries_view_parts = Signal()
+
 #: ``tournament`` → a dict merged into the floor overview row of a running tournament
 #: (seating: tables in play, moves pending, halted tables).
 overview_parts = Signal()

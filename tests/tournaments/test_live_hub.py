@@ -1,8 +1,7 @@
 """The live hub under load: bursts of changes are coalesced (one build per tournament per
 ``min_interval``, the newest state always delivered), connecting and reconnecting screens are
 given the latest built snapshot instead of a build each, builds run in the hub's own threads
-(never the ones serving the desk's sync views), and a player's phone filters the shared
-snapshot for its entry without rebuilding it.
+(never the ones serving the desk's sync views). The players' phones: test_phone_index.py.
 
 Builders here are fakes that count their calls and read a "database" the test changes; time is
 a clock the test moves (``Hub.clock`` / ``Hub.sleep``), so nothing waits on wall-clock sleeps.
@@ -13,8 +12,7 @@ import json
 import threading
 
 import pytest
-from asgiref.sync import SyncToAsync, ThreadSensitiveContext, sync_to_async
-from django.db import connections
+from asgiref.sync import ThreadSensitiveContext, sync_to_async
 
 from tdmanager import realtime
 
@@ -252,87 +250,3 @@ def closing(fn):
             connections.close_all()
 
     return run
-
-
-async def _next_state(response):
-    """The next ``state`` event a streaming response sends, as a dict."""
-    async for chunk in response._events:
-        text = chunk.decode() if isinstance(chunk, bytes) else chunk
-        if text.startswith("event: state"):
-            return json.loads(text.split("data: ", 1)[1])
-    raise AssertionError("the stream ended")
-
-
-@pytest.mark.django_db(transaction=True)
-def test_phones_filter_the_shared_snapshot_for_their_entry_and_never_build_one(
-        local_hub, monkeypatch, make_tournament, make_person, actor):
-    from django.test import AsyncRequestFactory
-
-    from seating import services as seating
-    from tournaments import live, phone
-    from tournaments.services import cashier, clockctl, lifecycle
-    from tournaments.snapshot import build_snapshot
-
-    hub = local_hub
-    builds = []
-
-    def counted(tournament_id):
-        builds.append(tournament_id)
-        return build_snapshot(tournament_id)
-
-    hub.snapshot_builder = counted
-    monkeypatch.setattr(realtime, "hub", hub)
-
-    def never(*_args, **_kwargs):
-        raise AssertionError("a phone built the whole snapshot")
-
-    monkeypatch.setattr(phone, "build_snapshot", never)
-    t = make_tournament(name="Phones")
-    entries = [cashier.register(t, make_person(), method="CASH", actor=actor).entry for _ in range(4)]
-    lifecycle.start(t, actor=actor)
-    clockctl.start_clock(t, actor=actor)
-    victim = entries[1]
-    rf = AsyncRequestFactory()
-
-    async def open_stream(response):
-        response._events = aiter(response.streaming_content)
-        return response
-
-    async def run():
-        display = await open_stream(await live.state_stream(rf.get(f"/live/{t.pk}/stream/"), t.pk))
-        shown = await _next_state(display)
-        phones = [await open_stream(await phone.phone_stream(rf.get("/p/x/stream/"), e.phone_token)) for e in entries]
-        firsts = [await _next_state(p) for p in phones]
-        assert len(builds) == 1  # one display and four phones: one build
-        await asyncio.to_thread(closing(seating.record_bust), t, [victim], actor=actor)
-        last = await asyncio.to_thread(closing(lambda: t.events.order_by("-id").values_list("id", flat=True).first()))
-        after = []
-        for p in phones:
-            state = await _next_state(p)
-            while state["seq"] < last:
-                state = await _next_state(p)
-            after.append(state)
-        shown_after = await _next_state(display)
-        while shown_after["seq"] < last:
-            shown_after = await _next_state(display)
-        for r in [display, *phones]:
-            await r._events.aclose()
-        return shown, firsts, after, shown_after
-
-    try:
-        shown, firsts, after, shown_after = asyncio.run(run())
-    finally:
-        # The streams' access checks ran on asgiref's shared sync thread, outside a request (Django's
-        # handler would close that connection at the request's end): give it back to the pool, or
-        # the test database cannot be dropped at the end of the run.
-        SyncToAsync.single_thread_executor.submit(connections.close_all).result()
-    assert shown["players_left"] == 4 and shown_after["players_left"] == 3
-    for e, first, state in zip(entries, firsts, after):
-        assert first["entry"]["number"] == e.number and first["entry"]["status"] == "ACTIVE" and first["seat"]
-        assert "seats" not in first and "moves" not in first
-        assert state["players_left"] == 3 and state["seq"] == shown_after["seq"]
-        if e == victim:
-            assert state["entry"]["status"] == "BUSTED" and state["entry"]["place"] == 4 and state["seat"] is None
-        else:
-            assert state["entry"]["status"] == "ACTIVE" and state["seat"]
-    assert len(builds) <= 3  # the first and the bust's (coalesced): never one per phone

@@ -1,0 +1,297 @@
+"""The players' phones cost what a lobby screen costs.
+
+Per change the hub builds, once for every phone of the tournament, the public part (one frame,
+the same bytes for all) and an index of each entry's own part; a phone's stream takes its frames
+from memory and sends its own part only when it changed. Open public streams are capped per
+phone token (the oldest ends) and per client address (429).
+
+The streams are driven in process, on the hub's in-process path (no Redis), through the real
+views; the services change the database as the floor does.
+"""
+
+import asyncio
+import gc
+import json
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.db import connections
+from django.test import AsyncRequestFactory
+
+from seating.models import PendingMove, Seat
+from tdmanager import realtime
+from tournaments import live, phone
+from tournaments.models import DisplayScreen, Entry
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def hub(settings, monkeypatch):
+    """A fresh hub, the tournaments app's builders handed to it; the process's listeners restored after."""
+    settings.REDIS_URL = ""
+    listeners = list(realtime._local_listeners)
+    fresh = realtime.Hub()
+    fresh.snapshot_builder, fresh.phone_builder = realtime.hub.snapshot_builder, realtime.hub.phone_builder
+    monkeypatch.setattr(realtime, "hub", fresh)
+    yield fresh
+    realtime._local_listeners[:] = listeners
+
+
+def closing(fn):
+    """``fn`` for a throwaway thread, whose database connection is closed when it returns."""
+
+    def run(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            connections.close_all()
+
+    return run
+
+
+async def in_thread(fn, *args):
+    return await asyncio.to_thread(closing(fn), *args)
+
+
+class Stream:
+    """A streaming response read event by event: ``(name, data)``."""
+
+    def __init__(self, response):
+        self.response = response
+        self.status = response.status_code
+        self.events = aiter(response.streaming_content) if response.status_code == 200 else None
+
+    async def next(self):
+        async for chunk in self.events:
+            text = chunk.decode() if isinstance(chunk, bytes) else chunk
+            if text.startswith("event: "):
+                name, data = text[len("event: "):].split("\ndata: ", 1)
+                return name, json.loads(data)
+        return None  # the stream ended
+
+    async def until_seq(self, seq):
+        """The events up to and including the first public state at ``seq`` or later."""
+        seen = []
+        while True:
+            event = await self.next()
+            assert event is not None, f"the stream ended before seq {seq}: {seen}"
+            seen.append(event)
+            if event[0] == "state" and event[1]["seq"] >= seq:
+                return seen
+
+    async def close(self):
+        """The client goes away, as the server sees it: the read waiting for the next frame is
+        cancelled (frames already waiting are read first)."""
+        if self.events is None:
+            return
+        while True:
+            read = asyncio.ensure_future(self.next())
+            await asyncio.sleep(0)
+            if not read.done():
+                read.cancel()
+                await asyncio.gather(read, return_exceptions=True)
+                return
+            if read.result() is None:
+                return  # it had ended
+
+
+rf = AsyncRequestFactory()
+
+
+async def open_phone(entry, address="127.0.0.1"):
+    request = rf.get(f"/p/{entry.phone_token}/stream/")
+    request.META["REMOTE_ADDR"] = address
+    return Stream(await in_thread(phone.phone_stream, request, entry.phone_token))
+
+
+def last_seq(t):
+    return t.events.order_by("-id").values_list("id", flat=True).first()
+
+
+def own_parts(t) -> dict:
+    """Each entry's own data as the floor would read it off the room: status, place, seat, move."""
+    seats = {e: (table, seat) for e, table, seat in Seat.objects.filter(tournament=t).values_list("entry_id", "table__number", "number")}
+    moves = {}
+    for e, to_table, to_seat in PendingMove.objects.filter(tournament=t, status=PendingMove.PROPOSED).order_by("-id").values_list(
+            "entry_id", "to_table", "to_seat"):
+        moves[e] = (to_table, to_seat)
+    return {e.pk: (e.status, e.place, seats.get(e.pk), moves.get(e.pk)) for e in Entry.objects.filter(tournament=t)}
+
+
+@pytest.fixture
+def room(make_tournament, make_person, cashier_actor, actor):
+    """25 players at three tables of nine, the clock running."""
+    from tournaments.services import cashier, clockctl, lifecycle
+
+    t = make_tournament(name="Phones")
+    entries = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(25)]
+    lifecycle.start(t, actor=actor)
+    clockctl.start_clock(t, actor=actor)
+    return t, [Entry.objects.get(pk=e.pk) for e in entries]
+
+
+def test_a_bust_at_table_3_changes_the_phones_of_its_players_and_everyones_players_left_and_no_phone_reads(
+        hub, room, monkeypatch, actor):
+    from seating import services as seating
+    from tournaments.services import clockctl
+
+    t, entries = room
+    index_builds = []
+
+    def counted(tournament_id, snap):
+        index_builds.append(tournament_id)
+        return phone.phone_index(tournament_id, snap)
+
+    hub.phone_builder = counted
+    table_of = {e: table for e, table in Seat.objects.filter(tournament=t).values_list("entry_id", "table__number")}
+    victim = next(e for e in entries if table_of[e.pk] == 3)
+    before = own_parts(t)
+
+    async def run():
+        phones = [await open_phone(e) for e in entries]
+        firsts = []
+        for p in phones:
+            firsts.append([await p.next(), await p.next()])  # the public state, then its own part
+        builds_at_connect = len(index_builds)
+
+        # From here on a phone's frame may not read the database for that phone.
+        def no_read(*_args, **_kwargs):
+            raise AssertionError("a phone read the database for itself")
+
+        monkeypatch.setattr(phone, "phone_state", no_read)
+        monkeypatch.setattr(phone, "entry_for", no_read)
+        await in_thread(lambda: seating.record_bust(t, [victim], actor=actor, table=3))
+        bust_seq = await in_thread(last_seq, t)
+        after_bust = [await p.until_seq(bust_seq) for p in phones]
+        # The next change (a pause changes nobody's own part) closes the window of the bust's frames.
+        await in_thread(lambda: clockctl.pause(t, actor=actor))
+        pause_seq = await in_thread(last_seq, t)
+        after_pause = [await p.until_seq(pause_seq) for p in phones]
+        for p in phones:
+            await p.close()
+        hub.stop_heartbeat()
+        return firsts, builds_at_connect, after_bust, after_pause
+
+    firsts, builds_at_connect, after_bust, after_pause = asyncio.run(run())
+    after = own_parts(t)
+    changed = {pk for pk in before if before[pk] != after[pk]}
+    assert victim.pk in changed and len(changed) < len(entries)
+
+    for e, first in zip(entries, firsts):
+        (kind, public), (kind2, own) = first
+        assert (kind, kind2) == ("state", "entry")
+        assert public["players_left"] == 25 and "entry" not in public and "seats" not in public and "moves" not in public
+        assert own["entry"]["number"] == e.number and own["seat"] == {"table": table_of[e.pk], "seat": before[e.pk][2][1]}
+    assert builds_at_connect <= 2  # 25 phones connecting: one index, not one per phone
+
+    for e, events, window in zip(entries, after_bust, after_pause):
+        states = [data for name, data in events if name == "state"]
+        assert states[-1]["players_left"] == 24  # everyone's "players left"
+        own = [data for name, data in events + window[:-1] if name == "entry"]
+        if e.pk in changed:
+            assert own, f"entry {e.number} changed and its phone was not told"
+            status, place, seat, move = after[e.pk]
+            assert own[-1]["entry"]["status"] == status and own[-1]["entry"]["place"] == place
+            assert own[-1]["seat"] == (None if seat is None or status != Entry.ACTIVE else {"table": seat[0], "seat": seat[1]})
+            assert (own[-1]["move"] or {}).get("to_table") == (move[0] if move else None)
+        else:
+            assert own == [], f"entry {e.number}'s phone was sent its own part though it did not change"
+    at = entries.index(victim)
+    victim_own = [data for name, data in after_bust[at] + after_pause[at] if name == "entry"][-1]
+    assert victim_own["entry"]["status"] == "BUSTED" and victim_own["entry"]["place"] == 25 and victim_own["seat"] is None
+    assert all(w[-1][1]["clock"]["status"] == "PAUSED" for w in after_pause)
+    assert len(index_builds) <= builds_at_connect + 4  # the bust and the pause: a build each, at most coalesced pairs
+
+
+def test_the_phone_polling_fallback_answers_from_the_hubs_index_while_it_is_current(hub, room, monkeypatch):
+    from django.test import Client
+
+    t, entries = room
+    mine = entries[4]
+
+    async def run():
+        stream = await open_phone(mine)
+        await stream.next(), await stream.next()
+        return stream
+
+    loop = asyncio.new_event_loop()
+    stream = loop.run_until_complete(run())
+    try:
+        # The hub's latest build is current: the poll takes it and reads nothing for the phone.
+        def no_read(*_args, **_kwargs):
+            raise AssertionError("the poll read the whole state though the hub's was current")
+
+        monkeypatch.setattr(phone, "phone_state", no_read)
+        data = Client().get(f"/p/{mine.phone_token}/state/").json()
+        assert data["entry"]["number"] == mine.number and data["players_left"] == 25 and data["seat"]
+        assert data["tournament"]["name"] == "Phones"
+    finally:
+        loop.run_until_complete(stream.close())
+        hub.stop_heartbeat()
+        loop.close()
+
+
+def test_a_fourth_stream_of_one_token_ends_the_oldest(hub, room):
+    t, entries = room
+    mine = entries[0]
+
+    async def run():
+        streams = [await open_phone(mine) for _ in range(3)]
+        for s in streams:
+            await s.next(), await s.next()
+        newest = await open_phone(mine)
+        await newest.next(), await newest.next()
+        oldest_after = await streams[0].next()  # ended: the newest page wins
+        held = {tid: n for tid, n in hub.phones.items()}
+        for s in [*streams[1:], newest]:
+            await s.close()
+        hub.stop_heartbeat()
+        return oldest_after, held, len(hub.by_token.get(mine.phone_token, ()))
+
+    oldest_after, held, left = asyncio.run(run())
+    assert oldest_after is None
+    assert held == {t.pk: 3} and left == 0
+
+
+def test_past_the_cap_of_open_streams_an_address_gets_429_and_a_closed_or_dropped_stream_gives_its_place_back(
+        hub, room, settings):
+    settings.TDM_STREAMS_PER_ADDRESS = 2
+    t, entries = room
+    screen = DisplayScreen.objects.create(name="Lobby TV", tournament=t, token="lobby-tv-token")
+
+    def lobby(address):
+        request = rf.get(f"/live/{t.pk}/stream/", {"token": screen.token})
+        request.META["REMOTE_ADDR"] = address
+        request.user = AnonymousUser()
+        return Stream(live.live_stream(request, t.pk))
+
+    async def run():
+        a = await open_phone(entries[0], "10.0.0.1")
+        b = await open_phone(entries[1], "10.0.0.1")
+        third = await open_phone(entries[2], "10.0.0.1")  # a phone past the address's cap
+        screen_refused = await in_thread(lobby, "10.0.0.1")  # a lobby screen counts with the phones
+        elsewhere = await open_phone(entries[2], "10.0.0.2")
+        await a.next()
+        await a.close()  # a closed stream gives its place back
+        again = await open_phone(entries[3], "10.0.0.1")
+        await again.next()
+        await b.close()
+        # A stream handed out but never sent (the client left first) gives its place back too.
+        dropped = await open_phone(entries[4], "10.0.0.1")
+        refused_while_held = (await open_phone(entries[5], "10.0.0.1")).status
+        dropped = None  # noqa: F841 (dropped unsent)
+        gc.collect()
+        after_drop = await in_thread(lobby, "10.0.0.1")
+        statuses = (third.status, screen_refused.status, elsewhere.status, again.status, refused_while_held, after_drop.status)
+        body = json.loads(third.response.content)
+        retry = third.response["Retry-After"]
+        for s in (elsewhere, again, after_drop):
+            await s.close()
+        hub.stop_heartbeat()
+        return statuses, body, retry
+
+    statuses, body, retry = asyncio.run(run())
+    assert statuses == (429, 429, 200, 200, 429, 200)
+    assert body["code"] == "too_many_streams" and body["detail"] and int(retry) > 0
+    assert hub.admissions.open == {}  # every place given back
