@@ -21,7 +21,14 @@ runs each request the way it is written.
   with its PRAGMAs, cost every request about a millisecond of CPU; on PostgreSQL taking one from
   the connection pool and giving it back cost about 0.6 ms.
 
-Which way a request goes is decided by its URL: the view it resolves to is ``async`` or not.
+- The URLs anyone may ask without a login (``tdmanager.public``: a player's phone page, the
+  lobby screens, the seat lookup) run on a pool of their own, ``TDM_WEB_PUBLIC_THREADS``
+  threads, so that however many of them arrive a staff request never queues behind one. Each
+  is first let through, on the event loop, by its client address's and its token's bucket: a
+  refused one is answered 429 at once, and has cost neither a thread nor a database read.
+
+Which way a request goes is decided by its URL: the view it resolves to is ``async`` or not,
+and public or not.
 """
 
 import asyncio
@@ -35,6 +42,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import wait as wait_for
+from typing import NamedTuple
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tdmanager.settings")
 
@@ -46,6 +54,8 @@ from django.db import connections  # noqa: E402
 from django.db.backends.signals import connection_created  # noqa: E402
 from django.http import FileResponse, StreamingHttpResponse  # noqa: E402
 from django.urls import Resolver404, get_resolver  # noqa: E402
+
+from tdmanager.public import PUBLIC, Limits, Public, is_staff_request, refusal  # noqa: E402
 
 log = logging.getLogger(__name__)
 
@@ -111,26 +121,61 @@ def _settle_from_thread(loop, future, fn, args):
         pass
 
 
+class Route(NamedTuple):
+    """What the web app needs to know of a path: the view's kind, and whether it is public
+    (and then its token, when the path carries one)."""
+
+    is_async: bool = False
+    public: Public | None = None
+    token: str | None = None
+
+
+NOWHERE = Route()  # a path no view answers: Django's sync handler says so (404)
+
+
+def _pool(threads: int, name: str) -> ThreadPoolExecutor | None:
+    return ThreadPoolExecutor(max_workers=threads, thread_name_prefix=name, initializer=_mark_pool_thread) if threads else None
+
+
 class Application:
     """ASGI entry point: ``async def`` views through Django's ASGI handler, the rest through its
-    WSGI handler on a thread pool."""
+    WSGI handler on a thread pool (the public URLs on a pool of their own)."""
 
     def __init__(self):
         self.asgi = get_asgi_application()  # sets Django up
         self.wsgi = WSGIHandler()
         self.threads = settings.TDM_WEB_THREADS
         # 0: no pool, every request through Django's ASGI handler (the serving of before).
-        self.pool = ThreadPoolExecutor(max_workers=self.threads, thread_name_prefix="tdm-web", initializer=_mark_pool_thread) if self.threads else None
+        self.pool = _pool(self.threads, "tdm-web")
+        # 0 (or no staff pool): the public URLs are served as every other request is.
+        self.public_threads = settings.TDM_WEB_PUBLIC_THREADS if self.threads else 0
+        self.public_pool = _pool(self.public_threads, "tdm-public")
+        self.limits = Limits()
         connection_created.connect(keep_connection, dispatch_uid="tdmanager.asgi.keep_connection")
-        self._async_views: dict[str, bool] = {}
+        self._routes: dict[str, Route] = {}
 
     async def __call__(self, scope, receive, send):
         kind = scope["type"]
         if kind == "lifespan":
             return await self.lifespan(receive, send)
-        if kind != "http" or self.pool is None or self.is_async(scope):
+        if kind != "http":
             return await self.asgi(scope, receive, send)
-        return await self.run_sync(scope, receive, send)
+        route = self.route(scope)
+        pool = self.pool
+        if route.public is not None and not is_staff_request(route.public, scope):
+            wait = self.limits.wait(route.public, route.token, scope)
+            if wait:
+                return await self.refuse(route.public, wait, scope, send)
+            pool = self.public_pool or pool
+        if pool is None or route.is_async:
+            return await self.asgi(scope, receive, send)
+        return await self.run_sync(scope, receive, send, pool)
+
+    async def refuse(self, route, wait, scope, send):
+        """A public request over its limits: 429 from the event loop, its body never read."""
+        status, headers, body = refusal(route, wait, scope)
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
 
     async def lifespan(self, receive, send):
         while True:
@@ -144,49 +189,62 @@ class Application:
                 return
 
     def close(self, timeout: float = 10.0) -> None:
-        """Stop the pool: each of its threads first closes the database connections it kept
+        """Stop both pools: each of their threads first closes the database connections it kept
         (``TDM_WEB_DB_KEEP``), then the threads end. A thread still serving a request after
         ``timeout`` seconds is left to finish it (its connection closes with the process)."""
-        pool, self.pool = self.pool, None  # a request from now on goes to Django's ASGI handler
-        if pool is None:
-            return
-        barrier = threading.Barrier(self.threads)
+        pools = [(self.pool, self.threads), (self.public_pool, self.public_threads)]
+        self.pool = self.public_pool = None  # a request from now on goes to Django's ASGI handler
+        closing = []
+        for pool, threads in pools:
+            if pool is None:
+                continue
+            barrier = threading.Barrier(threads)
 
-        def close_mine():  # one call per thread: each waits at the barrier until every thread has one
-            try:
-                barrier.wait(timeout)
-            except threading.BrokenBarrierError:
-                pass
-            connections.close_all()
+            def close_mine(barrier=barrier):  # one call per thread: each waits at the barrier until every thread has one
+                try:
+                    barrier.wait(timeout)
+                except threading.BrokenBarrierError:
+                    pass
+                connections.close_all()
 
-        wait_for([pool.submit(close_mine) for _ in range(self.threads)], timeout=timeout + 1)
-        pool.shutdown(wait=False, cancel_futures=True)
+            closing += [pool.submit(close_mine) for _ in range(threads)]
+        wait_for(closing, timeout=timeout + 1)
+        for pool, _threads in pools:
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
 
-    def is_async(self, scope) -> bool:
-        """True when the URL names an ``async def`` view (remembered per path)."""
+    def route(self, scope) -> Route:
+        """The URL's view: async or not, public or not (remembered per path)."""
         path = scope["path"]
-        known = self._async_views.get(path)
+        known = self._routes.get(path)
         if known is None:
             root = scope.get("root_path") or ""
             try:
                 match = get_resolver().resolve(path.removeprefix(root) if root else path)
-                known = iscoroutinefunction(match.func)
             except Resolver404:
-                known = False
+                known = NOWHERE
             except Exception:  # a path the resolver chokes on: the sync handler answers it
-                known = False
-            if len(self._async_views) > 10_000:
-                self._async_views.clear()
-            self._async_views[path] = known
+                known = NOWHERE
+            else:
+                found = PUBLIC.get(match.url_name)
+                token = match.kwargs.get("token") if found is not None and found.token == "path" else None
+                known = Route(iscoroutinefunction(match.func), found, token)
+            if len(self._routes) > 10_000:
+                self._routes.clear()
+            self._routes[path] = known
         return known
 
-    async def run_sync(self, scope, receive, send):
+    def is_async(self, scope) -> bool:
+        """True when the URL names an ``async def`` view."""
+        return self.route(scope).is_async
+
+    async def run_sync(self, scope, receive, send, pool=None):
         body = await self.read_body(receive)
         if body is None:
             return  # the client left before sending its whole body
         loop = asyncio.get_running_loop()
         try:
-            answer = await self.on_pool(loop, self.serve, scope, body, send, loop)
+            answer = await self.on_pool(pool or self.pool, loop, self.serve, scope, body, send, loop)
         except Exception:
             log.exception("request failed outside Django's handler")
             answer = (500, [(b"content-type", b"text/plain; charset=utf-8")], b"Server Error")
@@ -197,14 +255,14 @@ class Application:
             await send({"type": "http.response.start", "status": status, "headers": headers})
             await send({"type": "http.response.body", "body": content})
 
-    async def on_pool(self, loop, fn, *args):
-        """``await loop.run_in_executor(self.pool, fn, *args)`` with one hand-over less each way:
+    async def on_pool(self, pool, loop, fn, *args):
+        """``await loop.run_in_executor(pool, fn, *args)`` with one hand-over less each way:
         the pool thread settles the event loop's future itself (``call_soon_threadsafe``),
         without the executor's future chained to an asyncio one through callbacks. Measured
         here (uvloop, a no-op function): about 30 us of CPU and 50 us of wall time less per
         request. Cancelled before a thread took it, the work is dropped, as with the executor."""
         answer = loop.create_future()
-        work = self.pool.submit(_settle_from_thread, loop, answer, fn, args)
+        work = pool.submit(_settle_from_thread, loop, answer, fn, args)
         try:
             return await answer
         except asyncio.CancelledError:

@@ -44,3 +44,20 @@ def deployment_settings(app_configs, **kwargs):
             hint="List the proxy's address in TDM_TRUSTED_PROXIES, e.g. TDM_TRUSTED_PROXIES=127.0.0.1.",
             id="tdmanager.W004"))
     return warnings
+
+
+@checks.register("serving")
+def web_threads_fit_the_database_pool(app_configs, **kwargs):
+    """Each web thread (staff's and public's) may hold a connection of PostgreSQL's pool at
+    once; with no connection left a request waits for one, up to the pool's timeout, then fails."""
+    pool = (settings.DATABASES.get("default", {}).get("OPTIONS") or {}).get("pool")
+    if not isinstance(pool, dict) or not pool.get("max_size") or not settings.TDM_WEB_THREADS:
+        return []
+    threads = settings.TDM_WEB_THREADS + settings.TDM_WEB_PUBLIC_THREADS
+    if threads < pool["max_size"]:
+        return []
+    return [checks.Warning(
+        f"DB_POOL_MAX ({pool['max_size']}) is not above the web threads of a process (TDM_WEB_THREADS "
+        f"{settings.TDM_WEB_THREADS} + TDM_WEB_PUBLIC_THREADS {settings.TDM_WEB_PUBLIC_THREADS}): while they "
+        "all hold one, the live streams' threads (and, past it, web threads) wait for a connection.",
+        hint="Raise DB_POOL_MAX or lower the threads.", id="tdmanager.W005")]

@@ -58,11 +58,18 @@ def _is_trusted(addr, networks) -> bool:
 def client_ip(request) -> str:
     """The client's address: REMOTE_ADDR, or, when that is a trusted proxy, the right-most
     address of X-Forwarded-For that is not a trusted proxy."""
-    remote = request.META.get("REMOTE_ADDR", "") or ""
+    return client_address(request.META.get("REMOTE_ADDR", ""), request.META.get("HTTP_X_FORWARDED_FOR", ""))
+
+
+def client_address(remote: str | None, forwarded: str | None) -> str:
+    """``client_ip`` from its two inputs: the peer's address and the X-Forwarded-For header
+    (several headers joined with commas), for callers without a Django request (the web app's
+    limits on public URLs, read from the ASGI scope before a request is made)."""
+    remote = remote or ""
     networks = trusted_proxies()
     if not networks or not _is_trusted(_parse_ip(remote), networks):
         return remote
-    hops = [h for h in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if h.strip()]
+    hops = [h for h in (forwarded or "").split(",") if h.strip()]
     found = remote
     for hop in reversed(hops):
         addr = _parse_ip(hop)

@@ -194,9 +194,25 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Web serving (tdmanager/asgi.py) -----------------------------------------------------
 # Threads per web process that run the sync views (pages, API, static files) side by side;
 # the live streams (async views) run on the event loop and take none. Each thread holds at
-# most one database connection at a time, so keep DB_POOL_MAX above it. 0: no pool, every
-# request through Django's ASGI handler (the serving of before, to compare).
+# most one database connection at a time, so keep DB_POOL_MAX above it (with the public
+# threads below; check W005). 0: no pool, every request through Django's ASGI handler (the
+# serving of before, to compare).
 TDM_WEB_THREADS = max(0, envint("TDM_WEB_THREADS", 8))
+# Threads per web process for the URLs anyone may ask without a login (tdmanager.public: a
+# player's phone page, the lobby screens, the seat lookup), apart from TDM_WEB_THREADS so that
+# a flood of them never makes the desk or the floor wait; they hold database connections too
+# (keep DB_POOL_MAX above the sum: check W005). 0: they share the staff's threads.
+TDM_WEB_PUBLIC_THREADS = max(0, envint("TDM_WEB_PUBLIC_THREADS", 2))
+# Requests a second and burst of those public URLs, per client address and per token (a
+# player's /p/<token>/, a screen's display token), in the memory of each web process; past
+# either the answer is 429 with Retry-After, given on the event loop without a thread or a
+# database read. The address's is generous: the players of a card room often share the venue
+# Wi-Fi's one NAT address (500 phones polling every 5 s are 100 a second; a restart brings all
+# of them back within seconds). 0 as a rate: no limit of that kind.
+TDM_PUBLIC_ADDRESS_RATE = max(0, envint("TDM_PUBLIC_ADDRESS_RATE", 100))
+TDM_PUBLIC_ADDRESS_BURST = max(1, envint("TDM_PUBLIC_ADDRESS_BURST", 600))
+TDM_PUBLIC_TOKEN_RATE = max(0, envint("TDM_PUBLIC_TOKEN_RATE", 2))
+TDM_PUBLIC_TOKEN_BURST = max(1, envint("TDM_PUBLIC_TOKEN_BURST", 20))
 # Seconds a web pool thread keeps its database connection between requests (0: a new SQLite
 # connection, or one from PostgreSQL's pool, per request). TDM_WEB_SQLITE_KEEP: its old name.
 TDM_WEB_DB_KEEP = max(0, envint("TDM_WEB_DB_KEEP", os.getenv("TDM_WEB_SQLITE_KEEP", "60")))
