@@ -70,8 +70,20 @@ def delays(report, actions, topology, kinds=("screen", "phone")):
     return out, missed
 
 
-def latencies(actions, roles):
-    return [t1 - t0 for role, _k, _tid, t0, t1, _s in actions if role in roles]
+def latencies(actions, roles, topology=None, inside=None):
+    """Seconds each action of ``roles`` took; with ``inside`` True or False, only the actions
+    inside (or outside) a kill window of ``topology``."""
+    return [t1 - t0 for role, _k, _tid, t0, t1, _s in actions
+            if role in roles and (inside is None or topology.in_window(t0, t1) == inside)]
+
+
+def by_kind(actions, topology):
+    """p50/p95 and count per kind of action, outside kill windows, slowest p95 first."""
+    kinds = collections.defaultdict(list)
+    for role, kind, _tid, t0, t1, _s in actions:
+        if not topology.in_window(t0, t1):
+            kinds[(role, kind)].append(t1 - t0)
+    return sorted(((role, kind, pct(v, 50), pct(v, 95), len(v)) for (role, kind), v in kinds.items()), key=lambda r: -r[3])
 
 
 def ms(v):
@@ -205,10 +217,13 @@ def main():
         return f"{ms(pct(v, 50))}/{ms(pct(v, 95))}/{ms(pct(v, 99))}"
 
     rows = []
-    for label, roles, target, limit in (("desk actions p50/p95/p99", ("desk",), "p95 < 150 ms", 0.150),
-                                         ("floor actions p50/p95/p99", ("floor",), "p95 < 150 ms", 0.150)):
-        v, b = latencies(day_actions, roles), latencies(base_actions, roles)
-        rows.append((label, trio(v), trio(b), target, pct(v, 95) < limit))
+    for label, roles in (("desk", ("desk",)), ("floor", ("floor",))):
+        # The target is for the room at work; a request cut by a kill is retried and waits for
+        # the process to come back: its time is shown apart.
+        v, b = latencies(day_actions, roles, topology, inside=False), latencies(base_actions, roles)
+        rows.append((f"{label} actions outside kill windows", trio(v), trio(b), "p95 < 150 ms", pct(v, 95) < 0.150))
+        inside = latencies(day_actions, roles, topology, inside=True)
+        rows.append((f"{label} actions across a kill", trio(inside), "", "(retried until served)", None))
     for kind in ("screen", "phone"):
         out_v, in_v = day_delays.get((kind, False), []), day_delays.get((kind, True), [])
         b = base_delays.get((kind, False), []) + base_delays.get((kind, True), [])
@@ -224,6 +239,9 @@ def main():
     print(f"  phones asked {len(world.phones)}, screens {len(world.screens)}; open-file limit {soft} (hard {hard}); "
           f"frames no sampled stream got: {dict(missed)}")
     print(f"  kills: {[(n, f'{r - k:.1f} s') for _kind, n, k, r in topology.windows]}")
+    print("  actions by kind outside kill windows (p50 / p95 / count), slowest first:")
+    for role, kind, p50, p95, n in by_kind(day_actions, topology):
+        print(f"    {role:6} {kind:28} {ms(p50):>8} / {ms(p95):>8} / {n}")
     print()
     print("ERRORS by kind (inside a kill window / outside)")
     kinds = collections.defaultdict(lambda: [0, 0])

@@ -62,8 +62,8 @@ def entry_view_parts(sender, entry, **kwargs):
     return selectors.entry_prizes(entry)
 
 
-def entries_view_parts(sender, tournament, **kwargs):
-    return selectors.entries_prizes(tournament)
+def entries_view_parts(sender, tournament, snapshot, **kwargs):
+    return selectors.entries_prizes(tournament, snapshot.get("places_paid"))
 
 
 def page_links(sender, tournament, **kwargs):

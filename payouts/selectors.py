@@ -803,12 +803,28 @@ def entry_prizes(entry) -> dict:
     return {"prizes": _phone_prizes(dues(entry.tournament)).get(entry.pk, [])}
 
 
-def entries_prizes(tournament) -> dict[int, dict]:
+def entries_prizes(tournament, places_paid: int | None = None) -> dict[int, dict]:
     """``entry_prizes`` for every entry of the tournament with a place, the prizes worked out
-    once: ``{entry id: {"prizes": [...]}}``."""
+    once: ``{entry id: {"prizes": [...]}}``. With ``places_paid`` (the lobby's, of the same
+    change), they are worked out only once somebody may have won: a big field's busts, far
+    from the money, cost no payout table at every change."""
+    if places_paid is not None and not _anybody_may_have_won(tournament, places_paid):
+        return {}
     if not tournament.entries.filter(place__isnull=False).exists():
         return {}
     return {entry: {"prizes": prizes} for entry, prizes in _phone_prizes(dues(tournament)).items()}
+
+
+def _anybody_may_have_won(t, places_paid: int) -> bool:
+    """An entry placed within the places paid (as many places lower as prizes were forfeited:
+    under NEXT_PLACE each moves the prizes one place down, PEN-07), a side prize awarded, or a
+    flight's chip-leader award (PAY-08): what ``dues`` lists, or nothing."""
+    from .models import SideAward
+
+    reach = places_paid + len(tournament_selectors.prize_forfeited_entries(t))
+    return (t.entries.filter(place__isnull=False, place__lte=reach).exists()
+            or SideAward.objects.filter(pool__tournament=t).exists()
+            or bool(chip_leader_awards(t)))
 
 
 def _phone_prizes(due: list[dict]) -> dict[int, list[dict]]:

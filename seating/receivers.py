@@ -75,7 +75,7 @@ def entry_view_parts(sender, entry, **kwargs):
     return selectors.entry_view(entry)
 
 
-def entries_view_parts(sender, tournament, **kwargs):
+def entries_view_parts(sender, tournament, snapshot, **kwargs):
     return selectors.entries_view(tournament)
 
 

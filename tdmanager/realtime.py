@@ -91,28 +91,23 @@ def parsed(text: str) -> dict:
     return data
 
 
-def _event(name: str, data) -> bytes:
+def sse_event(name: str, data) -> bytes:
+    """One Server-Sent Event, ``data`` as JSON, encoded."""
     return f"event: {name}\ndata: {json.dumps(data, default=str)}\n\n".encode()
 
 
 def _built(builder, tournament_id: int, phone_builder=None, previous=None) -> SnapshotText:
     """Build and serialise one snapshot (in a build thread). With ``phone_builder`` (phones
     watch the tournament) also the players' phones' frames: the public part encoded once
-    (``phone_frame``), and each entry's own part (``entries``: ``entry id -> (part, frame)``),
-    whose frame is the very object of the ``previous`` build when the part did not change, so a
+    (``phone_frame``), and each entry's own part (``entries``: ``entry id -> (key, part,
+    frame)``), kept from the ``previous`` build as the very object when it did not change, so a
     stream tells a changed part by identity and sends it to that phone alone."""
     snap = builder(tournament_id)
     text = SnapshotText(json.dumps(snap, default=str))
     text.frame = f"event: state\ndata: {text}\n\n".encode()
     if phone_builder is not None:
-        public, own = phone_builder(tournament_id, snap)
-        before = getattr(previous, "entries", None) or {}
-        entries = {}
-        for entry_id, part in own.items():
-            was = before.get(entry_id)
-            entries[entry_id] = was if was is not None and was[0] == part else (part, _event("entry", part))
-        text.phone_frame = _event("state", public)
-        text.entries = entries
+        public, text.entries = phone_builder(tournament_id, snap, getattr(previous, "entries", None) or {})
+        text.phone_frame = sse_event("state", public)
     return text
 
 
@@ -197,8 +192,9 @@ class Hub:
     #: ``tournament id -> dict``: handed over by the tournaments app when it is ready
     #: (the transport imports no app).
     snapshot_builder = None
-    #: ``(tournament id, snapshot) -> (public dict, {entry id: dict})``: what the players' phones
-    #: show (tournaments hands it over too); called with each build while phones watch.
+    #: ``(tournament id, snapshot, the previous build's entries) -> (public dict, {entry id:
+    #: (key, part, frame)})``: what the players' phones show (tournaments hands it over too);
+    #: called with each build while phones watch.
     phone_builder = None
     #: seconds between the starts of two builds of one tournament (TDM_LIVE_COALESCE_MS, 100).
     #: Under a steady stream of changes (a running event: sales, busts and their slips, the

@@ -187,7 +187,7 @@ def phone_stream_response(request, tournament_id: int, entry_id: int, token: str
             own = text.entries[entry_id]
             yield "retry: 2000\n"
             yield text.phone_frame
-            yield own[1]
+            yield own.frame
             while True:
                 text = await _next_text(queue)
                 if text is realtime.CLOSE:
@@ -201,7 +201,7 @@ def phone_stream_response(request, tournament_id: int, entry_id: int, token: str
                     return  # the entry is cancelled
                 if mine is not own:
                     own = mine
-                    yield own[1]
+                    yield own.frame
         finally:
             hub.disconnect(tournament_id, queue, token=token)
             if ticket:

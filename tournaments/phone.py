@@ -11,6 +11,7 @@ phone's frame is taken from memory, never read for that phone.
 """
 
 import io
+from typing import NamedTuple
 
 import segno
 from django.http import Http404, HttpResponse, JsonResponse
@@ -72,22 +73,42 @@ def entry_part(number: int, name: str, status: str, place, busted_at, parts: dic
     return part
 
 
-def phone_index(tournament_id: int, snap: dict) -> tuple[dict, dict[int, dict]]:
+class Own(NamedTuple):
+    """One entry's own part in the phones' index: ``key`` (what it was made from, compared at
+    the next change), ``part`` (the dict), ``frame`` (its Server-Sent Event, encoded once)."""
+
+    key: tuple
+    part: dict
+    frame: bytes
+
+
+def phone_index(tournament_id: int, snap: dict, previous: dict[int, Own]) -> tuple[dict, dict[int, Own]]:
     """What every phone of the tournament shows, for one change: the public part, and each
-    entry's own part by entry id, read in a few queries whatever the field (the other apps
-    answer ``signals.entries_view_parts`` for all entries at once). A cancelled entry has none:
-    its stream ends."""
+    entry's own part by entry id (``Own``), read in a few queries whatever the field (the other
+    apps answer ``signals.entries_view_parts`` for all entries at once). An entry whose rows
+    did not change since ``previous`` keeps its ``Own`` as it was, the very object, so a stream
+    tells a change by identity and nothing is made again for the others. A cancelled entry has
+    none: its stream ends."""
     from .models import Tournament
 
     tournament = Tournament.objects.get(pk=tournament_id)
-    parts: dict[int, dict] = {}
-    for answer in signals.ask(signals.entries_view_parts, tournament=tournament):  # seating: seats, moves; payouts: prizes
-        for entry_id, part in answer.items():
-            parts.setdefault(entry_id, {}).update(part)
+    answers = signals.ask(signals.entries_view_parts, tournament=tournament, snapshot=snap)  # seating: seats, moves; payouts: prizes
     rows = (Entry.objects.filter(tournament_id=tournament_id).exclude(status=Entry.CANCELLED).order_by()
             .values_list("pk", "number", "person__first_name", "person__last_name", "status", "place", "busted_at"))
-    own = {pk: entry_part(number, f"{first} {last}".strip(), status, place, busted_at, parts.get(pk, {}))
-           for pk, number, first, last, status, place, busted_at in rows}
+    own = {}
+    for row in rows:
+        pk = row[0]
+        key = (row, *(answer.get(pk) for answer in answers))
+        was = previous.get(pk)
+        if was is not None and was.key == key:
+            own[pk] = was
+            continue
+        parts: dict = {}
+        for part in key[1:]:
+            parts.update(part or {})
+        _pk, number, first, last, status, place, busted_at = row
+        part = entry_part(number, f"{first} {last}".strip(), status, place, busted_at, parts)
+        own[pk] = Own(key, part, realtime.sse_event("entry", part))
     return public_state(snap), own
 
 
@@ -119,7 +140,7 @@ def phone_data(request, token: str):
     if own is None:
         return JsonResponse(phone_state(entry.pk))
     state = public_state(realtime.parsed(text))
-    state.update(own[0])
+    state.update(own.part)
     return JsonResponse(state)
 
 

@@ -63,9 +63,10 @@ seat_page_wanted = Signal()
 #: (seating: ``seat`` and the ``move`` to make; payouts: the ``prizes`` won).
 entry_view_parts = Signal()
 
-#: ``tournament`` → ``{entry id: dict}``: ``entry_view_parts`` for every entry of the tournament
-#: at once, read in a few queries whatever the field (the players' phones of a tournament are
-#: served from one index per change, never a read per phone).
+#: ``tournament``, ``snapshot`` → ``{entry id: dict}``: ``entry_view_parts`` for every entry of
+#: the tournament at once, read in a few queries whatever the field (the players' phones of a
+#: tournament are served from one index per change, never a read per phone); ``snapshot``: the
+#: lobby snapshot of the same change (what it says need not be read again).
 entries_view_parts = Signal()
 
 #: ``tournament`` → a dict merged into the floor overview row of a running tournament

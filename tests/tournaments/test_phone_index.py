@@ -139,9 +139,9 @@ def test_a_bust_at_table_3_changes_the_phones_of_its_players_and_everyones_playe
     t, entries = room
     index_builds = []
 
-    def counted(tournament_id, snap):
+    def counted(tournament_id, snap, previous):
         index_builds.append(tournament_id)
-        return phone.phone_index(tournament_id, snap)
+        return phone.phone_index(tournament_id, snap, previous)
 
     hub.phone_builder = counted
     table_of = {e: table for e, table in Seat.objects.filter(tournament=t).values_list("entry_id", "table__number")}
@@ -295,3 +295,42 @@ def test_past_the_cap_of_open_streams_an_address_gets_429_and_a_closed_or_droppe
     assert statuses == (429, 429, 200, 200, 429, 200)
     assert body["code"] == "too_many_streams" and body["detail"] and int(retry) > 0
     assert hub.admissions.open == {}  # every place given back
+
+
+def test_the_index_keeps_what_did_not_change_and_works_the_prizes_out_once_somebody_may_have_won(
+        room, monkeypatch, actor):
+    from payouts import selectors as payouts
+    from seating import services as seating
+    from tournaments.snapshot import build_snapshot
+
+    t, entries = room
+    worked_out = []
+    dues = payouts.dues
+    monkeypatch.setattr(payouts, "dues", lambda *a, **kw: worked_out.append(1) or dues(*a, **kw))
+
+    def index(previous):
+        snap = build_snapshot(t.pk)
+        return snap, phone.phone_index(t.pk, snap, previous)[1]
+
+    snap, first = index({})
+    _snap, again = index(first)
+    assert all(again[pk] is first[pk] for pk in first) and len(first) == 25  # nothing changed: the very same parts
+
+    out = entries[24]
+    seating.record_bust(t, [out], actor=actor)
+    snap, after = index(again)
+    assert after[out.pk] is not again[out.pk] and after[out.pk].part["entry"]["place"] == 25
+    assert after[out.pk].part["prizes"] == [] and worked_out == []  # place 25 of 25: far from the money
+    assert snap["places_paid"] < 25
+
+    # Down to the money: each placed player's phone shows what the per-entry page shows.
+    for e in reversed(entries[1:24]):
+        seating.record_bust(t, [e], actor=actor)
+    snap, last = index(after)
+    assert worked_out  # somebody won: the payout table is worked out
+    winner = Entry.objects.get(pk=entries[0].pk)
+    assert winner.place == 1 and last[winner.pk].part["prizes"][0]["amount"] == snap["payouts"][0]["amount"]
+    for e in Entry.objects.filter(tournament=t, place__isnull=False):
+        assert last[e.pk].part["prizes"] == payouts.entry_prizes(e)["prizes"], e.place
+    paid = [e for e in entries if last[e.pk].part["prizes"]]
+    assert len(paid) == snap["places_paid"]
