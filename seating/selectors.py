@@ -256,9 +256,12 @@ def table_map(tournament) -> dict:
     make; halted tables; the next table to break. For the floor's page and the API."""
     h = HouseRules.of(tournament)
     tables, rows = engine_tables(tournament)
+    # The players of the seats just read, by key: a seat read before a change committed between
+    # the two reads (a bust, a move) still finds its player; the next read shows the change.
+    seated = [entry for table in tables for entry in table.seats.values()]
     people = {
         pk: (number, first, last, nick, chips, presence)
-        for pk, number, first, last, nick, chips, presence in Entry.objects.filter(tournament=tournament, seat__isnull=False).values_list(
+        for pk, number, first, last, nick, chips, presence in Entry.objects.filter(tournament=tournament, pk__in=seated).values_list(
             "pk", "number", "person__first_name", "person__last_name", "person__nickname", "chips", "presence")
     }
     waiting = set(Seat.objects.filter(tournament=tournament, wait_for_button=True).values_list("entry_id", flat=True))
