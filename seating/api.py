@@ -448,7 +448,7 @@ class TableActionView(SeatingAPIView):
         else:
             raise DomainError("unknown_action", "Unknown table action.", status=404)
         data = outcome_data(t, out)
-        data["table"] = next((x for x in selectors.table_map(t)["tables"] if x["number"] == number), None)
+        data["table"] = selectors.table_shown(t, number)
         return Response(data)
 
 

@@ -251,32 +251,38 @@ def engine_tables(tournament) -> tuple[list[engine.Table], dict[int, Table]]:
     return tables, rows
 
 
-def table_map(tournament) -> dict:
-    """Every table in play with its seats, players, stacks, blinds and flags; the moves to
-    make; halted tables; the next table to break. For the floor's page and the API."""
-    h = HouseRules.of(tournament)
+def table_shown(tournament, number: int) -> dict | None:
+    """One table of ``table_map`` (the floor's answer to an action at that table): its players'
+    rows read for that table alone, whatever the size of the field."""
     tables, rows = engine_tables(tournament)
+    shown = _tables_shown(tournament, tables, rows, engine.halted_tables(tables), only=number)
+    return shown[0] if shown else None
+
+
+def _tables_shown(tournament, tables, rows, halted, only: int | None = None) -> list[dict]:
+    """``table_map``'s tables (or the table numbered ``only``), each seat with its player."""
+    shown = [t for t in tables if only is None or t.number == only]
     # The players of the seats just read, by key: a seat read before a change committed between
     # the two reads (a bust, a move) still finds its player; the next read shows the change.
-    seated = [entry for table in tables for entry in table.seats.values()]
+    seated = [entry for table in shown for entry in table.seats.values()]
     people = {
         pk: (number, first, last, nick, chips, presence)
         for pk, number, first, last, nick, chips, presence in Entry.objects.filter(tournament=tournament, pk__in=seated).values_list(
             "pk", "number", "person__first_name", "person__last_name", "person__nickname", "chips", "presence")
     }
-    waiting = set(Seat.objects.filter(tournament=tournament, wait_for_button=True).values_list("entry_id", flat=True))
-    counted = _counted_stacks(tournament)
-    halted = engine.halted_tables(tables)
-    next_break = engine.next_table_to_break(tables, h.break_order)
-    due = engine.table_to_break(tables, break_order=h.break_order, final_table_size=h.final_table_size)
+    waiting = Seat.objects.filter(tournament=tournament, wait_for_button=True)  # SEAT-05: a few seats of the whole room
+    if only is not None:
+        waiting = waiting.filter(entry_id__in=seated)
+    waiting = set(waiting.values_list("entry_id", flat=True))
+    counted = _counted_stacks(tournament, seated if only is not None else None)
     # PEN-04: a penalty belongs to the entry, so it shows wherever the player now sits.
     penalties = {}
     # The table map shows each penalised player's hands left, or a time suspension's time (PEN-03, PEN-05).
     for p in active_penalties(tournament):
         penalties.setdefault(p.entry_id, []).append(penalty_progress(p))
-    together = apart_together(tournament, tables)  # SEAT-07: pairs kept apart who sit together anyway
+    together = apart_together(tournament, shown)  # SEAT-07: pairs kept apart who sit together anyway
     out_tables = []
-    for table in tables:
+    for table in shown:
         row = rows[table.number]
         pos = engine.next_hand_positions(table)
         seats = []
@@ -298,6 +304,18 @@ def table_map(tournament) -> dict:
             "locked": table.locked, "locked_seats": sorted(table.locked_seats), "halted": table.number in halted,
             "halt_waived": row.halt_waived, "is_final": row.is_final, "tv": row.tv, "seats": seats,
         })
+    return out_tables
+
+
+def table_map(tournament) -> dict:
+    """Every table in play with its seats, players, stacks, blinds and flags; the moves to
+    make; halted tables; the next table to break. For the floor's page and the API."""
+    h = HouseRules.of(tournament)
+    tables, rows = engine_tables(tournament)
+    halted = engine.halted_tables(tables)
+    next_break = engine.next_table_to_break(tables, h.break_order)
+    due = engine.table_to_break(tables, break_order=h.break_order, final_table_size=h.final_table_size)
+    out_tables = _tables_shown(tournament, tables, rows, halted)
     return {
         "tournament": tournament.pk,
         "players": sum(len(t.seats) for t in tables),
@@ -316,14 +334,18 @@ def table_map(tournament) -> dict:
     }
 
 
-def _counted_stacks(tournament) -> dict[int, int]:
-    """The last counted stack of each seated player (the floor's chip counts), if any."""
+def _counted_stacks(tournament, entries=None) -> dict[int, int]:
+    """The last counted stack of each seated player (the floor's chip counts), if any; of
+    ``entries`` alone when given."""
     try:
         from tournaments.models import ChipCount
     except ImportError:  # the floor tools are not installed
         return {}
     out: dict[int, int] = {}
-    for entry, chips in ChipCount.objects.filter(tournament=tournament, entry__seat__isnull=False).order_by(
+    counts = ChipCount.objects.filter(tournament=tournament, entry__seat__isnull=False)
+    if entries is not None:
+        counts = counts.filter(entry_id__in=entries)
+    for entry, chips in counts.order_by(
             "entry_id", "-counted_at", "-id").values_list("entry_id", "chips"):
         out.setdefault(entry, chips)
     return out

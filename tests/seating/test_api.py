@@ -1,5 +1,7 @@
 """The seating API: what each role may do, the error format, and every floor action."""
 
+import re
+
 import pytest
 
 from seating.models import Bust, PendingMove
@@ -169,3 +171,40 @@ def test_the_table_map_read_while_a_player_busts_shows_the_seat_as_read(api, sta
     after = api(floor_user).get(url(t, "tables/")).json()
     assert victim.number not in [s.get("entry_number") for table in after["tables"] for s in table["seats"]]
     assert after["players"] == 19
+
+
+def test_a_table_action_answers_that_table_as_the_map_shows_it_reading_only_its_players(api, started, floor_user, director):
+    """The answer to an action at one table carries that table, seat by seat as the whole map
+    shows it (players, stacks counted, positions), read for that table
+    alone: at 20 or 200 players the same players' rows."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from seating.models import Seat
+    from tournaments.services import floor
+    from tournaments.services.events import Actor
+
+    def answer(t, number):
+        with CaptureQueriesContext(connection) as ctx:
+            r = api(floor_user).post(url(t, f"tables/{number}/hand-completed/"), format="json")
+        assert r.status_code == 200
+        # the players' read: numbers, names, chips and presence by key
+        rows = [q["sql"] for q in ctx.captured_queries
+                if q["sql"].startswith('SELECT "tournaments_entry"."id" AS "pk", "tournaments_entry"."number" AS "number", "tournaments_person"."first_name"')]
+        return r.json()["table"], rows
+
+    small, big = started(20), started(200)
+    for t in (small, big):
+        seat = Seat.objects.filter(tournament=t, table__number=2).order_by("number").first()
+        floor.record_chip_counts(t, [{"entry": seat.entry_id, "chips": 41000}], occasion="level 4", actor=Actor(director, "test"))
+    table, small_rows = answer(small, 2)
+    whole = next(x for x in api(floor_user).get(url(small, "tables/")).json()["tables"] if x["number"] == 2)
+    assert table == whole
+    seated = [s for s in table["seats"] if s["entry"]]
+    assert [s["stack"] for s in seated if s["stack"] is not None] == [41000]
+    big_table, big_rows = answer(big, 2)
+    assert big_table == next(x for x in api(floor_user).get(url(big, "tables/")).json()["tables"] if x["number"] == 2)
+    assert len(big_rows) == len(small_rows) == 1
+    # the players' read names the seated of table 2 alone: at most a table's worth of keys
+    keys = re.search(r'"tournaments_entry"\."id" IN \(([^)]*)\)', big_rows[0]).group(1).split(",")
+    assert 0 < len(keys) <= big.table_size
