@@ -55,7 +55,8 @@ from django.db.backends.signals import connection_created  # noqa: E402
 from django.http import FileResponse, StreamingHttpResponse  # noqa: E402
 from django.urls import Resolver404, get_resolver  # noqa: E402
 
-from tdmanager.public import PUBLIC, Limits, Public, is_staff_request, refusal  # noqa: E402
+from tdmanager import realtime  # noqa: E402
+from tdmanager.public import PUBLIC, Limits, Public, is_staff_request, refusal, too_many_streams  # noqa: E402
 
 log = logging.getLogger(__name__)
 
@@ -166,10 +167,31 @@ class Application:
             wait = self.limits.wait(route.public, route.token, scope)
             if wait:
                 return await self.refuse(route.public, wait, scope, send)
+            if route.public is PUBLIC["phone-stream"] and realtime.hub.phone_of(route.token) is not None:
+                return await self.phone_stream(route.token, scope, receive, send)
             pool = self.public_pool or pool
         if pool is None or route.is_async:
             return await self.asgi(scope, receive, send)
         return await self.run_sync(scope, receive, send, pool)
+
+    async def phone_stream(self, token, scope, receive, send):
+        """A player's phone's stream whose token this process's live hub knows (its
+        tournament's phones are watched here): served on the event loop from the hub's memory,
+        as the phone view would (``tournaments.phone.phone_stream``), without a thread, the
+        middleware or a database read, so that a room's phones coming back at once after a web
+        process went down cost this one next to nothing."""
+        hub = realtime.hub
+        found = hub.phone_of(token)
+        ticket = hub.admissions.take(self.limits.client(scope), settings.TDM_STREAMS_PER_ADDRESS) if found else None
+        if ticket is None:
+            status, headers, body = too_many_streams(scope)
+            await send({"type": "http.response.start", "status": status, "headers": headers})
+            return await send({"type": "http.response.body", "body": body})
+        events = hub.phone_events(*found, token, ticket)
+        hub.admissions.tie(ticket, events)
+        headers = [(b"content-type", b"text/event-stream"), (b"cache-control", b"no-cache"), (b"x-accel-buffering", b"no"),
+                   (b"x-content-type-options", b"nosniff")]
+        await self.pump(events, 200, headers, receive, send)
 
     async def refuse(self, route, wait, scope, send):
         """A public request over its limits: 429 from the event loop, its body never read."""
@@ -273,10 +295,16 @@ class Application:
         """Send a sync view's async stream (a live screen's Server-Sent Events) from the event
         loop, as Django's ASGI handler does: until it ends, or the client goes away, which
         stops it (its ``finally`` runs)."""
+        # the bytes, one wrapper less than the response's own iterator
+        await self.pump(response.streaming_content, status, headers, receive, send)
+
+    async def pump(self, chunks, status, headers, receive, send):
+        """Send the async iterator ``chunks`` as the body of an answer, until it ends or the
+        client goes away (which stops it: its ``finally`` runs)."""
         await send({"type": "http.response.start", "status": status, "headers": headers})
 
         async def pump():
-            async for chunk in response.streaming_content:  # the bytes, one wrapper less than the response's own iterator
+            async for chunk in chunks:
                 await send({"type": "http.response.body", "body": chunk, "more_body": True})
             await send({"type": "http.response.body", "body": b""})
 

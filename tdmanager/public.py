@@ -24,6 +24,8 @@ from django.conf import settings
 from django.http import HttpRequest, parse_cookie
 from django.utils import translation
 
+from tdmanager.realtime import TOO_MANY_STREAMS
+
 # A bucket left alone for burst / rate seconds (6 s, 10 s by default) is full again, as a key
 # never seen is: dropping the least recently used loses a count only when this many other keys
 # were used since, which takes an attacker with as many addresses or tokens, whom no per-key
@@ -183,6 +185,16 @@ def refusal(route: Public, wait: float, scope) -> tuple[int, list, bytes]:
     else:
         body, kind = json.dumps({"code": "rate_limited", "detail": detail}).encode(), b"application/json"
     headers = [(b"content-type", kind), (b"retry-after", str(seconds).encode()), (b"cache-control", b"no-store"),
+               (b"x-content-type-options", b"nosniff"), (b"content-length", str(len(body)).encode())]
+    return 429, headers, body
+
+
+def too_many_streams(scope) -> tuple[int, list, bytes]:
+    """The 429 of one public stream too many from an address (``TDM_STREAMS_PER_ADDRESS``), as
+    the live views answer it: status, headers, body."""
+    with translation.override(_language(scope)):
+        body = json.dumps({"code": "too_many_streams", "detail": str(TOO_MANY_STREAMS)}).encode()
+    headers = [(b"content-type", b"application/json"), (b"retry-after", b"60"), (b"cache-control", b"no-store"),
                (b"x-content-type-options", b"nosniff"), (b"content-length", str(len(body)).encode())]
     return 429, headers, body
 

@@ -21,6 +21,7 @@ import weakref
 from concurrent.futures import ThreadPoolExecutor
 
 from django.conf import settings
+from django.utils.translation import gettext_lazy
 
 log = logging.getLogger(__name__)
 
@@ -111,6 +112,19 @@ def _built(builder, tournament_id: int, phone_builder=None, previous=None) -> Sn
     return text
 
 
+async def _next_text(queue):
+    """The next text built (or ``CLOSE``), the heartbeats skipped: a comment is not worth a
+    frame to a phone that will hear of the next change anyway."""
+    while True:
+        text = await queue.get()
+        if text is not KEEPALIVE:
+            return text
+
+
+#: The refusal of one public stream too many from an address (``TDM_STREAMS_PER_ADDRESS``).
+TOO_MANY_STREAMS = gettext_lazy("Too many live pages are open from this address. Try again in a minute.")
+
+
 class Admissions:
     """Open public streams per client address (a phone, a lobby screen by its token; staff are
     not counted): past ``limit`` a new one is refused. Taken by the view on a request thread
@@ -193,8 +207,9 @@ class Hub:
     #: (the transport imports no app).
     snapshot_builder = None
     #: ``(tournament id, snapshot, the previous build's entries) -> (public dict, {entry id:
-    #: (key, part, frame)})``: what the players' phones show (tournaments hands it over too);
-    #: called with each build while phones watch.
+    #: part})``, each part with its ``frame`` (its event, encoded) and its phone ``token``: what
+    #: the players' phones show (tournaments hands it over too); called with each build while
+    #: phones watch.
     phone_builder = None
     #: seconds between the starts of two builds of one tournament (TDM_LIVE_COALESCE_MS, 100).
     #: Under a steady stream of changes (a running event: sales, busts and their slips, the
@@ -225,6 +240,8 @@ class Hub:
         self._waiters: dict[int, list] = {}  # futures of connecting clients waiting for a build
         self._beat = None  # the task handing out KEEPALIVE
         self.phones: dict[int, int] = {}  # phones watching, per tournament
+        self.tokens: dict[str, tuple[int, int]] = {}  # phone token -> (tournament, entry), of the phones' indexes built here
+        self._tokens_of: dict[int, set] = {}  # tournament -> its tokens in ``tokens``
         self.by_token: dict[str, list] = {}  # a phone token's open streams' queues, oldest first
         self.admissions = Admissions()
 
@@ -261,6 +278,66 @@ class Hub:
                     held.remove(queue)
                 if not held:
                     self.by_token.pop(token, None)
+
+    def _know_tokens(self, tournament_id: int, text) -> None:
+        """Remember the phone tokens of a build's index (a cancelled entry's is forgotten)."""
+        entries = getattr(text, "entries", None)
+        if entries is None or entries is getattr(self.latest.get(tournament_id), "entries", None):
+            return
+        known = {own.token: (tournament_id, entry_id) for entry_id, own in entries.items()}
+        for gone in self._tokens_of.get(tournament_id, set()) - known.keys():
+            self.tokens.pop(gone, None)
+        self.tokens.update(known)
+        self._tokens_of[tournament_id] = set(known)
+
+    def phone_of(self, token: str) -> tuple[int, int] | None:
+        """``(tournament id, entry id)`` of a phone token this process's index knows, else None
+        (the caller looks it up in the database)."""
+        return self.tokens.get(token)
+
+    async def phone_events(self, tournament_id: int, entry_id: int, token: str, ticket=None):
+        """A player's phone's stream, as Server-Sent Events: ``event: state`` with the public
+        part every phone of the tournament shares (encoded once per change), and ``event:
+        entry`` with this entry's own part, at the start and then only when it changed (the
+        per-change index: no database read for a phone). It ends when the entry is gone, or when
+        its token opened one stream too many (the oldest ends). ``ticket``: its address's place
+        among the open public streams, given back at the end."""
+        queue = await self.connect(tournament_id, token=token)
+        try:
+            text = await self.current(tournament_id, phone=True)
+            # A phone opened right after its sale may be ahead of the build that has it: the
+            # sale's own change brings it.
+            for _waited in range(3):
+                if text is None or text is CLOSE or entry_id in getattr(text, "entries", ()):
+                    break
+                try:
+                    text = await asyncio.wait_for(_next_text(queue), self.heartbeat)
+                except TimeoutError:
+                    return  # the browser reconnects and asks again
+            if text is None or text is CLOSE or entry_id not in getattr(text, "entries", ()):
+                return
+            own = text.entries[entry_id]
+            yield b"retry: 2000\n"
+            yield text.phone_frame
+            yield own.frame
+            while True:
+                text = await _next_text(queue)
+                if text is CLOSE:
+                    return
+                entries = getattr(text, "entries", None)
+                if entries is None:
+                    continue  # built before this phone connected: the hub builds again with it
+                yield text.phone_frame
+                mine = entries.get(entry_id)
+                if mine is None:
+                    return  # the entry is cancelled
+                if mine is not own:
+                    own = mine
+                    yield own.frame
+        finally:
+            self.disconnect(tournament_id, queue, token=token)
+            if ticket:
+                ticket()
 
     @staticmethod
     def _end(queue) -> None:
@@ -369,6 +446,7 @@ class Hub:
                 if text is not None:
                     failures = 0
                     self.builds += 1
+                    self._know_tokens(tournament_id, text)
                     self.latest[tournament_id] = text
                     self._built_at[tournament_id] = (heard, self.clock())
                     self._fan_out(tournament_id, text)

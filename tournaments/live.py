@@ -3,7 +3,6 @@
 Staff (session) or a display screen (its read-only token) may read a tournament's state.
 """
 
-import asyncio
 import json
 import time
 
@@ -11,7 +10,6 @@ from django.conf import settings
 from django.http import Http404, HttpResponse, HttpResponseForbidden, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from tdmanager import realtime
 from tdmanager.roles import CASHIER, DIRECTOR, DISPLAY, FLOOR, has_role
@@ -84,8 +82,7 @@ def admit(request):
 
 def too_many_streams() -> JsonResponse:
     """429: this address holds as many open streams as it may; the browser tries again later."""
-    response = JsonResponse({"code": "too_many_streams", "detail": _("Too many live pages are open from this address. Try again in a minute.")},
-                            status=429)
+    response = JsonResponse({"code": "too_many_streams", "detail": str(realtime.TOO_MANY_STREAMS)}, status=429)
     response["Retry-After"] = "60"
     return response
 
@@ -167,56 +164,7 @@ def phone_stream_response(request, tournament_id: int, entry_id: int, token: str
         if ticket:
             ticket()
         return _sent_once(json.dumps(first_state(), default=str))
-    hub = realtime.hub
-
-    async def events():
-        queue = await hub.connect(tournament_id, token=token)
-        try:
-            text = await hub.current(tournament_id, phone=True)
-            # A phone opened right after its sale may be ahead of the build that has it: the sale's
-            # own change brings it.
-            for _waited in range(3):
-                if text is None or text is realtime.CLOSE or entry_id in getattr(text, "entries", ()):
-                    break
-                try:
-                    text = await asyncio.wait_for(_next_text(queue), realtime.hub.heartbeat)
-                except TimeoutError:
-                    return  # the browser reconnects and asks again
-            if text is None or text is realtime.CLOSE or entry_id not in getattr(text, "entries", ()):
-                return
-            own = text.entries[entry_id]
-            yield "retry: 2000\n"
-            yield text.phone_frame
-            yield own.frame
-            while True:
-                text = await _next_text(queue)
-                if text is realtime.CLOSE:
-                    return
-                entries = getattr(text, "entries", None)
-                if entries is None:
-                    continue  # built before this phone connected: the hub builds again with it
-                yield text.phone_frame
-                mine = entries.get(entry_id)
-                if mine is None:
-                    return  # the entry is cancelled
-                if mine is not own:
-                    own = mine
-                    yield own.frame
-        finally:
-            hub.disconnect(tournament_id, queue, token=token)
-            if ticket:
-                ticket()
-
-    return _sse(events(), ticket)
-
-
-async def _next_text(queue):
-    """The next text built (or ``CLOSE``), the hub's heartbeats skipped; a comment is not worth
-    a frame to a phone that will hear of the next change anyway."""
-    while True:
-        text = await queue.get()
-        if text is not realtime.KEEPALIVE:
-            return text
+    return _sse(realtime.hub.phone_events(tournament_id, entry_id, token, ticket), ticket)
 
 
 def _frame_of(text):

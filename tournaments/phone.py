@@ -75,11 +75,13 @@ def entry_part(number: int, name: str, status: str, place, busted_at, parts: dic
 
 class Own(NamedTuple):
     """One entry's own part in the phones' index: ``key`` (what it was made from, compared at
-    the next change), ``part`` (the dict), ``frame`` (its Server-Sent Event, encoded once)."""
+    the next change), ``part`` (the dict), ``frame`` (its Server-Sent Event, encoded once),
+    ``token`` (its phone token: the web app serves a known token's stream from memory)."""
 
     key: tuple
     part: dict
     frame: bytes
+    token: str
 
 
 def phone_index(tournament_id: int, snap: dict, previous: dict[int, Own]) -> tuple[dict, dict[int, Own]]:
@@ -94,7 +96,7 @@ def phone_index(tournament_id: int, snap: dict, previous: dict[int, Own]) -> tup
     tournament = Tournament.objects.get(pk=tournament_id)
     answers = signals.ask(signals.entries_view_parts, tournament=tournament, snapshot=snap)  # seating: seats, moves; payouts: prizes
     rows = (Entry.objects.filter(tournament_id=tournament_id).exclude(status=Entry.CANCELLED).order_by()
-            .values_list("pk", "number", "person__first_name", "person__last_name", "status", "place", "busted_at"))
+            .values_list("pk", "number", "person__first_name", "person__last_name", "status", "place", "busted_at", "phone_token"))
     own = {}
     for row in rows:
         pk = row[0]
@@ -106,9 +108,9 @@ def phone_index(tournament_id: int, snap: dict, previous: dict[int, Own]) -> tup
         parts: dict = {}
         for part in key[1:]:
             parts.update(part or {})
-        _pk, number, first, last, status, place, busted_at = row
+        _pk, number, first, last, status, place, busted_at, token = row
         part = entry_part(number, f"{first} {last}".strip(), status, place, busted_at, parts)
-        own[pk] = Own(key, part, realtime.sse_event("entry", part))
+        own[pk] = Own(key, part, realtime.sse_event("entry", part), token)
     return public_state(snap), own
 
 

@@ -334,3 +334,83 @@ def test_the_index_keeps_what_did_not_change_and_works_the_prizes_out_once_someb
         assert last[e.pk].part["prizes"] == payouts.entry_prizes(e)["prizes"], e.place
     paid = [e for e in entries if last[e.pk].part["prizes"]]
     assert len(paid) == snap["places_paid"]
+
+
+def test_a_phone_token_the_hub_knows_is_streamed_from_memory_without_a_thread_or_a_read(hub, room, monkeypatch, director):
+    """After a web process went down, its phones come back to the other one at once. There a
+    phone whose tournament's phones are watched (its token in the hub's index) is served on the
+    event loop: no thread of either pool, no database read, the same frames. A token the index
+    does not know goes to the view, which looks it up (an unknown one is a 404), and a
+    cancelled entry's token is forgotten at the next build."""
+    from tdmanager.asgi import Application
+    from tests.test_serving import Exchange
+    from tournaments.services import cashier
+    from tournaments.services.events import Actor
+
+    t, entries = room
+    first, second = entries[0], entries[1]
+    app = Application()
+
+    def phone_scope(token, client="10.2.0.1"):
+        path = f"/p/{token}/stream/"
+        return {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
+                "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
+                "headers": [(b"host", b"127.0.0.1:8000")], "client": (client, 5555), "server": ("127.0.0.1", 8000)}
+
+    def events_of(exchange):
+        body = b"".join(m.get("body", b"") for m in exchange.sent[1:])
+        return [line for block in body.split(b"\n\n") for line in block.split(b"\n") if line.startswith(b"event: ")]
+
+    def two_frames(exchange):  # the public state and the entry's own part: then the phone hangs up
+        return len(events_of(exchange)) >= 2
+
+    async def scenario():
+        by_view = await Exchange(app, phone_scope(first.phone_token), until=two_frames).run()  # nobody watched: the view
+        assert hub.phone_of(second.phone_token) == (t.pk, second.pk)
+
+        def no_thread(*_args, **_kwargs):
+            raise AssertionError("a known phone took a thread")
+
+        def no_read(*_args, **_kwargs):
+            raise AssertionError("a known phone read the database")
+
+        with monkeypatch.context() as m:
+            m.setattr(app.public_pool, "submit", no_thread)
+            m.setattr(app.pool, "submit", no_thread)
+            m.setattr(phone, "entry_for", no_read)
+            from_memory = await Exchange(app, phone_scope(second.phone_token), until=two_frames).run()
+        unknown = await Exchange(app, phone_scope("no-such-token-at-all")).run()
+        return by_view, from_memory, unknown
+
+    try:
+        by_view, from_memory, unknown = asyncio.run(scenario())
+    finally:
+        hub.stop_heartbeat()
+        app.close()
+    for answer in (by_view, from_memory):
+        assert answer.status == 200 and answer.header("content-type") == ["text/event-stream"]
+        assert events_of(answer)[:2] == [b"event: state", b"event: entry"]
+    own = json.loads(b"".join(m.get("body", b"") for m in from_memory.sent[1:]).split(b"event: entry\ndata: ")[1].split(b"\n\n")[0])
+    assert own["entry"]["number"] == second.number and own["seat"]
+    assert unknown.status == 404
+    assert hub.admissions.open == {}  # both streams gave their places back
+
+    # A cancelled entry: the next build's index forgets its token.
+    cashier.reverse(cashier_row(second), reason="sold to the wrong player", actor=Actor(director, "desk"))
+
+    async def rebuild():
+        queue = await hub.connect(t.pk, token=first.phone_token)
+        hub.changed(t.pk)  # what the reverse announced (heard by a hub whose event loop runs on)
+        text = await hub.current(t.pk, phone=True)
+        hub.disconnect(t.pk, queue, token=first.phone_token)
+        hub.stop_heartbeat()
+        return text
+
+    asyncio.run(rebuild())
+    assert hub.phone_of(second.phone_token) is None and hub.phone_of(first.phone_token) == (t.pk, first.pk)
+
+
+def cashier_row(entry):
+    from tournaments.models import LedgerRow
+
+    return LedgerRow.objects.filter(entry=entry).order_by("id").first()
