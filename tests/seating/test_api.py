@@ -190,7 +190,7 @@ def test_a_table_action_answers_that_table_as_the_map_shows_it_reading_only_its_
         assert r.status_code == 200
         # the players' read: numbers, names, chips and presence by key
         rows = [q["sql"] for q in ctx.captured_queries
-                if q["sql"].startswith('SELECT "tournaments_entry"."id" AS "pk", "tournaments_entry"."number" AS "number", "tournaments_person"."first_name"')]
+                if (q["sql"] or "").startswith('SELECT "tournaments_entry"."id" AS "pk", "tournaments_entry"."number" AS "number", "tournaments_person"."first_name"')]
         return r.json()["table"], rows
 
     small, big = started(20), started(200)
