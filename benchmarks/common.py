@@ -1,6 +1,7 @@
 """What the HTTP benchmarks share: a percentile, a fresh migrated database to measure on, and a
 lean HTTP client."""
 
+import asyncio
 import http.client
 import json as jsonlib
 import os
@@ -104,3 +105,25 @@ class Client:
 
     def __exit__(self, *exc):
         self.close()
+
+
+async def body_chunks(reader, chunked):
+    """A streamed HTTP response's body as the server sends it (chunked transfer encoding
+    decoded), read from an asyncio stream."""
+    if not chunked:
+        while data := await reader.read(65536):
+            yield data
+        return
+    while True:
+        size = int((await reader.readuntil(b"\r\n")).split(b";")[0], 16)
+        if size == 0:
+            return
+        yield (await reader.readexactly(size + 2))[:-2]
+
+
+async def pause(stop: asyncio.Event, seconds: float) -> None:
+    """Sleep ``seconds``, or less when ``stop`` is set meanwhile."""
+    try:
+        await asyncio.wait_for(stop.wait(), seconds)
+    except TimeoutError:
+        pass

@@ -63,7 +63,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from common import pct  # noqa: E402
+from common import body_chunks, pct  # noqa: E402
 
 SEQ = re.compile(rb'"seq": (\d+)')
 SERVER_TIME = re.compile(rb'"server_time": "([^"]+)"')
@@ -91,19 +91,6 @@ async def http_get(port, path):
     data = await reader.read()
     writer.close()
     return data.split(b"\r\n\r\n", 1)[1]
-
-
-async def body_chunks(reader, chunked):
-    """The response body as the server sent it (chunked transfer encoding decoded)."""
-    if not chunked:
-        while data := await reader.read(65536):
-            yield data
-        return
-    while True:
-        size = int((await reader.readuntil(b"\r\n")).split(b";")[0], 16)
-        if size == 0:
-            return
-        yield (await reader.readexactly(size + 2))[:-2]
 
 
 class Display:

@@ -50,7 +50,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import festival_clients as fc  # noqa: E402
-from festival_clients import pct  # noqa: E402
+from common import pct  # noqa: E402
 
 KILL_CYCLE = ("web", "worker", "beat", "redis")
 

@@ -37,6 +37,10 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # run as the fleet's own process, too
+
+from common import body_chunks, pause  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 GRACE = 3.0  # seconds after a restarted process is ready that still count as its kill's window
 
@@ -53,11 +57,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def pct(values, p):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))] if values else float("nan")
 
 
 # --- the processes ----------------------------------------------------------------------------
@@ -915,7 +914,7 @@ async def _run_stream(s: Stream, ports, stop: asyncio.Event):
         except (TimeoutError, OSError) as exc:
             s.errors[f"connect {type(exc).__name__}"] += 1
             s.port_i += 1
-            await _sleep(stop, wait)
+            await pause(stop, wait)
             continue
         s.writer = writer
         try:
@@ -928,13 +927,13 @@ async def _run_stream(s: Stream, ports, stop: asyncio.Event):
                 m = re.search(rb"(?i)retry-after: *(\d+)", head)
                 wait = max(wait, float(m.group(1))) if m else wait
                 writer.close()
-                await _sleep(stop, wait)
+                await pause(stop, wait)
                 continue
             s.connects += 1
             s.connected = True
             chunked = b"transfer-encoding: chunked" in head.lower()
             buf = b""
-            async for chunk in _chunks(reader, chunked):
+            async for chunk in body_chunks(reader, chunked):
                 buf += chunk
                 while b"\n\n" in buf:
                     frame, buf = buf.split(b"\n\n", 1)
@@ -947,7 +946,7 @@ async def _run_stream(s: Stream, ports, stop: asyncio.Event):
         if not stop.is_set():
             s.errors["closed"] += 1
             s.port_i += 1
-            await _sleep(stop, wait)
+            await pause(stop, wait)
 
 
 def _frame(s: Stream, frame: bytes):
@@ -971,25 +970,6 @@ def _frame(s: Stream, frame: bytes):
             s.entry_part = part
             seat = _slice_obj(frame, b'"seat"')
             s.seat_part = seat
-
-
-async def _chunks(reader, chunked):
-    if not chunked:
-        while data := await reader.read(65536):
-            yield data
-        return
-    while True:
-        size = int((await reader.readuntil(b"\r\n")).split(b";")[0], 16)
-        if size == 0:
-            return
-        yield (await reader.readexactly(size + 2))[:-2]
-
-
-async def _sleep(stop, seconds):
-    try:
-        await asyncio.wait_for(stop.wait(), seconds)
-    except TimeoutError:
-        pass
 
 
 async def _fleet(config):

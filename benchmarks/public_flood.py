@@ -54,6 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import festival_clients as fc  # noqa: E402
+from common import pause, pct  # noqa: E402
 
 FLOOD_ADDR = "127.0.0.9"
 SEQ = re.compile(rb'"seq": ?(\d+)')
@@ -102,7 +103,7 @@ async def _slot(kind, token, path, port, st: FloodStats, stop: asyncio.Event, re
             reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port, local_addr=(FLOOD_ADDR, 0), limit=2**20), 30)
         except (TimeoutError, OSError) as exc:
             st.errors[(kind, f"connect {type(exc).__name__}")] += 1
-            await _pause(stop, retry_pause)
+            await pause(stop, retry_pause)
             continue
         st.connects += 1
         try:
@@ -135,19 +136,12 @@ async def _slot(kind, token, path, port, st: FloodStats, stop: asyncio.Event, re
                 if not keep:
                     break
                 if stream:
-                    await _pause(stop, retry_pause)
+                    await pause(stop, retry_pause)
         except (TimeoutError, OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError, IndexError) as exc:
             if not stop.is_set():
                 st.errors[(kind, type(exc).__name__)] += 1
         finally:
             writer.transport.abort()
-
-
-async def _pause(stop, seconds):
-    try:
-        await asyncio.wait_for(stop.wait(), seconds)
-    except TimeoutError:
-        pass
 
 
 async def _flood(cfg):
@@ -171,7 +165,7 @@ async def _flood(cfg):
         "t0": t0, "t1": t1, "answers": {f"{k}|{s}": n for (k, s), n in st.answers.items()},
         "errors": {f"{k}|{e}": n for (k, e), n in st.errors.items()}, "connects": st.connects, "ended": dict(st.ended),
         "held": held, "most_held": st.most_held, "slow": dict(st.slow),
-        "latency": {k: [len(v), fc.pct(v, 50), fc.pct(v, 99), v[-1]] for k, v in lat.items() if v},
+        "latency": {k: [len(v), pct(v, 50), pct(v, 99), v[-1]] for k, v in lat.items() if v},
     }), flush=True)
 
 
@@ -368,7 +362,7 @@ def figures(rows, who):
     mine = [r for r in rows if r[0] == who]
     lat = [r[3] - r[2] for r in mine if isinstance(r[4], int) and r[4] < 500]
     errors = collections.Counter(str(r[4]) for r in mine if not isinstance(r[4], int) or r[4] >= 400)
-    return {"n": len(mine), "p50": fc.pct(lat, 50), "p95": fc.pct(lat, 95), "p99": fc.pct(lat, 99), "max": max(lat, default=float("nan")),
+    return {"n": len(mine), "p50": pct(lat, 50), "p95": pct(lat, 95), "p99": pct(lat, 99), "max": max(lat, default=float("nan")),
             "errors": errors, "fivexx": sum(n for s, n in errors.items() if not s.isdigit() or int(s) >= 500)}
 
 
@@ -504,7 +498,7 @@ def report(args, base, flood, screen, topology, after, one, wall):
         print(f"{'  ' + what:34}{cell(b):>34}  {cell(f):>34}")
     for ph in (base, flood):
         got = [d for _op, d in ph["delays"] if d is not None]
-        ph["delay_cell"] = (f"{len(got)}/{len(ph['delays'])} seen, p50 {ms(fc.pct(got, 50))}, max {ms(max(got, default=float('nan')))}"
+        ph["delay_cell"] = (f"{len(got)}/{len(ph['delays'])} seen, p50 {ms(pct(got, 50))}, max {ms(max(got, default=float('nan')))}"
                             if ph["delays"] else "no change made")
     print(f"{'pause/resume -> lobby screen':34}{base['delay_cell']:>34}  {flood['delay_cell']:>34}")
     for probe in base["probes"]:

@@ -13,9 +13,40 @@ import time
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+#: The marks of a test that runs the product as it grows past one machine: several web processes,
+#: workers and beat on PostgreSQL and Redis, each a real process (skipped on SQLite).
+SCALED_OUT = [
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.processes,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        "postgresql" not in settings.DATABASES["default"]["ENGINE"],
+        reason="several web processes share a database on PostgreSQL only: SQLite is for one machine and one "
+        "web process (README 'Scaling out'); run with DATABASE_URL and REDIS_URL",
+    ),
+]
+
+
+def closing(fn):
+    """``fn`` for a throwaway thread: the thread's database connection is closed (given back to
+    PostgreSQL's pool) when it returns, as Django does at a request's end."""
+
+    def run(*args, **kwargs):
+        from django.db import connections
+
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            connections.close_all()
+
+    return run
 
 
 def free_port() -> int:

@@ -16,20 +16,10 @@ import threading
 import time
 
 import pytest
-from django.conf import settings
 
-from tests.servers import ROOT, database_env
+from tests.servers import ROOT, SCALED_OUT, database_env
 
-pytestmark = [
-    pytest.mark.postgres,
-    pytest.mark.redis,
-    pytest.mark.processes,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        "postgresql" not in settings.DATABASES["default"]["ENGINE"],
-        reason="several web processes share a database on PostgreSQL only (README 'Scaling out'); run with DATABASE_URL",
-    ),
-]
+pytestmark = SCALED_OUT
 
 WAIT = 60  # seconds: generous, for a loaded 2-core machine; every wait ends on its event
 

@@ -26,7 +26,7 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
-from tests.servers import ROOT, EmbeddedRedis, database_env, free_port, sse_states, start_beat, start_web, start_worker, stop, wait_for
+from tests.servers import ROOT, SCALED_OUT, EmbeddedRedis, database_env, free_port, sse_states, start_beat, start_web, start_worker, stop, wait_for
 from tournaments import clock as engine
 from tournaments.actions import Action
 from tournaments.clockview import structure_items
@@ -34,17 +34,7 @@ from tournaments.models import Clock, DisplayScreen, TournamentEvent
 from tournaments.services import cashier, lifecycle
 from tournaments.services.events import Actor
 
-pytestmark = [
-    pytest.mark.postgres,
-    pytest.mark.redis,
-    pytest.mark.processes,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        "postgresql" not in settings.DATABASES["default"]["ENGINE"],
-        reason="two web processes share a database on PostgreSQL only: SQLite is for one machine and one "
-        "web process (README 'Scaling out'); run with DATABASE_URL and REDIS_URL",
-    ),
-]
+pytestmark = SCALED_OUT
 
 WAIT = 30  # seconds: generous, for a loaded 2-core machine; every wait ends on its event
 

@@ -235,18 +235,3 @@ def test_builds_run_in_the_hubs_own_threads_and_a_sync_view_is_served_meanwhile(
     assert build_name.startswith("tdm-live-build") and filter_thread.startswith("tdm-live-client")
     if held["connection"].settings_dict["CONN_MAX_AGE"] == 0:  # SQLite, PostgreSQL with its pool
         assert held["connection"].connection is None  # closed (given back to the pool) after the build
-
-
-def closing(fn):
-    """``fn`` for a throwaway thread: the thread's database connection is closed (given back to
-    PostgreSQL's pool) when it returns, as Django does at a request's end."""
-
-    def run(*args, **kwargs):
-        from django.db import connections
-
-        try:
-            return fn(*args, **kwargs)
-        finally:
-            connections.close_all()
-
-    return run

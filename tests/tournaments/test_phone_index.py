@@ -15,11 +15,11 @@ import json
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
-from django.db import connections
 from django.test import AsyncRequestFactory
 
 from seating.models import PendingMove, Seat
 from tdmanager import realtime
+from tests.servers import closing
 from tournaments import live, phone
 from tournaments.models import DisplayScreen, Entry
 
@@ -36,18 +36,6 @@ def hub(settings, monkeypatch):
     monkeypatch.setattr(realtime, "hub", fresh)
     yield fresh
     realtime._local_listeners[:] = listeners
-
-
-def closing(fn):
-    """``fn`` for a throwaway thread, whose database connection is closed when it returns."""
-
-    def run(*args, **kwargs):
-        try:
-            return fn(*args, **kwargs)
-        finally:
-            connections.close_all()
-
-    return run
 
 
 async def in_thread(fn, *args):
