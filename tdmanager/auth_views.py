@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import ngettext
 from rest_framework import exceptions
 from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.settings import api_settings
 
 from .security import throttled_seconds
 
@@ -49,6 +50,8 @@ class LoginView(auth_views.LoginView):
 class ObtainAuthTokenView(ObtainAuthToken):
     """``POST {"username", "password"}`` → ``{"token"}``; a wrong password or unknown user gets
     the same 400, a locked-out one 429."""
+
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES  # DRF's view names its own: ours bound the JSON depth
 
     def post(self, request, *args, **kwargs):
         try:

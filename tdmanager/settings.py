@@ -288,6 +288,9 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["tdmanager.roles.HasRole"],  # who may call what: tdmanager.policy
+    # JSON with its depth bounded (a body of 1,000 "[" was a RecursionError); forms as DRF reads them.
+    "DEFAULT_PARSER_CLASSES": ["tdmanager.jsonbody.BoundedJSONParser", "rest_framework.parsers.FormParser",
+                               "rest_framework.parsers.MultiPartParser"],
     "DEFAULT_SCHEMA_CLASS": "tdmanager.schema.DocumentedSchema",
     "EXCEPTION_HANDLER": "tdmanager.api.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "tdmanager.api.BoundedLimitOffsetPagination",

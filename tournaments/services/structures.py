@@ -7,6 +7,7 @@ import json
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from tdmanager import jsonbody
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.transactions import service
 
@@ -152,8 +153,8 @@ def parse_import(text: str, fmt: str) -> dict:
     """Parse a JSON document ({name, description, items}) or a CSV with CSV_FIELDS columns."""
     if fmt == "json":
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
+            data = jsonbody.loads(text)  # depth bounded: a file of 1,000 "[" is refused, not a RecursionError
+        except ValueError as exc:
             raise ValidationFailed("bad_file", _("The file is not valid JSON: %(e)s") % {"e": exc})
         if isinstance(data, list):
             data = {"items": data}
