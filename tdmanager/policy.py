@@ -53,6 +53,8 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     # --- API: people, structures, tournaments ---------------------------------------------
     "api-root": {"GET": STAFF},
     "api-token": {"POST": ANYONE},
+    "api-login-lockouts": {"GET": D},  # staff login lock-outs (tdmanager.security)
+    "api-login-lockout-lift": {"POST": D},
     "schema": {"GET": ANYONE},  # the API's shape is public (it is in the source); data is not
     "api-docs": {"GET": ANYONE},
     "api-redoc": {"GET": ANYONE},
@@ -223,6 +225,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "witness": {"GET": STAFF_AUDIT, "POST": CTRL},
     "clock-control": {"GET": DF},
     "displays": {"GET": DF},  # the lobby screens and their rotation (changes: the screens API, director)
+    "login-lockouts": {"GET": D, "POST": D},  # staff login lock-outs: a director lifts one
     "floor-tools": {"GET": DF},
     "seating-tables": {"GET": DF, "POST": _TABLE_PAGE_OPS},
     "seating-slips": {"GET": DF},

@@ -4,12 +4,19 @@
 and takes the right-most address in it that is not one of them: a client can prepend any
 address it likes to the header, but not append one after its own.
 
-Login throttling counts failures per username and per client address in Django's cache
-(Redis shared by every process when ``REDIS_URL`` is set). Over either limit every login path
-— the login page, the admin's, the API token endpoint — refuses before looking at the
-password, until the window that began with the first failure ends. A locked-out attempt is
-logged on the ``tdmanager.security`` logger. The answer to a wrong password is the same
-whether or not the user exists, and an unknown username is counted and locked out too.
+Login throttling (Django's cache: Redis shared by every process when ``REDIS_URL`` is set) slows
+whoever guesses, not the person he names. It counts a username's failures *from one client
+address*: from the TDM_LOGIN_FAILURES_PER_USER-th on, that username is refused at that address
+for TDM_LOGIN_WINDOW_SECONDS, twice as long after each further failure there (at most
+TDM_LOGIN_MAX_DELAY_SECONDS), while the same username from any other address logs in as usual.
+An address is also refused, for any username, once TDM_LOGIN_FAILURES_PER_ADDRESS attempts
+from it failed in a window that began with the first. An attempt is counted before its password
+is checked and one username is tried at a time from one address, so guesses sent all at once
+are no faster than guesses sent one by one. Every login path — the login page, the admin's,
+the API token endpoint — refuses before looking at the password. Each lock-out is logged on the
+``tdmanager.security`` logger and announced (``login_locked_out``) for the audit line; a
+director lifts one (``lift``). The answer to a wrong password is the same whether or not the
+user exists, and an unknown username is counted and locked out too.
 """
 
 import hashlib
@@ -23,6 +30,7 @@ from django.conf import settings
 from django.contrib.auth.backends import ModelBackend
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
+from django.dispatch import Signal
 
 log = logging.getLogger("tdmanager.security")
 
@@ -83,82 +91,192 @@ def client_address(remote: str | None, forwarded: str | None) -> str:
 
 # --- login throttling -------------------------------------------------------------------------
 
+#: Sent once each time a lock-out begins: ``kind`` "user" (a username from one address: its
+#: failures reached TDM_LOGIN_FAILURES_PER_USER, and each one after that locks it again, for
+#: twice as long) or "address" (TDM_LOGIN_FAILURES_PER_ADDRESS failures from one address, any
+#: usernames); ``username``, ``address``, ``failures``, ``seconds`` (how long it lasts). The
+#: tournaments app writes the audit line (the event log); this module imports no app.
+login_locked_out = Signal()
+
 
 def _key(kind: str, value: str) -> str:
     return f"login-failures:{kind}:{hashlib.sha256(value.encode()).hexdigest()[:40]}"
 
 
-def _subjects(username, ip):
-    out = []
-    if username:
-        out.append(("user", str(username), settings.TDM_LOGIN_FAILURES_PER_USER))
-    if ip:
-        out.append(("address", str(ip), settings.TDM_LOGIN_FAILURES_PER_ADDRESS))
-    return out
+def _pair(username, ip) -> str:
+    return _key("pair", f"{username}\0{ip}")
 
 
-def _window(key: str, now: float):
-    """(failures, window start) of a key, or (0, None) once its window has passed. The start is
-    compared with the clock here, so an expiry does not depend on the cache's own timer."""
+def pair_delay(failures: int) -> int:
+    """Seconds a username is refused from one address after its ``failures``-th failure there:
+    none below TDM_LOGIN_FAILURES_PER_USER, then TDM_LOGIN_WINDOW_SECONDS, doubled by each
+    further failure, at most TDM_LOGIN_MAX_DELAY_SECONDS."""
+    over = failures - settings.TDM_LOGIN_FAILURES_PER_USER
+    if over < 0:
+        return 0
+    return min(settings.TDM_LOGIN_MAX_DELAY_SECONDS, settings.TDM_LOGIN_WINDOW_SECONDS * 2 ** min(over, 30))
+
+
+def _remember() -> int:
+    """How long a username's failures from one address are kept without a new one."""
+    return settings.TDM_LOGIN_MAX_DELAY_SECONDS + settings.TDM_LOGIN_WINDOW_SECONDS
+
+
+def _address_window(ip, now: float):
+    """(attempts counted, window start) of an address, or (0, None) once its window has passed.
+    The start is compared with the clock here, so an expiry does not depend on the cache's timer."""
+    key = _key("address", str(ip))
     start = cache.get(key + ":start")
     if start is None or now - start >= settings.TDM_LOGIN_WINDOW_SECONDS:
         return 0, None
     return cache.get(key, 0), start
 
 
+def _address_wait(ip, now: float) -> int | None:
+    attempts, start = _address_window(ip, now)
+    if start is not None and attempts >= settings.TDM_LOGIN_FAILURES_PER_ADDRESS:
+        return max(1, math.ceil(start + settings.TDM_LOGIN_WINDOW_SECONDS - now))
+    return None
+
+
+def _pair_wait(username, ip, now: float) -> int | None:
+    until = cache.get(_pair(username, ip) + ":until")
+    if until is not None and now < until:
+        return max(1, math.ceil(until - now))
+    return None
+
+
 def lockout(username, ip, now=None) -> int | None:
-    """Seconds until a login for this username from this address is allowed again, or None."""
+    """Seconds until a login for this username from this address is allowed again, or None.
+    Only the username's own failures *from this address* count, and the address's failures
+    for any username: what others try elsewhere never locks a user out."""
     now = time.time() if now is None else now
-    wait = None
     try:
-        for kind, value, limit in _subjects(username, ip):
-            failures, start = _window(_key(kind, value), now)
-            if start is not None and failures >= limit:
-                left = max(1, math.ceil(start + settings.TDM_LOGIN_WINDOW_SECONDS - now))
-                wait = max(wait or 0, left)
+        waits = [w for w in (_pair_wait(username, ip, now) if username and ip else None,
+                             _address_wait(ip, now) if ip else None) if w]
     except Exception:  # the cache is down: the desk must still be able to log in
         log.exception("login throttle: cache unavailable; not throttling")
         return None
-    return wait
+    return max(waits) if waits else None
 
 
-def record_failure(username, ip, now=None) -> None:
+def begin_attempt(username, ip, now=None) -> int | None:
+    """Before a password is checked: None when it may be (the attempt is counted now, so that
+    attempts sent all at once are counted as they arrive, not after their passwords were
+    checked), else the seconds to wait. ``end_attempt`` must follow an allowed attempt."""
     now = time.time() if now is None else now
-    window = settings.TDM_LOGIN_WINDOW_SECONDS
+    wait = lockout(username, ip, now)
+    if wait is not None:
+        return wait
     try:
-        for kind, value, limit in _subjects(username, ip):
-            key = _key(kind, value)
-            failures, start = _window(key, now)
-            if start is None:  # a new window begins with this failure
-                cache.set(key + ":start", now, window + 60)
-                cache.set(key, 0, window + 60)
+        if ip:
+            key = _key("address", str(ip))
+            attempts, start = _address_window(ip, now)
+            if start is None:  # a new window begins with this attempt
+                cache.set(key + ":start", now, settings.TDM_LOGIN_WINDOW_SECONDS + 60)
+                cache.set(key, 0, settings.TDM_LOGIN_WINDOW_SECONDS + 60)
+            try:
+                attempts = cache.incr(key)
+            except ValueError:  # expired between the two calls
+                cache.set(key, 1, settings.TDM_LOGIN_WINDOW_SECONDS + 60)
+                attempts = 1
+            if attempts > settings.TDM_LOGIN_FAILURES_PER_ADDRESS:  # others got there first
+                _uncount_address(ip)
+                return _address_wait(ip, now) or 1
+        if username and ip:
+            busy = _pair(username, ip) + ":busy"
+            cache.add(busy, 0, 60)
+            try:
+                in_flight = cache.incr(busy)
+            except ValueError:  # expired between the two calls
+                cache.set(busy, 1, 60)
+                in_flight = 1
+            if in_flight > 1:  # one guess at a time per username and address
+                _uncount(busy)
+                _uncount_address(ip)
+                return _pair_wait(username, ip, now) or 1
+    except Exception:
+        log.exception("login throttle: cache unavailable; not throttling")
+    return None
+
+
+def _uncount(key: str) -> None:
+    try:
+        cache.decr(key)
+    except ValueError:
+        pass
+
+
+def _uncount_address(ip) -> None:
+    _uncount(_key("address", str(ip)))
+
+
+def end_attempt(username, ip, ok: bool, now=None) -> None:
+    """After the password was checked. A good login forgets the username's failures from this
+    address and does not count against the address; a failure counts, and from the
+    TDM_LOGIN_FAILURES_PER_USER-th on locks the username at this address (``pair_delay``)."""
+    now = time.time() if now is None else now
+    try:
+        if username and ip:
+            _uncount(_pair(username, ip) + ":busy")
+        if ok:
+            if ip:
+                _uncount_address(ip)
+            if username and ip:
+                cache.delete_many([_pair(username, ip), _pair(username, ip) + ":until"])
+            return
+        if ip:
+            attempts, start = _address_window(ip, now)
+            if start is not None and attempts == settings.TDM_LOGIN_FAILURES_PER_ADDRESS:
+                seconds = max(1, math.ceil(start + settings.TDM_LOGIN_WINDOW_SECONDS - now))
+                _locked("address", username, ip, attempts, seconds)
+        if username and ip:
+            key = _pair(username, ip)
+            cache.add(key, 0, _remember())
             try:
                 failures = cache.incr(key)
-            except ValueError:  # expired between the two calls
-                cache.set(key, 1, window + 60)
+            except ValueError:  # forgotten meanwhile
+                cache.set(key, 1, _remember())
                 failures = 1
-            if failures == limit:
-                log.warning("login throttle: %s locked out after %d failed logins (username %r, address %s)",
-                            kind, failures, username, ip)
+            cache.touch(key, _remember())
+            seconds = pair_delay(failures)
+            if seconds:
+                cache.set(key + ":until", now + seconds, seconds + 60)
+                _locked("user", username, ip, failures, seconds)
     except Exception:
         log.exception("login throttle: cache unavailable; failure not counted")
 
 
-def clear_user(username) -> None:
-    """A successful login forgets the username's failures (not the address's)."""
+def _locked(kind: str, username, ip, failures: int, seconds: int) -> None:
+    log.warning("login throttle: %s locked out for %d s after %d failed logins (username %r, address %s)",
+                kind, seconds, failures, username, ip)
     try:
-        cache.delete_many([_key("user", str(username)), _key("user", str(username)) + ":start"])
-    except Exception:
-        log.exception("login throttle: cache unavailable")
+        login_locked_out.send(sender=None, kind=kind, username=str(username or ""), address=str(ip or ""),
+                              failures=failures, seconds=seconds)
+    except Exception:  # the audit line must not turn a refused login into a 500
+        log.exception("login throttle: the lock-out's audit line was not written")
 
 
 def reset(username=None, ip=None) -> None:
-    """Forget the counters of a username and/or an address (tests, and a director's manual unlock)."""
+    """Forget the counters of a username at an address and/or of an address (tests, and a
+    director lifting a lock-out: ``lift``)."""
     keys = []
-    for kind, value, _limit in _subjects(username, ip):
-        keys += [_key(kind, value), _key(kind, value) + ":start"]
+    if username and ip:
+        keys += [_pair(username, ip), _pair(username, ip) + ":until", _pair(username, ip) + ":busy"]
+    if ip:
+        keys += [_key("address", str(ip)), _key("address", str(ip)) + ":start"]
     if keys:
         cache.delete_many(keys)
+
+
+def lift(username, ip) -> None:
+    """A director lifts a lock-out: the username's at that address (its failures forgotten), or,
+    without a username, the address's."""
+    if username:
+        keys = [_pair(username, ip), _pair(username, ip) + ":until", _pair(username, ip) + ":busy"]
+    else:
+        keys = [_key("address", str(ip)), _key("address", str(ip)) + ":start"]
+    cache.delete_many(keys)
 
 
 class ThrottledModelBackend(ModelBackend):
@@ -169,18 +287,18 @@ class ThrottledModelBackend(ModelBackend):
         if username is None:
             username = kwargs.get(self._username_field())
         ip = client_ip(request) if request is not None else None
-        wait = lockout(username, ip)
+        wait = begin_attempt(username, ip)
         if wait is not None:
             if request is not None:
                 request.login_throttled = wait
             log.warning("login throttle: refused a login for username %r from %s (locked for %d s more)",
                         username, ip, wait)
             raise PermissionDenied
-        user = super().authenticate(request, username=username, password=password, **kwargs)
-        if user is None:
-            record_failure(username, ip)
-        else:
-            clear_user(username)
+        user = None
+        try:
+            user = super().authenticate(request, username=username, password=password, **kwargs)
+        finally:
+            end_attempt(username, ip, ok=user is not None)
         return user
 
     @staticmethod

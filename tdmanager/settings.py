@@ -76,6 +76,7 @@ TDM_TRUSTED_PROXIES = envlist("TDM_TRUSTED_PROXIES")
 TDM_LOGIN_FAILURES_PER_USER = envint("TDM_LOGIN_FAILURES_PER_USER", 5)
 TDM_LOGIN_FAILURES_PER_ADDRESS = envint("TDM_LOGIN_FAILURES_PER_ADDRESS", 20)
 TDM_LOGIN_WINDOW_SECONDS = envint("TDM_LOGIN_WINDOW_SECONDS", 900)
+TDM_LOGIN_MAX_DELAY_SECONDS = envint("TDM_LOGIN_MAX_DELAY_SECONDS", 86400)
 # Open live streams that need no login, per web process: a phone token's (past it the oldest is
 # ended: the newest page wins), and a client address's, phones and lobby screens together (past
 # it a new one is refused, 429). Generous per address: a card room's players may all share the

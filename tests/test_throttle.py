@@ -1,10 +1,12 @@
-"""Login throttling: per username and per address, on the token endpoint and the login page.
+"""Login throttling: per username at one address (a growing delay) and per address, on the token
+endpoint and the login page; a director lifts a lock-out, and each one is in the event log.
 
 The counters live in Django's cache (Redis when REDIS_URL is set, so these tests run against it
 in the PostgreSQL + Redis CI run). Time is moved with time-machine, never slept.
 """
 
 import logging
+import time
 import uuid
 
 import pytest
@@ -46,7 +48,7 @@ def token(username, password, address="127.0.0.1", lang="en"):
                             REMOTE_ADDR=address, HTTP_ACCEPT_LANGUAGE=lang)
 
 
-def test_five_wrong_passwords_lock_the_username_then_the_window_ends(name, address, caplog):
+def test_five_wrong_passwords_lock_the_username_at_that_address_then_the_window_ends(name, address, caplog):
     make_user(name, "cashier")
     with time_machine.travel(1_900_000_000, tick=False) as clock:
         for _ in range(5):
@@ -57,8 +59,9 @@ def test_five_wrong_passwords_lock_the_username_then_the_window_ends(name, addre
         assert r.json()["code"] == "throttled" and "15 minutes" in r.json()["detail"]
         assert 890 <= int(r["Retry-After"]) <= 900
         assert any("refused a login" in m and name in m for m in caplog.messages)
-        # another address does not help: the lock is on the username
-        assert token(name, "pw-" + name, "203.0.113.9").status_code == 429
+        # the lock is on the username *at that address*: the person named logs in from his own
+        # (issue #30: five wrong passwords from anywhere used to lock the real director out)
+        assert token(name, "pw-" + name, "203.0.113.9").status_code == 200
         clock.shift(14 * 60)
         assert token(name, "pw-" + name, address).status_code == 429
         clock.shift(61)
@@ -202,3 +205,121 @@ def test_login_counts_the_address_behind_a_trusted_proxy(settings, name):
         security.reset(None, "198.51.100.21")
         for i in "123":
             security.reset(name + i)
+
+
+# --- issue #30: the attacker slows himself, not the person he names -----------------------------
+
+
+def test_fifty_wrong_passwords_from_anywhere_never_lock_the_real_user_out(name, address):
+    make_user(name, "director")
+    with time_machine.travel(1_900_000_000, tick=False):
+        for i in range(50):
+            token(name, "wrong", f"203.0.113.{i % 5 + 1}")
+        r = token(name, "pw-" + name, address)  # the director, at his own desk
+        assert r.status_code == 200 and r.json()["token"]
+    for i in range(5):
+        security.reset(name, f"203.0.113.{i + 1}")
+        security.reset(None, f"203.0.113.{i + 1}")
+
+
+def test_each_failure_past_the_limit_doubles_the_wait_at_that_address(name, address):
+    make_user(name, "cashier")
+    with time_machine.travel(1_900_000_000, tick=False) as clock:
+        for _ in range(5):
+            token(name, "wrong", address)
+        assert 890 <= int(token(name, "pw-" + name, address)["Retry-After"]) <= 900
+        clock.shift(900)
+        assert token(name, "wrong", address).status_code == 400  # the sixth failure
+        r = token(name, "pw-" + name, address)
+        assert r.status_code == 429 and int(r["Retry-After"]) == 1800 and "30 minutes" in r.json()["detail"]
+        clock.shift(1800)
+        token(name, "wrong", address)  # the seventh
+        assert int(token(name, "pw-" + name, address)["Retry-After"]) == 3600
+
+
+def test_fifty_wrong_passwords_from_one_address_are_not_all_tried(name, address):
+    """The brute-force figure: of 50 guesses for one username from one address, 5 are checked;
+    of 50 usernames guessed from one address, 20 (TDM_LOGIN_FAILURES_PER_ADDRESS)."""
+    with time_machine.travel(1_900_000_000, tick=False):
+        answers = [token(name, "wrong", address).status_code for _ in range(50)]
+        assert answers.count(400) == 5 and answers.count(429) == 45
+        other = "198.51.100.77"
+        security.reset(None, other)
+        answers = [token(f"{name}-{i}", "wrong", other).status_code for i in range(50)]
+        assert answers.count(400) == 20 and answers.count(429) == 30
+        security.reset(None, other)
+
+
+def test_guesses_sent_at_once_are_checked_one_at_a_time(name, address, monkeypatch):
+    """50 guesses arriving together for one username from one address: the passwords are not
+    all checked (each attempt is counted before its password is)."""
+    import threading
+
+    from django.contrib.auth.backends import ModelBackend
+
+    checked, start = [], threading.Barrier(50)
+
+    def slow_check(self, request, username=None, password=None, **kw):
+        checked.append(password)
+        time.sleep(0.2)  # a password hash takes time: the others arrive meanwhile
+        return None
+
+    monkeypatch.setattr(ModelBackend, "authenticate", slow_check)
+    backend = security.ThrottledModelBackend()
+
+    def guess(i):
+        start.wait()
+        try:
+            backend.authenticate(Req(address), username=name, password=f"guess-{i}")
+        except Exception:
+            pass
+
+    threads = [threading.Thread(target=guess, args=(i,)) for i in range(50)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert 1 <= len(checked) <= 5
+
+
+def test_a_director_lifts_a_lockout_and_the_event_log_has_both(name, address, client):
+    from tournaments.models import TournamentEvent
+
+    make_user(name, "cashier")
+    with time_machine.travel(1_900_000_000, tick=False):
+        for _ in range(5):
+            token(name, "wrong", address)
+        assert token(name, "pw-" + name, address).status_code == 429
+        started = TournamentEvent.objects.filter(action="auth.lockout.started", payload__username=name).get()
+        assert started.payload["address"] == address and started.payload["seconds"] == 900
+        boss = make_user("boss-" + name, "director")
+        api = APIClient()
+        api.force_authenticate(boss)
+        listed = api.get("/api/v1/auth/lockouts/").json()["lockouts"]
+        assert [(x["username"], x["address"]) for x in listed if x["username"] == name] == [(name, address)]
+        cashier = make_user("c-" + name, "cashier")
+        api.force_authenticate(cashier)
+        assert api.post("/api/v1/auth/lockouts/lift/", {"username": name, "address": address}, format="json").status_code == 403
+        api.force_authenticate(boss)
+        r = api.post("/api/v1/auth/lockouts/lift/", {"username": name, "address": address}, format="json")
+        assert r.status_code == 200
+        assert token(name, "pw-" + name, address).status_code == 200
+        lifted = TournamentEvent.objects.filter(action="auth.lockout.lifted").latest("id")
+        assert lifted.actor == boss and lifted.payload == {"kind": "user", "username": name, "address": address}
+        assert [x for x in api.get("/api/v1/auth/lockouts/").json()["lockouts"] if x["username"] == name] == []
+        assert api.post("/api/v1/auth/lockouts/lift/", {"username": name}, format="json").status_code == 400
+
+
+def test_the_logins_page_lists_a_lockout_and_lifts_it(name, address, client):
+    make_user(name, "cashier")
+    for _ in range(5):
+        token(name, "wrong", address)
+    boss = make_user("boss-" + name, "director")
+    client.force_login(boss)
+    page = client.get("/logins/")
+    assert page.status_code == 200 and f"<td>{name}</td><td>{address}</td>" in page.content.decode()
+    r = client.post("/logins/", {"username": name, "address": address})
+    assert r.status_code == 302
+    after = client.get("/logins/").content.decode()
+    assert "Lock-out lifted" in after and f"<td>{name}</td>" not in after.split('id="lockouts"')[1]
+    assert token(name, "pw-" + name, address).status_code == 200

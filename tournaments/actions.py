@@ -11,6 +11,9 @@ from django.utils.translation import gettext_lazy as _
 
 
 class Action(models.TextChoices):
+    # --- staff logins (no tournament) ----------------------------------------------------
+    AUTH_LOCKOUT_STARTED = "auth.lockout.started", _("Staff login locked out after failed passwords")
+    AUTH_LOCKOUT_LIFTED = "auth.lockout.lifted", _("Staff login lock-out lifted")
     # --- cashier -------------------------------------------------------------------------
     CASHIER_ADDON_SOLD = "cashier.addon.sold", _("Add-on sold")
     CASHIER_ALTERNATE_ADDED = "cashier.alternate.added", _("Alternate added")

@@ -10,11 +10,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tdmanager.api import body_object
+from tdmanager.fields import WholeNumberField
 from tdmanager.roles import HasRole
 
 from . import selectors
 from .models import RegulatorGrant, Ruling, Tournament
-from .services import oversight
+from .services import logins, oversight
 from .services.events import Actor
 
 
@@ -34,7 +35,7 @@ class GrantSerializer(serializers.Serializer):
 
 
 class WitnessSerializer(serializers.Serializer):
-    event = serializers.IntegerField(min_value=1, max_value=2**62)
+    event = WholeNumberField(min_value=1, max_value=2**62)
 
 
 class RulingInSerializer(serializers.Serializer):
@@ -150,3 +151,36 @@ class RulingNotesView(APIView):
         t = _t(pk)
         oversight.annotate_ruling(ruling_id, d["text"], tournament=t, actor=Actor.from_request(request))
         return Response(ruling_data(Ruling.objects.get(pk=ruling_id)), status=201)
+
+
+class LiftLockoutSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150, required=False, allow_blank=True, default="",
+                                     help_text="the username locked out at the address; empty: the address's own lock-out")
+    address = serializers.IPAddressField(help_text="the client address the lock-out is at")
+
+
+def lockout_data(row: dict) -> dict:
+    return {"kind": row["kind"], "username": row["username"], "address": row["address"], "failures": row["failures"],
+            "until": row["until"], "started_at": row["started_at"]}
+
+
+class LoginLockoutsView(APIView):
+    """Staff login lock-outs in force (``tdmanager.security``): a username at one address, or an
+    address for every username. A director reads them and lifts one (``POST …/lift/``)."""
+
+    permission_classes = [HasRole]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request):
+        return Response({"lockouts": [lockout_data(r) for r in selectors.login_lockouts()]})
+
+
+class LiftLockoutView(APIView):
+    """A director lifts a login lock-out; the event log records who did."""
+
+    permission_classes = [HasRole]
+
+    @extend_schema(request=LiftLockoutSerializer, responses=OpenApiTypes.OBJECT)
+    def post(self, request):
+        d = _valid(LiftLockoutSerializer, request)
+        return Response(logins.lift_lockout(username=d["username"], address=d["address"], actor=Actor.from_request(request)))

@@ -9,7 +9,7 @@ from tdmanager.errors import DomainError
 
 from . import selectors, signals
 from .models import Ruling, Tournament
-from .services import oversight
+from .services import logins, oversight
 from .services.events import Actor
 
 
@@ -49,3 +49,16 @@ def witness_page(request, pk):
             messages.error(request, str(exc.message))
         return redirect("witness", pk=t.pk)
     return render(request, "witness.html", {"t": t, "events": selectors.witness_list(t)})
+
+
+def login_lockouts_page(request):
+    """A director sees the staff login lock-outs in force and lifts one (``services.logins``)."""
+    if request.method == "POST":
+        try:
+            lifted = logins.lift_lockout(username=request.POST.get("username", ""), address=request.POST.get("address", ""),
+                                         actor=Actor.from_request(request))
+            messages.success(request, _("Lock-out lifted: %(who)s") % {"who": " @ ".join(p for p in (lifted["username"], lifted["address"]) if p)})
+        except DomainError as exc:
+            messages.error(request, str(exc.message))
+        return redirect("login-lockouts")
+    return render(request, "logins.html", {"lockouts": selectors.login_lockouts()})

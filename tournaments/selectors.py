@@ -1,8 +1,10 @@
 """Read side of tournaments: questions about the floor that pages, the live snapshot and the
 apps above ask. Reads only; the services that change state import these, never the reverse."""
 
+import time
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db.models import Q, Sum
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -14,7 +16,7 @@ from tdmanager.compiled import Compiled, rows_together
 from . import eventlog, penalties, signals
 from .actions import Action
 from .labels import penalty_kind_label
-from .models import ChipAdjustment, Entry, ExchangeRate, LedgerRow, Penalty, TournamentChange
+from .models import ChipAdjustment, Entry, ExchangeRate, LedgerRow, Penalty, TournamentChange, TournamentEvent
 
 
 def _chips_sum(model):
@@ -225,3 +227,25 @@ def last_sales(user, tournament=None, limit: int = 15):
     if tournament is not None:
         qs = qs.filter(tournament=tournament)
     return list(qs.order_by("-receipt_number")[:limit])
+
+
+def login_lockouts(now=None) -> list[dict]:
+    """The staff login lock-outs still in force (``tdmanager.security``), newest first, from the
+    event log: each ``{"kind", "username", "address", "failures", "until", "started_at"}``; one
+    lifted by a director since it began is not listed."""
+    now = time.time() if now is None else now
+    since = timezone.now() - timedelta(seconds=settings.TDM_LOGIN_MAX_DELAY_SECONDS + 60)
+    rows = TournamentEvent.objects.filter(tournament=None, created_at__gte=since, action__in=[
+        Action.AUTH_LOCKOUT_STARTED, Action.AUTH_LOCKOUT_LIFTED]).order_by("-id").values("action", "payload", "created_at")
+    lifted, out, seen = set(), [], set()
+    for row in rows:  # newest first: a lift hides the lock-outs before it
+        p = row["payload"] or {}
+        key = (p.get("kind"), p.get("username", "") if p.get("kind") == "user" else "", p.get("address", ""))
+        if row["action"] == Action.AUTH_LOCKOUT_LIFTED:
+            lifted.add(key)
+        elif key not in lifted and key not in seen and (p.get("until") or 0) > now:
+            seen.add(key)
+            out.append({"kind": key[0], "username": key[1], "address": key[2], "failures": p.get("failures"),
+                        "until": datetime.fromtimestamp(p["until"], tz=timezone.get_current_timezone()),
+                        "started_at": row["created_at"]})
+    return out

@@ -26,6 +26,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/edit/", views.tournament_edit, name="tournament-edit"),
     path("tournaments/<int:pk>/clock/", views.clock_page, name="clock-control"),
     path("displays/", views.displays_page, name="displays"),
+    path("logins/", oversight_views.login_lockouts_page, name="login-lockouts"),
     path("tournaments/<int:pk>/floor/", views.floor_page, name="floor-tools"),
     path("tournaments/<int:pk>/rulings/", oversight_views.rulings_page, name="rulings"),
     path("tournaments/<int:pk>/witness/", oversight_views.witness_page, name="witness"),
