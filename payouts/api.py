@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 
 from tdmanager.api import query_int
 from tdmanager.errors import DomainError
+from tdmanager.fields import IdField, WholeNumberField
 from tdmanager.roles import HasRole
 from tdmanager.schema import CREATED_LIST, OBJECT_LIST
 from tournaments.api import idempotent
@@ -30,7 +31,7 @@ class PrizeIn(serializers.Serializer):
     kind = serializers.ChoiceField(choices=["CASH", "TICKET", "ITEM", "SEAT"], default="CASH")
     amount = serializers.DecimalField(max_digits=13, decimal_places=2, min_value=0)
     description = serializers.CharField(allow_blank=True, default="", max_length=200)
-    target = serializers.PrimaryKeyRelatedField(queryset=Tournament.objects.all(), allow_null=True, default=None)
+    target = IdField(queryset=Tournament.objects.all(), allow_null=True, default=None)
 
 
 class TableEditIn(serializers.Serializer):
@@ -51,7 +52,7 @@ class TemplateIn(serializers.Serializer):
 
 
 class ApplyTemplateIn(serializers.Serializer):
-    template = serializers.PrimaryKeyRelatedField(queryset=PayoutTemplate.objects.all())
+    template = IdField(queryset=PayoutTemplate.objects.all())
     reason = serializers.CharField(allow_blank=True, default="", max_length=200)
 
 
@@ -69,7 +70,7 @@ class DealIn(StacksIn):
 
 
 class EntryIn(serializers.Serializer):
-    entry = serializers.PrimaryKeyRelatedField(queryset=Entry.objects.all())
+    entry = IdField(queryset=Entry.objects.all())
 
 
 class ReasonIn(serializers.Serializer):
@@ -77,7 +78,7 @@ class ReasonIn(serializers.Serializer):
 
 
 class PayIn(serializers.Serializer):
-    entry = serializers.PrimaryKeyRelatedField(queryset=Entry.objects.all())
+    entry = IdField(queryset=Entry.objects.all())
     source = serializers.CharField(default="MAIN:CASH", max_length=40)
     method = serializers.ChoiceField(choices=LedgerRow.METHODS)
     reference = serializers.CharField(allow_blank=True, default="", max_length=80)
@@ -85,7 +86,7 @@ class PayIn(serializers.Serializer):
 
 
 class SatelliteIn(serializers.Serializer):
-    target = serializers.PrimaryKeyRelatedField(queryset=Tournament.objects.all())
+    target = IdField(queryset=Tournament.objects.all())
     remainder_rule = serializers.ChoiceField(choices=[r for r, _l in SatelliteLink.REMAINDER_RULES], default=SatelliteLink.NEXT_PLACE)
     prize_base = serializers.ChoiceField(choices=[b for b, _l in SatelliteLink.BASES], default=SatelliteLink.GROSS)
 
@@ -96,7 +97,7 @@ class SidePoolIn(serializers.Serializer):
     key = serializers.CharField(allow_blank=True, default="", max_length=40)
     from_ledger = serializers.BooleanField(default=True)
     from_prize_pool = serializers.DecimalField(max_digits=13, decimal_places=2, min_value=0, default="0")
-    fund = serializers.PrimaryKeyRelatedField(queryset=JackpotFund.objects.all(), allow_null=True, default=None)
+    fund = IdField(queryset=JackpotFund.objects.all(), allow_null=True, default=None)
 
 
 class ContributionIn(serializers.Serializer):
@@ -105,7 +106,7 @@ class ContributionIn(serializers.Serializer):
 
 
 class AwardItemIn(serializers.Serializer):
-    entry = serializers.IntegerField(min_value=1, max_value=2**62)
+    entry = WholeNumberField(min_value=1, max_value=2**62)
     amount = serializers.DecimalField(max_digits=13, decimal_places=2, min_value=0)
 
 
@@ -115,7 +116,7 @@ class AwardIn(serializers.Serializer):
 
 
 class TicketRedeemIn(serializers.Serializer):
-    tournament = serializers.PrimaryKeyRelatedField(queryset=Tournament.objects.all(), allow_null=True, default=None)
+    tournament = IdField(queryset=Tournament.objects.all(), allow_null=True, default=None)
 
 
 # --- renderers ----------------------------------------------------------------------------
@@ -479,7 +480,7 @@ class JackpotBaseIn(serializers.Serializer):
 
 
 class JackpotClaimIn(serializers.Serializer):
-    entries = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=2**63 - 1), min_length=1, max_length=10,
+    entries = serializers.ListField(child=WholeNumberField(min_value=1, max_value=2**63 - 1), min_length=1, max_length=10,
                                     help_text="the entries with a royal flush in this hand (two or more share it)")
     both_hole_cards = serializers.BooleanField(help_text="the floor saw both hole cards used (required to win)")
     note = serializers.CharField(allow_blank=True, default="", max_length=200)

@@ -20,6 +20,7 @@ from rest_framework.views import APIView
 
 from tdmanager import compiled
 from tdmanager.errors import DomainError
+from tdmanager.fields import WholeNumberField
 from tdmanager.roles import HasRole
 from tdmanager.schema import OBJECT_LIST
 from tournaments.api import idempotent
@@ -31,7 +32,7 @@ from .models import Bust, KeepApart, PendingMove, SeatReservation
 
 
 class BustItemSerializer(serializers.Serializer):
-    entry = serializers.IntegerField()
+    entry = WholeNumberField()
     starting_stack = serializers.IntegerField(required=False, allow_null=True, min_value=0)
 
 
@@ -45,7 +46,7 @@ class BustSerializer(serializers.Serializer):
 
 
 class SimultaneousSerializer(serializers.Serializer):
-    busts = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=2, max_length=500)
+    busts = serializers.ListField(child=WholeNumberField(min_value=1), min_length=2, max_length=500)
     reason = serializers.CharField(max_length=200)
 
 
@@ -54,7 +55,7 @@ class ReasonSerializer(serializers.Serializer):
 
 
 class UndoBustSerializer(ReasonSerializer):
-    later = serializers.ListField(child=serializers.IntegerField(min_value=1), required=False, max_length=500,
+    later = serializers.ListField(child=WholeNumberField(min_value=1), required=False, max_length=500,
                                   help_text="the event ids of the later changes to undo first (as the refusal listed them)")
 
 
@@ -63,7 +64,7 @@ class DrawSerializer(ReasonSerializer):
 
 
 class ManualMoveSerializer(serializers.Serializer):
-    entry = serializers.IntegerField()
+    entry = WholeNumberField()
     to_table = serializers.IntegerField(min_value=1)
     to_seat = serializers.IntegerField(min_value=1)
     reason = serializers.CharField(max_length=200)
@@ -498,7 +499,7 @@ class DrawHistoryView(SeatingAPIView):
 
 
 class SeatCardSerializer(serializers.Serializer):
-    entry = serializers.IntegerField()
+    entry = WholeNumberField()
     table = serializers.IntegerField(min_value=1)
     seat = serializers.IntegerField(min_value=1)
     card = serializers.CharField(required=False, allow_blank=True, default="", max_length=8,
@@ -506,7 +507,7 @@ class SeatCardSerializer(serializers.Serializer):
 
 
 class ClearCardSerializer(ReasonSerializer):
-    entry = serializers.IntegerField()
+    entry = WholeNumberField()
 
 
 class KeepApartSerializer(ReasonSerializer):
@@ -516,7 +517,7 @@ class KeepApartSerializer(ReasonSerializer):
 
 
 class ReservationSerializer(serializers.Serializer):
-    entry = serializers.IntegerField()
+    entry = WholeNumberField()
     table = serializers.IntegerField(min_value=1)
     seat = serializers.IntegerField(min_value=1)
     reason = serializers.CharField(max_length=200)

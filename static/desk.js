@@ -28,7 +28,7 @@
     return { ok: res.ok, status: res.status, data };
   }
   const money = (value) => new Intl.NumberFormat(document.documentElement.lang || undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: "always" }).format(Number(value));
-  const tid = () => $("#tournament").value;
+  const tid = () => Number($("#tournament").value); // an id is a JSON number (a string is refused, 400)
   const method = () => $("#method").value;
   const tender = () => $("#tender").value; // REG-06: "" (the tournament's currency), USD or CHF
   function say(text, ok) { const m = $("#message"); m.textContent = text; m.className = "message " + (ok ? "ok" : "error"); }
@@ -192,7 +192,6 @@
     tbody.replaceChildren(
       ...r.data.by_method.map((m) => row([m.label, String(m.rows), money(m.total)])),
       row([T.total, String(r.data.rows), money(r.data.total)], "total"),
-      ...r.data.foreign.map((f) => row([T.tenderedIn.replace("{cur}", f.currency), String(f.rows), money(f.amount) + " " + f.currency], "foreign")),
     );
   }
 

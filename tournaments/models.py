@@ -67,6 +67,9 @@ class Person(models.Model):
     notes = models.TextField(_("notes"), blank=True)
     banned = models.BooleanField(_("banned"), default=False)
     banned_reason = models.CharField(_("ban reason"), max_length=200, blank=True)
+    # The player asked not to be found by name on the public seat lookup (its answer and the
+    # finishing places it shows); the desk, the floor and his own phone page still show him.
+    hide_from_lookup = models.BooleanField(_("hidden from the public seat lookup"), default=False)
     # Lower-cased "first last nickname document phone" for one-index search by any part.
     search_text = models.CharField(max_length=400, db_index=True, editable=False, default="")
     created_at = models.DateTimeField(default=timezone.now)

@@ -56,7 +56,7 @@ class BuiltOnce:
         return ret
 
     _SHARED = (serializers.BooleanField, serializers.CharField, serializers.IntegerField, serializers.DecimalField,
-               serializers.DateTimeField, serializers.PrimaryKeyRelatedField, serializers.ChoiceField,
+               serializers.DateTimeField, serializers.PrimaryKeyRelatedField, IdField, serializers.ChoiceField,
                serializers.JSONField, serializers.FloatField, serializers.DateField, serializers.BigIntegerField)
 
     def _output_plan(self):
@@ -75,7 +75,7 @@ class BuiltOnce:
         return tuple(plan)
 
 
-class PersonSerializer(serializers.ModelSerializer):
+class PersonSerializer(IdModelSerializer):
     display_name = serializers.CharField(read_only=True)
 
     class Meta:
@@ -96,13 +96,13 @@ class BanSerializer(serializers.Serializer):
     reason = serializers.CharField(allow_blank=True, default="", max_length=REASON)
 
 
-class StructureItemSerializer(serializers.ModelSerializer):
+class StructureItemSerializer(IdModelSerializer):
     class Meta:
         model = StructureItem
         fields = ["kind", "small_blind", "big_blind", "ante", "big_blind_ante", "minutes", "color_up", "game", "removes_denominations"]
 
 
-class BlindStructureSerializer(serializers.ModelSerializer):
+class BlindStructureSerializer(IdModelSerializer):
     items = StructureItemSerializer(many=True)
     reason = serializers.CharField(write_only=True, required=False, allow_blank=True, max_length=300,
                                    help_text="FMT-02: why the structure of a published event changes (announced on its lobby screens)")
@@ -112,7 +112,7 @@ class BlindStructureSerializer(serializers.ModelSerializer):
         fields = ["id", "name", "description", "is_template", "items", "reason"]
 
 
-class TournamentSerializer(serializers.ModelSerializer):
+class TournamentSerializer(IdModelSerializer):
     entry_price = serializers.DecimalField(max_digits=13, decimal_places=2, read_only=True)
     override_reason = serializers.CharField(write_only=True, required=False, allow_blank=True, max_length=REASON,
                                             help_text="why prices change once registration is open (FMT-01), "
@@ -176,7 +176,7 @@ class SeatSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
 
 
-class EntrySerializer(BuiltOnce, serializers.ModelSerializer):
+class EntrySerializer(BuiltOnce, IdModelSerializer):
     person_name = serializers.CharField(source="person.display_name", read_only=True)
     seat = serializers.SerializerMethodField()
 
@@ -203,7 +203,7 @@ class EntrySerializer(BuiltOnce, serializers.ModelSerializer):
         return seats[obj.pk]
 
 
-class LedgerRowSerializer(BuiltOnce, serializers.ModelSerializer):
+class LedgerRowSerializer(BuiltOnce, IdModelSerializer):
     total = serializers.DecimalField(max_digits=13, decimal_places=2, read_only=True)
     cashier_name = serializers.CharField(source="cashier.username", read_only=True, default="")
     reverses_receipt = serializers.IntegerField(source="reverses.receipt_number", read_only=True, default=None, allow_null=True)
@@ -244,7 +244,7 @@ class SaleSerializer(LedgerRowSerializer):
         return rev.receipt_number if rev is not None else None
 
 
-class AlternateSerializer(serializers.ModelSerializer):
+class AlternateSerializer(IdModelSerializer):
     person_name = serializers.CharField(source="person.display_name", read_only=True)
 
     class Meta:
@@ -252,7 +252,7 @@ class AlternateSerializer(serializers.ModelSerializer):
         fields = ["id", "tournament", "person", "person_name", "status", "created_at", "entry"]
 
 
-class EventSerializer(serializers.ModelSerializer):
+class EventSerializer(IdModelSerializer):
     action_label = serializers.CharField(read_only=True, help_text="The action as a person reads it, in the user's language.")
     sentence = serializers.CharField(read_only=True, default="", help_text="The event as one sentence in the user's language "
                                      "(tournaments.eventlog; set by selectors.event_sentences).")
@@ -292,7 +292,7 @@ class SaveTemplateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=160)
 
 
-class TournamentTemplateSerializer(serializers.ModelSerializer):
+class TournamentTemplateSerializer(IdModelSerializer):
     structure_name = serializers.CharField(source="structure.name", read_only=True, default=None)
     source_name = serializers.CharField(source="source.name", read_only=True, default=None)
 
@@ -308,38 +308,38 @@ class CancelSerializer(serializers.Serializer):
 
 
 class SellEntrySerializer(serializers.Serializer):
-    tournament = serializers.PrimaryKeyRelatedField(queryset=Tournament.objects.all())
-    person = serializers.PrimaryKeyRelatedField(queryset=Person.objects.all())
+    tournament = IdField(queryset=Tournament.objects.all())
+    person = IdField(queryset=Person.objects.all())
     method = METHOD
     tender_currency = TENDER
     jackpot = serializers.BooleanField(default=False, help_text="add the progressive jackpot's fee (REG-11)")
 
 
 class PreRegisterSerializer(serializers.Serializer):
-    tournament = serializers.PrimaryKeyRelatedField(queryset=Tournament.objects.all())
-    person = serializers.PrimaryKeyRelatedField(queryset=Person.objects.all())
+    tournament = IdField(queryset=Tournament.objects.all())
+    person = IdField(queryset=Person.objects.all())
     channel = serializers.ChoiceField(choices=["desk", "transfer", "whatsapp", "email", "phone"], default="desk")
 
 
 class EntryActionSerializer(serializers.Serializer):
-    entry = serializers.PrimaryKeyRelatedField(queryset=Entry.objects.all())
+    entry = IdField(queryset=Entry.objects.all())
     method = METHOD
     tender_currency = TENDER
 
 
 class CheckInSerializer(serializers.Serializer):
-    entry = serializers.PrimaryKeyRelatedField(queryset=Entry.objects.all())
+    entry = IdField(queryset=Entry.objects.all())
     id_checked = serializers.BooleanField(default=False, help_text="the identity document was seen (REG-02)")
 
 
 class TransferClearedSerializer(serializers.Serializer):
-    entry = serializers.PrimaryKeyRelatedField(queryset=Entry.objects.all())
+    entry = IdField(queryset=Entry.objects.all())
     reference = serializers.CharField(max_length=80)
     jackpot = serializers.BooleanField(default=False)
 
 
 class PresenceSerializer(serializers.Serializer):
-    entry = serializers.PrimaryKeyRelatedField(queryset=Entry.objects.all())
+    entry = IdField(queryset=Entry.objects.all())
     presence = serializers.ChoiceField(choices=["", "ABSENT", "WITHDRAWN"], allow_blank=True)
     reason = serializers.CharField(max_length=REASON, required=False, allow_blank=True, default="")
 
@@ -347,7 +347,7 @@ class PresenceSerializer(serializers.Serializer):
 class ArrivalSerializer(serializers.Serializer):
     """REG-09: the floor marks a seated player as not arrived (``arrived`` false) or arrived (its undo)."""
 
-    entry = serializers.PrimaryKeyRelatedField(queryset=Entry.objects.all())
+    entry = IdField(queryset=Entry.objects.all())
     arrived = serializers.BooleanField()
     reason = serializers.CharField(max_length=REASON, required=False, allow_blank=True, default="")
 
@@ -360,7 +360,7 @@ class SettleSerializer(serializers.Serializer):
 
 
 class NoShowSerializer(serializers.Serializer):
-    entry = serializers.PrimaryKeyRelatedField(queryset=Entry.objects.all())
+    entry = IdField(queryset=Entry.objects.all())
     reason = serializers.CharField(max_length=REASON, required=False, allow_blank=True, default="")
 
 
@@ -378,19 +378,19 @@ class ReverseSerializer(serializers.Serializer):
 
 
 class RefundSerializer(serializers.Serializer):
-    entry = serializers.PrimaryKeyRelatedField(queryset=Entry.objects.all())
+    entry = IdField(queryset=Entry.objects.all())
     reason = serializers.CharField(max_length=REASON)
     expenses = serializers.DecimalField(max_digits=13, decimal_places=2, default=0, min_value=0)
     method = METHOD
 
 
 class AlternateInputSerializer(serializers.Serializer):
-    tournament = serializers.PrimaryKeyRelatedField(queryset=Tournament.objects.all())
-    person = serializers.PrimaryKeyRelatedField(queryset=Person.objects.all())
+    tournament = IdField(queryset=Tournament.objects.all())
+    person = IdField(queryset=Person.objects.all())
 
 
 class AdmitAlternateSerializer(serializers.Serializer):
-    tournament = serializers.PrimaryKeyRelatedField(queryset=Tournament.objects.all())
+    tournament = IdField(queryset=Tournament.objects.all())
     method = METHOD
     tender_currency = TENDER
 
@@ -407,7 +407,7 @@ class ClockActionSerializer(serializers.Serializer):
     reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=REASON)
 
 
-class DisplayScreenSerializer(serializers.ModelSerializer):
+class DisplayScreenSerializer(IdModelSerializer):
     url = serializers.SerializerMethodField()
 
     class Meta:
@@ -430,7 +430,7 @@ class DisplayScreenSerializer(serializers.ModelSerializer):
         return value
 
 
-class ChipDenominationSerializer(serializers.ModelSerializer):
+class ChipDenominationSerializer(IdModelSerializer):
     class Meta:
         from .models import ChipDenomination
 
@@ -438,7 +438,7 @@ class ChipDenominationSerializer(serializers.ModelSerializer):
         fields = ["value", "colour", "quantity"]
 
 
-class ChipSetSerializer(serializers.ModelSerializer):
+class ChipSetSerializer(IdModelSerializer):
     denominations = ChipDenominationSerializer(many=True)
 
     class Meta:
@@ -473,7 +473,7 @@ class ChipSetSerializer(serializers.ModelSerializer):
         return cs
 
 
-class PenaltySerializer(serializers.ModelSerializer):
+class PenaltySerializer(IdModelSerializer):
     hands_left = serializers.IntegerField(read_only=True)
     player = serializers.CharField(source="person.display_name", read_only=True)
     tournament_name = serializers.CharField(source="tournament.name", read_only=True)
@@ -511,7 +511,7 @@ class PenaltySerializer(serializers.ModelSerializer):
 
 
 class IssuePenaltySerializer(serializers.Serializer):
-    entry = serializers.PrimaryKeyRelatedField(queryset=Entry.objects.all())
+    entry = IdField(queryset=Entry.objects.all())
     kind = serializers.ChoiceField(choices=["WARNING", "MISSED_HANDS", "MISSED_ROUNDS", "TIME_SUSPENSION", "DEAD_HAND", "DISQUALIFICATION", "ELIMINATION_NO_PRIZE", "CHIP_FORFEIT"])
     reason_code = serializers.CharField(max_length=40)
     rounds = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=100)
@@ -529,7 +529,7 @@ class ColorUpSerializer(serializers.Serializer):
     from_denomination = serializers.IntegerField(min_value=1, max_value=10**9)
     to_denomination = serializers.IntegerField(min_value=1, max_value=10**9)
     table = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=10_000)
-    entry = serializers.PrimaryKeyRelatedField(queryset=Entry.objects.all(), required=False, allow_null=True)
+    entry = IdField(queryset=Entry.objects.all(), required=False, allow_null=True)
     note = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
 
 
@@ -557,14 +557,14 @@ class ChipAdjustSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=["FORFEIT", "OUT_OF_VIEW", "LOST_FOUND", "CORRECTION", "DISQUALIFICATION"])
     chips = serializers.IntegerField(min_value=-(10**12), max_value=10**12)
     reason = serializers.CharField(max_length=REASON)
-    entry = serializers.PrimaryKeyRelatedField(queryset=Entry.objects.all(), required=False, allow_null=True)
+    entry = IdField(queryset=Entry.objects.all(), required=False, allow_null=True)
 
 
 MAX_CHIPS = 10**12  # more than any room holds; the chip columns are bigints
 
 
 class ChipCountItemSerializer(serializers.Serializer):
-    entry = serializers.IntegerField(min_value=1, max_value=2**62)
+    entry = WholeNumberField(min_value=1, max_value=2**62)
     chips = serializers.IntegerField(min_value=0, max_value=MAX_CHIPS)
     bag_number = serializers.CharField(max_length=20, required=False, allow_blank=True, default="")
 
@@ -616,7 +616,7 @@ class ChipRaceSerializer(serializers.Serializer):
         return attrs
 
 
-class ExchangeRateSerializer(serializers.ModelSerializer):
+class ExchangeRateSerializer(IdModelSerializer):
     """REG-06: a rate of the day (how many ``base_currency`` one ``currency`` buys)."""
 
     set_by_name = serializers.CharField(source="set_by.username", read_only=True, default="")
