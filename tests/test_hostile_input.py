@@ -76,3 +76,102 @@ def test_a_structure_file_nested_too_deeply_is_refused(api, director):
     upload = SimpleUploadedFile("deep.json", b"[" * 5000 + b"]" * 5000, content_type="application/json")
     r = api(director).post("/api/v1/structures/import/", {"file": upload}, format="multipart")
     refused(r, 400, "bad_file")
+
+
+# --- 4. ids are whole numbers ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def two_tournaments(make_tournament, make_person):
+    first, second = make_tournament(name="First"), make_tournament(name="Second")
+    return first, second, make_person("Anna", "First"), make_person("Bruno", "Second")
+
+
+@pytest.mark.parametrize("field, bad", [("tournament", 1.9), ("tournament", True), ("tournament", "2"), ("tournament", 2.0),
+                                        ("person", 1.5), ("person", False), ("person", "1"), ("person", [1])])
+def test_the_cashier_refuses_an_id_that_is_not_a_whole_number_and_names_it(api, cashier_user, two_tournaments, field, bad):
+    first, second, anna, bruno = two_tournaments
+    body = {"tournament": second.pk, "person": bruno.pk, "method": "CASH", field: bad}
+    r = api(cashier_user).post("/api/v1/cashier/register/", body, format="json")
+    assert field in refused(r, 400, "invalid")["fields"]
+    assert not LedgerRow.objects.exists()  # no sale, in no tournament, to nobody
+
+
+def test_the_issue_examples_sell_nothing_in_the_other_tournament_or_to_the_other_player(api, cashier_user, two_tournaments):
+    first, second, anna, bruno = two_tournaments
+    desk = api(cashier_user)
+    refused(desk.post("/api/v1/cashier/register/", {"tournament": first.pk + 0.9, "person": bruno.pk, "method": "CASH"}, format="json"))
+    refused(desk.post("/api/v1/cashier/register/", {"tournament": second.pk, "person": anna.pk + 0.5, "method": "CASH"}, format="json"))
+    assert not first.entries.exists() and not anna.entries.exists()
+    assert desk.post("/api/v1/cashier/register/", {"tournament": second.pk, "person": bruno.pk, "method": "CASH"}, format="json").status_code == 201
+
+
+def test_a_form_may_still_give_an_id_as_its_digits(api, cashier_user, tournament, person):
+    r = api(cashier_user).post("/api/v1/cashier/register/", {"tournament": str(tournament.pk), "person": str(person.pk), "method": "CASH"})
+    assert r.status_code == 201, r.content  # application/x-www-form-urlencoded: every value is text
+
+
+def _sweep_cases(t, entry, person):
+    """(role, path, the body with a given id, the field named): an endpoint of each kind that takes an id."""
+    e, p, tid = entry.pk, person.pk, t.pk
+    return [
+        ("cashier", "/api/v1/cashier/preregister/", lambda v: {"tournament": tid, "person": v}, "person", p),
+        ("cashier", "/api/v1/cashier/reenter/", lambda v: {"tournament": v, "person": p}, "tournament", tid),
+        ("cashier", "/api/v1/cashier/rebuy/", lambda v: {"entry": v}, "entry", e),
+        ("cashier", "/api/v1/cashier/addon/", lambda v: {"entry": v}, "entry", e),
+        ("cashier", "/api/v1/cashier/check-in/", lambda v: {"entry": v}, "entry", e),
+        ("cashier", "/api/v1/cashier/no-show/", lambda v: {"entry": v}, "entry", e),
+        ("director", "/api/v1/cashier/refund/", lambda v: {"entry": v, "reason": "ill"}, "entry", e),
+        ("cashier", "/api/v1/cashier/alternates/", lambda v: {"tournament": tid, "person": v}, "person", p),
+        ("director", f"/api/v1/tournaments/{tid}/busts/", lambda v: {"entries": [{"entry": v}]}, "entry", e),
+        ("director", f"/api/v1/tournaments/{tid}/floor/penalties/", lambda v: {"entry": v, "kind": "WARNING", "reason_code": "OTHER"},
+         "entry", e),
+        ("director", "/api/v1/payouts/pay/", lambda v: {"entry": v, "source": "MAIN:1", "method": "CASH"}, "entry", e),
+    ]
+
+
+def test_every_kind_of_endpoint_that_takes_an_id_refuses_a_fraction_a_boolean_and_a_string(api, director, cashier_user, tournament, person,
+                                                                                           make_person):
+    from tournaments.services import cashier
+    from tournaments.services.events import Actor
+
+    entry = cashier.register(tournament, make_person(), method="CASH", actor=Actor(cashier_user, "desk")).entry
+    rows = LedgerRow.objects.count()
+    users = {"cashier": cashier_user, "director": director}
+    for role, path, body, field, good in _sweep_cases(tournament, entry, person):
+        for bad in (good + 0.5, True, str(good)):
+            r = api(users[role]).post(path, body(bad), format="json")
+            assert r.status_code == 400, (path, field, bad, r.status_code, r.content[:200])
+            assert field in str(r.json()), (path, field, bad, r.json())
+    assert LedgerRow.objects.count() == rows
+
+
+def test_every_relation_in_the_api_serializers_is_a_whole_number_id():
+    import payouts.api  # noqa: F401 - the serializers below are defined on import
+    import seating.api  # noqa: F401
+    import tournaments.api  # noqa: F401
+    import tournaments.formats.api  # noqa: F401
+    import tournaments.oversight_api  # noqa: F401
+    from rest_framework import serializers
+
+    from tdmanager.fields import IdField
+
+    def every(cls):
+        for sub in cls.__subclasses__():
+            yield sub
+            yield from every(sub)
+
+    checked = 0
+    for cls in set(every(serializers.Serializer)):
+        if not cls.__module__.split(".")[0] in ("tournaments", "payouts", "seating", "tdmanager"):
+            continue
+        try:
+            fields = cls().fields
+        except Exception:  # noqa: BLE001 - a serializer that needs its context to build its fields
+            continue
+        for name, f in fields.items():
+            relation = getattr(f, "child_relation", f)
+            if isinstance(relation, serializers.RelatedField) and not relation.read_only:
+                checked += 1
+                assert isinstance(relation, IdField), (cls, name, type(relation))
+    assert checked > 20

@@ -6,6 +6,8 @@ from rest_framework import serializers
 from rest_framework.fields import SkipField
 from rest_framework.relations import PKOnlyObject
 
+from tdmanager.fields import IdField, IdModelSerializer, WholeNumberField
+
 from . import chiprace, fees, labels, receipts
 from .models import Alternate, BlindStructure, Entry, LedgerRow, Person, StructureItem, Tournament, TournamentEvent, TournamentTemplate
 from .selectors import change_lines, penalty_progress, seat_of
