@@ -89,6 +89,8 @@ class SatelliteIn(serializers.Serializer):
     target = IdField(queryset=Tournament.objects.all())
     remainder_rule = serializers.ChoiceField(choices=[r for r, _l in SatelliteLink.REMAINDER_RULES], default=SatelliteLink.NEXT_PLACE)
     prize_base = serializers.ChoiceField(choices=[b for b, _l in SatelliteLink.BASES], default=SatelliteLink.GROSS)
+    already_registered = serializers.ChoiceField(choices=[b for b, _l in SatelliteLink.ALREADY_REGISTERED], default=SatelliteLink.TICKET,
+                                                 help_text="what a winner the target does not take gets: a TICKET or the seat's value in CASH")
 
 
 class SidePoolIn(serializers.Serializer):
@@ -223,7 +225,7 @@ class PayoutsSummaryView(Base):
             "tournament": t.pk, "pool": pool_data(t), "table": table_data(t), "display": sel.display_summary(t),
             "signoff": sel.signoff_status(t),
             "satellite": {"target": link.target_id, "remainder_rule": link.remainder_rule, "prize_base": link.prize_base,
-                          "completed": bool(link.completed_at)} if link else None,
+                          "already_registered": link.already_registered, "completed": bool(link.completed_at)} if link else None,
         })
 
 
@@ -417,7 +419,8 @@ class SatelliteView(Base):
     @extend_schema(request=SatelliteIn, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, pk):
         d = self.valid(SatelliteIn)
-        link = services.link_satellite(_t(pk), d["target"], actor=self.actor(), remainder_rule=d["remainder_rule"], prize_base=d["prize_base"])
+        link = services.link_satellite(_t(pk), d["target"], actor=self.actor(), remainder_rule=d["remainder_rule"], prize_base=d["prize_base"],
+                                       already_registered=d["already_registered"])
         t = link.satellite
         seats = sum(1 for a in sel.satellite_awards(t, link) if a.seat)
         return Response({"satellite": t.pk, "target": link.target_id, "seats": seats, "table": table_data(t)}, status=201)

@@ -485,6 +485,14 @@ def _dues_and_forfeits(t, prizes=None):
             "forfeited": e.pk in forfeited and source.startswith("MAIN:") and source != FORFEIT_SOURCE,
         })
 
+    def seats_in_money() -> bool:
+        """The satellite has ended and gives a winner its target did not take the seat's value in money."""
+        if "link" not in seen:
+            seen["link"] = satellite_link(t)
+        link = seen["link"]
+        return link is not None and link.completed_at is not None and link.already_registered == link.CASH
+
+    seen = {}
     cash_of = defaultdict(lambda: ZERO)
     for p in prizes:
         if p["kind"] == "CASH":
@@ -504,6 +512,11 @@ def _dues_and_forfeits(t, prizes=None):
             same = all(len(k) == 1 for k in kinds) and len({(k[0]["amount"], k[0]["description"], k[0]["target"]) for k in kinds}) == 1
             for e, ks in zip(members, kinds):
                 p = (ks or [k for k in kinds if k][0])[0]
+                if kind == "SEAT" and (e.pk, "MAIN:SEAT") not in paid and seats_in_money():
+                    # FMT-08 [CONFIG] CASH: a winner the target did not take is paid the seat's value at the desk
+                    item(e, place, m, "CASH", p["amount"], "MAIN:SEAT", _("Seat value in money: %(t)s") % {"t": p["description"]},
+                         held=not same)
+                    continue
                 item(e, place, m, kind, p["amount"], f"MAIN:{kind}", p["description"], held=not same, target=p["target"])
     plan = _forfeits(rules.forfeited_prize, [d for d in out if d["forfeited"]], groups, cash_of)
     for x in plan["extras"]:

@@ -87,7 +87,8 @@ def tournament_payouts(request, pk):
                 services.sign_off_ranking(t, actor=actor)
             elif op == "satellite":
                 services.link_satellite(t, get_object_or_404(Tournament, pk=object_id(request.POST.get("target"))), actor=actor,
-                                        remainder_rule=request.POST.get("remainder_rule", "NEXT_PLACE"), prize_base=request.POST.get("prize_base", "GROSS"))
+                                        remainder_rule=request.POST.get("remainder_rule", "NEXT_PLACE"), prize_base=request.POST.get("prize_base", "GROSS"),
+                                        already_registered=request.POST.get("already_registered", "TICKET"))
             elif op == "complete":
                 services.complete_satellite(t, actor=actor)
             elif op == "sidepool":

@@ -112,3 +112,103 @@ def test_net_prize_base_takes_the_fee_and_deductions_off(make_tournament, make_p
     # 63 × 100 = 6,300 − 3 % = 6,111 → 5 seats and 611 cash.
     payouts = sel.display_summary(sat)["payouts"]
     assert payouts == [{"places": "1–5", "amount": "1100.00", "prize": "Seat: Main Event"}, {"places": "6", "amount": "611.00", "prize": ""}]
+
+
+# --- issue 29: a same-hand bust below the seats; a winner the target does not take ------------
+
+
+def started_satellite(make_tournament, make_person, cashier_actor, actor, target, entries):
+    """A satellite of ``entries`` × €110 for ``target``, started with its seats drawn."""
+    from tournaments.services import lifecycle
+
+    sat = make_tournament(name="Satellite", buy_in=D("100"), fee=D("10"), format=Tournament.SATELLITE)
+    for _ in range(entries):
+        cashier.register(sat, make_person(), method="CARD", actor=cashier_actor)
+    services.link_satellite(sat, target, actor=actor)
+    lifecycle.start(sat, actor=actor, prestart_report_sent=True)
+    sat.refresh_from_db()
+    return sat
+
+
+def two_at_one_table(sat):
+    from seating.models import Seat
+
+    seats = list(Seat.objects.filter(tournament=sat).values_list("table__number", "entry_id").order_by("table__number", "number"))
+    for (table_a, a), (table_b, b) in zip(seats, seats[1:]):
+        if table_a == table_b:
+            return Entry.objects.get(pk=a), Entry.objects.get(pk=b)
+    raise AssertionError("no table with two players")
+
+
+def test_a_same_hand_bust_of_two_at_8_left_for_7_seats_gives_the_bigger_stack_the_7th_seat(
+        make_tournament, make_person, cashier_actor, actor, main_event):
+    from seating import services as seating
+
+    sat = started_satellite(make_tournament, make_person, cashier_actor, actor, main_event, 70)  # €7,700: 7 seats
+    playing = list(sat.entries.filter(status=Entry.ACTIVE).order_by("number"))
+    seating.record_bust(sat, playing[:62], actor=actor)  # 8 left
+    big, small = two_at_one_table(sat)
+    # One hand, one table: 6 are left for 7 seats, so the satellite ends by itself (FMT-08),
+    # and the bigger stack at the start of the hand is 7th (ELM-02): the 7th seat is his.
+    seating.record_bust(sat, [{"entry": small, "starting_stack": 3000}, {"entry": big, "starting_stack": 9000}],
+                        actor=actor, same_hand=True)
+    sat.refresh_from_db()
+    assert sat.status == Tournament.FINISHED
+    big.refresh_from_db()
+    small.refresh_from_db()
+    assert (big.place, small.place) == (7, 8)
+    seated = main_event.entries.filter(status=Entry.ACTIVE)
+    assert seated.count() == 7
+    assert big.person_id in {e.person_id for e in seated} and small.person_id not in {e.person_id for e in seated}
+    assert sel.prize_pool(main_event) == D("7000.00")
+    assert not [d for d in sel.dues(sat) if not d["paid"]]  # nothing left to hand out: 7 seats, 7 entries
+
+
+def test_a_tie_over_the_last_seat_shares_its_value_in_money(make_tournament, make_person, cashier_actor, actor, main_event, director):
+    sat, entries = satellite_with(make_tournament, make_person, cashier_actor, actor, main_event, 70)  # 7 seats
+    bust_all_but(entries, 8)
+    for e in entries[6:8]:  # equal stacks on one hand: both 7th, places 7–8 shared (ELM-02, ELM-06)
+        e.status, e.place = Entry.BUSTED, 7
+        e.save()
+    assert services.satellite_ready(sat)
+    seats = services.after_bust(sat, actor=actor)
+    assert len(seats) == 6 and main_event.entries.filter(status=Entry.ACTIVE).count() == 6
+    tied = [d for d in sel.dues(sat) if d["entry_id"] in {entries[6].pk, entries[7].pk}]
+    assert [(d["kind"], d["amount"], d["held"]) for d in tied] == [("CASH", D("550.00"), False)] * 2  # (1,100 + 0) ÷ 2
+    services.sign_off_ranking(sat, actor=Actor(director))
+    services.sign_off_ranking(sat, actor=Actor(make_user("ctrl", "controller")))
+    assert services.pay_prize(entries[6], method="CASH", actor=cashier_actor).amount == D("550.00")
+    assert services.pay_prize(entries[7], method="CASH", actor=cashier_actor).amount == D("550.00")
+    assert reports.reconciliation_data(sat)["balanced"]
+
+
+def test_already_registered_cash_pays_the_seat_value_instead_of_a_ticket(
+        make_tournament, make_person, cashier_actor, actor, main_event, director):
+    from payouts.models import SatelliteLink
+
+    sat, entries = satellite_with(make_tournament, make_person, cashier_actor, actor, main_event, 20)  # 2 seats
+    SatelliteLink.objects.filter(satellite=sat).update(already_registered=SatelliteLink.CASH)
+    cashier.register(main_event, entries[0].person, method="CARD", actor=cashier_actor)
+    bust_all_but(entries, 2)
+    services.complete_satellite(sat, actor=actor)
+    assert not Ticket.objects.exists()
+    assert main_event.entries.filter(person=entries[0].person).count() == 1  # his own entry, no second
+    assert main_event.entries.filter(person=entries[1].person, status=Entry.ACTIVE).count() == 1  # the other winner's seat
+    (due,) = [d for d in sel.dues(sat) if d["entry_id"] == entries[0].pk]
+    assert (due["kind"], due["amount"], due["paid"]) == ("CASH", D("1100.00"), False)
+    services.sign_off_ranking(sat, actor=Actor(director))
+    services.sign_off_ranking(sat, actor=Actor(make_user("ctrl", "controller")))
+    paid = services.pay_prize(entries[0], source=due["source"], method="CASH", actor=cashier_actor)
+    assert paid.amount == D("1100.00") and paid.row.prize_amount == D("-1100.00") and paid.row.method == "CASH"
+    assert reports.reconciliation_data(sat)["balanced"]
+
+
+def test_already_registered_is_set_when_linking(make_tournament, make_person, cashier_actor, actor, main_event):
+    from payouts.models import SatelliteLink
+
+    sat, _entries = satellite_with(make_tournament, make_person, cashier_actor, actor, main_event, 10)
+    services.link_satellite(sat, main_event, actor=actor, already_registered="CASH")
+    assert SatelliteLink.objects.get(satellite=sat).already_registered == "CASH"
+    with pytest.raises(DomainError) as e:
+        services.link_satellite(sat, main_event, actor=actor, already_registered="REFUND")
+    assert e.value.code == "bad_already_registered"

@@ -240,6 +240,119 @@ def jackpot_line(t: Tournament, kind: str, jackpot: bool, now) -> Decimal:
     return to_money(rules.jackpot_fee)
 
 
+# --- the desk's rules, on every path ------------------------------------------------------
+
+# Every path that creates an entry or sells chips, named for ``check_admission``: the desk's
+# sales, the reservation paid, a ticket redeemed, a satellite seat issued, a qualified entry
+# (a Day 2 bag, a qualifying-table winner). ``tests/tournaments/test_admission_paths.py`` lists
+# the services on each path and fails when one skips a check.
+BUY_IN, PRE_REGISTRATION, RESERVATION, RE_ENTRY = "BUY_IN", "PRE_REGISTRATION", "RESERVATION", "RE_ENTRY"
+REBUY, ADD_ON, TICKET, SATELLITE_SEAT, QUALIFIED = "REBUY", "ADD_ON", "TICKET", "SATELLITE_SEAT", "QUALIFIED"
+PATHS = (BUY_IN, PRE_REGISTRATION, RESERVATION, RE_ENTRY, REBUY, ADD_ON, TICKET, SATELLITE_SEAT, QUALIFIED)
+_FIRST_ENTRY = (BUY_IN, TICKET, SATELLITE_SEAT)  # a place sold to whoever asks: the 004 pre-booked rule applies
+
+
+def check_admission(t: Tournament, person: Person, path: str, now, *, mine: list[Entry] | None = None) -> Entry | None:
+    """The desk's rules, asked by every service that creates an entry or sells chips, so that no
+    path around the desk skips one. Raises ``DeskError`` naming the rule, in the desk's order:
+
+    - the tournament's status (not open yet, finished, cancelled; a booking only before the
+      start) — every path but a qualified entry (a Day 2 is filled before it opens);
+    - REG-05: a banned person never plays;
+    - REG-04: the late-registration window by the tournament clock (house default: the end of
+      level ``late_reg_default_level``), and the 004 rule that once running only pre-booked
+      players enter; a re-entry's own window;
+    - FMT-03 / FMT-05 / FMT-04 / FMT-06: a freezeout sells no re-entry, rebuy or add-on; a player
+      who has busted comes back only as a re-entry, within ``max_entries_per_player``;
+    - duplicates: a player already playing (or booked) gets no second place;
+    - the field cap (FMT-14, REG-08).
+
+    ``mine``: the person's entries in ``t`` (read under the tournament's lock), when the caller has
+    them. Returns the person's reservation when this path pays it instead of selling a new place
+    (a desk buy-in, a satellite seat), else None.
+    """
+    if path not in PATHS:
+        raise ValueError(f"unknown admission path {path!r}")
+    if path == PRE_REGISTRATION:
+        if t.status in (Tournament.RUNNING, Tournament.FINISHED, Tournament.CANCELLED):
+            raise DeskError("pre_registration_closed", _("Pre-registration is only possible before the start."))
+    elif path == SATELLITE_SEAT:  # won days before: a seat is issued before the target opens its desk
+        if t.status in (Tournament.FINISHED, Tournament.CANCELLED):
+            check_open_for_sales(t)
+    elif path != QUALIFIED:
+        check_open_for_sales(t)
+    check_not_banned(person)
+    if path == REBUY:
+        _check_rebuy_window(t, now)
+        return None
+    if path == ADD_ON:
+        if not t.allows_addon:
+            raise DeskError("addon_not_allowed", _("This tournament has no add-on."))
+        return None
+    if mine is None:
+        mine = list(t.entries.filter(person=person).exclude(status=Entry.CANCELLED))
+    live = [e for e in mine if e.status in LIVE]
+    busted = [e for e in mine if e.status == Entry.BUSTED]
+    if path == QUALIFIED:
+        if live:
+            raise DeskError("already_registered", _("%(name)s already has a place in %(t)s.") % {"name": person.full_name, "t": t.name})
+        return None
+    if path == PRE_REGISTRATION:
+        if live:
+            raise DeskError("already_registered", _("%(name)s is already registered.") % {"name": person.full_name})
+        check_field_cap(t)
+        return None
+    if path == RESERVATION:
+        check_late_registration(t, now)
+        return None
+    if path == RE_ENTRY:
+        _check_reentry(t, person, mine, live, busted, now)
+        check_field_cap(t)
+        return None
+    check_late_registration(t, now)
+    check_late_arrival(t, person, now)
+    reserved = next((e for e in live if e.status == Entry.RESERVED), None)
+    if reserved is not None and path in (BUY_IN, SATELLITE_SEAT):
+        return reserved
+    if live:
+        if path == BUY_IN:
+            raise DeskError("already_registered", _("%(name)s is already playing in this tournament.") % {"name": person.full_name})
+        raise DeskError("already_registered", _("%(name)s is already registered.") % {"name": person.full_name})
+    if busted:
+        if path == BUY_IN:
+            raise DeskError("use_reentry", _("%(name)s has busted: sell a re-entry instead.") % {"name": person.full_name})
+        _check_reentry(t, person, mine, live, busted, now)  # a ticket or a seat for a busted player is his re-entry
+    check_field_cap(t)
+    return None
+
+
+def _check_reentry(t: Tournament, person: Person, mine, live, busted, now) -> None:
+    """FMT-03 / FMT-05: re-entry only where the format allows it, after a bust, up to the most
+    entries per player, until late registration (and the re-entry window) closes."""
+    if not t.allows_reentry:
+        raise DeskError("reentry_not_allowed", _("This tournament does not allow re-entry."))
+    if live:
+        raise DeskError("not_busted", _("%(name)s is still playing: re-entry is only after a bust.") % {"name": person.full_name})
+    if not busted:
+        raise DeskError("no_previous_entry", _("%(name)s has no busted entry: sell a first entry.") % {"name": person.full_name})
+    if len(mine) >= t.max_entries_per_player:
+        raise DeskError("max_entries_reached", _("%(name)s has used all %(max)s entries.") % {"name": person.full_name, "max": t.max_entries_per_player})
+    check_late_registration(t, now)
+    if t.reentry_until_level and t.status == Tournament.RUNNING and clockview.level_has_ended(t, t.reentry_until_level, now):
+        raise DeskError("reentry_closed", _("The re-entry period has ended."))
+
+
+def _check_rebuy_window(t: Tournament, now) -> None:
+    """FMT-03 / FMT-04: no rebuy in a freezeout; sold once running (unless the house sells them
+    before the start), until the end of the last rebuy level."""
+    if not t.allows_rebuy or t.format in (Tournament.SNG, Tournament.FREEZEOUT):
+        raise DeskError("rebuy_not_allowed", _("This tournament has no rebuys."))
+    if t.status != Tournament.RUNNING and not HouseRules.of(t).rebuy_before_start:
+        raise DeskError("rebuy_not_started", _("Rebuys are sold once the tournament is running."))
+    if t.rebuy_until_level and clockview.level_has_ended(t, t.rebuy_until_level, now):
+        raise DeskError("rebuy_period_over", _("The rebuy period ended after level %(n)s.") % {"n": t.rebuy_until_level})
+
+
 # --- sales --------------------------------------------------------------------------------
 
 # The two reads of every sale, compiled once (tdmanager.compiled): the person, and his entries
@@ -274,20 +387,11 @@ def register(tournament, person, *, method: str, actor: Actor, now=None, offer: 
     person = _PERSON.get(int(getattr(person, "pk", person)))  # before the lock: the tournament's lock does not guard the person's row
     # The lock, and the person's entries with the last entry number read under it (one round trip).
     t, rows = lock_tournament_and_read(tournament, _ENTRIES_AND_LAST, int(getattr(tournament, "pk", tournament)), person.pk)
-    check_open_for_sales(t)
-    check_not_banned(person)
-    check_late_registration(t, now)
-    check_late_arrival(t, person, now)
-    tender = tender_for(t, tender_currency, method, now)
     mine, last = _entries_and_last(t, person, rows)  # one read (under the lock) answers every question below
-    reserved = next((e for e in mine if e.status == Entry.RESERVED), None)
+    reserved = check_admission(t, person, BUY_IN, now, mine=[e for e in mine if e.status != Entry.CANCELLED])
+    tender = tender_for(t, tender_currency, method, now)
     if reserved:
         return _pay_reservation(t, reserved, method=method, actor=actor, now=now, offer=offer, jackpot=jackpot, tender=tender)
-    if any(e.status == Entry.ACTIVE for e in mine):
-        raise DeskError("already_registered", _("%(name)s is already playing in this tournament.") % {"name": person.full_name})
-    if any(e.status == Entry.BUSTED for e in mine):
-        raise DeskError("use_reentry", _("%(name)s has busted: sell a re-entry instead.") % {"name": person.full_name})
-    check_field_cap(t)
     return _sellnew_entry(t, person, LedgerRow.BUY_IN, Action.CASHIER_BUYIN_SOLD, method=method, actor=actor, now=now, offer=offer,
                           jackpot=jackpot, tender=tender, previous=sum(e.status != Entry.CANCELLED for e in mine), number=last + 1)
 
@@ -312,12 +416,7 @@ def pre_register(tournament, person, *, actor: Actor, channel: str = "desk", now
     now = now or timezone.now()
     t = lock_tournament(tournament)
     person = Person.objects.get(pk=person.pk)
-    if t.status in (Tournament.RUNNING, Tournament.FINISHED, Tournament.CANCELLED):
-        raise DeskError("pre_registration_closed", _("Pre-registration is only possible before the start."))
-    check_not_banned(person)
-    if t.entries.filter(person=person, status__in=LIVE).exists():
-        raise DeskError("already_registered", _("%(name)s is already registered.") % {"name": person.full_name})
-    check_field_cap(t)
+    check_admission(t, person, PRE_REGISTRATION, now)
     entry = new_entry(t, person, status=Entry.RESERVED, pre_registered=True, now=now)
     entry.channel = (channel or "")[:10]  # REG-02: a "transfer" booking waits for the cleared funds
     entry.save(update_fields=["channel"])
@@ -352,9 +451,7 @@ def pay_reservation(entry, *, method: str, actor: Actor, now=None, jackpot: bool
     entry = Entry.objects.select_related("person").get(pk=entry.pk)
     if entry.status != Entry.RESERVED:
         raise DeskError("not_reserved", _("This entry is not waiting for payment."))
-    check_open_for_sales(t)
-    check_not_banned(entry.person)
-    check_late_registration(t, now)
+    check_admission(t, entry.person, RESERVATION, now)
     return _pay_reservation(t, entry, method=method, actor=actor, now=now, jackpot=jackpot, tender=tender_for(t, tender_currency, method, now))
 
 
@@ -378,21 +475,7 @@ def reenter(tournament, person, *, method: str, actor: Actor, now=None, offer: O
     check_method(method)
     t = lock_tournament(tournament)
     person = Person.objects.get(pk=person.pk)
-    check_open_for_sales(t)
-    check_not_banned(person)
-    if not t.allows_reentry:
-        raise DeskError("reentry_not_allowed", _("This tournament does not allow re-entry."))
-    mine = t.entries.filter(person=person).exclude(status=Entry.CANCELLED)
-    if mine.filter(status__in=LIVE).exists():
-        raise DeskError("not_busted", _("%(name)s is still playing: re-entry is only after a bust.") % {"name": person.full_name})
-    if not mine.filter(status=Entry.BUSTED).exists():
-        raise DeskError("no_previous_entry", _("%(name)s has no busted entry: sell a first entry.") % {"name": person.full_name})
-    if mine.count() >= t.max_entries_per_player:
-        raise DeskError("max_entries_reached", _("%(name)s has used all %(max)s entries.") % {"name": person.full_name, "max": t.max_entries_per_player})
-    check_late_registration(t, now)
-    if t.reentry_until_level and t.status == Tournament.RUNNING and clockview.level_has_ended(t, t.reentry_until_level, now):
-        raise DeskError("reentry_closed", _("The re-entry period has ended."))
-    check_field_cap(t)
+    check_admission(t, person, RE_ENTRY, now)
     return _sellnew_entry(t, person, LedgerRow.RE_ENTRY, Action.CASHIER_REENTRY_SOLD, method=method, actor=actor, now=now, offer=offer,
                           jackpot=jackpot, tender=tender_for(t, tender_currency, method, now))
 
@@ -404,14 +487,7 @@ def rebuy(entry, *, method: str, actor: Actor, stack: int | None = None, now=Non
     check_method(method)
     t = lock_tournament(entry.tournament_id)
     entry = Entry.objects.select_related("person").get(pk=entry.pk)
-    check_open_for_sales(t)
-    check_not_banned(entry.person)
-    if not t.allows_rebuy or t.format in (Tournament.SNG, Tournament.FREEZEOUT):
-        raise DeskError("rebuy_not_allowed", _("This tournament has no rebuys."))
-    if t.status != Tournament.RUNNING and not HouseRules.of(t).rebuy_before_start:
-        raise DeskError("rebuy_not_started", _("Rebuys are sold once the tournament is running."))
-    if t.rebuy_until_level and clockview.level_has_ended(t, t.rebuy_until_level, now):
-        raise DeskError("rebuy_period_over", _("The rebuy period ended after level %(n)s.") % {"n": t.rebuy_until_level})
+    check_admission(t, entry.person, REBUY, now)
     if entry.status not in (Entry.ACTIVE, Entry.BUSTED):
         raise DeskError("entry_not_playing", _("This entry is not in the tournament."))
     if entry.status == Entry.ACTIVE:
@@ -451,9 +527,7 @@ def addon(entry, *, method: str, actor: Actor, now=None, tender_currency: str = 
     check_method(method)
     t = lock_tournament(entry.tournament_id)
     entry = Entry.objects.select_related("person").get(pk=entry.pk)
-    check_open_for_sales(t)
-    if not t.allows_addon:
-        raise DeskError("addon_not_allowed", _("This tournament has no add-on."))
+    check_admission(t, entry.person, ADD_ON, now)  # REG-05: a banned player buys no add-on either
     if entry.status != Entry.ACTIVE:
         raise DeskError("entry_not_playing", _("Only a player still in the tournament can take the add-on."))
     if not clockview.addon_window_open(t, now):

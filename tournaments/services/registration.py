@@ -77,9 +77,7 @@ def confirm_transfer(entry, *, reference: str, actor: Actor, now=None, jackpot: 
         raise RegistrationError("not_reserved", _("This entry is not waiting for payment."))
     if entry.channel != Entry.TRANSFER_CHANNEL:
         raise RegistrationError("not_a_transfer", _("This booking was not made by bank transfer: take the payment at the desk."))
-    cashier.check_open_for_sales(t)
-    cashier.check_not_banned(entry.person)
-    cashier.check_late_registration(t, now)
+    cashier.check_admission(t, entry.person, cashier.RESERVATION, now)
     entry.funds_cleared_at = now
     entry.save(update_fields=["funds_cleared_at"])
     sale = cashier._pay_reservation(t, entry, method=LedgerRow.TRANSFER, actor=actor, now=now, jackpot=jackpot, reference=reference[:80])

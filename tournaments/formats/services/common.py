@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 from tdmanager.errors import DomainError
 from tournaments.clockview import get_clock
 from tournaments.models import ChipAdjustment, Entry, Tournament
-from tournaments.services import clockctl
+from tournaments.services import cashier, clockctl
 
 from .. import engine
 from ..models import QualifiedEntry
@@ -30,13 +30,14 @@ def qualify(target: Tournament, from_entry: Entry, *, chips: int, source: str, a
     """Give ``from_entry``'s player an entry in ``target`` without money (a Day 2 stack, a
     qualifying-table winner, a heads-up group survivor). The caller holds the locks.
 
+    The desk's rules that apply to a place not sold (``cashier.check_admission``, path
+    ``QUALIFIED``): a banned person gets none, nor a player who already has one.
     The entry's ledger stays empty: the chips come in as a signed chip adjustment, so the
     target's chips in play (CR-06) and its average stack are right.
     """
     now = now or timezone.now()
     person = from_entry.person
-    if target.entries.filter(person=person, status__in=(Entry.ACTIVE, Entry.RESERVED)).exists():
-        raise FormatError("already_registered", _("%(name)s already has a place in %(t)s.") % {"name": person.full_name, "t": target.name})
+    cashier.check_admission(target, person, cashier.QUALIFIED, now)  # REG-05 and duplicates, as at the desk
     number = (target.entries.aggregate(m=Max("number"))["m"] or 0) + 1
     previous = target.entries.filter(person=person).exclude(status=Entry.CANCELLED).count()
     entry = Entry.objects.create(tournament=target, person=person, number=number, person_entry_no=previous + 1, status=Entry.ACTIVE,
