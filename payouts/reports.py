@@ -15,13 +15,13 @@ sign-offs (ELM-07), printed on the CSV and the PDF.
 
 from __future__ import annotations
 
-import csv
 import io
 
 from django.db.models import Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tdmanager import csvsafe
 from tdmanager.formatting import money as fmt_money
 from tdmanager.money import ZERO
 from tournaments import selectors as tsel
@@ -333,7 +333,7 @@ def build(t, name: str) -> dict:
 
 def to_csv(report: dict) -> str:
     buf = io.StringIO()
-    w = csv.writer(buf)
+    w = csvsafe.Writer(buf)  # no cell a spreadsheet runs as a formula
     w.writerow([report["title"]])
     w.writerow([str(c) for c in report["columns"]])
     w.writerows(report["rows"])

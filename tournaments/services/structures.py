@@ -7,7 +7,7 @@ import json
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tdmanager import jsonbody
+from tdmanager import csvsafe, jsonbody
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.transactions import service
 
@@ -140,7 +140,7 @@ def export_json(structure: BlindStructure) -> str:
 
 def export_csv(structure: BlindStructure) -> str:
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=CSV_FIELDS)
+    writer = csvsafe.Writer(out, fieldnames=CSV_FIELDS)  # no cell a spreadsheet runs as a formula
     writer.writeheader()
     for it in structure.items.order_by("position"):
         row = {f: getattr(it, f) for f in CSV_FIELDS}
