@@ -25,7 +25,9 @@ runs each request the way it is written.
   lobby screens, the seat lookup) run on a pool of their own, ``TDM_WEB_PUBLIC_THREADS``
   threads, so that however many of them arrive a staff request never queues behind one. Each
   is first let through, on the event loop, by its client address's and its token's bucket: a
-  refused one is answered 429 at once, and has cost neither a thread nor a database read.
+  refused one is answered 429 after ``TDM_PUBLIC_REFUSAL_DELAY`` seconds, and has cost neither a
+  thread nor a database read. A phone whose token this process's live hub knows has its stream
+  and its state answered from the hub's memory, on the event loop.
 
 Which way a request goes is decided by its URL: the view it resolves to is ``async`` or not,
 and public or not.
@@ -169,6 +171,8 @@ class Application:
                 return await self.refuse(route.public, wait, scope, send)
             if route.public is PUBLIC["phone-stream"] and realtime.hub.phone_of(route.token) is not None:
                 return await self.phone_stream(route.token, scope, receive, send)
+            if route.public is PUBLIC["phone-state"] and await self.phone_state(route.token, send):
+                return None
             pool = self.public_pool or pool
         if pool is None or route.is_async:
             return await self.asgi(scope, receive, send)
@@ -184,18 +188,38 @@ class Application:
         found = hub.phone_of(token)
         ticket = hub.admissions.take(self.limits.client(scope), settings.TDM_STREAMS_PER_ADDRESS) if found else None
         if ticket is None:
-            status, headers, body = too_many_streams(scope)
-            await send({"type": "http.response.start", "status": status, "headers": headers})
-            return await send({"type": "http.response.body", "body": body})
+            return await self.answer_refused(too_many_streams(scope), send)
         events = hub.phone_events(*found, token, ticket)
         hub.admissions.tie(ticket, events)
         headers = [(b"content-type", b"text/event-stream"), (b"cache-control", b"no-cache"), (b"x-accel-buffering", b"no"),
                    (b"x-content-type-options", b"nosniff")]
         await self.pump(events, 200, headers, receive, send)
 
+    async def phone_state(self, token, send) -> bool:
+        """A player's phone's state (its polling fallback, ``tournaments.phone.phone_data``)
+        answered on the event loop from the hub's current build, when this process's hub knows
+        the token and its build is current; False when it cannot (the view answers then)."""
+        found = realtime.hub.phone_of(token)
+        state = realtime.hub.phone_state(*found) if found else None
+        if state is None:
+            return False
+        headers = [(b"content-type", b"application/json"), (b"cache-control", b"no-cache"), (b"x-content-type-options", b"nosniff"),
+                   (b"content-length", str(len(state)).encode())]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": state})
+        return True
+
     async def refuse(self, route, wait, scope, send):
         """A public request over its limits: 429 from the event loop, its body never read."""
-        status, headers, body = refusal(route, wait, scope)
+        await self.answer_refused(refusal(route, wait, scope), send)
+
+    @staticmethod
+    async def answer_refused(answer, send):
+        """Send a refusal (status, headers, body) after ``TDM_PUBLIC_REFUSAL_DELAY`` seconds: the
+        client's connection waits, and a client that asks again at once asks once per delay."""
+        status, headers, body = answer
+        if settings.TDM_PUBLIC_REFUSAL_DELAY > 0:
+            await asyncio.sleep(settings.TDM_PUBLIC_REFUSAL_DELAY)
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
 

@@ -5,7 +5,10 @@ staff wait. The web app runs the URLs named in ``PUBLIC`` on their own small poo
 (``TDM_WEB_PUBLIC_THREADS``), apart from the staff's pool, and before a request to one of them
 takes a thread (or reads the database) it must find a token in two buckets: its client
 address's and its token's (a player's ``/p/<token>/`` pages, a lobby screen's display token).
-A refused request is answered 429 from the event loop with ``Retry-After``.
+A refused request is answered 429 from the event loop with ``Retry-After``, after
+``TDM_PUBLIC_REFUSAL_DELAY`` seconds: a client that asks again as soon as it is refused (a
+script, a flood) then asks once per delay on each of its connections rather than as fast as
+the server can refuse, and a held refusal costs a timer, not a thread.
 
 The buckets live in the memory of one web process: with ``N`` web processes a client may get
 up to ``N`` times the rates (each process refuses on its own count). Each set of buckets keeps
@@ -18,9 +21,12 @@ import math
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import lru_cache
 from urllib.parse import parse_qsl
 
 from django.conf import settings
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 from django.http import HttpRequest, parse_cookie
 from django.utils import translation
 
@@ -98,6 +104,7 @@ class Buckets:
             self._held.popitem(last=False)
 
 
+@lru_cache(maxsize=4096)
 def address_key(address: str) -> str:
     """The key of a client address: an IPv6 client is its /64 (one subscriber's network, in
     which a host may take any address it likes), an IPv4 one its address."""
@@ -177,31 +184,55 @@ class Limits:
 
 def refusal(route: Public, wait: float, scope) -> tuple[int, list, bytes]:
     """The 429 of a refused public request: status, headers, body (in the client's language)."""
-    seconds = max(1, math.ceil(wait))
-    with translation.override(_language(scope)):
-        detail = translation.gettext("Too many requests. Try again later.")
-    if route.page:
-        body, kind = detail.encode(), b"text/plain; charset=utf-8"
-    else:
-        body, kind = json.dumps({"code": "rate_limited", "detail": detail}).encode(), b"application/json"
-    headers = [(b"content-type", kind), (b"retry-after", str(seconds).encode()), (b"cache-control", b"no-store"),
-               (b"x-content-type-options", b"nosniff"), (b"content-length", str(len(body)).encode())]
-    return 429, headers, body
+    return _refusal(route.page, max(1, math.ceil(wait)), _language(scope))
 
 
 def too_many_streams(scope) -> tuple[int, list, bytes]:
     """The 429 of one public stream too many from an address (``TDM_STREAMS_PER_ADDRESS``), as
     the live views answer it: status, headers, body."""
-    with translation.override(_language(scope)):
+    return _too_many_streams(_language(scope))
+
+
+# A flood is refused thousands of times a second, in a handful of languages: each answer is
+# made once (the headers are a list the server only reads).
+@lru_cache(maxsize=256)
+def _refusal(page: bool, seconds: int, language: str) -> tuple[int, list, bytes]:
+    with translation.override(language):
+        detail = translation.gettext("Too many requests. Try again later.")
+    if page:
+        body, kind = detail.encode(), b"text/plain; charset=utf-8"
+    else:
+        body, kind = json.dumps({"code": "rate_limited", "detail": detail}).encode(), b"application/json"
+    return 429, _refused_headers(kind, seconds, body), body
+
+
+@lru_cache(maxsize=64)
+def _too_many_streams(language: str) -> tuple[int, list, bytes]:
+    with translation.override(language):
         body = json.dumps({"code": "too_many_streams", "detail": str(TOO_MANY_STREAMS)}).encode()
-    headers = [(b"content-type", b"application/json"), (b"retry-after", b"60"), (b"cache-control", b"no-store"),
-               (b"x-content-type-options", b"nosniff"), (b"content-length", str(len(body)).encode())]
-    return 429, headers, body
+    return 429, _refused_headers(b"application/json", 60, body), body
+
+
+def _refused_headers(kind: bytes, seconds: int, body: bytes) -> list:
+    return [(b"content-type", kind), (b"retry-after", str(seconds).encode()), (b"cache-control", b"no-store"),
+            (b"x-content-type-options", b"nosniff"), (b"content-length", str(len(body)).encode())]
 
 
 def _language(scope) -> str:
     """The language Django's LocaleMiddleware would choose (language cookie, Accept-Language)."""
+    return _language_of(_cookies(scope).get(settings.LANGUAGE_COOKIE_NAME, ""), _header(scope, b"accept-language"))
+
+
+@lru_cache(maxsize=1024)
+def _language_of(cookie: str, accept_language: str) -> str:
     request = HttpRequest()
-    request.COOKIES = _cookies(scope)
-    request.META["HTTP_ACCEPT_LANGUAGE"] = _header(scope, b"accept-language")
+    if cookie:
+        request.COOKIES = {settings.LANGUAGE_COOKIE_NAME: cookie}
+    request.META["HTTP_ACCEPT_LANGUAGE"] = accept_language
     return translation.get_language_from_request(request)
+
+
+@receiver(setting_changed)
+def _forget_languages(setting, **kwargs):
+    if setting in ("LANGUAGES", "LANGUAGE_CODE", "LANGUAGE_COOKIE_NAME"):
+        _language_of.cache_clear()

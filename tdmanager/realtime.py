@@ -107,8 +107,8 @@ def _built(builder, tournament_id: int, phone_builder=None, previous=None) -> Sn
     text = SnapshotText(json.dumps(snap, default=str))
     text.frame = f"event: state\ndata: {text}\n\n".encode()
     if phone_builder is not None:
-        public, text.entries = phone_builder(tournament_id, snap, getattr(previous, "entries", None) or {})
-        text.phone_frame = sse_event("state", public)
+        text.phone_public, text.entries = phone_builder(tournament_id, snap, getattr(previous, "entries", None) or {})
+        text.phone_frame = sse_event("state", text.phone_public)
     return text
 
 
@@ -294,6 +294,16 @@ class Hub:
         """``(tournament id, entry id)`` of a phone token this process's index knows, else None
         (the caller looks it up in the database)."""
         return self.tokens.get(token)
+
+    def phone_state(self, tournament_id: int, entry_id: int) -> bytes | None:
+        """A phone's whole state (the public part and the entry's own, as the phone page's
+        polling fallback answers it), encoded, from the current build; None when there is no
+        current build with this entry (the view reads it then)."""
+        text = self.fresh(tournament_id)
+        own = text.entries.get(entry_id) if text is not None else None
+        if own is None:
+            return None
+        return json.dumps({**text.phone_public, **own.part}, default=str).encode()
 
     async def phone_events(self, tournament_id: int, entry_id: int, token: str, ticket=None):
         """A player's phone's stream, as Server-Sent Events: ``event: state`` with the public

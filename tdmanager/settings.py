@@ -214,6 +214,12 @@ TDM_PUBLIC_ADDRESS_RATE = max(0, envint("TDM_PUBLIC_ADDRESS_RATE", 100))
 TDM_PUBLIC_ADDRESS_BURST = max(1, envint("TDM_PUBLIC_ADDRESS_BURST", 600))
 TDM_PUBLIC_TOKEN_RATE = max(0, envint("TDM_PUBLIC_TOKEN_RATE", 2))
 TDM_PUBLIC_TOKEN_BURST = max(1, envint("TDM_PUBLIC_TOKEN_BURST", 20))
+# Different names one client address may look up on the public seat lookup a minute, over every
+# tournament (the cache: all processes together); 0: no limit beyond the public URLs' rate.
+TDM_SEAT_LOOKUP_PER_MINUTE = max(0, envint("TDM_SEAT_LOOKUP_PER_MINUTE", 60))
+# Seconds a refused public request waits for its 429 (a timer on the event loop, no thread): a
+# client that asks again as soon as it is refused asks once per delay on each connection.
+TDM_PUBLIC_REFUSAL_DELAY = max(0.0, float(os.getenv("TDM_PUBLIC_REFUSAL_DELAY", "5")))
 # Seconds a web pool thread keeps its database connection between requests (0: a new SQLite
 # connection, or one from PostgreSQL's pool, per request). TDM_WEB_SQLITE_KEEP: its old name.
 TDM_WEB_DB_KEEP = max(0, envint("TDM_WEB_DB_KEEP", os.getenv("TDM_WEB_SQLITE_KEEP", "60")))
@@ -288,10 +294,10 @@ REST_FRAMEWORK = {
         "tdmanager.authentication.TokenWithRoles",  # DRF's token authentication, the roles read in the same query
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["tdmanager.roles.HasRole"],  # who may call what: tdmanager.policy
     # JSON with its depth bounded (a body of 1,000 "[" was a RecursionError); forms as DRF reads them.
     "DEFAULT_PARSER_CLASSES": ["tdmanager.jsonbody.BoundedJSONParser", "rest_framework.parsers.FormParser",
                                "rest_framework.parsers.MultiPartParser"],
+    "DEFAULT_PERMISSION_CLASSES": ["tdmanager.roles.HasRole"],  # who may call what: tdmanager.policy
     "DEFAULT_SCHEMA_CLASS": "tdmanager.schema.DocumentedSchema",
     "EXCEPTION_HANDLER": "tdmanager.api.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "tdmanager.api.BoundedLimitOffsetPagination",
@@ -315,6 +321,8 @@ SPECTACULAR_SETTINGS = {
 TDM_CASH_LIMIT = os.getenv("TDM_CASH_LIMIT", "2000.00")  # REG-06: cash per single operation
 TDM_CASH_LIMIT_INCLUSIVE = envbool("TDM_CASH_LIMIT_INCLUSIVE", "False")  # False: refuse only > limit
 TDM_CURRENCY = os.getenv("TDM_CURRENCY", "EUR")
+# The ISO 4217 codes a tournament may be priced in (and a rate counted into): TDM_CURRENCY and these.
+TDM_CURRENCIES = [c.upper() for c in envlist("TDM_CURRENCIES")]
 
 LOGGING = {
     "version": 1,

@@ -68,8 +68,9 @@ def make_app(settings):
     held["entered"] = threading.Semaphore(0)
     held["events"].clear()
 
-    def make(*, address=(1, 1000), token=(1, 1000), threads=2, public_threads=2):
+    def make(*, address=(1, 1000), token=(1, 1000), threads=2, public_threads=2, refusal_delay=0):
         settings.TDM_WEB_THREADS, settings.TDM_WEB_PUBLIC_THREADS = threads, public_threads
+        settings.TDM_PUBLIC_REFUSAL_DELAY = refusal_delay
         settings.TDM_PUBLIC_ADDRESS_RATE, settings.TDM_PUBLIC_ADDRESS_BURST = address
         settings.TDM_PUBLIC_TOKEN_RATE, settings.TDM_PUBLIC_TOKEN_BURST = token
         app = Application()
@@ -111,6 +112,27 @@ def test_past_the_per_token_limit_a_players_page_answers_429_with_retry_after(ma
     app.limits.clock.now += 1
     assert get(app, "/p/tok-a/state/").status == 404
     assert get(app, "/p/tok-a/state/").status == 429
+
+
+def test_a_refusal_is_held_for_its_delay_so_a_client_asking_again_at_once_asks_slowly(make_app):
+    """A refused request's 429 is sent only once ``TDM_PUBLIC_REFUSAL_DELAY`` has passed: a
+    flood that asks again as soon as it is answered gets one answer per delay and connection.
+    Meanwhile the event loop serves others (a request of another token passes)."""
+    app = make_app(token=(1, 1), refusal_delay=30)
+    assert get(app, "/p/tok-slow/state/").status == 404
+
+    async def refused_while_others_pass():
+        refused = Exchange(app, scope("/p/tok-slow/state/"))
+        waiting = asyncio.ensure_future(refused.run())
+        other = await Exchange(app, scope("/p/tok-other/state/")).run()
+        await asyncio.sleep(0.2)
+        sent_meanwhile = list(refused.sent)
+        waiting.cancel()
+        await asyncio.gather(waiting, return_exceptions=True)
+        return sent_meanwhile, other
+
+    sent_meanwhile, other = asyncio.run(refused_while_others_pass())
+    assert sent_meanwhile == [] and other.status == 404
 
 
 def test_a_refused_page_is_plain_text_in_the_clients_language(make_app):

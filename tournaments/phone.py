@@ -135,15 +135,13 @@ def phone_page(request, token: str):
 
 def phone_data(request, token: str):
     """Polling fallback and the API's view of the page: the same state the stream sends, from
-    the hub's latest build while it is current (no read per phone), else read."""
+    the hub's latest build while it is current (no read per phone), else read. The web app
+    answers a token its hub knows before this view (``tdmanager.asgi``)."""
     entry = entry_for(token)
-    text = realtime.hub.fresh(entry.tournament_id)
-    own = text.entries.get(entry.pk) if text is not None else None
-    if own is None:
+    state = realtime.hub.phone_state(entry.tournament_id, entry.pk)
+    if state is None:
         return JsonResponse(phone_state(entry.pk))
-    state = public_state(realtime.parsed(text))
-    state.update(own.part)
-    return JsonResponse(state)
+    return HttpResponse(state, content_type="application/json")
 
 
 def phone_qr(request, token: str):

@@ -402,3 +402,52 @@ def cashier_row(entry):
     from tournaments.models import LedgerRow
 
     return LedgerRow.objects.filter(entry=entry).order_by("id").first()
+
+
+def test_a_known_phone_tokens_state_is_answered_from_memory_as_the_view_reads_it(hub, room, monkeypatch):
+    """A phone's polling fallback (``/p/<token>/state/``), its token in the hub's index and its
+    tournament's build current: answered on the event loop with no thread and no database read,
+    and what it answers is what the view reads from the database for that entry. A bust changes
+    the answer at the next build."""
+    from tdmanager.asgi import Application
+    from tests.test_serving import Exchange
+
+    t, entries = room
+    player = entries[3]
+    app = Application()
+
+    def state_scope(token):
+        path = f"/p/{token}/state/"
+        return {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
+                "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
+                "headers": [(b"host", b"127.0.0.1:8000")], "client": ("10.2.0.1", 5555), "server": ("127.0.0.1", 8000)}
+
+    def no_thread(*_args, **_kwargs):
+        raise AssertionError("a known phone's state took a thread")
+
+    def no_read(*_args, **_kwargs):
+        raise AssertionError("a known phone's state read the database")
+
+    async def watched_state():
+        watcher = await open_phone(entries[0])  # a phone of the tournament open: its phones are indexed
+        await watcher.next()
+        with monkeypatch.context() as m:
+            m.setattr(app.public_pool, "submit", no_thread)
+            m.setattr(app.pool, "submit", no_thread)
+            m.setattr(phone, "entry_for", no_read)
+            answer = await Exchange(app, state_scope(player.phone_token)).run()
+        await watcher.close()
+        return answer
+
+    try:
+        answer = asyncio.run(watched_state())
+    finally:
+        hub.stop_heartbeat()
+        app.close()
+    assert answer.status == 200 and answer.header("content-type") == ["application/json"]
+    served = json.loads(b"".join(m.get("body", b"") for m in answer.sent[1:]))
+    read = json.loads(json.dumps(phone.phone_state(player.pk), default=str))
+    assert served["entry"] == read["entry"] and served["entry"]["number"] == player.number
+    assert served["seat"] == read["seat"] and served["seat"] is not None
+    assert served["players_left"] == read["players_left"] == 25
+    assert served["clock"]["status"] == read["clock"]["status"] == "RUNNING"
