@@ -27,6 +27,9 @@
     if (opts.method === "POST" && (res.ok || KEY_DONE.includes(data && data.code))) pendingKeys.delete(form);
     return { ok: res.ok, status: res.status, data };
   }
+  // The page's data attributes and the API's answers are machine numbers ("110.00"); what the
+  // cashier reads is written in the page's language ("110,00"), a rate with the decimals it has.
+  const rateText = (value) => new Intl.NumberFormat(document.documentElement.lang || undefined, { minimumFractionDigits: 2, maximumFractionDigits: 6 }).format(Number(value));
   const money = (value) => new Intl.NumberFormat(document.documentElement.lang || undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: "always" }).format(Number(value));
   const tid = () => Number($("#tournament").value); // an id is a JSON number (a string is refused, 400)
   const method = () => $("#method").value;
@@ -191,6 +194,9 @@
     const tbody = $("#shift tbody");
     tbody.replaceChildren(
       ...r.data.by_method.map((m) => row([m.label, String(m.rows), money(m.total)])),
+      // REG-06: foreign notes on their own lines (the amount in their currency), valued apart.
+      ...r.data.foreign.map((f) => row([T.tenderedIn.replace("{cur}", f.currency).replace("{amount}", money(f.amount) + " " + f.currency),
+                                        String(f.rows), money(f.value)], "foreign")),
       row([T.total, String(r.data.rows), money(r.data.total)], "total"),
     );
   }
@@ -202,7 +208,7 @@
   function showJackpot() {
     const opt = $("#tournament").selectedOptions[0], fee = opt ? opt.dataset.jackpot : "";
     $("#jackpot-line").hidden = !fee;
-    $("#jackpot-fee").textContent = fee || "";
+    $("#jackpot-fee").textContent = fee ? money(parseFloat(fee)) + " " + fee.split(" ")[1] : "";
     if (!fee) $("#jackpot").checked = false;
   }
   // PAY-12: royal flushes the floor verified, still to be paid here (a slip opens once paid).
@@ -250,7 +256,7 @@
     if (!rate) { out.textContent = T.noRate; return; }
     const cents = Math.round(Number(opt.dataset.price) * 100) + (jackpot() ? Math.round(parseFloat(opt.dataset.jackpot) * 100) : 0);
     const due = Math.ceil(cents / rate - 1e-6) / 100; // the server's rule: rounded up to the cent
-    out.textContent = T.toPay + ": " + due.toFixed(2) + " " + cur + " (1 " + cur + " = " + rates[cur + ">" + base] + " " + base + ")";
+    out.textContent = T.toPay + ": " + money(due) + " " + cur + " (1 " + cur + " = " + rateText(rates[cur + ">" + base]) + " " + base + ")";
   }
   $("#tender").addEventListener("change", showTender);
   $("#jackpot").addEventListener("change", showTender);
@@ -261,7 +267,7 @@
     const body = { ...Object.fromEntries(new FormData(rateForm).entries()), base_currency: opt ? opt.dataset.currency : "EUR" };
     const r = await api("cashier/exchange-rates/", { method: "POST", body: JSON.stringify(body) });
     if (r.ok) { rateForm.reset(); await loadRates(); }
-    $("#tender-converted").textContent = r.ok ? T.rateSet + ": 1 " + r.data.currency + " = " + r.data.rate + " " + r.data.base_currency
+    $("#tender-converted").textContent = r.ok ? T.rateSet + ": 1 " + r.data.currency + " = " + rateText(r.data.rate) + " " + r.data.base_currency
       : (r.data.detail || r.data.code);
   });
 

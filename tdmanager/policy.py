@@ -110,6 +110,8 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "api-addon": {"POST": DC},
     "api-reverse": {"POST": DC},  # which rows a role may reverse: tdmanager.policy.REVERSIBLE_BY
     "api-refund": {"POST": D},
+    "api-refund-due-pay": {"POST": DC},  # FMT-02: a cancelled tournament's refund, handed out by the cashier on his shift
+    "api-refunds-due": {"GET": DC},  # FMT-02: the refunds of a cancelled tournament still to hand out
     "api-alternate-add": {"POST": DC},
     "api-alternate-admit": {"POST": DC},
     "api-shift": {"GET": DC},

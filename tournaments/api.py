@@ -484,6 +484,13 @@ RefundView = _cashier_view(
     lambda d, a: Response(s.LedgerRowSerializer(cashier.refund(d["entry"], reason=d["reason"], actor=a, expenses=d["expenses"], method=d["method"])).data, status=201),
     "Refund an entry minus expenses (director).",
 )
+RefundDuePayView = _cashier_view(
+    "RefundDuePayView", s.RefundDuePaySerializer,
+    lambda d, a: Response(s.LedgerRowSerializer(cashier.pay_refund(d["entry"], method=d["method"], actor=a, reference=d["reference"])).data,
+                          status=201),
+    "Hand out one refund of a cancelled tournament (FMT-02): the whole amount paid, on this cashier's shift; cash only within "
+    "the cash limit (REG-06, 409 cash_limit_exceeded: a cheque or transfer with its reference). Paid once (409 no_refund_due).",
+)
 AddAlternateView = _cashier_view(
     "AddAlternateView", s.AlternateInputSerializer,
     lambda d, a: Response(s.AlternateSerializer(cashier.add_alternate(d["tournament"], d["person"], actor=a)).data, status=201),
@@ -541,6 +548,19 @@ class BannedPaidView(APIView):
         return Response({"entries": registration.banned_paid_entries(t)})
 
 
+class RefundsDueView(APIView):
+    """FMT-02: a cancelled tournament's refunds still to hand out at the desk (every entry that had
+    paid when it was cancelled, until a cashier pays it with ``cashier/refunds-due/pay/``)."""
+
+    permission_classes = [HasRole]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, pk):
+        t = get_object_or_404(Tournament, pk=pk)
+        return Response({"tournament": t.pk, "status": t.status,
+                         "refunds": [{**r, "amount": str(r["amount"])} for r in selectors.refunds_due(t)]})
+
+
 class ReceivablesView(APIView):
     """REG-02 / REG-09: the amounts players owe for this tournament (a 004 no-show still owes the
     entry): its RECEIVABLE ledger rows, each with what is still owed and the receipts that paid it."""
@@ -566,7 +586,9 @@ class OwedView(APIView):
 
 
 class ShiftView(APIView):
-    """The signed-in cashier's totals for today, by payment method."""
+    """The signed-in cashier's totals for today, by payment method in the tournament's currency,
+    then the foreign notes (REG-06) by currency: ``amount`` in that currency, ``value`` at the
+    sale's rate (not inside the "CASH" line); ``total`` adds up every line's value."""
 
     permission_classes = [HasRole]
 
@@ -574,7 +596,7 @@ class ShiftView(APIView):
     def get(self, request):
         totals = cashier.shift_totals(request.user)
         return Response({**totals, "total": str(totals["total"]), "by_method": [{**m, "total": str(m["total"])} for m in totals["by_method"]],
-                         "foreign": [{**f, "amount": str(f["amount"])} for f in totals["foreign"]]})
+                         "foreign": [{**f, "amount": str(f["amount"]), "value": str(f["value"])} for f in totals["foreign"]]})
 
 
 class SalesView(APIView):

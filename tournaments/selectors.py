@@ -3,6 +3,7 @@ apps above ask. Reads only; the services that change state import these, never t
 
 import time
 from datetime import datetime, timedelta
+from decimal import Decimal
 
 from django.conf import settings
 from django.db.models import Q, Sum
@@ -12,11 +13,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tdmanager.compiled import Compiled, rows_together
+from tdmanager.money import ZERO
 
 from . import eventlog, penalties, signals
 from .actions import Action
 from .labels import penalty_kind_label
-from .models import ChipAdjustment, Entry, ExchangeRate, LedgerRow, Penalty, TournamentChange, TournamentEvent
+from .models import ChipAdjustment, Entry, ExchangeRate, LedgerRow, Penalty, Tournament, TournamentChange, TournamentEvent
 
 
 def _chips_sum(model):
@@ -227,6 +229,55 @@ def last_sales(user, tournament=None, limit: int = 15):
     if tournament is not None:
         qs = qs.filter(tournament=tournament)
     return list(qs.order_by("-receipt_number")[:limit])
+
+
+# --- the refunds of a cancelled tournament (FMT-02): due at the desk until a cashier pays them ----
+
+
+def cancellation_refunds(tournament_ids=None) -> dict[int, tuple[list[int], str]]:
+    """The entries each cancellation left to refund at the desk (its event's ``refunds_due``)
+    and its reason, by tournament (the latest cancellation of each)."""
+    events = TournamentEvent.objects.filter(action=Action.TOURNAMENTS_TOURNAMENT_CANCELLED, tournament__status=Tournament.CANCELLED)
+    if tournament_ids is not None:
+        events = events.filter(tournament_id__in=tournament_ids)
+    out = {}
+    for tid, payload in events.order_by("id").values_list("tournament_id", "payload"):
+        out[tid] = ([int(x) for x in (payload or {}).get("refunds_due") or ()], str((payload or {}).get("reason") or ""))
+    return out
+
+
+def refunds_still_due(entry_ids) -> dict[int, Decimal]:
+    """Of ``entry_ids``, those with money on the ledger and no refund paid (a reversed refund is
+    due again): each with its amount."""
+    if not entry_ids:
+        return {}
+    refunded = set(LedgerRow.objects.filter(entry_id__in=entry_ids, kind=LedgerRow.REFUND, reversed_by__isnull=True)
+                   .values_list("entry_id", flat=True))
+    sums = (LedgerRow.objects.filter(entry_id__in=entry_ids).values("entry_id").order_by()
+            .annotate(p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"), j=Sum("jackpot_amount")))
+    due = {}
+    for r in sums:
+        amount = sum((r[k] or ZERO for k in "pfsj"), ZERO)
+        if r["entry_id"] not in refunded and amount > ZERO:
+            due[r["entry_id"]] = amount
+    return due
+
+
+def refunds_due(t: Tournament) -> list[dict]:
+    """A cancelled tournament's refunds still to hand out at the desk, in entry order: every entry
+    that had paid when it was cancelled, until a cashier pays it back (``pay_refund``)."""
+    ids, _reason = cancellation_refunds([t.pk]).get(t.pk, ([], ""))
+    due = refunds_still_due(ids)
+    entries = Entry.objects.filter(pk__in=list(due)).select_related("person").order_by("number")
+    return [{"entry": e.pk, "number": e.number, "person": e.person_id, "name": e.person.full_name, "amount": due[e.pk],
+             "currency": t.currency} for e in entries]
+
+
+def tournaments_with_refunds_due() -> list[int]:
+    """The cancelled tournaments whose refunds are not all paid yet (the desk keeps them listed)."""
+    cancelled = cancellation_refunds()
+    due = refunds_still_due([i for ids, _r in cancelled.values() for i in ids])
+    return sorted(tid for tid, (ids, _r) in cancelled.items() if any(i in due for i in ids))
 
 
 def login_lockouts(now=None) -> list[dict]:

@@ -384,6 +384,15 @@ class RefundSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=REASON)
     expenses = serializers.DecimalField(max_digits=13, decimal_places=2, default=0, min_value=0)
     method = METHOD
+    reference = serializers.CharField(max_length=80, required=False, allow_blank=True, default="",
+                                      help_text="the cheque number or transfer reference; cash only within the cash limit (REG-06)")
+
+
+class RefundDuePaySerializer(serializers.Serializer):
+    entry = IdField(queryset=Entry.objects.all())
+    method = METHOD
+    reference = serializers.CharField(max_length=80, required=False, allow_blank=True, default="",
+                                      help_text="the cheque number or transfer reference (required for CHEQUE and TRANSFER)")
 
 
 class AlternateInputSerializer(serializers.Serializer):
@@ -632,5 +641,8 @@ class ExchangeRateSerializer(IdModelSerializer):
 
 class ExchangeRateInputSerializer(serializers.Serializer):
     currency = serializers.CharField(max_length=3)
-    rate = serializers.DecimalField(max_digits=14, decimal_places=6)
+    # Typed at the desk in the reader's language: "1,07" in Italian, "1.07" in English (Django's
+    # localized input, ``sanitize_separators``); a JSON number is read as it is.
+    rate = serializers.DecimalField(max_digits=14, decimal_places=6, localize=True,
+                                    help_text="how many base_currency one currency buys; a string in the request's language is accepted")
     base_currency = serializers.CharField(max_length=3, required=False, default="EUR")

@@ -49,6 +49,8 @@ def desk(request):
     if raw and not (raw.isascii() and raw.isdigit() and len(raw) < 12):
         raise Http404(_("No such tournament."))
     selected = int(raw) if raw else (open_t[0].pk if open_t else None)
+    # FMT-02: a cancelled tournament stays at the desk, after the open ones, until its refunds are paid.
+    open_t = [*open_t, *Tournament.objects.filter(pk__in=selectors.tournaments_with_refunds_due()).order_by("start_at")]
     for t in open_t:  # REG-11: the desk offers the jackpot's fee where the tournament plays for it
         rules = HouseRules.of(t)
         t.jackpot_fee = f"{rules.jackpot_fee:.2f}" if rules.jackpot else None

@@ -203,9 +203,10 @@ def test_the_shift_shows_the_foreign_notes_in_the_drawer(client, api, tournament
     cashier.register(tournament, make_person(), method=LedgerRow.CASH, actor=cashier_actor, tender_currency="USD")
     cashier.register(tournament, make_person(), method=LedgerRow.CASH, actor=cashier_actor)
     totals = cashier.shift_totals(cashier_user)
-    assert totals["total"] == D("330.00") and totals["foreign"] == [{"currency": "USD", "rows": 2, "amount": D("239.14")}]
+    assert totals["total"] == D("330.00") and totals["foreign"] == [{"currency": "USD", "rows": 2, "amount": D("239.14"), "value": D("220.00")}]
+    assert [(m["method"], m["total"]) for m in totals["by_method"]] == [("CASH", D("110.00"))]  # issue #28: euros only, no note counted twice
     shift = api(cashier_user).get("/api/v1/cashier/shift/").json()
-    assert shift["foreign"] == [{"currency": "USD", "rows": 2, "amount": "239.14"}]
+    assert shift["foreign"] == [{"currency": "USD", "rows": 2, "amount": "239.14", "value": "220.00"}]
     client.force_login(cashier_user)
     assert "239.14 USD" in client.get(f"/desk/?t={tournament.pk}").content.decode()
 

@@ -22,7 +22,7 @@ def test_a_sale_in_chf_at_the_rate_of_the_day(browser_page, tournament, person):
     page.select_option("#rateform select[name=currency]", "CHF")
     page.fill("#rateform input[name=rate]", "1.05")
     page.click("#rateform button")
-    expect(page.locator("#tender-converted")).to_contain_text("Exchange rate set: 1 CHF = 1.050000 EUR")
+    expect(page.locator("#tender-converted")).to_contain_text("Exchange rate set: 1 CHF = 1.05 EUR")
     page.select_option("#tender", "")
     page.select_option("#tender", "CHF")
     expect(page.locator("#tender-converted")).to_contain_text("104.77 CHF")  # 110.00 EUR / 1.05, rounded up

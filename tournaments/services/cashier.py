@@ -22,7 +22,7 @@ from tdmanager.money import ZERO, to_money
 from tdmanager.roles import user_roles
 from tdmanager.transactions import service
 
-from .. import clockview, fees, signals
+from .. import clockview, fees, selectors, signals
 from ..actions import Action
 from ..house import HouseRules
 from ..models import Alternate, Entry, ExchangeRate, LedgerRow, Person, Tournament, TournamentEvent
@@ -620,10 +620,11 @@ def _reverse_rebuy(t: Tournament, row: LedgerRow, entry: Entry, actor: Actor) ->
 
 
 @service
-def refund(entry, *, reason: str, actor: Actor, expenses: Decimal = ZERO, method: str = LedgerRow.CASH) -> LedgerRow:
+def refund(entry, *, reason: str, actor: Actor, expenses: Decimal = ZERO, method: str = LedgerRow.CASH, reference: str = "") -> LedgerRow:
     """Give money back for an entry (director only): cancelled event, banned pre-registrant (REG-05, REG-12).
 
-    The refund is the entry's net payments minus ``expenses``; the entry is cancelled.
+    The refund is the entry's net payments minus ``expenses``; the entry is cancelled. In cash
+    only within the cash limit (REG-06): above it, a cheque or a transfer (``reference``).
     """
     if not reason.strip():
         raise ValidationFailed("reason_required", _("A refund needs a reason."))
@@ -636,24 +637,73 @@ def refund(entry, *, reason: str, actor: Actor, expenses: Decimal = ZERO, method
     if (entry.presence or entry.no_show_at) and t.status != Tournament.CANCELLED and not entry.person.banned:
         raise DeskError("no_refund_after_leaving", _("No refund for a player who left or did not show up: the chips stay in "
                                                      "play and the prize of the place is kept (REG-12, ELM-05)."))
+    return _write_refund(t, entry, reason=reason.strip(), actor=actor, expenses=expenses, method=method, reference=reference)
+
+
+def _paid_by(entry: Entry) -> tuple[Decimal, Decimal, Decimal, Decimal]:
+    """The entry's net payments on the ledger: prize part, fee, side pools, jackpot fee."""
     paid = entry.ledger.aggregate(p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"), j=Sum("jackpot_amount"))
-    prize, fee, side, jackpot = paid["p"] or ZERO, paid["f"] or ZERO, paid["s"] or ZERO, paid["j"] or ZERO
+    return paid["p"] or ZERO, paid["f"] or ZERO, paid["s"] or ZERO, paid["j"] or ZERO
+
+
+def check_refund_cash_limit(t: Tournament, person: Person, amount: Decimal, method: str, now=None) -> None:
+    """REG-06 for money going back: one refund in cash within the limit, and the person's cash
+    refunds of this tournament today summed with it (two entries refunded apart are one payment)."""
+    if method != LedgerRow.CASH:
+        return
+    start = timezone.localtime(now or timezone.now()).replace(hour=0, minute=0, second=0, microsecond=0)
+    agg = t.ledger.filter(person=person, kind=LedgerRow.REFUND, method=LedgerRow.CASH, created_at__gte=start,
+                          reversed_by__isnull=True).aggregate(p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"),
+                                                              j=Sum("jackpot_amount"))
+    before = -sum((agg[k] or ZERO for k in "pfsj"), ZERO)
+    check_cash_limit(t, before + amount, method)
+
+
+def _write_refund(t, entry, *, reason, actor, expenses, method, reference="") -> LedgerRow:
+    """The REFUND row (the entry's net payments minus ``expenses``, within the cash limit), the
+    entry cancelled with its chips, the event logged. Runs under the tournament's lock."""
+    prize, fee, side, jackpot = _paid_by(entry)
     if prize + fee + side + jackpot <= ZERO:
         raise DeskError("nothing_to_refund", _("Nothing has been paid for this entry."))
     if expenses < ZERO or expenses > prize + fee + side + jackpot:
         raise ValidationFailed("bad_expenses", _("Expenses must be between zero and the amount paid."))
+    check_refund_cash_limit(t, entry.person, prize + fee + side + jackpot - expenses, method)
     # Expenses are kept by the house: taken from the fee first, then from the prize part.
     keep_fee = min(fee, expenses)
     keep_prize = expenses - keep_fee
     row = write_row(
         t, kind=LedgerRow.REFUND, entry=entry, person=entry.person, prize=-(prize - keep_prize), fee=-(fee - keep_fee),
-        side=-side, jackpot=-jackpot, chips=-entry.chips, method=method, actor=actor, reason=reason.strip(), note=f"expenses {expenses}",
+        side=-side, jackpot=-jackpot, chips=-entry.chips, method=method, actor=actor, reason=reason, note=f"expenses {expenses}",
+        reference=reference.strip(),
     )
     entry.status, entry.chips = Entry.CANCELLED, 0
     entry.save(update_fields=["status", "chips"])
-    announce(signals.entry_cancelled, t, actor, entry=entry)
-    log_event(t, Action.CASHIER_REFUND_PAID, actor, entry=entry.pk, receipt=row.receipt_number, amount=str(row.total), expenses=str(expenses), reason=reason)
+    announce(signals.entry_cancelled, t, actor, entry=entry)  # its seat freed (if still held), the jackpot fund shown anew
+    log_event(t, Action.CASHIER_REFUND_PAID, actor, entry=entry.pk, receipt=row.receipt_number, amount=str(row.total),
+              expenses=str(expenses), reason=reason, method=method)
     return row
+
+
+# --- the refunds of a cancelled tournament (FMT-02, REG-06) ---------------------------------
+
+
+@service
+def pay_refund(entry, *, method: str, actor: Actor, reference: str = "") -> LedgerRow:
+    """Hand out one refund of a cancelled tournament (FMT-02): the cashier who pays it writes the
+    REFUND row on his own shift, for the whole amount the entry paid, in cash within the cash
+    limit (REG-06) or by cheque / transfer. Paid once: a second payment is refused."""
+    check_method(method)
+    t = lock_tournament(entry.tournament_id)
+    entry = Entry.objects.select_related("person").get(pk=entry.pk)
+    if t.status != Tournament.CANCELLED:
+        raise DeskError("tournament_not_cancelled", _("Only a cancelled tournament's refunds are paid here."))
+    ids, reason = selectors.cancellation_refunds([t.pk]).get(t.pk, ([], ""))
+    if entry.pk not in selectors.refunds_still_due([entry.pk] if entry.pk in ids else []):
+        raise DeskError("no_refund_due", _("No refund is due for this entry: it has been paid already."))
+    if method in (LedgerRow.TRANSFER, LedgerRow.CHEQUE) and not reference.strip():
+        raise ValidationFailed("reference_required", _("A refund by cheque or transfer needs its number or reference."))
+    return _write_refund(t, entry, reason=_("Tournament cancelled: %(r)s") % {"r": reason}, actor=actor, expenses=ZERO, method=method,
+                         reference=reference)
 
 
 # --- alternates ---------------------------------------------------------------------------
@@ -734,25 +784,34 @@ _SHIFT_GROUPS = Compiled(_shift_groups, LedgerRow, kinds=("int", DATETIME))
 
 
 def shift_totals(user, *, since=None):
-    """The cashier's running totals since ``since`` (default: today): money in and out by method.
+    """The cashier's running totals since ``since`` (default: today): money in and out by method,
+    as the drawer holds it (REG-06).
 
-    One query, grouped by method and tendered currency (the desk polls it): the totals by method,
-    the foreign notes by currency and the row count are added up from its groups."""
+    One query, grouped by method and tendered currency (the desk polls it). A method's line counts
+    the tournament's currency only: cash tendered in USD or CHF is not in the "Cash" line (those
+    notes are not euros in the drawer) but on a line of its own currency, with the amount in that
+    currency and its value at the sale's rate (``value``). ``total``: every line's value, so the
+    lines add up to it."""
     since = since or timezone.localtime().replace(hour=0, minute=0, second=0, microsecond=0)
     methods, currencies, count = {}, {}, 0
     for method, currency, n, prize, fee, side, jackpot, tendered in _SHIFT_GROUPS.rows(user.pk, since):
         count += n
-        m = methods.setdefault(method, {"rows": 0, "total": ZERO})
-        m["rows"] += n
-        m["total"] += (prize or ZERO) + (fee or ZERO) + (side or ZERO) + (jackpot or ZERO)
-        if currency:  # REG-06: the foreign notes in the drawer, by currency (their value is in the totals above)
-            f = currencies.setdefault(currency, {"rows": 0, "amount": ZERO})
+        value = (prize or ZERO) + (fee or ZERO) + (side or ZERO) + (jackpot or ZERO)
+        if currency:  # REG-06: foreign notes in the drawer, by currency
+            f = currencies.setdefault(currency, {"rows": 0, "amount": ZERO, "value": ZERO})
             f["rows"] += n
             f["amount"] += tendered or ZERO
+            f["value"] += value
+            continue
+        m = methods.setdefault(method, {"rows": 0, "total": ZERO})
+        m["rows"] += n
+        m["total"] += value
     labels = dict(LedgerRow.METHODS)
     by_method = [{"method": k, "label": str(labels[k]), "rows": v["rows"], "total": v["total"]} for k, v in sorted(methods.items())]
-    foreign = [{"currency": k, "rows": v["rows"], "amount": v["amount"].quantize(Decimal("0.01"))} for k, v in sorted(currencies.items())]
-    return {"since": since, "by_method": by_method, "total": sum((m["total"] for m in by_method), ZERO), "rows": count, "foreign": foreign}
+    foreign = [{"currency": k, "rows": v["rows"], "amount": v["amount"].quantize(Decimal("0.01")), "value": v["value"]}
+               for k, v in sorted(currencies.items())]
+    total = sum((m["total"] for m in by_method), ZERO) + sum((f["value"] for f in foreign), ZERO)
+    return {"since": since, "by_method": by_method, "total": total, "rows": count, "foreign": foreign}
 
 
 def ledger_totals(tournament):

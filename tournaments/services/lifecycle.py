@@ -1,6 +1,9 @@
 """Tournament lifecycle: planned → registering → running → finished (or cancelled)."""
 
+from decimal import Decimal
+
 from django.db import IntegrityError, transaction
+from django.db.models import F, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -10,7 +13,7 @@ from tdmanager.transactions import service
 from .. import signals
 from ..actions import Action
 from ..house import HouseRules
-from ..models import BlindStructure, Clock, Entry, Tournament
+from ..models import BlindStructure, Clock, Entry, LedgerRow, Tournament
 from ..signals import announce
 from . import clockctl
 from .events import Actor, log_event
@@ -103,9 +106,11 @@ def _stop_clock(t: Tournament, actor: Actor) -> None:
 
 @service
 def cancel(tournament, *, actor: Actor, reason: str) -> Tournament:
-    """Cancel: every live entry is refunded in full (FMT-02, the refund workflow)."""
-    from .cashier import refund
-
+    """Cancel: every live entry is cancelled (its seat given back) and every one that paid is
+    owed its payments in full (FMT-02). No money moves here: the refunds are due at the desk
+    (``cashier.refunds_due``), each paid by a cashier on his own shift within the cash limit
+    (``cashier.pay_refund``, REG-06), and listed there until paid. The entries owed are kept in
+    the event's ``refunds_due``."""
     t = lock_tournament(tournament)
     if t.status in (Tournament.FINISHED, Tournament.CANCELLED):
         raise LifecycleError("bad_status", _("This tournament has already ended."))
@@ -113,17 +118,18 @@ def cancel(tournament, *, actor: Actor, reason: str) -> Tournament:
         raise LifecycleError("reason_required", _("Cancelling needs a reason."), status=400)
     t.status = Tournament.CANCELLED
     t.save(update_fields=["status"])
-    refunded = 0
-    for entry in t.entries.exclude(status=Entry.CANCELLED).select_related("person"):
-        paid = sum((r.total for r in entry.ledger.all()), 0)
-        if paid > 0:
-            refund(entry, reason=_("Tournament cancelled: %(r)s") % {"r": reason}, actor=actor)
-            refunded += 1
-        else:
-            entry.status = Entry.CANCELLED
-            entry.save(update_fields=["status"])
-            announce(signals.entry_cancelled, t, actor, entry=entry)
-    log_event(t, Action.TOURNAMENTS_TOURNAMENT_CANCELLED, actor, reason=reason, refunded=refunded)
+    owed = dict(LedgerRow.objects.filter(tournament=t, entry__isnull=False).exclude(entry__status=Entry.CANCELLED)
+                .values("entry_id").order_by().annotate(total=Sum(F("prize_amount") + F("fee_amount") + F("side_amount")
+                                                                   + F("jackpot_amount"))).values_list("entry_id", "total"))
+    due = []
+    for entry in t.entries.exclude(status=Entry.CANCELLED).order_by("number"):
+        if (owed.get(entry.pk) or 0) > 0:
+            due.append(entry.pk)
+        entry.status = Entry.CANCELLED  # the chips stay on the entry until its refund takes them off the ledger
+        entry.save(update_fields=["status"])
+        announce(signals.entry_cancelled, t, actor, entry=entry)
+    log_event(t, Action.TOURNAMENTS_TOURNAMENT_CANCELLED, actor, reason=reason, refunds_due=due,
+              refund_total=str(sum((owed[i] for i in due), Decimal(0))))
     _stop_clock(t, actor)
     return t
 
