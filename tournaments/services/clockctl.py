@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tdmanager.errors import DomainError
 from tdmanager.transactions import service
@@ -30,18 +31,26 @@ log = logging.getLogger(__name__)
 RUNS = (Clock.RUNNING, Clock.HAND_FOR_HAND)  # play is on: time suspensions run (PEN-05)
 ARM_WINDOW_SECONDS = 300  # never arm a countdown further away than this (Redis visibility timeout)
 
+# Lazy: made at import, they are said in the language of whoever is refused.
 MESSAGES = {
-    "not_running": _("The clock is not running."),
-    "not_started": _("The clock has not started."),
-    "already_running": _("The clock is already running."),
-    "already_finished": _("The clock is already finished."),
-    "not_paused": _("The clock is not paused."),
-    "bad_time": _("That time is not possible (it must stay above zero and below 24 hours)."),
-    "bad_level": _("There is no such level in the structure."),
-    "in_break": _("Not possible during a break."),
-    "hand_for_hand": _("End hand-for-hand first."),
-    "already_hand_for_hand": _("Hand-for-hand is already on."),
-    "not_hand_for_hand": _("Hand-for-hand is not on."),
+    "not_running": gettext_lazy("The clock is not running."),
+    "not_started": gettext_lazy("The clock has not started."),
+    "already_running": gettext_lazy("The clock is already running."),
+    "already_finished": gettext_lazy("The clock is already finished."),
+    "not_paused": gettext_lazy("The clock is not paused."),
+    "bad_time": gettext_lazy("That time is not possible (it must stay above zero and below 24 hours)."),
+    "bad_level": gettext_lazy("There is no such level in the structure."),
+    "in_break": gettext_lazy("Not possible during a break."),
+    "hand_for_hand": gettext_lazy("End hand-for-hand first."),
+    "already_hand_for_hand": gettext_lazy("Hand-for-hand is already on."),
+    "not_hand_for_hand": gettext_lazy("Hand-for-hand is not on."),
+    "already_paused": gettext_lazy("The clock is already paused."),
+    "already_started": gettext_lazy("The clock has already been started."),
+    "finished": gettext_lazy("The clock is finished."),
+    "bad_state": gettext_lazy("The clock's saved state cannot be read: set the level and the time left again."),
+    "bad_structure": gettext_lazy("This structure cannot run a clock: it is empty or does not end with a level."),
+    "bad_policy": gettext_lazy("There is no such choice for the breaks during hand-for-hand."),
+    "bad_preset": gettext_lazy("There is no such clock-call preset."),
 }
 
 
@@ -375,8 +384,8 @@ def catch_up(now=None) -> int:
 
 
 EXPIRY_TEXT = {
-    "dead hand": _("On expiry: dead hand."),
-    "dead hand if facing a bet, else check": _("On expiry: dead hand if facing a bet, else check."),
+    "dead hand": gettext_lazy("On expiry: dead hand."),
+    "dead hand if facing a bet, else check": gettext_lazy("On expiry: dead hand if facing a bet, else check."),
 }
 
 

@@ -1,0 +1,71 @@
+"""A refusal reaches an Italian page in Italian.
+
+The clock's refusals were made at import time (``gettext`` in a module-level dict): whatever the
+page's language, "The clock is already running." came out in English although ``locale/it``
+had it. Every message made at import must be lazy, so that it is said in the language of the
+person refused; the first test reads the product's modules and fails on any that is not.
+"""
+
+import ast
+from pathlib import Path
+
+import pytest
+from django.test import Client
+
+ROOT = Path(__file__).resolve().parent.parent
+APPS = ("tdmanager", "tournaments", "seating", "payouts")
+EAGER = {"gettext", "ngettext", "pgettext", "npgettext"}
+
+
+def translated_at_import(path: Path) -> list[int]:
+    """Lines of ``path`` where an eager gettext runs at import (outside every function)."""
+    tree = ast.parse(path.read_text())
+    eager = {alias.asname or alias.name for node in tree.body if isinstance(node, ast.ImportFrom)
+             and node.module == "django.utils.translation" for alias in node.names if alias.name in EAGER}
+    found = []
+
+    def visit(node):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                for default in child.args.defaults + child.args.kw_defaults:  # evaluated at import
+                    if default is not None:
+                        visit(ast.Expression(default))
+                continue
+            if isinstance(child, ast.Call) and isinstance(child.func, ast.Name) and child.func.id in eager:
+                found.append(child.lineno)
+            visit(child)
+
+    visit(tree)
+    return found
+
+
+def test_no_message_is_translated_at_import():
+    eager = [f"{path.relative_to(ROOT)}:{line}" for app in APPS for path in sorted((ROOT / app).rglob("*.py"))
+             if "migrations" not in path.parts for line in translated_at_import(path)]
+    assert eager == [], "made in the language active at import: use gettext_lazy"
+
+
+def test_the_finder_sees_an_eager_message(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text('from django.utils.translation import gettext as _\n'
+                      'MESSAGES = {"a": _("made at import")}\n'
+                      'def fine():\n    return _("made when asked")\n'
+                      'def default(m=_("a default, made at import")):\n    return m\n')
+    assert translated_at_import(sample) == [2, 5]
+
+
+@pytest.mark.django_db
+def test_a_clock_refusal_is_italian_on_an_italian_request(director, make_tournament):
+    from tournaments.services import clockctl
+    from tournaments.services.events import Actor
+
+    t = make_tournament()  # registering
+    clockctl.start_clock(t, actor=Actor(director, "test"))
+    client = Client(raise_request_exception=False)
+    client.force_login(director)
+    r = client.post(f"/api/v1/tournaments/{t.pk}/clock/start/", {}, content_type="application/json", HTTP_ACCEPT_LANGUAGE="it")
+    assert r.status_code == 409 and r.json() == {"code": "already_started", "detail": "L'orologio è già stato avviato."}
+    r = client.post(f"/api/v1/tournaments/{t.pk}/clock/start/", {}, content_type="application/json", HTTP_ACCEPT_LANGUAGE="en")
+    assert r.json()["detail"] == "The clock has already been started."
+    r = client.post(f"/api/v1/tournaments/{t.pk}/clock/resume/", {}, content_type="application/json", HTTP_ACCEPT_LANGUAGE="it")
+    assert r.status_code == 409 and r.json() == {"code": "already_running", "detail": "L'orologio è già in funzione."}
