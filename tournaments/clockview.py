@@ -8,6 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
 from . import clock as engine
+from .house import HouseRules
 from .models import Clock, StructureItem
 
 
@@ -126,10 +127,10 @@ def in_break_after_level(tournament, level_number: int, now=None) -> bool:
 
 
 def late_registration_open(tournament, now=None) -> bool:
-    """REG-04: open until the end of level N, or of the break after it (house setting)."""
-    n = tournament.late_reg_closes_after_level
-    if n is None:
-        return True
+    """REG-04: open until the end of level N, or of the break after it (house setting). N is the
+    tournament's ``late_reg_closes_after_level``, else the house default (``late_reg_default_level``,
+    3): a tournament that names no level is never open all event."""
+    n = HouseRules.of(tournament).late_registration_level(tournament)
     if tournament.late_reg_end == tournament.END_OF_BREAK:
         return not _ask(engine.has_break_after_level_ended, tournament, n, now)
     return not level_has_ended(tournament, n, now)

@@ -96,6 +96,11 @@ class HouseRules:
     rebuy_before_start: bool = _setting(False, _bool(), "FMT-04", "rebuys are sold before the tournament starts")
     late_entry_prebooked_only: bool = _setting(False, _bool(), "REG-04, REG-09",
                                                "once running, only pre-booked players enter (004)")
+    late_reg_default_level: int = _setting(3, _int(1, 100), "REG-04, FMT-05, PAY-12",
+                                           "late registration (re-entries, the jackpot's late percentage with it) closes at the end "
+                                           "of this level when the tournament names none: never open all event by omission")
+    rebuy_default_level: int = _setting(3, _int(1, 100), "FMT-04",
+                                        "rebuys are sold until the end of this level when the tournament names none (003: level 3)")
     check_in_requires_id: bool = _setting(None, _bool(), "REG-02", "check-in asks for the player's identity document",
                                           derived="`true` for SANREMO_003, else `false`")
     no_show_policy: str = _setting(None, _choice("BLIND_OUT", "FORFEIT_AT", "LOSE_GAME"), "REG-09, ELM-05",
@@ -259,6 +264,15 @@ class HouseRules:
         if isinstance(policy, dict) and "chips" in policy:
             return min(full, int(policy["chips"]))
         return full
+
+    def late_registration_level(self, tournament) -> int:
+        """REG-04: the level at whose end late registration closes: the tournament's, else the
+        house default (RULES: the end of level 3). Never "open all event"."""
+        return tournament.late_reg_closes_after_level or self.late_reg_default_level
+
+    def rebuy_level(self, tournament) -> int:
+        """FMT-04: the last level rebuys are sold in: the tournament's, else the house default (003: level 3)."""
+        return tournament.rebuy_until_level or self.rebuy_default_level
 
     def balance_kwargs(self) -> dict:
         """The balancing engine's settings (``seating.engine``)."""

@@ -7,6 +7,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from . import clockview, signals
+from .house import HouseRules
 from .models import Entry, Tournament
 from .snapshot import clock_snapshot
 
@@ -23,7 +24,7 @@ def tournament_row(t: Tournament, now=None) -> dict:
         "players_left": t.n_active, "entries": t.n_active + t.n_busted,
         "hand_for_hand": bool(clk.get("hand_for_hand")),
         "late_registration_open": clockview.late_registration_open(t, now),
-        "late_registration_level": t.late_reg_closes_after_level,
+        "late_registration_level": HouseRules.of(t).late_registration_level(t),
         "tables": None, "moves_pending": 0, "halted_tables": [],
     }
     for part in signals.ask(signals.overview_parts, tournament=t):  # seating: tables, moves, halted tables

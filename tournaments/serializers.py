@@ -9,6 +9,7 @@ from rest_framework.relations import PKOnlyObject
 from tdmanager.fields import IdField, IdModelSerializer, WholeNumberField
 
 from . import chiprace, fees, labels, receipts
+from .house import HouseRules
 from .models import Alternate, BlindStructure, Entry, LedgerRow, Person, StructureItem, Tournament, TournamentEvent, TournamentTemplate
 from .selectors import change_lines, penalty_progress, seat_of
 
@@ -123,6 +124,11 @@ class TournamentSerializer(IdModelSerializer):
                                          help_text="REG-03: STATUTORY (10 % / 6 %) or SANREMO_DAILY (flat 20, 003 Allegato 1)")
     statutory_fee = serializers.SerializerMethodField(help_text="REG-03: 10 % of the buy-in up to 3,000, 6 % above")
     fee_is_override = serializers.SerializerMethodField(help_text="the fee is not the statutory one (settings.fee_override)")
+    late_registration_level = serializers.SerializerMethodField(
+        help_text="REG-04: late registration closes at the end of this level: late_reg_closes_after_level, else "
+                  "settings.late_reg_default_level (3)")
+    rebuy_level = serializers.SerializerMethodField(
+        help_text="FMT-04: rebuys are sold until the end of this level: rebuy_until_level, else settings.rebuy_default_level (3)")
 
     class Meta:
         model = Tournament
@@ -133,7 +139,7 @@ class TournamentSerializer(IdModelSerializer):
             "rebuy_price", "rebuy_fee", "rebuy_chips", "rebuy_max", "rebuy_until_level", "rebuy_stack_threshold",
             "addon_price", "addon_fee", "addon_chips", "addon_after_level", "addon_max",
             "deductions", "guarantee", "cash_limit", "rule_set", "settings", "chip_set", "override_reason",
-            "fee_preset", "statutory_fee", "fee_is_override",
+            "fee_preset", "statutory_fee", "fee_is_override", "late_registration_level", "rebuy_level",
         ]
         read_only_fields = ["status"]
         extra_kwargs = {"fee": {"required": False, "help_text": "computed from the buy-in and settings.fee_override (REG-03)"}}
@@ -141,6 +147,12 @@ class TournamentSerializer(IdModelSerializer):
     @extend_schema_field(serializers.DecimalField(max_digits=13, decimal_places=2))
     def get_statutory_fee(self, obj) -> str:
         return str(fees.statutory_fee(obj.buy_in)) if obj.buy_in is not None and obj.buy_in >= 0 else None
+
+    def get_late_registration_level(self, obj) -> int:
+        return HouseRules.of(obj).late_registration_level(obj)
+
+    def get_rebuy_level(self, obj) -> int:
+        return HouseRules.of(obj).rebuy_level(obj)
 
     def get_fee_is_override(self, obj) -> bool:
         return obj.buy_in is not None and obj.buy_in >= 0 and fees.is_override(obj.buy_in, obj.fee)

@@ -121,6 +121,13 @@ class TournamentForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         if not self.instance.pk or self.instance.status == Tournament.PLANNED:
             del self.fields["override_reason"]  # nothing is locked yet
+        # REG-04 / FMT-04: an empty level is the house default, said here (never "open all event").
+        house = HouseRules.of(self.instance) if self.instance.pk else HouseRules()
+        self.fields["late_reg_closes_after_level"].help_text = _(
+            "Empty: the end of level %(n)s (house default, REG-04). Re-entries and the jackpot's late percentage follow it.") % {
+            "n": house.late_reg_default_level}
+        self.fields["rebuy_until_level"].help_text = _("Empty: the end of level %(n)s (house default, FMT-04).") % {
+            "n": house.rebuy_default_level}
         if self.instance.pk:
             override = HouseRules.of(self.instance).fee_override
             preset = next((name for name, (amount, _r) in fees.PRESETS.items() if amount == override), CUSTOM_FEE)

@@ -349,8 +349,9 @@ def _check_rebuy_window(t: Tournament, now) -> None:
         raise DeskError("rebuy_not_allowed", _("This tournament has no rebuys."))
     if t.status != Tournament.RUNNING and not HouseRules.of(t).rebuy_before_start:
         raise DeskError("rebuy_not_started", _("Rebuys are sold once the tournament is running."))
-    if t.rebuy_until_level and clockview.level_has_ended(t, t.rebuy_until_level, now):
-        raise DeskError("rebuy_period_over", _("The rebuy period ended after level %(n)s.") % {"n": t.rebuy_until_level})
+    last = HouseRules.of(t).rebuy_level(t)  # the tournament's, else the house default (003: level 3)
+    if clockview.level_has_ended(t, last, now):
+        raise DeskError("rebuy_period_over", _("The rebuy period ended after level %(n)s.") % {"n": last})
 
 
 # --- sales --------------------------------------------------------------------------------

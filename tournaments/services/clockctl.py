@@ -115,10 +115,11 @@ def _boundary_events(t: Tournament, items, old: engine.ClockState, new: engine.C
             prev = items[index - 1] if index > 0 else None
             if isinstance(prev, engine.Break) and t.addon_after_level == ended and t.allows_addon:
                 log_event(t, Action.TOURNAMENTS_ADDON_CLOSED, actor, after_level=ended)
-            for field, action in (("late_reg_closes_after_level", Action.TOURNAMENTS_LATE_REGISTRATION_CLOSED),
-                                  ("rebuy_until_level", Action.TOURNAMENTS_REBUY_CLOSED),
-                                  ("reentry_until_level", Action.TOURNAMENTS_REENTRY_CLOSED)):
-                if getattr(t, field) == ended and ended >= 1:
+            rules = HouseRules.of(t)  # a level the tournament does not name is the house default's (REG-04, FMT-04)
+            for last, action in ((rules.late_registration_level(t), Action.TOURNAMENTS_LATE_REGISTRATION_CLOSED),
+                                 (rules.rebuy_level(t) if t.allows_rebuy else None, Action.TOURNAMENTS_REBUY_CLOSED),
+                                 (t.reentry_until_level, Action.TOURNAMENTS_REENTRY_CLOSED)):
+                if last == ended and ended >= 1:
                     log_event(t, action, actor, after_level=ended)
 
 
