@@ -19,6 +19,15 @@ def trusted_proxies_are_addresses(app_configs, **kwargs):
     return errors
 
 
+@checks.register()
+def currencies_are_iso_4217(app_configs, **kwargs):
+    from .currencies import ISO_4217, accepted
+
+    return [checks.Error(f"TDM_CURRENCY / TDM_CURRENCIES: {code!r} is not an ISO 4217 currency code.",
+                         hint="Give three capital letters such as EUR, CHF, USD.", id="tdmanager.E002")
+            for code in accepted() if code not in ISO_4217]
+
+
 @checks.register(checks.Tags.security, deploy=True)
 def deployment_settings(app_configs, **kwargs):
     warnings = []

@@ -147,13 +147,13 @@ def test_every_kind_of_endpoint_that_takes_an_id_refuses_a_fraction_a_boolean_an
 
 
 def test_every_relation_in_the_api_serializers_is_a_whole_number_id():
+    from rest_framework import serializers
+
     import payouts.api  # noqa: F401 - the serializers below are defined on import
     import seating.api  # noqa: F401
     import tournaments.api  # noqa: F401
     import tournaments.formats.api  # noqa: F401
     import tournaments.oversight_api  # noqa: F401
-    from rest_framework import serializers
-
     from tdmanager.fields import IdField
 
     def every(cls):
@@ -163,7 +163,7 @@ def test_every_relation_in_the_api_serializers_is_a_whole_number_id():
 
     checked = 0
     for cls in set(every(serializers.Serializer)):
-        if not cls.__module__.split(".")[0] in ("tournaments", "payouts", "seating", "tdmanager"):
+        if cls.__module__.split(".")[0] not in ("tournaments", "payouts", "seating", "tdmanager"):
             continue
         try:
             fields = cls().fields
@@ -226,7 +226,9 @@ def test_the_prestart_csv_neutralises_player_names_and_documents(api, make_tourn
     assert set(players) == {"'" + evil.full_name, "'" + plain.full_name}, players
     assert players["'" + evil.full_name][4] == "'\t=SUM(A1)"
     assert players["'" + plain.full_name][4] == "-12.50"  # a plain number runs nothing: it stays a number
-    assert players["'" + evil.full_name][6:9] == ["100.00", "10.00", "110.00"]  # the amounts are numbers, as written
+    header = rows[1]
+    amounts = [players["'" + evil.full_name][header.index(c)] for c in ("Buy-in", "Fee", "Amount")]
+    assert amounts == ["100.00", "10.00", "110.00"]  # the amounts are numbers, as written
 
 
 @pytest.mark.parametrize("text, written", [("=1+1", "'=1+1"), ("+39 333", "'+39 333"), ("-1+1", "'-1+1"), ("@A1", "'@A1"),
@@ -236,3 +238,72 @@ def test_a_csv_cell_that_a_spreadsheet_would_run_gets_an_apostrophe(text, writte
     from tdmanager.csvsafe import cell
 
     assert cell(text) == written
+
+
+# --- 5. currencies -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("code", ["XXX", "ZZZ", "eur", "EURO", "", "US$"])
+def test_a_tournament_currency_that_is_not_one_accepted_here_is_refused(api, director, make_tournament, code):
+    t = make_tournament(status="PLANNED")
+    body = refused(api(director).patch(f"/api/v1/tournaments/{t.pk}/", {"currency": code}, format="json"), 400)
+    assert "currency" in body["fields"], body
+    t.refresh_from_db()
+    assert t.currency == "EUR"
+
+
+def test_a_currency_the_installation_lists_is_taken_while_nothing_is_sold(api, director, make_tournament, settings):
+    settings.TDM_CURRENCIES = ["CHF"]
+    t = make_tournament(status="PLANNED")
+    r = api(director).patch(f"/api/v1/tournaments/{t.pk}/", {"currency": "CHF"}, format="json")
+    assert r.status_code == 200 and r.json()["currency"] == "CHF"
+    settings.TDM_CURRENCIES = ["GBP"]  # the list changed since: what the tournament has stays, other fields still save
+    assert api(director).patch(f"/api/v1/tournaments/{t.pk}/", {"name": "Renamed", "currency": "CHF"}, format="json").status_code == 200
+
+
+def test_a_new_tournament_in_an_unknown_currency_is_refused(api, director, structure):
+    base = {"name": "T", "start_at": "2026-07-09T19:00:00Z", "buy_in": "100", "fee": "10", "starting_stack": 30000, "structure": structure.pk}
+    body = refused(api(director).post("/api/v1/tournaments/", {**base, "currency": "XXX"}, format="json"), 400)
+    assert "currency" in body["fields"]
+
+
+def test_a_tournament_with_sales_keeps_its_currency(api, director, cashier_user, tournament, person, settings):
+    settings.TDM_CURRENCIES = ["CHF"]
+    assert api(cashier_user).post("/api/v1/cashier/register/", {"tournament": tournament.pk, "person": person.pk}, format="json").status_code == 201
+    body = refused(api(director).patch(f"/api/v1/tournaments/{tournament.pk}/", {"currency": "CHF", "override_reason": "x"},
+                                       format="json"), 409, "currency_locked")
+    assert body["fields"] == ["currency"]
+    tournament.refresh_from_db()
+    assert tournament.currency == "EUR" and LedgerRow.objects.get().currency == "EUR"
+
+
+def test_the_tournament_page_refuses_an_unknown_currency_too(director, make_tournament):
+    t = make_tournament(status="PLANNED")
+    c = Client()
+    c.force_login(director)
+    form = {"name": t.name, "start_at": "2026-07-09T19:00", "game": "NLHE", "format": "FREEZEOUT", "currency": "EUR", "buy_in": "100",
+            "fee": "10", "starting_stack": "30000", "table_size": "9", "min_players": "2", "structure": t.structure_id,
+            "late_reg_end": "END_OF_LEVEL", "max_entries_per_player": "1", "rebuy_fee": "0", "addon_fee": "0", "addon_max": "1",
+            "rule_set": "TDA", "rebuy_stack_threshold": "0"}
+    assert c.post(f"/tournaments/{t.pk}/edit/", form).status_code == 302  # the form as it is saves
+    r = c.post(f"/tournaments/{t.pk}/edit/", {**form, "currency": "XXX"})
+    assert r.status_code == 200 and "ISO 4217" in r.content.decode()
+    t.refresh_from_db()
+    assert t.currency == "EUR"
+
+
+@pytest.mark.parametrize("base", ["ZZZ", "XXX", "usd!", "GBP"])
+def test_an_exchange_rate_into_a_currency_not_accepted_here_is_refused(api, director, base):
+    from tournaments.models import ExchangeRate
+
+    r = api(director).post("/api/v1/cashier/exchange-rates/", {"currency": "USD", "rate": "1.1", "base_currency": base}, format="json")
+    refused(r, 400)
+    assert not ExchangeRate.objects.exists()
+
+
+def test_a_listed_currency_that_is_not_iso_4217_stops_the_start(settings):
+    from django.core import checks
+
+    settings.TDM_CURRENCIES = ["CHF", "XXX"]
+    errors = [e for e in checks.run_checks() if e.id == "tdmanager.E002"]
+    assert len(errors) == 1 and "'XXX'" in errors[0].msg

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
-from tdmanager import policy
+from tdmanager import currencies, policy
 from tdmanager.compiled import DATETIME, Compiled
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.money import ZERO, to_money
@@ -761,6 +761,9 @@ def set_exchange_rate(currency: str, rate, *, actor: Actor, day=None, base: str 
     if rate is None or not rate.is_finite() or not ZERO < rate < MAX_RATE:
         raise ValidationFailed("bad_rate", _("An exchange rate is a positive number (how many %(base)s one %(cur)s buys).")
                                % {"base": base, "cur": currency})
+    if not currencies.is_accepted(base):
+        raise ValidationFailed("bad_currency", _("The currency is one of %(list)s (ISO 4217 codes this installation accepts).")
+                               % {"list": ", ".join(currencies.accepted())}, fields={"base_currency": [_("Not a currency accepted here.")]})
     day = day or timezone.localdate()
     row = ExchangeRate.objects.create(date=day, currency=currency, base_currency=base, rate=rate, set_by=actor.user)
     log_event(None, Action.TOURNAMENTS_EXCHANGE_RATE_SET, actor, date=day.isoformat(), currency=currency, base=base, rate=str(rate))

@@ -13,6 +13,8 @@ services with already-typed values, so the same input gets the same answer on bo
 - FMT-01: once registration opens, prices and the prize pool are locked unless the director
   gives a reason, which the event log keeps with the old and new amounts;
 - another app may refuse a price (payouts: a satellite's target cannot become free);
+- the currency is an ISO 4217 code the installation accepts (``tdmanager.currencies``), and it
+  cannot change once the tournament has sales (409 ``currency_locked``);
 - the model's own validation (lengths, digits, check constraints) as a 400 naming the field.
 
 Each change is one transaction: lock the row, check, save, log.
@@ -22,6 +24,7 @@ from decimal import Decimal
 
 from django.utils.translation import gettext as _
 
+from tdmanager import currencies
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.transactions import service
 
@@ -57,6 +60,10 @@ def setup_errors(values: dict, instance: Tournament | None = None) -> dict[str, 
             errors["max_entries_per_player"] = _("A freezeout has no re-entry (FMT-03).")
         if get("rebuy_price") is not None or get("addon_price") is not None:
             errors["format"] = _("A freezeout has no re-entry, rebuy or add-on (FMT-03).")
+    currency = values.get("currency")
+    if "currency" in values and (instance is None or currency != instance.currency) and not currencies.is_accepted(currency):
+        errors["currency"] = _("The currency is one of %(list)s (ISO 4217 codes this installation accepts).") % {
+            "list": ", ".join(currencies.accepted())}
     message = satellite_target_price_error(instance, get("buy_in"), get("fee"))
     if message:
         errors["buy_in"] = message
@@ -180,6 +187,8 @@ def update_tournament(tournament, values: dict, *, actor: Actor, override_reason
                          _("Prices and the prize pool are locked once registration opens; give the reason for the change."),
                          fields=money)
     _refuse(setup_errors(values, t))
+    if "currency" in changed and t.ledger.exists():
+        raise SetupError("currency_locked", _("The currency cannot change once the tournament has sales."), fields=["currency"])
     public = changes.public_changes(t, changed)  # FMT-02: a published event's change is a new version
     changes.require_reason(t, public, override_reason)
     before = {name: str(getattr(t, name)) for name in money}
