@@ -177,29 +177,85 @@ def seat_page(tournament, page: int = 1, size: int = SEAT_PAGE_SIZE) -> dict:
             "seats": [{"name": name, "table": table, "seat": seat} for name, table, seat in seats[(page - 1) * size:page * size]]}
 
 
-def find_places(tournament, query: str, limit: int = 20) -> list[dict]:
-    """Public lookup after the end: finishing places of the players whose name contains every
-    word typed."""
-    qs = Entry.objects.filter(tournament=tournament, place__isnull=False).exclude(status=Entry.CANCELLED)
+#: The seat lookup answers a name of at least this many letters (spaces aside) ...
+LOOKUP_MIN_LETTERS = 3
+#: ... and at most this many players: a query that fits more is asked to say more (no roster).
+LOOKUP_MAX_RESULTS = 8
+
+
+def lookup_query_ok(query: str) -> bool:
+    """A query the public seat lookup answers: at least ``LOOKUP_MIN_LETTERS`` letters."""
+    return sum(ch.isalpha() for ch in query) >= LOOKUP_MIN_LETTERS
+
+
+def _name_starts(prefix: str, query: str) -> Q:
+    """Every word typed begins the first name, the last name or the nickname (no substring:
+    the lookup answers the name a player types, not every name that holds two letters)."""
+    q = Q()
     for word in query.split()[:4]:
-        qs = qs.filter(Q(person__first_name__icontains=word) | Q(person__last_name__icontains=word) | Q(person__nickname__icontains=word))
-    return [{"name": f"{first} {last}".strip(), "place": place}
-            for first, last, place in qs.order_by("place", "number").values_list("person__first_name", "person__last_name", "place")[:limit]]
+        q &= (Q(**{f"{prefix}first_name__istartswith": word}) | Q(**{f"{prefix}last_name__istartswith": word})
+              | Q(**{f"{prefix}nickname__istartswith": word}))
+    return q & Q(**{f"{prefix}hide_from_lookup": False})
+
+
+def shown_name(first: str, last: str, nickname: str, style: str) -> str:
+    """A player's name as the house shows it in public (``HouseRules.seat_lookup_names``)."""
+    if style == "FULL":
+        return f"{first} {last}".strip()
+    if style == "NICKNAME" and nickname.strip():
+        return nickname.strip()
+    initial = f"{last.strip()[:1]}." if last.strip() else ""
+    return f"{first} {initial}".strip()
+
+
+def find_places(tournament, query: str, limit: int = LOOKUP_MAX_RESULTS) -> list[dict] | None:
+    """Public lookup after the end: finishing places of the players whose name begins with the
+    words typed (None: more than ``limit`` do)."""
+    style = HouseRules.of(tournament).seat_lookup_names
+    qs = Entry.objects.filter(_name_starts("person__", query), tournament=tournament, place__isnull=False).exclude(status=Entry.CANCELLED)
+    rows = list(qs.order_by("place", "number").values_list("person__first_name", "person__last_name", "person__nickname", "place")[:limit + 1])
+    if len(rows) > limit:
+        return None
+    return [{"name": shown_name(first, last, nick, style), "place": place} for first, last, nick, place in rows]
 
 
 def lookup(tournament, query: str) -> dict:
     """The public seat lookup's answer: seats while the tournament runs, finishing places once it
-    is over (with the top of the ranking), nothing before the draw."""
+    is over (with the top of the ranking), nothing before the draw. Only a name of at least
+    ``LOOKUP_MIN_LETTERS`` letters is answered, only with the players whose name begins with
+    what was typed, at most ``LOOKUP_MAX_RESULTS`` of them (``"more": true``: type more), never a
+    player who opted out, each name as the house shows it (``seat_lookup_names``)."""
     t = tournament
     query = query.strip()
     state = {Tournament.RUNNING: "running", Tournament.FINISHED: "finished", Tournament.CANCELLED: "cancelled"}.get(t.status, "waiting")
-    out = {"tournament": {"id": t.pk, "name": t.name, "status": t.status}, "state": state, "q": query, "results": [], "standings": []}
-    if state == "running" and len(query) >= 2:
-        out["results"] = find_seats(t, query)
+    out = {"tournament": {"id": t.pk, "name": t.name, "status": t.status}, "state": state, "q": query, "results": [], "standings": [],
+           "more": False, "min_letters": LOOKUP_MIN_LETTERS}
+    found = None
+    if state == "running" and lookup_query_ok(query):
+        found = find_seats(t, query)
     elif state == "finished":
-        out["standings"] = [{"place": r["place"], "name": r["player"]} for r in top_places(t)]
-        if len(query) >= 2:
-            out["results"] = find_places(t, query)
+        out["standings"] = public_standings(t)
+        if lookup_query_ok(query):
+            found = find_places(t, query)
+    if found is None and lookup_query_ok(query) and state in ("running", "finished"):
+        out["more"] = True
+    elif found:
+        out["results"] = found
+    return out
+
+
+def public_standings(tournament) -> list[dict]:
+    """The final standings as the public lookup shows them: names as the house shows names in
+    public, "—" for a player who opted out of the lookup."""
+    style = HouseRules.of(tournament).seat_lookup_names
+    top = top_places(tournament)
+    people = {pk: (first, last, nick, hidden) for pk, first, last, nick, hidden in Entry.objects.filter(
+        pk__in=[r["entry"] for r in top]).values_list("pk", "person__first_name", "person__last_name", "person__nickname",
+                                                      "person__hide_from_lookup")}
+    out = []
+    for r in top:
+        first, last, nick, hidden = people.get(r["entry"], ("", "", "", True))
+        out.append({"place": r["place"], "name": "—" if hidden else shown_name(first, last, nick, style)})
     return out
 
 
@@ -448,25 +504,25 @@ def draw_history(tournament, entry) -> list[dict]:
     return out
 
 
-def find_seats(tournament, query: str, limit: int = 20) -> list[dict]:
-    """Public seat lookup: seated players whose name contains every word typed, with a move
-    still to make when there is one."""
-    from django.db.models import Q
-
-    qs = Seat.objects.filter(tournament=tournament)
-    for word in query.split()[:4]:
-        qs = qs.filter(Q(entry__person__first_name__icontains=word) | Q(entry__person__last_name__icontains=word)
-                       | Q(entry__person__nickname__icontains=word))
+def find_seats(tournament, query: str, limit: int = LOOKUP_MAX_RESULTS) -> list[dict] | None:
+    """Public seat lookup: seated players whose name begins with the words typed (not one who
+    opted out), shown as the house shows names, with a move still to make when there is one;
+    None when more than ``limit`` match (the player types more)."""
+    style = HouseRules.of(tournament).seat_lookup_names
+    qs = Seat.objects.filter(_name_starts("entry__person__", query), tournament=tournament)
     rows = list(qs.order_by("entry__person__last_name", "entry__person__first_name").values_list(
-        "entry_id", "entry__person__first_name", "entry__person__last_name", "table__number", "number")[:limit])
+        "entry_id", "entry__person__first_name", "entry__person__last_name", "entry__person__nickname", "table__number",
+        "number")[:limit + 1])
+    if len(rows) > limit:
+        return None
     moves = {
         m[0]: m[1:]
         for m in PendingMove.objects.filter(tournament=tournament, status=PendingMove.PROPOSED, applied=False,
                                             entry_id__in=[r[0] for r in rows]).values_list("entry_id", "to_table", "to_seat")
     }
-    return [{"name": f"{first} {last}".strip(), "table": table, "seat": seat,
+    return [{"name": shown_name(first, last, nick, style), "table": table, "seat": seat,
              "move_to": {"table": moves[e][0], "seat": moves[e][1]} if e in moves else None}
-            for e, first, last, table, seat in rows]
+            for e, first, last, nick, table, seat in rows]
 
 
 # --- SEAT-07 constraints and SEAT-01/04 manual draws ------------------------------------------

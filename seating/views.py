@@ -1,7 +1,13 @@
 """Pages: the table map (floor and director), move slips, a player's draw history, and the
 public seat lookup. Thin: each POST calls one service; refusals come back as messages."""
 
+import hashlib
+import math
+import time
+
+from django.conf import settings
 from django.contrib import messages
+from django.core.cache import cache
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -9,7 +15,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tdmanager.errors import DomainError
+from tdmanager.public import address_key
 from tdmanager.roles import DIRECTOR, has_role
+from tdmanager.security import client_ip
 from tournaments.house import HouseRules
 from tournaments.models import Entry, Tournament
 from tournaments.services import registration
@@ -218,18 +226,62 @@ def _lookup_data(t, q: str) -> dict:
     return data
 
 
+def lookup_wait(request, q: str) -> int | None:
+    """Seconds a client address must wait before the seat lookup answers another name, or None.
+    Each address may ask ``TDM_SEAT_LOOKUP_PER_MINUTE`` different names a minute (in the cache:
+    every web process counts together), over every tournament; the same name again in the
+    minute is free (the page asks its name every 15 s for the clock), and so is a query too short
+    to be answered. Against enumeration: 17,576 three-letter prefixes take about 5 hours at 60
+    a minute, and the per-address rate limit of the public URLs (``tdmanager.public``) still
+    applies to every request."""
+    rate = settings.TDM_SEAT_LOOKUP_PER_MINUTE
+    q = " ".join(q[:80].lower().split())
+    if rate <= 0 or not selectors.lookup_query_ok(q):
+        return None
+    now = time.time()
+    base = f"seat-lookup:{address_key(client_ip(request))}:{int(now // 60)}"
+    name = f"{base}:{hashlib.sha256(q.encode()).hexdigest()[:20]}"
+    try:
+        if not cache.add(name, 1, 120):
+            return None
+        cache.add(base, 0, 120)
+        asked = cache.incr(base)
+        if asked <= rate:
+            return None
+        cache.delete(name)  # refused: this name was not answered
+    except Exception:  # the cache is down: the lookup still answers (the public rate limit holds)
+        return None
+    return max(1, math.ceil(60 - now % 60))
+
+
+def _too_many() -> str:
+    return _("Too many names looked up from this address. Try again in a minute.")
+
+
 def seat_lookup(request, pk):
     """Public (no login): type a name, see your table and seat — for the lobby and phones. The
     page searches as you type (``seat_lookup_find``), shows the tournament and its clock, and
     once the tournament is over the finishing places."""
     t = get_object_or_404(Tournament, pk=pk)
     q = request.GET.get("q", "").strip()
-    data = _lookup_data(t, q)
-    return render(request, "seating/lookup.html", {"t": t, "q": q, "data": data, "results": data["results"], "state": data["state"],
-                                                   "running": data["state"] == "running"})
+    wait = lookup_wait(request, q)
+    data = _lookup_data(t, "" if wait else q)
+    response = render(request, "seating/lookup.html", {
+        "t": t, "q": q, "data": data, "results": data["results"], "state": data["state"], "running": data["state"] == "running",
+        "refused": _too_many() if wait else "", "answered": selectors.lookup_query_ok(q) and not wait}, status=429 if wait else 200)
+    if wait:
+        response["Retry-After"] = str(wait)
+    return response
 
 
 def seat_lookup_find(request, pk):
-    """The seat lookup's answer as JSON, for its search-as-you-type (public, like the page)."""
+    """The seat lookup's answer as JSON, for its search-as-you-type (public, like the page);
+    429 ``{"code": "rate_limited"}`` past ``TDM_SEAT_LOOKUP_PER_MINUTE`` names a minute."""
     t = get_object_or_404(Tournament, pk=pk)
-    return JsonResponse(_lookup_data(t, request.GET.get("q", "")))
+    q = request.GET.get("q", "")
+    wait = lookup_wait(request, q)
+    if wait:
+        response = JsonResponse({"code": "rate_limited", "detail": _too_many()}, status=429)
+        response["Retry-After"] = str(wait)
+        return response
+    return JsonResponse(_lookup_data(t, q))

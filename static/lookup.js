@@ -29,15 +29,20 @@
       return li;
     });
     $("found").replaceChildren(...items);
-    if (data.state === "running") set("lookup-note", q.length >= 2 && !items.length ? T.nobody : "");
-    else if (data.state === "finished" && q.length >= 2 && !items.length) set("lookup-note", T.nobodyPlaced);
+    // only a name of data.min_letters letters is answered, and only when few names begin so
+    const letters = (q.match(/\p{L}/gu) || []).length, asked = letters >= (data.min_letters || 3);
+    const empty = data.more ? T.more : q && !asked ? T.short : asked && !items.length ? (data.state === "finished" ? T.nobodyPlaced : T.nobody) : "";
+    if (data.state === "running") set("lookup-note", items.length ? "" : empty);
+    else if (data.state === "finished" && !items.length && empty) set("lookup-note", empty);
   }
 
   async function ask() {
     const q = (input.value || "").trim(), n = ++asked;
     try {
       const r = await fetch(main.dataset.find + "?q=" + encodeURIComponent(q), { cache: "no-store" });
-      if (!r.ok || n !== asked) return; // an older answer arriving late is dropped
+      if (n !== asked) return; // an older answer arriving late is dropped
+      if (r.status === 429) { $("found").replaceChildren(); set("lookup-note", T.slow); return; }
+      if (!r.ok) return;
       data = await r.json();
       if (data.clock && data.clock.server_time) offset = Date.parse(data.clock.server_time) - Date.now();
       renderResults();

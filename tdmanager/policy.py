@@ -215,7 +215,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "receipt": {"GET": STAFF},
     "receipt-pdf": {"GET": STAFF},
     "people": {"GET": STAFF},
-    "person": {"GET": STAFF},
+    "person": {"GET": STAFF, "POST": DC},  # POST: the player opts out of the public seat lookup
     "structures": {"GET": STAFF},
     "chipsets": {"GET": DF},
     "tournament-new": {"GET": D, "POST": D},

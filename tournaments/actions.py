@@ -86,6 +86,7 @@ class Action(models.TextChoices):
     PEOPLE_PERSON_CREATED = "people.person.created", _("Person added")
     PEOPLE_PERSON_BANNED = "people.person.banned", _("Person banned")
     PEOPLE_PERSON_UNBANNED = "people.person.unbanned", _("Ban lifted")
+    PEOPLE_PERSON_LOOKUP_PRIVACY = "people.person.lookup_privacy", _("Shown on or hidden from the public seat lookup")
     # --- seating -------------------------------------------------------------------------
     SEATING_BIG_BLIND_SET = "seating.big_blind.set", _("Big blind set")
     SEATING_BREAK_ORDER_SET = "seating.break_order.set", _("Break order set")

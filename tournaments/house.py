@@ -207,6 +207,10 @@ class HouseRules:
     # event changes (FMT-02)
     change_notice_hours: int = _setting(12, _int(0, 24 * 14), "FMT-02",
                                         "a published event's change shows on its lobby screens for this many hours (0: not shown)")
+    # the public seat lookup (§12: personal data, as little as needed)
+    seat_lookup_names: str = _setting("INITIAL", _choice("INITIAL", "FULL", "NICKNAME"), "§12",
+                                      'how the public seat lookup shows a name: first name and initial ("Mario R."), '
+                                      '"FULL" name, or "NICKNAME" (first name and initial when there is none)')
     # rulings (ROLE-05)
     ruling_break_window_seconds: int = _setting(60, _int(0, 3600), "ROLE-05",
                                                 "a pot awarded in a break may be disputed this many seconds after it is awarded (TDA 22)")

@@ -83,7 +83,7 @@ class PersonSerializer(IdModelSerializer):
 
     class Meta:
         model = Person
-        fields = ["id", "first_name", "last_name", "nickname", "display_name", "email", "phone", "document_id", "notes", "banned", "banned_reason", "created_at"]
+        fields = ["id", "first_name", "last_name", "nickname", "display_name", "email", "phone", "document_id", "notes", "banned", "banned_reason", "hide_from_lookup", "created_at"]
         read_only_fields = ["banned", "banned_reason", "created_at"]
 
 

@@ -28,9 +28,10 @@ def test_the_answer_as_you_type_carries_the_seat_the_move_and_the_clock(started,
     data = find(t, "bia")
     seat = selectors.seat_of(entry)
     assert data["state"] == "running" and data["tournament"]["name"] == t.name
-    assert data["results"] == [{"name": "Giulia Bianchi", "table": seat["table"], "seat": seat["seat"], "move_to": None}]
+    # the name as the house shows it in public: first name and initial by default (issue #30)
+    assert data["results"] == [{"name": "Giulia B.", "table": seat["table"], "seat": seat["seat"], "move_to": None}]
     assert data["clock"]["status"] == "RUNNING" and data["clock"]["level_number"] == 1
-    assert find(t, "b")["results"] == []  # two letters at least
+    assert find(t, "b")["results"] == [] and find(t, "bi")["results"] == []  # three letters at least (issue #30)
     html = Client().get(f"/seats/{t.pk}/").content.decode()
     assert 'id="lookup-clock"' in html and 'data-find="/seats/' in html
 
@@ -54,9 +55,9 @@ def test_a_finished_tournament_shows_the_result_not_the_draw(started, actor):
     assert t.status == Tournament.FINISHED
     html = Client().get(f"/seats/{t.pk}/").content.decode()
     assert "Seats are drawn" not in html
-    assert "The tournament is over." in html and "Final standings" in html and first.person.full_name in html
+    assert "The tournament is over." in html and "Final standings" in html and f"{first.person.first_name} T." in html
     data = find(t, "ferri")
-    assert data["state"] == "finished" and data["results"] == [{"name": "Lucia Ferri", "place": 2}]
+    assert data["state"] == "finished" and data["results"] == [{"name": "Lucia F.", "place": 2}]
     assert [r["place"] for r in data["standings"]] == [1, 2, 3]
 
 

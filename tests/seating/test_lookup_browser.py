@@ -1,6 +1,8 @@
 """The public seat lookup in a real browser at 390×844: it searches as you type (no button),
 shows the tournament's clock, and after the end the finishing places."""
 
+import uuid
+
 import pytest
 from playwright.sync_api import expect
 
@@ -32,7 +34,7 @@ def test_the_seat_lookup_searches_as_you_type_and_shows_the_clock(browser_page, 
     page.locator("#q").press_sequentially("bia", delay=60)  # typed, never submitted
     row = page.locator("#found li")
     expect(row).to_have_count(1)
-    expect(row).to_contain_text("Giulia Bianchi")
+    expect(row).to_contain_text("Giulia B.")  # first name and initial: the house's default (issue #30)
     expect(row.locator(".where")).to_have_text(f"Table {seat['table']} · Seat {seat['seat']}")
     assert "q=" not in page.url
     page.screenshot(path=str(ARTIFACTS / "seat-lookup-typing.png"), full_page=True)
@@ -51,9 +53,36 @@ def test_after_the_end_the_lookup_shows_the_result(browser_page, started, actor)
     lifecycle.finish(t, actor=actor)
     page.goto(page.base_url + f"/seats/{t.pk}/")
     expect(page.locator("#lookup-note")).to_have_text("The tournament is over.")
-    expect(page.locator("#standings li").first).to_contain_text(first.person.full_name)
+    expect(page.locator("#standings li").first).to_contain_text(f"{first.person.first_name} T.")
     expect(page.locator("body")).not_to_contain_text("Seats are drawn")
     page.locator("#q").press_sequentially(second.person.first_name, delay=30)
     expect(page.locator("#found li")).to_have_count(1)
     expect(page.locator("#found li .where")).to_have_text("Place 2")
     page.screenshot(path=str(ARTIFACTS / "seat-lookup-finished.png"), full_page=True)
+
+
+def test_the_lookup_asks_for_three_letters_and_lists_no_roster(browser_page, started, actor, settings):
+    """Issue #30: two letters answer nobody, three that begin every name list none, and an
+    address past its names a minute is told to wait."""
+    settings.TDM_SEAT_LOOKUP_PER_MINUTE = 2
+    settings.TDM_TRUSTED_PROXIES = ["127.0.0.1"]  # an address of its own: no other test's names count
+    page = browser_page
+    page.set_extra_http_headers({"X-Forwarded-For": f"198.19.{uuid.uuid4().int % 250}.7"})
+    page.set_viewport_size({"width": 390, "height": 844})
+    t = started(12)  # Player001 Test … Player012 Test
+    page.goto(page.base_url + f"/seats/{t.pk}/")
+    note, rows = page.locator("#lookup-note"), page.locator("#found li")
+    page.locator("#q").press_sequentially("pl", delay=60)
+    expect(note).to_have_text("Type at least three letters of your name.")
+    page.locator("#q").press_sequentially("a", delay=60)
+    expect(note).to_have_text("More than one name begins like that: type more of your name.")
+    expect(rows).to_have_count(0)
+    page.locator("#q").fill("player007")
+    page.locator("#q").dispatch_event("input")
+    expect(rows).to_have_count(1)
+    expect(rows).to_contain_text("Player007 T.")
+    page.locator("#q").fill("player008")
+    page.locator("#q").dispatch_event("input")
+    expect(note).to_have_text("Too many names looked up from this address. Try again in a minute.")
+    expect(rows).to_have_count(0)
+    page.screenshot(path=str(ARTIFACTS / "seat-lookup-limited.png"), full_page=True)

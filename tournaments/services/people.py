@@ -101,3 +101,14 @@ def set_banned(person: Person, banned: bool, reason: str, *, actor: Actor) -> Pe
     person.save()
     log_event(None, Action.PEOPLE_PERSON_BANNED if banned else Action.PEOPLE_PERSON_UNBANNED, actor, person=person.pk, reason=reason)
     return person
+
+
+@service
+def set_hidden_from_lookup(person: Person, hidden: bool, *, actor: Actor) -> Person:
+    """The player opts out of (or back into) the public seat lookup: his name is then never an
+    answer there nor shown in its final standings."""
+    person = Person.objects.select_for_update().get(pk=person.pk)
+    person.hide_from_lookup = bool(hidden)
+    person.save(update_fields=["hide_from_lookup"])
+    log_event(None, Action.PEOPLE_PERSON_LOOKUP_PRIVACY, actor, person=person.pk, hidden=person.hide_from_lookup)
+    return person
