@@ -22,7 +22,7 @@ from tdmanager.roles import user_roles
 from . import clockview, fees, labels, overview, receipts, selectors, signals
 from .house import HouseRules
 from .models import BlindStructure, DisplayScreen, Entry, LedgerRow, RegulatorGrant, Tournament, TournamentTemplate
-from .services import cashier, lifecycle, oversight, setup, streaming
+from .services import cashier, lifecycle, oversight, people, setup, streaming
 from .services import floor as floor_service
 from .services.events import Actor
 
@@ -356,6 +356,10 @@ def person_page(request, pk):
     from .models import Person
 
     person = get_object_or_404(Person, pk=pk)
+    if request.method == "POST":  # the desk: the player opts out of the public seat lookup, or back in
+        people.set_hidden_from_lookup(person, request.POST.get("hide_from_lookup") == "1", actor=Actor.from_request(request))
+        messages.success(request, _("Hidden from the public seat lookup.") if person.hide_from_lookup else _("Shown on the public seat lookup."))
+        return redirect("person", pk=person.pk)
     return render(request, "person.html", {"person": person, "entries": person.entries.select_related("tournament").order_by("-created_at"),
                                            "penalties": selectors.penalty_history(person)})
 
