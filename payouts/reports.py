@@ -16,6 +16,7 @@ sign-offs (ELM-07), printed on the CSV and the PDF.
 from __future__ import annotations
 
 import io
+import re
 
 from django.db.models import Q, Sum
 from django.utils import timezone
@@ -24,6 +25,7 @@ from django.utils.translation import gettext as _
 from tdmanager import csvsafe
 from tdmanager.formatting import money as fmt_money
 from tdmanager.money import ZERO
+from tdmanager.pdf import drawable
 from tournaments import selectors as tsel
 from tournaments.house import HouseRules
 from tournaments.models import LedgerRow, Ruling
@@ -41,27 +43,33 @@ def _m(v) -> str:
 
 def _stub_report(t, rows, title: str) -> dict:
     """Ticket stubs, one per desk row: receipt number, time, entry, player, document, what it
-    is and its amounts, with the totals (ROLE-02, REG-05)."""
-    out, prize, fee, total, owed, entries = [], ZERO, ZERO, ZERO, ZERO, set()
+    is and its amounts, with the totals (ROLE-02, REG-05). Each row adds up: buy-in + fee +
+    jackpot fee (REG-11, the venue's fund) + side pools (a column only where some row has one)
+    = amount."""
+    rows = list(rows)
+    with_side = any(r.side_amount for r in rows)
+    out, prize, fee, jackpot, side, total, owed, entries = [], ZERO, ZERO, ZERO, ZERO, ZERO, ZERO, set()
     for r in rows:
         person = r.person or (r.entry.person if r.entry_id else None)
         prize, fee, total, owed = prize + r.prize_amount, fee + r.fee_amount, total + r.total, owed + r.owed_amount
+        jackpot, side = jackpot + r.jackpot_amount, side + r.side_amount
         if r.entry_id and r.kind in (LedgerRow.BUY_IN, LedgerRow.RE_ENTRY):
             entries.add(r.entry_id)
         out.append([str(r.receipt_number), timezone.localtime(r.created_at).strftime("%d/%m/%Y %H:%M"),
                     str(r.entry.number) if r.entry_id else "", person.full_name if person else "",
                     person.document_id if person else "", str(r.get_kind_display()), _m(r.prize_amount), _m(r.fee_amount),
-                    _m(r.total), _m(r.owed_amount)])
+                    _m(r.jackpot_amount), *([_m(r.side_amount)] if with_side else []), _m(r.total), _m(r.owed_amount)])
     return {
         "title": title,
         # REG-09: "Owed" is an amount a player owes (a no-show's entry), not money taken: it is
         # in no cash total; its payment is (a stub of its own, in the fees).
-        "columns": [_("Receipt"), _("Time"), _("Entry"), _("Player"), _("Document"), _("Stub"), _("Buy-in"), _("Fee"), _("Amount"),
-                    _("Owed")],
+        "columns": [_("Receipt"), _("Time"), _("Entry"), _("Player"), _("Document"), _("Stub"), _("Buy-in"), _("Fee"), _("Jackpot"),
+                    *([_("Side pools")] if with_side else []), _("Amount"), _("Owed")],
         "rows": out,
         "totals": [(_("Stubs"), str(len(out))), (_("Entries"), str(len(entries))), (_("Total buy-ins"), _m(prize)),
-                   (_("Total fees"), _m(fee)), (_("Total"), _m(total)), (_("Receivables: still owed"), _m(owed)),
-                   (_("Generated"), timezone.localtime().strftime("%d/%m/%Y %H:%M"))],
+                   (_("Total fees"), _m(fee)), (_("Total jackpot fees"), _m(jackpot)),
+                   *([(_("Total side pools"), _m(side))] if with_side else []), (_("Total"), _m(total)),
+                   (_("Receivables: still owed"), _m(owed)), (_("Generated"), timezone.localtime().strftime("%d/%m/%Y %H:%M"))],
     }
 
 
@@ -77,8 +85,8 @@ def prestart(t) -> dict:
     for e in entries:
         registered += 1
         if not e.ledger.exists():  # a reservation not paid yet: listed, with no stub
-            report["rows"].append(["", "", str(e.number), e.person.full_name, e.person.document_id,
-                                   str(e.get_status_display()), _m(ZERO), _m(ZERO), _m(ZERO), _m(ZERO)])
+            report["rows"].append(["", "", str(e.number), e.person.full_name, e.person.document_id, str(e.get_status_display()),
+                                   *[_m(ZERO)] * (len(report["columns"]) - 6)])
     report["totals"].insert(0, (_("Registered"), str(registered)))
     return report
 
@@ -181,7 +189,8 @@ def payments(t) -> dict:
             total += p.amount
         rows.append([
             str(p.row.receipt_number) if p.row_id else "", timezone.localtime(p.created_at).strftime("%d/%m/%Y %H:%M"),
-            p.entry.person.full_name, str(p.place or ""), p.kind, _m(p.amount), p.method, p.reference, p.payee,
+            p.entry.person.full_name, str(p.place or ""), str(p.get_kind_display()), _m(p.amount),
+            str(p.get_method_display()) if p.method else "", p.reference, p.payee,
             p.paid_by.get_username() if p.paid_by_id else "", _("reversed") if void else "",
         ])
     return {
@@ -360,7 +369,7 @@ def to_pdf(report: dict) -> bytes:
                             topMargin=12 * mm, bottomMargin=12 * mm, title=str(report["title"]))
     styles = getSampleStyleSheet()
     cell = styles["BodyText"].clone("cell", fontSize=8, leading=10)
-    data = [[Paragraph(f"<b>{c}</b>", cell) for c in report["columns"]]]
+    data = [[Paragraph(f"<b>{_escape(c)}</b>", cell) for c in report["columns"]]]
     data += [[Paragraph(_escape(v), cell) for v in row] for row in report["rows"]] or [[Paragraph("—", cell)] + [""] * (len(report["columns"]) - 1)]
     table = Table(data, repeatRows=1)
     table.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.3, colors.grey), ("BACKGROUND", (0, 0), (-1, 0), colors.lightgrey),
@@ -371,13 +380,23 @@ def to_pdf(report: dict) -> bytes:
     for name, role, at in report.get("signatures", []):
         story.append(Paragraph(_escape(_("Signed by %(name)s (%(role)s), %(at)s") % {"name": name, "role": role, "at": at}),
                                styles["BodyText"]))
-    story += [Spacer(1, 10 * mm), Paragraph(_("Signature") + ": ______________________________", styles["BodyText"])]
+    story += [Spacer(1, 10 * mm), Paragraph(_escape(_("Signature")) + ": ______________________________", styles["BodyText"])]
     doc.build(story)
     return buf.getvalue()
 
 
+_AMOUNT = re.compile(r"-?\d+\.\d{2}")
+
+
 def _escape(v) -> str:
-    return str(v).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """A cell as the PDF prints it: an amount (``_m``'s "1234.50") written the language's way
+    ("1.234,50" in Italian; the CSV keeps the machine's dot for spreadsheets and imports), the
+    characters the PDF's font cannot draw left out (``tdmanager.pdf.drawable``: no emoji as a
+    black box), and escaped for reportlab's markup."""
+    text = str(v)
+    if _AMOUNT.fullmatch(text):
+        text = fmt_money(text)
+    return drawable(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 # --- payout slips -------------------------------------------------------------------------

@@ -1,8 +1,47 @@
-"""80 mm slips as PDF (receipts, payout slips): a title, label/value lines, a footer."""
+"""80 mm slips as PDF (receipts, payout slips): a title, label/value lines, a footer; and
+``drawable``, the text every PDF of the product writes (slips and reports).
+
+The PDFs use reportlab's standard fonts (Helvetica), which hold the WinAnsi (cp1252) characters
+only: reportlab draws any other character as a black box (ZapfDingbats' square). ``drawable``
+keeps what the font can draw, writes an accented letter it lacks without its accent
+("ő" → "o"), drops emoji and other symbols (with their joiners and variation selectors), and
+writes "?" for a letter of another script, so a name is never a row of black boxes.
+"""
 
 import io
+import re
+import unicodedata
 
 import segno
+
+
+def _drawable_char(ch: str) -> str:
+    try:
+        ch.encode("cp1252")
+        return ch
+    except UnicodeEncodeError:
+        pass
+    plain = "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
+    try:
+        plain.encode("cp1252")
+        return plain
+    except UnicodeEncodeError:
+        pass
+    category = unicodedata.category(ch)
+    if category[0] in "SCZM" or category == "Cf":  # symbols (emoji), controls, joiners, marks, odd spaces
+        return " " if category[0] == "Z" else ""
+    return "?"
+
+
+def drawable(text) -> str:
+    """``text`` as the PDF's standard font can draw it (see the module's docstring)."""
+    text = str(text)
+    if text.isascii():
+        return text
+    out = "".join(_drawable_char(ch) for ch in text)
+    if len(out) != len(text):  # something dropped: no double space where it stood
+        out = re.sub(r" {2,}", " ", out).strip()
+    return out
 
 QR_MM = 32  # the printed QR code's side: a phone reads it from arm's length
 
@@ -31,6 +70,8 @@ def slip_pdf(*, title: str, heading: str, lines: list[tuple[str, str]], footer: 
     buf = io.BytesIO()
     pdf = canvas.Canvas(buf, pagesize=(width, height))
     pdf.setTitle(title)
+    heading, footer, signature_line, qr_caption = drawable(heading), drawable(footer), drawable(signature_line), drawable(qr_caption)
+    lines = [(drawable(label), drawable(value)) for label, value in lines]
     y = height - 10 * mm
     pdf.setFont("Helvetica-Bold", 12)
     pdf.drawCentredString(width / 2, y, heading[:40])
@@ -98,7 +139,7 @@ def seat_cards_pdf(*, title: str, cards: list[tuple[str, str, int, int]], table_
             pdf.setDash()
         cx = x + card_w / 2
         pdf.setFont("Helvetica-Bold", 9)
-        pdf.drawCentredString(cx, y + card_h - 7 * mm, str(event)[:40])
+        pdf.drawCentredString(cx, y + card_h - 7 * mm, drawable(event)[:40])
         pdf.setFont("Helvetica", 8)
         pdf.drawCentredString(cx, y + card_h - 11 * mm, str(kind)[:50])
         pdf.setFont("Helvetica", 10)
