@@ -327,7 +327,8 @@ TDM_CURRENCIES = [c.upper() for c in envlist("TDM_CURRENCIES")]
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"refusals_without_traceback": {"()": "tdmanager.logfilters.RefusalsWithoutTraceback"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["refusals_without_traceback"]}},
     "root": {"handlers": ["console"], "level": os.getenv("LOG_LEVEL", "WARNING")},
     # Locked-out logins and other security notices (tdmanager.security), kept at WARNING or above.
     "loggers": {"tdmanager.security": {"level": "WARNING"}},

@@ -22,7 +22,7 @@ from tdmanager.roles import user_roles
 from . import clockview, fees, labels, overview, receipts, selectors, signals
 from .house import HouseRules
 from .models import BlindStructure, DisplayScreen, Entry, LedgerRow, RegulatorGrant, Tournament, TournamentTemplate
-from .services import cashier, lifecycle, oversight, people, setup, streaming
+from .services import cashier, lifecycle, oversight, setup, streaming
 from .services import floor as floor_service
 from .services.events import Actor
 
@@ -34,13 +34,15 @@ def dashboard(request):
         granted = RegulatorGrant.objects.filter(user=request.user).values("tournament_id")
         tournaments, recent = tournaments.filter(pk__in=granted), recent.filter(pk__in=granted)
     recent = recent[:10]
+    # A login that may not open a tournament's page (a lobby screen's) sees the list without links.
+    can_open = policy.permits(user_roles(request.user), "tournament", "GET")
     rows = []
     for t in tournaments:
         counts = {s: 0 for s, _l in Entry.STATUSES}
         for row in t.entries.values("status").annotate(n=Count("id")):
             counts[row["status"]] = row["n"]
         rows.append({"t": t, "playing": counts[Entry.ACTIVE], "reserved": counts[Entry.RESERVED], "entries": counts[Entry.ACTIVE] + counts[Entry.BUSTED]})
-    return render(request, "dashboard.html", {"rows": rows, "recent": recent})
+    return render(request, "dashboard.html", {"rows": rows, "recent": recent, "can_open": can_open})
 
 
 def desk(request):
@@ -356,10 +358,6 @@ def person_page(request, pk):
     from .models import Person
 
     person = get_object_or_404(Person, pk=pk)
-    if request.method == "POST":  # the desk: the player opts out of the public seat lookup, or back in
-        people.set_hidden_from_lookup(person, request.POST.get("hide_from_lookup") == "1", actor=Actor.from_request(request))
-        messages.success(request, _("Hidden from the public seat lookup.") if person.hide_from_lookup else _("Shown on the public seat lookup."))
-        return redirect("person", pk=person.pk)
     return render(request, "person.html", {"person": person, "entries": person.entries.select_related("tournament").order_by("-created_at"),
                                            "penalties": selectors.penalty_history(person)})
 
