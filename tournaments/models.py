@@ -537,6 +537,9 @@ class DisplayScreen(models.Model):
     name = models.CharField(_("name"), max_length=80)
     tournament = models.ForeignKey(Tournament, null=True, blank=True, related_name="screens", on_delete=models.SET_NULL)
     token = models.CharField(max_length=64, unique=True)
+    # Set when a director revoked the screen's token (the screens page, ``…/revoke-token/``):
+    # its page, stream and state answer nobody until a new token is issued (``…/rotate-token/``).
+    token_revoked_at = models.DateTimeField(null=True, blank=True)
     show = models.JSONField(default=dict, blank=True, help_text="panels: clock, blinds, stats, payouts, seats, announcements, sounds")
     announcement = models.CharField(_("announcement"), max_length=300, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
