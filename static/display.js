@@ -9,6 +9,7 @@
   const D = { panels: data("display-panels") }, T = data("display-i18n"), F = window.TDMFormat;
   const R = data("display-rotation");
   const LANG = document.documentElement.lang || undefined;
+  const ZONE = el.dataset.zone || undefined; // the room's time zone (TIME_ZONE)
   // Names come from the players: they are only ever written as text nodes.
   const node = (tag, text) => { const e = document.createElement(tag); e.textContent = text; return e; };
   const set = (id, v) => { const e = $(id); if (e && e.textContent !== String(v)) e.textContent = v; };
@@ -123,8 +124,9 @@
     // Counts down to the scheduled start while it is ahead (under a day); past it, the time.
     const at = s.tournament.start_at ? new Date(s.tournament.start_at) : null;
     if (!at) { set("start-label", ""); set("start-time", "--:--"); set("start-date", ""); return; }
-    const hhmm = at.toLocaleTimeString(LANG, { hour: "2-digit", minute: "2-digit" });
-    const day = at.toLocaleDateString(LANG, { weekday: "long", day: "numeric", month: "long" });
+    // In the room's time zone, whatever the TV's own clock is set to.
+    const hhmm = at.toLocaleTimeString(LANG, { hour: "2-digit", minute: "2-digit", timeZone: ZONE });
+    const day = at.toLocaleDateString(LANG, { weekday: "long", day: "numeric", month: "long", timeZone: ZONE });
     const ahead = (at.getTime() - live.serverNow()) / 1000;
     if (ahead > 0 && ahead < 86400) { set("start-label", T.startsIn); set("start-time", F.clock(ahead)); set("start-date", day + " · " + hhmm); }
     else { set("start-label", T.startsAt); set("start-time", hhmm); set("start-date", day); }
