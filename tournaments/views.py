@@ -4,6 +4,7 @@ Views are thin: they read, render, or call one service. The desk page talks to t
 """
 
 from datetime import timedelta
+from decimal import Decimal
 
 from django import forms
 from django.contrib import messages
@@ -17,6 +18,7 @@ from django.utils.translation import gettext_lazy
 
 from tdmanager import policy
 from tdmanager.errors import DomainError, ValidationFailed
+from tdmanager.formatting import money
 from tdmanager.roles import user_roles
 
 from . import clockview, fees, labels, overview, receipts, selectors, signals
@@ -118,9 +120,20 @@ class TournamentForm(forms.ModelForm):
     fee_override = forms.DecimalField(label=gettext_lazy("Fee override"), required=False, min_value=0, max_digits=13, decimal_places=2,
                                       help_text=gettext_lazy("Only with “Another fee”: the fee charged instead of the statutory one."))
     fee_override_reason = forms.CharField(label=gettext_lazy("Reason for the fee override"), required=False, max_length=200)
+    # REG-11: the progressive jackpot, switched on here as through the API (``settings.jackpot``).
+    jackpot = forms.BooleanField(label=gettext_lazy("Progressive jackpot"), required=False,
+                                 help_text=gettext_lazy("The desk offers the jackpot fee as a line of its own, beside the buy-in (REG-11)."))
+    jackpot_fee = forms.DecimalField(label=gettext_lazy("Jackpot fee"), required=False, min_value=Decimal("0.01"), max_value=1000,
+                                     max_digits=7, decimal_places=2, localize=True)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        house_rules = HouseRules.of(self.instance) if self.instance.pk else HouseRules()
+        self.fields["jackpot"].initial = house_rules.jackpot
+        self.fields["jackpot_fee"].initial = Decimal(house_rules.jackpot_fee).quantize(Decimal("0.01"))
+        self.fields["jackpot_fee"].help_text = _("Empty: the house's %(fee)s.") % {"fee": money(HouseRules().jackpot_fee)}
+        if self.instance.pk:  # the deductions as typed, one per line
+            self.fields["deductions_text"].initial = "\n".join(f"{d['name']} {d['percent']}" for d in self.instance.deductions or [])
         if not self.instance.pk or self.instance.status == Tournament.PLANNED:
             del self.fields["override_reason"]  # nothing is locked yet
         # REG-04 / FMT-04: an empty level is the house default, said here (never "open all event").
@@ -155,8 +168,19 @@ class TournamentForm(forms.ModelForm):
         settings = dict(self.instance.settings or {}) if self.instance.pk else {}
         settings["fee_override"] = str(self.cleaned_data["fee_override"])
         return None, settings
-        if self.instance.pk:
-            self.fields["deductions_text"].initial = "\n".join(f"{d['name']} {d['percent']}" for d in self.instance.deductions or [])
+
+    def jackpot_settings(self, settings: dict | None) -> dict | None:
+        """``settings`` (or the tournament's) with the jackpot as the form says, when it changed."""
+        if not {"jackpot", "jackpot_fee"} & set(self.changed_data):
+            return settings
+        out = dict(settings if settings is not None else (self.instance.settings or {}) if self.instance.pk else {})
+        out["jackpot"] = bool(self.cleaned_data.get("jackpot"))
+        fee = self.cleaned_data.get("jackpot_fee")
+        if fee is None:
+            out.pop("jackpot_fee", None)
+        else:
+            out["jackpot_fee"] = str(fee)
+        return out
 
     def clean_deductions_text(self):
         out = []
@@ -191,8 +215,9 @@ def tournament_edit(request, pk=None):
         actor = Actor.from_request(request)
         values = form.values()
         preset, fee_settings = form.fee_choice()
-        if fee_settings is not None:
-            values["settings"] = fee_settings
+        settings = form.jackpot_settings(fee_settings)
+        if settings is not None:
+            values["settings"] = settings
         reason = form.cleaned_data.get("override_reason", "") or form.cleaned_data.get("fee_override_reason", "")
         try:
             if instance is None:
