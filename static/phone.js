@@ -45,13 +45,15 @@
     else if (c.status === "HAND_FOR_HAND") status = T.h4h;
     else if (c.status === "NOT_STARTED" || t.status !== "RUNNING") status = T.notStarted;
     set("status", status);
-    set("level-label", c.is_break ? T.brk : c.level_number ? T.level + " " + c.level_number : "");
-    if (c.small_blind !== null && c.small_blind !== undefined) {
+    const over = t.status === "FINISHED" || t.status === "CANCELLED"; // no level is played after the end
+    set("level-label", over ? "" : c.is_break ? T.brk : c.level_number ? T.level + " " + c.level_number : "");
+    if (over) { set("blinds", ""); set("ante", ""); }
+    else if (c.small_blind !== null && c.small_blind !== undefined) {
       set("blinds", F.num(c.small_blind) + " / " + F.num(c.big_blind));
       set("ante", c.ante ? (c.ante_type === "BB_ANTE" ? T.bbAnte : T.ante) + " " + F.num(c.ante) : "");
     } else { set("blinds", c.is_break ? c.color_up || F.colourUp(T, c.removes_denominations) || T.brk : ""); set("ante", ""); }
     const n = c.next;
-    set("next", !n ? "—" : n.is_break ? T.brk + " " + n.minutes + "′" : F.num(n.small_blind) + " / " + F.num(n.big_blind) + (n.ante ? " (" + F.num(n.ante) + ")" : ""));
+    set("next", !n || over ? "—" : n.is_break ? T.brk + " " + n.minutes + "′" : F.num(n.small_blind) + " / " + F.num(n.big_blind) + (n.ante ? " (" + F.num(n.ante) + ")" : ""));
     set("players", s.entries ? F.num(s.players_left) + " / " + F.num(s.entries) : F.num(s.players_left));
     set("avg", F.num(s.average_stack));
     set("pool", s.prize_pool ? money(s.prize_pool, t.currency) : "—");
