@@ -153,7 +153,8 @@
   setInterval(async () => {
     try {
       const r = await fetch(location.pathname + "?config=1", { cache: "no-store" });
-      if (r.ok && JSON.stringify(await r.json()) !== JSON.stringify(R)) location.reload();
+      // the screen's token revoked or replaced: reload, which shows the refusal instead of stale data
+      if (r.status === 404 || r.status === 403 || (r.ok && JSON.stringify(await r.json()) !== JSON.stringify(R))) location.reload();
     } catch (e) { /* offline: keep showing what it shows */ }
   }, 30000);
 

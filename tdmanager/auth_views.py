@@ -4,6 +4,7 @@ API token endpoint. Locked out: the page says so with status 429; the API answer
 
 import math
 
+from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
@@ -37,6 +38,9 @@ class ThrottledAuthenticationForm(AuthenticationForm):
 
 class LoginView(auth_views.LoginView):
     authentication_form = ThrottledAuthenticationForm
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(idle_minutes=settings.TDM_SESSION_IDLE_MINUTES, **kwargs)
 
     def form_invalid(self, form):
         wait = throttled_seconds(self.request)

@@ -89,6 +89,8 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "entry-detail": {"GET": STAFF},
     "screen-list": {"GET": DF, "POST": D},
     "screen-detail": {"GET": DF, "PUT": D, "PATCH": D, "DELETE": D},
+    "screen-revoke-token": {"POST": D},  # the screen's link stops working (its open streams end)
+    "screen-rotate-token": {"POST": D},  # a new link; the old one stops working
     "chipset-list": {"GET": DF, "POST": D},
     "chipset-detail": {"GET": DF, "PUT": D, "PATCH": D, "DELETE": D},
     # --- API: the cashier desk -------------------------------------------------------------
@@ -226,7 +228,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "rulings": {"GET": DF_AUDIT, "POST": DF},
     "witness": {"GET": STAFF_AUDIT, "POST": CTRL},
     "clock-control": {"GET": DF},
-    "displays": {"GET": DF},  # the lobby screens and their rotation (changes: the screens API, director)
+    "displays": {"GET": DF, "POST": D},  # the lobby screens and their rotation (changes: the screens API, director; POST: a screen's link revoked or renewed)
     "login-lockouts": {"GET": D, "POST": D},  # staff login lock-outs: a director lifts one
     "floor-tools": {"GET": DF},
     "seating-tables": {"GET": DF, "POST": _TABLE_PAGE_OPS},

@@ -48,7 +48,17 @@ def add_local_listener(fn):
 
 
 def tournament_changed(tournament_id: int, action: str = "") -> None:
-    message = {"tournament": tournament_id, "action": action}
+    _announce({"tournament": tournament_id, "action": action})
+
+
+def screen_revoked(token: str) -> None:
+    """A lobby screen's token was revoked or replaced: every web process ends the live streams
+    opened with it (``Hub.end_screen``); the screen, reconnecting, is refused."""
+    _announce({"tournament": None, "action": "screen-revoked", "screen": token})
+
+
+def _announce(message: dict) -> None:
+    action, tournament_id = message["action"], message["tournament"]
     for fn in list(_local_listeners):
         try:
             fn(message)
@@ -244,14 +254,18 @@ class Hub:
         self._tokens_of: dict[int, set] = {}  # tournament -> its tokens in ``tokens``
         self.by_token: dict[str, list] = {}  # a phone token's open streams' queues, oldest first
         self.admissions = Admissions()
+        self.by_screen: dict[str, set] = {}  # a lobby screen's token -> its open streams' queues
 
-    async def connect(self, tournament_id: int, token: str | None = None):
+    async def connect(self, tournament_id: int, token: str | None = None, screen: str | None = None):
         """A queue that gets every text built for the tournament. ``token``: a player's phone,
         whose texts carry the phones' frames; past ``TDM_STREAMS_PER_TOKEN`` open streams of
-        one token the oldest is ended (``CLOSE``)."""
+        one token the oldest is ended (``CLOSE``). ``screen``: a lobby screen's token, whose
+        streams end when it is revoked (``end_screen``)."""
         self._ensure_started()
         queue = asyncio.Queue(maxsize=32)
         self.clients.setdefault(tournament_id, set()).add(queue)
+        if screen:
+            self.by_screen.setdefault(screen, set()).add(queue)
         if token is not None:
             self.phones[tournament_id] = self.phones.get(tournament_id, 0) + 1
             held = self.by_token.setdefault(token, [])
@@ -260,7 +274,13 @@ class Hub:
                 self._end(held.pop(0))
         return queue
 
-    def disconnect(self, tournament_id: int, queue, token: str | None = None) -> None:
+    def disconnect(self, tournament_id: int, queue, token: str | None = None, screen: str | None = None) -> None:
+        if screen:
+            held = self.by_screen.get(screen)
+            if held is not None:
+                held.discard(queue)
+                if not held:
+                    self.by_screen.pop(screen, None)
         group = self.clients.get(tournament_id)
         if group is not None:
             group.discard(queue)
@@ -349,6 +369,19 @@ class Hub:
             if ticket:
                 ticket()
 
+    def end_screen(self, token: str) -> None:
+        """End every open stream of a lobby screen's token (it was revoked or replaced)."""
+        for queue in self.by_screen.pop(token, set()):
+            self._end(queue)
+
+    def _on_message(self, message: dict) -> None:
+        """A message of the change channel, on the hub's loop: a tournament changed, or a
+        screen's token was revoked."""
+        if message.get("screen"):
+            self.end_screen(message["screen"])
+        elif message.get("tournament") is not None:
+            self._schedule(message["tournament"])
+
     @staticmethod
     def _end(queue) -> None:
         while not queue.empty():
@@ -410,7 +443,7 @@ class Hub:
             # One process, no Redis: services call tournament_changed in a worker thread.
             # Register the listener once per event loop, not once per connecting browser.
             self.loop = loop
-            add_local_listener(lambda m: loop.call_soon_threadsafe(self._schedule, m["tournament"]))
+            add_local_listener(lambda m: loop.call_soon_threadsafe(self._on_message, m))
             self._listening.set()
 
     def _schedule(self, tournament_id: int):
@@ -536,8 +569,11 @@ class Hub:
                 async for message in pubsub.listen():
                     if message.get("type") != "message":
                         continue
-                    tid = json.loads(message["data"]).get("tournament")
-                    await self.publish_snapshot(tid)
+                    heard = json.loads(message["data"])
+                    if heard.get("screen"):
+                        self.end_screen(heard["screen"])
+                        continue
+                    await self.publish_snapshot(heard.get("tournament"))
             except asyncio.CancelledError:
                 self._listening.clear()
                 raise

@@ -77,6 +77,8 @@ TDM_LOGIN_FAILURES_PER_USER = envint("TDM_LOGIN_FAILURES_PER_USER", 5)
 TDM_LOGIN_FAILURES_PER_ADDRESS = envint("TDM_LOGIN_FAILURES_PER_ADDRESS", 20)
 TDM_LOGIN_WINDOW_SECONDS = envint("TDM_LOGIN_WINDOW_SECONDS", 900)
 TDM_LOGIN_MAX_DELAY_SECONDS = envint("TDM_LOGIN_MAX_DELAY_SECONDS", 86400)
+# Minutes without activity after which a staff login session ends (tdmanager.idle); 0: never.
+TDM_SESSION_IDLE_MINUTES = max(0, envint("TDM_SESSION_IDLE_MINUTES", 120))
 # Open live streams that need no login, per web process: a phone token's (past it the oldest is
 # ended: the newest page wins), and a client address's, phones and lobby screens together (past
 # it a new one is refused, 429). Generous per address: a card room's players may all share the
@@ -127,6 +129,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "tdmanager.idle.IdleSessionMiddleware",  # a staff login ends after TDM_SESSION_IDLE_MINUTES without activity
     "tdmanager.roles.RolePolicyMiddleware",
     "tdmanager.middleware.PageMessageMiddleware",  # Django's MessageMiddleware, pages only (not under /api/)
     "django.middleware.clickjacking.XFrameOptionsMiddleware",

@@ -147,6 +147,8 @@ class Action(models.TextChoices):
     TOURNAMENTS_COLORUP_DISCRETIONARY = "tournaments.colorup.discretionary", _("Discretionary colour-up announced")
     TOURNAMENTS_DISPLAY_CREATED = "tournaments.display.created", _("Lobby screen added")
     TOURNAMENTS_DISPLAY_UPDATED = "tournaments.display.updated", _("Lobby screen changed")
+    TOURNAMENTS_DISPLAY_TOKEN_REVOKED = "tournaments.display.token_revoked", _("Lobby screen's link revoked")
+    TOURNAMENTS_DISPLAY_TOKEN_ROTATED = "tournaments.display.token_rotated", _("Lobby screen given a new link")
     TOURNAMENTS_EXCHANGE_RATE_SET = "tournaments.exchange_rate.set", _("Exchange rate of the day set")
     TOURNAMENTS_FEE_OVERRIDDEN = "tournaments.fee.overridden", _("Fee overridden (not the statutory fee)")
     TOURNAMENTS_LATE_REGISTRATION_CLOSED = "tournaments.late_registration.closed", _("Late registration closed")

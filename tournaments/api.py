@@ -27,7 +27,7 @@ from . import overview, selectors
 from . import serializers as s
 from .actions import Action
 from .models import BlindStructure, Entry, IdempotencyRecord, LedgerRow, Person, Tournament, TournamentTemplate
-from .services import cashier, clockctl, lifecycle, people, registration, setup, streaming, structures
+from .services import cashier, clockctl, lifecycle, people, registration, screens, setup, streaming, structures
 from .services.events import Actor
 
 
@@ -713,6 +713,18 @@ class DisplayScreenViewSet(viewsets.ModelViewSet):
         from .services.events import log_event
 
         log_event(screen.tournament, Action.TOURNAMENTS_DISPLAY_CREATED, Actor.from_request(self.request), screen=screen.name)
+
+    @extend_schema(request=None, responses=s.DisplayScreenSerializer)
+    @action(detail=True, methods=["post"], url_path="revoke-token")
+    def revoke_token(self, request, pk=None):
+        """The screen's link stops working at once (page, state, stream); a new one with ``rotate-token``."""
+        return Response(s.DisplayScreenSerializer(screens.revoke_screen_token(self.get_object(), actor=Actor.from_request(request))).data)
+
+    @extend_schema(request=None, responses=s.DisplayScreenSerializer)
+    @action(detail=True, methods=["post"], url_path="rotate-token")
+    def rotate_token(self, request, pk=None):
+        """A new link for the screen (``token``, ``url``); the old one stops working at once."""
+        return Response(s.DisplayScreenSerializer(screens.rotate_screen_token(self.get_object(), actor=Actor.from_request(request))).data)
 
     def perform_update(self, serializer):
         screen = serializer.save()

@@ -23,7 +23,7 @@ from .snapshot import build_snapshot
 def _screen_for(token: str | None):
     if not token:
         return None
-    return DisplayScreen.objects.filter(token=token).first()
+    return DisplayScreen.objects.filter(token=token, token_revoked_at__isnull=True).first()
 
 
 def _access(user, token, tournament_id):
@@ -71,7 +71,8 @@ def live_stream(request, pk: int):
         ticket = admit(request)
         if ticket is None:
             return too_many_streams()
-    return stream_response(request, pk, ticket=ticket)
+    # a screen's stream ends when its token is revoked or replaced (realtime.screen_revoked)
+    return stream_response(request, pk, ticket=ticket, screen=who.token if who is not True else None)
 
 
 def admit(request):
@@ -110,7 +111,7 @@ def _sent_once(state) -> HttpResponse:
     return response
 
 
-def stream_response(request, tournament_id: int, ticket=None):
+def stream_response(request, tournament_id: int, ticket=None, screen: str | None = None):
     """The one live-state stream (Server-Sent Events) of the lobby screens and the staff's pages.
 
     First the hub's latest built snapshot of the tournament (``realtime.Hub.current``: built
@@ -121,6 +122,8 @@ def stream_response(request, tournament_id: int, ticket=None):
     is free again once it has. Under a plain WSGI server (the test live server), which cannot
     stream an async iterator, the state is sent once and the browser asked to reconnect, i.e. to
     poll. ``ticket``: the address's place among open public streams, given back at the end.
+    ``screen``: the lobby screen's token it was opened with: the stream ends when that token is
+    revoked or replaced (``Hub.end_screen``).
     """
     if not streams_async(request):
         if ticket:
@@ -129,7 +132,7 @@ def stream_response(request, tournament_id: int, ticket=None):
     hub = realtime.hub
 
     async def events():
-        queue = await hub.connect(tournament_id)  # before reading the latest: no change falls between
+        queue = await hub.connect(tournament_id, screen=screen)  # before reading the latest: no change falls between
         try:
             sent = await hub.current(tournament_id)
             if sent is None:
@@ -138,6 +141,8 @@ def stream_response(request, tournament_id: int, ticket=None):
             yield _frame_of(sent)
             while True:
                 text = await queue.get()
+                if text is realtime.CLOSE:
+                    return  # the screen's token was revoked
                 if text is realtime.KEEPALIVE:  # the hub's heartbeat: no timer per screen and frame
                     yield f": keep-alive {time.time():.0f}\n\n"
                     continue
@@ -146,7 +151,7 @@ def stream_response(request, tournament_id: int, ticket=None):
                 sent = text
                 yield _frame_of(text)
         finally:
-            hub.disconnect(tournament_id, queue)
+            hub.disconnect(tournament_id, queue, screen=screen)
             if ticket:
                 ticket()
 
@@ -182,7 +187,7 @@ def _sse(events, ticket) -> StreamingHttpResponse:
 
 def display(request, token: str):
     """The lobby display page for a screen (no login: the token in the address is its key)."""
-    screen = get_object_or_404(DisplayScreen, token=token)
+    screen = get_object_or_404(DisplayScreen, token=token, token_revoked_at__isnull=True)
     shown = screen.tournaments_shown()  # one, or the tournaments it rotates through
     if not shown:
         raise Http404

@@ -437,8 +437,8 @@ class DisplayScreenSerializer(IdModelSerializer):
         from .models import DisplayScreen
 
         model = DisplayScreen
-        fields = ["id", "name", "tournament", "token", "show", "announcement", "url", "rotate", "rotate_seconds"]
-        read_only_fields = ["token"]
+        fields = ["id", "name", "tournament", "token", "token_revoked_at", "show", "announcement", "url", "rotate", "rotate_seconds"]
+        read_only_fields = ["token", "token_revoked_at"]
         extra_kwargs = {"rotate": {"help_text": "tournaments the screen shows in turn (with its own tournament first)"},
                         "rotate_seconds": {"help_text": "seconds each tournament stays on the screen (5–600)"}}
 

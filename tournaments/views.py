@@ -24,8 +24,9 @@ from tdmanager.roles import user_roles
 from . import clockview, fees, labels, overview, receipts, selectors, signals
 from .house import HouseRules
 from .models import BlindStructure, DisplayScreen, Entry, LedgerRow, RegulatorGrant, Tournament, TournamentTemplate
-from .services import cashier, lifecycle, oversight, setup, streaming
+from .services import cashier, lifecycle, oversight, people, setup, streaming
 from .services import floor as floor_service
+from .services import screens as screen_links
 from .services.events import Actor
 
 
@@ -383,6 +384,10 @@ def person_page(request, pk):
     from .models import Person
 
     person = get_object_or_404(Person, pk=pk)
+    if request.method == "POST":  # the desk: the player opts out of the public seat lookup, or back in
+        people.set_hidden_from_lookup(person, request.POST.get("hide_from_lookup") == "1", actor=Actor.from_request(request))
+        messages.success(request, _("Hidden from the public seat lookup.") if person.hide_from_lookup else _("Shown on the public seat lookup."))
+        return redirect("person", pk=person.pk)
     return render(request, "person.html", {"person": person, "entries": person.entries.select_related("tournament").order_by("-created_at"),
                                            "penalties": selectors.penalty_history(person)})
 
@@ -394,7 +399,17 @@ def chipsets_page(request):
 
 
 def displays_page(request):
-    """The venue's lobby screens: what each shows, and the tournaments it rotates between."""
+    """The venue's lobby screens: what each shows, and the tournaments it rotates between. A
+    director revokes a screen's link or gives it a new one (POST ``op`` revoke / rotate)."""
+    if request.method == "POST":
+        screen = get_object_or_404(DisplayScreen, pk=request.POST.get("screen") if str(request.POST.get("screen", "")).isdigit() else 0)
+        if request.POST.get("op") == "rotate":
+            screen_links.rotate_screen_token(screen, actor=Actor.from_request(request))
+            messages.success(request, _("%(name)s has a new link: open it on the screen. The old link no longer works.") % {"name": screen.name})
+        else:
+            screen_links.revoke_screen_token(screen, actor=Actor.from_request(request))
+            messages.success(request, _("%(name)s: its link no longer works.") % {"name": screen.name})
+        return redirect("displays")
     screens = DisplayScreen.objects.select_related("tournament").prefetch_related("rotate").order_by("name")
     recent = timezone.now() - timedelta(days=3)
     choices = Tournament.objects.filter(Q(status__in=[Tournament.PLANNED, Tournament.REGISTERING, Tournament.RUNNING]) | Q(start_at__gte=recent)
