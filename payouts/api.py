@@ -10,7 +10,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tdmanager.api import query_int
+from tdmanager.api import query_choice, query_int
 from tdmanager.errors import DomainError
 from tdmanager.fields import IdField, WholeNumberField
 from tdmanager.roles import HasRole
@@ -349,7 +349,7 @@ class DueView(Base):
     def get(self, request):
         tid = query_int(request, "tournament")
         qs = Tournament.objects.filter(pk=tid) if tid is not None else Tournament.objects.filter(status__in=[Tournament.RUNNING, Tournament.FINISHED])
-        include_paid = request.query_params.get("all") in ("1", "true")
+        include_paid = query_choice(request, "all", ("1", "true")) is not None
         out = []
         for t in qs:
             out += [due_data(d) for d in sel.dues(t) if include_paid or not d["paid"]]
@@ -388,7 +388,7 @@ class ReportView(Base):
         if not reports.is_report(t, name):
             raise DomainError("unknown_report", _("Unknown report."), status=404)
         report = reports.build(t, name)
-        fmt = request.query_params.get("format_type", "json")
+        fmt = query_choice(request, "format_type", ("json", "csv", "pdf"), "json")
         if fmt == "csv":
             resp = HttpResponse(reports.to_csv(report), content_type="text/csv; charset=utf-8")
             resp["Content-Disposition"] = f'attachment; filename="{name}-{t.pk}.csv"'

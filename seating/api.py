@@ -576,12 +576,12 @@ class KeepApartView(SeatingAPIView):
 class KeepApartDetailView(SeatingAPIView):
     """DELETE (director): drop a keep-apart pair."""
 
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=None, responses={204: None})
     def delete(self, request, pk, pair_id):
         t = self.tournament(pk)
         pair = get_object_or_404(KeepApart.objects.filter(Q(tournament=t) | Q(tournament__isnull=True)), pk=pair_id)
         services.remove_keep_apart(t, pair, actor=self.actor(), reason=request.query_params.get("reason", ""))
-        return Response(selectors.constraints(t))
+        return Response(status=204)  # as the schema says; GET …/seating/keep-apart/ lists what is left
 
 
 class ReservationsView(SeatingAPIView):
@@ -600,9 +600,9 @@ class ReservationsView(SeatingAPIView):
 class ReservationDetailView(SeatingAPIView):
     """DELETE (director): the seat goes back into the draw."""
 
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=None, responses={204: None})
     def delete(self, request, pk, res_id):
         t = self.tournament(pk)
         res = get_object_or_404(SeatReservation, pk=res_id, tournament=t)
         services.remove_reservation(t, res, actor=self.actor(), reason=request.query_params.get("reason", ""))
-        return Response(selectors.constraints(t))
+        return Response(status=204)  # as the schema says; GET …/seating/keep-apart/ lists what is left

@@ -14,15 +14,33 @@ MAX_LIMIT = 500
 MAX_OFFSET = 10**9
 
 
+def _count_param(request, name: str, minimum: int, cap: int):
+    """``?name=`` as a whole number ≥ ``minimum`` (at most ``cap``: more counts as ``cap``), None
+    when absent; anything else (``null``, ``true``, ``1.5``, ``-1``, empty) is a 400 naming it."""
+    raw = request.query_params.get(name)
+    if raw is None:
+        return None
+    text = raw.strip()
+    if not (text.isascii() and text.isdigit()) or (len(text) <= 18 and int(text) < minimum):
+        raise ValidationFailed("bad_parameter", _("'%(f)s' must be a whole number from %(a)s to %(b)s.") % {"f": name, "a": minimum, "b": cap},
+                               fields={name: [_("Not a whole number.")]})
+    return cap if len(text) > 18 else min(int(text), cap)
+
+
 class BoundedLimitOffsetPagination(LimitOffsetPagination):
     """``?limit=&offset=`` with a ceiling: a limit above ``MAX_LIMIT`` gives ``MAX_LIMIT`` rows,
-    one that is not a positive whole number gives the default page, an offset past any table
-    gives an empty page (never a number the database cannot take)."""
+    an offset past any table gives an empty page (never a number the database cannot take); a
+    value that is not a whole number (a limit below 1, ``null``, ``true``) is a 400, as the
+    schema says (integers)."""
 
     max_limit = MAX_LIMIT
 
+    def get_limit(self, request):
+        limit = _count_param(request, self.limit_query_param, 1, MAX_LIMIT)
+        return self.default_limit if limit is None else limit
+
     def get_offset(self, request):
-        return min(super().get_offset(request), MAX_OFFSET)
+        return _count_param(request, self.offset_query_param, 0, MAX_OFFSET) or 0
 
 
 def body_object(request) -> dict:
@@ -43,12 +61,19 @@ def object_id(raw):
 
 def query_limit(request, default: int, maximum: int = MAX_LIMIT) -> int:
     """A list's ``?limit=`` outside pagination, read the way the pagination reads it."""
-    raw = request.query_params.get("limit", "")
-    try:
-        value = int(raw)
-    except (TypeError, ValueError):
+    value = _count_param(request, "limit", 1, maximum)
+    return default if value is None else value
+
+
+def query_choice(request, name: str, choices, default=None):
+    """``?name=`` one of ``choices`` (the values the schema lists), ``default`` when absent; another is a 400."""
+    raw = request.query_params.get(name)
+    if raw is None:
         return default
-    return default if value <= 0 else min(value, maximum)
+    if raw not in choices:
+        raise ValidationFailed("bad_parameter", _("'%(f)s' must be one of: %(list)s.") % {"f": name, "list": ", ".join(choices)},
+                               fields={name: [_("Not one of the choices.")]})
+    return raw
 
 
 def query_int(request, name: str, *, minimum: int = 1, maximum: int = 2**31 - 1):

@@ -13,6 +13,8 @@ from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser, get_encoding
 from rest_framework.utils import json
 
+from .errors import ValidationFailed
+
 MAX_DEPTH = 32
 
 
@@ -55,14 +57,19 @@ def loads(text, *, parse_constant=None):
 
 
 class BoundedJSONParser(JSONParser):
-    """DRF's JSON parser with the depth bounded (``DEFAULT_PARSER_CLASSES`` and the token endpoint)."""
+    """DRF's JSON parser with the depth bounded (``DEFAULT_PARSER_CLASSES`` and the token
+    endpoint), for bodies that are JSON objects: every request body of the API is one (the schema
+    says so), so a list, a string, a number or ``null`` is refused here, 400 ``bad_body``."""
 
     def parse(self, stream, media_type=None, parser_context=None):
         encoding = get_encoding(parser_context or {})
         try:
             text = codecs.getreader(encoding)(stream).read()
-            return loads(text, parse_constant=json.strict_constant if self.strict else None)
+            data = loads(text, parse_constant=json.strict_constant if self.strict else None)
         except TooDeep as exc:
             raise ParseError(str(exc)) from None
         except ValueError as exc:
             raise ParseError("JSON parse error - %s" % exc) from None
+        if not isinstance(data, dict):
+            raise ValidationFailed("bad_body", _("The body must be a JSON object."))
+        return data

@@ -132,6 +132,7 @@ MIDDLEWARE = [
     "tdmanager.idle.IdleSessionMiddleware",  # a staff login ends after TDM_SESSION_IDLE_MINUTES without activity
     "tdmanager.roles.RolePolicyMiddleware",
     "tdmanager.middleware.PageMessageMiddleware",  # Django's MessageMiddleware, pages only (not under /api/)
+    "tdmanager.middleware.JsonObjectBodyMiddleware",  # under /api/ a JSON body is an object, read or not
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 

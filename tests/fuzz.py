@@ -4,7 +4,8 @@ process, each case rolled back) and the longer run (``benchmarks/fuzz_api.py``, 
 ``build_world()`` writes the data the fuzzer needs to reach deep paths (tournaments in every
 state with people, entries, seats, a bust, payouts objects, formats); path parameters are
 steered to those ids most of the time. Every answer is checked: no 5xx, the status code is one
-the schema documents, the body matches the documented schema.
+the schema documents, the body matches the documented schema, and a request the schema forbids
+(negative mode) is refused.
 """
 
 from __future__ import annotations
@@ -23,9 +24,12 @@ from hypothesis import HealthCheck, Phase
 from hypothesis import strategies as st
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
-from schemathesis.specs.openapi.checks import response_schema_conformance, status_code_conformance
+from schemathesis.core.parameters import ParameterLocation
+from schemathesis.specs.openapi.checks import negative_data_rejection, response_schema_conformance, status_code_conformance
 
-CHECKS = [not_a_server_error, status_code_conformance, response_schema_conformance]
+# negative_data_rejection: a request the schema forbids (a wrong type, a value outside an enum,
+# ``offset=null``, a body that is not an object) must be refused (4xx), never answered 2xx.
+CHECKS = [not_a_server_error, status_code_conformance, response_schema_conformance, negative_data_rejection]
 ROLES = ("director", "cashier")
 
 
@@ -188,6 +192,9 @@ def steered(operation, mode: GenerationMode, ids: dict):
 
     def apply(pair):
         case, chosen = pair
+        path = case.meta.components.get(ParameterLocation.PATH) if case.meta is not None else None
+        if path is not None and path.mode.is_negative:
+            return case  # its invalid path value must reach the server, or the check would judge a request never sent
         for name, value in chosen.items():
             if value is not None and case.path_parameters is not None:
                 case.path_parameters[name] = value

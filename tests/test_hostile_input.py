@@ -27,8 +27,10 @@ def refused(r, status=400, code=None):
 
 @pytest.mark.parametrize("depth", [1_000, 100_000])
 def test_a_deeply_nested_body_to_the_token_endpoint_is_a_400_not_a_500(depth):
-    body = "[" * depth + "]" * depth
-    r = Client(raise_request_exception=False).post("/api/v1/auth/token/", body, content_type="application/json")
+    client = Client(raise_request_exception=False)
+    r = client.post("/api/v1/auth/token/", "[" * depth + "]" * depth, content_type="application/json")
+    refused(r, 400, "bad_body")  # the body: not even an object
+    r = client.post("/api/v1/auth/token/", '{"username": %s}' % ("[" * depth + "]" * depth), content_type="application/json")
     assert "nested" in refused(r, 400, "parse_error")["detail"]
 
 
@@ -307,3 +309,66 @@ def test_a_listed_currency_that_is_not_iso_4217_stops_the_start(settings):
     settings.TDM_CURRENCIES = ["CHF", "XXX"]
     errors = [e for e in checks.run_checks() if e.id == "tdmanager.E002"]
     assert len(errors) == 1 and "'XXX'" in errors[0].msg
+
+
+# --- 6. the answers are what the schema says ---------------------------------------------------------
+
+
+def _schema():
+    from tests.fuzz import openapi_schema
+
+    return openapi_schema()
+
+
+def test_removing_a_seat_given_by_hand_answers_what_the_schema_documents(api, director, started):
+    from seating.models import SeatReservation
+
+    entry = started.entries.first()
+    r = api(director).post(f"/api/v1/tournaments/{started.pk}/seating/reservations/", {"entry": entry.pk, "table": 1, "seat": 9,
+                                                                                          "reason": "wheelchair"}, format="json")
+    assert r.status_code == 201, r.content
+    path = "/api/v1/tournaments/{id}/seating/reservations/{res_id}/"
+    documented = {int(code) for code in _schema()["paths"][path]["delete"]["responses"] if code.startswith("2")}
+    r = api(director).delete(f"/api/v1/tournaments/{started.pk}/seating/reservations/{r.json()['id']}/")
+    assert r.status_code in documented and r.status_code == 204 and not r.content
+    assert not SeatReservation.objects.exists()
+
+
+def test_a_template_whose_source_is_gone_says_null_and_the_schema_allows_it(api, director, make_tournament):
+    t = make_tournament(name="Source", status="PLANNED")
+    r = api(director).post(f"/api/v1/tournaments/{t.pk}/save-template/", {"name": "From source"}, format="json")
+    assert r.status_code == 201, r.content
+    assert api(director).delete(f"/api/v1/tournaments/{t.pk}/").status_code == 204  # never sold anything
+    listed = api(director).get("/api/v1/tournament-templates/").json()
+    rows = listed["results"] if isinstance(listed, dict) else listed
+    assert [x["source_name"] for x in rows if x["name"] == "From source"] == [None]
+    props = _schema()["components"]["schemas"]["TournamentTemplate"]["properties"]
+    assert props["source_name"].get("nullable") is True and props["structure_name"].get("nullable") is True
+
+
+@pytest.mark.parametrize("query", ["offset=null", "limit=true", "limit=1.5", "offset=-1", "limit=0", "limit=", "offset=abc"])
+def test_a_page_asked_with_a_count_that_is_not_a_whole_number_is_a_400(api, director, tournament, query):
+    body = refused(api(director).get(f"/api/v1/tournaments/?{query}"), 400, "bad_parameter")
+    assert query.split("=")[0] in body["fields"]
+
+
+def test_a_page_asked_properly_still_pages(api, director, make_tournament):
+    for i in range(3):
+        make_tournament(name=f"T{i}")
+    r = api(director).get("/api/v1/tournaments/?limit=2&offset=1")
+    assert r.status_code == 200 and len(r.json()["results"]) == 2 and r.json()["count"] == 3
+    assert len(api(director).get("/api/v1/tournaments/?limit=100000").json()["results"]) == 3  # above the ceiling: the ceiling
+
+
+@pytest.mark.parametrize("url", ["/api/v1/payouts/due/?all=yes", "/api/v1/payouts/due/?all=", "/api/v1/structures/{s}/export/?format_type=xml",
+                                 "/api/v1/tournaments/{t}/payouts/reports/rulings/?format_type=html"])
+def test_a_value_outside_the_schemas_enum_is_a_400(api, director, tournament, structure, url):
+    refused(api(director).get(url.format(s=structure.pk, t=tournament.pk)), 400, "bad_parameter")
+
+
+@pytest.mark.parametrize("body", ["[null, null]", "true", "null", "3", '"x"', "[]"])
+def test_a_body_that_is_not_an_object_is_a_400_even_where_the_body_is_not_read(api, director, started, body):
+    for path in (f"/api/v1/tournaments/{started.pk}/payouts/table/propose/", f"/api/v1/tournaments/{started.pk}/payouts/table/lock/",
+                 "/api/v1/cashier/register/"):
+        refused(api(director).post(path, body, content_type="application/json"), 400, "bad_body")
+    assert not started.events.filter(action__startswith="payouts.").exists()

@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tdmanager import compiled
-from tdmanager.api import body_object, query_int, query_limit
+from tdmanager.api import body_object, query_choice, query_int, query_limit
 from tdmanager.errors import DomainError
 from tdmanager.roles import HasRole
 from tdmanager.transactions import flat_step, unit_of_work
@@ -191,7 +191,7 @@ class StructureViewSet(viewsets.ModelViewSet):
     @action(detail=True, methods=["get"], pagination_class=None)
     def export(self, request, pk=None):
         st = self.get_object()
-        if request.query_params.get("format_type", "json") == "csv":
+        if query_choice(request, "format_type", ("json", "csv"), "json") == "csv":
             resp = HttpResponse(structures.export_csv(st), content_type="text/csv")
             resp["Content-Disposition"] = f'attachment; filename="structure-{st.pk}.csv"'
             return resp

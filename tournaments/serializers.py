@@ -307,8 +307,8 @@ class SaveTemplateSerializer(serializers.Serializer):
 
 
 class TournamentTemplateSerializer(IdModelSerializer):
-    structure_name = serializers.CharField(source="structure.name", read_only=True, default=None)
-    source_name = serializers.CharField(source="source.name", read_only=True, default=None)
+    structure_name = serializers.CharField(source="structure.name", read_only=True, default=None, allow_null=True)
+    source_name = serializers.CharField(source="source.name", read_only=True, default=None, allow_null=True)  # null: source deleted
 
     class Meta:
         model = TournamentTemplate

@@ -64,9 +64,10 @@ def test_the_director_keeps_two_people_apart_and_gives_a_seat_by_hand(api, make_
     r = api(director).post(url(t, "reservations/"), {**res, "reason": ""}, format="json")
     assert r.status_code == 400
     pair_id = KeepApart.objects.get().pk
-    assert api(director).delete(url(t, f"keep-apart/{pair_id}/")).status_code == 200
-    assert api(director).delete(url(t, f"reservations/{SeatReservation.objects.get().pk}/")).status_code == 200
+    assert api(director).delete(url(t, f"keep-apart/{pair_id}/")).status_code == 204  # as the schema says (issue #30)
+    assert api(director).delete(url(t, f"reservations/{SeatReservation.objects.get().pk}/")).status_code == 204
     assert not KeepApart.objects.exists() and not SeatReservation.objects.exists()
+    assert api(floor_user).get(url(t, "keep-apart/")).json()["keep_apart"] == []
     assert seat_map(t) == {}
 
 

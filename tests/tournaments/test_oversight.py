@@ -198,7 +198,7 @@ def test_bad_ruling_input_is_a_4xx_and_writes_nothing(started, floor_user):
                  {"asked_by": "x", "question": "q", "decision": "d", "asked_at": (timezone.now() + timedelta(hours=2)).isoformat()},
                  ["not", "an", "object"]):
         r = client.post(f"/api/v1/tournaments/{started.pk}/rulings/", body, format="json")
-        assert 400 <= r.status_code < 500 and "code" in r.data, body
+        assert 400 <= r.status_code < 500 and "code" in r.json(), body
     assert not Ruling.objects.exists()
 
 
