@@ -315,3 +315,18 @@ def test_no_service_creates_an_entry_or_sells_chips_around_the_gate():
     paths = {k for k in makers if direct(k)}
     assert paths == LISTED, "a new path creates an entry or sells chips: list it here and in PATHS, and make it ask check_admission"
     assert [k for k in sorted(makers) if not gated(k)] == []  # and every service reaching one goes through the gate
+
+
+def test_the_issues_repro_a_ticket_at_level_5_after_late_registration_closed_at_3_is_refused_by_the_api(
+        make_tournament, make_person, cashier_user):
+    from tests.conftest import client_for
+
+    t = make_tournament(late_reg_closes_after_level=3, status=Tournament.RUNNING)
+    run_clock_at(t, item_index_of_level(t, 5))
+    holder = make_person()
+    voucher = Ticket.objects.create(holder=holder, target=t, value=t.entry_price)
+    r = client_for(cashier_user).post(f"/api/v1/payouts/tickets/{voucher.pk}/redeem/", {}, format="json")
+    assert r.status_code == 409 and r.json()["code"] == "late_registration_closed"
+    assert not t.entries.filter(person=holder).exists()
+    voucher.refresh_from_db()
+    assert voucher.status == Ticket.ISSUED  # still the holder's, for another day
