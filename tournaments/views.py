@@ -298,6 +298,9 @@ def tournament_detail(request, pk):
     events = selectors.event_sentences(t.events.order_by("-id")[:50], t.currency)
     links = [link for answer in signals.ask(signals.page_links, tournament=t) for link in answer]
     fee_info = {"statutory_fee": fees.statutory_fee(t.buy_in), "fee_is_override": fees.is_override(t.buy_in, t.fee)}
+    # FMT-02: a cancelled tournament's refunds not yet handed out at the desk.
+    refunds = selectors.refunds_due(t) if t.status == Tournament.CANCELLED else []
+    fee_info.update(refunds_due=refunds, refunds_total=sum((r["amount"] for r in refunds), Decimal(0)))
     return render(request, "tournament_detail.html", {**fee_info, **oversight_context(t), "section_links": links, "needs_report": lifecycle.requires_prestart_report(t), "streaming_live": HouseRules.of(t).streaming_live, "t": t, "entries": entries, "totals": totals, "events": events, "changes": published_changes(t), "alternates": t.alternates.filter(status="WAITING").select_related("person")})
 
 

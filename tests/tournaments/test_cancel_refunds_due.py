@@ -145,3 +145,14 @@ def test_the_refusals_speak_italian(api, make_tournament, make_person, cashier_u
     c = api(cashier_user)
     r = c.post("/api/v1/cashier/refunds-due/pay/", {"entry": entry.pk, "method": "TRANSFER"}, format="json", HTTP_ACCEPT_LANGUAGE="it")
     assert r.status_code == 400 and r.json()["detail"] == "Un rimborso con assegno o bonifico richiede il numero o il riferimento."
+
+
+def test_the_tournament_page_says_what_is_still_to_refund(client, make_tournament, make_person, director, cashier_actor, actor):
+    from django.conf import settings
+
+    t, paid, _reserved = cancelled_with_three_paid(make_tournament, make_person, cashier_actor, actor)
+    cashier.pay_refund(paid[0], method="CASH", actor=cashier_actor)
+    client.force_login(director)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "it"
+    page = client.get(f"/tournaments/{t.pk}/").content.decode()
+    assert "Rimborsi ancora da consegnare alla cassa: 2 (220,00 EUR)." in page and f'href="/desk/?t={t.pk}"' in page

@@ -3,7 +3,10 @@ rate of the day the Italian way, a player pays in USD and CHF and the amount to 
 the shift shows the euros apart from the foreign notes, and a cancelled tournament's refunds are
 handed out by the cashier from the desk (items 1–4)."""
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from tests.browser import ARTIFACTS, answer_dialog, browser, browser_page, login  # noqa: F401 (fixtures)
@@ -98,3 +101,25 @@ def test_the_cashier_hands_out_a_cancelled_tournaments_refunds(browser_page, mak
     expect(page.locator("#refunds-list li")).to_have_count(1)
     expect(page.locator("#shift tr").first).to_have_text("Contanti1-110,00")
     page.screenshot(path=str(ARTIFACTS / "desk-italian-refunds-due.png"))
+
+
+def test_the_director_switches_the_jackpot_on_from_the_form_and_the_desk_sells_it(browser_page, make_tournament, actor):
+    """Item 6: the form's "Jackpot progressivo" box, its fee typed the Italian way; the desk then
+    offers the fee and counts it in what a USD player pays."""
+    start = timezone.localtime() + timedelta(hours=2)  # whole minutes, as the form's field holds it
+    tournament = make_tournament(start_at=start.replace(second=0, microsecond=0))
+    cashier.set_exchange_rate("USD", "0.92", actor=actor)
+    page = browser_page
+    in_italian(page)
+    login(page, "dora", "pw-dora")
+    page.goto(page.base_url + f"/tournaments/{tournament.pk}/edit/")
+    page.check("#id_jackpot")
+    page.fill("#id_jackpot_fee", "2,50")
+    page.click("form.card button.primary")
+    page.wait_for_url(lambda url: "/edit/" not in url)
+    page.goto(page.base_url + f"/desk/?t={tournament.pk}")
+    expect(page.locator("#jackpot-line")).to_be_visible()
+    expect(page.locator("#jackpot-fee")).to_have_text("2,50 EUR")
+    page.check("#jackpot")
+    page.select_option("#tender", "USD")
+    expect(page.locator("#tender-converted")).to_have_text("Da pagare: 122,29 USD (1 USD = 0,92 EUR)")  # (110 + 2,50) / 0,92
