@@ -100,6 +100,8 @@ def test_the_cashier_hands_out_a_cancelled_tournaments_refunds(browser_page, mak
     expect(page.locator("#refunds-msg")).to_contain_text(f"#{row.receipt_number}")
     expect(page.locator("#refunds-list li")).to_have_count(1)
     expect(page.locator("#shift tr").first).to_have_text("Contanti1-110,00")
+    expect(page.locator("#sales li").first).to_contain_text(f"#{row.receipt_number}")  # among this cashier's last rows
+    expect(page.locator("#sales li").first).to_contain_text("-110,00 EUR")
     page.screenshot(path=str(ARTIFACTS / "desk-italian-refunds-due.png"))
 
 
