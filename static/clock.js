@@ -12,8 +12,24 @@
   }
   function say(t, ok) { const m = $("c-msg"); m.textContent = t; m.className = "message " + (ok ? "ok" : "error"); }
 
+  // "12:30" → 750 seconds; "12" → 720 (minutes); "1:05:00" → 3900; anything else → null.
+  function durationSeconds(text) {
+    const parts = String(text).trim().split(":");
+    if (!parts.every((p) => /^\d+$/.test(p)) || parts.length > 3) return null;
+    const n = parts.map(Number);
+    if (n.length === 1) return n[0] * 60;
+    if (n[n.length - 1] > 59 || (n.length === 3 && n[1] > 59)) return null;
+    return n.length === 2 ? n[0] * 60 + n[1] : n[0] * 3600 + n[1] * 60 + n[2];
+  }
+
   function render(s) {
     const c = s.clock || {};
+    // Only what the clock's state allows (the engine's own list): the likely next one is primary.
+    const allowed = new Set(c.actions || []);
+    document.querySelectorAll("button[data-op]").forEach((b) => { b.disabled = !allowed.has(b.dataset.op); });
+    const next = ["start", "resume", "end-hand-for-hand"].find((op) => allowed.has(op));
+    document.querySelectorAll("button[data-op=start], button[data-op=resume], button[data-op=end-hand-for-hand]")
+      .forEach((b) => b.classList.toggle("primary", b.dataset.op === next));
     $("c-level").textContent = (c.is_break ? T.brk : T.level + " " + c.level_number) + " · " + (STATUS[c.status] || "") + (c.hand_for_hand ? " · " + T.hand + " " + c.h4h_hand : "");
     $("c-blinds").textContent = c.is_break ? (c.color_up || F.colourUp(T, c.removes_denominations)) : F.num(c.small_blind) + " / " + F.num(c.big_blind) + (c.ante ? " · ante " + F.num(c.ante) : "");
     const n = c.next;
@@ -51,6 +67,12 @@
       const v = await TDM.ask({ title: b.textContent, label: T.ask_item_index, input: "select", options, value: live.state.snap && live.state.snap.clock ? live.state.snap.clock.item_index : undefined });
       if (v === null) return;
       body.item_index = Number(v);
+    } else if (b.dataset.ask === "duration") {
+      const v = await TDM.ask({ title: b.textContent, label: T.ask_duration, input: "text", required: true });
+      if (v === null || v === "") return;
+      const secs = durationSeconds(v);
+      if (secs === null) { say(T.bad_duration, false); return; }
+      body.seconds = secs;
     } else if (b.dataset.ask) {
       const v = await TDM.ask({ title: b.textContent, label: T["ask_" + b.dataset.ask], input: "number", required: true });
       if (v === null || v === "") return;

@@ -519,8 +519,36 @@ def snapshot(
         "hand_for_hand": state.status == HAND_FOR_HAND,
         "h4h_hand": state.h4h_hand,
         "h4h_seconds_per_hand": state.h4h_seconds_per_hand,
+        "actions": allowed_actions(state, structure, now),
     }
     return data
+
+
+def allowed_actions(state: ClockState, structure: Structure, now: datetime) -> list[str]:
+    """The director's clock actions (the API's ``clock/<op>/`` names) this state allows, in
+    the order the clock page shows them. Each is tried on its own function here, so the page's
+    buttons and the refusals can never disagree."""
+    probes = (
+        ("start", lambda: start(state, structure, now)),
+        ("pause", lambda: pause(state, structure, now)),
+        ("resume", lambda: resume(state, structure, now)),
+        ("add-time", lambda: add_time(state, structure, now, 1)),
+        ("set-time", lambda: set_time_left(state, structure, now, 60)),
+        ("jump", lambda: jump_to(state, structure, now, state.item_index)),
+        ("insert-break", lambda: insert_break(state, structure, now, 1)),
+        ("hand-for-hand", lambda: start_hand_for_hand(state, structure, now)),
+        ("next-hand", lambda: h4h_next_hand(state, structure)),
+        ("end-hand-for-hand", lambda: end_hand_for_hand(state, now)),
+        ("finish", lambda: finish(state, structure, now)),
+    )
+    allowed = []
+    for name, probe in probes:
+        try:
+            probe()
+        except ClockError:
+            continue
+        allowed.append(name)
+    return allowed
 
 
 # ---------------------------------------------------------------- actions

@@ -290,13 +290,6 @@ class Entry(models.Model):
     busted_at = models.DateTimeField(null=True, blank=True)
     place = models.PositiveIntegerField(null=True, blank=True)
 
-    def status_label(self) -> str:
-        """The status as a person reads it: the winner's entry stays ACTIVE (nobody busted it),
-        and once it holds first place it reads "Winner", not "Playing"."""
-        if self.status == self.ACTIVE and self.place == 1:
-            return str(_("Winner"))
-        return self.get_status_display()
-
     # REG-02 / REG-05 / REG-09: how the place was booked, the cashier's confirmation that a bank
     # transfer cleared, the check-in (with the identity document seen), a no-show, and the
     # player's presence (ELM-05: ABSENT and WITHDRAWN never eliminate). ``registration_state``
@@ -334,6 +327,13 @@ class Entry(models.Model):
     ABSENT, WITHDRAWN, NOT_ARRIVED = "ABSENT", "WITHDRAWN", "NOT_ARRIVED"
     PRESENCES = [(ABSENT, _("Absent")), (WITHDRAWN, _("Withdrawn")), (NOT_ARRIVED, _("Not arrived"))]
     TRANSFER_CHANNEL = "transfer"
+
+    def status_label(self) -> str:
+        """The status as a person reads it: the winner's entry stays ACTIVE (nobody busted it),
+        and once it holds first place it reads "Winner", not "Playing"."""
+        if self.status == self.ACTIVE and self.place == 1:
+            return str(_("Winner"))
+        return self.get_status_display()
 
     def registration_state(self, seated: bool = False) -> str:
         """REG-02: pre-registered, paid, checked in, seated, busted, cancelled or no-show.
