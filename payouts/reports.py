@@ -305,6 +305,11 @@ def reconciliation_data(t) -> dict:
         notes.append(_("%(a)s of side money is not attributed to any side pool.") % {"a": _m(side_untracked)})
     if overlay:
         notes.append(_("The house added an overlay of %(a)s to meet the guarantee.") % {"a": _m(overlay)})
+    for lost in tsel.receipts_lost_in_restore(t):
+        notes.append(_("Receipts %(first)s–%(last)s: lost with the restore of %(at)s (backup %(backup)s). They may have been "
+                       "printed after the backup; their sales are not in this ledger and the numbers are never used again.")
+                     % {"first": lost["first"], "last": lost["last"], "backup": lost["backup"],
+                        "at": timezone.localtime(lost["at"]).strftime("%d/%m/%Y %H:%M")})
     return {"lines": lines, "notes": notes, "balanced": unexplained == 0 and money_in_total == accounted_in,
             "difference": unexplained, "in_difference": money_in_total - accounted_in}
 

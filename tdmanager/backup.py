@@ -15,6 +15,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db import connections
+from django.dispatch import Signal
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 PGDUMP_MAGIC = b"PGDMP"
@@ -22,6 +23,13 @@ PGDUMP_MAGIC = b"PGDMP"
 
 class BackupError(Exception):
     pass
+
+
+#: Sent by ``manage.py restore`` once a backup replaced the database: ``backup`` (the file's
+#: name), ``last_receipt`` (the last receipt printed, from ``--last-receipt``, or None). The
+#: tournaments app answers with what it did to the receipt counter (a dict the command prints):
+#: it continues after the receipts printed since the backup (``tdmanager.receipt_journal``).
+database_restored = Signal()
 
 
 def vendor(alias="default") -> str:

@@ -221,6 +221,10 @@ TDM_PUBLIC_TOKEN_BURST = max(1, envint("TDM_PUBLIC_TOKEN_BURST", 20))
 # Different names one client address may look up on the public seat lookup a minute, over every
 # tournament (the cache: all processes together); 0: no limit beyond the public URLs' rate.
 TDM_SEAT_LOOKUP_PER_MINUTE = max(0, envint("TDM_SEAT_LOOKUP_PER_MINUTE", 60))
+# Receipt numbers reserved at a time in var/receipts.journal (tdmanager.receipt_journal): one append
+# and fsync per block of sales; after a restore at most a block minus one numbers are skipped.
+TDM_RECEIPT_JOURNAL_BLOCK = max(1, envint("TDM_RECEIPT_JOURNAL_BLOCK", 100))
+TDM_RECEIPT_JOURNAL = os.getenv("TDM_RECEIPT_JOURNAL", "")  # default: VAR_DIR / receipts.journal
 # Seconds a refused public request waits for its 429 (a timer on the event loop, no thread): a
 # client that asks again as soon as it is refused asks once per delay on each connection.
 TDM_PUBLIC_REFUSAL_DELAY = max(0.0, float(os.getenv("TDM_PUBLIC_REFUSAL_DELAY", "5")))

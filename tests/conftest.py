@@ -153,3 +153,15 @@ def _forget_failed_logins():
     user_login_failed.disconnect(dispatch_uid="tests-forget-failed-logins")
     for username, ip in seen:
         security.reset(username, ip)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _receipt_journal_apart(tmp_path_factory):
+    """Sales in tests write their receipt journal (``tdmanager.receipt_journal``) to a file of
+    the test session's, never to var/."""
+    from django.conf import settings
+
+    from tdmanager import receipt_journal
+
+    settings.TDM_RECEIPT_JOURNAL = str(tmp_path_factory.mktemp("receipts") / "receipts.journal")
+    receipt_journal.forget()

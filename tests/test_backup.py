@@ -75,11 +75,14 @@ def test_backup_damage_restore_brings_back_every_row(running, tmp_path, make_per
 
     after = picture(t)
     assert after == before
-    # the product works on the restored database: the next sale takes the next receipt number
-    # (the reversal made after the backup had taken one; the restored counter gives it again)
+    # the product works on the restored database, and the next sale never takes a receipt number
+    # printed after the backup (issue #30: the reversal made after the backup took one, which the
+    # restored counter used to give again): the desk continues after the receipt journal's
     numbers = [row["receipt_number"] for row in before["ledger"]]
+    printed_after_backup = max(numbers) + 1
+    assert f"Receipts {printed_after_backup}–" in text
     sale = cashier.register(t, make_person(), method="CASH", actor=actor)
-    assert sale.row.receipt_number == max(numbers) + 1
+    assert sale.row.receipt_number > printed_after_backup
 
 
 def test_the_pre_restore_copy_undoes_a_wrong_restore(running, tmp_path):
@@ -116,3 +119,54 @@ def test_restore_refuses_a_backup_of_the_other_engine(tmp_path, db):
     other.write_bytes(bk.PGDUMP_MAGIC + b"\x00" * 32 if connection.vendor == "sqlite" else bk.SQLITE_MAGIC + b"\x00" * 32)
     with pytest.raises(CommandError, match="backup but the database is"):
         call_command("restore", str(other), force=True)
+
+
+# --- issue #30 item 10: receipts printed after the backup are never printed again ---------------
+
+
+@pytest.fixture
+def journal(settings, tmp_path):
+    from tdmanager import receipt_journal
+
+    settings.TDM_RECEIPT_JOURNAL = str(tmp_path / "receipts.journal")
+    settings.TDM_RECEIPT_JOURNAL_BLOCK = 10
+    receipt_journal.forget()
+    yield tmp_path / "receipts.journal"
+    receipt_journal.forget()
+
+
+def test_a_restore_continues_after_the_receipts_printed_since_the_backup(journal, make_tournament, make_person, director, tmp_path):
+    from payouts import reports
+
+    actor = Actor(director, "test")
+    t = make_tournament(name="Restore Receipts Event")
+    for _ in range(4):
+        cashier.register(t, make_person(), method="CASH", actor=actor)  # receipts 1–4
+    path = tmp_path / "early.backup"
+    call_command("backup", str(path), stdout=StringIO())
+    held = [cashier.register(t, make_person(), method="CASH", actor=actor).row.receipt_number for _ in range(3)]
+    assert held == [5, 6, 7]  # printed, in the players' hands, then the database is lost
+    assert journal.read_text().split()[0] == "10"  # one line for the block 1–10, not one per sale
+
+    out = StringIO()
+    call_command("restore", str(path), force=True, stdout=out)
+    text = out.getvalue()
+    assert "the backup's last is 4" in text and "the next receipt is 11" in text
+    assert "Receipts 5–10 may have been printed since the backup" in text and "Restore Receipts Event" in text
+    numbers = [cashier.register(t, make_person(), method="CASH", actor=actor).row.receipt_number for _ in range(2)]
+    assert numbers == [11, 12] and not set(numbers) & set(held)
+    notes = [row[0] for row in reports.reconciliation(t)["rows"]]
+    assert any("Receipts 5–10: lost with the restore of" in n and "early.backup" in n for n in notes)
+
+
+def test_the_last_receipt_printed_can_be_given_when_the_journal_is_behind(journal, make_tournament, make_person, director, tmp_path):
+    actor = Actor(director, "test")
+    t = make_tournament()
+    cashier.register(t, make_person(), method="CASH", actor=actor)
+    path = tmp_path / "b.backup"
+    call_command("backup", str(path), stdout=StringIO())
+    journal.unlink()  # another machine sold too: its journal is not here
+    out = StringIO()
+    call_command("restore", str(path), force=True, last_receipt=57, stdout=out)
+    assert "--last-receipt 57: the next receipt is 58" in out.getvalue()
+    assert cashier.register(t, make_person(), method="CASH", actor=actor).row.receipt_number == 58

@@ -32,6 +32,7 @@ class Action(models.TextChoices):
     CASHIER_REENTRY_SOLD = "cashier.reentry.sold", _("Re-entry sold")
     CASHIER_REFUND_PAID = "cashier.refund.paid", _("Refund paid")
     CASHIER_ROW_REVERSED = "cashier.row.reversed", _("Receipt reversed")
+    CASHIER_RECEIPTS_LOST_IN_RESTORE = "cashier.receipts.lost_in_restore", _("Receipt numbers lost with a restore: not used again")
     # --- formats -------------------------------------------------------------------------
     FORMATS_BAGGING_RECORDED = "formats.bagging.recorded", _("Bags recorded")
     FORMATS_BRACKET_CREATED = "formats.bracket.created", _("Bracket created")

@@ -6,14 +6,16 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from tdmanager import realtime, roles, security
+        from tdmanager import backup, realtime, roles, security
 
         from .phone import phone_index
         from .selectors import granted_to_regulator
+        from .services.ledger import receipts_after_restore
         from .services.logins import record_lockout
         from .snapshot import build_snapshot
 
         realtime.hub.snapshot_builder = build_snapshot  # the transport is handed the builders
         realtime.hub.phone_builder = phone_index
         security.login_locked_out.connect(record_lockout, dispatch_uid="tournaments-login-lockout")  # the audit line
+        backup.database_restored.connect(receipts_after_restore, dispatch_uid="tournaments-receipts-restore")  # no receipt twice
         roles.regulator_scope["granted"] = granted_to_regulator  # which tournaments a regulator reads

@@ -300,3 +300,11 @@ def login_lockouts(now=None) -> list[dict]:
                         "until": datetime.fromtimestamp(p["until"], tz=timezone.get_current_timezone()),
                         "started_at": row["created_at"]})
     return out
+
+
+def receipts_lost_in_restore(t) -> list[dict]:
+    """The receipt numbers lost with a restore while this tournament was open (``services.ledger.
+    continue_receipts_after_restore``): ``{"first", "last", "backup", "at"}``, oldest first."""
+    rows = TournamentEvent.objects.filter(tournament=None, action=Action.CASHIER_RECEIPTS_LOST_IN_RESTORE).order_by("id")
+    return [{"first": e.payload.get("first"), "last": e.payload.get("last"), "backup": e.payload.get("backup", ""), "at": e.created_at}
+            for e in rows if t.pk in (e.payload.get("tournaments") or [])]

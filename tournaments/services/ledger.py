@@ -9,13 +9,15 @@ writes a ``LedgerRow`` another way. All of them run inside the caller's transact
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from django.db import connection
+from django.db import connection, transaction
 
-from tdmanager import compiled
+from tdmanager import compiled, receipt_journal
 from tdmanager.compiled import Compiled, Inserts, rows_together
 from tdmanager.money import ZERO
+from tdmanager.transactions import service
 
 from .. import signals
+from ..actions import Action
 from ..house import HouseRules
 from ..models import Entry, LedgerRow, Person, Sequence, Tournament, TournamentEvent
 from ..signals import announce
@@ -104,6 +106,7 @@ def write_row(t, *, kind, entry, person, prize, fee, chips, method, actor, side=
     row = _row(t, kind=kind, entry=entry, person=person, prize=prize, fee=fee, chips=chips, method=method, actor=actor, side=side,
                jackpot=jackpot, reason=reason, reference=reference, payee=payee, reverses=reverses, note=note, tender=tender, owed=owed,
                settles=settles, receipt_number=next_number("receipt"))
+    receipt_journal.issued(row.receipt_number)  # kept outside the database: a restore never prints it again
     _NEW_ROW.insert([row])
     return row
 
@@ -199,6 +202,7 @@ def _written_together(t: Tournament, entry: Entry, row: LedgerRow, event: SaleEv
         entry_pk, row_pk, number, *event_pk = cursor.fetchone()
     _NEW_ENTRY.keys_returned([entry], [entry_pk], connection.alias)
     row.entry, row.receipt_number = entry, number  # the entry's key, now set
+    receipt_journal.issued(number)
     _NEW_ROW.keys_returned([row], [row_pk], connection.alias)
     if logged:
         _EVENTS.keys_returned(logged, event_pk, connection.alias)
@@ -227,3 +231,35 @@ def issue_paid_entry(t: Tournament, person: Person, *, actor: Actor, method: str
                     method=method, actor=actor, note=note, reference=reference)
     announce(signals.entry_paid, t, actor, entry=entry)
     return entry, row
+
+
+def receipts_after_restore(sender=None, *, backup: str, last_receipt: int | None = None, **_kw) -> dict:
+    """Receiver of ``tdmanager.backup.database_restored``: ``continue_receipts_after_restore``."""
+    return continue_receipts_after_restore(backup=backup, last_printed=last_receipt)
+
+
+@service
+def continue_receipts_after_restore(*, backup: str, last_printed: int | None = None) -> dict:
+    """After a restore the receipt counter is the backup's; receipts printed since then are in
+    the players' hands. The counter continues after the highest of: the backup's last receipt,
+    the receipt journal's last reservation (``tdmanager.receipt_journal``) and the last receipt
+    printed as the person restoring says (``last_printed``). The numbers between the backup's
+    last and that are lost with the restore: logged (no tournament), naming the tournaments
+    registering or running then, whose reconciliation reports list them."""
+    Sequence.objects.get_or_create(name="receipt")
+    counter = Sequence.objects.select_for_update().get(name="receipt")
+    journal = receipt_journal.last_reserved()
+    target = max(counter.value, journal, last_printed or 0)
+    answer = {"restored_last": counter.value, "journal": journal, "last_printed": last_printed, "continues_after": target,
+              "lost": None, "tournaments": []}
+    if target > counter.value:
+        answer["lost"] = (counter.value + 1, target)
+        Sequence.objects.filter(pk=counter.pk).update(value=target)
+        open_now = list(Tournament.objects.filter(status__in=[Tournament.REGISTERING, Tournament.RUNNING]).order_by("start_at", "id"))
+        # One row without a tournament (the restored tournaments' own logs stay as backed up),
+        # naming the tournaments open then: their reconciliation reports list the numbers.
+        log_event(None, Action.CASHIER_RECEIPTS_LOST_IN_RESTORE, None, first=counter.value + 1, last=target, backup=backup,
+                  journal=journal, last_printed=last_printed, tournaments=[t.pk for t in open_now])
+        answer["tournaments"] = [t.name for t in open_now]
+    transaction.on_commit(lambda: receipt_journal.continued_from(target))
+    return answer
