@@ -37,7 +37,9 @@
     $("c-notice").textContent = c.hold_dealer_push ? T.hold : c.new_level_notice ? T.newLevel : "";
     document.querySelectorAll("#structure tr").forEach((tr) => tr.classList.toggle("current", Number(tr.dataset.index) === c.item_index));
     const prop = $("h4h-proposal");
-    if (prop) prop.hidden = !(s.places_paid && s.players_left === s.places_paid + 1 && !c.hand_for_hand);
+    // At the bubble (players left = places paid + 1), and only with two tables or more: at one
+    // table every hand is played hand for hand anyway.
+    if (prop) prop.hidden = !(s.places_paid && s.players_left === s.places_paid + 1 && !c.hand_for_hand && (s.tables_in_play || 0) > 1);
     const box = $("h4h-tables"); box.replaceChildren();
     (s.h4h_tables || []).forEach((number) => { // the tables playing the hand-for-hand hand (only during one)
       const b = document.createElement("button");

@@ -46,18 +46,28 @@
     }
   }
 
+  // Hand-for-hand is on: every table must know (CLK-06), so the map says it above the tables.
+  const T = JSON.parse(document.getElementById("seating-i18n").textContent);
+  function showClock(state) {
+    const c = (state && state.clock) || {}, banner = document.getElementById("h4h-banner");
+    if (!banner) return;
+    banner.hidden = !c.hand_for_hand;
+    if (c.hand_for_hand) banner.textContent = T.h4h.replace("{n}", c.h4h_hand);
+  }
+  function heard(state) { showClock(state); changed(state.seq); }
+
   let poll = null;
   function startPolling() {
     if (poll) return;
     const tick = async () => {
-      try { const r = await fetch("/live/" + id + "/state/", { cache: "no-store" }); if (r.ok) changed((await r.json()).seq); } catch (e) { /* offline */ }
+      try { const r = await fetch("/live/" + id + "/state/", { cache: "no-store" }); if (r.ok) heard(await r.json()); } catch (e) { /* offline */ }
     };
     tick();
     poll = setInterval(tick, 5000);
   }
   if (window.EventSource) {
     const es = new EventSource("/live/" + id + "/stream/");
-    es.addEventListener("state", (e) => { if (poll) { clearInterval(poll); poll = null; } changed(JSON.parse(e.data).seq); });
+    es.addEventListener("state", (e) => { if (poll) { clearInterval(poll); poll = null; } heard(JSON.parse(e.data)); });
     es.onerror = startPolling;
   } else {
     startPolling();
