@@ -220,7 +220,7 @@
     $("#jackpot-due").hidden = !due.length && !$("#jackpot-msg").textContent;
     $("#jackpot-claims").replaceChildren(...due.map((c) => {
       const li = document.createElement("li");
-      li.textContent = c.name + " #" + c.entry_number + " — " + c.tournament_name + " — " + T.level + " " + c.level + ", " + c.percent + "% — " + c.amount + " ";
+      li.textContent = c.name + " #" + c.entry_number + " — " + c.tournament_name + " — " + T.level + " " + c.level + ", " + c.percent + "% — " + money(c.amount) + " ";
       const b = document.createElement("button");
       b.textContent = T.pay;
       b.addEventListener("click", async () => {
@@ -230,7 +230,7 @@
         try {
           const p = await api("jackpot/claims/" + c.id + "/pay/", { method: "POST", body: JSON.stringify(body), form: "jackpot " + c.id });
           if (!p.ok) { sayJ(p.data.detail || p.data.code, false); return; }
-          sayJ(T.paid + " — " + T.receipt + " #" + p.data.receipt_number + " — " + p.data.amount, true);
+          sayJ(T.paid + " — " + T.receipt + " #" + p.data.receipt_number + " — " + money(p.data.amount), true);
           window.open(p.data.slip_url + "?print=1", "slip-" + p.data.receipt_number);
           await loadJackpotClaims();
           await refreshDesk();

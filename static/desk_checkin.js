@@ -70,7 +70,7 @@
     $("#banned-paid").hidden = !list.length;
     $("#banned-list").replaceChildren(...list.map((x) => {
       const li = document.createElement("li");
-      li.textContent = x.name + " #" + x.number + " — " + x.reason + " — " + T.refundDue + " " + x.refund_due + " ";
+      li.textContent = x.name + " #" + x.number + " — " + x.reason + " — " + T.refundDue + " " + TDM.money(x.refund_due) + " ";
       const b = document.createElement("button");
       b.textContent = T.refund;
       b.addEventListener("click", async () => {
@@ -78,7 +78,7 @@
         b.disabled = true;
         try {
           const r = await post("cashier/refund/", { entry: x.entry, reason: T.refundReason, expenses: expenses || "0", method: $("#method").value });
-          say(r.ok ? T.refunded + " #" + r.data.receipt_number + " " + r.data.total : (r.data.detail || r.data.code), r.ok);
+          say(r.ok ? T.refunded + " #" + r.data.receipt_number + " " + TDM.money(r.data.total, r.data.currency) : (r.data.detail || r.data.code), r.ok);
           await loadBanned();
           if (r.ok) await window.TDMDesk.sales();
         } catch (err) { say(T.noAnswer, false); } finally { b.disabled = false; }

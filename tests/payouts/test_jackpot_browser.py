@@ -68,6 +68,6 @@ def test_sold_at_the_desk_claimed_on_the_floor_paid_with_a_slip(browser_page, ma
     slip.wait_for_load_state()
     expect(slip.locator("body")).to_contain_text("1,005.00")
     slip.screenshot(path=str(ARTIFACTS / "jackpot-slip.png"))
-    expect(page.locator("#jackpot-msg.ok")).to_contain_text("1005.00")
+    expect(page.locator("#jackpot-msg.ok")).to_contain_text("1,005.00")  # written the page's way, as the slip is
     claim.refresh_from_db()
     assert claim.paid and claim.payment.row.reference == "TR-77" and claim.payment.row.jackpot_amount == Decimal("-1005.00")

@@ -125,3 +125,20 @@ def test_the_director_switches_the_jackpot_on_from_the_form_and_the_desk_sells_i
     page.check("#jackpot")
     page.select_option("#tender", "USD")
     expect(page.locator("#tender-converted")).to_have_text("Da pagare: 122,29 USD (1 USD = 0,92 EUR)")  # (110 + 2,50) / 0,92
+
+
+def test_what_a_no_show_owes_reads_the_italian_way(browser_page, make_tournament, person):
+    """The desk's other money lines (REG-09 amounts owed) in the page's language, not "110.00"."""
+    from tournaments.services import registration
+
+    t = make_tournament(rule_set="MONTEGALDA_004", buy_in="1000", fee="100")
+    desk = Actor(make_user("cassa", "cashier"))
+    entry = cashier.pre_register(t, person, actor=desk, channel="email")
+    registration.mark_no_show(entry, actor=desk, reason="non arrivato")
+    page = browser_page
+    in_italian(page)
+    login(page, "cassa", "pw-cassa")
+    page.goto(page.base_url + f"/desk/?t={t.pk}")
+    page.fill("#search", "ro")
+    page.click("#results li >> text=Mario Rossi")
+    expect(page.locator("#owed-list")).to_contain_text("1.100,00 EUR")
