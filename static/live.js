@@ -63,6 +63,8 @@ window.TDMLive = function (opts) {
   async function poll() {
     try {
       const r = await fetch(base + "/state/" + qs, { cache: "no-store" });
+      // a lobby screen whose link was revoked or renewed: reload, which shows the refusal
+      if (r.status === 403 && opts.token) { location.reload(); return; }
       if (r.ok) accept(await r.json());
     } catch (e) { /* offline: the local countdown goes on */ }
   }
