@@ -82,7 +82,12 @@
       set("blinds", F.num(c.small_blind) + " / " + F.num(c.big_blind));
       set("ante-label", c.ante_type === "BB_ANTE" ? T.bba : T.ante);
       set("ante", c.ante ? F.num(c.ante) : "—");
-    } else { set("blinds", c.color_up ? T.colorUp + ": " + c.color_up : F.colourUp(T, c.removes_denominations) || T.brk); set("ante", ""); }
+    }
+    // A break: the colour-up note (typed by the director, or the chips its structure removes)
+    // in its own line, in type that fits; the blinds and the ante have nothing to say then.
+    const note = c.is_break ? (c.color_up ? T.colorUp + ": " + c.color_up : F.colourUp(T, c.removes_denominations)) : "";
+    if ($("blinds-row")) $("blinds-row").hidden = !!c.is_break;
+    if ($("break-note")) { $("break-note").hidden = !note; set("break-note", note || ""); }
     const n = c.next;
     set("next", !n ? "—" : n.kind === "break" ? T.brk + " " + n.minutes + "′" : blindsText(n));
     set("notice", state === "waiting" ? T.waitingNote : c.new_level_notice ? T.newLevel : s.addon_open ? T.addon : "");
