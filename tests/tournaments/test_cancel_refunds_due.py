@@ -156,3 +156,16 @@ def test_the_tournament_page_says_what_is_still_to_refund(client, make_tournamen
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "it"
     page = client.get(f"/tournaments/{t.pk}/").content.decode()
     assert "Rimborsi ancora da consegnare alla cassa: 2 (220,00 EUR)." in page and f'href="/desk/?t={t.pk}"' in page
+
+
+def test_a_refunded_sale_cannot_be_reversed_too(make_tournament, make_person, cashier_actor, actor):
+    t, paid, _reserved = cancelled_with_three_paid(make_tournament, make_person, cashier_actor, actor)
+    refund = cashier.pay_refund(paid[0], method="CASH", actor=cashier_actor)
+    sale = t.ledger.get(entry=paid[0], kind=LedgerRow.BUY_IN)
+    with pytest.raises(DomainError) as exc:
+        cashier.reverse(sale, reason="wrong player", actor=actor)
+    assert exc.value.code == "reverse_refund_first"
+    assert cashier.ledger_totals(t)["prize"] == D("200")  # the other two still due; nothing paid twice
+    cashier.reverse(refund, reason="refund handed to the wrong player", actor=actor)
+    cashier.reverse(sale, reason="the sale itself was a mistake", actor=actor)  # now it may be
+    assert paid[0].pk not in [d["entry"] for d in selectors.refunds_due(t)]

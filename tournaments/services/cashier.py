@@ -572,6 +572,10 @@ def reverse(row: LedgerRow, *, reason: str, actor: Actor) -> LedgerRow:
                         % {"kind": row.get_kind_display().lower()}, status=403)
     if row.kind == LedgerRow.RECEIVABLE and row.settlements.filter(reversed_by__isnull=True).exists():
         raise DeskError("reverse_settlement_first", _("This amount owed has been paid: reverse its payment first."))
+    if (row.entry_id and row.kind in SALE_KINDS
+            and LedgerRow.objects.filter(entry_id=row.entry_id, kind=LedgerRow.REFUND, reversed_by__isnull=True).exists()):
+        # The refund gave this money back already: reversing the sale too would pay it twice.
+        raise DeskError("reverse_refund_first", _("This entry has been refunded: reverse the refund first."))
     entry = row.entry
     if entry is not None and row.kind in SALE_KINDS:
         entry = Entry.objects.get(pk=entry.pk)
