@@ -129,6 +129,8 @@ def _sweep_cases(t, entry, person):
         ("director", f"/api/v1/tournaments/{tid}/floor/penalties/", lambda v: {"entry": v, "kind": "WARNING", "reason_code": "OTHER"},
          "entry", e),
         ("director", "/api/v1/payouts/pay/", lambda v: {"entry": v, "source": "MAIN:1", "method": "CASH"}, "entry", e),
+        ("director", "/api/v1/formats/sit-and-go/", lambda v: {"name": "S", "buy_in": "30", "fee": "3", "starting_stack": 5000,
+                                                             "structure": v}, "structure", t.structure_id),
     ]
 
 

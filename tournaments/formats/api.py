@@ -67,6 +67,17 @@ def to_int(raw, key, lo=0, hi=MAX_INT):
     return value
 
 
+def to_id(raw, key):
+    """An id: a JSON integer, as everywhere in the API (``tdmanager.fields``): 1.9, true and "2" are refused."""
+    if type(raw) is not int:
+        raise _bad(key, _("'%(f)s' must be a whole number."))
+    return to_int(raw, key, 1, 2**63 - 1)
+
+
+def as_id(data, key):
+    return to_id(need(data, key), key)
+
+
 def as_int(data, key, default=None, lo=0, hi=MAX_INT):
     if not isinstance(data, dict) or data.get(key) in (None, ""):
         if default is None:
@@ -102,7 +113,7 @@ def as_text(data, key, max_length, default=None):
 
 
 def as_list(data, key, item=None):
-    """A list (empty when missing); ``item``: ``int`` (whole numbers) or ``dict`` (objects)."""
+    """A list (empty when missing); ``item``: ``int`` (whole numbers), ``"id"`` (ids) or ``dict`` (objects)."""
     raw = data.get(key) if isinstance(data, dict) else None
     if raw in (None, ""):
         return []
@@ -110,6 +121,8 @@ def as_list(data, key, item=None):
         raise ValidationFailed("bad_field", _("'%(f)s' must be a list.") % {"f": key})
     if item is int:
         return [to_int(v, key) for v in raw]
+    if item == "id":
+        return [to_id(v, key) for v in raw]
     if item is dict and not all(isinstance(v, dict) for v in raw):
         raise ValidationFailed("bad_field", _("'%(f)s' must be a list of objects.") % {"f": key})
     return raw
@@ -138,19 +151,19 @@ def as_bool(data, key, default=False):
 
 
 def tournament_arg(data, key="tournament"):
-    return get_object_or_404(Tournament, pk=as_int(data, key))
+    return get_object_or_404(Tournament, pk=as_id(data, key))
 
 
 def person_arg(data, key="person"):
-    return get_object_or_404(Person, pk=as_int(data, key))
+    return get_object_or_404(Person, pk=as_id(data, key))
 
 
 def structure_arg(data, key="structure"):
-    return get_object_or_404(BlindStructure, pk=as_int(data, key))
+    return get_object_or_404(BlindStructure, pk=as_id(data, key))
 
 
 def entry_arg(data, key="entry"):
-    return get_object_or_404(Entry, pk=as_int(data, key))
+    return get_object_or_404(Entry, pk=as_id(data, key))
 
 
 def done(_result):
@@ -328,7 +341,7 @@ class StackChoiceSaleView(APIView):
         d = body_object(request)
 
         def compute():
-            option = get_object_or_404(StackOption, pk=as_int(d, "option"))
+            option = get_object_or_404(StackOption, pk=as_id(d, "option"))
             sale = stackchoice.register_with_stack_choice(t, person_arg(d), option, method=as_text(d, "method", 10, "CASH"),
                                                           actor=Actor.from_request(request))
             return sale_response(sale)
@@ -347,8 +360,8 @@ class BracketCreateView(CreateView):
 
     def create(self, d, actor):
         t = tournament_arg(d)
-        feeds = get_object_or_404(Tournament, pk=as_int(d, "feeds_into")) if d.get("feeds_into") else None
-        prev = get_object_or_404(Tournament, pk=as_int(d, "previous_group")) if d.get("previous_group") else None
+        feeds = get_object_or_404(Tournament, pk=as_id(d, "feeds_into")) if d.get("feeds_into") else None
+        prev = get_object_or_404(Tournament, pk=as_id(d, "previous_group")) if d.get("previous_group") else None
         bracket = headsup.create_bracket(t, actor=actor, size=as_int(d, "size", 16, hi=1024), level_minutes=as_int(d, "level_minutes", 10, lo=1, hi=240),
                                          punctuality=as_text(d, "punctuality", 10, "NO_SHOW"), games_to_win=as_int(d, "games_to_win", 2, lo=1, hi=9),
                                          no_show_grace_minutes=as_int(d, "no_show_grace_minutes", 5, hi=240),
@@ -364,7 +377,7 @@ class BracketView(OpView):
 
     model = Tournament
     ops = {
-        "draw": lambda t, d, a, r: done(headsup.draw_bracket(t, actor=a, seeds=as_list(d, "seeds", int) or None)),
+        "draw": lambda t, d, a, r: done(headsup.draw_bracket(t, actor=a, seeds=as_list(d, "seeds", "id") or None)),
         "seat-request": lambda t, d, a, r: done(headsup.request_seat(t, person_arg(d), actor=a)),
         "allocate": lambda t, d, a, r: headsup.allocate_seats(t, actor=a),
     }
@@ -437,7 +450,7 @@ class QualifierGroupCreateView(CreateView):
 
     def create(self, d, actor):
         group = timed.create_qualifier_group(name=as_text(d, "name", 120), final=tournament_arg(d, "final"),
-                                             qualifiers=as_list(d, "qualifiers", int), actor=actor)
+                                             qualifiers=as_list(d, "qualifiers", "id"), actor=actor)
         return {"id": group.pk, "name": group.name, "final": group.final_id,
                 "qualifiers": list(group.qualifiers.values_list("tournament_id", flat=True))}
 
@@ -480,7 +493,7 @@ class SeriesView(OpView):
         "attach": lambda s, d, a, r: done(series_service.attach(s, tournament_arg(d), actor=a)),
         "score": lambda s, d, a, r: done(series_service.score_tournament(_series_tournament(s, d), actor=a)),
         "schedule-daily": _schedule,
-        "settle": lambda s, d, a, r: done(series_service.settle_undecided(s, as_int(d, "cycle"), as_list(d, "people", int), actor=a,
+        "settle": lambda s, d, a, r: done(series_service.settle_undecided(s, as_int(d, "cycle"), as_list(d, "people", "id"), actor=a,
                                                                                  reason=as_text(d, "reason", 200, ""))),
     }
 
