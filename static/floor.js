@@ -39,12 +39,11 @@
     const c = r.d.counts;
     $("#count-summary").textContent = num(c.counted_players) + " / " + num(c.players) + " " + T.counted + ", " + T.total + " " + num(c.counted_total) + (c.difference !== null ? ", " + T.difference + " " + num(c.difference) : "");
     const sc = r.d.stack_check;
-    $("#stack-check").textContent = sc.chip_set ? Object.entries(sc.stacks).map(([k, v]) => k + " " + num(v.stack) + ": " + (v.possible ? chips(v.breakdown) + (v.enough ? " ✓" : " — " + T.short + " " + chips(v.short)) + ", " + T.racks + " " + num(v.racks_per_table) : T.cannot)).join(" · ") + (r.d.color_up_suggestions.length ? " · " + T.colorUps + ": " + r.d.color_up_suggestions.map((s) => "T" + s.denominations.map(num).join("/T") + " " + T.afterLevel + " " + s.level).join(", ") : "") : "";
+    $("#stack-check").textContent = sc.chip_set ? Object.entries(sc.stacks).map(([k, v]) => ({ starting: T.stackStarting, rebuy: T.stackRebuy, addon: T.stackAddon }[k] || k) + " " + num(v.stack) + ": " + (v.possible ? chips(v.breakdown) + (v.enough ? " ✓" : " — " + T.short + " " + chips(v.short)) + ", " + T.racks + " " + num(v.racks_per_table) : T.cannot)).join(" · ") + (r.d.color_up_suggestions.length ? " · " + T.colorUps + ": " + r.d.color_up_suggestions.map((s) => "T" + s.denominations.map(num).join("/T") + " " + T.afterLevel + " " + s.level).join(", ") : "") : "";
     const body = $("#adjustments tbody"); body.replaceChildren();
     r.d.adjustments.forEach((a) => { const tr = document.createElement("tr"); cell(tr, L.adjustment[a.kind] || a.kind.toLowerCase()); cell(tr, num(a.chips)); cell(tr, a.reason); body.appendChild(tr); });
-    const sugg = r.d.color_up_suggestions[0];
     const form = $("#raceform");
-    if (sugg && sugg.denominations.length && !form.elements.removed.value) form.elements.removed.value = sugg.denominations[0];
+    if (r.d.race_denomination && !form.elements.removed.value) form.elements.removed.value = r.d.race_denomination;
   }
 
   $("#penaltyform").addEventListener("submit", async (e) => {

@@ -769,6 +769,7 @@ class FloorView(APIView):
             "adjustments": list(t.chip_adjustments.order_by("-id").values("id", "kind", "chips", "reason", "entry", "created_at")[:100]),
             "stack_check": floor.stack_check(t),
             "color_up_suggestions": floor.color_up_suggestions(t),
+            "race_denomination": floor.race_denomination(t),  # the chip race form's "chip removed"
         })
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses={201: OpenApiTypes.OBJECT})

@@ -100,6 +100,12 @@ def _ask(question, tournament, level_number: int, now) -> bool:
     return question(level_number, state, items, now or timezone.now())
 
 
+def item_index_now(tournament, now=None) -> int:
+    """The structure item on the clock at ``now`` (0 before the clock has started)."""
+    state, _items = _state(tournament, now)
+    return 0 if state is None else state.item_index
+
+
 def level_now(tournament, now=None) -> int | None:
     """The level number on the clock at ``now`` (a break counts as the level before it), or
     None before the clock has started."""

@@ -177,3 +177,34 @@ def test_a_structure_says_which_chips_leave_at_each_break(api, director):
     assert r.status_code == 201 and r.data["items"][1]["removes_denominations"] == [25]
     bad = [dict(items[0], removes_denominations=[25]), items[2]]
     assert api(director).post("/api/v1/structures/", {"name": "Bad", "items": bad}, format="json").data["code"] == "bad_item"
+
+
+def test_the_chip_race_form_takes_the_chip_the_breaks_structure_removes(field, actor, director):
+    """Issue #28 item 14: the race form offered the first colour-up the blinds allow whatever
+    the break ("chip removed: 25" at the break that removes the T100s). It is now the current
+    break's own chip, and before a break the chip the coming one removes; the API gives it."""
+    from rest_framework.test import APIClient
+
+    from tournaments.models import StructureItem
+    from tournaments.services import clockctl
+
+    t, _ = field
+    cs = ChipSet.objects.create(name="Casino set")
+    for value, qty in ((25, 2000), (100, 3000), (500, 2000), (1000, 2000), (5000, 1000)):
+        ChipDenomination.objects.create(chip_set=cs, value=value, quantity=qty)
+    t.chip_set = cs
+    t.save()
+    items = list(t.structure.items.order_by("position"))
+    first, second = [i for i, it in enumerate(items) if it.kind == StructureItem.BREAK][:2]
+    StructureItem.objects.filter(pk=items[first].pk).update(removes_denominations=[25])
+    StructureItem.objects.filter(pk=items[second].pk).update(removes_denominations=[100])
+    assert floor.color_up_suggestions(t)[0]["denominations"][0] == 25  # what the form took at every break
+
+    clockctl.start_clock(t, actor=actor)
+    assert floor.race_denomination(t) == 25  # level 1: the coming break takes the T25s
+    clockctl.jump_to(t, first, actor=actor)
+    assert floor.race_denomination(t) == 25
+    clockctl.jump_to(t, second, actor=actor)
+    api = APIClient()
+    api.force_authenticate(director)
+    assert api.get(f"/api/v1/tournaments/{t.pk}/floor/chips/").json()["race_denomination"] == 100

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.transactions import service
 
-from .. import chiprace, penalties, selectors, signals
+from .. import chiprace, clockview, penalties, selectors, signals
 from ..actions import Action
 from ..house import HouseRules
 from ..models import ChipAdjustment, ChipCount, ChipRaceRecord, Clock, Entry, Penalty, StructureItem, Tournament
@@ -137,6 +137,22 @@ def color_up_suggestions(t: Tournament) -> list[dict]:
             out.append({"level": level_no, "denominations": removable, "break_position": next_break})
             seen.update(removable)
     return out
+
+
+def race_denomination(t: Tournament, now=None) -> int | None:
+    """The chip the coming chip race takes out, to pre-fill the floor's form: the smallest chip
+    the current break, or else the next one, removes in the structure (CLK-09); failing that, the
+    smallest the blinds no longer need at a break still to come (``color_up_suggestions``)."""
+    if t.structure_id is None:
+        return None
+    here = clockview.item_index_now(t, now)
+    for it in list(t.structure.items.order_by("position"))[here:]:
+        if it.kind == StructureItem.BREAK and it.removes_denominations:
+            return min(it.removes_denominations)
+    for suggestion in color_up_suggestions(t):
+        if suggestion["break_position"] is not None and suggestion["break_position"] >= here and suggestion["denominations"]:
+            return min(suggestion["denominations"])
+    return None
 
 
 @service
