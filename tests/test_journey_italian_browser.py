@@ -456,4 +456,80 @@ def run(j):
     desk.reload()
     expect(desk.locator("table.due tbody")).to_contain_text("Niente da pagare")
     j.shot(desk, "payouts-all-paid")
+
+    second_event_cancelled(j, director, desk)
     assert j.server_errors == [] and j.console_errors == [], (j.server_errors, j.console_errors)  # nothing after the last step either
+
+
+def second_event_cancelled(j, director, desk):
+    """A second event the same evening (issue #28): the director switches the jackpot on from the
+    form and types the day's CHF rate the Italian way; a player pays in Swiss francs with the
+    jackpot fee, the shift keeps the francs apart from the euros; the event is cancelled and the
+    cashier hands the refund out at the desk, on her own shift."""
+    base = j.base
+    director.goto(base + "/tournaments/new/")
+    director.fill("input[name=name]", "Torneo serale")
+    director.fill("input[name=start_at]", timezone.localtime(timezone.now() + timedelta(hours=2)).strftime("%Y-%m-%dT%H:%M"))
+    director.fill("input[name=buy_in]", "100")
+    director.fill("input[name=starting_stack]", "20000")
+    director.fill("input[name=table_size]", "6")
+    director.select_option("select[name=structure]", label="Turbo (15 min, 20k stack)")
+    director.check("input[name=jackpot]")  # "Jackpot progressivo"
+    director.fill("input[name=jackpot_fee]", "5,00")
+    director.click("form.card button.primary")
+    expect(director.locator("ul.messages")).to_contain_text("Torneo salvato")
+    director.click("button[name=op][value=open]")
+    expect(director.locator("h1 .badge")).to_have_text("Iscrizioni aperte")
+    tid2 = int(re.search(r"/tournaments/(\d+)/", director.url).group(1))
+    director.goto(base + f"/desk/?t={tid2}")
+    director.click("#rates summary")
+    director.select_option("#rateform select[name=currency]", "CHF")
+    director.fill("#rateform input[name=rate]", "1,05")
+    director.click("#rateform button")
+    expect(director.locator("#tender-converted")).to_have_text("Cambio impostato: 1 CHF = 1,05 EUR")
+
+    desk.goto(base + f"/desk/?t={tid2}")
+    methods = desk.locator("#shift tr:not(.foreign):not(.total)")
+    euros = methods.all_inner_texts()  # the euros in the drawer (and the cards) before the franc sale
+    expect(desk.locator("#jackpot-fee")).to_have_text("5,00 EUR")
+    desk.check("#jackpot")
+    desk.select_option("#tender", "CHF")
+    expect(desk.locator("#tender-converted")).to_have_text("Da pagare: 109,53 CHF (1 CHF = 1,05 EUR)")  # (100 + 10 + 5) / 1,05
+    desk.fill("#search", "ricci")
+    desk.press("#search", "Enter")
+    expect(desk.locator("#player-name")).to_have_text("Anna Ricci")
+    with desk.expect_popup() as popup:
+        desk.click("button[data-op=register]")
+    receipt = popup.value
+    receipt.wait_for_load_state()
+    expect(receipt.locator("#receipt-tendered")).to_have_text("109,53 CHF")
+    receipt.close()
+    expect(desk.locator("#shift tr.foreign")).to_have_text(re.compile(r"Pagato in CHF: 109,53 CHF\s*1\s*115,00"))
+    assert methods.all_inner_texts() == euros  # the francs are not counted among the euros
+    j.shot(desk, "desk-francs-and-jackpot")
+
+    director.goto(base + f"/tournaments/{tid2}/")
+    director.fill("input[name=reason]", "troppo pochi giocatori")
+    director.click("button[name=op][value=cancel]")
+    confirm = director.locator("dialog.tdm-dialog[open]")
+    expect(confirm).to_contain_text("Annullare il torneo?")
+    confirm.locator("button[value=ok]").click()
+    expect(director.locator("h1 .badge")).to_have_text("Annullato")
+    expect(director.locator("#refunds-due-note")).to_contain_text("Rimborsi ancora da consegnare alla cassa: 1 (115,00 EUR).")
+    j.shot(director, "cancelled-refunds-due")
+
+    desk.select_option("#tender", "")
+    desk.goto(base + f"/desk/?t={tid2}")
+    expect(desk.locator("#refunds-list li")).to_have_count(1)
+    expect(desk.locator("#refunds-list li")).to_contain_text("Anna Ricci — iscrizione #1 — 115,00 EUR")
+    j.shot(desk, "desk-refunds-due")
+    with desk.expect_popup() as popup:
+        desk.locator("#refunds-list li button").click()
+        confirm = desk.locator("dialog.tdm-dialog[open]")
+        expect(confirm).to_contain_text("Consegnare ora il rimborso? 115,00 EUR — Anna Ricci")
+        confirm.locator("button[value=ok]").click()
+    popup.value.close()
+    expect(desk.locator("#refunds-msg")).to_contain_text("Rimborsato — ricevuta")
+    expect(desk.locator("#refunds-none")).to_have_text("Tutti i rimborsi sono stati pagati.")
+    expect(desk.locator("#sales li").first).to_contain_text("-115,00 EUR (Contanti) — Anna Ricci")
+    j.shot(desk, "desk-refund-paid")
