@@ -151,7 +151,8 @@
     li.dataset.receipt = rec.receipt_number;
     const a = document.createElement("a");
     a.href = rec.receipt_url; a.target = "_blank";
-    a.textContent = "#" + rec.receipt_number + " " + rec.kind_display + " " + money(rec.total) + " " + rec.currency + " (" + rec.method_display + ")";
+    a.textContent = "#" + rec.receipt_number + " " + rec.kind_display + " " + money(rec.total) + " " + rec.currency + " (" + rec.method_display
+      + (rec.tender_currency ? ", " + money(rec.tender_amount) + " " + rec.tender_currency : "") + ")"; // REG-06: the notes taken
     li.append(a);
     if (rec.person_name) li.append(" — " + rec.person_name);
     if (rec.reversed_by_receipt) {
