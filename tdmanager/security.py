@@ -11,8 +11,8 @@ for TDM_LOGIN_WINDOW_SECONDS, twice as long after each further failure there (at
 TDM_LOGIN_MAX_DELAY_SECONDS), while the same username from any other address logs in as usual.
 An address is also refused, for any username, once TDM_LOGIN_FAILURES_PER_ADDRESS attempts
 from it failed in a window that began with the first. An attempt is counted before its password
-is checked and one username is tried at a time from one address, so guesses sent all at once
-are no faster than guesses sent one by one. Every login path — the login page, the admin's,
+is checked and, once it failed there, one username is tried at a time from one address, so
+guesses sent all at once are no faster than the address's limit allows. Every login path — the login page, the admin's,
 the API token endpoint — refuses before looking at the password. Each lock-out is logged on the
 ``tdmanager.security`` logger and announced (``login_locked_out``) for the audit line; a
 director lifts one (``lift``). The answer to a wrong password is the same whether or not the
@@ -191,7 +191,9 @@ def begin_attempt(username, ip, now=None) -> int | None:
             except ValueError:  # expired between the two calls
                 cache.set(busy, 1, 60)
                 in_flight = 1
-            if in_flight > 1:  # one guess at a time per username and address
+            # One guess at a time per username and address once it failed there (a first
+            # attempt sent twice, a double click on "Log in", is not refused).
+            if in_flight > 1 and cache.get(_pair(username, ip), 0):
                 _uncount(busy)
                 _uncount_address(ip)
                 return _pair_wait(username, ip, now) or 1

@@ -11,6 +11,7 @@ import uuid
 
 import pytest
 import time_machine
+from django.dispatch import Signal
 from django.test import override_settings
 from rest_framework.test import APIClient
 
@@ -251,8 +252,9 @@ def test_fifty_wrong_passwords_from_one_address_are_not_all_tried(name, address)
 
 
 def test_guesses_sent_at_once_are_checked_one_at_a_time(name, address, monkeypatch):
-    """50 guesses arriving together for one username from one address: the passwords are not
-    all checked (each attempt is counted before its password is)."""
+    """50 guesses arriving together for one username from one address, after a first wrong one:
+    the passwords are checked one at a time, so the lock-out stops them (each attempt is counted
+    before its password is)."""
     import threading
 
     from django.contrib.auth.backends import ModelBackend
@@ -265,6 +267,40 @@ def test_guesses_sent_at_once_are_checked_one_at_a_time(name, address, monkeypat
         return None
 
     monkeypatch.setattr(ModelBackend, "authenticate", slow_check)
+    backend = security.ThrottledModelBackend()
+    backend.authenticate(Req(address), username=name, password="first-guess")  # a first wrong password
+
+    def guess(i):
+        start.wait()
+        try:
+            backend.authenticate(Req(address), username=name, password=f"guess-{i}")
+        except Exception:
+            pass
+
+    threads = [threading.Thread(target=guess, args=(i,)) for i in range(50)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert 2 <= len(checked) <= 5
+
+
+def test_a_burst_of_first_guesses_stops_at_the_address_limit(name, address, monkeypatch):
+    """The same burst with no failure before: every attempt is counted against the address
+    before its password is checked, so at most TDM_LOGIN_FAILURES_PER_ADDRESS (20) are."""
+    import threading
+
+    from django.contrib.auth.backends import ModelBackend
+
+    checked, start = [], threading.Barrier(50)
+
+    def slow_check(self, request, username=None, password=None, **kw):
+        checked.append(password)
+        time.sleep(0.2)
+        return None
+
+    monkeypatch.setattr(ModelBackend, "authenticate", slow_check)
+    monkeypatch.setattr(security, "login_locked_out", Signal())  # no audit row written from these threads
     backend = security.ThrottledModelBackend()
 
     def guess(i):
@@ -279,7 +315,38 @@ def test_guesses_sent_at_once_are_checked_one_at_a_time(name, address, monkeypat
         t.start()
     for t in threads:
         t.join()
-    assert 1 <= len(checked) <= 5
+    assert 1 <= len(checked) <= 20
+
+
+def test_a_double_click_on_log_in_is_not_refused(name, address, monkeypatch):
+    """Two logins with the right password at once, nothing failed before: both succeed."""
+    import threading
+
+    user = make_user(name, "cashier")
+    from django.contrib.auth.backends import ModelBackend
+
+    start, answers = threading.Barrier(2), []
+
+    def slow_ok(self, request, username=None, password=None, **kw):
+        time.sleep(0.2)
+        return user
+
+    monkeypatch.setattr(ModelBackend, "authenticate", slow_ok)
+    backend = security.ThrottledModelBackend()
+
+    def login():
+        start.wait()
+        try:
+            answers.append(backend.authenticate(Req(address), username=name, password="pw-" + name))
+        except Exception as exc:
+            answers.append(exc)
+
+    threads = [threading.Thread(target=login) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert answers == [user, user]
 
 
 def test_a_director_lifts_a_lockout_and_the_event_log_has_both(name, address, client):
