@@ -132,6 +132,7 @@ class Action(models.TextChoices):
     TOURNAMENTS_CLOCK_BREAK_INSERTED = "tournaments.clock.break_inserted", _("Break inserted")
     TOURNAMENTS_CLOCK_BREAK_STARTED = "tournaments.clock.break_started", _("Break started")
     TOURNAMENTS_CLOCK_CALLED = "tournaments.clock.called", _("Clock called on a player")
+    TOURNAMENTS_CLOCK_CALL_TIME_SET = "tournaments.clock.call_time_set", _("A player's clock-call time set")
     TOURNAMENTS_CLOCK_FINISHED = "tournaments.clock.finished", _("Clock stopped for good")
     TOURNAMENTS_CLOCK_HAND_COMPLETED = "tournaments.clock.hand_completed", _("Hand-for-hand: table finished its hand")
     TOURNAMENTS_CLOCK_HAND_FOR_HAND_ENDED = "tournaments.clock.hand_for_hand_ended", _("Hand-for-hand ended")

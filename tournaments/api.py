@@ -657,7 +657,10 @@ CLOCK_OPS = {
     "hand-for-hand": lambda t, d, a: clockctl.start_hand_for_hand(t, actor=a, seconds_per_hand=d.get("seconds_per_hand"), reason=d["reason"]),
     "end-hand-for-hand": lambda t, d, a: clockctl.end_hand_for_hand(t, actor=a, reason=d["reason"]),
     "next-hand": lambda t, d, a: clockctl.h4h_next_hand(t, actor=a),
-    "call-clock": lambda t, d, a: clockctl.call_the_clock(t, _need(d, "table"), actor=a, preset=d["preset"], seconds=d.get("seconds"), player=d["player"]),
+    "call-clock": lambda t, d, a: clockctl.call_the_clock(t, _need(d, "table"), actor=a, preset=d.get("preset"), seconds=d.get("seconds"),
+                                                          entry=d.get("entry"), player=d["player"]),
+    "call-time": lambda t, d, a: clockctl.set_player_clock_call_time(t, _need(d, "entry"), d.get("seconds"), actor=a, preset=d.get("preset"),
+                                                                     reason=d["reason"]),
 }
 
 
@@ -689,7 +692,7 @@ class ClockView(APIView):
         result = fn(t, data, Actor.from_request(request))
         from .snapshot import build_snapshot
 
-        if op == "call-clock":
+        if op in ("call-clock", "call-time"):
             return Response(result)
         data = build_snapshot(t)
         if isinstance(result, dict):

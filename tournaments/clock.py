@@ -946,8 +946,10 @@ SHOT_CLOCK_PRESETS: dict[str, tuple[int, int]] = {
     "SANREMO": (60, 10),  # 003 Art. 4.2.34
     "HEADS_UP": (30, 0),  # 001 L36
 }
-# Lowest time a director may set per preset (001 L36: reducible to 10 s for abuse).
+# The time a director may set for a player, per preset: 001 L36 «un limite massimo pari a 30
+# secondi», reducible «fino a 10 secondi» for abuse; TDA 29 "TDs may adjust the time".
 SHOT_CLOCK_MIN_SECONDS: dict[str, int] = {"TDA": 1, "SANREMO": 1, "HEADS_UP": 10}
+SHOT_CLOCK_MAX_SECONDS: dict[str, int] = {"TDA": 600, "SANREMO": 600, "HEADS_UP": 30}
 
 DEAD_HAND = "DEAD_HAND"
 DEAD_IF_FACING_BET_ELSE_CHECK = "DEAD_IF_FACING_BET_ELSE_CHECK"
@@ -964,20 +966,18 @@ def _check_preset(preset: str) -> None:
 
 
 def clock_call_seconds(preset: str = "TDA", seconds: int | None = None) -> tuple[int, int]:
-    """(seconds to act, countdown) for a clock call; ``seconds`` is the TD's override.
+    """(seconds to act, countdown) for a clock call; ``seconds`` is the time the director set.
 
-    The override must lie between the preset's minimum (10 s for heads-up) and
-    10 minutes; the countdown of the preset is kept.
+    The time must lie between the preset's minimum and maximum (heads-up: 10 to 30 s, 001 L36;
+    otherwise 1 s to 10 minutes); the countdown of the preset is kept.
     """
     _check_preset(preset)
     base, countdown = SHOT_CLOCK_PRESETS[preset]
     if seconds is None:
         return base, countdown
-    if not _is_int(seconds) or not SHOT_CLOCK_MIN_SECONDS[preset] <= seconds <= 600:
-        raise ClockError(
-            "bad_time",
-            f"clock-call time must be between {SHOT_CLOCK_MIN_SECONDS[preset]} and 600 s",
-        )
+    low, high = SHOT_CLOCK_MIN_SECONDS[preset], SHOT_CLOCK_MAX_SECONDS[preset]
+    if not _is_int(seconds) or not low <= seconds <= high:
+        raise ClockError("bad_time", f"clock-call time must be between {low} and {high} s")
     return seconds, countdown
 
 

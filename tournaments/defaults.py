@@ -4,6 +4,7 @@
 engine asks the same function, so the final table has one size (BAL-09) for seating and payouts.
 """
 
+from .clock import SHOT_CLOCK_PRESETS
 from .penalties import COUNT_AT_ISSUE, PRESETS
 
 # PEN-02: the penalty limits follow the event's rule set unless the house names a preset.
@@ -54,3 +55,13 @@ def no_show_policy(rule_set: str) -> str:
 def check_in_requires_id(rule_set: str) -> bool:
     """REG-02: 003 check-in asks for an identity document."""
     return rule_set == "SANREMO_003"
+
+
+def clock_call_preset(rule_set: str) -> str:
+    """CLK-10 / C7: 003 events call the clock at 60 + 10 s, heads-up (001) at 30 s, else TDA 25 + 5 s."""
+    return {"SANREMO_003": "SANREMO", "HEADS_UP_001": "HEADS_UP"}.get(rule_set, "TDA")
+
+
+def clock_call_time(preset: str) -> tuple[int, int]:
+    """CLK-10: the preset's (seconds to act, countdown)."""
+    return SHOT_CLOCK_PRESETS.get(preset, SHOT_CLOCK_PRESETS["TDA"])

@@ -145,6 +145,7 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.TOURNAMENTS_CLOCK_BREAK_INSERTED: _("%(actor)s inserted a break of %(minutes)s minutes%(reason_suffix)s"),
     A.TOURNAMENTS_CLOCK_BREAK_STARTED: _("Break of %(minutes)s minutes after level %(after_level)s"),
     A.TOURNAMENTS_CLOCK_CALLED: (ngettext_lazy("%(actor)s called the clock at table %(table)s (%(seconds)s second)", "%(actor)s called the clock at table %(table)s (%(seconds)s seconds)", "count"), "seconds"),
+    A.TOURNAMENTS_CLOCK_CALL_TIME_SET: (ngettext_lazy("%(actor)s set the clock-call time of %(name)s to %(seconds)s second", "%(actor)s set the clock-call time of %(name)s to %(seconds)s seconds", "count"), "seconds"),
     A.TOURNAMENTS_CLOCK_FINISHED: _("%(actor)s stopped the clock for good%(reason_suffix)s"),
     A.TOURNAMENTS_CLOCK_HAND_COMPLETED: _("Hand-for-hand: table %(table)s finished hand %(hand)s"),
     A.TOURNAMENTS_CLOCK_HAND_FOR_HAND_ENDED: _("%(actor)s ended hand-for-hand"),

@@ -122,6 +122,17 @@ class HouseRules:
     h4h_seconds_per_hand: int = _setting(120, _int(1, 3600), "CLK-06", "hand-for-hand: seconds taken off the clock per hand (RP-8-B)")
     h4h_break_policy: str = _setting("TAKE_BREAK", _choice("TAKE_BREAK", "SKIP_BREAK"), "CLK-06",
                                      'a break reached in hand-for-hand is taken (clock paused at its start) or "SKIP_BREAK"')
+    # calling the clock (CLK-10, C7): the event's preset; the director sets a player's own time
+    clock_call_preset: str = _setting(None, _choice("TDA", "SANREMO", "HEADS_UP"), "CLK-10, C7",
+                                      'a called clock: "TDA" 25 + 5 s (dead hand if facing a bet, else check), "SANREMO" '
+                                      '60 + 10 s (dead hand) or "HEADS_UP" 30 s, reducible per player to 10 s',
+                                      derived='`"SANREMO"` for SANREMO_003, `"HEADS_UP"` for HEADS_UP_001, else `"TDA"`')
+    clock_call_seconds: int = _setting(None, _int(1, 600), "CLK-10, C7",
+                                       "seconds a player has to act when the clock is called (heads-up: 10–30)",
+                                       derived="the preset's: `25` (TDA), `60` (SANREMO), `30` (HEADS_UP)")
+    clock_call_countdown_seconds: int = _setting(None, _int(0, 60), "CLK-10, C7",
+                                                 "the countdown after those seconds",
+                                                 derived="the preset's: `5` (TDA), `10` (SANREMO), `0` (HEADS_UP)")
     # chip races (CR-02, CR-03)
     race_conversion: str = _setting("ROUND_HALF_UP", _choice("ROUND_HALF_UP", "FLOOR"), "CR-02, C9",
                                     'odd chips converted by rounding (003), or "FLOOR" (004: the rest is removed)')
@@ -252,6 +263,9 @@ class HouseRules:
         values.setdefault("penalty_preset", defaults.penalty_preset(rs))
         values.setdefault("max_rounds", defaults.max_rounds(values["penalty_preset"]))
         values.setdefault("count_players_at", defaults.count_players_at(values["penalty_preset"]))
+        values.setdefault("clock_call_preset", defaults.clock_call_preset(rs))
+        values.setdefault("clock_call_seconds", defaults.clock_call_time(values["clock_call_preset"])[0])
+        values.setdefault("clock_call_countdown_seconds", defaults.clock_call_time(values["clock_call_preset"])[1])
         values.setdefault("h4h_simultaneous_policy", defaults.h4h_simultaneous_policy(rs))
         values.setdefault("require_prestart_report", defaults.require_prestart_report(rs))
         values.setdefault("check_in_requires_id", defaults.check_in_requires_id(rs))

@@ -362,12 +362,18 @@ def clock_page(request, pk):
 
     panels = [("blinds", _("blinds")), ("stats", _("stats")), ("payouts", _("payouts")), ("seats", _("seat lookup")),
               ("announcements", _("announcements")), ("moves", _("moves")), ("sounds", _("sounds"))]
+    # CLK-10: the event's preset is chosen first and shows the event's own time.
+    rules = HouseRules.of(t)
+    shot_presets = [(name, labels.SHOT_CLOCK_PRESETS.get(name, labels.humanize(name)),
+                     (rules.clock_call_seconds, rules.clock_call_countdown_seconds) if name == rules.clock_call_preset else secs)
+                    for name, secs in sorted(engine.SHOT_CLOCK_PRESETS.items())]
     return render(request, "clock.html", {"t": t, "items": items, "rows": list(zip(items, clockview.item_names(items))),
                                           "clock_statuses": {k: str(v) for k, v in labels.CLOCK_STATUSES.items()},
                                           "screens": DisplayScreen.objects.filter(tournament=t),
                                           "structure_warnings": clockview.structure_warnings(clockview.structure_items(t)),
-                                          "panel_choices": panels, "shot_presets": [(name, labels.SHOT_CLOCK_PRESETS.get(name, labels.humanize(name)), secs)
-                                                           for name, secs in sorted(engine.SHOT_CLOCK_PRESETS.items())]})
+                                          "panel_choices": panels, "shot_presets": shot_presets, "shot_preset": rules.clock_call_preset,
+                                          "shot_players": t.entries.filter(status=Entry.ACTIVE).select_related("person")
+                                          .order_by("person__last_name", "person__first_name")})
 
 
 def floor_page(request, pk):

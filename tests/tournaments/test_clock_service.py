@@ -293,8 +293,9 @@ def test_calling_the_clock_uses_the_preset_and_is_logged(api, floor_user, runnin
     assert "facing a bet" in r.data["outcome"]
     r = api(floor_user).post(f"/api/v1/tournaments/{running.pk}/clock/call-clock/", {"table": 3, "preset": "SANREMO"}, format="json")
     assert (r.data["seconds"], r.data["countdown"]) == (60, 10) and "dead hand" in r.data["outcome"]
+    # CLK-10: a call never sets its own time (the director sets a player's: tests/tournaments/test_clock_call.py)
     r = api(floor_user).post(f"/api/v1/tournaments/{running.pk}/clock/call-clock/", {"table": 3, "preset": "HEADS_UP", "seconds": 5}, format="json")
-    assert r.status_code == 409 and r.data["code"] == "bad_time"
+    assert r.status_code == 400 and r.data["code"] == "clock_call_time_per_player"
     assert running.events.filter(action="tournaments.clock.called", payload__table=3).count() == 2
 
 

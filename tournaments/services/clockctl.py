@@ -25,6 +25,7 @@ from ..house import HouseRules
 from ..models import Clock, Entry, HandForHandReport, StructureItem, Tournament
 from . import floor
 from .events import Actor, log_event
+from .ledger import lock_tournament
 from .streaming import extra_break_refusal
 
 log = logging.getLogger(__name__)
@@ -390,13 +391,80 @@ EXPIRY_TEXT = {
 }
 
 
-def call_the_clock(tournament, table_number: int, *, actor: Actor, preset: str = "TDA", seconds: int | None = None, player: str = "") -> dict:
-    """CLK-10: a floor calls the clock on a player; logged (for persistent-delay penalties)."""
+def _call_error(exc: engine.ClockError, preset: str):
+    if exc.code == "bad_time":
+        return ClockActionError("bad_time", _("Under the %(preset)s preset a player's clock-call time is %(low)s to %(high)s seconds.") % {
+            "preset": preset, "low": engine.SHOT_CLOCK_MIN_SECONDS[preset], "high": engine.SHOT_CLOCK_MAX_SECONDS[preset]})
+    return _error(exc)
+
+
+def _entry_of(t, entry):
+    if entry is None:
+        return None
+    found = Entry.objects.select_related("person").filter(pk=getattr(entry, "pk", entry), tournament=t).first()
+    if found is None:
+        raise ClockActionError("bad_entry", _("This player is not in the tournament."), status=400)
+    return found
+
+
+def player_clock_call_time(t, entry_id: int, preset: str) -> int | None:
+    """CLK-10: the time the director set for this player under ``preset`` (None: the event's).
+    The event-log row that set it is the record: the latest one for the player counts."""
+    row = (t.events.filter(action=Action.TOURNAMENTS_CLOCK_CALL_TIME_SET, payload__entry=entry_id)
+           .order_by("-id").values_list("payload", flat=True).first())
+    if not row or row.get("preset") != preset:
+        return None
+    return row.get("seconds")
+
+
+def call_the_clock(tournament, table_number: int, *, actor: Actor, preset: str | None = None, entry=None, player: str = "",
+                   seconds: int | None = None) -> dict:
+    """CLK-10: a floor calls the clock on a player; logged with the player (for persistent-delay
+    penalties, TDA 70). The time is the event's (``settings.clock_call_preset``,
+    ``clock_call_seconds``, ``clock_call_countdown_seconds``: 003 events 60 + 10 s, heads-up 30 s)
+    or the one the director set for this player (``set_player_clock_call_time``: 001 L36, cut to
+    10 s for abuse). A call never sets a time of its own: ``seconds`` is refused, so a floor
+    cannot give a player more or less time than the director decided."""
     t = Tournament.objects.get(pk=getattr(tournament, "pk", tournament))
+    if seconds is not None:
+        raise ClockActionError("clock_call_time_per_player", _("A clock call takes the event's time or the player's: the "
+                                                               "director sets a player's time (call-time)."), status=400)
+    rules = HouseRules.of(t)
+    preset = preset or rules.clock_call_preset
+    e = _entry_of(t, entry)
+    own = player_clock_call_time(t, e.pk, preset) if e else None
     try:
-        secs, countdown = engine.clock_call_seconds(preset, seconds)
+        secs, countdown = engine.clock_call_seconds(preset, own)
+        if own is None and preset == rules.clock_call_preset:
+            secs, countdown = engine.clock_call_seconds(preset, rules.clock_call_seconds)[0], rules.clock_call_countdown_seconds
         outcome = engine.clock_call_expiry_text(preset)
     except engine.ClockError as exc:
-        raise _error(exc) from None
-    log_event(t, Action.TOURNAMENTS_CLOCK_CALLED, actor, table=table_number, player=player, preset=preset, seconds=secs, countdown=countdown)
-    return {"seconds": secs, "countdown": countdown, "outcome": str(EXPIRY_TEXT.get(outcome, outcome)), "table": table_number}
+        raise _call_error(exc, preset) from None
+    name = e.person.display_name if e else player
+    log_event(t, Action.TOURNAMENTS_CLOCK_CALLED, actor, table=table_number, player=name, entry=e.pk if e else None,
+              preset=preset, seconds=secs, countdown=countdown, player_time=own is not None)
+    return {"seconds": secs, "countdown": countdown, "outcome": str(EXPIRY_TEXT.get(outcome, outcome)), "table": table_number,
+            "preset": preset, "player": name, "player_time": own is not None}
+
+
+@service
+def set_player_clock_call_time(tournament, entry, seconds: int | None, *, actor: Actor, preset: str | None = None,
+                               reason: str = "") -> dict:
+    """CLK-10 / scenario 33: the director sets the time one player gets when the clock is called on
+    him (heads-up: reduced from 30 s down to 10 s for abuse or repeated delay, «senza che sia
+    tenuta a darne giustificazione», 001 L36); ``seconds`` None gives him the event's time again.
+    Logged per player; every later call on him uses it."""
+    t = lock_tournament(tournament)
+    rules = HouseRules.of(t)
+    preset = preset or rules.clock_call_preset
+    e = _entry_of(t, entry)
+    if e is None:
+        raise ClockActionError("missing_field", _("This action needs '%(f)s'.") % {"f": "entry"}, status=400)
+    if seconds is not None:
+        try:
+            engine.clock_call_seconds(preset, seconds)
+        except engine.ClockError as exc:
+            raise _call_error(exc, preset) from None
+    log_event(t, Action.TOURNAMENTS_CLOCK_CALL_TIME_SET, actor, entry=e.pk, name=e.person.display_name, preset=preset,
+              seconds=seconds, reason=reason)
+    return {"entry": e.pk, "player": e.person.display_name, "preset": preset, "seconds": seconds}
