@@ -389,12 +389,21 @@ class Hub:
         queue.put_nowait(CLOSE)
 
     def fresh(self, tournament_id: int):
-        """``latest`` with the phones' frames while current, else None: a phone's polling
-        fallback answers from it (read from a request thread: a look, no change)."""
+        """``latest`` with the phones' frames, for a phone's polling fallback (read from the
+        event loop or a request thread: a look, no change): while it is current, and while a
+        change heard since is being built (phones watch the tournament: the next build is at
+        most a coalescing window and a build away, and a poll answer is then as recent as a
+        stream's last frame). Else None: the caller reads the database. During a steady stream
+        of changes a build is almost always under way, and a poll that read the whole state
+        whenever one was cost a full snapshot build per phone."""
         text = self.latest.get(tournament_id)
-        if text is None or getattr(text, "entries", None) is None or self.loop is None or not self._is_current(tournament_id):
+        if text is None or getattr(text, "entries", None) is None or self.loop is None:
             return None
-        return text
+        if self._is_current(tournament_id):
+            return text
+        built, builder = self._built_at.get(tournament_id), self._builders.get(tournament_id)
+        building = builder is not None and not builder.done() and self._listening.is_set()
+        return text if building and built is not None and self.clock() - built[1] <= self.max_age else None
 
     async def current(self, tournament_id: int, phone: bool = False) -> str | None:
         """The snapshot text for a connecting client: ``latest`` if current, else the next build

@@ -451,3 +451,28 @@ def test_a_known_phone_tokens_state_is_answered_from_memory_as_the_view_reads_it
     assert served["seat"] == read["seat"] and served["seat"] is not None
     assert served["players_left"] == read["players_left"] == 25
     assert served["clock"]["status"] == read["clock"]["status"] == "RUNNING"
+
+
+def test_a_phones_poll_is_answered_from_memory_while_the_next_build_is_under_way(hub, room):
+    """Under a steady stream of changes a build is nearly always pending: a phone's poll then
+    takes the last build (as recent as a stream's last frame), never a whole read of its own."""
+    t, entries = room
+    player = entries[5]
+
+    async def scenario():
+        watcher = await open_phone(entries[0])
+        await watcher.next()
+        built = hub.phone_state(t.pk, player.pk)
+        hub.min_interval = 30  # the next build waits for its window: a change stays pending
+        hub.changed(t.pk)
+        await asyncio.sleep(0)
+        pending = hub.phone_state(t.pk, player.pk)
+        await watcher.close()
+        return built, pending
+
+    try:
+        built, pending = asyncio.run(scenario())
+    finally:
+        hub.stop_heartbeat()
+    assert built is not None and json.loads(built)["entry"]["number"] == player.number
+    assert pending == built
