@@ -46,6 +46,14 @@
     if (r.d.race_denomination && !form.elements.removed.value) form.elements.removed.value = r.d.race_denomination;
   }
 
+  // PEN-06 / C28: each heads-up reading shows the hands it gives for the rounds typed.
+  const readings = document.querySelectorAll("#heads-up-reading input[data-per-round]");
+  const showReadings = () => {
+    const rounds = Number($("#penaltyform").elements.amount.value) || 0;
+    readings.forEach((r) => { r.parentNode.querySelector(".reading-hands").textContent = rounds ? "= " + num(rounds * Number(r.dataset.perRound)) + " " + T.hands : ""; });
+  };
+  if (readings.length) $("#penaltyform").elements.amount.addEventListener("input", showReadings);
+
   $("#penaltyform").addEventListener("submit", async (e) => {
     e.preventDefault();
     const f = new FormData(e.target), kind = f.get("kind"), amount = f.get("amount") ? Number(f.get("amount")) : null;
@@ -53,6 +61,7 @@
     const field = { MISSED_ROUNDS: "rounds", MISSED_HANDS: "hands", TIME_SUSPENSION: "minutes", CHIP_FORFEIT: "chips" }[kind];
     if (field) body[field] = amount;
     if (f.get("players_at_table") && kind === "MISSED_ROUNDS") body.players_at_table = Number(f.get("players_at_table"));
+    if (f.get("heads_up_reading") && kind === "MISSED_ROUNDS") body.heads_up_reading = f.get("heads_up_reading");  // PEN-06
     body.between_hands = f.get("between_hands") === "1";
     const r = await call("POST", "tournaments/" + tid + "/floor/penalties/", body);
     if (!r.ok) { say(r.d.detail || r.d.code, false); return; }

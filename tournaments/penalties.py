@@ -148,15 +148,24 @@ def missed_round_hands(players_at_table: int, rounds: int) -> int:
     return players_at_table * rounds
 
 
+ROUNDS_OF_TWO_HANDS = "ROUNDS_OF_TWO_HANDS"
+BLINDS_PAID = "BLINDS_PAID"
+HEADS_UP_READINGS = {
+    ROUNDS_OF_TWO_HANDS: gettext_noop("Rounds of two hands (TDA: 2 hands per round)"),
+    BLINDS_PAID: gettext_noop("Blinds paid (001: one hand per round)"),
+}
+
+
 def heads_up_penalty_readings(rounds: int) -> dict[str, int]:
-    """Both readings of a heads-up penalty of ``rounds`` rounds, in hands (PEN-06).
+    """Both readings of a heads-up penalty of ``rounds`` rounds, in hands (PEN-06, C28).
 
     ``ROUNDS_OF_TWO_HANDS``: TDA arithmetic, 2 players x rounds. ``BLINDS_PAID``:
-    001's «pagamento di 3 bui», one hand per round. The director chooses.
+    001's «pagamento di 3 bui», one hand per round. The director chooses
+    (``tournaments.services.floor.issue_penalty``).
     """
     return {
-        "ROUNDS_OF_TWO_HANDS": missed_round_hands(2, rounds),
-        "BLINDS_PAID": missed_round_hands(1, rounds),
+        ROUNDS_OF_TWO_HANDS: missed_round_hands(2, rounds),
+        BLINDS_PAID: missed_round_hands(1, rounds),
     }
 
 

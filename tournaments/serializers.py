@@ -547,6 +547,10 @@ class IssuePenaltySerializer(serializers.Serializer):
     players_at_table = serializers.IntegerField(required=False, allow_null=True, min_value=2, max_value=11)
     note = serializers.CharField(required=False, allow_blank=True, default="", max_length=300)
     between_hands = serializers.BooleanField(default=False, help_text="PEN-03: no hand is in play; the next hand dealt is the first one missed")
+    heads_up_reading = serializers.ChoiceField(
+        choices=["ROUNDS_OF_TWO_HANDS", "BLINDS_PAID"], required=False, allow_null=True, default=None,
+        help_text="PEN-06, C28: under the heads-up preset, missed rounds count as rounds of two hands (3 rounds = 6 hands) or one "
+                  "blind paid per round (3 rounds = 3 hands); required there, refused with both readings in hands when missing")
 
 
 class ColorUpSerializer(serializers.Serializer):

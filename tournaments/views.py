@@ -21,7 +21,7 @@ from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.formatting import money
 from tdmanager.roles import user_roles
 
-from . import clockview, fees, labels, overview, receipts, selectors, signals
+from . import clockview, fees, labels, overview, penalties, receipts, selectors, signals
 from .house import HouseRules
 from .models import BlindStructure, DisplayScreen, Entry, LedgerRow, RegulatorGrant, Tournament, TournamentTemplate
 from .services import cashier, lifecycle, oversight, people, setup, streaming
@@ -386,6 +386,9 @@ def floor_page(request, pk):
     return render(request, "floor.html", {"t": t, "entries": entries, "kinds": kinds, "reasons": reasons, "jackpot": rules.jackpot,
                                           "code_labels": labels.code_labels(),
                                           "limits": floor_service.penalty_limits(rules),
+                                          # PEN-06, C28: under the heads-up preset the director picks how rounds count
+                                          "heads_up_readings": [(code, _(label), 2 if code == penalties.ROUNDS_OF_TWO_HANDS else 1)
+                                                                for code, label in penalties.HEADS_UP_READINGS.items()],
                                           "selected_entry": int(selected) if selected and selected.isascii() and selected.isdigit() and len(selected) < 19 else None})
 
 

@@ -261,7 +261,8 @@ def clock_running(t) -> bool:
 
 @service
 def issue_penalty(tournament, entry, *, kind: str, reason_code: str, actor: Actor, rounds=None, minutes=None, hands=None,
-                  chips=None, note: str = "", players_at_table: int | None = None, between_hands: bool = False, now=None) -> Penalty:
+                  chips=None, note: str = "", players_at_table: int | None = None, between_hands: bool = False,
+                  heads_up_reading: str | None = None, now=None) -> Penalty:
     """Give a penalty. Missed rounds fix their hands once: players at the table (the offender
     included) × rounds (PEN-02), counted when the penalty is given or, with the house rule
     ``count_players_at = NEXT_HAND``, at the start of the hand it begins with; the count never
@@ -271,7 +272,12 @@ def issue_penalty(tournament, entry, *, kind: str, reason_code: str, actor: Acto
     default), the table's next "hand completed" starts it; ``between_hands``: the next hand
     dealt is already the first one missed. Each later "hand completed" of the table where the
     player sits serves one hand (``hands_completed``). A time suspension runs on the
-    tournament clock (PEN-05): it stops while the clock is paused."""
+    tournament clock (PEN-05): it stops while the clock is paused.
+
+    PEN-06 / C28: under the heads-up preset (001) a missed-rounds penalty reads two ways — rounds
+    of two hands (TDA arithmetic: 3 rounds = 6 hands) or «pagamento di 3 bui» (3 rounds = 3
+    hands); the director chooses (``heads_up_reading``). Without a choice it is refused
+    (``heads_up_reading_required``) with both readings in hands, so none is applied silently."""
     now = now or timezone.now()
     t = lock_tournament(tournament)
     entry = Entry.objects.select_related("person").get(pk=entry.pk)
@@ -289,7 +295,16 @@ def issue_penalty(tournament, entry, *, kind: str, reason_code: str, actor: Acto
     in_hands = kind in (penalties.MISSED_ROUNDS, penalties.MISSED_HANDS)
     started = bool(between_hands) or not in_hands
     hands_total = 0
-    if kind == penalties.MISSED_ROUNDS:
+    if kind == penalties.MISSED_ROUNDS and limits.name == "HEADS_UP_001":
+        readings = penalties.heads_up_penalty_readings(rounds)
+        if heads_up_reading not in readings:
+            raise ValidationFailed("heads_up_reading_required", _(
+                "Heads-up: choose how %(rounds)s rounds count — %(two)s hands (rounds of two hands) or %(blinds)s hands "
+                "(one blind paid per round).") % {"rounds": rounds, "two": readings[penalties.ROUNDS_OF_TWO_HANDS],
+                                                   "blinds": readings[penalties.BLINDS_PAID]}, readings=readings)
+        hands_total = readings[heads_up_reading]
+        counted = 2 if heads_up_reading == penalties.ROUNDS_OF_TWO_HANDS else None
+    elif kind == penalties.MISSED_ROUNDS:
         count_later = limits.count_players_at == penalties.COUNT_AT_NEXT_HAND and not started and not players_at_table and table
         counted = None if count_later else (players_at_table or counted)
         if not count_later and not counted:
@@ -317,6 +332,7 @@ def issue_penalty(tournament, entry, *, kind: str, reason_code: str, actor: Acto
     log_event(t, Action.TOURNAMENTS_PENALTY_ISSUED, actor, penalty=p.pk, entry=entry.pk, name=entry.person.full_name, kind=kind,
               reason_code=reason_code, rounds=rounds, hands=hands_total, minutes=minutes, chips=chips, table=table,
               preset=limits.name, max_rounds=limits.max_rounds, count_players_at=limits.count_players_at, started=started,
+              heads_up_reading=heads_up_reading if kind == penalties.MISSED_ROUNDS else None,
               clock_running=running if minutes else None)
     return p
 
