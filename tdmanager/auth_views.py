@@ -11,8 +11,9 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import ngettext
 from rest_framework import exceptions
 from rest_framework.authtoken.views import ObtainAuthToken
-from rest_framework.settings import api_settings
+from rest_framework.parsers import FormParser, MultiPartParser
 
+from .jsonbody import BoundedJSONParser
 from .security import throttled_seconds
 
 
@@ -55,7 +56,7 @@ class ObtainAuthTokenView(ObtainAuthToken):
     """``POST {"username", "password"}`` → ``{"token"}``; a wrong password or unknown user gets
     the same 400, a locked-out one 429."""
 
-    parser_classes = api_settings.DEFAULT_PARSER_CLASSES  # DRF's view names its own: ours bound the JSON depth
+    parser_classes = (BoundedJSONParser, FormParser, MultiPartParser)  # DRF's, with the JSON depth bounded
 
     def post(self, request, *args, **kwargs):
         try:

@@ -3,31 +3,19 @@
 DRF's ``PrimaryKeyRelatedField`` hands what it gets to the database lookup, and Django turns
 ``1.9`` into ``1``: ``{"tournament": 1.9}`` sold an entry in tournament 1. Its ``IntegerField``
 takes ``"2"`` and ``2.0``. An id here is a JSON integer (not a boolean, a fraction, a string or
-a float); only a form (``application/x-www-form-urlencoded``, ``multipart``), whose values are all
-text, may give it as digits. Every relation of the API's serializers is an ``IdField``
-(``IdModelSerializer`` makes the ones a model serializer builds; a test walks them all).
+a float; the API takes JSON bodies only). Every relation of the API's serializers is an
+``IdField`` (``IdModelSerializer`` makes the ones a model serializer builds; a test walks them all).
 """
 
-from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 MAX_ID = 2**63 - 1
 
 
-def _from_form(field) -> bool:
-    return isinstance(getattr(field.root, "initial_data", None), QueryDict)
-
-
-def whole_number(field, data):
-    """``data`` as an int when it is one (or, from a form, its digits); else None."""
-    if type(data) is int:
-        return data
-    if isinstance(data, str) and _from_form(field):
-        text = data.strip()
-        if text.isascii() and text.isdigit() and len(text) < 19:
-            return int(text)
-    return None
+def whole_number(data):
+    """``data`` when it is a JSON integer (``bool`` is an ``int`` in Python: not one here); else None."""
+    return data if type(data) is int else None
 
 
 class IdField(serializers.PrimaryKeyRelatedField):
@@ -36,7 +24,7 @@ class IdField(serializers.PrimaryKeyRelatedField):
     default_error_messages = {"incorrect_type": _("An id is a whole number.")}
 
     def to_internal_value(self, data):
-        value = whole_number(self, data)
+        value = whole_number(data)
         if value is None:
             self.fail("incorrect_type")
         if not 0 < value <= MAX_ID:
@@ -50,7 +38,7 @@ class WholeNumberField(serializers.IntegerField):
     default_error_messages = {"invalid": _("A whole number is required.")}
 
     def to_internal_value(self, data):
-        value = whole_number(self, data)
+        value = whole_number(data)
         if value is None:
             self.fail("invalid")
         return super().to_internal_value(value)

@@ -302,9 +302,11 @@ REST_FRAMEWORK = {
         "tdmanager.authentication.TokenWithRoles",  # DRF's token authentication, the roles read in the same query
         "rest_framework.authentication.SessionAuthentication",
     ],
-    # JSON with its depth bounded (a body of 1,000 "[" was a RecursionError); forms as DRF reads them.
-    "DEFAULT_PARSER_CLASSES": ["tdmanager.jsonbody.BoundedJSONParser", "rest_framework.parsers.FormParser",
-                               "rest_framework.parsers.MultiPartParser"],
+    # The API takes JSON, its depth bounded (a body of 1,000 "[" was a RecursionError). A form's
+    # values are all text (no boolean, list or number as the schema types them): only the token
+    # endpoint and a structure file's import take one.
+    "DEFAULT_PARSER_CLASSES": ["tdmanager.jsonbody.BoundedJSONParser"],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_PERMISSION_CLASSES": ["tdmanager.roles.HasRole"],  # who may call what: tdmanager.policy
     "DEFAULT_SCHEMA_CLASS": "tdmanager.schema.DocumentedSchema",
     "EXCEPTION_HANDLER": "tdmanager.api.exception_handler",

@@ -108,9 +108,23 @@ def test_the_issue_examples_sell_nothing_in_the_other_tournament_or_to_the_other
     assert desk.post("/api/v1/cashier/register/", {"tournament": second.pk, "person": bruno.pk, "method": "CASH"}, format="json").status_code == 201
 
 
-def test_a_form_may_still_give_an_id_as_its_digits(api, cashier_user, tournament, person):
-    r = api(cashier_user).post("/api/v1/cashier/register/", {"tournament": str(tournament.pk), "person": str(person.pk), "method": "CASH"})
-    assert r.status_code == 201, r.content  # application/x-www-form-urlencoded: every value is text
+@pytest.mark.parametrize("fmt", ["multipart", "application/x-www-form-urlencoded"])
+def test_the_api_takes_json_not_a_form_whose_values_are_all_text(api, cashier_user, tournament, person, fmt):
+    from urllib.parse import urlencode
+
+    body = {"tournament": tournament.pk, "person": person.pk, "method": "CASH"}
+    client = api(cashier_user)
+    r = client.post("/api/v1/cashier/register/", body, format="multipart") if fmt == "multipart" else \
+        client.post("/api/v1/cashier/register/", urlencode(body), content_type=fmt)
+    refused(r, 415, "unsupported_media_type")
+    assert not LedgerRow.objects.exists()
+    documented = _schema()["paths"]["/api/v1/cashier/register/"]["post"]["requestBody"]["content"]
+    assert list(documented) == ["application/json"]
+
+
+def test_the_token_endpoint_still_takes_a_form(director):
+    r = Client().post("/api/v1/auth/token/", {"username": "dora", "password": "pw-dora"})
+    assert r.status_code == 200 and r.json()["token"]
 
 
 def _sweep_cases(t, entry, person):
