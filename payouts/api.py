@@ -87,8 +87,10 @@ class PayIn(serializers.Serializer):
 
 class SatelliteIn(serializers.Serializer):
     target = IdField(queryset=Tournament.objects.all())
-    remainder_rule = serializers.ChoiceField(choices=[r for r, _l in SatelliteLink.REMAINDER_RULES], default=SatelliteLink.NEXT_PLACE)
-    prize_base = serializers.ChoiceField(choices=[b for b, _l in SatelliteLink.BASES], default=SatelliteLink.GROSS)
+    remainder_rule = serializers.ChoiceField(choices=[r for r, _l in SatelliteLink.REMAINDER_RULES], required=False, allow_null=True, default=None,
+                                             help_text="C13; not given: the satellite's settings.satellite_remainder_rule (NEXT_PLACE)")
+    prize_base = serializers.ChoiceField(choices=[b for b, _l in SatelliteLink.BASES], required=False, allow_null=True, default=None,
+                                         help_text="C14; not given: the satellite's settings.satellite_prize_base (GROSS)")
     already_registered = serializers.ChoiceField(choices=[b for b, _l in SatelliteLink.ALREADY_REGISTERED], default=SatelliteLink.TICKET,
                                                  help_text="what a winner the target does not take gets: a TICKET or the seat's value in CASH")
 

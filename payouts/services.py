@@ -353,12 +353,17 @@ def pay_prize(entry, *, method: str, actor: Actor, source: str = "MAIN:CASH", re
 
 
 @service
-def link_satellite(satellite, target, *, actor: Actor, remainder_rule: str = SatelliteLink.NEXT_PLACE,
-                   prize_base: str = SatelliteLink.GROSS, already_registered: str = SatelliteLink.TICKET) -> SatelliteLink:
-    """Make ``satellite`` award seats in ``target`` (FMT-08). ``already_registered``: what a
-    winner the target does not take (already registered there, or refused by its desk rules)
+def link_satellite(satellite, target, *, actor: Actor, remainder_rule: str | None = None,
+                   prize_base: str | None = None, already_registered: str = SatelliteLink.TICKET) -> SatelliteLink:
+    """Make ``satellite`` award seats in ``target`` (FMT-08). ``remainder_rule`` (C13) and
+    ``prize_base`` (C14) not named: the satellite's house rules (``satellite_remainder_rule``,
+    ``satellite_prize_base``: cash to the first place without a seat, gross). ``already_registered``:
+    what a winner the target does not take (already registered there, or refused by its desk rules)
     gets instead of the seat: a ticket for the target (TICKET) or the seat's value in money (CASH)."""
     t = lock_tournament(satellite)
+    rules = HouseRules.of(t)
+    remainder_rule = remainder_rule or rules.satellite_remainder_rule
+    prize_base = prize_base or rules.satellite_prize_base
     if t.pk == getattr(target, "pk", target):
         raise ValidationFailed("bad_target", _("A satellite cannot award seats to itself."))
     target = Tournament.objects.get(pk=getattr(target, "pk", target))

@@ -87,7 +87,7 @@ def tournament_payouts(request, pk):
                 services.sign_off_ranking(t, actor=actor)
             elif op == "satellite":
                 services.link_satellite(t, get_object_or_404(Tournament, pk=object_id(request.POST.get("target"))), actor=actor,
-                                        remainder_rule=request.POST.get("remainder_rule", "NEXT_PLACE"), prize_base=request.POST.get("prize_base", "GROSS"),
+                                        remainder_rule=request.POST.get("remainder_rule") or None, prize_base=request.POST.get("prize_base") or None,
                                         already_registered=request.POST.get("already_registered", "TICKET"))
             elif op == "complete":
                 services.complete_satellite(t, actor=actor)
@@ -115,6 +115,7 @@ def tournament_payouts(request, pk):
         "reports": [(name, sel.REPORT_LABELS.get(name, name)) for name in reports.REPORTS], "targets": Tournament.objects.exclude(pk=t.pk).exclude(status__in=[Tournament.FINISHED, Tournament.CANCELLED]),
         "recon": reports.reconciliation_data(t), "forfeits": sel.forfeit_plan(t, prizes),
         "late_reg_closed": t.status == Tournament.RUNNING and not clockview.late_registration_open(t),
+        "house": HouseRules.of(t),  # C13, C14: the satellite form starts from the house's choices
     }
     return render(request, "payouts/tournament.html", ctx)
 

@@ -5,7 +5,6 @@ engine asks the same function, so the final table has one size (BAL-09) for seat
 """
 
 from .clock import SHOT_CLOCK_PRESETS
-from .penalties import COUNT_AT_ISSUE, PRESETS
 
 # PEN-02: the penalty limits follow the event's rule set unless the house names a preset.
 RULE_SET_PENALTY_PRESET = {"SANREMO_003": "SANREMO_003", "MONTEGALDA_004": "MONTEGALDA_004", "HEADS_UP_001": "HEADS_UP_001"}
@@ -24,16 +23,6 @@ def final_table_size(table_size: int) -> int:
 
 def penalty_preset(rule_set: str) -> str:
     return RULE_SET_PENALTY_PRESET.get(rule_set, "TDA")
-
-
-def max_rounds(preset: str) -> int:
-    """PEN-02 / C26: the preset's most rounds (003, 004: 4); 0 = no maximum (TDA, heads-up)."""
-    return PRESETS[preset].max_rounds or 0 if preset in PRESETS else 0
-
-
-def count_players_at(preset: str) -> str:
-    """PEN-02 / C25: 003 counts the players at the start of the next hand; TDA and 004 at issue."""
-    return PRESETS[preset].count_players_at if preset in PRESETS else COUNT_AT_ISSUE
 
 
 def h4h_simultaneous_policy(rule_set: str) -> str:

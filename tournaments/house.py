@@ -142,15 +142,14 @@ class HouseRules:
                              'a tie goes by suit (spades > hearts > diamonds > clubs) or "FIRST_DEALT" (004)')
     # penalties (PEN-02, PEN-05, PEN-06)
     penalty_preset: str = _setting(None, _choice("TDA", "SANREMO_003", "MONTEGALDA_004", "HEADS_UP_001"), "PEN-02, PEN-05, PEN-06, C26",
-                                   "penalty limits: TDA (no round limit), SANREMO_003 / MONTEGALDA_004 (1–4 rounds), HEADS_UP_001 (≥ 3)",
+                                   "penalty limits: TDA, SANREMO_003 (time suspensions of 5–30 minutes), MONTEGALDA_004, "
+                                   "HEADS_UP_001 (at least 3 rounds; the director chooses how they count)",
                                    derived="the rule set's (SANREMO_003, MONTEGALDA_004, HEADS_UP_001), else `\"TDA\"`")
-    max_rounds: int = _setting(None, _int(0, 100), "PEN-02, C26",
-                               "most rounds a missed-rounds penalty may give; 0: no maximum (TDA escalates freely)",
-                               derived="the penalty preset's: `4` for SANREMO_003 / MONTEGALDA_004, else `0`")
-    count_players_at: str = _setting(None, _choice("ISSUE", "NEXT_HAND"), "PEN-02, C25",
-                                     'missed rounds count the players at the table when the penalty is given, or "NEXT_HAND" '
-                                     "(at the start of the hand it begins with, 003)",
-                                     derived='the penalty preset\'s: `"NEXT_HAND"` for SANREMO_003, else `"ISSUE"`')
+    max_rounds: int = _setting(4, _int(0, 100), "PEN-02, C26",
+                               "most rounds a missed-rounds penalty may give (003, 004: 1–4); 0: no maximum (TDA escalates freely)")
+    count_players_at: str = _setting("ISSUE", _choice("ISSUE", "NEXT_HAND"), "PEN-02, C25",
+                                     'missed rounds count the players at the table when the penalty is given (TDA 71-A), or '
+                                     '"NEXT_HAND" (at the start of the hand it begins with, 003\'s text)')
     # seating (BAL-*, SEAT-01, ELM-04)
     balance_trigger_difference: int = _setting(2, _int(2, 10), "BAL-01, C3", "tables are balanced when they differ by this many players")
     mover_rule: str = _setting("NEXT_BB", _choice("NEXT_BB", "CURRENT_BB", "BUTTON_CASH"), "BAL-03, C1", "who moves when balancing")
@@ -175,6 +174,12 @@ class HouseRules:
                                             derived='`"RANK_BY_STARTING_STACK"` for SANREMO_003, else `"SHARE"`')
     # payouts (PAY-*, ELM-06, LB-*)
     category: str = _setting("MAIN", _choice("MAIN", "SIDE"), "PAY-04", "MAIN pays 15 % of the field, SIDE 10 %")
+    satellite_remainder_rule: str = _setting("NEXT_PLACE", _choice("NEXT_PLACE", "SHARED", "CHUNKS"), "FMT-08, PAY-06, C13",
+                                             "a satellite's money left after the last seat: cash to the first place without a seat "
+                                             '(003 Art. 6), "SHARED" by the seat winners or "CHUNKS" to the next places')
+    satellite_prize_base: str = _setting("GROSS", _choice("GROSS", "NET"), "FMT-08, C14",
+                                         "a satellite's seats are paid from everything the players paid (003 Art. 6 example) "
+                                         'or "NET": the buy-ins less deductions')
     percent_paid: Decimal | None = _setting(None, _number(0, 100, null=True, above=True), "PAY-04",
                                             "percentage of the field paid, instead of the category's")
     places_paid_counts: str = _setting("ENTRIES", _choice("ENTRIES", "PLAYERS"), "PAY-04",
@@ -261,8 +266,6 @@ class HouseRules:
         size, rs = values["table_size"], values["rule_set"]
         values.setdefault("final_table_size", defaults.final_table_size(size))
         values.setdefault("penalty_preset", defaults.penalty_preset(rs))
-        values.setdefault("max_rounds", defaults.max_rounds(values["penalty_preset"]))
-        values.setdefault("count_players_at", defaults.count_players_at(values["penalty_preset"]))
         values.setdefault("clock_call_preset", defaults.clock_call_preset(rs))
         values.setdefault("clock_call_seconds", defaults.clock_call_time(values["clock_call_preset"])[0])
         values.setdefault("clock_call_countdown_seconds", defaults.clock_call_time(values["clock_call_preset"])[1])

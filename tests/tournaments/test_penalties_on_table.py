@@ -76,7 +76,7 @@ def test_given_between_hands_the_next_hand_is_the_first_missed(make_tournament, 
 
 
 @pytest.mark.django_db
-def test_max_rounds_is_a_house_rule_defaulting_to_the_rule_set(make_tournament, make_person, director):
+def test_max_rounds_is_a_house_rule_defaulting_to_four(make_tournament, make_person, director):
     t, entries, table, actor = _table_of_six(make_tournament, make_person, director, settings={"max_rounds": 2})
     with pytest.raises(DomainError) as err:
         floor.issue_penalty(t, entries[0], kind="MISSED_ROUNDS", reason_code="ABUSIVE_CONDUCT", rounds=3, actor=actor)
@@ -97,20 +97,23 @@ def test_the_heads_up_rule_set_applies_the_heads_up_preset(make_tournament, make
     with pytest.raises(DomainError) as err:
         floor.issue_penalty(t, entries[0], kind="MISSED_ROUNDS", reason_code="ABUSIVE_CONDUCT", rounds=2, actor=actor)
     assert err.value.code == "too_few_rounds"
-    p = floor.issue_penalty(t, entries[0], kind="MISSED_ROUNDS", reason_code="ABUSIVE_CONDUCT", rounds=3, actor=actor)
+    p = floor.issue_penalty(t, entries[0], kind="MISSED_ROUNDS", reason_code="ABUSIVE_CONDUCT", rounds=3, actor=actor,
+                            heads_up_reading="ROUNDS_OF_TWO_HANDS")  # PEN-06: the director's reading
     assert p.preset == "HEADS_UP_001"
 
 
 @pytest.mark.django_db
 def test_count_players_at_next_hand_counts_the_table_when_the_penalty_starts(make_tournament, make_person, director):
-    t, entries, table, actor = _table_of_six(make_tournament, make_person, director, rule_set="SANREMO_003")
+    # C25: the house chooses 003's text (the default counts at issue, TDA 71-A)
+    t, entries, table, actor = _table_of_six(make_tournament, make_person, director, rule_set="SANREMO_003",
+                                             settings={"count_players_at": "NEXT_HAND"})
     p = floor.issue_penalty(t, entries[0], kind="MISSED_ROUNDS", reason_code="ABUSIVE_CONDUCT", rounds=2, actor=actor)
     assert (p.hands_total, p.players_at_table) == (0, None)  # not known until the next hand
     seating.record_bust(t, [entries[5].pk], actor=actor)  # a player busts in the hand in play
     seating.hand_completed(t, table, actor=actor)
     p.refresh_from_db()
     assert (p.players_at_table, p.hands_total, p.hands_left) == (5, 10, 10)
-    # The same event counting at issue (a house rule over the 003 preset): 6 players.
+    # The same event counting at issue (the default): 6 players.
     Tournament.objects.filter(pk=t.pk).update(settings={"count_players_at": "ISSUE"})
     q = floor.issue_penalty(t, entries[1], kind="MISSED_ROUNDS", reason_code="ABUSIVE_CONDUCT", rounds=2, actor=actor)
     assert q.hands_total == 10  # five are seated now

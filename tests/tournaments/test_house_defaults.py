@@ -1,0 +1,59 @@
+"""Issue #29: the defaults RULES.md names, built. C25 counts the players when the penalty is given
+(TDA 71-A) under every rule set; C26 gives at most 4 rounds (PEN-02); C13 pays a satellite's
+remainder to the first place without a seat and C14 pays seats from the gross (003 Art. 6)."""
+
+import pytest
+
+from payouts.models import SatelliteLink
+from tournaments.house import HouseRules
+from tournaments.models import Tournament
+from tournaments.services import cashier, floor, lifecycle
+from tournaments.services.events import Actor
+
+pytestmark = pytest.mark.django_db
+RULE_SETS = ["TDA", "SANREMO_003", "MONTEGALDA_004", "HEADS_UP_001"]
+
+
+@pytest.mark.parametrize("rule_set", RULE_SETS)
+def test_every_rule_set_defaults_to_four_rounds_counted_at_issue(rule_set):
+    rules = HouseRules.from_settings({}, rule_set=rule_set)
+    assert (rules.max_rounds, rules.count_players_at) == (4, "ISSUE")
+    assert (rules.satellite_remainder_rule, rules.satellite_prize_base) == ("NEXT_PLACE", "GROSS")
+
+
+def _six_at_a_table(make_tournament, make_person, director, **kw):
+    actor = Actor(director, "test")
+    t = make_tournament(table_size=6, **kw)
+    entries = [cashier.register(t, make_person(), method="CASH", actor=actor).entry for _ in range(6)]
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    return t, entries, actor
+
+
+def test_a_sanremo_penalty_counts_the_six_players_at_the_table_when_it_is_given(make_tournament, make_person, director):
+    t, entries, actor = _six_at_a_table(make_tournament, make_person, director, rule_set="SANREMO_003")
+    p = floor.issue_penalty(t, entries[0], kind="MISSED_ROUNDS", reason_code="ABUSIVE_CONDUCT", rounds=2, actor=actor)
+    assert (p.players_at_table, p.hands_total) == (6, 12)  # 6 players × 2 rounds, fixed now
+
+
+def test_a_tda_event_refuses_a_fifth_round_unless_the_house_lifts_the_limit(make_tournament, make_person, director):
+    t, entries, actor = _six_at_a_table(make_tournament, make_person, director)
+    with pytest.raises(floor.FloorError) as err:
+        floor.issue_penalty(t, entries[0], kind="MISSED_ROUNDS", reason_code="ABUSIVE_CONDUCT", rounds=5, actor=actor)
+    assert err.value.code == "too_many_rounds"
+    Tournament.objects.filter(pk=t.pk).update(settings={"max_rounds": 0})
+    assert floor.issue_penalty(t, entries[0], kind="MISSED_ROUNDS", reason_code="ABUSIVE_CONDUCT", rounds=5, actor=actor).hands_total == 30
+
+
+def test_a_satellite_linked_without_naming_them_takes_the_houses_remainder_rule_and_prize_base(api, director, make_tournament):
+    target = make_tournament(name="Main Event", buy_in=1000, fee=100)
+    sat = make_tournament(name="Satellite", buy_in=100, fee=10)
+    r = api(director).patch(f"/api/v1/tournaments/{sat.pk}/", {"settings": {"satellite_remainder_rule": "SHARED",
+                                                                            "satellite_prize_base": "NET"}}, format="json")
+    assert r.status_code == 200, r.data
+    r = api(director).post(f"/api/v1/tournaments/{sat.pk}/payouts/satellite/", {"target": target.pk}, format="json")
+    assert r.status_code == 201
+    link = SatelliteLink.objects.get(satellite=sat)
+    assert (link.remainder_rule, link.prize_base) == ("SHARED", "NET")
+    plain = make_tournament(name="Satellite 2", buy_in=100, fee=10)
+    api(director).post(f"/api/v1/tournaments/{plain.pk}/payouts/satellite/", {"target": target.pk}, format="json")
+    assert SatelliteLink.objects.values_list("remainder_rule", "prize_base").get(satellite=plain) == ("NEXT_PLACE", "GROSS")
