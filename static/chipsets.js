@@ -9,6 +9,6 @@
     const csrf = (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || "";
     const r = await fetch("/api/v1/chipsets/", { method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json", "X-CSRFToken": csrf }, body: JSON.stringify({ name: f.get("name"), denominations }) });
     const d = await r.json();
-    if (r.ok) location.reload(); else { const m = document.getElementById("cs-msg"); m.textContent = d.detail + (d.fields ? " " + JSON.stringify(d.fields) : ""); m.className = "message error"; }
+    if (r.ok) location.reload(); else { const m = document.getElementById("cs-msg"); m.textContent = d.detail || d.code;  /* the API names each field in words */ m.className = "message error"; }
   });
 })();

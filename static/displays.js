@@ -13,7 +13,7 @@
     };
     const r = await fetch("/api/v1/screens/" + form.dataset.screen + "/", { method: "PATCH", credentials: "same-origin", headers: { "Content-Type": "application/json", "X-CSRFToken": csrf() }, body: JSON.stringify(body) });
     let d = {}; try { d = await r.json(); } catch (err) { /* no body */ }
-    msg.textContent = r.ok ? T.saved : (d.detail || "") + (d.fields ? " " + Object.values(d.fields).flat().join(" ") : "");
+    msg.textContent = r.ok ? T.saved : (d.detail || d.code);  /* the API names each field in words */
     msg.className = "message " + (r.ok ? "ok" : "error");
   }));
 })();

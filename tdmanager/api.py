@@ -2,10 +2,12 @@
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from rest_framework import exceptions
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from .errors import DomainError, ValidationFailed
@@ -103,10 +105,72 @@ _CODES = {
 }
 
 
+def _field_of(serializer, name):
+    """The field ``name`` of ``serializer`` (a list's child's), else None."""
+    serializer = getattr(serializer, "child", serializer)
+    try:
+        return serializer.fields.get(name)
+    except AttributeError:  # not a serializer (a plain field, None)
+        return None
+
+
+def _label(field, name) -> str:
+    """How a person calls a field: its label (a model field's verbose name, translated), else its
+    name in words; a position in a list is "row N" (counted from 1)."""
+    if str(name).isdigit():
+        return _("row %(n)s") % {"n": int(name) + 1}
+    label = getattr(field, "label", None)
+    return str(capfirst(_(label) if isinstance(label, str) else label)) if label else capfirst(str(name).replace("_", " "))
+
+
+def _named_lines(errors, serializer, where=""):
+    """``"Label: message"`` for every message of a serializer's errors, nested ones as
+    ``"Denominations, row 2, Quantity: …"``; errors not of one field carry no label."""
+    if isinstance(errors, dict):
+        for name, value in errors.items():
+            if name == api_settings.NON_FIELD_ERRORS_KEY:
+                yield from _named_lines(value, serializer, where)
+                continue
+            field = getattr(serializer, "child", None) if str(name).isdigit() else _field_of(serializer, name)  # a row of a list
+            label = _label(field, name)
+            yield from _named_lines(value, field, f"{where}, {label}" if where else label)
+    elif isinstance(errors, (list, tuple)):
+        if all(isinstance(e, str) for e in errors):
+            for message in errors:
+                yield f"{where}: {message}" if where else str(message)
+        else:  # a list serializer's answer: one entry per row, {} for a good one
+            child = getattr(serializer, "child", serializer)
+            for i, value in enumerate(errors):
+                if value:
+                    row = _label(None, i)
+                    yield from _named_lines(value, child, f"{where}, {row}" if where else row)
+    elif errors:
+        yield f"{where}: {errors}" if where else str(errors)
+
+
+def _view_serializer(context):
+    """The serializer of the view that answered (for errors raised outside ``is_valid``)."""
+    view = (context or {}).get("view")
+    try:
+        return view.get_serializer()
+    except Exception:  # noqa: BLE001 - a view without one (APIView), or one that needs more: labels from names
+        return None
+
+
+def named_detail(fields, serializer) -> str:
+    """The refusal of a form in words: each field by its name in the user's language, with its message."""
+    return " ".join(line if line.endswith((".", "!", "?")) else line + "." for line in _named_lines(fields, serializer)) \
+        or _("Some fields are not valid.")
+
+
 def exception_handler(exc, context):
-    """Every API error is ``{"code": ..., "detail": ...}`` with a 4xx status."""
+    """Every API error is ``{"code": ..., "detail": ...}`` with a 4xx status. A refused form's
+    ``detail`` names each field in words with its message (``fields`` keeps them by key)."""
     if isinstance(exc, DomainError):
-        return Response(exc.as_dict(), status=exc.status)
+        data = exc.as_dict()
+        if isinstance(data.get("fields"), dict) and data["detail"] == _("Some fields are not valid."):
+            data["detail"] = named_detail(data["fields"], _view_serializer(context))
+        return Response(data, status=exc.status)
     if isinstance(exc, (Http404, OverflowError)):
         # OverflowError: an id in the URL larger than any the database can hold (SQLite) names nothing.
         exc = exceptions.NotFound()
@@ -117,7 +181,8 @@ def exception_handler(exc, context):
         return None
     code = next((c for cls, c in _CODES.items() if isinstance(exc, cls)), "error")
     if isinstance(exc, exceptions.ValidationError):
-        response.data = {"code": code, "detail": _("Some fields are not valid."), "fields": exc.detail}
+        serializer = getattr(exc.detail, "serializer", None) or _view_serializer(context)  # DRF keeps is_valid's serializer
+        response.data = {"code": code, "detail": named_detail(exc.detail, serializer), "fields": exc.detail}
     else:
         response.data = {"code": code, "detail": str(exc.detail)}
     return response

@@ -9,7 +9,7 @@ class ErrorSerializer(serializers.Serializer):
     """What every refusal answers: a machine-readable code and a message in the user's language."""
 
     code = serializers.CharField()
-    detail = serializers.CharField()
+    detail = serializers.CharField(help_text="in the user's language; a validation error names each field in words with its message")
 
 
 # "fields" (the per-field messages of a validation error) is also the name of a Serializer property.

@@ -15,6 +15,25 @@ from .selectors import change_lines, penalty_progress, seat_of
 
 REASON = 200  # the reason columns (LedgerRow.reason, Person.banned_reason, ChipAdjustment.reason)
 
+#: The most a stack (starting, rebuy, add-on, the rebuy threshold), a chip's value or a count of
+#: one colour of a chip set may be: a billion, far above any room's, and within the integer
+#: columns of every database (their own bound, 2^31 or 2^63, is no number a person should read).
+MAX_STACK = 10**9
+
+
+def at_most(n: int):
+    """A refusal of a number above ``n`` with ``n`` written in the reader's language (1.000.000.000)."""
+    from django.utils.formats import number_format
+    from django.utils.functional import lazy
+    from django.utils.translation import gettext
+
+    return lazy(lambda: gettext("At most %(n)s.") % {"n": number_format(n, force_grouping=True)}, str)()
+
+
+def bounded(n: int) -> dict:
+    """A serializer field's ``max_value`` with its refusal in words (``at_most``)."""
+    return {"max_value": n, "error_messages": {"max_value": at_most(n)}}
+
 
 class BuiltOnce:
     """A ModelSerializer whose fields are worked out from the model once per class, then
@@ -142,7 +161,8 @@ class TournamentSerializer(IdModelSerializer):
             "fee_preset", "statutory_fee", "fee_is_override", "late_registration_level", "rebuy_level",
         ]
         read_only_fields = ["status"]
-        extra_kwargs = {"fee": {"required": False, "help_text": "computed from the buy-in and settings.fee_override (REG-03)"}}
+        extra_kwargs = {"fee": {"required": False, "help_text": "computed from the buy-in and settings.fee_override (REG-03)"},
+                        **{f: bounded(MAX_STACK) for f in ("starting_stack", "rebuy_chips", "addon_chips", "rebuy_stack_threshold")}}
 
     @extend_schema_field(serializers.DecimalField(max_digits=13, decimal_places=2))
     def get_statutory_fee(self, obj) -> str:
@@ -462,10 +482,12 @@ class ChipDenominationSerializer(IdModelSerializer):
 
         model = ChipDenomination
         fields = ["value", "colour", "quantity"]
+        extra_kwargs = {"value": {"label": _("Denomination"), **bounded(MAX_STACK)}, "colour": {"label": _("Colour")},
+                        "quantity": {"label": _("Quantity owned"), **bounded(MAX_STACK)}}
 
 
 class ChipSetSerializer(IdModelSerializer):
-    denominations = ChipDenominationSerializer(many=True)
+    denominations = ChipDenominationSerializer(many=True, label=_("Denominations"))
 
     class Meta:
         from .models import ChipSet
@@ -540,11 +562,11 @@ class IssuePenaltySerializer(serializers.Serializer):
     entry = IdField(queryset=Entry.objects.all())
     kind = serializers.ChoiceField(choices=["WARNING", "MISSED_HANDS", "MISSED_ROUNDS", "TIME_SUSPENSION", "DEAD_HAND", "DISQUALIFICATION", "ELIMINATION_NO_PRIZE", "CHIP_FORFEIT"])
     reason_code = serializers.CharField(max_length=40)
-    rounds = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=100)
-    hands = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=10_000)
-    minutes = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=24 * 60)
-    chips = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=10**12)
-    players_at_table = serializers.IntegerField(required=False, allow_null=True, min_value=2, max_value=11)
+    rounds = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=100, label=_("Rounds"))
+    hands = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=10_000, label=_("Hands"))
+    minutes = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=24 * 60, label=_("Minutes"))
+    chips = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=10**12, label=_("Chips"))
+    players_at_table = serializers.IntegerField(required=False, allow_null=True, min_value=2, max_value=11, label=_("Players at the table"))
     note = serializers.CharField(required=False, allow_blank=True, default="", max_length=300)
     between_hands = serializers.BooleanField(default=False, help_text="PEN-03: no hand is in play; the next hand dealt is the first one missed")
     heads_up_reading = serializers.ChoiceField(
@@ -659,9 +681,9 @@ class ExchangeRateSerializer(IdModelSerializer):
 
 
 class ExchangeRateInputSerializer(serializers.Serializer):
-    currency = serializers.CharField(max_length=3)
+    currency = serializers.CharField(max_length=3, label=_("Currency"))
     # Typed at the desk in the reader's language: "1,07" in Italian, "1.07" in English (Django's
     # localized input, ``sanitize_separators``); a JSON number is read as it is.
-    rate = serializers.DecimalField(max_digits=14, decimal_places=6, localize=True,
+    rate = serializers.DecimalField(max_digits=14, decimal_places=6, localize=True, label=_("Rate"),
                                     help_text="how many base_currency one currency buys; a string in the request's language is accepted")
     base_currency = serializers.CharField(max_length=3, required=False, default="EUR")

@@ -1,0 +1,56 @@
+"""A refused form names each field in words, in the user's language, with its message (issue #28,
+item 9): "Nome: …", "Stack iniziale: Al massimo 1.000.000.000.", never only "Alcuni campi non
+sono validi." nor a bound of 2^63; ``fields`` keeps the messages by key."""
+
+import pytest
+from django.test import Client
+
+pytestmark = pytest.mark.django_db
+
+
+def post(user, url, body, lang, method="post"):
+    client = Client(raise_request_exception=False)
+    client.force_login(user)
+    r = getattr(client, method)(url, body, content_type="application/json", HTTP_ACCEPT_LANGUAGE=lang)
+    assert r.status_code == 400, r.content[:300]
+    return r.json()
+
+
+def test_a_tournament_form_names_its_fields_in_italian_with_a_human_bound(director, tournament):
+    body = post(director, f"/api/v1/tournaments/{tournament.id}/", {"name": "   ", "starting_stack": 10**20}, "it", "patch")
+    assert body["code"] == "invalid" and set(body["fields"]) == {"name", "starting_stack"}
+    assert "Nome: " in body["detail"]
+    assert "Stack iniziale: Al massimo 1.000.000.000." in body["detail"]
+    assert "9223372036854775807" not in str(body) and "2147483647" not in str(body)
+    assert "Alcuni campi" not in body["detail"]
+
+
+def test_a_tournament_form_names_its_fields_in_english(director, tournament):
+    body = post(director, f"/api/v1/tournaments/{tournament.id}/", {"name": "   ", "addon_chips": 10**10}, "en", "patch")
+    assert "Name: " in body["detail"] and "Add-on chips: At most 1,000,000,000." in body["detail"]
+
+
+def test_a_setup_rule_refused_by_the_service_names_its_field(director, tournament):
+    body = post(director, f"/api/v1/tournaments/{tournament.id}/", {"table_size": 14}, "it", "patch")
+    assert body["fields"] == {"table_size": [body["fields"]["table_size"][0]]}
+    assert body["detail"] == "Giocatori per tavolo: " + body["fields"]["table_size"][0]
+
+
+def test_penalty_rounds_name_the_field(director, tournament, person):
+    body = post(director, f"/api/v1/tournaments/{tournament.id}/floor/penalties/",
+                {"entry": 1, "kind": "MISSED_ROUNDS", "reason_code": "x", "rounds": 99999}, "it")
+    assert "Giri: " in body["detail"] and "rounds" in body["fields"]
+
+
+def test_an_exchange_rate_of_letters_names_the_rate(director):
+    it = post(director, "/api/v1/cashier/exchange-rates/", {"currency": "CHF", "rate": "abc"}, "it")
+    assert it["detail"].startswith("Cambio: ") and "rate" in it["fields"]
+    en = post(director, "/api/v1/cashier/exchange-rates/", {"currency": "CHF", "rate": "abc"}, "en")
+    assert en["detail"].startswith("Rate: ")
+
+
+def test_a_chip_set_row_is_named_by_its_row_and_column(director):
+    body = post(director, "/api/v1/chipsets/", {"name": "", "denominations": [{"value": 25, "colour": "verde", "quantity": 300},
+                                                                              {"value": 100, "colour": "nero", "quantity": 10**12}]}, "it")
+    assert body["detail"] == "Nome: Questo campo non può essere omesso. Tagli, riga 2, Quantità posseduta: Al massimo 1.000.000.000."
+    assert body["fields"]["denominations"]
