@@ -63,6 +63,10 @@ def tv_table_wanted(sender, tournament, **kwargs):
     return selectors.tv_table(tournament)
 
 
+def room_wanted(sender, tournament, **kwargs):
+    return selectors.room_for_entry(tournament)
+
+
 def snapshot_parts(sender, tournament, **kwargs):
     return selectors.display_summary(tournament)
 
@@ -99,6 +103,7 @@ def connect():
     signals.tables_wanted.connect(tables_wanted, dispatch_uid="seating.tables_wanted")
     signals.table_players_wanted.connect(table_players_wanted, dispatch_uid="seating.table_players_wanted")
     signals.tv_table_wanted.connect(tv_table_wanted, dispatch_uid="seating.tv_table_wanted")
+    signals.room_wanted.connect(room_wanted, dispatch_uid="seating.room_wanted")
     signals.snapshot_parts.connect(snapshot_parts, dispatch_uid="seating.snapshot_parts")
     signals.seat_page_wanted.connect(seat_page_wanted, dispatch_uid="seating.seat_page_wanted")
     signals.page_links.connect(page_links, dispatch_uid="seating.page_links")

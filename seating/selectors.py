@@ -52,6 +52,24 @@ def tv_table(tournament) -> dict | None:
     return {"table": row["number"], "is_final": row["is_final"]} if row else None
 
 
+def room_for_entry(tournament) -> dict:
+    """REG-04 / BAL-09: whether the final table is formed and whether a new player would find an
+    open seat at a table in play (else the seat pool opens a new table), ``{"final_table_formed",
+    "free_seat"}``. A seat counts open unless it is taken, locked, at a locked table, or about to
+    be filled by a proposed balancing move (as ``seat_new_entry`` draws)."""
+    tables = list(Table.objects.filter(tournament=tournament, in_play=True).values("id", "number", "capacity", "locked", "locked_seats", "is_final"))
+    taken: dict[int, set[int]] = {}
+    for table_id, number in Seat.objects.filter(tournament=tournament, table__in_play=True).values_list("table_id", "number"):
+        taken.setdefault(table_id, set()).add(number)
+    coming: dict[int, set[int]] = {}
+    for to_table, to_seat in PendingMove.objects.filter(tournament=tournament, status=PendingMove.PROPOSED).values_list("to_table", "to_seat"):
+        coming.setdefault(to_table, set()).add(to_seat)
+    free = any(not tb["locked"] and any(
+        s not in taken.get(tb["id"], set()) and s not in set(tb["locked_seats"] or []) and s not in coming.get(tb["number"], set())
+        for s in range(1, tb["capacity"] + 1)) for tb in tables)
+    return {"final_table_formed": any(tb["is_final"] for tb in tables), "free_seat": free}
+
+
 def players_left(tournament) -> int:
     return tournament.entries.filter(status=Entry.ACTIVE).count()
 

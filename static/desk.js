@@ -44,6 +44,7 @@
     searching = (async () => {
       const r = await api("people/?q=" + encodeURIComponent(q) + "&limit=12");
       if (mine !== seq || !r.ok) return;
+      if (!r.data.length) { $("#results").replaceChildren(nobody(q)); shownFor = q; return; }
       $("#results").replaceChildren(...r.data.map((p, i) => {
         const li = document.createElement("li");
         li.tabIndex = 0; li.setAttribute("role", "option");
@@ -58,6 +59,23 @@
     })();
     return searching;
   }
+  // Nobody matches: say so, and offer the new-player form with what was typed as the name.
+  function nobody(q) {
+    const li = document.createElement("li");
+    li.className = "nobody"; li.id = "nobody-found";
+    li.append(T.nobody.replace("{q}", q) + " ");
+    const b = document.createElement("button");
+    b.type = "button"; b.id = "add-new-person"; b.textContent = T.addNew;
+    b.addEventListener("click", () => {
+      const words = q.split(/\s+/), form = $("#personform");
+      form.elements.first_name.value = words[0] || "";
+      form.elements.last_name.value = words.slice(1).join(" ");
+      $("#newperson").open = true;
+      (words.length > 1 ? form.elements.nickname : form.elements.last_name).focus();
+    });
+    li.append(b);
+    return li;
+  }
   $("#search").addEventListener("input", () => {
     clearTimeout(searchTimer);
     const q = $("#search").value.trim();
@@ -71,7 +89,7 @@
     if (q.length < 2) return;
     if (shownFor !== q) { clearTimeout(searchTimer); await search(q); }
     if ($("#search").value.trim() !== q) return; // typed on meanwhile
-    const first = $("#results li"); if (first) first.click();
+    const first = $("#results li[role=option]"); if (first) first.click();
   });
 
   async function pick(p) {
@@ -116,11 +134,19 @@
       else if (op === "rebuy") {
         const stack = entry && entry.status === "ACTIVE" ? await TDM.ask({ label: T.stack, input: "number", value: "0" }) : null;
         if (entry && entry.status === "ACTIVE" && stack === null) return; // cancelled in the dialog
-        path = "cashier/rebuy/"; body = { entry: entry ? entry.id : null, method: method(), tender_currency: tender() };
+        path = "cashier/rebuy/"; body = { entry: entry ? entry.id : null, person: person.id, method: method(), tender_currency: tender() };
         if (stack !== null) body.stack = parseInt(stack, 10);
-      } else if (op === "addon") { path = "cashier/addon/"; body = { entry: entry ? entry.id : null, method: method(), tender_currency: tender() }; }
+      } else if (op === "addon") { path = "cashier/addon/"; body = { entry: entry ? entry.id : null, person: person.id, method: method(), tender_currency: tender() }; }
       const form = [op, tid(), person.id, entry ? entry.id : ""].join(" ");
-      const r = await api(path, { method: "POST", body: JSON.stringify(body), form });
+      let r = await api(path, { method: "POST", body: JSON.stringify(body), form });
+      // REG-04 / BAL-09: the final table is formed and this entry would open a table: the house
+      // asks (ASK) — the warning stays on the desk, and the sale goes through only once confirmed.
+      if (!r.ok && r.data.code === "final_table_formed" && r.data.confirmable) {
+        say(r.data.detail, false);
+        if (!(await TDM.confirm(r.data.detail, T.sellAnyway))) return;
+        body.confirm_final_table = true;
+        r = await api(path, { method: "POST", body: JSON.stringify(body), form });
+      }
       if (!r.ok) { say(r.data.detail || r.data.code, false); if (KEY_DONE.includes(r.data.code)) await refreshDesk(); return; }
       if (op === "alternate") say(T.added, true);
       else if (op === "preregister") say(T.reservedOk, true);
@@ -273,7 +299,10 @@
   });
 
   document.querySelectorAll("#player button[data-op]").forEach((b) => b.addEventListener("click", () => sell(b.dataset.op, b)));
-  $("#tournament").addEventListener("change", () => { showJackpot(); showTender(); refreshPlayer(); loadSales(); });
+  $("#tournament").addEventListener("change", () => {
+    history.replaceState(null, "", "?t=" + tid()); // a reload stays on the tournament being sold
+    showJackpot(); showTender(); refreshPlayer(); loadSales();
+  });
   showJackpot();
   refreshDesk();
   loadRates();

@@ -367,11 +367,12 @@ def quick_sale_input(request) -> dict | None:
     if type(t) is not int or type(p) is not int or not (0 < t < 2**31 and 0 < p < 2**31):
         return None
     method, tender, jackpot = data.get("method", LedgerRow.CASH), data.get("tender_currency", ""), data.get("jackpot", False)
-    if type(method) is not str or method not in _METHODS or type(jackpot) is not bool:
+    confirm = data.get("confirm_final_table", False)
+    if type(method) is not str or method not in _METHODS or type(jackpot) is not bool or type(confirm) is not bool:
         return None
     if type(tender) is not str or len(tender) > 3 or not _TENDER_CHARS.issuperset(tender):
         return None
-    return {"tournament": t, "person": p, "method": method, "tender_currency": tender, "jackpot": jackpot}
+    return {"tournament": t, "person": p, "method": method, "tender_currency": tender, "jackpot": jackpot, "confirm_final_table": confirm}
 
 
 @extend_schema(request=s.SellEntrySerializer, responses={201: dict, 200: dict}, summary="Sell an entry (buy-in + fee); pays a reservation if the player pre-registered.")
@@ -383,7 +384,7 @@ class RegisterView(CashierView):
     @staticmethod
     def perform(d, a):
         return sale_response(cashier.register(d["tournament"], d["person"], method=d["method"], actor=a, jackpot=d["jackpot"],
-                                              tender_currency=d["tender_currency"]))
+                                              tender_currency=d["tender_currency"], confirm_final_table=d["confirm_final_table"]))
 
     def post(self, request):
         # The desk's hot path: a well-formed body skips the serializer's two row fetches (the sale
@@ -413,7 +414,7 @@ PreRegisterView = _cashier_view(
 PayReservationView = _cashier_view(
     "PayReservationView", s.PayReservationSerializer,
     lambda d, a: sale_response(cashier.pay_reservation(d["entry"], method=d["method"], actor=a, jackpot=d["jackpot"],
-                                                         tender_currency=d["tender_currency"])),
+                                                         tender_currency=d["tender_currency"], confirm_final_table=d["confirm_final_table"])),
     "Take payment for a pre-registration.",
 )
 CheckInView = _cashier_view(
@@ -423,7 +424,8 @@ CheckInView = _cashier_view(
 )
 TransferClearedView = _cashier_view(
     "TransferClearedView", s.TransferClearedSerializer,
-    lambda d, a: sale_response(registration.confirm_transfer(d["entry"], reference=d["reference"], actor=a, jackpot=d["jackpot"])),
+    lambda d, a: sale_response(registration.confirm_transfer(d["entry"], reference=d["reference"], actor=a, jackpot=d["jackpot"],
+                                                             confirm_final_table=d["confirm_final_table"])),
     "Confirm a bank-transfer booking's funds cleared (REG-02): only now is it paid.",
 )
 PresenceView = _cashier_view(
@@ -458,18 +460,19 @@ SettleView = _cashier_view(
 ReenterView = _cashier_view(
     "ReenterView", s.SellEntrySerializer,
     lambda d, a: sale_response(cashier.reenter(d["tournament"], d["person"], method=d["method"], actor=a, jackpot=d["jackpot"],
-                                                 tender_currency=d["tender_currency"])),
+                                                 tender_currency=d["tender_currency"], confirm_final_table=d["confirm_final_table"])),
     "Sell a re-entry to a busted player.",
 )
 RebuyView = _cashier_view(
     "RebuyView", s.RebuySerializer,
-    lambda d, a: sale_response(cashier.rebuy(d["entry"], method=d["method"], actor=a, stack=d.get("stack"),
-                                               tender_currency=d["tender_currency"]), status.HTTP_201_CREATED),
+    lambda d, a: sale_response(cashier.rebuy(cashier.entry_at_desk(d["entry"], d.get("person")), method=d["method"], actor=a, stack=d.get("stack"),
+                                               tender_currency=d["tender_currency"], confirm_final_table=d["confirm_final_table"]),
+                               status.HTTP_201_CREATED),
     "Sell a rebuy.",
 )
 AddonView = _cashier_view(
-    "AddonView", s.EntryActionSerializer,
-    lambda d, a: sale_response(cashier.addon(d["entry"], method=d["method"], actor=a, tender_currency=d["tender_currency"])),
+    "AddonView", s.DeskEntrySerializer,
+    lambda d, a: sale_response(cashier.addon(cashier.entry_at_desk(d["entry"], d.get("person")), method=d["method"], actor=a, tender_currency=d["tender_currency"])),
     "Sell the add-on.",
 )
 

@@ -96,6 +96,9 @@ class HouseRules:
     rebuy_before_start: bool = _setting(False, _bool(), "FMT-04", "rebuys are sold before the tournament starts")
     late_entry_prebooked_only: bool = _setting(False, _bool(), "REG-04, REG-09",
                                                "once running, only pre-booked players enter (004)")
+    late_entry_at_final_table: str = _setting("ASK", _choice("ASK", "REFUSE", "ALLOW"), "REG-04, BAL-09",
+                                              "an entry that would open a table once the final table is formed: "
+                                              '"ASK" (409 final_table_formed until the desk confirms), "REFUSE" or "ALLOW"')
     late_reg_default_level: int = _setting(3, _int(1, 100), "REG-04, FMT-05, PAY-12",
                                            "late registration (re-entries, the jackpot's late percentage with it) closes at the end "
                                            "of this level when the tournament names none: never open all event by omission")

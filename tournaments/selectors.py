@@ -308,3 +308,18 @@ def receipts_lost_in_restore(t) -> list[dict]:
     rows = TournamentEvent.objects.filter(tournament=None, action=Action.CASHIER_RECEIPTS_LOST_IN_RESTORE).order_by("id")
     return [{"first": e.payload.get("first"), "last": e.payload.get("last"), "backup": e.payload.get("backup", ""), "at": e.created_at}
             for e in rows if t.pk in (e.payload.get("tournaments") or [])]
+
+
+def desk_tournament(user, open_tournaments: list) -> int | None:
+    """The tournament the cashier desk opens on (issue 28): the one this cashier last sold in while
+    it is still on sale (each cashier's own: two desks selling two events each keep theirs), else
+    the running or registering one starting soonest, else the first listed (a planned one)."""
+    ids = [t.pk for t in open_tournaments]
+    if not ids:
+        return None
+    last = (LedgerRow.objects.filter(cashier=user, tournament_id__in=ids).order_by("-pk")
+            .values_list("tournament_id", flat=True).first()) if user is not None and user.is_authenticated else None
+    if last is not None:
+        return last
+    selling = [t for t in open_tournaments if t.status in (Tournament.RUNNING, Tournament.REGISTERING)]
+    return min(selling, key=lambda t: t.start_at).pk if selling else ids[0]

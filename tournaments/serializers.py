@@ -347,6 +347,8 @@ class SellEntrySerializer(serializers.Serializer):
     method = METHOD
     tender_currency = TENDER
     jackpot = serializers.BooleanField(default=False, help_text="add the progressive jackpot's fee (REG-11)")
+    confirm_final_table = serializers.BooleanField(default=False, help_text="the desk confirms an entry that opens a table once the "
+                                                   "final table is formed (REG-04, BAL-09: 409 final_table_formed without it)")
 
 
 class PreRegisterSerializer(serializers.Serializer):
@@ -370,6 +372,8 @@ class TransferClearedSerializer(serializers.Serializer):
     entry = IdField(queryset=Entry.objects.all())
     reference = serializers.CharField(max_length=80)
     jackpot = serializers.BooleanField(default=False)
+    confirm_final_table = serializers.BooleanField(default=False, help_text="the desk confirms an entry that opens a table once the "
+                                                   "final table is formed (REG-04, BAL-09: 409 final_table_formed without it)")
 
 
 class PresenceSerializer(serializers.Serializer):
@@ -400,10 +404,22 @@ class NoShowSerializer(serializers.Serializer):
 
 class PayReservationSerializer(EntryActionSerializer):
     jackpot = serializers.BooleanField(default=False, help_text="add the progressive jackpot's fee (REG-11)")
+    confirm_final_table = serializers.BooleanField(default=False, help_text="the desk confirms an entry that opens a table once the "
+                                                   "final table is formed (REG-04, BAL-09: 409 final_table_formed without it)")
 
 
-class RebuySerializer(EntryActionSerializer):
+class DeskEntrySerializer(EntryActionSerializer):
+    """A rebuy or an add-on at the desk: the player's entry; none (null) when the player has no entry
+    in the tournament, then ``person`` names him in the refusal (409 not_in_tournament)."""
+
+    entry = IdField(queryset=Entry.objects.all(), allow_null=True)
+    person = IdField(queryset=Person.objects.all(), required=False, allow_null=True)
+
+
+class RebuySerializer(DeskEntrySerializer):
     stack = serializers.IntegerField(min_value=0, required=False, allow_null=True)
+    confirm_final_table = serializers.BooleanField(default=False, help_text="the desk confirms an entry that opens a table once the "
+                                                   "final table is formed (REG-04, BAL-09: 409 final_table_formed without it)")
 
 
 class ReverseSerializer(serializers.Serializer):

@@ -48,6 +48,11 @@ table_players_wanted = Signal()
 #: None (seating answers).
 tv_table_wanted = Signal()
 
+#: ``tournament`` → ``{"final_table_formed": bool, "free_seat": bool}``: whether the final table
+#: is formed, and whether a new player would find an open seat at a table in play (else a new table
+#: opens) — what the desk's admission asks before seating a late entry (REG-04, BAL-09; seating answers).
+room_wanted = Signal()
+
 #: ``tournament``, ``entries`` → a dict merged into the live snapshot every lobby screen receives,
 #: the same size whatever the field (seating: tables in play, the seats version, the first moves to
 #: make; payouts: prize pool and payouts). ``entries``: the entries playing or out, counted by the

@@ -53,7 +53,7 @@ def desk(request):
     raw = request.GET.get("t", "")
     if raw and not (raw.isascii() and raw.isdigit() and len(raw) < 12):
         raise Http404(_("No such tournament."))
-    selected = int(raw) if raw else (open_t[0].pk if open_t else None)
+    selected = int(raw) if raw else selectors.desk_tournament(request.user, list(open_t))
     # FMT-02: a cancelled tournament stays at the desk, after the open ones, until its refunds are paid.
     open_t = [*open_t, *Tournament.objects.filter(pk__in=selectors.tournaments_with_refunds_due()).order_by("start_at")]
     for t in open_t:  # REG-11: the desk offers the jackpot's fee where the tournament plays for it

@@ -252,7 +252,8 @@ PATHS = (BUY_IN, PRE_REGISTRATION, RESERVATION, RE_ENTRY, REBUY, ADD_ON, TICKET,
 _FIRST_ENTRY = (BUY_IN, TICKET, SATELLITE_SEAT)  # a place sold to whoever asks: the 004 pre-booked rule applies
 
 
-def check_admission(t: Tournament, person: Person, path: str, now, *, mine: list[Entry] | None = None) -> Entry | None:
+def check_admission(t: Tournament, person: Person, path: str, now, *, mine: list[Entry] | None = None,
+                    confirm_final_table: bool = False, revives: bool = False) -> Entry | None:
     """The desk's rules, asked by every service that creates an entry or sells chips, so that no
     path around the desk skips one. Raises ``DeskError`` naming the rule, in the desk's order:
 
@@ -265,9 +266,12 @@ def check_admission(t: Tournament, person: Person, path: str, now, *, mine: list
     - FMT-03 / FMT-05 / FMT-04 / FMT-06: a freezeout sells no re-entry, rebuy or add-on; a player
       who has busted comes back only as a re-entry, within ``max_entries_per_player``;
     - duplicates: a player already playing (or booked) gets no second place;
-    - the field cap (FMT-14, REG-08).
+    - the field cap (FMT-14, REG-08);
+    - REG-04 / BAL-09: once the final table is formed, an entry that would open a new table
+      (and so break the final table up) per ``late_entry_at_final_table`` (``check_final_table``).
 
-    ``mine``: the person's entries in ``t`` (read under the tournament's lock), when the caller has
+    ``confirm_final_table``: the desk confirmed such an entry (house setting ASK). ``revives``: a
+    rebuy brings a busted player back to a seat. ``mine``: the person's entries in ``t`` (read under the tournament's lock), when the caller has
     them. Returns the person's reservation when this path pays it instead of selling a new place
     (a desk buy-in, a satellite seat), else None.
     """
@@ -284,6 +288,8 @@ def check_admission(t: Tournament, person: Person, path: str, now, *, mine: list
     check_not_banned(person)
     if path == REBUY:
         _check_rebuy_window(t, now)
+        if revives:
+            check_final_table(t, confirmed=confirm_final_table)
         return None
     if path == ADD_ON:
         if not t.allows_addon:
@@ -296,6 +302,7 @@ def check_admission(t: Tournament, person: Person, path: str, now, *, mine: list
     if path == QUALIFIED:
         if live:
             raise DeskError("already_registered", _("%(name)s already has a place in %(t)s.") % {"name": person.full_name, "t": t.name})
+        check_final_table(t, confirmed=confirm_final_table)
         return None
     if path == PRE_REGISTRATION:
         if live:
@@ -304,15 +311,18 @@ def check_admission(t: Tournament, person: Person, path: str, now, *, mine: list
         return None
     if path == RESERVATION:
         check_late_registration(t, now)
+        check_final_table(t, confirmed=confirm_final_table)
         return None
     if path == RE_ENTRY:
         _check_reentry(t, person, mine, live, busted, now)
         check_field_cap(t)
+        check_final_table(t, confirmed=confirm_final_table)
         return None
     check_late_registration(t, now)
     check_late_arrival(t, person, now)
     reserved = next((e for e in live if e.status == Entry.RESERVED), None)
     if reserved is not None and path in (BUY_IN, SATELLITE_SEAT):
+        check_final_table(t, confirmed=confirm_final_table)
         return reserved
     if live:
         if path == BUY_IN:
@@ -323,7 +333,32 @@ def check_admission(t: Tournament, person: Person, path: str, now, *, mine: list
             raise DeskError("use_reentry", _("%(name)s has busted: sell a re-entry instead.") % {"name": person.full_name})
         _check_reentry(t, person, mine, live, busted, now)  # a ticket or a seat for a busted player is his re-entry
     check_field_cap(t)
+    check_final_table(t, confirmed=confirm_final_table)
     return None
+
+
+def check_final_table(t: Tournament, *, confirmed: bool) -> None:
+    """REG-04 / BAL-09: a late entry takes the seat of an eliminated player («prenderanno il posto
+    dei primi giocatori eliminati», 003 Art. 4.4). Once the final table is formed, an entry that
+    finds no open seat at a table in play would open a new table, and balancing would then break
+    the final table up. Seating answers whether that is so (``signals.room_wanted``); the house
+    decides (``late_entry_at_final_table``): ALLOW sells it, REFUSE refuses it, ASK (the default)
+    refuses it with ``confirmable`` until the desk confirms (``confirmed``)."""
+    if t.status != Tournament.RUNNING:
+        return
+    rule = HouseRules.of(t).late_entry_at_final_table
+    if rule == "ALLOW":
+        return
+    room = signals.ask_one(signals.room_wanted, tournament=t)
+    if not room or not room["final_table_formed"] or room["free_seat"]:
+        return
+    if rule == "REFUSE":
+        raise DeskError("final_table_formed", _("The final table is formed and has no free seat: the house takes no more entries."),
+                        confirmable=False)
+    if not confirmed:
+        raise DeskError("final_table_formed", _("The final table is formed and has no free seat: this entry would open a new table "
+                                                "and players would be moved off the final table. Sell it only if the director agrees."),
+                        confirmable=True)
 
 
 def _check_reentry(t: Tournament, person: Person, mine, live, busted, now) -> None:
@@ -377,7 +412,7 @@ def _entries_and_last(t: Tournament, person: Person, rows: list[Entry] | None = 
 
 @service
 def register(tournament, person, *, method: str, actor: Actor, now=None, offer: Offer | None = None, jackpot: bool = False,
-             tender_currency: str = "") -> Sale:
+             tender_currency: str = "", confirm_final_table: bool = False) -> Sale:
     """Sell a first entry (buy-in + fee) to ``person``. Late registration while the clock allows it.
 
     ``offer`` sells another product than the standard entry (stack choice); ``jackpot`` adds the
@@ -389,7 +424,8 @@ def register(tournament, person, *, method: str, actor: Actor, now=None, offer: 
     # The lock, and the person's entries with the last entry number read under it (one round trip).
     t, rows = lock_tournament_and_read(tournament, _ENTRIES_AND_LAST, int(getattr(tournament, "pk", tournament)), person.pk)
     mine, last = _entries_and_last(t, person, rows)  # one read (under the lock) answers every question below
-    reserved = check_admission(t, person, BUY_IN, now, mine=[e for e in mine if e.status != Entry.CANCELLED])
+    reserved = check_admission(t, person, BUY_IN, now, mine=[e for e in mine if e.status != Entry.CANCELLED],
+                               confirm_final_table=confirm_final_table)
     tender = tender_for(t, tender_currency, method, now)
     if reserved:
         return _pay_reservation(t, reserved, method=method, actor=actor, now=now, offer=offer, jackpot=jackpot, tender=tender)
@@ -444,7 +480,8 @@ def _pay_reservation(t, entry, *, method, actor, now, offer: Offer | None = None
 
 
 @service
-def pay_reservation(entry, *, method: str, actor: Actor, now=None, jackpot: bool = False, tender_currency: str = "") -> Sale:
+def pay_reservation(entry, *, method: str, actor: Actor, now=None, jackpot: bool = False, tender_currency: str = "",
+                    confirm_final_table: bool = False) -> Sale:
     """The pre-registered player pays at the desk (or the transfer is confirmed as cleared)."""
     now = now or timezone.now()
     check_method(method)
@@ -452,7 +489,7 @@ def pay_reservation(entry, *, method: str, actor: Actor, now=None, jackpot: bool
     entry = Entry.objects.select_related("person").get(pk=entry.pk)
     if entry.status != Entry.RESERVED:
         raise DeskError("not_reserved", _("This entry is not waiting for payment."))
-    check_admission(t, entry.person, RESERVATION, now)
+    check_admission(t, entry.person, RESERVATION, now, confirm_final_table=confirm_final_table)
     return _pay_reservation(t, entry, method=method, actor=actor, now=now, jackpot=jackpot, tender=tender_for(t, tender_currency, method, now))
 
 
@@ -470,25 +507,36 @@ def cancel_reservation(entry, *, actor: Actor, reason: str = "") -> Entry:
 
 @service
 def reenter(tournament, person, *, method: str, actor: Actor, now=None, offer: Offer | None = None, jackpot: bool = False,
-            tender_currency: str = "") -> Sale:
+            tender_currency: str = "", confirm_final_table: bool = False) -> Sale:
     """A busted player buys a new full stack (FMT-05, TDA 8-A), up to the max entries."""
     now = now or timezone.now()
     check_method(method)
     t = lock_tournament(tournament)
     person = Person.objects.get(pk=person.pk)
-    check_admission(t, person, RE_ENTRY, now)
+    check_admission(t, person, RE_ENTRY, now, confirm_final_table=confirm_final_table)
     return _sellnew_entry(t, person, LedgerRow.RE_ENTRY, Action.CASHIER_REENTRY_SOLD, method=method, actor=actor, now=now, offer=offer,
                           jackpot=jackpot, tender=tender_for(t, tender_currency, method, now))
 
 
+def entry_at_desk(entry, person=None):
+    """The entry a desk's rebuy or add-on is for; a player with no entry in the tournament (the
+    desk sends none) is told so, by name when the desk says who he is."""
+    if entry is not None:
+        return entry
+    if person is not None:
+        raise DeskError("not_in_tournament", _("%(name)s is not in this tournament: sell an entry first.") % {"name": person.full_name})
+    raise DeskError("not_in_tournament", _("This player is not in this tournament: sell an entry first."))
+
+
 @service
-def rebuy(entry, *, method: str, actor: Actor, stack: int | None = None, now=None, tender_currency: str = "") -> Sale:
+def rebuy(entry, *, method: str, actor: Actor, stack: int | None = None, now=None, tender_currency: str = "",
+          confirm_final_table: bool = False) -> Sale:
     """Sell a rebuy: within the period, within the max, only when busted or at/below the threshold."""
     now = now or timezone.now()
     check_method(method)
     t = lock_tournament(entry.tournament_id)
     entry = Entry.objects.select_related("person").get(pk=entry.pk)
-    check_admission(t, entry.person, REBUY, now)
+    check_admission(t, entry.person, REBUY, now, revives=entry.status == Entry.BUSTED, confirm_final_table=confirm_final_table)
     if entry.status not in (Entry.ACTIVE, Entry.BUSTED):
         raise DeskError("entry_not_playing", _("This entry is not in the tournament."))
     if entry.status == Entry.ACTIVE:

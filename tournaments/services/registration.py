@@ -65,7 +65,8 @@ def banned_refusal(entry: Entry) -> RegistrationError:
 
 
 @service
-def confirm_transfer(entry, *, reference: str, actor: Actor, now=None, jackpot: bool = False) -> cashier.Sale:
+def confirm_transfer(entry, *, reference: str, actor: Actor, now=None, jackpot: bool = False,
+                     confirm_final_table: bool = False) -> cashier.Sale:
     """REG-02: the cashier confirms a bank-transfer booking's funds have cleared: only now is it
     paid (a BUY_IN row by transfer with its reference, and seating told like any sale)."""
     now = now or timezone.now()
@@ -77,7 +78,7 @@ def confirm_transfer(entry, *, reference: str, actor: Actor, now=None, jackpot: 
         raise RegistrationError("not_reserved", _("This entry is not waiting for payment."))
     if entry.channel != Entry.TRANSFER_CHANNEL:
         raise RegistrationError("not_a_transfer", _("This booking was not made by bank transfer: take the payment at the desk."))
-    cashier.check_admission(t, entry.person, cashier.RESERVATION, now)
+    cashier.check_admission(t, entry.person, cashier.RESERVATION, now, confirm_final_table=confirm_final_table)
     entry.funds_cleared_at = now
     entry.save(update_fields=["funds_cleared_at"])
     sale = cashier._pay_reservation(t, entry, method=LedgerRow.TRANSFER, actor=actor, now=now, jackpot=jackpot, reference=reference[:80])
