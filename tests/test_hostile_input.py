@@ -388,3 +388,12 @@ def test_a_body_that_is_not_an_object_is_a_400_even_where_the_body_is_not_read(a
                  "/api/v1/cashier/register/"):
         refused(api(director).post(path, body, content_type="application/json"), 400, "bad_body")
     assert not started.events.filter(action__startswith="payouts.").exists()
+
+
+def test_every_csv_the_product_writes_goes_through_the_shared_writer():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    writers = [str(p.relative_to(root)) for app in ("tdmanager", "tournaments", "payouts", "seating") for p in (root / app).rglob("*.py")
+               if ("csv.writer(" in p.read_text() or "csv.DictWriter(" in p.read_text()) and p.name != "csvsafe.py"]
+    assert writers == [], "write CSV with tdmanager.csvsafe.Writer (formulas neutralised): " + ", ".join(writers)
