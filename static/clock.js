@@ -34,7 +34,7 @@
     $("c-blinds").textContent = c.is_break ? (c.color_up || F.colourUp(T, c.removes_denominations)) : F.num(c.small_blind) + " / " + F.num(c.big_blind) + (c.ante ? " · ante " + F.num(c.ante) : "");
     const n = c.next;
     $("c-next").textContent = n ? T.next + ": " + (n.kind === "break" ? T.brk + " " + n.minutes + "′" : F.num(n.small_blind) + "/" + F.num(n.big_blind)) : "";
-    $("c-notice").textContent = c.hold_dealer_push ? T.hold : c.new_level_notice ? T.newLevel : "";
+    $("c-notice").textContent = c.hold_dealer_push ? T.hold : c.new_level_notice ? T.newLevel + (c.deck_change ? " · " + T.deckChange : "") : "";
     document.querySelectorAll("#structure tr").forEach((tr) => tr.classList.toggle("current", Number(tr.dataset.index) === c.item_index));
     const prop = $("h4h-proposal");
     // At the bubble (players left = places paid + 1), and only with two tables or more: at one

@@ -123,6 +123,8 @@ class HouseRules:
                                             "events' flat 20 (003 Allegato 1), international rules; null: the statutory fee")
     # clock (CLK-06)
     h4h_seconds_per_hand: int = _setting(120, _int(1, 3600), "CLK-06", "hand-for-hand: seconds taken off the clock per hand (RP-8-B)")
+    deck_change_reminder: bool = _setting(False, _bool(), "CLK-08, C32",
+                                          "at each level change the staff's clock page reminds the dealers to change decks (TDA 26)")
     h4h_break_policy: str = _setting("TAKE_BREAK", _choice("TAKE_BREAK", "SKIP_BREAK"), "CLK-06",
                                      'a break reached in hand-for-hand is taken (clock paused at its start) or "SKIP_BREAK"')
     # calling the clock (CLK-10, C7): the event's preset; the director sets a player's own time

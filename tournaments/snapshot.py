@@ -50,6 +50,9 @@ def clock_snapshot(t: Tournament, now=None) -> dict:
     # these (the structure between the end of this item and the next break), like the clock.
     ttb = data.get("seconds_to_next_break")
     data["next_break_after_item"] = None if ttb is None else round(ttb - data["seconds_left"], 3)
+    # CLK-08 (TDA 26): with the house's reminder on, the first hand of a new level is dealt with
+    # new decks; the staff's clock page says so while the level's "next hand" notice lasts.
+    data["deck_change"] = bool(data.get("new_level_notice") and not data.get("is_break") and HouseRules.of(t).deck_change_reminder)
     return data
 
 

@@ -1,0 +1,35 @@
+"""CLK-08 (TDA 26, C32): an optional deck-change reminder at level changes — a house setting, off
+by default. On, the staff's clock snapshot says "deck change" while the new level's notice lasts."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from tournaments.house import HouseRules
+from tournaments.services import clockctl
+from tournaments.snapshot import clock_snapshot
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_reminder_is_off_unless_the_house_switches_it_on(make_tournament, actor):
+    assert HouseRules().deck_change_reminder is False
+    t0 = timezone.now()
+    on = make_tournament(settings={"deck_change_reminder": True})
+    off = make_tournament()
+    for t in (on, off):
+        clockctl.start_clock(t, actor=actor, now=t0)
+    first = on.structure.items.order_by("position").first()
+    new_level = t0 + timedelta(minutes=first.minutes, seconds=20)
+    snap = clock_snapshot(on, now=new_level)
+    assert snap["level_number"] == 2 and snap["new_level_notice"] is True and snap["deck_change"] is True
+    assert clock_snapshot(off, now=new_level)["deck_change"] is False
+    # only at the change: a few minutes into the level it is gone
+    assert clock_snapshot(on, now=new_level + timedelta(minutes=3))["deck_change"] is False
+
+
+def test_the_clock_page_has_the_reminders_words(client, director, make_tournament):
+    t = make_tournament(settings={"deck_change_reminder": True})
+    client.force_login(director)
+    assert "Deck change: new decks at every table" in client.get(f"/tournaments/{t.pk}/clock/").content.decode()
