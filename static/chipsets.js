@@ -2,10 +2,13 @@
 (function () {
   const form = document.getElementById("chipsetform");
   if (!form) return;
+  // A whole number as the reader writes it: "2.000" (Italian) and "2,000" (English) are 2000; else
+  // null, which the API refuses naming the row and the column.
+  const whole = (text) => (/^\d{1,3}([.,'\u00a0\u202f ]?\d{3})*$/.test(text) ? Number(text.replace(/\D/g, "")) : null);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const f = new FormData(e.target);
-    const denominations = f.get("rows").split("\n").map((l) => l.trim()).filter(Boolean).map((l) => { const p = l.split(/\s+/); return { value: Number(p[0]), colour: p.slice(1, -1).join(" "), quantity: Number(p[p.length - 1]) }; });
+    const denominations = f.get("rows").split("\n").map((l) => l.trim()).filter(Boolean).map((l) => { const p = l.split(/\s+/); return { value: whole(p[0]), colour: p.slice(1, -1).join(" "), quantity: whole(p[p.length - 1]) }; });
     const csrf = (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || "";
     const r = await fetch("/api/v1/chipsets/", { method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json", "X-CSRFToken": csrf }, body: JSON.stringify({ name: f.get("name"), denominations }) });
     const d = await r.json();

@@ -8,7 +8,7 @@ Pages and the API show these labels, never the codes (``MISSED_ROUNDS``, ``BUY_I
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from . import penalties
@@ -37,6 +37,22 @@ FORMAT_CODES = {
     "PLAYED": _("Played"), "BYE": _("Bye"), "WALKOVER": _("Walkover"), "LATENESS": _("Lost for lateness"),
     "NEW": _("New player"), "RETURNING": _("Returning player"), "ADMITTED": _("Admitted"), "REFUSED": _("Refused"),
 }
+
+
+# The descriptions of the blind structures the product ships (tournaments/structures/*.json), stored
+# in English as the files say: shown in the reader's language. A description a director typed is
+# shown as typed. tests/test_numbers_and_words_italian.py checks every shipped file is listed.
+SHIPPED_TEXTS = frozenset((
+    gettext_noop("40-minute levels for main events, big-blind ante from level 4, a break every 3 levels."),
+    gettext_noop("20-minute levels, big-blind ante from level 3, a break every 4 levels."),
+    gettext_noop("15-minute levels, big-blind ante from level 3, a break every 6 levels."),
+))
+
+
+def shipped_text(text: str) -> str:
+    """A text the product wrote into the data (a shipped structure's description) in the active
+    language; any other text as it is."""
+    return gettext(text) if text in SHIPPED_TEXTS else text
 
 
 def humanize(code: str) -> str:

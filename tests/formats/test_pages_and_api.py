@@ -67,7 +67,7 @@ def test_the_multiday_pages_bag_a_room_and_build_day2(director, floor_user, stru
     c.post(page, {"op": "build"})
     assert sorted(event.day2.entries.values_list("chips", flat=True)) == [25000, 50000]
     body = c.get(page).content.decode()
-    assert "2000.00" in body and "Chip leaders" in body
+    assert "2,000.00" in body and "Chip leaders" in body  # money in the page's language (issue #28, item 10)
 
 
 def test_the_api_runs_a_heads_up_bracket(api, director, floor_user, make_tournament, make_person, cashier_actor):

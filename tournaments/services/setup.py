@@ -284,7 +284,7 @@ def save_template(source: Tournament, *, name: str, actor: Actor) -> TournamentT
                                fields={"name": [_("A template with this name already exists.")]})
     template = TournamentTemplate.objects.create(
         name=name[:160], values=values_to_json(setup_values(source)), source=source, created_by=actor.user,
-        structure=copy_structure(source.structure, f"{_('Template')}: {name}" if source.structure_id else name),
+        structure=copy_structure(source.structure, _("Template: %(name)s") % {"name": name} if source.structure_id else name),
     )
     log_event(source, Action.TOURNAMENTS_TEMPLATE_SAVED, actor, template=template.pk, template_name=template.name)
     return template

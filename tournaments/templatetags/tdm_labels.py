@@ -1,12 +1,17 @@
 """Labels for stored codes in templates (``tournaments.labels``): ``{{ p.kind|penalty_kind }}``,
 ``{{ p.reason_code|penalty_reason }}``, ``{{ p.status|penalty_status }}``, ``{{ f.status|tournament_status }}``,
-``{{ m.status|format_code }}``, ``{{ it|break_note }}``."""
+``{{ m.status|format_code }}``, ``{{ it|break_note }}``, ``{{ s.description|shipped_text }}``."""
 
 from django import template
 
 from tournaments import labels
 
 register = template.Library()
+
+
+@register.filter
+def shipped_text(text):
+    return labels.shipped_text(text)
 
 
 @register.filter

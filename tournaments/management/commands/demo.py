@@ -4,10 +4,11 @@ import random
 from datetime import timedelta
 from decimal import Decimal
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from tournaments.models import BlindStructure, Person, Tournament
 from tournaments.services import cashier, lifecycle, oversight
@@ -24,8 +25,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--if-empty", action="store_true")
+        parser.add_argument("--language", default=None, help="the language of the texts the demo writes (default: LANGUAGE_CODE)")
 
-    def handle(self, if_empty=False, **opts):
+    def handle(self, if_empty=False, language=None, **opts):
         if if_empty and Tournament.objects.exists():
             return
         rng = random.Random(7)
@@ -40,7 +42,8 @@ class Command(BaseCommand):
                 first_name=first, last_name=last, nickname=f"{first[:3].lower()}{i}",
                 phone=f"+39 333 {1000000 + i * 7919:07d}", document_id=f"CA{100000 + i}X",
             ))
-        people[5].banned, people[5].banned_reason = True, "Excluded by the casino"
+        with translation.override(language or settings.LANGUAGE_CODE):  # data, stored as the room's staff write it
+            people[5].banned, people[5].banned_reason = True, translation.gettext("Excluded by the casino")
         people[5].save()
         structure = BlindStructure.objects.filter(name__startswith="Regular").first()
         t = Tournament.objects.create(

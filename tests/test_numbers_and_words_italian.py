@@ -1,0 +1,82 @@
+"""Issue #28, item 10: the demo's pages in Italian carry no English the product wrote and no number
+written the English or the raw way ("100.00 EUR", "30000", "chiusa" beside "Aperta")."""
+
+import json
+import re
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+from django.utils import translation
+
+from tournaments import labels
+from tournaments.services.structures import builtin_structure_files
+
+pytestmark = pytest.mark.django_db
+
+
+def italian_text(user, url):
+    client = Client()
+    client.force_login(user)
+    client.cookies["django_language"] = "it"
+    r = client.get(url)
+    assert r.status_code == 200
+    html = r.content.decode()
+    body = re.sub(r"<script.*?</script>", "", html, flags=re.S)
+    return html, " ".join(re.sub(r"<[^>]+>", " ", body).split())
+
+
+@pytest.fixture
+def demo(director):
+    from tournaments.models import ChipDenomination, ChipSet, Tournament
+    from tournaments.services import setup
+    from tournaments.services.events import Actor
+
+    call_command("demo", language="it")
+    t = Tournament.objects.get(name="Demo Sunday Re-entry")
+    with translation.override("it"):  # saved by a director working in Italian
+        setup.save_template(t, name="Domenica", actor=Actor(director, "test"))
+    chips = ChipSet.objects.create(name="Casa")
+    ChipDenomination.objects.create(chip_set=chips, value=1000, colour="giallo", quantity=12000)
+    return t
+
+
+def test_the_templates_page_writes_money_and_stacks_in_italian(director, demo):
+    _html, text = italian_text(director, "/tournaments/templates/")
+    assert "100,00 EUR · 30.000 chip" in text
+    assert "Modello: Domenica" in text
+    assert "100.00" not in text and "30000" not in text and "Template:" not in text
+
+
+def test_the_chip_sets_page_groups_its_numbers_and_translates_its_example(director, demo):
+    html, text = italian_text(director, "/chipsets/")
+    assert "1.000" in text and "12.000" in text
+    assert not re.search(r"\b1000\b|\b12000\b", text)
+    assert 'placeholder="100 bianco 2000"' in html
+
+
+def test_the_shipped_structures_are_described_in_italian(director, demo):
+    _html, text = italian_text(director, "/structures/")
+    assert "Livelli di 20 minuti, big blind ante dal livello 3, una pausa ogni 4 livelli." in text
+    assert "levels" not in text and "break every" not in text
+
+
+def test_every_shipped_structure_description_has_its_translation():
+    for path in builtin_structure_files():
+        description = json.loads(path.read_text())["description"]
+        assert description in labels.SHIPPED_TEXTS, path.name
+
+
+def test_the_demo_ban_reason_is_italian(director, demo):
+    from tournaments.models import Person
+
+    banned = Person.objects.get(banned=True)
+    _html, text = italian_text(director, f"/people/{banned.pk}/")
+    assert "Escluso dal casinò" in text and "Excluded" not in text
+
+
+def test_late_registration_reads_open_and_closed_alike(director, demo):
+    html, _text = italian_text(director, "/tournaments/overview/")
+    strings = json.loads(re.search(r'<script id="overview-i18n" type="application/json">(.*?)</script>', html, re.S).group(1))
+    assert (strings["open"], strings["closed"]) == ("Aperta", "Chiusa")
+    assert strings["openUntil"].startswith("Aperta fino al livello")
