@@ -184,6 +184,8 @@ def table_map_page(request, pk):
                                                  "undoable": exc.extra.get("undoable", False)}
                 query = "?undo-first=1"
         anchor = f"#table-{request.POST['table']}" if request.POST.get("table") else ""
+        if done.get("bust"):
+            anchor = "#just-busted"  # its Undo, in the page under the title (issue 28: a fixed box covered the lock buttons)
         return redirect(request.path + query + anchor)
     seat_map = selectors.table_map(t)
     context = {
