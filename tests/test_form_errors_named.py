@@ -54,3 +54,21 @@ def test_a_chip_set_row_is_named_by_its_row_and_column(director):
                                                                               {"value": 100, "colour": "nero", "quantity": 10**12}]}, "it")
     assert body["detail"] == "Nome: Questo campo non può essere omesso. Tagli, riga 2, Quantità posseduta: Al massimo 1.000.000.000."
     assert body["fields"]["denominations"]
+
+
+def test_the_tournament_page_reports_every_stage_at_once(director, structure):
+    """A blank name (the form's own check) and 14 players a table (a setup rule of the service)
+    come back together, each under its field, in Italian: not one stage per submit."""
+    client = Client()
+    client.force_login(director)
+    client.cookies["django_language"] = "it"
+    base = {"name": "   ", "start_at": "2026-07-09T19:00", "game": "NLHE", "format": "FREEZEOUT", "currency": "EUR", "buy_in": "100",
+            "fee": "10", "starting_stack": "30000", "table_size": "14", "min_players": "2", "structure": structure.pk,
+            "late_reg_end": "END_OF_LEVEL", "max_entries_per_player": "1", "rebuy_fee": "0", "addon_fee": "0", "addon_max": "1",
+            "rule_set": "TDA", "rebuy_stack_threshold": "0"}
+    r = client.post("/tournaments/new/", base)
+    assert r.status_code == 200
+    form = r.context["form"]
+    assert set(form.errors) >= {"name", "table_size"}, form.errors
+    page = r.content.decode()
+    assert "Campo obbligatorio." in page and "FMT-14" in page

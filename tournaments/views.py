@@ -238,6 +238,11 @@ def tournament_edit(request, pk=None):
         else:
             messages.success(request, _("Tournament saved."))
             return redirect("tournament", pk=t.pk)
+    elif request.method == "POST":  # every stage at once: the setup rules on the values read, beside the fields' errors
+        readable = {name: form.cleaned_data[name] for name in form.Meta.fields if name in form.cleaned_data}
+        for name, message in setup.setup_errors(readable, instance).items():
+            if name not in form.errors:
+                form.add_error(name if name in form.fields else None, str(message))
     return render(request, "tournament_edit.html", {"form": form, "t": instance})
 
 
