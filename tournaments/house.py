@@ -86,7 +86,7 @@ class HouseRules:
     """One tournament's house rules; each field's metadata gives its rule id and description."""
 
     # the tournament row (FMT-14, §0.3)
-    table_size: int = _column(9, "FMT-14, C20", "seats per table (a column of the tournament)")
+    table_size: int = _column(9, "FMT-14, C20", "seats per table (a column of the tournament), at most `max_seats_per_table`")
     rule_set: str = _column("TDA", "§0.3", "TDA, SANREMO_003, MONTEGALDA_004, … (a column); some defaults follow it")
     # cashier (REG-04, FMT-14, FMT-04, REG-09, FMT-09, ROLE-02)
     late_reg_stack: str | dict = _setting("FULL", (_late_reg_stack, '"FULL", {"percent": 1…100} or {"chips": n}'), "REG-04, C6",
@@ -115,6 +115,8 @@ class HouseRules:
     check_in_used: bool = _setting(False, _bool(), "REG-02, REG-09",
                                    "the desk checks players in: at the FORFEIT_AT deadline a paid entry not checked in has "
                                    "not arrived (else: the players the floor marked \"not arrived\" on the table map)")
+    max_seats_per_table: int = _setting(10, _int(2, 11), "FMT-14, C20",
+                                        "most seats a table may have (003 Art. 4.5: 10); 11 for 004's tables")
     sng_tables: int = _setting(1, _int(1, 100), "FMT-09", "a sit & go without a field cap seats 10 × this many players")
     require_prestart_report: bool = _setting(None, _bool(), "ROLE-02", "the registered list is sent before the start",
                                              derived="`true` for SANREMO_003, else `false`")

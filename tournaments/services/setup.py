@@ -37,6 +37,9 @@ from .checks import clean, satellite_target_price_error
 from .events import Actor, log_event
 from .ledger import lock_tournament
 
+#: FMT-14: «Il numero minimo di giocatori partecipanti non può essere inferiore a 10» (003 Art. 4).
+SANREMO_MIN_PLAYERS = 10
+
 #: FMT-01: the fields locked once registration opens (without a reason).
 MONEY_FIELDS = ("buy_in", "fee", "rebuy_price", "rebuy_fee", "addon_price", "addon_fee", "deductions", "guarantee")
 
@@ -52,9 +55,17 @@ def setup_errors(values: dict, instance: Tournament | None = None) -> dict[str, 
         return values[name] if name in values else getattr(instance, name, None)
 
     errors = {}
+    house = HouseRules.from_settings(get("settings") if isinstance(get("settings"), dict) else {}, rule_set=get("rule_set") or "TDA")
     size = get("table_size")
-    if size is not None and not 2 <= size <= 11:
-        errors["table_size"] = _("Tables seat 2 to 11 players (FMT-14).")
+    if size is not None and not 2 <= size <= house.max_seats_per_table:
+        # FMT-14 / C20: 10 seats at most (003 Art. 4.5); a house that plays 004's 11 says so.
+        errors["table_size"] = _("Tables seat 2 to %(max)s players (FMT-14; the house setting max_seats_per_table).") % {
+            "max": house.max_seats_per_table}
+    minimum = get("min_players")
+    if (house.rule_set == "SANREMO_003" and minimum is not None and minimum < SANREMO_MIN_PLAYERS
+            and ("min_players" in values or "rule_set" in values)):
+        errors["min_players"] = _("A tournament under the Sanremo rules has at least %(n)s players (003 Art. 4).") % {
+            "n": SANREMO_MIN_PLAYERS}
     if get("format") == Tournament.FREEZEOUT:
         if (get("max_entries_per_player") or 1) > 1:
             errors["max_entries_per_player"] = _("A freezeout has no re-entry (FMT-03).")
@@ -150,6 +161,8 @@ def create_tournament(values: dict, *, actor: Actor, fee_preset: str | None = No
     """A new planned tournament from typed ``values`` (the model's fields). The fee is computed
     (REG-03); ``fee_preset`` (``tournaments.fees.PRESETS``) sets the house override."""
     values = dict(values)
+    if values.get("rule_set") == "SANREMO_003" and values.get("min_players") is None:
+        values["min_players"] = SANREMO_MIN_PLAYERS  # FMT-14: 003's minimum unless the event names a higher one
     preset_reason = _apply_fee_preset(values, {}, fee_preset)
     reason = override_reason.strip() or preset_reason
     fee = _settle_fee(values, None, typed=True)
