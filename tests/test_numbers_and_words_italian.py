@@ -80,3 +80,13 @@ def test_late_registration_reads_open_and_closed_alike(director, demo):
     strings = json.loads(re.search(r'<script id="overview-i18n" type="application/json">(.*?)</script>', html, re.S).group(1))
     assert (strings["open"], strings["closed"]) == ("Aperta", "Chiusa")
     assert strings["openUntil"].startswith("Aperta fino al livello")
+
+
+def test_the_receipt_writes_the_rate_of_a_foreign_tender_in_italian(director, tournament, person, cashier_actor, actor):
+    from tournaments.models import LedgerRow
+    from tournaments.services import cashier
+
+    cashier.set_exchange_rate("CHF", "1.07", actor=actor)
+    row = cashier.register(tournament, person, method=LedgerRow.CASH, actor=cashier_actor, tender_currency="CHF").row
+    html, _text = italian_text(director, f"/desk/receipt/{row.receipt_number}/")
+    assert '<dd id="receipt-rate">1 CHF = 1,07 EUR</dd>' in html

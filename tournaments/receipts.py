@@ -32,7 +32,7 @@ def tender_text(row: LedgerRow) -> tuple[str, str] | None:
     """REG-06: (amount tendered, rate) of a sale paid in USD or CHF, else None."""
     if not row.tender_currency:
         return None
-    return (money(row.tender_amount, row.tender_currency), f"1 {row.tender_currency} = {row.exchange_rate.normalize():f} {row.currency}")
+    return (money(row.tender_amount, row.tender_currency), f"1 {row.tender_currency} = {num(row.exchange_rate.normalize())} {row.currency}")
 
 
 def phone_link(row: LedgerRow, request=None) -> str:
