@@ -121,6 +121,8 @@ class AwardIn(serializers.Serializer):
 
 class TicketRedeemIn(serializers.Serializer):
     tournament = IdField(queryset=Tournament.objects.all(), allow_null=True, default=None)
+    confirm_final_table = serializers.BooleanField(default=False, help_text="the desk confirms an entry that opens a table once the "
+                                                   "final table is formed (REG-04, BAL-09: 409 final_table_formed without it)")
 
 
 # --- renderers ----------------------------------------------------------------------------
@@ -473,7 +475,8 @@ class TicketRedeemView(Base):
     def post(self, request, pk):
         d = self.valid(TicketRedeemIn)
         ticket = get_object_or_404(Ticket, pk=pk)
-        return idempotent(request, lambda: Response({"entry": services.redeem_ticket(ticket, actor=self.actor(), tournament=d["tournament"]).pk}, status=201))
+        return idempotent(request, lambda: Response({"entry": services.redeem_ticket(ticket, actor=self.actor(), tournament=d["tournament"],
+                                                                                     confirm_final_table=d["confirm_final_table"]).pk}, status=201))
 
 
 # --- the progressive jackpot (REG-11, PAY-12) ---------------------------------------------

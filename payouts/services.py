@@ -501,7 +501,7 @@ def complete_satellite(satellite, *, actor: Actor, now=None) -> list[PrizePaymen
 
 
 @service
-def redeem_ticket(ticket, *, actor: Actor, tournament=None, now=None) -> Entry:
+def redeem_ticket(ticket, *, actor: Actor, tournament=None, now=None, confirm_final_table: bool = False) -> Entry:
     """Turn a ticket into a paid entry for its holder (ledger row method OTHER), under the
     desk's rules (``cashier.check_admission``): a ticket is a sale paid in advance, never a way
     around the late-registration window, the ban list, the field cap or a freezeout."""
@@ -515,7 +515,7 @@ def redeem_ticket(ticket, *, actor: Actor, tournament=None, now=None) -> Entry:
     if ticket.status != Ticket.ISSUED:
         raise PayoutError("ticket_used", _("This ticket has already been used."))
     # The desk's rules: REG-04 window, REG-05 ban list, field cap, freezeout / most entries, duplicates.
-    cashier.check_admission(t, ticket.holder, cashier.TICKET, now)
+    cashier.check_admission(t, ticket.holder, cashier.TICKET, now, confirm_final_table=confirm_final_table)
     entry, _row = issue_paid_entry(t, ticket.holder, actor=actor, method=LedgerRow.OTHER, note=f"ticket {ticket.pk}", now=now)
     ticket.status, ticket.redeemed_entry = Ticket.REDEEMED, entry
     ticket.save(update_fields=["status", "redeemed_entry"])

@@ -7,6 +7,7 @@ confirms), REFUSE, ALLOW. Every entry path goes through ``cashier.check_admissio
 
 import pytest
 
+from payouts.models import Ticket
 from seating import services as seating
 from seating.models import PendingMove, Seat, Table
 from tests.conftest import client_for
@@ -102,3 +103,15 @@ def test_before_the_final_table_a_late_entry_is_sold_as_always(started, cashier_
     t = started(11)
     r = sell(client_for(cashier_user), t, make_person())
     assert r.status_code == 201
+
+
+def test_a_ticket_redeemed_at_the_full_final_table_asks_too(final_table, cashier_user, make_person):
+    t = final_table()
+    holder = make_person()
+    voucher = Ticket.objects.create(holder=holder, target=t, value=t.entry_price)
+    desk = client_for(cashier_user)
+    r = desk.post(f"/api/v1/payouts/tickets/{voucher.pk}/redeem/", {}, format="json")
+    assert r.status_code == 409 and r.json()["code"] == "final_table_formed"
+    assert not t.entries.filter(person=holder).exists() and tables_in_play(t) == [1]
+    r = desk.post(f"/api/v1/payouts/tickets/{voucher.pk}/redeem/", {"confirm_final_table": True}, format="json")
+    assert r.status_code == 201 and t.entries.get(person=holder).status == Entry.ACTIVE
