@@ -265,7 +265,8 @@ def proposed_prizes(t, *, link=_UNREAD, total=None, entries=None) -> list[dict]:
     for unit in (rules.payout_rounding, CENT):
         try:
             amounts = payout_amounts(entries, total, t.buy_in, percent_paid=percent,
-                                     min_cash_multiple=rules.min_cash_multiple, rounding=unit)
+                                     min_cash_multiple=rules.min_cash_multiple, rounding=unit,
+                                     places_rounding=rules.places_paid_rounding)
             break
         except ValueError:
             continue

@@ -66,6 +66,7 @@ def payout_structure(
     percent_paid=15,
     min_cash_multiple=Decimal("1.5"),
     rounding=Decimal("5"),
+    places_rounding: str = "HALF_UP",
 ) -> list[Decimal]:
     """The prize of each paid place, 1st first (len == places paid). See module docstring.
 
@@ -76,7 +77,7 @@ def payout_structure(
     unit = _cents(rounding, "rounding")
     if unit <= 0:
         raise ValueError("rounding must be a positive amount")
-    places = places_paid(entries, percent_paid)
+    places = places_paid(entries, percent_paid, places_rounding)  # PAY-04: the house's rounding of fractional places
     if places == 0:
         return []
     if pool == 0:

@@ -189,6 +189,9 @@ class HouseRules:
                                          'or "NET": the buy-ins less deductions')
     percent_paid: Decimal | None = _setting(None, _number(0, 100, null=True, above=True), "PAY-04",
                                             "percentage of the field paid, instead of the category's")
+    places_paid_rounding: str = _setting("HALF_UP", _choice("HALF_UP", "DOWN", "UP"), "PAY-04",
+                                         'a fractional number of places paid is rounded half up (63 × 15 % = 9.45 → 9), "DOWN" '
+                                         'or "UP" (→ 10)')
     places_paid_counts: str = _setting("ENTRIES", _choice("ENTRIES", "PLAYERS"), "PAY-04",
                                        'places paid count entries (re-entries too) or "PLAYERS"')
     payout_rounding: Decimal = _setting(Decimal(5), _number(0, 100000, above=True), "PAY-05",

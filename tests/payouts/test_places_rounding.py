@@ -1,0 +1,28 @@
+"""PAY-04: the rounding of a fractional number of places paid is a house setting
+(`places_paid_rounding`), default half up: 63 entries × 15 % = 9.45 → 9 places, "UP" → 10."""
+
+from decimal import Decimal as D
+
+import pytest
+
+from payouts import selectors as sel
+from tournaments.house import HouseRules
+from tournaments.models import Tournament
+from tournaments.services import cashier
+
+pytestmark = pytest.mark.django_db
+
+
+def test_sixty_three_entries_pay_nine_places_by_default_and_ten_rounded_up(make_tournament, make_person, cashier_actor):
+    assert HouseRules().places_paid_rounding == "HALF_UP"
+    t = make_tournament(buy_in=D("100"), fee=D("10"))
+    for _ in range(63):
+        cashier.register(t, make_person(), method="CARD", actor=cashier_actor)
+    assert sel.display_summary(t)["places_paid"] == 9
+    Tournament.objects.filter(pk=t.pk).update(settings={"places_paid_rounding": "UP"})
+    t.refresh_from_db()
+    prizes = sel.table_prizes(t)
+    assert sel.places_paid(t, prizes) == 10 and sum(sel.place_values(prizes)) == sel.prize_pool(t)
+    Tournament.objects.filter(pk=t.pk).update(settings={"places_paid_rounding": "DOWN"})
+    t.refresh_from_db()
+    assert sel.display_summary(t)["places_paid"] == 9
