@@ -72,3 +72,17 @@ def test_the_tournament_page_reports_every_stage_at_once(director, structure):
     assert set(form.errors) >= {"name", "table_size"}, form.errors
     page = r.content.decode()
     assert "Campo obbligatorio." in page and "FMT-14" in page
+
+
+def test_the_tournament_page_bounds_a_huge_stack_in_words(director, structure):
+    client = Client()
+    client.force_login(director)
+    client.cookies["django_language"] = "it"
+    base = {"name": "Grande", "start_at": "2026-07-09T19:00", "game": "NLHE", "format": "FREEZEOUT", "currency": "EUR", "buy_in": "100",
+            "fee": "10", "starting_stack": str(10**20), "table_size": "9", "min_players": "2", "structure": structure.pk,
+            "late_reg_end": "END_OF_LEVEL", "max_entries_per_player": "1", "rebuy_fee": "0", "addon_fee": "0", "addon_max": "1",
+            "rule_set": "TDA", "rebuy_stack_threshold": "0"}
+    r = client.post("/tournaments/new/", base)
+    assert r.status_code == 200
+    assert r.context["form"].errors["starting_stack"] == ["Al massimo 1.000.000.000."]
+    assert "9223372036854775807" not in r.content.decode() and "2147483647" not in r.content.decode()

@@ -8,6 +8,7 @@ from decimal import Decimal
 
 from django import forms
 from django.contrib import messages
+from django.core.validators import MaxValueValidator
 from django.db.models import Count, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -24,6 +25,7 @@ from tdmanager.roles import user_roles
 from . import clockview, fees, labels, overview, penalties, receipts, selectors, signals
 from .house import HouseRules
 from .models import BlindStructure, DisplayScreen, Entry, LedgerRow, RegulatorGrant, Tournament, TournamentTemplate
+from .serializers import MAX_STACK, at_most
 from .services import cashier, lifecycle, oversight, people, setup, streaming
 from .services import floor as floor_service
 from .services import screens as screen_links
@@ -90,6 +92,9 @@ def structures_page(request):
 CUSTOM_FEE = "CUSTOM"
 
 
+STACK_FIELDS = ("starting_stack", "rebuy_chips", "addon_chips", "rebuy_stack_threshold")
+
+
 class TournamentForm(forms.ModelForm):
     class Meta:
         model = Tournament
@@ -129,6 +134,11 @@ class TournamentForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        for name in STACK_FIELDS:  # a human bound, as the API's (never the database's 2^31 or 2^63)
+            field = self.fields[name]
+            field.max_value, field.widget.attrs["max"] = MAX_STACK, MAX_STACK
+            field.validators = [v for v in field.validators if not isinstance(v, MaxValueValidator)]
+            field.validators.append(MaxValueValidator(MAX_STACK, message=at_most(MAX_STACK)))
         house_rules = HouseRules.of(self.instance) if self.instance.pk else HouseRules()
         self.fields["jackpot"].initial = house_rules.jackpot
         self.fields["jackpot_fee"].initial = Decimal(house_rules.jackpot_fee).quantize(Decimal("0.01"))
