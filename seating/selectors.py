@@ -56,8 +56,11 @@ def room_for_entry(tournament) -> dict:
     """REG-04 / BAL-09: whether the final table is formed and whether a new player would find an
     open seat at a table in play (else the seat pool opens a new table), ``{"final_table_formed",
     "free_seat"}``. A seat counts open unless it is taken, locked, at a locked table, or about to
-    be filled by a proposed balancing move (as ``seat_new_entry`` draws)."""
+    be filled by a proposed balancing move (as ``seat_new_entry`` draws). Before the final table
+    (every late sale of the evening) one read answers: ``free_seat`` is then None, not looked at."""
     tables = list(Table.objects.filter(tournament=tournament, in_play=True).values("id", "number", "capacity", "locked", "locked_seats", "is_final"))
+    if not any(tb["is_final"] for tb in tables):
+        return {"final_table_formed": False, "free_seat": None}
     taken: dict[int, set[int]] = {}
     for table_id, number in Seat.objects.filter(tournament=tournament, table__in_play=True).values_list("table_id", "number"):
         taken.setdefault(table_id, set()).add(number)

@@ -50,7 +50,8 @@ tv_table_wanted = Signal()
 
 #: ``tournament`` → ``{"final_table_formed": bool, "free_seat": bool}``: whether the final table
 #: is formed, and whether a new player would find an open seat at a table in play (else a new table
-#: opens) — what the desk's admission asks before seating a late entry (REG-04, BAL-09; seating answers).
+#: opens; None before the final table) — what the desk's admission asks before seating a late entry
+#: (REG-04, BAL-09; seating answers).
 room_wanted = Signal()
 
 #: ``tournament``, ``entries`` → a dict merged into the live snapshot every lobby screen receives,
