@@ -4,6 +4,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework import exceptions
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
@@ -105,6 +106,68 @@ _CODES = {
 }
 
 
+#: How a person calls an input field whose serializer gives no label of its own (DRF then makes
+#: one from the name, in English): the same field name means the same thing in every serializer.
+FIELD_NAMES = {
+    "person": gettext_lazy("Player"),
+    "person_a": gettext_lazy("First player"),
+    "person_b": gettext_lazy("Second player"),
+    "entry": gettext_lazy("Entry"),
+    "tournament": gettext_lazy("Tournament"),
+    "expenses": gettext_lazy("Expenses"),
+    "channel": gettext_lazy("Channel"),
+    "seconds": gettext_lazy("Seconds"),
+    "seconds_per_hand": gettext_lazy("Seconds per hand"),
+    "color_up": gettext_lazy("Color-up"),
+    "from_denomination": gettext_lazy("From denomination"),
+    "to_denomination": gettext_lazy("To denomination"),
+    "removed_denomination": gettext_lazy("Removed denomination"),
+    "new_denomination": gettext_lazy("New denomination"),
+    "lowest_denomination_in_play": gettext_lazy("Lowest denomination in play"),
+    "removed_value": gettext_lazy("Chips of the removed colour (value)"),
+    "odd_value": gettext_lazy("Odd chips (value)"),
+    "stack": gettext_lazy("Stack"),
+    "stack_after_exchange": gettext_lazy("Stack after the exchange"),
+    "stacks": gettext_lazy("Stacks"),
+    "reason_code": gettext_lazy("Reason"),
+    "heads_up_reading": gettext_lazy("Heads-up: how the rounds count (missed rounds)"),
+    "between_hands": gettext_lazy("Between hands"),
+    "late_reg_end": gettext_lazy("Late registration ends"),
+    "fee_preset": gettext_lazy("Fee"),
+    "override_reason": gettext_lazy("Reason for changing prices"),
+    "counts": gettext_lazy("Counts"),
+    "occasion": gettext_lazy("Occasion"),
+    "to_table": gettext_lazy("To table"),
+    "to_seat": gettext_lazy("To seat"),
+    "table_number": gettext_lazy("Table"),
+    "table": gettext_lazy("Table"),
+    "seat": gettext_lazy("Seat"),
+    "target": gettext_lazy("Target"),
+    "amounts": gettext_lazy("Amounts"),
+    "reserve": gettext_lazy("Reserve"),
+    "prizes": gettext_lazy("Prizes"),
+    "percents": gettext_lazy("Percentages"),
+    "kind": gettext_lazy("Type"),
+    "start_at": gettext_lazy("Start"),
+    "receipt_number": gettext_lazy("Receipt"),
+    "base_currency": gettext_lazy("Base currency"),
+    "tender_currency": gettext_lazy("Currency paid in"),
+    "presence": gettext_lazy("Presence"),
+    "id_checked": gettext_lazy("Identity document checked"),
+    "big_blind_seat": gettext_lazy("Big blind seat"),
+    "previous_big_blind_seat": gettext_lazy("Previous big blind seat"),
+    "last_hand_small_blind_seat": gettext_lazy("Small blind seat of the last hand"),
+    "prize_base": gettext_lazy("Prize base"),
+    "remainder_rule": gettext_lazy("Remainder rule"),
+    "already_registered": gettext_lazy("Already registered"),
+    "source": gettext_lazy("Source"),
+    "base": gettext_lazy("Base"),
+    "both_hole_cards": gettext_lazy("Both hole cards"),
+    "busts": gettext_lazy("Eliminations"),
+    "awards": gettext_lazy("Awards"),
+}
+
+
 def _field_of(serializer, name):
     """The field ``name`` of ``serializer`` (a list's child's), else None."""
     serializer = getattr(serializer, "child", serializer)
@@ -120,7 +183,24 @@ def _label(field, name) -> str:
     if str(name).isdigit():
         return _("row %(n)s") % {"n": int(name) + 1}
     label = getattr(field, "label", None)
-    return str(capfirst(_(label) if isinstance(label, str) else label)) if label else capfirst(str(name).replace("_", " "))
+    if not label or label == str(name).replace("_", " ").capitalize():  # no label, or DRF's from the name
+        if name in FIELD_NAMES:
+            return str(FIELD_NAMES[name])
+        if not label:
+            return capfirst(str(name).replace("_", " "))
+    if not isinstance(label, str):  # lazy: translated as it is read
+        return str(capfirst(label))
+    # A label DRF made from the name ("Rebuy chips"; it gives none when the model's verbose name
+    # reads the same in English): the model field's verbose name, else the label's translation.
+    model = getattr(getattr(getattr(field, "parent", None), "Meta", None), "model", None)
+    try:
+        verbose = model._meta.get_field(field.source).verbose_name if model is not None else None
+    except Exception:  # noqa: BLE001 - not a model field (a declared one, a dotted source)
+        verbose = None
+    if verbose is not None and not isinstance(verbose, str):
+        return str(capfirst(verbose))
+    translated = _(label)
+    return translated if translated != label else str(capfirst(_(label.lower())))
 
 
 def _named_lines(errors, serializer, where=""):

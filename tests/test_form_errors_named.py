@@ -86,3 +86,12 @@ def test_the_tournament_page_bounds_a_huge_stack_in_words(director, structure):
     assert r.status_code == 200
     assert r.context["form"].errors["starting_stack"] == ["Al massimo 1.000.000.000."]
     assert "9223372036854775807" not in r.content.decode() and "2147483647" not in r.content.decode()
+
+
+def test_a_field_without_a_label_of_its_own_is_named_from_the_glossary(director, tournament):
+    """A plain serializer's field (DRF would say "Seconds" in English) and a model field whose
+    verbose name reads like its name ("Rebuy chips") are named in Italian too."""
+    body = post(director, f"/api/v1/tournaments/{tournament.id}/clock/add-time/", {"seconds": "abc"}, "it")
+    assert body["detail"].startswith("Secondi: "), body["detail"]
+    body = post(director, f"/api/v1/tournaments/{tournament.id}/", {"rebuy_chips": -5}, "it", "patch")
+    assert body["detail"].startswith("Chip del rebuy: "), body["detail"]
