@@ -215,6 +215,9 @@ def check_late_arrival(t: Tournament, person: Person, now) -> None:
     until the level the setting names; a busted player is never a late arrival."""
     if t.status != Tournament.RUNNING or not HouseRules.of(t).late_entry_prebooked_only:
         return
+    if t.entries.filter(person=person, status=Entry.BUSTED).exists():  # scenario 19's Q: told why
+        raise DeskError("busted_no_return", _("%(name)s has busted: a player who is out does not come back as a late arrival "
+                                              "(004 Art. 3).") % {"name": person.full_name})
     if not t.entries.filter(person=person, status=Entry.RESERVED).exists():
         raise DeskError("late_entry_prebooked_only", _("Only players who booked in advance may still enter."))
 
