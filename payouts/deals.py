@@ -40,10 +40,11 @@ class DealError(ValueError):
     ``wrong_number_of_places``, ``not_strictly_decreasing``.
     """
 
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: str, message: str, **params):
         super().__init__(message)
         self.code = code
         self.message = message
+        self.params = params  # the numbers the message names, for a translated one
 
     def __repr__(self) -> str:
         return f"DealError(code={self.code!r}, message={self.message!r})"
@@ -164,6 +165,7 @@ def validate_deal_by_place(amounts_by_place, prizes_left_by_place) -> list[Decim
         raise DealError(
             "wrong_number_of_places",
             f"the deal gives {len(deal)} amounts for {len(left)} places still in play",
+            amounts=len(deal), places=len(left),
         )
     if len(deal) < 2:
         raise DealError("too_few_players", "a deal needs at least two places in play")
@@ -176,6 +178,7 @@ def validate_deal_by_place(amounts_by_place, prizes_left_by_place) -> list[Decim
                 "not_strictly_decreasing",
                 f"place {place + 1} ({deal[place]}) must be paid less than place "
                 f"{place} ({deal[place - 1]})",
+                place=place + 1, amount=deal[place], previous_place=place, previous=deal[place - 1],
             )
     _check_total(sum(deal, ZERO), left)
     return deal
@@ -230,6 +233,7 @@ def _check_total(total: Decimal, left: list[Decimal]) -> None:
             "wrong_total",
             f"the deal pays {total} but the prizes left are {expected} "
             f"({'over' if total > expected else 'short'} by {abs(total - expected)})",
+            total=total, expected=expected,
         )
 
 

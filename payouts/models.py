@@ -259,6 +259,8 @@ class Deal(models.Model):
     """A final-table deal (PAY-09): new amounts per finishing place for the places in play."""
 
     PROPOSED, APPROVED, CANCELLED = "PROPOSED", "APPROVED", "CANCELLED"
+    # As the pages say them (no choices on the column: a label is not worth a migration).
+    STATUS_LABELS = {PROPOSED: _("waiting for consent"), APPROVED: _("approved"), CANCELLED: _("cancelled")}
     ICM, CHIP_CHOP, EVEN, CUSTOM = "ICM", "CHIP_CHOP", "EVEN", "CUSTOM"
     METHODS = [(ICM, _("ICM")), (CHIP_CHOP, _("Chip chop")), (EVEN, _("Even chop")), (CUSTOM, _("Custom"))]
 
@@ -277,6 +279,9 @@ class Deal(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+
+    def status_label(self) -> str:
+        return str(self.STATUS_LABELS.get(self.status, self.status))
 
 
 class DealAcceptance(models.Model):

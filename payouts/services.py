@@ -15,8 +15,10 @@ from decimal import Decimal, InvalidOperation
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from seating import selectors as seating_selectors
+from tdmanager import formatting
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.money import CENT, ZERO, floor_money, split_evenly, to_money
 from tdmanager.roles import CONTROLLER, DIRECTOR, user_roles
@@ -51,6 +53,31 @@ from .models import (
     SidePool,
     Ticket,
 )
+
+# The deal engine's refusals (``payouts.deals.DealError`` codes) as the reader reads them: in
+# the page's language, the numbers they name in its format.
+DEAL_REFUSALS = {
+    "too_few_players": gettext_lazy("A deal needs at least two players in play."),
+    "bad_stack": gettext_lazy("Every player in a deal needs a stack of chips."),
+    "bad_amount": gettext_lazy("Every amount of a deal must be an amount of money."),
+    "amount_negative": gettext_lazy("No amount of a deal can be negative."),
+    "amount_not_in_cents": gettext_lazy("The amounts of a deal have at most two decimals."),
+    "reserve_negative": gettext_lazy("The reserve cannot be negative."),
+    "reserve_too_large": gettext_lazy("The reserve is more than the deal can share: keep it at most the 1st prize."),
+    "wrong_total": gettext_lazy("The deal pays %(total)s, but the prizes left are %(expected)s."),
+    "wrong_number_of_places": gettext_lazy("The deal gives %(amounts)s amounts for %(places)s places in play."),
+    "not_strictly_decreasing": gettext_lazy("Place %(place)s (%(amount)s) must be paid less than place %(previous_place)s (%(previous)s)."),
+}
+
+
+def deal_refusal(exc: deal_engine.DealError) -> str:
+    """A ``DealError`` in words for the person refused."""
+    message = DEAL_REFUSALS.get(exc.code)
+    if message is None:
+        return exc.message
+    params = {k: formatting.money(v) if isinstance(v, Decimal) else formatting.num(v) for k, v in exc.params.items()}
+    return str(message) % params if params else str(message)
+
 
 PAYOUT_METHODS = (LedgerRow.CASH, LedgerRow.CHEQUE, LedgerRow.TRANSFER)
 
@@ -596,14 +623,14 @@ def deal_options(tournament, stacks: dict, *, reserve=ZERO) -> dict:
         try:
             amounts = fn(chips, left, reserve=reserve)
         except deal_engine.DealError as exc:
-            methods[method] = {"error": exc.code, "detail": exc.message}
+            methods[method] = {"error": exc.code, "detail": deal_refusal(exc)}
             continue
         by_place = _by_place(amounts, reserve)
         try:
             deal_engine.validate_deal_by_place(by_place, left)
             problem = None
         except deal_engine.DealError as exc:
-            problem = {"code": exc.code, "detail": exc.message}
+            problem = {"code": exc.code, "detail": deal_refusal(exc)}
         methods[method] = {"by_player": [sel.money(a) for a in amounts], "by_place": [sel.money(a) for a in by_place], "policy_problem": problem}
     return {
         "players": [{"entry": e.pk, "name": e.person.full_name, "stack": c, "chip_share": f"{100 * c / total:.2f}"} for e, c in zip(players, chips)],
@@ -665,7 +692,7 @@ def propose_deal(tournament, stacks: dict, *, method: str, actor: Actor, reserve
             "not_strictly_decreasing": _("House policy (PAY-09): the deal must pay every place strictly more than the next one. %(d)s"),
             "wrong_total": _("The deal must add up to the prizes left. %(d)s"),
         }
-        raise PayoutError(exc.code, messages.get(exc.code, "%(d)s") % {"d": exc.message}, status=400)
+        raise PayoutError(exc.code, messages.get(exc.code, "%(d)s") % {"d": deal_refusal(exc)}, status=400)
     deal = Deal.objects.create(
         tournament=t, method=method, stacks={str(e.pk): c for e, c in zip(players, chips)}, reserve=reserve,
         by_player={str(e.pk): str(a) for e, a in zip(players, per_player or [])}, by_place=[str(a) for a in by_place],

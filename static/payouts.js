@@ -73,7 +73,7 @@
     const body = $("#compare tbody"); body.replaceChildren();
     d.players.forEach((p, i) => {
       const tr = document.createElement("tr"); tr.dataset.entry = p.entry;
-      [cell(p.name), cell(p.chip_share, "num"), cell(col("ICM", i, "by_player"), "num icm"), cell(col("CHIP_CHOP", i, "by_player"), "num chip"), cell(col("EVEN", i, "by_player"), "num even")].forEach((td) => tr.appendChild(td));
+      [cell(p.name), cell(TDM.num(p.chip_share) + " %", "num"), cell(col("ICM", i, "by_player"), "num icm"), cell(col("CHIP_CHOP", i, "by_player"), "num chip"), cell(col("EVEN", i, "by_player"), "num even")].forEach((td) => tr.appendChild(td));
       body.appendChild(tr);
     });
     const places = $("#by-place tbody"); places.replaceChildren();

@@ -197,8 +197,8 @@ class Application:
 
     async def phone_state(self, token, send) -> bool:
         """A player's phone's state (its polling fallback, ``tournaments.phone.phone_data``)
-        answered on the event loop from the hub's current build, when this process's hub knows
-        the token and its build is current; False when it cannot (the view answers then)."""
+        answered on the event loop from the hub's last build (``Hub.fresh`` says when it may),
+        when this process's hub knows the token; False when it cannot (the view answers then)."""
         found = realtime.hub.phone_of(token)
         state = realtime.hub.phone_state(*found) if found else None
         if state is None:
