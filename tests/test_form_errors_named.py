@@ -95,3 +95,10 @@ def test_a_field_without_a_label_of_its_own_is_named_from_the_glossary(director,
     assert body["detail"].startswith("Secondi: "), body["detail"]
     body = post(director, f"/api/v1/tournaments/{tournament.id}/", {"rebuy_chips": -5}, "it", "patch")
     assert body["detail"].startswith("Chip del rebuy: "), body["detail"]
+
+
+def test_the_tournament_api_reports_every_stage_at_once(director, tournament):
+    """A blank name (the serializer) and 14 players a table (the setup service) in one answer."""
+    body = post(director, f"/api/v1/tournaments/{tournament.id}/", {"name": " ", "table_size": 14}, "it", "patch")
+    assert set(body["fields"]) == {"name", "table_size"}
+    assert body["detail"].startswith("Nome: ") and "Giocatori per tavolo: " in body["detail"]

@@ -222,6 +222,10 @@ class TournamentViewSet(viewsets.ModelViewSet):
     serializer_class = s.TournamentSerializer
     queryset = Tournament.objects.all()
 
+    def get_serializer_context(self):
+        # Every stage at once: the serializer runs the setup rules (pure) beside its fields' errors.
+        return {**super().get_serializer_context(), "setup_errors": setup.setup_errors}
+
     # The same services as the tournament page: the setup rules live in services.setup.
     def perform_create(self, serializer):
         values = dict(serializer.validated_data)

@@ -177,6 +177,30 @@ class TournamentSerializer(IdModelSerializer):
     def get_fee_is_override(self, obj) -> bool:
         return obj.buy_in is not None and obj.buy_in >= 0 and fees.is_override(obj.buy_in, obj.fee)
 
+    def to_internal_value(self, data):
+        """When fields are refused, the setup rules (``context["setup_errors"]``: the view passes
+        services.setup's pure check) still run on the fields that were read, so one answer
+        names every problem rather than one stage per attempt."""
+        try:
+            return super().to_internal_value(data)
+        except serializers.ValidationError as exc:
+            check = self.context.get("setup_errors")
+            refused = exc.detail if isinstance(exc.detail, dict) else {}
+            if check is None or not isinstance(data, dict) or not refused:
+                raise
+            readable = {}
+            for name, field in self.fields.items():
+                if field.read_only or name in refused or name not in data:
+                    continue
+                try:
+                    readable[field.source] = field.run_validation(data[name])
+                except Exception:  # noqa: BLE001 - refused already (or not readable alone): not a setup value
+                    continue
+            more = {name: [message] for name, message in check(readable, self.instance).items() if name not in refused}
+            if not more:
+                raise
+            raise serializers.ValidationError({**refused, **more}) from None
+
     def validate_deductions(self, value):
         from decimal import Decimal, InvalidOperation
 
