@@ -78,3 +78,25 @@ def test_bal_02_the_halt_is_advisory_in_a_short_handed_event(make_tournament, ma
     full_ring = make_tournament(table_size=9)
     assert seating_selectors.table_map(t)["halt_advisory"] is True
     assert seating_selectors.table_map(full_ring)["halt_advisory"] is False
+
+
+def test_scenario_40_a_two_table_sit_and_go_starts_at_its_twentieth_registration(make_tournament, make_person, cashier_actor):
+    from tournaments.models import Clock, Tournament
+
+    t = make_tournament(format=Tournament.SNG, table_size=10, settings={"sng_tables": 2}, rebuy_price=D("10"), rebuy_chips=1000)
+    entries = []
+    for _ in range(19):
+        entries.append(cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry)
+        t.refresh_from_db()
+        assert t.status == Tournament.REGISTERING
+    entries.append(cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry)
+    t.refresh_from_db()
+    assert t.status == Tournament.RUNNING and Clock.objects.get(tournament=t).status == Clock.RUNNING
+    tables = seating_selectors.table_map(t)["tables"]
+    assert sorted(sum(1 for s in tb["seats"] if s["entry"]) for tb in tables) == [10, 10]  # two full tables
+    with pytest.raises(DomainError) as full:
+        cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
+    assert full.value.code == "field_full"
+    with pytest.raises(DomainError) as no_rebuy:
+        cashier.rebuy(entries[0], method="CASH", actor=cashier_actor, stack=0)
+    assert no_rebuy.value.code == "rebuy_not_allowed"

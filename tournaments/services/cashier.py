@@ -158,10 +158,13 @@ def places_taken(t: Tournament) -> int:
 
 
 def check_field_cap(t: Tournament) -> None:
-    if t.field_cap is not None and places_taken(t) >= t.field_cap:
+    # FMT-09: a sit & go without a cap of its own is full at its size (10 × sng_tables), so a
+    # running one never takes a player who would need another table.
+    cap = t.field_cap if t.field_cap is not None or t.format != Tournament.SNG else sit_and_go_size(t)
+    if cap is not None and places_taken(t) >= cap:
         raise DeskError(
             "field_full",
-            _("The field is full (%(cap)s places). The player can join the alternates list.") % {"cap": t.field_cap},
+            _("The field is full (%(cap)s places). The player can join the alternates list.") % {"cap": cap},
         )
 
 
