@@ -102,3 +102,12 @@ def test_the_tournament_api_reports_every_stage_at_once(director, tournament):
     body = post(director, f"/api/v1/tournaments/{tournament.id}/", {"name": " ", "table_size": 14}, "it", "patch")
     assert set(body["fields"]) == {"name", "table_size"}
     assert body["detail"].startswith("Nome: ") and "Giocatori per tavolo: " in body["detail"]
+
+
+def test_the_tournament_page_names_a_refused_field_in_words(director, tournament):
+    client = Client()
+    client.force_login(director)
+    client.cookies["django_language"] = "it"
+    r = client.post(f"/tournaments/{tournament.id}/", {"op": "save-template", "template_name": "  "}, follow=True)
+    shown = [str(m) for m in r.context["messages"]]
+    assert shown == ["Nome: Dai un nome al modello."], shown

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tdmanager import policy
+from tdmanager.api import named_detail
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.formatting import money
 from tdmanager.roles import user_roles
@@ -25,7 +26,7 @@ from tdmanager.roles import user_roles
 from . import clockview, fees, labels, overview, penalties, receipts, selectors, signals
 from .house import HouseRules
 from .models import BlindStructure, DisplayScreen, Entry, LedgerRow, RegulatorGrant, Tournament, TournamentTemplate
-from .serializers import MAX_STACK, at_most
+from .serializers import MAX_STACK, TournamentSerializer, at_most
 from .services import cashier, lifecycle, oversight, people, setup, streaming
 from .services import floor as floor_service
 from .services import screens as screen_links
@@ -354,10 +355,11 @@ def floor_overview(request):
 
 
 def _domain_message(exc: DomainError) -> str:
-    """A refusal as one line: its message and, for invalid fields, what each says."""
+    """A refusal as one line: its message and, for invalid fields, each by its name in words with
+    what it says (as the API's ``detail``: "Nome: …")."""
     fields = exc.extra.get("fields") if isinstance(exc.extra, dict) else None
     if isinstance(fields, dict) and fields:
-        return "; ".join(f"{name}: {' '.join(str(p) for p in (v if isinstance(v, list) else [v]))}" for name, v in fields.items())
+        return named_detail(fields, TournamentSerializer())
     return str(exc.message)
 
 
