@@ -166,7 +166,7 @@
   // operation and when the tournament changes, so a reload loses nothing and every earlier
   // sale can still be reversed from here.
   async function loadSales() {
-    const r = await api("cashier/sales/?tournament=" + encodeURIComponent(tid()) + "&limit=15");
+    const r = await api("cashier/sales/?" + (tid() ? "tournament=" + tid() + "&" : "") + "limit=15"); // none chosen: every tournament
     if (!r.ok) return;
     $("#sales").replaceChildren(...r.data.map(saleItem));
     $("#no-sales").hidden = r.data.length > 0;

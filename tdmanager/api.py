@@ -82,10 +82,10 @@ def query_choice(request, name: str, choices, default=None):
 def query_int(request, name: str, *, minimum: int = 1, maximum: int = 2**31 - 1):
     """An optional whole-number query parameter (an id, a number); anything else is a 400."""
     raw = request.query_params.get(name)
-    if raw in (None, ""):
+    if raw is None:
         return None
     try:
-        value = int(raw)
+        value = int(raw) if raw.strip().isdigit() else None
     except (TypeError, ValueError):
         value = None
     if value is None or not (minimum <= value <= maximum):

@@ -23,6 +23,11 @@ class IdField(serializers.PrimaryKeyRelatedField):
 
     default_error_messages = {"incorrect_type": _("An id is a whole number.")}
 
+    def run_validation(self, data=serializers.empty):
+        if data == "":  # DRF reads "" as null for a relation; the schema says an integer or null
+            self.fail("incorrect_type")
+        return super().run_validation(data)
+
     def to_internal_value(self, data):
         value = whole_number(data)
         if value is None:

@@ -397,3 +397,17 @@ def test_every_csv_the_product_writes_goes_through_the_shared_writer():
     writers = [str(p.relative_to(root)) for app in ("tdmanager", "tournaments", "payouts", "seating") for p in (root / app).rglob("*.py")
                if ("csv.writer(" in p.read_text() or "csv.DictWriter(" in p.read_text()) and p.name != "csvsafe.py"]
     assert writers == [], "write CSV with tdmanager.csvsafe.Writer (formulas neutralised): " + ", ".join(writers)
+
+
+def test_what_a_longer_fuzz_found_is_refused_too(api, director, cashier_user, tournament):
+    from tournaments.models import DisplayScreen
+
+    screen = DisplayScreen.objects.create(name="TV", tournament=tournament, token="tv-token")
+    body = refused(api(director).patch(f"/api/v1/screens/{screen.pk}/", {"tournament": "", "announcement": ""}, format="json"), 400)
+    assert "tournament" in body["fields"]
+    screen.refresh_from_db()
+    assert screen.tournament_id == tournament.pk  # not unlinked by an empty string
+    assert api(director).patch(f"/api/v1/screens/{screen.pk}/", {"tournament": None}, format="json").status_code == 200  # null is
+    refused(api(cashier_user).get("/api/v1/cashier/sales/?tournament="), 400, "bad_parameter")
+    refused(api(director).get(f"/api/v1/tournaments/{tournament.pk}/entries/?status=NOPE"), 400, "bad_parameter")
+    assert api(director).get(f"/api/v1/tournaments/{tournament.pk}/entries/?status=ACTIVE").status_code == 200

@@ -302,8 +302,9 @@ class TournamentViewSet(viewsets.ModelViewSet):
     @action(detail=True, methods=["get"], pagination_class=None)
     def entries(self, request, pk=None):
         qs = self.get_object().entries.select_related("person").order_by("number")
-        if request.query_params.get("status"):
-            qs = qs.filter(status=request.query_params["status"])
+        wanted = query_choice(request, "status", [v for v, _l in Entry.STATUSES])
+        if wanted:
+            qs = qs.filter(status=wanted)
         person = query_int(request, "person")
         if person is not None:
             qs = qs.filter(person_id=person)
