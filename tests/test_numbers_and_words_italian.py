@@ -90,3 +90,8 @@ def test_the_receipt_writes_the_rate_of_a_foreign_tender_in_italian(director, to
     row = cashier.register(tournament, person, method=LedgerRow.CASH, actor=cashier_actor, tender_currency="CHF").row
     html, _text = italian_text(director, f"/desk/receipt/{row.receipt_number}/")
     assert '<dd id="receipt-rate">1 CHF = 1,07 EUR</dd>' in html
+
+
+def test_the_series_form_writes_its_constants_in_italian(director):
+    _html, text = italian_text(director, "/formats/series/new/")
+    assert "A: log₁₀(100,25), K = 30,0108" in text and "30.0108" not in text

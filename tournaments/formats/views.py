@@ -4,6 +4,7 @@ and two public read-only lobby pages (the heads-up bracket and a series leaderbo
 Views are thin: they validate a form, call one service, and report the outcome.
 """
 
+import re
 from datetime import timedelta
 from decimal import Decimal
 
@@ -17,6 +18,7 @@ from django.utils.translation import gettext_lazy
 
 from tdmanager.api import object_id
 from tdmanager.errors import DomainError
+from tdmanager.formatting import num
 from tdmanager.transactions import service
 from tournaments.models import BlindStructure, Entry, Person, Tournament
 from tournaments.services import setup
@@ -109,6 +111,12 @@ class SeriesForm(forms.ModelForm):
     class Meta:
         model = Series
         fields = ["name", "cycle_length", "lb_constant_mode", "participants", "shared_rule", "tie_break", "tickets_per_cycle", "ticket_description", "ticket_value"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The formulas' constants in the reader's language ("K = 30,0108" in Italian).
+        field = self.fields["lb_constant_mode"]
+        field.choices = [(code, re.sub(r"\d+\.\d+", lambda m: num(m.group()), str(label))) for code, label in field.choices]
 
 
 def _form_page(request, form, title, intro=""):
