@@ -12,6 +12,7 @@ from django.db.models import Q
 from django.db.models.base import ModelState
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
@@ -388,7 +389,7 @@ class MoveActionView(SeatingAPIView):
             d = _valid(ReasonSerializer, request)
             out = services.undo_move(t, move, actor=self.actor(), reason=d["reason"])
         else:
-            raise DomainError("unknown_action", "Unknown move action.", status=404)
+            raise DomainError("unknown_action", _("Unknown move action."), status=404)
         return Response(outcome_data(t, out))
 
 
@@ -447,7 +448,7 @@ class TableActionView(SeatingAPIView):
             d = _valid(WaiveSerializer, request)
             out = services.waive_halt(t, number, actor=actor, reason=d["reason"])
         else:
-            raise DomainError("unknown_action", "Unknown table action.", status=404)
+            raise DomainError("unknown_action", _("Unknown table action."), status=404)
         data = outcome_data(t, out)
         data["table"] = selectors.table_shown(t, number)
         return Response(data)

@@ -69,3 +69,72 @@ def test_a_clock_refusal_is_italian_on_an_italian_request(director, make_tournam
     assert r.json()["detail"] == "The clock has already been started."
     r = client.post(f"/api/v1/tournaments/{t.pk}/clock/resume/", {}, content_type="application/json", HTTP_ACCEPT_LANGUAGE="it")
     assert r.status_code == 409 and r.json() == {"code": "already_running", "detail": "L'orologio è già in funzione."}
+
+
+# --- every refusal has words of its own ---------------------------------------------------------
+
+# The pure engines raise their errors in English (they know no language); each service layer
+# says each code in the reader's language. (engine module, its error class, the mapping's owner
+# module and name)
+ENGINES = [
+    ("tournaments/clock.py", "ClockError", "tournaments.services.clockctl", "MESSAGES"),
+    ("seating/engine.py", "SeatingError", "seating.services.plan", "ENGINE_MESSAGES"),
+    ("payouts/deals.py", "DealError", "payouts.services", "DEAL_REFUSALS"),
+    ("tournaments/chiprace.py", "ChipRaceError", "tournaments.services.floor", "CHIP_RACE_REFUSALS"),
+    ("tournaments/formats/engine.py", "FormatRuleError", "tournaments.formats.services.common", "ENGINE_REFUSALS"),
+]
+
+
+def raised_codes(path: Path, error: str) -> set[str]:
+    tree = ast.parse(path.read_text())
+    return {node.args[0].value for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == error
+            and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)}
+
+
+@pytest.mark.parametrize(("engine", "error", "owner", "mapping"), ENGINES, ids=[e[1] for e in ENGINES])
+def test_every_engine_refusal_has_a_translated_message(engine, error, owner, mapping):
+    import importlib
+
+    from django.utils import translation
+
+    codes = raised_codes(ROOT / engine, error)
+    assert codes, "the engine raises nothing the test can see"
+    messages = getattr(importlib.import_module(owner), mapping)
+    assert sorted(codes - set(messages)) == [], f"{error} codes said in the engine's English"
+    def said(language):
+        with translation.override(language):
+            return {code: str(messages[code]) for code in codes}
+
+    english, italian = said("en"), said("it")
+    assert [code for code in codes if italian[code] == english[code]] == [], "no Italian in locale/it"
+
+
+def test_no_domain_error_is_raised_with_a_literal_message():
+    """A refusal's message is a translation (gettext), never an English literal in the code."""
+    import importlib
+    import pkgutil
+
+    from tdmanager.errors import DomainError
+
+    for app in APPS:
+        for module in pkgutil.walk_packages(importlib.import_module(app).__path__, app + "."):
+            if ".migrations" not in module.name and ".management" not in module.name:
+                importlib.import_module(module.name)
+
+    def subclasses(cls):
+        return {cls}.union(*(subclasses(sub) for sub in cls.__subclasses__()))
+
+    names = {cls.__name__ for cls in subclasses(DomainError)}
+    literal = []
+    for app in APPS:
+        for path in sorted((ROOT / app).rglob("*.py")):
+            if "migrations" in path.parts:
+                continue
+            for node in ast.walk(ast.parse(path.read_text())):
+                if not isinstance(node, ast.Call) or len(node.args) < 2:
+                    continue
+                name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", None)
+                if name in names and isinstance(node.args[1], (ast.Constant, ast.JoinedStr)):
+                    literal.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert literal == []

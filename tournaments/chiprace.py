@@ -70,10 +70,11 @@ class ChipRaceError(Exception):
     ``bad_chip_set``.
     """
 
-    def __init__(self, code: str, message: str = "") -> None:
+    def __init__(self, code: str, message: str = "", **params) -> None:
         super().__init__(message or code)
         self.code = code
         self.message = message or code
+        self.params = params  # what the message names (a seat), for a translated one
 
     def __repr__(self) -> str:
         return f"ChipRaceError({self.code!r}, {self.message!r})"
@@ -167,19 +168,19 @@ def _check_setup(
         if not _is_int(p.seat) or p.seat < 1:
             raise ChipRaceError("bad_player", f"bad seat {p.seat!r}")
         if not _is_int(p.odd_value) or not _is_int(p.stack_after_exchange):
-            raise ChipRaceError("bad_player", f"seat {p.seat}: chip values must be integers")
+            raise ChipRaceError("bad_player", f"seat {p.seat}: chip values must be integers", seat=p.seat)
         if p.odd_value < 0 or p.stack_after_exchange < 0:
-            raise ChipRaceError("bad_player", f"seat {p.seat}: chip values cannot be negative")
+            raise ChipRaceError("bad_player", f"seat {p.seat}: chip values cannot be negative", seat=p.seat)
         if p.odd_value >= new_denomination:
             raise ChipRaceError(
-                "bad_player", f"seat {p.seat}: odd chips worth a whole new chip must be exchanged"
+                "bad_player", f"seat {p.seat}: odd chips worth a whole new chip must be exchanged", seat=p.seat
             )
         if p.odd_value % removed_denomination:
             raise ChipRaceError(
-                "bad_player", f"seat {p.seat}: odd value is not a number of removed chips"
+                "bad_player", f"seat {p.seat}: odd value is not a number of removed chips", seat=p.seat
             )
         if p.odd_value + p.stack_after_exchange == 0:
-            raise ChipRaceError("bad_player", f"seat {p.seat} has no chips")
+            raise ChipRaceError("bad_player", f"seat {p.seat} has no chips", seat=p.seat)
     return rescue
 
 

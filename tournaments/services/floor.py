@@ -27,6 +27,25 @@ from .ledger import lock_tournament
 
 CHIPS_PER_RACK = 100  # five rows of twenty (TDA 25-A countable stacks)
 
+# The chip race engine's refusals (``chiprace.ChipRaceError`` codes) in the reader's language.
+CHIP_RACE_REFUSALS = {
+    "bad_denomination": gettext_lazy("The chips of the race are not right: the new chip must be worth more than the one removed."),
+    "bad_player": gettext_lazy("A player's chips cannot be raced as entered: check each stack and the odd chips."),
+    "bad_setting": gettext_lazy("The race's setting is not one TDManager knows."),
+    "bad_cards": gettext_lazy("A card of the race is not a playing card."),
+    "bad_chip_set": gettext_lazy("The chip set cannot make this race."),
+    "duplicate_winner": gettext_lazy("A seat is ticked twice as a winner of the race."),
+    "wrong_winner_count": gettext_lazy("Tick as many winners as chips were raced."),
+    "not_a_participant": gettext_lazy("A winner of the race is not a player of this table."),
+}
+SEAT_RACE_REFUSAL = gettext_lazy("Seat %(seat)s: its chips cannot be raced as entered (a stack above zero; odd chips of the removed colour worth less than a new chip).")
+
+
+def chip_race_refusal(exc: chiprace.ChipRaceError) -> str:
+    if exc.code == "bad_player" and "seat" in exc.params:
+        return str(SEAT_RACE_REFUSAL) % {"seat": exc.params["seat"]}
+    return str(CHIP_RACE_REFUSALS.get(exc.code, exc.message))
+
 
 class FloorError(DomainError):
     pass
@@ -219,7 +238,7 @@ def run_chip_race(tournament, table_number: int, players: list[dict], *, removed
                                    lowest_denomination_in_play=lowest_denomination_in_play)
             mode = "RANDOM"
     except chiprace.ChipRaceError as exc:
-        raise FloorError(exc.code, str(exc)) from None
+        raise FloorError(exc.code, chip_race_refusal(exc)) from None
     data = dataclasses.asdict(result)
     data = {k: ({str(s): v for s, v in val.items()} if isinstance(val, dict) else val) for k, val in data.items()}
     record = ChipRaceRecord.objects.create(

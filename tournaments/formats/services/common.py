@@ -3,6 +3,7 @@
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tdmanager.errors import DomainError
 from tournaments.clockview import get_clock
@@ -17,8 +18,22 @@ class FormatError(DomainError):
     """A format rule refused the action; ``code`` says which."""
 
 
+# The formats engine's refusals (``engine.FormatRuleError`` codes) in the reader's language.
+ENGINE_REFUSALS = {
+    "bad_bracket_size": gettext_lazy("A bracket has 2, 4, 8, 16, 32 or 64 places."),
+    "bad_chips": gettext_lazy("A stack cannot be negative."),
+    "bad_flight_stack_rule": gettext_lazy("That rule for the stacks carried from the flights is not one TDManager knows."),
+    "bad_tie_rule": gettext_lazy("That tie rule is not one TDManager knows."),
+    "duplicate_player": gettext_lazy("A player is drawn twice."),
+    "no_bag": gettext_lazy("The player has no bag."),
+    "rng_required": gettext_lazy("A draw needs a random source."),
+    "too_few_players": gettext_lazy("Too few players: a bracket needs at least two."),
+    "too_many_players": gettext_lazy("Too many players for the bracket."),
+}
+
+
 def refuse_engine_error(exc: engine.FormatRuleError):
-    return FormatError(exc.code, str(exc), status=400)
+    return FormatError(exc.code, str(ENGINE_REFUSALS.get(exc.code, exc)), status=400)
 
 
 def need_status(t: Tournament, *statuses, code="bad_status", message=None):
