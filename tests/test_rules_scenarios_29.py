@@ -69,15 +69,25 @@ def test_scenario_27_forty_left_thirty_paid_the_disqualified_is_40th_the_elimina
     assert e.place == 25 and due["amount"] > 0 and due["forfeited"] is True  # 25th is paid, but not to him
 
 
-def test_bal_02_the_halt_is_advisory_in_a_short_handed_event(make_tournament, make_person, cashier_actor, actor):
-    # Scenario 12's numbers in a 6-max event: the fullest table 3 ahead of another halts it, at the TD's discretion.
-    t = make_tournament(table_size=6)
-    for _ in range(12):
-        cashier.register(t, make_person(), method="CARD", actor=cashier_actor)
-    lifecycle.start(t, actor=actor, prestart_report_sent=True)
-    full_ring = make_tournament(table_size=9)
-    assert seating_selectors.table_map(t)["halt_advisory"] is True
-    assert seating_selectors.table_map(full_ring)["halt_advisory"] is False
+def test_bal_02_three_short_halts_a_full_ring_table_and_only_advises_in_a_short_handed_event(
+        make_tournament, make_person, cashier_actor, actor):
+    def three_short(size, players):
+        t = make_tournament(table_size=size)
+        entries = [cashier.register(t, make_person(), method="CARD", actor=cashier_actor).entry for _ in range(players)]
+        lifecycle.start(t, actor=actor, prestart_report_sent=True)
+        at = {}
+        for e in entries:
+            at.setdefault(seating_selectors.seat_of(e)["table"], []).append(e)
+        smaller = min(at, key=lambda n: (len(at[n]), -n))
+        bust = 3 - (max(len(v) for v in at.values()) - len(at[smaller]))
+        for e in at[smaller][:bust]:
+            seating.record_bust(t, [e], actor=actor)
+        return seating_selectors.table_map(t), smaller
+
+    ring, table = three_short(9, 18)  # scenario 12: 9 and 6
+    assert ring["halted"] == [table] and ring["halt_advisory"] is False
+    six_max, table = three_short(6, 12)  # 6 and 3 in a 6-max event: at the TD's discretion
+    assert six_max["halted"] == [table] and six_max["halt_advisory"] is True
 
 
 def test_scenario_40_a_two_table_sit_and_go_starts_at_its_twentieth_registration(make_tournament, make_person, cashier_actor):
@@ -100,3 +110,30 @@ def test_scenario_40_a_two_table_sit_and_go_starts_at_its_twentieth_registration
     with pytest.raises(DomainError) as no_rebuy:
         cashier.rebuy(entries[0], method="CASH", actor=cashier_actor, stack=0)
     assert no_rebuy.value.code == "rebuy_not_allowed"
+
+
+def test_seat_05_a_player_seated_between_button_and_small_blind_waits_until_the_button_has_passed(
+        make_tournament, make_person, cashier_actor, actor):
+    from seating.models import Seat
+
+    t = make_tournament(table_size=9)
+    entries = [cashier.register(t, make_person(), method="CARD", actor=cashier_actor).entry for _ in range(10)]
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)  # two tables of five
+    where = {e.pk: seating_selectors.seat_of(e) for e in entries}
+    table = where[entries[0].pk]["table"]
+    occupied = sorted(w["seat"] for w in where.values() if w["table"] == table)
+    # two neighbouring players with empty seats between them: the next hand's button and small blind
+    pairs = [(occupied[i], occupied[(i + 1) % len(occupied)]) for i in range(len(occupied))]
+    button, small_blind = next((a, b) for a, b in pairs if (b - a) % 9 > 1)
+    seating.set_big_blind(t, table, small_blind, previous_big_blind_seat=button, actor=actor)
+    gap = button % 9 + 1  # the first empty seat after the button
+    mover = next(e for e in entries if where[e.pk]["table"] != table)  # a player from the other table
+    seating.move_player(t, mover, table, gap, actor=actor, reason="TD decision")
+    assert Seat.objects.get(entry=mover).wait_for_button is True  # flagged "wait for the button"
+    hands = 0
+    while Seat.objects.get(entry=mover).wait_for_button and hands < 9:
+        seating.hand_completed(t, table, actor=actor)
+        hands += 1
+    assert 1 <= hands <= 4  # cleared once the button passed him, within the orbit
+    done = t.events.filter(action="seating.hand.completed").order_by("-id").first()
+    assert done.payload["dealt_in"] == [mover.pk]
