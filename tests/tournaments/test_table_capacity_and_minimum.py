@@ -38,3 +38,14 @@ def test_a_sanremo_tournament_has_a_minimum_of_ten_players(api, director, base, 
         lifecycle.start(t, actor=actor, prestart_report_sent=True)
     assert err.value.code == "below_minimum"
     assert lifecycle.start(t, actor=actor, prestart_report_sent=True, override_minimum=True).status == Tournament.RUNNING
+
+
+def test_a_multi_day_event_is_refused_eleven_seat_tables_too(api, director, structure):
+    from django.utils import timezone
+
+    now = timezone.now()
+    r = api(director).post("/api/v1/formats/multiday/", {"name": "Main", "flights": [{"label": "1A", "start_at": now.isoformat()}],
+                                                          "day2_start_at": now.isoformat(), "buy_in": "500", "fee": "50",
+                                                          "starting_stack": 20000, "structure": structure.pk, "table_size": 11},
+                           format="json")
+    assert r.status_code == 400 and not Tournament.objects.filter(name__startswith="Main").exists()

@@ -22,6 +22,7 @@ from tdmanager.api import body_object
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.roles import HasRole
 from tournaments.api import idempotent, sale_response
+from tournaments.house import HouseRules
 from tournaments.models import BlindStructure, Entry, Person, Tournament
 from tournaments.services.events import Actor
 
@@ -246,7 +247,7 @@ class MultiDayCreateView(CreateView):
         event = multiday.create_event(
             name=as_text(d, "name", 140), flights=[{"label": as_text(f, "label", 20), "start_at": as_datetime(f, "start_at")} for f in flights],
             day2_start_at=as_datetime(d, "day2_start_at"), buy_in=as_money(d, "buy_in"), fee=as_money(d, "fee", "0"),
-            starting_stack=as_int(d, "starting_stack"), structure=structure_arg(d), actor=actor, table_size=as_int(d, "table_size", 9, lo=2, hi=11),
+            starting_stack=as_int(d, "starting_stack"), structure=structure_arg(d), actor=actor, table_size=as_int(d, "table_size", 9, lo=2, hi=HouseRules().max_seats_per_table),  # FMT-14, C20
             max_entries_per_player=as_int(d, "max_entries_per_player", 1),
             late_reg_closes_after_level=as_int(d, "late_reg_closes_after_level", 0) or None,
             multi_flight_stack=as_text(d, "multi_flight_stack", 10, "BEST"), surrender_allowed=as_bool(d, "surrender_allowed", True),
