@@ -411,3 +411,9 @@ def test_what_a_longer_fuzz_found_is_refused_too(api, director, cashier_user, to
     refused(api(cashier_user).get("/api/v1/cashier/sales/?tournament="), 400, "bad_parameter")
     refused(api(director).get(f"/api/v1/tournaments/{tournament.pk}/entries/?status=NOPE"), 400, "bad_parameter")
     assert api(director).get(f"/api/v1/tournaments/{tournament.pk}/entries/?status=ACTIVE").status_code == 200
+
+
+def test_an_action_that_takes_no_body_offers_none_in_the_schema():
+    paths = _schema()["paths"]
+    for path in ("/api/v1/tournaments/{id}/finish/", "/api/v1/tournaments/{id}/open-registration/"):
+        assert "requestBody" not in paths[path]["post"], path  # it offered a whole tournament, then read nothing of it

@@ -242,6 +242,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
     def perform_destroy(self, instance):
         lifecycle.delete(instance, actor=Actor.from_request(self.request))
 
+    @extend_schema(request=None, responses=s.TournamentSerializer)  # no body (the schema offered a tournament's, unread)
     @action(detail=True, methods=["post"], url_path="open-registration")
     def open_registration(self, request, pk=None):
         t = lifecycle.open_registration(self.get_object(), actor=Actor.from_request(request))
@@ -279,6 +280,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
         tables, moves pending, halted tables, hand-for-hand and late registration."""
         return Response(overview.running_overview())
 
+    @extend_schema(request=None, responses=s.TournamentSerializer)  # no body (the schema offered a tournament's, unread)
     @action(detail=True, methods=["post"])
     def finish(self, request, pk=None):
         t = lifecycle.finish(self.get_object(), actor=Actor.from_request(request))
