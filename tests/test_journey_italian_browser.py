@@ -350,8 +350,10 @@ def run(j):
     tv.reload()
     expect(tv.locator("#level-label")).to_have_text("PAUSA")
     expect(tv.locator("#players")).to_have_text("7")
-    # The shipped structure's break says its colour-up in Italian (issue #14), on the lobby and the clock page.
-    expect(tv.locator("#blinds")).to_have_text("Cambio fiches: si tolgono le fiches da T100")
+    # The shipped structure's break says its colour-up in Italian (issue #14), on the lobby and the clock page;
+    # on the lobby in a line of its own, the blinds and the ante hidden (issue #28 item 13).
+    expect(tv.locator("#break-note")).to_have_text("Cambio fiches: si tolgono le fiches da T100")
+    expect(tv.locator("#blinds-row")).to_be_hidden()
     expect(director.locator("#c-blinds")).to_have_text("Cambio fiches: si tolgono le fiches da T100")
     j.shot(tv, "lobby-break")
 
