@@ -48,3 +48,4 @@ def test_the_winners_phone_shows_the_win_and_no_level_to_come(finished, browser_
     expect(page.locator("#next")).to_have_text("—")
     expect(page.locator("#level-label")).to_have_text("")
     expect(page.locator("#blinds")).to_have_text("")
+    expect(page.locator("#latereg")).to_have_text("Closed")  # as "Open" is written (issue #28 item 10)
