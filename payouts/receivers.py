@@ -74,6 +74,10 @@ def report_links(sender, tournament, **kwargs):
     return selectors.report_links(tournament)
 
 
+def person_data_wanted(sender, person, **kwargs):
+    return selectors.person_prizes(person)
+
+
 def connect():
     seating_signals.players_busted.connect(players_busted, dispatch_uid="payouts.players_busted")
     signals.snapshot_parts.connect(snapshot_parts, dispatch_uid="payouts.snapshot_parts")
@@ -86,3 +90,4 @@ def connect():
     signals.entry_view_parts.connect(entry_view_parts, dispatch_uid="payouts.entry_view_parts")
     signals.entries_view_parts.connect(entries_view_parts, dispatch_uid="payouts.entries_view_parts")
     signals.report_links.connect(report_links, dispatch_uid="payouts.report_links")
+    signals.person_data_wanted.connect(person_data_wanted, dispatch_uid="payouts.person_data_wanted")

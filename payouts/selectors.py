@@ -809,6 +809,28 @@ def won_by_entry(t, prizes=None) -> dict:
     return {k: {"amount": money(v["amount"]), "prize": " + ".join(v["prize"])} for k, v in won.items()}
 
 
+def person_prizes(person) -> dict:
+    """What payouts holds about one person (his data export, GDPR access) and the prizes he won
+    that are not paid yet (an erasure waits for them): ``{"prize_payments", "tickets", "prizes_unpaid"}``."""
+    from .models import PrizePayment, Ticket
+
+    payments = [{"tournament": p.tournament_id, "entry": p.entry_id, "source": p.source, "kind": p.kind, "place": p.place,
+                 "amount": money(p.amount), "method": p.method, "reference": p.reference, "payee": p.payee,
+                 "receipt_number": p.row.receipt_number if p.row_id else None, "created_at": p.created_at.isoformat()}
+                for p in PrizePayment.objects.filter(entry__person=person).select_related("row").order_by("id")]
+    tickets = [{"id": t.pk, "target": t.target_id, "value": money(t.value), "description": t.description, "status": t.status,
+                "created_at": t.created_at.isoformat(), "redeemed_entry": t.redeemed_entry_id}
+               for t in Ticket.objects.filter(holder=person).order_by("id")]
+    unpaid = []
+    placed = Tournament.objects.filter(entries__person=person, entries__place__isnull=False).distinct()
+    for t in placed:
+        for d in dues(t):
+            if d["person"].pk == person.pk and not d["paid"] and not d["forfeited"]:
+                unpaid.append({"tournament": t.pk, "entry": d["entry_id"], "place": d["place"], "kind": d["kind"],
+                               "amount": money(d["amount"])})
+    return {"prize_payments": payments, "tickets": tickets, "prizes_unpaid": unpaid}
+
+
 def entry_prizes(entry) -> dict:
     """What the player's phone page shows of payouts for this entry alone: the prizes it won
     (a forfeited one is left out), once it has a place."""

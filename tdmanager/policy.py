@@ -61,6 +61,8 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "person-list": {"GET": STAFF, "POST": DC},
     "person-detail": {"GET": STAFF, "PUT": DC, "PATCH": DC},
     "person-ban": {"POST": D},
+    "person-export": {"GET": D},  # GDPR access: everything held about the person, logged
+    "person-erase": {"POST": D},  # GDPR erasure: the person becomes a pseudonym, the money trail stays
     "api-person-penalties": {"GET": DF},
     "structure-list": {"GET": LOBBY, "POST": D},
     "structure-import-": {"POST": D},
@@ -217,7 +219,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "receipt": {"GET": STAFF},
     "receipt-pdf": {"GET": STAFF},
     "people": {"GET": STAFF},
-    "person": {"GET": STAFF, "POST": DC},  # POST: the player opts out of the public seat lookup
+    "person": {"GET": STAFF, "POST": {"erase": D, "*": DC}},  # POST: the player opts out of the public seat lookup; erase (director)
     "structures": {"GET": STAFF},
     "chipsets": {"GET": DF},
     "tournament-new": {"GET": D, "POST": D},

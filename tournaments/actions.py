@@ -88,6 +88,10 @@ class Action(models.TextChoices):
     PEOPLE_PERSON_BANNED = "people.person.banned", _("Person banned")
     PEOPLE_PERSON_UNBANNED = "people.person.unbanned", _("Ban lifted")
     PEOPLE_PERSON_LOOKUP_PRIVACY = "people.person.lookup_privacy", _("Shown on or hidden from the public seat lookup")
+    PEOPLE_PERSON_EXPORTED = "people.person.exported", _("Personal data exported (GDPR access)")
+    PEOPLE_PERSON_ERASED = "people.person.erased", _("Personal data erased (GDPR): pseudonym kept")
+    PEOPLE_PERSON_CHANGED = "people.person.changed", _("Personal data corrected")
+    PEOPLE_DOCUMENT_VIEWED = "people.document.viewed", _("Identity document number viewed")
     # --- seating -------------------------------------------------------------------------
     SEATING_BIG_BLIND_SET = "seating.big_blind.set", _("Big blind set")
     SEATING_BREAK_ORDER_SET = "seating.break_order.set", _("Break order set")

@@ -28,7 +28,7 @@ from . import overview, selectors
 from . import serializers as s
 from .actions import Action
 from .models import BlindStructure, Entry, IdempotencyRecord, LedgerRow, Person, Tournament, TournamentTemplate
-from .services import cashier, clockctl, lifecycle, people, registration, screens, setup, streaming, structures
+from .services import cashier, clockctl, lifecycle, people, privacy, registration, screens, setup, streaming, structures
 from .services.events import Actor
 
 
@@ -158,6 +158,24 @@ class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
         ser = s.BanSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
         person = people.set_banned(self.get_object(), ser.validated_data["banned"], ser.validated_data["reason"], actor=Actor.from_request(request))
+        return Response(s.PersonSerializer(person).data)
+
+    @extend_schema(responses={(200, "application/json"): OpenApiTypes.OBJECT},
+                   description="GDPR access (director): everything held about the person as a JSON file; the export is logged.")
+    @action(detail=True, methods=["get"])
+    def export(self, request, pk=None):
+        data = privacy.export_person(self.get_object(), actor=Actor.from_request(request))
+        response = HttpResponse(json.dumps(data, indent=2, ensure_ascii=False, default=str), content_type="application/json; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="person-{data["person"]["id"]}.json"'
+        return response
+
+    @extend_schema(request=s.EraseSerializer, responses=s.PersonSerializer,
+                   description="GDPR erasure (director): personal fields cleared, the name a pseudonym; receipts, ledger and places "
+                               "keep their numbers. 409 person_in_play / person_owes_money / person_refund_due / person_prize_due.")
+    @action(detail=True, methods=["post"])
+    def erase(self, request, pk=None):
+        reason = _valid(s.EraseSerializer, request)["reason"]
+        person = privacy.erase_person(self.get_object(), reason, actor=Actor.from_request(request))
         return Response(s.PersonSerializer(person).data)
 
 

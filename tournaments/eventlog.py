@@ -101,6 +101,10 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.PEOPLE_PERSON_CREATED: _("%(actor)s added %(name)s"),
     A.PEOPLE_PERSON_BANNED: _("%(actor)s banned a person%(reason_suffix)s"),
     A.PEOPLE_PERSON_UNBANNED: _("%(actor)s lifted a ban%(reason_suffix)s"),
+    A.PEOPLE_PERSON_EXPORTED: _("%(actor)s exported the personal data of person #%(person)s"),
+    A.PEOPLE_PERSON_ERASED: _("%(actor)s erased the personal data of person #%(person)s%(reason_suffix)s"),
+    A.PEOPLE_PERSON_CHANGED: _("%(actor)s corrected the data of person #%(person)s: %(fields)s"),
+    A.PEOPLE_DOCUMENT_VIEWED: _("%(actor)s viewed the identity document number of person #%(person)s"),
     # --- seating ---
     A.SEATING_BIG_BLIND_SET: _("%(actor)s set the big blind at table %(table)s to seat %(big_blind_seat)s%(reason_suffix)s"),
     A.SEATING_BREAK_ORDER_SET: _("%(actor)s set the order in which tables break%(reason_suffix)s"),
@@ -201,7 +205,7 @@ NUMBER_KEYS = ("hands", "chips", "bagged_chips", "counted_total", "seconds", "pl
                "refunded", "stubs", "served", "left", "minutes", "survivors", "participants", "seats", "open_places")
 #: Free text a person typed (shown as the ": reason" tail); the engines' own explanations are not.
 HUMAN_REASON = {A.CASHIER_PREREGISTRATION_CANCELLED, A.CASHIER_REFUND_PAID, A.CASHIER_ROW_REVERSED, A.FORMATS_FLIGHT_CLOSED,
-                A.FORMATS_SERIES_TIE_SETTLED, A.PAYOUTS_DEAL_CANCELLED, A.PAYOUTS_TABLE_EDITED, A.PEOPLE_PERSON_BANNED,
+                A.FORMATS_SERIES_TIE_SETTLED, A.PAYOUTS_DEAL_CANCELLED, A.PAYOUTS_TABLE_EDITED, A.PEOPLE_PERSON_BANNED, A.PEOPLE_PERSON_ERASED,
                 A.PEOPLE_PERSON_UNBANNED, A.SEATING_BIG_BLIND_SET, A.SEATING_BREAK_ORDER_SET, A.SEATING_BUST_UNDONE, A.CASHIER_ENTRY_PRESENCE, A.CASHIER_ENTRY_NOT_ARRIVED,
                 A.SEATING_BUSTS_SIMULTANEOUS, A.SEATING_KEEP_APART_ADDED, A.SEATING_KEEP_APART_REMOVED, A.SEATING_MANUAL_DRAW_OPENED,
                 A.SEATING_MISDEAL_REPORTED, A.SEATING_SEAT_CARD_CLEARED, A.SEATING_SEAT_RESERVATION_REMOVED, A.SEATING_SEAT_RESERVED,

@@ -113,6 +113,10 @@ class PersonCreateSerializer(PersonSerializer):
         fields = PersonSerializer.Meta.fields + ["confirm_duplicate"]
 
 
+class EraseSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=REASON, help_text="why the person's data is erased (logged; the erased data is not)")
+
+
 class BanSerializer(serializers.Serializer):
     banned = serializers.BooleanField()
     reason = serializers.CharField(allow_blank=True, default="", max_length=REASON)

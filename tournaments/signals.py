@@ -95,6 +95,10 @@ price_checked = Signal()
 #: jackpot was won today, PAY-12), or None.
 jackpot_sale_checked = Signal()
 
+#: ``person`` → ``{"prize_payments": [...], "tickets": [...], "prizes_unpaid": [...]}``: what the
+#: apps above hold about one person, for his data export and the erasure's refusal (payouts answers).
+person_data_wanted = Signal()
+
 #: ``tournament``, ``request`` → a response for the lobby screen instead of the clock (a
 #: heads-up event shows its bracket), or None.
 display_wanted = Signal()

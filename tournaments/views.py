@@ -27,7 +27,7 @@ from . import clockview, fees, labels, overview, penalties, receipts, selectors,
 from .house import HouseRules
 from .models import BlindStructure, DisplayScreen, Entry, LedgerRow, RegulatorGrant, Tournament, TournamentTemplate
 from .serializers import MAX_STACK, TournamentSerializer, at_most
-from .services import cashier, lifecycle, oversight, people, setup, streaming
+from .services import cashier, lifecycle, oversight, people, privacy, setup, streaming
 from .services import floor as floor_service
 from .services import screens as screen_links
 from .services.events import Actor
@@ -413,6 +413,14 @@ def person_page(request, pk):
     from .models import Person
 
     person = get_object_or_404(Person, pk=pk)
+    if request.method == "POST" and request.POST.get("op") == "erase":  # GDPR erasure (director; the policy checks)
+        try:
+            privacy.erase_person(person, request.POST.get("reason", ""), actor=Actor.from_request(request))
+        except DomainError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("The person's data has been erased: only the pseudonym and the money trail remain."))
+        return redirect("person", pk=person.pk)
     if request.method == "POST":  # the desk: the player opts out of the public seat lookup, or back in
         people.set_hidden_from_lookup(person, request.POST.get("hide_from_lookup") == "1", actor=Actor.from_request(request))
         messages.success(request, _("Hidden from the public seat lookup.") if person.hide_from_lookup else _("Shown on the public seat lookup."))

@@ -1,0 +1,115 @@
+"""A player's personal data (issue #30 item 8; GDPR, named by seed 001 L46): the director
+exports everything held about a person in a file (logged), and erases it keeping the money
+trail (the person becomes a pseudonym; receipts, ledger and places keep their numbers)."""
+
+import json
+
+import pytest
+from django.test import Client
+
+from tournaments.models import Entry, LedgerRow, Person, Tournament, TournamentEvent
+from tournaments.services import cashier, people
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def played(tournament, person, cashier_actor):
+    """Mario Rossi bought in (receipt printed) and was told he may not be found by name."""
+    sale = cashier.register(tournament, person, method="CASH", actor=cashier_actor)
+    person.email, person.notes = "mario@example.org", "likes table 3"
+    person.save()
+    people.set_hidden_from_lookup(person, True, actor=cashier_actor)
+    return sale
+
+
+def test_the_director_downloads_everything_held_about_a_person(api, director, person, played):
+    r = api(director).get(f"/api/v1/people/{person.pk}/export/")
+    assert r.status_code == 200
+    assert r["Content-Disposition"] == f'attachment; filename="person-{person.pk}.json"'
+    data = json.loads(r.content)
+    assert data["person"]["first_name"] == "Mario" and data["person"]["document_id"] == "AB123456"
+    assert data["person"]["email"] == "mario@example.org" and data["person"]["notes"] == "likes table 3"
+    assert data["lookup_opt_out"] is True
+    assert [e["tournament_name"] for e in data["entries"]] == ["Sunday Special"]
+    assert [row["receipt_number"] for row in data["ledger"]] == [played.row.receipt_number]
+    assert data["ledger"][0]["prize_amount"] == "100.00" and data["ledger"][0]["fee_amount"] == "10.00"
+    actions = [ev["action"] for ev in data["event_log"]]
+    assert "cashier.buyin.sold" in actions and "people.person.lookup_privacy" in actions
+    logged = TournamentEvent.objects.get(action="people.person.exported")
+    assert logged.payload == {"person": person.pk} and logged.actor == director
+
+
+def test_only_the_director_exports(api, cashier_user, floor_user, person):
+    for user in (cashier_user, floor_user):
+        assert api(user).get(f"/api/v1/people/{person.pk}/export/").status_code == 403
+    assert not TournamentEvent.objects.filter(action="people.person.exported").exists()
+
+
+def test_the_person_page_offers_the_export_to_the_director_only(director, cashier_user, person):
+    page = Client()
+    page.force_login(director)
+    assert f'href="/api/v1/people/{person.pk}/export/"' in page.get(f"/people/{person.pk}/").content.decode()
+    page.force_login(cashier_user)
+    assert "/export/" not in page.get(f"/people/{person.pk}/").content.decode()
+
+
+def _over(tournament, entry, place=None):
+    """The tournament ended with the player out (test set-up: no payout table worked out)."""
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.FINISHED)
+    Entry.objects.filter(pk=entry.pk).update(status=Entry.BUSTED, place=place)
+
+
+def test_an_erasure_keeps_the_money_trail_and_logs_no_erased_data(api, director, person, played, tournament):
+    _over(tournament, played.entry, place=None)
+    receipt = LedgerRow.objects.get(pk=played.row.pk)
+    r = api(director).post(f"/api/v1/people/{person.pk}/erase/", {"reason": "the player asked by e-mail"}, format="json")
+    assert r.status_code == 200, r.content
+    assert r.json()["display_name"] == f"Erased player #{person.pk}"
+    p = Person.objects.get(pk=person.pk)
+    assert (p.nickname, p.phone, p.document_id, p.email, p.notes) == ("", "", "", "", "")
+    assert people.search_people("Rossi") == [] and people.search_people("AB123456") == []
+    row = LedgerRow.objects.get(pk=played.row.pk)  # the receipt: same number, same money, same entry
+    assert (row.receipt_number, row.prize_amount, row.fee_amount, row.entry_id) == (
+        receipt.receipt_number, receipt.prize_amount, receipt.fee_amount, played.entry.pk)
+    assert Entry.objects.get(pk=played.entry.pk).number == played.entry.number
+    ev = TournamentEvent.objects.get(action="people.person.erased")
+    assert ev.payload == {"person": person.pk, "reason": "the player asked by e-mail"} and ev.actor == director
+    assert "Rossi" not in json.dumps(ev.payload) and "AB123456" not in json.dumps(ev.payload)
+
+
+def test_an_erasure_waits_while_the_player_plays(api, director, person, played):
+    r = api(director).post(f"/api/v1/people/{person.pk}/erase/", {"reason": "asked"}, format="json")
+    assert r.status_code == 409 and r.json()["code"] == "person_in_play"
+    assert Person.objects.get(pk=person.pk).last_name == "Rossi"
+
+
+def test_an_erasure_waits_for_a_refund_due(api, director, actor, person, played, tournament):
+    from tournaments.services import lifecycle
+
+    lifecycle.cancel(tournament, actor=actor, reason="storm")
+    r = api(director).post(f"/api/v1/people/{person.pk}/erase/", {"reason": "asked"}, format="json")
+    assert r.status_code == 409 and r.json()["code"] == "person_refund_due"
+    assert Person.objects.get(pk=person.pk).document_id == "AB123456"
+
+
+def test_only_the_director_erases_and_with_a_reason(api, director, cashier_user, person):
+    assert api(cashier_user).post(f"/api/v1/people/{person.pk}/erase/", {"reason": "x"}, format="json").status_code == 403
+    r = api(director).post(f"/api/v1/people/{person.pk}/erase/", {"reason": ""}, format="json")
+    assert r.status_code == 400 and list(r.json()["fields"]) == ["reason"]
+    assert Person.objects.get(pk=person.pk).last_name == "Rossi"
+
+
+def test_the_person_page_erases_for_the_director(director, person):
+    page = Client()
+    page.force_login(director)
+    r = page.post(f"/people/{person.pk}/", {"op": "erase", "reason": "asked at the desk"}, follow=True)
+    assert f"Erased player #{person.pk}" in r.content.decode()
+    assert Person.objects.get(pk=person.pk).phone == ""
+
+
+def test_an_erasure_waits_for_a_prize_not_paid(api, director, person, played, tournament):
+    _over(tournament, played.entry, place=1)
+    r = api(director).post(f"/api/v1/people/{person.pk}/erase/", {"reason": "asked"}, format="json")
+    assert r.status_code == 409 and r.json()["code"] == "person_prize_due"
+    assert Person.objects.get(pk=person.pk).nickname == "super"

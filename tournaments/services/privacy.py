@@ -1,0 +1,141 @@
+"""A player's personal data (GDPR 679/2016, named by seed 001 L46): access (an export of
+everything held about him) and erasure that keeps the money trail (the person becomes a
+pseudonym; ledger rows, receipts, entries, places and regulator reports keep their numbers).
+
+Every export and erasure writes one event-log row (who, when, from where). The erasure's row
+names the person by his key and the reason only: it never repeats the data it erased.
+"""
+
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tdmanager.errors import DomainError, ValidationFailed
+from tdmanager.transactions import service
+
+from .. import selectors, signals
+from ..actions import Action
+from ..models import Entry, LedgerRow, Person, Tournament, TournamentEvent
+from . import registration
+from .events import Actor, log_event
+
+#: The person's own fields an erasure clears (names become the pseudonym).
+PERSONAL_FIELDS = ("first_name", "last_name", "nickname", "email", "phone", "document_id", "notes")
+ERASED_FIRST_NAME = "Erased player"
+
+
+def pseudonym(pk: int) -> tuple[str, str]:
+    """(first name, last name) an erased person keeps: "Erased player" "#<id>"."""
+    return ERASED_FIRST_NAME, f"#{pk}"
+
+
+def is_erased(person: Person) -> bool:
+    return (person.first_name, person.last_name) == pseudonym(person.pk)
+
+
+def _iso(value):
+    return value.isoformat() if value is not None else None
+
+
+def _person_events(person: Person, entry_ids: list[int]):
+    about = Q(payload__person=person.pk)
+    if entry_ids:
+        about |= Q(payload__entry__in=entry_ids)
+    return TournamentEvent.objects.filter(about).order_by("id")
+
+
+def person_data(person: Person) -> dict:
+    """Everything the system holds about ``person``, as plain JSON-ready data."""
+    entries = list(person.entries.select_related("tournament").order_by("id"))
+    entry_ids = [e.pk for e in entries]
+    rows = LedgerRow.objects.filter(Q(person=person) | Q(entry_id__in=entry_ids)).order_by("receipt_number")
+    other = {}
+    for answer in signals.ask(signals.person_data_wanted, person=person):
+        other.update(answer)
+    return {
+        "exported_at": timezone.now().isoformat(),
+        "person": {
+            "id": person.pk, "first_name": person.first_name, "last_name": person.last_name, "nickname": person.nickname,
+            "email": person.email, "phone": person.phone, "document_id": person.document_id, "notes": person.notes,
+            "created_at": _iso(person.created_at), "hide_from_lookup": person.hide_from_lookup,
+        },
+        "ban": {"banned": person.banned, "reason": person.banned_reason},
+        "lookup_opt_out": person.hide_from_lookup,
+        "entries": [{
+            "id": e.pk, "tournament": e.tournament_id, "tournament_name": e.tournament.name, "number": e.number,
+            "status": e.status, "place": e.place, "chips": e.chips, "rebuys": e.rebuys, "addons": e.addons,
+            "created_at": _iso(e.created_at), "busted_at": _iso(e.busted_at), "checked_in_at": _iso(e.checked_in_at),
+            "id_checked": e.id_checked, "channel": e.channel,
+        } for e in entries],
+        "ledger": [{
+            "receipt_number": r.receipt_number, "tournament": r.tournament_id, "entry": r.entry_id, "kind": r.kind,
+            "prize_amount": str(r.prize_amount), "fee_amount": str(r.fee_amount), "side_amount": str(r.side_amount),
+            "jackpot_amount": str(r.jackpot_amount), "currency": r.currency, "method": r.method, "reference": r.reference,
+            "payee": r.payee, "reason": r.reason, "created_at": _iso(r.created_at),
+        } for r in rows],
+        "penalties": [{
+            "tournament": p.tournament_id, "entry": p.entry_id, "kind": p.kind, "reason_code": p.reason_code, "note": p.note,
+            "status": p.status, "issued_at": _iso(p.issued_at),
+        } for p in selectors.penalty_history(person)],
+        "prize_payments": other.get("prize_payments", []),
+        "tickets": other.get("tickets", []),
+        "prizes_unpaid": other.get("prizes_unpaid", []),
+        "event_log": [{
+            "id": ev.pk, "tournament": ev.tournament_id, "action": ev.action, "actor": ev.actor_label,
+            "created_at": _iso(ev.created_at), "payload": ev.payload,
+        } for ev in _person_events(person, entry_ids)],
+    }
+
+
+@service
+def export_person(person: Person, *, actor: Actor) -> dict:
+    """GDPR access: the person's data (``person_data``), the export itself logged."""
+    person = Person.objects.get(pk=person.pk)
+    data = person_data(person)
+    log_event(None, Action.PEOPLE_PERSON_EXPORTED, actor, person=person.pk)
+    return data
+
+
+def erasure_refusal(person: Person) -> DomainError | None:
+    """Why ``person`` cannot be erased now, or None: he plays (an entry not out of a tournament that
+    has not ended), or money is open between him and the house (owed by him, a refund or a prize due to him)."""
+    live = Entry.objects.filter(person=person, status__in=(Entry.ACTIVE, Entry.RESERVED)).exclude(
+        tournament__status__in=(Tournament.FINISHED, Tournament.CANCELLED))
+    if live.exists():
+        return DomainError("person_in_play", _("This person has an entry in a tournament not over yet: erase after it ends."))
+    if registration.owed_by(person):
+        return DomainError("person_owes_money", _("This person still owes money to the desk: settle it before erasing."))
+    cancelled = list(person.entries.filter(tournament__status=Tournament.CANCELLED).values_list("tournament_id", flat=True))
+    if cancelled:
+        ids = [i for ids, _r in selectors.cancellation_refunds(cancelled).values() for i in ids]
+        mine = set(person.entries.values_list("pk", flat=True))
+        if any(i in mine for i in selectors.refunds_still_due(ids)):
+            return DomainError("person_refund_due", _("A refund is still due to this person: pay it before erasing."))
+    for answer in signals.ask(signals.person_data_wanted, person=person):
+        if answer.get("prizes_unpaid"):
+            return DomainError("person_prize_due", _("A prize won by this person is not paid yet: pay it before erasing."))
+    return None
+
+
+@service
+def erase_person(person: Person, reason: str, *, actor: Actor) -> Person:
+    """GDPR erasure keeping the money trail: every personal field cleared, the name a pseudonym
+    ("Erased player #<id>"); entries, ledger rows, receipts and reports keep their numbers and
+    amounts. Refused (409) while he plays or money is open (``erasure_refusal``)."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationFailed("reason_required", _("An erasure needs a reason."))
+    person = Person.objects.select_for_update().get(pk=person.pk)
+    if is_erased(person):
+        raise DomainError("already_erased", _("This person's data has been erased already."))
+    refusal = erasure_refusal(person)
+    if refusal is not None:
+        raise refusal
+    for name in PERSONAL_FIELDS:
+        setattr(person, name, "")
+    person.first_name, person.last_name = pseudonym(person.pk)
+    person.banned_reason = ""
+    person.hide_from_lookup = True
+    person.save()
+    log_event(None, Action.PEOPLE_PERSON_ERASED, actor, person=person.pk, reason=reason)
+    return person
