@@ -117,6 +117,7 @@
       }
     }
     set("announce", (s.announcements || []).join(" · "));
+    set("languages", s.official_languages ? T.languages + ": " + s.official_languages : "");  // ROLE-06 (TDA 6)
     set("moves", after ? "" : (s.moves || []).map((m) => T.move + ": " + m.player + " " + m.from_table + "/" + m.from_seat + " → " + m.to_table + "/" + m.to_seat).join(" · "));
     const key = c.item_index + ":" + c.status;
     if (lastLevelKey !== null && key !== lastLevelKey && c.status === "RUNNING") beep(c.is_break ? 440 : 880, 600);

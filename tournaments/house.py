@@ -63,6 +63,10 @@ def _late_reg_stack(v):
     return (key == "percent" and 1 <= n <= 100) or (key == "chips" and 1 <= n <= 10**12)
 
 
+def _short_text(v):
+    return isinstance(v, str) and len(v) <= 60 and "\n" not in v
+
+
 def _break_order(v):
     return v is None or (isinstance(v, list) and len(v) <= 1000
                          and all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 10_000 for n in v))
@@ -237,6 +241,10 @@ class HouseRules:
     seat_lookup_names: str = _setting("INITIAL", _choice("INITIAL", "FULL", "NICKNAME"), "§12",
                                       'how the public seat lookup shows a name: first name and initial ("Mario R."), '
                                       '"FULL" name, or "NICKNAME" (first name and initial when there is none)')
+    # player information (ROLE-06)
+    official_languages: str = _setting("Italiano, English", (_short_text, "text of at most 60 characters"), "ROLE-06",
+                                       "the tables' official language(s) (TDA 6; 000 and 003: Italian and English), posted on "
+                                       'the lobby screens; "" posts none')
     # rulings (ROLE-05)
     ruling_break_window_seconds: int = _setting(60, _int(0, 3600), "ROLE-05",
                                                 "a pot awarded in a break may be disputed this many seconds after it is awarded (TDA 22)")

@@ -127,6 +127,7 @@ def build_snapshot(tournament_or_id, now=None) -> dict:
             t.status == Tournament.RUNNING and clockview.late_registration_open(t, now)
         ),
         "late_registration_level": HouseRules.of(t).late_registration_level(t),  # REG-04: the house default when unnamed
+        "official_languages": HouseRules.of(t).official_languages,  # ROLE-06 (TDA 6): posted on the lobby
         "addon_open": t.allows_addon and t.status == Tournament.RUNNING and clockview.addon_window_open(t, now),
         # FMT-02: the event's recent changes are announced with what the director wrote.
         # The announcements of the screens that show this tournament, as their own or in rotation.
