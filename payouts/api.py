@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from tdmanager.api import query_choice, query_int
 from tdmanager.errors import DomainError
-from tdmanager.fields import IdField, WholeNumberField
+from tdmanager.fields import IdField, TextField, WholeNumberField
 from tdmanager.roles import HasRole
 from tdmanager.schema import CREATED_LIST, OBJECT_LIST
 from tournaments.api import idempotent
@@ -30,7 +30,7 @@ class PrizeIn(serializers.Serializer):
     place = serializers.IntegerField(min_value=1)
     kind = serializers.ChoiceField(choices=["CASH", "TICKET", "ITEM", "SEAT"], default="CASH")
     amount = serializers.DecimalField(max_digits=13, decimal_places=2, min_value=0)
-    description = serializers.CharField(allow_blank=True, default="", max_length=200)
+    description = TextField(allow_blank=True, default="", max_length=200)
     target = IdField(queryset=Tournament.objects.all(), allow_null=True, default=None)
 
 
@@ -38,7 +38,7 @@ class TableEditIn(serializers.Serializer):
     prizes = PrizeIn(many=True, required=False)
     amounts = serializers.ListField(child=serializers.DecimalField(max_digits=13, decimal_places=2, min_value=0), required=False,
                                     help_text="shorthand: cash prizes of places 1..N")
-    reason = serializers.CharField(allow_blank=True, default="", max_length=200)
+    reason = TextField(allow_blank=True, default="", max_length=200)
 
     def validate(self, data):
         if "prizes" not in data and "amounts" not in data:
@@ -47,13 +47,13 @@ class TableEditIn(serializers.Serializer):
 
 
 class TemplateIn(serializers.Serializer):
-    name = serializers.CharField(max_length=120)
+    name = TextField(max_length=120)
     percents = serializers.ListField(child=serializers.DecimalField(max_digits=6, decimal_places=3))
 
 
 class ApplyTemplateIn(serializers.Serializer):
     template = IdField(queryset=PayoutTemplate.objects.all())
-    reason = serializers.CharField(allow_blank=True, default="", max_length=200)
+    reason = TextField(allow_blank=True, default="", max_length=200)
 
 
 class StacksIn(serializers.Serializer):
@@ -74,15 +74,15 @@ class EntryIn(serializers.Serializer):
 
 
 class ReasonIn(serializers.Serializer):
-    reason = serializers.CharField(allow_blank=True, default="", max_length=200)
+    reason = TextField(allow_blank=True, default="", max_length=200)
 
 
 class PayIn(serializers.Serializer):
     entry = IdField(queryset=Entry.objects.all())
-    source = serializers.CharField(default="MAIN:CASH", max_length=40)
+    source = TextField(default="MAIN:CASH", max_length=40)
     method = serializers.ChoiceField(choices=LedgerRow.METHODS)
-    reference = serializers.CharField(allow_blank=True, default="", max_length=80)
-    payee = serializers.CharField(allow_blank=True, default="", max_length=160)
+    reference = TextField(allow_blank=True, default="", max_length=80)
+    payee = TextField(allow_blank=True, default="", max_length=160)
 
 
 class SatelliteIn(serializers.Serializer):
@@ -97,8 +97,8 @@ class SatelliteIn(serializers.Serializer):
 
 class SidePoolIn(serializers.Serializer):
     kind = serializers.ChoiceField(choices=[k for k, _l in SidePool.KINDS])
-    name = serializers.CharField(allow_blank=True, default="", max_length=120)
-    key = serializers.CharField(allow_blank=True, default="", max_length=40)
+    name = TextField(allow_blank=True, default="", max_length=120)
+    key = TextField(allow_blank=True, default="", max_length=40)
     from_ledger = serializers.BooleanField(default=True)
     from_prize_pool = serializers.DecimalField(max_digits=13, decimal_places=2, min_value=0, default="0")
     fund = IdField(queryset=JackpotFund.objects.all(), allow_null=True, default=None)
@@ -106,7 +106,7 @@ class SidePoolIn(serializers.Serializer):
 
 class ContributionIn(serializers.Serializer):
     amount = serializers.DecimalField(max_digits=13, decimal_places=2)
-    note = serializers.CharField(allow_blank=True, default="", max_length=200)
+    note = TextField(allow_blank=True, default="", max_length=200)
 
 
 class AwardItemIn(serializers.Serializer):
@@ -116,7 +116,7 @@ class AwardItemIn(serializers.Serializer):
 
 class AwardIn(serializers.Serializer):
     awards = AwardItemIn(many=True, required=False, help_text='[{"entry": id, "amount": "100.00"}]')
-    note = serializers.CharField(allow_blank=True, default="", max_length=200)
+    note = TextField(allow_blank=True, default="", max_length=200)
 
 
 class TicketRedeemIn(serializers.Serializer):
@@ -484,20 +484,20 @@ class TicketRedeemView(Base):
 
 class JackpotBaseIn(serializers.Serializer):
     base = serializers.DecimalField(max_digits=13, decimal_places=2, min_value=0)
-    name = serializers.CharField(allow_blank=True, default="", max_length=120)
+    name = TextField(allow_blank=True, default="", max_length=120)
 
 
 class JackpotClaimIn(serializers.Serializer):
     entries = serializers.ListField(child=WholeNumberField(min_value=1, max_value=2**63 - 1), min_length=1, max_length=10,
                                     help_text="the entries with a royal flush in this hand (two or more share it)")
     both_hole_cards = serializers.BooleanField(help_text="the floor saw both hole cards used (required to win)")
-    note = serializers.CharField(allow_blank=True, default="", max_length=200)
+    note = TextField(allow_blank=True, default="", max_length=200)
 
 
 class JackpotPayIn(serializers.Serializer):
     method = serializers.ChoiceField(choices=LedgerRow.METHODS)
-    reference = serializers.CharField(allow_blank=True, default="", max_length=80)
-    payee = serializers.CharField(allow_blank=True, default="", max_length=160)
+    reference = TextField(allow_blank=True, default="", max_length=80)
+    payee = TextField(allow_blank=True, default="", max_length=160)
 
 
 def jackpot_data():

@@ -21,7 +21,7 @@ from rest_framework.views import APIView
 
 from tdmanager import compiled
 from tdmanager.errors import DomainError
-from tdmanager.fields import WholeNumberField
+from tdmanager.fields import TextField, WholeNumberField
 from tdmanager.roles import HasRole
 from tdmanager.schema import OBJECT_LIST
 from tournaments.api import idempotent
@@ -43,16 +43,16 @@ class BustSerializer(serializers.Serializer):
     same_hand = serializers.BooleanField(default=False)
     simultaneous = serializers.BooleanField(default=False, help_text="ELM-03: players at different tables whose order cannot be "
                                                                      "told: they share the places and prizes")
-    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
+    reason = TextField(required=False, allow_blank=True, default="", max_length=200)
 
 
 class SimultaneousSerializer(serializers.Serializer):
     busts = serializers.ListField(child=WholeNumberField(min_value=1), min_length=2, max_length=500)
-    reason = serializers.CharField(max_length=200)
+    reason = TextField(max_length=200)
 
 
 class ReasonSerializer(serializers.Serializer):
-    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
+    reason = TextField(required=False, allow_blank=True, default="", max_length=200)
 
 
 class UndoBustSerializer(ReasonSerializer):
@@ -68,7 +68,7 @@ class ManualMoveSerializer(serializers.Serializer):
     entry = WholeNumberField()
     to_table = serializers.IntegerField(min_value=1)
     to_seat = serializers.IntegerField(min_value=1)
-    reason = serializers.CharField(max_length=200)
+    reason = TextField(max_length=200)
 
 
 class BigBlindSerializer(ReasonSerializer):
@@ -90,7 +90,7 @@ class TvSerializer(ReasonSerializer):
 
 
 class WaiveSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=200)
+    reason = TextField(max_length=200)
 
 
 def _valid(serializer_class, request):
@@ -104,12 +104,12 @@ _BUST_FIELDS = {"entries", "table", "same_hand", "simultaneous", "reason"}
 
 
 def _plain_reason(value, max_length: int):
-    """A ``reason`` as ``CharField(allow_blank=True, max_length=…)`` takes it (trimmed), or None
-    when only the serializer can say (not a string, too long, a NUL or a lone surrogate)."""
-    if type(value) is not str:
+    """A ``reason`` as ``TextField(allow_blank=True, max_length=…)`` takes it (trimmed), or None
+    when only the serializer can say (not a string, too long as sent, a NUL or a lone surrogate)."""
+    if type(value) is not str or len(value) > max_length:
         return None
     value = value.strip()
-    if len(value) > max_length or "\x00" in value or _SURROGATES.search(value):
+    if "\x00" in value or _SURROGATES.search(value):
         return None
     return value
 
@@ -503,7 +503,7 @@ class SeatCardSerializer(serializers.Serializer):
     entry = WholeNumberField()
     table = serializers.IntegerField(min_value=1)
     seat = serializers.IntegerField(min_value=1)
-    card = serializers.CharField(required=False, allow_blank=True, default="", max_length=8,
+    card = TextField(required=False, allow_blank=True, default="", max_length=8,
                                  help_text="at a table break: the high card the player drew (A♠, KH, 10d)")
 
 
@@ -521,7 +521,7 @@ class ReservationSerializer(serializers.Serializer):
     entry = WholeNumberField()
     table = serializers.IntegerField(min_value=1)
     seat = serializers.IntegerField(min_value=1)
-    reason = serializers.CharField(max_length=200)
+    reason = TextField(max_length=200)
 
 
 class ManualDrawView(SeatingAPIView):

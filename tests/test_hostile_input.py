@@ -417,3 +417,17 @@ def test_an_action_that_takes_no_body_offers_none_in_the_schema():
     paths = _schema()["paths"]
     for path in ("/api/v1/tournaments/{id}/finish/", "/api/v1/tournaments/{id}/open-registration/"):
         assert "requestBody" not in paths[path]["post"], path  # it offered a whole tournament, then read nothing of it
+
+
+def test_a_text_is_a_json_string_and_its_length_counts_as_sent(api, director, person):
+    from tournaments.models import ChipSet
+
+    body = refused(api(director).post("/api/v1/chipsets/", {"name": -40189, "denominations": []}, format="json"), 400, "invalid")
+    assert "name" in body["fields"] and not ChipSet.objects.exists()
+    r = api(director).post(f"/api/v1/people/{person.pk}/ban/", {"banned": True, "reason": "\x1d" + "x" * 200}, format="json")
+    assert "reason" in refused(r, 400, "invalid")["fields"]  # 201 characters sent; DRF counted 200 after trimming
+    person.refresh_from_db()
+    assert not person.banned
+    assert api(director).post(f"/api/v1/people/{person.pk}/ban/", {"banned": True, "reason": " cheating "}, format="json").status_code == 200
+    person.refresh_from_db()
+    assert person.banned and person.banned_reason == "cheating"

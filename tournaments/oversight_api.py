@@ -10,7 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tdmanager.api import body_object
-from tdmanager.fields import WholeNumberField
+from tdmanager.fields import TextField, WholeNumberField
 from tdmanager.roles import HasRole
 
 from . import selectors
@@ -30,7 +30,7 @@ def _t(pk):
 
 
 class GrantSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150)
+    username = TextField(max_length=150)
     granted = serializers.BooleanField(default=True)
 
 
@@ -39,19 +39,19 @@ class WitnessSerializer(serializers.Serializer):
 
 
 class RulingInSerializer(serializers.Serializer):
-    asked_by = serializers.CharField(max_length=150)
-    question = serializers.CharField(max_length=2000)
-    decision = serializers.CharField(max_length=2000)
+    asked_by = TextField(max_length=150)
+    question = TextField(max_length=2000)
+    decision = TextField(max_length=2000)
     asked_at = serializers.DateTimeField(required=False, allow_null=True)
     window = serializers.ChoiceField(choices=[Ruling.HAND, Ruling.BREAK], default=Ruling.HAND)
     disputed_at = serializers.DateTimeField(required=False, allow_null=True)
     next_hand_at = serializers.DateTimeField(required=False, allow_null=True)
     table_number = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=10_000)
-    hand = serializers.CharField(required=False, allow_blank=True, max_length=40, default="")
+    hand = TextField(required=False, allow_blank=True, max_length=40, default="")
 
 
 class NoteSerializer(serializers.Serializer):
-    text = serializers.CharField(max_length=2000)
+    text = TextField(max_length=2000)
 
 
 def ruling_data(r: Ruling) -> dict:
@@ -154,7 +154,7 @@ class RulingNotesView(APIView):
 
 
 class LiftLockoutSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150, required=False, allow_blank=True, default="",
+    username = TextField(max_length=150, required=False, allow_blank=True, default="",
                                      help_text="the username locked out at the address; empty: the address's own lock-out")
     address = serializers.IPAddressField(help_text="the client address the lock-out is at")
 

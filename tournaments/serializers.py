@@ -6,7 +6,7 @@ from rest_framework import serializers
 from rest_framework.fields import SkipField
 from rest_framework.relations import PKOnlyObject
 
-from tdmanager.fields import IdField, IdModelSerializer, WholeNumberField
+from tdmanager.fields import IdField, IdModelSerializer, TextField, WholeNumberField
 
 from . import chiprace, fees, labels, receipts
 from .house import HouseRules
@@ -78,7 +78,7 @@ class BuiltOnce:
         return ret
 
     _SHARED = (serializers.BooleanField, serializers.CharField, serializers.IntegerField, serializers.DecimalField,
-               serializers.DateTimeField, serializers.PrimaryKeyRelatedField, IdField, serializers.ChoiceField,
+               serializers.DateTimeField, serializers.PrimaryKeyRelatedField, IdField, TextField, serializers.ChoiceField,
                serializers.JSONField, serializers.FloatField, serializers.DateField, serializers.BigIntegerField)
 
     def _output_plan(self):
@@ -114,12 +114,12 @@ class PersonCreateSerializer(PersonSerializer):
 
 
 class EraseSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=REASON, help_text="why the person's data is erased (logged; the erased data is not)")
+    reason = TextField(max_length=REASON, help_text="why the person's data is erased (logged; the erased data is not)")
 
 
 class BanSerializer(serializers.Serializer):
     banned = serializers.BooleanField()
-    reason = serializers.CharField(allow_blank=True, default="", max_length=REASON)
+    reason = TextField(allow_blank=True, default="", max_length=REASON)
 
 
 class StructureItemSerializer(IdModelSerializer):
@@ -130,7 +130,7 @@ class StructureItemSerializer(IdModelSerializer):
 
 class BlindStructureSerializer(IdModelSerializer):
     items = StructureItemSerializer(many=True)
-    reason = serializers.CharField(write_only=True, required=False, allow_blank=True, max_length=300,
+    reason = TextField(write_only=True, required=False, allow_blank=True, max_length=300,
                                    help_text="FMT-02: why the structure of a published event changes (announced on its lobby screens)")
 
     class Meta:
@@ -140,7 +140,7 @@ class BlindStructureSerializer(IdModelSerializer):
 
 class TournamentSerializer(IdModelSerializer):
     entry_price = serializers.DecimalField(max_digits=13, decimal_places=2, read_only=True)
-    override_reason = serializers.CharField(write_only=True, required=False, allow_blank=True, max_length=REASON,
+    override_reason = TextField(write_only=True, required=False, allow_blank=True, max_length=REASON,
                                             help_text="why prices change once registration is open (FMT-01), "
                                                       "or why the fee is not the statutory one (REG-03)")
     fee_preset = serializers.ChoiceField(choices=list(fees.PRESETS), write_only=True, required=False,
@@ -328,7 +328,7 @@ class EventSerializer(IdModelSerializer):
 
 METHOD = serializers.ChoiceField(choices=LedgerRow.METHODS, default=LedgerRow.CASH)
 # REG-06: paid in USD or CHF at today's rate (blank: the tournament's currency).
-TENDER = serializers.CharField(required=False, allow_blank=True, default="", max_length=3,
+TENDER = TextField(required=False, allow_blank=True, default="", max_length=3,
                                help_text="USD or CHF at the rate of the day (REG-06); blank: the tournament's currency")
 
 
@@ -344,14 +344,14 @@ class StreamingSerializer(serializers.Serializer):
 
 class CopySerializer(serializers.Serializer):
     """A new tournament as a copy of another or of a saved template (issue #14)."""
-    name = serializers.CharField(max_length=160)
+    name = TextField(max_length=160)
     start_at = serializers.DateTimeField()
-    override_reason = serializers.CharField(max_length=200, required=False, allow_blank=True, default="",
+    override_reason = TextField(max_length=200, required=False, allow_blank=True, default="",
                                             help_text="why the fee is not the statutory one, when it is not (REG-03)")
 
 
 class SaveTemplateSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=160)
+    name = TextField(max_length=160)
 
 
 class TournamentTemplateSerializer(IdModelSerializer):
@@ -366,7 +366,7 @@ class TournamentTemplateSerializer(IdModelSerializer):
 
 class CancelSerializer(serializers.Serializer):
     # Each refund's reason is "Tournament cancelled: <reason>", in a 200-character column.
-    reason = serializers.CharField(max_length=160, required=False, allow_blank=True, default="")
+    reason = TextField(max_length=160, required=False, allow_blank=True, default="")
 
 
 class SellEntrySerializer(serializers.Serializer):
@@ -398,7 +398,7 @@ class CheckInSerializer(serializers.Serializer):
 
 class TransferClearedSerializer(serializers.Serializer):
     entry = IdField(queryset=Entry.objects.all())
-    reference = serializers.CharField(max_length=80)
+    reference = TextField(max_length=80)
     jackpot = serializers.BooleanField(default=False)
     confirm_final_table = serializers.BooleanField(default=False, help_text="the desk confirms an entry that opens a table once the "
                                                    "final table is formed (REG-04, BAL-09: 409 final_table_formed without it)")
@@ -407,7 +407,7 @@ class TransferClearedSerializer(serializers.Serializer):
 class PresenceSerializer(serializers.Serializer):
     entry = IdField(queryset=Entry.objects.all())
     presence = serializers.ChoiceField(choices=["", "ABSENT", "WITHDRAWN"], allow_blank=True)
-    reason = serializers.CharField(max_length=REASON, required=False, allow_blank=True, default="")
+    reason = TextField(max_length=REASON, required=False, allow_blank=True, default="")
 
 
 class ArrivalSerializer(serializers.Serializer):
@@ -415,7 +415,7 @@ class ArrivalSerializer(serializers.Serializer):
 
     entry = IdField(queryset=Entry.objects.all())
     arrived = serializers.BooleanField()
-    reason = serializers.CharField(max_length=REASON, required=False, allow_blank=True, default="")
+    reason = TextField(max_length=REASON, required=False, allow_blank=True, default="")
 
 
 class SettleSerializer(serializers.Serializer):
@@ -427,7 +427,7 @@ class SettleSerializer(serializers.Serializer):
 
 class NoShowSerializer(serializers.Serializer):
     entry = IdField(queryset=Entry.objects.all())
-    reason = serializers.CharField(max_length=REASON, required=False, allow_blank=True, default="")
+    reason = TextField(max_length=REASON, required=False, allow_blank=True, default="")
 
 
 class PayReservationSerializer(EntryActionSerializer):
@@ -452,22 +452,22 @@ class RebuySerializer(DeskEntrySerializer):
 
 class ReverseSerializer(serializers.Serializer):
     receipt_number = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
-    reason = serializers.CharField(max_length=REASON)
+    reason = TextField(max_length=REASON)
 
 
 class RefundSerializer(serializers.Serializer):
     entry = IdField(queryset=Entry.objects.all())
-    reason = serializers.CharField(max_length=REASON)
+    reason = TextField(max_length=REASON)
     expenses = serializers.DecimalField(max_digits=13, decimal_places=2, default=0, min_value=0)
     method = METHOD
-    reference = serializers.CharField(max_length=80, required=False, allow_blank=True, default="",
+    reference = TextField(max_length=80, required=False, allow_blank=True, default="",
                                       help_text="the cheque number or transfer reference; cash only within the cash limit (REG-06)")
 
 
 class RefundDuePaySerializer(serializers.Serializer):
     entry = IdField(queryset=Entry.objects.all())
     method = METHOD
-    reference = serializers.CharField(max_length=80, required=False, allow_blank=True, default="",
+    reference = TextField(max_length=80, required=False, allow_blank=True, default="",
                                       help_text="the cheque number or transfer reference (required for CHEQUE and TRANSFER)")
 
 
@@ -488,13 +488,13 @@ class ClockActionSerializer(serializers.Serializer):
     minutes = serializers.IntegerField(required=False, min_value=1, max_value=240)
     table = serializers.IntegerField(required=False, min_value=1, max_value=10_000)
     seconds_per_hand = serializers.IntegerField(required=False, min_value=1, max_value=3600)
-    color_up = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
+    color_up = TextField(required=False, allow_blank=True, default="", max_length=200)
     preset = serializers.ChoiceField(choices=["TDA", "SANREMO", "HEADS_UP"], required=False, allow_null=True, default=None,
                                      help_text="call-clock / call-time: the clock-call preset (default: the event's, CLK-10)")
-    player = serializers.CharField(required=False, allow_blank=True, default="", max_length=120)
+    player = TextField(required=False, allow_blank=True, default="", max_length=120)
     entry = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=2**31 - 1,
                                      help_text="call-clock: the player called (his own time applies); call-time: whose time is set")
-    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=REASON)
+    reason = TextField(required=False, allow_blank=True, default="", max_length=REASON)
 
 
 class DisplayScreenSerializer(IdModelSerializer):
@@ -605,13 +605,13 @@ class PenaltySerializer(IdModelSerializer):
 class IssuePenaltySerializer(serializers.Serializer):
     entry = IdField(queryset=Entry.objects.all())
     kind = serializers.ChoiceField(choices=["WARNING", "MISSED_HANDS", "MISSED_ROUNDS", "TIME_SUSPENSION", "DEAD_HAND", "DISQUALIFICATION", "ELIMINATION_NO_PRIZE", "CHIP_FORFEIT"])
-    reason_code = serializers.CharField(max_length=40)
+    reason_code = TextField(max_length=40)
     rounds = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=100, label=_("Rounds"))
     hands = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=10_000, label=_("Hands"))
     minutes = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=24 * 60, label=_("Minutes"))
     chips = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=10**12, label=_("Chips"))
     players_at_table = serializers.IntegerField(required=False, allow_null=True, min_value=2, max_value=11, label=_("Players at the table"))
-    note = serializers.CharField(required=False, allow_blank=True, default="", max_length=300)
+    note = TextField(required=False, allow_blank=True, default="", max_length=300)
     between_hands = serializers.BooleanField(default=False, help_text="PEN-03: no hand is in play; the next hand dealt is the first one missed")
     heads_up_reading = serializers.ChoiceField(
         choices=["ROUNDS_OF_TWO_HANDS", "BLINDS_PAID"], required=False, allow_null=True, default=None,
@@ -626,17 +626,17 @@ class ColorUpSerializer(serializers.Serializer):
     to_denomination = serializers.IntegerField(min_value=1, max_value=10**9)
     table = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=10_000)
     entry = IdField(queryset=Entry.objects.all(), required=False, allow_null=True)
-    note = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
+    note = TextField(required=False, allow_blank=True, default="", max_length=200)
 
 
 class TournamentChangeSerializer(serializers.Serializer):
     """FMT-02: one version of a published event."""
 
     version = serializers.IntegerField()
-    kind = serializers.CharField()
+    kind = TextField()
     changed_at = serializers.DateTimeField()
-    changed_by = serializers.CharField(source="changed_by.get_username", default="")
-    reason = serializers.CharField()
+    changed_by = TextField(source="changed_by.get_username", default="")
+    reason = TextField()
     changes = serializers.JSONField()
     lines = serializers.SerializerMethodField(help_text="each change as players read it, in the user's language")
 
@@ -646,13 +646,13 @@ class TournamentChangeSerializer(serializers.Serializer):
 
 class PenaltyActionSerializer(serializers.Serializer):
     hands = serializers.IntegerField(default=1, min_value=1, max_value=10_000, help_text="serve: hands served now")
-    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=REASON, help_text="cancel: why")
+    reason = TextField(required=False, allow_blank=True, default="", max_length=REASON, help_text="cancel: why")
 
 
 class ChipAdjustSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=["FORFEIT", "OUT_OF_VIEW", "LOST_FOUND", "CORRECTION", "DISQUALIFICATION"])
     chips = serializers.IntegerField(min_value=-(10**12), max_value=10**12)
-    reason = serializers.CharField(max_length=REASON)
+    reason = TextField(max_length=REASON)
     entry = IdField(queryset=Entry.objects.all(), required=False, allow_null=True)
 
 
@@ -662,7 +662,7 @@ MAX_CHIPS = 10**12  # more than any room holds; the chip columns are bigints
 class ChipCountItemSerializer(serializers.Serializer):
     entry = WholeNumberField(min_value=1, max_value=2**62)
     chips = serializers.IntegerField(min_value=0, max_value=MAX_CHIPS)
-    bag_number = serializers.CharField(max_length=20, required=False, allow_blank=True, default="")
+    bag_number = TextField(max_length=20, required=False, allow_blank=True, default="")
 
 
 class ChipCountsSerializer(serializers.Serializer):
@@ -725,9 +725,9 @@ class ExchangeRateSerializer(IdModelSerializer):
 
 
 class ExchangeRateInputSerializer(serializers.Serializer):
-    currency = serializers.CharField(max_length=3, label=_("Currency"))
+    currency = TextField(max_length=3, label=_("Currency"))
     # Typed at the desk in the reader's language: "1,07" in Italian, "1.07" in English (Django's
     # localized input, ``sanitize_separators``); a JSON number is read as it is.
     rate = serializers.DecimalField(max_digits=14, decimal_places=6, localize=True, label=_("Rate"),
                                     help_text="how many base_currency one currency buys; a string in the request's language is accepted")
-    base_currency = serializers.CharField(max_length=3, required=False, default="EUR")
+    base_currency = TextField(max_length=3, required=False, default="EUR")
