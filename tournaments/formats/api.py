@@ -20,6 +20,7 @@ from rest_framework.views import APIView
 
 from tdmanager.api import body_object
 from tdmanager.errors import DomainError, ValidationFailed
+from tdmanager.fields import TextField
 from tdmanager.roles import HasRole
 from tournaments.api import idempotent, sale_response
 from tournaments.house import HouseRules
@@ -303,7 +304,7 @@ class FlightView(OpView):
 
 class StackOptionOut(serializers.Serializer):
     id = serializers.IntegerField()
-    label = serializers.CharField()
+    label = TextField()
     buy_in = serializers.DecimalField(max_digits=13, decimal_places=2)
     fee = serializers.DecimalField(max_digits=13, decimal_places=2)
     chips = serializers.IntegerField()
