@@ -152,6 +152,14 @@ class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
         person = people.create_person(actor=Actor.from_request(request), confirm_duplicate=confirm, **data)
         return Response(s.PersonSerializer(person).data, status=201)
 
+    def update(self, request, *args, **kwargs):
+        """Rectification: the fields sent are corrected through ``people.update_person``, which logs
+        each change (old → new; the document number as changed, without its values)."""
+        ser = self.get_serializer(self.get_object(), data=body_object(request), partial=kwargs.pop("partial", False))
+        ser.is_valid(raise_exception=True)
+        person = people.update_person(ser.instance, actor=Actor.from_request(request), **ser.validated_data)
+        return Response(s.PersonSerializer(person).data)
+
     @extend_schema(request=s.BanSerializer, responses=s.PersonSerializer)
     @action(detail=True, methods=["post"])
     def ban(self, request, pk=None):

@@ -200,6 +200,10 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.TOURNAMENTS_WITNESS_SIGNED: _("%(name)s witnessed: %(witnessed_label)s"),
 }
 
+#: A person's fields as a rectification's sentence names them (``people.person.changed``).
+PERSON_FIELDS = {"first_name": _("first name"), "last_name": _("last name"), "nickname": _("nickname"), "email": _("email"),
+                 "phone": _("phone"), "document_id": _("identity document"), "notes": _("notes")}
+
 MONEY_KEYS = ("amount", "fee", "statutory_fee", "prize_pool", "total", "buy_in")
 NUMBER_KEYS = ("hands", "chips", "bagged_chips", "counted_total", "seconds", "players", "players_left", "tables", "size", "places",
                "refunded", "stubs", "served", "left", "minutes", "survivors", "participants", "seats", "open_places")
@@ -245,6 +249,18 @@ def _busts(busts, entries) -> str:
     return ", ".join(parts)
 
 
+def _person_changes(fields: str, changes) -> str:
+    """"phone +39 1 → +39 2, identity document": each field changed, with old → new when logged."""
+    parts = []
+    for name in (f.strip() for f in fields.split(",") if f.strip()):
+        part = str(PERSON_FIELDS.get(name, name))
+        values = changes.get(name) if isinstance(changes, Mapping) else None
+        if isinstance(values, Mapping):
+            part += f" {values.get('old') or '—'} → {values.get('new') or '—'}"
+        parts.append(part)
+    return ", ".join(parts)
+
+
 def _where(p) -> str:
     if "level" not in p:
         return ""
@@ -277,6 +293,8 @@ def _context(action: str, p: Mapping, *, actor: str, currency: str, entries: Map
         ctx["reason_code"] = penalty_reason_label(p.get("reason_code", ""))
     elif action == A.TOURNAMENTS_CHIPS_ADJUSTED:
         ctx["kind"] = str(ADJUSTMENT_KINDS.get(p.get("kind"), _("Correction")))
+    elif action == A.PEOPLE_PERSON_CHANGED and isinstance(p.get("fields"), str):
+        ctx["fields"] = _person_changes(p["fields"], p.get("changes"))
     if "busts" in p:
         ctx["busts"] = _busts(p["busts"], entries)
     if isinstance(p.get("moves"), list):

@@ -26,7 +26,7 @@ from tdmanager.roles import user_roles
 from . import clockview, fees, labels, overview, penalties, receipts, selectors, signals
 from .house import HouseRules
 from .models import BlindStructure, DisplayScreen, Entry, LedgerRow, RegulatorGrant, Tournament, TournamentTemplate
-from .serializers import MAX_STACK, TournamentSerializer, at_most
+from .serializers import MAX_STACK, PersonSerializer, TournamentSerializer, at_most
 from .services import cashier, lifecycle, oversight, people, privacy, setup, streaming
 from .services import floor as floor_service
 from .services import screens as screen_links
@@ -420,6 +420,21 @@ def person_page(request, pk):
             messages.error(request, exc.message)
         else:
             messages.success(request, _("The person's data has been erased: only the pseudonym and the money trail remain."))
+        return redirect("person", pk=person.pk)
+    if request.method == "POST" and request.POST.get("op") == "edit":  # the desk corrects the person's data (logged)
+        fields = {k: request.POST[k] for k in people.EDITABLE if k in request.POST}
+        if not fields.get("document_id", "").strip():
+            fields.pop("document_id", None)  # the form shows the document masked: left empty, it is unchanged
+        ser = PersonSerializer(person, data=fields, partial=True)
+        if not ser.is_valid():
+            messages.error(request, named_detail(ser.errors, PersonSerializer()))
+            return redirect("person", pk=person.pk)
+        try:
+            people.update_person(person, actor=Actor.from_request(request), **ser.validated_data)
+        except DomainError as exc:
+            messages.error(request, str(exc.message))
+        else:
+            messages.success(request, _("The person's data has been corrected."))
         return redirect("person", pk=person.pk)
     if request.method == "POST":  # the desk: the player opts out of the public seat lookup, or back in
         people.set_hidden_from_lookup(person, request.POST.get("hide_from_lookup") == "1", actor=Actor.from_request(request))

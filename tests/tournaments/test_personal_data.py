@@ -6,9 +6,12 @@ import json
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
+from tournaments import eventlog
 from tournaments.models import Entry, LedgerRow, Person, Tournament, TournamentEvent
 from tournaments.services import cashier, people
+from tournaments.services.events import Actor
 
 pytestmark = pytest.mark.django_db
 
@@ -113,3 +116,39 @@ def test_an_erasure_waits_for_a_prize_not_paid(api, director, person, played, to
     r = api(director).post(f"/api/v1/people/{person.pk}/erase/", {"reason": "asked"}, format="json")
     assert r.status_code == 409 and r.json()["code"] == "person_prize_due"
     assert Person.objects.get(pk=person.pk).nickname == "super"
+
+
+def test_a_correction_is_logged_old_to_new_and_the_document_without_its_values(api, cashier_user, person):
+    r = api(cashier_user).patch(f"/api/v1/people/{person.pk}/", {"phone": "+39 347 000 1111", "document_id": "ZX998877"},
+                                format="json")
+    assert r.status_code == 200 and r.json()["phone"] == "+39 347 000 1111"
+    ev = TournamentEvent.objects.get(action="people.person.changed")
+    assert ev.payload["person"] == person.pk and ev.actor == cashier_user
+    assert ev.payload["fields"] == "phone, document_id"
+    assert ev.payload["changes"] == {"phone": {"old": "+39 333 123 4567", "new": "+39 347 000 1111"}}
+    assert ev.payload["document_changed"] is True
+    assert "AB123456" not in json.dumps(ev.payload) and "ZX998877" not in json.dumps(ev.payload)
+    with translation.override("it"):
+        assert eventlog.sentence(ev.action, ev.payload, actor="carla") == (
+            f"Carla ha rettificato i dati della persona n. {person.pk}: telefono +39 333 123 4567 → +39 347 000 1111, "
+            "documento d'identità")
+
+
+def test_the_person_page_corrects_the_data_and_an_empty_document_keeps_it(cashier_user, person):
+    page = Client()
+    page.force_login(cashier_user)
+    r = page.post(f"/people/{person.pk}/", {"op": "edit", "first_name": "Mario", "last_name": "Rossini", "nickname": "super",
+                                            "email": "", "phone": person.phone, "document_id": "", "notes": ""}, follow=True)
+    assert r.status_code == 200
+    p = Person.objects.get(pk=person.pk)
+    assert (p.last_name, p.document_id) == ("Rossini", "AB123456")
+    ev = TournamentEvent.objects.get(action="people.person.changed")
+    assert ev.payload["changes"] == {"last_name": {"old": "Rossi", "new": "Rossini"}}
+
+
+def test_an_erased_person_is_not_corrected(api, director, person):
+    from tournaments.services import privacy
+
+    privacy.erase_person(person, "asked", actor=Actor(director, "test"))
+    r = api(director).patch(f"/api/v1/people/{person.pk}/", {"first_name": "Mario"}, format="json")
+    assert r.status_code == 409 and r.json()["code"] == "person_erased"

@@ -103,6 +103,50 @@ def set_banned(person: Person, banned: bool, reason: str, *, actor: Actor) -> Pe
     return person
 
 
+#: The fields of a person the desk corrects (rectification); each change is logged.
+EDITABLE = ("first_name", "last_name", "nickname", "email", "phone", "document_id", "notes")
+#: Logged as changed without its values (the access log of document numbers is apart).
+UNLOGGED_VALUES = ("document_id",)
+
+
+@service
+def update_person(person: Person, *, actor: Actor, **fields) -> Person:
+    """Rectification (GDPR art. 16) with a trace: the fields given are written and one event-log
+    row lists what changed, old → new, except the document number (logged as changed, its values
+    never). ``hide_from_lookup`` goes through ``set_hidden_from_lookup``. An erased person's
+    pseudonym is not edited (409 ``person_erased``)."""
+    from .privacy import is_erased
+
+    person = Person.objects.select_for_update().get(pk=person.pk)
+    if is_erased(person):
+        raise DomainError("person_erased", _("This person's data has been erased: there is nothing to correct."))
+    unknown = set(fields) - set(EDITABLE) - {"hide_from_lookup"}
+    if unknown:
+        raise ValidationFailed("bad_field", _("These fields cannot be changed here: %(names)s.") % {"names": ", ".join(sorted(unknown))})
+    hidden = fields.pop("hide_from_lookup", None)
+    changes, changed = {}, []
+    for name in EDITABLE:
+        if name not in fields:
+            continue
+        new = fields[name].strip() if isinstance(fields[name], str) else fields[name]
+        old = getattr(person, name)
+        if new == old:
+            continue
+        if name in ("first_name", "last_name") and not new:
+            raise ValidationFailed("name_required", _("First and last name are required."))
+        setattr(person, name, new)
+        changed.append(name)
+        if name not in UNLOGGED_VALUES:
+            changes[name] = {"old": old, "new": new}
+    if changed:
+        person.save()
+        log_event(None, Action.PEOPLE_PERSON_CHANGED, actor, person=person.pk, fields=", ".join(changed), changes=changes,
+                  document_changed="document_id" in changed)
+    if hidden is not None and bool(hidden) != person.hide_from_lookup:
+        person = set_hidden_from_lookup(person, bool(hidden), actor=actor)
+    return person
+
+
 @service
 def set_hidden_from_lookup(person: Person, hidden: bool, *, actor: Actor) -> Person:
     """The player opts out of (or back into) the public seat lookup: his name is then never an
