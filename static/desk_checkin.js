@@ -32,7 +32,12 @@
     let path, body;
     if (op === "check-in") {
       let seen = false;
-      if (requiresId()) { seen = await TDM.confirm(T.idAsk, T.idSeen); if (!seen) return; }
+      if (requiresId()) {
+        // The whole document number on file, read for this check-in only (logged): lists show it masked.
+        const doc = await window.TDMDesk.api("cashier/check-in/document/?entry=" + e.id);
+        const onFile = doc.ok && doc.data.document_id ? " " + T.idOnFile + ": " + doc.data.document_id : "";
+        seen = await TDM.confirm(T.idAsk + onFile, T.idSeen); if (!seen) return;
+      }
       path = "cashier/check-in/"; body = { entry: e.id, id_checked: seen };
     } else if (op === "transfer-cleared") {
       const ref = await TDM.ask({ title: T.transferCleared, label: T.transferRef, input: "text", required: true }); if (!ref) return;

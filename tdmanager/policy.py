@@ -63,6 +63,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "person-ban": {"POST": D},
     "person-export": {"GET": D},  # GDPR access: everything held about the person, logged
     "person-erase": {"POST": D},  # GDPR erasure: the person becomes a pseudonym, the money trail stays
+    "person-document": {"POST": D},  # the whole document number revealed (logged)
     "api-person-penalties": {"GET": DF},
     "structure-list": {"GET": LOBBY, "POST": D},
     "structure-import-": {"POST": D},
@@ -101,6 +102,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "api-pay": {"POST": DC},
     "api-cancel-reservation": {"POST": DC},
     "api-check-in": {"POST": DC},  # REG-02: the desk checks the player in (identity document)
+    "api-check-in-document": {"GET": DC},  # REG-02: the whole document of the player checked in (logged)
     "api-transfer-cleared": {"POST": DC},  # REG-02: the cashier confirms the transfer cleared
     "api-presence": {"POST": STAFF},  # ELM-05: absent / withdrawn, seen at the desk or the table
     "api-no-show": {"POST": DC},  # REG-09
@@ -219,7 +221,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "receipt": {"GET": STAFF},
     "receipt-pdf": {"GET": STAFF},
     "people": {"GET": STAFF},
-    "person": {"GET": STAFF, "POST": {"erase": D, "*": DC}},  # POST: the player opts out of the public seat lookup; erase (director)
+    "person": {"GET": STAFF, "POST": {"erase": D, "reveal": D, "*": DC}},  # POST: the player opts out of the public seat lookup; erase (director)
     "structures": {"GET": STAFF},
     "chipsets": {"GET": DF},
     "tournament-new": {"GET": D, "POST": D},

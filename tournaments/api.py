@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_date
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.parsers import MultiPartParser
@@ -159,6 +159,15 @@ class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
         ser.is_valid(raise_exception=True)
         person = people.update_person(ser.instance, actor=Actor.from_request(request), **ser.validated_data)
         return Response(s.PersonSerializer(person).data)
+
+    @extend_schema(request=None, responses={200: inline_serializer("PersonDocument", {"person": serializers.IntegerField(),
+                                                                                   "document_id": serializers.CharField()})},
+                   description="A director reveals the whole identity document number (lists show it masked); logged "
+                               "(people.document.viewed: who viewed whose document, when).")
+    @action(detail=True, methods=["post"])
+    def document(self, request, pk=None):
+        person = self.get_object()
+        return Response({"person": person.pk, "document_id": privacy.reveal_document(person, actor=Actor.from_request(request))})
 
     @extend_schema(request=s.BanSerializer, responses=s.PersonSerializer)
     @action(detail=True, methods=["post"])
@@ -608,6 +617,23 @@ class ReceivablesView(APIView):
     def get(self, request, pk):
         t = get_object_or_404(Tournament, pk=pk)
         return Response({"receivables": registration.receivables(t)})
+
+
+class CheckInDocumentView(APIView):
+    """REG-02 at the desk: the whole identity document number of the player whose entry
+    (``?entry=<id>``) awaits check-in, to compare with the one he shows; every other list and page
+    shows it masked. Each read is logged (``people.document.viewed``, purpose check-in); an entry
+    not awaiting check-in is 409 ``not_at_checkin``."""
+
+    permission_classes = [HasRole]
+
+    @extend_schema(parameters=[OpenApiParameter("entry", int, required=True)],
+                   responses={200: inline_serializer("CheckInDocument", {"person": serializers.IntegerField(),
+                                                                         "document_id": serializers.CharField()})})
+    def get(self, request):
+        entry = get_object_or_404(Entry, pk=query_int(request, "entry") or 0)
+        document = privacy.checkin_document(entry, actor=Actor.from_request(request))
+        return Response({"person": entry.person_id, "document_id": document})
 
 
 class OwedView(APIView):

@@ -22,6 +22,7 @@ cashier_api = [
     path("pay/", tapi.PayReservationView.as_view(), name="api-pay"),
     path("cancel-reservation/", tapi.CancelReservationView.as_view(), name="api-cancel-reservation"),
     path("check-in/", tapi.CheckInView.as_view(), name="api-check-in"),
+    path("check-in/document/", tapi.CheckInDocumentView.as_view(), name="api-check-in-document"),
     path("transfer-cleared/", tapi.TransferClearedView.as_view(), name="api-transfer-cleared"),
     path("presence/", tapi.PresenceView.as_view(), name="api-presence"),
     path("no-show/", tapi.NoShowView.as_view(), name="api-no-show"),

@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .actions import Action
-from .people_search import fold
+from .people_search import fold, masked_document
 
 MONEY = {"max_digits": 13, "decimal_places": 2}
 NOT_NEGATIVE = [MinValueValidator(0)]  # prices, fees, amounts (with a CheckConstraint on the column)
@@ -97,6 +97,11 @@ class Person(models.Model):
     @property
     def display_name(self):
         return f"{self.full_name} ({self.nickname})" if self.nickname else self.full_name
+
+    @property
+    def document_masked(self) -> str:
+        """The document number as pages and lists show it (``people_search.masked_document``)."""
+        return masked_document(self.document_id)
 
 
 class BlindStructure(models.Model):

@@ -32,6 +32,17 @@ def fold(text: str) -> str:
     return " ".join(bare.casefold().split())
 
 
+def masked_document(value: str) -> str:
+    """An identity document number as pages and lists show it (GDPR, issue #30): its last three
+    characters after one dot per hidden character ("•••••456"); a short one (under 6) all dots.
+    The whole number is shown only at check-in and to a director who reveals it (both logged)."""
+    value = (value or "").strip()
+    if not value:
+        return ""
+    shown = 3 if len(value) >= 6 else 0
+    return "•" * (len(value) - shown) + value[len(value) - shown:]
+
+
 def digits(text: str) -> str:
     return "".join(ch for ch in text or "" if ch.isdigit())
 

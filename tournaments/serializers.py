@@ -11,6 +11,7 @@ from tdmanager.fields import IdField, IdModelSerializer, TextField, WholeNumberF
 from . import chiprace, fees, labels, receipts
 from .house import HouseRules
 from .models import Alternate, BlindStructure, Entry, LedgerRow, Person, StructureItem, Tournament, TournamentEvent, TournamentTemplate
+from .people_search import masked_document
 from .selectors import change_lines, penalty_progress, seat_of
 
 REASON = 200  # the reason columns (LedgerRow.reason, Person.banned_reason, ChipAdjustment.reason)
@@ -98,7 +99,16 @@ class BuiltOnce:
 
 
 class PersonSerializer(IdModelSerializer):
+    """``document_id`` is written whole and read masked ("•••••456", GDPR): the whole number is
+    read at check-in (``cashier/check-in/document/``) or revealed by a director (``people/<id>/document/``), each logged."""
+
     display_name = serializers.CharField(read_only=True)
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        if "document_id" in data:
+            data["document_id"] = masked_document(data["document_id"])
+        return data
 
     class Meta:
         model = Person

@@ -421,7 +421,10 @@ def person_page(request, pk):
         else:
             messages.success(request, _("The person's data has been erased: only the pseudonym and the money trail remain."))
         return redirect("person", pk=person.pk)
-    if request.method == "POST" and request.POST.get("op") == "edit":  # the desk corrects the person's data (logged)
+    revealed = None
+    if request.method == "POST" and request.POST.get("op") == "reveal":  # a director reads the whole document (logged)
+        revealed = privacy.reveal_document(person, actor=Actor.from_request(request))
+    elif request.method == "POST" and request.POST.get("op") == "edit":  # the desk corrects the person's data (logged)
         fields = {k: request.POST[k] for k in people.EDITABLE if k in request.POST}
         if not fields.get("document_id", "").strip():
             fields.pop("document_id", None)  # the form shows the document masked: left empty, it is unchanged
@@ -436,11 +439,12 @@ def person_page(request, pk):
         else:
             messages.success(request, _("The person's data has been corrected."))
         return redirect("person", pk=person.pk)
-    if request.method == "POST":  # the desk: the player opts out of the public seat lookup, or back in
+    elif request.method == "POST":  # the desk: the player opts out of the public seat lookup, or back in
         people.set_hidden_from_lookup(person, request.POST.get("hide_from_lookup") == "1", actor=Actor.from_request(request))
         messages.success(request, _("Hidden from the public seat lookup.") if person.hide_from_lookup else _("Shown on the public seat lookup."))
         return redirect("person", pk=person.pk)
-    return render(request, "person.html", {"person": person, "entries": person.entries.select_related("tournament").order_by("-created_at"),
+    return render(request, "person.html", {"person": person, "revealed": revealed,
+                                           "entries": person.entries.select_related("tournament").order_by("-created_at"),
                                            "penalties": selectors.penalty_history(person)})
 
 

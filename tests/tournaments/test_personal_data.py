@@ -152,3 +152,35 @@ def test_an_erased_person_is_not_corrected(api, director, person):
     privacy.erase_person(person, "asked", actor=Actor(director, "test"))
     r = api(director).patch(f"/api/v1/people/{person.pk}/", {"first_name": "Mario"}, format="json")
     assert r.status_code == 409 and r.json()["code"] == "person_erased"
+
+
+def test_lists_and_pages_show_the_document_masked(api, cashier_user, director, person):
+    found = api(cashier_user).get("/api/v1/people/", {"q": "Rossi"}).json()
+    assert [p["document_id"] for p in found] == ["•••••456"]
+    assert api(director).get(f"/api/v1/people/{person.pk}/").json()["document_id"] == "•••••456"
+    page = Client()
+    page.force_login(cashier_user)
+    html = page.get(f"/people/{person.pk}/").content.decode()
+    assert "AB123456" not in html and "•••••456" in html and "reveal-document" not in html
+
+
+def test_a_director_reveals_a_document_and_the_view_is_logged(api, director, cashier_user, person):
+    assert api(cashier_user).post(f"/api/v1/people/{person.pk}/document/", {}, format="json").status_code == 403
+    r = api(director).post(f"/api/v1/people/{person.pk}/document/", {}, format="json")
+    assert r.status_code == 200 and r.json() == {"person": person.pk, "document_id": "AB123456"}
+    page = Client()
+    page.force_login(director)
+    assert "AB123456" in page.post(f"/people/{person.pk}/", {"op": "reveal"}).content.decode()
+    views = TournamentEvent.objects.filter(action="people.document.viewed").order_by("id")
+    assert [(v.actor, v.payload["person"]) for v in views] == [(director, person.pk), (director, person.pk)]
+
+
+def test_the_desk_reads_the_whole_document_at_check_in_only(api, cashier_user, person, played):
+    url = f"/api/v1/cashier/check-in/document/?entry={played.entry.pk}"
+    r = api(cashier_user).get(url)
+    assert r.status_code == 200 and r.json()["document_id"] == "AB123456"
+    ev = TournamentEvent.objects.get(action="people.document.viewed")
+    assert ev.actor == cashier_user and ev.payload["purpose"] == "check-in" and ev.payload["entry"] == played.entry.pk
+    assert api(cashier_user).post("/api/v1/cashier/check-in/", {"entry": played.entry.pk}, format="json").status_code == 200
+    r = api(cashier_user).get(url)
+    assert r.status_code == 409 and r.json()["code"] == "not_at_checkin"

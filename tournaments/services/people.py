@@ -85,7 +85,7 @@ def create_person(*, actor: Actor, confirm_duplicate: bool = False, **fields) ->
         raise DomainError(
             "possible_duplicate",
             _("A person with the same name, document, phone or e-mail already exists."),
-            duplicates=[{"id": p.pk, "name": p.display_name, "document_id": p.document_id, "phone": p.phone} for p in dupes],
+            duplicates=[{"id": p.pk, "name": p.display_name, "document_id": p.document_masked, "phone": p.phone} for p in dupes],
         )
     person = Person.objects.create(**{k: (v.strip() if isinstance(v, str) else v) for k, v in fields.items()})
     log_event(None, Action.PEOPLE_PERSON_CREATED, actor, person=person.pk, name=person.full_name)

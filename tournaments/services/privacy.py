@@ -139,3 +139,25 @@ def erase_person(person: Person, reason: str, *, actor: Actor) -> Person:
     person.save()
     log_event(None, Action.PEOPLE_PERSON_ERASED, actor, person=person.pk, reason=reason)
     return person
+
+
+@service
+def reveal_document(person: Person, *, actor: Actor) -> str:
+    """A director reveals a person's whole document number (pages and lists show it masked):
+    the access log row says who viewed whose document, and when."""
+    person = Person.objects.get(pk=person.pk)
+    log_event(None, Action.PEOPLE_DOCUMENT_VIEWED, actor, person=person.pk, purpose="reveal")
+    return person.document_id
+
+
+@service
+def checkin_document(entry: Entry, *, actor: Actor) -> str:
+    """The whole document number of the player the desk checks in (REG-02: the law asks to see
+    it), only while his entry awaits check-in; logged as every view of a document is."""
+    entry = Entry.objects.select_related("person", "tournament").get(pk=getattr(entry, "pk", entry))
+    if (entry.status not in (Entry.ACTIVE, Entry.RESERVED) or entry.checked_in_at is not None
+            or entry.tournament.status in (Tournament.FINISHED, Tournament.CANCELLED)):
+        raise DomainError("not_at_checkin", _("This entry is not waiting for check-in: its document number stays masked."))
+    log_event(None, Action.PEOPLE_DOCUMENT_VIEWED, actor, person=entry.person_id, entry=entry.pk,
+              tournament_id=entry.tournament_id, purpose="check-in")
+    return entry.person.document_id
