@@ -269,9 +269,15 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-heads-up-matches": {"task": "tournaments.formats.tasks.sweep_heads_up_matches", "schedule": 5.0, "options": TDM_PERIODIC_TASK_OPTIONS},
     # Idempotency keys are kept TDM_IDEMPOTENCY_TTL_HOURS (at least a day), then forgotten.
     "purge-idempotency-keys": {"task": "tournaments.tasks.purge_idempotency_keys", "schedule": 3600.0, "options": TDM_PERIODIC_TASK_OPTIONS},
+    # GDPR retention: people with no activity for TDM_PERSON_RETENTION_DAYS are erased (pseudonym kept), daily.
+    "erase-inactive-people": {"task": "tournaments.tasks.erase_inactive_people", "schedule": 86400.0, "options": TDM_PERIODIC_TASK_OPTIONS},
 }
 TDM_ARM_CLOCK_TASKS = envbool("TDM_ARM_CLOCK_TASKS", "True")
 TDM_IDEMPOTENCY_TTL_HOURS = max(24, envint("TDM_IDEMPOTENCY_TTL_HOURS", 48))
+# Days a person with no activity (no entry, sale, payment or penalty) is kept before his personal
+# data is erased (GDPR storage limitation). 3650: ten years, the longest the law asks a gaming venue
+# to keep a customer's identification (anti-money-laundering, D.lgs. 231/2007 art. 31). 0: never.
+TDM_PERSON_RETENTION_DAYS = max(0, envint("TDM_PERSON_RETENTION_DAYS", 3650))
 
 # --- Auth, i18n ------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

@@ -34,6 +34,14 @@ def purge_idempotency_keys():
 
 
 @shared_task(ignore_result=True)
+def erase_inactive_people():
+    """Daily (beat): erase the people with no activity for TDM_PERSON_RETENTION_DAYS (pseudonym kept)."""
+    from .services.privacy import erase_inactive
+
+    erase_inactive()
+
+
+@shared_task(ignore_result=True)
 def catch_up_clocks():
     """Sent by a worker as it starts: change every overdue level at once and arm every
     countdown anew (``clockctl.catch_up``)."""

@@ -3,14 +3,18 @@ exports everything held about a person in a file (logged), and erases it keeping
 trail (the person becomes a pseudonym; receipts, ledger and places keep their numbers)."""
 
 import json
+from datetime import timedelta
+from io import StringIO
 
 import pytest
+import time_machine
+from django.core.management import call_command
 from django.test import Client
-from django.utils import translation
+from django.utils import timezone, translation
 
 from tournaments import eventlog
 from tournaments.models import Entry, LedgerRow, Person, Tournament, TournamentEvent
-from tournaments.services import cashier, people
+from tournaments.services import cashier, people, privacy
 from tournaments.services.events import Actor
 
 pytestmark = pytest.mark.django_db
@@ -184,3 +188,52 @@ def test_the_desk_reads_the_whole_document_at_check_in_only(api, cashier_user, p
     assert api(cashier_user).post("/api/v1/cashier/check-in/", {"entry": played.entry.pk}, format="json").status_code == 200
     r = api(cashier_user).get(url)
     assert r.status_code == 409 and r.json()["code"] == "not_at_checkin"
+
+
+def _played_long_ago(make_tournament, person, cashier_actor, days=4000, place=None):
+    """The person added and his one buy-in sold ``days`` ago, the tournament over since."""
+    with time_machine.travel(timezone.now() - timedelta(days=days), tick=False):
+        Person.objects.filter(pk=person.pk).update(created_at=timezone.now())
+        t = make_tournament(name="Long ago")
+        sale = cashier.register(t, person, method="CASH", actor=cashier_actor)
+    _over(t, sale.entry, place=place)
+    return sale
+
+
+def test_retention_erases_the_people_with_no_activity_and_keeps_the_rest(settings, make_tournament, make_person, person,
+                                                                         cashier_actor):
+    settings.TDM_PERSON_RETENTION_DAYS = 3650
+    sale = _played_long_ago(make_tournament, person, cashier_actor)  # eleven years ago, nothing since
+    recent = make_person("Anna", "Verdi", document_id="CD7654321")
+    Person.objects.filter(pk=recent.pk).update(created_at=timezone.now() - timedelta(days=4000))
+    cashier.register(make_tournament(name="Today"), recent, method="CASH", actor=cashier_actor)  # but plays today
+    dry = StringIO()
+    call_command("erase_inactive_people", "--dry-run", stdout=dry)
+    assert f"1 people would be erased (no activity for 3650 days): #{person.pk}" in dry.getvalue()
+    assert Person.objects.get(pk=person.pk).last_name == "Rossi"
+    out = StringIO()
+    call_command("erase_inactive_people", stdout=out)
+    assert f"1 people erased (no activity for 3650 days): #{person.pk}" in out.getvalue()
+    gone, kept = Person.objects.get(pk=person.pk), Person.objects.get(pk=recent.pk)
+    assert (gone.first_name, gone.last_name, gone.document_id) == ("Erased player", f"#{person.pk}", "")
+    assert (kept.last_name, kept.document_id) == ("Verdi", "CD7654321")
+    assert LedgerRow.objects.get(pk=sale.row.pk).receipt_number == sale.row.receipt_number
+    ev = TournamentEvent.objects.get(action="people.person.erased")
+    assert ev.actor is None and ev.payload["reason"] == "retention: no activity for 3650 days (TDM_PERSON_RETENTION_DAYS)"
+
+
+def test_retention_keeps_an_inactive_person_still_owed_a_prize_and_zero_keeps_everybody(settings, make_tournament, person,
+                                                                                        cashier_actor):
+    _played_long_ago(make_tournament, person, cashier_actor, place=1)
+    settings.TDM_PERSON_RETENTION_DAYS = 0
+    assert privacy.erase_inactive() == {"days": 0, "erased": [], "kept": []}
+    settings.TDM_PERSON_RETENTION_DAYS = 3650
+    assert privacy.erase_inactive() == {"days": 3650, "erased": [], "kept": [{"person": person.pk, "code": "person_prize_due"}]}
+    assert Person.objects.get(pk=person.pk).last_name == "Rossi"
+
+
+def test_the_retention_runs_daily_on_beat():
+    from django.conf import settings as django_settings
+
+    job = django_settings.CELERY_BEAT_SCHEDULE["erase-inactive-people"]
+    assert job["task"] == "tournaments.tasks.erase_inactive_people" and job["schedule"] == 86400.0

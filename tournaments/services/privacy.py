@@ -6,6 +6,9 @@ Every export and erasure writes one event-log row (who, when, from where). The e
 names the person by his key and the reason only: it never repeats the data it erased.
 """
 
+from datetime import timedelta
+
+from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -15,9 +18,9 @@ from tdmanager.transactions import service
 
 from .. import selectors, signals
 from ..actions import Action
-from ..models import Entry, LedgerRow, Person, Tournament, TournamentEvent
+from ..models import Entry, LedgerRow, Penalty, Person, Tournament, TournamentEvent
 from . import registration
-from .events import Actor, log_event
+from .events import SYSTEM, Actor, log_event
 
 #: The person's own fields an erasure clears (names become the pseudonym).
 PERSONAL_FIELDS = ("first_name", "last_name", "nickname", "email", "phone", "document_id", "notes")
@@ -112,7 +115,7 @@ def erasure_refusal(person: Person) -> DomainError | None:
         if any(i in mine for i in selectors.refunds_still_due(ids)):
             return DomainError("person_refund_due", _("A refund is still due to this person: pay it before erasing."))
     for answer in signals.ask(signals.person_data_wanted, person=person):
-        if answer.get("prizes_unpaid"):
+        if answer.get("prizes_unpaid") or any(t.get("status") == "ISSUED" for t in answer.get("tickets", [])):
             return DomainError("person_prize_due", _("A prize won by this person is not paid yet: pay it before erasing."))
     return None
 
@@ -161,3 +164,43 @@ def checkin_document(entry: Entry, *, actor: Actor) -> str:
     log_event(None, Action.PEOPLE_DOCUMENT_VIEWED, actor, person=entry.person_id, entry=entry.pk,
               tournament_id=entry.tournament_id, purpose="check-in")
     return entry.person.document_id
+
+
+def inactive_people(days: int, now=None) -> list[int]:
+    """The keys of the people not erased yet with no activity for ``days``: added before, and no
+    entry made or busted, no ledger row (his or his entries'), no penalty since."""
+    cutoff = (now or timezone.now()) - timedelta(days=days)
+    recent_entries = Entry.objects.filter(Q(created_at__gte=cutoff) | Q(busted_at__gte=cutoff)).values("person_id")
+    recent_rows = LedgerRow.objects.filter(created_at__gte=cutoff)
+    recent_penalties = Penalty.objects.filter(issued_at__gte=cutoff).values("person_id")
+    people = (Person.objects.filter(created_at__lt=cutoff).exclude(pk__in=recent_entries).exclude(pk__in=recent_penalties)
+              .exclude(pk__in=recent_rows.filter(person__isnull=False).values("person_id"))
+              .exclude(pk__in=recent_rows.filter(entry__isnull=False).values("entry__person_id"))
+              .order_by("pk").values_list("pk", "first_name", "last_name"))
+    return [pk for pk, first, last in people if (first, last) != pseudonym(pk)]
+
+
+def erase_inactive(days: int | None = None, *, now=None, dry_run: bool = False) -> dict:
+    """Storage limitation: erase (as ``erase_person``, one transaction each, by the system) every
+    person with no activity for ``days`` (``TDM_PERSON_RETENTION_DAYS``; 0: nobody). One whose
+    erasure is refused (money still open) is kept and listed with the refusal's code.
+    ``{"erased": [ids], "kept": [{"person", "code"}], "days"}``; ``dry_run``: listed, nothing erased."""
+    days = settings.TDM_PERSON_RETENTION_DAYS if days is None else days
+    result = {"days": days, "erased": [], "kept": []}
+    if days <= 0:
+        return result
+    reason = f"retention: no activity for {days} days (TDM_PERSON_RETENTION_DAYS)"
+    for pk in inactive_people(days, now):
+        person = Person.objects.get(pk=pk)
+        refusal = erasure_refusal(person)
+        if refusal is not None:
+            result["kept"].append({"person": pk, "code": refusal.code})
+            continue
+        if not dry_run:
+            try:
+                erase_person(person, reason, actor=SYSTEM)
+            except DomainError as exc:  # changed meanwhile (a sale since the list was read)
+                result["kept"].append({"person": pk, "code": exc.code})
+                continue
+        result["erased"].append(pk)
+    return result
