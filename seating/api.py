@@ -380,6 +380,7 @@ class MoveActionView(SeatingAPIView):
     @extend_schema(request=ReasonSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk, move_id, op):
         if op == "confirm":  # the service reads the tournament and the slip with the lock: no read first
+            _valid(ReasonSerializer, request)  # the body the schema names, checked as for undo (no read)
             with found():
                 out = services.confirm_move(pk, move_id, actor=self.actor())
             return Response(outcome_data(pk, out))

@@ -44,15 +44,20 @@ def test_a_display_login_sees_no_links_it_cannot_open_and_a_refusal_in_italian(d
 
 
 def test_an_ordinary_refusal_is_logged_as_one_line_without_a_traceback(display_user, tournament):
+    # A handler as the console's is configured (its filters, its format), writing where the test
+    # reads: the console's own stream is whatever stderr was when logging was configured.
     console = next(h for h in logging.getLogger().handlers if getattr(h, "name", None) == "console")
     written = io.StringIO()
-    previous = console.setStream(written)
+    probe = logging.StreamHandler(written)
+    probe.filters, probe.formatter = list(console.filters), console.formatter
+    root = logging.getLogger()
+    root.addHandler(probe)
     try:
         screen = Client()
         screen.force_login(display_user)
         assert screen.get(f"/tournaments/{tournament.pk}/").status_code == 403
     finally:
-        console.setStream(previous)
+        root.removeHandler(probe)
     log = written.getvalue()
     assert f"Forbidden (Permission denied): /tournaments/{tournament.pk}/" in log
     assert "Traceback" not in log and "PermissionDenied" not in log

@@ -105,6 +105,13 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.PEOPLE_PERSON_ERASED: _("%(actor)s erased the personal data of person #%(person)s%(reason_suffix)s"),
     A.PEOPLE_PERSON_CHANGED: _("%(actor)s corrected the data of person #%(person)s: %(fields)s"),
     A.PEOPLE_DOCUMENT_VIEWED: _("%(actor)s viewed the identity document number of person #%(person)s"),
+    A.PEOPLE_PERSON_LOOKUP_PRIVACY: _("%(actor)s changed whether person #%(person)s is shown on the public seat lookup"),
+    # --- logins, receipts after a restore, lobby screens' links ---
+    A.AUTH_LOCKOUT_STARTED: _("%(failures)s wrong passwords: logins locked for %(seconds)s seconds (%(username)s at %(address)s)"),
+    A.AUTH_LOCKOUT_LIFTED: _("%(actor)s lifted the login lock-out of %(username)s at %(address)s"),
+    A.CASHIER_RECEIPTS_LOST_IN_RESTORE: _("After a restore, receipts %(first)s to %(last)s are skipped: they may have been printed before it"),
+    A.TOURNAMENTS_DISPLAY_TOKEN_REVOKED: _("%(actor)s revoked the link of the lobby screen %(screen)s"),
+    A.TOURNAMENTS_DISPLAY_TOKEN_ROTATED: _("%(actor)s gave the lobby screen %(screen)s a new link"),
     # --- seating ---
     A.SEATING_BIG_BLIND_SET: _("%(actor)s set the big blind at table %(table)s to seat %(big_blind_seat)s%(reason_suffix)s"),
     A.SEATING_BREAK_ORDER_SET: _("%(actor)s set the order in which tables break%(reason_suffix)s"),
