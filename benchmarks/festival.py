@@ -1,4 +1,4 @@
-"""The festival day, replayed on the production topology of README "Scaling out".
+"""The festival day, replayed on the production topology of docs/operating.md ("Scaling out").
 
     python benchmarks/festival.py                                  # 10 minutes, 2,000 phones + 100 screens, then 10,000 phones
     python benchmarks/festival.py --minutes 1 --phones 300 --crowd 600 --flight-entries 300 --side-entries 300   # a quick run

@@ -1,7 +1,7 @@
 """The festival day's parts, importable (``benchmarks/festival.py`` runs the whole day,
 ``tests/test_festival.py`` a small one):
 
-- ``Topology``: the production topology of README "Scaling out" as real processes — a Redis of
+- ``Topology``: the production topology of docs/operating.md ("Scaling out") as real processes — a Redis of
   its own, web processes (uvicorn), Celery workers and one beat — each killable with SIGKILL and
   restarted as a service manager would, every kill's window recorded;
 - ``build_festival``: the events, people and users, written through the services (setup, not timed);

@@ -1,4 +1,4 @@
-"""System checks for a safe deployment (``manage.py check --deploy``, README "HTTPS deployment")."""
+"""System checks for a safe deployment (``manage.py check --deploy``, docs/operating.md, "HTTPS deployment")."""
 
 import ipaddress
 

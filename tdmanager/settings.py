@@ -45,7 +45,7 @@ def envlist(name):
     return [v.strip() for v in os.getenv(name, "").split(",") if v.strip()]
 
 
-# --- Hosts, HTTPS and proxies (README "HTTPS deployment") ------------------------------
+# --- Hosts, HTTPS and proxies (docs/operating.md, "HTTPS deployment") ------------------------------
 # ALLOWED_HOSTS unset: loopback names only (the embedded product on 127.0.0.1). The launcher
 # adds the address it binds to and refuses to listen on every interface without it; the
 # deploy check (manage.py check --deploy) warns while it is not set explicitly.
@@ -252,7 +252,7 @@ CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = "UTC"
-# Every key and channel Celery writes carries the installation's namespace (README "Redis").
+# Every key and channel Celery writes carries the installation's namespace (docs/operating.md).
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600, "global_keyprefix": f"{TDM_NAMESPACE}:"}
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Periodic tasks go out at the lowest priority (on Redis 0 is the highest and the default, 9 the
@@ -333,7 +333,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {"PaymentMethodEnum": "tournaments.models.LedgerRow.METHODS", "LedgerKindEnum": "tournaments.models.LedgerRow.KINDS", "DealMethodEnum": "payouts.models.Deal.METHODS"},
 }
 
-# --- House defaults (each tournament can override; see README "House rules") -----------
+# --- House defaults (each tournament can override; see docs/house-rules.md) -----------
 TDM_CASH_LIMIT = os.getenv("TDM_CASH_LIMIT", "2000.00")  # REG-06: cash per single operation
 TDM_CASH_LIMIT_INCLUSIVE = envbool("TDM_CASH_LIMIT_INCLUSIVE", "False")  # False: refuse only > limit
 TDM_CURRENCY = os.getenv("TDM_CURRENCY", "EUR")

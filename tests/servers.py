@@ -29,7 +29,7 @@ SCALED_OUT = [
     pytest.mark.skipif(
         "postgresql" not in settings.DATABASES["default"]["ENGINE"],
         reason="several web processes share a database on PostgreSQL only: SQLite is for one machine and one "
-        "web process (README 'Scaling out'); run with DATABASE_URL and REDIS_URL",
+        "web process (docs/operating.md, 'Scaling out'); run with DATABASE_URL and REDIS_URL",
     ),
 ]
 

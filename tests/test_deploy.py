@@ -13,7 +13,7 @@ from django.core.management.base import CommandError
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# The production environment README "HTTPS deployment" documents (the secret key is any long random value).
+# The production environment docs/operating.md ("HTTPS deployment") documents (the secret key is any long random value).
 PRODUCTION_ENV = {
     "DEBUG": "false",
     "SECRET_KEY": "a-long-random-secret-for-the-deploy-check-0123456789-abcdefghijklmnopqrstuvwxyz",

@@ -1,5 +1,5 @@
 """Scale-out, proven with real processes (issue #15): two web processes, one Celery worker and one
-beat, on PostgreSQL and Redis, as README "Scaling out" deploys them.
+beat, on PostgreSQL and Redis, as docs/operating.md ("Scaling out") deploys them.
 
 - A director's change made through one web process reaches a lobby screen connected to the other.
 - The worker is killed (SIGKILL) in the middle of a level, holding the countdown of its end, and

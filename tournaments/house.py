@@ -1,4 +1,4 @@
-"""The house rules of a tournament: one typed object, :class:`HouseRules` (README "House rules").
+"""The house rules of a tournament: one typed object, :class:`HouseRules` (docs/house-rules.md).
 
 Every per-tournament setting is a field with its type, default, rule id (RULES.md id / C-number)
 and a one-line description. Most are keys of the tournament's ``settings`` JSON; ``table_size``
@@ -320,7 +320,7 @@ class HouseRules:
 
 
 def default_text(f) -> str:
-    """A field's default as the README's table shows it."""
+    """A field's default as the table of docs/house-rules.md shows it."""
     if f.metadata["derived"]:
         return f.metadata["derived"]
     v = f.default
@@ -344,7 +344,7 @@ SETTINGS["h4h_policy"] = SETTINGS["h4h_simultaneous_policy"]
 def check_settings(value) -> dict[str, str]:
     """``{key: message}`` for each thing wrong with ``value`` (``{"": message}`` when it is not an object)."""
     if not isinstance(value, dict):
-        return {"": _("The house settings must be an object of settings (see the README's house rules).")}
+        return {"": _("The house settings must be an object of settings (see docs/house-rules.md).")}
     errors = {}
     for key, v in value.items():
         spec = SETTINGS.get(key)

@@ -1,5 +1,5 @@
 """One house-rules object (issue #12): every setting a field with its default and rule id, the
-README's table tested against it, and the points that used to have two answers have one."""
+docs/house-rules.md's table tested against it, and the points that used to have two answers have one."""
 
 import re
 from decimal import Decimal
@@ -21,7 +21,7 @@ from tournaments.house import (
 from tournaments.models import Tournament
 from tournaments.services import cashier, clockctl, lifecycle, structures
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+README = Path(__file__).resolve().parents[2] / "docs" / "house-rules.md"
 
 
 def readme_house_table() -> dict[str, list[str]]:

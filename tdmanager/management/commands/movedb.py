@@ -289,6 +289,6 @@ class Command(BaseCommand):
             "Next steps:",
             f"  1. Run every process of the room with DATABASE_URL={url_without_password(target)} (its password too), the same",
             "     SECRET_KEY (or var/secret_key, TDM_VAR_DIR) as before, so that logins and screens stay valid.",
-            "  2. Start it: DATABASE_URL=… ./tdm run (or README \"Scaling out\"). Running clocks go on from their rows.",
+            "  2. Start it: DATABASE_URL=… ./tdm run (or docs/operating.md, \"Scaling out\"). Running clocks go on from their rows.",
             f"  3. Keep {path} as it is: nothing was written to it, it is the room as it was before the move.",
         ]))
