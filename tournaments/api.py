@@ -527,7 +527,8 @@ def _reverse(d, a):
 ReverseView = _cashier_view("ReverseView", s.ReverseSerializer, _reverse, "Reverse a ledger row with a reason.")
 RefundView = _cashier_view(
     "RefundView", s.RefundSerializer,
-    lambda d, a: Response(s.LedgerRowSerializer(cashier.refund(d["entry"], reason=d["reason"], actor=a, expenses=d["expenses"], method=d["method"])).data, status=201),
+    lambda d, a: Response(s.LedgerRowSerializer(cashier.refund(d["entry"], reason=d["reason"], actor=a, expenses=d["expenses"], method=d["method"],
+                                                                reference=d["reference"])).data, status=201),
     "Refund an entry minus expenses (director).",
 )
 RefundDuePayView = _cashier_view(
