@@ -172,9 +172,10 @@ def begin_attempt(username, ip, now=None) -> int | None:
         if ip:
             key = _key("address", str(ip))
             attempts, start = _address_window(ip, now)
-            if start is None:  # a new window begins with this attempt
-                cache.set(key + ":start", now, settings.TDM_LOGIN_WINDOW_SECONDS + 60)
-                cache.set(key, 0, settings.TDM_LOGIN_WINDOW_SECONDS + 60)
+            if start is None:  # a new window begins with this attempt (add: attempts arriving at once
+                # must not reset each other's count to 0, as a set did under a burst)
+                cache.add(key + ":start", now, settings.TDM_LOGIN_WINDOW_SECONDS + 60)
+                cache.add(key, 0, settings.TDM_LOGIN_WINDOW_SECONDS + 60)
             try:
                 attempts = cache.incr(key)
             except ValueError:  # expired between the two calls
