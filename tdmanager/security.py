@@ -195,8 +195,7 @@ def begin_attempt(username, ip, now=None) -> int | None:
             # One guess at a time per username and address once it failed there (a first
             # attempt sent twice, a double click on "Log in", is not refused).
             if in_flight > 1 and cache.get(_pair(username, ip), 0):
-                _uncount(busy)
-                _uncount_address(ip)
+                _uncount(busy)  # it stays counted against the address: giving it back let a late one past the limit
                 return _pair_wait(username, ip, now) or 1
     except Exception:
         log.exception("login throttle: cache unavailable; not throttling")
