@@ -17,9 +17,9 @@ runs each request the way it is written.
   ``close()`` runs on the thread that served it, so ``request_finished`` closes (or keeps, as
   ``CONN_MAX_AGE`` says, or returns to the pool) that thread's database connection. A pool
   thread keeps its connection for ``TDM_WEB_DB_KEEP`` seconds (the pool's threads live as long
-  as the process, so they hold at most ``TDM_WEB_THREADS`` connections): on SQLite opening one,
-  with its PRAGMAs, cost every request about a millisecond of CPU; on PostgreSQL taking one from
-  the connection pool and giving it back cost about 0.6 ms.
+  as the process, so they hold at most ``TDM_WEB_THREADS`` connections): opening one per request
+  (on SQLite with its PRAGMAs, on PostgreSQL from the connection pool and back) costs more than
+  a small request's own work.
 
 - The URLs anyone may ask without a login (``tdmanager.public``: a player's phone page, the
   lobby screens, the seat lookup) run on a pool of their own, ``TDM_WEB_PUBLIC_THREADS``
@@ -85,18 +85,18 @@ def keep_connection(sender, connection, **kwargs):
 
 
 def settle_process() -> None:
-    """Once, before the web process serves (the ASGI lifespan's startup); issue #15, the lobby's
-    delay under load:
+    """Once, before the web process serves (the ASGI lifespan's startup), so that the lobby's
+    delay stays short under load:
 
-    - the interpreter's switch interval becomes ``TDM_WEB_SWITCH_US`` (1 ms; Python's own is
-      5 ms). A snapshot build sends some twenty queries, and after each it waited for the
-      interpreter until the thread holding it (a sale, a bust, the event loop sending 500
-      frames) was made to let go: on PostgreSQL a build took 49 ms for 31 ms of its own CPU,
-      and the lobby's p99 went from 249 to 171 ms at the same window with 1 ms;
+    - the interpreter's switch interval becomes ``TDM_WEB_SWITCH_US`` (shorter than Python's
+      own). A snapshot build sends some twenty queries, and after each it waits for the
+      interpreter until the thread holding it (a sale, a bust, the event loop sending hundreds
+      of frames) is made to let go: with a long interval a build spends more time waiting than
+      working (docs/benchmarks.md, display_fanout);
     - what the loaded process holds for good (Django, the apps, their modules, the URL
       resolvers) is kept out of the cycle collector's full passes (``gc.freeze``). A full pass
-      walked every object, 80-100 ms with the interpreter held, every few seconds under the
-      lobby's load, and every request, build and frame waited meanwhile. Objects made later are
+      walks every object with the interpreter held, every few seconds under the lobby's load,
+      and every request, build and frame would wait meanwhile. Objects made later are
       collected as before; a frozen one still goes when nothing refers to it any more."""
     sys.setswitchinterval(settings.TDM_WEB_SWITCH_US / 1e6)
     gc.collect()
@@ -304,9 +304,9 @@ class Application:
     async def on_pool(self, pool, loop, fn, *args):
         """``await loop.run_in_executor(pool, fn, *args)`` with one hand-over less each way:
         the pool thread settles the event loop's future itself (``call_soon_threadsafe``),
-        without the executor's future chained to an asyncio one through callbacks. Measured
-        here (uvloop, a no-op function): about 30 us of CPU and 50 us of wall time less per
-        request. Cancelled before a thread took it, the work is dropped, as with the executor."""
+        without the executor's future chained to an asyncio one through callbacks, which is a
+        cost paid on every request. Cancelled before a thread took it, the work is dropped, as
+        with the executor."""
         answer = loop.create_future()
         work = pool.submit(_settle_from_thread, loop, answer, fn, args)
         try:

@@ -1,7 +1,7 @@
 """Hot queries compiled once per process and database, then sent with new parameters.
 
 Building and compiling a queryset costs Django more CPU than the database spends running a
-small indexed query (a sale at the desk ran five of them). ``Compiled`` takes a function that
+small indexed query, and a sale at the desk runs several of them. ``Compiled`` takes a function that
 builds the queryset from integer placeholders, compiles it the first time it runs on a database
 alias, and afterwards only executes the same SQL text with the real values in the placeholders'
 places. Rows come back as Django's ``ModelIterable`` makes them (converters applied,

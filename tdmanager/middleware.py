@@ -10,8 +10,8 @@ _BODY_METHODS = frozenset(("POST", "PUT", "PATCH"))
 
 class PageMessageMiddleware(MessageMiddleware):
     """Django's ``MessageMiddleware`` for pages; under /api/ nothing: no API view adds a message
-    or shows one, and making the request's message store (a cookie signer, the session's store)
-    cost every API call some 50-100 us of CPU. A page still shows the messages an earlier page
+    or shows one, so making the request's message store (a cookie signer, the session's store)
+    would be work every API call pays for nothing. A page still shows the messages an earlier page
     left, whatever API calls came in between (they never read the store)."""
 
     def process_request(self, request):

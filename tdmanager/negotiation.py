@@ -8,8 +8,8 @@ class JsonFirstNegotiation(DefaultContentNegotiation):
     """DRF's content negotiation, with what nearly every call asks answered at once: no
     ``Accept`` header, ``*/*`` or ``application/json``, no format suffix or ``?format=``, and
     a view whose first renderer is JSON. DRF would choose that renderer and that media type
-    too; it first built the request's headers mapping and parsed the media types (about
-    40-70 us of CPU a call). Anything else goes through DRF's own negotiation."""
+    too, but only after building the request's headers mapping and parsing the media types on
+    every call. Anything else goes through DRF's own negotiation."""
 
     _PLAIN = frozenset((None, "*/*", "application/json"))
 

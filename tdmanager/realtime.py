@@ -224,8 +224,8 @@ class Hub:
     #: seconds between the starts of two builds of one tournament (TDM_LIVE_COALESCE_MS, 100).
     #: Under a steady stream of changes (a running event: sales, busts and their slips, the
     #: clock) every window holds a build, so a change waits up to the window for the next one:
-    #: the lobby's delay is at least the window plus a build. Issue #15 asks < 250 ms at p99,
-    #: which 250 ms could not give (docs/benchmarks.md: the figures of benchmarks/display_fanout.py).
+    #: the lobby's delay is at least the window plus a build, so the window is kept well under
+    #: the lobby's delay target (docs/benchmarks.md, display_fanout).
     #: A burst still costs at most ten builds a second.
     min_interval = int(os.getenv("TDM_LIVE_COALESCE_MS", "100")) / 1000
     #: a text older than this is rebuilt for a connecting client (time-dependent parts of the
