@@ -30,8 +30,8 @@ To make that affordable in CPython (no numpy):
 * rest(S) is always summed from the stacks still in play, never computed as
   total − placed, so tiny stacks next to a huge one keep full precision.
 
-20 players with 20 prizes take about half a second; 10 players about a millisecond
-(``benchmarks/payouts_bench.py``).
+The time grows steeply with the number of players; ``benchmarks/payouts_bench.py`` measures it
+(docs/benchmarks.md).
 
 Beyond the exact range
 ----------------------

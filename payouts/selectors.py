@@ -33,7 +33,7 @@ _STRUCTURES_KEPT = 64
 
 def payout_amounts(entries, total, buy_in, **kwargs) -> list[Decimal]:
     """``payout_structure``'s amounts, computed once per arguments: it is pure, and the lobby's
-    snapshot asks again after every bust with the same field and pool (10 ms at 10,000 entries).
+    snapshot asks again after every bust with the same field and pool (costly in a large field).
     Keyed by the arguments' text, so equal Decimals of another exponent are not mixed; its
     ``ValueError`` is raised every time (not kept)."""
     key = (entries, str(total), str(buy_in), *sorted((k, str(v)) for k, v in kwargs.items()))
@@ -332,8 +332,8 @@ def ladder(prizes) -> list[dict]:
     """Places grouped into bands of identical prizes: [{"places": "10–12", "amount", "prize"}].
 
     Kept by what it is made of (place, kind, amount, description of each prize): the lobby's
-    snapshot asks again after every change of a running event, mostly for the same 1,500 places
-    of a 10,000-entry field (about 4 ms each time). A copy of each band is handed out."""
+    snapshot asks again after every change of a running event, mostly for the same places
+    of a large field, which are many. A copy of each band is handed out."""
     key = tuple((p["place"], p["kind"], p["amount"], p.get("description") or "") for p in prizes)
     bands = _LADDERS.get(key)
     if bands is None:

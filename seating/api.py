@@ -357,7 +357,7 @@ class MovesView(SeatingAPIView):
             return Response([selectors.move_dict(m) for m in qs])
         # What a floor tablet asks for again and again: the slips first. A slip's tournament
         # exists (its key cascades); without slips one small query tells a 404 (reading the
-        # whole tournament row, 40 columns, cost about a third of this request's CPU).
+        # whole, wide tournament row would be much of this request's work).
         pending = _slips(pk)[0]
         if not pending and not _TOURNAMENT_KEY.rows(pk):
             raise Http404("No Tournament matches the given query.")

@@ -1266,8 +1266,8 @@ def keep_drawn_seats(plan: Sequence[Move], open_slips: Iterable[tuple], tables: 
     BAL-04 with the destination's big blind unknown: the open seat is drawn at random. The
     plan is made again after every confirmed move, and each time it drew the open slips'
     seats anew: every other slip was superseded and written again with a new seat, under
-    the hands of the floor carrying them (issue #15: at 10,000 entries a bust with six
-    balancing moves took six such rounds). A drawn move of the same player from the same
+    the hands of the floor carrying them (a bust with several balancing moves made as many
+    rounds). A drawn move of the same player from the same
     seat to the same table as an open slip (``(player, from_table, from_seat, to_table,
     to_seat)``) keeps the slip's seat while it is open and no move whose seat the big blind
     chose takes it; a drawn move whose own draw is now a kept slip's takes a seat that a kept

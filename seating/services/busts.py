@@ -285,12 +285,11 @@ def void_bust(t, entry_id: int, why: str, now=None) -> bool:
 
 def _update_rows(model, fields, rows) -> None:
     """``UPDATE model SET fields WHERE pk`` for each of ``rows`` (``(pk, *values)``), without
-    ``bulk_update``'s CASE per field and row (a late entry moves every bust's place: with a
-    hundred busts, Django building those CASEs was 60 % of the sale's CPU, under the write
-    lock). PostgreSQL: one statement, the rows sent as one array a column (``unnest``), where
-    a prepared statement run once per row cost a round trip each (150 busts: about 100 ms
-    under the tournament's lock, every late sale). SQLite, in the process: that statement
-    once per row. No signals, as ``bulk_update``."""
+    ``bulk_update``'s CASE per field and row (a late entry moves every bust's place, and
+    building a CASE per bust grows with the field while the write lock is held). PostgreSQL:
+    one statement, the rows sent as one array a column (``unnest``), where a statement run once
+    per row would cost a round trip each under the tournament's lock, every late sale. SQLite,
+    in the process: that statement once per row. No signals, as ``bulk_update``."""
     from django.db import connection
 
     if not rows:
@@ -320,8 +319,8 @@ def recompute_places(t) -> None:
     """
     busts = list(Bust.objects.filter(tournament=t, void="").order_by("order"))
     # REG-05: a paid entry of a person banned since, never seated, is not in the field.
-    # Counted, not read: a late sale in a field of 10,000 comes here (reading every playing
-    # entry cost it about 30 ms under the tournament's lock). The banned are few, read by
+    # Counted, not read: a late sale in a large field comes here, and reading every playing
+    # entry would grow with the field under the tournament's lock. The banned are few, read by
     # their own index first: then only their entries are looked at, not every entry joined
     # to its person and seat.
     entries = Entry.objects.filter(tournament=t)

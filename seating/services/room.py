@@ -17,7 +17,7 @@ that did not take the lock): the service raises ``seat_map_changed`` and its tra
 rolls back, so nothing of it is written.
 
 Reading the whole map costs one query per kind (tables in play, seats, open proposals),
-which is 30 ms for 10,000 players on a small machine, after every bust. So the process keeps
+growing with the field, after every bust. So the process keeps
 the room it last wrote, with the token it wrote. The next service (holding the tournament
 lock, so nobody else can change the map meanwhile) reuses it only if the token in the
 database is still that token: a change by another process, or a transaction that rolled
@@ -623,9 +623,9 @@ def _lock_statement() -> tuple[str, tuple[int, ...]]:
 
     ``select_related`` + ``select_for_update(of=("self", "seating_state"))`` + ``only`` over the
     tournament, its seating state (an inner join: a locked row cannot be the nullable side of
-    an outer join) and its clock. Every bust, move and hand runs it, and compiling it cost
-    more than running it (about 0.4 ms of the ORM's Python, and as much again to build the
-    three model instances, against 0.2 ms at the server), so a process compiles it once and
+    an outer join) and its clock. Every bust, move and hand runs it, and compiling it (the
+    ORM's Python, then building the three model instances) costs more than running it at the
+    server, so a process compiles it once and
     sends the same text each time, with the tournament's key as its one parameter.
     Returns the statement and where each of ``_LOCK_COLUMNS`` is in its rows.
     """
