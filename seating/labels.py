@@ -1,4 +1,4 @@
-"""The seating engine's reasons in words, in the reader's language (issue #14, "nothing raw").
+"""The seating engine's reasons in words, in the reader's language (nothing raw reaches a person).
 
 The engine (``seating.engine``, pure) says why it chose a player or a seat with a
 :class:`~seating.engine.Reason`: reason codes and their parameters, never a sentence. The

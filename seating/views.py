@@ -185,7 +185,7 @@ def table_map_page(request, pk):
                 query = "?undo-first=1"
         anchor = f"#table-{request.POST['table']}" if request.POST.get("table") else ""
         if done.get("bust"):
-            anchor = "#just-busted"  # its Undo, in the page under the title (issue 28: a fixed box covered the lock buttons)
+            anchor = "#just-busted"  # its Undo, in the page under the title (a fixed box would cover the lock buttons)
         return redirect(request.path + query + anchor)
     seat_map = selectors.table_map(t)
     context = {

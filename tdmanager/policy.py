@@ -75,7 +75,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "tournament-start": {"POST": D},
     "tournament-finish": {"POST": D},
     "tournament-cancel": {"POST": D},
-    "tournament-copy": {"POST": D},  # issue #14: a new tournament as a copy of this one
+    "tournament-copy": {"POST": D},  # a new tournament as a copy of this one
     "tournament-save-template": {"POST": D},
     "tournament-overview": {"GET": DF},  # the floor overview of every running tournament
     "tournament-template-list": {"GET": D},
@@ -225,8 +225,8 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "structures": {"GET": STAFF},
     "chipsets": {"GET": DF},
     "tournament-new": {"GET": D, "POST": D},
-    "tournament-templates": {"GET": D, "POST": D},  # issue #14: a new tournament from a saved template
-    "floor-overview": {"GET": DF},  # issue #14: every running tournament at a glance
+    "tournament-templates": {"GET": D, "POST": D},  # a new tournament from a saved template
+    "floor-overview": {"GET": DF},  # every running tournament at a glance
     "tournament-edit": {"GET": D, "POST": D},
     "tournament": {"GET": STAFF_AUDIT, "POST": {"addendum": DC, "*": D}},
     "rulings": {"GET": DF_AUDIT, "POST": DF},

@@ -294,7 +294,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
     @extend_schema(request=s.CopySerializer, responses={201: s.TournamentSerializer})
     @action(detail=True, methods=["post"])
     def copy(self, request, pk=None):
-        """A new planned tournament with this one's setup and its own copy of the structure (issue #14)."""
+        """A new planned tournament with this one's setup and its own copy of the structure."""
         d = _valid(s.CopySerializer, request)
         t = setup.copy_tournament(self.get_object(), name=d["name"], start_at=d["start_at"], actor=Actor.from_request(request),
                                   override_reason=d["override_reason"])
@@ -687,7 +687,7 @@ class ReceiptView(APIView):
 
 
 class TournamentTemplateViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    """Saved tournament templates (issue #14): list, read, and a new tournament from one."""
+    """Saved tournament templates: list, read, and a new tournament from one."""
     permission_classes = [HasRole]
     serializer_class = s.TournamentTemplateSerializer
     queryset = TournamentTemplate.objects.select_related("structure", "source")

@@ -1,4 +1,4 @@
-"""The lobby screens' rotating seat lookup, a page at a time (issue #15).
+"""The lobby screens' rotating seat lookup, a page at a time.
 
 The live snapshot no longer lists every seated player: it carries ``seats_version``, and a
 screen reads ``/live/<pk>/seats/?page=N`` (alphabetical, ``size`` seats a page) again only when

@@ -825,7 +825,7 @@ class ExchangeRate(AppendOnlyModel):
 
 
 class TournamentTemplate(models.Model):
-    """A saved recipe for new tournaments (issue #14): the setup of a tournament (prices,
+    """A saved recipe for new tournaments: the setup of a tournament (prices,
     stacks, formats, house rules) and its own copy of the blind structure. A tournament made
     from it goes through the setup service like any other (the fee rule, the validation)."""
 

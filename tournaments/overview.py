@@ -1,4 +1,4 @@
-"""The floor overview (issue #14): every running tournament at a glance — level, time left,
+"""The floor overview: every running tournament at a glance — level, time left,
 players, tables, moves pending, halted tables, hand-for-hand, late registration — for the floor
 and the director running several events at once. Read side only."""
 

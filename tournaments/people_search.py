@@ -33,7 +33,7 @@ def fold(text: str) -> str:
 
 
 def masked_document(value: str) -> str:
-    """An identity document number as pages and lists show it (GDPR, issue #30): its last three
+    """An identity document number as pages and lists show it (GDPR: data minimisation): its last three
     characters after one dot per hidden character ("•••••456"); a short one (under 6) all dots.
     The whole number is shown only at check-in and to a director who reveals it (both logged)."""
     value = (value or "").strip()

@@ -311,7 +311,7 @@ def receipts_lost_in_restore(t) -> list[dict]:
 
 
 def desk_tournament(user, open_tournaments: list) -> int | None:
-    """The tournament the cashier desk opens on (issue 28): the one this cashier last sold in while
+    """The tournament the cashier desk opens on: the one this cashier last sold in while
     it is still on sale (each cashier's own: two desks selling two events each keep theirs), else
     the running or registering one starting soonest, else the first listed (a planned one)."""
     ids = [t.pk for t in open_tournaments]

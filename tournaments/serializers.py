@@ -353,7 +353,7 @@ class StreamingSerializer(serializers.Serializer):
 
 
 class CopySerializer(serializers.Serializer):
-    """A new tournament as a copy of another or of a saved template (issue #14)."""
+    """A new tournament as a copy of another or of a saved template."""
     name = TextField(max_length=160)
     start_at = serializers.DateTimeField()
     override_reason = TextField(max_length=200, required=False, allow_blank=True, default="",

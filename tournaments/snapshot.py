@@ -4,9 +4,9 @@ Built from the database alone (the clock row is advanced arithmetically), so a s
 right even when no worker has run the transition yet. Display state after an action equals
 the state built from scratch: there is only one builder.
 
-It costs the same whatever the field (issue #15): a fixed number of small queries (counts and
-sums, never the field row by row) and a few KiB of JSON. What could grow with the field is
-capped: the announcements (``MAX_ANNOUNCEMENTS`` of the screens', then the last changes), the
+It costs the same whatever the field, so the lobby keeps up with a large one: a fixed number
+of small queries (counts and sums, never the field row by row) and a few KiB of JSON. What
+could grow with the field is capped: the announcements (``MAX_ANNOUNCEMENTS`` of the screens', then the last changes), the
 moves to make (seating lists the first 30, ``moves_pending`` counts them all), the results (the
 top ``RESULTS``) and what they won; the payout ladder is bounded by the places paid (bands of
 equal prizes, ``MAX_PAYOUT_BANDS`` at most, ``payout_bands`` counting them all); the tables

@@ -296,7 +296,7 @@ def tournament_detail(request, pk):
                 oversight.issue_stub_addendum(t, actor=actor)
             elif op in ("streaming-on", "streaming-off"):
                 streaming.set_streaming_live(t, op == "streaming-on", actor=actor)
-            elif op == "copy":  # issue #14: a new tournament with this one's setup
+            elif op == "copy":  # a new tournament with this one's setup
                 copy = setup.copy_tournament(t, name=request.POST.get("name", "").strip(), start_at=_start_at(request.POST.get("start_at")),
                                              actor=actor, override_reason=request.POST.get("override_reason", ""))
                 messages.success(request, _("Tournament created as a copy: check it and open registration when ready."))
@@ -329,7 +329,7 @@ def _start_at(value):
 
 
 def templates_page(request):
-    """Saved tournament templates: a new tournament from one (issue #14)."""
+    """Saved tournament templates: a new tournament from one."""
     if request.method == "POST":
         template = TournamentTemplate.objects.filter(pk=_int(request.POST.get("template"))).first()
         if template is None:
@@ -350,7 +350,7 @@ def templates_page(request):
 
 
 def floor_overview(request):
-    """Every running tournament at a glance, for the floor and the director (issue #14)."""
+    """Every running tournament at a glance, for the floor and the director."""
     return render(request, "floor_overview.html", {"data": overview.running_overview()})
 
 

@@ -64,7 +64,7 @@ ENGINE_MESSAGES = {
     "unknown_setting": gettext_lazy("A seating setting of this tournament is not valid: %(detail)s"),
     "bad_trigger": gettext_lazy("balance_trigger_difference must be at least 2."),
     "reserved_seat_missing": gettext_lazy("A seat given by hand is not at a table the draw opens."),
-    # Every other refusal of the engine, so none reaches a person in the engine's English (issue #14).
+    # Every other refusal of the engine, so none reaches a person in the engine's English.
     "already_seated": gettext_lazy("This player already has a seat."),
     "bad_break_draw": gettext_lazy("Every player of the breaking table needs exactly one seat card."),
     "bad_capacity": gettext_lazy("The number of seats per table is not valid."),

@@ -220,7 +220,7 @@ def update_tournament(tournament, values: dict, *, actor: Actor, override_reason
     return t
 
 
-# --- copies and saved templates (issue #14) -----------------------------------------------------
+# --- copies and saved templates -----------------------------------------------------------------
 
 #: What a copy does not take from its original: its identity, its date, its state, its structure
 #: (it gets a copy of its own) and its fee (computed again by ``create_tournament``, REG-03).
