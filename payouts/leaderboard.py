@@ -123,7 +123,7 @@ def series_standings(results, *, tie_break: str = BEST_RESULT) -> list[SeriesSta
 
     def key(line):
         _, total, count, best = line
-        return (-total, _tie_key(tie_break, count, best))
+        return (-total, tie_key(tie_break, count, best))
 
     lines.sort(key=key)  # stable: ties keep the order of first appearance
     standings = []
@@ -194,7 +194,8 @@ def _rank_groups(standings):
         yield group
 
 
-def _tie_key(tie_break: str, count: int, best: float):
+def tie_key(tie_break: str, count: int, best):
+    """The sort key that orders equal totals by ``tie_break`` (smaller ranks first)."""
     if tie_break == BEST_RESULT:
         return (-best,)
     if tie_break == MORE_TOURNAMENTS:
