@@ -109,7 +109,7 @@
     const live = entries.filter((e) => e.status === "ACTIVE" || e.status === "RESERVED");
     const parts = entries.filter((e) => e.status !== "CANCELLED").map((e) => {
       const label = e.status === "ACTIVE" ? T.playing : e.status === "BUSTED" ? T.busted : e.status === "RESERVED" ? T.reserved : e.status;
-      return label + " #" + e.number + (e.seat ? " — " + T.seatShort.replace("{t}", e.seat.table).replace("{s}", e.seat.seat) : "") + (e.rebuys ? " R" + e.rebuys : "") + (e.addons ? " A" + e.addons : "");
+      return label + " #" + e.number + (e.seat ? " — " + T.seatShort.replace("{t}", e.seat.table).replace("{s}", e.seat.seat) : "") + (e.rebuys ? " R" + e.rebuys : "") + (e.addons ? " A" + e.addons : "") + (e.rebuy_declared_at ? " — " + T.rebuyOwed : "");
     });
     $("#player-status").textContent = parts.length ? parts.join(" · ") : T.none;
     document.dispatchEvent(new CustomEvent("tdm:desk-player", { detail: { person, entries } })); // desk_checkin.js (REG-02)
@@ -131,9 +131,12 @@
       else if (op === "preregister") { path = "cashier/preregister/"; body = { tournament: tid(), person: person.id, channel: $("#channel") ? $("#channel").value : "desk" }; }
       else if (op === "reenter") { path = "cashier/reenter/"; body = { tournament: tid(), person: person.id, method: method(), jackpot: jackpot(), tender_currency: tender() }; }
       else if (op === "alternate") { path = "cashier/alternates/"; body = { tournament: tid(), person: person.id }; }
+      else if (op === "declare-rebuy") { path = "cashier/rebuy/declare/"; body = { entry: entry ? entry.id : null }; }
       else if (op === "rebuy") {
-        const stack = entry && entry.status === "ACTIVE" ? await TDM.ask({ label: T.stack, input: "number", value: "0" }) : null;
-        if (entry && entry.status === "ACTIVE" && stack === null) return; // cancelled in the dialog
+        // FMT-04 / TDA 27: a rebuy declared before the hand is owed whatever the stack is now.
+        const asks = entry && entry.status === "ACTIVE" && !entry.rebuy_declared_at;
+        const stack = asks ? await TDM.ask({ label: T.stack, input: "number", value: "0" }) : null;
+        if (asks && stack === null) return; // cancelled in the dialog
         path = "cashier/rebuy/"; body = { entry: entry ? entry.id : null, person: person.id, method: method(), tender_currency: tender() };
         if (stack !== null) body.stack = parseInt(stack, 10);
       } else if (op === "addon") { path = "cashier/addon/"; body = { entry: entry ? entry.id : null, person: person.id, method: method(), tender_currency: tender() }; }
@@ -149,6 +152,7 @@
       }
       if (!r.ok) { say(r.data.detail || r.data.code, false); if (KEY_DONE.includes(r.data.code)) await refreshDesk(); return; }
       if (op === "alternate") say(T.added, true);
+      else if (op === "declare-rebuy") say(T.declared, true);
       else if (op === "preregister") say(T.reservedOk, true);
       else {
         const rec = r.data.receipt;
@@ -228,7 +232,19 @@
     );
   }
 
-  async function refreshDesk() { await Promise.all([loadSales(), loadShift()]); }
+  async function refreshDesk() { await Promise.all([loadSales(), loadShift(), loadDeclared()]); }
+
+  // FMT-04 / TDA 27: rebuys declared before a hand, owed until the desk sells them.
+  async function loadDeclared() {
+    const r = tid() ? await api("tournaments/" + tid() + "/declared-rebuys/") : { ok: false };
+    const rows = r.ok ? r.data.declared : [];
+    $("#declared-rebuys").hidden = !rows.length;
+    $("#declared-list").replaceChildren(...rows.map((d) => {
+      const li = document.createElement("li");
+      li.textContent = d.name + " #" + d.number + " — " + money(d.amount);
+      return li;
+    }));
+  }
 
   // REG-11: the jackpot's fee is a line of its own, offered where the tournament plays for it.
   function jackpot() { return !$("#jackpot-line").hidden && $("#jackpot").checked; }
@@ -301,7 +317,7 @@
   document.querySelectorAll("#player button[data-op]").forEach((b) => b.addEventListener("click", () => sell(b.dataset.op, b)));
   $("#tournament").addEventListener("change", () => {
     history.replaceState(null, "", "?t=" + tid()); // a reload stays on the tournament being sold
-    showJackpot(); showTender(); refreshPlayer(); loadSales();
+    showJackpot(); showTender(); refreshPlayer(); loadSales(); loadDeclared();
   });
   showJackpot();
   refreshDesk();

@@ -113,6 +113,8 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "api-owed": {"GET": DC},  # REG-09: what the player picked at the desk still owes
     "api-reenter": {"POST": DC},
     "api-rebuy": {"POST": DC},
+    "api-rebuy-declare": {"POST": STAFF},  # FMT-04 / TDA 27: a rebuy declared before the hand, at the table or the desk
+    "api-declared-rebuys": {"GET": STAFF},  # FMT-04: the declared rebuys the desk still has to collect
     "api-addon": {"POST": DC},
     "api-reverse": {"POST": DC},  # which rows a role may reverse: tdmanager.policy.REVERSIBLE_BY
     "api-refund": {"POST": D},

@@ -16,6 +16,7 @@ class Action(models.TextChoices):
     AUTH_LOCKOUT_LIFTED = "auth.lockout.lifted", _("Staff login lock-out lifted")
     # --- cashier -------------------------------------------------------------------------
     CASHIER_ADDON_SOLD = "cashier.addon.sold", _("Add-on sold")
+    CASHIER_REBUY_DECLARED = "cashier.rebuy.declared", _("Rebuy declared")
     CASHIER_ALTERNATE_ADDED = "cashier.alternate.added", _("Alternate added")
     CASHIER_ENTRY_CHECKED_IN = "cashier.entry.checked_in", _("Player checked in")
     CASHIER_ENTRY_NO_SHOW = "cashier.entry.no_show", _("No-show recorded")

@@ -512,6 +512,13 @@ RebuyView = _cashier_view(
                                status.HTTP_201_CREATED),
     "Sell a rebuy.",
 )
+DeclareRebuyView = _cashier_view(
+    "DeclareRebuyView", s.DeclareRebuySerializer,
+    lambda d, a: Response({"entry": s.EntrySerializer(cashier.declare_rebuy(d["entry"], actor=a, stack=d.get("stack"))).data},
+                          status=status.HTTP_201_CREATED),
+    "Record a rebuy the player declared before the hand (FMT-04, TDA 27): he is bound to it; the desk collects it "
+    "with cashier/rebuy/.",
+)
 AddonView = _cashier_view(
     "AddonView", s.DeskEntrySerializer,
     lambda d, a: sale_response(cashier.addon(cashier.entry_at_desk(d["entry"], d.get("person")), method=d["method"], actor=a, tender_currency=d["tender_currency"])),
@@ -593,6 +600,18 @@ class BannedPaidView(APIView):
     def get(self, request, pk):
         t = get_object_or_404(Tournament, pk=pk)
         return Response({"entries": registration.banned_paid_entries(t)})
+
+
+class DeclaredRebuysView(APIView):
+    """FMT-04 / TDA 27: the rebuys declared before a hand that the desk has not collected yet
+    (``cashier/rebuy/`` collects each, whatever the player's stack now)."""
+
+    permission_classes = [HasRole]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, pk):
+        t = get_object_or_404(Tournament, pk=pk)
+        return Response({"tournament": t.pk, "declared": selectors.declared_rebuys(t)})
 
 
 class RefundsDueView(APIView):

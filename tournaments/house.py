@@ -108,6 +108,10 @@ class HouseRules:
                                            "of this level when the tournament names none: never open all event by omission")
     rebuy_default_level: int = _setting(3, _int(1, 100), "FMT-04",
                                         "rebuys are sold until the end of this level when the tournament names none (003: level 3)")
+    rebuy_declare_with_chips: bool = _setting(True, _bool(), "FMT-04",
+                                              "a rebuy may be declared before a hand with chips still in front of the player "
+                                              "(TDA 27: they are played behind and the rebuy must be made); `false`: only at or below the "
+                                              "rebuy threshold (003: «avesse esaurito la sua dotazione»)")
     check_in_requires_id: bool = _setting(None, _bool(), "REG-02", "check-in asks for the player's identity document",
                                           derived="`true` for SANREMO_003, else `false`")
     no_show_policy: str = _setting(None, _choice("BLIND_OUT", "FORFEIT_AT", "LOSE_GAME"), "REG-09, ELM-05",

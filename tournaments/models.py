@@ -305,6 +305,9 @@ class Entry(models.Model):
     id_checked = models.BooleanField(_("identity document seen"), default=False)
     no_show_at = models.DateTimeField(_("no-show at"), null=True, blank=True)
     presence = models.CharField(_("presence"), max_length=12, blank=True, default="")
+    # FMT-04 / TDA 27: a rebuy declared before a hand binds the player («must make the re-buy»):
+    # the obligation stays open until the desk sells it, whatever happens to his stack meanwhile.
+    rebuy_declared_at = models.DateTimeField(_("rebuy declared at"), null=True, blank=True)
     # The player's phone page (receipt QR code): the unguessable token is the only key.
     phone_token = models.CharField(max_length=32, unique=True, editable=False, default=new_phone_token)
 

@@ -323,3 +323,12 @@ def desk_tournament(user, open_tournaments: list) -> int | None:
         return last
     selling = [t for t in open_tournaments if t.status in (Tournament.RUNNING, Tournament.REGISTERING)]
     return min(selling, key=lambda t: t.start_at).pk if selling else ids[0]
+
+
+def declared_rebuys(t: Tournament) -> list[dict]:
+    """FMT-04 / TDA 27: the rebuys declared before a hand that the desk has not collected yet,
+    oldest first, each with what it costs."""
+    price = (t.rebuy_price or ZERO) + t.rebuy_fee
+    return [{"entry": e.pk, "number": e.number, "person": e.person_id, "name": e.person.display_name,
+             "declared_at": e.rebuy_declared_at.isoformat(), "status": e.status, "amount": str(price), "chips": t.rebuy_chips}
+            for e in t.entries.filter(rebuy_declared_at__isnull=False).select_related("person").order_by("rebuy_declared_at", "number")]

@@ -255,7 +255,8 @@ class EntrySerializer(BuiltOnce, IdModelSerializer):
     class Meta:
         model = Entry
         fields = ["id", "tournament", "person", "person_name", "number", "person_entry_no", "status", "is_late", "pre_registered", "chips", "rebuys", "addons", "created_at", "busted_at", "place", "seat",
-                  "registration_state", "channel", "awaits_transfer", "funds_cleared_at", "checked_in_at", "id_checked", "no_show_at", "presence"]
+                  "registration_state", "channel", "awaits_transfer", "funds_cleared_at", "checked_in_at", "id_checked", "no_show_at", "presence",
+                  "rebuy_declared_at"]
 
     registration_state = serializers.SerializerMethodField(help_text="REG-02: PRE_REGISTERED, PAID, CHECKED_IN, SEATED, BUSTED, CANCELLED, NO_SHOW")
     awaits_transfer = serializers.BooleanField(read_only=True)
@@ -452,6 +453,14 @@ class DeskEntrySerializer(EntryActionSerializer):
 
     entry = IdField(queryset=Entry.objects.all(), allow_null=True)
     person = IdField(queryset=Person.objects.all(), required=False, allow_null=True)
+
+
+class DeclareRebuySerializer(serializers.Serializer):
+    """FMT-04 / TDA 27: the player declared a rebuy before the hand (his stack, when the house asks
+    that it be at or below the rebuy threshold: ``settings.rebuy_declare_with_chips`` false)."""
+
+    entry = IdField(queryset=Entry.objects.all())
+    stack = serializers.IntegerField(min_value=0, max_value=MAX_STACK, required=False, allow_null=True)
 
 
 class RebuySerializer(DeskEntrySerializer):

@@ -259,7 +259,7 @@ _FIRST_ENTRY = (BUY_IN, TICKET, SATELLITE_SEAT)  # a place sold to whoever asks:
 
 
 def check_admission(t: Tournament, person: Person, path: str, now, *, mine: list[Entry] | None = None,
-                    confirm_final_table: bool = False, revives: bool = False) -> Entry | None:
+                    confirm_final_table: bool = False, revives: bool = False, declared: bool = False) -> Entry | None:
     """The desk's rules, asked by every service that creates an entry or sells chips, so that no
     path around the desk skips one. Raises ``DeskError`` naming the rule, in the desk's order:
 
@@ -277,7 +277,8 @@ def check_admission(t: Tournament, person: Person, path: str, now, *, mine: list
       (and so break the final table up) per ``late_entry_at_final_table`` (``check_final_table``).
 
     ``confirm_final_table``: the desk confirmed such an entry (house setting ASK). ``revives``: a
-    rebuy brings a busted player back to a seat. ``mine``: the person's entries in ``t`` (read under the tournament's lock), when the caller has
+    rebuy brings a busted player back to a seat. ``declared``: the rebuy completes one declared
+    before a hand (FMT-04, TDA 27): its window was asked when it was declared, and it is owed now. ``mine``: the person's entries in ``t`` (read under the tournament's lock), when the caller has
     them. Returns the person's reservation when this path pays it instead of selling a new place
     (a desk buy-in, a satellite seat), else None.
     """
@@ -293,7 +294,8 @@ def check_admission(t: Tournament, person: Person, path: str, now, *, mine: list
         check_open_for_sales(t)
     check_not_banned(person)
     if path == REBUY:
-        _check_rebuy_window(t, now)
+        if not declared:
+            _check_rebuy_window(t, now)
         if revives:
             check_final_table(t, confirmed=confirm_final_table)
         return None
@@ -534,27 +536,59 @@ def entry_at_desk(entry, person=None):
     raise DeskError("not_in_tournament", _("This player is not in this tournament: sell an entry first."))
 
 
+def _check_rebuy_stack(t: Tournament, stack: int | None) -> None:
+    if stack is None:
+        raise ValidationFailed("stack_required", _("Enter the player's current stack to check the rebuy rule."))
+    if stack > t.rebuy_stack_threshold:
+        if t.rebuy_stack_threshold == 0:
+            raise DeskError("not_busted", _("A rebuy is only allowed once the player has no chips left."))
+        raise DeskError("stack_above_threshold", _("A rebuy is only allowed at or below %(n)s chips.") % {"n": t.rebuy_stack_threshold})
+
+
+@service
+def declare_rebuy(entry, *, actor: Actor, stack: int | None = None, now=None) -> Entry:
+    """FMT-04 / TDA 27: the player declares a rebuy before a hand and plays that hand with the
+    chips behind, so he is bound to it. The declaration is recorded as an obligation the desk
+    must collect (``rebuy`` with the declaration completes it, even once the stack grew or the
+    period ended after the declaration). The desk's rules are asked now, on the normal rebuy path;
+    with chips in front of him only where the house lets a rebuy be declared so
+    (``rebuy_declare_with_chips``), else at or below the rebuy threshold."""
+    now = now or timezone.now()
+    t = lock_tournament(entry.tournament_id)
+    entry = Entry.objects.select_related("person").get(pk=entry.pk)
+    check_admission(t, entry.person, REBUY, now)
+    if entry.status != Entry.ACTIVE:
+        raise DeskError("entry_not_playing", _("Only a player still at the table can declare a rebuy before the hand."))
+    if entry.rebuy_declared_at is not None:
+        raise DeskError("rebuy_already_declared", _("This player has already declared a rebuy: the desk collects it first."))
+    if not HouseRules.of(t).rebuy_declare_with_chips:
+        _check_rebuy_stack(t, stack)
+    if t.rebuy_max is not None and entry.rebuys >= t.rebuy_max:
+        raise DeskError("max_rebuys_reached", _("This entry has used all %(n)s rebuys.") % {"n": t.rebuy_max})
+    entry.rebuy_declared_at = now
+    entry.save(update_fields=["rebuy_declared_at"])
+    log_event(t, Action.CASHIER_REBUY_DECLARED, actor, entry=entry.pk, stack=stack, amount=str(t.rebuy_price + t.rebuy_fee),
+              declared_at=now.isoformat())
+    return entry
+
+
 @service
 def rebuy(entry, *, method: str, actor: Actor, stack: int | None = None, now=None, tender_currency: str = "",
           confirm_final_table: bool = False) -> Sale:
-    """Sell a rebuy: within the period, within the max, only when busted or at/below the threshold."""
+    """Sell a rebuy: within the period, within the max, only when busted or at/below the threshold.
+    A rebuy declared before a hand (FMT-04, TDA 27) is an obligation: it is sold whatever the
+    player's stack now, and even after the period ended (it was asked when declared)."""
     now = now or timezone.now()
     check_method(method)
     t = lock_tournament(entry.tournament_id)
     entry = Entry.objects.select_related("person").get(pk=entry.pk)
-    check_admission(t, entry.person, REBUY, now, revives=entry.status == Entry.BUSTED, confirm_final_table=confirm_final_table)
+    declared_at = entry.rebuy_declared_at
+    check_admission(t, entry.person, REBUY, now, revives=entry.status == Entry.BUSTED, confirm_final_table=confirm_final_table,
+                    declared=declared_at is not None)
     if entry.status not in (Entry.ACTIVE, Entry.BUSTED):
         raise DeskError("entry_not_playing", _("This entry is not in the tournament."))
-    if entry.status == Entry.ACTIVE:
-        if stack is None:
-            raise ValidationFailed("stack_required", _("Enter the player's current stack to check the rebuy rule."))
-        if stack > t.rebuy_stack_threshold:
-            if t.rebuy_stack_threshold == 0:
-                raise DeskError("not_busted", _("A rebuy is only allowed once the player has no chips left."))
-            raise DeskError(
-                "stack_above_threshold",
-                _("A rebuy is only allowed at or below %(n)s chips.") % {"n": t.rebuy_stack_threshold},
-            )
+    if entry.status == Entry.ACTIVE and declared_at is None:
+        _check_rebuy_stack(t, stack)
     if t.rebuy_max is not None and entry.rebuys >= t.rebuy_max:
         raise DeskError("max_rebuys_reached", _("This entry has used all %(n)s rebuys.") % {"n": t.rebuy_max})
     tender = tender_for(t, tender_currency, method, now)
@@ -564,14 +598,16 @@ def rebuy(entry, *, method: str, actor: Actor, stack: int | None = None, now=Non
     entry.status, entry.busted_at, entry.place = Entry.ACTIVE, None, None
     entry.rebuys += 1
     entry.chips += t.rebuy_chips
-    entry.save(update_fields=["status", "busted_at", "place", "rebuys", "chips"])
+    entry.rebuy_declared_at = None
+    entry.save(update_fields=["status", "busted_at", "place", "rebuys", "chips", "rebuy_declared_at"])
     row = write_row(t, kind=LedgerRow.REBUY, entry=entry, person=entry.person, prize=t.rebuy_price, fee=t.rebuy_fee, chips=t.rebuy_chips, method=method, actor=actor,
                     tender=tender)
     if was_busted:
         announce(signals.entry_revived, t, actor, entry=entry)
     # ``revived``/``busted_at``: what reversing this rebuy puts back (the undo source, ``reverse``).
     log_event(t, Action.CASHIER_REBUY_SOLD, actor, entry=entry.pk, receipt=row.receipt_number, amount=str(row.total), chips=row.chips, rebuy_no=entry.rebuys,
-              revived=was_busted, busted_at=busted_at.isoformat() if was_busted and busted_at else None, **tender_log(row))
+              revived=was_busted, busted_at=busted_at.isoformat() if was_busted and busted_at else None,
+              declared_at=declared_at.isoformat() if declared_at else None, **tender_log(row))
     return Sale(entry, row)
 
 
