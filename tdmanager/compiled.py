@@ -6,8 +6,10 @@ builds the queryset from integer placeholders, compiles it the first time it run
 alias, and afterwards only executes the same SQL text with the real values in the placeholders'
 places. Rows come back as Django's ``ModelIterable`` makes them (converters applied,
 ``Model.from_db``), or as tuples for a ``values_list`` queryset, exactly as the ORM would have
-returned them. The same idea as ``tdmanager.authentication._Lookup`` and
-``seating.services.room._lock_statement``, for queries of one model without joins to populate.
+returned them, ``select_related`` rows and annotations included; or as fetched, for a caller
+that reads a few columns itself (``FETCHED``, ``Plan.position``). It is the project's one
+compile-once mechanism: the token lookup, the desk's and the floor's hot reads, the seat map's
+lock all go through it.
 
 Only what the compiled state holds is shared between threads, and it is never changed after it
 is made (a race at the first use compiles twice; either result is the same).
@@ -16,7 +18,8 @@ is made (a race at the first use compiles twice; either result is the same).
 from datetime import UTC, datetime
 
 from django.db import connections, router
-from django.db.models.query import ValuesListIterable
+from django.db.models.base import ModelState
+from django.db.models.query import ValuesListIterable, get_related_populators
 from django.db.transaction import TransactionManagementError
 
 # The values a query is built with, where its integer parameters go (they stand for keys; never
@@ -25,10 +28,15 @@ PLACEHOLDERS = tuple(2**31 - 4096 + i for i in range(4))
 # A parameter compared with a date and time column (``kinds``): stands in as an instant no row has.
 DATETIME = "datetime"
 _INSTANTS = tuple(datetime(1970, 1, 1, 0, 0, 1, 424242 + i, tzinfo=UTC) for i in range(4))
+# A string parameter (``kinds``: a token's key): stands in as a text no row holds.
+TEXT = "text"
+_TEXTS = tuple(f"tdm-compiled-stand-in-{i}" for i in range(4))
 
 
 def _sentinel(kind: str, i: int):
-    return _INSTANTS[i] if kind == DATETIME else PLACEHOLDERS[i]
+    if kind == DATETIME:
+        return _INSTANTS[i]
+    return _TEXTS[i] if kind == TEXT else PLACEHOLDERS[i]
 
 
 def _prepared(connection, kind: str, value):
@@ -66,13 +74,21 @@ def converted(row, converters, connection) -> list:
     return row
 
 
-class _Plan:
+class Plan:
+    """One queryset's statement as compiled for one database, kept to be sent again with new
+    parameters: its SQL text, its parameters with the stand-ins' places (``bind``), and what
+    Django's iterables do to the fetched rows (``convert``: the fields' converters; ``objects``:
+    model instances as ``ModelIterable`` makes them, ``select_related`` and annotations
+    included). ``columns``: for each selected column, ``(model, attname)`` (None for an
+    annotation), so a caller that reads the fetched tuples itself finds its columns
+    (``position``). Never changed once made, so threads share it."""
+
     def __init__(self, queryset, connection, kinds):
         compiler = queryset.query.get_compiler(connection=connection)
         self.sql, params = compiler.as_sql()
         params = list(params)
-        self.params, self.kinds, self.at = params, kinds, []
-        for i, kind in enumerate(kinds):  # each stand-in among the parameters (in any order; a parameter used twice, twice)
+        self.params, self.kinds, self.at = params, tuple(kinds), []
+        for i, kind in enumerate(self.kinds):  # each stand-in among the parameters (in any order; a parameter used twice, twice)
             wanted = _prepared(connection, kind, _sentinel(kind, i))
             hits = [at for at, p in enumerate(params) if type(p) is type(wanted) and p == wanted]
             if not hits:
@@ -80,34 +96,95 @@ class _Plan:
             self.at.append(hits)
         self.for_update = bool(queryset.query.select_for_update) and connection.features.has_select_for_update
         select, klass_info = compiler.select, compiler.klass_info
-        self.converters = list(compiler.get_converters([s[0] for s in select]).items())
+        self.columns = [(col.target.model, col.target.attname) if hasattr(col, "target") else None for col, _sql, _alias in select]
+        self.converters = sorted(compiler.get_converters([s[0] for s in select]).items())
         self.values = queryset._iterable_class is ValuesListIterable  # tuples of the columns asked
+        self.model = klass_info["model"] if klass_info else queryset.model
         if not self.values:
-            if compiler.annotation_col_map or klass_info.get("related_klass_infos"):
-                raise RuntimeError("Compiled: one model's columns only (no annotations, no select_related)")
-            self.model = klass_info["model"]
-            self.init = [f[0].target.attname for f in select]
+            fields = klass_info["select_fields"]
+            self.model_slice = slice(fields[0], fields[-1] + 1)
+            self.init = [f[0].target.attname for f in select[self.model_slice]]
+            self.populators = get_related_populators(klass_info, select, connection.alias)
+            self.annotations = list(compiler.annotation_col_map.items())
+
+    def bind(self, connection, args) -> list:
+        """The parameters with ``args`` in the stand-ins' places (adapted as the ORM adapts them)."""
+        if self.for_update and connection.get_autocommit():  # as the ORM refuses it each time
+            raise TransactionManagementError("select_for_update cannot be used outside of a transaction.")
+        params = list(self.params)
+        for ats, kind, value in zip(self.at, self.kinds, args, strict=True):
+            value = _prepared(connection, kind, value)
+            for at in ats:
+                params[at] = value
+        return params
+
+    def position(self, model_name: str, attname: str) -> int:
+        """Where the column ``attname`` of the model named ``model_name`` is in the fetched rows."""
+        for i, column in enumerate(self.columns):
+            if column is not None and column[0].__name__ == model_name and column[1] == attname:
+                return i
+        raise KeyError(f"{model_name}.{attname} is not selected")
+
+    def convert(self, row, connection) -> list:
+        """A fetched row with the fields' converters applied, as Django's iterables apply them."""
+        return converted(row, self.converters, connection)
+
+    def objects(self, found, connection) -> list:
+        """The fetched rows as the ORM returns them: model instances (``from_db``, related rows
+        of ``select_related`` set on them, annotations as attributes), or tuples for a
+        ``values_list`` queryset."""
+        out = []
+        for row in found:
+            if self.converters:
+                row = converted(row, self.converters, connection)
+            if self.values:
+                out.append(tuple(row))
+                continue
+            obj = self.model.from_db(connection.alias, self.init, row[self.model_slice])
+            for populator in self.populators:
+                populator.populate(row, obj)
+            for name, pos in self.annotations:
+                setattr(obj, name, row[pos])
+            out.append(obj)
+        return out
+
+
+#: What ``Compiled.rows`` gives: the rows as the ORM returns them (``Plan.objects``), or the
+#: tuples as fetched (no converters), for a caller that reads a few columns itself (``Plan.position``).
+OBJECTS, FETCHED = "objects", "fetched"
 
 
 class Compiled:
-    """``q = Compiled(lambda pk: Model.objects.filter(pk=pk), Model)``, then ``q.rows(pk)`` or ``q.get(pk)``;
+    """The one way this project compiles a queryset once and sends it again: ``q =
+    Compiled(lambda pk: Model.objects.filter(pk=pk), Model)``, then ``q.rows(pk)``, ``q.get(pk)``
+    or ``q.first(pk)``. ``build`` makes the queryset from stand-ins; the first call on a
+    database alias compiles it (``Plan``), later calls only send the same SQL text with the
+    real values in the stand-ins' places.
+
     ``nargs``: how many integer parameters ``build`` takes; or ``kinds``, one per parameter:
-    ``"int"`` (a key) or ``DATETIME`` (compared with a date and time column)."""
+    ``"int"`` (a key), ``DATETIME`` (compared with a date and time column) or ``TEXT`` (a
+    string). ``shape``: ``OBJECTS`` (as the ORM returns them) or ``FETCHED`` (the fetched
+    tuples). ``plan()`` gives the compiled statement itself, for a caller that sends it its own way."""
 
-    def __init__(self, build, model, nargs: int = 1, kinds: tuple[str, ...] | None = None):
+    def __init__(self, build, model, nargs: int = 1, kinds: tuple[str, ...] | None = None, shape: str = OBJECTS):
         self.kinds = tuple(kinds) if kinds else ("int",) * nargs
-        self.build, self.model = build, model
-        self._plans: dict[str, _Plan] = {}
+        self.build, self.model, self.shape = build, model, shape
+        self._plans: dict[str, Plan] = {}
 
-    def _plan(self, connection) -> _Plan:
+    def plan(self, using: str | None = None) -> Plan:
+        """The statement as compiled for the database ``using`` (made at the first call there)."""
+        connection = connections[using or router.db_for_read(self.model)]
+        return self._plan(connection)
+
+    def _plan(self, connection) -> Plan:
         plan = self._plans.get(connection.alias)
         if plan is None:
             sentinels = [_sentinel(kind, i) for i, kind in enumerate(self.kinds)]
-            plan = self._plans[connection.alias] = _Plan(self.build(*sentinels), connection, self.kinds)
+            plan = self._plans[connection.alias] = Plan(self.build(*sentinels), connection, self.kinds)
         return plan
 
     def rows(self, *args, using: str | None = None) -> list:
-        """Every row, as model instances (or tuples for ``values_list``)."""
+        """Every row, as model instances (or tuples for ``values_list``; as fetched for ``FETCHED``)."""
         connection = connections[using or router.db_for_read(self.model)]
         plan, params = self._statement(connection, args)
         with prepared_cursor(connection) as cursor:
@@ -115,25 +192,12 @@ class Compiled:
             found = cursor.fetchall()
         return self._made(plan, found, connection)
 
-    def _statement(self, connection, args) -> tuple[_Plan, list]:
+    def _statement(self, connection, args) -> tuple[Plan, list]:
         plan = self._plan(connection)
-        if plan.for_update and connection.get_autocommit():  # as the ORM refuses it each time
-            raise TransactionManagementError("select_for_update cannot be used outside of a transaction.")
-        params = list(plan.params)
-        for ats, kind, value in zip(plan.at, plan.kinds, args, strict=True):
-            value = _prepared(connection, kind, value)
-            for at in ats:
-                params[at] = value
-        return plan, params
+        return plan, plan.bind(connection, args)
 
-    @staticmethod
-    def _made(plan: _Plan, found, connection) -> list:
-        out = []
-        for row in found:
-            if plan.converters:
-                row = converted(row, plan.converters, connection)
-            out.append(tuple(row) if plan.values else plan.model.from_db(connection.alias, plan.init, row))
-        return out
+    def _made(self, plan: Plan, found, connection) -> list:
+        return list(found) if self.shape == FETCHED else plan.objects(found, connection)
 
     def get(self, *args, using: str | None = None):
         """The one row, as ``QuerySet.get`` gives it: ``DoesNotExist`` when there is none."""
@@ -143,6 +207,23 @@ class Compiled:
         if len(rows) > 1:
             raise self.model.MultipleObjectsReturned(f"get() returned more than one {self.model._meta.object_name}")
         return rows[0]
+
+    def first(self, *args, using: str | None = None):
+        """The first row, or None when there is none."""
+        rows = self.rows(*args, using=using)
+        return rows[0] if rows else None
+
+
+def instance(model, attnames, values, alias: str):
+    """``model.from_db(alias, attnames, values)`` for a model without ``pre_init`` or ``post_init``
+    receivers, made as Django unpickles an instance (its fields in ``__dict__``, the ones not
+    given left out, i.e. deferred): ``Model.__init__`` costs more than a small query when a
+    read makes several instances a row."""
+    obj = model.__new__(model)
+    obj.__dict__.update(zip(attnames, values))
+    state = obj._state = ModelState()
+    state.adding, state.db = False, alias
+    return obj
 
 
 class _RawPlan:
