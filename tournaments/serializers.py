@@ -215,20 +215,6 @@ class TournamentSerializer(IdModelSerializer):
                 raise
             raise serializers.ValidationError({**refused, **more}) from None
 
-    def validate_deductions(self, value):
-        from decimal import Decimal, InvalidOperation
-
-        if not isinstance(value, list) or len(value) > 20:
-            raise serializers.ValidationError(_("A list of {name, percent}."))
-        for d in value:
-            try:
-                pct = Decimal(str(d["percent"]))
-            except (KeyError, TypeError, InvalidOperation):
-                raise serializers.ValidationError(_("Each deduction needs a name and a percent.")) from None
-            if not pct.is_finite() or not (0 <= pct < 100) or not str(d.get("name", "")).strip() or len(str(d["name"])) > 80:
-                raise serializers.ValidationError(_("Percent must be between 0 and 100, with a name."))
-        return value
-
     def validate_settings(self, value):
         from .house import check_settings
 
@@ -237,7 +223,7 @@ class TournamentSerializer(IdModelSerializer):
             raise serializers.ValidationError(errors.get("") or errors)
         return value
 
-    # The setup rules (FMT-01, FMT-03, FMT-14, prices never negative) are checked by the services
+    # The setup rules (FMT-01, FMT-03, FMT-14, prices never negative, the deductions) are checked by the services
     # both the API and the page call (tournaments.services.setup), not here.
 
 

@@ -195,18 +195,16 @@ class TournamentForm(forms.ModelForm):
         return out
 
     def clean_deductions_text(self):
+        """The lines as the API's list ("casino 3" → {"name": "casino", "percent": "3"}); the setup
+        service checks it as it checks the API's (``setup.deductions_error``)."""
         out = []
         for line in self.cleaned_data["deductions_text"].replace(",", "\n").splitlines():
             parts = line.split()
-            if not parts:
-                continue
-            try:
-                pct = float(parts[-1].rstrip("%"))
-            except ValueError:
-                raise forms.ValidationError(_("Write each deduction as: name percent."))
-            if not 0 <= pct < 100:
-                raise forms.ValidationError(_("Percent must be between 0 and 100."))
-            out.append({"name": " ".join(parts[:-1]) or "deduction", "percent": parts[-1].rstrip("%")})
+            if parts:
+                out.append({"name": " ".join(parts[:-1]) or "deduction", "percent": parts[-1].rstrip("%")})
+        message = setup.deductions_error(out)
+        if message:
+            raise forms.ValidationError(message)
         return out
 
     def _post_clean(self):
@@ -217,6 +215,10 @@ class TournamentForm(forms.ModelForm):
         values = {name: self.cleaned_data[name] for name in self.Meta.fields if name in self.cleaned_data}
         values["deductions"] = self.cleaned_data["deductions_text"]
         return values
+
+
+#: The service's name of a value → the form field that holds it, where they differ.
+FORM_FIELD = {"deductions": "deductions_text"}
 
 
 def tournament_edit(request, pk=None):
@@ -240,6 +242,7 @@ def tournament_edit(request, pk=None):
             fields = exc.extra.get("fields") or {}
             if isinstance(fields, dict):  # invalid values: each under its field
                 for name, problems in fields.items():
+                    name = FORM_FIELD.get(name, name)
                     form.add_error(name if name in form.fields else None, [str(p) for p in problems] if isinstance(problems, list) else [str(problems)])
             else:  # a refused change (e.g. money_fields_locked): the message, and the reason field to fill
                 name = {"money_fields_locked": "override_reason", "fee_override_reason_required": "fee_override_reason"}.get(exc.code)

@@ -20,7 +20,7 @@ services with already-typed values, so the same input gets the same answer on bo
 Each change is one transaction: lock the row, check, save, log.
 """
 
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 
 from django.utils.translation import gettext as _
 
@@ -39,6 +39,10 @@ from .ledger import lock_tournament
 
 #: FMT-14: «Il numero minimo di giocatori partecipanti non può essere inferiore a 10» (003 Art. 4).
 SANREMO_MIN_PLAYERS = 10
+
+#: The prize pool deductions a tournament takes (PAY-01), and the longest name of one.
+MAX_DEDUCTIONS = 20
+MAX_DEDUCTION_NAME = 80
 
 #: FMT-01: the fields locked once registration opens (without a reason).
 MONEY_FIELDS = ("buy_in", "fee", "rebuy_price", "rebuy_fee", "addon_price", "addon_fee", "deductions", "guarantee")
@@ -78,7 +82,29 @@ def setup_errors(values: dict, instance: Tournament | None = None) -> dict[str, 
     message = satellite_target_price_error(instance, get("buy_in"), get("fee"))
     if message:
         errors["buy_in"] = message
+    message = deductions_error(values["deductions"]) if "deductions" in values else None
+    if message:
+        errors["deductions"] = message
     return errors
+
+
+def deductions_error(value) -> str | None:
+    """Why ``value`` is not a list of prize pool deductions (None when it is one).
+
+    The one check of the API's list and the page's lines: at most ``MAX_DEDUCTIONS`` items, each
+    ``{"name", "percent"}`` with a name of at most ``MAX_DEDUCTION_NAME`` characters and a
+    percent read as a Decimal (never a float: "99.999999999999999999" is under 100), 0 ≤ p < 100."""
+    if not isinstance(value, list) or len(value) > MAX_DEDUCTIONS:
+        return _("A list of at most %(n)s deductions, each {name, percent}.") % {"n": MAX_DEDUCTIONS}
+    for item in value:
+        try:
+            pct = Decimal(str(item["percent"]))
+        except (KeyError, TypeError, InvalidOperation):
+            return _("Each deduction needs a name and a percent.")
+        name = str(item.get("name", "")).strip()
+        if not pct.is_finite() or not 0 <= pct < 100 or not name or len(name) > MAX_DEDUCTION_NAME:
+            return _("Percent must be between 0 and 100, with a name of at most %(n)s characters.") % {"n": MAX_DEDUCTION_NAME}
+    return None
 
 
 def _refuse(errors: dict[str, str]):
