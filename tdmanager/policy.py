@@ -192,6 +192,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "api-formats-bracket-op": {"GET": LOBBY, "POST": _BRACKET_OPS},
     "api-formats-match": {"GET": LOBBY, "POST": _MATCH_OPS},
     "api-formats-match-op": {"GET": LOBBY, "POST": _MATCH_OPS},
+    "api-formats-timed-create": {"POST": D},
     "api-formats-timed": {"GET": LOBBY, "POST": D},
     "api-formats-timed-op": {"GET": LOBBY, "POST": D},
     "api-formats-qualifier-groups": {"POST": D},

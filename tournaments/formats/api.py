@@ -354,22 +354,34 @@ class StackChoiceSaleView(APIView):
 # --- heads-up brackets ---------------------------------------------------------------------------
 
 
+def _event_prices(d) -> dict:
+    """A new format event's tournament: ``name``, ``start_at`` (default now), ``buy_in``, ``fee``
+    (default 0), ``starting_stack``, ``structure``."""
+    return {"name": as_text(d, "name", 160), "start_at": as_datetime(d, "start_at", timezone.now()), "buy_in": as_money(d, "buy_in"),
+            "fee": as_money(d, "fee", "0"), "starting_stack": as_int(d, "starting_stack", lo=1), "structure": structure_arg(d)}
+
+
 class BracketCreateView(CreateView):
-    """Give a HEADS_UP tournament its bracket: ``tournament``, ``size`` (16/32/64; 2–8 for a
-    final day), ``level_minutes``, ``punctuality`` (NO_SHOW / LATENESS), ``games_to_win``,
-    ``no_show_grace_minutes``, ``rounds_to_play``, ``feeds_into``, ``previous_group``, ``paid_players``
-    (8 default: a bracket played to a winner pays its last 8 players; or 4)."""
+    """A heads-up bracket: ``size`` (16/32/64; 2–8 for a final day), ``level_minutes``,
+    ``punctuality`` (NO_SHOW / LATENESS), ``games_to_win``, ``no_show_grace_minutes``,
+    ``rounds_to_play``, ``feeds_into``, ``previous_group``, ``paid_players`` (8 default: a bracket
+    played to a winner pays its last 8 players; or 4). With ``tournament``: that HEADS_UP
+    tournament gets it; without: a new heads-up event open for registration (as the page
+    makes one), from ``name``, ``start_at``, ``buy_in``, ``fee``, ``starting_stack``, ``structure``."""
 
     def create(self, d, actor):
-        t = tournament_arg(d)
         feeds = get_object_or_404(Tournament, pk=as_id(d, "feeds_into")) if d.get("feeds_into") else None
         prev = get_object_or_404(Tournament, pk=as_id(d, "previous_group")) if d.get("previous_group") else None
-        bracket = headsup.create_bracket(t, actor=actor, size=as_int(d, "size", 16, hi=1024), level_minutes=as_int(d, "level_minutes", 10, lo=1, hi=240),
-                                         punctuality=as_text(d, "punctuality", 10, "NO_SHOW"), games_to_win=as_int(d, "games_to_win", 2, lo=1, hi=9),
-                                         no_show_grace_minutes=as_int(d, "no_show_grace_minutes", 5, hi=240),
-                                         rounds_to_play=as_int(d, "rounds_to_play", 0, hi=20) or None, feeds_into=feeds,
-                                         previous_group=prev.bracket if prev is not None and hasattr(prev, "bracket") else None,
-                                         paid_players=as_int(d, "paid_players", 8, hi=1024))
+        options = {"size": as_int(d, "size", 16, hi=1024), "level_minutes": as_int(d, "level_minutes", 10, lo=1, hi=240),
+                   "punctuality": as_text(d, "punctuality", 10, "NO_SHOW"), "games_to_win": as_int(d, "games_to_win", 2, lo=1, hi=9),
+                   "no_show_grace_minutes": as_int(d, "no_show_grace_minutes", 5, hi=240),
+                   "rounds_to_play": as_int(d, "rounds_to_play", 0, hi=20) or None, "feeds_into": feeds,
+                   "previous_group": prev.bracket if prev is not None and hasattr(prev, "bracket") else None,
+                   "paid_players": as_int(d, "paid_players", 8, hi=1024)}
+        if "tournament" in d:
+            bracket = headsup.create_bracket(tournament_arg(d), actor=actor, **options)
+        else:
+            bracket = headsup.create_headsup_event(**_event_prices(d), actor=actor, **options)
         return selectors.bracket_data(bracket)
 
 
@@ -444,6 +456,19 @@ class TimedView(OpView):
     }
 
     def read(self, t):
+        return _timed_read(t)
+
+
+class TimedCreateView(CreateView):
+    """A new timed event open for registration (as the page makes one): ``name``, ``start_at``,
+    ``buy_in``, ``fee``, ``starting_stack``, ``structure``, ``minutes`` (how long play lasts),
+    optional ``field_cap``, ``end_condition`` (TIME_LIMIT_CHIPCOUNT / LAST_PLAYER), ``chip_tie``
+    (SHARE / DRAW)."""
+
+    def create(self, d, actor):
+        t = timed.create_timed_event(**_event_prices(d), actor=actor, minutes=as_int(d, "minutes", lo=1, hi=7 * 24 * 60),
+                                     field_cap=as_int(d, "field_cap", 0, hi=MAX_INT) or None,
+                                     end_condition=as_text(d, "end_condition", 24, "TIME_LIMIT_CHIPCOUNT"), chip_tie=as_text(d, "chip_tie", 10, "SHARE"))
         return _timed_read(t)
 
 

@@ -18,6 +18,7 @@ urlpatterns = [
     path("formats/headsup/<int:pk>/<slug:op>/", api.BracketView.as_view(), name="api-formats-bracket-op"),
     path("formats/matches/<int:pk>/", api.MatchView.as_view(), name="api-formats-match"),
     path("formats/matches/<int:pk>/<slug:op>/", api.MatchView.as_view(), name="api-formats-match-op"),
+    path("formats/timed/", api.TimedCreateView.as_view(), name="api-formats-timed-create"),
     path("formats/timed/<int:pk>/", api.TimedView.as_view(), name="api-formats-timed"),
     path("formats/timed/<int:pk>/<slug:op>/", api.TimedView.as_view(), name="api-formats-timed-op"),
     path("formats/qualifier-groups/", api.QualifierGroupCreateView.as_view(), name="api-formats-qualifier-groups"),

@@ -19,9 +19,7 @@ from django.utils.translation import gettext_lazy
 from tdmanager.api import object_id
 from tdmanager.errors import DomainError
 from tdmanager.formatting import num
-from tdmanager.transactions import service
 from tournaments.models import BlindStructure, Entry, Person, Tournament
-from tournaments.services import setup
 from tournaments.services.events import Actor
 
 from . import engine, selectors
@@ -236,20 +234,11 @@ def headsup_new(request):
     form = HeadsUpForm(request.POST or None, initial={"name": _("Heads-up"), "starting_stack": 10000})
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
-        actor = Actor.from_request(request)
-
-        @service  # the tournament and its bracket (or timed setup) together
-        def create():
-            t = Tournament.objects.create(name=d["name"], start_at=d["start_at"], format=Tournament.HEADS_UP, status=Tournament.REGISTERING,
-                                          buy_in=d["buy_in"], fee=d["fee"], starting_stack=d["starting_stack"], table_size=2,
-                                          field_cap=d["size"], min_players=2, structure=d["structure"])
-            setup.keep_typed_fee_as_override(t, actor, "the heads-up event's fee as created")  # REG-03
-            prev = d["previous_group"].bracket if d["previous_group"] else None
-            return headsup.create_bracket(t, actor=actor, size=d["size"], level_minutes=d["level_minutes"], punctuality=d["punctuality"],
-                                          rounds_to_play=d["rounds_to_play"], feeds_into=d["feeds_into"], previous_group=prev,
-                                          paid_players=d["paid_players"])
-
-        bracket = _run(request, create, _("Bracket created: registration is open."))
+        bracket = _run(request, lambda: headsup.create_headsup_event(
+            name=d["name"], start_at=d["start_at"], buy_in=d["buy_in"], fee=d["fee"], starting_stack=d["starting_stack"],
+            structure=d["structure"], actor=Actor.from_request(request), size=d["size"], level_minutes=d["level_minutes"],
+            punctuality=d["punctuality"], rounds_to_play=d["rounds_to_play"], feeds_into=d["feeds_into"],
+            previous_group=d["previous_group"], paid_players=d["paid_players"]), _("Bracket created: registration is open."))
         if bracket:
             return redirect("formats-headsup", pk=bracket.tournament_id)
     return _form_page(request, form, _("New heads-up bracket"), _("Best two of three; blinds 100/100 … 500/1000 cap, no ante."))
@@ -308,19 +297,10 @@ def timed_new(request):
     form = TimedForm(request.POST or None, initial={"name": _("Qualifying table"), "buy_in": Decimal("20"), "fee": Decimal("5"), "starting_stack": 5000})
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
-        actor = Actor.from_request(request)
-
-        @service  # the tournament and its bracket (or timed setup) together
-        def create():
-            t = Tournament.objects.create(name=d["name"], start_at=d["start_at"], format=Tournament.TIMED, status=Tournament.REGISTERING,
-                                          buy_in=d["buy_in"], fee=d["fee"], starting_stack=d["starting_stack"], field_cap=d["field_cap"],
-                                          structure=d["structure"])
-            setup.keep_typed_fee_as_override(t, actor, "the timed event's fee as created")  # REG-03
-            timed.configure_timed(t, ends_at=d["start_at"] + timedelta(minutes=d["minutes"]), actor=actor,
-                                  end_condition=d["end_condition"], chip_tie=d["chip_tie"])
-            return t
-
-        t = _run(request, create, _("Timed event created."))
+        t = _run(request, lambda: timed.create_timed_event(
+            name=d["name"], start_at=d["start_at"], buy_in=d["buy_in"], fee=d["fee"], starting_stack=d["starting_stack"],
+            structure=d["structure"], actor=Actor.from_request(request), minutes=d["minutes"], field_cap=d["field_cap"],
+            end_condition=d["end_condition"], chip_tie=d["chip_tie"]), _("Timed event created."))
         if t:
             return redirect("formats-timed", pk=t.pk)
     return _form_page(request, form, _("New timed event"), _("At the time limit the players still in are ranked by chips, above every eliminated player."))

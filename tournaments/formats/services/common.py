@@ -6,9 +6,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tdmanager.errors import DomainError
+from tournaments.actions import Action
 from tournaments.clockview import get_clock
 from tournaments.models import ChipAdjustment, Entry, Tournament
-from tournaments.services import cashier, clockctl
+from tournaments.services import cashier, checks, clockctl, setup
+from tournaments.services.events import log_event
 
 from .. import engine
 from ..models import QualifiedEntry
@@ -30,6 +32,19 @@ ENGINE_REFUSALS = {
     "too_few_players": gettext_lazy("Too few players: a bracket needs at least two."),
     "too_many_players": gettext_lazy("Too many players for the bracket."),
 }
+
+
+def open_event(*, name: str, start_at, event_format: str, buy_in, fee, starting_stack: int, structure, actor, fee_reason: str,
+               **fields) -> Tournament:
+    """A format's tournament, open for registration (the caller is a service): validated as the
+    setup page's, logged as created, and its typed fee kept as an override with ``fee_reason``
+    (REG-03). ``fields``: the format's own (table size, field cap…)."""
+    t = checks.create(Tournament, name=name, start_at=start_at or timezone.now(), format=event_format, status=Tournament.REGISTERING,
+                      buy_in=buy_in, fee=fee, starting_stack=starting_stack, structure=structure, **fields)
+    log_event(t, Action.TOURNAMENTS_TOURNAMENT_CREATED, actor, name=t.name)
+    t.refresh_from_db(fields=["buy_in", "fee"])  # amounts as stored ("10.00", however typed), for the log
+    setup.keep_typed_fee_as_override(t, actor, fee_reason)
+    return t
 
 
 def refuse_engine_error(exc: engine.FormatRuleError):

@@ -30,7 +30,7 @@ from tournaments.signals import announce
 
 from .. import engine
 from ..models import Bracket, Match, MatchGame, QualifiedEntry, SeatRequest
-from .common import FormatError, finish_clock_if_running, qualify, refuse_engine_error
+from .common import FormatError, finish_clock_if_running, open_event, qualify, refuse_engine_error
 
 log = logging.getLogger(__name__)
 TIMER = Actor(None, "heads-up timer")
@@ -66,6 +66,23 @@ def create_bracket(tournament, *, actor: Actor, size: int = 16, level_minutes: i
     log_event(t, Action.FORMATS_BRACKET_CREATED, actor, size=size, level_minutes=level_minutes, punctuality=punctuality,
               rounds_to_play=rounds_to_play, feeds_into=getattr(feeds_into, "pk", None), paid_players=int(paid_players))
     return bracket
+
+
+@service
+def create_headsup_event(*, name: str, start_at, buy_in, fee, starting_stack: int, structure, actor: Actor, size: int = 16,
+                         level_minutes: int = 10, punctuality: str = Bracket.NO_SHOW, games_to_win: int = 2,
+                         no_show_grace_minutes: int = 5, rounds_to_play=None, feeds_into=None, previous_group=None,
+                         paid_players: int = 8) -> Bracket:
+    """A heads-up event open for registration: its tournament (two seats a table, the bracket's
+    places as its cap) and its bracket, together or not at all. The page and the API call it."""
+    if structure is None:
+        raise FormatError("no_structure", _("Choose a blind structure."), status=400)
+    t = open_event(name=name, start_at=start_at, event_format=Tournament.HEADS_UP, buy_in=buy_in, fee=fee,
+                   starting_stack=starting_stack, structure=structure, actor=actor, fee_reason="the heads-up event's fee as created",
+                   table_size=2, field_cap=size, min_players=2)
+    return create_bracket(t, actor=actor, size=size, level_minutes=level_minutes, punctuality=punctuality, games_to_win=games_to_win,
+                          no_show_grace_minutes=no_show_grace_minutes, rounds_to_play=rounds_to_play, feeds_into=feeds_into,
+                          previous_group=previous_group, paid_players=paid_players)
 
 
 def _bracket_of(t) -> Bracket:

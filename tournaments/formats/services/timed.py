@@ -10,6 +10,7 @@ Qualifying tables (each a tournament) send their winner to the final table of th
 """
 
 import secrets
+from datetime import timedelta
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -25,9 +26,25 @@ from tournaments.services.ledger import lock_tournament
 
 from .. import engine
 from ..models import QualifiedEntry, Qualifier, QualifierGroup, TimedEvent
-from .common import FormatError, finish_clock_if_running, place_eliminated, qualify, write_places
+from .common import FormatError, finish_clock_if_running, open_event, place_eliminated, qualify, write_places
 
 TIME_LIMIT_COUNT = "TIME_LIMIT"
+
+
+@service
+def create_timed_event(*, name: str, start_at, buy_in, fee, starting_stack: int, structure, actor: Actor, minutes: int,
+                       field_cap: int | None = None, end_condition: str = TimedEvent.TIME_LIMIT, chip_tie: str = engine.SHARE) -> Tournament:
+    """A timed event open for registration, play ending ``minutes`` after ``start_at``: its
+    tournament and its time limit, together or not at all. The page and the API call it."""
+    if structure is None:
+        raise FormatError("no_structure", _("Choose a blind structure."), status=400)
+    if minutes is None or minutes < 1:
+        raise ValidationFailed("bad_minutes", _("Play lasts at least one minute."), fields={"minutes": [_("Play lasts at least one minute.")]})
+    start_at = start_at or timezone.now()
+    t = open_event(name=name, start_at=start_at, event_format=Tournament.TIMED, buy_in=buy_in, fee=fee, starting_stack=starting_stack,
+                   structure=structure, actor=actor, fee_reason="the timed event's fee as created", field_cap=field_cap)
+    configure_timed(t, ends_at=start_at + timedelta(minutes=minutes), actor=actor, end_condition=end_condition, chip_tie=chip_tie)
+    return t
 
 
 @service
