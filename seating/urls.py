@@ -6,6 +6,7 @@ from . import manual_views, views
 
 urlpatterns = [
     path("tournaments/<int:pk>/tables/", views.table_map_page, name="seating-tables"),
+    path("tournaments/<int:pk>/dealer/", views.dealer_table, name="dealer-table"),
     path("tournaments/<int:pk>/tables/slips/", views.move_slips, name="seating-slips"),
     path("tournaments/<int:pk>/tables/draws/<int:entry_id>/", views.draw_history_page, name="seating-draws"),
     path("tournaments/<int:pk>/tables/seat-cards/", manual_views.seat_cards, name="seating-cards"),

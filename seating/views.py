@@ -19,7 +19,7 @@ from tdmanager.public import address_key
 from tdmanager.roles import DIRECTOR, has_role
 from tdmanager.security import client_ip
 from tournaments.house import HouseRules
-from tournaments.models import Entry, Tournament
+from tournaments.models import Entry, HandForHandReport, Tournament
 from tournaments.services import registration
 from tournaments.services.events import Actor
 from tournaments.snapshot import clock_snapshot
@@ -204,6 +204,37 @@ def table_map_page(request, pk):
     }
     template = "seating/_map.html" if request.GET.get("fragment") else "seating/tables.html"
     return render(request, template, context)
+
+
+DEALER_OPS = ("hand", "bust")  # ROLE-01: what a dealer reports from his table; nothing else, nothing with money
+
+
+def dealer_table(request, pk):
+    """ROLE-01: the dealer's page: the one table he deals (``?table=``), its players, seats and
+    positions, the hand-for-hand state of that table, and the two reports a dealer makes: the hand
+    completed (hand-for-hand included, CLK-06) and a player out («Player Out», 003 Art. 4.8)."""
+    t = get_object_or_404(Tournament, pk=pk)
+    if request.method == "POST":
+        number = _int(request.POST.get("table"))
+        if request.POST.get("op") not in DEALER_OPS:
+            messages.error(request, _("Unknown action."))
+        else:
+            try:
+                messages.success(request, _perform(t, request, {}))
+            except DomainError as exc:
+                messages.error(request, str(exc.message))
+        return redirect(f"{request.path}?table={number}" if number else request.path)
+    seat_map = selectors.table_map(t)
+    numbers = [tb["number"] for tb in seat_map["tables"]]
+    number = _int(request.GET.get("table"))
+    table = next((tb for tb in seat_map["tables"] if tb["number"] == number), None)
+    clock = clock_snapshot(t) if t.status == Tournament.RUNNING else {}
+    h4h = bool(clock.get("hand_for_hand"))
+    reported = False
+    if h4h and table is not None:
+        reported = HandForHandReport.objects.filter(tournament=t, hand=clock.get("h4h_hand"), table_number=number).exists()
+    return render(request, "seating/dealer.html", {"t": t, "numbers": numbers, "number": number, "table": table,
+                                                   "h4h": h4h, "h4h_hand": clock.get("h4h_hand"), "reported": reported})
 
 
 def move_slips(request, pk):

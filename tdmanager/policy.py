@@ -14,6 +14,10 @@ What the display role sees is exactly what a lobby screen shows: tournaments, bl
 clock, players left, prize pool and payouts, brackets and leaderboards. Money detail, entries,
 the event log, devices and personal data are staff-only.
 
+The dealer (ROLE-01, «poker-boy») reads the tables, the clock and the busts and reports from
+his table what a dealer announces: a hand completed (hand-for-hand included) and a player out.
+Nothing with money, no move, draw, penalty, clock control or personal data.
+
 The administrative controller (ROLE-01, «Controllore Amministrativo») reads what he signs and
 witnesses: the ranking's second signature (ELM-07) and the witness sign-off on seat draws and
 balancing moves are his alone; a director does not hold this role (the two-person rule). The
@@ -23,6 +27,7 @@ and changes nothing.
 """
 
 DIRECTOR, FLOOR, CASHIER, DISPLAY = "director", "floor", "cashier", "display"
+DEALER = "dealer"
 CONTROLLER, REGULATOR = "controller", "regulator"
 PUBLIC = "public"  # pseudo-role: anybody, logged in or not
 OWN_ROLES = frozenset({CONTROLLER})  # roles a director does not hold (ELM-07: a second person)
@@ -31,6 +36,7 @@ D = (DIRECTOR,)
 DF = (DIRECTOR, FLOOR)
 DC = (DIRECTOR, CASHIER)
 STAFF = (DIRECTOR, FLOOR, CASHIER)
+DFL = (DIRECTOR, FLOOR, DEALER)  # ROLE-01: what is reported from a table: a hand completed, a player out
 LOBBY = STAFF + (DISPLAY,)
 ANYONE = (PUBLIC,)
 CTRL = (CONTROLLER,)
@@ -42,6 +48,7 @@ SIGNERS = (DIRECTOR, CONTROLLER)  # the two signatures on the ranking (ELM-07)
 
 # Actions of the seating table-map page that only a director may take.
 _TABLE_PAGE_OPS = {"draw": D, "redraw": D, "tv": D, "untv": D, "*": DF}
+_DEALER_PAGE_OPS = {"hand": DFL, "bust": DFL}
 _CLOCK_OPS = {"call-clock": DF, "*": D}  # a hand completed is reported on its table (api-seating-table-op)
 _FLIGHT_OPS = {"bag": DF, "*": D}
 _BRACKET_OPS = {"seat-request": DC, "*": D}
@@ -127,8 +134,8 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "api-exchange-rates": {"GET": DC, "POST": D},  # REG-06: the cashiers' supervisor sets the rate of the day
     "api-receipt": {"GET": STAFF},
     # --- API: clock and floor ---------------------------------------------------------------
-    "api-clock": {"GET": LOBBY_AUDIT, "POST": _CLOCK_OPS},
-    "api-clock-op": {"GET": LOBBY_AUDIT, "POST": _CLOCK_OPS},
+    "api-clock": {"GET": LOBBY_AUDIT + (DEALER,), "POST": _CLOCK_OPS},
+    "api-clock-op": {"GET": LOBBY_AUDIT + (DEALER,), "POST": _CLOCK_OPS},
     "api-floor": {"GET": DF},
     "api-floor-op": {"GET": DF, "POST": DF},
     "api-penalty-op": {"POST": DF},
@@ -136,8 +143,8 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "api-ruling-notes": {"POST": DF},  # a decision is final: it is only annotated
     "api-witness": {"GET": STAFF_AUDIT, "POST": CTRL},  # ROLE-01: the controller witnesses draws and moves
     # --- API: seating ----------------------------------------------------------------------
-    "api-seating-tables": {"GET": STAFF_AUDIT},
-    "api-seating-table-op": {"POST": {"tv": D, "*": DF}},
+    "api-seating-tables": {"GET": STAFF_AUDIT + (DEALER,)},
+    "api-seating-table-op": {"POST": {"tv": D, "hand-completed": DFL, "*": DF}},
     "api-seating-draw": {"POST": D},
     "api-seating-manual-draw": {"GET": DF_AUDIT, "POST": DF},  # SEAT-01/04: the floor enters the cards drawn
     "api-seating-manual-draw-clear": {"POST": DF},
@@ -145,7 +152,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "api-seating-keep-apart-detail": {"DELETE": D},
     "api-seating-reservations": {"POST": D},
     "api-seating-reservation-detail": {"DELETE": D},
-    "api-seating-busts": {"GET": STAFF_AUDIT, "POST": DF},
+    "api-seating-busts": {"GET": STAFF_AUDIT + (DEALER,), "POST": DFL},  # the dealer announces «Player Out» (003 Art. 4.8)
     "api-seating-bust-undo": {"POST": DF},
     "api-seating-busts-simultaneous": {"POST": DF},  # ELM-03: the floor marks busts it cannot order
     "api-seating-moves": {"GET": STAFF_AUDIT, "POST": DF},
@@ -219,7 +226,8 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "formats-bracket-display": {"GET": ANYONE},  # names and results are public
     "formats-leaderboard": {"GET": ANYONE},
     # --- Pages ----------------------------------------------------------------------------
-    "dashboard": {"GET": LOBBY_AUDIT},
+    "dashboard": {"GET": LOBBY_AUDIT + (DEALER,)},
+    "dealer-table": {"GET": DFL, "POST": _DEALER_PAGE_OPS},  # ROLE-01: the dealer's table: hand completed, player out
     "desk": {"GET": DC},
     "receipt": {"GET": STAFF},
     "receipt-pdf": {"GET": STAFF},

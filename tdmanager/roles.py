@@ -1,4 +1,4 @@
-"""Staff roles: director, floor, cashier, display, controller, regulator.
+"""Staff roles: director, floor, cashier, dealer, display, controller, regulator.
 
 A role is a Django group of that name. A director may do everything but the controller's
 signatures (ELM-07); a superuser counts as a director. Which role may call which route is declared once, in ``tdmanager.policy``;
@@ -16,14 +16,15 @@ from rest_framework.exceptions import NotFound
 from rest_framework.permissions import BasePermission
 
 from . import policy
-from .policy import CASHIER, CONTROLLER, DIRECTOR, DISPLAY, FLOOR, REGULATOR
+from .policy import CASHIER, CONTROLLER, DEALER, DIRECTOR, DISPLAY, FLOOR, REGULATOR
 
-ROLES = (DIRECTOR, FLOOR, CASHIER, DISPLAY, CONTROLLER, REGULATOR)
+ROLES = (DIRECTOR, FLOOR, CASHIER, DEALER, DISPLAY, CONTROLLER, REGULATOR)
 # What the page says of a role (the nav bar's "who is logged in"): never the group's code.
 ROLE_LABELS = {
     DIRECTOR: _("director"),
     FLOOR: _("floor"),
     CASHIER: _("cashier"),
+    DEALER: _("dealer"),
     DISPLAY: _("display screen"),
     CONTROLLER: _("administrative controller"),
     REGULATOR: _("regulator"),
@@ -147,5 +148,6 @@ def roles_context(request):
         "is_floor": bool(held & {FLOOR, DIRECTOR}),
         "is_staff_member": bool(held & {DIRECTOR, FLOOR, CASHIER}),  # the desk, people, structures, formats
         "is_controller": CONTROLLER in held,
+        "is_dealer": DEALER in held and not held & {DIRECTOR, FLOOR},  # ROLE-01: his table, nothing else
         "is_regulator": REGULATOR in held and not held & {DIRECTOR, FLOOR, CASHIER, CONTROLLER},
     }

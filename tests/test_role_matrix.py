@@ -3,7 +3,7 @@
 The expected answers come from the one table, ``tdmanager.policy``; a routed URL with no
 decision there fails ``test_every_route_has_a_decision``. The matrix then calls each route
 (every method the table names, every action of a per-action rule and an action nobody named)
-as anonymous, display, cashier, floor, director, controller and regulator, and checks that
+as anonymous, display, cashier, floor, dealer, director, controller and regulator, and checks that
 the product answers as the table says: a refusal is 401/403 (API) or the login redirect/403
 (pages); anything else means the call got past the role check. A regulator is granted no
 tournament here, so every tournament route the table lets him read answers 404 (not a
@@ -26,7 +26,7 @@ from tests.conftest import make_user
 from tournaments.services import oversight
 from tournaments.services.events import Actor
 
-ROLES = ("anonymous", "display", "cashier", "floor", "director", "controller", "regulator")
+ROLES = ("anonymous", "display", "cashier", "floor", "dealer", "director", "controller", "regulator")
 MISSING = 987654  # an id no object has
 
 
@@ -410,3 +410,36 @@ def test_only_a_regulator_login_can_be_given_a_tournament(make_tournament, direc
     assert r.post(f"/api/v1/tournaments/{t.pk}/regulators/", {"username": "corpo2"}, format="json").json() == {"regulators": ["corpo2"]}
     assert t.events.filter(action="tournaments.regulator.granted").exists()
     assert r.post(f"/api/v1/tournaments/{t.pk}/regulators/", {"username": "corpo2", "granted": False}, format="json").json() == {"regulators": []}
+
+
+# --- ROLE-01: the dealer ----------------------------------------------------------------------
+
+DEALER_ACTS = {("api-seating-table-op", "POST", "hand-completed"), ("api-seating-busts", "POST", None),
+               ("dealer-table", "POST", "hand"), ("dealer-table", "POST", "bust")}
+
+
+def test_role01_the_dealer_reports_from_the_table_and_changes_nothing_else():
+    """ROLE-01: a dealer reports a hand completed (hand-for-hand too) and a player out; every other
+    change in the table is refused to him (money, moves, draws, the clock, penalties, people)."""
+    allowed = set()
+    for name, rules in policy.POLICY.items():
+        for method, roles in rules.items():
+            if method == "GET" or name in ("login", "logout", "set_language", "api-token"):
+                continue
+            for op in (list(roles) if isinstance(roles, dict) else [None]):
+                if policy.permits({"dealer"}, name, method, op) and not policy.is_public(name, method, op):
+                    allowed.add((name, method, None if op == "*" else op))
+    assert allowed == DEALER_ACTS
+
+
+@pytest.mark.parametrize("name", ["desk", "api-register", "api-rebuy", "api-payouts-pay", "api-payouts-due", "tournament-ledger",
+                                  "tournament-entries", "person-list", "people", "api-receipt", "api-ticket-redeem", "tournament",
+                                  "payouts-tournament", "seating-tables", "api-floor", "tournament-events"])
+def test_role01_the_dealer_sees_no_money_entries_or_personal_data(name):
+    for method in policy.POLICY[name]:
+        assert not policy.permits({"dealer"}, name, method), (name, method)
+
+
+@pytest.mark.parametrize("name", ["dashboard", "dealer-table", "api-seating-tables", "api-clock", "api-seating-busts"])
+def test_role01_the_dealer_reads_his_table_and_the_clock(name):
+    assert policy.permits({"dealer"}, name, "GET")

@@ -42,13 +42,15 @@ def dashboard(request):
     recent = recent[:10]
     # A login that may not open a tournament's page (a lobby screen's) sees the list without links.
     can_open = policy.permits(user_roles(request.user), "tournament", "GET")
+    # ROLE-01: a dealer opens his table's page, not the tournament's.
+    can_deal = not can_open and policy.permits(user_roles(request.user), "dealer-table", "GET")
     rows = []
     for t in tournaments:
         counts = {s: 0 for s, _l in Entry.STATUSES}
         for row in t.entries.values("status").annotate(n=Count("id")):
             counts[row["status"]] = row["n"]
         rows.append({"t": t, "playing": counts[Entry.ACTIVE], "reserved": counts[Entry.RESERVED], "entries": counts[Entry.ACTIVE] + counts[Entry.BUSTED]})
-    return render(request, "dashboard.html", {"rows": rows, "recent": recent, "can_open": can_open})
+    return render(request, "dashboard.html", {"rows": rows, "recent": recent, "can_open": can_open, "can_deal": can_deal})
 
 
 def desk(request):

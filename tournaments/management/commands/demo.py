@@ -32,7 +32,7 @@ class Command(BaseCommand):
             return
         rng = random.Random(7)
         User = get_user_model()
-        for role in ("cashier", "floor", "display", "controller", "regulator"):
+        for role in ("cashier", "floor", "dealer", "display", "controller", "regulator"):
             if not User.objects.filter(username=role).exists():
                 call_command("createdirector", role, role=role, stdout=self.stdout)
         people = []

@@ -1,0 +1,72 @@
+"""ROLE-01: the dealer («poker-boy»). From his table he reports what a dealer announces — a hand
+completed (hand-for-hand included) and a player out (003 Art. 4.8) — and reads the tables and
+the clock; he touches no money, moves, draws, penalties, clock controls or personal data."""
+
+import pytest
+from django.test import Client
+
+from tests.conftest import client_for, make_user
+from tournaments.models import Entry, HandForHandReport
+from tournaments.services import clockctl
+
+from .test_support import arrange, seat_map, started  # noqa: F401 (fixture)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def dealer(db):
+    return make_user("deal", "dealer")
+
+
+def test_role01_the_dealer_reports_a_player_out_and_the_hand_for_hand_hand_from_his_table_page(started, actor, dealer):
+    t = started(20)
+    clockctl.start_clock(t, actor=actor)
+    clockctl.start_hand_for_hand(t, actor=actor, reason="bubble")
+    table_1 = seat_map(t)[1]
+    first_seat = min(table_1)
+    out = table_1[first_seat]
+    page = Client()
+    page.force_login(dealer)
+    dashboard = page.get("/").content.decode()
+    assert f'href="/tournaments/{t.pk}/dealer/"' in dashboard  # his way in
+    html = page.get(f"/tournaments/{t.pk}/dealer/?table=1").content.decode()
+    assert 'id="dealer-table"' in html and Entry.objects.get(pk=out).person.first_name in html
+    assert "play one hand, then report it" in html  # the table's hand-for-hand state
+
+    r = page.post(f"/tournaments/{t.pk}/dealer/", {"op": "bust", "table": 1, "only": out}, follow=True)
+    assert r.status_code == 200
+    assert Entry.objects.get(pk=out).status == Entry.BUSTED and Entry.objects.get(pk=out).place == 20
+    r = page.post(f"/tournaments/{t.pk}/dealer/", {"op": "hand", "table": 1}, follow=True)
+    assert HandForHandReport.objects.filter(tournament=t, table_number=1).count() == 1
+    assert "this table has reported its hand" in r.content.decode()
+    assert t.events.filter(action="seating.player.busted", actor=dealer).exists()  # logged as his
+
+
+def test_role01_the_dealer_is_refused_money_moves_and_the_floor_tools(started, actor, dealer, make_person):
+    t = started(12)
+    entry = Entry.objects.filter(tournament=t).first()
+    api = client_for(dealer)
+    refused = [
+        ("post", "/api/v1/cashier/register/", {"tournament": t.pk, "person": make_person().pk, "method": "CASH"}),
+        ("post", "/api/v1/cashier/rebuy/", {"entry": entry.pk, "method": "CASH"}),
+        ("post", "/api/v1/cashier/refund/", {"entry": entry.pk, "reason": "x"}),
+        ("get", f"/api/v1/tournaments/{t.pk}/ledger/", None),
+        ("get", f"/api/v1/tournaments/{t.pk}/entries/", None),
+        ("get", "/api/v1/people/", None),
+        ("post", f"/api/v1/tournaments/{t.pk}/clock/start/", {}),
+        ("post", f"/api/v1/tournaments/{t.pk}/seating/draw/", {}),
+        ("post", f"/api/v1/tournaments/{t.pk}/tables/1/lock/", {"locked": True, "reason": "x"}),
+    ]
+    for method, url, body in refused:
+        r = getattr(api, method)(url, body, format="json") if body is not None else getattr(api, method)(url)
+        assert r.status_code == 403, (url, r.status_code)
+    page = Client()
+    page.force_login(dealer)
+    for url in ("/desk/", f"/tournaments/{t.pk}/", f"/tournaments/{t.pk}/tables/", f"/tournaments/{t.pk}/payouts/"):
+        assert page.get(url).status_code == 403, url
+    # His page takes only a dealer's reports: a move typed into its form is refused by the role table.
+    r = page.post(f"/tournaments/{t.pk}/dealer/", {"op": "move", "entry_number": entry.number, "to_table": 2, "to_seat": 1})
+    assert r.status_code in (302, 403)
+    assert not t.events.filter(action__startswith="seating.move", actor=dealer).exists()
+    assert not t.events.filter(actor=dealer).exists()
