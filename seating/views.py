@@ -301,7 +301,8 @@ def seat_lookup(request, pk):
     data = _lookup_data(t, "" if wait else q)
     response = render(request, "seating/lookup.html", {
         "t": t, "q": q, "data": data, "results": data["results"], "state": data["state"], "running": data["state"] == "running",
-        "refused": _too_many() if wait else "", "answered": selectors.lookup_query_ok(q) and not wait}, status=429 if wait else 200)
+        "refused": _too_many() if wait else "", "answered": selectors.lookup_query_ok(q) and not wait,
+        "languages": HouseRules.of(t).official_languages}, status=429 if wait else 200)
     if wait:
         response["Retry-After"] = str(wait)
     return response

@@ -219,6 +219,8 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "display": {"GET": ANYONE},  # the screen's token is its read-only key
     "seating-lookup": {"GET": ANYONE},  # a player finds his seat on his phone
     "seating-lookup-find": {"GET": ANYONE},  # the same lookup as you type (JSON)
+    "public-rules": {"GET": ANYONE},  # BAL-05, ROLE-06: the house's procedures, for players
+    "public-changes": {"GET": ANYONE},  # FMT-02: the event's published changes (JSON)
     "phone": {"GET": ANYONE},  # the player's page from the receipt's QR code: the entry's token is its key
     "phone-state": {"GET": ANYONE},  # the same token; only what that entry may see
     "phone-stream": {"GET": ANYONE},

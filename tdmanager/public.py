@@ -70,6 +70,8 @@ PUBLIC = {
     "live-time": Public(limited=False, staff_too=True),
     "seating-lookup": Public(page=True),
     "seating-lookup-find": Public(),
+    "public-rules": Public(page=True),
+    "public-changes": Public(),
 }
 
 

@@ -21,6 +21,7 @@ from django.urls import reverse
 from tdmanager import realtime
 
 from . import live, signals
+from .house import HouseRules
 from .models import Entry
 from .snapshot import build_snapshot
 
@@ -130,7 +131,8 @@ def phone_state(entry_id: int, snap: dict | None = None) -> dict:
 def phone_page(request, token: str):
     entry = entry_for(token)
     return render(request, "phone.html", {"entry": entry, "t": entry.tournament, "token": token,
-                                          "state": phone_state(entry.pk)})
+                                          "state": phone_state(entry.pk),
+                                          "languages": HouseRules.of(entry.tournament).official_languages})
 
 
 def phone_data(request, token: str):

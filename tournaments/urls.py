@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import live, live_seats, oversight_views, phone, views
+from . import live, live_seats, oversight_views, phone, public_info, views
 
 urlpatterns = [
     path("live/time/", live.live_time, name="live-time"),
@@ -12,6 +12,8 @@ urlpatterns = [
     path("p/<str:token>/state/", phone.phone_data, name="phone-state"),
     path("p/<str:token>/stream/", phone.phone_stream, name="phone-stream"),
     path("p/<str:token>/qr.svg", phone.phone_qr, name="phone-qr"),
+    path("rules/<int:pk>/", public_info.rules_page, name="public-rules"),
+    path("rules/<int:pk>/changes/", public_info.public_changes, name="public-changes"),
     path("", views.dashboard, name="dashboard"),
     path("desk/", views.desk, name="desk"),
     path("desk/receipt/<int:number>/", views.receipt, name="receipt"),
