@@ -27,15 +27,15 @@ def mover_text(rules: HouseRules, game: str) -> str:
 def destination_text(rules: HouseRules, game: str) -> str:
     """BAL-04: where the moved player sits."""
     if game == "STUD":
-        return _("He takes the last open seat of the short table.")
+        return _("The player moved takes the last open seat of the short table.")
     text = {
-        "WORST_POSITION": _("He takes the worst position: the open seat that will pay the big blind soonest, never the "
+        "WORST_POSITION": _("The player moved takes the worst position: the open seat that will pay the big blind soonest, never the "
                             "small blind."),
-        "NEAREST_BB": _("He takes the open seat nearest the big blind, never the small blind."),
-        "SAME_RELATIVE_POSITION": _("He takes the open seat nearest the position he left."),
+        "NEAREST_BB": _("The player moved takes the open seat nearest the big blind, never the small blind."),
+        "SAME_RELATIVE_POSITION": _("The player moved takes the open seat nearest the position left at the old table."),
     }[rules.dest_rule]
     if rules.vacated_bb_seat == "SINGLE_BB":
-        text += " " + _("The seat the big blind just left may be taken: he then posts the big blind alone.")
+        text += " " + _("The seat the big blind just left may be taken: the player then posts the big blind alone.")
     return text
 
 
@@ -49,7 +49,7 @@ def procedure(tournament) -> dict:
         _("Tables are balanced when they differ by %(n)s or more players.") % {"n": rules.balance_trigger_difference},
         _("A player moves from the table with the most players to the table with the fewest."),
         _("Equal tables: the table is drawn by lot.") if rules.tie_break == "RANDOM_DRAW"
-        else _("Equal tables: the highest-numbered table gives the player, the lowest-numbered receives him."),
+        else _("Equal tables: the highest-numbered table gives the player, the lowest-numbered receives the player."),
         mover_text(rules, game),
         destination_text(rules, game),
         _("A table breaks when the open seats at the other tables can take all its players; they draw their new seats.")

@@ -49,7 +49,7 @@ def test_bal05_the_page_follows_the_house_settings_the_engine_reads(make_tournam
     Tournament.objects.filter(pk=t.pk).update(settings={"mover_rule": "CURRENT_BB", "dest_rule": "NEAREST_BB"})
     text = Client().get(f"/rules/{t.pk}/").content.decode()
     assert "The player who posted the big blind in the hand just finished moves." in text
-    assert "He takes the open seat nearest the big blind, never the small blind." in text
+    assert "The player moved takes the open seat nearest the big blind, never the small blind." in text
     assert "The table with the fewest players breaks first" in text
     assert "Late registration and re-entry close at the end of level 3." in text  # the house default, REG-04
 
