@@ -79,7 +79,7 @@ def test_a_clock_refusal_is_italian_on_an_italian_request(director, make_tournam
 ENGINES = [
     ("tournaments/clock.py", "ClockError", "tournaments.services.clockctl", "MESSAGES"),
     ("seating/engine.py", "SeatingError", "seating.services.plan", "ENGINE_MESSAGES"),
-    ("payouts/deals.py", "DealError", "payouts.services", "DEAL_REFUSALS"),
+    ("payouts/deals.py", "DealError", "payouts.services.deals", "DEAL_REFUSALS"),
     ("tournaments/chiprace.py", "ChipRaceError", "tournaments.services.floor", "CHIP_RACE_REFUSALS"),
     ("tournaments/formats/engine.py", "FormatRuleError", "tournaments.formats.services.common", "ENGINE_REFUSALS"),
 ]

@@ -1,0 +1,54 @@
+"""Payout services: the only code that changes payout state, one module per topic.
+
+Each public function is one ``transaction.atomic()`` unit: it locks the tournament row
+first (``lock_tournament``), checks the rules, writes the rows, writes one event-log row
+(``payouts.<noun>.<verb>``) and the change is published on commit. Money moves only
+through the ledger's public service (``tournaments.services.ledger.write_row``): a prize paid is a
+PAYOUT row with a negative prize part, a side prize a SIDE row with a negative side part.
+
+The topics: ``table`` (the payout table and templates), ``signoff`` (the ranking sign-off),
+``prizes`` (paying a prize), ``satellites``, ``deals``, ``sidepools`` and ``jackpot``. The
+names are gathered here so callers write ``from payouts import services``.
+"""
+
+from .common import PAYOUT_METHODS, PayoutError
+from .deals import DEAL_REFUSALS, accept_deal, approve_deal, cancel_deal, deal_options, deal_refusal, propose_deal
+from .jackpot import claim_jackpot, next_day, pay_jackpot, set_jackpot_base
+from .prizes import check_cash_payout, pay_prize
+from .satellites import after_bust, complete_satellite, link_satellite, redeem_ticket, satellite_ready
+from .sidepools import award_side_pool, contribute_side_pool, create_side_pool
+from .signoff import sign_off_ranking
+from .table import apply_template, edit_payout_table, lock_payout_table, reset_payout_table, save_payout_template, validate_prizes
+
+__all__ = [
+    "DEAL_REFUSALS",
+    "PAYOUT_METHODS",
+    "PayoutError",
+    "accept_deal",
+    "after_bust",
+    "apply_template",
+    "approve_deal",
+    "award_side_pool",
+    "cancel_deal",
+    "check_cash_payout",
+    "claim_jackpot",
+    "complete_satellite",
+    "contribute_side_pool",
+    "create_side_pool",
+    "deal_options",
+    "deal_refusal",
+    "edit_payout_table",
+    "link_satellite",
+    "lock_payout_table",
+    "next_day",
+    "pay_jackpot",
+    "pay_prize",
+    "propose_deal",
+    "redeem_ticket",
+    "reset_payout_table",
+    "satellite_ready",
+    "save_payout_template",
+    "set_jackpot_base",
+    "sign_off_ranking",
+    "validate_prizes",
+]

@@ -1,0 +1,40 @@
+"""What every payout service shares: the refusal, the money check, the table row."""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+from django.utils.translation import gettext as _
+
+from tdmanager.errors import DomainError, ValidationFailed
+from tdmanager.money import CENT, to_money
+from tournaments.models import LedgerRow
+
+from ..models import PayoutTable
+
+PAYOUT_METHODS = (LedgerRow.CASH, LedgerRow.CHEQUE, LedgerRow.TRANSFER)
+
+
+class PayoutError(DomainError):
+    """A payout action refused by a rule; ``code`` says which."""
+
+
+def _money(value, what="amount") -> Decimal:
+    try:
+        amount = to_money(str(value) if not isinstance(value, (Decimal, int, str)) else value)
+    except (TypeError, InvalidOperation, ValueError):
+        raise ValidationFailed("bad_amount", _("%(what)s is not an amount of money.") % {"what": what})
+    if not amount.is_finite() or abs(amount) >= Decimal("1e11") or amount != amount.quantize(CENT):  # 13 digits, 2 after the point
+        raise ValidationFailed("bad_amount", _("%(what)s must be a whole number of cents.") % {"what": what})
+    if amount < 0:
+        raise ValidationFailed("bad_amount", _("%(what)s cannot be negative.") % {"what": what})
+    return amount.quantize(CENT)
+
+
+def _table(t) -> PayoutTable:
+    table, _created = PayoutTable.objects.get_or_create(tournament=t)
+    return table
+
+
+def _same_name(a: str, b: str) -> bool:
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()

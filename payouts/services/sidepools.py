@@ -1,0 +1,71 @@
+"""Side pools kept apart from the prize pool: Last Longer, chip-leader prizes (REG-10)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from tdmanager.errors import ValidationFailed
+from tdmanager.money import ZERO, split_evenly
+from tdmanager.transactions import service
+from tournaments.actions import Action
+from tournaments.models import Entry
+from tournaments.services.events import Actor, log_event
+from tournaments.services.ledger import lock_tournament
+
+from .. import selectors as sel
+from ..models import JackpotFund, SideAward, SideContribution, SidePool
+from .common import PayoutError, _money
+
+
+@service
+def create_side_pool(tournament, *, kind: str, name: str, actor: Actor, key: str = "", from_ledger: bool = True,
+                     from_prize_pool=ZERO, fund: JackpotFund | None = None) -> SidePool:
+    """A side pool kept apart from the prize pool (Last Longer, jackpot, chip-leader prizes)."""
+    t = lock_tournament(tournament)
+    if kind not in dict(SidePool.KINDS):
+        raise ValidationFailed("bad_kind", _("Unknown side pool."))
+    key = (key or kind).lower().replace("_", "-")[:40]
+    if t.side_pools.filter(key=key).exists():
+        raise PayoutError("duplicate_side_pool", _("This tournament already has a side pool '%(k)s'.") % {"k": key})
+    pool = SidePool.objects.create(tournament=t, kind=kind, name=name.strip() or str(dict(SidePool.KINDS)[kind]), key=key,
+                                   from_ledger=from_ledger, from_prize_pool=_money(from_prize_pool), fund=fund)
+    log_event(t, Action.PAYOUTS_SIDEPOOL_CREATED, actor, pool=pool.pk, kind=kind, name=pool.name, from_prize_pool=str(pool.from_prize_pool))
+    return pool
+
+
+@service
+def contribute_side_pool(pool, amount, *, actor: Actor, note: str = "") -> SideContribution:
+    t = lock_tournament(pool.tournament_id)
+    amount = _money(amount)
+    if amount <= 0:
+        raise ValidationFailed("bad_amount", _("A contribution must be positive."))
+    c = SideContribution.objects.create(pool=pool, amount=amount, note=note[:200], created_by=actor.user)
+    log_event(t, Action.PAYOUTS_SIDEPOOL_CONTRIBUTED, actor, pool=pool.pk, amount=str(amount), note=note)
+    return c
+
+
+@service
+def award_side_pool(pool, *, actor: Actor, awards=None, note: str = "") -> list[SideAward]:
+    """Award a side pool. ``awards`` = [(entry, amount)]; for a Last Longer without awards,
+    the best-placed pre-registered entry wins what is left (REG-10; tied entries split it,
+    odd cents to the first listed)."""
+    t = lock_tournament(pool.tournament_id)
+    pool = SidePool.objects.get(pk=pool.pk)
+    left = sel.side_pool_balance(pool)["left"]
+    if awards is None:
+        if pool.kind != SidePool.LAST_LONGER:
+            raise ValidationFailed("awards_required", _("Say who wins this side pool and how much."))
+        eligible = t.entries.filter(pre_registered=True, place__isnull=False).exclude(status=Entry.CANCELLED).order_by("place", "number")
+        best = eligible.first()
+        if best is None:
+            raise PayoutError("no_winner_yet", _("No pre-registered player has a finishing place yet."))
+        winners = list(eligible.filter(place=best.place))
+        awards = list(zip(winners, split_evenly(left, len(winners))))
+    awards = [(e, _money(a)) for e, a in awards]
+    if pool.fund_id:  # one way to win the venue's jackpot: claim_jackpot, with its rules
+        raise PayoutError("jackpot_by_claim", _("The progressive jackpot is won by a royal flush the floor records, and paid at the desk (PAY-12)."))
+    if sum((a for _e, a in awards), ZERO) > left:
+        raise PayoutError("side_pool_overdrawn", _("The side pool holds only %(left)s.") % {"left": left})
+    made = [SideAward.objects.create(pool=pool, entry=e, amount=a, note=note[:200], created_by=actor.user) for e, a in awards if a > 0]
+    log_event(t, Action.PAYOUTS_SIDEPOOL_AWARDED, actor, pool=pool.pk, awards=[{"entry": a.entry_id, "amount": str(a.amount)} for a in made])
+    return made

@@ -1,0 +1,176 @@
+"""The payout table: the director's edits, the venue templates, the lock (PAY-03, PAY-05)."""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tdmanager.errors import ValidationFailed
+from tdmanager.money import ZERO, floor_money
+from tdmanager.transactions import service
+from tournaments.actions import Action
+from tournaments.house import HouseRules
+from tournaments.services.events import Actor, log_event
+from tournaments.services.ledger import lock_tournament
+
+from .. import selectors as sel
+from ..models import PRIZE_KINDS, PayoutTable, PayoutTemplate, Prize
+from .common import PayoutError, _money, _table
+
+
+def validate_prizes(prizes, pool_total: Decimal) -> list[dict]:
+    """A payout table the director wrote: places 1..N each with a prize, pool-funded values
+    non-increasing by place (PAY-03) and adding up exactly to the prize pool (PAY-05)."""
+    kinds = dict(PRIZE_KINDS)
+    out = []
+    for p in prizes:
+        try:
+            place = int(p["place"])
+        except (KeyError, TypeError, ValueError):
+            raise ValidationFailed("bad_place", _("Every prize needs a place number."))
+        kind = str(p.get("kind") or "CASH").upper()
+        if place < 1 or kind not in kinds:
+            raise ValidationFailed("bad_prize", _("Place %(p)s: unknown prize or place.") % {"p": place})
+        target = p.get("target")
+        target_id = getattr(target, "pk", target) or None
+        out.append({"place": place, "kind": kind, "amount": _money(p.get("amount", "0"), _("Place %(p)s") % {"p": place}),
+                    "description": str(p.get("description") or "")[:200], "target": target_id})
+    if not out:
+        raise ValidationFailed("empty_table", _("A payout table needs at least one place."))
+    out.sort(key=lambda p: p["place"])
+    places = {p["place"] for p in out}
+    last = max(places)
+    if places != set(range(1, last + 1)):
+        missing = min(set(range(1, last + 1)) - places)
+        raise ValidationFailed("missing_place", _("Place %(p)s has no prize: places must run from 1 without gaps.") % {"p": missing})
+    values = sel.place_values(out)
+    for i in range(1, len(values)):
+        if values[i] > values[i - 1]:
+            raise PayoutError("not_non_increasing", _("Place %(a)s (%(x)s) cannot be paid more than place %(b)s (%(y)s).")
+                              % {"a": i + 1, "x": values[i], "b": i, "y": values[i - 1]}, status=400)
+    total = sum(values, ZERO)
+    if total != pool_total:
+        raise PayoutError("wrong_total", _("The prizes add up to %(t)s but the prize pool is %(p)s (%(d)s %(dir)s).")
+                          % {"t": total, "p": pool_total, "d": abs(total - pool_total),
+                             "dir": _("over") if total > pool_total else _("short")}, status=400)
+    return out
+
+
+def _check_paid_places_unchanged(t, new_prizes):
+    """A place already paid keeps its prize: the money is out of the door."""
+    old = sel.table_prizes(t)
+    paid_places = {d["place"] for d in sel.dues(t, old) if d["paid"] and d["source"].startswith("MAIN:")}
+    for place in paid_places:
+        before = sorted((p["kind"], str(p["amount"])) for p in old if p["place"] == place)
+        after = sorted((p["kind"], str(p["amount"])) for p in new_prizes if p["place"] == place)
+        if before != after:
+            raise PayoutError("place_already_paid", _("Place %(p)s has already been paid: its prize cannot change.") % {"p": place})
+
+
+def _store(t, table, prizes, *, state, pool_total):
+    table.prizes.all().delete()
+    Prize.objects.bulk_create(
+        Prize(table=table, place=p["place"], kind=p["kind"], amount=p["amount"], description=p["description"], target_id=p["target"])
+        for p in prizes
+    )
+    table.state = state
+    table.prize_pool = pool_total
+    table.version += 1
+    table.save()
+
+
+def _save_table(t, prizes, *, actor, reason, action, **payload):
+    table = _table(t)
+    locked = table.state == PayoutTable.LOCKED
+    if locked and not reason.strip():
+        raise ValidationFailed("reason_required", _("The payout table is published: a change needs a reason (PAY-05)."))
+    pool_total = sel.prize_pool(t) if sel.satellite_link(t) is None else sel.satellite_pool(t)
+    prizes = validate_prizes(prizes, pool_total)
+    _check_paid_places_unchanged(t, prizes)
+    _store(t, table, prizes, state=PayoutTable.LOCKED if locked else PayoutTable.EDITED, pool_total=pool_total)
+    log_event(t, action, actor, state=table.state, after_lock=locked, reason=reason, prize_pool=str(pool_total),
+              prizes=[{"place": p["place"], "kind": p["kind"], "amount": str(p["amount"])} for p in prizes], **payload)
+    return table
+
+
+@service
+def edit_payout_table(tournament, prizes, *, actor: Actor, reason: str = "") -> PayoutTable:
+    """The director writes the payout table: ``prizes`` = [{"place", "kind", "amount",
+    "description", "target"}]. Validated (non-increasing, exact total). Once locked, a change
+    needs a reason and is logged as such (PAY-05)."""
+    t = lock_tournament(tournament)
+    return _save_table(t, prizes, actor=actor, reason=reason, action=Action.PAYOUTS_TABLE_EDITED)
+
+
+@service
+def reset_payout_table(tournament, *, actor: Actor) -> PayoutTable:
+    """Back to the automatic proposal (it follows the entries again). Not once locked."""
+    t = lock_tournament(tournament)
+    table = _table(t)
+    if table.state == PayoutTable.LOCKED:
+        raise PayoutError("table_locked", _("The payout table is locked and published; edit it with a reason instead."))
+    table.prizes.all().delete()
+    table.state, table.prize_pool = PayoutTable.AUTO, ZERO
+    table.version += 1
+    table.save()
+    log_event(t, Action.PAYOUTS_TABLE_PROPOSED, actor, places=sel.places_paid(t))
+    return table
+
+
+@service
+def apply_template(tournament, template: PayoutTemplate, *, actor: Actor, reason: str = "") -> PayoutTable:
+    """Apply a venue template: each place its percentage of the pool, floored to the rounding
+    unit; what the flooring leaves goes to 1st place (PAY-05)."""
+    t = lock_tournament(tournament)
+    total = sel.prize_pool(t)
+    unit = HouseRules.of(t).payout_rounding
+    percents = [Decimal(str(p)) for p in template.percents]
+    amounts = [floor_money(total * p / 100, unit) for p in percents]
+    if amounts:
+        amounts[0] += total - sum(amounts, ZERO)
+    prizes = [{"place": i, "kind": "CASH", "amount": a} for i, a in enumerate(amounts, start=1)]
+    return _save_table(t, prizes, actor=actor, reason=reason, action=Action.PAYOUTS_TEMPLATE_APPLIED, template=template.name)
+
+
+@service
+def lock_payout_table(tournament, *, actor: Actor) -> PayoutTable:
+    """Lock and publish the payout table (PAY-05). The automatic proposal is frozen as it
+    stands; an edited table must add up to the prize pool of now."""
+    t = lock_tournament(tournament)
+    table = _table(t)
+    if table.state == PayoutTable.LOCKED:
+        raise PayoutError("already_locked", _("The payout table is already locked."))
+    link = sel.satellite_link(t)
+    pool_total = sel.satellite_pool(t, link) if link else sel.prize_pool(t)
+    prizes = validate_prizes(sel.table_prizes(t), pool_total)
+    _store(t, table, prizes, state=PayoutTable.LOCKED, pool_total=pool_total)
+    table.locked_at, table.locked_by = timezone.now(), actor.user
+    table.save(update_fields=["locked_at", "locked_by"])
+    log_event(t, Action.PAYOUTS_TABLE_LOCKED, actor, prize_pool=str(pool_total), places=len({p["place"] for p in prizes}))
+    return table
+
+
+@service
+def save_payout_template(name: str, percents, *, actor: Actor, template: PayoutTemplate | None = None) -> PayoutTemplate:
+    """A venue template: percentages by place, non-increasing, adding up to 100."""
+    name = (name or "").strip()
+    if not name:
+        raise ValidationFailed("name_required", _("A template needs a name."))
+    try:
+        values = [Decimal(str(p)) for p in percents]
+    except (InvalidOperation, ValueError, TypeError):
+        raise ValidationFailed("bad_percent", _("Percentages must be numbers."))
+    if not values or any(v <= 0 for v in values):
+        raise ValidationFailed("bad_percent", _("Every place needs a positive percentage."))
+    if any(b > a for a, b in zip(values, values[1:])):
+        raise ValidationFailed("not_non_increasing", _("A lower place cannot get a larger percentage."))
+    if sum(values) != 100:
+        raise ValidationFailed("percent_total", _("The percentages add up to %(t)s, not 100.") % {"t": sum(values)})
+    if template is None:
+        template = PayoutTemplate(name=name)
+    template.name, template.percents = name, [str(v) for v in values]
+    template.save()
+    log_event(None, Action.PAYOUTS_TEMPLATE_SAVED, actor, template=name, percents=template.percents)
+    return template
