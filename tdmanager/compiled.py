@@ -472,3 +472,11 @@ class Updates:
             changed = cursor.rowcount
         if not changed:
             raise DatabaseError("Save with update_fields did not affect any rows.")
+
+
+def prepare_related(obj, operation_name: str = "save", fields=None) -> None:
+    """``obj``'s foreign keys to rows saved since they were set take those rows' keys, and a
+    foreign key to a row never saved is refused, as ``Model.save`` does before it writes
+    (``Model._prepare_related_fields_for_save``, private API: for a caller that writes the row
+    with a statement of its own, ``seating.sql``). ``fields``: only these fields."""
+    obj._prepare_related_fields_for_save(operation_name=operation_name, fields=fields)

@@ -6,17 +6,16 @@ from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tdmanager import compiled
 from tdmanager.errors import ValidationFailed
 from tdmanager.transactions import service
 from tournaments.actions import Action
 from tournaments.models import Clock, Entry, Person, Tournament
 
-from .. import engine, signals
+from .. import engine, signals, sql
 from ..models import Bust, PendingMove
 from .later import undo_first
 from .plan import SeatingActionError, engine_errors, house, remove_players, restore, settle
-from .room import clock_of, lock, quoted_names
+from .room import clock_of, lock
 
 
 def _entry_id(value) -> int:
@@ -283,33 +282,6 @@ def void_bust(t, entry_id: int, why: str, now=None) -> bool:
     return bool(n)
 
 
-def _update_rows(model, fields, rows) -> None:
-    """``UPDATE model SET fields WHERE pk`` for each of ``rows`` (``(pk, *values)``), without
-    ``bulk_update``'s CASE per field and row (a late entry moves every bust's place, and
-    building a CASE per bust grows with the field while the write lock is held). PostgreSQL:
-    one statement, the rows sent as one array a column (``unnest``), where a statement run once
-    per row would cost a round trip each under the tournament's lock, every late sale. SQLite,
-    in the process: that statement once per row. No signals, as ``bulk_update``."""
-    from django.db import connection
-
-    if not rows:
-        return
-    meta = model._meta
-    cols = [meta.get_field(f) for f in fields]
-    table, key, *names = quoted_names(model, meta.pk.name, *fields)
-    values = [[c.get_db_prep_save(v, connection) for c, v in zip(cols, vals, strict=True)] for _pk, *vals in rows]
-    with compiled.prepared_cursor(connection) as cursor:
-        if connection.vendor == "postgresql":
-            arrays = ", ".join(f"%s::{c.cast_db_type(connection)}[]" for c in (meta.pk, *cols))
-            cursor.execute(
-                f"UPDATE {table} SET {', '.join(f'{n} = v.{n}' for n in names)} FROM unnest({arrays}) AS v({key}, {', '.join(names)}) "
-                f"WHERE {table}.{key} = v.{key}",
-                [[pk for pk, *_vals in rows], *(list(column) for column in zip(*values, strict=True))])
-        else:
-            cursor.executemany(f"UPDATE {table} SET {', '.join(f'{n} = %s' for n in names)} WHERE {key} = %s",
-                               [[*vals, pk] for (pk, *_rest), vals in zip(rows, values, strict=True)])
-
-
 def recompute_places(t) -> None:
     """Every finishing place from the bust list (ELM-01..06), for the changes that move
     places other than the newest: a late entry, a rebuy after a bust, an undo, a cancel.
@@ -341,8 +313,8 @@ def recompute_places(t) -> None:
             b.place, b.shared_with = p.place, p.shared_with
             changed.append(b)
     if changed:
-        _update_rows(Bust, ["place", "shared_with"], [(b.pk, b.place, b.shared_with) for b in changed])
-        _update_rows(Entry, ["place"], [(b.entry_id, b.place) for b in changed])
+        sql.update_rows(Bust, ["place", "shared_with"], [(b.pk, b.place, b.shared_with) for b in changed])
+        sql.update_rows(Entry, ["place"], [(b.entry_id, b.place) for b in changed])
     # Nobody still playing has a place, but the winner once only he is left (an undone bust
     # or a rebuy takes a place away): one UPDATE, which usually finds nothing to change.
     placed = field.filter(place__isnull=False)

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
-from django.db import connection
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -13,14 +10,14 @@ from tdmanager.compiled import Compiled, Updates
 from tdmanager.errors import ValidationFailed
 from tdmanager.transactions import service
 from tournaments.actions import Action
-from tournaments.models import Entry, TournamentEvent
-from tournaments.services.events import log_event, log_events
+from tournaments.models import Entry
+from tournaments.services.events import log_events
 
-from .. import engine
+from .. import engine, sql
 from ..models import PendingMove
 from .later import undo_first
 from .plan import Outcome, SeatingActionError, engine_errors, restore, settle
-from .room import lock, lock_and_read, quoted_names
+from .room import lock, lock_and_read
 
 # The slip a confirm names, locked (compiled once: after every bust the floor confirms one slip
 # after another, and building the query cost more than running it).
@@ -89,62 +86,20 @@ def confirm_moves(tournament, moves, *, actor, now=None) -> int:
         return 0
     # Slips change only under the tournament lock, held now. The usual call confirms a
     # broken table's slips, drawn and applied at once: one update, whose row count says
-    # whether every one of them was open (on PostgreSQL the event goes out in its statement
-    # then); otherwise the balancing moves among them are read.
-    open_slips = PendingMove.objects.filter(tournament=t, status=PendingMove.PROPOSED, pk__in=ids)
-    found = _drawn_confirmed(t, ids, actor, now) if connection.vendor == "postgresql" else None
-    if found is None:
-        n, event = open_slips.filter(applied=True).update(status=PendingMove.DONE, done_at=now, done_by=actor.user), None
-    else:
-        n, event = found
-    balancing = [] if n == len(ids) else list(open_slips.order_by("pk").values_list("pk", flat=True))
+    # whether every one of them was open (then the event goes out with it, on PostgreSQL in
+    # its statement); otherwise the balancing moves among them are read.
+    event, = log_events(t, actor, [(Action.SEATING_MOVES_CONFIRMED, {"moves": ids, "applied_when_drawn": True})], write=list)
+    n, written = sql.confirm_drawn_slips(t.pk, ids, actor.user, now, event)
+    balancing = [] if n == len(ids) else list(PendingMove.objects.filter(
+        tournament=t, status=PendingMove.PROPOSED, pk__in=ids).order_by("pk").values_list("pk", flat=True))
     if n + len(balancing) != len(ids):
         raise SeatingActionError("not_proposed", _("One of these moves is no longer open."))  # the update rolls back
-    if n and (event is None or event.pk is None):
-        drawn = sorted(set(ids) - set(balancing))
-        if event is None:
-            log_event(t, Action.SEATING_MOVES_CONFIRMED, actor, moves=drawn, applied_when_drawn=True)
-        else:  # the row made for the statement, naming only the drawn slips now
-            event.payload = {"moves": drawn, "applied_when_drawn": True}
-            compiled.insert([event])
+    if n and not written:  # the event names only the drawn slips
+        event.payload = {"moves": sorted(set(ids) - set(balancing)), "applied_when_drawn": True}
+        compiled.insert([event])
     for pk in balancing:
         confirm_move(t, pk, actor=actor, now=now)
     return len(ids)
-
-
-def _drawn_confirmed(t, ids: list[int], actor, now) -> tuple[int, TournamentEvent] | None:
-    """PostgreSQL: the drawn slips among ``ids`` marked done (as the ORM's ``update`` of
-    ``confirm_moves``) and, when that was every one of them (the usual call: a broken table's
-    slips), the event of ``confirm_moves`` inserted (as ``log_event`` writes it), in one
-    statement. Returns (slips marked done, the event's row: its key set if it was written,
-    else the caller writes it if some were marked done); None where the event's INSERT is
-    not of the expected shape (the caller then sends both itself)."""
-    rows = []
-    event, = log_events(t, actor, [(Action.SEATING_MOVES_CONFIRMED, {"moves": ids, "applied_when_drawn": True})], write=rows.extend)
-    inserts = compiled.inserts_of(TournamentEvent)
-    found = inserts.statement(rows)
-    shape = _VALUES.fullmatch(found[0]) if found is not None else None
-    if shape is None:
-        return None
-    into, values, returning = shape.groups()
-    pm, pk, status, done_at, done_by, tournament, applied = quoted_names(
-        PendingMove, "id", "status", "done_at", "done_by", "tournament", "applied")
-    sql = (f"WITH done AS (UPDATE {pm} SET {status} = %s, {done_at} = %s, {done_by} = %s WHERE {pk} = ANY(%s::bigint[]) "
-           f"AND {status} = %s AND {tournament} = %s AND {applied} RETURNING 1), "
-           f"ev AS ({into} SELECT {values} WHERE (SELECT count(*) FROM done) = %s {returning}) "
-           f"SELECT (SELECT count(*) FROM done), (SELECT * FROM ev)")
-    done_at_value = PendingMove._meta.get_field("done_at").get_db_prep_save(now, connection)
-    params = [PendingMove.DONE, done_at_value, getattr(actor.user, "pk", None), ids, PendingMove.PROPOSED, t.pk, *found[1], len(ids)]
-    with compiled.prepared_cursor(connection) as cursor:
-        cursor.execute(sql, params)
-        n, key = cursor.fetchone()
-    if key is not None:
-        inserts.keys_returned([event], [key], connection.alias)
-    return n, event
-
-
-# Inserts' one-row INSERT of an event: its columns, its values' placeholders, its RETURNING.
-_VALUES = re.compile(r"(INSERT INTO \S+ \([^)]*\)) VALUES \(((?:%s, )*%s)\) (RETURNING \S+)")
 
 
 def _engine_move(mv: PendingMove) -> engine.Move:

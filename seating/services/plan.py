@@ -17,7 +17,6 @@ import contextlib
 import secrets
 from dataclasses import dataclass, field
 
-from django.db import connection
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -26,7 +25,7 @@ from tdmanager import compiled
 from tdmanager.errors import DomainError
 from tournaments.actions import Action
 from tournaments.house import HouseRules
-from tournaments.models import Entry, Person, TournamentEvent
+from tournaments.models import Entry, TournamentEvent
 from tournaments.services.events import log_event, log_events
 
 from .. import engine
@@ -417,29 +416,9 @@ def _names(entry_ids) -> dict[int, str]:
 
 
 def _name_rows(entry_ids) -> list[tuple]:
-    """(entry, number, first name, last name) of these entries, as
-    ``Entry.objects.filter(pk__in=…).values_list("pk", "number", "person__first_name",
-    "person__last_name")`` gives them (in no order). On PostgreSQL one statement, written
-    once (every break and final table reads them; building the query cost more than running
-    it, and the ORM's one joined the tournament for the model's default order)."""
-    entry_ids = list(entry_ids)
-    if not entry_ids:
-        return []
-    if connection.vendor == "postgresql":
-        with compiled.prepared_cursor(connection) as cursor:
-            cursor.execute(_names_sql(), [entry_ids])
-            return cursor.fetchall()
+    """(entry, number, first name, last name) of these entries (in no order)."""
     return [row for ids in chunks(entry_ids) for row in Entry.objects.filter(pk__in=ids).order_by().values_list(
         "pk", "number", "person__first_name", "person__last_name")]
-
-
-def _names_sql() -> str:
-    q = connection.ops.quote_name
-    entry, person = q(Entry._meta.db_table), q(Person._meta.db_table)
-    column = {f: q(Entry._meta.get_field(f).column) for f in ("id", "number", "person")}
-    first, last, person_id = (q(Person._meta.get_field(f).column) for f in ("first_name", "last_name", "id"))
-    return (f"SELECT {entry}.{column['id']}, {entry}.{column['number']}, {person}.{first}, {person}.{last} FROM {entry} "
-            f"INNER JOIN {person} ON ({entry}.{column['person']} = {person}.{person_id}) WHERE {entry}.{column['id']} = ANY(%s::bigint[])")
 
 
 def _move_json(m, names) -> dict:

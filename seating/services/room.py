@@ -4,8 +4,8 @@ A service locks the tournament row, opens the room, changes tables through the p
 (each change replaces an ``engine.Table``; engine tables are never changed in place), then
 saves: only the rows of the tables it touched that changed are written — a table's changed
 fields in one ``update``, tables opened at once; the tables closed, the emptied seats and
-the new or moved seats with the token at the end (``done``: on PostgreSQL WITH parts of its
-one statement; elsewhere the ORM's ``update``, ``delete`` and ``bulk_create``). A moved seat
+the new or moved seats with the token at the end (``done``: ``seating.sql.write_back``, on
+PostgreSQL one statement; elsewhere the ORM's ``update``, ``delete`` and ``bulk_create``). A moved seat
 is deleted and inserted again, the deletes first, so no seat is ever held twice mid-plan.
 ORM inserts go in batches of ``BATCH_SIZE`` rows, so the initial draw of a big field stays
 under SQLite's limit of 32,766 variables a statement whatever Django assumes about the build.
@@ -31,7 +31,7 @@ import secrets
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 
-from django.db import DatabaseError, connection, models
+from django.db import connection, models
 from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -40,7 +40,7 @@ from tdmanager import compiled
 from tdmanager.errors import DomainError
 from tournaments.models import Entry, Tournament
 
-from .. import engine
+from .. import engine, sql
 from ..models import KeepApart, PendingMove, Seat, SeatingState, SeatReservation, Table
 
 CACHE_SIZE = 8  # tournaments whose room a process keeps
@@ -111,8 +111,7 @@ class Room:
         self.closed: dict[int, object] = {}  # table id → time: tables out of play, not yet written, ditto
         self.seats_moved = False  # somebody seated, moved or unseated: the state's seats_seq goes up (done)
         self.out: list[tuple[list[int], int, object]] = []  # (entries, place, time) out of the tournament, ditto
-        self.inserts: list[list] = []  # new rows (each list one model's) written with the token, ditto
-        self.updates: list[tuple] = []  # (compiled.Updates, row) saved with the token, ditto
+        self.queue = sql.Queue(BATCH_SIZE)  # new rows and updates written with the token, ditto
 
     def _reset_changes(self):
         self.before: dict[int, tuple[engine.Table | None, TableInfo | None]] = {}
@@ -195,27 +194,20 @@ class Room:
         at a row queued before it (a bust at its event): on PostgreSQL the key is taken from the
         earlier part of the statement. Code that needs their keys earlier calls ``flush``."""
         if rows:
-            self.inserts.append(list(rows))
+            self.queue.inserts.append(list(rows))
 
     def update_at_end(self, updates: compiled.Updates, obj) -> None:
         """``updates.save(obj)`` (``tdmanager.compiled.Updates``) with the write-back (``done``; on
         PostgreSQL a WITH part of its statement), after the queued rows: a row that points at one
         of them (a slip at its event) takes its key there. The same refusal as ``save``."""
-        self.updates.append((updates, obj))
+        self.queue.updates.append((updates, obj))
 
     def flush(self, model=None):
         """Insert the queued rows now (in the order queued, a statement each): their keys are
         needed before the service ends, or another row must come after them (the event log's
         order is the order of its keys). ``model``: only that model's rows (in one statement,
         their keys in the order queued); rows pointing at them stay queued and take the keys."""
-        if model is None:
-            queued, self.inserts = self.inserts, []
-            for rows in queued:
-                compiled.insert(rows, batch_size=BATCH_SIZE)
-            return
-        rows = [row for queued in self.inserts if type(queued[0]) is model for row in queued]
-        self.inserts = [queued for queued in self.inserts if type(queued[0]) is not model]
-        compiled.insert(rows, batch_size=BATCH_SIZE)
+        self.queue.flush(model)
 
     # --- writing -------------------------------------------------------------------------
 
@@ -247,27 +239,9 @@ class Room:
         is no longer the one this room was read with; the caller's transaction then rolls
         back, so nothing of the change is written."""
         new = secrets.token_hex(16)
-        if connection.vendor == "postgresql":
-            n = self._write_back_in_one_statement(new)
-        else:
-            self.flush()
-            for updates, obj in self.updates:
-                _save(updates, obj)
-            for ids in chunks(self.freed):  # a seat taken again must be free first
-                Seat.objects.filter(pk__in=ids).delete()  # nothing points at a seat: one DELETE
-            Seat.objects.bulk_create([
-                Seat(entry_id=e, tournament_id=self.tournament_id, table_id=table_id, number=number, wait_for_button=wait, seated_at=at)
-                for e, (table_id, number, wait, at) in self.seated.items()], batch_size=BATCH_SIZE)
-            by_time: dict[object, list[int]] = {}
-            for pk, at in self.closed.items():
-                by_time.setdefault(at, []).append(pk)
-            for at, closed in by_time.items():
-                for ids in chunks(closed):
-                    Table.objects.filter(pk__in=ids).update(in_play=False, closed_at=at, is_final=False, halt_waived=False)
-            for entries, place, now in self.out:
-                Entry.objects.filter(pk__in=entries).update(status=Entry.BUSTED, busted_at=now, place=place)
-            n = SeatingState.objects.filter(tournament_id=self.tournament_id, token=self.token).update(
-                token=new, bust_seq=self.bust_seq, group_seq=self.group_seq, seats_seq=models.F("seats_seq") + int(self.seats_moved))
+        n = sql.write_back(self.queue, tournament_id=self.tournament_id, token=self.token, new_token=new, freed=self.freed,
+                           seated=self.seated, closed=self.closed, out=self.out, bust_seq=self.bust_seq, group_seq=self.group_seq,
+                           seats_moved=self.seats_moved)
         self._reset_write_back()
         if n == 0:  # someone else changed the seat map since we read it
             forget(self.tournament_id)
@@ -275,122 +249,12 @@ class Room:
         self.token = new
         self.release()
 
-    def _write_back_in_one_statement(self, new: str) -> int:
-        """PostgreSQL: the seats freed, the entries out and the token's compare-and-set in one
-        statement; returns the state rows changed (0: the token was not ours).
-
-        Raw because the ORM cannot batch: it sends one statement per table, and on
-        PostgreSQL each is a round trip to the server, which is most of what a plain bust
-        costs (``WRITE_BACK``: every WITH part runs once, whatever the last UPDATE finds).
-        """
-        entries = [e for ids, _place, _now in self.out for e in ids]
-        places = [place for ids, place, _now in self.out for _e in ids]
-        now = self.out[0][2] if self.out else None
-        tail = [now, entries, places, new, self.bust_seq, self.group_seq, int(self.seats_moved), self.tournament_id, self.token]
-        if not self.seated and not self.closed:
-            return self._with_queued(WRITE_BACK, [self.freed, *tail])
-        seated = list(self.seated.items())
-        params = [self.freed, self.tournament_id, [row[0] for _e, row in seated], [row[1] for _e, row in seated],
-                  [e for e, _row in seated], [row[2] for _e, row in seated], [row[3] for _e, row in seated],
-                  list(self.closed), list(self.closed.values()), *tail]
-        return self._with_queued(WRITE_BACK_SEATS, params)
-
     def update(self, updates: compiled.Updates, obj) -> None:
         """``updates.save(obj)`` (``tdmanager.compiled.Updates``) with the queued rows: on PostgreSQL
         they are WITH parts of its statement, their keys returned by it (as ``done`` sends them);
         elsewhere, or where ``Updates`` leaves the row to ``save``, they are inserted first. The
         same refusal as ``save`` when it changes no row."""
-        found = updates.statement(obj) if connection.vendor == "postgresql" else None
-        if found is None:
-            self.flush()
-            updates.save(obj)
-        elif self._with_queued(*found) == 0:
-            raise DatabaseError("Save with update_fields did not affect any rows.")
-
-    def _with_queued(self, sql: str, params: list) -> int:
-        """PostgreSQL: ``sql`` (an UPDATE, perhaps with WITH parts of its own) sent with the queued
-        rows as WITH parts before it, their keys returned by it; returns the rows it changed."""
-        parts, inserted = self._insert_parts()
-        updated, later = self._update_parts(inserted)
-        if not parts and not updated:
-            with compiled.prepared_cursor(connection) as cursor:
-                cursor.execute(sql, params)
-                changed = cursor.rowcount
-            for updates, obj in later:
-                _save(updates, obj)
-            return changed
-        q = connection.ops.quote_name
-        head = "WITH " + ", ".join([f"new{i} AS ({part_sql})" for i, (part_sql, _p) in enumerate(parts)]
-                                   + [f"upd{j} AS ({part_sql} RETURNING 1)" for j, (part_sql, _p, _o) in enumerate(updated)])
-        sql = (head + ", " + sql.removeprefix("WITH ") if sql.startswith("WITH ") else head + " " + sql) + " RETURNING " + ", ".join(
-            [f"(SELECT array_agg({q(inserts.model._meta.pk.column)} ORDER BY {q(inserts.model._meta.pk.column)}) FROM new{i})"
-             for i, (inserts, _rows, _refs) in enumerate(inserted)] + [f"(SELECT count(*) FROM upd{j})" for j in range(len(updated))])
-        with compiled.prepared_cursor(connection) as cursor:
-            cursor.execute(sql, [p for _sql, part_params in parts for p in part_params]
-                           + [p for _sql, part_params, _o in updated for p in part_params] + params)
-            row = cursor.fetchone()
-            changed = cursor.rowcount
-        if row is None:
-            return 0
-        if any(n != 1 for n in row[len(inserted):]):
-            raise DatabaseError("Save with update_fields did not affect any rows.")
-        row = row[:len(inserted)]
-        for (inserts, rows, refs), keys in zip(inserted, row, strict=True):
-            inserts.keys_returned(rows, keys, connection.alias)
-            for obj in rows:  # the key a row took from an earlier part, as the ORM sets it after a save
-                for name in refs:
-                    field = obj._meta.get_field(name)
-                    setattr(obj, field.attname, getattr(obj, name).pk)
-        for _sql, _params, obj in updated:  # the keys an updated row took from a part
-            obj._prepare_related_fields_for_save(operation_name="save")
-        for updates, obj in later:
-            _save(updates, obj)
-        return changed
-
-    def _update_parts(self, inserted):
-        """The queued updates as WITH parts (after the inserts'), a foreign key to the one row of
-        an insert part taken from there; those ``Updates`` leaves to ``save`` are saved after."""
-        part_of = _parts_of(inserted)
-        updated, later = [], []
-        for updates, obj in self.updates:
-            refs = {}
-            for field in updates.fields:
-                if field.is_relation and field.is_cached(obj):
-                    parent = getattr(obj, field.name)
-                    if parent is not None and parent.pk is None and id(parent) in part_of:
-                        refs[field.name] = part_of[id(parent)]
-            obj._prepare_related_fields_for_save(operation_name="save", fields=[f for f in updates.fields if f.name not in refs])
-            found = updates.statement(obj, refs=refs)
-            if found is None:
-                later.append((updates, obj))
-            else:
-                updated.append((*found, obj))
-        self.updates = []
-        return updated, later
-
-    def _insert_parts(self):
-        """The queued rows as WITH parts of the write-back (their INSERT as Inserts compiles it,
-        their keys returned by the UPDATE); a row pointing at the one row of an earlier part
-        takes its key from there. Rows one statement cannot take: all inserted now instead."""
-        parts, inserted, part_of = [], [], {}
-        for i, rows in enumerate(self.inserts):
-            inserts = compiled.inserts_of(type(rows[0]))
-            refs = {}
-            for field in inserts.fields:
-                if field.is_relation and field.is_cached(rows[0]):
-                    parents = {id(getattr(obj, field.name)) for obj in rows}
-                    parent = getattr(rows[0], field.name)
-                    if parent is not None and parent.pk is None and len(parents) == 1 and id(parent) in part_of:
-                        refs[field.name] = part_of[id(parent)]
-            found = inserts.statement(rows, refs=refs) if len(rows) <= BATCH_SIZE else None
-            if found is None:
-                self.flush()
-                return [], []
-            parts.append(found)
-            inserted.append((inserts, rows, refs))
-            part_of.update(_parts_of(inserted[i:], i))
-        self.inserts = []
-        return parts, inserted
+        sql.save_with_queue(self.queue, updates, obj)
 
     def _write_tables(self, touched, now):
         closed, opened = [], {}
@@ -469,69 +333,6 @@ class Room:
         while len(_cache) > CACHE_SIZE:
             _cache.popitem(last=False)
 
-
-def _parts_of(inserted, start: int = 0) -> dict[int, str]:
-    """id(row) → the SQL giving its key, for the rows of these insert parts (``new{i}``, from
-    ``start``): the one key of a part, or the k-th smallest of a part of several rows (an
-    INSERT takes its keys in the order of its rows, as ``_with_queued`` hands them back)."""
-    q = connection.ops.quote_name
-    out = {}
-    for i, (inserts, rows, _refs) in enumerate(inserted, start):
-        pk = q(inserts.model._meta.pk.column)
-        if len(rows) == 1:
-            out[id(rows[0])] = f"(SELECT {pk} FROM new{i})"
-        else:
-            for k, obj in enumerate(rows):
-                out[id(obj)] = f"(SELECT {pk} FROM new{i} ORDER BY {pk} LIMIT 1 OFFSET {k})"
-    return out
-
-
-def _save(updates, obj):
-    """``updates.save(obj)``, a foreign key to a row saved since taking its key (as ``save`` does)."""
-    obj._prepare_related_fields_for_save(operation_name="save")
-    updates.save(obj)
-
-
-def quoted_names(model, *fields):
-    """The model's table and these fields' columns, quoted for this database (hand-written SQL)."""
-    q = connection.ops.quote_name
-    return [q(model._meta.db_table)] + [q(model._meta.get_field(f).column) for f in fields]
-
-
-def _write_back_sql(seats: bool = False) -> str:
-    """The write-back (``done``): the seats freed deleted, the entries out updated, the token's
-    compare-and-set. ``seats``: also the new and moved seats inserted as ``bulk_create`` writes
-    them (the INSERT waits for the DELETE: it reads its row count first, so a seat freed and
-    taken again in one change is free when taken) and tables closed as the ORM's
-    ``update(in_play=False, closed_at=…, is_final=False, halt_waived=False)``."""
-    seat, seat_entry, seat_tournament, seat_table, seat_number, wait, seated_at = quoted_names(
-        Seat, "entry", "tournament", "table", "number", "wait_for_button", "seated_at")
-    table, table_id, in_play, closed_at, is_final, halt_waived = quoted_names(Table, "id", "in_play", "closed_at", "is_final", "halt_waived")
-    entry, entry_id, status, busted_at, place = quoted_names(Entry, "id", "status", "busted_at", "place")
-    state, tournament, token, bust_seq, group_seq, seats_seq = quoted_names(SeatingState, "tournament", "token", "bust_seq", "group_seq",
-                                                                      "seats_seq")
-    freed = f"WITH freed AS (DELETE FROM {seat} WHERE {seat_entry} = ANY(%s::bigint[])), "
-    if seats:
-        freed = (
-            f"WITH freed AS (DELETE FROM {seat} WHERE {seat_entry} = ANY(%s::bigint[]) RETURNING 1), "
-            f"seated AS (INSERT INTO {seat} ({seat_tournament}, {seat_table}, {seat_number}, {seat_entry}, {wait}, {seated_at}) "
-            f"SELECT %s::bigint, v.table_id, v.number, v.entry_id, v.wait, v.at "
-            f"FROM unnest(%s::bigint[], %s::smallint[], %s::bigint[], %s::boolean[], %s::timestamptz[]) "
-            f"AS v(table_id, number, entry_id, wait, at) WHERE (SELECT count(*) FROM freed) >= 0), "
-            f"closed AS (UPDATE {table} SET {in_play} = false, {closed_at} = v.at, {is_final} = false, {halt_waived} = false "
-            f"FROM unnest(%s::bigint[], %s::timestamptz[]) AS v(id, at) WHERE {table}.{table_id} = v.id), "
-        )
-    return (
-        freed
-        + f"out AS (UPDATE {entry} SET {status} = '{Entry.BUSTED}', {busted_at} = %s::timestamptz, {place} = v.place "
-        f"FROM unnest(%s::bigint[], %s::integer[]) AS v(id, place) WHERE {entry}.{entry_id} = v.id) "
-        f"UPDATE {state} SET {token} = %s, {bust_seq} = %s, {group_seq} = %s, {seats_seq} = {seats_seq} + %s "
-        f"WHERE {tournament} = %s AND {token} = %s"
-    )
-
-
-WRITE_BACK = _write_back_sql()
-WRITE_BACK_SEATS = _write_back_sql(seats=True)
 
 TABLE_FIELDS = ["capacity", "big_blind_seat", "previous_big_blind_seat", "big_blind_twice", "locked", "locked_seats", "is_final", "halt_waived"]
 

@@ -158,10 +158,12 @@ def test_a_seat_freed_by_the_bust_is_taken_by_the_break_in_one_change(started, a
     assert services.room.load_room(t.pk).tables == services.room.kept(t.pk).tables
 
 
-def test_the_names_of_a_draw_are_the_orms(started, actor):
+def test_the_names_of_a_draw_are_the_players_with_their_numbers(started, actor):
     t = started(12)
     ids = list(Entry.objects.filter(tournament=t).values_list("pk", flat=True))
     Entry.objects.filter(pk=ids[0]).update(number=77)
-    want = set(Entry.objects.filter(pk__in=ids[:7]).values_list("pk", "number", "person__first_name", "person__last_name"))
-    assert set(plan._name_rows(ids[:7])) == want
-    assert plan._name_rows([]) == []
+    want = {pk: f"{first} {last} (#{number})" for pk, number, first, last in
+            Entry.objects.filter(pk__in=ids[:7]).values_list("pk", "number", "person__first_name", "person__last_name")}
+    assert len(want) == 7 and want[ids[0]].endswith(" (#77)")
+    assert plan._names(ids[:7]) == want
+    assert plan._names([]) == {}

@@ -30,7 +30,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 from django.utils import timezone
 
-from seating import services
+from seating import services, sql
 from seating.models import PendingMove, Seat
 from seating.services import room as room_module
 from tournaments.models import Entry, Person, Tournament
@@ -59,8 +59,7 @@ class Command(BaseCommand):
         if async_commit:
             if connection.vendor != "postgresql":
                 raise CommandError("--async-commit is for PostgreSQL")
-            with connection.cursor() as cursor:
-                cursor.execute("SET synchronous_commit TO off")
+            sql.commit_without_waiting_for_disk()
         sim = Simulation(entries, table_size, seed, self.stdout)
         result = sim.run()
         engine = None if no_engine else engine_run(entries, table_size, seed)
