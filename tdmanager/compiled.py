@@ -410,6 +410,14 @@ def insert(objs: list, batch_size: int | None = None) -> list:
     return inserts_of(type(objs[0])).insert(objs, batch_size=batch_size)
 
 
+def _same(a, b) -> bool:
+    """Two parameters are the same value: psycopg's JSON wrappers (``Jsonb``) compare by the
+    value they wrap, which they do not do themselves."""
+    if type(a) is type(b) and type(a).__module__.startswith("psycopg") and hasattr(a, "obj"):
+        return a.obj == b.obj
+    return a == b
+
+
 class Updates:
     """``save(update_fields=...)`` of one model's rows for a fixed list of fields, the UPDATE
     compiled once per database (``Updates(Model, ["status", "done_at"]).save(obj)``): the same
@@ -443,7 +451,7 @@ class Updates:
             query.add_update_fields([(f, None, PLACEHOLDERS[0] if f.name in refs else f.pre_save(obj, False)) for f in self.fields])
             query.add_filter("pk", obj.pk)
             sql, params = query.get_compiler(connection=connection).as_sql()
-            if sql.count("%s") != len(self.fields) + 1 or list(params) != stand + [obj.pk]:
+            if sql.count("%s") != len(self.fields) + 1 or not all(map(_same, params, [*stand, obj.pk])) or len(params) != len(stand) + 1:
                 return None
             self._sql[connection.alias] = sql
         if not refs:

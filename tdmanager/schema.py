@@ -11,9 +11,12 @@ class ErrorSerializer(serializers.Serializer):
     code = serializers.CharField()
     detail = serializers.CharField(help_text="in the user's language; a validation error names each field in words with its message")
 
-
-# "fields" (the per-field messages of a validation error) is also the name of a Serializer property.
-ErrorSerializer._declared_fields["fields"] = serializers.JSONField(required=False, help_text="per field messages of a validation error")
+    def get_fields(self):
+        """``fields`` (the per-field messages of a validation error) added here: it is also the
+        name of a Serializer property, so it cannot be declared as an attribute."""
+        fields = super().get_fields()
+        fields["fields"] = serializers.JSONField(required=False, help_text="per field messages of a validation error")
+        return fields
 
 
 ERROR_STATUSES = {

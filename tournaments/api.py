@@ -4,7 +4,6 @@ import hashlib
 import json
 from contextlib import nullcontext
 
-from django.db import IntegrityError, connection, transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -18,13 +17,13 @@ from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tdmanager import compiled
 from tdmanager.api import body_object, query_choice, query_int, query_limit
+from tdmanager.compiled import Updates
 from tdmanager.errors import DomainError
 from tdmanager.roles import HasRole
 from tdmanager.transactions import flat_step, unit_of_work
 
-from . import overview, selectors
+from . import overview, selectors, sql
 from . import serializers as s
 from .actions import Action
 from .models import BlindStructure, Entry, IdempotencyRecord, LedgerRow, Person, Tournament, TournamentTemplate
@@ -41,37 +40,13 @@ def body_hash(request) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _claim_key(user, key: str, endpoint: str, digest: str) -> int | None:
-    """Insert the key's row (``INSERT ... ON CONFLICT DO NOTHING RETURNING id``, no savepoint
-    around it): its id, or None when the user's key has a row already (a repeat, or a concurrent
-    duplicate: the insert waits on the unique index until that one commits or rolls back)."""
-    if not connection.features.can_return_columns_from_insert:  # SQLite before 3.35: no RETURNING
-        try:
-            with transaction.atomic():
-                return IdempotencyRecord.objects.create(user=user, key=key, endpoint=endpoint, body_hash=digest).pk
-        except IntegrityError:
-            return None
-    qn = connection.ops.quote_name
-    meta = IdempotencyRecord._meta
-    names = ("user_id", "key", "endpoint", "body_hash", "status_code", "created_at")
-    values = [meta.get_field(n).get_db_prep_save(v, connection)
-              for n, v in zip(names, (user.pk, key, endpoint, digest, 0, timezone.now()), strict=True)]
-    sql = (f"INSERT INTO {qn(meta.db_table)} ({', '.join(qn(meta.get_field(n).column) for n in names)}) "
-           f"VALUES ({', '.join(['%s'] * len(names))}) ON CONFLICT DO NOTHING RETURNING {qn(meta.pk.column)}")
-    with compiled.prepared_cursor(connection) as cursor:
-        cursor.execute(sql, values)
-        row = cursor.fetchone()
-    return row[0] if row else None
+# The first answer kept on the key's row: ``save(update_fields=...)``'s UPDATE, compiled once.
+_ANSWER = Updates(IdempotencyRecord, ["status_code", "response"])
 
 
 def _answer_key(pk: int, response) -> None:
-    """Keep the first answer on the key's row (one UPDATE, as ``save(update_fields=...)`` writes it)."""
-    qn = connection.ops.quote_name
-    meta = IdempotencyRecord._meta
-    code, body = meta.get_field("status_code"), meta.get_field("response")
-    with compiled.prepared_cursor(connection) as cursor:
-        cursor.execute(f"UPDATE {qn(meta.db_table)} SET {qn(code.column)} = %s, {qn(body.column)} = %s WHERE {qn(meta.pk.column)} = %s",
-                       [code.get_db_prep_save(response.status_code, connection), body.get_db_prep_save(response.data, connection), pk])
+    """Keep the first answer on the key's row."""
+    _ANSWER.save(IdempotencyRecord(pk=pk, status_code=response.status_code, response=response.data))
 
 
 def idempotent(request, compute, validate=None, flat=False):
@@ -94,7 +69,7 @@ def idempotent(request, compute, validate=None, flat=False):
         raise DomainError("bad_idempotency_key", _("The idempotency key is too long."), status=400)
     digest = body_hash(request)
     with unit_of_work(), (flat_step() if flat else nullcontext()):  # the key row and the sale it answers: one transaction
-        pk = _claim_key(request.user, key, request.path, digest)
+        pk = sql.claim_idempotency_key(request.user.pk, key, request.path, digest, timezone.now())
         if pk is None:
             if validate is not None:
                 validate()  # a body the caller has not validated fully: its refusal comes first, as it always did

@@ -9,17 +9,17 @@ writes a ``LedgerRow`` another way. All of them run inside the caller's transact
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from django.db import connection, transaction
+from django.db import transaction
 
 from tdmanager import compiled, receipt_journal
-from tdmanager.compiled import Compiled, Inserts, rows_together
+from tdmanager.compiled import Compiled, rows_together
 from tdmanager.money import ZERO
 from tdmanager.transactions import service
 
-from .. import signals
+from .. import signals, sql
 from ..actions import Action
 from ..house import HouseRules
-from ..models import Entry, LedgerRow, Person, Sequence, Tournament, TournamentEvent
+from ..models import Entry, LedgerRow, Person, Sequence, Tournament
 from ..signals import announce
 from .events import Actor, log_event, log_events
 
@@ -27,15 +27,11 @@ from .events import Actor, log_event, log_events
 def next_number(name: str) -> int:
     """The next value of a gapless counter, under a row lock held until the caller commits: one
     statement increments and reads it (the receipt counter is taken inside every sale's lock)."""
-    qn = connection.ops.quote_name
-    with compiled.prepared_cursor(connection) as cursor:
-        cursor.execute(f"UPDATE {qn(Sequence._meta.db_table)} SET {qn('value')} = {qn('value')} + 1 WHERE {qn('name')} = %s "
-                       f"RETURNING {qn('value')}", [name])
-        row = cursor.fetchone()
-    if row is None:  # the migration creates "receipt"; other counters start here
+    value = sql.count_up(name)
+    if value is None:  # the migration creates "receipt"; other counters start here
         Sequence.objects.get_or_create(name=name)
         return next_number(name)
-    return row[0]
+    return value
 
 
 # Every sale, payout and floor action locks the tournament: its statement is compiled once.
@@ -44,8 +40,7 @@ _LOCK = Compiled(lambda pk: Tournament.objects.select_for_update().filter(pk=pk)
 _LAST_NUMBER = Compiled(lambda tid: Entry.objects.filter(tournament_id=tid).order_by("-number").values_list("number")[:1], Entry)
 # Every sale writes an entry and a ledger row: their INSERTs compiled once (``Inserts``, as
 # ``objects.create`` writes them: neither model's ``save()`` does more, no signal listens to them).
-_NEW_ENTRY, _NEW_ROW = Inserts(Entry), Inserts(LedgerRow)
-_EVENTS = compiled.inserts_of(TournamentEvent)
+_NEW_ENTRY, _NEW_ROW = compiled.inserts_of(Entry), compiled.inserts_of(LedgerRow)
 
 
 def _written_by_caller(rows):
@@ -156,14 +151,12 @@ class SaleEvent:
 def sell_new_entry(t: Tournament, person: Person, *, now, chips: int, previous: int | None = None, number: int | None = None,
                    event: SaleEvent | None = None, **row) -> tuple[Entry, LedgerRow]:
     """``new_entry`` (playing, not pre-registered) and the ``write_row`` that sells it (``row``:
-    its other arguments), then ``event`` logged. On PostgreSQL in one statement: the receipt
-    counter, the entry, the row and the event, four round trips in one inside the sale's lock
-    (every sale at the desk waits on it)."""
+    its other arguments), then ``event`` logged. On PostgreSQL in one statement
+    (``sql.write_sale``): the receipt counter, the entry, the row and the event."""
     entry = _entry(t, person, status=Entry.ACTIVE, pre_registered=False, now=now, chips=chips, previous=previous, number=number)
-    if connection.vendor == "postgresql":
-        written = _written_together(t, entry, _row(t, entry=entry, person=person, chips=entry.chips, receipt_number=0, **row), event)
-        if written is not None:
-            return entry, written
+    written = _written_together(t, entry, _row(t, entry=entry, person=person, chips=entry.chips, receipt_number=0, **row), event)
+    if written is not None:
+        return entry, written
     _NEW_ENTRY.insert([entry])
     written = write_row(t, entry=entry, person=person, chips=entry.chips, **row)
     if event is not None:
@@ -172,41 +165,18 @@ def sell_new_entry(t: Tournament, person: Person, *, now, chips: int, previous: 
 
 
 def _written_together(t: Tournament, entry: Entry, row: LedgerRow, event: SaleEvent | None) -> LedgerRow | None:
-    """The entry, its row and the sale's event written by one statement: the receipt counter
-    counted up (an upsert, as ``next_number`` creates a counter it does not find), the entry's,
-    the row's and the event's INSERTs as ``Inserts`` compiles them, the row's entry and receipt
-    number taken from the other parts, and so are the entry's key and the receipt number in the
-    event's payload (its other values are known before). None, writing nothing, where
-    ``Inserts`` would not send one statement."""
-    qn = connection.ops.quote_name
-    entry_id, value = qn(Entry._meta.pk.column), qn("value")
-    insert_entry = _NEW_ENTRY.statement([entry])
-    insert_row = _NEW_ROW.statement([row], refs={"entry": f"(SELECT {entry_id} FROM e)", "receipt_number": f"(SELECT {value} FROM n)"})
-    if insert_entry is None or insert_row is None:
+    """The receipt counter, the entry, its row and the sale's event written by one statement
+    (``sql.write_sale``): the row, its receipt number and its entry set; None, writing nothing,
+    where that statement is not sent."""
+    def logged():  # the event's row built (and published at the commit), written by the statement
+        return log_events(t, event.actor, [(event.action, event.payload(entry, row))], write=_written_by_caller)
+
+    written = sql.write_sale(entry, row, logged if event is not None else None)
+    if written is None:
         return None
-    logged, insert_event = [], None
-    if event is not None:  # the event's row built (and published at the commit), written here
-        logged = log_events(t, event.actor, [(event.action, event.payload(entry, row))], write=_written_by_caller)
-        insert_event = _EVENTS.statement(logged, refs={"payload": f"(%s::jsonb || jsonb_build_object('entry', (SELECT {entry_id} FROM e), "
-                                                                  f"'receipt', (SELECT {value} FROM n)))"})
-        if insert_event is None:
-            raise RuntimeError("the sale's event cannot be written with it")
-    counters = qn(Sequence._meta.db_table)
-    sql = (f"WITH n AS (INSERT INTO {counters} ({qn('name')}, {value}) VALUES (%s, 1) ON CONFLICT ({qn('name')}) "
-           f"DO UPDATE SET {value} = {counters}.{value} + 1 RETURNING {value}), e AS ({insert_entry[0]}), r AS ({insert_row[0]})"
-           + (f", ev AS ({insert_event[0]})" if insert_event else "")
-           + f" SELECT (SELECT {entry_id} FROM e), (SELECT {qn(LedgerRow._meta.pk.column)} FROM r), (SELECT {value} FROM n)"
-           + (f", (SELECT {qn(TournamentEvent._meta.pk.column)} FROM ev)" if insert_event else ""))
-    with compiled.prepared_cursor(connection) as cursor:
-        cursor.execute(sql, ["receipt", *insert_entry[1], *insert_row[1], *(insert_event[1] if insert_event else ())])
-        entry_pk, row_pk, number, *event_pk = cursor.fetchone()
-    _NEW_ENTRY.keys_returned([entry], [entry_pk], connection.alias)
-    row.entry, row.receipt_number = entry, number  # the entry's key, now set
-    receipt_journal.issued(number)
-    _NEW_ROW.keys_returned([row], [row_pk], connection.alias)
-    if logged:
-        _EVENTS.keys_returned(logged, event_pk, connection.alias)
-        logged[0].payload = event.payload(entry, row)  # as written: the entry's key and the receipt number filled in
+    receipt_journal.issued(row.receipt_number)
+    if written:
+        written[0].payload = event.payload(entry, row)  # as written: the entry's key and the receipt number filled in
     return row
 
 
