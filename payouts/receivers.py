@@ -33,6 +33,10 @@ def snapshot_parts(sender, tournament, entries=None, **kwargs):
     return selectors.display_summary(tournament, entries=entries)
 
 
+def places_paid_wanted(sender, tournament, **kwargs):
+    return selectors.places_paid(tournament)
+
+
 def jackpot_snapshot(sender, tournament, **kwargs):
     """REG-11: lobby screens of a tournament playing for the jackpot show the fund."""
     if not HouseRules.of(tournament).jackpot:
@@ -82,6 +86,7 @@ def connect():
     seating_signals.players_busted.connect(players_busted, dispatch_uid="payouts.players_busted")
     signals.snapshot_parts.connect(snapshot_parts, dispatch_uid="payouts.snapshot_parts")
     signals.snapshot_parts.connect(jackpot_snapshot, dispatch_uid="payouts.jackpot_snapshot")
+    signals.places_paid_wanted.connect(places_paid_wanted, dispatch_uid="payouts.places_paid_wanted")
     signals.jackpot_sale_checked.connect(jackpot_sale_checked, dispatch_uid="payouts.jackpot_sale_checked")
     signals.entry_paid.connect(jackpot_fund_changed, dispatch_uid="payouts.jackpot_fund_changed.paid")
     signals.entry_cancelled.connect(jackpot_fund_changed, dispatch_uid="payouts.jackpot_fund_changed.cancelled")

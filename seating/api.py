@@ -26,6 +26,7 @@ from tdmanager.roles import HasRole
 from tdmanager.schema import OBJECT_LIST
 from tournaments.api import idempotent
 from tournaments.models import Entry, Tournament
+from tournaments.services import clockctl
 from tournaments.services.events import Actor
 
 from . import selectors, services
@@ -87,6 +88,11 @@ class BreakOrderSerializer(ReasonSerializer):
 
 class TvSerializer(ReasonSerializer):
     tv = serializers.BooleanField(help_text="true: this is the TV table (ROLE-08); false: it no longer is")
+
+
+class H4hStateSerializer(serializers.Serializer):
+    state = serializers.ChoiceField(choices=["IN_HAND", "ALL_IN_HOLD", "COMPLETE"],
+                                    help_text="CLK-06: the table's state in the current hand-for-hand hand")
 
 
 class WaiveSerializer(serializers.Serializer):
@@ -420,9 +426,10 @@ class ConfirmMovesView(SeatingAPIView):
 
 class TableActionView(SeatingAPIView):
     """POST on one table: ``big-blind`` (set or correct the big blind of the last hand),
-    ``hand-completed``, ``misdeal`` (the re-deal is the same hand), ``lock`` (``{"locked", "seat"?, "reason"}``), ``waive-halt``."""
+    ``hand-completed``, ``misdeal`` (the re-deal is the same hand), ``lock`` (``{"locked", "seat"?, "reason"}``), ``waive-halt``,
+    ``h4h-state`` (``{"state": "IN_HAND" | "ALL_IN_HOLD" | "COMPLETE"}``, CLK-06: during hand-for-hand)."""
 
-    op_names = ("big-blind", "hand-completed", "misdeal", "lock", "waive-halt", "tv")
+    op_names = ("big-blind", "hand-completed", "misdeal", "lock", "waive-halt", "tv", "h4h-state")
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk, number, op):
@@ -434,6 +441,15 @@ class TableActionView(SeatingAPIView):
                                          actor=actor, reason=d["reason"])
         elif op == "hand-completed":
             out = services.hand_completed(t, number, actor=actor)
+        elif op == "h4h-state":
+            state = _valid(H4hStateSerializer, request)["state"]
+            if state == "COMPLETE":  # the hand is over: the blinds move on, as "hand-completed"
+                out = services.hand_completed(t, number, actor=actor)
+            else:
+                data = outcome_data(t, None)
+                data["hand_for_hand"] = clockctl.set_h4h_table_state(t, number, state, actor=actor)
+                data["table"] = selectors.table_shown(t, number)
+                return Response(data)
         elif op == "misdeal":
             out = services.misdeal(t, number, actor=actor, reason=_valid(ReasonSerializer, request)["reason"])
         elif op == "lock":
@@ -451,6 +467,8 @@ class TableActionView(SeatingAPIView):
         else:
             raise DomainError("unknown_action", _("Unknown table action."), status=404)
         data = outcome_data(t, out)
+        if getattr(out, "hand_for_hand", None):
+            data["hand_for_hand"] = out.hand_for_hand
         data["table"] = selectors.table_shown(t, number)
         return Response(data)
 

@@ -20,7 +20,7 @@ from tdmanager.roles import DIRECTOR, has_role
 from tdmanager.security import client_ip
 from tournaments.house import HouseRules
 from tournaments.models import Entry, HandForHandReport, Tournament
-from tournaments.services import registration
+from tournaments.services import clockctl, registration
 from tournaments.services.events import Actor
 from tournaments.snapshot import clock_snapshot
 
@@ -101,6 +101,9 @@ def _perform(t, request, done: dict) -> str:
     if op == "hand":
         services.hand_completed(t, table, actor=actor)
         return _("Table %(n)s: hand completed.") % {"n": table}
+    if op in ("h4h_hold", "h4h_in_hand"):  # CLK-06: the table's state in the hand-for-hand hand
+        clockctl.set_h4h_table_state(t, table, "ALL_IN_HOLD" if op == "h4h_hold" else "IN_HAND", actor=actor)
+        return (_("Table %(n)s: all-in, cards held face down.") if op == "h4h_hold" else _("Table %(n)s: back in the hand.")) % {"n": table}
     if op == "misdeal":
         services.misdeal(t, table, actor=actor, reason=reason)
         return _("Table %(n)s: misdeal recorded; the re-deal is the same hand.") % {"n": table}

@@ -41,10 +41,22 @@
     // table every hand is played hand for hand anyway.
     if (prop) prop.hidden = !(s.places_paid && s.players_left === s.places_paid + 1 && !c.hand_for_hand && (s.tables_in_play || 0) > 1);
     const box = $("h4h-tables"); box.replaceChildren();
-    (s.h4h_tables || []).forEach((number) => { // the tables playing the hand-for-hand hand (only during one)
+    // CLK-06: which tables still play the hand, which hold an all-in (cards face down), and the
+    // announcement's numbers ("28 left, 27 paid").
+    const summary = $("h4h-summary"), tables = s.h4h_tables || [], doneList = s.h4h_done || [], holdList = s.h4h_hold || [];
+    summary.hidden = !c.hand_for_hand;
+    if (c.hand_for_hand) {
+      const playing = tables.filter((n) => !doneList.includes(n) && !holdList.includes(n));
+      const parts = [T.h4hLine.replace("{left}", F.num(s.players_left || 0)).replace("{paid}", F.num(s.places_paid || 0))];
+      if (playing.length) parts.push(T.h4hPlaying.replace("{tables}", playing.join(", ")));
+      if (holdList.length) parts.push(T.h4hHolding.replace("{tables}", holdList.join(", ")));
+      if (tables.length && !playing.length && !holdList.length) parts.push(T.h4hAllDone);
+      summary.textContent = parts.join(" · ");
+    }
+    tables.forEach((number) => { // the tables playing the hand-for-hand hand (only during one)
       const b = document.createElement("button");
-      const done = (s.h4h_done || []).includes(number);
-      b.textContent = T.table + " " + number + (done ? " ✓" : "");
+      const done = doneList.includes(number), hold = holdList.includes(number);
+      b.textContent = T.table + " " + number + (done ? " ✓" : hold ? " ⏸ " + T.holdTag : "");
       b.disabled = !c.hand_for_hand || done;
       b.className = done ? "" : "primary";
       b.addEventListener("click", async () => { const r = await post("/api/v1/tournaments/" + tid + "/tables/" + number + "/hand-completed/", {}); if (!r.ok) say(r.d.detail, false); });

@@ -28,13 +28,14 @@
   const blindsText = (n) => F.num(n.small_blind) + " / " + F.num(n.big_blind) + (n.ante ? " (" + F.num(n.ante) + ")" : "");
   const money = (amount, s) => F.money(amount, s.tournament.currency); // two decimals, grouped by the page's language
 
-  function statusText(state, c) {
+  function statusText(state, c, s) {
     switch (state) {
       case "planned": return T.comingUp;
       case "registering": return T.regOpen;
       case "waiting": return T.notStarted;
       case "paused": return T.paused;
-      case "hand_for_hand": return T.h4h + " — " + T.hand + " " + c.h4h_hand;
+      // CLK-06: the announcement says how many are left and how many are paid.
+      case "hand_for_hand": return T.h4h + " — " + T.hand + " " + c.h4h_hand + (s && s.places_paid ? " · " + T.h4hPaid.replace("{left}", F.num(s.players_left || 0)).replace("{paid}", F.num(s.places_paid)) : "");
       case "finished": return T.finished;
       case "cancelled": return T.cancelled;
       default: return "";
@@ -72,7 +73,7 @@
     const before = state === "planned" || state === "registering", after = state === "finished" || state === "cancelled";
     show("live-view", !before && !after); show("start-view", before); show("end-view", after);
     document.body.classList.toggle("on-break", state === "break");
-    set("status", statusText(state, c));
+    set("status", statusText(state, c, s));
     const finalTable = s.tournament.status === "RUNNING" && s.tables_in_play === 1 && s.players_left > 1;
     show("badge", finalTable); set("badge", finalTable ? T.finalTable : "");
     if (before) renderStart(s, c);

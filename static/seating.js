@@ -6,7 +6,7 @@
   const root = document.getElementById("seating-live");
   if (!root) return;
   const id = root.dataset.tournament, url = root.dataset.fragment;
-  let lastSeq = null, loading = false;
+  let lastSeq = null, loading = false, lastState = null;
 
   function busy() {
     if (document.querySelector("dialog[open]")) return true; // a bust being confirmed: keep its form
@@ -26,6 +26,7 @@
         const doc = new DOMParser().parseFromString(await r.text(), "text/html");
         const map = doc.getElementById("seating-map");
         if (map) root.replaceChildren(document.importNode(map, true));
+        if (lastState) showClock(lastState);  // the new map's hand-for-hand parts as the state says
         const banner = document.getElementById("seating-stale");
         if (banner) banner.remove();
       }
@@ -53,8 +54,16 @@
     if (!banner) return;
     banner.hidden = !c.hand_for_hand;
     if (c.hand_for_hand) banner.textContent = T.h4h.replace("{n}", c.h4h_hand);
+    // CLK-06: each table's state in the hand (playing, all-in held, done), set from the tablet.
+    document.querySelectorAll(".h4h-only").forEach((f) => { f.hidden = !c.hand_for_hand; });
+    document.querySelectorAll(".h4h-state").forEach((tag) => {
+      const n = Number(tag.dataset.table);
+      const done = (state.h4h_done || []).includes(n), hold = (state.h4h_hold || []).includes(n);
+      tag.textContent = done ? T.h4hDone : hold ? T.h4hHold : T.h4hPlaying;
+      tag.className = "tag h4h-state" + (hold ? " warn" : "");
+    });
   }
-  function heard(state) { showClock(state); changed(state.seq); }
+  function heard(state) { lastState = state; showClock(state); changed(state.seq); }
 
   let poll = null;
   function startPolling() {

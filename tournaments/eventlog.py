@@ -24,6 +24,9 @@ from .labels import ADJUSTMENT_KINDS, METHODS, penalty_kind_label, penalty_reaso
 
 A = Action
 
+#: CLK-06: a table's state in a hand-for-hand hand, as the log and the pages say it.
+H4H_STATES = {"IN_HAND": _("playing the hand"), "ALL_IN_HOLD": _("all-in, cards held face down"), "COMPLETE": _("hand finished")}
+
 #: One sentence per action. ``%(actor)s`` is who did it; the other names are payload keys,
 #: formatted by ``_context``. Keys ending in ``_suffix`` are optional tails ("" when absent).
 SENTENCES: dict[str, object] = {  # a value is a template or (plural template, counting key)
@@ -162,7 +165,8 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.TOURNAMENTS_CLOCK_HAND_COMPLETED: _("Hand-for-hand: table %(table)s finished hand %(hand)s"),
     A.TOURNAMENTS_CLOCK_HAND_FOR_HAND_ENDED: _("%(actor)s ended hand-for-hand"),
     A.TOURNAMENTS_CLOCK_HAND_FOR_HAND_NEXT_HAND: _("Hand-for-hand: every table done, next hand"),
-    A.TOURNAMENTS_CLOCK_HAND_FOR_HAND_STARTED: _("%(actor)s started hand-for-hand with %(players_left)s players left"),
+    A.TOURNAMENTS_CLOCK_HAND_FOR_HAND_STARTED: _("%(actor)s started hand-for-hand with %(players_left)s players left%(paid_suffix)s"),
+    A.TOURNAMENTS_CLOCK_H4H_TABLE_STATE: _("%(actor)s set table %(table)s in hand-for-hand hand %(hand)s: %(h4h_state)s"),
     A.TOURNAMENTS_CLOCK_JUMPED: _("%(actor)s moved the clock to %(where)s%(reason_suffix)s"),
     A.TOURNAMENTS_CLOCK_LEVEL_STARTED: _("Level %(level)s started: blinds %(small_blind)s/%(big_blind)s%(ante_suffix)s"),
     A.TOURNAMENTS_CLOCK_PAUSED: _("%(actor)s paused the clock at %(where)s%(reason_suffix)s"),
@@ -319,6 +323,10 @@ def _context(action: str, p: Mapping, *, actor: str, currency: str, entries: Map
     ctx["reason_suffix"] = (": " + reason) if action in HUMAN_REASON and isinstance(reason, str) and reason.strip() else ""
     ctx["ante_suffix"] = (", " + gettext("ante %(ante)s") % {"ante": fmt_num(p["ante"])}) if p.get("ante") else ""
     ctx["where"] = _where(p)
+    # CLK-06: the announcement says how many are paid ("28 players left, 27 paid").
+    ctx["paid_suffix"] = (", " + gettext("%(n)s paid") % {"n": fmt_num(p["places_paid"])}) if isinstance(p.get("places_paid"), int) else ""
+    if action == A.TOURNAMENTS_CLOCK_H4H_TABLE_STATE:
+        ctx["h4h_state"] = str(H4H_STATES.get(p.get("state"), p.get("state", "")))
     if "seconds_left" in p and isinstance(p["seconds_left"], (int, float)):
         s = int(p["seconds_left"])
         ctx["time_left"] = f"{s // 60}:{s % 60:02d}"

@@ -535,11 +535,16 @@ class Clock(models.Model):
 
 
 class HandForHandReport(models.Model):
-    """A table reported "hand complete" for one hand-for-hand hand (CLK-06)."""
+    """A table's state in one hand-for-hand hand (CLK-06): no row while it plays the hand
+    (IN_HAND), ALL_IN_HOLD while an all-in is called and the cards wait face down for the
+    director (RP-8-F), COMPLETE once it reported the hand finished."""
 
+    IN_HAND, ALL_IN_HOLD, COMPLETE = "IN_HAND", "ALL_IN_HOLD", "COMPLETE"
+    STATES = (IN_HAND, ALL_IN_HOLD, COMPLETE)
     tournament = models.ForeignKey(Tournament, related_name="h4h_reports", on_delete=models.CASCADE)
     hand = models.PositiveIntegerField()
     table_number = models.PositiveIntegerField()
+    state = models.CharField(max_length=12, default=COMPLETE)
     reported_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
     reported_at = models.DateTimeField(default=timezone.now)
 

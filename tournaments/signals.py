@@ -41,6 +41,9 @@ seat_wanted = Signal()
 #: ``tournament`` → the numbers of the tables in play (seating answers).
 tables_wanted = Signal()
 
+#: ``tournament`` → the number of places paid (payouts answers; CLK-06's hand-for-hand announcement).
+places_paid_wanted = Signal()
+
 #: ``tournament``, ``table`` → how many players sit at that table (seating answers).
 table_players_wanted = Signal()
 

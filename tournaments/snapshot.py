@@ -138,7 +138,10 @@ def build_snapshot(tournament_or_id, now=None) -> dict:
     if clk.get("hand_for_hand"):
         from .models import HandForHandReport
 
-        snap["h4h_done"] = list(HandForHandReport.objects.filter(tournament=t, hand=clk["h4h_hand"]).values_list("table_number", flat=True))
+        states = dict(HandForHandReport.objects.filter(tournament=t, hand=clk["h4h_hand"]).values_list("table_number", "state"))
+        snap["h4h_done"] = sorted(n for n, state in states.items() if state == HandForHandReport.COMPLETE)
+        # RP-8-F: an all-in is called there, its cards face down until the director says so.
+        snap["h4h_hold"] = sorted(n for n, state in states.items() if state == HandForHandReport.ALL_IN_HOLD)
         # The director's clock page reports each table's hand (CLK-06): the tables playing it.
         snap["h4h_tables"] = signals.ask_one(signals.tables_wanted, default=[], tournament=t)
     for part in signals.ask(signals.snapshot_parts, tournament=t, entries=snap["entries"]):  # seating: tables, moves, seats version; payouts: the pool

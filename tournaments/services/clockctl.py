@@ -212,8 +212,11 @@ def start_hand_for_hand(tournament, *, actor: Actor, seconds_per_hand: int | Non
     t = Tournament.objects.get(pk=getattr(tournament, "pk", tournament))
     seconds = seconds_per_hand or HouseRules.of(t).h4h_seconds_per_hand
     players_left = t.entries.filter(status=Entry.ACTIVE).count()
+    # CLK-06 (1): the announcement records the places paid with the players left ("28 left, 27 paid").
+    places_paid = signals.ask_one(signals.places_paid_wanted, default=None, tournament=t)
     return _run(t, "hand_for_hand_started", lambda s, i, n: engine.start_hand_for_hand(s, i, n, seconds),
-                actor=actor, reason=reason, now=now, seconds_per_hand=seconds, players_left=players_left)
+                actor=actor, reason=reason, now=now, seconds_per_hand=seconds, players_left=players_left,
+                places_paid=places_paid)
 
 
 @service
@@ -243,7 +246,8 @@ def report_hand_complete(tournament, table_number: int, *, actor: Actor, now=Non
     if tables and table_number not in tables:
         raise ClockActionError("unknown_table", _("Table %(n)s is not in play.") % {"n": table_number})
     hand = clock.h4h_hand
-    HandForHandReport.objects.get_or_create(tournament=t, hand=hand, table_number=table_number, defaults={"reported_by": actor.user})
+    HandForHandReport.objects.update_or_create(tournament=t, hand=hand, table_number=table_number,
+                                               defaults={"reported_by": actor.user, "state": HandForHandReport.COMPLETE})
     log_event(t, Action.TOURNAMENTS_CLOCK_HAND_COMPLETED, actor, hand=hand, table=table_number)
     waiting = h4h_waiting_tables(t, hand, tables)
     started = False
@@ -253,6 +257,41 @@ def report_hand_complete(tournament, table_number: int, *, actor: Actor, now=Non
     return {"hand": hand, "waiting": waiting, "next_hand_started": started}
 
 
+@service
+def set_h4h_table_state(tournament, table_number: int, state: str, *, actor: Actor, now=None) -> dict:
+    """CLK-06 (4): the floor sets a table's state in the current hand-for-hand hand: IN_HAND
+    (playing it), ALL_IN_HOLD (an all-in is called: the cards stay face down and no further card
+    is dealt until the director says so, RP-8-F). COMPLETE is :func:`report_hand_complete`
+    (seating's ``hand_completed``: the blinds move on). Only a COMPLETE table is done: a table
+    on hold keeps the next hand waiting. Returns ``{"hand", "table", "state", "waiting", "holding"}``."""
+    if state not in (HandForHandReport.IN_HAND, HandForHandReport.ALL_IN_HOLD):
+        raise ClockActionError("bad_h4h_state", _("A table is in the hand (IN_HAND) or holds an all-in (ALL_IN_HOLD)."))
+    t, clock = _lock(tournament)
+    if clock.status != Clock.HAND_FOR_HAND:
+        raise ClockActionError("not_hand_for_hand", MESSAGES["not_hand_for_hand"])
+    tables = tables_in_play(t)
+    if tables and table_number not in tables:
+        raise ClockActionError("unknown_table", _("Table %(n)s is not in play.") % {"n": table_number})
+    hand = clock.h4h_hand
+    rows = HandForHandReport.objects.filter(tournament=t, hand=hand, table_number=table_number)
+    if rows.filter(state=HandForHandReport.COMPLETE).exists():
+        raise ClockActionError("hand_already_complete", _("Table %(n)s has already finished this hand.") % {"n": table_number})
+    if state == HandForHandReport.IN_HAND:
+        rows.delete()
+    else:
+        HandForHandReport.objects.update_or_create(tournament=t, hand=hand, table_number=table_number,
+                                                   defaults={"reported_by": actor.user, "state": state})
+    log_event(t, Action.TOURNAMENTS_CLOCK_H4H_TABLE_STATE, actor, hand=hand, table=table_number, state=state)
+    return {"hand": hand, "table": table_number, "state": state, "waiting": h4h_waiting_tables(t, hand, tables),
+            "holding": h4h_holding_tables(t, hand)}
+
+
+def h4h_holding_tables(t, hand: int) -> list[int]:
+    """The tables holding an all-in in this hand-for-hand hand (cards face down, RP-8-F)."""
+    return sorted(HandForHandReport.objects.filter(tournament=t, hand=hand, state=HandForHandReport.ALL_IN_HOLD)
+                  .values_list("table_number", flat=True))
+
+
 def tables_in_play(t) -> list[int]:
     """The numbers of the tables in play (seating answers ``signals.tables_wanted``)."""
     return signals.ask_one(signals.tables_wanted, default=[], tournament=t)
@@ -260,7 +299,8 @@ def tables_in_play(t) -> list[int]:
 
 def h4h_waiting_tables(t, hand: int, tables=None) -> list[int]:
     tables = tables_in_play(t) if tables is None else tables
-    done = set(HandForHandReport.objects.filter(tournament=t, hand=hand).values_list("table_number", flat=True))
+    done = set(HandForHandReport.objects.filter(tournament=t, hand=hand, state=HandForHandReport.COMPLETE)
+               .values_list("table_number", flat=True))
     return [n for n in tables if n not in done]
 
 
