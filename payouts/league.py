@@ -24,7 +24,7 @@ import math
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
-from payouts.leaderboard import BEST_RESULT, TIE_BREAKS, tie_key
+from payouts.leaderboard import AVERAGE_PLACE, BEST_PLACE, BEST_RESULT, TIE_BREAKS, tie_key
 
 TABLE = "TABLE"
 SQRT = "SQRT"
@@ -67,32 +67,34 @@ class Formula:
         if self.tie_break not in TIE_BREAKS:
             raise LeagueError("bad_tie_break", f"unknown tie-break {self.tie_break!r}; use one of {TIE_BREAKS}")
 
-    def describe(self) -> str:
-        """The formula as the league page prints it (parameters filled in)."""
-        m = _plain(self.multiplier)
-        if self.name == TABLE:
-            text = "points by place: " + ", ".join(_plain(p) for p in self.table)
-        elif self.name == SQRT:
-            text = f"{m} × √(entries ÷ place)"
-        elif self.name == SQRT_BUYIN:
-            text = f"{m} × √(entries ÷ place) × (1 + log₁₀(buy-in + 0.25))"
-        else:
-            text = "entries − place + 1"
-        if self.participation:
-            text += f" + {_plain(self.participation)} for playing"
-        if self.knockout_points:
-            text += f" + {_plain(self.knockout_points)} per knockout"
-        return text
+
+def event_points(formula: Formula, *, entries: int, place: int, buy_in=None, knockouts: int = 0, shared_with: int = 1,
+                 shared_rule: str = AVERAGE_PLACE) -> Decimal:
+    """One player's points for one event: ``entries`` in the field, his ``place``.
+
+    ``shared_with`` players tied for places p … p+m−1 each score the average of those places'
+    points (``AVERAGE_PLACE``) or the best place's (``BEST_PLACE``), as the Sanremo leaderboard.
+    """
+    if shared_with < 1 or place + shared_with - 1 > entries:
+        raise LeagueError("bad_place", f"places {place}..{place + shared_with - 1} are not in 1..{entries}")
+    if shared_with > 1 and shared_rule == AVERAGE_PLACE:
+        each = [_place_points(formula, entries, p, buy_in) for p in range(place, place + shared_with)]
+        points = sum(each, Decimal(0)) / shared_with
+    elif shared_rule in (AVERAGE_PLACE, BEST_PLACE):
+        points = _place_points(formula, entries, place, buy_in)
+    else:
+        raise LeagueError("bad_shared_rule", f"unknown shared rule {shared_rule!r}")
+    if knockouts < 0:
+        raise LeagueError("bad_knockouts", "knockouts cannot be negative")
+    points += Decimal(formula.knockout_points) * knockouts
+    return points.quantize(HUNDREDTH, rounding=ROUND_HALF_UP)
 
 
-def event_points(formula: Formula, *, entries: int, place: int, buy_in=None, knockouts: int = 0) -> Decimal:
-    """One player's points for one event: ``entries`` in the field, his ``place``."""
+def _place_points(formula: Formula, entries: int, place: int, buy_in) -> Decimal:
     if entries < 1:
         raise LeagueError("bad_entries", "an event has at least one entry")
     if not 1 <= place <= entries:
         raise LeagueError("bad_place", f"place {place} is not in 1..{entries}")
-    if knockouts < 0:
-        raise LeagueError("bad_knockouts", "knockouts cannot be negative")
     participation = Decimal(formula.participation)
     if formula.name == TABLE:
         points = Decimal(formula.table[place - 1]) if place <= len(formula.table) else participation
@@ -105,8 +107,7 @@ def event_points(formula: Formula, *, entries: int, place: int, buy_in=None, kno
                 raise LeagueError("needs_buy_in", "this formula needs the event's buy-in")
             value *= 1 + math.log10(float(buy_in) + 0.25)
         points = Decimal(repr(value)) + participation
-    points += Decimal(formula.knockout_points) * knockouts
-    return points.quantize(HUNDREDTH, rounding=ROUND_HALF_UP)
+    return points
 
 
 @dataclass(frozen=True)
@@ -146,8 +147,3 @@ def standings(results, formula: Formula) -> list[Standing]:
         player, total, count, kept = line
         table.append(Standing(rank, player, total, count, kept))
     return table
-
-
-def _plain(value) -> str:
-    d = Decimal(value)
-    return format(d.normalize(), "f") if d == d.to_integral_value() else format(d, "f")

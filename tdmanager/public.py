@@ -72,6 +72,7 @@ PUBLIC = {
     "seating-lookup-find": Public(),
     "public-rules": Public(page=True),
     "public-changes": Public(),
+    "formats-leaderboard": Public(page=True, staff_too=True),
 }
 
 

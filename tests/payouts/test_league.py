@@ -4,7 +4,7 @@ from decimal import Decimal as D
 
 import pytest
 
-from payouts.leaderboard import FEWER_TOURNAMENTS, MORE_TOURNAMENTS, NONE
+from payouts.leaderboard import BEST_PLACE, FEWER_TOURNAMENTS, MORE_TOURNAMENTS, NONE
 from payouts.league import LINEAR, SQRT, SQRT_BUYIN, TABLE, Formula, LeagueError, event_points, standings
 
 
@@ -41,11 +41,13 @@ def test_the_linear_formula():
     assert event_points(f, entries=40, place=40) == D("3.00")
 
 
-def test_the_page_prints_the_formula_with_its_parameters():
-    assert Formula(SQRT, multiplier=D(20)).describe() == "20 × √(entries ÷ place)"
-    assert Formula(TABLE, table=(D(100), D("72.5")), knockout_points=D(3)).describe() == (
-        "points by place: 100, 72.5 + 3 per knockout"
-    )
+def test_shared_places_score_the_average_of_their_places_or_the_best():
+    """Table 100/70/50/30, two tied for 2nd (places 2 and 3): (70 + 50) / 2 = 60 each, or 70 each."""
+    f = Formula(TABLE, table=(D(100), D(70), D(50), D(30)))
+    assert event_points(f, entries=10, place=2, shared_with=2) == D("60.00")
+    assert event_points(f, entries=10, place=2, shared_with=2, shared_rule=BEST_PLACE) == D("70.00")
+    with pytest.raises(LeagueError):
+        event_points(f, entries=10, place=10, shared_with=2)
 
 
 def test_best_n_results_count():

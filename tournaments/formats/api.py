@@ -485,16 +485,37 @@ class QualifierGroupCreateView(CreateView):
 # --- series ---------------------------------------------------------------------------------
 
 
+def as_points(data, key):
+    """Points: a number ≥ 0 with at most two decimals, below a million (its column)."""
+    value = as_money(data, key)
+    if value >= Decimal("1e6"):
+        raise ValidationFailed("bad_field", _("'%(f)s' must be between %(lo)s and %(hi)s.") % {"f": key, "lo": 0, "hi": 999999})
+    return value
+
+
 class SeriesCreateView(CreateView):
-    """Create a leaderboard series: ``name``; optional ``cycle_length`` (20), ``lb_constant_mode``
-    (A), ``participants`` (ENTRIES), ``shared_rule``, ``tie_break``, ``tickets_per_cycle`` (4)."""
+    """Create a leaderboard series or a league: ``name``; optional ``cycle_length`` (20; ``null``
+    for a league the director closes), ``lb_constant_mode`` (A), ``participants`` (ENTRIES),
+    ``shared_rule``, ``tie_break``, ``tickets_per_cycle`` (4). A league sets ``scoring`` (SQRT,
+    SQRT_BUYIN, TABLE, LINEAR; SANREMO by default), ``multiplier`` (10), ``points_table``
+    (points for 1st, 2nd, …), ``participation_points`` (0) and ``best_of`` (all)."""
 
     def create(self, d, actor):
         fields = {k: as_text(d, k, n) for k, n in (("lb_constant_mode", 1), ("participants", 10), ("shared_rule", 20), ("tie_break", 20),
-                                                   ("ticket_description", 200)) if d.get(k)}
-        for k in ("cycle_length", "tickets_per_cycle"):
+                                                   ("ticket_description", 200), ("scoring", 10)) if d.get(k)}
+        for k in ("cycle_length", "tickets_per_cycle", "best_of"):
             if d.get(k) not in (None, ""):
-                fields[k] = as_int(d, k, lo=1, hi=1000)
+                fields[k] = as_int(d, k, lo=0 if k == "tickets_per_cycle" else 1, hi=1000)
+        if "cycle_length" in d and d["cycle_length"] is None:
+            fields["cycle_length"] = None
+        for k in ("multiplier", "participation_points"):
+            if d.get(k) not in (None, ""):
+                fields[k] = as_points(d, k)
+        if d.get("points_table") not in (None, ""):
+            table = as_list(d, "points_table")
+            if len(table) > 1000:
+                raise ValidationFailed("bad_field", _("'%(f)s' must be a list.") % {"f": "points_table"})
+            fields["points_table"] = [as_points({"points_table": v}, "points_table") for v in table]
         s = series_service.create_series(name=as_text(d, "name", 120), actor=actor, **fields)
         return selectors.leaderboard_data(s)
 
@@ -513,7 +534,8 @@ def _schedule(s, d, a, r):
 class SeriesView(OpView):
     """GET the leaderboard (``?cycle=`` for an archived one). POST (director): ``attach`` and
     ``score`` (``tournament``), ``schedule-daily`` (``date``, ``structure``, ``starting_stack``),
-    ``settle`` (``cycle``, ``people``, ``reason``) for a tie on the last ticket."""
+    ``settle`` (``cycle``, ``people``, ``reason``) for a tie on the last ticket, ``close-season``
+    (a league's season: archived, and the next starts from zero)."""
 
     model = Series
     ops = {
@@ -522,6 +544,7 @@ class SeriesView(OpView):
         "schedule-daily": _schedule,
         "settle": lambda s, d, a, r: done(series_service.settle_undecided(s, as_int(d, "cycle"), as_list(d, "people", "id"), actor=a,
                                                                                  reason=as_text(d, "reason", 200, ""))),
+        "close-season": lambda s, d, a, r: done(series_service.close_season(s, actor=a)),
     }
 
     @JSON

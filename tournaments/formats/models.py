@@ -12,6 +12,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from payouts import league
 from tournaments.models import MONEY, NOT_NEGATIVE, POSITIVE, Entry, Person, Tournament
 
 from . import engine
@@ -336,8 +337,21 @@ class Series(models.Model):
     TIE_BREAKS = [("BEST_RESULT", _("Best single result")), ("MORE_TOURNAMENTS", _("More tournaments")),
                   ("FEWER_TOURNAMENTS", _("Fewer tournaments")), ("NONE", _("None: the director decides"))]
 
+    # How a tournament is scored: the Sanremo leaderboard (K·√(n/p), a cycle of 20 with
+    # tickets) or a league formula of payouts.league, with its parameters.
+    SANREMO = "SANREMO"
+    SCORINGS = [(SANREMO, _("Sanremo leaderboard: K·√(n/p)")), ("SQRT", _("Square root: multiplier × √(entries ÷ place)")),
+                ("SQRT_BUYIN", _("Square root × (1 + log₁₀(buy-in + 0.25))")), ("TABLE", _("Points table by place")),
+                ("LINEAR", _("Linear: entries − place + 1"))]
+
     name = models.CharField(_("name"), max_length=160)
-    cycle_length = models.PositiveSmallIntegerField(_("tournaments per cycle"), default=20)
+    scoring = models.CharField(_("points formula"), max_length=10, choices=SCORINGS, default=SANREMO)
+    multiplier = models.DecimalField(_("multiplier"), max_digits=8, decimal_places=2, default=Decimal("10"))
+    points_table = models.JSONField(_("points by place"), default=list, blank=True, help_text=_('e.g. ["100", "70", "50"]'))
+    participation_points = models.DecimalField(_("points for playing"), max_digits=8, decimal_places=2, default=Decimal("0"))
+    best_of = models.PositiveSmallIntegerField(_("best results counted"), null=True, blank=True, help_text=_("empty = all"))
+    cycle_length = models.PositiveSmallIntegerField(_("tournaments per cycle"), null=True, blank=True, default=20,
+                                                    help_text=_("empty = the director closes the season"))
     lb_constant_mode = models.CharField(_("reading of log(100,25)"), max_length=1, choices=MODES, default="A")
     participants = models.CharField(_("n counts"), max_length=7, choices=PARTICIPANTS, default=ENTRIES)
     shared_rule = models.CharField(_("shared places score"), max_length=13, choices=SHARED_RULES, default="AVERAGE_PLACE")
@@ -356,6 +370,17 @@ class Series(models.Model):
 
     def __str__(self):
         return self.name
+
+    @property
+    def is_league(self) -> bool:
+        return self.scoring != self.SANREMO
+
+    def formula(self):
+        """The league formula (``payouts.league.Formula``) of a league; None for Sanremo."""
+        if not self.is_league:
+            return None
+        return league.Formula(self.scoring, multiplier=Decimal(self.multiplier), table=tuple(Decimal(p) for p in self.points_table),
+                              participation=Decimal(self.participation_points), best_of=self.best_of, tie_break=self.tie_break)
 
 
 class SeriesTournament(models.Model):

@@ -2,12 +2,15 @@
 
 from decimal import Decimal
 
+from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from payouts import leaderboard
+from payouts import leaderboard, league
 from payouts.selectors import money_in
+from tdmanager.formatting import num
 from tournaments.models import Entry
 from tournaments.selectors import chips_in_play
 
@@ -85,14 +88,52 @@ def leaderboard_data(series: Series, cycle: int | None = None) -> dict:
     played = series.links.filter(cycle=cycle, scored_at__isnull=False).count()
     return {
         "series": {"id": series.pk, "name": series.name, "cycle_length": series.cycle_length, "reading": series.lb_constant_mode,
-                   "participants": series.participants, "tickets": series.tickets_per_cycle, "ticket": series.ticket_description},
-        "cycle": cycle, "tournaments_played": played, "tournaments_left": max(0, series.cycle_length - played),
+                   "participants": series.participants, "tickets": series.tickets_per_cycle, "ticket": series.ticket_description,
+                   "scoring": series.scoring, "league": series.is_league, "formula": formula_text(series),
+                   "multiplier": str(series.multiplier), "points_table": list(series.points_table),
+                   "participation_points": str(series.participation_points), "best_of": series.best_of,
+                   "tie_break": series.tie_break},
+        "cycle": cycle, "tournaments_played": played,
+        "tournaments_left": max(0, series.cycle_length - played) if series.cycle_length else None,
         "standings": [{"rank": s.rank, "person": s.player, "name": names.get(s.player, "?"), "points": round(s.total, 2),
                        "tournaments": s.tournaments, "best": round(s.best, 2)} for s in lines],
+        "archived": cycle != series.current_cycle,
         "past_cycles": [{"number": c.number, "closed_at": c.closed_at.isoformat(), "undecided": c.tickets_undecided,
-                         "winners": [a.person.display_name for a in SeriesAward.objects.filter(series=series, cycle=c.number).select_related("person")]}
+                         "winners": [a.person.display_name for a in SeriesAward.objects.filter(series=series, cycle=c.number).select_related("person")],
+                         "champions": [line["name"] for line in c.standings if line["rank"] == 1]}
                         for c in SeriesCycle.objects.filter(series=series).order_by("-number")],
     }
+
+
+# The lobby's leaderboard page is public: built once per change and language, then served from
+# the cache (no database read per viewer). The services bump the version when points change.
+LEADERBOARD_TTL = 300  # a renamed or erased player's name is gone from the lobby within minutes
+
+
+def _leaderboard_version(pk: int) -> int:
+    return cache.get_or_set(f"formats:series:{pk}:version", 1, None)
+
+
+def forget_leaderboard(pk: int) -> None:
+    """The series' standings changed: the next public read builds them again."""
+    key = f"formats:series:{pk}:version"
+    try:
+        cache.incr(key)
+    except ValueError:  # not cached yet, or evicted: a new version starts anyway
+        cache.set(key, 2, None)
+
+
+def public_leaderboard(pk: int, cycle: int | None = None) -> dict | None:
+    """``leaderboard_data`` for the lobby page, from the cache when current (None: no such series)."""
+    key = f"formats:series:{pk}:{_leaderboard_version(pk)}:{cycle or 0}:{get_language()}"
+    data = cache.get(key)
+    if data is None:
+        series = Series.objects.filter(pk=pk).first()
+        if series is None:
+            return None
+        data = leaderboard_data(series, cycle)
+        cache.set(key, data, LEADERBOARD_TTL)
+    return data
 
 
 def event_data(event: MultiDayEvent) -> dict:
@@ -171,7 +212,31 @@ def event_money(event: MultiDayEvent) -> dict:
 
 def standings(series: Series, cycle: int | None = None) -> list:
     """The general ranking of a cycle (the current one by default): ``SeriesStanding`` lines
-    whose ``player`` is the person id (``payouts.leaderboard.series_standings``)."""
+    whose ``player`` is the person id. A Sanremo series sums every score
+    (``payouts.leaderboard.series_standings``); a league counts each player's best results
+    and compares exact totals (``payouts.league.standings``)."""
     cycle = series.current_cycle if cycle is None else cycle
-    pairs = SeriesResult.objects.filter(series=series, cycle=cycle).order_by("tournament__start_at", "id").values_list("person_id", "points")
-    return leaderboard.series_standings(list(pairs), tie_break=series.tie_break)
+    pairs = list(SeriesResult.objects.filter(series=series, cycle=cycle).order_by("tournament__start_at", "id").values_list("person_id", "points"))
+    formula = series.formula()
+    if formula is None:
+        return leaderboard.series_standings(pairs, tie_break=series.tie_break)
+    return [leaderboard.SeriesStanding(line.rank, line.player, float(line.total), line.events, float(line.counted[0]))
+            for line in league.standings([(person, Decimal(repr(points))) for person, points in pairs], formula)]
+
+
+def formula_text(series: Series) -> str:
+    """The league's formula with its parameters, as its page and the lobby print it."""
+    if not series.is_league:
+        return _("K·√(entries ÷ place), reading %(mode)s") % {"mode": series.lb_constant_mode}
+    m = num(series.multiplier)
+    text = {
+        "SQRT": _("%(m)s × √(entries ÷ place)") % {"m": m},
+        "SQRT_BUYIN": _("%(m)s × √(entries ÷ place) × (1 + log₁₀(buy-in + 0.25))") % {"m": m},
+        "LINEAR": _("entries − place + 1"),
+        "TABLE": _("points by place: %(table)s") % {"table": ", ".join(num(p) for p in series.points_table)},
+    }[series.scoring]
+    if series.participation_points:
+        text += " " + _("+ %(p)s for playing") % {"p": num(series.participation_points)}
+    if series.best_of:
+        text += " · " + _("best %(n)s results count") % {"n": series.best_of}
+    return text

@@ -10,7 +10,7 @@ from decimal import Decimal
 
 from django import forms
 from django.contrib import messages
-from django.http import JsonResponse
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -105,10 +105,38 @@ class QualifierGroupForm(forms.Form):
     qualifiers = forms.ModelMultipleChoiceField(label=gettext_lazy("Qualifying tables"), queryset=Tournament.objects.exclude(status="CANCELLED"))
 
 
+class PointsTableField(forms.CharField):
+    """Points for 1st, 2nd, … separated by spaces or semicolons ("100 70 50"; "72,5" or "72.5")."""
+
+    def to_python(self, value):
+        text = (super().to_python(value) or "").strip()
+        if not text:
+            return []
+        tokens = [t for t in re.split(r"[\s;]+", text) if t]
+        if len(tokens) == 1 and tokens[0].count(",") > 1:
+            tokens = tokens[0].split(",")
+        points = []
+        for token in tokens:
+            try:
+                value = Decimal(token.replace(",", ".") if "." not in token else token)
+            except ArithmeticError:
+                value = None
+            if value is None or not value.is_finite() or value < 0 or value >= Decimal("1e6") or value != value.quantize(Decimal("0.01")):
+                raise forms.ValidationError(_("“%(v)s” is not a number of points (0 or more, at most two decimals).") % {"v": token})
+            points.append(str(value))  # the model keeps the table as JSON text
+        if len(points) > 1000:
+            raise forms.ValidationError(_("At most 1,000 places."))
+        return points
+
+
 class SeriesForm(forms.ModelForm):
+    points_table = PointsTableField(label=gettext_lazy("Points by place"), required=False, max_length=8000,
+                                    help_text=gettext_lazy("For the points table: 1st, 2nd, … separated by spaces, e.g. 100 70 50 40"))
+
     class Meta:
         model = Series
-        fields = ["name", "cycle_length", "lb_constant_mode", "participants", "shared_rule", "tie_break", "tickets_per_cycle", "ticket_description", "ticket_value"]
+        fields = ["name", "scoring", "multiplier", "points_table", "participation_points", "best_of", "cycle_length", "lb_constant_mode",
+                  "participants", "shared_rule", "tie_break", "tickets_per_cycle", "ticket_description", "ticket_value"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -354,7 +382,10 @@ def series_new(request):
         s = _run(request, lambda: series_service.create_series(name=form.cleaned_data["name"], actor=Actor.from_request(request), **d), _("Series created."))
         if s:
             return redirect("formats-series", pk=s.pk)
-    return _form_page(request, form, _("New leaderboard series"), _("Points = K·√(n/p); every 20 tournaments the best 4 get a ticket and the totals reset."))
+    return _form_page(request, form, _("New leaderboard series or league"),
+                      _("Sanremo: points = K·√(n/p); every 20 tournaments the best 4 get a ticket and the totals reset. "
+                        "A league scores each event by the formula you choose and counts each player's best results; "
+                        "leave the tournaments per cycle empty to close the season yourself."))
 
 
 def series_page(request, pk):
@@ -367,6 +398,8 @@ def series_page(request, pk):
             _run(request, lambda: series_service.attach(s, t, actor=actor))
         elif op == "score":
             _run(request, lambda: series_service.score_tournament(t, actor=actor), _("Points given."))
+        elif op == "close-season":
+            _run(request, lambda: series_service.close_season(s, actor=actor), _("Season closed: its standings are archived."))
         elif op == "daily":
             from django.utils.dateparse import parse_date
 
@@ -387,8 +420,10 @@ def series_page(request, pk):
 
 def leaderboard_display(request, pk):
     """The general ranking for the lobby: public and read-only (LB-01 «sarà esposta»)."""
-    s = get_object_or_404(Series, pk=pk)
-    data = selectors.leaderboard_data(s)
+    cycle = request.GET.get("cycle", "")
+    data = selectors.public_leaderboard(pk, int(cycle) if cycle.isdigit() and len(cycle) < 9 else None)
+    if data is None:
+        raise Http404
     if request.GET.get("format") == "json":
         return JsonResponse(data)
-    return render(request, "formats/leaderboard.html", {"s": s, "data": data})
+    return render(request, "formats/leaderboard.html", {"data": data})

@@ -9,10 +9,11 @@ totals start again from zero. A tie for the last ticket is left to the director.
 
 from datetime import datetime, time
 
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from payouts import leaderboard
+from payouts import leaderboard, league
 from tdmanager.errors import ValidationFailed
 from tdmanager.transactions import service
 from tournaments import fees
@@ -24,26 +25,62 @@ from tournaments.services.ledger import lock_tournament
 
 from .. import engine
 from ..models import Series, SeriesAward, SeriesCycle, SeriesResult, SeriesTournament
-from ..selectors import standings
+from ..selectors import forget_leaderboard, standings
 from .common import FormatError
+
+LEAGUE_SETTINGS = {"scoring", "multiplier", "points_table", "participation_points", "best_of"}
 
 
 @service
 def create_series(*, name: str, actor: Actor, **settings) -> Series:
+    """A Sanremo leaderboard series (``scoring`` SANREMO, the default) or a league scored by a
+    formula of ``payouts.league`` (SQRT, SQRT_BUYIN, TABLE, LINEAR) with its parameters."""
     allowed = {"cycle_length", "lb_constant_mode", "participants", "shared_rule", "tie_break", "tickets_per_cycle",
-               "ticket_description", "ticket_value", "weekday_prices"}
+               "ticket_description", "ticket_value", "weekday_prices"} | LEAGUE_SETTINGS
     unknown = set(settings) - allowed
     if unknown:
         raise ValidationFailed("bad_setting", _("Unknown series settings: %(s)s.") % {"s": ", ".join(sorted(unknown))})
+    if "points_table" in settings:
+        settings["points_table"] = [str(p) for p in settings["points_table"] or []]
     series = Series(name=name, **settings)
+    if series.scoring not in dict(Series.SCORINGS):
+        raise ValidationFailed("bad_setting", _("Unknown points formula."), field="scoring")
     if series.lb_constant_mode not in leaderboard.MODES or series.tie_break not in leaderboard.TIE_BREAKS:
         raise ValidationFailed("bad_setting", _("Unknown leaderboard reading or tie-break."))
-    if series.cycle_length < 1:
-        raise ValidationFailed("bad_setting", _("A cycle has at least one tournament."))
+    if series.cycle_length is not None and series.cycle_length < 1:
+        raise ValidationFailed("bad_setting", _("A cycle has at least one tournament."), field="cycle_length")
+    if series.cycle_length is None and not series.is_league:
+        raise ValidationFailed("bad_setting", _("A Sanremo leaderboard closes its cycle after a number of tournaments."), field="cycle_length")
+    try:
+        series.formula()
+    except league.LeagueError as exc:
+        raise ValidationFailed("bad_setting", _league_refusal(exc.code), field=_LEAGUE_FIELDS.get(exc.code, "scoring"))
     series.save()
+    _standings_changed(series.pk)
     log_event(None, Action.FORMATS_SERIES_CREATED, actor, series=series.pk, name=name, cycle_length=series.cycle_length,
-              lb_constant_mode=series.lb_constant_mode, participants=series.participants)
+              lb_constant_mode=series.lb_constant_mode, participants=series.participants, scoring=series.scoring,
+              multiplier=str(series.multiplier), points_table=series.points_table, participation_points=str(series.participation_points),
+              best_of=series.best_of)
     return series
+
+
+def _standings_changed(pk: int) -> None:
+    """The lobby's cached leaderboard is stale: now (a reader never gets the old version for a
+    new series) and again at commit (a reader who rebuilt before the commit cached old points)."""
+    forget_leaderboard(pk)
+    transaction.on_commit(lambda: forget_leaderboard(pk))
+
+
+_LEAGUE_FIELDS = {"empty_table": "points_table", "bad_points": "points_table", "bad_best_of": "best_of", "bad_tie_break": "tie_break"}
+
+
+def _league_refusal(code: str) -> str:
+    return {
+        "empty_table": _("A points table needs the points of at least the 1st place."),
+        "bad_points": _("Points and the multiplier must be positive numbers."),
+        "bad_best_of": _("Count at least one result per player."),
+        "bad_tie_break": _("Unknown leaderboard reading or tie-break."),
+    }.get(code, _("Unknown points formula."))
 
 
 @service
@@ -129,10 +166,10 @@ def score_tournament(tournament, *, actor: Actor) -> list[SeriesResult]:
     n, places = tournament_places(t, series.participants)
     if n == 0:
         raise FormatError("no_players", _("Nobody played this tournament."))
+    formula = series.formula()
     results = [
         SeriesResult(series=series, cycle=series.current_cycle, tournament=t, person=person, place=place, shared_with=shared,
-                     participants=n, points=leaderboard.leaderboard_points(n, place, mode=series.lb_constant_mode, buy_in=t.buy_in,
-                                                                           shared_with=shared, shared_rule=series.shared_rule))
+                     participants=n, points=_points(series, formula, t, n, place, shared))
         for person, place, shared in places
     ]
     SeriesResult.objects.bulk_create(results)
@@ -140,12 +177,36 @@ def score_tournament(tournament, *, actor: Actor) -> list[SeriesResult]:
     link.save(update_fields=["cycle", "participants", "scored_at"])
     scored = SeriesTournament.objects.filter(series=series, cycle=series.current_cycle, scored_at__isnull=False).count()
     closed = None
-    if scored >= series.cycle_length:
+    if series.cycle_length and scored >= series.cycle_length:
         closed = _close_cycle(series, actor)
+    _standings_changed(series.pk)
     log_event(t, Action.FORMATS_SERIES_SCORED, actor, series=series.pk, cycle=link.cycle, participants=n, tournament_no=scored,
               top=[{"name": r.person.full_name, "place": r.place, "points": round(r.points, 2)} for r in results[:5]],
               cycle_closed=closed.number if closed else None)
     return results
+
+
+def _points(series: Series, formula, t: Tournament, n: int, place: int, shared: int) -> float:
+    if formula is None:
+        return leaderboard.leaderboard_points(n, place, mode=series.lb_constant_mode, buy_in=t.buy_in, shared_with=shared,
+                                              shared_rule=series.shared_rule)
+    try:
+        return float(league.event_points(formula, entries=n, place=place, buy_in=t.buy_in, shared_with=shared,
+                                         shared_rule=series.shared_rule))
+    except league.LeagueError as exc:
+        if exc.code == "needs_buy_in":
+            raise FormatError("needs_buy_in", _("This formula weighs the buy-in, and this tournament has none."))
+        raise
+
+
+@service
+def close_season(series: Series, *, actor: Actor) -> SeriesCycle:
+    """The director closes a league's season: its standings are archived (with the tickets, if
+    the league gives any) and the next season starts from zero."""
+    series = Series.objects.select_for_update().get(pk=series.pk)
+    if not SeriesResult.objects.filter(series=series, cycle=series.current_cycle).exists():
+        raise FormatError("season_empty", _("No tournament has been scored in this season yet."))
+    return _close_cycle(series, actor)
 
 
 def _close_cycle(series: Series, actor: Actor) -> SeriesCycle:
@@ -167,6 +228,7 @@ def _close_cycle(series: Series, actor: Actor) -> SeriesCycle:
     )
     series.current_cycle += 1
     series.save(update_fields=["current_cycle"])
+    _standings_changed(series.pk)
     log_event(None, Action.FORMATS_SERIES_CYCLE_CLOSED, actor, series=series.pk, cycle=archive.number,
               winners=[people[pid].full_name for pid in awards.winners], undecided=[people[pid].full_name for pid in awards.undecided])
     return archive
@@ -190,5 +252,6 @@ def settle_undecided(series: Series, cycle: int, people: list, *, actor: Actor, 
     )
     archive.tickets_undecided = 0
     archive.save(update_fields=["tickets_undecided"])
+    _standings_changed(series.pk)
     log_event(None, Action.FORMATS_SERIES_TIE_SETTLED, actor, series=series.pk, cycle=cycle, people=chosen, reason=reason)
     return awards

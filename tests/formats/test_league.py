@@ -1,0 +1,171 @@
+"""Leagues (issue "Bounties and leagues"): a season of tournaments scored by the director's
+formula, best N results, ties, closing and archiving a season; the page, the lobby and the API."""
+
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from tdmanager.errors import DomainError
+from tournaments.formats import selectors
+from tournaments.formats.models import SeriesCycle
+from tournaments.formats.services import series as series_service
+from tournaments.models import Entry
+from tournaments.services import cashier, lifecycle
+
+from .conftest import bust_in_order
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def four(make_person):
+    return {name: make_person(first=name, last="Test") for name in "ABCD"}
+
+
+def play(make_tournament, people, order, actor, cashier_actor, **kw):
+    """A tournament the people in ``order`` finish 1st, 2nd, … (the last listed busts first)."""
+    t = make_tournament(name=f"Event {''.join(order)}", **kw)
+    entries = {name: cashier.register(t, people[name], method="CASH", actor=cashier_actor).entry for name in order}
+    lifecycle.start(t, actor=actor)
+    bust_in_order([entries[n] for n in reversed(order[1:])], start=timezone.now() - timedelta(hours=2))
+    for place, name in enumerate(order, start=1):
+        Entry.objects.filter(pk=entries[name].pk).update(place=place)
+    lifecycle.finish(t, actor=actor)
+    return t
+
+
+def score(league, t, actor):
+    series_service.attach(league, t, actor=actor)
+    return series_service.score_tournament(t, actor=actor)
+
+
+def test_a_linear_league_counts_the_best_two_results_and_shares_a_tie(make_tournament, four, actor, cashier_actor):
+    """Linear, 4 players: 1st 4 points … 4th 1. A: 4, 1, 4 → best two 8; D: 1, 4, 3 → 7;
+    B: 3, 2, 2 → 5 and C: 2, 3, 1 → 5, both with a best of 3: they share 3rd."""
+    league = series_service.create_series(name="Thursday league", scoring="LINEAR", best_of=2, cycle_length=None, tickets_per_cycle=0,
+                                          actor=actor)
+    score(league, play(make_tournament, four, "ABCD", actor, cashier_actor), actor)
+    score(league, play(make_tournament, four, "DCBA", actor, cashier_actor), actor)
+    score(league, play(make_tournament, four, "ADBC", actor, cashier_actor), actor)
+    data = selectors.leaderboard_data(league)
+    table = [(line["rank"], line["name"].split()[0], line["points"], line["tournaments"]) for line in data["standings"]]
+    assert table == [(1, "A", 8.0, 3), (2, "D", 7.0, 3), (3, "B", 5.0, 3), (3, "C", 5.0, 3)]
+    assert data["tournaments_left"] is None  # the director closes the season
+    assert data["series"]["formula"] == "entries − place + 1 · best 2 results count"
+
+
+def test_the_square_root_formula_with_the_buy_in_scores_a_bigger_event_higher(make_tournament, four, actor, cashier_actor):
+    """10 · √(4/1) · (1 + log₁₀(100.25)) = 20 · 3.001084 = 60.02 for the €100 winner;
+    with a €10 buy-in: 20 · (1 + log₁₀ 10.25) = 40.21."""
+    league = series_service.create_series(name="Weighted", scoring="SQRT_BUYIN", actor=actor)
+    big = {r.person.first_name: round(r.points, 2) for r in score(league, play(make_tournament, four, "ABCD", actor, cashier_actor), actor)}
+    small = {r.person.first_name: round(r.points, 2)
+             for r in score(league, play(make_tournament, four, "BACD", actor, cashier_actor, buy_in=Decimal("10")), actor)}
+    assert big["A"] == 60.02
+    assert small["B"] == 40.21
+
+
+def test_a_points_table_league_and_its_participation_points(make_tournament, four, actor, cashier_actor):
+    league = series_service.create_series(name="Table", scoring="TABLE", points_table=[Decimal(25), Decimal(15), Decimal(10)],
+                                          participation_points=Decimal(2), actor=actor)
+    points = {r.person.first_name: r.points for r in score(league, play(make_tournament, four, "CABD", actor, cashier_actor), actor)}
+    assert points == {"C": 25.0, "A": 15.0, "B": 10.0, "D": 2.0}
+
+
+def test_closing_a_season_archives_it_and_starts_the_next_from_zero(make_tournament, four, actor, cashier_actor):
+    league = series_service.create_series(name="Season", scoring="LINEAR", cycle_length=None, tickets_per_cycle=0, actor=actor)
+    with pytest.raises(DomainError) as err:
+        series_service.close_season(league, actor=actor)
+    assert err.value.code == "season_empty"
+    score(league, play(make_tournament, four, "BACD", actor, cashier_actor), actor)
+    archive = series_service.close_season(league, actor=actor)
+    assert archive.number == 1
+    assert [(line["rank"], line["name"].split()[0], line["total"]) for line in archive.standings] == [
+        (1, "B", 4.0), (2, "A", 3.0), (3, "C", 2.0), (4, "D", 1.0)]
+    league.refresh_from_db()
+    assert league.current_cycle == 2
+    data = selectors.leaderboard_data(league)
+    assert data["standings"] == []
+    assert data["past_cycles"][0]["champions"] == ["B Test"]
+    score(league, play(make_tournament, four, "DABC", actor, cashier_actor), actor)
+    assert [line["name"].split()[0] for line in selectors.leaderboard_data(league)["standings"]][:1] == ["D"]
+    assert SeriesCycle.objects.filter(series=league).count() == 1
+
+
+@pytest.mark.parametrize(
+    "given, code, field",
+    [
+        ({"scoring": "CUBE"}, "bad_setting", "scoring"),
+        ({"scoring": "TABLE"}, "bad_setting", "points_table"),
+        ({"scoring": "SQRT", "multiplier": Decimal(0)}, "bad_setting", "points_table"),
+        ({"scoring": "SANREMO", "cycle_length": None}, "bad_setting", "cycle_length"),
+    ],
+)
+def test_a_league_the_rules_cannot_score_is_refused_with_the_field_named(given, code, field, actor):
+    with pytest.raises(DomainError) as err:
+        series_service.create_series(name="Bad", actor=actor, **given)
+    assert (err.value.code, err.value.extra.get("field")) == (code, field)
+
+
+def test_the_api_creates_a_league_closes_its_season_and_refuses_bad_numbers(api, director, cashier_user, make_tournament, four, actor,
+                                                                            cashier_actor):
+    d = api(director)
+    r = d.post("/api/v1/formats/series/", {"name": "API league", "scoring": "TABLE", "points_table": ["30", "20", "10.5"],
+                                           "participation_points": "1", "best_of": 5, "cycle_length": None, "tickets_per_cycle": 0},
+               format="json")
+    assert r.status_code == 201, r.content
+    body = r.json()
+    assert body["series"]["scoring"] == "TABLE" and body["series"]["points_table"] == ["30.00", "20.00", "10.50"]
+    sid = body["series"]["id"]
+    t = play(make_tournament, four, "ABCD", actor, cashier_actor)
+    assert d.post(f"/api/v1/formats/series/{sid}/attach/", {"tournament": t.pk}, format="json").status_code == 200
+    assert d.post(f"/api/v1/formats/series/{sid}/score/", {"tournament": t.pk}, format="json").status_code == 200
+    assert [line["points"] for line in d.get(f"/api/v1/formats/series/{sid}/").json()["standings"]] == [30.0, 20.0, 10.5, 1.0]
+    assert api(cashier_user).post(f"/api/v1/formats/series/{sid}/close-season/", {}, format="json").status_code == 403
+    r = d.post(f"/api/v1/formats/series/{sid}/close-season/", {}, format="json")
+    assert r.status_code == 200 and r.json()["cycle"] == 2 and r.json()["standings"] == []
+    for bad in ({"points_table": ["x"]}, {"points_table": "30 20"}, {"multiplier": "-1"}, {"best_of": 0}, {"multiplier": "1e9"}):
+        r = d.post("/api/v1/formats/series/", {"name": "Bad", "scoring": "TABLE", "points_table": ["1"], **bad}, format="json")
+        assert r.status_code == 400, (bad, r.content)
+        assert r.json()["code"] in ("bad_field", "bad_setting")
+
+
+def test_the_page_creates_a_league_from_a_typed_points_table_and_shows_its_formula(director, actor):
+    c = Client()
+    c.force_login(director)
+    r = c.post("/formats/series/new/", {"name": "Page league", "scoring": "TABLE", "points_table": "100 72,5 50", "multiplier": "10",
+                                        "participation_points": "0", "cycle_length": "", "lb_constant_mode": "A", "participants": "ENTRIES",
+                                        "shared_rule": "AVERAGE_PLACE", "tie_break": "BEST_RESULT", "tickets_per_cycle": "0",
+                                        "ticket_description": "none", "ticket_value": "0"})
+    assert r.status_code == 302, r.content.decode()[:2000]
+    page = c.get(r["Location"]).content.decode()
+    assert "points by place: 100, 72.5, 50" in page
+    assert "Close the season" in page
+    r = c.post("/formats/series/new/", {"name": "Bad", "scoring": "TABLE", "points_table": "100 lots", "multiplier": "10",
+                                        "participation_points": "0", "lb_constant_mode": "A", "participants": "ENTRIES",
+                                        "shared_rule": "AVERAGE_PLACE", "tie_break": "BEST_RESULT", "tickets_per_cycle": "0",
+                                        "ticket_description": "none", "ticket_value": "0"})
+    assert r.status_code == 200 and "“lots” is not a number of points" in r.content.decode()
+
+
+def test_the_lobby_leaderboard_is_served_from_the_cache_until_points_change(make_tournament, four, actor, cashier_actor,
+                                                                             django_assert_num_queries, django_capture_on_commit_callbacks):
+    league = series_service.create_series(name="Lobby league", scoring="LINEAR", actor=actor)
+    score(league, play(make_tournament, four, "ABCD", actor, cashier_actor), actor)
+    anon = Client()
+    first = anon.get(f"/formats/series/{league.pk}/leaderboard/?format=json").json()
+    assert [line["points"] for line in first["standings"]] == [4.0, 3.0, 2.0, 1.0]
+    with django_assert_num_queries(0):
+        again = anon.get(f"/formats/series/{league.pk}/leaderboard/?format=json").json()
+    assert again == first
+    t = play(make_tournament, four, "DCBA", actor, cashier_actor)
+    with django_capture_on_commit_callbacks(execute=True):  # the version moves once the points are committed
+        score(league, t, actor)
+    after = anon.get(f"/formats/series/{league.pk}/leaderboard/?format=json").json()
+    assert [line["points"] for line in after["standings"]] == [5.0, 5.0, 5.0, 5.0]
+    page = anon.get(f"/formats/series/{league.pk}/leaderboard/").content.decode()
+    assert "entries − place + 1" in page
+    assert anon.get("/formats/series/999999/leaderboard/").status_code == 404
