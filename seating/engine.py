@@ -97,7 +97,9 @@ from typing import NamedTuple
 from tournaments import defaults as house_defaults
 
 # Settings (RULES.md [CONFIG] points), first value = default.
-MOVER_RULES = ("NEXT_BB", "CURRENT_BB", "BUTTON_CASH")
+# STUD_POSITION: a stud-only event (FMT-16), whose players move by position (TDA 11-A); the
+# house rules choose it from the tournament's game, never as a setting of its own.
+MOVER_RULES = ("NEXT_BB", "CURRENT_BB", "BUTTON_CASH", "STUD_POSITION")
 DEST_RULES = ("WORST_POSITION", "NEAREST_BB", "SAME_RELATIVE_POSITION")
 TIE_BREAKS = ("TABLE_ORDER", "RANDOM_DRAW")
 VACATED_BB_SEAT_MODES = ("EXCLUDED", "SINGLE_BB")
@@ -135,6 +137,7 @@ class ReasonCode(StrEnum):
     MOVER_BUTTON = "MOVER_BUTTON"  # table, seat
     MOVER_DEAD_BUTTON = "MOVER_DEAD_BUTTON"  # table, button, seat
     MOVER_FIXED_SEAT = "MOVER_FIXED_SEAT"  # fixed_seat, seat (SEAT-07: the next player clockwise)
+    MOVER_STUD_POSITION = "MOVER_STUD_POSITION"  # table, seat, to_seat (stud: by position, TDA 11-A)
     # balancing (BAL-04): where to
     DEST_BB_UNKNOWN = "DEST_BB_UNKNOWN"  # table, seat
     DEST_ONLY_VACATED_BB = "DEST_ONLY_VACATED_BB"  # table, seat
@@ -144,6 +147,7 @@ class ReasonCode(StrEnum):
     DEST_NEAREST_BB = "DEST_NEAREST_BB"  # seat (the coming big blind's)
     DEST_SAME_POSITION = "DEST_SAME_POSITION"  # hands
     DEST_WAITS_FOR_BUTTON = "DEST_WAITS_FOR_BUTTON"
+    DEST_STUD_LAST_OPEN = "DEST_STUD_LAST_OPEN"  # table, seat (stud: the last open seat is filled)
     BALANCE_COUNTS = "BALANCE_COUNTS"  # from_table, from_players, to_table, to_players
     # breaks and the final table (SEAT-04, BAL-09)
     BREAK_DRAW = "BREAK_DRAW"  # table, card, rank, of, to_table, to_seat
@@ -1327,6 +1331,8 @@ def _balance_move(
     rng: random.Random,
     fixed: Collection[Hashable] = (),
 ) -> Move:
+    if mover_rule == "STUD_POSITION":
+        return _stud_balance_move(source, dest, fixed)
     from_seat, mover = _pick_mover(source, mover_rule)
     notes: list[Reason] = []
     if fixed and source.seats[from_seat] in fixed:
@@ -1351,6 +1357,29 @@ def _balance_move(
         BALANCE,
         choice.single_big_blind,
     )
+
+
+def _stud_balance_move(source: Table, dest: Table, fixed: Collection[Hashable] = ()) -> Move:
+    """BAL-03 / FMT-16, TDA 11-A for stud-only events: there is no button, and «players move
+    by position (last seat open at the short table is the seat filled)». The seat filled is
+    the last open seat of the short table, the highest-numbered one [INFERENCE: seats are
+    numbered from the dealer's left, so "last" is read as the highest number]; the player who
+    moves is the one in that seat number at the fuller table, else the next player clockwise
+    after that seat (a player seated by hand, SEAT-07, is passed over). No big blind, so no
+    wait for the button and no single big blind."""
+    open_seats = dest.open_seats()
+    if not open_seats:
+        raise SeatingError("no_open_seat", f"table {dest.number} has no open seat")
+    to_seat = open_seats[-1]
+    order = [to_seat] if to_seat in source.seats else []
+    order += [s for s in _clockwise_from(source, to_seat) if s != to_seat]
+    free = [s for s in order if source.seats[s] not in fixed] or order
+    from_seat = free[0]
+    notes = (_why(R.DEST_STUD_LAST_OPEN, table=dest.number, seat=to_seat),
+             _why(R.BALANCE_COUNTS, from_table=source.number, from_players=len(source.seats),
+                  to_table=dest.number, to_players=len(dest.seats)))
+    reason = Reason(R.MOVER_STUD_POSITION, (("table", source.number), ("seat", from_seat), ("to_seat", to_seat)), notes)
+    return Move(source.seats[from_seat], source.number, from_seat, dest.number, to_seat, reason, False, BALANCE, False)
 
 
 def _pick_mover(table: Table, mover_rule: str) -> tuple[int, Reason]:

@@ -33,6 +33,8 @@ REASON_TEXTS: dict[str, object] = {
     R.MOVER_BUTTON: _("button at table %(table)s (seat %(seat)s)"),
     R.MOVER_DEAD_BUTTON: _("dead button at table %(table)s (seat %(button)s): moved seat %(seat)s, who acts last in the next hand"),
     R.MOVER_FIXED_SEAT: _("seat %(fixed_seat)s was given by hand (special needs), so the next player clockwise moves: seat %(seat)s"),
+    R.MOVER_STUD_POSITION: _("stud, by position: the player in seat %(seat)s at table %(table)s, the seat number filled (%(to_seat)s) or the next after it"),
+    R.DEST_STUD_LAST_OPEN: _("stud: the last open seat at table %(table)s, seat %(seat)s"),
     R.DEST_BB_UNKNOWN: _(
         "big-blind position unknown at table %(table)s: seat %(seat)s drawn at random from the open seats "
         "(fallback); confirm the button before the player is dealt in"

@@ -92,6 +92,8 @@ class HouseRules:
     # the tournament row (FMT-14, §0.3)
     table_size: int = _column(9, "FMT-14, C20", "seats per table (a column of the tournament), at most `max_seats_per_table`")
     rule_set: str = _column("TDA", "§0.3", "TDA, SANREMO_003, MONTEGALDA_004, … (a column); some defaults follow it")
+    game: str = _column("NLHE", "FMT-16, BAL-03", 'the game (a column): NLHE, PLHE, LHE, PLO, MIXED or "STUD", whose balancing '
+                        "moves players by position (no button: TDA 11-A)")
     # cashier (REG-04, FMT-14, FMT-04, REG-09, FMT-09, ROLE-02)
     late_reg_stack: str | dict = _setting("FULL", (_late_reg_stack, '"FULL", {"percent": 1…100} or {"chips": n}'), "REG-04, C6",
                                           'late registrant\'s stack: "FULL", {"percent": p} of it or {"chips": n}, never more than full')
@@ -262,14 +264,15 @@ class HouseRules:
         A value stored before validation existed and not valid now reads as the default.
         """
         stored = tournament.settings if isinstance(tournament.settings, dict) else {}
-        return cls.from_settings(stored, table_size=tournament.table_size, rule_set=tournament.rule_set)
+        return cls.from_settings(stored, table_size=tournament.table_size, rule_set=tournament.rule_set,
+                                 game=getattr(tournament, "game", "NLHE"))
 
     @classmethod
-    def from_settings(cls, stored: dict, *, table_size: int = 9, rule_set: str = "TDA") -> "HouseRules":
+    def from_settings(cls, stored: dict, *, table_size: int = 9, rule_set: str = "TDA", game: str = "NLHE") -> "HouseRules":
         stored = dict(stored)
         if stored.get("h4h_policy"):  # the older key, which wins as it always did
             stored["h4h_simultaneous_policy"] = stored["h4h_policy"]
-        values = {"table_size": int(table_size), "rule_set": rule_set or "TDA"}
+        values = {"table_size": int(table_size), "rule_set": rule_set or "TDA", "game": game or "NLHE"}
         for f in fields(cls):
             if f.metadata["column"]:
                 continue
@@ -319,7 +322,9 @@ class HouseRules:
 
     def balance_kwargs(self) -> dict:
         """The balancing engine's settings (``seating.engine``)."""
-        return {"trigger_difference": self.balance_trigger_difference, "mover_rule": self.mover_rule,
+        # BAL-03 / FMT-16: a stud-only event has no button; its players move by position (TDA 11-A).
+        mover_rule = "STUD_POSITION" if self.game == "STUD" else self.mover_rule
+        return {"trigger_difference": self.balance_trigger_difference, "mover_rule": mover_rule,
                 "dest_rule": self.dest_rule, "tie_break": self.tie_break, "vacated_bb_seat": self.vacated_bb_seat}
 
 

@@ -11,9 +11,9 @@ from django.utils.translation import gettext as _
 from .house import HouseRules
 
 
-def mover_text(rules: HouseRules, game: str) -> str:
+def mover_text(rules: HouseRules) -> str:
     """BAL-03: who moves when two tables are balanced."""
-    if game == "STUD":
+    if rules.game == "STUD":
         return _("Stud has no button: the player moves by position. The seat filled is the last open seat of the short "
                  "table; the player who moves is the one in that seat number at the fuller table (or the next "
                  "player after it).")
@@ -24,9 +24,9 @@ def mover_text(rules: HouseRules, game: str) -> str:
     }[rules.mover_rule]
 
 
-def destination_text(rules: HouseRules, game: str) -> str:
+def destination_text(rules: HouseRules) -> str:
     """BAL-04: where the moved player sits."""
-    if game == "STUD":
+    if rules.game == "STUD":
         return _("The player moved takes the last open seat of the short table.")
     text = {
         "WORST_POSITION": _("The player moved takes the worst position: the open seat that will pay the big blind soonest, never the "
@@ -43,15 +43,14 @@ def procedure(tournament) -> dict:
     """What the public rules page shows: ``{"languages", "balancing": [...], "house": [...]}``,
     each a list of sentences in the current language, worked out from the tournament row alone."""
     rules = HouseRules.of(tournament)
-    game = getattr(tournament, "game", "NLHE")
     order = rules.break_order
     balancing = [
         _("Tables are balanced when they differ by %(n)s or more players.") % {"n": rules.balance_trigger_difference},
         _("A player moves from the table with the most players to the table with the fewest."),
         _("Equal tables: the table is drawn by lot.") if rules.tie_break == "RANDOM_DRAW"
         else _("Equal tables: the highest-numbered table gives the player, the lowest-numbered receives the player."),
-        mover_text(rules, game),
-        destination_text(rules, game),
+        mover_text(rules),
+        destination_text(rules),
         _("A table breaks when the open seats at the other tables can take all its players; they draw their new seats.")
         + " " + (_("Tables break in this published order: %(order)s.") % {"order": ", ".join(str(n) for n in order)} if order
                  else _("The table with the fewest players breaks first (the highest-numbered of equal ones).")),
