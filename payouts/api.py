@@ -277,6 +277,17 @@ class TableLockView(Base):
         return Response(table_data(t))
 
 
+class TableUnlockView(Base):
+    """PAY-05: the director unlocks the published payout table, with a reason (logged), to change it."""
+
+    @extend_schema(request=ReasonIn, responses=OpenApiTypes.OBJECT)
+    def post(self, request, pk):
+        d = self.valid(ReasonIn)
+        t = _t(pk)
+        services.unlock_payout_table(t, actor=self.actor(), reason=d["reason"])
+        return Response(table_data(t))
+
+
 class TableTemplateView(Base):
     @extend_schema(request=ApplyTemplateIn, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk):

@@ -10,6 +10,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/payouts/table/", api.TableView.as_view(), name="api-payouts-table"),
     path("tournaments/<int:pk>/payouts/table/propose/", api.TableProposeView.as_view(), name="api-payouts-table-propose"),
     path("tournaments/<int:pk>/payouts/table/lock/", api.TableLockView.as_view(), name="api-payouts-table-lock"),
+    path("tournaments/<int:pk>/payouts/table/unlock/", api.TableUnlockView.as_view(), name="api-payouts-table-unlock"),
     path("tournaments/<int:pk>/payouts/table/template/", api.TableTemplateView.as_view(), name="api-payouts-table-template"),
     path("tournaments/<int:pk>/payouts/deal/calculate/", api.DealCalculatorView.as_view(), name="api-deal-calculate"),
     path("tournaments/<int:pk>/payouts/deals/", api.DealsView.as_view(), name="api-deals"),

@@ -20,6 +20,13 @@ def players_busted(sender, tournament, actor, **kwargs):
         services.after_bust(tournament, actor=actor)
 
 
+def sales_closed(sender, tournament, actor, after_level, **kwargs):
+    """PAY-05: registration closed and the pool is final: the payout table is locked and published,
+    in its own transaction once the clock's has committed (the clock's beat task holds a plain one)."""
+    pk = tournament.pk
+    transaction.on_commit(lambda: services.lock_at_close(pk, actor=actor, after_level=after_level))
+
+
 def price_checked(sender, tournament, buy_in, fee, **kwargs):
     """A seat a satellite awards is worth the target's buy-in and fee: it cannot become free."""
     if buy_in + fee > 0:
@@ -91,6 +98,7 @@ def connect():
     signals.entry_paid.connect(jackpot_fund_changed, dispatch_uid="payouts.jackpot_fund_changed.paid")
     signals.entry_cancelled.connect(jackpot_fund_changed, dispatch_uid="payouts.jackpot_fund_changed.cancelled")
     signals.price_checked.connect(price_checked, dispatch_uid="payouts.price_checked")
+    signals.sales_closed.connect(sales_closed, dispatch_uid="payouts.sales_closed")
     signals.page_links.connect(page_links, dispatch_uid="payouts.page_links")
     signals.entry_view_parts.connect(entry_view_parts, dispatch_uid="payouts.entry_view_parts")
     signals.entries_view_parts.connect(entries_view_parts, dispatch_uid="payouts.entries_view_parts")

@@ -79,6 +79,8 @@ def tournament_payouts(request, pk):
                 services.edit_payout_table(t, parse_prize_lines(request.POST.get("prizes", "")), actor=actor, reason=request.POST.get("reason", ""))
             elif op == "lock":
                 services.lock_payout_table(t, actor=actor)
+            elif op == "unlock":  # PAY-05: the director's explicit unlock, with a reason
+                services.unlock_payout_table(t, actor=actor, reason=request.POST.get("reason", ""))
             elif op == "auto":
                 services.reset_payout_table(t, actor=actor)
             elif op == "template":

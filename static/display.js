@@ -109,6 +109,8 @@
     }
     set("latereg", s.late_registration_open ? (s.late_registration_level ? T.open + " " + s.late_registration_level : "✓") : T.closed);
     const ol = $("payouts");
+    // PAY-05: the table locked when registration closed is the final one; before, it follows the entries.
+    if (s.payout_table_state) set("payouts-state", s.payout_table_state === "LOCKED" ? T.payoutsLocked : T.payoutsProvisional);
     if (ol && s.payouts) {
       const rows = s.payouts.slice(0, 12).map((p) => [String(p.places), money(p.amount, s)]);
       const key = JSON.stringify(rows);

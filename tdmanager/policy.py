@@ -167,6 +167,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "api-payouts-table": {"GET": LOBBY_AUDIT, "POST": D, "PUT": D},
     "api-payouts-table-propose": {"POST": D},
     "api-payouts-table-lock": {"POST": D},
+    "api-payouts-table-unlock": {"POST": D},  # PAY-05: a published table changes only after this, with a reason
     "api-payouts-table-template": {"POST": D},
     "api-deal-calculate": {"POST": DF},
     "api-deals": {"GET": DF_AUDIT, "POST": D},

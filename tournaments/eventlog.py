@@ -97,6 +97,7 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.PAYOUTS_SIDEPOOL_CREATED: _("%(actor)s created the side pool %(name)s"),
     A.PAYOUTS_TABLE_EDITED: _("%(actor)s edited the payout table (prize pool %(prize_pool)s)%(reason_suffix)s"),
     A.PAYOUTS_TABLE_LOCKED: (ngettext_lazy("%(actor)s locked the payout table: %(places)s place, prize pool %(prize_pool)s", "%(actor)s locked the payout table: %(places)s places, prize pool %(prize_pool)s", "count"), "places"),
+    A.PAYOUTS_TABLE_UNLOCKED: _("%(actor)s unlocked the published payout table%(reason_suffix)s"),
     A.PAYOUTS_TABLE_PROPOSED: (ngettext_lazy("Payout table proposed: %(places)s place", "Payout table proposed: %(places)s places", "count"), "places"),
     A.PAYOUTS_TEMPLATE_APPLIED: _("%(actor)s applied the payout template %(template)s"),
     A.PAYOUTS_TEMPLATE_SAVED: _("%(actor)s saved the payout template %(template)s"),
@@ -221,7 +222,7 @@ NUMBER_KEYS = ("hands", "chips", "bagged_chips", "counted_total", "seconds", "pl
                "refunded", "stubs", "served", "left", "minutes", "survivors", "participants", "seats", "open_places")
 #: Free text a person typed (shown as the ": reason" tail); the engines' own explanations are not.
 HUMAN_REASON = {A.CASHIER_PREREGISTRATION_CANCELLED, A.CASHIER_REFUND_PAID, A.CASHIER_ROW_REVERSED, A.FORMATS_FLIGHT_CLOSED,
-                A.FORMATS_SERIES_TIE_SETTLED, A.PAYOUTS_DEAL_CANCELLED, A.PAYOUTS_TABLE_EDITED, A.PEOPLE_PERSON_BANNED, A.PEOPLE_PERSON_ERASED,
+                A.FORMATS_SERIES_TIE_SETTLED, A.PAYOUTS_DEAL_CANCELLED, A.PAYOUTS_TABLE_EDITED, A.PAYOUTS_TABLE_UNLOCKED, A.PEOPLE_PERSON_BANNED, A.PEOPLE_PERSON_ERASED,
                 A.PEOPLE_PERSON_UNBANNED, A.SEATING_BIG_BLIND_SET, A.SEATING_BREAK_ORDER_SET, A.SEATING_BUST_UNDONE, A.CASHIER_ENTRY_PRESENCE, A.CASHIER_ENTRY_NOT_ARRIVED,
                 A.SEATING_BUSTS_SIMULTANEOUS, A.SEATING_KEEP_APART_ADDED, A.SEATING_KEEP_APART_REMOVED, A.SEATING_MANUAL_DRAW_OPENED,
                 A.SEATING_MISDEAL_REPORTED, A.SEATING_SEAT_CARD_CLEARED, A.SEATING_SEAT_RESERVATION_REMOVED, A.SEATING_SEAT_RESERVED,

@@ -31,6 +31,10 @@ entries_forfeited = Signal()
 #: The tournament started: every paid entry needs a seat.
 tournament_started = Signal()
 
+#: PAY-05: the last sale that feeds the prize pool closed at the end of level ``after_level`` (late
+#: registration, and in a rebuy event the rebuys and the add-on too): the pool is final.
+sales_closed = Signal()
+
 
 # --- What tournaments asks: the apps above answer (read side) --------------------------------
 # Tournaments works without them: no answer is an empty answer.

@@ -18,7 +18,16 @@ from .prizes import check_cash_payout, pay_prize
 from .satellites import after_bust, complete_satellite, link_satellite, redeem_ticket, satellite_ready
 from .sidepools import award_side_pool, contribute_side_pool, create_side_pool
 from .signoff import sign_off_ranking
-from .table import apply_template, edit_payout_table, lock_payout_table, reset_payout_table, save_payout_template, validate_prizes
+from .table import (
+    apply_template,
+    edit_payout_table,
+    lock_at_close,
+    lock_payout_table,
+    reset_payout_table,
+    save_payout_template,
+    unlock_payout_table,
+    validate_prizes,
+)
 
 __all__ = [
     "DEAL_REFUSALS",
@@ -38,6 +47,7 @@ __all__ = [
     "deal_options",
     "deal_refusal",
     "edit_payout_table",
+    "lock_at_close",
     "link_satellite",
     "lock_payout_table",
     "next_day",
@@ -50,5 +60,6 @@ __all__ = [
     "save_payout_template",
     "set_jackpot_base",
     "sign_off_ranking",
+    "unlock_payout_table",
     "validate_prizes",
 ]

@@ -7,7 +7,7 @@ from decimal import Decimal, InvalidOperation
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tdmanager.errors import ValidationFailed
+from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.money import ZERO, floor_money
 from tdmanager.transactions import service
 from tournaments.actions import Action
@@ -84,8 +84,9 @@ def _store(t, table, prizes, *, state, pool_total):
 def _save_table(t, prizes, *, actor, reason, action, **payload):
     table = _table(t)
     locked = table.state == PayoutTable.LOCKED
-    if locked and not reason.strip():
-        raise ValidationFailed("reason_required", _("The payout table is published: a change needs a reason (PAY-05)."))
+    if locked:  # PAY-05: a published table changes only after the director's explicit unlock
+        raise PayoutError("table_locked", _("The payout table is locked and published: the director unlocks it first, "
+                                            "with a reason (PAY-05)."))
     pool_total = sel.prize_pool(t) if sel.satellite_link(t) is None else sel.satellite_pool(t)
     prizes = validate_prizes(prizes, pool_total)
     _check_paid_places_unchanged(t, prizes)
@@ -98,8 +99,8 @@ def _save_table(t, prizes, *, actor, reason, action, **payload):
 @service
 def edit_payout_table(tournament, prizes, *, actor: Actor, reason: str = "") -> PayoutTable:
     """The director writes the payout table: ``prizes`` = [{"place", "kind", "amount",
-    "description", "target"}]. Validated (non-increasing, exact total). Once locked, a change
-    needs a reason and is logged as such (PAY-05)."""
+    "description", "target"}]. Validated (non-increasing, exact total). Once locked, the
+    director unlocks it first, with a reason (PAY-05: ``unlock_payout_table``)."""
     t = lock_tournament(tournament)
     return _save_table(t, prizes, actor=actor, reason=reason, action=Action.PAYOUTS_TABLE_EDITED)
 
@@ -110,7 +111,8 @@ def reset_payout_table(tournament, *, actor: Actor) -> PayoutTable:
     t = lock_tournament(tournament)
     table = _table(t)
     if table.state == PayoutTable.LOCKED:
-        raise PayoutError("table_locked", _("The payout table is locked and published; edit it with a reason instead."))
+        raise PayoutError("table_locked", _("The payout table is locked and published: the director unlocks it first, "
+                                            "with a reason (PAY-05)."))
     table.prizes.all().delete()
     table.state, table.prize_pool = PayoutTable.AUTO, ZERO
     table.version += 1
@@ -134,6 +136,17 @@ def apply_template(tournament, template: PayoutTemplate, *, actor: Actor, reason
     return _save_table(t, prizes, actor=actor, reason=reason, action=Action.PAYOUTS_TEMPLATE_APPLIED, template=template.name)
 
 
+def _lock(t, table, actor: Actor, **payload) -> PayoutTable:
+    link = sel.satellite_link(t)
+    pool_total = sel.satellite_pool(t, link) if link else sel.prize_pool(t)
+    prizes = validate_prizes(sel.table_prizes(t), pool_total)
+    _store(t, table, prizes, state=PayoutTable.LOCKED, pool_total=pool_total)
+    table.locked_at, table.locked_by = timezone.now(), actor.user
+    table.save(update_fields=["locked_at", "locked_by"])
+    log_event(t, Action.PAYOUTS_TABLE_LOCKED, actor, prize_pool=str(pool_total), places=len({p["place"] for p in prizes}), **payload)
+    return table
+
+
 @service
 def lock_payout_table(tournament, *, actor: Actor) -> PayoutTable:
     """Lock and publish the payout table (PAY-05). The automatic proposal is frozen as it
@@ -142,13 +155,40 @@ def lock_payout_table(tournament, *, actor: Actor) -> PayoutTable:
     table = _table(t)
     if table.state == PayoutTable.LOCKED:
         raise PayoutError("already_locked", _("The payout table is already locked."))
-    link = sel.satellite_link(t)
-    pool_total = sel.satellite_pool(t, link) if link else sel.prize_pool(t)
-    prizes = validate_prizes(sel.table_prizes(t), pool_total)
-    _store(t, table, prizes, state=PayoutTable.LOCKED, pool_total=pool_total)
-    table.locked_at, table.locked_by = timezone.now(), actor.user
-    table.save(update_fields=["locked_at", "locked_by"])
-    log_event(t, Action.PAYOUTS_TABLE_LOCKED, actor, prize_pool=str(pool_total), places=len({p["place"] for p in prizes}))
+    return _lock(t, table, actor)
+
+
+@service
+def lock_at_close(tournament, *, actor: Actor, after_level: int) -> PayoutTable | None:
+    """PAY-05: «the payout structure is published when registration officially closes». When the
+    last sale that feeds the pool closes (late registration, and in a rebuy event the rebuys and
+    the add-on too), the table in force is generated from the final pool and locked, logged as
+    automatic. Nothing happens to a table already locked, to a tournament with no pool, or to an
+    edited table that no longer adds up (the payouts page says so and the director fixes it)."""
+    t = lock_tournament(tournament)
+    table = _table(t)
+    if table.state == PayoutTable.LOCKED:
+        return None
+    try:
+        return _lock(t, table, actor, automatic=True, after_level=after_level)
+    except DomainError:
+        return None
+
+
+@service
+def unlock_payout_table(tournament, *, actor: Actor, reason: str) -> PayoutTable:
+    """PAY-05: a published table changes only after the director unlocks it, with a reason
+    (logged); it is then edited and locked again. Places already paid keep their prizes."""
+    t = lock_tournament(tournament)
+    if not (reason or "").strip():
+        raise ValidationFailed("reason_required", _("Unlocking the published payout table needs a reason (PAY-05)."))
+    table = _table(t)
+    if table.state != PayoutTable.LOCKED:
+        raise PayoutError("not_locked", _("The payout table is not locked."))
+    table.state = PayoutTable.EDITED
+    table.version += 1
+    table.save(update_fields=["state", "version", "updated_at"])
+    log_event(t, Action.PAYOUTS_TABLE_UNLOCKED, actor, reason=reason.strip(), prize_pool=str(table.prize_pool))
     return table
 
 

@@ -112,15 +112,22 @@ class TestPayoutTable:
         assert sel.display_summary(tournament)["payouts"][2]["prize"] == "Item: Chip set"
 
     def test_after_publication_a_change_needs_a_reason_and_is_logged(self, tournament, make_person, cashier_actor, actor):
+        """PAY-05: a published table changes only after the director's unlock, with a reason (logged)."""
         sell(tournament, make_person, 10, cashier_actor)
         services.lock_payout_table(tournament, actor=actor)
         with pytest.raises(DomainError) as e:
-            services.edit_payout_table(tournament, [{"place": 1, "amount": "600"}, {"place": 2, "amount": "400"}], actor=actor)
+            services.edit_payout_table(tournament, [{"place": 1, "amount": "600"}, {"place": 2, "amount": "400"}], actor=actor,
+                                       reason="players asked")
+        assert e.value.code == "table_locked"
+        with pytest.raises(DomainError) as e:
+            services.unlock_payout_table(tournament, actor=actor, reason=" ")
         assert e.value.code == "reason_required"
-        services.edit_payout_table(tournament, [{"place": 1, "amount": "600"}, {"place": 2, "amount": "400"}], actor=actor, reason="players asked")
-        ev = tournament.events.filter(action="payouts.table.edited").last()
-        assert ev.payload["after_lock"] is True and ev.payload["reason"] == "players asked"
+        services.unlock_payout_table(tournament, actor=actor, reason="players asked")
+        assert tournament.events.filter(action="payouts.table.unlocked").last().payload["reason"] == "players asked"
+        services.edit_payout_table(tournament, [{"place": 1, "amount": "600"}, {"place": 2, "amount": "400"}], actor=actor)
+        services.lock_payout_table(tournament, actor=actor)
         assert sel.table_state(tournament) == PayoutTable.LOCKED
+        assert [p["amount"] for p in sel.table_prizes(tournament)] == [D("600.00"), D("400.00")]
 
     def test_a_venue_template_puts_the_rounding_on_first(self, tournament, make_person, cashier_actor, actor):
         sell(tournament, make_person, 13, cashier_actor)  # 1300
@@ -247,6 +254,7 @@ class TestPayingPrizes:
         finish_at(entries[3], 4)
         sign_twice(t, director)
         services.pay_prize(entries[3], method="CASH", actor=cashier_actor)
+        services.unlock_payout_table(t, actor=actor, reason="fix")  # PAY-05: a locked table changes only after this
         with pytest.raises(DomainError) as e:
             services.edit_payout_table(t, [{"place": 1, "amount": "5100"}, {"place": 2, "amount": "3000"}, {"place": 3, "amount": "1500"},
                                            {"place": 4, "amount": "400"}], actor=actor, reason="fix")

@@ -38,6 +38,8 @@ def test_the_director_edits_and_locks_the_table(api, tournament, field, director
     r = api(director).post(url + "lock/")
     assert r.status_code == 200 and r.data["state"] == "LOCKED"
     r = api(director).post(url, {"amounts": ["1100", "600", "300"]}, format="json")
+    assert r.status_code == 409 and r.data["code"] == "table_locked"  # PAY-05: the director unlocks it first
+    r = api(director).post(url + "unlock/", {"reason": ""}, format="json")
     assert r.status_code == 400 and r.data["code"] == "reason_required"
 
 

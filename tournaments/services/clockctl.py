@@ -122,6 +122,10 @@ def _boundary_events(t: Tournament, items, old: engine.ClockState, new: engine.C
                                  (t.reentry_until_level, Action.TOURNAMENTS_REENTRY_CLOSED)):
                 if last == ended and ended >= 1:
                     log_event(t, action, actor, after_level=ended)
+            last_sale = max(rules.late_registration_level(t), rules.rebuy_level(t) if t.allows_rebuy else 0,
+                            (t.addon_after_level or 0) if t.allows_addon else 0)
+            if last_sale == ended and ended >= 1:  # PAY-05: the pool is final: payouts locks the table
+                signals.announce(signals.sales_closed, t, actor, after_level=ended)
 
 
 def _after_commit(t_id: int, state: engine.ClockState, items):
