@@ -13,14 +13,48 @@ lock all go through it.
 
 Only what the compiled state holds is shared between threads, and it is never changed after it
 is made (a race at the first use compiles twice; either result is the same).
+
+Django's and DRF's private API is used here and nowhere else in the project. Each name below is
+checked by tests/test_private_api.py, which fails naming the one an upgrade removed or changed
+(then the code here that uses it is brought in line, and the list with it):
+
+- ``BaseDatabaseWrapper._prepare_cursor(cursor)`` and ``.timezone``; PostgreSQL's
+  ``ServerBindingCursor``, ``TIMESTAMPTZ_OID``, ``register_tzloader(tz, context)``: a cursor
+  made here wrapped and set up as Django makes its own (``prepared_cursor``).
+- ``QuerySet.query``, ``Query.get_compiler(connection=...)``, ``SQLCompiler.as_sql()``,
+  ``.select`` (each column's ``Col.target``), ``.klass_info``, ``.annotation_col_map``,
+  ``.get_converters(expressions)``, ``Query.select_for_update``: a queryset's statement and
+  how its rows are read (``Plan``).
+- ``QuerySet._iterable_class`` and ``ValuesListIterable``: a ``values_list`` queryset (``Plan``).
+- ``get_related_populators(klass_info, select, db)`` and ``RelatedPopulator.populate(row,
+  from_obj)``: ``select_related`` rows set on their instance (``Plan.objects``).
+- ``ModelState`` (``adding``, ``db``): an instance made without ``__init__`` (``instance``).
+- ``InsertQuery(model).insert_values(fields, objs, raw=False)`` and the compiler's
+  ``returning_fields``: the INSERT ``bulk_create`` sends (``Inserts``).
+- ``UpdateQuery(model).add_update_fields(values_seq)`` and ``.add_filter(lhs, rhs)``: the
+  UPDATE ``save(update_fields=...)`` sends (``Updates``).
+- ``Model._prepare_related_fields_for_save(operation_name, fields=None)``: the check of unsaved
+  related objects ``bulk_create`` makes (``Inserts``).
+- ``DatabaseOperations.bulk_batch_size(fields, objs)`` and ``.adapt_datetimefield_value(value)``,
+  ``DatabaseFeatures.can_return_rows_from_bulk_insert``, ``Field.generated``: as
+  ``bulk_create`` and the ORM's lookups use them (``Inserts``, ``Plan``).
+- DRF's ``SkipField``, ``PKOnlyObject`` and the loop of ``Serializer.to_representation``,
+  copied by ``BuiltOnce`` (which says why DRF's public API does not do).
 """
 
+import copy
 from datetime import UTC, datetime
 
-from django.db import connections, router
+from django.db import DatabaseError, connections, router
 from django.db.models.base import ModelState
 from django.db.models.query import ValuesListIterable, get_related_populators
+from django.db.models.sql import InsertQuery, UpdateQuery
 from django.db.transaction import TransactionManagementError
+from rest_framework import serializers
+from rest_framework.fields import SkipField
+from rest_framework.relations import PKOnlyObject
+
+from .fields import IdField, TextField
 
 # The values a query is built with, where its integer parameters go (they stand for keys; never
 # sent). Within a 32-bit column's range, which Django checks when it compiles a lookup.
@@ -53,6 +87,7 @@ def prepared_cursor(connection):
     if connection.vendor != "postgresql" or connection.settings_dict.get("OPTIONS", {}).get("prepare_threshold") is None:
         return connection.cursor()
     connection.ensure_connection()
+    # PostgreSQL's driver is needed only here: a SQLite install runs without it.
     from django.db.backends.postgresql.base import TIMESTAMPTZ_OID, ServerBindingCursor, register_tzloader  # noqa: PLC0415
     from psycopg.pq import Format  # noqa: PLC0415
 
@@ -291,8 +326,6 @@ class Inserts:
     def _compile(self, objs, connection) -> tuple[str, bool]:
         """The statement, and whether it takes one array per column (PostgreSQL's ``UNNEST`` form
         of a multi-row insert) rather than one value per field and row."""
-        from django.db.models.sql import InsertQuery
-
         query = InsertQuery(self.model)
         query.insert_values(self.fields, objs, raw=False)
         compiler = query.get_compiler(connection=connection)
@@ -437,8 +470,6 @@ class Updates:
         a round trip, and refuses as ``save`` does when it changes no row. None where ``save``
         would leave the row to ``Model.save``: save it so instead. ``refs``: a foreign key's field
         name → an SQL expression giving its value (as ``Inserts.statement``'s)."""
-        from django.db.models.sql import UpdateQuery
-
         connection = connections[using or router.db_for_write(self.model)]
         refs = refs or {}
         values = [None if f.name in refs else f.get_db_prep_save(f.pre_save(obj, False), connection) for f in self.fields]
@@ -468,8 +499,6 @@ class Updates:
         return "".join(out), kept
 
     def save(self, obj, using: str | None = None) -> None:
-        from django.db import DatabaseError
-
         connection = connections[using or router.db_for_write(self.model)]
         found = self.statement(obj, connection.alias)
         if found is None:
@@ -488,3 +517,69 @@ def prepare_related(obj, operation_name: str = "save", fields=None) -> None:
     (``Model._prepare_related_fields_for_save``, private API: for a caller that writes the row
     with a statement of its own, ``seating.sql``). ``fields``: only these fields."""
     obj._prepare_related_fields_for_save(operation_name=operation_name, fields=fields)
+
+
+class BuiltOnce:
+    """A ModelSerializer whose fields are worked out from the model once per class, then
+    copied for each instance (DRF works them out again for every serializer made): the sale
+    answer at the desk, serialized on every sale.
+
+    Writing an object out does not even copy them: ``to_representation`` is DRF's own loop over
+    the readable fields of one bound copy kept by the class, where a ``SerializerMethodField``
+    calls the method of *this* serializer (its per-instance state, its context), as DRF would.
+    Those shared fields are only read (``get_attribute``, ``to_representation``), so threads
+    may share them; a field that needs the serializer's context or parent is not shared (DRF's
+    own path then). tests/tournaments/test_desk_fast_path.py checks the output is DRF's.
+
+    Why not DRF's public API alone: DRF has no way to keep bound fields across serializers;
+    ``get_fields`` (public) is only called to make each serializer's own copy. The loop is
+    DRF's ``Serializer.to_representation`` over shared fields, and it needs the two names that
+    loop uses, ``SkipField`` and ``PKOnlyObject`` (listed above; tests/test_private_api.py fails
+    when DRF's loop changes, so this copy is brought in line)."""
+
+    def get_fields(self):
+        built = type(self).__dict__.get("_built_fields")
+        if built is None:
+            built = super().get_fields()
+            type(self)._built_fields = built
+        return copy.deepcopy(built)
+
+    def to_representation(self, instance):
+        plan = type(self).__dict__.get("_out_plan")
+        if plan is None:
+            plan = type(self)._out_plan = self._output_plan()
+        elif "fields" in self.__dict__:  # this serializer's own fields were asked for (and may have been changed): DRF's loop
+            return super().to_representation(instance)
+        if plan is False:
+            return super().to_representation(instance)
+        ret = {}
+        for name, field, method in plan:
+            if method is not None:
+                ret[name] = getattr(self, method)(instance)
+                continue
+            try:
+                attribute = field.get_attribute(instance)
+            except SkipField:
+                continue
+            check_for_none = attribute.pk if isinstance(attribute, PKOnlyObject) else attribute
+            ret[name] = None if check_for_none is None else field.to_representation(attribute)
+        return ret
+
+    _SHARED = (serializers.BooleanField, serializers.CharField, serializers.IntegerField, serializers.DecimalField,
+               serializers.DateTimeField, serializers.PrimaryKeyRelatedField, IdField, TextField, serializers.ChoiceField,
+               serializers.JSONField, serializers.FloatField, serializers.DateField, serializers.BigIntegerField)
+
+    def _output_plan(self):
+        """``(name, field, None)`` for a field shared by every instance, ``(name, None, method)``
+        for a ``SerializerMethodField``; False when a field is neither (DRF's own loop then)."""
+        plan = []
+        for field in self.fields.values():
+            if field.write_only:
+                continue
+            if type(field) is serializers.SerializerMethodField and field.source == "*":
+                plan.append((field.field_name, None, field.method_name))
+            elif type(field) in self._SHARED and not getattr(field, "pk_field", None):
+                plan.append((field.field_name, field, None))
+            else:
+                return False
+        return tuple(plan)

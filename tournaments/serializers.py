@@ -3,9 +3,8 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
-from rest_framework.fields import SkipField
-from rest_framework.relations import PKOnlyObject
 
+from tdmanager.compiled import BuiltOnce
 from tdmanager.fields import IdField, IdModelSerializer, TextField, WholeNumberField
 
 from . import chiprace, fees, labels, receipts
@@ -34,68 +33,6 @@ def at_most(n: int):
 def bounded(n: int) -> dict:
     """A serializer field's ``max_value`` with its refusal in words (``at_most``)."""
     return {"max_value": n, "error_messages": {"max_value": at_most(n)}}
-
-
-class BuiltOnce:
-    """A ModelSerializer whose fields are worked out from the model once per class, then
-    copied for each instance (DRF works them out again for every serializer made): the sale
-    answer at the desk, serialized on every sale.
-
-    Writing an object out does not even copy them: ``to_representation`` is DRF's own loop over
-    the readable fields of one bound copy kept by the class, where a ``SerializerMethodField``
-    calls the method of *this* serializer (its per-instance state, its context), as DRF would.
-    Those shared fields are only read (``get_attribute``, ``to_representation``), so threads
-    may share them; a field that needs the serializer's context or parent is not shared (DRF's
-    own path then). tests/tournaments/test_desk_fast_path.py checks the output is DRF's."""
-
-    def get_fields(self):
-        import copy
-
-        built = type(self).__dict__.get("_built_fields")
-        if built is None:
-            built = super().get_fields()
-            type(self)._built_fields = built
-        return copy.deepcopy(built)
-
-    def to_representation(self, instance):
-        plan = type(self).__dict__.get("_out_plan")
-        if plan is None:
-            plan = type(self)._out_plan = self._output_plan()
-        elif "fields" in self.__dict__:  # this serializer's own fields were asked for (and may have been changed): DRF's loop
-            return super().to_representation(instance)
-        if plan is False:
-            return super().to_representation(instance)
-        ret = {}
-        for name, field, method in plan:
-            if method is not None:
-                ret[name] = getattr(self, method)(instance)
-                continue
-            try:
-                attribute = field.get_attribute(instance)
-            except SkipField:
-                continue
-            check_for_none = attribute.pk if isinstance(attribute, PKOnlyObject) else attribute
-            ret[name] = None if check_for_none is None else field.to_representation(attribute)
-        return ret
-
-    _SHARED = (serializers.BooleanField, serializers.CharField, serializers.IntegerField, serializers.DecimalField,
-               serializers.DateTimeField, serializers.PrimaryKeyRelatedField, IdField, TextField, serializers.ChoiceField,
-               serializers.JSONField, serializers.FloatField, serializers.DateField, serializers.BigIntegerField)
-
-    def _output_plan(self):
-        """``(name, field, None)`` for a field shared by every instance, ``(name, None, method)``
-        for a ``SerializerMethodField``; False when a field is neither (DRF's own loop then)."""
-        plan = []
-        for field in self.fields.values():
-            if field.write_only:
-                continue
-            if type(field) is serializers.SerializerMethodField and field.source == "*":
-                plan.append((field.field_name, None, field.method_name))
-            elif type(field) in self._SHARED and not getattr(field, "pk_field", None):
-                plan.append((field.field_name, field, None))
-            else:
-                return False
-        return tuple(plan)
 
 
 class PersonSerializer(IdModelSerializer):
