@@ -119,6 +119,11 @@ class AwardIn(serializers.Serializer):
     note = TextField(allow_blank=True, default="", max_length=200)
 
 
+class TokenIn(serializers.Serializer):
+    entry = WholeNumberField(min_value=1, max_value=2**62)
+    label = TextField(max_length=40, help_text="the chip's or plaque's number or mark (REG-10)")
+
+
 class TicketRedeemIn(serializers.Serializer):
     tournament = IdField(queryset=Tournament.objects.all(), allow_null=True, default=None)
     confirm_final_table = serializers.BooleanField(default=False, help_text="the desk confirms an entry that opens a table once the "
@@ -452,7 +457,7 @@ class SidePoolsView(Base):
 
     @extend_schema(responses=OBJECT_LIST)
     def get(self, request, pk):
-        return Response(sel.side_pools_summary(_t(pk)))
+        return Response(sel.side_pools_for_staff(_t(pk)))
 
     @extend_schema(request=SidePoolIn, responses=CREATED_LIST)
     def post(self, request, pk):
@@ -462,7 +467,7 @@ class SidePoolsView(Base):
 
 
 class SidePoolActionView(Base):
-    op_names = ("contribute", "award")
+    op_names = ("contribute", "award", "token")
     @extend_schema(request=OpenApiTypes.OBJECT, responses=OBJECT_LIST)
     def post(self, request, pk, op):
         pool = get_object_or_404(SidePool, pk=pk)
@@ -475,6 +480,11 @@ class SidePoolActionView(Base):
             if d.get("awards"):
                 awards = [(get_object_or_404(Entry, pk=a.get("entry"), tournament=pool.tournament), a.get("amount")) for a in d["awards"]]
             services.award_side_pool(pool, actor=self.actor(), awards=awards, note=d["note"])
+        elif op == "token":  # REG-10: the Last Longer chip or plaque handed over at the desk
+            d = self.valid(TokenIn)
+            entry = get_object_or_404(Entry, pk=d["entry"], tournament=pool.tournament)
+            services.issue_side_token(pool, entry, label=d["label"], actor=self.actor())
+            return Response(sel.side_pools_for_staff(pool.tournament), status=201)
         else:
             raise DomainError("unknown_action", _("Unknown side pool action."), status=404)
         return Response(sel.side_pools_summary(pool.tournament))

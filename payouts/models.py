@@ -163,6 +163,23 @@ class SideContribution(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
 
 
+class SideToken(models.Model):
+    """REG-10: the special chip or plaque a Last Longer participant is given at the desk
+    («una fiche o placca speciale»): which one, to whom, when and by whom. One per entry, and a
+    chip or plaque goes to one entry of the pool only."""
+
+    pool = models.ForeignKey(SidePool, related_name="tokens", on_delete=models.PROTECT)
+    entry = models.ForeignKey(Entry, related_name="side_tokens", on_delete=models.PROTECT)
+    label = models.CharField(_("chip or plaque"), max_length=40)
+    issued_at = models.DateTimeField(default=timezone.now)
+    issued_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["pool", "issued_at", "id"]
+        constraints = [models.UniqueConstraint(fields=["pool", "entry"], name="payouts_side_token_one_per_entry"),
+                       models.UniqueConstraint(fields=["pool", "label"], name="payouts_side_token_label_once")]
+
+
 class SideAward(models.Model):
     """A side-pool prize awarded to an entry (the Last Longer winner, a chip leader, a jackpot hit)."""
 

@@ -747,6 +747,30 @@ def side_pools_summary(t, pools=None) -> list[dict]:
     return out
 
 
+def side_tokens(t) -> dict[int, list[dict]]:
+    """REG-10: the Last Longer chips and plaques handed over, by pool: which, to whom, when, by whom
+    (staff only: the lobby shows the pools' money, never who holds a plaque)."""
+    from .models import SideToken
+
+    out: dict[int, list[dict]] = {}
+    rows = SideToken.objects.filter(pool__tournament=t).select_related("entry__person", "issued_by").order_by("issued_at", "id")
+    for tok in rows:
+        out.setdefault(tok.pool_id, []).append({
+            "entry": tok.entry_id, "entry_number": tok.entry.number, "name": tok.entry.person.display_name, "label": tok.label,
+            "issued_at": tok.issued_at, "issued_by": tok.issued_by.get_username() if tok.issued_by else ""})
+    return out
+
+
+def side_pools_for_staff(t) -> list[dict]:
+    """``side_pools_summary`` with each Last Longer's chips and plaques handed over (REG-10)."""
+    tokens = side_tokens(t)
+    rows = side_pools_summary(t)
+    for row in rows:
+        if row["kind"] == "LAST_LONGER":
+            row["tokens"] = tokens.get(row["id"], [])
+    return rows
+
+
 # --- for other apps -----------------------------------------------------------------------
 
 

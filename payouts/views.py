@@ -21,7 +21,7 @@ from tournaments.services.events import Actor
 
 from . import reports, services
 from . import selectors as sel
-from .models import Deal, PayoutTable, PayoutTemplate, PrizePayment
+from .models import Deal, PayoutTable, PayoutTemplate, PrizePayment, SidePool
 
 
 def parse_amount(text: str) -> Decimal:
@@ -79,6 +79,12 @@ def tournament_payouts(request, pk):
                 services.edit_payout_table(t, parse_prize_lines(request.POST.get("prizes", "")), actor=actor, reason=request.POST.get("reason", ""))
             elif op == "lock":
                 services.lock_payout_table(t, actor=actor)
+            elif op == "token":  # REG-10: the Last Longer chip or plaque handed over
+                pool = get_object_or_404(SidePool, pk=object_id(request.POST.get("pool")), tournament=t)
+                entry = Entry.objects.filter(tournament=t, number=object_id(request.POST.get("entry_number"))).first()
+                if entry is None:
+                    raise DomainError("unknown_entry", _("No such entry number."), status=400)
+                services.issue_side_token(pool, entry, label=request.POST.get("label", ""), actor=actor)
             elif op == "unlock":  # PAY-05: the director's explicit unlock, with a reason
                 services.unlock_payout_table(t, actor=actor, reason=request.POST.get("reason", ""))
             elif op == "auto":
@@ -113,7 +119,7 @@ def tournament_payouts(request, pk):
         "table_total": sum(sel.place_values(prizes), sel.ZERO), "pool_total": sel.satellite_pool(t, link) if link else b.total,
         "link": link, "seats": sum(1 for a in sel.satellite_awards(t, link) if a.seat) if link else None,
         "players_left": t.entries.filter(status=Entry.ACTIVE).count(), "signoff": sel.signoff_status(t),
-        "dues": sel.dues(t, prizes), "templates": PayoutTemplate.objects.all(), "side_pools": sel.side_pools_summary(t),
+        "dues": sel.dues(t, prizes), "templates": PayoutTemplate.objects.all(), "side_pools": sel.side_pools_for_staff(t),
         "reports": [(name, sel.REPORT_LABELS.get(name, name)) for name in reports.REPORTS], "targets": Tournament.objects.exclude(pk=t.pk).exclude(status__in=[Tournament.FINISHED, Tournament.CANCELLED]),
         "recon": reports.reconciliation_data(t), "forfeits": sel.forfeit_plan(t, prizes),
         "late_reg_closed": t.status == Tournament.RUNNING and not clockview.late_registration_open(t),

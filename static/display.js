@@ -119,6 +119,8 @@
         ol.replaceChildren(...rows.map(([places, amount]) => { const li = document.createElement("li"); li.append(node("span", places), node("b", amount)); return li; }));
       }
     }
+    // REG-10: the side prizes (the Last Longer among them) are announced with the payouts.
+    set("side-pools", (s.side_pools || []).filter((p) => !p.fund).map((p) => p.name + ": " + money(p.left, s)).join(" · "));
     set("announce", (s.announcements || []).join(" · "));
     set("languages", s.official_languages ? T.languages + ": " + s.official_languages : "");  // ROLE-06 (TDA 6)
     set("moves", after ? "" : (s.moves || []).map((m) => T.move + ": " + m.player + " " + m.from_table + "/" + m.from_seat + " → " + m.to_table + "/" + m.to_seat).join(" · "));

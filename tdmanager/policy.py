@@ -176,7 +176,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "api-satellite": {"POST": D},
     "api-satellite-complete": {"POST": D},
     "api-side-pools": {"GET": STAFF_AUDIT, "POST": D},
-    "api-side-pool-action": {"POST": D},
+    "api-side-pool-action": {"POST": {"token": DC, "*": D}},  # REG-10: the desk hands over the Last Longer chip or plaque
     "api-payouts-report": {"GET": STAFF_AUDIT},
     "api-payout-templates": {"GET": STAFF, "POST": D},
     "api-payouts-due": {"GET": STAFF},
@@ -256,7 +256,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "seating-cards-pdf": {"GET": DF},
     "seating-manual-draw": {"GET": DF, "POST": DF},
     "seating-constraints": {"GET": DF, "POST": D},  # SEAT-07: keep-apart pairs, seats reserved by hand
-    "payouts-tournament": {"GET": STAFF_AUDIT, "POST": {"signoff": SIGNERS, "*": D}},
+    "payouts-tournament": {"GET": STAFF_AUDIT, "POST": {"signoff": SIGNERS, "token": DC, "*": D}},
     "payouts-deal": {"GET": DF, "POST": DF},
     "payouts-report": {"GET": STAFF_AUDIT},
     "payouts-due": {"GET": DC, "POST": DC},

@@ -80,6 +80,7 @@ class Action(models.TextChoices):
     PAYOUTS_SIDEPOOL_CREATED = "payouts.sidepool.created", _("Side pool created")
     PAYOUTS_TABLE_EDITED = "payouts.table.edited", _("Payout table edited")
     PAYOUTS_TABLE_LOCKED = "payouts.table.locked", _("Payout table locked")
+    PAYOUTS_LAST_LONGER_TOKEN_ISSUED = "payouts.last_longer.token_issued", _("Last Longer chip or plaque handed over")
     PAYOUTS_TABLE_UNLOCKED = "payouts.table.unlocked", _("Payout table unlocked")
     PAYOUTS_TABLE_PROPOSED = "payouts.table.proposed", _("Payout table proposed")
     PAYOUTS_TEMPLATE_APPLIED = "payouts.template.applied", _("Payout template applied")

@@ -97,6 +97,7 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.PAYOUTS_SIDEPOOL_CREATED: _("%(actor)s created the side pool %(name)s"),
     A.PAYOUTS_TABLE_EDITED: _("%(actor)s edited the payout table (prize pool %(prize_pool)s)%(reason_suffix)s"),
     A.PAYOUTS_TABLE_LOCKED: (ngettext_lazy("%(actor)s locked the payout table: %(places)s place, prize pool %(prize_pool)s", "%(actor)s locked the payout table: %(places)s places, prize pool %(prize_pool)s", "count"), "places"),
+    A.PAYOUTS_LAST_LONGER_TOKEN_ISSUED: _("%(actor)s handed Last Longer chip or plaque %(label)s to %(name)s (entry #%(entry_number)s)"),
     A.PAYOUTS_TABLE_UNLOCKED: _("%(actor)s unlocked the published payout table%(reason_suffix)s"),
     A.PAYOUTS_TABLE_PROPOSED: (ngettext_lazy("Payout table proposed: %(places)s place", "Payout table proposed: %(places)s places", "count"), "places"),
     A.PAYOUTS_TEMPLATE_APPLIED: _("%(actor)s applied the payout template %(template)s"),

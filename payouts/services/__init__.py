@@ -16,7 +16,7 @@ from .deals import DEAL_REFUSALS, accept_deal, approve_deal, cancel_deal, deal_o
 from .jackpot import claim_jackpot, next_day, pay_jackpot, set_jackpot_base
 from .prizes import check_cash_payout, pay_prize
 from .satellites import after_bust, complete_satellite, link_satellite, redeem_ticket, satellite_ready
-from .sidepools import award_side_pool, contribute_side_pool, create_side_pool
+from .sidepools import award_side_pool, contribute_side_pool, create_side_pool, issue_side_token
 from .signoff import sign_off_ranking
 from .table import (
     apply_template,
@@ -47,6 +47,7 @@ __all__ = [
     "deal_options",
     "deal_refusal",
     "edit_payout_table",
+    "issue_side_token",
     "lock_at_close",
     "link_satellite",
     "lock_payout_table",

@@ -13,7 +13,7 @@ from tournaments.services.events import Actor, log_event
 from tournaments.services.ledger import lock_tournament
 
 from .. import selectors as sel
-from ..models import JackpotFund, SideAward, SideContribution, SidePool
+from ..models import JackpotFund, SideAward, SideContribution, SidePool, SideToken
 from .common import PayoutError, _money
 
 
@@ -69,3 +69,32 @@ def award_side_pool(pool, *, actor: Actor, awards=None, note: str = "") -> list[
     made = [SideAward.objects.create(pool=pool, entry=e, amount=a, note=note[:200], created_by=actor.user) for e, a in awards if a > 0]
     log_event(t, Action.PAYOUTS_SIDEPOOL_AWARDED, actor, pool=pool.pk, awards=[{"entry": a.entry_id, "amount": str(a.amount)} for a in made])
     return made
+
+
+@service
+def issue_side_token(pool, entry, *, label: str, actor: Actor, now=None) -> SideToken:
+    """REG-10: at the desk a Last Longer participant is given a special chip or plaque that
+    identifies him («una fiche o placca speciale»): recorded with which one, when and by whom, and
+    logged. Only a pre-registered entry of the pool's tournament takes part; one chip or plaque
+    per entry, and each label once in the pool."""
+    t = lock_tournament(pool.tournament_id)
+    pool = SidePool.objects.get(pk=pool.pk)
+    if pool.kind != SidePool.LAST_LONGER:
+        raise PayoutError("not_last_longer", _("Chips and plaques are issued for a Last Longer only."))
+    label = (label or "").strip()
+    if not label:
+        raise ValidationFailed("label_required", _("Write the number of the chip or plaque handed over."))
+    entry = Entry.objects.select_related("person").get(pk=entry.pk)
+    if entry.tournament_id != t.pk or entry.status == Entry.CANCELLED:
+        raise PayoutError("not_in_tournament", _("This entry is not in this tournament."))
+    if not entry.pre_registered:
+        raise PayoutError("not_pre_registered", _("Only players registered in advance take part in the Last Longer (REG-10)."))
+    if pool.tokens.filter(entry=entry).exists():
+        raise PayoutError("token_already_issued", _("This player already has the Last Longer chip or plaque."))
+    if pool.tokens.filter(label=label).exists():
+        raise PayoutError("token_label_taken", _("Chip or plaque %(label)s has already been handed to another player.") % {"label": label})
+    token = SideToken.objects.create(pool=pool, entry=entry, label=label, issued_by=actor.user,
+                                     **({"issued_at": now} if now else {}))
+    log_event(t, Action.PAYOUTS_LAST_LONGER_TOKEN_ISSUED, actor, pool=pool.pk, entry=entry.pk, entry_number=entry.number,
+              name=entry.person.full_name, label=label)
+    return token
