@@ -9,9 +9,8 @@
     e.preventDefault();
     const f = new FormData(e.target);
     const denominations = f.get("rows").split("\n").map((l) => l.trim()).filter(Boolean).map((l) => { const p = l.split(/\s+/); return { value: whole(p[0]), colour: p.slice(1, -1).join(" "), quantity: whole(p[p.length - 1]) }; });
-    const csrf = (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || "";
-    const r = await fetch("/api/v1/chipsets/", { method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json", "X-CSRFToken": csrf }, body: JSON.stringify({ name: f.get("name"), denominations }) });
-    const d = await r.json();
+    const r = await TDM.api("chipsets/", { method: "POST", body: { name: f.get("name"), denominations } });
+    const d = r.data || {};
     if (r.ok) location.reload(); else { const m = document.getElementById("cs-msg"); m.textContent = d.detail || d.code;  /* the API names each field in words */ m.className = "message error"; }
   });
 })();

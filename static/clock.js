@@ -4,11 +4,9 @@
   const STATUS = JSON.parse(document.getElementById("clock-statuses").textContent); // NOT_STARTED → "Not started"
   const tid = root.dataset.tournament;
   const $ = (id) => document.getElementById(id);
-  const csrf = () => (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || "";
   async function post(path, body) {
-    const r = await fetch(path, { method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json", "X-CSRFToken": csrf() }, body: JSON.stringify(body || {}) });
-    let d = {}; try { d = await r.json(); } catch (e) {}
-    return { ok: r.ok, d };
+    const r = await TDM.api(path, { method: "POST", body: body || {} });
+    return { ok: r.ok, d: r.data || {} };
   }
   function say(t, ok) { const m = $("c-msg"); m.textContent = t; m.className = "message " + (ok ? "ok" : "error"); }
 
@@ -31,9 +29,9 @@
     document.querySelectorAll("button[data-op=start], button[data-op=resume], button[data-op=end-hand-for-hand]")
       .forEach((b) => b.classList.toggle("primary", b.dataset.op === next));
     $("c-level").textContent = (c.is_break ? T.brk : T.level + " " + c.level_number) + " · " + (STATUS[c.status] || "") + (c.hand_for_hand ? " · " + T.hand + " " + c.h4h_hand : "");
-    $("c-blinds").textContent = c.is_break ? (c.color_up || F.colourUp(T, c.removes_denominations)) : F.num(c.small_blind) + " / " + F.num(c.big_blind) + (c.ante ? " · ante " + F.num(c.ante) : "");
+    $("c-blinds").textContent = c.is_break ? (c.color_up || F.colourUp(T, c.removes_denominations)) : TDM.num(c.small_blind) + " / " + TDM.num(c.big_blind) + (c.ante ? " · ante " + TDM.num(c.ante) : "");
     const n = c.next;
-    $("c-next").textContent = n ? T.next + ": " + (n.kind === "break" ? T.brk + " " + n.minutes + "′" : F.num(n.small_blind) + "/" + F.num(n.big_blind)) : "";
+    $("c-next").textContent = n ? T.next + ": " + (n.kind === "break" ? T.brk + " " + n.minutes + "′" : TDM.num(n.small_blind) + "/" + TDM.num(n.big_blind)) : "";
     $("c-notice").textContent = c.hold_dealer_push ? T.hold : c.new_level_notice ? T.newLevel + (c.deck_change ? " · " + T.deckChange : "") : "";
     document.querySelectorAll("#structure tr").forEach((tr) => tr.classList.toggle("current", Number(tr.dataset.index) === c.item_index));
     const prop = $("h4h-proposal");

@@ -2,7 +2,6 @@
 (function () {
   const T = JSON.parse(document.getElementById("desk-i18n").textContent);
   const $ = (s) => document.querySelector(s);
-  const csrf = () => (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || "";
   let person = null, entries = [], searchTimer = null, seq = 0;
 
   // One idempotency key per form (this sale for this player in this tournament, this
@@ -10,27 +9,12 @@
   // refusal sends the same key, so a sale the server made is replayed, never charged twice,
   // even if the cashier changed the payment method meanwhile (the server then answers that
   // the key was used for another request: the desk forgets it and shows what was sold).
-  const pendingKeys = new Map();
-  const newKey = () => (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random());
-  const KEY_DONE = ["idempotency_key_mismatch", "idempotency_key_reused"];
-
-  async function api(path, opts = {}) {
-    const headers = { "Content-Type": "application/json", "X-CSRFToken": csrf(), "Accept-Language": document.documentElement.lang };
-    const form = opts.form || path + " " + (opts.body || "");
-    if (opts.method === "POST") {
-      if (!pendingKeys.has(form)) pendingKeys.set(form, newKey());
-      headers["Idempotency-Key"] = pendingKeys.get(form);
-    }
-    const res = await fetch("/api/v1/" + path, { credentials: "same-origin", ...opts, headers });
-    let data = null;
-    try { data = await res.json(); } catch (e) { data = { detail: res.statusText }; }
-    if (opts.method === "POST" && (res.ok || KEY_DONE.includes(data && data.code))) pendingKeys.delete(form);
-    return { ok: res.ok, status: res.status, data };
-  }
+  const api = (path, opts = {}) => TDM.api(path, { ...opts, once: true });
+  const KEY_DONE = TDM.KEY_DONE;
   // The page's data attributes and the API's answers are machine numbers ("110.00"); what the
   // cashier reads is written in the page's language ("110,00"), a rate with the decimals it has.
-  const rateText = (value) => new Intl.NumberFormat(document.documentElement.lang || undefined, { minimumFractionDigits: 2, maximumFractionDigits: 6 }).format(Number(value));
-  const money = (value) => new Intl.NumberFormat(document.documentElement.lang || undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: "always" }).format(Number(value));
+  const rateText = (value) => TDM.num(value, 6, 2);
+  const money = (value) => TDM.money(value);
   const tid = () => Number($("#tournament").value); // an id is a JSON number (a string is refused, 400)
   const method = () => $("#method").value;
   const tender = () => $("#tender").value; // REG-06: "" (the tournament's currency), USD or CHF

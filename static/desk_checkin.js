@@ -69,9 +69,9 @@
   async function loadBanned() {
     const t = window.TDMDesk.tournament();
     if (!t) return;
-    const res = await fetch("/api/v1/tournaments/" + t + "/banned-paid/", { credentials: "same-origin" });
+    const res = await TDM.api("tournaments/" + t + "/banned-paid/");
     if (!res.ok) return;
-    const list = (await res.json()).entries || [];
+    const list = res.data.entries || [];
     $("#banned-paid").hidden = !list.length;
     $("#banned-list").replaceChildren(...list.map((x) => {
       const li = document.createElement("li");

@@ -10,9 +10,9 @@
   async function load() {
     const box = $("#owed");
     if (!person) { box.hidden = true; return; }
-    const res = await fetch("/api/v1/cashier/owed/?person=" + encodeURIComponent(person.id), { credentials: "same-origin" });
+    const res = await TDM.api("cashier/owed/?person=" + encodeURIComponent(person.id));
     if (!res.ok) { box.hidden = true; return; }
-    const list = (await res.json()).owed || [];
+    const list = res.data.owed || [];
     box.hidden = !list.length;
     $("#owed-list").replaceChildren(...list.map((x) => {
       const li = document.createElement("li");

@@ -6,8 +6,7 @@
 (function () {
   const T = JSON.parse(document.getElementById("desk-refunds-i18n").textContent);
   const $ = (s) => document.querySelector(s);
-  const lang = document.documentElement.lang || undefined;
-  const money = (v) => new Intl.NumberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: "always" }).format(Number(v));
+  const money = (v) => TDM.money(v);
   function say(text, ok) { const m = $("#refunds-msg"); m.textContent = text; m.className = "message " + (ok ? "ok" : "error"); }
 
   async function load() {

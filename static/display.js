@@ -25,8 +25,8 @@
     } catch (e) { /* no audio */ }
   }
 
-  const blindsText = (n) => F.num(n.small_blind) + " / " + F.num(n.big_blind) + (n.ante ? " (" + F.num(n.ante) + ")" : "");
-  const money = (amount, s) => F.money(amount, s.tournament.currency); // two decimals, grouped by the page's language
+  const blindsText = (n) => TDM.num(n.small_blind) + " / " + TDM.num(n.big_blind) + (n.ante ? " (" + TDM.num(n.ante) + ")" : "");
+  const money = (amount, s) => TDM.money(amount, s.tournament.currency); // two decimals, grouped by the page's language
 
   function statusText(state, c, s) {
     switch (state) {
@@ -80,9 +80,9 @@
     if (after) renderEnd(s);
     set("level-label", c.is_break ? T.brk : T.level + " " + (c.level_number || 1));
     if (c.small_blind !== null && c.small_blind !== undefined) {
-      set("blinds", F.num(c.small_blind) + " / " + F.num(c.big_blind));
+      set("blinds", TDM.num(c.small_blind) + " / " + TDM.num(c.big_blind));
       set("ante-label", c.ante_type === "BB_ANTE" ? T.bba : T.ante);
-      set("ante", c.ante ? F.num(c.ante) : "—");
+      set("ante", c.ante ? TDM.num(c.ante) : "—");
     }
     // A break: the colour-up note (typed by the director, or the chips its structure removes)
     // in its own line, in type that fits; the blinds and the ante have nothing to say then.
@@ -92,8 +92,8 @@
     const n = c.next;
     set("next", !n ? "—" : n.kind === "break" ? T.brk + " " + n.minutes + "′" : blindsText(n));
     set("notice", state === "waiting" ? T.waitingNote : c.new_level_notice ? T.newLevel : s.addon_open ? T.addon : "");
-    set("players", F.num(s.players_left)); set("entries", F.num(s.entries));
-    set("avg", F.num(s.average_stack)); set("chips", F.num(s.chips_in_play));
+    set("players", TDM.num(s.players_left)); set("entries", TDM.num(s.entries));
+    set("avg", TDM.num(s.average_stack)); set("chips", TDM.num(s.chips_in_play));
     set("pool", s.prize_pool ? money(s.prize_pool, s) : "—");
     // PAY-02: the figure is labelled gross or net; BOTH shows the gross on a line of its own.
     set("pool-label", s.prize_pool_label === "gross" ? T.gross : T.net);
@@ -163,7 +163,7 @@
   // The director may change what the screen shows (displays page): look every 30 s, reload on a change.
   setInterval(async () => {
     try {
-      const r = await fetch(location.pathname + "?config=1", { cache: "no-store" });
+      const r = await TDM.request(location.pathname + "?config=1", { cache: "no-store" });
       // the screen's token revoked or replaced: reload, which shows the refusal instead of stale data
       if (r.status === 404 || r.status === 403 || (r.ok && JSON.stringify(await r.json()) !== JSON.stringify(R))) location.reload();
     } catch (e) { /* offline: keep showing what it shows */ }
@@ -191,7 +191,7 @@
   async function fetchSeats(tid, page) {
     const qs = "?page=" + page + "&size=" + SEAT_PAGE + (el.dataset.token ? "&token=" + encodeURIComponent(el.dataset.token) : "");
     try {
-      const r = await fetch("/live/" + tid + "/seats/" + qs, { cache: "no-store" });
+      const r = await TDM.request("/live/" + tid + "/seats/" + qs, { cache: "no-store" });
       if (!r.ok) return false;
       const d = await r.json();
       if (String(el.dataset.tournament) !== String(tid)) return false; // the screen rotated meanwhile

@@ -2,11 +2,9 @@
 (function () {
   const root = document.getElementById("floor"), tid = root.dataset.tournament;
   const $ = (s) => document.querySelector(s);
-  const csrf = () => (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || "";
   async function call(method, path, body) {
-    const r = await fetch("/api/v1/" + path, { method, credentials: "same-origin", headers: { "Content-Type": "application/json", "X-CSRFToken": csrf() }, body: body ? JSON.stringify(body) : undefined });
-    let d = {}; try { d = await r.json(); } catch (e) {}
-    return { ok: r.ok, d };
+    const r = await TDM.api(path, { method, body });
+    return { ok: r.ok, d: r.data || {} };
   }
   function say(t, ok) { const m = $("#f-msg"); m.textContent = t; m.className = "message " + (ok ? "ok" : "error"); }
   const cell = (tr, v) => { const td = document.createElement("td"); td.textContent = v === null || v === undefined ? "" : v; tr.appendChild(td); return td; };

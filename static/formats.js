@@ -5,7 +5,7 @@
   if (!url) return;
   var last = null;
   function poll() {
-    fetch(url, { cache: "no-store" }).then(function (r) { return r.ok ? r.text() : null; }).then(function (text) {
+    window.TDM.request(url, { cache: "no-store" }).then(function (r) { return r.ok ? r.text() : null; }).then(function (text) {
       if (text === null) return;
       if (last !== null && text !== last) { window.location.reload(); return; }
       last = text;

@@ -1,6 +1,9 @@
 // Live tournament state in the browser: SSE with automatic reconnect, a polling fallback,
 // the offset to the server's clock measured NTP-style, and a local countdown from ends_at.
 // A display that loses the network keeps counting and catches up when it returns.
+// Every live page (lobby screen, clock, floor overview, seat lookup, table map, player's phone)
+// follows its tournament through this one object: the only EventSource of the pages.
+// It fetches through TDM.request (static/tdm.js, loaded first).
 window.TDMLive = function (opts) {
   const state = { snap: null, offset: 0, lastSeq: -1, connected: false, lastEvent: 0 };
   const qs = opts.token ? "?token=" + encodeURIComponent(opts.token) : "";
@@ -12,7 +15,7 @@ window.TDMLive = function (opts) {
     for (let i = 0; i < 5; i++) {
       const t0 = Date.now();
       try {
-        const r = await fetch("/live/time/", { cache: "no-store" });
+        const r = await TDM.request("/live/time/", { cache: "no-store" });
         const d = await r.json();
         const t1 = Date.now();
         const rtt = t1 - t0;
@@ -62,7 +65,7 @@ window.TDMLive = function (opts) {
   }
   async function poll() {
     try {
-      const r = await fetch(base + "/state/" + qs, { cache: "no-store" });
+      const r = await TDM.request(base + "/state/" + qs, { cache: "no-store" });
       // a lobby screen whose link was revoked or renewed: reload, which shows the refusal
       if (r.status === 403 && opts.token) { location.reload(); return; }
       if (r.ok) accept(await r.json());
@@ -90,6 +93,8 @@ window.TDMLive = function (opts) {
   return { state, secondsLeft, secondsToBreak, serverNow, poll, close };
 };
 
+// The clock and a break's colour-up as the live pages write them; numbers and money are
+// TDM.num / TDM.money (static/tdm.js, loaded before this file on every page that uses it).
 window.TDMFormat = {
   clock(sec) {
     if (sec === null || sec === undefined) return "--:--";
@@ -97,13 +102,6 @@ window.TDMFormat = {
     const h = Math.floor(sec / 3600), m = Math.floor((sec % 3600) / 60), s = sec % 60;
     const mm = String(m).padStart(2, "0"), ss = String(s).padStart(2, "0");
     return h ? h + ":" + mm + ":" + ss : mm + ":" + ss;
-  },
-  // In the page's language (<html lang>), not the browser's: "12.500" on an Italian page (as static/tdm.js TDM.num).
-  num(n) { return n === null || n === undefined || n === "" ? "" : new Intl.NumberFormat(document.documentElement.lang || "en", { maximumFractionDigits: 2, useGrouping: "always" }).format(Number(n)); },
-  money(a, currency) {
-    if (a === null || a === undefined || a === "") return "";
-    const lang = document.documentElement.lang || "en";
-    return new Intl.NumberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: "always" }).format(Number(a)) + (currency ? " " + currency : "");
   },
   // A break's scheduled colour-up (CLK-09) in the page's language, from the chips it removes:
   // T.colourUp and T.chipsAnd are the messages tournaments.labels.break_note formats on the server.

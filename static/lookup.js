@@ -39,7 +39,7 @@
   async function ask() {
     const q = (input.value || "").trim(), n = ++asked;
     try {
-      const r = await fetch(main.dataset.find + "?q=" + encodeURIComponent(q), { cache: "no-store" });
+      const r = await TDM.request(main.dataset.find + "?q=" + encodeURIComponent(q), { cache: "no-store" });
       if (n !== asked) return; // an older answer arriving late is dropped
       if (r.status === 429) { $("found").replaceChildren(); set("lookup-note", T.slow); return; }
       if (!r.ok) return;
@@ -60,7 +60,7 @@
     const left = c.status === "RUNNING" && c.ends_at ? Math.max(0, (Date.parse(c.ends_at) - (Date.now() + offset)) / 1000) : c.seconds_left;
     set("lc-level", c.is_break ? T.brk : T.level + " " + c.level_number);
     set("lc-time", F.clock(left));
-    set("lc-blinds", c.small_blind === null || c.small_blind === undefined ? "" : F.num(c.small_blind) + " / " + F.num(c.big_blind) + (c.ante ? " (" + F.num(c.ante) + ")" : ""));
+    set("lc-blinds", c.small_blind === null || c.small_blind === undefined ? "" : TDM.num(c.small_blind) + " / " + TDM.num(c.big_blind) + (c.ante ? " (" + TDM.num(c.ante) + ")" : ""));
     set("lc-status", c.status === "PAUSED" ? T.paused : c.status === "HAND_FOR_HAND" ? T.h4h : c.status === "NOT_STARTED" ? T.notStarted : "");
     if (left !== null && left <= 0 && c.status === "RUNNING") { data.clock = Object.assign({}, c, { status: "WAITING" }); ask(); }
   }

@@ -38,19 +38,19 @@
       if (r.tables_url) links.append(link(r.tables_url, T.tables, "button small"), " ");
       links.append(link(r.clock_url, T.clock, "button small"));
       tr.append(name, td(c.is_break ? T.brk : c.level_number ? String(c.level_number) : "—"), time,
-        td(F.num(r.players_left) + " / " + F.num(r.entries)), td(r.tables === null ? "—" : String(r.tables)),
+        td(TDM.num(r.players_left) + " / " + TDM.num(r.entries)), td(r.tables === null ? "—" : String(r.tables)),
         td(String(r.moves_pending), r.moves_pending ? "warn" : ""), td((r.halted_tables || []).join(", ") || "—", (r.halted_tables || []).length ? "bad" : ""),
         td(h4h, r.hand_for_hand ? "warn" : ""), td(late), links);
       return tr;
     });
     if (!body.length) { const tr = document.createElement("tr"); tr.className = "empty"; const cell = td(T.none); cell.colSpan = 10; tr.append(cell); body.push(tr); }
     $("ov-rows").replaceChildren(...body);
-    $("ov-totals").textContent = fmt(T.totals, { n: rows.length, players: F.num(data.players_left), tables: F.num(data.tables), moves: F.num(data.moves_pending) });
+    $("ov-totals").textContent = fmt(T.totals, { n: rows.length, players: TDM.num(data.players_left), tables: TDM.num(data.tables), moves: TDM.num(data.moves_pending) });
   }
 
   async function refresh() {
     try {
-      const r = await fetch(table.dataset.api, { cache: "no-store", headers: { Accept: "application/json" } });
+      const r = await TDM.request(table.dataset.api, { cache: "no-store", headers: { Accept: "application/json" } });
       if (r.ok) { data = await r.json(); render(); }
     } catch (e) { /* offline: the clocks go on counting */ }
   }

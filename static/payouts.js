@@ -2,17 +2,8 @@
 (function () {
   const $ = (s, root) => (root || document).querySelector(s);
   const $$ = (s, root) => Array.from((root || document).querySelectorAll(s));
-  const csrf = () => (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || "";
-  const newKey = () => (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random());
-
-  async function api(path, opts = {}) {
-    const headers = { "Content-Type": "application/json", "X-CSRFToken": csrf(), "Accept-Language": document.documentElement.lang };
-    if (opts.key) headers["Idempotency-Key"] = opts.key;
-    const res = await fetch("/api/v1/" + path, { credentials: "same-origin", method: opts.method || "GET", body: opts.body ? JSON.stringify(opts.body) : undefined, headers });
-    let data = null;
-    try { data = await res.json(); } catch (e) { data = { detail: res.statusText }; }
-    return { ok: res.ok, status: res.status, data };
-  }
+  const newKey = TDM.newKey;
+  const api = TDM.api;
   function say(el, text, ok) { if (!el) return; el.textContent = text; el.className = "message " + (ok ? "ok" : "error"); }
 
   // --- payouts due: one click pays one prize, whole, with an idempotency key per row ---

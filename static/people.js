@@ -5,8 +5,8 @@
   async function load(){
     const term = q.value.trim();
     const url = term.length >= 2 ? "/api/v1/people/?q=" + encodeURIComponent(term) + "&limit=50" : "/api/v1/people/?limit=50";
-    const r = await fetch(url, {credentials: "same-origin"}); if (!r.ok) return;
-    const data = await r.json(); const rows = Array.isArray(data) ? data : data.results;
+    const r = await TDM.api(url); if (!r.ok) return;
+    const data = r.data; const rows = Array.isArray(data) ? data : data.results;
     body.replaceChildren();
     rows.forEach(p => { const tr = document.createElement("tr");
       const name = document.createElement("td"), a = document.createElement("a");

@@ -9,7 +9,7 @@
   const fmt = (s, vals) => s.replace(/\{(\w+)\}/g, (_, k) => vals[k]);
   const node = (tag, text, cls) => { const e = document.createElement(tag); e.textContent = text; if (cls) e.className = cls; return e; };
   let lastLadder = null;
-  const money = (a, cur) => F.money ? F.money(a, cur) : F.num(a) + " " + cur;
+  const money = (a, cur) => TDM.money(a, cur);
 
   function inBand(band, place) {
     const parts = String(band).split(/[–-]/).map(Number);
@@ -49,13 +49,13 @@
     set("level-label", over ? "" : c.is_break ? T.brk : c.level_number ? T.level + " " + c.level_number : "");
     if (over) { set("blinds", ""); set("ante", ""); }
     else if (c.small_blind !== null && c.small_blind !== undefined) {
-      set("blinds", F.num(c.small_blind) + " / " + F.num(c.big_blind));
-      set("ante", c.ante ? (c.ante_type === "BB_ANTE" ? T.bbAnte : T.ante) + " " + F.num(c.ante) : "");
+      set("blinds", TDM.num(c.small_blind) + " / " + TDM.num(c.big_blind));
+      set("ante", c.ante ? (c.ante_type === "BB_ANTE" ? T.bbAnte : T.ante) + " " + TDM.num(c.ante) : "");
     } else { set("blinds", c.is_break ? c.color_up || F.colourUp(T, c.removes_denominations) || T.brk : ""); set("ante", ""); }
     const n = c.next;
-    set("next", !n || over ? "—" : n.is_break ? T.brk + " " + n.minutes + "′" : F.num(n.small_blind) + " / " + F.num(n.big_blind) + (n.ante ? " (" + F.num(n.ante) + ")" : ""));
-    set("players", s.entries ? F.num(s.players_left) + " / " + F.num(s.entries) : F.num(s.players_left));
-    set("avg", F.num(s.average_stack));
+    set("next", !n || over ? "—" : n.is_break ? T.brk + " " + n.minutes + "′" : TDM.num(n.small_blind) + " / " + TDM.num(n.big_blind) + (n.ante ? " (" + TDM.num(n.ante) + ")" : ""));
+    set("players", s.entries ? TDM.num(s.players_left) + " / " + TDM.num(s.entries) : TDM.num(s.players_left));
+    set("avg", TDM.num(s.average_stack));
     set("pool", s.prize_pool ? money(s.prize_pool, t.currency) : "—");
     set("latereg", s.late_registration_open ? T.open : T.closed);
     set("announce", (s.announcements || []).join(" · "));

@@ -1,5 +1,5 @@
 // The floor's table map refreshes itself: on every change of the tournament (pushed over
-// the live stream, or polled when the stream is down) it reloads the map fragment. While
+// the live stream, or polled when the stream is down: TDMLive) it reloads the map fragment. While
 // the floor is typing or has players ticked, it shows a banner instead of pulling the page
 // from under their fingers; a click on the banner refreshes.
 (function () {
@@ -19,7 +19,7 @@
     if (loading) return;
     loading = true;
     try {
-      const r = await fetch(url, { cache: "no-store", credentials: "same-origin" });
+      const r = await TDM.request(url, { cache: "no-store" });
       if (r.ok) {
         // The fragment is our own autoescaped template output; it is parsed into an inert
         // document (nothing in it runs) and its map element is moved in, never assigned as HTML.
@@ -65,22 +65,8 @@
   }
   function heard(state) { lastState = state; showClock(state); changed(state.seq); }
 
-  let poll = null;
-  function startPolling() {
-    if (poll) return;
-    const tick = async () => {
-      try { const r = await fetch("/live/" + id + "/state/", { cache: "no-store" }); if (r.ok) heard(await r.json()); } catch (e) { /* offline */ }
-    };
-    tick();
-    poll = setInterval(tick, 5000);
-  }
-  if (window.EventSource) {
-    const es = new EventSource("/live/" + id + "/stream/");
-    es.addEventListener("state", (e) => { if (poll) { clearInterval(poll); poll = null; } heard(JSON.parse(e.data)); });
-    es.onerror = startPolling;
-  } else {
-    startPolling();
-  }
+  // The live stream (polled while it is down) through the pages' one live object.
+  window.TDMLive({ tournament: id, onState: heard });
 })();
 
 // A bust asks first, in the page (never window.confirm): the players named with their table

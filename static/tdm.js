@@ -10,7 +10,18 @@
 //   TDM.ask({title, label, value, input: "text" | "number" | "textarea" | "select", options: [[value, label]],
 //            required})                     → Promise of the answer (a string), or null when cancelled
 //   TDM.confirm(question)                    → Promise of true / false
-//   TDM.num(n), TDM.money(amount, currency)  → numbers and money in the page's language (Intl.NumberFormat)
+//   TDM.num(n[, maxDecimals, minDecimals]), TDM.money(amount, currency)
+//                                            → numbers and money in the page's language (Intl.NumberFormat):
+//                                              the only number formatter of the pages ("12.500", "1.234,00 EUR" in Italian)
+//   TDM.csrf()                               → the CSRF token from its cookie
+//   TDM.request(url, opts)                   → the one fetch() of the pages: the session's cookie, and on a write the
+//                                              CSRF token and the page's language; opts.body: an object (sent as JSON),
+//                                              a JSON string or FormData; opts.key: the Idempotency-Key; → the Response
+//   TDM.api(path, opts)                      → {ok, status, data}: path under /api/v1/ (or from "/"), data its JSON answer
+//                                              (or {detail: the status text}); a refusal's data.detail names each field.
+//                                              opts.once: every POST carries an idempotency key, one per opts.form
+//                                              (default: path and body), kept until the server answered it, so a
+//                                              retry after a lost answer or a refusal replays rather than acts twice
 // The dialogs are one <dialog class="tdm-dialog"> with a labelled field and OK / Cancel, never the
 // browser's prompt() or confirm(): they are styled, translated and reachable by keyboard (Esc cancels).
 (function () {
@@ -20,26 +31,62 @@
     try { return el ? JSON.parse(el.textContent) : {}; } catch (e) { return {}; }
   }
   const numberFormats = {};
-  function fmt(decimals) {
-    const key = lang() + ":" + decimals;
+  function fmt(min, max) {
+    const key = lang() + ":" + min + ":" + max;
     if (!numberFormats[key]) {
       // useGrouping "always": ICU leaves Italian four-digit numbers ungrouped ("1234,00"); the
       // server's slips and pages write "1.234,00", and so does every page.
-      numberFormats[key] = new Intl.NumberFormat(lang(), decimals === null ? { maximumFractionDigits: 2, useGrouping: "always" }
-        : { minimumFractionDigits: decimals, maximumFractionDigits: decimals, useGrouping: "always" });
+      numberFormats[key] = new Intl.NumberFormat(lang(), { minimumFractionDigits: min, maximumFractionDigits: max, useGrouping: "always" });
     }
     return numberFormats[key];
   }
-  function num(n) {
+  // maxDecimals (2 unless said: an exchange rate shows up to 6) and minDecimals (0) as written.
+  function num(n, maxDecimals, minDecimals) {
     if (n === null || n === undefined || n === "") return "";
     const v = Number(n);
-    return Number.isFinite(v) ? fmt(null).format(v) : String(n);
+    return Number.isFinite(v) ? fmt(minDecimals || 0, maxDecimals === undefined ? 2 : maxDecimals).format(v) : String(n);
   }
   function money(amount, currency) {
     if (amount === null || amount === undefined || amount === "") return "";
     const v = Number(amount);
     if (!Number.isFinite(v)) return String(amount);
-    return fmt(2).format(v) + (currency ? " " + currency : "");
+    return fmt(2, 2).format(v) + (currency ? " " + currency : "");
+  }
+
+  const csrf = () => (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || "";
+  function request(url, opts) {
+    opts = opts || {};
+    const method = (opts.method || "GET").toUpperCase();
+    const headers = Object.assign({ "Accept-Language": lang() }, opts.headers || {});
+    let body = opts.body;
+    if (body !== undefined && body !== null && !(body instanceof FormData)) {
+      if (typeof body !== "string") body = JSON.stringify(body);
+      headers["Content-Type"] = "application/json";
+    }
+    if (method !== "GET" && method !== "HEAD") headers["X-CSRFToken"] = csrf();
+    if (opts.key) headers["Idempotency-Key"] = opts.key;
+    const init = { method, headers, body, credentials: "same-origin" };
+    if (opts.cache) init.cache = opts.cache;
+    return fetch(url, init);
+  }
+  const pendingKeys = new Map();
+  const newKey = () => (window.crypto && crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random());
+  // The server's answers that end a key: it was used for another request, so a new one is due.
+  const KEY_DONE = ["idempotency_key_mismatch", "idempotency_key_reused"];
+  async function api(path, opts) {
+    opts = Object.assign({}, opts || {});
+    const url = path.charAt(0) === "/" ? path : "/api/v1/" + path;
+    const post = (opts.method || "GET").toUpperCase() === "POST";
+    const form = opts.form || path + " " + (typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body || ""));
+    if (opts.once && post && !opts.key) {
+      if (!pendingKeys.has(form)) pendingKeys.set(form, newKey());
+      opts.key = pendingKeys.get(form);
+    }
+    const res = await request(url, opts);
+    let data = null;
+    try { data = await res.json(); } catch (e) { data = { detail: res.statusText }; }
+    if (opts.once && post && (res.ok || KEY_DONE.includes(data && data.code))) pendingKeys.delete(form);
+    return { ok: res.ok, status: res.status, data };
   }
 
   let open = null; // one dialog at a time
@@ -95,7 +142,7 @@
     });
   }
   async function confirmAsk(question, okText) { return (await ask({ label: question, ok: okText })) !== null; }
-  window.TDM = { ask, confirm: confirmAsk, num, money, lang };
+  window.TDM = { ask, confirm: confirmAsk, num, money, lang, csrf, request, api, newKey, KEY_DONE };
 
   document.addEventListener("change", (e) => {
     const el = e.target;
