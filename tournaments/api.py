@@ -25,9 +25,8 @@ from tdmanager.transactions import flat_step, unit_of_work
 
 from . import overview, selectors, sql
 from . import serializers as s
-from .actions import Action
 from .models import BlindStructure, Entry, IdempotencyRecord, LedgerRow, Person, Tournament, TournamentTemplate
-from .services import cashier, clockctl, lifecycle, people, privacy, registration, screens, setup, streaming, structures
+from .services import cashier, chipsets, clockctl, lifecycle, people, privacy, registration, screens, setup, streaming, structures
 from .services.events import Actor
 
 
@@ -768,12 +767,13 @@ class DisplayScreenViewSet(viewsets.ModelViewSet):
         return DisplayScreen.objects.all().order_by("name")
 
     def perform_create(self, serializer):
-        import secrets
+        serializer.instance = screens.create_screen(serializer.validated_data, actor=Actor.from_request(self.request))
 
-        screen = serializer.save(token=secrets.token_urlsafe(24))
-        from .services.events import log_event
+    def perform_update(self, serializer):
+        serializer.instance = screens.update_screen(serializer.instance, serializer.validated_data, actor=Actor.from_request(self.request))
 
-        log_event(screen.tournament, Action.TOURNAMENTS_DISPLAY_CREATED, Actor.from_request(self.request), screen=screen.name)
+    def perform_destroy(self, instance):
+        screens.delete_screen(instance, actor=Actor.from_request(self.request))
 
     @extend_schema(request=None, responses=s.DisplayScreenSerializer)
     @action(detail=True, methods=["post"], url_path="revoke-token")
@@ -787,14 +787,6 @@ class DisplayScreenViewSet(viewsets.ModelViewSet):
         """A new link for the screen (``token``, ``url``); the old one stops working at once."""
         return Response(s.DisplayScreenSerializer(screens.rotate_screen_token(self.get_object(), actor=Actor.from_request(request))).data)
 
-    def perform_update(self, serializer):
-        screen = serializer.save()
-        from tdmanager import realtime
-
-        # Every tournament the screen shows is announced: its announcement and its rotation change.
-        for pk in {screen.tournament_id, *screen.rotate.values_list("pk", flat=True)} - {None}:
-            realtime.tournament_changed(pk, Action.TOURNAMENTS_DISPLAY_UPDATED)
-
 
 class ChipSetViewSet(viewsets.ModelViewSet):
     permission_classes = [HasRole]
@@ -804,6 +796,18 @@ class ChipSetViewSet(viewsets.ModelViewSet):
         from .models import ChipSet
 
         return ChipSet.objects.prefetch_related("denominations")
+
+    def perform_create(self, serializer):
+        d = serializer.validated_data
+        serializer.instance = chipsets.save_chip_set(name=d["name"], denominations=d["denominations"], actor=Actor.from_request(self.request))
+
+    def perform_update(self, serializer):
+        d = serializer.validated_data
+        serializer.instance = chipsets.save_chip_set(name=d.get("name"), denominations=d.get("denominations"), chip_set=serializer.instance,
+                                                     actor=Actor.from_request(self.request))
+
+    def perform_destroy(self, instance):
+        chipsets.delete_chip_set(instance, actor=Actor.from_request(self.request))
 
 
 class FloorView(APIView):

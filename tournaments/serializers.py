@@ -487,24 +487,7 @@ class ChipSetSerializer(IdModelSerializer):
             raise serializers.ValidationError(_("Distinct positive denominations are needed."))
         return value
 
-    def create(self, data):
-        from .models import ChipDenomination, ChipSet
-
-        dens = data.pop("denominations")
-        cs = ChipSet.objects.create(**data)
-        ChipDenomination.objects.bulk_create(ChipDenomination(chip_set=cs, **d) for d in dens)
-        return cs
-
-    def update(self, cs, data):
-        from .models import ChipDenomination
-
-        dens = data.pop("denominations", None)
-        cs.name = data.get("name", cs.name)
-        cs.save()
-        if dens is not None:
-            cs.denominations.all().delete()
-            ChipDenomination.objects.bulk_create(ChipDenomination(chip_set=cs, **d) for d in dens)
-        return cs
+    # Saved by tournaments.services.chipsets (logged), which the viewset calls: never by save() here.
 
 
 class PenaltySerializer(IdModelSerializer):

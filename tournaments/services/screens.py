@@ -1,4 +1,7 @@
-"""Lobby screens' tokens: a director revokes one (the screen shows nothing until it gets a new
+"""Lobby screens: a director adds one (it gets its link), changes what it shows, or takes one
+away; the API (``DisplayScreenViewSet``) and the displays page call these services, each logged.
+
+Tokens: a director revokes one (the screen shows nothing until it gets a new
 link) or replaces it with a new one (the old link stops at once, the new one is shown once on
 the screens page). Either way the open live streams of the old token end in every web process
 once the change is committed (``realtime.screen_revoked``)."""
@@ -13,11 +16,70 @@ from tdmanager.transactions import service
 
 from ..actions import Action
 from ..models import DisplayScreen
-from .events import Actor, log_event
+from .checks import clean
+from .events import Actor, log_event, publish_on_commit
+
+#: What a director sets on a screen (the token is the service's; ``rotate`` is a list of tournaments).
+FIELDS = ("name", "tournament", "show", "announcement", "rotate_seconds")
 
 
 def _ended_on_commit(token: str) -> None:
     transaction.on_commit(lambda: realtime.screen_revoked(token))
+
+
+def _announce_shown(screen: DisplayScreen, action: Action, before: set[int] = frozenset()) -> None:
+    """Every tournament the screen shows (and showed: ``before``) is announced once committed:
+    its lobby's announcement and rotation changed. The screen's own tournament is announced by
+    its event row."""
+    for pk in sorted(({*screen.rotate.values_list("pk", flat=True)} | set(before)) - {screen.tournament_id, None}):
+        publish_on_commit(pk, action.value)
+
+
+@service
+def create_screen(values: dict, *, actor: Actor) -> DisplayScreen:
+    """A new screen with its own unguessable link (``values``: ``FIELDS`` and ``rotate``)."""
+    values = dict(values)
+    rotate = values.pop("rotate", None)
+    screen = clean(DisplayScreen(token=secrets.token_urlsafe(24), **{k: v for k, v in values.items() if k in FIELDS}))
+    screen.save(force_insert=True)
+    if rotate:
+        screen.rotate.set(rotate)
+    log_event(screen.tournament, Action.TOURNAMENTS_DISPLAY_CREATED, actor, screen=screen.name)
+    _announce_shown(screen, Action.TOURNAMENTS_DISPLAY_CREATED)
+    return screen
+
+
+@service
+def update_screen(screen: DisplayScreen, values: dict, *, actor: Actor) -> DisplayScreen:
+    """Change what the screen shows: the ``FIELDS`` and ``rotate`` in ``values``; the rest stays."""
+    screen = DisplayScreen.objects.select_for_update().get(pk=screen.pk)
+    rotating = set(screen.rotate.values_list("pk", flat=True))
+    before = {screen.tournament_id, *rotating}
+    changed = sorted(k for k in values if k in FIELDS and getattr(screen, k) != values[k])
+    for name in changed:
+        setattr(screen, name, values[name])
+    clean(screen)
+    screen.save()
+    if "rotate" in values:
+        if {t.pk for t in values["rotate"]} != rotating:
+            changed.append("rotate")
+        screen.rotate.set(values["rotate"])
+    log_event(screen.tournament, Action.TOURNAMENTS_DISPLAY_UPDATED, actor, screen=screen.name, fields=changed)
+    _announce_shown(screen, Action.TOURNAMENTS_DISPLAY_UPDATED, before)
+    return screen
+
+
+@service
+def delete_screen(screen: DisplayScreen, *, actor: Actor) -> None:
+    """Take the screen away: its link stops working at once."""
+    screen = DisplayScreen.objects.select_for_update().get(pk=screen.pk)
+    shown = {screen.tournament_id, *screen.rotate.values_list("pk", flat=True)}
+    token, name, tournament = screen.token, screen.name, screen.tournament
+    screen.delete()
+    log_event(tournament, Action.TOURNAMENTS_DISPLAY_DELETED, actor, screen=name)
+    for pk in sorted(shown - {getattr(tournament, "pk", None), None}):
+        publish_on_commit(pk, Action.TOURNAMENTS_DISPLAY_DELETED.value)
+    _ended_on_commit(token)
 
 
 @service
