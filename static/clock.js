@@ -45,7 +45,7 @@
     summary.hidden = !c.hand_for_hand;
     if (c.hand_for_hand) {
       const playing = tables.filter((n) => !doneList.includes(n) && !holdList.includes(n));
-      const parts = [T.h4hLine.replace("{left}", F.num(s.players_left || 0)).replace("{paid}", F.num(s.places_paid || 0))];
+      const parts = [T.h4hLine.replace("{left}", TDM.num(s.players_left || 0)).replace("{paid}", TDM.num(s.places_paid || 0))];
       if (playing.length) parts.push(T.h4hPlaying.replace("{tables}", playing.join(", ")));
       if (holdList.length) parts.push(T.h4hHolding.replace("{tables}", holdList.join(", ")));
       if (tables.length && !playing.length && !holdList.length) parts.push(T.h4hAllDone);

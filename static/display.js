@@ -35,7 +35,7 @@
       case "waiting": return T.notStarted;
       case "paused": return T.paused;
       // CLK-06: the announcement says how many are left and how many are paid.
-      case "hand_for_hand": return T.h4h + " — " + T.hand + " " + c.h4h_hand + (s && s.places_paid ? " · " + T.h4hPaid.replace("{left}", F.num(s.players_left || 0)).replace("{paid}", F.num(s.places_paid)) : "");
+      case "hand_for_hand": return T.h4h + " — " + T.hand + " " + c.h4h_hand + (s && s.places_paid ? " · " + T.h4hPaid.replace("{left}", TDM.num(s.players_left || 0)).replace("{paid}", TDM.num(s.places_paid)) : "");
       case "finished": return T.finished;
       case "cancelled": return T.cancelled;
       default: return "";
