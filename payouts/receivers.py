@@ -89,6 +89,10 @@ def person_data_wanted(sender, person, **kwargs):
     return selectors.person_prizes(person)
 
 
+def history_parts(sender, person, entries, **kwargs):
+    return selectors.history_prizes(entries)
+
+
 def connect():
     seating_signals.players_busted.connect(players_busted, dispatch_uid="payouts.players_busted")
     signals.snapshot_parts.connect(snapshot_parts, dispatch_uid="payouts.snapshot_parts")
@@ -104,3 +108,4 @@ def connect():
     signals.entries_view_parts.connect(entries_view_parts, dispatch_uid="payouts.entries_view_parts")
     signals.report_links.connect(report_links, dispatch_uid="payouts.report_links")
     signals.person_data_wanted.connect(person_data_wanted, dispatch_uid="payouts.person_data_wanted")
+    signals.history_parts.connect(history_parts, dispatch_uid="payouts.history_parts")

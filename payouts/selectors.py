@@ -863,6 +863,22 @@ def entry_prizes(entry) -> dict:
     return {"prizes": _phone_prizes(dues(entry.tournament)).get(entry.pk, [])}
 
 
+def history_prizes(entries) -> dict[int, dict]:
+    """{entry id: {"prizes": [...]}} for a player's history page: what each placed entry won
+    (the payouts worked out once per tournament)."""
+    out: dict[int, dict] = {}
+    by_tournament: dict = {}
+    for e in entries:
+        if e.place is not None:
+            by_tournament.setdefault(e.tournament, []).append(e.pk)
+    for t, ids in by_tournament.items():
+        won = _phone_prizes(dues(t))
+        for pk in ids:
+            if won.get(pk):
+                out[pk] = {"prizes": won[pk]}
+    return out
+
+
 def entries_prizes(tournament, places_paid: int | None = None) -> dict[int, dict]:
     """``entry_prizes`` for every entry of the tournament with a place, the prizes worked out
     once: ``{entry id: {"prizes": [...]}}``. With ``places_paid`` (the lobby's, of the same

@@ -14,7 +14,7 @@
   const node = (tag, text) => { const e = document.createElement(tag); e.textContent = text; return e; };
   const set = (id, v) => { const e = $(id); if (e && e.textContent !== String(v)) e.textContent = v; };
   const show = (id, on) => { const e = $(id); if (e && e.hidden === !!on) e.hidden = !on; };
-  let lastPayouts = null, lastResults = null, lastLevelKey = null, lastMinuteBeep = null;
+  let lastPayouts = null, lastLeague = null, lastResults = null, lastLevelKey = null, lastMinuteBeep = null;
 
   function beep(freq, ms) {
     if (!D.panels.sounds) return;
@@ -108,6 +108,21 @@
       if (s.jackpot) set("jackpot", s.jackpot.locked ? T.jackpotWon : money(s.jackpot.fund, s));
     }
     set("latereg", s.late_registration_open ? (s.late_registration_level ? T.open + " " + s.late_registration_level : "✓") : T.closed);
+    const league = $("league-box"); // the standings of the league this tournament counts for
+    if (league) {
+      league.hidden = !s.league;
+      if (s.league) {
+        set("league-name", s.league.name + " · " + T.season + " " + s.league.season);
+        const rows = s.league.top.map((l) => [String(l.rank), l.name, F.num(l.points)]);
+        const key = JSON.stringify(rows);
+        if (key !== lastLeague) {
+          lastLeague = key;
+          $("league").replaceChildren(...rows.map(([rank, name, points]) => {
+            const li = document.createElement("li"); li.append(node("span", rank + ". " + name), node("b", points)); return li;
+          }));
+        }
+      }
+    }
     const ol = $("payouts");
     // PAY-05: the table locked when registration closed is the final one; before, it follows the entries.
     if (s.payout_table_state) set("payouts-state", s.payout_table_state === "LOCKED" ? T.payoutsLocked : T.payoutsProvisional);

@@ -106,6 +106,10 @@ jackpot_sale_checked = Signal()
 #: apps above hold about one person, for his data export and the erasure's refusal (payouts answers).
 person_data_wanted = Signal()
 
+#: ``person``, ``entries`` (his entries) → ``{entry id: dict}``: what the apps above add to each
+#: row of a player's history page (payouts: the ``prizes`` won; formats: the ``league`` points).
+history_parts = Signal()
+
 #: ``tournament``, ``request`` → a response for the lobby screen instead of the clock (a
 #: heads-up event shows its bracket), or None.
 display_wanted = Signal()

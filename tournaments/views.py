@@ -448,8 +448,14 @@ def person_page(request, pk):
         people.set_hidden_from_lookup(person, request.POST.get("hide_from_lookup") == "1", actor=Actor.from_request(request))
         messages.success(request, _("Hidden from the public seat lookup.") if person.hide_from_lookup else _("Shown on the public seat lookup."))
         return redirect("person", pk=person.pk)
-    return render(request, "person.html", {"person": person, "revealed": revealed,
-                                           "entries": person.entries.select_related("tournament").order_by("-created_at"),
+    entries = list(person.entries.select_related("tournament").order_by("-created_at"))
+    history: dict[int, dict] = {}
+    for answer in signals.ask(signals.history_parts, person=person, entries=entries):  # payouts: prizes; formats: league points
+        for pk, part in answer.items():
+            history.setdefault(pk, {}).update(part)
+    for e in entries:
+        e.history = history.get(e.pk, {})
+    return render(request, "person.html", {"person": person, "revealed": revealed, "entries": entries,
                                            "penalties": selectors.penalty_history(person)})
 
 

@@ -169,3 +169,35 @@ def test_the_lobby_leaderboard_is_served_from_the_cache_until_points_change(make
     page = anon.get(f"/formats/series/{league.pk}/leaderboard/").content.decode()
     assert "entries − place + 1" in page
     assert anon.get("/formats/series/999999/leaderboard/").status_code == 404
+
+
+def test_a_league_tournament_shows_the_standings_on_its_lobby_screens_phones_and_the_players_history(
+        make_tournament, four, actor, cashier_actor, director):
+    """After one scored event (linear: A 4, B 3, C 2, D 1), the next event of the league shows the
+    top of the standings on its lobby screens, each player's own standing on his phone, and the
+    director's history page of A lists the first event with its place and points."""
+    from tournaments.phone import phone_index, phone_state
+    from tournaments.snapshot import build_snapshot
+
+    league = series_service.create_series(name="Tuesday league", scoring="LINEAR", cycle_length=None, actor=actor)
+    first = play(make_tournament, four, "ABCD", actor, cashier_actor)
+    score(league, first, actor)
+    nxt = make_tournament(name="Next week")
+    series_service.attach(league, nxt, actor=actor)
+    entries = {name: cashier.register(nxt, four[name], method="CASH", actor=cashier_actor).entry for name in "CD"}
+
+    snap = build_snapshot(nxt)
+    assert snap["league"]["name"] == "Tuesday league" and snap["league"]["season"] == 1
+    assert [(line["rank"], line["name"], line["points"]) for line in snap["league"]["top"]] == [
+        (1, "A Test", 4.0), (2, "B Test", 3.0), (3, "C Test", 2.0), (4, "D Test", 1.0)]
+    assert phone_state(entries["C"].pk, snap)["league"] == {"name": "Tuesday league", "season": 1, "rank": 3, "points": 2.0, "players": 4}
+    _public, own = phone_index(nxt.pk, snap, {})
+    assert own[entries["D"].pk].part["league"]["rank"] == 4
+    assert "league" not in _public  # the phones' shared part carries no standings: each phone has its own line
+
+    c = Client()
+    c.force_login(director)
+    page = c.get(f"/people/{four['A'].pk}/").content.decode()
+    history = page.split('id="history"', 1)[1].split("</section>", 1)[0]
+    assert first.name in history and "Tuesday league</a>: 4.00" in history
+    assert 'class="prize">400.00 EUR (owed)' in history  # 4 × €100, the one place paid for four entries, not collected yet

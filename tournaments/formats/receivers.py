@@ -18,6 +18,33 @@ def display_wanted(sender, tournament, request, **kwargs):
     return None
 
 
+def league_panel(sender, tournament, **kwargs):
+    """A tournament of a league: its lobby screens show the standings (from the cache)."""
+    return selectors.league_panel(tournament)
+
+
+def entries_league(sender, tournament, snapshot=None, **kwargs):
+    """Each player's phone shows his standing in the tournament's league."""
+    standing = selectors.league_standing_by_person(tournament)
+    if not standing:
+        return None
+    people = tournament.entries.exclude(person_id__isnull=True).values_list("pk", "person_id")
+    return {pk: {"league": standing[person]} for pk, person in people if person in standing}
+
+
+def entry_league(sender, entry, **kwargs):
+    line = selectors.league_standing_by_person(entry.tournament).get(entry.person_id)
+    return {"league": line} if line else None
+
+
+def history_parts(sender, person, entries, **kwargs):
+    return selectors.league_points_by_entry(entries)
+
+
 def connect():
+    signals.snapshot_parts.connect(league_panel, dispatch_uid="formats.league_panel")
+    signals.entries_view_parts.connect(entries_league, dispatch_uid="formats.entries_league")
+    signals.entry_view_parts.connect(entry_league, dispatch_uid="formats.entry_league")
+    signals.history_parts.connect(history_parts, dispatch_uid="formats.history_parts")
     signals.page_links.connect(page_links, dispatch_uid="formats.page_links")
     signals.display_wanted.connect(display_wanted, dispatch_uid="formats.display_wanted")

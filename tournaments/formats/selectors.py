@@ -26,6 +26,7 @@ from .models import (
     SeriesAward,
     SeriesCycle,
     SeriesResult,
+    SeriesTournament,
     TimedEvent,
 )
 
@@ -240,3 +241,53 @@ def formula_text(series: Series) -> str:
     if series.best_of:
         text += " · " + _("best %(n)s results count") % {"n": series.best_of}
     return text
+
+
+# --- a league on the lobby screen, the phone and the player's history ---------------------------
+
+
+def league_panel(tournament) -> dict | None:
+    """The standings panel of the league (or series) a tournament belongs to, for its lobby
+    screens: name, season, formula and the top ten, from the leaderboard's cache."""
+    link = SeriesTournament.objects.filter(tournament=tournament).values_list("series_id", flat=True).first()
+    if link is None:
+        return None
+    data = public_leaderboard(link)
+    if data is None:
+        return None
+    return {"league": {"id": data["series"]["id"], "name": data["series"]["name"], "season": data["cycle"], "formula": data["series"]["formula"],
+                       "top": [{"rank": line["rank"], "name": line["name"], "points": line["points"]} for line in data["standings"][:10]],
+                       "players": len(data["standings"])}}
+
+
+def league_standing_by_person(tournament) -> dict[int, dict]:
+    """{person id: his line in the standings of the tournament's league}, from the cache."""
+    link = SeriesTournament.objects.filter(tournament=tournament).values_list("series_id", flat=True).first()
+    data = public_leaderboard(link) if link is not None else None
+    if not data:
+        return {}
+    out = {}
+    for line in data["standings"]:
+        out[line["person"]] = {"name": data["series"]["name"], "season": data["cycle"], "rank": line["rank"], "points": line["points"],
+                               "players": len(data["standings"])}
+    return out
+
+
+def league_points_by_entry(entries) -> dict[int, dict]:
+    """{entry id: {"league": [{"series", "points", "place"}]}} for a player's history page."""
+    entries = list(entries)
+    if not entries:
+        return {}
+    person_ids = {e.person_id for e in entries}
+    results = SeriesResult.objects.filter(person_id__in=person_ids, tournament_id__in={e.tournament_id for e in entries}).select_related("series")
+    by_key: dict = {}
+    for r in results:
+        by_key.setdefault((r.tournament_id, r.person_id), []).append({"series": r.series.name, "series_id": r.series_id,
+                                                                      "points": round(r.points, 2)})
+    out = {}
+    for e in entries:
+        lines = by_key.get((e.tournament_id, e.person_id))
+        if lines:
+            out[e.pk] = {"league": lines}
+    return out
+

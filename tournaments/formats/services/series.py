@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from payouts import leaderboard, league
+from tdmanager import realtime
 from tdmanager.errors import ValidationFailed
 from tdmanager.transactions import service
 from tournaments import fees
@@ -66,9 +67,19 @@ def create_series(*, name: str, actor: Actor, **settings) -> Series:
 
 def _standings_changed(pk: int) -> None:
     """The lobby's cached leaderboard is stale: now (a reader never gets the old version for a
-    new series) and again at commit (a reader who rebuilt before the commit cached old points)."""
+    new series) and again at commit (a reader who rebuilt before the commit cached old points).
+    The league's tournaments still to play show the standings on their screens and phones: they
+    are told to build again."""
     forget_leaderboard(pk)
-    transaction.on_commit(lambda: forget_leaderboard(pk))
+    live = list(SeriesTournament.objects.filter(series_id=pk, tournament__status__in=(Tournament.REGISTERING, Tournament.RUNNING))
+                .values_list("tournament_id", flat=True))
+
+    def after_commit():
+        forget_leaderboard(pk)
+        for tournament_id in live:
+            realtime.tournament_changed(tournament_id, "formats.series.standings")
+
+    transaction.on_commit(after_commit)
 
 
 _LEAGUE_FIELDS = {"empty_table": "points_table", "bad_points": "points_table", "bad_best_of": "best_of", "bad_tie_break": "tie_break"}
