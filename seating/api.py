@@ -304,6 +304,28 @@ class DrawView(SeatingAPIView):
         return Response(selectors.table_map(t), status=201)
 
 
+class PreDrawSerializer(ReasonSerializer):
+    sessions = serializers.ListField(child=TextField(max_length=20), min_length=1, max_length=20,
+                                     help_text='SEAT-02: the sessions, e.g. ["1A", "1B"] (evenings or Day 1 flights)')
+
+
+class PreDrawView(SeatingAPIView):
+    """SEAT-02 (004): GET the pre-event draw, by session, table and seat. POST (director):
+    ``{"sessions": ["1A", "1B"], "reason"}`` draws every registrant into a session, a table and a
+    seat (again: it replaces the earlier one), before the tournament starts."""
+
+    @extend_schema(request=None, responses=OBJECT_LIST)
+    def get(self, request, pk):
+        return Response(selectors.predraw_rows(self.tournament(pk)))
+
+    @extend_schema(request=PreDrawSerializer, responses={201: OBJECT_LIST})
+    def post(self, request, pk):
+        d = _valid(PreDrawSerializer, request)
+        t = self.tournament(pk)
+        services.predraw(t, d["sessions"], actor=self.actor(), reason=d["reason"])
+        return Response(selectors.predraw_rows(t), status=201)
+
+
 class BustsView(SeatingAPIView):
     """GET: the busts, newest first. POST: players out — ``{"entries": [{"entry", "starting_stack"}],
     "table", "same_hand", "reason"}``."""

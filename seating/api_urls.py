@@ -8,6 +8,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/tables/", api.TableMapView.as_view(), name="api-seating-tables"),
     path("tournaments/<int:pk>/tables/<int:number>/<slug:op>/", api.TableActionView.as_view(), name="api-seating-table-op"),
     path("tournaments/<int:pk>/seating/draw/", api.DrawView.as_view(), name="api-seating-draw"),
+    path("tournaments/<int:pk>/seating/predraw/", api.PreDrawView.as_view(), name="api-seating-predraw"),
     path("tournaments/<int:pk>/seating/manual-draw/", api.ManualDrawView.as_view(), name="api-seating-manual-draw"),
     path("tournaments/<int:pk>/seating/manual-draw/clear/", api.ManualDrawClearView.as_view(), name="api-seating-manual-draw-clear"),
     path("tournaments/<int:pk>/seating/keep-apart/", api.KeepApartView.as_view(), name="api-seating-keep-apart"),

@@ -11,6 +11,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
+from tdmanager import csvsafe
 from tdmanager.errors import DomainError
 from tdmanager.pdf import seat_cards_pdf
 from tournaments.house import HouseRules
@@ -118,3 +119,29 @@ def constraints_page(request, pk):
             messages.error(request, str(exc.message))
         return redirect(request.path)
     return render(request, "seating/constraints.html", {"t": t, "c": selectors.constraints(t)})
+
+
+def predraw_page(request, pk):
+    """SEAT-02 (004): draw the registrants into sessions, tables and seats before the event;
+    the list to print (the page prints as it is) or to export (``?format=csv``, csv-safe)."""
+    t = get_object_or_404(Tournament, pk=pk)
+    if request.method == "POST":
+        sessions = [s for s in request.POST.get("sessions", "").replace(";", ",").split(",") if s.strip()]
+        try:
+            services.predraw(t, sessions, actor=Actor.from_request(request), reason=request.POST.get("reason", ""))
+            messages.success(request, _("Registrants drawn into sessions and tables."))
+        except DomainError as exc:
+            messages.error(request, str(exc.message))
+        return redirect(request.path)
+    rows = selectors.predraw_rows(t)
+    if request.GET.get("format") == "csv":
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="predraw-{t.pk}.csv"'
+        w = csvsafe.Writer(response)  # names are typed by people: no cell runs as a formula
+        w.writerow([_("Session"), _("Table"), _("Seat"), _("Entry"), _("Name")])
+        w.writerows([r["session"], r["table"], r["seat"], r["entry"], r["name"]] for r in rows)
+        return response
+    sessions = list(dict.fromkeys(r["session"] for r in rows))
+    return render(request, "seating/predraw.html", {"t": t, "rows": rows, "sessions": ", ".join(sessions),
+                                                    "open": t.status in (Tournament.PLANNED, Tournament.REGISTERING),
+                                                    "print": "print" in request.GET})

@@ -255,3 +255,18 @@ class ManualDraw(models.Model):
     class Meta:
         ordering = ["id"]
         indexes = [models.Index(fields=["tournament", "status"])]
+
+
+class PreDrawSeat(models.Model):
+    """SEAT-02 (004): a registrant's session, table and seat, drawn before the event so that his
+    schedule can be sent to him (his phone page shows it; the staff print or export the list)."""
+
+    tournament = models.ForeignKey(Tournament, related_name="predraw_seats", on_delete=models.CASCADE)
+    entry = models.OneToOneField(Entry, related_name="predraw_seat", on_delete=models.CASCADE)
+    session = models.CharField(max_length=20)
+    table = models.PositiveIntegerField()
+    seat = models.PositiveIntegerField()
+    drawn_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["session", "table", "seat"]

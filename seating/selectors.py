@@ -21,7 +21,7 @@ from tournaments.selectors import active_penalties, penalty_progress
 from tournaments.snapshot import results as top_places
 
 from . import engine, labels
-from .models import Bust, KeepApart, ManualDraw, PendingMove, Seat, SeatingState, SeatReservation, Table
+from .models import Bust, KeepApart, ManualDraw, PendingMove, PreDrawSeat, Seat, SeatingState, SeatReservation, Table
 
 # Every sale's answer asks it (the entry's seat): compiled once (tdmanager.compiled).
 _SEAT_OF = Compiled(lambda pk: Seat.objects.filter(pk=pk).order_by().values_list("table__number", "number")[:1], Seat)
@@ -82,6 +82,7 @@ def tournament_links(tournament) -> list[dict]:
     return [
         {"label": _("Tables"), "url": reverse("seating-tables", args=[tournament.pk])},
         {"label": _("Seat lookup"), "url": reverse("seating-lookup", args=[tournament.pk])},
+        {"label": _("Sessions drawn in advance"), "url": reverse("seating-predraw", args=[tournament.pk])},
     ]
 
 
@@ -285,19 +286,35 @@ def entry_view(entry) -> dict:
     the move still to make (where to go), never anybody else's."""
     move = PendingMove.objects.filter(tournament_id=entry.tournament_id, entry=entry, status=PendingMove.PROPOSED).order_by(
         "id").values("from_table", "from_seat", "to_table", "to_seat").first()
-    return {"seat": seat_of(entry), "move": move}
+    return {"seat": seat_of(entry), "move": move, "schedule": schedule_of(entry.pk)}
+
+
+def schedule_of(entry_id: int) -> dict | None:
+    """SEAT-02: the session, table and seat the pre-event draw gave the entry, else None."""
+    return PreDrawSeat.objects.filter(entry_id=entry_id).values("session", "table", "seat").first()
+
+
+def predraw_rows(tournament) -> list[dict]:
+    """SEAT-02: the pre-draw by session, table and seat, with each registrant's name and entry."""
+    return [{"session": s, "table": tb, "seat": seat, "entry": number, "name": f"{first} {last}".strip()}
+            for s, tb, seat, number, first, last in PreDrawSeat.objects.filter(tournament=tournament)
+            .order_by("session", "table", "seat").values_list("session", "table", "seat", "entry__number",
+                                                              "entry__person__first_name", "entry__person__last_name")]
 
 
 def entries_view(tournament) -> dict[int, dict]:
-    """``entry_view`` for every entry of the tournament in two queries: ``{entry id: {"seat",
-    "move"}}`` for the entries seated or with a move to make (the others have neither)."""
+    """``entry_view`` for every entry of the tournament in three queries: ``{entry id: {"seat",
+    "move", "schedule"}}`` for the entries seated, with a move to make or pre-drawn (SEAT-02)."""
     seats = {entry: {"table": table, "seat": seat} for entry, table, seat in
              Seat.objects.filter(tournament=tournament).values_list("entry_id", "table__number", "number")}
     moves: dict[int, dict] = {}
     for move in PendingMove.objects.filter(tournament=tournament, status=PendingMove.PROPOSED).order_by("-id").values(
             "entry_id", "from_table", "from_seat", "to_table", "to_seat"):
         moves[move.pop("entry_id")] = move  # read newest first: the oldest slip of an entry is kept, as entry_view shows
-    return {entry: {"seat": seats.get(entry), "move": moves.get(entry)} for entry in seats.keys() | moves.keys()}
+    schedules = {entry: {"session": session, "table": table, "seat": seat} for entry, session, table, seat in
+                 PreDrawSeat.objects.filter(tournament=tournament).values_list("entry_id", "session", "table", "seat")}
+    return {entry: {"seat": seats.get(entry), "move": moves.get(entry), "schedule": schedules.get(entry)}
+            for entry in seats.keys() | moves.keys() | schedules.keys()}
 
 
 def overview(tournament) -> dict:

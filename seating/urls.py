@@ -8,6 +8,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/tables/", views.table_map_page, name="seating-tables"),
     path("tournaments/<int:pk>/dealer/", views.dealer_table, name="dealer-table"),
     path("tournaments/<int:pk>/tables/slips/", views.move_slips, name="seating-slips"),
+    path("tournaments/<int:pk>/tables/predraw/", manual_views.predraw_page, name="seating-predraw"),
     path("tournaments/<int:pk>/tables/draws/<int:entry_id>/", views.draw_history_page, name="seating-draws"),
     path("tournaments/<int:pk>/tables/seat-cards/", manual_views.seat_cards, name="seating-cards"),
     path("tournaments/<int:pk>/tables/seat-cards.pdf", manual_views.seat_cards_file, name="seating-cards-pdf"),

@@ -144,6 +144,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "api-witness": {"GET": STAFF_AUDIT, "POST": CTRL},  # ROLE-01: the controller witnesses draws and moves
     # --- API: seating ----------------------------------------------------------------------
     "api-seating-tables": {"GET": STAFF_AUDIT + (DEALER,)},
+    "api-seating-predraw": {"GET": STAFF, "POST": D},  # SEAT-02: the pre-event draw into sessions
     "api-seating-table-op": {"POST": {"tv": D, "hand-completed": DFL, "*": DF}},
     "api-seating-draw": {"POST": D},
     "api-seating-manual-draw": {"GET": DF_AUDIT, "POST": DF},  # SEAT-01/04: the floor enters the cards drawn
@@ -250,6 +251,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "login-lockouts": {"GET": D, "POST": D},  # staff login lock-outs: a director lifts one
     "floor-tools": {"GET": DF},
     "seating-tables": {"GET": DF, "POST": _TABLE_PAGE_OPS},
+    "seating-predraw": {"GET": STAFF, "POST": D},  # SEAT-02: run it, print it, export it (CSV)
     "seating-slips": {"GET": DF},
     "seating-draws": {"GET": DF_AUDIT},
     "seating-cards": {"GET": DF},  # SEAT-01/04: seat cards to print

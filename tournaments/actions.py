@@ -101,6 +101,7 @@ class Action(models.TextChoices):
     SEATING_BUST_UNDONE = "seating.bust.undone", _("Bust undone")
     SEATING_BUSTS_SIMULTANEOUS = "seating.busts.simultaneous", _("Busts marked simultaneous")
     SEATING_DRAW_INITIAL = "seating.draw.initial", _("Seats drawn")
+    SEATING_PREDRAW = "seating.predraw", _("Registrants drawn into sessions and tables")
     SEATING_FINAL_TABLE_FORMED = "seating.final_table.formed", _("Final table formed")
     SEATING_HALT_WAIVED = "seating.halt.waived", _("Table halt waived")
     SEATING_HAND_COMPLETED = "seating.hand.completed", _("Hand completed")

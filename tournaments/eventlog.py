@@ -122,6 +122,7 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.SEATING_BIG_BLIND_SET: _("%(actor)s set the big blind at table %(table)s to seat %(big_blind_seat)s%(reason_suffix)s"),
     A.SEATING_BREAK_ORDER_SET: _("%(actor)s set the order in which tables break%(reason_suffix)s"),
     A.SEATING_BUST_UNDONE: _("%(actor)s undid a bust%(reason_suffix)s"),
+    A.SEATING_PREDRAW: _("%(actor)s drew %(players)s registrants into sessions and tables: %(session_list)s"),
     A.SEATING_DRAW_INITIAL: (ngettext_lazy("Seats drawn: %(players)s players at %(tables)s table", "Seats drawn: %(players)s players at %(tables)s tables", "count"), "tables"),
     A.SEATING_FINAL_TABLE_FORMED: _("Final table formed at table %(table)s"),
     A.SEATING_HALT_WAIVED: _("%(actor)s let table %(table)s play on%(reason_suffix)s"),
