@@ -9,7 +9,6 @@ from contextlib import contextmanager
 
 from django.db import connection
 from django.db.models import Q
-from django.db.models.base import ModelState
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -171,43 +170,14 @@ _SLIP_ENTRY = _related(_ENTRY_MODEL, {"id", "number", "person"})
 _SLIP_PERSON = _related(_PERSON_MODEL, {"id", "first_name", "last_name"})
 _SLIP_USER = _related(_USER_MODEL, {"id", "username"})
 _SLIP_NAMES, _SLIP_ENTRY_NAMES, _SLIP_PERSON_NAMES, _SLIP_USER_NAMES = ([a for _n, a in f] for f in (_SLIP, _SLIP_ENTRY, _SLIP_PERSON, _SLIP_USER))
-_TID, _MOVE = 2**62 + 4321, 2**62 + 4322  # placeholders the compiled statement is written with (no real keys)
-_slip_statements: dict[str, tuple] = {}
 _TOURNAMENT_KEY = compiled.Compiled(lambda pk: Tournament.objects.filter(pk=pk).order_by().values_list("pk"), Tournament)  # it exists
-
-
-def _slip_statement():
-    """The query of ``_slips`` as the ORM writes it, compiled once per process and database (as
-    ``room._lock_statement``): compiling it cost ten times what running it does, after every
-    bust and every confirm. Returns the SQL, its parameters with the two placeholders, and
-    the converters the ORM would apply to each column."""
-    alias = connection.alias
-    found = _slip_statements.get(alias)
-    if found is None:
-        columns = ([n for n, _a in _SLIP] + [f"entry__{n}" for n, _a in _SLIP_ENTRY] + [f"entry__person__{n}" for n, _a in _SLIP_PERSON]
-                   + [f"done_by__{n}" for n, _a in _SLIP_USER])
-        qs = (PendingMove.objects.filter(Q(status=PendingMove.PROPOSED) | Q(pk=_MOVE), tournament_id=_TID).order_by("id")
-              .values_list(*columns))
-        compiler = qs.query.get_compiler(alias)
-        sql, params = compiler.as_sql()
-        params = list(params)
-        if params.count(_TID) != 1 or params.count(_MOVE) != 1:
-            raise RuntimeError(f"unexpected parameters in the slips statement: {params!r}")
-        converters = compiler.get_converters([col for col, _sql, _alias in compiler.select])
-        found = _slip_statements[alias] = (sql, params, sorted(converters.items()))
-    return found
-
-
-def _build(model, attnames, values):
-    """``model.from_db(alias, attnames, values)`` for a model without ``pre_init`` or ``post_init``
-    receivers, made as Django unpickles an instance (its fields in ``__dict__``, the ones not
-    read left out, i.e. deferred): ``Model.__init__`` cost more than the query, per slip, four
-    instances a slip, up to nine slips an answer."""
-    obj = model.__new__(model)
-    obj.__dict__.update(zip(attnames, values))
-    state = obj._state = ModelState()
-    state.adding, state.db = False, connection.alias
-    return obj
+# The query of ``_slips``, compiled once per process and database: every bust and every confirm
+# answers with the open slips, and compiling the query cost more than running it.
+_SLIPS = compiled.Compiled(
+    lambda tid, move: (PendingMove.objects.filter(Q(status=PendingMove.PROPOSED) | Q(pk=move), tournament_id=tid).order_by("id")
+                       .values_list(*[n for n, _a in _SLIP], *[f"entry__{n}" for n, _a in _SLIP_ENTRY],
+                                    *[f"entry__person__{n}" for n, _a in _SLIP_PERSON], *[f"done_by__{n}" for n, _a in _SLIP_USER])),
+    PendingMove, nargs=2)
 
 
 def _slips(t, also=()) -> tuple[list[PendingMove], dict[int, PendingMove]]:
@@ -220,24 +190,16 @@ def _slips(t, also=()) -> tuple[list[PendingMove], dict[int, PendingMove]]:
         rows = list(PendingMove.objects.filter(Q(status=PendingMove.PROPOSED) | Q(pk__in=also), tournament_id=tid)
                     .select_related("entry__person", "done_by").only(*[n for n, _a in _SLIP], *related).order_by("id"))
     else:
-        sql, params, converters = _slip_statement()
-        move = next(iter(also), 0)
-        with compiled.prepared_cursor(connection) as cursor:
-            cursor.execute(sql, [tid if p == _TID else move if p == _MOVE else p for p in params])
-            raw = cursor.fetchall()
-        rows = []
+        rows, alias = [], connection.alias
         a, b, c = len(_SLIP), len(_SLIP) + len(_SLIP_ENTRY), len(_SLIP) + len(_SLIP_ENTRY) + len(_SLIP_PERSON)
-        for values in raw:
-            values = list(values)
-            for i, (convs, expression) in converters:
-                for conv in convs:
-                    values[i] = conv(values[i], expression, connection)
-            m = _build(PendingMove, _SLIP_NAMES, values[:a])
-            entry = _build(_ENTRY_MODEL, _SLIP_ENTRY_NAMES, values[a:b])
-            entry.person = _build(_PERSON_MODEL, _SLIP_PERSON_NAMES, values[b:c])
+        for values in _SLIPS.rows(tid, next(iter(also), 0), using=alias):  # the values as the ORM converts them
+            # instances made without Model.__init__, which cost more than the query: four a slip
+            m = compiled.instance(PendingMove, _SLIP_NAMES, values[:a], alias)
+            entry = compiled.instance(_ENTRY_MODEL, _SLIP_ENTRY_NAMES, values[a:b], alias)
+            entry.person = compiled.instance(_PERSON_MODEL, _SLIP_PERSON_NAMES, values[b:c], alias)
             m.entry = entry
             if m.done_by_id is not None:
-                m.done_by = _build(_USER_MODEL, _SLIP_USER_NAMES, values[c:])
+                m.done_by = compiled.instance(_USER_MODEL, _SLIP_USER_NAMES, values[c:], alias)
             rows.append(m)
     return [m for m in rows if m.status == PendingMove.PROPOSED], {m.pk: m for m in rows if m.pk in also}
 

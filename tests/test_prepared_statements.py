@@ -84,7 +84,7 @@ def test_a_seat_map_lock_and_write_back_stay_prepared_across_busts(make_tourname
         while slips:
             services.confirm_moves(t, slips, actor=actor)
             slips = list(PendingMove.objects.filter(tournament=t, status=PendingMove.PROPOSED).values_list("pk", flat=True))
-    assert _prepared(room_module._lock_statement()[0][:60]), "the seat map's lock is prepared"
+    assert _prepared(room_module._LOCK.plan().sql[:60]), "the seat map's lock is prepared"
     kept = room_module.kept(t.pk)
     seats = {(n, s): e for e, n, s in Seat.objects.filter(tournament=t).values_list("entry_id", "table__number", "number")}
     assert kept is not None and {(n, s): e for n, tb in kept.tables.items() for s, e in tb.seats.items()} == seats

@@ -394,7 +394,6 @@ def table_from_snapshot(snap: dict) -> engine.Table:
 TOURNAMENT_FIELDS = ("id", "name", "status", "format", "settings", "rule_set", "table_size", "starting_stack")
 STATE_FIELDS = ("seating_state__token", "seating_state__bust_seq", "seating_state__group_seq", "seating_state__constraints")
 CLOCK_FIELDS = ("clock__status", "clock__h4h_hand")
-_PK = 2**62 + 12345  # the placeholder a compiled lock statement is written with (no real key)
 
 
 @dataclass(frozen=True, slots=True)
@@ -411,7 +410,6 @@ class StateView:
     constraints: bool
 
 
-_lock_statements: dict[str, tuple[str, tuple[int, ...]]] = {}
 # Where each value _locked reads comes from: (model, column); the clock's key tells whether the
 # tournament has a clock row at all.
 _LOCK_COLUMNS = (*(("Tournament", f) for f in TOURNAMENT_FIELDS), ("SeatingState", "token"), ("SeatingState", "bust_seq"),
@@ -419,34 +417,28 @@ _LOCK_COLUMNS = (*(("Tournament", f) for f in TOURNAMENT_FIELDS), ("SeatingState
                  ("Clock", "h4h_hand"))
 
 
-def _lock_statement() -> tuple[str, tuple[int, ...]]:
-    """The lock statement as the ORM writes it, compiled once per process and database.
+# The lock statement of ``_locked`` as the ORM writes it: ``select_related`` +
+# ``select_for_update(of=("self", "seating_state"))`` + ``only`` over the tournament, its seating
+# state (an inner join: a locked row cannot be the nullable side of an outer join) and its clock.
+# Every bust, move and hand sends it, and building it cost more than running it, so it is
+# compiled once per process and database; its rows come as fetched, ``_locked`` reading the few
+# columns it needs (``_LOCK_COLUMNS``).
+_LOCK = compiled.Compiled(
+    lambda pk: (Tournament.objects.select_related("seating_state", "clock").order_by()
+                .select_for_update(of=("self", "seating_state"))
+                .only(*TOURNAMENT_FIELDS, *STATE_FIELDS, *CLOCK_FIELDS)
+                .filter(pk=pk, seating_state__isnull=False)),
+    Tournament, shape=compiled.FETCHED)
+_lock_positions: dict[str, tuple[int, ...]] = {}
 
-    ``select_related`` + ``select_for_update(of=("self", "seating_state"))`` + ``only`` over the
-    tournament, its seating state (an inner join: a locked row cannot be the nullable side of
-    an outer join) and its clock. Every bust, move and hand runs it, and compiling it (the
-    ORM's Python, then building the three model instances) costs more than running it at the
-    server, so a process compiles it once and
-    sends the same text each time, with the tournament's key as its one parameter.
-    Returns the statement and where each of ``_LOCK_COLUMNS`` is in its rows.
-    """
-    alias = connection.alias
-    found = _lock_statements.get(alias)
+
+def _lock_columns() -> tuple[int, ...]:
+    """Where each of ``_LOCK_COLUMNS`` is in the lock statement's rows on this database."""
+    found = _lock_positions.get(connection.alias)
     if found is None:
-        qs = (Tournament.objects.select_related("seating_state", "clock").order_by()
-              .select_for_update(of=("self", "seating_state"))
-              .only(*TOURNAMENT_FIELDS, *STATE_FIELDS, *CLOCK_FIELDS)
-              .filter(pk=_PK, seating_state__isnull=False))
-        compiler = qs.query.get_compiler(alias)
-        sql, params = compiler.as_sql()
-        if list(params) != [_PK]:  # the one parameter must be the key (a Django that writes it otherwise)
-            raise RuntimeError(f"unexpected parameters in the seating lock statement: {params!r}")
-        names = [(col.target.model.__name__, col.target.attname) for col, _sql, _alias in compiler.select]
-        found = _lock_statements[alias] = (sql, tuple(names.index(c) for c in _LOCK_COLUMNS))
+        plan = _LOCK.plan(connection.alias)
+        found = _lock_positions[connection.alias] = tuple(plan.position(model, column) for model, column in _LOCK_COLUMNS)
     return found
-
-
-_LOCK = compiled.Raw(lambda: _lock_statement()[0], Tournament)
 
 
 def _locked(pk: int, also=None) -> tuple[tuple[Tournament, StateView, ClockView | None] | None, list]:
@@ -465,15 +457,12 @@ def _locked(pk: int, also=None) -> tuple[tuple[Tournament, StateView, ClockView 
     the same round trip (``rows_together``: its own snapshot, taken once the lock is held).
     Returns the three (None when the tournament has no state row yet) and ``also``'s rows.
     """
-    sql, columns = _lock_statement()
+    columns = _lock_columns()
     if also is None:
-        with compiled.prepared_cursor(connection) as cursor:
-            cursor.execute(sql, [pk])
-            row = cursor.fetchone()
-        also_rows = []
+        locked, also_rows = _LOCK.rows(pk, using=connection.alias), []
     else:
         locked, also_rows = compiled.rows_together((_LOCK, (pk,)), also, using=connection.alias)
-        row = locked[0] if locked else None
+    row = locked[0] if locked else None
     if row is None:
         return None, also_rows
     row = [row[i] for i in columns]
