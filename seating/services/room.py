@@ -391,7 +391,7 @@ def table_from_snapshot(snap: dict) -> engine.Table:
 
 # What seating reads with the lock: the tournament's own fields, its seating state and its
 # clock, in one statement.
-TOURNAMENT_FIELDS = ("id", "name", "status", "format", "settings", "rule_set", "table_size", "starting_stack")
+TOURNAMENT_FIELDS = ("id", "name", "status", "format", "settings", "rule_set", "game", "table_size", "starting_stack")
 STATE_FIELDS = ("seating_state__token", "seating_state__bust_seq", "seating_state__group_seq", "seating_state__constraints")
 CLOCK_FIELDS = ("clock__status", "clock__h4h_hand")
 
