@@ -34,7 +34,8 @@ checked by tests/test_private_api.py, which fails naming the one an upgrade remo
 - ``UpdateQuery(model).add_update_fields(values_seq)`` and ``.add_filter(lhs, rhs)``: the
   UPDATE ``save(update_fields=...)`` sends (``Updates``).
 - ``Model._prepare_related_fields_for_save(operation_name, fields=None)``: the check of unsaved
-  related objects ``bulk_create`` makes (``Inserts``).
+  related objects ``bulk_create`` and ``save`` make (``Inserts``; ``prepare_related``, for
+  ``seating.sql``'s write-back).
 - ``DatabaseOperations.bulk_batch_size(fields, objs)`` and ``.adapt_datetimefield_value(value)``,
   ``DatabaseFeatures.can_return_rows_from_bulk_insert``, ``Field.generated``: as
   ``bulk_create`` and the ORM's lookups use them (``Inserts``, ``Plan``).

@@ -17,8 +17,6 @@ KEPT_ON_PURPOSE = ("tdmanager/compiled.py",)  # and every app's sql.py
 ALLOWED = {
     "tdmanager/backup.py": "a database tool: copies, checks and restores whole databases (sqlite3's backup, PRAGMA, row counts per table)",
     "tdmanager/management/commands/movedb.py": "a database tool: moves every table to another database, then resets its sequences",
-    "seating/management/commands/simulate_tournament.py":
-        "a benchmark's load generator: turns synchronous_commit off for its own session; not a path the product runs",
 }
 
 
@@ -58,7 +56,7 @@ def test_the_fence_sees_what_it_fences():
 
 
 # Apps whose statements are being moved into their sql.py: an expected failure until they are.
-MOVING = {"seating": "seating's statements move into seating/sql.py"}
+MOVING: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("app", [pytest.param(a, marks=pytest.mark.xfail(reason=MOVING[a], strict=False)) if a in MOVING else a
