@@ -1,6 +1,6 @@
 """Storage for seating: tables, occupied seats, busts and move slips.
 
-Rules do not live here: the pure engine is ``seating/engine.py`` and every change goes
+Rules do not live here: the pure engine is ``seating/engine/`` and every change goes
 through ``seating/services.py``. The seat map of a tournament is the ``Table`` rows in play
 plus one ``Seat`` row per seated player; an empty seat has no row.
 """

@@ -78,7 +78,7 @@ def test_a_clock_refusal_is_italian_on_an_italian_request(director, make_tournam
 # module and name)
 ENGINES = [
     ("tournaments/clock.py", "ClockError", "tournaments.services.clockctl", "MESSAGES"),
-    ("seating/engine.py", "SeatingError", "seating.services.plan", "ENGINE_MESSAGES"),
+    ("seating/engine", "SeatingError", "seating.services.plan", "ENGINE_MESSAGES"),
     ("payouts/deals.py", "DealError", "payouts.services.deals", "DEAL_REFUSALS"),
     ("tournaments/chiprace.py", "ChipRaceError", "tournaments.services.floor", "CHIP_RACE_REFUSALS"),
     ("tournaments/formats/engine.py", "FormatRuleError", "tournaments.formats.services.common", "ENGINE_REFUSALS"),
@@ -86,8 +86,9 @@ ENGINES = [
 
 
 def raised_codes(path: Path, error: str) -> set[str]:
-    tree = ast.parse(path.read_text())
-    return {node.args[0].value for node in ast.walk(tree)
+    """The codes ``error`` is raised with in a module, or in every module of a package."""
+    trees = [ast.parse(p.read_text()) for p in (sorted(path.rglob("*.py")) if path.is_dir() else [path])]
+    return {node.args[0].value for tree in trees for node in ast.walk(tree)
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == error
             and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)}
 

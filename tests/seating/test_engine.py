@@ -780,7 +780,7 @@ def test_a_player_cannot_bust_twice_and_places_cannot_outnumber_entries():
 def test_the_fast_table_copy_keeps_every_field():
     from dataclasses import fields
 
-    from seating.engine import _copy
+    from seating.engine.data import _copy
 
     original = table(
         4, 9, [1, 5], bb=5, prev=1, locked_seats={3}, locked=True, big_blind_twice=True
