@@ -133,7 +133,12 @@ class TestPayoutTable:
         sell(tournament, make_person, 13, cashier_actor)  # 1300
         tpl = services.save_payout_template("Three paid", ["50", "30", "20"], actor=actor)
         services.apply_template(tournament, tpl, actor=actor)
-        assert [p["amount"] for p in sel.table_prizes(tournament)] == [D("650.00"), D("390.00"), D("260.00")]
+        assert [p["amount"] for p in sel.table_prizes(tournament)] == [D("650.00"), D("390.00"), D("260.00")]  # nothing to round
+        # 34 % of 1300 is 442 and 33 % is 429: floored to the house's €5, 440 / 425 / 425 leave 10,
+        # which goes to 1st place.
+        uneven = services.save_payout_template("Uneven", ["34", "33", "33"], actor=actor)
+        services.apply_template(tournament, uneven, actor=actor)
+        assert [p["amount"] for p in sel.table_prizes(tournament)] == [D("450.00"), D("425.00"), D("425.00")]
         with pytest.raises(DomainError) as e:
             services.save_payout_template("Bad", ["30", "40", "30"], actor=actor)
         assert e.value.code == "not_non_increasing"

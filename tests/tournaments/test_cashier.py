@@ -1,8 +1,10 @@
 """The cashier desk rules, through the services."""
 
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+from django.utils import timezone
 
 from tdmanager.errors import DomainError
 from tournaments.models import Entry, LedgerRow, Tournament
@@ -109,8 +111,15 @@ class TestRegister:
         from tournaments.models import Clock
 
         t = make_tournament(status=Tournament.RUNNING, late_reg_closes_after_level=1)
-        Clock.objects.create(tournament=t, status=Clock.PAUSED, item_index=0, remaining=5, version=1)
-        assert cashier.register(t, make_person(), method="CASH", actor=cashier_actor).row is not None
+        paused_at = timezone.now()
+        clock = Clock.objects.create(tournament=t, status=Clock.PAUSED, item_index=0, remaining=5, version=1)
+        an_hour_later = paused_at + timedelta(hours=1)  # level 1 had 5 seconds left when the clock was paused
+        assert cashier.register(t, make_person(), method="CASH", actor=cashier_actor, now=an_hour_later).row is not None
+        # The same 5 seconds on a clock left running ran out long before: the pause is what kept it open.
+        Clock.objects.filter(pk=clock.pk).update(status=Clock.RUNNING, ends_at=paused_at + timedelta(seconds=5), remaining=0, version=2)
+        with pytest.raises(DeskError) as e:
+            cashier.register(t, make_person(), method="CASH", actor=cashier_actor, now=an_hour_later)
+        assert codes(e) == "late_registration_closed"
 
 
 class TestPreRegistration:

@@ -6,10 +6,12 @@ import base64
 import json
 import re
 import zlib
+from decimal import Decimal
 
 import pytest
 from django.test import Client
 
+from payouts import services as payouts
 from seating import services as seating
 from seating.models import PendingMove
 from seating.selectors import seat_of
@@ -114,18 +116,20 @@ def test_a_pending_move_says_where_to_go(started, actor):
 
 def test_once_out_the_page_shows_the_place_and_the_prize(tournament, make_person, cashier_actor, actor):
     first, second, third = (cashier.register(tournament, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(3))
-    lifecycle.start(tournament, actor=actor, prestart_report_sent=True)
     t = tournament
+    # Three entries of 100: a pool of 300, paid 200 / 100 to the first two places.
+    payouts.edit_payout_table(t, [{"place": 1, "amount": "200"}, {"place": 2, "amount": "100"}], actor=actor)
+    lifecycle.start(tournament, actor=actor, prestart_report_sent=True)
     seating.record_bust(t, [third], actor=actor)
     s = state(third.phone_token)
     assert s["entry"]["status"] == "BUSTED" and s["entry"]["place"] == 3 and s["seat"] is None
     assert s["players_left"] == 2 and s["average_stack"] == 45000  # three stacks of 30,000 in play
-    assert s["prizes"] == [] or s["prizes"][0]["amount"] == s["payouts"][-1]["amount"]
+    assert s["prizes"] == []  # 3rd is out of the money
     seating.record_bust(t, [second], actor=actor)
     s2, s1 = state(second.phone_token), state(first.phone_token)
     assert s2["entry"]["place"] == 2 and s1["entry"]["place"] == 1
-    assert s1["prizes"] and s1["prizes"][0]["kind"] == "CASH"
-    assert s1["prizes"][0]["amount"] == s1["payouts"][0]["amount"]
+    assert [(p["kind"], Decimal(p["amount"])) for p in s2["prizes"]] == [("CASH", Decimal("100"))]
+    assert [(p["kind"], Decimal(p["amount"])) for p in s1["prizes"]] == [("CASH", Decimal("200"))]
 
 
 def test_a_cancelled_entry_has_no_page(tournament, person, cashier_actor, director):
