@@ -1,16 +1,20 @@
-"""The event log reads as sentences (issue #14): every action has a translatable sentence filled
-from its payload; seat maps, card orders and ids never reach the page; money and numbers follow
-the active language; an old row whose payload lacks a key still reads (as the action's label)."""
+"""The event log reads as sentences: every action has a translatable sentence filled from the
+payload its service writes (the actions are driven for real, ``tests/eventlog_drives.py``); seat
+maps, card orders and ids never reach the page; money and numbers follow the active language; an
+old row whose payload lacks a key still reads (as the action's label)."""
 
 import re
 
 import pytest
 from django.utils import translation
 
+from tests import eventlog_drives as drives
 from tournaments import eventlog
 from tournaments.actions import Action
+from tournaments.models import TournamentEvent
+from tournaments.selectors import event_sentences
 from tournaments.services import cashier
-from tournaments.services.events import log_event
+from tournaments.services.events import Actor, log_event
 
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 
@@ -20,61 +24,72 @@ def _template(action):
     return t[0] if isinstance(t, tuple) else t
 
 
-class _Echo(dict):
-    """Fills a template with its own placeholders (and a count of 2), to read which keys it names."""
-
-    def __missing__(self, key):
-        return 2 if key == "count" else f"%({key})s"
-
-
-def _payload_for(action) -> dict:
-    """A payload carrying every key the action's sentence names (as the services write them)."""
-    with translation.override("en"):
-        text = str(_template(action) % _Echo())
-    p: dict = {}
-    for key in PLACEHOLDER.findall(text):
-        if key in ("actor", "reason_suffix", "ante_suffix"):
-            continue
-        if key == "moves_count":
-            p["moves"] = [1, 2]
-        elif key == "busts":
-            p["busts"] = [{"entry": 7, "table": 3, "seat": 4, "place": 12}]
-        elif key == "where":
-            p.update(level=9, is_break=False)
-        elif key == "time_left":
-            p["seconds_left"] = 125
-        elif key == "witnessed_label":
-            p["witnessed"] = Action.SEATING_DRAW_INITIAL.value
-        elif key == "winners":
-            p["winners"] = [4, 9]
-        elif key == "copied_from":
-            p["source_name"] = "Sunday Special"
-        elif key == "names":
-            p["names"] = ["Anna Verdi", "Luca Neri"]
-        else:
-            p[key] = 2
-    if isinstance(eventlog.SENTENCES[action], tuple):
-        p.setdefault(eventlog.SENTENCES[action][1], 2)
-    return p
-
-
 def test_every_action_has_a_sentence():
     missing = [a.value for a in Action if a not in eventlog.SENTENCES]
     assert missing == []
 
 
-@pytest.mark.parametrize("action", list(Action))
-@pytest.mark.parametrize("lang", ["en", "it"])
-def test_every_sentence_is_filled_from_its_payload(action, lang):
-    payload = _payload_for(action)
-    payload.update(before=[{"number": 1, "in_play": True, "seats": {"1": 5}}], card_order=[[1, "A♠"]], rng="secrets")
+@pytest.fixture
+def world(director, cashier_user, structure):
+    return drives.World(director=Actor(director, "test"), cashier=Actor(cashier_user, "desk-1"), structure=structure)
+
+
+def _written_since(mark: int) -> list[TournamentEvent]:
+    """The rows the services wrote, each with its sentence as the tournament page shows it."""
+    return list(TournamentEvent.objects.filter(pk__gt=mark).order_by("pk"))
+
+
+def _sentences(rows, lang: str) -> dict[int, str]:
     with translation.override(lang):
-        text = eventlog.sentence(action.value, payload, actor="anna", currency="EUR", entries={7: "Mario Rossi (#31)"})
-        label = Action.label_of(action.value)
-    assert text and "%(" not in text and "{" not in text and "[" not in text, text
-    assert "in_play" not in text and "A♠" not in text and "secrets" not in text
-    if PLACEHOLDER.search(str(_template(action))):  # a sentence with data is not the bare label fallback
-        assert text != label, f"{action.value}: the sentence could not be filled"
+        return {e.pk: e.sentence for e in event_sentences(rows, "EUR")}
+
+
+def _drive(drive, world) -> tuple[list[TournamentEvent], dict]:
+    mark = TournamentEvent.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+    expected = drive(world)
+    return _written_since(mark), expected
+
+
+def _check_filled(rows, expected: dict) -> None:
+    """Every row reads as a sentence in both languages (no placeholder, payload or label left
+    where data belongs), and each action's English sentence carries what the action used."""
+    english, italian = _sentences(rows, "en"), _sentences(rows, "it")
+    problems = []
+    for e in rows:
+        for lang, text in (("en", english[e.pk]), ("it", italian[e.pk])):
+            with translation.override(lang):
+                label = Action.label_of(e.action)
+            if not text or "%(" in text or "{" in text or "[" in text or "in_play" in text:
+                problems.append(f"{e.action} [{lang}]: {text!r} from {e.payload!r}")
+            elif PLACEHOLDER.search(str(_template(e.action))) and text == label:
+                problems.append(f"{e.action} [{lang}]: the payload could not fill the sentence: {e.payload!r}")
+    for action, words in expected.items():
+        texts = [english[e.pk] for e in rows if e.action == action]
+        if not texts:
+            problems.append(f"{action}: the drive wrote no such event")
+        elif not any(all(w in text for w in words) for text in texts):
+            problems.append(f"{action}: none of {texts!r} carries all of {words!r}")
+    assert problems == [], "\n".join(problems)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("drive", drives.DRIVES, ids=lambda d: d.__name__)
+def test_every_sentence_is_filled_from_the_payload_its_service_wrote(drive, world):
+    rows, expected = _drive(drive, world)
+    _check_filled(rows, expected)
+
+
+@pytest.mark.django_db
+def test_every_action_a_service_writes_is_driven(world):
+    """The drives together cause every action, but those listed (with the reason) in
+    ``drives.NOT_DRIVEN``; a listed action that a drive does cause must leave the list."""
+    seen: set[str] = set()
+    for drive in drives.DRIVES:
+        rows, _expected = _drive(drive, world)
+        seen |= {e.action for e in rows}
+    undriven = sorted(a.value for a in Action if a.value not in seen and a.value not in drives.NOT_DRIVEN)
+    assert undriven == [], "no drive causes: " + ", ".join(undriven)
+    assert sorted(seen & set(drives.NOT_DRIVEN)) == []
 
 
 def test_the_issue_example_reads_as_a_sentence_in_both_languages():

@@ -1,0 +1,281 @@
+"""Real actions driven through their services, for ``tests/test_eventlog.py``: each drive does
+what a desk, the floor or the director does and says which words the event log's sentence of
+each action it caused must carry (the names, amounts and numbers the action used). The test
+reads the payloads the services wrote; nothing here builds a payload."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+from decimal import Decimal
+
+from django.utils import timezone
+
+from payouts import services as payouts
+from payouts.models import PayoutTemplate
+from seating import services as seating
+from seating.models import Bust, PendingMove, Seat
+from tournaments import clock as clock_engine
+from tournaments.actions import Action
+from tournaments import clockview
+from tournaments.models import DisplayScreen, Entry, LedgerRow, Person, Tournament
+from tournaments.services import (
+    cashier,
+    clockctl,
+    floor,
+    lifecycle,
+    oversight,
+    people,
+    registration,
+    screens,
+    setup,
+    streaming,
+    structures,
+)
+from tournaments.services.events import Actor
+
+
+@dataclass
+class World:
+    """What every drive starts from: a director and a cashier, a structure, people to sell to."""
+
+    director: Actor
+    cashier: Actor
+    structure: object
+    made: list = field(default_factory=list)
+
+    def person(self, first: str, last: str, **kw) -> Person:
+        p = Person.objects.create(first_name=first, last_name=last, **kw)
+        self.made.append(p)
+        return p
+
+    def tournament(self, name: str = "Sunday Special", **kw) -> Tournament:
+        values = dict(name=name, start_at=timezone.now() + timedelta(hours=1), buy_in=Decimal("100"), fee=Decimal("10"),
+                      starting_stack=30000, table_size=9, structure=self.structure, status=Tournament.REGISTERING, min_players=2)
+        values.update(kw)
+        return Tournament.objects.create(**values)
+
+    def field_of(self, t: Tournament, names: list[tuple[str, str]]) -> list[Entry]:
+        return [cashier.register(t, self.person(f, last), method="CASH", actor=self.cashier).entry for f, last in names]
+
+    def running(self, name: str, players: int = 6, **kw) -> tuple[Tournament, list[Entry]]:
+        t = self.tournament(name, **kw)
+        entries = self.field_of(t, [(f"Player{i}", name.split()[0]) for i in range(1, players + 1)])
+        lifecycle.start(t, actor=self.director, override_minimum=True, prestart_report_sent=True)
+        clockctl.start_clock(t, actor=self.director)
+        return t, entries
+
+
+def drive_cashier(w: World) -> dict:
+    t = w.tournament("Cashier Cup", rebuy_max=2, addon_chips=5000, addon_price=Decimal("20"))
+    mario = w.person("Mario", "Rossi")
+    sold = cashier.register(t, mario, method="CASH", actor=w.cashier)
+    lucia = w.person("Lucia", "Verdi")
+    reserved = cashier.pre_register(t, lucia, actor=w.cashier)
+    cashier.cancel_reservation(reserved, actor=w.cashier, reason="changed her mind")
+    paolo = w.person("Paolo", "Neri")
+    refunded = cashier.register(t, paolo, method="CASH", actor=w.cashier).entry
+    cashier.refund(refunded, reason="left before the start", actor=w.cashier)
+    wrong = cashier.register(t, w.person("Gino", "Gialli"), method="CASH", actor=w.cashier).row
+    cashier.reverse(wrong, reason="wrong player", actor=w.cashier)
+    return {
+        "cashier.buyin.sold": [f"#{sold.entry.number}", "Mario Rossi", "110.00 EUR", "cash"],
+        "cashier.preregistration.created": ["Lucia Verdi"],
+        "cashier.preregistration.cancelled": ["Lucia Verdi", "changed her mind"],
+        "cashier.refund.paid": ["Paolo Neri", "110.00 EUR", "left before the start"],
+        "cashier.row.reversed": [f"#{wrong.receipt_number}", "110.00 EUR", "wrong player"],
+    }
+
+
+def drive_clock(w: World) -> dict:
+    t = w.tournament("Clock Classic", format=Tournament.REBUY, rebuy_price=Decimal("50"), rebuy_chips=30000, rebuy_until_level=2,
+                     rebuy_stack_threshold=30000, addon_price=Decimal("20"), addon_chips=20000, addon_after_level=4,
+                     late_reg_closes_after_level=3, reentry_until_level=3)
+    anna, bruno = w.field_of(t, [("Anna", "Bianchi"), ("Bruno", "Bianchi")])[:2]
+    lifecycle.start(t, actor=w.director, override_minimum=True, prestart_report_sent=True)
+    clockctl.start_clock(t, actor=w.director)
+    rebought = cashier.rebuy(anna, method="CASH", actor=w.cashier, stack=0).entry
+    clockctl.pause(t, actor=w.director, reason="dealer change")
+    clockctl.resume(t, actor=w.director, reason="dealers back")
+    clockctl.add_time(t, 120, actor=w.director, reason="slow table")
+    clockctl.set_time_left(t, 305, actor=w.director, reason="clock was late")
+    clockctl.set_player_clock_call_time(t, bruno, 20, actor=w.director, reason="repeated delay")
+    clockctl.call_the_clock(t, 1, actor=w.director, entry=bruno)
+    items = clockview.structure_items(t)
+    first_break = next(i for i, it in enumerate(items) if isinstance(it, clock_engine.Break))
+    clockctl.jump_to(t, first_break, actor=w.director, reason="to the break")
+    cashier.addon(bruno, method="CASH", actor=w.cashier)
+    clockctl.jump_to(t, first_break + 1, actor=w.director)
+    denominations_break = next(i for i, it in enumerate(items) if isinstance(it, clock_engine.Break) and it.removes_denominations)
+    clockctl.jump_to(t, denominations_break + 1, actor=w.director)
+    clockctl.insert_break(t, 10, actor=w.director, reason="dinner")
+    fresh = Tournament.objects.get(pk=t.pk)  # its structure now holds the inserted break
+    now_at = clockview.item_index_now(fresh)
+    if isinstance(clockview.structure_items(fresh)[now_at], clock_engine.Break):
+        clockctl.jump_to(t, now_at + 1, actor=w.director)
+    clockctl.start_hand_for_hand(t, actor=w.director, reason="bubble")
+    for table in clockctl.tables_in_play(t):
+        clockctl.report_hand_complete(t, table, actor=w.director)
+    clockctl.end_hand_for_hand(t, actor=w.director, reason="bubble burst")
+    clockctl.finish_clock(t, actor=w.director, reason="end of the day")
+    level1 = items[0]
+    return {
+        "tournaments.clock.started": ["level 1"],
+        "cashier.rebuy.sold": ["rebuy 1", "Anna Bianchi", "50.00 EUR", "30,000 chips"],
+        "tournaments.clock.paused": ["dealer change"],
+        "tournaments.clock.resumed": ["dealers back"],
+        "tournaments.clock.time_added": ["120 seconds", "slow table"],
+        "tournaments.clock.time_set": ["5:05", "clock was late"],
+        "tournaments.clock.call_time_set": ["Bruno Bianchi", "20 seconds"],
+        "tournaments.clock.called": ["table 1", "20 seconds"],
+        "tournaments.clock.jumped": ["the break after level 4", "to the break"],
+        "tournaments.clock.level_started": ["Level 2", f"{items[1].small_blind}/{items[1].big_blind}"],
+        "tournaments.rebuy.closed": ["after level 2"],
+        "tournaments.late_registration.closed": ["after level 3"],
+        "tournaments.reentry.closed": ["after level 3"],
+        "tournaments.clock.break_started": [f"{items[first_break].minutes} minutes after level 4"],
+        "tournaments.addon.opened": ["after level 4"],
+        "cashier.addon.sold": ["Bruno Bianchi", "20.00 EUR", "20,000 chips"],
+        "tournaments.addon.closed": ["after level 4"],
+        "tournaments.colorup.announced": ["after level 8"],
+        "tournaments.clock.break_inserted": ["10 minutes", "dinner"],
+        "tournaments.clock.hand_for_hand_started": [f"{len(t.entries.filter(status=Entry.ACTIVE))} players left"],
+        "tournaments.clock.hand_completed": ["table 1", "hand 1"],
+        "tournaments.clock.hand_for_hand_next_hand": [],
+        "tournaments.clock.hand_for_hand_ended": [],
+        "tournaments.clock.finished": ["end of the day"],
+    } if level1 and rebought else {}
+
+
+def _seats(t) -> dict[int, dict[int, int]]:
+    """{table: {seat: entry id}} as the database holds it."""
+    out: dict[int, dict[int, int]] = {}
+    for table, seat, entry in Seat.objects.filter(tournament=t).values_list("table__number", "number", "entry_id"):
+        out.setdefault(table, {})[seat] = entry
+    return out
+
+
+def _name(entry_id: int) -> str:
+    e = Entry.objects.select_related("person").get(pk=entry_id)
+    return f"{e.person.full_name} (#{e.number})"
+
+
+def drive_seating(w: World) -> dict:
+    t, entries = w.running("Seating Open", players=12)
+    seats = _seats(t)
+    tables = sorted(seats)
+    one, two = tables[0], tables[1]
+    free_seat = next(n for n in range(1, t.table_size + 1) if n not in seats[one])
+    seating.set_big_blind(t, one, min(seats[one]), actor=w.director, reason="dealt for the button")
+    seating.hand_completed(t, one, actor=w.director)
+    seating.misdeal(t, one, actor=w.director, reason="card exposed")
+    seating.set_tv_table(t, one, True, actor=w.director)
+    seating.set_tv_table(t, one, False, actor=w.director)
+    seating.lock_seat(t, one, free_seat, True, actor=w.director, reason="broken chair")
+    seating.lock_seat(t, one, free_seat, False, actor=w.director)
+    seating.lock_table(t, two, True, actor=w.director, reason="dealer missing")
+    seating.lock_table(t, two, False, actor=w.director, reason="dealer back")
+    seating.set_break_order(t, [two, one], actor=w.director, reason="near the bar first")
+    out_first = seats[two][min(seats[two])]
+    seating.record_bust(t, [out_first], actor=w.director)
+    bust = seating.record_bust(t, [seats[two][max(seats[two])]], actor=w.director)
+    undone = Bust.objects.filter(tournament=t, entry_id=seats[two][max(seats[two])]).get()
+    seating.undo_bust(t, undone, actor=w.director, reason="wrong player")
+    mover = seats[one][max(seats[one])]
+    to_seat = next(n for n in range(1, t.table_size + 1) if n not in _seats(t)[two])
+    seating.move_player(t, mover, two, to_seat, actor=w.director, reason="special needs")
+    return {
+        "seating.draw.initial": ["12 players at 2 tables"],
+        "seating.big_blind.set": [f"table {one} to seat {min(seats[one])}", "dealt for the button"],
+        "seating.hand.completed": [f"Table {one}"],
+        "seating.misdeal.reported": [f"table {one}", "card exposed"],
+        "seating.table.tv_marked": [f"table {one}"],
+        "seating.table.tv_unmarked": [f"table {one}"],
+        "seating.seat.locked": [f"seat {free_seat} at table {one}", "broken chair"],
+        "seating.seat.unlocked": [f"seat {free_seat} at table {one}"],
+        "seating.table.locked": [f"table {two}", "dealer missing"],
+        "seating.table.unlocked": [f"table {two}", "dealer back"],
+        "seating.break_order.set": ["near the bar first"],
+        "seating.player.busted": [_name(out_first), f"table {two}", "place 12"],
+        "seating.bust.undone": ["wrong player"],
+        "seating.player.moved": [_name(mover).split(" (#")[0], f"from table {one}", f"to table {two} seat {to_seat}"],
+    } if bust else {}
+
+
+def _open_slips(t) -> list:
+    return list(PendingMove.objects.filter(tournament=t, status=PendingMove.PROPOSED).order_by("pk"))
+
+
+def drive_balancing(w: World) -> dict:
+    t, entries = w.running("Balance Trophy", players=21, table_size=10)
+    seats = _seats(t)
+    first, second, third = sorted(seats)
+    apart_a, apart_b = Entry.objects.get(pk=seats[second][min(seats[second])]), Entry.objects.get(pk=seats[third][min(seats[third])])
+    pair = seating.add_keep_apart(t, apart_a.person, apart_b.person, actor=w.director, reason="brothers")
+    seating.remove_keep_apart(t, pair, actor=w.director, reason="they asked")
+    seating.add_keep_apart(t, apart_a.person, apart_b.person, actor=w.director, reason="brothers again")
+    # Two out at different tables in an order nobody saw: one tie group.
+    a, b = seats[first][max(seats[first])], seats[second][max(seats[second])]
+    seating.record_bust(t, [a], actor=w.director)
+    seating.record_bust(t, [b], actor=w.director)
+    seating.mark_simultaneous(t, list(Bust.objects.filter(tournament=t, entry_id__in=[a, b])), actor=w.director, reason="seen together")
+    # 19 left at three 10-max tables: one table breaks, its players get slips to the others.
+    slips = _open_slips(t)
+    seating.confirm_moves(t, slips, actor=w.director)
+    one_slip_left = None
+    for entry_id in [e for table in sorted(_seats(t)) for e in _seats(t)[table].values() if e not in (apart_a.pk, apart_b.pk)]:
+        if t.events.filter(action=Action.SEATING_FINAL_TABLE_FORMED).exists():
+            break
+        seating.record_bust(t, [entry_id], actor=w.director)
+        pending = _open_slips(t)
+        if pending and one_slip_left is None:
+            one_slip_left = pending[0]
+            seating.confirm_move(t, one_slip_left, actor=w.director)
+            seating.undo_move(t, PendingMove.objects.get(pk=one_slip_left.pk), actor=w.director, reason="he sat at the wrong table")
+        for slip in _open_slips(t):
+            seating.confirm_move(t, slip, actor=w.director)
+    return {
+        "seating.keep_apart.added": [apart_a.person.full_name, apart_b.person.full_name, "brothers"],
+        "seating.keep_apart.removed": ["they asked"],
+        "seating.busts.simultaneous": [_name(a), _name(b), "seen together"],
+        "seating.table.broken": ["players moved"],
+        "seating.moves.confirmed": ["confirmed"],
+        "seating.move.confirmed": ["from table", "to table"],
+        "seating.move.undone": ["back to table"],
+        "seating.moves.proposed": ["move"],
+        "seating.final_table.formed": ["Final table formed at table"],
+        "seating.keep_apart.unmet": [],
+    }
+
+
+def drive_floor(w: World) -> dict:
+    t, entries = w.running("Floor Masters", players=6)
+    table, seats = next(iter(_seats(t).items()))
+    offender = Entry.objects.select_related("person").get(pk=seats[min(seats)])
+    penalty = floor.issue_penalty(t, offender, kind="MISSED_HANDS", reason_code="ABUSIVE_CONDUCT", hands=3, actor=w.director)
+    seating.hand_completed(t, table, actor=w.director)  # the penalty starts with the next hand
+    floor.serve_hands(penalty, actor=w.director, hands=1)  # a hand the table did not report
+    seating.hand_completed(t, table, actor=w.director)
+    seating.hand_completed(t, table, actor=w.director)  # the third and last hand
+    second = floor.issue_penalty(t, offender, kind="MISSED_HANDS", reason_code="ABUSIVE_CONDUCT", hands=2, actor=w.director)
+    floor.cancel_penalty(second, actor=w.director, reason="wrong player named")
+    floor.remove_chips(t, chips=5000, kind="OUT_OF_VIEW", reason="chips in a pocket", actor=w.director)
+    floor.record_chip_counts(t, [{"entry": e, "chips": 30000} for e in seats.values()], occasion="BREAK", actor=w.director)
+    floor.discretionary_color_up(t, from_denomination=25, to_denomination=100, table=table, actor=w.director, note="T25 short")
+    race = [{"seat": s, "odd_value": 75, "stack_after_exchange": 10000} for s in sorted(seats)[:3]]
+    drawn = floor.run_chip_race(t, table, race, removed_denomination=25, new_denomination=100, actor=w.director)  # drawn at random
+    return {
+        "tournaments.penalty.issued": [offender.person.full_name, "Missed hands", "Abusive conduct"],
+        "tournaments.penalty.started": [offender.person.full_name, "3 hands"],
+        "tournaments.penalty.hands_served": ["1 hand served, 2 left"],
+        "tournaments.penalty.served": [offender.person.full_name],
+        "tournaments.penalty.cancelled": ["wrong player named"],
+        "tournaments.chips.adjusted": ["5,000 chips", "chips in a pocket"],
+        "tournaments.chips.counted": ["6 players", "180,000 chips"],
+        "tournaments.colorup.discretionary": [],
+        "tournaments.chiprace.recorded": [f"table {table}: seats {', '.join(str(s) for s in drawn.result['winners'])} won"],
+    }
+
+
+DRIVES = [drive_cashier, drive_clock, drive_seating, drive_balancing, drive_floor]
+NOT_DRIVEN: dict[str, str] = {}
