@@ -41,6 +41,7 @@ class World:
 
     director: Actor
     cashier: Actor
+    controller: Actor
     structure: object
     made: list = field(default_factory=list)
 
@@ -277,5 +278,51 @@ def drive_floor(w: World) -> dict:
     }
 
 
-DRIVES = [drive_cashier, drive_clock, drive_seating, drive_balancing, drive_floor]
+def drive_payouts(w: World) -> dict:
+    t = w.tournament("Prize Night")
+    entries = w.field_of(t, [(f"Winner{i}", "Prize") for i in range(1, 21)])  # 20 × 100: a pool of 2,000
+    payouts.reset_payout_table(t, actor=w.director)
+    template = payouts.save_payout_template("Top three", ["50", "30", "20"], actor=w.director)
+    payouts.apply_template(t, template, actor=w.director)
+    payouts.edit_payout_table(t, [{"place": 1, "amount": "1000"}, {"place": 2, "amount": "600"}, {"place": 3, "amount": "400"}],
+                              actor=w.director, reason="house choice")
+    payouts.lock_payout_table(t, actor=w.director)
+    lifecycle.start(t, actor=w.director, override_minimum=True, prestart_report_sent=True)
+    last = Entry.objects.filter(pk__in=[e.pk for e in entries[3:]]).order_by("-number")
+    seating.record_bust(t, list(last), actor=w.director)  # 17 out at once, listed in the order they went out
+    three = entries[:3]
+    stacks = {str(e.pk): c for e, c in zip(three, [300000, 200000, 100000])}
+    dropped = payouts.propose_deal(t, stacks, method="CHIP_CHOP", actor=w.director)
+    payouts.cancel_deal(dropped, actor=w.director, reason="the short stack said no")
+    deal = payouts.propose_deal(t, stacks, method="CHIP_CHOP", actor=w.director)
+    for e in three:
+        payouts.accept_deal(deal, e, actor=w.director)
+    payouts.approve_deal(deal, actor=w.director)
+    seating.record_bust(t, [three[2]], actor=w.director)
+    payouts.sign_off_ranking(t, actor=w.director)
+    payouts.sign_off_ranking(t, actor=w.controller)
+    third = Entry.objects.select_related("person").get(pk=three[2].pk)
+    paid = payouts.pay_prize(third, method="CASH", actor=w.cashier)
+    pool = payouts.create_side_pool(t, kind="LAST_LONGER", name="Last Longer", actor=w.director, from_ledger=False)
+    payouts.contribute_side_pool(pool, "40", actor=w.director, note="two players")
+    payouts.award_side_pool(pool, awards=[(three[0], Decimal("40"))], actor=w.director)
+    return {
+        "payouts.table.proposed": ["Payout table proposed:", "places"],
+        "payouts.template.saved": ["Top three"],
+        "payouts.template.applied": ["Top three"],
+        "payouts.table.edited": ["prize pool 2,000.00 EUR", "house choice"],
+        "payouts.table.locked": ["3 places", "prize pool 2,000.00 EUR"],
+        "payouts.deal.proposed": [],
+        "payouts.deal.cancelled": ["the short stack said no"],
+        "payouts.deal.accepted": [three[1].person.full_name],
+        "payouts.deal.approved": [],
+        "payouts.ranking.signed": ["places"],
+        "payouts.prize.paid": ["place 3", third.person.full_name, f"{paid.amount:,.2f} EUR", "cash"],
+        "payouts.sidepool.created": ["Last Longer"],
+        "payouts.sidepool.contributed": ["40.00 EUR"],
+        "payouts.sidepool.awarded": [],
+    }
+
+
+DRIVES = [drive_cashier, drive_clock, drive_seating, drive_balancing, drive_floor, drive_payouts]
 NOT_DRIVEN: dict[str, str] = {}

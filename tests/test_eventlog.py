@@ -30,8 +30,9 @@ def test_every_action_has_a_sentence():
 
 
 @pytest.fixture
-def world(director, cashier_user, structure):
-    return drives.World(director=Actor(director, "test"), cashier=Actor(cashier_user, "desk-1"), structure=structure)
+def world(director, cashier_user, controller_user, structure):
+    return drives.World(director=Actor(director, "test"), cashier=Actor(cashier_user, "desk-1"), controller=Actor(controller_user, "test"),
+                        structure=structure)
 
 
 def _written_since(mark: int) -> list[TournamentEvent]:
