@@ -205,7 +205,7 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.TOURNAMENTS_STRUCTURE_DELETED: _("%(actor)s deleted the structure %(name)s"),
     A.TOURNAMENTS_STRUCTURE_SAVED: _("%(actor)s saved the structure %(name)s"),
     A.TOURNAMENTS_STUBS_REPORTED: (ngettext_lazy("%(actor)s issued ticket-stub report %(number)s: %(stubs)s stub, %(total)s", "%(actor)s issued ticket-stub report %(number)s: %(stubs)s stubs, %(total)s", "count"), "stubs"),
-    A.TOURNAMENTS_TOURNAMENT_CANCELLED: (ngettext_lazy("%(actor)s cancelled the tournament; %(refunded)s entry refunded%(reason_suffix)s", "%(actor)s cancelled the tournament; %(refunded)s entries refunded%(reason_suffix)s", "count"), "refunded"),
+    A.TOURNAMENTS_TOURNAMENT_CANCELLED: (ngettext_lazy("%(actor)s cancelled the tournament; %(owed)s entry is owed a refund%(reason_suffix)s", "%(actor)s cancelled the tournament; %(owed)s entries are owed a refund%(reason_suffix)s", "count"), "refunds_due"),
     A.TOURNAMENTS_TOURNAMENT_CREATED: _("%(actor)s created the tournament %(name)s"),
     A.TOURNAMENTS_TOURNAMENT_DELETED: _("%(actor)s deleted the tournament %(name)s"),
     A.TOURNAMENTS_TOURNAMENT_FINISHED: _("%(actor)s finished the tournament"),
@@ -317,6 +317,8 @@ def _context(action: str, p: Mapping, *, actor: str, currency: str, entries: Map
         ctx["busts"] = _busts(p["busts"], entries)
     if isinstance(p.get("moves"), list):
         ctx["moves_count"] = fmt_num(len(p["moves"]))
+    if isinstance(p.get("refunds_due"), list):  # a cancelled tournament: the entries the desk owes a refund
+        ctx["owed"] = fmt_num(len(p["refunds_due"]))
     if p.get("source_name"):
         ctx["copied_from"] = p["source_name"]
     elif p.get("template_name"):
