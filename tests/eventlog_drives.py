@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from decimal import Decimal
 
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.utils import timezone
 
 from payouts import services as payouts
@@ -324,5 +326,72 @@ def drive_payouts(w: World) -> dict:
     }
 
 
-DRIVES = [drive_cashier, drive_clock, drive_seating, drive_balancing, drive_floor, drive_payouts]
+def drive_setup(w: World) -> dict:
+    start = timezone.now() + timedelta(days=2)
+    daily = setup.create_tournament(dict(name="Daily Fifty", start_at=start, buy_in=Decimal("50"), starting_stack=20000,
+                                         structure=w.structure, settings={"fee_override": "20"}),
+                                    actor=w.director, override_reason="daily events")
+    setup.update_tournament(daily, {"starting_stack": 25000}, actor=w.director)
+    lifecycle.open_registration(daily, actor=w.director)
+    setup.update_tournament(daily, {"guarantee": Decimal("1000")}, actor=w.director, override_reason="sponsor added")
+    setup.copy_tournament(daily, name="Daily Fifty (Tuesday)", start_at=start + timedelta(days=1), actor=w.director)
+    template = setup.save_template(daily, name="Daily recipe", actor=w.director)
+    setup.create_from_template(template, name="Daily Fifty (Wednesday)", start_at=start + timedelta(days=2), actor=w.director)
+    saved = structures.save_structure(name="Short Night", items=[
+        {"kind": "LEVEL", "small_blind": 100, "big_blind": 200, "ante": 0, "minutes": 15},
+        {"kind": "LEVEL", "small_blind": 200, "big_blind": 400, "ante": 0, "minutes": 15}], actor=w.director)
+    structures.delete_structure(saved, actor=w.director)
+    doomed = w.tournament("Never Played", status=Tournament.PLANNED)
+    lifecycle.delete(doomed, actor=w.director)
+    rained_out = w.tournament("Rained Out")
+    w.field_of(rained_out, [("Rita", "Pioggia")])
+    lifecycle.cancel(rained_out, actor=w.director, reason="flooded room")
+    finished, _entries = w.running("Short Final", players=2)
+    seating.record_bust(finished, [_entries[1]], actor=w.director)
+    lifecycle.finish(Tournament.objects.get(pk=finished.pk), actor=w.director)
+    return {
+        "tournaments.tournament.created": ["Daily Fifty"],
+        "tournaments.fee.overridden": ["20.00 EUR", "daily events"],
+        "tournaments.tournament.updated": [],
+        "tournaments.registration.opened": [],
+        "tournaments.tournament.versioned": [],
+        "tournaments.tournament.copied": ["a copy of Daily Fifty"],
+        "tournaments.template.saved": ["Daily recipe"],
+        "tournaments.structure.saved": ["Short Night"],
+        "tournaments.structure.deleted": ["Short Night"],
+        "tournaments.tournament.deleted": ["Never Played"],
+        "tournaments.tournament.cancelled": ["1 entry is owed a refund", "flooded room"],
+        "tournaments.tournament.started": ["2 players"],
+        "tournaments.tournament.finished": [],
+    }
+
+
+def drive_oversight(w: World) -> dict:
+    t, entries = w.running("Controlled Cup", players=4)
+    late = cashier.register(t, w.person("Dario", "Late"), method="CASH", actor=w.cashier)
+    report = oversight.issue_stub_addendum(t, actor=w.cashier)
+    regulator = get_user_model().objects.create_user(username="corpo", password="pw-corpo")
+    regulator.groups.add(Group.objects.get_or_create(name="regulator")[0])
+    oversight.set_regulator_access(t, "corpo", granted=True, actor=w.director)
+    oversight.set_regulator_access(t, "corpo", granted=False, actor=w.director)
+    draw = t.events.get(action=Action.SEATING_DRAW_INITIAL)
+    oversight.witness(t, draw.pk, actor=w.controller)
+    ruling = oversight.record_ruling(t, asked_by="Bruno", question="Was the bet in?", decision="Dead hand.", actor=w.director)
+    oversight.annotate_ruling(ruling.pk, "Video checked.", tournament=t, actor=w.director)
+    streaming.set_streaming_live(t, True, actor=w.director)
+    streaming.set_streaming_live(t, False, actor=w.director)
+    return {
+        "cashier.buyin.sold": ["Dario Late", f"#{late.entry.number}"],
+        "tournaments.stubs.reported": [f"report {report.number}", "1 stub", "110.00 EUR"],
+        "tournaments.regulator.granted": ["corpo"],
+        "tournaments.regulator.revoked": ["corpo"],
+        "tournaments.witness.signed": ["Cora witnessed: Seats drawn"],
+        "tournaments.ruling.recorded": [],
+        "tournaments.ruling.annotated": [],
+        "tournaments.streaming.started": [],
+        "tournaments.streaming.stopped": [],
+    }
+
+
+DRIVES = [drive_cashier, drive_clock, drive_seating, drive_balancing, drive_floor, drive_payouts, drive_setup, drive_oversight]
 NOT_DRIVEN: dict[str, str] = {}
