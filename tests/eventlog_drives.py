@@ -26,8 +26,10 @@ from tournaments.services import (
     clockctl,
     floor,
     lifecycle,
+    logins,
     oversight,
     people,
+    privacy,
     registration,
     screens,
     setup,
@@ -393,5 +395,60 @@ def drive_oversight(w: World) -> dict:
     }
 
 
-DRIVES = [drive_cashier, drive_clock, drive_seating, drive_balancing, drive_floor, drive_payouts, drive_setup, drive_oversight]
+def drive_people(w: World) -> dict:
+    giulia = people.create_person(actor=w.director, first_name="Giulia", last_name="Conti", phone="+39 1", document_id="AB123456")
+    people.update_person(giulia, actor=w.director, phone="+39 2")
+    people.set_banned(giulia, True, "self-exclusion", actor=w.director)
+    people.set_banned(giulia, False, "exclusion ended", actor=w.director)
+    people.set_hidden_from_lookup(giulia, True, actor=w.director)
+    privacy.reveal_document(giulia, actor=w.director)
+    privacy.export_person(giulia, actor=w.director)
+    privacy.erase_person(giulia, "asked to be forgotten", actor=w.director)
+    logins.record_lockout(kind="username", username="mallory", address="10.0.0.9", failures=5, seconds=300)
+    logins.lift_lockout(username="mallory", address="10.0.0.9", actor=w.director)
+    cashier.set_exchange_rate("USD", Decimal("0.92"), actor=w.director)
+    return {
+        "people.person.created": ["Giulia Conti"],
+        "people.person.changed": [f"person #{giulia.pk}", "+39 1 → +39 2"],
+        "people.person.banned": ["self-exclusion"],
+        "people.person.unbanned": ["exclusion ended"],
+        "people.person.lookup_privacy": [f"person #{giulia.pk}"],
+        "people.document.viewed": [f"person #{giulia.pk}"],
+        "people.person.exported": [f"person #{giulia.pk}"],
+        "people.person.erased": [f"person #{giulia.pk}", "asked to be forgotten"],
+        "auth.lockout.started": ["5 wrong passwords", "300 seconds", "mallory at 10.0.0.9"],
+        "auth.lockout.lifted": ["mallory at 10.0.0.9"],
+        "tournaments.exchange_rate.set": ["USD", "0.92"],
+    }
+
+
+def drive_desk(w: World) -> dict:
+    t = w.tournament("Desk Derby", format=Tournament.REENTRY, max_entries_per_player=2, field_cap=3)
+    entries = w.field_of(t, [("Elena", "Desk"), ("Fabio", "Desk")])
+    elena, fabio = entries
+    registration.check_in(elena, actor=w.cashier, id_checked=True)
+    reserved = cashier.pre_register(t, w.person("Ivo", "Bonifico"), actor=w.cashier, channel=Entry.TRANSFER_CHANNEL)
+    cleared = registration.confirm_transfer(reserved, reference="TRF-77", actor=w.cashier)
+    cashier.add_alternate(t, w.person("Olga", "Attesa"), actor=w.cashier)
+    lifecycle.start(t, actor=w.director, override_minimum=True, prestart_report_sent=True)
+    clockctl.start_clock(t, actor=w.director)
+    registration.set_presence(fabio, presence=Entry.ABSENT, actor=w.director, reason="smoking break")
+    registration.mark_arrival(Entry.objects.get(pk=cleared.entry.pk), arrived=False, actor=w.director, reason="never came")
+    registration.mark_arrival(Entry.objects.get(pk=cleared.entry.pk), arrived=True, actor=w.director)
+    seating.record_bust(t, [fabio], actor=w.director)
+    Tournament.objects.filter(pk=t.pk).update(field_cap=None)  # the alternates list was for the first field
+    again = cashier.reenter(t, fabio.person, method="CARD", actor=w.cashier)
+    return {
+        "cashier.entry.checked_in": ["Elena Desk", f"entry #{elena.number}"],
+        "cashier.transfer.cleared": ["Ivo Bonifico", f"receipt #{cleared.row.receipt_number}"],
+        "cashier.alternate.added": ["Olga Attesa", "number 1"],
+        "cashier.entry.presence": ["Fabio Desk", f"entry #{fabio.number}", "smoking break"],
+        "cashier.entry.not_arrived": ["Ivo Bonifico", "never came"],
+        "cashier.entry.arrived": ["Ivo Bonifico"],
+        "cashier.reentry.sold": [f"re-entry #{again.entry.number}", "Fabio Desk", "110.00 EUR", "card"],
+    }
+
+
+DRIVES = [drive_cashier, drive_clock, drive_seating, drive_balancing, drive_floor, drive_payouts, drive_setup, drive_oversight,
+          drive_people, drive_desk]
 NOT_DRIVEN: dict[str, str] = {}
