@@ -12,15 +12,17 @@ from decimal import Decimal
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.utils import timezone
+from rest_framework.test import APIClient
 
 from payouts import services as payouts
-from payouts.models import PayoutTemplate
+from payouts.models import Ticket
 from seating import services as seating
 from seating.models import Bust, PendingMove, Seat
 from tournaments import clock as clock_engine
-from tournaments.actions import Action
 from tournaments import clockview
-from tournaments.models import DisplayScreen, Entry, LedgerRow, Person, Tournament
+from tournaments.actions import Action
+from tournaments.formats.services import sitandgo
+from tournaments.models import DisplayScreen, Entry, Person, Tournament
 from tournaments.services import (
     cashier,
     clockctl,
@@ -449,6 +451,104 @@ def drive_desk(w: World) -> dict:
     }
 
 
+def drive_satellite(w: World) -> dict:
+    target = w.tournament("Main Event", buy_in=Decimal("1000"), fee=Decimal("100"))
+    sat = w.tournament("Satellite Night", format=Tournament.SATELLITE)
+    entries = w.field_of(sat, [(f"Sat{i}", "Player") for i in range(1, 12)])  # 11 × 110: one seat of 1,100 and 110 in cash
+    payouts.link_satellite(sat, target, actor=w.director)
+    cashier.register(target, entries[0].person, method="CARD", actor=w.cashier)  # the winner is in already: he gets a ticket
+    lifecycle.start(sat, actor=w.director, override_minimum=True, prestart_report_sent=True)
+    seating.record_bust(sat, [e for e in reversed(entries[1:])], actor=w.director)  # one left for one seat: it ends by itself
+    ticket = Ticket.objects.get(holder=entries[0].person)
+    ticket.target = w.tournament("Main Event (Day 1B)", buy_in=Decimal("1000"), fee=Decimal("100"))
+    ticket.save(update_fields=["target"])
+    payouts.redeem_ticket(ticket, actor=w.cashier)
+    return {
+        "payouts.satellite.linked": [],
+        "payouts.satellite.completed": ["1 seat won"],
+        "payouts.ticket.redeemed": [entries[0].person.full_name],
+    }
+
+
+def drive_jackpot(w: World) -> dict:
+    payouts.set_jackpot_base(Decimal("1000.00"), actor=w.director)
+    t = w.tournament("Royal Hunt", format=Tournament.REENTRY, max_entries_per_player=3, late_reg_closes_after_level=6,
+                     settings={"jackpot": True})
+    other = w.tournament("Royal Hunt (side)", settings={"jackpot": True})
+    sale = cashier.register(t, w.person("Anna", "Verdi"), method="CASH", actor=w.cashier, jackpot=True)
+    lifecycle.start(t, actor=w.director, override_minimum=True, prestart_report_sent=True)
+    w.field_of(t, [("Second", "Player")])
+    clockctl.start_clock(t, actor=w.director)
+    win = payouts.claim_jackpot(t, [sale.entry], both_hole_cards=True, actor=w.director)
+    claim = win.claims.get()
+    payouts.pay_jackpot(claim, method="CASH", actor=w.cashier)
+    return {
+        "payouts.jackpot.won": ["level 1", f"{win.amount:,.2f} EUR"],
+        "payouts.jackpot.locked": ["Royal Hunt"],
+        "payouts.jackpot.paid": ["Anna Verdi", f"{claim.amount:,.2f} EUR", "cash"],
+    } if other else {}
+
+
+def drive_seats_by_hand(w: World) -> dict:
+    t = w.tournament("Reserved Seats")
+    nadia, *_rest = w.field_of(t, [("Nadia", "Sedia"), ("Omar", "Sedia"), ("Pia", "Sedia")])
+    reservation = seating.reserve_seat(t, nadia, 1, 5, actor=w.director, reason="wheelchair")
+    seating.remove_reservation(t, reservation, actor=w.director, reason="no longer needed")
+    seating.reserve_seat(t, nadia, 1, 3, actor=w.director, reason="near the exit")
+    lifecycle.start(t, actor=w.director, override_minimum=True, prestart_report_sent=True)
+    wrong = cashier.register(t, w.person("Quinto", "Errore"), method="CASH", actor=w.cashier)
+    seat = _seats(t)
+    where = next((table, n) for table, row in seat.items() for n, e in row.items() if e == wrong.entry.pk)
+    cashier.reverse(wrong.row, reason="sold to the wrong person", actor=w.cashier)
+    sng = sitandgo.create_sit_and_go(name="Sit Ten", buy_in=Decimal("20"), fee=Decimal("2"), starting_stack=5000, structure=w.structure,
+                                     actor=w.director)
+    w.field_of(sng, [(f"Sng{i}", "Player") for i in range(1, 11)])
+    return {
+        "seating.seat.reserved": ["table 1 seat 5", "Nadia Sedia", "wheelchair"],
+        "seating.seat.reservation_removed": ["no longer needed"],
+        "seating.player.seated": [f"Quinto Errore seated at table {where[0]} seat {where[1]}"],
+        "seating.seat.released": [f"Seat {where[1]} at table {where[0]} freed"],
+        "formats.sitandgo.created": ["10 players"],
+        "tournaments.sitandgo.started": ["10 players"],
+    }
+
+
+def drive_screens(w: World) -> dict:
+    t = w.tournament("Screen Test")
+    client = APIClient()
+    client.force_authenticate(w.director.user)
+    made = client.post("/api/v1/screens/", {"name": "Lobby left", "tournament": t.pk}, format="json")
+    assert made.status_code == 201, made.content
+    pk = made.json()["id"]
+    screen = DisplayScreen.objects.get(pk=pk)
+    screens.rotate_screen_token(screen, actor=w.director)
+    screens.revoke_screen_token(DisplayScreen.objects.get(pk=pk), actor=w.director)
+    return {
+        "tournaments.display.created": ["Lobby left"],
+        "tournaments.display.token_rotated": ["Lobby left"],
+        "tournaments.display.token_revoked": ["Lobby left"],
+    }
+
+
 DRIVES = [drive_cashier, drive_clock, drive_seating, drive_balancing, drive_floor, drive_payouts, drive_setup, drive_oversight,
-          drive_people, drive_desk]
-NOT_DRIVEN: dict[str, str] = {}
+          drive_people, drive_desk, drive_satellite, drive_jackpot, drive_seats_by_hand, drive_screens]
+
+#: Actions no drive causes, each with the reason. Two no action writes at all; the others are
+#: reachable and simply not driven here yet (each drive is a real scenario to set up): they are
+#: the next to add, and the test fails as soon as one of them is caused, so the list only shrinks.
+_NOT_YET = "reachable, not driven here yet"
+NOT_DRIVEN: dict[str, str] = {
+    "tournaments.tournament.saved": "no service writes it; older installations' rows still read",
+    "tournaments.display.updated": "the screens API publishes it as a live change and writes no row",
+    **{action: _NOT_YET for action in (
+        "cashier.entry.no_show", "cashier.no_shows.forfeited", "cashier.receipts.lost_in_restore", "cashier.receivable.settled",
+        "formats.bagging.recorded", "formats.bracket.created", "formats.bracket.drawn", "formats.day2.built", "formats.day2.finished",
+        "formats.flight.closed", "formats.match.bye_awarded", "formats.match.game_recorded", "formats.match.lateness_checked",
+        "formats.match.player_seated", "formats.match.replacement_seated", "formats.match.seat_freed", "formats.match.started",
+        "formats.multiday.created", "formats.qualifier.winner_sent", "formats.qualifiers.created", "formats.seatrequest.allocated",
+        "formats.seatrequest.created", "formats.series.attached", "formats.series.created", "formats.series.cycle_closed",
+        "formats.series.daily_scheduled", "formats.series.scored", "formats.series.tie_settled", "formats.stackoption.added",
+        "formats.timed.configured", "formats.timed.finished", "seating.halt.waived", "seating.manual_draw.completed",
+        "seating.manual_draw.opened", "seating.moves.superseded", "seating.seat_card.cleared", "seating.seat_card.entered",
+    )},
+}
