@@ -12,7 +12,6 @@ from decimal import Decimal
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.utils import timezone
-from rest_framework.test import APIClient
 
 from payouts import services as payouts
 from payouts.models import Ticket
@@ -25,6 +24,7 @@ from tournaments.formats.services import sitandgo
 from tournaments.models import DisplayScreen, Entry, Person, Tournament
 from tournaments.services import (
     cashier,
+    chipsets,
     clockctl,
     floor,
     lifecycle,
@@ -293,6 +293,8 @@ def drive_payouts(w: World) -> dict:
     payouts.edit_payout_table(t, [{"place": 1, "amount": "1000"}, {"place": 2, "amount": "600"}, {"place": 3, "amount": "400"}],
                               actor=w.director, reason="house choice")
     payouts.lock_payout_table(t, actor=w.director)
+    payouts.unlock_payout_table(t, actor=w.director, reason="sponsor added 0")
+    payouts.lock_payout_table(t, actor=w.director)
     lifecycle.start(t, actor=w.director, override_minimum=True, prestart_report_sent=True)
     last = Entry.objects.filter(pk__in=[e.pk for e in entries[3:]]).order_by("-number")
     seating.record_bust(t, list(last), actor=w.director)  # 17 out at once, listed in the order they went out
@@ -318,6 +320,7 @@ def drive_payouts(w: World) -> dict:
         "payouts.template.applied": ["Top three"],
         "payouts.table.edited": ["prize pool 2,000.00 EUR", "house choice"],
         "payouts.table.locked": ["3 places", "prize pool 2,000.00 EUR"],
+        "payouts.table.unlocked": ["sponsor added 0"],
         "payouts.deal.proposed": [],
         "payouts.deal.cancelled": ["the short stack said no"],
         "payouts.deal.accepted": [three[1].person.full_name],
@@ -515,31 +518,34 @@ def drive_seats_by_hand(w: World) -> dict:
 
 def drive_screens(w: World) -> dict:
     t = w.tournament("Screen Test")
-    client = APIClient()
-    client.force_authenticate(w.director.user)
-    made = client.post("/api/v1/screens/", {"name": "Lobby left", "tournament": t.pk}, format="json")
-    assert made.status_code == 201, made.content
-    pk = made.json()["id"]
-    screen = DisplayScreen.objects.get(pk=pk)
-    screens.rotate_screen_token(screen, actor=w.director)
-    screens.revoke_screen_token(DisplayScreen.objects.get(pk=pk), actor=w.director)
+    screen = screens.create_screen({"name": "Lobby left", "tournament": t}, actor=w.director)
+    screens.update_screen(screen, {"announcement": "Dinner at 8"}, actor=w.director)
+    screens.rotate_screen_token(DisplayScreen.objects.get(pk=screen.pk), actor=w.director)
+    screens.revoke_screen_token(DisplayScreen.objects.get(pk=screen.pk), actor=w.director)
+    screens.delete_screen(DisplayScreen.objects.get(pk=screen.pk), actor=w.director)
+    chips = chipsets.save_chip_set(name="Casino set", denominations=[{"value": 100, "quantity": 300}, {"value": 500, "quantity": 200}],
+                                   actor=w.director)
+    chipsets.delete_chip_set(chips, actor=w.director)
     return {
         "tournaments.display.created": ["Lobby left"],
+        "tournaments.display.updated": [],
         "tournaments.display.token_rotated": ["Lobby left"],
         "tournaments.display.token_revoked": ["Lobby left"],
+        "tournaments.display.deleted": ["Lobby left"],
+        "tournaments.chipset.saved": ["Casino set"],
+        "tournaments.chipset.deleted": ["Casino set"],
     }
 
 
 DRIVES = [drive_cashier, drive_clock, drive_seating, drive_balancing, drive_floor, drive_payouts, drive_setup, drive_oversight,
           drive_people, drive_desk, drive_satellite, drive_jackpot, drive_seats_by_hand, drive_screens]
 
-#: Actions no drive causes, each with the reason. Two no action writes at all; the others are
+#: Actions no drive causes, each with the reason. One no service writes at all; the others are
 #: reachable and simply not driven here yet (each drive is a real scenario to set up): they are
 #: the next to add, and the test fails as soon as one of them is caused, so the list only shrinks.
 _NOT_YET = "reachable, not driven here yet"
 NOT_DRIVEN: dict[str, str] = {
     "tournaments.tournament.saved": "no service writes it; older installations' rows still read",
-    "tournaments.display.updated": "the screens API publishes it as a live change and writes no row",
     **{action: _NOT_YET for action in (
         "cashier.entry.no_show", "cashier.no_shows.forfeited", "cashier.receipts.lost_in_restore", "cashier.receivable.settled",
         "formats.bagging.recorded", "formats.bracket.created", "formats.bracket.drawn", "formats.day2.built", "formats.day2.finished",
@@ -550,5 +556,6 @@ NOT_DRIVEN: dict[str, str] = {
         "formats.series.daily_scheduled", "formats.series.scored", "formats.series.tie_settled", "formats.stackoption.added",
         "formats.timed.configured", "formats.timed.finished", "seating.halt.waived", "seating.manual_draw.completed",
         "seating.manual_draw.opened", "seating.moves.superseded", "seating.seat_card.cleared", "seating.seat_card.entered",
+        "cashier.rebuy.declared", "payouts.last_longer.token_issued", "tournaments.clock.h4h_table_state",
     )},
 }
