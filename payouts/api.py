@@ -11,12 +11,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tdmanager.api import query_choice, query_int
-from tdmanager.errors import DomainError
+from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.fields import IdField, TextField, WholeNumberField
 from tdmanager.roles import HasRole
 from tdmanager.schema import CREATED_LIST, OBJECT_LIST
 from tournaments.api import idempotent
-from tournaments.models import Entry, LedgerRow, Tournament
+from tournaments.models import Entry, LedgerRow, Person, Tournament
 from tournaments.services.events import Actor
 
 from . import reports, services
@@ -126,6 +126,8 @@ class TokenIn(serializers.Serializer):
 
 class TicketRedeemIn(serializers.Serializer):
     tournament = IdField(queryset=Tournament.objects.all(), allow_null=True, default=None)
+    id_checked = serializers.BooleanField(default=False, help_text="PAY-11: the cashier saw the holder's identity document "
+                                          "(400 id_check_required without it)")
     confirm_final_table = serializers.BooleanField(default=False, help_text="the desk confirms an entry that opens a table once the "
                                                    "final table is formed (REG-04, BAL-09: 409 final_table_formed without it)")
 
@@ -497,7 +499,38 @@ class TicketRedeemView(Base):
         d = self.valid(TicketRedeemIn)
         ticket = get_object_or_404(Ticket, pk=pk)
         return idempotent(request, lambda: Response({"entry": services.redeem_ticket(ticket, actor=self.actor(), tournament=d["tournament"],
+                                                                                     id_checked=d["id_checked"],
                                                                                      confirm_final_table=d["confirm_final_table"]).pk}, status=201))
+
+
+class TicketIssueIn(serializers.Serializer):
+    holder = IdField(queryset=Person.objects.all())
+    value = serializers.DecimalField(max_digits=13, decimal_places=2, min_value=0)
+    description = TextField(allow_blank=True, default="", max_length=200)
+    target = IdField(queryset=Tournament.objects.all(), allow_null=True, default=None)
+    valid_events = serializers.ListField(child=IdField(queryset=Tournament.objects.all()), required=False, default=list, max_length=100,
+                                         help_text="PAY-11: a series ticket, valid for any one of these events")
+    non_transferable = serializers.BooleanField(default=True)
+
+
+class TicketsView(Base):
+    """PAY-11: GET ``?person=`` the tickets a person holds (holder, value, the events each is valid
+    for, status); POST (director) issues a ticket for one event or a series of events."""
+
+    @extend_schema(responses=OBJECT_LIST)
+    def get(self, request):
+        pk = query_int(request, "person")
+        if pk is None:
+            raise ValidationFailed("person_required", _("Say whose tickets: ?person=<id>."))
+        person = get_object_or_404(Person, pk=pk)
+        return Response(sel.tickets_of(person))
+
+    @extend_schema(request=TicketIssueIn, responses={201: OpenApiTypes.OBJECT})
+    def post(self, request):
+        d = self.valid(TicketIssueIn)
+        ticket = services.issue_ticket(d["holder"], value=d["value"], actor=self.actor(), description=d["description"],
+                                       target=d["target"], valid_events=d["valid_events"], non_transferable=d["non_transferable"])
+        return Response(sel.ticket_data(ticket), status=201)
 
 
 # --- the progressive jackpot (REG-11, PAY-12) ---------------------------------------------

@@ -28,5 +28,6 @@ urlpatterns = [
     path("payouts/due/", api.DueView.as_view(), name="api-payouts-due"),
     path("payouts/pay/", api.PayView.as_view(), name="api-payouts-pay"),
     path("payouts/slips/<int:number>/", api.SlipView.as_view(), name="api-payouts-slip"),
+    path("payouts/tickets/", api.TicketsView.as_view(), name="api-tickets"),
     path("payouts/tickets/<int:pk>/redeem/", api.TicketRedeemView.as_view(), name="api-ticket-redeem"),
 ]

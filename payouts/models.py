@@ -224,6 +224,9 @@ class Ticket(models.Model):
     status = models.CharField(max_length=9, default=ISSUED)
     redeemed_entry = models.ForeignKey(Entry, null=True, blank=True, related_name="+", on_delete=models.PROTECT)
     created_at = models.DateTimeField(default=timezone.now)
+    # PAY-11: a series ticket is valid for any one of these events (003: «valido per tornei IPT
+    # ed EPT»); none and no ``target``: any tournament.
+    valid_events = models.ManyToManyField(Tournament, blank=True, related_name="valid_tickets")
 
 
 class PrizePayment(models.Model):

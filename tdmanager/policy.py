@@ -183,6 +183,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "api-payouts-due": {"GET": STAFF},
     "api-payouts-pay": {"POST": DC},
     "api-payouts-slip": {"GET": STAFF},
+    "api-tickets": {"GET": DC, "POST": D},  # PAY-11: a person's tickets at the desk; a series ticket issued by the director
     "api-ticket-redeem": {"POST": DC},
     "api-jackpot": {"GET": STAFF, "PUT": D},  # the fund and its winners (REG-11, PAY-12); the lobby gets the fund by the snapshot
     "api-jackpot-claim": {"POST": DF},  # PAY-12: the floor verifies a royal flush at the table

@@ -85,6 +85,7 @@ class Action(models.TextChoices):
     PAYOUTS_TABLE_PROPOSED = "payouts.table.proposed", _("Payout table proposed")
     PAYOUTS_TEMPLATE_APPLIED = "payouts.template.applied", _("Payout template applied")
     PAYOUTS_TEMPLATE_SAVED = "payouts.template.saved", _("Payout template saved")
+    PAYOUTS_TICKET_ISSUED = "payouts.ticket.issued", _("Ticket issued")
     PAYOUTS_TICKET_REDEEMED = "payouts.ticket.redeemed", _("Ticket redeemed")
     # --- people ----------------------------------------------------------------------------
     PEOPLE_PERSON_CREATED = "people.person.created", _("Person added")

@@ -102,6 +102,7 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.PAYOUTS_TABLE_PROPOSED: (ngettext_lazy("Payout table proposed: %(places)s place", "Payout table proposed: %(places)s places", "count"), "places"),
     A.PAYOUTS_TEMPLATE_APPLIED: _("%(actor)s applied the payout template %(template)s"),
     A.PAYOUTS_TEMPLATE_SAVED: _("%(actor)s saved the payout template %(template)s"),
+    A.PAYOUTS_TICKET_ISSUED: _("%(actor)s issued a ticket worth %(amount)s to %(name)s"),
     A.PAYOUTS_TICKET_REDEEMED: _("%(name)s redeemed a ticket"),
     # --- people ---
     A.PEOPLE_PERSON_CREATED: _("%(actor)s added %(name)s"),

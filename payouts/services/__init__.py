@@ -7,7 +7,7 @@ through the ledger's public service (``tournaments.services.ledger.write_row``):
 PAYOUT row with a negative prize part, a side prize a SIDE row with a negative side part.
 
 The topics: ``table`` (the payout table and templates), ``signoff`` (the ranking sign-off),
-``prizes`` (paying a prize), ``satellites``, ``deals``, ``sidepools`` and ``jackpot``. The
+``prizes`` (paying a prize), ``satellites``, ``tickets``, ``deals``, ``sidepools`` and ``jackpot``. The
 names are gathered here so callers write ``from payouts import services``.
 """
 
@@ -15,7 +15,7 @@ from .common import PAYOUT_METHODS, PayoutError
 from .deals import DEAL_REFUSALS, accept_deal, approve_deal, cancel_deal, deal_options, deal_refusal, propose_deal
 from .jackpot import claim_jackpot, next_day, pay_jackpot, set_jackpot_base
 from .prizes import check_cash_payout, pay_prize
-from .satellites import after_bust, complete_satellite, link_satellite, redeem_ticket, satellite_ready
+from .satellites import after_bust, complete_satellite, link_satellite, satellite_ready
 from .sidepools import award_side_pool, contribute_side_pool, create_side_pool, issue_side_token
 from .signoff import sign_off_ranking
 from .table import (
@@ -28,6 +28,7 @@ from .table import (
     unlock_payout_table,
     validate_prizes,
 )
+from .tickets import issue_ticket, redeem_ticket
 
 __all__ = [
     "DEAL_REFUSALS",
@@ -48,6 +49,7 @@ __all__ = [
     "deal_refusal",
     "edit_payout_table",
     "issue_side_token",
+    "issue_ticket",
     "lock_at_close",
     "link_satellite",
     "lock_payout_table",

@@ -1,4 +1,4 @@
-"""Satellites: the link to the target, the seats awarded, tickets redeemed (FMT-08)."""
+"""Satellites: the link to the target, the seats awarded (FMT-08); tickets are ``tickets``."""
 
 from __future__ import annotations
 
@@ -169,29 +169,6 @@ def complete_satellite(satellite, *, actor: Actor, now=None) -> list[PrizePaymen
                         "cash": p is None} for e, p in awarded],
               shared=[{"place": place, "players": size} for place, size in shared])
     return payments
-
-
-@service
-def redeem_ticket(ticket, *, actor: Actor, tournament=None, now=None, confirm_final_table: bool = False) -> Entry:
-    """Turn a ticket into a paid entry for its holder (ledger row method OTHER), under the
-    desk's rules (``cashier.check_admission``): a ticket is a sale paid in advance, never a way
-    around the late-registration window, the ban list, the field cap or a freezeout."""
-    now = now or timezone.now()
-    ticket = Ticket.objects.select_related("holder").get(pk=ticket.pk)
-    target_id = ticket.target_id or getattr(tournament, "pk", tournament)
-    if target_id is None:
-        raise ValidationFailed("tournament_required", _("Choose the tournament this ticket is used for."))
-    t = lock_tournament(target_id)
-    ticket = Ticket.objects.select_for_update().select_related("holder").get(pk=ticket.pk)
-    if ticket.status != Ticket.ISSUED:
-        raise PayoutError("ticket_used", _("This ticket has already been used."))
-    # The desk's rules: REG-04 window, REG-05 ban list, field cap, freezeout / most entries, duplicates.
-    cashier.check_admission(t, ticket.holder, cashier.TICKET, now, confirm_final_table=confirm_final_table)
-    entry, _row = issue_paid_entry(t, ticket.holder, actor=actor, method=LedgerRow.OTHER, note=f"ticket {ticket.pk}", now=now)
-    ticket.status, ticket.redeemed_entry = Ticket.REDEEMED, entry
-    ticket.save(update_fields=["status", "redeemed_entry"])
-    log_event(t, Action.PAYOUTS_TICKET_REDEEMED, actor, ticket=ticket.pk, entry=entry.pk, name=ticket.holder.full_name)
-    return entry
 
 
 def satellite_ready(tournament) -> bool:

@@ -276,7 +276,7 @@ class TestPayingPrizes:
         sign_twice(t, director)
         pay = services.pay_prize(entries[0], method="OTHER", source="MAIN:TICKET", actor=cashier_actor)
         assert pay.ticket.holder == entries[0].person and pay.ticket.non_transferable and pay.row.prize_amount == D("-330.00")
-        entry = services.redeem_ticket(pay.ticket, actor=cashier_actor)
+        entry = services.redeem_ticket(pay.ticket, actor=cashier_actor, id_checked=True)
         assert entry.tournament == target and entry.ledger.get().method == "OTHER"
 
     def test_last_longer_goes_to_the_best_pre_registered(self, tournament, make_person, cashier_actor, actor, director):

@@ -15,6 +15,8 @@ from decimal import Decimal
 import pytest
 
 import payouts.services as payout_services
+import payouts.services.satellites as payout_satellites
+import payouts.services.tickets as payout_tickets
 import tournaments.formats.services.common as format_common
 import tournaments.formats.services.headsup as headsup
 import tournaments.formats.services.multiday as multiday
@@ -74,7 +76,7 @@ def add_on(t, person, ctx):
 
 def ticket(t, person, ctx):
     voucher = Ticket.objects.create(holder=person, target=t, value=t.entry_price)
-    return payout_services.redeem_ticket(voucher, actor=ctx["cashier"])
+    return payout_services.redeem_ticket(voucher, actor=ctx["cashier"], id_checked=True)
 
 
 def satellite_seat(t, person, ctx):
@@ -233,7 +235,9 @@ def test_every_path_applies_the_desks_rule(check, path, ctx, make_tournament, ma
 
 # --- no new path can forget: the services' source -------------------------------------------------
 
-MODULES = (cashier, registration, ledger, payout_services, format_common, headsup, multiday, stackchoice, timed)
+# payouts.services is a package: the modules whose services create entries (satellite seats, tickets).
+PAYOUT_MODULES = (payout_satellites, payout_tickets)
+MODULES = (cashier, registration, ledger, *PAYOUT_MODULES, format_common, headsup, multiday, stackchoice, timed)
 # Writing an entry or a sale row: the ledger's building blocks and the ORM.
 PRIMITIVES = {"new_entry", "sell_new_entry", "issue_paid_entry", "create"}
 SALE_KINDS = {"BUY_IN", "RE_ENTRY", "REBUY", "ADD_ON"}
@@ -249,8 +253,8 @@ LISTED = {
 def _functions():
     found = {}
     for module in MODULES:
-        short = {cashier: "cashier", registration: "registration", ledger: "ledger", payout_services: "payout_services",
-                 format_common: "format_common"}.get(module, module.__name__.rsplit(".", 1)[-1])
+        short = {cashier: "cashier", registration: "registration", ledger: "ledger", payout_satellites: "payout_services",
+                 payout_tickets: "payout_services", format_common: "format_common"}.get(module, module.__name__.rsplit(".", 1)[-1])
         tree = ast.parse(inspect.getsource(module))
         for node in tree.body:
             if isinstance(node, ast.FunctionDef):
@@ -325,7 +329,7 @@ def test_the_issues_repro_a_ticket_at_level_5_after_late_registration_closed_at_
     run_clock_at(t, item_index_of_level(t, 5))
     holder = make_person()
     voucher = Ticket.objects.create(holder=holder, target=t, value=t.entry_price)
-    r = client_for(cashier_user).post(f"/api/v1/payouts/tickets/{voucher.pk}/redeem/", {}, format="json")
+    r = client_for(cashier_user).post(f"/api/v1/payouts/tickets/{voucher.pk}/redeem/", {"id_checked": True}, format="json")
     assert r.status_code == 409 and r.json()["code"] == "late_registration_closed"
     assert not t.entries.filter(person=holder).exists()
     voucher.refresh_from_db()

@@ -110,8 +110,8 @@ def test_a_ticket_redeemed_at_the_full_final_table_asks_too(final_table, cashier
     holder = make_person()
     voucher = Ticket.objects.create(holder=holder, target=t, value=t.entry_price)
     desk = client_for(cashier_user)
-    r = desk.post(f"/api/v1/payouts/tickets/{voucher.pk}/redeem/", {}, format="json")
+    r = desk.post(f"/api/v1/payouts/tickets/{voucher.pk}/redeem/", {"id_checked": True}, format="json")
     assert r.status_code == 409 and r.json()["code"] == "final_table_formed"
     assert not t.entries.filter(person=holder).exists() and tables_in_play(t) == [1]
-    r = desk.post(f"/api/v1/payouts/tickets/{voucher.pk}/redeem/", {"confirm_final_table": True}, format="json")
+    r = desk.post(f"/api/v1/payouts/tickets/{voucher.pk}/redeem/", {"confirm_final_table": True, "id_checked": True}, format="json")
     assert r.status_code == 201 and t.entries.get(person=holder).status == Entry.ACTIVE
