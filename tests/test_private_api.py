@@ -157,17 +157,12 @@ PRIVATE = re.compile(r"_prepare_cursor|_prepare_related_fields_for_save|\bklass_
                      r"\bInsertQuery\b|\bUpdateQuery\b|ServerBindingCursor|register_tzloader|\.get_compiler\(|get_converters|"
                      r"_iterable_class|\bSkipField\b|\bPKOnlyObject\b|_declared_fields|_readable_fields")
 NOT_THE_PRODUCT = ("tests", "benchmarks", ".venv", "node_modules", "var", "staticfiles")
-# Apps whose private uses are being moved into tdmanager/compiled.py: an expected failure until they are.
-MOVING: dict[str, str] = {}
-
-
 def _apps():
     return sorted({p.relative_to(ROOT).parts[0] for p in ROOT.glob("*/**/*.py") if p.relative_to(ROOT).parts[0] not in NOT_THE_PRODUCT
                    and not p.relative_to(ROOT).parts[0].startswith(".")})
 
 
-@pytest.mark.parametrize("app", [pytest.param(a, marks=pytest.mark.xfail(reason=MOVING[a], strict=False)) if a in MOVING else a
-                                 for a in _apps()])
+@pytest.mark.parametrize("app", _apps())
 def test_no_private_api_outside_compiled(app):
     found = []
     for path in sorted((ROOT / app).rglob("*.py")):

@@ -55,12 +55,7 @@ def test_the_fence_sees_what_it_fences():
     assert all((ROOT / name).exists() for name in ALLOWED), "an allowed file is gone: take it off ALLOWED"
 
 
-# Apps whose statements are being moved into their sql.py: an expected failure until they are.
-MOVING: dict[str, str] = {}
-
-
-@pytest.mark.parametrize("app", [pytest.param(a, marks=pytest.mark.xfail(reason=MOVING[a], strict=False)) if a in MOVING else a
-                                 for a in _apps()])
+@pytest.mark.parametrize("app", _apps())
 def test_no_sql_by_hand_outside_the_sql_modules(app):
     found = _offending(app)
     assert not found, ("SQL written by hand outside an app's sql.py and tdmanager/compiled.py (move the statement into the "
