@@ -295,9 +295,11 @@ def schedule_of(entry_id: int) -> dict | None:
 
 
 def predraw_rows(tournament) -> list[dict]:
-    """SEAT-02: the pre-draw by session, table and seat, with each registrant's name and entry."""
+    """SEAT-02: the pre-draw by session, table and seat, with each registrant's name and entry
+    (an entry cancelled since is left out)."""
     return [{"session": s, "table": tb, "seat": seat, "entry": number, "name": f"{first} {last}".strip()}
             for s, tb, seat, number, first, last in PreDrawSeat.objects.filter(tournament=tournament)
+            .exclude(entry__status=Entry.CANCELLED)  # refunded since: the seat is left empty, not given away
             .order_by("session", "table", "seat").values_list("session", "table", "seat", "entry__number",
                                                               "entry__person__first_name", "entry__person__last_name")]
 

@@ -13,6 +13,7 @@ from django.test import Client
 from seating.predraw import predraw
 from tournaments.models import Tournament
 from tournaments.services import cashier, lifecycle
+from tournaments.services.events import Actor
 
 
 def test_seat02_the_draw_fills_the_sessions_evenly_and_seats_everyone_once():
@@ -50,11 +51,15 @@ def test_seat02_the_director_draws_by_the_api_and_it_is_logged(registered, api, 
     assert event.payload["players"] == 11 and event.payload["rng"].startswith("secrets.SystemRandom")
     assert sorted(event.payload["order"]) == sorted(t.entries.values_list("pk", flat=True))
     assert api(cashier_user).get(url).data == r.data  # the desk reads it to tell a player
+    # A registrant refunded since is no longer on the list.
+    refunded = t.entries.order_by("number").first()
+    cashier.refund(refunded, reason="cannot come", actor=Actor(director, "test"))
+    assert len(api(director).get(url).data) == 10 and refunded.number not in [row["entry"] for row in api(director).get(url).data]
     bad = api(director).post(url, {"sessions": ["1A", "1A"]}, format="json")
     assert bad.status_code == 400 and "sessions" in bad.data["fields"]
     # Drawing again replaces the draw (one row per registrant).
     r = api(director).post(url, {"sessions": ["Mon", "Tue", "Wed"]}, format="json")
-    assert Counter(row["session"] for row in r.data) == {"Mon": 4, "Tue": 4, "Wed": 3}
+    assert Counter(row["session"] for row in r.data) == {"Mon": 4, "Tue": 3, "Wed": 3}  # the 10 registrants left
 
 
 @pytest.mark.django_db
