@@ -64,3 +64,26 @@ def test_bal03_a_stud_tournament_proposes_the_move_by_position_and_says_why(star
     # The public rules page says so to the players (BAL-05).
     text = client.get(f"/rules/{t.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Stud has no button: the player moves by position." in text
+
+
+def test_bal03_mixed_games_move_the_player_who_would_be_big_blind_in_holdem_even_in_stud_rounds():
+    """TDA 11-B: in a mixed game the player moved during a stud round is the one who would be big
+    blind in hold'em (the button frozen where the next hold'em hand would have it): the engine
+    keeps the next-big-blind mover for MIXED, never the stud-only "by position" one."""
+    assert HouseRules.from_settings({}, game="MIXED").balance_kwargs()["mover_rule"] == "NEXT_BB"
+    full = Table(1, 10, {s: f"a{s}" for s in range(1, 11)}, big_blind_seat=3)
+    short = Table(2, 10, {s: f"b{s}" for s in (1, 3, 4, 5, 7, 8, 9, 10)}, big_blind_seat=5)
+    (move,) = plan_balance([full, short], **HouseRules.from_settings({}, game="MIXED").balance_kwargs())
+    assert move.from_seat == 4 and move.reason.code == R.MOVER_NEXT_BB  # seat 4: big blind of the next hold'em hand
+
+
+@pytest.mark.django_db
+def test_fmt16_the_game_comes_from_the_configured_list_and_omaha_is_never_no_limit(api, director, structure):
+    """003 Art. 10: Omaha «mai No-Limit»: the list holds Pot-Limit Omaha only, so a No-Limit Omaha
+    event cannot be created (at Sanremo or anywhere); a stud event can."""
+    base = {"name": "Omaha", "start_at": "2026-07-09T19:00:00Z", "buy_in": "100", "fee": "10", "starting_stack": 30000,
+            "structure": structure.pk}
+    r = api(director).post("/api/v1/tournaments/", {**base, "game": "NLO", "rule_set": "SANREMO_003"}, format="json")
+    assert r.status_code == 400 and "game" in r.json()["fields"]
+    r = api(director).post("/api/v1/tournaments/", {**base, "name": "Stud", "game": "STUD"}, format="json")
+    assert r.status_code == 201 and r.json()["game"] == "STUD"
