@@ -59,7 +59,7 @@
     set("pool", s.prize_pool ? money(s.prize_pool, t.currency) : "—");
     set("latereg", s.late_registration_open ? T.open : T.closed);
     $("league-box").hidden = !s.league; // the player's standing in the league this tournament counts for
-    if (s.league) set("league-text", fmt(T.league, { name: s.league.name, rank: s.league.rank, players: s.league.players, points: F.num(s.league.points) }));
+    if (s.league) set("league-text", fmt(T.league, { name: s.league.name, rank: s.league.rank, players: s.league.players, points: TDM.num(s.league.points) }));
     set("announce", (s.announcements || []).join(" · "));
     const rows = (s.payouts || []).map((p) => [String(p.places), p.amount && Number(p.amount) ? money(p.amount, t.currency) : p.prize || ""]);
     const key = JSON.stringify([rows, e.place, out]);
