@@ -556,6 +556,6 @@ NOT_DRIVEN: dict[str, str] = {
         "formats.series.daily_scheduled", "formats.series.scored", "formats.series.tie_settled", "formats.stackoption.added",
         "formats.timed.configured", "formats.timed.finished", "seating.halt.waived", "seating.manual_draw.completed",
         "seating.manual_draw.opened", "seating.moves.superseded", "seating.seat_card.cleared", "seating.seat_card.entered",
-        "cashier.rebuy.declared", "payouts.last_longer.token_issued", "tournaments.clock.h4h_table_state",
+        "cashier.rebuy.declared", "payouts.last_longer.token_issued", "tournaments.clock.h4h_table_state", "seating.predraw",
     )},
 }
