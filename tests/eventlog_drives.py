@@ -465,7 +465,7 @@ def drive_satellite(w: World) -> dict:
     ticket = Ticket.objects.get(holder=entries[0].person)
     ticket.target = w.tournament("Main Event (Day 1B)", buy_in=Decimal("1000"), fee=Decimal("100"))
     ticket.save(update_fields=["target"])
-    payouts.redeem_ticket(ticket, actor=w.cashier)
+    payouts.redeem_ticket(ticket, actor=w.cashier, id_checked=True)
     return {
         "payouts.satellite.linked": [],
         "payouts.satellite.completed": ["1 seat won"],
@@ -557,5 +557,6 @@ NOT_DRIVEN: dict[str, str] = {
         "formats.timed.configured", "formats.timed.finished", "seating.halt.waived", "seating.manual_draw.completed",
         "seating.manual_draw.opened", "seating.moves.superseded", "seating.seat_card.cleared", "seating.seat_card.entered",
         "cashier.rebuy.declared", "payouts.last_longer.token_issued", "tournaments.clock.h4h_table_state", "seating.predraw",
+        "payouts.ticket.issued",
     )},
 }
