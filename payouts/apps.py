@@ -6,6 +6,6 @@ class PayoutsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from . import receivers
+        from . import receivers  # imported once the models are loaded: the receivers read them
 
         receivers.connect()

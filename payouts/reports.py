@@ -26,6 +26,7 @@ from tdmanager import csvsafe
 from tdmanager.formatting import money as fmt_money
 from tdmanager.money import ZERO
 from tdmanager.pdf import drawable
+from tdmanager.pdf import slip_pdf as draw_slip
 from tournaments import selectors as tsel
 from tournaments.house import HouseRules
 from tournaments.models import LedgerRow, Ruling
@@ -448,10 +449,8 @@ def slip_lines(payment: PrizePayment) -> list[tuple[str, str]]:
 
 def slip_pdf(payment: PrizePayment) -> bytes:
     """An 80 mm payout slip with a signature line for the winner."""
-    from tdmanager.pdf import slip_pdf as draw
-
     lines = slip_lines(payment)
-    return draw(title=f"{_('Payout slip')} {lines[0][1]}", heading=payment.tournament.name, lines=lines,
+    return draw_slip(title=f"{_('Payout slip')} {lines[0][1]}", heading=payment.tournament.name, lines=lines,
                 signature_line=_("Winner's signature: received the amount above"))
 
 

@@ -25,6 +25,7 @@ from tournaments.models import Entry, LedgerRow, Tournament
 
 from . import pool as pool_engine
 from . import satellite as satellite_engine
+from .models import POOL_FUNDED, PRIZE_KINDS, JackpotClaim, JackpotFund, PayoutTable, PrizePayment, RankingSignoff, SatelliteLink, SideAward, SideToken, Ticket
 from .structure import payout_structure
 
 _STRUCTURES: dict[tuple, tuple] = {}  # payout_structure's answers by their arguments (as text)
@@ -206,8 +207,6 @@ def satellite_link(t):
     (most tournaments are no satellite, and the lobby's snapshot asks after every change)."""
     global _SATELLITE_LINK
     if _SATELLITE_LINK is None:
-        from .models import SatelliteLink
-
         _SATELLITE_LINK = Compiled(lambda pk: SatelliteLink.objects.filter(satellite_id=pk).order_by(), SatelliteLink)
     rows = _SATELLITE_LINK.rows(t.pk)
     if not rows:
@@ -276,8 +275,6 @@ def proposed_prizes(t, *, link=_UNREAD, total=None, entries=None) -> list[dict]:
 def table_state(t, *, table=_UNREAD) -> str:
     """The payout table's state (AUTO while none is stored); ``table``: its row (or None) when
     the caller has read it already."""
-    from .models import PayoutTable
-
     table = PayoutTable.objects.filter(tournament=t).first() if table is _UNREAD else table
     return table.state if table else PayoutTable.AUTO
 
@@ -287,8 +284,6 @@ def table_prizes(t, *, table=_UNREAD, **proposal) -> list[dict]:
 
     ``table`` (the PayoutTable row or None) and ``proposal`` (``proposed_prizes``'s ``link``
     and ``total``) when the caller has read them already."""
-    from .models import PayoutTable
-
     table = PayoutTable.objects.filter(tournament=t).first() if table is _UNREAD else table
     if table is None or table.state == PayoutTable.AUTO:
         return proposed_prizes(t, **proposal)
@@ -300,8 +295,6 @@ def table_prizes(t, *, table=_UNREAD, **proposal) -> list[dict]:
 
 def place_values(prizes) -> list[Decimal]:
     """Pool-funded value per place (cash + tickets + seats), 1st first, up to the last place."""
-    from .models import POOL_FUNDED
-
     last = max((p["place"] for p in prizes), default=0)
     values = [ZERO] * last
     for p in prizes:
@@ -318,7 +311,6 @@ def places_paid(t, prizes=None) -> int:
 def _label(p) -> str:
     if p["kind"] == "CASH":  # before the import: a ladder asks for every place paid
         return ""
-    from .models import PRIZE_KINDS
 
     kind = str(dict(PRIZE_KINDS)[p["kind"]])
     return f"{kind}: {p['description']}" if p.get("description") else kind
@@ -395,8 +387,6 @@ def released_places(t) -> set[int]:
     """Places whose entries two people signed off as they stand now (ELM-07): the director and
     the administrative controller, two different users. A later change to that place voids the
     signatures."""
-    from .models import RankingSignoff
-
     current = _groups_of(ranking_snapshot(t))
     signers = defaultdict(list)  # place → [(user, role)]
     for s in RankingSignoff.objects.filter(tournament=t):
@@ -414,8 +404,6 @@ def released_places(t) -> set[int]:
 
 def active_payments(t) -> dict:
     """(entry id, source) → the payment that stands (its ledger row not reversed)."""
-    from .models import PrizePayment
-
     reversed_rows = set(LedgerRow.objects.filter(tournament=t, kind=LedgerRow.REVERSAL).values_list("reverses_id", flat=True))
     out = {}
     for pay in PrizePayment.objects.filter(tournament=t).select_related("row"):
@@ -463,8 +451,6 @@ def forfeit_plan(t, prizes=None) -> dict:
 
 
 def _dues_and_forfeits(t, prizes=None):
-    from .models import SideAward
-
     prizes = table_prizes(t) if prizes is None else prizes
     by_place = defaultdict(list)
     for p in prizes:
@@ -606,8 +592,6 @@ def due_for(t, entry, source) -> dict | None:
 
 
 def signoff_status(t) -> dict:
-    from .models import RankingSignoff
-
     snap = ranking_snapshot(t)
     current = [s for s in RankingSignoff.objects.filter(tournament=t).select_related("user") if s.snapshot == snap]
     return {
@@ -646,8 +630,6 @@ def side_pool_balance(pool) -> dict:
 
 def jackpot_fund():
     """The venue's progressive jackpot fund (one per installation), or None before the first."""
-    from .models import JackpotFund
-
     return JackpotFund.objects.order_by("id").first()
 
 
@@ -718,8 +700,6 @@ def jackpot_summary(now=None) -> dict:
 
 def jackpot_claims(fund, *, unpaid_only=False) -> list[dict]:
     """The winners' shares, newest first, with whether each was collected."""
-    from .models import JackpotClaim
-
     out = []
     qs = JackpotClaim.objects.filter(win__fund=fund).select_related("win__tournament", "win__verified_by", "entry__person",
                                                                      "payment__row")
@@ -750,8 +730,6 @@ def side_pools_summary(t, pools=None) -> list[dict]:
 def side_tokens(t) -> dict[int, list[dict]]:
     """REG-10: the Last Longer chips and plaques handed over, by pool: which, to whom, when, by whom
     (staff only: the lobby shows the pools' money, never who holds a plaque)."""
-    from .models import SideToken
-
     out: dict[int, list[dict]] = {}
     rows = SideToken.objects.filter(pool__tournament=t).select_related("entry__person", "issued_by").order_by("issued_at", "id")
     for tok in rows:
@@ -782,8 +760,6 @@ def ticket_data(ticket) -> dict:
 
 def tickets_of(person) -> list[dict]:
     """The tickets ``person`` holds, the ones still to use first."""
-    from .models import Ticket
-
     rows = Ticket.objects.filter(holder=person).select_related("holder", "target").prefetch_related("valid_events")
     return [ticket_data(t) for t in sorted(rows, key=lambda t: (t.status != Ticket.ISSUED, t.pk))]
 
@@ -802,8 +778,6 @@ def display_summary(tournament, *, entries: int | None = None) -> dict:
     "prize_pool_gross", "prize_pool_net", "guarantee", "guarantee_label", "payouts": [{"places",
     "amount", "prize"}], "places_paid": n, "side_pools": [...]}``
     """
-    from .models import PayoutTable
-
     t = tournament
     # Each read once (a screen's snapshot is rebuilt after every change of a running event):
     # the pool, the side pools, the satellite link and the payout table's row serve the ladder
@@ -853,8 +827,6 @@ def won_by_entry(t, prizes=None) -> dict:
 def person_prizes(person) -> dict:
     """What payouts holds about one person (his data export, GDPR access) and the prizes he won
     that are not paid yet (an erasure waits for them): ``{"prize_payments", "tickets", "prizes_unpaid"}``."""
-    from .models import PrizePayment, Ticket
-
     payments = [{"tournament": p.tournament_id, "entry": p.entry_id, "source": p.source, "kind": p.kind, "place": p.place,
                  "amount": money(p.amount), "method": p.method, "reference": p.reference, "payee": p.payee,
                  "receipt_number": p.row.receipt_number if p.row_id else None, "created_at": p.created_at.isoformat()}
@@ -912,8 +884,6 @@ def _anybody_may_have_won(t, places_paid: int) -> bool:
     """An entry placed within the places paid (as many places lower as prizes were forfeited:
     under NEXT_PLACE each moves the prizes one place down, PEN-07), a side prize awarded, or a
     flight's chip-leader award (PAY-08): what ``dues`` lists, or nothing."""
-    from .models import SideAward
-
     reach = places_paid + len(tournament_selectors.prize_forfeited_entries(t))
     return (t.entries.filter(place__isnull=False, place__lte=reach).exists()
             or SideAward.objects.filter(pool__tournament=t).exists()

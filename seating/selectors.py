@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from tdmanager.compiled import Compiled, rows_together
 from tournaments.actions import Action
 from tournaments.house import HouseRules
-from tournaments.models import Entry, Tournament, TournamentEvent
+from tournaments.models import ChipCount, Entry, Tournament, TournamentEvent
 from tournaments.selectors import active_penalties, penalty_progress
 from tournaments.snapshot import results as top_places
 
@@ -433,10 +433,6 @@ def table_map(tournament) -> dict:
 def _counted_stacks(tournament, entries=None) -> dict[int, int]:
     """The last counted stack of each seated player (the floor's chip counts), if any; of
     ``entries`` alone when given."""
-    try:
-        from tournaments.models import ChipCount
-    except ImportError:  # the floor tools are not installed
-        return {}
     out: dict[int, int] = {}
     counts = ChipCount.objects.filter(tournament=tournament, entry__seat__isnull=False)
     if entries is not None:

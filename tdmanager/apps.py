@@ -6,4 +6,4 @@ class TdmanagerConfig(AppConfig):
     verbose_name = "TDManager"
 
     def ready(self):
-        from . import checks  # noqa: F401  (registers the system checks)
+        from . import checks  # noqa: F401  registers the system checks, once the apps are loaded

@@ -5,6 +5,8 @@ import ipaddress
 from django.conf import settings
 from django.core import checks
 
+from .currencies import ISO_4217, accepted
+
 
 @checks.register(checks.Tags.security)
 def trusted_proxies_are_addresses(app_configs, **kwargs):
@@ -21,8 +23,6 @@ def trusted_proxies_are_addresses(app_configs, **kwargs):
 
 @checks.register()
 def currencies_are_iso_4217(app_configs, **kwargs):
-    from .currencies import ISO_4217, accepted
-
     return [checks.Error(f"TDM_CURRENCY / TDM_CURRENCIES: {code!r} is not an ISO 4217 currency code.",
                          hint="Give three capital letters such as EUR, CHF, USD.", id="tdmanager.E002")
             for code in accepted() if code not in ISO_4217]

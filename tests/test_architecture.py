@@ -6,7 +6,9 @@ services). The tournaments contract lists tournaments' modules one by one (the f
 inside it compose the other apps); a new module must join that list.
 """
 
+import ast
 import configparser
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -63,3 +65,129 @@ def test_a_service_inside_someone_elses_transaction_is_an_error_not_a_silent_mer
         lifecycle.open_registration(t, actor=actor)
     t.refresh_from_db()
     assert t.status == Tournament.REGISTERING
+
+
+# --- the project's own imports: at the top, and in one direction -------------------------------
+
+PROJECT = ("tournaments", "seating", "payouts", "tdmanager")
+
+
+def project_modules() -> dict[str, Path]:
+    """Every module of the four apps (migrations left out; tests and benchmarks live elsewhere)."""
+    out = {}
+    for app in PROJECT:
+        for path in sorted((ROOT / app).rglob("*.py")):
+            if "migrations" in path.parts:
+                continue
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            out[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return out
+
+
+def imported_modules(node, module: str, is_package: bool, modules) -> set[str]:
+    """The project's modules an import statement of ``module`` loads (a name imported from a
+    package is the module of that name when there is one, else the package)."""
+    if isinstance(node, ast.Import):
+        names = [alias.name for alias in node.names]
+    else:
+        base = node.module or ""
+        if node.level:
+            package = module.split(".") if is_package else module.split(".")[:-1]
+            package = package[:len(package) - (node.level - 1)]
+            base = ".".join(package + ([node.module] if node.module else []))
+        names = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base for alias in node.names]
+    out = set()
+    for name in names:
+        while name not in modules and "." in name:
+            name = name.rsplit(".", 1)[0]
+        if name in modules and name != module:
+            out.add(name)
+    return out
+
+
+def module_level_imports(tree) -> list:
+    """The import statements run when the module loads (``if TYPE_CHECKING:`` blocks left out)."""
+    found = []
+
+    def visit(body):
+        for node in body:
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                found.append(node)
+            elif isinstance(node, ast.If):
+                if "TYPE_CHECKING" not in ast.unparse(node.test):
+                    visit(node.body)
+                    visit(node.orelse)
+            elif isinstance(node, ast.Try):
+                for block in (node.body, node.orelse, node.finalbody, *(h.body for h in node.handlers)):
+                    visit(block)
+            elif isinstance(node, ast.With):
+                visit(node.body)
+
+    visit(tree.body)
+    return found
+
+
+def says_why(line: str) -> bool:
+    """A comment of a few words (a lint directive alone says nothing)."""
+    if "#" not in line:
+        return False
+    text = re.sub(r"noqa(: ?[A-Z]+[0-9]+(, ?[A-Z]+[0-9]+)*)?", "", line.split("#", 1)[1])
+    return len(re.findall(r"[A-Za-z]{2,}", text)) >= 2
+
+
+def test_the_projects_own_imports_sit_at_the_top_of_the_module_unless_a_comment_says_why():
+    """An import inside a function hides a dependency, and is how a circle of modules stays
+    unseen. One of the project's modules is imported inside a function only where a comment says
+    why (``AppConfig.ready``: the models are loaded; an optional library): on the import's line or
+    the line above its block of imports."""
+    modules = project_modules()
+    unexplained = set()
+    for module, path in modules.items():
+        lines = path.read_text().splitlines()
+        tree = ast.parse("\n".join(lines))
+        for function in ast.walk(tree):
+            if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            inner = [n for n in ast.walk(function) if isinstance(n, (ast.Import, ast.ImportFrom))]
+            import_lines = {n: range(n.lineno, n.end_lineno + 1) for n in inner}
+            covered = {line for span in import_lines.values() for line in span}
+            for node in import_lines:
+                if not imported_modules(node, module, path.name == "__init__.py", modules) and not (
+                        isinstance(node, ast.ImportFrom) and node.level):
+                    continue
+                first = node.lineno
+                while first - 1 in covered or (first - 1 >= 1 and not lines[first - 2].strip() and first - 2 in covered):
+                    first -= 1  # up to the first import of its block
+                block = [lines[n - 1] for n in range(first, node.end_lineno + 1)]
+                above = lines[first - 2].strip() if first >= 2 else ""
+                if not any(says_why(line) for line in block) and not (above.startswith("#") and says_why(above)):
+                    unexplained.add(f"{path.relative_to(ROOT)}:{node.lineno}: {lines[node.lineno - 1].strip()}")
+    assert sorted(unexplained) == [], "import these at the top of the module (or say why not in a comment)"
+
+
+def test_no_circle_between_the_projects_modules():
+    """Module-level imports between the project's modules go one way: following them never
+    leads back to where it started."""
+    modules = project_modules()
+    graph = {}
+    for module, path in modules.items():
+        tree = ast.parse(path.read_text())
+        graph[module] = set().union(*(imported_modules(n, module, path.name == "__init__.py", modules)
+                                      for n in module_level_imports(tree)))
+    done, on_path, circles = set(), [], []
+
+    def visit(module):
+        on_path.append(module)
+        for other in sorted(graph[module]):
+            if other in on_path:
+                circles.append(" -> ".join(on_path[on_path.index(other):] + [other]))
+            elif other not in done:
+                visit(other)
+        on_path.pop()
+        done.add(module)
+
+    for module in sorted(graph):
+        if module not in done:
+            visit(module)
+    assert circles == []
+    assert graph["tournaments.tasks"] >= {"tournaments.services.clockctl"}, "the graph reads the imports"

@@ -25,9 +25,10 @@ from tdmanager.transactions import flat_step, unit_of_work
 
 from . import overview, selectors, sql
 from . import serializers as s
-from .models import BlindStructure, Entry, IdempotencyRecord, LedgerRow, Person, Tournament, TournamentTemplate
-from .services import cashier, chipsets, clockctl, lifecycle, people, privacy, registration, screens, setup, streaming, structures
+from .models import Alternate, BlindStructure, ChipSet, DisplayScreen, Entry, IdempotencyRecord, LedgerRow, Penalty, Person, Tournament, TournamentTemplate
+from .services import cashier, chipsets, clockctl, floor, lifecycle, people, privacy, registration, screens, setup, streaming, structures
 from .services.events import Actor
+from .snapshot import build_snapshot
 
 
 def body_hash(request) -> str:
@@ -344,8 +345,6 @@ class TournamentViewSet(viewsets.ModelViewSet):
     @extend_schema(responses=s.AlternateSerializer(many=True))
     @action(detail=True, methods=["get"], pagination_class=None)
     def alternates(self, request, pk=None):
-        from .models import Alternate
-
         qs = self.get_object().alternates.filter(status=Alternate.WAITING).select_related("person")
         return Response(s.AlternateSerializer(qs, many=True).data)
 
@@ -735,8 +734,6 @@ class ClockView(APIView):
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk, op=None):
-        from .snapshot import build_snapshot
-
         return Response(build_snapshot(get_object_or_404(Tournament, pk=pk)))
 
     @extend_schema(request=s.ClockActionSerializer, responses=OpenApiTypes.OBJECT)
@@ -747,7 +744,6 @@ class ClockView(APIView):
         data = _valid(s.ClockActionSerializer, request)
         t = get_object_or_404(Tournament, pk=pk)
         result = fn(t, data, Actor.from_request(request))
-        from .snapshot import build_snapshot
 
         if op in ("call-clock", "call-time"):
             return Response(result)
@@ -762,8 +758,6 @@ class DisplayScreenViewSet(viewsets.ModelViewSet):
     serializer_class = s.DisplayScreenSerializer
 
     def get_queryset(self):
-        from .models import DisplayScreen
-
         return DisplayScreen.objects.all().order_by("name")
 
     def perform_create(self, serializer):
@@ -793,8 +787,6 @@ class ChipSetViewSet(viewsets.ModelViewSet):
     serializer_class = s.ChipSetSerializer
 
     def get_queryset(self):
-        from .models import ChipSet
-
         return ChipSet.objects.prefetch_related("denominations")
 
     def perform_create(self, serializer):
@@ -820,8 +812,6 @@ class FloorView(APIView):
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk, op=None):
-        from .services import floor
-
         t = get_object_or_404(Tournament, pk=pk)
         if op == "penalties":
             qs = t.penalties.select_related("person", "entry") if request.query_params.get("all") else floor.active_penalties(t)
@@ -839,8 +829,6 @@ class FloorView(APIView):
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, pk, op=None):
-        from .services import floor
-
         t = get_object_or_404(Tournament, pk=pk)
         actor = Actor.from_request(request)
         if op == "penalties":
@@ -880,9 +868,6 @@ class PenaltyActionView(APIView):
 
     @extend_schema(request=s.PenaltyActionSerializer, responses=s.PenaltySerializer)
     def post(self, request, pk, op):
-        from .models import Penalty
-        from .services import floor
-
         p = get_object_or_404(Penalty, pk=pk)
         actor = Actor.from_request(request)
         if op == "serve":

@@ -6,6 +6,7 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
+        # Imported here, once every app's models are loaded: these modules read them.
         from tdmanager import backup, realtime, roles, security
 
         from .phone import phone_index

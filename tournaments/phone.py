@@ -22,7 +22,7 @@ from tdmanager import realtime
 
 from . import live, signals
 from .house import HouseRules
-from .models import Entry
+from .models import Entry, Tournament
 from .snapshot import build_snapshot
 
 #: The keys of the lobby snapshot a player's phone receives (what every lobby screen shows
@@ -92,8 +92,6 @@ def phone_index(tournament_id: int, snap: dict, previous: dict[int, Own]) -> tup
     did not change since ``previous`` keeps its ``Own`` as it was, the very object, so a stream
     tells a change by identity and nothing is made again for the others. A cancelled entry has
     none: its stream ends."""
-    from .models import Tournament
-
     tournament = Tournament.objects.get(pk=tournament_id)
     answers = signals.ask(signals.entries_view_parts, tournament=tournament, snapshot=snap)  # seating: seats, moves; payouts: prizes
     rows = (Entry.objects.filter(tournament_id=tournament_id).exclude(status=Entry.CANCELLED).order_by()

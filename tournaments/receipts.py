@@ -5,6 +5,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from tdmanager.formatting import money, num
+from tdmanager.pdf import slip_pdf
 
 from .models import Entry, LedgerRow
 from .phone import phone_path
@@ -110,8 +111,6 @@ def receipt_lines(row: LedgerRow) -> list[tuple[str, str]]:
 
 def receipt_pdf(row: LedgerRow, request=None) -> bytes:
     """An 80 mm wide receipt, as tall as its lines need, with the QR code of the player's page."""
-    from tdmanager.pdf import slip_pdf
-
     return slip_pdf(title=f"{_('Receipt')} {row.receipt_number}", heading=row.tournament.name, lines=receipt_lines(row),
                     footer=_("Keep this receipt: show it at your table to receive your chips."),
                     qr=phone_link(row, request), qr_caption=_("Your seat, the clock and the payouts on your phone:"))

@@ -18,7 +18,7 @@ from tdmanager.money import ZERO
 from . import eventlog, penalties, signals
 from .actions import Action
 from .labels import penalty_kind_label
-from .models import ChipAdjustment, Entry, ExchangeRate, LedgerRow, Penalty, Tournament, TournamentChange, TournamentEvent
+from .models import ChipAdjustment, Entry, ExchangeRate, LedgerRow, Penalty, RegulatorGrant, Tournament, TournamentChange, TournamentEvent
 
 
 def _chips_sum(model):
@@ -174,8 +174,6 @@ def event_sentences(events, currency: str = "") -> list:
 
 
 def granted_to_regulator(user, tournament_id: int) -> bool:
-    from .models import RegulatorGrant
-
     return RegulatorGrant.objects.filter(user=user, tournament_id=tournament_id).exists()
 
 

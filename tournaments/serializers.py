@@ -8,8 +8,19 @@ from tdmanager.compiled import BuiltOnce
 from tdmanager.fields import IdField, IdModelSerializer, TextField, WholeNumberField
 
 from . import chiprace, fees, labels, receipts
-from .house import HouseRules
-from .models import Alternate, BlindStructure, Entry, LedgerRow, Person, StructureItem, Tournament, TournamentEvent, TournamentTemplate
+from .house import HouseRules, check_settings
+from .models import (
+    Alternate,
+    BlindStructure,
+    DisplayScreen,
+    Entry,
+    LedgerRow,
+    Person,
+    StructureItem,
+    Tournament,
+    TournamentEvent,
+    TournamentTemplate,
+)
 from .people_search import masked_document
 from .selectors import change_lines, penalty_progress, seat_of
 
@@ -153,8 +164,6 @@ class TournamentSerializer(IdModelSerializer):
             raise serializers.ValidationError({**refused, **more}) from None
 
     def validate_settings(self, value):
-        from .house import check_settings
-
         errors = check_settings(value)
         if errors:
             raise serializers.ValidationError(errors.get("") or errors)
@@ -455,8 +464,6 @@ class DisplayScreenSerializer(IdModelSerializer):
         return reverse("display", args=[obj.token])
 
     def validate_show(self, value):
-        from .models import DisplayScreen
-
         if not isinstance(value, dict) or any(k not in DisplayScreen.PANELS or not isinstance(v, bool) for k, v in value.items()):
             raise serializers.ValidationError(_("An object of panels (%(panels)s), each true or false.") % {"panels": ", ".join(DisplayScreen.PANELS)})
         return value

@@ -9,6 +9,8 @@ Receivers connect in their app's ``AppConfig.ready()`` (``seating/apps.py``, ``p
 
 from django.dispatch import Signal
 
+from .models import Tournament
+
 #: A sale (or a prize seat, a ticket) made an entry playing. ``entry``.
 entry_paid = Signal()
 
@@ -34,6 +36,10 @@ tournament_started = Signal()
 #: PAY-05: the last sale that feeds the prize pool closed at the end of level ``after_level`` (late
 #: registration, and in a rebuy event the rebuys and the add-on too): the pool is final.
 sales_closed = Signal()
+
+#: A sit & go still registering sold a place (sent after ``entry_paid``, so the player is seated
+#: first): the formats start it by itself once its last place is paid (FMT-09). ``entry``.
+sit_and_go_place_paid = Signal()
 
 
 # --- What tournaments asks: the apps above answer (read side) --------------------------------
@@ -117,8 +123,6 @@ display_wanted = Signal()
 
 def ask(signal: Signal, **kwargs) -> list:
     """Every answer to a read-side signal, None answers left out."""
-    from .models import Tournament
-
     return [answer for _receiver, answer in signal.send(sender=Tournament, **kwargs) if answer is not None]
 
 
@@ -130,6 +134,4 @@ def ask_one(signal: Signal, default=None, **kwargs):
 
 def announce(signal: Signal, tournament, actor, **kwargs) -> None:
     """Send ``signal`` about ``tournament`` inside the caller's transaction."""
-    from .models import Tournament
-
     signal.send(sender=Tournament, tournament=tournament, actor=actor, **kwargs)

@@ -24,7 +24,7 @@ from . import clock as engine
 from . import clockview, signals
 from .clockview import engine_state, structure_items
 from .house import HouseRules
-from .models import Clock, DisplayScreen, Entry, Tournament, TournamentEvent
+from .models import Clock, DisplayScreen, Entry, HandForHandReport, Tournament, TournamentEvent
 from .selectors import change_announcements, chips_in_play
 
 
@@ -136,8 +136,6 @@ def build_snapshot(tournament_or_id, now=None) -> dict:
         + change_announcements(t, now, HouseRules.of(t).change_notice_hours),
     }
     if clk.get("hand_for_hand"):
-        from .models import HandForHandReport
-
         states = dict(HandForHandReport.objects.filter(tournament=t, hand=clk["h4h_hand"]).values_list("table_number", "state"))
         snap["h4h_done"] = sorted(n for n, state in states.items() if state == HandForHandReport.COMPLETE)
         # RP-8-F: an all-in is called there, its cards face down until the director says so.

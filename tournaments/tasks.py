@@ -5,49 +5,41 @@ import logging
 from celery import shared_task
 from celery.signals import worker_ready
 
+from .services import cashier, clockctl, privacy
+
 log = logging.getLogger(__name__)
 
 
 @shared_task(ignore_result=True)
 def clock_tick(tournament_id: int, version: int):
     """The countdown armed for a level end. A stale version does nothing."""
-    from .services.clockctl import advance_clock
-
-    advance_clock(tournament_id, expected_version=version)
+    clockctl.advance_clock(tournament_id, expected_version=version)
 
 
 @shared_task(ignore_result=True)
 def sweep_clocks():
     """Every second (beat): advance overdue clocks, so a lost task or a restarted worker
     never leaves a level unchanged."""
-    from .services.clockctl import sweep
-
-    sweep()
+    clockctl.sweep()
 
 
 @shared_task(ignore_result=True)
 def purge_idempotency_keys():
     """Hourly (beat): forget idempotency keys older than TDM_IDEMPOTENCY_TTL_HOURS."""
-    from .services.cashier import purge_idempotency_keys as purge
-
-    purge()
+    cashier.purge_idempotency_keys()
 
 
 @shared_task(ignore_result=True)
 def erase_inactive_people():
     """Daily (beat): erase the people with no activity for TDM_PERSON_RETENTION_DAYS (pseudonym kept)."""
-    from .services.privacy import erase_inactive
-
-    erase_inactive()
+    privacy.erase_inactive()
 
 
 @shared_task(ignore_result=True)
 def catch_up_clocks():
     """Sent by a worker as it starts: change every overdue level at once and arm every
     countdown anew (``clockctl.catch_up``)."""
-    from .services.clockctl import catch_up
-
-    changed = catch_up()
+    changed = clockctl.catch_up()
     if changed:
         log.warning("clock catch-up: %s clock(s) changed level on the worker's start", changed)
 

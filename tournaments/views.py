@@ -23,9 +23,10 @@ from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.formatting import money
 from tdmanager.roles import user_roles
 
+from . import clock as clock_engine
 from . import clockview, fees, labels, overview, penalties, receipts, selectors, signals
 from .house import HouseRules
-from .models import BlindStructure, DisplayScreen, Entry, LedgerRow, RegulatorGrant, Tournament, TournamentTemplate
+from .models import BlindStructure, ChipSet, DisplayScreen, Entry, LedgerRow, Person, RegulatorGrant, Tournament, TournamentTemplate
 from .serializers import MAX_STACK, PersonSerializer, TournamentSerializer, at_most
 from .services import cashier, lifecycle, oversight, people, privacy, setup, streaming
 from .services import floor as floor_service
@@ -376,11 +377,8 @@ def _int(value):
 
 
 def clock_page(request, pk):
-    from .models import DisplayScreen
-
     t = get_object_or_404(Tournament, pk=pk)
     items = list(t.structure.items.order_by("position")) if t.structure_id else []
-    from . import clock as engine
 
     panels = [("blinds", _("blinds")), ("stats", _("stats")), ("payouts", _("payouts")), ("seats", _("seat lookup")),
               ("announcements", _("announcements")), ("moves", _("moves")), ("sounds", _("sounds"))]
@@ -388,7 +386,7 @@ def clock_page(request, pk):
     rules = HouseRules.of(t)
     shot_presets = [(name, labels.SHOT_CLOCK_PRESETS.get(name, labels.humanize(name)),
                      (rules.clock_call_seconds, rules.clock_call_countdown_seconds) if name == rules.clock_call_preset else secs)
-                    for name, secs in sorted(engine.SHOT_CLOCK_PRESETS.items())]
+                    for name, secs in sorted(clock_engine.SHOT_CLOCK_PRESETS.items())]
     return render(request, "clock.html", {"t": t, "items": items, "rows": list(zip(items, clockview.item_names(items))),
                                           "clock_statuses": {k: str(v) for k, v in labels.CLOCK_STATUSES.items()},
                                           "screens": DisplayScreen.objects.filter(tournament=t),
@@ -415,8 +413,6 @@ def floor_page(request, pk):
 
 
 def person_page(request, pk):
-    from .models import Person
-
     person = get_object_or_404(Person, pk=pk)
     if request.method == "POST" and request.POST.get("op") == "erase":  # GDPR erasure (director; the policy checks)
         try:
@@ -460,8 +456,6 @@ def person_page(request, pk):
 
 
 def chipsets_page(request):
-    from .models import ChipSet
-
     return render(request, "chipsets.html", {"chipsets": ChipSet.objects.prefetch_related("denominations")})
 
 

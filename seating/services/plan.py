@@ -30,7 +30,7 @@ from tournaments.services.events import log_event, log_events
 
 from .. import engine
 from ..models import ManualDraw, PendingMove
-from .room import BATCH_SIZE, Proposal, Room, apart_of, chunks
+from .room import BATCH_SIZE, Proposal, Room, apart_of, chunks, table_from_snapshot
 
 _rng = None
 
@@ -468,7 +468,6 @@ def restore(room: Room, payload: dict) -> list[int]:
             "seat_map_changed",
             _("Table(s) %(tables)s changed since; undo the later changes first.") % {"tables": ", ".join(map(str, changed))},
         )
-    from .room import table_from_snapshot
 
     for snap in payload.get("before", []):
         number = snap["number"]

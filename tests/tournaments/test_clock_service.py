@@ -116,7 +116,8 @@ def test_a_starting_worker_arms_again_the_countdown_a_killed_worker_took_along(
     redis = MarkerRedis()
     monkeypatch.setattr(realtime, "redis_client", lambda: redis)
     armed = []
-    monkeypatch.setattr(tasks.clock_tick, "apply_async", lambda args, countdown: armed.append((args, round(countdown))))
+    # The clock arms the task by its name; the name leads to this task.
+    monkeypatch.setattr(tasks.clock_tick, "apply_async", lambda args, kwargs=None, countdown=None: armed.append((tuple(args), round(countdown))))
     now = timezone.now()
     with django_capture_on_commit_callbacks(execute=True):
         clockctl.start_clock(running, actor=actor, now=now)

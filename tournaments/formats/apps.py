@@ -7,6 +7,6 @@ class FormatsConfig(AppConfig):
     verbose_name = "Tournament formats"
 
     def ready(self):
-        from . import receivers
+        from . import receivers  # imported once the models are loaded: the receivers read them
 
         receivers.connect()

@@ -1,9 +1,11 @@
-"""Formats answers what tournaments asks: its pages' links and a heads-up event's lobby screen."""
+"""Formats answers what tournaments asks and announces: its pages' links, a heads-up event's
+lobby screen, and the start of a sit & go whose last place is paid."""
 
 from tournaments import signals
 from tournaments.models import Tournament
 
 from . import selectors
+from .services import sitandgo
 from .views import bracket_display
 
 
@@ -48,3 +50,4 @@ def connect():
     signals.history_parts.connect(history_parts, dispatch_uid="formats.history_parts")
     signals.page_links.connect(page_links, dispatch_uid="formats.page_links")
     signals.display_wanted.connect(display_wanted, dispatch_uid="formats.display_wanted")
+    signals.sit_and_go_place_paid.connect(sitandgo.start_sit_and_go_when_full, dispatch_uid="formats.sit_and_go_start")

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from payouts import leaderboard, league
 from payouts.selectors import money_in
 from tdmanager.formatting import num
-from tournaments.models import Entry
+from tournaments.models import Entry, Person
 from tournaments.selectors import chips_in_play
 
 from . import engine
@@ -81,8 +81,6 @@ def bracket_data(bracket: Bracket, now=None) -> dict:
 
 def leaderboard_data(series: Series, cycle: int | None = None) -> dict:
     """The general ranking of a cycle (current by default), points to 2 decimals (LB-02)."""
-    from tournaments.models import Person
-
     cycle = series.current_cycle if cycle is None else cycle
     lines = standings(series, cycle)
     names = {p.pk: p.display_name for p in Person.objects.filter(pk__in=[line.player for line in lines])}

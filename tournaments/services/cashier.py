@@ -25,7 +25,7 @@ from tdmanager.transactions import service
 from .. import clockview, fees, selectors, signals
 from ..actions import Action
 from ..house import HouseRules
-from ..models import Alternate, Entry, ExchangeRate, LedgerRow, Person, Tournament, TournamentEvent
+from ..models import Alternate, Entry, ExchangeRate, IdempotencyRecord, LedgerRow, Person, Tournament, TournamentEvent
 from ..signals import announce
 from .events import Actor, log_event
 from .ledger import SaleEvent, late_stack, lock_tournament, lock_tournament_and_read, new_entry, sell_new_entry, write_row
@@ -192,25 +192,12 @@ def _after_sale(t: Tournament, entry: Entry, actor: Actor, action: str, row: Led
         log_event(t, action, actor, **sale_payload(entry, row))
     announce(signals.entry_paid, t, actor, entry=entry)  # seating seats him
     if t.format == Tournament.SNG and t.status == Tournament.REGISTERING:
-        start_sit_and_go_when_full(t, actor)
+        announce(signals.sit_and_go_place_paid, t, actor, entry=entry)  # the last place starts it
 
 
 def sit_and_go_size(t: Tournament) -> int:
     """FMT-09: a sit & go starts when its N-th player has paid (10 per table by default)."""
     return t.field_cap or 10 * HouseRules.of(t).sng_tables
-
-
-def start_sit_and_go_when_full(t: Tournament, actor: Actor) -> bool:
-    """Start the sit & go by itself on its last registration: seats drawn, clock started."""
-    if t.entries.filter(status=Entry.ACTIVE).count() < sit_and_go_size(t):
-        return False
-    from . import clockctl, lifecycle
-
-    lifecycle.start(t, actor=actor)
-    clockctl.start_clock(t, actor=actor)
-    t.status = Tournament.RUNNING
-    log_event(t, Action.TOURNAMENTS_SITANDGO_STARTED, actor, players=sit_and_go_size(t))
-    return True
 
 
 def check_late_arrival(t: Tournament, person: Person, now) -> None:
@@ -922,8 +909,6 @@ def ledger_totals(tournament):
 def purge_idempotency_keys(now=None) -> int:
     """Delete idempotency keys older than ``TDM_IDEMPOTENCY_TTL_HOURS`` (never less than a day:
     a cashier who retries after a lost answer the same shift is always recognised)."""
-    from ..models import IdempotencyRecord
-
     hours = max(24, int(getattr(settings, "TDM_IDEMPOTENCY_TTL_HOURS", 48)))
     cutoff = (now or timezone.now()) - timedelta(hours=hours)
     deleted, _n = IdempotencyRecord.objects.filter(created_at__lt=cutoff).delete()

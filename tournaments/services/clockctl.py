@@ -7,13 +7,16 @@ new state and arms a short countdown task for the next transition.
 """
 
 import logging
+from datetime import timedelta
 
+from celery import signature
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from tdmanager import realtime
 from tdmanager.errors import DomainError
 from tdmanager.transactions import service
 
@@ -23,7 +26,7 @@ from ..actions import Action
 from ..clockview import engine_state, structure_items
 from ..house import HouseRules
 from ..models import Clock, Entry, HandForHandReport, StructureItem, Tournament
-from . import floor
+from . import floor, registration
 from .events import Actor, log_event
 from .ledger import lock_tournament
 from .streaming import extra_break_refusal
@@ -31,6 +34,8 @@ from .streaming import extra_break_refusal
 log = logging.getLogger(__name__)
 RUNS = (Clock.RUNNING, Clock.HAND_FOR_HAND)  # play is on: time suspensions run (PEN-05)
 ARM_WINDOW_SECONDS = 300  # never arm a countdown further away than this (Redis visibility timeout)
+# The countdown task, armed by its name: the tasks module imports these services, not the reverse.
+CLOCK_TICK = "tournaments.tasks.clock_tick"
 
 # Lazy: made at import, they are said in the language of whoever is refused.
 MESSAGES = {
@@ -330,8 +335,6 @@ def apply_no_show_deadline(tournament_id: int, *, now=None, actor: Actor | None 
     """REG-09 FORFEIT_AT by the clock: once the end of the house's level plus the grace has
     passed on the tournament clock, the players not arrived are out (``registration.forfeit_not_arrived``,
     its own transaction, after the clock's: once per tournament). True if it ran now."""
-    from . import registration
-
     t = Tournament.objects.filter(pk=tournament_id).first()
     if t is None or not registration.forfeit_pending(t):
         return False
@@ -384,16 +387,12 @@ def arm(tournament_id: int, state: engine.ClockState, items, now=None, *, again:
     delay = (when - now).total_seconds()
     if delay > ARM_WINDOW_SECONDS:
         return  # the beat sweep arms it when it comes within the window
-    from tdmanager import realtime
-
     client = realtime.redis_client()
     key = f"{settings.TDM_NAMESPACE}:armed:{tournament_id}:{state.version}"
     try:
         if not client.set(key, "1", nx=True, ex=ARM_WINDOW_SECONDS + 60) and not again:
             return
-        from ..tasks import clock_tick
-
-        clock_tick.apply_async((tournament_id, state.version), countdown=max(0.0, delay))
+        signature(CLOCK_TICK, args=(tournament_id, state.version)).apply_async(countdown=max(0.0, delay))
     except Exception:
         log.warning("could not arm the clock task for tournament %s; the sweep will catch it", tournament_id)
 
@@ -401,8 +400,6 @@ def arm(tournament_id: int, state: engine.ClockState, items, now=None, *, again:
 def sweep(now=None, *, rearm: bool = False) -> int:
     """Advance every overdue running clock and arm countdowns coming into the window
     (``rearm``: even those armed already, see ``arm``). Returns the clocks changed."""
-    from datetime import timedelta
-
     now = now or timezone.now()
     changed = 0
     overdue = Clock.objects.filter(status=Clock.RUNNING, ends_at__lte=now).values_list("tournament_id", flat=True)

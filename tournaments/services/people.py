@@ -10,6 +10,7 @@ from .. import people_search as ranking
 from ..actions import Action
 from ..models import Person
 from .events import Actor, log_event
+from .privacy import is_erased
 
 
 def _digits(text: str) -> str:
@@ -115,8 +116,6 @@ def update_person(person: Person, *, actor: Actor, **fields) -> Person:
     row lists what changed, old → new, except the document number (logged as changed, its values
     never). ``hide_from_lookup`` goes through ``set_hidden_from_lookup``. An erased person's
     pseudonym is not edited (409 ``person_erased``)."""
-    from .privacy import is_erased
-
     person = Person.objects.select_for_update().get(pk=person.pk)
     if is_erased(person):
         raise DomainError("person_erased", _("This person's data has been erased: there is nothing to correct."))

@@ -25,7 +25,7 @@ from tournaments.services.ledger import lock_tournament
 from .. import engine
 from ..models import Bag, ChipLeaderAward, Flight, MultiDayEvent, QualifiedEntry
 from ..selectors import bagging_summary
-from .common import FormatError, finish_clock_if_running, need_status, qualify
+from .common import FormatError, finish_clock_if_running, need_status, place_eliminated, qualify
 
 BAGGING = "BAGGING"
 
@@ -235,7 +235,6 @@ def finish_day2(event: MultiDayEvent, *, actor: Actor, now=None) -> Tournament:
     winner = alive[0]
     winner.place = 1
     winner.save(update_fields=["place"])
-    from .common import place_eliminated
 
     placed = place_eliminated(day2, 2)
     finish_clock_if_running(day2, actor)

@@ -1,5 +1,6 @@
 """Sit & go (FMT-09): a tournament with a fixed stack and no rebuy that starts by itself
-when its N-th player has paid (``tournaments.services.cashier.start_sit_and_go_when_full``)."""
+when its N-th player has paid (:func:`start_sit_and_go_when_full`, answering the desk's
+``signals.sit_and_go_place_paid``)."""
 
 from decimal import Decimal
 
@@ -8,8 +9,8 @@ from django.utils.translation import gettext as _
 
 from tdmanager.transactions import service
 from tournaments.actions import Action
-from tournaments.models import Tournament
-from tournaments.services import checks, setup
+from tournaments.models import Entry, Tournament
+from tournaments.services import cashier, checks, clockctl, lifecycle, setup
 from tournaments.services.events import Actor, log_event
 
 from .common import FormatError
@@ -33,3 +34,16 @@ def create_sit_and_go(*, name: str, buy_in: Decimal, fee: Decimal, starting_stac
     log_event(t, Action.FORMATS_SITANDGO_CREATED, actor, players=players, tables=tables, buy_in=str(buy_in), fee=str(fee))
     setup.keep_typed_fee_as_override(t, actor, "the sit & go's fee as created")  # REG-03
     return t
+
+
+def start_sit_and_go_when_full(sender, tournament: Tournament, actor: Actor, **kwargs) -> bool:
+    """Start the sit & go by itself on its last registration: seats drawn, clock started.
+    Answers ``signals.sit_and_go_place_paid`` inside the sale's transaction."""
+    t = tournament
+    if t.entries.filter(status=Entry.ACTIVE).count() < cashier.sit_and_go_size(t):
+        return False
+    lifecycle.start(t, actor=actor)
+    clockctl.start_clock(t, actor=actor)
+    t.status = Tournament.RUNNING
+    log_event(t, Action.TOURNAMENTS_SITANDGO_STARTED, actor, players=cashier.sit_and_go_size(t))
+    return True
