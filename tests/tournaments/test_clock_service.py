@@ -45,6 +45,23 @@ def test_every_action_bumps_the_version_and_is_logged_with_actor_and_reason(runn
     assert ev.actor == actor.user and ev.payload["reason"] == "dealer change"
     clockctl.add_time(running, 60, actor=actor, now=T0 + timedelta(minutes=5))
     assert clock_of(running).remaining == 20 * 60 - 30 + 60
+    # Every other action the same way: one version more, one row with who and why.
+    later = T0 + timedelta(minutes=6)
+    steps = [
+        ("resumed", lambda why: clockctl.resume(running, actor=actor, reason=why, now=later)),
+        ("time_added", lambda why: clockctl.add_time(running, -30, actor=actor, reason=why, now=later)),
+        ("time_set", lambda why: clockctl.set_time_left(running, 300, actor=actor, reason=why, now=later)),
+        ("jumped", lambda why: clockctl.jump_to(running, 2, actor=actor, reason=why, now=later)),
+        ("break_inserted", lambda why: clockctl.insert_break(running, 10, actor=actor, reason=why, now=later)),
+        ("finished", lambda why: clockctl.finish_clock(running, actor=actor, reason=why, now=later)),
+    ]
+    for action, act in steps:
+        before, logged = clock_of(running).version, running.events.filter(action=f"tournaments.clock.{action}").count()
+        act(f"why {action}")
+        assert clock_of(running).version == before + 1, action
+        rows = running.events.filter(action=f"tournaments.clock.{action}").order_by("pk")
+        assert rows.count() == logged + 1, action
+        assert (rows.last().actor, rows.last().payload["reason"]) == (actor.user, f"why {action}"), action
 
 
 def test_a_refused_action_is_a_clear_error_and_changes_nothing(running, actor):

@@ -185,8 +185,9 @@ def resume(tournament, *, actor: Actor, reason: str = "", now=None):
 
 @service
 def add_time(tournament, seconds: int, *, actor: Actor, reason: str = "", now=None):
-    return _run(tournament, "time_added" if seconds >= 0 else "time_removed",
-                lambda s, i, n: engine.add_time(s, i, n, seconds), actor=actor, reason=reason, now=now, seconds=seconds)
+    # One action for both signs: the log's sentence says "changed the time left by N seconds".
+    return _run(tournament, "time_added", lambda s, i, n: engine.add_time(s, i, n, seconds), actor=actor, reason=reason, now=now,
+                seconds=seconds)
 
 
 @service
