@@ -78,7 +78,8 @@
     show("badge", finalTable); set("badge", finalTable ? T.finalTable : "");
     if (before) renderStart(s, c);
     if (after) renderEnd(s);
-    set("level-label", c.is_break ? T.brk : T.level + " " + (c.level_number || 1));
+    const games = F.games(c);  // FMT-16: the game of this level, and the next one's when it changes
+    set("level-label", (c.is_break ? T.brk : T.level + " " + (c.level_number || 1)) + (games.now ? " · " + games.now : ""));
     if (c.small_blind !== null && c.small_blind !== undefined) {
       set("blinds", TDM.num(c.small_blind) + " / " + TDM.num(c.big_blind));
       set("ante-label", c.ante_type === "BB_ANTE" ? T.bba : T.ante);
@@ -90,7 +91,7 @@
     if ($("blinds-row")) $("blinds-row").hidden = !!c.is_break;
     if ($("break-note")) { $("break-note").hidden = !note; set("break-note", note || ""); }
     const n = c.next;
-    set("next", !n ? "—" : n.kind === "break" ? T.brk + " " + n.minutes + "′" : blindsText(n));
+    set("next", !n ? "—" : n.kind === "break" ? T.brk + " " + n.minutes + "′" : blindsText(n) + (games.next ? " · " + games.next : ""));
     set("notice", state === "waiting" ? T.waitingNote : c.new_level_notice ? T.newLevel : s.addon_open ? T.addon : "");
     set("players", TDM.num(s.players_left)); set("entries", TDM.num(s.entries));
     set("avg", TDM.num(s.average_stack)); set("chips", TDM.num(s.chips_in_play));

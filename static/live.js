@@ -111,4 +111,13 @@ window.TDMFormat = {
     const chips = names.length < 2 ? names[0] : T.chipsAnd.replace("{first}", names.slice(0, -1).join(", ")).replace("{last}", names[names.length - 1]);
     return T.colourUp.replace("{chips}", chips);
   },
+  // FMT-16: a mixed event plays a game per level. The current level's game and the next level's
+  // when it changes, named in the page's language from its "game-names" map (codes in the snapshot).
+  games(c) {
+    const el = document.getElementById("game-names");
+    const G = el ? JSON.parse(el.textContent) : {}, name = (code) => (code ? G[code] || code : "");
+    const n = c.next, now = c.is_break ? "" : name(c.game);
+    const next = n && n.kind === "level" && n.game && n.game !== c.game ? name(n.game) : "";
+    return { now, next };
+  },
 };

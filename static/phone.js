@@ -46,14 +46,15 @@
     else if (c.status === "NOT_STARTED" || t.status !== "RUNNING") status = T.notStarted;
     set("status", status);
     const over = t.status === "FINISHED" || t.status === "CANCELLED"; // no level is played after the end
-    set("level-label", over ? "" : c.is_break ? T.brk : c.level_number ? T.level + " " + c.level_number : "");
+    const games = F.games(c);  // FMT-16: the game of this level, and the next one's when it changes
+    set("level-label", over ? "" : (c.is_break ? T.brk : c.level_number ? T.level + " " + c.level_number : "") + (games.now ? " · " + games.now : ""));
     if (over) { set("blinds", ""); set("ante", ""); }
     else if (c.small_blind !== null && c.small_blind !== undefined) {
       set("blinds", TDM.num(c.small_blind) + " / " + TDM.num(c.big_blind));
       set("ante", c.ante ? (c.ante_type === "BB_ANTE" ? T.bbAnte : T.ante) + " " + TDM.num(c.ante) : "");
     } else { set("blinds", c.is_break ? c.color_up || F.colourUp(T, c.removes_denominations) || T.brk : ""); set("ante", ""); }
     const n = c.next;
-    set("next", !n || over ? "—" : n.is_break ? T.brk + " " + n.minutes + "′" : TDM.num(n.small_blind) + " / " + TDM.num(n.big_blind) + (n.ante ? " (" + TDM.num(n.ante) + ")" : ""));
+    set("next", !n || over ? "—" : n.is_break ? T.brk + " " + n.minutes + "′" : TDM.num(n.small_blind) + " / " + TDM.num(n.big_blind) + (n.ante ? " (" + TDM.num(n.ante) + ")" : "") + (games.next ? " · " + games.next : ""));
     set("players", s.entries ? TDM.num(s.players_left) + " / " + TDM.num(s.entries) : TDM.num(s.players_left));
     set("avg", TDM.num(s.average_stack));
     set("pool", s.prize_pool ? money(s.prize_pool, t.currency) : "—");

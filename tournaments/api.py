@@ -23,7 +23,7 @@ from tdmanager.errors import DomainError
 from tdmanager.roles import HasRole
 from tdmanager.transactions import flat_step, unit_of_work
 
-from . import overview, selectors, sql
+from . import labels, overview, selectors, sql
 from . import serializers as s
 from .models import Alternate, BlindStructure, ChipSet, DisplayScreen, Entry, IdempotencyRecord, LedgerRow, Penalty, Person, Tournament, TournamentTemplate
 from .services import cashier, chipsets, clockctl, floor, lifecycle, people, privacy, registration, screens, setup, streaming, structures
@@ -734,7 +734,9 @@ class ClockView(APIView):
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk, op=None):
-        return Response(build_snapshot(get_object_or_404(Tournament, pk=pk)))
+        data = build_snapshot(get_object_or_404(Tournament, pk=pk))
+        labels.name_games(data["clock"])  # FMT-16: the level's game in the reader's language
+        return Response(data)
 
     @extend_schema(request=s.ClockActionSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk, op=None):
@@ -748,6 +750,7 @@ class ClockView(APIView):
         if op in ("call-clock", "call-time"):
             return Response(result)
         data = build_snapshot(t)
+        labels.name_games(data["clock"])
         if isinstance(result, dict):
             data["hand_report"] = result
         return Response(data)

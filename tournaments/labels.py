@@ -19,6 +19,7 @@ LEDGER_KINDS = dict(LedgerRow.KINDS)
 ADJUSTMENT_KINDS = dict(ChipAdjustment.KINDS)
 ENTRY_STATUSES = dict(Entry.STATUSES)
 TOURNAMENT_STATUSES = dict(Tournament.STATUSES)
+GAMES = dict(Tournament.GAMES)
 # Calling the clock on a player (CLK-10): the rule set each preset follows.
 SHOT_CLOCK_PRESETS = {"TDA": _("TDA rules"), "SANREMO": _("Sanremo rules (003)"), "HEADS_UP": _("Heads-up rules (001)")}
 PENALTY_STATUSES = {"ACTIVE": _("Serving"), "SERVED": _("Served"), "CANCELLED": _("Cancelled")}
@@ -93,7 +94,30 @@ def code_labels() -> dict[str, dict[str, str]]:
         "entry_status": s(ENTRY_STATUSES),
         "tournament_status": s(TOURNAMENT_STATUSES),
         "clock_status": s(CLOCK_STATUSES),
+        "game": game_names(),
     }
+
+
+def game_names() -> dict[str, str]:
+    """Every game code (the event's and a level's, FMT-16) with its name in the active language."""
+    return {code: str(name) for code, name in GAMES.items()}
+
+
+def game_label(code: str) -> str:
+    """A game's name in the active language; blank for a level that names none."""
+    return str(GAMES.get(code, code)) if code else ""
+
+
+def name_games(clock: dict) -> dict:
+    """A clock snapshot with the current and the next level's game named in the active language
+    (FMT-16: a mixed event changes game by level). The published snapshot carries the codes only:
+    every page names them in its reader's language."""
+    if clock.get("game") is not None:
+        clock["game_name"] = game_label(clock["game"])
+    nxt = clock.get("next")
+    if isinstance(nxt, dict) and nxt.get("kind") == "level":
+        nxt["game_name"] = game_label(nxt.get("game", ""))
+    return clock
 
 
 def chip_names(denominations) -> str:

@@ -31,6 +31,7 @@ from .serializers import MAX_STACK, PersonSerializer, TournamentSerializer, at_m
 from .services import cashier, lifecycle, oversight, people, privacy, setup, streaming
 from .services import floor as floor_service
 from .services import screens as screen_links
+from .services import structures as structures_service
 from .services.events import Actor
 
 
@@ -90,7 +91,9 @@ def structures_page(request):
     for s in structures:  # each row named as players say it: "Level 5", "Break after level 4"
         items = list(s.items.all())
         s.rows = list(zip(items, clockview.item_names(items)))
-    return render(request, "structures.html", {"structures": structures})
+    # FMT-16: the director picks each level's game (a mixed event) from the configured list.
+    level_games = [(code, labels.game_label(code)) for code in structures_service.LEVEL_GAMES]
+    return render(request, "structures.html", {"structures": structures, "level_games": level_games})
 
 
 CUSTOM_FEE = "CUSTOM"
@@ -388,6 +391,8 @@ def clock_page(request, pk):
                      (rules.clock_call_seconds, rules.clock_call_countdown_seconds) if name == rules.clock_call_preset else secs)
                     for name, secs in sorted(clock_engine.SHOT_CLOCK_PRESETS.items())]
     return render(request, "clock.html", {"t": t, "items": items, "rows": list(zip(items, clockview.item_names(items))),
+                                          # FMT-16: a structure whose levels name their game shows it by level
+                                          "level_games": any(it.game for it in items if not it.is_break),
                                           "clock_statuses": {k: str(v) for k, v in labels.CLOCK_STATUSES.items()},
                                           "screens": DisplayScreen.objects.filter(tournament=t),
                                           "structure_warnings": clockview.structure_warnings(clockview.structure_items(t)),

@@ -21,6 +21,21 @@ from .events import Actor, log_event
 # they are written space-separated, "25 100", and read back by validate_items).
 JSON_FIELDS = ["kind", "small_blind", "big_blind", "ante", "big_blind_ante", "minutes", "color_up", "game", "removes_denominations"]
 CSV_FIELDS = JSON_FIELDS
+# A level's game (FMT-16, BAL-04): one of the event's configured games, blank for "the event's".
+# "Mixed games" names an event, never a level: each level of a mixed event plays one game.
+LEVEL_GAMES = tuple(code for code, _name in Tournament.GAMES if code != "MIXED")
+
+
+def _level_game(raw: dict, kind: str, n: int) -> str:
+    """The level's game code, checked against the configured list like the event's own game."""
+    game = str(raw.get("game", "") or "").strip()
+    if kind == StructureItem.BREAK or not game:
+        return ""
+    if game.upper() in LEVEL_GAMES:
+        return game.upper()
+    message = _("Row %(n)s, game: “%(game)s” is not one of the configured games (%(games)s).") % {
+        "n": n, "game": game[:40], "games": ", ".join(LEVEL_GAMES)}
+    raise ValidationFailed("invalid_game", message, field="game", row=n, fields={"game": [message]})
 
 
 def validate_items(items: list[dict]) -> list[dict]:
@@ -66,7 +81,7 @@ def validate_items(items: list[dict]) -> list[dict]:
         clean.append({
             "kind": kind, "small_blind": sb if kind == "LEVEL" else 0, "big_blind": bb if kind == "LEVEL" else 0,
             "ante": ante if kind == "LEVEL" else 0, "big_blind_ante": bba and kind == "LEVEL", "minutes": minutes,
-            "color_up": str(raw.get("color_up", "") or ""), "game": str(raw.get("game", "") or ""),
+            "color_up": str(raw.get("color_up", "") or ""), "game": _level_game(raw, kind, i),
             "removes_denominations": removes,
         })
     if not any(c["kind"] == "LEVEL" for c in clean):

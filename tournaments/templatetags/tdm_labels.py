@@ -3,6 +3,7 @@
 ``{{ m.status|format_code }}``, ``{{ it|break_note }}``, ``{{ s.description|shipped_text }}``."""
 
 from django import template
+from django.utils.html import json_script
 
 from tournaments import labels
 
@@ -44,3 +45,15 @@ def penalty_status(code):
 def break_note(item):
     """``{{ it|break_note }}``: a break's note as typed, else its scheduled colour-up in the reader's language."""
     return labels.break_note(item)
+
+
+@register.filter
+def game_name(code):
+    """``{{ it.game|game_name }}``: a level's game (FMT-16) in the reader's language."""
+    return labels.game_label(code)
+
+
+@register.simple_tag
+def game_names_script(element_id):
+    """``{% game_names_script "game-names" %}``: every game code with its name, for a page's script."""
+    return json_script(labels.game_names(), element_id)
