@@ -84,10 +84,16 @@ def answer_dialog(page, text=None, ok=True):
     """Answer the page's in-page dialog (static/tdm.js TDM.ask / TDM.confirm, a <dialog>, never
     the browser's prompt()): type ``text`` into its field if given, then OK (or Cancel). Waits
     until that dialog is gone (the page may open the next one at once: a reason after a value)."""
+    from playwright.sync_api import Error as PlaywrightError
+
     dialog = page.locator("dialog.tdm-dialog[open]")
     dialog.wait_for(state="visible")
     answered = dialog.element_handle()
     if text is not None:
         dialog.locator("[name=answer]").fill(text)
     dialog.locator("button[value=ok]" if ok else "button[value=cancel]").click()
-    answered.wait_for_element_state("hidden")
+    try:
+        answered.wait_for_element_state("hidden")
+    except PlaywrightError as exc:  # the answer submitted a form: the page, and its dialog, are gone
+        if "not attached" not in str(exc):
+            raise

@@ -123,7 +123,8 @@ def test_no_balancing_plan_loses_or_duplicates_a_player(tables, config, seed):
 @given(
     rooms(known_positions=True),
     st.sampled_from(VACATED_BB_SEAT_MODES),
-    st.sampled_from(MOVER_RULES),
+    # Blinds are a button game's: a stud event has none, its mover takes the seat by position.
+    st.sampled_from([rule for rule in MOVER_RULES if rule != "STUD_POSITION"]),
 )
 def test_a_balancing_move_never_lands_on_the_next_small_blind_when_another_seat_exists(
     tables, vacated, mover_rule

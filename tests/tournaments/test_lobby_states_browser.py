@@ -113,7 +113,7 @@ def test_every_state_of_a_tournament_has_its_lobby_picture(browser_page, make_to
     clockctl.start_hand_for_hand(t, actor=actor)
     page.goto(url)
     shot(page, "hand_for_hand")
-    expect(page.locator("#status")).to_have_text("HAND FOR HAND — hand 1")
+    expect(page.locator("#status")).to_have_text("HAND FOR HAND — hand 1 · 12 left, 2 paid")  # 12 in, 15 % of 12 places paid
 
     clockctl.end_hand_for_hand(t, actor=actor)
     for e in entries[:5]:
