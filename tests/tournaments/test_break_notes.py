@@ -43,7 +43,10 @@ def test_the_shipped_files_name_the_chips_and_carry_no_english_note():
 
 def test_the_migrated_templates_have_the_chips_and_no_english_note():
     """The test database is built by the migrations (0002, then 0022): as a fresh install is."""
-    for st in BlindStructure.objects.filter(is_template=True, name__in=[json.loads(p.read_text())["name"] for p in builtin_structure_files()]):
+    shipped = sorted(json.loads(p.read_text())["name"] for p in builtin_structure_files())
+    templates = list(BlindStructure.objects.filter(is_template=True, name__in=shipped))
+    assert sorted(st.name for st in templates) == shipped and shipped  # every shipped structure is installed
+    for st in templates:
         breaks = list(st.items.filter(kind=StructureItem.BREAK).order_by("position"))
         assert not any(b.color_up for b in breaks), st.name
         assert [100] in [b.removes_denominations for b in breaks], st.name
