@@ -12,8 +12,10 @@ from django.db import IntegrityError, transaction
 from django.test import Client
 
 from tournaments.formats.models import StackOption
+from tournaments.house import HouseRules
 from tournaments.models import ChipSet, DisplayScreen, LedgerRow, Tournament, TournamentEvent
 from tournaments.services import cashier
+from tournaments.services.events import Actor
 
 pytestmark = pytest.mark.django_db
 
@@ -135,13 +137,25 @@ def test_list_limits_that_are_not_whole_numbers_are_refused(api, director, tourn
         assert "limit" in refused(r, 400, "bad_parameter")["fields"], url
 
 
+def _rows(response) -> list:
+    body = response.json()
+    return body["results"] if isinstance(body, dict) else body
+
+
 def test_list_limits_and_offsets_beyond_any_table_are_bounded(api, director, tournament, make_person):
     for _ in range(3):
         make_person()
+    cashier.register(tournament, make_person(), method="CASH", actor=Actor(director, "test"))  # an event to list
     c = api(director)
     for url in ("/api/v1/people/", "/api/v1/tournaments/", f"/api/v1/tournaments/{tournament.pk}/events/", "/api/v1/people/?q=Pla"):
-        r = c.get(url + ("&" if "?" in url else "?") + "limit=99999999999999999999999&offset=99999999999999999999999")
+        join = "&" if "?" in url else "?"
+        r = c.get(url + join + "limit=99999999999999999999999&offset=99999999999999999999999")
         assert r.status_code == 200, (url, r.status_code)
+        if url in ("/api/v1/people/", "/api/v1/tournaments/"):  # the paged lists; the log and a search give the first rows
+            assert _rows(r) == [], url  # past the end: nothing, not an error
+        everything = _rows(c.get(url + join + "limit=100000"))
+        huge = c.get(url + join + "limit=99999999999999999999999")
+        assert huge.status_code == 200 and _rows(huge) == everything and everything, url  # the limit is cut to the largest page
 
 
 def test_a_list_never_gives_more_than_its_maximum(api, director, make_person):
@@ -248,9 +262,14 @@ def test_known_settings_are_kept_and_the_pages_still_show(api, director, tournam
     house = {"late_reg_stack": {"percent": 80}, "final_table_size": 8, "payout_rounding": "10", "break_order": [3, 2, 1]}
     r = api(director).patch(f"/api/v1/tournaments/{tournament.pk}/", {"settings": house}, format="json")
     assert r.status_code == 200, r.json()
+    tournament.refresh_from_db()
+    assert tournament.settings == house  # kept as sent
+    rules = HouseRules.of(tournament)
+    assert (rules.final_table_size, rules.payout_rounding, rules.break_order) == (8, Decimal("10"), [3, 2, 1])
     c = page_client(director)
     for url in (f"/tournaments/{tournament.pk}/", f"/tournaments/{tournament.pk}/clock/", f"/tournaments/{tournament.pk}/payouts/"):
-        assert c.get(url).status_code == 200, url
+        page = c.get(url)
+        assert page.status_code == 200 and tournament.name in page.content.decode(), url
 
 
 def test_a_tournament_broken_before_the_fix_still_shows(api, director, tournament):
