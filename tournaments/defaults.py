@@ -21,6 +21,16 @@ def final_table_size(table_size: int) -> int:
     return table_size
 
 
+#: PAY-01 (003 Art. 14): a Sanremo prize pool is the buy-ins less 3 % the casino keeps.
+SANREMO_DEDUCTIONS = ({"name": "casino", "percent": "3"},)
+
+
+def prize_pool_deductions(rule_set: str) -> list[dict]:
+    """PAY-01: the deductions a new tournament takes when none are typed: 003's 3 % for Sanremo
+    events, none otherwise (a venue types its own, e.g. 001's 4 % staff fee)."""
+    return [dict(d) for d in SANREMO_DEDUCTIONS] if rule_set == "SANREMO_003" else []
+
+
 def penalty_preset(rule_set: str) -> str:
     return RULE_SET_PENALTY_PRESET.get(rule_set, "TDA")
 

@@ -150,6 +150,10 @@ class TournamentForm(forms.ModelForm):
         self.fields["jackpot"].initial = house_rules.jackpot
         self.fields["jackpot_fee"].initial = Decimal(house_rules.jackpot_fee).quantize(Decimal("0.01"))
         self.fields["jackpot_fee"].help_text = _("Empty: the house's %(fee)s.") % {"fee": money(HouseRules().jackpot_fee)}
+        if not self.instance.pk:  # PAY-01: what an empty field means, before the rule set is chosen
+            self.fields["deductions_text"].help_text = _(
+                "One per line: name percent, e.g. 'casino 3' and 'staff 4'. Empty: the rule set's, "
+                "'casino 3' under Sanremo (003 Art. 14), none under the others.")
         if self.instance.pk:  # the deductions as typed, one per line
             self.fields["deductions_text"].initial = "\n".join(f"{d['name']} {d['percent']}" for d in self.instance.deductions or [])
         if not self.instance.pk or self.instance.status == Tournament.PLANNED:
@@ -220,6 +224,8 @@ class TournamentForm(forms.ModelForm):
         """The typed values the setup service takes."""
         values = {name: self.cleaned_data[name] for name in self.Meta.fields if name in self.cleaned_data}
         values["deductions"] = self.cleaned_data["deductions_text"]
+        if not self.instance.pk and not values["deductions"]:
+            values["deductions"] = None  # PAY-01: a new tournament left empty takes its rule set's
         return values
 
 

@@ -28,7 +28,7 @@ from tdmanager import currencies
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.transactions import service
 
-from .. import fees
+from .. import defaults, fees
 from ..actions import Action
 from ..house import HouseRules
 from ..models import BlindStructure, StructureItem, Tournament, TournamentTemplate
@@ -189,6 +189,8 @@ def create_tournament(values: dict, *, actor: Actor, fee_preset: str | None = No
     values = dict(values)
     if values.get("rule_set") == "SANREMO_003" and values.get("min_players") is None:
         values["min_players"] = SANREMO_MIN_PLAYERS  # FMT-14: 003's minimum unless the event names a higher one
+    if values.get("deductions") is None:  # PAY-01: none typed, the rule set's (003's 3 %)
+        values["deductions"] = defaults.prize_pool_deductions(values.get("rule_set") or "TDA")
     preset_reason = _apply_fee_preset(values, {}, fee_preset)
     reason = override_reason.strip() or preset_reason
     fee = _settle_fee(values, None, typed=True)
