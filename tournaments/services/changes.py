@@ -69,7 +69,9 @@ def structure_rows(rows) -> list[str]:
             out.append(f"break · {get('minutes')} min")
         else:
             ante = f" ante {get('ante')}" if get("ante") else ""
-            out.append(f"{get('small_blind')}/{get('big_blind')}{ante} · {get('minutes')} min")
+            # FMT-16: a mixed event's level changing game is a change the players are told of.
+            game = f" · {get('game')}" if get("game") else ""
+            out.append(f"{get('small_blind')}/{get('big_blind')}{ante} · {get('minutes')} min{game}")
     return out
 
 
