@@ -13,9 +13,9 @@ from rest_framework.views import APIView
 from tdmanager.api import query_choice, query_int
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.fields import IdField, TextField, WholeNumberField
+from tdmanager.idempotency import idempotent
 from tdmanager.roles import HasRole
 from tdmanager.schema import CREATED_LIST, OBJECT_LIST
-from tournaments.api import idempotent
 from tournaments.models import Entry, LedgerRow, Person, Tournament
 from tournaments.services.events import Actor
 

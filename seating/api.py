@@ -21,9 +21,9 @@ from rest_framework.views import APIView
 from tdmanager import compiled
 from tdmanager.errors import DomainError
 from tdmanager.fields import TextField, WholeNumberField
+from tdmanager.idempotency import idempotent
 from tdmanager.roles import HasRole
 from tdmanager.schema import OBJECT_LIST
-from tournaments.api import idempotent
 from tournaments.models import Entry, Tournament
 from tournaments.services import clockctl
 from tournaments.services.events import Actor

@@ -7,16 +7,20 @@ class TournamentsConfig(AppConfig):
 
     def ready(self):
         # Imported here, once every app's models are loaded: these modules read them.
-        from tdmanager import backup, realtime, roles, security
+        from tdmanager import backup, idempotency, realtime, roles, security
 
+        from .models import IdempotencyRecord
         from .phone import phone_index
         from .selectors import granted_to_regulator
         from .services.ledger import receipts_after_restore
         from .services.logins import record_lockout
         from .snapshot import build_snapshot
+        from .sql import claim_idempotency_key
 
         realtime.hub.snapshot_builder = build_snapshot  # the transport is handed the builders
         realtime.hub.phone_builder = phone_index
+        idempotency.keys.model = IdempotencyRecord  # the keys' table, and the statement claiming a key
+        idempotency.keys.claim = claim_idempotency_key
         security.login_locked_out.connect(record_lockout, dispatch_uid="tournaments-login-lockout")  # the audit line
         backup.database_restored.connect(receipts_after_restore, dispatch_uid="tournaments-receipts-restore")  # no receipt twice
         roles.regulator_scope["granted"] = granted_to_regulator  # which tournaments a regulator reads

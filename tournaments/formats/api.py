@@ -21,8 +21,9 @@ from rest_framework.views import APIView
 from tdmanager.api import body_object
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.fields import TextField
+from tdmanager.idempotency import idempotent
 from tdmanager.roles import HasRole
-from tournaments.api import idempotent, sale_response
+from tournaments.api import sale_response
 from tournaments.house import HouseRules
 from tournaments.models import BlindStructure, Entry, Person, Tournament
 from tournaments.services.events import Actor

@@ -1,0 +1,21 @@
+"""What every desk's API shares: the validated body, a sale's answer."""
+
+
+from rest_framework import status
+from rest_framework.response import Response
+
+from tdmanager.api import body_object
+
+from .. import serializers as s
+
+
+def _valid(serializer_class, request, **kw):
+    """The body, validated by ``serializer_class`` (a list or a string where an object is expected: 400)."""
+    ser = serializer_class(data=body_object(request), **kw)
+    ser.is_valid(raise_exception=True)
+    return ser.validated_data
+
+
+def sale_response(sale, code=status.HTTP_201_CREATED):
+    data = {"entry": s.EntrySerializer(sale.entry).data, "receipt": s.LedgerRowSerializer(sale.row).data if sale.row else None}
+    return Response(data, status=code)
