@@ -295,6 +295,17 @@ def validate_structure(structure: Structure) -> list[dict]:
     return warnings
 
 
+def final_table_ante_warnings(structure: Structure, from_index: int) -> list[dict]:
+    """RP-11 (CLK-02): antes are not reduced, including at the final table. The levels played at
+    the final table (``from_index`` on) whose ante is lower than the highest ante played before
+    it: a warning each (``ante_lowered_at_final_table``), beside ``validate_structure``'s."""
+    before = [item.ante for item in structure[:max(from_index, 0)] if isinstance(item, Level)]
+    highest = max(before, default=0)
+    return [{"code": "ante_lowered_at_final_table", "item_index": index,
+             "message": "the ante is lower at the final table than before it (TDA RP-11)"}
+            for index, item in enumerate(structure) if index >= from_index and isinstance(item, Level) and item.ante < highest]
+
+
 def item_seconds(item: Item) -> int:
     """Full scheduled duration of an item, in seconds."""
     return item.seconds

@@ -8,6 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
 from . import clock as engine
+from .actions import Action
 from .house import HouseRules
 from .models import Clock, StructureItem
 
@@ -35,6 +36,15 @@ def item_names(items) -> list[str]:
     return names
 
 
+def final_table_item(tournament) -> int | None:
+    """The item the clock is on when the tournament's final table has formed (else None): the
+    levels from there on are played at the final table (RP-11)."""
+    if not tournament.events.filter(action=Action.SEATING_FINAL_TABLE_FORMED).exists():
+        return None
+    clock = Clock.objects.filter(tournament=tournament).first()
+    return clock.item_index if clock else 0
+
+
 def structure_items(tournament):
     """The tournament's structure as engine items (cached per tournament object)."""
     cached = getattr(tournament, "_engine_structure", None)
@@ -55,15 +65,19 @@ STRUCTURE_WARNINGS = {
     "ante_decreases": gettext_lazy("Row %(n)s: the ante decreases (RP-11 recommends never reducing antes)."),
     "big_blind_decreases": gettext_lazy("Row %(n)s: the big blind goes down."),
     "consecutive_breaks": gettext_lazy("Row %(n)s: two breaks in a row."),
+    "ante_lowered_at_final_table": gettext_lazy(
+        "Row %(n)s: the ante at the final table is lower than before it (RP-11: antes are not reduced, also at the final table)."),
 }
 
 
-def structure_warnings(items) -> list[str]:
+def structure_warnings(items, final_table_from: int | None = None) -> list[str]:
     """The one structure validation (the pure ``clock.validate_structure``): its warnings as
-    messages, row numbers from 1. The structures service and the clock page both show these;
+    messages, row numbers from 1. ``final_table_from``: the item the clock is on once the final
+    table has formed, whose levels on must not lower the ante (``clock.final_table_ante_warnings``). The structures service and the clock page both show these;
     an unusable structure raises ``clock.ClockError``."""
     out = []
-    for w in engine.validate_structure(items):
+    for w in engine.validate_structure(items) + (engine.final_table_ante_warnings(items, final_table_from)
+                                                  if final_table_from is not None else []):
         message = STRUCTURE_WARNINGS.get(w["code"])
         out.append(str(message) % {"n": w["item_index"] + 1} if message else w["message"])
     return out

@@ -401,7 +401,8 @@ def clock_page(request, pk):
                                           "level_games": any(it.game for it in items if not it.is_break),
                                           "clock_statuses": {k: str(v) for k, v in labels.CLOCK_STATUSES.items()},
                                           "screens": DisplayScreen.objects.filter(tournament=t),
-                                          "structure_warnings": clockview.structure_warnings(clockview.structure_items(t)),
+                                          "structure_warnings": clockview.structure_warnings(clockview.structure_items(t),
+                                                                                            clockview.final_table_item(t)),
                                           "panel_choices": panels, "shot_presets": shot_presets, "shot_preset": rules.clock_call_preset,
                                           "shot_players": t.entries.filter(status=Entry.ACTIVE).select_related("person")
                                           .order_by("person__last_name", "person__first_name")})
