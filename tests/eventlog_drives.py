@@ -20,7 +20,8 @@ from seating.models import Bust, PendingMove, Seat
 from tournaments import clock as clock_engine
 from tournaments import clockview
 from tournaments.actions import Action
-from tournaments.formats.services import sitandgo
+from tournaments.formats.models import TimedEvent
+from tournaments.formats.services import series, sitandgo, timed
 from tournaments.models import DisplayScreen, Entry, Person, Tournament
 from tournaments.services import (
     cashier,
@@ -537,8 +538,55 @@ def drive_screens(w: World) -> dict:
     }
 
 
+def _finished(w: World, name: str, players: int = 2, **kw) -> tuple[Tournament, list[Entry]]:
+    """A tournament played to its end at the table: everybody but the first entry busts."""
+    t, entries = w.running(name, players=players, **kw)
+    seating.record_bust(t, list(reversed(entries[1:])), actor=w.director)
+    t = Tournament.objects.get(pk=t.pk)
+    if t.status != Tournament.FINISHED:
+        lifecycle.finish(t, actor=w.director)
+    return Tournament.objects.get(pk=t.pk), entries
+
+
+def drive_series(w: World) -> dict:
+    dailies = series.create_series(name="Riviera Dailies", cycle_length=1, actor=w.director)
+    monday = series.schedule_daily(dailies, timezone.localdate() + timedelta(days=7 - timezone.localdate().weekday()),
+                                   structure=w.structure, starting_stack=20000, actor=w.director)
+    played, _entries = _finished(w, "Riviera Friday", players=3)
+    series.attach(dailies, played, actor=w.director)
+    series.score_tournament(played, actor=w.director)
+    return {
+        "formats.series.created": ["Riviera Dailies"],
+        "formats.series.daily_scheduled": [],
+        "formats.series.attached": ["Riviera Dailies"],
+        "formats.series.scored": ["3 players"],
+        "formats.series.cycle_closed": ["cycle 1"],
+    } if monday else {}
+
+
+def drive_timed(w: World) -> dict:
+    final = w.tournament("Timed Final", format=Tournament.TIMED, status=Tournament.PLANNED, buy_in=Decimal("0"), fee=Decimal("0"))
+    timed.configure_timed(final, ends_at=timezone.now() + timedelta(days=7), actor=w.director)
+    table = w.tournament("Timed Table", format=Tournament.TIMED)
+    timed.configure_timed(table, ends_at=timezone.now() + timedelta(hours=2), actor=w.director)
+    entries = w.field_of(table, [("Tina", "Tempo"), ("Ugo", "Tempo"), ("Vera", "Tempo")])
+    lifecycle.start(table, actor=w.director, override_minimum=True, prestart_report_sent=True)
+    seating.record_bust(table, [entries[0]], actor=w.director)
+    TimedEvent.objects.filter(tournament=table).update(ends_at=timezone.now() - timedelta(seconds=1))  # the two hours are up
+    timed.finish_timed(table, actor=w.director, counts=[{"entry": entries[1].pk, "chips": 50000}, {"entry": entries[2].pk, "chips": 40000}])
+    timed.create_qualifier_group(name="Timed Qualifiers", final=final, qualifiers=[table], actor=w.director)
+    timed.send_winner_to_final(table, actor=w.director)
+    return {
+        "formats.timed.configured": [],
+        "formats.timed.finished": [],
+        "formats.qualifiers.created": [],
+        "formats.qualifier.winner_sent": ["Ugo Tempo"],
+    }
+
+
 DRIVES = [drive_cashier, drive_clock, drive_seating, drive_balancing, drive_floor, drive_payouts, drive_setup, drive_oversight,
-          drive_people, drive_desk, drive_satellite, drive_jackpot, drive_seats_by_hand, drive_screens]
+          drive_people, drive_desk, drive_satellite, drive_jackpot, drive_seats_by_hand, drive_screens,
+          drive_series, drive_timed]
 
 #: Actions no drive causes, each with the reason. One no service writes at all; the others are
 #: reachable and simply not driven here yet (each drive is a real scenario to set up): they are
@@ -551,10 +599,9 @@ NOT_DRIVEN: dict[str, str] = {
         "formats.bagging.recorded", "formats.bracket.created", "formats.bracket.drawn", "formats.day2.built", "formats.day2.finished",
         "formats.flight.closed", "formats.match.bye_awarded", "formats.match.game_recorded", "formats.match.lateness_checked",
         "formats.match.player_seated", "formats.match.replacement_seated", "formats.match.seat_freed", "formats.match.started",
-        "formats.multiday.created", "formats.qualifier.winner_sent", "formats.qualifiers.created", "formats.seatrequest.allocated",
-        "formats.seatrequest.created", "formats.series.attached", "formats.series.created", "formats.series.cycle_closed",
-        "formats.series.daily_scheduled", "formats.series.scored", "formats.series.tie_settled", "formats.stackoption.added",
-        "formats.timed.configured", "formats.timed.finished", "seating.halt.waived", "seating.manual_draw.completed",
+        "formats.multiday.created", "formats.seatrequest.allocated",
+        "formats.seatrequest.created", "formats.series.tie_settled", "formats.stackoption.added",
+        "seating.halt.waived", "seating.manual_draw.completed",
         "seating.manual_draw.opened", "seating.moves.superseded", "seating.seat_card.cleared", "seating.seat_card.entered",
         "cashier.rebuy.declared", "payouts.last_longer.token_issued", "tournaments.clock.h4h_table_state", "seating.predraw",
         "payouts.ticket.issued",
