@@ -72,6 +72,25 @@ def _break_order(v):
                          and all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 10_000 for n in v))
 
 
+def _penalty_reasons(v):
+    """PEN-08: null, or an object code → {"label", "source"} (added or renamed) or null (removed)."""
+    if v is None:
+        return True
+    if not isinstance(v, dict) or len(v) > 200:
+        return False
+    for code, entry in v.items():
+        if not (isinstance(code, str) and 1 <= len(code) <= 40 and code.replace("_", "").isalnum() and code.isascii()
+                and code == code.upper()):
+            return False
+        if entry is None:
+            continue
+        if not (isinstance(entry, dict) and set(entry) == {"label", "source"}
+                and isinstance(entry["label"], str) and 0 < len(entry["label"].strip()) <= 120 and "\n" not in entry["label"]
+                and isinstance(entry["source"], str) and len(entry["source"]) <= 120 and "\n" not in entry["source"]):
+            return False
+    return True
+
+
 def _setting(default, check, rule, description, *, derived=""):
     """A key of ``Tournament.settings``. ``derived``: the default, in words, when it depends on
     other settings (then ``default`` is None and ``HouseRules.of`` works the value out)."""
@@ -164,6 +183,10 @@ class HouseRules:
                                    derived="the rule set's (SANREMO_003, MONTEGALDA_004, HEADS_UP_001), else `\"TDA\"`")
     max_rounds: int = _setting(4, _int(0, 100), "PEN-02, C26",
                                "most rounds a missed-rounds penalty may give (003, 004: 1–4); 0: no maximum (TDA escalates freely)")
+    penalty_reasons: dict | None = _setting(
+        None, (_penalty_reasons, 'null or {"CODE": {"label": text, "source": text} or null}'), "PEN-08",
+        "the penalty reason codes: null is the built-in list (tournaments/penalties.py); a code with "
+        '{"label", "source"} adds or renames one, a code with null removes it')
     count_players_at: str = _setting("ISSUE", _choice("ISSUE", "NEXT_HAND"), "PEN-02, C25",
                                      'missed rounds count the players at the table when the penalty is given (TDA 71-A), or '
                                      '"NEXT_HAND" (at the start of the hand it begins with, 003\'s text)')

@@ -66,7 +66,11 @@ def penalty_kind_label(code: str) -> str:
     return gettext(label) if label else humanize(code)
 
 
-def penalty_reason_label(code: str) -> str:
+def penalty_reason_label(code: str, house: dict | None = None) -> str:
+    """A reason code's label: the house's as typed (``penalty_reasons``), a built-in one translated."""
+    custom = (house or {}).get(code)
+    if custom:
+        return custom["label"]
     entry = penalties.REASON_CODES.get(code)
     return gettext(entry[0]) if entry else humanize(code)
 
@@ -75,19 +79,25 @@ def penalty_kinds() -> list[tuple[str, str]]:
     return [(k, penalty_kind_label(k)) for k in penalties.PENALTY_TYPES]
 
 
-def penalty_reasons() -> list[tuple[str, str]]:
-    """Reason codes with their labels, in the order a person scans them (alphabetical by label, "Other" last)."""
-    rows = [(c, penalty_reason_label(c)) for c in penalties.REASON_CODES if c != "OTHER"]
-    return sorted(rows, key=lambda r: r[1].lower()) + [("OTHER", penalty_reason_label("OTHER"))]
+def penalty_reasons(house: dict | None = None) -> list[tuple[str, str]]:
+    """The tournament's reason codes (PEN-08: the built-in list as the house setting
+    ``penalty_reasons`` changes it) with their labels, in the order a person scans them
+    (alphabetical by label, "Other" last when offered)."""
+    codes = penalties.reason_codes(house)
+    rows = [(c, penalty_reason_label(c, house)) for c in codes if c != "OTHER"]
+    other = [("OTHER", penalty_reason_label("OTHER", house))] if "OTHER" in codes else []
+    return sorted(rows, key=lambda r: r[1].lower()) + other
 
 
-def code_labels() -> dict[str, dict[str, str]]:
-    """Every code a page's script may meet, with its label (for ``json_script``)."""
+def code_labels(penalty_reasons: dict | None = None) -> dict[str, dict[str, str]]:
+    """Every code a page's script may meet, with its label (for ``json_script``); a tournament's
+    page passes its house setting ``penalty_reasons`` (PEN-08)."""
     def s(d):
         return {k: str(v) for k, v in d.items()}
     return {
         "penalty_kind": dict(penalty_kinds()),
-        "penalty_reason": {c: penalty_reason_label(c) for c in penalties.REASON_CODES},
+        "penalty_reason": {c: penalty_reason_label(c, penalty_reasons)
+                           for c in {**penalties.REASON_CODES, **penalties.reason_codes(penalty_reasons)}},
         "method": s(METHODS),
         "ledger_kind": s(LEDGER_KINDS),
         "adjustment": s(ADJUSTMENT_KINDS),

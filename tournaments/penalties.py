@@ -288,6 +288,19 @@ REASON_CODES: dict[str, tuple[str, str]] = {
 }
 
 
+def reason_codes(house: dict | None = None) -> dict[str, tuple[str, str]]:
+    """PEN-08: the reason codes a tournament offers: the built-in ones, with the house setting
+    ``penalty_reasons`` (code → {"label", "source"} to add or rename, code → None to remove)
+    applied. A built-in label is English to translate; a house's label is shown as typed."""
+    codes = dict(REASON_CODES)
+    for code, entry in (house or {}).items():
+        if entry is None:
+            codes.pop(code, None)
+        else:
+            codes[code] = (entry["label"], entry["source"])
+    return codes
+
+
 def reason_label(code: str) -> str:
     """English label of a reason code (raises ``unknown_reason`` for an unknown one)."""
     try:

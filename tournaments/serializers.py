@@ -523,7 +523,7 @@ class PenaltySerializer(IdModelSerializer):
         return labels.penalty_kind_label(obj.kind)
 
     def get_reason_label(self, obj) -> str:
-        return labels.penalty_reason_label(obj.reason_code)
+        return labels.penalty_reason_label(obj.reason_code, HouseRules.of(obj.tournament).penalty_reasons)
 
     def get_status_label(self, obj) -> str:
         return str(labels.PENALTY_STATUSES.get(obj.status, labels.humanize(obj.status)))

@@ -412,11 +412,11 @@ def floor_page(request, pk):
     t = get_object_or_404(Tournament, pk=pk)
     entries = t.entries.filter(status=Entry.ACTIVE).select_related("person").order_by("person__last_name", "person__first_name")
     kinds = labels.penalty_kinds()
-    reasons = labels.penalty_reasons()
     selected = request.GET.get("entry")
     rules = HouseRules.of(t)
+    reasons = labels.penalty_reasons(rules.penalty_reasons)  # PEN-08: the tournament's list
     return render(request, "floor.html", {"t": t, "entries": entries, "kinds": kinds, "reasons": reasons, "jackpot": rules.jackpot,
-                                          "code_labels": labels.code_labels(),
+                                          "code_labels": labels.code_labels(rules.penalty_reasons),
                                           "limits": floor_service.penalty_limits(rules),
                                           # PEN-06, C28: under the heads-up preset the director picks how rounds count
                                           "heads_up_readings": [(code, _(label), 2 if code == penalties.ROUNDS_OF_TWO_HANDS else 1)

@@ -11,8 +11,9 @@ from rest_framework.views import APIView
 from tdmanager.errors import DomainError
 from tdmanager.roles import HasRole
 
-from .. import selectors
+from .. import labels, selectors
 from .. import serializers as s
+from ..house import HouseRules
 from ..models import Penalty, Person, Tournament
 from ..services import floor
 from ..services.events import Actor
@@ -42,6 +43,9 @@ class FloorView(APIView):
             "stack_check": floor.stack_check(t),
             "color_up_suggestions": floor.color_up_suggestions(t),
             "race_denomination": floor.race_denomination(t),  # the chip race form's "chip removed"
+            # PEN-08: the reason codes this tournament offers (its house setting penalty_reasons)
+            "penalty_reasons": [{"code": code, "label": label} for code, label in
+                                labels.penalty_reasons(HouseRules.of(t).penalty_reasons)],
         })
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses={201: OpenApiTypes.OBJECT})

@@ -302,9 +302,10 @@ def issue_penalty(tournament, entry, *, kind: str, reason_code: str, actor: Acto
     entry = Entry.objects.select_related("person").get(pk=entry.pk)
     if entry.tournament_id != t.pk or entry.status != Entry.ACTIVE:
         raise FloorError("not_playing", _("This player is not in the tournament."))
-    if reason_code not in penalties.REASON_CODES:
-        raise ValidationFailed("bad_reason", _("Unknown reason code."))
     rules = HouseRules.of(t)
+    if reason_code not in penalties.reason_codes(rules.penalty_reasons):  # PEN-08: the tournament's list
+        message = _("%(code)s is not one of this tournament's reason codes (PEN-08).") % {"code": str(reason_code)[:40]}
+        raise ValidationFailed("bad_reason", message, field="reason_code", fields={"reason_code": [message]})
     limits = penalty_limits(rules)
     try:
         penalties.validate_penalty(kind, preset=limits, rounds=rounds, minutes=minutes, hands=hands, chips=chips)
