@@ -20,8 +20,8 @@ from seating.models import Bust, PendingMove, Seat
 from tournaments import clock as clock_engine
 from tournaments import clockview
 from tournaments.actions import Action
-from tournaments.formats.models import TimedEvent
-from tournaments.formats.services import series, sitandgo, timed
+from tournaments.formats.models import Match, TimedEvent
+from tournaments.formats.services import headsup, multiday, series, sitandgo, stackchoice, timed
 from tournaments.models import DisplayScreen, Entry, Person, Tournament
 from tournaments.services import (
     cashier,
@@ -584,9 +584,92 @@ def drive_timed(w: World) -> dict:
     }
 
 
+def drive_multiday(w: World) -> dict:
+    now = timezone.now()
+    event = multiday.create_event(name="Grand Prix", flights=[{"label": "1A", "start_at": now + timedelta(hours=1)}],
+                                  day2_start_at=now + timedelta(days=1), buy_in=Decimal("100"), fee=Decimal("10"), starting_stack=30000,
+                                  structure=w.structure, actor=w.director)
+    day1 = event.flights.get(label="1A").tournament
+    stackchoice.add_stack_option(day1, label="Deep 45k", buy_in=Decimal("140"), fee=Decimal("14"), chips=45000, actor=w.director,
+                                 override_reason="announced with the schedule")
+    wanda, xeno, yuri, zoe = w.field_of(day1, [("Wanda", "Giorni"), ("Xeno", "Giorni"), ("Yuri", "Giorni"), ("Zoe", "Giorni")])
+    lifecycle.start(day1, actor=w.director, override_minimum=True, prestart_report_sent=True)
+    seating.record_bust(day1, [zoe], actor=w.director)
+    multiday.bag_chips(day1, [{"number": wanda.number, "chips": 50000, "bag_number": "A-001"},
+                              {"number": xeno.number, "chips": 40000, "bag_number": "A-002"},
+                              {"number": yuri.number, "chips": 30000, "bag_number": "A-003"}], actor=w.director)
+    multiday.close_flight(day1, actor=w.director, reason="one chip found under the rail")
+    multiday.build_day2(event, actor=w.director)
+    multiday.start_day2(event, actor=w.director)
+    day2 = Tournament.objects.get(pk=event.day2_id)
+    by_name = {e.person.first_name: e for e in day2.entries.select_related("person")}
+    seating.record_bust(day2, [by_name["Yuri"]], actor=w.director)
+    seating.record_bust(day2, [by_name["Xeno"]], actor=w.director)
+    multiday.finish_day2(event, actor=w.director)
+    return {
+        "formats.multiday.created": [],
+        "formats.stackoption.added": ["Deep 45k", "45,000 chips"],
+        "formats.bagging.recorded": ["120,000 chips"],
+        "formats.flight.closed": ["flight 1A", "3 players", "one chip found under the rail"],
+        "formats.day2.built": ["3 players", "120,000 chips"],
+        "formats.day2.finished": ["Wanda Giorni"],
+    }
+
+
+def _no_show_match(w: World, name: str, players: list[tuple[str, str]], t0) -> Match:
+    """A two-player group: the first drawn sits, the other never comes; at the end of level 1
+    his seat is freed."""
+    t = w.tournament(name, format=Tournament.HEADS_UP, starting_stack=10000, table_size=2, start_at=t0)
+    headsup.create_bracket(t, actor=w.director, size=2, level_minutes=10)
+    w.field_of(t, players)
+    headsup.draw_bracket(t, actor=w.director, now=t0)
+    m = Match.objects.get(bracket__tournament=t)
+    headsup.start_match(m, actor=w.director, now=t0)
+    headsup.seat_player(m, m.player_a, actor=w.director, now=t0)
+    return headsup.free_absent_seat(Match.objects.get(pk=m.pk), actor=w.director, now=t0 + timedelta(minutes=10))
+
+
+def drive_headsup(w: World) -> dict:
+    t0 = timezone.now().replace(microsecond=0)
+    replaced = _no_show_match(w, "Heads-up Duel", [("Alba", "Duello"), ("Bice", "Duello")], t0)
+    seated = Entry.objects.select_related("person").get(pk=replaced.player_a_id)
+    gone = Entry.objects.select_related("person").get(tournament=replaced.bracket.tournament, status=Entry.CANCELLED)
+    m = headsup.seat_replacement(replaced, w.person("Enzo", "Sostituto"), method="CASH", actor=w.cashier, now=t0 + timedelta(minutes=13))
+    headsup.record_game(m, m.player_a, actor=w.director, now=t0 + timedelta(minutes=20))
+    bye = _no_show_match(w, "Heads-up Duel (table 2)", [("Ciro", "Duello"), ("Dino", "Duello")], t0)
+    stayed = Entry.objects.get(pk=bye.player_a_id)
+    headsup.award_bye(bye, actor=w.director, now=t0 + timedelta(minutes=15))
+    final_day = w.tournament("Heads-up Final Day", format=Tournament.HEADS_UP, starting_stack=10000, table_size=2, start_at=t0)
+    headsup.create_bracket(final_day, actor=w.director, size=2, level_minutes=12, punctuality="LATENESS")
+    w.field_of(final_day, [("Fede", "Ritardo"), ("Gaia", "Ritardo")])
+    headsup.draw_bracket(final_day, actor=w.director, now=t0)
+    late = Match.objects.get(bracket__tournament=final_day)
+    headsup.start_match(late, actor=w.director, now=t0)
+    headsup.seat_player(late, late.player_a, actor=w.director, now=t0)
+    headsup.apply_lateness(late, actor=w.director, now=t0 + timedelta(minutes=13))
+    group = w.tournament("Heads-up Group 2", format=Tournament.HEADS_UP, starting_stack=10000, table_size=2, start_at=t0 + timedelta(hours=2))
+    headsup.create_bracket(group, actor=w.director, size=2)
+    asking = w.person("Irene", "Richiesta")
+    headsup.request_seat(group, asking, actor=w.director, now=t0 + timedelta(minutes=100))
+    headsup.allocate_seats(group, actor=w.director, now=t0 + timedelta(minutes=115))
+    return {
+        "formats.bracket.created": ["2 players"],
+        "formats.bracket.drawn": [],
+        "formats.match.started": ["round 1", f"table {replaced.table_number}"],
+        "formats.match.player_seated": [seated.person.full_name],
+        "formats.match.seat_freed": [gone.person.full_name],
+        "formats.match.replacement_seated": ["Enzo Sostituto"],
+        "formats.match.game_recorded": ["game 1", "(1-0)"],
+        "formats.match.bye_awarded": [f"#{stayed.number}"],
+        "formats.match.lateness_checked": [],
+        "formats.seatrequest.created": ["Irene Richiesta"],
+        "formats.seatrequest.allocated": ["(2)"],
+    }
+
+
 DRIVES = [drive_cashier, drive_clock, drive_seating, drive_balancing, drive_floor, drive_payouts, drive_setup, drive_oversight,
           drive_people, drive_desk, drive_satellite, drive_jackpot, drive_seats_by_hand, drive_screens,
-          drive_series, drive_timed]
+          drive_series, drive_timed, drive_multiday, drive_headsup]
 
 #: Actions no drive causes, each with the reason. One no service writes at all; the others are
 #: reachable and simply not driven here yet (each drive is a real scenario to set up): they are
@@ -596,12 +679,7 @@ NOT_DRIVEN: dict[str, str] = {
     "tournaments.tournament.saved": "no service writes it; older installations' rows still read",
     **{action: _NOT_YET for action in (
         "cashier.entry.no_show", "cashier.no_shows.forfeited", "cashier.receipts.lost_in_restore", "cashier.receivable.settled",
-        "formats.bagging.recorded", "formats.bracket.created", "formats.bracket.drawn", "formats.day2.built", "formats.day2.finished",
-        "formats.flight.closed", "formats.match.bye_awarded", "formats.match.game_recorded", "formats.match.lateness_checked",
-        "formats.match.player_seated", "formats.match.replacement_seated", "formats.match.seat_freed", "formats.match.started",
-        "formats.multiday.created", "formats.seatrequest.allocated",
-        "formats.seatrequest.created", "formats.series.tie_settled", "formats.stackoption.added",
-        "seating.halt.waived", "seating.manual_draw.completed",
+        "formats.series.tie_settled", "seating.halt.waived", "seating.manual_draw.completed",
         "seating.manual_draw.opened", "seating.moves.superseded", "seating.seat_card.cleared", "seating.seat_card.entered",
         "cashier.rebuy.declared", "payouts.last_longer.token_issued", "tournaments.clock.h4h_table_state", "seating.predraw",
         "payouts.ticket.issued",
