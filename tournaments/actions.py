@@ -191,7 +191,6 @@ class Action(models.TextChoices):
     TOURNAMENTS_TEMPLATE_SAVED = "tournaments.template.saved", _("Tournament saved as a template")
     TOURNAMENTS_TOURNAMENT_DELETED = "tournaments.tournament.deleted", _("Tournament deleted")
     TOURNAMENTS_TOURNAMENT_FINISHED = "tournaments.tournament.finished", _("Tournament finished")
-    TOURNAMENTS_TOURNAMENT_SAVED = "tournaments.tournament.saved", _("Tournament saved")
     TOURNAMENTS_TOURNAMENT_STARTED = "tournaments.tournament.started", _("Tournament started")
     TOURNAMENTS_TOURNAMENT_UPDATED = "tournaments.tournament.updated", _("Tournament changed")
     TOURNAMENTS_TOURNAMENT_VERSIONED = "tournaments.tournament.versioned", _("Published event changed (new version announced)")

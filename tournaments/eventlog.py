@@ -210,7 +210,6 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.TOURNAMENTS_TOURNAMENT_CREATED: _("%(actor)s created the tournament %(name)s"),
     A.TOURNAMENTS_TOURNAMENT_DELETED: _("%(actor)s deleted the tournament %(name)s"),
     A.TOURNAMENTS_TOURNAMENT_FINISHED: _("%(actor)s finished the tournament"),
-    A.TOURNAMENTS_TOURNAMENT_SAVED: _("%(actor)s saved the tournament"),
     A.TOURNAMENTS_TOURNAMENT_STARTED: _("%(actor)s started the tournament with %(players)s players"),
     A.TOURNAMENTS_TOURNAMENT_UPDATED: _("%(actor)s changed the tournament"),
     A.TOURNAMENTS_TOURNAMENT_COPIED: _("%(actor)s created the tournament as a copy of %(copied_from)s"),
