@@ -36,7 +36,7 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.CASHIER_BUYIN_SOLD: _("%(actor)s sold entry #%(entry_number)s to %(name)s — %(amount)s %(method)s"),
     A.CASHIER_PREREGISTRATION_CANCELLED: _("%(actor)s cancelled the pre-registration of %(entry)s%(reason_suffix)s"),
     A.CASHIER_PREREGISTRATION_CREATED: _("%(actor)s pre-registered %(name)s"),
-    A.CASHIER_REBUY_DECLARED: _("%(actor)s recorded the rebuy %(entry)s declared before the hand: it must be made (TDA 27)"),
+    A.CASHIER_REBUY_DECLARED: _("%(actor)s recorded that %(entry)s declared a rebuy before the hand: it must be made (TDA 27)"),
     A.CASHIER_REBUY_SOLD: _("%(actor)s sold rebuy %(rebuy_no)s to %(entry)s — %(amount)s, %(chips)s chips"),
     A.CASHIER_REENTRY_SOLD: _("%(actor)s sold re-entry #%(entry_number)s to %(name)s — %(amount)s %(method)s"),
     A.CASHIER_REFUND_PAID: _("%(actor)s refunded %(entry)s — %(amount)s%(reason_suffix)s"),
