@@ -132,7 +132,9 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.SEATING_MOVE_UNDONE: _("%(actor)s undid the move of %(entry)s back to table %(to_table)s seat %(to_seat)s"),
     A.SEATING_MOVES_CONFIRMED: (ngettext_lazy("%(actor)s confirmed %(moves_count)s move", "%(actor)s confirmed %(moves_count)s moves", "count"), "moves"),
     A.SEATING_MOVES_PROPOSED: (ngettext_lazy("Balancing: %(moves_count)s move proposed", "Balancing: %(moves_count)s moves proposed", "count"), "moves"),
-    A.SEATING_MOVES_SUPERSEDED: _("Earlier move slips replaced by new ones"),
+    # Written only when no new slip replaces them: the tables no longer need the moves.
+    A.SEATING_MOVES_SUPERSEDED: (ngettext_lazy("%(count)s move slip withdrawn: the tables no longer need it",
+                                               "%(count)s move slips withdrawn: the tables no longer need them", "count"), "superseded"),
     A.SEATING_PLAYER_BUSTED: (ngettext_lazy("%(actor)s recorded a player out: %(busts)s", "%(actor)s recorded %(count)s players out: %(busts)s", "count"), "busts"),
     A.SEATING_PLAYER_MOVED: _("%(actor)s moved %(name)s from table %(from_table)s seat %(from_seat)s to table %(to_table)s seat %(to_seat)s"),
     A.SEATING_PLAYER_SEATED: _("%(name)s seated at table %(table)s seat %(seat)s"),
@@ -152,7 +154,7 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.SEATING_MANUAL_DRAW_OPENED: _("%(actor)s opened a manual seat draw%(reason_suffix)s"),
     A.SEATING_MISDEAL_REPORTED: _("%(actor)s reported a misdeal at table %(table)s%(reason_suffix)s"),
     A.SEATING_SEAT_CARD_CLEARED: _("%(actor)s cleared the seat card of %(entry)s%(reason_suffix)s"),
-    A.SEATING_SEAT_CARD_ENTERED: _("%(actor)s entered the seat card of %(entry)s"),
+    A.SEATING_SEAT_CARD_ENTERED: _("%(actor)s entered the seat card of %(entry)s: table %(table)s seat %(seat)s"),
     A.SEATING_SEAT_RESERVATION_REMOVED: _("%(actor)s removed a seat reservation%(reason_suffix)s"),
     A.SEATING_SEAT_RESERVED: _("%(actor)s reserved table %(table)s seat %(seat)s for %(name)s%(reason_suffix)s"),
     # --- tournaments ---
