@@ -129,6 +129,13 @@ def test_penalties_and_busts_read_with_labels_and_names():
         _bust_sentence_in_english()
 
 
+def test_one_place_paid_reads_in_the_singular_in_italian():
+    started = {"players_left": 2, "places_paid": 1}
+    with translation.override("it"):
+        assert eventlog.sentence(Action.TOURNAMENTS_CLOCK_HAND_FOR_HAND_STARTED.value, started, actor="flo").endswith("2 giocatori rimasti, 1 pagato")
+        assert eventlog.sentence(Action.TOURNAMENTS_CLOCK_HAND_FOR_HAND_STARTED.value, {**started, "places_paid": 27}).endswith(", 27 pagati")
+
+
 def _bust_sentence_in_english():
     bust = {"busts": [{"entry": 7, "table": 3, "seat": 4, "place": 12}], "before": [{"seats": {}}], "kind": "BUST"}
     assert eventlog.sentence(Action.SEATING_PLAYER_BUSTED.value, bust, actor="flo", entries={7: "Mario Rossi (#31)"}) == \

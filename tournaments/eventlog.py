@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from django.utils.translation import gettext, ngettext_lazy
+from django.utils.translation import gettext, ngettext, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from tdmanager.formatting import money as fmt_money
@@ -334,7 +334,8 @@ def _context(action: str, p: Mapping, *, actor: str, currency: str, entries: Map
     ctx["ante_suffix"] = (", " + gettext("ante %(ante)s") % {"ante": fmt_num(p["ante"])}) if p.get("ante") else ""
     ctx["where"] = _where(p)
     # CLK-06: the announcement says how many are paid ("28 players left, 27 paid").
-    ctx["paid_suffix"] = (", " + gettext("%(n)s paid") % {"n": fmt_num(p["places_paid"])}) if isinstance(p.get("places_paid"), int) else ""
+    paid = p.get("places_paid")
+    ctx["paid_suffix"] = (", " + ngettext("%(n)s paid", "%(n)s paid", paid) % {"n": fmt_num(paid)}) if isinstance(paid, int) else ""
     if action == A.TOURNAMENTS_CLOCK_H4H_TABLE_STATE:
         ctx["h4h_state"] = str(H4H_STATES.get(p.get("state"), p.get("state", "")))
     if "seconds_left" in p and isinstance(p["seconds_left"], (int, float)):
