@@ -329,8 +329,12 @@ class Event:
         """The n-th director action of a cycle that leaves the clock running."""
         if self.floor == "api":
             op, body = [
-                ("pause", {}), ("resume", {}), ("add-time", {"seconds": 60}), ("jump", {"item_index": 1}),
-                ("set-time", {"seconds": 1100}), ("jump", {"item_index": 0}),
+                ("pause", {}),
+                ("resume", {}),
+                ("add-time", {"seconds": 60}),
+                ("jump", {"item_index": 1}),
+                ("set-time", {"seconds": 1100}),
+                ("jump", {"item_index": 0}),
             ][n % 6]
             status, data = self.api(f"clock/{op}/", {**body, "reason": "bench"})
             if status >= 300:
@@ -427,8 +431,21 @@ class Cpu:
     def start(self, name=""):
         if self.spy and name:
             self.recorder = subprocess.Popen(
-                [shutil.which("py-spy", path=f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}") or "py-spy", "record", "--nonblocking", "-r", "50", "-f", "raw", "-p", str(self.web_pid), "-o", f"{self.spy}/{name}.txt"],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                [
+                    shutil.which("py-spy", path=f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}") or "py-spy",
+                    "record",
+                    "--nonblocking",
+                    "-r",
+                    "50",
+                    "-f",
+                    "raw",
+                    "-p",
+                    str(self.web_pid),
+                    "-o",
+                    f"{self.spy}/{name}.txt",
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
             )
         self.t0, self.web0, self.me0 = time.perf_counter(), cpu_of(self.web_pid), time.process_time()
 
@@ -567,13 +584,17 @@ def main():
     ap.add_argument("--quick", action="store_true", help="a smaller run: 1,000 entries, 100 displays, 15 s")
     ap.add_argument("--coalesce-ms", type=int, default=None, help="the hub's coalescing window (TDM_LIVE_COALESCE_MS; 100 by default)")
     ap.add_argument(
-        "--floor", choices=("api", "inprocess"), default="api",
+        "--floor",
+        choices=("api", "inprocess"),
+        default="api",
         help="api: the floor's busts and slips and the director's clock actions go through the web process's API, as a "
         "floor tablet does (default); inprocess: through the services in this process (the benchmark before issue #15's "
         "round 6: a second process writing the same database, competing with the displays' event loop)",
     )
     ap.add_argument("--port", type=int, default=8798)
-    ap.add_argument("--py-spy", metavar="DIR", help="record the web process with py-spy during the load phases and the reconnections (DIR/load-N.txt, DIR/back-N.txt)")
+    ap.add_argument(
+        "--py-spy", metavar="DIR", help="record the web process with py-spy during the load phases and the reconnections (DIR/load-N.txt, DIR/back-N.txt)"
+    )
     args = ap.parse_args()
     players = args.players or (1000 if args.quick else 10_000)
     clients = args.clients or (100 if args.quick else 500)
@@ -644,12 +665,20 @@ def main():
     print(f"{'action to display p50':34}{ms(statistics.median(rd)):>12}  {ms(statistics.median(bd)):>12}")
     print(f"{'action to display p99':34}{ms(pct(rd, 99)):>12}  {ms(pct(bd, 99)):>12}  < 250 ms")
     print(f"{'  busts p99 / director p99':34}{ms(pct(r['delays']['bust'], 99)):>12}  {ms(pct(r['delays']['director'], 99)):>12}  (both of the load phase)")
-    print(f"{'  until the first display p50/p99':34}{ms(statistics.median(r['first'])):>12}  {ms(pct(r['first'], 99)):>12}  (the load phase: action, window, build)")
+    print(
+        f"{'  until the first display p50/p99':34}{ms(statistics.median(r['first'])):>12}  {ms(pct(r['first'], 99)):>12}  (the load phase: action, window, build)"
+    )
     if r["spread"]:
-        print(f"{'  a frame, first to last display':34}{ms(statistics.median(r['spread'])):>12}  {ms(pct(r['spread'], 99)):>12}  (p50, p99 of the load phase: the fan-out)")
-    print("  the slowest actions (the p99 of 500 displays is set by about the slowest two): " + "; ".join(
-        f"{kind} #{seq}: last display {ms(last).strip()}, first {ms(first_).strip()}, its requests {ms(took).strip()}"
-        for last, first_, took, kind, seq in r["slowest"]))
+        print(
+            f"{'  a frame, first to last display':34}{ms(statistics.median(r['spread'])):>12}  {ms(pct(r['spread'], 99)):>12}  (p50, p99 of the load phase: the fan-out)"
+        )
+    print(
+        "  the slowest actions (the p99 of 500 displays is set by about the slowest two): "
+        + "; ".join(
+            f"{kind} #{seq}: last display {ms(last).strip()}, first {ms(first_).strip()}, its requests {ms(took).strip()}"
+            for last, first_, took, kind, seq in r["slowest"]
+        )
+    )
     print(f"{'service time of an action p50':34}{ms(statistics.median(r['service'])):>12}  {ms(statistics.median(b['service'])):>12}  (included above)")
     print(f"{'displayed clock skew':34}{ms(r['skew']):>12}  {ms(b['error']):>12}  < 100 ms (baseline: one display vs the server clock)")
     print(

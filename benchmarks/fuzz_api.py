@@ -53,8 +53,7 @@ def main():
     args = parser.parse_args()
 
     var = tempfile.mkdtemp(prefix="tdm-fuzz-")
-    env = {**os.environ, "TDM_VAR_DIR": var, "DJANGO_SETTINGS_MODULE": "tdmanager.settings", "DEBUG": "false",
-           "TDM_ARM_CLOCK_TASKS": "false"}
+    env = {**os.environ, "TDM_VAR_DIR": var, "DJANGO_SETTINGS_MODULE": "tdmanager.settings", "DEBUG": "false", "TDM_ARM_CLOCK_TASKS": "false"}
     env.pop("DATABASE_URL", None)
     os.environ.update({k: v for k, v in env.items() if k in ("TDM_VAR_DIR", "DJANGO_SETTINGS_MODULE", "DEBUG", "TDM_ARM_CLOCK_TASKS")})
     os.environ.pop("DATABASE_URL", None)
@@ -69,17 +68,20 @@ def main():
     world = fuzz.build_world()
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen([python, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload", "--nothreading"], cwd=ROOT, env=env,
-                              stdout=subprocess.DEVNULL, stderr=open(Path(var) / "server.log", "w"))
+    server = subprocess.Popen(
+        [python, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload", "--nothreading"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=open(Path(var) / "server.log", "w"),
+    )
     try:
         wait_for(base + "/api/schema/")
         schema = fuzz.load_schema()
         headers = {role: {"Authorization": f"Token {key}"} for role, key in world["tokens"].items()}
         started = time.monotonic()
-        report = fuzz.fuzz(schema, headers, world["ids"], examples=args.examples, seed=args.seed, run_call=lambda call: call(),
-                           call_kwargs={"base_url": base})
-        fuzz.fuzz_stateful(schema, headers, examples=args.stateful_examples, steps=args.steps, seed=args.seed, report=report,
-                           call_kwargs={"base_url": base})
+        report = fuzz.fuzz(schema, headers, world["ids"], examples=args.examples, seed=args.seed, run_call=lambda call: call(), call_kwargs={"base_url": base})
+        fuzz.fuzz_stateful(schema, headers, examples=args.stateful_examples, steps=args.steps, seed=args.seed, report=report, call_kwargs={"base_url": base})
         report.seconds = time.monotonic() - started
     finally:
         server.terminate()

@@ -58,10 +58,7 @@ def p95(times: list[float]) -> float:
 
 def report(label: str, times: list[float], base: float) -> None:
     median = statistics.median(times)
-    print(
-        f"{label:<28} median {median * 1000:10.3f} ms   p95 {p95(times) * 1000:10.3f} ms"
-        f"   {median / base:>12,.2f} × baseline ({base * 1e6:.2f} µs)"
-    )
+    print(f"{label:<28} median {median * 1000:10.3f} ms   p95 {p95(times) * 1000:10.3f} ms   {median / base:>12,.2f} × baseline ({base * 1e6:.2f} µs)")
 
 
 def main() -> None:
@@ -72,8 +69,7 @@ def main() -> None:
     rng = random.Random(args.seed)
 
     calibration = baseline(lambda: sum(range(1000)))
-    print(f"Python {sys.version.split()[0]}; calibration sum(range(1000)) = "
-          f"{calibration * 1e6:.2f} µs")
+    print(f"Python {sys.version.split()[0]}; calibration sum(range(1000)) = {calibration * 1e6:.2f} µs")
 
     print("\nICM equities (exact, every place paid)")
     for players in ICM_PLAYERS:

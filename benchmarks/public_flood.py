@@ -149,8 +149,9 @@ async def _flood(cfg):
     stop = asyncio.Event()
     ports = cfg["ports"]
     t0 = time.monotonic()
-    tasks = [asyncio.create_task(_slot(kind, token, path, ports[i % len(ports)], st, stop, cfg["retry_pause"]))
-             for i, (kind, token, path) in enumerate(cfg["slots"])]
+    tasks = [
+        asyncio.create_task(_slot(kind, token, path, ports[i % len(ports)], st, stop, cfg["retry_pause"])) for i, (kind, token, path) in enumerate(cfg["slots"])
+    ]
     print(json.dumps({"started": t0}), flush=True)
     await asyncio.sleep(max(0.0, t0 + cfg["seconds"] - time.monotonic()))
     held = {f"{k}|{t}": n for (k, t), n in st.held.items() if n}
@@ -161,12 +162,23 @@ async def _flood(cfg):
         t.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     lat = {k: sorted(v) for k, v in st.latency.items()}
-    print(json.dumps({
-        "t0": t0, "t1": t1, "answers": {f"{k}|{s}": n for (k, s), n in st.answers.items()},
-        "errors": {f"{k}|{e}": n for (k, e), n in st.errors.items()}, "connects": st.connects, "ended": dict(st.ended),
-        "held": held, "most_held": st.most_held, "slow": dict(st.slow),
-        "latency": {k: [len(v), pct(v, 50), pct(v, 99), v[-1]] for k, v in lat.items() if v},
-    }), flush=True)
+    print(
+        json.dumps(
+            {
+                "t0": t0,
+                "t1": t1,
+                "answers": {f"{k}|{s}": n for (k, s), n in st.answers.items()},
+                "errors": {f"{k}|{e}": n for (k, e), n in st.errors.items()},
+                "connects": st.connects,
+                "ended": dict(st.ended),
+                "held": held,
+                "most_held": st.most_held,
+                "slow": dict(st.slow),
+                "latency": {k: [len(v), pct(v, 50), pct(v, 99), v[-1]] for k, v in lat.items() if v},
+            }
+        ),
+        flush=True,
+    )
 
 
 def flood_main():
@@ -234,8 +246,16 @@ def cashier_loop(world, tid, sample, stop, pace):
         while not stop.wait(pace):
             timed(http, sample, "cashier", "GET shift", "GET", "/api/v1/cashier/shift/")
             person = next(world.people)
-            timed(http, sample, "cashier", "POST register", "POST", "/api/v1/cashier/register/",
-                  {"tournament": tid, "person": person.pk, "method": "CASH"}, {"Idempotency-Key": f"flood-{uuid.uuid4().hex}"})
+            timed(
+                http,
+                sample,
+                "cashier",
+                "POST register",
+                "POST",
+                "/api/v1/cashier/register/",
+                {"tournament": tid, "person": person.pk, "method": "CASH"},
+                {"Idempotency-Key": f"flood-{uuid.uuid4().hex}"},
+            )
     finally:
         http.close()
 
@@ -251,8 +271,9 @@ def director_loop(world, tid, sample, stop, changes, seq_lookup):
                 last_change = time.monotonic()
                 op = "resume" if world.paused else "pause"
                 t0 = time.monotonic()
-                status, _d = timed(http, sample, "director", f"POST clock/{op}", "POST", f"/api/v1/tournaments/{tid}/clock/{op}/",
-                                   {"reason": "flood benchmark"})
+                status, _d = timed(
+                    http, sample, "director", f"POST clock/{op}", "POST", f"/api/v1/tournaments/{tid}/clock/{op}/", {"reason": "flood benchmark"}
+                )
                 if status == 200:
                     world.paused = not world.paused
                     changes.append((t0, seq_lookup(tid, uid), op))
@@ -362,8 +383,15 @@ def figures(rows, who):
     mine = [r for r in rows if r[0] == who]
     lat = [r[3] - r[2] for r in mine if isinstance(r[4], int) and r[4] < 500]
     errors = collections.Counter(str(r[4]) for r in mine if not isinstance(r[4], int) or r[4] >= 400)
-    return {"n": len(mine), "p50": pct(lat, 50), "p95": pct(lat, 95), "p99": pct(lat, 99), "max": max(lat, default=float("nan")),
-            "errors": errors, "fivexx": sum(n for s, n in errors.items() if not s.isdigit() or int(s) >= 500)}
+    return {
+        "n": len(mine),
+        "p50": pct(lat, 50),
+        "p95": pct(lat, 95),
+        "p99": pct(lat, 99),
+        "max": max(lat, default=float("nan")),
+        "errors": errors,
+        "fivexx": sum(n for s, n in errors.items() if not s.isdigit() or int(s) >= 500),
+    }
 
 
 def ms(v):
@@ -375,8 +403,10 @@ def run_phase(name, seconds, world, tid, seq_lookup, screen, probe_tokens, flood
     sample, changes = Sample(), []
     webs = world.topology.of("web")
     cpu0 = {s.name: cpu_seconds(s.proc.pid) for s in webs}
-    threads = [threading.Thread(target=cashier_loop, args=(world, tid, sample, stop, world.pace), daemon=True),
-               threading.Thread(target=director_loop, args=(world, tid, sample, stop, changes, seq_lookup), daemon=True)]
+    threads = [
+        threading.Thread(target=cashier_loop, args=(world, tid, sample, stop, world.pace), daemon=True),
+        threading.Thread(target=director_loop, args=(world, tid, sample, stop, changes, seq_lookup), daemon=True),
+    ]
     flood = None
     children0 = os.times()
     t0 = time.monotonic()
@@ -389,9 +419,11 @@ def run_phase(name, seconds, world, tid, seq_lookup, screen, probe_tokens, flood
         th.start()
     time.sleep(max(0.0, t0 + seconds / 2 - time.monotonic()))
     port = world.topology.web_ports[0]
-    probes = {"new lobby screen": new_stream(port, f"/live/{tid}/stream/?token={probe_tokens[0]}"),
-              "the flooded screen token, anew": new_stream(port, f"/live/{tid}/stream/?token={probe_tokens[2]}"),
-              "new phone (a token not flooded)": new_stream(port, f"/p/{probe_tokens[1]}/stream/")}
+    probes = {
+        "new lobby screen": new_stream(port, f"/live/{tid}/stream/?token={probe_tokens[0]}"),
+        "the flooded screen token, anew": new_stream(port, f"/live/{tid}/stream/?token={probe_tokens[2]}"),
+        "new phone (a token not flooded)": new_stream(port, f"/p/{probe_tokens[1]}/stream/"),
+    }
     flood_cpu = 0.0
     if flood is not None:
         out, _ = flood.communicate(timeout=seconds + 60)
@@ -408,9 +440,18 @@ def run_phase(name, seconds, world, tid, seq_lookup, screen, probe_tokens, flood
     cpu = {s.name: cpu_seconds(s.proc.pid) - cpu0[s.name] for s in webs}
     rows = sample.between(t0, t1)
     delays = [(op, screen.delay(ct, seq)) for ct, seq, op in changes if t0 <= ct < t1 and seq]
-    return {"name": name, "wall": t1 - t0, "cashier": figures(rows, "cashier"), "director": figures(rows, "director"),
-            "by_what": {w: figures([r for r in rows if r[1] == w], r0) for w, r0 in {(r[1], r[0]) for r in rows}},
-            "delays": delays, "probes": probes, "cpu": cpu, "flood_cpu": flood_cpu, "flood": flood_result}
+    return {
+        "name": name,
+        "wall": t1 - t0,
+        "cashier": figures(rows, "cashier"),
+        "director": figures(rows, "director"),
+        "by_what": {w: figures([r for r in rows if r[1] == w], r0) for w, r0 in {(r[1], r[0]) for r in rows}},
+        "delays": delays,
+        "probes": probes,
+        "cpu": cpu,
+        "flood_cpu": flood_cpu,
+        "flood": flood_result,
+    }
 
 
 def main():
@@ -427,8 +468,10 @@ def main():
     wall0 = time.monotonic()
     soft, hard = fc.raise_nofile()
     load = os.getloadavg()
-    print(f"public_flood: {args.connections} connections from {FLOOD_ADDR}; baseline {args.baseline_seconds:g} s, flood {args.seconds:g} s; "
-          f"{os.cpu_count()} cores, load average before {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; open files {soft}")
+    print(
+        f"public_flood: {args.connections} connections from {FLOOD_ADDR}; baseline {args.baseline_seconds:g} s, flood {args.seconds:g} s; "
+        f"{os.cpu_count()} cores, load average before {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; open files {soft}"
+    )
     others_running = subprocess.run(["pgrep", "-f", "benchmarks/festival.py"], capture_output=True, text=True).stdout.split()
     if others_running:
         print(f"  warning: benchmarks/festival.py is running (pids {' '.join(others_running)}): the figures share the cores with it")
@@ -452,22 +495,22 @@ def main():
     try:
         tick = time.monotonic()
         topology.start()
-        plan = fc.Plan(flights=0, side_events=1, side_entries=args.entries, sit_and_goes=0, desks=1, tablets=0, screens=2,
-                       phones=args.entries, desk_pause=1.0)
+        plan = fc.Plan(flights=0, side_events=1, side_entries=args.entries, sit_and_goes=0, desks=1, tablets=0, screens=2, phones=args.entries, desk_pause=1.0)
         world = fc.build_festival(plan, log=lambda m: print(m))
         world.topology, world.bases, world.plan, world.pace, world.paused = topology, topology.bases, plan, args.pace, False
         tid = next(iter(world.events))
         (_t, display), (_t2, probe_display) = world.screens[0], world.screens[1]
         tokens = [tok for _t, _e, tok in world.phones]
         probe_phone, one, others = tokens[0], tokens[1], tokens[2:]
-        print(f"setup in {time.monotonic() - tick:.1f} s: redis :{topology.redis_port}, web {topology.web_ports} (logs in {topology.log_dir}); "
-              f"event {tid}, {args.entries} entries, clock running; {len(tokens)} phone tokens, 2 lobby screens")
+        print(
+            f"setup in {time.monotonic() - tick:.1f} s: redis :{topology.redis_port}, web {topology.web_ports} (logs in {topology.log_dir}); "
+            f"event {tid}, {args.entries} entries, clock running; {len(tokens)} phone tokens, 2 lobby screens"
+        )
         screen = LobbyScreen(topology.web_ports[0], tid, display, stop_screen)
         screen.start()
         if not screen.connected.wait(15):
             raise RuntimeError(f"the lobby screen did not connect: {dict(screen.statuses)}")
-        flood_cfg = {"ports": topology.web_ports, "retry_pause": args.retry_pause,
-                     "slots": flood_slots(args.connections, tid, one, others, display)}
+        flood_cfg = {"ports": topology.web_ports, "retry_pause": args.retry_pause, "slots": flood_slots(args.connections, tid, one, others, display)}
         base = run_phase("baseline", args.baseline_seconds, world, tid, seq_lookup, screen, (probe_display, probe_phone, display))
         time.sleep(1.0)
         flood = run_phase("flood", args.seconds, world, tid, seq_lookup, screen, (probe_display, probe_phone, display), flood_cfg)
@@ -489,8 +532,10 @@ def report(args, base, flood, screen, topology, after, one, wall):
         b, f = base[who], flood[who]
         print(f"{who + ' requests':34}{b['n']:>34}  {f['n']:>34}")
         line = "{p50} / {p95} / {p99} / {max}"
-        print(f"{'  p50 / p95 / p99 / max':34}{line.format(**{k: ms(b[k]) for k in ('p50', 'p95', 'p99', 'max')}):>34}  "
-              f"{line.format(**{k: ms(f[k]) for k in ('p50', 'p95', 'p99', 'max')}):>34}")
+        print(
+            f"{'  p50 / p95 / p99 / max':34}{line.format(**{k: ms(b[k]) for k in ('p50', 'p95', 'p99', 'max')}):>34}  "
+            f"{line.format(**{k: ms(f[k]) for k in ('p50', 'p95', 'p99', 'max')}):>34}"
+        )
         print(f"{'  errors':34}{str(dict(b['errors']) or 0):>34}  {str(dict(f['errors']) or 0):>34}")
     for what in sorted(set(base["by_what"]) | set(flood["by_what"])):
         b, f = base["by_what"].get(what), flood["by_what"].get(what)
@@ -498,8 +543,9 @@ def report(args, base, flood, screen, topology, after, one, wall):
         print(f"{'  ' + what:34}{cell(b):>34}  {cell(f):>34}")
     for ph in (base, flood):
         got = [d for _op, d in ph["delays"] if d is not None]
-        ph["delay_cell"] = (f"{len(got)}/{len(ph['delays'])} seen, p50 {ms(pct(got, 50))}, max {ms(max(got, default=float('nan')))}"
-                            if ph["delays"] else "no change made")
+        ph["delay_cell"] = (
+            f"{len(got)}/{len(ph['delays'])} seen, p50 {ms(pct(got, 50))}, max {ms(max(got, default=float('nan')))}" if ph["delays"] else "no change made"
+        )
     print(f"{'pause/resume -> lobby screen':34}{base['delay_cell']:>34}  {flood['delay_cell']:>34}")
     for probe in base["probes"]:
         cell = lambda p: f"{p[0]} in {ms(p[1])}"  # noqa: E731
@@ -529,9 +575,11 @@ def report(args, base, flood, screen, topology, after, one, wall):
         held[kind] += n
         per_token[(kind, token)] = n
     phones = [n for (k, t), n in per_token.items() if k == "phone-stream" and t != one]
-    print(f"  streams open at the end: {dict(held)} (most at once {fr['most_held']}); the one token: "
-          f"{per_token.get(('phone-stream', one), 0)} (2 web processes, cap {3} each); other tokens: {len(phones)} tokens, "
-          f"at most {max(phones, default=0)} each")
+    print(
+        f"  streams open at the end: {dict(held)} (most at once {fr['most_held']}); the one token: "
+        f"{per_token.get(('phone-stream', one), 0)} (2 web processes, cap {3} each); other tokens: {len(phones)} tokens, "
+        f"at most {max(phones, default=0)} each"
+    )
     # What the web processes logged.
     pattern = re.compile(r"Traceback|ERROR|Exception|PoolTimeout|Timeout|500")
     for s in topology.of("web"):
@@ -543,8 +591,10 @@ def report(args, base, flood, screen, topology, after, one, wall):
     staff_5xx = sum(ph[w]["fivexx"] for ph in (base, flood) for w in ("cashier", "director"))
     ok = f95 <= bound and staff_5xx == 0
     print(f"\ncashier p95: flood {ms(f95)} vs bound 1.5 x {ms(b95)} + 10 ms = {ms(bound)}; staff 5xx or no answer: {staff_5xx}")
-    print(f"{'PASS' if ok else 'FAIL'}: a flood of {args.connections} connections from one address "
-          f"{'leaves' if ok else 'does not leave'} a cashier's request as fast as without it  (whole run {wall:.0f} s)")
+    print(
+        f"{'PASS' if ok else 'FAIL'}: a flood of {args.connections} connections from one address "
+        f"{'leaves' if ok else 'does not leave'} a cashier's request as fast as without it  (whole run {wall:.0f} s)"
+    )
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["flood"]:

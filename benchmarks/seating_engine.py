@@ -260,16 +260,14 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--entries must be at least 2 (one player has already won)")
     r = run(args.entries, args.capacity, args.seed)
     moves = r["balance_moves"] + r["break_moves"] + r["final_table_moves"]
+    print(f"entries {r['entries']} at {r['capacity']}-max, {r['tables_at_start']} tables, {r['busts']} busts, winner {r['winner']}")
     print(
-        f"entries {r['entries']} at {r['capacity']}-max, {r['tables_at_start']} tables, "
-        f"{r['busts']} busts, winner {r['winner']}"
+        f"moves made {moves} (balance {r['balance_moves']}, break {r['break_moves']}, final table {r['final_table_moves']}), tables broken {r['tables_broken']}"
     )
     print(
-        f"moves made {moves} (balance {r['balance_moves']}, break {r['break_moves']}, "
-        f"final table {r['final_table_moves']}), tables broken {r['tables_broken']}"
+        f"total seconds {r['total_s']:.3f} (cpu {r['cpu_s']:.3f}), of which in the engine {r['engine_s']:.3f} "
+        f"(initial draw {r['draw_s']:.3f}, the rest the benchmark's own busts and checks)"
     )
-    print(f"total seconds {r['total_s']:.3f} (cpu {r['cpu_s']:.3f}), of which in the engine {r['engine_s']:.3f} "
-          f"(initial draw {r['draw_s']:.3f}, the rest the benchmark's own busts and checks)")
     print(f"per bust: median {r['median_us']:.1f} µs, p95 {r['p95_us']:.1f} µs")
     print(
         f"baseline (copy of the seat map) median {r['baseline_us']:.1f} µs; "

@@ -36,8 +36,9 @@ class PrizeIn(serializers.Serializer):
 
 class TableEditIn(serializers.Serializer):
     prizes = PrizeIn(many=True, required=False)
-    amounts = serializers.ListField(child=serializers.DecimalField(max_digits=13, decimal_places=2, min_value=0), required=False,
-                                    help_text="shorthand: cash prizes of places 1..N")
+    amounts = serializers.ListField(
+        child=serializers.DecimalField(max_digits=13, decimal_places=2, min_value=0), required=False, help_text="shorthand: cash prizes of places 1..N"
+    )
     reason = TextField(allow_blank=True, default="", max_length=200)
 
     def validate(self, data):
@@ -63,10 +64,16 @@ class StacksIn(serializers.Serializer):
 
 class DealIn(StacksIn):
     method = serializers.ChoiceField(choices=Deal.METHODS)
-    amounts = serializers.ListField(child=serializers.DecimalField(max_digits=13, decimal_places=2), required=False,
-                                    help_text="CUSTOM: one amount per player, players in entry-number order")
-    by_place = serializers.ListField(child=serializers.DecimalField(max_digits=13, decimal_places=2, min_value=0), required=False,
-                                     help_text="CUSTOM (PAY-09): the new prize of each place in play, 1st first, strictly decreasing")
+    amounts = serializers.ListField(
+        child=serializers.DecimalField(max_digits=13, decimal_places=2),
+        required=False,
+        help_text="CUSTOM: one amount per player, players in entry-number order",
+    )
+    by_place = serializers.ListField(
+        child=serializers.DecimalField(max_digits=13, decimal_places=2, min_value=0),
+        required=False,
+        help_text="CUSTOM (PAY-09): the new prize of each place in play, 1st first, strictly decreasing",
+    )
 
 
 class EntryIn(serializers.Serializer):
@@ -87,12 +94,25 @@ class PayIn(serializers.Serializer):
 
 class SatelliteIn(serializers.Serializer):
     target = IdField(queryset=Tournament.objects.all())
-    remainder_rule = serializers.ChoiceField(choices=[r for r, _l in SatelliteLink.REMAINDER_RULES], required=False, allow_null=True, default=None,
-                                             help_text="C13; not given: the satellite's settings.satellite_remainder_rule (NEXT_PLACE)")
-    prize_base = serializers.ChoiceField(choices=[b for b, _l in SatelliteLink.BASES], required=False, allow_null=True, default=None,
-                                         help_text="C14; not given: the satellite's settings.satellite_prize_base (GROSS)")
-    already_registered = serializers.ChoiceField(choices=[b for b, _l in SatelliteLink.ALREADY_REGISTERED], default=SatelliteLink.TICKET,
-                                                 help_text="what a winner the target does not take gets: a TICKET or the seat's value in CASH")
+    remainder_rule = serializers.ChoiceField(
+        choices=[r for r, _l in SatelliteLink.REMAINDER_RULES],
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="C13; not given: the satellite's settings.satellite_remainder_rule (NEXT_PLACE)",
+    )
+    prize_base = serializers.ChoiceField(
+        choices=[b for b, _l in SatelliteLink.BASES],
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="C14; not given: the satellite's settings.satellite_prize_base (GROSS)",
+    )
+    already_registered = serializers.ChoiceField(
+        choices=[b for b, _l in SatelliteLink.ALREADY_REGISTERED],
+        default=SatelliteLink.TICKET,
+        help_text="what a winner the target does not take gets: a TICKET or the seat's value in CASH",
+    )
 
 
 class SidePoolIn(serializers.Serializer):
@@ -126,29 +146,34 @@ class TokenIn(serializers.Serializer):
 
 class TicketRedeemIn(serializers.Serializer):
     tournament = IdField(queryset=Tournament.objects.all(), allow_null=True, default=None)
-    id_checked = serializers.BooleanField(default=False, help_text="PAY-11: the cashier saw the holder's identity document "
-                                          "(400 id_check_required without it)")
-    confirm_final_table = serializers.BooleanField(default=False, help_text="the desk confirms an entry that opens a table once the "
-                                                   "final table is formed (REG-04, BAL-09: 409 final_table_formed without it)")
+    id_checked = serializers.BooleanField(default=False, help_text="PAY-11: the cashier saw the holder's identity document (400 id_check_required without it)")
+    confirm_final_table = serializers.BooleanField(
+        default=False,
+        help_text="the desk confirms an entry that opens a table once the final table is formed (REG-04, BAL-09: 409 final_table_formed without it)",
+    )
 
 
 # --- renderers ----------------------------------------------------------------------------
 
 
 def prize_data(p):
-    return {"place": p["place"], "kind": p["kind"], "amount": sel.money(p["amount"]), "description": p.get("description", ""),
-            "target": p.get("target")}
+    return {"place": p["place"], "kind": p["kind"], "amount": sel.money(p["amount"]), "description": p.get("description", ""), "target": p.get("target")}
 
 
 def pool_data(t):
     b = sel.pool_breakdown(t)
     link = sel.satellite_link(t)
     return {
-        "collected": sel.money(b.collected), "deductions": {k: sel.money(v) for k, v in b.deductions.items()},
-        "net": sel.money(b.net), "overlay": sel.money(b.overlay), "gross": sel.money(b.gross), "total": sel.money(b.total),
+        "collected": sel.money(b.collected),
+        "deductions": {k: sel.money(v) for k, v in b.deductions.items()},
+        "net": sel.money(b.net),
+        "overlay": sel.money(b.overlay),
+        "gross": sel.money(b.gross),
+        "total": sel.money(b.total),
         "guarantee": sel.money(t.guarantee) if t.guarantee is not None else None,
         "satellite_pool": sel.money(sel.satellite_pool(t, link)) if link else None,
-        "side_pools": sel.side_pools_summary(t), "currency": t.currency,
+        "side_pools": sel.side_pools_summary(t),
+        "currency": t.currency,
     }
 
 
@@ -158,9 +183,15 @@ def table_data(t):
     pool_total = sel.satellite_pool(t, link) if link else sel.prize_pool(t)
     total = sum(sel.place_values(prizes), sel.ZERO)
     return {
-        "state": sel.table_state(t), "prize_pool": sel.money(pool_total), "places_paid": sel.places_paid(t, prizes),
-        "entries": sel.field_size(t), "percent_paid": str(sel.percent_paid(t)), "prizes": [prize_data(p) for p in prizes],
-        "ladder": sel.ladder(prizes), "total": sel.money(total), "matches_pool": total == pool_total,
+        "state": sel.table_state(t),
+        "prize_pool": sel.money(pool_total),
+        "places_paid": sel.places_paid(t, prizes),
+        "entries": sel.field_size(t),
+        "percent_paid": str(sel.percent_paid(t)),
+        "prizes": [prize_data(p) for p in prizes],
+        "ladder": sel.ladder(prizes),
+        "total": sel.money(total),
+        "matches_pool": total == pool_total,
         "forfeits": forfeit_data(sel.forfeit_plan(t, prizes)),
     }
 
@@ -168,12 +199,14 @@ def table_data(t):
 def forfeit_data(plan):
     """PEN-07 / C27: places whose prize an elimination without prize took, and where it goes."""
     return {
-        "rule": plan["rule"], "total": sel.money(plan["total"] + plan["other"]), "held": sel.money(plan["held"]),
+        "rule": plan["rule"],
+        "total": sel.money(plan["total"] + plan["other"]),
+        "held": sel.money(plan["held"]),
         "redistributed": sel.money(plan["redistributed"]),
-        "places": [{"place": f["place"], "entry": f["entry_id"], "name": f["name"], "kind": f["kind"], "amount": sel.money(f["amount"])}
-                   for f in plan["forfeits"]],
-        "shares": [{"place": x["place"], "entry": x["entry_id"], "name": x["name"], "amount": sel.money(x["amount"])}
-                   for x in plan["extras"]],
+        "places": [
+            {"place": f["place"], "entry": f["entry_id"], "name": f["name"], "kind": f["kind"], "amount": sel.money(f["amount"])} for f in plan["forfeits"]
+        ],
+        "shares": [{"place": x["place"], "entry": x["entry_id"], "name": x["name"], "amount": sel.money(x["amount"])} for x in plan["extras"]],
         "pending": [{"place": q, "amount": sel.money(a)} for q, a in sorted(plan["pending"].items())],
     }
 
@@ -181,17 +214,40 @@ def forfeit_data(plan):
 def due_data(d):
     pay = d["payment"]
     return {
-        "tournament": d["entry"].tournament_id, "entry": d["entry_id"], "entry_number": d["entry"].number, "name": d["name"],
-        "place": d["place"], "shared_with": d["shared_with"], "kind": d["kind"], "amount": sel.money(d["amount"]),
-        "source": d["source"], "description": d["description"], "held": d["held"], "released": d["released"], "paid": d["paid"],
-        "forfeited": d["forfeited"], "payment": payment_data(pay) if pay else None,
+        "tournament": d["entry"].tournament_id,
+        "entry": d["entry_id"],
+        "entry_number": d["entry"].number,
+        "name": d["name"],
+        "place": d["place"],
+        "shared_with": d["shared_with"],
+        "kind": d["kind"],
+        "amount": sel.money(d["amount"]),
+        "source": d["source"],
+        "description": d["description"],
+        "held": d["held"],
+        "released": d["released"],
+        "paid": d["paid"],
+        "forfeited": d["forfeited"],
+        "payment": payment_data(pay) if pay else None,
     }
 
 
 def payment_data(p: PrizePayment):
-    data = {"id": p.pk, "entry": p.entry_id, "kind": p.kind, "place": p.place, "amount": sel.money(p.amount), "method": p.method,
-            "reference": p.reference, "payee": p.payee, "source": p.source, "created_at": p.created_at.isoformat(),
-            "receipt_number": p.row.receipt_number if p.row_id else None, "ticket": p.ticket_id, "seat_entry": p.seat_entry_id}
+    data = {
+        "id": p.pk,
+        "entry": p.entry_id,
+        "kind": p.kind,
+        "place": p.place,
+        "amount": sel.money(p.amount),
+        "method": p.method,
+        "reference": p.reference,
+        "payee": p.payee,
+        "source": p.source,
+        "created_at": p.created_at.isoformat(),
+        "receipt_number": p.row.receipt_number if p.row_id else None,
+        "ticket": p.ticket_id,
+        "seat_entry": p.seat_entry_id,
+    }
     if p.row_id:
         data["slip_url"] = reverse("payouts-slip", args=[p.row.receipt_number])
         data["slip_pdf_url"] = reverse("payouts-slip-pdf", args=[p.row.receipt_number])
@@ -199,10 +255,20 @@ def payment_data(p: PrizePayment):
 
 
 def deal_data(d: Deal):
-    return {"id": d.pk, "tournament": d.tournament_id, "status": d.status, "method": d.method, "stacks": d.stacks,
-            "reserve": sel.money(d.reserve), "by_player": d.by_player, "by_place": d.by_place, "prizes_before": d.prizes_before,
-            "accepted": [a.entry_id for a in d.acceptances.all()], "created_at": d.created_at.isoformat(),
-            "approved_at": d.approved_at.isoformat() if d.approved_at else None}
+    return {
+        "id": d.pk,
+        "tournament": d.tournament_id,
+        "status": d.status,
+        "method": d.method,
+        "stacks": d.stacks,
+        "reserve": sel.money(d.reserve),
+        "by_player": d.by_player,
+        "by_place": d.by_place,
+        "prizes_before": d.prizes_before,
+        "accepted": [a.entry_id for a in d.acceptances.all()],
+        "created_at": d.created_at.isoformat(),
+        "approved_at": d.approved_at.isoformat() if d.approved_at else None,
+    }
 
 
 def _t(pk):
@@ -227,21 +293,31 @@ class Base(APIView):
 class PayoutsSummaryView(Base):
     """Everything about a tournament's payouts: pool, table, satellite, sign-off, side pools."""
 
-
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk):
         t = _t(pk)
         link = sel.satellite_link(t)
-        return Response({
-            "tournament": t.pk, "pool": pool_data(t), "table": table_data(t), "display": sel.display_summary(t),
-            "signoff": sel.signoff_status(t),
-            "satellite": {"target": link.target_id, "remainder_rule": link.remainder_rule, "prize_base": link.prize_base,
-                          "already_registered": link.already_registered, "completed": bool(link.completed_at)} if link else None,
-        })
+        return Response(
+            {
+                "tournament": t.pk,
+                "pool": pool_data(t),
+                "table": table_data(t),
+                "display": sel.display_summary(t),
+                "signoff": sel.signoff_status(t),
+                "satellite": {
+                    "target": link.target_id,
+                    "remainder_rule": link.remainder_rule,
+                    "prize_base": link.prize_base,
+                    "already_registered": link.already_registered,
+                    "completed": bool(link.completed_at),
+                }
+                if link
+                else None,
+            }
+        )
 
 
 class PoolView(Base):
-
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk):
         return Response(pool_data(_t(pk)))
@@ -249,7 +325,6 @@ class PoolView(Base):
 
 class TableView(Base):
     """GET the payout table in force; POST/PUT a director's table (validated; reason once locked)."""
-
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk):
@@ -319,7 +394,6 @@ class TemplatesView(Base):
 class DealCalculatorView(Base):
     """POST stacks → ICM, chip chop and even chop side by side, with the PAY-09 check."""
 
-
     @extend_schema(request=StacksIn, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk):
         d = self.valid(StacksIn)
@@ -327,7 +401,6 @@ class DealCalculatorView(Base):
 
 
 class DealsView(Base):
-
     @extend_schema(responses=OBJECT_LIST)
     def get(self, request, pk):
         return Response([deal_data(x) for x in Deal.objects.filter(tournament_id=pk).prefetch_related("acceptances")])
@@ -335,8 +408,9 @@ class DealsView(Base):
     @extend_schema(request=DealIn, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, pk):
         d = self.valid(DealIn)
-        deal = services.propose_deal(_t(pk), d["stacks"], method=d["method"], actor=self.actor(), reserve=d["reserve"], amounts=d.get("amounts"),
-                                     by_place=d.get("by_place"))
+        deal = services.propose_deal(
+            _t(pk), d["stacks"], method=d["method"], actor=self.actor(), reserve=d["reserve"], amounts=d.get("amounts"), by_place=d.get("by_place")
+        )
         return Response(deal_data(deal), status=201)
 
 
@@ -365,9 +439,7 @@ class DueView(Base):
     """Prizes won: ``?tournament=<id>`` (default: every running or finished tournament), ``?all=1``
     to include what is already paid."""
 
-
-    @extend_schema(parameters=[OpenApiParameter("tournament", int), OpenApiParameter("all", str, enum=["1", "true"])],
-                   responses=OBJECT_LIST)
+    @extend_schema(parameters=[OpenApiParameter("tournament", int), OpenApiParameter("all", str, enum=["1", "true"])], responses=OBJECT_LIST)
     def get(self, request):
         tid = query_int(request, "tournament")
         qs = Tournament.objects.filter(pk=tid) if tid is not None else Tournament.objects.filter(status__in=[Tournament.RUNNING, Tournament.FINISHED])
@@ -381,16 +453,21 @@ class DueView(Base):
 class PayView(Base):
     """Pay one prize (cashier). Honours ``Idempotency-Key``: a repeat pays nothing."""
 
-
     @extend_schema(request=PayIn, responses={201: OpenApiTypes.OBJECT})
     def post(self, request):
         d = self.valid(PayIn)
-        return idempotent(request, lambda: Response(payment_data(services.pay_prize(
-            d["entry"], method=d["method"], actor=self.actor(), source=d["source"], reference=d["reference"], payee=d["payee"])), status=201))
+        return idempotent(
+            request,
+            lambda: Response(
+                payment_data(
+                    services.pay_prize(d["entry"], method=d["method"], actor=self.actor(), source=d["source"], reference=d["reference"], payee=d["payee"])
+                ),
+                status=201,
+            ),
+        )
 
 
 class SlipView(Base):
-
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, number):
         p = get_object_or_404(PrizePayment, row__receipt_number=number)
@@ -400,11 +477,13 @@ class SlipView(Base):
 class ReportView(Base):
     """``?format_type=json`` (default), ``csv`` or ``pdf``."""
 
-
-    @extend_schema(parameters=[OpenApiParameter("name", str, OpenApiParameter.PATH, enum=sorted(reports.REPORTS)),
-                               OpenApiParameter("format_type", str, enum=["json", "csv", "pdf"])],
-                   responses={(200, "application/json"): OpenApiTypes.OBJECT, (200, "text/csv"): OpenApiTypes.STR,
-                              (200, "application/pdf"): OpenApiTypes.BINARY})
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("name", str, OpenApiParameter.PATH, enum=sorted(reports.REPORTS)),
+            OpenApiParameter("format_type", str, enum=["json", "csv", "pdf"]),
+        ],
+        responses={(200, "application/json"): OpenApiTypes.OBJECT, (200, "text/csv"): OpenApiTypes.STR, (200, "application/pdf"): OpenApiTypes.BINARY},
+    )
     def get(self, request, pk, name):
         t = _t(pk)
         if not reports.is_report(t, name):
@@ -419,13 +498,17 @@ class ReportView(Base):
             resp = HttpResponse(reports.to_pdf(report), content_type="application/pdf")
             resp["Content-Disposition"] = f'inline; filename="{name}-{t.pk}.pdf"'
             return resp
-        return Response({**report, "columns": [str(c) for c in report["columns"]], "totals": [[str(a), str(b)] for a, b in report["totals"]],
-                         **({"signatures": [{"name": n, "role": r, "at": at} for n, r, at in report["signatures"]]}
-                            if "signatures" in report else {})})
+        return Response(
+            {
+                **report,
+                "columns": [str(c) for c in report["columns"]],
+                "totals": [[str(a), str(b)] for a, b in report["totals"]],
+                **({"signatures": [{"name": n, "role": r, "at": at} for n, r, at in report["signatures"]]} if "signatures" in report else {}),
+            }
+        )
 
 
 class SignoffView(Base):
-
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk):
         return Response(sel.signoff_status(_t(pk)))
@@ -441,8 +524,9 @@ class SatelliteView(Base):
     @extend_schema(request=SatelliteIn, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, pk):
         d = self.valid(SatelliteIn)
-        link = services.link_satellite(_t(pk), d["target"], actor=self.actor(), remainder_rule=d["remainder_rule"], prize_base=d["prize_base"],
-                                       already_registered=d["already_registered"])
+        link = services.link_satellite(
+            _t(pk), d["target"], actor=self.actor(), remainder_rule=d["remainder_rule"], prize_base=d["prize_base"], already_registered=d["already_registered"]
+        )
         t = link.satellite
         seats = sum(1 for a in sel.satellite_awards(t, link) if a.seat)
         return Response({"satellite": t.pk, "target": link.target_id, "seats": seats, "table": table_data(t)}, status=201)
@@ -456,7 +540,6 @@ class SatelliteCompleteView(Base):
 
 
 class SidePoolsView(Base):
-
     @extend_schema(responses=OBJECT_LIST)
     def get(self, request, pk):
         return Response(sel.side_pools_for_staff(_t(pk)))
@@ -470,6 +553,7 @@ class SidePoolsView(Base):
 
 class SidePoolActionView(Base):
     op_names = ("contribute", "award", "token")
+
     @extend_schema(request=OpenApiTypes.OBJECT, responses=OBJECT_LIST)
     def post(self, request, pk, op):
         pool = get_object_or_404(SidePool, pk=pk)
@@ -493,14 +577,21 @@ class SidePoolActionView(Base):
 
 
 class TicketRedeemView(Base):
-
     @extend_schema(request=TicketRedeemIn, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, pk):
         d = self.valid(TicketRedeemIn)
         ticket = get_object_or_404(Ticket, pk=pk)
-        return idempotent(request, lambda: Response({"entry": services.redeem_ticket(ticket, actor=self.actor(), tournament=d["tournament"],
-                                                                                     id_checked=d["id_checked"],
-                                                                                     confirm_final_table=d["confirm_final_table"]).pk}, status=201))
+        return idempotent(
+            request,
+            lambda: Response(
+                {
+                    "entry": services.redeem_ticket(
+                        ticket, actor=self.actor(), tournament=d["tournament"], id_checked=d["id_checked"], confirm_final_table=d["confirm_final_table"]
+                    ).pk
+                },
+                status=201,
+            ),
+        )
 
 
 class TicketIssueIn(serializers.Serializer):
@@ -508,8 +599,13 @@ class TicketIssueIn(serializers.Serializer):
     value = serializers.DecimalField(max_digits=13, decimal_places=2, min_value=0)
     description = TextField(allow_blank=True, default="", max_length=200)
     target = IdField(queryset=Tournament.objects.all(), allow_null=True, default=None)
-    valid_events = serializers.ListField(child=IdField(queryset=Tournament.objects.all()), required=False, default=list, max_length=100,
-                                         help_text="PAY-11: a series ticket, valid for any one of these events")
+    valid_events = serializers.ListField(
+        child=IdField(queryset=Tournament.objects.all()),
+        required=False,
+        default=list,
+        max_length=100,
+        help_text="PAY-11: a series ticket, valid for any one of these events",
+    )
     non_transferable = serializers.BooleanField(default=True)
 
 
@@ -528,8 +624,15 @@ class TicketsView(Base):
     @extend_schema(request=TicketIssueIn, responses={201: OpenApiTypes.OBJECT})
     def post(self, request):
         d = self.valid(TicketIssueIn)
-        ticket = services.issue_ticket(d["holder"], value=d["value"], actor=self.actor(), description=d["description"],
-                                       target=d["target"], valid_events=d["valid_events"], non_transferable=d["non_transferable"])
+        ticket = services.issue_ticket(
+            d["holder"],
+            value=d["value"],
+            actor=self.actor(),
+            description=d["description"],
+            target=d["target"],
+            valid_events=d["valid_events"],
+            non_transferable=d["non_transferable"],
+        )
         return Response(sel.ticket_data(ticket), status=201)
 
 
@@ -542,8 +645,12 @@ class JackpotBaseIn(serializers.Serializer):
 
 
 class JackpotClaimIn(serializers.Serializer):
-    entries = serializers.ListField(child=WholeNumberField(min_value=1, max_value=2**63 - 1), min_length=1, max_length=10,
-                                    help_text="the entries with a royal flush in this hand (two or more share it)")
+    entries = serializers.ListField(
+        child=WholeNumberField(min_value=1, max_value=2**63 - 1),
+        min_length=1,
+        max_length=10,
+        help_text="the entries with a royal flush in this hand (two or more share it)",
+    )
     both_hole_cards = serializers.BooleanField(help_text="the floor saw both hole cards used (required to win)")
     note = TextField(allow_blank=True, default="", max_length=200)
 
@@ -560,10 +667,17 @@ def jackpot_data():
 
 
 def win_data(win):
-    return {"id": win.pk, "tournament": win.tournament_id, "level": win.level, "percent": str(win.percent),
-            "fund_before": sel.money(win.fund_before), "amount": sel.money(win.amount), "verified_by": win.verified_by.get_username(),
-            "locked_until": win.locked_until.isoformat(),
-            "claims": [{"id": c.pk, "entry": c.entry_id, "amount": sel.money(c.amount)} for c in win.claims.all()]}
+    return {
+        "id": win.pk,
+        "tournament": win.tournament_id,
+        "level": win.level,
+        "percent": str(win.percent),
+        "fund_before": sel.money(win.fund_before),
+        "amount": sel.money(win.amount),
+        "verified_by": win.verified_by.get_username(),
+        "locked_until": win.locked_until.isoformat(),
+        "claims": [{"id": c.pk, "entry": c.entry_id, "amount": sel.money(c.amount)} for c in win.claims.all()],
+    }
 
 
 class JackpotView(Base):
@@ -589,8 +703,12 @@ class JackpotClaimView(Base):
     def post(self, request, pk):
         t = _t(pk)
         d = self.valid(JackpotClaimIn)
-        return idempotent(request, lambda: Response(win_data(services.claim_jackpot(
-            t, d["entries"], both_hole_cards=d["both_hole_cards"], note=d["note"], actor=self.actor())), status=201))
+        return idempotent(
+            request,
+            lambda: Response(
+                win_data(services.claim_jackpot(t, d["entries"], both_hole_cards=d["both_hole_cards"], note=d["note"], actor=self.actor())), status=201
+            ),
+        )
 
 
 class JackpotPayView(Base):
@@ -600,5 +718,9 @@ class JackpotPayView(Base):
     def post(self, request, pk):
         claim = get_object_or_404(JackpotClaim, pk=pk)
         d = self.valid(JackpotPayIn)
-        return idempotent(request, lambda: Response(payment_data(services.pay_jackpot(
-            claim, method=d["method"], reference=d["reference"], payee=d["payee"], actor=self.actor())), status=201))
+        return idempotent(
+            request,
+            lambda: Response(
+                payment_data(services.pay_jackpot(claim, method=d["method"], reference=d["reference"], payee=d["payee"], actor=self.actor())), status=201
+            ),
+        )

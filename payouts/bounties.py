@@ -132,8 +132,9 @@ def share(total, eliminators, *, split: str = SPLIT_EQUAL, unit=CENT, remainder:
     return parts, left
 
 
-def knockout(kind: str, bounty, eliminators, *, cash_percent=DEFAULT_PKO_CASH_PERCENT, split: str = SPLIT_EQUAL,
-             unit=CENT, remainder: str = REMAINDER_FIRST) -> Knockout:
+def knockout(
+    kind: str, bounty, eliminators, *, cash_percent=DEFAULT_PKO_CASH_PERCENT, split: str = SPLIT_EQUAL, unit=CENT, remainder: str = REMAINDER_FIRST
+) -> Knockout:
     """What the eliminators of one entry win from its ``bounty`` (FIXED or PKO).
 
     FIXED: the whole bounty in cash. PKO: ``cash_percent`` % of each eliminator's part in
@@ -198,8 +199,7 @@ class BountyBoard:
                 raise BountyError("self_knockout", "a player cannot knock himself out")
             if p.player not in self.heads:
                 raise BountyError("eliminator_not_in_play", f"{p.player!r} is not in play")
-        result = knockout(self.kind, self.heads.pop(entry), people, cash_percent=self.cash_percent,
-                          split=self.split, unit=self.unit, remainder=self.remainder)
+        result = knockout(self.kind, self.heads.pop(entry), people, cash_percent=self.cash_percent, split=self.split, unit=self.unit, remainder=self.remainder)
         for award in result.awards:
             self.cash_paid[award.player] = self.cash_paid.get(award.player, ZERO) + award.cash
             self.heads[award.player] += award.added
@@ -282,8 +282,9 @@ class MysteryBag:
         self.drawn.append(number)
 
 
-def mystery_knockout(bag: MysteryBag, eliminators, *, seed: int, paying: bool, split: str = SPLIT_EQUAL,
-                     unit=CENT, remainder: str = REMAINDER_FIRST) -> Knockout:
+def mystery_knockout(
+    bag: MysteryBag, eliminators, *, seed: int, paying: bool, split: str = SPLIT_EQUAL, unit=CENT, remainder: str = REMAINDER_FIRST
+) -> Knockout:
     """A knockout in a mystery bounty event: before the paying stage nothing is drawn and
     nothing paid; from it, one envelope is drawn and shared among the eliminators."""
     people = [e if isinstance(e, Eliminator) else Eliminator(e) for e in eliminators]

@@ -75,8 +75,7 @@ def chip_chop(stacks, prizes, *, reserve=ZERO) -> list[Decimal]:
     if shared < 0:
         raise DealError(
             "reserve_too_large",
-            f"the reserve {reserve} is more than the {shared + reserve} left above the "
-            f"lowest prize ({lowest}) that every player is sure of",
+            f"the reserve {reserve} is more than the {shared + reserve} left above the lowest prize ({lowest}) that every player is sure of",
         )
     total_chips = sum(chips)
     shares = [Fraction(shared) * c / total_chips for c in chips]
@@ -103,8 +102,7 @@ def icm_deal(stacks, prizes, *, reserve=ZERO) -> list[Decimal]:
     if any(t < 0 for t in targets):
         raise DealError(
             "reserve_too_large",
-            "with this reserve a player's guarantee would be negative; "
-            "keep the reserve at most the 1st prize",
+            "with this reserve a player's guarantee would be negative; keep the reserve at most the 1st prize",
         )
     scale = Fraction(to_share) / sum(targets) if sum(targets) else Fraction(0)
     return _round_to_cents([t * scale for t in targets], chips, to_share, snap=True)
@@ -165,7 +163,8 @@ def validate_deal_by_place(amounts_by_place, prizes_left_by_place) -> list[Decim
         raise DealError(
             "wrong_number_of_places",
             f"the deal gives {len(deal)} amounts for {len(left)} places still in play",
-            amounts=len(deal), places=len(left),
+            amounts=len(deal),
+            places=len(left),
         )
     if len(deal) < 2:
         raise DealError("too_few_players", "a deal needs at least two places in play")
@@ -176,9 +175,11 @@ def validate_deal_by_place(amounts_by_place, prizes_left_by_place) -> list[Decim
         if deal[place] >= deal[place - 1]:
             raise DealError(
                 "not_strictly_decreasing",
-                f"place {place + 1} ({deal[place]}) must be paid less than place "
-                f"{place} ({deal[place - 1]})",
-                place=place + 1, amount=deal[place], previous_place=place, previous=deal[place - 1],
+                f"place {place + 1} ({deal[place]}) must be paid less than place {place} ({deal[place - 1]})",
+                place=place + 1,
+                amount=deal[place],
+                previous_place=place,
+                previous=deal[place - 1],
             )
     _check_total(sum(deal, ZERO), left)
     return deal
@@ -231,15 +232,13 @@ def _check_total(total: Decimal, left: list[Decimal]) -> None:
     if total != expected:
         raise DealError(
             "wrong_total",
-            f"the deal pays {total} but the prizes left are {expected} "
-            f"({'over' if total > expected else 'short'} by {abs(total - expected)})",
-            total=total, expected=expected,
+            f"the deal pays {total} but the prizes left are {expected} ({'over' if total > expected else 'short'} by {abs(total - expected)})",
+            total=total,
+            expected=expected,
         )
 
 
-def _round_to_cents(
-    shares: list[Fraction], chips: list[Fraction], total: Decimal, *, snap: bool = False
-) -> list[Decimal]:
+def _round_to_cents(shares: list[Fraction], chips: list[Fraction], total: Decimal, *, snap: bool = False) -> list[Decimal]:
     """Floor each share to the cent; the cents left over go to the largest stacks first.
 
     The result adds up to ``total`` exactly. Ties between equal stacks go in list (seat)

@@ -150,10 +150,7 @@ def _positive_stacks(stacks) -> list[float]:
     s = [float(x) for x in stacks]
     for x in s:
         if not (x > 0 and math.isfinite(x)):
-            raise ValueError(
-                "every stack must be a positive, finite chip count; "
-                "a player with no chips is already out and has a finishing place"
-            )
+            raise ValueError("every stack must be a positive, finite chip count; a player with no chips is already out and has a finishing place")
     return s
 
 
@@ -224,10 +221,7 @@ def _exact_equities_blocked(t: list[float], prizes: list[float]) -> list[float]:
         low_rest = [v + x for v in low_rest] + low_rest
     last_rest = low_rest[:-1] + [1.0]  # everyone placed: nobody left to divide by
     # weight[k][y] = prize for place k+|y|+1, times π(y)
-    weight = [
-        list(map(mul, low_product, [prize_of[k + j] for j in low_size]))
-        for k in range(high_count + 1)
-    ]
+    weight = [list(map(mul, low_product, [prize_of[k + j] for j in low_size])) for k in range(high_count + 1)]
 
     block_fn = _block_function(low_count)
     blocks = {}
@@ -377,11 +371,7 @@ def _monotone_in_stack(s: list[float], estimate: list[float], monotone: bool) ->
     merged: list[list[float]] = []  # [total, count, first pool index]
     for index, (_, total, count) in enumerate(pools):
         merged.append([total, count, index])
-        while (
-            monotone
-            and len(merged) > 1
-            and merged[-2][0] / merged[-2][1] > merged[-1][0] / merged[-1][1]
-        ):
+        while monotone and len(merged) > 1 and merged[-2][0] / merged[-2][1] > merged[-1][0] / merged[-1][1]:
             total, count, _ = merged.pop()
             merged[-1][0] += total
             merged[-1][1] += count

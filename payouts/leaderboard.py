@@ -109,11 +109,7 @@ def series_standings(results, *, tie_break: str = BEST_RESULT) -> list[SeriesSta
     if tie_break not in TIE_BREAKS:
         raise ValueError(f"unknown tie-break {tie_break!r}; use one of {TIE_BREAKS}")
     scores: dict = defaultdict(list)
-    pairs = (
-        ((player, s) for player, ss in results.items() for s in ss)
-        if isinstance(results, dict)
-        else results
-    )
+    pairs = ((player, s) for player, ss in results.items() for s in ss) if isinstance(results, dict) else results
     for player, points in pairs:
         scores[player].append(float(points))
 
@@ -161,9 +157,7 @@ def cycle_awards(totals, *, top: int = TICKETS_PER_CYCLE, tie_break: str = BEST_
     """
     if top < 0:
         raise ValueError("top cannot be negative")
-    if isinstance(totals, dict) and all(
-        isinstance(v, (int, float, Decimal)) for v in totals.values()
-    ):
+    if isinstance(totals, dict) and all(isinstance(v, (int, float, Decimal)) for v in totals.values()):
         totals = {player: [value] for player, value in totals.items()}
     if isinstance(totals, (list, tuple)) and all(isinstance(s, SeriesStanding) for s in totals):
         standings = list(totals)

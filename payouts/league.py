@@ -68,8 +68,9 @@ class Formula:
             raise LeagueError("bad_tie_break", f"unknown tie-break {self.tie_break!r}; use one of {TIE_BREAKS}")
 
 
-def event_points(formula: Formula, *, entries: int, place: int, buy_in=None, knockouts: int = 0, shared_with: int = 1,
-                 shared_rule: str = AVERAGE_PLACE) -> Decimal:
+def event_points(
+    formula: Formula, *, entries: int, place: int, buy_in=None, knockouts: int = 0, shared_with: int = 1, shared_rule: str = AVERAGE_PLACE
+) -> Decimal:
     """One player's points for one event: ``entries`` in the field, his ``place``.
 
     ``shared_with`` players tied for places p … p+m−1 each score the average of those places'

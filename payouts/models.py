@@ -50,8 +50,9 @@ class Prize(models.Model):
     kind = models.CharField(max_length=6, choices=PRIZE_KINDS, default=CASH)
     amount = models.DecimalField(**MONEY, default=Decimal("0"), help_text="cash, or the value of a ticket / seat / item")
     description = models.CharField(max_length=200, blank=True)
-    target = models.ForeignKey(Tournament, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
-                               help_text="the tournament a ticket or seat is for")
+    target = models.ForeignKey(
+        Tournament, null=True, blank=True, on_delete=models.PROTECT, related_name="+", help_text="the tournament a ticket or seat is for"
+    )
     non_transferable = models.BooleanField(default=True)
 
     class Meta:
@@ -176,8 +177,10 @@ class SideToken(models.Model):
 
     class Meta:
         ordering = ["pool", "issued_at", "id"]
-        constraints = [models.UniqueConstraint(fields=["pool", "entry"], name="payouts_side_token_one_per_entry"),
-                       models.UniqueConstraint(fields=["pool", "label"], name="payouts_side_token_label_once")]
+        constraints = [
+            models.UniqueConstraint(fields=["pool", "entry"], name="payouts_side_token_one_per_entry"),
+            models.UniqueConstraint(fields=["pool", "label"], name="payouts_side_token_label_once"),
+        ]
 
 
 class SideAward(models.Model):
@@ -195,8 +198,11 @@ class SatelliteLink(models.Model):
     """A satellite and the tournament its seats are for (FMT-08, PAY-06)."""
 
     NEXT_PLACE, SHARED, CHUNKS = "NEXT_PLACE", "SHARED", "CHUNKS"
-    REMAINDER_RULES = [(NEXT_PLACE, _("Cash to the first place without a seat")), (SHARED, _("Shared by the seat winners")),
-                       (CHUNKS, _("Chunks to the next places"))]
+    REMAINDER_RULES = [
+        (NEXT_PLACE, _("Cash to the first place without a seat")),
+        (SHARED, _("Shared by the seat winners")),
+        (CHUNKS, _("Chunks to the next places")),
+    ]
     GROSS, NET = "GROSS", "NET"
     BASES = [(GROSS, _("Everything the players paid")), (NET, _("Buy-ins less deductions"))]
     TICKET, CASH = "TICKET", "CASH"

@@ -56,21 +56,52 @@ def _stub_report(t, rows, title: str) -> dict:
         jackpot, side = jackpot + r.jackpot_amount, side + r.side_amount
         if r.entry_id and r.kind in (LedgerRow.BUY_IN, LedgerRow.RE_ENTRY):
             entries.add(r.entry_id)
-        out.append([str(r.receipt_number), timezone.localtime(r.created_at).strftime("%d/%m/%Y %H:%M"),
-                    str(r.entry.number) if r.entry_id else "", person.full_name if person else "",
-                    person.document_id if person else "", str(r.get_kind_display()), _m(r.prize_amount), _m(r.fee_amount),
-                    _m(r.jackpot_amount), *([_m(r.side_amount)] if with_side else []), _m(r.total), _m(r.owed_amount)])
+        out.append(
+            [
+                str(r.receipt_number),
+                timezone.localtime(r.created_at).strftime("%d/%m/%Y %H:%M"),
+                str(r.entry.number) if r.entry_id else "",
+                person.full_name if person else "",
+                person.document_id if person else "",
+                str(r.get_kind_display()),
+                _m(r.prize_amount),
+                _m(r.fee_amount),
+                _m(r.jackpot_amount),
+                *([_m(r.side_amount)] if with_side else []),
+                _m(r.total),
+                _m(r.owed_amount),
+            ]
+        )
     return {
         "title": title,
         # REG-09: "Owed" is an amount a player owes (a no-show's entry), not money taken: it is
         # in no cash total; its payment is (a stub of its own, in the fees).
-        "columns": [_("Receipt"), _("Time"), _("Entry"), _("Player"), _("Document"), _("Stub"), _("Buy-in"), _("Fee"), _("Jackpot"),
-                    *([_("Side pools")] if with_side else []), _("Amount"), _("Owed")],
+        "columns": [
+            _("Receipt"),
+            _("Time"),
+            _("Entry"),
+            _("Player"),
+            _("Document"),
+            _("Stub"),
+            _("Buy-in"),
+            _("Fee"),
+            _("Jackpot"),
+            *([_("Side pools")] if with_side else []),
+            _("Amount"),
+            _("Owed"),
+        ],
         "rows": out,
-        "totals": [(_("Stubs"), str(len(out))), (_("Entries"), str(len(entries))), (_("Total buy-ins"), _m(prize)),
-                   (_("Total fees"), _m(fee)), (_("Total jackpot fees"), _m(jackpot)),
-                   *([(_("Total side pools"), _m(side))] if with_side else []), (_("Total"), _m(total)),
-                   (_("Receivables: still owed"), _m(owed)), (_("Generated"), timezone.localtime().strftime("%d/%m/%Y %H:%M"))],
+        "totals": [
+            (_("Stubs"), str(len(out))),
+            (_("Entries"), str(len(entries))),
+            (_("Total buy-ins"), _m(prize)),
+            (_("Total fees"), _m(fee)),
+            (_("Total jackpot fees"), _m(jackpot)),
+            *([(_("Total side pools"), _m(side))] if with_side else []),
+            (_("Total"), _m(total)),
+            (_("Receivables: still owed"), _m(owed)),
+            (_("Generated"), timezone.localtime().strftime("%d/%m/%Y %H:%M")),
+        ],
     }
 
 
@@ -86,8 +117,9 @@ def prestart(t) -> dict:
     for e in entries:
         registered += 1
         if not e.ledger.exists():  # a reservation not paid yet: listed, with no stub
-            report["rows"].append(["", "", str(e.number), e.person.full_name, e.person.document_id, str(e.get_status_display()),
-                                   *[_m(ZERO)] * (len(report["columns"]) - 6)])
+            report["rows"].append(
+                ["", "", str(e.number), e.person.full_name, e.person.document_id, str(e.get_status_display()), *[_m(ZERO)] * (len(report["columns"]) - 6)]
+            )
     report["totals"].insert(0, (_("Registered"), str(registered)))
     return report
 
@@ -106,9 +138,15 @@ def addendum(t, number: int) -> dict:
 def signatures(t) -> list[tuple[str, str, str]]:
     """The ranking's sign-offs as it stands now (ELM-07): (name, role, time)."""
     snap = sel.ranking_snapshot(t)
-    return [(s.user.get_full_name() or s.user.get_username(), str(RankingSignoff.ROLE_LABELS.get(s.role, s.role)),
-             timezone.localtime(s.created_at).strftime("%d/%m/%Y %H:%M"))
-            for s in RankingSignoff.objects.filter(tournament=t).select_related("user") if snap and s.snapshot == snap]
+    return [
+        (
+            s.user.get_full_name() or s.user.get_username(),
+            str(RankingSignoff.ROLE_LABELS.get(s.role, s.role)),
+            timezone.localtime(s.created_at).strftime("%d/%m/%Y %H:%M"),
+        )
+        for s in RankingSignoff.objects.filter(tournament=t).select_related("user")
+        if snap and s.snapshot == snap
+    ]
 
 
 def rulings(t) -> dict:
@@ -116,13 +154,36 @@ def rulings(t) -> dict:
     rows = []
     for r in Ruling.objects.filter(tournament=t).select_related("decided_by").prefetch_related("notes__user"):
         notes = " | ".join(f"{timezone.localtime(n.created_at):%d/%m %H:%M} {n.user.get_username()}: {n.text}" for n in r.notes.all())
-        rows.append([str(r.pk), timezone.localtime(r.asked_at).strftime("%d/%m/%Y %H:%M:%S"), str(r.table_number or ""), r.hand,
-                     r.asked_by, r.question, r.decision, r.decided_by.get_full_name() or r.decided_by.get_username(),
-                     timezone.localtime(r.decided_at).strftime("%d/%m/%Y %H:%M:%S"), _("late") if r.late else "", notes])
+        rows.append(
+            [
+                str(r.pk),
+                timezone.localtime(r.asked_at).strftime("%d/%m/%Y %H:%M:%S"),
+                str(r.table_number or ""),
+                r.hand,
+                r.asked_by,
+                r.question,
+                r.decision,
+                r.decided_by.get_full_name() or r.decided_by.get_username(),
+                timezone.localtime(r.decided_at).strftime("%d/%m/%Y %H:%M:%S"),
+                _("late") if r.late else "",
+                notes,
+            ]
+        )
     return {
         "title": _("Rulings: %(t)s") % {"t": t.name},
-        "columns": [_("No."), _("Asked"), _("Table"), _("Hand"), _("Asked by"), _("Question"), _("Decision"), _("Decided by"),
-                    _("Decided"), _("Window"), _("Notes")],
+        "columns": [
+            _("No."),
+            _("Asked"),
+            _("Table"),
+            _("Hand"),
+            _("Asked by"),
+            _("Question"),
+            _("Decision"),
+            _("Decided by"),
+            _("Decided"),
+            _("Window"),
+            _("Notes"),
+        ],
         "rows": rows,
         "totals": [(_("Rulings"), str(len(rows))), (_("Asked late"), str(sum(1 for r in rows if r[9])))],
     }
@@ -136,8 +197,7 @@ def points_by_entry(t) -> dict:
     out = {}
     for place, members in groups.items():
         try:
-            pts = leaderboard.leaderboard_points(n, place, mode=rules.lb_mode, buy_in=t.buy_in,
-                                                 shared_with=len(members), shared_rule=rules.lb_shared_rule)
+            pts = leaderboard.leaderboard_points(n, place, mode=rules.lb_mode, buy_in=t.buy_in, shared_with=len(members), shared_rule=rules.lb_shared_rule)
         except ValueError:
             pts = None
         for e in members:
@@ -161,22 +221,26 @@ def standings(t) -> dict:
             lost = [d for d in won.get(e.pk, []) if d["forfeited"]]
             items = [d for d in won.get(e.pk, []) if not d["forfeited"]]
             cash = sum((d["amount"] for d in items if d["kind"] == "CASH"), ZERO)
-            other = "; ".join([f"{d['kind'].title()}{': ' + d['description'] if d['description'] else ''} ({_m(d['amount'])})"
-                               for d in items if d["kind"] != "CASH"]
-                              + [_("forfeited, eliminated without prize (PEN-07): %(a)s") % {"a": _m(d["amount"])} for d in lost])
+            other = "; ".join(
+                [f"{d['kind'].title()}{': ' + d['description'] if d['description'] else ''} ({_m(d['amount'])})" for d in items if d["kind"] != "CASH"]
+                + [_("forfeited, eliminated without prize (PEN-07): %(a)s") % {"a": _m(d["amount"])} for d in lost]
+            )
             paid = sum((d["amount"] for d in items if d["paid"]), ZERO)
             total_won += sum((d["amount"] for d in items if d["kind"] != "ITEM"), ZERO)
             total_paid += paid
             label = f"{place}" + (f" ({_('shared')} ×{len(members)})" if len(members) > 1 else "")
             pts = points.get(e.pk)
-            rows.append([label, e.person.full_name, str(e.number), _m(cash), other, _m(paid),
-                         f"{pts:.2f}" if pts is not None else ""])
+            rows.append([label, e.person.full_name, str(e.number), _m(cash), other, _m(paid), f"{pts:.2f}" if pts is not None else ""])
     return {
         "title": _("Final standings: %(t)s") % {"t": t.name},
         "columns": [_("Place"), _("Player"), _("Entry"), _("Cash prize"), _("Other prizes"), _("Paid"), _("Points")],
         "rows": rows,
-        "totals": [(_("Prize pool"), _m(sel.prize_pool(t) if not sel.satellite_link(t) else sel.satellite_pool(t))),
-                   (_("Prizes won"), _m(total_won)), (_("Paid"), _m(total_paid)), (_("Participants"), str(sel.field_size(t)))],
+        "totals": [
+            (_("Prize pool"), _m(sel.prize_pool(t) if not sel.satellite_link(t) else sel.satellite_pool(t))),
+            (_("Prizes won"), _m(total_won)),
+            (_("Paid"), _m(total_paid)),
+            (_("Participants"), str(sel.field_size(t))),
+        ],
         "signatures": signatures(t),
     }
 
@@ -188,16 +252,24 @@ def payments(t) -> dict:
         void = p.is_void
         if not void and p.kind != "ITEM":
             total += p.amount
-        rows.append([
-            str(p.row.receipt_number) if p.row_id else "", timezone.localtime(p.created_at).strftime("%d/%m/%Y %H:%M"),
-            p.entry.person.full_name, str(p.place or ""), str(p.get_kind_display()), _m(p.amount),
-            str(p.get_method_display()) if p.method else "", p.reference, p.payee,
-            p.paid_by.get_username() if p.paid_by_id else "", _("reversed") if void else "",
-        ])
+        rows.append(
+            [
+                str(p.row.receipt_number) if p.row_id else "",
+                timezone.localtime(p.created_at).strftime("%d/%m/%Y %H:%M"),
+                p.entry.person.full_name,
+                str(p.place or ""),
+                str(p.get_kind_display()),
+                _m(p.amount),
+                str(p.get_method_display()) if p.method else "",
+                p.reference,
+                p.payee,
+                p.paid_by.get_username() if p.paid_by_id else "",
+                _("reversed") if void else "",
+            ]
+        )
     return {
         "title": _("Prize payments: %(t)s") % {"t": t.name},
-        "columns": [_("Receipt"), _("Time"), _("Player"), _("Place"), _("Prize"), _("Amount"), _("Method"), _("Reference"),
-                    _("Payee"), _("Cashier"), ""],
+        "columns": [_("Receipt"), _("Time"), _("Player"), _("Place"), _("Prize"), _("Amount"), _("Method"), _("Reference"), _("Payee"), _("Cashier"), ""],
         "rows": rows,
         "totals": [(_("Paid"), _m(total)), (_("Payments"), str(sum(1 for r in rows if not r[-1])))],
         "signatures": signatures(t),
@@ -216,8 +288,7 @@ def reconciliation_data(t) -> dict:
     # PAY-08: chip-leader prizes are paid at the flights from the event's pool, which Day 2
     # shows gross of them (PAY-02).
     chip_leaders = sel.event_chip_leader_total(event) if role == "DAY2" else ZERO
-    chip_paid_here = sum((p.amount for p in sel.active_payments(t).values() if p.source.startswith("CHIPLEADER:")),
-                         ZERO)
+    chip_paid_here = sum((p.amount for p in sel.active_payments(t).values() if p.source.startswith("CHIPLEADER:")), ZERO)
     link = sel.satellite_link(t)
     deductions = sum(b.deductions.values(), ZERO) - chip_leaders
     fixed_side = sum((p.from_prize_pool for p in t.side_pools.all()), ZERO)
@@ -237,11 +308,9 @@ def reconciliation_data(t) -> dict:
         if role == "FLIGHT":
             notes.append(_("This flight's prize parts (%(a)s) are carried to the Day 2 prize pool.") % {"a": _m(carried)})
         else:
-            notes.append(_("This group's prize parts (%(a)s) are carried to the prize pool of %(t)s.")
-                         % {"a": _m(carried), "t": t.bracket.feeds_into.name})
+            notes.append(_("This group's prize parts (%(a)s) are carried to the prize pool of %(t)s.") % {"a": _m(carried), "t": t.bracket.feeds_into.name})
     if chip_paid_here:
-        notes.append(_("Chip-leader prizes paid here (%(a)s) come out of the event's prize pool; Day 2 shows it net of them.")
-                     % {"a": _m(chip_paid_here)})
+        notes.append(_("Chip-leader prizes paid here (%(a)s) come out of the event's prize pool; Day 2 shows it net of them.") % {"a": _m(chip_paid_here)})
     accounted_in = pool_total + carried + deductions + chip_leaders - overlay + fees_to_house + got["side"] + jackpot["in"]
     # Money out against the pool.
     prizes = sel.table_prizes(t)
@@ -294,41 +363,55 @@ def reconciliation_data(t) -> dict:
         (_("Side pools: still held"), side_left),
         (_("Receivables: amounts owed, not yet paid (not money in)"), owed["owed"]),
     ]
-    rules = {"HOLD": _("held by the house"), "REDISTRIBUTE": _("shared by the other paid places"),
-             "NEXT_PLACE": _("the places below move up one")}
+    rules = {"HOLD": _("held by the house"), "REDISTRIBUTE": _("shared by the other paid places"), "NEXT_PLACE": _("the places below move up one")}
     for f in plan["forfeits"]:
-        notes.append(_("Place %(p)s, %(name)s: eliminated without prize (PEN-07), %(a)s forfeited.")
-                     % {"p": f["place"], "name": f["name"], "a": _m(f["amount"])})
+        notes.append(
+            _("Place %(p)s, %(name)s: eliminated without prize (PEN-07), %(a)s forfeited.") % {"p": f["place"], "name": f["name"], "a": _m(f["amount"])}
+        )
     if plan["forfeits"]:
-        notes.append(_("Forfeited prizes (%(rule)s): %(r)s paid or due to other players, %(h)s held.")
-                     % {"rule": rules[plan["rule"]], "r": _m(plan["redistributed"] + forfeit_pending), "h": _m(plan["held"])})
+        notes.append(
+            _("Forfeited prizes (%(rule)s): %(r)s paid or due to other players, %(h)s held.")
+            % {"rule": rules[plan["rule"]], "r": _m(plan["redistributed"] + forfeit_pending), "h": _m(plan["held"])}
+        )
     if side_untracked:
         notes.append(_("%(a)s of side money is not attributed to any side pool.") % {"a": _m(side_untracked)})
     if overlay:
         notes.append(_("The house added an overlay of %(a)s to meet the guarantee.") % {"a": _m(overlay)})
     for lost in tsel.receipts_lost_in_restore(t):
-        notes.append(_("Receipts %(first)s–%(last)s: lost with the restore of %(at)s (backup %(backup)s). They may have been "
-                       "printed after the backup; their sales are not in this ledger and the numbers are never used again.")
-                     % {"first": lost["first"], "last": lost["last"], "backup": lost["backup"],
-                        "at": timezone.localtime(lost["at"]).strftime("%d/%m/%Y %H:%M")})
-    return {"lines": lines, "notes": notes, "balanced": unexplained == 0 and money_in_total == accounted_in,
-            "difference": unexplained, "in_difference": money_in_total - accounted_in}
+        notes.append(
+            _(
+                "Receipts %(first)s–%(last)s: lost with the restore of %(at)s (backup %(backup)s). They may have been "
+                "printed after the backup; their sales are not in this ledger and the numbers are never used again."
+            )
+            % {"first": lost["first"], "last": lost["last"], "backup": lost["backup"], "at": timezone.localtime(lost["at"]).strftime("%d/%m/%Y %H:%M")}
+        )
+    return {
+        "lines": lines,
+        "notes": notes,
+        "balanced": unexplained == 0 and money_in_total == accounted_in,
+        "difference": unexplained,
+        "in_difference": money_in_total - accounted_in,
+    }
 
 
 def receivables_money(t) -> dict:
     """REG-09: what players owe (RECEIVABLE rows, net of waivers and payments) and what they paid
     of it (SETTLEMENT rows, net of reversals: money in, kept by the house as a fee)."""
     settled = Q(kind=LedgerRow.SETTLEMENT) | Q(kind=LedgerRow.REVERSAL, reverses__kind=LedgerRow.SETTLEMENT)
-    return {"owed": t.ledger.aggregate(o=Sum("owed_amount"))["o"] or ZERO,
-            "paid": t.ledger.filter(settled).aggregate(f=Sum("fee_amount"))["f"] or ZERO}
+    return {"owed": t.ledger.aggregate(o=Sum("owed_amount"))["o"] or ZERO, "paid": t.ledger.filter(settled).aggregate(f=Sum("fee_amount"))["f"] or ZERO}
 
 
 def reconciliation(t) -> dict:
     data = reconciliation_data(t)
     rows = [[str(label), _m(value)] for label, value in data["lines"]] + [[n, ""] for n in data["notes"]]
     status = _("Balanced: every cent is explained.") if data["balanced"] else _("NOT balanced: see the difference.")
-    return {"title": _("Reconciliation: %(t)s") % {"t": t.name}, "columns": [_("Line"), _("Amount")], "rows": rows,
-            "totals": [(_("Result"), status)], "balanced": data["balanced"]}
+    return {
+        "title": _("Reconciliation: %(t)s") % {"t": t.name},
+        "columns": [_("Line"), _("Amount")],
+        "rows": rows,
+        "totals": [(_("Result"), status)],
+        "balanced": data["balanced"],
+    }
 
 
 def is_report(t, name: str) -> bool:
@@ -342,8 +425,7 @@ def is_report(t, name: str) -> bool:
 def build(t, name: str) -> dict:
     if name.startswith("addendum-"):
         return addendum(t, int(name.partition("-")[2]))
-    return {"prestart": prestart, "standings": standings, "payments": payments, "reconciliation": reconciliation,
-            "rulings": rulings}[name](t)
+    return {"prestart": prestart, "standings": standings, "payments": payments, "reconciliation": reconciliation, "rulings": rulings}[name](t)
 
 
 def to_csv(report: dict) -> str:
@@ -371,21 +453,28 @@ def to_pdf(report: dict) -> bytes:
 
     buf = io.BytesIO()
     wide = len(report["columns"]) > 6
-    doc = SimpleDocTemplate(buf, pagesize=landscape(A4) if wide else A4, leftMargin=12 * mm, rightMargin=12 * mm,
-                            topMargin=12 * mm, bottomMargin=12 * mm, title=str(report["title"]))
+    doc = SimpleDocTemplate(
+        buf,
+        pagesize=landscape(A4) if wide else A4,
+        leftMargin=12 * mm,
+        rightMargin=12 * mm,
+        topMargin=12 * mm,
+        bottomMargin=12 * mm,
+        title=str(report["title"]),
+    )
     styles = getSampleStyleSheet()
     cell = styles["BodyText"].clone("cell", fontSize=8, leading=10)
     data = [[Paragraph(f"<b>{_escape(c)}</b>", cell) for c in report["columns"]]]
     data += [[Paragraph(_escape(v), cell) for v in row] for row in report["rows"]] or [[Paragraph("—", cell)] + [""] * (len(report["columns"]) - 1)]
     table = Table(data, repeatRows=1)
-    table.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.3, colors.grey), ("BACKGROUND", (0, 0), (-1, 0), colors.lightgrey),
-                               ("VALIGN", (0, 0), (-1, -1), "TOP")]))
+    table.setStyle(
+        TableStyle([("GRID", (0, 0), (-1, -1), 0.3, colors.grey), ("BACKGROUND", (0, 0), (-1, 0), colors.lightgrey), ("VALIGN", (0, 0), (-1, -1), "TOP")])
+    )
     story = [Paragraph(_escape(report["title"]), styles["Title"]), Spacer(1, 4 * mm), table, Spacer(1, 6 * mm)]
     totals = Table([[Paragraph(f"<b>{_escape(label)}</b>", cell), Paragraph(_escape(value), cell)] for label, value in report["totals"]])
     story += [totals, Spacer(1, 8 * mm)]
     for name, role, at in report.get("signatures", []):
-        story.append(Paragraph(_escape(_("Signed by %(name)s (%(role)s), %(at)s") % {"name": name, "role": role, "at": at}),
-                               styles["BodyText"]))
+        story.append(Paragraph(_escape(_("Signed by %(name)s (%(role)s), %(at)s") % {"name": name, "role": role, "at": at}), styles["BodyText"]))
     story += [Spacer(1, 10 * mm), Paragraph(_escape(_("Signature")) + ": ______________________________", styles["BodyText"])]
     doc.build(story)
     return buf.getvalue()
@@ -415,26 +504,42 @@ def _prize_label(payment: PrizePayment) -> str:
         if claim is not None:
             percent = claim.win.percent
             return _("Jackpot (royal flush, level %(level)s, %(percent)s%% of the fund)") % {
-                "level": claim.win.level, "percent": int(percent) if percent == percent.to_integral_value() else percent}
+                "level": claim.win.level,
+                "percent": int(percent) if percent == percent.to_integral_value() else percent,
+            }
     return str(payment.get_kind_display())
 
 
 def slip_context(payment: PrizePayment) -> dict:
     row = payment.row
     return {
-        "payment": payment, "row": row, "t": payment.tournament, "person": payment.entry.person, "entry": payment.entry,
-        "created": timezone.localtime(payment.created_at), "method": row.get_method_display() if row else "",
-        "cashier": payment.paid_by.get_username() if payment.paid_by_id else "", "currency": payment.tournament.currency,
-        "kind": _prize_label(payment), "void": payment.is_void, "forfeit_share": payment.source == sel.FORFEIT_SOURCE,
+        "payment": payment,
+        "row": row,
+        "t": payment.tournament,
+        "person": payment.entry.person,
+        "entry": payment.entry,
+        "created": timezone.localtime(payment.created_at),
+        "method": row.get_method_display() if row else "",
+        "cashier": payment.paid_by.get_username() if payment.paid_by_id else "",
+        "currency": payment.tournament.currency,
+        "kind": _prize_label(payment),
+        "void": payment.is_void,
+        "forfeit_share": payment.source == sel.FORFEIT_SOURCE,
     }
 
 
 def slip_lines(payment: PrizePayment) -> list[tuple[str, str]]:
     c = slip_context(payment)
-    lines = [(_("Payout slip"), f"#{c['row'].receipt_number}" if c["row"] else f"P{payment.pk}"),
-             (_("Date"), c["created"].strftime("%d/%m/%Y %H:%M:%S")), (_("Tournament"), c["t"].name),
-             (_("Winner"), c["person"].full_name), (_("Entry"), f"#{c['entry'].number}"), (_("Place"), str(payment.place or "")),
-             (_("Prize"), str(c["kind"])), (_("Amount"), fmt_money(payment.amount, c["currency"]))]
+    lines = [
+        (_("Payout slip"), f"#{c['row'].receipt_number}" if c["row"] else f"P{payment.pk}"),
+        (_("Date"), c["created"].strftime("%d/%m/%Y %H:%M:%S")),
+        (_("Tournament"), c["t"].name),
+        (_("Winner"), c["person"].full_name),
+        (_("Entry"), f"#{c['entry'].number}"),
+        (_("Place"), str(payment.place or "")),
+        (_("Prize"), str(c["kind"])),
+        (_("Amount"), fmt_money(payment.amount, c["currency"])),
+    ]
     if payment.source == sel.FORFEIT_SOURCE:
         lines.append((_("For"), _("a prize forfeited by an elimination without prize (PEN-07)")))
     if c["method"]:
@@ -450,8 +555,12 @@ def slip_lines(payment: PrizePayment) -> list[tuple[str, str]]:
 def slip_pdf(payment: PrizePayment) -> bytes:
     """An 80 mm payout slip with a signature line for the winner."""
     lines = slip_lines(payment)
-    return draw_slip(title=f"{_('Payout slip')} {lines[0][1]}", heading=payment.tournament.name, lines=lines,
-                signature_line=_("Winner's signature: received the amount above"))
+    return draw_slip(
+        title=f"{_('Payout slip')} {lines[0][1]}",
+        heading=payment.tournament.name,
+        lines=lines,
+        signature_line=_("Winner's signature: received the amount above"),
+    )
 
 
 def tournament_totals(t) -> dict:

@@ -77,9 +77,7 @@ def satellite_prizes(prize_pool, seat_value, remainder_rule: str = NEXT_PLACE):
     return seats, (pool - value * seats).quantize(CENT)
 
 
-def satellite_awards(
-    prize_pool, seat_value, remainder_rule: str = NEXT_PLACE, *, chunk=None
-) -> list[Award]:
+def satellite_awards(prize_pool, seat_value, remainder_rule: str = NEXT_PLACE, *, chunk=None) -> list[Award]:
     """Every paid place of the satellite, 1st first, under ``remainder_rule``.
 
     Seat winners are places 1..seats; see the module docstring for the remainder. The
@@ -114,9 +112,7 @@ def satellite_awards(
     return awards
 
 
-def satellite_prize_base(
-    entries: int, entry_total, buy_in, fee, deductions_percent=ZERO, base: str = GROSS
-) -> Decimal:
+def satellite_prize_base(entries: int, entry_total, buy_in, fee, deductions_percent=ZERO, base: str = GROSS) -> Decimal:
     """The satellite prize pool under the ``satellite_prize_base`` setting (C14).
 
     * ``GROSS`` (the printed example, default): everything the players paid,

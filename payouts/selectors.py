@@ -46,6 +46,7 @@ def payout_amounts(entries, total, buy_in, **kwargs) -> list[Decimal]:
         _STRUCTURES[key] = amounts
     return list(amounts)
 
+
 PERCENT_PAID = {"MAIN": Decimal("15"), "SIDE": Decimal("10")}
 
 
@@ -58,17 +59,27 @@ def money(value) -> str:
 
 def _payout_rows_q():
     """Ledger rows that pay prizes out (and their reversals): not part of the money in."""
-    return Q(kind=LedgerRow.PAYOUT) | Q(kind=LedgerRow.REVERSAL, reverses__kind=LedgerRow.PAYOUT) | Q(
-        kind=LedgerRow.SIDE, side_amount__lt=0
-    ) | Q(kind=LedgerRow.REVERSAL, reverses__kind=LedgerRow.SIDE, reverses__side_amount__lt=0)
+    return (
+        Q(kind=LedgerRow.PAYOUT)
+        | Q(kind=LedgerRow.REVERSAL, reverses__kind=LedgerRow.PAYOUT)
+        | Q(kind=LedgerRow.SIDE, side_amount__lt=0)
+        | Q(kind=LedgerRow.REVERSAL, reverses__kind=LedgerRow.SIDE, reverses__side_amount__lt=0)
+    )
 
 
 # ``money_in``'s sums, compiled once (the lobby's snapshot asks after every change of a running
 # event; building this query cost Django more than the database's sum over 10,000 rows).
 _MONEY_IN = Compiled(
-    lambda pk: LedgerRow.objects.filter(tournament_id=pk).exclude(_payout_rows_q()).order_by().values("tournament_id").annotate(
-        p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount")).values_list("p", "f", "s"),
-    LedgerRow)
+    lambda pk: (
+        LedgerRow.objects.filter(tournament_id=pk)
+        .exclude(_payout_rows_q())
+        .order_by()
+        .values("tournament_id")
+        .annotate(p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"))
+        .values_list("p", "f", "s")
+    ),
+    LedgerRow,
+)
 
 
 def money_in(t) -> dict:
@@ -160,8 +171,7 @@ def pool_breakdown(t, *, side_pools=None) -> pool_engine.PoolBreakdown:
         chip_leaders = event_chip_leader_total(event)
         if chip_leaders > 0:
             fixed[str(_("Chip-leader prizes (Day 1 flights)"))] = chip_leaders
-    kwargs = dict(deductions_percent=_deduction_percents(t), guarantee=t.guarantee,
-                  guarantee_is_gross=HouseRules.of(t).guarantee_is_gross)
+    kwargs = dict(deductions_percent=_deduction_percents(t), guarantee=t.guarantee, guarantee_is_gross=HouseRules.of(t).guarantee_is_gross)
     try:
         return pool_engine.prize_pool(collected, fixed_deductions=fixed, **kwargs)
     except ValueError:
@@ -169,8 +179,7 @@ def pool_breakdown(t, *, side_pools=None) -> pool_engine.PoolBreakdown:
         b = pool_engine.prize_pool(collected, **kwargs)
         taken = min(sum(fixed.values(), ZERO), b.total)
         deductions = dict(b.deductions, **{k: v for k, v in fixed.items()}) if taken else b.deductions
-        return pool_engine.PoolBreakdown(collected=b.collected, deductions=deductions, net=b.net - taken,
-                                         overlay=b.overlay, total=b.total - taken)
+        return pool_engine.PoolBreakdown(collected=b.collected, deductions=deductions, net=b.net - taken, overlay=b.overlay, total=b.total - taken)
 
 
 def prize_pool(t) -> Decimal:
@@ -263,9 +272,15 @@ def proposed_prizes(t, *, link=_UNREAD, total=None, entries=None) -> list[dict]:
     rules = HouseRules.of(t)
     for unit in (rules.payout_rounding, CENT):
         try:
-            amounts = payout_amounts(entries, total, t.buy_in, percent_paid=percent,
-                                     min_cash_multiple=rules.min_cash_multiple, rounding=unit,
-                                     places_rounding=rules.places_paid_rounding)
+            amounts = payout_amounts(
+                entries,
+                total,
+                t.buy_in,
+                percent_paid=percent,
+                min_cash_multiple=rules.min_cash_multiple,
+                rounding=unit,
+                places_rounding=rules.places_paid_rounding,
+            )
             break
         except ValueError:
             continue
@@ -287,10 +302,7 @@ def table_prizes(t, *, table=_UNREAD, **proposal) -> list[dict]:
     table = PayoutTable.objects.filter(tournament=t).first() if table is _UNREAD else table
     if table is None or table.state == PayoutTable.AUTO:
         return proposed_prizes(t, **proposal)
-    return [
-        {"place": p.place, "kind": p.kind, "amount": p.amount, "description": p.description, "target": p.target_id, "id": p.pk}
-        for p in table.prizes.all()
-    ]
+    return [{"place": p.place, "kind": p.kind, "amount": p.amount, "description": p.description, "target": p.target_id, "id": p.pk} for p in table.prizes.all()]
 
 
 def place_values(prizes) -> list[Decimal]:
@@ -465,12 +477,26 @@ def _dues_and_forfeits(t, prizes=None):
 
     def item(e, place, m, kind, amount, source, description="", held=False, target=None):
         pay = paid.get((e.pk, source))
-        out.append({
-            "entry": e, "entry_id": e.pk, "person": e.person, "name": e.person.full_name, "place": place, "shared_with": m,
-            "kind": kind, "amount": to_money(amount).quantize(CENT), "source": source, "description": description,
-            "target": target, "held": held, "released": place in released, "payment": pay, "paid": pay is not None,
-            "forfeited": e.pk in forfeited and source.startswith("MAIN:") and source != FORFEIT_SOURCE,
-        })
+        out.append(
+            {
+                "entry": e,
+                "entry_id": e.pk,
+                "person": e.person,
+                "name": e.person.full_name,
+                "place": place,
+                "shared_with": m,
+                "kind": kind,
+                "amount": to_money(amount).quantize(CENT),
+                "source": source,
+                "description": description,
+                "target": target,
+                "held": held,
+                "released": place in released,
+                "payment": pay,
+                "paid": pay is not None,
+                "forfeited": e.pk in forfeited and source.startswith("MAIN:") and source != FORFEIT_SOURCE,
+            }
+        )
 
     def seats_in_money() -> bool:
         """The satellite has ended and gives a winner its target did not take the seat's value in money."""
@@ -501,8 +527,7 @@ def _dues_and_forfeits(t, prizes=None):
                 p = (ks or [k for k in kinds if k][0])[0]
                 if kind == "SEAT" and (e.pk, "MAIN:SEAT") not in paid and seats_in_money():
                     # FMT-08 [CONFIG] CASH: a winner the target did not take is paid the seat's value at the desk
-                    item(e, place, m, "CASH", p["amount"], "MAIN:SEAT", _("Seat value in money: %(t)s") % {"t": p["description"]},
-                         held=not same)
+                    item(e, place, m, "CASH", p["amount"], "MAIN:SEAT", _("Seat value in money: %(t)s") % {"t": p["description"]}, held=not same)
                     continue
                 item(e, place, m, kind, p["amount"], f"MAIN:{kind}", p["description"], held=not same, target=p["target"])
     plan = _forfeits(rules.forfeited_prize, [d for d in out if d["forfeited"]], groups, cash_of)
@@ -526,8 +551,9 @@ def _dues_and_forfeits(t, prizes=None):
 
 def _forfeits(rule: str, lost: list[dict], groups: dict, cash_of: dict) -> dict:
     """Where the forfeited prizes go (``forfeit_plan``), from the forfeited dues."""
-    forfeits = [{"entry_id": d["entry_id"], "name": d["name"], "place": d["place"], "kind": d["kind"], "amount": d["amount"]}
-                for d in lost if d["kind"] != "ITEM"]
+    forfeits = [
+        {"entry_id": d["entry_id"], "name": d["name"], "place": d["place"], "kind": d["kind"], "amount": d["amount"]} for d in lost if d["kind"] != "ITEM"
+    ]
     total = sum((f["amount"] for f in forfeits if f["kind"] == "CASH"), ZERO)
     other = sum((f["amount"] for f in forfeits if f["kind"] != "CASH"), ZERO)
     forfeited_ids = {d["entry_id"] for d in lost}
@@ -562,12 +588,24 @@ def _forfeits(rule: str, lost: list[dict], groups: dict, cash_of: dict) -> dict:
             before = sum((cash_of.get(q, ZERO) for q in range(place, place + m)), ZERO)
             for e, share in zip(members, split_evenly(max(ZERO, now - before), m)):
                 extras[e] += share
-    extra_rows = [{"entry": e, "entry_id": e.pk, "name": e.person.full_name, "place": e.place, "amount": a}
-                  for e, a in sorted(extras.items(), key=lambda x: (x[0].place, x[0].number)) if a > 0]
+    extra_rows = [
+        {"entry": e, "entry_id": e.pk, "name": e.person.full_name, "place": e.place, "amount": a}
+        for e, a in sorted(extras.items(), key=lambda x: (x[0].place, x[0].number))
+        if a > 0
+    ]
     redistributed = sum((x["amount"] for x in extra_rows), ZERO)
     held = total + other - redistributed - sum(pending.values(), ZERO)
-    return {"rule": rule, "forfeits": forfeits, "places": sorted({f["place"] for f in forfeits}), "total": total, "other": other,
-            "extras": extra_rows, "pending": pending, "redistributed": redistributed, "held": held}
+    return {
+        "rule": rule,
+        "forfeits": forfeits,
+        "places": sorted({f["place"] for f in forfeits}),
+        "total": total,
+        "other": other,
+        "extras": extra_rows,
+        "pending": pending,
+        "redistributed": redistributed,
+        "held": held,
+    }
 
 
 def chip_leader_awards(t):
@@ -597,10 +635,17 @@ def signoff_status(t) -> dict:
     return {
         "places_decided": len(snap),
         "released_places": sorted(released_places(t)),
-        "signed_now": [{"user": s.user.get_username(), "name": s.user.get_full_name() or s.user.get_username(), "role": s.role,
-                        "role_label": str(RankingSignoff.ROLE_LABELS.get(s.role, s.role)), "at": s.created_at.isoformat(),
-                        "at_local": timezone.localtime(s.created_at).strftime("%d/%m/%Y %H:%M")}
-                       for s in current],
+        "signed_now": [
+            {
+                "user": s.user.get_username(),
+                "name": s.user.get_full_name() or s.user.get_username(),
+                "role": s.role,
+                "role_label": str(RankingSignoff.ROLE_LABELS.get(s.role, s.role)),
+                "at": s.created_at.isoformat(),
+                "at_local": timezone.localtime(s.created_at).strftime("%d/%m/%Y %H:%M"),
+            }
+            for s in current
+        ],
         "complete": bool(snap) and len(released_places(t)) == len(set(snap.values())),
     }
 
@@ -621,8 +666,14 @@ def side_pool_balance(pool) -> dict:
     contributed = pool.contributions.aggregate(s=Sum("amount"))["s"] or ZERO
     awarded = pool.awards.aggregate(s=Sum("amount"))["s"] or ZERO
     total = ledger_in + contributed + pool.from_prize_pool
-    return {"ledger": ledger_in, "contributed": contributed, "from_prize_pool": pool.from_prize_pool, "total": total,
-            "awarded": awarded, "left": total - awarded}
+    return {
+        "ledger": ledger_in,
+        "contributed": contributed,
+        "from_prize_pool": pool.from_prize_pool,
+        "total": total,
+        "awarded": awarded,
+        "left": total - awarded,
+    }
 
 
 # --- the progressive jackpot (REG-11, PAY-12) ---------------------------------------------
@@ -694,23 +745,40 @@ def jackpot_summary(now=None) -> dict:
         return {"name": "Jackpot", "fund": money(jackpot_contributions()), "base": money(ZERO), "locked": False, "locked_until": None}
     now = now or timezone.now()
     lock = jackpot_lock(fund, now)
-    return {"name": fund.name, "fund": money(jackpot_balance(fund, now)), "base": money(fund.base), "locked": lock is not None,
-            "locked_until": lock.locked_until.isoformat() if lock else None}
+    return {
+        "name": fund.name,
+        "fund": money(jackpot_balance(fund, now)),
+        "base": money(fund.base),
+        "locked": lock is not None,
+        "locked_until": lock.locked_until.isoformat() if lock else None,
+    }
 
 
 def jackpot_claims(fund, *, unpaid_only=False) -> list[dict]:
     """The winners' shares, newest first, with whether each was collected."""
     out = []
-    qs = JackpotClaim.objects.filter(win__fund=fund).select_related("win__tournament", "win__verified_by", "entry__person",
-                                                                     "payment__row")
+    qs = JackpotClaim.objects.filter(win__fund=fund).select_related("win__tournament", "win__verified_by", "entry__person", "payment__row")
     for c in qs.order_by("-win__created_at", "id"):
         if unpaid_only and c.paid:
             continue
-        out.append({"id": c.pk, "tournament": c.win.tournament_id, "tournament_name": c.win.tournament.name, "entry": c.entry_id,
-                    "entry_number": c.entry.number, "name": c.entry.person.full_name, "level": c.win.level,
-                    "percent": str(c.win.percent), "amount": money(c.amount), "shared_by": c.win.claims.count(),
-                    "verified_by": c.win.verified_by.get_username(), "at": c.win.created_at.isoformat(), "paid": c.paid,
-                    "receipt": c.payment.row.receipt_number if c.paid and c.payment.row_id else None})
+        out.append(
+            {
+                "id": c.pk,
+                "tournament": c.win.tournament_id,
+                "tournament_name": c.win.tournament.name,
+                "entry": c.entry_id,
+                "entry_number": c.entry.number,
+                "name": c.entry.person.full_name,
+                "level": c.win.level,
+                "percent": str(c.win.percent),
+                "amount": money(c.amount),
+                "shared_by": c.win.claims.count(),
+                "verified_by": c.win.verified_by.get_username(),
+                "at": c.win.created_at.isoformat(),
+                "paid": c.paid,
+                "receipt": c.payment.row.receipt_number if c.paid and c.payment.row_id else None,
+            }
+        )
     return out
 
 
@@ -733,9 +801,16 @@ def side_tokens(t) -> dict[int, list[dict]]:
     out: dict[int, list[dict]] = {}
     rows = SideToken.objects.filter(pool__tournament=t).select_related("entry__person", "issued_by").order_by("issued_at", "id")
     for tok in rows:
-        out.setdefault(tok.pool_id, []).append({
-            "entry": tok.entry_id, "entry_number": tok.entry.number, "name": tok.entry.person.display_name, "label": tok.label,
-            "issued_at": tok.issued_at, "issued_by": tok.issued_by.get_username() if tok.issued_by else ""})
+        out.setdefault(tok.pool_id, []).append(
+            {
+                "entry": tok.entry_id,
+                "entry_number": tok.entry.number,
+                "name": tok.entry.person.display_name,
+                "label": tok.label,
+                "issued_at": tok.issued_at,
+                "issued_by": tok.issued_by.get_username() if tok.issued_by else "",
+            }
+        )
     return out
 
 
@@ -751,11 +826,23 @@ def side_pools_for_staff(t) -> list[dict]:
 
 def ticket_data(ticket) -> dict:
     """PAY-11: a ticket as the desk reads it: holder, value, the events it is valid for."""
-    events = [{"id": ticket.target_id, "name": ticket.target.name}] if ticket.target_id else [
-        {"id": t.pk, "name": t.name} for t in ticket.valid_events.order_by("start_at", "pk")]
-    return {"id": ticket.pk, "holder": ticket.holder_id, "holder_name": ticket.holder.full_name, "value": money(ticket.value),
-            "description": ticket.description, "non_transferable": ticket.non_transferable, "status": ticket.status,
-            "events": events, "any_event": not events, "redeemed_entry": ticket.redeemed_entry_id}
+    events = (
+        [{"id": ticket.target_id, "name": ticket.target.name}]
+        if ticket.target_id
+        else [{"id": t.pk, "name": t.name} for t in ticket.valid_events.order_by("start_at", "pk")]
+    )
+    return {
+        "id": ticket.pk,
+        "holder": ticket.holder_id,
+        "holder_name": ticket.holder.full_name,
+        "value": money(ticket.value),
+        "description": ticket.description,
+        "non_transferable": ticket.non_transferable,
+        "status": ticket.status,
+        "events": events,
+        "any_event": not events,
+        "redeemed_entry": ticket.redeemed_entry_id,
+    }
 
 
 def tickets_of(person) -> list[dict]:
@@ -827,20 +914,40 @@ def won_by_entry(t, prizes=None) -> dict:
 def person_prizes(person) -> dict:
     """What payouts holds about one person (his data export, GDPR access) and the prizes he won
     that are not paid yet (an erasure waits for them): ``{"prize_payments", "tickets", "prizes_unpaid"}``."""
-    payments = [{"tournament": p.tournament_id, "entry": p.entry_id, "source": p.source, "kind": p.kind, "place": p.place,
-                 "amount": money(p.amount), "method": p.method, "reference": p.reference, "payee": p.payee,
-                 "receipt_number": p.row.receipt_number if p.row_id else None, "created_at": p.created_at.isoformat()}
-                for p in PrizePayment.objects.filter(entry__person=person).select_related("row").order_by("id")]
-    tickets = [{"id": t.pk, "target": t.target_id, "value": money(t.value), "description": t.description, "status": t.status,
-                "created_at": t.created_at.isoformat(), "redeemed_entry": t.redeemed_entry_id}
-               for t in Ticket.objects.filter(holder=person).order_by("id")]
+    payments = [
+        {
+            "tournament": p.tournament_id,
+            "entry": p.entry_id,
+            "source": p.source,
+            "kind": p.kind,
+            "place": p.place,
+            "amount": money(p.amount),
+            "method": p.method,
+            "reference": p.reference,
+            "payee": p.payee,
+            "receipt_number": p.row.receipt_number if p.row_id else None,
+            "created_at": p.created_at.isoformat(),
+        }
+        for p in PrizePayment.objects.filter(entry__person=person).select_related("row").order_by("id")
+    ]
+    tickets = [
+        {
+            "id": t.pk,
+            "target": t.target_id,
+            "value": money(t.value),
+            "description": t.description,
+            "status": t.status,
+            "created_at": t.created_at.isoformat(),
+            "redeemed_entry": t.redeemed_entry_id,
+        }
+        for t in Ticket.objects.filter(holder=person).order_by("id")
+    ]
     unpaid = []
     placed = Tournament.objects.filter(entries__person=person, entries__place__isnull=False).distinct()
     for t in placed:
         for d in dues(t):
             if d["person"].pk == person.pk and not d["paid"] and not d["forfeited"]:
-                unpaid.append({"tournament": t.pk, "entry": d["entry_id"], "place": d["place"], "kind": d["kind"],
-                               "amount": money(d["amount"])})
+                unpaid.append({"tournament": t.pk, "entry": d["entry_id"], "place": d["place"], "kind": d["kind"], "amount": money(d["amount"])})
     return {"prize_payments": payments, "tickets": tickets, "prizes_unpaid": unpaid}
 
 
@@ -885,9 +992,9 @@ def _anybody_may_have_won(t, places_paid: int) -> bool:
     under NEXT_PLACE each moves the prizes one place down, PEN-07), a side prize awarded, or a
     flight's chip-leader award (PAY-08): what ``dues`` lists, or nothing."""
     reach = places_paid + len(tournament_selectors.prize_forfeited_entries(t))
-    return (t.entries.filter(place__isnull=False, place__lte=reach).exists()
-            or SideAward.objects.filter(pool__tournament=t).exists()
-            or bool(chip_leader_awards(t)))
+    return (
+        t.entries.filter(place__isnull=False, place__lte=reach).exists() or SideAward.objects.filter(pool__tournament=t).exists() or bool(chip_leader_awards(t))
+    )
 
 
 def _phone_prizes(due: list[dict]) -> dict[int, list[dict]]:
@@ -895,28 +1002,35 @@ def _phone_prizes(due: list[dict]) -> dict[int, list[dict]]:
     by_entry: dict[int, list[dict]] = defaultdict(list)
     for d in due:
         if not d["forfeited"]:
-            by_entry[d["entry_id"]].append({"amount": money(d["amount"]), "kind": d["kind"], "description": d["description"],
-                                            "paid": d["paid"]})
+            by_entry[d["entry_id"]].append({"amount": money(d["amount"]), "kind": d["kind"], "description": d["description"], "paid": d["paid"]})
     return by_entry
 
 
 # The reports as the pages name them (never their file names): the payouts page and the
 # tournament page's links to the control authority.
-REPORT_LABELS = {"prestart": gettext_lazy("Pre-start report"), "standings": gettext_lazy("Final standings"),
-                 "payments": gettext_lazy("Prize payments"), "reconciliation": gettext_lazy("Reconciliation"),
-                 "rulings": gettext_lazy("Rulings report")}
+REPORT_LABELS = {
+    "prestart": gettext_lazy("Pre-start report"),
+    "standings": gettext_lazy("Final standings"),
+    "payments": gettext_lazy("Prize payments"),
+    "reconciliation": gettext_lazy("Reconciliation"),
+    "rulings": gettext_lazy("Rulings report"),
+}
 
 
 def report_links(tournament) -> list[dict]:
     """The control authority's reports of this tournament (ROLE-02, ROLE-05): the pre-start
     report, each addendum issued, the rulings."""
+
     def link(name, label):
-        return {"name": name, "label": label, "pdf": reverse("payouts-report", args=[tournament.pk, name, "pdf"]),
-                "csv": reverse("payouts-report", args=[tournament.pk, name, "csv"])}
+        return {
+            "name": name,
+            "label": label,
+            "pdf": reverse("payouts-report", args=[tournament.pk, name, "pdf"]),
+            "csv": reverse("payouts-report", args=[tournament.pk, name, "csv"]),
+        }
 
     links = [link("prestart", REPORT_LABELS["prestart"])]
-    links += [link(f"addendum-{n}", _("Addendum %(n)s") % {"n": n})
-              for n in tournament.stub_reports.order_by("number").values_list("number", flat=True)]
+    links += [link(f"addendum-{n}", _("Addendum %(n)s") % {"n": n}) for n in tournament.stub_reports.order_by("number").values_list("number", flat=True)]
     links.append(link("rulings", REPORT_LABELS["rulings"]))
     return links
 

@@ -85,12 +85,8 @@ def payout_structure(
     total_units = int((pool / unit).to_integral_value(rounding=ROUND_DOWN))
     dust = pool - unit * total_units
     if total_units < places:
-        raise ValueError(
-            f"a prize pool of {pool} cannot pay {places} places in multiples of {unit}"
-        )
-    min_cash, min_cash_granted = _min_cash_units(
-        buy_in, min_cash_multiple, unit, places, total_units
-    )
+        raise ValueError(f"a prize pool of {pool} cannot pay {places} places in multiples of {unit}")
+    min_cash, min_cash_granted = _min_cash_units(buy_in, min_cash_multiple, unit, places, total_units)
     bands = payout_band_places(places)
     band_curve = _band_curve(bands, places, total_units, min_cash)
 
@@ -198,9 +194,7 @@ def _nice_units(bands, curve, min_cash: int):
             floored = -(-min_cash // step) * step
         steps[b] = step
         units[b] = floored
-    left = math.fsum(curve[b] * counts[b] for b in lower) - sum(
-        units[b] * counts[b] for b in lower
-    )
+    left = math.fsum(curve[b] * counts[b] for b in lower) - sum(units[b] * counts[b] for b in lower)
     for b in sorted(lower, key=lambda b: (-(curve[b] - units[b]) / steps[b], b)):
         cost = steps[b] * counts[b]
         if cost <= left + 1e-9:

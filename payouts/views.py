@@ -64,7 +64,9 @@ def parse_prize_lines(text: str) -> list[dict]:
 
 def prize_lines(prizes) -> str:
     return "\n".join(
-        f"{p['place']} {money(p['amount'])}" + (f" {PRIZE_WORDS.get(p['kind'], p['kind'])}" if p["kind"] != "CASH" else "") + (f" {p['description']}" if p.get("description") else "")
+        f"{p['place']} {money(p['amount'])}"
+        + (f" {PRIZE_WORDS.get(p['kind'], p['kind'])}" if p["kind"] != "CASH" else "")
+        + (f" {p['description']}" if p.get("description") else "")
         for p in prizes
     )
 
@@ -90,18 +92,30 @@ def tournament_payouts(request, pk):
             elif op == "auto":
                 services.reset_payout_table(t, actor=actor)
             elif op == "template":
-                services.apply_template(t, get_object_or_404(PayoutTemplate, pk=object_id(request.POST.get("template"))), actor=actor, reason=request.POST.get("reason", ""))
+                services.apply_template(
+                    t, get_object_or_404(PayoutTemplate, pk=object_id(request.POST.get("template"))), actor=actor, reason=request.POST.get("reason", "")
+                )
             elif op == "signoff":
                 services.sign_off_ranking(t, actor=actor)
             elif op == "satellite":
-                services.link_satellite(t, get_object_or_404(Tournament, pk=object_id(request.POST.get("target"))), actor=actor,
-                                        remainder_rule=request.POST.get("remainder_rule") or None, prize_base=request.POST.get("prize_base") or None,
-                                        already_registered=request.POST.get("already_registered", "TICKET"))
+                services.link_satellite(
+                    t,
+                    get_object_or_404(Tournament, pk=object_id(request.POST.get("target"))),
+                    actor=actor,
+                    remainder_rule=request.POST.get("remainder_rule") or None,
+                    prize_base=request.POST.get("prize_base") or None,
+                    already_registered=request.POST.get("already_registered", "TICKET"),
+                )
             elif op == "complete":
                 services.complete_satellite(t, actor=actor)
             elif op == "sidepool":
-                services.create_side_pool(t, kind=request.POST.get("kind", "OTHER"), name=request.POST.get("name", ""), actor=actor,
-                                          from_prize_pool=request.POST.get("from_prize_pool") or "0")
+                services.create_side_pool(
+                    t,
+                    kind=request.POST.get("kind", "OTHER"),
+                    name=request.POST.get("name", ""),
+                    actor=actor,
+                    from_prize_pool=request.POST.get("from_prize_pool") or "0",
+                )
             else:
                 raise DomainError("unknown_action", _("Unknown action."), status=400)
             messages.success(request, _("Done."))
@@ -113,15 +127,30 @@ def tournament_payouts(request, pk):
     b = sel.pool_breakdown(t)
     link = sel.satellite_link(t)
     ctx = {
-        "t": t, "b": b, "summary": sel.display_summary(t), "prizes": prizes, "prize_lines": prize_lines(prizes),
-        "state": sel.table_state(t), "state_label": dict(PayoutTable.STATES).get(sel.table_state(t), ""), "entries_count": sel.field_size(t), "percent_paid": sel.percent_paid(t),
-        "places_paid": places_paid, "places_paid_percent": round(100 * places_paid / max(sel.field_size(t), 1)),
-        "table_total": sum(sel.place_values(prizes), sel.ZERO), "pool_total": sel.satellite_pool(t, link) if link else b.total,
-        "link": link, "seats": sum(1 for a in sel.satellite_awards(t, link) if a.seat) if link else None,
-        "players_left": t.entries.filter(status=Entry.ACTIVE).count(), "signoff": sel.signoff_status(t),
-        "dues": sel.dues(t, prizes), "templates": PayoutTemplate.objects.all(), "side_pools": sel.side_pools_for_staff(t),
-        "reports": [(name, sel.REPORT_LABELS.get(name, name)) for name in reports.REPORTS], "targets": Tournament.objects.exclude(pk=t.pk).exclude(status__in=[Tournament.FINISHED, Tournament.CANCELLED]),
-        "recon": reports.reconciliation_data(t), "forfeits": sel.forfeit_plan(t, prizes),
+        "t": t,
+        "b": b,
+        "summary": sel.display_summary(t),
+        "prizes": prizes,
+        "prize_lines": prize_lines(prizes),
+        "state": sel.table_state(t),
+        "state_label": dict(PayoutTable.STATES).get(sel.table_state(t), ""),
+        "entries_count": sel.field_size(t),
+        "percent_paid": sel.percent_paid(t),
+        "places_paid": places_paid,
+        "places_paid_percent": round(100 * places_paid / max(sel.field_size(t), 1)),
+        "table_total": sum(sel.place_values(prizes), sel.ZERO),
+        "pool_total": sel.satellite_pool(t, link) if link else b.total,
+        "link": link,
+        "seats": sum(1 for a in sel.satellite_awards(t, link) if a.seat) if link else None,
+        "players_left": t.entries.filter(status=Entry.ACTIVE).count(),
+        "signoff": sel.signoff_status(t),
+        "dues": sel.dues(t, prizes),
+        "templates": PayoutTemplate.objects.all(),
+        "side_pools": sel.side_pools_for_staff(t),
+        "reports": [(name, sel.REPORT_LABELS.get(name, name)) for name in reports.REPORTS],
+        "targets": Tournament.objects.exclude(pk=t.pk).exclude(status__in=[Tournament.FINISHED, Tournament.CANCELLED]),
+        "recon": reports.reconciliation_data(t),
+        "forfeits": sel.forfeit_plan(t, prizes),
         "late_reg_closed": t.status == Tournament.RUNNING and not clockview.late_registration_open(t),
         "house": HouseRules.of(t),  # C13, C14: the satellite form starts from the house's choices
     }
@@ -138,7 +167,11 @@ def due(request):
         paid = [d for d in sel.dues(t) if d["paid"]]
         if rows or tid:
             groups.append({"t": t, "rows": rows, "paid": paid, "limit": cash_limit(t), "locked": sel.table_state(t) == "LOCKED"})
-    return render(request, "payouts/due.html", {"groups": groups, "methods": [(LedgerRow.CASH, _("Cash")), (LedgerRow.CHEQUE, _("Cheque")), (LedgerRow.TRANSFER, _("Bank transfer"))]})
+    return render(
+        request,
+        "payouts/due.html",
+        {"groups": groups, "methods": [(LedgerRow.CASH, _("Cash")), (LedgerRow.CHEQUE, _("Cheque")), (LedgerRow.TRANSFER, _("Bank transfer"))]},
+    )
 
 
 def deal_page(request, pk):
@@ -146,13 +179,22 @@ def deal_page(request, pk):
     players = t.entries.filter(status=Entry.ACTIVE).select_related("person").order_by("number")
     deal = Deal.objects.filter(tournament=t, status=Deal.PROPOSED).prefetch_related("acceptances").first()
     accepted = {a.entry_id for a in deal.acceptances.all()} if deal else set()
-    return render(request, "payouts/deal.html", {
-        "t": t, "players": players, "deal": deal, "accepted": accepted, "final_table_size": HouseRules.of(t).final_table_size,
-        "streaming_live": HouseRules.of(t).streaming_live,
-        "summary": sel.display_summary(t), "state": sel.table_state(t),
-        "recent": Deal.objects.filter(tournament=t).exclude(status=Deal.PROPOSED)[:5],
-        "deal_rows": [(e, deal.stacks.get(str(e.pk)), deal.by_player.get(str(e.pk)), e.pk in accepted) for e in players] if deal else [],
-    })
+    return render(
+        request,
+        "payouts/deal.html",
+        {
+            "t": t,
+            "players": players,
+            "deal": deal,
+            "accepted": accepted,
+            "final_table_size": HouseRules.of(t).final_table_size,
+            "streaming_live": HouseRules.of(t).streaming_live,
+            "summary": sel.display_summary(t),
+            "state": sel.table_state(t),
+            "recent": Deal.objects.filter(tournament=t).exclude(status=Deal.PROPOSED)[:5],
+            "deal_rows": [(e, deal.stacks.get(str(e.pk)), deal.by_player.get(str(e.pk)), e.pk in accepted) for e in players] if deal else [],
+        },
+    )
 
 
 def _payment(number):

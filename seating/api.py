@@ -41,8 +41,9 @@ class BustSerializer(serializers.Serializer):
     entries = BustItemSerializer(many=True, allow_empty=False)
     table = serializers.IntegerField(required=False, allow_null=True)
     same_hand = serializers.BooleanField(default=False)
-    simultaneous = serializers.BooleanField(default=False, help_text="ELM-03: players at different tables whose order cannot be "
-                                                                     "told: they share the places and prizes")
+    simultaneous = serializers.BooleanField(
+        default=False, help_text="ELM-03: players at different tables whose order cannot be told: they share the places and prizes"
+    )
     reason = TextField(required=False, allow_blank=True, default="", max_length=200)
 
 
@@ -56,8 +57,12 @@ class ReasonSerializer(serializers.Serializer):
 
 
 class UndoBustSerializer(ReasonSerializer):
-    later = serializers.ListField(child=WholeNumberField(min_value=1), required=False, max_length=500,
-                                  help_text="the event ids of the later changes to undo first (as the refusal listed them)")
+    later = serializers.ListField(
+        child=WholeNumberField(min_value=1),
+        required=False,
+        max_length=500,
+        help_text="the event ids of the later changes to undo first (as the refusal listed them)",
+    )
 
 
 class DrawSerializer(ReasonSerializer):
@@ -90,8 +95,7 @@ class TvSerializer(ReasonSerializer):
 
 
 class H4hStateSerializer(serializers.Serializer):
-    state = serializers.ChoiceField(choices=["IN_HAND", "ALL_IN_HOLD", "COMPLETE"],
-                                    help_text="CLK-06: the table's state in the current hand-for-hand hand")
+    state = serializers.ChoiceField(choices=["IN_HAND", "ALL_IN_HOLD", "COMPLETE"], help_text="CLK-06: the table's state in the current hand-for-hand hand")
 
 
 class WaiveSerializer(serializers.Serializer):
@@ -174,10 +178,19 @@ _TOURNAMENT_KEY = compiled.Compiled(lambda pk: Tournament.objects.filter(pk=pk).
 # The query of ``_slips``, compiled once per process and database: every bust and every confirm
 # answers with the open slips, and compiling the query cost more than running it.
 _SLIPS = compiled.Compiled(
-    lambda tid, move: (PendingMove.objects.filter(Q(status=PendingMove.PROPOSED) | Q(pk=move), tournament_id=tid).order_by("id")
-                       .values_list(*[n for n, _a in _SLIP], *[f"entry__{n}" for n, _a in _SLIP_ENTRY],
-                                    *[f"entry__person__{n}" for n, _a in _SLIP_PERSON], *[f"done_by__{n}" for n, _a in _SLIP_USER])),
-    PendingMove, nargs=2)
+    lambda tid, move: (
+        PendingMove.objects.filter(Q(status=PendingMove.PROPOSED) | Q(pk=move), tournament_id=tid)
+        .order_by("id")
+        .values_list(
+            *[n for n, _a in _SLIP],
+            *[f"entry__{n}" for n, _a in _SLIP_ENTRY],
+            *[f"entry__person__{n}" for n, _a in _SLIP_PERSON],
+            *[f"done_by__{n}" for n, _a in _SLIP_USER],
+        )
+    ),
+    PendingMove,
+    nargs=2,
+)
 
 
 def _slips(t, also=()) -> tuple[list[PendingMove], dict[int, PendingMove]]:
@@ -187,8 +200,12 @@ def _slips(t, also=()) -> tuple[list[PendingMove], dict[int, PendingMove]]:
     also = set(also)
     if len(also) > 1:  # a confirm of several slips at once: the plain ORM query
         related = ("entry__number", "entry__person", "entry__person__first_name", "entry__person__last_name", "done_by__username")
-        rows = list(PendingMove.objects.filter(Q(status=PendingMove.PROPOSED) | Q(pk__in=also), tournament_id=tid)
-                    .select_related("entry__person", "done_by").only(*[n for n, _a in _SLIP], *related).order_by("id"))
+        rows = list(
+            PendingMove.objects.filter(Q(status=PendingMove.PROPOSED) | Q(pk__in=also), tournament_id=tid)
+            .select_related("entry__person", "done_by")
+            .only(*[n for n, _a in _SLIP], *related)
+            .order_by("id")
+        )
     else:
         rows, alias = [], connection.alias
         a, b, c = len(_SLIP), len(_SLIP) + len(_SLIP_ENTRY), len(_SLIP) + len(_SLIP_ENTRY) + len(_SLIP_PERSON)
@@ -215,8 +232,9 @@ def outcome_data(t, out, confirmed=()) -> dict:
     if out is not None:
         data.update(broken=out.broken, final_table=out.final_table, halted=out.halted)
     if out is not None and out.busts:
-        data["busts"] = [{"id": b.pk, "entry": b.entry_id, "table": b.table_number, "seat": b.seat_number, "place": b.place,
-                          "shared_with": b.shared_with} for b in out.busts]
+        data["busts"] = [
+            {"id": b.pk, "entry": b.entry_id, "table": b.table_number, "seat": b.seat_number, "place": b.place, "shared_with": b.shared_with} for b in out.busts
+        ]
         data["winner"] = out.winner
     if move_id:
         data["move"] = selectors.move_dict(named.get(move_id, out.move))
@@ -257,7 +275,6 @@ class TableMapView(SeatingAPIView):
 class DrawView(SeatingAPIView):
     """POST (director): run the initial seat draw, or draw everybody again before the first bust."""
 
-
     @extend_schema(request=DrawSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, pk):
         d = _valid(DrawSerializer, request)
@@ -267,8 +284,9 @@ class DrawView(SeatingAPIView):
 
 
 class PreDrawSerializer(ReasonSerializer):
-    sessions = serializers.ListField(child=TextField(max_length=20), min_length=1, max_length=20,
-                                     help_text='SEAT-02: the sessions, e.g. ["1A", "1B"] (evenings or Day 1 flights)')
+    sessions = serializers.ListField(
+        child=TextField(max_length=20), min_length=1, max_length=20, help_text='SEAT-02: the sessions, e.g. ["1A", "1B"] (evenings or Day 1 flights)'
+    )
 
 
 class PreDrawView(SeatingAPIView):
@@ -300,8 +318,15 @@ class BustsView(SeatingAPIView):
     def post(self, request, pk):
         d = _bust_input(request)
         with found():  # the service locks the tournament: no read of it first
-            out = services.record_bust(pk, [dict(i) for i in d["entries"]], actor=self.actor(), table=d.get("table"),
-                                       same_hand=d["same_hand"], reason=d["reason"], simultaneous=d["simultaneous"])
+            out = services.record_bust(
+                pk,
+                [dict(i) for i in d["entries"]],
+                actor=self.actor(),
+                table=d.get("table"),
+                same_hand=d["same_hand"],
+                reason=d["reason"],
+                simultaneous=d["simultaneous"],
+            )
         return Response(outcome_data(pk, out), status=201)
 
 
@@ -385,8 +410,12 @@ class MoveActionView(SeatingAPIView):
 
 
 class ConfirmMovesSerializer(serializers.Serializer):
-    moves = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=1, max_length=500,
-                                  help_text="the ids of the open slips to confirm, e.g. every slip of a table break")
+    moves = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        min_length=1,
+        max_length=500,
+        help_text="the ids of the open slips to confirm, e.g. every slip of a table break",
+    )
 
 
 class ConfirmMovesView(SeatingAPIView):
@@ -421,8 +450,9 @@ class TableActionView(SeatingAPIView):
         actor = self.actor()
         if op == "big-blind":
             d = _valid(BigBlindSerializer, request)
-            out = services.set_big_blind(t, number, d["big_blind_seat"], previous_big_blind_seat=d.get("previous_big_blind_seat"),
-                                         actor=actor, reason=d["reason"])
+            out = services.set_big_blind(
+                t, number, d["big_blind_seat"], previous_big_blind_seat=d.get("previous_big_blind_seat"), actor=actor, reason=d["reason"]
+            )
         elif op == "hand-completed":
             out = services.hand_completed(t, number, actor=actor)
         elif op == "h4h-state":
@@ -481,7 +511,6 @@ class StandingsView(SeatingAPIView):
 class DrawHistoryView(SeatingAPIView):
     """GET: how a player's seats were assigned — the draws (both permutations of a break) and moves."""
 
-
     @extend_schema(request=None, responses=OBJECT_LIST)
     def get(self, request, pk, entry_id):
         t = self.tournament(pk)
@@ -506,8 +535,7 @@ class SeatCardSerializer(serializers.Serializer):
     entry = WholeNumberField()
     table = serializers.IntegerField(min_value=1)
     seat = serializers.IntegerField(min_value=1)
-    card = TextField(required=False, allow_blank=True, default="", max_length=8,
-                                 help_text="at a table break: the high card the player drew (A♠, KH, 10d)")
+    card = TextField(required=False, allow_blank=True, default="", max_length=8, help_text="at a table break: the high card the player drew (A♠, KH, 10d)")
 
 
 class ClearCardSerializer(ReasonSerializer):
@@ -572,8 +600,7 @@ class KeepApartView(SeatingAPIView):
     def post(self, request, pk):
         d = _valid(KeepApartSerializer, request)
         t = self.tournament(pk)
-        pair = services.add_keep_apart(t, d["person_a"], d["person_b"], actor=self.actor(), reason=d["reason"],
-                                       everywhere=d["everywhere"])
+        pair = services.add_keep_apart(t, d["person_a"], d["person_b"], actor=self.actor(), reason=d["reason"], everywhere=d["everywhere"])
         return Response({"id": pair.pk, **selectors.constraints(t)}, status=201)
 
 

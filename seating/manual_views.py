@@ -49,12 +49,20 @@ def seat_cards_file(request, pk):
     """The same seat cards as a PDF: 80 mm, one card a page, or ``?size=a4`` sheets to cut."""
     t = get_object_or_404(Tournament, pk=pk)
     draws = selectors.manual_draws(t, draw_id=_int(request.GET.get("draw")))
-    cards = [(t.name, _("Table %(n)s breaks") % {"n": d["table"]} if d["kind"] == "BREAK" else _("Seat draw"), c["table"], c["seat"])
-             for d in draws for c in d["cards"]]
+    cards = [
+        (t.name, _("Table %(n)s breaks") % {"n": d["table"]} if d["kind"] == "BREAK" else _("Seat draw"), c["table"], c["seat"])
+        for d in draws
+        for c in d["cards"]
+    ]
     a4 = request.GET.get("size") == "a4"
-    data = seat_cards_pdf(title=f"{_('Seat cards')} — {t.name}", cards=cards, table_word=_("Table"), seat_word=_("Seat"),
-                          note=_("Hand this card to the dealer at your seat.") if cards else
-                          _("No manual draw is open: there is no seat card to print."), a4=a4)
+    data = seat_cards_pdf(
+        title=f"{_('Seat cards')} — {t.name}",
+        cards=cards,
+        table_word=_("Table"),
+        seat_word=_("Seat"),
+        note=_("Hand this card to the dealer at your seat.") if cards else _("No manual draw is open: there is no seat card to print."),
+        a4=a4,
+    )
     response = HttpResponse(data, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="seat-cards-{t.pk}{"-a4" if a4 else ""}.pdf"'
     return response
@@ -66,8 +74,9 @@ def _perform_card(t, request) -> str:
     if post.get("op") == "clear":
         services.clear_card(t, entry, actor=actor, reason=post.get("reason", ""))
         return _("Card of #%(n)s cleared.") % {"n": entry.number}
-    out = services.enter_card(t, entry, _int(post.get("table"), 0), _int(post.get("seat"), 0), card=post.get("card", ""), actor=actor,
-                              draw_id=_int(post.get("draw")))
+    out = services.enter_card(
+        t, entry, _int(post.get("table"), 0), _int(post.get("seat"), 0), card=post.get("card", ""), actor=actor, draw_id=_int(post.get("draw"))
+    )
     if out is not None:
         return _("Last card entered: the draw is applied, the players are seated.")
     return _("#%(n)s: table %(t)s, seat %(s)s.") % {"n": entry.number, "t": post.get("table"), "s": post.get("seat")}
@@ -82,8 +91,7 @@ def manual_draw_page(request, pk):
         except DomainError as exc:
             messages.error(request, str(exc.message))
         return redirect(request.path)
-    return render(request, "seating/manual_draw.html", {"t": t, "draws": selectors.manual_draws(t),
-                                                        "draw_mode": HouseRules.of(t).draw_mode})
+    return render(request, "seating/manual_draw.html", {"t": t, "draws": selectors.manual_draws(t), "draw_mode": HouseRules.of(t).draw_mode})
 
 
 def _perform_constraint(t, request) -> str:
@@ -142,6 +150,14 @@ def predraw_page(request, pk):
         w.writerows([r["session"], r["table"], r["seat"], r["entry"], r["name"]] for r in rows)
         return response
     sessions = list(dict.fromkeys(r["session"] for r in rows))
-    return render(request, "seating/predraw.html", {"t": t, "rows": rows, "sessions": ", ".join(sessions),
-                                                    "open": t.status in (Tournament.PLANNED, Tournament.REGISTERING),
-                                                    "print": "print" in request.GET})
+    return render(
+        request,
+        "seating/predraw.html",
+        {
+            "t": t,
+            "rows": rows,
+            "sessions": ", ".join(sessions),
+            "open": t.status in (Tournament.PLANNED, Tournament.REGISTERING),
+            "print": "print" in request.GET,
+        },
+    )

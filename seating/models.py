@@ -139,21 +139,42 @@ class PendingMove(models.Model):
     to_table = models.PositiveIntegerField()
     to_seat = models.PositiveSmallIntegerField()
     reason = models.TextField(blank=True, help_text="a move by hand: the words typed (older slips: the engine's English)")
-    reason_data = models.JSONField(null=True, blank=True, help_text="the engine's reason: codes and parameters, put into "
-                                   "words in the reader's language when shown (seating.labels)")
+    reason_data = models.JSONField(
+        null=True, blank=True, help_text="the engine's reason: codes and parameters, put into words in the reader's language when shown (seating.labels)"
+    )
     card = models.CharField(max_length=4, blank=True)
     wait_for_button = models.BooleanField(default=False)
     single_big_blind = models.BooleanField(default=False)
     created_at = models.DateTimeField(default=timezone.now)
     done_at = models.DateTimeField(null=True, blank=True)
-    done_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
-                                db_index=False)
-    event = models.ForeignKey(TournamentEvent, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False,
-                              help_text="the event that made the slip (the draw, the plan, the manual move)")
-    cause = models.ForeignKey(TournamentEvent, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False,
-                              help_text="the undoable action that led to it (a bust, a confirmed move)")
-    done_event = models.ForeignKey(TournamentEvent, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False,
-                                   help_text="the confirmation that changed the seat map (the undo source)")
+    done_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False)
+    event = models.ForeignKey(
+        TournamentEvent,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        db_index=False,
+        help_text="the event that made the slip (the draw, the plan, the manual move)",
+    )
+    cause = models.ForeignKey(
+        TournamentEvent,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        db_index=False,
+        help_text="the undoable action that led to it (a bust, a confirmed move)",
+    )
+    done_event = models.ForeignKey(
+        TournamentEvent,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        db_index=False,
+        help_text="the confirmation that changed the seat map (the undo source)",
+    )
 
     class Meta:
         ordering = ["tournament", "id"]
@@ -195,14 +216,12 @@ class KeepApart(models.Model):
     tournament or, with no tournament, for every tournament. Every draw and balancing move
     honours the pair when it can; when it cannot, the change is flagged in the event log."""
 
-    tournament = models.ForeignKey(Tournament, null=True, blank=True, related_name="+", on_delete=models.CASCADE,
-                                   help_text="empty: every tournament")
+    tournament = models.ForeignKey(Tournament, null=True, blank=True, related_name="+", on_delete=models.CASCADE, help_text="empty: every tournament")
     person_a = models.ForeignKey(Person, related_name="+", on_delete=models.CASCADE)
     person_b = models.ForeignKey(Person, related_name="+", on_delete=models.CASCADE)
     reason = models.CharField(_("reason"), max_length=200, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
-                                   db_index=False)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False)
 
     class Meta:
         ordering = ["id"]
@@ -218,8 +237,7 @@ class SeatReservation(models.Model):
     seat_number = models.PositiveSmallIntegerField(_("seat"))
     reason = models.CharField(_("reason"), max_length=200)
     created_at = models.DateTimeField(default=timezone.now)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
-                                   db_index=False)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False)
 
     class Meta:
         ordering = ["table_number", "seat_number"]

@@ -23,8 +23,9 @@ class Assignment(NamedTuple):
     seat: int
 
 
-def predraw(players: Sequence[Hashable], sessions: Sequence[str], *, capacity: int, rng: random.Random,
-            max_players_per_table: int | None = None) -> tuple[list[Assignment], list[Hashable]]:
+def predraw(
+    players: Sequence[Hashable], sessions: Sequence[str], *, capacity: int, rng: random.Random, max_players_per_table: int | None = None
+) -> tuple[list[Assignment], list[Hashable]]:
     """Draw ``players`` into ``sessions`` and, within each session, into tables and seats.
 
     The players are shuffled, then dealt round the sessions in the order given (the first
@@ -49,6 +50,5 @@ def predraw(players: Sequence[Hashable], sessions: Sequence[str], *, capacity: i
         if not groups[session]:
             continue
         draw = engine.draw_seats(groups[session], capacity=capacity, rng=rng, max_players_per_table=max_players_per_table)
-        out += sorted((Assignment(p, session, table, seat) for p, table, seat in draw.assignments),
-                      key=lambda a: (a.table, a.seat))
+        out += sorted((Assignment(p, session, table, seat) for p, table, seat in draw.assignments), key=lambda a: (a.table, a.seat))
     return out, order

@@ -41,9 +41,7 @@ def players_at_table(tournament, table_number: int) -> int:
 
 def table_numbers(tournament) -> list[int]:
     """Numbers of the tables in play (with players), in order."""
-    return list(
-        Table.objects.filter(tournament=tournament, in_play=True, seats__isnull=False).distinct().order_by("number").values_list("number", flat=True)
-    )
+    return list(Table.objects.filter(tournament=tournament, in_play=True, seats__isnull=False).distinct().order_by("number").values_list("number", flat=True))
 
 
 def tv_table(tournament) -> dict | None:
@@ -67,9 +65,14 @@ def room_for_entry(tournament) -> dict:
     coming: dict[int, set[int]] = {}
     for to_table, to_seat in PendingMove.objects.filter(tournament=tournament, status=PendingMove.PROPOSED).values_list("to_table", "to_seat"):
         coming.setdefault(to_table, set()).add(to_seat)
-    free = any(not tb["locked"] and any(
-        s not in taken.get(tb["id"], set()) and s not in set(tb["locked_seats"] or []) and s not in coming.get(tb["number"], set())
-        for s in range(1, tb["capacity"] + 1)) for tb in tables)
+    free = any(
+        not tb["locked"]
+        and any(
+            s not in taken.get(tb["id"], set()) and s not in set(tb["locked_seats"] or []) and s not in coming.get(tb["number"], set())
+            for s in range(1, tb["capacity"] + 1)
+        )
+        for tb in tables
+    )
     return {"final_table_formed": any(tb["is_final"] for tb in tables), "free_seat": free}
 
 
@@ -116,13 +119,24 @@ def _first_or_zero(rows) -> int:
 # once (building these queries cost Django more than running them): the tables in play (one
 # row: their count; none when no table is), the first moves to make.
 _TABLES_IN_PLAY = Compiled(
-    lambda pk: Table.objects.filter(tournament_id=pk, in_play=True).filter(Exists(Seat.objects.filter(table=OuterRef("pk"))))
-    .order_by().values("tournament_id").annotate(n=Count("pk")).values_list("n"),
-    Table)
+    lambda pk: (
+        Table.objects.filter(tournament_id=pk, in_play=True)
+        .filter(Exists(Seat.objects.filter(table=OuterRef("pk"))))
+        .order_by()
+        .values("tournament_id")
+        .annotate(n=Count("pk"))
+        .values_list("n")
+    ),
+    Table,
+)
 _FIRST_MOVES = Compiled(
-    lambda pk: PendingMove.objects.filter(tournament_id=pk, status=PendingMove.PROPOSED).order_by("id").values_list(
-        "entry__person__first_name", "entry__person__last_name", "from_table", "from_seat", "to_table", "to_seat")[:DISPLAY_MOVES],
-    PendingMove)
+    lambda pk: (
+        PendingMove.objects.filter(tournament_id=pk, status=PendingMove.PROPOSED)
+        .order_by("id")
+        .values_list("entry__person__first_name", "entry__person__last_name", "from_table", "from_seat", "to_table", "to_seat")[:DISPLAY_MOVES]
+    ),
+    PendingMove,
+)
 
 
 def display_summary(tournament) -> dict:
@@ -137,8 +151,7 @@ def display_summary(tournament) -> dict:
         pending = len(moves)
     else:
         pending = PendingMove.objects.filter(tournament_id=pk, status=PendingMove.PROPOSED).count()
-    return {"tables_in_play": _first_or_zero(tables), "seats_version": _first_or_zero(version), "moves": moves,
-            "moves_pending": pending}
+    return {"tables_in_play": _first_or_zero(tables), "seats_version": _first_or_zero(version), "moves": moves, "moves_pending": pending}
 
 
 # The sorted seat list of the tournaments asked for last, by seats version: a lobby screen's page
@@ -170,9 +183,12 @@ def seat_list(tournament) -> tuple[int, list[tuple[str, int, int]]]:
         if kept is not None and kept[:2] == (version, born):
             return version, kept[2]  # built by another thread meanwhile
         seats = sorted(
-            ((f"{first} {last}".strip(), table, seat)
-             for first, last, table, seat in Seat.objects.filter(tournament_id=pk).values_list(
-                 "entry__person__first_name", "entry__person__last_name", "table__number", "number")),
+            (
+                (f"{first} {last}".strip(), table, seat)
+                for first, last, table, seat in Seat.objects.filter(tournament_id=pk).values_list(
+                    "entry__person__first_name", "entry__person__last_name", "table__number", "number"
+                )
+            ),
             key=lambda s: (s[0].lower(), s[1], s[2]),
         )
         with _seat_lists_lock:
@@ -195,8 +211,14 @@ def seat_page(tournament, page: int = 1, size: int = SEAT_PAGE_SIZE) -> dict:
     size = max(1, min(int(size), SEAT_PAGE_MAX))
     page = max(1, int(page))
     version, seats = seat_list(tournament)
-    return {"seats_version": version, "page": page, "pages": max(1, -(-len(seats) // size)), "size": size, "total": len(seats),
-            "seats": [{"name": name, "table": table, "seat": seat} for name, table, seat in seats[(page - 1) * size:page * size]]}
+    return {
+        "seats_version": version,
+        "page": page,
+        "pages": max(1, -(-len(seats) // size)),
+        "size": size,
+        "total": len(seats),
+        "seats": [{"name": name, "table": table, "seat": seat} for name, table, seat in seats[(page - 1) * size : page * size]],
+    }
 
 
 #: The seat lookup answers a name of at least this many letters (spaces aside) ...
@@ -215,8 +237,7 @@ def _name_starts(prefix: str, query: str) -> Q:
     the lookup answers the name a player types, not every name that holds two letters)."""
     q = Q()
     for word in query.split()[:4]:
-        q &= (Q(**{f"{prefix}first_name__istartswith": word}) | Q(**{f"{prefix}last_name__istartswith": word})
-              | Q(**{f"{prefix}nickname__istartswith": word}))
+        q &= Q(**{f"{prefix}first_name__istartswith": word}) | Q(**{f"{prefix}last_name__istartswith": word}) | Q(**{f"{prefix}nickname__istartswith": word})
     return q & Q(**{f"{prefix}hide_from_lookup": False})
 
 
@@ -235,7 +256,7 @@ def find_places(tournament, query: str, limit: int = LOOKUP_MAX_RESULTS) -> list
     words typed (None: more than ``limit`` do)."""
     style = HouseRules.of(tournament).seat_lookup_names
     qs = Entry.objects.filter(_name_starts("person__", query), tournament=tournament, place__isnull=False).exclude(status=Entry.CANCELLED)
-    rows = list(qs.order_by("place", "number").values_list("person__first_name", "person__last_name", "person__nickname", "place")[:limit + 1])
+    rows = list(qs.order_by("place", "number").values_list("person__first_name", "person__last_name", "person__nickname", "place")[: limit + 1])
     if len(rows) > limit:
         return None
     return [{"name": shown_name(first, last, nick, style), "place": place} for first, last, nick, place in rows]
@@ -250,8 +271,15 @@ def lookup(tournament, query: str) -> dict:
     t = tournament
     query = query.strip()
     state = {Tournament.RUNNING: "running", Tournament.FINISHED: "finished", Tournament.CANCELLED: "cancelled"}.get(t.status, "waiting")
-    out = {"tournament": {"id": t.pk, "name": t.name, "status": t.status}, "state": state, "q": query, "results": [], "standings": [],
-           "more": False, "min_letters": LOOKUP_MIN_LETTERS}
+    out = {
+        "tournament": {"id": t.pk, "name": t.name, "status": t.status},
+        "state": state,
+        "q": query,
+        "results": [],
+        "standings": [],
+        "more": False,
+        "min_letters": LOOKUP_MIN_LETTERS,
+    }
     found = None
     if state == "running" and lookup_query_ok(query):
         found = find_seats(t, query)
@@ -271,9 +299,12 @@ def public_standings(tournament) -> list[dict]:
     public, "—" for a player who opted out of the lookup."""
     style = HouseRules.of(tournament).seat_lookup_names
     top = top_places(tournament)
-    people = {pk: (first, last, nick, hidden) for pk, first, last, nick, hidden in Entry.objects.filter(
-        pk__in=[r["entry"] for r in top]).values_list("pk", "person__first_name", "person__last_name", "person__nickname",
-                                                      "person__hide_from_lookup")}
+    people = {
+        pk: (first, last, nick, hidden)
+        for pk, first, last, nick, hidden in Entry.objects.filter(pk__in=[r["entry"] for r in top]).values_list(
+            "pk", "person__first_name", "person__last_name", "person__nickname", "person__hide_from_lookup"
+        )
+    }
     out = []
     for r in top:
         first, last, nick, hidden = people.get(r["entry"], ("", "", "", True))
@@ -284,8 +315,12 @@ def public_standings(tournament) -> list[dict]:
 def entry_view(entry) -> dict:
     """What the player's phone page shows of seating, for this entry alone: his or her seat and
     the move still to make (where to go), never anybody else's."""
-    move = PendingMove.objects.filter(tournament_id=entry.tournament_id, entry=entry, status=PendingMove.PROPOSED).order_by(
-        "id").values("from_table", "from_seat", "to_table", "to_seat").first()
+    move = (
+        PendingMove.objects.filter(tournament_id=entry.tournament_id, entry=entry, status=PendingMove.PROPOSED)
+        .order_by("id")
+        .values("from_table", "from_seat", "to_table", "to_seat")
+        .first()
+    )
     return {"seat": seat_of(entry), "move": move, "schedule": schedule_of(entry.pk)}
 
 
@@ -297,26 +332,37 @@ def schedule_of(entry_id: int) -> dict | None:
 def predraw_rows(tournament) -> list[dict]:
     """SEAT-02: the pre-draw by session, table and seat, with each registrant's name and entry
     (an entry cancelled since is left out)."""
-    return [{"session": s, "table": tb, "seat": seat, "entry": number, "name": f"{first} {last}".strip()}
-            for s, tb, seat, number, first, last in PreDrawSeat.objects.filter(tournament=tournament)
-            .exclude(entry__status=Entry.CANCELLED)  # refunded since: the seat is left empty, not given away
-            .order_by("session", "table", "seat").values_list("session", "table", "seat", "entry__number",
-                                                              "entry__person__first_name", "entry__person__last_name")]
+    return [
+        {"session": s, "table": tb, "seat": seat, "entry": number, "name": f"{first} {last}".strip()}
+        for s, tb, seat, number, first, last in PreDrawSeat.objects.filter(tournament=tournament)
+        .exclude(entry__status=Entry.CANCELLED)  # refunded since: the seat is left empty, not given away
+        .order_by("session", "table", "seat")
+        .values_list("session", "table", "seat", "entry__number", "entry__person__first_name", "entry__person__last_name")
+    ]
 
 
 def entries_view(tournament) -> dict[int, dict]:
     """``entry_view`` for every entry of the tournament in three queries: ``{entry id: {"seat",
     "move", "schedule"}}`` for the entries seated, with a move to make or pre-drawn (SEAT-02)."""
-    seats = {entry: {"table": table, "seat": seat} for entry, table, seat in
-             Seat.objects.filter(tournament=tournament).values_list("entry_id", "table__number", "number")}
+    seats = {
+        entry: {"table": table, "seat": seat}
+        for entry, table, seat in Seat.objects.filter(tournament=tournament).values_list("entry_id", "table__number", "number")
+    }
     moves: dict[int, dict] = {}
-    for move in PendingMove.objects.filter(tournament=tournament, status=PendingMove.PROPOSED).order_by("-id").values(
-            "entry_id", "from_table", "from_seat", "to_table", "to_seat"):
+    for move in (
+        PendingMove.objects.filter(tournament=tournament, status=PendingMove.PROPOSED)
+        .order_by("-id")
+        .values("entry_id", "from_table", "from_seat", "to_table", "to_seat")
+    ):
         moves[move.pop("entry_id")] = move  # read newest first: the oldest slip of an entry is kept, as entry_view shows
-    schedules = {entry: {"session": session, "table": table, "seat": seat} for entry, session, table, seat in
-                 PreDrawSeat.objects.filter(tournament=tournament).values_list("entry_id", "session", "table", "seat")}
-    return {entry: {"seat": seats.get(entry), "move": moves.get(entry), "schedule": schedules.get(entry)}
-            for entry in seats.keys() | moves.keys() | schedules.keys()}
+    schedules = {
+        entry: {"session": session, "table": table, "seat": seat}
+        for entry, session, table, seat in PreDrawSeat.objects.filter(tournament=tournament).values_list("entry_id", "session", "table", "seat")
+    }
+    return {
+        entry: {"seat": seats.get(entry), "move": moves.get(entry), "schedule": schedules.get(entry)}
+        for entry in seats.keys() | moves.keys() | schedules.keys()
+    }
 
 
 def overview(tournament) -> dict:
@@ -340,8 +386,9 @@ def engine_tables(tournament) -> tuple[list[engine.Table], dict[int, Table]]:
     for table_id, seat, entry in Seat.objects.filter(tournament=tournament).values_list("table_id", "number", "entry_id"):
         seats.setdefault(table_id, {})[seat] = entry
     tables = [
-        engine.Table(r.number, r.capacity, seats.get(r.pk, {}), r.big_blind_seat, r.previous_big_blind_seat,
-                     frozenset(r.locked_seats or ()), r.locked, r.big_blind_twice)
+        engine.Table(
+            r.number, r.capacity, seats.get(r.pk, {}), r.big_blind_seat, r.previous_big_blind_seat, frozenset(r.locked_seats or ()), r.locked, r.big_blind_twice
+        )
         for r in rows.values()
     ]
     return tables, rows
@@ -364,7 +411,8 @@ def _tables_shown(tournament, tables, rows, halted, only: int | None = None) -> 
     people = {
         pk: (number, first, last, nick, chips, presence)
         for pk, number, first, last, nick, chips, presence in Entry.objects.filter(tournament=tournament, pk__in=seated).values_list(
-            "pk", "number", "person__first_name", "person__last_name", "person__nickname", "chips", "presence")
+            "pk", "number", "person__first_name", "person__last_name", "person__nickname", "chips", "presence"
+        )
     }
     waiting = Seat.objects.filter(tournament=tournament, wait_for_button=True)  # SEAT-05: a few seats of the whole room
     if only is not None:
@@ -387,19 +435,36 @@ def _tables_shown(tournament, tables, rows, halted, only: int | None = None) -> 
             item = {"seat": seat, "locked": seat in table.locked_seats, "entry": entry}
             if entry is not None:
                 number, first, last, nick, chips, presence = people[entry]
-                item.update(entry_number=number, name=f"{first} {last}".strip(), nickname=nick, chips_bought=chips,
-                            stack=counted.get(entry), wait_for_button=entry in waiting, penalties=penalties.get(entry, []),
-                            keep_apart=entry in together, presence=presence)  # ELM-05: absent / withdrawn, blinded out
-            item["position"] = ("BTN" if seat == pos.button else "") + ("SB" if seat == pos.small_blind else "") + (
-                "BB" if seat == pos.big_blind else "")
+                item.update(
+                    entry_number=number,
+                    name=f"{first} {last}".strip(),
+                    nickname=nick,
+                    chips_bought=chips,
+                    stack=counted.get(entry),
+                    wait_for_button=entry in waiting,
+                    penalties=penalties.get(entry, []),
+                    keep_apart=entry in together,
+                    presence=presence,
+                )  # ELM-05: absent / withdrawn, blinded out
+            item["position"] = ("BTN" if seat == pos.button else "") + ("SB" if seat == pos.small_blind else "") + ("BB" if seat == pos.big_blind else "")
             seats.append(item)
-        out_tables.append({
-            "number": table.number, "capacity": table.capacity, "players": len(table.seats),
-            "big_blind_seat": table.big_blind_seat, "previous_big_blind_seat": table.previous_big_blind_seat,
-            "next_hand": {"button": pos.button, "small_blind": pos.small_blind, "big_blind": pos.big_blind},
-            "locked": table.locked, "locked_seats": sorted(table.locked_seats), "halted": table.number in halted,
-            "halt_waived": row.halt_waived, "is_final": row.is_final, "tv": row.tv, "seats": seats,
-        })
+        out_tables.append(
+            {
+                "number": table.number,
+                "capacity": table.capacity,
+                "players": len(table.seats),
+                "big_blind_seat": table.big_blind_seat,
+                "previous_big_blind_seat": table.previous_big_blind_seat,
+                "next_hand": {"button": pos.button, "small_blind": pos.small_blind, "big_blind": pos.big_blind},
+                "locked": table.locked,
+                "locked_seats": sorted(table.locked_seats),
+                "halted": table.number in halted,
+                "halt_waived": row.halt_waived,
+                "is_final": row.is_final,
+                "tv": row.tv,
+                "seats": seats,
+            }
+        )
     return out_tables
 
 
@@ -424,9 +489,15 @@ def table_map(tournament) -> dict:
         "break_order": h.break_order,
         "draw_mode": h.draw_mode,
         "manual_draws": manual_draws(tournament),
-        "settings": {"balance_trigger_difference": h.balance_trigger_difference, "mover_rule": h.mover_rule, "dest_rule": h.dest_rule,
-                     "tie_break": h.tie_break, "vacated_bb_seat": h.vacated_bb_seat, "final_table_size": h.final_table_size,
-                     "h4h_policy": h.h4h_simultaneous_policy},
+        "settings": {
+            "balance_trigger_difference": h.balance_trigger_difference,
+            "mover_rule": h.mover_rule,
+            "dest_rule": h.dest_rule,
+            "tie_break": h.tie_break,
+            "vacated_bb_seat": h.vacated_bb_seat,
+            "final_table_size": h.final_table_size,
+            "h4h_policy": h.h4h_simultaneous_policy,
+        },
     }
 
 
@@ -437,20 +508,32 @@ def _counted_stacks(tournament, entries=None) -> dict[int, int]:
     counts = ChipCount.objects.filter(tournament=tournament, entry__seat__isnull=False)
     if entries is not None:
         counts = counts.filter(entry_id__in=entries)
-    for entry, chips in counts.order_by(
-            "entry_id", "-counted_at", "-id").values_list("entry_id", "chips"):
+    for entry, chips in counts.order_by("entry_id", "-counted_at", "-id").values_list("entry_id", "chips"):
         out.setdefault(entry, chips)
     return out
-
 
 
 def move_dict(m: PendingMove) -> dict:
     person = m.entry.person
     return {
-        "id": m.pk, "entry": m.entry_id, "entry_number": m.entry.number, "player": person.full_name, "kind": m.kind,
-        "status": m.status, "applied": m.applied, "from_table": m.from_table, "from_seat": m.from_seat, "to_table": m.to_table,
-        "to_seat": m.to_seat, "reason": m.reason_text, "reason_code": m.reason_code, "reason_data": m.reason_data, "card": m.card, "wait_for_button": m.wait_for_button,
-        "single_big_blind": m.single_big_blind, "created_at": m.created_at.isoformat(),
+        "id": m.pk,
+        "entry": m.entry_id,
+        "entry_number": m.entry.number,
+        "player": person.full_name,
+        "kind": m.kind,
+        "status": m.status,
+        "applied": m.applied,
+        "from_table": m.from_table,
+        "from_seat": m.from_seat,
+        "to_table": m.to_table,
+        "to_seat": m.to_seat,
+        "reason": m.reason_text,
+        "reason_code": m.reason_code,
+        "reason_data": m.reason_data,
+        "card": m.card,
+        "wait_for_button": m.wait_for_button,
+        "single_big_blind": m.single_big_blind,
+        "created_at": m.created_at.isoformat(),
         "done_at": m.done_at.isoformat() if m.done_at else None,
         "done_by": m.done_by.get_username() if m.done_by_id else None,
     }
@@ -463,8 +546,11 @@ def pending_moves(tournament) -> list[dict]:
 
 
 def recent_moves(tournament, limit: int = 20) -> list[dict]:
-    qs = PendingMove.objects.filter(tournament=tournament, status=PendingMove.DONE).select_related(
-        "entry__person", "done_by").order_by("-done_at", "-id")[:limit]
+    qs = (
+        PendingMove.objects.filter(tournament=tournament, status=PendingMove.DONE)
+        .select_related("entry__person", "done_by")
+        .order_by("-done_at", "-id")[:limit]
+    )
     return [move_dict(m) for m in qs]
 
 
@@ -474,11 +560,27 @@ def busts(tournament, limit: int | None = None) -> list[dict]:
     if limit:
         qs = qs[:limit]
     return [
-        {"id": b.pk, "entry": b.entry_id, "entry_number": b.entry.number, "player": b.entry.person.full_name, "table": b.table_number,
-         "seat": b.seat_number, "order": b.order, "place": b.place, "shared_with": b.shared_with, "starting_stack": b.starting_stack,
-         "hand_group": b.hand_group, "h4h_hand": b.h4h_hand, "kind": b.kind, "busted_at": b.busted_at.isoformat(),
-         "reported_by": b.reported_by.get_username() if b.reported_by_id else None, "void": b.void, "reason": b.reason,
-         "simultaneous": b.simultaneous_group is not None, "simultaneous_reason": b.simultaneous_reason}
+        {
+            "id": b.pk,
+            "entry": b.entry_id,
+            "entry_number": b.entry.number,
+            "player": b.entry.person.full_name,
+            "table": b.table_number,
+            "seat": b.seat_number,
+            "order": b.order,
+            "place": b.place,
+            "shared_with": b.shared_with,
+            "starting_stack": b.starting_stack,
+            "hand_group": b.hand_group,
+            "h4h_hand": b.h4h_hand,
+            "kind": b.kind,
+            "busted_at": b.busted_at.isoformat(),
+            "reported_by": b.reported_by.get_username() if b.reported_by_id else None,
+            "void": b.void,
+            "reason": b.reason,
+            "simultaneous": b.simultaneous_group is not None,
+            "simultaneous_reason": b.simultaneous_reason,
+        }
         for b in qs
     ]
 
@@ -488,8 +590,7 @@ def standings(tournament) -> list[dict]:
     that counts, best place first; a shared place lists all its players with ``shared_with``."""
     rows = []
     for b in Bust.objects.filter(tournament=tournament, void="").select_related("entry__person").order_by("place", "order"):
-        rows.append({"entry": b.entry_id, "entry_number": b.entry.number, "player": b.entry.person.full_name, "place": b.place,
-                     "shared_with": b.shared_with})
+        rows.append({"entry": b.entry_id, "entry_number": b.entry.number, "player": b.entry.person.full_name, "place": b.place, "shared_with": b.shared_with})
     winner = Entry.objects.filter(tournament=tournament, status=Entry.ACTIVE, place=1).select_related("person").first()
     if winner:
         rows.insert(0, {"entry": winner.pk, "entry_number": winner.number, "player": winner.person.full_name, "place": 1, "shared_with": 1})
@@ -509,20 +610,53 @@ def draw_history(tournament, entry) -> list[dict]:
         for i, (e, table, seat) in enumerate(assignment, 1):
             if e == entry.pk:
                 cards = ev.payload.get("button_cards", {}).get(str(table), [])
-                out.append({"event": ev, "kind": "initial", "table": table, "seat": seat, "ticket": i, "tickets": len(assignment),
-                            "button": ev.payload.get("buttons", {}).get(str(table)), "button_cards": cards,
-                            "manual": ev.payload.get("mode") == "MANUAL"})
+                out.append(
+                    {
+                        "event": ev,
+                        "kind": "initial",
+                        "table": table,
+                        "seat": seat,
+                        "ticket": i,
+                        "tickets": len(assignment),
+                        "button": ev.payload.get("buttons", {}).get(str(table)),
+                        "button_cards": cards,
+                        "manual": ev.payload.get("mode") == "MANUAL",
+                    }
+                )
         for e, table, seat in ev.payload.get("reserved", []):  # SEAT-07: a seat given by hand, not drawn
             if e == entry.pk:
-                out.append({"event": ev, "kind": "initial", "table": table, "seat": seat, "reserved": True,
-                            "button": ev.payload.get("buttons", {}).get(str(table)),
-                            "button_cards": ev.payload.get("button_cards", {}).get(str(table), [])})
+                out.append(
+                    {
+                        "event": ev,
+                        "kind": "initial",
+                        "table": table,
+                        "seat": seat,
+                        "reserved": True,
+                        "button": ev.payload.get("buttons", {}).get(str(table)),
+                        "button_cards": ev.payload.get("button_cards", {}).get(str(table), []),
+                    }
+                )
     for ev in TournamentEvent.objects.filter(tournament=tournament, action=Action.SEATING_PLAYER_SEATED, payload__entry=entry.pk).order_by("id"):
-        out.append({"event": ev, "kind": "late", "table": ev.payload.get("table"), "seat": ev.payload.get("seat"),
-                    "reason": labels.reason_text(ev.payload.get("reason")), "reason_code": labels.reason_code(ev.payload.get("reason"))})
+        out.append(
+            {
+                "event": ev,
+                "kind": "late",
+                "table": ev.payload.get("table"),
+                "seat": ev.payload.get("seat"),
+                "reason": labels.reason_text(ev.payload.get("reason")),
+                "reason_code": labels.reason_code(ev.payload.get("reason")),
+            }
+        )
     for m in PendingMove.objects.filter(tournament=tournament, entry=entry).select_related("event", "done_by").order_by("id"):
-        item = {"event": m.event, "kind": m.kind.lower(), "move": m, "table": m.to_table, "seat": m.to_seat, "reason": m.reason_text,
-                "reason_code": m.reason_code}
+        item = {
+            "event": m.event,
+            "kind": m.kind.lower(),
+            "move": m,
+            "table": m.to_table,
+            "seat": m.to_seat,
+            "reason": m.reason_text,
+            "reason_code": m.reason_code,
+        }
         if m.event and m.event.action in DRAW_ACTIONS:
             item["seat_order"] = m.event.payload.get("seat_order", [])
             item["card_order"] = m.event.payload.get("card_order", [])
@@ -530,10 +664,16 @@ def draw_history(tournament, entry) -> list[dict]:
             item["button_cards"] = m.event.payload.get("button_cards")
             item["manual"] = m.event.payload.get("mode") == "MANUAL"
         out.append(item)
-    out.sort(key=lambda i: (i["event"].id if i["event"] else 0))
+    out.sort(key=lambda i: i["event"].id if i["event"] else 0)
     ids = {p for i in out for p, _card in i.get("card_order", [])}
-    names = {pk: f"{first} {last} #{number}".strip() for pk, number, first, last in Entry.objects.filter(pk__in=ids).values_list(
-        "pk", "number", "person__first_name", "person__last_name")} if ids else {}
+    names = (
+        {
+            pk: f"{first} {last} #{number}".strip()
+            for pk, number, first, last in Entry.objects.filter(pk__in=ids).values_list("pk", "number", "person__first_name", "person__last_name")
+        }
+        if ids
+        else {}
+    )
     for i in out:
         if "card_order" in i:
             i["card_order"] = [[p, card, names.get(p, f"#{p}")] for p, card in i["card_order"]]
@@ -546,19 +686,28 @@ def find_seats(tournament, query: str, limit: int = LOOKUP_MAX_RESULTS) -> list[
     None when more than ``limit`` match (the player types more)."""
     style = HouseRules.of(tournament).seat_lookup_names
     qs = Seat.objects.filter(_name_starts("entry__person__", query), tournament=tournament)
-    rows = list(qs.order_by("entry__person__last_name", "entry__person__first_name").values_list(
-        "entry_id", "entry__person__first_name", "entry__person__last_name", "entry__person__nickname", "table__number",
-        "number")[:limit + 1])
+    rows = list(
+        qs.order_by("entry__person__last_name", "entry__person__first_name").values_list(
+            "entry_id", "entry__person__first_name", "entry__person__last_name", "entry__person__nickname", "table__number", "number"
+        )[: limit + 1]
+    )
     if len(rows) > limit:
         return None
     moves = {
         m[0]: m[1:]
-        for m in PendingMove.objects.filter(tournament=tournament, status=PendingMove.PROPOSED, applied=False,
-                                            entry_id__in=[r[0] for r in rows]).values_list("entry_id", "to_table", "to_seat")
+        for m in PendingMove.objects.filter(tournament=tournament, status=PendingMove.PROPOSED, applied=False, entry_id__in=[r[0] for r in rows]).values_list(
+            "entry_id", "to_table", "to_seat"
+        )
     }
-    return [{"name": shown_name(first, last, nick, style), "table": table, "seat": seat,
-             "move_to": {"table": moves[e][0], "seat": moves[e][1]} if e in moves else None}
-            for e, first, last, nick, table, seat in rows]
+    return [
+        {
+            "name": shown_name(first, last, nick, style),
+            "table": table,
+            "seat": seat,
+            "move_to": {"table": moves[e][0], "seat": moves[e][1]} if e in moves else None,
+        }
+        for e, first, last, nick, table, seat in rows
+    ]
 
 
 # --- SEAT-07 constraints and SEAT-01/04 manual draws ------------------------------------------
@@ -570,8 +719,7 @@ def apart_pairs(tournament) -> list[tuple[int, int]]:
     if not people:
         return []
     entries: dict[int, list[int]] = {}
-    for pk, person in Entry.objects.filter(tournament=tournament, person_id__in={p for pair in people for p in pair}).values_list(
-            "pk", "person_id"):
+    for pk, person in Entry.objects.filter(tournament=tournament, person_id__in={p for pair in people for p in pair}).values_list("pk", "person_id"):
         entries.setdefault(person, []).append(pk)
     return [(x, y) for a, b in people for x in entries.get(a, ()) for y in entries.get(b, ())]
 
@@ -587,10 +735,28 @@ def constraints(tournament) -> dict:
     pairs = KeepApart.objects.filter(Q(tournament=tournament) | Q(tournament__isnull=True)).select_related("person_a", "person_b")
     reservations = SeatReservation.objects.filter(tournament=tournament).select_related("entry__person")
     return {
-        "keep_apart": [{"id": p.pk, "people": [p.person_a_id, p.person_b_id], "names": [p.person_a.full_name, p.person_b.full_name],
-                        "everywhere": p.tournament_id is None, "reason": p.reason} for p in pairs],
-        "reservations": [{"id": r.pk, "entry": r.entry_id, "entry_number": r.entry.number, "name": r.entry.person.full_name,
-                          "table": r.table_number, "seat": r.seat_number, "reason": r.reason} for r in reservations],
+        "keep_apart": [
+            {
+                "id": p.pk,
+                "people": [p.person_a_id, p.person_b_id],
+                "names": [p.person_a.full_name, p.person_b.full_name],
+                "everywhere": p.tournament_id is None,
+                "reason": p.reason,
+            }
+            for p in pairs
+        ],
+        "reservations": [
+            {
+                "id": r.pk,
+                "entry": r.entry_id,
+                "entry_number": r.entry.number,
+                "name": r.entry.person.full_name,
+                "table": r.table_number,
+                "seat": r.seat_number,
+                "reason": r.reason,
+            }
+            for r in reservations
+        ],
     }
 
 
@@ -604,16 +770,40 @@ def manual_draws(tournament, *, draw_id: int | None = None) -> list[dict]:
         if d.status == ManualDraw.OPEN and d.kind == ManualDraw.BREAK and d.table not in waiting:
             continue  # its break is gone (the bust undone, the table unlocked by hand): void
         ids = d.players if d.kind == ManualDraw.INITIAL else [e for e, _s in d.players]
-        people = {pk: (number, f"{first} {last}".strip(), status) for pk, number, first, last, status in Entry.objects.filter(
-            pk__in=ids).values_list("pk", "number", "person__first_name", "person__last_name", "status")}
+        people = {
+            pk: (number, f"{first} {last}".strip(), status)
+            for pk, number, first, last, status in Entry.objects.filter(pk__in=ids).values_list(
+                "pk", "number", "person__first_name", "person__last_name", "status"
+            )
+        }
         by_card = {(a["table"], a["seat"]): int(e) for e, a in d.assigned.items()}
         cards = []
         for table, seat in d.cards:
             e = by_card.get((table, seat))
-            cards.append({"table": table, "seat": seat, "entry": e, "entry_number": people[e][0] if e in people else None,
-                          "name": people[e][1] if e in people else "", "card": d.assigned.get(str(e), {}).get("card", "")})
-        players = [{"entry": e, "entry_number": people[e][0], "name": people[e][1], "drawn": str(e) in d.assigned}
-                   for e in ids if e in people and people[e][2] == Entry.ACTIVE]
-        out.append({"id": d.pk, "kind": d.kind, "status": d.status, "table": d.table, "cards": cards, "players": players,
-                    "left": sum(1 for p in players if not p["drawn"])})
+            cards.append(
+                {
+                    "table": table,
+                    "seat": seat,
+                    "entry": e,
+                    "entry_number": people[e][0] if e in people else None,
+                    "name": people[e][1] if e in people else "",
+                    "card": d.assigned.get(str(e), {}).get("card", ""),
+                }
+            )
+        players = [
+            {"entry": e, "entry_number": people[e][0], "name": people[e][1], "drawn": str(e) in d.assigned}
+            for e in ids
+            if e in people and people[e][2] == Entry.ACTIVE
+        ]
+        out.append(
+            {
+                "id": d.pk,
+                "kind": d.kind,
+                "status": d.status,
+                "table": d.table,
+                "cards": cards,
+                "players": players,
+                "left": sum(1 for p in players if not p["drawn"]),
+            }
+        )
     return out

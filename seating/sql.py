@@ -31,7 +31,7 @@ def quoted_names(model, *fields) -> list[str]:
 def _chunks(values, size: int):
     values = list(values)
     for i in range(0, len(values), size):
-        yield values[i:i + size]
+        yield values[i : i + size]
 
 
 def _postgresql() -> bool:
@@ -63,10 +63,13 @@ def update_rows(model, fields: list[str], rows: list[tuple]) -> None:
             cursor.execute(
                 f"UPDATE {table} SET {', '.join(f'{n} = v.{n}' for n in names)} FROM unnest({arrays}) AS v({key}, {', '.join(names)}) "
                 f"WHERE {table}.{key} = v.{key}",
-                [[pk for pk, *_vals in rows], *(list(column) for column in zip(*values, strict=True))])
+                [[pk for pk, *_vals in rows], *(list(column) for column in zip(*values, strict=True))],
+            )
         else:
-            cursor.executemany(f"UPDATE {table} SET {', '.join(f'{n} = %s' for n in names)} WHERE {key} = %s",
-                               [[*vals, pk] for (pk, *_rest), vals in zip(rows, values, strict=True)])
+            cursor.executemany(
+                f"UPDATE {table} SET {', '.join(f'{n} = %s' for n in names)} WHERE {key} = %s",
+                [[*vals, pk] for (pk, *_rest), vals in zip(rows, values, strict=True)],
+            )
 
 
 # --- the drawn slips of a confirm ---------------------------------------------------------
@@ -92,21 +95,23 @@ def confirm_drawn_slips(tournament_id: int, ids: list[int], user, now, event) ->
         if found is not None and len(found[1]) == len(inserts.fields):  # one value per column: one row, VALUES
             return _confirm_drawn_in_one_statement(tournament_id, ids, user_id, now, event, inserts, found[1])
     n = PendingMove.objects.filter(tournament_id=tournament_id, status=PendingMove.PROPOSED, pk__in=ids, applied=True).update(
-        status=PendingMove.DONE, done_at=now, done_by_id=user_id)
+        status=PendingMove.DONE, done_at=now, done_by_id=user_id
+    )
     return n, False
 
 
 def _confirm_drawn_in_one_statement(tournament_id, ids, user_id, now, event, inserts, values) -> tuple[int, bool]:
     q = connection.ops.quote_name
     meta = type(event)._meta
-    pm, pk, status, done_at, done_by, tournament, applied = quoted_names(
-        PendingMove, "id", "status", "done_at", "done_by", "tournament", "applied")
+    pm, pk, status, done_at, done_by, tournament, applied = quoted_names(PendingMove, "id", "status", "done_at", "done_by", "tournament", "applied")
     columns = ", ".join(q(f.column) for f in inserts.fields)
-    sql = (f"WITH done AS (UPDATE {pm} SET {status} = %s, {done_at} = %s, {done_by} = %s WHERE {pk} = ANY(%s::bigint[]) "
-           f"AND {status} = %s AND {tournament} = %s AND {applied} RETURNING 1), "
-           f"ev AS (INSERT INTO {q(meta.db_table)} ({columns}) SELECT {', '.join(['%s'] * len(values))} "
-           f"WHERE (SELECT count(*) FROM done) = %s RETURNING {q(meta.pk.column)}) "
-           f"SELECT (SELECT count(*) FROM done), (SELECT * FROM ev)")
+    sql = (
+        f"WITH done AS (UPDATE {pm} SET {status} = %s, {done_at} = %s, {done_by} = %s WHERE {pk} = ANY(%s::bigint[]) "
+        f"AND {status} = %s AND {tournament} = %s AND {applied} RETURNING 1), "
+        f"ev AS (INSERT INTO {q(meta.db_table)} ({columns}) SELECT {', '.join(['%s'] * len(values))} "
+        f"WHERE (SELECT count(*) FROM done) = %s RETURNING {q(meta.pk.column)}) "
+        f"SELECT (SELECT count(*) FROM done), (SELECT * FROM ev)"
+    )
     done_at_value = PendingMove._meta.get_field("done_at").get_db_prep_save(now, connection)
     params = [PendingMove.DONE, done_at_value, user_id, ids, PendingMove.PROPOSED, tournament_id, *values, len(ids)]
     with compiled.prepared_cursor(connection) as cursor:
@@ -173,8 +178,20 @@ def save_with_queue(queue: Queue, updates, obj) -> None:
         raise DatabaseError("Save with update_fields did not affect any rows.")
 
 
-def write_back(queue: Queue, *, tournament_id: int, token: str, new_token: str, freed: list[int], seated: dict,
-               closed: dict, out: list[tuple], bust_seq: int, group_seq: int, seats_moved: bool) -> int:
+def write_back(
+    queue: Queue,
+    *,
+    tournament_id: int,
+    token: str,
+    new_token: str,
+    freed: list[int],
+    seated: dict,
+    closed: dict,
+    out: list[tuple],
+    bust_seq: int,
+    group_seq: int,
+    seats_moved: bool,
+) -> int:
     """The end of a seating service (``Room.done``): the queued rows, the seats freed
     (``freed``: entries whose seat row is deleted), the new and moved seats (``seated``: entry →
     (table id, seat number, waits for the button, seated at)), the tables closed (``closed``:
@@ -198,17 +215,30 @@ def write_back(queue: Queue, *, tournament_id: int, token: str, new_token: str, 
         if not seated and not closed:
             return _with_queued(queue, WRITE_BACK, [list(freed), *tail])
         rows = list(seated.items())
-        params = [list(freed), tournament_id, [row[0] for _e, row in rows], [row[1] for _e, row in rows],
-                  [e for e, _row in rows], [row[2] for _e, row in rows], [row[3] for _e, row in rows],
-                  list(closed), list(closed.values()), *tail]
+        params = [
+            list(freed),
+            tournament_id,
+            [row[0] for _e, row in rows],
+            [row[1] for _e, row in rows],
+            [e for e, _row in rows],
+            [row[2] for _e, row in rows],
+            [row[3] for _e, row in rows],
+            list(closed),
+            list(closed.values()),
+            *tail,
+        ]
         return _with_queued(queue, WRITE_BACK_SEATS, params)
     queue.flush()
     queue.save_updates()
     for ids in _chunks(freed, queue.batch_size):
         Seat.objects.filter(pk__in=ids).delete()  # nothing points at a seat: one DELETE
-    Seat.objects.bulk_create([
-        Seat(entry_id=e, tournament_id=tournament_id, table_id=table_id, number=number, wait_for_button=wait, seated_at=at)
-        for e, (table_id, number, wait, at) in seated.items()], batch_size=queue.batch_size)
+    Seat.objects.bulk_create(
+        [
+            Seat(entry_id=e, tournament_id=tournament_id, table_id=table_id, number=number, wait_for_button=wait, seated_at=at)
+            for e, (table_id, number, wait, at) in seated.items()
+        ],
+        batch_size=queue.batch_size,
+    )
     by_time: dict[object, list[int]] = {}
     for pk, at in closed.items():
         by_time.setdefault(at, []).append(pk)
@@ -218,7 +248,8 @@ def write_back(queue: Queue, *, tournament_id: int, token: str, new_token: str, 
     for entries, place, at in out:
         Entry.objects.filter(pk__in=entries).update(status=Entry.BUSTED, busted_at=at, place=place)
     return SeatingState.objects.filter(tournament_id=tournament_id, token=token).update(
-        token=new_token, bust_seq=bust_seq, group_seq=group_seq, seats_seq=models.F("seats_seq") + int(seats_moved))
+        token=new_token, bust_seq=bust_seq, group_seq=group_seq, seats_seq=models.F("seats_seq") + int(seats_moved)
+    )
 
 
 def _with_queued(queue: Queue, sql: str, params: list) -> int:
@@ -234,21 +265,30 @@ def _with_queued(queue: Queue, sql: str, params: list) -> int:
             _save(updates, obj)
         return changed
     q = connection.ops.quote_name
-    head = "WITH " + ", ".join([f"new{i} AS ({part_sql})" for i, (part_sql, _p) in enumerate(parts)]
-                               + [f"upd{j} AS ({part_sql} RETURNING 1)" for j, (part_sql, _p, _o) in enumerate(updated)])
-    sql = (head + ", " + sql.removeprefix("WITH ") if sql.startswith("WITH ") else head + " " + sql) + " RETURNING " + ", ".join(
-        [f"(SELECT array_agg({q(inserts.model._meta.pk.column)} ORDER BY {q(inserts.model._meta.pk.column)}) FROM new{i})"
-         for i, (inserts, _rows, _refs) in enumerate(inserted)] + [f"(SELECT count(*) FROM upd{j})" for j in range(len(updated))])
+    head = "WITH " + ", ".join(
+        [f"new{i} AS ({part_sql})" for i, (part_sql, _p) in enumerate(parts)]
+        + [f"upd{j} AS ({part_sql} RETURNING 1)" for j, (part_sql, _p, _o) in enumerate(updated)]
+    )
+    sql = (
+        (head + ", " + sql.removeprefix("WITH ") if sql.startswith("WITH ") else head + " " + sql)
+        + " RETURNING "
+        + ", ".join(
+            [
+                f"(SELECT array_agg({q(inserts.model._meta.pk.column)} ORDER BY {q(inserts.model._meta.pk.column)}) FROM new{i})"
+                for i, (inserts, _rows, _refs) in enumerate(inserted)
+            ]
+            + [f"(SELECT count(*) FROM upd{j})" for j in range(len(updated))]
+        )
+    )
     with compiled.prepared_cursor(connection) as cursor:
-        cursor.execute(sql, [p for _sql, part_params in parts for p in part_params]
-                       + [p for _sql, part_params, _o in updated for p in part_params] + params)
+        cursor.execute(sql, [p for _sql, part_params in parts for p in part_params] + [p for _sql, part_params, _o in updated for p in part_params] + params)
         row = cursor.fetchone()
         changed = cursor.rowcount
     if row is None:
         return 0
-    if any(n != 1 for n in row[len(inserted):]):
+    if any(n != 1 for n in row[len(inserted) :]):
         raise DatabaseError("Save with update_fields did not affect any rows.")
-    row = row[:len(inserted)]
+    row = row[: len(inserted)]
     for (inserts, rows, refs), keys in zip(inserted, row, strict=True):
         inserts.keys_returned(rows, keys, connection.alias)
         for obj in rows:  # the key a row took from an earlier part, as the ORM sets it after a save
@@ -332,11 +372,11 @@ def _write_back_sql(seats: bool = False) -> str:
     so a seat freed and taken again in one change is free when taken) and tables closed as the
     ORM's ``update(in_play=False, closed_at=…, is_final=False, halt_waived=False)``."""
     seat, seat_entry, seat_tournament, seat_table, seat_number, wait, seated_at = quoted_names(
-        Seat, "entry", "tournament", "table", "number", "wait_for_button", "seated_at")
+        Seat, "entry", "tournament", "table", "number", "wait_for_button", "seated_at"
+    )
     table, table_id, in_play, closed_at, is_final, halt_waived = quoted_names(Table, "id", "in_play", "closed_at", "is_final", "halt_waived")
     entry, entry_id, status, busted_at, place = quoted_names(Entry, "id", "status", "busted_at", "place")
-    state, tournament, token, bust_seq, group_seq, seats_seq = quoted_names(SeatingState, "tournament", "token", "bust_seq", "group_seq",
-                                                                      "seats_seq")
+    state, tournament, token, bust_seq, group_seq, seats_seq = quoted_names(SeatingState, "tournament", "token", "bust_seq", "group_seq", "seats_seq")
     freed = f"WITH freed AS (DELETE FROM {seat} WHERE {seat_entry} = ANY(%s::bigint[])), "
     if seats:
         freed = (
@@ -349,8 +389,7 @@ def _write_back_sql(seats: bool = False) -> str:
             f"FROM unnest(%s::bigint[], %s::timestamptz[]) AS v(id, at) WHERE {table}.{table_id} = v.id), "
         )
     return (
-        freed
-        + f"out AS (UPDATE {entry} SET {status} = '{Entry.BUSTED}', {busted_at} = %s::timestamptz, {place} = v.place "
+        freed + f"out AS (UPDATE {entry} SET {status} = '{Entry.BUSTED}', {busted_at} = %s::timestamptz, {place} = v.place "
         f"FROM unnest(%s::bigint[], %s::integer[]) AS v(id, place) WHERE {entry}.{entry_id} = v.id) "
         f"UPDATE {state} SET {token} = %s, {bust_seq} = %s, {group_seq} = %s, {seats_seq} = {seats_seq} + %s "
         f"WHERE {tournament} = %s AND {token} = %s"

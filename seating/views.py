@@ -41,10 +41,13 @@ def _bust(t, post, actor, done):
     if not ids:
         raise DomainError("no_entries", _("Tick the players who are out."), status=400)
     items = [{"entry": e, "starting_stack": _int(post.get(f"stack_{e}"))} for e in ids]
-    out = services.record_bust(t, items, actor=actor, table=_int(post.get("table")), same_hand=bool(post.get("same_hand")) and not only,
-                               reason=post.get("reason", ""))
-    text = "; ".join(_("#%(n)s out in place %(p)s") % {"n": b.entry.number, "p": b.place} + (
-        _(" (shared by %(m)s)") % {"m": b.shared_with} if b.shared_with > 1 else "") for b in out.busts)
+    out = services.record_bust(
+        t, items, actor=actor, table=_int(post.get("table")), same_hand=bool(post.get("same_hand")) and not only, reason=post.get("reason", "")
+    )
+    text = "; ".join(
+        _("#%(n)s out in place %(p)s") % {"n": b.entry.number, "p": b.place} + (_(" (shared by %(m)s)") % {"m": b.shared_with} if b.shared_with > 1 else "")
+        for b in out.busts
+    )
     if out.winner:
         text += " — " + _("one player left: first place")
     done["bust"] = out.busts[0].pk  # the page offers its undo at once
@@ -55,8 +58,7 @@ def _move(t, post, actor):
     entry = Entry.objects.filter(tournament=t, number=_int(post.get("entry_number"))).first()
     if entry is None:
         raise DomainError("unknown_entry", _("No such entry number."), status=400)
-    services.move_player(t, entry, _int(post.get("to_table"), 0), _int(post.get("to_seat"), 0), actor=actor,
-                         reason=post.get("reason", ""))
+    services.move_player(t, entry, _int(post.get("to_table"), 0), _int(post.get("to_seat"), 0), actor=actor, reason=post.get("reason", ""))
     return _("Moved #%(n)s.") % {"n": entry.number}
 
 
@@ -95,8 +97,9 @@ def _perform(t, request, done: dict) -> str:
     if op == "move":
         return _move(t, post, actor)
     if op == "big_blind":
-        services.set_big_blind(t, table, _int(post.get("big_blind_seat")), previous_big_blind_seat=_int(post.get("previous_big_blind_seat")),
-                               actor=actor, reason=reason)
+        services.set_big_blind(
+            t, table, _int(post.get("big_blind_seat")), previous_big_blind_seat=_int(post.get("previous_big_blind_seat")), actor=actor, reason=reason
+        )
         return _("Big blind of table %(n)s set.") % {"n": table}
     if op == "hand":
         services.hand_completed(t, table, actor=actor)
@@ -133,7 +136,9 @@ def _perform(t, request, done: dict) -> str:
         entry = get_object_or_404(Entry, pk=_int(post.get("entry"), 0), tournament=t)
         entry = registration.mark_arrival(entry, arrived=op == "arrived", actor=actor, reason=reason)
         return (_("%(name)s (#%(n)s) marked as arrived.") if op == "arrived" else _("%(name)s (#%(n)s) marked as not arrived.")) % {
-            "name": entry.person.full_name, "n": entry.number}
+            "name": entry.person.full_name,
+            "n": entry.number,
+        }
     raise DomainError("unknown_action", _("Unknown action."), status=400)
 
 
@@ -183,8 +188,12 @@ def table_map_page(request, pk):
         except DomainError as exc:
             messages.error(request, str(exc.message))
             if post.get("op") == "undo_bust" and "later" in exc.extra:  # what to undo first, offered on the page
-                request.session[UNDO_BLOCKED] = {"tournament": t.pk, "bust": _int(post.get("bust")), "later": exc.extra["later"],
-                                                 "undoable": exc.extra.get("undoable", False)}
+                request.session[UNDO_BLOCKED] = {
+                    "tournament": t.pk,
+                    "bust": _int(post.get("bust")),
+                    "later": exc.extra["later"],
+                    "undoable": exc.extra.get("undoable", False),
+                }
                 query = "?undo-first=1"
         anchor = f"#table-{request.POST['table']}" if request.POST.get("table") else ""
         if done.get("bust"):
@@ -236,8 +245,11 @@ def dealer_table(request, pk):
     reported = False
     if h4h and table is not None:
         reported = HandForHandReport.objects.filter(tournament=t, hand=clock.get("h4h_hand"), table_number=number).exists()
-    return render(request, "seating/dealer.html", {"t": t, "numbers": numbers, "number": number, "table": table,
-                                                   "h4h": h4h, "h4h_hand": clock.get("h4h_hand"), "reported": reported})
+    return render(
+        request,
+        "seating/dealer.html",
+        {"t": t, "numbers": numbers, "number": number, "table": table, "h4h": h4h, "h4h_hand": clock.get("h4h_hand"), "reported": reported},
+    )
 
 
 def move_slips(request, pk):
@@ -252,8 +264,7 @@ def move_slips(request, pk):
 def draw_history_page(request, pk, entry_id):
     t = get_object_or_404(Tournament, pk=pk)
     entry = get_object_or_404(Entry.objects.select_related("person"), pk=entry_id, tournament=t)
-    return render(request, "seating/draws.html", {"t": t, "entry": entry, "items": selectors.draw_history(t, entry),
-                                                  "seat": selectors.seat_of(entry)})
+    return render(request, "seating/draws.html", {"t": t, "entry": entry, "items": selectors.draw_history(t, entry), "seat": selectors.seat_of(entry)})
 
 
 def _lookup_data(t, q: str) -> dict:
@@ -302,10 +313,22 @@ def seat_lookup(request, pk):
     q = request.GET.get("q", "").strip()
     wait = lookup_wait(request, q)
     data = _lookup_data(t, "" if wait else q)
-    response = render(request, "seating/lookup.html", {
-        "t": t, "q": q, "data": data, "results": data["results"], "state": data["state"], "running": data["state"] == "running",
-        "refused": _too_many() if wait else "", "answered": selectors.lookup_query_ok(q) and not wait,
-        "languages": HouseRules.of(t).official_languages}, status=429 if wait else 200)
+    response = render(
+        request,
+        "seating/lookup.html",
+        {
+            "t": t,
+            "q": q,
+            "data": data,
+            "results": data["results"],
+            "state": data["state"],
+            "running": data["state"] == "running",
+            "refused": _too_many() if wait else "",
+            "answered": selectors.lookup_query_ok(q) and not wait,
+            "languages": HouseRules.of(t).official_languages,
+        },
+        status=429 if wait else 200,
+    )
     if wait:
         response["Retry-After"] = str(wait)
     return response

@@ -25,8 +25,11 @@ def _count_param(request, name: str, minimum: int, cap: int):
         return None
     text = raw.strip()
     if not (text.isascii() and text.isdigit()) or (len(text) <= 18 and int(text) < minimum):
-        raise ValidationFailed("bad_parameter", _("'%(f)s' must be a whole number from %(a)s to %(b)s.") % {"f": name, "a": minimum, "b": cap},
-                               fields={name: [_("Not a whole number.")]})
+        raise ValidationFailed(
+            "bad_parameter",
+            _("'%(f)s' must be a whole number from %(a)s to %(b)s.") % {"f": name, "a": minimum, "b": cap},
+            fields={name: [_("Not a whole number.")]},
+        )
     return cap if len(text) > 18 else min(int(text), cap)
 
 
@@ -74,8 +77,9 @@ def query_choice(request, name: str, choices, default=None):
     if raw is None:
         return default
     if raw not in choices:
-        raise ValidationFailed("bad_parameter", _("'%(f)s' must be one of: %(list)s.") % {"f": name, "list": ", ".join(choices)},
-                               fields={name: [_("Not one of the choices.")]})
+        raise ValidationFailed(
+            "bad_parameter", _("'%(f)s' must be one of: %(list)s.") % {"f": name, "list": ", ".join(choices)}, fields={name: [_("Not one of the choices.")]}
+        )
     return raw
 
 
@@ -91,6 +95,7 @@ def query_int(request, name: str, *, minimum: int = 1, maximum: int = 2**31 - 1)
     if value is None or not (minimum <= value <= maximum):
         raise ValidationFailed("bad_parameter", _("'%(f)s' must be a whole number from %(a)s to %(b)s.") % {"f": name, "a": minimum, "b": maximum})
     return value
+
 
 _CODES = {
     exceptions.NotAuthenticated: "not_authenticated",
@@ -239,8 +244,7 @@ def _view_serializer(context):
 
 def named_detail(fields, serializer) -> str:
     """The refusal of a form in words: each field by its name in the user's language, with its message."""
-    return " ".join(line if line.endswith((".", "!", "?")) else line + "." for line in _named_lines(fields, serializer)) \
-        or _("Some fields are not valid.")
+    return " ".join(line if line.endswith((".", "!", "?")) else line + "." for line in _named_lines(fields, serializer)) or _("Some fields are not valid.")
 
 
 def exception_handler(exc, context):
@@ -266,4 +270,3 @@ def exception_handler(exc, context):
     else:
         response.data = {"code": code, "detail": str(exc.detail)}
     return response
-

@@ -191,8 +191,12 @@ class Application:
             return await self.answer_refused(too_many_streams(scope), send)
         events = hub.phone_events(*found, token, ticket)
         hub.admissions.tie(ticket, events)
-        headers = [(b"content-type", b"text/event-stream"), (b"cache-control", b"no-cache"), (b"x-accel-buffering", b"no"),
-                   (b"x-content-type-options", b"nosniff")]
+        headers = [
+            (b"content-type", b"text/event-stream"),
+            (b"cache-control", b"no-cache"),
+            (b"x-accel-buffering", b"no"),
+            (b"x-content-type-options", b"nosniff"),
+        ]
         await self.pump(events, 200, headers, receive, send)
 
     async def phone_state(self, token, send) -> bool:
@@ -203,8 +207,12 @@ class Application:
         state = realtime.hub.phone_state(*found) if found else None
         if state is None:
             return False
-        headers = [(b"content-type", b"application/json"), (b"cache-control", b"no-cache"), (b"x-content-type-options", b"nosniff"),
-                   (b"content-length", str(len(state)).encode())]
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"cache-control", b"no-cache"),
+            (b"x-content-type-options", b"nosniff"),
+            (b"content-length", str(len(state)).encode()),
+        ]
         await send({"type": "http.response.start", "status": 200, "headers": headers})
         await send({"type": "http.response.body", "body": state})
         return True

@@ -187,8 +187,10 @@ def restore(path: Path, alias="default") -> None:
         conn.close()
         if hasattr(conn, "close_pool"):
             conn.close_pool()
-        _run([_tool("pg_restore"), "--clean", "--if-exists", "--no-owner", "--single-transaction",
-              "--dbname", conn.settings_dict["NAME"], str(path)], _pg_env(alias))
+        _run(
+            [_tool("pg_restore"), "--clean", "--if-exists", "--no-owner", "--single-transaction", "--dbname", conn.settings_dict["NAME"], str(path)],
+            _pg_env(alias),
+        )
 
 
 def summary(alias="default") -> list[tuple[str, int]]:

@@ -352,7 +352,7 @@ class Inserts:
         size = max(1, connection.ops.bulk_batch_size(self.fields, objs))
         size = min(size, batch_size) if batch_size else size
         for start in range(0, len(objs), size):
-            self._insert(objs[start:start + size], connection)
+            self._insert(objs[start : start + size], connection)
         return objs
 
     def _insert(self, objs, connection):
@@ -566,9 +566,21 @@ class BuiltOnce:
             ret[name] = None if check_for_none is None else field.to_representation(attribute)
         return ret
 
-    _SHARED = (serializers.BooleanField, serializers.CharField, serializers.IntegerField, serializers.DecimalField,
-               serializers.DateTimeField, serializers.PrimaryKeyRelatedField, IdField, TextField, serializers.ChoiceField,
-               serializers.JSONField, serializers.FloatField, serializers.DateField, serializers.BigIntegerField)
+    _SHARED = (
+        serializers.BooleanField,
+        serializers.CharField,
+        serializers.IntegerField,
+        serializers.DecimalField,
+        serializers.DateTimeField,
+        serializers.PrimaryKeyRelatedField,
+        IdField,
+        TextField,
+        serializers.ChoiceField,
+        serializers.JSONField,
+        serializers.FloatField,
+        serializers.DateField,
+        serializers.BigIntegerField,
+    )
 
     def _output_plan(self):
         """``(name, field, None)`` for a field shared by every instance, ``(name, None, method)``

@@ -67,5 +67,4 @@ class IdModelSerializer(serializers.ModelSerializer):
     """A ``ModelSerializer`` whose relations are ``IdField``s and whose texts are ``TextField``s."""
 
     serializer_related_field = IdField
-    serializer_field_mapping = {**serializers.ModelSerializer.serializer_field_mapping,
-                                models.CharField: TextField, models.TextField: TextField}
+    serializer_field_mapping = {**serializers.ModelSerializer.serializer_field_mapping, models.CharField: TextField, models.TextField: TextField}

@@ -67,7 +67,7 @@ def idempotent(request, compute, validate=None, flat=False):
     if len(key) > 100:
         raise DomainError("bad_idempotency_key", _("The idempotency key is too long."), status=400)
     digest = body_hash(request)
-    with unit_of_work(), (flat_step() if flat else nullcontext()):  # the key row and the sale it answers: one transaction
+    with unit_of_work(), flat_step() if flat else nullcontext():  # the key row and the sale it answers: one transaction
         pk = keys.claim(request.user.pk, key, request.path, digest, timezone.now())
         if pk is None:
             if validate is not None:
@@ -76,8 +76,7 @@ def idempotent(request, compute, validate=None, flat=False):
             if record.endpoint != request.path:
                 raise DomainError("idempotency_key_reused", _("This idempotency key was used for another action."), status=422)
             if record.body_hash and record.body_hash != digest:
-                raise DomainError("idempotency_key_mismatch", _("This idempotency key was used for a different request: start a new sale."),
-                                  status=422)
+                raise DomainError("idempotency_key_mismatch", _("This idempotency key was used for a different request: start a new sale."), status=422)
             if record.response is None:
                 raise DomainError("request_in_progress", _("The same request is still being processed."))
             response = Response(record.response, status=record.status_code)

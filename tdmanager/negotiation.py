@@ -14,8 +14,12 @@ class JsonFirstNegotiation(DefaultContentNegotiation):
     _PLAIN = frozenset((None, "*/*", "application/json"))
 
     def select_renderer(self, request, renderers, format_suffix=None):
-        if (not format_suffix and renderers and renderers[0].media_type == "application/json"
-                and request.META.get("HTTP_ACCEPT") in self._PLAIN
-                and (self.settings.URL_FORMAT_OVERRIDE is None or self.settings.URL_FORMAT_OVERRIDE not in request.query_params)):
+        if (
+            not format_suffix
+            and renderers
+            and renderers[0].media_type == "application/json"
+            and request.META.get("HTTP_ACCEPT") in self._PLAIN
+            and (self.settings.URL_FORMAT_OVERRIDE is None or self.settings.URL_FORMAT_OVERRIDE not in request.query_params)
+        ):
             return renderers[0], renderers[0].media_type
         return super().select_renderer(request, renderers, format_suffix)

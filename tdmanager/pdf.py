@@ -43,6 +43,7 @@ def drawable(text) -> str:
         out = re.sub(r" {2,}", " ", out).strip()
     return out
 
+
 QR_MM = 32  # the printed QR code's side: a phone reads it from arm's length
 
 
@@ -58,8 +59,9 @@ def draw_qr(pdf, url: str, x: float, y: float, size: float) -> None:
                 pdf.rect(x + (c + 2) * module, y + size - (r + 3) * module, module, module, stroke=0, fill=1)
 
 
-def slip_pdf(*, title: str, heading: str, lines: list[tuple[str, str]], footer: str = "", signature_line: str = "",
-             qr: str = "", qr_caption: str = "") -> bytes:
+def slip_pdf(
+    *, title: str, heading: str, lines: list[tuple[str, str]], footer: str = "", signature_line: str = "", qr: str = "", qr_caption: str = ""
+) -> bytes:
     """Draw an 80 mm wide slip, as tall as its lines need. ``signature_line`` adds a line to sign on;
     ``qr`` (an address) prints its QR code with the address under it and ``qr_caption`` over it."""
     from reportlab.lib.units import mm
@@ -103,8 +105,7 @@ def slip_pdf(*, title: str, heading: str, lines: list[tuple[str, str]], footer: 
     return buf.getvalue()
 
 
-def seat_cards_pdf(*, title: str, cards: list[tuple[str, str, int, int]], table_word: str, seat_word: str, note: str = "",
-                   a4: bool = False) -> bytes:
+def seat_cards_pdf(*, title: str, cards: list[tuple[str, str, int, int]], table_word: str, seat_word: str, note: str = "", a4: bool = False) -> bytes:
     """Seat cards of a manual draw (SEAT-01, SEAT-04): ``cards`` are (event, kind, table, seat).
 
     80 mm: one card a page (a slip each). ``a4``: sheets of 3 × 6 cards with dashed cut lines."""

@@ -53,8 +53,7 @@ _CLOCK_OPS = {"call-clock": DF, "*": D}  # a hand completed is reported on its t
 _FLIGHT_OPS = {"bag": DF, "*": D}
 _BRACKET_OPS = {"seat-request": DC, "*": D}
 _MATCH_OPS = {"replacement": DC, "*": DF}
-_HEADSUP_PAGE_OPS = {"draw": D, "allocate": D, "replacement": DC, "request": DC,
-                     "start": DF, "seat": DF, "game": DF, "free": DF, "bye": DF, "lateness": DF}
+_HEADSUP_PAGE_OPS = {"draw": D, "allocate": D, "replacement": DC, "request": DC, "start": DF, "seat": DF, "game": DF, "free": DF, "bye": DF, "lateness": DF}
 
 POLICY: dict[str, dict[str, tuple | dict]] = {
     # --- API: people, structures, tournaments ---------------------------------------------
@@ -296,10 +295,7 @@ REVERSIBLE_BY: dict[str, tuple] = {
 # Routes a regulator may read, all keyed by the tournament's ``pk``: he reads them only for the
 # tournaments a director granted him (anything else answers 404), and nothing else but the
 # dashboard (``tests/test_role_matrix.py`` checks both).
-BY_TOURNAMENT = frozenset(
-    name for name, rules in POLICY.items()
-    if REGULATOR in (rules.get("GET") or ()) and name not in ("dashboard",)
-)
+BY_TOURNAMENT = frozenset(name for name, rules in POLICY.items() if REGULATOR in (rules.get("GET") or ()) and name not in ("dashboard",))
 
 _READ_METHODS = {"HEAD": "GET", "OPTIONS": "GET"}
 

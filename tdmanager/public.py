@@ -217,8 +217,13 @@ def _too_many_streams(language: str) -> tuple[int, list, bytes]:
 
 
 def _refused_headers(kind: bytes, seconds: int, body: bytes) -> list:
-    return [(b"content-type", kind), (b"retry-after", str(seconds).encode()), (b"cache-control", b"no-store"),
-            (b"x-content-type-options", b"nosniff"), (b"content-length", str(len(body)).encode())]
+    return [
+        (b"content-type", kind),
+        (b"retry-after", str(seconds).encode()),
+        (b"cache-control", b"no-store"),
+        (b"x-content-type-options", b"nosniff"),
+        (b"content-length", str(len(body)).encode()),
+    ]
 
 
 def _language(scope) -> str:

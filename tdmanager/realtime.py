@@ -528,7 +528,8 @@ class Hub:
         phone_builder = self.phone_builder if phones else None
         try:
             return await asyncio.get_running_loop().run_in_executor(
-                executor("build"), _off_request, _built, self.snapshot_builder, tournament_id, phone_builder, self.latest.get(tournament_id))
+                executor("build"), _off_request, _built, self.snapshot_builder, tournament_id, phone_builder, self.latest.get(tournament_id)
+            )
         except Exception:
             log.exception("realtime: snapshot failed for %s", tournament_id)
             return None

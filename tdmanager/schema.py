@@ -20,9 +20,15 @@ class ErrorSerializer(serializers.Serializer):
 
 
 ERROR_STATUSES = {
-    "400": "Invalid input", "401": "Not signed in", "403": "The role does not allow it", "404": "Not found",
-    "405": "Method not allowed", "409": "A rule forbids it now", "415": "Unsupported media type",
-    "422": "Idempotency key reused", "429": "Too many attempts",
+    "400": "Invalid input",
+    "401": "Not signed in",
+    "403": "The role does not allow it",
+    "404": "Not found",
+    "405": "Method not allowed",
+    "409": "A rule forbids it now",
+    "415": "Unsupported media type",
+    "422": "Idempotency key reused",
+    "429": "Too many attempts",
 }
 
 
@@ -75,8 +81,7 @@ class DocumentedSchema(AutoSchema):
         if direction == "response":
             for code, description in ERROR_STATUSES.items():
                 if code not in responses:
-                    responses[code] = self._get_response_for_code(
-                        _error_response(description), code, direction=direction)
+                    responses[code] = self._get_response_for_code(_error_response(description), code, direction=direction)
         return responses
 
 

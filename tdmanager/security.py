@@ -50,7 +50,7 @@ def trusted_proxies():
 def _parse_ip(text: str):
     text = text.strip()
     if text.startswith("[") and "]" in text:  # [v6]:port
-        text = text[1:text.index("]")]
+        text = text[1 : text.index("]")]
     elif text.count(":") == 1:  # v4:port
         text = text.split(":")[0]
     try:
@@ -152,8 +152,7 @@ def lockout(username, ip, now=None) -> int | None:
     for any username: what others try elsewhere never locks a user out."""
     now = time.time() if now is None else now
     try:
-        waits = [w for w in (_pair_wait(username, ip, now) if username and ip else None,
-                             _address_wait(ip, now) if ip else None) if w]
+        waits = [w for w in (_pair_wait(username, ip, now) if username and ip else None, _address_wait(ip, now) if ip else None) if w]
     except Exception:  # the cache is down: the desk must still be able to log in
         log.exception("login throttle: cache unavailable; not throttling")
         return None
@@ -250,11 +249,9 @@ def end_attempt(username, ip, ok: bool, now=None) -> None:
 
 
 def _locked(kind: str, username, ip, failures: int, seconds: int) -> None:
-    log.warning("login throttle: %s locked out for %d s after %d failed logins (username %r, address %s)",
-                kind, seconds, failures, username, ip)
+    log.warning("login throttle: %s locked out for %d s after %d failed logins (username %r, address %s)", kind, seconds, failures, username, ip)
     try:
-        login_locked_out.send(sender=None, kind=kind, username=str(username or ""), address=str(ip or ""),
-                              failures=failures, seconds=seconds)
+        login_locked_out.send(sender=None, kind=kind, username=str(username or ""), address=str(ip or ""), failures=failures, seconds=seconds)
     except Exception:  # the audit line must not turn a refused login into a 500
         log.exception("login throttle: the lock-out's audit line was not written")
 
@@ -293,8 +290,7 @@ class ThrottledModelBackend(ModelBackend):
         if wait is not None:
             if request is not None:
                 request.login_throttled = wait
-            log.warning("login throttle: refused a login for username %r from %s (locked for %d s more)",
-                        username, ip, wait)
+            log.warning("login throttle: refused a login for username %r from %s (locked for %d s more)", username, ip, wait)
             raise PermissionDenied
         user = None
         try:

@@ -242,10 +242,14 @@ REDIS_URL = os.getenv("REDIS_URL", "")
 # The cache (login throttling counters) is shared by every process through Redis; keys start
 # with the namespace. Without Redis (tests, management commands) it is per process.
 if REDIS_URL:
-    CACHES = {"default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL, "KEY_PREFIX": TDM_NAMESPACE,
-        "OPTIONS": {"socket_timeout": 2, "socket_connect_timeout": 2},
-    }}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": TDM_NAMESPACE,
+            "OPTIONS": {"socket_timeout": 2, "socket_connect_timeout": 2},
+        }
+    }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "KEY_PREFIX": TDM_NAMESPACE}}
 CELERY_BROKER_URL = REDIS_URL or "memory://"
@@ -330,7 +334,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # Two choice sets are called "method": how a player pays, and how a deal is computed.
-    "ENUM_NAME_OVERRIDES": {"PaymentMethodEnum": "tournaments.models.LedgerRow.METHODS", "LedgerKindEnum": "tournaments.models.LedgerRow.KINDS", "DealMethodEnum": "payouts.models.Deal.METHODS"},
+    "ENUM_NAME_OVERRIDES": {
+        "PaymentMethodEnum": "tournaments.models.LedgerRow.METHODS",
+        "LedgerKindEnum": "tournaments.models.LedgerRow.KINDS",
+        "DealMethodEnum": "payouts.models.Deal.METHODS",
+    },
 }
 
 # --- House defaults (each tournament can override; see docs/house-rules.md) -----------

@@ -25,8 +25,11 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # Both under the CSP: Swagger's init script is served apart (?script), ReDoc is started from static/.
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema", template_name="apidocs/swagger_ui.html"), name="api-docs"),
-    path("api/redoc/", csp_update(style_src=["'unsafe-inline'"], worker_src=["blob:"])(
-        SpectacularRedocView.as_view(url_name="schema", template_name="apidocs/redoc.html")), name="api-redoc"),
+    path(
+        "api/redoc/",
+        csp_update(style_src=["'unsafe-inline'"], worker_src=["blob:"])(SpectacularRedocView.as_view(url_name="schema", template_name="apidocs/redoc.html")),
+        name="api-redoc",
+    ),
     path("i18n/", include("django.conf.urls.i18n")),
     path("favicon.ico", appicons.favicon, name="favicon"),
     path("manifest.webmanifest", appicons.manifest, name="manifest"),

@@ -84,8 +84,15 @@ def make_tournament(db, structure):
 
     def make(**kw):
         defaults = dict(
-            name="Sunday Special", start_at=timezone.now() + timedelta(hours=1), buy_in=Decimal("100"), fee=Decimal("10"),
-            starting_stack=30000, table_size=9, structure=structure, status=Tournament.REGISTERING, min_players=2,
+            name="Sunday Special",
+            start_at=timezone.now() + timedelta(hours=1),
+            buy_in=Decimal("100"),
+            fee=Decimal("10"),
+            starting_stack=30000,
+            table_size=9,
+            structure=structure,
+            status=Tournament.REGISTERING,
+            min_players=2,
         )
         defaults.update(kw)
         return Tournament.objects.create(**defaults)

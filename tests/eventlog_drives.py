@@ -59,8 +59,17 @@ class World:
         return p
 
     def tournament(self, name: str = "Sunday Special", **kw) -> Tournament:
-        values = dict(name=name, start_at=timezone.now() + timedelta(hours=1), buy_in=Decimal("100"), fee=Decimal("10"),
-                      starting_stack=30000, table_size=9, structure=self.structure, status=Tournament.REGISTERING, min_players=2)
+        values = dict(
+            name=name,
+            start_at=timezone.now() + timedelta(hours=1),
+            buy_in=Decimal("100"),
+            fee=Decimal("10"),
+            starting_stack=30000,
+            table_size=9,
+            structure=self.structure,
+            status=Tournament.REGISTERING,
+            min_players=2,
+        )
         values.update(kw)
         return Tournament.objects.create(**values)
 
@@ -97,9 +106,19 @@ def drive_cashier(w: World) -> dict:
 
 
 def drive_clock(w: World) -> dict:
-    t = w.tournament("Clock Classic", format=Tournament.REBUY, rebuy_price=Decimal("50"), rebuy_chips=30000, rebuy_until_level=2,
-                     rebuy_stack_threshold=30000, addon_price=Decimal("20"), addon_chips=20000, addon_after_level=4,
-                     late_reg_closes_after_level=3, reentry_until_level=3)
+    t = w.tournament(
+        "Clock Classic",
+        format=Tournament.REBUY,
+        rebuy_price=Decimal("50"),
+        rebuy_chips=30000,
+        rebuy_until_level=2,
+        rebuy_stack_threshold=30000,
+        addon_price=Decimal("20"),
+        addon_chips=20000,
+        addon_after_level=4,
+        late_reg_closes_after_level=3,
+        reentry_until_level=3,
+    )
     anna, bruno = w.field_of(t, [("Anna", "Bianchi"), ("Bruno", "Bianchi")])[:2]
     lifecycle.start(t, actor=w.director, override_minimum=True, prestart_report_sent=True)
     clockctl.start_clock(t, actor=w.director)
@@ -128,32 +147,36 @@ def drive_clock(w: World) -> dict:
     clockctl.end_hand_for_hand(t, actor=w.director, reason="bubble burst")
     clockctl.finish_clock(t, actor=w.director, reason="end of the day")
     level1 = items[0]
-    return {
-        "tournaments.clock.started": ["level 1"],
-        "cashier.rebuy.sold": ["rebuy 1", "Anna Bianchi", "50.00 EUR", "30,000 chips"],
-        "tournaments.clock.paused": ["dealer change"],
-        "tournaments.clock.resumed": ["dealers back"],
-        "tournaments.clock.time_added": ["120 seconds", "slow table"],
-        "tournaments.clock.time_set": ["5:05", "clock was late"],
-        "tournaments.clock.call_time_set": ["Bruno Bianchi", "20 seconds"],
-        "tournaments.clock.called": ["table 1", "20 seconds"],
-        "tournaments.clock.jumped": ["the break after level 4", "to the break"],
-        "tournaments.clock.level_started": ["Level 2", f"{items[1].small_blind}/{items[1].big_blind}"],
-        "tournaments.rebuy.closed": ["after level 2"],
-        "tournaments.late_registration.closed": ["after level 3"],
-        "tournaments.reentry.closed": ["after level 3"],
-        "tournaments.clock.break_started": [f"{items[first_break].minutes} minutes after level 4"],
-        "tournaments.addon.opened": ["after level 4"],
-        "cashier.addon.sold": ["Bruno Bianchi", "20.00 EUR", "20,000 chips"],
-        "tournaments.addon.closed": ["after level 4"],
-        "tournaments.colorup.announced": ["after level 8"],
-        "tournaments.clock.break_inserted": ["10 minutes", "dinner"],
-        "tournaments.clock.hand_for_hand_started": [f"{len(t.entries.filter(status=Entry.ACTIVE))} players left"],
-        "tournaments.clock.hand_completed": ["table 1", "hand 1"],
-        "tournaments.clock.hand_for_hand_next_hand": [],
-        "tournaments.clock.hand_for_hand_ended": [],
-        "tournaments.clock.finished": ["end of the day"],
-    } if level1 and rebought else {}
+    return (
+        {
+            "tournaments.clock.started": ["level 1"],
+            "cashier.rebuy.sold": ["rebuy 1", "Anna Bianchi", "50.00 EUR", "30,000 chips"],
+            "tournaments.clock.paused": ["dealer change"],
+            "tournaments.clock.resumed": ["dealers back"],
+            "tournaments.clock.time_added": ["120 seconds", "slow table"],
+            "tournaments.clock.time_set": ["5:05", "clock was late"],
+            "tournaments.clock.call_time_set": ["Bruno Bianchi", "20 seconds"],
+            "tournaments.clock.called": ["table 1", "20 seconds"],
+            "tournaments.clock.jumped": ["the break after level 4", "to the break"],
+            "tournaments.clock.level_started": ["Level 2", f"{items[1].small_blind}/{items[1].big_blind}"],
+            "tournaments.rebuy.closed": ["after level 2"],
+            "tournaments.late_registration.closed": ["after level 3"],
+            "tournaments.reentry.closed": ["after level 3"],
+            "tournaments.clock.break_started": [f"{items[first_break].minutes} minutes after level 4"],
+            "tournaments.addon.opened": ["after level 4"],
+            "cashier.addon.sold": ["Bruno Bianchi", "20.00 EUR", "20,000 chips"],
+            "tournaments.addon.closed": ["after level 4"],
+            "tournaments.colorup.announced": ["after level 8"],
+            "tournaments.clock.break_inserted": ["10 minutes", "dinner"],
+            "tournaments.clock.hand_for_hand_started": [f"{len(t.entries.filter(status=Entry.ACTIVE))} players left"],
+            "tournaments.clock.hand_completed": ["table 1", "hand 1"],
+            "tournaments.clock.hand_for_hand_next_hand": [],
+            "tournaments.clock.hand_for_hand_ended": [],
+            "tournaments.clock.finished": ["end of the day"],
+        }
+        if level1 and rebought
+        else {}
+    )
 
 
 def _seats(t) -> dict[int, dict[int, int]]:
@@ -193,22 +216,26 @@ def drive_seating(w: World) -> dict:
     mover = seats[one][max(seats[one])]
     to_seat = next(n for n in range(1, t.table_size + 1) if n not in _seats(t)[two])
     seating.move_player(t, mover, two, to_seat, actor=w.director, reason="special needs")
-    return {
-        "seating.draw.initial": ["12 players at 2 tables"],
-        "seating.big_blind.set": [f"table {one} to seat {min(seats[one])}", "dealt for the button"],
-        "seating.hand.completed": [f"Table {one}"],
-        "seating.misdeal.reported": [f"table {one}", "card exposed"],
-        "seating.table.tv_marked": [f"table {one}"],
-        "seating.table.tv_unmarked": [f"table {one}"],
-        "seating.seat.locked": [f"seat {free_seat} at table {one}", "broken chair"],
-        "seating.seat.unlocked": [f"seat {free_seat} at table {one}"],
-        "seating.table.locked": [f"table {two}", "dealer missing"],
-        "seating.table.unlocked": [f"table {two}", "dealer back"],
-        "seating.break_order.set": ["near the bar first"],
-        "seating.player.busted": [_name(out_first), f"table {two}", "place 12"],
-        "seating.bust.undone": ["wrong player"],
-        "seating.player.moved": [_name(mover).split(" (#")[0], f"from table {one}", f"to table {two} seat {to_seat}"],
-    } if bust else {}
+    return (
+        {
+            "seating.draw.initial": ["12 players at 2 tables"],
+            "seating.big_blind.set": [f"table {one} to seat {min(seats[one])}", "dealt for the button"],
+            "seating.hand.completed": [f"Table {one}"],
+            "seating.misdeal.reported": [f"table {one}", "card exposed"],
+            "seating.table.tv_marked": [f"table {one}"],
+            "seating.table.tv_unmarked": [f"table {one}"],
+            "seating.seat.locked": [f"seat {free_seat} at table {one}", "broken chair"],
+            "seating.seat.unlocked": [f"seat {free_seat} at table {one}"],
+            "seating.table.locked": [f"table {two}", "dealer missing"],
+            "seating.table.unlocked": [f"table {two}", "dealer back"],
+            "seating.break_order.set": ["near the bar first"],
+            "seating.player.busted": [_name(out_first), f"table {two}", "place 12"],
+            "seating.bust.undone": ["wrong player"],
+            "seating.player.moved": [_name(mover).split(" (#")[0], f"from table {one}", f"to table {two} seat {to_seat}"],
+        }
+        if bust
+        else {}
+    )
 
 
 def _open_slips(t) -> list:
@@ -292,8 +319,9 @@ def drive_payouts(w: World) -> dict:
     payouts.reset_payout_table(t, actor=w.director)
     template = payouts.save_payout_template("Top three", ["50", "30", "20"], actor=w.director)
     payouts.apply_template(t, template, actor=w.director)
-    payouts.edit_payout_table(t, [{"place": 1, "amount": "1000"}, {"place": 2, "amount": "600"}, {"place": 3, "amount": "400"}],
-                              actor=w.director, reason="house choice")
+    payouts.edit_payout_table(
+        t, [{"place": 1, "amount": "1000"}, {"place": 2, "amount": "600"}, {"place": 3, "amount": "400"}], actor=w.director, reason="house choice"
+    )
     payouts.lock_payout_table(t, actor=w.director)
     payouts.unlock_payout_table(t, actor=w.director, reason="sponsor added 0")
     payouts.lock_payout_table(t, actor=w.director)
@@ -337,18 +365,25 @@ def drive_payouts(w: World) -> dict:
 
 def drive_setup(w: World) -> dict:
     start = timezone.now() + timedelta(days=2)
-    daily = setup.create_tournament(dict(name="Daily Fifty", start_at=start, buy_in=Decimal("50"), starting_stack=20000,
-                                         structure=w.structure, settings={"fee_override": "20"}),
-                                    actor=w.director, override_reason="daily events")
+    daily = setup.create_tournament(
+        dict(name="Daily Fifty", start_at=start, buy_in=Decimal("50"), starting_stack=20000, structure=w.structure, settings={"fee_override": "20"}),
+        actor=w.director,
+        override_reason="daily events",
+    )
     setup.update_tournament(daily, {"starting_stack": 25000}, actor=w.director)
     lifecycle.open_registration(daily, actor=w.director)
     setup.update_tournament(daily, {"guarantee": Decimal("1000")}, actor=w.director, override_reason="sponsor added")
     setup.copy_tournament(daily, name="Daily Fifty (Tuesday)", start_at=start + timedelta(days=1), actor=w.director)
     template = setup.save_template(daily, name="Daily recipe", actor=w.director)
     setup.create_from_template(template, name="Daily Fifty (Wednesday)", start_at=start + timedelta(days=2), actor=w.director)
-    saved = structures.save_structure(name="Short Night", items=[
-        {"kind": "LEVEL", "small_blind": 100, "big_blind": 200, "ante": 0, "minutes": 15},
-        {"kind": "LEVEL", "small_blind": 200, "big_blind": 400, "ante": 0, "minutes": 15}], actor=w.director)
+    saved = structures.save_structure(
+        name="Short Night",
+        items=[
+            {"kind": "LEVEL", "small_blind": 100, "big_blind": 200, "ante": 0, "minutes": 15},
+            {"kind": "LEVEL", "small_blind": 200, "big_blind": 400, "ante": 0, "minutes": 15},
+        ],
+        actor=w.director,
+    )
     structures.delete_structure(saved, actor=w.director)
     doomed = w.tournament("Never Played", status=Tournament.PLANNED)
     lifecycle.delete(doomed, actor=w.director)
@@ -477,8 +512,7 @@ def drive_satellite(w: World) -> dict:
 
 def drive_jackpot(w: World) -> dict:
     payouts.set_jackpot_base(Decimal("1000.00"), actor=w.director)
-    t = w.tournament("Royal Hunt", format=Tournament.REENTRY, max_entries_per_player=3, late_reg_closes_after_level=6,
-                     settings={"jackpot": True})
+    t = w.tournament("Royal Hunt", format=Tournament.REENTRY, max_entries_per_player=3, late_reg_closes_after_level=6, settings={"jackpot": True})
     other = w.tournament("Royal Hunt (side)", settings={"jackpot": True})
     sale = cashier.register(t, w.person("Anna", "Verdi"), method="CASH", actor=w.cashier, jackpot=True)
     lifecycle.start(t, actor=w.director, override_minimum=True, prestart_report_sent=True)
@@ -487,11 +521,15 @@ def drive_jackpot(w: World) -> dict:
     win = payouts.claim_jackpot(t, [sale.entry], both_hole_cards=True, actor=w.director)
     claim = win.claims.get()
     payouts.pay_jackpot(claim, method="CASH", actor=w.cashier)
-    return {
-        "payouts.jackpot.won": ["level 1", f"{win.amount:,.2f} EUR"],
-        "payouts.jackpot.locked": ["Royal Hunt"],
-        "payouts.jackpot.paid": ["Anna Verdi", f"{claim.amount:,.2f} EUR", "cash"],
-    } if other else {}
+    return (
+        {
+            "payouts.jackpot.won": ["level 1", f"{win.amount:,.2f} EUR"],
+            "payouts.jackpot.locked": ["Royal Hunt"],
+            "payouts.jackpot.paid": ["Anna Verdi", f"{claim.amount:,.2f} EUR", "cash"],
+        }
+        if other
+        else {}
+    )
 
 
 def drive_seats_by_hand(w: World) -> dict:
@@ -505,8 +543,7 @@ def drive_seats_by_hand(w: World) -> dict:
     seat = _seats(t)
     where = next((table, n) for table, row in seat.items() for n, e in row.items() if e == wrong.entry.pk)
     cashier.reverse(wrong.row, reason="sold to the wrong person", actor=w.cashier)
-    sng = sitandgo.create_sit_and_go(name="Sit Ten", buy_in=Decimal("20"), fee=Decimal("2"), starting_stack=5000, structure=w.structure,
-                                     actor=w.director)
+    sng = sitandgo.create_sit_and_go(name="Sit Ten", buy_in=Decimal("20"), fee=Decimal("2"), starting_stack=5000, structure=w.structure, actor=w.director)
     w.field_of(sng, [(f"Sng{i}", "Player") for i in range(1, 11)])
     return {
         "seating.seat.reserved": ["table 1 seat 5", "Nadia Sedia", "wheelchair"],
@@ -525,8 +562,7 @@ def drive_screens(w: World) -> dict:
     screens.rotate_screen_token(DisplayScreen.objects.get(pk=screen.pk), actor=w.director)
     screens.revoke_screen_token(DisplayScreen.objects.get(pk=screen.pk), actor=w.director)
     screens.delete_screen(DisplayScreen.objects.get(pk=screen.pk), actor=w.director)
-    chips = chipsets.save_chip_set(name="Casino set", denominations=[{"value": 100, "quantity": 300}, {"value": 500, "quantity": 200}],
-                                   actor=w.director)
+    chips = chipsets.save_chip_set(name="Casino set", denominations=[{"value": 100, "quantity": 300}, {"value": 500, "quantity": 200}], actor=w.director)
     chipsets.delete_chip_set(chips, actor=w.director)
     return {
         "tournaments.display.created": ["Lobby left"],
@@ -551,18 +587,23 @@ def _finished(w: World, name: str, players: int = 2, **kw) -> tuple[Tournament, 
 
 def drive_series(w: World) -> dict:
     dailies = series.create_series(name="Riviera Dailies", cycle_length=1, actor=w.director)
-    monday = series.schedule_daily(dailies, timezone.localdate() + timedelta(days=7 - timezone.localdate().weekday()),
-                                   structure=w.structure, starting_stack=20000, actor=w.director)
+    monday = series.schedule_daily(
+        dailies, timezone.localdate() + timedelta(days=7 - timezone.localdate().weekday()), structure=w.structure, starting_stack=20000, actor=w.director
+    )
     played, _entries = _finished(w, "Riviera Friday", players=3)
     series.attach(dailies, played, actor=w.director)
     series.score_tournament(played, actor=w.director)
-    return {
-        "formats.series.created": ["Riviera Dailies"],
-        "formats.series.daily_scheduled": [],
-        "formats.series.attached": ["Riviera Dailies"],
-        "formats.series.scored": ["3 players"],
-        "formats.series.cycle_closed": ["cycle 1"],
-    } if monday else {}
+    return (
+        {
+            "formats.series.created": ["Riviera Dailies"],
+            "formats.series.daily_scheduled": [],
+            "formats.series.attached": ["Riviera Dailies"],
+            "formats.series.scored": ["3 players"],
+            "formats.series.cycle_closed": ["cycle 1"],
+        }
+        if monday
+        else {}
+    )
 
 
 def drive_timed(w: World) -> dict:
@@ -587,18 +628,32 @@ def drive_timed(w: World) -> dict:
 
 def drive_multiday(w: World) -> dict:
     now = timezone.now()
-    event = multiday.create_event(name="Grand Prix", flights=[{"label": "1A", "start_at": now + timedelta(hours=1)}],
-                                  day2_start_at=now + timedelta(days=1), buy_in=Decimal("100"), fee=Decimal("10"), starting_stack=30000,
-                                  structure=w.structure, actor=w.director)
+    event = multiday.create_event(
+        name="Grand Prix",
+        flights=[{"label": "1A", "start_at": now + timedelta(hours=1)}],
+        day2_start_at=now + timedelta(days=1),
+        buy_in=Decimal("100"),
+        fee=Decimal("10"),
+        starting_stack=30000,
+        structure=w.structure,
+        actor=w.director,
+    )
     day1 = event.flights.get(label="1A").tournament
-    stackchoice.add_stack_option(day1, label="Deep 45k", buy_in=Decimal("140"), fee=Decimal("14"), chips=45000, actor=w.director,
-                                 override_reason="announced with the schedule")
+    stackchoice.add_stack_option(
+        day1, label="Deep 45k", buy_in=Decimal("140"), fee=Decimal("14"), chips=45000, actor=w.director, override_reason="announced with the schedule"
+    )
     wanda, xeno, yuri, zoe = w.field_of(day1, [("Wanda", "Giorni"), ("Xeno", "Giorni"), ("Yuri", "Giorni"), ("Zoe", "Giorni")])
     lifecycle.start(day1, actor=w.director, override_minimum=True, prestart_report_sent=True)
     seating.record_bust(day1, [zoe], actor=w.director)
-    multiday.bag_chips(day1, [{"number": wanda.number, "chips": 50000, "bag_number": "A-001"},
-                              {"number": xeno.number, "chips": 40000, "bag_number": "A-002"},
-                              {"number": yuri.number, "chips": 30000, "bag_number": "A-003"}], actor=w.director)
+    multiday.bag_chips(
+        day1,
+        [
+            {"number": wanda.number, "chips": 50000, "bag_number": "A-001"},
+            {"number": xeno.number, "chips": 40000, "bag_number": "A-002"},
+            {"number": yuri.number, "chips": 30000, "bag_number": "A-003"},
+        ],
+        actor=w.director,
+    )
     multiday.close_flight(day1, actor=w.director, reason="one chip found under the rail")
     multiday.build_day2(event, actor=w.director)
     multiday.start_day2(event, actor=w.director)
@@ -674,13 +729,13 @@ def drive_desk_extras(w: World) -> dict:
     booked = cashier.pay_reservation(booked, method="CASH", actor=w.cashier).entry
     pool = payouts.create_side_pool(booked_for, kind="LAST_LONGER", name="Last Longer", actor=w.director)
     payouts.issue_side_token(pool, booked, label="P-07", actor=w.cashier)
-    payouts.issue_ticket(w.person("Tito", "Biglietto"), value=Decimal("1100"), actor=w.director, target=booked_for,
-                         description="leaderboard ticket")
+    payouts.issue_ticket(w.person("Tito", "Biglietto"), value=Decimal("1100"), actor=w.director, target=booked_for, description="leaderboard ticket")
     drawn = w.tournament("Two Sessions")
     w.field_of(drawn, [("Sara", "Sessione"), ("Teo", "Sessione"), ("Ugo", "Sessione")])
     seating.predraw(drawn, ["Friday", "Saturday"], actor=w.director)
-    t, entries = w.running("Rebuy Desk", players=2, format=Tournament.REBUY, rebuy_price=Decimal("50"), rebuy_chips=30000,
-                           rebuy_until_level=2, rebuy_stack_threshold=30000)
+    t, entries = w.running(
+        "Rebuy Desk", players=2, format=Tournament.REBUY, rebuy_price=Decimal("50"), rebuy_chips=30000, rebuy_until_level=2, rebuy_stack_threshold=30000
+    )
     cashier.declare_rebuy(entries[0], actor=w.cashier, stack=0)
     clockctl.start_hand_for_hand(t, actor=w.director, reason="bubble")
     table = clockctl.tables_in_play(t)[0]
@@ -700,8 +755,7 @@ def drive_no_shows(w: World) -> dict:
     registration.mark_no_show(booked, actor=w.director, reason="never came")
     owed = LedgerRow.objects.get(tournament=owing, kind=LedgerRow.RECEIVABLE)
     settled = registration.settle_receivable(owed, method="CASH", actor=w.cashier)
-    t = w.tournament("Forfeit Night", settings={"no_show_policy": "FORFEIT_AT", "no_show_level": 1, "no_show_grace_minutes": 5,
-                                                "check_in_used": True})
+    t = w.tournament("Forfeit Night", settings={"no_show_policy": "FORFEIT_AT", "no_show_level": 1, "no_show_grace_minutes": 5, "check_in_used": True})
     here, there, _away = w.field_of(t, [("Olga", "Presente"), ("Piero", "Presente"), ("Rino", "Assente")])
     for e in (here, there):
         registration.check_in(e, actor=w.cashier)
@@ -710,8 +764,7 @@ def drive_no_shows(w: World) -> dict:
     registration.forfeit_not_arrived(t, actor=w.director, now=timezone.now() + timedelta(hours=3))
     return {
         "cashier.entry.no_show": ["Nino Assente"],
-        "cashier.receivable.settled": ["110.00 EUR", "Nino Assente", f"receipt #{owed.receipt_number}",
-                                       f"receipt #{settled.receipt_number}"],
+        "cashier.receivable.settled": ["110.00 EUR", "Nino Assente", f"receipt #{owed.receipt_number}", f"receipt #{settled.receipt_number}"],
         "cashier.no_shows.forfeited": ["End of level 1 plus 5 minutes: 1 player not arrived forfeited"],
     }
 
@@ -780,10 +833,32 @@ def drive_restore(_w: World) -> dict:
     return {"cashier.receipts.lost_in_restore": [f"receipts {counter + 1} to {printed} are skipped"]}
 
 
-DRIVES = [drive_cashier, drive_clock, drive_seating, drive_balancing, drive_floor, drive_payouts, drive_setup, drive_oversight,
-          drive_people, drive_desk, drive_satellite, drive_jackpot, drive_seats_by_hand, drive_screens,
-          drive_series, drive_timed, drive_multiday, drive_headsup, drive_desk_extras, drive_no_shows,
-          drive_manual_draw, drive_halts, drive_series_tie, drive_restore]
+DRIVES = [
+    drive_cashier,
+    drive_clock,
+    drive_seating,
+    drive_balancing,
+    drive_floor,
+    drive_payouts,
+    drive_setup,
+    drive_oversight,
+    drive_people,
+    drive_desk,
+    drive_satellite,
+    drive_jackpot,
+    drive_seats_by_hand,
+    drive_screens,
+    drive_series,
+    drive_timed,
+    drive_multiday,
+    drive_headsup,
+    drive_desk_extras,
+    drive_no_shows,
+    drive_manual_draw,
+    drive_halts,
+    drive_series_tie,
+    drive_restore,
+]
 
 #: Actions no drive causes, each with the reason (none: every action a service writes is driven).
 #: The test fails as soon as a listed action is caused, so the list only shrinks.

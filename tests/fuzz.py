@@ -89,10 +89,25 @@ def build_world() -> dict:
     now = timezone.now()
 
     def tournament(name, **kw):
-        d = dict(name=name, start_at=now + timedelta(hours=1), buy_in=Decimal("100"), fee=Decimal("10"), starting_stack=30000,
-                 table_size=9, structure=structure, status=Tournament.REGISTERING, min_players=2, format=Tournament.REENTRY,
-                 max_entries_per_player=3, rebuy_price=Decimal("50"), rebuy_fee=Decimal("5"), rebuy_chips=20000,
-                 addon_price=Decimal("50"), addon_fee=Decimal("5"), addon_chips=30000)
+        d = dict(
+            name=name,
+            start_at=now + timedelta(hours=1),
+            buy_in=Decimal("100"),
+            fee=Decimal("10"),
+            starting_stack=30000,
+            table_size=9,
+            structure=structure,
+            status=Tournament.REGISTERING,
+            min_players=2,
+            format=Tournament.REENTRY,
+            max_entries_per_player=3,
+            rebuy_price=Decimal("50"),
+            rebuy_fee=Decimal("5"),
+            rebuy_chips=20000,
+            addon_price=Decimal("50"),
+            addon_fee=Decimal("5"),
+            addon_chips=30000,
+        )
         d.update(kw)
         return Tournament.objects.create(**d)
 
@@ -111,17 +126,23 @@ def build_world() -> dict:
     payouts.link_satellite(registering, target, actor=director)
 
     chipset = ChipSet.objects.create(name="Fuzz chips")
-    ChipDenomination.objects.bulk_create(ChipDenomination(chip_set=chipset, value=v, colour=c, quantity=500)
-                                         for v, c in ((25, "green"), (100, "black"), (500, "purple"), (1000, "yellow")))
+    ChipDenomination.objects.bulk_create(
+        ChipDenomination(chip_set=chipset, value=v, colour=c, quantity=500) for v, c in ((25, "green"), (100, "black"), (500, "purple"), (1000, "yellow"))
+    )
     screen = DisplayScreen.objects.create(name="Fuzz TV", tournament=running, token="fuzz-token")
     template = PayoutTemplate.objects.create(name="Fuzz top 3", percents=["50", "30", "20"])
 
-    sng = sitandgo.create_sit_and_go(name="Fuzz SNG", buy_in=Decimal("30"), fee=Decimal("3"), starting_stack=5000, structure=structure,
-                                     actor=director)
-    event = multiday.create_event(name="Fuzz Main", flights=[{"label": "1A", "start_at": now + timedelta(days=1)},
-                                                             {"label": "1B", "start_at": now + timedelta(days=2)}],
-                                  day2_start_at=now + timedelta(days=3), buy_in=Decimal("100"), fee=Decimal("10"), starting_stack=20000,
-                                  structure=structure, actor=director)
+    sng = sitandgo.create_sit_and_go(name="Fuzz SNG", buy_in=Decimal("30"), fee=Decimal("3"), starting_stack=5000, structure=structure, actor=director)
+    event = multiday.create_event(
+        name="Fuzz Main",
+        flights=[{"label": "1A", "start_at": now + timedelta(days=1)}, {"label": "1B", "start_at": now + timedelta(days=2)}],
+        day2_start_at=now + timedelta(days=3),
+        buy_in=Decimal("100"),
+        fee=Decimal("10"),
+        starting_stack=20000,
+        structure=structure,
+        actor=director,
+    )
     flights = list(event.flights.values_list("tournament_id", flat=True)) if hasattr(event, "flights") else []
     league = series.create_series(name="Fuzz series", actor=director)
 
@@ -224,9 +245,11 @@ class Report:
         (self.server_errors if status >= 500 else self.mismatches).append(text)
 
     def summary(self) -> str:
-        return (f"{self.operations} operations, {self.cases} cases ({self.stateful_steps} stateful steps), "
-                f"{len(self.server_errors)} server errors, {len(self.mismatches)} schema mismatches, {self.seconds:.1f} s; "
-                f"statuses {dict(sorted(self.by_status.items()))}" + (f"; {'; '.join(self.notes)}" if self.notes else ""))
+        return (
+            f"{self.operations} operations, {self.cases} cases ({self.stateful_steps} stateful steps), "
+            f"{len(self.server_errors)} server errors, {len(self.mismatches)} schema mismatches, {self.seconds:.1f} s; "
+            f"statuses {dict(sorted(self.by_status.items()))}" + (f"; {'; '.join(self.notes)}" if self.notes else "")
+        )
 
     def problems(self, limit=30) -> str:
         seen, lines = set(), []
@@ -266,8 +289,19 @@ def _quiet(fn):
     return None
 
 
-def fuzz(schema, headers_by_role: dict, ids: dict, *, examples: int, seed: int, run_call, report: Report | None = None,
-         modes=(GenerationMode.POSITIVE, GenerationMode.NEGATIVE), skip=None, call_kwargs=None) -> Report:
+def fuzz(
+    schema,
+    headers_by_role: dict,
+    ids: dict,
+    *,
+    examples: int,
+    seed: int,
+    run_call,
+    report: Report | None = None,
+    modes=(GenerationMode.POSITIVE, GenerationMode.NEGATIVE),
+    skip=None,
+    call_kwargs=None,
+) -> Report:
     """Every operation, for every role, in both modes: ``examples`` cases each.
 
     ``run_call(call)`` runs one request-and-check (the suite wraps it in a rolled-back savepoint).
@@ -294,8 +328,9 @@ def fuzz(schema, headers_by_role: dict, ids: dict, *, examples: int, seed: int, 
 
 def _case_test(op, mode, ids, headers, label, examples, seed, run_call, report, call_kwargs):
     @hypothesis.seed(seed)
-    @hypothesis.settings(max_examples=examples, database=None, deadline=None, derandomize=False,
-                         suppress_health_check=list(HealthCheck), phases=[Phase.explicit, Phase.generate])
+    @hypothesis.settings(
+        max_examples=examples, database=None, deadline=None, derandomize=False, suppress_health_check=list(HealthCheck), phases=[Phase.explicit, Phase.generate]
+    )
     @hypothesis.given(steered(op, mode, ids))
     def one(case):
         holder = {}
@@ -325,8 +360,14 @@ def fuzz_stateful(schema, headers_by_role: dict, *, examples: int, steps: int, s
                 report.stateful_steps += 1
                 report.record(f"[{role}/stateful] {case.method} {case.operation.path}", case, response, exc)
 
-        settings = hypothesis.settings(max_examples=examples, stateful_step_count=steps, database=None, deadline=None,
-                                       suppress_health_check=list(HealthCheck), phases=[Phase.explicit, Phase.generate])
+        settings = hypothesis.settings(
+            max_examples=examples,
+            stateful_step_count=steps,
+            database=None,
+            deadline=None,
+            suppress_health_check=list(HealthCheck),
+            phases=[Phase.explicit, Phase.generate],
+        )
         hypothesis.seed(seed)(Machine.TestCase)
         try:
             Machine.run(settings=settings)

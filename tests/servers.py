@@ -110,7 +110,8 @@ def start_web(env, port) -> subprocess.Popen:
 
     proc = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "tdmanager.asgi:application", "--port", str(port), "--log-level", "warning"],
-        cwd=ROOT, env=env,
+        cwd=ROOT,
+        env=env,
     )
 
     def up():
@@ -129,7 +130,11 @@ def _celery(env, *args) -> subprocess.Popen:
 
     proc = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "tdmanager", *args, "-l", "info"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
         start_new_session=True,  # its own process group: beat and pool children die with it
     )
     proc.lines = []

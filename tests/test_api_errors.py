@@ -84,8 +84,13 @@ def test_413_for_a_chunked_body_without_content_length():
         body = tempfile.SpooledTemporaryFile()  # noqa: SIM115 (the request owns it, as under ASGI)
         body.write(b"x" * size)
         body.seek(0)
-        scope = {"type": "http", "method": "POST", "path": "/api/v1/people/", "query_string": b"",
-                 "headers": [(b"host", b"127.0.0.1"), (b"transfer-encoding", b"chunked")]}
+        scope = {
+            "type": "http",
+            "method": "POST",
+            "path": "/api/v1/people/",
+            "query_string": b"",
+            "headers": [(b"host", b"127.0.0.1"), (b"transfer-encoding", b"chunked")],
+        }
         return ASGIRequest(scope, body)
 
     from django.http import HttpResponse

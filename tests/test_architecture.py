@@ -28,7 +28,8 @@ def test_every_module_of_tournaments_is_under_its_contract():
     config.read(ROOT / ".importlinter")
     listed = set(config["importlinter:contract:tournaments-bottom"]["source_modules"].split())
     present = {
-        f"tournaments.{p.stem}" for p in (ROOT / "tournaments").iterdir()
+        f"tournaments.{p.stem}"
+        for p in (ROOT / "tournaments").iterdir()
         if (p.suffix == ".py" and p.stem != "__init__") or (p.is_dir() and (p / "__init__.py").exists() and p.name != "formats")
     }
     assert present - listed == set(), "add these modules to the tournaments contract in .importlinter"
@@ -93,7 +94,7 @@ def imported_modules(node, module: str, is_package: bool, modules) -> set[str]:
         base = node.module or ""
         if node.level:
             package = module.split(".") if is_package else module.split(".")[:-1]
-            package = package[:len(package) - (node.level - 1)]
+            package = package[: len(package) - (node.level - 1)]
             base = ".".join(package + ([node.module] if node.module else []))
         names = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base for alias in node.names]
     out = set()
@@ -152,8 +153,7 @@ def test_the_projects_own_imports_sit_at_the_top_of_the_module_unless_a_comment_
             import_lines = {n: range(n.lineno, n.end_lineno + 1) for n in inner}
             covered = {line for span in import_lines.values() for line in span}
             for node in import_lines:
-                if not imported_modules(node, module, path.name == "__init__.py", modules) and not (
-                        isinstance(node, ast.ImportFrom) and node.level):
+                if not imported_modules(node, module, path.name == "__init__.py", modules) and not (isinstance(node, ast.ImportFrom) and node.level):
                     continue
                 first = node.lineno
                 while first - 1 in covered or (first - 1 >= 1 and not lines[first - 2].strip() and first - 2 in covered):
@@ -172,15 +172,14 @@ def test_no_circle_between_the_projects_modules():
     graph = {}
     for module, path in modules.items():
         tree = ast.parse(path.read_text())
-        graph[module] = set().union(*(imported_modules(n, module, path.name == "__init__.py", modules)
-                                      for n in module_level_imports(tree)))
+        graph[module] = set().union(*(imported_modules(n, module, path.name == "__init__.py", modules) for n in module_level_imports(tree)))
     done, on_path, circles = set(), [], []
 
     def visit(module):
         on_path.append(module)
         for other in sorted(graph[module]):
             if other in on_path:
-                circles.append(" -> ".join(on_path[on_path.index(other):] + [other]))
+                circles.append(" -> ".join(on_path[on_path.index(other) :] + [other]))
             elif other not in done:
                 visit(other)
         on_path.pop()

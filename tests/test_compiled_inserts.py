@@ -28,8 +28,13 @@ def test_log_events_writes_what_bulk_create_writes_in_one_statement(tournament, 
     assert all(r.pk is not None and not r._state.adding for r in rows)
     assert rows[0].pk < rows[1].pk  # the keys come back in the order of the rows
     twins = TournamentEvent.objects.bulk_create(
-        [TournamentEvent(tournament=tournament, action=r.action, actor=director, actor_label=r.actor_label, device=r.device,
-                         created_at=r.created_at, payload=r.payload) for r in rows])
+        [
+            TournamentEvent(
+                tournament=tournament, action=r.action, actor=director, actor_label=r.actor_label, device=r.device, created_at=r.created_at, payload=r.payload
+            )
+            for r in rows
+        ]
+    )
     for mine, theirs in zip(rows, twins, strict=True):
         assert _row(mine.pk) == _row(theirs.pk)
     assert _row(rows[0].pk)["payload"] == payload
@@ -46,8 +51,9 @@ def test_the_statement_is_compiled_once_per_row_count(tournament):
     inserts.insert([event(3), event(4)])
     if connection.features.can_return_rows_from_bulk_insert:
         assert sorted(n for _alias, n in inserts._sql) == [1, 2]
-    assert list(TournamentEvent.objects.filter(tournament=tournament, action=Action.CASHIER_BUYIN_SOLD.value)
-                .order_by("id").values_list("payload__n", flat=True)) == [1, 2, 3, 4]
+    assert list(
+        TournamentEvent.objects.filter(tournament=tournament, action=Action.CASHIER_BUYIN_SOLD.value).order_by("id").values_list("payload__n", flat=True)
+    ) == [1, 2, 3, 4]
     assert inserts.insert([]) == []
 
 
@@ -70,7 +76,7 @@ def test_a_reference_taking_the_fields_own_value_keeps_it_in_place(tournament):
     assert "(COALESCE(%s, NULL))" in sql and sql.count("%s") == plain[0].count("%s") and len(params) == len(plain[1])
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        (pk,), = cursor.fetchall()
+        ((pk,),) = cursor.fetchall()
     assert TournamentEvent.objects.get(pk=pk).payload == {"n": 1}
     if connection.vendor == "postgresql":  # two rows in one INSERT (UNNEST): refused, not silently misplaced
         with pytest.raises(ValueError):

@@ -15,14 +15,19 @@ pytestmark = pytest.mark.django_db
 
 
 def _entries(pk):
-    return (Entry.objects.filter(tournament_id=pk).select_related("person", "tournament").order_by("number")
-            .annotate(full=Concat(F("person__first_name"), Value(" "), F("person__last_name"))))
+    return (
+        Entry.objects.filter(tournament_id=pk)
+        .select_related("person", "tournament")
+        .order_by("number")
+        .annotate(full=Concat(F("person__first_name"), Value(" "), F("person__last_name")))
+    )
 
 
 _ENTRIES = Compiled(_entries, Entry)
 _BY_LAST = Compiled(lambda name: Person.objects.filter(last_name=name).order_by("id"), Person, kinds=(TEXT,))
-_FETCHED = Compiled(lambda pk: Entry.objects.filter(tournament_id=pk).select_related("person").only("number", "person__last_name").order_by("number"),
-                    Entry, shape=FETCHED)
+_FETCHED = Compiled(
+    lambda pk: Entry.objects.filter(tournament_id=pk).select_related("person").only("number", "person__last_name").order_by("number"), Entry, shape=FETCHED
+)
 
 
 def _entry(tournament, person, number):

@@ -16,8 +16,9 @@ FIELDS = ["status", "done_at", "done_by"]
 
 
 def slip(t, n=1):
-    entry = t.entries.create(person=t.entries.model.person.field.related_model.objects.create(first_name=f"A{n}", last_name="B"),
-                             number=n, status="ACTIVE", chips=100)
+    entry = t.entries.create(
+        person=t.entries.model.person.field.related_model.objects.create(first_name=f"A{n}", last_name="B"), number=n, status="ACTIVE", chips=100
+    )
     return PendingMove.objects.create(tournament=t, entry=entry, kind=PendingMove.BREAK, from_table=1, from_seat=n, to_table=2, to_seat=n)
 
 
@@ -52,8 +53,9 @@ def test_it_writes_what_save_with_update_fields_writes(tournament, director):
         a.save(update_fields=FIELDS)  # the same slip again, by the ORM: the same statement, the same parameters
     assert len(mine) == 1 and mine == theirs
     b.save(update_fields=FIELDS)
-    assert {k: v for k, v in row(a).items() if k not in ("id", "entry_id", "from_seat", "to_seat", "created_at")} == \
-        {k: v for k, v in row(b).items() if k not in ("id", "entry_id", "from_seat", "to_seat", "created_at")}
+    assert {k: v for k, v in row(a).items() if k not in ("id", "entry_id", "from_seat", "to_seat", "created_at")} == {
+        k: v for k, v in row(b).items() if k not in ("id", "entry_id", "from_seat", "to_seat", "created_at")
+    }
     assert row(a)["reason"] == "" and row(a)["done_by_id"] == director.pk and row(a)["status"] == PendingMove.DONE
 
 

@@ -62,15 +62,39 @@ def test_every_page_carries_the_strict_policy(site, director):
     client = Client()
     client.force_login(director)
     pages = [
-        "/", "/desk/", f"/desk/receipt/{sale.row.receipt_number}/", f"/desk/receipt/{sale.row.receipt_number}/?print=1",
-        "/people/", f"/people/{person.pk}/", "/structures/", "/chipsets/", "/tournaments/new/",
-        f"/tournaments/{t.pk}/", f"/tournaments/{t.pk}/edit/", f"/tournaments/{t.pk}/clock/", f"/tournaments/{t.pk}/floor/",
-        f"/tournaments/{t.pk}/tables/", f"/tournaments/{t.pk}/tables/?fragment=1", f"/tournaments/{t.pk}/tables/slips/",
-        f"/tournaments/{t.pk}/tables/draws/{entry.pk}/", f"/seats/{t.pk}/?q=pl",
-        f"/tournaments/{t.pk}/payouts/", f"/tournaments/{t.pk}/payouts/deal/", "/payouts/due/",
-        "/formats/", "/formats/sit-and-go/new/", "/display/csp-tv/", "/api/docs/", "/admin/",
-        "/api/v1/people/", f"/live/{t.pk}/state/", "/static/tdm.js",
-        f"/p/{entry.phone_token}/", f"/p/{entry.phone_token}/qr.svg", "/tournaments/overview/", "/tournaments/templates/",
+        "/",
+        "/desk/",
+        f"/desk/receipt/{sale.row.receipt_number}/",
+        f"/desk/receipt/{sale.row.receipt_number}/?print=1",
+        "/people/",
+        f"/people/{person.pk}/",
+        "/structures/",
+        "/chipsets/",
+        "/tournaments/new/",
+        f"/tournaments/{t.pk}/",
+        f"/tournaments/{t.pk}/edit/",
+        f"/tournaments/{t.pk}/clock/",
+        f"/tournaments/{t.pk}/floor/",
+        f"/tournaments/{t.pk}/tables/",
+        f"/tournaments/{t.pk}/tables/?fragment=1",
+        f"/tournaments/{t.pk}/tables/slips/",
+        f"/tournaments/{t.pk}/tables/draws/{entry.pk}/",
+        f"/seats/{t.pk}/?q=pl",
+        f"/tournaments/{t.pk}/payouts/",
+        f"/tournaments/{t.pk}/payouts/deal/",
+        "/payouts/due/",
+        "/formats/",
+        "/formats/sit-and-go/new/",
+        "/display/csp-tv/",
+        "/api/docs/",
+        "/admin/",
+        "/api/v1/people/",
+        f"/live/{t.pk}/state/",
+        "/static/tdm.js",
+        f"/p/{entry.phone_token}/",
+        f"/p/{entry.phone_token}/qr.svg",
+        "/tournaments/overview/",
+        "/tournaments/templates/",
     ]
     for url in pages:
         r = client.get(url)
@@ -125,7 +149,7 @@ def test_templates_have_no_inline_code_and_no_unescaped_data(path):
 @pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.name)
 def test_scripts_never_write_html(path):
     code = path.read_text()
-    for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function", "setTimeout(\"", ".html("):
+    for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function", 'setTimeout("', ".html("):
         assert sink not in code, f"{path.name} uses {sink}: build nodes with textContent / createElement"
     assert not re.search(r"\.on[a-z]+\s*=\s*[\"']", code), "string event handlers"
 
@@ -140,12 +164,13 @@ def test_python_never_marks_data_safe():
 
 def test_json_strings_escapes_quotes_and_markup():
     out = Template('{% load tdm_data %}{% json_strings "x" %}\na: {{ v }}\nb: say "hi" </script><b>\n{% endjson_strings %}').render(
-        Context({"v": "l'<img src=x>"}))
+        Context({"v": "l'<img src=x>"})
+    )
     assert out.startswith('<script id="x" type="application/json">') and out.count("</script>") == 1
     assert "<img" not in out and "<b>" not in out
     import json
 
-    body = out[len('<script id="x" type="application/json">'):-len("</script>")]
+    body = out[len('<script id="x" type="application/json">') : -len("</script>")]
     assert json.loads(body) == {"a": "l'<img src=x>", "b": 'say "hi" </script><b>'}
 
 

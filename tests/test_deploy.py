@@ -37,8 +37,7 @@ def manage(*args, env_extra=None, drop=()):
 
 
 def test_the_documented_production_settings_pass_the_deploy_check():
-    r = manage("check", "--deploy", "--fail-level", "WARNING", env_extra=PRODUCTION_ENV,
-               drop=[k for k in os.environ if k in ("ALLOWED_HOSTS", "DEBUG")])
+    r = manage("check", "--deploy", "--fail-level", "WARNING", env_extra=PRODUCTION_ENV, drop=[k for k in os.environ if k in ("ALLOWED_HOSTS", "DEBUG")])
     print(r.stdout, r.stderr)
     assert r.returncode == 0, r.stderr[-5000:]
 
@@ -94,12 +93,16 @@ def test_https_behaviour_from_the_environment(client, settings):
 
 def test_the_proxy_ssl_header_setting_is_parsed():
     env = {"SECURE_PROXY_SSL_HEADER": "X-Forwarded-Proto", "TDM_TRUSTED_PROXIES": "10.0.0.0/8,127.0.0.1"}
-    code = ("from django.conf import settings as s; print(s.SECURE_PROXY_SSL_HEADER, s.TDM_TRUSTED_PROXIES, "
-            "s.SESSION_COOKIE_HTTPONLY, s.ALLOWED_HOSTS)")
-    r = subprocess.run([sys.executable, "-c", "import django; django.setup(); " + code], cwd=ROOT,
-                       env={**{k: v for k, v in os.environ.items() if k != "ALLOWED_HOSTS"}, **env,
-                            "DJANGO_SETTINGS_MODULE": "tdmanager.settings"},
-                       capture_output=True, text=True, timeout=120, check=False)
+    code = "from django.conf import settings as s; print(s.SECURE_PROXY_SSL_HEADER, s.TDM_TRUSTED_PROXIES, s.SESSION_COOKIE_HTTPONLY, s.ALLOWED_HOSTS)"
+    r = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup(); " + code],
+        cwd=ROOT,
+        env={**{k: v for k, v in os.environ.items() if k != "ALLOWED_HOSTS"}, **env, "DJANGO_SETTINGS_MODULE": "tdmanager.settings"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert "('HTTP_X_FORWARDED_PROTO', 'https') ['10.0.0.0/8', '127.0.0.1'] True ['127.0.0.1', 'localhost', '[::1]']" in r.stdout, r.stderr
 
 

@@ -40,8 +40,7 @@ def test_every_action_has_a_sentence():
 
 @pytest.fixture
 def world(director, cashier_user, controller_user, structure):
-    return drives.World(director=Actor(director, "test"), cashier=Actor(cashier_user, "desk-1"), controller=Actor(controller_user, "test"),
-                        structure=structure)
+    return drives.World(director=Actor(director, "test"), cashier=Actor(cashier_user, "desk-1"), controller=Actor(controller_user, "test"), structure=structure)
 
 
 def _written_since(mark: int) -> list[TournamentEvent]:
@@ -105,11 +104,12 @@ def test_every_action_a_service_writes_is_driven(world):
 def test_the_issue_example_reads_as_a_sentence_in_both_languages():
     p = {"entry": 31, "entry_number": 31, "person": 5, "name": "Mario Rossi", "receipt": 9, "amount": "1100.00", "method": "CASH", "chips": 30000}
     with translation.override("en"):
-        assert eventlog.sentence(Action.CASHIER_BUYIN_SOLD.value, p, actor="anna", currency="EUR") == \
-            "Anna sold entry #31 to Mario Rossi — 1,100.00 EUR cash"
+        assert eventlog.sentence(Action.CASHIER_BUYIN_SOLD.value, p, actor="anna", currency="EUR") == "Anna sold entry #31 to Mario Rossi — 1,100.00 EUR cash"
     with translation.override("it"):
-        assert eventlog.sentence(Action.CASHIER_BUYIN_SOLD.value, p, actor="anna", currency="EUR") == \
-            "Anna ha venduto l'entry #31 a Mario Rossi — 1.100,00 EUR contanti"
+        assert (
+            eventlog.sentence(Action.CASHIER_BUYIN_SOLD.value, p, actor="anna", currency="EUR")
+            == "Anna ha venduto l'entry #31 a Mario Rossi — 1.100,00 EUR contanti"
+        )
 
 
 @translation.override("en")
@@ -121,8 +121,9 @@ def test_a_missing_key_falls_back_to_the_label_and_an_unknown_action_to_its_text
 
 def test_penalties_and_busts_read_with_labels_and_names():
     with translation.override("it"):
-        text = eventlog.sentence(Action.TOURNAMENTS_PENALTY_ISSUED.value,
-                                 {"name": "Anna Verdi", "kind": "MISSED_ROUNDS", "reason_code": "SOFT_PLAY"}, actor="flo")
+        text = eventlog.sentence(
+            Action.TOURNAMENTS_PENALTY_ISSUED.value, {"name": "Anna Verdi", "kind": "MISSED_ROUNDS", "reason_code": "SOFT_PLAY"}, actor="flo"
+        )
     assert "MISSED_ROUNDS" not in text and "SOFT_PLAY" not in text
     assert "Anna Verdi" in text and "Giri saltati" in text and "Soft play" in text
     with translation.override("en"):
@@ -138,8 +139,10 @@ def test_one_place_paid_reads_in_the_singular_in_italian():
 
 def _bust_sentence_in_english():
     bust = {"busts": [{"entry": 7, "table": 3, "seat": 4, "place": 12}], "before": [{"seats": {}}], "kind": "BUST"}
-    assert eventlog.sentence(Action.SEATING_PLAYER_BUSTED.value, bust, actor="flo", entries={7: "Mario Rossi (#31)"}) == \
-        "Flo recorded a player out: Mario Rossi (#31) (table 3 seat 4) — place 12"
+    assert (
+        eventlog.sentence(Action.SEATING_PLAYER_BUSTED.value, bust, actor="flo", entries={7: "Mario Rossi (#31)"})
+        == "Flo recorded a player out: Mario Rossi (#31) (table 3 seat 4) — place 12"
+    )
 
 
 @pytest.mark.django_db
@@ -149,7 +152,7 @@ def test_the_tournament_page_shows_sentences_not_payloads(make_tournament, perso
     log_event(t, Action.TOURNAMENTS_PENALTY_ISSUED, actor, name="Mario Rossi", kind="MISSED_ROUNDS", reason_code="SOFT_PLAY")
     client.force_login(director)
     page = client.get(f"/tournaments/{t.pk}/").content.decode()
-    log = page[page.index('id="event-log"'):]
+    log = page[page.index('id="event-log"') :]
     assert "Carl sold entry #1 to Mario Rossi — 110.00 EUR cash" in log
     assert "Dora gave Mario Rossi a penalty: Missed rounds — Soft play" in log
     assert "MISSED_ROUNDS" not in log and "{&#x27;" not in log and "&#x27;entry&#x27;" not in log

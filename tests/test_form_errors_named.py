@@ -37,8 +37,9 @@ def test_a_setup_rule_refused_by_the_service_names_its_field(director, tournamen
 
 
 def test_penalty_rounds_name_the_field(director, tournament, person):
-    body = post(director, f"/api/v1/tournaments/{tournament.id}/floor/penalties/",
-                {"entry": 1, "kind": "MISSED_ROUNDS", "reason_code": "x", "rounds": 99999}, "it")
+    body = post(
+        director, f"/api/v1/tournaments/{tournament.id}/floor/penalties/", {"entry": 1, "kind": "MISSED_ROUNDS", "reason_code": "x", "rounds": 99999}, "it"
+    )
     assert "Giri: " in body["detail"] and "rounds" in body["fields"]
 
 
@@ -50,8 +51,12 @@ def test_an_exchange_rate_of_letters_names_the_rate(director):
 
 
 def test_a_chip_set_row_is_named_by_its_row_and_column(director):
-    body = post(director, "/api/v1/chipsets/", {"name": "", "denominations": [{"value": 25, "colour": "verde", "quantity": 300},
-                                                                              {"value": 100, "colour": "nero", "quantity": 10**12}]}, "it")
+    body = post(
+        director,
+        "/api/v1/chipsets/",
+        {"name": "", "denominations": [{"value": 25, "colour": "verde", "quantity": 300}, {"value": 100, "colour": "nero", "quantity": 10**12}]},
+        "it",
+    )
     assert body["detail"] == "Nome: Questo campo non può essere omesso. Tagli, riga 2, Quantità posseduta: Al massimo 1.000.000.000."
     assert body["fields"]["denominations"]
 
@@ -62,10 +67,26 @@ def test_the_tournament_page_reports_every_stage_at_once(director, structure):
     client = Client()
     client.force_login(director)
     client.cookies["django_language"] = "it"
-    base = {"name": "   ", "start_at": "2026-07-09T19:00", "game": "NLHE", "format": "FREEZEOUT", "currency": "EUR", "buy_in": "100",
-            "fee": "10", "starting_stack": "30000", "table_size": "14", "min_players": "2", "structure": structure.pk,
-            "late_reg_end": "END_OF_LEVEL", "max_entries_per_player": "1", "rebuy_fee": "0", "addon_fee": "0", "addon_max": "1",
-            "rule_set": "TDA", "rebuy_stack_threshold": "0"}
+    base = {
+        "name": "   ",
+        "start_at": "2026-07-09T19:00",
+        "game": "NLHE",
+        "format": "FREEZEOUT",
+        "currency": "EUR",
+        "buy_in": "100",
+        "fee": "10",
+        "starting_stack": "30000",
+        "table_size": "14",
+        "min_players": "2",
+        "structure": structure.pk,
+        "late_reg_end": "END_OF_LEVEL",
+        "max_entries_per_player": "1",
+        "rebuy_fee": "0",
+        "addon_fee": "0",
+        "addon_max": "1",
+        "rule_set": "TDA",
+        "rebuy_stack_threshold": "0",
+    }
     r = client.post("/tournaments/new/", base)
     assert r.status_code == 200
     form = r.context["form"]
@@ -78,10 +99,26 @@ def test_the_tournament_page_bounds_a_huge_stack_in_words(director, structure):
     client = Client()
     client.force_login(director)
     client.cookies["django_language"] = "it"
-    base = {"name": "Grande", "start_at": "2026-07-09T19:00", "game": "NLHE", "format": "FREEZEOUT", "currency": "EUR", "buy_in": "100",
-            "fee": "10", "starting_stack": str(10**20), "table_size": "9", "min_players": "2", "structure": structure.pk,
-            "late_reg_end": "END_OF_LEVEL", "max_entries_per_player": "1", "rebuy_fee": "0", "addon_fee": "0", "addon_max": "1",
-            "rule_set": "TDA", "rebuy_stack_threshold": "0"}
+    base = {
+        "name": "Grande",
+        "start_at": "2026-07-09T19:00",
+        "game": "NLHE",
+        "format": "FREEZEOUT",
+        "currency": "EUR",
+        "buy_in": "100",
+        "fee": "10",
+        "starting_stack": str(10**20),
+        "table_size": "9",
+        "min_players": "2",
+        "structure": structure.pk,
+        "late_reg_end": "END_OF_LEVEL",
+        "max_entries_per_player": "1",
+        "rebuy_fee": "0",
+        "addon_fee": "0",
+        "addon_max": "1",
+        "rule_set": "TDA",
+        "rebuy_stack_threshold": "0",
+    }
     r = client.post("/tournaments/new/", base)
     assert r.status_code == 200
     assert r.context["form"].errors["starting_stack"] == ["Al massimo 1.000.000.000."]

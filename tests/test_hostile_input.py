@@ -45,8 +45,9 @@ def test_a_deeply_nested_body_to_the_cashier_is_a_400_and_sells_nothing(api, cas
 
 
 def test_a_body_nested_a_few_levels_is_still_read(api, cashier_user, tournament, person):
-    r = api(cashier_user).post("/api/v1/cashier/register/", {"tournament": tournament.pk, "person": person.pk, "method": "CASH",
-                                                             "note": [[[{"a": [1]}]]]}, format="json")
+    r = api(cashier_user).post(
+        "/api/v1/cashier/register/", {"tournament": tournament.pk, "person": person.pk, "method": "CASH", "note": [[[{"a": [1]}]]]}, format="json"
+    )
     assert r.status_code == 201, r.content
 
 
@@ -89,8 +90,10 @@ def two_tournaments(make_tournament, make_person):
     return first, second, make_person("Anna", "First"), make_person("Bruno", "Second")
 
 
-@pytest.mark.parametrize("field, bad", [("tournament", 1.9), ("tournament", True), ("tournament", "2"), ("tournament", 2.0),
-                                        ("person", 1.5), ("person", False), ("person", "1"), ("person", [1])])
+@pytest.mark.parametrize(
+    "field, bad",
+    [("tournament", 1.9), ("tournament", True), ("tournament", "2"), ("tournament", 2.0), ("person", 1.5), ("person", False), ("person", "1"), ("person", [1])],
+)
 def test_the_cashier_refuses_an_id_that_is_not_a_whole_number_and_names_it(api, cashier_user, two_tournaments, field, bad):
     first, second, anna, bruno = two_tournaments
     body = {"tournament": second.pk, "person": bruno.pk, "method": "CASH", field: bad}
@@ -114,8 +117,11 @@ def test_the_api_takes_json_not_a_form_whose_values_are_all_text(api, cashier_us
 
     body = {"tournament": tournament.pk, "person": person.pk, "method": "CASH"}
     client = api(cashier_user)
-    r = client.post("/api/v1/cashier/register/", body, format="multipart") if fmt == "multipart" else \
-        client.post("/api/v1/cashier/register/", urlencode(body), content_type=fmt)
+    r = (
+        client.post("/api/v1/cashier/register/", body, format="multipart")
+        if fmt == "multipart"
+        else client.post("/api/v1/cashier/register/", urlencode(body), content_type=fmt)
+    )
     refused(r, 415, "unsupported_media_type")
     assert not LedgerRow.objects.exists()
     documented = _schema()["paths"]["/api/v1/cashier/register/"]["post"]["requestBody"]["content"]
@@ -140,16 +146,19 @@ def _sweep_cases(t, entry, person):
         ("director", "/api/v1/cashier/refund/", lambda v: {"entry": v, "reason": "ill"}, "entry", e),
         ("cashier", "/api/v1/cashier/alternates/", lambda v: {"tournament": tid, "person": v}, "person", p),
         ("director", f"/api/v1/tournaments/{tid}/busts/", lambda v: {"entries": [{"entry": v}]}, "entry", e),
-        ("director", f"/api/v1/tournaments/{tid}/floor/penalties/", lambda v: {"entry": v, "kind": "WARNING", "reason_code": "OTHER"},
-         "entry", e),
+        ("director", f"/api/v1/tournaments/{tid}/floor/penalties/", lambda v: {"entry": v, "kind": "WARNING", "reason_code": "OTHER"}, "entry", e),
         ("director", "/api/v1/payouts/pay/", lambda v: {"entry": v, "source": "MAIN:1", "method": "CASH"}, "entry", e),
-        ("director", "/api/v1/formats/sit-and-go/", lambda v: {"name": "S", "buy_in": "30", "fee": "3", "starting_stack": 5000,
-                                                             "structure": v}, "structure", t.structure_id),
+        (
+            "director",
+            "/api/v1/formats/sit-and-go/",
+            lambda v: {"name": "S", "buy_in": "30", "fee": "3", "starting_stack": 5000, "structure": v},
+            "structure",
+            t.structure_id,
+        ),
     ]
 
 
-def test_every_kind_of_endpoint_that_takes_an_id_refuses_a_fraction_a_boolean_and_a_string(api, director, cashier_user, tournament, person,
-                                                                                           make_person):
+def test_every_kind_of_endpoint_that_takes_an_id_refuses_a_fraction_a_boolean_and_a_string(api, director, cashier_user, tournament, person, make_person):
     from tournaments.services import cashier
     from tournaments.services.events import Actor
 
@@ -224,8 +233,7 @@ def started(make_tournament, make_person, cashier_actor, actor):
 def test_the_rulings_csv_carries_no_formula_from_what_the_floor_typed(api, started, floor_user, director):
     body = {"asked_by": HYPERLINK, "question": "+1+1", "decision": "@SUM(1+1)", "hand": "-2+3+cmd|' /C calc'!A0", "table_number": 1}
     assert api(floor_user).post(f"/api/v1/tournaments/{started.pk}/rulings/", body, format="json").status_code == 201
-    for url in (f"/api/v1/tournaments/{started.pk}/payouts/reports/rulings/?format_type=csv",
-                f"/tournaments/{started.pk}/payouts/reports/rulings.csv"):
+    for url in (f"/api/v1/tournaments/{started.pk}/payouts/reports/rulings/?format_type=csv", f"/tournaments/{started.pk}/payouts/reports/rulings.csv"):
         client = Client()
         client.force_login(director)
         rows = _csv(client.get(url) if url.endswith(".csv") else api(director).get(url))
@@ -239,8 +247,7 @@ def test_the_prestart_csv_neutralises_player_names_and_documents(api, make_tourn
     evil = make_person("=1+2", "@cmd", document_id="\t=SUM(A1)")
     plain = make_person("-Ugo", "Rossi", document_id="-12.50")  # a name with a dash, a document that is a number
     for p in (evil, plain):
-        assert api(cashier_user).post("/api/v1/cashier/register/", {"tournament": t.pk, "person": p.pk, "method": "CASH"},
-                                      format="json").status_code == 201
+        assert api(cashier_user).post("/api/v1/cashier/register/", {"tournament": t.pk, "person": p.pk, "method": "CASH"}, format="json").status_code == 201
     rows = _csv(api(director).get(f"/api/v1/tournaments/{t.pk}/payouts/reports/prestart/?format_type=csv"))
     players = {r[3]: r for r in rows if len(r) > 4 and r[0].isdigit()}
     assert set(players) == {"'" + evil.full_name, "'" + plain.full_name}, players
@@ -251,9 +258,25 @@ def test_the_prestart_csv_neutralises_player_names_and_documents(api, make_tourn
     assert amounts == ["100.00", "10.00", "110.00"]  # the amounts are numbers, as written
 
 
-@pytest.mark.parametrize("text, written", [("=1+1", "'=1+1"), ("+39 333", "'+39 333"), ("-1+1", "'-1+1"), ("@A1", "'@A1"),
-                                           ("\tx", "'\tx"), ("\rx", "'\rx"), ("-12.50", "-12.50"), ("-3", "-3"), ("12", "12"),
-                                           ("Anna", "Anna"), ("", ""), (None, ""), ("-", "'-"), ("-1.", "'-1.")])
+@pytest.mark.parametrize(
+    "text, written",
+    [
+        ("=1+1", "'=1+1"),
+        ("+39 333", "'+39 333"),
+        ("-1+1", "'-1+1"),
+        ("@A1", "'@A1"),
+        ("\tx", "'\tx"),
+        ("\rx", "'\rx"),
+        ("-12.50", "-12.50"),
+        ("-3", "-3"),
+        ("12", "12"),
+        ("Anna", "Anna"),
+        ("", ""),
+        (None, ""),
+        ("-", "'-"),
+        ("-1.", "'-1."),
+    ],
+)
 def test_a_csv_cell_that_a_spreadsheet_would_run_gets_an_apostrophe(text, written):
     from tdmanager.csvsafe import cell
 
@@ -290,8 +313,9 @@ def test_a_new_tournament_in_an_unknown_currency_is_refused(api, director, struc
 def test_a_tournament_with_sales_keeps_its_currency(api, director, cashier_user, tournament, person, settings):
     settings.TDM_CURRENCIES = ["CHF"]
     assert api(cashier_user).post("/api/v1/cashier/register/", {"tournament": tournament.pk, "person": person.pk}, format="json").status_code == 201
-    body = refused(api(director).patch(f"/api/v1/tournaments/{tournament.pk}/", {"currency": "CHF", "override_reason": "x"},
-                                       format="json"), 409, "currency_locked")
+    body = refused(
+        api(director).patch(f"/api/v1/tournaments/{tournament.pk}/", {"currency": "CHF", "override_reason": "x"}, format="json"), 409, "currency_locked"
+    )
     assert body["fields"] == ["currency"]
     tournament.refresh_from_db()
     assert tournament.currency == "EUR" and LedgerRow.objects.get().currency == "EUR"
@@ -301,10 +325,26 @@ def test_the_tournament_page_refuses_an_unknown_currency_too(director, make_tour
     t = make_tournament(status="PLANNED")
     c = Client()
     c.force_login(director)
-    form = {"name": t.name, "start_at": "2026-07-09T19:00", "game": "NLHE", "format": "FREEZEOUT", "currency": "EUR", "buy_in": "100",
-            "fee": "10", "starting_stack": "30000", "table_size": "9", "min_players": "2", "structure": t.structure_id,
-            "late_reg_end": "END_OF_LEVEL", "max_entries_per_player": "1", "rebuy_fee": "0", "addon_fee": "0", "addon_max": "1",
-            "rule_set": "TDA", "rebuy_stack_threshold": "0"}
+    form = {
+        "name": t.name,
+        "start_at": "2026-07-09T19:00",
+        "game": "NLHE",
+        "format": "FREEZEOUT",
+        "currency": "EUR",
+        "buy_in": "100",
+        "fee": "10",
+        "starting_stack": "30000",
+        "table_size": "9",
+        "min_players": "2",
+        "structure": t.structure_id,
+        "late_reg_end": "END_OF_LEVEL",
+        "max_entries_per_player": "1",
+        "rebuy_fee": "0",
+        "addon_fee": "0",
+        "addon_max": "1",
+        "rule_set": "TDA",
+        "rebuy_stack_threshold": "0",
+    }
     assert c.post(f"/tournaments/{t.pk}/edit/", form).status_code == 302  # the form as it is saves
     r = c.post(f"/tournaments/{t.pk}/edit/", {**form, "currency": "XXX"})
     assert r.status_code == 200 and "ISO 4217" in r.content.decode()
@@ -342,8 +382,9 @@ def test_removing_a_seat_given_by_hand_answers_what_the_schema_documents(api, di
     from seating.models import SeatReservation
 
     entry = started.entries.first()
-    r = api(director).post(f"/api/v1/tournaments/{started.pk}/seating/reservations/", {"entry": entry.pk, "table": 1, "seat": 9,
-                                                                                          "reason": "wheelchair"}, format="json")
+    r = api(director).post(
+        f"/api/v1/tournaments/{started.pk}/seating/reservations/", {"entry": entry.pk, "table": 1, "seat": 9, "reason": "wheelchair"}, format="json"
+    )
     assert r.status_code == 201, r.content
     path = "/api/v1/tournaments/{id}/seating/reservations/{res_id}/"
     documented = {int(code) for code in _schema()["paths"][path]["delete"]["responses"] if code.startswith("2")}
@@ -378,16 +419,26 @@ def test_a_page_asked_properly_still_pages(api, director, make_tournament):
     assert len(api(director).get("/api/v1/tournaments/?limit=100000").json()["results"]) == 3  # above the ceiling: the ceiling
 
 
-@pytest.mark.parametrize("url", ["/api/v1/payouts/due/?all=yes", "/api/v1/payouts/due/?all=", "/api/v1/structures/{s}/export/?format_type=xml",
-                                 "/api/v1/tournaments/{t}/payouts/reports/rulings/?format_type=html"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/v1/payouts/due/?all=yes",
+        "/api/v1/payouts/due/?all=",
+        "/api/v1/structures/{s}/export/?format_type=xml",
+        "/api/v1/tournaments/{t}/payouts/reports/rulings/?format_type=html",
+    ],
+)
 def test_a_value_outside_the_schemas_enum_is_a_400(api, director, tournament, structure, url):
     refused(api(director).get(url.format(s=structure.pk, t=tournament.pk)), 400, "bad_parameter")
 
 
 @pytest.mark.parametrize("body", ["[null, null]", "true", "null", "3", '"x"', "[]"])
 def test_a_body_that_is_not_an_object_is_a_400_even_where_the_body_is_not_read(api, director, started, body):
-    for path in (f"/api/v1/tournaments/{started.pk}/payouts/table/propose/", f"/api/v1/tournaments/{started.pk}/payouts/table/lock/",
-                 "/api/v1/cashier/register/"):
+    for path in (
+        f"/api/v1/tournaments/{started.pk}/payouts/table/propose/",
+        f"/api/v1/tournaments/{started.pk}/payouts/table/lock/",
+        "/api/v1/cashier/register/",
+    ):
         refused(api(director).post(path, body, content_type="application/json"), 400, "bad_body")
     assert not started.events.filter(action__startswith="payouts.").exists()
 
@@ -396,8 +447,12 @@ def test_every_csv_the_product_writes_goes_through_the_shared_writer():
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent
-    writers = [str(p.relative_to(root)) for app in ("tdmanager", "tournaments", "payouts", "seating") for p in (root / app).rglob("*.py")
-               if ("csv.writer(" in p.read_text() or "csv.DictWriter(" in p.read_text()) and p.name != "csvsafe.py"]
+    writers = [
+        str(p.relative_to(root))
+        for app in ("tdmanager", "tournaments", "payouts", "seating")
+        for p in (root / app).rglob("*.py")
+        if ("csv.writer(" in p.read_text() or "csv.DictWriter(" in p.read_text()) and p.name != "csvsafe.py"
+    ]
     assert writers == [], "write CSV with tdmanager.csvsafe.Writer (formulas neutralised): " + ", ".join(writers)
 
 

@@ -42,29 +42,45 @@ def refused(r, status=400, code=None):
 @pytest.mark.parametrize("buy_in, fee", [("-100", "-5"), ("NaN", "5"), ("Infinity", "5"), ("1e30", "5"), ("100", "-5"), ("10.005", "1")])
 def test_a_sit_and_go_with_a_price_below_zero_or_not_a_number_is_refused_and_nothing_is_written(api, director, structure, buy_in, fee):
     before = Tournament.objects.count()
-    r = api(director).post("/api/v1/formats/sit-and-go/", {"name": "Bad S&G", "buy_in": buy_in, "fee": fee, "starting_stack": 5000,
-                                                            "structure": structure.pk}, format="json")
+    r = api(director).post(
+        "/api/v1/formats/sit-and-go/", {"name": "Bad S&G", "buy_in": buy_in, "fee": fee, "starting_stack": 5000, "structure": structure.pk}, format="json"
+    )
     refused(r, 400)
     assert Tournament.objects.count() == before
 
 
 @pytest.mark.parametrize("stack", [-5000, 0, 1e30, "NaN", "abc", True, [5000]])
 def test_a_sit_and_go_needs_a_stack_the_column_holds(api, director, structure, stack):
-    r = api(director).post("/api/v1/formats/sit-and-go/", {"name": "Bad S&G", "buy_in": "30", "starting_stack": stack,
-                                                            "structure": structure.pk}, format="json")
+    r = api(director).post(
+        "/api/v1/formats/sit-and-go/", {"name": "Bad S&G", "buy_in": "30", "starting_stack": stack, "structure": structure.pk}, format="json"
+    )
     refused(r, 400)
     assert not Tournament.objects.filter(name="Bad S&G").exists()
 
 
 def test_the_sit_and_go_page_form_refuses_a_negative_price_too(director, structure):
-    r = page_client(director).post("/formats/sit-and-go/new/", {"name": "Page S&G", "start_at": "2026-07-09T19:00", "buy_in": "-100",
-                                                                 "fee": "-5", "starting_stack": "5000", "structure": structure.pk, "tables": "1"})
+    r = page_client(director).post(
+        "/formats/sit-and-go/new/",
+        {"name": "Page S&G", "start_at": "2026-07-09T19:00", "buy_in": "-100", "fee": "-5", "starting_stack": "5000", "structure": structure.pk, "tables": "1"},
+    )
     assert r.status_code == 200  # the form again, with the reason
     assert not Tournament.objects.filter(name="Page S&G").exists()
 
 
-@pytest.mark.parametrize("body", [{"buy_in": "NaN"}, {"buy_in": "-1"}, {"buy_in": "1e30"}, {"chips": -1}, {"chips": 0}, {"chips": 1e30},
-                                  {"chips": "NaN"}, {"fee": "-0.01"}, {"label": "x" * 61}])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"buy_in": "NaN"},
+        {"buy_in": "-1"},
+        {"buy_in": "1e30"},
+        {"chips": -1},
+        {"chips": 0},
+        {"chips": 1e30},
+        {"chips": "NaN"},
+        {"fee": "-0.01"},
+        {"label": "x" * 61},
+    ],
+)
 def test_stack_options_refuse_nan_huge_and_negative_values(api, director, make_tournament, body):
     t = make_tournament(status=Tournament.PLANNED)
     data = {"label": "Deep", "buy_in": "100", "fee": "10", "chips": 40000, **body}
@@ -74,8 +90,15 @@ def test_stack_options_refuse_nan_huge_and_negative_values(api, director, make_t
 
 def test_the_tournament_api_refuses_negative_money_and_empty_stacks(api, director, structure, make_tournament):
     base = {"name": "T", "start_at": "2026-07-09T19:00:00Z", "buy_in": "100", "fee": "10", "starting_stack": 30000, "structure": structure.pk}
-    for bad in ({"buy_in": "-100"}, {"fee": "-1"}, {"starting_stack": 0}, {"starting_stack": -1}, {"rebuy_price": "-1", "format": "REBUY"},
-                {"buy_in": "NaN"}, {"buy_in": "100000000000000"}):
+    for bad in (
+        {"buy_in": "-100"},
+        {"fee": "-1"},
+        {"starting_stack": 0},
+        {"starting_stack": -1},
+        {"rebuy_price": "-1", "format": "REBUY"},
+        {"buy_in": "NaN"},
+        {"buy_in": "100000000000000"},
+    ):
         body = refused(api(director).post("/api/v1/tournaments/", {**base, **bad}, format="json"), 400, "invalid")
         assert set(bad) & set(body["fields"]), body
     assert not Tournament.objects.filter(name="T").exists()
@@ -95,21 +118,41 @@ def test_a_start_time_far_in_the_past_or_future_is_refused(api, director, struct
 
 def test_the_tournament_page_form_refuses_what_the_api_refuses(director, structure, make_tournament):
     c = page_client(director)
-    base = {"name": "Page T", "start_at": "2026-07-09T19:00", "game": "NLHE", "format": "FREEZEOUT", "currency": "EUR", "buy_in": "100",
-            "fee": "10", "starting_stack": "30000", "table_size": "9", "min_players": "2", "structure": structure.pk,
-            "late_reg_end": "END_OF_LEVEL", "max_entries_per_player": "1", "rebuy_fee": "0", "addon_fee": "0", "addon_max": "1",
-            "rule_set": "TDA", "rebuy_stack_threshold": "0"}
+    base = {
+        "name": "Page T",
+        "start_at": "2026-07-09T19:00",
+        "game": "NLHE",
+        "format": "FREEZEOUT",
+        "currency": "EUR",
+        "buy_in": "100",
+        "fee": "10",
+        "starting_stack": "30000",
+        "table_size": "9",
+        "min_players": "2",
+        "structure": structure.pk,
+        "late_reg_end": "END_OF_LEVEL",
+        "max_entries_per_player": "1",
+        "rebuy_fee": "0",
+        "addon_fee": "0",
+        "addon_max": "1",
+        "rule_set": "TDA",
+        "rebuy_stack_threshold": "0",
+    }
     assert c.post("/tournaments/new/", base).status_code == 302
-    for bad in ({"buy_in": "-100"}, {"fee_preset": "CUSTOM", "fee_override": "-5"}, {"starting_stack": "0"}, {"start_at": "0426-01-16T02:31"},
-                {"table_size": "1"}):
+    for bad in (
+        {"buy_in": "-100"},
+        {"fee_preset": "CUSTOM", "fee_override": "-5"},
+        {"starting_stack": "0"},
+        {"start_at": "0426-01-16T02:31"},
+        {"table_size": "1"},
+    ):
         r = c.post("/tournaments/new/", {**base, **bad, "name": "Bad page T"})
         assert r.status_code == 200, bad
     assert not Tournament.objects.filter(name="Bad page T").exists()
 
 
 def test_the_database_refuses_negative_prices_and_empty_stacks_as_the_last_line(make_tournament):
-    for bad in ({"buy_in": Decimal("-100")}, {"fee": Decimal("-5")}, {"starting_stack": 0}, {"rebuy_price": Decimal("-1")},
-                {"table_size": 1}):
+    for bad in ({"buy_in": Decimal("-100")}, {"fee": Decimal("-5")}, {"starting_stack": 0}, {"rebuy_price": Decimal("-1")}, {"table_size": 1}):
         with pytest.raises(IntegrityError), transaction.atomic():
             make_tournament(**bad)
 
@@ -179,8 +222,10 @@ def test_an_id_too_large_for_the_database_is_a_404(api, director):
 # --- objects where objects are expected --------------------------------------------------------------
 
 
-@pytest.mark.parametrize("url", ["/api/v1/formats/sit-and-go/", "/api/v1/formats/multiday/", "/api/v1/formats/headsup/",
-                                 "/api/v1/formats/series/", "/api/v1/formats/qualifier-groups/"])
+@pytest.mark.parametrize(
+    "url",
+    ["/api/v1/formats/sit-and-go/", "/api/v1/formats/multiday/", "/api/v1/formats/headsup/", "/api/v1/formats/series/", "/api/v1/formats/qualifier-groups/"],
+)
 def test_a_json_list_where_an_object_is_expected_is_a_400_on_every_formats_post(api, director, url):
     refused(api(director).post(url, [1, 2], format="json"), 400, "bad_body")
 
@@ -188,8 +233,13 @@ def test_a_json_list_where_an_object_is_expected_is_a_400_on_every_formats_post(
 def test_a_json_list_body_on_start_cancel_and_the_formats_actions_is_a_400(api, director, make_tournament):
     t = make_tournament()
     c = api(director)
-    for url in (f"/api/v1/tournaments/{t.pk}/start/", f"/api/v1/tournaments/{t.pk}/cancel/", f"/api/v1/formats/timed/{t.pk}/configure/",
-                f"/api/v1/formats/tournaments/{t.pk}/stack-options/", f"/api/v1/tournaments/{t.pk}/clock/pause/"):
+    for url in (
+        f"/api/v1/tournaments/{t.pk}/start/",
+        f"/api/v1/tournaments/{t.pk}/cancel/",
+        f"/api/v1/formats/timed/{t.pk}/configure/",
+        f"/api/v1/formats/tournaments/{t.pk}/stack-options/",
+        f"/api/v1/tournaments/{t.pk}/clock/pause/",
+    ):
         refused(c.post(url, ["x"], format="json"), 400)
     t.refresh_from_db()
     assert t.status == Tournament.REGISTERING
@@ -226,8 +276,16 @@ def test_serving_a_penalty_with_hands_that_are_not_a_number_is_a_400(api, direct
     assert p.hands_served == 0
 
 
-@pytest.mark.parametrize("body", [{"counts": [{}]}, {"counts": [{"entry": "abc", "chips": 1}]}, {"counts": [{"entry": 1, "chips": 1e30}]},
-                                  {"counts": [{"entry": 1, "chips": -5}]}, {"counts": ["x"]}])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"counts": [{}]},
+        {"counts": [{"entry": "abc", "chips": 1}]},
+        {"counts": [{"entry": 1, "chips": 1e30}]},
+        {"counts": [{"entry": 1, "chips": -5}]},
+        {"counts": ["x"]},
+    ],
+)
 def test_chip_counts_need_entries_and_stacks(api, director, tournament, body):
     refused(api(director).post(f"/api/v1/tournaments/{tournament.pk}/floor/counts/", body, format="json"), 400, "invalid")
 
@@ -249,8 +307,20 @@ def test_page_parameters_that_are_not_numbers_are_not_server_errors(director, to
 # --- a tournament its pages can always show --------------------------------------------------------------
 
 
-@pytest.mark.parametrize("house", ["x", None, [], {"late_reg_stack": "HALF"}, {"no_such_setting": 1}, {"final_table_size": "nine"},
-                                      {"break_order": ["a"]}, {"percent_paid": "NaN"}, {"h4h_seconds_per_hand": 0}])
+@pytest.mark.parametrize(
+    "house",
+    [
+        "x",
+        None,
+        [],
+        {"late_reg_stack": "HALF"},
+        {"no_such_setting": 1},
+        {"final_table_size": "nine"},
+        {"break_order": ["a"]},
+        {"percent_paid": "NaN"},
+        {"h4h_seconds_per_hand": 0},
+    ],
+)
 def test_settings_must_be_an_object_of_known_settings(api, director, tournament, house):
     r = api(director).patch(f"/api/v1/tournaments/{tournament.pk}/", {"settings": house}, format="json")
     refused(r, 400, "invalid")
@@ -301,8 +371,11 @@ def test_a_satellite_needs_a_target_with_a_price_and_the_target_keeps_it(api, di
 
 def test_a_tournament_without_sales_is_deleted_and_the_log_keeps_its_rows(api, director, structure):
     c = api(director)
-    r = c.post("/api/v1/tournaments/", {"name": "Duplicate", "start_at": "2026-07-09T19:00:00Z", "buy_in": "100", "fee": "10",
-                                         "starting_stack": 30000, "structure": structure.pk}, format="json")
+    r = c.post(
+        "/api/v1/tournaments/",
+        {"name": "Duplicate", "start_at": "2026-07-09T19:00:00Z", "buy_in": "100", "fee": "10", "starting_stack": 30000, "structure": structure.pk},
+        format="json",
+    )
     assert r.status_code == 201
     pk = r.json()["id"]
     assert c.delete(f"/api/v1/tournaments/{pk}/").status_code == 204

@@ -26,14 +26,17 @@ def test_the_scripts_are_found():
     assert {"tdm.js", "live.js", "desk.js", "seating.js", "display.js"} <= {p.name for p in SCRIPTS}
 
 
-@pytest.mark.parametrize(("what", "pattern", "home"), [
-    ("the CSRF cookie", r"csrftoken", {"tdm.js"}),
-    ("fetch()", r"\bfetch\s*\(", {"tdm.js"}),
-    ("an api() wrapper", r"function\s+api\s*\(", {"tdm.js"}),
-    ("an EventSource", r"new\s+EventSource\b", {"live.js"}),
-    ("a number formatter", r"Intl\.NumberFormat", {"tdm.js"}),
-    ("the twin formatters", r"TDMFormat\.(num|money)\b|\bF\.(num|money)\b", set()),
-])
+@pytest.mark.parametrize(
+    ("what", "pattern", "home"),
+    [
+        ("the CSRF cookie", r"csrftoken", {"tdm.js"}),
+        ("fetch()", r"\bfetch\s*\(", {"tdm.js"}),
+        ("an api() wrapper", r"function\s+api\s*\(", {"tdm.js"}),
+        ("an EventSource", r"new\s+EventSource\b", {"live.js"}),
+        ("a number formatter", r"Intl\.NumberFormat", {"tdm.js"}),
+        ("the twin formatters", r"TDMFormat\.(num|money)\b|\bF\.(num|money)\b", set()),
+    ],
+)
 def test_each_helper_lives_in_one_file(what, pattern, home):
     assert _where(pattern) == home, f"{what} outside {sorted(home) or 'any file'}"
 

@@ -40,8 +40,9 @@ def test_a_stop_ends_the_web_server_and_the_worker_before_the_embedded_redis(tmp
     port = free_port()
     log_path = tmp_path / "serve.log"
     with open(log_path, "w") as log:
-        proc = subprocess.Popen([sys.executable, "manage.py", "serve", "--port", str(port)], cwd=ROOT, env=env,
-                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        proc = subprocess.Popen(
+            [sys.executable, "manage.py", "serve", "--port", str(port)], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
     try:
         wait_for(lambda: _answers(port), 120, "the web server")
         wait_for(lambda: any(tmp_path.glob("celerybeat-schedule*")), 60, "celery beat")  # beat is ticking

@@ -205,8 +205,12 @@ def test_a_running_room_moves_to_postgresql_and_carries_on(room, client):
     assert list(Entry.objects.filter(tournament=t).order_by("number").values_list("number", "status", "chips")) == entries
     assert sorted(status for _n, status, _c in entries) == sorted(["ACTIVE"] * 10 + ["BUSTED", "CANCELLED"])
     assert Entry.objects.get(pk=room["busted"]).status == Entry.BUSTED  # player 3, out on SQLite
-    seats = sqlite_rows(path, "SELECT t.number, s.number, e.number FROM seating_seat s JOIN seating_table t ON t.id = s.table_id "
-                              "JOIN tournaments_entry e ON e.id = s.entry_id WHERE s.tournament_id = ?", (t_id,))
+    seats = sqlite_rows(
+        path,
+        "SELECT t.number, s.number, e.number FROM seating_seat s JOIN seating_table t ON t.id = s.table_id "
+        "JOIN tournaments_entry e ON e.id = s.entry_id WHERE s.tournament_id = ?",
+        (t_id,),
+    )
     assert len(seats) == 10
     assert seat_plan(Seat.objects.filter(tournament=t).values_list("table__number", "number", "entry__number")) == seat_plan(seats)
     # The event log: the same actions in the same order.
@@ -265,10 +269,14 @@ def test_only_a_sqlite_database_of_this_version_is_moved(room, tmp_path):
     with pytest.raises(CommandError, match="does not exist"):
         call_command("movedb", source=str(tmp_path / "missing.sqlite3"))
 
-    older = altered_copy(room["path"], tmp_path / "older.sqlite3", [
-        "DELETE FROM django_migrations WHERE app = 'payouts' AND name = '0003_jackpot_wins'",
-        "INSERT INTO django_migrations (app, name, applied) VALUES ('payouts', '0099_from_the_future', '2030-01-01')",
-    ])
+    older = altered_copy(
+        room["path"],
+        tmp_path / "older.sqlite3",
+        [
+            "DELETE FROM django_migrations WHERE app = 'payouts' AND name = '0003_jackpot_wins'",
+            "INSERT INTO django_migrations (app, name, applied) VALUES ('payouts', '0099_from_the_future', '2030-01-01')",
+        ],
+    )
     with pytest.raises(CommandError, match=r"not migrated as far.*payouts\.0003_jackpot_wins.*payouts\.0099_from_the_future"):
         call_command("movedb", source=str(older))
     assert not Tournament.objects.exists() and not get_user_model().objects.exists()  # nothing was moved
@@ -278,9 +286,13 @@ def test_only_a_sqlite_database_of_this_version_is_moved(room, tmp_path):
 def test_a_move_that_fails_half_way_leaves_nothing_behind(room, tmp_path):
     # SQLite keeps a name longer than its column allows; PostgreSQL refuses it. It is the last
     # person's: whole batches of people (and the tables before them) are written by then.
-    damaged = altered_copy(room["path"], tmp_path / "damaged.sqlite3", [
-        "UPDATE tournaments_person SET first_name = printf('%.100c', 'x') WHERE id = (SELECT MAX(id) FROM tournaments_person)",
-    ])
+    damaged = altered_copy(
+        room["path"],
+        tmp_path / "damaged.sqlite3",
+        [
+            "UPDATE tournaments_person SET first_name = printf('%.100c', 'x') WHERE id = (SELECT MAX(id) FROM tournaments_person)",
+        ],
+    )
     with pytest.raises(CommandError, match="Nothing was moved.*tournaments_person"):
         call_command("movedb", source=str(damaged), stdout=StringIO())
     # No person, user, tournament or receipt was left: only what `migrate` itself writes (content types, permissions).

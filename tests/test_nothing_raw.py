@@ -42,8 +42,7 @@ def test_levels_are_named_as_players_say_them():
         names = clockview.item_names(items)
     assert names[0] == "Level 1" and names[4] == "Break after level 4" and names[9] == "Level 9" and names[10] == "Break after level 9"
     with translation.override("it"):
-        assert clockview.item_names([StructureItem(kind=B, minutes=5), StructureItem(kind=L, minutes=20)]) == \
-            ["Pausa prima del livello 1", "Livello 1"]
+        assert clockview.item_names([StructureItem(kind=B, minutes=5), StructureItem(kind=L, minutes=20)]) == ["Pausa prima del livello 1", "Livello 1"]
 
 
 def test_numbers_and_money_follow_the_language():
@@ -65,9 +64,18 @@ def seated_four(make_tournament, make_person, cashier_actor):
 def test_the_chip_race_api_takes_stacks_and_the_removed_colour_and_exchanges_them(api, floor_user, seated_four):
     t, _ = seated_four
     c = api(floor_user)
-    body = {"table": 1, "removed_denomination": 25, "new_denomination": 100, "winners": [1, 2],
-            "players": [{"seat": 1, "stack": 30000, "removed_value": 75}, {"seat": 2, "stack": 30000, "removed_value": 50},
-                        {"seat": 3, "stack": 30000, "removed_value": 25}, {"seat": 4, "stack": 30000, "removed_value": 0}]}
+    body = {
+        "table": 1,
+        "removed_denomination": 25,
+        "new_denomination": 100,
+        "winners": [1, 2],
+        "players": [
+            {"seat": 1, "stack": 30000, "removed_value": 75},
+            {"seat": 2, "stack": 30000, "removed_value": 50},
+            {"seat": 3, "stack": 30000, "removed_value": 25},
+            {"seat": 4, "stack": 30000, "removed_value": 0},
+        ],
+    }
     r = c.post(f"/api/v1/tournaments/{t.pk}/floor/race/", body, format="json")
     assert r.status_code == 201, r.content
     final = r.json()["result"]["final_stacks"]
@@ -78,14 +86,18 @@ def test_the_chip_race_api_takes_stacks_and_the_removed_colour_and_exchanges_the
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("player, field", [
-    ({"seat": 1, "stack": 100, "removed_value": 500}, "removed colour"),
-    ({"seat": 1, "stack": 100}, "stack"),
-])
+@pytest.mark.parametrize(
+    "player, field",
+    [
+        ({"seat": 1, "stack": 100, "removed_value": 500}, "removed colour"),
+        ({"seat": 1, "stack": 100}, "stack"),
+    ],
+)
 def test_a_chip_race_that_cannot_be_is_a_400_that_says_why(api, floor_user, seated_four, player, field):
     t, _ = seated_four
-    r = api(floor_user).post(f"/api/v1/tournaments/{t.pk}/floor/race/", {"table": 1, "removed_denomination": 25, "new_denomination": 100,
-                                                                          "players": [player]}, format="json")
+    r = api(floor_user).post(
+        f"/api/v1/tournaments/{t.pk}/floor/race/", {"table": 1, "removed_denomination": 25, "new_denomination": 100, "players": [player]}, format="json"
+    )
     assert r.status_code == 400 and "code" in r.json() and field in str(r.json())
     assert not ChipRaceRecord.objects.filter(tournament=t).exists()
 

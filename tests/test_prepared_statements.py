@@ -12,8 +12,7 @@ from tdmanager.compiled import Compiled
 from tournaments.models import Person
 
 pytestmark = pytest.mark.django_db
-on_postgresql = pytest.mark.skipif("connection.vendor != 'postgresql' or not settings.TDM_PG_PREPARE",
-                                   reason="PostgreSQL with TDM_PG_PREPARE on")
+on_postgresql = pytest.mark.skipif("connection.vendor != 'postgresql' or not settings.TDM_PG_PREPARE", reason="PostgreSQL with TDM_PG_PREPARE on")
 
 _PERSON = Compiled(lambda pk: Person.objects.filter(pk=pk).order_by(), Person)
 
@@ -29,8 +28,7 @@ def test_a_hot_query_gives_the_rows_the_orm_gives_before_and_after_it_is_prepare
     for person in people:  # more runs than the threshold: the later ones prepared on PostgreSQL
         (mine,) = _PERSON.rows(person.pk)
         theirs = Person.objects.get(pk=person.pk)
-        assert [getattr(mine, f.attname) for f in Person._meta.concrete_fields] == \
-            [getattr(theirs, f.attname) for f in Person._meta.concrete_fields]
+        assert [getattr(mine, f.attname) for f in Person._meta.concrete_fields] == [getattr(theirs, f.attname) for f in Person._meta.concrete_fields]
         assert mine.created_at.tzinfo is not None and mine.created_at == theirs.created_at
     if connection.vendor == "postgresql" and settings.TDM_PG_PREPARE:
         plans = _prepared(_PERSON._plan(connection).sql[:60])
@@ -74,8 +72,7 @@ def test_a_seat_map_lock_and_write_back_stay_prepared_across_busts(make_tourname
 
     t = make_tournament(start_at=timezone.now())
     people = Person.objects.bulk_create([Person(first_name=f"P{i}", last_name="Prepared") for i in range(40)])
-    Entry.objects.bulk_create([Entry(tournament=t, person=p, number=i, status=Entry.ACTIVE, chips=t.starting_stack)
-                               for i, p in enumerate(people, 1)])
+    Entry.objects.bulk_create([Entry(tournament=t, person=p, number=i, status=Entry.ACTIVE, chips=t.starting_stack) for i, p in enumerate(people, 1)])
     actor = Actor(director, "test")
     lifecycle.start(t, actor=actor)
     for entry in list(t.entries.filter(status=Entry.ACTIVE).order_by("number").values_list("pk", flat=True))[:12]:

@@ -86,9 +86,18 @@ def make_app(settings):
 
 def scope(path, *, query=b"", headers=(), client="10.1.2.3"):
     return {
-        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
-        "path": path, "raw_path": path.encode(), "query_string": query, "root_path": "",
-        "headers": [(b"host", b"127.0.0.1:8000"), *headers], "client": (client, 5555), "server": ("127.0.0.1", 8000),
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": query,
+        "root_path": "",
+        "headers": [(b"host", b"127.0.0.1:8000"), *headers],
+        "client": (client, 5555),
+        "server": ("127.0.0.1", 8000),
     }
 
 
@@ -309,9 +318,11 @@ def test_the_check_warns_when_the_web_threads_do_not_fit_the_database_pool(monke
     from tdmanager import checks
 
     def warned(threads, public, max_size):
-        monkeypatch.setattr(checks, "settings", SimpleNamespace(
-            TDM_WEB_THREADS=threads, TDM_WEB_PUBLIC_THREADS=public,
-            DATABASES={"default": {"OPTIONS": {"pool": {"max_size": max_size}}}}))
+        monkeypatch.setattr(
+            checks,
+            "settings",
+            SimpleNamespace(TDM_WEB_THREADS=threads, TDM_WEB_PUBLIC_THREADS=public, DATABASES={"default": {"OPTIONS": {"pool": {"max_size": max_size}}}}),
+        )
         return [w.id for w in checks.web_threads_fit_the_database_pool(None)]
 
     assert warned(8, 2, 20) == []

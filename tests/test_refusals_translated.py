@@ -20,8 +20,13 @@ EAGER = {"gettext", "ngettext", "pgettext", "npgettext"}
 def translated_at_import(path: Path) -> list[int]:
     """Lines of ``path`` where an eager gettext runs at import (outside every function)."""
     tree = ast.parse(path.read_text())
-    eager = {alias.asname or alias.name for node in tree.body if isinstance(node, ast.ImportFrom)
-             and node.module == "django.utils.translation" for alias in node.names if alias.name in EAGER}
+    eager = {
+        alias.asname or alias.name
+        for node in tree.body
+        if isinstance(node, ast.ImportFrom) and node.module == "django.utils.translation"
+        for alias in node.names
+        if alias.name in EAGER
+    }
     found = []
 
     def visit(node):
@@ -40,17 +45,24 @@ def translated_at_import(path: Path) -> list[int]:
 
 
 def test_no_message_is_translated_at_import():
-    eager = [f"{path.relative_to(ROOT)}:{line}" for app in APPS for path in sorted((ROOT / app).rglob("*.py"))
-             if "migrations" not in path.parts for line in translated_at_import(path)]
+    eager = [
+        f"{path.relative_to(ROOT)}:{line}"
+        for app in APPS
+        for path in sorted((ROOT / app).rglob("*.py"))
+        if "migrations" not in path.parts
+        for line in translated_at_import(path)
+    ]
     assert eager == [], "made in the language active at import: use gettext_lazy"
 
 
 def test_the_finder_sees_an_eager_message(tmp_path):
     sample = tmp_path / "sample.py"
-    sample.write_text('from django.utils.translation import gettext as _\n'
-                      'MESSAGES = {"a": _("made at import")}\n'
-                      'def fine():\n    return _("made when asked")\n'
-                      'def default(m=_("a default, made at import")):\n    return m\n')
+    sample.write_text(
+        "from django.utils.translation import gettext as _\n"
+        'MESSAGES = {"a": _("made at import")}\n'
+        'def fine():\n    return _("made when asked")\n'
+        'def default(m=_("a default, made at import")):\n    return m\n'
+    )
     assert translated_at_import(sample) == [2, 5]
 
 
@@ -88,9 +100,17 @@ ENGINES = [
 def raised_codes(path: Path, error: str) -> set[str]:
     """The codes ``error`` is raised with in a module, or in every module of a package."""
     trees = [ast.parse(p.read_text()) for p in (sorted(path.rglob("*.py")) if path.is_dir() else [path])]
-    return {node.args[0].value for tree in trees for node in ast.walk(tree)
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == error
-            and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)}
+    return {
+        node.args[0].value
+        for tree in trees
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == error
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
+    }
 
 
 @pytest.mark.parametrize(("engine", "error", "owner", "mapping"), ENGINES, ids=[e[1] for e in ENGINES])
@@ -103,6 +123,7 @@ def test_every_engine_refusal_has_a_translated_message(engine, error, owner, map
     assert codes, "the engine raises nothing the test can see"
     messages = getattr(importlib.import_module(owner), mapping)
     assert sorted(codes - set(messages)) == [], f"{error} codes said in the engine's English"
+
     def said(language):
         with translation.override(language):
             return {code: str(messages[code]) for code in codes}

@@ -14,10 +14,18 @@ from rest_framework.request import Request
 from tdmanager.middleware import PageMessageMiddleware
 from tdmanager.negotiation import JsonFirstNegotiation
 
-ACCEPTS = [None, "*/*", "application/json", "", "text/html", "application/json; indent=4", "application/xml",
-           "application/json, text/plain, */*", "text/html;q=0.9, application/json"]
-RENDERER_SETS = [[JSONRenderer(), BrowsableAPIRenderer()], [BrowsableAPIRenderer(), JSONRenderer()], [JSONRenderer()],
-                 [TemplateHTMLRenderer(), JSONRenderer()]]
+ACCEPTS = [
+    None,
+    "*/*",
+    "application/json",
+    "",
+    "text/html",
+    "application/json; indent=4",
+    "application/xml",
+    "application/json, text/plain, */*",
+    "text/html;q=0.9, application/json",
+]
+RENDERER_SETS = [[JSONRenderer(), BrowsableAPIRenderer()], [BrowsableAPIRenderer(), JSONRenderer()], [JSONRenderer()], [TemplateHTMLRenderer(), JSONRenderer()]]
 
 
 def chosen(negotiation, request, renderers, suffix):

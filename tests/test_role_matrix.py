@@ -50,8 +50,16 @@ def routes():
     return seen
 
 
-VALUES = {"pk": MISSING, "number": MISSING, "entry_id": MISSING, "bust_id": MISSING, "move_id": MISSING,
-          "token": "no-such-screen", "name": "ranking", "fmt": "csv"}
+VALUES = {
+    "pk": MISSING,
+    "number": MISSING,
+    "entry_id": MISSING,
+    "bust_id": MISSING,
+    "move_id": MISSING,
+    "token": "no-such-screen",
+    "name": "ranking",
+    "fmt": "csv",
+}
 
 
 def url_for(name, pattern, op=None):
@@ -160,11 +168,33 @@ def test_the_matrix(users, screen_token):
 
 
 # The decisions a card room relies on, written out by hand (not read from the table).
-STAFF_ONLY_READS = ["tournament-ledger", "tournament-entries", "tournament-events", "tournament-alternates",
-                    "entry-detail", "person-list", "person-detail", "api-receipt", "api-payouts-slip",
-                    "api-payouts-due", "api-payouts-report", "api-jackpot", "api-seating-tables", "api-seating-busts",
-                    "api-seating-moves", "screen-list", "api-formats-flight",
-                    "tournament", "people", "person", "receipt", "payouts-tournament", "payouts-due", "formats", "displays"]
+STAFF_ONLY_READS = [
+    "tournament-ledger",
+    "tournament-entries",
+    "tournament-events",
+    "tournament-alternates",
+    "entry-detail",
+    "person-list",
+    "person-detail",
+    "api-receipt",
+    "api-payouts-slip",
+    "api-payouts-due",
+    "api-payouts-report",
+    "api-jackpot",
+    "api-seating-tables",
+    "api-seating-busts",
+    "api-seating-moves",
+    "screen-list",
+    "api-formats-flight",
+    "tournament",
+    "people",
+    "person",
+    "receipt",
+    "payouts-tournament",
+    "payouts-due",
+    "formats",
+    "displays",
+]
 
 
 @pytest.mark.parametrize("name", STAFF_ONLY_READS)
@@ -174,8 +204,7 @@ def test_a_lobby_screen_login_reads_no_money_entries_log_or_personal_data(name):
     assert policy.permits({"director"}, name, "GET")
 
 
-@pytest.mark.parametrize("name", ["tournament-detail", "api-clock", "structure-detail", "api-payouts-table", "api-seating-standings",
-                                  "tournament-changes"])
+@pytest.mark.parametrize("name", ["tournament-detail", "api-clock", "structure-detail", "api-payouts-table", "api-seating-standings", "tournament-changes"])
 def test_a_lobby_screen_login_reads_what_the_lobby_shows(name):
     assert policy.permits({"display"}, name, "GET")
 
@@ -211,50 +240,53 @@ def test_display_changes_nothing():
                 assert not policy.permits({"display"}, name, method, op), (name, method, op)
 
 
-@pytest.mark.parametrize("name,method,op,cashier,floor", [
-    ("api-refund", "POST", None, False, False),
-    ("api-register", "POST", None, True, False),
-    ("api-reverse", "POST", None, True, False),
-    ("api-exchange-rates", "POST", None, False, False),  # REG-06: the rate of the day is the supervisor's
-    ("api-payouts-pay", "POST", None, True, False),
-    ("api-jackpot-claim", "POST", None, False, True),  # PAY-12: the floor verifies the royal flush
-    ("api-jackpot-pay", "POST", None, True, False),  # the desk pays it
-    ("api-jackpot", "PUT", None, False, False),  # the fund's base: the director
-    ("tournament-detail", "DELETE", None, False, False),
-    ("api-clock-op", "POST", "start", False, False),
-    ("api-clock-op", "POST", "call-clock", False, True),
-    ("api-seating-table-op", "POST", "hand-completed", False, True),
-    ("api-seating-table-op", "POST", "tv", False, False),  # ROLE-08: the director marks the TV table
-    ("seating-tables", "POST", "tv", False, False),
-    ("tournament-streaming", "POST", None, False, False),  # ROLE-08: the director puts it on the air
-    ("tournament", "POST", "streaming-on", False, False),
-    ("api-seating-draw", "POST", None, False, False),
-    ("api-seating-busts", "POST", None, False, True),
-    ("api-seating-busts-simultaneous", "POST", None, False, True),  # ELM-03: the floor marks busts it cannot order
-    ("api-check-in", "POST", None, True, False),  # REG-02: the desk checks players in
-    ("api-transfer-cleared", "POST", None, True, False),  # REG-02: the cashier confirms the funds cleared
-    ("api-no-show", "POST", None, True, False),  # REG-09
-    ("api-presence", "POST", None, True, True),  # ELM-05: absent or withdrawn, seen at the desk or the table
-    ("api-banned-paid", "GET", None, True, False),  # REG-05: the refunds the desk offers
-    ("seating-tables", "POST", "simultaneous", False, True),
-    ("api-deal-action", "POST", "approve", False, False),
-    ("api-deal-action", "POST", "accept", False, True),
-    ("seating-tables", "POST", "draw", False, False),
-    ("seating-tables", "POST", "bust", False, True),
-    ("api-seating-manual-draw", "POST", None, False, True),  # SEAT-01/04: the floor enters the cards drawn
-    ("seating-manual-draw", "POST", None, False, True),
-    ("api-seating-keep-apart", "POST", None, False, False),  # SEAT-07: the director decides
-    ("api-seating-reservations", "POST", None, False, False),
-    ("seating-constraints", "POST", None, False, False),
-    ("payouts-tournament", "POST", "signoff", False, False),  # ELM-07: the director and the controller only
-    ("api-signoff", "POST", None, False, False),
-    ("payouts-tournament", "POST", "lock", False, False),
-    ("api-rulings", "POST", None, False, True),
-    ("api-ruling-notes", "POST", None, False, True),
-    ("tournament", "POST", "addendum", True, False),
-    ("api-stub-reports", "POST", None, True, False),
-    ("screen-detail", "PATCH", None, False, False),  # a screen's rotation: the director's
-])
+@pytest.mark.parametrize(
+    "name,method,op,cashier,floor",
+    [
+        ("api-refund", "POST", None, False, False),
+        ("api-register", "POST", None, True, False),
+        ("api-reverse", "POST", None, True, False),
+        ("api-exchange-rates", "POST", None, False, False),  # REG-06: the rate of the day is the supervisor's
+        ("api-payouts-pay", "POST", None, True, False),
+        ("api-jackpot-claim", "POST", None, False, True),  # PAY-12: the floor verifies the royal flush
+        ("api-jackpot-pay", "POST", None, True, False),  # the desk pays it
+        ("api-jackpot", "PUT", None, False, False),  # the fund's base: the director
+        ("tournament-detail", "DELETE", None, False, False),
+        ("api-clock-op", "POST", "start", False, False),
+        ("api-clock-op", "POST", "call-clock", False, True),
+        ("api-seating-table-op", "POST", "hand-completed", False, True),
+        ("api-seating-table-op", "POST", "tv", False, False),  # ROLE-08: the director marks the TV table
+        ("seating-tables", "POST", "tv", False, False),
+        ("tournament-streaming", "POST", None, False, False),  # ROLE-08: the director puts it on the air
+        ("tournament", "POST", "streaming-on", False, False),
+        ("api-seating-draw", "POST", None, False, False),
+        ("api-seating-busts", "POST", None, False, True),
+        ("api-seating-busts-simultaneous", "POST", None, False, True),  # ELM-03: the floor marks busts it cannot order
+        ("api-check-in", "POST", None, True, False),  # REG-02: the desk checks players in
+        ("api-transfer-cleared", "POST", None, True, False),  # REG-02: the cashier confirms the funds cleared
+        ("api-no-show", "POST", None, True, False),  # REG-09
+        ("api-presence", "POST", None, True, True),  # ELM-05: absent or withdrawn, seen at the desk or the table
+        ("api-banned-paid", "GET", None, True, False),  # REG-05: the refunds the desk offers
+        ("seating-tables", "POST", "simultaneous", False, True),
+        ("api-deal-action", "POST", "approve", False, False),
+        ("api-deal-action", "POST", "accept", False, True),
+        ("seating-tables", "POST", "draw", False, False),
+        ("seating-tables", "POST", "bust", False, True),
+        ("api-seating-manual-draw", "POST", None, False, True),  # SEAT-01/04: the floor enters the cards drawn
+        ("seating-manual-draw", "POST", None, False, True),
+        ("api-seating-keep-apart", "POST", None, False, False),  # SEAT-07: the director decides
+        ("api-seating-reservations", "POST", None, False, False),
+        ("seating-constraints", "POST", None, False, False),
+        ("payouts-tournament", "POST", "signoff", False, False),  # ELM-07: the director and the controller only
+        ("api-signoff", "POST", None, False, False),
+        ("payouts-tournament", "POST", "lock", False, False),
+        ("api-rulings", "POST", None, False, True),
+        ("api-ruling-notes", "POST", None, False, True),
+        ("tournament", "POST", "addendum", True, False),
+        ("api-stub-reports", "POST", None, True, False),
+        ("screen-detail", "PATCH", None, False, False),  # a screen's rotation: the director's
+    ],
+)
 def test_who_may_act(name, method, op, cashier, floor):
     assert policy.permits({"cashier"}, name, method, op) is cashier
     assert policy.permits({"floor"}, name, method, op) is floor
@@ -305,9 +337,13 @@ def test_the_admin_is_not_open_to_staff_roles(users):
 # --- ROLE-01: the administrative controller and the regulator ------------------------------
 
 
-@pytest.mark.parametrize("name,method,op", [
-    ("payouts-tournament", "POST", "signoff"), ("api-signoff", "POST", None),
-])
+@pytest.mark.parametrize(
+    "name,method,op",
+    [
+        ("payouts-tournament", "POST", "signoff"),
+        ("api-signoff", "POST", None),
+    ],
+)
 def test_the_ranking_is_signed_by_the_director_and_the_controller_only(name, method, op):
     assert policy.permits({"controller"}, name, method, op)
     assert policy.permits({"director"}, name, method, op)
@@ -322,9 +358,25 @@ def test_only_the_controller_witnesses_draws_and_moves_not_even_the_director(nam
         assert not policy.permits({role}, name, "POST"), role
 
 
-@pytest.mark.parametrize("name", ["tournament-ledger", "tournament-events", "tournament-entries", "api-payouts-report",
-                                  "payouts-report", "api-signoff", "api-rulings", "rulings", "api-witness", "witness",
-                                  "payouts-tournament", "tournament", "api-stub-reports", "api-seating-moves"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "tournament-ledger",
+        "tournament-events",
+        "tournament-entries",
+        "api-payouts-report",
+        "payouts-report",
+        "api-signoff",
+        "api-rulings",
+        "rulings",
+        "api-witness",
+        "witness",
+        "payouts-tournament",
+        "tournament",
+        "api-stub-reports",
+        "api-seating-moves",
+    ],
+)
 def test_controller_and_regulator_read_reports_ledgers_and_the_log(name):
     assert policy.permits({"controller"}, name, "GET")
     assert policy.permits({"regulator"}, name, "GET")
@@ -388,8 +440,13 @@ def test_a_regulator_is_refused_every_change_even_on_his_tournament(granted):
     api = APIClient()
     api.force_authenticate(reg)
     before = mine.events.count()
-    for path, body in (("rulings/", {"asked_by": "x", "question": "q", "decision": "d"}), ("witness/", {"event": 1}),
-                       ("payouts/signoff/", {}), ("stub-reports/", {}), ("clock/start/", {})):
+    for path, body in (
+        ("rulings/", {"asked_by": "x", "question": "q", "decision": "d"}),
+        ("witness/", {"event": 1}),
+        ("payouts/signoff/", {}),
+        ("stub-reports/", {}),
+        ("clock/start/", {}),
+    ):
         r = api.post(f"/api/v1/tournaments/{mine.pk}/{path}", body, format="json")
         assert r.status_code == 403, path
     page = Client()
@@ -414,8 +471,12 @@ def test_only_a_regulator_login_can_be_given_a_tournament(make_tournament, direc
 
 # --- ROLE-01: the dealer ----------------------------------------------------------------------
 
-DEALER_ACTS = {("api-seating-table-op", "POST", "hand-completed"), ("api-seating-busts", "POST", None),
-               ("dealer-table", "POST", "hand"), ("dealer-table", "POST", "bust")}
+DEALER_ACTS = {
+    ("api-seating-table-op", "POST", "hand-completed"),
+    ("api-seating-busts", "POST", None),
+    ("dealer-table", "POST", "hand"),
+    ("dealer-table", "POST", "bust"),
+}
 
 
 def test_role01_the_dealer_reports_from_the_table_and_changes_nothing_else():
@@ -426,15 +487,33 @@ def test_role01_the_dealer_reports_from_the_table_and_changes_nothing_else():
         for method, roles in rules.items():
             if method == "GET" or name in ("login", "logout", "set_language", "api-token"):
                 continue
-            for op in (list(roles) if isinstance(roles, dict) else [None]):
+            for op in list(roles) if isinstance(roles, dict) else [None]:
                 if policy.permits({"dealer"}, name, method, op) and not policy.is_public(name, method, op):
                     allowed.add((name, method, None if op == "*" else op))
     assert allowed == DEALER_ACTS
 
 
-@pytest.mark.parametrize("name", ["desk", "api-register", "api-rebuy", "api-payouts-pay", "api-payouts-due", "tournament-ledger",
-                                  "tournament-entries", "person-list", "people", "api-receipt", "api-ticket-redeem", "tournament",
-                                  "payouts-tournament", "seating-tables", "api-floor", "tournament-events"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "desk",
+        "api-register",
+        "api-rebuy",
+        "api-payouts-pay",
+        "api-payouts-due",
+        "tournament-ledger",
+        "tournament-entries",
+        "person-list",
+        "people",
+        "api-receipt",
+        "api-ticket-redeem",
+        "tournament",
+        "payouts-tournament",
+        "seating-tables",
+        "api-floor",
+        "tournament-events",
+    ],
+)
 def test_role01_the_dealer_sees_no_money_entries_or_personal_data(name):
     for method in policy.POLICY[name]:
         assert not policy.permits({"dealer"}, name, method), (name, method)

@@ -69,8 +69,7 @@ def nodes_in(path: str) -> frozenset[str]:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith("test_"):
             names.add(node.name)
         elif isinstance(node, ast.ClassDef):
-            names |= {f"{node.name}::{m.name}" for m in node.body
-                      if isinstance(m, ast.FunctionDef | ast.AsyncFunctionDef) and m.name.startswith("test_")}
+            names |= {f"{node.name}::{m.name}" for m in node.body if isinstance(m, ast.FunctionDef | ast.AsyncFunctionDef) and m.name.startswith("test_")}
     return frozenset(names)
 
 
@@ -123,10 +122,12 @@ def test_every_register_point_has_a_row_with_the_setting_and_both_defaults():
 def test_the_counts_at_the_top_are_the_tables_counts():
     statuses = [cells[2] for cells in table("Rule ids").values()]
     partial = [s for s in statuses if s.startswith("partial")]
-    expected = (f"Counts: {statuses.count('tested')} tested, {len(partial)} partial "
-                f"({sum(s.startswith('partial — in progress') for s in partial)} of them in progress), "
-                f"{sum(s.startswith('missing') for s in statuses)} missing, "
-                f"{sum(s.startswith('left to the house') for s in statuses)} left to the house.")
+    expected = (
+        f"Counts: {statuses.count('tested')} tested, {len(partial)} partial "
+        f"({sum(s.startswith('partial — in progress') for s in partial)} of them in progress), "
+        f"{sum(s.startswith('missing') for s in statuses)} missing, "
+        f"{sum(s.startswith('left to the house') for s in statuses)} left to the house."
+    )
     assert expected in DOC.read_text(encoding="utf-8")
 
 

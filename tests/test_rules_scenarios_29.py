@@ -21,8 +21,9 @@ pytestmark = pytest.mark.django_db
 
 
 def test_scenario_19_p_gets_the_standard_stack_and_a_seat_q_is_refused_as_busted(make_tournament, make_person, cashier_actor, actor):
-    t = make_tournament(late_reg_closes_after_level=3, settings={"late_entry_prebooked_only": True}, min_players=1,
-                        starting_stack=30000, rule_set="MONTEGALDA_004")
+    t = make_tournament(
+        late_reg_closes_after_level=3, settings={"late_entry_prebooked_only": True}, min_players=1, starting_stack=30000, rule_set="MONTEGALDA_004"
+    )
     p, q = make_person("P"), make_person("Q")
     cashier.pre_register(t, p, actor=cashier_actor)
     cashier.pre_register(t, q, actor=cashier_actor)  # 004: everybody books by the deadline
@@ -40,8 +41,7 @@ def test_scenario_19_p_gets_the_standard_stack_and_a_seat_q_is_refused_as_busted
     assert refused.value.code == "busted_no_return" and "Q" in refused.value.message  # out is out (004 Art. 3)
 
 
-def test_scenario_27_forty_left_thirty_paid_the_disqualified_is_40th_the_eliminated_25th_is_not_paid(
-        make_tournament, make_person, cashier_actor, actor):
+def test_scenario_27_forty_left_thirty_paid_the_disqualified_is_40th_the_eliminated_25th_is_not_paid(make_tournament, make_person, cashier_actor, actor):
     t = make_tournament(buy_in=D("100"), fee=D("0"), table_size=10, settings={"percent_paid": 60})  # 50 × 60 % = 30 paid
     for _ in range(50):
         cashier.register(t, make_person(), method="CARD", actor=cashier_actor)
@@ -69,8 +69,7 @@ def test_scenario_27_forty_left_thirty_paid_the_disqualified_is_40th_the_elimina
     assert e.place == 25 and due["amount"] > 0 and due["forfeited"] is True  # 25th is paid, but not to him
 
 
-def test_bal_02_three_short_halts_a_full_ring_table_and_only_advises_in_a_short_handed_event(
-        make_tournament, make_person, cashier_actor, actor):
+def test_bal_02_three_short_halts_a_full_ring_table_and_only_advises_in_a_short_handed_event(make_tournament, make_person, cashier_actor, actor):
     def three_short(size, players):
         t = make_tournament(table_size=size)
         entries = [cashier.register(t, make_person(), method="CARD", actor=cashier_actor).entry for _ in range(players)]
@@ -112,8 +111,7 @@ def test_scenario_40_a_two_table_sit_and_go_starts_at_its_twentieth_registration
     assert no_rebuy.value.code == "rebuy_not_allowed"
 
 
-def test_seat_05_a_player_seated_between_button_and_small_blind_waits_until_the_button_has_passed(
-        make_tournament, make_person, cashier_actor, actor):
+def test_seat_05_a_player_seated_between_button_and_small_blind_waits_until_the_button_has_passed(make_tournament, make_person, cashier_actor, actor):
     from seating.models import Seat
 
     t = make_tournament(table_size=9)

@@ -213,8 +213,7 @@ def test_the_live_stream_streams_on_the_event_loop(app, make_tournament):
     screens = app.threads + 1
 
     async def watch():
-        exs = [Exchange(app, scope("GET", f"/live/{t.pk}/stream/", query=b"token=serving-tv"), until=lambda ex: frames(ex) >= 2)
-               for _ in range(screens)]
+        exs = [Exchange(app, scope("GET", f"/live/{t.pk}/stream/", query=b"token=serving-tv"), until=lambda ex: frames(ex) >= 2) for _ in range(screens)]
         tasks = [asyncio.create_task(ex.run()) for ex in exs]
         for ex in exs:
             await ex.wait_for(lambda ex: frames(ex) >= 1)

@@ -46,8 +46,15 @@ def _offending(app: str) -> list[str]:
 
 def test_the_fence_sees_what_it_fences():
     """The pattern catches each way of sending SQL by hand, and not the ORM's own calls."""
-    caught = ["cursor.execute(sql, params)", "c.executemany(sql, rows)", "with connection.cursor() as c:",
-              "connections['default'].cursor()", "with conn.cursor() as c:", "qs.annotate(x=RawSQL('1', []))", "Person.objects.raw('SELECT 1')"]
+    caught = [
+        "cursor.execute(sql, params)",
+        "c.executemany(sql, rows)",
+        "with connection.cursor() as c:",
+        "connections['default'].cursor()",
+        "with conn.cursor() as c:",
+        "qs.annotate(x=RawSQL('1', []))",
+        "Person.objects.raw('SELECT 1')",
+    ]
     passed = ["Person.objects.filter(pk=1).update(value=F('value') + 1)", "query.get_compiler(using).as_sql()", "executor.submit(job)"]
     assert [bool(SQL_BY_HAND.search(s)) for s in caught] == [True] * len(caught)
     assert [bool(SQL_BY_HAND.search(s)) for s in passed] == [False] * len(passed)
@@ -58,5 +65,7 @@ def test_the_fence_sees_what_it_fences():
 @pytest.mark.parametrize("app", _apps())
 def test_no_sql_by_hand_outside_the_sql_modules(app):
     found = _offending(app)
-    assert not found, ("SQL written by hand outside an app's sql.py and tdmanager/compiled.py (move the statement into the "
-                       "app's sql.py as a named, documented function, or let the ORM write it):\n" + "\n".join(found))
+    assert not found, (
+        "SQL written by hand outside an app's sql.py and tdmanager/compiled.py (move the statement into the "
+        "app's sql.py as a named, documented function, or let the ORM write it):\n" + "\n".join(found)
+    )

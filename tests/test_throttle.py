@@ -45,8 +45,7 @@ def _forget(name, address):
 
 
 def token(username, password, address="127.0.0.1", lang="en"):
-    return APIClient().post(TOKEN, {"username": username, "password": password}, format="json",
-                            REMOTE_ADDR=address, HTTP_ACCEPT_LANGUAGE=lang)
+    return APIClient().post(TOKEN, {"username": username, "password": password}, format="json", REMOTE_ADDR=address, HTTP_ACCEPT_LANGUAGE=lang)
 
 
 def test_five_wrong_passwords_lock_the_username_at_that_address_then_the_window_ends(name, address, caplog):
@@ -194,8 +193,7 @@ def test_login_counts_the_address_behind_a_trusted_proxy(settings, name):
     settings.TDM_TRUSTED_PROXIES = ["127.0.0.1"]
     settings.TDM_LOGIN_FAILURES_PER_ADDRESS = 2
     client = APIClient()
-    post = lambda who, ip: client.post(TOKEN, {"username": who, "password": "x"}, format="json",
-                                       REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR=ip)
+    post = lambda who, ip: client.post(TOKEN, {"username": who, "password": "x"}, format="json", REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR=ip)
     try:
         post(name + "1", "198.51.100.20")
         post(name + "2", "198.51.100.20")

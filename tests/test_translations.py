@@ -76,9 +76,12 @@ def catalogues():
 def test_the_parser_reads_what_msgfmt_would():
     sample = ROOT / "var" / "test-parser.po"
     sample.parent.mkdir(exist_ok=True)
-    sample.write_text('msgid ""\nmsgstr ""\n"Language: it\\n"\n\n#: a.py:1\nmsgid "One"\nmsgstr "Uno"\n\n#, fuzzy\nmsgid "Two"\nmsgstr "Due?"\n\n'
-                      'msgid "%(n)s table"\nmsgid_plural "%(n)s tables"\nmsgstr[0] "%(n)s tavolo"\nmsgstr[1] ""\n\nmsgid ""\n"Long "\n"text"\nmsgstr ""\n\n'
-                      '#~ msgid "Old"\n#~ msgstr ""\n', encoding="utf-8")
+    sample.write_text(
+        'msgid ""\nmsgstr ""\n"Language: it\\n"\n\n#: a.py:1\nmsgid "One"\nmsgstr "Uno"\n\n#, fuzzy\nmsgid "Two"\nmsgstr "Due?"\n\n'
+        'msgid "%(n)s table"\nmsgid_plural "%(n)s tables"\nmsgstr[0] "%(n)s tavolo"\nmsgstr[1] ""\n\nmsgid ""\n"Long "\n"text"\nmsgstr ""\n\n'
+        '#~ msgid "Old"\n#~ msgstr ""\n',
+        encoding="utf-8",
+    )
     try:
         entries = parse_po(sample)
     finally:
@@ -106,8 +109,9 @@ def test_the_catalogue_is_up_to_date_with_the_sources(tmp_path):
             shutil.copytree(item, copy / item.name, ignore=skip)
         else:
             shutil.copy2(item, copy / item.name)
-    done = subprocess.run([sys.executable, "manage.py", "makemessages", "-l", "it", "--no-obsolete", "-v", "0"],
-                          cwd=copy, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "manage.py", "makemessages", "-l", "it", "--no-obsolete", "-v", "0"], cwd=copy, capture_output=True, text=True, timeout=300
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     merged = parse_po(copy / "locale" / "it" / "LC_MESSAGES" / "django.po")
     assert problems(merged) == [], "run makemessages and translate the new strings (see this module's docstring)"

@@ -63,8 +63,7 @@ def test_no_path_is_matched_by_the_routes_of_two_apps():
     assert names[:2] == ["seating.api_urls", "tournaments.api_urls"]
     routes = {name: [r for sub in a.url_patterns for r in segments(sub)] for name, a in zip(names, apps, strict=True)}
     assert all(routes.values()) and len(routes) == 4
-    clashes = [(a, ra, b, rb) for i, a in enumerate(routes) for b in list(routes)[i + 1:]
-               for ra in routes[a] for rb in routes[b] if may_overlap(ra, rb)]
+    clashes = [(a, ra, b, rb) for i, a in enumerate(routes) for b in list(routes)[i + 1 :] for ra in routes[a] for rb in routes[b] if may_overlap(ra, rb)]
     assert clashes == []
 
 

@@ -41,10 +41,25 @@ document.addEventListener("securitypolicyviolation", (e) => window.__csp.push(e.
 """
 
 EXPECTED_PAGES = [
-    "receipt (?print=1)", "desk (new player, search, register)", "tables", "tables (refreshed by itself)",
-    "move slip (?print=1)", "draw history", "public seat lookup", "tournament page", "clock (screen name and announcement)",
-    "person page", "dashboard", "people (search)", "floor (penalty issued)", "lobby display", "deal calculator (calculated)",
-    "payouts page (ranking)", "payouts due", "payout slip (?print=1)", "payouts due (paid)",
+    "receipt (?print=1)",
+    "desk (new player, search, register)",
+    "tables",
+    "tables (refreshed by itself)",
+    "move slip (?print=1)",
+    "draw history",
+    "public seat lookup",
+    "tournament page",
+    "clock (screen name and announcement)",
+    "person page",
+    "dashboard",
+    "people (search)",
+    "floor (penalty issued)",
+    "lobby display",
+    "deal calculator (calculated)",
+    "payouts page (ranking)",
+    "payouts due",
+    "payout slip (?print=1)",
+    "payouts due (paid)",
 ]
 
 

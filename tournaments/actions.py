@@ -203,4 +203,3 @@ class Action(models.TextChoices):
             return str(cls(value).label)
         except ValueError:
             return value
-

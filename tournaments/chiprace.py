@@ -151,9 +151,7 @@ def _check_setup(
         if not _is_int(value) or value < 1:
             raise ChipRaceError("bad_denomination", f"{name} must be a positive integer")
     if new_denomination <= removed_denomination:
-        raise ChipRaceError(
-            "bad_denomination", "the new denomination must be larger than the removed one"
-        )
+        raise ChipRaceError("bad_denomination", "the new denomination must be larger than the removed one")
     rescue = lowest_denomination_in_play
     if rescue is None:
         rescue = new_denomination
@@ -172,13 +170,9 @@ def _check_setup(
         if p.odd_value < 0 or p.stack_after_exchange < 0:
             raise ChipRaceError("bad_player", f"seat {p.seat}: chip values cannot be negative", seat=p.seat)
         if p.odd_value >= new_denomination:
-            raise ChipRaceError(
-                "bad_player", f"seat {p.seat}: odd chips worth a whole new chip must be exchanged", seat=p.seat
-            )
+            raise ChipRaceError("bad_player", f"seat {p.seat}: odd chips worth a whole new chip must be exchanged", seat=p.seat)
         if p.odd_value % removed_denomination:
-            raise ChipRaceError(
-                "bad_player", f"seat {p.seat}: odd value is not a number of removed chips", seat=p.seat
-            )
+            raise ChipRaceError("bad_player", f"seat {p.seat}: odd value is not a number of removed chips", seat=p.seat)
         if p.odd_value + p.stack_after_exchange == 0:
             raise ChipRaceError("bad_player", f"seat {p.seat} has no chips", seat=p.seat)
     return rescue
@@ -266,9 +260,7 @@ def race(
     round dealt, each with exactly the seats still in the race. Without
     ``cards`` the race is simulated with ``rng`` (anything with ``shuffle``).
     """
-    rescue = _check_setup(
-        players, removed_denomination, new_denomination, conversion, lowest_denomination_in_play
-    )
+    rescue = _check_setup(players, removed_denomination, new_denomination, conversion, lowest_denomination_in_play)
     if start not in STARTS:
         raise ChipRaceError("bad_setting", f"unknown race start {start!r}")
     if tie not in TIES:
@@ -295,10 +287,7 @@ def race(
     while chips_left > 0:
         order = _deal_order(eligible, next_start)
         if chips_left >= len(order):
-            rounds.append(
-                {"round": len(rounds) + 1, "order": order, "cards": {},
-                 "winners": list(order), "no_cards_needed": True}
-            )
+            rounds.append({"round": len(rounds) + 1, "order": order, "cards": {}, "winners": list(order), "no_cards_needed": True})
             winners.extend(order)
             break
         round_number = len(rounds) + 1
@@ -310,9 +299,7 @@ def race(
             dealt = dict(zip(order, deck, strict=False))
         winner = _round_winner(order, dealt, tie)
         rounds.append(
-            {"round": round_number, "order": order,
-             "cards": {seat: _card_text(dealt[seat]) for seat in order},
-             "winners": [winner], "no_cards_needed": False}
+            {"round": round_number, "order": order, "cards": {seat: _card_text(dealt[seat]) for seat in order}, "winners": [winner], "no_cards_needed": False}
         )
         winners.append(winner)
         eligible.remove(winner)
@@ -320,15 +307,11 @@ def race(
         next_start = winner + 1
     dealt_rounds = sum(1 for r in rounds if not r["no_cards_needed"])
     if cards is not None and len(cards) != dealt_rounds:
-        raise ChipRaceError(
-            "bad_cards", f"{len(cards)} rounds of cards given, {dealt_rounds} were dealt"
-        )
+        raise ChipRaceError("bad_cards", f"{len(cards)} rounds of cards given, {dealt_rounds} were dealt")
     return _finish(players, winners, race_chips, new_denomination, rescue, rounds, start_seat)
 
 
-def _physical_round(
-    cards: Sequence[Mapping[int, str]], round_number: int, order: Sequence[int]
-) -> dict[int, tuple[int, int]]:
+def _physical_round(cards: Sequence[Mapping[int, str]], round_number: int, order: Sequence[int]) -> dict[int, tuple[int, int]]:
     if round_number > len(cards):
         raise ChipRaceError("bad_cards", f"no cards given for round {round_number}")
     given = cards[round_number - 1]
@@ -358,9 +341,7 @@ def race_from_result(
     winners is not the number of race chips (``wrong_winner_count``), or when
     a winner had no odd chips (``not_a_participant``).
     """
-    rescue = _check_setup(
-        players, removed_denomination, new_denomination, conversion, lowest_denomination_in_play
-    )
+    rescue = _check_setup(players, removed_denomination, new_denomination, conversion, lowest_denomination_in_play)
     winners = list(winners_seats)
     if len(set(winners)) != len(winners):
         raise ChipRaceError("duplicate_winner", "a player can win at most one chip")
@@ -371,9 +352,7 @@ def race_from_result(
     total_odd = sum(p.odd_value for p in players)
     race_chips = race_chip_count(total_odd, new_denomination, conversion)
     if len(winners) != race_chips:
-        raise ChipRaceError(
-            "wrong_winner_count", f"{race_chips} chips were raced, {len(winners)} winners given"
-        )
+        raise ChipRaceError("wrong_winner_count", f"{race_chips} chips were raced, {len(winners)} winners given")
     return _finish(players, winners, race_chips, new_denomination, rescue, [], None)
 
 

@@ -120,11 +120,7 @@ def _is_int(value: object) -> bool:
 
 
 def _is_number(value: object) -> bool:
-    return (
-        isinstance(value, int | float)
-        and not isinstance(value, bool)
-        and math.isfinite(value)
-    )
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
 @dataclass(frozen=True)
@@ -157,9 +153,7 @@ class Level:
         if self.ante < 0:
             raise ClockError("bad_level", "the ante cannot be negative")
         if (self.ante > 0) != (self.ante_type != ANTE_NONE):
-            raise ClockError(
-                "bad_level", "an ante needs an ante type, and an ante type needs an ante"
-            )
+            raise ClockError("bad_level", "an ante needs an ante type, and an ante type needs an ante")
 
     @property
     def seconds(self) -> int:
@@ -185,9 +179,7 @@ class Break:
     def __post_init__(self) -> None:
         if not _is_int(self.minutes) or self.minutes < 1:
             raise ClockError("bad_level", "a break lasts a whole number of minutes, at least one")
-        if self.resume_seconds_left is not None and (
-            not _is_number(self.resume_seconds_left) or self.resume_seconds_left <= 0
-        ):
+        if self.resume_seconds_left is not None and (not _is_number(self.resume_seconds_left) or self.resume_seconds_left <= 0):
             raise ClockError("bad_level", "resume_seconds_left must be positive")
 
     @property
@@ -274,22 +266,13 @@ def validate_structure(structure: Structure) -> list[dict]:
     for index, item in enumerate(structure):
         if isinstance(item, Break):
             if isinstance(previous_item, Break):
-                warnings.append(
-                    {"code": "consecutive_breaks", "item_index": index,
-                     "message": "two breaks in a row"}
-                )
+                warnings.append({"code": "consecutive_breaks", "item_index": index, "message": "two breaks in a row"})
         else:
             if previous_level is not None:
                 if item.ante < previous_level.ante:
-                    warnings.append(
-                        {"code": "ante_decreases", "item_index": index,
-                         "message": "antes should not be reduced (TDA RP-11)"}
-                    )
+                    warnings.append({"code": "ante_decreases", "item_index": index, "message": "antes should not be reduced (TDA RP-11)"})
                 if item.big_blind < previous_level.big_blind:
-                    warnings.append(
-                        {"code": "big_blind_decreases", "item_index": index,
-                         "message": "the big blind goes down"}
-                    )
+                    warnings.append({"code": "big_blind_decreases", "item_index": index, "message": "the big blind goes down"})
             previous_level = item
         previous_item = item
     return warnings
@@ -299,11 +282,13 @@ def final_table_ante_warnings(structure: Structure, from_index: int) -> list[dic
     """RP-11 (CLK-02): antes are not reduced, including at the final table. The levels played at
     the final table (``from_index`` on) whose ante is lower than the highest ante played before
     it: a warning each (``ante_lowered_at_final_table``), beside ``validate_structure``'s."""
-    before = [item.ante for item in structure[:max(from_index, 0)] if isinstance(item, Level)]
+    before = [item.ante for item in structure[: max(from_index, 0)] if isinstance(item, Level)]
     highest = max(before, default=0)
-    return [{"code": "ante_lowered_at_final_table", "item_index": index,
-             "message": "the ante is lower at the final table than before it (TDA RP-11)"}
-            for index, item in enumerate(structure) if index >= from_index and isinstance(item, Level) and item.ante < highest]
+    return [
+        {"code": "ante_lowered_at_final_table", "item_index": index, "message": "the ante is lower at the final table than before it (TDA RP-11)"}
+        for index, item in enumerate(structure)
+        if index >= from_index and isinstance(item, Level) and item.ante < highest
+    ]
 
 
 def item_seconds(item: Item) -> int:
@@ -395,9 +380,7 @@ def advance(state: ClockState, structure: Structure, now: datetime) -> ClockStat
         index += 1
         ends_at += timedelta(seconds=_entry_seconds(structure, index))
         transitions += 1
-    return replace(
-        state, item_index=index, ends_at=ends_at, version=state.version + transitions
-    )
+    return replace(state, item_index=index, ends_at=ends_at, version=state.version + transitions)
 
 
 def _seconds_left(state: ClockState, now: datetime) -> float:
@@ -445,9 +428,7 @@ def _next_break(structure: Structure, index: int, left: float) -> tuple[int | No
     return None, None
 
 
-def _hold_dealer_push(
-    state: ClockState, structure: Structure, left: float, hold_push_seconds: float
-) -> bool:
+def _hold_dealer_push(state: ClockState, structure: Structure, left: float, hold_push_seconds: float) -> bool:
     index = state.item_index
     if state.status not in (RUNNING, HAND_FOR_HAND):
         return False
@@ -456,9 +437,7 @@ def _hold_dealer_push(
     return 0 < left <= hold_push_seconds
 
 
-def _new_level_notice(
-    state: ClockState, structure: Structure, left: float, notice_seconds: float
-) -> bool:
+def _new_level_notice(state: ClockState, structure: Structure, left: float, notice_seconds: float) -> bool:
     index = state.item_index
     if index == 0 or not isinstance(structure[index], Level):
         return False
@@ -633,16 +612,12 @@ def resume(state: ClockState, structure: Structure, now: datetime) -> ClockState
 
 def _check_new_left(left: float) -> None:
     if left <= 0:
-        raise ClockError(
-            "bad_time", "the time left must stay above zero; jump to the next item instead"
-        )
+        raise ClockError("bad_time", "the time left must stay above zero; jump to the next item instead")
     if left > MAX_ITEM_SECONDS:
         raise ClockError("bad_time", "the time left cannot exceed 24 hours")
 
 
-def add_time(
-    state: ClockState, structure: Structure, now: datetime, seconds: float
-) -> ClockState:
+def add_time(state: ClockState, structure: Structure, now: datetime, seconds: float) -> ClockState:
     """Add (or, with a negative number, remove) time from the current item.
 
     Refused with ``bad_time`` when the result would be zero or less.
@@ -661,9 +636,7 @@ def add_time(
     return replace(state, remaining=float(left), version=state.version + 1)
 
 
-def set_time_left(
-    state: ClockState, structure: Structure, now: datetime, seconds: float
-) -> ClockState:
+def set_time_left(state: ClockState, structure: Structure, now: datetime, seconds: float) -> ClockState:
     """Set the seconds left in the current item (must be > 0)."""
     _check_seconds(seconds)
     state = advance(state, structure, now)
@@ -728,9 +701,7 @@ def insert_break(
     if isinstance(structure[index], Break):
         raise ClockError("in_break", "already on a break: add time to lengthen it")
     left = _seconds_left(state, now)
-    extra = Break(
-        minutes=minutes, color_up=color_up, add_on=add_on, resume_seconds_left=left
-    )
+    extra = Break(minutes=minutes, color_up=color_up, add_on=add_on, resume_seconds_left=left)
     new_structure = list(structure[:index]) + [extra] + list(structure[index:])
     return new_structure, _with_left(state, now, float(extra.seconds))
 
@@ -862,9 +833,7 @@ def level_number_at(state: ClockState, structure: Structure, now: datetime) -> i
     return level_number_of(structure, state.item_index)
 
 
-def has_level_ended(
-    level_number: int, state: ClockState, structure: Structure, now: datetime
-) -> bool:
+def has_level_ended(level_number: int, state: ClockState, structure: Structure, now: datetime) -> bool:
     """True once the clock has moved past the last second of level ``level_number``.
 
     Clock time, not wall time: a paused clock keeps the level open (REG-04).
@@ -880,9 +849,7 @@ def has_level_ended(
     return state.item_index > index
 
 
-def clock_seconds_since_level_ended(
-    level_number: int, state: ClockState, structure: Structure, now: datetime
-) -> float | None:
+def clock_seconds_since_level_ended(level_number: int, state: ClockState, structure: Structure, now: datetime) -> float | None:
     """Clock seconds played since level ``level_number`` ended (None while it has not ended):
     the items after it, whole, plus what has run of the current one (REG-09 grace). A paused
     clock holds it."""
@@ -894,9 +861,7 @@ def clock_seconds_since_level_ended(
     return between + max(0.0, _entry_seconds(structure, state.item_index) - _seconds_left(state, now))
 
 
-def has_break_after_level_ended(
-    level_number: int, state: ClockState, structure: Structure, now: datetime
-) -> bool:
+def has_break_after_level_ended(level_number: int, state: ClockState, structure: Structure, now: datetime) -> bool:
     """True once the clock has passed level N and the break(s) right after it.
 
     For ``late_reg_end = end_of_break_after_level(N)`` (REG-04). Only scheduled
@@ -916,9 +881,7 @@ def has_break_after_level_ended(
     return state.item_index > index
 
 
-def in_break_after_level(
-    level_number: int, state: ClockState, structure: Structure, now: datetime
-) -> bool:
+def in_break_after_level(level_number: int, state: ClockState, structure: Structure, now: datetime) -> bool:
     """True during a scheduled break that follows level N (add-on window, FMT-06).
 
     A mid-level break inserted by the director does not count.
@@ -933,17 +896,13 @@ def in_break_after_level(
     return level_number_of(structure, state.item_index) == level_number
 
 
-def next_transition_at(
-    state: ClockState, structure: Structure, now: datetime
-) -> datetime | None:
+def next_transition_at(state: ClockState, structure: Structure, now: datetime) -> datetime | None:
     """Wall time of the next item change, for arming the countdown task; None unless running."""
     state = advance(state, structure, now)
     return state.ends_at if state.status == RUNNING else None
 
 
-def seconds_until_transition(
-    state: ClockState, structure: Structure, now: datetime
-) -> float | None:
+def seconds_until_transition(state: ClockState, structure: Structure, now: datetime) -> float | None:
     """Seconds from ``now`` to the next item change; None unless running."""
     at = next_transition_at(state, structure, now)
     return None if at is None else (at - now).total_seconds()

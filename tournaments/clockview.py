@@ -13,14 +13,33 @@ from .house import HouseRules
 from .models import Clock, StructureItem
 
 
-def engine_item(kind, *, small_blind=0, big_blind=0, ante=0, big_blind_ante=False, minutes, game="", color_up="",
-                add_on=False, resume_seconds_left=None, removes_denominations=()):
+def engine_item(
+    kind,
+    *,
+    small_blind=0,
+    big_blind=0,
+    ante=0,
+    big_blind_ante=False,
+    minutes,
+    game="",
+    color_up="",
+    add_on=False,
+    resume_seconds_left=None,
+    removes_denominations=(),
+):
     """One structure row (a stored item or a cleaned import row) as an engine level or break."""
     if kind == StructureItem.BREAK:
-        return engine.Break(minutes=minutes, color_up=color_up, add_on=add_on, resume_seconds_left=resume_seconds_left,
-                            removes_denominations=tuple(removes_denominations or ()))
-    return engine.Level(small_blind=small_blind, big_blind=big_blind, ante=ante,
-                        ante_type="BB_ANTE" if big_blind_ante else ("TABLE_ANTE" if ante else "NONE"), minutes=minutes, game=game)
+        return engine.Break(
+            minutes=minutes, color_up=color_up, add_on=add_on, resume_seconds_left=resume_seconds_left, removes_denominations=tuple(removes_denominations or ())
+        )
+    return engine.Level(
+        small_blind=small_blind,
+        big_blind=big_blind,
+        ante=ante,
+        ante_type="BB_ANTE" if big_blind_ante else ("TABLE_ANTE" if ante else "NONE"),
+        minutes=minutes,
+        game=game,
+    )
 
 
 def item_names(items) -> list[str]:
@@ -52,10 +71,21 @@ def structure_items(tournament):
         cached = []
         if tournament.structure_id:
             for it in StructureItem.objects.filter(structure_id=tournament.structure_id).order_by("position"):
-                cached.append(engine_item(it.kind, small_blind=it.small_blind, big_blind=it.big_blind, ante=it.ante,
-                                          big_blind_ante=it.big_blind_ante, minutes=it.minutes, game=it.game,
-                                          color_up=it.color_up, add_on=it.add_on, resume_seconds_left=it.resume_seconds_left,
-                                          removes_denominations=it.removes_denominations))
+                cached.append(
+                    engine_item(
+                        it.kind,
+                        small_blind=it.small_blind,
+                        big_blind=it.big_blind,
+                        ante=it.ante,
+                        big_blind_ante=it.big_blind_ante,
+                        minutes=it.minutes,
+                        game=it.game,
+                        color_up=it.color_up,
+                        add_on=it.add_on,
+                        resume_seconds_left=it.resume_seconds_left,
+                        removes_denominations=it.removes_denominations,
+                    )
+                )
         tournament._engine_structure = cached
     return cached
 
@@ -66,7 +96,8 @@ STRUCTURE_WARNINGS = {
     "big_blind_decreases": gettext_lazy("Row %(n)s: the big blind goes down."),
     "consecutive_breaks": gettext_lazy("Row %(n)s: two breaks in a row."),
     "ante_lowered_at_final_table": gettext_lazy(
-        "Row %(n)s: the ante at the final table is lower than before it (RP-11: antes are not reduced, also at the final table)."),
+        "Row %(n)s: the ante at the final table is lower than before it (RP-11: antes are not reduced, also at the final table)."
+    ),
 }
 
 
@@ -76,8 +107,7 @@ def structure_warnings(items, final_table_from: int | None = None) -> list[str]:
     table has formed, whose levels on must not lower the ante (``clock.final_table_ante_warnings``). The structures service and the clock page both show these;
     an unusable structure raises ``clock.ClockError``."""
     out = []
-    for w in engine.validate_structure(items) + (engine.final_table_ante_warnings(items, final_table_from)
-                                                  if final_table_from is not None else []):
+    for w in engine.validate_structure(items) + (engine.final_table_ante_warnings(items, final_table_from) if final_table_from is not None else []):
         message = STRUCTURE_WARNINGS.get(w["code"])
         out.append(str(message) % {"n": w["item_index"] + 1} if message else w["message"])
     return out
@@ -85,8 +115,13 @@ def structure_warnings(items, final_table_from: int | None = None) -> list[str]:
 
 def engine_state(clock: Clock) -> engine.ClockState:
     return engine.ClockState(
-        status=clock.status, item_index=clock.item_index, ends_at=clock.ends_at, remaining=clock.remaining,
-        version=clock.version, h4h_hand=clock.h4h_hand, h4h_seconds_per_hand=clock.h4h_seconds_per_hand,
+        status=clock.status,
+        item_index=clock.item_index,
+        ends_at=clock.ends_at,
+        remaining=clock.remaining,
+        version=clock.version,
+        h4h_hand=clock.h4h_hand,
+        h4h_seconds_per_hand=clock.h4h_seconds_per_hand,
     )
 
 

@@ -46,9 +46,14 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.CASHIER_ENTRY_PRESENCE: _("%(actor)s changed the presence of %(name)s (entry #%(entry_number)s)%(reason_suffix)s"),
     A.CASHIER_ENTRY_NOT_ARRIVED: _("%(actor)s marked %(name)s (entry #%(entry_number)s) as not arrived%(reason_suffix)s"),
     A.CASHIER_ENTRY_ARRIVED: _("%(actor)s marked %(name)s (entry #%(entry_number)s) as arrived"),
-    A.CASHIER_NO_SHOWS_FORFEITED: (ngettext_lazy("End of level %(level)s plus %(minutes)s minutes: %(count)s player not arrived forfeited",
-                                                 "End of level %(level)s plus %(minutes)s minutes: %(count)s players not arrived forfeited",
-                                                 "count"), "entries"),
+    A.CASHIER_NO_SHOWS_FORFEITED: (
+        ngettext_lazy(
+            "End of level %(level)s plus %(minutes)s minutes: %(count)s player not arrived forfeited",
+            "End of level %(level)s plus %(minutes)s minutes: %(count)s players not arrived forfeited",
+            "count",
+        ),
+        "entries",
+    ),
     A.CASHIER_RECEIVABLE_SETTLED: _("%(actor)s took %(amount)s from %(name)s for the amount owed of receipt #%(receivable)s (receipt #%(receipt)s)"),
     A.CASHIER_TRANSFER_CLEARED: _("%(actor)s confirmed the bank transfer of %(name)s as cleared (receipt #%(receipt)s)"),
     # --- formats ---
@@ -89,14 +94,24 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.PAYOUTS_JACKPOT_PAID: _("%(actor)s paid the jackpot to %(name)s — %(amount)s %(method)s"),
     A.PAYOUTS_JACKPOT_WON: _("%(actor)s verified a royal flush at level %(level)s: jackpot of %(amount)s"),
     A.PAYOUTS_PRIZE_PAID: _("%(actor)s paid the prize for place %(place)s to %(name)s — %(amount)s %(method)s"),
-    A.PAYOUTS_RANKING_SIGNED: (ngettext_lazy("%(actor)s signed the ranking (%(places)s place)", "%(actor)s signed the ranking (%(places)s places)", "count"), "places"),
+    A.PAYOUTS_RANKING_SIGNED: (
+        ngettext_lazy("%(actor)s signed the ranking (%(places)s place)", "%(actor)s signed the ranking (%(places)s places)", "count"),
+        "places",
+    ),
     A.PAYOUTS_SATELLITE_COMPLETED: (ngettext_lazy("Satellite completed: %(seats)s seat won", "Satellite completed: %(seats)s seats won", "count"), "seats"),
     A.PAYOUTS_SATELLITE_LINKED: _("%(actor)s linked the satellite to its target tournament"),
     A.PAYOUTS_SIDEPOOL_AWARDED: _("%(actor)s awarded a side prize"),
     A.PAYOUTS_SIDEPOOL_CONTRIBUTED: _("%(actor)s added %(amount)s to a side pool"),
     A.PAYOUTS_SIDEPOOL_CREATED: _("%(actor)s created the side pool %(name)s"),
     A.PAYOUTS_TABLE_EDITED: _("%(actor)s edited the payout table (prize pool %(prize_pool)s)%(reason_suffix)s"),
-    A.PAYOUTS_TABLE_LOCKED: (ngettext_lazy("%(actor)s locked the payout table: %(places)s place, prize pool %(prize_pool)s", "%(actor)s locked the payout table: %(places)s places, prize pool %(prize_pool)s", "count"), "places"),
+    A.PAYOUTS_TABLE_LOCKED: (
+        ngettext_lazy(
+            "%(actor)s locked the payout table: %(places)s place, prize pool %(prize_pool)s",
+            "%(actor)s locked the payout table: %(places)s places, prize pool %(prize_pool)s",
+            "count",
+        ),
+        "places",
+    ),
     A.PAYOUTS_LAST_LONGER_TOKEN_ISSUED: _("%(actor)s handed Last Longer chip or plaque %(label)s to %(name)s (entry #%(entry_number)s)"),
     A.PAYOUTS_TABLE_UNLOCKED: _("%(actor)s unlocked the published payout table%(reason_suffix)s"),
     A.PAYOUTS_TABLE_PROPOSED: (ngettext_lazy("Payout table proposed: %(places)s place", "Payout table proposed: %(places)s places", "count"), "places"),
@@ -124,24 +139,37 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.SEATING_BREAK_ORDER_SET: _("%(actor)s set the order in which tables break%(reason_suffix)s"),
     A.SEATING_BUST_UNDONE: _("%(actor)s undid a bust%(reason_suffix)s"),
     A.SEATING_PREDRAW: _("%(actor)s drew %(players)s registrants into sessions and tables: %(session_list)s"),
-    A.SEATING_DRAW_INITIAL: (ngettext_lazy("Seats drawn: %(players)s players at %(tables)s table", "Seats drawn: %(players)s players at %(tables)s tables", "count"), "tables"),
+    A.SEATING_DRAW_INITIAL: (
+        ngettext_lazy("Seats drawn: %(players)s players at %(tables)s table", "Seats drawn: %(players)s players at %(tables)s tables", "count"),
+        "tables",
+    ),
     A.SEATING_FINAL_TABLE_FORMED: _("Final table formed at table %(table)s"),
     A.SEATING_HALT_WAIVED: _("%(actor)s let table %(table)s play on%(reason_suffix)s"),
     A.SEATING_HAND_COMPLETED: _("Table %(table)s finished a hand"),
-    A.SEATING_MOVE_CONFIRMED: _("%(actor)s confirmed the move of %(entry)s from table %(from_table)s seat %(from_seat)s to table %(to_table)s seat %(to_seat)s"),
+    A.SEATING_MOVE_CONFIRMED: _(
+        "%(actor)s confirmed the move of %(entry)s from table %(from_table)s seat %(from_seat)s to table %(to_table)s seat %(to_seat)s"
+    ),
     A.SEATING_MOVE_UNDONE: _("%(actor)s undid the move of %(entry)s back to table %(to_table)s seat %(to_seat)s"),
     A.SEATING_MOVES_CONFIRMED: (ngettext_lazy("%(actor)s confirmed %(moves_count)s move", "%(actor)s confirmed %(moves_count)s moves", "count"), "moves"),
     A.SEATING_MOVES_PROPOSED: (ngettext_lazy("Balancing: %(moves_count)s move proposed", "Balancing: %(moves_count)s moves proposed", "count"), "moves"),
     # Written only when no new slip replaces them: the tables no longer need the moves.
-    A.SEATING_MOVES_SUPERSEDED: (ngettext_lazy("%(count)s move slip withdrawn: the tables no longer need it",
-                                               "%(count)s move slips withdrawn: the tables no longer need them", "count"), "superseded"),
-    A.SEATING_PLAYER_BUSTED: (ngettext_lazy("%(actor)s recorded a player out: %(busts)s", "%(actor)s recorded %(count)s players out: %(busts)s", "count"), "busts"),
+    A.SEATING_MOVES_SUPERSEDED: (
+        ngettext_lazy("%(count)s move slip withdrawn: the tables no longer need it", "%(count)s move slips withdrawn: the tables no longer need them", "count"),
+        "superseded",
+    ),
+    A.SEATING_PLAYER_BUSTED: (
+        ngettext_lazy("%(actor)s recorded a player out: %(busts)s", "%(actor)s recorded %(count)s players out: %(busts)s", "count"),
+        "busts",
+    ),
     A.SEATING_PLAYER_MOVED: _("%(actor)s moved %(name)s from table %(from_table)s seat %(from_seat)s to table %(to_table)s seat %(to_seat)s"),
     A.SEATING_PLAYER_SEATED: _("%(name)s seated at table %(table)s seat %(seat)s"),
     A.SEATING_SEAT_LOCKED: _("%(actor)s locked seat %(seat)s at table %(table)s%(reason_suffix)s"),
     A.SEATING_SEAT_RELEASED: _("Seat %(seat)s at table %(table)s freed"),
     A.SEATING_SEAT_UNLOCKED: _("%(actor)s unlocked seat %(seat)s at table %(table)s"),
-    A.SEATING_TABLE_BROKEN: (ngettext_lazy("Table %(table)s broken: %(moves_count)s player moved", "Table %(table)s broken: %(moves_count)s players moved", "count"), "moves"),
+    A.SEATING_TABLE_BROKEN: (
+        ngettext_lazy("Table %(table)s broken: %(moves_count)s player moved", "Table %(table)s broken: %(moves_count)s players moved", "count"),
+        "moves",
+    ),
     A.SEATING_TABLE_LOCKED: _("%(actor)s locked table %(table)s%(reason_suffix)s"),
     A.SEATING_TABLE_UNLOCKED: _("%(actor)s unlocked table %(table)s%(reason_suffix)s"),
     A.SEATING_TABLE_TV_MARKED: _("%(actor)s made table %(table)s the TV table"),
@@ -165,8 +193,20 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.TOURNAMENTS_CHIPS_COUNTED: _("%(actor)s recorded a chip count of %(players)s players: %(counted_total)s chips"),
     A.TOURNAMENTS_CLOCK_BREAK_INSERTED: _("%(actor)s inserted a break of %(minutes)s minutes%(reason_suffix)s"),
     A.TOURNAMENTS_CLOCK_BREAK_STARTED: _("Break of %(minutes)s minutes after level %(after_level)s"),
-    A.TOURNAMENTS_CLOCK_CALLED: (ngettext_lazy("%(actor)s called the clock at table %(table)s (%(seconds)s second)", "%(actor)s called the clock at table %(table)s (%(seconds)s seconds)", "count"), "seconds"),
-    A.TOURNAMENTS_CLOCK_CALL_TIME_SET: (ngettext_lazy("%(actor)s set the clock-call time of %(name)s to %(seconds)s second", "%(actor)s set the clock-call time of %(name)s to %(seconds)s seconds", "count"), "seconds"),
+    A.TOURNAMENTS_CLOCK_CALLED: (
+        ngettext_lazy(
+            "%(actor)s called the clock at table %(table)s (%(seconds)s second)", "%(actor)s called the clock at table %(table)s (%(seconds)s seconds)", "count"
+        ),
+        "seconds",
+    ),
+    A.TOURNAMENTS_CLOCK_CALL_TIME_SET: (
+        ngettext_lazy(
+            "%(actor)s set the clock-call time of %(name)s to %(seconds)s second",
+            "%(actor)s set the clock-call time of %(name)s to %(seconds)s seconds",
+            "count",
+        ),
+        "seconds",
+    ),
     A.TOURNAMENTS_CLOCK_FINISHED: _("%(actor)s stopped the clock for good%(reason_suffix)s"),
     A.TOURNAMENTS_CLOCK_HAND_COMPLETED: _("Hand-for-hand: table %(table)s finished hand %(hand)s"),
     A.TOURNAMENTS_CLOCK_HAND_FOR_HAND_ENDED: _("%(actor)s ended hand-for-hand"),
@@ -178,7 +218,14 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.TOURNAMENTS_CLOCK_PAUSED: _("%(actor)s paused the clock at %(where)s%(reason_suffix)s"),
     A.TOURNAMENTS_CLOCK_RESUMED: _("%(actor)s resumed the clock at %(where)s%(reason_suffix)s"),
     A.TOURNAMENTS_CLOCK_STARTED: _("%(actor)s started the clock at %(where)s"),
-    A.TOURNAMENTS_CLOCK_TIME_ADDED: (ngettext_lazy("%(actor)s changed the time left by %(seconds)s second%(reason_suffix)s", "%(actor)s changed the time left by %(seconds)s seconds%(reason_suffix)s", "count"), "seconds"),
+    A.TOURNAMENTS_CLOCK_TIME_ADDED: (
+        ngettext_lazy(
+            "%(actor)s changed the time left by %(seconds)s second%(reason_suffix)s",
+            "%(actor)s changed the time left by %(seconds)s seconds%(reason_suffix)s",
+            "count",
+        ),
+        "seconds",
+    ),
     A.TOURNAMENTS_CLOCK_TIME_SET: _("%(actor)s set the time left to %(time_left)s%(reason_suffix)s"),
     A.TOURNAMENTS_COLORUP_ANNOUNCED: _("Colour-up announced after level %(after_level)s"),
     A.TOURNAMENTS_CHIPSET_DELETED: _("%(actor)s deleted the chip set %(name)s"),
@@ -191,9 +238,15 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.TOURNAMENTS_FEE_OVERRIDDEN: _("%(actor)s set a fee of %(fee)s instead of the statutory %(statutory_fee)s%(reason_suffix)s"),
     A.TOURNAMENTS_LATE_REGISTRATION_CLOSED: _("Late registration closed after level %(after_level)s"),
     A.TOURNAMENTS_PENALTY_CANCELLED: _("%(actor)s cancelled a penalty%(reason_suffix)s"),
-    A.TOURNAMENTS_PENALTY_HANDS_SERVED: (ngettext_lazy("Penalty: %(served)s hand served, %(left)s left", "Penalty: %(served)s hands served, %(left)s left", "count"), "served"),
+    A.TOURNAMENTS_PENALTY_HANDS_SERVED: (
+        ngettext_lazy("Penalty: %(served)s hand served, %(left)s left", "Penalty: %(served)s hands served, %(left)s left", "count"),
+        "served",
+    ),
     A.TOURNAMENTS_PENALTY_SERVED: _("%(entry)s finished serving a penalty"),
-    A.TOURNAMENTS_PENALTY_STARTED: (ngettext_lazy("The penalty of %(entry)s started: %(hands)s hand", "The penalty of %(entry)s started: %(hands)s hands", "count"), "hands"),
+    A.TOURNAMENTS_PENALTY_STARTED: (
+        ngettext_lazy("The penalty of %(entry)s started: %(hands)s hand", "The penalty of %(entry)s started: %(hands)s hands", "count"),
+        "hands",
+    ),
     A.TOURNAMENTS_PENALTY_ISSUED: _("%(actor)s gave %(name)s a penalty: %(kind)s — %(reason_code)s"),
     A.TOURNAMENTS_REBUY_CLOSED: _("Rebuys closed after level %(after_level)s"),
     A.TOURNAMENTS_REENTRY_CLOSED: _("Re-entries closed after level %(after_level)s"),
@@ -207,8 +260,22 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.TOURNAMENTS_STREAMING_STOPPED: _("%(actor)s stopped streaming live"),
     A.TOURNAMENTS_STRUCTURE_DELETED: _("%(actor)s deleted the structure %(name)s"),
     A.TOURNAMENTS_STRUCTURE_SAVED: _("%(actor)s saved the structure %(name)s"),
-    A.TOURNAMENTS_STUBS_REPORTED: (ngettext_lazy("%(actor)s issued ticket-stub report %(number)s: %(stubs)s stub, %(total)s", "%(actor)s issued ticket-stub report %(number)s: %(stubs)s stubs, %(total)s", "count"), "stubs"),
-    A.TOURNAMENTS_TOURNAMENT_CANCELLED: (ngettext_lazy("%(actor)s cancelled the tournament; %(owed)s entry is owed a refund%(reason_suffix)s", "%(actor)s cancelled the tournament; %(owed)s entries are owed a refund%(reason_suffix)s", "count"), "refunds_due"),
+    A.TOURNAMENTS_STUBS_REPORTED: (
+        ngettext_lazy(
+            "%(actor)s issued ticket-stub report %(number)s: %(stubs)s stub, %(total)s",
+            "%(actor)s issued ticket-stub report %(number)s: %(stubs)s stubs, %(total)s",
+            "count",
+        ),
+        "stubs",
+    ),
+    A.TOURNAMENTS_TOURNAMENT_CANCELLED: (
+        ngettext_lazy(
+            "%(actor)s cancelled the tournament; %(owed)s entry is owed a refund%(reason_suffix)s",
+            "%(actor)s cancelled the tournament; %(owed)s entries are owed a refund%(reason_suffix)s",
+            "count",
+        ),
+        "refunds_due",
+    ),
     A.TOURNAMENTS_TOURNAMENT_CREATED: _("%(actor)s created the tournament %(name)s"),
     A.TOURNAMENTS_TOURNAMENT_DELETED: _("%(actor)s deleted the tournament %(name)s"),
     A.TOURNAMENTS_TOURNAMENT_FINISHED: _("%(actor)s finished the tournament"),
@@ -221,23 +288,80 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
 }
 
 #: A person's fields as a rectification's sentence names them (``people.person.changed``).
-PERSON_FIELDS = {"first_name": _("first name"), "last_name": _("last name"), "nickname": _("nickname"), "email": _("email"),
-                 "phone": _("phone"), "document_id": _("identity document"), "notes": _("notes")}
+PERSON_FIELDS = {
+    "first_name": _("first name"),
+    "last_name": _("last name"),
+    "nickname": _("nickname"),
+    "email": _("email"),
+    "phone": _("phone"),
+    "document_id": _("identity document"),
+    "notes": _("notes"),
+}
 
 MONEY_KEYS = ("amount", "fee", "statutory_fee", "prize_pool", "total", "buy_in")
-NUMBER_KEYS = ("hands", "chips", "bagged_chips", "counted_total", "seconds", "players", "players_left", "tables", "size", "places",
-               "refunded", "stubs", "served", "left", "minutes", "survivors", "participants", "seats", "open_places")
+NUMBER_KEYS = (
+    "hands",
+    "chips",
+    "bagged_chips",
+    "counted_total",
+    "seconds",
+    "players",
+    "players_left",
+    "tables",
+    "size",
+    "places",
+    "refunded",
+    "stubs",
+    "served",
+    "left",
+    "minutes",
+    "survivors",
+    "participants",
+    "seats",
+    "open_places",
+)
 #: Free text a person typed (shown as the ": reason" tail); the engines' own explanations are not.
-HUMAN_REASON = {A.CASHIER_PREREGISTRATION_CANCELLED, A.CASHIER_REFUND_PAID, A.CASHIER_ROW_REVERSED, A.FORMATS_FLIGHT_CLOSED,
-                A.FORMATS_SERIES_TIE_SETTLED, A.PAYOUTS_DEAL_CANCELLED, A.PAYOUTS_TABLE_EDITED, A.PAYOUTS_TABLE_UNLOCKED, A.PEOPLE_PERSON_BANNED, A.PEOPLE_PERSON_ERASED,
-                A.PEOPLE_PERSON_UNBANNED, A.SEATING_BIG_BLIND_SET, A.SEATING_BREAK_ORDER_SET, A.SEATING_BUST_UNDONE, A.CASHIER_ENTRY_PRESENCE, A.CASHIER_ENTRY_NOT_ARRIVED,
-                A.SEATING_BUSTS_SIMULTANEOUS, A.SEATING_KEEP_APART_ADDED, A.SEATING_KEEP_APART_REMOVED, A.SEATING_MANUAL_DRAW_OPENED,
-                A.SEATING_MISDEAL_REPORTED, A.SEATING_SEAT_CARD_CLEARED, A.SEATING_SEAT_RESERVATION_REMOVED, A.SEATING_SEAT_RESERVED,
-                A.SEATING_HALT_WAIVED, A.SEATING_SEAT_LOCKED, A.SEATING_TABLE_LOCKED, A.SEATING_TABLE_UNLOCKED,
-                A.TOURNAMENTS_CHIPS_ADJUSTED, A.TOURNAMENTS_CLOCK_BREAK_INSERTED, A.TOURNAMENTS_CLOCK_FINISHED,
-                A.TOURNAMENTS_CLOCK_JUMPED, A.TOURNAMENTS_CLOCK_PAUSED, A.TOURNAMENTS_CLOCK_RESUMED,
-                A.TOURNAMENTS_CLOCK_TIME_ADDED, A.TOURNAMENTS_CLOCK_TIME_SET, A.TOURNAMENTS_FEE_OVERRIDDEN,
-                A.TOURNAMENTS_PENALTY_CANCELLED, A.TOURNAMENTS_TOURNAMENT_CANCELLED}
+HUMAN_REASON = {
+    A.CASHIER_PREREGISTRATION_CANCELLED,
+    A.CASHIER_REFUND_PAID,
+    A.CASHIER_ROW_REVERSED,
+    A.FORMATS_FLIGHT_CLOSED,
+    A.FORMATS_SERIES_TIE_SETTLED,
+    A.PAYOUTS_DEAL_CANCELLED,
+    A.PAYOUTS_TABLE_EDITED,
+    A.PAYOUTS_TABLE_UNLOCKED,
+    A.PEOPLE_PERSON_BANNED,
+    A.PEOPLE_PERSON_ERASED,
+    A.PEOPLE_PERSON_UNBANNED,
+    A.SEATING_BIG_BLIND_SET,
+    A.SEATING_BREAK_ORDER_SET,
+    A.SEATING_BUST_UNDONE,
+    A.CASHIER_ENTRY_PRESENCE,
+    A.CASHIER_ENTRY_NOT_ARRIVED,
+    A.SEATING_BUSTS_SIMULTANEOUS,
+    A.SEATING_KEEP_APART_ADDED,
+    A.SEATING_KEEP_APART_REMOVED,
+    A.SEATING_MANUAL_DRAW_OPENED,
+    A.SEATING_MISDEAL_REPORTED,
+    A.SEATING_SEAT_CARD_CLEARED,
+    A.SEATING_SEAT_RESERVATION_REMOVED,
+    A.SEATING_SEAT_RESERVED,
+    A.SEATING_HALT_WAIVED,
+    A.SEATING_SEAT_LOCKED,
+    A.SEATING_TABLE_LOCKED,
+    A.SEATING_TABLE_UNLOCKED,
+    A.TOURNAMENTS_CHIPS_ADJUSTED,
+    A.TOURNAMENTS_CLOCK_BREAK_INSERTED,
+    A.TOURNAMENTS_CLOCK_FINISHED,
+    A.TOURNAMENTS_CLOCK_JUMPED,
+    A.TOURNAMENTS_CLOCK_PAUSED,
+    A.TOURNAMENTS_CLOCK_RESUMED,
+    A.TOURNAMENTS_CLOCK_TIME_ADDED,
+    A.TOURNAMENTS_CLOCK_TIME_SET,
+    A.TOURNAMENTS_FEE_OVERRIDDEN,
+    A.TOURNAMENTS_PENALTY_CANCELLED,
+    A.TOURNAMENTS_TOURNAMENT_CANCELLED,
+}
 
 
 def entry_refs(payload) -> set[int]:
@@ -270,7 +394,7 @@ def _busts(busts, entries) -> str:
 
 
 def _person_changes(fields: str, changes) -> str:
-    """"phone +39 1 → +39 2, identity document": each field changed, with old → new when logged."""
+    """ "phone +39 1 → +39 2, identity document": each field changed, with old → new when logged."""
     parts = []
     for name in (f.strip() for f in fields.split(",") if f.strip()):
         part = str(PERSON_FIELDS.get(name, name))

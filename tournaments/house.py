@@ -57,7 +57,7 @@ def _late_reg_stack(v):
         return True
     if not isinstance(v, dict) or len(v) != 1:
         return False
-    (key, n), = v.items()
+    ((key, n),) = v.items()
     if isinstance(n, bool) or not isinstance(n, int):
         return False
     return (key == "percent" and 1 <= n <= 100) or (key == "chips" and 1 <= n <= 10**12)
@@ -68,8 +68,7 @@ def _short_text(v):
 
 
 def _break_order(v):
-    return v is None or (isinstance(v, list) and len(v) <= 1000
-                         and all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 10_000 for n in v))
+    return v is None or (isinstance(v, list) and len(v) <= 1000 and all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 10_000 for n in v))
 
 
 def _penalty_reasons(v):
@@ -79,14 +78,20 @@ def _penalty_reasons(v):
     if not isinstance(v, dict) or len(v) > 200:
         return False
     for code, entry in v.items():
-        if not (isinstance(code, str) and 1 <= len(code) <= 40 and code.replace("_", "").isalnum() and code.isascii()
-                and code == code.upper()):
+        if not (isinstance(code, str) and 1 <= len(code) <= 40 and code.replace("_", "").isalnum() and code.isascii() and code == code.upper()):
             return False
         if entry is None:
             continue
-        if not (isinstance(entry, dict) and set(entry) == {"label", "source"}
-                and isinstance(entry["label"], str) and 0 < len(entry["label"].strip()) <= 120 and "\n" not in entry["label"]
-                and isinstance(entry["source"], str) and len(entry["source"]) <= 120 and "\n" not in entry["source"]):
+        if not (
+            isinstance(entry, dict)
+            and set(entry) == {"label", "source"}
+            and isinstance(entry["label"], str)
+            and 0 < len(entry["label"].strip()) <= 120
+            and "\n" not in entry["label"]
+            and isinstance(entry["source"], str)
+            and len(entry["source"]) <= 120
+            and "\n" not in entry["source"]
+        ):
             return False
     return True
 
@@ -94,14 +99,12 @@ def _penalty_reasons(v):
 def _setting(default, check, rule, description, *, derived=""):
     """A key of ``Tournament.settings``. ``derived``: the default, in words, when it depends on
     other settings (then ``default`` is None and ``HouseRules.of`` works the value out)."""
-    return field(default=default, metadata={"check": check, "rule": rule, "description": description, "derived": derived,
-                                            "column": False})
+    return field(default=default, metadata={"check": check, "rule": rule, "description": description, "derived": derived, "column": False})
 
 
 def _column(default, rule, description):
     """A column of the tournament row, exposed here so a service asks one object."""
-    return field(default=default, metadata={"check": None, "rule": rule, "description": description, "derived": "",
-                                            "column": True})
+    return field(default=default, metadata={"check": None, "rule": rule, "description": description, "derived": "", "column": True})
 
 
 @dataclass(frozen=True)
@@ -111,172 +114,264 @@ class HouseRules:
     # the tournament row (FMT-14, §0.3)
     table_size: int = _column(9, "FMT-14, C20", "seats per table (a column of the tournament), at most `max_seats_per_table`")
     rule_set: str = _column("TDA", "§0.3", "TDA, SANREMO_003, MONTEGALDA_004, … (a column); some defaults follow it")
-    game: str = _column("NLHE", "FMT-16, BAL-03", 'the game (a column): NLHE, PLHE, LHE, PLO, MIXED or "STUD", whose balancing '
-                        "moves players by position (no button: TDA 11-A)")
+    game: str = _column(
+        "NLHE", "FMT-16, BAL-03", 'the game (a column): NLHE, PLHE, LHE, PLO, MIXED or "STUD", whose balancing moves players by position (no button: TDA 11-A)'
+    )
     # cashier (REG-04, FMT-14, FMT-04, REG-09, FMT-09, ROLE-02)
-    late_reg_stack: str | dict = _setting("FULL", (_late_reg_stack, '"FULL", {"percent": 1…100} or {"chips": n}'), "REG-04, C6",
-                                          'late registrant\'s stack: "FULL", {"percent": p} of it or {"chips": n}, never more than full')
-    field_cap_counts: str = _setting("ENTRIES", _choice("ENTRIES", "LIVE_PLAYERS"), "FMT-14, REG-08",
-                                     'what the field cap counts: every sold or reserved entry, or "LIVE_PLAYERS"')
+    late_reg_stack: str | dict = _setting(
+        "FULL",
+        (_late_reg_stack, '"FULL", {"percent": 1…100} or {"chips": n}'),
+        "REG-04, C6",
+        'late registrant\'s stack: "FULL", {"percent": p} of it or {"chips": n}, never more than full',
+    )
+    field_cap_counts: str = _setting(
+        "ENTRIES", _choice("ENTRIES", "LIVE_PLAYERS"), "FMT-14, REG-08", 'what the field cap counts: every sold or reserved entry, or "LIVE_PLAYERS"'
+    )
     rebuy_before_start: bool = _setting(False, _bool(), "FMT-04", "rebuys are sold before the tournament starts")
-    late_entry_prebooked_only: bool = _setting(False, _bool(), "REG-04, REG-09",
-                                               "once running, only pre-booked players enter (004)")
-    late_entry_at_final_table: str = _setting("ASK", _choice("ASK", "REFUSE", "ALLOW"), "REG-04, BAL-09",
-                                              "an entry that would open a table once the final table is formed: "
-                                              '"ASK" (409 final_table_formed until the desk confirms), "REFUSE" or "ALLOW"')
-    late_reg_default_level: int = _setting(3, _int(1, 100), "REG-04, FMT-05, PAY-12",
-                                           "late registration (re-entries, the jackpot's late percentage with it) closes at the end "
-                                           "of this level when the tournament names none: never open all event by omission")
-    rebuy_default_level: int = _setting(3, _int(1, 100), "FMT-04",
-                                        "rebuys are sold until the end of this level when the tournament names none (003: level 3)")
-    rebuy_declare_with_chips: bool = _setting(True, _bool(), "FMT-04",
-                                              "a rebuy may be declared before a hand with chips still in front of the player "
-                                              "(TDA 27: they are played behind and the rebuy must be made); `false`: only at or below the "
-                                              "rebuy threshold (003: «avesse esaurito la sua dotazione»)")
-    check_in_requires_id: bool = _setting(None, _bool(), "REG-02", "check-in asks for the player's identity document",
-                                          derived="`true` for SANREMO_003, else `false`")
-    no_show_policy: str = _setting(None, _choice("BLIND_OUT", "FORFEIT_AT", "LOSE_GAME"), "REG-09, ELM-05",
-                                   "a registered player who has not arrived: seated and blinded out, out at the end of "
-                                   "`no_show_level` plus `no_show_grace_minutes`, or loses the game (the entry is still owed)",
-                                   derived='`"LOSE_GAME"` for MONTEGALDA_004, `"FORFEIT_AT"` for HEADS_UP_001, else `"BLIND_OUT"`')
+    late_entry_prebooked_only: bool = _setting(False, _bool(), "REG-04, REG-09", "once running, only pre-booked players enter (004)")
+    late_entry_at_final_table: str = _setting(
+        "ASK",
+        _choice("ASK", "REFUSE", "ALLOW"),
+        "REG-04, BAL-09",
+        'an entry that would open a table once the final table is formed: "ASK" (409 final_table_formed until the desk confirms), "REFUSE" or "ALLOW"',
+    )
+    late_reg_default_level: int = _setting(
+        3,
+        _int(1, 100),
+        "REG-04, FMT-05, PAY-12",
+        "late registration (re-entries, the jackpot's late percentage with it) closes at the end "
+        "of this level when the tournament names none: never open all event by omission",
+    )
+    rebuy_default_level: int = _setting(3, _int(1, 100), "FMT-04", "rebuys are sold until the end of this level when the tournament names none (003: level 3)")
+    rebuy_declare_with_chips: bool = _setting(
+        True,
+        _bool(),
+        "FMT-04",
+        "a rebuy may be declared before a hand with chips still in front of the player "
+        "(TDA 27: they are played behind and the rebuy must be made); `false`: only at or below the "
+        "rebuy threshold (003: «avesse esaurito la sua dotazione»)",
+    )
+    check_in_requires_id: bool = _setting(
+        None, _bool(), "REG-02", "check-in asks for the player's identity document", derived="`true` for SANREMO_003, else `false`"
+    )
+    no_show_policy: str = _setting(
+        None,
+        _choice("BLIND_OUT", "FORFEIT_AT", "LOSE_GAME"),
+        "REG-09, ELM-05",
+        "a registered player who has not arrived: seated and blinded out, out at the end of "
+        "`no_show_level` plus `no_show_grace_minutes`, or loses the game (the entry is still owed)",
+        derived='`"LOSE_GAME"` for MONTEGALDA_004, `"FORFEIT_AT"` for HEADS_UP_001, else `"BLIND_OUT"`',
+    )
     no_show_level: int = _setting(1, _int(1, 100), "REG-09", "FORFEIT_AT: the level at whose end an absent player forfeits")
     no_show_grace_minutes: int = _setting(0, _int(0, 240), "REG-09", "FORFEIT_AT: minutes of grace after that level's end")
-    check_in_used: bool = _setting(False, _bool(), "REG-02, REG-09",
-                                   "the desk checks players in: at the FORFEIT_AT deadline a paid entry not checked in has "
-                                   "not arrived (else: the players the floor marked \"not arrived\" on the table map)")
-    max_seats_per_table: int = _setting(10, _int(2, 11), "FMT-14, C20",
-                                        "most seats a table may have (003 Art. 4.5: 10); 11 for 004's tables")
+    check_in_used: bool = _setting(
+        False,
+        _bool(),
+        "REG-02, REG-09",
+        "the desk checks players in: at the FORFEIT_AT deadline a paid entry not checked in has "
+        'not arrived (else: the players the floor marked "not arrived" on the table map)',
+    )
+    max_seats_per_table: int = _setting(10, _int(2, 11), "FMT-14, C20", "most seats a table may have (003 Art. 4.5: 10); 11 for 004's tables")
     sng_tables: int = _setting(1, _int(1, 100), "FMT-09", "a sit & go without a field cap seats 10 × this many players")
-    require_prestart_report: bool = _setting(None, _bool(), "ROLE-02", "the registered list is sent before the start",
-                                             derived="`true` for SANREMO_003, else `false`")
-    fee_override: Decimal | None = _setting(None, _number(0, 10**9, null=True), "REG-03, C15, FMT-10",
-                                            "a fee instead of the statutory 10 % (buy-in ≤ 3,000) / 6 % (above): daily "
-                                            "events' flat 20 (003 Allegato 1), international rules; null: the statutory fee")
+    require_prestart_report: bool = _setting(
+        None, _bool(), "ROLE-02", "the registered list is sent before the start", derived="`true` for SANREMO_003, else `false`"
+    )
+    fee_override: Decimal | None = _setting(
+        None,
+        _number(0, 10**9, null=True),
+        "REG-03, C15, FMT-10",
+        "a fee instead of the statutory 10 % (buy-in ≤ 3,000) / 6 % (above): daily "
+        "events' flat 20 (003 Allegato 1), international rules; null: the statutory fee",
+    )
     # clock (CLK-06)
     h4h_seconds_per_hand: int = _setting(120, _int(1, 3600), "CLK-06", "hand-for-hand: seconds taken off the clock per hand (RP-8-B)")
-    deck_change_reminder: bool = _setting(False, _bool(), "CLK-08, C32",
-                                          "at each level change the staff's clock page reminds the dealers to change decks (TDA 26)")
-    h4h_break_policy: str = _setting("TAKE_BREAK", _choice("TAKE_BREAK", "SKIP_BREAK"), "CLK-06",
-                                     'a break reached in hand-for-hand is taken (clock paused at its start) or "SKIP_BREAK"')
+    deck_change_reminder: bool = _setting(
+        False, _bool(), "CLK-08, C32", "at each level change the staff's clock page reminds the dealers to change decks (TDA 26)"
+    )
+    h4h_break_policy: str = _setting(
+        "TAKE_BREAK", _choice("TAKE_BREAK", "SKIP_BREAK"), "CLK-06", 'a break reached in hand-for-hand is taken (clock paused at its start) or "SKIP_BREAK"'
+    )
     # calling the clock (CLK-10, C7): the event's preset; the director sets a player's own time
-    clock_call_preset: str = _setting(None, _choice("TDA", "SANREMO", "HEADS_UP"), "CLK-10, C7",
-                                      'a called clock: "TDA" 25 + 5 s (dead hand if facing a bet, else check), "SANREMO" '
-                                      '60 + 10 s (dead hand) or "HEADS_UP" 30 s, reducible per player to 10 s',
-                                      derived='`"SANREMO"` for SANREMO_003, `"HEADS_UP"` for HEADS_UP_001, else `"TDA"`')
-    clock_call_seconds: int = _setting(None, _int(1, 600), "CLK-10, C7",
-                                       "seconds a player has to act when the clock is called (heads-up: 10–30)",
-                                       derived="the preset's: `25` (TDA), `60` (SANREMO), `30` (HEADS_UP)")
-    clock_call_countdown_seconds: int = _setting(None, _int(0, 60), "CLK-10, C7",
-                                                 "the countdown after those seconds",
-                                                 derived="the preset's: `5` (TDA), `10` (SANREMO), `0` (HEADS_UP)")
+    clock_call_preset: str = _setting(
+        None,
+        _choice("TDA", "SANREMO", "HEADS_UP"),
+        "CLK-10, C7",
+        'a called clock: "TDA" 25 + 5 s (dead hand if facing a bet, else check), "SANREMO" '
+        '60 + 10 s (dead hand) or "HEADS_UP" 30 s, reducible per player to 10 s',
+        derived='`"SANREMO"` for SANREMO_003, `"HEADS_UP"` for HEADS_UP_001, else `"TDA"`',
+    )
+    clock_call_seconds: int = _setting(
+        None,
+        _int(1, 600),
+        "CLK-10, C7",
+        "seconds a player has to act when the clock is called (heads-up: 10–30)",
+        derived="the preset's: `25` (TDA), `60` (SANREMO), `30` (HEADS_UP)",
+    )
+    clock_call_countdown_seconds: int = _setting(
+        None, _int(0, 60), "CLK-10, C7", "the countdown after those seconds", derived="the preset's: `5` (TDA), `10` (SANREMO), `0` (HEADS_UP)"
+    )
     # chip races (CR-02, CR-03)
-    race_conversion: str = _setting("ROUND_HALF_UP", _choice("ROUND_HALF_UP", "FLOOR"), "CR-02, C9",
-                                    'odd chips converted by rounding (003), or "FLOOR" (004: the rest is removed)')
-    race_start: str = _setting("SEAT_1", _choice("SEAT_1", "LAST_HAND_SB"), "CR-03, C8",
-                               'the race is dealt from seat 1 (TDA, 003) or "LAST_HAND_SB" (004)')
-    race_tie: str = _setting("SUIT_ORDER", _choice("SUIT_ORDER", "FIRST_DEALT"), "CR-03, C10",
-                             'a tie goes by suit (spades > hearts > diamonds > clubs) or "FIRST_DEALT" (004)')
+    race_conversion: str = _setting(
+        "ROUND_HALF_UP", _choice("ROUND_HALF_UP", "FLOOR"), "CR-02, C9", 'odd chips converted by rounding (003), or "FLOOR" (004: the rest is removed)'
+    )
+    race_start: str = _setting("SEAT_1", _choice("SEAT_1", "LAST_HAND_SB"), "CR-03, C8", 'the race is dealt from seat 1 (TDA, 003) or "LAST_HAND_SB" (004)')
+    race_tie: str = _setting(
+        "SUIT_ORDER", _choice("SUIT_ORDER", "FIRST_DEALT"), "CR-03, C10", 'a tie goes by suit (spades > hearts > diamonds > clubs) or "FIRST_DEALT" (004)'
+    )
     # penalties (PEN-02, PEN-05, PEN-06)
-    penalty_preset: str = _setting(None, _choice("TDA", "SANREMO_003", "MONTEGALDA_004", "HEADS_UP_001"), "PEN-02, PEN-05, PEN-06, C26",
-                                   "penalty limits: TDA, SANREMO_003 (time suspensions of 5–30 minutes), MONTEGALDA_004, "
-                                   "HEADS_UP_001 (at least 3 rounds; the director chooses how they count)",
-                                   derived="the rule set's (SANREMO_003, MONTEGALDA_004, HEADS_UP_001), else `\"TDA\"`")
-    max_rounds: int = _setting(4, _int(0, 100), "PEN-02, C26",
-                               "most rounds a missed-rounds penalty may give (003, 004: 1–4); 0: no maximum (TDA escalates freely)")
+    penalty_preset: str = _setting(
+        None,
+        _choice("TDA", "SANREMO_003", "MONTEGALDA_004", "HEADS_UP_001"),
+        "PEN-02, PEN-05, PEN-06, C26",
+        "penalty limits: TDA, SANREMO_003 (time suspensions of 5–30 minutes), MONTEGALDA_004, "
+        "HEADS_UP_001 (at least 3 rounds; the director chooses how they count)",
+        derived='the rule set\'s (SANREMO_003, MONTEGALDA_004, HEADS_UP_001), else `"TDA"`',
+    )
+    max_rounds: int = _setting(
+        4, _int(0, 100), "PEN-02, C26", "most rounds a missed-rounds penalty may give (003, 004: 1–4); 0: no maximum (TDA escalates freely)"
+    )
     penalty_reasons: dict | None = _setting(
-        None, (_penalty_reasons, 'null or {"CODE": {"label": text, "source": text} or null}'), "PEN-08",
+        None,
+        (_penalty_reasons, 'null or {"CODE": {"label": text, "source": text} or null}'),
+        "PEN-08",
         "the penalty reason codes: null is the built-in list (tournaments/penalties.py); a code with "
-        '{"label", "source"} adds or renames one, a code with null removes it')
-    count_players_at: str = _setting("ISSUE", _choice("ISSUE", "NEXT_HAND"), "PEN-02, C25",
-                                     'missed rounds count the players at the table when the penalty is given (TDA 71-A), or '
-                                     '"NEXT_HAND" (at the start of the hand it begins with, 003\'s text)')
+        '{"label", "source"} adds or renames one, a code with null removes it',
+    )
+    count_players_at: str = _setting(
+        "ISSUE",
+        _choice("ISSUE", "NEXT_HAND"),
+        "PEN-02, C25",
+        "missed rounds count the players at the table when the penalty is given (TDA 71-A), or "
+        '"NEXT_HAND" (at the start of the hand it begins with, 003\'s text)',
+    )
     # seating (BAL-*, SEAT-01, ELM-04)
     balance_trigger_difference: int = _setting(2, _int(2, 10), "BAL-01, C3", "tables are balanced when they differ by this many players")
     mover_rule: str = _setting("NEXT_BB", _choice("NEXT_BB", "CURRENT_BB", "BUTTON_CASH"), "BAL-03, C1", "who moves when balancing")
-    dest_rule: str = _setting("WORST_POSITION", _choice("WORST_POSITION", "NEAREST_BB", "SAME_RELATIVE_POSITION"), "BAL-04, C2",
-                              "where the moved player sits")
-    vacated_bb_seat: str = _setting("EXCLUDED", _choice("EXCLUDED", "SINGLE_BB"), "BAL-04",
-                                    "the seat the big blind just left is not offered, or taken as a single big blind")
-    tie_break: str = _setting("TABLE_ORDER", _choice("TABLE_ORDER", "RANDOM_DRAW"), "BAL-05, C5",
-                              "equal tables: the published table order, or a draw")
-    break_order: list[int] | None = _setting(None, (_break_order, "null or a list of table numbers"), "BAL-06",
-                                             "published order in which tables break (null: fewest players, highest number)")
-    final_table_size: int = _setting(None, _int(2, 11), "BAL-09, C21, PAY-09",
-                                     "players at the final table: seating combines at this many, deals need at most this many",
-                                     derived="9 for 8-max and larger, 7 for 6/7-max, the table size below")
-    start_players_per_table: int | None = _setting(None, _int(2, 11, null=True), "SEAT-01",
-                                                   "at most this many players per table at the initial draw (null: table size)")
-    draw_mode: str = _setting("ELECTRONIC", _choice("ELECTRONIC", "MANUAL"), "SEAT-01, SEAT-04",
-                              'seat draws by the product, or "MANUAL": printed seat cards, the floor enters who drew which '
-                              "card (the start and each table break)")
-    h4h_simultaneous_policy: str = _setting(None, _choice("SHARE", "RANK_BY_STARTING_STACK"), "ELM-04, C12",
-                                            "busts in one hand-for-hand hand share the place or rank by starting stack (key `h4h_policy` too)",
-                                            derived='`"RANK_BY_STARTING_STACK"` for SANREMO_003, else `"SHARE"`')
+    dest_rule: str = _setting("WORST_POSITION", _choice("WORST_POSITION", "NEAREST_BB", "SAME_RELATIVE_POSITION"), "BAL-04, C2", "where the moved player sits")
+    vacated_bb_seat: str = _setting(
+        "EXCLUDED", _choice("EXCLUDED", "SINGLE_BB"), "BAL-04", "the seat the big blind just left is not offered, or taken as a single big blind"
+    )
+    tie_break: str = _setting("TABLE_ORDER", _choice("TABLE_ORDER", "RANDOM_DRAW"), "BAL-05, C5", "equal tables: the published table order, or a draw")
+    break_order: list[int] | None = _setting(
+        None, (_break_order, "null or a list of table numbers"), "BAL-06", "published order in which tables break (null: fewest players, highest number)"
+    )
+    final_table_size: int = _setting(
+        None,
+        _int(2, 11),
+        "BAL-09, C21, PAY-09",
+        "players at the final table: seating combines at this many, deals need at most this many",
+        derived="9 for 8-max and larger, 7 for 6/7-max, the table size below",
+    )
+    start_players_per_table: int | None = _setting(
+        None, _int(2, 11, null=True), "SEAT-01", "at most this many players per table at the initial draw (null: table size)"
+    )
+    draw_mode: str = _setting(
+        "ELECTRONIC",
+        _choice("ELECTRONIC", "MANUAL"),
+        "SEAT-01, SEAT-04",
+        'seat draws by the product, or "MANUAL": printed seat cards, the floor enters who drew which card (the start and each table break)',
+    )
+    h4h_simultaneous_policy: str = _setting(
+        None,
+        _choice("SHARE", "RANK_BY_STARTING_STACK"),
+        "ELM-04, C12",
+        "busts in one hand-for-hand hand share the place or rank by starting stack (key `h4h_policy` too)",
+        derived='`"RANK_BY_STARTING_STACK"` for SANREMO_003, else `"SHARE"`',
+    )
     # payouts (PAY-*, ELM-06, LB-*)
     category: str = _setting("MAIN", _choice("MAIN", "SIDE"), "PAY-04", "MAIN pays 15 % of the field, SIDE 10 %")
-    satellite_remainder_rule: str = _setting("NEXT_PLACE", _choice("NEXT_PLACE", "SHARED", "CHUNKS"), "FMT-08, PAY-06, C13",
-                                             "a satellite's money left after the last seat: cash to the first place without a seat "
-                                             '(003 Art. 6), "SHARED" by the seat winners or "CHUNKS" to the next places')
-    satellite_prize_base: str = _setting("GROSS", _choice("GROSS", "NET"), "FMT-08, C14",
-                                         "a satellite's seats are paid from everything the players paid (003 Art. 6 example) "
-                                         'or "NET": the buy-ins less deductions')
-    percent_paid: Decimal | None = _setting(None, _number(0, 100, null=True, above=True), "PAY-04",
-                                            "percentage of the field paid, instead of the category's")
-    places_paid_rounding: str = _setting("HALF_UP", _choice("HALF_UP", "DOWN", "UP"), "PAY-04",
-                                         'a fractional number of places paid is rounded half up (63 × 15 % = 9.45 → 9), "DOWN" '
-                                         'or "UP" (→ 10)')
-    places_paid_counts: str = _setting("ENTRIES", _choice("ENTRIES", "PLAYERS"), "PAY-04",
-                                       'places paid count entries (re-entries too) or "PLAYERS"')
-    payout_rounding: Decimal = _setting(Decimal(5), _number(0, 100000, above=True), "PAY-05",
-                                        "prizes are multiples of this unit, the difference on 1st")
+    satellite_remainder_rule: str = _setting(
+        "NEXT_PLACE",
+        _choice("NEXT_PLACE", "SHARED", "CHUNKS"),
+        "FMT-08, PAY-06, C13",
+        "a satellite's money left after the last seat: cash to the first place without a seat "
+        '(003 Art. 6), "SHARED" by the seat winners or "CHUNKS" to the next places',
+    )
+    satellite_prize_base: str = _setting(
+        "GROSS",
+        _choice("GROSS", "NET"),
+        "FMT-08, C14",
+        'a satellite\'s seats are paid from everything the players paid (003 Art. 6 example) or "NET": the buy-ins less deductions',
+    )
+    percent_paid: Decimal | None = _setting(None, _number(0, 100, null=True, above=True), "PAY-04", "percentage of the field paid, instead of the category's")
+    places_paid_rounding: str = _setting(
+        "HALF_UP",
+        _choice("HALF_UP", "DOWN", "UP"),
+        "PAY-04",
+        'a fractional number of places paid is rounded half up (63 × 15 % = 9.45 → 9), "DOWN" or "UP" (→ 10)',
+    )
+    places_paid_counts: str = _setting("ENTRIES", _choice("ENTRIES", "PLAYERS"), "PAY-04", 'places paid count entries (re-entries too) or "PLAYERS"')
+    payout_rounding: Decimal = _setting(Decimal(5), _number(0, 100000, above=True), "PAY-05", "prizes are multiples of this unit, the difference on 1st")
     min_cash_multiple: Decimal = _setting(Decimal("1.5"), _number(0, 1000), "PAY-05", "the smallest prize is this many buy-ins")
     guarantee_is_gross: bool = _setting(True, _bool(), "PAY-02", "the guarantee is the gross pool")
-    display_pool: str = _setting("NET", _choice("NET", "GROSS", "BOTH"), "PAY-02",
-                                 'what the lobby and the payout page show, labelled: the pool to share ("NET"), the gross or both')
-    forfeited_prize: str = _setting("HOLD", _choice("HOLD", "REDISTRIBUTE", "NEXT_PLACE"), "PEN-07, C27",
-                                    "a prize forfeited by elimination without prize: held by the house, shared by the other "
-                                    "paid places, or the places below move up one")
-    streaming_live: bool = _setting(False, _bool(), "ROLE-08, PAY-09",
-                                    "the TV table is streaming live: no deal, extra breaks only when the TV table is the final table")
-    shared_odd_cents: str = _setting("FIRST_LISTED", _choice("FIRST_LISTED", "HOUSE"), "ELM-06",
-                                     "odd cents of a shared place go to the first listed player or the house")
+    display_pool: str = _setting(
+        "NET", _choice("NET", "GROSS", "BOTH"), "PAY-02", 'what the lobby and the payout page show, labelled: the pool to share ("NET"), the gross or both'
+    )
+    forfeited_prize: str = _setting(
+        "HOLD",
+        _choice("HOLD", "REDISTRIBUTE", "NEXT_PLACE"),
+        "PEN-07, C27",
+        "a prize forfeited by elimination without prize: held by the house, shared by the other paid places, or the places below move up one",
+    )
+    streaming_live: bool = _setting(
+        False, _bool(), "ROLE-08, PAY-09", "the TV table is streaming live: no deal, extra breaks only when the TV table is the final table"
+    )
+    shared_odd_cents: str = _setting(
+        "FIRST_LISTED", _choice("FIRST_LISTED", "HOUSE"), "ELM-06", "odd cents of a shared place go to the first listed player or the house"
+    )
     lb_mode: str = _setting("A", _choice("A", "B", "C", "D"), "LB-02, C30", "reading of the leaderboard's log(100,25)")
-    lb_shared_rule: str = _setting("AVERAGE_PLACE", _choice("AVERAGE_PLACE", "BEST_PLACE"), "LB-03",
-                                   "leaderboard points of a shared place: at the average place or the best")
+    lb_shared_rule: str = _setting(
+        "AVERAGE_PLACE", _choice("AVERAGE_PLACE", "BEST_PLACE"), "LB-03", "leaderboard points of a shared place: at the average place or the best"
+    )
     # the progressive jackpot (REG-11, PAY-12)
     jackpot: bool = _setting(False, _bool(), "REG-11", "the tournament takes part in the progressive jackpot: the desk offers its fee")
-    jackpot_fee: Decimal = _setting(Decimal(5), _number(0, 1000, above=True), "REG-11",
-                                    "the jackpot fee, a line of its own on top of the buy-in (001: €5)")
+    jackpot_fee: Decimal = _setting(Decimal(5), _number(0, 1000, above=True), "REG-11", "the jackpot fee, a line of its own on top of the buy-in (001: €5)")
     jackpot_sale_until_level: int = _setting(1, _int(1, 100), "REG-11", "the jackpot fee is sold until the end of this level")
-    jackpot_reentry: str = _setting("PAY_AGAIN", _choice("PAY_AGAIN", "COVERED", "NONE"), "REG-11",
-                                    'a re-entry plays for the jackpot only if it pays the fee again; "COVERED": the '
-                                    "player's earlier fee covers it; \"NONE\": re-entries cannot join")
-    jackpot_sale_when_won: bool = _setting(False, _bool(), "PAY-12",
-                                           "the fee is still sold on a day the jackpot was won (it cannot be won again that day)")
+    jackpot_reentry: str = _setting(
+        "PAY_AGAIN",
+        _choice("PAY_AGAIN", "COVERED", "NONE"),
+        "REG-11",
+        'a re-entry plays for the jackpot only if it pays the fee again; "COVERED": the player\'s earlier fee covers it; "NONE": re-entries cannot join',
+    )
+    jackpot_sale_when_won: bool = _setting(False, _bool(), "PAY-12", "the fee is still sold on a day the jackpot was won (it cannot be won again that day)")
     jackpot_full_until_level: int = _setting(1, _int(1, 100), "PAY-12", "a royal flush up to the end of this level wins the full percentage")
-    jackpot_full_percent: Decimal = _setting(Decimal(100), _number(0, 100, above=True), "PAY-12",
-                                             "percentage of the fund won up to the end of `jackpot_full_until_level`")
-    jackpot_late_percent: Decimal = _setting(Decimal(30), _number(0, 100, above=True), "PAY-12",
-                                             "percentage won after that, until late registration closes (then no jackpot)")
-    jackpot_restart: str = _setting("BASE_AFTER_FULL", _choice("BASE_AFTER_FULL", "REMAINDER"), "PAY-12",
-                                    'the next day the fund restarts from the base after a full win, from what is left after a '
-                                    'partial one; "REMAINDER": always from what is left')
-    jackpot_split: str = _setting("EQUAL", _choice("EQUAL", "FIRST_CLAIM"), "PAY-12",
-                                  'royal flushes in the same hand share the jackpot equally (003 L1766), or "FIRST_CLAIM"')
+    jackpot_full_percent: Decimal = _setting(
+        Decimal(100), _number(0, 100, above=True), "PAY-12", "percentage of the fund won up to the end of `jackpot_full_until_level`"
+    )
+    jackpot_late_percent: Decimal = _setting(
+        Decimal(30), _number(0, 100, above=True), "PAY-12", "percentage won after that, until late registration closes (then no jackpot)"
+    )
+    jackpot_restart: str = _setting(
+        "BASE_AFTER_FULL",
+        _choice("BASE_AFTER_FULL", "REMAINDER"),
+        "PAY-12",
+        'the next day the fund restarts from the base after a full win, from what is left after a partial one; "REMAINDER": always from what is left',
+    )
+    jackpot_split: str = _setting(
+        "EQUAL", _choice("EQUAL", "FIRST_CLAIM"), "PAY-12", 'royal flushes in the same hand share the jackpot equally (003 L1766), or "FIRST_CLAIM"'
+    )
     # event changes (FMT-02)
-    change_notice_hours: int = _setting(12, _int(0, 24 * 14), "FMT-02",
-                                        "a published event's change shows on its lobby screens for this many hours (0: not shown)")
+    change_notice_hours: int = _setting(
+        12, _int(0, 24 * 14), "FMT-02", "a published event's change shows on its lobby screens for this many hours (0: not shown)"
+    )
     # the public seat lookup (§12: personal data, as little as needed)
-    seat_lookup_names: str = _setting("INITIAL", _choice("INITIAL", "FULL", "NICKNAME"), "§12",
-                                      'how the public seat lookup shows a name: first name and initial ("Mario R."), '
-                                      '"FULL" name, or "NICKNAME" (first name and initial when there is none)')
+    seat_lookup_names: str = _setting(
+        "INITIAL",
+        _choice("INITIAL", "FULL", "NICKNAME"),
+        "§12",
+        'how the public seat lookup shows a name: first name and initial ("Mario R."), "FULL" name, or "NICKNAME" (first name and initial when there is none)',
+    )
     # player information (ROLE-06)
-    official_languages: str = _setting("Italiano, English", (_short_text, "text of at most 60 characters"), "ROLE-06",
-                                       "the tables' official language(s) (TDA 6; 000 and 003: Italian and English), posted on "
-                                       'the lobby screens; "" posts none')
+    official_languages: str = _setting(
+        "Italiano, English",
+        (_short_text, "text of at most 60 characters"),
+        "ROLE-06",
+        'the tables\' official language(s) (TDA 6; 000 and 003: Italian and English), posted on the lobby screens; "" posts none',
+    )
     # rulings (ROLE-05)
-    ruling_break_window_seconds: int = _setting(60, _int(0, 3600), "ROLE-05",
-                                                "a pot awarded in a break may be disputed this many seconds after it is awarded (TDA 22)")
+    ruling_break_window_seconds: int = _setting(
+        60, _int(0, 3600), "ROLE-05", "a pot awarded in a break may be disputed this many seconds after it is awarded (TDA 22)"
+    )
     # formats (set by their services)
     multiday_day: int | None = _setting(None, _int(1, 2), "FMT-11", "day of a multi-day event (set by the flights service)")
 
@@ -287,8 +382,7 @@ class HouseRules:
         A value stored before validation existed and not valid now reads as the default.
         """
         stored = tournament.settings if isinstance(tournament.settings, dict) else {}
-        return cls.from_settings(stored, table_size=tournament.table_size, rule_set=tournament.rule_set,
-                                 game=getattr(tournament, "game", "NLHE"))
+        return cls.from_settings(stored, table_size=tournament.table_size, rule_set=tournament.rule_set, game=getattr(tournament, "game", "NLHE"))
 
     @classmethod
     def from_settings(cls, stored: dict, *, table_size: int = 9, rule_set: str = "TDA", game: str = "NLHE") -> "HouseRules":
@@ -303,8 +397,7 @@ class HouseRules:
             ok, _expected = f.metadata["check"]
             if f.name in stored and ok(v) and not (v is None and f.metadata["derived"]):
                 values[f.name] = v
-        for name in ("percent_paid", "payout_rounding", "min_cash_multiple", "jackpot_fee", "jackpot_full_percent",
-                     "jackpot_late_percent"):
+        for name in ("percent_paid", "payout_rounding", "min_cash_multiple", "jackpot_fee", "jackpot_full_percent", "jackpot_late_percent"):
             if values.get(name) is not None:
                 values[name] = Decimal(str(values[name]))
         if values.get("fee_override") is not None:  # REG-03: an amount, like the fee it replaces
@@ -347,8 +440,13 @@ class HouseRules:
         """The balancing engine's settings (``seating.engine``)."""
         # BAL-03 / FMT-16: a stud-only event has no button; its players move by position (TDA 11-A).
         mover_rule = "STUD_POSITION" if self.game == "STUD" else self.mover_rule
-        return {"trigger_difference": self.balance_trigger_difference, "mover_rule": mover_rule,
-                "dest_rule": self.dest_rule, "tie_break": self.tie_break, "vacated_bb_seat": self.vacated_bb_seat}
+        return {
+            "trigger_difference": self.balance_trigger_difference,
+            "mover_rule": mover_rule,
+            "dest_rule": self.dest_rule,
+            "tie_break": self.tie_break,
+            "vacated_bb_seat": self.vacated_bb_seat,
+        }
 
 
 def default_text(f) -> str:

@@ -34,20 +34,31 @@ CLOCK_STATUSES = {
 
 # The heads-up bracket's match states and results, and the seat requests of a bracket (FMT-12).
 FORMAT_CODES = {
-    "WAITING": _("Waiting"), "READY": _("Ready"), "PLAYING": _("Playing"), "DONE": _("Finished"),
-    "PLAYED": _("Played"), "BYE": _("Bye"), "WALKOVER": _("Walkover"), "LATENESS": _("Lost for lateness"),
-    "NEW": _("New player"), "RETURNING": _("Returning player"), "ADMITTED": _("Admitted"), "REFUSED": _("Refused"),
+    "WAITING": _("Waiting"),
+    "READY": _("Ready"),
+    "PLAYING": _("Playing"),
+    "DONE": _("Finished"),
+    "PLAYED": _("Played"),
+    "BYE": _("Bye"),
+    "WALKOVER": _("Walkover"),
+    "LATENESS": _("Lost for lateness"),
+    "NEW": _("New player"),
+    "RETURNING": _("Returning player"),
+    "ADMITTED": _("Admitted"),
+    "REFUSED": _("Refused"),
 }
 
 
 # The descriptions of the blind structures the product ships (tournaments/structures/*.json), stored
 # in English as the files say: shown in the reader's language. A description a director typed is
 # shown as typed. tests/test_numbers_and_words_italian.py checks every shipped file is listed.
-SHIPPED_TEXTS = frozenset((
-    gettext_noop("40-minute levels for main events, big-blind ante from level 4, a break every 3 levels."),
-    gettext_noop("20-minute levels, big-blind ante from level 3, a break every 4 levels."),
-    gettext_noop("15-minute levels, big-blind ante from level 3, a break every 6 levels."),
-))
+SHIPPED_TEXTS = frozenset(
+    (
+        gettext_noop("40-minute levels for main events, big-blind ante from level 4, a break every 3 levels."),
+        gettext_noop("20-minute levels, big-blind ante from level 3, a break every 4 levels."),
+        gettext_noop("15-minute levels, big-blind ante from level 3, a break every 6 levels."),
+    )
+)
 
 
 def shipped_text(text: str) -> str:
@@ -92,12 +103,13 @@ def penalty_reasons(house: dict | None = None) -> list[tuple[str, str]]:
 def code_labels(penalty_reasons: dict | None = None) -> dict[str, dict[str, str]]:
     """Every code a page's script may meet, with its label (for ``json_script``); a tournament's
     page passes its house setting ``penalty_reasons`` (PEN-08)."""
+
     def s(d):
         return {k: str(v) for k, v in d.items()}
+
     return {
         "penalty_kind": dict(penalty_kinds()),
-        "penalty_reason": {c: penalty_reason_label(c, penalty_reasons)
-                           for c in {**penalties.REASON_CODES, **penalties.reason_codes(penalty_reasons)}},
+        "penalty_reason": {c: penalty_reason_label(c, penalty_reasons) for c in {**penalties.REASON_CODES, **penalties.reason_codes(penalty_reasons)}},
         "method": s(METHODS),
         "ledger_kind": s(LEDGER_KINDS),
         "adjustment": s(ADJUSTMENT_KINDS),

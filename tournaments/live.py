@@ -199,5 +199,6 @@ def display(request, token: str):
     other = signals.ask_one(signals.display_wanted, tournament=t, request=request)  # a heads-up bracket (FMT-12)
     if other is not None:
         return other
-    return render(request, "display.html", {"screen": screen, "t": t, "panels": panels, "panels_json": json.dumps(panels), "token": token,
-                                            "rotation": rotation})
+    return render(
+        request, "display.html", {"screen": screen, "t": t, "panels": panels, "panels_json": json.dumps(panels), "token": token, "rotation": rotation}
+    )

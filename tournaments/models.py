@@ -158,7 +158,14 @@ class Tournament(models.Model):
         (CANCELLED, _("Cancelled")),
     ]
     FREEZEOUT, REENTRY, REBUY, SATELLITE, SNG, MULTIDAY, HEADS_UP, TIMED = (
-        "FREEZEOUT", "REENTRY", "REBUY", "SATELLITE", "SNG", "MULTIDAY", "HEADS_UP", "TIMED",
+        "FREEZEOUT",
+        "REENTRY",
+        "REBUY",
+        "SATELLITE",
+        "SNG",
+        "MULTIDAY",
+        "HEADS_UP",
+        "TIMED",
     )
     FORMATS = [
         (FREEZEOUT, _("Freezeout")),
@@ -205,9 +212,7 @@ class Tournament(models.Model):
     rebuy_chips = models.PositiveIntegerField(_("rebuy chips"), null=True, blank=True, validators=POSITIVE)
     rebuy_max = models.PositiveIntegerField(_("max rebuys per entry"), null=True, blank=True)
     rebuy_until_level = models.PositiveIntegerField(_("rebuy until level"), null=True, blank=True)
-    rebuy_stack_threshold = models.PositiveIntegerField(
-        _("rebuy allowed at or below this stack"), default=0, help_text=_("0 = only when busted")
-    )
+    rebuy_stack_threshold = models.PositiveIntegerField(_("rebuy allowed at or below this stack"), default=0, help_text=_("0 = only when busted"))
     # Add-on
     addon_price = models.DecimalField(_("add-on price (prize pool part)"), **MONEY, null=True, blank=True, validators=NOT_NEGATIVE)
     addon_fee = models.DecimalField(_("add-on fee"), **MONEY, default=Decimal("0"), validators=NOT_NEGATIVE)
@@ -216,7 +221,9 @@ class Tournament(models.Model):
     addon_max = models.PositiveIntegerField(_("max add-ons per entry"), default=1)
     # Prize pool
     deductions = models.JSONField(
-        _("prize pool deductions"), default=list, blank=True,
+        _("prize pool deductions"),
+        default=list,
+        blank=True,
         help_text=_('e.g. [{"name": "casino", "percent": "3"}, {"name": "staff", "percent": "4"}]'),
     )
     guarantee = models.DecimalField(_("guarantee"), **MONEY, null=True, blank=True, validators=NOT_NEGATIVE)
@@ -232,15 +239,21 @@ class Tournament(models.Model):
         # empty stack, tables that seat somebody (FMT-14).
         constraints = [
             models.CheckConstraint(condition=Q(buy_in__gte=0) & Q(fee__gte=0), name="tournament_buy_in_fee_not_negative"),
-            models.CheckConstraint(condition=(Q(rebuy_price__isnull=True) | Q(rebuy_price__gte=0)) & Q(rebuy_fee__gte=0),
-                                   name="tournament_rebuy_price_not_negative"),
-            models.CheckConstraint(condition=(Q(addon_price__isnull=True) | Q(addon_price__gte=0)) & Q(addon_fee__gte=0),
-                                   name="tournament_addon_price_not_negative"),
-            models.CheckConstraint(condition=(Q(guarantee__isnull=True) | Q(guarantee__gte=0)) & (Q(cash_limit__isnull=True) | Q(cash_limit__gte=0)),
-                                   name="tournament_guarantee_cash_limit_not_negative"),
+            models.CheckConstraint(
+                condition=(Q(rebuy_price__isnull=True) | Q(rebuy_price__gte=0)) & Q(rebuy_fee__gte=0), name="tournament_rebuy_price_not_negative"
+            ),
+            models.CheckConstraint(
+                condition=(Q(addon_price__isnull=True) | Q(addon_price__gte=0)) & Q(addon_fee__gte=0), name="tournament_addon_price_not_negative"
+            ),
+            models.CheckConstraint(
+                condition=(Q(guarantee__isnull=True) | Q(guarantee__gte=0)) & (Q(cash_limit__isnull=True) | Q(cash_limit__gte=0)),
+                name="tournament_guarantee_cash_limit_not_negative",
+            ),
             models.CheckConstraint(condition=Q(starting_stack__gt=0), name="tournament_starting_stack_positive"),
-            models.CheckConstraint(condition=(Q(rebuy_chips__isnull=True) | Q(rebuy_chips__gt=0)) & (Q(addon_chips__isnull=True) | Q(addon_chips__gt=0)),
-                                   name="tournament_rebuy_addon_chips_positive"),
+            models.CheckConstraint(
+                condition=(Q(rebuy_chips__isnull=True) | Q(rebuy_chips__gt=0)) & (Q(addon_chips__isnull=True) | Q(addon_chips__gt=0)),
+                name="tournament_rebuy_addon_chips_positive",
+            ),
             models.CheckConstraint(condition=Q(table_size__gte=2) & Q(table_size__lte=11), name="tournament_table_size_2_to_11"),
         ]
 
@@ -394,7 +407,14 @@ class LedgerRow(AppendOnlyModel):
     """
 
     BUY_IN, RE_ENTRY, REBUY, ADD_ON, REFUND, PAYOUT, REVERSAL, SIDE = (
-        "BUY_IN", "RE_ENTRY", "REBUY", "ADD_ON", "REFUND", "PAYOUT", "REVERSAL", "SIDE",
+        "BUY_IN",
+        "RE_ENTRY",
+        "REBUY",
+        "ADD_ON",
+        "REFUND",
+        "PAYOUT",
+        "REVERSAL",
+        "SIDE",
     )
     # REG-02 / REG-09: an amount a player owes (a 004 no-show's entry): ``owed_amount`` only, no
     # money moved (its cash amounts are zero); and the SETTLEMENT of it, a row pointing at it
@@ -566,8 +586,7 @@ class DisplayScreen(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     # A screen may rotate between chosen tournaments, each for ``rotate_seconds`` with its live data.
     rotate = models.ManyToManyField(Tournament, blank=True, related_name="rotating_screens", verbose_name=_("tournaments to rotate"))
-    rotate_seconds = models.PositiveIntegerField(_("seconds per tournament"), default=20,
-                                                 validators=[MinValueValidator(5), MaxValueValidator(600)])
+    rotate_seconds = models.PositiveIntegerField(_("seconds per tournament"), default=20, validators=[MinValueValidator(5), MaxValueValidator(600)])
 
     PANELS = ("blinds", "stats", "payouts", "seats", "announcements", "moves", "sounds")
 
@@ -620,7 +639,14 @@ class ChipAdjustment(AppendOnlyModel):
     removals (disqualification, forfeits, chips out of view), lost and found. Signed."""
 
     RACE_ADDED, RACE_DISCARDED, DISQUALIFICATION, FORFEIT, OUT_OF_VIEW, LOST_FOUND, SURRENDER, CORRECTION = (
-        "RACE_ADDED", "RACE_DISCARDED", "DISQUALIFICATION", "FORFEIT", "OUT_OF_VIEW", "LOST_FOUND", "SURRENDER", "CORRECTION",
+        "RACE_ADDED",
+        "RACE_DISCARDED",
+        "DISQUALIFICATION",
+        "FORFEIT",
+        "OUT_OF_VIEW",
+        "LOST_FOUND",
+        "SURRENDER",
+        "CORRECTION",
     )
     KINDS = [
         (RACE_ADDED, _("Chip race: added by rounding")),

@@ -56,18 +56,29 @@ class NoteSerializer(serializers.Serializer):
 
 def ruling_data(r: Ruling) -> dict:
     return {
-        "id": r.pk, "table_number": r.table_number, "hand": r.hand, "asked_by": r.asked_by, "asked_at": r.asked_at,
-        "window": r.window, "disputed_at": r.disputed_at, "next_hand_at": r.next_hand_at, "late": r.late,
-        "warning": oversight.late_warning(r), "question": r.question, "decision": r.decision,
-        "decided_by": r.decided_by.get_full_name() or r.decided_by.get_username(), "decided_at": r.decided_at,
+        "id": r.pk,
+        "table_number": r.table_number,
+        "hand": r.hand,
+        "asked_by": r.asked_by,
+        "asked_at": r.asked_at,
+        "window": r.window,
+        "disputed_at": r.disputed_at,
+        "next_hand_at": r.next_hand_at,
+        "late": r.late,
+        "warning": oversight.late_warning(r),
+        "question": r.question,
+        "decision": r.decision,
+        "decided_by": r.decided_by.get_full_name() or r.decided_by.get_username(),
+        "decided_at": r.decided_at,
         "notes": [{"text": n.text, "by": n.user.get_username(), "at": n.created_at} for n in r.notes.all()],
     }
 
 
 def stub_reports_data(t) -> dict:
     return {
-        "addenda": [{"number": r.number, "stubs": r.stubs, "total": str(r.total), "at": r.created_at,
-                     "report": f"addendum-{r.number}"} for r in t.stub_reports.all()],
+        "addenda": [
+            {"number": r.number, "stubs": r.stubs, "total": str(r.total), "at": r.created_at, "report": f"addendum-{r.number}"} for r in t.stub_reports.all()
+        ],
         "unreported": selectors.unreported_stubs(t).count(),
     }
 
@@ -154,14 +165,21 @@ class RulingNotesView(APIView):
 
 
 class LiftLockoutSerializer(serializers.Serializer):
-    username = TextField(max_length=150, required=False, allow_blank=True, default="",
-                                     help_text="the username locked out at the address; empty: the address's own lock-out")
+    username = TextField(
+        max_length=150, required=False, allow_blank=True, default="", help_text="the username locked out at the address; empty: the address's own lock-out"
+    )
     address = serializers.IPAddressField(help_text="the client address the lock-out is at")
 
 
 def lockout_data(row: dict) -> dict:
-    return {"kind": row["kind"], "username": row["username"], "address": row["address"], "failures": row["failures"],
-            "until": row["until"], "started_at": row["started_at"]}
+    return {
+        "kind": row["kind"],
+        "username": row["username"],
+        "address": row["address"],
+        "failures": row["failures"],
+        "until": row["until"],
+        "started_at": row["started_at"],
+    }
 
 
 class LoginLockoutsView(APIView):

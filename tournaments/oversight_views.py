@@ -20,9 +20,18 @@ def rulings_page(request, pk):
         try:
             if op == "record":
                 r = oversight.record_ruling(
-                    t, actor=actor, asked_by=p.get("asked_by", ""), question=p.get("question", ""), decision=p.get("decision", ""),
-                    asked_at=p.get("asked_at") or None, window=p.get("window", Ruling.HAND), disputed_at=p.get("disputed_at") or None,
-                    next_hand_at=p.get("next_hand_at") or None, table_number=p.get("table_number") or None, hand=p.get("hand", ""))
+                    t,
+                    actor=actor,
+                    asked_by=p.get("asked_by", ""),
+                    question=p.get("question", ""),
+                    decision=p.get("decision", ""),
+                    asked_at=p.get("asked_at") or None,
+                    window=p.get("window", Ruling.HAND),
+                    disputed_at=p.get("disputed_at") or None,
+                    next_hand_at=p.get("next_hand_at") or None,
+                    table_number=p.get("table_number") or None,
+                    hand=p.get("hand", ""),
+                )
                 if r.late:
                     messages.warning(request, oversight.late_warning(r))
                 messages.success(request, _("Ruling recorded. It is final: it can only be annotated."))
@@ -55,8 +64,7 @@ def login_lockouts_page(request):
     """A director sees the staff login lock-outs in force and lifts one (``services.logins``)."""
     if request.method == "POST":
         try:
-            lifted = logins.lift_lockout(username=request.POST.get("username", ""), address=request.POST.get("address", ""),
-                                         actor=Actor.from_request(request))
+            lifted = logins.lift_lockout(username=request.POST.get("username", ""), address=request.POST.get("address", ""), actor=Actor.from_request(request))
             messages.success(request, _("Lock-out lifted: %(who)s") % {"who": " @ ".join(p for p in (lifted["username"], lifted["address"]) if p)})
         except DomainError as exc:
             messages.error(request, str(exc.message))

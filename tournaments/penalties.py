@@ -114,9 +114,7 @@ PRESETS: dict[str, PenaltyPreset] = {
         source="003 Art. 4.2.33, Art. 4.7(3)",
     ),
     "MONTEGALDA_004": PenaltyPreset("MONTEGALDA_004", max_rounds=4, source="004 Art. 20.8"),
-    "HEADS_UP_001": PenaltyPreset(
-        "HEADS_UP_001", max_rounds=None, min_rounds=3, source="001 L36 (heads-up rules)"
-    ),
+    "HEADS_UP_001": PenaltyPreset("HEADS_UP_001", max_rounds=None, min_rounds=3, source="001 L36 (heads-up rules)"),
 }
 
 
@@ -210,13 +208,9 @@ def validate_penalty(
 
     if kind == MISSED_ROUNDS:
         if value < limits.min_rounds:
-            raise PenaltyError(
-                "too_few_rounds", f"{limits.name}: at least {limits.min_rounds} rounds"
-            )
+            raise PenaltyError("too_few_rounds", f"{limits.name}: at least {limits.min_rounds} rounds")
         if limits.max_rounds is not None and value > limits.max_rounds:
-            raise PenaltyError(
-                "too_many_rounds", f"{limits.name}: at most {limits.max_rounds} rounds"
-            )
+            raise PenaltyError("too_many_rounds", f"{limits.name}: at most {limits.max_rounds} rounds")
     elif kind == TIME_SUSPENSION:
         low = limits.suspension_min_minutes
         high = limits.suspension_max_minutes

@@ -40,7 +40,7 @@ def masked_document(value: str) -> str:
     if not value:
         return ""
     shown = 3 if len(value) >= 6 else 0
-    return "•" * (len(value) - shown) + value[len(value) - shown:]
+    return "•" * (len(value) - shown) + value[len(value) - shown :]
 
 
 def digits(text: str) -> str:
@@ -86,8 +86,7 @@ def _exact(query: str, c: Candidate) -> bool:
     q = fold(query)
     if not q:
         return False
-    whole = {fold(c.document_id), fold(c.nickname), fold(c.email), fold(f"{c.first_name} {c.last_name}"),
-             fold(f"{c.last_name} {c.first_name}")} - {""}
+    whole = {fold(c.document_id), fold(c.nickname), fold(c.email), fold(f"{c.first_name} {c.last_name}"), fold(f"{c.last_name} {c.first_name}")} - {""}
     document = fold(c.document_id).replace(" ", "")
     if q in whole or (document and q.replace(" ", "") == document):
         return True

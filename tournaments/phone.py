@@ -27,8 +27,23 @@ from .snapshot import build_snapshot
 
 #: The keys of the lobby snapshot a player's phone receives (what every lobby screen shows
 #: anyway, without the seat list and the moves of the other players).
-PUBLIC_KEYS = ("version", "seq", "server_time", "clock", "players_left", "entries", "average_stack", "late_registration_open",
-               "late_registration_level", "addon_open", "announcements", "prize_pool", "prize_pool_label", "payouts", "places_paid")
+PUBLIC_KEYS = (
+    "version",
+    "seq",
+    "server_time",
+    "clock",
+    "players_left",
+    "entries",
+    "average_stack",
+    "late_registration_open",
+    "late_registration_level",
+    "addon_open",
+    "announcements",
+    "prize_pool",
+    "prize_pool_label",
+    "payouts",
+    "places_paid",
+)
 
 
 def entry_for(token: str) -> Entry:
@@ -64,9 +79,10 @@ def entry_part(number: int, name: str, status: str, place, busted_at, parts: dic
     """One entry's own part of its phone page: the entry, its seat and move (seating), the
     prizes it won (payouts); no seat and no move once it is out."""
     part = {
-        "entry": {"number": number, "name": name, "status": status, "place": place,
-                  "busted_at": busted_at.isoformat() if busted_at else None},
-        "seat": None, "move": None, "prizes": [],
+        "entry": {"number": number, "name": name, "status": status, "place": place, "busted_at": busted_at.isoformat() if busted_at else None},
+        "seat": None,
+        "move": None,
+        "prizes": [],
     }
     part.update(parts)
     if status != Entry.ACTIVE:
@@ -94,8 +110,12 @@ def phone_index(tournament_id: int, snap: dict, previous: dict[int, Own]) -> tup
     none: its stream ends."""
     tournament = Tournament.objects.get(pk=tournament_id)
     answers = signals.ask(signals.entries_view_parts, tournament=tournament, snapshot=snap)  # seating: seats, moves; payouts: prizes
-    rows = (Entry.objects.filter(tournament_id=tournament_id).exclude(status=Entry.CANCELLED).order_by()
-            .values_list("pk", "number", "person__first_name", "person__last_name", "status", "place", "busted_at", "phone_token"))
+    rows = (
+        Entry.objects.filter(tournament_id=tournament_id)
+        .exclude(status=Entry.CANCELLED)
+        .order_by()
+        .values_list("pk", "number", "person__first_name", "person__last_name", "status", "place", "busted_at", "phone_token")
+    )
     own = {}
     for row in rows:
         pk = row[0]
@@ -128,9 +148,17 @@ def phone_state(entry_id: int, snap: dict | None = None) -> dict:
 
 def phone_page(request, token: str):
     entry = entry_for(token)
-    return render(request, "phone.html", {"entry": entry, "t": entry.tournament, "token": token,
-                                          "state": phone_state(entry.pk),
-                                          "languages": HouseRules.of(entry.tournament).official_languages})
+    return render(
+        request,
+        "phone.html",
+        {
+            "entry": entry,
+            "t": entry.tournament,
+            "token": token,
+            "state": phone_state(entry.pk),
+            "languages": HouseRules.of(entry.tournament).official_languages,
+        },
+    )
 
 
 def phone_data(request, token: str):

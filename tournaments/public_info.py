@@ -22,21 +22,24 @@ MAX_CHANGES = 20
 def _changes(t) -> list[dict]:
     """The newest published versions: what changed (lines in the reader's language), when, why."""
     rows = t.changes.order_by("-version").only("version", "kind", "changes", "reason", "changed_at")[:MAX_CHANGES]
-    return [{"version": c.version, "kind": c.kind, "when": c.changed_at, "lines": selectors.change_lines(c),
-             "reason": c.reason} for c in rows]
+    return [{"version": c.version, "kind": c.kind, "when": c.changed_at, "lines": selectors.change_lines(c), "reason": c.reason} for c in rows]
 
 
 def rules_page(request, pk: int):
     """The public rules page of one tournament, in the reader's language."""
-    t = get_object_or_404(Tournament.objects.only("name", "game", "status", "start_at", "table_size", "rule_set", "settings",
-                                                  "late_reg_closes_after_level"), pk=pk)
-    return render(request, "public_rules.html", {"t": t, "sheet": rulesheet.procedure(t), "changes": _changes(t),
-                                                 "game": t.get_game_display()})
+    t = get_object_or_404(
+        Tournament.objects.only("name", "game", "status", "start_at", "table_size", "rule_set", "settings", "late_reg_closes_after_level"), pk=pk
+    )
+    return render(request, "public_rules.html", {"t": t, "sheet": rulesheet.procedure(t), "changes": _changes(t), "game": t.get_game_display()})
 
 
 def public_changes(request, pk: int):
     """FMT-02: the public change feed, JSON, newest first; with the official language(s) (ROLE-06)."""
     t = get_object_or_404(Tournament.objects.only("name", "status", "table_size", "rule_set", "settings"), pk=pk)
-    return JsonResponse({"tournament": {"id": t.pk, "name": t.name, "status": t.status},
-                         "official_languages": HouseRules.of(t).official_languages,
-                         "changes": [{**c, "when": c["when"].isoformat()} for c in _changes(t)]})
+    return JsonResponse(
+        {
+            "tournament": {"id": t.pk, "name": t.name, "status": t.status},
+            "official_languages": HouseRules.of(t).official_languages,
+            "changes": [{**c, "when": c["when"].isoformat()} for c in _changes(t)],
+        }
+    )

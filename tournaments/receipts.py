@@ -12,8 +12,13 @@ from .phone import phone_path
 from .selectors import seat_of
 
 # What the prize-pool part of a row is: a rebuy's receipt says "Rebuy", not "Buy-in".
-PRICE_LABELS = {LedgerRow.BUY_IN: _lazy("Buy-in"), LedgerRow.RE_ENTRY: _lazy("Re-entry"), LedgerRow.REBUY: _lazy("Rebuy"),
-                LedgerRow.ADD_ON: _lazy("Add-on"), LedgerRow.PAYOUT: _lazy("Prize")}
+PRICE_LABELS = {
+    LedgerRow.BUY_IN: _lazy("Buy-in"),
+    LedgerRow.RE_ENTRY: _lazy("Re-entry"),
+    LedgerRow.REBUY: _lazy("Rebuy"),
+    LedgerRow.ADD_ON: _lazy("Add-on"),
+    LedgerRow.PAYOUT: _lazy("Prize"),
+}
 
 
 def price_label(row: LedgerRow) -> str:
@@ -111,6 +116,11 @@ def receipt_lines(row: LedgerRow) -> list[tuple[str, str]]:
 
 def receipt_pdf(row: LedgerRow, request=None) -> bytes:
     """An 80 mm wide receipt, as tall as its lines need, with the QR code of the player's page."""
-    return slip_pdf(title=f"{_('Receipt')} {row.receipt_number}", heading=row.tournament.name, lines=receipt_lines(row),
-                    footer=_("Keep this receipt: show it at your table to receive your chips."),
-                    qr=phone_link(row, request), qr_caption=_("Your seat, the clock and the payouts on your phone:"))
+    return slip_pdf(
+        title=f"{_('Receipt')} {row.receipt_number}",
+        heading=row.tournament.name,
+        lines=receipt_lines(row),
+        footer=_("Keep this receipt: show it at your table to receive your chips."),
+        qr=phone_link(row, request),
+        qr_caption=_("Your seat, the clock and the payouts on your phone:"),
+    )

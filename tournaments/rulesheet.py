@@ -14,9 +14,11 @@ from .house import HouseRules
 def mover_text(rules: HouseRules) -> str:
     """BAL-03: who moves when two tables are balanced."""
     if rules.game == "STUD":
-        return _("Stud has no button: the player moves by position. The seat filled is the last open seat of the short "
-                 "table; the player who moves is the one in that seat number at the fuller table (or the next "
-                 "player after it).")
+        return _(
+            "Stud has no button: the player moves by position. The seat filled is the last open seat of the short "
+            "table; the player who moves is the one in that seat number at the fuller table (or the next "
+            "player after it)."
+        )
     return {
         "NEXT_BB": _("The player who would be big blind in the next hand moves."),
         "CURRENT_BB": _("The player who posted the big blind in the hand just finished moves."),
@@ -29,8 +31,7 @@ def destination_text(rules: HouseRules) -> str:
     if rules.game == "STUD":
         return _("The player moved takes the last open seat of the short table.")
     text = {
-        "WORST_POSITION": _("The player moved takes the worst position: the open seat that will pay the big blind soonest, never the "
-                            "small blind."),
+        "WORST_POSITION": _("The player moved takes the worst position: the open seat that will pay the big blind soonest, never the small blind."),
         "NEAREST_BB": _("The player moved takes the open seat nearest the big blind, never the small blind."),
         "SAME_RELATIVE_POSITION": _("The player moved takes the open seat nearest the position left at the old table."),
     }[rules.dest_rule]
@@ -47,24 +48,31 @@ def procedure(tournament) -> dict:
     balancing = [
         _("Tables are balanced when they differ by %(n)s or more players.") % {"n": rules.balance_trigger_difference},
         _("A player moves from the table with the most players to the table with the fewest."),
-        _("Equal tables: the table is drawn by lot.") if rules.tie_break == "RANDOM_DRAW"
+        _("Equal tables: the table is drawn by lot.")
+        if rules.tie_break == "RANDOM_DRAW"
         else _("Equal tables: the highest-numbered table gives the player, the lowest-numbered receives the player."),
         mover_text(rules),
         destination_text(rules),
         _("A table breaks when the open seats at the other tables can take all its players; they draw their new seats.")
-        + " " + (_("Tables break in this published order: %(order)s.") % {"order": ", ".join(str(n) for n in order)} if order
-                 else _("The table with the fewest players breaks first (the highest-numbered of equal ones).")),
+        + " "
+        + (
+            _("Tables break in this published order: %(order)s.") % {"order": ", ".join(str(n) for n in order)}
+            if order
+            else _("The table with the fewest players breaks first (the highest-numbered of equal ones).")
+        ),
         _("The final table is formed with %(n)s players.") % {"n": rules.final_table_size},
     ]
     house = [
         _("Late registration and re-entry close at the end of level %(n)s.") % {"n": rules.late_registration_level(tournament)},
-        _("Calling the clock: %(s)s seconds to act, then a %(c)s-second countdown.")
-        % {"s": rules.clock_call_seconds, "c": rules.clock_call_countdown_seconds},
+        _("Calling the clock: %(s)s seconds to act, then a %(c)s-second countdown.") % {"s": rules.clock_call_seconds, "c": rules.clock_call_countdown_seconds},
         _("Hand-for-hand: each hand takes %(s)s seconds off the clock.") % {"s": rules.h4h_seconds_per_hand},
-        _("Players out in the same hand-for-hand hand share the places.") if rules.h4h_simultaneous_policy == "SHARE"
+        _("Players out in the same hand-for-hand hand share the places.")
+        if rules.h4h_simultaneous_policy == "SHARE"
         else _("Players out in the same hand-for-hand hand are ranked by their stacks at the start of the hand."),
-        {"BLIND_OUT": _("A registered player who has not arrived is seated and blinded out."),
-         "FORFEIT_AT": _("A registered player who has not arrived by the end of level %(n)s is out.") % {"n": rules.no_show_level},
-         "LOSE_GAME": _("A registered player who does not arrive loses the game; the entry is still owed.")}[rules.no_show_policy],
+        {
+            "BLIND_OUT": _("A registered player who has not arrived is seated and blinded out."),
+            "FORFEIT_AT": _("A registered player who has not arrived by the end of level %(n)s is out.") % {"n": rules.no_show_level},
+            "LOSE_GAME": _("A registered player who does not arrive loses the game; the entry is still owed."),
+        }[rules.no_show_policy],
     ]
     return {"languages": rules.official_languages, "balancing": balancing, "house": house}

@@ -18,8 +18,9 @@ class WindowCheck:
     deadline: datetime | None  # when the window closed (None: still open, no next hand known)
 
 
-def dispute_window(window: str, *, asked_at: datetime, disputed_at: datetime | None = None,
-                   next_hand_at: datetime | None = None, break_seconds: int = 60) -> WindowCheck:
+def dispute_window(
+    window: str, *, asked_at: datetime, disputed_at: datetime | None = None, next_hand_at: datetime | None = None, break_seconds: int = 60
+) -> WindowCheck:
     """Whether a request made at ``asked_at`` was late.
 
     ``HAND``: the window closes when the next hand began (``next_hand_at``; unknown = open).

@@ -23,8 +23,7 @@ from .models import ChipAdjustment, Entry, ExchangeRate, LedgerRow, Penalty, Reg
 
 def _chips_sum(model):
     """The sum of ``model``'s chips for one tournament, compiled once: one row, none without rows."""
-    return Compiled(lambda pk: model.objects.filter(tournament_id=pk).order_by().values("tournament_id").annotate(
-        c=Sum("chips")).values_list("c"), model)
+    return Compiled(lambda pk: model.objects.filter(tournament_id=pk).order_by().values("tournament_id").annotate(c=Sum("chips")).values_list("c"), model)
 
 
 _CHIPS_SOLD, _CHIPS_ADJUSTED = _chips_sum(LedgerRow), _chips_sum(ChipAdjustment)
@@ -131,8 +130,7 @@ def change_announcements(t, now=None, hours: int = 12) -> list[str]:
 def prize_forfeited_entries(t) -> set[int]:
     """PEN-07 / C27: the entries whose prize an elimination without prize took away (they keep
     their place by removal time, but are paid nothing). A cancelled penalty forfeits nothing."""
-    return set(Penalty.objects.filter(tournament=t, prize_forfeited=True).exclude(status=Penalty.CANCELLED)
-               .values_list("entry_id", flat=True))
+    return set(Penalty.objects.filter(tournament=t, prize_forfeited=True).exclude(status=Penalty.CANCELLED).values_list("entry_id", flat=True))
 
 
 def penalty_history(person):
@@ -149,16 +147,32 @@ def seat_of(entry):
 
 # The event-log rows the administrative controller witnesses (003 Art. 4.6, 4.7(1)): the seat
 # draw and the moves that balance or break tables.
-WITNESSED = (Action.SEATING_DRAW_INITIAL, Action.SEATING_MOVE_CONFIRMED, Action.SEATING_MOVES_CONFIRMED,
-             Action.SEATING_PLAYER_MOVED, Action.SEATING_TABLE_BROKEN, Action.SEATING_FINAL_TABLE_FORMED)
+WITNESSED = (
+    Action.SEATING_DRAW_INITIAL,
+    Action.SEATING_MOVE_CONFIRMED,
+    Action.SEATING_MOVES_CONFIRMED,
+    Action.SEATING_PLAYER_MOVED,
+    Action.SEATING_TABLE_BROKEN,
+    Action.SEATING_FINAL_TABLE_FORMED,
+)
 
 
 def witness_list(t) -> list[dict]:
     """Every draw and move of the tournament with the controller signatures on it."""
     events = event_sentences(t.events.filter(action__in=[a.value for a in WITNESSED]).prefetch_related("witnesses").order_by("id"), t.currency)
-    return [{"event": e.pk, "action": e.action, "label": e.action_label, "sentence": e.sentence, "at": e.created_at, "by": e.actor_label,
-             "payload": e.payload, "witnesses": [{"name": w.name, "at": w.created_at} for w in e.witnesses.all()]}
-            for e in events]
+    return [
+        {
+            "event": e.pk,
+            "action": e.action,
+            "label": e.action_label,
+            "sentence": e.sentence,
+            "at": e.created_at,
+            "by": e.actor_label,
+            "payload": e.payload,
+            "witnesses": [{"name": w.name, "at": w.created_at} for w in e.witnesses.all()],
+        }
+        for e in events
+    ]
 
 
 def event_sentences(events, currency: str = "") -> list:
@@ -166,8 +180,10 @@ def event_sentences(events, currency: str = "") -> list:
     name are looked up in one query. Returns the rows (a list), for a page to loop over."""
     rows = list(events)
     refs = set().union(*(eventlog.entry_refs(e.payload) for e in rows)) if rows else set()
-    names = {e.pk: f"{e.person.full_name} (#{e.number})" for e in
-             Entry.objects.filter(pk__in=refs).select_related("person").only("number", "person__first_name", "person__last_name")}
+    names = {
+        e.pk: f"{e.person.full_name} (#{e.number})"
+        for e in Entry.objects.filter(pk__in=refs).select_related("person").only("number", "person__first_name", "person__last_name")
+    }
     for e in rows:
         e.sentence = eventlog.sentence(e.action, e.payload, actor=e.actor_label, currency=currency, entries=names)
     return rows
@@ -179,9 +195,13 @@ def granted_to_regulator(user, tournament_id: int) -> bool:
 
 def stub_rows(t):
     """Ticket stubs: every desk row of the tournament but prize payments (sales, refunds, reversals)."""
-    return (LedgerRow.objects.filter(tournament=t).exclude(kind=LedgerRow.PAYOUT)
-            .exclude(kind=LedgerRow.REVERSAL, reverses__kind=LedgerRow.PAYOUT)
-            .select_related("entry", "person").order_by("id"))
+    return (
+        LedgerRow.objects.filter(tournament=t)
+        .exclude(kind=LedgerRow.PAYOUT)
+        .exclude(kind=LedgerRow.REVERSAL, reverses__kind=LedgerRow.PAYOUT)
+        .select_related("entry", "person")
+        .order_by("id")
+    )
 
 
 def start_time(t):
@@ -249,10 +269,13 @@ def refunds_still_due(entry_ids) -> dict[int, Decimal]:
     due again): each with its amount."""
     if not entry_ids:
         return {}
-    refunded = set(LedgerRow.objects.filter(entry_id__in=entry_ids, kind=LedgerRow.REFUND, reversed_by__isnull=True)
-                   .values_list("entry_id", flat=True))
-    sums = (LedgerRow.objects.filter(entry_id__in=entry_ids).values("entry_id").order_by()
-            .annotate(p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"), j=Sum("jackpot_amount")))
+    refunded = set(LedgerRow.objects.filter(entry_id__in=entry_ids, kind=LedgerRow.REFUND, reversed_by__isnull=True).values_list("entry_id", flat=True))
+    sums = (
+        LedgerRow.objects.filter(entry_id__in=entry_ids)
+        .values("entry_id")
+        .order_by()
+        .annotate(p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"), j=Sum("jackpot_amount"))
+    )
     due = {}
     for r in sums:
         amount = sum((r[k] or ZERO for k in "pfsj"), ZERO)
@@ -267,8 +290,9 @@ def refunds_due(t: Tournament) -> list[dict]:
     ids, _reason = cancellation_refunds([t.pk]).get(t.pk, ([], ""))
     due = refunds_still_due(ids)
     entries = Entry.objects.filter(pk__in=list(due)).select_related("person").order_by("number")
-    return [{"entry": e.pk, "number": e.number, "person": e.person_id, "name": e.person.full_name, "amount": due[e.pk],
-             "currency": t.currency} for e in entries]
+    return [
+        {"entry": e.pk, "number": e.number, "person": e.person_id, "name": e.person.full_name, "amount": due[e.pk], "currency": t.currency} for e in entries
+    ]
 
 
 def tournaments_with_refunds_due() -> list[int]:
@@ -284,8 +308,11 @@ def login_lockouts(now=None) -> list[dict]:
     lifted by a director since it began is not listed."""
     now = time.time() if now is None else now
     since = timezone.now() - timedelta(seconds=settings.TDM_LOGIN_MAX_DELAY_SECONDS + 60)
-    rows = TournamentEvent.objects.filter(tournament=None, created_at__gte=since, action__in=[
-        Action.AUTH_LOCKOUT_STARTED, Action.AUTH_LOCKOUT_LIFTED]).order_by("-id").values("action", "payload", "created_at")
+    rows = (
+        TournamentEvent.objects.filter(tournament=None, created_at__gte=since, action__in=[Action.AUTH_LOCKOUT_STARTED, Action.AUTH_LOCKOUT_LIFTED])
+        .order_by("-id")
+        .values("action", "payload", "created_at")
+    )
     lifted, out, seen = set(), [], set()
     for row in rows:  # newest first: a lift hides the lock-outs before it
         p = row["payload"] or {}
@@ -294,9 +321,16 @@ def login_lockouts(now=None) -> list[dict]:
             lifted.add(key)
         elif key not in lifted and key not in seen and (p.get("until") or 0) > now:
             seen.add(key)
-            out.append({"kind": key[0], "username": key[1], "address": key[2], "failures": p.get("failures"),
-                        "until": datetime.fromtimestamp(p["until"], tz=timezone.get_current_timezone()),
-                        "started_at": row["created_at"]})
+            out.append(
+                {
+                    "kind": key[0],
+                    "username": key[1],
+                    "address": key[2],
+                    "failures": p.get("failures"),
+                    "until": datetime.fromtimestamp(p["until"], tz=timezone.get_current_timezone()),
+                    "started_at": row["created_at"],
+                }
+            )
     return out
 
 
@@ -304,8 +338,11 @@ def receipts_lost_in_restore(t) -> list[dict]:
     """The receipt numbers lost with a restore while this tournament was open (``services.ledger.
     continue_receipts_after_restore``): ``{"first", "last", "backup", "at"}``, oldest first."""
     rows = TournamentEvent.objects.filter(tournament=None, action=Action.CASHIER_RECEIPTS_LOST_IN_RESTORE).order_by("id")
-    return [{"first": e.payload.get("first"), "last": e.payload.get("last"), "backup": e.payload.get("backup", ""), "at": e.created_at}
-            for e in rows if t.pk in (e.payload.get("tournaments") or [])]
+    return [
+        {"first": e.payload.get("first"), "last": e.payload.get("last"), "backup": e.payload.get("backup", ""), "at": e.created_at}
+        for e in rows
+        if t.pk in (e.payload.get("tournaments") or [])
+    ]
 
 
 def desk_tournament(user, open_tournaments: list) -> int | None:
@@ -315,8 +352,11 @@ def desk_tournament(user, open_tournaments: list) -> int | None:
     ids = [t.pk for t in open_tournaments]
     if not ids:
         return None
-    last = (LedgerRow.objects.filter(cashier=user, tournament_id__in=ids).order_by("-pk")
-            .values_list("tournament_id", flat=True).first()) if user is not None and user.is_authenticated else None
+    last = (
+        (LedgerRow.objects.filter(cashier=user, tournament_id__in=ids).order_by("-pk").values_list("tournament_id", flat=True).first())
+        if user is not None and user.is_authenticated
+        else None
+    )
     if last is not None:
         return last
     selling = [t for t in open_tournaments if t.status in (Tournament.RUNNING, Tournament.REGISTERING)]
@@ -327,6 +367,16 @@ def declared_rebuys(t: Tournament) -> list[dict]:
     """FMT-04 / TDA 27: the rebuys declared before a hand that the desk has not collected yet,
     oldest first, each with what it costs."""
     price = (t.rebuy_price or ZERO) + t.rebuy_fee
-    return [{"entry": e.pk, "number": e.number, "person": e.person_id, "name": e.person.display_name,
-             "declared_at": e.rebuy_declared_at.isoformat(), "status": e.status, "amount": str(price), "chips": t.rebuy_chips}
-            for e in t.entries.filter(rebuy_declared_at__isnull=False).select_related("person").order_by("rebuy_declared_at", "number")]
+    return [
+        {
+            "entry": e.pk,
+            "number": e.number,
+            "person": e.person_id,
+            "name": e.person.display_name,
+            "declared_at": e.rebuy_declared_at.isoformat(),
+            "status": e.status,
+            "amount": str(price),
+            "chips": t.rebuy_chips,
+        }
+        for e in t.entries.filter(rebuy_declared_at__isnull=False).select_related("person").order_by("rebuy_declared_at", "number")
+    ]

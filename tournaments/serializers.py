@@ -60,7 +60,21 @@ class PersonSerializer(IdModelSerializer):
 
     class Meta:
         model = Person
-        fields = ["id", "first_name", "last_name", "nickname", "display_name", "email", "phone", "document_id", "notes", "banned", "banned_reason", "hide_from_lookup", "created_at"]
+        fields = [
+            "id",
+            "first_name",
+            "last_name",
+            "nickname",
+            "display_name",
+            "email",
+            "phone",
+            "document_id",
+            "notes",
+            "banned",
+            "banned_reason",
+            "hide_from_lookup",
+            "created_at",
+        ]
         read_only_fields = ["banned", "banned_reason", "created_at"]
 
 
@@ -88,8 +102,13 @@ class StructureItemSerializer(IdModelSerializer):
 
 class BlindStructureSerializer(IdModelSerializer):
     items = StructureItemSerializer(many=True)
-    reason = TextField(write_only=True, required=False, allow_blank=True, max_length=300,
-                                   help_text="FMT-02: why the structure of a published event changes (announced on its lobby screens)")
+    reason = TextField(
+        write_only=True,
+        required=False,
+        allow_blank=True,
+        max_length=300,
+        help_text="FMT-02: why the structure of a published event changes (announced on its lobby screens)",
+    )
 
     class Meta:
         model = BlindStructure
@@ -98,33 +117,76 @@ class BlindStructureSerializer(IdModelSerializer):
 
 class TournamentSerializer(IdModelSerializer):
     entry_price = serializers.DecimalField(max_digits=13, decimal_places=2, read_only=True)
-    override_reason = TextField(write_only=True, required=False, allow_blank=True, max_length=REASON,
-                                            help_text="why prices change once registration is open (FMT-01), "
-                                                      "or why the fee is not the statutory one (REG-03)")
-    fee_preset = serializers.ChoiceField(choices=list(fees.PRESETS), write_only=True, required=False,
-                                         help_text="REG-03: STATUTORY (10 % / 6 %) or SANREMO_DAILY (flat 20, 003 Allegato 1)")
+    override_reason = TextField(
+        write_only=True,
+        required=False,
+        allow_blank=True,
+        max_length=REASON,
+        help_text="why prices change once registration is open (FMT-01), or why the fee is not the statutory one (REG-03)",
+    )
+    fee_preset = serializers.ChoiceField(
+        choices=list(fees.PRESETS), write_only=True, required=False, help_text="REG-03: STATUTORY (10 % / 6 %) or SANREMO_DAILY (flat 20, 003 Allegato 1)"
+    )
     statutory_fee = serializers.SerializerMethodField(help_text="REG-03: 10 % of the buy-in up to 3,000, 6 % above")
     fee_is_override = serializers.SerializerMethodField(help_text="the fee is not the statutory one (settings.fee_override)")
     late_registration_level = serializers.SerializerMethodField(
-        help_text="REG-04: late registration closes at the end of this level: late_reg_closes_after_level, else "
-                  "settings.late_reg_default_level (3)")
+        help_text="REG-04: late registration closes at the end of this level: late_reg_closes_after_level, else settings.late_reg_default_level (3)"
+    )
     rebuy_level = serializers.SerializerMethodField(
-        help_text="FMT-04: rebuys are sold until the end of this level: rebuy_until_level, else settings.rebuy_default_level (3)")
+        help_text="FMT-04: rebuys are sold until the end of this level: rebuy_until_level, else settings.rebuy_default_level (3)"
+    )
 
     class Meta:
         model = Tournament
         fields = [
-            "id", "name", "start_at", "game", "format", "status", "currency", "buy_in", "fee", "entry_price",
-            "starting_stack", "table_size", "field_cap", "min_players", "structure",
-            "late_reg_closes_after_level", "late_reg_end", "max_entries_per_player", "reentry_until_level",
-            "rebuy_price", "rebuy_fee", "rebuy_chips", "rebuy_max", "rebuy_until_level", "rebuy_stack_threshold",
-            "addon_price", "addon_fee", "addon_chips", "addon_after_level", "addon_max",
-            "deductions", "guarantee", "cash_limit", "rule_set", "settings", "chip_set", "override_reason",
-            "fee_preset", "statutory_fee", "fee_is_override", "late_registration_level", "rebuy_level",
+            "id",
+            "name",
+            "start_at",
+            "game",
+            "format",
+            "status",
+            "currency",
+            "buy_in",
+            "fee",
+            "entry_price",
+            "starting_stack",
+            "table_size",
+            "field_cap",
+            "min_players",
+            "structure",
+            "late_reg_closes_after_level",
+            "late_reg_end",
+            "max_entries_per_player",
+            "reentry_until_level",
+            "rebuy_price",
+            "rebuy_fee",
+            "rebuy_chips",
+            "rebuy_max",
+            "rebuy_until_level",
+            "rebuy_stack_threshold",
+            "addon_price",
+            "addon_fee",
+            "addon_chips",
+            "addon_after_level",
+            "addon_max",
+            "deductions",
+            "guarantee",
+            "cash_limit",
+            "rule_set",
+            "settings",
+            "chip_set",
+            "override_reason",
+            "fee_preset",
+            "statutory_fee",
+            "fee_is_override",
+            "late_registration_level",
+            "rebuy_level",
         ]
         read_only_fields = ["status"]
-        extra_kwargs = {"fee": {"required": False, "help_text": "computed from the buy-in and settings.fee_override (REG-03)"},
-                        **{f: bounded(MAX_STACK) for f in ("starting_stack", "rebuy_chips", "addon_chips", "rebuy_stack_threshold")}}
+        extra_kwargs = {
+            "fee": {"required": False, "help_text": "computed from the buy-in and settings.fee_override (REG-03)"},
+            **{f: bounded(MAX_STACK) for f in ("starting_stack", "rebuy_chips", "addon_chips", "rebuy_stack_threshold")},
+        }
 
     @extend_schema_field(serializers.DecimalField(max_digits=13, decimal_places=2))
     def get_statutory_fee(self, obj) -> str:
@@ -186,9 +248,33 @@ class EntrySerializer(BuiltOnce, IdModelSerializer):
 
     class Meta:
         model = Entry
-        fields = ["id", "tournament", "person", "person_name", "number", "person_entry_no", "status", "is_late", "pre_registered", "chips", "rebuys", "addons", "created_at", "busted_at", "place", "seat",
-                  "registration_state", "channel", "awaits_transfer", "funds_cleared_at", "checked_in_at", "id_checked", "no_show_at", "presence",
-                  "rebuy_declared_at"]
+        fields = [
+            "id",
+            "tournament",
+            "person",
+            "person_name",
+            "number",
+            "person_entry_no",
+            "status",
+            "is_late",
+            "pre_registered",
+            "chips",
+            "rebuys",
+            "addons",
+            "created_at",
+            "busted_at",
+            "place",
+            "seat",
+            "registration_state",
+            "channel",
+            "awaits_transfer",
+            "funds_cleared_at",
+            "checked_in_at",
+            "id_checked",
+            "no_show_at",
+            "presence",
+            "rebuy_declared_at",
+        ]
 
     registration_state = serializers.SerializerMethodField(help_text="REG-02: PRE_REGISTERED, PAID, CHECKED_IN, SEATED, BUSTED, CANCELLED, NO_SHOW")
     awaits_transfer = serializers.BooleanField(read_only=True)
@@ -220,7 +306,36 @@ class LedgerRowSerializer(BuiltOnce, IdModelSerializer):
 
     class Meta:
         model = LedgerRow
-        fields = ["id", "receipt_number", "tournament", "entry", "person", "kind", "prize_amount", "fee_amount", "side_amount", "jackpot_amount", "total", "currency", "tender_currency", "tender_amount", "exchange_rate", "chips", "method", "reference", "payee", "cashier_name", "created_at", "reverses_receipt", "owed_amount", "settles_receipt", "reason", "receipt_url", "receipt_pdf_url", "phone_url"]
+        fields = [
+            "id",
+            "receipt_number",
+            "tournament",
+            "entry",
+            "person",
+            "kind",
+            "prize_amount",
+            "fee_amount",
+            "side_amount",
+            "jackpot_amount",
+            "total",
+            "currency",
+            "tender_currency",
+            "tender_amount",
+            "exchange_rate",
+            "chips",
+            "method",
+            "reference",
+            "payee",
+            "cashier_name",
+            "created_at",
+            "reverses_receipt",
+            "owed_amount",
+            "settles_receipt",
+            "reason",
+            "receipt_url",
+            "receipt_pdf_url",
+            "phone_url",
+        ]
 
     def get_phone_url(self, obj) -> str:
         """The player's phone page of the entry sold (the receipt's QR code), "" where none."""
@@ -259,8 +374,9 @@ class AlternateSerializer(IdModelSerializer):
 
 class EventSerializer(IdModelSerializer):
     action_label = serializers.CharField(read_only=True, help_text="The action as a person reads it, in the user's language.")
-    sentence = serializers.CharField(read_only=True, default="", help_text="The event as one sentence in the user's language "
-                                     "(tournaments.eventlog; set by selectors.event_sentences).")
+    sentence = serializers.CharField(
+        read_only=True, default="", help_text="The event as one sentence in the user's language (tournaments.eventlog; set by selectors.event_sentences)."
+    )
 
     class Meta:
         model = TournamentEvent
@@ -271,8 +387,9 @@ class EventSerializer(IdModelSerializer):
 
 METHOD = serializers.ChoiceField(choices=LedgerRow.METHODS, default=LedgerRow.CASH)
 # REG-06: paid in USD or CHF at today's rate (blank: the tournament's currency).
-TENDER = TextField(required=False, allow_blank=True, default="", max_length=3,
-                               help_text="USD or CHF at the rate of the day (REG-06); blank: the tournament's currency")
+TENDER = TextField(
+    required=False, allow_blank=True, default="", max_length=3, help_text="USD or CHF at the rate of the day (REG-06); blank: the tournament's currency"
+)
 
 
 class StartSerializer(serializers.Serializer):
@@ -287,10 +404,12 @@ class StreamingSerializer(serializers.Serializer):
 
 class CopySerializer(serializers.Serializer):
     """A new tournament as a copy of another or of a saved template."""
+
     name = TextField(max_length=160)
     start_at = serializers.DateTimeField()
-    override_reason = TextField(max_length=200, required=False, allow_blank=True, default="",
-                                            help_text="why the fee is not the statutory one, when it is not (REG-03)")
+    override_reason = TextField(
+        max_length=200, required=False, allow_blank=True, default="", help_text="why the fee is not the statutory one, when it is not (REG-03)"
+    )
 
 
 class SaveTemplateSerializer(serializers.Serializer):
@@ -318,8 +437,10 @@ class SellEntrySerializer(serializers.Serializer):
     method = METHOD
     tender_currency = TENDER
     jackpot = serializers.BooleanField(default=False, help_text="add the progressive jackpot's fee (REG-11)")
-    confirm_final_table = serializers.BooleanField(default=False, help_text="the desk confirms an entry that opens a table once the "
-                                                   "final table is formed (REG-04, BAL-09: 409 final_table_formed without it)")
+    confirm_final_table = serializers.BooleanField(
+        default=False,
+        help_text="the desk confirms an entry that opens a table once the final table is formed (REG-04, BAL-09: 409 final_table_formed without it)",
+    )
 
 
 class PreRegisterSerializer(serializers.Serializer):
@@ -343,8 +464,10 @@ class TransferClearedSerializer(serializers.Serializer):
     entry = IdField(queryset=Entry.objects.all())
     reference = TextField(max_length=80)
     jackpot = serializers.BooleanField(default=False)
-    confirm_final_table = serializers.BooleanField(default=False, help_text="the desk confirms an entry that opens a table once the "
-                                                   "final table is formed (REG-04, BAL-09: 409 final_table_formed without it)")
+    confirm_final_table = serializers.BooleanField(
+        default=False,
+        help_text="the desk confirms an entry that opens a table once the final table is formed (REG-04, BAL-09: 409 final_table_formed without it)",
+    )
 
 
 class PresenceSerializer(serializers.Serializer):
@@ -375,8 +498,10 @@ class NoShowSerializer(serializers.Serializer):
 
 class PayReservationSerializer(EntryActionSerializer):
     jackpot = serializers.BooleanField(default=False, help_text="add the progressive jackpot's fee (REG-11)")
-    confirm_final_table = serializers.BooleanField(default=False, help_text="the desk confirms an entry that opens a table once the "
-                                                   "final table is formed (REG-04, BAL-09: 409 final_table_formed without it)")
+    confirm_final_table = serializers.BooleanField(
+        default=False,
+        help_text="the desk confirms an entry that opens a table once the final table is formed (REG-04, BAL-09: 409 final_table_formed without it)",
+    )
 
 
 class DeskEntrySerializer(EntryActionSerializer):
@@ -397,8 +522,10 @@ class DeclareRebuySerializer(serializers.Serializer):
 
 class RebuySerializer(DeskEntrySerializer):
     stack = serializers.IntegerField(min_value=0, required=False, allow_null=True)
-    confirm_final_table = serializers.BooleanField(default=False, help_text="the desk confirms an entry that opens a table once the "
-                                                   "final table is formed (REG-04, BAL-09: 409 final_table_formed without it)")
+    confirm_final_table = serializers.BooleanField(
+        default=False,
+        help_text="the desk confirms an entry that opens a table once the final table is formed (REG-04, BAL-09: 409 final_table_formed without it)",
+    )
 
 
 class ReverseSerializer(serializers.Serializer):
@@ -411,15 +538,21 @@ class RefundSerializer(serializers.Serializer):
     reason = TextField(max_length=REASON)
     expenses = serializers.DecimalField(max_digits=13, decimal_places=2, default=0, min_value=0)
     method = METHOD
-    reference = TextField(max_length=80, required=False, allow_blank=True, default="",
-                                      help_text="the cheque number or transfer reference; cash only within the cash limit (REG-06)")
+    reference = TextField(
+        max_length=80,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="the cheque number or transfer reference; cash only within the cash limit (REG-06)",
+    )
 
 
 class RefundDuePaySerializer(serializers.Serializer):
     entry = IdField(queryset=Entry.objects.all())
     method = METHOD
-    reference = TextField(max_length=80, required=False, allow_blank=True, default="",
-                                      help_text="the cheque number or transfer reference (required for CHEQUE and TRANSFER)")
+    reference = TextField(
+        max_length=80, required=False, allow_blank=True, default="", help_text="the cheque number or transfer reference (required for CHEQUE and TRANSFER)"
+    )
 
 
 class AlternateInputSerializer(serializers.Serializer):
@@ -440,11 +573,21 @@ class ClockActionSerializer(serializers.Serializer):
     table = serializers.IntegerField(required=False, min_value=1, max_value=10_000)
     seconds_per_hand = serializers.IntegerField(required=False, min_value=1, max_value=3600)
     color_up = TextField(required=False, allow_blank=True, default="", max_length=200)
-    preset = serializers.ChoiceField(choices=["TDA", "SANREMO", "HEADS_UP"], required=False, allow_null=True, default=None,
-                                     help_text="call-clock / call-time: the clock-call preset (default: the event's, CLK-10)")
+    preset = serializers.ChoiceField(
+        choices=["TDA", "SANREMO", "HEADS_UP"],
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="call-clock / call-time: the clock-call preset (default: the event's, CLK-10)",
+    )
     player = TextField(required=False, allow_blank=True, default="", max_length=120)
-    entry = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=2**31 - 1,
-                                     help_text="call-clock: the player called (his own time applies); call-time: whose time is set")
+    entry = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=2**31 - 1,
+        help_text="call-clock: the player called (his own time applies); call-time: whose time is set",
+    )
     reason = TextField(required=False, allow_blank=True, default="", max_length=REASON)
 
 
@@ -457,8 +600,10 @@ class DisplayScreenSerializer(IdModelSerializer):
         model = DisplayScreen
         fields = ["id", "name", "tournament", "token", "token_revoked_at", "show", "announcement", "url", "rotate", "rotate_seconds"]
         read_only_fields = ["token", "token_revoked_at"]
-        extra_kwargs = {"rotate": {"help_text": "tournaments the screen shows in turn (with its own tournament first)"},
-                        "rotate_seconds": {"help_text": "seconds each tournament stays on the screen (5–600)"}}
+        extra_kwargs = {
+            "rotate": {"help_text": "tournaments the screen shows in turn (with its own tournament first)"},
+            "rotate_seconds": {"help_text": "seconds each tournament stays on the screen (5–600)"},
+        }
 
     def get_url(self, obj) -> str:
         return reverse("display", args=[obj.token])
@@ -475,8 +620,11 @@ class ChipDenominationSerializer(IdModelSerializer):
 
         model = ChipDenomination
         fields = ["value", "colour", "quantity"]
-        extra_kwargs = {"value": {"label": _("Denomination"), **bounded(MAX_STACK)}, "colour": {"label": _("Colour")},
-                        "quantity": {"label": _("Quantity owned"), **bounded(MAX_STACK)}}
+        extra_kwargs = {
+            "value": {"label": _("Denomination"), **bounded(MAX_STACK)},
+            "colour": {"label": _("Colour")},
+            "quantity": {"label": _("Quantity owned"), **bounded(MAX_STACK)},
+        }
 
 
 class ChipSetSerializer(IdModelSerializer):
@@ -511,9 +659,36 @@ class PenaltySerializer(IdModelSerializer):
         from .models import Penalty
 
         model = Penalty
-        fields = ["id", "tournament", "tournament_name", "entry", "person", "player", "kind", "reason_code", "note", "preset", "rounds",
-                  "players_at_table", "hands_total", "hands_served", "hands_left", "minutes", "ends_at", "chips", "prize_forfeited",
-                  "table_number", "status", "issued_at", "seat", "started", "progress", "kind_label", "reason_label", "status_label"]
+        fields = [
+            "id",
+            "tournament",
+            "tournament_name",
+            "entry",
+            "person",
+            "player",
+            "kind",
+            "reason_code",
+            "note",
+            "preset",
+            "rounds",
+            "players_at_table",
+            "hands_total",
+            "hands_served",
+            "hands_left",
+            "minutes",
+            "ends_at",
+            "chips",
+            "prize_forfeited",
+            "table_number",
+            "status",
+            "issued_at",
+            "seat",
+            "started",
+            "progress",
+            "kind_label",
+            "reason_label",
+            "status_label",
+        ]
 
     @extend_schema_field(SeatSerializer(allow_null=True))
     def get_seat(self, obj):
@@ -536,7 +711,9 @@ class PenaltySerializer(IdModelSerializer):
 
 class IssuePenaltySerializer(serializers.Serializer):
     entry = IdField(queryset=Entry.objects.all())
-    kind = serializers.ChoiceField(choices=["WARNING", "MISSED_HANDS", "MISSED_ROUNDS", "TIME_SUSPENSION", "DEAD_HAND", "DISQUALIFICATION", "ELIMINATION_NO_PRIZE", "CHIP_FORFEIT"])
+    kind = serializers.ChoiceField(
+        choices=["WARNING", "MISSED_HANDS", "MISSED_ROUNDS", "TIME_SUSPENSION", "DEAD_HAND", "DISQUALIFICATION", "ELIMINATION_NO_PRIZE", "CHIP_FORFEIT"]
+    )
     reason_code = TextField(max_length=40)
     rounds = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=100, label=_("Rounds"))
     hands = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=10_000, label=_("Hands"))
@@ -546,9 +723,13 @@ class IssuePenaltySerializer(serializers.Serializer):
     note = TextField(required=False, allow_blank=True, default="", max_length=300)
     between_hands = serializers.BooleanField(default=False, help_text="PEN-03: no hand is in play; the next hand dealt is the first one missed")
     heads_up_reading = serializers.ChoiceField(
-        choices=["ROUNDS_OF_TWO_HANDS", "BLINDS_PAID"], required=False, allow_null=True, default=None,
+        choices=["ROUNDS_OF_TWO_HANDS", "BLINDS_PAID"],
+        required=False,
+        allow_null=True,
+        default=None,
         help_text="PEN-06, C28: under the heads-up preset, missed rounds count as rounds of two hands (3 rounds = 6 hands) or one "
-                  "blind paid per round (3 rounds = 3 hands); required there, refused with both readings in hands when missing")
+        "blind paid per round (3 rounds = 3 hands); required there, refused with both readings in hands when missing",
+    )
 
 
 class ColorUpSerializer(serializers.Serializer):
@@ -619,8 +800,9 @@ class RacePlayerSerializer(serializers.Serializer):
         if "stack" not in attrs or "removed_value" not in attrs:
             raise serializers.ValidationError(_("Give each player's stack and the value of the chips of the removed colour."))
         if attrs["removed_value"] > attrs["stack"]:
-            raise serializers.ValidationError(_("Seat %(seat)s: the chips of the removed colour cannot be worth more than the whole stack.")
-                                              % {"seat": attrs["seat"]})
+            raise serializers.ValidationError(
+                _("Seat %(seat)s: the chips of the removed colour cannot be worth more than the whole stack.") % {"seat": attrs["seat"]}
+            )
         return attrs
 
 
@@ -660,6 +842,11 @@ class ExchangeRateInputSerializer(serializers.Serializer):
     currency = TextField(max_length=3, label=_("Currency"))
     # Typed at the desk in the reader's language: "1,07" in Italian, "1.07" in English (Django's
     # localized input, ``sanitize_separators``); a JSON number is read as it is.
-    rate = serializers.DecimalField(max_digits=14, decimal_places=6, localize=True, label=_("Rate"),
-                                    help_text="how many base_currency one currency buys; a string in the request's language is accepted")
+    rate = serializers.DecimalField(
+        max_digits=14,
+        decimal_places=6,
+        localize=True,
+        label=_("Rate"),
+        help_text="how many base_currency one currency buys; a string in the request's language is accepted",
+    )
     base_currency = TextField(max_length=3, required=False, default="EUR")

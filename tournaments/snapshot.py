@@ -57,8 +57,7 @@ def clock_snapshot(t: Tournament, now=None) -> dict:
 
 
 # The picture a lobby screen shows (display.js): one per state of the tournament.
-LOBBY_STATES = ("planned", "registering", "waiting", "running", "paused", "break", "hand_for_hand", "final_table",
-                "finished", "cancelled")
+LOBBY_STATES = ("planned", "registering", "waiting", "running", "paused", "break", "hand_for_hand", "final_table", "finished", "cancelled")
 
 
 def lobby_state(status: str, clock: dict, tables: int, players_left: int) -> str:
@@ -93,10 +92,13 @@ MAX_PAYOUT_BANDS = 60
 
 def results(t: Tournament, limit: int = RESULTS) -> list[dict]:
     """The top finishing places (a shared place lists each of its players), best first."""
-    rows = (t.entries.exclude(status=Entry.CANCELLED).filter(place__isnull=False).order_by("place", "number")
-            .values_list("place", "person__first_name", "person__last_name", "person__nickname", "id"))
-    return [{"place": place, "player": f"{first} {last}".strip() or nick, "entry": pk}
-            for place, first, last, nick, pk in rows[:limit]]
+    rows = (
+        t.entries.exclude(status=Entry.CANCELLED)
+        .filter(place__isnull=False)
+        .order_by("place", "number")
+        .values_list("place", "person__first_name", "person__last_name", "person__nickname", "id")
+    )
+    return [{"place": place, "player": f"{first} {last}".strip() or nick, "entry": pk} for place, first, last, nick, pk in rows[:limit]]
 
 
 def build_snapshot(tournament_or_id, now=None) -> dict:
@@ -114,8 +116,14 @@ def build_snapshot(tournament_or_id, now=None) -> dict:
     counts = t.entries.aggregate(**{status: Count("pk", filter=Q(status=status)) for status in (Entry.ACTIVE, Entry.BUSTED)})
 
     snap = {
-        "tournament": {"id": t.pk, "name": t.name, "status": t.status, "currency": t.currency, "format": t.format,
-                       "start_at": t.start_at.isoformat() if t.start_at else None},
+        "tournament": {
+            "id": t.pk,
+            "name": t.name,
+            "status": t.status,
+            "currency": t.currency,
+            "format": t.format,
+            "start_at": t.start_at.isoformat() if t.start_at else None,
+        },
         "version": clk.get("version", 0),
         # Monotonic across every change (the last event-log row): browsers drop older snapshots.
         "seq": seq,
@@ -123,16 +131,20 @@ def build_snapshot(tournament_or_id, now=None) -> dict:
         "clock": clk,
         "players_left": counts[Entry.ACTIVE],
         "entries": counts[Entry.ACTIVE] + counts[Entry.BUSTED],
-        "late_registration_open": t.status in (Tournament.REGISTERING, Tournament.PLANNED) or (
-            t.status == Tournament.RUNNING and clockview.late_registration_open(t, now)
-        ),
+        "late_registration_open": t.status in (Tournament.REGISTERING, Tournament.PLANNED)
+        or (t.status == Tournament.RUNNING and clockview.late_registration_open(t, now)),
         "late_registration_level": HouseRules.of(t).late_registration_level(t),  # REG-04: the house default when unnamed
         "official_languages": HouseRules.of(t).official_languages,  # ROLE-06 (TDA 6): posted on the lobby
         "addon_open": t.allows_addon and t.status == Tournament.RUNNING and clockview.addon_window_open(t, now),
         # FMT-02: the event's recent changes are announced with what the director wrote.
         # The announcements of the screens that show this tournament, as their own or in rotation.
-        "announcements": list(DisplayScreen.objects.filter(Q(tournament=t) | Q(rotate=t)).exclude(announcement="")
-                              .order_by("announcement").values_list("announcement", flat=True).distinct()[:MAX_ANNOUNCEMENTS])
+        "announcements": list(
+            DisplayScreen.objects.filter(Q(tournament=t) | Q(rotate=t))
+            .exclude(announcement="")
+            .order_by("announcement")
+            .values_list("announcement", flat=True)
+            .distinct()[:MAX_ANNOUNCEMENTS]
+        )
         + change_announcements(t, now, HouseRules.of(t).change_notice_hours),
     }
     if clk.get("hand_for_hand"):

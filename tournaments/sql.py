@@ -26,8 +26,9 @@ def count_up(name: str) -> int | None:
     qn = connection.ops.quote_name
     value = qn(Sequence._meta.get_field("value").column)
     with compiled.prepared_cursor(connection) as cursor:
-        cursor.execute(f"UPDATE {qn(Sequence._meta.db_table)} SET {value} = {value} + 1 WHERE {qn(Sequence._meta.get_field('name').column)} = %s "
-                       f"RETURNING {value}", [name])
+        cursor.execute(
+            f"UPDATE {qn(Sequence._meta.db_table)} SET {value} = {value} + 1 WHERE {qn(Sequence._meta.get_field('name').column)} = %s RETURNING {value}", [name]
+        )
         row = cursor.fetchone()
     return None if row is None else row[0]
 
@@ -53,16 +54,19 @@ def claim_idempotency_key(user_id: int, key: str, endpoint: str, digest: str, no
     names = ("user", "key", "endpoint", "body_hash", "status_code", "created_at")
     fields = [meta.get_field(n) for n in names]
     values = [f.get_db_prep_save(v, connection) for f, v in zip(fields, (user_id, key, endpoint, digest, 0, now), strict=True)]
-    sql = (f"INSERT INTO {qn(meta.db_table)} ({', '.join(qn(f.column) for f in fields)}) "
-           f"VALUES ({', '.join(['%s'] * len(fields))}) ON CONFLICT DO NOTHING RETURNING {qn(meta.pk.column)}")
+    sql = (
+        f"INSERT INTO {qn(meta.db_table)} ({', '.join(qn(f.column) for f in fields)}) "
+        f"VALUES ({', '.join(['%s'] * len(fields))}) ON CONFLICT DO NOTHING RETURNING {qn(meta.pk.column)}"
+    )
     with compiled.prepared_cursor(connection) as cursor:
         cursor.execute(sql, values)
         row = cursor.fetchone()
     return row[0] if row else None
 
 
-def write_sale(entry: Entry, row: LedgerRow, events: Callable[[], list[TournamentEvent]] | None = None,
-               counter: str = "receipt") -> list[TournamentEvent] | None:
+def write_sale(
+    entry: Entry, row: LedgerRow, events: Callable[[], list[TournamentEvent]] | None = None, counter: str = "receipt"
+) -> list[TournamentEvent] | None:
     """A sale's four writes in one statement, on PostgreSQL: the counter ``counter`` counted up
     (created at 1 when missing, as ``ledger.next_number`` creates it), the new ``entry``, its
     ledger ``row`` (its entry's key and its receipt number taken from the other parts) and,
@@ -87,16 +91,19 @@ def write_sale(entry: Entry, row: LedgerRow, events: Callable[[], list[Tournamen
     logged, insert_event = [], None
     if events is not None:
         logged = events()
-        insert_event = new_events.statement(logged, refs={"payload": f"(%s::jsonb || jsonb_build_object('entry', (SELECT {entry_id} FROM e), "
-                                                                     f"'receipt', (SELECT {value} FROM n)))"})
+        insert_event = new_events.statement(
+            logged, refs={"payload": f"(%s::jsonb || jsonb_build_object('entry', (SELECT {entry_id} FROM e), 'receipt', (SELECT {value} FROM n)))"}
+        )
         if insert_event is None:
             raise RuntimeError("the sale's event cannot be written with it")
     counters, name = qn(Sequence._meta.db_table), qn(Sequence._meta.get_field("name").column)
-    sql = (f"WITH n AS (INSERT INTO {counters} ({name}, {value}) VALUES (%s, 1) ON CONFLICT ({name}) "
-           f"DO UPDATE SET {value} = {counters}.{value} + 1 RETURNING {value}), e AS ({insert_entry[0]}), r AS ({insert_row[0]})"
-           + (f", ev AS ({insert_event[0]})" if insert_event else "")
-           + f" SELECT (SELECT {entry_id} FROM e), (SELECT {qn(LedgerRow._meta.pk.column)} FROM r), (SELECT {value} FROM n)"
-           + (f", (SELECT {qn(TournamentEvent._meta.pk.column)} FROM ev)" if insert_event else ""))
+    sql = (
+        f"WITH n AS (INSERT INTO {counters} ({name}, {value}) VALUES (%s, 1) ON CONFLICT ({name}) "
+        f"DO UPDATE SET {value} = {counters}.{value} + 1 RETURNING {value}), e AS ({insert_entry[0]}), r AS ({insert_row[0]})"
+        + (f", ev AS ({insert_event[0]})" if insert_event else "")
+        + f" SELECT (SELECT {entry_id} FROM e), (SELECT {qn(LedgerRow._meta.pk.column)} FROM r), (SELECT {value} FROM n)"
+        + (f", (SELECT {qn(TournamentEvent._meta.pk.column)} FROM ev)" if insert_event else "")
+    )
     with compiled.prepared_cursor(connection) as cursor:
         cursor.execute(sql, [counter, *insert_entry[1], *insert_row[1], *(insert_event[1] if insert_event else ())])
         entry_pk, row_pk, number, *event_pk = cursor.fetchone()

@@ -106,38 +106,80 @@ class TournamentForm(forms.ModelForm):
     class Meta:
         model = Tournament
         fields = [
-            "name", "start_at", "game", "format", "currency", "buy_in", "starting_stack", "table_size",
-            "field_cap", "min_players", "structure", "late_reg_closes_after_level", "late_reg_end",
-            "max_entries_per_player", "reentry_until_level", "rebuy_price", "rebuy_fee", "rebuy_chips", "rebuy_max",
-            "rebuy_until_level", "rebuy_stack_threshold", "addon_price", "addon_fee", "addon_chips", "addon_after_level",
-            "addon_max", "guarantee", "cash_limit", "rule_set", "chip_set",
+            "name",
+            "start_at",
+            "game",
+            "format",
+            "currency",
+            "buy_in",
+            "starting_stack",
+            "table_size",
+            "field_cap",
+            "min_players",
+            "structure",
+            "late_reg_closes_after_level",
+            "late_reg_end",
+            "max_entries_per_player",
+            "reentry_until_level",
+            "rebuy_price",
+            "rebuy_fee",
+            "rebuy_chips",
+            "rebuy_max",
+            "rebuy_until_level",
+            "rebuy_stack_threshold",
+            "addon_price",
+            "addon_fee",
+            "addon_chips",
+            "addon_after_level",
+            "addon_max",
+            "guarantee",
+            "cash_limit",
+            "rule_set",
+            "chip_set",
         ]
         widgets = {"start_at": forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")}
         labels = {"structure": gettext_lazy("Blind structure"), "late_reg_end": gettext_lazy("Late registration ends")}
 
     override_reason = forms.CharField(
-        label=gettext_lazy("Reason for changing prices"), required=False, max_length=200,
+        label=gettext_lazy("Reason for changing prices"),
+        required=False,
+        max_length=200,
         help_text=gettext_lazy("Prices and the prize pool are locked once registration opens (FMT-01): say why they change."),
     )
     deductions_text = forms.CharField(
-        label=gettext_lazy("Prize pool deductions"), required=False,
+        label=gettext_lazy("Prize pool deductions"),
+        required=False,
         help_text=gettext_lazy("One per line: name percent, e.g. 'casino 3' and 'staff 4'."),
     )
     # REG-03: the fee is computed from the buy-in; a preset or an amount overrides it, with a reason.
     fee_preset = forms.ChoiceField(
-        label=gettext_lazy("Fee"), initial=fees.STATUTORY, required=False,
-        choices=[(fees.STATUTORY, gettext_lazy("Statutory: 10 % of the buy-in up to 3,000, 6 % above (REG-03)")),
-                 (fees.SANREMO_DAILY, gettext_lazy("Daily event: flat 20 (003 Allegato 1)")),
-                 (CUSTOM_FEE, gettext_lazy("Another fee (override)"))],
+        label=gettext_lazy("Fee"),
+        initial=fees.STATUTORY,
+        required=False,
+        choices=[
+            (fees.STATUTORY, gettext_lazy("Statutory: 10 % of the buy-in up to 3,000, 6 % above (REG-03)")),
+            (fees.SANREMO_DAILY, gettext_lazy("Daily event: flat 20 (003 Allegato 1)")),
+            (CUSTOM_FEE, gettext_lazy("Another fee (override)")),
+        ],
     )
-    fee_override = forms.DecimalField(label=gettext_lazy("Fee override"), required=False, min_value=0, max_digits=13, decimal_places=2,
-                                      help_text=gettext_lazy("Only with “Another fee”: the fee charged instead of the statutory one."))
+    fee_override = forms.DecimalField(
+        label=gettext_lazy("Fee override"),
+        required=False,
+        min_value=0,
+        max_digits=13,
+        decimal_places=2,
+        help_text=gettext_lazy("Only with “Another fee”: the fee charged instead of the statutory one."),
+    )
     fee_override_reason = forms.CharField(label=gettext_lazy("Reason for the fee override"), required=False, max_length=200)
     # REG-11: the progressive jackpot, switched on here as through the API (``settings.jackpot``).
-    jackpot = forms.BooleanField(label=gettext_lazy("Progressive jackpot"), required=False,
-                                 help_text=gettext_lazy("The desk offers the jackpot fee as a line of its own, beside the buy-in (REG-11)."))
-    jackpot_fee = forms.DecimalField(label=gettext_lazy("Jackpot fee"), required=False, min_value=Decimal("0.01"), max_value=1000,
-                                     max_digits=7, decimal_places=2, localize=True)
+    jackpot = forms.BooleanField(
+        label=gettext_lazy("Progressive jackpot"),
+        required=False,
+        help_text=gettext_lazy("The desk offers the jackpot fee as a line of its own, beside the buy-in (REG-11)."),
+    )
+    jackpot_fee = forms.DecimalField(
+        label=gettext_lazy("Jackpot fee"), required=False, min_value=Decimal("0.01"), max_value=1000, max_digits=7, decimal_places=2, localize=True
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -153,7 +195,8 @@ class TournamentForm(forms.ModelForm):
         if not self.instance.pk:  # PAY-01: what an empty field means, before the rule set is chosen
             self.fields["deductions_text"].help_text = _(
                 "One per line: name percent, e.g. 'casino 3' and 'staff 4'. Empty: the rule set's, "
-                "'casino 3' under Sanremo (003 Art. 14), none under the others.")
+                "'casino 3' under Sanremo (003 Art. 14), none under the others."
+            )
         if self.instance.pk:  # the deductions as typed, one per line
             self.fields["deductions_text"].initial = "\n".join(f"{d['name']} {d['percent']}" for d in self.instance.deductions or [])
         if not self.instance.pk or self.instance.status == Tournament.PLANNED:
@@ -161,10 +204,9 @@ class TournamentForm(forms.ModelForm):
         # REG-04 / FMT-04: an empty level is the house default, said here (never "open all event").
         house = HouseRules.of(self.instance) if self.instance.pk else HouseRules()
         self.fields["late_reg_closes_after_level"].help_text = _(
-            "Empty: the end of level %(n)s (house default, REG-04). Re-entries and the jackpot's late percentage follow it.") % {
-            "n": house.late_reg_default_level}
-        self.fields["rebuy_until_level"].help_text = _("Empty: the end of level %(n)s (house default, FMT-04).") % {
-            "n": house.rebuy_default_level}
+            "Empty: the end of level %(n)s (house default, REG-04). Re-entries and the jackpot's late percentage follow it."
+        ) % {"n": house.late_reg_default_level}
+        self.fields["rebuy_until_level"].help_text = _("Empty: the end of level %(n)s (house default, FMT-04).") % {"n": house.rebuy_default_level}
         if self.instance.pk:
             override = HouseRules.of(self.instance).fee_override
             preset = next((name for name, (amount, _r) in fees.PRESETS.items() if amount == override), CUSTOM_FEE)
@@ -172,7 +214,9 @@ class TournamentForm(forms.ModelForm):
             self.fields["fee_override"].initial = override if preset == CUSTOM_FEE else None
             if fees.is_override(self.instance.buy_in, self.instance.fee):
                 self.fields["fee_preset"].help_text = _("Fee %(fee)s, statutory %(statutory)s: an override.") % {
-                    "fee": self.instance.fee, "statutory": fees.statutory_fee(self.instance.buy_in)}
+                    "fee": self.instance.fee,
+                    "statutory": fees.statutory_fee(self.instance.buy_in),
+                }
 
     def clean(self):
         data = super().clean()
@@ -279,16 +323,23 @@ def oversight_context(t) -> dict:
     return {
         "report_links": [link for answer in signals.ask(signals.report_links, tournament=t) for link in answer],
         "unreported_stubs": unreported,
-        "offer_addendum": bool(unreported) and t.status in (Tournament.RUNNING, Tournament.FINISHED)
-        and not clockview.late_registration_open(t),
+        "offer_addendum": bool(unreported) and t.status in (Tournament.RUNNING, Tournament.FINISHED) and not clockview.late_registration_open(t),
         "regulators": [g.user.get_username() for g in t.regulator_grants.select_related("user")],
     }
 
 
 def published_changes(t) -> list[dict]:
     """FMT-02: the event's versions for its page: when, who, why and each change as a line."""
-    return [{"version": c.version, "changed_at": c.changed_at, "by": c.changed_by.get_username() if c.changed_by else "",
-             "reason": c.reason, "lines": selectors.change_lines(c)} for c in selectors.change_history(t)]
+    return [
+        {
+            "version": c.version,
+            "changed_at": c.changed_at,
+            "by": c.changed_by.get_username() if c.changed_by else "",
+            "reason": c.reason,
+            "lines": selectors.change_lines(c),
+        }
+        for c in selectors.change_history(t)
+    ]
 
 
 def tournament_detail(request, pk):
@@ -300,9 +351,13 @@ def tournament_detail(request, pk):
             if op == "open":
                 lifecycle.open_registration(t, actor=actor)
             elif op == "start":
-                lifecycle.start(t, actor=actor, override_minimum=bool(request.POST.get("override_minimum")),
-                                prestart_report_sent=bool(request.POST.get("prestart_report_sent")),
-                                start_clock=bool(request.POST.get("start_clock")))
+                lifecycle.start(
+                    t,
+                    actor=actor,
+                    override_minimum=bool(request.POST.get("override_minimum")),
+                    prestart_report_sent=bool(request.POST.get("prestart_report_sent")),
+                    start_clock=bool(request.POST.get("start_clock")),
+                )
             elif op == "finish":
                 lifecycle.finish(t, actor=actor)
             elif op == "cancel":
@@ -312,8 +367,13 @@ def tournament_detail(request, pk):
             elif op in ("streaming-on", "streaming-off"):
                 streaming.set_streaming_live(t, op == "streaming-on", actor=actor)
             elif op == "copy":  # a new tournament with this one's setup
-                copy = setup.copy_tournament(t, name=request.POST.get("name", "").strip(), start_at=_start_at(request.POST.get("start_at")),
-                                             actor=actor, override_reason=request.POST.get("override_reason", ""))
+                copy = setup.copy_tournament(
+                    t,
+                    name=request.POST.get("name", "").strip(),
+                    start_at=_start_at(request.POST.get("start_at")),
+                    actor=actor,
+                    override_reason=request.POST.get("override_reason", ""),
+                )
                 messages.success(request, _("Tournament created as a copy: check it and open registration when ready."))
                 return redirect("tournament", pk=copy.pk)
             elif op == "save-template":
@@ -332,7 +392,23 @@ def tournament_detail(request, pk):
     # FMT-02: a cancelled tournament's refunds not yet handed out at the desk.
     refunds = selectors.refunds_due(t) if t.status == Tournament.CANCELLED else []
     fee_info.update(refunds_due=refunds, refunds_total=sum((r["amount"] for r in refunds), Decimal(0)))
-    return render(request, "tournament_detail.html", {**fee_info, **oversight_context(t), "section_links": links, "needs_report": lifecycle.requires_prestart_report(t), "streaming_live": HouseRules.of(t).streaming_live, "t": t, "entries": entries, "totals": totals, "events": events, "changes": published_changes(t), "alternates": t.alternates.filter(status="WAITING").select_related("person")})
+    return render(
+        request,
+        "tournament_detail.html",
+        {
+            **fee_info,
+            **oversight_context(t),
+            "section_links": links,
+            "needs_report": lifecycle.requires_prestart_report(t),
+            "streaming_live": HouseRules.of(t).streaming_live,
+            "t": t,
+            "entries": entries,
+            "totals": totals,
+            "events": events,
+            "changes": published_changes(t),
+            "alternates": t.alternates.filter(status="WAITING").select_related("person"),
+        },
+    )
 
 
 def _start_at(value):
@@ -350,18 +426,27 @@ def templates_page(request):
         if template is None:
             raise Http404
         try:
-            t = setup.create_from_template(template, name=request.POST.get("name", "").strip(), start_at=_start_at(request.POST.get("start_at")),
-                                           actor=Actor.from_request(request), override_reason=request.POST.get("override_reason", ""))
+            t = setup.create_from_template(
+                template,
+                name=request.POST.get("name", "").strip(),
+                start_at=_start_at(request.POST.get("start_at")),
+                actor=Actor.from_request(request),
+                override_reason=request.POST.get("override_reason", ""),
+            )
         except DomainError as exc:
             messages.error(request, _domain_message(exc))
             return redirect("tournament-templates")
         messages.success(request, _("Tournament created from the template: check it and open registration when ready."))
         return redirect("tournament", pk=t.pk)
     default_start = timezone.localtime(timezone.now() + timedelta(days=1)).replace(second=0, microsecond=0)
-    return render(request, "tournament_templates.html", {
-        "templates": TournamentTemplate.objects.select_related("structure", "source"),
-        "default_start": default_start.strftime("%Y-%m-%dT%H:%M"),
-    })
+    return render(
+        request,
+        "tournament_templates.html",
+        {
+            "templates": TournamentTemplate.objects.select_related("structure", "source"),
+            "default_start": default_start.strftime("%Y-%m-%dT%H:%M"),
+        },
+    )
 
 
 def floor_overview(request):
@@ -389,23 +474,43 @@ def clock_page(request, pk):
     t = get_object_or_404(Tournament, pk=pk)
     items = list(t.structure.items.order_by("position")) if t.structure_id else []
 
-    panels = [("blinds", _("blinds")), ("stats", _("stats")), ("payouts", _("payouts")), ("seats", _("seat lookup")),
-              ("announcements", _("announcements")), ("moves", _("moves")), ("sounds", _("sounds"))]
+    panels = [
+        ("blinds", _("blinds")),
+        ("stats", _("stats")),
+        ("payouts", _("payouts")),
+        ("seats", _("seat lookup")),
+        ("announcements", _("announcements")),
+        ("moves", _("moves")),
+        ("sounds", _("sounds")),
+    ]
     # CLK-10: the event's preset is chosen first and shows the event's own time.
     rules = HouseRules.of(t)
-    shot_presets = [(name, labels.SHOT_CLOCK_PRESETS.get(name, labels.humanize(name)),
-                     (rules.clock_call_seconds, rules.clock_call_countdown_seconds) if name == rules.clock_call_preset else secs)
-                    for name, secs in sorted(clock_engine.SHOT_CLOCK_PRESETS.items())]
-    return render(request, "clock.html", {"t": t, "items": items, "rows": list(zip(items, clockview.item_names(items))),
-                                          # FMT-16: a structure whose levels name their game shows it by level
-                                          "level_games": any(it.game for it in items if not it.is_break),
-                                          "clock_statuses": {k: str(v) for k, v in labels.CLOCK_STATUSES.items()},
-                                          "screens": DisplayScreen.objects.filter(tournament=t),
-                                          "structure_warnings": clockview.structure_warnings(clockview.structure_items(t),
-                                                                                            clockview.final_table_item(t)),
-                                          "panel_choices": panels, "shot_presets": shot_presets, "shot_preset": rules.clock_call_preset,
-                                          "shot_players": t.entries.filter(status=Entry.ACTIVE).select_related("person")
-                                          .order_by("person__last_name", "person__first_name")})
+    shot_presets = [
+        (
+            name,
+            labels.SHOT_CLOCK_PRESETS.get(name, labels.humanize(name)),
+            (rules.clock_call_seconds, rules.clock_call_countdown_seconds) if name == rules.clock_call_preset else secs,
+        )
+        for name, secs in sorted(clock_engine.SHOT_CLOCK_PRESETS.items())
+    ]
+    return render(
+        request,
+        "clock.html",
+        {
+            "t": t,
+            "items": items,
+            "rows": list(zip(items, clockview.item_names(items))),
+            # FMT-16: a structure whose levels name their game shows it by level
+            "level_games": any(it.game for it in items if not it.is_break),
+            "clock_statuses": {k: str(v) for k, v in labels.CLOCK_STATUSES.items()},
+            "screens": DisplayScreen.objects.filter(tournament=t),
+            "structure_warnings": clockview.structure_warnings(clockview.structure_items(t), clockview.final_table_item(t)),
+            "panel_choices": panels,
+            "shot_presets": shot_presets,
+            "shot_preset": rules.clock_call_preset,
+            "shot_players": t.entries.filter(status=Entry.ACTIVE).select_related("person").order_by("person__last_name", "person__first_name"),
+        },
+    )
 
 
 def floor_page(request, pk):
@@ -415,13 +520,22 @@ def floor_page(request, pk):
     selected = request.GET.get("entry")
     rules = HouseRules.of(t)
     reasons = labels.penalty_reasons(rules.penalty_reasons)  # PEN-08: the tournament's list
-    return render(request, "floor.html", {"t": t, "entries": entries, "kinds": kinds, "reasons": reasons, "jackpot": rules.jackpot,
-                                          "code_labels": labels.code_labels(rules.penalty_reasons),
-                                          "limits": floor_service.penalty_limits(rules),
-                                          # PEN-06, C28: under the heads-up preset the director picks how rounds count
-                                          "heads_up_readings": [(code, _(label), 2 if code == penalties.ROUNDS_OF_TWO_HANDS else 1)
-                                                                for code, label in penalties.HEADS_UP_READINGS.items()],
-                                          "selected_entry": int(selected) if selected and selected.isascii() and selected.isdigit() and len(selected) < 19 else None})
+    return render(
+        request,
+        "floor.html",
+        {
+            "t": t,
+            "entries": entries,
+            "kinds": kinds,
+            "reasons": reasons,
+            "jackpot": rules.jackpot,
+            "code_labels": labels.code_labels(rules.penalty_reasons),
+            "limits": floor_service.penalty_limits(rules),
+            # PEN-06, C28: under the heads-up preset the director picks how rounds count
+            "heads_up_readings": [(code, _(label), 2 if code == penalties.ROUNDS_OF_TWO_HANDS else 1) for code, label in penalties.HEADS_UP_READINGS.items()],
+            "selected_entry": int(selected) if selected and selected.isascii() and selected.isdigit() and len(selected) < 19 else None,
+        },
+    )
 
 
 def person_page(request, pk):
@@ -463,8 +577,7 @@ def person_page(request, pk):
             history.setdefault(pk, {}).update(part)
     for e in entries:
         e.history = history.get(e.pk, {})
-    return render(request, "person.html", {"person": person, "revealed": revealed, "entries": entries,
-                                           "penalties": selectors.penalty_history(person)})
+    return render(request, "person.html", {"person": person, "revealed": revealed, "entries": entries, "penalties": selectors.penalty_history(person)})
 
 
 def chipsets_page(request):
@@ -485,7 +598,10 @@ def displays_page(request):
         return redirect("displays")
     screens = DisplayScreen.objects.select_related("tournament").prefetch_related("rotate").order_by("name")
     recent = timezone.now() - timedelta(days=3)
-    choices = Tournament.objects.filter(Q(status__in=[Tournament.PLANNED, Tournament.REGISTERING, Tournament.RUNNING]) | Q(start_at__gte=recent)
-                                        ).exclude(status=Tournament.CANCELLED).order_by("start_at", "id")
+    choices = (
+        Tournament.objects.filter(Q(status__in=[Tournament.PLANNED, Tournament.REGISTERING, Tournament.RUNNING]) | Q(start_at__gte=recent))
+        .exclude(status=Tournament.CANCELLED)
+        .order_by("start_at", "id")
+    )
     rows = [{"screen": sc, "rotating": {t.pk for t in sc.rotate.all()}} for sc in screens]
     return render(request, "displays.html", {"rows": rows, "choices": choices})

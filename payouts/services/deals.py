@@ -171,8 +171,7 @@ def propose_deal(tournament, stacks: dict, *, method: str, actor: Actor, reserve
             if reserve:
                 raise ValidationFailed("reserve_in_places", _("A deal by place already says what 1st receives: leave the reserve at 0."))
             if len(by_place) != len(players):
-                raise ValidationFailed("amounts_required", _("A deal by place needs one amount for each of the %(n)s places in play.")
-                                       % {"n": len(players)})
+                raise ValidationFailed("amounts_required", _("A deal by place needs one amount for each of the %(n)s places in play.") % {"n": len(players)})
             per_player = None
         elif method == Deal.CUSTOM:
             if not amounts or len(amounts) != len(players):
@@ -191,12 +190,16 @@ def propose_deal(tournament, stacks: dict, *, method: str, actor: Actor, reserve
         }
         raise PayoutError(exc.code, messages.get(exc.code, "%(d)s") % {"d": deal_refusal(exc)}, status=400)
     deal = Deal.objects.create(
-        tournament=t, method=method, stacks={str(e.pk): c for e, c in zip(players, chips)}, reserve=reserve,
-        by_player={str(e.pk): str(a) for e, a in zip(players, per_player or [])}, by_place=[str(a) for a in by_place],
-        prizes_before=[str(p) for p in left], created_by=actor.user,
+        tournament=t,
+        method=method,
+        stacks={str(e.pk): c for e, c in zip(players, chips)},
+        reserve=reserve,
+        by_player={str(e.pk): str(a) for e, a in zip(players, per_player or [])},
+        by_place=[str(a) for a in by_place],
+        prizes_before=[str(p) for p in left],
+        created_by=actor.user,
     )
-    log_event(t, Action.PAYOUTS_DEAL_PROPOSED, actor, deal=deal.pk, method=method, by_place=deal.by_place, reserve=str(reserve),
-              per_place=per_player is None)
+    log_event(t, Action.PAYOUTS_DEAL_PROPOSED, actor, deal=deal.pk, method=method, by_place=deal.by_place, reserve=str(reserve), per_place=per_player is None)
     return deal
 
 

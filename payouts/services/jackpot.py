@@ -66,8 +66,7 @@ def claim_jackpot(tournament, entries, *, both_hole_cards: bool, actor: Actor, n
     if actor.user is None:
         raise ValidationFailed("verifier_required", _("A royal flush is verified by a floor user, who signs the claim."))
     if not both_hole_cards:
-        raise PayoutError("jackpot_needs_both_hole_cards",
-                          _("Only a royal flush made with both hole cards and three cards of the board wins the jackpot."))
+        raise PayoutError("jackpot_needs_both_hole_cards", _("Only a royal flush made with both hole cards and three cards of the board wins the jackpot."))
     ids = [getattr(e, "pk", e) for e in entries]
     if not ids or len(set(ids)) != len(ids):
         raise ValidationFailed("bad_entries", _("Name each player with a royal flush once."))
@@ -79,8 +78,7 @@ def claim_jackpot(tournament, entries, *, both_hole_cards: bool, actor: Actor, n
         if e.status != Entry.ACTIVE:
             raise PayoutError("entry_not_playing", _("%(name)s is not playing in this tournament.") % {"name": e.person.full_name})
         if not sel.jackpot_paid_by(e):
-            raise PayoutError("jackpot_not_bought", _("%(name)s did not pay the jackpot fee: only its buyers can win it.")
-                              % {"name": e.person.full_name})
+            raise PayoutError("jackpot_not_bought", _("%(name)s did not pay the jackpot fee: only its buyers can win it.") % {"name": e.person.full_name})
     level = clockview.level_now(t, now)
     if t.status != Tournament.RUNNING or level is None:
         raise PayoutError("clock_not_running", _("The jackpot is won during play: start the clock first."))
@@ -94,8 +92,7 @@ def claim_jackpot(tournament, entries, *, both_hole_cards: bool, actor: Actor, n
     fund = _jackpot_fund_for_update()
     lock = sel.jackpot_lock(fund, now)
     if lock is not None:
-        raise PayoutError("jackpot_locked", _("The jackpot was won today in %(t)s: it can be won again from tomorrow.")
-                          % {"t": lock.tournament.name})
+        raise PayoutError("jackpot_locked", _("The jackpot was won today in %(t)s: it can be won again from tomorrow.") % {"t": lock.tournament.name})
     before = sel.jackpot_balance(fund, now)
     amount = floor_money(before * percent / 100)
     if amount <= 0:
@@ -105,14 +102,34 @@ def claim_jackpot(tournament, entries, *, both_hole_cards: bool, actor: Actor, n
     remaining = before - amount
     full = level <= rules.jackpot_full_until_level
     reseed = max(fund.base - remaining, ZERO) if full and rules.jackpot_restart == "BASE_AFTER_FULL" else ZERO
-    win = JackpotWin.objects.create(fund=fund, tournament=t, level=level, percent=percent, fund_before=before, amount=amount,
-                                    both_hole_cards=True, verified_by=actor.user, note=note.strip()[:200], created_at=now,
-                                    locked_until=next_day(now), reseed=reseed)
-    claims = [JackpotClaim.objects.create(win=win, entry=e, amount=share)
-              for e, share in zip(winners, split_evenly(amount, len(winners)))]
-    log_event(t, Action.PAYOUTS_JACKPOT_WON, actor, win=win.pk, level=level, percent=str(percent), fund=str(before),
-              amount=str(amount), winners=[{"entry": c.entry_id, "name": c.entry.person.full_name, "amount": str(c.amount)} for c in claims],
-              locked_until=win.locked_until.isoformat(), note=win.note)
+    win = JackpotWin.objects.create(
+        fund=fund,
+        tournament=t,
+        level=level,
+        percent=percent,
+        fund_before=before,
+        amount=amount,
+        both_hole_cards=True,
+        verified_by=actor.user,
+        note=note.strip()[:200],
+        created_at=now,
+        locked_until=next_day(now),
+        reseed=reseed,
+    )
+    claims = [JackpotClaim.objects.create(win=win, entry=e, amount=share) for e, share in zip(winners, split_evenly(amount, len(winners)))]
+    log_event(
+        t,
+        Action.PAYOUTS_JACKPOT_WON,
+        actor,
+        win=win.pk,
+        level=level,
+        percent=str(percent),
+        fund=str(before),
+        amount=str(amount),
+        winners=[{"entry": c.entry_id, "name": c.entry.person.full_name, "amount": str(c.amount)} for c in claims],
+        locked_until=win.locked_until.isoformat(),
+        note=win.note,
+    )
     # Every other tournament playing for the jackpot hears that it is locked until tomorrow.
     for other in sel.jackpot_tournaments(exclude=t):
         log_event(other, Action.PAYOUTS_JACKPOT_LOCKED, actor, win=win.pk, won_in=t.name, locked_until=win.locked_until.isoformat())
@@ -131,13 +148,45 @@ def pay_jackpot(claim, *, method: str, actor: Actor, reference: str = "", payee:
         raise PayoutError("already_paid", _("This jackpot has already been paid (receipt %(n)s).") % {"n": claim.payment.row.receipt_number})
     person, amount = claim.entry.person, claim.amount
     payee = check_cash_payout(t, person, amount, method=method, reference=reference, payee=payee)
-    row = write_row(t, kind=LedgerRow.PAYOUT, entry=claim.entry, person=person, prize=ZERO, fee=ZERO, jackpot=-amount, chips=0,
-                    method=method, actor=actor, reference=reference.strip(), payee=payee, note="jackpot")
-    payment = PrizePayment.objects.create(tournament=t, entry=claim.entry, source=f"JACKPOT:{claim.pk}", kind="CASH", place=None,
-                                          amount=amount, method=method, reference=reference.strip(), payee=payee, row=row,
-                                          paid_by=actor.user)
+    row = write_row(
+        t,
+        kind=LedgerRow.PAYOUT,
+        entry=claim.entry,
+        person=person,
+        prize=ZERO,
+        fee=ZERO,
+        jackpot=-amount,
+        chips=0,
+        method=method,
+        actor=actor,
+        reference=reference.strip(),
+        payee=payee,
+        note="jackpot",
+    )
+    payment = PrizePayment.objects.create(
+        tournament=t,
+        entry=claim.entry,
+        source=f"JACKPOT:{claim.pk}",
+        kind="CASH",
+        place=None,
+        amount=amount,
+        method=method,
+        reference=reference.strip(),
+        payee=payee,
+        row=row,
+        paid_by=actor.user,
+    )
     claim.payment = payment
     claim.save(update_fields=["payment"])
-    log_event(t, Action.PAYOUTS_JACKPOT_PAID, actor, claim=claim.pk, entry=claim.entry_id, name=person.full_name, amount=str(amount),
-              method=method, receipt=row.receipt_number)
+    log_event(
+        t,
+        Action.PAYOUTS_JACKPOT_PAID,
+        actor,
+        claim=claim.pk,
+        entry=claim.entry_id,
+        name=person.full_name,
+        amount=str(amount),
+        method=method,
+        receipt=row.receipt_number,
+    )
     return payment

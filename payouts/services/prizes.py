@@ -30,8 +30,10 @@ def check_cash_payout(t, person, amount, *, method: str, reference: str, payee: 
         try:
             check_cash_limit(t, amount, method)
         except DeskError:
-            raise PayoutError("cash_limit_exceeded", _("%(a)s %(c)s is above the cash limit: pay it by cheque or bank transfer in the winner's name.")
-                              % {"a": amount, "c": t.currency})
+            raise PayoutError(
+                "cash_limit_exceeded",
+                _("%(a)s %(c)s is above the cash limit: pay it by cheque or bank transfer in the winner's name.") % {"a": amount, "c": t.currency},
+            )
         check_cash_split(t, person, amount)  # REG-06: no splitting into several cash operations
     elif not reference.strip():
         raise ValidationFailed("reference_required", _("Enter the cheque number or the transfer reference."))
@@ -57,15 +59,21 @@ def pay_prize(entry, *, method: str, actor: Actor, source: str = "MAIN:CASH", re
     if due is None or (due["kind"] != "ITEM" and due["amount"] <= 0):
         raise PayoutError("nothing_due", _("%(name)s has no prize to collect here.") % {"name": entry.person.full_name})
     if due["paid"]:
-        raise PayoutError("already_paid", _("This prize has already been paid (receipt %(n)s).")
-                          % {"n": due["payment"].row.receipt_number if due["payment"].row_id else "—"})
+        raise PayoutError(
+            "already_paid", _("This prize has already been paid (receipt %(n)s).") % {"n": due["payment"].row.receipt_number if due["payment"].row_id else "—"}
+        )
     if due["forfeited"]:
-        raise PayoutError("prize_forfeited", _("%(name)s was eliminated without prize (PEN-07): place %(p)s is not paid.")
-                          % {"name": entry.person.full_name, "p": due["place"]})
+        raise PayoutError(
+            "prize_forfeited",
+            _("%(name)s was eliminated without prize (PEN-07): place %(p)s is not paid.") % {"name": entry.person.full_name, "p": due["place"]},
+        )
     if due["held"]:
         raise PayoutError("prize_held", _("This prize is shared between tied players: the director decides who gets it."))
     if not due["released"]:
-        raise PayoutError("ranking_not_signed_off", _("Place %(p)s is not released: the ranking needs two sign-offs (the director and the administrative controller).") % {"p": due["place"]})
+        raise PayoutError(
+            "ranking_not_signed_off",
+            _("Place %(p)s is not released: the ranking needs two sign-offs (the director and the administrative controller).") % {"p": due["place"]},
+        )
     person, amount, kind = entry.person, due["amount"], due["kind"]
     side = source.startswith("SIDE:")
     # What the receipt says: the place for the main prizes, else which prize (a side pool, a
@@ -77,23 +85,66 @@ def pay_prize(entry, *, method: str, actor: Actor, source: str = "MAIN:CASH", re
     if kind == "CASH":
         payee = check_cash_payout(t, person, amount, method=method, reference=reference, payee=payee)
         row = write_row(
-            t, kind=LedgerRow.SIDE if side else LedgerRow.PAYOUT, entry=entry, person=person,
-            prize=ZERO if side else -amount, fee=ZERO, side=-amount if side else ZERO, chips=0, method=method, actor=actor,
-            reference=reference.strip(), payee=payee, note=note[:200],
+            t,
+            kind=LedgerRow.SIDE if side else LedgerRow.PAYOUT,
+            entry=entry,
+            person=person,
+            prize=ZERO if side else -amount,
+            fee=ZERO,
+            side=-amount if side else ZERO,
+            chips=0,
+            method=method,
+            actor=actor,
+            reference=reference.strip(),
+            payee=payee,
+            note=note[:200],
         )
     elif kind == "TICKET":
         ticket = Ticket.objects.create(holder=person, target_id=due["target"], value=amount, description=due["description"] or _("Prize ticket"), source=t)
         method, payee = LedgerRow.OTHER, person.full_name
-        row = write_row(t, kind=LedgerRow.PAYOUT, entry=entry, person=person, prize=-amount, fee=ZERO, chips=0, method=method,
-                         actor=actor, payee=payee, reference=f"ticket {ticket.pk}", note=f"{note}: ticket"[:200])
+        row = write_row(
+            t,
+            kind=LedgerRow.PAYOUT,
+            entry=entry,
+            person=person,
+            prize=-amount,
+            fee=ZERO,
+            chips=0,
+            method=method,
+            actor=actor,
+            payee=payee,
+            reference=f"ticket {ticket.pk}",
+            note=f"{note}: ticket"[:200],
+        )
     elif kind == "ITEM":
         method, payee = "", person.full_name
     else:
         raise PayoutError("seat_via_satellite", _("Seats are handed out when the satellite ends."))
     payment = PrizePayment.objects.create(
-        tournament=t, entry=entry, source=source, kind=kind, place=due["place"], amount=amount, method=method,
-        reference=reference.strip(), payee=payee, row=row, ticket=ticket, paid_by=actor.user,
+        tournament=t,
+        entry=entry,
+        source=source,
+        kind=kind,
+        place=due["place"],
+        amount=amount,
+        method=method,
+        reference=reference.strip(),
+        payee=payee,
+        row=row,
+        ticket=ticket,
+        paid_by=actor.user,
     )
-    log_event(t, Action.PAYOUTS_PRIZE_PAID, actor, entry=entry.pk, name=person.full_name, place=due["place"], kind=kind,
-              amount=str(amount), method=method, receipt=row.receipt_number if row else None, source=source)
+    log_event(
+        t,
+        Action.PAYOUTS_PRIZE_PAID,
+        actor,
+        entry=entry.pk,
+        name=person.full_name,
+        place=due["place"],
+        kind=kind,
+        amount=str(amount),
+        method=method,
+        receipt=row.receipt_number if row else None,
+        source=source,
+    )
     return payment

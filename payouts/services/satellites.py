@@ -24,8 +24,9 @@ from .table import _store, validate_prizes
 
 
 @service
-def link_satellite(satellite, target, *, actor: Actor, remainder_rule: str | None = None,
-                   prize_base: str | None = None, already_registered: str = SatelliteLink.TICKET) -> SatelliteLink:
+def link_satellite(
+    satellite, target, *, actor: Actor, remainder_rule: str | None = None, prize_base: str | None = None, already_registered: str = SatelliteLink.TICKET
+) -> SatelliteLink:
     """Make ``satellite`` award seats in ``target`` (FMT-08). ``remainder_rule`` (C13) and
     ``prize_base`` (C14) not named: the satellite's house rules (``satellite_remainder_rule``,
     ``satellite_prize_base``: cash to the first place without a seat, gross). ``already_registered``:
@@ -58,8 +59,9 @@ def link_satellite(satellite, target, *, actor: Actor, remainder_rule: str | Non
     if t.format != Tournament.SATELLITE:
         t.format = Tournament.SATELLITE
         t.save(update_fields=["format"])
-    log_event(t, Action.PAYOUTS_SATELLITE_LINKED, actor, target=target.pk, remainder_rule=remainder_rule, prize_base=prize_base,
-              already_registered=already_registered)
+    log_event(
+        t, Action.PAYOUTS_SATELLITE_LINKED, actor, target=target.pk, remainder_rule=remainder_rule, prize_base=prize_base, already_registered=already_registered
+    )
     return link
 
 
@@ -78,18 +80,42 @@ def _award_seat(sat, target, link, entry, value, actor, now) -> PrizePayment | N
     except DeskError:
         if link.already_registered == SatelliteLink.CASH:
             return None
-        ticket = Ticket.objects.create(holder=person, target=target, value=value, source=sat,
-                                       description=_("Satellite seat: %(t)s") % {"t": target.name})
+        ticket = Ticket.objects.create(holder=person, target=target, value=value, source=sat, description=_("Satellite seat: %(t)s") % {"t": target.name})
         reference = f"ticket {ticket.pk}"
     else:
-        seat_entry, _row = issue_paid_entry(target, person, actor=actor, method=LedgerRow.OTHER, note="satellite seat",
-                                            reference=f"satellite {sat.pk}", entry=reserved, now=now)
+        seat_entry, _row = issue_paid_entry(
+            target, person, actor=actor, method=LedgerRow.OTHER, note="satellite seat", reference=f"satellite {sat.pk}", entry=reserved, now=now
+        )
         reference = f"{target.name[:50]} entry #{seat_entry.number}"
-    row = write_row(sat, kind=LedgerRow.PAYOUT, entry=entry, person=person, prize=-value, fee=ZERO, chips=0,
-                     method=LedgerRow.OTHER, actor=actor, payee=person.full_name, reference=reference, note="satellite seat")
-    return PrizePayment.objects.create(tournament=sat, entry=entry, source="MAIN:SEAT", kind="SEAT", place=entry.place, amount=value,
-                                       method=LedgerRow.OTHER, reference=reference, payee=person.full_name, row=row,
-                                       ticket=ticket, seat_entry=seat_entry, paid_by=actor.user)
+    row = write_row(
+        sat,
+        kind=LedgerRow.PAYOUT,
+        entry=entry,
+        person=person,
+        prize=-value,
+        fee=ZERO,
+        chips=0,
+        method=LedgerRow.OTHER,
+        actor=actor,
+        payee=person.full_name,
+        reference=reference,
+        note="satellite seat",
+    )
+    return PrizePayment.objects.create(
+        tournament=sat,
+        entry=entry,
+        source="MAIN:SEAT",
+        kind="SEAT",
+        place=entry.place,
+        amount=value,
+        method=LedgerRow.OTHER,
+        reference=reference,
+        payee=person.full_name,
+        row=row,
+        ticket=ticket,
+        seat_entry=seat_entry,
+        paid_by=actor.user,
+    )
 
 
 def _seat_winners(t, players: list, seats: int) -> tuple[list, list]:
@@ -137,8 +163,9 @@ def complete_satellite(satellite, *, actor: Actor, now=None) -> list[PrizePaymen
     if seats == 0:
         raise PayoutError("no_seats", _("The prize pool does not buy a single seat: play it as a normal tournament."))
     if len(players) > seats:
-        raise PayoutError("seats_not_decided", _("%(n)s players are left for %(s)s seats: the satellite ends when they are equal.")
-                          % {"n": len(players), "s": seats})
+        raise PayoutError(
+            "seats_not_decided", _("%(n)s players are left for %(s)s seats: the satellite ends when they are equal.") % {"n": len(players), "s": seats}
+        )
     busted_winners, shared = _seat_winners(t, players, seats)
     table = _table(t)
     pool_total = sel.satellite_pool(t, link)
@@ -164,10 +191,15 @@ def complete_satellite(satellite, *, actor: Actor, now=None) -> list[PrizePaymen
     t.status = Tournament.FINISHED
     t.save(update_fields=["status"])
     Clock.objects.filter(tournament=t).exclude(status=Clock.FINISHED).update(status=Clock.FINISHED, ends_at=None, version=F("version") + 1)
-    log_event(t, Action.PAYOUTS_SATELLITE_COMPLETED, actor, target=target.pk, seats=seats,
-              winners=[{"entry": e.pk, "seat_entry": p.seat_entry_id if p else None, "ticket": p.ticket_id if p else None,
-                        "cash": p is None} for e, p in awarded],
-              shared=[{"place": place, "players": size} for place, size in shared])
+    log_event(
+        t,
+        Action.PAYOUTS_SATELLITE_COMPLETED,
+        actor,
+        target=target.pk,
+        seats=seats,
+        winners=[{"entry": e.pk, "seat_entry": p.seat_entry_id if p else None, "ticket": p.ticket_id if p else None, "cash": p is None} for e, p in awarded],
+        shared=[{"place": place, "players": size} for place, size in shared],
+    )
     return payments
 
 

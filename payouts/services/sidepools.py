@@ -18,8 +18,9 @@ from .common import PayoutError, _money
 
 
 @service
-def create_side_pool(tournament, *, kind: str, name: str, actor: Actor, key: str = "", from_ledger: bool = True,
-                     from_prize_pool=ZERO, fund: JackpotFund | None = None) -> SidePool:
+def create_side_pool(
+    tournament, *, kind: str, name: str, actor: Actor, key: str = "", from_ledger: bool = True, from_prize_pool=ZERO, fund: JackpotFund | None = None
+) -> SidePool:
     """A side pool kept apart from the prize pool (Last Longer, jackpot, chip-leader prizes)."""
     t = lock_tournament(tournament)
     if kind not in dict(SidePool.KINDS):
@@ -27,8 +28,15 @@ def create_side_pool(tournament, *, kind: str, name: str, actor: Actor, key: str
     key = (key or kind).lower().replace("_", "-")[:40]
     if t.side_pools.filter(key=key).exists():
         raise PayoutError("duplicate_side_pool", _("This tournament already has a side pool '%(k)s'.") % {"k": key})
-    pool = SidePool.objects.create(tournament=t, kind=kind, name=name.strip() or str(dict(SidePool.KINDS)[kind]), key=key,
-                                   from_ledger=from_ledger, from_prize_pool=_money(from_prize_pool), fund=fund)
+    pool = SidePool.objects.create(
+        tournament=t,
+        kind=kind,
+        name=name.strip() or str(dict(SidePool.KINDS)[kind]),
+        key=key,
+        from_ledger=from_ledger,
+        from_prize_pool=_money(from_prize_pool),
+        fund=fund,
+    )
     log_event(t, Action.PAYOUTS_SIDEPOOL_CREATED, actor, pool=pool.pk, kind=kind, name=pool.name, from_prize_pool=str(pool.from_prize_pool))
     return pool
 
@@ -93,8 +101,8 @@ def issue_side_token(pool, entry, *, label: str, actor: Actor, now=None) -> Side
         raise PayoutError("token_already_issued", _("This player already has the Last Longer chip or plaque."))
     if pool.tokens.filter(label=label).exists():
         raise PayoutError("token_label_taken", _("Chip or plaque %(label)s has already been handed to another player.") % {"label": label})
-    token = SideToken.objects.create(pool=pool, entry=entry, label=label, issued_by=actor.user,
-                                     **({"issued_at": now} if now else {}))
-    log_event(t, Action.PAYOUTS_LAST_LONGER_TOKEN_ISSUED, actor, pool=pool.pk, entry=entry.pk, entry_number=entry.number,
-              name=entry.person.full_name, label=label)
+    token = SideToken.objects.create(pool=pool, entry=entry, label=label, issued_by=actor.user, **({"issued_at": now} if now else {}))
+    log_event(
+        t, Action.PAYOUTS_LAST_LONGER_TOKEN_ISSUED, actor, pool=pool.pk, entry=entry.pk, entry_number=entry.number, name=entry.person.full_name, label=label
+    )
     return token

@@ -35,8 +35,15 @@ def validate_prizes(prizes, pool_total: Decimal) -> list[dict]:
             raise ValidationFailed("bad_prize", _("Place %(p)s: unknown prize or place.") % {"p": place})
         target = p.get("target")
         target_id = getattr(target, "pk", target) or None
-        out.append({"place": place, "kind": kind, "amount": _money(p.get("amount", "0"), _("Place %(p)s") % {"p": place}),
-                    "description": str(p.get("description") or "")[:200], "target": target_id})
+        out.append(
+            {
+                "place": place,
+                "kind": kind,
+                "amount": _money(p.get("amount", "0"), _("Place %(p)s") % {"p": place}),
+                "description": str(p.get("description") or "")[:200],
+                "target": target_id,
+            }
+        )
     if not out:
         raise ValidationFailed("empty_table", _("A payout table needs at least one place."))
     out.sort(key=lambda p: p["place"])
@@ -48,13 +55,19 @@ def validate_prizes(prizes, pool_total: Decimal) -> list[dict]:
     values = sel.place_values(out)
     for i in range(1, len(values)):
         if values[i] > values[i - 1]:
-            raise PayoutError("not_non_increasing", _("Place %(a)s (%(x)s) cannot be paid more than place %(b)s (%(y)s).")
-                              % {"a": i + 1, "x": values[i], "b": i, "y": values[i - 1]}, status=400)
+            raise PayoutError(
+                "not_non_increasing",
+                _("Place %(a)s (%(x)s) cannot be paid more than place %(b)s (%(y)s).") % {"a": i + 1, "x": values[i], "b": i, "y": values[i - 1]},
+                status=400,
+            )
     total = sum(values, ZERO)
     if total != pool_total:
-        raise PayoutError("wrong_total", _("The prizes add up to %(t)s but the prize pool is %(p)s (%(d)s %(dir)s).")
-                          % {"t": total, "p": pool_total, "d": abs(total - pool_total),
-                             "dir": _("over") if total > pool_total else _("short")}, status=400)
+        raise PayoutError(
+            "wrong_total",
+            _("The prizes add up to %(t)s but the prize pool is %(p)s (%(d)s %(dir)s).")
+            % {"t": total, "p": pool_total, "d": abs(total - pool_total), "dir": _("over") if total > pool_total else _("short")},
+            status=400,
+        )
     return out
 
 
@@ -72,8 +85,7 @@ def _check_paid_places_unchanged(t, new_prizes):
 def _store(t, table, prizes, *, state, pool_total):
     table.prizes.all().delete()
     Prize.objects.bulk_create(
-        Prize(table=table, place=p["place"], kind=p["kind"], amount=p["amount"], description=p["description"], target_id=p["target"])
-        for p in prizes
+        Prize(table=table, place=p["place"], kind=p["kind"], amount=p["amount"], description=p["description"], target_id=p["target"]) for p in prizes
     )
     table.state = state
     table.prize_pool = pool_total
@@ -85,14 +97,22 @@ def _save_table(t, prizes, *, actor, reason, action, **payload):
     table = _table(t)
     locked = table.state == PayoutTable.LOCKED
     if locked:  # PAY-05: a published table changes only after the director's explicit unlock
-        raise PayoutError("table_locked", _("The payout table is locked and published: the director unlocks it first, "
-                                            "with a reason (PAY-05)."))
+        raise PayoutError("table_locked", _("The payout table is locked and published: the director unlocks it first, with a reason (PAY-05)."))
     pool_total = sel.prize_pool(t) if sel.satellite_link(t) is None else sel.satellite_pool(t)
     prizes = validate_prizes(prizes, pool_total)
     _check_paid_places_unchanged(t, prizes)
     _store(t, table, prizes, state=PayoutTable.LOCKED if locked else PayoutTable.EDITED, pool_total=pool_total)
-    log_event(t, action, actor, state=table.state, after_lock=locked, reason=reason, prize_pool=str(pool_total),
-              prizes=[{"place": p["place"], "kind": p["kind"], "amount": str(p["amount"])} for p in prizes], **payload)
+    log_event(
+        t,
+        action,
+        actor,
+        state=table.state,
+        after_lock=locked,
+        reason=reason,
+        prize_pool=str(pool_total),
+        prizes=[{"place": p["place"], "kind": p["kind"], "amount": str(p["amount"])} for p in prizes],
+        **payload,
+    )
     return table
 
 
@@ -111,8 +131,7 @@ def reset_payout_table(tournament, *, actor: Actor) -> PayoutTable:
     t = lock_tournament(tournament)
     table = _table(t)
     if table.state == PayoutTable.LOCKED:
-        raise PayoutError("table_locked", _("The payout table is locked and published: the director unlocks it first, "
-                                            "with a reason (PAY-05)."))
+        raise PayoutError("table_locked", _("The payout table is locked and published: the director unlocks it first, with a reason (PAY-05)."))
     table.prizes.all().delete()
     table.state, table.prize_pool = PayoutTable.AUTO, ZERO
     table.version += 1

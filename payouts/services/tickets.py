@@ -20,8 +20,9 @@ from .common import PayoutError, _money
 
 
 @service
-def issue_ticket(holder: Person, *, value, actor: Actor, description: str = "", target: Tournament | None = None,
-                 valid_events=(), non_transferable: bool = True) -> Ticket:
+def issue_ticket(
+    holder: Person, *, value, actor: Actor, description: str = "", target: Tournament | None = None, valid_events=(), non_transferable: bool = True
+) -> Ticket:
     """PAY-11: a ticket prize given outside a payout table (a leaderboard's IPT/EPT ticket, 003
     Allegato 1): it names its holder, its value (buy-in + fee), the events it is valid for (one
     ``target``, or a series: any one of ``valid_events``) and whether it is personal."""
@@ -33,12 +34,18 @@ def issue_ticket(holder: Person, *, value, actor: Actor, description: str = "", 
         raise ValidationFailed("target_or_events", _("A ticket names one event or a set of events, not both."))
     if any(t.status in (Tournament.FINISHED, Tournament.CANCELLED) for t in ([target] if target else []) + events):
         raise ValidationFailed("event_over", _("A ticket cannot be valid for an event that is over."))
-    ticket = Ticket.objects.create(holder=holder, target=target, value=value, description=(description or "").strip()[:200],
-                                   non_transferable=non_transferable)
+    ticket = Ticket.objects.create(holder=holder, target=target, value=value, description=(description or "").strip()[:200], non_transferable=non_transferable)
     if events:
         ticket.valid_events.set(events)
-    log_event(target, Action.PAYOUTS_TICKET_ISSUED, actor, ticket=ticket.pk, name=holder.full_name, amount=str(value),
-              events=[t.pk for t in events] or ([target.pk] if target else []))
+    log_event(
+        target,
+        Action.PAYOUTS_TICKET_ISSUED,
+        actor,
+        ticket=ticket.pk,
+        name=holder.full_name,
+        amount=str(value),
+        events=[t.pk for t in events] or ([target.pk] if target else []),
+    )
     return ticket
 
 
@@ -59,8 +66,7 @@ def _event_for(ticket: Ticket, tournament) -> int:
 
 
 @service
-def redeem_ticket(ticket, *, actor: Actor, tournament=None, id_checked: bool = False, now=None,
-                  confirm_final_table: bool = False) -> Entry:
+def redeem_ticket(ticket, *, actor: Actor, tournament=None, id_checked: bool = False, now=None, confirm_final_table: bool = False) -> Entry:
     """Turn a ticket into a paid entry for its holder (ledger row method OTHER), under the
     desk's rules (``cashier.check_admission``): a ticket is a sale paid in advance, never a way
     around the late-registration window, the ban list, the field cap or a freezeout.
@@ -71,8 +77,9 @@ def redeem_ticket(ticket, *, actor: Actor, tournament=None, id_checked: bool = F
     now = now or timezone.now()
     ticket = Ticket.objects.select_related("holder", "target").get(pk=ticket.pk)
     if not id_checked:
-        raise ValidationFailed("id_check_required", _("The ticket is personal: check the identity document of %(name)s first.")
-                               % {"name": ticket.holder.full_name})
+        raise ValidationFailed(
+            "id_check_required", _("The ticket is personal: check the identity document of %(name)s first.") % {"name": ticket.holder.full_name}
+        )
     target_id = _event_for(ticket, tournament)
     t = lock_tournament(target_id)
     ticket = Ticket.objects.select_for_update().select_related("holder").get(pk=ticket.pk)
@@ -83,6 +90,5 @@ def redeem_ticket(ticket, *, actor: Actor, tournament=None, id_checked: bool = F
     entry, _row = issue_paid_entry(t, ticket.holder, actor=actor, method=LedgerRow.OTHER, note=f"ticket {ticket.pk}", now=now)
     ticket.status, ticket.redeemed_entry = Ticket.REDEEMED, entry
     ticket.save(update_fields=["status", "redeemed_entry"])
-    log_event(t, Action.PAYOUTS_TICKET_REDEEMED, actor, ticket=ticket.pk, entry=entry.pk, name=ticket.holder.full_name,
-              id_checked=True)
+    log_event(t, Action.PAYOUTS_TICKET_REDEEMED, actor, ticket=ticket.pk, entry=entry.pk, name=ticket.holder.full_name, id_checked=True)
     return entry

@@ -30,9 +30,7 @@ def _meets_partner(player: Hashable, table: Table, partners: dict[Hashable, set]
     return bool(mine) and any(p in mine for p in table.seats.values())
 
 
-def apart_conflicts(
-    tables: Sequence[Table], apart: Iterable[tuple[Hashable, Hashable]]
-) -> list[tuple[int, Hashable, Hashable]]:
+def apart_conflicts(tables: Sequence[Table], apart: Iterable[tuple[Hashable, Hashable]]) -> list[tuple[int, Hashable, Hashable]]:
     """Pairs kept apart who sit at one table anyway: (table, player, partner), each pair once."""
     partners = _partners(apart)
     if not partners:

@@ -86,24 +86,25 @@ def plan_balance(
         if most - fewest <= 1:
             return moves
         source = _pick_table([n for n, c in live.items() if c == most], "source", tie_break, rng)
-        receivers = {
-            n: c for n, c in live.items() if c <= most - 2 and _free_seats(bench.table(n)) > 0
-        }
+        receivers = {n: c for n, c in live.items() if c <= most - 2 and _free_seats(bench.table(n)) > 0}
         if not receivers:
             return moves  # only locked seats are left where players are short
         low = min(receivers.values())
-        dest = _pick_table(
-            [n for n, c in receivers.items() if c == low], "destination", tie_break, rng
-        )
-        move = _balance_move(
-            bench.table(source), bench.table(dest), mover_rule, dest_rule, vacated_bb_seat, rng, fixed
-        )
+        dest = _pick_table([n for n, c in receivers.items() if c == low], "destination", tie_break, rng)
+        move = _balance_move(bench.table(source), bench.table(dest), mover_rule, dest_rule, vacated_bb_seat, rng, fixed)
         if apart:
             partners = _partners(apart)
             if _meets_partner(move.player, bench.table(dest), partners):
                 source, dest, move = _apart_balance_move(
-                    bench, live, most, receivers, (source, dest, move), partners,
-                    (mover_rule, dest_rule, vacated_bb_seat, tie_break), rng, fixed,
+                    bench,
+                    live,
+                    most,
+                    receivers,
+                    (source, dest, move),
+                    partners,
+                    (mover_rule, dest_rule, vacated_bb_seat, tie_break),
+                    rng,
+                    fixed,
                 )
         bench.move(move)
         live[source] -= 1
@@ -140,9 +141,7 @@ def halted_tables(tables: Sequence[Table], *, short_by: int = HALT_SHORT_BY) -> 
     if len(playing) < 2:
         return []
     fullest = max(counts)
-    return sorted(
-        t.number for t, c in zip(playing, counts, strict=True) if fullest - c >= short_by
-    )
+    return sorted(t.number for t, c in zip(playing, counts, strict=True) if fullest - c >= short_by)
 
 
 def _pick_table(candidates: list[int], role: str, tie_break: str, rng: random.Random) -> int:
@@ -200,8 +199,7 @@ def _seat_drawn(m: Move) -> bool:
 
 
 def _drawn_seat_is(reason: Reason, seat: int) -> Reason:
-    notes = tuple(replace(n, args=tuple((k, seat if k == "seat" else v) for k, v in n.args))
-                  if n.code == R.DEST_BB_UNKNOWN else n for n in reason.notes)
+    notes = tuple(replace(n, args=tuple((k, seat if k == "seat" else v) for k, v in n.args)) if n.code == R.DEST_BB_UNKNOWN else n for n in reason.notes)
     return replace(reason, notes=notes)
 
 
@@ -233,8 +231,7 @@ def _balance_move(
     mover_hands = hands_until_big_blind(source, from_seat)
     choice = _pick_destination_seat(dest, dest_rule, vacated_bb_seat, rng, mover_hands)
     notes.extend(choice.why)
-    notes.append(_why(R.BALANCE_COUNTS, from_table=source.number, from_players=len(source.seats),
-                      to_table=dest.number, to_players=len(dest.seats)))
+    notes.append(_why(R.BALANCE_COUNTS, from_table=source.number, from_players=len(source.seats), to_table=dest.number, to_players=len(dest.seats)))
     reason = Reason(mover.code, mover.args, tuple(notes))
     return Move(
         source.seats[from_seat],
@@ -265,9 +262,10 @@ def _stud_balance_move(source: Table, dest: Table, fixed: Collection[Hashable] =
     order += [s for s in _clockwise_from(source, to_seat) if s != to_seat]
     free = [s for s in order if source.seats[s] not in fixed] or order
     from_seat = free[0]
-    notes = (_why(R.DEST_STUD_LAST_OPEN, table=dest.number, seat=to_seat),
-             _why(R.BALANCE_COUNTS, from_table=source.number, from_players=len(source.seats),
-                  to_table=dest.number, to_players=len(dest.seats)))
+    notes = (
+        _why(R.DEST_STUD_LAST_OPEN, table=dest.number, seat=to_seat),
+        _why(R.BALANCE_COUNTS, from_table=source.number, from_players=len(source.seats), to_table=dest.number, to_players=len(dest.seats)),
+    )
     reason = Reason(R.MOVER_STUD_POSITION, (("table", source.number), ("seat", from_seat), ("to_seat", to_seat)), notes)
     return Move(source.seats[from_seat], source.number, from_seat, dest.number, to_seat, reason, False, BALANCE, False)
 
@@ -285,9 +283,7 @@ def _pick_mover(table: Table, mover_rule: str) -> tuple[int, Reason]:
         bb = table.big_blind_seat
         if bb in table.seats:
             return bb, _why(R.MOVER_CURRENT_BB, table=n, seat=bb)
-        return positions.big_blind, _why(
-            R.MOVER_CURRENT_BB_LEFT, table=n, left_seat=bb, seat=positions.big_blind
-        )
+        return positions.big_blind, _why(R.MOVER_CURRENT_BB_LEFT, table=n, left_seat=bb, seat=positions.big_blind)
     button = positions.button
     if button in table.seats:
         return button, _why(R.MOVER_BUTTON, table=n, seat=button)

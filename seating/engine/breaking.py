@@ -165,13 +165,17 @@ def break_moves(
             raise SeatingError("seat_taken", f"seat {to_seat} at table {to_table} is not open")
         players_after[to_table] = players_after.get(to_table, len(table.seats)) + 1
     moves = []
-    for i, ((player, card), (to_table, to_seat)) in enumerate(
-        zip(ranked, seat_cards, strict=True), 1
-    ):
+    for i, ((player, card), (to_table, to_seat)) in enumerate(zip(ranked, seat_cards, strict=True), 1):
         wait = _waits_for_button(by_table[to_table], to_seat, players_after[to_table])
         reason = _why(
-            R.BREAK_DRAW, *((_why(R.WAIT_FOR_BUTTON),) if wait else ()),
-            table=number, card=card, rank=i, of=len(ranked), to_table=to_table, to_seat=to_seat,
+            R.BREAK_DRAW,
+            *((_why(R.WAIT_FOR_BUTTON),) if wait else ()),
+            table=number,
+            card=card,
+            rank=i,
+            of=len(ranked),
+            to_table=to_table,
+            to_seat=to_seat,
         )
         moves.append(
             Move(
@@ -236,18 +240,10 @@ def plan_final_table(
     table number, so every player gets a move slip; then one card per seat for the button.
     """
     rng = rng if rng is not None else secrets.SystemRandom()
-    seated = [
-        (t.number, seat, t.seats[seat])
-        for t in sorted(tables, key=lambda t: t.number)
-        for seat in sorted(t.seats)
-    ]
+    seated = [(t.number, seat, t.seats[seat]) for t in sorted(tables, key=lambda t: t.number) for seat in sorted(t.seats)]
     if not seated:
         raise SeatingError("no_players", "no players left to seat at the final table")
-    number = (
-        final_table_number
-        if final_table_number is not None
-        else min(t.number for t in tables if t.seats)
-    )
+    number = final_table_number if final_table_number is not None else min(t.number for t in tables if t.seats)
     size = capacity if capacity is not None else max(max(t.capacity for t in tables), len(seated))
     if len(seated) > size:
         raise SeatingError("too_many_players", f"{len(seated)} players do not fit {size} seats")
@@ -260,9 +256,7 @@ def plan_final_table(
     for i, ((player, card), (_, to_seat)) in enumerate(zip(ranked, seat_cards, strict=True), 1):
         from_table, from_seat = origin[player]
         seats[to_seat] = player
-        reason = _why(
-            R.FINAL_TABLE_DRAW, card=card, rank=i, of=len(ranked), to_table=number, to_seat=to_seat
-        )
+        reason = _why(R.FINAL_TABLE_DRAW, card=card, rank=i, of=len(ranked), to_table=number, to_seat=to_seat)
         moves.append(
             Move(
                 player,
@@ -279,14 +273,10 @@ def plan_final_table(
         )
     button, button_cards = _draw_button(seats, rng)
     table = _opened_table(number, size, seats, button)
-    return FinalTableDraw(
-        table, moves, seat_cards, [(p, c) for p, c in ranked], button, button_cards
-    )
+    return FinalTableDraw(table, moves, seat_cards, [(p, c) for p, c in ranked], button, button_cards)
 
 
-def _fill_fewest_first(
-    tables: Sequence[Table], numbers: list[int], breaking: int, players: int
-) -> dict[int, tuple[Table, int]]:
+def _fill_fewest_first(tables: Sequence[Table], numbers: list[int], breaking: int, players: int) -> dict[int, tuple[Table, int]]:
     """How many of the broken table's players each receiving table takes.
 
     ``numbers`` are the tables' numbers in order. Returns table number → (table, players
@@ -315,9 +305,7 @@ def _fill_fewest_first(
     taken: dict[int, int] = {}
     for _ in range(players):
         if not heap:
-            raise SeatingError(
-                "not_enough_seats", "the other tables do not have enough open seats"
-            )
+            raise SeatingError("not_enough_seats", "the other tables do not have enough open seats")
         count, number = heapq.heappop(heap)
         taken[number] = taken.get(number, 0) + 1
         if taken[number] < free[number]:

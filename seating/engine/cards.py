@@ -14,9 +14,7 @@ RANK_LABELS = {10: "10", 11: "J", 12: "Q", 13: "K", 14: "A"}
 SUIT_SYMBOLS = {3: "♠", 2: "♥", 1: "♦", 0: "♣"}
 
 
-DECK: tuple[tuple[int, int], ...] = tuple(
-    (rank, suit) for rank in range(2, 15) for suit in range(4)
-)
+DECK: tuple[tuple[int, int], ...] = tuple((rank, suit) for rank in range(2, 15) for suit in range(4))
 
 
 def _card_label(card: tuple[int, int]) -> str:
@@ -37,9 +35,7 @@ def _card_draw(players: list[Hashable], rng: random.Random) -> list[tuple[Hashab
     return [(players[i], _card_label(card)) for card, i in dealt]
 
 
-def _draw_button(
-    seats: dict[int, Hashable], rng: random.Random
-) -> tuple[int, list[tuple[int, str]]]:
+def _draw_button(seats: dict[int, Hashable], rng: random.Random) -> tuple[int, list[tuple[int, str]]]:
     """SEAT-08 button draw: one card per occupied seat, the highest card takes the button."""
     order = sorted(seats)
     cards = rng.sample(DECK, len(order))

@@ -149,9 +149,7 @@ class Table:
         if self.capacity < 1:
             raise SeatingError("bad_capacity", f"table {self.number}: capacity must be positive")
         if self.seats and (min(self.seats) < 1 or max(self.seats) > self.capacity):
-            raise SeatingError(
-                "bad_seat", f"table {self.number}: a seat is not in 1..{self.capacity}"
-            )
+            raise SeatingError("bad_seat", f"table {self.number}: a seat is not in 1..{self.capacity}")
         if len(set(self.seats.values())) != len(self.seats):
             raise SeatingError("duplicate_player", f"table {self.number}: a player sits twice")
         if not isinstance(self.locked_seats, frozenset):
@@ -207,9 +205,7 @@ class Move:
 
 def _check_setting(name: str, value: str, allowed: tuple[str, ...]) -> None:
     if value not in allowed:
-        raise SeatingError(
-            "unknown_setting", f"{name} must be one of {', '.join(allowed)}, not {value!r}"
-        )
+        raise SeatingError("unknown_setting", f"{name} must be one of {', '.join(allowed)}, not {value!r}")
 
 
 def _free_seats(table: Table) -> int:
@@ -299,9 +295,7 @@ class _Workbench:
     def take_out(self, player: Hashable, number: int, seat: int) -> None:
         table = self.writable(number)
         if seat not in table.seats or table.seats[seat] != player:
-            raise SeatingError(
-                "player_not_at_seat", f"{player} is not in seat {seat} at table {number}"
-            )
+            raise SeatingError("player_not_at_seat", f"{player} is not in seat {seat} at table {number}")
         del table.seats[seat]
         if table.big_blind_twice and seat == table.big_blind_seat:
             table.big_blind_twice = False

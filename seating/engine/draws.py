@@ -76,8 +76,7 @@ def draw_seats(
     if len(set(players)) != len(players):
         raise SeatingError("duplicate_player", "a player is in the draw twice")
     drawn = [p for p in players if p not in reserved]
-    tickets = seat_layout(len(players), capacity=capacity, table_numbers=table_numbers,
-                          max_players_per_table=max_players_per_table, reserved=reserved.values())
+    tickets = seat_layout(len(players), capacity=capacity, table_numbers=table_numbers, max_players_per_table=max_players_per_table, reserved=reserved.values())
     if not players:
         return SeatDraw([], [], {}, {})
     order = list(dict.fromkeys([t for t, _ in tickets] + [t for t, _ in reserved.values()]))
@@ -122,10 +121,7 @@ def seat_layout(
         raise SeatingError("bad_table_numbers", f"{count} distinct table numbers are needed")
     numbers = numbers[:count]
     base, extra = divmod(players, count)
-    by_table = {
-        number: _spread_seats(base + (1 if i < extra else 0), capacity)
-        for i, number in enumerate(numbers)
-    }
+    by_table = {number: _spread_seats(base + (1 if i < extra else 0), capacity) for i, number in enumerate(numbers)}
     reserved = list(reserved)
     if len(set(reserved)) != len(reserved):
         raise SeatingError("reserved_twice", "a seat is reserved twice")
@@ -183,11 +179,7 @@ def seat_pool(
     tables are never in the pool. Returns (table, seat) pairs in table and seat order.
     """
     excluded = set(exclude_tables)
-    eligible = [
-        t
-        for t in tables
-        if t.seats and not t.locked and t.number not in excluded and _free_seats(t) > 0
-    ]
+    eligible = [t for t in tables if t.seats and not t.locked and t.number not in excluded and _free_seats(t) > 0]
     if not eligible:
         return []
     fewest = min(len(t.seats) for t in eligible)
@@ -195,9 +187,7 @@ def seat_pool(
     if len(pool_tables) > 1:
         breaking = next_table_to_break(tables, break_order)
         pool_tables = [t for t in pool_tables if t.number != breaking] or pool_tables
-    return [
-        (t.number, s) for t in sorted(pool_tables, key=lambda t: t.number) for s in t.open_seats()
-    ]
+    return [(t.number, s) for t in sorted(pool_tables, key=lambda t: t.number) for s in t.open_seats()]
 
 
 def draw_late_seat(
@@ -230,16 +220,13 @@ def draw_late_seat(
         # SEAT-07: not at a partner's table: another seat of the pool, else an open seat at
         # another table (balancing evens it out later), else the pool as it is (flagged).
         partners = _partners(apart).get(player, set())
-        clear = [(t.number, s) for t in tables if t.seats and not t.locked and not partners & set(t.seats.values())
-                 for s in t.open_seats()]
+        clear = [(t.number, s) for t in tables if t.seats and not t.locked and not partners & set(t.seats.values()) for s in t.open_seats()]
         pool = [ts for ts in pool if ts in set(clear)] or clear or pool
     if pool:
         return _draw_from_pool(tables, player, pool, rng)
     size = capacity if capacity is not None else max((t.capacity for t in tables), default=None)
     if size is None:
-        raise SeatingError(
-            "capacity_needed", "no table exists: give the capacity of the new table"
-        )
+        raise SeatingError("capacity_needed", "no table exists: give the capacity of the new table")
     numbers = {t.number for t in tables}
     number = new_table_number if new_table_number is not None else max(numbers, default=0) + 1
     if number in numbers:
@@ -258,23 +245,13 @@ def apply_late_seat(tables: Sequence[Table], late: LateSeat) -> list[Table]:
     return bench.result()
 
 
-def _draw_from_pool(
-    tables: Sequence[Table], player: Hashable, pool: list[tuple[int, int]], rng: random.Random
-) -> LateSeat:
+def _draw_from_pool(tables: Sequence[Table], player: Hashable, pool: list[tuple[int, int]], rng: random.Random) -> LateSeat:
     by_number = _tables_by_number(tables)
-    clear = [
-        (t, s)
-        for t, s in pool
-        if not _waits_for_button(by_number[t], s, len(by_number[t].seats) + 1)
-    ]
+    clear = [(t, s) for t, s in pool if not _waits_for_button(by_number[t], s, len(by_number[t].seats) + 1)]
     choices = clear or pool
     number, seat = rng.choice(choices)
     table = by_number[number]
     wait = not clear and _waits_for_button(table, seat, len(table.seats) + 1)
-    notes = (
-        (_why(R.BUTTON_UNKNOWN),) if table.big_blind_seat is None
-        else (_why(R.WAIT_FOR_BUTTON),) if wait else ()
-    )
-    reason = _why(R.LATE_SEAT_POOL, *notes, open_seats=len(pool), players=len(table.seats),
-                  table=number, seat=seat)
+    notes = (_why(R.BUTTON_UNKNOWN),) if table.big_blind_seat is None else (_why(R.WAIT_FOR_BUTTON),) if wait else ()
+    reason = _why(R.LATE_SEAT_POOL, *notes, open_seats=len(pool), players=len(table.seats), table=number, seat=seat)
     return LateSeat(player, number, seat, reason, wait)

@@ -94,9 +94,7 @@ def _bust_groups(busts: list[Bust]) -> list[tuple[int, str, list[Bust]]]:
             key, kind = ("single", i), "single"
         grouped.setdefault(key, []).append(bust)
         kinds[key] = kind
-    groups = [
-        (min(b.order for b in members), kinds[key], members) for key, members in grouped.items()
-    ]
+    groups = [(min(b.order for b in members), kinds[key], members) for key, members in grouped.items()]
     groups.sort(key=lambda g: g[0])
     return groups
 

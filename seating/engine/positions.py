@@ -143,9 +143,7 @@ def _opened_table(number: int, capacity: int, seats: dict[int, Hashable], button
         other = _occupied_after(seats, capacity, button)
         return Table(number, capacity, seats, big_blind_seat=button, previous_big_blind_seat=other)
     small_blind = _occupied_after(seats, capacity, button)
-    return Table(
-        number, capacity, seats, big_blind_seat=small_blind, previous_big_blind_seat=button
-    )
+    return Table(number, capacity, seats, big_blind_seat=small_blind, previous_big_blind_seat=button)
 
 
 def _spread_seats(players: int, capacity: int) -> list[int]:

@@ -23,8 +23,18 @@ def _entry_id(value) -> int:
 
 
 @service
-def record_bust(tournament, busts, *, actor, table: int | None = None, same_hand: bool = False, reason: str = "",
-                kind: str = Bust.BUST, simultaneous: bool = False, now=None):
+def record_bust(
+    tournament,
+    busts,
+    *,
+    actor,
+    table: int | None = None,
+    same_hand: bool = False,
+    reason: str = "",
+    kind: str = Bust.BUST,
+    simultaneous: bool = False,
+    now=None,
+):
     """Record one or more eliminations (ELM-01) and give their finishing places.
 
     ``busts`` is a list of entries, or of ``{"entry": entry or id, "starting_stack": chips}``
@@ -69,8 +79,9 @@ def record_bust(tournament, busts, *, actor, table: int | None = None, same_hand
     if same_hand and len({w[0] for w in where.values()}) > 1:
         raise ValidationFailed("same_hand_one_table", _("Players out on the same hand must be at one table."))
     if simultaneous and (same_hand or len(ids) < 2):
-        raise ValidationFailed("simultaneous_needs_players", _("Simultaneous busts are two or more players at different tables, "
-                                                              "not the same hand at one table."))
+        raise ValidationFailed(
+            "simultaneous_needs_players", _("Simultaneous busts are two or more players at different tables, not the same hand at one table.")
+        )
     if room.players - len(ids) < 1:
         raise SeatingActionError("last_player", _("At least one player must remain: the last one is the winner."))
     clock = clock_of(t)
@@ -86,12 +97,24 @@ def record_bust(tournament, busts, *, actor, table: int | None = None, same_hand
     rows = []
     for entry_id in ids:
         room.bust_seq += 1
-        rows.append(Bust(
-            tournament=t, entry_id=entry_id, order=room.bust_seq, kind=kind, table_number=where[entry_id][0],
-            seat_number=where[entry_id][1], hand_group=group, h4h_hand=h4h, starting_stack=stacks[entry_id],
-            busted_at=now, reported_by=actor.user, reason=reason[:200], simultaneous_group=tie,
-            simultaneous_reason=reason[:200] if tie else "",
-        ))
+        rows.append(
+            Bust(
+                tournament=t,
+                entry_id=entry_id,
+                order=room.bust_seq,
+                kind=kind,
+                table_number=where[entry_id][0],
+                seat_number=where[entry_id][1],
+                hand_group=group,
+                h4h_hand=h4h,
+                starting_stack=stacks[entry_id],
+                busted_at=now,
+                reported_by=actor.user,
+                reason=reason[:200],
+                simultaneous_group=tie,
+                simultaneous_reason=reason[:200] if tie else "",
+            )
+        )
     earlier = []  # the busts already recorded in this hand-for-hand hand: the latest ones
     if h4h is not None:
         for b in Bust.objects.filter(tournament=t, void="").order_by("-order")[:100]:
@@ -100,8 +123,7 @@ def record_bust(tournament, busts, *, actor, table: int | None = None, same_hand
             earlier.insert(0, b)
     alive = room.players
     with engine_errors():
-        places = engine.finishing_places(_engine_busts(earlier + rows), alive + len(earlier) + len(rows),
-                                         h4h_policy=house(t).h4h_simultaneous_policy)
+        places = engine.finishing_places(_engine_busts(earlier + rows), alive + len(earlier) + len(rows), h4h_policy=house(t).h4h_simultaneous_policy)
     by_entry = {p.player: p for p in places}
     changed_earlier = []
     for b in earlier + rows:
@@ -111,9 +133,23 @@ def record_bust(tournament, busts, *, actor, table: int | None = None, same_hand
         b.place, b.shared_with = p.place, p.shared_with
     winner = next(iter(room.where)) if alive == 1 else None
     payload = {
-        "busts": [{"entry": b.entry_id, "table": b.table_number, "seat": b.seat_number, "order": b.order, "place": b.place,
-                   "shared_with": b.shared_with, "starting_stack": b.starting_stack} for b in rows],
-        "same_hand": same_hand, "h4h_hand": h4h, "kind": kind, "reason": reason, "simultaneous": simultaneous,
+        "busts": [
+            {
+                "entry": b.entry_id,
+                "table": b.table_number,
+                "seat": b.seat_number,
+                "order": b.order,
+                "place": b.place,
+                "shared_with": b.shared_with,
+                "starting_stack": b.starting_stack,
+            }
+            for b in rows
+        ],
+        "same_hand": same_hand,
+        "h4h_hand": h4h,
+        "kind": kind,
+        "reason": reason,
+        "simultaneous": simultaneous,
     }
     if changed_earlier:
         payload["places_changed"] = [{"entry": b.entry_id, "place": b.place, "shared_with": b.shared_with} for b in changed_earlier]
@@ -154,8 +190,7 @@ def _engine_busts(busts: list[Bust]) -> list[engine.Bust]:
     out, key, previous = [], None, None
     for b in busts:
         if b.simultaneous_group is not None:
-            out.append(engine.Bust(b.entry_id, b.table_number, b.seat_number, first_of[b.simultaneous_group], b.hand_group, None,
-                                   b.starting_stack))
+            out.append(engine.Bust(b.entry_id, b.table_number, b.seat_number, first_of[b.simultaneous_group], b.hand_group, None, b.starting_stack))
             previous = b
             continue
         if b.h4h_hand is None:
@@ -179,8 +214,9 @@ def mark_simultaneous(tournament, busts, *, actor, reason: str, now=None):
         raise ValidationFailed("reason_required", _("Marking busts as simultaneous needs a reason."))
     ids = sorted({_entry_id(b) for b in busts})
     if len(ids) < 2:
-        raise ValidationFailed("simultaneous_needs_players", _("Simultaneous busts are two or more players at different tables, "
-                                                              "not the same hand at one table."))
+        raise ValidationFailed(
+            "simultaneous_needs_players", _("Simultaneous busts are two or more players at different tables, not the same hand at one table.")
+        )
     t, room = lock(tournament)
     if t.status != Tournament.RUNNING:
         raise SeatingActionError("not_running", _("Busts are recorded once the tournament is running."))
@@ -190,22 +226,32 @@ def mark_simultaneous(tournament, busts, *, actor, reason: str, now=None):
     if any(b.h4h_hand is not None for b in rows):
         raise SeatingActionError("simultaneous_in_h4h", _("During hand-for-hand the busts of one hand are ranked together already."))
     if len({b.table_number for b in rows}) < 2:
-        raise SeatingActionError("simultaneous_one_table", _("These players went out at one table: record them as out on the "
-                                                             "same hand instead."))
+        raise SeatingActionError("simultaneous_one_table", _("These players went out at one table: record them as out on the same hand instead."))
     if any(b.simultaneous_group is not None for b in rows):
         raise SeatingActionError("already_simultaneous", _("A bust named is already marked simultaneous."))
     between = Bust.objects.filter(tournament=t, void="", order__gt=rows[0].order, order__lt=rows[-1].order).exclude(pk__in=ids)
     if between.exists():
-        raise SeatingActionError("not_consecutive", _("Other players went out between these busts: name them too, or mark "
-                                                      "only busts next to each other."))
+        raise SeatingActionError("not_consecutive", _("Other players went out between these busts: name them too, or mark only busts next to each other."))
     group = next_simultaneous_group(t)
     before = {b.entry_id: (b.place, b.shared_with) for b in rows}
     Bust.objects.filter(pk__in=ids).update(simultaneous_group=group, simultaneous_reason=reason[:200])
     recompute_places(t)
     after = list(Bust.objects.filter(pk__in=ids).order_by("order"))
-    return settle(t, room, actor, Action.SEATING_BUSTS_SIMULTANEOUS, replan=False, snapshots=False, now=now, reason=reason[:200],
-                  group=group, busts=[{"bust": b.pk, "entry": b.entry_id, "table": b.table_number, "place": b.place,
-                                       "shared_with": b.shared_with, "place_before": before[b.entry_id][0]} for b in after])
+    return settle(
+        t,
+        room,
+        actor,
+        Action.SEATING_BUSTS_SIMULTANEOUS,
+        replan=False,
+        snapshots=False,
+        now=now,
+        reason=reason[:200],
+        group=group,
+        busts=[
+            {"bust": b.pk, "entry": b.entry_id, "table": b.table_number, "place": b.place, "shared_with": b.shared_with, "place_before": before[b.entry_id][0]}
+            for b in after
+        ],
+    )
 
 
 @service
@@ -233,8 +279,7 @@ def forfeit_entries(tournament, entries, *, actor, reason: str = "", now=None):
         return None
     clock = clock_of(t)
     h4h = clock is not None and clock.status == Clock.HAND_FOR_HAND
-    return record_bust(t, seated, actor=actor, reason=reason or "no-show", kind=Bust.REMOVED,
-                       simultaneous=len(seated) > 1 and not h4h, now=now)
+    return record_bust(t, seated, actor=actor, reason=reason or "no-show", kind=Bust.REMOVED, simultaneous=len(seated) > 1 and not h4h, now=now)
 
 
 @service
@@ -266,8 +311,17 @@ def undo_bust(tournament, bust, *, actor, reason: str = "", now=None):
     for pk in undone:
         room.proposals.pop(pk, None)
     recompute_places(t)
-    return settle(t, room, actor, Action.SEATING_BUST_UNDONE, now=now, busts=[b.pk for b in group],
-                  entries=[b.entry_id for b in group], slips_undone=undone, reason=reason)
+    return settle(
+        t,
+        room,
+        actor,
+        Action.SEATING_BUST_UNDONE,
+        now=now,
+        busts=[b.pk for b in group],
+        entries=[b.entry_id for b in group],
+        slips_undone=undone,
+        reason=reason,
+    )
 
 
 def refuse_if_void(bust) -> None:
@@ -304,8 +358,7 @@ def recompute_places(t) -> None:
     total = playing + counts["out"]
     winner = field.values_list("pk", flat=True).first() if playing == 1 and busts else None
     with engine_errors():
-        places = {p.player: p for p in engine.finishing_places(_engine_busts(busts), total,
-                                                                 h4h_policy=house(t).h4h_simultaneous_policy, winner=winner)}
+        places = {p.player: p for p in engine.finishing_places(_engine_busts(busts), total, h4h_policy=house(t).h4h_simultaneous_policy, winner=winner)}
     changed = []
     for b in busts:
         p = places[b.entry_id]

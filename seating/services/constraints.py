@@ -68,8 +68,16 @@ def add_keep_apart(tournament, person_a, person_b, *, actor, reason: str = "", e
         raise SeatingActionError("pair_exists", _("These two are already kept apart."), status=400)
     pair = KeepApart.objects.create(tournament=t, person_a=a, person_b=b, reason=reason[:200], created_by=actor.user)
     if tournament is not None:
-        log_event(tournament, Action.SEATING_KEEP_APART_ADDED, actor, pair=pair.pk, people=[a.pk, b.pk],
-                  names=[a.full_name, b.full_name], everywhere=everywhere, reason=reason)
+        log_event(
+            tournament,
+            Action.SEATING_KEEP_APART_ADDED,
+            actor,
+            pair=pair.pk,
+            people=[a.pk, b.pk],
+            names=[a.full_name, b.full_name],
+            everywhere=everywhere,
+            reason=reason,
+        )
     _pairs_changed(t, added=True)
     _flag_if_together(tournament, a, b, actor)
     return pair
@@ -81,13 +89,11 @@ def _flag_if_together(tournament, a: Person, b: Person, actor):
     if tournament is None:
         return
     tables: dict[int, set[int]] = {}
-    for person, table in Seat.objects.filter(tournament=tournament, entry__person__in=[a, b]).values_list(
-            "entry__person_id", "table__number"):
+    for person, table in Seat.objects.filter(tournament=tournament, entry__person__in=[a, b]).values_list("entry__person_id", "table__number"):
         tables.setdefault(table, set()).add(person)
     together = [n for n, people in tables.items() if len(people) == 2]
     if together:
-        entries = sorted(Seat.objects.filter(tournament=tournament, table__number=together[0], entry__person__in=[a, b]).values_list(
-            "entry_id", flat=True))
+        entries = sorted(Seat.objects.filter(tournament=tournament, table__number=together[0], entry__person__in=[a, b]).values_list("entry_id", flat=True))
         log_event(tournament, Action.SEATING_KEEP_APART_UNMET, actor, pairs=[{"table": together[0], "entries": entries}], added=True)
 
 
@@ -131,12 +137,11 @@ def reserve_seat(tournament, entry, table: int, seat: int, *, actor, reason: str
         room.release()
         raise SeatingActionError("seat_reserved", _("That seat is reserved for another player."), status=400)
     res, _created = SeatReservation.objects.update_or_create(
-        entry=entry, defaults={"tournament": t, "table_number": table, "seat_number": seat, "reason": reason.strip()[:200],
-                               "created_by": actor.user})
+        entry=entry, defaults={"tournament": t, "table_number": table, "seat_number": seat, "reason": reason.strip()[:200], "created_by": actor.user}
+    )
     SeatingState.objects.filter(tournament=t).update(constraints=True)
     room.constraints, room.apart = True, None  # balancing reads the seats given by hand again
-    payload = {"entry": entry.pk, "entry_number": entry.number, "name": entry.person.full_name, "table": table, "seat": seat,
-               "reason": reason.strip()}
+    payload = {"entry": entry.pk, "entry_number": entry.number, "name": entry.person.full_name, "table": table, "seat": seat, "reason": reason.strip()}
     where = room.seat_of(entry.pk)
     if live is None or where == (table, seat):
         log_event(t, Action.SEATING_SEAT_RESERVED, actor, **payload)

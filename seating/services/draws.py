@@ -56,8 +56,10 @@ def draw(tournament, *, actor, redraw: bool = False, reason: str = "", now=None)
 
 def reservations(t) -> dict[int, tuple[int, int]]:
     """Seats reserved by hand (SEAT-07): entry → (table, seat), for the active entries."""
-    return {e: (tb, s) for e, tb, s in SeatReservation.objects.filter(tournament=t, entry__status=Entry.ACTIVE).values_list(
-        "entry_id", "table_number", "seat_number")}
+    return {
+        e: (tb, s)
+        for e, tb, s in SeatReservation.objects.filter(tournament=t, entry__status=Entry.ACTIVE).values_list("entry_id", "table_number", "seat_number")
+    }
 
 
 def _initial_draw(t, room, actor, *, now=None, redraw=False, reason=""):
@@ -75,13 +77,25 @@ def _initial_draw(t, room, actor, *, now=None, redraw=False, reason=""):
     if rules.draw_mode == "MANUAL":
         return _open_manual_initial(t, room, actor, entries, reserved, rules, now=now, redraw=redraw, reason=reason)
     with engine_errors():
-        result = engine.draw_seats(entries, capacity=rules.table_size, rng=rng(), max_players_per_table=rules.start_players_per_table,
-                                   apart=apart_of(room), reserved=reserved)
+        result = engine.draw_seats(
+            entries, capacity=rules.table_size, rng=rng(), max_players_per_table=rules.start_players_per_table, apart=apart_of(room), reserved=reserved
+        )
     for table in result.tables:
         room.put(table, is_final=False, halt_waived=False)
     return settle(
-        t, room, actor, Action.SEATING_DRAW_INITIAL, snapshots=False, replan=False, now=now,
-        players=len(entries), tables=len(result.tables), capacity=t.table_size, rng=RNG_NAME, redraw=redraw, reason=reason,
+        t,
+        room,
+        actor,
+        Action.SEATING_DRAW_INITIAL,
+        snapshots=False,
+        replan=False,
+        now=now,
+        players=len(entries),
+        tables=len(result.tables),
+        capacity=t.table_size,
+        rng=RNG_NAME,
+        redraw=redraw,
+        reason=reason,
         banned_not_seated=skipped,
         # The order of the tickets after the shuffle: player i (entries by number) drew ticket i.
         assignment=[[e, table, seat] for e, table, seat in result.assignments],
@@ -97,8 +111,7 @@ def _fitting(held: dict, entries: list[int], rules) -> dict:
     draw opens, one reservation a seat. The others are drawn like everybody (the director
     sees no seat card for them and can move the player by hand)."""
     playing = set(entries)
-    tables = {tb for tb, _s in engine.seat_layout(len(entries), capacity=rules.table_size,
-                                                  max_players_per_table=rules.start_players_per_table)}
+    tables = {tb for tb, _s in engine.seat_layout(len(entries), capacity=rules.table_size, max_players_per_table=rules.start_players_per_table)}
     out, taken = {}, set()
     for e, (tb, s) in sorted(held.items()):
         if e in playing and tb in tables and 1 <= s <= rules.table_size and (tb, s) not in taken:
@@ -111,16 +124,29 @@ def _open_manual_initial(t, room, actor, entries, reserved, rules, *, now=None, 
     """SEAT-01 manual draw: the seat tickets are printed as cards; nobody is seated until the
     floor has entered the card each player drew (``manual.enter_card``)."""
     with engine_errors():
-        cards = engine.seat_layout(len(entries), capacity=rules.table_size, max_players_per_table=rules.start_players_per_table,
-                                   reserved=reserved.values())
-    ManualDraw.objects.filter(tournament=t, kind=ManualDraw.INITIAL, status=ManualDraw.OPEN).update(
-        status=ManualDraw.CANCELLED, done_at=timezone.now())
+        cards = engine.seat_layout(len(entries), capacity=rules.table_size, max_players_per_table=rules.start_players_per_table, reserved=reserved.values())
+    ManualDraw.objects.filter(tournament=t, kind=ManualDraw.INITIAL, status=ManualDraw.OPEN).update(status=ManualDraw.CANCELLED, done_at=timezone.now())
     drawers = [e for e in entries if e not in reserved]
-    ev = log_event(t, Action.SEATING_MANUAL_DRAW_OPENED, actor, kind=ManualDraw.INITIAL, cards=[list(c) for c in cards],
-                   players=drawers, reserved=[[e, tb, s] for e, (tb, s) in sorted(reserved.items())], redraw=redraw, reason=reason)
-    ManualDraw.objects.create(tournament=t, kind=ManualDraw.INITIAL, cards=[list(c) for c in cards], players=drawers,
-                              locks={"reserved": [[e, tb, s] for e, (tb, s) in sorted(reserved.items())]},
-                              created_at=now or timezone.now(), event=ev)
+    ev = log_event(
+        t,
+        Action.SEATING_MANUAL_DRAW_OPENED,
+        actor,
+        kind=ManualDraw.INITIAL,
+        cards=[list(c) for c in cards],
+        players=drawers,
+        reserved=[[e, tb, s] for e, (tb, s) in sorted(reserved.items())],
+        redraw=redraw,
+        reason=reason,
+    )
+    ManualDraw.objects.create(
+        tournament=t,
+        kind=ManualDraw.INITIAL,
+        cards=[list(c) for c in cards],
+        players=drawers,
+        locks={"reserved": [[e, tb, s] for e, (tb, s) in sorted(reserved.items())]},
+        created_at=now or timezone.now(),
+        event=ev,
+    )
     room.release()
     return None
 
@@ -136,8 +162,9 @@ def seat_new_entry(tournament, entry, actor, *, revived: bool = False, now=None)
     t, room = lock(tournament)
     if t.status != Tournament.RUNNING:
         return None
-    if room.seat_of(entry.pk) is not None or (not room.tables and ManualDraw.objects.filter(
-            tournament=t, kind=ManualDraw.INITIAL, status=ManualDraw.OPEN).exists()):
+    if room.seat_of(entry.pk) is not None or (
+        not room.tables and ManualDraw.objects.filter(tournament=t, kind=ManualDraw.INITIAL, status=ManualDraw.OPEN).exists()
+    ):
         room.release()  # seated already, or a manual initial draw is open (seated from the pool when it completes)
         return None
     if Entry.objects.filter(pk=entry.pk, person__banned=True).exists():
@@ -146,21 +173,31 @@ def seat_new_entry(tournament, entry, actor, *, revived: bool = False, now=None)
     room.apart = None  # a new entry: the pairs are read again with it
     apart = apart_of(room)
     held = SeatReservation.objects.filter(entry_id=entry.pk).values_list("table_number", "seat_number").first()
-    if held is not None and room.table(held[0]) is not None and held[1] not in room.table(held[0]).seats \
-            and 1 <= held[1] <= room.table(held[0]).capacity:
+    if held is not None and room.table(held[0]) is not None and held[1] not in room.table(held[0]).seats and 1 <= held[1] <= room.table(held[0]).capacity:
         return _seat_reserved(t, room, actor, entry, held, revived=revived, now=now)
     # Seats a proposed balancing move is about to fill are not in the pool.
     reserved: dict[int, set[int]] = {}
     for p in room.proposals.values():
         reserved.setdefault(p.to_table, set()).add(p.to_seat)
     view = [
-        engine.Table(tb.number, tb.capacity, tb.seats, tb.big_blind_seat, tb.previous_big_blind_seat,
-                     tb.locked_seats | reserved[tb.number], tb.locked, tb.big_blind_twice) if tb.number in reserved else tb
+        engine.Table(
+            tb.number,
+            tb.capacity,
+            tb.seats,
+            tb.big_blind_seat,
+            tb.previous_big_blind_seat,
+            tb.locked_seats | reserved[tb.number],
+            tb.locked,
+            tb.big_blind_twice,
+        )
+        if tb.number in reserved
+        else tb
         for tb in room.table_list()
     ]
     with engine_errors():
-        late = engine.draw_late_seat(view, entry.pk, rng(), capacity=t.table_size, new_table_number=room.free_number(),
-                                     break_order=house(t).break_order, apart=apart)
+        late = engine.draw_late_seat(
+            view, entry.pk, rng(), capacity=t.table_size, new_table_number=room.free_number(), break_order=house(t).break_order, apart=apart
+        )
         if late.opens_new_table:
             room.put(engine.Table(late.table, late.capacity, {late.seat: entry.pk}), is_final=False, halt_waived=False)
         else:
@@ -170,9 +207,23 @@ def seat_new_entry(tournament, entry, actor, *, revived: bool = False, now=None)
         void_bust(t, entry.pk, Bust.REBOUGHT, now)
     if Bust.objects.filter(tournament=t, void="").exists() or revived:
         recompute_places(t)
-    return settle(t, room, actor, Action.SEATING_PLAYER_SEATED, now=now, entry=entry.pk, name=entry.person.full_name,
-                  entry_number=entry.number, table=late.table, seat=late.seat, reason=late.reason.as_dict(), new_table=late.opens_new_table,
-                  wait_for_button=late.wait_for_button, revived=revived, rng=RNG_NAME)
+    return settle(
+        t,
+        room,
+        actor,
+        Action.SEATING_PLAYER_SEATED,
+        now=now,
+        entry=entry.pk,
+        name=entry.person.full_name,
+        entry_number=entry.number,
+        table=late.table,
+        seat=late.seat,
+        reason=late.reason.as_dict(),
+        new_table=late.opens_new_table,
+        wait_for_button=late.wait_for_button,
+        revived=revived,
+        rng=RNG_NAME,
+    )
 
 
 def _seat_reserved(t, room, actor, entry, held, *, revived=False, now=None):
@@ -180,17 +231,41 @@ def _seat_reserved(t, room, actor, entry, held, *, revived=False, now=None):
     lock, if the director locked it to keep it, is lifted for him."""
     number, seat = held
     table = room.table(number)
-    room.put(engine.Table(number, table.capacity, {**table.seats, seat: entry.pk}, table.big_blind_seat, table.previous_big_blind_seat,
-                          table.locked_seats - {seat}, table.locked, table.big_blind_twice))
+    room.put(
+        engine.Table(
+            number,
+            table.capacity,
+            {**table.seats, seat: entry.pk},
+            table.big_blind_seat,
+            table.previous_big_blind_seat,
+            table.locked_seats - {seat},
+            table.locked,
+            table.big_blind_twice,
+        )
+    )
     wait = engine.is_between_button_and_small_blind(room.table(number), seat)
     room.wait[entry.pk] = wait
     if revived:
         void_bust(t, entry.pk, Bust.REBOUGHT, now)
     if Bust.objects.filter(tournament=t, void="").exists() or revived:
         recompute_places(t)
-    return settle(t, room, actor, Action.SEATING_PLAYER_SEATED, now=now, entry=entry.pk, name=entry.person.full_name,
-                  entry_number=entry.number, table=number, seat=seat, new_table=False, wait_for_button=wait, revived=revived,
-                  reason=engine.Reason(engine.ReasonCode.SEAT_RESERVED, (("table", number), ("seat", seat))).as_dict(), reserved=True)
+    return settle(
+        t,
+        room,
+        actor,
+        Action.SEATING_PLAYER_SEATED,
+        now=now,
+        entry=entry.pk,
+        name=entry.person.full_name,
+        entry_number=entry.number,
+        table=number,
+        seat=seat,
+        new_table=False,
+        wait_for_button=wait,
+        revived=revived,
+        reason=engine.Reason(engine.ReasonCode.SEAT_RESERVED, (("table", number), ("seat", seat))).as_dict(),
+        reserved=True,
+    )
 
 
 @service
@@ -206,15 +281,24 @@ def undo_revival(tournament, entry, actor, now=None):
         return None
     if seat is not None:
         remove_players(room, [entry.pk])
-        PendingMove.objects.filter(tournament=t, entry=entry, status=PendingMove.PROPOSED, applied=True).update(
-            status=PendingMove.SUPERSEDED)
+        PendingMove.objects.filter(tournament=t, entry=entry, status=PendingMove.PROPOSED, applied=True).update(status=PendingMove.SUPERSEDED)
     if bust is not None:
         Bust.objects.filter(pk=bust.pk).update(void="", voided_at=None)
         Entry.objects.filter(pk=entry.pk).update(status=Entry.BUSTED, busted_at=bust.busted_at, place=bust.place)
     recompute_places(t)
-    return settle(t, room, actor, Action.SEATING_SEAT_RELEASED, now=now or timezone.now(), replan=t.status == Tournament.RUNNING,
-                  entry=entry.pk, table=seat[0] if seat else None, seat=seat[1] if seat else None, revival_undone=True,
-                  bust=bust.pk if bust else None)
+    return settle(
+        t,
+        room,
+        actor,
+        Action.SEATING_SEAT_RELEASED,
+        now=now or timezone.now(),
+        replan=t.status == Tournament.RUNNING,
+        entry=entry.pk,
+        table=seat[0] if seat else None,
+        seat=seat[1] if seat else None,
+        revival_undone=True,
+        bust=bust.pk if bust else None,
+    )
 
 
 @service
@@ -229,10 +313,18 @@ def release_seat(tournament, entry, actor, now=None):
         return None
     if seat is not None:
         remove_players(room, [entry.pk])
-        PendingMove.objects.filter(tournament=t, entry=entry, status=PendingMove.PROPOSED, applied=True).update(
-            status=PendingMove.SUPERSEDED)
+        PendingMove.objects.filter(tournament=t, entry=entry, status=PendingMove.PROPOSED, applied=True).update(status=PendingMove.SUPERSEDED)
     if Bust.objects.filter(tournament=t, void="").exists() or voided:
         recompute_places(t)
     # A cancelled tournament gives every seat back: nothing to balance or break any more.
-    return settle(t, room, actor, Action.SEATING_SEAT_RELEASED, now=now or timezone.now(), replan=t.status == Tournament.RUNNING,
-                  entry=entry.pk, table=seat[0] if seat else None, seat=seat[1] if seat else None)
+    return settle(
+        t,
+        room,
+        actor,
+        Action.SEATING_SEAT_RELEASED,
+        now=now or timezone.now(),
+        replan=t.status == Tournament.RUNNING,
+        entry=entry.pk,
+        table=seat[0] if seat else None,
+        seat=seat[1] if seat else None,
+    )

@@ -40,15 +40,24 @@ def describe(ev: TournamentEvent, names: dict[int, str]) -> str:
     """One line a floor reads: who went out or moved where."""
     p = ev.payload or {}
     if ev.action == Action.SEATING_PLAYER_BUSTED and p.get("busts"):
-        return "; ".join(_("%(name)s out at table %(table)s, seat %(seat)s") % {
-            "name": names.get(b["entry"], f"#{b['entry']}"), "table": b["table"], "seat": b["seat"]} for b in p["busts"])
+        return "; ".join(
+            _("%(name)s out at table %(table)s, seat %(seat)s") % {"name": names.get(b["entry"], f"#{b['entry']}"), "table": b["table"], "seat": b["seat"]}
+            for b in p["busts"]
+        )
     if ev.action in (Action.SEATING_MOVE_CONFIRMED, Action.SEATING_PLAYER_MOVED, Action.SEATING_MOVE_UNDONE) and "to_table" in p:
         return _("%(name)s moved from table %(ft)s, seat %(fs)s to table %(tt)s, seat %(ts)s") % {
-            "name": names.get(p.get("entry"), ""), "ft": p.get("from_table"), "fs": p.get("from_seat"),
-            "tt": p.get("to_table"), "ts": p.get("to_seat")}
+            "name": names.get(p.get("entry"), ""),
+            "ft": p.get("from_table"),
+            "fs": p.get("from_seat"),
+            "tt": p.get("to_table"),
+            "ts": p.get("to_seat"),
+        }
     if ev.action == Action.SEATING_PLAYER_SEATED and p.get("entry"):
-        return _("%(name)s seated") % {"name": names.get(p["entry"], "")} + " — " + _("tables %(tables)s") % {
-            "tables": ", ".join(map(str, sorted(tables_moved(p))))}
+        return (
+            _("%(name)s seated") % {"name": names.get(p["entry"], "")}
+            + " — "
+            + _("tables %(tables)s") % {"tables": ", ".join(map(str, sorted(tables_moved(p))))}
+        )
     return str(Action.label_of(ev.action)) + " — " + _("tables %(tables)s") % {"tables": ", ".join(map(str, sorted(tables_moved(p))))}
 
 
@@ -100,8 +109,7 @@ def later_changes(t, event: TournamentEvent) -> list[dict]:
             undo = {"kind": "bust", "id": min(b.pk for b in standing)}
         elif ev.pk in moves and moves[ev.pk].status == PendingMove.DONE:
             undo = {"kind": "move", "id": moves[ev.pk].pk}
-        out.append({"event": ev.pk, "action": ev.action, "action_label": str(Action.label_of(ev.action)),
-                    "description": describe(ev, names), "undo": undo})
+        out.append({"event": ev.pk, "action": ev.action, "action_label": str(Action.label_of(ev.action)), "description": describe(ev, names), "undo": undo})
     return out
 
 

@@ -53,8 +53,7 @@ def _draw_of(t, room, entry_id: int, draw_id: int | None) -> ManualDraw:
             return d
     room.release()
     if stale is not None:
-        raise SeatingActionError("manual_draw_stale", _("Table %(n)s no longer breaks: this manual draw is void.") % {"n": stale.table},
-                                 status=409)
+        raise SeatingActionError("manual_draw_stale", _("Table %(n)s no longer breaks: this manual draw is void.") % {"n": stale.table}, status=409)
     raise SeatingActionError("not_in_draw", _("This player has no card to draw in an open manual draw."), status=400)
 
 
@@ -139,14 +138,27 @@ def _apply_initial(t, room, d, waiting, actor, now):
     assignment = [(e, d.assigned[str(e)]["table"], d.assigned[str(e)]["seat"]) for e in waiting]
     order = list(dict.fromkeys([c[0] for c in d.cards] + [tb for _e, tb, _s in reserved]))
     with engine_errors():
-        result = engine.seat_tables(assignment + reserved, capacity=rules.table_size, rng=rng(),
-                                    order=[n for n in order if any(tb == n for _e, tb, _s in assignment + reserved)])
+        result = engine.seat_tables(
+            assignment + reserved, capacity=rules.table_size, rng=rng(), order=[n for n in order if any(tb == n for _e, tb, _s in assignment + reserved)]
+        )
     for table in result.tables:
         room.put(table, is_final=False, halt_waived=False)
     out = settle(
-        t, room, actor, Action.SEATING_DRAW_INITIAL, snapshots=False, replan=False, now=now,
-        players=len(assignment) + len(reserved), tables=len(result.tables), capacity=t.table_size, mode="MANUAL",
-        manual_draw=d.pk, rng="manual draw: seat cards drawn by hand (SEAT-01)", redraw=False, reason="",
+        t,
+        room,
+        actor,
+        Action.SEATING_DRAW_INITIAL,
+        snapshots=False,
+        replan=False,
+        now=now,
+        players=len(assignment) + len(reserved),
+        tables=len(result.tables),
+        capacity=t.table_size,
+        mode="MANUAL",
+        manual_draw=d.pk,
+        rng="manual draw: seat cards drawn by hand (SEAT-01)",
+        redraw=False,
+        reason="",
         # As the electronic draw: player i (entries by number) drew ticket i, here the card the floor entered.
         assignment=[[e, tb, s] for e, tb, s in sorted(assignment)],
         reserved=[[e, tb, s] for e, tb, s in reserved],
@@ -170,8 +182,7 @@ def _apply_break(t, room, d, waiting, actor, now):
             room.put(with_changes(table, locked_seats=table.locked_seats - {s for tb, s in cards if tb == to_table}))
     broken = room.table(number)
     if broken is None or not waiting:
-        return settle(t, room, actor, Action.SEATING_MANUAL_DRAW_COMPLETED, now=now, snapshots=False, manual_draw=d.pk, kind=d.kind,
-                      table=number, moved=[])
+        return settle(t, room, actor, Action.SEATING_MANUAL_DRAW_COMPLETED, now=now, snapshots=False, manual_draw=d.pk, kind=d.kind, table=number, moved=[])
     room.put(with_changes(broken, locked=False))
     with engine_errors():
         ranked = engine.rank_by_cards({e: engine.parse_card(d.assigned[str(e)]["card"]) for e in waiting})
@@ -182,11 +193,26 @@ def _apply_break(t, room, d, waiting, actor, now):
     room.close(number)
     for m in moves:
         room.wait[m.player] = m.wait_for_button
-    drawn = _Draw(engine.BREAK, number, moves, {
-        "seat_order": [list(s) for s in seat_order],
-        "card_order": [[p, c] for p, c in ranked],
-        "mode": "MANUAL",
-        "manual_draw": d.pk,
-    })
-    return settle(t, room, actor, Action.SEATING_MANUAL_DRAW_COMPLETED, now=now, drawn=[drawn], manual_draw=d.pk, kind=d.kind,
-                  table=number, moved=[m.player for m in moves])
+    drawn = _Draw(
+        engine.BREAK,
+        number,
+        moves,
+        {
+            "seat_order": [list(s) for s in seat_order],
+            "card_order": [[p, c] for p, c in ranked],
+            "mode": "MANUAL",
+            "manual_draw": d.pk,
+        },
+    )
+    return settle(
+        t,
+        room,
+        actor,
+        Action.SEATING_MANUAL_DRAW_COMPLETED,
+        now=now,
+        drawn=[drawn],
+        manual_draw=d.pk,
+        kind=d.kind,
+        table=number,
+        moved=[m.player for m in moves],
+    )

@@ -45,17 +45,39 @@ def confirm_move(tournament, move, *, actor, now=None):
     mv.status, mv.done_at, mv.done_by = PendingMove.DONE, now, actor.user
     if mv.applied:
         # The event goes out with the slip's UPDATE (on PostgreSQL a WITH part of it: one round trip).
-        event, = log_events(t, actor, [(Action.SEATING_MOVE_CONFIRMED, dict(
-            move=mv.pk, entry=mv.entry_id, kind=mv.kind, from_table=mv.from_table, from_seat=mv.from_seat, to_table=mv.to_table,
-            to_seat=mv.to_seat, applied_when_drawn=True))], write=room.insert)
+        (event,) = log_events(
+            t,
+            actor,
+            [
+                (
+                    Action.SEATING_MOVE_CONFIRMED,
+                    dict(
+                        move=mv.pk,
+                        entry=mv.entry_id,
+                        kind=mv.kind,
+                        from_table=mv.from_table,
+                        from_seat=mv.from_seat,
+                        to_table=mv.to_table,
+                        to_seat=mv.to_seat,
+                        applied_when_drawn=True,
+                    ),
+                )
+            ],
+            write=room.insert,
+        )
         room.update(_DONE, mv)
         room.release()  # the seat map already showed it
         tables = room.table_list()
         halted = [n for n in engine.halted_tables(tables) if not room.info[n].halt_waived]
         return Outcome(event=event, move=mv, tables=tables, halted=halted)
     source, dest = room.table(mv.from_table), room.table(mv.to_table)
-    if (room.seat_of(mv.entry_id) != (mv.from_table, mv.from_seat) or dest is None
-            or mv.to_seat in dest.seats or mv.to_seat in dest.locked_seats or source is None):
+    if (
+        room.seat_of(mv.entry_id) != (mv.from_table, mv.from_seat)
+        or dest is None
+        or mv.to_seat in dest.seats
+        or mv.to_seat in dest.locked_seats
+        or source is None
+    ):
         raise SeatingActionError("move_outdated", _("The seat map has changed since this move was proposed."))
     with engine_errors():
         tables = engine.apply_moves([source, dest] if source is not dest else [source], [_engine_move(mv)])
@@ -63,9 +85,22 @@ def confirm_move(tournament, move, *, actor, now=None):
     room.wait[mv.entry_id] = mv.wait_for_button
     room.proposals.pop(mv.pk, None)
     mv.applied = True
-    out = settle(t, room, actor, Action.SEATING_MOVE_CONFIRMED, now=now, move=mv.pk, entry=mv.entry_id, kind=mv.kind,
-                 from_table=mv.from_table, from_seat=mv.from_seat, to_table=mv.to_table, to_seat=mv.to_seat,
-                 reason=mv.reason_data or mv.reason, event_updates=[(_DONE_MOVED, mv, "done_event")])
+    out = settle(
+        t,
+        room,
+        actor,
+        Action.SEATING_MOVE_CONFIRMED,
+        now=now,
+        move=mv.pk,
+        entry=mv.entry_id,
+        kind=mv.kind,
+        from_table=mv.from_table,
+        from_seat=mv.from_seat,
+        to_table=mv.to_table,
+        to_seat=mv.to_seat,
+        reason=mv.reason_data or mv.reason,
+        event_updates=[(_DONE_MOVED, mv, "done_event")],
+    )
     out.move = mv
     return out
 
@@ -88,10 +123,13 @@ def confirm_moves(tournament, moves, *, actor, now=None) -> int:
     # broken table's slips, drawn and applied at once: one update, whose row count says
     # whether every one of them was open (then the event goes out with it, on PostgreSQL in
     # its statement); otherwise the balancing moves among them are read.
-    event, = log_events(t, actor, [(Action.SEATING_MOVES_CONFIRMED, {"moves": ids, "applied_when_drawn": True})], write=list)
+    (event,) = log_events(t, actor, [(Action.SEATING_MOVES_CONFIRMED, {"moves": ids, "applied_when_drawn": True})], write=list)
     n, written = sql.confirm_drawn_slips(t.pk, ids, actor.user, now, event)
-    balancing = [] if n == len(ids) else list(PendingMove.objects.filter(
-        tournament=t, status=PendingMove.PROPOSED, pk__in=ids).order_by("pk").values_list("pk", flat=True))
+    balancing = (
+        []
+        if n == len(ids)
+        else list(PendingMove.objects.filter(tournament=t, status=PendingMove.PROPOSED, pk__in=ids).order_by("pk").values_list("pk", flat=True))
+    )
     if n + len(balancing) != len(ids):
         raise SeatingActionError("not_proposed", _("One of these moves is no longer open."))  # the update rolls back
     if n and not written:  # the event names only the drawn slips
@@ -104,8 +142,9 @@ def confirm_moves(tournament, moves, *, actor, now=None) -> int:
 
 def _engine_move(mv: PendingMove) -> engine.Move:
     reason = engine.Reason.from_dict(mv.reason_data) or mv.reason
-    return engine.Move(mv.entry_id, mv.from_table, mv.from_seat, mv.to_table, mv.to_seat, reason, mv.wait_for_button,
-                       mv.kind, mv.single_big_blind, mv.card or None)
+    return engine.Move(
+        mv.entry_id, mv.from_table, mv.from_seat, mv.to_table, mv.to_seat, reason, mv.wait_for_button, mv.kind, mv.single_big_blind, mv.card or None
+    )
 
 
 @service
@@ -135,16 +174,41 @@ def move_player(tournament, entry, to_table: int, to_seat: int, *, actor, reason
     room.put_all(tables)
     room.wait[entry_id] = wait
     # A slip for this player drawn earlier no longer says where he goes.
-    PendingMove.objects.filter(tournament=t, entry_id=entry_id, status=PendingMove.PROPOSED, applied=True).update(
-        status=PendingMove.SUPERSEDED)
+    PendingMove.objects.filter(tournament=t, entry_id=entry_id, status=PendingMove.PROPOSED, applied=True).update(status=PendingMove.SUPERSEDED)
     name = Entry.objects.filter(pk=entry_id).values_list("person__first_name", "person__last_name").first() or ("", "")
-    out = settle(t, room, actor, Action.SEATING_PLAYER_MOVED, now=now, entry=entry_id, name=" ".join(name).strip(),
-                 from_table=seat[0], from_seat=seat[1], to_table=to_table, to_seat=to_seat, reason=reason.strip(),
-                 wait_for_button=wait)
+    out = settle(
+        t,
+        room,
+        actor,
+        Action.SEATING_PLAYER_MOVED,
+        now=now,
+        entry=entry_id,
+        name=" ".join(name).strip(),
+        from_table=seat[0],
+        from_seat=seat[1],
+        to_table=to_table,
+        to_seat=to_seat,
+        reason=reason.strip(),
+        wait_for_button=wait,
+    )
     out.move = PendingMove.objects.create(
-        tournament=t, entry_id=entry_id, kind=PendingMove.MANUAL, status=PendingMove.DONE, applied=True, from_table=seat[0],
-        from_seat=seat[1], to_table=to_table, to_seat=to_seat, reason=reason.strip(), wait_for_button=wait, created_at=now,
-        done_at=now, done_by=actor.user, event=out.event, cause=out.event, done_event=out.event,
+        tournament=t,
+        entry_id=entry_id,
+        kind=PendingMove.MANUAL,
+        status=PendingMove.DONE,
+        applied=True,
+        from_table=seat[0],
+        from_seat=seat[1],
+        to_table=to_table,
+        to_seat=to_seat,
+        reason=reason.strip(),
+        wait_for_button=wait,
+        created_at=now,
+        done_at=now,
+        done_by=actor.user,
+        event=out.event,
+        cause=out.event,
+        done_event=out.event,
     )
     return out
 
@@ -157,13 +221,28 @@ def undo_move(tournament, move, *, actor, reason: str = "", now=None):
     t, room = lock(tournament)
     mv = PendingMove.objects.select_for_update(of=("self",)).select_related("done_event").get(pk=getattr(move, "pk", move), tournament=t)
     if mv.status != PendingMove.DONE or mv.done_event_id is None:
-        raise SeatingActionError("cannot_undo_move", _("Only a confirmed balancing move or a move by hand can be undone; "
-                                                       "a break or final-table draw is undone with the bust that caused it."))
+        raise SeatingActionError(
+            "cannot_undo_move",
+            _("Only a confirmed balancing move or a move by hand can be undone; a break or final-table draw is undone with the bust that caused it."),
+        )
     try:
         restore(room, mv.done_event.payload)
     except SeatingActionError as refusal:  # say which later changes to undo first
         raise undo_first(t, mv.done_event, refusal) from None
     mv.status = PendingMove.UNDONE
     mv.save(update_fields=["status"])
-    return settle(t, room, actor, Action.SEATING_MOVE_UNDONE, now=now, move=mv.pk, entry=mv.entry_id, kind=mv.kind,
-                  from_table=mv.to_table, from_seat=mv.to_seat, to_table=mv.from_table, to_seat=mv.from_seat, reason=reason)
+    return settle(
+        t,
+        room,
+        actor,
+        Action.SEATING_MOVE_UNDONE,
+        now=now,
+        move=mv.pk,
+        entry=mv.entry_id,
+        kind=mv.kind,
+        from_table=mv.to_table,
+        from_seat=mv.to_seat,
+        to_table=mv.from_table,
+        to_seat=mv.from_seat,
+        reason=reason,
+    )

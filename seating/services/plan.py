@@ -144,8 +144,21 @@ class _Draw:
     payload: dict
 
 
-def settle(t, room: Room, actor, action: str, *, cause=None, replan: bool = True, snapshots: bool = True, now=None,
-           event_rows=(), event_updates=(), drawn=(), **payload) -> Outcome:
+def settle(
+    t,
+    room: Room,
+    actor,
+    action: str,
+    *,
+    cause=None,
+    replan: bool = True,
+    snapshots: bool = True,
+    now=None,
+    event_rows=(),
+    event_updates=(),
+    drawn=(),
+    **payload,
+) -> Outcome:
     """Finish a seating service: structural changes, rows, events, balancing proposals.
 
     ``action``/``payload`` become the primary event (with the before/after snapshots of the
@@ -186,10 +199,16 @@ def settle(t, room: Room, actor, action: str, *, cause=None, replan: bool = True
         # needs their keys before the end, so they go out with the write-back (room.insert, the
         # slips taking their events' keys there; flushed sooner if another event or a slip
         # follows them).
-        out.event, *draw_events = log_events(t, actor, [(action, payload)] + [
-            (Action.SEATING_FINAL_TABLE_FORMED if d.kind == engine.FINAL_TABLE else Action.SEATING_TABLE_BROKEN, {"table": d.table, **d.payload})
-            for d in draws
-        ], write=room.insert)
+        out.event, *draw_events = log_events(
+            t,
+            actor,
+            [(action, payload)]
+            + [
+                (Action.SEATING_FINAL_TABLE_FORMED if d.kind == engine.FINAL_TABLE else Action.SEATING_TABLE_BROKEN, {"table": d.table, **d.payload})
+                for d in draws
+            ],
+            write=room.insert,
+        )
         cause = cause or out.event
         if event_rows:
             for row in event_rows:
@@ -209,8 +228,7 @@ def settle(t, room: Room, actor, action: str, *, cause=None, replan: bool = True
         if any(d.kind == engine.FINAL_TABLE for d in draws):
             # Everyone was drawn again: older slips no longer say where anybody goes.
             # (the slips drawn now are still queued: not in the table yet)
-            stale = PendingMove.objects.filter(tournament=t, status=PendingMove.PROPOSED).exclude(
-                pk__in=[s.pk for s in out.slips if s.pk is not None])
+            stale = PendingMove.objects.filter(tournament=t, status=PendingMove.PROPOSED).exclude(pk__in=[s.pk for s in out.slips if s.pk is not None])
             out.superseded += list(stale.values_list("pk", flat=True))
             stale.update(status=PendingMove.SUPERSEDED)
             room.proposals.clear()
@@ -240,8 +258,7 @@ def _structural(t, room: Room, h: House, apart=(), opened=None) -> list[_Draw]:
     tables = room.table_list()
     if engine.final_table_due(tables, h.final_table_size):
         if h.draw_mode == "MANUAL":  # the final table draws everybody: open manual breaks end
-            ManualDraw.objects.filter(tournament=t, kind=ManualDraw.BREAK, status=ManualDraw.OPEN).update(
-                status=ManualDraw.CANCELLED, done_at=timezone.now())
+            ManualDraw.objects.filter(tournament=t, kind=ManualDraw.BREAK, status=ManualDraw.OPEN).update(status=ManualDraw.CANCELLED, done_at=timezone.now())
         draw = engine.plan_final_table(tables, rng())
         for number in list(room.tables):
             if number != draw.table.number:
@@ -249,14 +266,21 @@ def _structural(t, room: Room, h: House, apart=(), opened=None) -> list[_Draw]:
         room.put(draw.table, is_final=True, halt_waived=False)
         for m in draw.moves:
             room.wait[m.player] = m.wait_for_button
-        draws.append(_Draw(engine.FINAL_TABLE, draw.table.number, draw.moves, {
-            "seat_order": [list(s) for s in draw.seat_order],
-            "card_order": [[p, c] for p, c in draw.card_order],
-            "button_seat": draw.button_seat,
-            "button_cards": [list(c) for c in draw.button_cards],
-            "capacity": draw.table.capacity,
-            "players": len(draw.moves),
-        }))
+        draws.append(
+            _Draw(
+                engine.FINAL_TABLE,
+                draw.table.number,
+                draw.moves,
+                {
+                    "seat_order": [list(s) for s in draw.seat_order],
+                    "card_order": [[p, c] for p, c in draw.card_order],
+                    "button_seat": draw.button_seat,
+                    "button_cards": [list(c) for c in draw.button_cards],
+                    "capacity": draw.table.capacity,
+                    "players": len(draw.moves),
+                },
+            )
+        )
         return draws
     for _guard in range(len(tables)):
         number = engine.table_to_break(tables, break_order=h.break_order, final_table_size=h.final_table_size)
@@ -271,11 +295,18 @@ def _structural(t, room: Room, h: House, apart=(), opened=None) -> list[_Draw]:
         room.close(number)
         for m in draw.moves:
             room.wait[m.player] = m.wait_for_button
-        draws.append(_Draw(engine.BREAK, number, draw.moves, {
-            "seat_order": [list(s) for s in draw.seat_order],
-            "card_order": [[p, c] for p, c in draw.card_order],
-            **({"apart_swaps": draw.apart_swaps} if draw.apart_swaps else {}),
-        }))
+        draws.append(
+            _Draw(
+                engine.BREAK,
+                number,
+                draw.moves,
+                {
+                    "seat_order": [list(s) for s in draw.seat_order],
+                    "card_order": [[p, c] for p, c in draw.card_order],
+                    **({"apart_swaps": draw.apart_swaps} if draw.apart_swaps else {}),
+                },
+            )
+        )
         tables = room.table_list()
     return draws
 
@@ -300,8 +331,7 @@ def _propose(t, room: Room, h: House, actor, cause, out: Outcome, now, apart=())
     if new:
         names = _names([m.player for m in new])
         # after the change's event (if still queued, both rows go in one INSERT, keys in order)
-        ev, = log_events(t, actor, [(Action.SEATING_MOVES_PROPOSED, {"moves": [_move_json(m, names) for m in new], "superseded": stale})],
-                         write=room.insert)
+        (ev,) = log_events(t, actor, [(Action.SEATING_MOVES_PROPOSED, {"moves": [_move_json(m, names) for m in new], "superseded": stale})], write=room.insert)
         room.flush(TournamentEvent)  # the slips need the keys (their cause and event)
         room.flush(PendingMove)  # a draw's slips before these (their keys in that order)
         rows = _slips(t, [(m, ev) for m in new], cause=cause, applied=False, now=now)
@@ -325,14 +355,18 @@ def _hold_for_manual_break(room: Room, tables, number: int) -> dict:
         room.put(with_changes(room.tables[to_table], locked_seats=room.tables[to_table].locked_seats | seats))
     broken = room.tables[number]
     room.put(with_changes(broken, locked=True))
-    return {"table": number, "cards": [list(c) for c in cards],
-            "players": [[entry, seat] for seat, entry in sorted(broken.seats.items())]}
+    return {"table": number, "cards": [list(c) for c in cards], "players": [[entry, seat] for seat, entry in sorted(broken.seats.items())]}
 
 
 def with_changes(table: engine.Table, **changes) -> engine.Table:
     """The engine table with these fields changed (seats stay)."""
-    fields = {"big_blind_seat": table.big_blind_seat, "previous_big_blind_seat": table.previous_big_blind_seat,
-              "locked_seats": table.locked_seats, "locked": table.locked, "big_blind_twice": table.big_blind_twice}
+    fields = {
+        "big_blind_seat": table.big_blind_seat,
+        "previous_big_blind_seat": table.previous_big_blind_seat,
+        "locked_seats": table.locked_seats,
+        "locked": table.locked,
+        "big_blind_twice": table.big_blind_twice,
+    }
     fields.update(changes)
     return engine.Table(table.number, table.capacity, table.seats, **fields)
 
@@ -341,11 +375,20 @@ def _open_manual_breaks(t, actor, opened: list[dict], now):
     for item in opened:
         # A draw left open for this table by a break that was undone is void now.
         ManualDraw.objects.filter(tournament=t, kind=ManualDraw.BREAK, status=ManualDraw.OPEN, table=item["table"]).update(
-            status=ManualDraw.CANCELLED, done_at=now)
-        ev = log_event(t, Action.SEATING_MANUAL_DRAW_OPENED, actor, kind=ManualDraw.BREAK, table=item["table"], cards=item["cards"],
-                       players=[e for e, _s in item["players"]])
-        ManualDraw.objects.create(tournament=t, kind=ManualDraw.BREAK, table=item["table"], cards=item["cards"],
-                                  players=item["players"], created_at=now, event=ev)
+            status=ManualDraw.CANCELLED, done_at=now
+        )
+        ev = log_event(
+            t,
+            Action.SEATING_MANUAL_DRAW_OPENED,
+            actor,
+            kind=ManualDraw.BREAK,
+            table=item["table"],
+            cards=item["cards"],
+            players=[e for e, _s in item["players"]],
+        )
+        ManualDraw.objects.create(
+            tournament=t, kind=ManualDraw.BREAK, table=item["table"], cards=item["cards"], players=item["players"], created_at=now, event=ev
+        )
 
 
 def _unmet(room: Room, apart) -> list[dict]:
@@ -375,7 +418,7 @@ def _unmet_proposals(room: Room, apart, proposed) -> list[dict]:
     for m in proposed:
         table = room.tables.get(m.to_table)
         mine = partners.get(m.entry_id, ())
-        for other in (table.seats.values() if table is not None and mine else ()):
+        for other in table.seats.values() if table is not None and mine else ():
             if other in mine:
                 out.append({"table": m.to_table, "entries": sorted((m.entry_id, other)), "move": m.pk})
     return out
@@ -386,12 +429,23 @@ def _slips(t, moves, *, cause, applied: bool, now, write=None) -> list[PendingMo
     caller, as ``log_events``'s)."""
     rows = [
         PendingMove(
-            tournament=t, entry_id=m.player, kind=m.kind, applied=applied, from_table=m.from_table, from_seat=m.from_seat,
-            to_table=m.to_table, to_seat=m.to_seat, card=m.card or "", wait_for_button=m.wait_for_button,
+            tournament=t,
+            entry_id=m.player,
+            kind=m.kind,
+            applied=applied,
+            from_table=m.from_table,
+            from_seat=m.from_seat,
+            to_table=m.to_table,
+            to_seat=m.to_seat,
+            card=m.card or "",
+            wait_for_button=m.wait_for_button,
             # the engine's reason as codes (put into words when shown), a person's words as typed
             reason="" if isinstance(m.reason, engine.Reason) else m.reason,
             reason_data=m.reason.as_dict() if isinstance(m.reason, engine.Reason) else None,
-            single_big_blind=m.single_big_blind, created_at=now, event=event, cause=cause,
+            single_big_blind=m.single_big_blind,
+            created_at=now,
+            event=event,
+            cause=cause,
         )
         for m, event in moves
     ]
@@ -417,15 +471,26 @@ def _names(entry_ids) -> dict[int, str]:
 
 def _name_rows(entry_ids) -> list[tuple]:
     """(entry, number, first name, last name) of these entries (in no order)."""
-    return [row for ids in chunks(entry_ids) for row in Entry.objects.filter(pk__in=ids).order_by().values_list(
-        "pk", "number", "person__first_name", "person__last_name")]
+    return [
+        row
+        for ids in chunks(entry_ids)
+        for row in Entry.objects.filter(pk__in=ids).order_by().values_list("pk", "number", "person__first_name", "person__last_name")
+    ]
 
 
 def _move_json(m, names) -> dict:
     return {
-        "entry": m.player, "name": names.get(m.player, ""), "from_table": m.from_table, "from_seat": m.from_seat,
-        "to_table": m.to_table, "to_seat": m.to_seat, "reason": stored_reason(m.reason), "kind": m.kind, "card": m.card,
-        "wait_for_button": m.wait_for_button, "single_big_blind": m.single_big_blind,
+        "entry": m.player,
+        "name": names.get(m.player, ""),
+        "from_table": m.from_table,
+        "from_seat": m.from_seat,
+        "to_table": m.to_table,
+        "to_seat": m.to_seat,
+        "reason": stored_reason(m.reason),
+        "kind": m.kind,
+        "card": m.card,
+        "wait_for_button": m.wait_for_button,
+        "single_big_blind": m.single_big_blind,
     }
 
 
@@ -433,8 +498,13 @@ def without(table: engine.Table, entries) -> engine.Table:
     """The table with these players gone (busted, cancelled); positions stay (POS-01)."""
     gone = set(entries)
     return engine.Table(
-        table.number, table.capacity, {s: e for s, e in table.seats.items() if e not in gone}, table.big_blind_seat,
-        table.previous_big_blind_seat, table.locked_seats, table.locked,
+        table.number,
+        table.capacity,
+        {s: e for s, e in table.seats.items() if e not in gone},
+        table.big_blind_seat,
+        table.previous_big_blind_seat,
+        table.locked_seats,
+        table.locked,
         table.big_blind_twice and table.seats.get(table.big_blind_seat) not in gone,
     )
 
@@ -478,8 +548,9 @@ def restore(room: Room, payload: dict) -> list[int]:
         table = table_from_snapshot(snap)
         cur, was = room.table(number), after.get(number)
         if cur is not None and was is not None and was["in_play"] and _positions(cur) != _snap_positions(was):
-            table = engine.Table(number, table.capacity, table.seats, cur.big_blind_seat, cur.previous_big_blind_seat,
-                                 cur.locked_seats, cur.locked, cur.big_blind_twice)
+            table = engine.Table(
+                number, table.capacity, table.seats, cur.big_blind_seat, cur.previous_big_blind_seat, cur.locked_seats, cur.locked, cur.big_blind_twice
+            )
         room.put(table, is_final=snap["is_final"], halt_waived=snap["halt_waived"])
         for _seat, entry, wait in snap["seats"]:
             room.wait[entry] = wait

@@ -24,8 +24,12 @@ MAX_LABEL = 20
 def check_sessions(sessions) -> list[str]:
     """The session labels as given (trimmed), or a 400 naming ``sessions``."""
     if not isinstance(sessions, list) or not 1 <= len(sessions) <= MAX_SESSIONS:
-        raise DomainError("invalid", _("Sessions: give from 1 to %(n)s session names.") % {"n": MAX_SESSIONS}, status=400,
-                          fields={"sessions": [_("Give from 1 to %(n)s session names.") % {"n": MAX_SESSIONS}]})
+        raise DomainError(
+            "invalid",
+            _("Sessions: give from 1 to %(n)s session names.") % {"n": MAX_SESSIONS},
+            status=400,
+            fields={"sessions": [_("Give from 1 to %(n)s session names.") % {"n": MAX_SESSIONS}]},
+        )
     labels = [s.strip() if isinstance(s, str) else "" for s in sessions]
     if any(not s or len(s) > MAX_LABEL or "\n" in s for s in labels) or len(set(labels)) != len(labels):
         message = _("Each session needs its own name of 1 to %(n)s characters.") % {"n": MAX_LABEL}
@@ -42,18 +46,28 @@ def predraw(tournament, sessions, *, actor, reason: str = "", now=None) -> list[
     t = lock_tournament(tournament)
     if t.status not in (Tournament.PLANNED, Tournament.REGISTERING):
         raise DomainError("predraw_too_late", _("Registrants are drawn into sessions before the tournament starts."), status=409)
-    entries = list(Entry.objects.filter(tournament=t, status__in=(Entry.ACTIVE, Entry.RESERVED), person__banned=False)
-                   .order_by("number").values_list("pk", flat=True))
+    entries = list(
+        Entry.objects.filter(tournament=t, status__in=(Entry.ACTIVE, Entry.RESERVED), person__banned=False).order_by("number").values_list("pk", flat=True)
+    )
     if not entries:
         raise DomainError("nobody_registered", _("Nobody is registered yet."), status=409)
     rules = house(t)
-    assignments, order = engine_predraw.predraw(entries, labels, capacity=rules.table_size, rng=rng(),
-                                                max_players_per_table=rules.start_players_per_table)
+    assignments, order = engine_predraw.predraw(entries, labels, capacity=rules.table_size, rng=rng(), max_players_per_table=rules.start_players_per_table)
     now = now or timezone.now()
     PreDrawSeat.objects.filter(tournament=t).delete()
     rows = PreDrawSeat.objects.bulk_create(
-        PreDrawSeat(tournament=t, entry_id=a.player, session=a.session, table=a.table, seat=a.seat, drawn_at=now)
-        for a in assignments)
-    log_event(t, Action.SEATING_PREDRAW, actor, players=len(entries), sessions=len(labels), session_list=", ".join(labels),
-              rng=RNG_NAME, order=order, assignment=[[a.player, a.session, a.table, a.seat] for a in assignments], reason=reason)
+        PreDrawSeat(tournament=t, entry_id=a.player, session=a.session, table=a.table, seat=a.seat, drawn_at=now) for a in assignments
+    )
+    log_event(
+        t,
+        Action.SEATING_PREDRAW,
+        actor,
+        players=len(entries),
+        sessions=len(labels),
+        session_list=", ".join(labels),
+        rng=RNG_NAME,
+        order=order,
+        assignment=[[a.player, a.session, a.table, a.seat] for a in assignments],
+        reason=reason,
+    )
     return rows

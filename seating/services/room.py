@@ -56,7 +56,7 @@ def chunks(values, size: int = BATCH_SIZE):
     """``values`` in lists of at most ``size`` (an ``__in`` filter stays a small statement)."""
     values = list(values)
     for i in range(0, len(values), size):
-        yield values[i:i + size]
+        yield values[i : i + size]
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,9 +94,7 @@ class Room:
         self.info: dict[int, TableInfo] = info
         self.proposals: dict[int, Proposal] = proposals
         self.waiting: set[int] = waiting or set()  # entries flagged "wait for the button" (SEAT-05)
-        self.where: dict[int, tuple[int, int]] = {
-            entry: (t.number, seat) for t in tables.values() for seat, entry in t.seats.items()
-        }
+        self.where: dict[int, tuple[int, int]] = {entry: (t.number, seat) for t in tables.values() for seat, entry in t.seats.items()}
         self.bust_seq = 0
         self.group_seq = 0
         self.apart: tuple | None = None  # keep-apart pairs of entries (SEAT-07), read when first needed
@@ -239,9 +237,19 @@ class Room:
         is no longer the one this room was read with; the caller's transaction then rolls
         back, so nothing of the change is written."""
         new = secrets.token_hex(16)
-        n = sql.write_back(self.queue, tournament_id=self.tournament_id, token=self.token, new_token=new, freed=self.freed,
-                           seated=self.seated, closed=self.closed, out=self.out, bust_seq=self.bust_seq, group_seq=self.group_seq,
-                           seats_moved=self.seats_moved)
+        n = sql.write_back(
+            self.queue,
+            tournament_id=self.tournament_id,
+            token=self.token,
+            new_token=new,
+            freed=self.freed,
+            seated=self.seated,
+            closed=self.closed,
+            out=self.out,
+            bust_seq=self.bust_seq,
+            group_seq=self.group_seq,
+            seats_moved=self.seats_moved,
+        )
         self._reset_write_back()
         if n == 0:  # someone else changed the seat map since we read it
             forget(self.tournament_id)
@@ -339,9 +347,14 @@ TABLE_FIELDS = ["capacity", "big_blind_seat", "previous_big_blind_seat", "big_bl
 
 def _attributes(table: engine.Table, info: TableInfo) -> dict:
     return {
-        "capacity": table.capacity, "big_blind_seat": table.big_blind_seat, "previous_big_blind_seat": table.previous_big_blind_seat,
-        "big_blind_twice": table.big_blind_twice, "locked": table.locked, "locked_seats": sorted(table.locked_seats),
-        "is_final": info.is_final, "halt_waived": info.halt_waived,
+        "capacity": table.capacity,
+        "big_blind_seat": table.big_blind_seat,
+        "previous_big_blind_seat": table.previous_big_blind_seat,
+        "big_blind_twice": table.big_blind_twice,
+        "locked": table.locked,
+        "locked_seats": sorted(table.locked_seats),
+        "is_final": info.is_final,
+        "halt_waived": info.halt_waived,
     }
 
 
@@ -383,8 +396,13 @@ def snapshot(number: int, table: engine.Table | None, info: TableInfo | None, wa
 
 def table_from_snapshot(snap: dict) -> engine.Table:
     return engine.Table(
-        snap["number"], snap["capacity"], {seat: entry for seat, entry, *_rest in snap["seats"]},
-        snap["big_blind_seat"], snap["previous_big_blind_seat"], frozenset(snap["locked_seats"]), snap["locked"],
+        snap["number"],
+        snap["capacity"],
+        {seat: entry for seat, entry, *_rest in snap["seats"]},
+        snap["big_blind_seat"],
+        snap["previous_big_blind_seat"],
+        frozenset(snap["locked_seats"]),
+        snap["locked"],
         snap["big_blind_twice"],
     )
 
@@ -412,9 +430,16 @@ class StateView:
 
 # Where each value _locked reads comes from: (model, column); the clock's key tells whether the
 # tournament has a clock row at all.
-_LOCK_COLUMNS = (*(("Tournament", f) for f in TOURNAMENT_FIELDS), ("SeatingState", "token"), ("SeatingState", "bust_seq"),
-                 ("SeatingState", "group_seq"), ("SeatingState", "constraints"), ("Clock", "id"), ("Clock", "status"),
-                 ("Clock", "h4h_hand"))
+_LOCK_COLUMNS = (
+    *(("Tournament", f) for f in TOURNAMENT_FIELDS),
+    ("SeatingState", "token"),
+    ("SeatingState", "bust_seq"),
+    ("SeatingState", "group_seq"),
+    ("SeatingState", "constraints"),
+    ("Clock", "id"),
+    ("Clock", "status"),
+    ("Clock", "h4h_hand"),
+)
 
 
 # The lock statement of ``_locked`` as the ORM writes it: ``select_related`` +
@@ -424,11 +449,16 @@ _LOCK_COLUMNS = (*(("Tournament", f) for f in TOURNAMENT_FIELDS), ("SeatingState
 # compiled once per process and database; its rows come as fetched, ``_locked`` reading the few
 # columns it needs (``_LOCK_COLUMNS``).
 _LOCK = compiled.Compiled(
-    lambda pk: (Tournament.objects.select_related("seating_state", "clock").order_by()
-                .select_for_update(of=("self", "seating_state"))
-                .only(*TOURNAMENT_FIELDS, *STATE_FIELDS, *CLOCK_FIELDS)
-                .filter(pk=pk, seating_state__isnull=False)),
-    Tournament, shape=compiled.FETCHED)
+    lambda pk: (
+        Tournament.objects.select_related("seating_state", "clock")
+        .order_by()
+        .select_for_update(of=("self", "seating_state"))
+        .only(*TOURNAMENT_FIELDS, *STATE_FIELDS, *CLOCK_FIELDS)
+        .filter(pk=pk, seating_state__isnull=False)
+    ),
+    Tournament,
+    shape=compiled.FETCHED,
+)
 _lock_positions: dict[str, tuple[int, ...]] = {}
 
 
@@ -471,9 +501,9 @@ def _locked(pk: int, also=None) -> tuple[tuple[Tournament, StateView, ClockView 
     loaded["settings"] = _json(loaded["settings"])
     # from_db takes the values in the model's field order
     t = Tournament.from_db(connection.alias, _MODEL_ORDER, [loaded[f] for f in _MODEL_ORDER])
-    token, bust_seq, group_seq, constraints = row[n:n + 4]
+    token, bust_seq, group_seq, constraints = row[n : n + 4]
     state = StateView(token, bust_seq, group_seq, bool(constraints))
-    clock_id, status, h4h = row[n + 4:]
+    clock_id, status, h4h = row[n + 4 :]
     clock = ClockView(status, h4h or 0) if clock_id is not None else None
     return (t, state, clock), also_rows
 
@@ -511,9 +541,13 @@ def lock_and_read(tournament, query=None, args=()) -> tuple[Tournament, Room, li
         if not Tournament.objects.select_for_update().filter(pk=pk).exists():
             raise Tournament.DoesNotExist(f"tournament {pk} does not exist")
         # SEAT-07: venue-wide keep-apart pairs apply to a new tournament too.
-        SeatingState.objects.get_or_create(tournament_id=pk, defaults={
-            "constraints": KeepApart.objects.filter(models.Q(tournament_id=pk) | models.Q(tournament__isnull=True)).exists()
-            or SeatReservation.objects.filter(tournament_id=pk).exists()})
+        SeatingState.objects.get_or_create(
+            tournament_id=pk,
+            defaults={
+                "constraints": KeepApart.objects.filter(models.Q(tournament_id=pk) | models.Q(tournament__isnull=True)).exists()
+                or SeatReservation.objects.filter(tournament_id=pk).exists()
+            },
+        )
         found, rows = _locked(pk, also)  # read again with the lock held
     t, state, clock = found
     t._seating_clock = clock
@@ -535,14 +569,25 @@ def clock_of(t: Tournament) -> ClockView | None:
 
 def load_room(tournament_id: int, token: str = "") -> Room:
     """Read the seat map from the database: tables in play, seats, open proposals."""
-    rows = Table.objects.filter(tournament_id=tournament_id, in_play=True).order_by("number").values_list(
-        "id", "number", "capacity", "big_blind_seat", "previous_big_blind_seat", "big_blind_twice", "locked",
-        "locked_seats", "is_final", "halt_waived",
+    rows = (
+        Table.objects.filter(tournament_id=tournament_id, in_play=True)
+        .order_by("number")
+        .values_list(
+            "id",
+            "number",
+            "capacity",
+            "big_blind_seat",
+            "previous_big_blind_seat",
+            "big_blind_twice",
+            "locked",
+            "locked_seats",
+            "is_final",
+            "halt_waived",
+        )
     )
     seats_by_table: dict[int, dict[int, int]] = {}
     waiting = set()
-    for table_id, seat, entry, wait in Seat.objects.filter(tournament_id=tournament_id).values_list(
-            "table_id", "number", "entry_id", "wait_for_button"):
+    for table_id, seat, entry, wait in Seat.objects.filter(tournament_id=tournament_id).values_list("table_id", "number", "entry_id", "wait_for_button"):
         seats_by_table.setdefault(table_id, {})[seat] = entry
         if wait:
             waiting.add(entry)
@@ -553,7 +598,8 @@ def load_room(tournament_id: int, token: str = "") -> Room:
     proposals = {
         row[0]: Proposal(*row)
         for row in PendingMove.objects.filter(tournament_id=tournament_id, status=PendingMove.PROPOSED, applied=False).values_list(
-            "id", "entry_id", "from_table", "from_seat", "to_table", "to_seat")
+            "id", "entry_id", "from_table", "from_seat", "to_table", "to_seat"
+        )
     }
     return Room(tournament_id, token, tables, info, proposals, waiting)
 
@@ -572,8 +618,7 @@ def apart_of(room: Room) -> tuple:
         room.apart, room.fixed = (), frozenset()
     if room.apart is None:
         tid = room.tournament_id
-        people = list(KeepApart.objects.filter(models.Q(tournament_id=tid) | models.Q(tournament__isnull=True))
-                      .values_list("person_a_id", "person_b_id"))
+        people = list(KeepApart.objects.filter(models.Q(tournament_id=tid) | models.Q(tournament__isnull=True)).values_list("person_a_id", "person_b_id"))
         pairs: set[tuple[int, int]] = set()
         if people:
             entries: dict[int, list[int]] = {}

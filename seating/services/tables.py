@@ -36,16 +36,18 @@ def _check_seat(table: engine.Table, seat, what: str):
 
 def _copy(table: engine.Table, **changes) -> engine.Table:
     fields = {
-        "big_blind_seat": table.big_blind_seat, "previous_big_blind_seat": table.previous_big_blind_seat,
-        "locked_seats": table.locked_seats, "locked": table.locked, "big_blind_twice": table.big_blind_twice,
+        "big_blind_seat": table.big_blind_seat,
+        "previous_big_blind_seat": table.previous_big_blind_seat,
+        "locked_seats": table.locked_seats,
+        "locked": table.locked,
+        "big_blind_twice": table.big_blind_twice,
     }
     fields.update(changes)
     return engine.Table(table.number, table.capacity, table.seats, **fields)
 
 
 @service
-def set_big_blind(tournament, table_number: int, big_blind_seat: int, *, actor, previous_big_blind_seat: int | None = None,
-                  reason: str = "", now=None):
+def set_big_blind(tournament, table_number: int, big_blind_seat: int, *, actor, previous_big_blind_seat: int | None = None, reason: str = "", now=None):
     """Set or correct where the big blind was on the last hand dealt at a table (POS-01).
 
     ``previous_big_blind_seat`` is the big blind of the hand before (the button of the
@@ -59,9 +61,20 @@ def set_big_blind(tournament, table_number: int, big_blind_seat: int, *, actor, 
     old = (table.big_blind_seat, table.previous_big_blind_seat)
     room.put(_copy(table, big_blind_seat=big_blind_seat, previous_big_blind_seat=previous_big_blind_seat, big_blind_twice=False))
     nxt = engine.next_hand_positions(room.table(table_number))
-    return settle(t, room, actor, Action.SEATING_BIG_BLIND_SET, now=now, snapshots=False, table=table_number, big_blind_seat=big_blind_seat,
-                  previous_big_blind_seat=previous_big_blind_seat, was=list(old), reason=reason,
-                  next_hand={"button": nxt.button, "small_blind": nxt.small_blind, "big_blind": nxt.big_blind})
+    return settle(
+        t,
+        room,
+        actor,
+        Action.SEATING_BIG_BLIND_SET,
+        now=now,
+        snapshots=False,
+        table=table_number,
+        big_blind_seat=big_blind_seat,
+        previous_big_blind_seat=previous_big_blind_seat,
+        was=list(old),
+        reason=reason,
+        next_hand={"button": nxt.button, "small_blind": nxt.small_blind, "big_blind": nxt.big_blind},
+    )
 
 
 @service
@@ -82,15 +95,25 @@ def hand_completed(tournament, table_number: int, *, actor, now=None):
     new = engine.advance_hand(table)
     room.put(new)
     dealt_in = []
-    for entry, seat in Seat.objects.filter(tournament=t, table__number=table_number, table__in_play=True,
-                                           wait_for_button=True).values_list("entry_id", "number"):
+    for entry, seat in Seat.objects.filter(tournament=t, table__number=table_number, table__in_play=True, wait_for_button=True).values_list(
+        "entry_id", "number"
+    ):
         if not engine.is_between_button_and_small_blind(new, seat):
             room.wait[entry] = False
             dealt_in.append(entry)
     nxt = engine.next_hand_positions(new)
-    out = settle(t, room, actor, Action.SEATING_HAND_COMPLETED, now=now, snapshots=False, table=table_number,
-                 big_blind_seat=new.big_blind_seat, dealt_in=dealt_in,
-                 next_hand={"button": nxt.button, "small_blind": nxt.small_blind, "big_blind": nxt.big_blind})
+    out = settle(
+        t,
+        room,
+        actor,
+        Action.SEATING_HAND_COMPLETED,
+        now=now,
+        snapshots=False,
+        table=table_number,
+        big_blind_seat=new.big_blind_seat,
+        dealt_in=dealt_in,
+        next_hand={"button": nxt.button, "small_blind": nxt.small_blind, "big_blind": nxt.big_blind},
+    )
     if hand_for_hand:
         out.hand_for_hand = clockctl.report_hand_complete(t, table_number, actor=actor)
     return out
@@ -114,8 +137,9 @@ def lock_table(tournament, table_number: int, locked: bool, *, actor, reason: st
     t, room = lock(tournament)
     table = _table(room, table_number)
     room.put(_copy(table, locked=bool(locked)))
-    return settle(t, room, actor, Action.SEATING_TABLE_LOCKED if locked else Action.SEATING_TABLE_UNLOCKED, now=now, snapshots=False,
-                  table=table_number, reason=reason)
+    return settle(
+        t, room, actor, Action.SEATING_TABLE_LOCKED if locked else Action.SEATING_TABLE_UNLOCKED, now=now, snapshots=False, table=table_number, reason=reason
+    )
 
 
 @service
@@ -145,8 +169,17 @@ def lock_seat(tournament, table_number: int, seat: int, locked: bool, *, actor, 
     else:
         seats.discard(seat)
     room.put(_copy(table, locked_seats=frozenset(seats)))
-    return settle(t, room, actor, Action.SEATING_SEAT_LOCKED if locked else Action.SEATING_SEAT_UNLOCKED, now=now, snapshots=False,
-                  table=table_number, seat=seat, reason=reason)
+    return settle(
+        t,
+        room,
+        actor,
+        Action.SEATING_SEAT_LOCKED if locked else Action.SEATING_SEAT_UNLOCKED,
+        now=now,
+        snapshots=False,
+        table=table_number,
+        seat=seat,
+        reason=reason,
+    )
 
 
 @service

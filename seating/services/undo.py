@@ -31,14 +31,20 @@ def undo_bust_and_later(tournament, bust, *, later: list[int], actor, reason: st
     event = TournamentEvent.objects.get(pk=bust.event_id) if bust.event_id else None
     found = later_changes(t, event) if event is not None else []
     if sorted(c["event"] for c in found) != sorted(set(later)):
-        raise SeatingActionError("later_changes_changed", _("The tables changed again meanwhile: look at the changes to undo "
-                                                            "first once more."), later=found,
-                                 undoable=all(c["undo"] for c in found))
+        raise SeatingActionError(
+            "later_changes_changed",
+            _("The tables changed again meanwhile: look at the changes to undo first once more."),
+            later=found,
+            undoable=all(c["undo"] for c in found),
+        )
     stuck = [c for c in found if not c["undo"]]
     if stuck:
-        raise SeatingActionError("later_change_not_undoable", _("A later change cannot be undone from the tables page: %(what)s.")
-                                 % {"what": "; ".join(f"#{c['event']} {c['description']}" for c in stuck)}, later=found,
-                                 undoable=False)
+        raise SeatingActionError(
+            "later_change_not_undoable",
+            _("A later change cannot be undone from the tables page: %(what)s.") % {"what": "; ".join(f"#{c['event']} {c['description']}" for c in stuck)},
+            later=found,
+            undoable=False,
+        )
     for change in found:  # newest first
         if change["undo"]["kind"] == "bust":
             undo_bust(t, change["undo"]["id"], actor=actor, reason=reason, now=now)

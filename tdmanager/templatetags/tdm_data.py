@@ -40,7 +40,7 @@ class JsonStringsNode(template.Node):
 def json_strings(parser, token):
     bits = token.split_contents()
     if len(bits) != 2:
-        raise template.TemplateSyntaxError("{% json_strings \"element-id\" %} takes one argument")
+        raise template.TemplateSyntaxError('{% json_strings "element-id" %} takes one argument')
     nodelist = parser.parse(("endjson_strings",))
     parser.delete_first_token()
     return JsonStringsNode(parser.compile_filter(bits[1]), nodelist)

@@ -23,8 +23,9 @@ T0 = timezone.now().replace(microsecond=0)
 @pytest.fixture
 def heads_up(make_tournament, actor):
     def make(size=16, **kw):
-        t = make_tournament(format=Tournament.HEADS_UP, starting_stack=10000, table_size=2, name=kw.pop("name", "Heads-up Day 1"),
-                            start_at=kw.pop("start_at", T0))
+        t = make_tournament(
+            format=Tournament.HEADS_UP, starting_stack=10000, table_size=2, name=kw.pop("name", "Heads-up Day 1"), start_at=kw.pop("start_at", T0)
+        )
         headsup.create_bracket(t, actor=actor, size=size, **kw)
         return t
 

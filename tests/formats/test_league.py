@@ -45,8 +45,7 @@ def score(league, t, actor):
 def test_a_linear_league_counts_the_best_two_results_and_shares_a_tie(make_tournament, four, actor, cashier_actor):
     """Linear, 4 players: 1st 4 points … 4th 1. A: 4, 1, 4 → best two 8; D: 1, 4, 3 → 7;
     B: 3, 2, 2 → 5 and C: 2, 3, 1 → 5, both with a best of 3: they share 3rd."""
-    league = series_service.create_series(name="Thursday league", scoring="LINEAR", best_of=2, cycle_length=None, tickets_per_cycle=0,
-                                          actor=actor)
+    league = series_service.create_series(name="Thursday league", scoring="LINEAR", best_of=2, cycle_length=None, tickets_per_cycle=0, actor=actor)
     score(league, play(make_tournament, four, "ABCD", actor, cashier_actor), actor)
     score(league, play(make_tournament, four, "DCBA", actor, cashier_actor), actor)
     score(league, play(make_tournament, four, "ADBC", actor, cashier_actor), actor)
@@ -62,15 +61,17 @@ def test_the_square_root_formula_with_the_buy_in_scores_a_bigger_event_higher(ma
     with a €10 buy-in: 20 · (1 + log₁₀ 10.25) = 40.21."""
     league = series_service.create_series(name="Weighted", scoring="SQRT_BUYIN", actor=actor)
     big = {r.person.first_name: round(r.points, 2) for r in score(league, play(make_tournament, four, "ABCD", actor, cashier_actor), actor)}
-    small = {r.person.first_name: round(r.points, 2)
-             for r in score(league, play(make_tournament, four, "BACD", actor, cashier_actor, buy_in=Decimal("10")), actor)}
+    small = {
+        r.person.first_name: round(r.points, 2) for r in score(league, play(make_tournament, four, "BACD", actor, cashier_actor, buy_in=Decimal("10")), actor)
+    }
     assert big["A"] == 60.02
     assert small["B"] == 40.21
 
 
 def test_a_points_table_league_and_its_participation_points(make_tournament, four, actor, cashier_actor):
-    league = series_service.create_series(name="Table", scoring="TABLE", points_table=[Decimal(25), Decimal(15), Decimal(10)],
-                                          participation_points=Decimal(2), actor=actor)
+    league = series_service.create_series(
+        name="Table", scoring="TABLE", points_table=[Decimal(25), Decimal(15), Decimal(10)], participation_points=Decimal(2), actor=actor
+    )
     points = {r.person.first_name: r.points for r in score(league, play(make_tournament, four, "CABD", actor, cashier_actor), actor)}
     assert points == {"C": 25.0, "A": 15.0, "B": 10.0, "D": 2.0}
 
@@ -84,7 +85,11 @@ def test_closing_a_season_archives_it_and_starts_the_next_from_zero(make_tournam
     archive = series_service.close_season(league, actor=actor)
     assert archive.number == 1
     assert [(line["rank"], line["name"].split()[0], line["total"]) for line in archive.standings] == [
-        (1, "B", 4.0), (2, "A", 3.0), (3, "C", 2.0), (4, "D", 1.0)]
+        (1, "B", 4.0),
+        (2, "A", 3.0),
+        (3, "C", 2.0),
+        (4, "D", 1.0),
+    ]
     league.refresh_from_db()
     assert league.current_cycle == 2
     data = selectors.leaderboard_data(league)
@@ -110,12 +115,21 @@ def test_a_league_the_rules_cannot_score_is_refused_with_the_field_named(given, 
     assert (err.value.code, err.value.extra.get("field")) == (code, field)
 
 
-def test_the_api_creates_a_league_closes_its_season_and_refuses_bad_numbers(api, director, cashier_user, make_tournament, four, actor,
-                                                                            cashier_actor):
+def test_the_api_creates_a_league_closes_its_season_and_refuses_bad_numbers(api, director, cashier_user, make_tournament, four, actor, cashier_actor):
     d = api(director)
-    r = d.post("/api/v1/formats/series/", {"name": "API league", "scoring": "TABLE", "points_table": ["30", "20", "10.5"],
-                                           "participation_points": "1", "best_of": 5, "cycle_length": None, "tickets_per_cycle": 0},
-               format="json")
+    r = d.post(
+        "/api/v1/formats/series/",
+        {
+            "name": "API league",
+            "scoring": "TABLE",
+            "points_table": ["30", "20", "10.5"],
+            "participation_points": "1",
+            "best_of": 5,
+            "cycle_length": None,
+            "tickets_per_cycle": 0,
+        },
+        format="json",
+    )
     assert r.status_code == 201, r.content
     body = r.json()
     assert body["series"]["scoring"] == "TABLE" and body["series"]["points_table"] == ["30.00", "20.00", "10.50"]
@@ -136,23 +150,51 @@ def test_the_api_creates_a_league_closes_its_season_and_refuses_bad_numbers(api,
 def test_the_page_creates_a_league_from_a_typed_points_table_and_shows_its_formula(director, actor):
     c = Client()
     c.force_login(director)
-    r = c.post("/formats/series/new/", {"name": "Page league", "scoring": "TABLE", "points_table": "100 72,5 50", "multiplier": "10",
-                                        "participation_points": "0", "cycle_length": "", "lb_constant_mode": "A", "participants": "ENTRIES",
-                                        "shared_rule": "AVERAGE_PLACE", "tie_break": "BEST_RESULT", "tickets_per_cycle": "0",
-                                        "ticket_description": "none", "ticket_value": "0"})
+    r = c.post(
+        "/formats/series/new/",
+        {
+            "name": "Page league",
+            "scoring": "TABLE",
+            "points_table": "100 72,5 50",
+            "multiplier": "10",
+            "participation_points": "0",
+            "cycle_length": "",
+            "lb_constant_mode": "A",
+            "participants": "ENTRIES",
+            "shared_rule": "AVERAGE_PLACE",
+            "tie_break": "BEST_RESULT",
+            "tickets_per_cycle": "0",
+            "ticket_description": "none",
+            "ticket_value": "0",
+        },
+    )
     assert r.status_code == 302, r.content.decode()[:2000]
     page = c.get(r["Location"]).content.decode()
     assert "points by place: 100, 72.5, 50" in page
     assert "Close the season" in page
-    r = c.post("/formats/series/new/", {"name": "Bad", "scoring": "TABLE", "points_table": "100 lots", "multiplier": "10",
-                                        "participation_points": "0", "lb_constant_mode": "A", "participants": "ENTRIES",
-                                        "shared_rule": "AVERAGE_PLACE", "tie_break": "BEST_RESULT", "tickets_per_cycle": "0",
-                                        "ticket_description": "none", "ticket_value": "0"})
+    r = c.post(
+        "/formats/series/new/",
+        {
+            "name": "Bad",
+            "scoring": "TABLE",
+            "points_table": "100 lots",
+            "multiplier": "10",
+            "participation_points": "0",
+            "lb_constant_mode": "A",
+            "participants": "ENTRIES",
+            "shared_rule": "AVERAGE_PLACE",
+            "tie_break": "BEST_RESULT",
+            "tickets_per_cycle": "0",
+            "ticket_description": "none",
+            "ticket_value": "0",
+        },
+    )
     assert r.status_code == 200 and "“lots” is not a number of points" in r.content.decode()
 
 
-def test_the_lobby_leaderboard_is_served_from_the_cache_until_points_change(make_tournament, four, actor, cashier_actor,
-                                                                             django_assert_num_queries, django_capture_on_commit_callbacks):
+def test_the_lobby_leaderboard_is_served_from_the_cache_until_points_change(
+    make_tournament, four, actor, cashier_actor, django_assert_num_queries, django_capture_on_commit_callbacks
+):
     league = series_service.create_series(name="Lobby league", scoring="LINEAR", actor=actor)
     score(league, play(make_tournament, four, "ABCD", actor, cashier_actor), actor)
     anon = Client()
@@ -171,8 +213,7 @@ def test_the_lobby_leaderboard_is_served_from_the_cache_until_points_change(make
     assert anon.get("/formats/series/999999/leaderboard/").status_code == 404
 
 
-def test_a_league_tournament_shows_the_standings_on_its_lobby_screens_phones_and_the_players_history(
-        make_tournament, four, actor, cashier_actor, director):
+def test_a_league_tournament_shows_the_standings_on_its_lobby_screens_phones_and_the_players_history(make_tournament, four, actor, cashier_actor, director):
     """After one scored event (linear: A 4, B 3, C 2, D 1), the next event of the league shows the
     top of the standings on its lobby screens, each player's own standing on his phone, and the
     director's history page of A lists the first event with its place and points."""
@@ -189,7 +230,11 @@ def test_a_league_tournament_shows_the_standings_on_its_lobby_screens_phones_and
     snap = build_snapshot(nxt)
     assert snap["league"]["name"] == "Tuesday league" and snap["league"]["season"] == 1
     assert [(line["rank"], line["name"], line["points"]) for line in snap["league"]["top"]] == [
-        (1, "A Test", 4.0), (2, "B Test", 3.0), (3, "C Test", 2.0), (4, "D Test", 1.0)]
+        (1, "A Test", 4.0),
+        (2, "B Test", 3.0),
+        (3, "C Test", 2.0),
+        (4, "D Test", 1.0),
+    ]
     assert phone_state(entries["C"].pk, snap)["league"] == {"name": "Tuesday league", "season": 1, "rank": 3, "points": 2.0, "players": 4}
     _public, own = phone_index(nxt.pk, snap, {})
     assert own[entries["D"].pk].part["league"]["rank"] == 4

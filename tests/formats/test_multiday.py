@@ -24,9 +24,15 @@ pytestmark = pytest.mark.django_db
 def event(structure, actor):
     now = timezone.now()
     return multiday.create_event(
-        name="Main Event", flights=[{"label": "1A", "start_at": now}, {"label": "1B", "start_at": now + timedelta(days=1)}],
-        day2_start_at=now + timedelta(days=2), buy_in=Decimal("1000"), fee=Decimal("100"), starting_stack=30000,
-        structure=structure, actor=actor, max_entries_per_player=2,
+        name="Main Event",
+        flights=[{"label": "1A", "start_at": now}, {"label": "1B", "start_at": now + timedelta(days=1)}],
+        day2_start_at=now + timedelta(days=2),
+        buy_in=Decimal("1000"),
+        fee=Decimal("100"),
+        starting_stack=30000,
+        structure=structure,
+        actor=actor,
+        max_entries_per_player=2,
     )
 
 
@@ -38,8 +44,9 @@ def test_a_multi_day_event_from_the_flights_to_the_day2_winner(event, make_perso
     f1a, f1b, day2 = flight(event, "1A"), flight(event, "1B"), event.day2
     assert f1a.format == Tournament.MULTIDAY and day2.status == Tournament.PLANNED
     # FMT-07: stack choice on Day 1A: the regular product and a deep one.
-    deep = stackchoice.add_stack_option(f1a, label="Deep 45k", buy_in=Decimal("1400"), fee=Decimal("140"), chips=45000,
-                                        actor=actor, override_reason="announced with the schedule")
+    deep = stackchoice.add_stack_option(
+        f1a, label="Deep 45k", buy_in=Decimal("1400"), fee=Decimal("140"), chips=45000, actor=actor, override_reason="announced with the schedule"
+    )
     ann, bob, cid, dan, eve, fay = (make_person(n) for n in ("Ann", "Bob", "Cid", "Dan", "Eve", "Fay"))
     sell = lambda t, p: cashier.register(t, p, method="CASH", actor=cashier_actor).entry
     a1 = stackchoice.register_with_stack_choice(f1a, ann, deep, method="CARD", actor=cashier_actor).entry
@@ -54,11 +61,15 @@ def test_a_multi_day_event_from_the_flights_to_the_day2_winner(event, make_perso
     in_play = chips_in_play(f1a)
     assert in_play == 45000 + 3 * 30000 + 30000
     # End of 1A: the room is bagged in one call; Cid surrenders (irreversible, chips out of play).
-    summary = multiday.bag_chips(f1a, [
-        {"number": a1.number, "chips": 80000, "bag_number": "A-001", "dealer": "Luca", "signed": True},
-        {"number": b1.number, "chips": 55000, "bag_number": "A-002"},
-        {"number": c1.number, "chips": 30000, "bag_number": "A-003", "surrender": True, "signed": True},
-    ], actor=actor)
+    summary = multiday.bag_chips(
+        f1a,
+        [
+            {"number": a1.number, "chips": 80000, "bag_number": "A-001", "dealer": "Luca", "signed": True},
+            {"number": b1.number, "chips": 55000, "bag_number": "A-002"},
+            {"number": c1.number, "chips": 30000, "bag_number": "A-003", "surrender": True, "signed": True},
+        ],
+        actor=actor,
+    )
     assert summary["surrendered_chips"] == 30000 and summary["chips_in_play"] == in_play - 30000
     assert summary["difference"] == 0 and summary["unbagged_entries"] == []
     assert ChipCount.objects.filter(tournament=f1a, occasion="BAGGING").count() == 3
@@ -71,19 +82,24 @@ def test_a_multi_day_event_from_the_flights_to_the_day2_winner(event, make_perso
     f1a.refresh_from_db()
     assert f1a.status == Tournament.FINISHED
     # PAY-08: chip leaders of 1A (2 bags left): 2000 and 1000.
-    assert [(a.entry_id, a.amount) for a in ChipLeaderAward.objects.filter(flight__tournament=f1a)] == [(a1.pk, Decimal("2000.00")), (b1.pk, Decimal("1000.00"))]
+    assert [(a.entry_id, a.amount) for a in ChipLeaderAward.objects.filter(flight__tournament=f1a)] == [
+        (a1.pk, Decimal("2000.00")),
+        (b1.pk, Decimal("1000.00")),
+    ]
 
     # Day 1B: Cid (surrendered) and Dan (busted in 1A) buy in again; Bob (already bagged) plays it too.
     c2, d2, b2, e2, f2 = sell(f1b, cid), sell(f1b, dan), sell(f1b, bob), sell(f1b, eve), sell(f1b, fay)
     lifecycle.start(f1b, actor=actor)
     bust_in_order([f2])
-    multiday.bag_chips(f1b, [{"number": c2.number, "chips": 20000, "bag_number": "B-001"},
-                             {"number": d2.number, "chips": 40000, "bag_number": "B-002"}], actor=actor)
+    multiday.bag_chips(
+        f1b, [{"number": c2.number, "chips": 20000, "bag_number": "B-001"}, {"number": d2.number, "chips": 40000, "bag_number": "B-002"}], actor=actor
+    )
     with pytest.raises(DomainError) as e:  # a player is not bagged yet
         multiday.close_flight(f1b, actor=actor)
     assert e.value.code == "not_all_bagged"
-    multiday.bag_chips(f1b, [{"number": b2.number, "chips": 60000, "bag_number": "B-003"},
-                             {"number": e2.number, "chips": 30001, "bag_number": "B-004"}], actor=actor)
+    multiday.bag_chips(
+        f1b, [{"number": b2.number, "chips": 60000, "bag_number": "B-003"}, {"number": e2.number, "chips": 30001, "bag_number": "B-004"}], actor=actor
+    )
     with pytest.raises(DomainError) as e:  # one chip too many
         multiday.close_flight(f1b, actor=actor)
     assert e.value.code == "count_mismatch" and e.value.extra["difference"] == 1
@@ -113,9 +129,17 @@ def test_a_multi_day_event_from_the_flights_to_the_day2_winner(event, make_perso
 
 def test_first_flight_rule_carries_the_earliest_bag(structure, make_person, cashier_actor, actor):
     now = timezone.now()
-    event = multiday.create_event(name="Festival", flights=[{"label": "1A", "start_at": now}, {"label": "1B", "start_at": now}],
-                                  day2_start_at=now, buy_in=Decimal("100"), fee=Decimal("10"), starting_stack=10000,
-                                  structure=structure, actor=actor, multi_flight_stack="FIRST")
+    event = multiday.create_event(
+        name="Festival",
+        flights=[{"label": "1A", "start_at": now}, {"label": "1B", "start_at": now}],
+        day2_start_at=now,
+        buy_in=Decimal("100"),
+        fee=Decimal("10"),
+        starting_stack=10000,
+        structure=structure,
+        actor=actor,
+        multi_flight_stack="FIRST",
+    )
     p, q = make_person(), make_person()
     for label, chips in (("1A", 12000), ("1B", 8000)):
         t = flight(event, label)
@@ -132,8 +156,15 @@ def test_tied_chip_leaders_share_their_prizes(event, make_person, cashier_actor,
     t = flight(event, "1A")
     es = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(3)]
     lifecycle.start(t, actor=actor)
-    multiday.bag_chips(t, [{"entry": es[0].pk, "chips": 40000, "bag_number": "1"}, {"entry": es[1].pk, "chips": 40000, "bag_number": "2"},
-                           {"entry": es[2].pk, "chips": 10000, "bag_number": "3"}], actor=actor)
+    multiday.bag_chips(
+        t,
+        [
+            {"entry": es[0].pk, "chips": 40000, "bag_number": "1"},
+            {"entry": es[1].pk, "chips": 40000, "bag_number": "2"},
+            {"entry": es[2].pk, "chips": 10000, "bag_number": "3"},
+        ],
+        actor=actor,
+    )
     multiday.close_flight(t, actor=actor)
     awards = list(ChipLeaderAward.objects.filter(flight__tournament=t).values_list("rank", "amount", "shared_with"))
     assert awards == [(1, Decimal("1500.00"), 2), (1, Decimal("1500.00"), 2), (3, Decimal("500.00"), 1)]
@@ -191,8 +222,7 @@ def test_the_flights_money_is_the_day2_prize_pool(event, make_person, cashier_ac
     assert day2_lines["Money in: prize parts"] == Decimal("5000.00") and day2_lines["Money in not accounted for"] == 0
 
 
-def test_chip_leader_prizes_are_paid_at_the_flight_desk_and_come_out_of_the_day2_pool(event, make_person, cashier_actor,
-                                                                                      actor, api, cashier_user):
+def test_chip_leader_prizes_are_paid_at_the_flight_desk_and_come_out_of_the_day2_pool(event, make_person, cashier_actor, actor, api, cashier_user):
     """PAY-08 prizes are due at the desk once the flight closes; PAY-02: the Day 2 pool (the
     whole event's) is gross of them, so Day 2 shares what is left."""
     from payouts import selectors as payout_selectors
@@ -204,14 +234,23 @@ def test_chip_leader_prizes_are_paid_at_the_flight_desk_and_come_out_of_the_day2
     es = [cashier.register(t, make_person(n), method="CASH", actor=cashier_actor).entry for n in ("Ann", "Bob", "Cid", "Dan")]
     lifecycle.start(t, actor=actor)
     bust(es[3])
-    multiday.bag_chips(t, [{"entry": es[0].pk, "chips": 60000, "bag_number": "1"}, {"entry": es[1].pk, "chips": 20000, "bag_number": "2"},
-                           {"entry": es[2].pk, "chips": 40000, "bag_number": "3"}], actor=actor)
+    multiday.bag_chips(
+        t,
+        [
+            {"entry": es[0].pk, "chips": 60000, "bag_number": "1"},
+            {"entry": es[1].pk, "chips": 20000, "bag_number": "2"},
+            {"entry": es[2].pk, "chips": 40000, "bag_number": "3"},
+        ],
+        actor=actor,
+    )
     multiday.close_flight(t, actor=actor)
 
     due = [d for d in payout_selectors.dues(t) if d["source"].startswith("CHIPLEADER:")]
     assert [(d["entry_id"], d["amount"], d["kind"], d["paid"]) for d in due] == [
-        (es[0].pk, Decimal("2000.00"), "CASH", False), (es[2].pk, Decimal("1000.00"), "CASH", False),
-        (es[1].pk, Decimal("500.00"), "CASH", False)]
+        (es[0].pk, Decimal("2000.00"), "CASH", False),
+        (es[2].pk, Decimal("1000.00"), "CASH", False),
+        (es[1].pk, Decimal("500.00"), "CASH", False),
+    ]
     assert "1A" in due[0]["description"]
     # The desk lists them with the other prizes due, and pays them through the API.
     listed = api(cashier_user).get(f"/api/v1/payouts/due/?tournament={t.pk}").json()
@@ -247,8 +286,9 @@ def test_the_reconciliations_balance_with_chip_leader_prizes(event, make_person,
     t = flight(event, "1A")
     es = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(5)]
     lifecycle.start(t, actor=actor)
-    multiday.bag_chips(t, [{"entry": e.pk, "chips": c, "bag_number": str(i)}
-                           for i, (e, c) in enumerate(zip(es, (50000, 40000, 30000, 20000, 10000)))], actor=actor)
+    multiday.bag_chips(
+        t, [{"entry": e.pk, "chips": c, "bag_number": str(i)} for i, (e, c) in enumerate(zip(es, (50000, 40000, 30000, 20000, 10000)))], actor=actor
+    )
     multiday.close_flight(t, actor=actor)
     leader = next(d for d in payout_selectors.dues(t) if d["source"].startswith("CHIPLEADER:") and d["entry_id"] == es[0].pk)
     payouts.pay_prize(es[0], method="CASH", actor=cashier_actor, source=leader["source"])

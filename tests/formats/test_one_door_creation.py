@@ -34,14 +34,39 @@ def _same_events(page_t, api_t):
 
 
 def test_a_heads_up_event_from_the_page_and_from_the_api_logs_the_same_events(director, api, structure):
-    r = page_client(director).post("/formats/headsup/new/", {
-        "name": "Page event", "start_at": "2026-07-09T19:00", "buy_in": "50", "fee": "10", "starting_stack": "10000",
-        "structure": structure.pk, "size": "16", "level_minutes": "10", "punctuality": Bracket.NO_SHOW, "paid_players": "8"})
+    r = page_client(director).post(
+        "/formats/headsup/new/",
+        {
+            "name": "Page event",
+            "start_at": "2026-07-09T19:00",
+            "buy_in": "50",
+            "fee": "10",
+            "starting_stack": "10000",
+            "structure": structure.pk,
+            "size": "16",
+            "level_minutes": "10",
+            "punctuality": Bracket.NO_SHOW,
+            "paid_players": "8",
+        },
+    )
     assert r.status_code == 302
     page_t = Tournament.objects.get(name="Page event")
-    res = api(director).post("/api/v1/formats/headsup/", {
-        "name": "API event", "start_at": "2026-07-09T19:00:00+02:00", "buy_in": "50", "fee": "10", "starting_stack": 10000,
-        "structure": structure.pk, "size": 16, "level_minutes": 10, "punctuality": Bracket.NO_SHOW, "paid_players": 8}, format="json")
+    res = api(director).post(
+        "/api/v1/formats/headsup/",
+        {
+            "name": "API event",
+            "start_at": "2026-07-09T19:00:00+02:00",
+            "buy_in": "50",
+            "fee": "10",
+            "starting_stack": 10000,
+            "structure": structure.pk,
+            "size": 16,
+            "level_minutes": 10,
+            "punctuality": Bracket.NO_SHOW,
+            "paid_players": 8,
+        },
+        format="json",
+    )
     assert res.status_code == 201, res.content
     api_t = Tournament.objects.get(name="API event")
     assert res.json()["tournament"]["id"] == api_t.pk
@@ -54,21 +79,49 @@ def test_a_heads_up_event_from_the_page_and_from_the_api_logs_the_same_events(di
 
 
 def test_a_refused_heads_up_event_leaves_no_tournament_behind(director, api, structure):
-    res = api(director).post("/api/v1/formats/headsup/", {
-        "name": "API event", "buy_in": "50", "fee": "5", "starting_stack": 10000, "structure": structure.pk, "size": 12}, format="json")
+    res = api(director).post(
+        "/api/v1/formats/headsup/",
+        {"name": "API event", "buy_in": "50", "fee": "5", "starting_stack": 10000, "structure": structure.pk, "size": 12},
+        format="json",
+    )
     assert res.status_code == 400 and res.json()["code"] == "bad_bracket_size"
     assert not Tournament.objects.filter(name="API event").exists()  # the tournament went with the bracket
 
 
 def test_a_timed_event_from_the_page_and_from_the_api_logs_the_same_events(director, api, structure):
-    r = page_client(director).post("/formats/timed/new/", {
-        "name": "Page event", "start_at": "2026-07-09T19:00", "buy_in": "20", "fee": "2", "starting_stack": "5000",
-        "structure": structure.pk, "minutes": "90", "end_condition": TimedEvent.LAST_PLAYER, "chip_tie": "DRAW", "field_cap": "8"})
+    r = page_client(director).post(
+        "/formats/timed/new/",
+        {
+            "name": "Page event",
+            "start_at": "2026-07-09T19:00",
+            "buy_in": "20",
+            "fee": "2",
+            "starting_stack": "5000",
+            "structure": structure.pk,
+            "minutes": "90",
+            "end_condition": TimedEvent.LAST_PLAYER,
+            "chip_tie": "DRAW",
+            "field_cap": "8",
+        },
+    )
     assert r.status_code == 302
     page_t = Tournament.objects.get(name="Page event")
-    res = api(director).post("/api/v1/formats/timed/", {
-        "name": "API event", "start_at": "2026-07-09T19:00:00+02:00", "buy_in": "20", "fee": "2", "starting_stack": 5000,
-        "structure": structure.pk, "minutes": 90, "end_condition": TimedEvent.LAST_PLAYER, "chip_tie": "DRAW", "field_cap": 8}, format="json")
+    res = api(director).post(
+        "/api/v1/formats/timed/",
+        {
+            "name": "API event",
+            "start_at": "2026-07-09T19:00:00+02:00",
+            "buy_in": "20",
+            "fee": "2",
+            "starting_stack": 5000,
+            "structure": structure.pk,
+            "minutes": 90,
+            "end_condition": TimedEvent.LAST_PLAYER,
+            "chip_tie": "DRAW",
+            "field_cap": 8,
+        },
+        format="json",
+    )
     assert res.status_code == 201, res.content
     api_t = Tournament.objects.get(name="API event")
     assert res.json()["tournament"] == api_t.pk
@@ -82,6 +135,7 @@ def test_a_timed_event_from_the_page_and_from_the_api_logs_the_same_events(direc
 
 
 def test_only_a_director_creates_a_timed_event_through_the_api(floor_user, api, structure):
-    res = api(floor_user).post("/api/v1/formats/timed/", {"name": "X", "buy_in": "20", "starting_stack": 5000,
-                                                          "structure": structure.pk, "minutes": 90}, format="json")
+    res = api(floor_user).post(
+        "/api/v1/formats/timed/", {"name": "X", "buy_in": "20", "starting_stack": 5000, "structure": structure.pk, "minutes": 90}, format="json"
+    )
     assert res.status_code == 403

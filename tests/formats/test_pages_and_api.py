@@ -26,8 +26,10 @@ def page_client(user):
 def test_a_director_creates_a_sit_and_go_from_the_form(director, structure):
     c = page_client(director)
     assert c.get("/formats/").status_code == 200
-    r = c.post("/formats/sit-and-go/new/", {"name": "S&G 19:00", "start_at": "2026-07-09T19:00", "buy_in": "50", "fee": "5",
-                                             "starting_stack": "5000", "structure": structure.pk, "tables": "2"})
+    r = c.post(
+        "/formats/sit-and-go/new/",
+        {"name": "S&G 19:00", "start_at": "2026-07-09T19:00", "buy_in": "50", "fee": "5", "starting_stack": "5000", "structure": structure.pk, "tables": "2"},
+    )
     t = Tournament.objects.get(name="S&G 19:00")
     assert r.status_code == 302 and r["Location"] == f"/tournaments/{t.pk}/"
     assert (t.format, t.field_cap, t.status, t.table_size) == (Tournament.SNG, 20, Tournament.REGISTERING, 10)
@@ -43,10 +45,24 @@ def test_only_directors_create_formats(floor_user, cashier_user, outsider):
 
 def test_the_multiday_pages_bag_a_room_and_build_day2(director, floor_user, structure, make_person, cashier_actor):
     c = page_client(director)
-    r = c.post("/formats/multiday/new/", {
-        "name": "Main", "start_at": "2026-07-09T12:00", "buy_in": "1000", "fee": "100", "starting_stack": "30000", "structure": structure.pk,
-        "flights": "1A 2026-07-09 12:00\n1B 2026-07-10 12:00", "day2_start_at": "2026-07-11T12:00", "max_entries_per_player": "2",
-        "late_reg_closes_after_level": "6", "multi_flight_stack": "BEST", "surrender_allowed": "on", "chip_leader_prizes": "2000 1000 500"})
+    r = c.post(
+        "/formats/multiday/new/",
+        {
+            "name": "Main",
+            "start_at": "2026-07-09T12:00",
+            "buy_in": "1000",
+            "fee": "100",
+            "starting_stack": "30000",
+            "structure": structure.pk,
+            "flights": "1A 2026-07-09 12:00\n1B 2026-07-10 12:00",
+            "day2_start_at": "2026-07-11T12:00",
+            "max_entries_per_player": "2",
+            "late_reg_closes_after_level": "6",
+            "multi_flight_stack": "BEST",
+            "surrender_allowed": "on",
+            "chip_leader_prizes": "2000 1000 500",
+        },
+    )
     event = MultiDayEvent.objects.get(name="Main")
     assert r.status_code == 302 and event.flights.count() == 2
     t = event.flights.get(label="1A").tournament
@@ -172,17 +188,30 @@ def cashier_actor_for(user):
 def test_the_multiday_api_bags_and_closes(api, director, floor_user, structure, make_person, cashier_actor):
     now = timezone.now()
     d = api(director)
-    r = d.post("/api/v1/formats/multiday/", {"name": "API Main", "flights": [{"label": "1A", "start_at": now.isoformat()}],
-                                              "day2_start_at": (now + timedelta(days=1)).isoformat(), "buy_in": "500", "fee": "50",
-                                              "starting_stack": 20000, "structure": structure.pk}, format="json")
+    r = d.post(
+        "/api/v1/formats/multiday/",
+        {
+            "name": "API Main",
+            "flights": [{"label": "1A", "start_at": now.isoformat()}],
+            "day2_start_at": (now + timedelta(days=1)).isoformat(),
+            "buy_in": "500",
+            "fee": "50",
+            "starting_stack": 20000,
+            "structure": structure.pk,
+        },
+        format="json",
+    )
     assert r.status_code == 201
     event = MultiDayEvent.objects.get(pk=r.json()["id"])
     t = event.flights.get().tournament
     es = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(2)]
     lifecycle.start(t, actor=cashier_actor)
     f = api(floor_user)
-    r = f.post(f"/api/v1/formats/flights/{t.pk}/bag/", {"rows": [{"entry": es[0].pk, "chips": 30000, "bag_number": "1"},
-                                                                {"entry": es[1].pk, "chips": 10000, "bag_number": "2"}]}, format="json")
+    r = f.post(
+        f"/api/v1/formats/flights/{t.pk}/bag/",
+        {"rows": [{"entry": es[0].pk, "chips": 30000, "bag_number": "1"}, {"entry": es[1].pk, "chips": 10000, "bag_number": "2"}]},
+        format="json",
+    )
     assert r.status_code == 200 and r.json()["difference"] == 0
     assert f.post(f"/api/v1/formats/flights/{t.pk}/close/", {}, format="json").status_code == 403
     r = d.post(f"/api/v1/formats/flights/{t.pk}/close/", {}, format="json")

@@ -42,8 +42,9 @@ def test_qualifying_tables_to_the_final_table_by_chip_count(timed_event, field, 
             timed.finish_timed(t, actor=actor, counts=[{"entry": x.pk, "chips": 1} for x in es[5:]])
         assert e.value.code == "time_not_up"
         TimedEvent.objects.filter(tournament=t).update(ends_at=timezone.now() - timedelta(seconds=1))
-        result = timed.finish_timed(t, actor=actor, counts=[{"entry": es[5].pk, "chips": 9000}, {"entry": es[6].pk, "chips": 21000},
-                                                              {"entry": es[7].pk, "chips": 10000}])
+        result = timed.finish_timed(
+            t, actor=actor, counts=[{"entry": es[5].pk, "chips": 9000}, {"entry": es[6].pk, "chips": 21000}, {"entry": es[7].pk, "chips": 10000}]
+        )
         assert [(s["entry"], s["place"]) for s in result["standings"]] == [(es[6].number, 1), (es[7].number, 2), (es[5].number, 3)]
         assert result["difference"] == 0 and result["chips_in_play"] == 40000
         places = {e.pk: e.place for e in t.entries.all()}

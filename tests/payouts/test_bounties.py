@@ -63,8 +63,12 @@ def test_a_nine_player_pko_with_two_re_entries_is_paid_to_the_cent():
     assert board.heads == {"C2": D("196.88")}
     assert board.finish("C2") == D("196.88")  # the winner wins his own bounty
     assert board.cash_paid == {
-        "A1": D("50.00"), "B2": D("56.25"), "E1": D("50.00"), "G1": D("37.50"),
-        "H1": D("12.50"), "C2": D("343.75"),
+        "A1": D("50.00"),
+        "B2": D("56.25"),
+        "E1": D("50.00"),
+        "G1": D("37.50"),
+        "H1": D("12.50"),
+        "C2": D("343.75"),
     }
     assert board.taken_in == D("550") == bounty_money("50", 11)
     assert sum(board.cash_paid.values()) == D("550.00")

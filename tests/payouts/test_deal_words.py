@@ -27,28 +27,27 @@ def three_left(tournament, make_person, cashier_actor, director):
 
 def test_the_calculators_refusal_is_italian_with_italian_numbers(api, tournament, three_left, director):
     stacks = {str(e.pk): 100000 for e in three_left}
-    r = api(director).post(f"/api/v1/tournaments/{tournament.pk}/payouts/deal/calculate/", {"stacks": stacks}, format="json",
-                           HTTP_ACCEPT_LANGUAGE="it")
+    r = api(director).post(f"/api/v1/tournaments/{tournament.pk}/payouts/deal/calculate/", {"stacks": stacks}, format="json", HTTP_ACCEPT_LANGUAGE="it")
     problem = r.data["methods"]["EVEN"]["policy_problem"]
     assert problem["code"] == "not_strictly_decreasing"
-    assert re.fullmatch(r"Il posto 2 \(\d{1,3}(\.\d{3})*,\d\d\) deve essere pagato meno del posto 1 \(\d{1,3}(\.\d{3})*,\d\d\)\.",
-                        problem["detail"]), problem["detail"]
+    assert re.fullmatch(r"Il posto 2 \(\d{1,3}(\.\d{3})*,\d\d\) deve essere pagato meno del posto 1 \(\d{1,3}(\.\d{3})*,\d\d\)\.", problem["detail"]), problem[
+        "detail"
+    ]
     r = api(director).post(f"/api/v1/tournaments/{tournament.pk}/payouts/deal/calculate/", {"stacks": stacks}, format="json")
     assert r.data["methods"]["EVEN"]["policy_problem"]["detail"].startswith("Place 2 (")
 
 
 def test_the_deal_page_says_the_status_and_the_amounts_in_italian(api, tournament, three_left, director, floor_user):
     stacks = {str(three_left[0].pk): 150000, str(three_left[1].pk): 100000, str(three_left[2].pk): 50000}
-    deal = api(director).post(f"/api/v1/tournaments/{tournament.pk}/payouts/deals/", {"stacks": stacks, "method": "CHIP_CHOP"},
-                              format="json").data
+    deal = api(director).post(f"/api/v1/tournaments/{tournament.pk}/payouts/deals/", {"stacks": stacks, "method": "CHIP_CHOP"}, format="json").data
     for e in three_left:
         api(floor_user).post(f"/api/v1/payouts/deals/{deal['id']}/accept/", {"entry": e.pk}, format="json")
     assert api(director).post(f"/api/v1/payouts/deals/{deal['id']}/approve/").status_code == 200
     client = Client()
     client.force_login(director)
     page = client.get(f"/tournaments/{tournament.pk}/payouts/deal/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
-    earlier = page[page.index("<ul class=\"small\">"):]
-    earlier = earlier[:earlier.index("</ul>")]
+    earlier = page[page.index('<ul class="small">') :]
+    earlier = earlier[: earlier.index("</ul>")]
     assert "approvato" in earlier and "approved" not in earlier
     amounts = re.findall(r"\d[\d.]*,\d\d", earlier)
     assert len(amounts) == 3 and not re.search(r"\d\.\d\d(?!\d)", earlier)

@@ -48,14 +48,18 @@ class TestDealByPlace:
             services.accept_deal(deal, e, actor=actor)
         services.approve_deal(deal, actor=actor)
         from payouts import selectors as sel
+
         assert [str(v) for v in sel.place_values(sel.table_prizes(t))] == ["900.00", "620.00", "480.00"]
 
-    @pytest.mark.parametrize("amounts, code", [
-        (["700", "700", "600"], "not_strictly_decreasing"),  # an equal split of two places: «non paritaria»
-        (["600", "800", "600"], "not_strictly_decreasing"),  # a lower place paid more than a higher one
-        (["1000", "600", "500"], "wrong_total"),
-        (["1000", "1000"], "amounts_required"),  # one amount per place in play
-    ])
+    @pytest.mark.parametrize(
+        "amounts, code",
+        [
+            (["700", "700", "600"], "not_strictly_decreasing"),  # an equal split of two places: «non paritaria»
+            (["600", "800", "600"], "not_strictly_decreasing"),  # a lower place paid more than a higher one
+            (["1000", "600", "500"], "wrong_total"),
+            (["1000", "1000"], "amounts_required"),  # one amount per place in play
+        ],
+    )
     def test_a_deal_that_is_not_progressive_or_does_not_add_up_is_refused(self, final_three, actor, amounts, code):
         t, players = final_three
         with pytest.raises(DomainError) as e:
@@ -65,11 +69,13 @@ class TestDealByPlace:
 
     def test_the_api_takes_a_deal_by_place(self, final_three, director):
         t, players = final_three
-        r = client_for(director).post(f"/api/v1/tournaments/{t.pk}/payouts/deals/",
-                                      {"stacks": stacks_of(players), "method": "CUSTOM", "by_place": ["900", "620", "480"]}, format="json")
+        r = client_for(director).post(
+            f"/api/v1/tournaments/{t.pk}/payouts/deals/", {"stacks": stacks_of(players), "method": "CUSTOM", "by_place": ["900", "620", "480"]}, format="json"
+        )
         assert r.status_code == 201 and r.json()["by_place"] == ["900.00", "620.00", "480.00"]
-        r = client_for(director).post(f"/api/v1/tournaments/{t.pk}/payouts/deals/",
-                                      {"stacks": stacks_of(players), "method": "CUSTOM", "by_place": ["700", "700", "600"]}, format="json")
+        r = client_for(director).post(
+            f"/api/v1/tournaments/{t.pk}/payouts/deals/", {"stacks": stacks_of(players), "method": "CUSTOM", "by_place": ["700", "700", "600"]}, format="json"
+        )
         assert r.status_code == 409 and r.json()["code"] == "deal_open"
 
 

@@ -23,6 +23,7 @@ D = Decimal
 @pytest.fixture
 def field(make_tournament, make_person, cashier_actor, actor):
     """10 players × €100, no fee: a pool of 1,000 paid 400 / 300 / 200 / 100; started."""
+
     def make(rule=None):
         t = make_tournament(buy_in=D("100"), fee=D("0"), settings={"forfeited_prize": rule} if rule else {})
         for _ in range(10):
@@ -32,6 +33,7 @@ def field(make_tournament, make_person, cashier_actor, actor):
         lifecycle.start(t, actor=actor, prestart_report_sent=True)
         t.refresh_from_db()
         return t
+
     return make
 
 
@@ -162,8 +164,7 @@ def test_the_winners_report_shows_the_forfeit_not_a_prize(field, actor, director
     assert totals["Prizes won"] == "900.00"  # 1,000 less the 100 forfeited (held)
 
 
-def test_the_reconciliation_balances_with_jackpot_fees_foreign_tender_and_a_forfeited_prize(
-        make_tournament, make_person, cashier_actor, actor, director):
+def test_the_reconciliation_balances_with_jackpot_fees_foreign_tender_and_a_forfeited_prize(make_tournament, make_person, cashier_actor, actor, director):
     """Issue #13, done when: jackpot fees, USD/CHF tender and a forfeited prize in one event."""
     services.set_jackpot_base(D("1000.00"), actor=actor)
     cashier.set_exchange_rate("CHF", D("1.05"), actor=actor)

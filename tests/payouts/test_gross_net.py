@@ -34,10 +34,13 @@ def test_by_default_the_guarantee_is_gross_and_the_lobby_shows_the_net_labelled(
     assert s["prize_pool_gross"] is None
 
 
-@pytest.mark.parametrize("show, pool, label, gross, net", [
-    ("GROSS", "1000.00", "gross", "1000.00", None),
-    ("BOTH", "960.00", "net", "1000.00", "960.00"),
-])
+@pytest.mark.parametrize(
+    "show, pool, label, gross, net",
+    [
+        ("GROSS", "1000.00", "gross", "1000.00", None),
+        ("BOTH", "960.00", "net", "1000.00", "960.00"),
+    ],
+)
 def test_the_setting_says_which_figure_the_lobby_shows(guaranteed, show, pool, label, gross, net):
     t = guaranteed
     t.settings = {"display_pool": show}
@@ -47,8 +50,13 @@ def test_the_setting_says_which_figure_the_lobby_shows(guaranteed, show, pool, l
 
 
 def test_a_net_guarantee_is_labelled_net_and_lifts_the_pool_after_deductions(make_tournament, make_person, cashier_actor):
-    t = make_tournament(buy_in=D("100"), fee=D("0"), guarantee=D("1000"), deductions=[{"name": "staff service", "percent": "4"}],
-                        settings={"guarantee_is_gross": False, "display_pool": "BOTH"})
+    t = make_tournament(
+        buy_in=D("100"),
+        fee=D("0"),
+        guarantee=D("1000"),
+        deductions=[{"name": "staff service", "percent": "4"}],
+        settings={"guarantee_is_gross": False, "display_pool": "BOTH"},
+    )
     for _ in range(5):
         cashier.register(t, make_person(), method="CARD", actor=cashier_actor)
     s = sel.display_summary(t)

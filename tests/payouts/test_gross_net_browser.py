@@ -18,8 +18,9 @@ def test_the_lobby_labels_the_pool_gross_and_net(browser_page, make_tournament, 
     from tournaments.services.events import Actor
 
     page = browser_page
-    t = make_tournament(buy_in=D("100"), fee=D("10"), guarantee=D("1000"), deductions=[{"name": "staff service", "percent": "4"}],
-                        settings={"display_pool": "BOTH"})
+    t = make_tournament(
+        buy_in=D("100"), fee=D("10"), guarantee=D("1000"), deductions=[{"name": "staff service", "percent": "4"}], settings={"display_pool": "BOTH"}
+    )
     for _ in range(5):
         cashier.register(t, make_person(), method="CARD", actor=Actor(cashier_user))
     DisplayScreen.objects.create(name="Lobby", tournament=t, token="pay02-tv", show={"sounds": False})

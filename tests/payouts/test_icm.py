@@ -65,9 +65,7 @@ def test_it_matches_brute_force_on_random_small_tables():
     for _ in range(150):
         stacks = [rng.randint(1, 10_000) for _ in range(rng.randint(1, 7))]
         prizes = sorted((rng.randint(0, 1000) for _ in range(rng.randint(1, 9))), reverse=True)
-        assert icm_equities(stacks, prizes) == pytest.approx(
-            harville_by_permutations(stacks, prizes), abs=1e-9
-        )
+        assert icm_equities(stacks, prizes) == pytest.approx(harville_by_permutations(stacks, prizes), abs=1e-9)
 
 
 def test_it_keeps_full_precision_for_tiny_stacks_beside_a_huge_one():
@@ -167,9 +165,7 @@ def test_the_monte_carlo_estimate_lies_within_its_error_bound():
     stacks = [5200, 3100, 2500, 1900, 900, 400]
     prizes = [400, 250, 150, 100, 60, 40]
     exact = icm_equities(stacks, prizes)
-    estimate, errors = icm_equities_with_error(
-        stacks, prizes, samples=20_000, rng=random.Random(2024)
-    )
+    estimate, errors = icm_equities_with_error(stacks, prizes, samples=20_000, rng=random.Random(2024))
     assert sum(estimate) == pytest.approx(sum(prizes))
     for e, x, se in zip(estimate, exact, errors):
         assert 0 < se < 2.5
@@ -177,9 +173,7 @@ def test_the_monte_carlo_estimate_lies_within_its_error_bound():
 
 
 def prize_tables(max_places):
-    return st.lists(st.integers(0, 10_000), min_size=0, max_size=max_places).map(
-        lambda p: sorted(p, reverse=True)
-    )
+    return st.lists(st.integers(0, 10_000), min_size=0, max_size=max_places).map(lambda p: sorted(p, reverse=True))
 
 
 @settings(max_examples=200, deadline=None)

@@ -40,8 +40,7 @@ def jt(make_tournament):
     """A re-entry tournament playing for the jackpot, late registration to the end of level 6."""
 
     def make(**settings):
-        return make_tournament(format=Tournament.REENTRY, max_entries_per_player=3, late_reg_closes_after_level=6,
-                               settings={**JACKPOT, **settings})
+        return make_tournament(format=Tournament.REENTRY, max_entries_per_player=3, late_reg_closes_after_level=6, settings={**JACKPOT, **settings})
 
     return make
 
@@ -141,8 +140,7 @@ class TestReEntries:
 class TestScenario37:
     """RULES.md scenario 37, line by line."""
 
-    def test_royal_flush_with_both_hole_cards_in_level_1_wins_100_percent_then_base_next_day(
-            self, jt, make_person, cashier_actor, floor_actor, fund):
+    def test_royal_flush_with_both_hole_cards_in_level_1_wins_100_percent_then_base_next_day(self, jt, make_person, cashier_actor, floor_actor, fund):
         t = jt()
         winner = cashier.register(t, make_person(), method="CASH", actor=cashier_actor, jackpot=True).entry
         at_level(t, 1)
@@ -155,8 +153,7 @@ class TestScenario37:
         tomorrow = services.next_day(now) + timedelta(minutes=1)
         assert sel.jackpot_balance(fund, tomorrow) == D("1000.00")  # back to the base
 
-    def test_level_4_with_late_registration_open_wins_30_percent_then_the_rest_next_day(
-            self, jt, make_person, cashier_actor, floor_actor, fund):
+    def test_level_4_with_late_registration_open_wins_30_percent_then_the_rest_next_day(self, jt, make_person, cashier_actor, floor_actor, fund):
         t = jt()
         entries = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor, jackpot=True).entry for _ in range(4)]
         at_level(t, 4)
@@ -189,7 +186,8 @@ class TestScenario37:
         assert code(e) == "jackpot_sale_closed"
 
     def test_after_a_win_nothing_more_today_in_the_same_or_a_concurrent_tournament_and_it_restarts_tomorrow(
-            self, jt, make_person, cashier_actor, floor_actor, fund):
+        self, jt, make_person, cashier_actor, floor_actor, fund
+    ):
         a, b = jt(), jt()
         in_a = [cashier.register(a, make_person(), method="CASH", actor=cashier_actor, jackpot=True).entry for _ in range(2)]
         in_b = cashier.register(b, make_person(), method="CASH", actor=cashier_actor, jackpot=True).entry
@@ -332,11 +330,9 @@ class TestThroughTheAPI:
         assert r.status_code == 201, r.data
         assert (r.data["receipt"]["jackpot_amount"], r.data["receipt"]["total"]) == ("5.00", "115.00")
         paid = r.data["entry"]["id"]
-        unpaid = desk.post("/api/v1/cashier/register/", {"tournament": t.pk, "person": other.pk, "method": "CASH"},
-                           format="json").data["entry"]["id"]
+        unpaid = desk.post("/api/v1/cashier/register/", {"tournament": t.pk, "person": other.pk, "method": "CASH"}, format="json").data["entry"]["id"]
         at_level(t, 2)
-        late = desk.post("/api/v1/cashier/register/", {"tournament": t.pk, "person": make_person().pk, "method": "CASH", "jackpot": True},
-                         format="json")
+        late = desk.post("/api/v1/cashier/register/", {"tournament": t.pk, "person": make_person().pk, "method": "CASH", "jackpot": True}, format="json")
         assert late.status_code == 409 and late.data["code"] == "jackpot_sale_closed", late.data
         url = f"/api/v1/tournaments/{t.pk}/jackpot/claims/"
         one_card = floor.post(url, {"entries": [paid], "both_hole_cards": False}, format="json")
@@ -355,14 +351,18 @@ class TestThroughTheAPI:
         assert pay.status_code == 201 and pay.data["amount"] == "301.50" and pay.data["slip_url"]
         fund = desk.get("/api/v1/jackpot/").data
         assert fund["fund"]["fund"] == "703.50" and fund["fund"]["locked"] is True
-        assert [(c["entry"], c["amount"], c["paid"], c["receipt"]) for c in fund["claims"]] == [
-            (paid, "301.50", True, pay.data["receipt_number"])]
+        assert [(c["entry"], c["amount"], c["paid"], c["receipt"]) for c in fund["claims"]] == [(paid, "301.50", True, pay.data["receipt_number"])]
 
     def test_bad_input_is_a_4xx_never_a_500(self, api, jt, floor_user, cashier_user, fund):
         t = jt()
         url = f"/api/v1/tournaments/{t.pk}/jackpot/claims/"
-        for body in ({}, {"entries": [], "both_hole_cards": True}, {"entries": ["x"], "both_hole_cards": True},
-                     {"entries": [987654], "both_hole_cards": True}, {"entries": [1, 1], "both_hole_cards": True}):
+        for body in (
+            {},
+            {"entries": [], "both_hole_cards": True},
+            {"entries": ["x"], "both_hole_cards": True},
+            {"entries": [987654], "both_hole_cards": True},
+            {"entries": [1, 1], "both_hole_cards": True},
+        ):
             r = api(floor_user).post(url, body, format="json")
             assert 400 <= r.status_code < 500 and "code" in r.data, (body, r.status_code)
         assert api(cashier_user).post("/api/v1/jackpot/claims/987654/pay/", {"method": "CASH"}, format="json").status_code == 404
@@ -390,8 +390,7 @@ def test_the_reconciliation_shows_jackpot_fees_and_payouts_and_still_balances(jt
 
 
 @pytest.mark.django_db
-def test_the_pages_offer_the_jackpot_where_the_tournament_plays_for_it(jt, make_tournament, make_person, cashier_actor, client,
-                                                                      cashier_user, floor_user):
+def test_the_pages_offer_the_jackpot_where_the_tournament_plays_for_it(jt, make_tournament, make_person, cashier_actor, client, cashier_user, floor_user):
     t, plain = jt(), make_tournament(name="No jackpot")
     cashier.register(t, make_person(), method="CASH", actor=cashier_actor, jackpot=True)
     client.force_login(cashier_user)
@@ -408,8 +407,9 @@ def test_a_refused_claim_says_why_in_italian(api, jt, make_person, cashier_actor
     t = jt()
     e = cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry
     at_level(t, 1)
-    r = api(floor_user).post(f"/api/v1/tournaments/{t.pk}/jackpot/claims/", {"entries": [e.pk], "both_hole_cards": True},
-                             format="json", HTTP_ACCEPT_LANGUAGE="it")
+    r = api(floor_user).post(
+        f"/api/v1/tournaments/{t.pk}/jackpot/claims/", {"entries": [e.pk], "both_hole_cards": True}, format="json", HTTP_ACCEPT_LANGUAGE="it"
+    )
     assert r.status_code == 409 and r.data["code"] == "jackpot_not_bought"
     assert "non ha pagato la quota del jackpot" in r.data["detail"]
 
@@ -436,8 +436,9 @@ def test_huge_ids_are_a_4xx(api, jt, floor_user, cashier_user):
 
 
 @pytest.mark.django_db
-def test_a_fee_sold_in_one_tournament_refreshes_the_screens_of_the_others(jt, make_tournament, make_person, cashier_actor, monkeypatch,
-                                                                          django_capture_on_commit_callbacks):
+def test_a_fee_sold_in_one_tournament_refreshes_the_screens_of_the_others(
+    jt, make_tournament, make_person, cashier_actor, monkeypatch, django_capture_on_commit_callbacks
+):
     from payouts import receivers
 
     a, b, plain = jt(), jt(), make_tournament(name="No jackpot")

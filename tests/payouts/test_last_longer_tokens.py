@@ -66,13 +66,11 @@ def test_reg10_the_payouts_page_lists_and_records_the_plaques(last_longer, cashi
     t, pool, booked, walk_in = last_longer
     page = Client()
     page.force_login(cashier_user)
-    r = page.post(f"/tournaments/{t.pk}/payouts/", {"op": "token", "pool": pool.pk, "entry_number": booked.number, "label": "P-12"},
-                  follow=True)
+    r = page.post(f"/tournaments/{t.pk}/payouts/", {"op": "token", "pool": pool.pk, "entry_number": booked.number, "label": "P-12"}, follow=True)
     html = r.content.decode()
     assert f'id="last-longer-{pool.pk}"' in html and "P-12" in html and "Lia Bruni" in html
     assert pool.tokens.get().label == "P-12"
     floor = Client()
     floor.force_login(floor_user)  # the floor reads the list but hands nothing over
-    assert floor.post(f"/tournaments/{t.pk}/payouts/", {"op": "token", "pool": pool.pk, "entry_number": booked.number,
-                                                        "label": "P-13"}).status_code == 403
+    assert floor.post(f"/tournaments/{t.pk}/payouts/", {"op": "token", "pool": pool.pk, "entry_number": booked.number, "label": "P-13"}).status_code == 403
     assert "P-12" in floor.get(f"/tournaments/{t.pk}/payouts/").content.decode()

@@ -18,8 +18,7 @@ from tournaments.services.events import Actor
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_chf_sale_with_the_jackpot_fee_then_the_controller_signs_and_the_report_shows_both(
-        browser_page, make_tournament, make_person, person):
+def test_a_chf_sale_with_the_jackpot_fee_then_the_controller_signs_and_the_report_shows_both(browser_page, make_tournament, make_person, person):
     page = browser_page
     boss = make_user("boss", "director", first_name="Dora", last_name="Direttrice")
     make_user("cora", "controller", first_name="Cora", last_name="Conti")
@@ -46,8 +45,7 @@ def test_a_chf_sale_with_the_jackpot_fee_then_the_controller_signs_and_the_repor
     receipt.screenshot(path=str(ARTIFACTS / "desk-receipt-chf-jackpot.png"))
     receipt.close()
     row = LedgerRow.objects.get(tournament=t)
-    assert (row.tender_currency, row.jackpot_amount, row.prize_amount, row.fee_amount) == (
-        "CHF", Decimal("5.00"), Decimal("100.00"), Decimal("10.00"))
+    assert (row.tender_currency, row.jackpot_amount, row.prize_amount, row.fee_amount) == ("CHF", Decimal("5.00"), Decimal("100.00"), Decimal("10.00"))
 
     # The ranking: nine more entries, a winner, the director's signature.
     entries = [row.entry] + [cashier.register(t, make_person(), method="CARD", actor=Actor(desk)).entry for _ in range(9)]

@@ -34,9 +34,7 @@ def test_the_kept_amounts_are_payout_structures_every_time(entries, pool, buy_in
 def test_equal_pools_written_differently_are_kept_apart():
     selectors._STRUCTURES.clear()
     for pool in (Decimal("1000"), Decimal("1000.00"), Decimal("1E+3")):
-        assert [str(a) for a in selectors.payout_amounts(20, pool, Decimal("50"))] == [
-            str(a) for a in payout_structure(20, pool, Decimal("50"))
-        ]
+        assert [str(a) for a in selectors.payout_amounts(20, pool, Decimal("50"))] == [str(a) for a in payout_structure(20, pool, Decimal("50"))]
     assert len(selectors._STRUCTURES) == 3
 
 
@@ -50,10 +48,16 @@ def test_a_pool_too_small_is_refused_every_time():
 
 def test_the_kept_ladder_is_the_ladder_of_the_prizes_asked_about():
     selectors._LADDERS.clear()
-    cash = [{"place": i, "kind": "CASH", "amount": a, "description": "", "target": None}
-            for i, a in enumerate(payout_structure(2_000, Decimal("200000"), Decimal("100")), start=1)]
-    mixed = [*cash[:3], {"place": 3, "kind": "TICKET", "amount": Decimal("50"), "description": "Main event"},
-             {"place": 4, "kind": "ITEM", "amount": Decimal("0"), "description": "Trophy"}, *cash[3:]]
+    cash = [
+        {"place": i, "kind": "CASH", "amount": a, "description": "", "target": None}
+        for i, a in enumerate(payout_structure(2_000, Decimal("200000"), Decimal("100")), start=1)
+    ]
+    mixed = [
+        *cash[:3],
+        {"place": 3, "kind": "TICKET", "amount": Decimal("50"), "description": "Main event"},
+        {"place": 4, "kind": "ITEM", "amount": Decimal("0"), "description": "Trophy"},
+        *cash[3:],
+    ]
     for prizes in (cash, mixed, cash[:9], []):
         first = selectors.ladder(prizes)
         assert first == selectors._ladder(prizes)

@@ -26,9 +26,11 @@ D = Decimal
 @pytest.fixture
 def commits(django_capture_on_commit_callbacks):
     """The lock runs once the clock's transaction has committed: run what each commit schedules."""
+
     def jump(t, level, actor):
         with django_capture_on_commit_callbacks(execute=True):
             clockctl.jump_to(t, item_index_of_level(t, level), actor=actor)
+
     return jump
 
 
@@ -67,16 +69,27 @@ def test_pay05_an_automatic_proposal_is_generated_from_the_final_pool(make_tourn
 
 
 def test_pay05_a_rebuy_event_locks_when_the_rebuys_close_not_before(make_tournament, make_person, cashier_actor, actor, commits):
-    t = running(make_tournament, make_person, cashier_actor, actor, format=Tournament.REBUY, late_reg_closes_after_level=1,
-                rebuy_price=D("100"), rebuy_fee=D("0"), rebuy_chips=30000, rebuy_until_level=2)
+    t = running(
+        make_tournament,
+        make_person,
+        cashier_actor,
+        actor,
+        format=Tournament.REBUY,
+        late_reg_closes_after_level=1,
+        rebuy_price=D("100"),
+        rebuy_fee=D("0"),
+        rebuy_chips=30000,
+        rebuy_until_level=2,
+    )
     commits(t, 2, actor)
     assert sel.table_state(t) != PayoutTable.LOCKED  # rebuys still feed the pool
     commits(t, 3, actor)
     assert sel.table_state(t) == PayoutTable.LOCKED
 
 
-def test_pay05_after_the_lock_a_change_needs_the_directors_unlock_with_a_reason(make_tournament, make_person, cashier_actor, actor,
-                                                                                  director, floor_user, commits):
+def test_pay05_after_the_lock_a_change_needs_the_directors_unlock_with_a_reason(
+    make_tournament, make_person, cashier_actor, actor, director, floor_user, commits
+):
     t = running(make_tournament, make_person, cashier_actor, actor, late_reg_closes_after_level=1)
     commits(t, 2, actor)
     assert sel.table_state(t) == PayoutTable.LOCKED

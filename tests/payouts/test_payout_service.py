@@ -105,8 +105,11 @@ class TestPayoutTable:
         with pytest.raises(DomainError) as e:
             services.edit_payout_table(tournament, [{"place": 1, "amount": "700"}, {"place": 2, "amount": "200"}], actor=actor)
         assert e.value.code == "wrong_total" and "100.00" in str(e.value.message)
-        services.edit_payout_table(tournament, [{"place": 1, "amount": "700"}, {"place": 2, "amount": "300"},
-                                                {"place": 3, "kind": "ITEM", "amount": "0", "description": "Chip set"}], actor=actor)
+        services.edit_payout_table(
+            tournament,
+            [{"place": 1, "amount": "700"}, {"place": 2, "amount": "300"}, {"place": 3, "kind": "ITEM", "amount": "0", "description": "Chip set"}],
+            actor=actor,
+        )
         assert sel.table_state(tournament) == PayoutTable.EDITED
         assert [p["places"] for p in sel.display_summary(tournament)["payouts"]] == ["1", "2", "3"]
         assert sel.display_summary(tournament)["payouts"][2]["prize"] == "Item: Chip set"
@@ -116,8 +119,7 @@ class TestPayoutTable:
         sell(tournament, make_person, 10, cashier_actor)
         services.lock_payout_table(tournament, actor=actor)
         with pytest.raises(DomainError) as e:
-            services.edit_payout_table(tournament, [{"place": 1, "amount": "600"}, {"place": 2, "amount": "400"}], actor=actor,
-                                       reason="players asked")
+            services.edit_payout_table(tournament, [{"place": 1, "amount": "600"}, {"place": 2, "amount": "400"}], actor=actor, reason="players asked")
         assert e.value.code == "table_locked"
         with pytest.raises(DomainError) as e:
             services.unlock_payout_table(tournament, actor=actor, reason=" ")
@@ -261,16 +263,21 @@ class TestPayingPrizes:
         services.pay_prize(entries[3], method="CASH", actor=cashier_actor)
         services.unlock_payout_table(t, actor=actor, reason="fix")  # PAY-05: a locked table changes only after this
         with pytest.raises(DomainError) as e:
-            services.edit_payout_table(t, [{"place": 1, "amount": "5100"}, {"place": 2, "amount": "3000"}, {"place": 3, "amount": "1500"},
-                                           {"place": 4, "amount": "400"}], actor=actor, reason="fix")
+            services.edit_payout_table(
+                t,
+                [{"place": 1, "amount": "5100"}, {"place": 2, "amount": "3000"}, {"place": 3, "amount": "1500"}, {"place": 4, "amount": "400"}],
+                actor=actor,
+                reason="fix",
+            )
         assert e.value.code == "place_already_paid"
 
     def test_a_ticket_prize_issues_a_personal_ticket(self, make_tournament, make_person, cashier_actor, actor, director):
         t = make_tournament(buy_in=D("100"), fee=D("0"))
         target = make_tournament(name="Main Event", buy_in=D("300"), fee=D("30"))
         entries = sell(t, make_person, 10, cashier_actor)
-        services.edit_payout_table(t, [{"place": 1, "amount": "670"}, {"place": 2, "kind": "TICKET", "amount": "330", "target": target.pk,
-                                        "description": "Main Event"}], actor=actor)
+        services.edit_payout_table(
+            t, [{"place": 1, "amount": "670"}, {"place": 2, "kind": "TICKET", "amount": "330", "target": target.pk, "description": "Main Event"}], actor=actor
+        )
         services.lock_payout_table(t, actor=actor)
         finish_at(entries[0], 2)
         sign_twice(t, director)

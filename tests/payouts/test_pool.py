@@ -119,9 +119,7 @@ def test_bad_pool_inputs_are_refused():
     st.booleans(),
 )
 def test_the_pool_lines_always_add_up(collected, percents, guarantee, gross):
-    pool = prize_pool(
-        collected, deductions_percent=percents, guarantee=guarantee, guarantee_is_gross=gross
-    )
+    pool = prize_pool(collected, deductions_percent=percents, guarantee=guarantee, guarantee_is_gross=gross)
     assert pool.net == pool.collected - sum(pool.deductions.values(), D(0))
     assert pool.total == pool.net + pool.overlay
     assert pool.overlay >= 0

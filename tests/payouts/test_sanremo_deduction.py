@@ -16,8 +16,7 @@ D = Decimal
 
 
 def values(structure, **kw):
-    base = dict(name="Sanremo Main", start_at="2026-07-09T19:00:00Z", buy_in=D("100"), starting_stack=30000,
-                structure=structure, rule_set="SANREMO_003")
+    base = dict(name="Sanremo Main", start_at="2026-07-09T19:00:00Z", buy_in=D("100"), starting_stack=30000, structure=structure, rule_set="SANREMO_003")
     base.update(kw)
     return base
 
@@ -52,18 +51,37 @@ def test_the_api_and_the_page_give_a_sanremo_event_its_three_percent(client, dir
 
     api = APIClient()
     api.force_authenticate(director)
-    r = api.post("/api/v1/tournaments/", {"name": "API", "start_at": "2026-07-09T19:00:00Z", "buy_in": "100",
-                                          "starting_stack": 30000, "structure": structure.pk, "rule_set": "SANREMO_003"},
-                 format="json")
+    r = api.post(
+        "/api/v1/tournaments/",
+        {"name": "API", "start_at": "2026-07-09T19:00:00Z", "buy_in": "100", "starting_stack": 30000, "structure": structure.pk, "rule_set": "SANREMO_003"},
+        format="json",
+    )
     assert r.status_code == 201, r.json()
     assert r.json()["deductions"] == [{"name": "casino", "percent": "3"}]
     client.force_login(director)
     page = client.get("/tournaments/new/").content.decode()
     assert "&#x27;casino 3&#x27; under Sanremo" in page or "'casino 3' under Sanremo" in page
-    form = {"name": "Page", "start_at": "2026-07-09T19:00", "game": "NLHE", "format": "FREEZEOUT", "currency": "EUR",
-            "buy_in": "100", "starting_stack": "30000", "table_size": "9", "min_players": "10", "structure": structure.pk,
-            "late_reg_end": "END_OF_LEVEL", "max_entries_per_player": "1", "rebuy_stack_threshold": "0", "addon_max": "1",
-            "rule_set": "SANREMO_003", "fee_preset": "STATUTORY", "rebuy_fee": "0", "addon_fee": "0", "deductions_text": ""}
+    form = {
+        "name": "Page",
+        "start_at": "2026-07-09T19:00",
+        "game": "NLHE",
+        "format": "FREEZEOUT",
+        "currency": "EUR",
+        "buy_in": "100",
+        "starting_stack": "30000",
+        "table_size": "9",
+        "min_players": "10",
+        "structure": structure.pk,
+        "late_reg_end": "END_OF_LEVEL",
+        "max_entries_per_player": "1",
+        "rebuy_stack_threshold": "0",
+        "addon_max": "1",
+        "rule_set": "SANREMO_003",
+        "fee_preset": "STATUTORY",
+        "rebuy_fee": "0",
+        "addon_fee": "0",
+        "deductions_text": "",
+    }
     r = client.post("/tournaments/new/", form)
     assert r.status_code == 302, r.context["form"].errors
     t = Tournament.objects.get(name="Page")

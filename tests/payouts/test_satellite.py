@@ -38,9 +38,7 @@ def test_scenario_9_seven_seats_and_no_cash_place():
 def test_shared_rule_splits_the_remainder_among_the_seat_winners():
     # 330 / 6 = 55.00 each.
     awards = satellite_awards(D("6930"), SEAT, "SHARED")
-    assert [(a.place, a.kind, a.cash) for a in awards] == [
-        (place, "SEAT_AND_CASH", D("55.00")) for place in range(1, 7)
-    ]
+    assert [(a.place, a.kind, a.cash) for a in awards] == [(place, "SEAT_AND_CASH", D("55.00")) for place in range(1, 7)]
     # 100.01 / 6 = 16.668…: five seats get 16.67, the last 16.66 (odd cents to the
     # better places).
     awards = satellite_awards(D("6700.01"), SEAT, "SHARED")
@@ -86,9 +84,7 @@ def test_bad_settings_are_refused():
     st.sampled_from(["NEXT_PLACE", "SHARED", "CHUNKS"]),
     st.integers(1, 10),
 )
-def test_seats_and_remainder_always_make_up_the_pool(
-    seat_cents, whole_seats, part_of_a_seat, rule, chunks_per_seat
-):
+def test_seats_and_remainder_always_make_up_the_pool(seat_cents, whole_seats, part_of_a_seat, rule, chunks_per_seat):
     seat = Decimal(seat_cents) / 100
     pool = Decimal(seat_cents * whole_seats + int(seat_cents * part_of_a_seat)) / 100
     chunk = max(D("0.01"), (seat / chunks_per_seat).quantize(D("0.01")))

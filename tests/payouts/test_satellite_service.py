@@ -43,8 +43,7 @@ def test_scenario_8_printed_example_six_seats_and_330_to_seventh(make_tournament
     sat, entries = satellite_with(make_tournament, make_person, cashier_actor, actor, main_event, 63)
     summary = sel.display_summary(sat)
     assert summary["prize_pool"] == "6930.00"  # 63 × €110, GROSS
-    assert summary["payouts"] == [{"places": "1–6", "amount": "1100.00", "prize": "Seat: Main Event"},
-                                  {"places": "7", "amount": "330.00", "prize": ""}]
+    assert summary["payouts"] == [{"places": "1–6", "amount": "1100.00", "prize": "Seat: Main Event"}, {"places": "7", "amount": "330.00", "prize": ""}]
     bust_all_but(entries, 7)
     with pytest.raises(DomainError) as e:
         services.complete_satellite(sat, actor=actor)
@@ -140,8 +139,7 @@ def two_at_one_table(sat):
     raise AssertionError("no table with two players")
 
 
-def test_a_same_hand_bust_of_two_at_8_left_for_7_seats_gives_the_bigger_stack_the_7th_seat(
-        make_tournament, make_person, cashier_actor, actor, main_event):
+def test_a_same_hand_bust_of_two_at_8_left_for_7_seats_gives_the_bigger_stack_the_7th_seat(make_tournament, make_person, cashier_actor, actor, main_event):
     from seating import services as seating
 
     sat = started_satellite(make_tournament, make_person, cashier_actor, actor, main_event, 70)  # €7,700: 7 seats
@@ -150,8 +148,7 @@ def test_a_same_hand_bust_of_two_at_8_left_for_7_seats_gives_the_bigger_stack_th
     big, small = two_at_one_table(sat)
     # One hand, one table: 6 are left for 7 seats, so the satellite ends by itself (FMT-08),
     # and the bigger stack at the start of the hand is 7th (ELM-02): the 7th seat is his.
-    seating.record_bust(sat, [{"entry": small, "starting_stack": 3000}, {"entry": big, "starting_stack": 9000}],
-                        actor=actor, same_hand=True)
+    seating.record_bust(sat, [{"entry": small, "starting_stack": 3000}, {"entry": big, "starting_stack": 9000}], actor=actor, same_hand=True)
     sat.refresh_from_db()
     assert sat.status == Tournament.FINISHED
     big.refresh_from_db()
@@ -182,8 +179,7 @@ def test_a_tie_over_the_last_seat_shares_its_value_in_money(make_tournament, mak
     assert reports.reconciliation_data(sat)["balanced"]
 
 
-def test_already_registered_cash_pays_the_seat_value_instead_of_a_ticket(
-        make_tournament, make_person, cashier_actor, actor, main_event, director):
+def test_already_registered_cash_pays_the_seat_value_instead_of_a_ticket(make_tournament, make_person, cashier_actor, actor, main_event, director):
     from payouts.models import SatelliteLink
 
     sat, entries = satellite_with(make_tournament, make_person, cashier_actor, actor, main_event, 20)  # 2 seats

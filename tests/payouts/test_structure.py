@@ -118,16 +118,12 @@ def test_payout_bands_group_equal_places_for_display():
     st.sampled_from([D("1"), D("5"), D("10"), D("25")]),
     st.sampled_from([D("1"), D("1.5"), D("2")]),
 )
-def test_every_structure_adds_up_and_never_increases(
-    entries, buy_in, deduction, percent, unit, multiple
-):
+def test_every_structure_adds_up_and_never_increases(entries, buy_in, deduction, percent, unit, multiple):
     pool = (D(entries * buy_in) * (100 - deduction) / 100).quantize(D("0.01"))
     places = places_paid(entries, percent)
     total_units = int(pool // unit)
     assume(total_units >= places)
-    prizes = payout_structure(
-        entries, pool, D(buy_in), percent_paid=percent, rounding=unit, min_cash_multiple=multiple
-    )
+    prizes = payout_structure(entries, pool, D(buy_in), percent_paid=percent, rounding=unit, min_cash_multiple=multiple)
     assert len(prizes) == places
     assert sum(prizes) == pool
     assert all(a >= b for a, b in zip(prizes, prizes[1:]))

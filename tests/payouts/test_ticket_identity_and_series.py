@@ -30,8 +30,9 @@ def test_pay11_a_series_ticket_is_redeemed_for_one_of_its_events_after_the_id_ch
     ipt, ept, other = events
     holder = make_person("Sara", "Conti")
     boss = client_for(director)
-    r = boss.post("/api/v1/payouts/tickets/", {"holder": holder.pk, "value": "550", "description": "IPT/EPT ticket",
-                                               "valid_events": [ipt.pk, ept.pk]}, format="json")
+    r = boss.post(
+        "/api/v1/payouts/tickets/", {"holder": holder.pk, "value": "550", "description": "IPT/EPT ticket", "valid_events": [ipt.pk, ept.pk]}, format="json"
+    )
     assert r.status_code == 201, r.json()
     ticket_id = r.json()["id"]
     assert sorted(e["name"] for e in r.json()["events"]) == ["EPT National", "IPT Main"]

@@ -44,17 +44,26 @@ def test_the_table_map(api, started, floor_user):
     assert len(table["seats"]) == 9 and table["next_hand"]["big_blind"] in [s["seat"] for s in table["seats"] if s["entry"]]
     occupied = [s for s in table["seats"] if s["entry"]]
     assert {"name", "entry_number", "chips_bought", "stack", "wait_for_button", "position"} <= set(occupied[0])
-    assert data["settings"] == {"balance_trigger_difference": 2, "mover_rule": "NEXT_BB", "dest_rule": "WORST_POSITION",
-                                "tie_break": "TABLE_ORDER", "vacated_bb_seat": "EXCLUDED", "final_table_size": 9,
-                                "h4h_policy": "SHARE"}
+    assert data["settings"] == {
+        "balance_trigger_difference": 2,
+        "mover_rule": "NEXT_BB",
+        "dest_rule": "WORST_POSITION",
+        "tie_break": "TABLE_ORDER",
+        "vacated_bb_seat": "EXCLUDED",
+        "final_table_size": 9,
+        "h4h_policy": "SHARE",
+    }
     assert data["next_to_break"] == 3 and data["halted"] == [] and data["moves"] == []
 
 
 def test_bust_undo_and_standings(api, started, floor_user):
     t = started(30)
     a, b = list(seat_map(t)[2].values())[:2]
-    r = api(floor_user).post(url(t, "busts/"), {"entries": [{"entry": a, "starting_stack": 12000}, {"entry": b, "starting_stack": 8000}],
-                                                 "table": 2, "same_hand": True}, format="json")
+    r = api(floor_user).post(
+        url(t, "busts/"),
+        {"entries": [{"entry": a, "starting_stack": 12000}, {"entry": b, "starting_stack": 8000}], "table": 2, "same_hand": True},
+        format="json",
+    )
     assert r.status_code == 201
     assert {(x["entry"], x["place"]) for x in r.json()["busts"]} == {(a, 29), (b, 30)}
     assert [(s["entry"], s["place"]) for s in api(floor_user).get(url(t, "standings/")).json()] == [(a, 29), (b, 30)]
@@ -85,8 +94,7 @@ def test_moves_confirm_manual_move_and_undo(api, started, floor_user):
     assert r.status_code == 400  # a reason is required
     r = client.post(url(t, "moves/"), {"entry": layout[1][1], "to_table": 2, "to_seat": 1, "reason": "x"}, format="json")
     assert r.status_code == 409 and r.json()["code"] == "seat_taken"
-    r = client.post(url(t, "moves/"), {"entry": layout[1][1], "to_table": 2, "to_seat": 10, "reason": "special needs (SEAT-07)"},
-                    format="json")
+    r = client.post(url(t, "moves/"), {"entry": layout[1][1], "to_table": 2, "to_seat": 10, "reason": "special needs (SEAT-07)"}, format="json")
     assert r.status_code == 201 and seat_map(t)[2][10] == layout[1][1]
     manual = r.json()["move"]
     assert manual["kind"] == "MANUAL" and manual["status"] == "DONE"
@@ -126,8 +134,7 @@ def test_table_actions(api, started, floor_user, director):
     r = client.post(url(t, "break-order/"), {"break_order": [3, 2], "reason": "published"}, format="json")
     assert r.status_code == 200 and r.json()["break_order"] == [3, 2]
     actions = set(TournamentEvent.objects.filter(tournament=t, action__startswith="seating.").values_list("action", flat=True))
-    assert {"seating.hand.completed", "seating.halt.waived", "seating.seat.locked", "seating.table.locked",
-            "seating.break_order.set"} <= actions
+    assert {"seating.hand.completed", "seating.halt.waived", "seating.seat.locked", "seating.table.locked", "seating.break_order.set"} <= actions
     assert TournamentEvent.objects.filter(tournament=t, action="seating.seat.locked", actor=floor_user).exists()
 
 
@@ -189,8 +196,13 @@ def test_a_table_action_answers_that_table_as_the_map_shows_it_reading_only_its_
             r = api(floor_user).post(url(t, f"tables/{number}/hand-completed/"), format="json")
         assert r.status_code == 200
         # the players' read: numbers, names, chips and presence by key
-        rows = [q["sql"] for q in ctx.captured_queries
-                if (q["sql"] or "").startswith('SELECT "tournaments_entry"."id" AS "pk", "tournaments_entry"."number" AS "number", "tournaments_person"."first_name"')]
+        rows = [
+            q["sql"]
+            for q in ctx.captured_queries
+            if (q["sql"] or "").startswith(
+                'SELECT "tournaments_entry"."id" AS "pk", "tournaments_entry"."number" AS "number", "tournaments_person"."first_name"'
+            )
+        ]
         return r.json()["table"], rows
 
     small, big = started(20), started(200)

@@ -78,8 +78,7 @@ def test_scenario_12_nine_nine_seven_halts_nobody_but_proposes_a_move(started, a
 
 def test_scenario_15_the_short_table_breaks_into_the_four_open_seats_by_a_logged_two_step_draw(started, actor):
     t = started(20, table_size=10)
-    layout = arrange(t, {1: range(1, 9), 2: range(1, 9), 3: range(1, 5)},
-                     big_blinds={1: (1, 8), 2: (1, 8), 3: (1, 4)})
+    layout = arrange(t, {1: range(1, 9), 2: range(1, 9), 3: range(1, 5)}, big_blinds={1: (1, 8), 2: (1, 8), 3: (1, 4)})
     out = services.set_break_order(t, [3, 2, 1], actor=actor, reason="highest number first")
     assert out.broken == [3]
     assert counts(t) == {1: 10, 2: 10}

@@ -22,9 +22,28 @@ pytestmark = pytest.mark.django_db
 EVENT_COLUMNS = ("tournament_id", "action", "actor_id", "actor_label", "device", "created_at", "payload")
 SEAT_COLUMNS = ("entry_id", "tournament_id", "table_id", "number", "wait_for_button", "seated_at")
 TABLE_COLUMNS = ("in_play", "closed_at", "is_final", "halt_waived")
-SLIP_COLUMNS = ("tournament_id", "entry_id", "kind", "status", "applied", "from_table", "from_seat", "to_table", "to_seat", "reason",
-                "reason_data", "card", "wait_for_button", "single_big_blind", "created_at", "done_at", "done_by_id", "event_id",
-                "cause_id", "done_event_id")
+SLIP_COLUMNS = (
+    "tournament_id",
+    "entry_id",
+    "kind",
+    "status",
+    "applied",
+    "from_table",
+    "from_seat",
+    "to_table",
+    "to_seat",
+    "reason",
+    "reason_data",
+    "card",
+    "wait_for_button",
+    "single_big_blind",
+    "created_at",
+    "done_at",
+    "done_by_id",
+    "event_id",
+    "cause_id",
+    "done_event_id",
+)
 
 
 def _statements(queries):
@@ -61,8 +80,10 @@ def test_a_break_is_written_with_the_bust_as_the_orm_writes_it(started, actor):
     bust_event, break_event = TournamentEvent.objects.filter(tournament=t).order_by("-pk")[:2][::-1]
     assert (bust_event.action, break_event.action) == ("seating.player.busted", "seating.table.broken")
     assert out.event.pk == bust_event.pk and break_event.payload["table"] == table
-    names = {e.pk: f"{e.person.first_name} {e.person.last_name}".strip() + f" (#{e.number})"
-             for e in Entry.objects.filter(pk__in=[s.entry_id for s in slips]).select_related("person")}
+    names = {
+        e.pk: f"{e.person.first_name} {e.person.last_name}".strip() + f" (#{e.number})"
+        for e in Entry.objects.filter(pk__in=[s.entry_id for s in slips]).select_related("person")
+    }
     assert {m["entry"]: m["name"] for m in break_event.payload["moves"]} == names
     assert [m["entry"] for m in break_event.payload["moves"]] == [s.entry_id for s in slips]  # keys in the order drawn
     (bust,) = out.busts
@@ -79,8 +100,12 @@ def test_a_break_is_written_with_the_bust_as_the_orm_writes_it(started, actor):
     moved = [s.entry_id for s in slips]
     mine = list(Seat.objects.filter(pk__in=moved).order_by("pk").values(*SEAT_COLUMNS))
     Seat.objects.filter(pk__in=moved).delete()
-    Seat.objects.bulk_create([Seat(entry_id=s.entry_id, tournament_id=t.pk, table_id=ids[s.to_table], number=s.to_seat,
-                                   wait_for_button=s.wait_for_button, seated_at=now) for s in slips])
+    Seat.objects.bulk_create(
+        [
+            Seat(entry_id=s.entry_id, tournament_id=t.pk, table_id=ids[s.to_table], number=s.to_seat, wait_for_button=s.wait_for_button, seated_at=now)
+            for s in slips
+        ]
+    )
     assert list(Seat.objects.filter(pk__in=moved).order_by("pk").values(*SEAT_COLUMNS)) == mine
     assert not Seat.objects.filter(pk=bust.entry_id).exists()
 
@@ -101,13 +126,13 @@ def test_a_break_is_written_with_the_bust_as_the_orm_writes_it(started, actor):
     assert {(r["status"], r["done_at"], r["done_by_id"]) for r in done} == {(PendingMove.DONE, later, actor.user.pk)}
     # ... as the ORM's update marks the twins (drawn slips of the same values) done.
     PendingMove.objects.filter(pk__in=[s.pk for s in twins], status=PendingMove.PROPOSED, applied=True).update(
-        status=PendingMove.DONE, done_at=later, done_by=actor.user)
+        status=PendingMove.DONE, done_at=later, done_by=actor.user
+    )
     assert list(PendingMove.objects.filter(pk__in=[s.pk for s in twins]).order_by("pk").values(*SLIP_COLUMNS)) == done
     (event,) = TournamentEvent.objects.filter(tournament=t, pk__gt=last.pk)
     assert event.action == "seating.moves.confirmed" and event.payload == {"moves": [s.pk for s in slips], "applied_when_drawn": True}
     twin = TournamentEvent.objects.bulk_create([TournamentEvent(**{f: getattr(event, f) for f in EVENT_COLUMNS})])[0]
-    assert TournamentEvent.objects.filter(pk=twin.pk).values(*EVENT_COLUMNS).get() == \
-        TournamentEvent.objects.filter(pk=event.pk).values(*EVENT_COLUMNS).get()
+    assert TournamentEvent.objects.filter(pk=twin.pk).values(*EVENT_COLUMNS).get() == TournamentEvent.objects.filter(pk=event.pk).values(*EVENT_COLUMNS).get()
     assert event.actor_id == actor.user.pk
 
 
@@ -162,8 +187,10 @@ def test_the_names_of_a_draw_are_the_players_with_their_numbers(started, actor):
     t = started(12)
     ids = list(Entry.objects.filter(tournament=t).values_list("pk", flat=True))
     Entry.objects.filter(pk=ids[0]).update(number=77)
-    want = {pk: f"{first} {last} (#{number})" for pk, number, first, last in
-            Entry.objects.filter(pk__in=ids[:7]).values_list("pk", "number", "person__first_name", "person__last_name")}
+    want = {
+        pk: f"{first} {last} (#{number})"
+        for pk, number, first, last in Entry.objects.filter(pk__in=ids[:7]).values_list("pk", "number", "person__first_name", "person__last_name")
+    }
     assert len(want) == 7 and want[ids[0]].endswith(" (#77)")
     assert plan._names(ids[:7]) == want
     assert plan._names([]) == {}

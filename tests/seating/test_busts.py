@@ -39,8 +39,7 @@ def test_a_bust_records_who_where_when_and_the_place(started, actor):
 def test_scenario_6_two_out_on_one_hand_at_one_table_are_ranked_by_starting_stack(started, actor):
     t = started(60)
     a, b = list(seat_map(t)[3].values())[:2]
-    out = services.record_bust(t, [{"entry": b, "starting_stack": 8000}, {"entry": a, "starting_stack": 12000}],
-                               actor=actor, table=3, same_hand=True)
+    out = services.record_bust(t, [{"entry": b, "starting_stack": 8000}, {"entry": a, "starting_stack": 12000}], actor=actor, table=3, same_hand=True)
     assert (place(a), place(b)) == (59, 60)
     assert {(x.entry_id, x.place, x.shared_with) for x in out.busts} == {(a, 59, 1), (b, 60, 1)}
     assert len({x.hand_group for x in out.busts}) == 1

@@ -58,8 +58,15 @@ def test_confirming_a_drawn_slip_writes_the_slip_and_its_event_in_one_statement(
     assert TournamentEvent.objects.filter(tournament=t, pk__gt=last.pk).count() == 1
     stored = TournamentEvent.objects.get(pk=done.event.pk)
     assert stored.action == "seating.move.confirmed" and stored.payload == {
-        "move": second.pk, "entry": second.entry_id, "kind": second.kind, "from_table": second.from_table,
-        "from_seat": second.from_seat, "to_table": second.to_table, "to_seat": second.to_seat, "applied_when_drawn": True}
+        "move": second.pk,
+        "entry": second.entry_id,
+        "kind": second.kind,
+        "from_table": second.from_table,
+        "from_seat": second.from_seat,
+        "to_table": second.to_table,
+        "to_seat": second.to_seat,
+        "applied_when_drawn": True,
+    }
     twin = TournamentEvent.objects.bulk_create([TournamentEvent(**{f: getattr(done.event, f) for f in EVENT_COLUMNS})])[0]
     mine, theirs = (TournamentEvent.objects.filter(pk=pk).values(*EVENT_COLUMNS).get() for pk in (done.event.pk, twin.pk))
     assert mine == theirs
@@ -92,8 +99,7 @@ def test_confirming_a_balancing_move_reads_the_slip_with_the_lock(started, actor
     if connection.vendor == "postgresql":  # lock and slip, write-back with the seat freed and taken, the event and the slip
         assert len(statements) <= 2, [s[:60] for s in statements]
     row = PendingMove.objects.filter(pk=slip.pk).values(*DONE_COLUMNS).get()
-    assert row == {"status": PendingMove.DONE, "done_at": done.move.done_at, "done_by_id": actor.user.pk, "applied": True,
-                   "done_event_id": done.event.pk}
+    assert row == {"status": PendingMove.DONE, "done_at": done.move.done_at, "done_by_id": actor.user.pk, "applied": True, "done_event_id": done.event.pk}
     assert seat_map(t)[slip.to_table][slip.to_seat] == slip.entry_id
     with pytest.raises(PendingMove.DoesNotExist):  # a slip of another tournament is not found
         services.confirm_move(started(4), slip.pk, actor=actor)
@@ -113,6 +119,5 @@ def test_every_confirmed_slip_points_at_its_own_event(started, actor):
     assert balancing, "the test needs confirmed balancing moves"
     for m in balancing:
         assert m.done_event.action == "seating.move.confirmed" and m.done_event.payload["move"] == m.pk
-    confirmed = [e for e in TournamentEvent.objects.filter(tournament=t, action="seating.move.confirmed")
-                 if not e.payload.get("applied_when_drawn")]
+    confirmed = [e for e in TournamentEvent.objects.filter(tournament=t, action="seating.move.confirmed") if not e.payload.get("applied_when_drawn")]
     assert sorted(e.payload["move"] for e in confirmed) == sorted(m.pk for m in balancing)

@@ -38,22 +38,25 @@ def test_a_keep_apart_pair_is_never_seated_together_in_200_seeded_draws_of_40_pl
 
 def test_a_break_draw_keeps_a_pair_apart_when_another_seat_card_allows_it():
     # Table 3 breaks; the partner of its players sits at table 1; table 2 has room too.
-    tables = [engine.Table(1, 9, {1: 100, 2: 101, 3: 102, 4: 103, 5: 104, 6: 105}, 1, 6),
-              engine.Table(2, 9, {1: 200, 2: 201, 3: 202, 4: 203, 5: 204, 6: 205}, 1, 6),
-              engine.Table(3, 9, {1: 300, 2: 301}, 1, 2)]
+    tables = [
+        engine.Table(1, 9, {1: 100, 2: 101, 3: 102, 4: 103, 5: 104, 6: 105}, 1, 6),
+        engine.Table(2, 9, {1: 200, 2: 201, 3: 202, 4: 203, 5: 204, 6: 205}, 1, 6),
+        engine.Table(3, 9, {1: 300, 2: 301}, 1, 2),
+    ]
     for seed in range(50):
         draw = engine.draw_break(tables, 3, random.Random(seed), apart=[(300, 100), (301, 205)])
         to = {m.player: m.to_table for m in draw.moves}
         assert to[300] != 1 and to[301] != 2, seed
         # the logged orders are the final ones: the player ranked i takes seat card i
-        assert [(m.to_table, m.to_seat) for m in sorted(draw.moves, key=lambda m: [p for p, _ in draw.card_order].index(m.player))] \
-            == list(draw.seat_order)
+        assert [(m.to_table, m.to_seat) for m in sorted(draw.moves, key=lambda m: [p for p, _ in draw.card_order].index(m.player))] == list(draw.seat_order)
 
 
 def test_balancing_sends_the_mover_to_another_short_table_rather_than_to_his_partner():
-    tables = [engine.Table(1, 9, {s: 10 + s for s in range(1, 10)}, 3, 2),
-              engine.Table(2, 9, {s: 20 + s for s in range(1, 8)}, 3, 2),
-              engine.Table(3, 9, {s: 30 + s for s in range(1, 8)}, 3, 2)]
+    tables = [
+        engine.Table(1, 9, {s: 10 + s for s in range(1, 10)}, 3, 2),
+        engine.Table(2, 9, {s: 20 + s for s in range(1, 8)}, 3, 2),
+        engine.Table(3, 9, {s: 30 + s for s in range(1, 8)}, 3, 2),
+    ]
     plain = engine.plan_balance(tables, rng=random.Random(1))
     assert [(m.player, m.to_table) for m in plain] == [(14, 2)]  # the next big blind goes to table 2
     kept = engine.plan_balance(tables, rng=random.Random(1), apart=[(14, 25)])
@@ -153,8 +156,7 @@ def test_the_tv_table_keeps_its_mark_and_pairs_are_kept_apart_around_it(started,
 
 
 def test_balancing_passes_over_a_player_in_a_seat_given_by_hand():
-    tables = [engine.Table(1, 9, {s: 10 + s for s in range(1, 10)}, 3, 2),
-              engine.Table(2, 9, {s: 20 + s for s in range(1, 8)}, 3, 2)]
+    tables = [engine.Table(1, 9, {s: 10 + s for s in range(1, 10)}, 3, 2), engine.Table(2, 9, {s: 20 + s for s in range(1, 8)}, 3, 2)]
     assert [m.player for m in engine.plan_balance(tables, rng=random.Random(1))] == [14]  # the next big blind, seat 4
     moves = engine.plan_balance(tables, rng=random.Random(1), fixed={14})
     assert [(m.player, m.from_seat) for m in moves] == [(15, 5)]

@@ -49,8 +49,7 @@ def test_a_sale_before_the_start_seats_nobody(tournament, person, cashier_actor)
     assert selectors.seat_of(entry) is None and not Seat.objects.exists()
 
 
-def test_a_late_registration_is_seated_at_once_and_the_receipt_shows_table_and_seat(started, person, cashier_actor, client,
-                                                                                      cashier_user):
+def test_a_late_registration_is_seated_at_once_and_the_receipt_shows_table_and_seat(started, person, cashier_actor, client, cashier_user):
     t = started(17, late_reg_closes_after_level=6)  # tables of 9 and 8
     sale = cashier.register(t, person, method="CASH", actor=cashier_actor)
     seat = selectors.seat_of(sale.entry)
@@ -88,8 +87,7 @@ def test_a_re_entry_draws_a_seat_from_the_pool(started, make_person, cashier_act
     assert Entry.objects.get(pk=entries[0].pk).place == 11
 
 
-def test_a_late_entry_moves_every_earlier_bust_down_one_place_in_statements_that_do_not_grow_with_the_busts(
-        started, make_person, cashier_actor, actor):
+def test_a_late_entry_moves_every_earlier_bust_down_one_place_in_statements_that_do_not_grow_with_the_busts(started, make_person, cashier_actor, actor):
     t = started(40, late_reg_closes_after_level=6)
 
     def bust_some(k):

@@ -50,6 +50,8 @@ def clauses(reason) -> list[tuple[str, dict]]:
 
 def codes(reason) -> list[str]:
     return [c.code for c in reason.clauses()]
+
+
 RANK_VALUE = {"J": 11, "Q": 12, "K": 13, "A": 14}
 
 
@@ -186,12 +188,8 @@ def scenario_10_tables():
 
 def test_scenario_10_the_next_big_blind_moves_to_the_seat_that_posts_the_big_blind_soonest():
     moves = plan_balance(scenario_10_tables())
-    assert [(m.player, m.from_table, m.from_seat, m.to_table, m.to_seat) for m in moves] == [
-        ("T1S5", 1, 5, 2, 3)
-    ]
-    assert clauses(moves[0].reason)[:2] == [
-        (R.MOVER_NEXT_BB, {"table": 1, "seat": 5}), (R.DEST_BB_NEXT_HAND, {"table": 2, "seat": 3})
-    ]
+    assert [(m.player, m.from_table, m.from_seat, m.to_table, m.to_seat) for m in moves] == [("T1S5", 1, 5, 2, 3)]
+    assert clauses(moves[0].reason)[:2] == [(R.MOVER_NEXT_BB, {"table": 1, "seat": 5}), (R.DEST_BB_NEXT_HAND, {"table": 2, "seat": 3})]
     after = apply_moves(scenario_10_tables(), moves)
     assert counts(after) == {1: 9, 2: 9}
     assert next_hand_positions(after[1]).big_blind == 3  # the mover posts the big blind
@@ -481,9 +479,7 @@ def test_the_highest_card_by_suit_takes_the_first_seat_card():
 
 
 def test_a_ten_is_written_10_and_every_card_comes_from_one_deck():
-    draw = draw_break(
-        [with_open(1, [9], bb=1), table(2, 10, [1], bb=1)], 2, StackedDeck([(10, 1)])
-    )
+    draw = draw_break([with_open(1, [9], bb=1), table(2, 10, [1], bb=1)], 2, StackedDeck([(10, 1)]))
     assert draw.card_order == [("T2S1", "10♦")]
     assert len(set(DECK)) == 52
 
@@ -732,9 +728,7 @@ def test_hand_for_hand_busts_can_be_ranked_by_starting_stack_instead():
         Bust("B", 4, 6, order=101, h4h_hand=1, starting_stack=3_000),
         Bust("C", 4, 8, order=102, h4h_hand=1, starting_stack=3_000),
     ]
-    places = {
-        p.player: p for p in finishing_places(busts, 100, h4h_policy="RANK_BY_STARTING_STACK")
-    }
+    places = {p.player: p for p in finishing_places(busts, 100, h4h_policy="RANK_BY_STARTING_STACK")}
     assert (places["A"].place, places["A"].shared_with) == (50, 1)
     assert [(places[x].place, places[x].shared_with) for x in "BC"] == [(51, 2)] * 2
 
@@ -782,9 +776,7 @@ def test_the_fast_table_copy_keeps_every_field():
 
     from seating.engine.data import _copy
 
-    original = table(
-        4, 9, [1, 5], bb=5, prev=1, locked_seats={3}, locked=True, big_blind_twice=True
-    )
+    original = table(4, 9, [1, 5], bb=5, prev=1, locked_seats={3}, locked=True, big_blind_twice=True)
     copy = _copy(original)
     assert all(getattr(copy, f.name) == getattr(original, f.name) for f in fields(Table))
     assert copy.seats is not original.seats

@@ -43,9 +43,7 @@ FEWER = settings(max_examples=100, deadline=None, database=None)
 def rooms(draw, min_tables=2, max_tables=7, known_positions=False, locked=False):
     """A room of tables with random players, random blinds (sometimes unknown), 1+ players each."""
     capacity = draw(st.sampled_from([6, 8, 9, 10]))
-    numbers = draw(
-        st.lists(st.integers(1, 40), min_size=min_tables, max_size=max_tables, unique=True)
-    )
+    numbers = draw(st.lists(st.integers(1, 40), min_size=min_tables, max_size=max_tables, unique=True))
     tables = []
     for number in numbers:
         mask = draw(st.integers(1, 2**capacity - 1))  # which seats are occupied, at least one
@@ -54,11 +52,7 @@ def rooms(draw, min_tables=2, max_tables=7, known_positions=False, locked=False)
         bb = draw(seat_choice if known_positions else st.none() | seat_choice)
         prev = draw(st.none() | seat_choice)
         is_locked = locked and draw(st.integers(0, 4)) == 0
-        tables.append(
-            Table(
-                number, capacity, {s: f"P{number}-{s}" for s in seats}, bb, prev, locked=is_locked
-            )
-        )
+        tables.append(Table(number, capacity, {s: f"P{number}-{s}" for s in seats}, bb, prev, locked=is_locked))
     return tables
 
 
@@ -126,16 +120,11 @@ def test_no_balancing_plan_loses_or_duplicates_a_player(tables, config, seed):
     # Blinds are a button game's: a stud event has none, its mover takes the seat by position.
     st.sampled_from([rule for rule in MOVER_RULES if rule != "STUD_POSITION"]),
 )
-def test_a_balancing_move_never_lands_on_the_next_small_blind_when_another_seat_exists(
-    tables, vacated, mover_rule
-):
+def test_a_balancing_move_never_lands_on_the_next_small_blind_when_another_seat_exists(tables, vacated, mover_rule):
     moves = plan_balance(tables, vacated_bb_seat=vacated, mover_rule=mover_rule)
     for move in moves:
         dest = next(t for t in tables if t.number == move.to_table)
-        some_seat_is_not_small_blind = any(
-            next_hand_positions(_seat(dest, seat)).small_blind != seat
-            for seat in dest.open_seats()
-        )
+        some_seat_is_not_small_blind = any(next_hand_positions(_seat(dest, seat)).small_blind != seat for seat in dest.open_seats())
         tables = apply_moves(tables, [move])
         dest_after = next(t for t in tables if t.number == move.to_table)
         if some_seat_is_not_small_blind:
@@ -190,9 +179,7 @@ def test_the_final_table_draw_keeps_everyone_once(tables, seed):
 
 @FAST
 @given(st.integers(1, 400), st.sampled_from([6, 8, 9, 10]), st.integers(0, 10**6))
-def test_the_initial_draw_uses_ceil_n_over_capacity_tables_that_differ_by_at_most_one(
-    n, capacity, seed
-):
+def test_the_initial_draw_uses_ceil_n_over_capacity_tables_that_differ_by_at_most_one(n, capacity, seed):
     draw = draw_seats(range(n), capacity=capacity, rng=random.Random(seed))
     sizes = [len(t.seats) for t in draw.tables]
     assert len(sizes) == math.ceil(n / capacity)

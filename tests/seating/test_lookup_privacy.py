@@ -18,9 +18,20 @@ from .test_support import started  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.django_db
 
-NAMES = [("Giulia", "Bianchi", "Giuly"), ("Marco", "Rossi", ""), ("Anna", "Verdi", ""), ("Luca", "Neri", "Lucky"),
-         ("Sara", "Conti", ""), ("Paolo", "Gallo", ""), ("Elena", "Greco", ""), ("Davide", "Costa", ""),
-         ("Chiara", "Ricci", ""), ("Matteo", "Fontana", ""), ("Laura", "Moretti", ""), ("Simone", "Rizzo", "")]
+NAMES = [
+    ("Giulia", "Bianchi", "Giuly"),
+    ("Marco", "Rossi", ""),
+    ("Anna", "Verdi", ""),
+    ("Luca", "Neri", "Lucky"),
+    ("Sara", "Conti", ""),
+    ("Paolo", "Gallo", ""),
+    ("Elena", "Greco", ""),
+    ("Davide", "Costa", ""),
+    ("Chiara", "Ricci", ""),
+    ("Matteo", "Fontana", ""),
+    ("Laura", "Moretti", ""),
+    ("Simone", "Rizzo", ""),
+]
 
 
 @pytest.fixture

@@ -44,8 +44,11 @@ def test_the_floor_records_a_bust_and_confirms_the_move_on_the_page(client, scen
     r = client.post(page, {"op": "bust", "table": 2, "only": layout[2][1]}, follow=True)
     assert "out in place 18" in r.content.decode()
     assert Entry.objects.get(pk=layout[2][1]).status == Entry.BUSTED
-    r = client.post(page, {"op": "bust", "table": 1, "entries": [layout[1][1], layout[1][2]], "same_hand": "1",
-                           f"stack_{layout[1][1]}": "5000", f"stack_{layout[1][2]}": "7000"}, follow=True)
+    r = client.post(
+        page,
+        {"op": "bust", "table": 1, "entries": [layout[1][1], layout[1][2]], "same_hand": "1", f"stack_{layout[1][1]}": "5000", f"stack_{layout[1][2]}": "7000"},
+        follow=True,
+    )
     assert Entry.objects.get(pk=layout[1][2]).place == 16 and Entry.objects.get(pk=layout[1][1]).place == 17
     r = client.post(page, {"op": "hand", "table": 9}, follow=True)
     assert "Table 9 is not in play." in r.content.decode()  # refusals come back as messages

@@ -27,7 +27,7 @@ def test_the_floor_marks_two_busts_simultaneous_on_the_tables_page(browser_page,
     page.goto(page.base_url + f"/tournaments/{t.pk}/tables/")
     for bust in Bust.objects.filter(entry_id__in=[a, b]):
         page.check(f'#busts input[name=busts][value="{bust.pk}"]')
-    page.fill('#simultaneous-form input[name=reason]', "called out at the same moment")
+    page.fill("#simultaneous-form input[name=reason]", "called out at the same moment")
     page.click("#simultaneous-form button")
     expect(page.locator("ul.messages")).to_contain_text("Marked simultaneous")
     expect(page.locator("#busts .badge")).to_have_count(2)

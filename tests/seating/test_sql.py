@@ -24,13 +24,13 @@ POSTGRESQL = "postgresql"
 
 
 def _event(t, actor, **payload):
-    return TournamentEvent(tournament=t, action=Action.SEATING_MOVES_CONFIRMED.value, actor=actor.user, actor_label="test",
-                           device="", payload=payload)
+    return TournamentEvent(tournament=t, action=Action.SEATING_MOVES_CONFIRMED.value, actor=actor.user, actor_label="test", device="", payload=payload)
 
 
 def _slip(t, entry, *, applied, status=PendingMove.PROPOSED, kind=PendingMove.BREAK):
-    return PendingMove.objects.create(tournament=t, entry_id=entry, kind=kind, status=status, applied=applied, from_table=1,
-                                      from_seat=2, to_table=2, to_seat=8).pk
+    return PendingMove.objects.create(
+        tournament=t, entry_id=entry, kind=kind, status=status, applied=applied, from_table=1, from_seat=2, to_table=2, to_seat=8
+    ).pk
 
 
 def _entries(t) -> list[int]:
@@ -84,7 +84,11 @@ def test_every_slip_drawn_is_marked_done_with_its_event(started, actor):
         assert written and event.pk is not None and not event._state.adding
         stored = TournamentEvent.objects.get(pk=event.pk)
         assert (stored.tournament_id, stored.action, stored.actor_id, stored.payload) == (
-            t.pk, "seating.moves.confirmed", actor.user.pk, {"moves": [a, b], "applied_when_drawn": True})
+            t.pk,
+            "seating.moves.confirmed",
+            actor.user.pk,
+            {"moves": [a, b], "applied_when_drawn": True},
+        )
         assert TournamentEvent.objects.count() == before + 1
     else:  # the caller writes it
         assert not written and event.pk is None
@@ -100,8 +104,9 @@ def test_a_balancing_or_closed_slip_among_them_is_left_alone_and_no_event_is_wri
     closed = _slip(t, e[2], applied=True, status=PendingMove.DONE)
     PendingMove.objects.filter(pk=closed).update(done_at=earlier)
     other = make_tournament(name="Other")
-    elsewhere = PendingMove.objects.create(tournament=other, entry_id=e[3], kind=PendingMove.BREAK, applied=True, from_table=1,
-                                           from_seat=1, to_table=2, to_seat=2).pk
+    elsewhere = PendingMove.objects.create(
+        tournament=other, entry_id=e[3], kind=PendingMove.BREAK, applied=True, from_table=1, from_seat=1, to_table=2, to_seat=2
+    ).pk
     before = TournamentEvent.objects.count()
     now = timezone.now()
     event = _event(t, actor, moves=[drawn, balancing, closed, elsewhere])
@@ -132,8 +137,19 @@ def test_a_bust_is_written_back_with_the_token(started, actor):
     event = _event(t, actor, entry=out)
     bust = Bust(tournament=t, entry_id=out, order=1, table_number=number, seat_number=seat, place=12, event=event)
     queue.inserts += [[event], [bust]]  # the bust points at the event queued before it
-    n = sql.write_back(queue, tournament_id=t.pk, token=token, new_token="b" * 32, freed=[out], seated={}, closed={},
-                       out=[([out], 12, now)], bust_seq=1, group_seq=0, seats_moved=True)
+    n = sql.write_back(
+        queue,
+        tournament_id=t.pk,
+        token=token,
+        new_token="b" * 32,
+        freed=[out],
+        seated={},
+        closed={},
+        out=[([out], 12, now)],
+        bust_seq=1,
+        group_seq=0,
+        seats_moved=True,
+    )
     assert n == 1
     assert _state(t) == ("b" * 32, 1, 0, seats_seq + 1)
     assert not Seat.objects.filter(entry_id=out).exists() and Seat.objects.filter(tournament=t).count() == 11
@@ -154,13 +170,28 @@ def test_seats_moved_and_a_table_closed_are_written_back(started, actor):
     free = min(set(range(1, 10)) - set(at_two))
     now = timezone.now() - timedelta(seconds=10)
     queue = sql.Queue(1000)
-    n = sql.write_back(queue, tournament_id=t.pk, token=token, new_token="c" * 32, freed=[mover],
-                       seated={mover: (rows[two].pk, free, True, now)}, closed={spare.pk: now}, out=[],
-                       bust_seq=bust_seq, group_seq=group_seq + 1, seats_moved=True)
+    n = sql.write_back(
+        queue,
+        tournament_id=t.pk,
+        token=token,
+        new_token="c" * 32,
+        freed=[mover],
+        seated={mover: (rows[two].pk, free, True, now)},
+        closed={spare.pk: now},
+        out=[],
+        bust_seq=bust_seq,
+        group_seq=group_seq + 1,
+        seats_moved=True,
+    )
     assert n == 1
     assert _state(t) == ("c" * 32, bust_seq, group_seq + 1, seats_seq + 1)
     assert Seat.objects.filter(entry_id=mover).values_list("tournament_id", "table_id", "number", "wait_for_button", "seated_at").get() == (
-        t.pk, rows[two].pk, free, True, now)
+        t.pk,
+        rows[two].pk,
+        free,
+        True,
+        now,
+    )
     after = seat_map(t)
     assert seat not in after[one] and after[two][free] == mover and sum(map(len, after.values())) == 12
     assert Table.objects.filter(pk=spare.pk).values_list("in_play", "closed_at", "is_final", "halt_waived").get() == (False, now, False, False)
@@ -176,9 +207,19 @@ def test_a_seat_freed_and_taken_again_in_one_write_back_is_held_once(started, ac
     seat, out = min(at_one.items())
     _seat, mover = min(at_two.items())
     now = timezone.now()
-    n = sql.write_back(sql.Queue(1000), tournament_id=t.pk, token=token, new_token="d" * 32, freed=[out, mover],
-                       seated={mover: (table_one.pk, seat, False, now)}, closed={}, out=[([out], 12, now)],
-                       bust_seq=1, group_seq=0, seats_moved=True)
+    n = sql.write_back(
+        sql.Queue(1000),
+        tournament_id=t.pk,
+        token=token,
+        new_token="d" * 32,
+        freed=[out, mover],
+        seated={mover: (table_one.pk, seat, False, now)},
+        closed={},
+        out=[([out], 12, now)],
+        bust_seq=1,
+        group_seq=0,
+        seats_moved=True,
+    )
     assert n == 1
     assert seat_map(t)[one][seat] == mover and Seat.objects.filter(table=table_one, number=seat).count() == 1
 
@@ -186,8 +227,19 @@ def test_a_seat_freed_and_taken_again_in_one_write_back_is_held_once(started, ac
 def test_a_write_back_with_a_token_not_ours_changes_no_state(started, actor):
     t = started(6)
     before = _state(t)
-    n = sql.write_back(sql.Queue(1000), tournament_id=t.pk, token="0" * 32, new_token="e" * 32, freed=[], seated={}, closed={},
-                       out=[], bust_seq=9, group_seq=9, seats_moved=True)
+    n = sql.write_back(
+        sql.Queue(1000),
+        tournament_id=t.pk,
+        token="0" * 32,
+        new_token="e" * 32,
+        freed=[],
+        seated={},
+        closed={},
+        out=[],
+        bust_seq=9,
+        group_seq=9,
+        seats_moved=True,
+    )
     assert n == 0 and _state(t) == before
 
 

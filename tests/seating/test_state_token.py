@@ -97,9 +97,27 @@ def test_a_plain_bust_writes_in_few_statements(started, actor):
     assert Entry.objects.get(pk=b).status == Entry.BUSTED and b not in {e for s in seat_map(t).values() for e in s.values()}
 
 
-BUST_COLUMNS = ("tournament_id", "entry_id", "order", "kind", "table_number", "seat_number", "hand_group", "h4h_hand",
-                "starting_stack", "simultaneous_group", "simultaneous_reason", "busted_at", "reported_by_id", "reason", "place",
-                "shared_with", "event_id", "void", "voided_at")
+BUST_COLUMNS = (
+    "tournament_id",
+    "entry_id",
+    "order",
+    "kind",
+    "table_number",
+    "seat_number",
+    "hand_group",
+    "h4h_hand",
+    "starting_stack",
+    "simultaneous_group",
+    "simultaneous_reason",
+    "busted_at",
+    "reported_by_id",
+    "reason",
+    "place",
+    "shared_with",
+    "event_id",
+    "void",
+    "voided_at",
+)
 
 
 def test_the_bust_rows_written_with_the_token_are_what_bulk_create_writes(started, actor):
@@ -109,8 +127,7 @@ def test_the_bust_rows_written_with_the_token_are_what_bulk_create_writes(starte
     table = max(seat_map(t).values(), key=len)
     a, b = sorted(table.values())[:2]
     services.record_bust(t, [sorted(table.values())[2]], actor=actor)  # the room is kept from here on
-    out = services.record_bust(t, [{"entry": a, "starting_stack": 5000}, {"entry": b, "starting_stack": 9000}], actor=actor,
-                               same_hand=True, reason="all in")
+    out = services.record_bust(t, [{"entry": a, "starting_stack": 5000}, {"entry": b, "starting_stack": 9000}], actor=actor, same_hand=True, reason="all in")
     assert [r.entry_id for r in out.busts] == [a, b]
     assert all(r.pk is not None and not r._state.adding for r in out.busts)
     assert out.busts[0].pk < out.busts[1].pk

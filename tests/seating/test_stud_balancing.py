@@ -81,8 +81,7 @@ def test_bal03_mixed_games_move_the_player_who_would_be_big_blind_in_holdem_even
 def test_fmt16_the_game_comes_from_the_configured_list_and_omaha_is_never_no_limit(api, director, structure):
     """003 Art. 10: Omaha «mai No-Limit»: the list holds Pot-Limit Omaha only, so a No-Limit Omaha
     event cannot be created (at Sanremo or anywhere); a stud event can."""
-    base = {"name": "Omaha", "start_at": "2026-07-09T19:00:00Z", "buy_in": "100", "fee": "10", "starting_stack": 30000,
-            "structure": structure.pk}
+    base = {"name": "Omaha", "start_at": "2026-07-09T19:00:00Z", "buy_in": "100", "fee": "10", "starting_stack": 30000, "structure": structure.pk}
     r = api(director).post("/api/v1/tournaments/", {**base, "game": "NLO", "rule_set": "SANREMO_003"}, format="json")
     assert r.status_code == 400 and "game" in r.json()["fields"]
     r = api(director).post("/api/v1/tournaments/", {**base, "name": "Stud", "game": "STUD"}, format="json")

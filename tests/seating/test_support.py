@@ -14,14 +14,19 @@ pytestmark = pytest.mark.django_db
 def add_entries(t, n, *, names=None):
     """``n`` paid entries (the desk is tested elsewhere: rows written directly)."""
     start = t.entries.count()
-    people = Person.objects.bulk_create([
-        Person(first_name=(names[i] if names else f"Player{start + i + 1:03d}"), last_name="Test",
-               search_text=(names[i] if names else f"player{start + i + 1:03d}").lower())
-        for i in range(n)
-    ])
-    return Entry.objects.bulk_create([
-        Entry(tournament=t, person=p, number=start + i + 1, status=Entry.ACTIVE, chips=t.starting_stack) for i, p in enumerate(people)
-    ])
+    people = Person.objects.bulk_create(
+        [
+            Person(
+                first_name=(names[i] if names else f"Player{start + i + 1:03d}"),
+                last_name="Test",
+                search_text=(names[i] if names else f"player{start + i + 1:03d}").lower(),
+            )
+            for i in range(n)
+        ]
+    )
+    return Entry.objects.bulk_create(
+        [Entry(tournament=t, person=p, number=start + i + 1, status=Entry.ACTIVE, chips=t.starting_stack) for i, p in enumerate(people)]
+    )
 
 
 @pytest.fixture
@@ -49,8 +54,7 @@ def seat_map(t) -> dict:
 
 
 def blinds(t) -> dict:
-    return {n: (bb, pbb) for n, bb, pbb in Table.objects.filter(tournament=t, in_play=True).values_list(
-        "number", "big_blind_seat", "previous_big_blind_seat")}
+    return {n: (bb, pbb) for n, bb, pbb in Table.objects.filter(tournament=t, in_play=True).values_list("number", "big_blind_seat", "previous_big_blind_seat")}
 
 
 def counts(t) -> dict:

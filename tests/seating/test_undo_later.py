@@ -44,8 +44,7 @@ def test_the_refusal_lists_the_later_changes_newest_first_with_how_to_undo_them(
     assert f"{name.person.first_name} {name.person.last_name} #{name.number} out at table 1" in changes[0]["description"]
     assert "moved from table 2" in changes[1]["description"]
     detail = str(err.message)
-    assert f"#{later.event.pk}" in detail and f"#{moved.event.pk}" in detail and detail.index(f"#{later.event.pk}") < detail.index(
-        f"#{moved.event.pk}")
+    assert f"#{later.event.pk}" in detail and f"#{moved.event.pk}" in detail and detail.index(f"#{later.event.pk}") < detail.index(f"#{moved.event.pk}")
     assert seat_map(t) == before  # nothing was changed by the refusal
 
 
@@ -98,8 +97,7 @@ def test_the_api_refusal_carries_the_list_and_the_api_undoes_them_first(api, sta
     body = r.json()
     assert [c["event"] for c in body["later"]] == [later.event.pk, moved.event.pk] and body["undoable"] is True
     assert str(later.event.pk) in body["detail"]
-    r = client.post(url(t, f"busts/{bust.pk}/undo/"), {"reason": "wrong player", "later": [c["event"] for c in body["later"]]},
-                    format="json")
+    r = client.post(url(t, f"busts/{bust.pk}/undo/"), {"reason": "wrong player", "later": [c["event"] for c in body["later"]]}, format="json")
     assert r.status_code == 200, r.json()
     assert not Bust.objects.filter(tournament=t, void="").exists()
     r = client.post(url(t, f"busts/{bust.pk}/undo/"), {"later": ["x"]}, format="json")

@@ -96,18 +96,23 @@ def qualified(t, person, ctx):
 
 
 PATHS = {
-    "desk buy-in": buy_in, "pre-registration": pre_registration, "reservation paid": reservation,
-    "transfer cleared": transfer_cleared, "re-entry": re_entry, "rebuy": rebuy, "add-on": add_on,
-    "ticket redeemed": ticket, "satellite seat": satellite_seat, "qualified entry": qualified,
+    "desk buy-in": buy_in,
+    "pre-registration": pre_registration,
+    "reservation paid": reservation,
+    "transfer cleared": transfer_cleared,
+    "re-entry": re_entry,
+    "rebuy": rebuy,
+    "add-on": add_on,
+    "ticket redeemed": ticket,
+    "satellite seat": satellite_seat,
+    "qualified entry": qualified,
 }
 
 # The rules each path must apply (a path that cannot meet a situation is left out of its row).
 CHECKS = {
-    "status": ["desk buy-in", "pre-registration", "reservation paid", "transfer cleared", "re-entry", "rebuy", "add-on",
-               "ticket redeemed", "satellite seat"],
+    "status": ["desk buy-in", "pre-registration", "reservation paid", "transfer cleared", "re-entry", "rebuy", "add-on", "ticket redeemed", "satellite seat"],
     "banned": list(PATHS),
-    "late_registration": ["desk buy-in", "reservation paid", "transfer cleared", "re-entry", "rebuy", "ticket redeemed",
-                          "satellite seat"],
+    "late_registration": ["desk buy-in", "reservation paid", "transfer cleared", "re-entry", "rebuy", "ticket redeemed", "satellite seat"],
     "field_cap": ["desk buy-in", "pre-registration", "re-entry", "ticket redeemed", "satellite seat"],
     "freezeout": ["desk buy-in", "re-entry", "rebuy", "add-on", "ticket redeemed", "satellite seat"],
     "max_entries": ["re-entry", "ticket redeemed", "satellite seat"],
@@ -152,8 +157,9 @@ def prepare(path, t, person, ctx):
 
 
 def rebuy_and_addon(**kw):
-    return dict(format=Tournament.REBUY, rebuy_price=D("100"), rebuy_chips=30000, rebuy_until_level=3, addon_price=D("20"),
-                addon_chips=20000, addon_after_level=4, **kw)
+    return dict(
+        format=Tournament.REBUY, rebuy_price=D("100"), rebuy_chips=30000, rebuy_until_level=3, addon_price=D("20"), addon_chips=20000, addon_after_level=4, **kw
+    )
 
 
 def situation(check, path, make_tournament, make_person):
@@ -245,16 +251,30 @@ SALE_KINDS = {"BUY_IN", "RE_ENTRY", "REBUY", "ADD_ON"}
 BUILDING_BLOCKS = {"ledger.new_entry", "ledger._entry", "ledger.sell_new_entry", "ledger.issue_paid_entry", "ledger._written_together"}
 # The public services on each path (the test above runs every one of them).
 LISTED = {
-    "cashier.register", "cashier.pre_register", "cashier.pay_reservation", "cashier.reenter", "cashier.rebuy", "cashier.addon",
-    "registration.confirm_transfer", "payout_services.redeem_ticket", "payout_services.complete_satellite", "format_common.qualify",
+    "cashier.register",
+    "cashier.pre_register",
+    "cashier.pay_reservation",
+    "cashier.reenter",
+    "cashier.rebuy",
+    "cashier.addon",
+    "registration.confirm_transfer",
+    "payout_services.redeem_ticket",
+    "payout_services.complete_satellite",
+    "format_common.qualify",
 }
 
 
 def _functions():
     found = {}
     for module in MODULES:
-        short = {cashier: "cashier", registration: "registration", ledger: "ledger", payout_satellites: "payout_services",
-                 payout_tickets: "payout_services", format_common: "format_common"}.get(module, module.__name__.rsplit(".", 1)[-1])
+        short = {
+            cashier: "cashier",
+            registration: "registration",
+            ledger: "ledger",
+            payout_satellites: "payout_services",
+            payout_tickets: "payout_services",
+            format_common: "format_common",
+        }.get(module, module.__name__.rsplit(".", 1)[-1])
         tree = ast.parse(inspect.getsource(module))
         for node in tree.body:
             if isinstance(node, ast.FunctionDef):
@@ -267,8 +287,7 @@ def _calls(node):
         if isinstance(sub, ast.Call):
             f = sub.func
             name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
-            if name == "create" and not (isinstance(f.value, ast.Attribute) and f.value.attr == "objects"
-                                         and getattr(f.value.value, "id", "") == "Entry"):
+            if name == "create" and not (isinstance(f.value, ast.Attribute) and f.value.attr == "objects" and getattr(f.value.value, "id", "") == "Entry"):
                 continue  # only Entry.objects.create writes an entry
             if name == "write_row":
                 kind = next((k.value for k in sub.keywords if k.arg == "kind"), None)
@@ -321,8 +340,7 @@ def test_no_service_creates_an_entry_or_sells_chips_around_the_gate():
     assert [k for k in sorted(makers) if not gated(k)] == []  # and every service reaching one goes through the gate
 
 
-def test_the_issues_repro_a_ticket_at_level_5_after_late_registration_closed_at_3_is_refused_by_the_api(
-        make_tournament, make_person, cashier_user):
+def test_the_issues_repro_a_ticket_at_level_5_after_late_registration_closed_at_3_is_refused_by_the_api(make_tournament, make_person, cashier_user):
     from tests.conftest import client_for
 
     t = make_tournament(late_reg_closes_after_level=3, status=Tournament.RUNNING)

@@ -13,8 +13,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 NOTE = "Race off the T25 chips: one T100 for every four, the odd ones raced at each table before the next level"
 
 
-def test_a_breaks_colour_up_note_fits_the_tv_and_the_announcements_stay_on_screen(
-        browser_page, make_tournament, make_person, cashier_actor, actor):
+def test_a_breaks_colour_up_note_fits_the_tv_and_the_announcements_stay_on_screen(browser_page, make_tournament, make_person, cashier_actor, actor):
     from tournaments.services import cashier, clockctl, lifecycle
 
     t = make_tournament(name="Serale")
@@ -26,8 +25,7 @@ def test_a_breaks_colour_up_note_fits_the_tv_and_the_announcements_stay_on_scree
     t.refresh_from_db()
     brk = next(i for i, it in enumerate(StructureItem.objects.filter(structure=t.structure).order_by("position")) if it.color_up == NOTE)
     clockctl.jump_to(t, brk, actor=actor)
-    DisplayScreen.objects.create(name="TV", tournament=t, token="break-tv", show={"sounds": False},
-                                 announcement="Cena servita al bar dalle 21:00")
+    DisplayScreen.objects.create(name="TV", tournament=t, token="break-tv", show={"sounds": False}, announcement="Cena servita al bar dalle 21:00")
 
     page = browser_page
     page.set_viewport_size({"width": 1920, "height": 1080})

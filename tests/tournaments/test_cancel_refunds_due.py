@@ -70,8 +70,7 @@ def test_a_reversed_refund_is_due_again(make_tournament, make_person, cashier_ac
     assert paid[0].pk in [d["entry"] for d in selectors.refunds_due(t)]
 
 
-def test_the_cancelled_tournament_stays_at_the_desk_until_its_refunds_are_paid(client, make_tournament, make_person, cashier_user,
-                                                                               cashier_actor, actor):
+def test_the_cancelled_tournament_stays_at_the_desk_until_its_refunds_are_paid(client, make_tournament, make_person, cashier_user, cashier_actor, actor):
     t, paid, _reserved = cancelled_with_three_paid(make_tournament, make_person, cashier_actor, actor)
     client.force_login(cashier_user)
     assert f'<option value="{t.pk}" data-status="CANCELLED"' in client.get("/desk/").content.decode()

@@ -191,8 +191,14 @@ class TestRebuy:
     @pytest.fixture
     def rebuy_t(self, make_tournament):
         return make_tournament(
-            format=Tournament.REBUY, status=Tournament.RUNNING, rebuy_price=Decimal("50"), rebuy_fee=Decimal("5"),
-            rebuy_chips=30000, rebuy_max=2, rebuy_until_level=3, rebuy_stack_threshold=0,
+            format=Tournament.REBUY,
+            status=Tournament.RUNNING,
+            rebuy_price=Decimal("50"),
+            rebuy_fee=Decimal("5"),
+            rebuy_chips=30000,
+            rebuy_max=2,
+            rebuy_until_level=3,
+            rebuy_stack_threshold=0,
         )
 
     def test_a_busted_player_rebuys_and_is_back_in(self, rebuy_t, person, cashier_actor):
@@ -241,8 +247,15 @@ class TestAddon:
     @pytest.fixture
     def addon_t(self, make_tournament):
         # Late registration open past the add-on's break (001: the add-on is sold in the break before it closes).
-        return make_tournament(status=Tournament.RUNNING, addon_price=Decimal("20"), addon_chips=20000, addon_after_level=4, format=Tournament.REENTRY, max_entries_per_player=2,
-                               late_reg_closes_after_level=6)
+        return make_tournament(
+            status=Tournament.RUNNING,
+            addon_price=Decimal("20"),
+            addon_chips=20000,
+            addon_after_level=4,
+            format=Tournament.REENTRY,
+            max_entries_per_player=2,
+            late_reg_closes_after_level=6,
+        )
 
     def test_the_add_on_is_sold_only_in_its_break(self, addon_t, person, make_person, cashier_actor):
         run_clock_at(addon_t, item_index_of_level(addon_t, 4))

@@ -42,8 +42,10 @@ def test_an_entry_moves_through_the_states_rules_md_names(tournament, person, ma
 def test_a_bank_transfer_is_not_paid_until_the_cashier_confirms_it_cleared(tournament, person, cashier_actor):
     entry = cashier.pre_register(tournament, person, actor=cashier_actor, channel="transfer")
     assert entry.awaits_transfer
-    for attempt in (lambda: cashier.pay_reservation(entry, method="TRANSFER", actor=cashier_actor),
-                    lambda: cashier.register(tournament, person, method="TRANSFER", actor=cashier_actor)):
+    for attempt in (
+        lambda: cashier.pay_reservation(entry, method="TRANSFER", actor=cashier_actor),
+        lambda: cashier.register(tournament, person, method="TRANSFER", actor=cashier_actor),
+    ):
         with pytest.raises(DomainError) as e:
             attempt()
         assert code_of(e) == "transfer_not_cleared"
@@ -81,7 +83,8 @@ def test_scenario_24_a_banned_pre_registrant_is_blocked_at_check_in_and_refunded
         registration.check_in(entry, actor=cashier_actor, id_checked=True)
     assert code_of(e) == "banned" and e.value.extra == {"entry": entry.pk, "refund_due": "110.00"}
     assert registration.banned_paid_entries(tournament) == [
-        {"entry": entry.pk, "number": entry.number, "name": person.full_name, "reason": "casino exclusion list", "refund_due": "110.00"}]
+        {"entry": entry.pk, "number": entry.number, "name": person.full_name, "reason": "casino exclusion list", "refund_due": "110.00"}
+    ]
     row = cashier.refund(entry, reason="banned at check-in", actor=actor, expenses=D("15"), method="TRANSFER")
     assert row.total == D("-95")
     assert registration.banned_paid_entries(tournament) == []

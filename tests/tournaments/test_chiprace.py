@@ -123,9 +123,7 @@ def test_a_player_who_loses_his_last_chips_gets_one_chip_of_the_lowest_denominat
 
 def test_the_rescue_chip_can_be_a_different_lowest_denomination():
     players = [RacePlayer(1, 25, 0), RacePlayer(2, 25, 3000)]
-    result = chiprace.race(
-        players, **T25_TO_T100, conversion=FLOOR, lowest_denomination_in_play=50, cards=[]
-    )
+    result = chiprace.race(players, **T25_TO_T100, conversion=FLOOR, lowest_denomination_in_play=50, cards=[])
     assert result.final_stacks[1] == 50
 
 
@@ -134,38 +132,28 @@ def test_manual_result_is_recorded_and_checked():
     result = chiprace.race_from_result(table, [9, 1], **T25_TO_T100, conversion=FLOOR)
     assert result.winners == [9, 1]
     assert result.final_stacks[9] == 12100
-    refused("duplicate_winner", chiprace.race_from_result, table, [9, 9], **T25_TO_T100,
-            conversion=FLOOR)
-    refused("wrong_winner_count", chiprace.race_from_result, table, [9], **T25_TO_T100,
-            conversion=FLOOR)
-    refused("not_a_participant", chiprace.race_from_result, table, [3, 9], **T25_TO_T100,
-            conversion=FLOOR)
+    refused("duplicate_winner", chiprace.race_from_result, table, [9, 9], **T25_TO_T100, conversion=FLOOR)
+    refused("wrong_winner_count", chiprace.race_from_result, table, [9], **T25_TO_T100, conversion=FLOOR)
+    refused("not_a_participant", chiprace.race_from_result, table, [3, 9], **T25_TO_T100, conversion=FLOOR)
 
 
 def test_physical_cards_must_go_to_the_players_still_in_the_race():
     table = scenario_30_table()
     kwargs = dict(**T25_TO_T100, conversion=FLOOR, tie=FIRST_DEALT)
     refused("bad_cards", chiprace.race, table, cards=[{1: "AH", 4: "KS"}], **kwargs)
-    refused("bad_cards", chiprace.race, table,
-            cards=[{1: "AH", 4: "AH", 7: "2C", 9: "3D"}, {4: "9H", 7: "9S", 9: "4D"}], **kwargs)
-    refused("bad_cards", chiprace.race, table, cards=[{1: "AH", 4: "KS", 7: "2C", 9: "3D"}],
-            **kwargs)
-    refused("bad_cards", chiprace.race, table,
-            cards=[{1: "ZZ", 4: "KS", 7: "2C", 9: "3D"}, {4: "9H", 7: "9S", 9: "4D"}], **kwargs)
+    refused("bad_cards", chiprace.race, table, cards=[{1: "AH", 4: "AH", 7: "2C", 9: "3D"}, {4: "9H", 7: "9S", 9: "4D"}], **kwargs)
+    refused("bad_cards", chiprace.race, table, cards=[{1: "AH", 4: "KS", 7: "2C", 9: "3D"}], **kwargs)
+    refused("bad_cards", chiprace.race, table, cards=[{1: "ZZ", 4: "KS", 7: "2C", 9: "3D"}, {4: "9H", 7: "9S", 9: "4D"}], **kwargs)
 
 
 def test_impossible_tables_are_refused():
     refused("bad_player", chiprace.race, [RacePlayer(1, 100, 0)], **T25_TO_T100)
     refused("bad_player", chiprace.race, [RacePlayer(1, 30, 100)], **T25_TO_T100)
-    refused("bad_player", chiprace.race, [RacePlayer(1, 25, 0), RacePlayer(1, 25, 0)],
-            **T25_TO_T100)
+    refused("bad_player", chiprace.race, [RacePlayer(1, 25, 0), RacePlayer(1, 25, 0)], **T25_TO_T100)
     refused("bad_player", chiprace.race, [RacePlayer(1, 0, 0)], **T25_TO_T100)
-    refused("bad_denomination", chiprace.race, [RacePlayer(1, 0, 100)],
-            removed_denomination=100, new_denomination=25)
-    refused("bad_setting", chiprace.race, [RacePlayer(1, 25, 100)], **T25_TO_T100,
-            start=LAST_HAND_SB)
-    refused("bad_setting", chiprace.race, [RacePlayer(1, 25, 100)], **T25_TO_T100,
-            conversion="CEIL")
+    refused("bad_denomination", chiprace.race, [RacePlayer(1, 0, 100)], removed_denomination=100, new_denomination=25)
+    refused("bad_setting", chiprace.race, [RacePlayer(1, 25, 100)], **T25_TO_T100, start=LAST_HAND_SB)
+    refused("bad_setting", chiprace.race, [RacePlayer(1, 25, 100)], **T25_TO_T100, conversion="CEIL")
 
 
 # ---------------------------------------------------------------- colour-up planning

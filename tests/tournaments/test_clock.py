@@ -103,7 +103,10 @@ def test_level_numbers_skip_breaks():
 def test_a_new_clock_waits_on_level_one_with_its_full_time():
     state = clock.new_clock(WITH_BREAK)
     assert (state.status, state.item_index, state.remaining, state.version) == (
-        NOT_STARTED, 0, 1200.0, 0,
+        NOT_STARTED,
+        0,
+        1200.0,
+        0,
     )
     assert clock.level_number_at(state, WITH_BREAK, at(500)) == 1
 
@@ -316,9 +319,7 @@ def test_an_overrun_in_hand_for_hand_is_carried_into_the_next_level():
     snap = clock.snapshot(state, structure, at(30))
     assert snap["level_number"] == 2
     assert snap["new_level_notice"] is True
-    assert clock.snapshot(clock.h4h_next_hand(state, structure), structure, at(31))[
-        "new_level_notice"
-    ] is False
+    assert clock.snapshot(clock.h4h_next_hand(state, structure), structure, at(31))["new_level_notice"] is False
 
 
 def test_time_running_out_exactly_starts_the_next_level_with_its_full_time():
@@ -370,8 +371,7 @@ def test_hand_for_hand_misuse_is_refused():
     refused("not_running", clock.start_hand_for_hand, clock.new_clock(structure), structure, T0)
     on_break = clock.advance(running(WITH_BREAK), WITH_BREAK, at(45))
     refused("in_break", clock.start_hand_for_hand, on_break, WITH_BREAK, at(45))
-    refused("hand_for_hand", clock.jump_to, state, structure + [Break(5), Level(9, 9, minutes=5)],
-            at(3), 6)
+    refused("hand_for_hand", clock.jump_to, state, structure + [Break(5), Level(9, 9, minutes=5)], at(3), 6)
 
 
 def test_hand_for_hand_can_be_announced_on_a_paused_clock():
@@ -518,13 +518,9 @@ def test_the_heads_up_clock_call_can_be_cut_to_ten_seconds_but_not_below():
 minutes_st = st.integers(min_value=1, max_value=30)
 level_st = st.builds(lambda m: Level(100, 200, minutes=m), minutes_st)
 break_st = st.builds(Break, minutes_st)
-structures = st.lists(st.one_of(level_st, break_st), max_size=8).flatmap(
-    lambda items: level_st.map(lambda cap: [*items, cap])
-)
+structures = st.lists(st.one_of(level_st, break_st), max_size=8).flatmap(lambda items: level_st.map(lambda cap: [*items, cap]))
 levels_only = st.lists(level_st, min_size=1, max_size=6)
-offsets = st.integers(min_value=0, max_value=6 * 3600 * 10**6).map(
-    lambda us: timedelta(microseconds=us)
-)
+offsets = st.integers(min_value=0, max_value=6 * 3600 * 10**6).map(lambda us: timedelta(microseconds=us))
 
 
 def entry_seconds(structure, index):
@@ -536,9 +532,7 @@ def entry_seconds(structure, index):
 def test_advancing_in_two_steps_equals_advancing_in_one(structure, a, b):
     t1, t2 = T0 + min(a, b), T0 + max(a, b)
     state = running(structure)
-    assert clock.advance(clock.advance(state, structure, t1), structure, t2) == clock.advance(
-        state, structure, t2
-    )
+    assert clock.advance(clock.advance(state, structure, t1), structure, t2) == clock.advance(state, structure, t2)
 
 
 @settings(max_examples=300)
@@ -568,15 +562,11 @@ def test_a_pause_loses_and_gains_no_time(structure, a, pause_length):
 
 
 @settings(max_examples=200)
-@given(levels_only, st.integers(min_value=1, max_value=1800), st.integers(0, 40),
-       st.integers(min_value=30, max_value=240))
-def test_hand_for_hand_consumes_exactly_what_the_running_clock_would(
-    structure, time_left, hands, per_hand
-):
+@given(levels_only, st.integers(min_value=1, max_value=1800), st.integers(0, 40), st.integers(min_value=30, max_value=240))
+def test_hand_for_hand_consumes_exactly_what_the_running_clock_would(structure, time_left, hands, per_hand):
     time_left = min(time_left, structure[0].seconds)
     frozen = ClockState(HAND_FOR_HAND, 0, None, float(time_left), 7, 1, per_hand)
-    as_running = replace(frozen, status=RUNNING, ends_at=T0 + timedelta(seconds=time_left),
-                         remaining=0.0)
+    as_running = replace(frozen, status=RUNNING, ends_at=T0 + timedelta(seconds=time_left), remaining=0.0)
     for _ in range(hands):
         frozen = clock.h4h_next_hand(frozen, structure)
     later = T0 + timedelta(seconds=hands * per_hand)

@@ -7,25 +7,32 @@ import pytest
 
 from tournaments import clock as engine
 
-ITEMS = [engine.Level(small_blind=100, big_blind=200, minutes=20), engine.Break(minutes=10),
-         engine.Level(small_blind=200, big_blind=400, minutes=20)]
+ITEMS = [engine.Level(small_blind=100, big_blind=200, minutes=20), engine.Break(minutes=10), engine.Level(small_blind=200, big_blind=400, minutes=20)]
 NOW = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
 
 
 def states():
     fresh = engine.new_clock(ITEMS)
     running = engine.start(fresh, ITEMS, NOW)
-    return {"not started": fresh, "running": running, "paused": engine.pause(running, ITEMS, NOW),
-            "hand-for-hand": engine.start_hand_for_hand(running, ITEMS, NOW), "finished": engine.finish(running, ITEMS, NOW)}
+    return {
+        "not started": fresh,
+        "running": running,
+        "paused": engine.pause(running, ITEMS, NOW),
+        "hand-for-hand": engine.start_hand_for_hand(running, ITEMS, NOW),
+        "finished": engine.finish(running, ITEMS, NOW),
+    }
 
 
-@pytest.mark.parametrize(("name", "expected"), [
-    ("not started", ["start", "add-time", "set-time", "jump", "insert-break", "finish"]),
-    ("running", ["pause", "add-time", "set-time", "jump", "insert-break", "hand-for-hand", "finish"]),
-    ("paused", ["resume", "add-time", "set-time", "jump", "insert-break", "hand-for-hand", "finish"]),
-    ("hand-for-hand", ["add-time", "set-time", "jump", "next-hand", "end-hand-for-hand", "finish"]),
-    ("finished", []),
-])
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("not started", ["start", "add-time", "set-time", "jump", "insert-break", "finish"]),
+        ("running", ["pause", "add-time", "set-time", "jump", "insert-break", "hand-for-hand", "finish"]),
+        ("paused", ["resume", "add-time", "set-time", "jump", "insert-break", "hand-for-hand", "finish"]),
+        ("hand-for-hand", ["add-time", "set-time", "jump", "next-hand", "end-hand-for-hand", "finish"]),
+        ("finished", []),
+    ],
+)
 def test_each_state_allows_what_a_director_may_do_then(name, expected):
     state = states()[name]
     assert engine.allowed_actions(state, ITEMS, NOW) == expected

@@ -76,8 +76,10 @@ def test_a_house_clock_call_time_is_the_events_time(api, floor_user, make_tourna
     assert (r.data["seconds"], r.data["countdown"]) == (40, 10)
 
 
-@pytest.mark.parametrize("rule_set, expected", [("TDA", ("TDA", 25, 5)), ("SANREMO_003", ("SANREMO", 60, 10)),
-                                                ("HEADS_UP_001", ("HEADS_UP", 30, 0)), ("MONTEGALDA_004", ("TDA", 25, 5))])
+@pytest.mark.parametrize(
+    "rule_set, expected",
+    [("TDA", ("TDA", 25, 5)), ("SANREMO_003", ("SANREMO", 60, 10)), ("HEADS_UP_001", ("HEADS_UP", 30, 0)), ("MONTEGALDA_004", ("TDA", 25, 5))],
+)
 def test_the_clock_call_defaults_follow_the_rule_set(rule_set, expected):
     rules = HouseRules.from_settings({}, rule_set=rule_set)
     assert (rules.clock_call_preset, rules.clock_call_seconds, rules.clock_call_countdown_seconds) == expected

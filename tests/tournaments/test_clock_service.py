@@ -17,8 +17,9 @@ T0 = timezone.now().replace(microsecond=0) + timedelta(days=1)
 
 @pytest.fixture
 def running(make_tournament, make_person, actor, cashier_actor):
-    t = make_tournament(late_reg_closes_after_level=3, addon_price=5, addon_chips=10000, addon_after_level=4,
-                        format=Tournament.REENTRY, max_entries_per_player=2)
+    t = make_tournament(
+        late_reg_closes_after_level=3, addon_price=5, addon_chips=10000, addon_after_level=4, format=Tournament.REENTRY, max_entries_per_player=2
+    )
     for _ in range(3):
         cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
     lifecycle.start(t, actor=actor)
@@ -118,8 +119,7 @@ class MarkerRedis:
         return 0
 
 
-def test_a_starting_worker_arms_again_the_countdown_a_killed_worker_took_along(
-        running, actor, settings, monkeypatch, django_capture_on_commit_callbacks):
+def test_a_starting_worker_arms_again_the_countdown_a_killed_worker_took_along(running, actor, settings, monkeypatch, django_capture_on_commit_callbacks):
     """A level's end is armed once per clock version (a marker in Redis). A worker killed while
     holding that countdown takes it along (the broker gives it back after an hour), and the beat's
     sweep does not arm it again: the level would change only once the sweep finds it overdue.
@@ -237,8 +237,7 @@ def test_the_clock_api_checks_roles(api, director, floor_user, cashier_user, run
 
 
 @pytest.mark.django_db(transaction=True)  # the hub hears of a change when it commits
-def test_what_a_display_holds_after_a_sequence_of_actions_equals_a_snapshot_built_from_scratch(
-        settings, make_tournament, make_person, actor, cashier_actor):
+def test_what_a_display_holds_after_a_sequence_of_actions_equals_a_snapshot_built_from_scratch(settings, make_tournament, make_person, actor, cashier_actor):
     """Zulip's habit: apply the stream of pushed states and the screen ends where a snapshot
     rebuilt from the database stands. A real hub in its own event loop, a real client queue:
     sales, the start (the seat draw), the clock started, paused and resumed, time added, a bust."""
@@ -291,6 +290,7 @@ def test_what_a_display_holds_after_a_sequence_of_actions_equals_a_snapshot_buil
             settle()
             fresh = json.loads(json.dumps(build_snapshot(Tournament.objects.get(pk=t.pk)), default=str))
     finally:
+
         async def drain():  # let the builds still queued finish before the loop stops (the heartbeat never does)
             hub.stop_heartbeat()
             await asyncio.gather(*(task for task in asyncio.all_tasks() if task is not asyncio.current_task()), return_exceptions=True)

@@ -49,8 +49,12 @@ def test_a_table_or_a_player_is_coloured_up_with_an_announcement_and_the_chips_i
     one = floor.discretionary_color_up(t, from_denomination=25, to_denomination=100, entry=entries[1], actor=actor)
     assert one["announcement"].startswith(f"Colour-up for {entries[1].person.display_name}: ")
     assert one["table"] == seating_selectors.seat_of(entries[1])["table"]
-    for kw, code in (({"table": table, "entry": entries[1]}, "table_or_player"), ({}, "table_or_player"),
-                     ({"table": table, "to_denomination": 25}, "bad_denominations"), ({"table": 99}, "unknown_table")):
+    for kw, code in (
+        ({"table": table, "entry": entries[1]}, "table_or_player"),
+        ({}, "table_or_player"),
+        ({"table": table, "to_denomination": 25}, "bad_denominations"),
+        ({"table": 99}, "unknown_table"),
+    ):
         args = {"from_denomination": 25, "to_denomination": 100, **kw}
         with pytest.raises(DomainError) as err:
             floor.discretionary_color_up(t, actor=actor, **args)
@@ -65,8 +69,7 @@ def test_the_floor_colours_up_through_the_api(api, make_tournament, make_person,
     url = f"/api/v1/tournaments/{t.pk}/floor/color-up/"
     r = api(floor_user).post(url, {"table": table, "from_denomination": 25, "to_denomination": 100}, format="json")
     assert r.status_code == 201 and r.data["chips_in_play"] == chips_in_play(t) and "T100" in r.data["announcement"]
-    r = api(floor_user).post(url, {"entry": entries[2].pk, "from_denomination": 100, "to_denomination": 25}, format="json",
-                             HTTP_ACCEPT_LANGUAGE="it")
+    r = api(floor_user).post(url, {"entry": entries[2].pk, "from_denomination": 100, "to_denomination": 25}, format="json", HTTP_ACCEPT_LANGUAGE="it")
     assert r.status_code == 400 and r.data["code"] == "bad_denominations" and "gettone" in r.data["detail"]
     assert api(cashier_user).post(url, {"table": table, "from_denomination": 25, "to_denomination": 100}, format="json").status_code == 403
 

@@ -23,9 +23,20 @@ TOMORROW = timezone.now() + timedelta(days=1)
 
 
 def original(actor, structure, **kw):
-    values = dict(name="Friday Deepstack", start_at=timezone.now() + timedelta(hours=2), buy_in=Decimal("200"), starting_stack=40000,
-                  table_size=8, structure=structure, format=Tournament.REENTRY, max_entries_per_player=3, reentry_until_level=6,
-                  late_reg_closes_after_level=6, guarantee=Decimal("5000"), settings={"break_order": "HIGHEST_FIRST"})
+    values = dict(
+        name="Friday Deepstack",
+        start_at=timezone.now() + timedelta(hours=2),
+        buy_in=Decimal("200"),
+        starting_stack=40000,
+        table_size=8,
+        structure=structure,
+        format=Tournament.REENTRY,
+        max_entries_per_player=3,
+        reentry_until_level=6,
+        late_reg_closes_after_level=6,
+        guarantee=Decimal("5000"),
+        settings={"break_order": "HIGHEST_FIRST"},
+    )
     values.update(kw)
     return setup.create_tournament(values, actor=actor)
 
@@ -36,8 +47,18 @@ def test_a_copy_takes_the_setup_and_gets_its_own_structure(actor, structure):
     src.save()
     copy = setup.copy_tournament(src, name="Friday Deepstack #2", start_at=TOMORROW, actor=actor)
     assert copy.pk != src.pk and copy.status == Tournament.PLANNED and copy.name == "Friday Deepstack #2"
-    for field in ("buy_in", "fee", "starting_stack", "table_size", "format", "max_entries_per_player", "reentry_until_level",
-                  "late_reg_closes_after_level", "guarantee", "currency"):
+    for field in (
+        "buy_in",
+        "fee",
+        "starting_stack",
+        "table_size",
+        "format",
+        "max_entries_per_player",
+        "reentry_until_level",
+        "late_reg_closes_after_level",
+        "guarantee",
+        "currency",
+    ):
         assert getattr(copy, field) == getattr(src, field), field
     assert copy.fee == Decimal("20.00")  # REG-03: 10 % of the buy-in, computed again
     assert copy.settings == {"break_order": "HIGHEST_FIRST"}  # house rules, not the original's running state
@@ -51,9 +72,18 @@ def test_a_copy_takes_the_setup_and_gets_its_own_structure(actor, structure):
 
 
 def test_a_copy_keeps_a_fee_override_logged_as_one(actor, structure):
-    src = setup.create_tournament(dict(name="Daily 50", start_at=timezone.now() + timedelta(hours=2), buy_in=Decimal("50"),
-                                       starting_stack=20000, structure=structure, settings={"fee_override": "20"}),
-                                  actor=actor, override_reason="daily events")
+    src = setup.create_tournament(
+        dict(
+            name="Daily 50",
+            start_at=timezone.now() + timedelta(hours=2),
+            buy_in=Decimal("50"),
+            starting_stack=20000,
+            structure=structure,
+            settings={"fee_override": "20"},
+        ),
+        actor=actor,
+        override_reason="daily events",
+    )
     assert src.fee == Decimal("20.00")
     copy = setup.copy_tournament(src, name="Daily 50 (Tuesday)", start_at=TOMORROW, actor=actor)
     assert copy.fee == Decimal("20.00")
@@ -74,8 +104,7 @@ def test_the_api_copies_saves_a_template_and_creates_from_it(actor, structure, a
     src = original(actor, structure)
     r = api(director).post(f"/api/v1/tournaments/{src.pk}/copy/", {"name": "Copy", "start_at": TOMORROW.isoformat()}, format="json")
     assert r.status_code == 201 and r.json()["name"] == "Copy" and r.json()["buy_in"] == "200.00"
-    assert api(cashier_user).post(f"/api/v1/tournaments/{src.pk}/copy/", {"name": "X", "start_at": TOMORROW.isoformat()},
-                                  format="json").status_code == 403
+    assert api(cashier_user).post(f"/api/v1/tournaments/{src.pk}/copy/", {"name": "X", "start_at": TOMORROW.isoformat()}, format="json").status_code == 403
     r = api(director).post(f"/api/v1/tournaments/{src.pk}/save-template/", {"name": "Deepstack 200"}, format="json")
     assert r.status_code == 201
     template = TournamentTemplate.objects.get(pk=r.json()["id"])
@@ -85,8 +114,9 @@ def test_the_api_copies_saves_a_template_and_creates_from_it(actor, structure, a
     # The original changes later: the template keeps what was saved.
     setup.update_tournament(src, {"starting_stack": 50000}, actor=actor)
     assert [t["name"] for t in api(director).get("/api/v1/tournament-templates/").json()] == ["Deepstack 200"]
-    r = api(director).post(f"/api/v1/tournament-templates/{template.pk}/create-tournament/",
-                           {"name": "Deepstack (from template)", "start_at": TOMORROW.isoformat()}, format="json")
+    r = api(director).post(
+        f"/api/v1/tournament-templates/{template.pk}/create-tournament/", {"name": "Deepstack (from template)", "start_at": TOMORROW.isoformat()}, format="json"
+    )
     assert r.status_code == 201
     made = Tournament.objects.get(pk=r.json()["id"])
     assert made.starting_stack == 40000 and made.fee == Decimal("20.00") and made.structure_id != template.structure_id

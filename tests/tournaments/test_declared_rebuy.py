@@ -20,12 +20,18 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def rebuy_t(make_tournament):
     # Rebuys until the end of level 3, only when busted (threshold 0), 50 + 5 for 30,000 chips.
-    return make_tournament(format=Tournament.REBUY, status=Tournament.RUNNING, rebuy_price=Decimal("50"), rebuy_fee=Decimal("5"),
-                           rebuy_chips=30000, rebuy_until_level=3, rebuy_stack_threshold=0)
+    return make_tournament(
+        format=Tournament.REBUY,
+        status=Tournament.RUNNING,
+        rebuy_price=Decimal("50"),
+        rebuy_fee=Decimal("5"),
+        rebuy_chips=30000,
+        rebuy_until_level=3,
+        rebuy_stack_threshold=0,
+    )
 
 
-def test_fmt04_a_rebuy_declared_before_the_hand_is_collected_after_the_period_whatever_the_stack(
-        rebuy_t, make_person, cashier_actor, floor_user):
+def test_fmt04_a_rebuy_declared_before_the_hand_is_collected_after_the_period_whatever_the_stack(rebuy_t, make_person, cashier_actor, floor_user):
     run_clock_at(rebuy_t, item_index_of_level(rebuy_t, 3))
     p, q = make_person("Piero"), make_person("Quinto")
     e = cashier.register(rebuy_t, p, method="CASH", actor=cashier_actor).entry
@@ -85,9 +91,16 @@ def test_fmt04_a_declared_rebuy_binds_a_player_who_then_busts(rebuy_t, make_pers
 
 
 def test_fmt04_the_house_may_take_declarations_only_from_a_player_out_of_chips(make_tournament, make_person, cashier_actor):
-    t = make_tournament(format=Tournament.REBUY, status=Tournament.RUNNING, rebuy_price=Decimal("50"), rebuy_fee=Decimal("5"),
-                        rebuy_chips=30000, rebuy_until_level=3, rebuy_stack_threshold=0,
-                        settings={"rebuy_declare_with_chips": False})
+    t = make_tournament(
+        format=Tournament.REBUY,
+        status=Tournament.RUNNING,
+        rebuy_price=Decimal("50"),
+        rebuy_fee=Decimal("5"),
+        rebuy_chips=30000,
+        rebuy_until_level=3,
+        rebuy_stack_threshold=0,
+        settings={"rebuy_declare_with_chips": False},
+    )
     run_clock_at(t, item_index_of_level(t, 1))
     e = cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry
     with pytest.raises(DeskError) as refused:
@@ -102,11 +115,9 @@ def test_fmt04_the_floor_declares_through_the_api_and_the_refusal_is_italian(reb
     floor = client_for(floor_user)
     r = floor.post("/api/v1/cashier/rebuy/declare/", {"entry": e.pk, "stack": 1200}, format="json", HTTP_IDEMPOTENCY_KEY="d1")
     assert r.status_code == 201 and r.json()["entry"]["rebuy_declared_at"]
-    again = floor.post("/api/v1/cashier/rebuy/declare/", {"entry": e.pk}, format="json", HTTP_IDEMPOTENCY_KEY="d2",
-                       HTTP_ACCEPT_LANGUAGE="it")
+    again = floor.post("/api/v1/cashier/rebuy/declare/", {"entry": e.pk}, format="json", HTTP_IDEMPOTENCY_KEY="d2", HTTP_ACCEPT_LANGUAGE="it")
     assert again.status_code == 409 and again.json()["code"] == "rebuy_already_declared"
     assert "ha già dichiarato" in again.json()["detail"]
     # The desk sells it: no stack asked.
-    sold = client_for(cashier_user).post("/api/v1/cashier/rebuy/", {"entry": e.pk, "method": "CASH"}, format="json",
-                                         HTTP_IDEMPOTENCY_KEY="s1")
+    sold = client_for(cashier_user).post("/api/v1/cashier/rebuy/", {"entry": e.pk, "method": "CASH"}, format="json", HTTP_IDEMPOTENCY_KEY="s1")
     assert sold.status_code == 201, sold.json()

@@ -9,17 +9,39 @@ from tournaments.models import Tournament
 
 def _page_values(structure, deductions_text):
     return {
-        "name": "Friday Deep", "start_at": "2026-12-04T20:00", "game": "NLHE", "format": "REENTRY", "currency": "EUR",
-        "buy_in": "200", "fee": "20", "starting_stack": "50000", "table_size": "9", "min_players": "10",
-        "structure": structure.pk, "late_reg_closes_after_level": "6", "late_reg_end": "END_OF_LEVEL",
-        "max_entries_per_player": "2", "rebuy_fee": "0", "rebuy_stack_threshold": "0", "addon_fee": "0", "addon_max": "1",
-        "rule_set": "TDA", "deductions_text": deductions_text,
+        "name": "Friday Deep",
+        "start_at": "2026-12-04T20:00",
+        "game": "NLHE",
+        "format": "REENTRY",
+        "currency": "EUR",
+        "buy_in": "200",
+        "fee": "20",
+        "starting_stack": "50000",
+        "table_size": "9",
+        "min_players": "10",
+        "structure": structure.pk,
+        "late_reg_closes_after_level": "6",
+        "late_reg_end": "END_OF_LEVEL",
+        "max_entries_per_player": "2",
+        "rebuy_fee": "0",
+        "rebuy_stack_threshold": "0",
+        "addon_fee": "0",
+        "addon_max": "1",
+        "rule_set": "TDA",
+        "deductions_text": deductions_text,
     }
 
 
 def _api_values(structure, deductions):
-    return {"name": "Friday Deep", "start_at": "2026-12-04T20:00:00+01:00", "buy_in": "200", "starting_stack": 50000,
-            "structure": structure.pk, "table_size": 9, "deductions": deductions}
+    return {
+        "name": "Friday Deep",
+        "start_at": "2026-12-04T20:00:00+01:00",
+        "buy_in": "200",
+        "starting_stack": 50000,
+        "structure": structure.pk,
+        "table_size": 9,
+        "deductions": deductions,
+    }
 
 
 # Each refused case as the page's lines and as the API's list.

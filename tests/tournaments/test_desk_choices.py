@@ -39,7 +39,8 @@ def test_a_planned_tournament_is_not_chosen_over_one_on_sale(make_tournament, ca
 
 @pytest.mark.parametrize("op", ["addon", "rebuy"])
 def test_an_addon_or_rebuy_for_a_player_not_in_the_tournament_names_the_reason(op, cashier_user, person):
-    r = client_for(cashier_user).post(f"/api/v1/cashier/{op}/", {"entry": None, "person": person.pk, "method": "CASH"}, format="json",
-                                      HTTP_ACCEPT_LANGUAGE="it")
+    r = client_for(cashier_user).post(
+        f"/api/v1/cashier/{op}/", {"entry": None, "person": person.pk, "method": "CASH"}, format="json", HTTP_ACCEPT_LANGUAGE="it"
+    )
     assert r.status_code == 409 and r.data["code"] == "not_in_tournament"
     assert r.data["detail"] == "Mario Rossi non è iscritto a questo torneo: prima vendi un'iscrizione."

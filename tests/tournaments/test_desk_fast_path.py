@@ -40,8 +40,7 @@ def entry_fields(e):
 def test_the_shared_fields_write_what_drf_writes(make_tournament, make_person, cashier_actor, actor):
     t = make_tournament(min_players=2)
     cashier.set_exchange_rate("USD", Decimal("0.92"), actor=actor)
-    sales = [cashier.register(t, make_person(), method=LedgerRow.CASH, actor=cashier_actor, tender_currency=tender)
-             for tender in ("", "USD", "", "")]
+    sales = [cashier.register(t, make_person(), method=LedgerRow.CASH, actor=cashier_actor, tender_currency=tender) for tender in ("", "USD", "", "")]
     reversal = cashier.reverse(sales[2].row, reason="wrong player", actor=actor)
     lifecycle.start(t, actor=actor, override_minimum=True)
     late = cashier.register(t, make_person(), method=LedgerRow.CARD, actor=cashier_actor)
@@ -192,8 +191,20 @@ def test_the_entry_and_its_row_written_together_are_what_two_inserts_write(tourn
         Sequence.objects.filter(name="receipt").delete()
     a, b, together = _sell_both_ways(tournament, make_person, cashier_actor, monkeypatch)
     assert len(together) == 1 and together[0] is a.row  # the first sale really took the one statement
-    keys = {"id", "person_id", "entry_id", "number", "receipt_number", "created_at", "phone_token", "method", "_tournament_cache",
-            "_person_cache", "_entry_cache", "_cashier_cache"}
+    keys = {
+        "id",
+        "person_id",
+        "entry_id",
+        "number",
+        "receipt_number",
+        "created_at",
+        "phone_token",
+        "method",
+        "_tournament_cache",
+        "_person_cache",
+        "_entry_cache",
+        "_cashier_cache",
+    }
     assert row_fields(a.entry, leave_out=keys) == row_fields(b.entry, leave_out=keys)
     assert row_fields(a.row, leave_out=keys) == row_fields(b.row, leave_out=keys)
     # The sale's event written with them: the same row as the separate INSERT writes, the

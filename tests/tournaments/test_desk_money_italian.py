@@ -53,12 +53,11 @@ def test_the_shift_counts_each_currency_once(client, make_tournament, make_perso
     cashier.register(t, make_person(), method=LedgerRow.CARD, actor=cashier_actor)
     totals = cashier.shift_totals(cashier_user)
     assert {m["method"]: m["total"] for m in totals["by_method"]} == {"CASH": D("330"), "CARD": D("110")}  # the euros in the drawer
-    assert [(f["currency"], f["amount"], f["value"]) for f in totals["foreign"]] == [("CHF", D("104.77"), D("110")),
-                                                                                     ("USD", D("119.57"), D("110"))]
+    assert [(f["currency"], f["amount"], f["value"]) for f in totals["foreign"]] == [("CHF", D("104.77"), D("110")), ("USD", D("119.57"), D("110"))]
     assert totals["total"] == D("660")  # every line once
     page = italian(client, cashier_user).get(f"/desk/?t={t.pk}").content.decode()
-    shift = page[page.index('id="shift"'):page.index("</table>", page.index('id="shift"'))]
-    assert "<td>Contanti</td><td>3</td><td class=\"num\">330,00</td>" in shift
-    assert "<td>Pagato in CHF: 104,77 CHF</td><td>1</td><td class=\"num\">110,00</td>" in shift
-    assert "<td>Pagato in USD: 119,57 USD</td><td>1</td><td class=\"num\">110,00</td>" in shift
-    assert "<td>Totale</td><td>6</td><td class=\"num\">660,00</td>" in shift
+    shift = page[page.index('id="shift"') : page.index("</table>", page.index('id="shift"'))]
+    assert '<td>Contanti</td><td>3</td><td class="num">330,00</td>' in shift
+    assert '<td>Pagato in CHF: 104,77 CHF</td><td>1</td><td class="num">110,00</td>' in shift
+    assert '<td>Pagato in USD: 119,57 USD</td><td>1</td><td class="num">110,00</td>' in shift
+    assert '<td>Totale</td><td>6</td><td class="num">660,00</td>' in shift

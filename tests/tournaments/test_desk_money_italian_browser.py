@@ -81,8 +81,7 @@ def test_the_cashier_hands_out_a_cancelled_tournaments_refunds(browser_page, mak
     page = browser_page
     t = make_tournament(name="Torneo del lunedì")
     sold_by = Actor(make_user("carl", "cashier"), "desk-1")
-    entries = [cashier.register(t, make_person(first, last), method="CASH", actor=sold_by).entry
-               for first, last in (("Anna", "Ricci"), ("Paolo", "Rizzo"))]
+    entries = [cashier.register(t, make_person(first, last), method="CASH", actor=sold_by).entry for first, last in (("Anna", "Ricci"), ("Paolo", "Rizzo"))]
     lifecycle.cancel(t, actor=Actor(make_user("dora", "director")), reason="troppo pochi giocatori")
     make_user("cleo", "cashier")
     in_italian(page)

@@ -54,8 +54,7 @@ def test_a_planned_event_changes_freely_a_published_one_is_versioned_with_who_an
 @pytest.mark.django_db
 def test_the_api_changes_the_buy_in_and_guarantee_and_lists_the_versions(api, make_tournament, director, display_user):
     t = make_tournament()
-    r = api(director).patch(f"/api/v1/tournaments/{t.pk}/", {"buy_in": "120", "guarantee": "5000",
-                                                             "override_reason": "sponsor added"}, format="json")
+    r = api(director).patch(f"/api/v1/tournaments/{t.pk}/", {"buy_in": "120", "guarantee": "5000", "override_reason": "sponsor added"}, format="json")
     assert r.status_code == 200, r.data
     r = api(director).patch(f"/api/v1/tournaments/{t.pk}/", {"start_at": (t.start_at + timedelta(hours=2)).isoformat()}, format="json")
     assert r.status_code == 400 and r.data["code"] == "change_reason_required"
@@ -72,8 +71,7 @@ def test_the_api_changes_the_buy_in_and_guarantee_and_lists_the_versions(api, ma
 @pytest.mark.django_db
 def test_a_structure_edit_is_a_version_of_every_published_event_that_plays_it(api, make_tournament, director):
     actor = Actor(director, "test")
-    items = [{"kind": "LEVEL", "small_blind": 100, "big_blind": 200, "minutes": 20},
-             {"kind": "LEVEL", "small_blind": 200, "big_blind": 400, "minutes": 20}]
+    items = [{"kind": "LEVEL", "small_blind": 100, "big_blind": 200, "minutes": 20}, {"kind": "LEVEL", "small_blind": 200, "big_blind": 400, "minutes": 20}]
     st = structures.save_structure(name="Friday", items=items, actor=actor)
     t = make_tournament(structure=st)
     draft = make_tournament(structure=st, status=Tournament.PLANNED)

@@ -16,8 +16,7 @@ from tournaments.services.events import Actor
 def test_the_lobby_screen_announces_a_change_of_the_start_time(browser_page, make_tournament, director):
     t = make_tournament()
     DisplayScreen.objects.create(name="Lobby", tournament=t, token="fmt02-tv", show={"sounds": False})
-    setup.update_tournament(t, {"start_at": t.start_at + timedelta(minutes=30)}, actor=Actor(director, "test"),
-                            override_reason="the room opens late")
+    setup.update_tournament(t, {"start_at": t.start_at + timedelta(minutes=30)}, actor=Actor(director, "test"), override_reason="the room opens late")
     page = browser_page
     page.route("**/live/*/stream/**", lambda route: route.abort())  # the polling fallback is enough here
     page.goto(page.base_url + "/display/fmt02-tv/")

@@ -90,8 +90,7 @@ def test_the_fee_follows_a_changed_buy_in_and_an_unrelated_change_leaves_it(stru
     t = setup.update_tournament(t, {"buy_in": D("5000")}, actor=actor)
     t.refresh_from_db()
     assert t.fee == D("300.00")
-    legacy = Tournament.objects.create(name="Old", start_at=t.start_at, buy_in=D("100"), fee=D("5"), starting_stack=1000,
-                                       status=Tournament.REGISTERING)
+    legacy = Tournament.objects.create(name="Old", start_at=t.start_at, buy_in=D("100"), fee=D("5"), starting_stack=1000, status=Tournament.REGISTERING)
     legacy = setup.update_tournament(legacy, {"name": "Old, renamed", "fee": D("5")}, actor=actor)
     legacy.refresh_from_db()
     assert (legacy.name, legacy.fee) == ("Old, renamed", D("5.00"))  # a name change is not a fee change
@@ -113,8 +112,11 @@ def test_the_fee_never_enters_the_prize_pool(make_tournament, make_person, cashi
 @pytest.mark.django_db
 @pytest.mark.parametrize(("buy_in", "fee", "total"), SCENARIO_20)
 def test_scenario_20_through_the_api(api, director, structure, buy_in, fee, total):
-    r = api(director).post("/api/v1/tournaments/", {"name": "M", "start_at": "2026-07-09T19:00:00Z", "buy_in": buy_in,
-                                                      "starting_stack": 30000, "structure": structure.pk}, format="json")
+    r = api(director).post(
+        "/api/v1/tournaments/",
+        {"name": "M", "start_at": "2026-07-09T19:00:00Z", "buy_in": buy_in, "starting_stack": 30000, "structure": structure.pk},
+        format="json",
+    )
     assert r.status_code == 201, r.json()
     body = r.json()
     assert (body["fee"], body["entry_price"], body["statutory_fee"], body["fee_is_override"]) == (fee, total, fee, False)
@@ -123,8 +125,18 @@ def test_scenario_20_through_the_api(api, director, structure, buy_in, fee, tota
 @pytest.mark.django_db
 def test_the_api_shows_and_logs_the_daily_override(api, director, structure):
     c = api(director)
-    r = c.post("/api/v1/tournaments/", {"name": "Monday", "start_at": "2026-07-06T20:30:00Z", "buy_in": "50",
-                                        "fee_preset": "SANREMO_DAILY", "starting_stack": 10000, "structure": structure.pk}, format="json")
+    r = c.post(
+        "/api/v1/tournaments/",
+        {
+            "name": "Monday",
+            "start_at": "2026-07-06T20:30:00Z",
+            "buy_in": "50",
+            "fee_preset": "SANREMO_DAILY",
+            "starting_stack": 10000,
+            "structure": structure.pk,
+        },
+        format="json",
+    )
     assert r.status_code == 201, r.json()
     body = r.json()
     assert (body["fee"], body["entry_price"], body["statutory_fee"], body["fee_is_override"]) == ("20.00", "70.00", "5.00", True)
@@ -153,10 +165,26 @@ def test_the_api_refuses_a_typed_fee_and_an_override_without_reason(api, directo
 @pytest.mark.django_db
 def test_the_page_computes_the_fee_and_shows_an_override(client, director, structure):
     client.force_login(director)
-    form = {"name": "Page", "start_at": "2026-07-09T19:00", "game": "NLHE", "format": "FREEZEOUT", "currency": "EUR",
-            "buy_in": "3001", "starting_stack": "30000", "table_size": "9", "min_players": "2", "structure": structure.pk,
-            "late_reg_end": "END_OF_LEVEL", "max_entries_per_player": "1", "rebuy_stack_threshold": "0", "addon_max": "1",
-            "rule_set": "TDA", "fee_preset": "STATUTORY", "rebuy_fee": "0", "addon_fee": "0"}
+    form = {
+        "name": "Page",
+        "start_at": "2026-07-09T19:00",
+        "game": "NLHE",
+        "format": "FREEZEOUT",
+        "currency": "EUR",
+        "buy_in": "3001",
+        "starting_stack": "30000",
+        "table_size": "9",
+        "min_players": "2",
+        "structure": structure.pk,
+        "late_reg_end": "END_OF_LEVEL",
+        "max_entries_per_player": "1",
+        "rebuy_stack_threshold": "0",
+        "addon_max": "1",
+        "rule_set": "TDA",
+        "fee_preset": "STATUTORY",
+        "rebuy_fee": "0",
+        "addon_fee": "0",
+    }
     r = client.post("/tournaments/new/", form)
     assert r.status_code == 302, r.context["form"].errors
     t = Tournament.objects.get(name="Page")
@@ -197,8 +225,16 @@ def test_a_formats_typed_fee_that_is_not_statutory_is_kept_as_a_logged_override(
 @pytest.mark.django_db
 def test_a_multiday_events_non_statutory_fee_is_an_override_on_every_day(structure, actor):
     start = timezone.now() + timedelta(days=1)
-    event = multiday.create_event(name="Main", flights=[{"label": "1A", "start_at": start}], day2_start_at=start + timedelta(days=1),
-                                  buy_in=D("500"), fee=D("40"), starting_stack=30000, structure=structure, actor=actor)
+    event = multiday.create_event(
+        name="Main",
+        flights=[{"label": "1A", "start_at": start}],
+        day2_start_at=start + timedelta(days=1),
+        buy_in=D("500"),
+        fee=D("40"),
+        starting_stack=30000,
+        structure=structure,
+        actor=actor,
+    )
     days = [event.day2, *(f.tournament for f in event.flights.all())]
     assert [HouseRules.of(t).fee_override for t in days] == [D("40"), D("40")]
     assert TournamentEvent.objects.filter(action=Action.TOURNAMENTS_FEE_OVERRIDDEN).count() == 2
@@ -207,8 +243,11 @@ def test_a_multiday_events_non_statutory_fee_is_an_override_on_every_day(structu
 @pytest.mark.django_db
 def test_the_api_changes_the_fee_by_preset_and_the_money_lock_still_holds(api, director, structure):
     c = api(director)
-    r = c.post("/api/v1/tournaments/", {"name": "Thu", "start_at": "2026-07-09T20:30:00Z", "buy_in": "50", "starting_stack": 10000,
-                                        "structure": structure.pk}, format="json")
+    r = c.post(
+        "/api/v1/tournaments/",
+        {"name": "Thu", "start_at": "2026-07-09T20:30:00Z", "buy_in": "50", "starting_stack": 10000, "structure": structure.pk},
+        format="json",
+    )
     tid = r.json()["id"]
     assert r.json()["fee"] == "5.00"
     r = c.patch(f"/api/v1/tournaments/{tid}/", {"fee_preset": "SANREMO_DAILY"}, format="json")
@@ -235,9 +274,21 @@ def test_a_negative_typed_fee_is_refused_by_the_model_not_replaced(structure, ac
 @pytest.mark.django_db
 def test_a_timed_event_created_on_its_page_keeps_a_non_statutory_fee_as_an_override(client, director, structure):
     client.force_login(director)
-    r = client.post("/formats/timed/new/", {"name": "Qualifier", "start_at": "2026-07-09T19:00", "buy_in": "20", "fee": "5",
-                                            "starting_stack": "5000", "structure": structure.pk, "minutes": "120",
-                                            "end_condition": TimedEvent.END_CONDITIONS[0][0], "chip_tie": "SHARE", "field_cap": "8"})
+    r = client.post(
+        "/formats/timed/new/",
+        {
+            "name": "Qualifier",
+            "start_at": "2026-07-09T19:00",
+            "buy_in": "20",
+            "fee": "5",
+            "starting_stack": "5000",
+            "structure": structure.pk,
+            "minutes": "120",
+            "end_condition": TimedEvent.END_CONDITIONS[0][0],
+            "chip_tie": "SHARE",
+            "field_cap": "8",
+        },
+    )
     assert r.status_code == 302
     t = Tournament.objects.get(name="Qualifier")
     assert (t.fee, HouseRules.of(t).fee_override) == (D("5.00"), D("5"))

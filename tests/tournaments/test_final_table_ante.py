@@ -23,8 +23,7 @@ ITEMS = [
 
 
 def test_a_level_at_the_final_table_below_an_earlier_ante_is_flagged():
-    levels = [Level(1000, 2000, 3000, BB_ANTE, minutes=30), Level(1000, 2000, 2000, BB_ANTE, minutes=30),
-              Level(1500, 2500, 2500, BB_ANTE, minutes=30)]
+    levels = [Level(1000, 2000, 3000, BB_ANTE, minutes=30), Level(1000, 2000, 2000, BB_ANTE, minutes=30), Level(1500, 2500, 2500, BB_ANTE, minutes=30)]
     # 3,000 → 2,000 falls from one level to the next; 2,000 → 2,500 does not, so only row 2 is flagged...
     assert [w["item_index"] for w in clock.validate_structure(levels)] == [1]
     # ...but a final table reached at level 3 plays a 2,500 ante, lower than the 3,000 played before it.

@@ -14,7 +14,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def field(make_tournament, make_person, cashier_actor):
-    t = make_tournament(status=Tournament.RUNNING, format=Tournament.REBUY, rebuy_price=Decimal("50"), rebuy_chips=30000, addon_price=Decimal("20"), addon_chips=20000)
+    t = make_tournament(
+        status=Tournament.RUNNING, format=Tournament.REBUY, rebuy_price=Decimal("50"), rebuy_chips=30000, addon_price=Decimal("20"), addon_chips=20000
+    )
     entries = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(4)]
     return t, entries
 
@@ -46,8 +48,12 @@ def test_a_physical_chip_race_is_recorded_and_changes_chips_in_play(field, actor
     t, _ = field
     t.settings = {"race_conversion": "FLOOR"}
     t.save()
-    players = [{"seat": 1, "odd_value": 75, "stack_after_exchange": 10000}, {"seat": 4, "odd_value": 50, "stack_after_exchange": 8000},
-               {"seat": 7, "odd_value": 25, "stack_after_exchange": 5000}, {"seat": 9, "odd_value": 75, "stack_after_exchange": 9000}]
+    players = [
+        {"seat": 1, "odd_value": 75, "stack_after_exchange": 10000},
+        {"seat": 4, "odd_value": 50, "stack_after_exchange": 8000},
+        {"seat": 7, "odd_value": 25, "stack_after_exchange": 5000},
+        {"seat": 9, "odd_value": 75, "stack_after_exchange": 9000},
+    ]
     before = selectors.chips_in_play(t)
     rec = floor.run_chip_race(t, 3, players, removed_denomination=25, new_denomination=100, winners=[9, 1], actor=actor)
     assert rec.result["race_chips"] == 2 and rec.result["discarded_value"] == 25 and rec.mode == "MANUAL"
@@ -95,7 +101,9 @@ class TestPenalties:
         # RULES scenario 26: 5 rounds accepted in TDA mode (the house's max_rounds 0: TDA escalates freely) ...
         t, entries = field
         Tournament.objects.filter(pk=t.pk).update(settings={"max_rounds": 0})
-        assert floor.issue_penalty(t, entries[0], kind="MISSED_ROUNDS", reason_code="ABUSIVE_CONDUCT", rounds=5, players_at_table=9, actor=actor).hands_total == 45
+        assert (
+            floor.issue_penalty(t, entries[0], kind="MISSED_ROUNDS", reason_code="ABUSIVE_CONDUCT", rounds=5, players_at_table=9, actor=actor).hands_total == 45
+        )
         sanremo = make_tournament(status=Tournament.RUNNING, rule_set="SANREMO_003")
         e = cashier.register(sanremo, make_person(), method="CASH", actor=cashier_actor).entry
         with pytest.raises(DomainError) as err:
@@ -160,10 +168,18 @@ def test_floor_and_person_pages_render(client, floor_user, field):
 
 
 def test_chip_sets_are_managed_in_the_api_and_a_page(api, director, client):
-    r = api(director).post("/api/v1/chipsets/", {"name": "Club set", "denominations": [
-        {"value": 25, "colour": "green", "quantity": 1000}, {"value": 100, "colour": "black", "quantity": 1500}]}, format="json")
+    r = api(director).post(
+        "/api/v1/chipsets/",
+        {"name": "Club set", "denominations": [{"value": 25, "colour": "green", "quantity": 1000}, {"value": 100, "colour": "black", "quantity": 1500}]},
+        format="json",
+    )
     assert r.status_code == 201 and [d["value"] for d in r.data["denominations"]] == [25, 100]
-    assert api(director).post("/api/v1/chipsets/", {"name": "Bad", "denominations": [{"value": 5, "quantity": 1}, {"value": 5, "quantity": 2}]}, format="json").status_code == 400
+    assert (
+        api(director)
+        .post("/api/v1/chipsets/", {"name": "Bad", "denominations": [{"value": 5, "quantity": 1}, {"value": 5, "quantity": 2}]}, format="json")
+        .status_code
+        == 400
+    )
     client.force_login(director)
     assert b"Club set" in client.get("/chipsets/").content
 

@@ -22,8 +22,16 @@ def test_the_stack_check_names_the_stacks_in_italian(browser_page, make_tourname
     cs = ChipSet.objects.create(name="Set del casinò")
     for value, qty in ((100, 3000), (500, 2000), (1000, 2000), (5000, 1000)):
         ChipDenomination.objects.create(chip_set=cs, value=value, quantity=qty)
-    t = make_tournament(name="Rebuy", status=Tournament.RUNNING, format=Tournament.REBUY, rebuy_price=Decimal("50"), rebuy_chips=30000,
-                        addon_price=Decimal("20"), addon_chips=20000, chip_set=cs)
+    t = make_tournament(
+        name="Rebuy",
+        status=Tournament.RUNNING,
+        format=Tournament.REBUY,
+        rebuy_price=Decimal("50"),
+        rebuy_chips=30000,
+        addon_price=Decimal("20"),
+        addon_chips=20000,
+        chip_set=cs,
+    )
     page = browser_page
     italian(page, director)
     page.goto(page.base_url + f"/tournaments/{t.pk}/floor/")
@@ -34,8 +42,7 @@ def test_the_stack_check_names_the_stacks_in_italian(browser_page, make_tourname
     assert "starting" not in check.text_content() and "addon" not in check.text_content()
 
 
-def test_no_hand_for_hand_proposal_at_the_bubble_with_one_table_left(browser_page, make_tournament, make_person, cashier_actor, actor,
-                                                                    director):
+def test_no_hand_for_hand_proposal_at_the_bubble_with_one_table_left(browser_page, make_tournament, make_person, cashier_actor, actor, director):
     from seating import services as seating
     from tournaments.services import cashier, clockctl, lifecycle
 

@@ -56,8 +56,7 @@ def test_fmt16_the_clock_says_the_current_game_and_the_next_one_and_changes_with
     assert (c["level_number"], c["game"], c["game_name"]) == (1, "NLHE", "No-Limit Hold'em")
     assert (c["next"]["game"], c["next"]["game_name"]) == ("PLO", "Pot-Limit Omaha")
     # The director moves the clock on: the game changes with the level.
-    c = api(director).post(url + "jump/", {"item_index": 1, "reason": "level 1 over"}, format="json",
-                           HTTP_ACCEPT_LANGUAGE="en").json()["clock"]
+    c = api(director).post(url + "jump/", {"item_index": 1, "reason": "level 1 over"}, format="json", HTTP_ACCEPT_LANGUAGE="en").json()["clock"]
     assert (c["level_number"], c["game"], c["game_name"]) == (2, "PLO", "Pot-Limit Omaha")
     assert c["next"]["kind"] == "break" and "game_name" not in c["next"]
     api(director).post(url + "jump/", {"item_index": 3, "reason": "after the break"}, format="json")
@@ -98,9 +97,12 @@ def test_fmt16_a_director_sets_a_levels_game_by_editing_the_structure(api, direc
 def test_fmt16_the_pages_show_the_game_of_each_level(client, director, mixed_event):
     client.force_login(director)
     html = client.get(f"/tournaments/{mixed_event.pk}/clock/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert '<th>Game</th>' in html
-    assert [g for g in ("No-Limit Hold&#x27;em", "Pot-Limit Omaha", "Stud") if f'<td class="game">{g}</td>' in html] == \
-        ["No-Limit Hold&#x27;em", "Pot-Limit Omaha", "Stud"]
+    assert "<th>Game</th>" in html
+    assert [g for g in ("No-Limit Hold&#x27;em", "Pot-Limit Omaha", "Stud") if f'<td class="game">{g}</td>' in html] == [
+        "No-Limit Hold&#x27;em",
+        "Pot-Limit Omaha",
+        "Stud",
+    ]
     assert 'id="game-names"' in html and '"PLO": "Pot-Limit Omaha"' in html  # the live line names the game
     # The structures page: each level's game, chosen from the configured list (no "Mixed games").
     html = client.get("/structures/", HTTP_ACCEPT_LANGUAGE="it").content.decode()

@@ -110,20 +110,32 @@ def test_the_supervisor_sets_the_rate_and_the_cashier_sells_in_chf(api, director
     r = api(director).post("/api/v1/cashier/exchange-rates/", {"currency": "CHF", "rate": "1.05"}, format="json")
     assert r.status_code == 201 and r.json()["rate"] == "1.050000"
     assert [x["currency"] for x in api(cashier_user).get("/api/v1/cashier/exchange-rates/").json()] == ["CHF"]
-    r = api(cashier_user).post("/api/v1/cashier/register/", {"tournament": tournament.pk, "person": person.pk, "method": "CASH",
-                                                            "tender_currency": "CHF"}, format="json")
+    r = api(cashier_user).post(
+        "/api/v1/cashier/register/", {"tournament": tournament.pk, "person": person.pk, "method": "CASH", "tender_currency": "CHF"}, format="json"
+    )
     assert r.status_code == 201, r.json()
     receipt = r.json()["receipt"]
     assert (receipt["total"], receipt["currency"], receipt["tender_currency"], receipt["tender_amount"], receipt["exchange_rate"]) == (
-        "110.00", "EUR", "CHF", "104.77", "1.050000")
+        "110.00",
+        "EUR",
+        "CHF",
+        "104.77",
+        "1.050000",
+    )
 
 
 def test_the_api_refuses_a_sale_without_a_rate_and_a_bad_rate(api, director, cashier_user, tournament, person):
-    r = api(cashier_user).post("/api/v1/cashier/register/", {"tournament": tournament.pk, "person": person.pk, "method": "CASH",
-                                                            "tender_currency": "USD"}, format="json")
+    r = api(cashier_user).post(
+        "/api/v1/cashier/register/", {"tournament": tournament.pk, "person": person.pk, "method": "CASH", "tender_currency": "USD"}, format="json"
+    )
     assert r.status_code == 409 and r.json()["code"] == "no_exchange_rate" and "USD" in r.json()["detail"]
-    for bad in ({"currency": "USD", "rate": "0"}, {"currency": "USD", "rate": "-2"}, {"currency": "JPY", "rate": "1"},
-                {"currency": "USD"}, {"currency": "USD", "rate": "abc"}):
+    for bad in (
+        {"currency": "USD", "rate": "0"},
+        {"currency": "USD", "rate": "-2"},
+        {"currency": "JPY", "rate": "1"},
+        {"currency": "USD"},
+        {"currency": "USD", "rate": "abc"},
+    ):
         assert api(director).post("/api/v1/cashier/exchange-rates/", bad, format="json").status_code == 400, bad
     assert api(director).get("/api/v1/cashier/exchange-rates/?date=nonsense").status_code == 400
     assert not LedgerRow.objects.exists()
@@ -212,8 +224,7 @@ def test_the_shift_shows_the_foreign_notes_in_the_drawer(client, api, tournament
 
 
 def test_the_reconciliation_balances_with_foreign_tender(tournament, make_person, rates, cashier_actor, actor):
-    sales = [cashier.register(tournament, make_person(), method=LedgerRow.CASH, actor=cashier_actor, tender_currency=c).row
-             for c in ("USD", "CHF", "", "CHF")]
+    sales = [cashier.register(tournament, make_person(), method=LedgerRow.CASH, actor=cashier_actor, tender_currency=c).row for c in ("USD", "CHF", "", "CHF")]
     cashier.reverse(sales[1], reason="wrong player", actor=actor)
     data = reports.reconciliation_data(tournament)
     assert data["balanced"], data

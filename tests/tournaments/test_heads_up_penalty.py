@@ -18,8 +18,7 @@ def heads_up(make_tournament, make_person, cashier_actor):
 
 
 def penalty(api, user, t, **body):
-    return api(user).post(f"/api/v1/tournaments/{t.pk}/floor/penalties/",
-                          {"kind": "MISSED_ROUNDS", "reason_code": "ABUSIVE_CONDUCT", **body}, format="json")
+    return api(user).post(f"/api/v1/tournaments/{t.pk}/floor/penalties/", {"kind": "MISSED_ROUNDS", "reason_code": "ABUSIVE_CONDUCT", **body}, format="json")
 
 
 def test_a_heads_up_penalty_without_a_reading_offers_both(api, director, heads_up, make_tournament, make_person, cashier_actor):

@@ -47,8 +47,9 @@ def test_a_tda_event_refuses_a_fifth_round_unless_the_house_lifts_the_limit(make
 def test_a_satellite_linked_without_naming_them_takes_the_houses_remainder_rule_and_prize_base(api, director, make_tournament):
     target = make_tournament(name="Main Event", buy_in=1000, fee=100)
     sat = make_tournament(name="Satellite", buy_in=100, fee=10)
-    r = api(director).patch(f"/api/v1/tournaments/{sat.pk}/", {"settings": {"satellite_remainder_rule": "SHARED",
-                                                                            "satellite_prize_base": "NET"}}, format="json")
+    r = api(director).patch(
+        f"/api/v1/tournaments/{sat.pk}/", {"settings": {"satellite_remainder_rule": "SHARED", "satellite_prize_base": "NET"}}, format="json"
+    )
     assert r.status_code == 200, r.data
     r = api(director).post(f"/api/v1/tournaments/{sat.pk}/payouts/satellite/", {"target": target.pk}, format="json")
     assert r.status_code == 201

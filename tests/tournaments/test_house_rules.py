@@ -75,11 +75,9 @@ class Row:
 
 def test_defaults_that_follow_other_settings_are_worked_out_in_the_object():
     assert [HouseRules.of(Row(table_size=n)).final_table_size for n in (11, 10, 9, 8, 7, 6, 5)] == [9, 9, 9, 9, 7, 7, 5]
-    assert [HouseRules.of(Row(table_size=n)).final_table_size for n in (10, 9, 8, 7, 6)] == [
-        seating_engine.final_table_size(n) for n in (10, 9, 8, 7, 6)]
+    assert [HouseRules.of(Row(table_size=n)).final_table_size for n in (10, 9, 8, 7, 6)] == [seating_engine.final_table_size(n) for n in (10, 9, 8, 7, 6)]
     sanremo = HouseRules.of(Row(rule_set="SANREMO_003"))
-    assert (sanremo.penalty_preset, sanremo.h4h_simultaneous_policy, sanremo.require_prestart_report) == (
-        "SANREMO_003", "RANK_BY_STARTING_STACK", True)
+    assert (sanremo.penalty_preset, sanremo.h4h_simultaneous_policy, sanremo.require_prestart_report) == ("SANREMO_003", "RANK_BY_STARTING_STACK", True)
     tda = HouseRules.of(Row())
     assert (tda.penalty_preset, tda.h4h_simultaneous_policy, tda.require_prestart_report) == ("TDA", "SHARE", False)
     assert HouseRules.of(Row({"final_table_size": 8}, table_size=6)).final_table_size == 8
@@ -109,8 +107,7 @@ def running(make_tournament, make_person, cashier_actor, actor):
 
 
 def option(t, label, chips, actor):
-    return stackchoice.add_stack_option(t, label=label, buy_in=Decimal("100"), fee=Decimal("10"), chips=chips, actor=actor,
-                                        override_reason="test")
+    return stackchoice.add_stack_option(t, label=label, buy_in=Decimal("100"), fee=Decimal("10"), chips=chips, actor=actor, override_reason="test")
 
 
 def test_a_late_chips_stack_is_the_same_at_the_desk_and_under_stack_choice(running, make_person, cashier_actor, actor):

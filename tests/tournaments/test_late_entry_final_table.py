@@ -59,8 +59,9 @@ def test_a_sale_at_a_full_final_table_is_refused_until_the_desk_confirms(final_t
 
 def test_the_refusal_is_in_italian_on_the_italian_desk(final_table, cashier_user, make_person):
     t = final_table()
-    r = client_for(cashier_user).post("/api/v1/cashier/register/", {"tournament": t.pk, "person": make_person().pk, "method": "CASH"},
-                                      format="json", HTTP_ACCEPT_LANGUAGE="it")
+    r = client_for(cashier_user).post(
+        "/api/v1/cashier/register/", {"tournament": t.pk, "person": make_person().pk, "method": "CASH"}, format="json", HTTP_ACCEPT_LANGUAGE="it"
+    )
     assert r.status_code == 409 and "tavolo finale" in r.data["detail"]
 
 
@@ -88,8 +89,9 @@ def test_an_open_seat_at_the_final_table_takes_the_late_entry_without_a_question
 
 def test_a_reentry_and_a_rebuy_that_brings_a_busted_player_back_ask_too(final_table, cashier_user, make_person):
     t = final_table()
-    Tournament.objects.filter(pk=t.pk).update(format=Tournament.REBUY, max_entries_per_player=3, rebuy_price=100, rebuy_fee=10,
-                                              rebuy_chips=30000, rebuy_until_level=3)
+    Tournament.objects.filter(pk=t.pk).update(
+        format=Tournament.REBUY, max_entries_per_player=3, rebuy_price=100, rebuy_fee=10, rebuy_chips=30000, rebuy_until_level=3
+    )
     out = t.entries.filter(status=Entry.BUSTED).first()
     desk = client_for(cashier_user)
     r = desk.post("/api/v1/cashier/reenter/", {"tournament": t.pk, "person": out.person_id, "method": "CASH"}, format="json")

@@ -61,13 +61,31 @@ def test_a_receipt_prints_as_html_and_pdf(client, cashier_user, tournament, pers
 
 def test_a_director_creates_a_tournament_from_the_page(client, director, structure):
     client.force_login(director)
-    r = client.post("/tournaments/new/", {
-        "name": "Friday Deep", "start_at": "2026-12-04T20:00", "game": "NLHE", "format": "REENTRY", "currency": "EUR",
-        "buy_in": "200", "fee": "20", "starting_stack": "50000", "table_size": "9", "min_players": "10",
-        "structure": structure.pk, "late_reg_closes_after_level": "6", "late_reg_end": "END_OF_LEVEL",
-        "max_entries_per_player": "2", "rebuy_fee": "0", "rebuy_stack_threshold": "0", "addon_fee": "0", "addon_max": "1",
-        "rule_set": "TDA", "deductions_text": "casino 3\nstaff 4",
-    })
+    r = client.post(
+        "/tournaments/new/",
+        {
+            "name": "Friday Deep",
+            "start_at": "2026-12-04T20:00",
+            "game": "NLHE",
+            "format": "REENTRY",
+            "currency": "EUR",
+            "buy_in": "200",
+            "fee": "20",
+            "starting_stack": "50000",
+            "table_size": "9",
+            "min_players": "10",
+            "structure": structure.pk,
+            "late_reg_closes_after_level": "6",
+            "late_reg_end": "END_OF_LEVEL",
+            "max_entries_per_player": "2",
+            "rebuy_fee": "0",
+            "rebuy_stack_threshold": "0",
+            "addon_fee": "0",
+            "addon_max": "1",
+            "rule_set": "TDA",
+            "deductions_text": "casino 3\nstaff 4",
+        },
+    )
     assert r.status_code == 302, r.content
     t = Tournament.objects.get(name="Friday Deep")
     assert t.deductions == [{"name": "casino", "percent": "3"}, {"name": "staff", "percent": "4"}]

@@ -230,7 +230,7 @@ def test_builds_run_in_the_hubs_own_threads_and_a_sync_view_is_served_meanwhile(
         return view_thread, shared_thread, threading.get_ident(), filter_thread
 
     view_thread, shared_thread, loop_thread, filter_thread = asyncio.run(run())
-    (_state, build_thread, build_name), = db.calls
+    ((_state, build_thread, build_name),) = db.calls
     assert build_thread not in (view_thread, shared_thread, loop_thread)
     assert build_name.startswith("tdm-live-build") and filter_thread.startswith("tdm-live-client")
     if held["connection"].settings_dict["CONN_MAX_AGE"] == 0:  # SQLite, PostgreSQL with its pool

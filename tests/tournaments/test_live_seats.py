@@ -110,8 +110,7 @@ def test_the_snapshot_reads_the_field_and_the_side_pools_once_and_the_formats_wi
     from payouts.models import SidePool
 
     t = running(make_tournament, actor, 60)
-    SidePool.objects.create(tournament=t, kind=SidePool.CHIP_LEADER, name="Chip leader", key="cl", from_ledger=False,
-                            from_prize_pool=Decimal("50"))
+    SidePool.objects.create(tournament=t, kind=SidePool.CHIP_LEADER, name="Chip leader", key="cl", from_ledger=False, from_prize_pool=Decimal("50"))
     build_snapshot(t.pk)  # warm: the structure's cache
 
     with CaptureQueriesContext(connection) as ctx:

@@ -29,7 +29,7 @@ def clock_text(seconds: float) -> str:
 
 def seconds(text: str) -> int:
     parts = [int(x) for x in text.split(":")]
-    return sum(v * 60 ** i for i, v in enumerate(reversed(parts)))
+    return sum(v * 60**i for i, v in enumerate(reversed(parts)))
 
 
 def shot(page, state):
@@ -55,9 +55,23 @@ def test_every_state_of_a_tournament_has_its_lobby_picture(browser_page, make_to
     expect(page.locator("#live-view")).to_be_hidden()
 
     lifecycle.open_registration(t, actor=actor)
-    people = [make_person(first=f, last=last) for f, last in [
-        ("Mario", "Rossi"), ("Giulia", "Bianchi"), ("Luca", "Ferrari"), ("Anna", "Ricci"), ("Paolo", "Rizzo"), ("Sara", "Conti"),
-        ("Marco", "Gallo"), ("Elena", "Greco"), ("Davide", "Marino"), ("Chiara", "Costa"), ("Fabio", "Bruno"), ("Laura", "Fontana")]]
+    people = [
+        make_person(first=f, last=last)
+        for f, last in [
+            ("Mario", "Rossi"),
+            ("Giulia", "Bianchi"),
+            ("Luca", "Ferrari"),
+            ("Anna", "Ricci"),
+            ("Paolo", "Rizzo"),
+            ("Sara", "Conti"),
+            ("Marco", "Gallo"),
+            ("Elena", "Greco"),
+            ("Davide", "Marino"),
+            ("Chiara", "Costa"),
+            ("Fabio", "Bruno"),
+            ("Laura", "Fontana"),
+        ]
+    ]
     entries = [cashier.register(t, p, method="CASH", actor=desk).entry for p in people]
     page.goto(url)
     shot(page, "registering")

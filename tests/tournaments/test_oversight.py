@@ -150,9 +150,16 @@ def test_the_dispute_window_rule():
 
 def test_a_ruling_is_recorded_with_the_window_checked(started, floor_user):
     now = timezone.now()
-    body = {"asked_by": "Seat 4 (Anna Bianchi)", "question": "Was the all-in called?", "decision": "Call stands.",
-            "table_number": 2, "hand": "#57", "window": "BREAK", "disputed_at": (now - timedelta(seconds=90)).isoformat(),
-            "asked_at": now.isoformat()}
+    body = {
+        "asked_by": "Seat 4 (Anna Bianchi)",
+        "question": "Was the all-in called?",
+        "decision": "Call stands.",
+        "table_number": 2,
+        "hand": "#57",
+        "window": "BREAK",
+        "disputed_at": (now - timedelta(seconds=90)).isoformat(),
+        "asked_at": now.isoformat(),
+    }
     r = client_for(floor_user).post(f"/api/v1/tournaments/{started.pk}/rulings/", body, format="json")
     assert r.status_code == 201 and r.data["late"] and "dispute window" in r.data["warning"]
     assert r.data["decided_by"] == floor_user.username and r.data["table_number"] == 2
@@ -166,8 +173,9 @@ def test_the_break_window_is_a_house_setting(started, floor_user):
     started.settings = {**(started.settings or {}), "ruling_break_window_seconds": 120}
     started.save()
     now = timezone.now()
-    r = oversight.record_ruling(started, asked_by="x", question="q", decision="d", window=Ruling.BREAK,
-                                disputed_at=now - timedelta(seconds=90), asked_at=now, actor=Actor(floor_user))
+    r = oversight.record_ruling(
+        started, asked_by="x", question="q", decision="d", window=Ruling.BREAK, disputed_at=now - timedelta(seconds=90), asked_at=now, actor=Actor(floor_user)
+    )
     assert not r.late
 
 
@@ -182,10 +190,13 @@ def test_a_ruling_is_final_and_only_annotated(started, floor_user, director, cas
     assert resp.status_code == 201 and resp.data["decision"] == "Dead hand."
     assert [n["text"] for n in resp.data["notes"]] == ["Player informed."]
     # the desk does not rule; the controller reads but does not rule
-    assert client_for(cashier_user).post(f"/api/v1/tournaments/{started.pk}/rulings/", {"asked_by": "x", "question": "q", "decision": "d"},
-                                         format="json").status_code == 403
-    assert client_for(controller_user).post(f"/api/v1/tournaments/{started.pk}/rulings/{r.pk}/notes/", {"text": "x"},
-                                            format="json").status_code == 403
+    assert (
+        client_for(cashier_user)
+        .post(f"/api/v1/tournaments/{started.pk}/rulings/", {"asked_by": "x", "question": "q", "decision": "d"}, format="json")
+        .status_code
+        == 403
+    )
+    assert client_for(controller_user).post(f"/api/v1/tournaments/{started.pk}/rulings/{r.pk}/notes/", {"text": "x"}, format="json").status_code == 403
     assert [x["id"] for x in client_for(controller_user).get(f"/api/v1/tournaments/{started.pk}/rulings/").data["rulings"]] == [r.pk]
     other = Tournament.objects.create(name="Other", start_at=started.start_at, buy_in=1, starting_stack=100)
     resp = client_for(director).post(f"/api/v1/tournaments/{other.pk}/rulings/{r.pk}/notes/", {"text": "x"}, format="json")
@@ -194,9 +205,12 @@ def test_a_ruling_is_final_and_only_annotated(started, floor_user, director, cas
 
 def test_bad_ruling_input_is_a_4xx_and_writes_nothing(started, floor_user):
     client = client_for(floor_user)
-    for body in ({"asked_by": "", "question": "q", "decision": "d"}, {"asked_by": "x", "question": "q", "decision": "d", "window": "BREAK"},
-                 {"asked_by": "x", "question": "q", "decision": "d", "asked_at": (timezone.now() + timedelta(hours=2)).isoformat()},
-                 ["not", "an", "object"]):
+    for body in (
+        {"asked_by": "", "question": "q", "decision": "d"},
+        {"asked_by": "x", "question": "q", "decision": "d", "window": "BREAK"},
+        {"asked_by": "x", "question": "q", "decision": "d", "asked_at": (timezone.now() + timedelta(hours=2)).isoformat()},
+        ["not", "an", "object"],
+    ):
         r = client.post(f"/api/v1/tournaments/{started.pk}/rulings/", body, format="json")
         assert 400 <= r.status_code < 500 and "code" in r.json(), body
     assert not Ruling.objects.exists()
@@ -207,9 +221,19 @@ def test_the_floor_records_a_ruling_on_its_page_and_the_report_prints_it(started
     page.force_login(floor_user)
     assert 'id="rulings-link"' in page.get(f"/tournaments/{started.pk}/floor/").content.decode()
     late = (timezone.now() - timedelta(minutes=5)).strftime("%Y-%m-%dT%H:%M:%S")
-    r = page.post(f"/tournaments/{started.pk}/rulings/", {"op": "record", "asked_by": "Carla Bianchi", "question": "Misdeal?",
-                                                          "decision": "Misdeal, redeal.", "window": "HAND", "next_hand_at": late,
-                                                          "table_number": "1"}, follow=True)
+    r = page.post(
+        f"/tournaments/{started.pk}/rulings/",
+        {
+            "op": "record",
+            "asked_by": "Carla Bianchi",
+            "question": "Misdeal?",
+            "decision": "Misdeal, redeal.",
+            "window": "HAND",
+            "next_hand_at": late,
+            "table_number": "1",
+        },
+        follow=True,
+    )
     html = r.content.decode()
     assert "Misdeal, redeal." in html and "dispute window" in html
     assert f"/tournaments/{started.pk}/payouts/reports/rulings.pdf" in html
@@ -256,8 +280,7 @@ def test_the_two_signatures_print_on_the_ranking_and_the_payments_report(started
     payouts.pay_prize(winner, method="TRANSFER", reference="IBAN-1", actor=Actor(cashier_user))
     for name in ("payments", "standings"):
         data = client_for(cashier_user).get(f"/api/v1/tournaments/{started.pk}/payouts/reports/{name}/").data
-        assert [(s["name"], s["role"]) for s in data["signatures"]] == [("Dora Direttrice", "director"),
-                                                                       ("Cora Conti", "administrative controller")]
+        assert [(s["name"], s["role"]) for s in data["signatures"]] == [("Dora Direttrice", "director"), ("Cora Conti", "administrative controller")]
         csv_text = reports.to_csv(reports.build(started, name))
         assert "Dora Direttrice,director," in csv_text and "Cora Conti,administrative controller," in csv_text
     page = Client()

@@ -35,10 +35,8 @@ def test_the_offender_counts_himself_at_the_table():
 
 
 def test_a_five_round_penalty_is_refused_under_sanremo_and_montegalda_scenario_26():
-    refused("too_many_rounds", penalties.validate_penalty, MISSED_ROUNDS,
-            preset="SANREMO_003", rounds=5)
-    refused("too_many_rounds", penalties.validate_penalty, MISSED_ROUNDS,
-            preset="MONTEGALDA_004", rounds=5)
+    refused("too_many_rounds", penalties.validate_penalty, MISSED_ROUNDS, preset="SANREMO_003", rounds=5)
+    refused("too_many_rounds", penalties.validate_penalty, MISSED_ROUNDS, preset="MONTEGALDA_004", rounds=5)
     penalties.validate_penalty(MISSED_ROUNDS, preset="SANREMO_003", rounds=4)
 
 
@@ -47,17 +45,14 @@ def test_a_five_round_penalty_is_accepted_in_tda_mode_scenario_26():
 
 
 def test_a_45_minute_suspension_is_refused_and_20_minutes_accepted_scenario_26():
-    refused("suspension_out_of_range", penalties.validate_penalty, TIME_SUSPENSION,
-            preset="SANREMO_003", minutes=45)
-    refused("suspension_out_of_range", penalties.validate_penalty, TIME_SUSPENSION,
-            preset="SANREMO_003", minutes=4)
+    refused("suspension_out_of_range", penalties.validate_penalty, TIME_SUSPENSION, preset="SANREMO_003", minutes=45)
+    refused("suspension_out_of_range", penalties.validate_penalty, TIME_SUSPENSION, preset="SANREMO_003", minutes=4)
     penalties.validate_penalty(TIME_SUSPENSION, preset="SANREMO_003", minutes=20)
     assert TIME_SUSPENSION in penalties.DEALT_IN_WHILE_SERVING
 
 
 def test_heads_up_penalties_start_at_three_rounds_and_show_both_readings():
-    refused("too_few_rounds", penalties.validate_penalty, MISSED_ROUNDS,
-            preset="HEADS_UP_001", rounds=2)
+    refused("too_few_rounds", penalties.validate_penalty, MISSED_ROUNDS, preset="HEADS_UP_001", rounds=2)
     penalties.validate_penalty(MISSED_ROUNDS, preset="HEADS_UP_001", rounds=3)
     assert penalties.heads_up_penalty_readings(3) == {"ROUNDS_OF_TWO_HANDS": 6, "BLINDS_PAID": 3}
 
@@ -66,8 +61,7 @@ def test_a_penalty_needs_its_own_value_and_no_other():
     refused("missing_value", penalties.validate_penalty, MISSED_ROUNDS, preset="TDA")
     refused("missing_value", penalties.validate_penalty, CHIP_FORFEIT, preset="TDA")
     refused("unexpected_value", penalties.validate_penalty, WARNING, preset="TDA", minutes=5)
-    refused("unexpected_value", penalties.validate_penalty, MISSED_ROUNDS, preset="TDA",
-            rounds=2, hands=3)
+    refused("unexpected_value", penalties.validate_penalty, MISSED_ROUNDS, preset="TDA", rounds=2, hands=3)
     refused("bad_value", penalties.validate_penalty, MISSED_HANDS, preset="TDA", hands=0)
     refused("bad_value", penalties.validate_penalty, CHIP_FORFEIT, preset="TDA", chips=2.5)
     penalties.validate_penalty(CHIP_FORFEIT, preset="TDA", chips=5000)
@@ -83,8 +77,7 @@ def test_unknown_types_and_presets_are_refused():
 
 def test_an_event_can_tune_a_preset():
     strict_tda = dataclasses.replace(PRESETS["TDA"], max_rounds=4)
-    refused("too_many_rounds", penalties.validate_penalty, MISSED_ROUNDS, preset=strict_tda,
-            rounds=5)
+    refused("too_many_rounds", penalties.validate_penalty, MISSED_ROUNDS, preset=strict_tda, rounds=5)
 
 
 def test_presets_say_when_players_are_counted():

@@ -97,16 +97,16 @@ def test_the_heads_up_rule_set_applies_the_heads_up_preset(make_tournament, make
     with pytest.raises(DomainError) as err:
         floor.issue_penalty(t, entries[0], kind="MISSED_ROUNDS", reason_code="ABUSIVE_CONDUCT", rounds=2, actor=actor)
     assert err.value.code == "too_few_rounds"
-    p = floor.issue_penalty(t, entries[0], kind="MISSED_ROUNDS", reason_code="ABUSIVE_CONDUCT", rounds=3, actor=actor,
-                            heads_up_reading="ROUNDS_OF_TWO_HANDS")  # PEN-06: the director's reading
+    p = floor.issue_penalty(
+        t, entries[0], kind="MISSED_ROUNDS", reason_code="ABUSIVE_CONDUCT", rounds=3, actor=actor, heads_up_reading="ROUNDS_OF_TWO_HANDS"
+    )  # PEN-06: the director's reading
     assert p.preset == "HEADS_UP_001"
 
 
 @pytest.mark.django_db
 def test_count_players_at_next_hand_counts_the_table_when_the_penalty_starts(make_tournament, make_person, director):
     # C25: the house chooses 003's text (the default counts at issue, TDA 71-A)
-    t, entries, table, actor = _table_of_six(make_tournament, make_person, director, rule_set="SANREMO_003",
-                                             settings={"count_players_at": "NEXT_HAND"})
+    t, entries, table, actor = _table_of_six(make_tournament, make_person, director, rule_set="SANREMO_003", settings={"count_players_at": "NEXT_HAND"})
     p = floor.issue_penalty(t, entries[0], kind="MISSED_ROUNDS", reason_code="ABUSIVE_CONDUCT", rounds=2, actor=actor)
     assert (p.hands_total, p.players_at_table) == (0, None)  # not known until the next hand
     seating.record_bust(t, [entries[5].pk], actor=actor)  # a player busts in the hand in play
@@ -147,8 +147,11 @@ def test_a_time_suspension_runs_on_the_tournament_clock(make_tournament, make_pe
 def test_the_api_issues_between_hands_and_the_tables_api_counts_the_hands(api, make_tournament, make_person, director, floor_user):
     t, entries, table, actor = _table_of_six(make_tournament, make_person, director)
     client = api(floor_user)
-    r = client.post(f"/api/v1/tournaments/{t.pk}/floor/penalties/", {"entry": entries[3].pk, "kind": "MISSED_ROUNDS",
-                    "reason_code": "ABUSIVE_CONDUCT", "rounds": 1, "between_hands": True}, format="json")
+    r = client.post(
+        f"/api/v1/tournaments/{t.pk}/floor/penalties/",
+        {"entry": entries[3].pk, "kind": "MISSED_ROUNDS", "reason_code": "ABUSIVE_CONDUCT", "rounds": 1, "between_hands": True},
+        format="json",
+    )
     assert r.status_code == 201 and r.data["progress"]["hands_left"] == 6 and r.data["started"] is True
     assert client.post(f"/api/v1/tournaments/{t.pk}/tables/{table}/misdeal/", {"reason": "flashed card"}, format="json").status_code == 200
     r = client.post(f"/api/v1/tournaments/{t.pk}/tables/{table}/hand-completed/", {}, format="json")
@@ -157,10 +160,17 @@ def test_the_api_issues_between_hands_and_the_tables_api_counts_the_hands(api, m
     assert row["penalties"][0]["hands_left"] == 5
     listed = client.get(f"/api/v1/tournaments/{t.pk}/floor/penalties/").data
     assert [x["progress"]["label"] for x in listed] == ["Missed rounds: 5 of 6 hands left"]
-    r = client.post(f"/api/v1/tournaments/{t.pk}/floor/penalties/", {"entry": entries[3].pk, "kind": "MISSED_ROUNDS",
-                    "reason_code": "ABUSIVE_CONDUCT", "rounds": 2}, format="json", HTTP_ACCEPT_LANGUAGE="it")
+    r = client.post(
+        f"/api/v1/tournaments/{t.pk}/floor/penalties/",
+        {"entry": entries[3].pk, "kind": "MISSED_ROUNDS", "reason_code": "ABUSIVE_CONDUCT", "rounds": 2},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE="it",
+    )
     assert r.status_code == 201 and r.data["progress"]["label"].endswith(": inizia dopo questa mano")
     Tournament.objects.filter(pk=t.pk).update(settings={"max_rounds": 1})
-    r = client.post(f"/api/v1/tournaments/{t.pk}/floor/penalties/", {"entry": entries[3].pk, "kind": "MISSED_ROUNDS",
-                    "reason_code": "ABUSIVE_CONDUCT", "rounds": 2}, format="json")
+    r = client.post(
+        f"/api/v1/tournaments/{t.pk}/floor/penalties/",
+        {"entry": entries[3].pk, "kind": "MISSED_ROUNDS", "reason_code": "ABUSIVE_CONDUCT", "rounds": 2},
+        format="json",
+    )
     assert r.status_code == 400 and r.data["code"] == "too_many_rounds"

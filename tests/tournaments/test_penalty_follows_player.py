@@ -48,15 +48,19 @@ def test_the_penalty_keeps_its_hands_across_a_move_and_a_table_break(make_tourna
     # Bust the victim's table-mates until his table breaks: the penalty is still there, unchanged.
     start_table = seating_selectors.seat_of(victim)["table"]
     while seating_selectors.seat_of(victim)["table"] == start_table:
-        mate = next(s["entry"] for tb in seating_selectors.table_map(t)["tables"] if tb["number"] == start_table
-                    for s in tb["seats"] if s["entry"] not in (None, victim.pk))
+        mate = next(
+            s["entry"]
+            for tb in seating_selectors.table_map(t)["tables"]
+            if tb["number"] == start_table
+            for s in tb["seats"]
+            if s["entry"] not in (None, victim.pk)
+        )
         seating.record_bust(t, [mate], actor=actor)
     assert t.events.filter(action__in=["seating.table.broken", "seating.final_table.formed"]).exists()
     p.refresh_from_db()
     assert p.hands_left == 2 * players_then - 3 and p.status == Penalty.ACTIVE
     row = next(s for tb in seating_selectors.table_map(t)["tables"] for s in tb["seats"] if s["entry"] == victim.pk)
-    assert [(x["label"], x["hands_left"]) for x in row["penalties"]] == [
-        (f"Missed rounds: {p.hands_left} of {p.hands_total} hands left", p.hands_left)]
+    assert [(x["label"], x["hands_left"]) for x in row["penalties"]] == [(f"Missed rounds: {p.hands_left} of {p.hands_total} hands left", p.hands_left)]
 
 
 @pytest.mark.browser

@@ -62,8 +62,7 @@ def test_a_built_in_label_is_translated_and_a_venues_label_shown_as_typed(tourna
     tournament.settings = {**(tournament.settings or {}), "penalty_reasons": VENUE}
     tournament.save()
     api = floor_api(director)
-    offered = {r["code"]: r["label"] for r in
-               api.get(f"/api/v1/tournaments/{tournament.pk}/floor/", HTTP_ACCEPT_LANGUAGE="it").json()["penalty_reasons"]}
+    offered = {r["code"]: r["label"] for r in api.get(f"/api/v1/tournaments/{tournament.pk}/floor/", HTTP_ACCEPT_LANGUAGE="it").json()["penalty_reasons"]}
     assert offered["SLOW_ROLL"] == "Slow roll at showdown"
     assert offered["DODGING_BLINDS"] != "Dodging blinds (including when moving from a broken table)"  # Italian
 
@@ -71,5 +70,5 @@ def test_a_built_in_label_is_translated_and_a_venues_label_shown_as_typed(tourna
 def test_the_setting_is_checked_when_saved():
     assert check_settings({"penalty_reasons": VENUE}) == {}
     assert set(check_settings({"penalty_reasons": {"slow roll": {"label": "x", "source": ""}}})) == {"penalty_reasons"}
-    assert set(check_settings({"penalty_reasons": {"SLOW_ROLL": {"label": ""," source": ""}}})) == {"penalty_reasons"}
+    assert set(check_settings({"penalty_reasons": {"SLOW_ROLL": {"label": "", " source": ""}}})) == {"penalty_reasons"}
     assert set(check_settings({"penalty_reasons": {"SLOW_ROLL": {"label": "x"}}})) == {"penalty_reasons"}

@@ -61,8 +61,7 @@ def test_two_penalty_rounds_at_six_players_count_down_with_the_hand_completed_ta
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_a_time_suspension_held_by_the_paused_clock_shows_on_the_floor_page_and_the_table_map(browser_page, make_tournament, make_person,
-                                                                                               director):
+def test_a_time_suspension_held_by_the_paused_clock_shows_on_the_floor_page_and_the_table_map(browser_page, make_tournament, make_person, director):
     from django.utils import timezone
 
     from tournaments.services import clockctl, floor

@@ -70,11 +70,14 @@ def test_the_chips_a_break_removes_survive_a_csv_round_trip(api, director):
     """CLK-09: a break that colours up the 25s says so in the CSV, and the imported copy still
     knows which chips it removes."""
     client = api(director)
-    body = {"name": "Colour-up", "items": [
-        {"kind": "LEVEL", "small_blind": 25, "big_blind": 50, "minutes": 20},
-        {"kind": "BREAK", "minutes": 10, "color_up": "25s out", "removes_denominations": [25, 5]},
-        {"kind": "LEVEL", "small_blind": 100, "big_blind": 200, "minutes": 20},
-    ]}
+    body = {
+        "name": "Colour-up",
+        "items": [
+            {"kind": "LEVEL", "small_blind": 25, "big_blind": 50, "minutes": 20},
+            {"kind": "BREAK", "minutes": 10, "color_up": "25s out", "removes_denominations": [25, 5]},
+            {"kind": "LEVEL", "small_blind": 100, "big_blind": 200, "minutes": 20},
+        ],
+    }
     r = client.post("/api/v1/structures/", body, format="json")
     assert r.status_code == 201, r.data
     csv_text = client.get(f"/api/v1/structures/{r.data['id']}/export/", {"format_type": "csv"}).content.decode()
@@ -110,7 +113,16 @@ def test_money_fields_lock_once_registration_opens(api, director, tournament):
 
 
 def test_a_freezeout_cannot_have_reentries(api, director, structure):
-    body = {"name": "F", "start_at": "2026-12-01T20:00:00Z", "buy_in": "100", "fee": "10", "starting_stack": 20000, "format": "FREEZEOUT", "max_entries_per_player": 3, "structure": structure.pk}
+    body = {
+        "name": "F",
+        "start_at": "2026-12-01T20:00:00Z",
+        "buy_in": "100",
+        "fee": "10",
+        "starting_stack": 20000,
+        "format": "FREEZEOUT",
+        "max_entries_per_player": 3,
+        "structure": structure.pk,
+    }
     r = api(director).post("/api/v1/tournaments/", body, format="json")
     assert r.status_code == 400 and "max_entries_per_player" in r.data["fields"]
 

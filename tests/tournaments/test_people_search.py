@@ -45,8 +45,12 @@ def test_accents_and_case_are_ignored():
 
 
 def test_exact_document_phone_and_full_name_rank_first():
-    people = [c(1, "Mario", "Rossini", document_id="AB1234567"), c(2, "Mario", "Rossi", document_id="AB123456"),
-              c(3, "Maria", "Rossi", phone="+39 333 123 4567"), c(4, "Gianmario", "Rossi", phone="+39 333 123 4500")]
+    people = [
+        c(1, "Mario", "Rossini", document_id="AB1234567"),
+        c(2, "Mario", "Rossi", document_id="AB123456"),
+        c(3, "Maria", "Rossi", phone="+39 333 123 4567"),
+        c(4, "Gianmario", "Rossi", phone="+39 333 123 4500"),
+    ]
     assert names("ab123456", people)[0] == "Mario Rossi"
     assert names("AB 123 456", people)[0] == "Mario Rossi"  # a document typed with spaces
     assert names("333 123 4567", people)[0] == "Maria Rossi"  # a local number: the end of +39…
@@ -68,7 +72,7 @@ def test_every_word_must_match_and_a_word_matching_nothing_drops_the_person():
 
 
 def test_a_digit_in_a_name_query_is_not_a_phone_search():
-    """"sim1" is a nickname, not "any phone holding a 1"; "333 12" is a phone number."""
+    """ "sim1" is a nickname, not "any phone holding a 1"; "333 12" is a phone number."""
     assert [p.id for p in rank("sim1", CROWD)] == [4, 5]
     assert [p.id for p in rank("345 100", CROWD)] == [2]
 

@@ -78,7 +78,11 @@ def test_an_erasure_keeps_the_money_trail_and_logs_no_erased_data(api, director,
     assert people.search_people("Rossi") == [] and people.search_people("AB123456") == []
     row = LedgerRow.objects.get(pk=played.row.pk)  # the receipt: same number, same money, same entry
     assert (row.receipt_number, row.prize_amount, row.fee_amount, row.entry_id) == (
-        receipt.receipt_number, receipt.prize_amount, receipt.fee_amount, played.entry.pk)
+        receipt.receipt_number,
+        receipt.prize_amount,
+        receipt.fee_amount,
+        played.entry.pk,
+    )
     assert Entry.objects.get(pk=played.entry.pk).number == played.entry.number
     ev = TournamentEvent.objects.get(action="people.person.erased")
     assert ev.payload == {"person": person.pk, "reason": "the player asked by e-mail"} and ev.actor == director
@@ -123,8 +127,7 @@ def test_an_erasure_waits_for_a_prize_not_paid(api, director, person, played, to
 
 
 def test_a_correction_is_logged_old_to_new_and_the_document_without_its_values(api, cashier_user, person):
-    r = api(cashier_user).patch(f"/api/v1/people/{person.pk}/", {"phone": "+39 347 000 1111", "document_id": "ZX998877"},
-                                format="json")
+    r = api(cashier_user).patch(f"/api/v1/people/{person.pk}/", {"phone": "+39 347 000 1111", "document_id": "ZX998877"}, format="json")
     assert r.status_code == 200 and r.json()["phone"] == "+39 347 000 1111"
     ev = TournamentEvent.objects.get(action="people.person.changed")
     assert ev.payload["person"] == person.pk and ev.actor == cashier_user
@@ -134,15 +137,18 @@ def test_a_correction_is_logged_old_to_new_and_the_document_without_its_values(a
     assert "AB123456" not in json.dumps(ev.payload) and "ZX998877" not in json.dumps(ev.payload)
     with translation.override("it"):
         assert eventlog.sentence(ev.action, ev.payload, actor="carla") == (
-            f"Carla ha rettificato i dati della persona n. {person.pk}: telefono +39 333 123 4567 → +39 347 000 1111, "
-            "documento d'identità")
+            f"Carla ha rettificato i dati della persona n. {person.pk}: telefono +39 333 123 4567 → +39 347 000 1111, documento d'identità"
+        )
 
 
 def test_the_person_page_corrects_the_data_and_an_empty_document_keeps_it(cashier_user, person):
     page = Client()
     page.force_login(cashier_user)
-    r = page.post(f"/people/{person.pk}/", {"op": "edit", "first_name": "Mario", "last_name": "Rossini", "nickname": "super",
-                                            "email": "", "phone": person.phone, "document_id": "", "notes": ""}, follow=True)
+    r = page.post(
+        f"/people/{person.pk}/",
+        {"op": "edit", "first_name": "Mario", "last_name": "Rossini", "nickname": "super", "email": "", "phone": person.phone, "document_id": "", "notes": ""},
+        follow=True,
+    )
     assert r.status_code == 200
     p = Person.objects.get(pk=person.pk)
     assert (p.last_name, p.document_id) == ("Rossini", "AB123456")
@@ -200,8 +206,7 @@ def _played_long_ago(make_tournament, person, cashier_actor, days=4000, place=No
     return sale
 
 
-def test_retention_erases_the_people_with_no_activity_and_keeps_the_rest(settings, make_tournament, make_person, person,
-                                                                         cashier_actor):
+def test_retention_erases_the_people_with_no_activity_and_keeps_the_rest(settings, make_tournament, make_person, person, cashier_actor):
     settings.TDM_PERSON_RETENTION_DAYS = 3650
     sale = _played_long_ago(make_tournament, person, cashier_actor)  # eleven years ago, nothing since
     recent = make_person("Anna", "Verdi", document_id="CD7654321")
@@ -222,8 +227,7 @@ def test_retention_erases_the_people_with_no_activity_and_keeps_the_rest(setting
     assert ev.actor is None and ev.payload["reason"] == "retention: no activity for 3650 days (TDM_PERSON_RETENTION_DAYS)"
 
 
-def test_retention_keeps_an_inactive_person_still_owed_a_prize_and_zero_keeps_everybody(settings, make_tournament, person,
-                                                                                        cashier_actor):
+def test_retention_keeps_an_inactive_person_still_owed_a_prize_and_zero_keeps_everybody(settings, make_tournament, person, cashier_actor):
     _played_long_ago(make_tournament, person, cashier_actor, place=1)
     settings.TDM_PERSON_RETENTION_DAYS = 0
     assert privacy.erase_inactive() == {"days": 0, "erased": [], "kept": []}

@@ -54,7 +54,7 @@ class Stream:
         async for chunk in self.events:
             text = chunk.decode() if isinstance(chunk, bytes) else chunk
             if text.startswith("event: "):
-                name, data = text[len("event: "):].split("\ndata: ", 1)
+                name, data = text[len("event: ") :].split("\ndata: ", 1)
                 return name, json.loads(data)
         return None  # the stream ended
 
@@ -101,8 +101,9 @@ def own_parts(t) -> dict:
     """Each entry's own data as the floor would read it off the room: status, place, seat, move."""
     seats = {e: (table, seat) for e, table, seat in Seat.objects.filter(tournament=t).values_list("entry_id", "table__number", "number")}
     moves = {}
-    for e, to_table, to_seat in PendingMove.objects.filter(tournament=t, status=PendingMove.PROPOSED).order_by("-id").values_list(
-            "entry_id", "to_table", "to_seat"):
+    for e, to_table, to_seat in (
+        PendingMove.objects.filter(tournament=t, status=PendingMove.PROPOSED).order_by("-id").values_list("entry_id", "to_table", "to_seat")
+    ):
         moves[e] = (to_table, to_seat)
     return {e.pk: (e.status, e.place, seats.get(e.pk), moves.get(e.pk)) for e in Entry.objects.filter(tournament=t)}
 
@@ -119,8 +120,7 @@ def room(make_tournament, make_person, cashier_actor, actor):
     return t, [Entry.objects.get(pk=e.pk) for e in entries]
 
 
-def test_a_bust_at_table_3_changes_the_phones_of_its_players_and_everyones_players_left_and_no_phone_reads(
-        hub, room, monkeypatch, actor):
+def test_a_bust_at_table_3_changes_the_phones_of_its_players_and_everyones_players_left_and_no_phone_reads(hub, room, monkeypatch, actor):
     from seating import services as seating
     from tournaments.services import clockctl
 
@@ -242,8 +242,7 @@ def test_a_fourth_stream_of_one_token_ends_the_oldest(hub, room):
     assert held == {t.pk: 3} and left == 0
 
 
-def test_past_the_cap_of_open_streams_an_address_gets_429_and_a_closed_or_dropped_stream_gives_its_place_back(
-        hub, room, settings):
+def test_past_the_cap_of_open_streams_an_address_gets_429_and_a_closed_or_dropped_stream_gives_its_place_back(hub, room, settings):
     settings.TDM_STREAMS_PER_ADDRESS = 2
     t, entries = room
     screen = DisplayScreen.objects.create(name="Lobby TV", tournament=t, token="lobby-tv-token")
@@ -285,8 +284,7 @@ def test_past_the_cap_of_open_streams_an_address_gets_429_and_a_closed_or_droppe
     assert hub.admissions.open == {}  # every place given back
 
 
-def test_the_index_keeps_what_did_not_change_and_works_the_prizes_out_once_somebody_may_have_won(
-        room, monkeypatch, actor):
+def test_the_index_keeps_what_did_not_change_and_works_the_prizes_out_once_somebody_may_have_won(room, monkeypatch, actor):
     from payouts import selectors as payouts
     from seating import services as seating
     from tournaments.snapshot import build_snapshot
@@ -341,9 +339,20 @@ def test_a_phone_token_the_hub_knows_is_streamed_from_memory_without_a_thread_or
 
     def phone_scope(token, client="10.2.0.1"):
         path = f"/p/{token}/stream/"
-        return {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
-                "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
-                "headers": [(b"host", b"127.0.0.1:8000")], "client": (client, 5555), "server": ("127.0.0.1", 8000)}
+        return {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": "GET",
+            "scheme": "http",
+            "path": path,
+            "raw_path": path.encode(),
+            "query_string": b"",
+            "root_path": "",
+            "headers": [(b"host", b"127.0.0.1:8000")],
+            "client": (client, 5555),
+            "server": ("127.0.0.1", 8000),
+        }
 
     def events_of(exchange):
         body = b"".join(m.get("body", b"") for m in exchange.sent[1:])
@@ -418,9 +427,20 @@ def test_a_known_phone_tokens_state_is_answered_from_memory_as_the_view_reads_it
 
     def state_scope(token):
         path = f"/p/{token}/state/"
-        return {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
-                "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
-                "headers": [(b"host", b"127.0.0.1:8000")], "client": ("10.2.0.1", 5555), "server": ("127.0.0.1", 8000)}
+        return {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": "GET",
+            "scheme": "http",
+            "path": path,
+            "raw_path": path.encode(),
+            "query_string": b"",
+            "root_path": "",
+            "headers": [(b"host", b"127.0.0.1:8000")],
+            "client": ("10.2.0.1", 5555),
+            "server": ("127.0.0.1", 8000),
+        }
 
     def no_thread(*_args, **_kwargs):
         raise AssertionError("a known phone's state took a thread")

@@ -27,8 +27,9 @@ def _english():
 @pytest.mark.django_db
 def test_bal05_the_balancing_procedure_is_on_a_public_page_in_the_players_language(make_tournament):
     t = make_tournament()
-    Tournament.objects.filter(pk=t.pk).update(settings={"tie_break": "RANDOM_DRAW", "balance_trigger_difference": 3,
-                                                        "break_order": [4, 1, 3, 2], "official_languages": "English"})
+    Tournament.objects.filter(pk=t.pk).update(
+        settings={"tie_break": "RANDOM_DRAW", "balance_trigger_difference": 3, "break_order": [4, 1, 3, 2], "official_languages": "English"}
+    )
     page = Client().get(f"/rules/{t.pk}/")  # anonymous
     assert page.status_code == 200
     text = page.content.decode()

@@ -30,8 +30,7 @@ def published(monkeypatch):
     return out
 
 
-def test_a_late_sale_that_seats_the_player_is_published_once(started, make_person, cashier_actor, published,
-                                                              django_capture_on_commit_callbacks):
+def test_a_late_sale_that_seats_the_player_is_published_once(started, make_person, cashier_actor, published, django_capture_on_commit_callbacks):
     t = started(20)
     with django_capture_on_commit_callbacks(execute=True):
         sale = cashier.register(t, make_person("Late"), method="CASH", actor=cashier_actor)
@@ -51,8 +50,7 @@ def test_a_bust_that_proposes_moves_is_published_once(started, actor, published,
     assert [tid for tid, _action in published] == [t.pk, t.pk]  # one per bust
 
 
-def test_one_publication_per_tournament_and_transaction_with_the_last_action(make_tournament, actor, published,
-                                                                             django_capture_on_commit_callbacks):
+def test_one_publication_per_tournament_and_transaction_with_the_last_action(make_tournament, actor, published, django_capture_on_commit_callbacks):
     a, b = make_tournament(name="A"), make_tournament(name="B")
     with django_capture_on_commit_callbacks(execute=True):
         with unit_of_work():
@@ -62,8 +60,7 @@ def test_one_publication_per_tournament_and_transaction_with_the_last_action(mak
     assert sorted(published) == sorted([(a.pk, Action.TOURNAMENTS_CLOCK_RESUMED.value), (b.pk, Action.TOURNAMENTS_CLOCK_PAUSED.value)])
 
 
-def test_a_savepoint_rolled_back_takes_only_its_own_publication(make_tournament, actor, published,
-                                                                 django_capture_on_commit_callbacks):
+def test_a_savepoint_rolled_back_takes_only_its_own_publication(make_tournament, actor, published, django_capture_on_commit_callbacks):
     t = make_tournament()
 
     def rolled_back():

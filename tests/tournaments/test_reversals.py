@@ -21,8 +21,16 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def running(make_tournament, make_person, cashier_actor, actor):
     """A rebuy event with an add-on after level 4, four players seated, the clock in level 2."""
-    t = make_tournament(format=Tournament.REBUY, rebuy_price=D("50"), rebuy_fee=D("5"), rebuy_chips=30000, rebuy_until_level=4,
-                        addon_price=D("20"), addon_chips=20000, addon_after_level=4)
+    t = make_tournament(
+        format=Tournament.REBUY,
+        rebuy_price=D("50"),
+        rebuy_fee=D("5"),
+        rebuy_chips=30000,
+        rebuy_until_level=4,
+        addon_price=D("20"),
+        addon_chips=20000,
+        addon_after_level=4,
+    )
     entries = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(4)]
     lifecycle.start(t, actor=actor, prestart_report_sent=True)
     t.refresh_from_db()
@@ -95,8 +103,7 @@ def test_the_receipts_of_a_rebuy_an_add_on_and_a_reversal_say_what_they_are(runn
     addon = cashier.addon(entries[1], method="CASH", actor=cashier_actor).row
     rev = cashier.reverse(addon, reason="mistake", actor=actor)
     client.force_login(director)
-    expected = {rebuy: ("Rebuy", "Rebuy"), addon: ("Add-on", "Add-on"), rev: ("Reversal of: Add-on", "Add-on"),
-                entries[0].ledger.get(): ("Buy-in", "Buy-in")}
+    expected = {rebuy: ("Rebuy", "Rebuy"), addon: ("Add-on", "Add-on"), rev: ("Reversal of: Add-on", "Add-on"), entries[0].ledger.get(): ("Buy-in", "Buy-in")}
     for row, (heading, label) in expected.items():
         page = client.get(f"/desk/receipt/{row.receipt_number}/").content.decode()
         assert f'<p class="center big">{heading}</p>' in page

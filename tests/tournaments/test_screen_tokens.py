@@ -56,7 +56,7 @@ def test_a_new_link_works_and_the_old_one_stops(screen, director):
 def test_the_screens_page_revokes_and_renews_a_link(screen, client, director):
     client.force_login(director)
     page = client.get("/displays/").content.decode()
-    assert f'/display/{screen.token}/' in page and 'value="revoke"' in page and 'value="rotate"' in page
+    assert f"/display/{screen.token}/" in page and 'value="revoke"' in page and 'value="rotate"' in page
     old = screen.token
     assert client.post("/displays/", {"screen": screen.pk, "op": "revoke"}).status_code == 302
     page = client.get("/displays/").content.decode()

@@ -27,8 +27,7 @@ def announced(monkeypatch, settings):
 
 def test_a_screen_added_through_the_api_is_logged_with_its_link(api, director, make_tournament):
     t = make_tournament()
-    r = api(director).post("/api/v1/screens/", {"name": "Lobby TV", "tournament": t.pk, "announcement": "Benvenuti",
-                                                "show": {"payouts": False}}, format="json")
+    r = api(director).post("/api/v1/screens/", {"name": "Lobby TV", "tournament": t.pk, "announcement": "Benvenuti", "show": {"payouts": False}}, format="json")
     assert r.status_code == 201, r.content
     screen = DisplayScreen.objects.get(pk=r.json()["id"])
     assert len(screen.token) >= 32 and r.json()["url"] == f"/display/{screen.token}/"
@@ -37,14 +36,12 @@ def test_a_screen_added_through_the_api_is_logged_with_its_link(api, director, m
     assert Client().get(f"/display/{screen.token}/").status_code == 200
 
 
-def test_a_screens_change_is_logged_and_announced_to_every_tournament_it_shows(api, director, make_tournament, announced,
-                                                                                django_capture_on_commit_callbacks):
+def test_a_screens_change_is_logged_and_announced_to_every_tournament_it_shows(api, director, make_tournament, announced, django_capture_on_commit_callbacks):
     main, old_rotation, new_rotation = make_tournament(name="Main"), make_tournament(name="Old"), make_tournament(name="New")
     screen = DisplayScreen.objects.create(name="Lobby TV", tournament=main, token="tv-" + uuid.uuid4().hex)
     screen.rotate.set([old_rotation])
     with django_capture_on_commit_callbacks(execute=True):
-        r = api(director).patch(f"/api/v1/screens/{screen.pk}/", {"announcement": "Pausa alle 22", "rotate": [new_rotation.pk]},
-                                format="json")
+        r = api(director).patch(f"/api/v1/screens/{screen.pk}/", {"announcement": "Pausa alle 22", "rotate": [new_rotation.pk]}, format="json")
     assert r.status_code == 200, r.content
     assert r.json()["announcement"] == "Pausa alle 22" and r.json()["rotate"] == [new_rotation.pk]
     assert events("tournaments.display.updated") == [(main.pk, {"screen": "Lobby TV", "fields": ["announcement", "rotate"]}, director.pk)]
@@ -74,8 +71,11 @@ def test_revoking_a_link_on_the_page_and_through_the_api_logs_the_same_event(api
 
 
 def test_a_chip_set_saved_and_changed_through_the_api_is_logged(api, director):
-    r = api(director).post("/api/v1/chipsets/", {"name": "Club set", "denominations": [
-        {"value": 25, "colour": "verde", "quantity": 300}, {"value": 100, "colour": "nero", "quantity": 200}]}, format="json")
+    r = api(director).post(
+        "/api/v1/chipsets/",
+        {"name": "Club set", "denominations": [{"value": 25, "colour": "verde", "quantity": 300}, {"value": 100, "colour": "nero", "quantity": 200}]},
+        format="json",
+    )
     assert r.status_code == 201, r.content
     cs = ChipSet.objects.get(pk=r.json()["id"])
     assert cs.as_mapping() == {25: 300, 100: 200}
@@ -95,7 +95,6 @@ def test_a_chip_set_saved_and_changed_through_the_api_is_logged(api, director):
 
 
 def test_a_refused_chip_set_writes_nothing(api, director):
-    r = api(director).post("/api/v1/chipsets/", {"name": "x" * 81, "denominations": [{"value": 25, "colour": "verde", "quantity": 1}]},
-                           format="json")
+    r = api(director).post("/api/v1/chipsets/", {"name": "x" * 81, "denominations": [{"value": 25, "colour": "verde", "quantity": 1}]}, format="json")
     assert r.status_code == 400 and "name" in r.json()["fields"]
     assert not ChipSet.objects.exists() and not TournamentEvent.objects.filter(action="tournaments.chipset.saved").exists()

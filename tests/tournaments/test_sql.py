@@ -41,21 +41,48 @@ def test_a_key_is_claimed_once_per_user():
         assert IdempotencyRecord.objects.count() == 2  # the transaction goes on after the repeat
     row = IdempotencyRecord.objects.get(pk=first)
     assert (row.user_id, row.key, row.endpoint, row.body_hash, row.status_code, row.response, row.created_at) == (
-        ann.pk, "k-1", "/api/v1/cashier/register/", "a" * 64, 0, None, NOW)
+        ann.pk,
+        "k-1",
+        "/api/v1/cashier/register/",
+        "a" * 64,
+        0,
+        None,
+        NOW,
+    )
     assert IdempotencyRecord.objects.get(pk=other).user_id == bob.pk
 
 
 def _sale(tournament, person, cashier, number):
     entry = Entry(tournament=tournament, person=person, number=number, person_entry_no=1, status=Entry.ACTIVE, chips=25000, created_at=NOW)
-    row = LedgerRow(tournament=tournament, entry=entry, person=person, kind=LedgerRow.BUY_IN, prize_amount=Decimal("90.00"),
-                    fee_amount=Decimal("10.00"), currency="EUR", chips=25000, method=LedgerRow.CASH, cashier=cashier, created_at=NOW,
-                    receipt_number=0)
+    row = LedgerRow(
+        tournament=tournament,
+        entry=entry,
+        person=person,
+        kind=LedgerRow.BUY_IN,
+        prize_amount=Decimal("90.00"),
+        fee_amount=Decimal("10.00"),
+        currency="EUR",
+        chips=25000,
+        method=LedgerRow.CASH,
+        cashier=cashier,
+        created_at=NOW,
+        receipt_number=0,
+    )
     return entry, row
 
 
 def _event(tournament, cashier):
-    return [TournamentEvent(tournament=tournament, action="cashier.buyin_sold", actor=cashier, actor_label="desk 1", device="",
-                            created_at=NOW, payload={"amount": "100.00", "entry": None, "receipt": None})]
+    return [
+        TournamentEvent(
+            tournament=tournament,
+            action="cashier.buyin_sold",
+            actor=cashier,
+            actor_label="desk 1",
+            device="",
+            created_at=NOW,
+            payload={"amount": "100.00", "entry": None, "receipt": None},
+        )
+    ]
 
 
 @pytest.mark.parametrize("counter", ["kept", "missing"])
@@ -85,10 +112,20 @@ def test_write_sale_writes_the_counter_the_entry_the_row_and_the_event_in_one_st
     assert Sequence.objects.get(name="receipt").value == receipt
     stored_entry = Entry.objects.get(pk=entry.pk)
     assert (stored_entry.tournament_id, stored_entry.person_id, stored_entry.number, stored_entry.chips, stored_entry.created_at) == (
-        tournament.pk, person.pk, 3, 25000, NOW)
+        tournament.pk,
+        person.pk,
+        3,
+        25000,
+        NOW,
+    )
     stored_row = LedgerRow.objects.get(pk=row.pk)
     assert (stored_row.entry_id, stored_row.receipt_number, stored_row.prize_amount, stored_row.fee_amount, stored_row.cashier_id) == (
-        entry.pk, receipt, Decimal("90.00"), Decimal("10.00"), cashier.pk)
+        entry.pk,
+        receipt,
+        Decimal("90.00"),
+        Decimal("10.00"),
+        cashier.pk,
+    )
     assert row.entry is entry and row.receipt_number == receipt and not row._state.adding
     assert written == asked[0] and len(written) == 1 and written[0].pk is not None
     stored_event = TournamentEvent.objects.get(pk=written[0].pk)

@@ -13,15 +13,13 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def base(structure):
-    return {"name": "T", "start_at": "2026-07-09T19:00:00Z", "buy_in": "100", "fee": "10", "starting_stack": 30000,
-            "structure": structure.pk}
+    return {"name": "T", "start_at": "2026-07-09T19:00:00Z", "buy_in": "100", "fee": "10", "starting_stack": 30000, "structure": structure.pk}
 
 
 def test_an_eleven_seat_table_is_refused_unless_the_house_allows_eleven(api, director, base):
     r = api(director).post("/api/v1/tournaments/", {**base, "table_size": 11}, format="json")
     assert r.status_code == 400 and "table_size" in r.data["fields"] and "10" in r.data["fields"]["table_size"][0]
-    r = api(director).post("/api/v1/tournaments/", {**base, "name": "Montegalda", "table_size": 11,
-                                                    "settings": {"max_seats_per_table": 11}}, format="json")
+    r = api(director).post("/api/v1/tournaments/", {**base, "name": "Montegalda", "table_size": 11, "settings": {"max_seats_per_table": 11}}, format="json")
     assert r.status_code == 201 and r.data["table_size"] == 11
 
 
@@ -44,8 +42,18 @@ def test_a_multi_day_event_is_refused_eleven_seat_tables_too(api, director, stru
     from django.utils import timezone
 
     now = timezone.now()
-    r = api(director).post("/api/v1/formats/multiday/", {"name": "Main", "flights": [{"label": "1A", "start_at": now.isoformat()}],
-                                                          "day2_start_at": now.isoformat(), "buy_in": "500", "fee": "50",
-                                                          "starting_stack": 20000, "structure": structure.pk, "table_size": 11},
-                           format="json")
+    r = api(director).post(
+        "/api/v1/formats/multiday/",
+        {
+            "name": "Main",
+            "flights": [{"label": "1A", "start_at": now.isoformat()}],
+            "day2_start_at": now.isoformat(),
+            "buy_in": "500",
+            "fee": "50",
+            "starting_stack": 20000,
+            "structure": structure.pk,
+            "table_size": 11,
+        },
+        format="json",
+    )
     assert r.status_code == 400 and not Tournament.objects.filter(name__startswith="Main").exists()

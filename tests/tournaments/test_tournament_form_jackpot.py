@@ -13,11 +13,25 @@ pytestmark = pytest.mark.django_db
 
 def form_values(structure, **extra):
     values = {
-        "name": "Venerdì Deep", "start_at": "2026-12-04T20:00", "game": "NLHE", "format": "REENTRY", "currency": "EUR",
-        "buy_in": "100", "starting_stack": "30000", "table_size": "9", "min_players": "2",
-        "structure": structure.pk, "late_reg_closes_after_level": "6", "late_reg_end": "END_OF_LEVEL",
-        "max_entries_per_player": "2", "rebuy_fee": "0", "rebuy_stack_threshold": "0", "addon_fee": "0", "addon_max": "1",
-        "rule_set": "TDA", "deductions_text": "casino 3",
+        "name": "Venerdì Deep",
+        "start_at": "2026-12-04T20:00",
+        "game": "NLHE",
+        "format": "REENTRY",
+        "currency": "EUR",
+        "buy_in": "100",
+        "starting_stack": "30000",
+        "table_size": "9",
+        "min_players": "2",
+        "structure": structure.pk,
+        "late_reg_closes_after_level": "6",
+        "late_reg_end": "END_OF_LEVEL",
+        "max_entries_per_player": "2",
+        "rebuy_fee": "0",
+        "rebuy_stack_threshold": "0",
+        "addon_fee": "0",
+        "addon_max": "1",
+        "rule_set": "TDA",
+        "deductions_text": "casino 3",
     }
     values.update(extra)
     return values

@@ -50,6 +50,7 @@ def registering(make_tournament):
         t.status = Tournament.REGISTERING
         t.save(update_fields=["status"])
         return t
+
     return make
 
 

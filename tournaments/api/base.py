@@ -1,6 +1,5 @@
 """What every desk's API shares: the validated body, a sale's answer."""
 
-
 from rest_framework import status
 from rest_framework.response import Response
 

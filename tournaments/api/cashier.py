@@ -1,6 +1,5 @@
 """REST API of the cashier desk: sales, reservations, check-in, refunds and exchange rates (one service per call)."""
 
-
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.dateparse import parse_date
@@ -64,7 +63,9 @@ def quick_sale_input(request) -> dict | None:
     return {"tournament": t, "person": p, "method": method, "tender_currency": tender, "jackpot": jackpot, "confirm_final_table": confirm}
 
 
-@extend_schema(request=s.SellEntrySerializer, responses={201: dict, 200: dict}, summary="Sell an entry (buy-in + fee); pays a reservation if the player pre-registered.")
+@extend_schema(
+    request=s.SellEntrySerializer, responses={201: dict, 200: dict}, summary="Sell an entry (buy-in + fee); pays a reservation if the player pre-registered."
+)
 class RegisterView(CashierView):
     """Sell an entry (buy-in + fee); pays a reservation if the player pre-registered."""
 
@@ -72,8 +73,17 @@ class RegisterView(CashierView):
 
     @staticmethod
     def perform(d, a):
-        return sale_response(cashier.register(d["tournament"], d["person"], method=d["method"], actor=a, jackpot=d["jackpot"],
-                                              tender_currency=d["tender_currency"], confirm_final_table=d["confirm_final_table"]))
+        return sale_response(
+            cashier.register(
+                d["tournament"],
+                d["person"],
+                method=d["method"],
+                actor=a,
+                jackpot=d["jackpot"],
+                tender_currency=d["tender_currency"],
+                confirm_final_table=d["confirm_final_table"],
+            )
+        )
 
     def post(self, request):
         # The desk's hot path: a well-formed body skips the serializer's two row fetches (the sale
@@ -96,42 +106,51 @@ class RegisterView(CashierView):
 
 
 PreRegisterView = _cashier_view(
-    "PreRegisterView", s.PreRegisterSerializer,
+    "PreRegisterView",
+    s.PreRegisterSerializer,
     lambda d, a: Response({"entry": s.EntrySerializer(cashier.pre_register(d["tournament"], d["person"], actor=a, channel=d["channel"])).data}, status=201),
     "Reserve a place to pay later.",
 )
 PayReservationView = _cashier_view(
-    "PayReservationView", s.PayReservationSerializer,
-    lambda d, a: sale_response(cashier.pay_reservation(d["entry"], method=d["method"], actor=a, jackpot=d["jackpot"],
-                                                         tender_currency=d["tender_currency"], confirm_final_table=d["confirm_final_table"])),
+    "PayReservationView",
+    s.PayReservationSerializer,
+    lambda d, a: sale_response(
+        cashier.pay_reservation(
+            d["entry"], method=d["method"], actor=a, jackpot=d["jackpot"], tender_currency=d["tender_currency"], confirm_final_table=d["confirm_final_table"]
+        )
+    ),
     "Take payment for a pre-registration.",
 )
 CheckInView = _cashier_view(
-    "CheckInView", s.CheckInSerializer,
+    "CheckInView",
+    s.CheckInSerializer,
     lambda d, a: Response({"entry": s.EntrySerializer(registration.check_in(d["entry"], actor=a, id_checked=d["id_checked"])).data}),
     "Check a paid player in (REG-02): the identity document when the house asks; a banned person is refused (REG-05).",
 )
 TransferClearedView = _cashier_view(
-    "TransferClearedView", s.TransferClearedSerializer,
-    lambda d, a: sale_response(registration.confirm_transfer(d["entry"], reference=d["reference"], actor=a, jackpot=d["jackpot"],
-                                                             confirm_final_table=d["confirm_final_table"])),
+    "TransferClearedView",
+    s.TransferClearedSerializer,
+    lambda d, a: sale_response(
+        registration.confirm_transfer(d["entry"], reference=d["reference"], actor=a, jackpot=d["jackpot"], confirm_final_table=d["confirm_final_table"])
+    ),
     "Confirm a bank-transfer booking's funds cleared (REG-02): only now is it paid.",
 )
 PresenceView = _cashier_view(
-    "PresenceView", s.PresenceSerializer,
-    lambda d, a: Response({"entry": s.EntrySerializer(registration.set_presence(d["entry"], presence=d["presence"], actor=a,
-                                                                                reason=d["reason"])).data}),
+    "PresenceView",
+    s.PresenceSerializer,
+    lambda d, a: Response({"entry": s.EntrySerializer(registration.set_presence(d["entry"], presence=d["presence"], actor=a, reason=d["reason"])).data}),
     "Mark a player absent or withdrawn, or back (ELM-05): it never eliminates.",
 )
 NoShowView = _cashier_view(
-    "NoShowView", s.NoShowSerializer,
+    "NoShowView",
+    s.NoShowSerializer,
     lambda d, a: Response({"entry": s.EntrySerializer(registration.mark_no_show(d["entry"], actor=a, reason=d["reason"])).data}),
     "A registered player has not arrived (REG-09): the house's no-show policy applies.",
 )
 ArrivalView = _cashier_view(
-    "ArrivalView", s.ArrivalSerializer,
-    lambda d, a: Response({"entry": s.EntrySerializer(registration.mark_arrival(d["entry"], arrived=d["arrived"], actor=a,
-                                                                                reason=d["reason"])).data}),
+    "ArrivalView",
+    s.ArrivalSerializer,
+    lambda d, a: Response({"entry": s.EntrySerializer(registration.mark_arrival(d["entry"], arrived=d["arrived"], actor=a, reason=d["reason"])).data}),
     "Mark a seated player as not arrived, or arrived after all (REG-09: under FORFEIT_AT without check-in, "
     "the players marked not arrived are out at the deadline).",
 )
@@ -143,32 +162,55 @@ def _settle(d, a):
 
 
 SettleView = _cashier_view(
-    "SettleView", s.SettleSerializer, _settle,
+    "SettleView",
+    s.SettleSerializer,
+    _settle,
     "The player pays an amount owed (REG-09): a SETTLEMENT ledger row pointing at the RECEIVABLE row, the money taken.",
 )
 ReenterView = _cashier_view(
-    "ReenterView", s.SellEntrySerializer,
-    lambda d, a: sale_response(cashier.reenter(d["tournament"], d["person"], method=d["method"], actor=a, jackpot=d["jackpot"],
-                                                 tender_currency=d["tender_currency"], confirm_final_table=d["confirm_final_table"])),
+    "ReenterView",
+    s.SellEntrySerializer,
+    lambda d, a: sale_response(
+        cashier.reenter(
+            d["tournament"],
+            d["person"],
+            method=d["method"],
+            actor=a,
+            jackpot=d["jackpot"],
+            tender_currency=d["tender_currency"],
+            confirm_final_table=d["confirm_final_table"],
+        )
+    ),
     "Sell a re-entry to a busted player.",
 )
 RebuyView = _cashier_view(
-    "RebuyView", s.RebuySerializer,
-    lambda d, a: sale_response(cashier.rebuy(cashier.entry_at_desk(d["entry"], d.get("person")), method=d["method"], actor=a, stack=d.get("stack"),
-                                               tender_currency=d["tender_currency"], confirm_final_table=d["confirm_final_table"]),
-                               status.HTTP_201_CREATED),
+    "RebuyView",
+    s.RebuySerializer,
+    lambda d, a: sale_response(
+        cashier.rebuy(
+            cashier.entry_at_desk(d["entry"], d.get("person")),
+            method=d["method"],
+            actor=a,
+            stack=d.get("stack"),
+            tender_currency=d["tender_currency"],
+            confirm_final_table=d["confirm_final_table"],
+        ),
+        status.HTTP_201_CREATED,
+    ),
     "Sell a rebuy.",
 )
 DeclareRebuyView = _cashier_view(
-    "DeclareRebuyView", s.DeclareRebuySerializer,
-    lambda d, a: Response({"entry": s.EntrySerializer(cashier.declare_rebuy(d["entry"], actor=a, stack=d.get("stack"))).data},
-                          status=status.HTTP_201_CREATED),
-    "Record a rebuy the player declared before the hand (FMT-04, TDA 27): he is bound to it; the desk collects it "
-    "with cashier/rebuy/.",
+    "DeclareRebuyView",
+    s.DeclareRebuySerializer,
+    lambda d, a: Response({"entry": s.EntrySerializer(cashier.declare_rebuy(d["entry"], actor=a, stack=d.get("stack"))).data}, status=status.HTTP_201_CREATED),
+    "Record a rebuy the player declared before the hand (FMT-04, TDA 27): he is bound to it; the desk collects it with cashier/rebuy/.",
 )
 AddonView = _cashier_view(
-    "AddonView", s.DeskEntrySerializer,
-    lambda d, a: sale_response(cashier.addon(cashier.entry_at_desk(d["entry"], d.get("person")), method=d["method"], actor=a, tender_currency=d["tender_currency"])),
+    "AddonView",
+    s.DeskEntrySerializer,
+    lambda d, a: sale_response(
+        cashier.addon(cashier.entry_at_desk(d["entry"], d.get("person")), method=d["method"], actor=a, tender_currency=d["tender_currency"])
+    ),
     "Sell the add-on.",
 )
 
@@ -180,27 +222,33 @@ def _reverse(d, a):
 
 ReverseView = _cashier_view("ReverseView", s.ReverseSerializer, _reverse, "Reverse a ledger row with a reason.")
 RefundView = _cashier_view(
-    "RefundView", s.RefundSerializer,
-    lambda d, a: Response(s.LedgerRowSerializer(cashier.refund(d["entry"], reason=d["reason"], actor=a, expenses=d["expenses"], method=d["method"],
-                                                                reference=d["reference"])).data, status=201),
+    "RefundView",
+    s.RefundSerializer,
+    lambda d, a: Response(
+        s.LedgerRowSerializer(
+            cashier.refund(d["entry"], reason=d["reason"], actor=a, expenses=d["expenses"], method=d["method"], reference=d["reference"])
+        ).data,
+        status=201,
+    ),
     "Refund an entry minus expenses (director).",
 )
 RefundDuePayView = _cashier_view(
-    "RefundDuePayView", s.RefundDuePaySerializer,
-    lambda d, a: Response(s.LedgerRowSerializer(cashier.pay_refund(d["entry"], method=d["method"], actor=a, reference=d["reference"])).data,
-                          status=201),
+    "RefundDuePayView",
+    s.RefundDuePaySerializer,
+    lambda d, a: Response(s.LedgerRowSerializer(cashier.pay_refund(d["entry"], method=d["method"], actor=a, reference=d["reference"])).data, status=201),
     "Hand out one refund of a cancelled tournament (FMT-02): the whole amount paid, on this cashier's shift; cash only within "
     "the cash limit (REG-06, 409 cash_limit_exceeded: a cheque or transfer with its reference). Paid once (409 no_refund_due).",
 )
 AddAlternateView = _cashier_view(
-    "AddAlternateView", s.AlternateInputSerializer,
+    "AddAlternateView",
+    s.AlternateInputSerializer,
     lambda d, a: Response(s.AlternateSerializer(cashier.add_alternate(d["tournament"], d["person"], actor=a)).data, status=201),
     "Put a player on the alternates list.",
 )
 AdmitAlternateView = _cashier_view(
-    "AdmitAlternateView", s.AdmitAlternateSerializer,
-    lambda d, a: sale_response(cashier.admit_alternate(d["tournament"], method=d["method"], actor=a,
-                                                         tender_currency=d["tender_currency"])),
+    "AdmitAlternateView",
+    s.AdmitAlternateSerializer,
+    lambda d, a: sale_response(cashier.admit_alternate(d["tournament"], method=d["method"], actor=a, tender_currency=d["tender_currency"])),
     "Sell the freed place to the first alternate.",
 )
 

@@ -1,6 +1,5 @@
 """REST API of the tournament clock: the live snapshot and the director's clock actions."""
 
-
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
@@ -32,10 +31,12 @@ CLOCK_OPS = {
     "hand-for-hand": lambda t, d, a: clockctl.start_hand_for_hand(t, actor=a, seconds_per_hand=d.get("seconds_per_hand"), reason=d["reason"]),
     "end-hand-for-hand": lambda t, d, a: clockctl.end_hand_for_hand(t, actor=a, reason=d["reason"]),
     "next-hand": lambda t, d, a: clockctl.h4h_next_hand(t, actor=a),
-    "call-clock": lambda t, d, a: clockctl.call_the_clock(t, _need(d, "table"), actor=a, preset=d.get("preset"), seconds=d.get("seconds"),
-                                                          entry=d.get("entry"), player=d["player"]),
-    "call-time": lambda t, d, a: clockctl.set_player_clock_call_time(t, _need(d, "entry"), d.get("seconds"), actor=a, preset=d.get("preset"),
-                                                                     reason=d["reason"]),
+    "call-clock": lambda t, d, a: clockctl.call_the_clock(
+        t, _need(d, "table"), actor=a, preset=d.get("preset"), seconds=d.get("seconds"), entry=d.get("entry"), player=d["player"]
+    ),
+    "call-time": lambda t, d, a: clockctl.set_player_clock_call_time(
+        t, _need(d, "entry"), d.get("seconds"), actor=a, preset=d.get("preset"), reason=d["reason"]
+    ),
 }
 
 

@@ -1,6 +1,5 @@
 """REST API of the floor: chips in play, counts, races and penalties."""
 
-
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
@@ -36,17 +35,18 @@ class FloorView(APIView):
             return Response(s.PenaltySerializer(qs, many=True).data)
         if op not in (None, "chips"):
             raise DomainError("unknown_action", _("Unknown floor action."), status=404)
-        return Response({
-            "chips_in_play": floor.chips_in_play(t),
-            "counts": floor.chip_count_summary(t),
-            "adjustments": list(t.chip_adjustments.order_by("-id").values("id", "kind", "chips", "reason", "entry", "created_at")[:100]),
-            "stack_check": floor.stack_check(t),
-            "color_up_suggestions": floor.color_up_suggestions(t),
-            "race_denomination": floor.race_denomination(t),  # the chip race form's "chip removed"
-            # PEN-08: the reason codes this tournament offers (its house setting penalty_reasons)
-            "penalty_reasons": [{"code": code, "label": label} for code, label in
-                                labels.penalty_reasons(HouseRules.of(t).penalty_reasons)],
-        })
+        return Response(
+            {
+                "chips_in_play": floor.chips_in_play(t),
+                "counts": floor.chip_count_summary(t),
+                "adjustments": list(t.chip_adjustments.order_by("-id").values("id", "kind", "chips", "reason", "entry", "created_at")[:100]),
+                "stack_check": floor.stack_check(t),
+                "color_up_suggestions": floor.color_up_suggestions(t),
+                "race_denomination": floor.race_denomination(t),  # the chip race form's "chip removed"
+                # PEN-08: the reason codes this tournament offers (its house setting penalty_reasons)
+                "penalty_reasons": [{"code": code, "label": label} for code, label in labels.penalty_reasons(HouseRules.of(t).penalty_reasons)],
+            }
+        )
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, pk, op=None):
@@ -70,15 +70,33 @@ class FloorView(APIView):
             return Response(floor.record_chip_counts(t, ser.validated_data["counts"], occasion=ser.validated_data["occasion"], actor=actor), status=201)
         if op == "color-up":  # CR-05: a discretionary colour-up of a player or a table, announced and logged
             d = _valid(s.ColorUpSerializer, request)
-            return Response(floor.discretionary_color_up(t, from_denomination=d["from_denomination"], to_denomination=d["to_denomination"],
-                                                         table=d.get("table"), entry=d.get("entry"), note=d["note"], actor=actor), status=201)
+            return Response(
+                floor.discretionary_color_up(
+                    t,
+                    from_denomination=d["from_denomination"],
+                    to_denomination=d["to_denomination"],
+                    table=d.get("table"),
+                    entry=d.get("entry"),
+                    note=d["note"],
+                    actor=actor,
+                ),
+                status=201,
+            )
         if op == "race":
             ser = s.ChipRaceSerializer(data=request.data)
             ser.is_valid(raise_exception=True)
             d = ser.validated_data
-            rec = floor.run_chip_race(t, d["table"], d["players"], removed_denomination=d["removed_denomination"], new_denomination=d["new_denomination"],
-                                      winners=d.get("winners"), lowest_denomination_in_play=d.get("lowest_denomination_in_play"),
-                                      last_hand_small_blind_seat=d.get("last_hand_small_blind_seat"), actor=actor)
+            rec = floor.run_chip_race(
+                t,
+                d["table"],
+                d["players"],
+                removed_denomination=d["removed_denomination"],
+                new_denomination=d["new_denomination"],
+                winners=d.get("winners"),
+                lowest_denomination_in_play=d.get("lowest_denomination_in_play"),
+                last_hand_small_blind_seat=d.get("last_hand_small_blind_seat"),
+                actor=actor,
+            )
             return Response({"id": rec.pk, "mode": rec.mode, "result": rec.result, "chips_in_play": floor.chips_in_play(t)}, status=201)
         raise DomainError("unknown_action", _("Unknown floor action."), status=404)
 

@@ -53,10 +53,12 @@ class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
         person = people.update_person(ser.instance, actor=Actor.from_request(request), **ser.validated_data)
         return Response(s.PersonSerializer(person).data)
 
-    @extend_schema(request=None, responses={200: inline_serializer("PersonDocument", {"person": serializers.IntegerField(),
-                                                                                   "document_id": serializers.CharField()})},
-                   description="A director reveals the whole identity document number (lists show it masked); logged "
-                               "(people.document.viewed: who viewed whose document, when).")
+    @extend_schema(
+        request=None,
+        responses={200: inline_serializer("PersonDocument", {"person": serializers.IntegerField(), "document_id": serializers.CharField()})},
+        description="A director reveals the whole identity document number (lists show it masked); logged "
+        "(people.document.viewed: who viewed whose document, when).",
+    )
     @action(detail=True, methods=["post"])
     def document(self, request, pk=None):
         person = self.get_object()
@@ -70,8 +72,10 @@ class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
         person = people.set_banned(self.get_object(), ser.validated_data["banned"], ser.validated_data["reason"], actor=Actor.from_request(request))
         return Response(s.PersonSerializer(person).data)
 
-    @extend_schema(responses={(200, "application/json"): OpenApiTypes.OBJECT},
-                   description="GDPR access (director): everything held about the person as a JSON file; the export is logged.")
+    @extend_schema(
+        responses={(200, "application/json"): OpenApiTypes.OBJECT},
+        description="GDPR access (director): everything held about the person as a JSON file; the export is logged.",
+    )
     @action(detail=True, methods=["get"])
     def export(self, request, pk=None):
         data = privacy.export_person(self.get_object(), actor=Actor.from_request(request))
@@ -79,9 +83,12 @@ class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
         response["Content-Disposition"] = f'attachment; filename="person-{data["person"]["id"]}.json"'
         return response
 
-    @extend_schema(request=s.EraseSerializer, responses=s.PersonSerializer,
-                   description="GDPR erasure (director): personal fields cleared, the name a pseudonym; receipts, ledger and places "
-                               "keep their numbers. 409 person_in_play / person_owes_money / person_refund_due / person_prize_due.")
+    @extend_schema(
+        request=s.EraseSerializer,
+        responses=s.PersonSerializer,
+        description="GDPR erasure (director): personal fields cleared, the name a pseudonym; receipts, ledger and places "
+        "keep their numbers. 409 person_in_play / person_owes_money / person_refund_due / person_prize_due.",
+    )
     @action(detail=True, methods=["post"])
     def erase(self, request, pk=None):
         reason = _valid(s.EraseSerializer, request)["reason"]

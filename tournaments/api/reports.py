@@ -1,6 +1,5 @@
 """REST API of what the desk reads back: receivables, refunds due, the shift's totals, last sales, receipts."""
 
-
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
@@ -51,8 +50,7 @@ class RefundsDueView(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk):
         t = get_object_or_404(Tournament, pk=pk)
-        return Response({"tournament": t.pk, "status": t.status,
-                         "refunds": [{**r, "amount": str(r["amount"])} for r in selectors.refunds_due(t)]})
+        return Response({"tournament": t.pk, "status": t.status, "refunds": [{**r, "amount": str(r["amount"])} for r in selectors.refunds_due(t)]})
 
 
 class ReceivablesView(APIView):
@@ -75,9 +73,10 @@ class CheckInDocumentView(APIView):
 
     permission_classes = [HasRole]
 
-    @extend_schema(parameters=[OpenApiParameter("entry", int, required=True)],
-                   responses={200: inline_serializer("CheckInDocument", {"person": serializers.IntegerField(),
-                                                                         "document_id": serializers.CharField()})})
+    @extend_schema(
+        parameters=[OpenApiParameter("entry", int, required=True)],
+        responses={200: inline_serializer("CheckInDocument", {"person": serializers.IntegerField(), "document_id": serializers.CharField()})},
+    )
     def get(self, request):
         entry = get_object_or_404(Entry, pk=query_int(request, "entry") or 0)
         document = privacy.checkin_document(entry, actor=Actor.from_request(request))
@@ -106,8 +105,14 @@ class ShiftView(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request):
         totals = cashier.shift_totals(request.user)
-        return Response({**totals, "total": str(totals["total"]), "by_method": [{**m, "total": str(m["total"])} for m in totals["by_method"]],
-                         "foreign": [{**f, "amount": str(f["amount"]), "value": str(f["value"])} for f in totals["foreign"]]})
+        return Response(
+            {
+                **totals,
+                "total": str(totals["total"]),
+                "by_method": [{**m, "total": str(m["total"])} for m in totals["by_method"]],
+                "foreign": [{**f, "amount": str(f["amount"]), "value": str(f["value"])} for f in totals["foreign"]],
+            }
+        )
 
 
 class SalesView(APIView):

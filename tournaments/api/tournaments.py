@@ -1,6 +1,5 @@
 """REST API of the director's setup: structures, tournaments, templates, entries, screens and chip sets."""
 
-
 from django.http import HttpResponse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
@@ -32,8 +31,13 @@ class StructureViewSet(viewsets.ModelViewSet):
         ser.is_valid(raise_exception=True)
         d = ser.validated_data
         st = structures.save_structure(
-            name=d["name"], description=d.get("description", ""), is_template=d.get("is_template", True),
-            items=[dict(i) for i in d["items"]], actor=Actor.from_request(request), structure=instance, reason=d.get("reason", ""),
+            name=d["name"],
+            description=d.get("description", ""),
+            is_template=d.get("is_template", True),
+            items=[dict(i) for i in d["items"]],
+            actor=Actor.from_request(request),
+            structure=instance,
+            reason=d.get("reason", ""),
         )
         data = self.get_serializer(st).data
         data["warnings"] = structures.structure_warnings(structures.validate_items([dict(i) for i in d["items"]]))
@@ -48,8 +52,10 @@ class StructureViewSet(viewsets.ModelViewSet):
     def perform_destroy(self, instance):
         structures.delete_structure(instance, actor=Actor.from_request(self.request))
 
-    @extend_schema(parameters=[OpenApiParameter("format_type", str, enum=["json", "csv"])],
-                   responses={(200, "application/json"): OpenApiTypes.OBJECT, (200, "text/csv"): OpenApiTypes.STR})
+    @extend_schema(
+        parameters=[OpenApiParameter("format_type", str, enum=["json", "csv"])],
+        responses={(200, "application/json"): OpenApiTypes.OBJECT, (200, "text/csv"): OpenApiTypes.STR},
+    )
     @action(detail=True, methods=["get"], pagination_class=None)
     def export(self, request, pk=None):
         st = self.get_object()
@@ -61,7 +67,9 @@ class StructureViewSet(viewsets.ModelViewSet):
         resp["Content-Disposition"] = f'attachment; filename="structure-{st.pk}.json"'
         return resp
 
-    @extend_schema(request={"multipart/form-data": {"type": "object", "properties": {"file": {"type": "string", "format": "binary"}, "name": {"type": "string"}}}})
+    @extend_schema(
+        request={"multipart/form-data": {"type": "object", "properties": {"file": {"type": "string", "format": "binary"}, "name": {"type": "string"}}}}
+    )
     @action(detail=False, methods=["post"], url_path="import", parser_classes=[MultiPartParser])  # a file: the API's one form
     def import_(self, request):
         upload = request.FILES.get("file")
@@ -91,14 +99,14 @@ class TournamentViewSet(viewsets.ModelViewSet):
     def perform_create(self, serializer):
         values = dict(serializer.validated_data)
         reason, preset = values.pop("override_reason", ""), values.pop("fee_preset", None)
-        serializer.instance = setup.create_tournament(values, actor=Actor.from_request(self.request), fee_preset=preset,
-                                                      override_reason=reason)
+        serializer.instance = setup.create_tournament(values, actor=Actor.from_request(self.request), fee_preset=preset, override_reason=reason)
 
     def perform_update(self, serializer):
         values = dict(serializer.validated_data)
         reason, preset = values.pop("override_reason", ""), values.pop("fee_preset", None)
-        serializer.instance = setup.update_tournament(self.get_object(), values, actor=Actor.from_request(self.request), override_reason=reason,
-                                                      fee_preset=preset)
+        serializer.instance = setup.update_tournament(
+            self.get_object(), values, actor=Actor.from_request(self.request), override_reason=reason, fee_preset=preset
+        )
 
     def perform_destroy(self, instance):
         lifecycle.delete(instance, actor=Actor.from_request(self.request))
@@ -113,8 +121,13 @@ class TournamentViewSet(viewsets.ModelViewSet):
     @action(detail=True, methods=["post"])
     def start(self, request, pk=None):
         d = _valid(s.StartSerializer, request)
-        t = lifecycle.start(self.get_object(), actor=Actor.from_request(request), override_minimum=d["override_minimum"],
-                            prestart_report_sent=d["prestart_report_sent"], start_clock=d["start_clock"])
+        t = lifecycle.start(
+            self.get_object(),
+            actor=Actor.from_request(request),
+            override_minimum=d["override_minimum"],
+            prestart_report_sent=d["prestart_report_sent"],
+            start_clock=d["start_clock"],
+        )
         return Response(self.get_serializer(t).data)
 
     @extend_schema(request=s.CopySerializer, responses={201: s.TournamentSerializer})
@@ -122,8 +135,9 @@ class TournamentViewSet(viewsets.ModelViewSet):
     def copy(self, request, pk=None):
         """A new planned tournament with this one's setup and its own copy of the structure."""
         d = _valid(s.CopySerializer, request)
-        t = setup.copy_tournament(self.get_object(), name=d["name"], start_at=d["start_at"], actor=Actor.from_request(request),
-                                  override_reason=d["override_reason"])
+        t = setup.copy_tournament(
+            self.get_object(), name=d["name"], start_at=d["start_at"], actor=Actor.from_request(request), override_reason=d["override_reason"]
+        )
         return Response(self.get_serializer(t).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=s.SaveTemplateSerializer, responses={201: s.TournamentTemplateSerializer})
@@ -160,8 +174,10 @@ class TournamentViewSet(viewsets.ModelViewSet):
         t = lifecycle.cancel(self.get_object(), actor=Actor.from_request(request), reason=_valid(s.CancelSerializer, request)["reason"])
         return Response(self.get_serializer(t).data)
 
-    @extend_schema(parameters=[OpenApiParameter("status", str, enum=[v for v, _l in Entry.STATUSES]), OpenApiParameter("person", int)],
-                   responses=s.EntrySerializer(many=True))
+    @extend_schema(
+        parameters=[OpenApiParameter("status", str, enum=[v for v, _l in Entry.STATUSES]), OpenApiParameter("person", int)],
+        responses=s.EntrySerializer(many=True),
+    )
     @action(detail=True, methods=["get"], pagination_class=None)
     def entries(self, request, pk=None):
         qs = self.get_object().entries.select_related("person").order_by("number")
@@ -179,8 +195,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
         rows = self.get_object().ledger.select_related("cashier", "reverses").order_by("receipt_number")
         return Response(s.LedgerRowSerializer(rows, many=True).data)
 
-    @extend_schema(parameters=[OpenApiParameter("limit", int, description="newest first, 200 by default, at most 500")],
-                   responses=s.EventSerializer(many=True))
+    @extend_schema(parameters=[OpenApiParameter("limit", int, description="newest first, 200 by default, at most 500")], responses=s.EventSerializer(many=True))
     @action(detail=True, methods=["get"], pagination_class=None)
     def events(self, request, pk=None):
         t = self.get_object()
@@ -202,6 +217,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
 
 class TournamentTemplateViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Saved tournament templates: list, read, and a new tournament from one."""
+
     permission_classes = [HasRole]
     serializer_class = s.TournamentTemplateSerializer
     queryset = TournamentTemplate.objects.select_related("structure", "source")
@@ -211,8 +227,9 @@ class TournamentTemplateViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin
     @action(detail=True, methods=["post"], url_path="create-tournament")
     def create_tournament(self, request, pk=None):
         d = _valid(s.CopySerializer, request)
-        t = setup.create_from_template(self.get_object(), name=d["name"], start_at=d["start_at"], actor=Actor.from_request(request),
-                                       override_reason=d["override_reason"])
+        t = setup.create_from_template(
+            self.get_object(), name=d["name"], start_at=d["start_at"], actor=Actor.from_request(request), override_reason=d["override_reason"]
+        )
         return Response(s.TournamentSerializer(t, context={"request": request}).data, status=status.HTTP_201_CREATED)
 
 
@@ -264,8 +281,9 @@ class ChipSetViewSet(viewsets.ModelViewSet):
 
     def perform_update(self, serializer):
         d = serializer.validated_data
-        serializer.instance = chipsets.save_chip_set(name=d.get("name"), denominations=d.get("denominations"), chip_set=serializer.instance,
-                                                     actor=Actor.from_request(self.request))
+        serializer.instance = chipsets.save_chip_set(
+            name=d.get("name"), denominations=d.get("denominations"), chip_set=serializer.instance, actor=Actor.from_request(self.request)
+        )
 
     def perform_destroy(self, instance):
         chipsets.delete_chip_set(instance, actor=Actor.from_request(self.request))

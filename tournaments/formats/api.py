@@ -229,9 +229,16 @@ class SitAndGoCreateView(CreateView):
     ``structure``, optional ``tables`` (10 players each) and ``start_at``."""
 
     def create(self, d, actor):
-        t = sitandgo.create_sit_and_go(name=as_text(d, "name", 160), buy_in=as_money(d, "buy_in"), fee=as_money(d, "fee", "0"),
-                                       starting_stack=as_int(d, "starting_stack"), structure=structure_arg(d), actor=actor,
-                                       tables=as_int(d, "tables", 1, lo=1, hi=10), start_at=as_datetime(d, "start_at", timezone.now()))
+        t = sitandgo.create_sit_and_go(
+            name=as_text(d, "name", 160),
+            buy_in=as_money(d, "buy_in"),
+            fee=as_money(d, "fee", "0"),
+            starting_stack=as_int(d, "starting_stack"),
+            structure=structure_arg(d),
+            actor=actor,
+            tables=as_int(d, "tables", 1, lo=1, hi=10),
+            start_at=as_datetime(d, "start_at", timezone.now()),
+        )
         return {"tournament": t.pk, "name": t.name, "field_cap": t.field_cap, "status": t.status}
 
 
@@ -247,13 +254,21 @@ class MultiDayCreateView(CreateView):
     def create(self, d, actor):
         flights = as_list(d, "flights", dict)
         event = multiday.create_event(
-            name=as_text(d, "name", 140), flights=[{"label": as_text(f, "label", 20), "start_at": as_datetime(f, "start_at")} for f in flights],
-            day2_start_at=as_datetime(d, "day2_start_at"), buy_in=as_money(d, "buy_in"), fee=as_money(d, "fee", "0"),
-            starting_stack=as_int(d, "starting_stack"), structure=structure_arg(d), actor=actor, table_size=as_int(d, "table_size", 9, lo=2, hi=HouseRules().max_seats_per_table),  # FMT-14, C20
+            name=as_text(d, "name", 140),
+            flights=[{"label": as_text(f, "label", 20), "start_at": as_datetime(f, "start_at")} for f in flights],
+            day2_start_at=as_datetime(d, "day2_start_at"),
+            buy_in=as_money(d, "buy_in"),
+            fee=as_money(d, "fee", "0"),
+            starting_stack=as_int(d, "starting_stack"),
+            structure=structure_arg(d),
+            actor=actor,
+            table_size=as_int(d, "table_size", 9, lo=2, hi=HouseRules().max_seats_per_table),  # FMT-14, C20
             max_entries_per_player=as_int(d, "max_entries_per_player", 1),
             late_reg_closes_after_level=as_int(d, "late_reg_closes_after_level", 0) or None,
-            multi_flight_stack=as_text(d, "multi_flight_stack", 10, "BEST"), surrender_allowed=as_bool(d, "surrender_allowed", True),
-            chip_leader_prizes=_prizes(d), chip_leader_ties=as_text(d, "chip_leader_ties", 10, "SHARE"),
+            multi_flight_stack=as_text(d, "multi_flight_stack", 10, "BEST"),
+            surrender_allowed=as_bool(d, "surrender_allowed", True),
+            chip_leader_prizes=_prizes(d),
+            chip_leader_ties=as_text(d, "chip_leader_ties", 10, "SHARE"),
         )
         return selectors.event_data(event)
 
@@ -326,9 +341,15 @@ class StackOptionsView(APIView):
     def post(self, request, pk):
         t = get_object_or_404(Tournament, pk=pk)
         d = body_object(request)
-        o = stackchoice.add_stack_option(t, label=as_text(d, "label", 60), buy_in=as_money(d, "buy_in"), fee=as_money(d, "fee", "0"),
-                                         chips=as_int(d, "chips"), actor=Actor.from_request(request),
-                                         override_reason=as_text(d, "override_reason", 200, ""))
+        o = stackchoice.add_stack_option(
+            t,
+            label=as_text(d, "label", 60),
+            buy_in=as_money(d, "buy_in"),
+            fee=as_money(d, "fee", "0"),
+            chips=as_int(d, "chips"),
+            actor=Actor.from_request(request),
+            override_reason=as_text(d, "override_reason", 200, ""),
+        )
         return Response({"id": o.pk, "label": o.label, "buy_in": str(o.buy_in), "fee": str(o.fee), "chips": o.chips}, status=201)
 
 
@@ -345,8 +366,7 @@ class StackChoiceSaleView(APIView):
 
         def compute():
             option = get_object_or_404(StackOption, pk=as_id(d, "option"))
-            sale = stackchoice.register_with_stack_choice(t, person_arg(d), option, method=as_text(d, "method", 10, "CASH"),
-                                                          actor=Actor.from_request(request))
+            sale = stackchoice.register_with_stack_choice(t, person_arg(d), option, method=as_text(d, "method", 10, "CASH"), actor=Actor.from_request(request))
             return sale_response(sale)
 
         return idempotent(request, compute)
@@ -358,8 +378,14 @@ class StackChoiceSaleView(APIView):
 def _event_prices(d) -> dict:
     """A new format event's tournament: ``name``, ``start_at`` (default now), ``buy_in``, ``fee``
     (default 0), ``starting_stack``, ``structure``."""
-    return {"name": as_text(d, "name", 160), "start_at": as_datetime(d, "start_at", timezone.now()), "buy_in": as_money(d, "buy_in"),
-            "fee": as_money(d, "fee", "0"), "starting_stack": as_int(d, "starting_stack", lo=1), "structure": structure_arg(d)}
+    return {
+        "name": as_text(d, "name", 160),
+        "start_at": as_datetime(d, "start_at", timezone.now()),
+        "buy_in": as_money(d, "buy_in"),
+        "fee": as_money(d, "fee", "0"),
+        "starting_stack": as_int(d, "starting_stack", lo=1),
+        "structure": structure_arg(d),
+    }
 
 
 class BracketCreateView(CreateView):
@@ -373,12 +399,17 @@ class BracketCreateView(CreateView):
     def create(self, d, actor):
         feeds = get_object_or_404(Tournament, pk=as_id(d, "feeds_into")) if d.get("feeds_into") else None
         prev = get_object_or_404(Tournament, pk=as_id(d, "previous_group")) if d.get("previous_group") else None
-        options = {"size": as_int(d, "size", 16, hi=1024), "level_minutes": as_int(d, "level_minutes", 10, lo=1, hi=240),
-                   "punctuality": as_text(d, "punctuality", 10, "NO_SHOW"), "games_to_win": as_int(d, "games_to_win", 2, lo=1, hi=9),
-                   "no_show_grace_minutes": as_int(d, "no_show_grace_minutes", 5, hi=240),
-                   "rounds_to_play": as_int(d, "rounds_to_play", 0, hi=20) or None, "feeds_into": feeds,
-                   "previous_group": prev.bracket if prev is not None and hasattr(prev, "bracket") else None,
-                   "paid_players": as_int(d, "paid_players", 8, hi=1024)}
+        options = {
+            "size": as_int(d, "size", 16, hi=1024),
+            "level_minutes": as_int(d, "level_minutes", 10, lo=1, hi=240),
+            "punctuality": as_text(d, "punctuality", 10, "NO_SHOW"),
+            "games_to_win": as_int(d, "games_to_win", 2, lo=1, hi=9),
+            "no_show_grace_minutes": as_int(d, "no_show_grace_minutes", 5, hi=240),
+            "rounds_to_play": as_int(d, "rounds_to_play", 0, hi=20) or None,
+            "feeds_into": feeds,
+            "previous_group": prev.bracket if prev is not None and hasattr(prev, "bracket") else None,
+            "paid_players": as_int(d, "paid_players", 8, hi=1024),
+        }
         if "tournament" in d:
             bracket = headsup.create_bracket(tournament_arg(d), actor=actor, **options)
         else:
@@ -437,8 +468,7 @@ def _timed_read(t):
     data = {"tournament": t.pk, "status": t.status}
     if hasattr(t, "timed"):
         tm = t.timed
-        data.update(ends_at=tm.ends_at.isoformat(), end_condition=tm.end_condition, chip_tie=tm.chip_tie,
-                    finished=tm.finished_at is not None, result=tm.result)
+        data.update(ends_at=tm.ends_at.isoformat(), end_condition=tm.end_condition, chip_tie=tm.chip_tie, finished=tm.finished_at is not None, result=tm.result)
     return data
 
 
@@ -449,9 +479,15 @@ class TimedView(OpView):
 
     model = Tournament
     ops = {
-        "configure": lambda t, d, a, r: done(timed.configure_timed(t, ends_at=as_datetime(d, "ends_at"), actor=a,
-                                                                            end_condition=as_text(d, "end_condition", 24, "TIME_LIMIT_CHIPCOUNT"),
-                                                                            chip_tie=as_text(d, "chip_tie", 10, "SHARE"))),
+        "configure": lambda t, d, a, r: done(
+            timed.configure_timed(
+                t,
+                ends_at=as_datetime(d, "ends_at"),
+                actor=a,
+                end_condition=as_text(d, "end_condition", 24, "TIME_LIMIT_CHIPCOUNT"),
+                chip_tie=as_text(d, "chip_tie", 10, "SHARE"),
+            )
+        ),
         "finish": lambda t, d, a, r: timed.finish_timed(t, actor=a, counts=as_list(d, "counts", dict)),
         "send-winner": lambda t, d, a, r: {"entry": timed.send_winner_to_final(t, actor=a).pk},
     }
@@ -467,9 +503,14 @@ class TimedCreateView(CreateView):
     (SHARE / DRAW)."""
 
     def create(self, d, actor):
-        t = timed.create_timed_event(**_event_prices(d), actor=actor, minutes=as_int(d, "minutes", lo=1, hi=7 * 24 * 60),
-                                     field_cap=as_int(d, "field_cap", 0, hi=MAX_INT) or None,
-                                     end_condition=as_text(d, "end_condition", 24, "TIME_LIMIT_CHIPCOUNT"), chip_tie=as_text(d, "chip_tie", 10, "SHARE"))
+        t = timed.create_timed_event(
+            **_event_prices(d),
+            actor=actor,
+            minutes=as_int(d, "minutes", lo=1, hi=7 * 24 * 60),
+            field_cap=as_int(d, "field_cap", 0, hi=MAX_INT) or None,
+            end_condition=as_text(d, "end_condition", 24, "TIME_LIMIT_CHIPCOUNT"),
+            chip_tie=as_text(d, "chip_tie", 10, "SHARE"),
+        )
         return _timed_read(t)
 
 
@@ -477,10 +518,10 @@ class QualifierGroupCreateView(CreateView):
     """Link qualifying tables to a final: ``name``, ``final`` (tournament id), ``qualifiers`` (ids)."""
 
     def create(self, d, actor):
-        group = timed.create_qualifier_group(name=as_text(d, "name", 120), final=tournament_arg(d, "final"),
-                                             qualifiers=as_list(d, "qualifiers", "id"), actor=actor)
-        return {"id": group.pk, "name": group.name, "final": group.final_id,
-                "qualifiers": list(group.qualifiers.values_list("tournament_id", flat=True))}
+        group = timed.create_qualifier_group(
+            name=as_text(d, "name", 120), final=tournament_arg(d, "final"), qualifiers=as_list(d, "qualifiers", "id"), actor=actor
+        )
+        return {"id": group.pk, "name": group.name, "final": group.final_id, "qualifiers": list(group.qualifiers.values_list("tournament_id", flat=True))}
 
 
 # --- series ---------------------------------------------------------------------------------
@@ -502,8 +543,11 @@ class SeriesCreateView(CreateView):
     (points for 1st, 2nd, …), ``participation_points`` (0) and ``best_of`` (all)."""
 
     def create(self, d, actor):
-        fields = {k: as_text(d, k, n) for k, n in (("lb_constant_mode", 1), ("participants", 10), ("shared_rule", 20), ("tie_break", 20),
-                                                   ("ticket_description", 200), ("scoring", 10)) if d.get(k)}
+        fields = {
+            k: as_text(d, k, n)
+            for k, n in (("lb_constant_mode", 1), ("participants", 10), ("shared_rule", 20), ("tie_break", 20), ("ticket_description", 200), ("scoring", 10))
+            if d.get(k)
+        }
         for k in ("cycle_length", "tickets_per_cycle", "best_of"):
             if d.get(k) not in (None, ""):
                 fields[k] = as_int(d, k, lo=0 if k == "tickets_per_cycle" else 1, hi=1000)
@@ -543,8 +587,9 @@ class SeriesView(OpView):
         "attach": lambda s, d, a, r: done(series_service.attach(s, tournament_arg(d), actor=a)),
         "score": lambda s, d, a, r: done(series_service.score_tournament(_series_tournament(s, d), actor=a)),
         "schedule-daily": _schedule,
-        "settle": lambda s, d, a, r: done(series_service.settle_undecided(s, as_int(d, "cycle"), as_list(d, "people", "id"), actor=a,
-                                                                                 reason=as_text(d, "reason", 200, ""))),
+        "settle": lambda s, d, a, r: done(
+            series_service.settle_undecided(s, as_int(d, "cycle"), as_list(d, "people", "id"), actor=a, reason=as_text(d, "reason", 200, ""))
+        ),
         "close-season": lambda s, d, a, r: done(series_service.close_season(s, actor=a)),
     }
 

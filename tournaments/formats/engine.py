@@ -42,7 +42,14 @@ FLIGHT_STACK_RULES = (BEST, FIRST)
 BRACKET_SIZES = (2, 4, 8, 16, 32, 64)
 DEFAULT_CHIP_LEADER_PRIZES = ("2000", "1000", "500")  # PAY-08 (001, L124)
 HEADS_UP_LEVELS = (  # FMT-12: no ante, blinds stop at 500/1000 (the cap)
-    (100, 100), (100, 200), (100, 300), (200, 400), (200, 500), (300, 600), (400, 800), (500, 1000),
+    (100, 100),
+    (100, 200),
+    (100, 300),
+    (200, 400),
+    (200, 500),
+    (300, 600),
+    (400, 800),
+    (500, 1000),
 )
 
 
@@ -145,8 +152,13 @@ def match_level(clock_started_at: datetime, now: datetime, level_minutes: int, l
     capped = min(index, len(levels) - 1)
     small, big = levels[capped]
     left = level_minutes * 60 - (elapsed - index * level_minutes * 60)
-    return {"level": capped + 1, "small_blind": small, "big_blind": big, "seconds_left": None if index >= len(levels) - 1 else round(left),
-            "capped": index >= len(levels) - 1}
+    return {
+        "level": capped + 1,
+        "small_blind": small,
+        "big_blind": big,
+        "seconds_left": None if index >= len(levels) - 1 else round(left),
+        "capped": index >= len(levels) - 1,
+    }
 
 
 NEW_EARLY, RETURNING, NEW_LATE = 0, 1, 2
@@ -164,8 +176,7 @@ def seat_request_priority(kind: str, requested_at: datetime, level_one_starts: d
 # --- chip counts: timed events and chip leaders (FMT-13, PAY-08) ------------------------------
 
 
-def rank_by_chips(stacks: Iterable[tuple[Hashable, int]], *, tie: str = SHARE, rng: random.Random | None = None,
-                  first_place: int = 1) -> list[Place]:
+def rank_by_chips(stacks: Iterable[tuple[Hashable, int]], *, tie: str = SHARE, rng: random.Random | None = None, first_place: int = 1) -> list[Place]:
     """Players ranked by chips, biggest first, from ``first_place``. Equal stacks share the
     place (``SHARE``) or are ordered by a random draw (``DRAW``, ``rng`` required)."""
     if tie not in TIE_RULES:
@@ -213,8 +224,9 @@ class ChipLeaderPrize:
     shared_with: int = 1
 
 
-def chip_leader_prizes(bags: Iterable[tuple[Hashable, int]], prizes: Sequence = DEFAULT_CHIP_LEADER_PRIZES, *,
-                       tie: str = SHARE, rng: random.Random | None = None) -> list[ChipLeaderPrize]:
+def chip_leader_prizes(
+    bags: Iterable[tuple[Hashable, int]], prizes: Sequence = DEFAULT_CHIP_LEADER_PRIZES, *, tie: str = SHARE, rng: random.Random | None = None
+) -> list[ChipLeaderPrize]:
     """PAY-08: the biggest bags of a flight win ``prizes`` (2000, 1000, 500 by default).
 
     A tie group covering ranks k … k+m−1 shares the prizes of those ranks (the ranks past
@@ -230,7 +242,7 @@ def chip_leader_prizes(bags: Iterable[tuple[Hashable, int]], prizes: Sequence = 
     while i < len(ranked) and ranked[i].place <= len(prizes):
         first = ranked[i]
         group = [r for r in ranked[i:] if r.place == first.place]
-        covered = prizes[first.place - 1:first.place - 1 + len(group)]
+        covered = prizes[first.place - 1 : first.place - 1 + len(group)]
         total = sum(covered, ZERO)
         shares = split_evenly(total, len(group)) if len(group) > 1 else [total]
         for r, share in zip(group, shares):

@@ -185,13 +185,14 @@ class Bracket(models.Model):
     no_show_grace_minutes = models.PositiveSmallIntegerField(_("replacement grace after level 1 (minutes)"), default=5)
     game_restart = models.CharField(_("between games"), max_length=20, choices=GAME_RESTARTS, default=FULL_STACK_LEVEL_1)
     rounds_to_play = models.PositiveSmallIntegerField(_("rounds this group plays"), null=True, blank=True, help_text=_("empty = to a winner"))
-    feeds_into = models.ForeignKey(Tournament, null=True, blank=True, related_name="feeder_brackets", on_delete=models.PROTECT,
-                                   verbose_name=_("survivors qualify for"))
-    previous_group = models.ForeignKey("self", null=True, blank=True, related_name="next_groups", on_delete=models.PROTECT,
-                                       verbose_name=_("previous group"))
+    feeds_into = models.ForeignKey(
+        Tournament, null=True, blank=True, related_name="feeder_brackets", on_delete=models.PROTECT, verbose_name=_("survivors qualify for")
+    )
+    previous_group = models.ForeignKey("self", null=True, blank=True, related_name="next_groups", on_delete=models.PROTECT, verbose_name=_("previous group"))
     # RULES §14 q17 ("Tutti a Premio"): all 8 Final Day players are paid (default), or the last 4.
     paid_players = models.PositiveSmallIntegerField(
-        _("players paid"), default=8, help_text=_("a bracket played to a winner pays the players of the last rounds: 8 = the whole final day"))
+        _("players paid"), default=8, help_text=_("a bracket played to a winner pays the players of the last rounds: 8 = the whole final day")
+    )
     drawn_at = models.DateTimeField(null=True, blank=True)
     completed_at = models.DateTimeField(null=True, blank=True)
 
@@ -285,8 +286,7 @@ class TimedEvent(models.Model):
     """A tournament that ends at a set time: the players still in are ranked by chips."""
 
     TIME_LIMIT, LAST_PLAYER = "TIME_LIMIT_CHIPCOUNT", "LAST_PLAYER"
-    END_CONDITIONS = [(TIME_LIMIT, _("At the time limit, by chip count (earlier if one player is left)")),
-                      (LAST_PLAYER, _("When one player is left"))]
+    END_CONDITIONS = [(TIME_LIMIT, _("At the time limit, by chip count (earlier if one player is left)")), (LAST_PLAYER, _("When one player is left"))]
 
     tournament = models.OneToOneField(Tournament, related_name="timed", on_delete=models.PROTECT)
     ends_at = models.DateTimeField(_("play ends at"))
@@ -328,21 +328,30 @@ class Series(models.Model):
     """A leaderboard series of daily tournaments: points per tournament, a general ranking,
     and every ``cycle_length`` tournaments tickets for the best and a reset (LB-03)."""
 
-    MODES = [("A", "A: log₁₀(100.25), K = 30.0108"), ("B", "B: log₂₅(100), K = 24.3068"), ("C", "C: log₁₀₀(25), K = 16.9897"),
-             ("D", "D: log₁₀(buy-in + 0.25)")]
+    MODES = [("A", "A: log₁₀(100.25), K = 30.0108"), ("B", "B: log₂₅(100), K = 24.3068"), ("C", "C: log₁₀₀(25), K = 16.9897"), ("D", "D: log₁₀(buy-in + 0.25)")]
     ENTRIES, PLAYERS = "ENTRIES", "PLAYERS"
     PARTICIPANTS = [(ENTRIES, _("Entries, re-entries included")), (PLAYERS, _("Unique players"))]
-    SHARED_RULES = [("AVERAGE_PLACE", _("Tied players score at the average of their places")),
-                    ("BEST_PLACE", _("Tied players score at the best of their places"))]
-    TIE_BREAKS = [("BEST_RESULT", _("Best single result")), ("MORE_TOURNAMENTS", _("More tournaments")),
-                  ("FEWER_TOURNAMENTS", _("Fewer tournaments")), ("NONE", _("None: the director decides"))]
+    SHARED_RULES = [
+        ("AVERAGE_PLACE", _("Tied players score at the average of their places")),
+        ("BEST_PLACE", _("Tied players score at the best of their places")),
+    ]
+    TIE_BREAKS = [
+        ("BEST_RESULT", _("Best single result")),
+        ("MORE_TOURNAMENTS", _("More tournaments")),
+        ("FEWER_TOURNAMENTS", _("Fewer tournaments")),
+        ("NONE", _("None: the director decides")),
+    ]
 
     # How a tournament is scored: the Sanremo leaderboard (K·√(n/p), a cycle of 20 with
     # tickets) or a league formula of payouts.league, with its parameters.
     SANREMO = "SANREMO"
-    SCORINGS = [(SANREMO, _("Sanremo leaderboard: K·√(n/p)")), ("SQRT", _("Square root: multiplier × √(entries ÷ place)")),
-                ("SQRT_BUYIN", _("Square root × (1 + log₁₀(buy-in + 0.25))")), ("TABLE", _("Points table by place")),
-                ("LINEAR", _("Linear: entries − place + 1"))]
+    SCORINGS = [
+        (SANREMO, _("Sanremo leaderboard: K·√(n/p)")),
+        ("SQRT", _("Square root: multiplier × √(entries ÷ place)")),
+        ("SQRT_BUYIN", _("Square root × (1 + log₁₀(buy-in + 0.25))")),
+        ("TABLE", _("Points table by place")),
+        ("LINEAR", _("Linear: entries − place + 1")),
+    ]
 
     name = models.CharField(_("name"), max_length=160)
     scoring = models.CharField(_("points formula"), max_length=10, choices=SCORINGS, default=SANREMO)
@@ -350,8 +359,9 @@ class Series(models.Model):
     points_table = models.JSONField(_("points by place"), default=list, blank=True, help_text=_('e.g. ["100", "70", "50"]'))
     participation_points = models.DecimalField(_("points for playing"), max_digits=8, decimal_places=2, default=Decimal("0"))
     best_of = models.PositiveSmallIntegerField(_("best results counted"), null=True, blank=True, help_text=_("empty = all"))
-    cycle_length = models.PositiveSmallIntegerField(_("tournaments per cycle"), null=True, blank=True, default=20,
-                                                    help_text=_("empty = the director closes the season"))
+    cycle_length = models.PositiveSmallIntegerField(
+        _("tournaments per cycle"), null=True, blank=True, default=20, help_text=_("empty = the director closes the season")
+    )
     lb_constant_mode = models.CharField(_("reading of log(100,25)"), max_length=1, choices=MODES, default="A")
     participants = models.CharField(_("n counts"), max_length=7, choices=PARTICIPANTS, default=ENTRIES)
     shared_rule = models.CharField(_("shared places score"), max_length=13, choices=SHARED_RULES, default="AVERAGE_PLACE")
@@ -359,8 +369,9 @@ class Series(models.Model):
     tickets_per_cycle = models.PositiveSmallIntegerField(_("tickets per cycle"), default=4)
     ticket_description = models.CharField(_("ticket"), max_length=120, default="€500+50 IPT/EPT ticket (personal, non-transferable)")
     ticket_value = models.DecimalField(_("ticket value"), **MONEY, default=Decimal("550"))
-    weekday_prices = models.JSONField(_("daily prices by weekday"), default=dict, blank=True,
-                                      help_text=_('Monday = 0, e.g. {"0": ["50", "20"]}; empty = the Sanremo schedule'))
+    weekday_prices = models.JSONField(
+        _("daily prices by weekday"), default=dict, blank=True, help_text=_('Monday = 0, e.g. {"0": ["50", "20"]}; empty = the Sanremo schedule')
+    )
     current_cycle = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(default=timezone.now)
 
@@ -379,8 +390,14 @@ class Series(models.Model):
         """The league formula (``payouts.league.Formula``) of a league; None for Sanremo."""
         if not self.is_league:
             return None
-        return league.Formula(self.scoring, multiplier=Decimal(self.multiplier), table=tuple(Decimal(p) for p in self.points_table),
-                              participation=Decimal(self.participation_points), best_of=self.best_of, tie_break=self.tie_break)
+        return league.Formula(
+            self.scoring,
+            multiplier=Decimal(self.multiplier),
+            table=tuple(Decimal(p) for p in self.points_table),
+            participation=Decimal(self.participation_points),
+            best_of=self.best_of,
+            tie_break=self.tie_break,
+        )
 
 
 class SeriesTournament(models.Model):

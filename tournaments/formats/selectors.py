@@ -40,11 +40,22 @@ def _player(entry):
 def match_data(m: Match, bracket: Bracket, now=None) -> dict:
     now = now or timezone.now()
     data = {
-        "id": m.pk, "round": m.round, "position": m.position, "table": m.table_number, "status": m.status, "result": m.result,
-        "a": _player(m.player_a), "b": _player(m.player_b), "a_wins": m.a_wins, "b_wins": m.b_wins,
-        "a_seated": m.a_seated_at is not None, "b_seated": m.b_seated_at is not None,
-        "winner": m.winner_id, "started_at": m.started_at.isoformat() if m.started_at else None,
-        "clock_started_at": m.clock_started_at.isoformat() if m.clock_started_at else None, "clock_restarts": m.clock_restarts,
+        "id": m.pk,
+        "round": m.round,
+        "position": m.position,
+        "table": m.table_number,
+        "status": m.status,
+        "result": m.result,
+        "a": _player(m.player_a),
+        "b": _player(m.player_b),
+        "a_wins": m.a_wins,
+        "b_wins": m.b_wins,
+        "a_seated": m.a_seated_at is not None,
+        "b_seated": m.b_seated_at is not None,
+        "winner": m.winner_id,
+        "started_at": m.started_at.isoformat() if m.started_at else None,
+        "clock_started_at": m.clock_started_at.isoformat() if m.clock_started_at else None,
+        "clock_restarts": m.clock_restarts,
         "seat_freed_at": m.seat_freed_at.isoformat() if m.seat_freed_at else None,
         "games": [{"number": g.number, "winner": g.winner_id, "kind": g.kind} for g in m.games.all()],
     }
@@ -70,12 +81,19 @@ def bracket_data(bracket: Bracket, now=None) -> dict:
     champion = t.entries.filter(place=1).select_related("person").first() if bracket.completed_at else None
     return {
         "tournament": {"id": t.pk, "name": t.name, "status": t.status},
-        "size": bracket.size, "games_to_win": bracket.games_to_win, "level_minutes": bracket.level_minutes,
-        "punctuality": bracket.punctuality, "paid_players": bracket.paid_players, "drawn": bracket.drawn_at is not None, "completed": bracket.completed_at is not None,
+        "size": bracket.size,
+        "games_to_win": bracket.games_to_win,
+        "level_minutes": bracket.level_minutes,
+        "punctuality": bracket.punctuality,
+        "paid_players": bracket.paid_players,
+        "drawn": bracket.drawn_at is not None,
+        "completed": bracket.completed_at is not None,
         "rounds": [{"round": r, "name": round_name(bracket.size, r), "matches": rounds[r]} for r in sorted(rounds)],
         "champion": _player(champion) if champion and bracket.last_round == engine.rounds_in(bracket.size) else None,
-        "seat_requests": [{"id": r.pk, "name": r.person.full_name, "kind": r.kind, "status": r.status,
-                           "requested_at": r.requested_at.isoformat()} for r in t.seat_requests.select_related("person")],
+        "seat_requests": [
+            {"id": r.pk, "name": r.person.full_name, "kind": r.kind, "status": r.status, "requested_at": r.requested_at.isoformat()}
+            for r in t.seat_requests.select_related("person")
+        ],
     }
 
 
@@ -86,21 +104,48 @@ def leaderboard_data(series: Series, cycle: int | None = None) -> dict:
     names = {p.pk: p.display_name for p in Person.objects.filter(pk__in=[line.player for line in lines])}
     played = series.links.filter(cycle=cycle, scored_at__isnull=False).count()
     return {
-        "series": {"id": series.pk, "name": series.name, "cycle_length": series.cycle_length, "reading": series.lb_constant_mode,
-                   "participants": series.participants, "tickets": series.tickets_per_cycle, "ticket": series.ticket_description,
-                   "scoring": series.scoring, "league": series.is_league, "formula": formula_text(series),
-                   "multiplier": str(series.multiplier), "points_table": list(series.points_table),
-                   "participation_points": str(series.participation_points), "best_of": series.best_of,
-                   "tie_break": series.tie_break},
-        "cycle": cycle, "tournaments_played": played,
+        "series": {
+            "id": series.pk,
+            "name": series.name,
+            "cycle_length": series.cycle_length,
+            "reading": series.lb_constant_mode,
+            "participants": series.participants,
+            "tickets": series.tickets_per_cycle,
+            "ticket": series.ticket_description,
+            "scoring": series.scoring,
+            "league": series.is_league,
+            "formula": formula_text(series),
+            "multiplier": str(series.multiplier),
+            "points_table": list(series.points_table),
+            "participation_points": str(series.participation_points),
+            "best_of": series.best_of,
+            "tie_break": series.tie_break,
+        },
+        "cycle": cycle,
+        "tournaments_played": played,
         "tournaments_left": max(0, series.cycle_length - played) if series.cycle_length else None,
-        "standings": [{"rank": s.rank, "person": s.player, "name": names.get(s.player, "?"), "points": round(s.total, 2),
-                       "tournaments": s.tournaments, "best": round(s.best, 2)} for s in lines],
+        "standings": [
+            {
+                "rank": s.rank,
+                "person": s.player,
+                "name": names.get(s.player, "?"),
+                "points": round(s.total, 2),
+                "tournaments": s.tournaments,
+                "best": round(s.best, 2),
+            }
+            for s in lines
+        ],
         "archived": cycle != series.current_cycle,
-        "past_cycles": [{"number": c.number, "closed_at": c.closed_at.isoformat(), "undecided": c.tickets_undecided,
-                         "winners": [a.person.display_name for a in SeriesAward.objects.filter(series=series, cycle=c.number).select_related("person")],
-                         "champions": [line["name"] for line in c.standings if line["rank"] == 1]}
-                        for c in SeriesCycle.objects.filter(series=series).order_by("-number")],
+        "past_cycles": [
+            {
+                "number": c.number,
+                "closed_at": c.closed_at.isoformat(),
+                "undecided": c.tickets_undecided,
+                "winners": [a.person.display_name for a in SeriesAward.objects.filter(series=series, cycle=c.number).select_related("person")],
+                "champions": [line["name"] for line in c.standings if line["rank"] == 1],
+            }
+            for c in SeriesCycle.objects.filter(series=series).order_by("-number")
+        ],
     }
 
 
@@ -139,21 +184,40 @@ def event_data(event: MultiDayEvent) -> dict:
     flights = []
     for f in event.flights.select_related("tournament"):
         t = f.tournament
-        flights.append({
-            "label": f.label, "tournament": t.pk, "name": t.name, "status": t.status, "closed": f.closed_at is not None,
-            "entries": t.entries.exclude(status=Entry.CANCELLED).count(), "playing": t.entries.filter(status=Entry.ACTIVE).count(),
-            "bagging": bagging_summary(f) if t.status == t.RUNNING or f.closed_at else None,
-            "chip_leaders": [{"rank": a.rank, "name": a.entry.person.display_name, "chips": a.chips, "amount": str(a.amount), "shared_with": a.shared_with}
-                             for a in ChipLeaderAward.objects.filter(flight=f).select_related("entry__person")],
-            "stack_options": [{"id": o.pk, "label": o.label, "buy_in": str(o.buy_in), "fee": str(o.fee), "chips": o.chips} for o in t.stack_options.all()],
-        })
+        flights.append(
+            {
+                "label": f.label,
+                "tournament": t.pk,
+                "name": t.name,
+                "status": t.status,
+                "closed": f.closed_at is not None,
+                "entries": t.entries.exclude(status=Entry.CANCELLED).count(),
+                "playing": t.entries.filter(status=Entry.ACTIVE).count(),
+                "bagging": bagging_summary(f) if t.status == t.RUNNING or f.closed_at else None,
+                "chip_leaders": [
+                    {"rank": a.rank, "name": a.entry.person.display_name, "chips": a.chips, "amount": str(a.amount), "shared_with": a.shared_with}
+                    for a in ChipLeaderAward.objects.filter(flight=f).select_related("entry__person")
+                ],
+                "stack_options": [{"id": o.pk, "label": o.label, "buy_in": str(o.buy_in), "fee": str(o.fee), "chips": o.chips} for o in t.stack_options.all()],
+            }
+        )
     money = event_money(event)
-    return {"id": event.pk, "name": event.name, "day2": {"tournament": event.day2_id, "status": event.day2.status,
-                                                          "built": event.day2_built_at is not None,
-                                                          "players": event.day2.entries.exclude(status=Entry.CANCELLED).count()},
-            "multi_flight_stack": event.multi_flight_stack, "surrender_allowed": event.surrender_allowed,
-            "chip_leader_prizes": [str(p) for p in event.prizes], "chip_leader_ties": event.chip_leader_ties,
-            "flights": flights, "money": {k: str(v) for k, v in money.items()}}
+    return {
+        "id": event.pk,
+        "name": event.name,
+        "day2": {
+            "tournament": event.day2_id,
+            "status": event.day2.status,
+            "built": event.day2_built_at is not None,
+            "players": event.day2.entries.exclude(status=Entry.CANCELLED).count(),
+        },
+        "multi_flight_stack": event.multi_flight_stack,
+        "surrender_allowed": event.surrender_allowed,
+        "chip_leader_prizes": [str(p) for p in event.prizes],
+        "chip_leader_ties": event.chip_leader_ties,
+        "flights": flights,
+        "money": {k: str(v) for k, v in money.items()},
+    }
 
 
 def format_links(t) -> list[dict]:
@@ -193,9 +257,15 @@ def bagging_summary(flight: Flight) -> dict:
     surrendered = sum(b.chips for b in bags if b.surrendered)
     unbagged = list(t.entries.filter(status=Entry.ACTIVE, bag__isnull=True).values_list("number", flat=True))
     in_play = chips_in_play(t)
-    return {"bagged": sum(1 for b in bags if not b.surrendered), "bagged_chips": kept, "surrendered": sum(1 for b in bags if b.surrendered),
-            "surrendered_chips": surrendered, "unbagged_entries": unbagged, "chips_in_play": in_play,
-            "difference": kept - in_play if not unbagged else None}
+    return {
+        "bagged": sum(1 for b in bags if not b.surrendered),
+        "bagged_chips": kept,
+        "surrendered": sum(1 for b in bags if b.surrendered),
+        "surrendered_chips": surrendered,
+        "unbagged_entries": unbagged,
+        "chips_in_play": in_play,
+        "difference": kept - in_play if not unbagged else None,
+    }
 
 
 def event_money(event: MultiDayEvent) -> dict:
@@ -219,8 +289,10 @@ def standings(series: Series, cycle: int | None = None) -> list:
     formula = series.formula()
     if formula is None:
         return leaderboard.series_standings(pairs, tie_break=series.tie_break)
-    return [leaderboard.SeriesStanding(line.rank, line.player, float(line.total), line.events, float(line.counted[0]))
-            for line in league.standings([(person, Decimal(repr(points))) for person, points in pairs], formula)]
+    return [
+        leaderboard.SeriesStanding(line.rank, line.player, float(line.total), line.events, float(line.counted[0]))
+        for line in league.standings([(person, Decimal(repr(points))) for person, points in pairs], formula)
+    ]
 
 
 def formula_text(series: Series) -> str:
@@ -253,9 +325,16 @@ def league_panel(tournament) -> dict | None:
     data = public_leaderboard(link)
     if data is None:
         return None
-    return {"league": {"id": data["series"]["id"], "name": data["series"]["name"], "season": data["cycle"], "formula": data["series"]["formula"],
-                       "top": [{"rank": line["rank"], "name": line["name"], "points": line["points"]} for line in data["standings"][:10]],
-                       "players": len(data["standings"])}}
+    return {
+        "league": {
+            "id": data["series"]["id"],
+            "name": data["series"]["name"],
+            "season": data["cycle"],
+            "formula": data["series"]["formula"],
+            "top": [{"rank": line["rank"], "name": line["name"], "points": line["points"]} for line in data["standings"][:10]],
+            "players": len(data["standings"]),
+        }
+    }
 
 
 def league_standing_by_person(tournament) -> dict[int, dict]:
@@ -266,8 +345,13 @@ def league_standing_by_person(tournament) -> dict[int, dict]:
         return {}
     out = {}
     for line in data["standings"]:
-        out[line["person"]] = {"name": data["series"]["name"], "season": data["cycle"], "rank": line["rank"], "points": line["points"],
-                               "players": len(data["standings"])}
+        out[line["person"]] = {
+            "name": data["series"]["name"],
+            "season": data["cycle"],
+            "rank": line["rank"],
+            "points": line["points"],
+            "players": len(data["standings"]),
+        }
     return out
 
 
@@ -280,12 +364,10 @@ def league_points_by_entry(entries) -> dict[int, dict]:
     results = SeriesResult.objects.filter(person_id__in=person_ids, tournament_id__in={e.tournament_id for e in entries}).select_related("series")
     by_key: dict = {}
     for r in results:
-        by_key.setdefault((r.tournament_id, r.person_id), []).append({"series": r.series.name, "series_id": r.series_id,
-                                                                      "points": round(r.points, 2)})
+        by_key.setdefault((r.tournament_id, r.person_id), []).append({"series": r.series.name, "series_id": r.series_id, "points": round(r.points, 2)})
     out = {}
     for e in entries:
         lines = by_key.get((e.tournament_id, e.person_id))
         if lines:
             out[e.pk] = {"league": lines}
     return out
-

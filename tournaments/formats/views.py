@@ -49,8 +49,11 @@ class SitAndGoForm(PriceForm):
 
 
 class MultiDayForm(PriceForm):
-    flights = forms.CharField(label=gettext_lazy("Day 1 flights"), widget=forms.Textarea(attrs={"rows": 3}),
-                              help_text=gettext_lazy("One per line: label and start, e.g. '1A 2026-07-09 12:00'."))
+    flights = forms.CharField(
+        label=gettext_lazy("Day 1 flights"),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=gettext_lazy("One per line: label and start, e.g. '1A 2026-07-09 12:00'."),
+    )
     day2_start_at = forms.DateTimeField(label=gettext_lazy("Day 2 start"), widget=DATETIME)
     max_entries_per_player = forms.IntegerField(label=gettext_lazy("Entries per player per flight"), min_value=1, initial=2)
     late_reg_closes_after_level = forms.IntegerField(label=gettext_lazy("Late registration closes after level"), required=False, initial=6)
@@ -78,18 +81,26 @@ class MultiDayForm(PriceForm):
 
 
 class HeadsUpForm(PriceForm):
-    size = forms.TypedChoiceField(label=gettext_lazy("Bracket"), coerce=int, initial=16,
-                                  choices=[(n, str(n)) for n in (16, 32, 64, 8, 4, 2)])
+    size = forms.TypedChoiceField(label=gettext_lazy("Bracket"), coerce=int, initial=16, choices=[(n, str(n)) for n in (16, 32, 64, 8, 4, 2)])
     level_minutes = forms.IntegerField(label=gettext_lazy("Level minutes"), min_value=1, initial=10)
     punctuality = forms.ChoiceField(label=gettext_lazy("Punctuality rule"), choices=Bracket.PUNCTUALITY)
     rounds_to_play = forms.IntegerField(label=gettext_lazy("Rounds this group plays (empty: to a winner)"), required=False, min_value=1)
-    feeds_into = forms.ModelChoiceField(label=gettext_lazy("Survivors qualify for"), required=False,
-                                        queryset=Tournament.objects.filter(format=Tournament.HEADS_UP).exclude(status__in=["FINISHED", "CANCELLED"]))
-    previous_group = forms.ModelChoiceField(label=gettext_lazy("Previous group (seat priority)"), required=False,
-                                            queryset=Tournament.objects.filter(format=Tournament.HEADS_UP, bracket__isnull=False))
-    paid_players = forms.TypedChoiceField(label=gettext_lazy("Players paid (a bracket played to a winner)"), coerce=int, initial=8,
-                                          choices=[(8, gettext_lazy("8: the whole final day")), (4, gettext_lazy("4: the last four")),
-                                                   (2, "2"), (16, "16")])
+    feeds_into = forms.ModelChoiceField(
+        label=gettext_lazy("Survivors qualify for"),
+        required=False,
+        queryset=Tournament.objects.filter(format=Tournament.HEADS_UP).exclude(status__in=["FINISHED", "CANCELLED"]),
+    )
+    previous_group = forms.ModelChoiceField(
+        label=gettext_lazy("Previous group (seat priority)"),
+        required=False,
+        queryset=Tournament.objects.filter(format=Tournament.HEADS_UP, bracket__isnull=False),
+    )
+    paid_players = forms.TypedChoiceField(
+        label=gettext_lazy("Players paid (a bracket played to a winner)"),
+        coerce=int,
+        initial=8,
+        choices=[(8, gettext_lazy("8: the whole final day")), (4, gettext_lazy("4: the last four")), (2, "2"), (16, "16")],
+    )
 
 
 class TimedForm(PriceForm):
@@ -130,13 +141,31 @@ class PointsTableField(forms.CharField):
 
 
 class SeriesForm(forms.ModelForm):
-    points_table = PointsTableField(label=gettext_lazy("Points by place"), required=False, max_length=8000,
-                                    help_text=gettext_lazy("For the points table: 1st, 2nd, … separated by spaces, e.g. 100 70 50 40"))
+    points_table = PointsTableField(
+        label=gettext_lazy("Points by place"),
+        required=False,
+        max_length=8000,
+        help_text=gettext_lazy("For the points table: 1st, 2nd, … separated by spaces, e.g. 100 70 50 40"),
+    )
 
     class Meta:
         model = Series
-        fields = ["name", "scoring", "multiplier", "points_table", "participation_points", "best_of", "cycle_length", "lb_constant_mode",
-                  "participants", "shared_rule", "tie_break", "tickets_per_cycle", "ticket_description", "ticket_value"]
+        fields = [
+            "name",
+            "scoring",
+            "multiplier",
+            "points_table",
+            "participation_points",
+            "best_of",
+            "cycle_length",
+            "lb_constant_mode",
+            "participants",
+            "shared_rule",
+            "tie_break",
+            "tickets_per_cycle",
+            "ticket_description",
+            "ticket_value",
+        ]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -174,9 +203,20 @@ def sit_and_go_new(request):
     form = SitAndGoForm(request.POST or None, initial={"name": _("Sit & go")})
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
-        t = _run(request, lambda: sitandgo.create_sit_and_go(
-            name=d["name"], buy_in=d["buy_in"], fee=d["fee"], starting_stack=d["starting_stack"], structure=d["structure"],
-            tables=d["tables"], start_at=d["start_at"], actor=Actor.from_request(request)), _("Sit & go open for registration."))
+        t = _run(
+            request,
+            lambda: sitandgo.create_sit_and_go(
+                name=d["name"],
+                buy_in=d["buy_in"],
+                fee=d["fee"],
+                starting_stack=d["starting_stack"],
+                structure=d["structure"],
+                tables=d["tables"],
+                start_at=d["start_at"],
+                actor=Actor.from_request(request),
+            ),
+            _("Sit & go open for registration."),
+        )
         if t:
             return redirect("tournament", pk=t.pk)
     return _form_page(request, form, _("New sit & go"), _("It starts by itself when the last place is paid (10 players per table)."))
@@ -189,12 +229,25 @@ def multiday_new(request):
     form = MultiDayForm(request.POST or None, initial={"name": _("Main Event")})
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
-        event = _run(request, lambda: multiday.create_event(
-            name=d["name"], flights=d["flights"], day2_start_at=d["day2_start_at"], buy_in=d["buy_in"], fee=d["fee"],
-            starting_stack=d["starting_stack"], structure=d["structure"], actor=Actor.from_request(request),
-            max_entries_per_player=d["max_entries_per_player"], late_reg_closes_after_level=d["late_reg_closes_after_level"],
-            multi_flight_stack=d["multi_flight_stack"], surrender_allowed=d["surrender_allowed"],
-            chip_leader_prizes=d["chip_leader_prizes"]), _("Event created: its flights are open for registration."))
+        event = _run(
+            request,
+            lambda: multiday.create_event(
+                name=d["name"],
+                flights=d["flights"],
+                day2_start_at=d["day2_start_at"],
+                buy_in=d["buy_in"],
+                fee=d["fee"],
+                starting_stack=d["starting_stack"],
+                structure=d["structure"],
+                actor=Actor.from_request(request),
+                max_entries_per_player=d["max_entries_per_player"],
+                late_reg_closes_after_level=d["late_reg_closes_after_level"],
+                multi_flight_stack=d["multi_flight_stack"],
+                surrender_allowed=d["surrender_allowed"],
+                chip_leader_prizes=d["chip_leader_prizes"],
+            ),
+            _("Event created: its flights are open for registration."),
+        )
         if event:
             return redirect("formats-multiday", pk=event.pk)
     return _form_page(request, form, _("New multi-day event"))
@@ -209,8 +262,15 @@ def parse_bag_lines(text: str) -> list[dict]:
             continue
         if len(parts) < 3:
             raise DomainError("bad_line", _("Line %(n)s: write entry number, chips and bag number.") % {"n": n}, status=400)
-        rows.append({"number": parts[0], "chips": parts[1], "bag_number": parts[2],
-                     "surrender": any(p.upper() in ("S", "SURRENDER") for p in parts[3:]), "signed": True})
+        rows.append(
+            {
+                "number": parts[0],
+                "chips": parts[1],
+                "bag_number": parts[2],
+                "surrender": any(p.upper() in ("S", "SURRENDER") for p in parts[3:]),
+                "signed": True,
+            }
+        )
     return rows
 
 
@@ -225,9 +285,18 @@ def multiday_page(request, pk):
         elif op == "close":
             _run(request, lambda: multiday.close_flight(t, actor=actor, reason=request.POST.get("reason", "")), _("Flight closed."))
         elif op == "option":
-            _run(request, lambda: stackchoice.add_stack_option(
-                t, label=as_text(request.POST, "label", 60), buy_in=as_money(request.POST, "buy_in", "0"), fee=as_money(request.POST, "fee", "0"),
-                chips=as_int(request.POST, "chips", lo=1), actor=actor, override_reason=as_text(request.POST, "override_reason", 200, "")))
+            _run(
+                request,
+                lambda: stackchoice.add_stack_option(
+                    t,
+                    label=as_text(request.POST, "label", 60),
+                    buy_in=as_money(request.POST, "buy_in", "0"),
+                    fee=as_money(request.POST, "fee", "0"),
+                    chips=as_int(request.POST, "chips", lo=1),
+                    actor=actor,
+                    override_reason=as_text(request.POST, "override_reason", 200, ""),
+                ),
+            )
         elif op == "build":
             _run(request, lambda: multiday.build_day2(event, actor=actor), _("Day 2 has its players."))
         elif op == "start":
@@ -246,8 +315,11 @@ def stack_choice_page(request, pk):
     if request.method == "POST":
         person = get_object_or_404(Person, pk=object_id(request.POST.get("person")))
         option = get_object_or_404(StackOption, pk=object_id(request.POST.get("option")), tournament=t)
-        sale = _run(request, lambda: stackchoice.register_with_stack_choice(t, person, option, method=request.POST.get("method", "CASH"),
-                                                                             actor=Actor.from_request(request)), _("Sold."))
+        sale = _run(
+            request,
+            lambda: stackchoice.register_with_stack_choice(t, person, option, method=request.POST.get("method", "CASH"), actor=Actor.from_request(request)),
+            _("Sold."),
+        )
         if sale and sale.row:
             return redirect("receipt", number=sale.row.receipt_number)
         return redirect("formats-stack-choice", pk=t.pk)
@@ -262,11 +334,26 @@ def headsup_new(request):
     form = HeadsUpForm(request.POST or None, initial={"name": _("Heads-up"), "starting_stack": 10000})
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
-        bracket = _run(request, lambda: headsup.create_headsup_event(
-            name=d["name"], start_at=d["start_at"], buy_in=d["buy_in"], fee=d["fee"], starting_stack=d["starting_stack"],
-            structure=d["structure"], actor=Actor.from_request(request), size=d["size"], level_minutes=d["level_minutes"],
-            punctuality=d["punctuality"], rounds_to_play=d["rounds_to_play"], feeds_into=d["feeds_into"],
-            previous_group=d["previous_group"], paid_players=d["paid_players"]), _("Bracket created: registration is open."))
+        bracket = _run(
+            request,
+            lambda: headsup.create_headsup_event(
+                name=d["name"],
+                start_at=d["start_at"],
+                buy_in=d["buy_in"],
+                fee=d["fee"],
+                starting_stack=d["starting_stack"],
+                structure=d["structure"],
+                actor=Actor.from_request(request),
+                size=d["size"],
+                level_minutes=d["level_minutes"],
+                punctuality=d["punctuality"],
+                rounds_to_play=d["rounds_to_play"],
+                feeds_into=d["feeds_into"],
+                previous_group=d["previous_group"],
+                paid_players=d["paid_players"],
+            ),
+            _("Bracket created: registration is open."),
+        )
         if bracket:
             return redirect("formats-headsup", pk=bracket.tournament_id)
     return _form_page(request, form, _("New heads-up bracket"), _("Best two of three; blinds 100/100 … 500/1000 cap, no ante."))
@@ -288,8 +375,11 @@ def headsup_page(request, pk):
             "free": (lambda: headsup.free_absent_seat(m, actor=actor)),
             "bye": (lambda: headsup.award_bye(m, actor=actor)),
             "lateness": (lambda: headsup.apply_lateness(m, actor=actor)),
-            "replacement": (lambda: headsup.seat_replacement(m, get_object_or_404(Person, pk=object_id(request.POST.get("person"))),
-                                                                               method=request.POST.get("method", "CASH"), actor=actor)),
+            "replacement": (
+                lambda: headsup.seat_replacement(
+                    m, get_object_or_404(Person, pk=object_id(request.POST.get("person"))), method=request.POST.get("method", "CASH"), actor=actor
+                )
+            ),
             "request": (lambda: headsup.request_seat(t, get_object_or_404(Person, pk=object_id(request.POST.get("person"))), actor=actor)),
             "allocate": (lambda: headsup.allocate_seats(t, actor=actor)),
         }
@@ -325,10 +415,23 @@ def timed_new(request):
     form = TimedForm(request.POST or None, initial={"name": _("Qualifying table"), "buy_in": Decimal("20"), "fee": Decimal("5"), "starting_stack": 5000})
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
-        t = _run(request, lambda: timed.create_timed_event(
-            name=d["name"], start_at=d["start_at"], buy_in=d["buy_in"], fee=d["fee"], starting_stack=d["starting_stack"],
-            structure=d["structure"], actor=Actor.from_request(request), minutes=d["minutes"], field_cap=d["field_cap"],
-            end_condition=d["end_condition"], chip_tie=d["chip_tie"]), _("Timed event created."))
+        t = _run(
+            request,
+            lambda: timed.create_timed_event(
+                name=d["name"],
+                start_at=d["start_at"],
+                buy_in=d["buy_in"],
+                fee=d["fee"],
+                starting_stack=d["starting_stack"],
+                structure=d["structure"],
+                actor=Actor.from_request(request),
+                minutes=d["minutes"],
+                field_cap=d["field_cap"],
+                end_condition=d["end_condition"],
+                chip_tie=d["chip_tie"],
+            ),
+            _("Timed event created."),
+        )
         if t:
             return redirect("formats-timed", pk=t.pk)
     return _form_page(request, form, _("New timed event"), _("At the time limit the players still in are ranked by chips, above every eliminated player."))
@@ -340,6 +443,7 @@ def timed_page(request, pk):
         actor = Actor.from_request(request)
         op = request.POST.get("op")
         if op == "finish":
+
             def counts():
                 rows = []
                 for line in request.POST.get("counts", "").splitlines():
@@ -357,16 +461,29 @@ def timed_page(request, pk):
         return redirect("formats-timed", pk=t.pk)
     alive = t.entries.filter(status=Entry.ACTIVE).select_related("person").order_by("number")
     standings = t.entries.exclude(place__isnull=True).select_related("person").order_by("place", "number")
-    return render(request, "formats/timed.html", {"t": t, "timed": getattr(t, "timed", None), "alive": alive, "standings": standings,
-                                                  "qualifier": getattr(t, "qualifier", None), "group": getattr(t, "qualifier_group", None)})
+    return render(
+        request,
+        "formats/timed.html",
+        {
+            "t": t,
+            "timed": getattr(t, "timed", None),
+            "alive": alive,
+            "standings": standings,
+            "qualifier": getattr(t, "qualifier", None),
+            "group": getattr(t, "qualifier_group", None),
+        },
+    )
 
 
 def qualifiers_new(request):
     form = QualifierGroupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
-        group = _run(request, lambda: timed.create_qualifier_group(name=d["name"], final=d["final"], qualifiers=list(d["qualifiers"]),
-                                                                    actor=Actor.from_request(request)), _("Qualifying tables linked to the final."))
+        group = _run(
+            request,
+            lambda: timed.create_qualifier_group(name=d["name"], final=d["final"], qualifiers=list(d["qualifiers"]), actor=Actor.from_request(request)),
+            _("Qualifying tables linked to the final."),
+        )
         if group:
             return redirect("formats-timed", pk=group.final_id)
     return _form_page(request, form, _("Qualifying tables → final table"), _("The winner of each qualifying table gets a seat at the final."))
@@ -382,10 +499,16 @@ def series_new(request):
         s = _run(request, lambda: series_service.create_series(name=form.cleaned_data["name"], actor=Actor.from_request(request), **d), _("Series created."))
         if s:
             return redirect("formats-series", pk=s.pk)
-    return _form_page(request, form, _("New leaderboard series or league"),
-                      _("Sanremo: points = K·√(n/p); every 20 tournaments the best 4 get a ticket and the totals reset. "
-                        "A league scores each event by the formula you choose and counts each player's best results; "
-                        "leave the tournaments per cycle empty to close the season yourself."))
+    return _form_page(
+        request,
+        form,
+        _("New leaderboard series or league"),
+        _(
+            "Sanremo: points = K·√(n/p); every 20 tournaments the best 4 get a ticket and the totals reset. "
+            "A league scores each event by the formula you choose and counts each player's best results; "
+            "leave the tournaments per cycle empty to close the season yourself."
+        ),
+    )
 
 
 def series_page(request, pk):
@@ -408,14 +531,28 @@ def series_page(request, pk):
             except ValueError:  # well formed but no such day (2026-02-30)
                 day = timezone.localdate()
             structure = get_object_or_404(BlindStructure, pk=object_id(request.POST.get("structure")))
-            _run(request, lambda: series_service.schedule_daily(s, day, structure=structure, starting_stack=as_int(request.POST, "starting_stack", 10000, lo=1),
-                                                                 actor=actor), _("Daily tournament scheduled."))
+            _run(
+                request,
+                lambda: series_service.schedule_daily(
+                    s, day, structure=structure, starting_stack=as_int(request.POST, "starting_stack", 10000, lo=1), actor=actor
+                ),
+                _("Daily tournament scheduled."),
+            )
         return redirect("formats-series", pk=s.pk)
     links = s.links.select_related("tournament").order_by("-tournament__start_at")
     attachable = Tournament.objects.filter(series_link__isnull=True).exclude(status="CANCELLED").order_by("-start_at")[:50]
-    return render(request, "formats/series.html", {"s": s, "data": selectors.leaderboard_data(s), "links": links, "attachable": attachable,
-                                                   "structures": BlindStructure.objects.filter(is_template=True),
-                                                   "prices": sorted((engine.daily_price(d, s.weekday_prices or None), d) for d in range(7) if engine.daily_price(d, s.weekday_prices or None))})
+    return render(
+        request,
+        "formats/series.html",
+        {
+            "s": s,
+            "data": selectors.leaderboard_data(s),
+            "links": links,
+            "attachable": attachable,
+            "structures": BlindStructure.objects.filter(is_template=True),
+            "prices": sorted((engine.daily_price(d, s.weekday_prices or None), d) for d in range(7) if engine.daily_price(d, s.weekday_prices or None)),
+        },
+    )
 
 
 def leaderboard_display(request, pk):

@@ -74,8 +74,7 @@ def check_cash_limit(t: Tournament, amount: Decimal, method: str, tender: fees.T
     if over:
         raise DeskError(
             "cash_limit_exceeded",
-            _("Cash is limited to %(limit)s %(cur)s per operation: take this payment by card or transfer.")
-            % {"limit": limit, "cur": t.currency},
+            _("Cash is limited to %(limit)s %(cur)s per operation: take this payment by card or transfer.") % {"limit": limit, "cur": t.currency},
         )
 
 
@@ -84,7 +83,8 @@ def cash_paid_out_today(t: Tournament, person, now=None) -> Decimal:
     jackpot), net of reversed payments."""
     start = timezone.localtime(now or timezone.now()).replace(hour=0, minute=0, second=0, microsecond=0)
     rows = t.ledger.filter(person=person, method=LedgerRow.CASH, created_at__gte=start, reversed_by__isnull=True).filter(
-        Q(kind=LedgerRow.PAYOUT) | Q(kind=LedgerRow.SIDE, side_amount__lt=0))
+        Q(kind=LedgerRow.PAYOUT) | Q(kind=LedgerRow.SIDE, side_amount__lt=0)
+    )
     agg = rows.aggregate(p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"), j=Sum("jackpot_amount"))
     return -sum((agg[k] or ZERO for k in "pfsj"), ZERO)
 
@@ -98,9 +98,14 @@ def check_cash_split(t: Tournament, person, amount: Decimal, now=None) -> None:
     try:
         check_cash_limit(t, before + amount, LedgerRow.CASH)
     except DeskError:
-        raise DeskError("cash_limit_split", _("%(name)s has already been paid %(before)s %(cur)s in cash today: with %(amount)s more "
-                                              "the cash limit of %(limit)s is passed. Pay it by cheque or bank transfer.")
-                        % {"name": person.full_name, "before": before, "amount": amount, "cur": t.currency, "limit": cash_limit(t)}) from None
+        raise DeskError(
+            "cash_limit_split",
+            _(
+                "%(name)s has already been paid %(before)s %(cur)s in cash today: with %(amount)s more "
+                "the cash limit of %(limit)s is passed. Pay it by cheque or bank transfer."
+            )
+            % {"name": person.full_name, "before": before, "amount": amount, "cur": t.currency, "limit": cash_limit(t)},
+        ) from None
 
 
 def check_method(method: str) -> None:
@@ -120,23 +125,22 @@ def tender_for(t: Tournament, currency: str, method: str, now=None) -> fees.Tend
     if not currency or currency == t.currency:
         return None
     if currency not in fees.FOREIGN_CURRENCIES:
-        raise ValidationFailed("bad_tender_currency", _("The desk takes %(list)s besides %(cur)s.")
-                               % {"list": ", ".join(fees.FOREIGN_CURRENCIES), "cur": t.currency})
+        raise ValidationFailed(
+            "bad_tender_currency", _("The desk takes %(list)s besides %(cur)s.") % {"list": ", ".join(fees.FOREIGN_CURRENCIES), "cur": t.currency}
+        )
     if method != LedgerRow.CASH:
-        raise ValidationFailed("foreign_tender_cash_only", _("A foreign currency is taken in cash; a card is charged in %(cur)s.")
-                               % {"cur": t.currency})
+        raise ValidationFailed("foreign_tender_cash_only", _("A foreign currency is taken in cash; a card is charged in %(cur)s.") % {"cur": t.currency})
     rate = day_rate(currency, t.currency, timezone.localdate(now or timezone.now()))
     if rate is None:
-        raise DeskError("no_exchange_rate", _("No %(cur)s exchange rate is set for today: the supervisor sets it before the desk takes %(cur)s.")
-                        % {"cur": currency})
+        raise DeskError(
+            "no_exchange_rate", _("No %(cur)s exchange rate is set for today: the supervisor sets it before the desk takes %(cur)s.") % {"cur": currency}
+        )
     return fees.Tender(currency, rate.rate)
 
 
 def check_not_banned(person: Person) -> None:
     if person.banned:
-        raise DeskError(
-            "banned", _("%(name)s is banned and cannot play: %(reason)s") % {"name": person.full_name, "reason": person.banned_reason}
-        )
+        raise DeskError("banned", _("%(name)s is banned and cannot play: %(reason)s") % {"name": person.full_name, "reason": person.banned_reason})
 
 
 def check_open_for_sales(t: Tournament) -> None:
@@ -206,8 +210,9 @@ def check_late_arrival(t: Tournament, person: Person, now) -> None:
     if t.status != Tournament.RUNNING or not HouseRules.of(t).late_entry_prebooked_only:
         return
     if t.entries.filter(person=person, status=Entry.BUSTED).exists():  # scenario 19's Q: told why
-        raise DeskError("busted_no_return", _("%(name)s has busted: a player who is out does not come back as a late arrival "
-                                              "(004 Art. 3).") % {"name": person.full_name})
+        raise DeskError(
+            "busted_no_return", _("%(name)s has busted: a player who is out does not come back as a late arrival (004 Art. 3).") % {"name": person.full_name}
+        )
     if not t.entries.filter(person=person, status=Entry.RESERVED).exists():
         raise DeskError("late_entry_prebooked_only", _("Only players who booked in advance may still enter."))
 
@@ -224,8 +229,7 @@ def jackpot_line(t: Tournament, kind: str, jackpot: bool, now) -> Decimal:
     if kind == LedgerRow.RE_ENTRY and rules.jackpot_reentry != "PAY_AGAIN":
         raise DeskError("jackpot_not_for_reentry", _("A re-entry does not buy the jackpot again (house rules)."))
     if t.status == Tournament.RUNNING and clockview.level_has_ended(t, rules.jackpot_sale_until_level, now):
-        raise DeskError("jackpot_sale_closed", _("The jackpot fee is sold only until the end of level %(n)s.")
-                        % {"n": rules.jackpot_sale_until_level})
+        raise DeskError("jackpot_sale_closed", _("The jackpot fee is sold only until the end of level %(n)s.") % {"n": rules.jackpot_sale_until_level})
     if not rules.jackpot_sale_when_won:
         why = signals.ask_one(signals.jackpot_sale_checked, tournament=t, now=now)
         if why:
@@ -245,8 +249,17 @@ PATHS = (BUY_IN, PRE_REGISTRATION, RESERVATION, RE_ENTRY, REBUY, ADD_ON, TICKET,
 _FIRST_ENTRY = (BUY_IN, TICKET, SATELLITE_SEAT)  # a place sold to whoever asks: the 004 pre-booked rule applies
 
 
-def check_admission(t: Tournament, person: Person, path: str, now, *, mine: list[Entry] | None = None,
-                    confirm_final_table: bool = False, revives: bool = False, declared: bool = False) -> Entry | None:
+def check_admission(
+    t: Tournament,
+    person: Person,
+    path: str,
+    now,
+    *,
+    mine: list[Entry] | None = None,
+    confirm_final_table: bool = False,
+    revives: bool = False,
+    declared: bool = False,
+) -> Entry | None:
     """The desk's rules, asked by every service that creates an entry or sells chips, so that no
     path around the desk skips one. Raises ``DeskError`` naming the rule, in the desk's order:
 
@@ -348,12 +361,16 @@ def check_final_table(t: Tournament, *, confirmed: bool) -> None:
     if not room or not room["final_table_formed"] or room["free_seat"]:
         return
     if rule == "REFUSE":
-        raise DeskError("final_table_formed", _("The final table is formed and has no free seat: the house takes no more entries."),
-                        confirmable=False)
+        raise DeskError("final_table_formed", _("The final table is formed and has no free seat: the house takes no more entries."), confirmable=False)
     if not confirmed:
-        raise DeskError("final_table_formed", _("The final table is formed and has no free seat: this entry would open a new table "
-                                                "and players would be moved off the final table. Sell it only if the director agrees."),
-                        confirmable=True)
+        raise DeskError(
+            "final_table_formed",
+            _(
+                "The final table is formed and has no free seat: this entry would open a new table "
+                "and players would be moved off the final table. Sell it only if the director agrees."
+            ),
+            confirmable=True,
+        )
 
 
 def _check_reentry(t: Tournament, person: Person, mine, live, busted, now) -> None:
@@ -389,8 +406,13 @@ def _check_rebuy_window(t: Tournament, now) -> None:
 # The two reads of every sale, compiled once (tdmanager.compiled): the person, and his entries
 # with the tournament's last entry (the top of its number index), in one statement.
 _PERSON = Compiled(lambda pk: Person.objects.filter(pk=pk).order_by(), Person)
-_ENTRIES_AND_LAST = Compiled(lambda tid, pid: Entry.objects.filter(tournament_id=tid).filter(
-    Q(person_id=pid) | Q(number=Subquery(Entry.objects.filter(tournament_id=tid).order_by("-number").values("number")[:1]))), Entry, nargs=2)
+_ENTRIES_AND_LAST = Compiled(
+    lambda tid, pid: Entry.objects.filter(tournament_id=tid).filter(
+        Q(person_id=pid) | Q(number=Subquery(Entry.objects.filter(tournament_id=tid).order_by("-number").values("number")[:1]))
+    ),
+    Entry,
+    nargs=2,
+)
 
 
 def _entries_and_last(t: Tournament, person: Person, rows: list[Entry] | None = None) -> tuple[list[Entry], int]:
@@ -406,8 +428,18 @@ def _entries_and_last(t: Tournament, person: Person, rows: list[Entry] | None = 
 
 
 @service
-def register(tournament, person, *, method: str, actor: Actor, now=None, offer: Offer | None = None, jackpot: bool = False,
-             tender_currency: str = "", confirm_final_table: bool = False) -> Sale:
+def register(
+    tournament,
+    person,
+    *,
+    method: str,
+    actor: Actor,
+    now=None,
+    offer: Offer | None = None,
+    jackpot: bool = False,
+    tender_currency: str = "",
+    confirm_final_table: bool = False,
+) -> Sale:
     """Sell a first entry (buy-in + fee) to ``person``. Late registration while the clock allows it.
 
     ``offer`` sells another product than the standard entry (stack choice); ``jackpot`` adds the
@@ -419,25 +451,63 @@ def register(tournament, person, *, method: str, actor: Actor, now=None, offer: 
     # The lock, and the person's entries with the last entry number read under it (one round trip).
     t, rows = lock_tournament_and_read(tournament, _ENTRIES_AND_LAST, int(getattr(tournament, "pk", tournament)), person.pk)
     mine, last = _entries_and_last(t, person, rows)  # one read (under the lock) answers every question below
-    reserved = check_admission(t, person, BUY_IN, now, mine=[e for e in mine if e.status != Entry.CANCELLED],
-                               confirm_final_table=confirm_final_table)
+    reserved = check_admission(t, person, BUY_IN, now, mine=[e for e in mine if e.status != Entry.CANCELLED], confirm_final_table=confirm_final_table)
     tender = tender_for(t, tender_currency, method, now)
     if reserved:
         return _pay_reservation(t, reserved, method=method, actor=actor, now=now, offer=offer, jackpot=jackpot, tender=tender)
-    return _sellnew_entry(t, person, LedgerRow.BUY_IN, Action.CASHIER_BUYIN_SOLD, method=method, actor=actor, now=now, offer=offer,
-                          jackpot=jackpot, tender=tender, previous=sum(e.status != Entry.CANCELLED for e in mine), number=last + 1)
+    return _sellnew_entry(
+        t,
+        person,
+        LedgerRow.BUY_IN,
+        Action.CASHIER_BUYIN_SOLD,
+        method=method,
+        actor=actor,
+        now=now,
+        offer=offer,
+        jackpot=jackpot,
+        tender=tender,
+        previous=sum(e.status != Entry.CANCELLED for e in mine),
+        number=last + 1,
+    )
 
 
-def _sellnew_entry(t, person, kind, action, *, method, actor, now, offer: Offer | None, jackpot: bool = False,
-                   tender: fees.Tender | None = None, previous: int | None = None, number: int | None = None):
+def _sellnew_entry(
+    t,
+    person,
+    kind,
+    action,
+    *,
+    method,
+    actor,
+    now,
+    offer: Offer | None,
+    jackpot: bool = False,
+    tender: fees.Tender | None = None,
+    previous: int | None = None,
+    number: int | None = None,
+):
     buy_in, fee = (offer.buy_in, offer.fee) if offer else (t.buy_in, t.fee)
     jackpot_fee = jackpot_line(t, kind, jackpot, now)
     check_cash_limit(t, buy_in + fee + jackpot_fee, method, tender)
     # TDA 8-A: re-entries are sold full stacks; late registrants per the house setting.
     chips = offer.chips if offer else (t.starting_stack if kind == LedgerRow.RE_ENTRY else late_stack(t))
-    entry, row = sell_new_entry(t, person, now=now, chips=chips, previous=previous, number=number, kind=kind, prize=buy_in, fee=fee,
-                                method=method, actor=actor, note=offer.note if offer else "", jackpot=jackpot_fee, tender=tender,
-                                event=SaleEvent(action, actor, sale_payload))
+    entry, row = sell_new_entry(
+        t,
+        person,
+        now=now,
+        chips=chips,
+        previous=previous,
+        number=number,
+        kind=kind,
+        prize=buy_in,
+        fee=fee,
+        method=method,
+        actor=actor,
+        note=offer.note if offer else "",
+        jackpot=jackpot_fee,
+        tender=tender,
+        event=SaleEvent(action, actor, sale_payload),
+    )
     _after_sale(t, entry, actor, action, row, logged=True)
     return Sale(entry, row)
 
@@ -456,27 +526,38 @@ def pre_register(tournament, person, *, actor: Actor, channel: str = "desk", now
     return entry
 
 
-def _pay_reservation(t, entry, *, method, actor, now, offer: Offer | None = None, jackpot: bool = False,
-                     tender: fees.Tender | None = None, reference: str = ""):
+def _pay_reservation(
+    t, entry, *, method, actor, now, offer: Offer | None = None, jackpot: bool = False, tender: fees.Tender | None = None, reference: str = ""
+):
     if method == LedgerRow.TRANSFER and entry.awaits_transfer:  # REG-02: only registration.confirm_transfer
-        raise DeskError("transfer_not_cleared", _("A bank-transfer booking is paid only when the cashier confirms the funds "
-                                                  "cleared (Transfer cleared)."))
+        raise DeskError("transfer_not_cleared", _("A bank-transfer booking is paid only when the cashier confirms the funds cleared (Transfer cleared)."))
     buy_in, fee = (offer.buy_in, offer.fee) if offer else (t.buy_in, t.fee)
     jackpot_fee = jackpot_line(t, LedgerRow.BUY_IN, jackpot, now)
     check_cash_limit(t, buy_in + fee + jackpot_fee, method, tender)
     entry.status = Entry.ACTIVE
     entry.chips = offer.chips if offer else t.starting_stack
     entry.save(update_fields=["status", "chips"])
-    row = write_row(t, kind=LedgerRow.BUY_IN, entry=entry, person=entry.person, prize=buy_in, fee=fee, chips=entry.chips,
-                     method=method, actor=actor, note=offer.note if offer else "", jackpot=jackpot_fee, tender=tender,
-                     reference=reference)
+    row = write_row(
+        t,
+        kind=LedgerRow.BUY_IN,
+        entry=entry,
+        person=entry.person,
+        prize=buy_in,
+        fee=fee,
+        chips=entry.chips,
+        method=method,
+        actor=actor,
+        note=offer.note if offer else "",
+        jackpot=jackpot_fee,
+        tender=tender,
+        reference=reference,
+    )
     _after_sale(t, entry, actor, Action.CASHIER_BUYIN_SOLD, row)
     return Sale(entry, row)
 
 
 @service
-def pay_reservation(entry, *, method: str, actor: Actor, now=None, jackpot: bool = False, tender_currency: str = "",
-                    confirm_final_table: bool = False) -> Sale:
+def pay_reservation(entry, *, method: str, actor: Actor, now=None, jackpot: bool = False, tender_currency: str = "", confirm_final_table: bool = False) -> Sale:
     """The pre-registered player pays at the desk (or the transfer is confirmed as cleared)."""
     now = now or timezone.now()
     check_method(method)
@@ -501,16 +582,36 @@ def cancel_reservation(entry, *, actor: Actor, reason: str = "") -> Entry:
 
 
 @service
-def reenter(tournament, person, *, method: str, actor: Actor, now=None, offer: Offer | None = None, jackpot: bool = False,
-            tender_currency: str = "", confirm_final_table: bool = False) -> Sale:
+def reenter(
+    tournament,
+    person,
+    *,
+    method: str,
+    actor: Actor,
+    now=None,
+    offer: Offer | None = None,
+    jackpot: bool = False,
+    tender_currency: str = "",
+    confirm_final_table: bool = False,
+) -> Sale:
     """A busted player buys a new full stack (FMT-05, TDA 8-A), up to the max entries."""
     now = now or timezone.now()
     check_method(method)
     t = lock_tournament(tournament)
     person = Person.objects.get(pk=person.pk)
     check_admission(t, person, RE_ENTRY, now, confirm_final_table=confirm_final_table)
-    return _sellnew_entry(t, person, LedgerRow.RE_ENTRY, Action.CASHIER_REENTRY_SOLD, method=method, actor=actor, now=now, offer=offer,
-                          jackpot=jackpot, tender=tender_for(t, tender_currency, method, now))
+    return _sellnew_entry(
+        t,
+        person,
+        LedgerRow.RE_ENTRY,
+        Action.CASHIER_REENTRY_SOLD,
+        method=method,
+        actor=actor,
+        now=now,
+        offer=offer,
+        jackpot=jackpot,
+        tender=tender_for(t, tender_currency, method, now),
+    )
 
 
 def entry_at_desk(entry, person=None):
@@ -554,14 +655,12 @@ def declare_rebuy(entry, *, actor: Actor, stack: int | None = None, now=None) ->
         raise DeskError("max_rebuys_reached", _("This entry has used all %(n)s rebuys.") % {"n": t.rebuy_max})
     entry.rebuy_declared_at = now
     entry.save(update_fields=["rebuy_declared_at"])
-    log_event(t, Action.CASHIER_REBUY_DECLARED, actor, entry=entry.pk, stack=stack, amount=str(t.rebuy_price + t.rebuy_fee),
-              declared_at=now.isoformat())
+    log_event(t, Action.CASHIER_REBUY_DECLARED, actor, entry=entry.pk, stack=stack, amount=str(t.rebuy_price + t.rebuy_fee), declared_at=now.isoformat())
     return entry
 
 
 @service
-def rebuy(entry, *, method: str, actor: Actor, stack: int | None = None, now=None, tender_currency: str = "",
-          confirm_final_table: bool = False) -> Sale:
+def rebuy(entry, *, method: str, actor: Actor, stack: int | None = None, now=None, tender_currency: str = "", confirm_final_table: bool = False) -> Sale:
     """Sell a rebuy: within the period, within the max, only when busted or at/below the threshold.
     A rebuy declared before a hand (FMT-04, TDA 27) is an obligation: it is sold whatever the
     player's stack now, and even after the period ended (it was asked when declared)."""
@@ -570,8 +669,9 @@ def rebuy(entry, *, method: str, actor: Actor, stack: int | None = None, now=Non
     t = lock_tournament(entry.tournament_id)
     entry = Entry.objects.select_related("person").get(pk=entry.pk)
     declared_at = entry.rebuy_declared_at
-    check_admission(t, entry.person, REBUY, now, revives=entry.status == Entry.BUSTED, confirm_final_table=confirm_final_table,
-                    declared=declared_at is not None)
+    check_admission(
+        t, entry.person, REBUY, now, revives=entry.status == Entry.BUSTED, confirm_final_table=confirm_final_table, declared=declared_at is not None
+    )
     if entry.status not in (Entry.ACTIVE, Entry.BUSTED):
         raise DeskError("entry_not_playing", _("This entry is not in the tournament."))
     if entry.status == Entry.ACTIVE and declared_at is None:
@@ -587,14 +687,35 @@ def rebuy(entry, *, method: str, actor: Actor, stack: int | None = None, now=Non
     entry.chips += t.rebuy_chips
     entry.rebuy_declared_at = None
     entry.save(update_fields=["status", "busted_at", "place", "rebuys", "chips", "rebuy_declared_at"])
-    row = write_row(t, kind=LedgerRow.REBUY, entry=entry, person=entry.person, prize=t.rebuy_price, fee=t.rebuy_fee, chips=t.rebuy_chips, method=method, actor=actor,
-                    tender=tender)
+    row = write_row(
+        t,
+        kind=LedgerRow.REBUY,
+        entry=entry,
+        person=entry.person,
+        prize=t.rebuy_price,
+        fee=t.rebuy_fee,
+        chips=t.rebuy_chips,
+        method=method,
+        actor=actor,
+        tender=tender,
+    )
     if was_busted:
         announce(signals.entry_revived, t, actor, entry=entry)
     # ``revived``/``busted_at``: what reversing this rebuy puts back (the undo source, ``reverse``).
-    log_event(t, Action.CASHIER_REBUY_SOLD, actor, entry=entry.pk, receipt=row.receipt_number, amount=str(row.total), chips=row.chips, rebuy_no=entry.rebuys,
-              revived=was_busted, busted_at=busted_at.isoformat() if was_busted and busted_at else None,
-              declared_at=declared_at.isoformat() if declared_at else None, **tender_log(row))
+    log_event(
+        t,
+        Action.CASHIER_REBUY_SOLD,
+        actor,
+        entry=entry.pk,
+        receipt=row.receipt_number,
+        amount=str(row.total),
+        chips=row.chips,
+        rebuy_no=entry.rebuys,
+        revived=was_busted,
+        busted_at=busted_at.isoformat() if was_busted and busted_at else None,
+        declared_at=declared_at.isoformat() if declared_at else None,
+        **tender_log(row),
+    )
     return Sale(entry, row)
 
 
@@ -617,10 +738,19 @@ def addon(entry, *, method: str, actor: Actor, now=None, tender_currency: str = 
     entry.addons += 1
     entry.chips += t.addon_chips
     entry.save(update_fields=["addons", "chips"])
-    row = write_row(t, kind=LedgerRow.ADD_ON, entry=entry, person=entry.person, prize=t.addon_price, fee=t.addon_fee, chips=t.addon_chips, method=method, actor=actor,
-                    tender=tender)
-    log_event(t, Action.CASHIER_ADDON_SOLD, actor, entry=entry.pk, receipt=row.receipt_number, amount=str(row.total), chips=row.chips,
-              **tender_log(row))
+    row = write_row(
+        t,
+        kind=LedgerRow.ADD_ON,
+        entry=entry,
+        person=entry.person,
+        prize=t.addon_price,
+        fee=t.addon_fee,
+        chips=t.addon_chips,
+        method=method,
+        actor=actor,
+        tender=tender,
+    )
+    log_event(t, Action.CASHIER_ADDON_SOLD, actor, entry=entry.pk, receipt=row.receipt_number, amount=str(row.total), chips=row.chips, **tender_log(row))
     return Sale(entry, row)
 
 
@@ -645,12 +775,14 @@ def reverse(row: LedgerRow, *, reason: str, actor: Actor) -> LedgerRow:
     if LedgerRow.objects.filter(reverses=row).exists():
         raise DeskError("already_reversed", _("Receipt %(n)s has already been reversed.") % {"n": row.receipt_number})
     if actor.user is not None and not policy.may_reverse(user_roles(actor.user), row.kind):
-        raise DeskError("reverse_not_allowed", _("Only a role that may record a %(kind)s may reverse it: ask the director.")
-                        % {"kind": row.get_kind_display().lower()}, status=403)
+        raise DeskError(
+            "reverse_not_allowed",
+            _("Only a role that may record a %(kind)s may reverse it: ask the director.") % {"kind": row.get_kind_display().lower()},
+            status=403,
+        )
     if row.kind == LedgerRow.RECEIVABLE and row.settlements.filter(reversed_by__isnull=True).exists():
         raise DeskError("reverse_settlement_first", _("This amount owed has been paid: reverse its payment first."))
-    if (row.entry_id and row.kind in SALE_KINDS
-            and LedgerRow.objects.filter(entry_id=row.entry_id, kind=LedgerRow.REFUND, reversed_by__isnull=True).exists()):
+    if row.entry_id and row.kind in SALE_KINDS and LedgerRow.objects.filter(entry_id=row.entry_id, kind=LedgerRow.REFUND, reversed_by__isnull=True).exists():
         # The refund gave this money back already: reversing the sale too would pay it twice.
         raise DeskError("reverse_refund_first", _("This entry has been refunded: reverse the refund first."))
     entry = row.entry
@@ -671,9 +803,21 @@ def reverse(row: LedgerRow, *, reason: str, actor: Actor) -> LedgerRow:
             entry.chips = max(0, entry.chips - row.chips)
             entry.save(update_fields=["addons", "chips"])
     rev = write_row(
-        t, kind=LedgerRow.REVERSAL, entry=row.entry, person=row.person, prize=-row.prize_amount, fee=-row.fee_amount,
-        side=-row.side_amount, jackpot=-row.jackpot_amount, chips=-row.chips, method=row.method, actor=actor, reason=reason.strip(), reverses=row,
-        tender=fees.Tender(row.tender_currency, row.exchange_rate) if row.tender_currency else None, owed=-row.owed_amount,
+        t,
+        kind=LedgerRow.REVERSAL,
+        entry=row.entry,
+        person=row.person,
+        prize=-row.prize_amount,
+        fee=-row.fee_amount,
+        side=-row.side_amount,
+        jackpot=-row.jackpot_amount,
+        chips=-row.chips,
+        method=row.method,
+        actor=actor,
+        reason=reason.strip(),
+        reverses=row,
+        tender=fees.Tender(row.tender_currency, row.exchange_rate) if row.tender_currency else None,
+        owed=-row.owed_amount,
     )
     log_event(t, Action.CASHIER_ROW_REVERSED, actor, receipt=row.receipt_number, reversal=rev.receipt_number, amount=str(rev.total), reason=reason)
     return rev
@@ -685,8 +829,7 @@ def _reverse_rebuy(t: Tournament, row: LedgerRow, entry: Entry, actor: Actor) ->
     sold = TournamentEvent.objects.filter(tournament=t, action=Action.CASHIER_REBUY_SOLD, payload__receipt=row.receipt_number).first()
     revived = bool(sold and sold.payload.get("revived")) and entry.status == Entry.ACTIVE
     if revived:
-        later = entry.ledger.filter(kind__in=(LedgerRow.REBUY, LedgerRow.ADD_ON), reversed_by__isnull=True,
-                                    receipt_number__gt=row.receipt_number)
+        later = entry.ledger.filter(kind__in=(LedgerRow.REBUY, LedgerRow.ADD_ON), reversed_by__isnull=True, receipt_number__gt=row.receipt_number)
         if later.exists():
             raise DeskError("reverse_later_sales_first", _("Reverse this entry's later rebuys and add-ons first."))
     entry.rebuys = max(0, entry.rebuys - 1)
@@ -717,8 +860,10 @@ def refund(entry, *, reason: str, actor: Actor, expenses: Decimal = ZERO, method
     if entry.status == Entry.BUSTED and t.status != Tournament.CANCELLED:
         raise DeskError("no_refund_after_playing", _("No refund for a player who has played and busted (REG-12)."))
     if (entry.presence or entry.no_show_at) and t.status != Tournament.CANCELLED and not entry.person.banned:
-        raise DeskError("no_refund_after_leaving", _("No refund for a player who left or did not show up: the chips stay in "
-                                                     "play and the prize of the place is kept (REG-12, ELM-05)."))
+        raise DeskError(
+            "no_refund_after_leaving",
+            _("No refund for a player who left or did not show up: the chips stay in play and the prize of the place is kept (REG-12, ELM-05)."),
+        )
     return _write_refund(t, entry, reason=reason.strip(), actor=actor, expenses=expenses, method=method, reference=reference)
 
 
@@ -734,9 +879,9 @@ def check_refund_cash_limit(t: Tournament, person: Person, amount: Decimal, meth
     if method != LedgerRow.CASH:
         return
     start = timezone.localtime(now or timezone.now()).replace(hour=0, minute=0, second=0, microsecond=0)
-    agg = t.ledger.filter(person=person, kind=LedgerRow.REFUND, method=LedgerRow.CASH, created_at__gte=start,
-                          reversed_by__isnull=True).aggregate(p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"),
-                                                              j=Sum("jackpot_amount"))
+    agg = t.ledger.filter(person=person, kind=LedgerRow.REFUND, method=LedgerRow.CASH, created_at__gte=start, reversed_by__isnull=True).aggregate(
+        p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"), j=Sum("jackpot_amount")
+    )
     before = -sum((agg[k] or ZERO for k in "pfsj"), ZERO)
     check_cash_limit(t, before + amount, method)
 
@@ -754,15 +899,35 @@ def _write_refund(t, entry, *, reason, actor, expenses, method, reference="") ->
     keep_fee = min(fee, expenses)
     keep_prize = expenses - keep_fee
     row = write_row(
-        t, kind=LedgerRow.REFUND, entry=entry, person=entry.person, prize=-(prize - keep_prize), fee=-(fee - keep_fee),
-        side=-side, jackpot=-jackpot, chips=-entry.chips, method=method, actor=actor, reason=reason, note=f"expenses {expenses}",
+        t,
+        kind=LedgerRow.REFUND,
+        entry=entry,
+        person=entry.person,
+        prize=-(prize - keep_prize),
+        fee=-(fee - keep_fee),
+        side=-side,
+        jackpot=-jackpot,
+        chips=-entry.chips,
+        method=method,
+        actor=actor,
+        reason=reason,
+        note=f"expenses {expenses}",
         reference=reference.strip(),
     )
     entry.status, entry.chips = Entry.CANCELLED, 0
     entry.save(update_fields=["status", "chips"])
     announce(signals.entry_cancelled, t, actor, entry=entry)  # its seat freed (if still held), the jackpot fund shown anew
-    log_event(t, Action.CASHIER_REFUND_PAID, actor, entry=entry.pk, receipt=row.receipt_number, amount=str(row.total),
-              expenses=str(expenses), reason=reason, method=method)
+    log_event(
+        t,
+        Action.CASHIER_REFUND_PAID,
+        actor,
+        entry=entry.pk,
+        receipt=row.receipt_number,
+        amount=str(row.total),
+        expenses=str(expenses),
+        reason=reason,
+        method=method,
+    )
     return row
 
 
@@ -784,8 +949,7 @@ def pay_refund(entry, *, method: str, actor: Actor, reference: str = "") -> Ledg
         raise DeskError("no_refund_due", _("No refund is due for this entry: it has been paid already."))
     if method in (LedgerRow.TRANSFER, LedgerRow.CHEQUE) and not reference.strip():
         raise ValidationFailed("reference_required", _("A refund by cheque or transfer needs its number or reference."))
-    return _write_refund(t, entry, reason=_("Tournament cancelled: %(r)s") % {"r": reason}, actor=actor, expenses=ZERO, method=method,
-                         reference=reference)
+    return _write_refund(t, entry, reason=_("Tournament cancelled: %(r)s") % {"r": reason}, actor=actor, expenses=ZERO, method=method, reference=reference)
 
 
 # --- alternates ---------------------------------------------------------------------------
@@ -831,8 +995,7 @@ def set_exchange_rate(currency: str, rate, *, actor: Actor, day=None, base: str 
     of ``base`` one unit of ``currency`` buys. A new row each time; the latest of the day counts."""
     currency, base = (currency or "").strip().upper(), (base or "EUR").strip().upper()
     if currency not in fees.FOREIGN_CURRENCIES or currency == base:
-        raise ValidationFailed("bad_tender_currency", _("The desk takes %(list)s besides %(cur)s.")
-                               % {"list": ", ".join(fees.FOREIGN_CURRENCIES), "cur": base})
+        raise ValidationFailed("bad_tender_currency", _("The desk takes %(list)s besides %(cur)s.") % {"list": ", ".join(fees.FOREIGN_CURRENCIES), "cur": base})
     try:
         rate = Decimal(str(rate))
     except (ArithmeticError, ValueError):
@@ -840,11 +1003,13 @@ def set_exchange_rate(currency: str, rate, *, actor: Actor, day=None, base: str 
     if isinstance(rate, Decimal) and rate.is_finite():
         rate = rate.quantize(Decimal("0.000001")) if rate < MAX_RATE else rate
     if rate is None or not rate.is_finite() or not ZERO < rate < MAX_RATE:
-        raise ValidationFailed("bad_rate", _("An exchange rate is a positive number (how many %(base)s one %(cur)s buys).")
-                               % {"base": base, "cur": currency})
+        raise ValidationFailed("bad_rate", _("An exchange rate is a positive number (how many %(base)s one %(cur)s buys).") % {"base": base, "cur": currency})
     if not currencies.is_accepted(base):
-        raise ValidationFailed("bad_currency", _("The currency is one of %(list)s (ISO 4217 codes this installation accepts).")
-                               % {"list": ", ".join(currencies.accepted())}, fields={"base_currency": [_("Not a currency accepted here.")]})
+        raise ValidationFailed(
+            "bad_currency",
+            _("The currency is one of %(list)s (ISO 4217 codes this installation accepts).") % {"list": ", ".join(currencies.accepted())},
+            fields={"base_currency": [_("Not a currency accepted here.")]},
+        )
     day = day or timezone.localdate()
     row = ExchangeRate.objects.create(date=day, currency=currency, base_currency=base, rate=rate, set_by=actor.user)
     log_event(None, Action.TOURNAMENTS_EXCHANGE_RATE_SET, actor, date=day.isoformat(), currency=currency, base=base, rate=str(rate))
@@ -856,12 +1021,24 @@ def set_exchange_rate(currency: str, rate, *, actor: Actor, day=None, base: str 
 
 def _shift_groups(cashier_id, since):
     # REG-09: an amount owed (and its reversal) moved no money: not in the drawer. Its payment is.
-    rows = (LedgerRow.objects.filter(cashier_id=cashier_id, created_at__gte=since).exclude(kind=LedgerRow.RECEIVABLE)
-            .exclude(kind=LedgerRow.REVERSAL, reverses__kind=LedgerRow.RECEIVABLE))
-    return rows.values("method", "tender_currency").annotate(
-        n=Count("id"), prize=Sum("prize_amount"), fee=Sum("fee_amount"), side=Sum("side_amount"), jackpot=Sum("jackpot_amount"),
-        tendered=Sum("tender_amount"),
-    ).order_by().values_list("method", "tender_currency", "n", "prize", "fee", "side", "jackpot", "tendered")
+    rows = (
+        LedgerRow.objects.filter(cashier_id=cashier_id, created_at__gte=since)
+        .exclude(kind=LedgerRow.RECEIVABLE)
+        .exclude(kind=LedgerRow.REVERSAL, reverses__kind=LedgerRow.RECEIVABLE)
+    )
+    return (
+        rows.values("method", "tender_currency")
+        .annotate(
+            n=Count("id"),
+            prize=Sum("prize_amount"),
+            fee=Sum("fee_amount"),
+            side=Sum("side_amount"),
+            jackpot=Sum("jackpot_amount"),
+            tendered=Sum("tender_amount"),
+        )
+        .order_by()
+        .values_list("method", "tender_currency", "n", "prize", "fee", "side", "jackpot", "tendered")
+    )
 
 
 # The desk polls it: the statement is compiled once per database (tdmanager.compiled).
@@ -893,17 +1070,14 @@ def shift_totals(user, *, since=None):
         m["total"] += value
     labels = dict(LedgerRow.METHODS)
     by_method = [{"method": k, "label": str(labels[k]), "rows": v["rows"], "total": v["total"]} for k, v in sorted(methods.items())]
-    foreign = [{"currency": k, "rows": v["rows"], "amount": v["amount"].quantize(Decimal("0.01")), "value": v["value"]}
-               for k, v in sorted(currencies.items())]
+    foreign = [{"currency": k, "rows": v["rows"], "amount": v["amount"].quantize(Decimal("0.01")), "value": v["value"]} for k, v in sorted(currencies.items())]
     total = sum((m["total"] for m in by_method), ZERO) + sum((f["value"] for f in foreign), ZERO)
     return {"since": since, "by_method": by_method, "total": total, "rows": count, "foreign": foreign}
 
 
 def ledger_totals(tournament):
-    agg = tournament.ledger.aggregate(p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"), j=Sum("jackpot_amount"),
-                                      c=Sum("chips"))
-    return {"prize": agg["p"] or ZERO, "fee": agg["f"] or ZERO, "side": agg["s"] or ZERO, "jackpot": agg["j"] or ZERO,
-            "chips": agg["c"] or 0}
+    agg = tournament.ledger.aggregate(p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"), j=Sum("jackpot_amount"), c=Sum("chips"))
+    return {"prize": agg["p"] or ZERO, "fee": agg["f"] or ZERO, "side": agg["s"] or ZERO, "jackpot": agg["j"] or ZERO, "chips": agg["c"] or 0}
 
 
 def purge_idempotency_keys(now=None) -> int:

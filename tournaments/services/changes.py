@@ -21,8 +21,19 @@ from ..models import BlindStructure, Tournament, TournamentChange
 from .events import Actor, log_event
 
 #: What players read about an event (FMT-02: day, time, structure, buy-in, prize pool).
-PUBLIC_FIELDS = ("start_at", "structure", "buy_in", "fee", "guarantee", "starting_stack", "late_reg_closes_after_level",
-                 "rebuy_price", "rebuy_fee", "addon_price", "addon_fee")
+PUBLIC_FIELDS = (
+    "start_at",
+    "structure",
+    "buy_in",
+    "fee",
+    "guarantee",
+    "starting_stack",
+    "late_reg_closes_after_level",
+    "rebuy_price",
+    "rebuy_fee",
+    "addon_price",
+    "addon_fee",
+)
 #: Published: the lobby shows it and players register (a planned event is still a draft).
 PUBLISHED = (Tournament.REGISTERING, Tournament.RUNNING)
 
@@ -55,8 +66,7 @@ def public_changes(t: Tournament, changed: dict) -> dict:
 def require_reason(t: Tournament, changes: dict, reason: str) -> None:
     """A published event's change says why (FMT-02): players read it on the lobby screens."""
     if changes and is_published(t) and not (reason or "").strip():
-        raise ValidationFailed("change_reason_required",
-                               _("This event is published: say why it changes (the players read it on the lobby screens)."))
+        raise ValidationFailed("change_reason_required", _("This event is published: say why it changes (the players read it on the lobby screens)."))
 
 
 def structure_rows(rows) -> list[str]:
@@ -91,7 +101,6 @@ def record_change(t: Tournament, changes: dict, *, actor: Actor, reason: str, ki
     if not changes or not is_published(t):
         return None
     version = (TournamentChange.objects.filter(tournament=t).aggregate(v=Max("version"))["v"] or 0) + 1
-    row = TournamentChange.objects.create(tournament=t, version=version, kind=kind, changes=changes, reason=(reason or "").strip()[:300],
-                                          changed_by=actor.user)
+    row = TournamentChange.objects.create(tournament=t, version=version, kind=kind, changes=changes, reason=(reason or "").strip()[:300], changed_by=actor.user)
     log_event(t, Action.TOURNAMENTS_TOURNAMENT_VERSIONED, actor, version=version, kind=kind, changes=changes, reason=row.reason)
     return row

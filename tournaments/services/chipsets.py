@@ -11,8 +11,11 @@ from .events import Actor, log_event
 
 
 def _summary(chip_set: ChipSet, denominations: list[dict]) -> dict:
-    return {"chip_set": chip_set.pk, "name": chip_set.name,
-            "denominations": [{"value": d["value"], "colour": d.get("colour", ""), "quantity": d.get("quantity", 0)} for d in denominations]}
+    return {
+        "chip_set": chip_set.pk,
+        "name": chip_set.name,
+        "denominations": [{"value": d["value"], "colour": d.get("colour", ""), "quantity": d.get("quantity", 0)} for d in denominations],
+    }
 
 
 @service

@@ -88,13 +88,32 @@ def _store_structure(t: Tournament, items: list) -> None:
     rows = []
     for i, it in enumerate(items):
         if isinstance(it, engine.Break):
-            rows.append(StructureItem(structure=t.structure, position=i, kind=StructureItem.BREAK, minutes=it.minutes,
-                                      color_up=it.color_up, add_on=it.add_on, resume_seconds_left=it.resume_seconds_left,
-                                      removes_denominations=list(it.removes_denominations)))
+            rows.append(
+                StructureItem(
+                    structure=t.structure,
+                    position=i,
+                    kind=StructureItem.BREAK,
+                    minutes=it.minutes,
+                    color_up=it.color_up,
+                    add_on=it.add_on,
+                    resume_seconds_left=it.resume_seconds_left,
+                    removes_denominations=list(it.removes_denominations),
+                )
+            )
         else:
-            rows.append(StructureItem(structure=t.structure, position=i, kind=StructureItem.LEVEL, small_blind=it.small_blind,
-                                      big_blind=it.big_blind, ante=it.ante, big_blind_ante=it.ante_type == engine.BB_ANTE,
-                                      minutes=it.minutes, game=it.game))
+            rows.append(
+                StructureItem(
+                    structure=t.structure,
+                    position=i,
+                    kind=StructureItem.LEVEL,
+                    small_blind=it.small_blind,
+                    big_blind=it.big_blind,
+                    ante=it.ante,
+                    big_blind_ante=it.ante_type == engine.BB_ANTE,
+                    minutes=it.minutes,
+                    game=it.game,
+                )
+            )
     StructureItem.objects.bulk_create(rows)
     t._engine_structure = list(items)
 
@@ -110,25 +129,38 @@ def _boundary_events(t: Tournament, items, old: engine.ClockState, new: engine.C
             payload = {"item_index": index, "minutes": item.minutes, "after_level": level_no}
             log_event(t, Action.TOURNAMENTS_CLOCK_BREAK_STARTED, actor, **payload)
             if item.color_up or item.removes_denominations:  # the note as typed; the chips the structure removes
-                log_event(t, Action.TOURNAMENTS_COLORUP_ANNOUNCED, actor, note=item.color_up,
-                          denominations=list(item.removes_denominations), after_level=level_no)
+                log_event(
+                    t, Action.TOURNAMENTS_COLORUP_ANNOUNCED, actor, note=item.color_up, denominations=list(item.removes_denominations), after_level=level_no
+                )
             if t.addon_after_level == level_no and t.allows_addon and not item.is_mid_level:
                 log_event(t, Action.TOURNAMENTS_ADDON_OPENED, actor, after_level=level_no)
         else:
-            log_event(t, Action.TOURNAMENTS_CLOCK_LEVEL_STARTED, actor, item_index=index, level=level_no,
-                      small_blind=item.small_blind, big_blind=item.big_blind, ante=item.ante, applies_from_next_hand=True)
+            log_event(
+                t,
+                Action.TOURNAMENTS_CLOCK_LEVEL_STARTED,
+                actor,
+                item_index=index,
+                level=level_no,
+                small_blind=item.small_blind,
+                big_blind=item.big_blind,
+                ante=item.ante,
+                applies_from_next_hand=True,
+            )
             ended = level_no - 1
             prev = items[index - 1] if index > 0 else None
             if isinstance(prev, engine.Break) and t.addon_after_level == ended and t.allows_addon:
                 log_event(t, Action.TOURNAMENTS_ADDON_CLOSED, actor, after_level=ended)
             rules = HouseRules.of(t)  # a level the tournament does not name is the house default's (REG-04, FMT-04)
-            for last, action in ((rules.late_registration_level(t), Action.TOURNAMENTS_LATE_REGISTRATION_CLOSED),
-                                 (rules.rebuy_level(t) if t.allows_rebuy else None, Action.TOURNAMENTS_REBUY_CLOSED),
-                                 (t.reentry_until_level, Action.TOURNAMENTS_REENTRY_CLOSED)):
+            for last, action in (
+                (rules.late_registration_level(t), Action.TOURNAMENTS_LATE_REGISTRATION_CLOSED),
+                (rules.rebuy_level(t) if t.allows_rebuy else None, Action.TOURNAMENTS_REBUY_CLOSED),
+                (t.reentry_until_level, Action.TOURNAMENTS_REENTRY_CLOSED),
+            ):
                 if last == ended and ended >= 1:
                     log_event(t, action, actor, after_level=ended)
-            last_sale = max(rules.late_registration_level(t), rules.rebuy_level(t) if t.allows_rebuy else 0,
-                            (t.addon_after_level or 0) if t.allows_addon else 0)
+            last_sale = max(
+                rules.late_registration_level(t), rules.rebuy_level(t) if t.allows_rebuy else 0, (t.addon_after_level or 0) if t.allows_addon else 0
+            )
             if last_sale == ended and ended >= 1:  # PAY-05: the pool is final: payouts locks the table
                 signals.announce(signals.sales_closed, t, actor, after_level=ended)
 
@@ -156,8 +188,17 @@ def _run(tournament, action: str, fn, *, actor: Actor, reason: str = "", now=Non
         floor.sync_time_suspensions(t, running=result.status in RUNS, now=now)
     _boundary_events(t, items, state, result, actor)
     snap = engine.snapshot(result, items, now)
-    log_event(t, Action(f"tournaments.clock.{action}"), actor, reason=reason, version=result.version,
-              level=snap["level_number"], is_break=snap["is_break"], seconds_left=snap["seconds_left"], **payload)
+    log_event(
+        t,
+        Action(f"tournaments.clock.{action}"),
+        actor,
+        reason=reason,
+        version=result.version,
+        level=snap["level_number"],
+        is_break=snap["is_break"],
+        seconds_left=snap["seconds_left"],
+        **payload,
+    )
     _after_commit(t.pk, result, items)
     return clock
 
@@ -166,6 +207,7 @@ def _run(tournament, action: str, fn, *, actor: Actor, reason: str = "", now=Non
 def start_clock(tournament, *, actor: Actor, now=None):
     """Start the clock on a structure the one structure validation (``clock.validate_structure``,
     as the structures service) accepts; its warnings are the clock page's to show."""
+
     def start(state, items, now):
         engine.validate_structure(items)
         return engine.start(state, items, now)
@@ -186,8 +228,7 @@ def resume(tournament, *, actor: Actor, reason: str = "", now=None):
 @service
 def add_time(tournament, seconds: int, *, actor: Actor, reason: str = "", now=None):
     # One action for both signs: the log's sentence says "changed the time left by N seconds".
-    return _run(tournament, "time_added", lambda s, i, n: engine.add_time(s, i, n, seconds), actor=actor, reason=reason, now=now,
-                seconds=seconds)
+    return _run(tournament, "time_added", lambda s, i, n: engine.add_time(s, i, n, seconds), actor=actor, reason=reason, now=now, seconds=seconds)
 
 
 @service
@@ -197,8 +238,15 @@ def set_time_left(tournament, seconds: float, *, actor: Actor, reason: str = "",
 
 @service
 def jump_to(tournament, item_index: int, *, actor: Actor, reason: str = "", seconds_left=None, now=None):
-    return _run(tournament, "jumped", lambda s, i, n: engine.jump_to(s, i, n, item_index, seconds_left=seconds_left),
-                actor=actor, reason=reason, now=now, to_item=item_index)
+    return _run(
+        tournament,
+        "jumped",
+        lambda s, i, n: engine.jump_to(s, i, n, item_index, seconds_left=seconds_left),
+        actor=actor,
+        reason=reason,
+        now=now,
+        to_item=item_index,
+    )
 
 
 @service
@@ -207,8 +255,15 @@ def insert_break(tournament, minutes: int, *, actor: Actor, reason: str = "", co
     refusal = extra_break_refusal(Tournament.objects.get(pk=getattr(tournament, "pk", tournament)))
     if refusal:
         raise ClockActionError("extra_break_streaming", refusal)
-    return _run(tournament, "break_inserted", lambda s, i, n: engine.insert_break(s, i, n, minutes, color_up=color_up),
-                actor=actor, reason=reason, now=now, minutes=minutes)
+    return _run(
+        tournament,
+        "break_inserted",
+        lambda s, i, n: engine.insert_break(s, i, n, minutes, color_up=color_up),
+        actor=actor,
+        reason=reason,
+        now=now,
+        minutes=minutes,
+    )
 
 
 @service
@@ -224,9 +279,17 @@ def start_hand_for_hand(tournament, *, actor: Actor, seconds_per_hand: int | Non
     players_left = t.entries.filter(status=Entry.ACTIVE).count()
     # CLK-06 (1): the announcement records the places paid with the players left ("28 left, 27 paid").
     places_paid = signals.ask_one(signals.places_paid_wanted, default=None, tournament=t)
-    return _run(t, "hand_for_hand_started", lambda s, i, n: engine.start_hand_for_hand(s, i, n, seconds),
-                actor=actor, reason=reason, now=now, seconds_per_hand=seconds, players_left=players_left,
-                places_paid=places_paid)
+    return _run(
+        t,
+        "hand_for_hand_started",
+        lambda s, i, n: engine.start_hand_for_hand(s, i, n, seconds),
+        actor=actor,
+        reason=reason,
+        now=now,
+        seconds_per_hand=seconds,
+        players_left=players_left,
+        places_paid=places_paid,
+    )
 
 
 @service
@@ -256,8 +319,9 @@ def report_hand_complete(tournament, table_number: int, *, actor: Actor, now=Non
     if tables and table_number not in tables:
         raise ClockActionError("unknown_table", _("Table %(n)s is not in play.") % {"n": table_number})
     hand = clock.h4h_hand
-    HandForHandReport.objects.update_or_create(tournament=t, hand=hand, table_number=table_number,
-                                               defaults={"reported_by": actor.user, "state": HandForHandReport.COMPLETE})
+    HandForHandReport.objects.update_or_create(
+        tournament=t, hand=hand, table_number=table_number, defaults={"reported_by": actor.user, "state": HandForHandReport.COMPLETE}
+    )
     log_event(t, Action.TOURNAMENTS_CLOCK_HAND_COMPLETED, actor, hand=hand, table=table_number)
     waiting = h4h_waiting_tables(t, hand, tables)
     started = False
@@ -289,17 +353,14 @@ def set_h4h_table_state(tournament, table_number: int, state: str, *, actor: Act
     if state == HandForHandReport.IN_HAND:
         rows.delete()
     else:
-        HandForHandReport.objects.update_or_create(tournament=t, hand=hand, table_number=table_number,
-                                                   defaults={"reported_by": actor.user, "state": state})
+        HandForHandReport.objects.update_or_create(tournament=t, hand=hand, table_number=table_number, defaults={"reported_by": actor.user, "state": state})
     log_event(t, Action.TOURNAMENTS_CLOCK_H4H_TABLE_STATE, actor, hand=hand, table=table_number, state=state)
-    return {"hand": hand, "table": table_number, "state": state, "waiting": h4h_waiting_tables(t, hand, tables),
-            "holding": h4h_holding_tables(t, hand)}
+    return {"hand": hand, "table": table_number, "state": state, "waiting": h4h_waiting_tables(t, hand, tables), "holding": h4h_holding_tables(t, hand)}
 
 
 def h4h_holding_tables(t, hand: int) -> list[int]:
     """The tables holding an all-in in this hand-for-hand hand (cards face down, RP-8-F)."""
-    return sorted(HandForHandReport.objects.filter(tournament=t, hand=hand, state=HandForHandReport.ALL_IN_HOLD)
-                  .values_list("table_number", flat=True))
+    return sorted(HandForHandReport.objects.filter(tournament=t, hand=hand, state=HandForHandReport.ALL_IN_HOLD).values_list("table_number", flat=True))
 
 
 def tables_in_play(t) -> list[int]:
@@ -309,8 +370,7 @@ def tables_in_play(t) -> list[int]:
 
 def h4h_waiting_tables(t, hand: int, tables=None) -> list[int]:
     tables = tables_in_play(t) if tables is None else tables
-    done = set(HandForHandReport.objects.filter(tournament=t, hand=hand, state=HandForHandReport.COMPLETE)
-               .values_list("table_number", flat=True))
+    done = set(HandForHandReport.objects.filter(tournament=t, hand=hand, state=HandForHandReport.COMPLETE).values_list("table_number", flat=True))
     return [n for n in tables if n not in done]
 
 
@@ -411,8 +471,11 @@ def sweep(now=None, *, rearm: bool = False) -> int:
         arm(clock.tournament_id, engine_state(clock), structure_items(clock.tournament), now, again=rearm)
     # REG-09: a no-show deadline with grace falls inside a level (no transition arms it), and a
     # deadline missed while no worker ran is applied here; each tournament's runs once.
-    running = (Clock.objects.filter(status__in=(Clock.RUNNING, Clock.PAUSED, Clock.HAND_FOR_HAND), tournament__status=Tournament.RUNNING)
-               .exclude(tournament__events__action=Action.CASHIER_NO_SHOWS_FORFEITED).select_related("tournament"))
+    running = (
+        Clock.objects.filter(status__in=(Clock.RUNNING, Clock.PAUSED, Clock.HAND_FOR_HAND), tournament__status=Tournament.RUNNING)
+        .exclude(tournament__events__action=Action.CASHIER_NO_SHOWS_FORFEITED)
+        .select_related("tournament")
+    )
     for clock in running:
         if HouseRules.of(clock.tournament).no_show_policy == "FORFEIT_AT":
             apply_no_show_deadline(clock.tournament_id, now=now)
@@ -435,8 +498,11 @@ EXPIRY_TEXT = {
 
 def _call_error(exc: engine.ClockError, preset: str):
     if exc.code == "bad_time":
-        return ClockActionError("bad_time", _("Under the %(preset)s preset a player's clock-call time is %(low)s to %(high)s seconds.") % {
-            "preset": preset, "low": engine.SHOT_CLOCK_MIN_SECONDS[preset], "high": engine.SHOT_CLOCK_MAX_SECONDS[preset]})
+        return ClockActionError(
+            "bad_time",
+            _("Under the %(preset)s preset a player's clock-call time is %(low)s to %(high)s seconds.")
+            % {"preset": preset, "low": engine.SHOT_CLOCK_MIN_SECONDS[preset], "high": engine.SHOT_CLOCK_MAX_SECONDS[preset]},
+        )
     return _error(exc)
 
 
@@ -452,15 +518,13 @@ def _entry_of(t, entry):
 def player_clock_call_time(t, entry_id: int, preset: str) -> int | None:
     """CLK-10: the time the director set for this player under ``preset`` (None: the event's).
     The event-log row that set it is the record: the latest one for the player counts."""
-    row = (t.events.filter(action=Action.TOURNAMENTS_CLOCK_CALL_TIME_SET, payload__entry=entry_id)
-           .order_by("-id").values_list("payload", flat=True).first())
+    row = t.events.filter(action=Action.TOURNAMENTS_CLOCK_CALL_TIME_SET, payload__entry=entry_id).order_by("-id").values_list("payload", flat=True).first()
     if not row or row.get("preset") != preset:
         return None
     return row.get("seconds")
 
 
-def call_the_clock(tournament, table_number: int, *, actor: Actor, preset: str | None = None, entry=None, player: str = "",
-                   seconds: int | None = None) -> dict:
+def call_the_clock(tournament, table_number: int, *, actor: Actor, preset: str | None = None, entry=None, player: str = "", seconds: int | None = None) -> dict:
     """CLK-10: a floor calls the clock on a player; logged with the player (for persistent-delay
     penalties, TDA 70). The time is the event's (``settings.clock_call_preset``,
     ``clock_call_seconds``, ``clock_call_countdown_seconds``: 003 events 60 + 10 s, heads-up 30 s)
@@ -469,8 +533,9 @@ def call_the_clock(tournament, table_number: int, *, actor: Actor, preset: str |
     cannot give a player more or less time than the director decided."""
     t = Tournament.objects.get(pk=getattr(tournament, "pk", tournament))
     if seconds is not None:
-        raise ClockActionError("clock_call_time_per_player", _("A clock call takes the event's time or the player's: the "
-                                                               "director sets a player's time (call-time)."), status=400)
+        raise ClockActionError(
+            "clock_call_time_per_player", _("A clock call takes the event's time or the player's: the director sets a player's time (call-time)."), status=400
+        )
     rules = HouseRules.of(t)
     preset = preset or rules.clock_call_preset
     e = _entry_of(t, entry)
@@ -483,15 +548,31 @@ def call_the_clock(tournament, table_number: int, *, actor: Actor, preset: str |
     except engine.ClockError as exc:
         raise _call_error(exc, preset) from None
     name = e.person.display_name if e else player
-    log_event(t, Action.TOURNAMENTS_CLOCK_CALLED, actor, table=table_number, player=name, entry=e.pk if e else None,
-              preset=preset, seconds=secs, countdown=countdown, player_time=own is not None)
-    return {"seconds": secs, "countdown": countdown, "outcome": str(EXPIRY_TEXT.get(outcome, outcome)), "table": table_number,
-            "preset": preset, "player": name, "player_time": own is not None}
+    log_event(
+        t,
+        Action.TOURNAMENTS_CLOCK_CALLED,
+        actor,
+        table=table_number,
+        player=name,
+        entry=e.pk if e else None,
+        preset=preset,
+        seconds=secs,
+        countdown=countdown,
+        player_time=own is not None,
+    )
+    return {
+        "seconds": secs,
+        "countdown": countdown,
+        "outcome": str(EXPIRY_TEXT.get(outcome, outcome)),
+        "table": table_number,
+        "preset": preset,
+        "player": name,
+        "player_time": own is not None,
+    }
 
 
 @service
-def set_player_clock_call_time(tournament, entry, seconds: int | None, *, actor: Actor, preset: str | None = None,
-                               reason: str = "") -> dict:
+def set_player_clock_call_time(tournament, entry, seconds: int | None, *, actor: Actor, preset: str | None = None, reason: str = "") -> dict:
     """CLK-10 / scenario 33: the director sets the time one player gets when the clock is called on
     him (heads-up: reduced from 30 s down to 10 s for abuse or repeated delay, «senza che sia
     tenuta a darne giustificazione», 001 L36); ``seconds`` None gives him the event's time again.
@@ -507,6 +588,5 @@ def set_player_clock_call_time(tournament, entry, seconds: int | None, *, actor:
             engine.clock_call_seconds(preset, seconds)
         except engine.ClockError as exc:
             raise _call_error(exc, preset) from None
-    log_event(t, Action.TOURNAMENTS_CLOCK_CALL_TIME_SET, actor, entry=e.pk, name=e.person.display_name, preset=preset,
-              seconds=seconds, reason=reason)
+    log_event(t, Action.TOURNAMENTS_CLOCK_CALL_TIME_SET, actor, entry=e.pk, name=e.person.display_name, preset=preset, seconds=seconds, reason=reason)
     return {"entry": e.pk, "player": e.person.display_name, "preset": preset, "seconds": seconds}

@@ -48,8 +48,9 @@ def log_events(tournament, actor: Actor | None, events: list[tuple[Action, dict]
     sends them with its own last statement (``seating.services.room.Room.insert``)."""
     actor = actor or SYSTEM
     rows = [
-        TournamentEvent(tournament=tournament, action=Action(action).value, actor=actor.user, actor_label=actor.label,
-                        device=actor.device[:200], payload=payload)
+        TournamentEvent(
+            tournament=tournament, action=Action(action).value, actor=actor.user, actor_label=actor.label, device=actor.device[:200], payload=payload
+        )
         for action, payload in events
     ]
     if write is not None:

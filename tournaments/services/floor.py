@@ -38,7 +38,9 @@ CHIP_RACE_REFUSALS = {
     "wrong_winner_count": gettext_lazy("Tick as many winners as chips were raced."),
     "not_a_participant": gettext_lazy("A winner of the race is not a player of this table."),
 }
-SEAT_RACE_REFUSAL = gettext_lazy("Seat %(seat)s: its chips cannot be raced as entered (a stack above zero; odd chips of the removed colour worth less than a new chip).")
+SEAT_RACE_REFUSAL = gettext_lazy(
+    "Seat %(seat)s: its chips cannot be raced as entered (a stack above zero; odd chips of the removed colour worth less than a new chip)."
+)
 
 
 def chip_race_refusal(exc: chiprace.ChipRaceError) -> str:
@@ -87,7 +89,14 @@ def record_chip_counts(tournament, counts: list[dict], *, occasion: str, actor: 
         rows.append(ChipCount(tournament=t, entry=entry, chips=int(c["chips"]), occasion=occasion, bag_number=c.get("bag_number", ""), counted_by=actor.user))
     ChipCount.objects.bulk_create(rows)
     summary = chip_count_summary(t)
-    log_event(t, Action.TOURNAMENTS_CHIPS_COUNTED, actor, occasion=occasion, players=len(rows), **{k: summary[k] for k in ("counted_total", "chips_in_play", "difference")})
+    log_event(
+        t,
+        Action.TOURNAMENTS_CHIPS_COUNTED,
+        actor,
+        occasion=occasion,
+        players=len(rows),
+        **{k: summary[k] for k in ("counted_total", "chips_in_play", "difference")},
+    )
     return summary
 
 
@@ -103,8 +112,13 @@ def chip_count_summary(t: Tournament) -> dict:
     players = Entry.objects.filter(tournament=t, status=Entry.ACTIVE).count()
     total = sum(c.chips for c in counts.values())
     in_play = chips_in_play(t)
-    return {"counted_players": len(counts), "players": players, "counted_total": total, "chips_in_play": in_play,
-            "difference": total - in_play if len(counts) == players else None}
+    return {
+        "counted_players": len(counts),
+        "players": players,
+        "counted_total": total,
+        "chips_in_play": in_play,
+        "difference": total - in_play if len(counts) == players else None,
+    }
 
 
 # --- chip sets and colour-ups ----------------------------------------------------------------
@@ -175,8 +189,9 @@ def race_denomination(t: Tournament, now=None) -> int | None:
 
 
 @service
-def discretionary_color_up(tournament, *, from_denomination: int, to_denomination: int, actor: Actor, table: int | None = None,
-                           entry=None, note: str = "") -> dict:
+def discretionary_color_up(
+    tournament, *, from_denomination: int, to_denomination: int, actor: Actor, table: int | None = None, entry=None, note: str = ""
+) -> dict:
     """CR-05 / CLK-09 (TDA 25-B): the director colours up one player or a whole table at any time,
     with an announcement. The player's lower chips are exchanged for higher ones of the same
     value, so the chips in play do not change; the colour-up is logged with what is announced.
@@ -199,17 +214,28 @@ def discretionary_color_up(tournament, *, from_denomination: int, to_denominatio
         seat = selectors.seat_of(entry) or {}
         where = {"entry": entry.pk, "name": entry.person.display_name, "table": seat.get("table"), "seat": seat.get("seat")}
         text = _("Colour-up for %(name)s: T%(low)s chips are exchanged for T%(high)s chips of the same value.") % {
-            "name": entry.person.display_name, "low": low, "high": high}
+            "name": entry.person.display_name,
+            "low": low,
+            "high": high,
+        }
     else:
         if int(table) not in signals.ask_one(signals.tables_wanted, default=[], tournament=t):
             raise FloorError("unknown_table", _("Table %(n)s is not in play.") % {"n": table}, status=400)
         where = {"table": int(table)}
-        text = _("Colour-up at table %(n)s: T%(low)s chips are exchanged for T%(high)s chips of the same value.") % {
-            "n": table, "low": low, "high": high}
+        text = _("Colour-up at table %(n)s: T%(low)s chips are exchanged for T%(high)s chips of the same value.") % {"n": table, "low": low, "high": high}
     note = str(note or "").strip()[:200]
     in_play = chips_in_play(t)
-    event = log_event(t, Action.TOURNAMENTS_COLORUP_DISCRETIONARY, actor, from_denomination=low, to_denomination=high, note=note,
-                      announcement=text, chips_in_play=in_play, **where)
+    event = log_event(
+        t,
+        Action.TOURNAMENTS_COLORUP_DISCRETIONARY,
+        actor,
+        from_denomination=low,
+        to_denomination=high,
+        note=note,
+        announcement=text,
+        chips_in_play=in_play,
+        **where,
+    )
     return {"announcement": text, "chips_in_play": in_play, "event": getattr(event, "pk", None), **where}
 
 
@@ -217,42 +243,85 @@ def discretionary_color_up(tournament, *, from_denomination: int, to_denominatio
 
 
 @service
-def run_chip_race(tournament, table_number: int, players: list[dict], *, removed_denomination: int, new_denomination: int,
-                  actor: Actor, winners: list[int] | None = None, lowest_denomination_in_play: int | None = None,
-                  last_hand_small_blind_seat: int | None = None) -> ChipRaceRecord:
+def run_chip_race(
+    tournament,
+    table_number: int,
+    players: list[dict],
+    *,
+    removed_denomination: int,
+    new_denomination: int,
+    actor: Actor,
+    winners: list[int] | None = None,
+    lowest_denomination_in_play: int | None = None,
+    last_hand_small_blind_seat: int | None = None,
+) -> ChipRaceRecord:
     """Record one table's race. Normal mode: ``winners`` (seats) of the physical race are entered and
     checked; without them the race is drawn at random (logged). Roundings and discards change the
     chips in play (CR-02, CR-04)."""
     t = lock_tournament(tournament)
     rules = HouseRules.of(t)
     conversion, start, tie = rules.race_conversion, rules.race_start, rules.race_tie
-    race_players = [chiprace.RacePlayer(seat=int(p["seat"]), odd_value=int(p["odd_value"]), stack_after_exchange=int(p["stack_after_exchange"])) for p in players]
+    race_players = [
+        chiprace.RacePlayer(seat=int(p["seat"]), odd_value=int(p["odd_value"]), stack_after_exchange=int(p["stack_after_exchange"])) for p in players
+    ]
     try:
         if winners is not None:
-            result = chiprace.race_from_result(race_players, winners, removed_denomination=removed_denomination, new_denomination=new_denomination,
-                                               conversion=conversion, lowest_denomination_in_play=lowest_denomination_in_play)
+            result = chiprace.race_from_result(
+                race_players,
+                winners,
+                removed_denomination=removed_denomination,
+                new_denomination=new_denomination,
+                conversion=conversion,
+                lowest_denomination_in_play=lowest_denomination_in_play,
+            )
             mode = "MANUAL"
         else:
-            result = chiprace.race(race_players, removed_denomination=removed_denomination, new_denomination=new_denomination, conversion=conversion,
-                                   start=start, tie=tie, last_hand_small_blind_seat=last_hand_small_blind_seat, rng=secrets.SystemRandom(),
-                                   lowest_denomination_in_play=lowest_denomination_in_play)
+            result = chiprace.race(
+                race_players,
+                removed_denomination=removed_denomination,
+                new_denomination=new_denomination,
+                conversion=conversion,
+                start=start,
+                tie=tie,
+                last_hand_small_blind_seat=last_hand_small_blind_seat,
+                rng=secrets.SystemRandom(),
+                lowest_denomination_in_play=lowest_denomination_in_play,
+            )
             mode = "RANDOM"
     except chiprace.ChipRaceError as exc:
         raise FloorError(exc.code, chip_race_refusal(exc)) from None
     data = dataclasses.asdict(result)
     data = {k: ({str(s): v for s, v in val.items()} if isinstance(val, dict) else val) for k, val in data.items()}
     record = ChipRaceRecord.objects.create(
-        tournament=t, table_number=table_number, removed_denomination=removed_denomination, new_denomination=new_denomination,
-        mode=mode, race_settings={"conversion": conversion, "start": start, "tie": tie}, result=data, created_by=actor.user,
+        tournament=t,
+        table_number=table_number,
+        removed_denomination=removed_denomination,
+        new_denomination=new_denomination,
+        mode=mode,
+        race_settings={"conversion": conversion, "start": start, "tie": tie},
+        result=data,
+        created_by=actor.user,
     )
     if result.added_value:
-        ChipAdjustment.objects.create(tournament=t, kind=ChipAdjustment.RACE_ADDED, chips=result.added_value,
-                                      reason=f"chip race table {table_number}", created_by=actor.user)
+        ChipAdjustment.objects.create(
+            tournament=t, kind=ChipAdjustment.RACE_ADDED, chips=result.added_value, reason=f"chip race table {table_number}", created_by=actor.user
+        )
     if result.discarded_value:
-        ChipAdjustment.objects.create(tournament=t, kind=ChipAdjustment.RACE_DISCARDED, chips=-result.discarded_value,
-                                      reason=f"chip race table {table_number}", created_by=actor.user)
-    log_event(t, Action.TOURNAMENTS_CHIPRACE_RECORDED, actor, table=table_number, mode=mode, race=record.pk, winners=result.winners,
-              added=result.added_value, discarded=result.discarded_value, rescued=result.raced_out_rescued)
+        ChipAdjustment.objects.create(
+            tournament=t, kind=ChipAdjustment.RACE_DISCARDED, chips=-result.discarded_value, reason=f"chip race table {table_number}", created_by=actor.user
+        )
+    log_event(
+        t,
+        Action.TOURNAMENTS_CHIPRACE_RECORDED,
+        actor,
+        table=table_number,
+        mode=mode,
+        race=record.pk,
+        winners=result.winners,
+        added=result.added_value,
+        discarded=result.discarded_value,
+        rescued=result.raced_out_rescued,
+    )
     return record
 
 
@@ -269,8 +338,7 @@ def _players_at_table(t, entry) -> tuple[int | None, int | None]:
 def penalty_limits(rules: HouseRules) -> penalties.PenaltyPreset:
     """The event's penalty limits: its preset, with the house's ``max_rounds`` (0: none) and
     ``count_players_at`` (PEN-02, C25, C26)."""
-    return dataclasses.replace(penalties.get_preset(rules.penalty_preset), max_rounds=rules.max_rounds or None,
-                               count_players_at=rules.count_players_at)
+    return dataclasses.replace(penalties.get_preset(rules.penalty_preset), max_rounds=rules.max_rounds or None, count_players_at=rules.count_players_at)
 
 
 def clock_running(t) -> bool:
@@ -279,9 +347,23 @@ def clock_running(t) -> bool:
 
 
 @service
-def issue_penalty(tournament, entry, *, kind: str, reason_code: str, actor: Actor, rounds=None, minutes=None, hands=None,
-                  chips=None, note: str = "", players_at_table: int | None = None, between_hands: bool = False,
-                  heads_up_reading: str | None = None, now=None) -> Penalty:
+def issue_penalty(
+    tournament,
+    entry,
+    *,
+    kind: str,
+    reason_code: str,
+    actor: Actor,
+    rounds=None,
+    minutes=None,
+    hands=None,
+    chips=None,
+    note: str = "",
+    players_at_table: int | None = None,
+    between_hands: bool = False,
+    heads_up_reading: str | None = None,
+    now=None,
+) -> Penalty:
     """Give a penalty. Missed rounds fix their hands once: players at the table (the offender
     included) × rounds (PEN-02), counted when the penalty is given or, with the house rule
     ``count_players_at = NEXT_HAND``, at the start of the hand it begins with; the count never
@@ -318,10 +400,12 @@ def issue_penalty(tournament, entry, *, kind: str, reason_code: str, actor: Acto
     if kind == penalties.MISSED_ROUNDS and limits.name == "HEADS_UP_001":
         readings = penalties.heads_up_penalty_readings(rounds)
         if heads_up_reading not in readings:
-            raise ValidationFailed("heads_up_reading_required", _(
-                "Heads-up: choose how %(rounds)s rounds count — %(two)s hands (rounds of two hands) or %(blinds)s hands "
-                "(one blind paid per round).") % {"rounds": rounds, "two": readings[penalties.ROUNDS_OF_TWO_HANDS],
-                                                   "blinds": readings[penalties.BLINDS_PAID]}, readings=readings)
+            raise ValidationFailed(
+                "heads_up_reading_required",
+                _("Heads-up: choose how %(rounds)s rounds count — %(two)s hands (rounds of two hands) or %(blinds)s hands (one blind paid per round).")
+                % {"rounds": rounds, "two": readings[penalties.ROUNDS_OF_TWO_HANDS], "blinds": readings[penalties.BLINDS_PAID]},
+                readings=readings,
+            )
         hands_total = readings[heads_up_reading]
         counted = 2 if heads_up_reading == penalties.ROUNDS_OF_TWO_HANDS else None
     elif kind == penalties.MISSED_ROUNDS:
@@ -335,25 +419,59 @@ def issue_penalty(tournament, entry, *, kind: str, reason_code: str, actor: Acto
         hands_total = penalties.hands_to_miss(kind, hands=hands)
     running = clock_running(t)
     p = Penalty.objects.create(
-        tournament=t, entry=entry, person=entry.person, kind=kind, reason_code=reason_code, note=note, preset=limits.name,
-        rounds=rounds, players_at_table=counted if kind == penalties.MISSED_ROUNDS else None, hands_total=hands_total, minutes=minutes,
-        started=started, ends_at=now + timedelta(minutes=minutes) if minutes and running else None,
-        seconds_left=minutes * 60.0 if minutes and not running else None, chips=chips, table_number=table, issued_by=actor.user,
-        issued_at=now, prize_forfeited=kind == penalties.ELIMINATION_NO_PRIZE,
+        tournament=t,
+        entry=entry,
+        person=entry.person,
+        kind=kind,
+        reason_code=reason_code,
+        note=note,
+        preset=limits.name,
+        rounds=rounds,
+        players_at_table=counted if kind == penalties.MISSED_ROUNDS else None,
+        hands_total=hands_total,
+        minutes=minutes,
+        started=started,
+        ends_at=now + timedelta(minutes=minutes) if minutes and running else None,
+        seconds_left=minutes * 60.0 if minutes and not running else None,
+        chips=chips,
+        table_number=table,
+        issued_by=actor.user,
+        issued_at=now,
+        prize_forfeited=kind == penalties.ELIMINATION_NO_PRIZE,
         status=Penalty.ACTIVE if kind in penalties.DEALT_IN_WHILE_SERVING else Penalty.SERVED,
     )
     if kind == penalties.CHIP_FORFEIT:
-        ChipAdjustment.objects.create(tournament=t, entry=entry, kind=ChipAdjustment.FORFEIT, chips=-chips, reason=f"penalty {reason_code}", created_by=actor.user)
+        ChipAdjustment.objects.create(
+            tournament=t, entry=entry, kind=ChipAdjustment.FORFEIT, chips=-chips, reason=f"penalty {reason_code}", created_by=actor.user
+        )
     if kind in penalties.REMOVES_ALL_CHIPS:
         # PEN-07: chips removed from play; the place is set by the removal time.
         stack = chips_of(t, entry)
-        ChipAdjustment.objects.create(tournament=t, entry=entry, kind=ChipAdjustment.DISQUALIFICATION, chips=-stack, reason=f"{kind} {reason_code}", created_by=actor.user)
+        ChipAdjustment.objects.create(
+            tournament=t, entry=entry, kind=ChipAdjustment.DISQUALIFICATION, chips=-stack, reason=f"{kind} {reason_code}", created_by=actor.user
+        )
         announce(signals.entry_removed, t, actor, entry=entry, reason=kind)
-    log_event(t, Action.TOURNAMENTS_PENALTY_ISSUED, actor, penalty=p.pk, entry=entry.pk, name=entry.person.full_name, kind=kind,
-              reason_code=reason_code, rounds=rounds, hands=hands_total, minutes=minutes, chips=chips, table=table,
-              preset=limits.name, max_rounds=limits.max_rounds, count_players_at=limits.count_players_at, started=started,
-              heads_up_reading=heads_up_reading if kind == penalties.MISSED_ROUNDS else None,
-              clock_running=running if minutes else None)
+    log_event(
+        t,
+        Action.TOURNAMENTS_PENALTY_ISSUED,
+        actor,
+        penalty=p.pk,
+        entry=entry.pk,
+        name=entry.person.full_name,
+        kind=kind,
+        reason_code=reason_code,
+        rounds=rounds,
+        hands=hands_total,
+        minutes=minutes,
+        chips=chips,
+        table=table,
+        preset=limits.name,
+        max_rounds=limits.max_rounds,
+        count_players_at=limits.count_players_at,
+        started=started,
+        heads_up_reading=heads_up_reading if kind == penalties.MISSED_ROUNDS else None,
+        clock_running=running if minutes else None,
+    )
     return p
 
 
@@ -381,9 +499,11 @@ def hands_completed(tournament, table_number: int, entries, *, actor: Actor) -> 
     A misdeal is not reported here: the re-deal is the same hand (TDA 35-C). The penalty
     belongs to the entry, so it is counted at whatever table the player now sits (PEN-04)."""
     entries = [int(e) for e in entries]
-    rows = list(Penalty.objects.select_for_update().filter(
-        tournament=tournament, entry_id__in=entries, status=Penalty.ACTIVE,
-        kind__in=(penalties.MISSED_ROUNDS, penalties.MISSED_HANDS)).order_by("id"))
+    rows = list(
+        Penalty.objects.select_for_update()
+        .filter(tournament=tournament, entry_id__in=entries, status=Penalty.ACTIVE, kind__in=(penalties.MISSED_ROUNDS, penalties.MISSED_HANDS))
+        .order_by("id")
+    )
     for p in rows:
         if not p.started:
             p.started = True
@@ -391,15 +511,31 @@ def hands_completed(tournament, table_number: int, entries, *, actor: Actor) -> 
                 p.players_at_table = len(entries)
                 p.hands_total = penalties.missed_round_hands(len(entries), p.rounds)
             p.save(update_fields=["started", "players_at_table", "hands_total"])
-            log_event(tournament, Action.TOURNAMENTS_PENALTY_STARTED, actor, penalty=p.pk, entry=p.entry_id, table=table_number,
-                      hands=p.hands_total, players_at_table=p.players_at_table)
+            log_event(
+                tournament,
+                Action.TOURNAMENTS_PENALTY_STARTED,
+                actor,
+                penalty=p.pk,
+                entry=p.entry_id,
+                table=table_number,
+                hands=p.hands_total,
+                players_at_table=p.players_at_table,
+            )
             continue
         p.hands_served = min(p.hands_total, p.hands_served + 1)
         if p.hands_served >= p.hands_total:
             p.status = Penalty.SERVED
         p.save(update_fields=["hands_served", "status"])
-        log_event(tournament, Action.TOURNAMENTS_PENALTY_SERVED if p.status == Penalty.SERVED else Action.TOURNAMENTS_PENALTY_HANDS_SERVED,
-                  actor, penalty=p.pk, entry=p.entry_id, table=table_number, served=p.hands_served, left=p.hands_left)
+        log_event(
+            tournament,
+            Action.TOURNAMENTS_PENALTY_SERVED if p.status == Penalty.SERVED else Action.TOURNAMENTS_PENALTY_HANDS_SERVED,
+            actor,
+            penalty=p.pk,
+            entry=p.entry_id,
+            table=table_number,
+            served=p.hands_served,
+            left=p.hands_left,
+        )
     return rows
 
 

@@ -62,8 +62,9 @@ def lock_tournament_and_read(tournament_or_id, read: Compiled, *args) -> tuple[T
     return locked[0], rows
 
 
-def new_entry(t: Tournament, person: Person, *, status: str, pre_registered: bool, now, chips: int | None = None,
-              previous: int | None = None, number: int | None = None) -> Entry:
+def new_entry(
+    t: Tournament, person: Person, *, status: str, pre_registered: bool, now, chips: int | None = None, previous: int | None = None, number: int | None = None
+) -> Entry:
     """A new entry numbered after the last; ``previous``: the person's entries in ``t`` not
     cancelled, when the caller has counted them already; ``number``: the last entry's number
     plus one, when the caller has read it already (under the tournament's lock)."""
@@ -92,28 +93,87 @@ def _entry(t, person, *, status, pre_registered, now, chips, previous, number) -
     )
 
 
-def write_row(t, *, kind, entry, person, prize, fee, chips, method, actor, side=ZERO, jackpot=ZERO, reason="", reference="", payee="",
-              reverses=None, note="", tender=None, owed=ZERO, settles=None):
+def write_row(
+    t,
+    *,
+    kind,
+    entry,
+    person,
+    prize,
+    fee,
+    chips,
+    method,
+    actor,
+    side=ZERO,
+    jackpot=ZERO,
+    reason="",
+    reference="",
+    payee="",
+    reverses=None,
+    note="",
+    tender=None,
+    owed=ZERO,
+    settles=None,
+):
     """One append-only row with the next receipt number. ``tender`` (``fees.Tender``): the sale
     was paid in a foreign currency (REG-06): the row keeps the currency, the amount tendered for
     its total and the rate; its amounts stay in the tournament's currency. ``owed`` (REG-09): an
     amount owed, not received (a RECEIVABLE row, its SETTLEMENT pointing at it by ``settles``)."""
-    row = _row(t, kind=kind, entry=entry, person=person, prize=prize, fee=fee, chips=chips, method=method, actor=actor, side=side,
-               jackpot=jackpot, reason=reason, reference=reference, payee=payee, reverses=reverses, note=note, tender=tender, owed=owed,
-               settles=settles, receipt_number=next_number("receipt"))
+    row = _row(
+        t,
+        kind=kind,
+        entry=entry,
+        person=person,
+        prize=prize,
+        fee=fee,
+        chips=chips,
+        method=method,
+        actor=actor,
+        side=side,
+        jackpot=jackpot,
+        reason=reason,
+        reference=reference,
+        payee=payee,
+        reverses=reverses,
+        note=note,
+        tender=tender,
+        owed=owed,
+        settles=settles,
+        receipt_number=next_number("receipt"),
+    )
     receipt_journal.issued(row.receipt_number)  # kept outside the database: a restore never prints it again
     _NEW_ROW.insert([row])
     return row
 
 
-def _row(t, *, kind, entry, person, prize, fee, chips, method, actor, receipt_number, side=ZERO, jackpot=ZERO, reason="", reference="",
-         payee="", reverses=None, note="", tender=None, owed=ZERO, settles=None) -> LedgerRow:
+def _row(
+    t,
+    *,
+    kind,
+    entry,
+    person,
+    prize,
+    fee,
+    chips,
+    method,
+    actor,
+    receipt_number,
+    side=ZERO,
+    jackpot=ZERO,
+    reason="",
+    reference="",
+    payee="",
+    reverses=None,
+    note="",
+    tender=None,
+    owed=ZERO,
+    settles=None,
+) -> LedgerRow:
     """``write_row``'s row, not written."""
     foreign = {}
     if tender is not None:
         total = prize + fee + side + jackpot
-        foreign = {"tender_currency": tender.currency, "exchange_rate": tender.rate,
-                   "tender_amount": tender.due(total) if total >= 0 else -tender.due(-total)}
+        foreign = {"tender_currency": tender.currency, "exchange_rate": tender.rate, "tender_amount": tender.due(total) if total >= 0 else -tender.due(-total)}
     return LedgerRow(
         **foreign,
         tournament=t,
@@ -148,8 +208,9 @@ class SaleEvent:
     payload: Callable[[Entry, LedgerRow], dict]
 
 
-def sell_new_entry(t: Tournament, person: Person, *, now, chips: int, previous: int | None = None, number: int | None = None,
-                   event: SaleEvent | None = None, **row) -> tuple[Entry, LedgerRow]:
+def sell_new_entry(
+    t: Tournament, person: Person, *, now, chips: int, previous: int | None = None, number: int | None = None, event: SaleEvent | None = None, **row
+) -> tuple[Entry, LedgerRow]:
     """``new_entry`` (playing, not pre-registered) and the ``write_row`` that sells it (``row``:
     its other arguments), then ``event`` logged. On PostgreSQL in one statement
     (``sql.write_sale``): the receipt counter, the entry, the row and the event."""
@@ -168,6 +229,7 @@ def _written_together(t: Tournament, entry: Entry, row: LedgerRow, event: SaleEv
     """The receipt counter, the entry, its row and the sale's event written by one statement
     (``sql.write_sale``): the row, its receipt number and its entry set; None, writing nothing,
     where that statement is not sent."""
+
     def logged():  # the event's row built (and published at the commit), written by the statement
         return log_events(t, event.actor, [(event.action, event.payload(entry, row))], write=_written_by_caller)
 
@@ -188,8 +250,9 @@ def late_stack(t: Tournament) -> int:
     return HouseRules.of(t).late_stack(t.starting_stack)
 
 
-def issue_paid_entry(t: Tournament, person: Person, *, actor: Actor, method: str, note: str, reference: str = "",
-                     entry: Entry | None = None, now=None) -> tuple[Entry, LedgerRow]:
+def issue_paid_entry(
+    t: Tournament, person: Person, *, actor: Actor, method: str, note: str, reference: str = "", entry: Entry | None = None, now=None
+) -> tuple[Entry, LedgerRow]:
     """A paid place that did not cross the desk (a satellite seat, a ticket): ``entry`` (a
     reservation) or a new entry becomes playing with the late-registration stack, one BUY_IN
     row at the tournament's price records it, and seating is told."""
@@ -197,8 +260,19 @@ def issue_paid_entry(t: Tournament, person: Person, *, actor: Actor, method: str
         entry = new_entry(t, person, status=Entry.ACTIVE, pre_registered=False, now=now)
     entry.status, entry.chips = Entry.ACTIVE, late_stack(t)
     entry.save(update_fields=["status", "chips"])
-    row = write_row(t, kind=LedgerRow.BUY_IN, entry=entry, person=person, prize=t.buy_in, fee=t.fee, chips=entry.chips,
-                    method=method, actor=actor, note=note, reference=reference)
+    row = write_row(
+        t,
+        kind=LedgerRow.BUY_IN,
+        entry=entry,
+        person=person,
+        prize=t.buy_in,
+        fee=t.fee,
+        chips=entry.chips,
+        method=method,
+        actor=actor,
+        note=note,
+        reference=reference,
+    )
     announce(signals.entry_paid, t, actor, entry=entry)
     return entry, row
 
@@ -220,16 +294,24 @@ def continue_receipts_after_restore(*, backup: str, last_printed: int | None = N
     counter = Sequence.objects.select_for_update().get(name="receipt")
     journal = receipt_journal.last_reserved()
     target = max(counter.value, journal, last_printed or 0)
-    answer = {"restored_last": counter.value, "journal": journal, "last_printed": last_printed, "continues_after": target,
-              "lost": None, "tournaments": []}
+    answer = {"restored_last": counter.value, "journal": journal, "last_printed": last_printed, "continues_after": target, "lost": None, "tournaments": []}
     if target > counter.value:
         answer["lost"] = (counter.value + 1, target)
         Sequence.objects.filter(pk=counter.pk).update(value=target)
         open_now = list(Tournament.objects.filter(status__in=[Tournament.REGISTERING, Tournament.RUNNING]).order_by("start_at", "id"))
         # One row without a tournament (the restored tournaments' own logs stay as backed up),
         # naming the tournaments open then: their reconciliation reports list the numbers.
-        log_event(None, Action.CASHIER_RECEIPTS_LOST_IN_RESTORE, None, first=counter.value + 1, last=target, backup=backup,
-                  journal=journal, last_printed=last_printed, tournaments=[t.pk for t in open_now])
+        log_event(
+            None,
+            Action.CASHIER_RECEIPTS_LOST_IN_RESTORE,
+            None,
+            first=counter.value + 1,
+            last=target,
+            backup=backup,
+            journal=journal,
+            last_printed=last_printed,
+            tournaments=[t.pk for t in open_now],
+        )
         answer["tournaments"] = [t.name for t in open_now]
     transaction.on_commit(lambda: receipt_journal.continued_from(target))
     return answer

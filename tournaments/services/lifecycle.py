@@ -37,8 +37,7 @@ def open_registration(tournament, *, actor: Actor) -> Tournament:
 
 
 @service
-def start(tournament, *, actor: Actor, override_minimum: bool = False, prestart_report_sent: bool = False,
-          start_clock: bool = False, now=None) -> Tournament:
+def start(tournament, *, actor: Actor, override_minimum: bool = False, prestart_report_sent: bool = False, start_clock: bool = False, now=None) -> Tournament:
     """Start the tournament: needs the minimum field (FMT-14) unless the director overrides, and,
     where the rule set asks for it (003, ROLE-02), confirmation that the pre-start report was sent.
     With ``start_clock`` the clock starts in the same transaction (the page asks, ticked by
@@ -54,17 +53,14 @@ def start(tournament, *, actor: Actor, override_minimum: bool = False, prestart_
         )
     players = t.entries.filter(status=Entry.ACTIVE).exclude(person__banned=True).count()  # REG-05: a banned payer does not play
     if players < t.min_players and not override_minimum:
-        raise LifecycleError(
-            "below_minimum", _("Only %(n)s players have paid; the minimum is %(min)s.") % {"n": players, "min": t.min_players}
-        )
+        raise LifecycleError("below_minimum", _("Only %(n)s players have paid; the minimum is %(min)s.") % {"n": players, "min": t.min_players})
     if t.structure_id is None:
         raise LifecycleError("no_structure", _("Choose a blind structure before starting."))
     t.structure = private_structure(t)
     t.status = Tournament.RUNNING
     t.save(update_fields=["status", "structure"])
     Clock.objects.get_or_create(tournament=t)
-    log_event(t, Action.TOURNAMENTS_TOURNAMENT_STARTED, actor, players=players, override_minimum=override_minimum,
-              prestart_report_sent=prestart_report_sent)
+    log_event(t, Action.TOURNAMENTS_TOURNAMENT_STARTED, actor, players=players, override_minimum=override_minimum, prestart_report_sent=prestart_report_sent)
     announce(signals.tournament_started, t, actor)  # seating draws the seats
     if start_clock:
         clockctl.start_clock(t, actor=actor, now=now)
@@ -118,9 +114,14 @@ def cancel(tournament, *, actor: Actor, reason: str) -> Tournament:
         raise LifecycleError("reason_required", _("Cancelling needs a reason."), status=400)
     t.status = Tournament.CANCELLED
     t.save(update_fields=["status"])
-    owed = dict(LedgerRow.objects.filter(tournament=t, entry__isnull=False).exclude(entry__status=Entry.CANCELLED)
-                .values("entry_id").order_by().annotate(total=Sum(F("prize_amount") + F("fee_amount") + F("side_amount")
-                                                                   + F("jackpot_amount"))).values_list("entry_id", "total"))
+    owed = dict(
+        LedgerRow.objects.filter(tournament=t, entry__isnull=False)
+        .exclude(entry__status=Entry.CANCELLED)
+        .values("entry_id")
+        .order_by()
+        .annotate(total=Sum(F("prize_amount") + F("fee_amount") + F("side_amount") + F("jackpot_amount")))
+        .values_list("entry_id", "total")
+    )
     due = []
     for entry in t.entries.exclude(status=Entry.CANCELLED).order_by("number"):
         if (owed.get(entry.pk) or 0) > 0:
@@ -128,8 +129,7 @@ def cancel(tournament, *, actor: Actor, reason: str) -> Tournament:
         entry.status = Entry.CANCELLED  # the chips stay on the entry until its refund takes them off the ledger
         entry.save(update_fields=["status"])
         announce(signals.entry_cancelled, t, actor, entry=entry)
-    log_event(t, Action.TOURNAMENTS_TOURNAMENT_CANCELLED, actor, reason=reason, refunds_due=due,
-              refund_total=str(sum((owed[i] for i in due), Decimal(0))))
+    log_event(t, Action.TOURNAMENTS_TOURNAMENT_CANCELLED, actor, reason=reason, refunds_due=due, refund_total=str(sum((owed[i] for i in due), Decimal(0))))
     _stop_clock(t, actor)
     return t
 
@@ -152,6 +152,5 @@ def delete(tournament, *, actor: Actor) -> None:
         with transaction.atomic():
             t.delete()
     except IntegrityError:  # ProtectedError too: a row elsewhere needs this tournament
-        raise LifecycleError(
-            "tournament_in_use", _("This tournament is part of an event, a series or a satellite: cancel it instead.")) from None
+        raise LifecycleError("tournament_in_use", _("This tournament is part of an event, a series or a satellite: cancel it instead.")) from None
     log_event(None, Action.TOURNAMENTS_TOURNAMENT_DELETED, actor, tournament_id=pk, name=name)

@@ -24,8 +24,17 @@ def record_lockout(sender=None, *, kind: str, username: str, address: str, failu
 
 @service
 def _log_lockout(kind, username, address, failures, seconds):
-    log_event(None, Action.AUTH_LOCKOUT_STARTED, SYSTEM, kind=kind, username=username[:150], address=address,
-              failures=failures, seconds=seconds, until=int(time.time()) + seconds)
+    log_event(
+        None,
+        Action.AUTH_LOCKOUT_STARTED,
+        SYSTEM,
+        kind=kind,
+        username=username[:150],
+        address=address,
+        failures=failures,
+        seconds=seconds,
+        until=int(time.time()) + seconds,
+    )
 
 
 @service

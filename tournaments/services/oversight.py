@@ -67,8 +67,7 @@ def witness(tournament, event_id, *, actor: Actor) -> Witness:
     if actor.user is None or CONTROLLER not in user_roles(actor.user):
         raise OversightError("not_controller", _("Only the administrative controller witnesses draws and moves."), status=403)
     try:
-        event = TournamentEvent.objects.get(pk=int(event_id), tournament=t,
-                                            action__in=[a.value for a in selectors.WITNESSED])
+        event = TournamentEvent.objects.get(pk=int(event_id), tournament=t, action__in=[a.value for a in selectors.WITNESSED])
     except (TypeError, ValueError, TournamentEvent.DoesNotExist):
         raise ValidationFailed("not_witnessable", _("That is not a seat draw or a move of this tournament."))
     if Witness.objects.filter(event=event, user=actor.user).exists():
@@ -95,8 +94,9 @@ def issue_stub_addendum(tournament, *, actor: Actor) -> StubReport:
     totals = rows.aggregate(p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"), j=Sum("jackpot_amount"))
     total = sum((v or ZERO for v in totals.values()), ZERO)
     number = (t.stub_reports.order_by("-number").values_list("number", flat=True).first() or 0) + 1
-    report = StubReport.objects.create(tournament=t, number=number, first_row_id=ids[0], last_row_id=ids[-1],
-                                       stubs=len(ids), total=total, created_by=actor.user)
+    report = StubReport.objects.create(
+        tournament=t, number=number, first_row_id=ids[0], last_row_id=ids[-1], stubs=len(ids), total=total, created_by=actor.user
+    )
     log_event(t, Action.TOURNAMENTS_STUBS_REPORTED, actor, number=number, stubs=len(ids), total=str(total))
     return report
 
@@ -135,8 +135,20 @@ def _text(value, what: str, limit: int, *, required=True) -> str:
 
 
 @service
-def record_ruling(tournament, *, asked_by: str, question: str, decision: str, asked_at=None, window: str = Ruling.HAND,
-                  disputed_at=None, next_hand_at=None, table_number=None, hand: str = "", actor: Actor) -> Ruling:
+def record_ruling(
+    tournament,
+    *,
+    asked_by: str,
+    question: str,
+    decision: str,
+    asked_at=None,
+    window: str = Ruling.HAND,
+    disputed_at=None,
+    next_hand_at=None,
+    table_number=None,
+    hand: str = "",
+    actor: Actor,
+) -> Ruling:
     """Record a floor decision (ROLE-05): final once recorded. The dispute window is checked
     (until the next hand; one minute after a pot awarded in a break, house setting) and a late
     request is recorded with ``late`` set (the page and the API warn)."""
@@ -157,13 +169,22 @@ def record_ruling(tournament, *, asked_by: str, question: str, decision: str, as
             table = -1
         if not 1 <= table <= 10_000:
             raise ValidationFailed("bad_table", _("A table number is a whole number from 1."))
-    check = window_rule.dispute_window(window, asked_at=asked, disputed_at=disputed, next_hand_at=next_hand,
-                                       break_seconds=HouseRules.of(t).ruling_break_window_seconds)
+    check = window_rule.dispute_window(
+        window, asked_at=asked, disputed_at=disputed, next_hand_at=next_hand, break_seconds=HouseRules.of(t).ruling_break_window_seconds
+    )
     ruling = Ruling.objects.create(
-        tournament=t, table_number=table, hand=_text(hand, _("Hand"), 40, required=False),
-        asked_by=_text(asked_by, _("Who asked"), 150), asked_at=asked, window=window, disputed_at=disputed,
-        next_hand_at=next_hand, late=check.late, question=_text(question, _("Question"), 2000),
-        decision=_text(decision, _("Decision"), 2000), decided_by=actor.user,
+        tournament=t,
+        table_number=table,
+        hand=_text(hand, _("Hand"), 40, required=False),
+        asked_by=_text(asked_by, _("Who asked"), 150),
+        asked_at=asked,
+        window=window,
+        disputed_at=disputed,
+        next_hand_at=next_hand,
+        late=check.late,
+        question=_text(question, _("Question"), 2000),
+        decision=_text(decision, _("Decision"), 2000),
+        decided_by=actor.user,
     )
     log_event(t, Action.TOURNAMENTS_RULING_RECORDED, actor, ruling=ruling.pk, table=table, late=check.late, asked_by=ruling.asked_by)
     return ruling

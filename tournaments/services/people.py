@@ -50,8 +50,7 @@ def search_people(query: str, limit: int = 20) -> list[Person]:
     by_name = ("last_name", "first_name", "id")
     found = {p.pk: p for p in Person.objects.filter(anywhere).order_by(*by_name)[:CANDIDATES]}
     found.update((p.pk, p) for p in Person.objects.filter(at_start).order_by(*by_name)[:CANDIDATES])
-    found.update((p.pk, p) for p in Person.objects.filter(
-        Q(nickname__iexact=exact) | Q(document_id__iexact=exact) | Q(email__iexact=exact))[:CANDIDATES])
+    found.update((p.pk, p) for p in Person.objects.filter(Q(nickname__iexact=exact) | Q(document_id__iexact=exact) | Q(email__iexact=exact))[:CANDIDATES])
     ranked = ranking.rank(query, [_candidate(p) for p in found.values()])
     return [found[c.id] for c in ranked[:limit]]
 
@@ -139,8 +138,9 @@ def update_person(person: Person, *, actor: Actor, **fields) -> Person:
             changes[name] = {"old": old, "new": new}
     if changed:
         person.save()
-        log_event(None, Action.PEOPLE_PERSON_CHANGED, actor, person=person.pk, fields=", ".join(changed), changes=changes,
-                  document_changed="document_id" in changed)
+        log_event(
+            None, Action.PEOPLE_PERSON_CHANGED, actor, person=person.pk, fields=", ".join(changed), changes=changes, document_changed="document_id" in changed
+        )
     if hidden is not None and bool(hidden) != person.hide_from_lookup:
         person = set_hidden_from_lookup(person, bool(hidden), actor=actor)
     return person

@@ -58,35 +58,83 @@ def person_data(person: Person) -> dict:
     return {
         "exported_at": timezone.now().isoformat(),
         "person": {
-            "id": person.pk, "first_name": person.first_name, "last_name": person.last_name, "nickname": person.nickname,
-            "email": person.email, "phone": person.phone, "document_id": person.document_id, "notes": person.notes,
-            "created_at": _iso(person.created_at), "hide_from_lookup": person.hide_from_lookup,
+            "id": person.pk,
+            "first_name": person.first_name,
+            "last_name": person.last_name,
+            "nickname": person.nickname,
+            "email": person.email,
+            "phone": person.phone,
+            "document_id": person.document_id,
+            "notes": person.notes,
+            "created_at": _iso(person.created_at),
+            "hide_from_lookup": person.hide_from_lookup,
         },
         "ban": {"banned": person.banned, "reason": person.banned_reason},
         "lookup_opt_out": person.hide_from_lookup,
-        "entries": [{
-            "id": e.pk, "tournament": e.tournament_id, "tournament_name": e.tournament.name, "number": e.number,
-            "status": e.status, "place": e.place, "chips": e.chips, "rebuys": e.rebuys, "addons": e.addons,
-            "created_at": _iso(e.created_at), "busted_at": _iso(e.busted_at), "checked_in_at": _iso(e.checked_in_at),
-            "id_checked": e.id_checked, "channel": e.channel,
-        } for e in entries],
-        "ledger": [{
-            "receipt_number": r.receipt_number, "tournament": r.tournament_id, "entry": r.entry_id, "kind": r.kind,
-            "prize_amount": str(r.prize_amount), "fee_amount": str(r.fee_amount), "side_amount": str(r.side_amount),
-            "jackpot_amount": str(r.jackpot_amount), "currency": r.currency, "method": r.method, "reference": r.reference,
-            "payee": r.payee, "reason": r.reason, "created_at": _iso(r.created_at),
-        } for r in rows],
-        "penalties": [{
-            "tournament": p.tournament_id, "entry": p.entry_id, "kind": p.kind, "reason_code": p.reason_code, "note": p.note,
-            "status": p.status, "issued_at": _iso(p.issued_at),
-        } for p in selectors.penalty_history(person)],
+        "entries": [
+            {
+                "id": e.pk,
+                "tournament": e.tournament_id,
+                "tournament_name": e.tournament.name,
+                "number": e.number,
+                "status": e.status,
+                "place": e.place,
+                "chips": e.chips,
+                "rebuys": e.rebuys,
+                "addons": e.addons,
+                "created_at": _iso(e.created_at),
+                "busted_at": _iso(e.busted_at),
+                "checked_in_at": _iso(e.checked_in_at),
+                "id_checked": e.id_checked,
+                "channel": e.channel,
+            }
+            for e in entries
+        ],
+        "ledger": [
+            {
+                "receipt_number": r.receipt_number,
+                "tournament": r.tournament_id,
+                "entry": r.entry_id,
+                "kind": r.kind,
+                "prize_amount": str(r.prize_amount),
+                "fee_amount": str(r.fee_amount),
+                "side_amount": str(r.side_amount),
+                "jackpot_amount": str(r.jackpot_amount),
+                "currency": r.currency,
+                "method": r.method,
+                "reference": r.reference,
+                "payee": r.payee,
+                "reason": r.reason,
+                "created_at": _iso(r.created_at),
+            }
+            for r in rows
+        ],
+        "penalties": [
+            {
+                "tournament": p.tournament_id,
+                "entry": p.entry_id,
+                "kind": p.kind,
+                "reason_code": p.reason_code,
+                "note": p.note,
+                "status": p.status,
+                "issued_at": _iso(p.issued_at),
+            }
+            for p in selectors.penalty_history(person)
+        ],
         "prize_payments": other.get("prize_payments", []),
         "tickets": other.get("tickets", []),
         "prizes_unpaid": other.get("prizes_unpaid", []),
-        "event_log": [{
-            "id": ev.pk, "tournament": ev.tournament_id, "action": ev.action, "actor": ev.actor_label,
-            "created_at": _iso(ev.created_at), "payload": ev.payload,
-        } for ev in _person_events(person, entry_ids)],
+        "event_log": [
+            {
+                "id": ev.pk,
+                "tournament": ev.tournament_id,
+                "action": ev.action,
+                "actor": ev.actor_label,
+                "created_at": _iso(ev.created_at),
+                "payload": ev.payload,
+            }
+            for ev in _person_events(person, entry_ids)
+        ],
     }
 
 
@@ -103,7 +151,8 @@ def erasure_refusal(person: Person) -> DomainError | None:
     """Why ``person`` cannot be erased now, or None: he plays (an entry not out of a tournament that
     has not ended), or money is open between him and the house (owed by him, a refund or a prize due to him)."""
     live = Entry.objects.filter(person=person, status__in=(Entry.ACTIVE, Entry.RESERVED)).exclude(
-        tournament__status__in=(Tournament.FINISHED, Tournament.CANCELLED))
+        tournament__status__in=(Tournament.FINISHED, Tournament.CANCELLED)
+    )
     if live.exists():
         return DomainError("person_in_play", _("This person has an entry in a tournament not over yet: erase after it ends."))
     if registration.owed_by(person):
@@ -158,11 +207,13 @@ def checkin_document(entry: Entry, *, actor: Actor) -> str:
     """The whole document number of the player the desk checks in (REG-02: the law asks to see
     it), only while his entry awaits check-in; logged as every view of a document is."""
     entry = Entry.objects.select_related("person", "tournament").get(pk=getattr(entry, "pk", entry))
-    if (entry.status not in (Entry.ACTIVE, Entry.RESERVED) or entry.checked_in_at is not None
-            or entry.tournament.status in (Tournament.FINISHED, Tournament.CANCELLED)):
+    if (
+        entry.status not in (Entry.ACTIVE, Entry.RESERVED)
+        or entry.checked_in_at is not None
+        or entry.tournament.status in (Tournament.FINISHED, Tournament.CANCELLED)
+    ):
         raise DomainError("not_at_checkin", _("This entry is not waiting for check-in: its document number stays masked."))
-    log_event(None, Action.PEOPLE_DOCUMENT_VIEWED, actor, person=entry.person_id, entry=entry.pk,
-              tournament_id=entry.tournament_id, purpose="check-in")
+    log_event(None, Action.PEOPLE_DOCUMENT_VIEWED, actor, person=entry.person_id, entry=entry.pk, tournament_id=entry.tournament_id, purpose="check-in")
     return entry.person.document_id
 
 
@@ -173,10 +224,15 @@ def inactive_people(days: int, now=None) -> list[int]:
     recent_entries = Entry.objects.filter(Q(created_at__gte=cutoff) | Q(busted_at__gte=cutoff)).values("person_id")
     recent_rows = LedgerRow.objects.filter(created_at__gte=cutoff)
     recent_penalties = Penalty.objects.filter(issued_at__gte=cutoff).values("person_id")
-    people = (Person.objects.filter(created_at__lt=cutoff).exclude(pk__in=recent_entries).exclude(pk__in=recent_penalties)
-              .exclude(pk__in=recent_rows.filter(person__isnull=False).values("person_id"))
-              .exclude(pk__in=recent_rows.filter(entry__isnull=False).values("entry__person_id"))
-              .order_by("pk").values_list("pk", "first_name", "last_name"))
+    people = (
+        Person.objects.filter(created_at__lt=cutoff)
+        .exclude(pk__in=recent_entries)
+        .exclude(pk__in=recent_penalties)
+        .exclude(pk__in=recent_rows.filter(person__isnull=False).values("person_id"))
+        .exclude(pk__in=recent_rows.filter(entry__isnull=False).values("entry__person_id"))
+        .order_by("pk")
+        .values_list("pk", "first_name", "last_name")
+    )
     return [pk for pk, first, last in people if (first, last) != pseudonym(pk)]
 
 

@@ -58,15 +58,16 @@ def _locked_entry(entry) -> tuple[Tournament, Entry]:
 def banned_refusal(entry: Entry) -> RegistrationError:
     """REG-05: a banned person does not play; the answer carries what the desk refunds."""
     return RegistrationError(
-        "banned", _("%(name)s is banned and cannot play: %(reason)s. Refund the entry minus any expenses.")
+        "banned",
+        _("%(name)s is banned and cannot play: %(reason)s. Refund the entry minus any expenses.")
         % {"name": entry.person.full_name, "reason": entry.person.banned_reason},
-        entry=entry.pk, refund_due=str(paid_amount(entry)),
+        entry=entry.pk,
+        refund_due=str(paid_amount(entry)),
     )
 
 
 @service
-def confirm_transfer(entry, *, reference: str, actor: Actor, now=None, jackpot: bool = False,
-                     confirm_final_table: bool = False) -> cashier.Sale:
+def confirm_transfer(entry, *, reference: str, actor: Actor, now=None, jackpot: bool = False, confirm_final_table: bool = False) -> cashier.Sale:
     """REG-02: the cashier confirms a bank-transfer booking's funds have cleared: only now is it
     paid (a BUY_IN row by transfer with its reference, and seating told like any sale)."""
     now = now or timezone.now()
@@ -82,8 +83,16 @@ def confirm_transfer(entry, *, reference: str, actor: Actor, now=None, jackpot: 
     entry.funds_cleared_at = now
     entry.save(update_fields=["funds_cleared_at"])
     sale = cashier._pay_reservation(t, entry, method=LedgerRow.TRANSFER, actor=actor, now=now, jackpot=jackpot, reference=reference[:80])
-    log_event(t, Action.CASHIER_TRANSFER_CLEARED, actor, entry=entry.pk, entry_number=entry.number, name=entry.person.full_name,
-              receipt=sale.row.receipt_number, reference=reference[:80])
+    log_event(
+        t,
+        Action.CASHIER_TRANSFER_CLEARED,
+        actor,
+        entry=entry.pk,
+        entry_number=entry.number,
+        name=entry.person.full_name,
+        receipt=sale.row.receipt_number,
+        reference=reference[:80],
+    )
     return sale
 
 
@@ -113,8 +122,7 @@ def check_in(entry, *, actor: Actor, id_checked: bool = False, now=None) -> Entr
         entry.presence = ""
         fields.append("presence")
     entry.save(update_fields=fields)
-    log_event(t, Action.CASHIER_ENTRY_CHECKED_IN, actor, entry=entry.pk, entry_number=entry.number, name=entry.person.full_name,
-              id_checked=entry.id_checked)
+    log_event(t, Action.CASHIER_ENTRY_CHECKED_IN, actor, entry=entry.pk, entry_number=entry.number, name=entry.person.full_name, id_checked=entry.id_checked)
     return entry
 
 
@@ -133,8 +141,16 @@ def set_presence(entry, *, presence: str, actor: Actor, reason: str = "") -> Ent
         raise RegistrationError("entry_not_playing", _("This entry is not in the tournament."))
     entry.presence = presence
     entry.save(update_fields=["presence"])
-    log_event(t, Action.CASHIER_ENTRY_PRESENCE, actor, entry=entry.pk, entry_number=entry.number, name=entry.person.full_name,
-              presence=presence, reason=(reason or "")[:200])
+    log_event(
+        t,
+        Action.CASHIER_ENTRY_PRESENCE,
+        actor,
+        entry=entry.pk,
+        entry_number=entry.number,
+        name=entry.person.full_name,
+        presence=presence,
+        reason=(reason or "")[:200],
+    )
     return entry
 
 
@@ -165,15 +181,25 @@ def mark_no_show(entry, *, actor: Actor, reason: str = "", now=None) -> Entry:
         raise RegistrationError("already_no_show", _("This entry is already recorded as a no-show."))
     if entry.checked_in_at is not None:
         raise RegistrationError("checked_in", _("%(name)s has checked in: not a no-show.") % {"name": entry.person.full_name})
-    payload = {"entry": entry.pk, "entry_number": entry.number, "name": entry.person.full_name, "policy": policy,
-               "reason": (reason or "")[:200]}
+    payload = {"entry": entry.pk, "entry_number": entry.number, "name": entry.person.full_name, "policy": policy, "reason": (reason or "")[:200]}
     if entry.status == Entry.RESERVED:
         entry.status, entry.no_show_at = Entry.CANCELLED, now
         entry.save(update_fields=["status", "no_show_at"])
         if policy == "LOSE_GAME":
             owed = t.buy_in + t.fee
-            row = write_row(t, kind=LedgerRow.RECEIVABLE, entry=entry, person=entry.person, prize=ZERO, fee=ZERO, chips=0,
-                            method=LedgerRow.OTHER, actor=actor, owed=owed, reason=_("No-show: the entry is still owed (REG-02, 004)"))
+            row = write_row(
+                t,
+                kind=LedgerRow.RECEIVABLE,
+                entry=entry,
+                person=entry.person,
+                prize=ZERO,
+                fee=ZERO,
+                chips=0,
+                method=LedgerRow.OTHER,
+                actor=actor,
+                owed=owed,
+                reason=_("No-show: the entry is still owed (REG-02, 004)"),
+            )
             payload.update(owed=str(owed), receivable=row.receipt_number)
         log_event(t, Action.CASHIER_ENTRY_NO_SHOW, actor, **payload)
         return entry
@@ -188,8 +214,10 @@ def mark_no_show(entry, *, actor: Actor, reason: str = "", now=None) -> Entry:
         log_event(t, Action.CASHIER_ENTRY_NO_SHOW, actor, **payload)
         return entry
     if policy == "FORFEIT_AT" and not forfeit_deadline_passed(t, rules, now):
-        raise RegistrationError("no_show_too_early", _("An absent player forfeits only after the end of level %(n)s plus %(m)s minutes.")
-                                % {"n": rules.no_show_level, "m": rules.no_show_grace_minutes})
+        raise RegistrationError(
+            "no_show_too_early",
+            _("An absent player forfeits only after the end of level %(n)s plus %(m)s minutes.") % {"n": rules.no_show_level, "m": rules.no_show_grace_minutes},
+        )
     entry.no_show_at, entry.presence = now, Entry.ABSENT
     entry.save(update_fields=["no_show_at", "presence"])
     payload["outcome"] = "removed"
@@ -203,8 +231,7 @@ def banned_paid_entries(t: Tournament) -> list[dict]:
     offers each the refund with its expenses."""
     out = []
     for e in t.entries.filter(status=Entry.ACTIVE, person__banned=True).select_related("person").order_by("number"):
-        out.append({"entry": e.pk, "number": e.number, "name": e.person.full_name, "reason": e.person.banned_reason,
-                    "refund_due": str(paid_amount(e))})
+        out.append({"entry": e.pk, "number": e.number, "name": e.person.full_name, "reason": e.person.banned_reason, "refund_due": str(paid_amount(e))})
     return out
 
 
@@ -227,11 +254,9 @@ def mark_arrival(entry, *, arrived: bool, actor: Actor, reason: str = "") -> Ent
         if entry.checked_in_at is not None:
             raise RegistrationError("checked_in", _("%(name)s has checked in: not a no-show.") % {"name": entry.person.full_name})
         if entry.presence == Entry.NOT_ARRIVED:
-            raise RegistrationError("already_not_arrived", _("%(name)s is already marked as not arrived.")
-                                    % {"name": entry.person.full_name})
+            raise RegistrationError("already_not_arrived", _("%(name)s is already marked as not arrived.") % {"name": entry.person.full_name})
         if entry.presence:
-            raise RegistrationError("has_arrived", _("%(name)s came and is away (absent or withdrawn): not a no-show.")
-                                    % {"name": entry.person.full_name})
+            raise RegistrationError("has_arrived", _("%(name)s came and is away (absent or withdrawn): not a no-show.") % {"name": entry.person.full_name})
         entry.presence, action = Entry.NOT_ARRIVED, Action.CASHIER_ENTRY_NOT_ARRIVED
     entry.save(update_fields=["presence"])
     log_event(t, action, actor, entry=entry.pk, entry_number=entry.number, name=entry.person.full_name, reason=(reason or "")[:200])
@@ -251,8 +276,7 @@ def not_arrived(t: Tournament, rules: HouseRules):
 def forfeit_pending(t: Tournament, rules: HouseRules | None = None) -> bool:
     """True while a FORFEIT_AT tournament has not applied its no-show deadline yet."""
     rules = rules or HouseRules.of(t)
-    return (rules.no_show_policy == "FORFEIT_AT" and t.status == Tournament.RUNNING
-            and not t.events.filter(action=Action.CASHIER_NO_SHOWS_FORFEITED).exists())
+    return rules.no_show_policy == "FORFEIT_AT" and t.status == Tournament.RUNNING and not t.events.filter(action=Action.CASHIER_NO_SHOWS_FORFEITED).exists()
 
 
 @service
@@ -274,8 +298,12 @@ def forfeit_not_arrived(tournament, *, actor: Actor, now=None) -> list[Entry] | 
         return None
     entries = list(not_arrived(t, rules).select_related("person").order_by("number"))
     playing = t.entries.filter(status=Entry.ACTIVE).exclude(person__banned=True).count()
-    payload = {"level": rules.no_show_level, "minutes": rules.no_show_grace_minutes,
-               "by": "check_in" if rules.check_in_used else "floor_mark", "at": now.isoformat()}
+    payload = {
+        "level": rules.no_show_level,
+        "minutes": rules.no_show_grace_minutes,
+        "by": "check_in" if rules.check_in_used else "floor_mark",
+        "at": now.isoformat(),
+    }
     if entries and len(entries) >= playing:
         payload["skipped"] = "nobody_arrived"
         entries = []
@@ -308,16 +336,30 @@ def owed_left(row: LedgerRow) -> Decimal:
 
 def _receivable_view(r: LedgerRow) -> dict:
     standing = [s for s in r.settlements.all() if not s.is_reversed]
-    return {"receipt_number": r.receipt_number, "tournament": r.tournament_id, "tournament_name": r.tournament.name,
-            "entry": r.entry_id, "entry_number": r.entry.number if r.entry_id else None, "person": r.person_id,
-            "name": r.person.full_name if r.person_id else "", "amount": str(r.owed_amount), "owed": str(owed_left(r)),
-            "currency": r.currency, "reason": r.reason, "created_at": r.created_at.isoformat(), "waived": r.is_reversed,
-            "settled_by": [s.receipt_number for s in standing]}
+    return {
+        "receipt_number": r.receipt_number,
+        "tournament": r.tournament_id,
+        "tournament_name": r.tournament.name,
+        "entry": r.entry_id,
+        "entry_number": r.entry.number if r.entry_id else None,
+        "person": r.person_id,
+        "name": r.person.full_name if r.person_id else "",
+        "amount": str(r.owed_amount),
+        "owed": str(owed_left(r)),
+        "currency": r.currency,
+        "reason": r.reason,
+        "created_at": r.created_at.isoformat(),
+        "waived": r.is_reversed,
+        "settled_by": [s.receipt_number for s in standing],
+    }
 
 
 def _receivable_rows():
-    return (LedgerRow.objects.filter(kind=LedgerRow.RECEIVABLE)
-            .select_related("tournament", "entry", "person", "reversed_by").prefetch_related("settlements__reversed_by"))
+    return (
+        LedgerRow.objects.filter(kind=LedgerRow.RECEIVABLE)
+        .select_related("tournament", "entry", "person", "reversed_by")
+        .prefetch_related("settlements__reversed_by")
+    )
 
 
 def receivables(t: Tournament) -> list[dict]:
@@ -334,8 +376,7 @@ def owed_by(person) -> list[dict]:
 
 def owed_total(t: Tournament) -> Decimal:
     """REG-09: amounts owed in this tournament not paid yet (receivables, net of waivers and payments)."""
-    return t.ledger.filter(kind__in=(LedgerRow.RECEIVABLE, LedgerRow.SETTLEMENT, LedgerRow.REVERSAL)).aggregate(
-        o=Sum("owed_amount"))["o"] or ZERO
+    return t.ledger.filter(kind__in=(LedgerRow.RECEIVABLE, LedgerRow.SETTLEMENT, LedgerRow.REVERSAL)).aggregate(o=Sum("owed_amount"))["o"] or ZERO
 
 
 @service
@@ -353,9 +394,30 @@ def settle_receivable(row, *, method: str, actor: Actor, now=None) -> LedgerRow:
     if owed <= ZERO:
         raise RegistrationError("nothing_owed", _("Nothing is owed on receipt %(n)s any more.") % {"n": receivable.receipt_number})
     cashier.check_cash_limit(t, owed, method)
-    paid = write_row(t, kind=LedgerRow.SETTLEMENT, entry=receivable.entry, person=receivable.person, prize=ZERO, fee=owed, chips=0,
-                     method=method, actor=actor, owed=-owed, settles=receivable, reason=receivable.reason)
+    paid = write_row(
+        t,
+        kind=LedgerRow.SETTLEMENT,
+        entry=receivable.entry,
+        person=receivable.person,
+        prize=ZERO,
+        fee=owed,
+        chips=0,
+        method=method,
+        actor=actor,
+        owed=-owed,
+        settles=receivable,
+        reason=receivable.reason,
+    )
     name = receivable.person.full_name if receivable.person_id else ""
-    log_event(t, Action.CASHIER_RECEIVABLE_SETTLED, actor, entry=receivable.entry_id, name=name, amount=str(owed), method=method,
-              receipt=paid.receipt_number, receivable=receivable.receipt_number)
+    log_event(
+        t,
+        Action.CASHIER_RECEIVABLE_SETTLED,
+        actor,
+        entry=receivable.entry_id,
+        name=name,
+        amount=str(owed),
+        method=method,
+        receipt=paid.receipt_number,
+        receivable=receivable.receipt_number,
+    )
     return paid

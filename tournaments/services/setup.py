@@ -63,13 +63,10 @@ def setup_errors(values: dict, instance: Tournament | None = None) -> dict[str, 
     size = get("table_size")
     if size is not None and not 2 <= size <= house.max_seats_per_table:
         # FMT-14 / C20: 10 seats at most (003 Art. 4.5); a house that plays 004's 11 says so.
-        errors["table_size"] = _("Tables seat 2 to %(max)s players (FMT-14; the house setting max_seats_per_table).") % {
-            "max": house.max_seats_per_table}
+        errors["table_size"] = _("Tables seat 2 to %(max)s players (FMT-14; the house setting max_seats_per_table).") % {"max": house.max_seats_per_table}
     minimum = get("min_players")
-    if (house.rule_set == "SANREMO_003" and minimum is not None and minimum < SANREMO_MIN_PLAYERS
-            and ("min_players" in values or "rule_set" in values)):
-        errors["min_players"] = _("A tournament under the Sanremo rules has at least %(n)s players (003 Art. 4).") % {
-            "n": SANREMO_MIN_PLAYERS}
+    if house.rule_set == "SANREMO_003" and minimum is not None and minimum < SANREMO_MIN_PLAYERS and ("min_players" in values or "rule_set" in values):
+        errors["min_players"] = _("A tournament under the Sanremo rules has at least %(n)s players (003 Art. 4).") % {"n": SANREMO_MIN_PLAYERS}
     if get("format") == Tournament.FREEZEOUT:
         if (get("max_entries_per_player") or 1) > 1:
             errors["max_entries_per_player"] = _("A freezeout has no re-entry (FMT-03).")
@@ -77,8 +74,7 @@ def setup_errors(values: dict, instance: Tournament | None = None) -> dict[str, 
             errors["format"] = _("A freezeout has no re-entry, rebuy or add-on (FMT-03).")
     currency = values.get("currency")
     if "currency" in values and (instance is None or currency != instance.currency) and not currencies.is_accepted(currency):
-        errors["currency"] = _("The currency is one of %(list)s (ISO 4217 codes this installation accepts).") % {
-            "list": ", ".join(currencies.accepted())}
+        errors["currency"] = _("The currency is one of %(list)s (ISO 4217 codes this installation accepts).") % {"list": ", ".join(currencies.accepted())}
     message = satellite_target_price_error(instance, get("buy_in"), get("fee"))
     if message:
         errors["buy_in"] = message
@@ -134,8 +130,9 @@ def _computed_fee(values: dict, instance: Tournament | None) -> Decimal:
     def get(name, default=None):
         return values[name] if name in values else getattr(instance, name, default)
 
-    house = HouseRules.from_settings(get("settings") if isinstance(get("settings"), dict) else {},
-                                     table_size=get("table_size") or 9, rule_set=get("rule_set") or "TDA")
+    house = HouseRules.from_settings(
+        get("settings") if isinstance(get("settings"), dict) else {}, table_size=get("table_size") or 9, rule_set=get("rule_set") or "TDA"
+    )
     buy_in = get("buy_in")
     if buy_in is None or buy_in < 0:
         return get("fee", Decimal(0))  # no fee to compute: the model's validation answers
@@ -149,25 +146,40 @@ def _settle_fee(values: dict, instance: Tournament | None, *, typed: bool) -> De
     if typed and given is not None and given < 0:
         return given  # a negative price: the model's validators refuse it (a 400 naming the field)
     if typed and given is not None and Decimal(given).quantize(Decimal("0.01")) != fee:
-        raise SetupError("fee_is_computed",
-                         _("The fee is computed from the buy-in (REG-03): %(fee)s. To charge another fee, set the fee "
-                           "override (a preset or an amount) and give the reason.") % {"fee": fee},
-                         status=400, fields=["fee"])
+        raise SetupError(
+            "fee_is_computed",
+            _("The fee is computed from the buy-in (REG-03): %(fee)s. To charge another fee, set the fee override (a preset or an amount) and give the reason.")
+            % {"fee": fee},
+            status=400,
+            fields=["fee"],
+        )
     values["fee"] = fee
     return fee
 
 
 def _check_override_reason(buy_in, fee, reason: str) -> None:
     if buy_in is not None and buy_in >= 0 and fee >= 0 and fees.is_override(buy_in, fee) and not reason.strip():
-        raise SetupError("fee_override_reason_required",
-                         _("The fee %(fee)s is not the statutory %(statutory)s (REG-03): give the reason for the override.")
-                         % {"fee": fee, "statutory": fees.statutory_fee(buy_in)}, status=400, fields=["override_reason"])
+        raise SetupError(
+            "fee_override_reason_required",
+            _("The fee %(fee)s is not the statutory %(statutory)s (REG-03): give the reason for the override.")
+            % {"fee": fee, "statutory": fees.statutory_fee(buy_in)},
+            status=400,
+            fields=["override_reason"],
+        )
 
 
 def _log_override(t: Tournament, actor: Actor, reason: str, preset: str | None) -> None:
     if fees.is_override(t.buy_in, t.fee):
-        log_event(t, Action.TOURNAMENTS_FEE_OVERRIDDEN, actor, buy_in=str(t.buy_in), fee=str(t.fee),
-                  statutory_fee=str(fees.statutory_fee(t.buy_in)), reason=reason.strip(), preset=preset or "")
+        log_event(
+            t,
+            Action.TOURNAMENTS_FEE_OVERRIDDEN,
+            actor,
+            buy_in=str(t.buy_in),
+            fee=str(t.fee),
+            statutory_fee=str(fees.statutory_fee(t.buy_in)),
+            reason=reason.strip(),
+            preset=preset or "",
+        )
 
 
 def keep_typed_fee_as_override(t: Tournament, actor: Actor, reason: str) -> None:
@@ -224,9 +236,9 @@ def update_tournament(tournament, values: dict, *, actor: Actor, override_reason
     changed = {name: value for name, value in values.items() if getattr(t, name) != value}
     money = [name for name in MONEY_FIELDS if name in changed]
     if money and t.status != Tournament.PLANNED and not override_reason.strip():
-        raise SetupError("money_fields_locked",
-                         _("Prices and the prize pool are locked once registration opens; give the reason for the change."),
-                         fields=money)
+        raise SetupError(
+            "money_fields_locked", _("Prices and the prize pool are locked once registration opens; give the reason for the change."), fields=money
+        )
     _refuse(setup_errors(values, t))
     if "currency" in changed and t.ledger.exists():
         raise SetupError("currency_locked", _("The currency cannot change once the tournament has sales."), fields=["currency"])
@@ -239,12 +251,17 @@ def update_tournament(tournament, values: dict, *, actor: Actor, override_reason
     t.save()
     if money:
         t.refresh_from_db(fields=money)  # amounts as stored (two decimals), for the log
-    log_event(t, Action.TOURNAMENTS_TOURNAMENT_UPDATED, actor, fields=sorted(changed), override_reason=override_reason.strip(),
-              money={name: [before[name], str(getattr(t, name))] for name in money})
+    log_event(
+        t,
+        Action.TOURNAMENTS_TOURNAMENT_UPDATED,
+        actor,
+        fields=sorted(changed),
+        override_reason=override_reason.strip(),
+        money={name: [before[name], str(getattr(t, name))] for name in money},
+    )
     if "fee" in changed or "settings" in changed and new_override != old_override:
         _log_override(t, actor, fee_reason, fee_preset)
-    changes.record_change(t, {name: [old, changes.stored(getattr(t, name))] for name, (old, _new) in public.items()},
-                          actor=actor, reason=override_reason)
+    changes.record_change(t, {name: [old, changes.stored(getattr(t, name))] for name, (old, _new) in public.items()}, actor=actor, reason=override_reason)
     return t
 
 
@@ -308,8 +325,15 @@ def copy_tournament(source: Tournament, *, name: str, start_at, actor: Actor, ov
     """A new planned tournament with the setup of ``source`` (prices, stacks, formats, house
     rules) and its own copy of the blind structure; through ``create_tournament``, so the fee
     rule and the validation apply as to a tournament typed by hand."""
-    t = _create_copy(setup_values(source), source.structure, name=name, start_at=start_at, actor=actor,
-                     override_reason=override_reason, origin=f"{source.name} (#{source.pk})")
+    t = _create_copy(
+        setup_values(source),
+        source.structure,
+        name=name,
+        start_at=start_at,
+        actor=actor,
+        override_reason=override_reason,
+        origin=f"{source.name} (#{source.pk})",
+    )
     log_event(t, Action.TOURNAMENTS_TOURNAMENT_COPIED, actor, source=source.pk, source_name=source.name)
     return t
 
@@ -321,10 +345,14 @@ def save_template(source: Tournament, *, name: str, actor: Actor) -> TournamentT
     if not name:
         raise ValidationFailed("name_required", _("Give the template a name."), fields={"name": [_("Give the template a name.")]})
     if TournamentTemplate.objects.filter(name__iexact=name).exists():
-        raise ValidationFailed("template_exists", _("A template with this name already exists."),
-                               fields={"name": [_("A template with this name already exists.")]})
+        raise ValidationFailed(
+            "template_exists", _("A template with this name already exists."), fields={"name": [_("A template with this name already exists.")]}
+        )
     template = TournamentTemplate.objects.create(
-        name=name[:160], values=values_to_json(setup_values(source)), source=source, created_by=actor.user,
+        name=name[:160],
+        values=values_to_json(setup_values(source)),
+        source=source,
+        created_by=actor.user,
         structure=copy_structure(source.structure, _("Template: %(name)s") % {"name": name} if source.structure_id else name),
     )
     log_event(source, Action.TOURNAMENTS_TEMPLATE_SAVED, actor, template=template.pk, template_name=template.name)
@@ -334,7 +362,14 @@ def save_template(source: Tournament, *, name: str, actor: Actor) -> TournamentT
 @service
 def create_from_template(template: TournamentTemplate, *, name: str, start_at, actor: Actor, override_reason: str = "") -> Tournament:
     """A new planned tournament from a saved template, like ``copy_tournament``."""
-    t = _create_copy(values_from_json(template.values), template.structure, name=name, start_at=start_at, actor=actor,
-                     override_reason=override_reason, origin=_("the template %(name)s") % {"name": template.name})
+    t = _create_copy(
+        values_from_json(template.values),
+        template.structure,
+        name=name,
+        start_at=start_at,
+        actor=actor,
+        override_reason=override_reason,
+        origin=_("the template %(name)s") % {"name": template.name},
+    )
     log_event(t, Action.TOURNAMENTS_TOURNAMENT_COPIED, actor, template=template.pk, template_name=template.name)
     return t

@@ -35,8 +35,7 @@ def set_streaming_live(tournament, live: bool, *, actor: Actor) -> Tournament:
     t.settings = {**(t.settings if isinstance(t.settings, dict) else {}), "streaming_live": live}
     t.save(update_fields=["settings"])
     tv = signals.ask_one(signals.tv_table_wanted, tournament=t)
-    log_event(t, Action.TOURNAMENTS_STREAMING_STARTED if live else Action.TOURNAMENTS_STREAMING_STOPPED, actor,
-              tv_table=tv["table"] if tv else None)
+    log_event(t, Action.TOURNAMENTS_STREAMING_STARTED if live else Action.TOURNAMENTS_STREAMING_STOPPED, actor, tv_table=tv["table"] if tv else None)
     return t
 
 

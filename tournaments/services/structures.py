@@ -33,8 +33,7 @@ def _level_game(raw: dict, kind: str, n: int) -> str:
         return ""
     if game.upper() in LEVEL_GAMES:
         return game.upper()
-    message = _("Row %(n)s, game: “%(game)s” is not one of the configured games (%(games)s).") % {
-        "n": n, "game": game[:40], "games": ", ".join(LEVEL_GAMES)}
+    message = _("Row %(n)s, game: “%(game)s” is not one of the configured games (%(games)s).") % {"n": n, "game": game[:40], "games": ", ".join(LEVEL_GAMES)}
     raise ValidationFailed("invalid_game", message, field="game", row=n, fields={"game": [message]})
 
 
@@ -78,12 +77,19 @@ def validate_items(items: list[dict]) -> list[dict]:
             raise ValidationFailed("bad_item", _("Row %(n)s: chips are removed at a break (CLK-09).") % {"n": i})
         if kind == StructureItem.LEVEL and (bb <= 0 or sb <= 0 or sb > bb or min(sb, bb, ante) < 0):
             raise ValidationFailed("bad_item", _("Row %(n)s: a level needs 0 < small blind ≤ big blind.") % {"n": i})
-        clean.append({
-            "kind": kind, "small_blind": sb if kind == "LEVEL" else 0, "big_blind": bb if kind == "LEVEL" else 0,
-            "ante": ante if kind == "LEVEL" else 0, "big_blind_ante": bba and kind == "LEVEL", "minutes": minutes,
-            "color_up": str(raw.get("color_up", "") or ""), "game": _level_game(raw, kind, i),
-            "removes_denominations": removes,
-        })
+        clean.append(
+            {
+                "kind": kind,
+                "small_blind": sb if kind == "LEVEL" else 0,
+                "big_blind": bb if kind == "LEVEL" else 0,
+                "ante": ante if kind == "LEVEL" else 0,
+                "big_blind_ante": bba and kind == "LEVEL",
+                "minutes": minutes,
+                "color_up": str(raw.get("color_up", "") or ""),
+                "game": _level_game(raw, kind, i),
+                "removes_denominations": removes,
+            }
+        )
     if not any(c["kind"] == "LEVEL" for c in clean):
         raise ValidationFailed("empty_structure", _("A structure needs at least one level."))
     try:
@@ -95,10 +101,20 @@ def validate_items(items: list[dict]) -> list[dict]:
 
 def engine_items(clean: list[dict]) -> list:
     """Cleaned rows (``validate_items``) as the clock engine's levels and breaks."""
-    return [clockview.engine_item(c["kind"], small_blind=c["small_blind"], big_blind=c["big_blind"], ante=c["ante"],
-                                  big_blind_ante=c["big_blind_ante"], minutes=c["minutes"], game=c["game"], color_up=c["color_up"],
-                                  removes_denominations=c.get("removes_denominations", ()))
-            for c in clean]
+    return [
+        clockview.engine_item(
+            c["kind"],
+            small_blind=c["small_blind"],
+            big_blind=c["big_blind"],
+            ante=c["ante"],
+            big_blind_ante=c["big_blind_ante"],
+            minutes=c["minutes"],
+            game=c["game"],
+            color_up=c["color_up"],
+            removes_denominations=c.get("removes_denominations", ()),
+        )
+        for c in clean
+    ]
 
 
 def structure_warnings(items: list[dict]) -> list[str]:
@@ -107,8 +123,7 @@ def structure_warnings(items: list[dict]) -> list[str]:
 
 
 @service
-def save_structure(*, name: str, items: list[dict], actor: Actor, description: str = "", is_template=True, structure=None,
-                   reason: str = "") -> BlindStructure:
+def save_structure(*, name: str, items: list[dict], actor: Actor, description: str = "", is_template=True, structure=None, reason: str = "") -> BlindStructure:
     """Create or replace a structure. Editing one that a published event plays (FMT-02) needs
     ``reason``: each such event gets a new version with the rows that changed, announced on
     its lobby screens."""

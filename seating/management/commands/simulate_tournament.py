@@ -50,8 +50,9 @@ class Command(BaseCommand):
         parser.add_argument("--table-size", type=int, default=9)
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--no-engine", action="store_true", help="skip the pure-engine comparison run")
-        parser.add_argument("--async-commit", action="store_true",
-                            help="PostgreSQL: synchronous_commit=off for this run (leaves out the disk's flush per commit)")
+        parser.add_argument(
+            "--async-commit", action="store_true", help="PostgreSQL: synchronous_commit=off for this run (leaves out the disk's flush per commit)"
+        )
 
     def handle(self, *args, entries, table_size, seed, no_engine, async_commit, **options):
         if entries < 2:
@@ -85,19 +86,23 @@ class Simulation:
     def setup(self) -> Tournament:
         structure = next(s for s in ensure_builtin_structures() if s.name.startswith("Regular"))
         t = Tournament.objects.create(
-            name=f"Simulation {self.n} entries (seed {self.seed})", start_at=timezone.now(), buy_in=Decimal(100),
-            fee=Decimal(10), starting_stack=30000, table_size=self.size, structure=structure,
-            status=Tournament.REGISTERING, min_players=2,
+            name=f"Simulation {self.n} entries (seed {self.seed})",
+            start_at=timezone.now(),
+            buy_in=Decimal(100),
+            fee=Decimal(10),
+            starting_stack=30000,
+            table_size=self.size,
+            structure=structure,
+            status=Tournament.REGISTERING,
+            min_players=2,
         )
         stamp = int(time.time())
-        people = Person.objects.bulk_create([
-            Person(first_name=f"Sim{i:05d}", last_name=f"T{t.pk}", search_text=f"sim{i:05d} t{t.pk} {stamp}")
-            for i in range(1, self.n + 1)
-        ], batch_size=2000)
-        Entry.objects.bulk_create([
-            Entry(tournament=t, person=p, number=i, status=Entry.ACTIVE, chips=t.starting_stack)
-            for i, p in enumerate(people, 1)
-        ], batch_size=2000)
+        people = Person.objects.bulk_create(
+            [Person(first_name=f"Sim{i:05d}", last_name=f"T{t.pk}", search_text=f"sim{i:05d} t{t.pk} {stamp}") for i in range(1, self.n + 1)], batch_size=2000
+        )
+        Entry.objects.bulk_create(
+            [Entry(tournament=t, person=p, number=i, status=Entry.ACTIVE, chips=t.starting_stack) for i, p in enumerate(people, 1)], batch_size=2000
+        )
         return t
 
     # --- the tournament ----------------------------------------------------------------------
@@ -128,11 +133,24 @@ class Simulation:
             loop_s = time.perf_counter() - loop_started
         self.full_check(t, final=True)
         return {
-            "tournament": t.pk, "entries": self.n, "table_size": self.size, "vendor": connection.vendor,
-            "db": settings.DATABASES["default"]["NAME"], "tables_at_start": self.tables_at_start, "busts": busts,
-            "same_hand": self.same_hand, "moves": dict(self.moves), "broken": self.broken, "final_table": self.final_table,
-            "setup_s": setup_s, "draw_s": draw_s, "loop_s": loop_s, "total_s": time.perf_counter() - started,
-            "step_ms": self.step_ms, "bust_ms": self.bust_ms, "break_ms": self.break_ms,
+            "tournament": t.pk,
+            "entries": self.n,
+            "table_size": self.size,
+            "vendor": connection.vendor,
+            "db": settings.DATABASES["default"]["NAME"],
+            "tables_at_start": self.tables_at_start,
+            "busts": busts,
+            "same_hand": self.same_hand,
+            "moves": dict(self.moves),
+            "broken": self.broken,
+            "final_table": self.final_table,
+            "setup_s": setup_s,
+            "draw_s": draw_s,
+            "loop_s": loop_s,
+            "total_s": time.perf_counter() - started,
+            "step_ms": self.step_ms,
+            "bust_ms": self.bust_ms,
+            "break_ms": self.break_ms,
         }
 
     def pick(self) -> list[dict]:
@@ -142,8 +160,10 @@ class Simulation:
         if others and len(self.alive) > 2 and self.rng.random() < SAME_HAND_CHANCE:
             partner = self.rng.choice(others)
             self.same_hand += 1
-            return [{"entry": entry, "starting_stack": self.rng.randrange(1, 100) * 1000},
-                    {"entry": partner, "starting_stack": self.rng.randrange(1, 100) * 1000}]
+            return [
+                {"entry": entry, "starting_stack": self.rng.randrange(1, 100) * 1000},
+                {"entry": partner, "starting_stack": self.rng.randrange(1, 100) * 1000},
+            ]
         return [{"entry": entry}]
 
     def step(self, t):
@@ -251,19 +271,28 @@ def _pct(values, q):
 
 def report(out, r, engine):
     moves = sum(r["moves"].values())
-    out.write(f"simulate_tournament: {r['entries']} entries at {r['table_size']}-max on {r['vendor']} ({r['db']}"
-              f"{', synchronous_commit=off' if r.get('async_commit') else ''}), tournament id {r['tournament']}")
+    out.write(
+        f"simulate_tournament: {r['entries']} entries at {r['table_size']}-max on {r['vendor']} ({r['db']}"
+        f"{', synchronous_commit=off' if r.get('async_commit') else ''}), tournament id {r['tournament']}"
+    )
     out.write(f"tables at start {r['tables_at_start']}, busts {r['busts']} ({r['same_hand']} two-player same-hand busts)")
-    out.write(f"moves made {moves} (balance {r['moves']['BALANCE']}, break {r['moves']['BREAK']}, "
-              f"final table {r['moves']['FINAL_TABLE']}), tables broken {r['broken']}, final table {r['final_table']}")
-    out.write(f"per bust (record_bust + confirming every slip): p50 {statistics.median(r['step_ms']):.2f} ms, "
-              f"p95 {_pct(r['step_ms'], 0.95):.2f} ms; record_bust alone p50 {statistics.median(r['bust_ms']):.2f} ms, "
-              f"p95 {_pct(r['bust_ms'], 0.95):.2f} ms")
+    out.write(
+        f"moves made {moves} (balance {r['moves']['BALANCE']}, break {r['moves']['BREAK']}, "
+        f"final table {r['moves']['FINAL_TABLE']}), tables broken {r['broken']}, final table {r['final_table']}"
+    )
+    out.write(
+        f"per bust (record_bust + confirming every slip): p50 {statistics.median(r['step_ms']):.2f} ms, "
+        f"p95 {_pct(r['step_ms'], 0.95):.2f} ms; record_bust alone p50 {statistics.median(r['bust_ms']):.2f} ms, "
+        f"p95 {_pct(r['bust_ms'], 0.95):.2f} ms"
+    )
     if r["break_ms"]:
-        out.write(f"steps with a break or the final table: {len(r['break_ms'])}, p50 {statistics.median(r['break_ms']):.2f} ms, "
-                  f"mean {statistics.mean(r['break_ms']):.2f} ms; mean of all steps {statistics.mean(r['step_ms']):.2f} ms")
-    out.write(f"seconds: busts {r['loop_s']:.2f}, start + draw {r['draw_s']:.2f}, setup {r['setup_s']:.2f}, "
-              f"total {r['total_s']:.2f}")
+        out.write(
+            f"steps with a break or the final table: {len(r['break_ms'])}, p50 {statistics.median(r['break_ms']):.2f} ms, "
+            f"mean {statistics.mean(r['break_ms']):.2f} ms; mean of all steps {statistics.mean(r['step_ms']):.2f} ms"
+        )
+    out.write(f"seconds: busts {r['loop_s']:.2f}, start + draw {r['draw_s']:.2f}, setup {r['setup_s']:.2f}, total {r['total_s']:.2f}")
     if engine:
-        out.write(f"pure engine, same N (benchmarks/seating_engine.py): total {engine['total_s']:.3f} s, per bust "
-                  f"p50 {engine['median_us']:.1f} µs, p95 {engine['p95_us']:.1f} µs")
+        out.write(
+            f"pure engine, same N (benchmarks/seating_engine.py): total {engine['total_s']:.3f} s, per bust "
+            f"p50 {engine['median_us']:.1f} µs, p95 {engine['p95_us']:.1f} µs"
+        )

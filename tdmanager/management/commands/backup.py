@@ -25,7 +25,6 @@ class Command(BaseCommand):
         except bk.BackupError as exc:
             raise CommandError(str(exc)) from exc
         rows = bk.summary(database)
-        self.stdout.write(self.style.SUCCESS(
-            f"Backed up the {bk.vendor(database)} database to {written} ({written.stat().st_size:,} bytes)."))
+        self.stdout.write(self.style.SUCCESS(f"Backed up the {bk.vendor(database)} database to {written} ({written.stat().st_size:,} bytes)."))
         for table, n in rows:
             self.stdout.write(f"  {table}: {n}")

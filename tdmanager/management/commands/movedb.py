@@ -88,8 +88,13 @@ def fresh_counts() -> dict[str, int]:
         path = Path(folder) / "fresh.sqlite3"
         env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
         env["TDM_SQLITE_PATH"] = str(path)
-        done = subprocess.run([sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), "migrate", "--noinput", "--verbosity", "0"],
-                              env=env, capture_output=True, text=True, check=False)
+        done = subprocess.run(
+            [sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), "migrate", "--noinput", "--verbosity", "0"],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         if done.returncode != 0:
             raise MoveError(f"could not migrate a scratch database to compare the target with: {done.stderr.strip()[-2000:]}")
         open_sqlite(FRESH, path)
@@ -213,20 +218,24 @@ def url_without_password(alias: str) -> str:
 
 
 class Command(BaseCommand):
-    help = ("Move the room from a SQLite database to the PostgreSQL database of DATABASE_URL, everything kept "
-            "(run with DATABASE_URL set; stop the product first).")
+    help = (
+        "Move the room from a SQLite database to the PostgreSQL database of DATABASE_URL, everything kept (run with DATABASE_URL set; stop the product first)."
+    )
 
     def add_arguments(self, parser):
-        parser.add_argument("--from", dest="source", default=None,
-                            help="the SQLite file to move (default: the embedded database, TDM_SQLITE_PATH or var/tdmanager.sqlite3)")
+        parser.add_argument(
+            "--from", dest="source", default=None, help="the SQLite file to move (default: the embedded database, TDM_SQLITE_PATH or var/tdmanager.sqlite3)"
+        )
         parser.add_argument("--replace", action="store_true", help="replace what the PostgreSQL database already holds")
 
     def handle(self, source=None, replace=False, **opts):
         target = DEFAULT_DB_ALIAS
         conn = connections[target]
         if conn.vendor != "postgresql":
-            raise CommandError(f"The target is the configured database, and it is {conn.vendor}, not PostgreSQL. Run with "
-                               "DATABASE_URL=postgres://USER:PASSWORD@HOST:5432/NAME set to the database to move to.")
+            raise CommandError(
+                f"The target is the configured database, and it is {conn.vendor}, not PostgreSQL. Run with "
+                "DATABASE_URL=postgres://USER:PASSWORD@HOST:5432/NAME set to the database to move to."
+            )
         if conn.in_atomic_block:
             raise CommandError("movedb cannot run inside a transaction")
         path = Path(source or settings.SQLITE_PATH)
@@ -237,8 +246,10 @@ class Command(BaseCommand):
         except bk.BackupError:
             kind = "unknown"
         if kind != "sqlite":
-            raise CommandError(f"{path} is not a SQLite database: movedb moves a SQLite database (the embedded default "
-                               "or a SQLite backup) to PostgreSQL. A pg_dump file is restored with `manage.py restore`.")
+            raise CommandError(
+                f"{path} is not a SQLite database: movedb moves a SQLite database (the embedded default "
+                "or a SQLite backup) to PostgreSQL. A pg_dump file is restored with `manage.py restore`."
+            )
         try:
             bk.check_sqlite_file(path)
         except bk.BackupError as exc:
@@ -249,26 +260,43 @@ class Command(BaseCommand):
         try:
             missing, unknown = migration_differences(SOURCE)
             if missing or unknown:
-                raise CommandError(f"{path} is not migrated as far as this code: " + "; ".join(filter(None, [
-                    missing and "not applied: " + ", ".join(missing) + " (run the product of this version on it once, or "
-                                                                       "`TDM_SQLITE_PATH=FILE ./tdm manage migrate`, then move it)",
-                    unknown and "applied but unknown to this code: " + ", ".join(unknown) + " (move it with the version that made it)",
-                ])))
+                raise CommandError(
+                    f"{path} is not migrated as far as this code: "
+                    + "; ".join(
+                        filter(
+                            None,
+                            [
+                                missing
+                                and "not applied: "
+                                + ", ".join(missing)
+                                + " (run the product of this version on it once, or `TDM_SQLITE_PATH=FILE ./tdm manage migrate`, then move it)",
+                                unknown and "applied but unknown to this code: " + ", ".join(unknown) + " (move it with the version that made it)",
+                            ],
+                        )
+                    )
+                )
             try:
                 held = [] if replace else data_held(target)
             except MoveError as exc:
                 raise CommandError(str(exc)) from exc
             if held:
-                raise CommandError(f"The PostgreSQL database {describe(target)} already holds data ("
-                                   + ", ".join(f"{t}: {n}" if n else t for t, n in held)
-                                   + "). Moving replaces everything in it: give --replace to do so.")
+                raise CommandError(
+                    f"The PostgreSQL database {describe(target)} already holds data ("
+                    + ", ".join(f"{t}: {n}" if n else t for t, n in held)
+                    + "). Moving replaces everything in it: give --replace to do so."
+                )
             call_command("migrate", database=target, interactive=False, verbosity=0)
             missing, unknown = migration_differences(target)
             if missing or unknown:
-                raise CommandError(f"The PostgreSQL database {describe(target)} is migrated differently from the source "
-                                   f"(not applied: {', '.join(missing) or 'none'}; unknown: {', '.join(unknown) or 'none'}).")
-            leftover = sorted(t for t in set(connections[SOURCE].introspection.table_names())
-                              - {m._meta.db_table for m in models_to_copy()} - {"django_migrations"} if not t.startswith("sqlite_"))
+                raise CommandError(
+                    f"The PostgreSQL database {describe(target)} is migrated differently from the source "
+                    f"(not applied: {', '.join(missing) or 'none'}; unknown: {', '.join(unknown) or 'none'})."
+                )
+            leftover = sorted(
+                t
+                for t in set(connections[SOURCE].introspection.table_names()) - {m._meta.db_table for m in models_to_copy()} - {"django_migrations"}
+                if not t.startswith("sqlite_")
+            )
             try:
                 copied = move(target, log=self.stdout.write if opts.get("verbosity", 1) > 1 else (lambda text: None))
             except (MoveError, DatabaseError) as exc:
@@ -278,17 +306,23 @@ class Command(BaseCommand):
 
         seconds = time.monotonic() - started
         rows = sum(n for _t, n in copied)
-        self.stdout.write(self.style.SUCCESS(
-            f"Moved {path} to PostgreSQL {describe(target)}: {len(copied)} tables, {rows:,} rows in {seconds:.1f} s; "
-            "the row counts match table by table."))
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Moved {path} to PostgreSQL {describe(target)}: {len(copied)} tables, {rows:,} rows in {seconds:.1f} s; the row counts match table by table."
+            )
+        )
         for table, n in bk.product_first([(t, n) for t, n in copied if n]):
             self.stdout.write(f"  {table}: {n}")
         if leftover:
             self.stdout.write(self.style.WARNING("Not copied (no installed app owns them): " + ", ".join(leftover)))
-        self.stdout.write("\n".join([
-            "Next steps:",
-            f"  1. Run every process of the room with DATABASE_URL={url_without_password(target)} (its password too), the same",
-            "     SECRET_KEY (or var/secret_key, TDM_VAR_DIR) as before, so that logins and screens stay valid.",
-            "  2. Start it: DATABASE_URL=… ./tdm run (or docs/operating.md, \"Scaling out\"). Running clocks go on from their rows.",
-            f"  3. Keep {path} as it is: nothing was written to it, it is the room as it was before the move.",
-        ]))
+        self.stdout.write(
+            "\n".join(
+                [
+                    "Next steps:",
+                    f"  1. Run every process of the room with DATABASE_URL={url_without_password(target)} (its password too), the same",
+                    "     SECRET_KEY (or var/secret_key, TDM_VAR_DIR) as before, so that logins and screens stay valid.",
+                    '  2. Start it: DATABASE_URL=… ./tdm run (or docs/operating.md, "Scaling out"). Running clocks go on from their rows.',
+                    f"  3. Keep {path} as it is: nothing was written to it, it is the room as it was before the move.",
+                ]
+            )
+        )

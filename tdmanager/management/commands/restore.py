@@ -23,10 +23,15 @@ class Command(BaseCommand):
         parser.add_argument("--force", action="store_true", help="replace a database that holds data without asking")
         parser.add_argument("--noinput", "--no-input", action="store_false", dest="interactive", help="never prompt")
         parser.add_argument("--database", default="default")
-        parser.add_argument("--last-receipt", type=int, default=None, metavar="N",
-                            help="the last receipt number printed before the restore (from the desk's printer or the "
-                                 "players' receipts); the desk continues after it or after the receipt journal's, "
-                                 "whichever is larger")
+        parser.add_argument(
+            "--last-receipt",
+            type=int,
+            default=None,
+            metavar="N",
+            help="the last receipt number printed before the restore (from the desk's printer or the "
+            "players' receipts); the desk continues after it or after the receipt journal's, "
+            "whichever is larger",
+        )
 
     def handle(self, path, force=False, interactive=True, database="default", last_receipt=None, **opts):
         source = Path(path)
@@ -61,12 +66,18 @@ class Command(BaseCommand):
 
     def _receipts(self, r: dict) -> None:
         """What the restore did to the receipt counter (``tournaments.services.ledger``)."""
-        self.stdout.write(f"Receipts: the backup's last is {r['restored_last']}, the receipt journal reserves up to "
-                          f"{r['journal']}" + (f", --last-receipt {r['last_printed']}" if r["last_printed"] is not None else "")
-                          + f": the next receipt is {r['continues_after'] + 1}.")
+        self.stdout.write(
+            f"Receipts: the backup's last is {r['restored_last']}, the receipt journal reserves up to "
+            f"{r['journal']}"
+            + (f", --last-receipt {r['last_printed']}" if r["last_printed"] is not None else "")
+            + f": the next receipt is {r['continues_after'] + 1}."
+        )
         if r["lost"]:
             first, last = r["lost"]
-            self.stdout.write(self.style.WARNING(
-                f"Receipts {first}–{last} may have been printed since the backup and are lost with it: they are never "
-                f"used again, and the reconciliation report of {', '.join(r['tournaments']) or 'no open tournament'} "
-                f"lists them."))
+            self.stdout.write(
+                self.style.WARNING(
+                    f"Receipts {first}–{last} may have been printed since the backup and are lost with it: they are never "
+                    f"used again, and the reconciliation report of {', '.join(r['tournaments']) or 'no open tournament'} "
+                    f"lists them."
+                )
+            )

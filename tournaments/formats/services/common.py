@@ -34,13 +34,22 @@ ENGINE_REFUSALS = {
 }
 
 
-def open_event(*, name: str, start_at, event_format: str, buy_in, fee, starting_stack: int, structure, actor, fee_reason: str,
-               **fields) -> Tournament:
+def open_event(*, name: str, start_at, event_format: str, buy_in, fee, starting_stack: int, structure, actor, fee_reason: str, **fields) -> Tournament:
     """A format's tournament, open for registration (the caller is a service): validated as the
     setup page's, logged as created, and its typed fee kept as an override with ``fee_reason``
     (REG-03). ``fields``: the format's own (table size, field cap…)."""
-    t = checks.create(Tournament, name=name, start_at=start_at or timezone.now(), format=event_format, status=Tournament.REGISTERING,
-                      buy_in=buy_in, fee=fee, starting_stack=starting_stack, structure=structure, **fields)
+    t = checks.create(
+        Tournament,
+        name=name,
+        start_at=start_at or timezone.now(),
+        format=event_format,
+        status=Tournament.REGISTERING,
+        buy_in=buy_in,
+        fee=fee,
+        starting_stack=starting_stack,
+        structure=structure,
+        **fields,
+    )
     log_event(t, Action.TOURNAMENTS_TOURNAMENT_CREATED, actor, name=t.name)
     t.refresh_from_db(fields=["buy_in", "fee"])  # amounts as stored ("10.00", however typed), for the log
     setup.keep_typed_fee_as_override(t, actor, fee_reason)
@@ -70,14 +79,35 @@ def qualify(target: Tournament, from_entry: Entry, *, chips: int, source: str, a
     cashier.check_admission(target, person, cashier.QUALIFIED, now)  # REG-05 and duplicates, as at the desk
     number = (target.entries.aggregate(m=Max("number"))["m"] or 0) + 1
     previous = target.entries.filter(person=person).exclude(status=Entry.CANCELLED).count()
-    entry = Entry.objects.create(tournament=target, person=person, number=number, person_entry_no=previous + 1, status=Entry.ACTIVE,
-                                 chips=chips, created_at=now, is_late=target.status == Tournament.RUNNING)
-    QualifiedEntry.objects.create(entry=entry, source=source, from_tournament_id=from_entry.tournament_id, from_entry=from_entry,
-                                  bag=bag, chips=chips, created_by=actor.user, created_at=now)
+    entry = Entry.objects.create(
+        tournament=target,
+        person=person,
+        number=number,
+        person_entry_no=previous + 1,
+        status=Entry.ACTIVE,
+        chips=chips,
+        created_at=now,
+        is_late=target.status == Tournament.RUNNING,
+    )
+    QualifiedEntry.objects.create(
+        entry=entry,
+        source=source,
+        from_tournament_id=from_entry.tournament_id,
+        from_entry=from_entry,
+        bag=bag,
+        chips=chips,
+        created_by=actor.user,
+        created_at=now,
+    )
     if chips:
-        ChipAdjustment.objects.create(tournament=target, entry=entry, kind=ChipAdjustment.CORRECTION, chips=chips,
-                                      reason=f"qualified ({source}) from {from_entry.tournament.name} #{from_entry.number}"[:200],
-                                      created_by=actor.user)
+        ChipAdjustment.objects.create(
+            tournament=target,
+            entry=entry,
+            kind=ChipAdjustment.CORRECTION,
+            chips=chips,
+            reason=f"qualified ({source}) from {from_entry.tournament.name} #{from_entry.number}"[:200],
+            created_by=actor.user,
+        )
     return entry
 
 

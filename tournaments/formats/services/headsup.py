@@ -37,9 +37,21 @@ TIMER = Actor(None, "heads-up timer")
 
 
 @service
-def create_bracket(tournament, *, actor: Actor, size: int = 16, level_minutes: int = 10, punctuality: str = Bracket.NO_SHOW,
-                   games_to_win: int = 2, no_show_grace_minutes: int = 5, rounds_to_play=None, feeds_into=None,
-                   previous_group=None, game_restart: str = Bracket.FULL_STACK_LEVEL_1, paid_players: int = 8) -> Bracket:
+def create_bracket(
+    tournament,
+    *,
+    actor: Actor,
+    size: int = 16,
+    level_minutes: int = 10,
+    punctuality: str = Bracket.NO_SHOW,
+    games_to_win: int = 2,
+    no_show_grace_minutes: int = 5,
+    rounds_to_play=None,
+    feeds_into=None,
+    previous_group=None,
+    game_restart: str = Bracket.FULL_STACK_LEVEL_1,
+    paid_players: int = 8,
+) -> Bracket:
     """Make ``tournament`` (format HEADS_UP) a bracket of ``size`` (16, 32 or 64; 2–8 for a final day)."""
     t = lock_tournament(tournament)
     if t.format != Tournament.HEADS_UP:
@@ -55,34 +67,86 @@ def create_bracket(tournament, *, actor: Actor, size: int = 16, level_minutes: i
     if int(paid_players) not in engine.BRACKET_SIZES:
         raise ValidationFailed("bad_paid_players", _("The players paid are those of a whole round: 2, 4, 8, 16, 32 or 64."))
     bracket = Bracket.objects.create(
-        tournament=t, size=size, level_minutes=level_minutes, punctuality=punctuality, games_to_win=games_to_win,
-        no_show_grace_minutes=no_show_grace_minutes, rounds_to_play=rounds_to_play, feeds_into=feeds_into,
+        tournament=t,
+        size=size,
+        level_minutes=level_minutes,
+        punctuality=punctuality,
+        games_to_win=games_to_win,
+        no_show_grace_minutes=no_show_grace_minutes,
+        rounds_to_play=rounds_to_play,
+        feeds_into=feeds_into,
         previous_group=getattr(previous_group, "bracket", previous_group) if previous_group is not None else None,
-        game_restart=game_restart, paid_players=int(paid_players),
+        game_restart=game_restart,
+        paid_players=int(paid_players),
     )
     if t.field_cap is None or t.field_cap > size:
         t.field_cap = size
         t.save(update_fields=["field_cap"])
-    log_event(t, Action.FORMATS_BRACKET_CREATED, actor, size=size, level_minutes=level_minutes, punctuality=punctuality,
-              rounds_to_play=rounds_to_play, feeds_into=getattr(feeds_into, "pk", None), paid_players=int(paid_players))
+    log_event(
+        t,
+        Action.FORMATS_BRACKET_CREATED,
+        actor,
+        size=size,
+        level_minutes=level_minutes,
+        punctuality=punctuality,
+        rounds_to_play=rounds_to_play,
+        feeds_into=getattr(feeds_into, "pk", None),
+        paid_players=int(paid_players),
+    )
     return bracket
 
 
 @service
-def create_headsup_event(*, name: str, start_at, buy_in, fee, starting_stack: int, structure, actor: Actor, size: int = 16,
-                         level_minutes: int = 10, punctuality: str = Bracket.NO_SHOW, games_to_win: int = 2,
-                         no_show_grace_minutes: int = 5, rounds_to_play=None, feeds_into=None, previous_group=None,
-                         paid_players: int = 8) -> Bracket:
+def create_headsup_event(
+    *,
+    name: str,
+    start_at,
+    buy_in,
+    fee,
+    starting_stack: int,
+    structure,
+    actor: Actor,
+    size: int = 16,
+    level_minutes: int = 10,
+    punctuality: str = Bracket.NO_SHOW,
+    games_to_win: int = 2,
+    no_show_grace_minutes: int = 5,
+    rounds_to_play=None,
+    feeds_into=None,
+    previous_group=None,
+    paid_players: int = 8,
+) -> Bracket:
     """A heads-up event open for registration: its tournament (two seats a table, the bracket's
     places as its cap) and its bracket, together or not at all. The page and the API call it."""
     if structure is None:
         raise FormatError("no_structure", _("Choose a blind structure."), status=400)
-    t = open_event(name=name, start_at=start_at, event_format=Tournament.HEADS_UP, buy_in=buy_in, fee=fee,
-                   starting_stack=starting_stack, structure=structure, actor=actor, fee_reason="the heads-up event's fee as created",
-                   table_size=2, field_cap=size, min_players=2)
-    return create_bracket(t, actor=actor, size=size, level_minutes=level_minutes, punctuality=punctuality, games_to_win=games_to_win,
-                          no_show_grace_minutes=no_show_grace_minutes, rounds_to_play=rounds_to_play, feeds_into=feeds_into,
-                          previous_group=previous_group, paid_players=paid_players)
+    t = open_event(
+        name=name,
+        start_at=start_at,
+        event_format=Tournament.HEADS_UP,
+        buy_in=buy_in,
+        fee=fee,
+        starting_stack=starting_stack,
+        structure=structure,
+        actor=actor,
+        fee_reason="the heads-up event's fee as created",
+        table_size=2,
+        field_cap=size,
+        min_players=2,
+    )
+    return create_bracket(
+        t,
+        actor=actor,
+        size=size,
+        level_minutes=level_minutes,
+        punctuality=punctuality,
+        games_to_win=games_to_win,
+        no_show_grace_minutes=no_show_grace_minutes,
+        rounds_to_play=rounds_to_play,
+        feeds_into=feeds_into,
+        previous_group=previous_group,
+        paid_players=paid_players,
+    )
 
 
 def _bracket_of(t) -> Bracket:
@@ -144,8 +208,9 @@ def draw_bracket(tournament, *, actor: Actor, seeds: list | None = None, now=Non
             _advance(bracket, match, now)
     bracket.drawn_at = now
     bracket.save(update_fields=["drawn_at"])
-    log_event(t, Action.FORMATS_BRACKET_DRAWN, actor, order=[e.number for e in order], seeded=[e.number for e in seeded], byes=byes,
-              method="secrets.SystemRandom")
+    log_event(
+        t, Action.FORMATS_BRACKET_DRAWN, actor, order=[e.number for e in order], seeded=[e.number for e in seeded], byes=byes, method="secrets.SystemRandom"
+    )
     return bracket
 
 
@@ -272,8 +337,16 @@ def seat_player(match, entry, *, actor: Actor, now=None) -> Match:
     if m.status != Match.DONE:
         setattr(m, f"{side}_seated_at", now)
         m.save(update_fields=[f"{side}_seated_at"])
-    log_event(t, Action.FORMATS_MATCH_PLAYER_SEATED, actor, match=m.pk, entry=getattr(entry, "pk", entry), side=side, lateness=applied,
-              minutes_late=round((now - m.started_at).total_seconds() / 60, 1) if m.started_at else None)
+    log_event(
+        t,
+        Action.FORMATS_MATCH_PLAYER_SEATED,
+        actor,
+        match=m.pk,
+        entry=getattr(entry, "pk", entry),
+        side=side,
+        lateness=applied,
+        minutes_late=round((now - m.started_at).total_seconds() / 60, 1) if m.started_at else None,
+    )
     return m
 
 
@@ -311,8 +384,17 @@ def record_game(match, winner, *, actor: Actor, now=None) -> Match:
         if bracket.game_restart == Bracket.FULL_STACK_LEVEL_1:
             m.clock_started_at = now
         m.save(update_fields=["a_wins", "b_wins", "clock_started_at"])
-    log_event(t, Action.FORMATS_MATCH_GAME_RECORDED, actor, match=m.pk, game=game.number, winner=winner.number, score=f"{m.a_wins}-{m.b_wins}",
-              match_over=m.status == Match.DONE, extra=extra)
+    log_event(
+        t,
+        Action.FORMATS_MATCH_GAME_RECORDED,
+        actor,
+        match=m.pk,
+        game=game.number,
+        winner=winner.number,
+        score=f"{m.a_wins}-{m.b_wins}",
+        match_over=m.status == Match.DONE,
+        extra=extra,
+    )
     return m
 
 
@@ -339,8 +421,16 @@ def free_absent_seat(match, *, actor: Actor, now=None) -> Match:
     setattr(m, f"player_{side}", None)
     m.seat_freed_at = now
     m.save(update_fields=[f"player_{side}", "seat_freed_at"])
-    log_event(t, Action.FORMATS_MATCH_SEAT_FREED, actor, match=m.pk, entry=gone.pk, name=gone.person.full_name, side=side,
-              replacement_until=engine.replacement_deadline(m.clock_started_at, bracket.level_minutes, bracket.no_show_grace_minutes).isoformat())
+    log_event(
+        t,
+        Action.FORMATS_MATCH_SEAT_FREED,
+        actor,
+        match=m.pk,
+        entry=gone.pk,
+        name=gone.person.full_name,
+        side=side,
+        replacement_until=engine.replacement_deadline(m.clock_started_at, bracket.level_minutes, bracket.no_show_grace_minutes).isoformat(),
+    )
     return m
 
 
@@ -366,8 +456,16 @@ def seat_replacement(match, person, *, method: str, actor: Actor, now=None) -> M
     m.clock_started_at = now  # «il clock ripartirà in ogni caso dal primo livello»
     m.clock_restarts += 1
     m.save()
-    log_event(t, Action.FORMATS_MATCH_REPLACEMENT_SEATED, actor, match=m.pk, entry=sale.entry.pk, name=sale.entry.person.full_name,
-              clock_restarted_at=now.isoformat(), receipt=sale.row.receipt_number if sale.row else None)
+    log_event(
+        t,
+        Action.FORMATS_MATCH_REPLACEMENT_SEATED,
+        actor,
+        match=m.pk,
+        entry=sale.entry.pk,
+        name=sale.entry.person.full_name,
+        clock_restarted_at=now.isoformat(),
+        receipt=sale.row.receipt_number if sale.row else None,
+    )
     return m
 
 
@@ -404,7 +502,8 @@ def due_action(bracket: Bracket, m: Match, now) -> str | None:
             if len(absent) == 1 and len(present) == 1 and now >= engine.level_one_ends(m.clock_started_at, bracket.level_minutes):
                 return "free_seat"
         elif not (m.player_a_id and m.player_b_id) and now >= engine.replacement_deadline(
-                m.clock_started_at, bracket.level_minutes, bracket.no_show_grace_minutes):
+            m.clock_started_at, bracket.level_minutes, bracket.no_show_grace_minutes
+        ):
             return "bye"
         return None
     if len(present) != 1 or m.started_at is None:
@@ -465,8 +564,16 @@ def request_seat(tournament, person, *, actor: Actor, now=None) -> SeatRequest:
         if out is not None:
             kind, busted_at = SeatRequest.RETURNING, out.busted_at
     req = SeatRequest.objects.create(tournament=t, person=person, kind=kind, previous_busted_at=busted_at, requested_at=now)
-    log_event(t, Action.FORMATS_SEATREQUEST_CREATED, actor, request=req.pk, person=person.pk, name=person.full_name, kind=kind,
-              previous_busted_at=busted_at.isoformat() if busted_at else None)
+    log_event(
+        t,
+        Action.FORMATS_SEATREQUEST_CREATED,
+        actor,
+        request=req.pk,
+        person=person.pk,
+        name=person.full_name,
+        kind=kind,
+        previous_busted_at=busted_at.isoformat() if busted_at else None,
+    )
     return req
 
 

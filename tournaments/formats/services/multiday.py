@@ -31,10 +31,25 @@ BAGGING = "BAGGING"
 
 
 @service
-def create_event(*, name: str, flights: list[dict], day2_start_at, buy_in: Decimal, fee: Decimal, starting_stack: int,
-                 structure, actor: Actor, table_size: int = 9, max_entries_per_player: int = 1, late_reg_closes_after_level=None,
-                 multi_flight_stack: str = engine.BEST, surrender_allowed: bool = True, chip_leader_prizes=None,
-                 chip_leader_ties: str = engine.SHARE, day2_structure=None) -> MultiDayEvent:
+def create_event(
+    *,
+    name: str,
+    flights: list[dict],
+    day2_start_at,
+    buy_in: Decimal,
+    fee: Decimal,
+    starting_stack: int,
+    structure,
+    actor: Actor,
+    table_size: int = 9,
+    max_entries_per_player: int = 1,
+    late_reg_closes_after_level=None,
+    multi_flight_stack: str = engine.BEST,
+    surrender_allowed: bool = True,
+    chip_leader_prizes=None,
+    chip_leader_ties: str = engine.SHARE,
+    day2_structure=None,
+) -> MultiDayEvent:
     """Create the Day 2 tournament (planned: no direct entries unless the director opens its
     registration) and one open flight per ``{"label": "1A", "start_at": …}``."""
     if not flights:
@@ -45,18 +60,35 @@ def create_event(*, name: str, flights: list[dict], day2_start_at, buy_in: Decim
     if multi_flight_stack not in engine.FLIGHT_STACK_RULES:
         raise ValidationFailed("bad_setting", _("Unknown rule for players who survive several flights."))
     common = dict(buy_in=buy_in, fee=fee, starting_stack=starting_stack, table_size=table_size, format=Tournament.MULTIDAY)
-    day2 = checks.create(Tournament, name=f"{name} — Day 2", start_at=day2_start_at, status=Tournament.PLANNED,
-                                     structure=day2_structure or structure, min_players=1, settings={"multiday_day": 2}, **common)
+    day2 = checks.create(
+        Tournament,
+        name=f"{name} — Day 2",
+        start_at=day2_start_at,
+        status=Tournament.PLANNED,
+        structure=day2_structure or structure,
+        min_players=1,
+        settings={"multiday_day": 2},
+        **common,
+    )
     event = MultiDayEvent.objects.create(
-        name=name, day2=day2, multi_flight_stack=multi_flight_stack, surrender_allowed=surrender_allowed,
+        name=name,
+        day2=day2,
+        multi_flight_stack=multi_flight_stack,
+        surrender_allowed=surrender_allowed,
         chip_leader_prizes=[str(p) for p in (chip_leader_prizes if chip_leader_prizes is not None else engine.DEFAULT_CHIP_LEADER_PRIZES)],
         chip_leader_ties=chip_leader_ties,
     )
     for i, (label, f) in enumerate(zip(labels, flights)):
         t = checks.create(
-            Tournament, name=f"{name} — Day {label}", start_at=f["start_at"], status=Tournament.REGISTERING, structure=structure,
-            max_entries_per_player=max_entries_per_player, late_reg_closes_after_level=late_reg_closes_after_level,
-            settings={"multiday_day": 1}, **common,
+            Tournament,
+            name=f"{name} — Day {label}",
+            start_at=f["start_at"],
+            status=Tournament.REGISTERING,
+            structure=structure,
+            max_entries_per_player=max_entries_per_player,
+            late_reg_closes_after_level=late_reg_closes_after_level,
+            settings={"multiday_day": 1},
+            **common,
         )
         Flight.objects.create(event=event, tournament=t, label=label, position=i)
     log_event(day2, Action.FORMATS_MULTIDAY_CREATED, actor, event=event.pk, flights=labels, multi_flight_stack=multi_flight_stack)
@@ -123,8 +155,19 @@ def bag_chips(tournament, rows: list[dict], *, actor: Actor, now=None) -> dict:
             raise FormatError("surrender_not_offered", _("Surrender is not offered in this event."))
         seen_entries.add(entry.pk)
         seen_bags.add(bag_number)
-        bags.append(Bag(flight=flight, entry=entry, chips=chips, bag_number=bag_number, dealer=str(row.get("dealer") or "")[:80],
-                        player_signed=bool(row.get("signed")), surrendered=surrender, counted_by=actor.user, bagged_at=now))
+        bags.append(
+            Bag(
+                flight=flight,
+                entry=entry,
+                chips=chips,
+                bag_number=bag_number,
+                dealer=str(row.get("dealer") or "")[:80],
+                player_signed=bool(row.get("signed")),
+                surrendered=surrender,
+                counted_by=actor.user,
+                bagged_at=now,
+            )
+        )
         counts.append(ChipCount(tournament=t, entry=entry, chips=chips, occasion=BAGGING, bag_number=bag_number, counted_by=actor.user, counted_at=now))
         if surrender:
             surrendered.append((entry, chips, bag_number))
@@ -132,13 +175,25 @@ def bag_chips(tournament, rows: list[dict], *, actor: Actor, now=None) -> dict:
     ChipCount.objects.bulk_create(counts)
     for entry, chips, bag_number in surrendered:
         # TDA 8-B by analogy: the sealed, signed bag is out of play for good.
-        ChipAdjustment.objects.create(tournament=t, entry=entry, kind=ChipAdjustment.SURRENDER, chips=-chips,
-                                      reason=f"surrender at bagging, bag {bag_number}", created_by=actor.user, created_at=now)
+        ChipAdjustment.objects.create(
+            tournament=t,
+            entry=entry,
+            kind=ChipAdjustment.SURRENDER,
+            chips=-chips,
+            reason=f"surrender at bagging, bag {bag_number}",
+            created_by=actor.user,
+            created_at=now,
+        )
         entry.status, entry.busted_at, entry.place = Entry.BUSTED, now, None
         entry.save(update_fields=["status", "busted_at", "place"])
     summary = bagging_summary(flight)
-    log_event(t, Action.FORMATS_BAGGING_RECORDED, actor, bags=[{"entry": b.entry.number, "chips": b.chips, "bag": b.bag_number, "surrender": b.surrendered} for b in bags],
-              **{k: summary[k] for k in ("bagged_chips", "surrendered_chips", "chips_in_play", "difference")})
+    log_event(
+        t,
+        Action.FORMATS_BAGGING_RECORDED,
+        actor,
+        bags=[{"entry": b.entry.number, "chips": b.chips, "bag": b.bag_number, "surrender": b.surrendered} for b in bags],
+        **{k: summary[k] for k in ("bagged_chips", "surrendered_chips", "chips_in_play", "difference")},
+    )
     return summary
 
 
@@ -154,27 +209,46 @@ def close_flight(tournament, *, actor: Actor, reason: str = "", now=None) -> Fli
         raise FormatError("flight_closed", _("This flight is already closed."))
     summary = bagging_summary(flight)
     if summary["unbagged_entries"]:
-        raise FormatError("not_all_bagged", _("Bag every player first: entries %(n)s are not bagged.")
-                          % {"n": ", ".join(str(n) for n in summary["unbagged_entries"])})
+        raise FormatError(
+            "not_all_bagged", _("Bag every player first: entries %(n)s are not bagged.") % {"n": ", ".join(str(n) for n in summary["unbagged_entries"])}
+        )
     if summary["difference"] and not reason.strip():
-        raise FormatError("count_mismatch", _("The bags differ from the chips in play by %(d)s: recount, or give the reason.")
-                          % {"d": summary["difference"]}, difference=summary["difference"])
+        raise FormatError(
+            "count_mismatch",
+            _("The bags differ from the chips in play by %(d)s: recount, or give the reason.") % {"d": summary["difference"]},
+            difference=summary["difference"],
+        )
     event = flight.event
     kept = [b for b in flight.bags.select_related("entry") if not b.surrendered]
     # Surrendered bags are out of play, so they win no chip-leader prize.
-    prizes = engine.chip_leader_prizes([(b.entry, b.chips) for b in kept], event.prizes, tie=event.chip_leader_ties,
-                                       rng=secrets.SystemRandom())
+    prizes = engine.chip_leader_prizes([(b.entry, b.chips) for b in kept], event.prizes, tie=event.chip_leader_ties, rng=secrets.SystemRandom())
     awards = ChipLeaderAward.objects.bulk_create(
-        ChipLeaderAward(flight=flight, entry=p.player, rank=p.rank, chips=p.chips, amount=p.amount, shared_with=p.shared_with,
-                        kind=event.chip_leader_prize_kind, created_at=now)
+        ChipLeaderAward(
+            flight=flight,
+            entry=p.player,
+            rank=p.rank,
+            chips=p.chips,
+            amount=p.amount,
+            shared_with=p.shared_with,
+            kind=event.chip_leader_prize_kind,
+            created_at=now,
+        )
         for p in prizes
     )
     flight.closed_at = now
     flight.save(update_fields=["closed_at"])
     finish_clock_if_running(t, actor)
     lifecycle.finish(t, actor=actor)
-    log_event(t, Action.FORMATS_FLIGHT_CLOSED, actor, flight=flight.label, survivors=len(kept), reason=reason, difference=summary["difference"],
-              chip_leaders=[{"entry": a.entry.number, "rank": a.rank, "chips": a.chips, "amount": str(a.amount), "shared_with": a.shared_with} for a in awards])
+    log_event(
+        t,
+        Action.FORMATS_FLIGHT_CLOSED,
+        actor,
+        flight=flight.label,
+        survivors=len(kept),
+        reason=reason,
+        difference=summary["difference"],
+        chip_leaders=[{"entry": a.entry.number, "rank": a.rank, "chips": a.chips, "amount": str(a.amount), "shared_with": a.shared_with} for a in awards],
+    )
     return flight
 
 
@@ -208,8 +282,16 @@ def build_day2(event: MultiDayEvent, *, actor: Actor, now=None) -> list[Entry]:
         created.append(qualify(day2, chosen.entry, chips=chosen.chips, source=QualifiedEntry.DAY1_BAG, actor=actor, bag=chosen, now=now))
     event.day2_built_at = now
     event.save(update_fields=["day2_built_at"])
-    log_event(day2, Action.FORMATS_DAY2_BUILT, actor, event=event.pk, players=len(created), chips=sum(e.chips for e in created),
-              rule=event.multi_flight_stack, bags_not_carried=left_out)
+    log_event(
+        day2,
+        Action.FORMATS_DAY2_BUILT,
+        actor,
+        event=event.pk,
+        players=len(created),
+        chips=sum(e.chips for e in created),
+        rule=event.multi_flight_stack,
+        bags_not_carried=left_out,
+    )
     return created
 
 

@@ -36,8 +36,17 @@ LEAGUE_SETTINGS = {"scoring", "multiplier", "points_table", "participation_point
 def create_series(*, name: str, actor: Actor, **settings) -> Series:
     """A Sanremo leaderboard series (``scoring`` SANREMO, the default) or a league scored by a
     formula of ``payouts.league`` (SQRT, SQRT_BUYIN, TABLE, LINEAR) with its parameters."""
-    allowed = {"cycle_length", "lb_constant_mode", "participants", "shared_rule", "tie_break", "tickets_per_cycle",
-               "ticket_description", "ticket_value", "weekday_prices"} | LEAGUE_SETTINGS
+    allowed = {
+        "cycle_length",
+        "lb_constant_mode",
+        "participants",
+        "shared_rule",
+        "tie_break",
+        "tickets_per_cycle",
+        "ticket_description",
+        "ticket_value",
+        "weekday_prices",
+    } | LEAGUE_SETTINGS
     unknown = set(settings) - allowed
     if unknown:
         raise ValidationFailed("bad_setting", _("Unknown series settings: %(s)s.") % {"s": ", ".join(sorted(unknown))})
@@ -58,10 +67,21 @@ def create_series(*, name: str, actor: Actor, **settings) -> Series:
         raise ValidationFailed("bad_setting", _league_refusal(exc.code), field=_LEAGUE_FIELDS.get(exc.code, "scoring"))
     series.save()
     _standings_changed(series.pk)
-    log_event(None, Action.FORMATS_SERIES_CREATED, actor, series=series.pk, name=name, cycle_length=series.cycle_length,
-              lb_constant_mode=series.lb_constant_mode, participants=series.participants, scoring=series.scoring,
-              multiplier=str(series.multiplier), points_table=series.points_table, participation_points=str(series.participation_points),
-              best_of=series.best_of)
+    log_event(
+        None,
+        Action.FORMATS_SERIES_CREATED,
+        actor,
+        series=series.pk,
+        name=name,
+        cycle_length=series.cycle_length,
+        lb_constant_mode=series.lb_constant_mode,
+        participants=series.participants,
+        scoring=series.scoring,
+        multiplier=str(series.multiplier),
+        points_table=series.points_table,
+        participation_points=str(series.participation_points),
+        best_of=series.best_of,
+    )
     return series
 
 
@@ -71,8 +91,11 @@ def _standings_changed(pk: int) -> None:
     The league's tournaments still to play show the standings on their screens and phones: they
     are told to build again."""
     forget_leaderboard(pk)
-    live = list(SeriesTournament.objects.filter(series_id=pk, tournament__status__in=(Tournament.REGISTERING, Tournament.RUNNING))
-                .values_list("tournament_id", flat=True))
+    live = list(
+        SeriesTournament.objects.filter(series_id=pk, tournament__status__in=(Tournament.REGISTERING, Tournament.RUNNING)).values_list(
+            "tournament_id", flat=True
+        )
+    )
 
     def after_commit():
         forget_leaderboard(pk)
@@ -105,8 +128,9 @@ def attach(series: Series, tournament, *, actor: Actor) -> SeriesTournament:
 
 
 @service
-def schedule_daily(series: Series, day, *, structure, starting_stack: int, actor: Actor, start_time: time = time(20, 30),
-                   name: str | None = None) -> Tournament:
+def schedule_daily(
+    series: Series, day, *, structure, starting_stack: int, actor: Actor, start_time: time = time(20, 30), name: str | None = None
+) -> Tournament:
     """Create the daily tournament of ``day`` at the weekday's price (003 Allegato 1: Mon/Thu
     50+20, Fri 200+20, Sat 150+20, Sun 80+20 unless the series sets its own), open for
     registration and attached to the series."""
@@ -119,14 +143,30 @@ def schedule_daily(series: Series, day, *, structure, starting_stack: int, actor
     override = fees.is_override(buy_in, fee)  # REG-03 / C15: the daily fee is an override of the statutory one
     if override:
         settings["fee_override"] = str(fee)
-    t = checks.create(Tournament, name=name or f"{series.name} {day:%a %d/%m}", start_at=start_at, buy_in=buy_in, fee=fee,
-                                  starting_stack=starting_stack, structure=structure, status=Tournament.REGISTERING,
-                                  settings=settings)
+    t = checks.create(
+        Tournament,
+        name=name or f"{series.name} {day:%a %d/%m}",
+        start_at=start_at,
+        buy_in=buy_in,
+        fee=fee,
+        starting_stack=starting_stack,
+        structure=structure,
+        status=Tournament.REGISTERING,
+        settings=settings,
+    )
     SeriesTournament.objects.create(series=series, tournament=t)
     log_event(t, Action.FORMATS_SERIES_DAILY_SCHEDULED, actor, series=series.pk, buy_in=str(buy_in), fee=str(fee))
     if override:
-        log_event(t, Action.TOURNAMENTS_FEE_OVERRIDDEN, actor, buy_in=str(buy_in), fee=str(fee),
-                  statutory_fee=str(fees.statutory_fee(buy_in)), reason="FMT-10: the daily event price of the series (003 Allegato 1)", preset="SERIES")
+        log_event(
+            t,
+            Action.TOURNAMENTS_FEE_OVERRIDDEN,
+            actor,
+            buy_in=str(buy_in),
+            fee=str(fee),
+            statutory_fee=str(fees.statutory_fee(buy_in)),
+            reason="FMT-10: the daily event price of the series (003 Allegato 1)",
+            preset="SERIES",
+        )
     return t
 
 
@@ -179,8 +219,16 @@ def score_tournament(tournament, *, actor: Actor) -> list[SeriesResult]:
         raise FormatError("no_players", _("Nobody played this tournament."))
     formula = series.formula()
     results = [
-        SeriesResult(series=series, cycle=series.current_cycle, tournament=t, person=person, place=place, shared_with=shared,
-                     participants=n, points=_points(series, formula, t, n, place, shared))
+        SeriesResult(
+            series=series,
+            cycle=series.current_cycle,
+            tournament=t,
+            person=person,
+            place=place,
+            shared_with=shared,
+            participants=n,
+            points=_points(series, formula, t, n, place, shared),
+        )
         for person, place, shared in places
     ]
     SeriesResult.objects.bulk_create(results)
@@ -191,19 +239,25 @@ def score_tournament(tournament, *, actor: Actor) -> list[SeriesResult]:
     if series.cycle_length and scored >= series.cycle_length:
         closed = _close_cycle(series, actor)
     _standings_changed(series.pk)
-    log_event(t, Action.FORMATS_SERIES_SCORED, actor, series=series.pk, cycle=link.cycle, participants=n, tournament_no=scored,
-              top=[{"name": r.person.full_name, "place": r.place, "points": round(r.points, 2)} for r in results[:5]],
-              cycle_closed=closed.number if closed else None)
+    log_event(
+        t,
+        Action.FORMATS_SERIES_SCORED,
+        actor,
+        series=series.pk,
+        cycle=link.cycle,
+        participants=n,
+        tournament_no=scored,
+        top=[{"name": r.person.full_name, "place": r.place, "points": round(r.points, 2)} for r in results[:5]],
+        cycle_closed=closed.number if closed else None,
+    )
     return results
 
 
 def _points(series: Series, formula, t: Tournament, n: int, place: int, shared: int) -> float:
     if formula is None:
-        return leaderboard.leaderboard_points(n, place, mode=series.lb_constant_mode, buy_in=t.buy_in, shared_with=shared,
-                                              shared_rule=series.shared_rule)
+        return leaderboard.leaderboard_points(n, place, mode=series.lb_constant_mode, buy_in=t.buy_in, shared_with=shared, shared_rule=series.shared_rule)
     try:
-        return float(league.event_points(formula, entries=n, place=place, buy_in=t.buy_in, shared_with=shared,
-                                         shared_rule=series.shared_rule))
+        return float(league.event_points(formula, entries=n, place=place, buy_in=t.buy_in, shared_with=shared, shared_rule=series.shared_rule))
     except league.LeagueError as exc:
         if exc.code == "needs_buy_in":
             raise FormatError("needs_buy_in", _("This formula weighs the buy-in, and this tournament has none."))
@@ -227,21 +281,39 @@ def _close_cycle(series: Series, actor: Actor) -> SeriesCycle:
     people = {p.pk: p for p in Person.objects.filter(pk__in=[line.player for line in lines])}
     by_player = {line.player: line for line in lines}
     archive = SeriesCycle.objects.create(
-        series=series, number=series.current_cycle,
-        standings=[{"rank": s.rank, "person": s.player, "name": people[s.player].full_name, "total": s.total, "tournaments": s.tournaments,
-                    "best": s.best} for s in lines],
-        undecided=list(awards.undecided), tickets_undecided=awards.tickets_undecided,
+        series=series,
+        number=series.current_cycle,
+        standings=[
+            {"rank": s.rank, "person": s.player, "name": people[s.player].full_name, "total": s.total, "tournaments": s.tournaments, "best": s.best}
+            for s in lines
+        ],
+        undecided=list(awards.undecided),
+        tickets_undecided=awards.tickets_undecided,
     )
     SeriesAward.objects.bulk_create(
-        SeriesAward(series=series, cycle=series.current_cycle, person=people[pid], rank=by_player[pid].rank, total_points=by_player[pid].total,
-                    description=series.ticket_description, value=series.ticket_value)
+        SeriesAward(
+            series=series,
+            cycle=series.current_cycle,
+            person=people[pid],
+            rank=by_player[pid].rank,
+            total_points=by_player[pid].total,
+            description=series.ticket_description,
+            value=series.ticket_value,
+        )
         for pid in awards.winners
     )
     series.current_cycle += 1
     series.save(update_fields=["current_cycle"])
     _standings_changed(series.pk)
-    log_event(None, Action.FORMATS_SERIES_CYCLE_CLOSED, actor, series=series.pk, cycle=archive.number,
-              winners=[people[pid].full_name for pid in awards.winners], undecided=[people[pid].full_name for pid in awards.undecided])
+    log_event(
+        None,
+        Action.FORMATS_SERIES_CYCLE_CLOSED,
+        actor,
+        series=series.pk,
+        cycle=archive.number,
+        winners=[people[pid].full_name for pid in awards.winners],
+        undecided=[people[pid].full_name for pid in awards.undecided],
+    )
     return archive
 
 
@@ -257,8 +329,16 @@ def settle_undecided(series: Series, cycle: int, people: list, *, actor: Actor, 
         raise FormatError("bad_choice", _("Choose %(n)s of the tied players.") % {"n": archive.tickets_undecided}, status=400)
     line = {s["person"]: s for s in archive.standings}
     awards = SeriesAward.objects.bulk_create(
-        SeriesAward(series=series, cycle=cycle, person_id=pid, rank=line[pid]["rank"], total_points=line[pid]["total"],
-                    description=series.ticket_description, value=series.ticket_value, decided_by="DIRECTOR")
+        SeriesAward(
+            series=series,
+            cycle=cycle,
+            person_id=pid,
+            rank=line[pid]["rank"],
+            total_points=line[pid]["total"],
+            description=series.ticket_description,
+            value=series.ticket_value,
+            decided_by="DIRECTOR",
+        )
         for pid in chosen
     )
     archive.tickets_undecided = 0

@@ -28,8 +28,7 @@ from .common import FormatError
 
 
 @service
-def add_stack_option(tournament, *, label: str, buy_in: Decimal, fee: Decimal, chips: int, actor: Actor,
-                     override_reason: str = "") -> StackOption:
+def add_stack_option(tournament, *, label: str, buy_in: Decimal, fee: Decimal, chips: int, actor: Actor, override_reason: str = "") -> StackOption:
     """Offer one more buy-in product. Prices are fixed before registration opens (FMT-01):
     once it is open, the director must give a reason, which is logged."""
     t = lock_tournament(tournament)
@@ -42,10 +41,18 @@ def add_stack_option(tournament, *, label: str, buy_in: Decimal, fee: Decimal, c
     checks.clean(StackOption(tournament=t, label=label.strip(), buy_in=buy_in, fee=fee, chips=chips))
     if t.stack_options.filter(label=label.strip()).exists():
         raise ValidationFailed("duplicate_option", _("There is already an option called %(l)s.") % {"l": label})
-    option = checks.create(StackOption, tournament=t, label=label.strip(), buy_in=buy_in, fee=fee, chips=chips,
-                                        position=t.stack_options.count())
-    log_event(t, Action.FORMATS_STACKOPTION_ADDED, actor, option=option.pk, label=option.label, buy_in=str(buy_in), fee=str(fee),
-              chips=chips, override_reason=override_reason)
+    option = checks.create(StackOption, tournament=t, label=label.strip(), buy_in=buy_in, fee=fee, chips=chips, position=t.stack_options.count())
+    log_event(
+        t,
+        Action.FORMATS_STACKOPTION_ADDED,
+        actor,
+        option=option.pk,
+        label=option.label,
+        buy_in=str(buy_in),
+        fee=str(fee),
+        chips=chips,
+        override_reason=override_reason,
+    )
     return option
 
 

@@ -32,8 +32,20 @@ TIME_LIMIT_COUNT = "TIME_LIMIT"
 
 
 @service
-def create_timed_event(*, name: str, start_at, buy_in, fee, starting_stack: int, structure, actor: Actor, minutes: int,
-                       field_cap: int | None = None, end_condition: str = TimedEvent.TIME_LIMIT, chip_tie: str = engine.SHARE) -> Tournament:
+def create_timed_event(
+    *,
+    name: str,
+    start_at,
+    buy_in,
+    fee,
+    starting_stack: int,
+    structure,
+    actor: Actor,
+    minutes: int,
+    field_cap: int | None = None,
+    end_condition: str = TimedEvent.TIME_LIMIT,
+    chip_tie: str = engine.SHARE,
+) -> Tournament:
     """A timed event open for registration, play ending ``minutes`` after ``start_at``: its
     tournament and its time limit, together or not at all. The page and the API call it."""
     if structure is None:
@@ -41,15 +53,24 @@ def create_timed_event(*, name: str, start_at, buy_in, fee, starting_stack: int,
     if minutes is None or minutes < 1:
         raise ValidationFailed("bad_minutes", _("Play lasts at least one minute."), fields={"minutes": [_("Play lasts at least one minute.")]})
     start_at = start_at or timezone.now()
-    t = open_event(name=name, start_at=start_at, event_format=Tournament.TIMED, buy_in=buy_in, fee=fee, starting_stack=starting_stack,
-                   structure=structure, actor=actor, fee_reason="the timed event's fee as created", field_cap=field_cap)
+    t = open_event(
+        name=name,
+        start_at=start_at,
+        event_format=Tournament.TIMED,
+        buy_in=buy_in,
+        fee=fee,
+        starting_stack=starting_stack,
+        structure=structure,
+        actor=actor,
+        fee_reason="the timed event's fee as created",
+        field_cap=field_cap,
+    )
     configure_timed(t, ends_at=start_at + timedelta(minutes=minutes), actor=actor, end_condition=end_condition, chip_tie=chip_tie)
     return t
 
 
 @service
-def configure_timed(tournament, *, ends_at, actor: Actor, end_condition: str = TimedEvent.TIME_LIMIT,
-                    chip_tie: str = engine.SHARE) -> TimedEvent:
+def configure_timed(tournament, *, ends_at, actor: Actor, end_condition: str = TimedEvent.TIME_LIMIT, chip_tie: str = engine.SHARE) -> TimedEvent:
     """Set when play ends and how (FMT-13, C17 ``end_condition``; ties on chips: ``chip_tie``)."""
     t = lock_tournament(tournament)
     if end_condition not in (TimedEvent.TIME_LIMIT, TimedEvent.LAST_PLAYER) or chip_tie not in engine.TIE_RULES:
@@ -106,8 +127,10 @@ def finish_timed(tournament, *, actor: Actor, counts: list[dict] | None = None, 
         missing = [e.number for e in alive if e.pk not in stacks]
         if missing:
             raise ValidationFailed("counts_missing", _("Count every player still in: entries %(n)s are missing.") % {"n": ", ".join(map(str, missing))})
-        ChipCount.objects.bulk_create(ChipCount(tournament=t, entry=by_id[pk], chips=chips, occasion=TIME_LIMIT_COUNT, counted_by=actor.user, counted_at=now)
-                                      for pk, chips in stacks.items())
+        ChipCount.objects.bulk_create(
+            ChipCount(tournament=t, entry=by_id[pk], chips=chips, occasion=TIME_LIMIT_COUNT, counted_by=actor.user, counted_at=now)
+            for pk, chips in stacks.items()
+        )
     entries = {e.pk: e for e in alive}
     if one_left:
         ranked = [engine.Place(alive[0], 1, 1)]
@@ -120,16 +143,28 @@ def finish_timed(tournament, *, actor: Actor, counts: list[dict] | None = None, 
     timed.finished_at = now
     timed.result = {
         "by": "LAST_PLAYER" if one_left else "CHIP_COUNT",
-        "standings": [{"entry": p.player.number, "name": p.player.person.full_name, "place": p.place, "shared_with": p.shared_with,
-                       "chips": stacks.get(p.player.pk)} for p in ranked],
-        "counted": counted, "chips_in_play": in_play, "difference": counted - in_play if not one_left else None,
+        "standings": [
+            {"entry": p.player.number, "name": p.player.person.full_name, "place": p.place, "shared_with": p.shared_with, "chips": stacks.get(p.player.pk)}
+            for p in ranked
+        ],
+        "counted": counted,
+        "chips_in_play": in_play,
+        "difference": counted - in_play if not one_left else None,
     }
     timed.save(update_fields=["finished_at", "result"])
     finish_clock_if_running(t, actor)
     lifecycle.finish(t, actor=actor)
     sent = _send_winner(t, actor, now) if hasattr(t, "qualifier") else None
-    log_event(t, Action.FORMATS_TIMED_FINISHED, actor, by=timed.result["by"], standings=timed.result["standings"],
-              eliminated_placed=len(below), difference=timed.result["difference"], winner_to_final=sent.pk if sent else None)
+    log_event(
+        t,
+        Action.FORMATS_TIMED_FINISHED,
+        actor,
+        by=timed.result["by"],
+        standings=timed.result["standings"],
+        eliminated_placed=len(below),
+        difference=timed.result["difference"],
+        winner_to_final=sent.pk if sent else None,
+    )
     return timed.result
 
 

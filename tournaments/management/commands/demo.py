@@ -14,10 +14,50 @@ from tournaments.models import BlindStructure, Person, Tournament
 from tournaments.services import cashier, lifecycle, oversight
 from tournaments.services.events import Actor
 
-FIRST = ["Marco", "Giulia", "Luca", "Sara", "Matteo", "Chiara", "Andrea", "Francesca", "Davide", "Elena", "Paolo", "Anna",
-         "Simone", "Laura", "Stefano", "Marta", "Alessandro", "Valentina", "Roberto", "Silvia"]
-LAST = ["Rossi", "Russo", "Ferrari", "Esposito", "Bianchi", "Romano", "Colombo", "Ricci", "Marino", "Greco", "Bruno",
-        "Gallo", "Conti", "De Luca", "Mancini", "Costa", "Giordano", "Rizzo", "Lombardi", "Moretti"]
+FIRST = [
+    "Marco",
+    "Giulia",
+    "Luca",
+    "Sara",
+    "Matteo",
+    "Chiara",
+    "Andrea",
+    "Francesca",
+    "Davide",
+    "Elena",
+    "Paolo",
+    "Anna",
+    "Simone",
+    "Laura",
+    "Stefano",
+    "Marta",
+    "Alessandro",
+    "Valentina",
+    "Roberto",
+    "Silvia",
+]
+LAST = [
+    "Rossi",
+    "Russo",
+    "Ferrari",
+    "Esposito",
+    "Bianchi",
+    "Romano",
+    "Colombo",
+    "Ricci",
+    "Marino",
+    "Greco",
+    "Bruno",
+    "Gallo",
+    "Conti",
+    "De Luca",
+    "Mancini",
+    "Costa",
+    "Giordano",
+    "Rizzo",
+    "Lombardi",
+    "Moretti",
+]
 
 
 class Command(BaseCommand):
@@ -38,20 +78,37 @@ class Command(BaseCommand):
         people = []
         for i in range(60):
             first, last = rng.choice(FIRST), rng.choice(LAST)
-            people.append(Person.objects.create(
-                first_name=first, last_name=last, nickname=f"{first[:3].lower()}{i}",
-                phone=f"+39 333 {1000000 + i * 7919:07d}", document_id=f"CA{100000 + i}X",
-            ))
+            people.append(
+                Person.objects.create(
+                    first_name=first,
+                    last_name=last,
+                    nickname=f"{first[:3].lower()}{i}",
+                    phone=f"+39 333 {1000000 + i * 7919:07d}",
+                    document_id=f"CA{100000 + i}X",
+                )
+            )
         with translation.override(language or settings.LANGUAGE_CODE):  # data, stored as the room's staff write it
             people[5].banned, people[5].banned_reason = True, translation.gettext("Excluded by the casino")
         people[5].save()
         structure = BlindStructure.objects.filter(name__startswith="Regular").first()
         t = Tournament.objects.create(
-            name="Demo Sunday Re-entry", start_at=timezone.now() + timedelta(hours=1), format=Tournament.REENTRY,
-            buy_in=Decimal("100"), fee=Decimal("10"), starting_stack=30000, table_size=9, field_cap=120, min_players=10,
-            structure=structure, late_reg_closes_after_level=6, max_entries_per_player=3,
-            addon_price=Decimal("20"), addon_chips=20000, addon_after_level=4,
-            deductions=[{"name": "casino", "percent": "3"}], guarantee=Decimal("5000"),
+            name="Demo Sunday Re-entry",
+            start_at=timezone.now() + timedelta(hours=1),
+            format=Tournament.REENTRY,
+            buy_in=Decimal("100"),
+            fee=Decimal("10"),
+            starting_stack=30000,
+            table_size=9,
+            field_cap=120,
+            min_players=10,
+            structure=structure,
+            late_reg_closes_after_level=6,
+            max_entries_per_player=3,
+            addon_price=Decimal("20"),
+            addon_chips=20000,
+            addon_after_level=4,
+            deductions=[{"name": "casino", "percent": "3"}],
+            guarantee=Decimal("5000"),
         )
         director = User.objects.filter(groups__name="director").first()
         actor = Actor(director, "demo")

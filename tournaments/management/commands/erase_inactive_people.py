@@ -21,7 +21,8 @@ class Command(BaseCommand):
     def handle(self, days=None, dry_run=False, **opts):
         result = privacy.erase_inactive(days, dry_run=dry_run)
         verb = "would be erased" if dry_run else "erased"
-        self.stdout.write(f"{len(result['erased'])} people {verb} (no activity for {result['days']} days): "
-                          + (", ".join(f"#{pk}" for pk in result["erased"]) or "none"))
+        self.stdout.write(
+            f"{len(result['erased'])} people {verb} (no activity for {result['days']} days): " + (", ".join(f"#{pk}" for pk in result["erased"]) or "none")
+        )
         for kept in result["kept"]:
             self.stdout.write(f"#{kept['person']} kept: {kept['code']}")
