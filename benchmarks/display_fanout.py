@@ -202,7 +202,7 @@ class Event:
         self.client = None  # the floor's and the director's keep-alive connection (--floor api)
         self.refused = []  # codes of the confirmations refused (409) and tried again
 
-    def setup(self, sales_people):
+    def setup(self, sales_people, max_displays):
         from decimal import Decimal
 
         from django.contrib.auth.models import Group, User
@@ -250,8 +250,10 @@ class Event:
                 [Person(first_name=f"Late{i:04d}", last_name=f"T{t.pk}", search_text=f"late{i:04d} t{t.pk} {stamp}") for i in range(sales_people)]
             )
         )
-        self.token = f"bench-{stamp}"
-        DisplayScreen.objects.create(name="bench", tournament=t, token=self.token)
+        # One screen (one token) per display, as in a room: a lobby screen's token may hold only
+        # TDM_STREAMS_PER_TOKEN streams at once, so 500 displays on one token would be refused.
+        self.tokens = [f"bench-{stamp}-{i}" for i in range(max_displays)]
+        DisplayScreen.objects.bulk_create([DisplayScreen(name=f"bench {i}", tournament=t, token=tok) for i, tok in enumerate(self.tokens)])
         self.t = t
         self.level = 0
 
@@ -474,7 +476,7 @@ async def phase(event, port, n_displays, seconds, bust_rate, actions, sales_rate
 
 async def _phase(event, port, n_displays, seconds, bust_rate, actions, sales_rate, web_pid):
     cpu = Cpu(web_pid)
-    displays = [Display(port, event.t.pk, event.token) for _ in range(n_displays)]
+    displays = [Display(port, event.t.pk, token) for token in event.tokens[:n_displays]]
     # Real displays are separate machines; here they share one event loop, so ping in small
     # batches to keep this process's own scheduling out of the round-trip measurements.
     for i in range(0, n_displays, 5):
@@ -621,7 +623,7 @@ def main():
     event = Event(players, base, args.floor)
     tick = time.perf_counter()
     sales_needed = int((seconds + base_seconds) * args.sales_rate) + 20
-    event.setup(sales_needed)
+    event.setup(sales_needed, clients)
     setup_s = time.perf_counter() - tick
     env = dict(os.environ)
     env["REDIS_URL"] = settings.REDIS_URL
