@@ -300,3 +300,21 @@ def test_a_bracket_pays_whole_rounds_only(heads_up):
     with pytest.raises(DomainError) as e:
         heads_up(size=8, paid_players=3)
     assert e.value.code == "bad_paid_players"
+
+
+def test_two_replacements_in_a_four_player_bracket_are_seated(heads_up, field, make_person, actor, cashier_actor):
+    """Scenario 34 at both tables of a 4-player bracket: two players absent, both seats freed at
+    the end of level 1, two newcomers take them. A bracket has no final table to break up, so the
+    desk's final-table check (REG-04) does not stand in the way."""
+    t = heads_up(size=4, level_minutes=10, name="Four seats")
+    field(t, 4)
+    headsup.draw_bracket(t, actor=actor, now=T0)
+    matches = list(Match.objects.filter(bracket=t.bracket, round=1).order_by("position"))
+    for m in matches:
+        headsup.start_match(m, actor=actor, now=T0)
+        headsup.seat_player(m, m.player_a, actor=actor, now=T0)
+        headsup.free_absent_seat(m, actor=actor, now=T0 + timedelta(minutes=10))
+    newcomers = [make_person("New", f"Comer{i}") for i in range(2)]
+    for m, person in zip(matches, newcomers):
+        m = headsup.seat_replacement(Match.objects.get(pk=m.pk), person, method="CASH", actor=cashier_actor, now=T0 + timedelta(minutes=12))
+        assert m.player_b.person_id == person.pk and m.clock_restarts == 1

@@ -352,8 +352,8 @@ def check_final_table(t: Tournament, *, confirmed: bool) -> None:
     the final table up. Seating answers whether that is so (``signals.room_wanted``); the house
     decides (``late_entry_at_final_table``): ALLOW sells it, REFUSE refuses it, ASK (the default)
     refuses it with ``confirmable`` until the desk confirms (``confirmed``)."""
-    if t.status != Tournament.RUNNING:
-        return
+    if t.status != Tournament.RUNNING or t.format == Tournament.HEADS_UP:
+        return  # a bracket seats its players match by match (FMT-12): it has no final table to break
     rule = HouseRules.of(t).late_entry_at_final_table
     if rule == "ALLOW":
         return
