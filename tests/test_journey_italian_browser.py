@@ -406,6 +406,10 @@ def run(j):
     # ranking; the administrative controller signs too; the cashier pays the prizes.
     director.goto(base + f"/tournaments/{tid}/payouts/")
     expect(director.locator("#pool-total")).to_have_text("1.200,00 EUR")
+    # Registration closed, so the table was made and locked then (PAY-05): the director unlocks it first.
+    expect(director.locator("#table-state")).to_have_text("Bloccata e pubblicata")
+    director.fill("#unlock-form input[name=reason]", "due premi, deciso prima dell'inizio")
+    director.click("#unlock-table")
     expect(director.locator("#prize-lines")).to_have_value("1 1.200,00")  # the automatic proposal, written the Italian way
     director.fill("#prize-lines", "1 800,00\n2 400,00")  # as an Italian director types amounts
     director.fill("#table input[name=reason]", "due premi, deciso prima dell'inizio")
