@@ -403,6 +403,33 @@ WRITE_BACK_SEATS = _write_back_sql(seats=True)
 # --- the simulation -----------------------------------------------------------------------
 
 
+def entry_names(entry_ids) -> list[tuple]:
+    """(entry, number, first name, last name) of these entries, in no order: the names a draw's
+    moves and a break's slips print. Every break and the final table read them, and building
+    the ORM's query (a join, ``pk__in`` of a different length each time) cost more than running
+    it: a 10,000-entry tournament's busts took a fifth longer with the ORM's query. On
+    PostgreSQL it is one statement with the ids as one array parameter, the same text every
+    time, so the server keeps it prepared; elsewhere the ORM's, in chunks."""
+    entry_ids = list(entry_ids)
+    if not entry_ids:
+        return []
+    if not _postgresql():
+        return [
+            row
+            for ids in _chunks(entry_ids, 500)  # SQLite binds at most 999 parameters a statement
+            for row in Entry.objects.filter(pk__in=ids).order_by().values_list("pk", "number", "person__first_name", "person__last_name")
+        ]
+    entry, e_id, number, person = quoted_names(Entry, "id", "number", "person")
+    people, first, last, p_id = quoted_names(Entry._meta.get_field("person").related_model, "first_name", "last_name", "id")
+    with compiled.prepared_cursor(connection) as cursor:
+        cursor.execute(
+            f"SELECT {entry}.{e_id}, {entry}.{number}, {people}.{first}, {people}.{last} FROM {entry} "
+            f"INNER JOIN {people} ON ({entry}.{person} = {people}.{p_id}) WHERE {entry}.{e_id} = ANY(%s::bigint[])",
+            [entry_ids],
+        )
+        return cursor.fetchall()
+
+
 def commit_without_waiting_for_disk() -> None:
     """PostgreSQL: this connection's commits no longer wait for the disk's flush
     (``SET synchronous_commit TO off``), for a simulation that measures the server's work

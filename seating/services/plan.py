@@ -25,12 +25,12 @@ from tdmanager import compiled
 from tdmanager.errors import DomainError
 from tournaments.actions import Action
 from tournaments.house import HouseRules
-from tournaments.models import Entry, TournamentEvent
+from tournaments.models import TournamentEvent
 from tournaments.services.events import log_event, log_events
 
-from .. import engine
+from .. import engine, sql
 from ..models import ManualDraw, PendingMove
-from .room import BATCH_SIZE, Proposal, Room, apart_of, chunks, table_from_snapshot
+from .room import BATCH_SIZE, Proposal, Room, apart_of, table_from_snapshot
 
 _rng = None
 
@@ -471,11 +471,7 @@ def _names(entry_ids) -> dict[int, str]:
 
 def _name_rows(entry_ids) -> list[tuple]:
     """(entry, number, first name, last name) of these entries (in no order)."""
-    return [
-        row
-        for ids in chunks(entry_ids)
-        for row in Entry.objects.filter(pk__in=ids).order_by().values_list("pk", "number", "person__first_name", "person__last_name")
-    ]
+    return sql.entry_names(entry_ids)
 
 
 def _move_json(m, names) -> dict:
