@@ -121,16 +121,18 @@ def series_standings(results, *, tie_break: str = BEST_RESULT) -> list[SeriesSta
         _, total, count, best = line
         return (-total, tie_key(tie_break, count, best))
 
-    lines.sort(key=key)  # stable: ties keep the order of first appearance
-    standings = []
-    for index, line in enumerate(lines):
-        if index and key(lines[index - 1]) == key(line):
-            rank = standings[-1].rank
-        else:
-            rank = index + 1
-        player, total, count, best = line
-        standings.append(SeriesStanding(rank, player, total, count, best))
-    return standings
+    return [SeriesStanding(rank, *line) for rank, line in ranked(lines, key)]
+
+
+def ranked(lines, key) -> list[tuple[int, object]]:
+    """``(rank, line)`` for each line, best first by ``key`` (smaller first); lines with equal
+    keys share the rank (1, 2, 2, 4) and keep their order (the sort is stable)."""
+    out: list[tuple[int, object]] = []
+    ordered = sorted(lines, key=key)
+    for index, line in enumerate(ordered):
+        rank = out[-1][0] if index and key(ordered[index - 1]) == key(line) else index + 1
+        out.append((rank, line))
+    return out
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ import math
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
-from payouts.leaderboard import AVERAGE_PLACE, BEST_PLACE, BEST_RESULT, TIE_BREAKS, tie_key
+from payouts.leaderboard import AVERAGE_PLACE, BEST_PLACE, BEST_RESULT, TIE_BREAKS, ranked, tie_key
 
 TABLE = "TABLE"
 SQRT = "SQRT"
@@ -141,10 +141,4 @@ def standings(results, formula: Formula) -> list[Standing]:
         _, total, count, kept = line
         return (-total, tie_key(formula.tie_break, count, kept[0]))
 
-    lines.sort(key=key)  # stable: still-tied players keep their order of first appearance
-    table = []
-    for index, line in enumerate(lines):
-        rank = table[-1].rank if index and key(lines[index - 1]) == key(line) else index + 1
-        player, total, count, kept = line
-        table.append(Standing(rank, player, total, count, kept))
-    return table
+    return [Standing(rank, *line) for rank, line in ranked(lines, key)]

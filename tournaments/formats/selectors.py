@@ -316,13 +316,16 @@ def formula_text(series: Series) -> str:
 # --- a league on the lobby screen, the phone and the player's history ---------------------------
 
 
+def _league_of(tournament) -> dict | None:
+    """The leaderboard data of the series the tournament counts for (cached), or None."""
+    link = SeriesTournament.objects.filter(tournament=tournament).values_list("series_id", flat=True).first()
+    return public_leaderboard(link) if link is not None else None
+
+
 def league_panel(tournament) -> dict | None:
     """The standings panel of the league (or series) a tournament belongs to, for its lobby
     screens: name, season, formula and the top ten, from the leaderboard's cache."""
-    link = SeriesTournament.objects.filter(tournament=tournament).values_list("series_id", flat=True).first()
-    if link is None:
-        return None
-    data = public_leaderboard(link)
+    data = _league_of(tournament)
     if data is None:
         return None
     return {
@@ -339,8 +342,7 @@ def league_panel(tournament) -> dict | None:
 
 def league_standing_by_person(tournament) -> dict[int, dict]:
     """{person id: his line in the standings of the tournament's league}, from the cache."""
-    link = SeriesTournament.objects.filter(tournament=tournament).values_list("series_id", flat=True).first()
-    data = public_leaderboard(link) if link is not None else None
+    data = _league_of(tournament)
     if not data:
         return {}
     out = {}
