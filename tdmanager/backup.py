@@ -17,6 +17,8 @@ from django.conf import settings
 from django.db import connections
 from django.dispatch import Signal
 
+from tdmanager import sql
+
 SQLITE_MAGIC = b"SQLite format 3\x00"
 PGDUMP_MAGIC = b"PGDMP"
 
@@ -105,7 +107,7 @@ def backup(path: Path, alias="default") -> Path:
             dest = sqlite3.connect(tmp)
             try:
                 conn.connection.backup(dest)  # a consistent snapshot, writers keep going
-                dest.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
+                sql.make_self_contained(dest)
             finally:
                 dest.close()
         elif conn.vendor == "postgresql":
@@ -138,9 +140,9 @@ def check_sqlite_file(path: Path) -> None:
     read-only, so checking never writes to it."""
     src = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
-        if src.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+        if not sql.sqlite_is_whole(src):
             raise BackupError(f"{path} is damaged (PRAGMA quick_check)")
-        if not src.execute("SELECT 1 FROM sqlite_master WHERE name='django_migrations'").fetchone():
+        if not sql.sqlite_has_migrations(src):
             raise BackupError(f"{path} is not a TDManager database")
     finally:
         src.close()
@@ -157,14 +159,7 @@ def has_data(alias="default") -> bool:
     tables = conn.introspection.table_names()
     if "django_migrations" not in tables:
         return False
-    with conn.cursor() as cursor:
-        for table in tables:
-            if not counts_as_data(table):
-                continue
-            cursor.execute(f"SELECT 1 FROM {conn.ops.quote_name(table)} LIMIT 1")
-            if cursor.fetchone():
-                return True
-    return False
+    return any(sql.table_has_rows(conn, table) for table in tables if counts_as_data(table))
 
 
 def restore(path: Path, alias="default") -> None:
@@ -197,12 +192,10 @@ def summary(alias="default") -> list[tuple[str, int]]:
     """(table, rows) for every table that has rows, the product's tables first."""
     conn = connections[alias]
     out = []
-    with conn.cursor() as cursor:
-        for table in sorted(conn.introspection.table_names()):
-            cursor.execute(f"SELECT COUNT(*) FROM {conn.ops.quote_name(table)}")
-            n = cursor.fetchone()[0]
-            if n:
-                out.append((table, n))
+    for table in sorted(conn.introspection.table_names()):
+        n = sql.row_count(conn, table)
+        if n:
+            out.append((table, n))
     return product_first(out)
 
 

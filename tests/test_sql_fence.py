@@ -15,7 +15,6 @@ SQL_BY_HAND = re.compile(r"cursor\.execute|\.execute(many)?\(|\bconnections?(\[[
 NOT_THE_PRODUCT = ("tests", "benchmarks", ".venv", "node_modules", "var", "staticfiles")
 KEPT_ON_PURPOSE = ("tdmanager/compiled.py",)  # and every app's sql.py
 ALLOWED = {
-    "tdmanager/backup.py": "a database tool: copies, checks and restores whole databases (sqlite3's backup, PRAGMA, row counts per table)",
     "tdmanager/management/commands/movedb.py": "a database tool: moves every table to another database, then resets its sequences",
 }
 
