@@ -171,26 +171,15 @@ def begin_attempt(username, ip, now=None) -> int | None:
         if ip:
             key = _key("address", str(ip))
             attempts, start = _address_window(ip, now)
-            if start is None:  # a new window begins with this attempt (add: attempts arriving at once
-                # must not reset each other's count to 0, as a set did under a burst)
+            if start is None:  # a new window begins with this attempt
                 cache.add(key + ":start", now, settings.TDM_LOGIN_WINDOW_SECONDS + 60)
-                cache.add(key, 0, settings.TDM_LOGIN_WINDOW_SECONDS + 60)
-            try:
-                attempts = cache.incr(key)
-            except ValueError:  # expired between the two calls
-                cache.set(key, 1, settings.TDM_LOGIN_WINDOW_SECONDS + 60)
-                attempts = 1
+            attempts = _count(key, settings.TDM_LOGIN_WINDOW_SECONDS + 60)
             if attempts > settings.TDM_LOGIN_FAILURES_PER_ADDRESS:  # others got there first
                 _uncount_address(ip)
                 return _address_wait(ip, now) or 1
         if username and ip:
             busy = _pair(username, ip) + ":busy"
-            cache.add(busy, 0, 60)
-            try:
-                in_flight = cache.incr(busy)
-            except ValueError:  # expired between the two calls
-                cache.set(busy, 1, 60)
-                in_flight = 1
+            in_flight = _count(busy, 60)
             # One guess at a time per username and address once it failed there (a first
             # attempt sent twice, a double click on "Log in", is not refused).
             if in_flight > 1 and cache.get(_pair(username, ip), 0):
@@ -199,6 +188,20 @@ def begin_attempt(username, ip, now=None) -> int | None:
     except Exception:
         log.exception("login throttle: cache unavailable; not throttling")
     return None
+
+
+def _count(key: str, timeout: int) -> int:
+    """Add one to a counter and return it, creating it at 0 if it is missing. Only atomic
+    steps: ``add`` creates the counter unless another attempt did, ``incr`` counts. A counter
+    that expired between the two is created again; never ``set``, which would wipe the
+    counts of attempts arriving at the same moment (each would then believe it came first)."""
+    for _ in range(3):
+        cache.add(key, 0, timeout)
+        try:
+            return cache.incr(key)
+        except ValueError:  # expired between add and incr: create it again
+            continue
+    raise RuntimeError(f"login throttle: the cache keeps losing {key}")
 
 
 def _uncount(key: str) -> None:
@@ -233,12 +236,7 @@ def end_attempt(username, ip, ok: bool, now=None) -> None:
                 _locked("address", username, ip, attempts, seconds)
         if username and ip:
             key = _pair(username, ip)
-            cache.add(key, 0, _remember())
-            try:
-                failures = cache.incr(key)
-            except ValueError:  # forgotten meanwhile
-                cache.set(key, 1, _remember())
-                failures = 1
+            failures = _count(key, _remember())
             cache.touch(key, _remember())
             seconds = pair_delay(failures)
             if seconds:
