@@ -8,15 +8,16 @@ It drops and creates the PostgreSQL database (``tdm_festival`` by default), star
 own (on its own port: the chaos restarts it) and, each a real process, 2 web processes (uvicorn),
 2 Celery workers and 1 beat on one namespace. Setup (not timed, through the services): a
 main event of 3 flights of 2,000 entries each running (the Day 2 is built when they are done:
-not within the run), two side events of 2,000 (re-entries; rebuys and the add-on, its clock in
-the add-on break), two sit & goes that start themselves when their tenth seat is sold (the
+not within the run), two side events of 2,000 (a progressive knockout with re-entries, €100 of
+each buy-in its bounty; rebuys and the add-on, its clock in the add-on break), two sit & goes that start themselves when their tenth seat is sold (the
 director locks the payout table, signs the ranking with the administrative controller when one
 ends, the cashiers pay its prizes, and another opens in its place).
 
 Then, over HTTP as the users act: 8 cashier desks (sales, some tendered in dollars, re-entries,
-rebuys, add-ons, prizes; every one with an Idempotency-Key, sent again with the same key after
-an error or a cut connection), 40 floor tablets (busts and their slips confirmed, hands
-completed, penalties, calls for the clock; the TDs' tablets pause, resume and add time), and in
+rebuys, add-ons, prizes, the bounties won in the PKO; every one with an Idempotency-Key, sent
+again with the same key after an error or a cut connection), 40 floor tablets (busts, in the PKO
+each naming its eliminator, and their slips confirmed, hands completed, penalties, calls for the
+clock; the TDs' tablets pause, resume and add time), and in
 a process of their own 100 lobby screens and the phones (one entry each, a distinct token,
 spread over source addresses 127.0.0.2-250).
 

@@ -6,7 +6,8 @@
   restarted as a service manager would, every kill's window recorded;
 - ``build_festival``: the events, people and users, written through the services (setup, not timed);
 - the clients over HTTP: cashier desks (every money action with an Idempotency-Key, retried with
-  the same key after an error or a cut connection), floor tablets, the director;
+  the same key after an error or a cut connection), floor tablets (a PKO's busts name their
+  eliminator), the director;
 - ``Fleet``: lobby screens and players' phones (Server-Sent Events) in a process of their own
   (``python benchmarks/festival_clients.py fleet``: raw asyncio streams, thousands per core);
 - ``check_invariants``: what must hold after the day, read through the ORM.
@@ -358,6 +359,7 @@ class Plan:
     desk_pause: float = 1.0  # mean seconds between two actions of one desk
     tablet_pause: float = 4.0  # of one tablet
     keep_alive: int = 20  # the floor busts nobody in an event down to this many players (a sit & go: down to its winner)
+    pko_bounty: Decimal = Decimal(100)  # the first side event is a progressive knockout: this bounty on each buy-in and re-entry
 
 
 @dataclass
@@ -369,6 +371,10 @@ class Event:
     tables: list = field(default_factory=list)
     reenter: list = field(default_factory=list)  # person ids busted, may re-enter
     addon: list = field(default_factory=list)  # entry ids that may take the add-on
+    pko: bool = False  # a progressive knockout: every bust names its eliminator, the desks pay the bounties
+    table_of: dict = field(default_factory=dict)  # PKO: entry id -> table number, as the tablets last saw it
+    bounty: set = field(default_factory=set)  # PKO: entry ids with money on their head (a sale's bounty, or won)
+    naming: set = field(default_factory=set)  # PKO: eliminators named in a bust under way: nobody busts them meanwhile
     finished: bool = False
     locked: bool = False
     paid_out: bool = False
@@ -386,6 +392,7 @@ class World:
         self.screens = []  # (tid, token)
         self.phones = []  # (tid, entry id, phone token)
         self.payouts = collections.deque()  # (tid, entry id) released and due
+        self.bounties = collections.deque()  # (tid, entry id) of a PKO's eliminators with a bounty to collect
         self.money = []  # acknowledged: {key, user, kind, path, receipt, tid, entry, amount}
         self.unacked = []  # gave up: (kind, key, last error)
         self.busts = []  # acknowledged: (tid, entry id)
@@ -426,14 +433,16 @@ def _user(name, group, stamp):
 
 def build_festival(plan: Plan, *, log=print) -> World:
     """The day's events and people: a multi-flight main event (its flights running, their
-    fields written in bulk and drawn), side events (one with re-entries, one with rebuys and
-    the add-on, its clock in the add-on break), sit & goes open for registration; users and
-    API tokens; lobby screens; the phones' entries."""
+    fields written in bulk and drawn), side events (one a progressive knockout with re-entries,
+    one with rebuys and the add-on, its clock in the add-on break), sit & goes open for
+    registration; users and API tokens; lobby screens; the phones' entries."""
     from django.utils import timezone
 
-    from seating.models import Table
+    from payouts.models import BountyHead
+    from seating.models import Seat, Table
     from tournaments.clockview import structure_items
     from tournaments.formats.services import multiday, sitandgo
+    from tournaments.house import HouseRules
     from tournaments.models import DisplayScreen, Entry, Person, Tournament
     from tournaments.services import cashier, clockctl, lifecycle
     from tournaments.services.events import Actor
@@ -472,6 +481,7 @@ def build_festival(plan: Plan, *, log=print) -> World:
             running.append(("FLIGHT", f.tournament, plan.flight_entries))
     for i in range(plan.side_events):
         kind = "REENTRY" if i % 2 == 0 else "REBUY"
+        pko = i == 0
         extra = (
             dict(format=Tournament.REENTRY, max_entries_per_player=3)
             if kind == "REENTRY"
@@ -486,10 +496,12 @@ def build_festival(plan: Plan, *, log=print) -> World:
                 addon_chips=30000,
             )
         )
+        if pko:  # a progressive knockout at the other side event's price: the bounty comes out of the €200 buy-in
+            extra["settings"] = {"bounty": "PKO", "bounty_amount": str(plan.pko_bounty)}
         t = Tournament.objects.create(
-            name=f"Side {i + 1} ({kind.lower()}) {stamp}",
+            name=f"Side {i + 1} ({kind.lower()}{', PKO' if pko else ''}) {stamp}",
             start_at=now,
-            buy_in=Decimal(200),
+            buy_in=Decimal(200) - (plan.pko_bounty if pko else 0),
             fee=Decimal(20),
             starting_stack=30000,
             table_size=9,
@@ -511,8 +523,16 @@ def build_festival(plan: Plan, *, log=print) -> World:
             t.addon_after_level = sum(1 for it in items[:brk] if type(it).__name__ == "Level")
             t.save(update_fields=["addon_after_level"])
             clockctl.jump_to(t, brk, actor=actor, reason="festival: the add-on break", seconds_left=6 * 3600)
-        ev = Event(t.pk, kind, t.name)
+        ev = Event(t.pk, kind, t.name, pko=HouseRules.of(t).bounty == "PKO")
         ev.alive = list(Entry.objects.filter(tournament=t, status=Entry.ACTIVE).values_list("id", "person_id"))
+        if ev.pko:
+            # The field written in bulk crossed no desk (no ledger row, as in every event here):
+            # its heads hold nothing. Each has one all the same, as every entry playing in a PKO
+            # does: an eliminator's winnings go onto it. The desks' sales bring the bounty money.
+            BountyHead.objects.bulk_create(
+                [BountyHead(tournament=t, entry_id=e, bought=0, amount=0) for e, _p in ev.alive], batch_size=2000, ignore_conflicts=True
+            )
+            ev.table_of = dict(Seat.objects.filter(tournament=t).values_list("entry_id", "table__number"))
         ev.tables = list(Table.objects.filter(tournament=t, in_play=True).values_list("number", flat=True))
         ev.addon = [e for e, _p in ev.alive] if kind == "REBUY" else []
         w.events[t.pk] = ev
@@ -678,8 +698,9 @@ def path_kind(path):
 
 
 class Desk(Actor):
-    """A cashier desk: sales (some tendered in dollars), re-entries, rebuys, add-ons, and the
-    prizes released for payment; each with an Idempotency-Key, retried with it."""
+    """A cashier desk: sales (some tendered in dollars), re-entries, rebuys, add-ons, the
+    prizes released for payment and the bounties a PKO's eliminators have won; each with an
+    Idempotency-Key, retried with it."""
 
     role = "desk"
 
@@ -687,9 +708,13 @@ class Desk(Actor):
         w = self.w
         with w.lock:
             due = w.payouts.popleft() if w.payouts else None
+            won = w.bounties.popleft() if due is None and w.bounties else None
         if due:
             tid, entry = due
             return self.money("payout", tid, "/api/v1/payouts/pay/", {"entry": entry, "method": "CASH"})
+        if won:
+            tid, entry = won
+            return self.money("bounty", tid, f"/api/v1/tournaments/{tid}/bounties/pay/", {"entry": entry, "method": "CASH"})
         op = self.rng.choices(["sale", "foreign", "reentry", "rebuy", "addon"], [40, 10, 15, 10, 10])[0]
         evs = [ev for ev in w.events.values() if not ev.finished]
         if op in ("sale", "foreign"):
@@ -746,6 +771,8 @@ class Desk(Actor):
                 ev.alive.append((entry, person))
                 if ev.kind == "REBUY":
                     ev.addon.append(entry)
+                if ev.pko:
+                    ev.bounty.add(entry)  # the sale's bounty part is on his head
         self.acted(kind, tid, t0, t1)
 
 
@@ -803,18 +830,36 @@ class Tablet(Actor):
 
     def bust(self, ev):
         w = self.w
+        eliminator = None
         with w.lock:
             floor = 1 if ev.kind == "SNG" else self.w.plan.keep_alive
             if len(ev.alive) <= floor:
                 return
-            entry, person = ev.alive.pop(self.rng.randrange(len(ev.alive)))
+            i = self.rng.randrange(len(ev.alive))
+            if ev.alive[i][0] in ev.naming:
+                return  # he has just knocked someone out: his own bust another time
+            entry, person = ev.alive.pop(i)
             if entry in ev.addon:
                 ev.addon.remove(entry)
+            if ev.pko:
+                eliminator = self.eliminator(ev, entry)
+                if eliminator is None:
+                    ev.alive.append((entry, person))
+                    return
+                ev.naming.add(eliminator)
+        item = {"entry": entry} if eliminator is None else {"entry": entry, "eliminators": [eliminator]}
         path = f"/api/v1/tournaments/{ev.tid}/busts/"
-        status, data, t0, t1 = self.call("bust", ev.tid, "POST", path, {"entries": [{"entry": entry}]})
+        try:
+            status, data, t0, t1 = self.call("bust", ev.tid, "POST", path, {"entries": [item]})
+        finally:
+            with w.lock:
+                ev.naming.discard(eliminator)
         # A refusal after a cut connection may answer a bust the first attempt made: it counts as
         # acknowledged, and the checks want exactly one bust of the entry.
         if status is None or (status >= 300 and self.attempts == 1):
+            if status is not None and data.get("code") == "eliminator_not_playing":
+                with w.lock:
+                    ev.alive.append((entry, person))  # still playing: he can go out another time
             return
         with w.lock:
             w.busts.append((ev.tid, entry, status))
@@ -822,9 +867,19 @@ class Tablet(Actor):
                 ev.reenter.append(person)
             if data.get("winner"):
                 ev.finished = True
+            if ev.pko:
+                ev.table_of.pop(entry, None)
+                if entry in ev.bounty:  # his bounty: half in cash to collect, half onto the eliminator's head
+                    ev.bounty.discard(entry)
+                    ev.bounty.add(eliminator)
+                    if (ev.tid, eliminator) not in w.bounties:
+                        w.bounties.append((ev.tid, eliminator))
         self.acted("bust", ev.tid, t0, t1)
         for _ in range(20):
             moves = data.get("moves", ())
+            if ev.pko:
+                with w.lock:
+                    ev.table_of.update((m["entry"], m["to_table"]) for m in moves if m.get("applied"))
             if not moves:
                 break
             drawn = [m["id"] for m in moves if m.get("applied")]
@@ -845,6 +900,18 @@ class Tablet(Actor):
             s, data, _a, _b = self.call("tables", ev.tid, "GET", f"/api/v1/tournaments/{ev.tid}/tables/")
             if s == 200:
                 ev.tables = [x["number"] for x in data.get("tables", []) if x.get("in_play", True)] or ev.tables
+                if ev.pko:
+                    with w.lock:
+                        ev.table_of = {seat["entry"]: x["number"] for x in data.get("tables", []) for seat in x.get("seats", ()) if seat.get("entry")}
+
+    def eliminator(self, ev, entry):
+        """Who knocks ``entry`` out: a player still in, at his table when the tablet knows one
+        there, else anywhere in the room; never one whose own bust is under way (he is out of
+        ``alive`` meanwhile); None when nobody is free. Called under the world's lock."""
+        table = ev.table_of.get(entry)
+        others = [e for e, _p in ev.alive if e not in ev.naming]
+        there = [e for e in others if table is not None and ev.table_of.get(e) == table]
+        return self.rng.choice(there or others) if others else None
 
 
 class Director(Actor):
@@ -1275,7 +1342,9 @@ def check_invariants(world, report=None, bad_streams=None):
     from django.db.models import Count, Q, Sum
 
     from payouts import selectors as psel
+    from payouts.models import BountyAward, BountyHead
     from seating.models import Bust, Seat, Table
+    from tournaments.house import HouseRules
     from tournaments.models import Entry, IdempotencyRecord, LedgerRow, Tournament
 
     out = []
@@ -1360,7 +1429,39 @@ def check_invariants(world, report=None, bad_streams=None):
             f"places given twice {places}; acknowledged but not out (rebought aside) {status_wrong}",
         )
     )
-    # 7. Every screen and phone converged on the final state.
+    # 7. A PKO's bounty money, to the cent, across the kills: every cent its sales took in is
+    # paid, owed, on a head or the house's; each standing bust knocked out once (one eliminator
+    # named each), each bounty payment pays its awards and nothing twice.
+    for ev in [e for e in world.events.values() if e.pko]:
+        t = Tournament.objects.get(pk=ev.tid)
+        taken, paid = psel.bounty_taken_in(t), psel.bounty_paid_out(t)
+        owed = psel.bounties_owed_query(t).aggregate(c=Sum("cash"))["c"] or Decimal(0)
+        heads = BountyHead.objects.filter(tournament=t).aggregate(a=Sum("amount"))["a"] or Decimal(0)
+        house = BountyAward.objects.filter(tournament=t, kind=BountyAward.HOUSE, void="").aggregate(c=Sum("cash"))["c"] or Decimal(0)
+        part = HouseRules.of(t).bounty_part
+        sales = LedgerRow.objects.filter(tournament=t, kind__in=[LedgerRow.BUY_IN, LedgerRow.RE_ENTRY])
+        without_part = sales.exclude(bounty_amount=part).count()
+        knockouts = BountyAward.objects.filter(tournament=t, kind=BountyAward.KNOCKOUT, void="")
+        per_bust = dict(knockouts.order_by().values_list("bust_id").annotate(n=Count("id")).values_list("bust_id", "n"))
+        standing = set(Bust.objects.filter(tournament=t, void="", kind=Bust.BUST).values_list("pk", flat=True))
+        twice = [b for b, n in per_bust.items() if n > 1]
+        missing = standing - set(per_bust)
+        on_void = set(per_bust) - standing
+        payments = LedgerRow.objects.filter(tournament=t, kind=LedgerRow.BOUNTY, reversed_by__isnull=True)
+        covers = dict(BountyAward.objects.filter(row__in=payments).order_by().values_list("row_id").annotate(c=Sum("cash")).values_list("row_id", "c"))
+        mispaid = [r.receipt_number for r in payments if -r.bounty_amount != covers.get(r.pk, 0)]
+        ok = taken == paid + owed + heads + house and not without_part and not twice and not missing and not on_void and not mispaid
+        out.append(
+            (
+                "a PKO's bounty money adds up, each knockout counted once",
+                ok,
+                f"{t.name}: taken in {taken} = paid {paid} + owed {owed} + on heads {heads} + house {house}; {sales.count()} sales, "
+                f"without the bounty part {part}: {without_part}; {len(standing)} standing busts: knocked out twice {len(twice)}, "
+                f"without a knockout {len(missing)}, knockouts of an undone bust {len(on_void)}; {len(payments)} bounty payments, "
+                f"other than their awards {len(mispaid)}",
+            )
+        )
+    # 8. Every screen and phone converged on the final state.
     if report is not None:
         n = len(report["streams"])
         bad = bad_streams or []

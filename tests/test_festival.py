@@ -1,10 +1,12 @@
 """A small festival day on the production topology (``benchmarks/festival.py``'s parts): one
-event, 2 cashier desks, 4 floor tablets, 2 lobby screens and 50 phones, on 2 web processes, 2
-Celery workers, 1 beat and a Redis of its own, each a real process; while the clients act, one
+event (a progressive knockout: the busts name their eliminators, the desks pay the bounties), 2
+cashier desks, 4 floor tablets, 2 lobby screens and 50 phones, on 2 web processes, 2 Celery
+workers, 1 beat and a Redis of its own, each a real process; while the clients act, one
 process of each kind is killed with SIGKILL and started again (a web process, a worker, beat,
 Redis). Then the day's invariants must hold: every acknowledged sale has one ledger row and one
 receipt, receipts gapless, no entry seated twice, seats and tables consistent, the pool equals
-the ledger, every bust counted once, every screen and phone on the final state.
+the ledger, the bounty money taken in paid, owed, on heads or the house's to the cent, every
+bust and knockout counted once, every screen and phone on the final state.
 
 Nothing here is timed: each step waits for its event (the clients' acknowledged actions, a
 restarted process's readiness, the streams' convergence) with generous deadlines. The figures
