@@ -92,6 +92,22 @@ class PayIn(serializers.Serializer):
     payee = TextField(allow_blank=True, default="", max_length=160)
 
 
+class BountyPayIn(serializers.Serializer):
+    entry = IdField(queryset=Entry.objects.all(), help_text="the player who collects every bounty he has won and not collected")
+    method = serializers.ChoiceField(choices=[(m, label) for m, label in LedgerRow.METHODS if m in services.PAYOUT_METHODS])
+    reference = TextField(allow_blank=True, default="", max_length=80, help_text="the cheque number or the transfer reference")
+    payee = TextField(allow_blank=True, default="", max_length=160)
+
+
+class EnvelopesIn(serializers.Serializer):
+    envelopes = serializers.ListField(
+        child=serializers.DecimalField(max_digits=13, decimal_places=2),
+        min_length=1,
+        max_length=2000,
+        help_text='the mystery envelopes\' amounts, e.g. ["100.00", "50.00"]; they add up to the bounty money taken in',
+    )
+
+
 class SatelliteIn(serializers.Serializer):
     target = IdField(queryset=Tournament.objects.all())
     remainder_rule = serializers.ChoiceField(
@@ -232,6 +248,29 @@ def due_data(d):
     }
 
 
+def bounty_due_data(t, b):
+    """The bounties one player has won and not collected (PAY-02), as a line of the prizes due."""
+    return {
+        "tournament": t.pk,
+        "entry": b["entry_id"],
+        "entry_number": b["entry_number"],
+        "name": b["name"],
+        "place": None,
+        "shared_with": 1,
+        "kind": "BOUNTY",
+        "amount": sel.money(b["amount"]),
+        "source": "BOUNTY",
+        "description": "",
+        "bounties": b["count"],
+        "held": False,
+        "released": True,
+        "paid": False,
+        "forfeited": False,
+        "payment": None,
+        "pay_url": reverse("api-bounties-pay", args=[t.pk]),
+    }
+
+
 def payment_data(p: PrizePayment):
     data = {
         "id": p.pk,
@@ -254,6 +293,26 @@ def payment_data(p: PrizePayment):
     return data
 
 
+def bounty_payment_data(row: LedgerRow) -> dict:
+    """A bounty payment at the desk (PAY-02): its BOUNTY row, the awards it paid, its slip."""
+    return {
+        "receipt_number": row.receipt_number,
+        "tournament": row.tournament_id,
+        "entry": row.entry_id,
+        "name": row.person.full_name if row.person_id else "",
+        "amount": sel.money(-row.bounty_amount),
+        "method": row.method,
+        "reference": row.reference,
+        "payee": row.payee,
+        "created_at": row.created_at.isoformat(),
+        "awards": list(row.bounty_awards.order_by("id").values_list("id", flat=True)),
+        "reversed": row.is_reversed,
+        "slip_url": reverse("payouts-slip", args=[row.receipt_number]),
+        "slip_pdf_url": reverse("payouts-slip-pdf", args=[row.receipt_number]),
+        "receipt_url": reverse("receipt", args=[row.receipt_number]),
+    }
+
+
 def deal_data(d: Deal):
     return {
         "id": d.pk,
@@ -265,6 +324,11 @@ def deal_data(d: Deal):
         "by_player": d.by_player,
         "by_place": d.by_place,
         "prizes_before": d.prizes_before,
+        # A bounty event's deal: "APART" (bounties kept apart) or "ADDED", and what each player takes.
+        "bounty_in_deal": d.bounty_in_deal or None,
+        "bounty_label": d.bounty_label() or None,
+        "bounty_total": sel.money(d.bounty_total),
+        "bounties": d.bounties,
         "accepted": [a.entry_id for a in d.acceptances.all()],
         "created_at": d.created_at.isoformat(),
         "approved_at": d.approved_at.isoformat() if d.approved_at else None,
@@ -437,7 +501,8 @@ class DealActionView(Base):
 
 class DueView(Base):
     """Prizes won: ``?tournament=<id>`` (default: every running or finished tournament), ``?all=1``
-    to include what is already paid."""
+    to include what is already paid. Bounties owed (PAY-02) come one line per player, kind
+    ``BOUNTY``, paid by ``POST /tournaments/<id>/bounties/pay/``."""
 
     @extend_schema(parameters=[OpenApiParameter("tournament", int), OpenApiParameter("all", str, enum=["1", "true"])], responses=OBJECT_LIST)
     def get(self, request):
@@ -447,6 +512,7 @@ class DueView(Base):
         out = []
         for t in qs:
             out += [due_data(d) for d in sel.dues(t) if include_paid or not d["paid"]]
+            out += [bounty_due_data(t, b) for b in sel.bounties_owed(t)]
         return Response(out)
 
 
@@ -468,10 +534,60 @@ class PayView(Base):
 
 
 class SlipView(Base):
+    """A payout slip by its receipt number: a prize's, or a bounty payment's (PAY-02)."""
+
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, number):
-        p = get_object_or_404(PrizePayment, row__receipt_number=number)
-        return Response(payment_data(p))
+        p = PrizePayment.objects.filter(row__receipt_number=number).select_related("row").first()
+        if p is not None:
+            return Response(payment_data(p))
+        row = get_object_or_404(LedgerRow.objects.select_related("person"), receipt_number=number, kind=LedgerRow.BOUNTY)
+        return Response(bounty_payment_data(row))
+
+
+class BountiesView(Base):
+    """A bounty event (PAY-02): the settings in force, each live player's bounty, every award
+    (winner, knocked out, cash, added, envelope, paid receipt or owed) and the totals: taken
+    in, paid out, owed, on heads, envelopes left, house."""
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, pk):
+        return Response(sel.bounty_overview(_t(pk)))
+
+
+class BountyPayView(Base):
+    """The desk pays a player every bounty he has won and not collected: one BOUNTY row, in
+    cash within the cash limit, else by cheque or transfer with its reference. Honours
+    ``Idempotency-Key``: a repeat pays nothing and answers the same receipt."""
+
+    @extend_schema(request=BountyPayIn, responses={201: OpenApiTypes.OBJECT})
+    def post(self, request, pk):
+        t = _t(pk)
+        d = self.valid(BountyPayIn)
+        if d["entry"].tournament_id != t.pk:
+            raise ValidationFailed("entry_not_in_tournament", _("That entry is not in this tournament."), field="entry")
+        return idempotent(
+            request,
+            lambda: Response(
+                bounty_payment_data(services.pay_bounties(d["entry"], method=d["method"], actor=self.actor(), reference=d["reference"], payee=d["payee"])),
+                status=201,
+            ),
+        )
+
+
+class EnvelopesView(Base):
+    """The director sets up a mystery bounty's envelopes (PAY-02): they add up to the bounty
+    money taken in (409 ``envelopes_total``); once one has been drawn, envelopes are only added
+    after the old ones (409 ``envelopes_drawn``); an event that is not a mystery bounty has none (409 ``not_mystery``)."""
+
+    @extend_schema(request=EnvelopesIn, responses={200: OpenApiTypes.OBJECT})
+    def post(self, request, pk):
+        t = _t(pk)
+        d = self.valid(EnvelopesIn)
+        services.set_envelopes(t, d["envelopes"], actor=self.actor())
+        t.refresh_from_db(fields=["settings"])
+        overview = sel.bounty_overview(t)
+        return Response({"envelopes": overview["envelopes"], "totals": overview["totals"]})
 
 
 class ReportView(Base):

@@ -21,6 +21,20 @@ PAY-09 at the 001 venue wants the deal written as new amounts per *finishing pla
 strictly decreasing, summing to the prizes left: ``validate_deal_by_place`` checks such a
 table (``deal_ladder`` turns per-player amounts into one). Whether a deal is allowed at
 all (final table, unanimous consent, TD approval) is the services' business.
+
+Bounties in a deal (PAY-02 with PAY-09, the house setting ``bounty_in_deal``): the bounty
+money still in play (the bounties on the heads of a PKO or fixed knockout event, or a
+mystery event's envelopes left) never enters the payout table, which shares the prize pool
+only; ``deal_bounties`` says what each player in the deal takes of it, paid apart:
+
+* ``APART``: each player takes the bounty on his own head, as the winner would his.
+* ``ADDED``: the bounty money is shared with the deal, as deal calculators do when they
+  add the bounties in play to the money the deal shares. Counted as more money for 1st
+  place, it is worth ``bounties × share of the chips`` to each player in both the ICM and
+  the chip-chop model (P(1st) = share of the chips), and ``bounties ÷ n`` in an even chop:
+  ICM over (prizes left, the bounties added to 1st) = ICM over the prizes left + that share.
+  So a player's deal is his prize amount (the ladder, from the prize pool) plus his share
+  of the bounty money, each rounded to the cent by the module's rule.
 """
 
 from __future__ import annotations
@@ -31,13 +45,17 @@ from fractions import Fraction
 from payouts.icm import icm_equities
 from tdmanager.money import CENT, ZERO, to_money
 
+BOUNTIES_APART = "APART"
+BOUNTIES_ADDED = "ADDED"
+BOUNTY_RULES = (BOUNTIES_APART, BOUNTIES_ADDED)
+
 
 class DealError(ValueError):
     """A deal the rules refuse. ``code`` is machine-readable, ``message`` is for people.
 
     Codes: ``too_few_players``, ``bad_stack``, ``bad_amount``, ``amount_negative``,
     ``amount_not_in_cents``, ``reserve_negative``, ``reserve_too_large``, ``wrong_total``,
-    ``wrong_number_of_places``, ``not_strictly_decreasing``.
+    ``wrong_number_of_places``, ``not_strictly_decreasing``, ``bad_bounty_rule``.
     """
 
     def __init__(self, code: str, message: str, **params):
@@ -183,6 +201,42 @@ def validate_deal_by_place(amounts_by_place, prizes_left_by_place) -> list[Decim
             )
     _check_total(sum(deal, ZERO), left)
     return deal
+
+
+def bounty_shares(stacks, total, *, equal: bool = False) -> list[Decimal]:
+    """``total`` (bounty money) shared among the players of a deal: by their share of the
+    chips, or ``equal``-ly; in cents, adding up to ``total`` exactly (the odd cents go to
+    the largest stacks first, ties in seat order).
+
+    Worked example: 225.00 over stacks 50,000 / 30,000 / 20,000 is 112.50 / 67.50 / 45.00;
+    equally, 75.00 each."""
+    chips = _stacks(stacks)
+    total = _cents(total, "bounty money")
+    if total < 0:
+        raise DealError("amount_negative", f"bounty money {total} is negative")
+    whole = sum(chips)
+    shares = [Fraction(total) / len(chips)] * len(chips) if equal else [Fraction(total) * c / whole for c in chips]
+    return _round_to_cents(shares, chips, total)
+
+
+def deal_bounties(heads, stacks, *, rule: str, equal: bool = False) -> list[Decimal]:
+    """What each player in a deal takes of the bounties on the heads in play (``heads``, one
+    per player, in the order of ``stacks``): his own (``APART``) or his share of their sum
+    (``ADDED``: by chips, or ``equal``-ly for an even chop). The amounts add up to the sum
+    of the heads. Worked example: heads 100 / 75 / 50 over stacks 50,000 / 30,000 / 20,000
+    are kept as they are apart, and become 112.50 / 67.50 / 45.00 added."""
+    stacks = list(stacks)
+    amounts = [_cents(h, "bounty") for h in heads]
+    if any(a < 0 for a in amounts):
+        raise DealError("amount_negative", "a bounty cannot be negative")
+    if len(amounts) != len(list(stacks)):
+        raise DealError("wrong_number_of_places", "one bounty per player in the deal", amounts=len(amounts), places=len(stacks))
+    if rule == BOUNTIES_APART:
+        _stacks(stacks)
+        return amounts
+    if rule == BOUNTIES_ADDED:
+        return bounty_shares(stacks, sum(amounts, ZERO), equal=equal)
+    raise DealError("bad_bounty_rule", f"unknown bounty rule {rule!r}; use one of {BOUNTY_RULES}")
 
 
 def deal_ladder(amounts) -> list[Decimal]:

@@ -281,6 +281,9 @@ class RankingSignoff(models.Model):
         ordering = ["created_at", "id"]
 
 
+BOUNTY_IN_DEAL_LABELS = {"APART": _("bounties kept apart"), "ADDED": _("bounties added")}
+
+
 class Deal(models.Model):
     """A final-table deal (PAY-09): new amounts per finishing place for the places in play."""
 
@@ -298,6 +301,12 @@ class Deal(models.Model):
     by_player = models.JSONField(help_text="{entry id: guaranteed amount}")
     by_place = models.JSONField(help_text="new prize of places 1..n, 1st first (reserve included in 1st)")
     prizes_before = models.JSONField(help_text="prizes of places 1..n before the deal")
+    # A bounty event's deal (PAY-02): the house's ``bounty_in_deal`` when it was proposed ("" in
+    # an event without bounties), the bounty money in play then, and what each player takes of it.
+    bounty_in_deal = models.CharField(max_length=5, blank=True, default="")
+    bounty_total = models.DecimalField(**MONEY, default=Decimal("0"))
+    heads = models.JSONField(default=dict, blank=True, help_text="{entry id: bounty on his head when proposed}")
+    bounties = models.JSONField(default=dict, blank=True, help_text="{entry id: bounty money he takes with the deal}")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(default=timezone.now)
     approved_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
@@ -308,6 +317,10 @@ class Deal(models.Model):
 
     def status_label(self) -> str:
         return str(self.STATUS_LABELS.get(self.status, self.status))
+
+    def bounty_label(self) -> str:
+        """How the deal treats the bounties, as its page says it ("" without bounties)."""
+        return str(BOUNTY_IN_DEAL_LABELS.get(self.bounty_in_deal, ""))
 
 
 class DealAcceptance(models.Model):
@@ -320,3 +333,55 @@ class DealAcceptance(models.Model):
 
     class Meta:
         unique_together = [("deal", "entry")]
+
+
+class BountyHead(models.Model):
+    """The bounty on one entry's head in a FIXED or PKO bounty event (PAY-02): what its buy-in
+    or re-entry bought (``bought``), and what is on it now (``amount``: a PKO eliminator's head
+    grows by the part of each bounty he wins that is not paid in cash; zero once he is out)."""
+
+    tournament = models.ForeignKey(Tournament, related_name="bounty_heads", on_delete=models.PROTECT)
+    entry = models.OneToOneField(Entry, related_name="bounty_head", on_delete=models.PROTECT)
+    bought = models.DecimalField(**MONEY)
+    amount = models.DecimalField(**MONEY)
+
+    class Meta:
+        indexes = [models.Index(fields=["tournament", "amount"])]
+
+
+class BountyAward(models.Model):
+    """Bounty money given by one event of the game (PAY-02), paid at the desk.
+
+    KNOCKOUT: ``winner`` knocked ``knocked_out`` out (``bust``): ``cash`` to collect and, in a
+    PKO, ``added`` onto his own bounty; in a mystery event the envelope drawn (``envelope``,
+    reproducible from ``seed``). OWN: the winner of a PKO or fixed event takes his own bounty.
+    LEFTOVER: mystery envelopes left at the end, to the winner (or carried over: no winner).
+    HOUSE: what a house rule keeps (the remainder of a split, a removed player's bounty).
+    DEAL: a deal settled the bounty money in play (``deal``): each player in it takes his own
+    bounty, or his share of them all (``bounty_in_deal``), or of the mystery envelopes left.
+    A LEFTOVER with ``deal`` is the envelopes left carried over at the deal.
+    ``row``: the desk's BOUNTY row that paid it (reversed: owed again). ``void``: undone with
+    its bust, no longer counts."""
+
+    KNOCKOUT, OWN, LEFTOVER, HOUSE, DEAL = "KNOCKOUT", "OWN", "LEFTOVER", "HOUSE", "DEAL"
+    KINDS = [(KNOCKOUT, _("Knockout")), (OWN, _("Own bounty")), (LEFTOVER, _("Envelopes left")), (HOUSE, _("House")), (DEAL, _("Bounty in a deal"))]
+    UNDONE = "UNDONE"
+
+    tournament = models.ForeignKey(Tournament, related_name="bounty_awards", on_delete=models.PROTECT)
+    kind = models.CharField(max_length=8, choices=KINDS)
+    winner = models.ForeignKey(Entry, null=True, blank=True, related_name="bounties_won", on_delete=models.PROTECT)
+    knocked_out = models.ForeignKey(Entry, null=True, blank=True, related_name="+", on_delete=models.PROTECT)
+    bust = models.ForeignKey("seating.Bust", null=True, blank=True, related_name="+", on_delete=models.PROTECT)
+    pot_share = models.DecimalField(max_digits=18, decimal_places=2, null=True, blank=True)
+    cash = models.DecimalField(**MONEY, default=Decimal("0"))
+    added = models.DecimalField(**MONEY, default=Decimal("0"))
+    envelope = models.PositiveIntegerField(null=True, blank=True)
+    seed = models.BigIntegerField(null=True, blank=True)
+    row = models.ForeignKey(LedgerRow, null=True, blank=True, related_name="bounty_awards", on_delete=models.PROTECT)
+    deal = models.ForeignKey(Deal, null=True, blank=True, related_name="bounty_awards", on_delete=models.PROTECT)
+    void = models.CharField(max_length=10, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["tournament", "winner"])]

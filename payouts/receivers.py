@@ -14,10 +14,37 @@ from . import selectors, services
 from .models import SatelliteLink
 
 
-def players_busted(sender, tournament, actor, **kwargs):
-    """A satellite ends by itself once the players left equal the seats (FMT-08)."""
+def players_busted(sender, tournament, actor, busts=(), eliminators=None, winner=None, **kwargs):
+    """A bounty event pays its knockouts (PAY-02); a satellite ends by itself once the players
+    left equal the seats (FMT-08)."""
+    services.knockouts(tournament, list(busts), eliminators or {}, winner, actor)
     if tournament.format == Tournament.SATELLITE:
         services.after_bust(tournament, actor=actor)
+
+
+def busts_undone(sender, tournament, actor, busts=(), **kwargs):
+    """PAY-02: an undone bust's bounties are taken back."""
+    services.undo_knockouts(tournament, list(busts), actor)
+
+
+def knockouts_wanted(sender, tournament, busts=(), winner=None, **kwargs):
+    """PAY-02: what the knockouts of these busts won, for the floor; nothing outside a bounty event.
+    Asked after every bust (the house rules are built once per distinct settings)."""
+    if HouseRules.of(tournament).bounty == "NONE":
+        return None
+    return selectors.knockouts_of(tournament, busts, winner)
+
+
+def bounty_bought(sender, tournament, entry=None, **kwargs):
+    """PAY-02: a FIXED or PKO event's entry playing carries the bounty its sale bought."""
+    if entry is not None:
+        services.open_head(tournament, entry)
+
+
+def bounty_returned(sender, tournament, entry=None, **kwargs):
+    """PAY-02: a cancelled entry's bounty went back with its money."""
+    if entry is not None and HouseRules.of(tournament).bounty != "NONE":
+        services.close_head(tournament, entry)
 
 
 def sales_closed(sender, tournament, actor, after_level, **kwargs):
@@ -38,6 +65,11 @@ def price_checked(sender, tournament, buy_in, fee, **kwargs):
 
 def snapshot_parts(sender, tournament, entries=None, **kwargs):
     return selectors.display_summary(tournament, entries=entries)
+
+
+def bounties_wanted(sender, tournament, entries=None, **kwargs):
+    """PAY-02: the bounty on each seated player's head, for the table map."""
+    return selectors.bounties_on_heads(tournament, entries) or None
 
 
 def places_paid_wanted(sender, tournament, **kwargs):
@@ -95,8 +127,13 @@ def history_parts(sender, person, entries, **kwargs):
 
 def connect():
     seating_signals.players_busted.connect(players_busted, dispatch_uid="payouts.players_busted")
+    seating_signals.busts_undone.connect(busts_undone, dispatch_uid="payouts.busts_undone")
+    seating_signals.knockouts_wanted.connect(knockouts_wanted, dispatch_uid="payouts.knockouts_wanted")
+    signals.entry_paid.connect(bounty_bought, dispatch_uid="payouts.bounty_bought")
+    signals.entry_cancelled.connect(bounty_returned, dispatch_uid="payouts.bounty_returned")
     signals.snapshot_parts.connect(snapshot_parts, dispatch_uid="payouts.snapshot_parts")
     signals.snapshot_parts.connect(jackpot_snapshot, dispatch_uid="payouts.jackpot_snapshot")
+    seating_signals.bounties_wanted.connect(bounties_wanted, dispatch_uid="payouts.bounties_wanted")
     signals.places_paid_wanted.connect(places_paid_wanted, dispatch_uid="payouts.places_paid_wanted")
     signals.jackpot_sale_checked.connect(jackpot_sale_checked, dispatch_uid="payouts.jackpot_sale_checked")
     signals.entry_paid.connect(jackpot_fund_changed, dispatch_uid="payouts.jackpot_fund_changed.paid")

@@ -5,8 +5,10 @@
 * ``rulings``: the floor's decisions with their annotations (ROLE-05).
 * ``standings``: final standings with prizes and leaderboard points (LB-01).
 * ``payments``: what the cashier paid, one line per prize payment.
-* ``reconciliation``: money in = prize pool + deductions − overlay + fees + side pools;
-  money out = payouts; what is left is explained line by line (or the difference shows).
+* ``reconciliation``: money in = prize pool + deductions − overlay + fees + side pools
+  + jackpot fees + bounty parts; money out = payouts; what is left is explained line by line (or
+  the difference shows). PAY-02: the bounty money on its own: taken in = paid + owed + still on
+  the heads (or in the mystery bag) + kept by the house, to the cent.
 
 Each report is ``{"title", "columns", "rows", "totals"}``; rows are lists of strings. The winners'
 report and the payments report also carry ``signatures`` (name, role, time): the ranking's two
@@ -33,7 +35,7 @@ from tournaments.models import LedgerRow, Ruling
 
 from . import leaderboard
 from . import selectors as sel
-from .models import JackpotClaim, PrizePayment, RankingSignoff
+from .models import BountyAward, JackpotClaim, PrizePayment, RankingSignoff
 
 REPORTS = ("prestart", "standings", "payments", "reconciliation", "rulings")
 
@@ -45,15 +47,17 @@ def _m(v) -> str:
 def _stub_report(t, rows, title: str) -> dict:
     """Ticket stubs, one per desk row: receipt number, time, entry, player, document, what it
     is and its amounts, with the totals (ROLE-02, REG-05). Each row adds up: buy-in + fee +
-    jackpot fee (REG-11, the venue's fund) + side pools (a column only where some row has one)
-    = amount."""
+    jackpot fee (REG-11, the venue's fund) + side pools + bounty (PAY-02: kept apart from the
+    prize pool; each a column only where some row has one) = amount."""
     rows = list(rows)
     with_side = any(r.side_amount for r in rows)
+    with_bounty = any(r.bounty_amount for r in rows) or HouseRules.of(t).bounty != "NONE"
     out, prize, fee, jackpot, side, total, owed, entries = [], ZERO, ZERO, ZERO, ZERO, ZERO, ZERO, set()
+    bounty = ZERO
     for r in rows:
         person = r.person or (r.entry.person if r.entry_id else None)
         prize, fee, total, owed = prize + r.prize_amount, fee + r.fee_amount, total + r.total, owed + r.owed_amount
-        jackpot, side = jackpot + r.jackpot_amount, side + r.side_amount
+        jackpot, side, bounty = jackpot + r.jackpot_amount, side + r.side_amount, bounty + r.bounty_amount
         if r.entry_id and r.kind in (LedgerRow.BUY_IN, LedgerRow.RE_ENTRY):
             entries.add(r.entry_id)
         out.append(
@@ -68,6 +72,7 @@ def _stub_report(t, rows, title: str) -> dict:
                 _m(r.fee_amount),
                 _m(r.jackpot_amount),
                 *([_m(r.side_amount)] if with_side else []),
+                *([_m(r.bounty_amount)] if with_bounty else []),
                 _m(r.total),
                 _m(r.owed_amount),
             ]
@@ -87,6 +92,7 @@ def _stub_report(t, rows, title: str) -> dict:
             _("Fee"),
             _("Jackpot"),
             *([_("Side pools")] if with_side else []),
+            *([_("Bounty")] if with_bounty else []),
             _("Amount"),
             _("Owed"),
         ],
@@ -98,6 +104,7 @@ def _stub_report(t, rows, title: str) -> dict:
             (_("Total fees"), _m(fee)),
             (_("Total jackpot fees"), _m(jackpot)),
             *([(_("Total side pools"), _m(side))] if with_side else []),
+            *([(_("Total bounty parts (apart from the prize pool)"), _m(bounty))] if with_bounty else []),
             (_("Total"), _m(total)),
             (_("Receivables: still owed"), _m(owed)),
             (_("Generated"), timezone.localtime().strftime("%d/%m/%Y %H:%M")),
@@ -246,32 +253,66 @@ def standings(t) -> dict:
 
 
 def payments(t) -> dict:
-    """ROLE-03 payments report: one line per prize handed over by the cashier."""
-    rows, total = [], ZERO
+    """ROLE-03 payments report: one line per prize handed over by the cashier, and per payment of
+    bounties (PAY-02: a BOUNTY row, its bounties apart from the prizes in the totals)."""
+    lines, total = [], ZERO
     for p in PrizePayment.objects.filter(tournament=t).select_related("entry__person", "row", "paid_by").order_by("created_at", "id"):
         void = p.is_void
         if not void and p.kind != "ITEM":
             total += p.amount
-        rows.append(
-            [
-                str(p.row.receipt_number) if p.row_id else "",
-                timezone.localtime(p.created_at).strftime("%d/%m/%Y %H:%M"),
-                p.entry.person.full_name,
-                str(p.place or ""),
-                str(p.get_kind_display()),
-                _m(p.amount),
-                str(p.get_method_display()) if p.method else "",
-                p.reference,
-                p.payee,
-                p.paid_by.get_username() if p.paid_by_id else "",
-                _("reversed") if void else "",
-            ]
+        lines.append(
+            (
+                p.created_at,
+                [
+                    str(p.row.receipt_number) if p.row_id else "",
+                    timezone.localtime(p.created_at).strftime("%d/%m/%Y %H:%M"),
+                    p.entry.person.full_name,
+                    str(p.place or ""),
+                    str(p.get_kind_display()),
+                    _m(p.amount),
+                    str(p.get_method_display()) if p.method else "",
+                    p.reference,
+                    p.payee,
+                    p.paid_by.get_username() if p.paid_by_id else "",
+                    _("reversed") if void else "",
+                ],
+            )
         )
+    prize_payments = sum(1 for _at, r in lines if not r[-1])
+    bounty_rows = t.ledger.filter(kind=LedgerRow.BOUNTY).select_related("entry__person", "person", "cashier", "reversed_by").order_by("created_at", "id")
+    bounties, bounty_payments, labels = ZERO, 0, dict(LedgerRow.METHODS)
+    for r in bounty_rows:
+        person = r.person or r.entry.person
+        void = r.is_reversed
+        if not void:
+            bounties, bounty_payments = bounties - r.bounty_amount, bounty_payments + 1
+        lines.append(
+            (
+                r.created_at,
+                [
+                    str(r.receipt_number),
+                    timezone.localtime(r.created_at).strftime("%d/%m/%Y %H:%M"),
+                    person.full_name,
+                    "",
+                    _("Bounty"),
+                    _m(-r.bounty_amount),
+                    str(labels.get(r.method, r.method)),
+                    r.reference,
+                    r.payee,
+                    r.cashier.get_username() if r.cashier_id else "",
+                    _("reversed") if void else "",
+                ],
+            )
+        )
+    lines.sort(key=lambda line: line[0])
+    totals = [(_("Paid"), _m(total)), (_("Payments"), str(prize_payments))]
+    if bounty_payments or bounties or HouseRules.of(t).bounty != "NONE":
+        totals += [(_("Bounties paid (apart from the prizes)"), _m(bounties)), (_("Bounty payments"), str(bounty_payments))]
     return {
         "title": _("Prize payments: %(t)s") % {"t": t.name},
         "columns": [_("Receipt"), _("Time"), _("Player"), _("Place"), _("Prize"), _("Amount"), _("Method"), _("Reference"), _("Payee"), _("Cashier"), ""],
-        "rows": rows,
-        "totals": [(_("Paid"), _m(total)), (_("Payments"), str(sum(1 for r in rows if not r[-1])))],
+        "rows": [r for _at, r in lines],
+        "totals": totals,
         "signatures": signatures(t),
     }
 
@@ -301,7 +342,8 @@ def reconciliation_data(t) -> dict:
         fees_to_house, deductions, overlay = ZERO, ZERO, ZERO
     jackpot = sel.jackpot_money(t)  # REG-11: the venue's fund, never this prize pool nor the house fee
     owed = receivables_money(t)  # REG-09: owed is not money in; what was paid of it is a fee
-    money_in_total = got["prize"] + got["fee"] + got["side"] + jackpot["in"]
+    bounty = sel.bounty_money(t)  # PAY-02: apart from the prize pool and the house fee, checked on its own
+    money_in_total = got["prize"] + got["fee"] + got["side"] + jackpot["in"] + bounty["in"]
     if not sources:
         carried = got["prize"]
         deductions, overlay = ZERO, ZERO
@@ -311,7 +353,7 @@ def reconciliation_data(t) -> dict:
             notes.append(_("This group's prize parts (%(a)s) are carried to the prize pool of %(t)s.") % {"a": _m(carried), "t": t.bracket.feeds_into.name})
     if chip_paid_here:
         notes.append(_("Chip-leader prizes paid here (%(a)s) come out of the event's prize pool; Day 2 shows it net of them.") % {"a": _m(chip_paid_here)})
-    accounted_in = pool_total + carried + deductions + chip_leaders - overlay + fees_to_house + got["side"] + jackpot["in"]
+    accounted_in = pool_total + carried + deductions + chip_leaders - overlay + fees_to_house + got["side"] + jackpot["in"] + bounty["in"]
     # Money out against the pool.
     prizes = sel.table_prizes(t)
     values = sel.place_values(prizes)
@@ -340,6 +382,7 @@ def reconciliation_data(t) -> dict:
         (_("Money in: fees"), got["fee"]),
         (_("Money in: side pools"), got["side"]),
         (_("Money in: jackpot fees (to the venue's jackpot fund)"), jackpot["in"]),
+        *([(_("Money in: bounty parts (apart from the prize pool)"), bounty["in"])] if bounty["active"] else []),
         (_("Money in: total"), money_in_total),
         (_("Prize pool"), pool_total),
         (_("Carried to Day 2"), carried),
@@ -362,6 +405,7 @@ def reconciliation_data(t) -> dict:
         (_("Difference not explained"), unexplained),
         (_("Side pools: still held"), side_left),
         (_("Receivables: amounts owed, not yet paid (not money in)"), owed["owed"]),
+        *(_bounty_lines(bounty) if bounty["active"] else []),
     ]
     rules = {"HOLD": _("held by the house"), "REDISTRIBUTE": _("shared by the other paid places"), "NEXT_PLACE": _("the places below move up one")}
     for f in plan["forfeits"]:
@@ -375,6 +419,11 @@ def reconciliation_data(t) -> dict:
         )
     if side_untracked:
         notes.append(_("%(a)s of side money is not attributed to any side pool.") % {"a": _m(side_untracked)})
+    if bounty["difference"]:
+        notes.append(
+            _("Bounties: %(d)s of the bounty money taken in is not explained by the bounties paid, owed, still in play and kept by the house.")
+            % {"d": _m(bounty["difference"])}
+        )
     if overlay:
         notes.append(_("The house added an overlay of %(a)s to meet the guarantee.") % {"a": _m(overlay)})
     for lost in tsel.receipts_lost_in_restore(t):
@@ -388,10 +437,29 @@ def reconciliation_data(t) -> dict:
     return {
         "lines": lines,
         "notes": notes,
-        "balanced": unexplained == 0 and money_in_total == accounted_in,
+        "balanced": unexplained == 0 and money_in_total == accounted_in and bounty["difference"] == 0,
         "difference": unexplained,
         "in_difference": money_in_total - accounted_in,
+        "bounty_difference": bounty["difference"],
     }
+
+
+def _bounty_lines(bounty: dict) -> list[tuple]:
+    """PAY-02: the bounty money taken in, and where every cent of it is now."""
+    if bounty["kind"] == "MYSTERY":
+        bag = _("… mystery envelopes still in the bag") if bounty["envelopes_set"] else _("… not yet in envelopes (the director sets them up)")
+        still = [(bag, bounty["in_bag"]), (_("… envelopes carried over to the next mystery event"), bounty["carried"])]
+    else:
+        still = [(_("… still on the heads of the players in"), bounty["on_heads"])]
+    return [
+        (_("Bounty money taken in (apart from the prize pool)"), bounty["in"]),
+        (_("… bounties paid out"), bounty["paid"]),
+        (_("… bounties won, not yet collected"), bounty["owed"]),
+        *still,
+        (_("… bounties kept by the house"), bounty["house"]),
+        *([(_("… bounty parts of cancelled entries, still to refund"), bounty["to_refund"])] if bounty["to_refund"] else []),
+        (_("Bounty difference not explained"), bounty["difference"]),
+    ]
 
 
 def receivables_money(t) -> dict:
@@ -563,7 +631,80 @@ def slip_pdf(payment: PrizePayment) -> bytes:
     )
 
 
+# --- bounty payment slips (PAY-02) --------------------------------------------------------------
+
+
+def bounty_award_label(award: BountyAward) -> str:
+    """One bounty on a slip, as the desk says it: whom he knocked out (and the envelope drawn)."""
+    if award.kind == BountyAward.KNOCKOUT:
+        out = award.knocked_out.person.full_name if award.knocked_out_id else ""
+        if award.envelope is not None:
+            return _("Knocked out %(name)s: envelope %(n)s") % {"name": out, "n": award.envelope}
+        return _("Knocked out %(name)s") % {"name": out}
+    if award.kind == BountyAward.OWN:
+        return _("Own bounty (winner)")
+    if award.kind == BountyAward.LEFTOVER:
+        return _("Mystery envelopes left")
+    return str(award.get_kind_display())
+
+
+def bounty_slip_context(row: LedgerRow) -> dict:
+    """The slip of a bounty payment (the desk's BOUNTY row): the player, the amount, each bounty it paid."""
+    awards = list(row.bounty_awards.select_related("knocked_out__person").order_by("created_at", "id"))
+    return {
+        "bounty": True,
+        "payment": {"amount": -row.bounty_amount, "reference": row.reference, "payee": row.payee, "place": None},
+        "row": row,
+        "t": row.tournament,
+        "person": row.person,
+        "entry": row.entry,
+        "created": timezone.localtime(row.created_at),
+        "method": row.get_method_display(),
+        "cashier": row.cashier.get_username() if row.cashier_id else "",
+        "currency": row.currency,
+        "kind": _("Bounties"),
+        "void": row.is_reversed,
+        "forfeit_share": False,
+        "bounty_lines": [(bounty_award_label(a), a.cash) for a in awards],
+    }
+
+
+def bounty_slip_lines(row: LedgerRow) -> list[tuple[str, str]]:
+    c = bounty_slip_context(row)
+    lines = [
+        (_("Payout slip"), f"#{row.receipt_number}"),
+        (_("Date"), c["created"].strftime("%d/%m/%Y %H:%M:%S")),
+        (_("Tournament"), c["t"].name),
+        (_("Winner"), c["person"].full_name if c["person"] else ""),
+        (_("Entry"), f"#{c['entry'].number}" if c["entry"] else ""),
+        (_("Prize"), str(c["kind"])),
+    ]
+    lines += [(label, fmt_money(cash, c["currency"])) for label, cash in c["bounty_lines"]]
+    lines.append((_("Amount"), fmt_money(c["payment"]["amount"], c["currency"])))
+    if c["void"]:
+        lines.append((_("Status"), _("REVERSED")))
+    lines.append((_("Paid by"), str(c["method"])))
+    if row.reference:
+        lines.append((_("Reference"), row.reference))
+    if row.payee:
+        lines.append((_("Payee"), row.payee))
+    lines.append((_("Cashier"), c["cashier"]))
+    return lines
+
+
+def bounty_slip_pdf(row: LedgerRow) -> bytes:
+    """An 80 mm slip of a bounty payment with a signature line for the player."""
+    lines = bounty_slip_lines(row)
+    return draw_slip(
+        title=f"{_('Payout slip')} {lines[0][1]}",
+        heading=row.tournament.name,
+        lines=lines,
+        signature_line=_("Winner's signature: received the amount above"),
+    )
+
+
 def tournament_totals(t) -> dict:
-    """Shown on the payouts page: money in and out at a glance."""
+    """Shown on the payouts page: money in and out at a glance (``bounty``: PAY-02's bounty money,
+    apart from the prize pool, ``sel.bounty_money``)."""
     got, out = sel.money_in(t), sel.money_out(t)
-    return {"in": got, "out": out, "rows": LedgerRow.objects.filter(Q(tournament=t)).count()}
+    return {"in": got, "out": out, "bounty": sel.bounty_money(t), "rows": LedgerRow.objects.filter(Q(tournament=t)).count()}

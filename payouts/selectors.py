@@ -11,21 +11,37 @@ from __future__ import annotations
 from collections import defaultdict
 from decimal import ROUND_DOWN, Decimal
 
-from django.db.models import Q, Sum
+from django.db.models import Count, Exists, OuterRef, Q, Sum
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from seating import selectors as seating_selectors
 from tdmanager.compiled import Compiled
 from tdmanager.money import CENT, ZERO, split_evenly, to_money
 from tournaments import selectors as tournament_selectors
 from tournaments.house import HouseRules
 from tournaments.models import Entry, LedgerRow, Tournament
 
+from . import bounties as bounty_engine
 from . import pool as pool_engine
 from . import satellite as satellite_engine
-from .models import POOL_FUNDED, PRIZE_KINDS, JackpotClaim, JackpotFund, PayoutTable, PrizePayment, RankingSignoff, SatelliteLink, SideAward, SideToken, Ticket
+from .models import (
+    POOL_FUNDED,
+    PRIZE_KINDS,
+    BountyAward,
+    BountyHead,
+    JackpotClaim,
+    JackpotFund,
+    PayoutTable,
+    PrizePayment,
+    RankingSignoff,
+    SatelliteLink,
+    SideAward,
+    SideToken,
+    Ticket,
+)
 from .structure import payout_structure
 
 _STRUCTURES: dict[tuple, tuple] = {}  # payout_structure's answers by their arguments (as text)
@@ -862,8 +878,10 @@ def display_summary(tournament, *, entries: int | None = None) -> dict:
     BOTH (``prize_pool`` is then the net, ``prize_pool_gross`` the gross).
 
     ``{"prize_pool": "12345.00", "prize_pool_label": "net"|"gross", "prize_pool_show",
-    "prize_pool_gross", "prize_pool_net", "guarantee", "guarantee_label", "payouts": [{"places",
-    "amount", "prize"}], "places_paid": n, "side_pools": [...]}``
+    "prize_pool_gross", "prize_pool_net", "guarantee", "guarantee_label", "bounty_money" (a bounty
+    event's bounty parts, apart from the pool, else None), "payouts": [{"places", "amount",
+    "prize"}], "places_paid": n, "side_pools": [...]}``; in a bounty event ``"bounty"``
+    (``bounty_panel``), never read in another.
     """
     t = tournament
     # Each read once (a screen's snapshot is rebuilt after every change of a running event):
@@ -880,6 +898,7 @@ def display_summary(tournament, *, entries: int | None = None) -> dict:
     gross_amount = seats_pool if link else b.gross
     net_amount = seats_pool if link else b.total
     shown = gross_amount if show == "GROSS" else net_amount
+    taken = bounty_taken_in(t) if rules.bounty != NO_BOUNTY else None  # read once: the figure and the panel
     return {
         "prize_pool": money(shown),
         "prize_pool_label": "gross" if show == "GROSS" else "net",
@@ -888,11 +907,14 @@ def display_summary(tournament, *, entries: int | None = None) -> dict:
         "prize_pool_net": money(net_amount) if show in ("NET", "BOTH") else None,
         "guarantee": money(t.guarantee) if t.guarantee is not None else None,
         "guarantee_label": "gross" if rules.guarantee_is_gross else "net",
+        # PAY-02: a bounty event's bounty money, apart: never in the prize pool, gross or net
+        "bounty_money": money(taken) if taken is not None else None,
         "payouts": ladder(prizes),
         "places_paid": places_paid(t, prizes),
         "payout_table_state": table_state(t, table=table),
         "side_pools": side_pools_summary(t, pools),
         **({"won": won_by_entry(t, prizes)} if t.status == t.FINISHED else {}),
+        **({"bounty": bounty_panel(t, rules, taken=taken)} if taken is not None else {}),
     }
 
 
@@ -913,7 +935,8 @@ def won_by_entry(t, prizes=None) -> dict:
 
 def person_prizes(person) -> dict:
     """What payouts holds about one person (his data export, GDPR access) and the prizes he won
-    that are not paid yet (an erasure waits for them): ``{"prize_payments", "tickets", "prizes_unpaid"}``."""
+    that are not paid yet (an erasure waits for them): ``{"prize_payments", "tickets", "prizes_unpaid",
+    "bounties", "bounties_unpaid"}`` (PAY-02: the bounties he won, ``bounties_of``)."""
     payments = [
         {
             "tournament": p.tournament_id,
@@ -948,20 +971,24 @@ def person_prizes(person) -> dict:
         for d in dues(t):
             if d["person"].pk == person.pk and not d["paid"] and not d["forfeited"]:
                 unpaid.append({"tournament": t.pk, "entry": d["entry_id"], "place": d["place"], "kind": d["kind"], "amount": money(d["amount"])})
-    return {"prize_payments": payments, "tickets": tickets, "prizes_unpaid": unpaid}
+    return {"prize_payments": payments, "tickets": tickets, "prizes_unpaid": unpaid, **bounties_of(person)}
 
 
 def entry_prizes(entry) -> dict:
     """What the player's phone page shows of payouts for this entry alone: the prizes it won
-    (a forfeited one is left out), once it has a place."""
+    (a forfeited one is left out), once it has a place; in a bounty event its ``bounty``
+    (``bounty_parts``)."""
+    rules = HouseRules.of(entry.tournament)
+    out = bounty_parts(entry.tournament, rules, [entry.pk]).get(entry.pk, {}) if rules.bounty != NO_BOUNTY else {}
     if entry.place is None:
-        return {"prizes": []}
-    return {"prizes": _phone_prizes(dues(entry.tournament)).get(entry.pk, [])}
+        return {"prizes": [], **out}
+    return {"prizes": _phone_prizes(dues(entry.tournament)).get(entry.pk, []), **out}
 
 
 def history_prizes(entries) -> dict[int, dict]:
-    """{entry id: {"prizes": [...]}} for a player's history page: what each placed entry won
-    (the payouts worked out once per tournament)."""
+    """{entry id: {"prizes": [...], "bounties": {...}}} for a player's history page: what each
+    placed entry won (the payouts worked out once per tournament) and, in a bounty event, the
+    bounties it won (``bounties_won``, one query for them all)."""
     out: dict[int, dict] = {}
     by_tournament: dict = {}
     for e in entries:
@@ -972,6 +999,8 @@ def history_prizes(entries) -> dict[int, dict]:
         for pk in ids:
             if won.get(pk):
                 out[pk] = {"prizes": won[pk]}
+    for pk, won in bounties_won([e for e in entries if HouseRules.of(e.tournament).bounty != NO_BOUNTY]).items():
+        out.setdefault(pk, {})["bounties"] = won
     return out
 
 
@@ -979,12 +1008,17 @@ def entries_prizes(tournament, places_paid: int | None = None) -> dict[int, dict
     """``entry_prizes`` for every entry of the tournament with a place, the prizes worked out
     once: ``{entry id: {"prizes": [...]}}``. With ``places_paid`` (the lobby's, of the same
     change), they are worked out only once somebody may have won: a big field's busts, far
-    from the money, cost no payout table at every change."""
+    from the money, cost no payout table at every change. In a bounty event every entry with a
+    bounty on its head or won has its ``bounty`` too (``bounty_parts``: two queries for them all)."""
+    rules = HouseRules.of(tournament)
+    out: dict[int, dict] = dict(bounty_parts(tournament, rules)) if rules.bounty != NO_BOUNTY else {}
     if places_paid is not None and not _anybody_may_have_won(tournament, places_paid):
-        return {}
+        return out
     if not tournament.entries.filter(place__isnull=False).exists():
-        return {}
-    return {entry: {"prizes": prizes} for entry, prizes in _phone_prizes(dues(tournament)).items()}
+        return out
+    for entry, prizes in _phone_prizes(dues(tournament)).items():
+        out[entry] = {**out.get(entry, {}), "prizes": prizes}
+    return out
 
 
 def _anybody_may_have_won(t, places_paid: int) -> bool:
@@ -1041,3 +1075,418 @@ def tournament_links(tournament) -> list[dict]:
     links.append({"label": _("Payouts due"), "url": reverse("payouts-due") + f"?t={tournament.pk}"})
     links.append({"label": _("Deal calculator"), "url": reverse("payouts-deal", args=[tournament.pk])})
     return links
+
+
+# --- bounties (PAY-02) ------------------------------------------------------------------------
+
+
+def _bounty_paid_rows_q():
+    """Ledger rows that pay bounties out (and their reversals): not bounty money taken in."""
+    return tournament_selectors.bounty_payments_q()
+
+
+def bounty_taken_in(t) -> Decimal:
+    """The bounty part of every buy-in and re-entry sold, net of reversals and refunds."""
+    return t.ledger.exclude(_bounty_paid_rows_q()).aggregate(b=Sum("bounty_amount"))["b"] or ZERO
+
+
+def bounty_paid_out(t) -> Decimal:
+    """Bounties handed over at the desk (a positive amount), net of reversed payments."""
+    return -(t.ledger.filter(_bounty_paid_rows_q()).aggregate(b=Sum("bounty_amount"))["b"] or ZERO)
+
+
+def bounties_owed_query(t):
+    """Bounty awards won and not collected: cash for a player, standing, never paid or their
+    payment reversed."""
+    return (
+        BountyAward.objects.filter(tournament=t, void="", winner__isnull=False, cash__gt=0)
+        .filter(Q(row__isnull=True) | Q(row__reversed_by__isnull=False))
+        .order_by("created_at", "id")
+    )
+
+
+def _awarded(t, **filters) -> Decimal:
+    return BountyAward.objects.filter(tournament=t, void="", **filters).aggregate(c=Sum("cash"))["c"] or ZERO
+
+
+def bounty_money(t) -> dict:
+    """Where the bounty money of ``t`` is (PAY-02), every figure positive, apart from the prize
+    pool and the house fee: ``in`` the bounty parts sold, net of refunds and reversals; ``paid``
+    bounties handed over at the desk, net of reversed payments; ``owed`` won and not collected;
+    ``on_heads`` still on the heads of the players in (FIXED, PKO); ``in_bag`` a mystery event's
+    envelopes not drawn (all of its bounty money before the director sets them up); ``house``
+    kept by a house rule (a split's remainder, a removed player's bounty); ``carried`` mystery
+    envelopes carried over to the next event; ``to_refund`` bounty parts of cancelled entries not
+    refunded yet. ``difference``: ``in`` less all the others, zero when every cent is explained.
+    ``active``: a bounty event, or bounty money on its ledger."""
+    rules = HouseRules.of(t)
+    taken, paid = bounty_taken_in(t), bounty_paid_out(t)
+    owed = bounties_owed_query(t).aggregate(c=Sum("cash"))["c"] or ZERO
+    house = _awarded(t, kind=BountyAward.HOUSE)
+    carried = _awarded(t, kind=BountyAward.LEFTOVER, winner__isnull=True)
+    on_heads = BountyHead.objects.filter(tournament=t).aggregate(a=Sum("amount"))["a"] or ZERO
+    to_refund = t.ledger.filter(entry__status=Entry.CANCELLED).exclude(_bounty_paid_rows_q()).aggregate(b=Sum("bounty_amount"))["b"] or ZERO
+    in_bag, envelopes = ZERO, rules.envelopes
+    if rules.bounty == "MYSTERY":
+        if envelopes:
+            drawn = set(BountyAward.objects.filter(tournament=t, void="", envelope__isnull=False).values_list("envelope", flat=True))
+            left = sum((a for n, a in enumerate(envelopes, start=1) if n not in drawn), ZERO)
+            in_bag = left
+        else:
+            in_bag = taken - to_refund
+        # The envelopes left, once given at the end or settled by a deal (shared or carried over), are out.
+        in_bag -= _awarded(t, kind__in=(BountyAward.LEFTOVER, BountyAward.DEAL))
+    explained = paid + owed + on_heads + in_bag + house + carried + to_refund
+    return {
+        "active": rules.bounty != "NONE" or bool(taken or paid),
+        "kind": rules.bounty,
+        "envelopes_set": bool(envelopes),
+        "in": taken,
+        "paid": paid,
+        "owed": owed,
+        "on_heads": on_heads,
+        "in_bag": in_bag,
+        "house": house,
+        "carried": carried,
+        "to_refund": to_refund,
+        "difference": taken - explained,
+    }
+
+
+def bounties_of(person) -> dict:
+    """The bounties ``person`` won (PAY-02), for his data export: ``bounties`` every standing award
+    (with the receipt that paid it, if paid) and ``bounties_unpaid`` those not collected yet (an
+    erasure waits for them)."""
+    awards = BountyAward.objects.filter(winner__person=person, void="", cash__gt=0).select_related("row", "row__reversed_by").order_by("created_at", "id")
+    won, unpaid = [], []
+    for a in awards:
+        paid = a.row_id is not None and not a.row.is_reversed
+        item = {
+            "tournament": a.tournament_id,
+            "entry": a.winner_id,
+            "kind": a.kind,
+            "knocked_out_entry": a.knocked_out_id,
+            "envelope": a.envelope,
+            "amount": money(a.cash),
+            "paid": paid,
+            "receipt_number": a.row.receipt_number if paid else None,
+            "created_at": a.created_at.isoformat(),
+        }
+        won.append(item)
+        if not paid:
+            unpaid.append(item)
+    return {"bounties": won, "bounties_unpaid": unpaid}
+
+
+# --- bounties on the screens (PAY-02): the table map, the lobby, the phone, the history -------
+
+NO_BOUNTY = "NONE"
+HEAD_KINDS = ("FIXED", "PKO")  # the events with a bounty on every head (a mystery event has envelopes)
+#: The biggest bounties a lobby screen lists.
+BOUNTY_TOP = 5
+
+
+def _public_name(first: str, last: str, nickname: str, hidden: bool, style: str) -> str:
+    """A name as the lobby's public lists show it (``seat_lookup_names``; "—" for a player who
+    asked not to be found by name), as the public standings do."""
+    return "—" if hidden else seating_selectors.shown_name(first, last, nickname, style)
+
+
+def bounties_on_heads(t, entries=None) -> dict[int, str]:
+    """``{entry id: the bounty on its head}`` in a FIXED or PKO event (the table map shows it by
+    each seated player), of ``entries`` (ids) or of the whole field; one query, none (``{}``) in
+    any other event."""
+    if HouseRules.of(t).bounty not in HEAD_KINDS:
+        return {}
+    heads = BountyHead.objects.filter(tournament=t)
+    if entries is not None:
+        heads = heads.filter(entry_id__in=list(entries))
+    return {entry: money(amount) for entry, amount in heads.values_list("entry_id", "amount")}
+
+
+def bounty_panel(t, rules: HouseRules | None = None, *, taken: Decimal | None = None) -> dict:
+    """What a lobby screen shows of a bounty event, the same size whatever the field:
+
+    ``{"kind", "pool"`` (the bounty money taken in), ``"paid"`` (the cash the knockouts have
+    given the players so far, collected at the desk or not)``}``; in a FIXED or PKO event
+    ``"top"``: the ``BOUNTY_TOP`` biggest bounties on the heads still playing, ``[{"name",
+    "amount"}]``; in a mystery event ``"envelopes"`` (how many the director set up, 0 before),
+    ``"envelopes_left"``, ``"envelopes_left_amount"`` and ``"last_draw"`` (``{"id", "envelope",
+    "amount", "names", "at"}``: the last envelope drawn, its winners, or None). Names as the
+    lobby's public lists show them. ``taken``: the bounty money taken in, when the caller has read
+    it. Three small queries (a mystery event: five), one fewer with ``taken``."""
+    rules = rules or HouseRules.of(t)
+    won = BountyAward.objects.filter(tournament=t, void="", winner__isnull=False).aggregate(c=Sum("cash"))["c"] or ZERO
+    panel = {"kind": rules.bounty, "pool": money(bounty_taken_in(t) if taken is None else taken), "paid": money(won)}
+    style = rules.seat_lookup_names
+    if rules.bounty in HEAD_KINDS:
+        rows = (
+            BountyHead.objects.filter(tournament=t, amount__gt=0, entry__status=Entry.ACTIVE)
+            .order_by("-amount", "entry__number")
+            .values_list("amount", "entry__person__first_name", "entry__person__last_name", "entry__person__nickname", "entry__person__hide_from_lookup")
+        )
+        panel["top"] = [
+            {"name": _public_name(first, last, nick, hidden, style), "amount": money(amount)} for amount, first, last, nick, hidden in rows[:BOUNTY_TOP]
+        ]
+        return panel
+    return panel | _mystery_panel(t, rules, style)
+
+
+def _mystery_panel(t, rules: HouseRules, style: str) -> dict:
+    envelopes = rules.envelopes
+    if not envelopes:
+        return {"envelopes": 0, "envelopes_left": None, "envelopes_left_amount": None, "last_draw": None}
+    standing = BountyAward.objects.filter(tournament=t, void="")
+    drawn = set(standing.filter(envelope__isnull=False).values_list("envelope", flat=True).distinct())
+    if standing.filter(kind__in=(BountyAward.LEFTOVER, BountyAward.DEAL)).exists():  # the event is over, or a deal settled the bag
+        left = []
+    else:
+        left = [amount for number, amount in enumerate(envelopes, start=1) if number not in drawn]
+    last = None
+    latest = standing.filter(envelope__isnull=False).order_by("-id").values_list("bust_id", flat=True)[:1]
+    rows = list(
+        standing.filter(bust_id__in=latest, envelope__isnull=False)
+        .order_by("id")
+        .values_list(
+            "bust_id",
+            "envelope",
+            "created_at",
+            "winner_id",
+            "winner__person__first_name",
+            "winner__person__last_name",
+            "winner__person__nickname",
+            "winner__person__hide_from_lookup",
+        )
+    )
+    if rows:
+        bust, number, at = rows[0][:3]
+        names = [_public_name(first, last, nick, hidden, style) for _b, _n, _a, winner, first, last, nick, hidden in rows if winner is not None]
+        last = {"id": bust, "envelope": number, "amount": money(envelopes[number - 1]), "names": names, "at": at.isoformat()}
+    return {
+        "envelopes": len(envelopes),
+        "envelopes_left": len(left),
+        "envelopes_left_amount": money(sum(left, ZERO)),
+        "last_draw": last,
+    }
+
+
+def _bounty_won_rows(entry_ids=None, tournament=None):
+    """Each winning entry's standing bounty awards, summed: cash won, collected at the desk (a
+    payment not reversed), knockouts."""
+    awards = BountyAward.objects.filter(void="", winner__isnull=False)
+    if tournament is not None:
+        awards = awards.filter(tournament=tournament)
+    if entry_ids is not None:
+        awards = awards.filter(winner_id__in=list(entry_ids))
+    return (
+        awards.order_by()
+        .values("winner_id")
+        .annotate(
+            won=Sum("cash"),
+            collected=Sum("cash", filter=Q(row__isnull=False, row__reversed_by__isnull=True)),
+            knockouts=Count("pk", filter=Q(kind=BountyAward.KNOCKOUT)),
+        )
+        .values_list("winner_id", "won", "collected", "knockouts")
+    )
+
+
+def _won_dict(won, collected, knockouts) -> dict:
+    won, collected = won or ZERO, collected or ZERO
+    return {"won": money(won), "collected": money(collected), "to_collect": money(won - collected), "knockouts": knockouts}
+
+
+def bounty_parts(t, rules: HouseRules | None = None, entries=None) -> dict[int, dict]:
+    """What a player's phone shows of a bounty event, for ``entries`` (ids) or every entry at
+    once: ``{entry id: {"bounty": {"kind", "head", "won", "collected", "to_collect",
+    "knockouts"}}}`` — ``head``: the bounty on the entry's head while it plays (FIXED, PKO;
+    else None), ``won``: the cash its knockouts (and a winner's own bounty, the envelopes left)
+    won, ``collected`` of it at the desk, ``to_collect`` the rest, ``knockouts`` how many.
+    An entry with neither a bounty on its head nor a knockout has none. Two queries whatever
+    the field (one in a mystery event)."""
+    rules = rules or HouseRules.of(t)
+    heads: dict[int, Decimal] = {}
+    if rules.bounty in HEAD_KINDS:
+        qs = BountyHead.objects.filter(tournament=t, amount__gt=0)
+        if entries is not None:
+            qs = qs.filter(entry_id__in=list(entries))
+        heads = dict(qs.values_list("entry_id", "amount"))
+    won = {row[0]: row[1:] for row in _bounty_won_rows(entries, tournament=t)}
+    empty = _won_dict(ZERO, ZERO, 0)
+    return {
+        pk: {"bounty": {"kind": rules.bounty, "head": money(heads[pk]) if pk in heads else None, **(_won_dict(*won[pk]) if pk in won else empty)}}
+        for pk in heads.keys() | won.keys()
+    }
+
+
+def bounties_won(entries) -> dict[int, dict]:
+    """``{entry id: {"won", "collected", "to_collect", "knockouts"}}``: the bounties each of
+    ``entries`` won (a player's history page), one query for them all; entries that won none
+    are left out."""
+    ids = [e.pk for e in entries]
+    if not ids:
+        return {}
+    return {pk: _won_dict(won, collected, n) for pk, won, collected, n in _bounty_won_rows(ids)}
+
+
+def knockouts_of(t, busts, winner: int | None = None) -> list[dict]:
+    """What the knockouts of these busts (ids) won, and with ``winner`` the last player's own
+    bounty or the envelopes left to him: standing awards won by a player, in the order recorded
+    (a split pot's eliminators as the floor named them). What seating's bust answer, its bust
+    list and the floor's banner show (``seating.signals.knockouts_wanted``)."""
+    wanted = Q(bust_id__in=list(busts), kind=BountyAward.KNOCKOUT)
+    if winner is not None:
+        wanted |= Q(winner_id=winner, kind__in=(BountyAward.OWN, BountyAward.LEFTOVER))
+    awards = BountyAward.objects.filter(wanted, tournament=t, void="", winner__isnull=False).select_related("winner__person").order_by("id")
+    return [
+        {
+            "bust": a.bust_id,
+            "kind": a.kind,
+            "winner": a.winner_id,
+            "entry_number": a.winner.number,
+            "name": a.winner.person.full_name,
+            "knocked_out": a.knocked_out_id,
+            "cash": a.cash.quantize(CENT),
+            "added": a.added.quantize(CENT),
+            "envelope": a.envelope,
+            "pot_share": a.pot_share,
+        }
+        for a in awards
+    ]
+
+
+def _bounty_ledger(t) -> tuple[Decimal, Decimal, Decimal]:
+    """(taken in, paid out, to refund) in one query: ``bounty_money``'s ledger figures together."""
+    paid = _bounty_paid_rows_q()
+    agg = t.ledger.aggregate(
+        taken=Sum("bounty_amount", filter=~paid),
+        out=Sum("bounty_amount", filter=paid),
+        refund=Sum("bounty_amount", filter=~paid & Q(entry__status=Entry.CANCELLED)),
+    )
+    return agg["taken"] or ZERO, -(agg["out"] or ZERO), agg["refund"] or ZERO
+
+
+def bounty_settings(t, rules: HouseRules | None = None) -> dict:
+    """The bounty rules in force (PAY-02), as the desk and the director read them."""
+    rules = rules or HouseRules.of(t)
+    return {
+        "kind": rules.bounty,
+        "bounty_part": money(rules.bounty_part),
+        "cash_percent": str(rules.bounty_cash_percent),
+        "split": rules.bounty_split,
+        "remainder": rules.bounty_remainder,
+        "rounding": str(rules.bounty_rounding),
+        "mystery_from": rules.mystery_from,
+        "mystery_leftover": rules.mystery_leftover,
+        "bounty_in_deal": rules.bounty_in_deal,
+    }
+
+
+def _owed(award) -> bool:
+    """A standing award with cash for a player, never paid or its payment reversed."""
+    return not award.void and award.winner_id is not None and award.cash > 0 and (award.row_id is None or award.row_reversed)
+
+
+def bounties_owed(t) -> list[dict]:
+    """What the desk has to pay in bounties, one line per player (PAY-02): his entry, the
+    number of bounties and their cash, oldest first. One query."""
+    by_entry: dict[int, dict] = {}
+    for a in bounties_owed_query(t).select_related("winner__person"):
+        line = by_entry.get(a.winner_id)
+        if line is None:
+            e = a.winner
+            line = by_entry[a.winner_id] = {"entry": e, "entry_id": e.pk, "entry_number": e.number, "name": e.person.full_name, "count": 0, "amount": ZERO}
+        line["count"] += 1
+        line["amount"] += a.cash
+    return list(by_entry.values())
+
+
+def bounty_overview(t) -> dict:
+    """A bounty event at a glance (PAY-02): the settings in force, each live player's bounty
+    (FIXED and PKO), every standing award with its payment or what is owed, and the totals:
+
+    taken in = paid out + owed + on heads + envelopes left + house + carried over + to refund,
+
+    to the cent once the mystery envelopes are set up (``bounty_money``'s figures). Three queries
+    whatever the field: the ledger's sums, the heads, the awards (players, knocked-out players
+    and paying rows joined); the envelopes are the house settings'."""
+    rules = HouseRules.of(t)
+    taken, paid_out, to_refund = _bounty_ledger(t)
+    heads = [
+        {"entry": h.entry_id, "entry_number": h.entry.number, "name": h.entry.person.full_name, "bought": money(h.bought), "amount": money(h.amount)}
+        for h in BountyHead.objects.filter(tournament=t, entry__status=Entry.ACTIVE).select_related("entry__person").order_by("-amount", "entry__number")
+    ]
+    on_heads = sum((Decimal(h["amount"]) for h in heads), ZERO)
+    awards = list(
+        BountyAward.objects.filter(tournament=t, void="")
+        .select_related("winner__person", "knocked_out__person", "row")
+        .annotate(row_reversed=Exists(LedgerRow.objects.filter(reverses=OuterRef("row"))))
+        .order_by("created_at", "id")
+    )
+    owed = house = carried = ZERO
+    rows = []
+    for a in awards:
+        is_owed = _owed(a)
+        paid = a.row_id is not None and not a.row_reversed
+        if is_owed:
+            owed += a.cash
+        if a.kind == BountyAward.HOUSE:
+            house += a.cash
+        if a.kind == BountyAward.LEFTOVER and a.winner_id is None:
+            carried += a.cash
+        rows.append(
+            {
+                "id": a.pk,
+                "kind": a.kind,
+                "winner": a.winner_id,
+                "winner_name": a.winner.person.full_name if a.winner_id else "",
+                "winner_number": a.winner.number if a.winner_id else None,
+                "knocked_out": a.knocked_out_id,
+                "knocked_out_name": a.knocked_out.person.full_name if a.knocked_out_id else "",
+                "knocked_out_number": a.knocked_out.number if a.knocked_out_id else None,
+                "cash": money(a.cash),
+                "added": money(a.added),
+                "envelope": a.envelope,
+                "paid_receipt": a.row.receipt_number if paid else None,
+                "owed": is_owed,
+                "created_at": a.created_at.isoformat(),
+            }
+        )
+    envelopes = rules.envelopes if rules.bounty == bounty_engine.MYSTERY else []
+    drawn = {a.envelope for a in awards if a.envelope is not None}
+    # What was left has gone to the winner or the next event, or a deal settled it.
+    finished = any(a.kind in (BountyAward.LEFTOVER, BountyAward.DEAL) for a in awards)
+    left = [] if finished else [n for n in range(1, len(envelopes) + 1) if n not in drawn]
+    return {
+        "settings": bounty_settings(t, rules),
+        "currency": t.currency,
+        "heads": heads,
+        "awards": rows,
+        "envelopes": {
+            "count": len(envelopes),
+            "total": money(sum(envelopes, ZERO)),
+            "left": len(left),
+            "left_amount": money(sum((envelopes[n - 1] for n in left), ZERO)),
+        },
+        "totals": {
+            "taken_in": money(taken),
+            "paid_out": money(paid_out),
+            "owed": money(owed),
+            "on_heads": money(on_heads),
+            "envelopes_left": money(sum((envelopes[n - 1] for n in left), ZERO)),
+            "house": money(house),
+            "carried_over": money(carried),
+            "to_refund": money(to_refund),
+        },
+    }
+
+
+def knockouts_by_entry(t) -> dict[int, int]:
+    """{entry id: players it knocked out} in a bounty event: its standing knockouts (an undone
+    bust's are void). A split pot's knockout counts once for each of its eliminators, as each
+    won a share of the bounty. A removal (nobody knocked him out) counts for nobody."""
+    rows = (
+        BountyAward.objects.filter(tournament=t, kind=BountyAward.KNOCKOUT, void="", winner__isnull=False)
+        .values("winner")
+        .annotate(n=Count("knocked_out", distinct=True))
+    )
+    return {r["winner"]: r["n"] for r in rows}

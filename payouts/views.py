@@ -62,6 +62,27 @@ def parse_prize_lines(text: str) -> list[dict]:
     return prizes
 
 
+def parse_envelopes(text: str) -> list[Decimal]:
+    """Mystery envelopes as the director types them (PAY-02): amounts separated by spaces, lines
+    or ";", and "count x amount" for many alike ("20 x 100", "20 × 100,00")."""
+    amounts: list[Decimal] = []
+    for n, line in enumerate(text.replace(";", "\n").splitlines(), start=1):
+        parts = line.replace("×", " x ").replace("*", " x ").split()
+        try:
+            while parts:
+                if len(parts) >= 3 and parts[1].lower() == "x":
+                    count = int(parts[0])
+                    if not 1 <= count <= 2000 or len(amounts) + count > 2000:
+                        raise ValueError(parts[0])
+                    amounts += [parse_amount(parts[2])] * count
+                    parts = parts[3:]
+                else:
+                    amounts.append(parse_amount(parts.pop(0)))
+        except (ValueError, InvalidOperation):
+            raise DomainError("bad_envelopes", _("Line %(n)s: write the amounts, e.g. '100 50 25' or '20 x 100'.") % {"n": n}, status=400)
+    return amounts
+
+
 def prize_lines(prizes) -> str:
     return "\n".join(
         f"{p['place']} {money(p['amount'])}"
@@ -106,6 +127,8 @@ def tournament_payouts(request, pk):
                     prize_base=request.POST.get("prize_base") or None,
                     already_registered=request.POST.get("already_registered", "TICKET"),
                 )
+            elif op == "envelopes":  # PAY-02: the mystery bag, filled to the bounty money taken in
+                services.set_envelopes(t, parse_envelopes(request.POST.get("envelopes", "")), actor=actor)
             elif op == "complete":
                 services.complete_satellite(t, actor=actor)
             elif op == "sidepool":
@@ -153,7 +176,10 @@ def tournament_payouts(request, pk):
         "forfeits": sel.forfeit_plan(t, prizes),
         "late_reg_closed": t.status == Tournament.RUNNING and not clockview.late_registration_open(t),
         "house": HouseRules.of(t),  # C13, C14: the satellite form starts from the house's choices
+        "bounty": sel.bounty_overview(t) if HouseRules.of(t).bounty != "NONE" else None,
     }
+    if ctx["bounty"] is not None:
+        ctx["envelope_lines"] = " ".join(money(a) for a in ctx["house"].envelopes)
     return render(request, "payouts/tournament.html", ctx)
 
 
@@ -165,8 +191,9 @@ def due(request):
     for t in qs.order_by("-start_at"):
         rows = [d for d in sel.dues(t) if not d["paid"] or request.GET.get("all")]
         paid = [d for d in sel.dues(t) if d["paid"]]
-        if rows or tid:
-            groups.append({"t": t, "rows": rows, "paid": paid, "limit": cash_limit(t), "locked": sel.table_state(t) == "LOCKED"})
+        bounties = sel.bounties_owed(t)  # PAY-02: won at the tables, paid whenever the player comes to the desk
+        if rows or bounties or tid:
+            groups.append({"t": t, "rows": rows, "paid": paid, "bounties": bounties, "limit": cash_limit(t), "locked": sel.table_state(t) == "LOCKED"})
     return render(
         request,
         "payouts/due.html",
@@ -179,6 +206,8 @@ def deal_page(request, pk):
     players = t.entries.filter(status=Entry.ACTIVE).select_related("person").order_by("number")
     deal = Deal.objects.filter(tournament=t, status=Deal.PROPOSED).prefetch_related("acceptances").first()
     accepted = {a.entry_id for a in deal.acceptances.all()} if deal else set()
+    bounties = services.deal_bounties_now(t, [e.pk for e in players])
+    heads = bounties["heads"] if bounties else {}
     return render(
         request,
         "payouts/deal.html",
@@ -192,21 +221,33 @@ def deal_page(request, pk):
             "summary": sel.display_summary(t),
             "state": sel.table_state(t),
             "recent": Deal.objects.filter(tournament=t).exclude(status=Deal.PROPOSED)[:5],
-            "deal_rows": [(e, deal.stacks.get(str(e.pk)), deal.by_player.get(str(e.pk)), e.pk in accepted) for e in players] if deal else [],
+            "deal_rows": [(e, deal.stacks.get(str(e.pk)), deal.by_player.get(str(e.pk)), deal.bounties.get(str(e.pk)), e.pk in accepted) for e in players]
+            if deal
+            else [],
+            "bounties": bounties,
+            "player_rows": [(e, heads.get(e.pk)) for e in players],
         },
     )
 
 
 def _payment(number):
-    return get_object_or_404(PrizePayment.objects.select_related("tournament", "entry__person", "row", "paid_by"), row__receipt_number=number)
+    """The prize payment with this receipt number, else the bounty payment (PAY-02)'s row."""
+    payment = PrizePayment.objects.select_related("tournament", "entry__person", "row", "paid_by").filter(row__receipt_number=number).first()
+    if payment is not None:
+        return payment
+    return get_object_or_404(LedgerRow.objects.select_related("tournament", "entry", "person", "cashier"), receipt_number=number, kind=LedgerRow.BOUNTY)
 
 
 def slip(request, number):
-    return render(request, "payouts/slip.html", reports.slip_context(_payment(number)))
+    paid = _payment(number)
+    context = reports.slip_context(paid) if isinstance(paid, PrizePayment) else reports.bounty_slip_context(paid)
+    return render(request, "payouts/slip.html", context)
 
 
 def slip_pdf(request, number):
-    resp = HttpResponse(reports.slip_pdf(_payment(number)), content_type="application/pdf")
+    paid = _payment(number)
+    pdf = reports.slip_pdf(paid) if isinstance(paid, PrizePayment) else reports.bounty_slip_pdf(paid)
+    resp = HttpResponse(pdf, content_type="application/pdf")
     resp["Content-Disposition"] = f'inline; filename="payout-{number}.pdf"'
     return resp
 

@@ -12,15 +12,16 @@ from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tdmanager import compiled
 from tdmanager.errors import DomainError
-from tdmanager.fields import TextField, WholeNumberField
+from tdmanager.fields import MAX_ID, TextField, WholeNumberField
 from tdmanager.idempotency import idempotent
 from tdmanager.roles import HasRole
 from tdmanager.schema import OBJECT_LIST
@@ -31,10 +32,78 @@ from tournaments.services.events import Actor
 from . import selectors, services
 from .models import Bust, KeepApart, PendingMove, SeatReservation
 
+MAX_ELIMINATORS = 9  # a pot is split among the players at one table at most
+MAX_POT_SHARE = 10**12
+
+
+def _eliminator(value) -> dict | None:
+    """One eliminator as the bust takes it: an entry id, or ``{"entry": id, "pot_share": chips}``
+    (a split pot: the chips each won of it), as ``{"entry", "pot_share": chips or None}``;
+    None for anything else."""
+    if type(value) is int:
+        entry, share = value, None
+    elif type(value) is dict and "entry" in value and value.keys() <= {"entry", "pot_share"}:
+        entry, share = value["entry"], value.get("pot_share")
+    else:
+        return None
+    if type(entry) is not int or not 0 < entry <= MAX_ID:
+        return None
+    if share is not None and not (type(share) is int and 0 < share <= MAX_POT_SHARE):
+        return None
+    return {"entry": entry, "pot_share": share}
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "integer", "minimum": 1, "maximum": MAX_ID, "description": "the eliminator's entry id"},
+            {
+                "type": "object",
+                "properties": {
+                    "entry": {"type": "integer", "minimum": 1, "maximum": MAX_ID, "description": "the eliminator's entry id"},
+                    "pot_share": {
+                        "type": "integer",
+                        "minimum": 1,
+                        "maximum": MAX_POT_SHARE,
+                        "nullable": True,
+                        "description": "split pot: the chips this eliminator won of it",
+                    },
+                },
+                "required": ["entry"],
+                "additionalProperties": False,
+            },
+        ]
+    }
+)
+class EliminatorField(serializers.Field):
+    """An eliminator: an entry id, or ``{"entry": id, "pot_share": chips}``."""
+
+    default_error_messages = {
+        "invalid": gettext_lazy('An eliminator is an entry id, or an object of "entry" (the id) and "pot_share" (the chips won of the pot).')
+    }
+
+    def to_internal_value(self, data):
+        value = _eliminator(data)
+        if value is None:
+            self.fail("invalid")
+        return value
+
+    def to_representation(self, value):
+        return value
+
 
 class BustItemSerializer(serializers.Serializer):
     entry = WholeNumberField()
     starting_stack = serializers.IntegerField(required=False, allow_null=True, min_value=0)
+    eliminators = serializers.ListField(
+        child=EliminatorField(),
+        required=False,
+        allow_null=True,
+        max_length=MAX_ELIMINATORS,
+        label=gettext_lazy("Eliminators"),
+        help_text="PAY-02, a bounty event: who knocked the player out, listed from the button's left (the first takes a split's remainder); "
+        "needed for a bust there, ignored elsewhere",
+    )
 
 
 class BustSerializer(serializers.Serializer):
@@ -45,6 +114,42 @@ class BustSerializer(serializers.Serializer):
         default=False, help_text="ELM-03: players at different tables whose order cannot be told: they share the places and prizes"
     )
     reason = TextField(required=False, allow_blank=True, default="", max_length=200)
+
+
+class BustDoneSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="the bust, for its undo")
+    entry = serializers.IntegerField()
+    table = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    place = serializers.IntegerField()
+    shared_with = serializers.IntegerField(help_text="players sharing the place (ELM-06)")
+
+
+class BountyWonSerializer(serializers.Serializer):
+    bust = serializers.IntegerField(allow_null=True, help_text="the bust of the knockout; null for the winner's own bounty or the envelopes left")
+    kind = serializers.ChoiceField(choices=["KNOCKOUT", "OWN", "LEFTOVER"], help_text="a knockout, the winner's own bounty, the mystery envelopes left")
+    winner = serializers.IntegerField(help_text="the entry that won it")
+    entry_number = serializers.IntegerField()
+    name = serializers.CharField(read_only=True, help_text="the winner's name")
+    knocked_out = serializers.IntegerField(allow_null=True, help_text="the entry knocked out")
+    cash = serializers.DecimalField(max_digits=13, decimal_places=2, help_text="money to collect at the desk")
+    added = serializers.DecimalField(max_digits=13, decimal_places=2, help_text="PKO: the part added onto the winner's own bounty")
+    envelope = serializers.IntegerField(allow_null=True, help_text="mystery bounty: the envelope drawn")
+    pot_share = serializers.DecimalField(max_digits=18, decimal_places=2, allow_null=True, help_text="a split pot: the chips this eliminator won of it")
+
+
+class BustAnswerSerializer(serializers.Serializer):
+    moves = serializers.ListField(child=serializers.DictField(), help_text="the move slips still open")
+    broken = serializers.ListField(child=serializers.IntegerField(), help_text="tables broken by the bust")
+    final_table = serializers.IntegerField(allow_null=True)
+    halted = serializers.ListField(child=serializers.IntegerField())
+    busts = BustDoneSerializer(many=True)
+    winner = serializers.IntegerField(allow_null=True, help_text="the entry left alone, now first")
+    bounties = BountyWonSerializer(
+        many=True,
+        required=False,
+        help_text="PAY-02, a bounty event only: what the knockouts won (and, at the last bust, the winner's own bounty), paid at the desk",
+    )
 
 
 class SimultaneousSerializer(serializers.Serializer):
@@ -143,6 +248,15 @@ def _bust_input(request) -> dict:
             if not (stack is None or (type(stack) is int and stack >= 0)):
                 return _valid(BustSerializer, request)
             out["starting_stack"] = stack
+        if "eliminators" in item:  # a bounty event's bust: as BustItemSerializer takes them, else its refusal
+            named = item["eliminators"]
+            if named is not None:
+                if type(named) is not list or len(named) > MAX_ELIMINATORS:
+                    return _valid(BustSerializer, request)
+                named = [_eliminator(e) for e in named]
+                if None in named:
+                    return _valid(BustSerializer, request)
+            out["eliminators"] = named
         items.append(out)
     d = {"entries": items}
     if "table" in data:
@@ -306,15 +420,40 @@ class PreDrawView(SeatingAPIView):
         return Response(selectors.predraw_rows(t), status=201)
 
 
+def bounties_answer(won: list[dict]) -> list[dict]:
+    """The knockouts' awards (``selectors.knockouts``) as the API gives money: decimal strings."""
+    return [
+        {
+            **k,
+            "cash": str(k["cash"]),
+            "added": str(k["added"]),
+            "pot_share": None if k["pot_share"] is None else str(k["pot_share"]),
+        }
+        for k in won
+    ]
+
+
+def busts_answer(t) -> list[dict]:
+    """``selectors.busts`` with the knockouts' money as decimal strings."""
+    rows = selectors.busts(t)
+    for row in rows:
+        if "knocked_out_by" in row:
+            row["knocked_out_by"] = bounties_answer(row["knocked_out_by"])
+    return rows
+
+
 class BustsView(SeatingAPIView):
-    """GET: the busts, newest first. POST: players out — ``{"entries": [{"entry", "starting_stack"}],
-    "table", "same_hand", "reason"}``."""
+    """GET: the busts, newest first (in a bounty event with ``knocked_out_by``). POST: players
+    out — ``{"entries": [{"entry", "starting_stack", "eliminators"}], "table", "same_hand",
+    "reason"}``; in a bounty event each bust names its ``eliminators`` (entry ids, or
+    ``{"entry", "pot_share"}`` for a split pot, from the button's left) and the answer carries
+    ``bounties``: what the knockouts won (PAY-02)."""
 
     @extend_schema(request=None, responses=OBJECT_LIST)
     def get(self, request, pk):
-        return Response(selectors.busts(self.tournament(pk)))
+        return Response(busts_answer(self.tournament(pk)))
 
-    @extend_schema(request=BustSerializer, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(request=BustSerializer, responses={201: BustAnswerSerializer})
     def post(self, request, pk):
         d = _bust_input(request)
         with found():  # the service locks the tournament: no read of it first
@@ -327,7 +466,12 @@ class BustsView(SeatingAPIView):
                 reason=d["reason"],
                 simultaneous=d["simultaneous"],
             )
-        return Response(outcome_data(pk, out), status=201)
+        data = outcome_data(pk, out)
+        # the tournament the service locked, on its rows: a bounty event answers what was won
+        won = selectors.knockouts(out.busts[0].tournament, [b.pk for b in out.busts], out.winner)
+        if won is not None:
+            data["bounties"] = bounties_answer(won)
+        return Response(data, status=201)
 
 
 class SimultaneousBustsView(SeatingAPIView):
@@ -339,14 +483,16 @@ class SimultaneousBustsView(SeatingAPIView):
         d = _valid(SimultaneousSerializer, request)
         t = self.tournament(pk)
         services.mark_simultaneous(t, d["busts"], actor=self.actor(), reason=d["reason"])
-        return Response({"busts": [b for b in selectors.busts(t) if b["id"] in set(d["busts"])]})
+        return Response({"busts": [b for b in busts_answer(t) if b["id"] in set(d["busts"])]})
 
 
 class UndoBustView(SeatingAPIView):
     """POST: undo a bust recorded by mistake (with every player recorded with it). Refused
     (409 ``seat_map_changed``) when its tables changed since: ``later`` lists the changes to
     undo first, newest first (``event``, ``description``, ``undo``: the bust or move to undo).
-    ``{"later": [event ids]}`` undoes those first, then the bust, all or nothing."""
+    ``{"later": [event ids]}`` undoes those first, then the bust, all or nothing. In a bounty
+    event the bounties won there are taken back; refused (409 ``bounty_passed_on``) when one has
+    passed on since (its winner was knocked out himself): undo that bust first."""
 
     @extend_schema(request=UndoBustSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk, bust_id):

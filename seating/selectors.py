@@ -18,9 +18,10 @@ from tournaments.actions import Action
 from tournaments.house import HouseRules
 from tournaments.models import ChipCount, Entry, Tournament, TournamentEvent
 from tournaments.selectors import active_penalties, penalty_progress
+from tournaments.signals import ask, ask_one
 from tournaments.snapshot import results as top_places
 
-from . import engine, labels
+from . import engine, labels, signals
 from .models import Bust, KeepApart, ManualDraw, PendingMove, PreDrawSeat, Seat, SeatingState, SeatReservation, Table
 
 # Every sale's answer asks it (the entry's seat): compiled once (tdmanager.compiled).
@@ -425,6 +426,9 @@ def _tables_shown(tournament, tables, rows, halted, only: int | None = None) -> 
     for p in active_penalties(tournament):
         penalties.setdefault(p.entry_id, []).append(penalty_progress(p))
     together = apart_together(tournament, shown)  # SEAT-07: pairs kept apart who sit together anyway
+    bounties: dict[int, str] = {}  # PAY-02: the bounty on each head, in a FIXED or PKO event (payouts answers)
+    for answer in ask(signals.bounties_wanted, tournament=tournament, entries=seated if only is not None else None):
+        bounties.update(answer)
     out_tables = []
     for table in shown:
         row = rows[table.number]
@@ -445,6 +449,7 @@ def _tables_shown(tournament, tables, rows, halted, only: int | None = None) -> 
                     penalties=penalties.get(entry, []),
                     keep_apart=entry in together,
                     presence=presence,
+                    bounty=bounties.get(entry),
                 )  # ELM-05: absent / withdrawn, blinded out
             item["position"] = ("BTN" if seat == pos.button else "") + ("SB" if seat == pos.small_blind else "") + ("BB" if seat == pos.big_blind else "")
             seats.append(item)
@@ -555,11 +560,12 @@ def recent_moves(tournament, limit: int = 20) -> list[dict]:
 
 
 def busts(tournament, limit: int | None = None) -> list[dict]:
-    """Busts, newest first, with place, tie size, where and when."""
+    """Busts, newest first, with place, tie size, where and when; in a bounty event (PAY-02)
+    ``knocked_out_by``: the knockouts of each (``knockouts``), the eliminators in the order named."""
     qs = Bust.objects.filter(tournament=tournament).select_related("entry__person", "reported_by").order_by("-order")
     if limit:
         qs = qs[:limit]
-    return [
+    rows = [
         {
             "id": b.pk,
             "entry": b.entry_id,
@@ -583,6 +589,21 @@ def busts(tournament, limit: int | None = None) -> list[dict]:
         }
         for b in qs
     ]
+    won = knockouts(tournament, [r["id"] for r in rows]) if rows else None
+    if won is not None:  # a bounty event (PAY-02): who knocked each one out, and what it won
+        by_bust: dict[int, list[dict]] = {}
+        for k in won:
+            by_bust.setdefault(k["bust"], []).append(k)
+        for r in rows:
+            r["knocked_out_by"] = by_bust.get(r["id"], [])
+    return rows
+
+
+def knockouts(tournament, busts, winner: int | None = None) -> list[dict] | None:
+    """What the knockouts of these busts (ids) won in a bounty event, and with ``winner`` the
+    last player's own bounty (``signals.knockouts_wanted``, payouts answers); None in any
+    other event."""
+    return ask_one(signals.knockouts_wanted, tournament=tournament, busts=list(busts), winner=winner)
 
 
 def standings(tournament) -> list[dict]:

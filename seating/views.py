@@ -3,6 +3,7 @@ public seat lookup. Thin: each POST calls one service; refusals come back as mes
 
 import hashlib
 import math
+import re
 import time
 
 from django.conf import settings
@@ -35,12 +36,35 @@ def _int(value, default=None):
         return default
 
 
+def _chips(text: str):
+    """Chips as the floor typed them ("2.000", "2 000" → 2000); a text that is not a number of
+    chips goes on as typed, for the service to refuse."""
+    digits = re.sub(r"[\s.,'’]", "", text)
+    return int(digits) if digits.isascii() and digits.isdigit() else text
+
+
+def _eliminators(post, entry: int) -> list[dict]:
+    """PAY-02: who knocked ``entry`` out, as the bust dialog lists them (from the button's left),
+    each with the chips won of a split pot when typed."""
+    named = []
+    for value in post.getlist(f"eliminators_{entry}"):
+        other = _int(value)
+        if other:
+            share = post.get(f"pot_share_{entry}_{other}", "").strip()
+            named.append({"entry": other, "pot_share": _chips(share) if share else None})
+    return named
+
+
 def _bust(t, post, actor, done):
     only = _int(post.get("only"))
     ids = [only] if only else [_int(v) for v in post.getlist("entries") if _int(v)]
     if not ids:
         raise DomainError("no_entries", _("Tick the players who are out."), status=400)
     items = [{"entry": e, "starting_stack": _int(post.get(f"stack_{e}"))} for e in ids]
+    for item in items:
+        named = _eliminators(post, item["entry"])
+        if named:
+            item["eliminators"] = named
     out = services.record_bust(
         t, items, actor=actor, table=_int(post.get("table")), same_hand=bool(post.get("same_hand")) and not only, reason=post.get("reason", "")
     )
@@ -200,6 +224,7 @@ def table_map_page(request, pk):
             anchor = "#just-busted"  # its Undo, in the page under the title (a fixed box would cover the lock buttons)
         return redirect(request.path + query + anchor)
     seat_map = selectors.table_map(t)
+    rules = HouseRules.of(t)
     context = {
         "t": t,
         "map": seat_map,
@@ -212,7 +237,11 @@ def table_map_page(request, pk):
         "undo_blocked": _undo_blocked(t, request),
         # REG-09: the "Not arrived" buttons matter while a FORFEIT_AT deadline is to come and the
         # desk does not check players in (the marks are who forfeits); a mark shows whatever the rule.
-        "arrival_marks": not HouseRules.of(t).check_in_used and registration.forfeit_pending(t),
+        "arrival_marks": not rules.check_in_used and registration.forfeit_pending(t),
+        # PAY-02: a bust asks who knocked the player out (and, when a split pot shares the bounty
+        # by the pot, the chips each eliminator won of it)
+        "bounty": rules.bounty != "NONE",
+        "split_by_pot": rules.bounty_split == "POT",
     }
     template = "seating/_map.html" if request.GET.get("fragment") else "seating/tables.html"
     return render(request, template, context)
@@ -248,7 +277,16 @@ def dealer_table(request, pk):
     return render(
         request,
         "seating/dealer.html",
-        {"t": t, "numbers": numbers, "number": number, "table": table, "h4h": h4h, "h4h_hand": clock.get("h4h_hand"), "reported": reported},
+        {
+            "t": t,
+            "numbers": numbers,
+            "number": number,
+            "table": table,
+            "h4h": h4h,
+            "h4h_hand": clock.get("h4h_hand"),
+            "reported": reported,
+            "bounty": HouseRules.of(t).bounty != "NONE",  # PAY-02: a player out names who won the pot (at this table)
+        },
     )
 
 

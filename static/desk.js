@@ -213,6 +213,10 @@
       ...r.data.foreign.map((f) => row([T.tenderedIn.replace("{cur}", f.currency).replace("{amount}", money(f.amount) + " " + f.currency),
                                         String(f.rows), money(f.value)], "foreign")),
       row([T.total, String(r.data.rows), money(r.data.total)], "total"),
+      // PAY-02: the bounty money in the lines above, told apart (it is not the prize pool's).
+      ...(Number(r.data.bounty.in) || Number(r.data.bounty.out)
+        ? [row([T.bountyIn, "", money(r.data.bounty.in)], "bounty"), row([T.bountyOut, "", money(r.data.bounty.out)], "bounty")]
+        : []),
     );
   }
 

@@ -15,6 +15,10 @@
   const set = (id, v) => { const e = $(id); if (e && e.textContent !== String(v)) e.textContent = v; };
   const show = (id, on) => { const e = $(id); if (e && e.hidden === !!on) e.hidden = !on; };
   let lastPayouts = null, lastLeague = null, lastResults = null, lastLevelKey = null, lastMinuteBeep = null;
+  // PAY-02: the last mystery envelope seen drawn (undefined: none seen yet) and until when it is shown.
+  let seenDraw, drawUntil = 0;
+  const DRAW_SHOWN_MS = 30000;
+  const fill = (s, vals) => s.replace(/\{(\w+)\}/g, (_, k) => vals[k]);
 
   function beep(freq, ms) {
     if (!D.panels.sounds) return;
@@ -135,6 +139,7 @@
         ol.replaceChildren(...rows.map(([places, amount]) => { const li = document.createElement("li"); li.append(node("span", places), node("b", amount)); return li; }));
       }
     }
+    renderBounty(s);
     // REG-10: the side prizes (the Last Longer among them) are announced with the payouts.
     set("side-pools", (s.side_pools || []).filter((p) => !p.fund).map((p) => p.name + ": " + money(p.left, s)).join(" · "));
     set("announce", (s.announcements || []).join(" · "));
@@ -145,6 +150,57 @@
     lastLevelKey = key;
     if (!seatsShown) seatsPage();
     tick(); // the counted parts drawn with the rest, not up to a tick later
+  }
+
+  // PAY-02: a bounty event's panel, in money: the bounty pool, what the knockouts paid, and the
+  // biggest bounties on the heads still playing (fixed, PKO) or the envelopes left (mystery).
+  let lastBountyTop = null;
+  function renderBounty(s) {
+    const box = $("bounty-panel"), b = s.bounty;
+    if (!box) return;
+    box.hidden = !b;
+    showDraw(s);
+    if (!b) return;
+    set("bounty-kind", T["bounty" + b.kind] || "");
+    set("bounty-pool", money(b.pool, s));
+    set("bounty-paid", money(b.paid, s));
+    const mystery = b.kind === "MYSTERY", counted = mystery && b.envelopes_left !== null && b.envelopes_left !== undefined;
+    show("mystery-left-box", counted);
+    if (counted) set("mystery-left", TDM.num(b.envelopes_left) + " · " + money(b.envelopes_left_amount, s));
+    const d = mystery ? b.last_draw : null;
+    set("mystery-last", d ? fill(T.lastEnvelope, { number: d.envelope, amount: money(d.amount, s), names: d.names.join(" · ") }) : "");
+    const rows = (b.top || []).map((h) => [h.name, money(h.amount, s)]);
+    const key = JSON.stringify(rows);
+    if (key !== lastBountyTop) {
+      lastBountyTop = key;
+      $("bounty-top").replaceChildren(...rows.map(([name, amount]) => { const li = document.createElement("li"); li.className = "bounty"; li.append(node("span", name), node("b", amount)); return li; }));
+    }
+  }
+
+  // A mystery envelope drawn is shown large over the clock for a while: when the snapshot brings
+  // a draw this screen has not seen (on the first snapshot, only a draw of the last moments).
+  function showDraw(s) {
+    const box = $("mystery-draw");
+    if (!box) return;
+    const d = s.bounty && s.bounty.kind === "MYSTERY" ? s.bounty.last_draw : null;
+    if (d && d.id !== seenDraw) {
+      const fresh = seenDraw !== undefined || live.serverNow() - Date.parse(d.at) < DRAW_SHOWN_MS;
+      seenDraw = d.id;
+      if (fresh) {
+        drawUntil = Date.now() + DRAW_SHOWN_MS;
+        set("mystery-draw-envelope", fill(T.envelope, { number: d.envelope }));
+        set("mystery-draw-amount", money(d.amount, s));
+        set("mystery-draw-names", d.names.join(" · "));
+      }
+    } else if (!d) seenDraw = null;
+    drawTick();
+  }
+  function drawTick() {
+    const box = $("mystery-draw");
+    if (!box) return;
+    const on = Date.now() < drawUntil;
+    if (box.hidden === on) box.hidden = !on;
+    el.classList.toggle("drawing", on);
   }
 
   function startTick(s) {
@@ -166,7 +222,8 @@
   function follow(i) {
     if (live) live.close();
     turn = i;
-    lastPayouts = lastResults = lastLevelKey = lastMinuteBeep = null; seatsShown = false;
+    lastPayouts = lastResults = lastLevelKey = lastMinuteBeep = lastBountyTop = null; seatsShown = false;
+    seenDraw = undefined; drawUntil = 0;
     seatBuf = { tournament: null, version: -1, page: 1, pages: 1, rows: [], index: 0 };
     const t = shown[i] || { id: el.dataset.tournament };
     el.dataset.tournament = t.id;
@@ -198,6 +255,7 @@
     if (c && c.next_break_index !== undefined) set("next-break", c.next_break_index === null ? "—" : F.clock(live.secondsToBreak()));
     if (c && c.status === "RUNNING" && left !== null && left <= 60 && left > 59 && lastMinuteBeep !== c.item_index) { lastMinuteBeep = c.item_index; beep(660, 300); }
     $("conn").className = "conn " + (live.state.connected ? "ok" : "off");
+    drawTick();
   }
   setInterval(tick, 200);
   // Rotating seat lookup: 12 seats every 8 seconds (the first as soon as the seats are known),

@@ -26,9 +26,9 @@ window.TDMLive = function (opts) {
   }
 
   // A player's phone gets the public state ("state", shared by every phone) and its own part
-  // ("entry": entry, seat, move, prizes) apart, the latter only when it changed: the page sees
-  // them as one state. A polled state carries both.
-  const OWN = ["entry", "seat", "move", "prizes"];
+  // ("entry": entry, seat, move, prizes, a bounty event's bounty, a league's standing) apart,
+  // the latter only when it changed: the page sees them as one state. A polled state carries both.
+  const OWN = ["entry", "seat", "move", "prizes", "bounty", "league"];
   function accept(snap) {
     if (snap.seq < state.lastSeq) return; // an older snapshot arrived late
     state.lastSeq = snap.seq;

@@ -17,13 +17,17 @@
       const tr = form.closest("tr");
       const button = $("button", form);
       button.disabled = true;
-      const body = { entry: Number(tr.dataset.entry), source: tr.dataset.source, method: form.elements.namedItem("method").value,
+      // A bounty (PAY-02) is paid by its tournament's bounty desk: every bounty the player has won, at once.
+      const bounty = form.classList.contains("bounty");
+      const body = { entry: Number(tr.dataset.entry), method: form.elements.namedItem("method").value,
         reference: form.elements.reference ? form.elements.reference.value : "", payee: form.elements.payee ? form.elements.payee.value : "" };
+      if (!bounty) body.source = tr.dataset.source;
+      const path = bounty ? "tournaments/" + tr.dataset.tournament + "/bounties/pay/" : "payouts/pay/";
       const sig = JSON.stringify(body);
       if (form.dataset.sig !== sig) { form.dataset.sig = sig; form.dataset.key = newKey(); }
       const msg = $("#pay-message");
       let r;
-      try { r = await api("payouts/pay/", { method: "POST", body, key: form.dataset.key }); }
+      try { r = await api(path, { method: "POST", body, key: form.dataset.key }); }
       catch (e) { say(msg, String(e), false); return; } // no answer: the key is kept, so paying again replays
       finally { button.disabled = false; }
       if (!r.ok) { say(msg, r.data.detail || r.status, false); return; }
@@ -73,6 +77,21 @@
       [cell(String(i + 1)), cell(TDM.money(prize), "num"), cell(col("ICM", i, "by_place"), "num"), cell(col("CHIP_CHOP", i, "by_place"), "num"), cell(col("EVEN", i, "by_place"), "num")].forEach((td) => tr.appendChild(td));
       places.appendChild(tr);
     });
+    // A bounty event: what each player takes of the bounty money (apart from the prizes) and, under it, with his prize.
+    const bounty = $("#bounty-results");
+    if (bounty) {
+      bounty.hidden = !d.bounties;
+      if (d.bounties) {
+        $("#bounty-rule").textContent = "(" + d.bounties.label + ")";
+        const rows = $("#bounty-compare tbody"); rows.replaceChildren();
+        const both = (name, i) => (m[name] && m[name].bounty_by_player ? TDM.money(m[name].bounty_by_player[i]) + " / " + TDM.money(m[name].total_by_player[i]) : "—");
+        d.players.forEach((p, i) => {
+          const tr = document.createElement("tr"); tr.dataset.entry = p.entry;
+          [cell(p.name), cell(p.bounty === undefined ? "—" : TDM.money(p.bounty), "num"), cell(both("ICM", i), "num"), cell(both("CHIP_CHOP", i), "num"), cell(both("EVEN", i), "num")].forEach((td) => tr.appendChild(td));
+          rows.appendChild(tr);
+        });
+      }
+    }
     const problems = ["ICM", "CHIP_CHOP", "EVEN"].filter((k) => m[k] && m[k].policy_problem).map((k) => (T["m_" + k] || k) + ": " + m[k].policy_problem.detail);
     const policy = $("#policy");
     policy.textContent = d.policy ? T.refused + ": " + d.policy : (problems.length ? T.refused + " — " + problems.join(" · ") : T.allowed);

@@ -34,6 +34,7 @@
       const paid = (s.prizes || []).length && s.prizes.every((p) => p.paid);
       set("out-prize", cash.length ? fmt(paid ? T.prizePaid : T.prize, { amount: cash.join(" + ") }) : e.place ? T.noPrize : "");
     }
+    renderBounty(s, e, t);
     const wait = $("wait-box");
     wait.hidden = !!s.seat || out;
     if (!wait.hidden) set("wait-box", t.status === "FINISHED" || t.status === "CANCELLED" ? T.ended : t.status === "RUNNING" ? T.waitSeat : T.waitDraw);
@@ -74,6 +75,22 @@
         return li;
       }));
     }
+  }
+
+  // PAY-02: a bounty event: the bounty on the player's head while playing, and what the
+  // knockouts won, collected at the desk or still to collect, always in money.
+  function renderBounty(s, e, t) {
+    const b = s.bounty;
+    $("phone-bounty").hidden = !b;
+    if (!b) return;
+    const head = b.head !== null && b.head !== undefined && e.status === "ACTIVE";
+    $("phone-bounty-head-box").hidden = !head;
+    if (head) set("phone-bounty-head", money(b.head, t.currency));
+    set("phone-bounty-won", money(b.won, t.currency));
+    set("phone-bounty-knockouts", b.knockouts ? fmt(T.knockouts, { n: TDM.num(b.knockouts) }) : "");
+    const owed = Number(b.to_collect) > 0, collected = Number(b.collected) > 0;
+    set("phone-bounty-collect", [owed ? fmt(T.toCollect, { amount: money(b.to_collect, t.currency) }) : "", collected ? fmt(T.collected, { amount: money(b.collected, t.currency) }) : ""].filter(Boolean).join(" · "));
+    $("phone-bounty-collect").classList.toggle("owed", owed);
   }
 
   const initial = JSON.parse($("phone-state").textContent);

@@ -72,11 +72,23 @@
 // A bust asks first, in the page (never window.confirm): the players named with their table
 // and seat; "Yes, out" sends the form the floor used, Cancel sends nothing. The table map is
 // swapped in by the refresh above, so the listener sits on the document.
+// In a bounty event (PAY-02) the dialog also asks who knocked each player out: one or more of
+// the players still seated (his table first, then the others), listed from the button's left;
+// when the house shares a split pot's bounty by the pot, the chips each won of it. "Yes, out"
+// refuses to close until each player out has an eliminator; the choices go with the form.
 (function () {
   const dialog = document.getElementById("bust-confirm");
   if (!dialog || !dialog.showModal) return;
   const T = JSON.parse(document.getElementById("seating-i18n").textContent);
+  const bounty = dialog.dataset.bounty === "1", byPot = dialog.dataset.splitByPot === "1";
+  const box = document.getElementById("bust-confirm-eliminators");
+  const MAX_ELIMINATORS = 9;
   let pending = null;
+
+  function nameOf(row, id) {
+    const cell = row ? row.querySelector("td.player") : null;
+    return cell ? Array.from(cell.querySelectorAll("a, span.muted")).slice(0, 2).map((n) => n.textContent.trim()).join(" ") : "#" + id;
+  }
 
   function who(form, submitter) {
     const only = submitter && submitter.name === "only" ? submitter.value : null;
@@ -84,9 +96,103 @@
     const table = form.querySelector("input[name=table]").value;
     return ids.map((id) => {
       const row = form.querySelector("tr[data-entry='" + id + "']");
-      const cell = row ? row.querySelector("td.player") : null;
-      const name = cell ? Array.from(cell.querySelectorAll("a, span.muted")).slice(0, 2).map((n) => n.textContent.trim()).join(" ") : "#" + id;
-      return name + " — " + T.where.replace("{t}", table).replace("{s}", row ? row.dataset.seat : "?");
+      return { id, table, name: nameOf(row, id), seat: row ? row.dataset.seat : "?" };
+    });
+  }
+
+  // Every player seated on the map but those going out now.
+  function stillSeated(out) {
+    return Array.from(document.querySelectorAll("#tables section[data-table] tr[data-entry]"))
+      .filter((row) => !out.includes(row.dataset.entry))
+      .map((row) => ({ id: row.dataset.entry, table: row.closest("section[data-table]").dataset.table, seat: row.dataset.seat, name: nameOf(row, row.dataset.entry) }));
+  }
+
+  function picker(players, table) {
+    const select = document.createElement("select");
+    select.className = "eliminator";
+    select.append(new Option(T.pickEliminator, ""));
+    const here = document.createElement("optgroup"), there = document.createElement("optgroup");
+    here.label = T.atTable.replace("{t}", table);
+    there.label = T.otherTables;
+    players.forEach((p) => {
+      if (p.table === table) here.append(new Option(p.name + " — " + T.seatOnly.replace("{s}", p.seat), p.id));
+      else there.append(new Option(p.name + " — " + T.where.replace("{t}", p.table).replace("{s}", p.seat), p.id));
+    });
+    [here, there].forEach((g) => { if (g.children.length) select.append(g); });
+    return select;
+  }
+
+  function askEliminators(out, players) {
+    const set = document.createElement("fieldset");
+    set.className = "eliminators";
+    set.dataset.entry = out.id;
+    const legend = document.createElement("legend");
+    legend.textContent = T.knockedOutBy.replace("{name}", out.name);
+    const rows = document.createElement("div");
+    const add = document.createElement("button");
+    add.type = "button";
+    add.className = "add-eliminator";
+    add.textContent = T.addEliminator;
+    function sync() {
+      const split = rows.children.length > 1;
+      rows.querySelectorAll("input.pot-share").forEach((i) => { i.hidden = !split; if (!split) i.value = ""; });
+      add.hidden = rows.children.length >= MAX_ELIMINATORS;
+    }
+    function addRow(first) {
+      const row = document.createElement("div");
+      row.className = "row eliminator-row";
+      const select = picker(players, out.table);
+      select.required = first; // a plain bust in a bounty event names who won the pot
+      select.setAttribute("aria-label", legend.textContent);
+      row.append(select);
+      if (byPot) {
+        const share = document.createElement("input");
+        share.className = "pot-share";
+        share.inputMode = "numeric";
+        share.placeholder = T.potShare;
+        share.setAttribute("aria-label", T.potShare);
+        row.append(share);
+      }
+      if (!first) {
+        const remove = document.createElement("button");
+        remove.type = "button";
+        remove.className = "link remove-eliminator";
+        remove.textContent = T.removeEliminator;
+        remove.addEventListener("click", () => { row.remove(); sync(); });
+        row.append(remove);
+      }
+      rows.append(row);
+      sync();
+      return select;
+    }
+    add.addEventListener("click", () => addRow(false).focus());
+    addRow(true);
+    set.append(legend, rows, add);
+    return set;
+  }
+
+  function hidden(form, name, value) {
+    const input = document.createElement("input");
+    input.type = "hidden";
+    input.name = name;
+    input.value = value;
+    input.className = "eliminator-input";
+    form.append(input);
+  }
+
+  // The eliminators chosen, into the bust form: eliminators_<out> (in order) and
+  // pot_share_<out>_<eliminator>, as the page's form handling reads them.
+  function putEliminators(form) {
+    form.querySelectorAll("input.eliminator-input").forEach((i) => i.remove());
+    if (!box) return;
+    box.querySelectorAll("fieldset.eliminators").forEach((set) => {
+      set.querySelectorAll(".eliminator-row").forEach((row) => {
+        const chosen = row.querySelector("select").value;
+        if (!chosen) return;
+        hidden(form, "eliminators_" + set.dataset.entry, chosen);
+        const share = row.querySelector("input.pot-share");
+        if (share && !share.hidden && share.value.trim()) hidden(form, "pot_share_" + set.dataset.entry + "_" + chosen, share.value.trim());
+      });
     });
   }
 
@@ -95,7 +201,8 @@
     if (!form.matches || !form.matches("form.bust-form")) return;
     if (form.dataset.confirmed === "1") { delete form.dataset.confirmed; return; }
     e.preventDefault();
-    const names = who(form, e.submitter);
+    const out = who(form, e.submitter);
+    const names = out.map((p) => p.name + " — " + T.where.replace("{t}", p.table).replace("{s}", p.seat));
     const list = document.getElementById("bust-confirm-list");
     list.replaceChildren(...(names.length ? names : [T.noneTicked]).map((text) => {
       const li = document.createElement("li"); li.textContent = text; return li;
@@ -103,6 +210,10 @@
     const same = form.querySelector("input[name=same_hand]");
     if (names.length > 1 && same && same.checked && !(e.submitter && e.submitter.name === "only")) {
       const li = document.createElement("li"); li.className = "muted"; li.textContent = "(" + T.sameHand + ")"; list.append(li);
+    }
+    if (box) {
+      const players = bounty ? stillSeated(out.map((p) => p.id)) : [];
+      box.replaceChildren(...(bounty ? out.map((p) => askEliminators(p, players)) : []));
     }
     document.getElementById("bust-confirm-ok").hidden = !names.length;
     pending = { form, submitter: e.submitter };
@@ -113,6 +224,7 @@
   dialog.addEventListener("close", () => {
     const p = pending; pending = null;
     if (!p || dialog.returnValue !== "ok") return;
+    putEliminators(p.form);
     p.form.dataset.confirmed = "1";
     if (p.submitter && p.form.contains(p.submitter)) p.form.requestSubmit(p.submitter); else p.form.requestSubmit();
   });

@@ -182,6 +182,9 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "api-payouts-due": {"GET": STAFF},
     "api-payouts-pay": {"POST": DC},
     "api-payouts-slip": {"GET": STAFF},
+    "api-bounties": {"GET": STAFF_AUDIT},  # PAY-02: heads, awards and the bounty money
+    "api-bounties-pay": {"POST": DC},  # the desk pays the bounties a player won
+    "api-bounties-envelopes": {"POST": D},  # the director fills the mystery envelopes
     "api-tickets": {"GET": DC, "POST": D},  # PAY-11: a person's tickets at the desk; a series ticket issued by the director
     "api-ticket-redeem": {"POST": DC},
     "api-jackpot": {"GET": STAFF, "PUT": D},  # the fund and its winners (REG-11, PAY-12); the lobby gets the fund by the snapshot

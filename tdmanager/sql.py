@@ -1,4 +1,4 @@
-"""The ground floor's statements written by hand, one function each: the backup tool's.
+"""The ground floor's statements written by hand, one function each: the backup and move tools'.
 
 Backups copy, check and count whole databases, table by table, whatever the tables are: no
 model describes them, so the ORM cannot write these. Table names come from the database's own
@@ -6,6 +6,17 @@ introspection and are quoted by the connection.
 """
 
 from __future__ import annotations
+
+from django.core.management.color import no_style
+
+
+def continue_key_sequences(connection, models) -> None:
+    """After rows were copied in with their own keys (``movedb``), each model's key sequence
+    continues after the highest key copied: the backend's own ``sequence_reset_sql`` statements
+    (none on SQLite, whose keys follow the rows). The ORM has no call that sends them."""
+    with connection.cursor() as cursor:
+        for statement in connection.ops.sequence_reset_sql(no_style(), models):
+            cursor.execute(statement)
 
 
 def make_self_contained(sqlite_db) -> None:

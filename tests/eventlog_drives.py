@@ -532,6 +532,24 @@ def drive_jackpot(w: World) -> dict:
     )
 
 
+def drive_bounties(w: World) -> dict:
+    t, (lia, max_, *_rest) = w.running("Knockout Night", players=3, settings={"bounty": "PKO", "bounty_amount": "40"})
+    bust = seating.record_bust(t, [{"entry": max_.pk, "eliminators": [lia.pk]}], actor=w.director).busts[0]
+    paid = payouts.pay_bounties(lia, method="CASH", actor=w.cashier)
+    seating.undo_bust(t, bust, actor=w.director, reason="wrong player")
+    m, (ugo, vera, *_others) = w.running("Mystery Night", players=3, settings={"bounty": "MYSTERY", "bounty_amount": "30", "mystery_from": "START"})
+    payouts.set_envelopes(m, ["50", "25", "15"], actor=w.director)
+    seating.record_bust(m, [{"entry": vera.pk, "eliminators": [ugo.pk]}], actor=w.director)
+    drawn = m.bounty_awards.get()
+    return {
+        "payouts.bounty.won": ["Player1 Knockout knocked out Player2 Knockout", "20.00 EUR", "is added to the eliminator's bounty"],
+        "payouts.bounty.paid": ["Player1 Knockout", f"{-paid.bounty_amount:,.2f} EUR", "cash"],
+        "payouts.bounty.undone": ["20.00 EUR"],
+        "payouts.mystery.envelopes_set": ["3 mystery envelopes", "90.00 EUR"],
+        "payouts.mystery.drawn": [f"no. {drawn.envelope}", "Player1 Mystery", "Player2 Mystery", f"{drawn.cash:,.2f} EUR", str(drawn.seed)],
+    }
+
+
 def drive_seats_by_hand(w: World) -> dict:
     t = w.tournament("Reserved Seats")
     nadia, *_rest = w.field_of(t, [("Nadia", "Sedia"), ("Omar", "Sedia"), ("Pia", "Sedia")])
@@ -834,6 +852,7 @@ def drive_restore(_w: World) -> dict:
 
 
 DRIVES = [
+    drive_bounties,
     drive_cashier,
     drive_clock,
     drive_seating,

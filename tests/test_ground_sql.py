@@ -1,4 +1,4 @@
-"""tdmanager/sql.py: the backup tool's statements, each called directly (on SQLite and, in the
+"""tdmanager/sql.py: the backup and move tools' statements, each called directly (on SQLite and, in the
 PostgreSQL run, on PostgreSQL)."""
 
 import sqlite3
@@ -32,3 +32,11 @@ def test_a_sqlite_file_is_checked_and_made_self_contained(tmp_path):
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
     finally:
         db.close()
+
+
+def test_a_key_sequence_continues_after_keys_copied_in():
+    # Rows copied with their own keys (as movedb copies them) do not move PostgreSQL's sequence:
+    # the next row would take key 1 and collide with the copied row. Reset, it follows key 500.
+    Person.objects.bulk_create([Person(pk=500, first_name="Copied", last_name="In")])
+    sql.continue_key_sequences(connection, [Person])
+    assert Person.objects.create(first_name="Next", last_name="One").pk == 501

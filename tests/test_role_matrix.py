@@ -179,6 +179,7 @@ STAFF_ONLY_READS = [
     "api-receipt",
     "api-payouts-slip",
     "api-payouts-due",
+    "api-bounties",
     "api-payouts-report",
     "api-jackpot",
     "api-seating-tables",
@@ -250,6 +251,9 @@ def test_display_changes_nothing():
         ("api-payouts-pay", "POST", None, True, False),
         ("api-jackpot-claim", "POST", None, False, True),  # PAY-12: the floor verifies the royal flush
         ("api-jackpot-pay", "POST", None, True, False),  # the desk pays it
+        ("api-bounties-pay", "POST", None, True, False),  # PAY-02: the desk pays the bounties won
+        ("api-bounties-envelopes", "POST", None, False, False),  # PAY-02: the director fills the mystery bag
+        ("payouts-tournament", "POST", "envelopes", False, False),
         ("api-jackpot", "PUT", None, False, False),  # the fund's base: the director
         ("tournament-detail", "DELETE", None, False, False),
         ("api-clock-op", "POST", "start", False, False),

@@ -64,6 +64,9 @@ class Action(models.TextChoices):
     FORMATS_TIMED_CONFIGURED = "formats.timed.configured", _("Timed event configured")
     FORMATS_TIMED_FINISHED = "formats.timed.finished", _("Timed event finished")
     # --- payouts -------------------------------------------------------------------------
+    PAYOUTS_BOUNTY_PAID = "payouts.bounty.paid", _("Bounties paid")
+    PAYOUTS_BOUNTY_UNDONE = "payouts.bounty.undone", _("Bounties taken back with an undone bust")
+    PAYOUTS_BOUNTY_WON = "payouts.bounty.won", _("Bounty won")
     PAYOUTS_DEAL_ACCEPTED = "payouts.deal.accepted", _("Deal accepted by a player")
     PAYOUTS_DEAL_APPROVED = "payouts.deal.approved", _("Deal approved")
     PAYOUTS_DEAL_CANCELLED = "payouts.deal.cancelled", _("Deal cancelled")
@@ -71,6 +74,8 @@ class Action(models.TextChoices):
     PAYOUTS_JACKPOT_LOCKED = "payouts.jackpot.locked", _("Jackpot locked until tomorrow")
     PAYOUTS_JACKPOT_PAID = "payouts.jackpot.paid", _("Jackpot paid")
     PAYOUTS_JACKPOT_WON = "payouts.jackpot.won", _("Jackpot won: royal flush verified")
+    PAYOUTS_MYSTERY_DRAWN = "payouts.mystery.drawn", _("Mystery envelope drawn")
+    PAYOUTS_MYSTERY_ENVELOPES_SET = "payouts.mystery.envelopes_set", _("Mystery envelopes set up")
     PAYOUTS_PRIZE_PAID = "payouts.prize.paid", _("Prize paid")
     PAYOUTS_RANKING_SIGNED = "payouts.ranking.signed", _("Ranking signed")
     PAYOUTS_SATELLITE_COMPLETED = "payouts.satellite.completed", _("Satellite completed")

@@ -86,6 +86,9 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.FORMATS_TIMED_CONFIGURED: _("%(actor)s configured the timed event"),
     A.FORMATS_TIMED_FINISHED: _("The timed event finished"),
     # --- payouts ---
+    A.PAYOUTS_BOUNTY_PAID: _("%(actor)s paid the bounties won by %(name)s — %(amount)s %(method)s"),
+    A.PAYOUTS_BOUNTY_UNDONE: _("%(actor)s undid a bust: its bounties (%(cash)s) are taken back"),
+    A.PAYOUTS_BOUNTY_WON: _("Bounty: %(bounty_what)s"),
     A.PAYOUTS_DEAL_ACCEPTED: _("%(name)s accepted the deal"),
     A.PAYOUTS_DEAL_APPROVED: _("%(actor)s approved the deal"),
     A.PAYOUTS_DEAL_CANCELLED: _("%(actor)s cancelled the deal%(reason_suffix)s"),
@@ -93,6 +96,8 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.PAYOUTS_JACKPOT_LOCKED: _("The jackpot is locked until tomorrow (won in %(won_in)s)"),
     A.PAYOUTS_JACKPOT_PAID: _("%(actor)s paid the jackpot to %(name)s — %(amount)s %(method)s"),
     A.PAYOUTS_JACKPOT_WON: _("%(actor)s verified a royal flush at level %(level)s: jackpot of %(amount)s"),
+    A.PAYOUTS_MYSTERY_DRAWN: _("Mystery envelope no. %(envelope)s drawn for %(name)s, who knocked out %(knocked_out_name)s: %(cash)s (seed %(seed)s)"),
+    A.PAYOUTS_MYSTERY_ENVELOPES_SET: _("%(actor)s set up %(envelopes)s mystery envelopes, %(total)s in all"),
     A.PAYOUTS_PRIZE_PAID: _("%(actor)s paid the prize for place %(place)s to %(name)s — %(amount)s %(method)s"),
     A.PAYOUTS_RANKING_SIGNED: (
         ngettext_lazy("%(actor)s signed the ranking (%(places)s place)", "%(actor)s signed the ranking (%(places)s places)", "count"),
@@ -298,7 +303,7 @@ PERSON_FIELDS = {
     "notes": _("notes"),
 }
 
-MONEY_KEYS = ("amount", "fee", "statutory_fee", "prize_pool", "total", "buy_in")
+MONEY_KEYS = ("amount", "fee", "statutory_fee", "prize_pool", "total", "buy_in", "cash", "added")
 NUMBER_KEYS = (
     "hands",
     "chips",
@@ -405,6 +410,27 @@ def _person_changes(fields: str, changes) -> str:
     return ", ".join(parts)
 
 
+def _bounty_what(p: Mapping, ctx: Mapping) -> str:
+    """What one bounty award was, for its sentence: who won what, and why."""
+    kind, name, out, cash = p.get("kind"), ctx.get("name", ""), p.get("knocked_out_name") or "", ctx.get("cash", "")
+    if kind == "OWN":
+        return gettext("The winner %(name)s collects the bounty on the winning entry: %(cash)s") % {"name": name, "cash": cash}
+    if kind == "LEFTOVER":
+        if not p.get("entry"):
+            return gettext("the envelopes left, %(cash)s, are carried over") % {"cash": cash}
+        return gettext("%(name)s, the winner, takes the envelopes left, %(cash)s") % {"name": name, "cash": cash}
+    if kind == "HOUSE":
+        return gettext("the house keeps %(cash)s of the bounty of %(out)s") % {"cash": cash, "out": out}
+    if kind == "DEAL":
+        if p.get("shared") or p.get("bounty_in_deal") == "ADDED":
+            return gettext("%(name)s takes %(cash)s of the bounty money shared in the deal") % {"name": name, "cash": cash}
+        return gettext("With the deal, %(name)s collects the bounty on that entry: %(cash)s") % {"name": name, "cash": cash}
+    text = gettext("%(name)s knocked out %(out)s and wins %(cash)s") % {"name": name, "out": out, "cash": cash}
+    if p.get("added") not in (None, "", "0", "0.00"):
+        text += gettext(", and %(added)s is added to the eliminator's bounty") % {"added": ctx.get("added", "")}
+    return text
+
+
 def _where(p) -> str:
     if "level" not in p:
         return ""
@@ -432,6 +458,8 @@ def _context(action: str, p: Mapping, *, actor: str, currency: str, entries: Map
         ctx["name"] = _entry(p.get("entry"), entries)
     if "method" in p:
         ctx["method"] = str(METHODS.get(p["method"], "")).lower()
+    if action == A.PAYOUTS_BOUNTY_WON:
+        ctx["bounty_what"] = _bounty_what(p, ctx)
     if action == A.TOURNAMENTS_PENALTY_ISSUED:
         ctx["kind"] = penalty_kind_label(p.get("kind", ""))
         ctx["reason_code"] = penalty_reason_label(p.get("reason_code", ""))

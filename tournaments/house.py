@@ -13,6 +13,8 @@ down. ``check_settings(value)`` returns the messages for what is wrong with a ``
 writes ``settings`` use it, so a tournament is never stored with a setting it cannot read.
 """
 
+import functools
+import json
 from dataclasses import dataclass, field, fields
 from decimal import Decimal, InvalidOperation
 
@@ -69,6 +71,29 @@ def _short_text(v):
 
 def _break_order(v):
     return v is None or (isinstance(v, list) and len(v) <= 1000 and all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 10_000 for n in v))
+
+
+def _envelopes(v):
+    """A mystery bounty's envelopes: a list of 1…2000 positive amounts of at most two decimals."""
+    if not isinstance(v, (list, tuple)) or len(v) > 2000:
+        return False
+    for a in v:
+        if isinstance(a, bool) or not isinstance(a, (int, str, float)):
+            return False
+        try:
+            d = Decimal(str(a))
+        except (InvalidOperation, ValueError):
+            return False
+        if not d.is_finite() or d <= 0 or d > 10**9 or d != d.quantize(Decimal("0.01")):
+            return False
+    return True
+
+
+def _mystery_from(v):
+    """When mystery bounties start paying: "START", "ITM" (once in the money), "DAY2" or {"level": n}."""
+    if v in ("START", "ITM", "DAY2"):
+        return True
+    return isinstance(v, dict) and set(v) == {"level"} and isinstance(v["level"], int) and not isinstance(v["level"], bool) and 1 <= v["level"] <= 1000
 
 
 def _penalty_reasons(v):
@@ -323,6 +348,58 @@ class HouseRules:
     lb_shared_rule: str = _setting(
         "AVERAGE_PLACE", _choice("AVERAGE_PLACE", "BEST_PLACE"), "LB-03", "leaderboard points of a shared place: at the average place or the best"
     )
+    # bounties (PAY-02: the bounty part of each buy-in and re-entry is kept apart from the pool)
+    bounty: str = _setting(
+        "NONE",
+        _choice("NONE", "FIXED", "PKO", "MYSTERY"),
+        "PAY-02",
+        'a bounty event: "FIXED" knockout (the eliminator wins the whole bounty), "PKO" (progressive: part in cash, the rest onto his own bounty) or "MYSTERY" (envelopes drawn from a stage)',
+    )
+    bounty_amount: Decimal = _setting(
+        Decimal(0), _number(0, 10**7), "PAY-02", "the bounty part of each buy-in and re-entry, sold on top of the buy-in and the fee, never in the prize pool"
+    )
+    bounty_cash_percent: Decimal = _setting(
+        Decimal(50), _number(0, 100), "PAY-02", "PKO: the eliminator's share of a bounty paid in cash; the rest goes onto his own bounty"
+    )
+    bounty_split: str = _setting(
+        "EQUAL", _choice("EQUAL", "POT"), "PAY-02", 'a split pot\'s eliminators share the bounty equally or "POT": by their share of the pot'
+    )
+    bounty_remainder: str = _setting(
+        "FIRST",
+        _choice("FIRST", "HOUSE"),
+        "PAY-02",
+        'what rounding leaves of a shared bounty goes to the first eliminator listed (from the button\'s left) or "HOUSE"',
+    )
+    bounty_rounding: Decimal = _setting(
+        Decimal(1),
+        _number(0, 100000, above=True),
+        "PAY-02",
+        "a bounty's cash shares are multiples of this unit (a PKO's rest goes onto the eliminator's bounty)",
+    )
+    mystery_from: str | dict = _setting(
+        "ITM",
+        (_mystery_from, '"START", "ITM", "DAY2" or {"level": n}'),
+        "PAY-02",
+        'mystery bounties are paid from this stage: "ITM" (once the players left are paid), "START", "DAY2" or {"level": n}; knockouts before it pay nothing',
+    )
+    mystery_envelopes: tuple | list = _setting(
+        (),
+        (_envelopes, "a list of positive amounts"),
+        "PAY-02",
+        "the mystery envelopes, as the director sets them up; they add up to the bounty money taken in",
+    )
+    mystery_leftover: str = _setting(
+        "WINNER",
+        _choice("WINNER", "CARRY_OVER"),
+        "PAY-02",
+        'envelopes still in the bag at the end go to the winner, or "CARRY_OVER": kept for the next mystery event',
+    )
+    bounty_in_deal: str = _setting(
+        "APART",
+        _choice("APART", "ADDED"),
+        "PAY-09",
+        'a deal in a bounty event: each player takes his own bounty apart from the prizes (a mystery event\'s envelopes left: shared equally), or "ADDED": the bounty money in play is shared with the deal, by chips (an even chop: equally)',
+    )
     # the progressive jackpot (REG-11, PAY-12)
     jackpot: bool = _setting(False, _bool(), "REG-11", "the tournament takes part in the progressive jackpot: the desk offers its fee")
     jackpot_fee: Decimal = _setting(Decimal(5), _number(0, 1000, above=True), "REG-11", "the jackpot fee, a line of its own on top of the buy-in (001: €5)")
@@ -382,7 +459,8 @@ class HouseRules:
         A value stored before validation existed and not valid now reads as the default.
         """
         stored = tournament.settings if isinstance(tournament.settings, dict) else {}
-        return cls.from_settings(stored, table_size=tournament.table_size, rule_set=tournament.rule_set, game=getattr(tournament, "game", "NLHE"))
+        key = json.dumps(stored, sort_keys=True, default=str)
+        return _rules_of(key, tournament.table_size, tournament.rule_set, getattr(tournament, "game", "NLHE"))
 
     @classmethod
     def from_settings(cls, stored: dict, *, table_size: int = 9, rule_set: str = "TDA", game: str = "NLHE") -> "HouseRules":
@@ -397,7 +475,17 @@ class HouseRules:
             ok, _expected = f.metadata["check"]
             if f.name in stored and ok(v) and not (v is None and f.metadata["derived"]):
                 values[f.name] = v
-        for name in ("percent_paid", "payout_rounding", "min_cash_multiple", "jackpot_fee", "jackpot_full_percent", "jackpot_late_percent"):
+        for name in (
+            "percent_paid",
+            "payout_rounding",
+            "min_cash_multiple",
+            "jackpot_fee",
+            "jackpot_full_percent",
+            "jackpot_late_percent",
+            "bounty_amount",
+            "bounty_cash_percent",
+            "bounty_rounding",
+        ):
             if values.get(name) is not None:
                 values[name] = Decimal(str(values[name]))
         if values.get("fee_override") is not None:  # REG-03: an amount, like the fee it replaces
@@ -415,6 +503,16 @@ class HouseRules:
         values.setdefault("check_in_requires_id", defaults.check_in_requires_id(rs))
         values.setdefault("no_show_policy", defaults.no_show_policy(rs))
         return cls(**values)
+
+    @property
+    def bounty_part(self) -> Decimal:
+        """The bounty part of each buy-in and re-entry: ``bounty_amount`` in a bounty event, else 0."""
+        return Decimal(0) if self.bounty == "NONE" else self.bounty_amount.quantize(Decimal("0.01"))
+
+    @property
+    def envelopes(self) -> list[Decimal]:
+        """The mystery envelopes' amounts, in the director's order (numbered from 1)."""
+        return [Decimal(str(a)).quantize(Decimal("0.01")) for a in self.mystery_envelopes]
 
     def late_stack(self, full: int) -> int:
         """REG-04 / C6: a late registrant's stack, given the full stack the entry buys (the
@@ -449,6 +547,15 @@ class HouseRules:
         }
 
 
+@functools.lru_cache(maxsize=512)
+def _rules_of(stored: str, table_size: int, rule_set: str, game: str) -> HouseRules:
+    """``HouseRules.of``'s object, built once per distinct settings (their JSON, keys sorted):
+    every sale, bust and snapshot asks for it several times, and working out some ninety
+    checked fields cost more than the JSON that names them. The object is frozen and its
+    values are read, never changed, so one copy serves every caller."""
+    return HouseRules.from_settings(json.loads(stored), table_size=table_size, rule_set=rule_set, game=game)
+
+
 def default_text(f) -> str:
     """A field's default as the table of docs/house-rules.md shows it."""
     if f.metadata["derived"]:
@@ -460,6 +567,8 @@ def default_text(f) -> str:
         return "`null`"
     if isinstance(v, str):
         return f'`"{v}"`'
+    if v == ():
+        return "`[]`"
     return f"`{v}`"
 
 

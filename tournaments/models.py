@@ -402,7 +402,8 @@ class LedgerRow(AppendOnlyModel):
 
     ``prize_amount`` goes to the prize pool, ``fee_amount`` to the house, ``side_amount``
     to side pools (last longer, chip leaders), ``jackpot_amount`` to the venue's progressive
-    jackpot (REG-11: never the prize pool, never the house). A correction is a REVERSAL row pointing at the
+    jackpot (REG-11: never the prize pool, never the house), ``bounty_amount`` to the bounties
+    (PAY-02: paid back to the players who win them, never the prize pool). A correction is a REVERSAL row pointing at the
     row it reverses, with the opposite amounts and a reason.
     """
 
@@ -420,6 +421,9 @@ class LedgerRow(AppendOnlyModel):
     # money moved (its cash amounts are zero); and the SETTLEMENT of it, a row pointing at it
     # (``settles``): the money taken (to the house) and ``owed_amount`` negative.
     RECEIVABLE, SETTLEMENT = "RECEIVABLE", "SETTLEMENT"
+    # PAY-02: bounties won (knockouts, a winner's own bounty, mystery envelopes) paid at the desk:
+    # ``bounty_amount`` negative, out of the bounty money the sales took in.
+    BOUNTY = "BOUNTY"
     KINDS = [
         (BUY_IN, _("Buy-in")),
         (RE_ENTRY, _("Re-entry")),
@@ -431,6 +435,7 @@ class LedgerRow(AppendOnlyModel):
         (SIDE, _("Side pool")),
         (RECEIVABLE, _("Amount owed")),
         (SETTLEMENT, _("Amount owed, paid")),
+        (BOUNTY, _("Bounty")),
     ]
     CASH, CARD, TRANSFER, CHEQUE, OTHER = "CASH", "CARD", "TRANSFER", "CHEQUE", "OTHER"
     METHODS = [
@@ -449,6 +454,9 @@ class LedgerRow(AppendOnlyModel):
     side_amount = models.DecimalField(**MONEY, default=Decimal("0"))
     #: REG-11: the progressive jackpot's fee (a sale), or a jackpot paid out of the fund (negative).
     jackpot_amount = models.DecimalField(**MONEY, default=Decimal("0"))
+    #: PAY-02: the bounty part of a buy-in or re-entry (kept apart from the prize pool), or a
+    #: bounty paid to a player who won it (negative).
+    bounty_amount = models.DecimalField(**MONEY, default=Decimal("0"))
     currency = models.CharField(max_length=3, default="EUR")
     # REG-06: a sale tendered in USD or CHF: what the player paid, in which currency, at which rate
     # (tournament-currency units for one foreign unit). The amounts above stay in ``currency``.
@@ -486,7 +494,7 @@ class LedgerRow(AppendOnlyModel):
 
     @property
     def total(self) -> Decimal:
-        return self.prize_amount + self.fee_amount + self.side_amount + self.jackpot_amount
+        return self.prize_amount + self.fee_amount + self.side_amount + self.jackpot_amount + self.bounty_amount
 
     @property
     def is_reversed(self):

@@ -77,12 +77,13 @@ def public_state(snap: dict) -> dict:
 
 def entry_part(number: int, name: str, status: str, place, busted_at, parts: dict) -> dict:
     """One entry's own part of its phone page: the entry, its seat and move (seating), the
-    prizes it won (payouts); no seat and no move once it is out."""
+    prizes it won and a bounty event's bounty (payouts); no seat and no move once it is out."""
     part = {
         "entry": {"number": number, "name": name, "status": status, "place": place, "busted_at": busted_at.isoformat() if busted_at else None},
         "seat": None,
         "move": None,
         "prizes": [],
+        "bounty": None,
     }
     part.update(parts)
     if status != Entry.ACTIVE:

@@ -27,6 +27,16 @@ def price_label(row: LedgerRow) -> str:
     return str(PRICE_LABELS.get(kind, _lazy("Buy-in")))
 
 
+def _kind(row: LedgerRow) -> str:
+    """The kind of row this is, or (a reversal) of the row it reverses."""
+    return row.reverses.kind if row.kind == LedgerRow.REVERSAL and row.reverses_id else row.kind
+
+
+def bounty_label(row: LedgerRow) -> str:
+    """PAY-02: the bounty part of a buy-in or re-entry, or the bounties the desk paid out."""
+    return _("Bounties won") if _kind(row) == LedgerRow.BOUNTY else _("Bounty")
+
+
 def operation(row: LedgerRow) -> str:
     """The heading: the kind of row; a reversal names what it reverses."""
     if row.kind == LedgerRow.REVERSAL and row.reverses_id:
@@ -57,6 +67,8 @@ def receipt_context(row: LedgerRow, request=None) -> dict:
     tender = tender_text(row)
     return {
         "price_label": price_label(row),
+        "bounty_label": bounty_label(row) if row.bounty_amount else "",
+        "bounty_payment": _kind(row) == LedgerRow.BOUNTY,  # no buy-in nor fee on it: the bounties only
         "tendered": tender[0] if tender else "",
         "rate": tender[1] if tender else "",
         "row": row,
@@ -87,10 +99,12 @@ def receipt_lines(row: LedgerRow) -> list[tuple[str, str]]:
         lines.append((_("Player"), c["person"].full_name))
     if c["entry"]:
         lines.append((_("Entry"), f"#{c['entry'].number}"))
-    lines += [
-        (c["price_label"], money(row.prize_amount, row.currency)),
-        (_("Fee"), money(row.fee_amount, row.currency)),
-    ]
+    if not c["bounty_payment"]:
+        lines.append((c["price_label"], money(row.prize_amount, row.currency)))
+    if row.bounty_amount:  # PAY-02: buy-in + bounty + fee, each a line of its own
+        lines.append((c["bounty_label"], money(row.bounty_amount, row.currency)))
+    if not c["bounty_payment"]:
+        lines.append((_("Fee"), money(row.fee_amount, row.currency)))
     if row.side_amount:
         lines.append((_("Side pools"), money(row.side_amount, row.currency)))
     if row.jackpot_amount:

@@ -193,12 +193,19 @@ def granted_to_regulator(user, tournament_id: int) -> bool:
     return RegulatorGrant.objects.filter(user=user, tournament_id=tournament_id).exists()
 
 
+def bounty_payments_q() -> Q:
+    """Ledger rows that pay bounties out (PAY-02) and their reversals: their bounty part is money
+    out, never bounty money taken in nor paid for an entry."""
+    return Q(kind=LedgerRow.BOUNTY) | Q(kind=LedgerRow.REVERSAL, reverses__kind=LedgerRow.BOUNTY)
+
+
 def stub_rows(t):
-    """Ticket stubs: every desk row of the tournament but prize payments (sales, refunds, reversals)."""
+    """Ticket stubs: every desk row of the tournament but prize and bounty payments (sales,
+    refunds, reversals)."""
     return (
         LedgerRow.objects.filter(tournament=t)
-        .exclude(kind=LedgerRow.PAYOUT)
-        .exclude(kind=LedgerRow.REVERSAL, reverses__kind=LedgerRow.PAYOUT)
+        .exclude(kind__in=(LedgerRow.PAYOUT, LedgerRow.BOUNTY))
+        .exclude(kind=LedgerRow.REVERSAL, reverses__kind__in=(LedgerRow.PAYOUT, LedgerRow.BOUNTY))
         .select_related("entry", "person")
         .order_by("id")
     )
@@ -272,13 +279,14 @@ def refunds_still_due(entry_ids) -> dict[int, Decimal]:
     refunded = set(LedgerRow.objects.filter(entry_id__in=entry_ids, kind=LedgerRow.REFUND, reversed_by__isnull=True).values_list("entry_id", flat=True))
     sums = (
         LedgerRow.objects.filter(entry_id__in=entry_ids)
+        .exclude(bounty_payments_q())  # bounties he won are his, not what he paid
         .values("entry_id")
         .order_by()
-        .annotate(p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"), j=Sum("jackpot_amount"))
+        .annotate(p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"), j=Sum("jackpot_amount"), b=Sum("bounty_amount"))
     )
     due = {}
     for r in sums:
-        amount = sum((r[k] or ZERO for k in "pfsj"), ZERO)
+        amount = sum((r[k] or ZERO for k in "pfsjb"), ZERO)
         if r["entry_id"] not in refunded and amount > ZERO:
             due[r["entry_id"]] = amount
     return due

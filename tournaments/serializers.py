@@ -317,6 +317,7 @@ class LedgerRowSerializer(BuiltOnce, IdModelSerializer):
             "fee_amount",
             "side_amount",
             "jackpot_amount",
+            "bounty_amount",
             "total",
             "currency",
             "tender_currency",

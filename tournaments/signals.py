@@ -79,7 +79,8 @@ snapshot_parts = Signal()
 seat_page_wanted = Signal()
 
 #: ``entry`` → a dict merged into what the player's phone page shows about that entry alone
-#: (seating: ``seat`` and the ``move`` to make; payouts: the ``prizes`` won).
+#: (seating: ``seat`` and the ``move`` to make; payouts: the ``prizes`` won and, in a bounty
+#: event, its ``bounty``: on its head, won, collected, to collect).
 entry_view_parts = Signal()
 
 #: ``tournament``, ``snapshot`` → ``{entry id: dict}``: ``entry_view_parts`` for every entry of
@@ -108,8 +109,9 @@ price_checked = Signal()
 #: jackpot was won today, PAY-12), or None.
 jackpot_sale_checked = Signal()
 
-#: ``person`` → ``{"prize_payments": [...], "tickets": [...], "prizes_unpaid": [...]}``: what the
-#: apps above hold about one person, for his data export and the erasure's refusal (payouts answers).
+#: ``person`` → ``{"prize_payments": [...], "tickets": [...], "prizes_unpaid": [...], "bounties":
+#: [...], "bounties_unpaid": [...]}``: what the apps above hold about one person, for his data
+#: export and the erasure's refusal (payouts answers).
 person_data_wanted = Signal()
 
 #: ``person``, ``entries`` (his entries) → ``{entry id: dict}``: what the apps above add to each

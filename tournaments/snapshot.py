@@ -8,7 +8,8 @@ It costs the same whatever the field, so the lobby keeps up with a large one: a 
 of small queries (counts and sums, never the field row by row) and a few KiB of JSON. What
 could grow with the field is capped: the announcements (``MAX_ANNOUNCEMENTS`` of the screens', then the last changes), the
 moves to make (seating lists the first 30, ``moves_pending`` counts them all), the results (the
-top ``RESULTS``) and what they won; the payout ladder is bounded by the places paid (bands of
+top ``RESULTS``) and what they won; a bounty event's biggest bounties (payouts lists five and the
+last mystery envelope drawn, never the field); the payout ladder is bounded by the places paid (bands of
 equal prizes, ``MAX_PAYOUT_BANDS`` at most, ``payout_bands`` counting them all); the tables
 of a hand-for-hand hand (``h4h_tables``) are there only during one. The seats are not: the
 rotating seat lookup pages through ``/live/<pk>/seats/``, read again only when

@@ -67,6 +67,8 @@ def desk(request):
         rules = HouseRules.of(t)
         t.jackpot_fee = f"{rules.jackpot_fee:.2f}" if rules.jackpot else None
         t.require_id = rules.check_in_requires_id  # REG-02: check-in asks for the identity document
+        t.bounty_part = rules.bounty_part  # PAY-02: every buy-in and re-entry buys a bounty, its own line
+        t.desk_price = t.entry_price + t.bounty_part
     return render(request, "desk.html", {"tournaments": open_t, "selected": selected, "shift": cashier.shift_totals(request.user)})
 
 
@@ -100,6 +102,9 @@ CUSTOM_FEE = "CUSTOM"
 
 
 STACK_FIELDS = ("starting_stack", "rebuy_chips", "addon_chips", "rebuy_stack_threshold")
+
+#: PAY-02: the house settings of a bounty event the form edits by their own names.
+BOUNTY_FIELDS = ("bounty", "bounty_amount", "bounty_cash_percent", "bounty_split", "bounty_remainder", "bounty_rounding", "mystery_leftover", "bounty_in_deal")
 
 
 class TournamentForm(forms.ModelForm):
@@ -181,6 +186,83 @@ class TournamentForm(forms.ModelForm):
         label=gettext_lazy("Jackpot fee"), required=False, min_value=Decimal("0.01"), max_value=1000, max_digits=7, decimal_places=2, localize=True
     )
 
+    # PAY-02: a bounty event, set here as through the API (``settings.bounty`` and the rest).
+    bounty = forms.ChoiceField(
+        label=gettext_lazy("Bounty event"),
+        required=False,
+        choices=[
+            ("NONE", gettext_lazy("No bounty")),
+            ("FIXED", gettext_lazy("Knockout: the eliminator wins the whole bounty")),
+            ("PKO", gettext_lazy("Progressive knockout (PKO): part in cash, the rest onto the eliminator's bounty")),
+            ("MYSTERY", gettext_lazy("Mystery bounty: envelopes drawn from a stage")),
+        ],
+        help_text=gettext_lazy("Bounties are bought with each buy-in and re-entry: a rebuy tournament has none."),
+    )
+    bounty_amount = forms.DecimalField(
+        label=gettext_lazy("Bounty part"),
+        required=False,
+        min_value=0,
+        max_value=10**7,
+        max_digits=10,
+        decimal_places=2,
+        localize=True,
+        help_text=gettext_lazy("Sold on top of the buy-in and the fee with each buy-in and re-entry, never in the prize pool."),
+    )
+    bounty_cash_percent = forms.DecimalField(
+        label=gettext_lazy("PKO: percent paid in cash"),
+        required=False,
+        min_value=0,
+        max_value=100,
+        max_digits=5,
+        decimal_places=2,
+        localize=True,
+        help_text=gettext_lazy("Of a bounty won; the rest goes onto the eliminator's own bounty."),
+    )
+    bounty_split = forms.ChoiceField(
+        label=gettext_lazy("Bounty of a split pot"),
+        required=False,
+        choices=[("EQUAL", gettext_lazy("Shared equally")), ("POT", gettext_lazy("Shared by each eliminator's share of the pot"))],
+    )
+    bounty_remainder = forms.ChoiceField(
+        label=gettext_lazy("What rounding leaves of a shared bounty"),
+        required=False,
+        choices=[("FIRST", gettext_lazy("To the first eliminator listed")), ("HOUSE", gettext_lazy("To the house"))],
+    )
+    bounty_rounding = forms.DecimalField(
+        label=gettext_lazy("Bounty rounding unit"),
+        required=False,
+        min_value=Decimal("0.01"),
+        max_value=100000,
+        max_digits=8,
+        decimal_places=2,
+        localize=True,
+        help_text=gettext_lazy("Cash shares of a bounty are multiples of this amount."),
+    )
+    mystery_from = forms.ChoiceField(
+        label=gettext_lazy("Mystery bounties are paid from"),
+        required=False,
+        choices=[
+            ("ITM", gettext_lazy("The money: once the players left are paid")),
+            ("START", gettext_lazy("The start")),
+            ("DAY2", gettext_lazy("Day 2")),
+            ("LEVEL", gettext_lazy("A level (below)")),
+        ],
+    )
+    mystery_from_level = forms.IntegerField(label=gettext_lazy("Mystery bounties from level"), required=False, min_value=1, max_value=1000)
+    mystery_leftover = forms.ChoiceField(
+        label=gettext_lazy("Mystery envelopes left at the end"),
+        required=False,
+        choices=[("WINNER", gettext_lazy("To the winner")), ("CARRY_OVER", gettext_lazy("Kept for the next mystery event"))],
+    )
+    bounty_in_deal = forms.ChoiceField(
+        label=gettext_lazy("Bounties in a deal"),
+        required=False,
+        choices=[
+            ("APART", gettext_lazy("Each player keeps their own bounty apart from the prizes")),
+            ("ADDED", gettext_lazy("The bounties in play are added to the money the deal shares")),
+        ],
+    )
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for name in STACK_FIELDS:  # a human bound, as the API's (never the database's 2^31 or 2^63)
@@ -192,6 +274,11 @@ class TournamentForm(forms.ModelForm):
         self.fields["jackpot"].initial = house_rules.jackpot
         self.fields["jackpot_fee"].initial = Decimal(house_rules.jackpot_fee).quantize(Decimal("0.01"))
         self.fields["jackpot_fee"].help_text = _("Empty: the house's %(fee)s.") % {"fee": money(HouseRules().jackpot_fee)}
+        for name in BOUNTY_FIELDS:
+            self.fields[name].initial = getattr(house_rules, name)
+        stage = house_rules.mystery_from
+        self.fields["mystery_from"].initial = "LEVEL" if isinstance(stage, dict) else stage
+        self.fields["mystery_from_level"].initial = stage["level"] if isinstance(stage, dict) else None
         if not self.instance.pk:  # PAY-01: what an empty field means, before the rule set is chosen
             self.fields["deductions_text"].help_text = _(
                 "One per line: name percent, e.g. 'casino 3' and 'staff 4'. Empty: the rule set's, "
@@ -222,6 +309,8 @@ class TournamentForm(forms.ModelForm):
         data = super().clean()
         if data.get("fee_preset") == CUSTOM_FEE and data.get("fee_override") is None:
             self.add_error("fee_override", _("Enter the fee charged instead of the statutory one."))
+        if data.get("bounty") not in (None, "", "NONE") and data.get("mystery_from") == "LEVEL" and data.get("mystery_from_level") is None:
+            self.add_error("mystery_from_level", _("Enter the level from which mystery bounties are paid."))
         return data
 
     def fee_choice(self) -> tuple[str | None, dict | None]:
@@ -246,6 +335,30 @@ class TournamentForm(forms.ModelForm):
             out.pop("jackpot_fee", None)
         else:
             out["jackpot_fee"] = str(fee)
+        return out
+
+    def bounty_settings(self, settings: dict | None) -> dict | None:
+        """``settings`` (or the tournament's) with the bounty rules as the form says, when they
+        changed (PAY-02). "No bounty" leaves the other bounty rules out; the setup service checks
+        the rest (a rebuy tournament, a bounty event without a bounty part)."""
+        if not (set(BOUNTY_FIELDS) | {"mystery_from", "mystery_from_level"}) & set(self.changed_data):
+            return settings
+        out = dict(settings if settings is not None else (self.instance.settings or {}) if self.instance.pk else {})
+        kind = self.cleaned_data.get("bounty") or "NONE"
+        for name in BOUNTY_FIELDS:
+            out.pop(name, None)
+        out.pop("mystery_from", None)
+        if kind == "NONE":
+            return out
+        for name in BOUNTY_FIELDS:
+            value = self.cleaned_data.get(name)
+            if value not in (None, ""):
+                out[name] = str(value) if isinstance(value, Decimal) else value
+        stage = self.cleaned_data.get("mystery_from")
+        if stage == "LEVEL":
+            out["mystery_from"] = {"level": self.cleaned_data.get("mystery_from_level")}
+        elif stage:
+            out["mystery_from"] = stage
         return out
 
     def clean_deductions_text(self):
@@ -273,8 +386,9 @@ class TournamentForm(forms.ModelForm):
         return values
 
 
-#: The service's name of a value → the form field that holds it, where they differ.
-FORM_FIELD = {"deductions": "deductions_text"}
+#: The service's name of a value → the form field that holds it, where they differ. The house
+#: settings the setup rules check on the page are the bounty's (PAY-02).
+FORM_FIELD = {"deductions": "deductions_text", "settings": "bounty"}
 
 
 def tournament_edit(request, pk=None):
@@ -285,7 +399,7 @@ def tournament_edit(request, pk=None):
         actor = Actor.from_request(request)
         values = form.values()
         preset, fee_settings = form.fee_choice()
-        settings = form.jackpot_settings(fee_settings)
+        settings = form.bounty_settings(form.jackpot_settings(fee_settings))
         if settings is not None:
             values["settings"] = settings
         reason = form.cleaned_data.get("override_reason", "") or form.cleaned_data.get("fee_override_reason", "")
@@ -301,7 +415,9 @@ def tournament_edit(request, pk=None):
                     name = FORM_FIELD.get(name, name)
                     form.add_error(name if name in form.fields else None, [str(p) for p in problems] if isinstance(problems, list) else [str(problems)])
             else:  # a refused change (e.g. money_fields_locked): the message, and the reason field to fill
-                name = {"money_fields_locked": "override_reason", "fee_override_reason_required": "fee_override_reason"}.get(exc.code)
+                name = {"money_fields_locked": "override_reason", "fee_override_reason_required": "fee_override_reason", "bounty_locked": "bounty"}.get(
+                    exc.code
+                )
                 form.add_error(name if name in form.fields else None, str(exc.message))
             if isinstance(fields, dict) and exc.code != "invalid":
                 form.add_error(None, str(exc.message))

@@ -7,12 +7,13 @@ through the ledger's public service (``tournaments.services.ledger.write_row``):
 PAYOUT row with a negative prize part, a side prize a SIDE row with a negative side part.
 
 The topics: ``table`` (the payout table and templates), ``signoff`` (the ranking sign-off),
-``prizes`` (paying a prize), ``satellites``, ``tickets``, ``deals``, ``sidepools`` and ``jackpot``. The
+``prizes`` (paying a prize), ``bounties`` (knockouts, paying and undoing them), ``satellites``, ``tickets``, ``deals``, ``sidepools`` and ``jackpot``. The
 names are gathered here so callers write ``from payouts import services``.
 """
 
+from .bounties import close_head, knockouts, mystery_bag, open_head, pay_bounties, set_envelopes, settled_by_deal, undo_knockouts
 from .common import PAYOUT_METHODS, PayoutError
-from .deals import DEAL_REFUSALS, accept_deal, approve_deal, cancel_deal, deal_options, deal_refusal, propose_deal
+from .deals import DEAL_REFUSALS, accept_deal, approve_deal, cancel_deal, deal_bounties_now, deal_options, deal_refusal, propose_deal
 from .jackpot import claim_jackpot, next_day, pay_jackpot, set_jackpot_base
 from .prizes import check_cash_payout, pay_prize
 from .satellites import after_bust, complete_satellite, link_satellite, satellite_ready
@@ -40,20 +41,26 @@ __all__ = [
     "approve_deal",
     "award_side_pool",
     "cancel_deal",
+    "close_head",
     "check_cash_payout",
     "claim_jackpot",
     "complete_satellite",
     "contribute_side_pool",
     "create_side_pool",
+    "deal_bounties_now",
     "deal_options",
     "deal_refusal",
     "edit_payout_table",
     "issue_side_token",
     "issue_ticket",
+    "knockouts",
     "lock_at_close",
     "link_satellite",
     "lock_payout_table",
+    "mystery_bag",
     "next_day",
+    "open_head",
+    "pay_bounties",
     "pay_jackpot",
     "pay_prize",
     "propose_deal",
@@ -61,8 +68,11 @@ __all__ = [
     "reset_payout_table",
     "satellite_ready",
     "save_payout_template",
+    "set_envelopes",
     "set_jackpot_base",
+    "settled_by_deal",
     "sign_off_ranking",
+    "undo_knockouts",
     "unlock_payout_table",
     "validate_prizes",
 ]

@@ -19,9 +19,11 @@ from tournaments.models import Entry, Tournament
 from tournaments.services.events import Actor, log_event
 from tournaments.services.ledger import lock_tournament
 
+from .. import bounties as bounty_engine
 from .. import deals as deal_engine
 from .. import selectors as sel
-from ..models import POOL_FUNDED, Deal, DealAcceptance, PayoutTable
+from ..models import BOUNTY_IN_DEAL_LABELS, POOL_FUNDED, Deal, DealAcceptance, PayoutTable
+from .bounties import deal_bounty_state, deal_shares, settle_in_deal
 from .common import PayoutError, _money, _table
 from .table import _store, validate_prizes
 
@@ -38,6 +40,7 @@ DEAL_REFUSALS = {
     "wrong_total": gettext_lazy("The deal pays %(total)s, but the prizes left are %(expected)s."),
     "wrong_number_of_places": gettext_lazy("The deal gives %(amounts)s amounts for %(places)s places in play."),
     "not_strictly_decreasing": gettext_lazy("Place %(place)s (%(amount)s) must be paid less than place %(previous_place)s (%(previous)s)."),
+    "bad_bounty_rule": gettext_lazy("Bounties in a deal are kept apart (APART) or added to the deal (ADDED)."),
 }
 
 
@@ -108,12 +111,66 @@ def _by_place(amounts, reserve: Decimal) -> list[Decimal]:
     return ladder
 
 
+def _bounty_explained(state: dict, currency: str) -> str:
+    """What the deal does with the bounty money in play, in a sentence for its page."""
+    amount = {"amount": formatting.money(state["total"], currency)}
+    if state["kind"] == bounty_engine.MYSTERY:
+        if state["leftover"] == bounty_engine.LEFTOVER_CARRY_OVER:
+            return _("The envelopes left in the bag (%(amount)s) are carried over to the next mystery event.") % amount
+        if state["rule"] == deal_engine.BOUNTIES_ADDED:
+            return (
+                _(
+                    "The envelopes left in the bag (%(amount)s) are shared with the deal: by share of the chips, equally in an even chop; paid at the desk apart from the prizes."
+                )
+                % amount
+            )
+        return (
+            _("The envelopes left in the bag (%(amount)s) are shared equally among the players in the deal, paid at the desk apart from the prizes.") % amount
+        )
+    if state["rule"] == deal_engine.BOUNTIES_ADDED:
+        return (
+            _(
+                "Bounties added: the bounties in play (%(amount)s) are shared with the deal, by share of the chips (ICM, chip chop, a custom deal) or equally (even chop), paid at the desk apart from the prizes."
+            )
+            % amount
+        )
+    return _("Bounties kept apart: each player in the deal takes the bounty on their own head, paid at the desk apart from the prizes.")
+
+
+def _bounty_summary(t, state: dict | None) -> dict | None:
+    """The bounty part of the calculator's and the page's answer (None without bounties)."""
+    if state is None:
+        return None
+    return {
+        "kind": state["kind"],
+        "in_deal": state["rule"],
+        "label": str(BOUNTY_IN_DEAL_LABELS[state["rule"]]),
+        "explained": _bounty_explained(state, t.currency),
+        "in_play": sel.money(state["total"]),
+        "mystery_leftover": state["leftover"],
+    }
+
+
+def deal_bounties_now(t, entry_ids: list[int]) -> dict | None:
+    """The deal page's bounty line (None without bounties): the house's ``bounty_in_deal``,
+    what it does in a sentence, the money in play and the bounty on each player's head."""
+    state = deal_bounty_state(t, entry_ids)
+    summary = _bounty_summary(t, state)
+    if summary is not None:
+        summary["heads"] = state["heads"]
+    return summary
+
+
 def deal_options(tournament, stacks: dict, *, reserve=ZERO) -> dict:
     """The deal calculator (read-only): ICM, chip chop and even chop side by side for the
-    stacks entered, each also written per finishing place and checked against PAY-09."""
+    stacks entered, each also written per finishing place and checked against PAY-09.
+    In a bounty event it shows the bounty on each player's head (FIXED, PKO), the bounty money
+    in play, the house's ``bounty_in_deal`` and, per method, what each player takes of the
+    bounty money (``bounty_by_player``) and with his prize (``total_by_player``)."""
     t = Tournament.objects.get(pk=getattr(tournament, "pk", tournament))
     reserve = _money(reserve, _("The reserve"))
     players, chips, left, _in_play = _deal_state(t, stacks)
+    bounty = deal_bounty_state(t, [e.pk for e in players])
     total = sum(chips)
     methods = {}
     for method, fn in ((Deal.ICM, deal_engine.icm_deal), (Deal.CHIP_CHOP, deal_engine.chip_chop), (Deal.EVEN, deal_engine.even_chop)):
@@ -129,8 +186,16 @@ def deal_options(tournament, stacks: dict, *, reserve=ZERO) -> dict:
         except deal_engine.DealError as exc:
             problem = {"code": exc.code, "detail": deal_refusal(exc)}
         methods[method] = {"by_player": [sel.money(a) for a in amounts], "by_place": [sel.money(a) for a in by_place], "policy_problem": problem}
+        if bounty is not None:
+            shares = deal_shares(bounty, chips, equal=method == Deal.EVEN)
+            methods[method]["bounty_by_player"] = [sel.money(b) for b in shares]
+            methods[method]["total_by_player"] = [sel.money(a + b) for a, b in zip(amounts, shares)]
+    people = [{"entry": e.pk, "name": e.person.full_name, "stack": c, "chip_share": f"{100 * c / total:.2f}"} for e, c in zip(players, chips)]
+    if bounty is not None and bounty["kind"] in (bounty_engine.FIXED, bounty_engine.PKO):
+        for p in people:
+            p["bounty"] = sel.money(bounty["heads"][p["entry"]])
     return {
-        "players": [{"entry": e.pk, "name": e.person.full_name, "stack": c, "chip_share": f"{100 * c / total:.2f}"} for e, c in zip(players, chips)],
+        "players": people,
         "prizes_left": [sel.money(p) for p in left],
         "total": sel.money(sum(left, ZERO)),
         "reserve": sel.money(reserve),
@@ -138,6 +203,7 @@ def deal_options(tournament, stacks: dict, *, reserve=ZERO) -> dict:
         "policy": _deal_policy(t, len(players)),
         "streaming_live": HouseRules.of(t).streaming_live,
         "final_table_size": _final_table_size(t),
+        "bounties": _bounty_summary(t, bounty),
     }
 
 
@@ -189,6 +255,8 @@ def propose_deal(tournament, stacks: dict, *, method: str, actor: Actor, reserve
             "wrong_total": _("The deal must add up to the prizes left. %(d)s"),
         }
         raise PayoutError(exc.code, messages.get(exc.code, "%(d)s") % {"d": deal_refusal(exc)}, status=400)
+    bounty = deal_bounty_state(t, [e.pk for e in players])
+    shares = deal_shares(bounty, chips, equal=method == Deal.EVEN) if bounty is not None else []
     deal = Deal.objects.create(
         tournament=t,
         method=method,
@@ -198,8 +266,23 @@ def propose_deal(tournament, stacks: dict, *, method: str, actor: Actor, reserve
         by_place=[str(a) for a in by_place],
         prizes_before=[str(p) for p in left],
         created_by=actor.user,
+        bounty_in_deal=bounty["rule"] if bounty is not None else "",
+        bounty_total=bounty["total"] if bounty is not None else ZERO,
+        heads={str(k): sel.money(v) for k, v in bounty["heads"].items()} if bounty is not None else {},
+        bounties={str(e.pk): sel.money(b) for e, b in zip(players, shares)},
     )
-    log_event(t, Action.PAYOUTS_DEAL_PROPOSED, actor, deal=deal.pk, method=method, by_place=deal.by_place, reserve=str(reserve), per_place=per_player is None)
+    log_event(
+        t,
+        Action.PAYOUTS_DEAL_PROPOSED,
+        actor,
+        deal=deal.pk,
+        method=method,
+        by_place=deal.by_place,
+        reserve=str(reserve),
+        per_place=per_player is None,
+        bounty_in_deal=deal.bounty_in_deal,
+        bounties=deal.bounties,
+    )
     return deal
 
 
@@ -223,7 +306,9 @@ def accept_deal(deal, entry, *, actor: Actor) -> DealAcceptance:
 @service
 def approve_deal(deal, *, actor: Actor) -> Deal:
     """Director's approval: every player in the deal still in and consenting; the payout
-    table's places 1..n take the deal's amounts. Play goes on to decide the places."""
+    table's places 1..n take the deal's amounts. Play goes on to decide the places.
+    In a bounty event the bounty money in play is settled now (``settle_in_deal``): each
+    player is owed his part at the desk, and the knockouts still to come pay nothing."""
     t = lock_tournament(deal.tournament_id)
     deal = Deal.objects.get(pk=deal.pk)
     if deal.status != Deal.PROPOSED:
@@ -246,9 +331,19 @@ def approve_deal(deal, *, actor: Actor) -> Deal:
     table = _table(t)
     new = validate_prizes(new, table.prize_pool)
     _store(t, table, new, state=PayoutTable.LOCKED, pool_total=table.prize_pool)
+    settle_in_deal(t, deal, actor)  # the bounty money apart from the prize pool: owed at the desk
     deal.status, deal.approved_by, deal.approved_at = Deal.APPROVED, actor.user, timezone.now()
     deal.save(update_fields=["status", "approved_by", "approved_at"])
-    log_event(t, Action.PAYOUTS_DEAL_APPROVED, actor, deal=deal.pk, by_place=deal.by_place)
+    log_event(
+        t,
+        Action.PAYOUTS_DEAL_APPROVED,
+        actor,
+        deal=deal.pk,
+        by_place=deal.by_place,
+        bounty_in_deal=deal.bounty_in_deal,
+        bounty_total=sel.money(deal.bounty_total),
+        bounties=deal.bounties,
+    )
     return deal
 
 

@@ -37,8 +37,10 @@ def record_bust(
 ):
     """Record one or more eliminations (ELM-01) and give their finishing places.
 
-    ``busts`` is a list of entries, or of ``{"entry": entry or id, "starting_stack": chips}``
-    (the stack at the start of the hand; needed to rank several players out on one hand).
+    ``busts`` is a list of entries, or of ``{"entry": entry or id, "starting_stack": chips,
+    "eliminators": [...]}`` (the stack at the start of the hand, needed to rank several players
+    out on one hand; who knocked the player out, entries or ``{"entry", "pot_share"}`` from the
+    button's left, which a bounty event needs: payouts checks and pays them, PAY-02).
     ``same_hand``: the players went out on one hand at one table (ELM-02: ranked by starting
     stack). During hand-for-hand every bust carries the hand number, and all busts of one
     hand, at any table, are ranked together under the ``h4h_policy`` (ELM-04). Otherwise each
@@ -62,6 +64,7 @@ def record_bust(
         if stack is not None and (not str(stack).isdigit()):
             raise ValidationFailed("bad_stack", _("A starting stack must be a whole number of chips."))
         stacks[entry_id] = int(stack) if stack is not None else None
+    eliminators = {entry_id: _eliminators(b.get("eliminators")) for entry_id, b in zip(ids, items) if b.get("eliminators")}
     t, room = lock(tournament)
     if t.status != Tournament.RUNNING:
         raise SeatingActionError("not_running", _("Busts are recorded once the tournament is running."))
@@ -168,7 +171,23 @@ def record_bust(
     out = settle(t, room, actor, Action.SEATING_PLAYER_BUSTED, now=now, event_rows=rows, **payload)
     out.busts = rows
     out.winner = winner
-    signals.players_busted.send(sender=Tournament, tournament=t, actor=actor, busts=rows)  # payouts ends a satellite
+    # payouts ends a satellite, pays the bounties
+    signals.players_busted.send(sender=Tournament, tournament=t, actor=actor, busts=rows, eliminators=eliminators, winner=winner)
+    return out
+
+
+def _eliminators(value) -> list[dict]:
+    """The eliminators of one bust as the floor listed them: ``[{"entry": id, "pot_share": n or None}]``."""
+    if not isinstance(value, (list, tuple)) or len(value) > 9:
+        raise ValidationFailed("bad_eliminators", _("Name the eliminators as a list of at most 9 players."), field="eliminators")
+    out = []
+    for e in value:
+        item = e if isinstance(e, dict) else {"entry": e}
+        try:
+            entry_id = _entry_id(item.get("entry"))
+        except (TypeError, ValueError):
+            raise ValidationFailed("bad_eliminators", _("Name an eliminator by an entry number."), field="eliminators") from None
+        out.append({"entry": entry_id, "pot_share": item.get("pot_share")})
     return out
 
 
@@ -311,6 +330,7 @@ def undo_bust(tournament, bust, *, actor, reason: str = "", now=None):
     for pk in undone:
         room.proposals.pop(pk, None)
     recompute_places(t)
+    signals.busts_undone.send(sender=Tournament, tournament=t, actor=actor, busts=group)  # payouts takes their bounties back
     return settle(
         t,
         room,

@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from seating import services as seating
 from tdmanager.errors import DomainError
 from tournaments.formats import selectors
 from tournaments.formats.models import SeriesCycle
@@ -246,3 +247,81 @@ def test_a_league_tournament_shows_the_standings_on_its_lobby_screens_phones_and
     history = page.split('id="history"', 1)[1].split("</section>", 1)[0]
     assert first.name in history and "Tuesday league</a>: 4.00" in history
     assert 'class="prize">400.00 EUR (owed)' in history  # 4 × €100, the one place paid for four entries, not collected yet
+
+
+def test_the_knockouts_of_a_bounty_event_score_the_leagues_knockout_points(make_tournament, make_person, actor, cashier_actor, director):
+    """A fixed €20 bounty event of five, scored by a points table 10 / 6 / 3, 1 for playing beyond
+    it, and 2 points per knockout. C out to D is recorded by mistake and undone: it counts for
+    nobody. Then E out to A; D out in a split pot to B and C (one knockout each); C out to A;
+    B out to A, who wins.
+
+        A: 1st 10 + 3 knockouts × 2 = 16      B: 2nd 6 + 1 × 2 = 8      C: 3rd 3 + 1 × 2 = 5
+        D: 4th 1 (playing)                    E: 5th 1
+    A's bounty money: 20 for E, C and B each and his own 20 = 80.00."""
+    people = {name: make_person(first=name, last="Knock") for name in "ABCDE"}
+    league = series_service.create_series(
+        name="Bounty league",
+        scoring="TABLE",
+        points_table=[Decimal(10), Decimal(6), Decimal(3)],
+        participation_points=Decimal(1),
+        knockout_points=Decimal(2),
+        cycle_length=None,
+        tickets_per_cycle=0,
+        actor=actor,
+    )
+    t = make_tournament(name="Bounty night", settings={"bounty": "FIXED", "bounty_amount": "20"})
+    e = {name: cashier.register(t, people[name], method="CASH", actor=cashier_actor).entry for name in "ABCDE"}
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+
+    def out(name, *by):
+        return seating.record_bust(t, [{"entry": e[name].pk, "eliminators": [e[x].pk for x in by]}], actor=actor)
+
+    mistake = out("C", "D")
+    seating.undo_bust(t, mistake.busts[0], actor=actor, reason="wrong player")
+    out("E", "A")
+    out("D", "B", "C")
+    out("C", "A")
+    out("B", "A")
+    lifecycle.finish(t, actor=actor)
+    results = {r.person.first_name: (r.place, r.knockouts, r.points) for r in score(league, t, actor)}
+    assert results == {"A": (1, 3, 16.0), "B": (2, 1, 8.0), "C": (3, 1, 5.0), "D": (4, 0, 1.0), "E": (5, 0, 1.0)}
+
+    data = selectors.leaderboard_data(league)
+    assert [(line["name"], line["points"], line["knockouts"]) for line in data["standings"]][:3] == [
+        ("A Knock", 16.0, 3),
+        ("B Knock", 8.0, 1),
+        ("C Knock", 5.0, 1),
+    ]
+    assert data["series"]["formula"] == "points by place: 10, 6, 3 + 1 for playing + 2 per knockout in bounty events"
+    c = Client()
+    c.force_login(director)
+    page = c.get(f"/formats/series/{league.pk}/").content.decode()
+    assert "<th>Knockouts</th>" in page and '<td class="knockouts">3</td>' in page
+    history = c.get(f"/people/{people['A'].pk}/").content.decode().split('id="history"', 1)[1].split("</section>", 1)[0]
+    assert "Bounty league</a>: 16.00" in history
+    assert '80.00 EUR <span class="muted">(3 knockouts)</span>' in history
+
+
+def test_the_api_and_the_page_set_a_leagues_knockout_points(api, director):
+    r = api(director).post("/api/v1/formats/series/", {"name": "KO league", "scoring": "LINEAR", "knockout_points": "1.5"}, format="json")
+    assert r.status_code == 201 and r.json()["series"]["knockout_points"] == "1.50"
+    assert r.json()["series"]["formula"] == "entries − place + 1 + 1.50 per knockout in bounty events"
+    assert api(director).post("/api/v1/formats/series/", {"name": "Bad", "scoring": "LINEAR", "knockout_points": "-1"}, format="json").status_code == 400
+    c = Client()
+    c.force_login(director)
+    form = {
+        "name": "KO page league",
+        "scoring": "LINEAR",
+        "multiplier": "10",
+        "participation_points": "0",
+        "knockout_points": "3",
+        "lb_constant_mode": "A",
+        "participants": "ENTRIES",
+        "shared_rule": "AVERAGE_PLACE",
+        "tie_break": "BEST_RESULT",
+        "tickets_per_cycle": "0",
+        "ticket_description": "none",
+        "ticket_value": "0",
+    }
+    r = c.post("/formats/series/new/", form)
+    assert r.status_code == 302 and "+ 3 per knockout in bounty events" in c.get(r["Location"]).content.decode()

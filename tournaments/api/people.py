@@ -87,7 +87,7 @@ class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
         request=s.EraseSerializer,
         responses=s.PersonSerializer,
         description="GDPR erasure (director): personal fields cleared, the name a pseudonym; receipts, ledger and places "
-        "keep their numbers. 409 person_in_play / person_owes_money / person_refund_due / person_prize_due.",
+        "keep their numbers. 409 person_in_play / person_owes_money / person_refund_due / person_prize_due / person_bounty_due.",
     )
     @action(detail=True, methods=["post"])
     def erase(self, request, pk=None):

@@ -98,7 +98,8 @@ class OwedView(APIView):
 class ShiftView(APIView):
     """The signed-in cashier's totals for today, by payment method in the tournament's currency,
     then the foreign notes (REG-06) by currency: ``amount`` in that currency, ``value`` at the
-    sale's rate (not inside the "CASH" line); ``total`` adds up every line's value."""
+    sale's rate (not inside the "CASH" line); ``total`` adds up every line's value. ``bounty``
+    (PAY-02): of that money, the bounty parts taken in and the bounties paid out."""
 
     permission_classes = [HasRole]
 
@@ -111,6 +112,7 @@ class ShiftView(APIView):
                 "total": str(totals["total"]),
                 "by_method": [{**m, "total": str(m["total"])} for m in totals["by_method"]],
                 "foreign": [{**f, "amount": str(f["amount"]), "value": str(f["value"])} for f in totals["foreign"]],
+                "bounty": {k: str(v) for k, v in totals["bounty"].items()},
             }
         )
 

@@ -540,7 +540,8 @@ class SeriesCreateView(CreateView):
     for a league the director closes), ``lb_constant_mode`` (A), ``participants`` (ENTRIES),
     ``shared_rule``, ``tie_break``, ``tickets_per_cycle`` (4). A league sets ``scoring`` (SQRT,
     SQRT_BUYIN, TABLE, LINEAR; SANREMO by default), ``multiplier`` (10), ``points_table``
-    (points for 1st, 2nd, …), ``participation_points`` (0) and ``best_of`` (all)."""
+    (points for 1st, 2nd, …), ``participation_points`` (0), ``knockout_points`` (0: points for
+    each player knocked out in a bounty event) and ``best_of`` (all)."""
 
     def create(self, d, actor):
         fields = {
@@ -553,7 +554,7 @@ class SeriesCreateView(CreateView):
                 fields[k] = as_int(d, k, lo=0 if k == "tickets_per_cycle" else 1, hi=1000)
         if "cycle_length" in d and d["cycle_length"] is None:
             fields["cycle_length"] = None
-        for k in ("multiplier", "participation_points"):
+        for k in ("multiplier", "participation_points", "knockout_points"):
             if d.get(k) not in (None, ""):
                 fields[k] = as_points(d, k)
         if d.get("points_table") not in (None, ""):

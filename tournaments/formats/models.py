@@ -358,6 +358,9 @@ class Series(models.Model):
     multiplier = models.DecimalField(_("multiplier"), max_digits=8, decimal_places=2, default=Decimal("10"))
     points_table = models.JSONField(_("points by place"), default=list, blank=True, help_text=_('e.g. ["100", "70", "50"]'))
     participation_points = models.DecimalField(_("points for playing"), max_digits=8, decimal_places=2, default=Decimal("0"))
+    knockout_points = models.DecimalField(
+        _("points per knockout"), max_digits=8, decimal_places=2, default=Decimal("0"), help_text=_("in bounty events: each player knocked out")
+    )
     best_of = models.PositiveSmallIntegerField(_("best results counted"), null=True, blank=True, help_text=_("empty = all"))
     cycle_length = models.PositiveSmallIntegerField(
         _("tournaments per cycle"), null=True, blank=True, default=20, help_text=_("empty = the director closes the season")
@@ -395,6 +398,7 @@ class Series(models.Model):
             multiplier=Decimal(self.multiplier),
             table=tuple(Decimal(p) for p in self.points_table),
             participation=Decimal(self.participation_points),
+            knockout_points=Decimal(self.knockout_points),
             best_of=self.best_of,
             tie_break=self.tie_break,
         )
@@ -422,6 +426,7 @@ class SeriesResult(models.Model):
     shared_with = models.PositiveIntegerField(default=1)
     participants = models.PositiveIntegerField()
     points = models.FloatField()
+    knockouts = models.PositiveIntegerField(default=0, help_text="players he knocked out in a bounty event (scored with the league's knockout points)")
 
     class Meta:
         ordering = ["series", "cycle", "tournament", "place", "id"]

@@ -3,6 +3,7 @@
 from decimal import Decimal
 
 from django.core.cache import cache
+from django.db.models import Sum
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import get_language
@@ -10,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from payouts import leaderboard, league
 from payouts.selectors import money_in
+from tdmanager.compiled import Compiled
 from tdmanager.formatting import num
 from tournaments.models import Entry, Person
 from tournaments.selectors import chips_in_play
@@ -102,6 +104,7 @@ def leaderboard_data(series: Series, cycle: int | None = None) -> dict:
     cycle = series.current_cycle if cycle is None else cycle
     lines = standings(series, cycle)
     names = {p.pk: p.display_name for p in Person.objects.filter(pk__in=[line.player for line in lines])}
+    knockouts = dict(SeriesResult.objects.filter(series=series, cycle=cycle).values("person").annotate(n=Sum("knockouts")).values_list("person", "n"))
     played = series.links.filter(cycle=cycle, scored_at__isnull=False).count()
     return {
         "series": {
@@ -118,6 +121,7 @@ def leaderboard_data(series: Series, cycle: int | None = None) -> dict:
             "multiplier": str(series.multiplier),
             "points_table": list(series.points_table),
             "participation_points": str(series.participation_points),
+            "knockout_points": str(series.knockout_points),
             "best_of": series.best_of,
             "tie_break": series.tie_break,
         },
@@ -132,6 +136,7 @@ def leaderboard_data(series: Series, cycle: int | None = None) -> dict:
                 "points": round(s.total, 2),
                 "tournaments": s.tournaments,
                 "best": round(s.best, 2),
+                "knockouts": knockouts.get(s.player, 0),  # in every bounty event of the season played
             }
             for s in lines
         ],
@@ -308,6 +313,8 @@ def formula_text(series: Series) -> str:
     }[series.scoring]
     if series.participation_points:
         text += " " + _("+ %(p)s for playing") % {"p": num(series.participation_points)}
+    if series.is_league and series.knockout_points:
+        text += " " + _("+ %(p)s per knockout in bounty events") % {"p": num(series.knockout_points)}
     if series.best_of:
         text += " · " + _("best %(n)s results count") % {"n": series.best_of}
     return text
@@ -316,9 +323,16 @@ def formula_text(series: Series) -> str:
 # --- a league on the lobby screen, the phone and the player's history ---------------------------
 
 
+# Every lobby snapshot of every tournament asks which series it counts for (most count for none):
+# compiled once, and without the model's default ordering, which joins the series and the
+# tournament for nothing (a tournament counts for one series at most).
+_SERIES_OF = Compiled(lambda pk: SeriesTournament.objects.filter(tournament_id=pk).order_by().values_list("series_id")[:1], SeriesTournament)
+
+
 def _league_of(tournament) -> dict | None:
     """The leaderboard data of the series the tournament counts for (cached), or None."""
-    link = SeriesTournament.objects.filter(tournament=tournament).values_list("series_id", flat=True).first()
+    rows = _SERIES_OF.rows(getattr(tournament, "pk", tournament))
+    link = rows[0][0] if rows else None
     return public_leaderboard(link) if link is not None else None
 
 

@@ -156,6 +156,7 @@ class SeriesForm(forms.ModelForm):
             "multiplier",
             "points_table",
             "participation_points",
+            "knockout_points",
             "best_of",
             "cycle_length",
             "lb_constant_mode",
@@ -169,9 +170,13 @@ class SeriesForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["knockout_points"].required = False  # empty: no points for knockouts
         # The formulas' constants in the reader's language ("K = 30,0108" in Italian).
         field = self.fields["lb_constant_mode"]
         field.choices = [(code, re.sub(r"\d+\.\d+", lambda m: num(m.group()), str(label))) for code, label in field.choices]
+
+    def clean_knockout_points(self):
+        return self.cleaned_data.get("knockout_points") or Decimal(0)
 
 
 def _form_page(request, form, title, intro=""):

@@ -80,13 +80,13 @@ def check_cash_limit(t: Tournament, amount: Decimal, method: str, tender: fees.T
 
 def cash_paid_out_today(t: Tournament, person, now=None) -> Decimal:
     """Cash paid to ``person`` by ``t``'s desk since the start of today (prizes, side pools,
-    jackpot), net of reversed payments."""
+    jackpot, bounties), net of reversed payments."""
     start = timezone.localtime(now or timezone.now()).replace(hour=0, minute=0, second=0, microsecond=0)
     rows = t.ledger.filter(person=person, method=LedgerRow.CASH, created_at__gte=start, reversed_by__isnull=True).filter(
-        Q(kind=LedgerRow.PAYOUT) | Q(kind=LedgerRow.SIDE, side_amount__lt=0)
+        Q(kind=LedgerRow.PAYOUT) | Q(kind=LedgerRow.BOUNTY) | Q(kind=LedgerRow.SIDE, side_amount__lt=0)
     )
-    agg = rows.aggregate(p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"), j=Sum("jackpot_amount"))
-    return -sum((agg[k] or ZERO for k in "pfsj"), ZERO)
+    agg = rows.aggregate(p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"), j=Sum("jackpot_amount"), b=Sum("bounty_amount"))
+    return -sum((agg[k] or ZERO for k in "pfsjb"), ZERO)
 
 
 def check_cash_split(t: Tournament, person, amount: Decimal, now=None) -> None:
@@ -488,7 +488,8 @@ def _sellnew_entry(
 ):
     buy_in, fee = (offer.buy_in, offer.fee) if offer else (t.buy_in, t.fee)
     jackpot_fee = jackpot_line(t, kind, jackpot, now)
-    check_cash_limit(t, buy_in + fee + jackpot_fee, method, tender)
+    bounty = HouseRules.of(t).bounty_part  # PAY-02: every buy-in and re-entry buys a bounty
+    check_cash_limit(t, buy_in + fee + jackpot_fee + bounty, method, tender)
     # TDA 8-A: re-entries are sold full stacks; late registrants per the house setting.
     chips = offer.chips if offer else (t.starting_stack if kind == LedgerRow.RE_ENTRY else late_stack(t))
     entry, row = sell_new_entry(
@@ -501,6 +502,7 @@ def _sellnew_entry(
         kind=kind,
         prize=buy_in,
         fee=fee,
+        bounty=bounty,
         method=method,
         actor=actor,
         note=offer.note if offer else "",
@@ -533,7 +535,8 @@ def _pay_reservation(
         raise DeskError("transfer_not_cleared", _("A bank-transfer booking is paid only when the cashier confirms the funds cleared (Transfer cleared)."))
     buy_in, fee = (offer.buy_in, offer.fee) if offer else (t.buy_in, t.fee)
     jackpot_fee = jackpot_line(t, LedgerRow.BUY_IN, jackpot, now)
-    check_cash_limit(t, buy_in + fee + jackpot_fee, method, tender)
+    bounty = HouseRules.of(t).bounty_part
+    check_cash_limit(t, buy_in + fee + jackpot_fee + bounty, method, tender)
     entry.status = Entry.ACTIVE
     entry.chips = offer.chips if offer else t.starting_stack
     entry.save(update_fields=["status", "chips"])
@@ -544,6 +547,7 @@ def _pay_reservation(
         person=entry.person,
         prize=buy_in,
         fee=fee,
+        bounty=bounty,
         chips=entry.chips,
         method=method,
         actor=actor,
@@ -674,6 +678,9 @@ def rebuy(entry, *, method: str, actor: Actor, stack: int | None = None, now=Non
     )
     if entry.status not in (Entry.ACTIVE, Entry.BUSTED):
         raise DeskError("entry_not_playing", _("This entry is not in the tournament."))
+    if entry.status == Entry.BUSTED and HouseRules.of(t).bounty_part:
+        # PAY-02: his knockout paid the bounty on his head; back in, he would play with none.
+        raise DeskError("bounty_event_reentry", _("In a bounty event a player who is out comes back with a re-entry, which buys a new bounty."))
     if entry.status == Entry.ACTIVE and declared_at is None:
         _check_rebuy_stack(t, stack)
     if t.rebuy_max is not None and entry.rebuys >= t.rebuy_max:
@@ -811,6 +818,7 @@ def reverse(row: LedgerRow, *, reason: str, actor: Actor) -> LedgerRow:
         fee=-row.fee_amount,
         side=-row.side_amount,
         jackpot=-row.jackpot_amount,
+        bounty=-row.bounty_amount,
         chips=-row.chips,
         method=row.method,
         actor=actor,
@@ -867,10 +875,12 @@ def refund(entry, *, reason: str, actor: Actor, expenses: Decimal = ZERO, method
     return _write_refund(t, entry, reason=reason.strip(), actor=actor, expenses=expenses, method=method, reference=reference)
 
 
-def _paid_by(entry: Entry) -> tuple[Decimal, Decimal, Decimal, Decimal]:
-    """The entry's net payments on the ledger: prize part, fee, side pools, jackpot fee."""
-    paid = entry.ledger.aggregate(p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"), j=Sum("jackpot_amount"))
-    return paid["p"] or ZERO, paid["f"] or ZERO, paid["s"] or ZERO, paid["j"] or ZERO
+def _paid_by(entry: Entry) -> tuple[Decimal, Decimal, Decimal, Decimal, Decimal]:
+    """The entry's net payments on the ledger: prize part, fee, side pools, jackpot fee, bounty."""
+    paid = entry.ledger.exclude(selectors.bounty_payments_q()).aggregate(
+        p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"), j=Sum("jackpot_amount"), b=Sum("bounty_amount")
+    )
+    return paid["p"] or ZERO, paid["f"] or ZERO, paid["s"] or ZERO, paid["j"] or ZERO, paid["b"] or ZERO
 
 
 def check_refund_cash_limit(t: Tournament, person: Person, amount: Decimal, method: str, now=None) -> None:
@@ -880,21 +890,22 @@ def check_refund_cash_limit(t: Tournament, person: Person, amount: Decimal, meth
         return
     start = timezone.localtime(now or timezone.now()).replace(hour=0, minute=0, second=0, microsecond=0)
     agg = t.ledger.filter(person=person, kind=LedgerRow.REFUND, method=LedgerRow.CASH, created_at__gte=start, reversed_by__isnull=True).aggregate(
-        p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"), j=Sum("jackpot_amount")
+        p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"), j=Sum("jackpot_amount"), b=Sum("bounty_amount")
     )
-    before = -sum((agg[k] or ZERO for k in "pfsj"), ZERO)
+    before = -sum((agg[k] or ZERO for k in "pfsjb"), ZERO)
     check_cash_limit(t, before + amount, method)
 
 
 def _write_refund(t, entry, *, reason, actor, expenses, method, reference="") -> LedgerRow:
     """The REFUND row (the entry's net payments minus ``expenses``, within the cash limit), the
     entry cancelled with its chips, the event logged. Runs under the tournament's lock."""
-    prize, fee, side, jackpot = _paid_by(entry)
-    if prize + fee + side + jackpot <= ZERO:
+    prize, fee, side, jackpot, bounty = _paid_by(entry)
+    paid = prize + fee + side + jackpot + bounty
+    if paid <= ZERO:
         raise DeskError("nothing_to_refund", _("Nothing has been paid for this entry."))
-    if expenses < ZERO or expenses > prize + fee + side + jackpot:
+    if expenses < ZERO or expenses > paid:
         raise ValidationFailed("bad_expenses", _("Expenses must be between zero and the amount paid."))
-    check_refund_cash_limit(t, entry.person, prize + fee + side + jackpot - expenses, method)
+    check_refund_cash_limit(t, entry.person, paid - expenses, method)
     # Expenses are kept by the house: taken from the fee first, then from the prize part.
     keep_fee = min(fee, expenses)
     keep_prize = expenses - keep_fee
@@ -907,6 +918,7 @@ def _write_refund(t, entry, *, reason, actor, expenses, method, reference="") ->
         fee=-(fee - keep_fee),
         side=-side,
         jackpot=-jackpot,
+        bounty=-bounty,
         chips=-entry.chips,
         method=method,
         actor=actor,
@@ -1034,10 +1046,13 @@ def _shift_groups(cashier_id, since):
             fee=Sum("fee_amount"),
             side=Sum("side_amount"),
             jackpot=Sum("jackpot_amount"),
+            bounty=Sum("bounty_amount"),
+            # PAY-02: bounties paid at the desk (and their reversals), apart from the bounty parts sold
+            bounty_out=Sum("bounty_amount", filter=selectors.bounty_payments_q()),
             tendered=Sum("tender_amount"),
         )
         .order_by()
-        .values_list("method", "tender_currency", "n", "prize", "fee", "side", "jackpot", "tendered")
+        .values_list("method", "tender_currency", "n", "prize", "fee", "side", "jackpot", "bounty", "bounty_out", "tendered")
     )
 
 
@@ -1053,12 +1068,19 @@ def shift_totals(user, *, since=None):
     the tournament's currency only: cash tendered in USD or CHF is not in the "Cash" line (those
     notes are not euros in the drawer) but on a line of its own currency, with the amount in that
     currency and its value at the sale's rate (``value``). ``total``: every line's value, so the
-    lines add up to it."""
+    lines add up to it.
+
+    PAY-02: the bounty parts are in the lines (they are money in the drawer) and told apart in
+    ``bounty``: ``in`` the bounty parts of the sales net of refunds and reversals, ``out`` the
+    bounties paid to players (positive) net of reversed payments, ``net`` = in − out."""
     since = since or timezone.localtime().replace(hour=0, minute=0, second=0, microsecond=0)
     methods, currencies, count = {}, {}, 0
-    for method, currency, n, prize, fee, side, jackpot, tendered in _SHIFT_GROUPS.rows(user.pk, since):
+    bounty_in = bounty_out = ZERO
+    for method, currency, n, prize, fee, side, jackpot, bounty, paid_out, tendered in _SHIFT_GROUPS.rows(user.pk, since):
         count += n
-        value = (prize or ZERO) + (fee or ZERO) + (side or ZERO) + (jackpot or ZERO)
+        value = (prize or ZERO) + (fee or ZERO) + (side or ZERO) + (jackpot or ZERO) + (bounty or ZERO)
+        bounty_in += (bounty or ZERO) - (paid_out or ZERO)
+        bounty_out -= paid_out or ZERO
         if currency:  # REG-06: foreign notes in the drawer, by currency
             f = currencies.setdefault(currency, {"rows": 0, "amount": ZERO, "value": ZERO})
             f["rows"] += n
@@ -1072,12 +1094,32 @@ def shift_totals(user, *, since=None):
     by_method = [{"method": k, "label": str(labels[k]), "rows": v["rows"], "total": v["total"]} for k, v in sorted(methods.items())]
     foreign = [{"currency": k, "rows": v["rows"], "amount": v["amount"].quantize(Decimal("0.01")), "value": v["value"]} for k, v in sorted(currencies.items())]
     total = sum((m["total"] for m in by_method), ZERO) + sum((f["value"] for f in foreign), ZERO)
-    return {"since": since, "by_method": by_method, "total": total, "rows": count, "foreign": foreign}
+    bounty = {"in": bounty_in, "out": bounty_out, "net": bounty_in - bounty_out}
+    return {"since": since, "by_method": by_method, "total": total, "rows": count, "foreign": foreign, "bounty": bounty}
 
 
 def ledger_totals(tournament):
-    agg = tournament.ledger.aggregate(p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"), j=Sum("jackpot_amount"), c=Sum("chips"))
-    return {"prize": agg["p"] or ZERO, "fee": agg["f"] or ZERO, "side": agg["s"] or ZERO, "jackpot": agg["j"] or ZERO, "chips": agg["c"] or 0}
+    """The tournament's ledger summed by part. PAY-02: ``bounty`` the bounty parts taken in (net
+    of refunds and reversals), ``bounty_paid`` the bounties paid out (positive), apart."""
+    agg = tournament.ledger.aggregate(
+        p=Sum("prize_amount"),
+        f=Sum("fee_amount"),
+        s=Sum("side_amount"),
+        j=Sum("jackpot_amount"),
+        b=Sum("bounty_amount"),
+        bp=Sum("bounty_amount", filter=selectors.bounty_payments_q()),
+        c=Sum("chips"),
+    )
+    paid = -(agg["bp"] or ZERO)
+    return {
+        "prize": agg["p"] or ZERO,
+        "fee": agg["f"] or ZERO,
+        "side": agg["s"] or ZERO,
+        "jackpot": agg["j"] or ZERO,
+        "bounty": (agg["b"] or ZERO) + paid,
+        "bounty_paid": paid,
+        "chips": agg["c"] or 0,
+    }
 
 
 def purge_idempotency_keys(now=None) -> int:

@@ -106,6 +106,7 @@ def write_row(
     actor,
     side=ZERO,
     jackpot=ZERO,
+    bounty=ZERO,
     reason="",
     reference="",
     payee="",
@@ -131,6 +132,7 @@ def write_row(
         actor=actor,
         side=side,
         jackpot=jackpot,
+        bounty=bounty,
         reason=reason,
         reference=reference,
         payee=payee,
@@ -160,6 +162,7 @@ def _row(
     receipt_number,
     side=ZERO,
     jackpot=ZERO,
+    bounty=ZERO,
     reason="",
     reference="",
     payee="",
@@ -172,7 +175,7 @@ def _row(
     """``write_row``'s row, not written."""
     foreign = {}
     if tender is not None:
-        total = prize + fee + side + jackpot
+        total = prize + fee + side + jackpot + bounty
         foreign = {"tender_currency": tender.currency, "exchange_rate": tender.rate, "tender_amount": tender.due(total) if total >= 0 else -tender.due(-total)}
     return LedgerRow(
         **foreign,
@@ -184,6 +187,7 @@ def _row(
         fee_amount=fee,
         side_amount=side,
         jackpot_amount=jackpot,
+        bounty_amount=bounty,
         currency=t.currency,
         chips=chips,
         method=method,
@@ -255,7 +259,7 @@ def issue_paid_entry(
 ) -> tuple[Entry, LedgerRow]:
     """A paid place that did not cross the desk (a satellite seat, a ticket): ``entry`` (a
     reservation) or a new entry becomes playing with the late-registration stack, one BUY_IN
-    row at the tournament's price records it, and seating is told."""
+    row at the tournament's price (its bounty part too, PAY-02) records it, and seating is told."""
     if entry is None:
         entry = new_entry(t, person, status=Entry.ACTIVE, pre_registered=False, now=now)
     entry.status, entry.chips = Entry.ACTIVE, late_stack(t)
@@ -267,6 +271,7 @@ def issue_paid_entry(
         person=person,
         prize=t.buy_in,
         fee=t.fee,
+        bounty=HouseRules.of(t).bounty_part,
         chips=entry.chips,
         method=method,
         actor=actor,

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from tdmanager.errors import DomainError
 from tdmanager.transactions import service
 
-from .. import signals
+from .. import selectors, signals
 from ..actions import Action
 from ..house import HouseRules
 from ..models import BlindStructure, Clock, Entry, LedgerRow, Tournament
@@ -117,9 +117,10 @@ def cancel(tournament, *, actor: Actor, reason: str) -> Tournament:
     owed = dict(
         LedgerRow.objects.filter(tournament=t, entry__isnull=False)
         .exclude(entry__status=Entry.CANCELLED)
+        .exclude(selectors.bounty_payments_q())  # PAY-02: what he paid back, his bounty part too
         .values("entry_id")
         .order_by()
-        .annotate(total=Sum(F("prize_amount") + F("fee_amount") + F("side_amount") + F("jackpot_amount")))
+        .annotate(total=Sum(F("prize_amount") + F("fee_amount") + F("side_amount") + F("jackpot_amount") + F("bounty_amount")))
         .values_list("entry_id", "total")
     )
     due = []

@@ -91,7 +91,7 @@ def issue_stub_addendum(tournament, *, actor: Actor) -> StubReport:
     ids = list(rows.values_list("id", flat=True))
     if not ids:
         raise OversightError("nothing_to_report", _("No stub was sold since the last report."))
-    totals = rows.aggregate(p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"), j=Sum("jackpot_amount"))
+    totals = rows.aggregate(p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"), j=Sum("jackpot_amount"), b=Sum("bounty_amount"))
     total = sum((v or ZERO for v in totals.values()), ZERO)
     number = (t.stub_reports.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     report = StubReport.objects.create(

@@ -100,6 +100,7 @@ def person_data(person: Person) -> dict:
                 "fee_amount": str(r.fee_amount),
                 "side_amount": str(r.side_amount),
                 "jackpot_amount": str(r.jackpot_amount),
+                "bounty_amount": str(r.bounty_amount),
                 "currency": r.currency,
                 "method": r.method,
                 "reference": r.reference,
@@ -124,6 +125,8 @@ def person_data(person: Person) -> dict:
         "prize_payments": other.get("prize_payments", []),
         "tickets": other.get("tickets", []),
         "prizes_unpaid": other.get("prizes_unpaid", []),
+        "bounties": other.get("bounties", []),
+        "bounties_unpaid": other.get("bounties_unpaid", []),
         "event_log": [
             {
                 "id": ev.pk,
@@ -166,6 +169,8 @@ def erasure_refusal(person: Person) -> DomainError | None:
     for answer in signals.ask(signals.person_data_wanted, person=person):
         if answer.get("prizes_unpaid") or any(t.get("status") == "ISSUED" for t in answer.get("tickets", [])):
             return DomainError("person_prize_due", _("A prize won by this person is not paid yet: pay it before erasing."))
+        if answer.get("bounties_unpaid"):
+            return DomainError("person_bounty_due", _("A bounty won by this person is not paid yet: pay it before erasing."))
     return None
 
 

@@ -30,7 +30,7 @@ from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.money import ZERO
 from tdmanager.transactions import service
 
-from .. import clockview, signals
+from .. import clockview, selectors, signals
 from ..actions import Action
 from ..house import HouseRules
 from ..models import Entry, LedgerRow, Tournament
@@ -46,8 +46,10 @@ class RegistrationError(DomainError):
 
 def paid_amount(entry: Entry) -> Decimal:
     """What the entry has paid, net of reversals and refunds (what a refund would give back)."""
-    agg = entry.ledger.aggregate(p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"), j=Sum("jackpot_amount"))
-    return sum((agg[k] or ZERO for k in "pfsj"), ZERO)
+    agg = entry.ledger.exclude(selectors.bounty_payments_q()).aggregate(
+        p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"), j=Sum("jackpot_amount"), b=Sum("bounty_amount")
+    )
+    return sum((agg[k] or ZERO for k in "pfsjb"), ZERO)
 
 
 def _locked_entry(entry) -> tuple[Tournament, Entry]:

@@ -13,6 +13,8 @@ services with already-typed values, so the same input gets the same answer on bo
 - FMT-01: once registration opens, prices and the prize pool are locked unless the director
   gives a reason, which the event log keeps with the old and new amounts;
 - another app may refuse a price (payouts: a satellite's target cannot become free);
+- PAY-02: a bounty event is not a rebuy tournament and has a bounty part; the kind and the part
+  cannot change once the tournament has sales;
 - the currency is an ISO 4217 code the installation accepts (``tdmanager.currencies``), and it
   cannot change once the tournament has sales (409 ``currency_locked``);
 - the model's own validation (lengths, digits, check constraints) as a 400 naming the field.
@@ -72,6 +74,9 @@ def setup_errors(values: dict, instance: Tournament | None = None) -> dict[str, 
             errors["max_entries_per_player"] = _("A freezeout has no re-entry (FMT-03).")
         if get("rebuy_price") is not None or get("addon_price") is not None:
             errors["format"] = _("A freezeout has no re-entry, rebuy or add-on (FMT-03).")
+    message = bounty_error(house, get("format"))
+    if message:
+        errors["settings"] = message
     currency = values.get("currency")
     if "currency" in values and (instance is None or currency != instance.currency) and not currencies.is_accepted(currency):
         errors["currency"] = _("The currency is one of %(list)s (ISO 4217 codes this installation accepts).") % {"list": ", ".join(currencies.accepted())}
@@ -82,6 +87,19 @@ def setup_errors(values: dict, instance: Tournament | None = None) -> dict[str, 
     if message:
         errors["deductions"] = message
     return errors
+
+
+def bounty_error(house: HouseRules, tournament_format: str | None) -> str | None:
+    """PAY-02: why these bounty rules cannot be a tournament's (None when they can). A bounty is
+    bought with each buy-in and re-entry: a rebuy tournament has none, and a bounty event has a
+    bounty part to buy."""
+    if house.bounty == "NONE":
+        return None
+    if tournament_format == Tournament.REBUY:
+        return _("A rebuy tournament cannot be a bounty event: bounties are bought with buy-ins and re-entries (PAY-02). Choose no bounty or another format.")
+    if house.bounty_amount <= 0:
+        return _("A bounty event needs its bounty part: the amount each buy-in and re-entry pays for the bounty (PAY-02).")
+    return None
 
 
 def deductions_error(value) -> str | None:
@@ -101,6 +119,11 @@ def deductions_error(value) -> str | None:
         if not pct.is_finite() or not 0 <= pct < 100 or not name or len(name) > MAX_DEDUCTION_NAME:
             return _("Percent must be between 0 and 100, with a name of at most %(n)s characters.") % {"n": MAX_DEDUCTION_NAME}
     return None
+
+
+def _bounty_bought(house: HouseRules) -> tuple:
+    """What each sale buys of a bounty (PAY-02): the kind and the bounty part."""
+    return house.bounty, house.bounty_part
 
 
 def _refuse(errors: dict[str, str]):
@@ -242,6 +265,8 @@ def update_tournament(tournament, values: dict, *, actor: Actor, override_reason
     _refuse(setup_errors(values, t))
     if "currency" in changed and t.ledger.exists():
         raise SetupError("currency_locked", _("The currency cannot change once the tournament has sales."), fields=["currency"])
+    if "settings" in changed and _bounty_bought(HouseRules.of(t)) != _bounty_bought(HouseRules.from_settings(changed["settings"])) and t.ledger.exists():
+        raise SetupError("bounty_locked", _("The bounty event and its bounty part cannot change once the tournament has sales (PAY-02)."), fields=["settings"])
     public = changes.public_changes(t, changed)  # FMT-02: a published event's change is a new version
     changes.require_reason(t, public, override_reason)
     before = {name: str(getattr(t, name)) for name in money}

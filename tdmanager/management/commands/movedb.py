@@ -41,6 +41,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.db.utils import ConnectionDoesNotExist, load_backend
 
 from tdmanager import backup as bk
+from tdmanager import sql
 
 SOURCE = "movedb_source"
 FRESH = "movedb_fresh"
@@ -199,9 +200,7 @@ def move(target: str, log=lambda text: None) -> list[tuple[str, int]]:
             source_rows, target_rows = model._base_manager.using(SOURCE).count(), model._base_manager.using(target).count()
             if not source_rows == target_rows == n:
                 raise MoveError(f"{table}: {source_rows} rows in the source, {target_rows} in the target after the copy")
-        with conn.cursor() as cursor:
-            for statement in conn.ops.sequence_reset_sql(no_style(), models):  # the next insert continues after the copied keys
-                cursor.execute(statement)
+        sql.continue_key_sequences(conn, models)  # the next insert continues after the copied keys
     ContentType.objects.clear_cache()  # ids cached from the target's own content types may differ
     return copied
 

@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from payouts import leaderboard, league
+from payouts.selectors import knockouts_by_entry as bounty_knockouts
 from tdmanager import realtime
 from tdmanager.errors import ValidationFailed
 from tdmanager.transactions import service
@@ -29,7 +30,7 @@ from ..models import Series, SeriesAward, SeriesCycle, SeriesResult, SeriesTourn
 from ..selectors import forget_leaderboard, standings
 from .common import FormatError
 
-LEAGUE_SETTINGS = {"scoring", "multiplier", "points_table", "participation_points", "best_of"}
+LEAGUE_SETTINGS = {"scoring", "multiplier", "points_table", "participation_points", "knockout_points", "best_of"}
 
 
 @service
@@ -80,6 +81,7 @@ def create_series(*, name: str, actor: Actor, **settings) -> Series:
         multiplier=str(series.multiplier),
         points_table=series.points_table,
         participation_points=str(series.participation_points),
+        knockout_points=str(series.knockout_points),
         best_of=series.best_of,
     )
     return series
@@ -218,6 +220,7 @@ def score_tournament(tournament, *, actor: Actor) -> list[SeriesResult]:
     if n == 0:
         raise FormatError("no_players", _("Nobody played this tournament."))
     formula = series.formula()
+    knockouts = person_knockouts(t)
     results = [
         SeriesResult(
             series=series,
@@ -227,7 +230,8 @@ def score_tournament(tournament, *, actor: Actor) -> list[SeriesResult]:
             place=place,
             shared_with=shared,
             participants=n,
-            points=_points(series, formula, t, n, place, shared),
+            knockouts=knockouts.get(person.pk, 0),
+            points=_points(series, formula, t, n, place, shared, knockouts.get(person.pk, 0)),
         )
         for person, place, shared in places
     ]
@@ -253,11 +257,23 @@ def score_tournament(tournament, *, actor: Actor) -> list[SeriesResult]:
     return results
 
 
-def _points(series: Series, formula, t: Tournament, n: int, place: int, shared: int) -> float:
+def person_knockouts(t: Tournament) -> dict[int, int]:
+    """{person id: players knocked out} in a bounty event (``payouts``' standing knockouts), a
+    player's re-entries together: what a league's knockout points count."""
+    by_entry = bounty_knockouts(t)
+    out: dict[int, int] = {}
+    for entry_id, person_id in t.entries.filter(pk__in=list(by_entry)).values_list("pk", "person_id"):
+        out[person_id] = out.get(person_id, 0) + by_entry[entry_id]
+    return out
+
+
+def _points(series: Series, formula, t: Tournament, n: int, place: int, shared: int, knockouts: int = 0) -> float:
     if formula is None:
         return leaderboard.leaderboard_points(n, place, mode=series.lb_constant_mode, buy_in=t.buy_in, shared_with=shared, shared_rule=series.shared_rule)
     try:
-        return float(league.event_points(formula, entries=n, place=place, buy_in=t.buy_in, shared_with=shared, shared_rule=series.shared_rule))
+        return float(
+            league.event_points(formula, entries=n, place=place, buy_in=t.buy_in, knockouts=knockouts, shared_with=shared, shared_rule=series.shared_rule)
+        )
     except league.LeagueError as exc:
         if exc.code == "needs_buy_in":
             raise FormatError("needs_buy_in", _("This formula weighs the buy-in, and this tournament has none."))

@@ -1,0 +1,205 @@
+"""The floor names who knocked a player out in a bounty event (PAY-02), through the API:
+``POST /api/v1/tournaments/<id>/busts/`` with ``eliminators``, answered with what the
+knockouts won; the refusals name the field; undoing a bust whose bounty has passed on is a 409.
+
+Events of real sales: each buy-in €50 to the pool, €50 bounty, €10 fee; a PKO pays 50 % of a
+bounty in cash (rounded down to €1, the default unit) and adds the rest to the eliminator's own.
+Every expected amount is worked out by hand in the comments."""
+
+from decimal import Decimal
+
+import pytest
+
+from payouts import services as payouts_services
+from payouts.models import BountyAward, BountyHead
+from seating.models import Seat
+from tournaments.models import Entry
+from tournaments.services import cashier, lifecycle
+
+pytestmark = pytest.mark.django_db
+D = Decimal
+
+
+def bounty_event(make_tournament, make_person, cashier_actor, actor, players=4, **settings):
+    """``players`` × (€50 pool + €50 bounty + €10 fee), started; a PKO unless ``settings`` say."""
+    t = make_tournament(buy_in=D("50"), fee=D("10"), settings={"bounty": "PKO", "bounty_amount": "50", **settings})
+    entries = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(players)]
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    t.refresh_from_db()
+    return t, entries
+
+
+def busts_url(t):
+    return f"/api/v1/tournaments/{t.pk}/busts/"
+
+
+def status(entry) -> str:
+    return Entry.objects.get(pk=entry.pk).status
+
+
+def test_a_bust_with_its_eliminator_answers_what_the_knockout_won(api, floor_user, make_tournament, make_person, cashier_actor, actor):
+    t, e = bounty_event(make_tournament, make_person, cashier_actor, actor)
+    r = api(floor_user).post(busts_url(t), {"entries": [{"entry": e[1].pk, "eliminators": [e[0].pk]}]}, format="json")
+    assert r.status_code == 201, r.json()
+    bust = r.json()["busts"][0]
+    # PKO: e1's €50 bounty → €25 cash to e0 and €25 onto e0's own bounty
+    assert r.json()["bounties"] == [
+        {
+            "bust": bust["id"],
+            "kind": "KNOCKOUT",
+            "winner": e[0].pk,
+            "entry_number": e[0].number,
+            "name": e[0].person.full_name,
+            "knocked_out": e[1].pk,
+            "cash": "25.00",
+            "added": "25.00",
+            "envelope": None,
+            "pot_share": None,
+        }
+    ]
+    assert BountyHead.objects.get(entry=e[0]).amount == D("75")
+    # the bust list names the eliminator too
+    listed = api(floor_user).get(busts_url(t)).json()
+    assert [(k["name"], k["cash"]) for k in listed[0]["knocked_out_by"]] == [(e[0].person.full_name, "25.00")]
+
+
+def test_the_object_form_and_the_fast_form_are_the_same_knockout(api, floor_user, make_tournament, make_person, cashier_actor, actor):
+    t, e = bounty_event(make_tournament, make_person, cashier_actor, actor, bounty="FIXED")
+    client = api(floor_user)
+    r = client.post(busts_url(t), {"entries": [{"entry": e[1].pk, "eliminators": [{"entry": e[0].pk}]}], "reason": "river"}, format="json")
+    assert r.status_code == 201
+    # fixed: the whole €50 in cash, nothing added
+    assert [(k["winner"], k["cash"], k["added"]) for k in r.json()["bounties"]] == [(e[0].pk, "50.00", "0.00")]
+
+
+def test_a_bust_without_its_eliminator_is_refused_naming_the_field(api, floor_user, make_tournament, make_person, cashier_actor, actor):
+    t, e = bounty_event(make_tournament, make_person, cashier_actor, actor)
+    client = api(floor_user)
+    for item in ({"entry": e[1].pk}, {"entry": e[1].pk, "eliminators": []}, {"entry": e[1].pk, "eliminators": None}):
+        r = client.post(busts_url(t), {"entries": [item]}, format="json")
+        assert r.status_code == 400 and r.json()["code"] == "eliminator_required" and r.json()["field"] == "eliminators", r.json()
+        assert e[1].person.first_name in r.json()["detail"]
+    assert status(e[1]) == Entry.ACTIVE and not BountyAward.objects.filter(tournament=t).exists()
+
+
+@pytest.mark.parametrize(
+    "named",
+    [
+        "5",
+        5,
+        {"entry": 5},
+        [True],
+        ["5"],
+        [5.0],
+        [0],
+        [-3],
+        [2**63],
+        [{"entry": "5"}],
+        [{"player": 5}],
+        [{"entry": 5, "pot_share": -1}],
+        [{"entry": 5, "pot_share": 0}],
+        [{"entry": 5, "pot_share": 1.5}],
+        [{"entry": 5, "pot_share": "100"}],
+        [{"entry": 5, "pot_share": True}],
+        [{"entry": 5, "share": 100}],
+        [[5]],
+        [None],
+        list(range(1, 11)),  # ten: more than can sit at a table
+    ],
+    ids=range(20),
+)
+def test_a_bad_shape_of_eliminators_is_refused_naming_the_field(api, floor_user, make_tournament, make_person, cashier_actor, actor, named):
+    t, e = bounty_event(make_tournament, make_person, cashier_actor, actor)
+    r = api(floor_user).post(busts_url(t), {"entries": [{"entry": e[1].pk, "eliminators": named}]}, format="json")
+    assert r.status_code == 400
+    body = r.json()
+    assert body["code"] == "invalid" and "eliminators" in body["fields"]["entries"]["0"], body
+    assert "Eliminators" in body["detail"]
+    assert status(e[1]) == Entry.ACTIVE
+
+
+def test_an_eliminator_who_cannot_have_won_the_pot_is_refused(api, floor_user, make_tournament, make_person, cashier_actor, actor):
+    t, e = bounty_event(make_tournament, make_person, cashier_actor, actor)
+    client = api(floor_user)
+    assert client.post(busts_url(t), {"entries": [{"entry": e[3].pk, "eliminators": [e[0].pk]}]}, format="json").status_code == 201
+    for named, code in (
+        ([e[3].pk], "eliminator_not_playing"),  # out already
+        ([e[1].pk], "self_knockout"),
+        ([e[0].pk, e[0].pk], "duplicate_eliminator"),
+        ([987654321], "eliminator_not_playing"),  # no such entry here
+    ):
+        r = client.post(busts_url(t), {"entries": [{"entry": e[1].pk, "eliminators": named}]}, format="json")
+        assert (r.status_code, r.json()["code"], r.json().get("field")) == (400, code, "eliminators"), r.json()
+    assert status(e[1]) == Entry.ACTIVE
+
+
+def test_a_split_pot_shares_the_bounty_by_the_chips_each_won(api, floor_user, make_tournament, make_person, cashier_actor, actor):
+    # Fixed €50 split by the pot 2,000 : 1,000 → 33.33… and 16.66…, rounded down to €1: 33 and
+    # 16; the €1 left goes to the first listed (from the button's left): 34 and 16.
+    t, e = bounty_event(make_tournament, make_person, cashier_actor, actor, bounty="FIXED", bounty_split="POT")
+    body = {"entries": [{"entry": e[1].pk, "eliminators": [{"entry": e[2].pk, "pot_share": 2000}, {"entry": e[3].pk, "pot_share": 1000}]}]}
+    r = api(floor_user).post(busts_url(t), body, format="json")
+    assert r.status_code == 201, r.json()
+    assert [(k["winner"], k["cash"], k["pot_share"]) for k in r.json()["bounties"]] == [(e[2].pk, "34.00", "2000.00"), (e[3].pk, "16.00", "1000.00")]
+
+
+def test_the_last_bust_answers_the_winners_own_bounty_too(api, floor_user, make_tournament, make_person, cashier_actor, actor):
+    # PKO of 2: e1's €50 → 25 cash to e0, 25 onto e0's bounty (75); e0 alone wins his own 75.
+    t, e = bounty_event(make_tournament, make_person, cashier_actor, actor, players=2)
+    r = api(floor_user).post(busts_url(t), {"entries": [{"entry": e[1].pk, "eliminators": [e[0].pk]}]}, format="json")
+    assert r.status_code == 201 and r.json()["winner"] == e[0].pk
+    assert [(k["kind"], k["bust"] is None, k["winner"], k["cash"], k["added"]) for k in r.json()["bounties"]] == [
+        ("KNOCKOUT", False, e[0].pk, "25.00", "25.00"),
+        ("OWN", True, e[0].pk, "75.00", "0.00"),
+    ]
+
+
+def test_a_bust_in_an_event_without_bounties_answers_as_before(api, floor_user, make_tournament, make_person, cashier_actor, actor):
+    t = make_tournament()
+    e = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(4)]
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    client = api(floor_user)
+    r = client.post(busts_url(t), {"entries": [{"entry": e[1].pk}]}, format="json")
+    assert r.status_code == 201 and set(r.json()) == {"moves", "broken", "final_table", "halted", "busts", "winner"}
+    # an eliminator named anyway changes nothing: no bounty here
+    r = client.post(busts_url(t), {"entries": [{"entry": e[2].pk, "eliminators": [e[0].pk]}]}, format="json")
+    assert r.status_code == 201 and "bounties" not in r.json()
+    assert "knocked_out_by" not in client.get(busts_url(t)).json()[0]
+    assert not BountyAward.objects.filter(tournament=t).exists()
+
+
+def test_undoing_a_bust_whose_bounty_has_passed_on_is_a_409(api, floor_user, make_tournament, make_person, cashier_actor, actor):
+    # 18 players at two tables of 9. A player at table 1 is recorded as knocked out by one at
+    # table 2 (a slip of the floor), who is then knocked out himself at table 2: table 1 has not
+    # changed, so seating would undo the first bust, but the bounty it gave has passed on.
+    t, e = bounty_event(make_tournament, make_person, cashier_actor, actor, players=18)
+    at = {entry: table for entry, table in Seat.objects.filter(tournament=t).values_list("entry_id", "table__number")}
+    one = [x for x in e if at[x.pk] == 1]
+    two = [x for x in e if at[x.pk] == 2]
+    client = api(floor_user)
+    first = client.post(busts_url(t), {"entries": [{"entry": one[0].pk, "eliminators": [two[0].pk]}]}, format="json")
+    assert first.status_code == 201, first.json()
+    r = client.post(busts_url(t), {"entries": [{"entry": two[0].pk, "eliminators": [two[1].pk]}]}, format="json")
+    assert r.status_code == 201, r.json()
+    bust = first.json()["busts"][0]["id"]
+    r = client.post(f"{busts_url(t)}{bust}/undo/", {"reason": "wrong eliminator"}, format="json")
+    assert r.status_code == 409 and r.json()["code"] == "bounty_passed_on", r.json()
+    assert two[0].person.full_name in r.json()["detail"]
+    assert status(one[0]) == Entry.BUSTED  # nothing undone
+
+
+def test_a_mystery_knockout_before_the_envelopes_are_set_up_is_a_409(api, floor_user, make_tournament, make_person, cashier_actor, actor):
+    t, e = bounty_event(make_tournament, make_person, cashier_actor, actor, bounty="MYSTERY", mystery_from="START")
+    r = api(floor_user).post(busts_url(t), {"entries": [{"entry": e[1].pk, "eliminators": [e[0].pk]}]}, format="json")
+    assert r.status_code == 409 and r.json()["code"] == "no_envelopes", r.json()
+    assert status(e[1]) == Entry.ACTIVE
+
+
+def test_a_mystery_knockout_answers_the_envelope_drawn(api, floor_user, make_tournament, make_person, cashier_actor, actor):
+    t, e = bounty_event(make_tournament, make_person, cashier_actor, actor, bounty="MYSTERY", mystery_from="START")
+    envelopes = ["100.00", "50.00", "30.00", "20.00"]  # 4 × €50 taken in
+    payouts_services.set_envelopes(t, envelopes, actor=actor)
+    r = api(floor_user).post(busts_url(t), {"entries": [{"entry": e[1].pk, "eliminators": [e[0].pk]}]}, format="json")
+    assert r.status_code == 201, r.json()
+    (won,) = r.json()["bounties"]
+    assert won["envelope"] in (1, 2, 3, 4) and won["cash"] == envelopes[won["envelope"] - 1] and won["added"] == "0.00"

@@ -1,0 +1,226 @@
+"""Bounty events with real money (PAY-02): the bounty part of each sale on the ledger, the
+knockouts the floor records, the desk paying them, undo, and mystery envelopes.
+
+Every expectation is worked by hand in the comments from the house settings of the test."""
+
+from decimal import Decimal
+
+import pytest
+
+from payouts import selectors as sel
+from payouts import services
+from payouts.models import BountyAward, BountyHead
+from seating import services as seating
+from tdmanager.errors import DomainError
+from tournaments.models import Entry, LedgerRow, Tournament, TournamentEvent
+from tournaments.services import cashier, clockctl, lifecycle
+
+pytestmark = pytest.mark.django_db
+D = Decimal
+
+
+def pko(make_tournament, make_person, cashier_actor, actor, players=9, **settings):
+    """A PKO of ``players`` × (€50 pool + €50 bounty + €10 fee), started."""
+    t = make_tournament(buy_in=D("50"), fee=D("10"), settings={"bounty": "PKO", "bounty_amount": "50", **settings})
+    entries = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(players)]
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    t.refresh_from_db()
+    return t, entries
+
+
+def head(entry) -> Decimal:
+    return BountyHead.objects.get(entry=entry).amount
+
+
+def owed(t, entry) -> Decimal:
+    return sum((a.cash for a in sel.bounties_owed_query(t).filter(winner=entry)), D(0))
+
+
+def test_a_sale_takes_the_bounty_apart_from_the_prize_pool(make_tournament, make_person, cashier_actor, actor):
+    t, entries = pko(make_tournament, make_person, cashier_actor, actor, players=3)
+    row = entries[0].ledger.get()
+    assert (row.prize_amount, row.bounty_amount, row.fee_amount, row.total) == (D("50"), D("50"), D("10"), D("110"))
+    assert sel.money_in(t)["prize"] == D("150")  # the pool: 3 × €50, no bounty in it
+    assert sel.bounty_taken_in(t) == D("150")
+    assert [head(e) for e in entries] == [D("50")] * 3
+
+
+def test_pko_9_players_to_the_last_bust_adds_up_to_the_cent(make_tournament, make_person, cashier_actor, actor):
+    # €1 rounding unit, 50 % in cash. A = entries[0] knocks out 1, 2, 3, 4; then entries[5]
+    # knocks out A (head 50 + 4 × 25 = 150: 75 cash, 75 added), then 6, 7 go to entries[8];
+    # entries[8] knocks out entries[5] last.
+    t, e = pko(make_tournament, make_person, cashier_actor, actor)
+    for i in (1, 2, 3, 4):
+        seating.record_bust(t, [{"entry": e[i].pk, "eliminators": [e[0].pk]}], actor=actor)
+    assert head(e[0]) == D("150") and owed(t, e[0]) == D("100")  # 4 × 25 cash, 4 × 25 added
+    seating.record_bust(t, [{"entry": e[0].pk, "eliminators": [e[5].pk]}], actor=actor)
+    assert head(e[5]) == D("125") and owed(t, e[5]) == D("75")
+    seating.record_bust(t, [{"entry": e[6].pk, "eliminators": [e[8].pk]}], actor=actor)
+    seating.record_bust(t, [{"entry": e[7].pk, "eliminators": [e[8].pk]}], actor=actor)
+    assert head(e[8]) == D("100") and owed(t, e[8]) == D("50")
+    # The last bust: 5's head 125 → 62 cash (rounded down to €1), 63 added to 8's head; then 8 wins his own 163.
+    seating.record_bust(t, [{"entry": e[5].pk, "eliminators": [e[8].pk]}], actor=actor)
+    assert owed(t, e[8]) == D("50") + D("62") + D("163")
+    assert sum(owed(t, x) for x in e) == D("450")  # every bounty bought went back to the players
+    assert BountyHead.objects.filter(tournament=t).exclude(amount=0).count() == 0
+
+
+def test_a_bust_in_a_bounty_event_needs_its_eliminator(make_tournament, make_person, cashier_actor, actor):
+    t, e = pko(make_tournament, make_person, cashier_actor, actor, players=4)
+    with pytest.raises(DomainError) as refused:
+        seating.record_bust(t, [e[1]], actor=actor)
+    assert refused.value.code == "eliminator_required"
+    assert Entry.objects.get(pk=e[1].pk).status == Entry.ACTIVE  # the bust was refused with it
+    with pytest.raises(DomainError) as refused:
+        seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[1].pk]}], actor=actor)
+    assert refused.value.code == "self_knockout"
+
+
+def test_a_split_pot_shares_the_bounty_by_the_pot_and_the_remainder_goes_first(make_tournament, make_person, cashier_actor, actor):
+    # Fixed €50, by the pot 2:1 → 33.33… and 16.66… rounded down to €1: 33 and 16, €1 left to the first listed.
+    t, e = pko(make_tournament, make_person, cashier_actor, actor, players=4, bounty="FIXED", bounty_split="POT")
+    seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [{"entry": e[2].pk, "pot_share": 2000}, {"entry": e[3].pk, "pot_share": 1000}]}], actor=actor)
+    assert (owed(t, e[2]), owed(t, e[3])) == (D("34"), D("16"))
+
+
+def test_the_desk_pays_what_is_owed_once_within_the_cash_limit(make_tournament, make_person, cashier_actor, actor):
+    t, e = pko(make_tournament, make_person, cashier_actor, actor, players=4, bounty="FIXED")
+    seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk]}], actor=actor)
+    seating.record_bust(t, [{"entry": e[2].pk, "eliminators": [e[0].pk]}], actor=actor)
+    row = services.pay_bounties(e[0], method="CASH", actor=cashier_actor)
+    assert (row.kind, row.bounty_amount, row.total, row.method) == (LedgerRow.BOUNTY, D("-100"), D("-100"), "CASH")
+    assert owed(t, e[0]) == 0 and sel.bounty_paid_out(t) == D("100")
+    with pytest.raises(DomainError) as refused:
+        services.pay_bounties(e[0], method="CASH", actor=cashier_actor)
+    assert refused.value.code == "no_bounty_owed"
+    t.cash_limit = D("40")
+    t.save(update_fields=["cash_limit"])
+    seating.record_bust(t, [{"entry": e[3].pk, "eliminators": [e[0].pk]}], actor=actor)  # 50 more, and the winner's own 50
+    with pytest.raises(DomainError) as refused:
+        services.pay_bounties(e[0], method="CASH", actor=cashier_actor)
+    assert refused.value.code == "cash_limit_exceeded"
+    row = services.pay_bounties(e[0], method="TRANSFER", reference="TRX-1", actor=cashier_actor)
+    assert row.bounty_amount == D("-100")
+
+
+def test_undoing_a_paid_knockout_reverses_the_payment_and_the_heads(make_tournament, make_person, cashier_actor, actor):
+    t, e = pko(make_tournament, make_person, cashier_actor, actor, players=4)
+    seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk]}], actor=actor)
+    out = seating.record_bust(t, [{"entry": e[2].pk, "eliminators": [e[0].pk]}], actor=actor)
+    paid = services.pay_bounties(e[0], method="CASH", actor=cashier_actor)
+    seating.undo_bust(t, out.busts[0], actor=actor, reason="wrong player")
+    assert paid.is_reversed or LedgerRow.objects.filter(reverses=paid).exists()
+    assert head(e[2]) == D("50") and head(e[0]) == D("75")  # 50 + 25 from the first knockout only
+    assert owed(t, e[0]) == D("25")  # the first knockout's cash is owed again
+    assert BountyAward.objects.filter(bust=out.busts[0], void="").count() == 0
+
+
+def test_a_bounty_passed_on_is_undone_with_the_later_bust_first(make_tournament, make_person, cashier_actor, actor):
+    # 1 out to 0 (25 cash, 0's head 75), then 0 out to 2 (37 cash, 38 added: 2's head 88).
+    t, e = pko(make_tournament, make_person, cashier_actor, actor, players=4)
+    first = seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk]}], actor=actor)
+    seating.record_bust(t, [{"entry": e[0].pk, "eliminators": [e[2].pk]}], actor=actor)
+    assert (head(e[2]), owed(t, e[2])) == (D("88"), D("37"))
+    with pytest.raises(DomainError) as refused:
+        seating.undo_bust(t, first.busts[0], actor=actor, reason="mistake")
+    assert head(e[0]) == 0 and owed(t, e[0]) == D("25")  # refused: nothing moved
+    later = [c["event"] for c in refused.value.extra["later"]]
+    seating.undo_bust_and_later(t, first.busts[0], later=later, actor=actor, reason="mistake")
+    assert [head(x) for x in e] == [D("50")] * 4 and sum(owed(t, x) for x in e) == 0
+
+
+def test_the_passed_on_check_refuses_what_seating_would_allow(make_tournament, make_person, cashier_actor, actor):
+    t, e = pko(make_tournament, make_person, cashier_actor, actor, players=4)
+    first = seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk]}], actor=actor)
+    seating.record_bust(t, [{"entry": e[0].pk, "eliminators": [e[2].pk]}], actor=actor)
+    with pytest.raises(DomainError) as refused:
+        services.undo_knockouts(t, [first.busts[0]], actor)
+    assert refused.value.code == "bounty_passed_on"
+
+
+def test_mystery_envelopes_are_drawn_from_the_stage_and_logged(make_tournament, make_person, cashier_actor, actor):
+    t, e = pko(make_tournament, make_person, cashier_actor, actor, players=4, bounty="MYSTERY", mystery_from="START")
+    with pytest.raises(DomainError) as refused:
+        services.set_envelopes(t, ["100", "50"], actor=actor)
+    assert refused.value.code == "envelopes_total"  # 4 × 50 = 200 taken in
+    services.set_envelopes(t, ["100", "50", "30", "20"], actor=actor)
+    seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk]}], actor=actor)
+    drawn = BountyAward.objects.get(knocked_out=e[1])
+    assert drawn.envelope in (1, 2, 3, 4) and drawn.cash == [D("100"), D("50"), D("30"), D("20")][drawn.envelope - 1]
+    event = TournamentEvent.objects.get(tournament=t, action="payouts.mystery.drawn")
+    assert event.payload["envelope"] == drawn.envelope and event.payload["seed"] == drawn.seed
+    seating.record_bust(t, [{"entry": e[2].pk, "eliminators": [e[0].pk]}], actor=actor)
+    seating.record_bust(t, [{"entry": e[3].pk, "eliminators": [e[0].pk]}], actor=actor)
+    # three envelopes drawn, each once; the one left goes to the winner: 200 in all
+    numbers = [a.envelope for a in BountyAward.objects.filter(tournament=t, envelope__isnull=False)]
+    assert len(numbers) == 3 and len(set(numbers)) == 3
+    left = BountyAward.objects.get(tournament=t, kind=BountyAward.LEFTOVER)
+    assert left.winner_id == e[0].pk and left.cash == [D("100"), D("50"), D("30"), D("20")][({1, 2, 3, 4} - set(numbers)).pop() - 1]
+    assert owed(t, e[0]) == D("200")
+
+
+def test_a_re_entry_buys_a_new_bounty_and_the_money_still_balances(make_tournament, make_person, cashier_actor, actor):
+    # 4 × €50 bounties, then player 1 re-enters after 0 knocked him out: €250 taken in.
+    # 0 wins 25 cash + 25 onto his head (75); the re-entry's head is a fresh 50.
+    t = make_tournament(
+        buy_in=D("50"),
+        fee=D("10"),
+        format=Tournament.REENTRY,
+        max_entries_per_player=2,
+        late_reg_closes_after_level=3,
+        settings={"bounty": "PKO", "bounty_amount": "50"},
+    )
+    e = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(4)]
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    clockctl.start_clock(t, actor=actor)
+    seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk]}], actor=actor)
+    again = cashier.reenter(t, e[1].person, method="CASH", actor=cashier_actor).entry
+    assert again.ledger.get().bounty_amount == D("50") and head(again) == D("50")
+    assert sel.bounty_taken_in(t) == D("250")
+    assert head(e[0]) == D("75") and owed(t, e[0]) == D("25")
+    on_heads = sum((h.amount for h in BountyHead.objects.filter(tournament=t)), D(0))
+    assert on_heads + sum(owed(t, x) for x in [*e, again]) == D("250")  # nothing paid yet: on heads + owed
+
+
+def test_envelopes_are_only_added_once_the_draws_have_begun(make_tournament, make_person, cashier_actor, actor):
+    # 3 × €30 = 90 in the bag; a late re-entry's €30 comes in an added envelope.
+    t, e = pko(make_tournament, make_person, cashier_actor, actor, players=3, bounty="MYSTERY", bounty_amount="30", mystery_from="START")
+    services.set_envelopes(t, ["50", "25", "15"], actor=actor)
+    seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk]}], actor=actor)
+    row = cashier.register(t, make_person(), method="CASH", actor=cashier_actor).row  # late registration: €30 more
+    assert row.bounty_amount == D("30") and sel.bounty_taken_in(t) == D("120")
+    with pytest.raises(DomainError) as refused:
+        services.set_envelopes(t, ["60", "30", "15", "15"], actor=actor)
+    assert refused.value.code == "envelopes_drawn"
+    assert services.set_envelopes(t, ["50", "25", "15", "30"], actor=actor)[-1] == D("30")
+
+
+def test_an_eliminator_without_a_bounty_of_his_own_keeps_what_he_wins(make_tournament, make_person, cashier_actor, actor):
+    # Entry 0 has no head (as an entry written in bulk): knocking out 1 (head 50) puts 25 in
+    # cash and 25 on a new head for 0; the heads then hold 25 + 50 + 50, and 25 is owed.
+    t, e = pko(make_tournament, make_person, cashier_actor, actor, players=4)
+    BountyHead.objects.filter(entry=e[0]).delete()
+    seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk]}], actor=actor)
+    assert head(e[0]) == D("25") and owed(t, e[0]) == D("25")
+    assert sum((h.amount for h in BountyHead.objects.filter(tournament=t)), D(0)) == D("125")  # 25 + 50 + 50
+
+
+def test_a_busted_player_in_a_bounty_event_re_enters_rather_than_rebuys(make_tournament, make_person, cashier_actor, actor):
+    # His knockout paid the €50 on his head to player 0: a rebuy would bring him back with none.
+    t = make_tournament(
+        buy_in=D("50"),
+        fee=D("10"),
+        format=Tournament.REBUY,
+        rebuy_price=D("50"),
+        rebuy_chips=30000,
+        rebuy_until_level=3,
+        settings={"bounty": "PKO", "bounty_amount": "50"},
+    )
+    e = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(3)]
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    clockctl.start_clock(t, actor=actor)
+    seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk]}], actor=actor)
+    with pytest.raises(DomainError) as refused:
+        cashier.rebuy(e[1], method="CASH", actor=cashier_actor)
+    assert refused.value.code == "bounty_event_reentry"
+    assert Entry.objects.get(pk=e[1].pk).status == Entry.BUSTED and owed(t, e[0]) == D("25")

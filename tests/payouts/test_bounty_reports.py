@@ -1,0 +1,305 @@
+"""The bounty money in every total, report and reconciliation (PAY-02): kept apart from the prize
+pool and the house fee, and accounted for to the cent.
+
+One small PKO worked by hand. House settings: bounty PKO €40, half of each eliminator's part in
+cash rounded down to €10, a split pot shared by the pot, the remainder to the house. Each sale is
+€60 to the pool + €40 bounty + €10 fee = €110.
+
+* Cashier A sells six entries P0..P5 in cash, and a seventh (P6) by mistake, reversed.
+* The director starts. P1 is knocked out by P0: head 40 → 20 cash to P0, 20 onto P0's head (60).
+* Cashier B sells P1 a re-entry by card (a new head of 40).
+* P2 is knocked out by P3: 20 cash to P3, P3's head 60.
+* B pays P0 his 20 in cash, then P3 his 20 in cash; P2's bust is undone by the director: P3's
+  payment is reversed (on the director's shift), P3's head back to 40, P2's head back to 40.
+* P0 (head 60) is knocked out by P4 and P5 splitting the pot 3:2: 36 and 24 rounded down to €10
+  → 30 and 20, €10 to the house. P4: 15 → 10 cash, 20 onto his head (60); P5: 10 cash, 10 onto
+  his head (50).
+
+Where the bounty money is: taken in 6 × 40 (A) + 40 (B) = 280; paid 20 (P0; P3's reversed);
+owed 10 (P4) + 10 (P5) = 20; on the heads: P1's re-entry 40 + P2 40 + P3 40 + P4 60 + P5 50 = 230;
+the house 10. 20 + 20 + 230 + 10 = 280: balanced.
+"""
+
+from decimal import Decimal
+
+import pytest
+from django.test import Client
+from django.utils import translation
+
+from payouts import reports, services
+from payouts import selectors as sel
+from payouts.models import BountyHead
+from seating import services as seating
+from tdmanager.errors import DomainError
+from tests.conftest import client_for, make_user
+from tests.payouts.test_reports_italian import pdf_text
+from tournaments import selectors as tsel
+from tournaments.models import LedgerRow, Person
+from tournaments.services import cashier, lifecycle, oversight, privacy
+from tournaments.services.events import Actor
+
+pytestmark = pytest.mark.django_db
+D = Decimal
+
+SETTINGS = {"bounty": "PKO", "bounty_amount": "40", "bounty_rounding": "10", "bounty_split": "POT", "bounty_remainder": "HOUSE"}
+
+
+@pytest.fixture
+def cashier_b(db):
+    return Actor(make_user("bea", "cashier"), "desk-2")
+
+
+@pytest.fixture
+def pko(make_tournament, make_person, cashier_actor, cashier_b, actor):
+    t = make_tournament(buy_in=D("60"), fee=D("10"), max_entries_per_player=2, settings=SETTINGS)
+    people = [make_person(f"Player{i}", "Bounty") for i in range(7)]
+    e = [cashier.register(t, p, method="CASH", actor=cashier_actor).entry for p in people]
+    cashier.reverse(e[6].ledger.get(), reason="sold twice", actor=cashier_actor)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk]}], actor=actor)
+    reentry = cashier.reenter(t, people[1], method="CARD", actor=cashier_b).entry
+    undone = seating.record_bust(t, [{"entry": e[2].pk, "eliminators": [e[3].pk]}], actor=actor).busts[0]
+    paid = services.pay_bounties(e[0], method="CASH", actor=cashier_b)
+    taken_back = services.pay_bounties(e[3], method="CASH", actor=cashier_b)
+    seating.undo_bust(t, undone, actor=actor, reason="wrong player")
+    split = [{"entry": e[4].pk, "pot_share": 3000}, {"entry": e[5].pk, "pot_share": 2000}]
+    seating.record_bust(t, [{"entry": e[0].pk, "eliminators": split}], actor=actor)
+    t.refresh_from_db()
+    return {"t": t, "e": e, "people": people, "reentry": reentry, "paid": paid, "taken_back": taken_back}
+
+
+def line(data, label):
+    values = [v for name, v in data["lines"] if str(name) == label]
+    assert len(values) == 1, label
+    return values[0]
+
+
+def test_the_knockouts_left_the_heads_and_awards_worked_out_by_hand(pko):
+    e = pko["e"]
+    heads = {x.pk: BountyHead.objects.get(entry=x).amount for x in e}
+    assert [heads[x.pk] for x in e] == [0, 0, D("40"), D("40"), D("60"), D("50"), 0]
+    assert BountyHead.objects.get(entry=pko["reentry"]).amount == D("40")
+    assert pko["taken_back"].is_reversed and not LedgerRow.objects.get(pk=pko["paid"].pk).is_reversed
+
+
+def test_each_cashiers_shift_tells_the_bounty_money_apart(pko, cashier_actor, cashier_b, actor):
+    a = cashier.shift_totals(cashier_actor.user)
+    # A: 7 sales and 1 reversal in cash: 6 × 110 = 660, of which 6 × 40 = 240 bounty parts.
+    assert [(m["method"], m["rows"], m["total"]) for m in a["by_method"]] == [("CASH", 8, D("660"))]
+    assert (a["total"], a["bounty"]) == (D("660"), {"in": D("240"), "out": D("0"), "net": D("240")})
+    b = cashier.shift_totals(cashier_b.user)
+    # B: the re-entry by card 110 (bounty 40); two bounty payments in cash, 20 + 20 out.
+    assert [(m["method"], m["rows"], m["total"]) for m in b["by_method"]] == [("CARD", 1, D("110")), ("CASH", 2, D("-40"))]
+    assert (b["total"], b["bounty"]) == (D("70"), {"in": D("40"), "out": D("40"), "net": D("0")})
+    # The director's undo took P3's 20 back into his drawer: a bounty payment reversed.
+    d = cashier.shift_totals(actor.user)
+    assert (d["total"], d["bounty"]) == (D("20"), {"in": D("0"), "out": D("-20"), "net": D("20")})
+    # The drawers together: 660 + 70 + 20 = 750 = 770 taken − 20 paid out for good.
+    assert a["total"] + b["total"] + d["total"] == D("750")
+
+
+def test_the_desk_shows_the_shift_bounty_lines(pko, cashier_b):
+    api = client_for(cashier_b.user).get("/api/v1/cashier/shift/").json()
+    assert {k: D(v) for k, v in api["bounty"].items()} == {"in": D("40"), "out": D("40"), "net": D("0")}
+    page = Client()
+    page.force_login(cashier_b.user)
+    html = page.get("/desk/").content.decode()
+    assert "of which bounty parts taken in" in html and "of which bounties paid out" in html
+
+
+def test_the_ledger_totals_and_the_tournament_page_keep_the_bounty_apart(pko, director):
+    t = pko["t"]
+    totals = cashier.ledger_totals(t)
+    # 7 × 60 to the pool, 7 × 10 fees; bounty parts 280 in, 20 paid out for good.
+    assert (totals["prize"], totals["fee"], totals["bounty"], totals["bounty_paid"]) == (D("420"), D("70"), D("280"), D("20"))
+    page = Client()
+    page.force_login(director)
+    html = page.get(f"/tournaments/{t.pk}/").content.decode()
+    assert html.split('id="bounty-collected">')[1].split("<")[0] == "280.00 EUR"
+    assert html.split('id="bounty-paid">')[1].split("<")[0] == "20.00 EUR"
+
+
+def test_the_reconciliation_accounts_for_every_bounty_cent(pko):
+    t = pko["t"]
+    data = reports.reconciliation_data(t)
+    assert line(data, "Money in: bounty parts (apart from the prize pool)") == D("280")
+    # 420 prize parts + 70 fees + 280 bounty parts (no side pool, no jackpot)
+    assert line(data, "Money in: total") == D("770")
+    assert line(data, "Bounty money taken in (apart from the prize pool)") == D("280")
+    assert line(data, "… bounties paid out") == D("20")
+    assert line(data, "… bounties won, not yet collected") == D("20")
+    assert line(data, "… still on the heads of the players in") == D("230")
+    assert line(data, "… bounties kept by the house") == D("10")
+    assert line(data, "Bounty difference not explained") == D("0")
+    assert data["bounty_difference"] == 0 and data["in_difference"] == 0 and data["balanced"]
+    # The prize pool is the prize parts alone: 7 × 60.
+    assert line(data, "Prize pool") == D("420")
+
+
+def test_a_bounty_cent_that_went_missing_is_flagged(pko):
+    t, e = pko["t"], pko["e"]
+    BountyHead.objects.filter(entry=e[5]).update(amount=D("49.99"))  # a cent lost off P5's head
+    data = reports.reconciliation_data(t)
+    assert data["bounty_difference"] == D("0.01") and not data["balanced"]
+    assert line(data, "Bounty difference not explained") == D("0.01")
+    report = reports.reconciliation(t)
+    assert report["totals"][0][1] == "NOT balanced: see the difference."
+    assert any("0.01 of the bounty money taken in is not explained" in r[0] for r in report["rows"])
+
+
+def test_the_reconciliation_csv_and_pdf_carry_the_bounty_lines(pko):
+    report = reports.reconciliation(pko["t"])
+    csv = reports.to_csv(report)
+    for text in (
+        "Bounty money taken in (apart from the prize pool),280.00",
+        "… bounties paid out,20.00",
+        '"… bounties won, not yet collected",20.00',  # quoted: the label has a comma
+        "… still on the heads of the players in,230.00",
+        "… bounties kept by the house,10.00",
+        "Bounty difference not explained,0.00",
+    ):
+        assert text in csv
+    text = pdf_text(reports.to_pdf(report))
+    assert "Bounty money taken in" in text and "still on the heads of the players in" in text
+
+
+def test_the_payments_report_lists_bounty_payments_apart_from_prizes(pko):
+    report = reports.payments(pko["t"])
+    bounty_rows = [r for r in report["rows"] if r[4] == "Bounty"]
+    # P0's 20 (standing) and P3's 20 (reversed by the undo), both paid by cashier B in cash
+    assert [(r[2], r[5], r[6], r[9], r[10]) for r in bounty_rows] == [
+        ("Player0 Bounty", "20.00", "Cash", "bea", ""),
+        ("Player3 Bounty", "20.00", "Cash", "bea", "reversed"),
+    ]
+    totals = dict((str(k), v) for k, v in report["totals"])
+    assert (totals["Paid"], totals["Payments"]) == ("0.00", "0")  # no prize paid yet
+    assert (totals["Bounties paid (apart from the prizes)"], totals["Bounty payments"]) == ("20.00", "1")
+    assert "Bounty,20.00,Cash" in reports.to_csv(report)
+
+
+def test_the_prestart_report_and_its_addendum_have_a_bounty_column(pko, actor):
+    t = pko["t"]
+    pre = reports.prestart(t)
+    col = [str(c) for c in pre["columns"]]
+    assert col[6:12] == ["Buy-in", "Fee", "Jackpot", "Bounty", "Amount", "Owed"]
+    first = next(r for r in pre["rows"] if r[3] == "Player0 Bounty")
+    assert first[6:12] == ["60.00", "10.00", "0.00", "40.00", "110.00", "0.00"]  # 60 + 10 + 40 = 110
+    totals = dict((str(k), v) for k, v in pre["totals"])
+    # before the start: 7 sales and 1 reversal: 6 × 60, 6 × 40, 6 × 110
+    assert (totals["Total buy-ins"], totals["Total bounty parts (apart from the prize pool)"], totals["Total"]) == ("360.00", "240.00", "660.00")
+    # after the start: the re-entry only (the bounty payments and their reversal are no stubs)
+    issued = oversight.issue_stub_addendum(t, actor=actor)
+    assert (issued.stubs, issued.total) == (1, D("110"))
+    add = reports.addendum(t, 1)
+    assert [r[5] for r in add["rows"]] == ["Re-entry"]
+    totals = dict((str(k), v) for k, v in add["totals"])
+    assert (totals["Total buy-ins"], totals["Total bounty parts (apart from the prize pool)"], totals["Total"]) == ("60.00", "40.00", "110.00")
+    assert "Total bounty parts (apart from the prize pool),40.00" in reports.to_csv(add)
+
+
+@pytest.mark.parametrize("show", ["NET", "GROSS", "BOTH"])
+def test_the_gross_and_net_pool_leave_the_bounty_money_out(pko, show):
+    t = pko["t"]
+    t.settings = {**t.settings, "display_pool": show}
+    t.save()
+    s = sel.display_summary(t)
+    # No deductions: gross = net = 7 × 60; the bounty money (280) beside it, never in it.
+    assert s["prize_pool"] == "420.00" and s["bounty_money"] == "280.00"
+    assert {s["prize_pool_gross"], s["prize_pool_net"]} - {None} == {"420.00"}
+    assert sel.money_in(t) == {"prize": D("420"), "fee": D("70"), "side": D("0")}
+
+
+def test_a_pool_with_deductions_is_worked_from_the_prize_parts_alone(make_tournament, make_person, cashier_actor):
+    # 5 × (100 + 40 bounty + 10): gross 500, 4 % staff fee 20, net 480, whatever the bounty.
+    t = make_tournament(buy_in=D("100"), deductions=[{"name": "staff service", "percent": "4"}], settings={**SETTINGS, "display_pool": "BOTH"})
+    for _ in range(5):
+        cashier.register(t, make_person(), method="CARD", actor=cashier_actor)
+    s = sel.display_summary(t)
+    assert (s["prize_pool_gross"], s["prize_pool_net"], s["bounty_money"]) == ("500.00", "480.00", "200.00")
+
+
+def test_the_payouts_page_shows_the_bounty_money_apart(pko, director):
+    page = Client()
+    page.force_login(director)
+    html = page.get(f"/tournaments/{pko['t'].pk}/payouts/").content.decode()
+    assert 'id="bounty-money"' in html and "apart from the prize pool" in html
+
+
+def test_the_person_export_lists_the_bounties_won_and_paid(pko, director):
+    e, people = pko["e"], pko["people"]
+    data = privacy.person_data(Person.objects.get(pk=people[0].pk))
+    assert [(b["kind"], b["amount"], b["paid"], b["receipt_number"]) for b in data["bounties"]] == [("KNOCKOUT", "20.00", True, pko["paid"].receipt_number)]
+    assert data["bounties_unpaid"] == []
+    assert any(r["kind"] == "BOUNTY" and r["bounty_amount"] == "-20.00" for r in data["ledger"])
+    p4 = privacy.person_data(Person.objects.get(pk=people[4].pk))
+    assert [(b["amount"], b["paid"], b["knocked_out_entry"]) for b in p4["bounties_unpaid"]] == [("10.00", False, e[0].pk)]
+    assert privacy.person_data(Person.objects.get(pk=people[3].pk))["bounties"] == []  # his bounty was undone
+
+
+def test_an_erasure_waits_for_a_bounty_owed(make_tournament, make_person, cashier_actor, actor, api, director):
+    # FIXED €40, 3 players: P1 out to P0 (40 owed to P0), then P0 out to P2: P0 is out with 40 owed.
+    t = make_tournament(buy_in=D("60"), fee=D("10"), settings={"bounty": "FIXED", "bounty_amount": "40"})
+    people = [make_person() for _ in range(3)]
+    e = [cashier.register(t, p, method="CASH", actor=cashier_actor).entry for p in people]
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk]}], actor=actor)
+    seating.record_bust(t, [{"entry": e[0].pk, "eliminators": [e[2].pk]}], actor=actor)
+    r = api(director).post(f"/api/v1/people/{people[0].pk}/erase/", {"reason": "asked"}, format="json")
+    assert r.status_code == 409 and r.json()["code"] == "person_bounty_due"
+    services.pay_bounties(e[0], method="CASH", actor=cashier_actor)
+    assert privacy.erasure_refusal(Person.objects.get(pk=people[0].pk)) is None
+
+
+def test_a_cancelled_pko_refunds_the_bounty_parts_and_says_so(make_tournament, make_person, cashier_actor, actor):
+    # 2 × 110 sold; cancelled: each is owed his 110 back, bounty part included; 80 still to refund.
+    t = make_tournament(buy_in=D("60"), fee=D("10"), settings=SETTINGS)
+    e = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(2)]
+    lifecycle.cancel(t, actor=actor, reason="storm")
+    assert [d["amount"] for d in tsel.refunds_due(t)] == [D("110"), D("110")]
+    money = sel.bounty_money(t)
+    assert (money["in"], money["on_heads"], money["to_refund"], money["difference"]) == (D("80"), D("0"), D("80"), D("0"))
+    row = cashier.pay_refund(e[0], method="CASH", actor=cashier_actor)
+    assert (row.total, row.bounty_amount) == (D("-110"), D("-40"))
+    money = sel.bounty_money(t)
+    assert (money["in"], money["to_refund"], money["difference"]) == (D("40"), D("40"), D("0"))
+
+
+def test_a_refund_gives_back_what_was_paid_never_the_bounties_collected(pko, actor):
+    # P3's bounty payment was reversed: his entry's ledger nets 110 paid; the refund is 110.
+    t, e = pko["t"], pko["e"]
+    row = cashier.refund(e[3], reason="taken ill", actor=actor, method="CASH")
+    assert (row.total, row.bounty_amount) == (D("-110"), D("-40"))
+    with pytest.raises(DomainError):
+        cashier.refund(e[3], reason="again", actor=actor, method="CASH")
+    # his head (40) went back with his money: 240 in = 20 paid + 20 owed + 190 on heads + 10 house
+    money = sel.bounty_money(t)
+    assert (money["in"], money["on_heads"], money["difference"]) == (D("240"), D("190"), D("0"))
+
+
+def test_the_bounty_lines_read_in_italian(pko):
+    with translation.override("it"):
+        csv = reports.to_csv(reports.reconciliation(pko["t"]))
+    assert "Denaro delle taglie incassato (separato dal montepremi),280.00" in csv
+    assert "… ancora sulle taglie dei giocatori in gioco,230.00" in csv
+
+
+def test_a_mystery_bag_is_accounted_for_before_during_and_after_the_draws(make_tournament, make_person, cashier_actor, actor):
+    # 4 × €50 bounty parts = 200: all of it "not yet in envelopes" until the director sets them up.
+    t = make_tournament(buy_in=D("50"), fee=D("10"), settings={"bounty": "MYSTERY", "bounty_amount": "50", "mystery_from": "START"})
+    e = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(4)]
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    money = sel.bounty_money(t)
+    assert (money["in"], money["in_bag"], money["difference"]) == (D("200"), D("200"), D("0"))
+    services.set_envelopes(t, ["100", "50", "30", "20"], actor=actor)
+    t.refresh_from_db()
+    seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk]}], actor=actor)
+    drawn = sel.bounties_owed_query(t).get().cash  # whichever envelope came out
+    money = sel.bounty_money(t)
+    assert (money["owed"], money["in_bag"], money["difference"]) == (drawn, D("200") - drawn, D("0"))
+    seating.record_bust(t, [{"entry": e[2].pk, "eliminators": [e[0].pk]}], actor=actor)
+    seating.record_bust(t, [{"entry": e[3].pk, "eliminators": [e[0].pk]}], actor=actor)
+    # three drawn, the last envelope to the winner: the bag is empty, all 200 owed to e[0]
+    money = sel.bounty_money(t)
+    assert (money["owed"], money["in_bag"], money["difference"]) == (D("200"), D("0"), D("0"))
+    data = reports.reconciliation_data(t)
+    assert line(data, "… mystery envelopes still in the bag") == D("0") and data["bounty_difference"] == 0

@@ -1,0 +1,237 @@
+"""Bounties on the screens people look at (PAY-02): the floor's table map, the lobby screen, the
+player's phone and the staff's person history — always in money.
+
+Every expectation is worked by hand in the comments from the house settings of the test: each
+entry pays €50 to the pool, €50 of bounty and a €10 fee; bounty shares are rounded down to €1.
+"""
+
+from decimal import Decimal
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from payouts import selectors as sel
+from payouts import services
+from payouts.models import BountyAward
+from seating import selectors as seating_selectors
+from seating import services as seating
+from tournaments.phone import phone_index, phone_state
+from tournaments.services import cashier, lifecycle
+from tournaments.snapshot import build_snapshot
+
+pytestmark = pytest.mark.django_db
+D = Decimal
+NAMES = [("Anna", "Bianchi"), ("Bruno", "Verdi"), ("Carla", "Neri"), ("Dario", "Rossi")]
+
+
+def event(make_tournament, make_person, cashier_actor, actor, **settings):
+    """Anna, Bruno, Carla and Dario (entries #1–#4) in a started event with these house settings."""
+    t = make_tournament(buy_in=D("50"), fee=D("10"), currency="EUR", settings=settings)
+    entries = [cashier.register(t, make_person(first, last), method="CASH", actor=cashier_actor).entry for first, last in NAMES]
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    t.refresh_from_db()
+    return t, entries
+
+
+def out(t, entry, *by, actor):
+    """``entry`` knocked out by ``by`` (a split pot when more than one)."""
+    return seating.record_bust(t, [{"entry": entry.pk, "eliminators": [e.pk for e in by]}], actor=actor)
+
+
+@pytest.fixture
+def pko(make_tournament, make_person, cashier_actor, actor):
+    """A PKO half-way: Anna knocked Bruno out (his 50: 25 cash, 25 onto her head: 75), Carla
+    knocked Dario out (the same: Carla's head 75), and Anna collected her 25 at the desk."""
+    t, (anna, bruno, carla, dario) = event(make_tournament, make_person, cashier_actor, actor, bounty="PKO", bounty_amount="50")
+    out(t, bruno, anna, actor=actor)
+    out(t, dario, carla, actor=actor)
+    services.pay_bounties(anna, method="CASH", actor=cashier_actor)
+    return t, (anna, bruno, carla, dario)
+
+
+@pytest.fixture
+def mystery(make_tournament, make_person, cashier_actor, actor):
+    """A mystery event paying from the start, two envelopes: €120 (no. 1) and €80 (no. 2), the
+    4 × €50 taken in."""
+    t, entries = event(make_tournament, make_person, cashier_actor, actor, bounty="MYSTERY", bounty_amount="50", mystery_from="START")
+    services.set_envelopes(t, ["120", "80"], actor=actor)
+    t.refresh_from_db()
+    return t, entries
+
+
+ENVELOPES = {1: D("120.00"), 2: D("80.00")}
+
+
+# --- the lobby screen ---------------------------------------------------------------------------
+
+
+def test_the_lobby_shows_a_pko_pool_what_was_paid_and_the_biggest_heads(pko):
+    t, _ = pko
+    panel = build_snapshot(t.pk)["bounty"]
+    # Taken in 4 × 50 = 200; the knockouts paid 25 + 25 = 50 (collected or not); on the heads
+    # still playing Anna 75 and Carla 75 (equal: by entry number), names as the public lists show them.
+    assert panel == {
+        "kind": "PKO",
+        "pool": "200.00",
+        "paid": "50.00",
+        "top": [{"name": "Anna B.", "amount": "75.00"}, {"name": "Carla N.", "amount": "75.00"}],
+    }
+
+
+def test_the_pko_panel_ends_with_every_bounty_paid_and_no_head(pko, actor):
+    t, (anna, _bruno, carla, _dario) = pko
+    # Anna knocks Carla out: 75 → 37 cash (37.5 rounded down), 38 onto Anna's head (113);
+    # the last one left, she wins her own 113. Paid: 25 + 25 + 37 + 113 = 200, all taken in.
+    out(t, carla, anna, actor=actor)
+    panel = build_snapshot(t.pk)["bounty"]
+    assert (panel["paid"], panel["pool"], panel["top"]) == ("200.00", "200.00", [])
+
+
+def test_the_lobby_names_the_heads_as_the_house_shows_names_in_public(pko):
+    t, (anna, *_rest) = pko
+    t.settings = {**t.settings, "seat_lookup_names": "FULL"}
+    t.save(update_fields=["settings"])
+    anna.person.hide_from_lookup = True
+    anna.person.save(update_fields=["hide_from_lookup"])
+    assert [h["name"] for h in build_snapshot(t.pk)["bounty"]["top"]] == ["—", "Carla Neri"]
+
+
+def test_the_lobby_shows_the_envelopes_left_and_the_last_one_drawn(mystery, actor):
+    t, (anna, bruno, carla, dario) = mystery
+    panel = build_snapshot(t.pk)["bounty"]
+    assert panel == {
+        "kind": "MYSTERY",
+        "pool": "200.00",
+        "paid": "0.00",
+        "envelopes": 2,
+        "envelopes_left": 2,
+        "envelopes_left_amount": "200.00",
+        "last_draw": None,
+    }
+    first = out(t, bruno, anna, actor=actor).busts[0]
+    x = BountyAward.objects.get(bust=first).envelope  # drawn at random: the expectations follow from it
+    panel = build_snapshot(t.pk)["bounty"]
+    assert (panel["envelopes_left"], panel["envelopes_left_amount"]) == (1, str(D("200.00") - ENVELOPES[x]))
+    assert panel["last_draw"]["envelope"] == x and panel["last_draw"]["amount"] == str(ENVELOPES[x])
+    assert panel["last_draw"]["names"] == ["Anna B."] and panel["paid"] == str(ENVELOPES[x])
+    # A split pot: Anna and Dario knock Carla out; the other envelope is the only one left, shared equally.
+    second = out(t, carla, anna, dario, actor=actor).busts[0]
+    y = 3 - x
+    panel = build_snapshot(t.pk)["bounty"]
+    assert panel["last_draw"] == {
+        "id": second.pk,
+        "envelope": y,
+        "amount": str(ENVELOPES[y]),
+        "names": ["Anna B.", "Dario R."],
+        "at": panel["last_draw"]["at"],
+    }
+    assert (panel["envelopes_left"], panel["envelopes_left_amount"], panel["paid"]) == (0, "0.00", "200.00")
+
+
+def test_a_plain_event_s_lobby_reads_nothing_of_bounties(make_tournament, make_person, cashier_actor, actor):
+    plain, _ = event(make_tournament, make_person, cashier_actor, actor)
+    pko, _ = event(make_tournament, make_person, cashier_actor, actor, bounty="PKO", bounty_amount="50")
+    for t in (plain, pko):
+        build_snapshot(t.pk)  # warm: the structure's cache
+    with CaptureQueriesContext(connection) as plain_reads:
+        snap = build_snapshot(plain.pk)
+    with CaptureQueriesContext(connection) as pko_reads:
+        build_snapshot(pko.pk)
+    assert "bounty" not in snap
+    assert [q["sql"] for q in plain_reads.captured_queries if "bounty" in q["sql"].lower()] == []
+    # The panel is three small reads on top of the same snapshot: the bounty money taken in,
+    # what the knockouts paid, the five biggest heads.
+    assert len(pko_reads.captured_queries) == len(plain_reads.captured_queries) + 3
+
+
+def test_the_lobby_screen_has_the_bounty_panel_and_the_draw_box(make_tournament, client):
+    from tournaments.models import DisplayScreen
+
+    t = make_tournament(settings={"bounty": "MYSTERY", "bounty_amount": "50"})
+    screen = DisplayScreen.objects.create(name="TV", tournament=t, token="bounty-tv")
+    html = client.get(f"/display/{screen.token}/").content.decode()
+    assert 'id="bounty-panel"' in html and 'id="mystery-draw"' in html and 'id="bounty-top"' in html
+
+
+# --- the player's phone ---------------------------------------------------------------------------
+
+
+def test_the_phone_shows_the_bounty_on_the_head_and_what_was_won_and_collected(pko):
+    t, (anna, bruno, carla, dario) = pko
+    # Anna: 75 on her head, won 25 and collected it; Carla: 75 on her head, 25 still to collect.
+    anna_state = Client().get(f"/p/{anna.phone_token}/state/").json()
+    assert anna_state["bounty"] == {"kind": "PKO", "head": "75.00", "won": "25.00", "collected": "25.00", "to_collect": "0.00", "knockouts": 1}
+    carla_state = phone_state(carla.pk)
+    assert carla_state["bounty"] == {"kind": "PKO", "head": "75.00", "won": "25.00", "collected": "0.00", "to_collect": "25.00", "knockouts": 1}
+    # Bruno is out and won nothing: no bounty on his head, nothing to show.
+    assert phone_state(bruno.pk)["bounty"] is None
+    html = Client().get(f"/p/{carla.phone_token}/").content.decode()
+    assert 'id="phone-bounty"' in html and 'id="phone-bounty" hidden' not in html
+
+
+def test_every_phone_s_bounty_comes_from_two_reads_and_matches_the_phone_s_own(pko):
+    t, entries = pko
+    snap = build_snapshot(t.pk)
+    with CaptureQueriesContext(connection) as reads:
+        answer = sel.entries_prizes(t, snap.get("places_paid"))
+    assert len([q for q in reads.captured_queries if "bounty" in q["sql"].lower()]) == 2
+    _public, own = phone_index(t.pk, snap, {})
+    for e in entries:
+        assert own[e.pk].part["bounty"] == phone_state(e.pk, snap)["bounty"]
+    assert answer[entries[2].pk]["bounty"]["to_collect"] == "25.00"
+
+
+def test_a_mystery_phone_shows_the_envelopes_won(mystery, actor):
+    t, (anna, bruno, carla, dario) = mystery
+    first = out(t, bruno, anna, actor=actor).busts[0]
+    x = BountyAward.objects.get(bust=first).envelope
+    out(t, carla, anna, dario, actor=actor)
+    # Anna: her whole first envelope and half of the other (120 + 40 or 80 + 60); Dario the other half.
+    y = 3 - x
+    anna_won = ENVELOPES[x] + ENVELOPES[y] / 2
+    assert anna_won == {1: D("160.00"), 2: D("140.00")}[x]
+    bounty = phone_state(anna.pk)["bounty"]
+    assert (bounty["head"], bounty["won"], bounty["to_collect"], bounty["knockouts"]) == (None, str(anna_won), str(anna_won), 2)
+    assert phone_state(dario.pk)["bounty"]["won"] == {1: "40.00", 2: "60.00"}[x]
+
+
+def test_a_plain_event_s_phones_read_nothing_of_bounties(make_tournament, make_person, cashier_actor, actor):
+    t, entries = event(make_tournament, make_person, cashier_actor, actor)
+    snap = build_snapshot(t.pk)
+    with CaptureQueriesContext(connection) as reads:
+        _public, own = phone_index(t.pk, snap, {})
+    assert [q["sql"] for q in reads.captured_queries if "bounty" in q["sql"].lower()] == []
+    assert own[entries[0].pk].part["bounty"] is None
+
+
+# --- the table map ------------------------------------------------------------------------------
+
+
+def test_the_table_map_shows_each_head_s_bounty_in_money(pko, client, floor_user):
+    t, (anna, bruno, carla, dario) = pko
+    seats = {s["entry"]: s for tb in seating_selectors.table_map(t)["tables"] for s in tb["seats"] if s["entry"]}
+    assert {e: s["bounty"] for e, s in seats.items()} == {anna.pk: "75.00", carla.pk: "75.00"}
+    client.force_login(floor_user)
+    html = client.get(f"/tournaments/{t.pk}/tables/").content.decode()
+    assert html.count('class="tag bounty"') == 2 and "75.00 EUR" in html
+
+
+def test_the_table_map_of_a_plain_event_asks_nothing_about_bounties(make_tournament, make_person, cashier_actor, actor):
+    t, _ = event(make_tournament, make_person, cashier_actor, actor)
+    with CaptureQueriesContext(connection) as reads:
+        seats = [s for tb in seating_selectors.table_map(t)["tables"] for s in tb["seats"] if s["entry"]]
+    assert len(seats) == 4 and all(s["bounty"] is None for s in seats)
+    assert [q["sql"] for q in reads.captured_queries if "bounty" in q["sql"].lower()] == []
+
+
+# --- the staff's person history -------------------------------------------------------------------
+
+
+def test_the_history_lists_the_bounties_each_event_won(pko, client, director):
+    t, (anna, bruno, carla, dario) = pko
+    assert sel.history_prizes([anna, bruno]) == {anna.pk: {"bounties": {"won": "25.00", "collected": "25.00", "to_collect": "0.00", "knockouts": 1}}}
+    client.force_login(director)
+    html = client.get(f"/people/{carla.person_id}/").content.decode()
+    assert "25.00 EUR" in html and "1 knockout" in html and "25.00 EUR to collect" in html

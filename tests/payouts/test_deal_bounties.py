@@ -1,0 +1,292 @@
+"""Deals in bounty events (PAY-09 with PAY-02): the bounty money in play is settled when the
+deal is approved, kept apart (each player takes the bounty on his own head) or added (shared
+with the deal by chips), and the money adds up to the cent.
+
+The PKO used throughout, worked by hand: 6 players × (€50 pool + €50 bounty + €10 fee), 50 %
+of a bounty in cash, rounded down to €1 (the house default). Bounty money taken in 300.00.
+
+    entry 3 out to entry 0: 25 cash to 0, 0's head 50 + 25 = 75
+    entry 4 out to entry 1: 25 cash to 1, 1's head 75
+    entry 5 out to entry 0: 25 cash to 0, 0's head 100
+
+Three left: heads 100 / 75 / 50 = 225.00 in play, 75.00 won in cash (300 = 225 + 75).
+Prize pool 6 × 50 = 300: the table pays 150 / 90 / 60. Stacks 50,000 / 30,000 / 20,000
+(50 / 30 / 20 % of the chips). Chip chop of the prizes: 60 each, and the other 120 by chips:
+60 / 36 / 24 → 120.00 / 96.00 / 84.00."""
+
+from decimal import Decimal
+
+import pytest
+from django.test import Client
+
+from payouts import deals as deal_engine
+from payouts import selectors as sel
+from payouts import services
+from payouts.icm import icm_equities
+from payouts.models import BountyAward, BountyHead, Deal
+from seating import services as seating
+from tdmanager.errors import DomainError
+from tournaments.models import Entry, TournamentEvent
+from tournaments.services import cashier, lifecycle
+
+pytestmark = pytest.mark.django_db
+D = Decimal
+STACKS = [50000, 30000, 20000]
+
+
+def bounty_event(make_tournament, make_person, cashier_actor, actor, *, players, table, **settings):
+    t = make_tournament(buy_in=D("50"), fee=D("10"), settings={"bounty": "PKO", "bounty_amount": "50", **settings})
+    entries = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(players)]
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    services.edit_payout_table(t, [{"place": i, "amount": a} for i, a in enumerate(table, 1)], actor=actor)
+    services.lock_payout_table(t, actor=actor)
+    t.refresh_from_db()
+    return t, entries
+
+
+def out(t, entry, by, actor):
+    return seating.record_bust(t, [{"entry": entry.pk, "eliminators": [by.pk]}], actor=actor)
+
+
+@pytest.fixture
+def pko_three_left(make_tournament, make_person, cashier_actor, actor):
+    def make(**settings):
+        t, e = bounty_event(make_tournament, make_person, cashier_actor, actor, players=6, table=["150", "90", "60"], **settings)
+        out(t, e[3], e[0], actor)
+        out(t, e[4], e[1], actor)
+        out(t, e[5], e[0], actor)
+        return t, e[:3]
+
+    return make
+
+
+def stacks_of(players, chips=STACKS):
+    return {str(e.pk): c for e, c in zip(players, chips)}
+
+
+def head(entry) -> Decimal:
+    return BountyHead.objects.get(entry=entry).amount
+
+
+def owed(t, entry) -> Decimal:
+    return sum((a.cash for a in sel.bounties_owed_query(t).filter(winner=entry)), D(0))
+
+
+def all_owed(t) -> Decimal:
+    return sum((a.cash for a in sel.bounties_owed_query(t)), D(0))
+
+
+def carried_or_kept(t) -> Decimal:
+    """Bounty money no player is owed: the house's part and envelopes carried over."""
+    return sum((a.cash for a in BountyAward.objects.filter(tournament=t, void="", winner__isnull=True)), D(0))
+
+
+def on_heads(t) -> Decimal:
+    return sum((h.amount for h in BountyHead.objects.filter(tournament=t)), D(0))
+
+
+def agree_and_approve(deal, players, actor):
+    for e in players:
+        services.accept_deal(deal, e, actor=actor)
+    return services.approve_deal(deal, actor=actor)
+
+
+# --- the engine ------------------------------------------------------------------------------
+
+
+def test_the_engine_keeps_the_heads_apart_or_shares_their_sum_by_chips():
+    # 225 by 50 / 30 / 20 % = 112.50 / 67.50 / 45.00; equally 75 each.
+    assert deal_engine.deal_bounties(["100", "75", "50"], STACKS, rule="APART") == [D("100.00"), D("75.00"), D("50.00")]
+    assert deal_engine.deal_bounties(["100", "75", "50"], STACKS, rule="ADDED") == [D("112.50"), D("67.50"), D("45.00")]
+    assert deal_engine.deal_bounties(["100", "75", "50"], STACKS, rule="ADDED", equal=True) == [D("75.00")] * 3
+    # 100.00 over three equal stacks: 33.33 each and the odd cent to the first in seat order.
+    assert deal_engine.bounty_shares([10, 10, 10], "100") == [D("33.34"), D("33.33"), D("33.33")]
+    with pytest.raises(deal_engine.DealError) as refused:
+        deal_engine.deal_bounties(["100", "75"], STACKS, rule="ADDED")
+    assert refused.value.code == "wrong_number_of_places"
+    with pytest.raises(deal_engine.DealError) as refused:
+        deal_engine.deal_bounties(["100", "75", "50"], STACKS, rule="SPLIT")
+    assert refused.value.code == "bad_bounty_rule"
+
+
+def test_bounties_added_to_first_place_are_worth_the_share_of_the_chips_in_icm():
+    """Why ADDED shares by chips under ICM too: P(1st) = share of the chips, so adding 225 to
+    the 1st prize adds 225 × 50 % = 112.50 to the leader's equity, 67.50 and 45.00 to the others."""
+    plain = icm_equities(STACKS, [150, 90, 60])
+    added = icm_equities(STACKS, [150 + 225, 90, 60])
+    assert [round(a - p, 6) for a, p in zip(added, plain)] == [112.5, 67.5, 45.0]
+
+
+# --- PKO, bounties kept apart (the default) --------------------------------------------------
+
+
+def test_the_calculator_shows_the_heads_and_keeps_them_apart(pko_three_left):
+    t, players = pko_three_left()
+    options = services.deal_options(t, stacks_of(players))
+    assert [p["bounty"] for p in options["players"]] == ["100.00", "75.00", "50.00"]
+    assert options["bounties"]["in_deal"] == "APART" and options["bounties"]["label"] == "bounties kept apart"
+    assert options["bounties"]["in_play"] == "225.00"
+    chop = options["methods"]["CHIP_CHOP"]
+    assert chop["by_player"] == ["120.00", "96.00", "84.00"]  # the prize pool only
+    assert chop["bounty_by_player"] == ["100.00", "75.00", "50.00"]
+    assert chop["total_by_player"] == ["220.00", "171.00", "134.00"]
+    assert options["methods"]["EVEN"]["bounty_by_player"] == ["100.00", "75.00", "50.00"]  # apart: the same whatever the method
+
+
+def test_an_approved_deal_with_bounties_apart_owes_each_player_his_own_head(pko_three_left, actor, cashier_actor):
+    t, (a, b, c) = pko_three_left()
+    deal = services.propose_deal(t, stacks_of([a, b, c]), method=Deal.CHIP_CHOP, actor=actor)
+    assert (deal.bounty_in_deal, deal.bounties) == ("APART", {str(a.pk): "100.00", str(b.pk): "75.00", str(c.pk): "50.00"})
+    assert head(a) == D("100")  # proposed only: nothing moved yet
+    agree_and_approve(deal, [a, b, c], actor)
+    assert [p["amount"] for p in sel.table_prizes(t)] == [D("120.00"), D("96.00"), D("84.00")]
+    assert [head(x) for x in (a, b, c)] == [0, 0, 0]
+    awards = {x.winner_id: x.cash for x in BountyAward.objects.filter(tournament=t, kind=BountyAward.DEAL)}
+    assert awards == {a.pk: D("100"), b.pk: D("75"), c.pk: D("50")}
+    # Owed at the desk: a 50 in knockouts + 100, b 25 + 75, c 50: all 300 taken in.
+    assert (owed(t, a), owed(t, b), owed(t, c)) == (D("150"), D("100"), D("50"))
+    assert sel.bounty_taken_in(t) == D("300.00") == sel.bounty_paid_out(t) + all_owed(t) + on_heads(t)
+    assert sel.bounty_money(t)["difference"] == 0 and sel.bounty_money(t)["on_heads"] == 0
+    services.pay_bounties(a, method="CASH", actor=cashier_actor)
+    assert sel.bounty_paid_out(t) == D("150") and all_owed(t) == D("150")
+    assert sel.bounty_taken_in(t) == sel.bounty_paid_out(t) + all_owed(t)
+    event = TournamentEvent.objects.filter(tournament=t, action="payouts.bounty.won", payload__kind="DEAL").first()
+    assert event.payload["bounty_in_deal"] == "APART" and event.payload["cash"] in ("100", "100.00")
+
+
+def test_the_busts_after_the_deal_pay_no_bounty_and_the_winner_not_his_own_again(pko_three_left, actor):
+    t, (a, b, c) = pko_three_left()
+    agree_and_approve(services.propose_deal(t, stacks_of([a, b, c]), method=Deal.CHIP_CHOP, actor=actor), [a, b, c], actor)
+    out(t, c, b, actor)
+    out(t, b, a, actor)  # a wins the event
+    assert Entry.objects.get(pk=a.pk).place == 1
+    assert not BountyAward.objects.filter(tournament=t, kind=BountyAward.OWN).exists()
+    assert (owed(t, a), owed(t, b), owed(t, c)) == (D("150"), D("100"), D("50"))  # as at the deal
+    assert BountyAward.objects.filter(tournament=t, kind=BountyAward.KNOCKOUT, knocked_out=b, winner=a, cash=0).exists()  # still a knockout
+    assert all_owed(t) == sel.bounty_taken_in(t) == D("300.00")
+
+
+def test_a_cancelled_deal_changes_no_bounty(pko_three_left, actor):
+    t, (a, b, c) = pko_three_left(bounty_in_deal="ADDED")
+    deal = services.propose_deal(t, stacks_of([a, b, c]), method=Deal.CHIP_CHOP, actor=actor)
+    services.accept_deal(deal, a, actor=actor)
+    services.cancel_deal(deal, actor=actor, reason="changed their minds")
+    assert [head(x) for x in (a, b, c)] == [D("100"), D("75"), D("50")]
+    assert not BountyAward.objects.filter(tournament=t, kind=BountyAward.DEAL).exists()
+    assert (owed(t, a), owed(t, b), owed(t, c)) == (D("50"), D("25"), D("0"))
+
+
+# --- PKO, bounties added -----------------------------------------------------------------------
+
+
+def test_bounties_added_are_shared_by_chips_and_paid_apart_from_the_prizes(pko_three_left, actor):
+    t, (a, b, c) = pko_three_left(bounty_in_deal="ADDED")
+    options = services.deal_options(t, stacks_of([a, b, c]))
+    assert options["bounties"]["label"] == "bounties added"
+    # 225 by chips: 112.50 / 67.50 / 45.00 in a chip chop and under ICM, 75 each in an even chop.
+    assert options["methods"]["CHIP_CHOP"]["bounty_by_player"] == ["112.50", "67.50", "45.00"]
+    assert options["methods"]["CHIP_CHOP"]["total_by_player"] == ["232.50", "163.50", "129.00"]
+    assert options["methods"]["ICM"]["bounty_by_player"] == ["112.50", "67.50", "45.00"]
+    assert options["methods"]["EVEN"]["bounty_by_player"] == ["75.00", "75.00", "75.00"]
+    deal = services.propose_deal(t, stacks_of([a, b, c]), method=Deal.CHIP_CHOP, actor=actor)
+    agree_and_approve(deal, [a, b, c], actor)
+    # The payout table shares the prize pool only; the bounty money goes as DEAL awards.
+    assert [p["amount"] for p in sel.table_prizes(t)] == [D("120.00"), D("96.00"), D("84.00")]
+    assert sum(p["amount"] for p in sel.table_prizes(t)) == sel.prize_pool(t) == D("300.00")
+    assert [head(x) for x in (a, b, c)] == [0, 0, 0]
+    # a: 50 in knockouts + 112.50; b: 25 + 67.50; c: 45.00. 162.50 + 92.50 + 45.00 = 300.00.
+    assert (owed(t, a), owed(t, b), owed(t, c)) == (D("162.50"), D("92.50"), D("45.00"))
+    assert sel.bounty_taken_in(t) == sel.bounty_paid_out(t) + all_owed(t) + on_heads(t) + carried_or_kept(t)
+    assert sel.bounty_money(t)["difference"] == 0
+    out(t, c, a, actor)
+    out(t, b, a, actor)
+    assert all_owed(t) == D("300.00") and not BountyAward.objects.filter(tournament=t, kind=BountyAward.OWN).exists()
+
+
+def test_the_api_and_the_page_say_which_the_deal_did(api, pko_three_left, director, floor_user):
+    t, players = pko_three_left(bounty_in_deal="ADDED")
+    r = api(director).post(f"/api/v1/tournaments/{t.pk}/payouts/deal/calculate/", {"stacks": stacks_of(players)}, format="json")
+    assert r.data["bounties"]["label"] == "bounties added" and r.data["players"][0]["bounty"] == "100.00"
+    deal = api(director).post(f"/api/v1/tournaments/{t.pk}/payouts/deals/", {"stacks": stacks_of(players), "method": "CHIP_CHOP"}, format="json").data
+    assert (deal["bounty_in_deal"], deal["bounty_label"], deal["bounty_total"]) == ("ADDED", "bounties added", "225.00")
+    assert deal["bounties"] == {str(players[0].pk): "112.50", str(players[1].pk): "67.50", str(players[2].pk): "45.00"}
+    client = Client()
+    client.force_login(director)
+    page = client.get(f"/tournaments/{t.pk}/payouts/deal/").content.decode()
+    assert "Bounties added" in page and "bounties added" in page  # the setting, and the open deal's heading
+    assert "112.50" in page and "225.00" in page  # a's share of the bounty money, the money in play
+    for e in players:
+        api(floor_user).post(f"/api/v1/payouts/deals/{deal['id']}/accept/", {"entry": e.pk}, format="json")
+    approved = api(director).post(f"/api/v1/payouts/deals/{deal['id']}/approve/")
+    assert approved.status_code == 200 and approved.data["bounty_label"] == "bounties added"
+    page = client.get(f"/tournaments/{t.pk}/payouts/deal/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    earlier = page[page.index('<ul class="small">') :]
+    assert "taglie sommate" in earlier[: earlier.index("</ul>")]
+
+
+def test_a_bust_from_before_the_deal_cannot_be_undone_once_the_bounties_are_settled(pko_three_left, actor):
+    t, (a, b, c) = pko_three_left()
+    agree_and_approve(services.propose_deal(t, stacks_of([a, b, c]), method=Deal.CHIP_CHOP, actor=actor), [a, b, c], actor)
+    first = BountyAward.objects.filter(tournament=t, kind=BountyAward.KNOCKOUT).first().bust
+    with pytest.raises(DomainError) as refused:  # what payouts says when seating would undo it
+        services.undo_knockouts(t, [first], actor)
+    assert refused.value.code == "bounty_settled_in_deal"
+    assert Entry.objects.get(pk=first.entry_id).status == Entry.BUSTED and owed(t, a) == D("150")
+    after = out(t, c, b, actor)  # a bust after the deal undoes as any other, the deal's awards stay
+    seating.undo_bust(t, after.busts[0], actor=actor, reason="wrong player")
+    assert Entry.objects.get(pk=c.pk).status == Entry.ACTIVE and owed(t, c) == D("50")
+
+
+# --- mystery bounties ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def mystery_three_left(make_tournament, make_person, cashier_actor, actor):
+    """4 × €50 bounty = 200 in four envelopes of 50, drawn from the start; 1st 100 / 60 / 40.
+    Entry 3 out to entry 0 draws one envelope (50): 150 left in the bag for the deal."""
+
+    def make(**settings):
+        t, e = bounty_event(
+            make_tournament, make_person, cashier_actor, actor, players=4, table=["100", "60", "40"], bounty="MYSTERY", mystery_from="START", **settings
+        )
+        services.set_envelopes(t, ["50", "50", "50", "50"], actor=actor)
+        t.refresh_from_db()  # the envelopes are in its settings now
+        out(t, e[3], e[0], actor)
+        return t, e[:3]
+
+    return make
+
+
+def test_envelopes_left_at_a_deal_are_shared_equally_and_no_more_are_drawn(mystery_three_left, actor):
+    t, (a, b, c) = mystery_three_left()
+    options = services.deal_options(t, stacks_of([a, b, c], [3000, 2000, 1000]))
+    assert options["bounties"]["in_play"] == "150.00" and "shared equally" in options["bounties"]["explained"]
+    assert options["methods"]["CHIP_CHOP"]["bounty_by_player"] == ["50.00", "50.00", "50.00"]
+    agree_and_approve(services.propose_deal(t, stacks_of([a, b, c], [3000, 2000, 1000]), method=Deal.CHIP_CHOP, actor=actor), [a, b, c], actor)
+    assert (owed(t, a), owed(t, b), owed(t, c)) == (D("100"), D("50"), D("50"))  # a's envelope + 50 each
+    money = sel.bounty_money(t)
+    assert (money["in_bag"], money["owed"], money["difference"]) == (0, D("200"), 0)
+    with pytest.raises(DomainError) as refused:
+        services.set_envelopes(t, ["50", "50", "50", "50"], actor=actor)
+    assert refused.value.code == "envelopes_settled"
+    out(t, c, a, actor)
+    out(t, b, a, actor)
+    assert BountyAward.objects.filter(tournament=t, envelope__isnull=False).count() == 1  # nothing drawn after the deal
+    assert not BountyAward.objects.filter(tournament=t, kind=BountyAward.LEFTOVER).exists()
+    assert all_owed(t) == sel.bounty_taken_in(t) == D("200.00")
+
+
+def test_envelopes_left_at_a_deal_are_carried_over_when_the_house_says_so(mystery_three_left, actor):
+    t, (a, b, c) = mystery_three_left(mystery_leftover="CARRY_OVER", bounty_in_deal="ADDED")
+    options = services.deal_options(t, stacks_of([a, b, c], [3000, 2000, 1000]))
+    assert options["methods"]["ICM"]["bounty_by_player"] == ["0.00", "0.00", "0.00"] and "carried over" in options["bounties"]["explained"]
+    agree_and_approve(services.propose_deal(t, stacks_of([a, b, c], [3000, 2000, 1000]), method=Deal.CHIP_CHOP, actor=actor), [a, b, c], actor)
+    carried = BountyAward.objects.get(tournament=t, kind=BountyAward.LEFTOVER)
+    assert (carried.winner_id, carried.cash) == (None, D("150"))
+    out(t, c, a, actor)
+    out(t, b, a, actor)
+    assert BountyAward.objects.filter(tournament=t, kind=BountyAward.LEFTOVER).count() == 1
+    assert all_owed(t) == owed(t, a) == D("50")
+    assert sel.bounty_taken_in(t) == all_owed(t) + carried_or_kept(t) == D("200.00")
+    money = sel.bounty_money(t)
+    assert (money["in_bag"], money["carried"], money["difference"]) == (0, D("150"), 0)
