@@ -161,3 +161,15 @@ def test_a_structure_ending_with_a_break_is_refused_by_the_one_validation():
     with pytest.raises(ValidationFailed) as e:
         structures.validate_items(ITEMS[:4])
     assert e.value.code == "ends_with_break"
+
+
+def test_the_front_page_s_bounty_settings_give_the_defaults_the_house_rules_use():
+    """The README's short table of the bounty settings (its tour) names each with the default a
+    new tournament really gets, as docs/house-rules.md's full table does."""
+    front = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^  \| `(\w+)` \| (`[^|]+`) \|", front, flags=re.M))
+    bounty_fields = {f.name for f in HOUSE_FIELDS if f.name.startswith(("bounty", "mystery_"))}
+    assert bounty_fields - {"mystery_envelopes"} <= set(rows)
+    for name, shown in rows.items():
+        field = next(f for f in HOUSE_FIELDS if f.name == name)
+        assert shown == default_text(field), name
