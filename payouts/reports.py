@@ -610,25 +610,31 @@ def slip_lines(payment: PrizePayment) -> list[tuple[str, str]]:
     ]
     if payment.source == sel.FORFEIT_SOURCE:
         lines.append((_("For"), _("a prize forfeited by an elimination without prize (PEN-07)")))
-    if c["method"]:
-        lines.append((_("Paid by"), str(c["method"])))
-    if payment.reference:
-        lines.append((_("Reference"), payment.reference))
-    if payment.payee:
-        lines.append((_("Payee"), payment.payee))
-    lines.append((_("Cashier"), c["cashier"]))
-    return lines
+    return lines + _paid_lines(c["method"], payment.reference, payment.payee, c["cashier"])
+
+
+def _paid_lines(method, reference: str, payee: str, cashier: str) -> list[tuple[str, str]]:
+    """A payout slip's last lines, prize or bounty: how it was paid, to whom, by which cashier."""
+    lines = [(_("Paid by"), str(method))] if method else []
+    if reference:
+        lines.append((_("Reference"), reference))
+    if payee:
+        lines.append((_("Payee"), payee))
+    return lines + [(_("Cashier"), cashier)]
+
+
+def _slip_pdf(lines: list[tuple[str, str]], tournament) -> bytes:
+    return draw_slip(
+        title=f"{_('Payout slip')} {lines[0][1]}",
+        heading=tournament.name,
+        lines=lines,
+        signature_line=_("Winner's signature: received the amount above"),
+    )
 
 
 def slip_pdf(payment: PrizePayment) -> bytes:
     """An 80 mm payout slip with a signature line for the winner."""
-    lines = slip_lines(payment)
-    return draw_slip(
-        title=f"{_('Payout slip')} {lines[0][1]}",
-        heading=payment.tournament.name,
-        lines=lines,
-        signature_line=_("Winner's signature: received the amount above"),
-    )
+    return _slip_pdf(slip_lines(payment), payment.tournament)
 
 
 # --- bounty payment slips (PAY-02) --------------------------------------------------------------
@@ -683,24 +689,12 @@ def bounty_slip_lines(row: LedgerRow) -> list[tuple[str, str]]:
     lines.append((_("Amount"), fmt_money(c["payment"]["amount"], c["currency"])))
     if c["void"]:
         lines.append((_("Status"), _("REVERSED")))
-    lines.append((_("Paid by"), str(c["method"])))
-    if row.reference:
-        lines.append((_("Reference"), row.reference))
-    if row.payee:
-        lines.append((_("Payee"), row.payee))
-    lines.append((_("Cashier"), c["cashier"]))
-    return lines
+    return lines + _paid_lines(c["method"], row.reference, row.payee, c["cashier"])
 
 
 def bounty_slip_pdf(row: LedgerRow) -> bytes:
     """An 80 mm slip of a bounty payment with a signature line for the player."""
-    lines = bounty_slip_lines(row)
-    return draw_slip(
-        title=f"{_('Payout slip')} {lines[0][1]}",
-        heading=row.tournament.name,
-        lines=lines,
-        signature_line=_("Winner's signature: received the amount above"),
-    )
+    return _slip_pdf(bounty_slip_lines(row), row.tournament)
 
 
 def tournament_totals(t) -> dict:
