@@ -133,7 +133,8 @@ def bounty_lines(lines: dict) -> tuple:
     return tuple(lines[label] for label in BOUNTY_LINES)
 
 
-def test_a_pko_from_the_desk_to_the_last_bust_in_italian(live_server, room, monkeypatch):
+def run_journey(live_server, monkeypatch, journey, name: str):
+    """Drive ``journey`` in Debian chromium; a failure leaves a screenshot of every page open."""
     if not chromium_path():
         pytest.skip("Debian chromium is not installed")
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -141,14 +142,18 @@ def test_a_pko_from_the_desk_to_the_last_bust_in_italian(live_server, room, monk
     with sync_playwright() as pw:
         j = BountyJourney(pw, live_server.url)
         try:
-            pko_journey(j)
+            journey(j)
         except Exception:
             for n, page in enumerate(p for ctx in j.browser.contexts for p in ctx.pages):
-                page.screenshot(path=str(SHOTS / f"failed-{n}.png"), full_page=True)
+                page.screenshot(path=str(SHOTS / f"failed-{name}-{n}.png"), full_page=True)
             raise
         finally:
             j.close()
             _close_connections_opened_beside_playwright()  # the ORM calls made beside Playwright
+
+
+def test_a_pko_from_the_desk_to_the_last_bust_in_italian(live_server, room, monkeypatch):
+    run_journey(live_server, monkeypatch, pko_journey, "pko")
 
 
 def pko_journey(j):
@@ -351,21 +356,7 @@ def pay(desk, name: str, amount: str):
 
 
 def test_a_mystery_bounty_draws_its_envelopes_on_the_screen(live_server, room, monkeypatch):
-    if not chromium_path():
-        pytest.skip("Debian chromium is not installed")
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-    with sync_playwright() as pw:
-        j = BountyJourney(pw, live_server.url)
-        try:
-            mystery_journey(j)
-        except Exception:
-            for n, page in enumerate(p for ctx in j.browser.contexts for p in ctx.pages):
-                page.screenshot(path=str(SHOTS / f"failed-mystery-{n}.png"), full_page=True)
-            raise
-        finally:
-            j.close()
-            _close_connections_opened_beside_playwright()  # the ORM calls made beside Playwright
+    run_journey(live_server, monkeypatch, mystery_journey, "mystery")
 
 
 ENVELOPES = ["50.00", "25.00", "15.00", "10.00"]  # 4 × €25 of bounty money = 100
