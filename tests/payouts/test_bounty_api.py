@@ -13,20 +13,12 @@ import pytest
 from payouts import services as payouts_services
 from payouts.models import BountyAward, BountyHead
 from seating.models import Seat
+from tests.payouts.bounty_setup import bounty_event
 from tournaments.models import Entry
 from tournaments.services import cashier, lifecycle
 
 pytestmark = pytest.mark.django_db
 D = Decimal
-
-
-def bounty_event(make_tournament, make_person, cashier_actor, actor, players=4, **settings):
-    """``players`` × (€50 pool + €50 bounty + €10 fee), started; a PKO unless ``settings`` say."""
-    t = make_tournament(buy_in=D("50"), fee=D("10"), settings={"bounty": "PKO", "bounty_amount": "50", **settings})
-    entries = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(players)]
-    lifecycle.start(t, actor=actor, prestart_report_sent=True)
-    t.refresh_from_db()
-    return t, entries
 
 
 def busts_url(t):

@@ -13,21 +13,13 @@ from django.test.utils import CaptureQueriesContext
 from payouts import selectors as sel
 from payouts.models import BountyAward
 from seating import services as seating
+from tests.payouts.bounty_setup import bounty_event
 from tournaments.house import HouseRules
 from tournaments.models import LedgerRow, Tournament
-from tournaments.services import cashier, lifecycle
+from tournaments.services import cashier
 
 pytestmark = pytest.mark.django_db
 D = Decimal
-
-
-def bounty_event(make_tournament, make_person, cashier_actor, actor, players=4, **settings):
-    """``players`` × (€50 pool + €50 bounty + €10 fee), started: €200 of bounty money for 4."""
-    t = make_tournament(buy_in=D("50"), fee=D("10"), settings={"bounty": "PKO", "bounty_amount": "50", **settings})
-    entries = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(players)]
-    lifecycle.start(t, actor=actor, prestart_report_sent=True)
-    t.refresh_from_db()
-    return t, entries
 
 
 def knock(t, out, by, actor):

@@ -12,6 +12,7 @@ from payouts import services
 from payouts.models import BountyAward, BountyHead
 from seating import services as seating
 from tdmanager.errors import DomainError
+from tests.payouts.bounty_setup import bounty_event
 from tournaments.models import Entry, LedgerRow, Tournament, TournamentEvent
 from tournaments.services import cashier, clockctl, lifecycle
 
@@ -21,11 +22,7 @@ D = Decimal
 
 def pko(make_tournament, make_person, cashier_actor, actor, players=9, **settings):
     """A PKO of ``players`` × (€50 pool + €50 bounty + €10 fee), started."""
-    t = make_tournament(buy_in=D("50"), fee=D("10"), settings={"bounty": "PKO", "bounty_amount": "50", **settings})
-    entries = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(players)]
-    lifecycle.start(t, actor=actor, prestart_report_sent=True)
-    t.refresh_from_db()
-    return t, entries
+    return bounty_event(make_tournament, make_person, cashier_actor, actor, players=players, **settings)
 
 
 def head(entry) -> Decimal:
