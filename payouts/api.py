@@ -21,7 +21,7 @@ from tournaments.services.events import Actor
 
 from . import reports, services
 from . import selectors as sel
-from .models import Deal, JackpotClaim, JackpotFund, PayoutTemplate, PrizePayment, SatelliteLink, SidePool, Ticket
+from .models import BountyAward, Deal, JackpotClaim, JackpotFund, PayoutTemplate, PrizePayment, SatelliteLink, SidePool, Ticket
 
 # --- serializers ------------------------------------------------------------------------
 
@@ -97,6 +97,14 @@ class BountyPayIn(serializers.Serializer):
     method = serializers.ChoiceField(choices=[(m, label) for m, label in LedgerRow.METHODS if m in services.PAYOUT_METHODS])
     reference = TextField(allow_blank=True, default="", max_length=80, help_text="the cheque number or the transfer reference")
     payee = TextField(allow_blank=True, default="", max_length=160)
+
+
+class BountyReturnIn(serializers.Serializer):
+    award = IdField(
+        queryset=BountyAward.objects.all(),
+        help_text="the bounty paid that the player gives back (an award's id, as the bounties and the bounty_paid refusal list them)",
+    )
+    reason = TextField(max_length=200, help_text="why the money is given back, e.g. the bust undone")
 
 
 class EnvelopesIn(serializers.Serializer):
@@ -186,6 +194,7 @@ def pool_data(t):
         "overlay": sel.money(b.overlay),
         "gross": sel.money(b.gross),
         "total": sel.money(b.total),
+        "refunds": sel.money(b.refunds),  # a cancelled event's collected money, owed back to its players
         "guarantee": sel.money(t.guarantee) if t.guarantee is not None else None,
         "satellite_pool": sel.money(sel.satellite_pool(t, link)) if link else None,
         "side_pools": sel.side_pools_summary(t),
@@ -310,6 +319,26 @@ def bounty_payment_data(row: LedgerRow) -> dict:
         "slip_url": reverse("payouts-slip", args=[row.receipt_number]),
         "slip_pdf_url": reverse("payouts-slip-pdf", args=[row.receipt_number]),
         "receipt_url": reverse("receipt", args=[row.receipt_number]),
+    }
+
+
+def bounty_return_data(done) -> dict:
+    """A bounty given back at the desk (``services.BountyReturned``): its reversal row
+    (``receipt_number``, on the shift of the cashier who took the money), the payment it
+    reverses and the one keeping the rest of that payment paid."""
+    rev = done.reversal
+    return {
+        "award": done.award.pk,
+        "tournament": rev.tournament_id,
+        "entry": done.award.winner_id,
+        "name": rev.person.full_name if rev.person_id else "",
+        "amount": sel.money(done.award.cash),
+        "method": rev.method,
+        "receipt_number": rev.receipt_number,
+        "reverses": rev.reverses.receipt_number,
+        "kept_receipt": done.kept.receipt_number if done.kept else None,
+        "reason": rev.reason,
+        "receipt_url": reverse("receipt", args=[rev.receipt_number]),
     }
 
 
@@ -573,6 +602,24 @@ class BountyPayView(Base):
                 status=201,
             ),
         )
+
+
+class BountyReturnView(Base):
+    """The player gives back a bounty he was paid (a bust to be undone after he collected it):
+    the desk records the money taken back, on the shift of the cashier who takes it. The
+    payment is reversed (the other bounties it covered stay paid, on a new BOUNTY row) and the
+    bounty is owed again, so the director can undo its bust. Answers 201 with the reversal's
+    receipt; 409 ``bounty_not_paid`` when the bounty is not paid; 400 ``reason_required``.
+    Honours ``Idempotency-Key``."""
+
+    @extend_schema(request=BountyReturnIn, responses={201: OpenApiTypes.OBJECT})
+    def post(self, request, pk):
+        t = _t(pk)
+        d = self.valid(BountyReturnIn)
+        award = d["award"]
+        if award.tournament_id != t.pk:
+            raise ValidationFailed("award_not_in_tournament", _("That bounty is not in this tournament."), field="award")
+        return idempotent(request, lambda: Response(bounty_return_data(services.return_bounty(award, reason=d["reason"], actor=self.actor())), status=201))
 
 
 class EnvelopesView(Base):

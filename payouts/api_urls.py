@@ -21,6 +21,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/payouts/reports/<slug:name>/", api.ReportView.as_view(), name="api-payouts-report"),
     path("tournaments/<int:pk>/bounties/", api.BountiesView.as_view(), name="api-bounties"),
     path("tournaments/<int:pk>/bounties/pay/", api.BountyPayView.as_view(), name="api-bounties-pay"),
+    path("tournaments/<int:pk>/bounties/returned/", api.BountyReturnView.as_view(), name="api-bounties-returned"),
     path("tournaments/<int:pk>/bounties/envelopes/", api.EnvelopesView.as_view(), name="api-bounties-envelopes"),
     path("payouts/templates/", api.TemplatesView.as_view(), name="api-payout-templates"),
     path("payouts/deals/<int:pk>/<slug:op>/", api.DealActionView.as_view(), name="api-deal-action"),

@@ -15,6 +15,10 @@ Guarantee reading (RULES PAY-02, an [INFERENCE] there; open question 5 of §14):
 
 In both readings ``net = collected − Σ deductions`` and ``total = net + overlay`` is the
 prize pool to distribute.
+
+A cancelled event (``cancelled=True``, FMT-02) will not play: its guarantee is void (no
+overlay), nothing is deducted, and nothing is distributed. What was collected is the players'
+money, owed back to them (``refunds``): ``total = net + overlay − refunds`` = 0.
 """
 
 from __future__ import annotations
@@ -37,7 +41,8 @@ class PoolBreakdown:
     ``collected``: prize contributions received; ``deductions``: name → amount taken
     (percentages, rounded to the cent each, then fixed amounts such as chip-leader
     prizes); ``net``: collected − Σ deductions; ``overlay``: added by the house to meet
-    the guarantee; ``total``: the prize pool to distribute (net + overlay).
+    the guarantee; ``refunds``: a cancelled event's collected money, going back to its players
+    instead of into a pool; ``total``: the prize pool to distribute (net + overlay − refunds).
     """
 
     collected: Decimal
@@ -45,11 +50,12 @@ class PoolBreakdown:
     net: Decimal = ZERO
     overlay: Decimal = ZERO
     total: Decimal = ZERO
+    refunds: Decimal = ZERO
 
     @property
     def gross(self) -> Decimal:
-        """collected + overlay: the pool before deductions."""
-        return self.collected + self.overlay
+        """collected + overlay: the pool before deductions (a cancelled event's is nothing)."""
+        return self.collected + self.overlay - self.refunds
 
 
 def prize_pool(
@@ -59,6 +65,7 @@ def prize_pool(
     guarantee=None,
     guarantee_is_gross: bool = True,
     fixed_deductions=None,
+    cancelled: bool = False,
 ) -> PoolBreakdown:
     """The prize pool from the prize contributions (buy-ins, rebuys, add-ons; no fees).
 
@@ -67,7 +74,8 @@ def prize_pool(
     one percent. Each percentage is taken from the same base and rounded to the cent on
     its own (``percent_of``). ``fixed_deductions`` (name → amount) are side initiatives
     paid out of the pool (PAY-02: chip-leader prizes, tickets, bounties). ``guarantee``:
-    see the module docstring for the two readings.
+    see the module docstring for the two readings. ``cancelled``: the event will not play, so
+    there is no overlay, no deduction and no pool, every cent collected is ``refunds``.
 
     Scenario 21: 200 × €1,000 with 3 % → collected 200,000.00, deductions 6,000.00, total
     194,000.00.
@@ -77,6 +85,8 @@ def prize_pool(
     fixed = {name: _amount(v, name) for name, v in (fixed_deductions or {}).items()}
     if set(fixed) & set(percents):
         raise ValueError("a deduction cannot be both a percentage and a fixed amount")
+    if cancelled:
+        return PoolBreakdown(collected=collected, net=collected, refunds=collected)
 
     if guarantee is None:
         base = collected

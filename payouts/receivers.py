@@ -11,7 +11,8 @@ from tournaments.house import HouseRules
 from tournaments.models import Tournament
 
 from . import selectors, services
-from .models import SatelliteLink
+from .models import BountyAward, Deal, SatelliteLink
+from .services.common import PayoutError
 
 
 def players_busted(sender, tournament, actor, busts=(), eliminators=None, winner=None, **kwargs):
@@ -23,7 +24,11 @@ def players_busted(sender, tournament, actor, busts=(), eliminators=None, winner
 
 
 def busts_undone(sender, tournament, actor, busts=(), **kwargs):
-    """PAY-02: an undone bust's bounties are taken back."""
+    """PAY-02: an undone bust's bounties are taken back. FMT-08: a satellite whose seats are
+    awarded (entries issued in the target, tickets given) undoes no bust: its places are final."""
+    link = selectors.satellite_link(tournament) if tournament.format == Tournament.SATELLITE else None
+    if link is not None and link.completed_at:
+        raise PayoutError("seats_awarded", _("The seats of this satellite have been awarded: its busts can no longer be undone."))
     services.undo_knockouts(tournament, list(busts), actor)
 
 
@@ -91,6 +96,23 @@ def jackpot_sale_checked(sender, tournament, now=None, **kwargs):
     return None
 
 
+def refund_checked(sender, tournament, entry, **kwargs):
+    """REG-12: a player who has knocked somebody out has played: no refund (the bounty he won
+    would stay owed to him while his own bounty part went back). PAY-09: a player in a deal
+    approved at the final table is neither refunded nor his sale reversed: the deal shared the
+    prize pool (and the bounty money) his money is part of."""
+    for deal in Deal.objects.filter(tournament=tournament, status=Deal.APPROVED).only("stacks"):
+        if str(entry.pk) in deal.stacks:
+            return (
+                "in_deal",
+                _("%(name)s is in the deal approved at the final table: the deal shared the money paid for this entry, which stays in the prize pool (PAY-09).")
+                % {"name": entry.person.full_name},
+            )
+    if BountyAward.objects.filter(tournament=tournament, winner=entry, void="").exists():
+        return _("%(name)s has won a bounty: a player who has won one has played (REG-12).") % {"name": entry.person.full_name}
+    return None
+
+
 def jackpot_fund_changed(sender, tournament, entry=None, **kwargs):
     """REG-11: a jackpot fee sold, reversed or refunded changes the fund every lobby screen of
     the venue shows: the screens of the other tournaments playing for it refresh too."""
@@ -139,6 +161,7 @@ def connect():
     signals.entry_paid.connect(jackpot_fund_changed, dispatch_uid="payouts.jackpot_fund_changed.paid")
     signals.entry_cancelled.connect(jackpot_fund_changed, dispatch_uid="payouts.jackpot_fund_changed.cancelled")
     signals.price_checked.connect(price_checked, dispatch_uid="payouts.price_checked")
+    signals.refund_checked.connect(refund_checked, dispatch_uid="payouts.refund_checked")
     signals.sales_closed.connect(sales_closed, dispatch_uid="payouts.sales_closed")
     signals.page_links.connect(page_links, dispatch_uid="payouts.page_links")
     signals.entry_view_parts.connect(entry_view_parts, dispatch_uid="payouts.entry_view_parts")

@@ -319,8 +319,12 @@ def payments(t) -> dict:
 
 def reconciliation_data(t) -> dict:
     """Money in against prize pool, fees and side pools; money out against the prizes; what is
-    left explained (prizes due, places still to play, odd cents kept by the house)."""
+    left explained (prizes due, places still to play, odd cents kept by the house). A cancelled
+    event (FMT-02) has no pool: what its players paid is owed back to them until the desk
+    refunds it (a liability, listed as such), and a refund paid is money out of the drawer."""
     got, out, b = sel.money_in(t), sel.money_out(t), sel.pool_breakdown(t)
+    cancelled = sel.is_cancelled(t)
+    refunds = tsel.refunds_owed(t) if cancelled else None
     role, event = sel.multiday_role(t)
     sources = sel.pool_sources(t)
     carried = ZERO
@@ -336,7 +340,7 @@ def reconciliation_data(t) -> dict:
     pool_total, overlay = b.total, b.overlay
     fees_to_house = got["fee"]
     notes = []
-    if link is not None and link.prize_base == link.GROSS:
+    if link is not None and link.prize_base == link.GROSS and not cancelled:
         pool_total = sel.satellite_pool(t, link)
         notes.append(_("Satellite prize base GROSS: the fees (%(f)s) are part of the seats' prize pool.") % {"f": _m(got["fee"])})
         fees_to_house, deductions, overlay = ZERO, ZERO, ZERO
@@ -344,7 +348,18 @@ def reconciliation_data(t) -> dict:
     owed = receivables_money(t)  # REG-09: owed is not money in; what was paid of it is a fee
     bounty = sel.bounty_money(t)  # PAY-02: apart from the prize pool and the house fee, checked on its own
     money_in_total = got["prize"] + got["fee"] + got["side"] + jackpot["in"] + bounty["in"]
-    if not sources:
+    kept_prize = ZERO
+    if cancelled:
+        # Nothing is carried, deducted or shared: every cent is owed back, or was kept by the
+        # house as a refund's expenses (``cashier.refund``: from the fee first, then the prize part).
+        fees_to_house = got["fee"] - refunds["fee"]
+        kept_prize = got["prize"] - refunds["prize"]
+        notes.append(
+            _(
+                "Tournament cancelled: it will not play. No prize pool, no overlay (the guarantee is void), no deductions: what the players paid is refunded at the desk."
+            )
+        )
+    elif not sources:
         carried = got["prize"]
         deductions, overlay = ZERO, ZERO
         if role == "FLIGHT":
@@ -354,6 +369,8 @@ def reconciliation_data(t) -> dict:
     if chip_paid_here:
         notes.append(_("Chip-leader prizes paid here (%(a)s) come out of the event's prize pool; Day 2 shows it net of them.") % {"a": _m(chip_paid_here)})
     accounted_in = pool_total + carried + deductions + chip_leaders - overlay + fees_to_house + got["side"] + jackpot["in"] + bounty["in"]
+    if cancelled:
+        accounted_in += refunds["prize"] + refunds["fee"] + kept_prize
     # Money out against the pool.
     prizes = sel.table_prizes(t)
     values = sel.place_values(prizes)
@@ -373,7 +390,10 @@ def reconciliation_data(t) -> dict:
     decided_value = sum((v for i, v in enumerate(values, start=1) if i in decided), ZERO)
     house_cents = decided_value - awarded_cash
     left = pool_total - (out["prize"] - chip_paid_here)
-    unexplained = left - unpaid - undecided - house_cents - plan["held"] - forfeit_pending
+    # PAY-05: before a field has a payout table (a guarantee with nobody registered yet), or when
+    # sales grew the pool after the table was locked, part of the pool is assigned to no place yet.
+    unassigned = max(ZERO, pool_total - sum(values, ZERO)) if not cancelled else ZERO
+    unexplained = left - unpaid - undecided - house_cents - plan["held"] - forfeit_pending - unassigned
     side_in = sum((sel.side_pool_balance(p)["total"] - p.from_prize_pool for p in t.side_pools.all()), ZERO)
     side_untracked = got["side"] - sum((sel.side_pool_balance(p)["ledger"] for p in t.side_pools.all()), ZERO)
     side_left = side_in + fixed_side - out["side"]
@@ -391,6 +411,7 @@ def reconciliation_data(t) -> dict:
         (_("Overlay added by the house"), overlay),
         (_("Fees kept by the house"), fees_to_house),
         (_("… of which amounts owed, paid (no-shows, REG-09)"), owed["paid"]),
+        *(_refund_lines(refunds, kept_prize) if cancelled else []),
         (_("Money in not accounted for"), money_in_total - accounted_in),
         (_("Money out: prizes paid"), out["prize"]),
         (_("… of which chip-leader prizes (from the event's pool)"), chip_paid_here),
@@ -399,6 +420,7 @@ def reconciliation_data(t) -> dict:
         (_("Prize pool not yet paid"), left),
         (_("… prizes won, not yet collected"), unpaid),
         (_("… places still to be decided"), undecided),
+        (_("… not yet assigned to a place by the payout table"), unassigned),
         (_("… odd cents of shared places kept by the house"), house_cents),
         (_("… forfeited prizes held by the house (PEN-07)"), plan["held"]),
         (_("… forfeited prizes due to places still to be decided (PEN-07)"), forfeit_pending),
@@ -424,6 +446,10 @@ def reconciliation_data(t) -> dict:
             _("Bounties: %(d)s of the bounty money taken in is not explained by the bounties paid, owed, still in play and kept by the house.")
             % {"d": _m(bounty["difference"])}
         )
+    if unassigned and sel.table_state(t) == "LOCKED":
+        notes.append(
+            _("The prize pool has grown by %(a)s since the payout table was locked: unlock it and lock it again to assign it (PAY-05).") % {"a": _m(unassigned)}
+        )
     if overlay:
         notes.append(_("The house added an overlay of %(a)s to meet the guarantee.") % {"a": _m(overlay)})
     for lost in tsel.receipts_lost_in_restore(t):
@@ -444,11 +470,30 @@ def reconciliation_data(t) -> dict:
     }
 
 
+def _refund_lines(refunds: dict, kept_prize) -> list[tuple]:
+    """FMT-02: a cancelled event's money, owed back to its players (the desk's refunds due) by
+    part, and the refunds already paid out of the drawers (the money in above is net of them)."""
+    others = refunds["side"] + refunds["jackpot"] + refunds["bounty"]
+    return [
+        (_("Refunds owed to the players of the cancelled event"), refunds["total"]),
+        (_("… of which prize parts"), refunds["prize"]),
+        (_("… of which fees"), refunds["fee"]),
+        *([(_("… of which side pools, jackpot fees and bounty parts (in their own lines)"), others)] if others else []),
+        *([(_("Prize parts kept by the house as refund expenses"), kept_prize)] if kept_prize else []),
+        (_("… refunds already paid at the desk (not in the money in above)"), refunds["paid"]),
+    ]
+
+
 def _bounty_lines(bounty: dict) -> list[tuple]:
     """PAY-02: the bounty money taken in, and where every cent of it is now."""
     if bounty["kind"] == "MYSTERY":
         bag = _("… mystery envelopes still in the bag") if bounty["envelopes_set"] else _("… not yet in envelopes (the director sets them up)")
-        still = [(bag, bounty["in_bag"]), (_("… envelopes carried over to the next mystery event"), bounty["carried"])]
+        still = [(bag, bounty["in_bag"] - bounty["unbagged"])]
+        if bounty["unbagged"] > 0:
+            still.append((_("… sold since the envelopes were set up, in no envelope yet (the director adds envelopes)"), bounty["unbagged"]))
+        elif bounty["unbagged"] < 0:
+            still.append((_("… given back since the envelopes were set up, still in an envelope (the director sets them up again)"), bounty["unbagged"]))
+        still.append((_("… envelopes carried over to the next mystery event"), bounty["carried"]))
     else:
         still = [(_("… still on the heads of the players in"), bounty["on_heads"])]
     return [

@@ -177,8 +177,11 @@ def pooled_money_in(t) -> dict:
 def pool_breakdown(t, *, side_pools=None) -> pool_engine.PoolBreakdown:
     """The prize pool from the ledger (PAY-01, PAY-02): prize parts collected, minus the
     deductions, plus any overlay to the guarantee, minus side prizes funded from the pool.
-    ``side_pools``: the tournament's side pools when the caller has read them already."""
+    ``side_pools``: the tournament's side pools when the caller has read them already.
+    A cancelled event has none of these (FMT-02): what it collected is owed back (``refunds``)."""
     collected = max(ZERO, pooled_money_in(t)["prize"])
+    if is_cancelled(t):
+        return pool_engine.prize_pool(collected, cancelled=True)
     pools = t.side_pools.all() if side_pools is None else side_pools
     fixed = {p.name: p.from_prize_pool for p in pools if p.from_prize_pool > 0}
     role, event = multiday_role(t)
@@ -200,6 +203,12 @@ def pool_breakdown(t, *, side_pools=None) -> pool_engine.PoolBreakdown:
 
 def prize_pool(t) -> Decimal:
     return pool_breakdown(t).total
+
+
+def is_cancelled(t) -> bool:
+    """A cancelled event will not play (FMT-02): no pool, no guarantee, no payout table, no
+    seats; its players are refunded at the desk (``tournaments.selectors.refunds_due``)."""
+    return t.status == Tournament.CANCELLED
 
 
 def paid_entries(t):
@@ -244,10 +253,18 @@ def satellite_link(t):
 def satellite_pool(t, link=None) -> Decimal:
     """FMT-08 / C14: GROSS (default) = everything the players paid; NET = the prize pool."""
     link = link or satellite_link(t)
+    if is_cancelled(t):
+        return ZERO  # its players' money goes back to them, not into seats
     if link.prize_base == link.GROSS:
         got = money_in(t)
         return max(ZERO, got["prize"] + got["fee"])
     return prize_pool(t)
+
+
+def seat_value(target) -> Decimal:
+    """What a satellite's seat in ``target`` is worth: all a player pays to enter it, its buy-in
+    and fee and, in a bounty event, the bounty part his entry puts on his head (PAY-02)."""
+    return target.entry_price + HouseRules.of(target).bounty_part
 
 
 def satellite_awards(t, link=None) -> list:
@@ -255,7 +272,7 @@ def satellite_awards(t, link=None) -> list:
     if link.target.entry_price <= 0 or (link.remainder_rule == link.CHUNKS and t.entry_price <= 0):
         return []  # refused when linking and when repricing; a row from before that awards nothing
     kwargs = {"chunk": t.entry_price} if link.remainder_rule == link.CHUNKS else {}
-    return satellite_engine.satellite_awards(satellite_pool(t, link), link.target.entry_price, link.remainder_rule, **kwargs)
+    return satellite_engine.satellite_awards(satellite_pool(t, link), seat_value(link.target), link.remainder_rule, **kwargs)
 
 
 _UNREAD = object()  # an argument the caller did not read: the function reads it itself
@@ -315,6 +332,8 @@ def table_prizes(t, *, table=_UNREAD, **proposal) -> list[dict]:
 
     ``table`` (the PayoutTable row or None) and ``proposal`` (``proposed_prizes``'s ``link``
     and ``total``) when the caller has read them already."""
+    if is_cancelled(t):
+        return []  # an event that will not play pays no place: a table stored before is void
     table = PayoutTable.objects.filter(tournament=t).first() if table is _UNREAD else table
     if table is None or table.state == PayoutTable.AUTO:
         return proposed_prizes(t, **proposal)
@@ -1114,7 +1133,10 @@ def bounty_money(t) -> dict:
     pool and the house fee: ``in`` the bounty parts sold, net of refunds and reversals; ``paid``
     bounties handed over at the desk, net of reversed payments; ``owed`` won and not collected;
     ``on_heads`` still on the heads of the players in (FIXED, PKO); ``in_bag`` a mystery event's
-    envelopes not drawn (all of its bounty money before the director sets them up); ``house``
+    money still in play (all of it before the director sets up the envelopes): the envelopes
+    not drawn, and ``unbagged`` what the envelopes set up differ from the money taken in since
+    (above zero: a late registration, a re-entry no envelope holds yet; below zero: a refund or a
+    reversal of money an envelope holds, until the director sets them up again); ``house``
     kept by a house rule (a split's remainder, a removed player's bounty); ``carried`` mystery
     envelopes carried over to the next event; ``to_refund`` bounty parts of cancelled entries not
     refunded yet. ``difference``: ``in`` less all the others, zero when every cent is explained.
@@ -1126,16 +1148,22 @@ def bounty_money(t) -> dict:
     carried = _awarded(t, kind=BountyAward.LEFTOVER, winner__isnull=True)
     on_heads = BountyHead.objects.filter(tournament=t).aggregate(a=Sum("amount"))["a"] or ZERO
     to_refund = t.ledger.filter(entry__status=Entry.CANCELLED).exclude(_bounty_paid_rows_q()).aggregate(b=Sum("bounty_amount"))["b"] or ZERO
-    in_bag, envelopes = ZERO, rules.envelopes
+    in_bag, unbagged, envelopes = ZERO, ZERO, rules.envelopes
     if rules.bounty == "MYSTERY":
         if envelopes:
             drawn = set(BountyAward.objects.filter(tournament=t, void="", envelope__isnull=False).values_list("envelope", flat=True))
             left = sum((a for n, a in enumerate(envelopes, start=1) if n not in drawn), ZERO)
-            in_bag = left
+            # Sold (or given back) since the envelopes were set up: in play, the envelopes not
+            # matching it until the director sets them up again.
+            unbagged = taken - to_refund - sum(envelopes, ZERO)
+            in_bag = left + unbagged
         else:
             in_bag = taken - to_refund
-        # The envelopes left, once given at the end or settled by a deal (shared or carried over), are out.
-        in_bag -= _awarded(t, kind__in=(BountyAward.LEFTOVER, BountyAward.DEAL))
+        # The money left in play, once given at the end or settled by a deal (shared or carried over), is out.
+        settled = _awarded(t, kind__in=(BountyAward.LEFTOVER, BountyAward.DEAL))
+        in_bag -= settled
+        if settled:
+            unbagged = ZERO
     explained = paid + owed + on_heads + in_bag + house + carried + to_refund
     return {
         "active": rules.bounty != "NONE" or bool(taken or paid),
@@ -1146,6 +1174,7 @@ def bounty_money(t) -> dict:
         "owed": owed,
         "on_heads": on_heads,
         "in_bag": in_bag,
+        "unbagged": unbagged,
         "house": house,
         "carried": carried,
         "to_refund": to_refund,
@@ -1398,6 +1427,31 @@ def bounties_owed(t) -> list[dict]:
         line["count"] += 1
         line["amount"] += a.cash
     return list(by_entry.values())
+
+
+def bounties_paid(t) -> list[dict]:
+    """Each bounty paid at the desk and not given back (PAY-02), newest payment first, for the
+    desk to record one given back (a bust to be undone after its bounty was collected): the
+    award, its winner, who he knocked out, the cash and the receipt that paid it. One query."""
+    awards = (
+        BountyAward.objects.filter(tournament=t, void="", winner__isnull=False, cash__gt=0, row__isnull=False, row__reversed_by__isnull=True)
+        .select_related("winner__person", "knocked_out__person", "row")
+        .order_by("-row__receipt_number", "id")
+    )
+    return [
+        {
+            "id": a.pk,
+            "kind": a.kind,
+            "entry_id": a.winner_id,
+            "entry_number": a.winner.number,
+            "name": a.winner.person.full_name,
+            "knocked_out_name": a.knocked_out.person.full_name if a.knocked_out_id else "",
+            "amount": a.cash,
+            "receipt": a.row.receipt_number,
+            "method": a.row.method,
+        }
+        for a in awards
+    ]
 
 
 def bounty_overview(t) -> dict:

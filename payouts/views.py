@@ -177,6 +177,7 @@ def tournament_payouts(request, pk):
         "late_reg_closed": t.status == Tournament.RUNNING and not clockview.late_registration_open(t),
         "house": HouseRules.of(t),  # C13, C14: the satellite form starts from the house's choices
         "bounty": sel.bounty_overview(t) if HouseRules.of(t).bounty != "NONE" else None,
+        "cancelled": sel.is_cancelled(t),  # it will not play: no action on its payouts is offered
     }
     if ctx["bounty"] is not None:
         ctx["envelope_lines"] = " ".join(money(a) for a in ctx["house"].envelopes)
@@ -192,8 +193,20 @@ def due(request):
         rows = [d for d in sel.dues(t) if not d["paid"] or request.GET.get("all")]
         paid = [d for d in sel.dues(t) if d["paid"]]
         bounties = sel.bounties_owed(t)  # PAY-02: won at the tables, paid whenever the player comes to the desk
-        if rows or bounties or tid:
-            groups.append({"t": t, "rows": rows, "paid": paid, "bounties": bounties, "limit": cash_limit(t), "locked": sel.table_state(t) == "LOCKED"})
+        # and those paid, one of which a player may give back (its bust to be undone)
+        bounties_paid = sel.bounties_paid(t)
+        if rows or bounties or bounties_paid or tid:
+            groups.append(
+                {
+                    "t": t,
+                    "rows": rows,
+                    "paid": paid,
+                    "bounties": bounties,
+                    "bounties_paid": bounties_paid,
+                    "limit": cash_limit(t),
+                    "locked": sel.table_state(t) == "LOCKED",
+                }
+            )
     return render(
         request,
         "payouts/due.html",

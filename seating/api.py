@@ -79,13 +79,15 @@ class EliminatorField(serializers.Field):
     """An eliminator: an entry id, or ``{"entry": id, "pot_share": chips}``."""
 
     default_error_messages = {
-        "invalid": gettext_lazy('An eliminator is an entry id, or an object of "entry" (the id) and "pot_share" (the chips won of the pot).')
+        "invalid": gettext_lazy('An eliminator is an entry id, or an object of "entry" (the id) and "pot_share" (the chips won of the pot).'),
+        "bad_pot_share": gettext_lazy('"pot_share" is the chips this eliminator won of the pot: a whole number above zero.'),
     }
 
     def to_internal_value(self, data):
         value = _eliminator(data)
         if value is None:
-            self.fail("invalid")
+            shaped = type(data) is dict and data.keys() <= {"entry", "pot_share"} and _eliminator({"entry": data.get("entry")}) is not None
+            self.fail("bad_pot_share" if shaped else "invalid")  # an entry well named: the share is what is wrong
         return value
 
     def to_representation(self, value):
@@ -114,6 +116,13 @@ class BustSerializer(serializers.Serializer):
         default=False, help_text="ELM-03: players at different tables whose order cannot be told: they share the places and prizes"
     )
     reason = TextField(required=False, allow_blank=True, default="", max_length=200)
+    override_reason = TextField(
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=200,
+        help_text="PAY-02, a director only: why an eliminator not at the table of the player out counts (written in the bust's event)",
+    )
 
 
 class BustDoneSerializer(serializers.Serializer):
@@ -214,7 +223,7 @@ def _valid(serializer_class, request):
 
 
 _SURROGATES = re.compile("[\ud800-\udfff]")
-_BUST_FIELDS = {"entries", "table", "same_hand", "simultaneous", "reason"}
+_BUST_FIELDS = {"entries", "table", "same_hand", "simultaneous", "reason", "override_reason"}
 
 
 def _plain_reason(value, max_length: int):
@@ -267,9 +276,10 @@ def _bust_input(request) -> dict:
         d[name] = data.get(name, False)
         if type(d[name]) is not bool:
             return _valid(BustSerializer, request)
-    d["reason"] = _plain_reason(data.get("reason", ""), 200)
-    if d["reason"] is None:
-        return _valid(BustSerializer, request)
+    for name in ("reason", "override_reason"):
+        d[name] = _plain_reason(data.get(name, ""), 200)
+        if d[name] is None:
+            return _valid(BustSerializer, request)
     return d
 
 
@@ -446,8 +456,9 @@ class BustsView(SeatingAPIView):
     """GET: the busts, newest first (in a bounty event with ``knocked_out_by``). POST: players
     out — ``{"entries": [{"entry", "starting_stack", "eliminators"}], "table", "same_hand",
     "reason"}``; in a bounty event each bust names its ``eliminators`` (entry ids, or
-    ``{"entry", "pot_share"}`` for a split pot, from the button's left) and the answer carries
-    ``bounties``: what the knockouts won (PAY-02)."""
+    ``{"entry", "pot_share"}`` for a split pot, from the button's left), each seated at the table
+    of the player out (a director's ``override_reason`` lets one from elsewhere count), and the
+    answer carries ``bounties``: what the knockouts won (PAY-02). A dealer names his ``table``."""
 
     @extend_schema(request=None, responses=OBJECT_LIST)
     def get(self, request, pk):
@@ -465,6 +476,7 @@ class BustsView(SeatingAPIView):
                 same_hand=d["same_hand"],
                 reason=d["reason"],
                 simultaneous=d["simultaneous"],
+                override_reason=d["override_reason"],
             )
         data = outcome_data(pk, out)
         # the tournament the service locked, on its rows: a bounty event answers what was won
@@ -492,7 +504,9 @@ class UndoBustView(SeatingAPIView):
     undo first, newest first (``event``, ``description``, ``undo``: the bust or move to undo).
     ``{"later": [event ids]}`` undoes those first, then the bust, all or nothing. In a bounty
     event the bounties won there are taken back; refused (409 ``bounty_passed_on``) when one has
-    passed on since (its winner was knocked out himself): undo that bust first."""
+    passed on since (its winner was knocked out himself): undo that bust first; and (409
+    ``bounty_paid``, ``paid``: the awards) when one has been paid at the desk: the cashier
+    records the money given back first (``…/bounties/returned/``)."""
 
     @extend_schema(request=UndoBustSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk, bust_id):

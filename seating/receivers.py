@@ -39,9 +39,10 @@ def entries_forfeited(sender, tournament, entries, actor, reason="", now=None, *
     services.forfeit_entries(tournament, entries, actor=actor, reason=reason, now=now)
 
 
-def tournament_started(sender, tournament, actor, **kwargs):
-    """The tournament started: draw every paid entry into seats."""
-    services.tournament_started(tournament, actor)
+def tournament_started(sender, tournament, actor, seat_later_sessions=False, **kwargs):
+    """The tournament started: draw every paid entry into seats (after a draw in advance, its
+    first session where it put them, SEAT-02)."""
+    services.tournament_started(tournament, actor, seat_later_sessions=seat_later_sessions)
 
 
 # --- answers to what tournaments asks (read side) -------------------------------------------
@@ -87,6 +88,10 @@ def overview_parts(sender, tournament, **kwargs):
     return selectors.overview(tournament)
 
 
+def predraw_sessions_wanted(sender, tournament, **kwargs):
+    return selectors.predraw_sessions(tournament) or None
+
+
 def page_links(sender, tournament, **kwargs):
     return selectors.tournament_links(tournament)
 
@@ -107,6 +112,7 @@ def connect():
     signals.snapshot_parts.connect(snapshot_parts, dispatch_uid="seating.snapshot_parts")
     signals.seat_page_wanted.connect(seat_page_wanted, dispatch_uid="seating.seat_page_wanted")
     signals.page_links.connect(page_links, dispatch_uid="seating.page_links")
+    signals.predraw_sessions_wanted.connect(predraw_sessions_wanted, dispatch_uid="seating.predraw_sessions_wanted")
     signals.entry_view_parts.connect(entry_view_parts, dispatch_uid="seating.entry_view_parts")
     signals.entries_view_parts.connect(entries_view_parts, dispatch_uid="seating.entries_view_parts")
     signals.overview_parts.connect(overview_parts, dispatch_uid="seating.overview_parts")

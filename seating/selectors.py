@@ -315,19 +315,36 @@ def public_standings(tournament) -> list[dict]:
 
 def entry_view(entry) -> dict:
     """What the player's phone page shows of seating, for this entry alone: his or her seat and
-    the move still to make (where to go), never anybody else's."""
+    the move still to make (where to go), never anybody else's; before the start, the schedule
+    drawn in advance (SEAT-02)."""
     move = (
         PendingMove.objects.filter(tournament_id=entry.tournament_id, entry=entry, status=PendingMove.PROPOSED)
         .order_by("id")
         .values("from_table", "from_seat", "to_table", "to_seat")
         .first()
     )
-    return {"seat": seat_of(entry), "move": move, "schedule": schedule_of(entry.pk)}
+    schedule = schedule_of(entry.pk) if shows_schedule(entry.tournament) else None
+    return {"seat": seat_of(entry), "move": move, "schedule": schedule}
+
+
+def shows_schedule(tournament) -> bool:
+    """SEAT-02: the schedule drawn in advance is what is still to come only before the start.
+    From the start the seat is the one place a player is told (the start seats the first
+    session where it was drawn; a later session's players are seated by the draw, and moves
+    change seats), so a phone never shows two seats."""
+    return tournament.status in (Tournament.PLANNED, Tournament.REGISTERING)
 
 
 def schedule_of(entry_id: int) -> dict | None:
     """SEAT-02: the session, table and seat the pre-event draw gave the entry, else None."""
     return PreDrawSeat.objects.filter(entry_id=entry_id).values("session", "table", "seat").first()
+
+
+def predraw_sessions(tournament) -> list[str]:
+    """SEAT-02: the sessions of the draw in advance in the order the director named them (its
+    rows are written session by session in that order), so the first is the one the start plays."""
+    rows = PreDrawSeat.objects.filter(tournament=tournament).order_by("pk").values_list("session", flat=True)
+    return list(dict.fromkeys(rows))
 
 
 def predraw_rows(tournament) -> list[dict]:
@@ -356,10 +373,14 @@ def entries_view(tournament) -> dict[int, dict]:
         .values("entry_id", "from_table", "from_seat", "to_table", "to_seat")
     ):
         moves[move.pop("entry_id")] = move  # read newest first: the oldest slip of an entry is kept, as entry_view shows
-    schedules = {
-        entry: {"session": session, "table": table, "seat": seat}
-        for entry, session, table, seat in PreDrawSeat.objects.filter(tournament=tournament).values_list("entry_id", "session", "table", "seat")
-    }
+    schedules = (
+        {
+            entry: {"session": session, "table": table, "seat": seat}
+            for entry, session, table, seat in PreDrawSeat.objects.filter(tournament=tournament).values_list("entry_id", "session", "table", "seat")
+        }
+        if shows_schedule(tournament)
+        else {}
+    )
     return {
         entry: {"seat": seats.get(entry), "move": moves.get(entry), "schedule": schedules.get(entry)}
         for entry in seats.keys() | moves.keys() | schedules.keys()
@@ -642,6 +663,20 @@ def draw_history(tournament, entry) -> list[dict]:
                         "button": ev.payload.get("buttons", {}).get(str(table)),
                         "button_cards": cards,
                         "manual": ev.payload.get("mode") == "MANUAL",
+                    }
+                )
+        for e, table, seat in ev.payload.get("predrawn", []):  # SEAT-02: where the draw in advance put him
+            if e == entry.pk:
+                out.append(
+                    {
+                        "event": ev,
+                        "kind": "initial",
+                        "table": table,
+                        "seat": seat,
+                        "predrawn": True,
+                        "session": ev.payload.get("predraw_session", ""),
+                        "button": ev.payload.get("buttons", {}).get(str(table)),
+                        "button_cards": ev.payload.get("button_cards", {}).get(str(table), []),
                     }
                 )
         for e, table, seat in ev.payload.get("reserved", []):  # SEAT-07: a seat given by hand, not drawn

@@ -66,7 +66,13 @@ def _bust(t, post, actor, done):
         if named:
             item["eliminators"] = named
     out = services.record_bust(
-        t, items, actor=actor, table=_int(post.get("table")), same_hand=bool(post.get("same_hand")) and not only, reason=post.get("reason", "")
+        t,
+        items,
+        actor=actor,
+        table=_int(post.get("table")),
+        same_hand=bool(post.get("same_hand")) and not only,
+        reason=post.get("reason", ""),
+        override_reason=post.get("override_reason", ""),
     )
     text = "; ".join(
         _("#%(n)s out in place %(p)s") % {"n": b.entry.number, "p": b.place} + (_(" (shared by %(m)s)") % {"m": b.shared_with} if b.shared_with > 1 else "")

@@ -44,6 +44,29 @@
     });
   });
 
+  // --- a bounty paid and given back by the player (PAY-02): its bust can then be undone ---
+  // The desk takes the money into this cashier's drawer; the bounty is owed again until the
+  // director undoes the bust. One key per reason typed, as for paying.
+  $$("form.bounty-return").forEach((form) => {
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const tr = form.closest("tr");
+      const button = $("button", form);
+      const body = { award: Number(tr.dataset.award), reason: form.elements.reason.value };
+      const sig = JSON.stringify(body);
+      if (form.dataset.sig !== sig) { form.dataset.sig = sig; form.dataset.key = newKey(); }
+      const msg = $("#pay-message");
+      button.disabled = true;
+      let r;
+      try { r = await api("tournaments/" + tr.dataset.tournament + "/bounties/returned/", { method: "POST", body, key: form.dataset.key }); }
+      catch (e) { say(msg, String(e), false); return; }
+      finally { button.disabled = false; }
+      if (!r.ok) { say(msg, r.data.detail || r.status, false); return; }
+      say(msg, P.returned + ": " + tr.dataset.name + " " + TDM.money(r.data.amount) + " · " + P.receipt + " #" + r.data.receipt_number, true);
+      form.parentElement.textContent = P.returned + " · " + P.receipt + " #" + r.data.receipt_number;
+    });
+  });
+
   // --- deal calculator ---
   const deal = $("#deal");
   if (!deal) return;

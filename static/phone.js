@@ -20,6 +20,10 @@
     const e = s.entry || {}, c = s.clock || {}, t = s.tournament || {};
     const out = e.status === "BUSTED" || (e.place && t.status === "FINISHED");
     $("seat-box").hidden = !s.seat || out;
+    // SEAT-02: the schedule drawn in advance is shown before the start only: then the seat is
+    // the one place the page gives (never two seats side by side).
+    const schedule = $("schedule-box");
+    if (schedule) schedule.hidden = !s.schedule || !!s.seat;
     if (s.seat) { set("seat-table", s.seat.table); set("seat-seat", s.seat.seat); }
     $("move-box").hidden = !s.move || out;
     document.body.classList.toggle("moving", !!s.move && !out);

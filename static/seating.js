@@ -73,14 +73,15 @@
 // and seat; "Yes, out" sends the form the floor used, Cancel sends nothing. The table map is
 // swapped in by the refresh above, so the listener sits on the document.
 // In a bounty event (PAY-02) the dialog also asks who knocked each player out: one or more of
-// the players still seated (his table first, then the others), listed from the button's left;
-// when the house shares a split pot's bounty by the pot, the chips each won of it. "Yes, out"
-// refuses to close until each player out has an eliminator; the choices go with the form.
+// the players still seated at that table, listed from the button's left; when the house shares
+// a split pot's bounty by the pot, the chips each won of it. Only the director is offered the
+// players of the other tables too, and picking one asks for his reason (logged with the bust).
+// "Yes, out" refuses to close until each player out has an eliminator; the choices go with the form.
 (function () {
   const dialog = document.getElementById("bust-confirm");
   if (!dialog || !dialog.showModal) return;
   const T = JSON.parse(document.getElementById("seating-i18n").textContent);
-  const bounty = dialog.dataset.bounty === "1", byPot = dialog.dataset.splitByPot === "1";
+  const bounty = dialog.dataset.bounty === "1", byPot = dialog.dataset.splitByPot === "1", director = dialog.dataset.director === "1";
   const box = document.getElementById("bust-confirm-eliminators");
   const MAX_ELIMINATORS = 9;
   let pending = null;
@@ -114,9 +115,10 @@
     const here = document.createElement("optgroup"), there = document.createElement("optgroup");
     here.label = T.atTable.replace("{t}", table);
     there.label = T.otherTables;
+    there.dataset.elsewhere = "1";
     players.forEach((p) => {
       if (p.table === table) here.append(new Option(p.name + " — " + T.seatOnly.replace("{s}", p.seat), p.id));
-      else there.append(new Option(p.name + " — " + T.where.replace("{t}", p.table).replace("{s}", p.seat), p.id));
+      else if (director) there.append(new Option(p.name + " — " + T.where.replace("{t}", p.table).replace("{s}", p.seat), p.id));
     });
     [here, there].forEach((g) => { if (g.children.length) select.append(g); });
     return select;
@@ -180,11 +182,35 @@
     form.append(input);
   }
 
+  // The director's reason, asked once an eliminator from another table is picked.
+  function overrideReason() {
+    const label = document.createElement("label");
+    label.className = "override-reason";
+    label.textContent = T.overrideReason + " ";
+    const input = document.createElement("input");
+    input.name = "override_reason";
+    input.maxLength = 200;
+    label.append(input);
+    label.hidden = true;
+    return label;
+  }
+
+  function syncOverride() {
+    const label = box && box.querySelector("label.override-reason");
+    if (!label) return;
+    const elsewhere = Array.from(box.querySelectorAll("select.eliminator")).some((s) => s.value && s.selectedOptions[0].parentElement.dataset.elsewhere === "1");
+    label.hidden = !elsewhere;
+    label.querySelector("input").required = elsewhere;
+  }
+
   // The eliminators chosen, into the bust form: eliminators_<out> (in order) and
-  // pot_share_<out>_<eliminator>, as the page's form handling reads them.
+  // pot_share_<out>_<eliminator>, as the page's form handling reads them; the director's
+  // reason for an eliminator from another table as override_reason.
   function putEliminators(form) {
     form.querySelectorAll("input.eliminator-input").forEach((i) => i.remove());
     if (!box) return;
+    const label = box.querySelector("label.override-reason");
+    if (label && !label.hidden && label.querySelector("input").value.trim()) hidden(form, "override_reason", label.querySelector("input").value.trim());
     box.querySelectorAll("fieldset.eliminators").forEach((set) => {
       set.querySelectorAll(".eliminator-row").forEach((row) => {
         const chosen = row.querySelector("select").value;
@@ -213,13 +239,18 @@
     }
     if (box) {
       const players = bounty ? stillSeated(out.map((p) => p.id)) : [];
-      box.replaceChildren(...(bounty ? out.map((p) => askEliminators(p, players)) : []));
+      box.replaceChildren(...(bounty ? out.map((p) => askEliminators(p, players)) : []), ...(bounty && director ? [overrideReason()] : []));
     }
     document.getElementById("bust-confirm-ok").hidden = !names.length;
     pending = { form, submitter: e.submitter };
     dialog.returnValue = "";
     dialog.showModal();
   });
+
+  if (box) {
+    box.addEventListener("change", syncOverride);
+    box.addEventListener("click", syncOverride); // a winner removed from a split pot
+  }
 
   dialog.addEventListener("close", () => {
     const p = pending; pending = null;

@@ -184,6 +184,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "api-payouts-slip": {"GET": STAFF},
     "api-bounties": {"GET": STAFF_AUDIT},  # PAY-02: heads, awards and the bounty money
     "api-bounties-pay": {"POST": DC},  # the desk pays the bounties a player won
+    "api-bounties-returned": {"POST": DC},  # the desk takes back a bounty paid (its bust to be undone), on its own shift
     "api-bounties-envelopes": {"POST": D},  # the director fills the mystery envelopes
     "api-tickets": {"GET": DC, "POST": D},  # PAY-11: a person's tickets at the desk; a series ticket issued by the director
     "api-ticket-redeem": {"POST": DC},

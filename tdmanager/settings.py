@@ -225,6 +225,7 @@ TDM_SEAT_LOOKUP_PER_MINUTE = max(0, envint("TDM_SEAT_LOOKUP_PER_MINUTE", 60))
 # and fsync per block of sales; after a restore at most a block minus one numbers are skipped.
 TDM_RECEIPT_JOURNAL_BLOCK = max(1, envint("TDM_RECEIPT_JOURNAL_BLOCK", 100))
 TDM_RECEIPT_JOURNAL = os.getenv("TDM_RECEIPT_JOURNAL", "")  # default: VAR_DIR / receipts.journal
+TDM_ERASURE_JOURNAL = os.getenv("TDM_ERASURE_JOURNAL", "")  # default: VAR_DIR / erasures.journal
 # Seconds a refused public request waits for its 429 (a timer on the event loop, no thread): a
 # client that asks again as soon as it is refused asks once per delay on each connection.
 TDM_PUBLIC_REFUSAL_DELAY = max(0.0, float(os.getenv("TDM_PUBLIC_REFUSAL_DELAY", "5")))

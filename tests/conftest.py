@@ -165,10 +165,11 @@ def _forget_failed_logins():
 @pytest.fixture(autouse=True, scope="session")
 def _receipt_journal_apart(tmp_path_factory):
     """Sales in tests write their receipt journal (``tdmanager.receipt_journal``) to a file of
-    the test session's, never to var/."""
+    the test session's, never to var/; erasures their journal (``privacy.journal_path``) too."""
     from django.conf import settings
 
     from tdmanager import receipt_journal
 
     settings.TDM_RECEIPT_JOURNAL = str(tmp_path_factory.mktemp("receipts") / "receipts.journal")
+    settings.TDM_ERASURE_JOURNAL = str(tmp_path_factory.mktemp("erasures") / "erasures.journal")
     receipt_journal.forget()

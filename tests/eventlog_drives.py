@@ -445,7 +445,10 @@ def drive_people(w: World) -> dict:
     people.set_hidden_from_lookup(giulia, True, actor=w.director)
     privacy.reveal_document(giulia, actor=w.director)
     privacy.export_person(giulia, actor=w.director)
-    privacy.erase_person(giulia, "asked to be forgotten", actor=w.director)
+    # Erasure scrubs a person's own rows too (issue #40), so another person is erased here and
+    # Giulia's sentences keep the data they were written with.
+    ugo = people.create_person(actor=w.director, first_name="Ugo", last_name="Oblio")
+    privacy.erase_person(ugo, "asked to be forgotten", actor=w.director)
     logins.record_lockout(kind="username", username="mallory", address="10.0.0.9", failures=5, seconds=300)
     logins.lift_lockout(username="mallory", address="10.0.0.9", actor=w.director)
     cashier.set_exchange_rate("USD", Decimal("0.92"), actor=w.director)
@@ -457,7 +460,7 @@ def drive_people(w: World) -> dict:
         "people.person.lookup_privacy": [f"person #{giulia.pk}"],
         "people.document.viewed": [f"person #{giulia.pk}"],
         "people.person.exported": [f"person #{giulia.pk}"],
-        "people.person.erased": [f"person #{giulia.pk}", "asked to be forgotten"],
+        "people.person.erased": [f"person #{ugo.pk}", "asked to be forgotten"],
         "auth.lockout.started": ["5 wrong passwords", "300 seconds", "mallory at 10.0.0.9"],
         "auth.lockout.lifted": ["mallory at 10.0.0.9"],
         "tournaments.exchange_rate.set": ["USD", "0.92"],
@@ -536,6 +539,7 @@ def drive_bounties(w: World) -> dict:
     t, (lia, max_, *_rest) = w.running("Knockout Night", players=3, settings={"bounty": "PKO", "bounty_amount": "40"})
     bust = seating.record_bust(t, [{"entry": max_.pk, "eliminators": [lia.pk]}], actor=w.director).busts[0]
     paid = payouts.pay_bounties(lia, method="CASH", actor=w.cashier)
+    payouts.return_bounty(paid.bounty_awards.get(), reason="bust undone", actor=w.cashier)  # given back before the undo
     seating.undo_bust(t, bust, actor=w.director, reason="wrong player")
     m, (ugo, vera, *_others) = w.running("Mystery Night", players=3, settings={"bounty": "MYSTERY", "bounty_amount": "30", "mystery_from": "START"})
     payouts.set_envelopes(m, ["50", "25", "15"], actor=w.director)
@@ -544,6 +548,7 @@ def drive_bounties(w: World) -> dict:
     return {
         "payouts.bounty.won": ["Player1 Knockout knocked out Player2 Knockout", "20.00 EUR", "is added to the eliminator's bounty"],
         "payouts.bounty.paid": ["Player1 Knockout", f"{-paid.bounty_amount:,.2f} EUR", "cash"],
+        "payouts.bounty.returned": ["Player1 Knockout", f"#{paid.receipt_number}", "20.00 EUR", "bust undone"],
         "payouts.bounty.undone": ["20.00 EUR"],
         "payouts.mystery.envelopes_set": ["3 mystery envelopes", "90.00 EUR"],
         "payouts.mystery.drawn": [f"no. {drawn.envelope}", "Player1 Mystery", "Player2 Mystery", f"{drawn.cash:,.2f} EUR", str(drawn.seed)],

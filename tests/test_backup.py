@@ -10,7 +10,7 @@ from django.db import connection
 
 from seating.models import Seat
 from tdmanager import backup as bk
-from tournaments.models import Clock, Entry, LedgerRow, Tournament
+from tournaments.models import Clock, Entry, LedgerRow, Person, Tournament
 from tournaments.services import cashier, clockctl, lifecycle
 from tournaments.services.events import Actor
 
@@ -170,3 +170,55 @@ def test_the_last_receipt_printed_can_be_given_when_the_journal_is_behind(journa
     call_command("restore", str(path), force=True, last_receipt=57, stdout=out)
     assert "--last-receipt 57: the next receipt is 58" in out.getvalue()
     assert cashier.register(t, make_person(), method="CASH", actor=actor).row.receipt_number == 58
+
+
+# --- issue 38: a player erased after the backup is not brought back by the restore ---------------
+
+
+@pytest.fixture
+def erasures(settings, tmp_path):
+    settings.TDM_ERASURE_JOURNAL = str(tmp_path / "erasures.journal")
+    return tmp_path / "erasures.journal"
+
+
+def test_a_player_erased_after_the_backup_stays_erased_after_the_restore(erasures, make_person, director, tmp_path):
+    """Found by the simulated days: a restore brought back, name, phone and document, a player
+    who had asked to be forgotten after the backup was taken."""
+    from tournaments.services import people, privacy
+
+    actor = Actor(director, "test")
+    mario = make_person("Mario", "Rossi", phone="+39 333 123 4567", document_id="AB123456")
+    path = tmp_path / "before-the-erasure.backup"
+    call_command("backup", str(path), stdout=StringIO())
+    privacy.erase_person(mario, "asked to be forgotten", actor=actor)
+    assert "Rossi" not in erasures.read_text() and "AB123456" not in erasures.read_text()  # his key, not his data
+
+    out = StringIO()
+    call_command("restore", str(path), force=True, stdout=out)
+    assert f"erased again (person #{mario.pk})" in out.getvalue()
+    back = Person.objects.get(pk=mario.pk)
+    assert (back.full_name, back.phone, back.document_id) == (f"Erased player #{mario.pk}", "", "")
+    assert people.search_people("Rossi") == [] and people.search_people("AB123456") == []
+
+
+def test_a_new_player_given_an_erased_players_key_is_not_erased_by_a_restore(erasures, make_person, director, tmp_path):
+    """The journal names the erased person by his key and when he was added: a player added
+    after a restore, who may be given the same key, is not taken for him by a later restore."""
+    from tournaments.services import privacy
+
+    actor = Actor(director, "test")
+    make_person("Anna", "Bianchi")
+    first = tmp_path / "first.backup"
+    call_command("backup", str(first), stdout=StringIO())
+    gone = make_person("Ugo", "Verdi")
+    privacy.erase_person(gone, "asked", actor=actor)
+    call_command("restore", str(first), force=True, stdout=StringIO())
+    assert not Person.objects.filter(pk=gone.pk).exists()
+
+    luca = make_person("Luca", "Neri")
+    assert luca.pk == gone.pk  # the restored key sequence hands his key out again
+    second = tmp_path / "second.backup"
+    call_command("backup", str(second), stdout=StringIO())
+    out = StringIO()
+    call_command("restore", str(second), force=True, stdout=out)
+    assert Person.objects.get(pk=luca.pk).full_name == "Luca Neri" and "Erasures" not in out.getvalue()

@@ -29,6 +29,8 @@ def test_scenario_19_p_gets_the_standard_stack_and_a_seat_q_is_refused_as_busted
     cashier.pre_register(t, q, actor=cashier_actor)  # 004: everybody books by the deadline
     q_entry = cashier.register(t, q, method="CASH", actor=cashier_actor).entry
     cashier.register(t, make_person("W"), method="CASH", actor=cashier_actor)
+    # Two play on after Q's bust: with one left the event would have its winner and sell nothing.
+    cashier.register(t, make_person("X"), method="CASH", actor=cashier_actor)
     lifecycle.start(t, actor=actor)
     seating.record_bust(t, [q_entry], actor=actor)  # Q busts in level 1
     run_clock_at(t, item_index_of_level(t, 2))

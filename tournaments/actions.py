@@ -65,6 +65,7 @@ class Action(models.TextChoices):
     FORMATS_TIMED_FINISHED = "formats.timed.finished", _("Timed event finished")
     # --- payouts -------------------------------------------------------------------------
     PAYOUTS_BOUNTY_PAID = "payouts.bounty.paid", _("Bounties paid")
+    PAYOUTS_BOUNTY_RETURNED = "payouts.bounty.returned", _("Bounty paid and given back at the desk")
     PAYOUTS_BOUNTY_UNDONE = "payouts.bounty.undone", _("Bounties taken back with an undone bust")
     PAYOUTS_BOUNTY_WON = "payouts.bounty.won", _("Bounty won")
     PAYOUTS_DEAL_ACCEPTED = "payouts.deal.accepted", _("Deal accepted by a player")

@@ -14,6 +14,7 @@ class TournamentsConfig(AppConfig):
         from .selectors import granted_to_regulator
         from .services.ledger import receipts_after_restore
         from .services.logins import record_lockout
+        from .services.privacy import erasures_after_restore
         from .snapshot import build_snapshot
         from .sql import claim_idempotency_key
 
@@ -23,4 +24,5 @@ class TournamentsConfig(AppConfig):
         idempotency.keys.claim = claim_idempotency_key
         security.login_locked_out.connect(record_lockout, dispatch_uid="tournaments-login-lockout")  # the audit line
         backup.database_restored.connect(receipts_after_restore, dispatch_uid="tournaments-receipts-restore")  # no receipt twice
+        backup.database_restored.connect(erasures_after_restore, dispatch_uid="tournaments-erasures-restore")  # nobody erased comes back
         roles.regulator_scope["granted"] = granted_to_regulator  # which tournaments a regulator reads

@@ -87,6 +87,7 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.FORMATS_TIMED_FINISHED: _("The timed event finished"),
     # --- payouts ---
     A.PAYOUTS_BOUNTY_PAID: _("%(actor)s paid the bounties won by %(name)s — %(amount)s %(method)s"),
+    A.PAYOUTS_BOUNTY_RETURNED: _("%(actor)s took back from %(name)s the bounty paid on receipt #%(receipt)s — %(amount)s%(reason_suffix)s"),
     A.PAYOUTS_BOUNTY_UNDONE: _("%(actor)s undid a bust: its bounties (%(cash)s) are taken back"),
     A.PAYOUTS_BOUNTY_WON: _("Bounty: %(bounty_what)s"),
     A.PAYOUTS_DEAL_ACCEPTED: _("%(name)s accepted the deal"),
@@ -163,7 +164,9 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
         "superseded",
     ),
     A.SEATING_PLAYER_BUSTED: (
-        ngettext_lazy("%(actor)s recorded a player out: %(busts)s", "%(actor)s recorded %(count)s players out: %(busts)s", "count"),
+        ngettext_lazy(
+            "%(actor)s recorded a player out: %(busts)s%(override_suffix)s", "%(actor)s recorded %(count)s players out: %(busts)s%(override_suffix)s", "count"
+        ),
         "busts",
     ),
     A.SEATING_PLAYER_MOVED: _("%(actor)s moved %(name)s from table %(from_table)s seat %(from_seat)s to table %(to_table)s seat %(to_seat)s"),
@@ -332,6 +335,7 @@ HUMAN_REASON = {
     A.CASHIER_ROW_REVERSED,
     A.FORMATS_FLIGHT_CLOSED,
     A.FORMATS_SERIES_TIE_SETTLED,
+    A.PAYOUTS_BOUNTY_RETURNED,
     A.PAYOUTS_DEAL_CANCELLED,
     A.PAYOUTS_TABLE_EDITED,
     A.PAYOUTS_TABLE_UNLOCKED,
@@ -369,6 +373,20 @@ HUMAN_REASON = {
 }
 
 
+#: SEAT-02: the start after a draw in advance (a ``seating.draw.initial`` with ``predraw_session``)
+#: says the seats came from it.
+PREDRAW_START = (
+    ngettext_lazy(
+        "Seats as drawn in advance (session %(predraw_session)s): %(kept)s player where that draw put them; "
+        "drawn into the free seats: %(drawn)s; tables: %(tables)s",
+        "Seats as drawn in advance (session %(predraw_session)s): %(kept)s players where that draw put them; "
+        "drawn into the free seats: %(drawn)s; tables: %(tables)s",
+        "count",
+    ),
+    "predrawn",
+)
+
+
 def entry_refs(payload) -> set[int]:
     """The entry ids (primary keys) a payload points at, for the caller to name."""
     refs: set[int] = set()
@@ -379,6 +397,10 @@ def entry_refs(payload) -> set[int]:
     for b in payload.get("busts") or []:
         if isinstance(b, Mapping) and isinstance(b.get("entry"), int):
             refs.add(b["entry"])
+    override = payload.get("eliminator_override")
+    for e in override.get("eliminators") or [] if isinstance(override, Mapping) else []:
+        if isinstance(e, Mapping) and isinstance(e.get("entry"), int):
+            refs.add(e["entry"])
     return refs
 
 
@@ -396,6 +418,18 @@ def _busts(busts, entries) -> str:
             part += " — " + gettext("place %(place)s") % {"place": b["place"]}
         parts.append(part)
     return ", ".join(parts)
+
+
+def _override(override, entries) -> str:
+    """PAY-02: "; the director let count … at another table: reason" for a bust whose eliminators
+    sat elsewhere; "" for any other."""
+    if not isinstance(override, Mapping):
+        return ""
+    who = [_entry(e.get("entry"), entries) for e in override.get("eliminators") or [] if isinstance(e, Mapping)]
+    return "; " + gettext("the director let count an eliminator from another table (%(who)s): %(reason)s") % {
+        "who": ", ".join(who),
+        "reason": override.get("reason", ""),
+    }
 
 
 def _person_changes(fields: str, changes) -> str:
@@ -469,8 +503,12 @@ def _context(action: str, p: Mapping, *, actor: str, currency: str, entries: Map
         ctx["fields"] = _person_changes(p["fields"], p.get("changes"))
     if "busts" in p:
         ctx["busts"] = _busts(p["busts"], entries)
+    ctx["override_suffix"] = _override(p.get("eliminator_override"), entries)
     if isinstance(p.get("moves"), list):
         ctx["moves_count"] = fmt_num(len(p["moves"]))
+    if action == A.SEATING_DRAW_INITIAL and isinstance(p.get("predrawn"), list):
+        ctx["kept"] = fmt_num(len(p["predrawn"]))
+        ctx["drawn"] = fmt_num(len(p.get("assignment") or []))
     if isinstance(p.get("refunds_due"), list):  # a cancelled tournament: the entries the desk owes a refund
         ctx["owed"] = fmt_num(len(p["refunds_due"]))
     if p.get("source_name"):
@@ -509,6 +547,8 @@ def sentence(action: str, payload, *, actor: str = "", currency: str = "", entri
     if template is None:
         return label
     p = payload if isinstance(payload, Mapping) else {}
+    if action == A.SEATING_DRAW_INITIAL and isinstance(p.get("predraw_session"), str):
+        template = PREDRAW_START
     ctx = _context(action, p, actor=actor_name(actor), currency=currency, entries=entries or {})
     if isinstance(template, tuple):  # (plural-aware template, the payload key that counts)
         template, key = template

@@ -271,9 +271,12 @@ def cancellation_refunds(tournament_ids=None) -> dict[int, tuple[list[int], str]
     return out
 
 
-def refunds_still_due(entry_ids) -> dict[int, Decimal]:
+REFUND_PARTS = {"p": "prize", "f": "fee", "s": "side", "j": "jackpot", "b": "bounty"}
+
+
+def _refund_parts(entry_ids) -> dict[int, dict[str, Decimal]]:
     """Of ``entry_ids``, those with money on the ledger and no refund paid (a reversed refund is
-    due again): each with its amount."""
+    due again): each with what it paid, by part (``REFUND_PARTS``) and in all (``total``)."""
     if not entry_ids:
         return {}
     refunded = set(LedgerRow.objects.filter(entry_id__in=entry_ids, kind=LedgerRow.REFUND, reversed_by__isnull=True).values_list("entry_id", flat=True))
@@ -286,10 +289,34 @@ def refunds_still_due(entry_ids) -> dict[int, Decimal]:
     )
     due = {}
     for r in sums:
-        amount = sum((r[k] or ZERO for k in "pfsjb"), ZERO)
+        parts = {name: r[k] or ZERO for k, name in REFUND_PARTS.items()}
+        amount = sum(parts.values(), ZERO)
         if r["entry_id"] not in refunded and amount > ZERO:
-            due[r["entry_id"]] = amount
+            due[r["entry_id"]] = {**parts, "total": amount}
     return due
+
+
+def refunds_still_due(entry_ids) -> dict[int, Decimal]:
+    """Of ``entry_ids``, those with money on the ledger and no refund paid (a reversed refund is
+    due again): each with its amount."""
+    return {pk: parts["total"] for pk, parts in _refund_parts(entry_ids).items()}
+
+
+def refunds_owed(t: Tournament) -> dict[str, Decimal]:
+    """A cancelled tournament's refunds still to hand out (``refunds_due``), summed by part
+    (prize, fee, side, jackpot, bounty) and in all (``total``): money the players are owed, which
+    the reconciliation lists as owed. ``paid``: the refunds already handed out (net of reversed
+    ones), out of the drawers."""
+    ids, _reason = cancellation_refunds([t.pk]).get(t.pk, ([], ""))
+    out = dict.fromkeys([*REFUND_PARTS.values(), "total"], ZERO)
+    for parts in _refund_parts(ids).values():
+        for k, v in parts.items():
+            out[k] += v
+    refunded = t.ledger.filter(kind=LedgerRow.REFUND, reversed_by__isnull=True).aggregate(
+        p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"), j=Sum("jackpot_amount"), b=Sum("bounty_amount")
+    )
+    out["paid"] = -sum((refunded[k] or ZERO for k in REFUND_PARTS), ZERO)
+    return out
 
 
 def refunds_due(t: Tournament) -> list[dict]:

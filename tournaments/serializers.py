@@ -397,6 +397,10 @@ class StartSerializer(serializers.Serializer):
     override_minimum = serializers.BooleanField(default=False)
     prestart_report_sent = serializers.BooleanField(default=False)
     start_clock = serializers.BooleanField(default=False, help_text="start the clock too, in the same transaction (the page's box is ticked by default)")
+    seat_later_sessions = serializers.BooleanField(
+        default=False,
+        help_text="SEAT-02: seat now, by the draw, the paid players the draw in advance put into a later session (else 409 predraw_later_session)",
+    )
 
 
 class StreamingSerializer(serializers.Serializer):

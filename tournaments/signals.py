@@ -30,7 +30,8 @@ entry_removed = Signal()
 #: one bust (their order cannot be told: they share the places, ELM-06). ``entries``, ``reason``, ``now``.
 entries_forfeited = Signal()
 
-#: The tournament started: every paid entry needs a seat.
+#: The tournament started: every paid entry needs a seat. ``seat_later_sessions``: the director
+#: confirmed that players drawn in advance into a later session are seated now (SEAT-02).
 tournament_started = Signal()
 
 #: PAY-05: the last sale that feeds the prize pool closed at the end of level ``after_level`` (late
@@ -93,6 +94,10 @@ entries_view_parts = Signal()
 #: (seating: tables in play, moves pending, halted tables).
 overview_parts = Signal()
 
+#: ``tournament`` → the sessions of its draw in advance (SEAT-02), in the order the director named
+#: them (the start plays the first), or None without one (seating answers).
+predraw_sessions_wanted = Signal()
+
 #: ``tournament`` → ``[{"label", "url"}]``: buttons on the tournament page (each app's pages).
 page_links = Signal()
 
@@ -105,14 +110,27 @@ report_links = Signal()
 #: awards seats in the tournament, so it cannot become free), or None.
 price_checked = Signal()
 
+#: ``tournament``, ``entry`` → why the entry of a tournament that plays on cannot be cancelled by a
+#: reversal or a refund (formats: he is drawn in a heads-up bracket, whose matches decide), or None.
+entry_cancel_checked = Signal()
+
 #: ``tournament``, ``now`` → why the progressive jackpot's fee cannot be sold now (payouts: the
 #: jackpot was won today, PAY-12), or None.
 jackpot_sale_checked = Signal()
+
+#: ``tournament``, ``entry`` → why another app refuses to refund this entry of a tournament that
+#: plays (payouts: he has won a bounty, so he has played, REG-12), or None; a ``(code, why)``
+#: pair when the refusal has a code of its own (payouts: the entry is in a deal, PAY-09).
+refund_checked = Signal()
 
 #: ``person`` → ``{"prize_payments": [...], "tickets": [...], "prizes_unpaid": [...], "bounties":
 #: [...], "bounties_unpaid": [...]}``: what the apps above hold about one person, for his data
 #: export and the erasure's refusal (payouts answers).
 person_data_wanted = Signal()
+
+#: ``person`` (after the change) — his name was corrected or erased: the apps above that keep
+#: his name in a cache forget it, so no page shows the old one (formats: the public leaderboard).
+person_changed = Signal()
 
 #: ``person``, ``entries`` (his entries) → ``{entry id: dict}``: what the apps above add to each
 #: row of a player's history page (payouts: the ``prizes`` won; formats: the ``league`` points).

@@ -473,6 +473,7 @@ def tournament_detail(request, pk):
                     override_minimum=bool(request.POST.get("override_minimum")),
                     prestart_report_sent=bool(request.POST.get("prestart_report_sent")),
                     start_clock=bool(request.POST.get("start_clock")),
+                    seat_later_sessions=bool(request.POST.get("seat_later_sessions")),
                 )
             elif op == "finish":
                 lifecycle.finish(t, actor=actor)
@@ -516,6 +517,10 @@ def tournament_detail(request, pk):
             **oversight_context(t),
             "section_links": links,
             "needs_report": lifecycle.requires_prestart_report(t),
+            # SEAT-02: a draw in advance into several sessions: the start asks about the later ones.
+            "predraw_sessions": signals.ask_one(signals.predraw_sessions_wanted, default=[], tournament=t)
+            if t.status in (Tournament.PLANNED, Tournament.REGISTERING)
+            else [],
             "streaming_live": HouseRules.of(t).streaming_live,
             "t": t,
             "entries": entries,

@@ -8,8 +8,10 @@ announcing service's transaction, under the tournament's lock, so a refusal here
 eliminator missing, a bounty that has passed on) refuses the bust or the undo itself.
 
 Money moves once: when the player collects what he has won at the desk (``pay_bounties``: one
-BOUNTY row with the bounty part negative, within the cash limit, REG-06). Undoing a bust whose
-bounty was paid reverses that payment (the player's other bounties on it are owed again).
+BOUNTY row with the bounty part negative, within the cash limit, REG-06). A bust whose bounty
+was paid is not undone until the player has given the money back at the desk
+(``return_bounty``: the reversal is booked on the shift of the cashier who takes the cash, and
+the bounty is owed again); an undo never books money into anyone's drawer.
 
 A deal approved at the final table (PAY-09) settles the bounty money then in play
 (``settle_in_deal``): DEAL awards owed at the desk, the heads zeroed, the mystery bag shared or
@@ -19,6 +21,7 @@ carried over; the knockouts after it pay nothing and the winner takes no bounty 
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from decimal import Decimal
 
 from django.db.models import F, Sum
@@ -26,13 +29,14 @@ from django.utils.translation import gettext as _
 
 from seating.models import Bust
 from tdmanager.errors import ValidationFailed
+from tdmanager.formatting import money as fmt_money
 from tdmanager.money import ZERO
 from tdmanager.transactions import service
 from tournaments import clockview
 from tournaments.actions import Action
 from tournaments.house import HouseRules
 from tournaments.models import Entry, LedgerRow, Tournament
-from tournaments.services.cashier import reverse
+from tournaments.services.cashier import reversing_row
 from tournaments.services.events import Actor, log_event
 from tournaments.services.ledger import lock_tournament, write_row
 
@@ -40,7 +44,7 @@ from .. import bounties as engine
 from .. import deals as deal_engine
 from .. import selectors as sel
 from ..models import BountyAward, BountyHead, Deal
-from .common import PayoutError, _money
+from .common import PayoutError, _money, check_will_play
 from .prizes import check_cash_payout
 
 HEADS = (engine.FIXED, engine.PKO)
@@ -86,8 +90,10 @@ def _mystery_paying(t: Tournament, rules: HouseRules, bust: Bust) -> bool:
     return level is not None and level >= stage["level"]
 
 
-def _eliminators(t: Tournament, bust: Bust, named: list[dict], out_now: set[int]) -> list[engine.Eliminator]:
-    """The named eliminators, checked: players of this tournament still playing, each once."""
+def _eliminators(t: Tournament, rules: HouseRules, bust: Bust, named: list[dict], out_now: set[int]) -> list[engine.Eliminator]:
+    """The named eliminators, checked: players of this tournament still playing, each once; a
+    share of the pot a whole number of chips above zero, and given for each of a split pot's
+    winners when the house shares the bounty by the pot (a lone winner won the whole pot)."""
     ids = [e["entry"] for e in named]
     if len(set(ids)) != len(ids):
         raise ValidationFailed("duplicate_eliminator", _("An eliminator is listed twice."), field="eliminators")
@@ -102,18 +108,25 @@ def _eliminators(t: Tournament, bust: Bust, named: list[dict], out_now: set[int]
                 _("Entry #%(n)s is not playing in this tournament: only a player still in can knock one out.") % {"n": number or entry_id},
                 field="eliminators",
             )
+    by_pot = rules.bounty_split == engine.SPLIT_POT and len(named) > 1
     out = []
     for e in named:
         share = e.get("pot_share")
         if share is None:
+            if by_pot:  # a missing share would weigh 1 chip against the others': nothing, silently
+                raise ValidationFailed(
+                    "pot_share_required",
+                    _("The bounty of a split pot is shared by the pot here: give the chips each eliminator won of it."),
+                    field="pot_share",
+                )
             out.append(engine.Eliminator(e["entry"]))
             continue
         try:
             share = Decimal(str(share))
         except ArithmeticError:
             share = Decimal(-1)
-        if isinstance(e.get("pot_share"), bool) or not share.is_finite() or share <= 0:
-            raise ValidationFailed("bad_pot_share", _("Each eliminator's share of the pot is a positive number of chips."), field="eliminators")
+        if isinstance(e.get("pot_share"), bool) or not share.is_finite() or share <= 0 or share != share.to_integral_value():
+            raise ValidationFailed("bad_pot_share", _("Each eliminator's share of the pot is a whole number of chips above zero."), field="pot_share")
         out.append(engine.Eliminator(e["entry"], share))
     return out
 
@@ -136,7 +149,7 @@ def knockouts(t: Tournament, busts: list[Bust], eliminators: dict, winner: int |
                 _("This is a bounty event: name who knocked %(name)s out.") % {"name": " ".join(name).strip() or f"#{bust.entry_id}"},
                 field="eliminators",
             )
-        people = _eliminators(t, bust, named, out_now) if named else []
+        people = _eliminators(t, rules, bust, named, out_now) if named else []
         try:
             made = _head_knockout(t, rules, bust, people) if rules.bounty in HEADS else _mystery_knockout(t, rules, bust, people)
         except engine.BountyError as exc:
@@ -224,7 +237,8 @@ def _mystery_knockout(t, rules, bust, people) -> list[BountyAward]:
 
 def _finish(t, rules, winner: int) -> list[BountyAward]:
     """One player left: a PKO's or fixed event's winner takes his own bounty; a mystery
-    event's envelopes left go as ``mystery_leftover`` says."""
+    event's money still in play (the envelopes left, with what the desk took in or gave back
+    since the director set them up) goes as ``mystery_leftover`` says."""
     if rules.bounty in HEADS:
         head = BountyHead.objects.filter(tournament=t, entry_id=winner).first()
         if head is None or not head.amount:
@@ -232,10 +246,14 @@ def _finish(t, rules, winner: int) -> list[BountyAward]:
         BountyHead.objects.filter(pk=head.pk).update(amount=ZERO)
         return [BountyAward(tournament=t, kind=BountyAward.OWN, winner_id=winner, cash=head.amount)]
     bag = mystery_bag(t, rules)
-    if bag is None or not bag.left or settled_by_deal(t):
+    if bag is None or settled_by_deal(t):
         return []
     to_winner, carried = engine.mystery_leftover(bag, winner, rules.mystery_leftover)
-    return [BountyAward(tournament=t, kind=BountyAward.LEFTOVER, winner_id=winner if to_winner else None, cash=to_winner or carried)]
+    left = to_winner + carried + sel.bounty_money(t)["unbagged"]  # the money in play, not the envelopes' face value
+    if left <= 0:
+        return []
+    to_the_winner = rules.mystery_leftover == engine.LEFTOVER_TO_WINNER
+    return [BountyAward(tournament=t, kind=BountyAward.LEFTOVER, winner_id=winner if to_the_winner else None, cash=left)]
 
 
 def _log_awards(t, actor, awards: list[BountyAward], **extra) -> None:
@@ -267,8 +285,10 @@ def _log_awards(t, actor, awards: list[BountyAward], **extra) -> None:
 def undo_knockouts(t: Tournament, busts: list[Bust], actor: Actor) -> list[BountyAward]:
     """Busts undone (seating's ``busts_undone``): their awards (and the winner's, the event no
     longer over) are void, a PKO's heads as they were before, a mystery envelope back in the
-    bag, and a payment of any of them reversed (the rest it paid is owed again). Refused
-    when a bounty won there has passed on since: its winner was knocked out himself later."""
+    bag. Refused when a bounty won there has passed on since (its winner was knocked out
+    himself later), and when one has been paid at the desk (``bounty_paid``): the money is in
+    the player's pocket, and whoever undoes the bust has not taken it back; the cashier records
+    it given back first (``return_bounty``), on his own shift."""
     if HouseRules.of(t).bounty == engine.NONE:
         return []
     deal = settled_by_deal(t)
@@ -290,9 +310,7 @@ def undo_knockouts(t: Tournament, busts: list[Bust], actor: Actor) -> list[Bount
             "bounty_passed_on",
             _("The bounty won here has passed on: %(name)s was knocked out since. Undo that bust first.") % {"name": later.knocked_out.person.full_name},
         )
-    for row in {a.row for a in awards if a.row_id and not a.row.is_reversed}:
-        reverse(row, reason=_("Bust undone: the bounty paid on receipt %(n)s is taken back") % {"n": row.receipt_number}, actor=actor)
-        BountyAward.objects.filter(row=row).update(row=None)
+    _refuse_if_paid(t, awards)
     for a in awards:
         if a.added:
             BountyHead.objects.filter(tournament=t, entry_id=a.winner_id).update(amount=F("amount") - a.added)
@@ -314,6 +332,34 @@ def undo_knockouts(t: Tournament, busts: list[Bust], actor: Actor) -> list[Bount
         cash=str(sum((a.cash for a in awards if a.winner_id), ZERO)),
     )
     return awards
+
+
+def _refuse_if_paid(t: Tournament, awards: list[BountyAward]) -> None:
+    """``bounty_paid``: an award among ``awards`` has been paid at the desk and not given back.
+    The refusal names each player and the money to recover from him; ``paid`` lists the awards
+    (``award``, ``entry``, ``name``, ``amount``, ``receipt``) for ``return_bounty``."""
+    paid = [a for a in awards if a.row_id is not None and not a.row.is_reversed]
+    if not paid:
+        return
+    names = {e.pk: e.person.full_name for e in Entry.objects.filter(pk__in={a.winner_id for a in paid}).select_related("person")}
+    owed_back: dict[int, Decimal] = {}
+    for a in paid:
+        owed_back[a.winner_id] = owed_back.get(a.winner_id, ZERO) + a.cash
+    who = ", ".join(
+        _("%(amount)s from %(name)s") % {"amount": fmt_money(amount, t.currency), "name": names.get(entry, "")} for entry, amount in owed_back.items()
+    )
+    raise PayoutError(
+        "bounty_paid",
+        _(
+            "A bounty won here has already been paid at the desk: recover %(who)s. The cashier records the money "
+            "returned at the desk (Payouts due, Bounties paid: Money returned); then undo the bust."
+        )
+        % {"who": who},
+        paid=[
+            {"award": a.pk, "entry": a.winner_id, "name": names.get(a.winner_id, ""), "amount": sel.money(a.cash), "receipt": a.row.receipt_number}
+            for a in paid
+        ],
+    )
 
 
 # --- deals (PAY-09): the bounty money in play settled when the deal is approved -------------
@@ -433,6 +479,70 @@ def pay_bounties(entry, *, method: str, actor: Actor, reference: str = "", payee
     return row
 
 
+@dataclass(frozen=True)
+class BountyReturned:
+    """A bounty given back at the desk: the award (owed again), the reversal of its payment and
+    the BOUNTY row that keeps the other bounties of that payment paid (None when it paid only this one)."""
+
+    award: BountyAward
+    reversal: LedgerRow
+    kept: LedgerRow | None
+
+
+@service
+def return_bounty(award, *, reason: str, actor: Actor) -> BountyReturned:
+    """The player gives back a bounty he was paid at the desk (a bust undone after he collected
+    it, PAY-02): its payment is reversed on ``actor``'s shift (the cashier who takes the money
+    into his drawer), in its method, with ``reason``; the other bounties that payment covered
+    stay paid (a new BOUNTY row for them, on the same shift, the player keeping that money), so
+    the drawer takes in exactly this bounty's cash. The bounty is owed again: the director can
+    now undo its bust, which voids it."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationFailed("reason_required", _("Say why the money is given back."), field="reason")
+    t = lock_tournament(award.tournament_id)
+    award = BountyAward.objects.select_related("winner__person", "row").get(pk=award.pk, tournament=t)
+    row = award.row
+    if award.void or row is None or row.is_reversed:
+        raise PayoutError("bounty_not_paid", _("This bounty has not been paid at the desk: there is no money to give back."))
+    others = list(BountyAward.objects.filter(row=row, void="").exclude(pk=award.pk))
+    rev = reversing_row(t, row, reason=reason, actor=actor)
+    BountyAward.objects.filter(pk=award.pk).update(row=None)
+    kept = None
+    if others:
+        kept = write_row(
+            t,
+            kind=LedgerRow.BOUNTY,
+            entry=row.entry,
+            person=row.person,
+            prize=ZERO,
+            fee=ZERO,
+            bounty=-sum((a.cash for a in others), ZERO),
+            chips=0,
+            method=row.method,
+            actor=actor,
+            reference=row.reference,
+            payee=row.payee,
+            note=(_("bounties: %(n)s") % {"n": len(others)})[:200],
+        )
+        BountyAward.objects.filter(pk__in=[a.pk for a in others]).update(row=kept)
+    log_event(
+        t,
+        Action.PAYOUTS_BOUNTY_RETURNED,
+        actor,
+        award=award.pk,
+        entry=award.winner_id,
+        name=award.winner.person.full_name if award.winner_id else "",
+        amount=str(award.cash),
+        method=row.method,
+        receipt=row.receipt_number,
+        reversal=rev.receipt_number,
+        kept=kept.receipt_number if kept else None,
+        reason=reason,
+    )
+    return BountyReturned(award, rev, kept)
+
+
 # --- mystery envelopes -----------------------------------------------------------------------
 
 
@@ -442,6 +552,7 @@ def set_envelopes(tournament, amounts, *, actor: Actor) -> list[Decimal]:
     to the bounty money taken in (the bounty part of every buy-in and re-entry, net of
     reversals and refunds). Once an envelope has been drawn, envelopes can only be added."""
     t = lock_tournament(tournament)
+    check_will_play(t)
     rules = HouseRules.of(t)
     if rules.bounty != engine.MYSTERY:
         raise PayoutError("not_mystery", _("Envelopes are set up for a mystery bounty event only."))

@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.money import CENT, to_money
-from tournaments.models import LedgerRow
+from tournaments.models import LedgerRow, Tournament
 
 from ..models import PayoutTable
 
@@ -17,6 +17,17 @@ PAYOUT_METHODS = (LedgerRow.CASH, LedgerRow.CHEQUE, LedgerRow.TRANSFER)
 
 class PayoutError(DomainError):
     """A payout action refused by a rule; ``code`` says which."""
+
+
+def check_will_play(t) -> None:
+    """A cancelled event will not play (FMT-02): its guarantee is void, it pays no prize, awards
+    no seat and has no payout table, ranking, side pool or deal to change. Its players are
+    refunded at the desk instead (``cashier.pay_refund``)."""
+    if t.status == Tournament.CANCELLED:
+        raise PayoutError(
+            "tournament_cancelled",
+            _("This tournament is cancelled: it will not play, pays no prizes and its payouts cannot change. Its players are refunded at the desk."),
+        )
 
 
 def _money(value, what="amount") -> Decimal:

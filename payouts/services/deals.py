@@ -24,7 +24,7 @@ from .. import deals as deal_engine
 from .. import selectors as sel
 from ..models import BOUNTY_IN_DEAL_LABELS, POOL_FUNDED, Deal, DealAcceptance, PayoutTable
 from .bounties import deal_bounty_state, deal_shares, settle_in_deal
-from .common import PayoutError, _money, _table
+from .common import PayoutError, _money, _table, check_will_play
 from .table import _store, validate_prizes
 
 # The deal engine's refusals (``payouts.deals.DealError`` codes) as the reader reads them: in
@@ -168,6 +168,7 @@ def deal_options(tournament, stacks: dict, *, reserve=ZERO) -> dict:
     in play, the house's ``bounty_in_deal`` and, per method, what each player takes of the
     bounty money (``bounty_by_player``) and with his prize (``total_by_player``)."""
     t = Tournament.objects.get(pk=getattr(tournament, "pk", tournament))
+    check_will_play(t)
     reserve = _money(reserve, _("The reserve"))
     players, chips, left, _in_play = _deal_state(t, stacks)
     bounty = deal_bounty_state(t, [e.pk for e in players])
@@ -216,6 +217,7 @@ def propose_deal(tournament, stacks: dict, *, method: str, actor: Actor, reserve
     what a player receives depends on where he finishes) or per player (``amounts``, players
     by entry number), which is then read as a ladder."""
     t = lock_tournament(tournament)
+    check_will_play(t)
     reserve = _money(reserve, _("The reserve"))
     if sel.table_state(t) != PayoutTable.LOCKED:
         raise PayoutError("table_not_locked", _("Lock the payout table before recording a deal."))
@@ -290,6 +292,7 @@ def propose_deal(tournament, stacks: dict, *, method: str, actor: Actor, reserve
 def accept_deal(deal, entry, *, actor: Actor) -> DealAcceptance:
     """Record one player's consent (each remaining player must agree, PAY-09)."""
     t = lock_tournament(deal.tournament_id)
+    check_will_play(t)
     deal = Deal.objects.get(pk=deal.pk)
     if deal.status != Deal.PROPOSED:
         raise PayoutError("deal_closed", _("This deal is no longer open."))
@@ -310,6 +313,7 @@ def approve_deal(deal, *, actor: Actor) -> Deal:
     In a bounty event the bounty money in play is settled now (``settle_in_deal``): each
     player is owed his part at the desk, and the knockouts still to come pay nothing."""
     t = lock_tournament(deal.tournament_id)
+    check_will_play(t)
     deal = Deal.objects.get(pk=deal.pk)
     if deal.status != Deal.PROPOSED:
         raise PayoutError("deal_closed", _("This deal is no longer open."))

@@ -15,7 +15,7 @@ from tournaments.services.ledger import lock_tournament, write_row
 
 from .. import selectors as sel
 from ..models import PayoutTable, PrizePayment, Ticket
-from .common import PAYOUT_METHODS, PayoutError, _same_name
+from .common import PAYOUT_METHODS, PayoutError, _same_name, check_will_play
 
 
 def check_cash_payout(t, person, amount, *, method: str, reference: str, payee: str) -> str:
@@ -52,6 +52,7 @@ def pay_prize(entry, *, method: str, actor: Actor, source: str = "MAIN:CASH", re
     sign-off of that place (ELM-07). A ticket prize issues the ticket; an item is handed over.
     """
     t = lock_tournament(entry.tournament_id)
+    check_will_play(t)  # its players are refunded instead
     entry = Entry.objects.select_related("person").get(pk=entry.pk)
     if source.startswith("MAIN:") and sel.table_state(t) != PayoutTable.LOCKED:
         raise PayoutError("table_not_locked", _("The payout table must be locked and published before paying prizes."))

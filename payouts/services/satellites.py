@@ -19,7 +19,7 @@ from tournaments.services.ledger import issue_paid_entry, lock_tournament, write
 
 from .. import selectors as sel
 from ..models import PayoutTable, PrizePayment, SatelliteLink, Ticket
-from .common import PayoutError, _table
+from .common import PayoutError, _table, check_will_play
 from .table import _store, validate_prizes
 
 
@@ -33,6 +33,7 @@ def link_satellite(
     what a winner the target does not take (already registered there, or refused by its desk rules)
     gets instead of the seat: a ticket for the target (TICKET) or the seat's value in money (CASH)."""
     t = lock_tournament(satellite)
+    check_will_play(t)
     rules = HouseRules.of(t)
     remainder_rule = remainder_rule or rules.satellite_remainder_rule
     prize_base = prize_base or rules.satellite_prize_base
@@ -149,6 +150,7 @@ def complete_satellite(satellite, *, actor: Actor, now=None) -> list[PrizePaymen
     the desk like any prize, after the ranking sign-off."""
     now = now or timezone.now()
     t = lock_tournament(satellite)
+    check_will_play(t)
     link = sel.satellite_link(t)
     if link is None:
         raise PayoutError("not_a_satellite", _("This tournament is not linked to a target tournament."))
@@ -179,12 +181,15 @@ def complete_satellite(satellite, *, actor: Actor, now=None) -> list[PrizePaymen
         _store(t, table, prizes, state=PayoutTable.LOCKED, pool_total=pool_total)
         table.locked_at, table.locked_by = now, actor.user
         table.save(update_fields=["locked_at", "locked_by"])
-    value = link.target.entry_price
+    value = sel.seat_value(link.target)  # the entry issued in the target carries its bounty part too
     for e in players:
         e.place = 1  # a shared first place: every seat is worth the same
         e.save(update_fields=["place"])
     winners = players + busted_winners
-    awarded = [(e, _award_seat(t, target, link, e, value, actor, now)) for e in winners]
+    # The seats and tickets are the house's, moving no money through anybody's drawer: their rows
+    # are booked on no shift (not the floor's or the dealer's whose bust decided the seats).
+    house = Actor(None, "satellite seats")
+    awarded = [(e, _award_seat(t, target, link, e, value, house, now)) for e in winners]
     payments = [p for _e, p in awarded if p is not None]
     link.completed_at = now
     link.save(update_fields=["completed_at"])

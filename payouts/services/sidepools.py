@@ -14,7 +14,7 @@ from tournaments.services.ledger import lock_tournament
 
 from .. import selectors as sel
 from ..models import JackpotFund, SideAward, SideContribution, SidePool, SideToken
-from .common import PayoutError, _money
+from .common import PayoutError, _money, check_will_play
 
 
 @service
@@ -23,6 +23,7 @@ def create_side_pool(
 ) -> SidePool:
     """A side pool kept apart from the prize pool (Last Longer, jackpot, chip-leader prizes)."""
     t = lock_tournament(tournament)
+    check_will_play(t)
     if kind not in dict(SidePool.KINDS):
         raise ValidationFailed("bad_kind", _("Unknown side pool."))
     key = (key or kind).lower().replace("_", "-")[:40]
@@ -44,6 +45,7 @@ def create_side_pool(
 @service
 def contribute_side_pool(pool, amount, *, actor: Actor, note: str = "") -> SideContribution:
     t = lock_tournament(pool.tournament_id)
+    check_will_play(t)
     amount = _money(amount)
     if amount <= 0:
         raise ValidationFailed("bad_amount", _("A contribution must be positive."))
@@ -58,6 +60,7 @@ def award_side_pool(pool, *, actor: Actor, awards=None, note: str = "") -> list[
     the best-placed pre-registered entry wins what is left (REG-10; tied entries split it,
     odd cents to the first listed)."""
     t = lock_tournament(pool.tournament_id)
+    check_will_play(t)
     pool = SidePool.objects.get(pk=pool.pk)
     left = sel.side_pool_balance(pool)["left"]
     if awards is None:
@@ -86,6 +89,7 @@ def issue_side_token(pool, entry, *, label: str, actor: Actor, now=None) -> Side
     logged. Only a pre-registered entry of the pool's tournament takes part; one chip or plaque
     per entry, and each label once in the pool."""
     t = lock_tournament(pool.tournament_id)
+    check_will_play(t)
     pool = SidePool.objects.get(pk=pool.pk)
     if pool.kind != SidePool.LAST_LONGER:
         raise PayoutError("not_last_longer", _("Chips and plaques are issued for a Last Longer only."))

@@ -12,7 +12,7 @@ from tournaments.services.ledger import lock_tournament
 
 from .. import selectors as sel
 from ..models import RankingSignoff
-from .common import PayoutError
+from .common import PayoutError, check_will_play
 
 
 @service
@@ -21,6 +21,7 @@ def sign_off_ranking(tournament, *, actor: Actor) -> RankingSignoff:
     director (the inspector) and the administrative controller, two different people, have
     signed it. A floor or cashier login cannot give either signature."""
     t = lock_tournament(tournament)
+    check_will_play(t)
     roles = user_roles(actor.user)
     if CONTROLLER in roles:
         role = RankingSignoff.CONTROLLER

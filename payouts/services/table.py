@@ -17,7 +17,7 @@ from tournaments.services.ledger import lock_tournament
 
 from .. import selectors as sel
 from ..models import PRIZE_KINDS, PayoutTable, PayoutTemplate, Prize
-from .common import PayoutError, _money, _table
+from .common import PayoutError, _money, _table, check_will_play
 
 
 def validate_prizes(prizes, pool_total: Decimal) -> list[dict]:
@@ -94,6 +94,7 @@ def _store(t, table, prizes, *, state, pool_total):
 
 
 def _save_table(t, prizes, *, actor, reason, action, **payload):
+    check_will_play(t)
     table = _table(t)
     locked = table.state == PayoutTable.LOCKED
     if locked:  # PAY-05: a published table changes only after the director's explicit unlock
@@ -129,6 +130,7 @@ def edit_payout_table(tournament, prizes, *, actor: Actor, reason: str = "") -> 
 def reset_payout_table(tournament, *, actor: Actor) -> PayoutTable:
     """Back to the automatic proposal (it follows the entries again). Not once locked."""
     t = lock_tournament(tournament)
+    check_will_play(t)
     table = _table(t)
     if table.state == PayoutTable.LOCKED:
         raise PayoutError("table_locked", _("The payout table is locked and published: the director unlocks it first, with a reason (PAY-05)."))
@@ -156,6 +158,7 @@ def apply_template(tournament, template: PayoutTemplate, *, actor: Actor, reason
 
 
 def _lock(t, table, actor: Actor, **payload) -> PayoutTable:
+    check_will_play(t)  # nothing to publish for an event that will not play
     link = sel.satellite_link(t)
     pool_total = sel.satellite_pool(t, link) if link else sel.prize_pool(t)
     prizes = validate_prizes(sel.table_prizes(t), pool_total)
@@ -171,6 +174,7 @@ def lock_payout_table(tournament, *, actor: Actor) -> PayoutTable:
     """Lock and publish the payout table (PAY-05). The automatic proposal is frozen as it
     stands; an edited table must add up to the prize pool of now."""
     t = lock_tournament(tournament)
+    check_will_play(t)
     table = _table(t)
     if table.state == PayoutTable.LOCKED:
         raise PayoutError("already_locked", _("The payout table is already locked."))
@@ -199,6 +203,7 @@ def unlock_payout_table(tournament, *, actor: Actor, reason: str) -> PayoutTable
     """PAY-05: a published table changes only after the director unlocks it, with a reason
     (logged); it is then edited and locked again. Places already paid keep their prizes."""
     t = lock_tournament(tournament)
+    check_will_play(t)
     if not (reason or "").strip():
         raise ValidationFailed("reason_required", _("Unlocking the published payout table needs a reason (PAY-05)."))
     table = _table(t)

@@ -6,7 +6,9 @@ from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tdmanager import policy
 from tdmanager.errors import ValidationFailed
+from tdmanager.roles import user_roles
 from tdmanager.transactions import service
 from tournaments.actions import Action
 from tournaments.models import Clock, Entry, Person, Tournament
@@ -33,6 +35,7 @@ def record_bust(
     reason: str = "",
     kind: str = Bust.BUST,
     simultaneous: bool = False,
+    override_reason: str = "",
     now=None,
 ):
     """Record one or more eliminations (ELM-01) and give their finishing places.
@@ -47,6 +50,11 @@ def record_bust(
     player is ranked by the order of the list (the first listed went out first, ELM-03), unless
     ``simultaneous``: the floor cannot tell their order (different tables, outside hand-for-hand),
     so they are one tie group sharing the places and their prizes equally (ELM-03, ELM-06).
+
+    ``table``: where the players went out; each must sit there. A dealer (ROLE-01) reports from
+    his table only, so he must name it. In a bounty event each eliminator must sit at the table
+    of the player he knocked out; only a director may let one from elsewhere count, with an
+    ``override_reason`` written in the bust's event.
 
     Then the final table, a break or balancing moves follow (``plan.settle``). Returns the
     ``Outcome`` with ``busts`` (the new rows) added.
@@ -65,9 +73,21 @@ def record_bust(
             raise ValidationFailed("bad_stack", _("A starting stack must be a whole number of chips."))
         stacks[entry_id] = int(stack) if stack is not None else None
     eliminators = {entry_id: _eliminators(b.get("eliminators")) for entry_id, b in zip(ids, items) if b.get("eliminators")}
+    override_reason = (override_reason or "").strip()
+    # who is asking matters only for an override or a bust without its table (not on every bust)
+    roles = user_roles(actor.user) if actor.user is not None and (override_reason or table is None) else set()
+    if override_reason and policy.DIRECTOR not in roles:
+        raise SeatingActionError(
+            "override_not_allowed", _("Only the director can let an eliminator from another table count."), status=403, field="override_reason"
+        )
+    if table is None and policy.DEALER in roles and not policy.holds(roles, (policy.DIRECTOR, policy.FLOOR)):
+        raise ValidationFailed("table_required", _("A dealer reports players out from a table: name the table."), field="table")
     t, room = lock(tournament)
     if t.status != Tournament.RUNNING:
         raise SeatingActionError("not_running", _("Busts are recorded once the tournament is running."))
+    if t.format == Tournament.HEADS_UP:
+        # FMT-12: a match is won game by game; its loser is out with the place of his round.
+        raise SeatingActionError("heads_up_match", _("A heads-up event is played match by match: record the games in the bracket, its loser is out by itself."))
     where = {}
     for entry_id in ids:
         seat = room.seat_of(entry_id)  # seated in this tournament ⟺ playing in it
@@ -77,8 +97,20 @@ def record_bust(
                 raise SeatingActionError("not_seated", _("Entry #%(n)s has no seat.") % {"n": number})
             raise SeatingActionError("not_playing", _("Entry #%(n)s is not playing in this tournament.") % {"n": number})
         if table is not None and seat[0] != table:
-            raise SeatingActionError("not_at_table", _("This player sits at table %(t)s, not %(x)s.") % {"t": seat[0], "x": table})
+            raise SeatingActionError("not_at_table", _("This player sits at table %(t)s, not %(x)s.") % {"t": seat[0], "x": table}, field="table")
         where[entry_id] = seat
+    elsewhere = _eliminators_elsewhere(t, room, where, eliminators) if eliminators and house(t).bounty != "NONE" else []
+    if elsewhere and not override_reason:
+        first = elsewhere[0]
+        raise SeatingActionError(
+            "eliminator_not_at_table",
+            _(
+                "Entry #%(e)s is not at table %(x)s, where #%(n)s went out: only a player at that table can have won the pot "
+                "(the director may let it count, with a reason)."
+            )
+            % {"e": first["number"], "x": first["out_table"], "n": first["out_number"]},
+            field="eliminators",
+        )
     if same_hand and len({w[0] for w in where.values()}) > 1:
         raise ValidationFailed("same_hand_one_table", _("Players out on the same hand must be at one table."))
     if simultaneous and (same_hand or len(ids) < 2):
@@ -154,6 +186,11 @@ def record_bust(
         "reason": reason,
         "simultaneous": simultaneous,
     }
+    if elsewhere:  # the director let eliminators from elsewhere count: why, and who
+        payload["eliminator_override"] = {
+            "reason": override_reason[:200],
+            "eliminators": [{k: e[k] for k in ("entry", "table", "out", "out_table")} for e in elsewhere],
+        }
     if changed_earlier:
         payload["places_changed"] = [{"entry": b.entry_id, "place": b.place, "shared_with": b.shared_with} for b in changed_earlier]
     if winner is not None:
@@ -189,6 +226,28 @@ def _eliminators(value) -> list[dict]:
             raise ValidationFailed("bad_eliminators", _("Name an eliminator by an entry number."), field="eliminators") from None
         out.append({"entry": entry_id, "pot_share": item.get("pot_share")})
     return out
+
+
+def _eliminators_elsewhere(t, room, where: dict, eliminators: dict) -> list[dict]:
+    """The named eliminators not seated at the table of the player they knocked out, at the
+    moment of the bust (a same-hand group's at their one table, a simultaneous bust's each at
+    his own): ``[{"entry", "table" (None: no seat), "out", "out_table", "number", "out_number"}]``.
+    An eliminator with no seat who is not playing is left to payouts, which refuses him."""
+    found = []
+    for out, named in eliminators.items():
+        for e in named:
+            seat = room.seat_of(e["entry"])
+            if seat is None or seat[0] != where[out][0]:
+                found.append({"entry": e["entry"], "table": seat[0] if seat else None, "out": out, "out_table": where[out][0]})
+    unseated = {f["entry"] for f in found if f["table"] is None}
+    if unseated:
+        playing = set(Entry.objects.filter(tournament=t, pk__in=unseated, status=Entry.ACTIVE).values_list("pk", flat=True))
+        found = [f for f in found if f["table"] is not None or f["entry"] in playing]
+    if found:
+        numbers = dict(Entry.objects.filter(pk__in={f["entry"] for f in found} | {f["out"] for f in found}).values_list("pk", "number"))
+        for f in found:
+            f["number"], f["out_number"] = numbers.get(f["entry"], f["entry"]), numbers.get(f["out"], f["out"])
+    return found
 
 
 def next_simultaneous_group(t) -> int:
@@ -331,11 +390,14 @@ def undo_bust(tournament, bust, *, actor, reason: str = "", now=None):
         room.proposals.pop(pk, None)
     recompute_places(t)
     signals.busts_undone.send(sender=Tournament, tournament=t, actor=actor, busts=group)  # payouts takes their bounties back
+    # Nothing breaks or forms on an undo: the tables are back as they were before the bust (a
+    # final table the bust formed is undone with it, not formed again around the player restored).
     return settle(
         t,
         room,
         actor,
         Action.SEATING_BUST_UNDONE,
+        structural=False,
         now=now,
         busts=[b.pk for b in group],
         entries=[b.entry_id for b in group],

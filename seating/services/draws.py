@@ -3,8 +3,11 @@ pool (SEAT-03, SEAT-05), and giving a seat back when an entry is cancelled."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tdmanager.transactions import service
 from tournaments.actions import Action
@@ -12,7 +15,8 @@ from tournaments.models import Entry, Tournament
 from tournaments.services.events import log_event
 
 from .. import engine
-from ..models import Bust, ManualDraw, PendingMove, SeatReservation
+from .. import predraw as engine_predraw
+from ..models import Bust, ManualDraw, PendingMove, PreDrawSeat, SeatReservation
 from .busts import recompute_places, void_bust
 from .plan import SeatingActionError, engine_errors, house, remove_players, rng, settle
 from .room import apart_of, lock
@@ -21,14 +25,18 @@ RNG_NAME = "secrets.SystemRandom (OS CSPRNG)"
 
 
 @service
-def tournament_started(tournament, actor, now=None):
+def tournament_started(tournament, actor, now=None, seat_later_sessions: bool = False):
     """The tournament has started: draw every paid entry into seats (SEAT-01) and draw the
-    button at every table (SEAT-08). Entries paid later are seated from the seat pool."""
+    button at every table (SEAT-08). Entries paid later are seated from the seat pool.
+
+    SEAT-02: after a draw in advance, the players of its first session sit where it put them
+    (``_start_as_predrawn``); paid players it put into a later session make the start a
+    refusal (``predraw_later_session``) unless ``seat_later_sessions`` says to seat them now."""
     t, room = lock(tournament)
     if room.tables:
         room.release()
         return None
-    return _initial_draw(t, room, actor, now=now)
+    return _initial_draw(t, room, actor, now=now, seat_later_sessions=seat_later_sessions)
 
 
 @service
@@ -51,7 +59,9 @@ def draw(tournament, *, actor, redraw: bool = False, reason: str = "", now=None)
         room.proposals.clear()
     if not redraw and ManualDraw.objects.filter(tournament=t, kind=ManualDraw.INITIAL, status=ManualDraw.OPEN).exists():
         raise SeatingActionError("manual_draw_open", _("A manual draw is open: enter the seat cards the players drew."))
-    return _initial_draw(t, room, actor, now=now, redraw=redraw, reason=reason)
+    # A redraw draws everybody again; the director's first draw by hand honours a draw in
+    # advance as the start does, his asking for it being the confirmation for later sessions.
+    return _initial_draw(t, room, actor, now=now, redraw=redraw, reason=reason, seat_later_sessions=True)
 
 
 def reservations(t) -> dict[int, tuple[int, int]]:
@@ -62,7 +72,7 @@ def reservations(t) -> dict[int, tuple[int, int]]:
     }
 
 
-def _initial_draw(t, room, actor, *, now=None, redraw=False, reason=""):
+def _initial_draw(t, room, actor, *, now=None, redraw=False, reason="", seat_later_sessions=False):
     paid = Entry.objects.filter(tournament=t, status=Entry.ACTIVE)
     # REG-05: a person banned after paying is not seated (the desk refunds him, minus expenses);
     # REG-09: a paid no-show already removed is not either.
@@ -72,6 +82,10 @@ def _initial_draw(t, room, actor, *, now=None, redraw=False, reason=""):
         room.release()
         return None
     rules = house(t)
+    if not redraw:
+        plan = _predraw_plan(t, entries, seat_later_sessions)
+        if plan is not None:
+            return _start_as_predrawn(t, room, actor, entries, rules, plan, skipped, now=now)
     reserved = _fitting(reservations(t), entries, rules)
     room.apart = None  # the entries may have changed since the pairs were read
     if rules.draw_mode == "MANUAL":
@@ -100,6 +114,98 @@ def _initial_draw(t, room, actor, *, now=None, redraw=False, reason=""):
         # The order of the tickets after the shuffle: player i (entries by number) drew ticket i.
         assignment=[[e, table, seat] for e, table, seat in result.assignments],
         reserved=[[e, table, seat] for e, (table, seat) in sorted(reserved.items())],  # SEAT-07: not drawn
+        apart_swaps=result.apart_swaps,
+        buttons={str(n): s for n, s in result.buttons.items()},
+        button_cards={str(n): [list(c) for c in cards] for n, cards in result.button_cards.items()},
+    )
+
+
+class PredrawPlan(NamedTuple):
+    """SEAT-02: what a draw in advance asks of the start."""
+
+    session: str  # its first session, the one the start plays
+    predrawn: dict[int, tuple[int, int]]  # entry → (table, seat) in that session
+    held: set[tuple[int, int]]  # seats of that session pre-drawn for a player not paid yet
+    later: list[tuple[int, str]]  # paid entries it put into a later session, with the session
+
+
+def _predraw_plan(t, entries: list[int], seat_later_sessions: bool) -> PredrawPlan | None:
+    """The draw in advance the start follows, or None when there is none or none of its first
+    session's players is here (then the start draws as usual). Its rows were written session
+    by session in the order the director named them, so the first row is the first session."""
+    rows = list(PreDrawSeat.objects.filter(tournament=t).order_by("pk").values_list("entry_id", "session", "table", "seat", "entry__status"))
+    if not rows:
+        return None
+    first = rows[0][1]
+    playing = set(entries)
+    predrawn = {e: (tb, s) for e, session, tb, s, _st in rows if session == first}
+    held = {(tb, s) for e, session, tb, s, status in rows if session == first and status == Entry.RESERVED}
+    later = sorted((e, session) for e, session, _tb, _s, _st in rows if session != first and e in playing)
+    if later and not seat_later_sessions:
+        sessions = ", ".join(dict.fromkeys(session for _e, session, *_rest in rows if session != first))
+        raise SeatingActionError(
+            "predraw_later_session",
+            ngettext(
+                "%(n)s paid player was drawn in advance into a later session (%(sessions)s) and the start seats the first "
+                "session (%(first)s) only: draw the sessions again, or confirm that the later sessions' players are seated "
+                "now by the draw.",
+                "%(n)s paid players were drawn in advance into a later session (%(sessions)s) and the start seats the first "
+                "session (%(first)s) only: draw the sessions again, or confirm that the later sessions' players are seated "
+                "now by the draw.",
+                len(later),
+            )
+            % {"n": len(later), "sessions": sessions, "first": first},
+        )
+    if not playing & predrawn.keys():
+        return None
+    return PredrawPlan(first, predrawn, held, later)
+
+
+def _start_as_predrawn(t, room, actor, entries, rules, plan: PredrawPlan, skipped, *, now=None):
+    """SEAT-02: the start after a draw in advance. Its first session's players sit where it put
+    them (the schedule they were sent), at as many tables as the initial draw would open; the
+    others (registered since, of a later session, at a table refunds made unneeded, or whose
+    seat is gone) are drawn into the free seats (``predraw.seat_as_predrawn``). Whatever the
+    draw mode: the draw in advance was the draw, and the others are drawn as late registrants
+    are. A refund since may have left a table short: the balancing moves are proposed at once
+    (slips; nobody moves until the floor confirms), but, as at any start, no table breaks and
+    no final table forms before a hand is played."""
+    room.apart = None
+    with engine_errors():
+        result = engine_predraw.seat_as_predrawn(
+            entries,
+            plan.predrawn,
+            capacity=rules.table_size,
+            rng=rng(),
+            max_players_per_table=rules.start_players_per_table,
+            reserved=reservations(t),
+            held=plan.held,
+            apart=apart_of(room),
+        )
+    for table in result.tables:
+        room.put(table, is_final=False, halt_waived=False)
+    return settle(
+        t,
+        room,
+        actor,
+        Action.SEATING_DRAW_INITIAL,
+        snapshots=False,
+        structural=False,
+        now=now,
+        players=len(entries),
+        tables=len(result.tables),
+        capacity=t.table_size,
+        rng=RNG_NAME,
+        redraw=False,
+        reason="",
+        banned_not_seated=skipped,
+        predraw_session=plan.session,
+        predrawn=[[e, table, seat] for e, table, seat in result.kept],  # sat where the draw in advance put them
+        predraw_redrawn=[[e, why] for e, why in result.not_kept],
+        later_sessions=[[e, session] for e, session in plan.later],
+        # The others, by ticket as in the initial draw: player i (entries by number) drew ticket i.
+        assignment=[[e, table, seat] for e, table, seat in result.assignments],
+        reserved=[[e, table, seat] for e, table, seat in result.reserved],
         apart_swaps=result.apart_swaps,
         buttons={str(n): s for n, s in result.buttons.items()},
         button_cards={str(n): [list(c) for c in cards] for n, cards in result.button_cards.items()},

@@ -152,6 +152,7 @@ def settle(
     *,
     cause=None,
     replan: bool = True,
+    structural: bool = True,
     snapshots: bool = True,
     now=None,
     event_rows=(),
@@ -168,6 +169,7 @@ def settle(
     with the change's other rows and have their keys when this returns.
     ``event_updates``: ``(compiled.Updates, row, field)``: rows saved with the write-back, their
     ``field`` pointing at the primary event (on PostgreSQL in the write-back's statement).
+    ``structural=False`` re-plans the balancing proposals only (nothing breaks or forms now).
     ``drawn``: draws the caller has applied to the room already (a manual break completed):
     logged and given slips like the ones this call draws. Keep-apart pairs (SEAT-07) that
     the change seats together are flagged (``seating.keep_apart.unmet``).
@@ -179,7 +181,7 @@ def settle(
     opened: list[dict] = []
     apart = apart_of(room)
     with engine_errors():
-        if replan:
+        if replan and structural:
             draws += _structural(t, room, h, apart, opened)
         unmet = _unmet(room, apart) if apart else []
         for number in [n for n, table in room.tables.items() if not table.seats]:

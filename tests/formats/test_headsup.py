@@ -318,3 +318,47 @@ def test_two_replacements_in_a_four_player_bracket_are_seated(heads_up, field, m
     for m, person in zip(matches, newcomers):
         m = headsup.seat_replacement(Match.objects.get(pk=m.pk), person, method="CASH", actor=cashier_actor, now=T0 + timedelta(minutes=12))
         assert m.player_b.person_id == person.pk and m.clock_restarts == 1
+
+
+def test_a_match_loser_leaves_the_table_map_and_a_bust_slip_is_refused(heads_up, field, actor):
+    """Found by the simulator: the loser of a match kept his seat on the table map (the seat
+    lookup still sent him to his table), and a bust slip could put out a player still in a match
+    (who then went on winning games). A match's loser is out by the bracket, his seat freed; the
+    floor records games, never a bust slip, in a heads-up event."""
+    from seating import services as seating
+    from seating.selectors import seat_of
+
+    t = heads_up(size=4)
+    entries = field(t, 4)
+    headsup.draw_bracket(t, actor=actor, now=T0)
+    assert all(seat_of(e) for e in entries)  # the start drew a seat for everyone
+    m = Match.objects.get(bracket=t.bracket, round=1, position=0)
+    done = play(m, m.player_a, actor, T0 + timedelta(minutes=5))
+    loser = Entry.objects.get(pk=done.loser_id)
+    assert (loser.status, loser.place) == (Entry.BUSTED, 3)
+    assert seat_of(loser) is None
+    assert seat_of(Entry.objects.get(pk=done.winner_id))
+    other = Match.objects.get(bracket=t.bracket, round=1, position=1)
+    with pytest.raises(DomainError) as refused:
+        seating.record_bust(t, [other.player_a_id], actor=actor)
+    assert refused.value.code == "heads_up_match"
+    assert Entry.objects.get(pk=other.player_a_id).status == Entry.ACTIVE
+
+
+def test_a_player_drawn_in_the_bracket_is_not_cancelled_by_a_reversal_or_a_refund(heads_up, field, actor, cashier_actor):
+    """Found by the simulator: the desk reversed the buy-in of a player drawn in the bracket; the
+    bracket still had him in his match (and a lost match's loser lost his place). Once drawn, his
+    matches decide how he leaves: the reversal and the refund are refused, with a code."""
+    t = heads_up(size=4)
+    entries = field(t, 4)
+    headsup.draw_bracket(t, actor=actor, now=T0)
+    drawn = entries[0]
+    sale = LedgerRow.objects.get(entry=drawn, kind=LedgerRow.BUY_IN)
+    with pytest.raises(DomainError) as refused:
+        cashier.reverse(sale, reason="sold by mistake", actor=actor)
+    assert refused.value.code == "entry_in_draw"
+    with pytest.raises(DomainError) as refused:
+        cashier.refund(drawn, reason="wants to leave", actor=actor)
+    assert refused.value.code == "entry_in_draw"
+    assert Entry.objects.get(pk=drawn.pk).status == Entry.ACTIVE
+    assert not LedgerRow.objects.filter(entry=drawn).exclude(kind=LedgerRow.BUY_IN).exists()

@@ -325,3 +325,41 @@ def test_the_api_and_the_page_set_a_leagues_knockout_points(api, director):
     }
     r = c.post("/formats/series/new/", form)
     assert r.status_code == 302 and "+ 3 per knockout in bounty events" in c.get(r["Location"]).content.decode()
+
+
+def test_an_erased_player_leaves_the_public_leaderboard_at_once_and_a_closed_seasons_champions(
+    make_tournament, four, actor, cashier_actor, django_capture_on_commit_callbacks
+):
+    """Found by the simulated days (issue 38; issue 40 item 3): after an erasure the public
+    leaderboard, served from its cache, kept the player's name for up to five minutes, and a
+    closed season's champion kept his full name for good (read from the season's archive)."""
+    from payouts import services as payouts
+    from tests.conftest import make_user
+    from tournaments.services import privacy
+    from tournaments.services.events import Actor
+
+    league = series_service.create_series(name="Friday league", scoring="LINEAR", cycle_length=None, tickets_per_cycle=0, actor=actor)
+    t = play(make_tournament, four, "ABCD", actor, cashier_actor)
+    score(league, t, actor)
+    anon = Client()
+    url = f"/formats/series/{league.pk}/leaderboard/?format=json"
+    assert "D Test" in anon.get(url).content.decode()  # the lobby has read it: it is in the cache
+
+    with django_capture_on_commit_callbacks(execute=True):
+        privacy.erase_person(four["D"], "asked to be forgotten", actor=actor)
+    standings = anon.get(url).json()["standings"]
+    assert [line["name"] for line in standings] == ["A Test", "B Test", "C Test", f"Erased player #{four['D'].pk}"]
+
+    with django_capture_on_commit_callbacks(execute=True):
+        series_service.close_season(league, actor=actor)
+    assert anon.get(url).json()["past_cycles"][0]["champions"] == ["A Test"]
+    payouts.lock_payout_table(t, actor=actor)
+    payouts.sign_off_ranking(t, actor=actor)
+    payouts.sign_off_ranking(t, actor=Actor(make_user("carlo", "controller")))
+    payouts.pay_prize(t.entries.get(person=four["A"]), method="CASH", actor=cashier_actor)  # nothing open: he may be erased
+    with django_capture_on_commit_callbacks(execute=True):
+        privacy.erase_person(four["A"], "asked to be forgotten", actor=actor)
+    for page in (url, f"{url}&cycle=1", f"/formats/series/{league.pk}/leaderboard/?cycle=1"):
+        assert "A Test" not in anon.get(page).content.decode()
+    assert anon.get(url).json()["past_cycles"][0]["champions"] == [f"Erased player #{four['A'].pk}"]
+    assert "A Test" not in str(SeriesCycle.objects.get(series=league).standings)  # nor kept in the archive

@@ -298,3 +298,26 @@ def test_the_reconciliations_balance_with_chip_leader_prizes(event, make_person,
     lines = {str(label): value for label, value in day2_report["lines"]}
     assert lines["Chip-leader prizes of the Day 1 flights"] == Decimal("3500.00")
     assert day2_report["in_difference"] == 0, day2_report["lines"]
+
+
+def test_a_player_who_surrenders_at_bagging_leaves_the_table_map(event, make_person, cashier_actor, actor):
+    """Found by the simulator: a surrendered player (out of the flight, unranked) kept his seat on
+    the table map, so the seat lookup still sent him to his table. A surrender frees the seat."""
+    from seating.selectors import seat_of
+
+    f1a = flight(event, "1A")
+    ann, bob, cid = (cashier.register(f1a, make_person(n), method="CASH", actor=cashier_actor).entry for n in ("Ann", "Bob", "Cid"))
+    lifecycle.start(f1a, actor=actor)
+    assert seat_of(cid)
+    multiday.bag_chips(
+        f1a,
+        [
+            {"number": ann.number, "chips": 40000, "bag_number": "A-001"},
+            {"number": bob.number, "chips": 30000, "bag_number": "A-002"},
+            {"number": cid.number, "chips": 20000, "bag_number": "A-003", "surrender": True},
+        ],
+        actor=actor,
+    )
+    assert Entry.objects.get(pk=cid.pk).status == Entry.BUSTED
+    assert seat_of(cid) is None
+    assert seat_of(ann) and seat_of(bob)

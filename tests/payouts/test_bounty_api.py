@@ -13,6 +13,7 @@ import pytest
 from payouts import services as payouts_services
 from payouts.models import BountyAward, BountyHead
 from seating.models import Seat
+from tests.conftest import make_user
 from tests.payouts.bounty_setup import bounty_event
 from tournaments.models import Entry
 from tournaments.services import cashier, lifecycle
@@ -160,16 +161,18 @@ def test_a_bust_in_an_event_without_bounties_answers_as_before(api, floor_user, 
     assert not BountyAward.objects.filter(tournament=t).exists()
 
 
-def test_undoing_a_bust_whose_bounty_has_passed_on_is_a_409(api, floor_user, make_tournament, make_person, cashier_actor, actor):
+def test_undoing_a_bust_whose_bounty_has_passed_on_is_a_409(api, floor_user, director, make_tournament, make_person, cashier_actor, actor):
     # 18 players at two tables of 9. A player at table 1 is recorded as knocked out by one at
-    # table 2 (a slip of the floor), who is then knocked out himself at table 2: table 1 has not
-    # changed, so seating would undo the first bust, but the bounty it gave has passed on.
+    # table 2 (the director lets it count, with a reason), who is then knocked out himself at
+    # table 2: table 1 has not changed, so seating would undo the first bust, but the bounty it
+    # gave has passed on.
     t, e = bounty_event(make_tournament, make_person, cashier_actor, actor, players=18)
     at = {entry: table for entry, table in Seat.objects.filter(tournament=t).values_list("entry_id", "table__number")}
     one = [x for x in e if at[x.pk] == 1]
     two = [x for x in e if at[x.pk] == 2]
     client = api(floor_user)
-    first = client.post(busts_url(t), {"entries": [{"entry": one[0].pk, "eliminators": [two[0].pk]}]}, format="json")
+    body = {"entries": [{"entry": one[0].pk, "eliminators": [two[0].pk]}], "override_reason": "moved from table 2 before the hand"}
+    first = api(director).post(busts_url(t), body, format="json")
     assert first.status_code == 201, first.json()
     r = client.post(busts_url(t), {"entries": [{"entry": two[0].pk, "eliminators": [two[1].pk]}]}, format="json")
     assert r.status_code == 201, r.json()
@@ -195,3 +198,115 @@ def test_a_mystery_knockout_answers_the_envelope_drawn(api, floor_user, make_tou
     assert r.status_code == 201, r.json()
     (won,) = r.json()["bounties"]
     assert won["envelope"] in (1, 2, 3, 4) and won["cash"] == envelopes[won["envelope"] - 1] and won["added"] == "0.00"
+
+
+# --- who may have won the pot: a player at the table of the player out (issue 38) -----------
+
+
+def two_tables(make_tournament, make_person, cashier_actor, actor, **settings):
+    """18 players at two tables of 9: ``t``, the entries, and {table: [entries seated there]}."""
+    t, e = bounty_event(make_tournament, make_person, cashier_actor, actor, players=18, **settings)
+    at = {entry: table for entry, table in Seat.objects.filter(tournament=t).values_list("entry_id", "table__number")}
+    return t, e, {n: [x for x in e if at[x.pk] == n] for n in (1, 2)}
+
+
+def head(entry) -> Decimal:
+    return BountyHead.objects.get(entry=entry).amount
+
+
+def bust_sentences(client, t) -> list[str]:
+    return [r["sentence"] for r in client.get(f"/api/v1/tournaments/{t.pk}/events/").json() if r["action"] == "seating.player.busted"]
+
+
+def test_an_eliminator_at_another_table_is_refused_for_the_floor_and_the_dealer(api, floor_user, make_tournament, make_person, cashier_actor, actor):
+    # The issue's example: a player out at table 2 "knocked out" by one sitting at table 1.
+    t, e, at = two_tables(make_tournament, make_person, cashier_actor, actor)
+    out, wrong, right = at[2][0], at[1][0], at[2][1]
+    dealer = make_user("deal", "dealer")
+    for user, body in (
+        (floor_user, {"table": 2, "entries": [{"entry": out.pk, "eliminators": [wrong.pk]}]}),
+        (floor_user, {"entries": [{"entry": out.pk, "eliminators": [wrong.pk]}]}),  # no table named: the same rule
+        (floor_user, {"table": 2, "entries": [{"entry": out.pk, "eliminators": [right.pk, wrong.pk]}]}),  # one of a split pot
+        (dealer, {"table": 2, "entries": [{"entry": out.pk, "eliminators": [wrong.pk]}]}),
+    ):
+        r = api(user).post(busts_url(t), body, format="json")
+        assert (r.status_code, r.json()["code"], r.json().get("field")) == (409, "eliminator_not_at_table", "eliminators"), r.json()
+        assert f"#{wrong.number} is not at table 2" in r.json()["detail"]
+    # nothing happened: he plays on, nobody won his bounty
+    assert status(out) == Entry.ACTIVE and (head(out), head(wrong)) == (D("50"), D("50"))
+    assert not BountyAward.objects.filter(tournament=t).exists()
+    # his own table's player: recorded, €25 cash and €25 onto the winner's head
+    r = api(dealer).post(busts_url(t), {"table": 2, "entries": [{"entry": out.pk, "eliminators": [right.pk]}]}, format="json")
+    assert r.status_code == 201, r.json()
+    assert [(k["winner"], k["cash"], k["added"]) for k in r.json()["bounties"]] == [(right.pk, "25.00", "25.00")]
+
+
+def test_a_same_hand_group_and_simultaneous_busts_take_eliminators_from_each_ones_table(api, floor_user, make_tournament, make_person, cashier_actor, actor):
+    t, e, at = two_tables(make_tournament, make_person, cashier_actor, actor)
+    client = api(floor_user)
+    # two out on one hand at table 2: each one's eliminator sits at table 2
+    pair = [{"entry": at[2][0].pk, "starting_stack": 5000, "eliminators": [at[2][2].pk]}, {"entry": at[2][1].pk, "starting_stack": 3000}]
+    pair[1]["eliminators"] = [at[1][2].pk]
+    r = client.post(busts_url(t), {"table": 2, "same_hand": True, "entries": pair}, format="json")
+    assert (r.status_code, r.json()["code"]) == (409, "eliminator_not_at_table"), r.json()
+    pair[1]["eliminators"] = [at[2][2].pk]
+    assert client.post(busts_url(t), {"table": 2, "same_hand": True, "entries": pair}, format="json").status_code == 201
+    # simultaneous busts at tables 1 and 2: each eliminator at his own victim's table, not the other's
+    swapped = [{"entry": at[1][0].pk, "eliminators": [at[2][3].pk]}, {"entry": at[2][4].pk, "eliminators": [at[1][1].pk]}]
+    r = client.post(busts_url(t), {"simultaneous": True, "entries": swapped}, format="json")
+    assert (r.status_code, r.json()["code"]) == (409, "eliminator_not_at_table"), r.json()
+    right = [{"entry": at[1][0].pk, "eliminators": [at[1][1].pk]}, {"entry": at[2][4].pk, "eliminators": [at[2][3].pk]}]
+    r = client.post(busts_url(t), {"simultaneous": True, "entries": right}, format="json")
+    assert r.status_code == 201, r.json()
+    assert sorted((k["knocked_out"], k["winner"]) for k in r.json()["bounties"]) == sorted([(at[1][0].pk, at[1][1].pk), (at[2][4].pk, at[2][3].pk)])
+
+
+def test_the_director_may_let_an_eliminator_from_another_table_count_with_a_reason_logged(
+    api, floor_user, director, make_tournament, make_person, cashier_actor, actor
+):
+    t, e, at = two_tables(make_tournament, make_person, cashier_actor, actor)
+    out, elsewhere = at[2][0], at[1][0]
+    body = {"table": 2, "entries": [{"entry": out.pk, "eliminators": [elsewhere.pk]}], "override_reason": "moved from table 2 before the hand"}
+    # the floor and the dealer cannot: refused whatever the reason, nothing recorded
+    for user in (floor_user, make_user("deal", "dealer")):
+        r = api(user).post(busts_url(t), body, format="json")
+        assert (r.status_code, r.json()["code"], r.json().get("field")) == (403, "override_not_allowed", "override_reason"), r.json()
+    assert status(out) == Entry.ACTIVE and not BountyAward.objects.filter(tournament=t).exists()
+    # the director without a reason: refused like anybody
+    r = api(director).post(busts_url(t), {**body, "override_reason": "  "}, format="json")
+    assert (r.status_code, r.json()["code"]) == (409, "eliminator_not_at_table"), r.json()
+    # with one: the knockout counts (PKO: €25 cash, €25 onto his €50) and the log says why
+    r = api(director).post(busts_url(t), body, format="json")
+    assert r.status_code == 201, r.json()
+    assert [(k["winner"], k["cash"], k["added"]) for k in r.json()["bounties"]] == [(elsewhere.pk, "25.00", "25.00")]
+    assert head(elsewhere) == D("75")
+    (sentence,) = bust_sentences(api(director), t)
+    assert f"the director let count an eliminator from another table ({elsewhere.person.full_name}" in sentence
+    assert sentence.endswith(": moved from table 2 before the hand")
+
+
+def test_a_split_pot_by_the_pot_needs_every_winners_share(api, floor_user, make_tournament, make_person, cashier_actor, actor):
+    # The issue's example: one share of 1,000,000 chips and one winner without a share, who
+    # silently got nothing.
+    t, e = bounty_event(make_tournament, make_person, cashier_actor, actor, bounty="FIXED", bounty_split="POT")
+    client = api(floor_user)
+    for named in ([{"entry": e[2].pk, "pot_share": 1000000}, e[3].pk], [e[2].pk, e[3].pk], [{"entry": e[2].pk}, {"entry": e[3].pk, "pot_share": None}]):
+        r = client.post(busts_url(t), {"entries": [{"entry": e[1].pk, "eliminators": named}]}, format="json")
+        assert (r.status_code, r.json()["code"], r.json().get("field")) == (400, "pot_share_required", "pot_share"), r.json()
+    assert status(e[1]) == Entry.ACTIVE and not BountyAward.objects.filter(tournament=t).exists()
+    # a share of zero, below zero or not whole is refused, naming it
+    for share in (0, -5, 2.5):
+        r = client.post(busts_url(t), {"entries": [{"entry": e[1].pk, "eliminators": [{"entry": e[2].pk, "pot_share": share}, e[3].pk]}]}, format="json")
+        assert r.status_code == 400 and '"pot_share" is the chips this eliminator won of the pot: a whole number above zero.' in r.json()["detail"], r.json()
+    # a lone winner won the whole pot: no share to give, the whole fixed €50
+    r = client.post(busts_url(t), {"entries": [{"entry": e[1].pk, "eliminators": [e[3].pk]}]}, format="json")
+    assert r.status_code == 201 and [(k["winner"], k["cash"]) for k in r.json()["bounties"]] == [(e[3].pk, "50.00")], r.json()
+
+
+def test_an_equal_split_ignores_the_shares(api, floor_user, make_tournament, make_person, cashier_actor, actor):
+    # Fixed €50 shared equally: €25 each, whatever chips were typed, and none needed.
+    t, e = bounty_event(make_tournament, make_person, cashier_actor, actor, bounty="FIXED")
+    client = api(floor_user)
+    named = [{"entry": e[2].pk, "pot_share": 3000}, e[3].pk]
+    r = client.post(busts_url(t), {"entries": [{"entry": e[1].pk, "eliminators": named}]}, format="json")
+    assert r.status_code == 201 and [(k["winner"], k["cash"]) for k in r.json()["bounties"]] == [(e[2].pk, "25.00"), (e[3].pk, "25.00")], r.json()

@@ -100,16 +100,25 @@ def test_the_desk_pays_what_is_owed_once_within_the_cash_limit(make_tournament, 
     assert row.bounty_amount == D("-100")
 
 
-def test_undoing_a_paid_knockout_reverses_the_payment_and_the_heads(make_tournament, make_person, cashier_actor, actor):
+def test_a_paid_knockout_is_undone_once_its_bounty_is_given_back_and_the_rest_stays_paid(make_tournament, make_person, cashier_actor, actor):
+    # 0 knocks out 1 then 2 (25 cash each, 0's head 50 + 25 + 25 = 100); the desk pays his 50 at once.
     t, e = pko(make_tournament, make_person, cashier_actor, actor, players=4)
     seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk]}], actor=actor)
     out = seating.record_bust(t, [{"entry": e[2].pk, "eliminators": [e[0].pk]}], actor=actor)
     paid = services.pay_bounties(e[0], method="CASH", actor=cashier_actor)
+    with pytest.raises(DomainError) as refused:
+        seating.undo_bust(t, out.busts[0], actor=actor, reason="wrong player")
+    assert refused.value.code == "bounty_paid"
+    assert Entry.objects.get(pk=e[2].pk).status == Entry.BUSTED and head(e[0]) == D("100")  # refused: nothing moved
+    # He gives back the 25 of the bust to undo: the 50 payment is reversed, his other 25 paid again.
+    done = services.return_bounty(BountyAward.objects.get(bust=out.busts[0]), reason="wrong player", actor=cashier_actor)
+    assert (done.reversal.bounty_amount, done.kept.bounty_amount, done.reversal.reverses_id) == (D("50"), D("-25"), paid.pk)
+    assert owed(t, e[0]) == D("25") and sel.bounty_paid_out(t) == D("25")
     seating.undo_bust(t, out.busts[0], actor=actor, reason="wrong player")
-    assert paid.is_reversed or LedgerRow.objects.filter(reverses=paid).exists()
     assert head(e[2]) == D("50") and head(e[0]) == D("75")  # 50 + 25 from the first knockout only
-    assert owed(t, e[0]) == D("25")  # the first knockout's cash is owed again
+    assert owed(t, e[0]) == 0 and sel.bounty_paid_out(t) == D("25")  # the first knockout's cash stays paid
     assert BountyAward.objects.filter(bust=out.busts[0], void="").count() == 0
+    assert LedgerRow.objects.filter(tournament=t, cashier=actor.user).count() == 0  # the director's undo booked nothing
 
 
 def test_a_bounty_passed_on_is_undone_with_the_later_bust_first(make_tournament, make_person, cashier_actor, actor):

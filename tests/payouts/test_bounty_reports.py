@@ -9,8 +9,9 @@ cash rounded down to €10, a split pot shared by the pot, the remainder to the 
 * The director starts. P1 is knocked out by P0: head 40 → 20 cash to P0, 20 onto P0's head (60).
 * Cashier B sells P1 a re-entry by card (a new head of 40).
 * P2 is knocked out by P3: 20 cash to P3, P3's head 60.
-* B pays P0 his 20 in cash, then P3 his 20 in cash; P2's bust is undone by the director: P3's
-  payment is reversed (on the director's shift), P3's head back to 40, P2's head back to 40.
+* B pays P0 his 20 in cash, then P3 his 20 in cash; P3 gives his 20 back at B's desk (B records
+  it: P3's payment reversed on B's shift) and the director undoes P2's bust: P3's head back to
+  40, P2's head back to 40.
 * P0 (head 60) is knocked out by P4 and P5 splitting the pot 3:2: 36 and 24 rounded down to €10
   → 30 and 20, €10 to the house. P4: 15 → 10 cash, 20 onto his head (60); P5: 10 cash, 10 onto
   his head (50).
@@ -61,6 +62,7 @@ def pko(make_tournament, make_person, cashier_actor, cashier_b, actor):
     undone = seating.record_bust(t, [{"entry": e[2].pk, "eliminators": [e[3].pk]}], actor=actor).busts[0]
     paid = services.pay_bounties(e[0], method="CASH", actor=cashier_b)
     taken_back = services.pay_bounties(e[3], method="CASH", actor=cashier_b)
+    services.return_bounty(taken_back.bounty_awards.get(), reason="bust undone", actor=cashier_b)
     seating.undo_bust(t, undone, actor=actor, reason="wrong player")
     split = [{"entry": e[4].pk, "pot_share": 3000}, {"entry": e[5].pk, "pot_share": 2000}]
     seating.record_bust(t, [{"entry": e[0].pk, "eliminators": split}], actor=actor)
@@ -88,19 +90,20 @@ def test_each_cashiers_shift_tells_the_bounty_money_apart(pko, cashier_actor, ca
     assert [(m["method"], m["rows"], m["total"]) for m in a["by_method"]] == [("CASH", 8, D("660"))]
     assert (a["total"], a["bounty"]) == (D("660"), {"in": D("240"), "out": D("0"), "net": D("240")})
     b = cashier.shift_totals(cashier_b.user)
-    # B: the re-entry by card 110 (bounty 40); two bounty payments in cash, 20 + 20 out.
-    assert [(m["method"], m["rows"], m["total"]) for m in b["by_method"]] == [("CARD", 1, D("110")), ("CASH", 2, D("-40"))]
-    assert (b["total"], b["bounty"]) == (D("70"), {"in": D("40"), "out": D("40"), "net": D("0")})
-    # The director's undo took P3's 20 back into his drawer: a bounty payment reversed.
+    # B: the re-entry by card 110 (bounty 40); two bounty payments in cash, 20 + 20 out, and
+    # P3's 20 taken back into B's drawer (the reversal of his payment): 20 out for good.
+    assert [(m["method"], m["rows"], m["total"]) for m in b["by_method"]] == [("CARD", 1, D("110")), ("CASH", 3, D("-20"))]
+    assert (b["total"], b["bounty"]) == (D("90"), {"in": D("40"), "out": D("20"), "net": D("20")})
+    # The director's undo moved no money: nothing on his shift.
     d = cashier.shift_totals(actor.user)
-    assert (d["total"], d["bounty"]) == (D("20"), {"in": D("0"), "out": D("-20"), "net": D("20")})
-    # The drawers together: 660 + 70 + 20 = 750 = 770 taken − 20 paid out for good.
+    assert (d["rows"], d["total"], d["bounty"]) == (0, D("0"), {"in": D("0"), "out": D("0"), "net": D("0")})
+    # The drawers together: 660 + 90 = 750 = 770 taken − 20 paid out for good.
     assert a["total"] + b["total"] + d["total"] == D("750")
 
 
 def test_the_desk_shows_the_shift_bounty_lines(pko, cashier_b):
     api = client_for(cashier_b.user).get("/api/v1/cashier/shift/").json()
-    assert {k: D(v) for k, v in api["bounty"].items()} == {"in": D("40"), "out": D("40"), "net": D("0")}
+    assert {k: D(v) for k, v in api["bounty"].items()} == {"in": D("40"), "out": D("20"), "net": D("20")}
     page = Client()
     page.force_login(cashier_b.user)
     html = page.get("/desk/").content.decode()
@@ -166,7 +169,7 @@ def test_the_reconciliation_csv_and_pdf_carry_the_bounty_lines(pko):
 def test_the_payments_report_lists_bounty_payments_apart_from_prizes(pko):
     report = reports.payments(pko["t"])
     bounty_rows = [r for r in report["rows"] if r[4] == "Bounty"]
-    # P0's 20 (standing) and P3's 20 (reversed by the undo), both paid by cashier B in cash
+    # P0's 20 (standing) and P3's 20 (given back: reversed), both paid by cashier B in cash
     assert [(r[2], r[5], r[6], r[9], r[10]) for r in bounty_rows] == [
         ("Player0 Bounty", "20.00", "Cash", "bea", ""),
         ("Player3 Bounty", "20.00", "Cash", "bea", "reversed"),
@@ -303,3 +306,72 @@ def test_a_mystery_bag_is_accounted_for_before_during_and_after_the_draws(make_t
     assert (money["owed"], money["in_bag"], money["difference"]) == (D("200"), D("0"), D("0"))
     data = reports.reconciliation_data(t)
     assert line(data, "… mystery envelopes still in the bag") == D("0") and data["bounty_difference"] == 0
+
+
+@pytest.mark.parametrize("leftover", ["WINNER", "CARRY_OVER"])
+def test_mystery_money_sold_after_the_envelopes_were_set_up_balances_and_goes_with_the_bag(make_tournament, make_person, cashier_actor, actor, leftover):
+    # 3 × €50 = 150 set up as envelopes 80 / 40 / 20 / 10 before the start; a late registration brings
+    # €50 no envelope holds. The reconciliation says where it is (in play, in no envelope yet),
+    # and at the end it goes with the envelopes left: to the winner, or carried over.
+    t = make_tournament(
+        buy_in=D("50"), fee=D("10"), settings={"bounty": "MYSTERY", "bounty_amount": "50", "mystery_from": "START", "mystery_leftover": leftover}
+    )
+    e = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(3)]
+    services.set_envelopes(t, ["80", "40", "20", "10"], actor=actor)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    t.refresh_from_db()  # as a page reads it: the envelopes in its settings
+    e.append(cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry)  # late registration
+    data = reports.reconciliation_data(t)
+    assert line(data, "Bounty money taken in (apart from the prize pool)") == D("200")
+    assert line(data, "… mystery envelopes still in the bag") == D("150")
+    assert line(data, "… sold since the envelopes were set up, in no envelope yet (the director adds envelopes)") == D("50")
+    assert data["bounty_difference"] == 0 and data["balanced"]
+    for out in (e[1], e[2], e[3]):
+        seating.record_bust(t, [{"entry": out.pk, "eliminators": [e[0].pk]}], actor=actor)
+    # three envelopes drawn; the one left, with the €50 sold late, goes as the house says
+    drawn = sum((a.cash for a in sel.bounties_owed_query(t).filter(envelope__isnull=False)), D(0))
+    assert drawn < D("150")
+    money = sel.bounty_money(t)
+    if leftover == "WINNER":
+        assert (money["owed"], money["carried"]) == (D("200"), D("0"))
+    else:
+        assert (money["owed"], money["carried"]) == (drawn, D("200") - drawn)
+    assert (money["in_bag"], money["difference"]) == (D("0"), D("0"))
+    assert reports.reconciliation_data(t)["balanced"]
+
+
+def test_mystery_money_given_back_after_the_envelopes_were_set_up_balances(make_tournament, make_person, cashier_actor, actor):
+    # 3 × €25 = 75 set up as envelopes 40 / 25 / 10; one player is refunded before the start: the
+    # envelopes hold €25 the desk gave back until the director sets them up again for €50.
+    t = make_tournament(buy_in=D("50"), fee=D("10"), settings={"bounty": "MYSTERY", "bounty_amount": "25", "mystery_from": "START"})
+    e = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(3)]
+    services.set_envelopes(t, ["40", "25", "10"], actor=actor)
+    t.refresh_from_db()
+    cashier.refund(e[2], reason="changed plans", actor=actor)
+    data = reports.reconciliation_data(t)
+    assert line(data, "Bounty money taken in (apart from the prize pool)") == D("50")
+    assert line(data, "… mystery envelopes still in the bag") == D("75")
+    assert line(data, "… given back since the envelopes were set up, still in an envelope (the director sets them up again)") == D("-25")
+    assert data["bounty_difference"] == 0 and data["balanced"]
+    services.set_envelopes(t, ["30", "20"], actor=actor)
+    t.refresh_from_db()
+    data = reports.reconciliation_data(t)
+    assert line(data, "… mystery envelopes still in the bag") == D("50") and data["balanced"]
+
+
+def test_a_cancelled_mystery_event_with_its_envelopes_set_up_balances(make_tournament, make_person, cashier_actor, actor):
+    # 2 × €25 in envelopes 30 / 20; the event is cancelled: the €50 is owed back with the buy-ins,
+    # then paid back at the desk; no envelope is left holding money.
+    t = make_tournament(buy_in=D("50"), fee=D("10"), settings={"bounty": "MYSTERY", "bounty_amount": "25", "mystery_from": "START"})
+    e = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(2)]
+    services.set_envelopes(t, ["30", "20"], actor=actor)
+    lifecycle.cancel(t, actor=actor, reason="the room closes")
+    t.refresh_from_db()
+    money = sel.bounty_money(t)
+    assert (money["to_refund"], money["in_bag"], money["difference"]) == (D("50"), D("0"), D("0"))
+    assert reports.reconciliation_data(t)["balanced"]
+    for entry in e:
+        cashier.pay_refund(entry, method="CASH", actor=cashier_actor)
+    money = sel.bounty_money(t)
+    assert (money["in"], money["in_bag"], money["difference"]) == (D("0"), D("0"), D("0"))
+    assert reports.reconciliation_data(t)["balanced"]

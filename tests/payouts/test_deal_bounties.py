@@ -290,3 +290,22 @@ def test_envelopes_left_at_a_deal_are_carried_over_when_the_house_says_so(myster
     assert sel.bounty_taken_in(t) == all_owed(t) + carried_or_kept(t) == D("200.00")
     money = sel.bounty_money(t)
     assert (money["in_bag"], money["carried"], money["difference"]) == (0, D("150"), 0)
+
+
+def test_a_player_in_a_deal_is_neither_refunded_nor_his_sale_reversed(pko_three_left, actor):
+    # The chip chop shares the 300 of the pool and the 225 on the heads; reversing the buy-in of
+    # one of the three (or refunding him) would take 50 + 50 out of money the deal has shared.
+    from payouts import reports
+    from tournaments.models import LedgerRow
+
+    t, players = pko_three_left()
+    agree_and_approve(services.propose_deal(t, stacks_of(players), method=Deal.CHIP_CHOP, actor=actor), players, actor)
+    sale = players[2].ledger.get(kind=LedgerRow.BUY_IN)
+    with pytest.raises(DomainError) as reversal:
+        cashier.reverse(sale, reason="sold twice", actor=actor)
+    with pytest.raises(DomainError) as refund:
+        cashier.refund(players[2], reason="taken ill", actor=actor)
+    assert (reversal.value.code, refund.value.code) == ("in_deal", "in_deal")
+    assert "deal" in str(reversal.value.message)
+    assert Entry.objects.get(pk=players[2].pk).status == Entry.ACTIVE
+    assert reports.reconciliation_data(t)["balanced"]

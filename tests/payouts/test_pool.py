@@ -135,3 +135,9 @@ def test_shared_places_always_add_up(total, tie_size):
     shares = shared_place_amounts([total], tie_size)
     assert sum(shares) == total
     assert max(shares) - min(shares) <= D("0.01")
+
+
+def test_a_cancelled_event_has_no_overlay_no_deduction_and_nothing_to_share():
+    # Issue #38: the demo event's €5,000 guarantee on €2,620 of prize parts, cancelled.
+    b = prize_pool(D("2620"), deductions_percent={"casino": 3}, guarantee=D("5000"), cancelled=True)
+    assert (b.overlay, b.deductions, b.total, b.gross, b.refunds) == (D("0"), {}, D("0"), D("0"), D("2620"))

@@ -7,10 +7,12 @@ import pytest
 from payouts import reports, services
 from payouts import selectors as sel
 from payouts.models import Ticket
+from seating import services as seating
+from seating.models import Bust
 from tdmanager.errors import DomainError
 from tests.conftest import make_user
 from tournaments.models import Entry, LedgerRow, Tournament
-from tournaments.services import cashier
+from tournaments.services import cashier, lifecycle
 from tournaments.services.events import Actor
 
 pytestmark = pytest.mark.django_db
@@ -208,3 +210,56 @@ def test_already_registered_is_set_when_linking(make_tournament, make_person, ca
     with pytest.raises(DomainError) as e:
         services.link_satellite(sat, main_event, actor=actor, already_registered="REFUND")
     assert e.value.code == "bad_already_registered"
+
+
+def test_a_seat_in_a_bounty_event_is_worth_its_bounty_part_too(make_tournament, make_person, cashier_actor, actor):
+    """Found by the simulator: a satellite to a €200 + €20 event with a €20 bounty awarded seats
+    worth €220, and the seat's entry in the target carried a €20 bounty part nobody paid (the
+    floor's shift showed €20 after the deciding bust). A seat is worth everything a player pays
+    to enter: €240, its bounty part included."""
+    target = make_tournament(name="Bounty Main", buy_in=D("200"), fee=D("20"), settings={"bounty": "FIXED", "bounty_amount": "20"})
+    sat, entries = satellite_with(make_tournament, make_person, cashier_actor, actor, target, 5)  # 5 × €110 = €550
+    summary = sel.display_summary(sat)
+    assert summary["payouts"] == [{"places": "1–2", "amount": "240.00", "prize": "Seat: Bounty Main"}, {"places": "3", "amount": "70.00", "prize": ""}]
+    bust_all_but(entries, 2)
+    services.complete_satellite(sat, actor=actor)
+    seat_rows = LedgerRow.objects.filter(tournament=target)
+    assert [(r.prize_amount, r.fee_amount, r.bounty_amount) for r in seat_rows] == [(D("200"), D("20"), D("20"))] * 2
+    paid_out = -sum(r.prize_amount for r in LedgerRow.objects.filter(tournament=sat, kind=LedgerRow.PAYOUT))
+    assert paid_out == sum(r.total for r in seat_rows) == D("480")
+    assert reports.reconciliation_data(target)["balanced"]
+
+
+def test_seats_decided_by_the_floors_bust_are_on_nobodys_shift(make_tournament, make_person, cashier_actor, actor, main_event):
+    """Found by the simulator: the floor's bust that decided the seats booked the seats and a
+    winner's ticket on the floor's shift (Other: −1,100.00 in a drawer he does not have). The
+    seats are the house's: their rows are on no shift."""
+    floor = Actor(make_user("floor-sat", "floor"), "floor tablet")
+    sat, entries = satellite_with(make_tournament, make_person, cashier_actor, actor, main_event, 22)  # 2 seats of €1,100
+    cashier.register(main_event, entries[0].person, method="CASH", actor=cashier_actor)  # a winner in already: a ticket
+    bust_all_but(entries, 2)
+    services.complete_satellite(sat, actor=floor)
+    assert cashier.shift_totals(floor.user)["rows"] == 0
+    seat_rows = LedgerRow.objects.filter(note="satellite seat")
+    assert seat_rows.count() == 3 and not seat_rows.exclude(cashier=None).exists()  # two payouts, one seat entry
+
+
+def test_the_bust_that_decided_the_seats_is_not_undone(make_tournament, make_person, cashier_actor, actor, main_event):
+    """Found by the simulator: the bust that left as many players as seats ended the satellite
+    (seats issued in the target) and was then undone: the places came back as undecided while
+    the seats stayed given, and the reconciliation was 1,100 short. Once the seats are awarded,
+    the undo is refused with a code and the seats stand."""
+    sat = make_tournament(name="Satellite", buy_in=D("100"), fee=D("10"), format=Tournament.SATELLITE)
+    entries = [cashier.register(sat, make_person(), method="CARD", actor=cashier_actor).entry for _ in range(11)]  # one seat
+    services.link_satellite(sat, main_event, actor=actor)
+    lifecycle.start(sat, actor=actor, override_minimum=True, prestart_report_sent=True)
+    for e in entries[1:]:
+        seating.record_bust(sat, [e], actor=actor)
+    sat.refresh_from_db()
+    assert sat.status == Tournament.FINISHED and main_event.entries.filter(person=entries[0].person).exists()
+    last = Bust.objects.filter(tournament=sat, void="").order_by("-pk").first()
+    with pytest.raises(DomainError) as refused:
+        seating.undo_bust(sat, last, actor=actor, reason="wrong player")
+    assert refused.value.code == "seats_awarded"
+    assert Entry.objects.get(pk=last.entry_id).status == Entry.BUSTED
+    assert reports.reconciliation_data(sat)["balanced"]

@@ -29,9 +29,12 @@ def table_of(entry) -> int:
     return Seat.objects.get(entry=entry).table.number
 
 
-def bust(client, t, out, *eliminators, shares=None, follow=True):
-    """The form the dialog sends: the "Out" button of ``out``'s row, the eliminators in order."""
+def bust(client, t, out, *eliminators, shares=None, follow=True, override_reason=None):
+    """The form the dialog sends: the "Out" button of ``out``'s row, the eliminators in order
+    (and the director's reason for one from another table)."""
     data = {"op": "bust", "table": table_of(out), "only": out.pk, f"eliminators_{out.pk}": [e.pk for e in eliminators]}
+    if override_reason is not None:
+        data["override_reason"] = override_reason
     for e, chips in (shares or {}).items():
         data[f"pot_share_{out.pk}_{e.pk}"] = chips
     return client.post(page(t), data, follow=follow)
@@ -103,17 +106,18 @@ def test_a_split_pot_on_the_form_shares_the_bounty_by_the_chips_typed(client, fl
     assert "wins 34.00 EUR" in html and "wins 16.00 EUR" in html
     # chips that are not a number are refused, nothing recorded
     html = bust(client, t, e[2], e[0], e[3], shares={e[0]: "lots", e[3]: "100"}).content.decode()
-    assert "share of the pot is a positive number of chips" in html
+    assert "share of the pot is a whole number of chips above zero" in html
     assert Entry.objects.get(pk=e[2].pk).status == Entry.ACTIVE
 
 
-def test_undoing_a_bust_whose_bounty_passed_on_says_why_on_the_page(client, floor_user, make_tournament, make_person, cashier_actor, actor):
-    # As in the API's test: the first bust's eliminator (at the other table) is out since.
+def test_undoing_a_bust_whose_bounty_passed_on_says_why_on_the_page(client, director, make_tournament, make_person, cashier_actor, actor):
+    # As in the API's test: the first bust's eliminator (at the other table, let count by the
+    # director) is out since.
     t, e = bounty_event(make_tournament, make_person, cashier_actor, actor, players=18)
     one = [x for x in e if table_of(x) == 1]
     two = [x for x in e if table_of(x) == 2]
-    client.force_login(floor_user)
-    bust(client, t, one[0], two[0])
+    client.force_login(director)
+    bust(client, t, one[0], two[0], override_reason="moved from table 2 before the hand")
     bust(client, t, two[0], two[1])
     first = BountyAward.objects.get(knocked_out=one[0]).bust_id
     html = client.post(page(t), {"op": "undo_bust", "bust": first}, follow=True).content.decode()

@@ -70,3 +70,32 @@ def test_role01_the_dealer_is_refused_money_moves_and_the_floor_tools(started, a
     assert r.status_code in (302, 403)
     assert not t.events.filter(action__startswith="seating.move", actor=dealer).exists()
     assert not t.events.filter(actor=dealer).exists()
+
+
+def test_role01_a_dealer_reports_a_player_out_at_the_table_he_names_only(started, dealer, floor_user):
+    t = started(20)
+    tables = seat_map(t)
+    at_1, at_2 = tables[1][min(tables[1])], tables[2][min(tables[2])]
+    api = client_for(dealer)
+    url = f"/api/v1/tournaments/{t.pk}/busts/"
+    # no table named: refused, naming the field
+    for body in ({"entries": [{"entry": at_2}]}, {"entries": [{"entry": at_2}], "table": None}):
+        r = api.post(url, body, format="json")
+        assert (r.status_code, r.json()["code"], r.json().get("field")) == (400, "table_required", "table"), r.json()
+    # a player of another table: refused
+    r = api.post(url, {"table": 1, "entries": [{"entry": at_2}]}, format="json")
+    assert (r.status_code, r.json()["code"]) == (409, "not_at_table"), r.json()
+    assert "sits at table 2, not 1" in r.json()["detail"]
+    assert Entry.objects.get(pk=at_2).status == Entry.ACTIVE
+    # his page without its table (an old form): the same refusal, as a message
+    page = Client()
+    page.force_login(dealer)
+    html = page.post(f"/tournaments/{t.pk}/dealer/", {"op": "bust", "only": at_2}, follow=True).content.decode()
+    assert "A dealer reports players out from a table: name the table." in html
+    assert Entry.objects.get(pk=at_2).status == Entry.ACTIVE
+    # at his table: recorded
+    r = api.post(url, {"table": 2, "entries": [{"entry": at_2}]}, format="json")
+    assert r.status_code == 201 and Entry.objects.get(pk=at_2).status == Entry.BUSTED
+    # the floor is not tied to a table: he may leave it out, as before
+    r = client_for(floor_user).post(url, {"entries": [{"entry": at_1}]}, format="json")
+    assert r.status_code == 201, r.json()

@@ -5,12 +5,13 @@ and the staff print or export the list (CSV cells never start a formula)."""
 import csv
 import io
 import random
+import re
 from collections import Counter
 
 import pytest
 from django.test import Client
 
-from seating.predraw import predraw
+from seating.predraw import predraw, seat_as_predrawn
 from tournaments.models import Tournament
 from tournaments.services import cashier, lifecycle
 from tournaments.services.events import Actor
@@ -29,6 +30,31 @@ def test_seat02_the_draw_fills_the_sessions_evenly_and_seats_everyone_once():
     assert {a.player for a in out if a.session == "1A"} == set(order[0::2])
     other, _ = predraw(players, ["1A", "1B"], capacity=9, rng=random.Random(8))
     assert {(a.player, a.session, a.table, a.seat) for a in other} != {(a.player, a.session, a.table, a.seat) for a in out}
+
+
+def test_seat02_the_start_keeps_the_drawn_seats_and_draws_the_rest_into_free_ones():
+    # Told in advance: 1-4 at table 1 (seats 1, 3, 5, 9), 5-7 at table 2, 11-13 at table 3; 9-max
+    # then, 8-max now.
+    told = {1: (1, 1), 2: (1, 3), 3: (1, 5), 4: (1, 9), 5: (2, 1), 6: (2, 4), 7: (2, 7), 11: (3, 4), 12: (3, 5), 13: (3, 6)}
+    # 7 (not paid yet), 12 and 13 (refunded) are not here; 8-10 registered since.
+    players = [1, 2, 3, 4, 5, 6, 8, 9, 10, 11]
+    out = seat_as_predrawn(
+        players,
+        told,
+        capacity=8,  # seat 9 is gone: player 4 is drawn again
+        rng=random.Random(3),
+        reserved={5: (1, 3), 9: (2, 2)},  # by hand: 5 at table 1 seat 3 (2's drawn seat), 9 at table 2 seat 2
+        held={(2, 7)},  # 7 may still come: that seat is the last to be given
+    )
+    assert sorted(out.kept) == [(1, 1, 1), (3, 1, 5), (6, 2, 4)]
+    assert sorted(out.reserved) == [(5, 1, 3), (9, 2, 2)]
+    # 10 players need two 8-max tables: table 3, with one of its players left, does not open.
+    assert sorted(out.not_kept) == [(2, "seat_given_by_hand"), (4, "no_such_seat"), (11, "table_not_needed")]
+    seats = {p: (t.number, s) for t in out.tables for s, p in t.seats.items()}
+    assert sorted(seats) == sorted(players) and len(set(seats.values())) == 10
+    assert {p for p, _t, _s in out.assignments} == {2, 4, 8, 10, 11}
+    assert sorted((t.number, len(t.seats)) for t in out.tables) == [(1, 5), (2, 5)]  # the free seats fill the short table first
+    assert (2, 7) not in seats.values() and all(s <= 8 for _t, s in seats.values())
 
 
 @pytest.fixture
@@ -95,3 +121,114 @@ def test_seat02_once_the_tournament_runs_it_is_too_late(registered, api, directo
     assert Tournament.objects.get(pk=registered.pk).status == Tournament.RUNNING
     r = api(director).post(f"/api/v1/tournaments/{registered.pk}/seating/predraw/", {"sessions": ["1A"]}, format="json")
     assert r.status_code == 409 and r.data["code"] == "predraw_too_late"
+
+
+# --- the start after a draw in advance (issue 38: "Predraw x start") ------------------------
+
+
+def seats_on_the_map(api, director, t) -> dict[int, tuple[int, int]]:
+    """Entry number → (table, seat) as the floor's table map (the API) shows them."""
+    tables = api(director).get(f"/api/v1/tournaments/{t.pk}/tables/").data["tables"]
+    out = {}
+    for table in tables:
+        for seat in table["seats"]:
+            if seat["entry"] is not None:
+                assert seat["entry_number"] not in out  # nobody seated twice
+                out[seat["entry_number"]] = (table["number"], seat["seat"])
+    return out
+
+
+def phone_page(entry) -> str:
+    return Client(HTTP_ACCEPT_LANGUAGE="it").get(f"/p/{entry.phone_token}/").content.decode()
+
+
+def shown_seat(page: str) -> tuple[int, int] | None:
+    """The seat the phone page shows ("IL TUO POSTO"), None while its box is hidden."""
+    if '<div id="seat-box">' not in page:
+        return None
+    table = re.search(r'id="seat-table">(\d+)<', page).group(1)
+    seat = re.search(r'id="seat-seat">(\d+)<', page).group(1)
+    return int(table), int(seat)
+
+
+@pytest.mark.django_db
+def test_seat02_the_start_seats_everyone_where_the_predraw_put_them_and_the_phone_shows_one_seat(registered, api, director, make_person, cashier_actor):
+    t = registered  # 11 registrants, 9-max tables
+    drawn = api(director).post(f"/api/v1/tournaments/{t.pk}/seating/predraw/", {"sessions": ["1A"]}, format="json").data
+    told = {row["entry"]: (row["table"], row["seat"]) for row in drawn}  # the schedule each one was sent
+    assert len(told) == 11
+    # Before the start the phone shows the schedule and no seat.
+    first = t.entries.get(number=drawn[0]["entry"])
+    page = phone_page(first)
+    assert "Il tuo programma" in page and shown_seat(page) is None
+    # After the draw: one registrant refunded, two late registrations.
+    refunded = t.entries.get(number=drawn[-1]["entry"])
+    cashier.refund(refunded, reason="cannot come", actor=cashier_actor)
+    late = [cashier.register(t, make_person("Late", f"Comer{i}"), method="CASH", actor=cashier_actor).entry for i in range(2)]
+
+    r = api(director).post(f"/api/v1/tournaments/{t.pk}/start/", {}, format="json")
+    assert r.status_code == 200, r.data
+
+    seated = seats_on_the_map(api, director, t)
+    assert {n: seated[n] for n in told if n != refunded.number} == {n: s for n, s in told.items() if n != refunded.number}
+    assert refunded.number not in seated
+    assert all(e.number in seated for e in late) and len(seated) == 12  # the late ones in free seats
+    assert len({seated[e.number] for e in late} | {told[n] for n in told if n != refunded.number}) == 12
+    # The phone: the seat of the draw in advance, once; the schedule is gone (nothing else to come).
+    for entry in t.entries.exclude(pk=refunded.pk):
+        page = phone_page(entry)
+        assert shown_seat(page) == seated[entry.number]
+        assert "Il tuo programma" not in page and 'id="schedule-' not in page
+        state = Client().get(f"/p/{entry.phone_token}/state/").json()
+        assert state["seat"] == {"table": seated[entry.number][0], "seat": seated[entry.number][1]} and state["schedule"] is None
+    # The event log says where the seats came from.
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(director)
+    log = client.get(f"/tournaments/{t.pk}/").content.decode()
+    assert "Seats as drawn in advance (session 1A): 10 players where that draw put them; drawn into the free seats: 2; tables: 2" in log
+    history = client.get(f"/tournaments/{t.pk}/tables/draws/{first.pk}/").content.decode()
+    table, seat = told[first.number]
+    assert f"Seat drawn in advance for session 1A (the schedule sent to the player): table {table}, seat {seat}." in history
+
+
+@pytest.mark.django_db
+def test_seat02_a_later_session_makes_the_start_ask_the_director(registered, api, director):
+    t = registered
+    drawn = api(director).post(f"/api/v1/tournaments/{t.pk}/seating/predraw/", {"sessions": ["1A", "1B"]}, format="json").data
+    told = {row["entry"]: (row["session"], row["table"], row["seat"]) for row in drawn}
+    r = api(director).post(f"/api/v1/tournaments/{t.pk}/start/", {}, format="json")
+    assert r.status_code == 409 and r.data["code"] == "predraw_later_session", r.data
+    assert "5 paid players were drawn in advance into a later session (1B)" in r.data["detail"]
+    assert Tournament.objects.get(pk=t.pk).status == Tournament.REGISTERING and seats_on_the_map(api, director, t) == {}
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(director)
+    assert "seat now, by the draw, the players drawn in advance into a session after 1A" in client.get(f"/tournaments/{t.pk}/").content.decode()
+
+    r = api(director).post(f"/api/v1/tournaments/{t.pk}/start/", {"seat_later_sessions": True}, format="json")
+    assert r.status_code == 200, r.data
+    seated = seats_on_the_map(api, director, t)
+    assert len(seated) == 11
+    assert all(seated[n] == (tb, s) for n, (session, tb, s) in told.items() if session == "1A")
+    for entry in t.entries.all():  # 1B's players too: one seat on the phone, no schedule beside it
+        page = phone_page(entry)
+        assert shown_seat(page) == seated[entry.number] and "Il tuo programma" not in page
+
+
+@pytest.mark.django_db
+def test_seat02_refunds_since_the_predraw_leave_a_table_unopened_and_its_players_drawn_again(registered, api, director, cashier_actor):
+    t = registered  # 11 registrants: tables of 6 and 5 in advance
+    drawn = api(director).post(f"/api/v1/tournaments/{t.pk}/seating/predraw/", {"sessions": ["1A"]}, format="json").data
+    told = {row["entry"]: (row["table"], row["seat"]) for row in drawn}
+    short = min({tb for tb, _s in told.values()}, key=lambda tb: sum(1 for x, _s in told.values() if x == tb))
+    gone = [n for n, (tb, _s) in told.items() if tb == short][:2]
+    for number in gone:
+        cashier.refund(t.entries.get(number=number), reason="cannot come", actor=cashier_actor)
+    assert api(director).post(f"/api/v1/tournaments/{t.pk}/start/", {}, format="json").status_code == 200
+    seated = seats_on_the_map(api, director, t)
+    assert len(seated) == 9 and {tb for tb, _s in seated.values()} == {1 if short == 2 else 2}  # 9 players: one 9-max table
+    stayed = [n for n, (tb, _s) in told.items() if tb != short]
+    assert {n: seated[n] for n in stayed} == {n: told[n] for n in stayed}
+    assert api(director).get(f"/api/v1/tournaments/{t.pk}/tables/").data["moves"] == []  # nobody moves before a hand
+    for entry in t.entries.exclude(number__in=gone):  # the ones drawn again: their new seat, alone
+        page = phone_page(entry)
+        assert shown_seat(page) == seated[entry.number] and "Il tuo programma" not in page

@@ -348,6 +348,20 @@ def test_shift_totals_add_up_by_method(tournament, make_person, cashier_actor):
     assert totals["total"] == Decimal("220") and totals["rows"] == 4
 
 
+def test_a_drawer_total_is_in_cents_after_sales_reversed_on_sqlite(make_tournament, make_person, cashier_actor):
+    """Found by the simulator on SQLite: three card sales at 22 + 2.20 reversed left the card line
+    at 8.9e-16 (SQLite adds decimals in floating point) and the desk showed a drawer of
+    24.200000000000000888. A drawer is whole cents on every database."""
+    t = make_tournament(buy_in=Decimal("22"), fee=Decimal("2.20"))
+    cards = [cashier.register(t, make_person(), method="CARD", actor=cashier_actor) for _ in range(3)]
+    for sale in cards:
+        cashier.reverse(sale.row, reason="card declined", actor=cashier_actor)
+    cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
+    totals = cashier.shift_totals(cashier_actor.user)
+    assert [(m["method"], str(m["total"])) for m in totals["by_method"]] == [("CARD", "0.00"), ("CASH", "24.20")]
+    assert str(totals["total"]) == "24.20"
+
+
 def test_shift_totals_count_from_the_start_of_the_shift(tournament, make_person, cashier_actor):
     """The shift's start (today's midnight by default) is a parameter of the compiled query: a
     sale made before it is not in the drawer, and each call counts from its own start."""

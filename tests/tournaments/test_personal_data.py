@@ -156,6 +156,23 @@ def test_the_person_page_corrects_the_data_and_an_empty_document_keeps_it(cashie
     assert ev.payload["changes"] == {"last_name": {"old": "Rossi", "new": "Rossini"}}
 
 
+def test_an_erasure_takes_the_corrected_values_out_of_the_log_and_the_export(api, cashier_user, director, person):
+    """Found by the simulated days (issue 38, issue 40 item 3): a phone and a nickname corrected
+    before the erasure stayed, old and new, in the correction's log row and so in the export of
+    the erased person's data. The row keeps which fields were corrected, by whom, when."""
+    patch = {"phone": "+39 347 000 1111", "nickname": "supermario"}
+    assert api(cashier_user).patch(f"/api/v1/people/{person.pk}/", patch, format="json").status_code == 200
+    assert api(director).post(f"/api/v1/people/{person.pk}/erase/", {"reason": "asked"}, format="json").status_code == 200
+
+    exported = api(director).get(f"/api/v1/people/{person.pk}/export/").content.decode()
+    for gone in ("+39 333 123 4567", "+39 347 000 1111", "supermario", "super", "Rossi"):
+        assert gone not in exported
+    ev = TournamentEvent.objects.get(action="people.person.changed")
+    assert ev.payload["fields"] == "nickname, phone" and ev.actor == cashier_user
+    with translation.override("it"):
+        assert eventlog.sentence(ev.action, ev.payload, actor="carla") == (f"Carla ha rettificato i dati della persona n. {person.pk}: nickname, telefono")
+
+
 def test_an_erased_person_is_not_corrected(api, director, person):
     from tournaments.services import privacy
 

@@ -92,3 +92,26 @@ def test_the_receipt_carries_the_qr_code_and_the_link(browser_page, tournament, 
     page.locator("#receipt").screenshot(path=str(ARTIFACTS / "receipt-qr.png"))
     page.goto(link.text_content())  # what the phone opens: no login needed
     expect(page.locator("#who")).to_contain_text("Mario Rossi")
+
+
+def test_the_schedule_drawn_in_advance_gives_way_to_the_seat_at_the_start(browser_page, make_tournament, make_person, cashier_actor, actor):
+    # SEAT-02 (issue 38): a phone opened before the start shows the schedule; when the start
+    # seats the player (where the draw in advance put him) the page shows that seat alone.
+    page = browser_page
+    page.set_viewport_size({"width": 390, "height": 844})
+    t = make_tournament()
+    for n in range(6):
+        cashier.register(t, make_person(f"Player{n:02d}", "Rossi"), method="CASH", actor=cashier_actor)
+    seating.predraw(t, ["1A"], actor=actor)
+    entry = Entry.objects.select_related("predraw_seat").get(tournament=t, number=3)
+    told = entry.predraw_seat
+    page.goto(page.base_url + f"/p/{entry.phone_token}/")
+    expect(page.locator("#schedule-box")).to_be_visible()
+    expect(page.locator("#schedule-table")).to_have_text(str(told.table))
+    expect(page.locator("#seat-box")).to_be_hidden()
+
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    expect(page.locator("#seat-box")).to_be_visible()
+    expect(page.locator("#seat-table")).to_have_text(str(told.table))
+    expect(page.locator("#seat-seat")).to_have_text(str(told.seat))
+    expect(page.locator("#schedule-box")).to_be_hidden()

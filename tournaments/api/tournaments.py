@@ -127,6 +127,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
             override_minimum=d["override_minimum"],
             prestart_report_sent=d["prestart_report_sent"],
             start_clock=d["start_clock"],
+            seat_later_sessions=d["seat_later_sessions"],
         )
         return Response(self.get_serializer(t).data)
 

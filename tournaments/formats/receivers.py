@@ -1,11 +1,13 @@
 """Formats answers what tournaments asks and announces: its pages' links, a heads-up event's
 lobby screen, and the start of a sit & go whose last place is paid."""
 
+from django.utils.translation import gettext as _
+
 from tournaments import signals
 from tournaments.models import Tournament
 
 from . import selectors
-from .services import sitandgo
+from .services import series, sitandgo
 from .views import bracket_display
 
 
@@ -43,11 +45,30 @@ def history_parts(sender, person, entries, **kwargs):
     return selectors.league_points_by_entry(entries)
 
 
+def entry_cancel_checked(sender, tournament, entry, **kwargs):
+    """FMT-12: a player drawn in a heads-up bracket is not cancelled by a reversal or a refund
+    while it plays: his matches decide (a no-show's seat is freed at the end of level 1)."""
+    if tournament.format != Tournament.HEADS_UP:
+        return None
+    if not selectors.drawn_in_bracket(tournament, entry):
+        return None
+    return _("%(name)s is drawn in the bracket: the matches decide who leaves, this entry cannot be cancelled.") % {"name": entry.person.full_name}
+
+
+def person_changed(sender, person, **kwargs):
+    """A player's name was corrected or erased: the public leaderboards he is on build again
+    (now and at commit, as when points change), rather than show the old name until they expire,
+    and the archives of closed cycles name him as he is named now."""
+    series.rename_in_archives(person)
+
+
 def connect():
+    signals.entry_cancel_checked.connect(entry_cancel_checked, dispatch_uid="formats.entry_cancel_checked")
     signals.snapshot_parts.connect(league_panel, dispatch_uid="formats.league_panel")
     signals.entries_view_parts.connect(entries_league, dispatch_uid="formats.entries_league")
     signals.entry_view_parts.connect(entry_league, dispatch_uid="formats.entry_league")
     signals.history_parts.connect(history_parts, dispatch_uid="formats.history_parts")
+    signals.person_changed.connect(person_changed, dispatch_uid="formats.person_changed")
     signals.page_links.connect(page_links, dispatch_uid="formats.page_links")
     signals.display_wanted.connect(display_wanted, dispatch_uid="formats.display_wanted")
     signals.sit_and_go_place_paid.connect(sitandgo.start_sit_and_go_when_full, dispatch_uid="formats.sit_and_go_start")

@@ -3,7 +3,7 @@
 from decimal import Decimal
 
 from django.core.cache import cache
-from django.db.models import Sum
+from django.db.models import Q, Sum
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import get_language
@@ -66,6 +66,12 @@ def match_data(m: Match, bracket: Bracket, now=None) -> dict:
     if m.seat_freed_at and m.clock_started_at:
         data["replacement_until"] = engine.replacement_deadline(m.clock_started_at, bracket.level_minutes, bracket.no_show_grace_minutes).isoformat()
     return data
+
+
+def drawn_in_bracket(tournament, entry) -> bool:
+    """True when ``entry`` plays (or played) a match of the tournament's drawn bracket."""
+    pk = getattr(entry, "pk", entry)
+    return Match.objects.filter(bracket__tournament=tournament, bracket__drawn_at__isnull=False).filter(Q(player_a_id=pk) | Q(player_b_id=pk)).exists()
 
 
 def round_name(size: int, round_no: int) -> str:
@@ -154,9 +160,14 @@ def leaderboard_data(series: Series, cycle: int | None = None) -> dict:
     }
 
 
+def series_of_person(person_id: int) -> list[int]:
+    """The series a person has points in (this season or an archived one)."""
+    return sorted(set(SeriesResult.objects.filter(person_id=person_id).values_list("series_id", flat=True)))
+
+
 # The lobby's leaderboard page is public: built once per change and language, then served from
 # the cache (no database read per viewer). The services bump the version when points change.
-LEADERBOARD_TTL = 300  # a renamed or erased player's name is gone from the lobby within minutes
+LEADERBOARD_TTL = 300  # a correction or an erasure of a player builds it again at once (receivers.person_changed)
 
 
 def _leaderboard_version(pk: int) -> int:

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from tdmanager import currencies, policy
 from tdmanager.compiled import DATETIME, Compiled
 from tdmanager.errors import DomainError, ValidationFailed
-from tdmanager.money import ZERO, to_money
+from tdmanager.money import CENT, ZERO, to_money
 from tdmanager.roles import user_roles
 from tdmanager.transactions import service
 
@@ -148,6 +148,10 @@ def check_open_for_sales(t: Tournament) -> None:
         raise DeskError("registration_not_open", _("Registration for this tournament is not open yet."))
     if t.status in (Tournament.FINISHED, Tournament.CANCELLED):
         raise DeskError("tournament_closed", _("This tournament is %(status)s.") % {"status": t.get_status_display().lower()})
+    # The last bust left one player: he has won (place 1, his bounty and the bag's money given),
+    # even while late registration would still be open; a sale now would play on after the end.
+    if t.status == Tournament.RUNNING and list(t.entries.filter(status=Entry.ACTIVE).values_list("place", flat=True)[:2]) == [1]:
+        raise DeskError("winner_decided", _("This tournament has its winner: only one player is left, and nothing more is sold."))
 
 
 def check_late_registration(t: Tournament, now) -> None:
@@ -796,9 +800,13 @@ def reverse(row: LedgerRow, *, reason: str, actor: Actor) -> LedgerRow:
     if entry is not None and row.kind in SALE_KINDS:
         entry = Entry.objects.get(pk=entry.pk)
         if row.kind in (LedgerRow.BUY_IN, LedgerRow.RE_ENTRY):
+            _check_cancellable(t, entry)
             later = entry.ledger.filter(kind__in=(LedgerRow.REBUY, LedgerRow.ADD_ON), reversed_by__isnull=True, receipt_number__gt=row.receipt_number)
             if later.exists():
                 raise DeskError("reverse_later_sales_first", _("Reverse this entry's rebuys and add-ons first."))
+            if t.status != Tournament.CANCELLED:
+                # his bust gave a place (and his bounty to whoever knocked him out): undo it first
+                refuse_if_played(t, entry, "undo_bust_first", _("This player has played and holds a finishing place: undo the bust first."))
             entry.status = Entry.CANCELLED
             entry.chips = 0
             entry.save(update_fields=["status", "chips"])
@@ -809,7 +817,16 @@ def reverse(row: LedgerRow, *, reason: str, actor: Actor) -> LedgerRow:
             entry.addons = max(0, entry.addons - 1)
             entry.chips = max(0, entry.chips - row.chips)
             entry.save(update_fields=["addons", "chips"])
-    rev = write_row(
+    rev = reversing_row(t, row, reason=reason, actor=actor)
+    log_event(t, Action.CASHIER_ROW_REVERSED, actor, receipt=row.receipt_number, reversal=rev.receipt_number, amount=str(rev.total), reason=reason)
+    return rev
+
+
+def reversing_row(t: Tournament, row: LedgerRow, *, reason: str, actor: Actor) -> LedgerRow:
+    """The REVERSAL row of ``row`` (opposite amounts, same method), booked on ``actor``'s shift:
+    a step of a service that has checked the reversal may be made (``reverse``, a bounty given
+    back at the desk). No event is logged here: the calling service logs its own."""
+    return write_row(
         t,
         kind=LedgerRow.REVERSAL,
         entry=row.entry,
@@ -827,8 +844,6 @@ def reverse(row: LedgerRow, *, reason: str, actor: Actor) -> LedgerRow:
         tender=fees.Tender(row.tender_currency, row.exchange_rate) if row.tender_currency else None,
         owed=-row.owed_amount,
     )
-    log_event(t, Action.CASHIER_ROW_REVERSED, actor, receipt=row.receipt_number, reversal=rev.receipt_number, amount=str(rev.total), reason=reason)
-    return rev
 
 
 def _reverse_rebuy(t: Tournament, row: LedgerRow, entry: Entry, actor: Actor) -> None:
@@ -872,7 +887,33 @@ def refund(entry, *, reason: str, actor: Actor, expenses: Decimal = ZERO, method
             "no_refund_after_leaving",
             _("No refund for a player who left or did not show up: the chips stay in play and the prize of the place is kept (REG-12, ELM-05)."),
         )
+    if t.status != Tournament.CANCELLED:
+        refuse_if_played(t, entry, "no_refund_after_playing", _("No refund for a player who holds a finishing place (REG-12)."))
+    _check_cancellable(t, entry)
     return _write_refund(t, entry, reason=reason.strip(), actor=actor, expenses=expenses, method=method, reference=reference)
+
+
+def refuse_if_played(t: Tournament, entry: Entry, code: str, holds_place) -> None:
+    """REG-12: an entry that holds a finishing place or has won a bounty (another app answers
+    ``refund_checked``) has played: its money is not given back, and its sale is not undone.
+    The other app may name a refusal of its own (a ``(code, message)`` answer: the entry is in
+    a deal, PAY-09)."""
+    if entry.place is not None:
+        raise DeskError(code, holds_place)
+    why = signals.ask_one(signals.refund_checked, tournament=t, entry=entry)
+    if why:
+        own, why = why if isinstance(why, tuple) else (code, why)
+        raise DeskError(own, why)
+
+
+def _check_cancellable(t: Tournament, entry: Entry) -> None:
+    """An entry that another app's draw holds (a heads-up bracket's match) is not cancelled while
+    its tournament plays on: the format decides how he leaves (a no-show's seat freed, a match lost)."""
+    if t.status == Tournament.CANCELLED:
+        return
+    why = signals.ask_one(signals.entry_cancel_checked, tournament=t, entry=entry)
+    if why:
+        raise DeskError("entry_in_draw", why)
 
 
 def _paid_by(entry: Entry) -> tuple[Decimal, Decimal, Decimal, Decimal, Decimal]:
@@ -1076,7 +1117,10 @@ def shift_totals(user, *, since=None):
     since = since or timezone.localtime().replace(hour=0, minute=0, second=0, microsecond=0)
     methods, currencies, count = {}, {}, 0
     bounty_in = bounty_out = ZERO
-    for method, currency, n, prize, fee, side, jackpot, bounty, paid_out, tendered in _SHIFT_GROUPS.rows(user.pk, since):
+    for method, currency, n, *sums in _SHIFT_GROUPS.rows(user.pk, since):
+        # Amounts are whole cents: a sum SQLite adds in floating point (a sale and its reversal
+        # leave 8.9e-16) is brought back to the cent, as PostgreSQL's exact sum already is.
+        prize, fee, side, jackpot, bounty, paid_out, tendered = (x.quantize(CENT) if x is not None else None for x in sums)
         count += n
         value = (prize or ZERO) + (fee or ZERO) + (side or ZERO) + (jackpot or ZERO) + (bounty or ZERO)
         bounty_in += (bounty or ZERO) - (paid_out or ZERO)

@@ -37,11 +37,22 @@ def open_registration(tournament, *, actor: Actor) -> Tournament:
 
 
 @service
-def start(tournament, *, actor: Actor, override_minimum: bool = False, prestart_report_sent: bool = False, start_clock: bool = False, now=None) -> Tournament:
+def start(
+    tournament,
+    *,
+    actor: Actor,
+    override_minimum: bool = False,
+    prestart_report_sent: bool = False,
+    start_clock: bool = False,
+    seat_later_sessions: bool = False,
+    now=None,
+) -> Tournament:
     """Start the tournament: needs the minimum field (FMT-14) unless the director overrides, and,
     where the rule set asks for it (003, ROLE-02), confirmation that the pre-start report was sent.
     With ``start_clock`` the clock starts in the same transaction (the page asks, ticked by
-    default); without it the lobby shows the first level waiting for the director's start."""
+    default); without it the lobby shows the first level waiting for the director's start.
+    Seating draws the seats; after a draw in advance (SEAT-02) it refuses the start while paid
+    players drawn into a later session wait, unless ``seat_later_sessions``."""
     now = now or timezone.now()
     t = lock_tournament(tournament)
     if t.status not in (Tournament.PLANNED, Tournament.REGISTERING):
@@ -61,7 +72,7 @@ def start(tournament, *, actor: Actor, override_minimum: bool = False, prestart_
     t.save(update_fields=["status", "structure"])
     Clock.objects.get_or_create(tournament=t)
     log_event(t, Action.TOURNAMENTS_TOURNAMENT_STARTED, actor, players=players, override_minimum=override_minimum, prestart_report_sent=prestart_report_sent)
-    announce(signals.tournament_started, t, actor)  # seating draws the seats
+    announce(signals.tournament_started, t, actor, seat_later_sessions=seat_later_sessions)  # seating draws the seats
     if start_clock:
         clockctl.start_clock(t, actor=actor, now=now)
     return t

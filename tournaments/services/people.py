@@ -7,6 +7,7 @@ from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.transactions import service
 
 from .. import people_search as ranking
+from .. import signals
 from ..actions import Action
 from ..models import Person
 from .events import Actor, log_event
@@ -138,6 +139,7 @@ def update_person(person: Person, *, actor: Actor, **fields) -> Person:
             changes[name] = {"old": old, "new": new}
     if changed:
         person.save()
+        signals.person_changed.send(sender=Person, person=person)
         log_event(
             None, Action.PEOPLE_PERSON_CHANGED, actor, person=person.pk, fields=", ".join(changed), changes=changes, document_changed="document_id" in changed
         )

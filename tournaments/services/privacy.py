@@ -3,10 +3,18 @@ everything held about him) and erasure that keeps the money trail (the person be
 pseudonym; ledger rows, receipts, entries, places and regulator reports keep their numbers).
 
 Every export and erasure writes one event-log row (who, when, from where). The erasure's row
-names the person by his key and the reason only: it never repeats the data it erased.
+names the person by his key and the reason only: it never repeats the data it erased, and the
+people rows written about him before (added, corrected) lose the values they held.
+
+An erasure survives a restore: it is noted outside the database, in ``var/erasures.journal``
+(the person's key and when he was added, never his data), and ``manage.py restore`` erases again
+the people a restored backup brings back (``reapply_erasures``).
 """
 
-from datetime import timedelta
+import logging
+import os
+from datetime import UTC, timedelta
+from pathlib import Path
 
 from django.conf import settings
 from django.db.models import Q
@@ -21,6 +29,8 @@ from ..actions import Action
 from ..models import Entry, LedgerRow, Penalty, Person, Tournament, TournamentEvent
 from . import registration
 from .events import SYSTEM, Actor, log_event
+
+log = logging.getLogger("tdmanager.privacy")
 
 #: The person's own fields an erasure clears (names become the pseudonym).
 PERSONAL_FIELDS = ("first_name", "last_name", "nickname", "email", "phone", "document_id", "notes")
@@ -188,14 +198,99 @@ def erase_person(person: Person, reason: str, *, actor: Actor) -> Person:
     refusal = erasure_refusal(person)
     if refusal is not None:
         raise refusal
+    _pseudonymise(person)
+    log_event(None, Action.PEOPLE_PERSON_ERASED, actor, person=person.pk, reason=reason)
+    _journal(person)
+    return person
+
+
+def _pseudonymise(person: Person) -> None:
+    """Clear every personal field, name him with his pseudonym, and take the values out of the
+    people rows of the log about him: "added <name>" names the pseudonym, a correction keeps
+    which fields it changed, not their values (the document's never were). The money trail's
+    rows (a sale, a payout) keep the name they were written with: the law asks to keep them."""
     for name in PERSONAL_FIELDS:
         setattr(person, name, "")
     person.first_name, person.last_name = pseudonym(person.pk)
     person.banned_reason = ""
     person.hide_from_lookup = True
     person.save()
-    log_event(None, Action.PEOPLE_PERSON_ERASED, actor, person=person.pk, reason=reason)
-    return person
+    signals.person_changed.send(sender=Person, person=person)
+    rows = TournamentEvent.objects.filter(payload__person=person.pk, action__in=(Action.PEOPLE_PERSON_CREATED, Action.PEOPLE_PERSON_CHANGED))
+    for ev in rows:
+        payload = dict(ev.payload)
+        if "name" in payload:
+            payload["name"] = person.full_name
+        if payload.get("changes"):
+            payload["changes"] = {}
+        if payload != ev.payload:
+            ev.payload = payload
+            ev.save(update_fields=["payload"], _allow_update=True)  # the one edit of the log: erased data
+
+
+# --- erasures outlive a restore ------------------------------------------------------------------
+
+
+def journal_path() -> Path:
+    return Path(getattr(settings, "TDM_ERASURE_JOURNAL", "") or Path(settings.VAR_DIR) / "erasures.journal")
+
+
+def _stamp(person: Person) -> str:
+    return person.created_at.astimezone(UTC).isoformat()
+
+
+def _journal(person: Person) -> None:
+    """Note the erasure outside the database, before it commits: the person's key and when he was
+    added (so a later person given the same key is never taken for him), nothing of his data.
+    A journal that cannot be written never refuses the erasure: it is logged."""
+    path = journal_path()
+    line = f"{person.pk} {_stamp(person)} {timezone.now().astimezone(UTC).isoformat()}\n"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o640)
+        try:
+            os.write(fd, line.encode("ascii"))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError:
+        log.exception("erasure journal %s not written: a restore of an older backup would bring person %s back", path, person.pk)
+
+
+def journal_entries() -> list[tuple[int, str]]:
+    """(person key, when he was added) of every erasure the journal noted, oldest first."""
+    try:
+        lines = journal_path().read_text(encoding="ascii", errors="replace").splitlines()
+    except FileNotFoundError:
+        return []
+    out = []
+    for line in lines:
+        words = line.split()
+        if len(words) >= 2 and words[0].isdigit():
+            out.append((int(words[0]), words[1]))
+    return out
+
+
+def erasures_after_restore(sender=None, *, backup: str, **_kw) -> dict:
+    """Receiver of ``tdmanager.backup.database_restored``: ``reapply_erasures``."""
+    return reapply_erasures(backup=backup)
+
+
+@service
+def reapply_erasures(*, backup: str) -> dict:
+    """After a restore, the people erased since the backup are in the database again with their
+    data: each is erased again (the journal says whom), logged by the system with the backup's
+    name. Without the refusals of ``erase_person``: the erasure was decided when it was asked,
+    on the room as it was then; the restored rows are older than that. ``{"erased_again": [keys]}``."""
+    again = []
+    for pk, added in journal_entries():
+        person = Person.objects.select_for_update().filter(pk=pk).first()
+        if person is None or is_erased(person) or _stamp(person) != added:
+            continue
+        _pseudonymise(person)
+        log_event(None, Action.PEOPLE_PERSON_ERASED, SYSTEM, person=pk, reason=f"erased again after the restore of {backup}")
+        again.append(pk)
+    return {"erased_again": again}
 
 
 @service

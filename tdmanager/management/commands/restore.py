@@ -62,7 +62,20 @@ class Command(BaseCommand):
         for table, n in bk.summary(database):
             self.stdout.write(f"  {table}: {n}")
         for _receiver, answer in bk.database_restored.send(sender=None, backup=source.name, last_receipt=last_receipt):
-            self._receipts(answer)
+            if "erased_again" in answer:
+                self._erasures(answer)
+            else:
+                self._receipts(answer)
+
+    def _erasures(self, r: dict) -> None:
+        """The people erased since the backup, erased again (``tournaments.services.privacy``)."""
+        if r["erased_again"]:
+            self.stdout.write(
+                self.style.WARNING(
+                    f"Erasures: {len(r['erased_again'])} people erased since the backup were in it; erased again "
+                    f"(person {', '.join(f'#{pk}' for pk in r['erased_again'])})."
+                )
+            )
 
     def _receipts(self, r: dict) -> None:
         """What the restore did to the receipt counter (``tournaments.services.ledger``)."""

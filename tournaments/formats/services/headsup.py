@@ -18,6 +18,7 @@ import secrets
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from seating import services as seating
 from tdmanager.errors import ValidationFailed
 from tdmanager.transactions import service
 from tournaments import signals
@@ -244,6 +245,7 @@ def _finish_match(t, bracket: Bracket, m: Match, winner: Entry, result: str, act
         loser = Entry.objects.get(pk=loser.pk)
         loser.status, loser.busted_at, loser.place = Entry.BUSTED, now, engine.loser_place(bracket.size, m.round)
         loser.save(update_fields=["status", "busted_at", "place"])
+        seating.release_seat(t, loser, actor, now=now)  # out of the event: his seat on the table map is free
     _advance(bracket, m, now)
     if m.round < bracket.last_round or bracket.matches.filter(round=bracket.last_round).exclude(status=Match.DONE).exists():
         return []

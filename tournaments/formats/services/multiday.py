@@ -14,6 +14,7 @@ from decimal import Decimal
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from seating import services as seating
 from tdmanager.errors import ValidationFailed
 from tdmanager.transactions import service
 from tournaments.actions import Action
@@ -186,6 +187,7 @@ def bag_chips(tournament, rows: list[dict], *, actor: Actor, now=None) -> dict:
         )
         entry.status, entry.busted_at, entry.place = Entry.BUSTED, now, None
         entry.save(update_fields=["status", "busted_at", "place"])
+        seating.release_seat(t, entry, actor, now=now)  # out of the flight: his seat on the table map is free
     summary = bagging_summary(flight)
     log_event(
         t,

@@ -27,7 +27,7 @@ from tournaments.services.ledger import lock_tournament
 
 from .. import engine
 from ..models import Series, SeriesAward, SeriesCycle, SeriesResult, SeriesTournament
-from ..selectors import forget_leaderboard, standings
+from ..selectors import forget_leaderboard, series_of_person, standings
 from .common import FormatError
 
 LEAGUE_SETTINGS = {"scoring", "multiplier", "points_table", "participation_points", "knockout_points", "best_of"}
@@ -67,7 +67,7 @@ def create_series(*, name: str, actor: Actor, **settings) -> Series:
     except league.LeagueError as exc:
         raise ValidationFailed("bad_setting", _league_refusal(exc.code), field=_LEAGUE_FIELDS.get(exc.code, "scoring"))
     series.save()
-    _standings_changed(series.pk)
+    standings_changed(series.pk)
     log_event(
         None,
         Action.FORMATS_SERIES_CREATED,
@@ -87,7 +87,7 @@ def create_series(*, name: str, actor: Actor, **settings) -> Series:
     return series
 
 
-def _standings_changed(pk: int) -> None:
+def standings_changed(pk: int) -> None:
     """The lobby's cached leaderboard is stale: now (a reader never gets the old version for a
     new series) and again at commit (a reader who rebuilt before the commit cached old points).
     The league's tournaments still to play show the standings on their screens and phones: they
@@ -242,7 +242,7 @@ def score_tournament(tournament, *, actor: Actor) -> list[SeriesResult]:
     closed = None
     if series.cycle_length and scored >= series.cycle_length:
         closed = _close_cycle(series, actor)
-    _standings_changed(series.pk)
+    standings_changed(series.pk)
     log_event(
         t,
         Action.FORMATS_SERIES_SCORED,
@@ -320,7 +320,7 @@ def _close_cycle(series: Series, actor: Actor) -> SeriesCycle:
     )
     series.current_cycle += 1
     series.save(update_fields=["current_cycle"])
-    _standings_changed(series.pk)
+    standings_changed(series.pk)
     log_event(
         None,
         Action.FORMATS_SERIES_CYCLE_CLOSED,
@@ -331,6 +331,19 @@ def _close_cycle(series: Series, actor: Actor) -> SeriesCycle:
         undecided=[people[pid].full_name for pid in awards.undecided],
     )
     return archive
+
+
+def rename_in_archives(person: Person) -> None:
+    """A step of a correction or an erasure of ``person`` (``tournaments.signals.person_changed``):
+    the archived standings of the closed cycles he is in carry his name as it is now, and the
+    public leaderboards of his series are built again."""
+    for pk in series_of_person(person.pk):
+        for archive in SeriesCycle.objects.select_for_update().filter(series_id=pk):
+            lines = [{**line, "name": person.full_name} if line.get("person") == person.pk else line for line in archive.standings]
+            if lines != archive.standings:
+                archive.standings = lines
+                archive.save(update_fields=["standings"])
+        standings_changed(pk)
 
 
 @service
@@ -359,6 +372,6 @@ def settle_undecided(series: Series, cycle: int, people: list, *, actor: Actor, 
     )
     archive.tickets_undecided = 0
     archive.save(update_fields=["tickets_undecided"])
-    _standings_changed(series.pk)
+    standings_changed(series.pk)
     log_event(None, Action.FORMATS_SERIES_TIE_SETTLED, actor, series=series.pk, cycle=cycle, people=chosen, reason=reason)
     return awards

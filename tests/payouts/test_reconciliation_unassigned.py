@@ -1,0 +1,60 @@
+"""Issue #38, found by the simulator: part of a prize pool that no payout table assigns yet.
+
+A guaranteed event with nobody registered shows its guarantee as the pool, but has no payout
+table: the reconciliation said "differenza non giustificata" for the whole guarantee. And a table
+locked early, then a late sale: the pool grew past the table, and the difference was unexplained.
+The money is the pool's, assigned to no place yet: the report names it, and says how to assign it."""
+
+from decimal import Decimal
+
+import pytest
+from django.utils import translation
+
+from payouts import reports
+from payouts import services as payouts
+from tournaments.models import Tournament
+from tournaments.services import cashier
+
+D = Decimal
+pytestmark = pytest.mark.django_db
+
+LINE_IT = "… non ancora assegnato a una posizione dalla tabella premi"
+BALANCED_IT = "In pareggio: ogni centesimo è giustificato."
+
+
+def recon_it(t) -> tuple[dict, str]:
+    with translation.override("it"):
+        report = reports.reconciliation(Tournament.objects.get(pk=t.pk))
+        return {str(label): value for label, value in report["rows"]}, str(dict(report["totals"])["Risultato"])
+
+
+def test_a_guarantee_before_the_first_sale_balances(make_tournament):
+    t = make_tournament(guarantee=D("3000"))
+    rows, result = recon_it(t)
+    assert result == BALANCED_IT
+    assert rows["Montepremi"] == "3000.00"
+    assert rows[LINE_IT] == "3000.00"
+
+
+def test_a_sale_after_the_table_was_locked_is_named_and_explained(make_tournament, make_person, cashier_actor, actor):
+    t = make_tournament()
+    for _ in range(2):
+        cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
+    payouts.lock_payout_table(t, actor=actor)
+    cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
+    rows, result = recon_it(t)
+    assert result == BALANCED_IT
+    assert rows[LINE_IT] == "100.00"
+    assert any("cresciuto di 100.00" in label and "sbloccala e bloccala di nuovo" in label for label in rows)
+
+
+def test_a_table_that_promises_more_than_the_pool_still_does_not_balance(make_tournament, make_person, cashier_actor, actor):
+    """A refund after the lock: the locked table gives away money the pool no longer holds; that
+    is no explanation, the report keeps saying so."""
+    t = make_tournament()
+    sales = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor) for _ in range(3)]
+    payouts.lock_payout_table(t, actor=actor)
+    cashier.refund(sales[2].entry, reason="left", actor=cashier_actor)
+    rows, result = recon_it(t)
+    assert result != BALANCED_IT
+    assert rows[LINE_IT] == "0.00"
