@@ -1,0 +1,570 @@
+"""What people in a card room do, as the simulator's actions.
+
+Each action is a function ``(world, rng) -> str``: it reads the product's state, chooses what a
+director, a cashier, the floor or a dealer would do next (sometimes something the rules forbid:
+the product must refuse it with a code) and calls the real services. It returns a sentence saying
+what it did, raises ``Skip`` when the state offers nothing to act on, and lets a ``DomainError``
+through: the driver counts it as a refusal, a legal outcome.
+
+An action's weight is how often a day draws it. A new feature joins this list (and an invariant
+in ``invariants.py``) in the change that brings it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.utils import timezone
+
+from payouts import selectors as psel
+from payouts import services as payouts
+from payouts.models import BountyAward
+from seating import services as seating
+from seating.models import Bust
+from tdmanager.errors import DomainError
+from tournaments import clockview
+from tournaments import selectors as tsel
+from tournaments.models import Entry, LedgerRow, Tournament
+from tournaments.services import cashier, clockctl, floor, lifecycle, people, privacy, registration, setup
+from tournaments.services.structures import ensure_builtin_structures
+
+from .world import Skip, World
+
+
+@dataclass
+class SimAction:
+    name: str
+    weight: float
+    fn: Callable[[World, random.Random], str]
+
+
+ACTIONS: dict[str, SimAction] = {}
+
+#: how often an event has a guarantee
+GUARANTEED = 0.4
+
+
+def action(weight: float):
+    def register(fn):
+        ACTIONS[fn.__name__] = SimAction(fn.__name__, weight, fn)
+        return fn
+
+    return register
+
+
+def pick(rng: random.Random, items, what: str):
+    items = list(items)
+    if not items:
+        raise Skip(f"no {what}")
+    return rng.choice(items)
+
+
+def _structure():
+    return next(s for s in ensure_builtin_structures() if s.name.startswith("Regular"))
+
+
+def _event(world: World, rng, *statuses) -> Tournament:
+    t = pick(rng, world.tournaments(*statuses), "event " + "/".join(statuses).lower())
+    world.touched.add(t.pk)
+    return t
+
+
+def _bounty_kind(t: Tournament) -> str:
+    return (t.settings or {}).get("bounty", "NONE")
+
+
+def _method(rng) -> str:
+    return rng.choices([LedgerRow.CASH, LedgerRow.CARD], weights=[3, 1])[0]
+
+
+# --- the director puts events on the schedule -----------------------------------------------
+
+
+@action(weight=2)
+def create_event(world: World, rng) -> str:
+    """A new event: a format, a bounty kind, a guarantee or not, registration open."""
+    if len(world.tournaments(Tournament.PLANNED, Tournament.REGISTERING, Tournament.RUNNING)) >= 3:
+        raise Skip("three events are open")
+    fmt = rng.choice([Tournament.FREEZEOUT, Tournament.REENTRY, Tournament.REBUY])
+    bounty = "NONE" if fmt == Tournament.REBUY else rng.choice(["NONE", "FIXED", "PKO", "MYSTERY"])
+    values = dict(
+        name=f"Sim {fmt.title()} {len(world.events) + 1}",
+        start_at=timezone.now(),
+        buy_in=Decimal(rng.choice([50, 100, 200])),
+        starting_stack=20000,
+        table_size=rng.choice([6, 8, 9]),
+        structure=_structure(),
+        min_players=2,
+        format=fmt,
+        guarantee=Decimal(rng.choice([500, 1000, 3000])) if rng.random() < GUARANTEED else None,
+        settings={},
+    )
+    if fmt == Tournament.REENTRY:
+        values.update(max_entries_per_player=rng.choice([2, 3]), reentry_until_level=6, late_reg_closes_after_level=6)
+    if fmt == Tournament.REBUY:
+        values.update(
+            rebuy_price=Decimal("50"),
+            rebuy_chips=20000,
+            rebuy_until_level=4,
+            rebuy_max=3,
+            rebuy_stack_threshold=20000,
+            addon_price=Decimal("50"),
+            addon_chips=30000,
+            addon_after_level=4,
+            late_reg_closes_after_level=4,
+        )
+    if bounty != "NONE":
+        values["settings"] = {"bounty": bounty, "bounty_amount": str(rng.choice([10, 20, 25, 50]))}
+        if bounty == "PKO" and rng.random() < 0.3:
+            values["settings"]["bounty_split"] = "POT"
+        if bounty == "MYSTERY":
+            values["settings"]["mystery_from"] = "START"
+    t = setup.create_tournament(values, actor=world.director, override_reason="simulated schedule")
+    world.touched.add(t.pk)
+    lifecycle.open_registration(t, actor=world.director)
+    world.events.append(t.pk)
+    return f"created {t.name} (#{t.pk}) bounty {bounty} guarantee {values['guarantee']}"
+
+
+# --- the desk ------------------------------------------------------------------------------
+
+
+@action(weight=14)
+def sell_entry(world: World, rng) -> str:
+    """The desk sells a first entry (late registration once running), cash or card, now and then
+    in a foreign currency."""
+    t = _event(world, rng, Tournament.REGISTERING, Tournament.RUNNING)
+    person = world.person(rng)
+    tender = "USD" if rng.random() < 0.05 else ""
+    sale = cashier.register(t, person, method=_method(rng), actor=world.cashier(rng), tender_currency=tender)
+    return f"sold #{sale.entry.number} of {t.name} to {person.full_name} ({sale.row.total} {tender or t.currency})"
+
+
+@action(weight=3)
+def reserve_and_pay(world: World, rng) -> str:
+    """A pre-registration, then (mostly) paid at the desk or cancelled."""
+    t = _event(world, rng, Tournament.REGISTERING)
+    desk = world.cashier(rng)
+    entry = cashier.pre_register(t, world.person(rng), actor=desk)
+    if rng.random() < 0.7:
+        sale = cashier.pay_reservation(entry, method=_method(rng), actor=desk)
+        return f"reserved and paid #{sale.entry.number} in {t.name}"
+    cashier.cancel_reservation(entry, actor=desk, reason="changed plans")
+    return f"reserved and cancelled #{entry.number} in {t.name}"
+
+
+@action(weight=4)
+def reenter(world: World, rng) -> str:
+    """A busted player buys another entry (re-entry events; elsewhere the desk refuses)."""
+    t = _event(world, rng, Tournament.RUNNING)
+    busted = pick(rng, world.entries(t, Entry.BUSTED), "busted entry")
+    sale = cashier.reenter(t, busted.person, method=_method(rng), actor=world.cashier(rng))
+    return f"re-entry #{sale.entry.number} for {busted.person.full_name} in {t.name}"
+
+
+@action(weight=3)
+def rebuy(world: World, rng) -> str:
+    t = _event(world, rng, Tournament.RUNNING)
+    entry = pick(rng, world.entries(t, Entry.ACTIVE), "player")
+    sale = cashier.rebuy(entry, method=_method(rng), actor=world.cashier(rng), stack=rng.choice([0, 5000, 40000]))
+    return f"rebuy for #{entry.number} in {t.name} ({sale.row.total})"
+
+
+@action(weight=1)
+def declare_rebuy(world: World, rng) -> str:
+    t = _event(world, rng, Tournament.RUNNING)
+    entry = pick(rng, world.entries(t, Entry.ACTIVE), "player")
+    cashier.declare_rebuy(entry, actor=world.floor, stack=0)
+    return f"#{entry.number} declared a rebuy in {t.name}"
+
+
+@action(weight=2)
+def addon(world: World, rng) -> str:
+    t = _event(world, rng, Tournament.RUNNING)
+    entry = pick(rng, world.entries(t, Entry.ACTIVE), "player")
+    sale = cashier.addon(entry, method=_method(rng), actor=world.cashier(rng))
+    return f"add-on for #{entry.number} in {t.name} ({sale.row.total})"
+
+
+@action(weight=2)
+def refund_before_start(world: World, rng) -> str:
+    """A player leaves before the start: his entry refunded at the desk."""
+    t = _event(world, rng, Tournament.REGISTERING, Tournament.RUNNING)
+    entry = pick(rng, world.entries(t, Entry.ACTIVE), "paid entry")
+    cashier.refund(entry, reason="left before the start", actor=world.cashier(rng))
+    return f"refunded #{entry.number} of {t.name}"
+
+
+@action(weight=2)
+def reverse_row(world: World, rng) -> str:
+    """The cashier reverses a sale he made by mistake (the newest rows of the day's events)."""
+    t = _event(world, rng, Tournament.REGISTERING, Tournament.RUNNING, Tournament.CANCELLED, Tournament.FINISHED)
+    rows = list(
+        LedgerRow.objects.filter(tournament=t, reverses__isnull=True, reversed_by__isnull=True).exclude(kind=LedgerRow.REVERSAL).order_by("-receipt_number")[:5]
+    )
+    row = pick(rng, rows, "row to reverse")
+    desk = next((c for c in world.cashiers if c.user.pk == row.cashier_id), world.cashier(rng))
+    cashier.reverse(row, reason="sold by mistake", actor=desk)
+    return f"reversed receipt {row.receipt_number} ({row.kind}) of {t.name}"
+
+
+@action(weight=2)
+def check_in(world: World, rng) -> str:
+    t = _event(world, rng, Tournament.REGISTERING)
+    entry = pick(rng, [e for e in world.entries(t, Entry.ACTIVE) if e.checked_in_at is None], "entry to check in")
+    registration.check_in(entry, actor=world.cashier(rng), id_checked=True)
+    return f"checked in #{entry.number} of {t.name}"
+
+
+@action(weight=1)
+def no_show(world: World, rng) -> str:
+    t = _event(world, rng, Tournament.REGISTERING, Tournament.RUNNING)
+    entry = pick(rng, world.entries(t, Entry.RESERVED, Entry.ACTIVE), "entry")
+    registration.mark_no_show(entry, actor=world.director, reason="never came")
+    return f"#{entry.number} of {t.name} marked no-show"
+
+
+# --- the director starts, draws in advance, cancels, finishes ------------------------------
+
+
+@action(weight=1)
+def predraw(world: World, rng) -> str:
+    t = _event(world, rng, Tournament.REGISTERING)
+    seating.predraw(t, ["Session A", "Session B"] if rng.random() < 0.5 else ["Session A"], actor=world.director)
+    world.predrawn.add(t.pk)
+    return f"drew {t.name}'s sessions in advance"
+
+
+@action(weight=3)
+def start_event(world: World, rng) -> str:
+    t = _event(world, rng, Tournament.REGISTERING)
+    if t.entries.filter(status=Entry.ACTIVE).count() < 4 and rng.random() < 0.8:
+        raise Skip("waiting for players")
+    lifecycle.start(t, actor=world.director, override_minimum=True, prestart_report_sent=True, start_clock=True)
+    return f"started {t.name} ({'after a predraw' if t.pk in world.predrawn else 'drawn now'})"
+
+
+@action(weight=1)
+def cancel_event(world: World, rng) -> str:
+    """Cancelled at any moment: every entry that paid is owed its refund."""
+    if rng.random() < 0.6:
+        raise Skip("the director keeps the event")
+    t = _event(world, rng, Tournament.REGISTERING, Tournament.RUNNING)
+    lifecycle.cancel(t, actor=world.director, reason="the room closes")
+    return f"cancelled {t.name}"
+
+
+@action(weight=4)
+def pay_refund(world: World, rng) -> str:
+    t = _event(world, rng, Tournament.CANCELLED)
+    due = pick(rng, tsel.refunds_due(t), "refund due")
+    cashier.pay_refund(Entry.objects.get(pk=due["entry"]), method=LedgerRow.CASH, actor=world.cashier(rng))
+    return f"paid {due['name']}'s refund of {due['amount']} ({t.name})"
+
+
+# --- the floor: busts, slips, undo ---------------------------------------------------------
+
+
+def _at_table(world: World, t: Tournament):
+    seats = world.seats(t)
+    if not seats:
+        raise Skip("nobody seated")
+    return seats
+
+
+def _eliminators(t: Tournament, rng, table_entries: list[int], out: int):
+    """Who knocked ``out`` out: one player of his table, or two sharing a split pot."""
+    others = [e for e in table_entries if e != out]
+    if not others:
+        return []
+    names = rng.sample(others, 2 if len(others) > 1 and rng.random() < 0.2 else 1)
+    if (t.settings or {}).get("bounty_split") == "POT":
+        return [{"entry": e, "pot_share": rng.randrange(1000, 100000)} for e in names]
+    return names
+
+
+@action(weight=14)
+def bust(world: World, rng) -> str:
+    """One player out at his table (its eliminator named in a bounty event)."""
+    t = _event(world, rng, Tournament.RUNNING)
+    seats = _at_table(world, t)
+    table = rng.choice(sorted(seats))
+    entries = list(seats[table].values())
+    if sum(len(s) for s in seats.values()) < 2:
+        raise Skip("heads-up winner")
+    out = rng.choice(entries)
+    item = {"entry": out}
+    if _bounty_kind(t) != "NONE":
+        item["eliminators"] = _eliminators(t, rng, entries, out)
+    who = world.dealer if rng.random() < 0.2 else world.floor
+    seating.record_bust(t, [item], actor=who, table=table)
+    return f"#{Entry.objects.get(pk=out).number} out at table {table} of {t.name}"
+
+
+@action(weight=3)
+def bust_same_hand(world: World, rng) -> str:
+    """Two players out on one hand at one table, ranked by their starting stacks."""
+    t = _event(world, rng, Tournament.RUNNING)
+    seats = _at_table(world, t)
+    table = pick(rng, [n for n, row in seats.items() if len(row) >= 3], "table of three")
+    entries = list(seats[table].values())
+    outs = rng.sample(entries, 2)
+    items = [{"entry": e, "starting_stack": rng.randrange(1000, 40000)} for e in outs]
+    if _bounty_kind(t) != "NONE":
+        winner = [e for e in entries if e not in outs]
+        for item in items:
+            item["eliminators"] = _eliminators(t, rng, winner + [item["entry"]], item["entry"])
+    seating.record_bust(t, items, actor=world.floor, table=table, same_hand=True)
+    return f"two out on one hand at table {table} of {t.name}"
+
+
+@action(weight=2)
+def bust_simultaneous(world: World, rng) -> str:
+    """Two players out at two tables in an order nobody saw: one tie group."""
+    t = _event(world, rng, Tournament.RUNNING)
+    seats = _at_table(world, t)
+    if len(seats) < 2 or (_bounty_kind(t) != "NONE"):
+        raise Skip("one table, or a bounty event (eliminators at two tables)")
+    a, b = rng.sample(sorted(seats), 2)
+    outs = [rng.choice(list(seats[a].values())), rng.choice(list(seats[b].values()))]
+    seating.record_bust(t, outs, actor=world.floor, simultaneous=True)
+    return f"two out at tables {a} and {b} of {t.name}, together"
+
+
+def observe(world: World, t: Tournament) -> dict:
+    """What the staff see of an event: the table map, the busts with their places, the prizes due,
+    the bounties on heads and owed, every drawer."""
+    t = Tournament.objects.get(pk=t.pk)
+    return {
+        "table map": world.seats(t),
+        "busts": sorted(Bust.objects.filter(tournament=t, void="").values_list("entry_id", "place")),
+        "places": sorted(Entry.objects.filter(tournament=t).values_list("number", "status", "place")),
+        "dues": [(d["entry"].pk if hasattr(d["entry"], "pk") else d["entry"], str(d["amount"]), d["paid"]) for d in psel.dues(t)],
+        "heads": psel.bounties_on_heads(t),
+        "bounties owed": [(line["entry_id"], str(line["amount"])) for line in psel.bounties_owed(t)],
+        "drawers": [str(cashier.shift_totals(c.user, since=world.day_start)["total"]) for c in world.cashiers]
+        + [str(cashier.shift_totals(world.director.user, since=world.day_start)["total"])],
+    }
+
+
+@action(weight=4)
+def bust_then_undo(world: World, rng) -> str:
+    """A bust recorded by mistake, then undone by the director. Now and then the bounty it won was
+    paid at the desk meanwhile: the undo is refused (``bounty_paid``) until the cashier records
+    the money given back; then it goes through. Either way every answer the staff see — the table
+    map, the busts and places, the dues, the heads, the bounties owed, every drawer — must be back
+    as it was before the mistake."""
+    t = _event(world, rng, Tournament.RUNNING)
+    seats = _at_table(world, t)
+    if sum(len(s) for s in seats.values()) < 3:
+        raise Skip("too few players")
+    table = rng.choice(sorted(seats))
+    entries = list(seats[table].values())
+    out = rng.choice(entries)
+    item = {"entry": out}
+    if _bounty_kind(t) != "NONE":
+        item["eliminators"] = _eliminators(t, rng, entries, out)
+    before = observe(world, t)
+    outcome = seating.record_bust(t, [item], actor=world.floor, table=table)
+    row = outcome.busts[0]
+    paid = ""
+    desk = world.cashier(rng)
+    won = [a for a in BountyAward.objects.filter(tournament=t, bust=row, void="", winner__isnull=False, cash__gt=0).order_by("pk")]
+    owed = {line["entry_id"]: line["amount"] for line in psel.bounties_owed(t)}
+    # paid only when this is all the winner has to collect: paying his other bounties too would
+    # be a second action, not part of the mistake
+    if won and rng.random() < 0.4 and owed.get(won[0].winner_id) == won[0].cash:
+        payouts.pay_bounties(won[0].winner, method=LedgerRow.CASH, actor=desk)
+        paid = f", bounty of #{won[0].winner.number} paid"
+    try:
+        seating.undo_bust(t, Bust.objects.get(pk=row.pk), actor=world.director, reason="wrong player")
+    except DomainError as refusal:
+        if refusal.code != "bounty_paid" or not paid:
+            raise
+        for line in refusal.extra["paid"]:
+            payouts.return_bounty(BountyAward.objects.get(pk=line["award"]), reason="bust undone", actor=desk)
+        seating.undo_bust(t, Bust.objects.get(pk=row.pk), actor=world.director, reason="wrong player")
+        paid += ", given back"
+    after = observe(world, t)
+    changed = [k for k in before if before[k] != after[k]]
+    if changed:
+        raise AssertionError(f"undo of a bust left {changed} changed: " + "; ".join(f"{k}: {before[k]!r} → {after[k]!r}" for k in changed))
+    return f"#{Entry.objects.get(pk=out).number} out at table {table} of {t.name}{paid}, undone"
+
+
+@action(weight=2)
+def undo_last_bust(world: World, rng) -> str:
+    t = _event(world, rng, Tournament.RUNNING, Tournament.FINISHED)
+    last = Bust.objects.filter(tournament=t, void="").order_by("-pk").first()
+    if last is None:
+        raise Skip("no bust")
+    seating.undo_bust(t, last, actor=world.director, reason="recorded by mistake")
+    return f"undid the last bust of {t.name}"
+
+
+@action(weight=6)
+def confirm_slips(world: World, rng) -> str:
+    t = _event(world, rng, Tournament.RUNNING)
+    slips = world.slips(t)
+    if not slips:
+        raise Skip("no slip")
+    if rng.random() < 0.5:
+        seating.confirm_moves(t, slips, actor=world.floor)
+        return f"confirmed {len(slips)} slips of {t.name}"
+    seating.confirm_move(t, slips[0], actor=world.floor)
+    return f"confirmed one slip of {t.name}"
+
+
+# --- the clock -----------------------------------------------------------------------------
+
+
+@action(weight=4)
+def time_passes(world: World, rng) -> str:
+    """Minutes go by; the beat's sweep ends the levels that are due."""
+    minutes = rng.choice([5, 10, 20, 40])
+    world.traveller.shift(minutes * 60)
+    changed = clockctl.sweep()
+    world.touched = None  # every running clock may have moved
+    return f"{minutes} minutes later ({changed} clocks moved)"
+
+
+@action(weight=1)
+def clock_jump(world: World, rng) -> str:
+    t = _event(world, rng, Tournament.RUNNING)
+    items = clockview.structure_items(t)
+    now_at = clockview.item_index_now(t)
+    target = min(len(items) - 1, now_at + rng.choice([1, 1, 2]))
+    clockctl.jump_to(t, target, actor=world.director, reason="catching up")
+    return f"clock of {t.name} jumped to item {target}"
+
+
+@action(weight=1)
+def pause_resume(world: World, rng) -> str:
+    t = _event(world, rng, Tournament.RUNNING)
+    clockctl.pause(t, actor=world.director, reason="dealer change")
+    clockctl.resume(t, actor=world.director, reason="dealers back")
+    return f"paused and resumed {t.name}"
+
+
+@action(weight=1)
+def hand_for_hand(world: World, rng) -> str:
+    t = _event(world, rng, Tournament.RUNNING)
+    clockctl.start_hand_for_hand(t, actor=world.director, reason="bubble")
+    for table in clockctl.tables_in_play(t):
+        clockctl.report_hand_complete(t, table, actor=world.floor)
+    if rng.random() < 0.7:
+        clockctl.end_hand_for_hand(t, actor=world.director, reason="bubble burst")
+    return f"hand-for-hand in {t.name}"
+
+
+@action(weight=1)
+def penalty(world: World, rng) -> str:
+    t = _event(world, rng, Tournament.RUNNING)
+    entry = pick(rng, world.entries(t, Entry.ACTIVE), "player")
+    floor.issue_penalty(t, entry, kind="MISSED_HANDS", reason_code="ABUSIVE_CONDUCT", hands=rng.choice([1, 2, 3]), actor=world.floor)
+    return f"penalty for #{entry.number} in {t.name}"
+
+
+# --- money at the desk: bounties, prizes, the payout table -----------------------------------
+
+
+@action(weight=5)
+def pay_bounties(world: World, rng) -> str:
+    t = _event(world, rng, Tournament.RUNNING, Tournament.FINISHED)
+    line = pick(rng, psel.bounties_owed(t), "bounty owed")
+    payouts.pay_bounties(line["entry"], method=LedgerRow.CASH, actor=world.cashier(rng))
+    return f"paid {line['amount']} in bounties to #{line['entry_number']} of {t.name}"
+
+
+@action(weight=2)
+def lock_payout_table(world: World, rng) -> str:
+    """The director publishes the payout table once registration has closed (PAY-05: the pool is
+    final); on a cancelled event the product refuses."""
+    t = _event(world, rng, Tournament.RUNNING, Tournament.CANCELLED)
+    if t.status == Tournament.RUNNING and clockview.late_registration_open(t):
+        raise Skip("registration still open: the table locks itself when it closes")
+    payouts.lock_payout_table(t, actor=world.director)
+    return f"locked {t.name}'s payout table"
+
+
+@action(weight=1)
+def unlock_payout_table(world: World, rng) -> str:
+    t = _event(world, rng, Tournament.RUNNING)
+    payouts.unlock_payout_table(t, actor=world.director, reason="late sponsor money")
+    return f"unlocked {t.name}'s payout table"
+
+
+@action(weight=3)
+def sign_off(world: World, rng) -> str:
+    t = _event(world, rng, Tournament.RUNNING, Tournament.FINISHED)
+    who = world.director if rng.random() < 0.5 else world.controller
+    payouts.sign_off_ranking(t, actor=who)
+    return f"{who.label} signed {t.name}'s ranking"
+
+
+@action(weight=5)
+def pay_prize(world: World, rng) -> str:
+    t = _event(world, rng, Tournament.RUNNING, Tournament.FINISHED)
+    due = pick(rng, [d for d in psel.dues(t) if not d["paid"] and not d.get("forfeited") and d.get("kind") != "ITEM"], "prize due")
+    entry = due["entry"] if isinstance(due["entry"], Entry) else Entry.objects.get(pk=due["entry"])
+    payouts.pay_prize(entry, method=LedgerRow.CASH, actor=world.cashier(rng))
+    return f"paid {due['amount']} to #{entry.number} of {t.name}"
+
+
+@action(weight=2)
+def deal(world: World, rng) -> str:
+    """The last few players agree a deal (chip chop, ICM or even), approved by the director."""
+    t = _event(world, rng, Tournament.RUNNING)
+    live = world.entries(t, Entry.ACTIVE)
+    if not 2 <= len(live) <= 4:
+        raise Skip("no deal with this many players")
+    stacks = {str(e.pk): rng.randrange(5000, 200000) for e in live}
+    method = rng.choice(["CHIP_CHOP", "ICM", "EVEN_CHOP"])
+    proposed = payouts.propose_deal(t, stacks, method=method, actor=world.director)
+    if rng.random() < 0.2:
+        payouts.cancel_deal(proposed, actor=world.director, reason="one said no")
+        return f"{method} deal proposed and dropped in {t.name}"
+    for e in live:
+        payouts.accept_deal(proposed, e, actor=world.director)
+    payouts.approve_deal(proposed, actor=world.director)
+    return f"{method} deal approved in {t.name}"
+
+
+@action(weight=1)
+def finish_event(world: World, rng) -> str:
+    t = _event(world, rng, Tournament.RUNNING)
+    if t.entries.filter(status=Entry.ACTIVE).count() > 1:
+        raise Skip("still playing")
+    lifecycle.finish(t, actor=world.director)
+    return f"finished {t.name}"
+
+
+# --- people: rectification and erasure -------------------------------------------------------
+
+
+@action(weight=1)
+def rectify_person(world: World, rng) -> str:
+    entry = pick(rng, [e for t in world.tournaments() for e in world.entries(t)], "player")
+    people.update_person(entry.person, actor=world.director, phone=f"+39 3{rng.randrange(10**8, 10**9)}")
+    world.touched = None  # a person plays in several events
+    return f"rectified person #{entry.person_id}'s phone"
+
+
+@action(weight=1)
+def erase_person(world: World, rng) -> str:
+    """A player asks to be forgotten: refused while he plays or money is open, else erased; his
+    name, phone and document must then be gone from every public answer and export."""
+    entry = pick(rng, [e for t in world.tournaments() for e in world.entries(t)], "player")
+    p = entry.person
+    was = [s for s in (p.first_name + " " + p.last_name, p.last_name, p.phone, p.document_id, p.nickname) if s]
+    privacy.erase_person(p, "asked to be forgotten", actor=world.director)
+    world.erased[p.pk] = was
+    world.touched = None
+    return f"erased person #{p.pk}"
+
+
+def bounty_awards(t) -> list[BountyAward]:
+    return list(BountyAward.objects.filter(tournament=t).order_by("pk"))

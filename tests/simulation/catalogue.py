@@ -1,0 +1,9 @@
+"""Every action the simulated days draw from: each module registers its own in ``ACTIONS``."""
+
+from . import (
+    actions_formats,  # noqa: F401  (registers the formats' actions)
+    actions_money,  # noqa: F401  (deals, foreign tender, tickets, jackpot, side pools, penalties, chips)
+)
+from .actions import ACTIONS
+
+__all__ = ["ACTIONS"]

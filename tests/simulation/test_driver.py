@@ -1,0 +1,89 @@
+"""The simulator itself (issue 38): a day replays exactly from its seed, a broken rule is caught
+at the step that broke it and printed with its steps, and a refusal the product gives in English
+to an Italian reader is a violation."""
+
+from decimal import Decimal
+
+import pytest
+
+from tdmanager.errors import DomainError
+from tournaments.models import LedgerRow
+from tournaments.services import cashier
+
+from . import actions
+from .driver import Violation, play, untranslated
+
+OPENING = [
+    ("create_event", 11),
+    ("create_event", 12),
+    ("sell_entry", 21),
+    ("sell_entry", 22),
+    ("sell_entry", 23),
+    ("sell_entry", 24),
+    ("sell_entry", 25),
+    ("reserve_and_pay", 31),
+]
+
+
+@pytest.mark.django_db
+def test_a_plan_replays_to_the_same_ledger():
+    """The same plan, played twice as two days, sells the same amounts in the same order."""
+    first = play(7, plan=OPENING, day=0)
+    amounts_first = list(LedgerRow.objects.order_by("receipt_number").values_list("kind", "prize_amount", "fee_amount", "bounty_amount"))
+    second = play(7, plan=OPENING, day=1)
+    amounts = list(LedgerRow.objects.order_by("receipt_number").values_list("kind", "prize_amount", "fee_amount", "bounty_amount"))
+    assert [line.split(" (#")[0] for line in first.log] == [line.split(" (#")[0] for line in second.log]
+    assert (first.ran, first.refused) == (second.ran, second.refused)
+    assert sum(first.ran.values()) >= 4  # the opening did sell (a plan of refusals proves nothing)
+    assert amounts[len(amounts_first) :] == amounts_first
+
+
+@pytest.mark.django_db
+def test_a_drawer_that_does_not_add_up_is_caught_at_its_step(monkeypatch):
+    """A shift total one cent off (a broken desk total) is a violation after the first sale, and
+    the report names the invariant, the step and the plan that replays it."""
+    real = cashier.shift_totals
+
+    def off_by_a_cent(user, **kw):
+        out = real(user, **kw)
+        if out["rows"]:
+            out["total"] += Decimal("0.01")
+        return out
+
+    monkeypatch.setattr(cashier, "shift_totals", off_by_a_cent)
+    with pytest.raises(Violation) as caught:
+        play(7, plan=OPENING, day=0)
+    v = caught.value
+    assert v.plan[v.step][0] in ("sell_entry", "reserve_and_pay")
+    assert "drawers_equal_their_rows" in v.render()
+    assert "plan = [('create_event', 11)" in v.render()
+
+
+@pytest.mark.django_db
+def test_an_unexpected_exception_is_a_violation_not_a_refusal(monkeypatch):
+    def broken(*a, **kw):
+        raise KeyError("entry")
+
+    monkeypatch.setattr(cashier, "register", broken)
+    with pytest.raises(Violation, match="sell_entry raised KeyError"):
+        play(7, plan=OPENING, day=0)
+
+
+@pytest.mark.django_db
+def test_an_english_refusal_to_an_italian_reader_is_a_violation(monkeypatch):
+    def refuse(*a, **kw):
+        raise DomainError("closed", "The desk is closed: this sale cannot be made.")
+
+    monkeypatch.setattr(cashier, "register", refuse)
+    with pytest.raises(Violation, match="read in Italian is English"):
+        play(7, plan=OPENING, day=0)
+
+
+def test_the_english_detector_reads_italian_as_italian():
+    assert untranslated("This tournament has already ended.")
+    assert not untranslated("Questo torneo è già terminato: non si vende più.")
+
+
+def test_every_action_has_a_weight_and_a_docstring_or_a_name_that_says_it():
+    assert len(actions.ACTIONS) >= 30
+    assert all(a.weight > 0 for a in actions.ACTIONS.values())

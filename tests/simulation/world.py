@@ -1,0 +1,129 @@
+"""The world a simulated card-room day plays in: its staff, its players, its events and its
+virtual clock. Everything the actions choose from is read from the product (the database the
+services wrote), never from a model kept by the driver: the world only remembers what a person
+in the room would know without asking the product (who works today, which events were put on
+the schedule, whom a player asked to be forgotten)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from decimal import Decimal
+from zoneinfo import ZoneInfo
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+
+from seating.models import PendingMove, Seat
+from tournaments.models import Entry, Person, Tournament
+from tournaments.services.events import Actor
+
+#: Every simulated day starts at noon (Rome); days of a soak follow each other.
+FIRST_DAY = datetime(2026, 3, 2, 12, 0, tzinfo=ZoneInfo("Europe/Rome"))
+
+FIRST_NAMES = ["Mario", "Lucia", "Paolo", "Giulia", "Marco", "Sara", "Luca", "Elena", "Dario", "Anna", "Enzo", "Rita", "Ugo", "Vera", "Ivo", "Olga"]
+LAST_NAMES = ["Rossi", "Bianchi", "Verdi", "Neri", "Russo", "Ferrari", "Conti", "Gallo", "Costa", "Fontana", "Moretti", "Greco"]
+
+
+class Skip(Exception):
+    """The action has nothing to act on in this state (no event running, nobody busted…): the
+    step is not played and is counted as skipped, apart from refusals."""
+
+
+def staff(username: str, role: str):
+    """A staff login of ``role``, made once per database and reused by every later day."""
+    user, made = get_user_model().objects.get_or_create(username=username)
+    if made:
+        user.set_unusable_password()
+        user.save()
+        user.groups.add(Group.objects.get_or_create(name=role)[0])
+    return user
+
+
+@dataclass
+class World:
+    """One simulated day: the staff on duty, the day's events and the virtual clock."""
+
+    seed: int
+    day: int = 0
+    now: datetime = field(default=FIRST_DAY)
+    events: list[int] = field(default_factory=list)
+    #: whom a player asked to be forgotten: the strings that must be gone from every public answer
+    erased: dict[int, list[str]] = field(default_factory=dict)
+    #: the event of a predraw: {tournament id: True} (the director knows he drew in advance)
+    predrawn: set[int] = field(default_factory=set)
+    names: int = 0
+    #: the players who came to the desk today (the regulars the desk may see again)
+    people: list[int] = field(default_factory=list)
+    #: the events the current step acted on; None: check every event of the day
+    touched: set[int] | None = None
+    #: the day's events as a pass of the invariants found them (read once a pass)
+    checking: list[Tournament] | None = None
+
+    def __post_init__(self):
+        self.now = FIRST_DAY + timedelta(days=self.day)
+        self.director = Actor(staff("sim-director", "director"), "sim-floor-laptop")
+        self.cashiers = [Actor(staff(f"sim-cashier-{n}", "cashier"), f"sim-desk-{n}") for n in (1, 2)]
+        self.floor = Actor(staff("sim-floor", "floor"), "sim-tablet")
+        self.dealer = Actor(staff("sim-dealer", "dealer"), "sim-dealer-tablet")
+        self.controller = Actor(staff("sim-controller", "controller"), "sim-office")
+        self.day_start = self.now
+
+    # --- what the actions choose from (read from the product) -----------------------------
+
+    def tournaments(self, *statuses) -> list[Tournament]:
+        qs = Tournament.objects.filter(pk__in=self.events).order_by("pk")
+        if statuses:
+            qs = qs.filter(status__in=statuses)
+        return list(qs)
+
+    def to_check(self, *statuses) -> list[Tournament]:
+        """The events the invariants read after this step: those it acted on, or all of the day's
+        (``touched`` None: the driver does so every few steps and at the end of the day)."""
+        if self.checking is None:
+            self.checking = self.tournaments()
+        events = [t for t in self.checking if not statuses or t.status in statuses]
+        return events if self.touched is None else [t for t in events if t.pk in self.touched]
+
+    def entries(self, t: Tournament, *statuses) -> list[Entry]:
+        qs = Entry.objects.filter(tournament=t).select_related("person").order_by("number")
+        if statuses:
+            qs = qs.filter(status__in=statuses)
+        return list(qs)
+
+    def seats(self, t: Tournament) -> dict[int, dict[int, int]]:
+        """{table number: {seat number: entry id}} as the table map shows it."""
+        out: dict[int, dict[int, int]] = {}
+        for table, seat, entry in Seat.objects.filter(tournament=t, entry__isnull=False).values_list("table__number", "number", "entry_id"):
+            out.setdefault(table, {})[seat] = entry
+        return {k: dict(sorted(v.items())) for k, v in sorted(out.items())}
+
+    def slips(self, t: Tournament) -> list[PendingMove]:
+        return list(PendingMove.objects.filter(tournament=t, status=PendingMove.PROPOSED).order_by("pk"))
+
+    def cashier(self, rng: random.Random) -> Actor:
+        return rng.choice(self.cashiers)
+
+    def person(self, rng: random.Random) -> Person:
+        """A player at the desk: a regular (somebody who played before, never an erased one) or a
+        newcomer, with a phone and a document as the desk takes them."""
+        regulars = list(Person.objects.filter(pk__in=self.people, first_name__in=FIRST_NAMES, banned=False).order_by("pk"))
+        if regulars and rng.random() < 0.2:
+            return rng.choice(regulars)
+        self.names += 1
+        person = Person.objects.create(
+            first_name=rng.choice(FIRST_NAMES),
+            # a fixed width, so that no name is part of another (x1 in x10): an erased person's
+            # name found in a page is his
+            last_name=f"{rng.choice(LAST_NAMES)}{self.seed % 1000}x{self.names:04d}",
+            nickname=f"nick{self.seed % 997}x{self.names:04d}" if rng.random() < 0.3 else "",
+            phone=f"+39 3{rng.randrange(10**8, 10**9)}",
+            document_id=f"SIM{rng.randrange(10**6, 10**7)}",
+        )
+        self.people.append(person.pk)
+        return person
+
+
+def money(value) -> Decimal:
+    return Decimal(value).quantize(Decimal("0.01"))
