@@ -113,6 +113,21 @@ def refund_checked(sender, tournament, entry, **kwargs):
     return None
 
 
+def pool_out_checked(sender, tournament, prize, **kwargs):
+    """PAY-05: a payout table locked and published has shared out the pool as it stood; taking
+    prize money out of it (a reversal, a refund) would leave places promised more than the pool
+    holds. The director unlocks the table first, and locks it again on the smaller pool."""
+    if prize > 0 and selectors.table_state(tournament) == "LOCKED":
+        return (
+            "table_locked",
+            _(
+                "The payout table is locked and published with this money in its prize pool: the director unlocks it first (PAY-05), "
+                "and locks it again on the smaller pool."
+            ),
+        )
+    return None
+
+
 def jackpot_fund_changed(sender, tournament, entry=None, **kwargs):
     """REG-11: a jackpot fee sold, reversed or refunded changes the fund every lobby screen of
     the venue shows: the screens of the other tournaments playing for it refresh too."""
@@ -162,6 +177,7 @@ def connect():
     signals.entry_cancelled.connect(jackpot_fund_changed, dispatch_uid="payouts.jackpot_fund_changed.cancelled")
     signals.price_checked.connect(price_checked, dispatch_uid="payouts.price_checked")
     signals.refund_checked.connect(refund_checked, dispatch_uid="payouts.refund_checked")
+    signals.pool_out_checked.connect(pool_out_checked, dispatch_uid="payouts.pool_out_checked")
     signals.sales_closed.connect(sales_closed, dispatch_uid="payouts.sales_closed")
     signals.page_links.connect(page_links, dispatch_uid="payouts.page_links")
     signals.entry_view_parts.connect(entry_view_parts, dispatch_uid="payouts.entry_view_parts")

@@ -123,6 +123,11 @@ jackpot_sale_checked = Signal()
 #: pair when the refusal has a code of its own (payouts: the entry is in a deal, PAY-09).
 refund_checked = Signal()
 
+#: ``tournament``, ``prize`` (the prize part leaving the pool) → why another app refuses to take
+#: it out of a tournament that plays (payouts: its payout table is locked and published with
+#: that money in its places, PAY-05), or None.
+pool_out_checked = Signal()
+
 #: ``person`` → ``{"prize_payments": [...], "tickets": [...], "prizes_unpaid": [...], "bounties":
 #: [...], "bounties_unpaid": [...]}``: what the apps above hold about one person, for his data
 #: export and the erasure's refusal (payouts answers).

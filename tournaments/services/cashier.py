@@ -796,6 +796,7 @@ def reverse(row: LedgerRow, *, reason: str, actor: Actor) -> LedgerRow:
     if row.entry_id and row.kind in SALE_KINDS and LedgerRow.objects.filter(entry_id=row.entry_id, kind=LedgerRow.REFUND, reversed_by__isnull=True).exists():
         # The refund gave this money back already: reversing the sale too would pay it twice.
         raise DeskError("reverse_refund_first", _("This entry has been refunded: reverse the refund first."))
+    check_pool_out(t, row.prize_amount)
     entry = row.entry
     if entry is not None and row.kind in SALE_KINDS:
         entry = Entry.objects.get(pk=entry.pk)
@@ -889,6 +890,7 @@ def refund(entry, *, reason: str, actor: Actor, expenses: Decimal = ZERO, method
         )
     if t.status != Tournament.CANCELLED:
         refuse_if_played(t, entry, "no_refund_after_playing", _("No refund for a player who holds a finishing place (REG-12)."))
+    check_pool_out(t, _paid_by(entry)[0])
     _check_cancellable(t, entry)
     return _write_refund(t, entry, reason=reason.strip(), actor=actor, expenses=expenses, method=method, reference=reference)
 
@@ -904,6 +906,17 @@ def refuse_if_played(t: Tournament, entry: Entry, code: str, holds_place) -> Non
     if why:
         own, why = why if isinstance(why, tuple) else (code, why)
         raise DeskError(own, why)
+
+
+def check_pool_out(t: Tournament, prize: Decimal) -> None:
+    """Prize money leaving the pool of a tournament that plays (a reversal, a refund) is refused
+    while another app says so (payouts: its payout table is locked and published, PAY-05). A
+    cancelled tournament has no pool: its money is owed back."""
+    if t.status == Tournament.CANCELLED:
+        return
+    why = signals.ask_one(signals.pool_out_checked, tournament=t, prize=prize)
+    if why:
+        raise DeskError(*why)
 
 
 def _check_cancellable(t: Tournament, entry: Entry) -> None:

@@ -1,0 +1,75 @@
+"""Issue #38, found by the simulator (day seed 100): in a rebuy event the payout table was locked
+and published on a pool of €1,250; a rebuy was then reversed and the pool fell to €1,050 while the
+published places still shared €1,250 ("Differenza non giustificata: -200,00"). Prize money does
+not leave a pool whose table is locked: the director unlocks the table (with a reason), the
+desk reverses or refunds, and the table is locked again on the smaller pool (PAY-05)."""
+
+from decimal import Decimal
+
+import pytest
+
+from payouts import reports
+from payouts import selectors as psel
+from tournaments.models import Entry, LedgerRow
+from tournaments.services import cashier, lifecycle
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def locked(make_tournament, make_person, cashier_actor, actor, api, director):
+    """Five €100 (+ €10 fee) entries, started, the payout table locked by the director."""
+    t = make_tournament(buy_in=Decimal("100"), fee=Decimal("10"))
+    entries = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(5)]
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    r = api(director).post(f"/api/v1/tournaments/{t.pk}/payouts/table/lock/", {}, format="json")
+    assert r.status_code == 200, r.content
+    assert psel.table_state(t) == "LOCKED"
+    return t, entries
+
+
+def test_a_sale_is_not_reversed_out_of_a_locked_pool(locked, api, director):
+    t, entries = locked
+    sale = LedgerRow.objects.get(entry=entries[0], kind=LedgerRow.BUY_IN)
+    r = api(director).post(
+        "/api/v1/cashier/reverse/", {"receipt_number": sale.receipt_number, "reason": "sold twice"}, format="json", HTTP_ACCEPT_LANGUAGE="it"
+    )
+    assert r.status_code == 409, r.content
+    assert r.json()["code"] == "table_locked"
+    assert "sblocca" in r.json()["detail"]
+    assert Entry.objects.get(pk=entries[0].pk).status == Entry.ACTIVE
+    assert not LedgerRow.objects.filter(reverses=sale).exists()
+    assert reports.reconciliation_data(t)["balanced"]
+
+
+def test_a_refund_waits_for_the_table_to_be_unlocked_and_then_balances(locked, api, director):
+    t, entries = locked
+    refund = {"entry": entries[1].pk, "reason": "left before playing a hand"}
+    r = api(director).post("/api/v1/cashier/refund/", refund, format="json")
+    assert (r.status_code, r.json()["code"]) == (409, "table_locked")
+    assert psel.prize_pool(t) == Decimal("500.00")
+
+    r = api(director).post(f"/api/v1/tournaments/{t.pk}/payouts/table/unlock/", {"reason": "a refund"}, format="json")
+    assert r.status_code == 200, r.content
+    r = api(director).post("/api/v1/cashier/refund/", refund, format="json")
+    assert r.status_code == 201, r.content
+    # the table the director unlocked still shares €500: back to the proposal, locked again
+    r = api(director).post(f"/api/v1/tournaments/{t.pk}/payouts/table/lock/", {}, format="json")
+    assert (r.status_code, r.json()["code"]) == (400, "wrong_total")
+    r = api(director).post(f"/api/v1/tournaments/{t.pk}/payouts/table/propose/", {}, format="json")
+    assert r.status_code == 200, r.content
+    r = api(director).post(f"/api/v1/tournaments/{t.pk}/payouts/table/lock/", {}, format="json")
+    assert r.status_code == 200, r.content
+    assert psel.prize_pool(t) == Decimal("400.00")
+    assert sum(psel.place_values(psel.table_prizes(t)), Decimal(0)) == Decimal("400.00")
+    assert reports.reconciliation_data(t)["balanced"]
+
+
+def test_a_cancelled_event_refunds_whatever_its_table_said(locked, api, director, actor):
+    """A cancelled event has no pool: every refund is owed, locked table or not."""
+    t, entries = locked
+    lifecycle.cancel(t, actor=actor, reason="storm")
+    t.refresh_from_db()
+    r = api(director).post("/api/v1/cashier/refund/", {"entry": entries[2].pk, "reason": "cancelled"}, format="json")
+    assert r.status_code == 201, r.content
+    assert reports.reconciliation_data(t)["balanced"]
