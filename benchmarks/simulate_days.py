@@ -14,6 +14,7 @@ codes, the invariants checked, the violations, and the wall and CPU time per act
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -44,11 +45,14 @@ def main() -> int:
     parser.add_argument("--steps", type=int, default=60, help="actions per day")
     parser.add_argument("--database", default="sqlite", help='"sqlite" (default) or a PostgreSQL URL, dropped and created anew')
     parser.add_argument("--no-shrink", action="store_true", help="print a failing day's steps as they were")
+    parser.add_argument("--json", metavar="FILE", help="also write the report's counts to FILE, for --merge")
+    parser.add_argument("--merge", nargs="+", metavar="FILE", help="print one report of several runs' --json files (runs nothing)")
     args = parser.parse_args()
+    if args.merge:
+        return print_report(merge(args.merge))
 
     prepare_database(args.database, "tdm_sim")
     from tests.simulation.driver import Violation, play, shrink
-    from tests.simulation.invariants import INVARIANTS
 
     ran, refused, skipped, codes = Counter(), Counter(), Counter(), Counter()
     checks = steps = unchanged = 0
@@ -72,22 +76,73 @@ def main() -> int:
         steps += report.steps
         if (k + 1) % 10 == 0:
             print(f"… {k + 1} days, {steps} steps, {len(violations)} violations, {time.perf_counter() - wall0:.0f} s", flush=True)
-    wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
-    played = sum(ran.values()) + sum(refused.values())
+    from tests.simulation.invariants import INVARIANTS
+
     vendor = "PostgreSQL" if args.database != "sqlite" else "SQLite"
-    print(f"\n{vendor}{' + Redis' if os.environ.get('REDIS_URL') else ''}: {args.days} days from seed {args.seed}, {steps} steps")
+    run = {
+        "runs": [f"{vendor}{' + Redis' if os.environ.get('REDIS_URL') else ''}: {args.days} days of {args.steps} steps from seed {args.seed}"],
+        "days": args.days,
+        "steps": steps,
+        "invariants": len(INVARIANTS),
+        "checks": checks,
+        "unchanged": unchanged,
+        "violations": len(violations),
+        "wall": time.perf_counter() - wall0,
+        "cpu": time.process_time() - cpu0,
+        "ran": ran,
+        "refused": refused,
+        "skipped": skipped,
+        "codes": codes,
+    }
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(run, f)
+    return print_report(run)
+
+
+COUNTERS = ("ran", "refused", "skipped", "codes")
+
+
+def merge(paths: list[str]) -> dict:
+    """One report of several runs (each its own database and seeds): the counts added up."""
+    total: dict = {"runs": [], **{k: Counter() for k in COUNTERS}}
+    for path in paths:
+        with open(path) as f:
+            run = json.load(f)
+        for key, value in run.items():
+            if key in COUNTERS:
+                total[key].update(value)
+            elif key == "runs":
+                total["runs"] += value
+            elif key == "invariants":
+                total[key] = value
+            else:
+                total[key] = total.get(key, 0) + value
+    return total
+
+
+def print_report(run: dict) -> int:
+    ran, refused, skipped, codes = (Counter(run[k]) for k in COUNTERS)
+    steps = run["steps"]
+    played = sum(ran.values()) + sum(refused.values())
+    print()
+    for line in run["runs"]:
+        print(line)
+    print(f"{run['days']} days, {steps} steps")
     print(f"actions played {played} (ran {sum(ran.values())}, refused {sum(refused.values())}), skipped {sum(skipped.values())}")
     print(
-        f"invariants checked {checks} ({len(INVARIANTS)} after each step but {unchanged} refusals that wrote nothing, shown by the room's footprint); violations {len(violations)}"
+        f"invariants checked {run['checks']} ({run['invariants']} after each step but {run['unchanged']} refusals that wrote nothing, "
+        f"shown by the room's footprint); violations {run['violations']}"
     )
+    wall, cpu = run["wall"], run["cpu"]
     print(
         f"wall {wall:.1f} s, CPU {cpu:.1f} s: {1000 * wall / max(1, steps):.1f} ms wall and {1000 * cpu / max(1, steps):.1f} ms CPU a step, invariants included"
     )
-    print(f"\n{'action':<24}{'ran':>8}{'refused':>9}{'skipped':>9}")
+    print(f"\n{'action':<30}{'ran':>8}{'refused':>9}{'skipped':>9}")
     for name in sorted(set(ran) | set(refused) | set(skipped)):
-        print(f"{name:<24}{ran[name]:>8}{refused[name]:>9}{skipped[name]:>9}")
+        print(f"{name:<30}{ran[name]:>8}{refused[name]:>9}{skipped[name]:>9}")
     print("\nrefusal codes: " + ", ".join(f"{c} {n}" for c, n in codes.most_common()))
-    return 1 if violations else 0
+    return 1 if run["violations"] else 0
 
 
 if __name__ == "__main__":
