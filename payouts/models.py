@@ -361,11 +361,13 @@ class BountyAward(models.Model):
     bounty, or his share of them all (``bounty_in_deal``), or of the mystery envelopes left.
     A LEFTOVER with ``deal`` is the envelopes left carried over at the deal.
     ``row``: the desk's BOUNTY row that paid it (reversed: owed again). ``void``: undone with
-    its bust, no longer counts."""
+    its bust, or not collected when the tournament was cancelled; no longer counts."""
 
     KNOCKOUT, OWN, LEFTOVER, HOUSE, DEAL = "KNOCKOUT", "OWN", "LEFTOVER", "HOUSE", "DEAL"
     KINDS = [(KNOCKOUT, _("Knockout")), (OWN, _("Own bounty")), (LEFTOVER, _("Envelopes left")), (HOUSE, _("House")), (DEAL, _("Bounty in a deal"))]
     UNDONE = "UNDONE"
+    #: the tournament was cancelled before the winner collected it: every bounty part is refunded
+    CANCELLED = "CANCELLED"
 
     tournament = models.ForeignKey(Tournament, related_name="bounty_awards", on_delete=models.PROTECT)
     kind = models.CharField(max_length=8, choices=KINDS)

@@ -47,9 +47,12 @@ def bounty_bought(sender, tournament, entry=None, **kwargs):
 
 
 def bounty_returned(sender, tournament, entry=None, **kwargs):
-    """PAY-02: a cancelled entry's bounty went back with its money."""
+    """PAY-02: a cancelled entry's bounty went back with its money; in a cancelled tournament
+    (FMT-02) every bounty part goes back, and the bounties not collected yet are void."""
     if entry is not None and HouseRules.of(tournament).bounty != "NONE":
         services.close_head(tournament, entry)
+        if tournament.status == Tournament.CANCELLED:
+            services.void_uncollected(tournament)
 
 
 def sales_closed(sender, tournament, actor, after_level, **kwargs):

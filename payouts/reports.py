@@ -503,6 +503,7 @@ def _bounty_lines(bounty: dict) -> list[tuple]:
         *still,
         (_("… bounties kept by the house"), bounty["house"]),
         *([(_("… bounty parts of cancelled entries, still to refund"), bounty["to_refund"])] if bounty["to_refund"] else []),
+        *([(_("… less the bounties collected before the cancellation, paid by the house"), -bounty["borne"])] if bounty["borne"] else []),
         (_("Bounty difference not explained"), bounty["difference"]),
     ]
 

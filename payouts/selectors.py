@@ -1139,7 +1139,8 @@ def bounty_money(t) -> dict:
     reversal of money an envelope holds, until the director sets them up again); ``house``
     kept by a house rule (a split's remainder, a removed player's bounty); ``carried`` mystery
     envelopes carried over to the next event; ``to_refund`` bounty parts of cancelled entries not
-    refunded yet. ``difference``: ``in`` less all the others, zero when every cent is explained.
+    refunded yet; ``borne`` in a cancelled tournament, the bounties collected before it was
+    cancelled, which the house pays (every bounty part is refunded). ``difference``: ``in`` less all the others, zero when every cent is explained.
     ``active``: a bounty event, or bounty money on its ledger."""
     rules = HouseRules.of(t)
     taken, paid = bounty_taken_in(t), bounty_paid_out(t)
@@ -1164,7 +1165,14 @@ def bounty_money(t) -> dict:
         in_bag -= settled
         if settled:
             unbagged = ZERO
-    explained = paid + owed + on_heads + in_bag + house + carried + to_refund
+    borne = ZERO
+    if is_cancelled(t):
+        # FMT-02: every bounty part is owed back with its refund, nothing is in play or kept, the
+        # bounties not collected are void (``services.void_uncollected``), and those collected
+        # before the cancellation stay with their winners: paid by the house.
+        owed = on_heads = in_bag = unbagged = house = carried = ZERO
+        borne = paid
+    explained = paid + owed + on_heads + in_bag + house + carried + to_refund - borne
     return {
         "active": rules.bounty != "NONE" or bool(taken or paid),
         "kind": rules.bounty,
@@ -1178,6 +1186,7 @@ def bounty_money(t) -> dict:
         "house": house,
         "carried": carried,
         "to_refund": to_refund,
+        "borne": borne,
         "difference": taken - explained,
     }
 

@@ -11,7 +11,18 @@ The topics: ``table`` (the payout table and templates), ``signoff`` (the ranking
 names are gathered here so callers write ``from payouts import services``.
 """
 
-from .bounties import close_head, knockouts, mystery_bag, open_head, pay_bounties, return_bounty, set_envelopes, settled_by_deal, undo_knockouts
+from .bounties import (
+    close_head,
+    knockouts,
+    mystery_bag,
+    open_head,
+    pay_bounties,
+    return_bounty,
+    set_envelopes,
+    settled_by_deal,
+    undo_knockouts,
+    void_uncollected,
+)
 from .common import PAYOUT_METHODS, PayoutError
 from .deals import DEAL_REFUSALS, accept_deal, approve_deal, cancel_deal, deal_bounties_now, deal_options, deal_refusal, propose_deal
 from .jackpot import claim_jackpot, next_day, pay_jackpot, set_jackpot_base
@@ -74,6 +85,7 @@ __all__ = [
     "settled_by_deal",
     "sign_off_ranking",
     "undo_knockouts",
+    "void_uncollected",
     "unlock_payout_table",
     "validate_prizes",
 ]

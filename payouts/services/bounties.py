@@ -73,6 +73,13 @@ def close_head(t: Tournament, entry: Entry) -> None:
     BountyHead.objects.filter(tournament=t, entry=entry).update(amount=ZERO, bought=ZERO)
 
 
+def void_uncollected(t: Tournament) -> None:
+    """A cancelled tournament (FMT-02) gives every player his bounty part back with his refund:
+    the bounties won and not collected yet are void. One already collected stays with its
+    winner, paid by the house (``selectors.bounty_money``: ``borne``)."""
+    BountyAward.objects.filter(pk__in=list(sel.bounties_owed_query(t).values_list("pk", flat=True))).update(void=BountyAward.CANCELLED)
+
+
 # --- knockouts -------------------------------------------------------------------------------
 
 

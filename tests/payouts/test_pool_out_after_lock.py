@@ -73,3 +73,24 @@ def test_a_cancelled_event_refunds_whatever_its_table_said(locked, api, director
     r = api(director).post("/api/v1/cashier/refund/", {"entry": entries[2].pk, "reason": "cancelled"}, format="json")
     assert r.status_code == 201, r.content
     assert reports.reconciliation_data(t)["balanced"]
+
+
+def test_a_chip_leader_prize_is_not_taken_out_of_a_locked_pool(locked, api, director):
+    """Found by the simulator (day seed 300002): a sit & go's three places, locked on €300 and
+    decided, then a €50 chip-leader prize out of the prize pool: the pool fell to €250 while the
+    players were owed €300 ("Differenza non giustificata: -50,00")."""
+    t, entries = locked
+    url = f"/api/v1/tournaments/{t.pk}/payouts/side-pools/"
+    prize = {"kind": "CHIP_LEADER", "name": "Chip leader at the break", "from_ledger": False, "from_prize_pool": "50"}
+    r = api(director).post(url, prize, format="json", HTTP_ACCEPT_LANGUAGE="it")
+    assert r.status_code == 409, r.content
+    assert r.json()["code"] == "table_locked" and "sblocca" in r.json()["detail"]
+    assert psel.prize_pool(t) == Decimal("500.00")
+    assert reports.reconciliation_data(t)["balanced"]
+    # unlocked, the prize is taken, and the table proposed again on the smaller pool
+    assert api(director).post(f"/api/v1/tournaments/{t.pk}/payouts/table/unlock/", {"reason": "a chip-leader prize"}, format="json").status_code == 200
+    assert api(director).post(url, prize, format="json").status_code == 201
+    assert api(director).post(f"/api/v1/tournaments/{t.pk}/payouts/table/propose/", {}, format="json").status_code == 200
+    assert api(director).post(f"/api/v1/tournaments/{t.pk}/payouts/table/lock/", {}, format="json").status_code == 200
+    assert psel.prize_pool(t) == Decimal("450.00")
+    assert reports.reconciliation_data(t)["balanced"]

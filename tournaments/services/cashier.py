@@ -796,7 +796,6 @@ def reverse(row: LedgerRow, *, reason: str, actor: Actor) -> LedgerRow:
     if row.entry_id and row.kind in SALE_KINDS and LedgerRow.objects.filter(entry_id=row.entry_id, kind=LedgerRow.REFUND, reversed_by__isnull=True).exists():
         # The refund gave this money back already: reversing the sale too would pay it twice.
         raise DeskError("reverse_refund_first", _("This entry has been refunded: reverse the refund first."))
-    check_pool_out(t, row.prize_amount)
     entry = row.entry
     if entry is not None and row.kind in SALE_KINDS:
         entry = Entry.objects.get(pk=entry.pk)
@@ -808,6 +807,9 @@ def reverse(row: LedgerRow, *, reason: str, actor: Actor) -> LedgerRow:
             if t.status != Tournament.CANCELLED:
                 # his bust gave a place (and his bounty to whoever knocked him out): undo it first
                 refuse_if_played(t, entry, "undo_bust_first", _("This player has played and holds a finishing place: undo the bust first."))
+    check_pool_out(t, row.prize_amount)  # after the refusals that name this entry's own reason
+    if entry is not None and row.kind in SALE_KINDS:
+        if row.kind in (LedgerRow.BUY_IN, LedgerRow.RE_ENTRY):
             entry.status = Entry.CANCELLED
             entry.chips = 0
             entry.save(update_fields=["status", "chips"])
