@@ -49,6 +49,7 @@ GUARANTEED = 0.4
 
 def action(weight: float):
     def register(fn):
+        assert fn.__name__ not in ACTIONS, f"two actions are called {fn.__name__}: the second would hide the first"
         ACTIONS[fn.__name__] = SimAction(fn.__name__, weight, fn)
         return fn
 

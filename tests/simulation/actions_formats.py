@@ -218,7 +218,7 @@ def complete_satellite(world: World, rng) -> str:
 
 
 @action(weight=2)
-def redeem_ticket(world: World, rng) -> str:
+def redeem_satellite_ticket(world: World, rng) -> str:
     """A ticket holder (a satellite's winner already in the target, a ticket given by the
     director) comes to the desk: his identity checked, the ticket becomes an entry."""
     tickets = list(Ticket.objects.filter(status=Ticket.ISSUED, target_id__in=world.events).select_related("holder", "target").order_by("pk"))

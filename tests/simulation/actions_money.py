@@ -697,9 +697,10 @@ def mark_simultaneous(world: World, rng) -> str:
     last = list(Bust.objects.filter(tournament=t, void="").order_by("-order")[:2])
     if len(last) < 2 or last[0].table_number == last[1].table_number or rng.random() < 0.5:
         seats = world.seats(t)
-        a, b = rng.sample(sorted(n for n, row in seats.items() if len(row) >= 2) or [0], 2) if len(seats) >= 2 else (None, None)
-        if a is None or sum(len(r) for r in seats.values()) <= 3:
+        tables = sorted(n for n, row in seats.items() if len(row) >= 2)
+        if len(tables) < 2 or sum(len(r) for r in seats.values()) <= 3:
             raise Skip("two tables with two players each needed")
+        a, b = rng.sample(tables, 2)
         first = seating.record_bust(t, [_out_at(t, rng, seats[a])], actor=world.floor, table=a).busts[0]
         second = seating.record_bust(t, [_out_at(t, rng, world.seats(t)[b])], actor=world.floor, table=b).busts[0]
         last = [second, first]

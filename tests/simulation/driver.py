@@ -35,8 +35,9 @@ from tdmanager.errors import DomainError
 
 from .world import Skip, World
 
-#: every event of the day is checked after this many steps (the others check what they touched)
-FULL_CHECK = 10
+#: every event of the day is checked after this many steps; between, the invariants read the
+#: events a step acted on or changed (``footprint``)
+FULL_CHECK = 50
 
 
 class Violation(AssertionError):
@@ -125,13 +126,14 @@ def play(seed: int, steps: int = 40, *, plan: list[tuple[str, int]] | None = Non
     with time_machine.travel(world.now, tick=False) as traveller, product_randomness(holder), translation.override(language):
         world.traveller = traveller
         i = 0
+        after = footprint(world) if check else None
         while i < (len(plan) if replay else steps):
             tries = 0
+            before = after  # a skipped action writes nothing: the footprint is the last step's
             while True:  # a drawn action with nothing to act on is drawn again (a plan replays as it is)
                 if i >= len(plan):
                     plan.append((choose(rng, ACTIONS), rng.getrandbits(40)))
                 name, step_seed = plan[i]
-                before = footprint(world) if check else None
                 outcome, what, problems = _step(world, name, step_seed, holder, language)
                 if outcome != "skipped" or replay or tries >= 8:
                     break
@@ -148,13 +150,17 @@ def play(seed: int, steps: int = 40, *, plan: list[tuple[str, int]] | None = Non
             report.log.append(str(what))
             report.steps += 1
             last = i + 1 == (len(plan) if replay else steps)
-            if (i + 1) % FULL_CHECK == 0 or last:
-                # every event of the day every FULL_CHECK steps and after the last (an action on
-                # one event that changed another would show there); else those the step acted on
+            after = footprint(world) if check else None
+            changed = changed_events(before, after) if check else None
+            if changed is None or (i + 1) % FULL_CHECK == 0 or last:
+                # every event of the day after a change outside them, every FULL_CHECK steps (an
+                # answer that moves with the time alone) and after the last step
                 world.touched = None
+            elif world.touched is not None:  # the events the step acted on, and those its writes reached
+                world.touched |= changed
             if not check or problems:
                 pass
-            elif outcome not in ("ran", "skipped") and world.touched is not None and footprint(world) == before:
+            elif outcome not in ("ran", "skipped") and world.touched is not None and after == before:
                 # refused before anything was written (an action of several services may be
                 # refused after its first ones committed): every invariant answers as a step ago
                 report.unchanged += 1
@@ -169,26 +175,50 @@ def play(seed: int, steps: int = 40, *, plan: list[tuple[str, int]] | None = Non
 
 
 def footprint(world: World) -> dict:
-    """What any change to the room leaves behind: the newest row of the event log (every service
-    logs its action), the ledger, the payments, the bounties and the deals, and each of the day's
-    entries, seats, tables, slips, events, clocks, heads and payout tables as they stand."""
+    """What any change to the room leaves behind, event by event: for each of the day's events
+    its entries, seats, tables, slips, status, clock, heads and payout table as they stand, and
+    the newest of its append-only rows (event log, ledger, payments, bounties, deals); under
+    ``None`` the newest of those rows that belong to no event of the day (an erasure, a restore,
+    a ticket, another day's event). Every service logs its action, so a step that wrote nothing
+    leaves the footprint as it was."""
     from payouts.models import BountyAward, BountyHead, Deal, PayoutTable, PrizePayment
     from seating.models import PendingMove, Seat, Table
     from tournaments.models import Clock, Entry, LedgerRow, Tournament, TournamentEvent
 
     today = world.events
-    newest = {model.__name__: model.objects.aggregate(n=Max("pk"))["n"] for model in (TournamentEvent, LedgerRow, PrizePayment, BountyAward, Deal)}
-    return {
-        **newest,
-        "entries": list(Entry.objects.filter(tournament__in=today).order_by("pk").values_list("pk", "status", "chips", "place")),
-        "seats": list(Seat.objects.filter(tournament__in=today).order_by("pk").values_list("pk", "entry_id")),
-        "tables": list(Table.objects.filter(tournament__in=today).order_by("pk").values_list("pk", "capacity", "in_play", "locked")),
-        "slips": list(PendingMove.objects.filter(tournament__in=today).order_by("pk").values_list("pk", "status")),
-        "events": list(Tournament.objects.filter(pk__in=today).order_by("pk").values_list("pk", "status", "guarantee")),
-        "clocks": list(Clock.objects.filter(tournament__in=today).order_by("pk").values_list("pk", "status", "item_index")),
-        "heads": list(BountyHead.objects.filter(tournament__in=today).order_by("pk").values_list("pk", "amount")),
-        "payout tables": list(PayoutTable.objects.filter(tournament__in=today).order_by("pk").values_list("pk", "state", "prize_pool")),
-    }
+    marks: dict = {pk: [] for pk in today}
+    marks[None] = []
+    for model in (TournamentEvent, LedgerRow, PrizePayment, BountyAward, Deal):
+        outside = None
+        for tid, newest in model.objects.values_list("tournament_id").annotate(n=Max("pk")).order_by("tournament_id"):
+            if tid in marks:
+                marks[tid].append((model.__name__, newest))
+            else:
+                outside = max(outside or 0, newest)
+        marks[None].append((model.__name__, outside))
+    rows = [
+        (Entry, ("status", "chips", "place")),
+        (Seat, ("entry_id",)),
+        (Table, ("capacity", "in_play", "locked")),
+        (PendingMove, ("status",)),
+        (Clock, ("status", "item_index")),
+        (BountyHead, ("amount",)),
+        (PayoutTable, ("state", "prize_pool")),
+    ]
+    for model, fields in rows:
+        for tid, *values in model.objects.filter(tournament__in=today).order_by("pk").values_list("tournament_id", "pk", *fields):
+            marks[tid].append((model.__name__, *values))
+    for pk, *values in Tournament.objects.filter(pk__in=today).values_list("pk", "status", "guarantee"):
+        marks[pk].append(("Tournament", *values))
+    return marks
+
+
+def changed_events(before: dict, after: dict) -> set[int] | None:
+    """The day's events whose footprint a step changed; None when it changed something outside
+    them (then every event is checked)."""
+    if before.get(None) != after.get(None) or before.keys() - after.keys():
+        return None
+    return {pk for pk in after if pk is not None and before.get(pk) != after[pk]}
 
 
 def _step(world: World, name: str, step_seed: int, holder: dict, language: str):

@@ -60,6 +60,9 @@ class World:
     touched: set[int] | None = None
     #: the day's events as a pass of the invariants found them (read once a pass)
     checking: list[Tournament] | None = None
+    #: the backups the director took today, oldest first, in a folder of the day's own
+    backups: list = field(default_factory=list)
+    backup_dir: object = None
 
     def __post_init__(self):
         self.now = FIRST_DAY + timedelta(days=self.day)
@@ -69,6 +72,19 @@ class World:
         self.dealer = Actor(staff("sim-dealer", "dealer"), "sim-dealer-tablet")
         self.controller = Actor(staff("sim-controller", "controller"), "sim-office")
         self.day_start = self.now
+
+    def forget_what_is_gone(self) -> str:
+        """After a restore: the events and players the room knew of that the backup did not hold
+        are gone (the director knows he restored; whom a player asked to forget stays known,
+        since the product must keep him forgotten)."""
+        events = set(Tournament.objects.filter(pk__in=self.events).values_list("pk", flat=True))
+        people = set(Person.objects.filter(pk__in=self.people).values_list("pk", flat=True))
+        gone = [pk for pk in self.events if pk not in events]
+        self.events = [pk for pk in self.events if pk in events]
+        self.people = [pk for pk in self.people if pk in people]
+        self.predrawn = {pk for pk in self.predrawn if pk in events}
+        self.checking = None
+        return ", ".join(f"event {pk}" for pk in gone)
 
     # --- what the actions choose from (read from the product) -----------------------------
 
