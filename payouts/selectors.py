@@ -194,11 +194,12 @@ def pool_breakdown(t, *, side_pools=None) -> pool_engine.PoolBreakdown:
     try:
         return pool_engine.prize_pool(collected, fixed_deductions=fixed, **kwargs)
     except ValueError:
-        # Too little collected yet to fund the fixed side prizes: the pool is empty for now.
+        # Too little collected to fund the fixed prizes (a small field's Day 1 chip-leader prizes,
+        # paid at the flights, PAY-08; a side prize out of the pool): the pool is empty, and what
+        # it cannot fund is the house's money, an overlay, as a guarantee's is (PAY-02).
         b = pool_engine.prize_pool(collected, **kwargs)
-        taken = min(sum(fixed.values(), ZERO), b.total)
-        deductions = dict(b.deductions, **{k: v for k, v in fixed.items()}) if taken else b.deductions
-        return pool_engine.PoolBreakdown(collected=b.collected, deductions=deductions, net=b.net - taken, overlay=b.overlay, total=b.total - taken)
+        net = b.net - sum(fixed.values(), ZERO)
+        return pool_engine.PoolBreakdown(collected=b.collected, deductions=dict(b.deductions, **fixed), net=net, overlay=-net, total=ZERO)
 
 
 def prize_pool(t) -> Decimal:

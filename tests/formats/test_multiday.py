@@ -321,3 +321,36 @@ def test_a_player_who_surrenders_at_bagging_leaves_the_table_map(event, make_per
     assert Entry.objects.get(pk=cid.pk).status == Entry.BUSTED
     assert seat_of(cid) is None
     assert seat_of(ann) and seat_of(bob)
+
+
+def test_chip_leader_prizes_above_a_small_pool_are_the_houses_overlay(structure, make_person, cashier_actor, actor):
+    """Found by the simulated days (day seeds 400008, 400009): a small flight (3 × €100 of prize
+    parts) pays its €3,500 of chip-leader prizes (PAY-08); Day 2's pool cannot fund them. The
+    pool showed nothing while €3,200 of the prizes came from nowhere ("Entrate non contabilizzate:
+    -3200"). What the pool cannot fund is the house's money, an overlay as a guarantee's is."""
+    from payouts import reports
+    from payouts import selectors as payout_selectors
+
+    now = timezone.now()
+    small = multiday.create_event(
+        name="Small Main",
+        flights=[{"label": "1A", "start_at": now}],
+        day2_start_at=now + timedelta(days=1),
+        buy_in=Decimal("100"),
+        fee=Decimal("10"),
+        starting_stack=20000,
+        structure=structure,
+        actor=actor,
+    )
+    t = flight(small, "1A")
+    es = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(3)]
+    lifecycle.start(t, actor=actor)
+    multiday.bag_chips(t, [{"entry": e.pk, "chips": c, "bag_number": str(i)} for i, (e, c) in enumerate(zip(es, (30000, 20000, 10000)))], actor=actor)
+    multiday.close_flight(t, actor=actor)
+
+    pool = payout_selectors.pool_breakdown(small.day2)
+    assert (pool.collected, pool.total, pool.overlay) == (Decimal("300.00"), Decimal("0"), Decimal("3200.00"))
+    report = reports.reconciliation_data(small.day2)
+    lines = {str(label): value for label, value in report["lines"]}
+    assert lines["Overlay added by the house"] == Decimal("3200.00")
+    assert report["balanced"], report["lines"]
