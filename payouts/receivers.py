@@ -119,8 +119,16 @@ def refund_checked(sender, tournament, entry, **kwargs):
 def pool_out_checked(sender, tournament, prize, **kwargs):
     """PAY-05: a payout table locked and published has shared out the pool as it stood; taking
     prize money out of it (a reversal, a refund) would leave places promised more than the pool
-    holds. The director unlocks the table first, and locks it again on the smaller pool."""
-    if prize > 0 and selectors.table_state(tournament) == "LOCKED":
+    holds. The director unlocks the table first, and locks it again on the smaller pool. Once a
+    player has finished in a paid place, his prize is decided on that pool: it no longer shrinks."""
+    if prize <= 0:
+        return None
+    if selectors.prize_place_decided(tournament):
+        return (
+            "prize_places_decided",
+            _("Players have already finished in paid places, whose prizes come from this prize pool: it can no longer shrink (PAY-05)."),
+        )
+    if selectors.table_state(tournament) == "LOCKED":
         return (
             "table_locked",
             _(

@@ -185,21 +185,32 @@ def pool_breakdown(t, *, side_pools=None) -> pool_engine.PoolBreakdown:
     pools = t.side_pools.all() if side_pools is None else side_pools
     fixed = {p.name: p.from_prize_pool for p in pools if p.from_prize_pool > 0}
     role, event = multiday_role(t)
+    chip_leaders, chip_label = ZERO, str(_("Chip-leader prizes (Day 1 flights)"))
     if role == "DAY2":
         # PAY-02: the event's pool is gross of the flights' chip-leader prizes (PAY-08).
         chip_leaders = event_chip_leader_total(event)
         if chip_leaders > 0:
-            fixed[str(_("Chip-leader prizes (Day 1 flights)"))] = chip_leaders
+            fixed[chip_label] = chip_leaders
     kwargs = dict(deductions_percent=_deduction_percents(t), guarantee=t.guarantee, guarantee_is_gross=HouseRules.of(t).guarantee_is_gross)
     try:
         return pool_engine.prize_pool(collected, fixed_deductions=fixed, **kwargs)
     except ValueError:
-        # Too little collected to fund the fixed prizes (a small field's Day 1 chip-leader prizes,
-        # paid at the flights, PAY-08; a side prize out of the pool): the pool is empty, and what
-        # it cannot fund is the house's money, an overlay, as a guarantee's is (PAY-02).
+        # Too little collected to fund the fixed prizes. The side prizes out of the pool wait for
+        # it: they take what there is. The Day 1 chip-leader prizes were paid at the flights
+        # (PAY-08): what the pool cannot fund of them is the house's money, an overlay, as a
+        # guarantee's is (PAY-02).
         b = pool_engine.prize_pool(collected, **kwargs)
-        net = b.net - sum(fixed.values(), ZERO)
-        return pool_engine.PoolBreakdown(collected=b.collected, deductions=dict(b.deductions, **fixed), net=net, overlay=-net, total=ZERO)
+        side = {k: v for k, v in fixed.items() if k != chip_label}
+        short = max(ZERO, chip_leaders - b.total)
+        side_taken = min(sum(side.values(), ZERO), b.total - chip_leaders + short)
+        deductions = dict(b.deductions, **({chip_label: chip_leaders} if chip_leaders else {}), **(side if side_taken else {}))
+        return pool_engine.PoolBreakdown(
+            collected=b.collected,
+            deductions=deductions,
+            net=b.net - chip_leaders - side_taken,
+            overlay=b.overlay + short,
+            total=b.total - chip_leaders + short - side_taken,
+        )
 
 
 def prize_pool(t) -> Decimal:
@@ -410,6 +421,13 @@ def _ladder(prizes) -> list[dict]:
 
 def placed_entries(t):
     return t.entries.exclude(status=Entry.CANCELLED).filter(place__isnull=False).select_related("person").order_by("place", "number")
+
+
+def prize_place_decided(t) -> bool:
+    """Whether a player has finished in a place the payout table pays: its prize is his, on the
+    pool as it stands."""
+    paid = places_paid(t)
+    return paid > 0 and placed_entries(t).filter(place__lte=paid).exists()
 
 
 def place_groups(t) -> dict[int, list]:

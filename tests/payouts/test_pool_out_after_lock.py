@@ -94,3 +94,30 @@ def test_a_chip_leader_prize_is_not_taken_out_of_a_locked_pool(locked, api, dire
     assert api(director).post(f"/api/v1/tournaments/{t.pk}/payouts/table/lock/", {}, format="json").status_code == 200
     assert psel.prize_pool(t) == Decimal("450.00")
     assert reports.reconciliation_data(t)["balanced"]
+
+
+def test_once_a_paid_place_is_decided_the_pool_no_longer_shrinks(locked, api, director, actor):
+    """Found by the simulator (day seed 400013): places decided on a pool of €1,680, the director
+    unlocked the table, and a refund took €200 out: the decided places were owed more than the
+    pool held ("Differenza non giustificata: -200,00"). A paid place decided is a prize won on the
+    pool as it stands: a refund or reversal is then refused, unlocked table or not."""
+    from payouts import services as payouts
+    from seating import services as seating
+
+    t, entries = locked
+    # the director pays three places of the €500, then two players go out: 5th, 4th
+    payouts.unlock_payout_table(t, actor=actor, reason="three places")
+    payouts.edit_payout_table(t, [{"place": 1, "amount": "300"}, {"place": 2, "amount": "150"}, {"place": 3, "amount": "50"}], actor=actor, reason="three")
+    payouts.lock_payout_table(t, actor=actor)
+    for e in entries[4:2:-1]:
+        seating.record_bust(t, [e.pk], actor=actor)
+    assert not psel.prize_place_decided(t)
+    seating.record_bust(t, [entries[2].pk], actor=actor)  # 3rd: a paid place decided, €50 his
+    assert psel.prize_place_decided(t)
+    r = api(director).post(f"/api/v1/tournaments/{t.pk}/payouts/table/unlock/", {"reason": "a refund"}, format="json")
+    assert r.status_code == 200, r.content
+    r = api(director).post("/api/v1/cashier/refund/", {"entry": entries[0].pk, "reason": "taken ill"}, format="json", HTTP_ACCEPT_LANGUAGE="it")
+    assert r.status_code == 409, r.content
+    assert r.json()["code"] == "prize_places_decided"
+    assert psel.prize_pool(t) == Decimal("500.00")
+    assert reports.reconciliation_data(t)["balanced"]

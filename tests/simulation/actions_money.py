@@ -702,7 +702,10 @@ def mark_simultaneous(world: World, rng) -> str:
             raise Skip("two tables with two players each needed")
         a, b = rng.sample(tables, 2)
         first = seating.record_bust(t, [_out_at(t, rng, seats[a])], actor=world.floor, table=a).busts[0]
-        second = seating.record_bust(t, [_out_at(t, rng, world.seats(t)[b])], actor=world.floor, table=b).busts[0]
+        seats = world.seats(t)
+        if len(seats.get(b, {})) < 2:  # the first bust broke table b (its players moved): one bust, no pair
+            return f"#{first.entry.number} out at table {a} of {t.name}; table {b} broke meanwhile"
+        second = seating.record_bust(t, [_out_at(t, rng, seats[b])], actor=world.floor, table=b).busts[0]
         last = [second, first]
     seating.mark_simultaneous(t, [b.pk for b in last], actor=world.floor, reason="seen together")
     return f"busts at tables {last[1].table_number} and {last[0].table_number} of {t.name} marked simultaneous"

@@ -105,7 +105,7 @@ def bounty_money_is_accounted(world: World) -> list[str]:
 
 def pool_is_what_the_ledger_says(world: World) -> list[str]:
     """The prize pool the pages show is the prize parts on the ledger, less the deductions, plus
-    the overlay (and no overlay beyond the guarantee). An event whose money pays where the event
+    the overlay (and no overlay lifting it above the guarantee). An event whose money pays where the event
     ends (a Day 1 flight, a heads-up group that sends its survivors on) collects the ledgers of
     the events that fund it (``pool_sources``: none for a flight; its flights for a Day 2)."""
     problems = []
@@ -126,7 +126,9 @@ def pool_is_what_the_ledger_says(world: World) -> list[str]:
             continue
         if b.total != b.collected - sum(b.deductions.values(), ZERO) + b.overlay:
             problems.append(f"{t.name}: pool total {b.total} is not collected − deductions + overlay ({b})")
-        if b.overlay and (t.guarantee is None or b.total > t.guarantee):
+        if b.overlay and b.total > (t.guarantee or ZERO):
+            # the house adds money up to its guarantee, or to fund the Day 1 chip-leader prizes a
+            # small pool cannot (then the pool is nothing): never a pool above what it promised
             problems.append(f"{t.name}: an overlay of {b.overlay} takes the pool to {b.total} (guarantee {t.guarantee})")
     return problems
 
