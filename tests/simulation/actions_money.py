@@ -678,9 +678,19 @@ def h4h_busts(world: World, rng) -> str:
     tables = [n for n, row in seats.items() if len(row) >= 2]
     busted = []
     for table in rng.sample(tables, min(len(tables), rng.choice([2, 2, 3]))):
-        if sum(len(r) for r in world.seats(t).values()) <= 2:
+        now = world.seats(t)
+        if sum(len(r) for r in now.values()) <= 2:
             break
-        seating.record_bust(t, [_out_at(t, rng, world.seats(t)[table])], actor=world.floor, table=table)
+        if table in now:
+            seating.record_bust(t, [_out_at(t, rng, now[table])], actor=world.floor, table=table)
+        else:  # an earlier bust of the hand broke this table (or formed the final table): the floor
+            # records the bust of a player who was at it, wherever the draw has put him since
+            # with his old table's players, wherever they sit now (the director's override)
+            still = [e for e in seats[table].values() if any(e in row.values() for row in now.values())]
+            if len(still) < 2:
+                continue
+            item = _out_at(t, rng, {n: e for n, e in enumerate(still)})
+            seating.record_bust(t, [item], actor=world.director, override_reason="the table broke during the hand-for-hand hand")
         busted.append(table)
     for table in clockctl.tables_in_play(t):
         clockctl.report_hand_complete(t, table, actor=world.floor)
