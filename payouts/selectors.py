@@ -200,16 +200,19 @@ def pool_breakdown(t, *, side_pools=None) -> pool_engine.PoolBreakdown:
         # (PAY-08): what the pool cannot fund of them is the house's money, an overlay, as a
         # guarantee's is (PAY-02).
         b = pool_engine.prize_pool(collected, **kwargs)
-        side = {k: v for k, v in fixed.items() if k != chip_label}
         short = max(ZERO, chip_leaders - b.total)
-        side_taken = min(sum(side.values(), ZERO), b.total - chip_leaders + short)
-        deductions = dict(b.deductions, **({chip_label: chip_leaders} if chip_leaders else {}), **(side if side_taken else {}))
+        deductions = dict(b.deductions, **({chip_label: chip_leaders} if chip_leaders else {}))
+        left = b.total - chip_leaders + short
+        for name, amount in fixed.items():  # the side prizes, each taking what is left of the pool
+            if name != chip_label and left > 0:
+                deductions[name] = min(amount, left)
+                left -= deductions[name]
         return pool_engine.PoolBreakdown(
             collected=b.collected,
             deductions=deductions,
-            net=b.net - chip_leaders - side_taken,
+            net=b.collected - sum(deductions.values(), ZERO),
             overlay=b.overlay + short,
-            total=b.total - chip_leaders + short - side_taken,
+            total=left,
         )
 
 

@@ -121,3 +121,21 @@ def test_once_a_paid_place_is_decided_the_pool_no_longer_shrinks(locked, api, di
     assert r.json()["code"] == "prize_places_decided"
     assert psel.prize_pool(t) == Decimal("500.00")
     assert reports.reconciliation_data(t)["balanced"]
+
+
+def test_a_side_prize_larger_than_the_pool_takes_what_there_is(make_tournament, make_person, cashier_actor, api, director):
+    """Found by the simulator (day seed 600001): a €50 chip-leader prize out of a pool of €42. The
+    pool named a €50 deduction while taking €42, so the pool the pages showed (nothing) was not the
+    prize parts less the deductions. The prize takes what the pool holds, and the rest as it grows."""
+    t = make_tournament(buy_in=Decimal("21"), fee=Decimal("2"))
+    for _ in range(2):
+        cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
+    prize = {"kind": "CHIP_LEADER", "name": "Chip leader at the break", "from_ledger": False, "from_prize_pool": "50"}
+    assert api(director).post(f"/api/v1/tournaments/{t.pk}/payouts/side-pools/", prize, format="json").status_code == 201
+    b = psel.pool_breakdown(t)
+    assert (b.collected, b.deductions, b.total) == (Decimal("42.00"), {"Chip leader at the break": Decimal("42.00")}, Decimal("0.00"))
+    assert reports.reconciliation_data(t)["balanced"]
+    cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
+    b = psel.pool_breakdown(t)
+    assert (b.collected, b.deductions, b.total) == (Decimal("63.00"), {"Chip leader at the break": Decimal("50.00")}, Decimal("13.00"))
+    assert reports.reconciliation_data(t)["balanced"]

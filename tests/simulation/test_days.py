@@ -8,7 +8,7 @@ import pytest
 from .driver import play
 
 #: the suite's budget: DAYS days of STEPS actions each (the soak plays as many as you like)
-DAYS = 12
+DAYS = 24
 STEPS = 40
 
 
