@@ -117,26 +117,9 @@ def refund_checked(sender, tournament, entry, **kwargs):
 
 
 def pool_out_checked(sender, tournament, prize, **kwargs):
-    """PAY-05: a payout table locked and published has shared out the pool as it stood; taking
-    prize money out of it (a reversal, a refund) would leave places promised more than the pool
-    holds. The director unlocks the table first, and locks it again on the smaller pool. Once a
-    player has finished in a paid place, his prize is decided on that pool: it no longer shrinks."""
-    if prize <= 0:
-        return None
-    if selectors.prize_place_decided(tournament):
-        return (
-            "prize_places_decided",
-            _("Players have already finished in paid places, whose prizes come from this prize pool: it can no longer shrink (PAY-05)."),
-        )
-    if selectors.table_state(tournament) == "LOCKED":
-        return (
-            "table_locked",
-            _(
-                "The payout table is locked and published with this money in its prize pool: the director unlocks it first (PAY-05), "
-                "and locks it again on the smaller pool."
-            ),
-        )
-    return None
+    """PAY-05: prize money leaving the pool (a reversal, a refund) waits while the pool is shared
+    out (``services.pool_shrink_refusal``)."""
+    return services.pool_shrink_refusal(tournament) if prize > 0 else None
 
 
 def jackpot_fund_changed(sender, tournament, entry=None, **kwargs):

@@ -10,6 +10,7 @@ from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.money import CENT, to_money
 from tournaments.models import LedgerRow, Tournament
 
+from .. import selectors as sel
 from ..models import PayoutTable
 
 PAYOUT_METHODS = (LedgerRow.CASH, LedgerRow.CHEQUE, LedgerRow.TRANSFER)
@@ -49,3 +50,24 @@ def _table(t) -> PayoutTable:
 
 def _same_name(a: str, b: str) -> bool:
     return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
+
+
+def pool_shrink_refusal(t) -> tuple[str, str] | None:
+    """Why the prize pool of ``t`` may not shrink now (a reversal, a refund, a side prize taken out
+    of it), or None. Once a player has finished in a paid place, his prize is decided on the pool
+    as it stands (PAY-05). A payout table locked and published has shared the pool out as it
+    stood: the director unlocks it first, and locks it again on the smaller pool."""
+    if sel.prize_place_decided(t):
+        return (
+            "prize_places_decided",
+            _("Players have already finished in paid places, whose prizes come from this prize pool: it can no longer shrink (PAY-05)."),
+        )
+    if sel.table_state(t) == PayoutTable.LOCKED:
+        return (
+            "table_locked",
+            _(
+                "The payout table is locked and published with this money in its prize pool: the director unlocks it first (PAY-05), "
+                "and locks it again on the smaller pool."
+            ),
+        )
+    return None

@@ -14,7 +14,7 @@ from tournaments.services.ledger import lock_tournament
 
 from .. import selectors as sel
 from ..models import JackpotFund, SideAward, SideContribution, SidePool, SideToken
-from .common import PayoutError, _money, check_will_play
+from .common import PayoutError, _money, check_will_play, pool_shrink_refusal
 
 
 @service
@@ -22,16 +22,15 @@ def create_side_pool(
     tournament, *, kind: str, name: str, actor: Actor, key: str = "", from_ledger: bool = True, from_prize_pool=ZERO, fund: JackpotFund | None = None
 ) -> SidePool:
     """A side pool kept apart from the prize pool (Last Longer, jackpot, chip-leader prizes);
-    ``from_prize_pool``: what it takes out of the prize pool, refused once the payout table is
-    locked (PAY-05)."""
+    ``from_prize_pool``: what it takes out of the prize pool, refused while the pool may not
+    shrink (``pool_shrink_refusal``: the table locked, a paid place decided; PAY-05)."""
     t = lock_tournament(tournament)
     check_will_play(t)
     if kind not in dict(SidePool.KINDS):
         raise ValidationFailed("bad_kind", _("Unknown side pool."))
-    if _money(from_prize_pool) > 0 and sel.table_state(t) == "LOCKED":
-        # PAY-05: the published places share the pool as it stands; a prize taken out of it
-        # first needs the table unlocked, and locked again on the smaller pool.
-        raise PayoutError("table_locked", _("The payout table is locked and published: the director unlocks it first, with a reason (PAY-05)."))
+    why = pool_shrink_refusal(t) if _money(from_prize_pool) > 0 else None
+    if why:
+        raise PayoutError(*why)
     key = (key or kind).lower().replace("_", "-")[:40]
     if t.side_pools.filter(key=key).exists():
         raise PayoutError("duplicate_side_pool", _("This tournament already has a side pool '%(k)s'.") % {"k": key})

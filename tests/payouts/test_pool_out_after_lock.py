@@ -139,3 +139,21 @@ def test_a_side_prize_larger_than_the_pool_takes_what_there_is(make_tournament, 
     b = psel.pool_breakdown(t)
     assert (b.collected, b.deductions, b.total) == (Decimal("63.00"), {"Chip leader at the break": Decimal("50.00")}, Decimal("13.00"))
     assert reports.reconciliation_data(t)["balanced"]
+
+
+def test_a_side_prize_is_not_taken_from_a_pool_whose_paid_places_are_decided(make_tournament, make_person, cashier_actor, api, director, actor):
+    """Found by the simulator (day seed 600008): a rebuy event's table not locked yet, its paid
+    place decided on €200, then a €20 chip-leader prize out of the pool: the place was owed more
+    than the pool held ("Differenza non giustificata: -20,00")."""
+    from seating import services as seating
+
+    t = make_tournament(buy_in=Decimal("100"), fee=Decimal("10"))
+    entries = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(2)]
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    seating.record_bust(t, [entries[1].pk], actor=actor)  # heads-up over: 1st and 2nd decided
+    assert psel.prize_place_decided(t) and psel.table_state(t) != "LOCKED"
+    prize = {"kind": "CHIP_LEADER", "name": "Chip leader", "from_ledger": False, "from_prize_pool": "20"}
+    r = api(director).post(f"/api/v1/tournaments/{t.pk}/payouts/side-pools/", prize, format="json")
+    assert (r.status_code, r.json()["code"]) == (409, "prize_places_decided")
+    assert psel.prize_pool(t) == Decimal("200.00")
+    assert reports.reconciliation_data(t)["balanced"]
