@@ -205,7 +205,9 @@ def record_bust(
         Entry.objects.filter(pk=b.entry_id).update(place=b.place)
     if winner is not None:
         Entry.objects.filter(pk=winner).update(place=1)
-    out = settle(t, room, actor, Action.SEATING_PLAYER_BUSTED, now=now, event_rows=rows, **payload)
+    # During hand-for-hand every table is still playing the same hand: no table breaks and no
+    # final table forms until the hand is over at all of them (``tables.hand_completed``).
+    out = settle(t, room, actor, Action.SEATING_PLAYER_BUSTED, now=now, event_rows=rows, structural=h4h is None, **payload)
     out.busts = rows
     out.winner = winner
     # payouts ends a satellite, pays the bounties

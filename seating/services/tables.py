@@ -88,9 +88,16 @@ def hand_completed(tournament, table_number: int, *, actor, now=None):
     hand_for_hand = clock is not None and clock.status == Clock.HAND_FOR_HAND
     # PEN-03: the table's own hand counts the penalties of the players sitting there.
     floor.hands_completed(t, table_number, list(table.seats.values()), actor=actor)
+    # CLK-06: the clock hears of the table's hand first; when it was the last table still
+    # playing, the hand is over everywhere and the breaks and the final table the hand's busts
+    # held back are made now (``busts.record_bust``).
+    report = clockctl.report_hand_complete(t, table_number, actor=actor) if hand_for_hand else None
+    structural = report is None or report["next_hand_started"]
     if table.big_blind_seat is None:
-        if hand_for_hand:  # the blinds cannot move yet, but the clock must hear of the hand
-            return Outcome(hand_for_hand=clockctl.report_hand_complete(t, table_number, actor=actor))
+        if hand_for_hand:  # the blinds cannot move yet, but the tables may break
+            out = settle(t, room, actor, Action.SEATING_HAND_COMPLETED, now=now, table=table_number) if structural else Outcome()
+            out.hand_for_hand = report
+            return out
         raise SeatingActionError("big_blind_unknown", _("Set the big blind of table %(n)s first.") % {"n": table_number})
     new = engine.advance_hand(table)
     room.put(new)
@@ -109,13 +116,13 @@ def hand_completed(tournament, table_number: int, *, actor, now=None):
         Action.SEATING_HAND_COMPLETED,
         now=now,
         snapshots=False,
+        structural=structural,
         table=table_number,
         big_blind_seat=new.big_blind_seat,
         dealt_in=dealt_in,
         next_hand={"button": nxt.button, "small_blind": nxt.small_blind, "big_blind": nxt.big_blind},
     )
-    if hand_for_hand:
-        out.hand_for_hand = clockctl.report_hand_complete(t, table_number, actor=actor)
+    out.hand_for_hand = report
     return out
 
 
