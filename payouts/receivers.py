@@ -9,9 +9,10 @@ from tdmanager import realtime
 from tournaments import signals
 from tournaments.house import HouseRules
 from tournaments.models import Tournament
+from tournaments.services.privacy import is_erased
 
 from . import selectors, services
-from .models import BountyAward, Deal, SatelliteLink
+from .models import BountyAward, Deal, PrizePayment, SatelliteLink
 from .services.common import PayoutError
 
 
@@ -122,6 +123,13 @@ def pool_out_checked(sender, tournament, prize, **kwargs):
     return services.pool_shrink_refusal(tournament) if prize > 0 else None
 
 
+def payee_erased(sender, person, **kwargs):
+    """A payee is the winner's name as registered (``check_cash_payout``): the prize payments of a
+    person erased name his pseudonym, as the ledger's rows do."""
+    if is_erased(person):
+        PrizePayment.objects.filter(entry__person=person).exclude(payee="").update(payee=person.full_name)
+
+
 def jackpot_fund_changed(sender, tournament, entry=None, **kwargs):
     """REG-11: a jackpot fee sold, reversed or refunded changes the fund every lobby screen of
     the venue shows: the screens of the other tournaments playing for it refresh too."""
@@ -172,6 +180,7 @@ def connect():
     signals.price_checked.connect(price_checked, dispatch_uid="payouts.price_checked")
     signals.refund_checked.connect(refund_checked, dispatch_uid="payouts.refund_checked")
     signals.pool_out_checked.connect(pool_out_checked, dispatch_uid="payouts.pool_out_checked")
+    signals.person_changed.connect(payee_erased, dispatch_uid="payouts.payee_erased")
     signals.sales_closed.connect(sales_closed, dispatch_uid="payouts.sales_closed")
     signals.page_links.connect(page_links, dispatch_uid="payouts.page_links")
     signals.entry_view_parts.connect(entry_view_parts, dispatch_uid="payouts.entry_view_parts")

@@ -208,13 +208,18 @@ def _pseudonymise(person: Person) -> None:
     """Clear every personal field, name him with his pseudonym, and take the values out of the
     people rows of the log about him: "added <name>" names the pseudonym, a correction keeps
     which fields it changed, not their values (the document's never were). The money trail's
-    rows (a sale, a payout) keep the name they were written with: the law asks to keep them."""
+    rows (a sale, a payout) are kept, their payee naming the pseudonym."""
     for name in PERSONAL_FIELDS:
         setattr(person, name, "")
     person.first_name, person.last_name = pseudonym(person.pk)
     person.banned_reason = ""
     person.hide_from_lookup = True
     person.save()
+    # A payee is the winner's name as registered (payouts refuses any other): the rows that pay
+    # him keep their receipts, amounts and his key, and name his pseudonym.
+    for row in LedgerRow.objects.filter(Q(person=person) | Q(entry__person=person)).exclude(payee=""):
+        row.payee = person.full_name
+        row.save(update_fields=["payee"], _allow_update=True)
     signals.person_changed.send(sender=Person, person=person)
     rows = TournamentEvent.objects.filter(payload__person=person.pk, action__in=(Action.PEOPLE_PERSON_CREATED, Action.PEOPLE_PERSON_CHANGED))
     for ev in rows:
