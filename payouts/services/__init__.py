@@ -26,7 +26,7 @@ from .bounties import (
 from .common import PAYOUT_METHODS, PayoutError, pool_shrink_refusal
 from .deals import DEAL_REFUSALS, accept_deal, approve_deal, cancel_deal, deal_bounties_now, deal_options, deal_refusal, propose_deal
 from .jackpot import claim_jackpot, next_day, pay_jackpot, set_jackpot_base
-from .prizes import check_cash_payout, pay_prize
+from .prizes import check_cash_payout, check_paid_places_stand, pay_prize
 from .satellites import after_bust, complete_satellite, link_satellite, satellite_ready
 from .sidepools import award_side_pool, contribute_side_pool, create_side_pool, issue_side_token
 from .signoff import sign_off_ranking
@@ -55,6 +55,7 @@ __all__ = [
     "cancel_deal",
     "close_head",
     "check_cash_payout",
+    "check_paid_places_stand",
     "claim_jackpot",
     "complete_satellite",
     "contribute_side_pool",

@@ -149,3 +149,20 @@ def pay_prize(entry, *, method: str, actor: Actor, source: str = "MAIN:CASH", re
         source=source,
     )
     return payment
+
+
+def check_paid_places_stand(t) -> None:
+    """A prize paid stays with the place it was paid for: a change of the ranking (an undone bust,
+    the winner's place with it) that takes that place from its player is refused while the
+    payment stands; the desk reverses the payment first."""
+    payments = [p for (_entry, source), p in sel.active_payments(t).items() if source.startswith("MAIN:") and p.place is not None]
+    if not payments:
+        return
+    places = dict(Entry.objects.filter(pk__in=[p.entry_id for p in payments]).values_list("pk", "place"))
+    for p in payments:
+        if places.get(p.entry_id) != p.place:
+            raise PayoutError(
+                "prize_paid",
+                _("%(name)s has been paid the prize of place %(place)s: the desk reverses that payment before the bust that decided it is undone.")
+                % {"name": p.entry.person.full_name, "place": p.place},
+            )
