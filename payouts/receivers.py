@@ -106,13 +106,21 @@ def refund_checked(sender, tournament, entry, **kwargs):
     """REG-12: a player who has knocked somebody out has played: no refund (the bounty he won
     would stay owed to him while his own bounty part went back). PAY-09: a player in a deal
     approved at the final table is neither refunded nor his sale reversed: the deal shared the
-    prize pool (and the bounty money) his money is part of."""
+    prize pool (and the bounty money) his money is part of. PAY-02: once a mystery envelope has
+    been drawn, the bounty money is in envelopes that never change: no bounty part goes back."""
     for deal in Deal.objects.filter(tournament=tournament, status=Deal.APPROVED).only("stacks"):
         if str(entry.pk) in deal.stacks:
             return (
                 "in_deal",
                 _("%(name)s is in the deal approved at the final table: the deal shared the money paid for this entry, which stays in the prize pool (PAY-09).")
                 % {"name": entry.person.full_name},
+            )
+    if HouseRules.of(tournament).bounty == "MYSTERY" and BountyAward.objects.filter(tournament=tournament, void="", envelope__isnull=False).exists():
+        # the envelopes drawn came out of a bag this money is in, and they never change
+        if entry.ledger.filter(bounty_amount__gt=0).exists():
+            return (
+                "envelopes_drawn",
+                _("Mystery envelopes have been drawn from the bounty money this entry paid: it is no longer given back."),
             )
     if BountyAward.objects.filter(tournament=tournament, winner=entry, void="").exists():
         return _("%(name)s has won a bounty: a player who has won one has played (REG-12).") % {"name": entry.person.full_name}

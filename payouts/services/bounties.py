@@ -230,6 +230,13 @@ def _mystery_knockout(t, rules, bust, people) -> list[BountyAward]:
     bag = mystery_bag(t, rules) if paying else None
     if paying and bag is None:
         raise PayoutError("no_envelopes", _("Mystery bounties are paid from now on: the director sets up the envelopes first."))
+    if paying and sel.bounty_taken_in(t) < sum(rules.envelopes, ZERO):
+        # a refund or reversal gave back money an envelope holds: a draw could pay money the bag
+        # no longer has (nothing has been drawn yet: ``receivers.refund_checked``)
+        raise PayoutError(
+            "envelopes_over_bag",
+            _("Bounty money has been given back since the envelopes were set up: the director sets them up again first, to the money taken in."),
+        )
     if paying and not bag.left:
         paying = False  # every envelope has gone: the knockout is recorded, nothing is drawn
     seed = secrets.randbits(62) if paying else None

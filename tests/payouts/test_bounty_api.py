@@ -10,6 +10,7 @@ from decimal import Decimal
 
 import pytest
 
+from payouts import selectors as payouts_selectors
 from payouts import services as payouts_services
 from payouts.models import BountyAward, BountyHead
 from seating.models import Seat
@@ -198,6 +199,31 @@ def test_a_mystery_knockout_answers_the_envelope_drawn(api, floor_user, make_tou
     assert r.status_code == 201, r.json()
     (won,) = r.json()["bounties"]
     assert won["envelope"] in (1, 2, 3, 4) and won["cash"] == envelopes[won["envelope"] - 1] and won["added"] == "0.00"
+
+
+def test_money_given_back_from_a_set_bag_waits_for_the_envelopes_to_be_set_again(api, floor_user, director, make_tournament, make_person, cashier_actor, actor):
+    """Found by the simulated days (day seeds 600015, 600022): envelopes set on 6 × €25, then an
+    entry refunded (€125 left) and two knockouts drew €148 of envelopes: €23 paid from nowhere. A
+    draw waits until the director sets the envelopes up again on the money taken in, and once an
+    envelope is drawn no bounty part is given back."""
+    t, e = bounty_event(make_tournament, make_person, cashier_actor, actor, players=5, bounty="MYSTERY", mystery_from="START")
+    payouts_services.set_envelopes(t, ["100.00", "80.00", "70.00"], actor=actor)  # 5 × €50
+    r = api(director).post("/api/v1/cashier/refund/", {"entry": e[4].pk, "reason": "left before a hand"}, format="json")
+    assert r.status_code == 201, r.json()
+    r = api(floor_user).post(busts_url(t), {"entries": [{"entry": e[1].pk, "eliminators": [e[0].pk]}]}, format="json")
+    assert r.status_code == 409 and r.json()["code"] == "envelopes_over_bag", r.json()
+    assert status(e[1]) == Entry.ACTIVE
+    r = api(director).post(f"/api/v1/tournaments/{t.pk}/bounties/envelopes/", {"envelopes": ["100.00", "80.00", "70.00"]}, format="json")
+    assert r.status_code == 409 and r.json()["code"] == "envelopes_total", r.json()
+    payouts_services.set_envelopes(t, ["100.00", "60.00", "40.00"], actor=actor)  # the €200 taken in
+    r = api(floor_user).post(busts_url(t), {"entries": [{"entry": e[1].pk, "eliminators": [e[0].pk]}]}, format="json")
+    assert r.status_code == 201, r.json()
+    r = api(director).post("/api/v1/cashier/refund/", {"entry": e[3].pk, "reason": "taken ill"}, format="json")
+    assert r.status_code == 409 and r.json()["code"] == "envelopes_drawn", r.json()
+    t.refresh_from_db()
+    money = payouts_selectors.bounty_money(t)
+    assert (money["in"], money["difference"]) == (Decimal("200.00"), Decimal("0")), money
+    assert min(money[k] for k in ("owed", "in_bag")) >= 0
 
 
 # --- who may have won the pot: a player at the table of the player out (issue 38) -----------
