@@ -362,3 +362,30 @@ def test_a_player_drawn_in_the_bracket_is_not_cancelled_by_a_reversal_or_a_refun
     assert refused.value.code == "entry_in_draw"
     assert Entry.objects.get(pk=drawn.pk).status == Entry.ACTIVE
     assert not LedgerRow.objects.filter(entry=drawn).exclude(kind=LedgerRow.BUY_IN).exists()
+
+
+def test_a_player_absent_from_his_second_match_is_late_not_a_no_show(heads_up, field, actor):
+    """Found by the simulated days (day seed 700044): a bracket of four under the no-show rule; a
+    semi-final winner was absent from the final, his seat was freed (his entry cancelled, as a
+    first-round no-show's is) and the other finalist took a bye: the places read 1, 3, 4 in a field
+    of 3. A player who has won his way on follows the lateness rule (FMT-12: between matches he
+    must be on time, "otherwise the Day 2 lateness rule applies"): game 1 lost after a level, the
+    match after two, and he keeps his place, 2nd."""
+    t = heads_up(size=4, level_minutes=10, name="Group of four")
+    field(t, 4)
+    headsup.draw_bracket(t, actor=actor, now=T0)
+    for semi in Match.objects.filter(bracket=t.bracket, round=1).order_by("position"):
+        play(semi, semi.player_a, actor, T0)
+    final = Match.objects.get(bracket=t.bracket, round=2)
+    headsup.start_match(final, actor=actor, now=T0 + timedelta(minutes=30))
+    headsup.seat_player(final, final.player_a, actor=actor, now=T0 + timedelta(minutes=30))
+    assert headsup.due_action(t.bracket, Match.objects.get(pk=final.pk), T0 + timedelta(minutes=41)) == "lateness"
+    with pytest.raises(DomainError) as refused:
+        headsup.free_absent_seat(final, actor=actor, now=T0 + timedelta(minutes=41))
+    assert refused.value.code == "not_no_show_rule"
+    m = headsup.apply_lateness(final, actor=actor, now=T0 + timedelta(minutes=41))
+    assert (m.a_wins, m.status) == (1, Match.PLAYING)
+    m = headsup.apply_lateness(m, actor=actor, now=T0 + timedelta(minutes=51))
+    assert m.status == Match.DONE and m.winner_id == m.player_a_id
+    places = sorted(Entry.objects.filter(tournament=t).exclude(status=Entry.CANCELLED).values_list("place", flat=True))
+    assert places[:2] == [1, 2] and Entry.objects.get(pk=m.player_b_id).place == 2

@@ -458,7 +458,7 @@ def play_match(world: World, rng) -> str:
     if m.status == Match.PLAYING and len(seated) == 1:
         absent = "b" if seated == ["a"] else "a"
         late = getattr(m, f"player_{absent}")
-        if bracket.punctuality == Bracket.LATENESS:
+        if headsup.lateness_rule(bracket, m):
             _wait(world, rng.choice([5, 11, 21]))
             if rng.random() < 0.5:
                 headsup.apply_lateness(m, actor=world.director)

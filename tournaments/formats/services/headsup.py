@@ -301,9 +301,18 @@ def _record_game(m: Match, winner: Entry, kind: str, actor: Actor, now) -> Match
     return game
 
 
+def lateness_rule(bracket: Bracket, m: Match) -> bool:
+    """Whether the lateness rule (scenario 35) governs this match rather than the no-show rule
+    (scenario 34): on a final day's bracket, and from the second round of any bracket. The
+    no-show rule (the seat freed, a replacement) is for a player's first match; one who has won
+    his way on must be at his next match on time, or the lateness rule applies (FMT-12: "between
+    matches ... otherwise the Day 2 lateness rule applies")."""
+    return bracket.punctuality == Bracket.LATENESS or m.round > 1
+
+
 def _apply_lateness(t, bracket, m: Match, actor: Actor, now) -> list[str]:
     """Scenario 35 (final day): one whole level late → game 1 lost; two → match lost."""
-    if bracket.punctuality != Bracket.LATENESS or m.status != Match.PLAYING or m.started_at is None:
+    if not lateness_rule(bracket, m) or m.status != Match.PLAYING or m.started_at is None:
         return []
     absent = [side for side in ("a", "b") if not _seated(m, side)]
     if len(absent) != 1:
@@ -357,7 +366,7 @@ def apply_lateness(match, *, actor: Actor, now=None) -> Match:
     """Apply the final-day lateness rule now (the director, or a periodic check)."""
     now = now or timezone.now()
     t, bracket, m = _lock_match(match)
-    if bracket.punctuality != Bracket.LATENESS:
+    if not lateness_rule(bracket, m):
         raise FormatError("not_lateness_rule", _("This bracket uses the no-show rule, not the lateness rule."))
     applied = _apply_lateness(t, bracket, m, actor, now)
     log_event(t, Action.FORMATS_MATCH_LATENESS_CHECKED, actor, match=m.pk, applied=applied)
@@ -402,12 +411,18 @@ def record_game(match, winner, *, actor: Actor, now=None) -> Match:
 
 @service
 def free_absent_seat(match, *, actor: Actor, now=None) -> Match:
-    """Scenario 34: a pre-registered player still absent at the end of level 1 loses all
-    rights (his entry is cancelled without refund: the place opens for a replacement)."""
+    """Scenario 34: a pre-registered player still absent at the end of level 1 of his first
+    match loses all rights (his entry is cancelled without refund: the place opens for a
+    replacement). From the second round the lateness rule applies (``lateness_rule``)."""
     now = now or timezone.now()
     t, bracket, m = _lock_match(match)
     if bracket.punctuality != Bracket.NO_SHOW:
         raise FormatError("not_no_show_rule", _("This bracket uses the lateness rule."))
+    if lateness_rule(bracket, m):
+        raise FormatError(
+            "not_no_show_rule",
+            _("Both players of this match have won their way to it: the lateness rule applies (the first game lost, then the match)."),
+        )
     if m.status != Match.PLAYING:
         raise FormatError("match_not_playing", _("Start the match clock first."))
     absent = _players(m, seated=False)
@@ -498,7 +513,7 @@ def due_action(bracket: Bracket, m: Match, now) -> str | None:
     if m.status != Match.PLAYING or m.clock_started_at is None:
         return None
     present = _players(m, seated=True)
-    if bracket.punctuality == Bracket.NO_SHOW:
+    if not lateness_rule(bracket, m):
         if m.seat_freed_at is None:
             absent = _players(m, seated=False)
             if len(absent) == 1 and len(present) == 1 and now >= engine.level_one_ends(m.clock_started_at, bracket.level_minutes):
