@@ -354,3 +354,32 @@ def test_chip_leader_prizes_above_a_small_pool_are_the_houses_overlay(structure,
     lines = {str(label): value for label, value in report["lines"]}
     assert lines["Overlay added by the house"] == Decimal("3200.00")
     assert report["balanced"], report["lines"]
+
+
+def test_a_bagged_players_sale_reversed_moves_the_places_up(structure, make_person, cashier_actor, actor):
+    """Found by the simulated days (day seed 700048): a flight of six, one out (6th), five bagged
+    and the flight closed; a bagged player's buy-in, sold by mistake, reversed: the field was five
+    and a player still 6th. The places of the players out follow the field, as when a seated
+    player's sale is reversed."""
+    from seating import services as seating
+
+    now = timezone.now()
+    small = multiday.create_event(
+        name="Main",
+        flights=[{"label": "1A", "start_at": now}],
+        day2_start_at=now + timedelta(days=1),
+        buy_in=Decimal("100"),
+        fee=Decimal("10"),
+        starting_stack=20000,
+        structure=structure,
+        actor=actor,
+    )
+    t = flight(small, "1A")
+    es = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(6)]
+    lifecycle.start(t, actor=actor)
+    seating.record_bust(t, [es[5].pk], actor=actor)
+    assert Entry.objects.get(pk=es[5].pk).place == 6
+    multiday.bag_chips(t, [{"entry": e.pk, "chips": 24000, "bag_number": str(i)} for i, e in enumerate(es[:5])], actor=actor)
+    multiday.close_flight(t, actor=actor)
+    cashier.reverse(LedgerRow.objects.get(entry=es[4], kind=LedgerRow.BUY_IN), reason="sold twice", actor=actor)
+    assert Entry.objects.get(pk=es[5].pk).place == 5
