@@ -356,11 +356,12 @@ def test_chip_leader_prizes_above_a_small_pool_are_the_houses_overlay(structure,
     assert report["balanced"], report["lines"]
 
 
-def test_a_bagged_players_sale_reversed_moves_the_places_up(structure, make_person, cashier_actor, actor):
+def test_a_sale_reversed_after_the_flight_closed_moves_the_places_up(structure, make_person, cashier_actor, actor):
     """Found by the simulated days (day seed 700048): a flight of six, one out (6th), five bagged
-    and the flight closed; a bagged player's buy-in, sold by mistake, reversed: the field was five
-    and a player still 6th. The places of the players out follow the field, as when a seated
-    player's sale is reversed."""
+    (one of them surrendering: out, without a seat or a place) and the flight closed; the
+    surrendered player's buy-in, sold by mistake, reversed: the field was five and a player still
+    6th. Releasing a cancelled entry recomputed the places only when it had a seat or a bust;
+    this one had neither."""
     from seating import services as seating
 
     now = timezone.now()
@@ -379,7 +380,11 @@ def test_a_bagged_players_sale_reversed_moves_the_places_up(structure, make_pers
     lifecycle.start(t, actor=actor)
     seating.record_bust(t, [es[5].pk], actor=actor)
     assert Entry.objects.get(pk=es[5].pk).place == 6
-    multiday.bag_chips(t, [{"entry": e.pk, "chips": 24000, "bag_number": str(i)} for i, e in enumerate(es[:5])], actor=actor)
+    rows = [{"entry": e.pk, "chips": 24000, "bag_number": str(i)} for i, e in enumerate(es[:5])]
+    rows[4]["surrender"] = True
+    multiday.bag_chips(t, rows, actor=actor)
     multiday.close_flight(t, actor=actor)
+    unbagged = Entry.objects.get(pk=es[4].pk)
+    assert (unbagged.status, unbagged.place) == (Entry.BUSTED, None)
     cashier.reverse(LedgerRow.objects.get(entry=es[4], kind=LedgerRow.BUY_IN), reason="sold twice", actor=actor)
     assert Entry.objects.get(pk=es[5].pk).place == 5
