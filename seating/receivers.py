@@ -19,6 +19,11 @@ def entry_revived(sender, tournament, entry, actor, **kwargs):
     services.seat_new_entry(tournament, entry, actor, revived=True)
 
 
+def person_changed(sender, person, **kwargs):
+    """A name corrected or erased: the public seat lists show it anew."""
+    services.names_changed(person)
+
+
 def entry_revival_undone(sender, tournament, entry, actor, **kwargs):
     """A rebuy after a bust was reversed: the player is out again, his bust counts again."""
     services.undo_revival(tournament, entry, actor)
@@ -100,6 +105,7 @@ def connect():
     signals.entry_paid.connect(entry_paid, dispatch_uid="seating.entry_paid")
     signals.entry_revived.connect(entry_revived, dispatch_uid="seating.entry_revived")
     signals.entry_cancelled.connect(entry_cancelled, dispatch_uid="seating.entry_cancelled")
+    signals.person_changed.connect(person_changed, dispatch_uid="seating.person_changed")
     signals.entry_revival_undone.connect(entry_revival_undone, dispatch_uid="seating.entry_revival_undone")
     signals.entry_removed.connect(entry_removed, dispatch_uid="seating.entry_removed")
     signals.entries_forfeited.connect(entries_forfeited, dispatch_uid="seating.entries_forfeited")

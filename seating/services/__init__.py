@@ -8,7 +8,7 @@ for what follows every change (final table, breaks, balancing proposals, halts).
 
 from .busts import forfeit_entries, mark_simultaneous, recompute_places, record_bust, remove_entry, undo_bust
 from .constraints import add_keep_apart, remove_keep_apart, remove_reservation, reserve_seat
-from .draws import draw, release_seat, seat_new_entry, tournament_started, undo_revival
+from .draws import draw, names_changed, release_seat, seat_new_entry, tournament_started, undo_revival
 from .manual import clear_card, enter_card, open_draws
 from .moves import confirm_move, confirm_moves, move_player, undo_move
 from .plan import House, Outcome, SeatingActionError, house, seeded
@@ -31,6 +31,7 @@ __all__ = [
     "confirm_move",
     "confirm_moves",
     "draw",
+    "names_changed",
     "hand_completed",
     "house",
     "lock_seat",

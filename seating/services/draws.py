@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -16,7 +17,7 @@ from tournaments.services.events import log_event
 
 from .. import engine
 from .. import predraw as engine_predraw
-from ..models import Bust, ManualDraw, PendingMove, PreDrawSeat, SeatReservation
+from ..models import Bust, ManualDraw, PendingMove, PreDrawSeat, Seat, SeatingState, SeatReservation
 from .busts import recompute_places, void_bust
 from .plan import SeatingActionError, engine_errors, house, remove_players, rng, settle
 from .room import apart_of, lock
@@ -436,3 +437,12 @@ def release_seat(tournament, entry, actor, now=None):
         table=seat[0] if seat else None,
         seat=seat[1] if seat else None,
     )
+
+
+def names_changed(person) -> None:
+    """A player's name was corrected or erased (``tournaments.signals.person_changed``): the seat
+    lists that show it are built again, their version moving on (the lobby screens fetch their
+    seat pages again then, ``selectors.seat_list``)."""
+    ids = list(Seat.objects.filter(entry__person=person).values_list("tournament_id", flat=True).distinct())
+    if ids:
+        SeatingState.objects.filter(tournament_id__in=ids).update(seats_seq=F("seats_seq") + 1)

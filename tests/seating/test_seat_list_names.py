@@ -1,0 +1,41 @@
+"""A corrected or erased name × the public seat list (issue 38, found by the simulated days: day
+seed 700074). The lobby screens' seat list is built once per seats version and kept by every
+process; a name corrected, or a player erased after his event ended with him still at a table,
+showed the old name on the seat pages until somebody moved. A name change builds the list anew."""
+
+import pytest
+
+from tournaments import live_seats
+from tournaments.models import Entry, Tournament
+from tournaments.services import lifecycle, privacy
+from tournaments.services.events import Actor
+
+from .test_support import started  # noqa: F401 (fixture)
+
+pytestmark = pytest.mark.django_db
+
+
+def names(t) -> list[str]:
+    return [s["name"] for s in live_seats.seat_page(t.pk, 1, 200)["seats"]]
+
+
+def test_a_corrected_name_shows_on_the_seat_pages_at_once(started, api, director):
+    t = started(6)
+    entry = Entry.objects.filter(tournament=t).select_related("person").first()
+    before = names(t)  # built, and kept
+    assert entry.person.full_name in before
+    r = api(director).patch(f"/api/v1/people/{entry.person.pk}/", {"last_name": "Bianchi", "reason": "misspelt"}, format="json")
+    assert r.status_code == 200, r.json()
+    after = names(t)
+    assert f"{entry.person.first_name} Bianchi" in after and entry.person.full_name not in after
+
+
+def test_an_erased_player_still_at_a_finished_events_table_is_gone_from_its_seat_pages(started, actor, director):
+    t = started(6)
+    entry = Entry.objects.filter(tournament=t).select_related("person").first()
+    lifecycle.finish(t, actor=actor)
+    t = Tournament.objects.get(pk=t.pk)
+    assert entry.person.full_name in names(t)
+    privacy.erase_person(entry.person, "asked to be forgotten", actor=Actor(director, "test"))
+    shown = " ".join(names(t))
+    assert entry.person.full_name not in shown and f"Erased player #{entry.person.pk}" in shown
