@@ -128,3 +128,27 @@ def test_the_prizes_due_follow_the_chip_count_ranking(make_tournament, field, ac
     assert sum(d["amount"] for d in dues) == payout_selectors.prize_pool(t) == Decimal("1000.00")
     best = max(dues, key=lambda d: d["amount"])
     assert best["entry_id"] == es[8].pk and best["place"] == 1  # the biggest stack at the time limit
+
+
+def test_a_qualifier_won_after_the_final_started_is_seated_there(timed_event, field, actor, make_tournament):
+    """Found by the simulated days (day seed 800014): the final table started with the first two
+    qualifiers' winners; the third qualifying table finished later and sent its winner, who had an
+    entry at the final but no seat ("players in without a seat"). A late qualifier is seated from
+    the seat pool, as a late sale is."""
+    from seating.models import Seat
+
+    final = make_tournament(name="Final table", format=Tournament.TIMED, status=Tournament.PLANNED, starting_stack=10000, buy_in=Decimal("0"), fee=Decimal("0"))
+    timed.configure_timed(final, ends_at=timezone.now() + timedelta(days=28, hours=2), actor=actor)
+    tables = [timed_event(name=f"Qualifier {i}") for i in (1, 2, 3)]
+    timed.create_qualifier_group(name="Montegalda", final=final, qualifiers=tables, actor=actor)
+    for i, t in enumerate(tables):
+        es = field(t, 4)
+        lifecycle.start(t, actor=actor)
+        TimedEvent.objects.filter(tournament=t).update(ends_at=timezone.now() - timedelta(seconds=1))
+        timed.finish_timed(t, actor=actor, counts=[{"entry": x.pk, "chips": 5000 + n} for n, x in enumerate(es)])
+        if i == 1:  # two winners: the final starts
+            lifecycle.start(final, actor=actor, prestart_report_sent=True)
+            final.refresh_from_db()
+    late = final.entries.order_by("number").last()
+    assert final.entries.count() == 3
+    assert Seat.objects.filter(tournament=final, entry=late).exists()

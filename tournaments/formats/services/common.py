@@ -6,6 +6,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tdmanager.errors import DomainError
+from tournaments import signals
 from tournaments.actions import Action
 from tournaments.clockview import get_clock
 from tournaments.models import ChipAdjustment, Entry, Tournament
@@ -108,6 +109,10 @@ def qualify(target: Tournament, from_entry: Entry, *, chips: int, source: str, a
             reason=f"qualified ({source}) from {from_entry.tournament.name} #{from_entry.number}"[:200],
             created_by=actor.user,
         )
+    if target.status == Tournament.RUNNING and target.format != Tournament.HEADS_UP:
+        # a final already playing seats its late qualifier from the seat pool, as a late sale
+        # (a heads-up stage seats its players by the bracket's matches)
+        signals.announce(signals.entry_paid, target, actor, entry=entry)
     return entry
 
 
