@@ -124,8 +124,9 @@ jackpot_sale_checked = Signal()
 refund_checked = Signal()
 
 #: ``tournament``, ``prize`` (the prize part leaving the pool) → why another app refuses to take
-#: it out of a tournament that plays (payouts: its payout table is locked and published with
-#: that money in its places, PAY-05), or None.
+#: it out of a tournament that plays (payouts: a paid place is decided on that pool, or its payout
+#: table is locked and published with that money in its places, PAY-05), as ``(code, message)``,
+#: or None.
 pool_out_checked = Signal()
 
 #: ``person`` → ``{"prize_payments": [...], "tickets": [...], "prizes_unpaid": [...], "bounties":

@@ -417,7 +417,7 @@ def release_seat(tournament, entry, actor, now=None):
     voided = void_bust(t, entry.pk, "CANCELLED", now)
     if seat is None and not voided:
         if Bust.objects.filter(tournament=t, void="").exists():
-            recompute_places(t)  # a player without a seat (a bagged flight's) left the field: the places move up
+            recompute_places(t)  # a player without a seat (a flight's surrendered bag) left the field: the places move up
         room.release()
         return None
     if seat is not None:

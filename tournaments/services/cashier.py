@@ -912,8 +912,8 @@ def refuse_if_played(t: Tournament, entry: Entry, code: str, holds_place) -> Non
 
 def check_pool_out(t: Tournament, prize: Decimal) -> None:
     """Prize money leaving the pool of a tournament that plays (a reversal, a refund) is refused
-    while another app says so (payouts: its payout table is locked and published, PAY-05). A
-    cancelled tournament has no pool: its money is owed back."""
+    while another app says so (payouts: a paid place is decided, or the payout table is locked
+    and published, PAY-05). A cancelled tournament has no pool: its money is owed back."""
     if t.status == Tournament.CANCELLED:
         return
     why = signals.ask_one(signals.pool_out_checked, tournament=t, prize=prize)
