@@ -427,10 +427,15 @@ def placed_entries(t):
 
 
 def prize_place_decided(t) -> bool:
-    """Whether a player has finished in a place the payout table pays: its prize is his, on the
-    pool as it stands."""
+    """Whether the prizes of the paid places are decided on the pool as it stands: a player has
+    finished in one, or every player still in a running event is in the money (one entry fewer
+    would move a player out earlier into a paid place)."""
     paid = places_paid(t)
-    return paid > 0 and placed_entries(t).filter(place__lte=paid).exists()
+    if paid == 0:
+        return False
+    if placed_entries(t).filter(place__lte=paid).exists():
+        return True
+    return t.status == Tournament.RUNNING and t.entries.filter(status=Entry.ACTIVE).count() <= paid
 
 
 def place_groups(t) -> dict[int, list]:

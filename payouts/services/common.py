@@ -60,7 +60,7 @@ def pool_shrink_refusal(t) -> tuple[str, str] | None:
     if sel.prize_place_decided(t):
         return (
             "prize_places_decided",
-            _("Players have already finished in paid places, whose prizes come from this prize pool: it can no longer shrink (PAY-05)."),
+            _("The paid places are decided, or every player still in is in the money: the prize pool they share can no longer shrink (PAY-05)."),
         )
     if sel.table_state(t) == PayoutTable.LOCKED:
         return (

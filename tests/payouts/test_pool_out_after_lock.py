@@ -10,7 +10,7 @@ import pytest
 
 from payouts import reports
 from payouts import selectors as psel
-from tournaments.models import Entry, LedgerRow
+from tournaments.models import Entry, LedgerRow, Tournament
 from tournaments.services import cashier, lifecycle
 
 pytestmark = pytest.mark.django_db
@@ -157,3 +157,25 @@ def test_a_side_prize_is_not_taken_from_a_pool_whose_paid_places_are_decided(mak
     assert (r.status_code, r.json()["code"]) == (409, "prize_places_decided")
     assert psel.prize_pool(t) == Decimal("200.00")
     assert reports.reconciliation_data(t)["balanced"]
+
+
+def test_no_refund_once_every_player_still_in_is_in_the_money(make_tournament, make_person, cashier_actor, api, director, actor):
+    """Found by the simulator (day seed 1000000): a sit & go paying two places, two players left,
+    one of them refunded: the other became the winner and the 2nd place went to a player out
+    earlier, both paid from a table of €200 on a pool now €180. With every player still in in the
+    money, one entry fewer decides paid places: the pool no longer shrinks (and REG-12 gives no
+    refund to a player who leaves)."""
+    from payouts import services as payouts
+    from seating import services as seating
+
+    t = make_tournament(buy_in=Decimal("20"), fee=Decimal("5"))
+    entries = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(4)]
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    payouts.edit_payout_table(t, [{"place": 1, "amount": "55"}, {"place": 2, "amount": "25"}], actor=actor, reason="two places")
+    seating.record_bust(t, [entries[3].pk], actor=actor)
+    assert not psel.prize_place_decided(t)  # three in, two paid: one entry fewer moves nobody into the money
+    seating.record_bust(t, [entries[2].pk], actor=actor)  # 3rd: two left, both in the money
+    r = api(director).post("/api/v1/cashier/refund/", {"entry": entries[1].pk, "reason": "left"}, format="json")
+    assert (r.status_code, r.json()["code"]) == (409, "prize_places_decided")
+    assert Entry.objects.get(pk=entries[1].pk).status == Entry.ACTIVE
+    assert reports.reconciliation_data(Tournament.objects.get(pk=t.pk))["balanced"]
