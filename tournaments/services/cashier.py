@@ -892,8 +892,8 @@ def refund(entry, *, reason: str, actor: Actor, expenses: Decimal = ZERO, method
         )
     if t.status != Tournament.CANCELLED:
         refuse_if_played(t, entry, "no_refund_after_playing", _("No refund for a player who holds a finishing place (REG-12)."))
-    check_pool_out(t, _paid_by(entry)[0])
     _check_cancellable(t, entry)
+    check_pool_out(t, _paid_by(entry)[0])  # after the refusals that name this entry's own reason
     return _write_refund(t, entry, reason=reason.strip(), actor=actor, expenses=expenses, method=method, reference=reference)
 
 
