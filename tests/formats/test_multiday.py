@@ -40,6 +40,21 @@ def flight(event, label):
     return event.flights.get(label=label).tournament
 
 
+def one_flight_event(structure, actor):
+    """A small multi-day event: one Day 1 flight (1A) now, Day 2 tomorrow, €100 + €10."""
+    now = timezone.now()
+    return multiday.create_event(
+        name="Small Main",
+        flights=[{"label": "1A", "start_at": now}],
+        day2_start_at=now + timedelta(days=1),
+        buy_in=Decimal("100"),
+        fee=Decimal("10"),
+        starting_stack=20000,
+        structure=structure,
+        actor=actor,
+    )
+
+
 def test_a_multi_day_event_from_the_flights_to_the_day2_winner(event, make_person, cashier_actor, actor):
     f1a, f1b, day2 = flight(event, "1A"), flight(event, "1B"), event.day2
     assert f1a.format == Tournament.MULTIDAY and day2.status == Tournament.PLANNED
@@ -331,17 +346,7 @@ def test_chip_leader_prizes_above_a_small_pool_are_the_houses_overlay(structure,
     from payouts import reports
     from payouts import selectors as payout_selectors
 
-    now = timezone.now()
-    small = multiday.create_event(
-        name="Small Main",
-        flights=[{"label": "1A", "start_at": now}],
-        day2_start_at=now + timedelta(days=1),
-        buy_in=Decimal("100"),
-        fee=Decimal("10"),
-        starting_stack=20000,
-        structure=structure,
-        actor=actor,
-    )
+    small = one_flight_event(structure, actor)
     t = flight(small, "1A")
     es = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(3)]
     lifecycle.start(t, actor=actor)
@@ -364,17 +369,7 @@ def test_a_sale_reversed_after_the_flight_closed_moves_the_places_up(structure, 
     this one had neither."""
     from seating import services as seating
 
-    now = timezone.now()
-    small = multiday.create_event(
-        name="Main",
-        flights=[{"label": "1A", "start_at": now}],
-        day2_start_at=now + timedelta(days=1),
-        buy_in=Decimal("100"),
-        fee=Decimal("10"),
-        starting_stack=20000,
-        structure=structure,
-        actor=actor,
-    )
+    small = one_flight_event(structure, actor)
     t = flight(small, "1A")
     es = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(6)]
     lifecycle.start(t, actor=actor)
