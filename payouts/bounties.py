@@ -272,7 +272,7 @@ class MysteryBag:
         left = self.left
         if not left:
             raise BountyError("bag_empty", "every envelope has been drawn")
-        number = random.Random(seed).choice(left)
+        number = draw_envelope(left, seed)
         self._take(number)
         return Draw(number, self.amounts[number - 1], seed)
 
@@ -280,6 +280,13 @@ class MysteryBag:
         if not 1 <= number <= len(self.amounts) or number in self.drawn:
             raise BountyError("bad_envelope_number", f"envelope {number} is not in the bag")
         self.drawn.append(number)
+
+
+def draw_envelope(left: list[int], seed) -> int:
+    """The envelope ``seed`` picks from ``left`` (the numbers still in the bag, in increasing
+    order): ``random.Random(seed).choice(left)``, each equally likely. The log keeps the seed
+    and ``left``, so anybody draws the same envelope again (``seating.replay``)."""
+    return random.Random(int(seed)).choice(left)
 
 
 def mystery_knockout(

@@ -7,18 +7,30 @@ from django.utils.translation import gettext as _
 from seating import signals as seating_signals
 from tdmanager import realtime
 from tournaments import signals
+from tournaments.actions import Action
 from tournaments.house import HouseRules
 from tournaments.models import Tournament
 from tournaments.services.privacy import is_erased
 
-from . import selectors, services
+from . import bounties, selectors, services
 from .models import BountyAward, Deal, PrizePayment, SatelliteLink
 from .services.common import PayoutError
+
+
+def draw_replay_wanted(sender, tournament, action=None, **kwargs):
+    """A mystery envelope's draw is replayed from its logged seed and the envelopes then left."""
+    return replay_mystery if action == Action.PAYOUTS_MYSTERY_DRAWN else None
+
+
+def replay_mystery(payload: dict) -> tuple[dict, dict]:
+    return {"envelope": payload.get("envelope")}, {"envelope": bounties.draw_envelope(payload["left"], payload["seed"])}
 
 
 def players_busted(sender, tournament, actor, busts=(), eliminators=None, winner=None, **kwargs):
     """A bounty event pays its knockouts (PAY-02); a satellite ends by itself once the players
     left equal the seats (FMT-08)."""
+    if any(b.h4h_hand is not None for b in busts):  # a bust ties with the earlier ones of its hand-for-hand hand
+        services.check_paid_places_stand(tournament, by_bust=True)
     services.knockouts(tournament, list(busts), eliminators or {}, winner, actor)
     if tournament.format == Tournament.SATELLITE:
         services.after_bust(tournament, actor=actor)
@@ -183,6 +195,7 @@ def connect():
     signals.snapshot_parts.connect(snapshot_parts, dispatch_uid="payouts.snapshot_parts")
     signals.snapshot_parts.connect(jackpot_snapshot, dispatch_uid="payouts.jackpot_snapshot")
     seating_signals.bounties_wanted.connect(bounties_wanted, dispatch_uid="payouts.bounties_wanted")
+    seating_signals.draw_replay_wanted.connect(draw_replay_wanted, dispatch_uid="payouts.draw_replay_wanted")
     signals.places_paid_wanted.connect(places_paid_wanted, dispatch_uid="payouts.places_paid_wanted")
     signals.jackpot_sale_checked.connect(jackpot_sale_checked, dispatch_uid="payouts.jackpot_sale_checked")
     signals.entry_paid.connect(jackpot_fund_changed, dispatch_uid="payouts.jackpot_fund_changed.paid")

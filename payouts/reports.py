@@ -374,14 +374,14 @@ def reconciliation_data(t) -> dict:
     # Money out against the pool.
     prizes = sel.table_prizes(t)
     values = sel.place_values(prizes)
-    all_dues = [d for d in sel.dues(t, prizes) if d["source"].startswith("MAIN:") and d["kind"] != "ITEM"]
+    every_due, plan = sel.dues_and_forfeits(t, prizes)
+    all_dues = [d for d in every_due if d["source"].startswith("MAIN:") and d["kind"] != "ITEM"]
     dues = [d for d in all_dues if d["source"] != sel.FORFEIT_SOURCE]
     forfeit_shares = [d for d in all_dues if d["source"] == sel.FORFEIT_SOURCE]
-    plan = sel.forfeit_plan(t, prizes)
     forfeit_pending = sum(plan["pending"].values(), ZERO)
     decided = set()
-    for place, members in sel.place_groups(t).items():
-        decided.update(range(place, place + len(members)))
+    for place, span in sel.place_spans(t).items():
+        decided.update(range(place, place + span))
     # PEN-07: a forfeited prize is never paid; what others receive of it is due to them.
     unpaid = sum((d["amount"] for d in dues if not d["paid"] and not d["forfeited"]), ZERO)
     unpaid += sum((d["amount"] for d in forfeit_shares if not d["paid"]), ZERO)
@@ -393,7 +393,12 @@ def reconciliation_data(t) -> dict:
     # PAY-05: before a field has a payout table (a guarantee with nobody registered yet), or when
     # sales grew the pool after the table was locked, part of the pool is assigned to no place yet.
     unassigned = max(ZERO, pool_total - sum(values, ZERO)) if not cancelled else ZERO
-    unexplained = left - unpaid - undecided - house_cents - plan["held"] - forfeit_pending - unassigned
+    # A payout table the director stored (edited, or unlocked after a lock) and that the pool no
+    # longer fills, a refund having taken money out since: its excess is his to remove before he
+    # locks it (locking refuses a table that is not the pool). A locked table's pool never shrinks.
+    table_state = sel.table_state(t)
+    overassigned = max(ZERO, sum(values, ZERO) - pool_total) if not cancelled and table_state != "LOCKED" else ZERO
+    unexplained = left - unpaid - undecided - house_cents - plan["held"] - forfeit_pending - unassigned + overassigned
     side_in = sum((sel.side_pool_balance(p)["total"] - p.from_prize_pool for p in t.side_pools.all()), ZERO)
     side_untracked = got["side"] - sum((sel.side_pool_balance(p)["ledger"] for p in t.side_pools.all()), ZERO)
     side_left = side_in + fixed_side - out["side"]
@@ -421,6 +426,7 @@ def reconciliation_data(t) -> dict:
         (_("… prizes won, not yet collected"), unpaid),
         (_("… places still to be decided"), undecided),
         (_("… not yet assigned to a place by the payout table"), unassigned),
+        (_("… assigned by the payout table beyond the prize pool (to edit before it is locked)"), -overassigned),
         (_("… odd cents of shared places kept by the house"), house_cents),
         (_("… forfeited prizes held by the house (PEN-07)"), plan["held"]),
         (_("… forfeited prizes due to places still to be decided (PEN-07)"), forfeit_pending),
@@ -446,7 +452,9 @@ def reconciliation_data(t) -> dict:
             _("Bounties: %(d)s of the bounty money taken in is not explained by the bounties paid, owed, still in play and kept by the house.")
             % {"d": _m(bounty["difference"])}
         )
-    if unassigned and sel.table_state(t) == "LOCKED":
+    if overassigned:
+        notes.append(_("The payout table gives %(a)s more than the prize pool holds: edit it before it is locked (PAY-05).") % {"a": _m(overassigned)})
+    if unassigned and table_state == "LOCKED":
         notes.append(
             _("The prize pool has grown by %(a)s since the payout table was locked: unlock it and lock it again to assign it (PAY-05).") % {"a": _m(unassigned)}
         )

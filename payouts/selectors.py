@@ -21,6 +21,7 @@ from seating import selectors as seating_selectors
 from tdmanager.compiled import Compiled
 from tdmanager.money import CENT, ZERO, split_evenly, to_money
 from tournaments import selectors as tournament_selectors
+from tournaments import signals as tournament_signals
 from tournaments.house import HouseRules
 from tournaments.models import Entry, LedgerRow, Tournament
 
@@ -279,7 +280,7 @@ def satellite_pool(t, link=None) -> Decimal:
 def seat_value(target) -> Decimal:
     """What a satellite's seat in ``target`` is worth: all a player pays to enter it, its buy-in
     and fee and, in a bounty event, the bounty part his entry puts on his head (PAY-02)."""
-    return target.entry_price + HouseRules.of(target).bounty_part
+    return HouseRules.of(target).entry_cost(target)
 
 
 def satellite_awards(t, link=None) -> list:
@@ -446,6 +447,23 @@ def place_groups(t) -> dict[int, list]:
     return dict(groups)
 
 
+def places_pending(t) -> dict[int, int]:
+    """place → the players its group will hold, for the shared places still being decided (a
+    heads-up round under way: formats answers ``place_spans_pending``)."""
+    out: dict[int, int] = {}
+    for answer in tournament_signals.ask(tournament_signals.place_spans_pending, tournament=t):
+        out.update(answer)
+    return out
+
+
+def place_spans(t, groups=None, pending=None) -> dict[int, int]:
+    """place → how many places its group covers (p … p+span−1): its players, or all those it
+    will hold while it is still being decided (``places_pending``)."""
+    groups = place_groups(t) if groups is None else groups
+    pending = places_pending(t) if pending is None else pending
+    return {place: max(len(members), pending.get(place, 0)) for place, members in groups.items()}
+
+
 def ranking_snapshot(t) -> dict:
     return {str(e.pk): e.place for e in placed_entries(t)}
 
@@ -504,7 +522,7 @@ def dues(t, prizes=None) -> list[dict]:
     with ``forfeited`` (it is never paid); what others receive of it (``forfeit_plan``) is a
     prize of its own, source ``MAIN:FORFEIT``.
     """
-    return _dues_and_forfeits(t, prizes)[0]
+    return dues_and_forfeits(t, prizes)[0]
 
 
 def forfeit_plan(t, prizes=None) -> dict:
@@ -521,10 +539,11 @@ def forfeit_plan(t, prizes=None) -> dict:
     players), "pending": {place: amount} (REDISTRIBUTE: places still in play), "redistributed",
     "held"}``. total + other = redistributed + Σ pending + held, to the cent.
     """
-    return _dues_and_forfeits(t, prizes)[1]
+    return dues_and_forfeits(t, prizes)[1]
 
 
-def _dues_and_forfeits(t, prizes=None):
+def dues_and_forfeits(t, prizes=None) -> tuple[list[dict], dict]:
+    """``(dues(t), forfeit_plan(t))`` read in one pass, for a page that shows both."""
     prizes = table_prizes(t) if prizes is None else prizes
     by_place = defaultdict(list)
     for p in prizes:
@@ -535,6 +554,8 @@ def _dues_and_forfeits(t, prizes=None):
     odd = rules.shared_odd_cents
     forfeited = tournament_selectors.prize_forfeited_entries(t)
     groups = place_groups(t)
+    pending = places_pending(t)
+    spans = place_spans(t, groups, pending)
     out = []
 
     def item(e, place, m, kind, amount, source, description="", held=False, target=None):
@@ -557,6 +578,8 @@ def _dues_and_forfeits(t, prizes=None):
                 "payment": pay,
                 "paid": pay is not None,
                 "forfeited": e.pk in forfeited and source.startswith("MAIN:") and source != FORFEIT_SOURCE,
+                # a place shared by players still playing for it: paid once they are all placed
+                "pending": place in pending and source.startswith("MAIN:"),
             }
         )
 
@@ -573,7 +596,7 @@ def _dues_and_forfeits(t, prizes=None):
         if p["kind"] == "CASH":
             cash_of[p["place"]] += to_money(p["amount"])
     for place, members in sorted(groups.items()):
-        m = len(members)
+        m = spans[place]
         covered = [by_place.get(q, []) for q in range(place, place + m)]
         cash = [cash_of[q] for q in range(place, place + m)]
         if any(cash):

@@ -32,3 +32,9 @@ bounties_wanted = Signal()
 #: "envelope", "pot_share"}]`` (``bust`` None for the winner's own bounty or the envelopes left,
 #: given when ``winner`` is named); None in any other event (payouts answers).
 knockouts_wanted = Signal()
+
+#: ``tournament``, ``action`` (a logged event's) → for a draw another app makes (payouts: a
+#: mystery envelope), the function that replays it: payload → (the part the draw decided, as
+#: logged; the same part recomputed from the logged seed and inputs); None otherwise
+#: (``seating.replay``).
+draw_replay_wanted = Signal()

@@ -39,6 +39,7 @@ PUBLIC_KEYS = (
     "late_registration_level",
     "addon_open",
     "announcements",
+    "changes",
     "prize_pool",
     "prize_pool_label",
     "payouts",

@@ -116,15 +116,17 @@ def change_history(t):
     return TournamentChange.objects.filter(tournament=t).select_related("changed_by").order_by("-version")
 
 
-def change_announcements(t, now=None, hours: int = 12) -> list[str]:
-    """The lobby screens' announcements of the event's recent changes (FMT-02): the versions of
-    the last ``hours`` (house rule ``change_notice_hours``), newest first, at most three."""
+def recent_changes(t, now=None, hours: int = 12) -> list:
+    """The versions of the last ``hours`` (house rule ``change_notice_hours``), newest first, at
+    most three: what the lobby screens announce (FMT-02)."""
     now = now or timezone.now()
-    out = []
-    for change in change_history(t).filter(changed_at__gte=now - timedelta(hours=hours))[:3]:
-        text = _("Changed: %(what)s") % {"what": "; ".join(change_lines(change))}
-        out.append(text + (f" ({change.reason})" if change.reason else ""))
-    return out
+    return list(change_history(t).filter(changed_at__gte=now - timedelta(hours=hours))[:3])
+
+
+def change_announcement(change) -> str:
+    """One version as the lobby screens announce it, in the active language, with its reason."""
+    text = _("Changed: %(what)s") % {"what": "; ".join(change_lines(change))}
+    return text + (f" ({change.reason})" if change.reason else "")
 
 
 def prize_forfeited_entries(t) -> set[int]:

@@ -129,6 +129,11 @@ refund_checked = Signal()
 #: or None.
 pool_out_checked = Signal()
 
+#: ``tournament`` → ``{place: players}``: the shared places still being decided and how many
+#: players each will hold (formats: a heads-up round still playing, whose losers all share the
+#: round's place). Payouts shares such a place's prizes over all of them and pays none before.
+place_spans_pending = Signal()
+
 #: ``person`` → ``{"prize_payments": [...], "tickets": [...], "prizes_unpaid": [...], "bounties":
 #: [...], "bounties_unpaid": [...]}``: what the apps above hold about one person, for his data
 #: export and the erasure's refusal (payouts answers).

@@ -18,15 +18,16 @@ rotating seat lookup pages through ``/live/<pk>/seats/``, read again only when
 
 from dataclasses import replace
 
+from django.conf import settings
 from django.db.models import Count, Q
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from . import clock as engine
 from . import clockview, signals
 from .clockview import engine_state, structure_items
 from .house import HouseRules
 from .models import Clock, DisplayScreen, Entry, HandForHandReport, Tournament, TournamentEvent
-from .selectors import change_announcements, chips_in_play
+from .selectors import change_announcement, chips_in_play, recent_changes
 
 
 def clock_snapshot(t: Tournament, now=None) -> dict:
@@ -102,6 +103,17 @@ def results(t: Tournament, limit: int = RESULTS) -> list[dict]:
     return [{"place": place, "player": f"{first} {last}".strip() or nick, "entry": pk} for place, first, last, nick, pk in rows[:limit]]
 
 
+def change_announcements_by_language(t, now) -> dict[str, list[str]]:
+    """The event's recent changes (``selectors.recent_changes``) in every language of the
+    product: {"en": [...], "it": [...]}; the same changes, each list in one language."""
+    changes = recent_changes(t, now, HouseRules.of(t).change_notice_hours)  # read once, told in each language
+    out = {}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            out[code] = [change_announcement(c) for c in changes]
+    return out
+
+
 def build_snapshot(tournament_or_id, now=None) -> dict:
     now = now or timezone.now()
     pk = getattr(tournament_or_id, "pk", tournament_or_id)
@@ -145,8 +157,10 @@ def build_snapshot(tournament_or_id, now=None) -> dict:
             .order_by("announcement")
             .values_list("announcement", flat=True)
             .distinct()[:MAX_ANNOUNCEMENTS]
-        )
-        + change_announcements(t, now, HouseRules.of(t).change_notice_hours),
+        ),
+        # FMT-02: and its recent changes, in each language of the product (built once for every
+        # screen: each shows those of its page's language, with the director's text as he wrote it)
+        "changes": change_announcements_by_language(t, now),
     }
     if clk.get("hand_for_hand"):
         states = dict(HandForHandReport.objects.filter(tournament=t, hand=clk["h4h_hand"]).values_list("table_number", "state"))

@@ -147,6 +147,7 @@ def knockouts(t: Tournament, busts: list[Bust], eliminators: dict, winner: int |
         return []
     out_now = {b.entry_id for b in busts}
     awards: list[BountyAward] = []
+    lefts: dict[int, list[int]] = {}  # bust → the envelopes in the bag when its envelope was drawn
     for bust in busts:
         named = eliminators.get(bust.entry_id) or []
         if not named and bust.kind == Bust.BUST:
@@ -158,7 +159,7 @@ def knockouts(t: Tournament, busts: list[Bust], eliminators: dict, winner: int |
             )
         people = _eliminators(t, rules, bust, named, out_now) if named else []
         try:
-            made = _head_knockout(t, rules, bust, people) if rules.bounty in HEADS else _mystery_knockout(t, rules, bust, people)
+            made = _head_knockout(t, rules, bust, people) if rules.bounty in HEADS else _mystery_knockout(t, rules, bust, people, lefts)
         except engine.BountyError as exc:
             raise _engine_error(exc) from None
         BountyAward.objects.bulk_create(made)  # written now: the next bust's draw reads the bag without them
@@ -168,7 +169,7 @@ def knockouts(t: Tournament, busts: list[Bust], eliminators: dict, winner: int |
         BountyAward.objects.bulk_create(made)
         awards += made
     if awards:
-        _log_awards(t, actor, awards)
+        _log_awards(t, actor, awards, lefts=lefts)
     return awards
 
 
@@ -222,7 +223,7 @@ def mystery_bag(t: Tournament, rules: HouseRules | None = None) -> engine.Myster
     return engine.MysteryBag(rules.envelopes, drawn=sorted({number for _bust, number in drawn}))
 
 
-def _mystery_knockout(t, rules, bust, people) -> list[BountyAward]:
+def _mystery_knockout(t, rules, bust, people, lefts: dict) -> list[BountyAward]:
     if not people:
         return []
     # After a deal settled the bag (its envelopes shared or carried over) nothing is drawn.
@@ -240,6 +241,8 @@ def _mystery_knockout(t, rules, bust, people) -> list[BountyAward]:
     if paying and not bag.left:
         paying = False  # every envelope has gone: the knockout is recorded, nothing is drawn
     seed = secrets.randbits(62) if paying else None
+    if paying:
+        lefts[bust.pk] = bag.left  # the draw's input, logged with its seed (seating.replay)
     result = engine.mystery_knockout(bag, people, seed=seed, paying=paying, **_split(rules))
     awards = [_won(t, bust, people, person, award, envelope=award.envelope, seed=seed) for person, award in zip(people, result.awards)]
     if result.house:
@@ -270,7 +273,7 @@ def _finish(t, rules, winner: int) -> list[BountyAward]:
     return [BountyAward(tournament=t, kind=BountyAward.LEFTOVER, winner_id=winner if to_the_winner else None, cash=left)]
 
 
-def _log_awards(t, actor, awards: list[BountyAward], **extra) -> None:
+def _log_awards(t, actor, awards: list[BountyAward], lefts=None, **extra) -> None:
     ids = {a.winner_id for a in awards if a.winner_id} | {a.knocked_out_id for a in awards if a.knocked_out_id}
     full = {e.pk: e.person.full_name for e in Entry.objects.filter(pk__in=ids).select_related("person")}
     for a in awards:
@@ -288,6 +291,8 @@ def _log_awards(t, actor, awards: list[BountyAward], **extra) -> None:
         }
         if a.envelope is not None:
             payload.update(envelope=a.envelope, seed=a.seed)
+            if a.seed is not None and a.bust_id in (lefts or {}):
+                payload["left"] = lefts[a.bust_id]  # what the seed drew from: replay_draw draws it again
             log_event(t, Action.PAYOUTS_MYSTERY_DRAWN, actor, **payload)
         else:
             log_event(t, Action.PAYOUTS_BOUNTY_WON, actor, **payload)

@@ -68,6 +68,11 @@ def pay_prize(entry, *, method: str, actor: Actor, source: str = "MAIN:CASH", re
             "prize_forfeited",
             _("%(name)s was eliminated without prize (PEN-07): place %(p)s is not paid.") % {"name": entry.person.full_name, "p": due["place"]},
         )
+    if due["pending"]:
+        raise PayoutError(
+            "place_still_shared",
+            _("Place %(p)s is shared by every player who loses in this round: it is paid once the round's last match is over.") % {"p": due["place"]},
+        )
     if due["held"]:
         raise PayoutError("prize_held", _("This prize is shared between tied players: the director decides who gets it."))
     if not due["released"]:
@@ -151,15 +156,25 @@ def pay_prize(entry, *, method: str, actor: Actor, source: str = "MAIN:CASH", re
     return payment
 
 
-def check_paid_places_stand(t) -> None:
-    """A prize paid stays with the place it was paid for: a change of the ranking (an undone bust,
-    the winner's place with it) that takes that place from its player is refused while the
-    payment stands; the desk reverses the payment first."""
+def check_paid_places_stand(t, *, by_bust: bool = False) -> None:
+    """A prize paid stays with the place it was paid for: a change of the ranking that takes that
+    place from its player is refused while the payment stands: an undone bust (the winner's place
+    with it), or a new bust (``by_bust``) of the hand-for-hand hand in which he went out, which
+    would share his place; the desk reverses the payment first, or the floor ends that hand."""
     payments = [p for (_entry, source), p in sel.active_payments(t).items() if source.startswith("MAIN:") and p.place is not None]
     if not payments:
         return
     places = dict(Entry.objects.filter(pk__in=[p.entry_id for p in payments]).values_list("pk", "place"))
     for p in payments:
+        if places.get(p.entry_id) != p.place and by_bust:
+            raise PayoutError(
+                "prize_paid",
+                _(
+                    "%(name)s has been paid the prize of place %(place)s, which this bust would share (the same hand-for-hand hand): "
+                    "report the hand completed at every table first, or the desk reverses that payment."
+                )
+                % {"name": p.entry.person.full_name, "place": p.place},
+            )
         if places.get(p.entry_id) != p.place:
             raise PayoutError(
                 "prize_paid",

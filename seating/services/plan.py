@@ -28,7 +28,7 @@ from tournaments.house import HouseRules
 from tournaments.models import TournamentEvent
 from tournaments.services.events import log_event, log_events
 
-from .. import engine, sql
+from .. import engine, replay, sql
 from ..models import ManualDraw, PendingMove
 from .room import BATCH_SIZE, Proposal, Room, apart_of, table_from_snapshot
 
@@ -38,6 +38,12 @@ _rng = None
 def rng():
     """The random source of every draw: the OS CSPRNG (SEAT-01), unless a simulation seeds one."""
     return _rng if _rng is not None else secrets.SystemRandom()
+
+
+def draw_seed() -> int:
+    """A fresh seed for one draw, from the random source above; the draw runs on
+    ``replay.rng_of(seed)`` and logs the seed (as a string) with its inputs, so anybody replays it."""
+    return replay.new_seed(rng())
 
 
 @contextlib.contextmanager
@@ -261,7 +267,8 @@ def _structural(t, room: Room, h: House, apart=(), opened=None) -> list[_Draw]:
     if engine.final_table_due(tables, h.final_table_size):
         if h.draw_mode == "MANUAL":  # the final table draws everybody: open manual breaks end
             ManualDraw.objects.filter(tournament=t, kind=ManualDraw.BREAK, status=ManualDraw.OPEN).update(status=ManualDraw.CANCELLED, done_at=timezone.now())
-        draw = engine.plan_final_table(tables, rng())
+        seed = draw_seed()
+        draw = engine.plan_final_table(tables, replay.rng_of(seed))
         for number in list(room.tables):
             if number != draw.table.number:
                 room.close(number)
@@ -280,6 +287,8 @@ def _structural(t, room: Room, h: House, apart=(), opened=None) -> list[_Draw]:
                     "button_cards": [list(c) for c in draw.button_cards],
                     "capacity": draw.table.capacity,
                     "players": len(draw.moves),
+                    "seed": str(seed),
+                    "tables": [replay.table_json(t) for t in tables],  # the draw's input
                 },
             )
         )
@@ -292,7 +301,8 @@ def _structural(t, room: Room, h: House, apart=(), opened=None) -> list[_Draw]:
             opened.append(_hold_for_manual_break(room, tables, number))
             tables = room.table_list()
             continue
-        draw = engine.draw_break(tables, number, rng(), apart=apart)
+        seed = draw_seed()
+        draw = engine.draw_break(tables, number, replay.rng_of(seed), apart=apart)
         room.put_all(engine.apply_moves(tables, draw.moves))
         room.close(number)
         for m in draw.moves:
@@ -306,6 +316,9 @@ def _structural(t, room: Room, h: House, apart=(), opened=None) -> list[_Draw]:
                     "seat_order": [list(s) for s in draw.seat_order],
                     "card_order": [[p, c] for p, c in draw.card_order],
                     **({"apart_swaps": draw.apart_swaps} if draw.apart_swaps else {}),
+                    "seed": str(seed),
+                    "tables": [replay.table_json(t) for t in tables],  # the draw's input
+                    "apart": [list(pair) for pair in apart],
                 },
             )
         )

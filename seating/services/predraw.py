@@ -13,9 +13,10 @@ from tournaments.services.events import log_event
 from tournaments.services.ledger import lock_tournament
 
 from .. import predraw as engine_predraw
+from .. import replay
 from ..models import PreDrawSeat
 from .draws import RNG_NAME
-from .plan import house, rng
+from .plan import draw_seed, house
 
 MAX_SESSIONS = 20
 MAX_LABEL = 20
@@ -52,7 +53,10 @@ def predraw(tournament, sessions, *, actor, reason: str = "", now=None) -> list[
     if not entries:
         raise DomainError("nobody_registered", _("Nobody is registered yet."), status=409)
     rules = house(t)
-    assignments, order = engine_predraw.predraw(entries, labels, capacity=rules.table_size, rng=rng(), max_players_per_table=rules.start_players_per_table)
+    seed = draw_seed()
+    assignments, order = engine_predraw.predraw(
+        entries, labels, capacity=rules.table_size, rng=replay.rng_of(seed), max_players_per_table=rules.start_players_per_table
+    )
     now = now or timezone.now()
     PreDrawSeat.objects.filter(tournament=t).delete()
     rows = PreDrawSeat.objects.bulk_create(
@@ -69,5 +73,11 @@ def predraw(tournament, sessions, *, actor, reason: str = "", now=None) -> list[
         order=order,
         assignment=[[a.player, a.session, a.table, a.seat] for a in assignments],
         reason=reason,
+        # What replays the draw (seating.replay): the seed and the inputs.
+        seed=str(seed),
+        entries=entries,
+        session_labels=labels,
+        capacity=rules.table_size,
+        max_players_per_table=rules.start_players_per_table,
     )
     return rows

@@ -389,3 +389,59 @@ def test_a_player_absent_from_his_second_match_is_late_not_a_no_show(heads_up, f
     assert m.status == Match.DONE and m.winner_id == m.player_a_id
     places = sorted(Entry.objects.filter(tournament=t).exclude(status=Entry.CANCELLED).values_list("place", flat=True))
     assert places[:2] == [1, 2] and Entry.objects.get(pk=m.player_b_id).place == 2
+
+
+def test_a_semi_final_lost_first_shares_third_place_with_the_other_semi_finals_loser(heads_up, field, actor, cashier_actor):
+    """Found by the simulated days (day seed 710004): the first semi-final over, its loser was
+    due the whole 3rd prize alone and his place left a hole at 4th, while the other semi-final's
+    loser would share 3rd with him. Every loser of a round shares its place: his due is the
+    round's share from the start, 3rd and 4th prizes halved, and it is paid once the round is over."""
+    from payouts import reports
+    from payouts import selectors as payout_selectors
+    from payouts import services as payouts
+
+    t = heads_up(size=4, paid_players=4)
+    field(t, 4)
+    headsup.draw_bracket(t, actor=actor, now=T0)
+    prizes = {p["place"]: p["amount"] for p in payout_selectors.table_prizes(t)}
+    assert prizes[3] != prizes[4]  # else an unshared 3rd prize would look shared
+    payouts.lock_payout_table(t, actor=actor)
+    first, second = Match.objects.filter(bracket=t.bracket, round=1).order_by("position")
+    first = play(first, first.player_a, actor, T0 + timedelta(minutes=30))
+
+    (due,) = [d for d in payout_selectors.dues(t) if d["entry_id"] == first.loser_id]
+    assert (due["place"], due["shared_with"], due["amount"]) == (3, 2, (prizes[3] + prizes[4]) / 2)
+    assert due["pending"]
+    assert payout_selectors.place_spans(t)[3] == 2
+    assert reports.reconciliation_data(t)["balanced"]
+    with pytest.raises(DomainError) as refused:
+        payouts.pay_prize(Entry.objects.get(pk=first.loser_id), method="CASH", actor=cashier_actor)
+    assert refused.value.code == "place_still_shared"
+
+    second = play(second, second.player_b, actor, T0 + timedelta(minutes=40))
+    shared = {d["entry_id"]: d for d in payout_selectors.dues(t) if d["place"] == 3}
+    assert set(shared) == {first.loser_id, second.loser_id}
+    assert {d["amount"] for d in shared.values()} == {(prizes[3] + prizes[4]) / 2}
+    assert not any(d["pending"] for d in shared.values())
+
+
+def test_a_first_round_seat_freed_for_a_no_show_does_not_stretch_the_round_place_past_the_field(heads_up, field, actor):
+    """Found by the soak (day seed 720014): in a bracket of 8 with 7 players (a bye), a first-round
+    match whose absent player's seat was freed (a replacement or a bye to come) was counted as a
+    loser still to place: the first losers' place 5 reached 8 in a field of 7."""
+    from payouts import selectors as payout_selectors
+
+    t = heads_up(size=8, level_minutes=10)
+    field(t, 7)
+    headsup.draw_bracket(t, actor=actor, now=T0)
+    played = [m for m in Match.objects.filter(bracket=t.bracket, round=1).order_by("position") if m.result != Match.BYE]
+    absent_match, first = played[0], played[1]
+    headsup.start_match(absent_match, actor=actor, now=T0)
+    headsup.seat_player(absent_match, absent_match.player_a, actor=actor, now=T0)
+    headsup.free_absent_seat(Match.objects.get(pk=absent_match.pk), actor=actor, now=T0 + timedelta(minutes=10))
+    play(first, first.player_a, actor, T0 + timedelta(minutes=12))
+
+    in_field = t.entries.filter(status__in=(Entry.ACTIVE, Entry.BUSTED)).count()
+    spans = payout_selectors.place_spans(t)
+    assert spans == {5: 2}  # the two first-round matches with both players: the freed seat may end in a bye
+    assert 5 + spans[5] - 1 <= in_field

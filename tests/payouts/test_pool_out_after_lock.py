@@ -179,3 +179,24 @@ def test_no_refund_once_every_player_still_in_is_in_the_money(make_tournament, m
     assert (r.status_code, r.json()["code"]) == (409, "prize_places_decided")
     assert Entry.objects.get(pk=entries[1].pk).status == Entry.ACTIVE
     assert reports.reconciliation_data(Tournament.objects.get(pk=t.pk))["balanced"]
+
+
+def test_a_refund_under_an_unlocked_table_shows_the_table_above_the_pool(locked, api, director):
+    """Found by the soak (day seeds 710016, 710018): after the table was unlocked and a player
+    refunded, the reconciliation said "Differenza non giustificata: -150,00": the director's table
+    still shared the old pool. It balances in that state too, the excess named as the table's, to
+    edit before it locks again."""
+    t, entries = locked
+    r = api(director).post(f"/api/v1/tournaments/{t.pk}/payouts/table/unlock/", {"reason": "a refund"}, format="json")
+    assert r.status_code == 200, r.content
+    r = api(director).post("/api/v1/cashier/refund/", {"entry": entries[1].pk, "reason": "left"}, format="json")
+    assert r.status_code == 201, r.content
+    assert psel.prize_pool(t) == Decimal("400.00")
+
+    data = reports.reconciliation_data(t)
+    assert data["balanced"], data["lines"]
+    lines = dict(data["lines"])
+    assert lines["… assigned by the payout table beyond the prize pool (to edit before it is locked)"] == Decimal("-100.00")
+    assert any("100" in n and "PAY-05" in n for n in data["notes"])
+    r = api(director).post(f"/api/v1/tournaments/{t.pk}/payouts/table/lock/", {}, format="json")
+    assert (r.status_code, r.json()["code"]) == (400, "wrong_total")

@@ -5,9 +5,11 @@ the clock; he touches no money, moves, draws, penalties, clock controls or perso
 import pytest
 from django.test import Client
 
+from seating import services
 from tests.conftest import client_for, make_user
 from tournaments.models import Entry, HandForHandReport
 from tournaments.services import clockctl
+from tournaments.services.events import Actor
 
 from .test_support import arrange, seat_map, started  # noqa: F401 (fixture)
 
@@ -99,3 +101,39 @@ def test_role01_a_dealer_reports_a_player_out_at_the_table_he_names_only(started
     # the floor is not tied to a table: he may leave it out, as before
     r = client_for(floor_user).post(url, {"entries": [{"entry": at_1}]}, format="json")
     assert r.status_code == 201, r.json()
+
+
+def test_a_dealer_takes_back_only_the_bust_he_has_just_reported(started, actor, dealer, floor_user):
+    """A wrong tap on «Player out» (#39 item 8): the page names the player out and offers an Undo;
+    the dealer undoes his own bust while nothing came after it, never another's."""
+    t = started(30)
+    table_1 = seat_map(t)[1]
+    first, second = sorted(table_1)[:2]
+    page = Client()
+    page.force_login(dealer)
+    url = f"/tournaments/{t.pk}/dealer/"
+    r = page.post(url, {"op": "bust", "table": 1, "only": table_1[first]}, follow=True)
+    out = Entry.objects.get(pk=table_1[first])
+    html = r.content.decode()
+    assert out.status == Entry.BUSTED
+    assert f"{out.person.full_name} #{out.number} out in place 30" in html  # the name, not only a number
+    assert 'id="undo-just-busted"' in html
+    bust = t.busts.get(entry=out, void="")
+    r = page.post(url, {"op": "undo_bust", "table": 1, "bust": bust.pk}, follow=True)
+    assert Entry.objects.get(pk=out.pk).status == Entry.ACTIVE, r.content.decode()
+
+    # the floor's bust is not the dealer's to take back
+    floor = Actor(floor_user, "floor-tablet")
+    services.record_bust(t, [table_1[second]], actor=floor, table=1)
+    theirs = t.busts.get(entry_id=table_1[second], void="")
+    r = page.post(url, {"op": "undo_bust", "table": 1, "bust": theirs.pk}, follow=True)
+    assert Entry.objects.get(pk=table_1[second]).status == Entry.BUSTED
+    assert "ask the floor" in r.content.decode()
+
+    # nor his own once another bust came after it
+    page.post(url, {"op": "bust", "table": 1, "only": table_1[first]})
+    mine = t.busts.get(entry_id=table_1[first], void="")
+    later = next(e for e in seat_map(t)[1].values() if e)
+    services.record_bust(t, [later], actor=floor, table=1)
+    page.post(url, {"op": "undo_bust", "table": 1, "bust": mine.pk})
+    assert Entry.objects.get(pk=table_1[first]).status == Entry.BUSTED

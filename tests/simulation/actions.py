@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from payouts import selectors as psel
 from payouts import services as payouts
-from payouts.models import BountyAward
+from payouts.models import BountyAward, PayoutTable
 from seating import services as seating
 from seating.models import Bust
 from tdmanager.errors import DomainError
@@ -71,6 +71,22 @@ def _event(world: World, rng, *statuses) -> Tournament:
     t = pick(rng, world.tournaments(*statuses), "event " + "/".join(statuses).lower())
     world.touched.add(t.pk)
     return t
+
+
+def _mostly(world: World, rng, offers, *statuses, stray: float = 0.15) -> Tournament:
+    """An event in one of ``statuses`` that ``offers`` what the person asks for (a rebuy in a
+    rebuy event); now and then (``stray``) any event, which may refuse it."""
+    if rng.random() >= stray:
+        fitting = [t for t in world.tournaments(*statuses) if offers(t)]
+        if fitting:
+            t = rng.choice(fitting)
+            world.touched.add(t.pk)
+            return t
+    return _event(world, rng, *statuses)
+
+
+def _rebuys(t: Tournament) -> bool:
+    return t.format == Tournament.REBUY
 
 
 def _bounty_kind(t: Tournament) -> str:
@@ -160,7 +176,7 @@ def reserve_and_pay(world: World, rng) -> str:
 @action(weight=4)
 def reenter(world: World, rng) -> str:
     """A busted player buys another entry (re-entry events; elsewhere the desk refuses)."""
-    t = _event(world, rng, Tournament.RUNNING)
+    t = _mostly(world, rng, lambda t: t.format == Tournament.REENTRY, Tournament.RUNNING)
     busted = pick(rng, world.entries(t, Entry.BUSTED), "busted entry")
     sale = cashier.reenter(t, busted.person, method=_method(rng), actor=world.cashier(rng))
     return f"re-entry #{sale.entry.number} for {busted.person.full_name} in {t.name}"
@@ -168,7 +184,7 @@ def reenter(world: World, rng) -> str:
 
 @action(weight=3)
 def rebuy(world: World, rng) -> str:
-    t = _event(world, rng, Tournament.RUNNING)
+    t = _mostly(world, rng, _rebuys, Tournament.RUNNING)
     entry = pick(rng, world.entries(t, Entry.ACTIVE), "player")
     sale = cashier.rebuy(entry, method=_method(rng), actor=world.cashier(rng), stack=rng.choice([0, 5000, 40000]))
     return f"rebuy for #{entry.number} in {t.name} ({sale.row.total})"
@@ -176,7 +192,7 @@ def rebuy(world: World, rng) -> str:
 
 @action(weight=1)
 def declare_rebuy(world: World, rng) -> str:
-    t = _event(world, rng, Tournament.RUNNING)
+    t = _mostly(world, rng, _rebuys, Tournament.RUNNING)
     entry = pick(rng, world.entries(t, Entry.ACTIVE), "player")
     cashier.declare_rebuy(entry, actor=world.floor, stack=0)
     return f"#{entry.number} declared a rebuy in {t.name}"
@@ -184,7 +200,7 @@ def declare_rebuy(world: World, rng) -> str:
 
 @action(weight=2)
 def addon(world: World, rng) -> str:
-    t = _event(world, rng, Tournament.RUNNING)
+    t = _mostly(world, rng, _rebuys, Tournament.RUNNING)
     entry = pick(rng, world.entries(t, Entry.ACTIVE), "player")
     sale = cashier.addon(entry, method=_method(rng), actor=world.cashier(rng))
     return f"add-on for #{entry.number} in {t.name} ({sale.row.total})"
@@ -508,7 +524,8 @@ def sign_off(world: World, rng) -> str:
 
 @action(weight=5)
 def pay_prize(world: World, rng) -> str:
-    t = _event(world, rng, Tournament.RUNNING, Tournament.FINISHED)
+    """The desk pays a prize won (mostly where the payout table is locked: elsewhere refused)."""
+    t = _mostly(world, rng, lambda t: psel.table_state(t) == PayoutTable.LOCKED, Tournament.RUNNING, Tournament.FINISHED)
     due = pick(rng, [d for d in psel.dues(t) if not d["paid"] and not d.get("forfeited") and d.get("kind") != "ITEM"], "prize due")
     entry = due["entry"] if isinstance(due["entry"], Entry) else Entry.objects.get(pk=due["entry"])
     payouts.pay_prize(entry, method=LedgerRow.CASH, actor=world.cashier(rng))

@@ -206,12 +206,15 @@ def satellite_player_buys_target(world: World, rng) -> str:
     return f"{entry.person.full_name} of {sat.name} bought #{sale.entry.number} in {link.target.name}"
 
 
-@action(weight=0.5)
+@action(weight=3)
 def complete_satellite(world: World, rng) -> str:
     """The director closes a satellite by hand (it ends by itself on the bust that decides its
-    seats: before that the product refuses)."""
-    links = list(SatelliteLink.objects.filter(satellite_id__in=world.events, completed_at__isnull=True, satellite__status=Tournament.RUNNING).order_by("pk"))
-    link = pick(rng, links, "running satellite")
+    seats: before that, and once it has ended, the product refuses)."""
+    links = list(SatelliteLink.objects.filter(satellite_id__in=world.events, satellite__status__in=(Tournament.RUNNING, Tournament.FINISHED)).order_by("pk"))
+    running = [link for link in links if link.completed_at is None]
+    if not running and rng.random() < 0.8:
+        raise Skip("every satellite has ended")  # its refusal, now and then, is enough
+    link = pick(rng, running or links, "satellite played")
     world.touched = None  # the target gets its seats
     paid = payouts.complete_satellite(link.satellite, actor=world.director)
     return f"completed satellite #{link.satellite_id}: {len(paid)} seats"
@@ -355,13 +358,20 @@ def build_day2(world: World, rng) -> str:
     return f"started {event.day2.name}"
 
 
-@action(weight=1)
+@action(weight=2)
 def finish_day2(world: World, rng) -> str:
+    """Day 2 is played down (a few players out, one at a time) and finished once one is left;
+    now and then the director asks to finish it too soon (refused)."""
     events = [e for e in MultiDayEvent.objects.filter(day2_id__in=world.events, day2__status=Tournament.RUNNING).order_by("pk")]
     event = pick(rng, events, "Day 2 running")
     world.touched.add(event.day2_id)
-    if event.day2.entries.filter(status=Entry.ACTIVE).count() > 1 and rng.random() < 0.9:
-        raise Skip("Day 2 still playing")
+    if rng.random() < 0.8:
+        for _ in range(rng.randint(1, 4)):
+            seats = [(table, entry) for table, row in world.seats(event.day2).items() for entry in row.values()]
+            if len(seats) < 2:
+                break
+            table, entry = rng.choice(seats)
+            seating.record_bust(event.day2, [entry], actor=world.floor, table=table)
     multiday.finish_day2(event, actor=world.director)
     return f"finished {event.day2.name}"
 
@@ -573,9 +583,11 @@ def create_qualifiers(world: World, rng) -> str:
 
 @action(weight=1)
 def send_qualifier_winner(world: World, rng) -> str:
-    """A qualifying table finished without its winner sent (ended by hand): the director sends him."""
-    qs = list(Qualifier.objects.filter(tournament_id__in=world.events, final_entry__isnull=True, tournament__status=Tournament.FINISHED).order_by("pk"))
-    q = pick(rng, qs, "qualifier winner to send")
+    """A qualifying table finished without its winner sent (ended by hand): the director sends him
+    (a winner already sent, or a table still playing, is refused)."""
+    qs = list(Qualifier.objects.filter(tournament_id__in=world.events).exclude(tournament__status=Tournament.CANCELLED).order_by("pk"))
+    unsent = [q for q in qs if q.final_entry_id is None and q.tournament.status == Tournament.FINISHED]
+    q = pick(rng, unsent if unsent and rng.random() < 0.8 else qs, "qualifier winner to send")
     world.touched.update({q.tournament_id, q.group.final_id})
     entry = timed.send_winner_to_final(q.tournament, actor=world.director)
     return f"#{entry.number} goes to {entry.tournament.name}"
@@ -660,11 +672,14 @@ def close_season(world: World, rng) -> str:
     return f"closed season {archive.number} of {s.name}"
 
 
-@action(weight=0.5)
+@action(weight=2)
 def settle_series_tie(world: World, rng) -> str:
-    """A tie for the last ticket of a cycle: the director settles it (a witnessed high-card draw)."""
-    cycles = list(SeriesCycle.objects.filter(series_id__in=getattr(world, "series", []), tickets_undecided__gt=0).order_by("pk"))
-    c = pick(rng, cycles, "undecided ticket")
-    chosen = rng.sample(list(c.undecided), min(len(c.undecided), c.tickets_undecided))
+    """A tie for the last ticket of a cycle: the director settles it (a witnessed high-card draw);
+    a cycle with nothing undecided, or the wrong number of players chosen, is refused."""
+    cycles = list(SeriesCycle.objects.filter(series_id__in=getattr(world, "series", [])).order_by("pk"))
+    undecided = [c for c in cycles if c.tickets_undecided > 0]
+    c = pick(rng, undecided if undecided and rng.random() < 0.9 else cycles, "closed cycle")
+    n = c.tickets_undecided if rng.random() < 0.9 else c.tickets_undecided + 1
+    chosen = rng.sample(list(c.undecided), min(len(c.undecided), n))
     series.settle_undecided(c.series, c.number, chosen, actor=world.director, reason="high card draw, witnessed")
     return f"settled {len(chosen)} tickets of cycle {c.number} of {c.series.name}"

@@ -412,11 +412,12 @@ def sell_with_jackpot(world: World, rng) -> str:
     return f"sold #{sale.entry.number} of {t.name} with the jackpot fee ({sale.row.jackpot_amount})"
 
 
-@action(weight=2)
+@action(weight=3)
 def royal_flush(world: World, rng) -> str:
     """The floor verifies a royal flush (one, now and then two in the same hand) and claims the
-    jackpot: only its buyers win, both hole cards, within its window, once a day."""
-    t = _event_where(world, rng, _jackpot_event, Tournament.RUNNING)
+    jackpot: only its buyers win, both hole cards, within its window (mostly so), once a day."""
+    early = rng.random() < 0.8  # a claim after the window closed is refused
+    t = _event_where(world, rng, lambda t: _jackpot_event(t) and (not early or clockview.late_registration_open(t)), Tournament.RUNNING)
     live = world.entries(t, Entry.ACTIVE)
     buyers = [e for e in live if psel.jackpot_paid_by(e)]
     pool = buyers if buyers and rng.random() < 0.9 else live

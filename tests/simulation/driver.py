@@ -1,8 +1,9 @@
 """The seeded driver of simulated card-room days.
 
-A day is a seed and a number of steps. Each step draws an action by weight (``actions.ACTIONS``)
-and a seed of its own; the action reads the product's state, chooses what a person in the room
-would do (legal or not: refusals are legal outcomes) and calls the real services in-process.
+A day is a seed and a number of steps. Each step draws an action by weight (``actions.ACTIONS``;
+the day's theme, ``catalogue.THEMES``, draws its family of actions more often) and a seed of its
+own; the action reads the product's state, chooses what a person in the room would do (legal or
+not: refusals are legal outcomes) and calls the real services in-process.
 After every step every invariant (``invariants.INVARIANTS``) asks the product, through the
 selectors and reports its pages use, whether the state still balances.
 
@@ -59,6 +60,7 @@ class Violation(AssertionError):
 @dataclass
 class DayReport:
     seed: int
+    theme: str = ""
     steps: int = 0
     ran: Counter = field(default_factory=Counter)
     refused: Counter = field(default_factory=Counter)
@@ -101,21 +103,22 @@ def product_randomness(holder: dict):
         yield
 
 
-def choose(rng: random.Random, actions) -> str:
-    names = sorted(actions)
-    return rng.choices(names, weights=[actions[n].weight for n in names])[0]
+def choose(rng: random.Random, weights: dict[str, float]) -> str:
+    names = sorted(weights)
+    return rng.choices(names, weights=[weights[n] for n in names])[0]
 
 
 def play(seed: int, steps: int = 40, *, plan: list[tuple[str, int]] | None = None, day: int = 0, check: bool = True, language: str = "it") -> DayReport:
     """Play one day: ``steps`` actions drawn from ``seed``, or the ``plan`` given (a failing day's
     steps, each with its seed). Raises ``Violation`` at the first step after which an invariant
     fails; returns the day's report otherwise."""
-    from .catalogue import ACTIONS
+    from .catalogue import theme_of, weights
     from .invariants import INVARIANTS, check_all
 
     started = time.perf_counter()
     world = World(seed=seed, day=day)
-    report = DayReport(seed=seed)
+    report = DayReport(seed=seed, theme=theme_of(seed))
+    drawn = weights(report.theme)
     rng = random.Random(seed)
     replay = plan is not None
     if not replay:  # the day opens with two events on the schedule and their first players
@@ -132,7 +135,7 @@ def play(seed: int, steps: int = 40, *, plan: list[tuple[str, int]] | None = Non
             before = after  # a skipped action writes nothing: the footprint is the last step's
             while True:  # a drawn action with nothing to act on is drawn again (a plan replays as it is)
                 if i >= len(plan):
-                    plan.append((choose(rng, ACTIONS), rng.getrandbits(40)))
+                    plan.append((choose(rng, drawn), rng.getrandbits(40)))
                 name, step_seed = plan[i]
                 outcome, what, problems = _step(world, name, step_seed, holder, language)
                 if outcome != "skipped" or replay or tries >= 8:

@@ -19,10 +19,9 @@ from django.utils.translation import gettext
 from payouts import reports
 from payouts import selectors as psel
 from seating.models import PendingMove, Seat, Table
-from tournaments import live_seats
+from tournaments import live_seats, phone
 from tournaments import selectors as tsel
 from tournaments.models import Entry, LedgerRow, Tournament
-from tournaments.phone import phone_state
 from tournaments.services import cashier
 from tournaments.snapshot import build_snapshot
 
@@ -200,13 +199,14 @@ def seats_are_sound(world: World) -> list[str]:
 
 def places_unique_and_contiguous(world: World) -> list[str]:
     """Finishing places are unique and contiguous, ties as tie groups: a group at place p of k
-    players covers p … p+k−1, no two groups overlap, and the places given run without a hole from
-    the last place of the field up."""
+    players covers p … p+k−1 (k: the players it will hold while it is still being decided, as a
+    heads-up round under way, ``place_spans``), no two groups overlap, and the places given run
+    without a hole from the last place of the field up."""
     problems = []
     for t in world.to_check(Tournament.RUNNING, Tournament.FINISHED):
         covered = []
-        for place, members in asked(psel.place_groups, t).items():
-            covered.extend(range(place, place + len(members)))
+        for place, span in psel.place_spans(t, asked(psel.place_groups, t)).items():
+            covered.extend(range(place, place + span))
         dup = [p for p, n in Counter(covered).items() if n > 1]
         if dup:
             problems.append(f"{t.name}: places given twice: {dup}")
@@ -239,15 +239,22 @@ def receipts_are_gapless(world: World) -> list[str]:
 
 def erased_people_are_gone(world: World) -> list[str]:
     """An erased person's name, document and phone appear in no public answer (the lobby's
-    snapshot, the seat lookup, the players' phone pages) and no export (the reports' CSV)."""
+    snapshot, the seat lookup, every player's phone page as the streams send it) and no export
+    (the reports' CSV)."""
     if not world.erased:
         return []
     texts = []
     for t in world.to_check():
-        texts.append(json.dumps(build_snapshot(t), default=str))
+        snap = build_snapshot(t)
+        texts.append(json.dumps(snap, default=str))
         texts.append(json.dumps(live_seats.seat_page(t.pk, 1, 200), default=str))
-        for e in Entry.objects.filter(tournament=t).order_by("number")[:40]:
-            texts.append(json.dumps(phone_state(e.pk), default=str))
+        public, own = phone.phone_index(t.pk, snap, {})  # what the hub streams to every phone of the event
+        texts.append(json.dumps(public, default=str))
+        texts += [o.frame.decode() for o in own.values()]
+        # the erased players' own pages, cancelled entries' included (the hub streams those no more,
+        # but their page still answers its token)
+        for pk in Entry.objects.filter(tournament=t, person_id__in=world.erased).values_list("pk", flat=True):
+            texts.append(json.dumps(phone.phone_state(pk, snap), default=str))
         for name in reports.REPORTS:
             texts.append(reports.to_csv(reports.build(t, name)))
     blob = "\n".join(texts)
@@ -544,7 +551,8 @@ def brackets_follow_their_matches(world: World) -> list[str]:
                         open_players[p["entry"]] += 1
                         if p["status"] != Entry.ACTIVE and t.status != Tournament.CANCELLED:
                             problems.append(f"{t.name}: #{p['number']} plays a match of round {rnd['round']} but is {p['status']}")
-                elif m["result"] != "BYE" and len(players) == 2:
+                elif m["result"] != "BYE" and len(players) == 2 and t.status != Tournament.CANCELLED:
+                    # (a cancelled event's entries are all cancelled, its bracket void)
                     loser = next(p for p in players if p["entry"] != m["winner"])
                     place = fengine.loser_place(bracket.size, rnd["round"])
                     if loser["status"] != Entry.BUSTED or loser["place"] != place:

@@ -7,8 +7,9 @@ from decimal import Decimal
 import pytest
 
 from tdmanager.errors import DomainError
-from tournaments.models import LedgerRow
-from tournaments.services import cashier
+from tournaments import phone
+from tournaments.models import Entry, LedgerRow
+from tournaments.services import cashier, privacy
 
 from . import actions
 from .driver import Violation, play, untranslated
@@ -87,3 +88,31 @@ def test_the_english_detector_reads_italian_as_italian():
 def test_every_action_has_a_weight_and_a_docstring_or_a_name_that_says_it():
     assert len(actions.ACTIONS) >= 30
     assert all(a.weight > 0 for a in actions.ACTIONS.values())
+
+
+@pytest.mark.django_db
+def test_a_phone_page_that_keeps_an_erased_name_is_caught(monkeypatch):
+    """A phone page that goes on showing the name it first showed (a stale cache) after its
+    player was erased is a violation at the erasure's step."""
+    refunds = [("refund_before_start", s) for s in range(60, 66)]
+    erasures = [("erase_person", s) for s in range(40, 52)]
+    assert play(7, plan=OPENING + refunds + erasures, day=0).ran["erase_person"] >= 2  # the plan erases, unbroken
+    real, shown, real_erase = phone.phone_state, {}, privacy.erase_person
+
+    def sticky(entry_id, snap=None):
+        state = real(entry_id, snap)
+        state["entry"]["name"] = shown.setdefault(entry_id, state["entry"]["name"])
+        return state
+
+    def erase_with_his_phone_open(person, *args, **kwargs):
+        for pk in Entry.objects.filter(person=person).values_list("pk", flat=True):
+            phone.phone_state(pk)  # the player looks at his page a last time
+        return real_erase(person, *args, **kwargs)
+
+    monkeypatch.setattr(privacy, "erase_person", erase_with_his_phone_open)
+    monkeypatch.setattr(phone, "phone_state", sticky)
+    with pytest.raises(Violation) as caught:
+        play(7, plan=OPENING + refunds + erasures, day=1)
+    v = caught.value
+    assert v.plan[v.step][0] == "erase_person"
+    assert "erased_people_are_gone" in v.render() and "still shows" in v.render()

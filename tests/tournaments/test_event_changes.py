@@ -42,10 +42,15 @@ def test_a_planned_event_changes_freely_a_published_one_is_versioned_with_who_an
     assert v1.changes == {"start_at": [old_start.isoformat(), new_start.isoformat()]}
     assert t.events.filter(action="tournaments.tournament.versioned", payload__version=1).exists()
     # The lobby screens announce it, with the reason.
-    announced = build_snapshot(t)["announcements"]
+    snap = build_snapshot(t)
+    announced = snap["changes"]["en"]
     local = timezone.localtime(new_start).strftime("%d/%m/%Y %H:%M")
     assert len(announced) == 1 and announced[0].startswith("Changed: Start: ") and local in announced[0]
     assert announced[0].endswith("(the room opens late)")
+    # an Italian lobby reads it in Italian (#39 item 7), the director's reason as he wrote it
+    (italian,) = snap["changes"]["it"]
+    assert italian.startswith("Modificato: Inizio: ") and local in italian and "Changed" not in italian, italian
+    assert italian.endswith("(the room opens late)")
     # A change that players do not read (the name) is no new version.
     setup.update_tournament(t, {"name": "Sunday Special II"}, actor=actor)
     assert TournamentChange.objects.filter(tournament=t).count() == 1
@@ -85,7 +90,7 @@ def test_a_structure_edit_is_a_version_of_every_published_event_that_plays_it(ap
     assert (v.kind, v.reason) == ("STRUCTURE", "longer level 2")
     assert v.changes == {"structure_rows": [[2, "200/400 · 20 min", "200/400 ante 400 · 25 min"]]}
     assert not TournamentChange.objects.filter(tournament=draft).exists()
-    assert build_snapshot(t)["announcements"] == ["Changed: Structure, row 2: 200/400 · 20 min → 200/400 ante 400 · 25 min (longer level 2)"]
+    assert build_snapshot(t)["changes"]["en"] == ["Changed: Structure, row 2: 200/400 · 20 min → 200/400 ante 400 · 25 min (longer level 2)"]
 
 
 @pytest.mark.django_db
@@ -98,6 +103,6 @@ def test_the_tournament_page_shows_the_history_and_old_changes_leave_the_lobby(m
     page = client.get(f"/tournaments/{t.pk}/").content.decode()
     assert 'id="changes"' in page and "Guarantee: — → 2000.00" in page and "more players expected" in page
     later = timezone.now() + timedelta(hours=13)
-    assert build_snapshot(t, now=later)["announcements"] == []  # change_notice_hours: 12
+    assert build_snapshot(t, now=later)["changes"]["en"] == []  # change_notice_hours: 12
     Tournament.objects.filter(pk=t.pk).update(settings={"change_notice_hours": 24})
-    assert len(build_snapshot(t, now=later)["announcements"]) == 1
+    assert len(build_snapshot(t, now=later)["changes"]["en"]) == 1

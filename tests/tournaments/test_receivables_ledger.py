@@ -6,6 +6,7 @@ counts it as owed and the reconciliation stays balanced. Through the services an
 from decimal import Decimal
 
 import pytest
+from django.templatetags.static import static
 from django.utils import translation
 
 from payouts import reports
@@ -148,4 +149,4 @@ def test_the_desk_api_lists_what_a_player_owes_and_takes_the_payment(t004, perso
 
     client.force_login(cashier_user)
     page = client.get("/desk/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
-    assert 'id="owed"' in page and "Importi dovuti" in page and "Incassa il dovuto" in page and "desk_owed.js" in page
+    assert 'id="owed"' in page and "Importi dovuti" in page and "Incassa il dovuto" in page and static("desk_owed.js") in page

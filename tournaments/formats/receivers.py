@@ -22,6 +22,11 @@ def display_wanted(sender, tournament, request, **kwargs):
     return None
 
 
+def place_spans_pending(sender, tournament, **kwargs):
+    """A heads-up round under way: its place is shared by all the round's losers (payouts)."""
+    return selectors.rounds_being_decided(tournament) or None
+
+
 def league_panel(sender, tournament, **kwargs):
     """A tournament of a league: its lobby screens show the standings (from the cache)."""
     return selectors.league_panel(tournament)
@@ -71,4 +76,5 @@ def connect():
     signals.person_changed.connect(person_changed, dispatch_uid="formats.person_changed")
     signals.page_links.connect(page_links, dispatch_uid="formats.page_links")
     signals.display_wanted.connect(display_wanted, dispatch_uid="formats.display_wanted")
+    signals.place_spans_pending.connect(place_spans_pending, dispatch_uid="formats.place_spans_pending")
     signals.sit_and_go_place_paid.connect(sitandgo.start_sit_and_go_when_full, dispatch_uid="formats.sit_and_go_start")

@@ -398,3 +398,30 @@ def league_points_by_entry(entries) -> dict[int, dict]:
         if lines:
             out[e.pk] = {"league": lines}
     return out
+
+
+def rounds_being_decided(tournament) -> dict[int, int]:
+    """A heads-up bracket's rounds under way: ``{the round's loser place: losers it will have}``.
+    Every loser of a round shares its place (``engine.loser_place``): while some of its matches
+    are still to be played, the place's group is not complete. A bye has no loser; a match won
+    by a walkover whose absent player left (his entry cancelled) places nobody, and a first-round
+    match still waiting for a player may end so: it is not counted until it has a loser."""
+    bracket = getattr(tournament, "bracket", None)
+    if tournament.format != tournament.HEADS_UP or bracket is None or bracket.drawn_at is None:
+        return {}
+    rounds: dict[int, list[Match]] = {}
+    for m in bracket.matches.select_related("loser"):
+        rounds.setdefault(m.round, []).append(m)
+    out = {}
+    for round_no, matches in rounds.items():
+        to_place = [
+            m
+            for m in matches
+            if m.result != Match.BYE
+            and not (m.status == Match.DONE and (m.loser is None or m.loser.status != Entry.BUSTED))
+            and not (m.status != Match.DONE and round_no == 1 and not (m.player_a_id and m.player_b_id))
+        ]
+        done = sum(1 for m in to_place if m.status == Match.DONE)
+        if 0 < done < len(to_place):
+            out[engine.loser_place(bracket.size, round_no)] = len(to_place)
+    return out

@@ -148,8 +148,13 @@ def check_open_for_sales(t: Tournament) -> None:
         raise DeskError("registration_not_open", _("Registration for this tournament is not open yet."))
     if t.status in (Tournament.FINISHED, Tournament.CANCELLED):
         raise DeskError("tournament_closed", _("This tournament is %(status)s.") % {"status": t.get_status_display().lower()})
-    # The last bust left one player: he has won (place 1, his bounty and the bag's money given),
-    # even while late registration would still be open; a sale now would play on after the end.
+    check_winner_not_decided(t)
+
+
+def check_winner_not_decided(t: Tournament) -> None:
+    """The last bust left one player: he has won (place 1, his bounty and the bag's money given),
+    even while late registration would still be open; an entry now, sold, won in a satellite or
+    qualified, would play on after the end."""
     if t.status == Tournament.RUNNING and list(t.entries.filter(status=Entry.ACTIVE).values_list("place", flat=True)[:2]) == [1]:
         raise DeskError("winner_decided", _("This tournament has its winner: only one player is left, and nothing more is sold."))
 
@@ -268,7 +273,8 @@ def check_admission(
     path around the desk skips one. Raises ``DeskError`` naming the rule, in the desk's order:
 
     - the tournament's status (not open yet, finished, cancelled; a booking only before the
-      start) — every path but a qualified entry (a Day 2 is filled before it opens);
+      start) — every path but a qualified entry (a Day 2 is filled before it opens); a winner
+      decided (one player left) ends every path, a satellite's seat and a qualifier's included;
     - REG-05: a banned person never plays;
     - REG-04: the late-registration window by the tournament clock (house default: the end of
       level ``late_reg_default_level``), and the 004 rule that once running only pre-booked
@@ -292,9 +298,11 @@ def check_admission(
         if t.status in (Tournament.RUNNING, Tournament.FINISHED, Tournament.CANCELLED):
             raise DeskError("pre_registration_closed", _("Pre-registration is only possible before the start."))
     elif path == SATELLITE_SEAT:  # won days before: a seat is issued before the target opens its desk
-        if t.status in (Tournament.FINISHED, Tournament.CANCELLED):
+        if t.status != Tournament.PLANNED:
             check_open_for_sales(t)
-    elif path != QUALIFIED:
+    elif path == QUALIFIED:  # a Day 2 is filled before it opens; a final playing takes no one after its end
+        check_winner_not_decided(t)
+    else:
         check_open_for_sales(t)
     check_not_banned(person)
     if path == REBUY:

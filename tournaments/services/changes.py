@@ -4,7 +4,7 @@ Once registration has opened (the event is published) every change of what a pla
 about it (day and time, structure, buy-in and fees, guarantee, stack, late registration) is a
 new version: ``TournamentChange`` keeps what changed, who changed it, when and why, and its
 logged action refreshes the lobby screens, which show the change as an announcement
-(``selectors.change_announcements``). The setup service and the structures service write it,
+(``selectors.recent_changes``, ``change_announcement``). The setup service and the structures service write it,
 inside their own transaction; ``record_change`` is their one step.
 """
 
