@@ -688,6 +688,15 @@ class DrawHistoryView(SeatingAPIView):
         return Response(items)
 
 
+class DrawReplayView(SeatingAPIView):
+    """GET (director, controller, regulator): a logged draw recomputed from its logged seed and
+    inputs with the engine that drew it: ``logged``, ``recomputed`` and ``matches``."""
+
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    def get(self, request, pk, event_id):
+        return Response(selectors.draw_replay(self.tournament(pk), event_id))
+
+
 # --- SEAT-01 / SEAT-04 manual draws, SEAT-07 constraints -----------------------------------
 
 

@@ -24,4 +24,5 @@ urlpatterns = [
     path("tournaments/<int:pk>/break-order/", api.BreakOrderView.as_view(), name="api-seating-break-order"),
     path("tournaments/<int:pk>/standings/", api.StandingsView.as_view(), name="api-seating-standings"),
     path("tournaments/<int:pk>/entries/<int:entry_id>/draws/", api.DrawHistoryView.as_view(), name="api-seating-draws"),
+    path("tournaments/<int:pk>/draws/<int:event_id>/replay/", api.DrawReplayView.as_view(), name="api-draw-replay"),
 ]

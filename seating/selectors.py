@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from tdmanager.compiled import Compiled, rows_together
+from tdmanager.errors import DomainError
 from tournaments.actions import Action
 from tournaments.house import HouseRules
 from tournaments.models import ChipCount, Entry, Tournament, TournamentEvent
@@ -21,7 +22,7 @@ from tournaments.selectors import active_penalties, penalty_progress
 from tournaments.signals import ask, ask_one
 from tournaments.snapshot import results as top_places
 
-from . import engine, labels, signals
+from . import engine, labels, replay, signals
 from .models import Bust, KeepApart, ManualDraw, PendingMove, PreDrawSeat, Seat, SeatingState, SeatReservation, Table
 
 # Every sale's answer asks it (the entry's seat): compiled once (tdmanager.compiled).
@@ -640,6 +641,27 @@ def standings(tournament) -> list[dict]:
 
 
 DRAW_ACTIONS = (Action.SEATING_DRAW_INITIAL, Action.SEATING_PLAYER_SEATED, Action.SEATING_TABLE_BROKEN, Action.SEATING_FINAL_TABLE_FORMED)
+
+
+def draw_replay(tournament, event_id: int) -> dict:
+    """A logged draw of this tournament replayed from its seed and inputs (``seating.replay``):
+    its event, action and seed, the result logged, the result recomputed and whether they match.
+    404 for an event not in this tournament's log; 409 for one that draws nothing or was drawn
+    by hand (no seed to replay)."""
+    ev = TournamentEvent.objects.filter(tournament=tournament, pk=event_id).values("pk", "action", "payload", "created_at").first()
+    if ev is None:
+        raise DomainError("not_found", _("This tournament's log has no such event."), status=404, field="event")
+    payload = ev["payload"] if isinstance(ev["payload"], dict) else {}
+    other = None if ev["action"] in replay.REPLAYERS else ask_one(signals.draw_replay_wanted, tournament=tournament, action=ev["action"])
+    try:
+        done = replay.replay(ev["action"], payload, other)
+    except replay.NotReplayable as exc:
+        if exc.code == "not_a_draw":
+            raise DomainError("not_a_draw", _("This event is not a random draw: there is nothing to replay."), field="event") from None
+        raise DomainError(
+            "no_seed", _("This draw was logged without a seed (a draw by hand, or one logged before seeds were): it cannot be replayed."), field="event"
+        ) from None
+    return {"event": ev["pk"], "at": ev["created_at"].isoformat(), **done.as_dict()}
 
 
 def draw_history(tournament, entry) -> list[dict]:

@@ -5,6 +5,7 @@ engine asks the same function, so the final table has one size (BAL-09) for seat
 """
 
 from .clock import SHOT_CLOCK_PRESETS
+from .penalties import get_preset
 
 # PEN-02: the penalty limits follow the event's rule set unless the house names a preset.
 RULE_SET_PENALTY_PRESET = {"SANREMO_003": "SANREMO_003", "MONTEGALDA_004": "MONTEGALDA_004", "HEADS_UP_001": "HEADS_UP_001"}
@@ -23,6 +24,12 @@ def final_table_size(table_size: int) -> int:
 
 #: PAY-01 (003 Art. 14): a Sanremo prize pool is the buy-ins less 3 % the casino keeps.
 SANREMO_DEDUCTIONS = ({"name": "casino", "percent": "3"},)
+
+
+def max_rounds(penalty_preset: str) -> int:
+    """PEN-02 / C26: the most penalty rounds the preset allows (0: no maximum). The cap of 4 is
+    003's and 004's (scenario 26); a TDA event escalates freely unless the house sets one."""
+    return get_preset(penalty_preset).max_rounds or 0
 
 
 def prize_pool_deductions(rule_set: str) -> list[dict]:

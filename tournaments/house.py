@@ -253,7 +253,11 @@ class HouseRules:
         derived='the rule set\'s (SANREMO_003, MONTEGALDA_004, HEADS_UP_001), else `"TDA"`',
     )
     max_rounds: int = _setting(
-        4, _int(0, 100), "PEN-02, C26", "most rounds a missed-rounds penalty may give (003, 004: 1–4); 0: no maximum (TDA escalates freely)"
+        None,
+        _int(0, 100),
+        "PEN-02, C26",
+        "most rounds a missed-rounds penalty may give (003, 004: 1–4); 0: no maximum (TDA escalates freely)",
+        derived="the penalty preset's: `4` for SANREMO_003 and MONTEGALDA_004, else `0` (no maximum: TDA, HEADS_UP_001)",
     )
     penalty_reasons: dict | None = _setting(
         None,
@@ -279,6 +283,12 @@ class HouseRules:
     tie_break: str = _setting("TABLE_ORDER", _choice("TABLE_ORDER", "RANDOM_DRAW"), "BAL-05, C5", "equal tables: the published table order, or a draw")
     break_order: list[int] | None = _setting(
         None, (_break_order, "null or a list of table numbers"), "BAL-06", "published order in which tables break (null: fewest players, highest number)"
+    )
+    seat_pool_next_break: str = _setting(
+        "EXCLUDED",
+        _choice("EXCLUDED", "ON_TIE"),
+        "SEAT-03",
+        'the table breaking next is left out of the seat pool while another table has an open seat, or "ON_TIE": only when another table has as few players',
     )
     final_table_size: int = _setting(
         None,
@@ -495,6 +505,7 @@ class HouseRules:
         size, rs = values["table_size"], values["rule_set"]
         values.setdefault("final_table_size", defaults.final_table_size(size))
         values.setdefault("penalty_preset", defaults.penalty_preset(rs))
+        values.setdefault("max_rounds", defaults.max_rounds(values["penalty_preset"]))
         values.setdefault("clock_call_preset", defaults.clock_call_preset(rs))
         values.setdefault("clock_call_seconds", defaults.clock_call_time(values["clock_call_preset"])[0])
         values.setdefault("clock_call_countdown_seconds", defaults.clock_call_time(values["clock_call_preset"])[1])
@@ -508,6 +519,12 @@ class HouseRules:
     def bounty_part(self) -> Decimal:
         """The bounty part of each buy-in and re-entry: ``bounty_amount`` in a bounty event, else 0."""
         return Decimal(0) if self.bounty == "NONE" else self.bounty_amount.quantize(Decimal("0.01"))
+
+    def entry_cost(self, t) -> Decimal:
+        """What the desk charges for an entry of ``t`` (this house's rules being ``t``'s): the
+        buy-in and the fee, and the bounty part in a bounty event (PAY-02). The jackpot's fee is
+        the player's choice, apart."""
+        return t.entry_price + self.bounty_part
 
     @property
     def envelopes(self) -> list[Decimal]:

@@ -165,27 +165,40 @@ def seat_tables(
     return SeatDraw(tables, placed, buttons, button_cards)
 
 
+#: SEAT-03: how the seat pool treats the table that breaks next (house rule ``seat_pool_next_break``).
+NEXT_BREAK_EXCLUDED = "EXCLUDED"  # RULES SEAT-03's default: never in the pool while another table has an open seat
+NEXT_BREAK_ON_TIE = "ON_TIE"  # left out only when another table has as few players
+NEXT_BREAK_RULES = (NEXT_BREAK_EXCLUDED, NEXT_BREAK_ON_TIE)
+
+
 def seat_pool(
     tables: Sequence[Table],
     *,
     exclude_tables: Iterable[int] = (),
     break_order: Sequence[int] | None = None,
+    next_break: str = NEXT_BREAK_EXCLUDED,
 ) -> list[tuple[int, int]]:
     """Open seats for new entrants: at the tables with the fewest players (SEAT-03).
 
-    Filling the shortest tables first means a new entrant never creates an imbalance. The
-    table next in the break order is left out when another table ties with it, so nobody
-    is seated at a table about to break. Locked tables, locked seats and empty (closed)
-    tables are never in the pool. Returns (table, seat) pairs in table and seat order.
+    Filling the shortest tables first means a new entrant does not create an imbalance among
+    the tables that stay. The table next in the break order is left out (``EXCLUDED``, the
+    RULES default) so nobody is seated at a table about to break; it is in the pool only when
+    no other table has an open seat. ``ON_TIE`` leaves it out only when another table has as
+    few players. Locked tables, locked seats and empty (closed) tables are never in the pool.
+    Returns (table, seat) pairs in table and seat order.
     """
+    if next_break not in NEXT_BREAK_RULES:
+        raise SeatingError("unknown_setting", f"seat_pool_next_break must be one of {', '.join(NEXT_BREAK_RULES)}")
     excluded = set(exclude_tables)
     eligible = [t for t in tables if t.seats and not t.locked and t.number not in excluded and _free_seats(t) > 0]
     if not eligible:
         return []
+    breaking = next_table_to_break(tables, break_order)
+    if next_break == NEXT_BREAK_EXCLUDED:
+        eligible = [t for t in eligible if t.number != breaking] or eligible
     fewest = min(len(t.seats) for t in eligible)
     pool_tables = [t for t in eligible if len(t.seats) == fewest]
     if len(pool_tables) > 1:
-        breaking = next_table_to_break(tables, break_order)
         pool_tables = [t for t in pool_tables if t.number != breaking] or pool_tables
     return [(t.number, s) for t in sorted(pool_tables, key=lambda t: t.number) for s in t.open_seats()]
 
@@ -200,6 +213,7 @@ def draw_late_seat(
     new_table_number: int | None = None,
     break_order: Sequence[int] | None = None,
     apart: Iterable[tuple[Hashable, Hashable]] = (),
+    next_break: str = NEXT_BREAK_EXCLUDED,
 ) -> LateSeat:
     """A random seat from the seat pool for a late registrant, alternate or re-entry.
 
@@ -207,7 +221,8 @@ def draw_late_seat(
     the button; seats outside that gap are preferred, and a seat inside it is flagged
     ``wait_for_button``. If every table is full, the answer opens a new table (the
     product creates it): ``new_table_number`` or the highest number + 1, with ``capacity``
-    (default: the largest existing capacity) and a random seat. ``apart`` (SEAT-07): seats
+    (default: the largest existing capacity) and a random seat. ``next_break``: how the pool
+    treats the table breaking next (:func:`seat_pool`). ``apart`` (SEAT-07): seats
     at a table where the player's partner sits are left out of the pool; when that empties
     it, any open seat at another playing table will do; only when none is open does he sit
     with his partner.
@@ -215,7 +230,7 @@ def draw_late_seat(
     rng = rng if rng is not None else secrets.SystemRandom()
     if any(player in t.seats.values() for t in tables):
         raise SeatingError("already_seated", f"{player} already has a seat")
-    pool = seat_pool(tables, exclude_tables=exclude_tables, break_order=break_order)
+    pool = seat_pool(tables, exclude_tables=exclude_tables, break_order=break_order, next_break=next_break)
     if pool and apart:
         # SEAT-07: not at a partner's table: another seat of the pool, else an open seat at
         # another table (balancing evens it out later), else the pool as it is (flagged).

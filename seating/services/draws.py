@@ -15,14 +15,14 @@ from tournaments.actions import Action
 from tournaments.models import Entry, Tournament
 from tournaments.services.events import log_event
 
-from .. import engine
+from .. import engine, replay
 from .. import predraw as engine_predraw
 from ..models import Bust, ManualDraw, PendingMove, PreDrawSeat, Seat, SeatingState, SeatReservation
 from .busts import recompute_places, void_bust
-from .plan import SeatingActionError, engine_errors, house, remove_players, rng, settle
+from .plan import SeatingActionError, draw_seed, engine_errors, house, remove_players, settle
 from .room import apart_of, lock
 
-RNG_NAME = "secrets.SystemRandom (OS CSPRNG)"
+RNG_NAME = "secrets.SystemRandom (OS CSPRNG) seeds random.Random"  # the seed is logged as "seed"
 
 
 @service
@@ -91,9 +91,15 @@ def _initial_draw(t, room, actor, *, now=None, redraw=False, reason="", seat_lat
     room.apart = None  # the entries may have changed since the pairs were read
     if rules.draw_mode == "MANUAL":
         return _open_manual_initial(t, room, actor, entries, reserved, rules, now=now, redraw=redraw, reason=reason)
+    seed, apart = draw_seed(), apart_of(room)
     with engine_errors():
         result = engine.draw_seats(
-            entries, capacity=rules.table_size, rng=rng(), max_players_per_table=rules.start_players_per_table, apart=apart_of(room), reserved=reserved
+            entries,
+            capacity=rules.table_size,
+            rng=replay.rng_of(seed),
+            max_players_per_table=rules.start_players_per_table,
+            apart=apart,
+            reserved=reserved,
         )
     for table in result.tables:
         room.put(table, is_final=False, halt_waived=False)
@@ -118,6 +124,11 @@ def _initial_draw(t, room, actor, *, now=None, redraw=False, reason="", seat_lat
         apart_swaps=result.apart_swaps,
         buttons={str(n): s for n, s in result.buttons.items()},
         button_cards={str(n): [list(c) for c in cards] for n, cards in result.button_cards.items()},
+        # What replays the draw (seating.replay): the seed and the inputs not logged above.
+        seed=str(seed),
+        entries=entries,
+        max_players_per_table=rules.start_players_per_table,
+        apart=[list(pair) for pair in apart],
     )
 
 
@@ -172,16 +183,17 @@ def _start_as_predrawn(t, room, actor, entries, rules, plan: PredrawPlan, skippe
     (slips; nobody moves until the floor confirms), but, as at any start, no table breaks and
     no final table forms before a hand is played."""
     room.apart = None
+    seed, apart, reserved = draw_seed(), apart_of(room), reservations(t)
     with engine_errors():
         result = engine_predraw.seat_as_predrawn(
             entries,
             plan.predrawn,
             capacity=rules.table_size,
-            rng=rng(),
+            rng=replay.rng_of(seed),
             max_players_per_table=rules.start_players_per_table,
-            reserved=reservations(t),
+            reserved=reserved,
             held=plan.held,
-            apart=apart_of(room),
+            apart=apart,
         )
     for table in result.tables:
         room.put(table, is_final=False, halt_waived=False)
@@ -210,6 +222,14 @@ def _start_as_predrawn(t, room, actor, entries, rules, plan: PredrawPlan, skippe
         apart_swaps=result.apart_swaps,
         buttons={str(n): s for n, s in result.buttons.items()},
         button_cards={str(n): [list(c) for c in cards] for n, cards in result.button_cards.items()},
+        # What replays the draw (seating.replay): the seed and the inputs not logged above.
+        seed=str(seed),
+        entries=entries,
+        predraw_seats=[[e, tb, s] for e, (tb, s) in sorted(plan.predrawn.items())],
+        reservations=[[e, tb, s] for e, (tb, s) in sorted(reserved.items())],
+        held=sorted([tb, s] for tb, s in plan.held),
+        max_players_per_table=rules.start_players_per_table,
+        apart=[list(pair) for pair in apart],
     )
 
 
@@ -301,9 +321,17 @@ def seat_new_entry(tournament, entry, actor, *, revived: bool = False, now=None)
         else tb
         for tb in room.table_list()
     ]
+    seed, rules, new_number = draw_seed(), house(t), room.free_number()
     with engine_errors():
         late = engine.draw_late_seat(
-            view, entry.pk, rng(), capacity=t.table_size, new_table_number=room.free_number(), break_order=house(t).break_order, apart=apart
+            view,
+            entry.pk,
+            replay.rng_of(seed),
+            capacity=t.table_size,
+            new_table_number=new_number,
+            break_order=rules.break_order,
+            apart=apart,
+            next_break=rules.seat_pool_next_break,
         )
         if late.opens_new_table:
             room.put(engine.Table(late.table, late.capacity, {late.seat: entry.pk}), is_final=False, halt_waived=False)
@@ -330,6 +358,14 @@ def seat_new_entry(tournament, entry, actor, *, revived: bool = False, now=None)
         wait_for_button=late.wait_for_button,
         revived=revived,
         rng=RNG_NAME,
+        # What replays the draw (seating.replay): the seed and the inputs.
+        seed=str(seed),
+        tables=[replay.table_json(tb) for tb in view],
+        capacity=t.table_size,
+        new_table_number=new_number,
+        break_order=rules.break_order,
+        next_break=rules.seat_pool_next_break,
+        apart=[list(pair) for pair in apart],
     )
 
 

@@ -670,9 +670,21 @@ def test_the_seat_pool_is_the_open_seats_of_the_shortest_tables_not_the_next_to_
     assert seat_pool(tables, exclude_tables=[2]) == [(3, 6)]
 
 
-def test_the_table_due_to_break_next_stays_in_the_pool_when_it_alone_is_shortest():
+def test_the_table_breaking_next_is_in_the_pool_only_when_no_other_table_has_an_open_seat():
     tables = [full(1, 9, bb=1), full(2, 9, bb=1), with_open(3, [6], 9, bb=1)]
     assert seat_pool(tables) == [(3, 6)]
+
+
+def test_the_table_breaking_next_is_left_out_even_when_it_alone_is_shortest():
+    # SEAT-03: «excluding tables scheduled to break next», by default; the house's "ON_TIE"
+    # leaves it out only when another table has as few players.
+    tables = [full(1, 9, bb=1), with_open(2, [4], 9, bb=1), with_open(3, [5, 6], 9, bb=1)]
+    assert seat_pool(tables, break_order=[3, 2]) == [(2, 4)]
+    assert seat_pool(tables, break_order=[3, 2], next_break="ON_TIE") == [(3, 5), (3, 6)]
+    late = draw_late_seat(tables, "NEW", random.Random(1), break_order=[3, 2])
+    assert (late.table, late.seat) == (2, 4)
+    with pytest.raises(SeatingError):
+        seat_pool(tables, next_break="NEVER")
 
 
 def test_a_late_seat_avoids_the_gap_between_button_and_small_blind():

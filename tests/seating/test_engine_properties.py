@@ -29,6 +29,7 @@ from seating.engine import (
     draw_seats,
     finishing_places,
     next_hand_positions,
+    next_table_to_break,
     plan_balance,
     plan_break,
     plan_final_table,
@@ -191,12 +192,32 @@ def test_the_initial_draw_uses_ceil_n_over_capacity_tables_that_differ_by_at_mos
 @FEWER
 @given(rooms(locked=True), st.integers(0, 10**6))
 def test_a_late_seat_never_unbalances_a_balanced_room(tables, seed):
+    # ON_TIE: the pool is always the shortest tables, so the whole room stays balanced.
     tables = apply_moves(tables, plan_balance(tables, rng=random.Random(seed)))
-    late = draw_late_seat(tables, "LATE", random.Random(seed))
+    late = draw_late_seat(tables, "LATE", random.Random(seed), next_break="ON_TIE")
     after = apply_late_seat(tables, late)
     assert everyone(after) == everyone(tables) + Counter(["LATE"])
     if not late.opens_new_table:
         assert spread(after) <= max(1, spread(tables))
+
+
+@FEWER
+@given(rooms(locked=True), st.integers(0, 10**6))
+def test_a_late_seat_never_unbalances_the_tables_that_stay(tables, seed):
+    # SEAT-03's default: the table breaking next is left out, so the tables that stay are
+    # balanced, and the late entrant sits there unless none of them has an open seat.
+    tables = apply_moves(tables, plan_balance(tables, rng=random.Random(seed)))
+    breaking = next_table_to_break(tables)
+    late = draw_late_seat(tables, "LATE", random.Random(seed))
+    after = apply_late_seat(tables, late)
+    assert everyone(after) == everyone(tables) + Counter(["LATE"])
+    if late.opens_new_table:
+        return
+    staying = [t.number for t in tables if t.number != breaking]
+    if late.table == breaking:
+        assert not any(t.open_seats() for t in tables if t.number in staying and t.seats and not t.locked)
+    else:
+        assert spread([t for t in after if t.number in staying]) <= max(1, spread([t for t in tables if t.number in staying]))
 
 
 @FEWER

@@ -1,23 +1,22 @@
 """Issue #29: the defaults RULES.md names, built. C25 counts the players when the penalty is given
-(TDA 71-A) under every rule set; C26 gives at most 4 rounds (PEN-02); C13 pays a satellite's
-remainder to the first place without a seat and C14 pays seats from the gross (003 Art. 6)."""
+(TDA 71-A) under every rule set; C26 gives at most 4 rounds under 003 and 004 and none under TDA
+(PEN-02, scenario 26) unless the house sets ``max_rounds``; C13 pays a satellite's remainder to
+the first place without a seat and C14 pays seats from the gross (003 Art. 6)."""
 
 import pytest
 
 from payouts.models import SatelliteLink
 from tournaments.house import HouseRules
-from tournaments.models import Tournament
 from tournaments.services import cashier, floor, lifecycle
 from tournaments.services.events import Actor
 
 pytestmark = pytest.mark.django_db
-RULE_SETS = ["TDA", "SANREMO_003", "MONTEGALDA_004", "HEADS_UP_001"]
 
 
-@pytest.mark.parametrize("rule_set", RULE_SETS)
-def test_every_rule_set_defaults_to_four_rounds_counted_at_issue(rule_set):
+@pytest.mark.parametrize("rule_set, rounds", [("TDA", 0), ("SANREMO_003", 4), ("MONTEGALDA_004", 4), ("HEADS_UP_001", 0)])
+def test_every_rule_set_counts_at_issue_and_only_003_and_004_cap_the_rounds(rule_set, rounds):
     rules = HouseRules.from_settings({}, rule_set=rule_set)
-    assert (rules.max_rounds, rules.count_players_at) == (4, "ISSUE")
+    assert (rules.max_rounds, rules.count_players_at) == (rounds, "ISSUE")  # 0: no maximum
     assert (rules.satellite_remainder_rule, rules.satellite_prize_base) == ("NEXT_PLACE", "GROSS")
 
 
@@ -35,13 +34,24 @@ def test_a_sanremo_penalty_counts_the_six_players_at_the_table_when_it_is_given(
     assert (p.players_at_table, p.hands_total) == (6, 12)  # 6 players × 2 rounds, fixed now
 
 
-def test_a_tda_event_refuses_a_fifth_round_unless_the_house_lifts_the_limit(make_tournament, make_person, director):
+@pytest.mark.parametrize("rule_set", ["SANREMO_003", "MONTEGALDA_004"])
+def test_a_tda_event_accepts_a_fifth_round_and_a_003_or_004_event_refuses_it(make_tournament, make_person, director, rule_set):
+    # Scenario 26: «a 5-round missed-hands penalty in a 003/004 event → rejected (max 4); accepted in TDA mode».
     t, entries, actor = _six_at_a_table(make_tournament, make_person, director)
+    assert floor.issue_penalty(t, entries[0], kind="MISSED_ROUNDS", reason_code="ABUSIVE_CONDUCT", rounds=5, actor=actor).hands_total == 30
+    capped, others, _actor = _six_at_a_table(make_tournament, make_person, director, rule_set=rule_set)
+    with pytest.raises(floor.FloorError) as err:
+        floor.issue_penalty(capped, others[0], kind="MISSED_ROUNDS", reason_code="ABUSIVE_CONDUCT", rounds=5, actor=actor)
+    assert err.value.code == "too_many_rounds"
+    assert floor.issue_penalty(capped, others[1], kind="MISSED_ROUNDS", reason_code="ABUSIVE_CONDUCT", rounds=4, actor=actor).hands_total == 24
+
+
+def test_a_house_max_rounds_caps_a_tda_event(make_tournament, make_person, director):
+    t, entries, actor = _six_at_a_table(make_tournament, make_person, director, settings={"max_rounds": 4})
     with pytest.raises(floor.FloorError) as err:
         floor.issue_penalty(t, entries[0], kind="MISSED_ROUNDS", reason_code="ABUSIVE_CONDUCT", rounds=5, actor=actor)
     assert err.value.code == "too_many_rounds"
-    Tournament.objects.filter(pk=t.pk).update(settings={"max_rounds": 0})
-    assert floor.issue_penalty(t, entries[0], kind="MISSED_ROUNDS", reason_code="ABUSIVE_CONDUCT", rounds=5, actor=actor).hands_total == 30
+    assert floor.issue_penalty(t, entries[0], kind="MISSED_ROUNDS", reason_code="ABUSIVE_CONDUCT", rounds=4, actor=actor).hands_total == 24
 
 
 def test_a_satellite_linked_without_naming_them_takes_the_houses_remainder_rule_and_prize_base(api, director, make_tournament):

@@ -1,0 +1,218 @@
+"""Every random draw replayed from its log (SEAT-01: «log the draw (inputs, seed/nonce, result)»).
+
+A draw's random source is ``random.Random(seed)`` (Python's Mersenne Twister), the seed drawn
+fresh from the OS CSPRNG for that one draw (:func:`new_seed`) and logged with the draw's inputs.
+Given the logged seed and inputs, the same engine function gives the same result: an auditor
+(controller, regulator) replays a logged draw (``manage.py replay_draw``, the API's
+``…/draws/<event>/replay/``) and compares the result with the one logged.
+
+Each kind of draw is a ``Replayer``: the part of the payload the draw decided (``logged``) and
+the same part recomputed from the seed and inputs. Seating's draws are here; payouts answers
+for its mystery envelopes (``signals.draw_replay_wanted``), seating never calling payouts.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tournaments.actions import Action
+
+from . import engine
+from . import predraw as engine_predraw
+
+#: Bits of a draw's seed: more than any permutation of a room needs (a 9-handed table has
+#: 9! < 2**19 seatings; 1,000 players 2**8530, so the seed, not the shuffle, bounds the draws
+#: reachable, at 2**128 — far beyond anything that can be tried).
+SEED_BITS = 128
+
+
+def new_seed(source) -> int:
+    """A draw's seed, from ``source`` (the OS CSPRNG, or a simulation's seeded generator)."""
+    return source.getrandbits(SEED_BITS)
+
+
+def rng_of(seed) -> random.Random:
+    """The draw's random source: what the engine shuffles and chooses with, for that seed.
+    Seeds are logged as decimal strings (a JSON number that long loses digits in JavaScript)."""
+    return random.Random(int(seed))
+
+
+def table_json(table: engine.Table) -> dict:
+    """An engine table as the log keeps a draw's input (seats as [seat, player] pairs)."""
+    return {
+        "number": table.number,
+        "capacity": table.capacity,
+        "seats": [[seat, player] for seat, player in sorted(table.seats.items())],
+        "big_blind_seat": table.big_blind_seat,
+        "previous_big_blind_seat": table.previous_big_blind_seat,
+        "locked_seats": sorted(table.locked_seats),
+        "locked": table.locked,
+        "big_blind_twice": table.big_blind_twice,
+    }
+
+
+def table_of(data: dict) -> engine.Table:
+    return engine.Table(
+        data["number"],
+        data["capacity"],
+        {seat: player for seat, player in data["seats"]},
+        data["big_blind_seat"],
+        data["previous_big_blind_seat"],
+        frozenset(data["locked_seats"]),
+        data["locked"],
+        data["big_blind_twice"],
+    )
+
+
+def _json(value):
+    """As the log stores it (tuples become lists, dict keys strings), so the two compare."""
+    return json.loads(json.dumps(value))
+
+
+def _pairs(payload) -> list[tuple]:
+    return [tuple(p) for p in payload.get("apart") or ()]
+
+
+def _initial(p: dict) -> tuple[dict, dict]:
+    """SEAT-01 / SEAT-08: the tickets and every table's button (or, after a draw in advance,
+    SEAT-02: who kept his seat and who was drawn into the free ones)."""
+    keys = ["assignment", "apart_swaps", "buttons", "button_cards"]
+    if "predraw_session" in p:
+        keys += ["predrawn", "predraw_redrawn"]
+        d = engine_predraw.seat_as_predrawn(
+            p["entries"],
+            {e: (tb, s) for e, tb, s in p["predraw_seats"]},
+            capacity=p["capacity"],
+            rng=rng_of(p["seed"]),
+            max_players_per_table=p["max_players_per_table"],
+            reserved={e: (tb, s) for e, tb, s in p["reservations"]},
+            held=[tuple(h) for h in p["held"]],
+            apart=_pairs(p),
+        )
+        got = {"predrawn": [list(k) for k in d.kept], "predraw_redrawn": [list(n) for n in d.not_kept]}
+    else:
+        d = engine.draw_seats(
+            p["entries"],
+            capacity=p["capacity"],
+            rng=rng_of(p["seed"]),
+            max_players_per_table=p["max_players_per_table"],
+            apart=_pairs(p),
+            reserved={e: (tb, s) for e, tb, s in p["reserved"]},
+        )
+        got = {}
+    got.update(
+        assignment=[list(a) for a in d.assignments],
+        apart_swaps=d.apart_swaps,
+        buttons={str(n): s for n, s in d.buttons.items()},
+        button_cards={str(n): [list(c) for c in cards] for n, cards in d.button_cards.items()},
+    )
+    return {k: p.get(k) for k in keys}, got
+
+
+def _break(p: dict) -> tuple[dict, dict]:
+    """SEAT-04: both steps, the seat cards' order and the players' card draw."""
+    d = engine.draw_break([table_of(t) for t in p["tables"]], p["table"], rng_of(p["seed"]), apart=_pairs(p))
+    got = {"seat_order": [list(s) for s in d.seat_order], "card_order": [[pl, c] for pl, c in d.card_order], "apart_swaps": d.apart_swaps}
+    return {"seat_order": p.get("seat_order"), "card_order": p.get("card_order"), "apart_swaps": p.get("apart_swaps", 0)}, got
+
+
+def _final(p: dict) -> tuple[dict, dict]:
+    """BAL-09: everybody drawn again into the final table, and its button."""
+    d = engine.plan_final_table([table_of(t) for t in p["tables"]], rng_of(p["seed"]))
+    got = {
+        "seat_order": [list(s) for s in d.seat_order],
+        "card_order": [[pl, c] for pl, c in d.card_order],
+        "button_seat": d.button_seat,
+        "button_cards": [list(c) for c in d.button_cards],
+    }
+    return {k: p.get(k) for k in got}, got
+
+
+def _late(p: dict) -> tuple[dict, dict]:
+    """SEAT-03: a seat from the seat pool (or a new table when every table is full)."""
+    d = engine.draw_late_seat(
+        [table_of(t) for t in p["tables"]],
+        p["entry"],
+        rng_of(p["seed"]),
+        capacity=p["capacity"],
+        new_table_number=p["new_table_number"],
+        break_order=p["break_order"],
+        apart=_pairs(p),
+        next_break=p["next_break"],
+    )
+    got = {"table": d.table, "seat": d.seat, "new_table": d.opens_new_table, "wait_for_button": d.wait_for_button}
+    return {k: p.get(k) for k in got}, got
+
+
+def _predraw(p: dict) -> tuple[dict, dict]:
+    """SEAT-02: the shuffled order (who goes to which session) and each session's seats."""
+    assignments, order = engine_predraw.predraw(
+        p["entries"], p["session_labels"], capacity=p["capacity"], rng=rng_of(p["seed"]), max_players_per_table=p["max_players_per_table"]
+    )
+    got = {"order": list(order), "assignment": [list(a) for a in assignments]}
+    return {k: p.get(k) for k in got}, got
+
+
+#: action → (the payload's logged part, the same part recomputed). ``None``: not replayable here.
+Replayer = Callable[[dict], tuple[dict, dict]]
+REPLAYERS: dict[str, Replayer] = {
+    Action.SEATING_DRAW_INITIAL: _initial,
+    Action.SEATING_TABLE_BROKEN: _break,
+    Action.SEATING_FINAL_TABLE_FORMED: _final,
+    Action.SEATING_PLAYER_SEATED: _late,
+    Action.SEATING_PREDRAW: _predraw,
+}
+
+
+@dataclass(frozen=True)
+class Replay:
+    action: str
+    seed: str
+    logged: dict
+    recomputed: dict
+
+    @property
+    def matches(self) -> bool:
+        return _json(self.logged) == _json(self.recomputed)
+
+    def as_dict(self) -> dict:
+        return {"action": self.action, "seed": self.seed, "logged": _json(self.logged), "recomputed": _json(self.recomputed), "matches": self.matches}
+
+
+class NotReplayable(Exception):
+    """``code``: ``not_a_draw`` (the action draws nothing) or ``no_seed`` (a manual draw, a seat
+    given by hand, or a draw logged before seeds were)."""
+
+    def __init__(self, code: str):
+        super().__init__(code)
+        self.code = code
+
+
+def replay(action: str, payload: dict, replayer: Replayer | None = None) -> Replay:
+    """Recompute the draw logged as ``action`` with ``payload`` from its seed and inputs.
+    ``replayer``: another app's answer for an action seating does not draw (a mystery envelope)."""
+    replayer = replayer or REPLAYERS.get(action)
+    if replayer is None:
+        raise NotReplayable("not_a_draw")
+    if payload.get("seed") in (None, ""):
+        raise NotReplayable("no_seed")
+    try:
+        logged, recomputed = replayer(payload)
+    except (KeyError, TypeError, ValueError, engine.SeatingError) as exc:
+        # inputs missing or changed so the engine refuses them: the log does not reproduce
+        return Replay(action, str(payload["seed"]), _logged_only(action, payload), {"error": type(exc).__name__})
+    return Replay(action, str(payload["seed"]), logged, recomputed)
+
+
+def _logged_only(action: str, payload: dict) -> dict:
+    keys = {
+        Action.SEATING_DRAW_INITIAL: ("assignment", "buttons"),
+        Action.SEATING_TABLE_BROKEN: ("seat_order", "card_order"),
+        Action.SEATING_FINAL_TABLE_FORMED: ("seat_order", "card_order", "button_seat"),
+        Action.SEATING_PLAYER_SEATED: ("table", "seat"),
+        Action.SEATING_PREDRAW: ("order", "assignment"),
+    }.get(action, ("envelope",))
+    return {k: payload.get(k) for k in keys}

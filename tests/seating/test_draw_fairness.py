@@ -1,0 +1,99 @@
+"""Every random draw is random (SEAT-01..04, SEAT-08, BAL-09): over many seeded draws each
+outcome an auditor can see in the log comes up about equally often.
+
+Each test counts one outcome over fixed seeds and compares the counts with equal expected
+counts by a χ² statistic; the bound is the χ² table's value at p = 0.001 for the test's
+degrees of freedom. A fair draw stays far below it with these seeds; a draw whose shuffle or
+choice is taken out (the same outcome every time) scores about N × (cells − 1), hundreds of
+times the bound. Deterministic: the seeds are fixed.
+"""
+
+import random
+from collections import Counter
+
+from seating.engine import Table, draw_break, draw_late_seat, draw_seats, plan_final_table
+from seating.predraw import predraw
+
+# χ² at p = 0.001 by degrees of freedom (from the published table, not computed here).
+CHI2_P001 = {2: 13.82, 3: 16.27, 5: 20.52, 8: 26.12, 17: 40.79}
+
+
+def chi2(counts: Counter, cells: list) -> float:
+    assert set(counts) <= set(cells), set(counts) - set(cells)  # nothing outside the possible outcomes
+    expected = sum(counts.values()) / len(cells)
+    return sum((counts[c] - expected) ** 2 / expected for c in cells)
+
+
+def assert_uniform(counts: Counter, cells: list) -> None:
+    value = chi2(counts, cells)
+    assert value < CHI2_P001[len(cells) - 1], (value, counts)
+
+
+def seated(number: int, players: list, capacity: int = 9) -> Table:
+    return Table(number, capacity, {seat: p for seat, p in enumerate(players, 1)}, big_blind_seat=2, previous_big_blind_seat=1)
+
+
+def test_the_initial_draw_gives_every_registration_position_every_seat_and_every_seat_the_button():
+    # 18 players, 2 tables of 9: the first and the last registered each get each of the 18
+    # seats about 1,800 / 18 = 100 times; table 1's button is each seat about 200 times.
+    first, last, button = Counter(), Counter(), Counter()
+    for seed in range(1800):
+        draw = draw_seats(range(18), capacity=9, rng=random.Random(seed))
+        where = {p: (t, s) for p, t, s in draw.assignments}
+        first[where[0]] += 1
+        last[where[17]] += 1
+        button[draw.buttons[1]] += 1
+    seats = [(t, s) for t in (1, 2) for s in range(1, 10)]
+    assert_uniform(first, seats)
+    assert_uniform(last, seats)
+    assert_uniform(button, list(range(1, 10)))
+
+
+def test_both_steps_of_a_break_draw_are_random():
+    # Table 3 (6 players) breaks into the 6 open seats of tables 1 and 2. Step 1: each seat
+    # card comes first about 1,200 / 6 = 200 times; step 2: each player ranks first as often.
+    tables = [seated(1, ["a1", "a2", "a3", "a4", "a5", "a6"]), seated(2, ["b1", "b2", "b3", "b4", "b5", "b6"]), seated(3, ["c1", "c2", "c3", "c4", "c5", "c6"])]
+    first_card, first_player = Counter(), Counter()
+    for seed in range(1200):
+        draw = draw_break(tables, 3, random.Random(seed))
+        first_card[tuple(draw.seat_order[0])] += 1
+        first_player[draw.card_order[0][0]] += 1
+    assert_uniform(first_card, [(t, s) for t in (1, 2) for s in (7, 8, 9)])
+    assert_uniform(first_player, ["c1", "c2", "c3", "c4", "c5", "c6"])
+
+
+def test_both_steps_of_the_final_table_draw_are_random():
+    # 9 players left at two tables: each of the 9 seat cards comes first, and each player
+    # ranks first, about 1,800 / 9 = 200 times.
+    tables = [seated(1, ["a1", "a2", "a3", "a4", "a5"]), seated(2, ["b1", "b2", "b3", "b4"])]
+    first_card, first_player = Counter(), Counter()
+    for seed in range(1800):
+        draw = plan_final_table(tables, random.Random(seed))
+        first_card[tuple(draw.seat_order[0])] += 1
+        first_player[draw.card_order[0][0]] += 1
+    assert_uniform(first_card, [(1, s) for s in range(1, 10)])
+    assert_uniform(first_player, ["a1", "a2", "a3", "a4", "a5", "b1", "b2", "b3", "b4"])
+
+
+def test_a_seat_from_the_seat_pool_is_any_open_seat_of_the_pool():
+    # One table, players in seats 1–5, no hand played yet (no button: no seat to avoid): each
+    # of the open seats 6–9 is drawn about 800 / 4 = 200 times.
+    table = Table(1, 9, {s: f"p{s}" for s in range(1, 6)})
+    drawn = Counter()
+    for seed in range(800):
+        late = draw_late_seat([table], "NEW", random.Random(seed))
+        drawn[late.seat] += 1
+    assert_uniform(drawn, [6, 7, 8, 9])
+
+
+def test_the_draw_in_advance_sends_each_registrant_to_each_session_as_often():
+    # 12 registrants, 3 sessions: the first and the last registered each go to each session
+    # about 900 / 3 = 300 times.
+    first, last = Counter(), Counter()
+    for seed in range(900):
+        out, _order = predraw(range(12), ["1A", "1B", "1C"], capacity=9, rng=random.Random(seed))
+        session = {a.player: a.session for a in out}
+        first[session[0]] += 1
+        last[session[11]] += 1
+    assert_uniform(first, ["1A", "1B", "1C"])
+    assert_uniform(last, ["1A", "1B", "1C"])

@@ -1,0 +1,153 @@
+"""Every draw replays from its log (SEAT-01: the log keeps inputs, seed and result): an auditor
+gives a logged draw's event to ``manage.py replay_draw`` or to the API and gets the same result;
+a log whose seed or result was changed afterwards does not match."""
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from payouts.models import BountyAward
+from payouts.services import bounties as bounty_services
+from seating import services
+from tests.conftest import make_user
+from tests.payouts.bounty_setup import bounty_event
+from tournaments.models import Tournament, TournamentEvent
+from tournaments.services import cashier, lifecycle, oversight
+from tournaments.services.events import Actor
+
+from .test_support import add_entries, seat_map, started  # noqa: F401 (fixture)
+
+pytestmark = pytest.mark.django_db
+
+
+def replay_url(t, event) -> str:
+    return f"/api/v1/tournaments/{t.pk}/draws/{event.pk}/replay/"
+
+
+def replayed(api, user, t, event) -> dict:
+    r = api(user).get(replay_url(t, event))
+    assert r.status_code == 200, r.data
+    return r.data
+
+
+def tampered(event, **changes):
+    """A copy of the logged draw with ``changes`` made to its payload, as a forged log entry
+    would be (the log is append-only: the copy is a new row), e.g. a seed or a result changed."""
+    return TournamentEvent.objects.create(tournament=event.tournament, action=event.action, payload={**event.payload, **changes})
+
+
+def bust(t, entry_id, actor):
+    return services.record_bust(t, [{"entry": entry_id}], actor=actor)
+
+
+def test_the_initial_draw_replays_and_a_changed_seed_or_result_does_not(started, api, controller_user):
+    t = started(20)
+    event = t.events.get(action="seating.draw.initial")
+    answer = replayed(api, controller_user, t, event)
+    assert answer["matches"] is True and answer["seed"] == event.payload["seed"]
+    assert answer["logged"]["assignment"] == answer["recomputed"]["assignment"] == event.payload["assignment"]
+    # Who sits where is what the seat map shows.
+    where = {e: (n, s) for n, seats in seat_map(t).items() for s, e in seats.items()}
+    assert {e: (n, s) for e, n, s in answer["recomputed"]["assignment"]} == where
+
+    assert replayed(api, controller_user, t, tampered(event, seed=str(int(event.payload["seed"]) + 1)))["matches"] is False
+    swapped = [list(a) for a in event.payload["assignment"]]
+    swapped[0][1:], swapped[1][1:] = swapped[1][1:], swapped[0][1:]  # two players' seats exchanged
+    assert replayed(api, controller_user, t, tampered(event, assignment=swapped))["matches"] is False
+
+
+def test_a_broken_table_replays_both_steps(started, api, director, actor):
+    t = started(20)  # tables of 7, 7, 6: two out at table 3 and it breaks into the 4 open seats
+    for entry in list(seat_map(t)[3].values())[:2]:
+        bust(t, entry, actor)
+    event = t.events.get(action="seating.table.broken")
+    answer = replayed(api, director, t, event)
+    assert answer["matches"] is True
+    assert answer["recomputed"]["seat_order"] == event.payload["seat_order"] and len(event.payload["card_order"]) == 4
+    assert replayed(api, director, t, tampered(event, card_order=list(reversed(event.payload["card_order"]))))["matches"] is False
+
+
+def test_the_final_table_draw_replays(started, api, controller_user, actor):
+    t = started(12)  # two tables of 6; at 9 players left the final table forms
+    for entry in list(seat_map(t)[1].values())[:3]:
+        bust(t, entry, actor)
+    event = t.events.get(action="seating.final_table.formed")
+    answer = replayed(api, controller_user, t, event)
+    assert answer["matches"] is True and answer["logged"]["button_seat"] == event.payload["button_seat"]
+    assert replayed(api, controller_user, t, tampered(event, seed="12345"))["matches"] is False
+
+
+def test_a_seat_from_the_seat_pool_replays(started, api, controller_user, make_person, cashier_actor):
+    t = started(17, late_reg_closes_after_level=6)
+    sale = cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
+    event = t.events.get(action="seating.player.seated", payload__entry=sale.entry.pk)
+    answer = replayed(api, controller_user, t, event)
+    assert answer["matches"] is True
+    assert (answer["recomputed"]["table"], answer["recomputed"]["seat"]) == (event.payload["table"], event.payload["seat"])
+    assert replayed(api, controller_user, t, tampered(event, seat=event.payload["seat"] % 9 + 1))["matches"] is False
+
+
+def test_a_draw_in_advance_and_the_start_that_follows_it_replay(make_tournament, api, controller_user, director, actor):
+    t = make_tournament(status=Tournament.REGISTERING)
+    add_entries(t, 11)
+    services.predraw(t, ["1A", "1B"], actor=actor)
+    event = t.events.get(action="seating.predraw")
+    assert replayed(api, controller_user, t, event)["matches"] is True
+    assert replayed(api, controller_user, t, tampered(event, order=list(reversed(event.payload["order"]))))["matches"] is False
+    services.predraw(t, ["1A"], actor=actor)  # one session: the start seats them all as drawn
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    start = t.events.get(action="seating.draw.initial")
+    assert start.payload["predraw_session"] == "1A"
+    assert replayed(api, controller_user, t, start)["matches"] is True
+
+
+def test_a_mystery_envelope_replays_from_its_seed_and_the_envelopes_left(make_tournament, make_person, cashier_actor, actor, api, controller_user):
+    t, e = bounty_event(make_tournament, make_person, cashier_actor, actor, players=4, bounty="MYSTERY", mystery_from="START")
+    bounty_services.set_envelopes(t, ["100", "50", "30", "20"], actor=actor)
+    services.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk]}], actor=actor)
+    services.record_bust(t, [{"entry": e[2].pk, "eliminators": [e[0].pk]}], actor=actor)
+    first, second = t.events.filter(action="payouts.mystery.drawn").order_by("pk")
+    assert first.payload["left"] == [1, 2, 3, 4] and first.payload["envelope"] not in second.payload["left"]
+    for event in (first, second):
+        answer = replayed(api, controller_user, t, event)
+        assert answer["matches"] is True and answer["recomputed"]["envelope"] == event.payload["envelope"]
+        assert BountyAward.objects.get(bust_id=event.payload["bust"], envelope__isnull=False).envelope == event.payload["envelope"]
+    other = next(n for n in first.payload["left"] if n != first.payload["envelope"])
+    assert replayed(api, controller_user, t, tampered(first, envelope=other))["matches"] is False
+
+
+def test_the_command_prints_the_replay_and_fails_on_a_mismatch(started):
+    t = started(20)
+    event = t.events.get(action="seating.draw.initial")
+    out = StringIO()
+    call_command("replay_draw", str(event.pk), stdout=out)
+    answer = json.loads(out.getvalue())
+    assert answer["matches"] is True and answer["event"] == event.pk and answer["logged"] == answer["recomputed"]
+    with pytest.raises(CommandError, match="does not match"):
+        call_command("replay_draw", str(tampered(event, seed="1").pk), stdout=StringIO())
+    with pytest.raises(CommandError, match="not_a_draw"):
+        call_command("replay_draw", str(t.events.exclude(action="seating.draw.initial").first().pk), stdout=StringIO())
+
+
+def test_an_event_that_draws_nothing_or_has_no_seed_is_refused_naming_the_event(started, api, director):
+    t = started(20)
+    other = t.events.exclude(action="seating.draw.initial").first()
+    r = api(director).get(replay_url(t, other))
+    assert r.status_code == 409 and r.data["code"] == "not_a_draw" and r.data["field"] == "event"
+    event = t.events.get(action="seating.draw.initial")
+    r = api(director).get(replay_url(t, tampered(event, seed=None)))  # as a draw logged before seeds were
+    assert r.status_code == 409 and r.data["code"] == "no_seed"
+    assert api(director).get(f"/api/v1/tournaments/{t.pk}/draws/{10**9}/replay/").status_code == 404
+
+
+def test_the_controller_regulator_and_director_replay_the_cashier_and_floor_may_not(started, api, director, controller_user, cashier_user, floor_user):
+    t = started(20)
+    event = t.events.get(action="seating.draw.initial")
+    regulator = make_user("corpo", "regulator")
+    oversight.set_regulator_access(t, "corpo", granted=True, actor=Actor(director))
+    for user in (director, controller_user, regulator):
+        assert api(user).get(replay_url(t, event)).status_code == 200, user.username
+    for user in (cashier_user, floor_user):
+        assert api(user).get(replay_url(t, event)).status_code == 403, user.username
