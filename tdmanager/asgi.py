@@ -57,7 +57,7 @@ from django.db.backends.signals import connection_created  # noqa: E402
 from django.http import FileResponse, StreamingHttpResponse  # noqa: E402
 from django.urls import Resolver404, get_resolver  # noqa: E402
 
-from tdmanager import realtime  # noqa: E402
+from tdmanager import realtime, staticbuild  # noqa: E402
 from tdmanager.public import PUBLIC, Limits, Public, is_staff_request, refusal, too_many_streams  # noqa: E402
 
 log = logging.getLogger(__name__)
@@ -146,6 +146,7 @@ class Application:
 
     def __init__(self):
         self.asgi = get_asgi_application()  # sets Django up
+        staticbuild.ensure_collected()  # before WhiteNoise (a middleware) lists STATIC_ROOT
         self.wsgi = WSGIHandler()
         self.threads = settings.TDM_WEB_THREADS
         # 0: no pool, every request through Django's ASGI handler (the serving of before).

@@ -301,11 +301,18 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT = Path(os.getenv("TDM_STATIC_ROOT", VAR_DIR / "static"))
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
-# WhiteNoise serves static files from the app folders too, so no collectstatic step is needed.
-WHITENOISE_USE_FINDERS = True
+# Collected (tdmanager.staticbuild: by the launcher, the web app and the tests, whenever a source
+# changed) under content-hashed names, each with its gzip twin: a page names ``tdm.3f9c….css``,
+# which WhiteNoise sends compressed and cacheable for ever (a new version is a new name), so a
+# TV on the venue's Wi-Fi loads it once. Brotli twins too when the ``brotli`` package is there.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
 WHITENOISE_AUTOREFRESH = DEBUG
+WHITENOISE_USE_FINDERS = DEBUG  # development: a changed source is served without collecting again
 
 # --- API -------------------------------------------------------------------------------
 REST_FRAMEWORK = {

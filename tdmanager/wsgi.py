@@ -1,6 +1,12 @@
 import os
 
-from django.core.wsgi import get_wsgi_application
+import django
+from django.core.handlers.wsgi import WSGIHandler
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tdmanager.settings")
-application = get_wsgi_application()
+django.setup(set_prefix=False)
+
+from tdmanager import staticbuild  # noqa: E402
+
+staticbuild.ensure_collected()  # before WhiteNoise (a middleware) lists STATIC_ROOT
+application = WSGIHandler()

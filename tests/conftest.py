@@ -163,6 +163,33 @@ def _forget_failed_logins():
 
 
 @pytest.fixture(autouse=True, scope="session")
+def _static_collected():
+    """Pages name their static files as in production, by the manifest's hashed names, and
+    WhiteNoise serves them from STATIC_ROOT: collected once for the session (and for the next
+    ones until a source changes)."""
+    from tdmanager import staticbuild
+
+    staticbuild.ensure_collected()
+
+
+@pytest.fixture(scope="session")
+def live_server(request):
+    """pytest-django's live server, but /static/ is answered by WhiteNoise, as in production:
+    pytest-django's own static handler looks a file up by its source name and answers 404 to the
+    content-hashed names the pages ask for."""
+    import os
+
+    from pytest_django.live_server_helper import LiveServer
+
+    addr = request.config.getvalue("liveserver") or os.getenv("DJANGO_LIVE_TEST_SERVER_ADDRESS") or "localhost"
+    server = LiveServer(addr, start=False)
+    server.thread.static_handler = lambda application: application  # the middleware's WhiteNoise serves
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(autouse=True, scope="session")
 def _receipt_journal_apart(tmp_path_factory):
     """Sales in tests write their receipt journal (``tdmanager.receipt_journal``) to a file of
     the test session's, never to var/; erasures their journal (``privacy.journal_path``) too."""

@@ -1,6 +1,7 @@
 """The favicon and the web app manifest: served to anybody, under the CSP, linked from every page."""
 
 import json
+import re
 
 import pytest
 from django.test import Client
@@ -42,6 +43,9 @@ def test_every_page_links_the_icons_and_the_manifest():
     html = client.get("/").content.decode()
     assert '<link rel="icon" href="/favicon.ico"' in html
     assert '<link rel="manifest" href="/manifest.webmanifest">' in html
-    assert "/static/icons/icon-180.png" in html
+    # The icon by its content-hashed name (the manifest storage), and the name opens.
+    icon = re.search(r'<link rel="apple-touch-icon" href="(/static/icons/icon-180\.[0-9a-f]{12}\.png)">', html)
+    assert icon, html[:600]
+    assert client.get(icon.group(1)).status_code == 200
     login = Client().get("/login/").content.decode()
     assert '<link rel="manifest" href="/manifest.webmanifest">' in login

@@ -6,6 +6,7 @@ import io
 import logging
 
 import pytest
+from django.templatetags.static import static
 from django.test import Client
 
 pytestmark = pytest.mark.django_db
@@ -16,7 +17,7 @@ def test_a_mistyped_phone_link_says_what_to_do_in_the_players_language():
     page = r.content.decode()
     assert r.status_code == 404
     assert "Inquadra di nuovo il codice QR della ricevuta" in page and "Not Found" not in page
-    assert 'lang="it"' in page and "tdm.css" in page  # the product's page, not Django's bare one
+    assert 'lang="it"' in page and static("tdm.css") in page  # the product's page, not Django's bare one
     r = Client().get("/p/not-a-real-token-123/", HTTP_ACCEPT_LANGUAGE="en")
     assert "Scan the QR code on your receipt again" in r.content.decode()
 
@@ -40,7 +41,7 @@ def test_a_display_login_sees_no_links_it_cannot_open_and_a_refusal_in_italian(d
     refused = screen.get(f"/tournaments/{tournament.pk}/", HTTP_ACCEPT_LANGUAGE="it")
     page = refused.content.decode()
     assert refused.status_code == 403
-    assert "Accesso non consentito" in page and "Forbidden" not in page and "tdm.css" in page
+    assert "Accesso non consentito" in page and "Forbidden" not in page and static("tdm.css") in page
 
 
 def test_an_ordinary_refusal_is_logged_as_one_line_without_a_traceback(display_user, tournament):

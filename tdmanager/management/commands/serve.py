@@ -18,6 +18,8 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
+from tdmanager import staticbuild
+
 ANY_INTERFACE = ("0.0.0.0", "::", "[::]", "")
 
 
@@ -106,6 +108,8 @@ class Command(BaseCommand):
             self.stdout.write(f"embedded redis on 127.0.0.1:{rport}")
 
         call_command("migrate", interactive=False, verbosity=0)
+        if staticbuild.ensure_collected():  # once here, not in each web process at once
+            self.stdout.write(f"static files collected in {settings.STATIC_ROOT}")
         call_command("createdirector", if_none=True)
         if demo:
             call_command("demo", if_empty=True)
