@@ -149,6 +149,7 @@ def tournament_payouts(request, pk):
     places_paid = len({p["place"] for p in prizes})  # what the table pays, not the automatic proposal's target
     b = sel.pool_breakdown(t)
     link = sel.satellite_link(t)
+    dues, forfeits = sel.dues_and_forfeits(t, prizes)
     ctx = {
         "t": t,
         "b": b,
@@ -167,13 +168,13 @@ def tournament_payouts(request, pk):
         "seats": sum(1 for a in sel.satellite_awards(t, link) if a.seat) if link else None,
         "players_left": t.entries.filter(status=Entry.ACTIVE).count(),
         "signoff": sel.signoff_status(t),
-        "dues": sel.dues(t, prizes),
+        "dues": dues,
         "templates": PayoutTemplate.objects.all(),
         "side_pools": sel.side_pools_for_staff(t),
         "reports": [(name, sel.REPORT_LABELS.get(name, name)) for name in reports.REPORTS],
         "targets": Tournament.objects.exclude(pk=t.pk).exclude(status__in=[Tournament.FINISHED, Tournament.CANCELLED]),
         "recon": reports.reconciliation_data(t),
-        "forfeits": sel.forfeit_plan(t, prizes),
+        "forfeits": forfeits,
         "late_reg_closed": t.status == Tournament.RUNNING and not clockview.late_registration_open(t),
         "house": HouseRules.of(t),  # C13, C14: the satellite form starts from the house's choices
         "bounty": sel.bounty_overview(t) if HouseRules.of(t).bounty != "NONE" else None,
@@ -190,8 +191,9 @@ def due(request):
     qs = Tournament.objects.filter(pk=tid) if tid else Tournament.objects.filter(status__in=[Tournament.RUNNING, Tournament.FINISHED])
     groups = []
     for t in qs.order_by("-start_at"):
-        rows = [d for d in sel.dues(t) if not d["paid"] or request.GET.get("all")]
-        paid = [d for d in sel.dues(t) if d["paid"]]
+        every_due = sel.dues(t)
+        rows = [d for d in every_due if not d["paid"] or request.GET.get("all")]
+        paid = [d for d in every_due if d["paid"]]
         bounties = sel.bounties_owed(t)  # PAY-02: won at the tables, paid whenever the player comes to the desk
         # and those paid, one of which a player may give back (its bust to be undone)
         bounties_paid = sel.bounties_paid(t)

@@ -75,7 +75,8 @@ def _bust(t, post, actor, done):
         override_reason=post.get("override_reason", ""),
     )
     text = "; ".join(
-        _("#%(n)s out in place %(p)s") % {"n": b.entry.number, "p": b.place} + (_(" (shared by %(m)s)") % {"m": b.shared_with} if b.shared_with > 1 else "")
+        _("%(name)s #%(n)s out in place %(p)s") % {"name": b.entry.person.full_name, "n": b.entry.number, "p": b.place}
+        + (_(" (shared by %(m)s)") % {"m": b.shared_with} if b.shared_with > 1 else "")
         for b in out.busts
     )
     if out.winner:
@@ -253,7 +254,16 @@ def table_map_page(request, pk):
     return render(request, template, context)
 
 
-DEALER_OPS = ("hand", "bust")  # ROLE-01: what a dealer reports from his table; nothing else, nothing with money
+DEALER_OPS = ("hand", "bust", "undo_bust")  # ROLE-01: what a dealer reports from his table; nothing else, nothing with money
+
+
+def _dealer_may_undo(t, request) -> bool:
+    """A dealer takes back only the bust he reported, alone, while nothing came after it (a wrong
+    tap); anything else is the floor's, who sees why an undo waits (the later changes)."""
+    bust = Bust.objects.filter(pk=_int(request.POST.get("bust")) or 0, tournament=t, void="").first()
+    if bust is None or bust.reported_by_id != request.user.pk or request.POST.get("later"):
+        return False
+    return not Bust.objects.filter(tournament=t, void="", order__gt=bust.order).exists()
 
 
 def dealer_table(request, pk):
@@ -262,15 +272,19 @@ def dealer_table(request, pk):
     completed (hand-for-hand included, CLK-06) and a player out («Player Out», 003 Art. 4.8)."""
     t = get_object_or_404(Tournament, pk=pk)
     if request.method == "POST":
-        number = _int(request.POST.get("table"))
-        if request.POST.get("op") not in DEALER_OPS:
+        number, done = _int(request.POST.get("table")), {}
+        op = request.POST.get("op")
+        if op not in DEALER_OPS:
             messages.error(request, _("Unknown action."))
+        elif op == "undo_bust" and not _dealer_may_undo(t, request):
+            messages.error(request, _("Dealers take back only the bust they have just reported: ask the floor."))
         else:
             try:
-                messages.success(request, _perform(t, request, {}))
+                messages.success(request, _perform(t, request, done))
             except DomainError as exc:
                 messages.error(request, str(exc.message))
-        return redirect(f"{request.path}?table={number}" if number else request.path)
+        query = "&".join(q for q in (f"table={number}" if number else "", f"bust={done['bust']}" if done.get("bust") else "") if q)
+        return redirect(f"{request.path}?{query}" if query else request.path)
     seat_map = selectors.table_map(t)
     numbers = [tb["number"] for tb in seat_map["tables"]]
     number = _int(request.GET.get("table"))
@@ -292,6 +306,9 @@ def dealer_table(request, pk):
             "h4h_hand": clock.get("h4h_hand"),
             "reported": reported,
             "bounty": HouseRules.of(t).bounty != "NONE",  # PAY-02: a player out names who won the pot (at this table)
+            # the bust just reported, with who won its bounty (an envelope's amount) and its Undo
+            "just_busted": _just_busted(t, request.GET.get("bust")),
+            "dealer_table": number,
         },
     )
 

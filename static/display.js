@@ -142,7 +142,9 @@
     renderBounty(s);
     // REG-10: the side prizes (the Last Longer among them) are announced with the payouts.
     set("side-pools", (s.side_pools || []).filter((p) => !p.fund).map((p) => p.name + ": " + money(p.left, s)).join(" · "));
-    set("announce", (s.announcements || []).join(" · "));
+    // the director's announcements as he wrote them, the event's changes in this page's language (FMT-02)
+    const changes = (s.changes || {})[TDM.lang()] || (s.changes || {}).en || [];
+    set("announce", [...(s.announcements || []), ...changes].join(" · "));
     set("languages", s.official_languages ? T.languages + ": " + s.official_languages : "");  // ROLE-06 (TDA 6)
     set("moves", after ? "" : (s.moves || []).map((m) => T.move + ": " + m.player + " " + m.from_table + "/" + m.from_seat + " → " + m.to_table + "/" + m.to_seat).join(" · "));
     const key = c.item_index + ":" + c.status;

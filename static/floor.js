@@ -92,10 +92,13 @@
     seated.forEach((s) => {
       const tr = document.createElement("tr"); tr.dataset.seat = s.seat;
       cell(tr, s.seat); cell(tr, s.name + " (#" + s.entry_number + ")");
-      const input = (name, value) => { const i = document.createElement("input"); i.type = "number"; i.min = "0"; i.name = name; i.required = true; i.className = "w-8em"; if (value !== null && value !== undefined) i.value = value; return i; };
-      cell(tr, "").appendChild(input("stack", s.stack));
-      cell(tr, "").appendChild(input("removed_value", 0));
-      const won = document.createElement("input"); won.type = "checkbox"; won.name = "won"; won.className = "w-auto";
+      // each field named by its column and its player: "Stack: Mario Rossi (#12)"
+      const heads = [...document.querySelectorAll("#race-players thead th")].map((th) => th.textContent);
+      const who = s.name + " (#" + s.entry_number + ")";
+      const input = (name, value, column) => { const i = document.createElement("input"); i.type = "number"; i.min = "0"; i.name = name; i.required = true; i.className = "w-8em"; i.setAttribute("aria-label", heads[column] + ": " + who); if (value !== null && value !== undefined) i.value = value; return i; };
+      cell(tr, "").appendChild(input("stack", s.stack, 2));
+      cell(tr, "").appendChild(input("removed_value", 0, 3));
+      const won = document.createElement("input"); won.type = "checkbox"; won.name = "won"; won.className = "w-auto"; won.setAttribute("aria-label", heads[4] + ": " + who);
       cell(tr, "").appendChild(won);
       body.appendChild(tr);
     });

@@ -66,7 +66,9 @@
     set("latereg", s.late_registration_open ? T.open : T.closed);
     $("league-box").hidden = !s.league; // the player's standing in the league this tournament counts for
     if (s.league) set("league-text", fmt(T.league, { name: s.league.name, rank: s.league.rank, players: s.league.players, points: TDM.num(s.league.points) }));
-    set("announce", (s.announcements || []).join(" · "));
+    // the director's announcements as he wrote them, the event's changes in this page's language (FMT-02)
+    const changes = (s.changes || {})[TDM.lang()] || (s.changes || {}).en || [];
+    set("announce", [...(s.announcements || []), ...changes].join(" · "));
     const rows = (s.payouts || []).map((p) => [String(p.places), p.amount && Number(p.amount) ? money(p.amount, t.currency) : p.prize || ""]);
     const key = JSON.stringify([rows, e.place, out]);
     if (key !== lastLadder) {

@@ -90,6 +90,7 @@
   }
 
   let open = null; // one dialog at a time
+  let dialogs = 0; // numbers each dialog's name, for aria-labelledby
   function ask(opts) {
     opts = opts || {};
     const S = strings();
@@ -99,11 +100,14 @@
       dlg.className = "tdm-dialog";
       const form = document.createElement("form");
       form.method = "dialog";
-      if (opts.title) { const h = document.createElement("h2"); h.textContent = opts.title; form.appendChild(h); }
+      // the dialog is named by its title, else by its question (a screen reader says it on opening)
+      const nameId = "tdm-dialog-name-" + (++dialogs);
+      if (opts.title) { const h = document.createElement("h2"); h.id = nameId; h.textContent = opts.title; form.appendChild(h); }
       let field = null;
       if (opts.input) {
         const label = document.createElement("label");
         label.textContent = opts.label || "";
+        if (!opts.title) label.id = nameId;
         if (opts.input === "select") {
           field = document.createElement("select");
           (opts.options || []).forEach(([value, text]) => { const o = document.createElement("option"); o.value = value; o.textContent = text; field.appendChild(o); });
@@ -119,7 +123,7 @@
         label.appendChild(field);
         form.appendChild(label);
       } else if (opts.label) {
-        const p = document.createElement("p"); p.textContent = opts.label; form.appendChild(p);
+        const p = document.createElement("p"); p.textContent = opts.label; if (!opts.title) p.id = nameId; form.appendChild(p);
       }
       const row = document.createElement("div"); row.className = "buttons";
       const cancel = document.createElement("button"); cancel.type = "button"; cancel.value = "cancel"; cancel.textContent = opts.cancel || S.cancel || "Cancel";
@@ -127,6 +131,7 @@
       row.append(cancel, ok);
       form.appendChild(row);
       dlg.appendChild(form);
+      if (opts.title || opts.label) dlg.setAttribute("aria-labelledby", nameId);
       cancel.addEventListener("click", () => dlg.close("cancel"));
       form.addEventListener("submit", (e) => { e.preventDefault(); if (field && !field.checkValidity()) { field.reportValidity(); return; } dlg.close("ok"); });
       dlg.addEventListener("close", () => {
@@ -138,7 +143,9 @@
       document.body.appendChild(dlg);
       open = dlg;
       dlg.showModal();
-      (field || ok).focus();
+      // the answer field first; a plain question starts on Cancel: Enter alone never confirms
+      // what cannot be taken back ("Yes, out", Revoke, Finish)
+      (field || cancel).focus();
     });
   }
   async function confirmAsk(question, okText) { return (await ask({ label: question, ok: okText })) !== null; }

@@ -140,6 +140,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "api-penalty-op": {"POST": DF},
     "api-rulings": {"GET": DF_AUDIT, "POST": DF},  # ROLE-05: the floor decides, the controller and regulator read
     "api-ruling-notes": {"POST": DF},  # a decision is final: it is only annotated
+    "api-draw-replay": {"GET": D + AUDIT},  # SEAT-01: a logged draw recomputed from its seed (read-only)
     "api-witness": {"GET": STAFF_AUDIT, "POST": CTRL},  # ROLE-01: the controller witnesses draws and moves
     # --- API: seating ----------------------------------------------------------------------
     "api-seating-tables": {"GET": STAFF_AUDIT + (DEALER,)},

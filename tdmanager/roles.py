@@ -7,10 +7,12 @@ the API enforces it with :class:`HasRole` (the default DRF permission) and the p
 """
 
 import logging
+from urllib.parse import urlsplit
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
+from django.urls import Resolver404, resolve
 from django.utils.translation import gettext_lazy as _
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import BasePermission
@@ -96,17 +98,11 @@ class HasRole(BasePermission):
     def has_permission(self, request, view):
         if request.method not in ("GET", "HEAD", "OPTIONS") and not hasattr(view, request.method.lower()):
             return True  # a method this route does not serve: the view answers 405, nothing is read
-        name = _url_name(request)
-        op = _op(request, getattr(view, "kwargs", None))
-        if policy.is_public(name, request.method, op):
-            return True
-        if not request.user or not request.user.is_authenticated:
-            return False
-        if not _permits(request.user, name, request.method, op):
-            return False
-        if not in_scope(request.user, name, request.method, op, getattr(view, "kwargs", None)):
+        kwargs = getattr(view, "kwargs", None)
+        answer = verdict(request.user, _url_name(request), request.method, _op(request, kwargs), kwargs)
+        if answer == MISSING:
             raise NotFound()  # a tournament not granted to this regulator does not exist for him
-        return True
+        return answer == OPEN
 
 
 class RolePolicyMiddleware:
@@ -125,16 +121,47 @@ class RolePolicyMiddleware:
         match = request.resolver_match
         if match is None or "admin" in match.namespaces or hasattr(view_func, "cls"):
             return None
-        name, op = match.url_name, _op(request, view_kwargs)
-        if policy.is_public(name, request.method, op):
-            return None
-        if not request.user.is_authenticated:
+        answer = verdict(request.user, match.url_name, request.method, _op(request, view_kwargs), view_kwargs)
+        if answer == LOGIN:
             return redirect_to_login(request.get_full_path())
-        if not _permits(request.user, name, request.method, op):
+        if answer == REFUSED:
             raise PermissionDenied
-        if not in_scope(request.user, name, request.method, op, view_kwargs):
+        if answer == MISSING:
             raise Http404
         return None
+
+
+OPEN, LOGIN, REFUSED, MISSING = "open", "login", "refused", "missing"
+
+
+def verdict(user, name, method, op=None, kwargs=None) -> str:
+    """What a route answers this user, by ``tdmanager.policy``: ``OPEN``, ``LOGIN`` (log in
+    first), ``REFUSED`` (403) or ``MISSING`` (a tournament not granted to this regulator: 404).
+    :class:`HasRole` and :class:`RolePolicyMiddleware` enforce it and :func:`may_open` asks it,
+    so a page offers a link exactly when its target lets the user in."""
+    if policy.is_public(name, method, op):
+        return OPEN
+    if not user or not user.is_authenticated:
+        return LOGIN
+    if not _permits(user, name, method, op):
+        return REFUSED
+    if not in_scope(user, name, method, op, kwargs):
+        return MISSING
+    return OPEN
+
+
+def may_open(user, url: str) -> bool:
+    """True when ``user`` may open (GET) the product's page or download at ``url``: the check
+    its view makes, so a link is offered only to whom it opens. An address the product does not
+    route is never offered."""
+    path = urlsplit(url).path
+    try:
+        match = resolve(path)
+    except Resolver404:
+        return False
+    if "admin" in match.namespaces:
+        return bool(user and user.is_authenticated and user.is_staff)
+    return verdict(user, match.url_name, "GET", match.kwargs.get("op"), match.kwargs) == OPEN
 
 
 def roles_context(request):

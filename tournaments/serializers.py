@@ -116,7 +116,8 @@ class BlindStructureSerializer(IdModelSerializer):
 
 
 class TournamentSerializer(IdModelSerializer):
-    entry_price = serializers.DecimalField(max_digits=13, decimal_places=2, read_only=True)
+    entry_price = serializers.SerializerMethodField(help_text="what the desk charges for an entry: buy_in + fee + bounty_part")
+    bounty_part = serializers.SerializerMethodField(help_text="PAY-02: the bounty bought with each entry in a bounty event (settings.bounty_amount), else 0")
     override_reason = TextField(
         write_only=True,
         required=False,
@@ -148,6 +149,7 @@ class TournamentSerializer(IdModelSerializer):
             "currency",
             "buy_in",
             "fee",
+            "bounty_part",
             "entry_price",
             "starting_stack",
             "table_size",
@@ -187,6 +189,14 @@ class TournamentSerializer(IdModelSerializer):
             "fee": {"required": False, "help_text": "computed from the buy-in and settings.fee_override (REG-03)"},
             **{f: bounded(MAX_STACK) for f in ("starting_stack", "rebuy_chips", "addon_chips", "rebuy_stack_threshold")},
         }
+
+    @extend_schema_field(serializers.DecimalField(max_digits=13, decimal_places=2))
+    def get_entry_price(self, obj) -> str:
+        return f"{HouseRules.of(obj).entry_cost(obj):.2f}"
+
+    @extend_schema_field(serializers.DecimalField(max_digits=13, decimal_places=2))
+    def get_bounty_part(self, obj) -> str:
+        return f"{HouseRules.of(obj).bounty_part:.2f}"
 
     @extend_schema_field(serializers.DecimalField(max_digits=13, decimal_places=2))
     def get_statutory_fee(self, obj) -> str:

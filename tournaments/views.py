@@ -21,6 +21,7 @@ from tdmanager import policy
 from tdmanager.api import named_detail
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.formatting import money
+from tdmanager.policy import DISPLAY
 from tdmanager.roles import user_roles
 
 from . import clock as clock_engine
@@ -36,23 +37,28 @@ from .services.events import Actor
 
 
 def dashboard(request):
+    held = user_roles(request.user)
+    # A lobby screen's login lands on its screen (or the screens to pick from); with none yet, on
+    # what is playing, told where a screen is made.
+    lobby_login = DISPLAY in held and not policy.permits(held - {DISPLAY}, "dashboard", "GET")
+    screens = list(DisplayScreen.objects.filter(token_revoked_at__isnull=True).select_related("tournament").order_by("name", "pk")) if lobby_login else []
+    if len(screens) == 1:
+        return redirect("display", token=screens[0].token)
+    if screens:
+        return render(request, "lobby_screens.html", {"screens": screens})
     tournaments = Tournament.objects.exclude(status__in=[Tournament.FINISHED, Tournament.CANCELLED]).order_by("start_at")
     recent = Tournament.objects.filter(status__in=[Tournament.FINISHED, Tournament.CANCELLED]).order_by("-start_at")
-    if policy.regulator_only(user_roles(request.user), "tournament", "GET"):  # ROLE-01: only what he was given
+    if policy.regulator_only(held, "tournament", "GET"):  # ROLE-01: only what he was given
         granted = RegulatorGrant.objects.filter(user=request.user).values("tournament_id")
         tournaments, recent = tournaments.filter(pk__in=granted), recent.filter(pk__in=granted)
     recent = recent[:10]
-    # A login that may not open a tournament's page (a lobby screen's) sees the list without links.
-    can_open = policy.permits(user_roles(request.user), "tournament", "GET")
-    # ROLE-01: a dealer opens his table's page, not the tournament's.
-    can_deal = not can_open and policy.permits(user_roles(request.user), "dealer-table", "GET")
     rows = []
     for t in tournaments:
         counts = {s: 0 for s, _l in Entry.STATUSES}
         for row in t.entries.values("status").annotate(n=Count("id")):
             counts[row["status"]] = row["n"]
         rows.append({"t": t, "playing": counts[Entry.ACTIVE], "reserved": counts[Entry.RESERVED], "entries": counts[Entry.ACTIVE] + counts[Entry.BUSTED]})
-    return render(request, "dashboard.html", {"rows": rows, "recent": recent, "can_open": can_open, "can_deal": can_deal})
+    return render(request, "dashboard.html", {"rows": rows, "recent": recent, "no_lobby_screen": lobby_login})
 
 
 def desk(request):
@@ -68,7 +74,7 @@ def desk(request):
         t.jackpot_fee = f"{rules.jackpot_fee:.2f}" if rules.jackpot else None
         t.require_id = rules.check_in_requires_id  # REG-02: check-in asks for the identity document
         t.bounty_part = rules.bounty_part  # PAY-02: every buy-in and re-entry buys a bounty, its own line
-        t.desk_price = t.entry_price + t.bounty_part
+        t.desk_price = rules.entry_cost(t)
     return render(request, "desk.html", {"tournaments": open_t, "selected": selected, "shift": cashier.shift_totals(request.user)})
 
 

@@ -2,6 +2,7 @@
 other apps read from seating (tournament page links, lobby snapshot, hand-for-hand tables)."""
 
 import pytest
+from django.templatetags.static import static
 
 from seating import selectors, services
 from seating.models import PendingMove
@@ -59,7 +60,7 @@ def test_move_slips_print_at_80_mm(client, scenario_10, floor_user):
     client.force_login(floor_user)
     html = client.get(f"/tournaments/{t.pk}/tables/slips/").content.decode()
     person = Entry.objects.get(pk=layout[1][4]).person
-    assert "receipt.css" in html and person.full_name in html and "Table 2 · Seat 9" in html and "Table 1 · Seat 4" in html
+    assert static("receipt.css") in html and person.full_name in html and "Table 2 · Seat 9" in html and "Table 1 · Seat 4" in html
 
 
 def test_the_draw_history_page_explains_the_initial_draw(client, started, floor_user):

@@ -98,9 +98,8 @@ class TestPenalties:
         assert p.hands_left == 20
 
     def test_the_rule_set_bounds_rounds_and_suspensions(self, field, actor, make_tournament, make_person, cashier_actor):
-        # RULES scenario 26: 5 rounds accepted in TDA mode (the house's max_rounds 0: TDA escalates freely) ...
+        # RULES scenario 26: 5 rounds accepted in TDA mode (TDA escalates freely) ...
         t, entries = field
-        Tournament.objects.filter(pk=t.pk).update(settings={"max_rounds": 0})
         assert (
             floor.issue_penalty(t, entries[0], kind="MISSED_ROUNDS", reason_code="ABUSIVE_CONDUCT", rounds=5, players_at_table=9, actor=actor).hands_total == 45
         )
