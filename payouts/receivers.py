@@ -145,6 +145,20 @@ def pool_out_checked(sender, tournament, prize, **kwargs):
     return services.pool_shrink_refusal(tournament) if prize > 0 else None
 
 
+def cancel_checked(sender, tournament, **kwargs):
+    """FMT-02: a cancellation refunds every entry in full, so it cannot follow a prize paid out of
+    the same pool (the pool would pay twice): the payments are reversed first, or the event ends
+    with a deal (PAY-09)."""
+    if selectors.active_payments(tournament):
+        return (
+            "prizes_paid",
+            _(
+                "Prizes have been paid from this tournament's pool, and a cancellation refunds every entry on top of them: reverse those payments first, or end the tournament with a deal (PAY-09)."
+            ),
+        )
+    return None
+
+
 def payee_erased(sender, person, **kwargs):
     """A payee is the winner's name as registered (``check_cash_payout``): the prize payments of a
     person erased name his pseudonym, as the ledger's rows do."""
@@ -198,6 +212,7 @@ def connect():
     seating_signals.draw_replay_wanted.connect(draw_replay_wanted, dispatch_uid="payouts.draw_replay_wanted")
     signals.places_paid_wanted.connect(places_paid_wanted, dispatch_uid="payouts.places_paid_wanted")
     signals.jackpot_sale_checked.connect(jackpot_sale_checked, dispatch_uid="payouts.jackpot_sale_checked")
+    signals.cancel_checked.connect(cancel_checked, dispatch_uid="payouts.cancel_checked")
     signals.entry_paid.connect(jackpot_fund_changed, dispatch_uid="payouts.jackpot_fund_changed.paid")
     signals.entry_cancelled.connect(jackpot_fund_changed, dispatch_uid="payouts.jackpot_fund_changed.cancelled")
     signals.price_checked.connect(price_checked, dispatch_uid="payouts.price_checked")

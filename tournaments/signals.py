@@ -129,6 +129,10 @@ refund_checked = Signal()
 #: or None.
 pool_out_checked = Signal()
 
+#: ``tournament`` → why another app refuses to cancel it, as ``(code, message)``, or None
+#: (payouts: prizes paid from its pool stand; the cancellation would refund every entry on top, FMT-02).
+cancel_checked = Signal()
+
 #: ``tournament`` → ``{place: players}``: the shared places still being decided and how many
 #: players each will hold (formats: a heads-up round still playing, whose losers all share the
 #: round's place). Payouts shares such a place's prizes over all of them and pays none before.

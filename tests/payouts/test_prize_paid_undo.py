@@ -73,3 +73,36 @@ def test_a_bust_that_would_share_a_place_already_paid_waits_for_the_next_hand(ma
     seating.record_bust(t, [{"entry": e[2].pk}], actor=actor)
     assert [Entry.objects.get(pk=x.pk).place for x in e[:3]] == [3, 3, 2]
     assert reports.reconciliation_data(Tournament.objects.get(pk=t.pk))["balanced"]
+
+
+def test_an_event_whose_prizes_were_paid_is_not_cancelled_until_the_payments_are_reversed(
+    make_tournament, make_person, cashier_actor, actor, director, controller_user
+):
+    """Found by the soak (day seed 750038): 4th place was paid 519.59, then the event was
+    cancelled, which owes every entry its buy-in back on top ("premi pagati 519,59"). A
+    cancellation waits until the paid prizes are reversed (or the event ends with a deal)."""
+    from tdmanager.errors import DomainError
+    from tournaments.services import cashier, lifecycle
+
+    t, e = bounty_event(make_tournament, make_person, cashier_actor, actor, players=4, bounty="NONE")
+    pool = psel.prize_pool(t)
+    shares = [(pool * p / 100).quantize(Decimal("0.01")) for p in (40, 30, 20)]
+    table = [*shares, pool - sum(shares)]
+    services.edit_payout_table(t, [{"place": i, "amount": str(a)} for i, a in enumerate(table, 1)], actor=Actor(director))
+    seating.record_bust(t, [{"entry": e[0].pk}], actor=actor)
+    services.lock_payout_table(t, actor=Actor(director))
+    services.sign_off_ranking(t, actor=Actor(director))
+    services.sign_off_ranking(t, actor=Actor(controller_user))
+    payment = services.pay_prize(e[0], method="CASH", actor=cashier_actor)
+
+    with pytest.raises(DomainError) as refused:
+        lifecycle.cancel(t, actor=Actor(director), reason="the room closes")
+    assert refused.value.code == "prizes_paid"
+    assert Tournament.objects.get(pk=t.pk).status == Tournament.RUNNING
+    assert reports.reconciliation_data(Tournament.objects.get(pk=t.pk))["balanced"]
+
+    cashier.reverse(payment.row, reason="the event is cancelled", actor=Actor(director))
+    lifecycle.cancel(t, actor=Actor(director), reason="the room closes")
+    for entry in e:
+        cashier.pay_refund(Entry.objects.get(pk=entry.pk), method="CASH", actor=cashier_actor)
+    assert reports.reconciliation_data(Tournament.objects.get(pk=t.pk))["balanced"]

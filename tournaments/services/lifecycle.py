@@ -123,6 +123,9 @@ def cancel(tournament, *, actor: Actor, reason: str) -> Tournament:
         raise LifecycleError("bad_status", _("This tournament has already ended."))
     if not reason.strip():
         raise LifecycleError("reason_required", _("Cancelling needs a reason."), status=400)
+    why = signals.ask_one(signals.cancel_checked, tournament=t)
+    if why:
+        raise LifecycleError(*why)
     t.status = Tournament.CANCELLED
     t.save(update_fields=["status"])
     owed = dict(
