@@ -20,34 +20,47 @@
   const tender = () => $("#tender").value; // REG-06: "" (the tournament's currency), USD or CHF
   function say(text, ok) { const m = $("#message"); m.textContent = text; m.className = "message " + (ok ? "ok" : "error"); }
 
-  // The list always answers what is typed now: Enter typed before the answer of the last
-  // letters came back waits for it, so it never takes the first line of an older list.
-  let shownFor = "", searching = null;
+  // The search is a combobox (WAI-ARIA 1.2): focus stays in the field, ArrowDown/ArrowUp move
+  // the line Enter takes (aria-activedescendant), Escape closes the list. The list always
+  // answers what is typed now: Enter typed before the answer of the last letters came back
+  // waits for it, so it never takes the first line of an older list.
+  let shownFor = "", searching = null, found = [], active = -1;
+  const box = $("#search"), list = $("#results");
+  function show(people) {
+    found = people; active = people.length ? 0 : -1;
+    list.replaceChildren(...people.map((p, i) => {
+      const li = document.createElement("li");
+      li.id = "result-" + i; li.setAttribute("role", "option");
+      li.textContent = p.display_name + (p.document_id ? " · " + p.document_id : "") + (p.phone ? " · " + p.phone : "");
+      if (p.banned) { li.classList.add("banned"); li.textContent += " — " + T.banned; }
+      li.addEventListener("click", () => pick(p));
+      return li;
+    }));
+    box.setAttribute("aria-expanded", people.length ? "true" : "false");
+    mark();
+  }
+  function mark() { // the line Enter takes, announced as the combobox's active option
+    list.querySelectorAll("li[role=option]").forEach((li, i) => li.setAttribute("aria-selected", i === active ? "true" : "false"));
+    if (active >= 0) { box.setAttribute("aria-activedescendant", "result-" + active); $("#result-" + active).scrollIntoView({ block: "nearest" }); }
+    else box.removeAttribute("aria-activedescendant");
+  }
+  function clear() { ++seq; shownFor = ""; show([]); $("#nobody-found").hidden = true; }
   function search(q) {
     const mine = ++seq;
     searching = (async () => {
       const r = await api("people/?q=" + encodeURIComponent(q) + "&limit=12");
       if (mine !== seq || !r.ok) return;
-      if (!r.data.length) { $("#results").replaceChildren(nobody(q)); shownFor = q; return; }
-      $("#results").replaceChildren(...r.data.map((p, i) => {
-        const li = document.createElement("li");
-        li.tabIndex = 0; li.setAttribute("role", "option");
-        li.setAttribute("aria-selected", i === 0 ? "true" : "false"); // the line Enter takes
-        li.textContent = p.display_name + (p.document_id ? " · " + p.document_id : "") + (p.phone ? " · " + p.phone : "");
-        if (p.banned) { li.classList.add("banned"); li.textContent += " — " + T.banned; }
-        li.addEventListener("click", () => pick(p));
-        li.addEventListener("keydown", (e) => { if (e.key === "Enter") pick(p); });
-        return li;
-      }));
+      show(r.data);
+      nobody(r.data.length ? "" : q);
       shownFor = q;
     })();
     return searching;
   }
   // Nobody matches: say so, and offer the new-player form with what was typed as the name.
   function nobody(q) {
-    const li = document.createElement("li");
-    li.className = "nobody"; li.id = "nobody-found";
-    li.append(T.nobody.replace("{q}", q) + " ");
+    const p = $("#nobody-found");
+    p.hidden = !q;
+    if (!q) { p.replaceChildren(); return; }
     const b = document.createElement("button");
     b.type = "button"; b.id = "add-new-person"; b.textContent = T.addNew;
     b.addEventListener("click", () => {
@@ -57,28 +70,35 @@
       $("#newperson").open = true;
       (words.length > 1 ? form.elements.nickname : form.elements.last_name).focus();
     });
-    li.append(b);
-    return li;
+    p.replaceChildren(T.nobody.replace("{q}", q) + " ", b);
   }
-  $("#search").addEventListener("input", () => {
+  box.addEventListener("input", () => {
     clearTimeout(searchTimer);
-    const q = $("#search").value.trim();
-    if (q.length < 2) { ++seq; shownFor = ""; $("#results").replaceChildren(); return; }
+    const q = box.value.trim();
+    if (q.length < 2) { clear(); return; }
     searchTimer = setTimeout(() => search(q), 120);
   });
-  $("#search").addEventListener("keydown", async (e) => {
+  box.addEventListener("keydown", async (e) => {
+    if ((e.key === "ArrowDown" || e.key === "ArrowUp") && found.length) {
+      e.preventDefault();
+      active = (active + (e.key === "ArrowDown" ? 1 : found.length - 1)) % found.length;
+      mark();
+      return;
+    }
+    if (e.key === "Escape") { clear(); return; }
     if (e.key !== "Enter") return;
     e.preventDefault();
-    const q = $("#search").value.trim();
+    const q = box.value.trim();
     if (q.length < 2) return;
     if (shownFor !== q) { clearTimeout(searchTimer); await search(q); }
-    if ($("#search").value.trim() !== q) return; // typed on meanwhile
-    const first = $("#results li[role=option]"); if (first) first.click();
+    if (box.value.trim() !== q) return; // typed on meanwhile
+    if (active >= 0) pick(found[active]);
   });
 
   async function pick(p) {
     person = p;
-    $("#results").replaceChildren();
+    clear();
+    box.focus(); // the next player, or Tab on to the sale: the cashier's hands stay on the keys
     $("#player").hidden = false;
     $("#player-name").textContent = p.display_name + (p.banned ? " — " + T.banned + ": " + p.banned_reason : "");
     $("#player-name").className = p.banned ? "banned" : "";
@@ -145,6 +165,7 @@
       }
       await refreshPlayer();
       await refreshDesk();
+      box.focus(); box.select(); // the next sale starts with the next name
     } catch (e) {
       say(T.noAnswer, false); // the key is kept: clicking again replays the first answer
     } finally { btn.disabled = false; }

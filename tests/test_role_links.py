@@ -87,11 +87,11 @@ def opens(client, path: str):
     return response, path
 
 
-def walk(client, starts: list[str]) -> tuple[dict, int]:
-    """Breadth-first from ``starts``; returns {link: (status, found on)} of the dead links and how
-    many pages were opened."""
+def walk(client, starts: list[str], per_route: int = PER_ROUTE) -> tuple[dict, int, list[str]]:
+    """Breadth-first from ``starts``; returns {link: (status, found on)} of the dead links, how
+    many pages were opened and the HTML pages among them (where each ended, redirects followed)."""
     queue = deque((s, "(start)") for s in starts)
-    seen, per_route, dead, opened = set(starts), {}, {}, 0
+    seen, per_route_seen, dead, opened, pages = set(starts), {}, {}, 0, []
     while queue and opened < MAX_PAGES:
         path, found_on = queue.popleft()
         response, final = opens(client, path)
@@ -102,16 +102,18 @@ def walk(client, starts: list[str]) -> tuple[dict, int]:
             continue
         if getattr(response, "streaming", False) or "text/html" not in response.get("Content-Type", ""):
             continue
+        if final not in pages:
+            pages.append(final)
         for link in links_of(final, response.content.decode()):
             if link in seen:
                 continue
             seen.add(link)
             route = _route(link)
-            if per_route.get(route, 0) >= PER_ROUTE:
+            if per_route_seen.get(route, 0) >= per_route:
                 continue
-            per_route[route] = per_route.get(route, 0) + 1
+            per_route_seen[route] = per_route_seen.get(route, 0) + 1
             queue.append((link, path))
-    return dead, opened
+    return dead, opened, pages
 
 
 @pytest.fixture
@@ -168,7 +170,7 @@ def test_every_link_a_role_is_offered_opens(role, demo, director):
         response, _final = opens(client, path)
         if not isinstance(response, int) and response.status_code == 200:
             starts.append(path)
-    dead, opened = walk(client, starts)
+    dead, opened, _pages = walk(client, starts)
     print(f"{role}: {opened} pages opened from {starts}")
     report = "\n".join(f"  {status} {link}  (on {found_on})" for link, (status, found_on) in sorted(dead.items()))
     assert not dead, f"{role} is offered {len(dead)} link(s) it cannot open:\n{report}"
