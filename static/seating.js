@@ -25,7 +25,11 @@
         // document (nothing in it runs) and its map element is moved in, never assigned as HTML.
         const doc = new DOMParser().parseFromString(await r.text(), "text/html");
         const map = doc.getElementById("seating-map");
+        // The keyboard keeps its place: the element focused, or else its table, in the new map.
+        const a = document.activeElement, inMap = a && root.contains(a);
+        const place = inMap && (a.id || (a.closest("section[data-table]") || {}).id);
         if (map) root.replaceChildren(document.importNode(map, true));
+        if (place && document.getElementById(place)) document.getElementById(place).focus();
         if (lastState) showClock(lastState);  // the new map's hand-for-hand parts as the state says
         const banner = document.getElementById("seating-stale");
         if (banner) banner.remove();
@@ -244,7 +248,9 @@
     document.getElementById("bust-confirm-ok").hidden = !names.length;
     pending = { form, submitter: e.submitter };
     dialog.returnValue = "";
-    dialog.showModal();
+    dialog.showModal(); // focus on Cancel (autofocus), never on the irreversible "Yes, out"...
+    const pick = box && box.querySelector("select");
+    if (pick) pick.focus(); // ...or on the first question to answer: who won the pot
   });
 
   if (box) {
@@ -259,4 +265,15 @@
     p.form.dataset.confirmed = "1";
     if (p.submitter && p.form.contains(p.submitter)) p.form.requestSubmit(p.submitter); else p.form.requestSubmit();
   });
+})();
+
+// After a post the page comes back at the table (or the bust just recorded) it was about, and
+// so does the keyboard, not at the top of a long map; the table jumps move it the same way.
+(function () {
+  function focusTarget() {
+    const target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (target && target.tabIndex === -1) target.focus();
+  }
+  focusTarget();
+  window.addEventListener("hashchange", focusTarget);
 })();

@@ -87,12 +87,13 @@ def opens(client, path: str):
     return response, path
 
 
-def walk(client, starts: list[str], per_route: int = PER_ROUTE) -> tuple[dict, int, list[str]]:
+def walk(client, starts: list[str], per_route: int = PER_ROUTE, route=_route, limit: int = MAX_PAGES) -> tuple[dict, int, list[str]]:
     """Breadth-first from ``starts``; returns {link: (status, found on)} of the dead links, how
-    many pages were opened and the HTML pages among them (where each ended, redirects followed)."""
+    many pages were opened and the HTML pages among them (where each ended, redirects followed).
+    ``route(link)`` names what a link opens: at most ``per_route`` links of each name are followed."""
     queue = deque((s, "(start)") for s in starts)
     seen, per_route_seen, dead, opened, pages = set(starts), {}, {}, 0, []
-    while queue and opened < MAX_PAGES:
+    while queue and opened < limit:
         path, found_on = queue.popleft()
         response, final = opens(client, path)
         opened += 1
@@ -108,10 +109,10 @@ def walk(client, starts: list[str], per_route: int = PER_ROUTE) -> tuple[dict, i
             if link in seen:
                 continue
             seen.add(link)
-            route = _route(link)
-            if per_route_seen.get(route, 0) >= per_route:
+            name = route(link)
+            if per_route_seen.get(name, 0) >= per_route:
                 continue
-            per_route_seen[route] = per_route_seen.get(route, 0) + 1
+            per_route_seen[name] = per_route_seen.get(name, 0) + 1
             queue.append((link, path))
     return dead, opened, pages
 

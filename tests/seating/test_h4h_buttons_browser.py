@@ -62,6 +62,8 @@ def test_tablet_targets_and_the_desks_focus_ring(browser_page, make_tournament, 
     first = page.locator("#results li").first
     expect(first).to_be_visible()
     page.keyboard.press("End")  # the cashier is on the keyboard: a focus ring is due
-    first.focus()
-    outline = page.evaluate("() => { const el = document.activeElement; const s = getComputedStyle(el); return [el.tagName, s.outlineStyle, s.outlineWidth]; }")
-    assert outline[0] == "LI" and outline[1] != "none" and outline[2] != "0px", outline
+    # The keyboard stays in the search (a combobox): its ring shows, and so does the line Enter takes.
+    outline = page.evaluate("() => { const el = document.activeElement; const s = getComputedStyle(el); return [el.id, s.outlineStyle, s.outlineWidth]; }")
+    assert outline[0] == "search" and outline[1] != "none" and outline[2] != "0px", outline
+    marked = first.evaluate("(li) => [li.getAttribute('aria-selected'), getComputedStyle(li).boxShadow]")
+    assert marked[0] == "true" and marked[1] != "none", marked
