@@ -138,7 +138,9 @@
       else if (op === "declare-rebuy") { path = "cashier/rebuy/declare/"; body = { entry: entry ? entry.id : null }; }
       else if (op === "rebuy") {
         // FMT-04 / TDA 27: a rebuy declared before the hand is owed whatever the stack is now.
-        const asks = entry && entry.status === "ACTIVE" && !entry.rebuy_declared_at;
+        // An event without rebuys is refused by the server first: no stack asked for nothing.
+        const opt = $("#tournament").selectedOptions[0];
+        const asks = opt && opt.dataset.rebuys && entry && entry.status === "ACTIVE" && !entry.rebuy_declared_at;
         const stack = asks ? await TDM.ask({ label: T.stack, input: "number", value: "0" }) : null;
         if (asks && stack === null) return; // cancelled in the dialog
         path = "cashier/rebuy/"; body = { entry: entry ? entry.id : null, person: person.id, method: method(), tender_currency: tender() };
