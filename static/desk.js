@@ -138,7 +138,9 @@
       else if (op === "declare-rebuy") { path = "cashier/rebuy/declare/"; body = { entry: entry ? entry.id : null }; }
       else if (op === "rebuy") {
         // FMT-04 / TDA 27: a rebuy declared before the hand is owed whatever the stack is now.
-        const asks = entry && entry.status === "ACTIVE" && !entry.rebuy_declared_at;
+        // An event without rebuys is refused by the server first: no stack asked for nothing.
+        const opt = $("#tournament").selectedOptions[0];
+        const asks = opt && opt.dataset.rebuys && entry && entry.status === "ACTIVE" && !entry.rebuy_declared_at;
         const stack = asks ? await TDM.ask({ label: T.stack, input: "number", value: "0" }) : null;
         if (asks && stack === null) return; // cancelled in the dialog
         path = "cashier/rebuy/"; body = { entry: entry ? entry.id : null, person: person.id, method: method(), tender_currency: tender() };
@@ -170,6 +172,38 @@
       say(T.noAnswer, false); // the key is kept: clicking again replays the first answer
     } finally { btn.disabled = false; }
   }
+
+  // REG-12: the director gives the picked player's entry its money back, one click from the
+  // player, with a reason. What may be refunded is the server's to decide (not after busting,
+  // leaving or holding a place): its refusal is shown as it words it. The refund's receipt
+  // opens like a sale's.
+  async function refund(btn) {
+    const entry = currentEntry();
+    if (!person) return;
+    if (!entry) { say(T.none, false); return; }
+    const title = T.refundOf.replace("{n}", entry.number).replace("{name}", person.display_name);
+    const reason = await TDM.ask({ title, label: T.refundReason, input: "textarea", required: true });
+    if (!reason) return; // cancelled in the dialog
+    const body = { entry: entry.id, reason, expenses: "0", method: method(), reference: "" };
+    if (body.method === "TRANSFER" || body.method === "CHEQUE") {
+      const ref = await TDM.ask({ title, label: T.reference, input: "text", required: true });
+      if (!ref) return;
+      body.reference = ref;
+    }
+    btn.disabled = true;
+    try {
+      const r = await api("cashier/refund/", { method: "POST", body: JSON.stringify(body), form: "refund " + entry.id });
+      if (!r.ok) { say(r.data.detail || r.data.code, false); if (KEY_DONE.includes(r.data.code)) await refreshDesk(); return; }
+      say(T.refunded + " #" + r.data.receipt_number + " — " + money(-Number(r.data.total)) + " " + r.data.currency, true);
+      window.open(r.data.receipt_url + "?print=1", "receipt-" + r.data.receipt_number);
+      await refreshPlayer();
+      await refreshDesk();
+    } catch (e) {
+      say(T.noAnswer, false); // the key is kept: clicking again replays the first answer
+    } finally { btn.disabled = false; }
+  }
+  const refundButton = $("#player button[data-refund]"); // the director's only (the API's rule)
+  if (refundButton) refundButton.addEventListener("click", () => refund(refundButton));
 
   // "Last sales" and "My shift" are the server's: loaded with the page, after every
   // operation and when the tournament changes, so a reload loses nothing and every earlier

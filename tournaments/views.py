@@ -75,6 +75,7 @@ def desk(request):
         t.require_id = rules.check_in_requires_id  # REG-02: check-in asks for the identity document
         t.bounty_part = rules.bounty_part  # PAY-02: every buy-in and re-entry buys a bounty, its own line
         t.desk_price = rules.entry_cost(t)
+        t.sells_rebuys = cashier.sells_rebuys(t)  # FMT-04: no stack asked for a rebuy the event does not have
     return render(request, "desk.html", {"tournaments": open_t, "selected": selected, "shift": cashier.shift_totals(request.user)})
 
 

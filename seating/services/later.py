@@ -9,6 +9,7 @@ floor can undo them first — or all at once, in one transaction (``undo.undo_bu
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournaments.actions import Action
 from tournaments.models import Entry, TournamentEvent
@@ -53,12 +54,14 @@ def describe(ev: TournamentEvent, names: dict[int, str]) -> str:
             "ts": p.get("to_seat"),
         }
     if ev.action == Action.SEATING_PLAYER_SEATED and p.get("entry"):
-        return (
-            _("%(name)s seated") % {"name": names.get(p["entry"], "")}
-            + " — "
-            + _("tables %(tables)s") % {"tables": ", ".join(map(str, sorted(tables_moved(p))))}
-        )
-    return str(Action.label_of(ev.action)) + " — " + _("tables %(tables)s") % {"tables": ", ".join(map(str, sorted(tables_moved(p))))}
+        return _("%(name)s seated") % {"name": names.get(p["entry"], "")} + " — " + tables_text(p)
+    return str(Action.label_of(ev.action)) + " — " + tables_text(p)
+
+
+def tables_text(payload: dict) -> str:
+    """The tables an event changed, "table 1" or "tables 1, 2" (Italian: "tavolo 1", "tavoli 1, 2")."""
+    tables = sorted(tables_moved(payload))
+    return ngettext("table %(tables)s", "tables %(tables)s", len(tables)) % {"tables": ", ".join(map(str, tables))}
 
 
 def later_changes(t, event: TournamentEvent) -> list[dict]:

@@ -401,10 +401,16 @@ def _check_reentry(t: Tournament, person: Person, mine, live, busted, now) -> No
         raise DeskError("reentry_closed", _("The re-entry period has ended."))
 
 
+def sells_rebuys(t: Tournament) -> bool:
+    """FMT-03 / FMT-04: whether the event has rebuys at all (none in a freezeout or a sit & go).
+    The desk reads it too, so it never asks a stack for a rebuy the event does not have."""
+    return t.allows_rebuy and t.format not in (Tournament.SNG, Tournament.FREEZEOUT)
+
+
 def _check_rebuy_window(t: Tournament, now) -> None:
     """FMT-03 / FMT-04: no rebuy in a freezeout; sold once running (unless the house sells them
     before the start), until the end of the last rebuy level."""
-    if not t.allows_rebuy or t.format in (Tournament.SNG, Tournament.FREEZEOUT):
+    if not sells_rebuys(t):
         raise DeskError("rebuy_not_allowed", _("This tournament has no rebuys."))
     if t.status != Tournament.RUNNING and not HouseRules.of(t).rebuy_before_start:
         raise DeskError("rebuy_not_started", _("Rebuys are sold once the tournament is running."))

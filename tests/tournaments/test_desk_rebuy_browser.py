@@ -1,0 +1,45 @@
+"""Item 11d (issue #39): the desk does not ask the stack for a rebuy the event does not have;
+it says at once that there are no rebuys. A rebuy event still asks it (FMT-04)."""
+
+from decimal import Decimal
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser import answer_dialog, browser, browser_page, login  # noqa: F401 (fixtures)
+from tests.conftest import make_user
+from tournaments.models import LedgerRow, Tournament
+from tournaments.services import cashier
+from tournaments.services.events import Actor
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def _pick_mario(page, t):
+    page.goto(page.base_url + f"/desk/?t={t.pk}")
+    page.fill("#search", "ro")
+    page.click("#results li >> text=Mario Rossi")
+    expect(page.locator("#player-status")).to_contain_text("Playing")
+
+
+def test_a_freezeout_refuses_the_rebuy_without_asking_the_stack(browser_page, make_tournament, person):
+    page = browser_page
+    boss = make_user("desk", "cashier")
+    freezeout = make_tournament()  # the default format: a freezeout, no rebuys
+    rebuys = make_tournament(
+        name="Rebuy Night", status=Tournament.RUNNING, format=Tournament.REBUY, rebuy_price=Decimal("50"), rebuy_chips=30000, rebuy_until_level=3
+    )
+    for t in (freezeout, rebuys):
+        cashier.register(t, person, method=LedgerRow.CASH, actor=Actor(boss, "test"))
+    login(page, "desk", "pw-desk")
+
+    _pick_mario(page, freezeout)
+    page.click("button[data-op=rebuy]")
+    expect(page.locator("#message.error")).to_contain_text("This tournament has no rebuys.")
+    expect(page.locator("dialog.tdm-dialog[open]")).to_have_count(0)
+
+    _pick_mario(page, rebuys)
+    page.click("button[data-op=rebuy]")
+    expect(page.locator("dialog.tdm-dialog[open]")).to_contain_text("Current stack of the player")
+    answer_dialog(page, ok=False)
+    assert not LedgerRow.objects.filter(kind=LedgerRow.REBUY).exists()
