@@ -7,6 +7,7 @@ live database file. PostgreSQL: ``pg_dump --format=custom`` and ``pg_restore --c
 """
 
 import os
+import secrets
 import shutil
 import sqlite3
 import subprocess
@@ -98,8 +99,9 @@ def backup(path: Path, alias="default") -> Path:
     carries the final name)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".partial")
-    tmp.unlink(missing_ok=True)
+    # A partial file of this writer's own: two backups begun in the same second (the nightly one
+    # and the director's, a restore's safety copy) pick the same final name, never the same partial.
+    tmp = path.with_name(f"{path.name}.{os.getpid()}-{secrets.token_hex(4)}.partial")
     conn = connections[alias]
     try:
         if conn.vendor == "sqlite":

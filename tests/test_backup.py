@@ -222,3 +222,25 @@ def test_a_new_player_given_an_erased_players_key_is_not_erased_by_a_restore(era
     out = StringIO()
     call_command("restore", str(second), force=True, stdout=out)
     assert Person.objects.get(pk=luca.pk).full_name == "Luca Neri" and "Erasures" not in out.getvalue()
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="the overlap is staged inside SQLite's online backup")
+def test_two_backups_begun_in_the_same_second_both_complete(running, tmp_path, monkeypatch):
+    """Found by two test processes restoring at the same virtual second: both picked the same
+    name, the second writer removed the first's partial file, and the first failed with
+    FileNotFoundError. Each writer now writes a partial file of its own."""
+    target = tmp_path / "same-second.sqlite3"
+    sqlite_backup = bk.sql.make_self_contained
+    inner = []
+
+    def overlapping(dest):  # while the first copy is being written, a second one to the same name
+        if not inner:
+            inner.append(None)
+            inner[0] = bk.backup(target)
+        return sqlite_backup(dest)
+
+    monkeypatch.setattr(bk.sql, "make_self_contained", overlapping)
+    written = bk.backup(target)
+    assert written == target == inner[0]
+    assert bk.file_kind(target) == "sqlite"
+    assert not list(tmp_path.glob("*.partial"))
