@@ -1,0 +1,126 @@
+"""Every page of every role, in Italian and in English, read by axe (WCAG 2.0/2.1 A and AA) in
+Chromium: no critical and no serious finding (#39).
+
+The room: the demo tournament (started, one player out, a lobby screen) and one simulated day
+of each theme of ``tests/simulation`` (sit & go, satellites, flights and a Day 2, heads-up
+brackets, qualifiers, a series, the jackpot and side pools, a final table, the floor), played
+through the services, so every format has its pages. The pages are those a role reaches: the
+link walk of ``tests/test_role_links.py`` from the role's landing page and the demo's main
+pages, one address per route and per format of the event it shows. Each page found is opened in
+the browser with that role's session, in each language, and axe reads it as the room sees it
+(scripts run, styles applied). A player's pages (the phone, the seat lookup, the rules, the
+login) are walked without a login.
+
+"""
+
+import re
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import axe_playwright_python
+import pytest
+from django.conf import settings
+from django.test import Client
+
+from tests.browser import browser, browser_page  # noqa: F401 (fixtures)
+from tests.test_role_links import ROLES, _route, demo, landing, login, opens, starts_for, walk  # noqa: F401 (demo: a fixture)
+from tournaments.models import Entry, Tournament
+
+# serialized_rollback: the blind structures the migrations create (the demo plays the "Regular" one)
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+
+#: WCAG 2.0 and 2.1, levels A and AA: the audit's tags
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+BLOCKING = ("critical", "serious")
+LANGUAGES = ("it", "en")
+STEPS_PER_THEME = 90
+#: how many pages each role reaches in this room, at least: a walk cut short (a broken landing
+#: page, a link lost) fails here rather than reading three pages and passing
+MOST_PAGES = {"director": 80, "floor": 60, "cashier": 40, "controller": 30, "regulator": 5, "dealer": 2, "player": 5}
+
+
+AXE = Path(axe_playwright_python.__file__).with_name("axe.min.js")
+
+
+def findings(page, where: str) -> list[str]:
+    """axe's critical and serious findings on the page open, one line per element."""
+    page.wait_for_load_state("load")
+    result = page.evaluate("(options) => axe.run(document, options)", {"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]})
+    out = []
+    for v in result["violations"]:
+        if v["impact"] not in BLOCKING:
+            continue
+        for node in v["nodes"]:
+            summary = (node.get("failureSummary") or "").splitlines()[-1].strip()
+            out.append(f"{where}: {v['id']} ({v['impact']}) {', '.join(map(str, node['target']))}: {summary}")
+    return out
+
+
+def play_every_theme() -> None:
+    """One short simulated day per theme (seed k plays theme k), the invariants not asked."""
+    from tests.simulation.catalogue import THEMES
+    from tests.simulation.driver import play
+
+    for k in range(len(THEMES)):
+        play(k, STEPS_PER_THEME, day=k, check=False)
+
+
+#: the pages whose content follows the event's format (and, for its main page, its state): one
+#: address of each per format is read; every other route once
+BY_FORMAT = {"tournament": True, "payouts-tournament": False, "seating-tables": False, "clock-control": False, "tournament-edit": False}
+
+
+def format_route(events: dict[int, tuple[str, str]]):
+    """A link's route name and, for the pages of ``BY_FORMAT``, the format of the event it shows:
+    a heads-up event's tournament page is another page than a re-entry's."""
+    number = re.compile(r"/(\d+)/")
+
+    def route(link: str) -> str:
+        name = _route(link)
+        found = number.search(urlsplit(link).path)
+        if not found or name.split("?")[0] not in BY_FORMAT:
+            return name
+        fmt, status = events.get(int(found.group(1)), ("", ""))
+        return f"{name}:{fmt}/{status}" if BY_FORMAT[name.split("?")[0]] else f"{name}:{fmt}"
+
+    return route
+
+
+def pages_for(role: str, t, director, route) -> tuple[Client, list[str]]:
+    """The pages ``role`` reaches, and its logged-in client."""
+    if role == "player":
+        client = Client()
+        entry = t.entries.filter(status=Entry.ACTIVE).order_by("pk").first()
+        starts = ["/login/", f"/p/{entry.phone_token}/", f"/seats/{t.pk}/", f"/rules/{t.pk}/"]
+    else:
+        client = login(role, director)
+        starts = [landing(client)]
+        for path in starts_for(t)[1:]:
+            response, _final = opens(client, path)
+            if not isinstance(response, int) and response.status_code == 200:
+                starts.append(path)
+    _dead, _opened, pages = walk(client, starts, per_route=1, route=route, limit=400)
+    return client, pages
+
+
+@pytest.mark.parametrize("role", [*ROLES, "player"])
+def test_every_page_of_a_role_reads_clean_in_axe(role, demo, director, browser_page):
+    page = browser_page
+    page.route("**/live/**/stream/**", lambda route: route.abort())  # a stream never ends: axe reads the page as loaded
+    page.context.add_init_script(path=str(AXE))  # axe-core in every page, as it loads
+    play_every_theme()
+    events = {pk: (fmt, status) for pk, fmt, status in Tournament.objects.values_list("pk", "format", "status")}
+    client, pages = pages_for(role, demo, director, format_route(events))
+    if settings.SESSION_COOKIE_NAME in client.cookies:
+        session = client.cookies[settings.SESSION_COOKIE_NAME].value
+        page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": page.base_url}])
+    found = []
+    for language in LANGUAGES:
+        page.context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": page.base_url}])
+        for path in pages:
+            page.goto(page.base_url + path)
+            assert page.locator("html").get_attribute("lang") == language, f"{path} is not in {language}"
+            found += findings(page, f"{language} {path}")
+    print(f"{role}: {len(pages)} pages read by axe in {' and '.join(LANGUAGES)}")
+    assert len(pages) >= MOST_PAGES.get(role, 1), f"{role} reached only {len(pages)} pages"
+    assert not found, f"{role}: {len(found)} critical or serious finding(s) on {len(pages)} pages:\n" + "\n".join(found)
