@@ -7,37 +7,22 @@ Given the logged seed and inputs, the same engine function gives the same result
 ``…/draws/<event>/replay/``) and compares the result with the one logged.
 
 Each kind of draw is a ``Replayer``: the part of the payload the draw decided (``logged``) and
-the same part recomputed from the seed and inputs. Seating's draws are here; payouts answers
-for its mystery envelopes (``signals.draw_replay_wanted``), seating never calling payouts.
+the same part recomputed from the seed and inputs. Seating's draws are here; the other apps
+answer ``signals.draw_replay_wanted`` for theirs (payouts: a mystery envelope; tournaments: a
+random chip race; the formats: a heads-up bracket), seating never calling them.
 """
 
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from tournaments.actions import Action
+from tournaments.draws import new_seed, rng_of  # noqa: F401 (seating's draws use them from here)
 
 from . import engine
 from . import predraw as engine_predraw
-
-#: Bits of a draw's seed: more than any permutation of a room needs (a 9-handed table has
-#: 9! < 2**19 seatings; 1,000 players 2**8530, so the seed, not the shuffle, bounds the draws
-#: reachable, at 2**128 — far beyond anything that can be tried).
-SEED_BITS = 128
-
-
-def new_seed(source) -> int:
-    """A draw's seed, from ``source`` (the OS CSPRNG, or a simulation's seeded generator)."""
-    return source.getrandbits(SEED_BITS)
-
-
-def rng_of(seed) -> random.Random:
-    """The draw's random source: what the engine shuffles and chooses with, for that seed.
-    Seeds are logged as decimal strings (a JSON number that long loses digits in JavaScript)."""
-    return random.Random(int(seed))
 
 
 def table_json(table: engine.Table) -> dict:
@@ -80,6 +65,13 @@ def _initial(p: dict) -> tuple[dict, dict]:
     """SEAT-01 / SEAT-08: the tickets and every table's button (or, after a draw in advance,
     SEAT-02: who kept his seat and who was drawn into the free ones)."""
     keys = ["assignment", "apart_swaps", "buttons", "button_cards"]
+    if p.get("mode") == "MANUAL":
+        # The seats were entered from the cards the players drew (a human's draw); the
+        # buttons were drawn by the machine, and only they replay.
+        placed = [tuple(a) for a in p["assignment"]] + [tuple(r) for r in p.get("reserved") or ()]
+        d = engine.seat_tables(placed, capacity=p["capacity"], rng=rng_of(p["seed"]), order=p["table_order"])
+        got = {"buttons": {str(n): s for n, s in d.buttons.items()}, "button_cards": {str(n): [list(c) for c in cards] for n, cards in d.button_cards.items()}}
+        return {k: p.get(k) for k in got}, got
     if "predraw_session" in p:
         keys += ["predrawn", "predraw_redrawn"]
         d = engine_predraw.seat_as_predrawn(
@@ -156,6 +148,26 @@ def _predraw(p: dict) -> tuple[dict, dict]:
     return {k: p.get(k) for k in got}, got
 
 
+def _balance(p: dict) -> tuple[dict, dict]:
+    """BAL-04/05: the moves a balancing plan proposed (the table drawn among equally full or
+    short ones, the open seat drawn where the big blind is unknown), those already proposed
+    (``open_slips``) left out as the service leaves them."""
+    tables = [table_of(t) for t in p["tables"]]
+    have = {tuple(k) for k in p["open_slips"]}
+    plan = engine.plan_balance(tables, rng=rng_of(p["seed"]), apart=_pairs(p), fixed=frozenset(p["fixed"]), **p["rules"])
+    plan = engine.keep_drawn_seats(plan, have, tables)
+    wanted = dict.fromkeys((m.player, m.from_table, m.from_seat, m.to_table, m.to_seat) for m in plan)
+    got = {"moves": [list(k) for k in wanted if k not in have]}
+    keys = ("entry", "from_table", "from_seat", "to_table", "to_seat")
+    return {"moves": [[m[k] for k in keys] for m in p.get("moves") or ()]}, got
+
+
+def _manual_break(p: dict) -> tuple[dict, dict]:
+    """SEAT-04 under a manual draw: step 1, the seat cards printed (the players' cards are by hand)."""
+    got = {"cards": [list(c) for c in engine.break_seat_cards([table_of(t) for t in p["tables"]], p["table"], rng_of(p["seed"]))]}
+    return {"cards": p.get("cards")}, got
+
+
 #: action → (the payload's logged part, the same part recomputed). ``None``: not replayable here.
 Replayer = Callable[[dict], tuple[dict, dict]]
 REPLAYERS: dict[str, Replayer] = {
@@ -164,6 +176,8 @@ REPLAYERS: dict[str, Replayer] = {
     Action.SEATING_FINAL_TABLE_FORMED: _final,
     Action.SEATING_PLAYER_SEATED: _late,
     Action.SEATING_PREDRAW: _predraw,
+    Action.SEATING_MOVES_PROPOSED: _balance,
+    Action.SEATING_MANUAL_DRAW_OPENED: _manual_break,  # an initial one has no seed: all by hand
 }
 
 
@@ -214,5 +228,9 @@ def _logged_only(action: str, payload: dict) -> dict:
         Action.SEATING_FINAL_TABLE_FORMED: ("seat_order", "card_order", "button_seat"),
         Action.SEATING_PLAYER_SEATED: ("table", "seat"),
         Action.SEATING_PREDRAW: ("order", "assignment"),
+        Action.SEATING_MOVES_PROPOSED: ("moves",),
+        Action.SEATING_MANUAL_DRAW_OPENED: ("cards",),
+        Action.TOURNAMENTS_CHIPRACE_RECORDED: ("winners", "rounds"),
+        Action.FORMATS_BRACKET_DRAWN: ("order",),
     }.get(action, ("envelope",))
     return {k: payload.get(k) for k in keys}

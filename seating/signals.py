@@ -7,6 +7,8 @@ Questions are asked with ``tournaments.signals.ask``: no answer is an empty answ
 
 from django.dispatch import Signal
 
+from tournaments import signals as tournaments_signals
+
 #: Players went out (a bust, a removal): ``busts`` (the new Bust rows, places set),
 #: ``eliminators`` (``{entry id: [{"entry": id, "pot_share": n or None}, …]}``: who knocked
 #: each one out, as the floor listed them, from the button's left; absent for nobody named) and
@@ -33,8 +35,5 @@ bounties_wanted = Signal()
 #: given when ``winner`` is named); None in any other event (payouts answers).
 knockouts_wanted = Signal()
 
-#: ``tournament``, ``action`` (a logged event's) → for a draw another app makes (payouts: a
-#: mystery envelope), the function that replays it: payload → (the part the draw decided, as
-#: logged; the same part recomputed from the logged seed and inputs); None otherwise
-#: (``seating.replay``).
-draw_replay_wanted = Signal()
+#: tournaments' own signal (``tournaments.signals.draw_replay_wanted``): every app answers it.
+draw_replay_wanted = tournaments_signals.draw_replay_wanted

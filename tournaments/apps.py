@@ -12,9 +12,11 @@ class TournamentsConfig(AppConfig):
         from .models import IdempotencyRecord
         from .phone import phone_index
         from .selectors import granted_to_regulator
+        from .services.floor import chip_race_replay
         from .services.ledger import receipts_after_restore
         from .services.logins import record_lockout
         from .services.privacy import erasures_after_restore
+        from .signals import draw_replay_wanted
         from .snapshot import build_snapshot
         from .sql import claim_idempotency_key
 
@@ -26,3 +28,4 @@ class TournamentsConfig(AppConfig):
         backup.database_restored.connect(receipts_after_restore, dispatch_uid="tournaments-receipts-restore")  # no receipt twice
         backup.database_restored.connect(erasures_after_restore, dispatch_uid="tournaments-erasures-restore")  # nobody erased comes back
         roles.regulator_scope["granted"] = granted_to_regulator  # which tournaments a regulator reads
+        draw_replay_wanted.connect(chip_race_replay, dispatch_uid="tournaments-chip-race-replay")  # replay_draw deals a race again

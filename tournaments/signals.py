@@ -155,6 +155,13 @@ history_parts = Signal()
 #: heads-up event shows its bracket), or None.
 display_wanted = Signal()
 
+#: ``tournament``, ``action`` (a logged event's) → for a draw another app makes (payouts: a
+#: mystery envelope; tournaments: a chip race; the formats: a heads-up bracket), the function
+#: that replays it: payload → (the part the draw decided, as logged; the same part recomputed
+#: from the logged seed and inputs); None otherwise (``seating.replay``). Here, at the bottom,
+#: so that tournaments' own draws answer it too.
+draw_replay_wanted = Signal()
+
 
 def ask(signal: Signal, **kwargs) -> list:
     """Every answer to a read-side signal, None answers left out."""

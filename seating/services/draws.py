@@ -12,6 +12,7 @@ from django.utils.translation import ngettext
 
 from tdmanager.transactions import service
 from tournaments.actions import Action
+from tournaments.draws import RNG_NAME  # the seed is logged as "seed"
 from tournaments.models import Entry, Tournament
 from tournaments.services.events import log_event
 
@@ -21,8 +22,6 @@ from ..models import Bust, ManualDraw, PendingMove, PreDrawSeat, Seat, SeatingSt
 from .busts import recompute_places, void_bust
 from .plan import SeatingActionError, draw_seed, engine_errors, house, remove_players, settle
 from .room import apart_of, lock
-
-RNG_NAME = "secrets.SystemRandom (OS CSPRNG) seeds random.Random"  # the seed is logged as "seed"
 
 
 @service

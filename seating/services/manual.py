@@ -17,13 +17,14 @@ from django.utils.translation import gettext as _
 from tdmanager.errors import ValidationFailed
 from tdmanager.transactions import service
 from tournaments.actions import Action
+from tournaments.draws import RNG_NAME
 from tournaments.models import Entry
 from tournaments.services.events import log_event
 
-from .. import engine
+from .. import engine, replay
 from ..models import ManualDraw
 from .draws import seat_new_entry
-from .plan import SeatingActionError, _Draw, engine_errors, house, rng, settle, with_changes
+from .plan import SeatingActionError, _Draw, draw_seed, engine_errors, house, settle, with_changes
 from .room import lock
 
 
@@ -137,10 +138,10 @@ def _apply_initial(t, room, d, waiting, actor, now):
     reserved = [(e, tb, s) for e, tb, s in d.locks.get("reserved", []) if e in active]
     assignment = [(e, d.assigned[str(e)]["table"], d.assigned[str(e)]["seat"]) for e in waiting]
     order = list(dict.fromkeys([c[0] for c in d.cards] + [tb for _e, tb, _s in reserved]))
+    order = [n for n in order if any(tb == n for _e, tb, _s in assignment + reserved)]
+    seed = draw_seed()  # the seats were drawn by hand; the buttons (SEAT-08) by the machine, replayable
     with engine_errors():
-        result = engine.seat_tables(
-            assignment + reserved, capacity=rules.table_size, rng=rng(), order=[n for n in order if any(tb == n for _e, tb, _s in assignment + reserved)]
-        )
+        result = engine.seat_tables(assignment + reserved, capacity=rules.table_size, rng=replay.rng_of(seed), order=order)
     for table in result.tables:
         room.put(table, is_final=False, halt_waived=False)
     out = settle(
@@ -156,7 +157,7 @@ def _apply_initial(t, room, d, waiting, actor, now):
         capacity=t.table_size,
         mode="MANUAL",
         manual_draw=d.pk,
-        rng="manual draw: seat cards drawn by hand (SEAT-01)",
+        rng=f"manual draw: seat cards drawn by hand (SEAT-01); the buttons: {RNG_NAME}",
         redraw=False,
         reason="",
         # As the electronic draw: player i (entries by number) drew ticket i, here the card the floor entered.
@@ -164,6 +165,9 @@ def _apply_initial(t, room, d, waiting, actor, now):
         reserved=[[e, tb, s] for e, tb, s in reserved],
         buttons={str(n): s for n, s in result.buttons.items()},
         button_cards={str(n): [list(c) for c in cards] for n, cards in result.button_cards.items()},
+        # What replays the button draw (seating.replay): its seed and the tables' order.
+        seed=str(seed),
+        table_order=order,
     )
     # Entries paid while the cards were being drawn sit from the seat pool, as late entries.
     seated = {e for e, _tb, _s in assignment + reserved}

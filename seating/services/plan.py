@@ -24,6 +24,7 @@ from django.utils.translation import gettext_lazy
 from tdmanager import compiled
 from tdmanager.errors import DomainError
 from tournaments.actions import Action
+from tournaments.draws import RNG_NAME
 from tournaments.house import HouseRules
 from tournaments.models import TournamentEvent
 from tournaments.services.events import log_event, log_events
@@ -330,7 +331,10 @@ def _propose(t, room: Room, h: House, actor, cause, out: Outcome, now, apart=())
     """Re-plan balancing from the live map; keep identical proposals, supersede the others."""
     tables = room.table_list()
     have = {p.key for p in room.proposals.values()}
-    plan = engine.plan_balance(tables, rng=rng(), apart=apart, fixed=room.fixed, **h.balance_kwargs())
+    # BAL-04/05: which table gives or takes a player and which open seat can be drawn; the seed
+    # and the inputs go into the proposal's event so that seating.replay draws it again.
+    seed, kwargs = draw_seed(), h.balance_kwargs()
+    plan = engine.plan_balance(tables, rng=replay.rng_of(seed), apart=apart, fixed=room.fixed, **kwargs)
     plan = engine.keep_drawn_seats(plan, have, tables)  # a drawn seat is not drawn again
     wanted = {(m.player, m.from_table, m.from_seat, m.to_table, m.to_seat): m for m in plan}
     stale = [p.id for p in room.proposals.values() if p.key not in wanted]
@@ -346,7 +350,17 @@ def _propose(t, room: Room, h: House, actor, cause, out: Outcome, now, apart=())
     if new:
         names = _names([m.player for m in new])
         # after the change's event (if still queued, both rows go in one INSERT, keys in order)
-        (ev,) = log_events(t, actor, [(Action.SEATING_MOVES_PROPOSED, {"moves": [_move_json(m, names) for m in new], "superseded": stale})], write=room.insert)
+        (ev,) = log_events(
+            t,
+            actor,
+            [
+                (
+                    Action.SEATING_MOVES_PROPOSED,
+                    {"moves": [_move_json(m, names) for m in new], "superseded": stale, **balance_inputs(seed, tables, apart, room.fixed, kwargs, have)},
+                )
+            ],
+            write=room.insert,
+        )
         room.flush(TournamentEvent)  # the slips need the keys (their cause and event)
         room.flush(PendingMove)  # a draw's slips before these (their keys in that order)
         rows = _slips(t, [(m, ev) for m in new], cause=cause, applied=False, now=now)
@@ -358,11 +372,26 @@ def _propose(t, room: Room, h: House, actor, cause, out: Outcome, now, apart=())
         log_event(t, Action.SEATING_MOVES_SUPERSEDED, actor, superseded=stale)
 
 
+def balance_inputs(seed, tables, apart, fixed, kwargs, open_slips) -> dict:
+    """What replays a balancing plan (``seating.replay``): its seed and inputs."""
+    return {
+        "seed": str(seed),
+        "tables": [replay.table_json(t) for t in tables],
+        "apart": [list(pair) for pair in apart],
+        "fixed": sorted(fixed),
+        "rules": kwargs,
+        "open_slips": sorted(list(k) for k in open_slips),
+    }
+
+
 def _hold_for_manual_break(room: Room, tables, number: int) -> dict:
     """A break under a manual draw: choose step 1's seat cards, lock them and the breaking
     table (nobody else takes those seats, nobody balances that table) until the floor has
     entered every card."""
-    cards = engine.break_seat_cards(tables, number, rng())
+    # Step 1 (which open seats the breaking table's players draw from) is the machine's draw:
+    # its seed and input are logged with the manual draw; step 2, the cards, is by hand.
+    seed = draw_seed()
+    cards = engine.break_seat_cards(tables, number, replay.rng_of(seed))
     by_table: dict[int, set[int]] = {}
     for to_table, seat in cards:
         by_table.setdefault(to_table, set()).add(seat)
@@ -370,7 +399,13 @@ def _hold_for_manual_break(room: Room, tables, number: int) -> dict:
         room.put(with_changes(room.tables[to_table], locked_seats=room.tables[to_table].locked_seats | seats))
     broken = room.tables[number]
     room.put(with_changes(broken, locked=True))
-    return {"table": number, "cards": [list(c) for c in cards], "players": [[entry, seat] for seat, entry in sorted(broken.seats.items())]}
+    return {
+        "table": number,
+        "cards": [list(c) for c in cards],
+        "players": [[entry, seat] for seat, entry in sorted(broken.seats.items())],
+        "seed": str(seed),
+        "tables": [replay.table_json(t) for t in tables],
+    }
 
 
 def with_changes(table: engine.Table, **changes) -> engine.Table:
@@ -400,6 +435,9 @@ def _open_manual_breaks(t, actor, opened: list[dict], now):
             table=item["table"],
             cards=item["cards"],
             players=[e for e, _s in item["players"]],
+            rng=RNG_NAME,
+            seed=item["seed"],
+            tables=item["tables"],
         )
         ManualDraw.objects.create(
             tournament=t, kind=ManualDraw.BREAK, table=item["table"], cards=item["cards"], players=item["players"], created_at=now, event=ev

@@ -1,5 +1,5 @@
 """Every random draw is random (SEAT-01..04, SEAT-08, BAL-09): over many seeded draws each
-outcome an auditor can see in the log comes up about equally often.
+outcome an auditor can see (balancing's tie-break and a chip race too) in the log comes up about equally often.
 
 Each test counts one outcome over fixed seeds and compares the counts with equal expected
 counts by a χ² statistic; the bound is the χ² table's value at p = 0.001 for the test's
@@ -11,8 +11,9 @@ times the bound. Deterministic: the seeds are fixed.
 import random
 from collections import Counter
 
-from seating.engine import Table, draw_break, draw_late_seat, draw_seats, plan_final_table
+from seating.engine import Table, draw_break, draw_late_seat, draw_seats, plan_balance, plan_final_table
 from seating.predraw import predraw
+from tournaments import chiprace
 
 # χ² at p = 0.001 by degrees of freedom (from the published table, not computed here).
 CHI2_P001 = {2: 13.82, 3: 16.27, 5: 20.52, 8: 26.12, 17: 40.79}
@@ -97,3 +98,23 @@ def test_the_draw_in_advance_sends_each_registrant_to_each_session_as_often():
         last[session[11]] += 1
     assert_uniform(first, ["1A", "1B", "1C"])
     assert_uniform(last, ["1A", "1B", "1C"])
+
+
+def test_a_balancing_tie_break_by_draw_takes_each_equally_full_table_as_often():
+    # BAL-05 RANDOM_DRAW: three tables of 7 and one of 4; the first mover comes from table
+    # 1, 2 or 3, each about 600 / 3 = 200 times.
+    tables = [seated(n, [f"{n}-{i}" for i in range(7)]) for n in (1, 2, 3)] + [seated(4, [f"4-{i}" for i in range(4)])]
+    drawn = Counter()
+    for seed in range(600):
+        drawn[plan_balance(tables, tie_break="RANDOM_DRAW", rng=random.Random(seed))[0].from_table] += 1
+    assert_uniform(drawn, [1, 2, 3])
+
+
+def test_a_random_chip_race_gives_the_chip_to_each_racer_as_often():
+    # CR-03: three players with 25 each over a 100 chip: one chip (rounded up), one deal;
+    # each seat wins it about 600 / 3 = 200 times.
+    players = [chiprace.RacePlayer(seat=s, odd_value=25, stack_after_exchange=1000) for s in (2, 5, 8)]
+    drawn = Counter()
+    for seed in range(600):
+        drawn[chiprace.race(players, removed_denomination=25, new_denomination=100, rng=random.Random(seed)).winners[0]] += 1
+    assert_uniform(drawn, [2, 5, 8])

@@ -11,10 +11,12 @@ from django.core.management import CommandError, call_command
 from payouts.models import BountyAward
 from payouts.services import bounties as bounty_services
 from seating import services
+from seating.models import ManualDraw
 from tests.conftest import make_user
 from tests.payouts.bounty_setup import bounty_event
+from tournaments.formats.services import headsup
 from tournaments.models import Tournament, TournamentEvent
-from tournaments.services import cashier, lifecycle, oversight
+from tournaments.services import cashier, floor, lifecycle, oversight
 from tournaments.services.events import Actor
 
 from .test_support import add_entries, seat_map, started  # noqa: F401 (fixture)
@@ -151,3 +153,84 @@ def test_the_controller_regulator_and_director_replay_the_cashier_and_floor_may_
         assert api(user).get(replay_url(t, event)).status_code == 200, user.username
     for user in (cashier_user, floor_user):
         assert api(user).get(replay_url(t, event)).status_code == 403, user.username
+
+
+# --- the draws that replay since issue #39 item 14: balancing, a manual draw's machine parts,
+# --- a random chip race, a heads-up bracket ----------------------------------------------------
+
+
+def test_a_balancing_plan_replays_its_drawn_table_and_seat(started, api, controller_user, actor):
+    t = started(20, settings={"tie_break": "RANDOM_DRAW"})  # 7, 7, 6 at 9-max: the source table of two 7s is drawn
+    bust(t, next(iter(seat_map(t)[3].values())), actor)  # 7, 7, 5: one player moves
+    event = t.events.get(action="seating.moves.proposed")
+    answer = replayed(api, controller_user, t, event)
+    assert answer["matches"] is True and len(answer["recomputed"]["moves"]) == 1
+    (move,) = event.payload["moves"]
+    assert answer["logged"]["moves"] == [[move["entry"], move["from_table"], move["from_seat"], move["to_table"], move["to_seat"]]]
+    other = {**move, "from_table": 3 - move["from_table"]}  # the other 7-handed table drawn instead
+    assert replayed(api, controller_user, t, tampered(event, moves=[other]))["matches"] is False
+
+
+def manual_start(make_tournament, actor, n=12, **kw):
+    t = make_tournament(settings={"draw_mode": "MANUAL"}, **kw)
+    entries = add_entries(t, n)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    d = ManualDraw.objects.get(tournament=t, status=ManualDraw.OPEN)
+    for entry, (table, seat) in zip(entries, d.cards, strict=False):
+        services.enter_card(t, entry, table, seat, actor=actor)
+    return t
+
+
+def test_a_manual_initial_draw_replays_its_buttons_and_its_cards_stay_no_seed(make_tournament, actor, api, controller_user):
+    t = manual_start(make_tournament, actor)
+    event = t.events.get(action="seating.draw.initial")
+    answer = replayed(api, controller_user, t, event)
+    assert answer["matches"] is True and answer["recomputed"]["buttons"] == event.payload["buttons"]
+    moved = {n: s % 9 + 1 for n, s in event.payload["buttons"].items()}
+    assert replayed(api, controller_user, t, tampered(event, buttons=moved))["matches"] is False
+    opened = t.events.get(action="seating.manual_draw.opened")  # the seat cards the players drew: by hand
+    r = api(controller_user).get(replay_url(t, opened))
+    assert r.status_code == 409 and r.data["code"] == "no_seed"
+
+
+def test_a_manual_break_replays_its_seat_cards(make_tournament, actor, api, controller_user):
+    t = manual_start(make_tournament, actor, n=18, table_size=6)
+    at = {n: list(seats.values()) for n, seats in seat_map(t).items()}
+    services.record_bust(t, at[1][:2] + at[2][:1] + at[3][:3], actor=actor)  # table 3 breaks into 3 open seats
+    event = t.events.filter(action="seating.manual_draw.opened", payload__kind=ManualDraw.BREAK).get()
+    answer = replayed(api, controller_user, t, event)
+    assert answer["matches"] is True and answer["recomputed"]["cards"] == event.payload["cards"]
+    cards = [list(c) for c in event.payload["cards"]]
+    cards[0][1] = next(s for s in range(1, 7) if [cards[0][0], s] not in cards)  # another seat printed
+    assert replayed(api, controller_user, t, tampered(event, cards=cards))["matches"] is False
+
+
+def test_a_random_chip_race_replays_its_deals_and_one_entered_by_hand_has_no_seed(started, actor, api, controller_user):
+    t = started(9)
+    players = [{"seat": s, "odd_value": 75, "stack_after_exchange": 1000} for s in (2, 5, 8)]  # 2 chips for 3: two deals
+    floor.run_chip_race(t, 1, players, removed_denomination=25, new_denomination=100, actor=actor)
+    event = t.events.get(action="tournaments.chiprace.recorded")
+    answer = replayed(api, controller_user, t, event)
+    assert answer["matches"] is True and answer["recomputed"]["winners"] == event.payload["winners"]
+    loser = next(s for s in (2, 5, 8) if s not in event.payload["winners"])
+    assert replayed(api, controller_user, t, tampered(event, winners=[loser, event.payload["winners"][1]]))["matches"] is False
+    out = StringIO()
+    call_command("replay_draw", str(event.pk), stdout=out)
+    assert json.loads(out.getvalue())["matches"] is True
+    floor.run_chip_race(t, 2, players, removed_denomination=25, new_denomination=100, winners=[2, 5], actor=actor)
+    by_hand = t.events.filter(action="tournaments.chiprace.recorded").latest("id")
+    r = api(controller_user).get(replay_url(t, by_hand))
+    assert r.status_code == 409 and r.data["code"] == "no_seed"
+
+
+def test_a_heads_up_bracket_draw_replays(make_tournament, make_person, cashier_actor, actor, api, controller_user):
+    t = make_tournament(format=Tournament.HEADS_UP)
+    headsup.create_bracket(t, actor=actor, size=8)
+    entries = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(7)]
+    headsup.draw_bracket(t, actor=actor, seeds=[entries[3].pk])
+    event = t.events.get(action="formats.bracket.drawn")
+    answer = replayed(api, controller_user, t, event)
+    assert answer["matches"] is True and answer["recomputed"]["order"][0] == entries[3].number
+    order = list(event.payload["order"])
+    order[1], order[2] = order[2], order[1]
+    assert replayed(api, controller_user, t, tampered(event, order=order))["matches"] is False

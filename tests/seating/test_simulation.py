@@ -17,5 +17,6 @@ def test_a_small_tournament_is_played_to_a_winner_with_every_check_passing(db):
     t = Tournament.objects.get(name__startswith="Simulation 60 entries")
     assert Entry.objects.filter(tournament=t, status=Entry.ACTIVE).count() == 1
     assert Entry.objects.get(tournament=t, status=Entry.ACTIVE).place == 1
-    assert "tables broken 5" in text and "final table 5" in text  # seed 7: tables 1–4 break first
+    # seed 7 (balancing takes its own logged seed from the simulation's source since #39 item 14)
+    assert "tables broken 5" in text and "final table 1" in text
     assert "per bust (record_bust + confirming every slip): p50" in text and "pure engine, same N" in text

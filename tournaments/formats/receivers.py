@@ -4,10 +4,11 @@ lobby screen, and the start of a sit & go whose last place is paid."""
 from django.utils.translation import gettext as _
 
 from tournaments import signals
+from tournaments.actions import Action
 from tournaments.models import Tournament
 
 from . import selectors
-from .services import series, sitandgo
+from .services import headsup, series, sitandgo
 from .views import bracket_display
 
 
@@ -67,7 +68,13 @@ def person_changed(sender, person, **kwargs):
     series.rename_in_archives(person)
 
 
+def draw_replay_wanted(sender, tournament, action=None, **kwargs):
+    """A heads-up bracket's draw replays from its logged seed (``seating.replay``)."""
+    return headsup.replay_bracket if action == Action.FORMATS_BRACKET_DRAWN else None
+
+
 def connect():
+    signals.draw_replay_wanted.connect(draw_replay_wanted, dispatch_uid="formats.draw_replay_wanted")
     signals.entry_cancel_checked.connect(entry_cancel_checked, dispatch_uid="formats.entry_cancel_checked")
     signals.snapshot_parts.connect(league_panel, dispatch_uid="formats.league_panel")
     signals.entries_view_parts.connect(entries_league, dispatch_uid="formats.entries_league")

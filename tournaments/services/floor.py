@@ -6,7 +6,6 @@ Rules: RULES.md §6 (CR-*), §7 (PEN-*), CLK-09. The arithmetic is in the pure m
 
 import dataclasses
 import math
-import secrets
 from datetime import timedelta
 
 from django.utils import timezone
@@ -16,7 +15,7 @@ from django.utils.translation import gettext_lazy
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.transactions import service
 
-from .. import chiprace, clockview, penalties, selectors, signals
+from .. import chiprace, clockview, draws, penalties, selectors, signals
 from ..actions import Action
 from ..house import HouseRules
 from ..models import ChipAdjustment, ChipCount, ChipRaceRecord, Clock, Entry, Penalty, StructureItem, Tournament
@@ -264,6 +263,13 @@ def run_chip_race(
     race_players = [
         chiprace.RacePlayer(seat=int(p["seat"]), odd_value=int(p["odd_value"]), stack_after_exchange=int(p["stack_after_exchange"])) for p in players
     ]
+    race_args = {
+        "removed_denomination": removed_denomination,
+        "new_denomination": new_denomination,
+        "last_hand_small_blind_seat": last_hand_small_blind_seat,
+        "lowest_denomination_in_play": lowest_denomination_in_play,
+    }
+    seed = None
     try:
         if winners is not None:
             result = chiprace.race_from_result(
@@ -276,17 +282,8 @@ def run_chip_race(
             )
             mode = "MANUAL"
         else:
-            result = chiprace.race(
-                race_players,
-                removed_denomination=removed_denomination,
-                new_denomination=new_denomination,
-                conversion=conversion,
-                start=start,
-                tie=tie,
-                last_hand_small_blind_seat=last_hand_small_blind_seat,
-                rng=secrets.SystemRandom(),
-                lowest_denomination_in_play=lowest_denomination_in_play,
-            )
+            seed = draws.draw_seed()  # logged with the race's inputs: replay_draw deals it again
+            result = chiprace.race(race_players, **race_inputs(rules, race_args), rng=draws.rng_of(seed))
             mode = "RANDOM"
     except chiprace.ChipRaceError as exc:
         raise FloorError(exc.code, chip_race_refusal(exc)) from None
@@ -321,8 +318,39 @@ def run_chip_race(
         added=result.added_value,
         discarded=result.discarded_value,
         rescued=result.raced_out_rescued,
+        # A random race: its deals, and what replays them (replay_chip_race).
+        **(
+            {
+                "rng": draws.RNG_NAME,
+                "seed": str(seed),
+                "rounds": result.rounds,
+                "players": [dataclasses.asdict(p) for p in race_players],
+                **race_inputs(rules, race_args),
+            }
+            if seed is not None
+            else {}
+        ),
     )
     return record
+
+
+def race_inputs(rules, args: dict) -> dict:
+    """The random race's settings and inputs, as ``chiprace.race`` takes them and the log keeps them."""
+    return {**args, "conversion": rules.race_conversion, "start": rules.race_start, "tie": rules.race_tie}
+
+
+def chip_race_replay(sender, tournament, action=None, **kwargs):
+    """``signals.draw_replay_wanted``: a chip race replays here (one recorded by hand has no seed)."""
+    return replay_chip_race if action == Action.TOURNAMENTS_CHIPRACE_RECORDED else None
+
+
+def replay_chip_race(payload: dict) -> tuple[dict, dict]:
+    """A random chip race dealt again from its logged seed and inputs (SEAT-01's «every draw
+    logged with its seed», CR-03): the winners and every round's cards."""
+    players = [chiprace.RacePlayer(**p) for p in payload["players"]]
+    keys = ("removed_denomination", "new_denomination", "last_hand_small_blind_seat", "lowest_denomination_in_play", "conversion", "start", "tie")
+    result = chiprace.race(players, rng=draws.rng_of(payload["seed"]), **{k: payload[k] for k in keys})
+    return {"winners": payload.get("winners"), "rounds": payload.get("rounds")}, {"winners": result.winners, "rounds": result.rounds}
 
 
 # --- penalties (PEN-01..07) -------------------------------------------------------------------

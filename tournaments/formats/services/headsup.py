@@ -13,7 +13,6 @@ can still do each by hand, earlier than the sweep comes round.
 """
 
 import logging
-import secrets
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -21,7 +20,7 @@ from django.utils.translation import gettext as _
 from seating import services as seating
 from tdmanager.errors import ValidationFailed
 from tdmanager.transactions import service
-from tournaments import signals
+from tournaments import draws, signals
 from tournaments.actions import Action
 from tournaments.models import Entry, Person, Tournament
 from tournaments.services import cashier, lifecycle
@@ -183,7 +182,8 @@ def draw_bracket(tournament, *, actor: Actor, seeds: list | None = None, now=Non
             raise ValidationFailed("bad_seed", _("Seed %(s)s is not a player of this tournament.") % {"s": pk})
         seeded.append(entry)
     rest = [e for e in players if e not in seeded]
-    secrets.SystemRandom().shuffle(rest)
+    drawn_from, seed = [e.number for e in rest], draws.draw_seed()  # logged: replay_draw shuffles them again
+    draws.rng_of(seed).shuffle(rest)
     order = seeded + rest
     try:
         pairs = engine.first_round(order, bracket.size)
@@ -210,9 +210,24 @@ def draw_bracket(tournament, *, actor: Actor, seeds: list | None = None, now=Non
     bracket.drawn_at = now
     bracket.save(update_fields=["drawn_at"])
     log_event(
-        t, Action.FORMATS_BRACKET_DRAWN, actor, order=[e.number for e in order], seeded=[e.number for e in seeded], byes=byes, method="secrets.SystemRandom"
+        t,
+        Action.FORMATS_BRACKET_DRAWN,
+        actor,
+        order=[e.number for e in order],
+        seeded=[e.number for e in seeded],
+        byes=byes,
+        method=draws.RNG_NAME,
+        seed=str(seed),
+        drawn_from=drawn_from,  # the unseeded players' numbers, in entry order, before the shuffle
     )
     return bracket
+
+
+def replay_bracket(payload: dict) -> tuple[dict, dict]:
+    """The bracket's draw shuffled again from its logged seed: the seeds first, then the others."""
+    rest = list(payload["drawn_from"])
+    draws.rng_of(payload["seed"]).shuffle(rest)
+    return {"order": payload.get("order")}, {"order": list(payload["seeded"]) + rest}
 
 
 def _advance(bracket: Bracket, match: Match, now) -> None:
