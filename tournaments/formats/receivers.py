@@ -8,7 +8,7 @@ from tournaments.actions import Action
 from tournaments.models import Tournament
 
 from . import selectors
-from .services import headsup, series, sitandgo
+from .services import headsup, multiday, series, sitandgo, timed
 from .views import bracket_display
 
 
@@ -68,9 +68,16 @@ def person_changed(sender, person, **kwargs):
     series.rename_in_archives(person)
 
 
+REPLAYERS = {
+    Action.FORMATS_BRACKET_DRAWN: headsup.replay_bracket,
+    Action.FORMATS_TIMED_FINISHED: timed.replay_finish,  # equal stacks ranked by a draw
+    Action.FORMATS_FLIGHT_CLOSED: multiday.replay_chip_leaders,  # equal bags ordered by a draw
+}
+
+
 def draw_replay_wanted(sender, tournament, action=None, **kwargs):
-    """A heads-up bracket's draw replays from its logged seed (``seating.replay``)."""
-    return headsup.replay_bracket if action == Action.FORMATS_BRACKET_DRAWN else None
+    """The formats' draws replay from their logged seeds (``seating.replay``)."""
+    return REPLAYERS.get(action)
 
 
 def connect():

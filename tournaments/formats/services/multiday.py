@@ -8,7 +8,6 @@ closed, Day 2 gets one entry per surviving player carrying the stack the event's
 names, without money; starting Day 2 triggers the fresh random seat draw (TDA 7).
 """
 
-import secrets
 from decimal import Decimal
 
 from django.utils import timezone
@@ -17,6 +16,7 @@ from django.utils.translation import gettext as _
 from seating import services as seating
 from tdmanager.errors import ValidationFailed
 from tdmanager.transactions import service
+from tournaments import draws
 from tournaments.actions import Action
 from tournaments.models import ChipAdjustment, ChipCount, Entry, Tournament
 from tournaments.services import checks, lifecycle, setup
@@ -223,7 +223,8 @@ def close_flight(tournament, *, actor: Actor, reason: str = "", now=None) -> Fli
     event = flight.event
     kept = [b for b in flight.bags.select_related("entry") if not b.surrendered]
     # Surrendered bags are out of play, so they win no chip-leader prize.
-    prizes = engine.chip_leader_prizes([(b.entry, b.chips) for b in kept], event.prizes, tie=event.chip_leader_ties, rng=secrets.SystemRandom())
+    seed = draws.draw_seed()  # orders equal bags under chip_leader_ties DRAW; logged for replay_draw
+    prizes = engine.chip_leader_prizes([(b.entry, b.chips) for b in kept], event.prizes, tie=event.chip_leader_ties, rng=draws.rng_of(seed))
     awards = ChipLeaderAward.objects.bulk_create(
         ChipLeaderAward(
             flight=flight,
@@ -250,8 +251,19 @@ def close_flight(tournament, *, actor: Actor, reason: str = "", now=None) -> Fli
         reason=reason,
         difference=summary["difference"],
         chip_leaders=[{"entry": a.entry.number, "rank": a.rank, "chips": a.chips, "amount": str(a.amount), "shared_with": a.shared_with} for a in awards],
+        seed=str(seed),
+        tie=event.chip_leader_ties,
+        bags=[[b.entry.number, b.chips] for b in kept],
+        prizes=[str(p) for p in event.prizes],
     )
     return flight
+
+
+def replay_chip_leaders(payload: dict) -> tuple[dict, dict]:
+    """A flight's chip-leader prizes shared out again from its logged bags, prizes and seed."""
+    again = engine.chip_leader_prizes([(n, c) for n, c in payload["bags"]], payload["prizes"], tie=payload["tie"], rng=draws.rng_of(payload["seed"]))
+    logged = sorted([c["entry"], c["rank"], c["amount"]] for c in payload.get("chip_leaders", []))
+    return {"chip_leaders": logged}, {"chip_leaders": sorted([p.player, p.rank, str(p.amount)] for p in again)}
 
 
 @service

@@ -9,7 +9,6 @@ time limit is finished first (TDA 23 by analogy): the director enters the counts
 Qualifying tables (each a tournament) send their winner to the final table of their group.
 """
 
-import secrets
 from datetime import timedelta
 
 from django.utils import timezone
@@ -17,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from tdmanager.errors import ValidationFailed
 from tdmanager.transactions import service
+from tournaments import draws
 from tournaments.actions import Action
 from tournaments.models import ChipCount, Entry, Tournament
 from tournaments.selectors import chips_in_play
@@ -132,10 +132,13 @@ def finish_timed(tournament, *, actor: Actor, counts: list[dict] | None = None, 
             for pk, chips in stacks.items()
         )
     entries = {e.pk: e for e in alive}
+    drawn = {}  # the draw of equal stacks (chip_tie DRAW), logged so that replay_draw repeats it
     if one_left:
         ranked = [engine.Place(alive[0], 1, 1)]
     else:
-        ranked = engine.rank_by_chips([(entries[pk], chips) for pk, chips in stacks.items()], tie=timed.chip_tie, rng=secrets.SystemRandom())
+        seed = draws.draw_seed()
+        drawn = {"seed": str(seed), "tie": timed.chip_tie, "counts": [[entries[pk].number, chips] for pk, chips in stacks.items()]}
+        ranked = engine.rank_by_chips([(entries[pk], chips) for pk, chips in stacks.items()], tie=timed.chip_tie, rng=draws.rng_of(seed))
     write_places(ranked)
     below = place_eliminated(t, len(alive) + 1)
     counted = sum(v for v in stacks.values() if v)
@@ -164,8 +167,16 @@ def finish_timed(tournament, *, actor: Actor, counts: list[dict] | None = None, 
         eliminated_placed=len(below),
         difference=timed.result["difference"],
         winner_to_final=sent.pk if sent else None,
+        **drawn,
     )
     return timed.result
+
+
+def replay_finish(payload: dict) -> tuple[dict, dict]:
+    """A timed event's places by chips ranked again from its logged counts and seed (ties drawn)."""
+    ranked = engine.rank_by_chips([(n, c) for n, c in payload["counts"]], tie=payload["tie"], rng=draws.rng_of(payload["seed"]))
+    logged = sorted([s["entry"], s["place"]] for s in payload.get("standings", []))
+    return {"places": logged}, {"places": sorted([p.player, p.place] for p in ranked)}
 
 
 # --- qualifying tables → final table ---------------------------------------------------------------
