@@ -28,6 +28,7 @@ from tdmanager.errors import DomainError
 from tournaments import clock as clock_engine
 from tournaments import clockview
 from tournaments import selectors as tsel
+from tournaments.formats.services import stackchoice
 from tournaments.models import Entry, LedgerRow, Tournament
 from tournaments.services import cashier, clockctl, floor, lifecycle, people, privacy, registration, setup
 from tournaments.services.structures import ensure_builtin_structures
@@ -166,6 +167,10 @@ def create_event(world: World, rng) -> str:
     world.touched.add(t.pk)
     lifecycle.open_registration(t, actor=world.director)
     world.events.append(t.pk)
+    if fmt != Tournament.REBUY and rng.random() < 0.25:  # a deep-stack option sold beside the standard entry
+        stackchoice.add_stack_option(
+            t, label="Deep", buy_in=t.buy_in + Decimal(50), fee=t.fee, chips=30000, actor=world.director, override_reason="announced with the schedule"
+        )
     return f"created {t.name} (#{t.pk}) bounty {bounty} guarantee {values['guarantee']}"
 
 
@@ -233,13 +238,15 @@ def _addon_break(t: Tournament) -> int | None:
     return at if at < len(items) and isinstance(items[at], clock_engine.Break) else None
 
 
-@action(weight=3)
+@action(weight=5)
 def addon(world: World, rng) -> str:
     """A player takes the add-on at the break after its level. The window is one break of the
     day: when the room is near it (or now and then earlier) the director brings the clock to it,
     as he does when the tables are ready for the break; past it, or outside a rebuy event, the
     desk refuses."""
-    t = _mostly(world, rng, lambda t: _rebuys(t) and t.addon_after_level is not None, Tournament.RUNNING)
+    t = _mostly(
+        world, rng, lambda t: _rebuys(t) and t.addon_after_level is not None and clockview.item_index_now(t) <= (_addon_break(t) or -1), Tournament.RUNNING
+    )
     entry = pick(rng, world.entries(t, Entry.ACTIVE), "player")
     at = _addon_break(t) if t.addon_after_level is not None else None
     if at is not None and rng.random() < 0.9:
@@ -616,8 +623,12 @@ def deal(world: World, rng) -> str:
     live = world.entries(t, Entry.ACTIVE)
     if not 2 <= len(live) <= 4:
         raise Skip("no deal with this many players")
-    if psel.table_state(t) != PayoutTable.LOCKED and not clockview.late_registration_open(t) and rng.random() < 0.9:
-        payouts.lock_payout_table(t, actor=world.director)  # a deal is made on the published table
+    if psel.table_state(t) != PayoutTable.LOCKED and rng.random() < 0.9:
+        # a deal is made on the published table: the director publishes it, or the players wait
+        # for registration to close (now and then they ask anyway: refused, table not locked)
+        if clockview.late_registration_open(t):
+            raise Skip("registration open: the payout table is not published yet")
+        payouts.lock_payout_table(t, actor=world.director)
     stacks = {str(e.pk): rng.randrange(5000, 200000) for e in live}
     method = rng.choice(["CHIP_CHOP", "ICM", "EVEN_CHOP"])
     proposed = payouts.propose_deal(t, stacks, method=method, actor=world.director)

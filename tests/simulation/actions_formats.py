@@ -16,6 +16,7 @@ from decimal import Decimal
 
 from django.utils import timezone
 
+from payouts import selectors as psel
 from payouts import services as payouts
 from payouts.models import SatelliteLink, Ticket
 from seating import services as seating
@@ -40,7 +41,7 @@ from tournaments.models import Entry, Tournament
 from tournaments.selectors import chips_in_play
 from tournaments.services import cashier, clockctl, lifecycle, setup
 
-from .actions import _method, _structure, action, pick
+from .actions import _bounty_kind, _eliminators, _method, _structure, action, pick, undecided
 from .world import Skip, World
 
 OPEN = (Tournament.PLANNED, Tournament.REGISTERING, Tournament.RUNNING)
@@ -69,15 +70,24 @@ def _play_out(world: World, t: Tournament, rng, *, tie: bool = False) -> int:
         seats = [(table, entry) for table, row in world.seats(t).items() for entry in row.values()]
         if len(seats) < 2:
             break
+        bounty = _bounty_kind(t) != "NONE"  # a series event may be a bounty event: its eliminators named
         if tie and len(seats) == 3 and rng.random() < 0.5:
             table, _e = seats[0]
-            pair = [e for tb, e in seats if tb == table][:2]
-            if len(pair) == 2:
-                seating.record_bust(t, [{"entry": e, "starting_stack": 20000} for e in pair], actor=world.floor, table=table, same_hand=True)
+            at = [e for tb, e in seats if tb == table]
+            if len(at) == 3:
+                pair = at[:2]
+                items = [{"entry": e, "starting_stack": 20000} for e in pair]
+                if bounty:
+                    for item in items:
+                        item["eliminators"] = [at[2]]
+                seating.record_bust(t, items, actor=world.floor, table=table, same_hand=True)
                 out += 2
                 continue
         table, entry = rng.choice(seats)
-        seating.record_bust(t, [entry], actor=world.floor, table=table)
+        item = entry
+        if bounty:
+            item = {"entry": entry, "eliminators": _eliminators(t, rng, [e for tb, e in seats if tb == table], entry)}
+        seating.record_bust(t, [item], actor=world.floor, table=table)
         out += 1
     return out
 
@@ -147,6 +157,14 @@ def play_down(world: World, rng) -> str:
     return f"{len(out)} out in {t.name}"
 
 
+def _selling(t: Tournament) -> bool:
+    """The desk still sells entries in ``t`` (registering, or running with late registration open
+    and its winner not decided)."""
+    from tournaments import clockview
+
+    return t.status == Tournament.REGISTERING or (t.status == Tournament.RUNNING and undecided(t) and clockview.late_registration_open(t))
+
+
 def _ours(world: World, qs):
     """The rows of ``qs`` (a queryset with a ``tournament`` field) that belong to today's events."""
     return list(qs.filter(tournament_id__in=world.events).order_by("pk"))
@@ -182,7 +200,7 @@ def fill_sit_and_go(world: World, rng) -> str:
     t = pick(rng, sngs, "sit & go registering")
     world.touched.add(t.pk)
     left = cashier.sit_and_go_size(t) - t.entries.filter(status__in=(Entry.ACTIVE, Entry.RESERVED)).count()
-    n = min(left, rng.randrange(1, 11)) if left > 0 else 1
+    n = min(left, rng.randrange(1, 6)) if left > 0 else 1  # players come in small groups
     for _ in range(n):
         cashier.register(t, world.person(rng), method=_method(rng), actor=world.cashier(rng))
     t.refresh_from_db()
@@ -230,7 +248,8 @@ def satellite_player_buys_target(world: World, rng) -> str:
     """A satellite player does not wait: he buys his entry in the target at the desk (should he
     win a seat, the link gives him a ticket or its value in money)."""
     links = list(SatelliteLink.objects.filter(satellite_id__in=world.events, completed_at__isnull=True).select_related("target").order_by("pk"))
-    link = pick(rng, links, "satellite")
+    selling = [link for link in links if _selling(link.target)]
+    link = pick(rng, selling if rng.random() < 0.9 else links, "satellite")  # mostly while the target still sells
     sat = Tournament.objects.get(pk=link.satellite_id)
     entry = pick(
         rng,
@@ -242,7 +261,7 @@ def satellite_player_buys_target(world: World, rng) -> str:
     return f"{entry.person.full_name} of {sat.name} bought #{sale.entry.number} in {link.target.name}"
 
 
-@action(weight=1.5)
+@action(weight=3)
 def complete_satellite(world: World, rng) -> str:
     """A satellite played to its end: the floor records its busts until no more players are
     left than the seats its pool buys; the deciding bust completes it (FMT-08: the seats issued
@@ -260,7 +279,8 @@ def complete_satellite(world: World, rng) -> str:
         link = pick(rng, running or links, "satellite played")
         paid = payouts.complete_satellite(link.satellite, actor=world.director)
         return f"completed satellite #{link.satellite_id} by hand: {len(paid)} seats"
-    link = rng.choice(running)
+    buying = [link for link in running if any(a.seat for a in psel.satellite_awards(link.satellite, link))]
+    link = rng.choice(buying if buying and rng.random() < 0.9 else running)  # mostly one whose pool buys a seat
     sat = link.satellite
     out = _play_out(world, sat, rng)
     link.refresh_from_db()
@@ -436,7 +456,7 @@ def finish_day2(world: World, rng) -> str:
 @action(weight=1)
 def create_headsup(world: World, rng) -> str:
     """A heads-up event: a bracket of 2, 4 or 8, the no-show rule (or, a final day, lateness)."""
-    _room(world)
+    _room(world, limit=3)  # a bracket takes a corner of the room
     size = rng.choice([2, 4, 4, 4, 8])
     bracket = headsup.create_headsup_event(
         name=f"Sim Heads-up {len(world.events) + 1}",
@@ -455,7 +475,7 @@ def create_headsup(world: World, rng) -> str:
     return f"created heads-up {bracket.tournament.name} (#{bracket.tournament_id}), bracket of {size}"
 
 
-@action(weight=1.5)
+@action(weight=3)
 def request_headsup_seats(world: World, rng) -> str:
     """Players ask for a seat in a bracket not drawn yet; the director gives the places in
     priority order (each admitted player gets a place to pay at the desk)."""
@@ -573,6 +593,11 @@ def play_match(world: World, rng) -> str:
 def create_timed(world: World, rng) -> str:
     """A timed event: play ends at a set time and the players left are ranked by their chips."""
     _room(world)
+    t = _new_timed(world, rng)
+    return f"created timed {t.name} (#{t.pk}) ending {timezone.localtime(t.timed.ends_at):%H:%M}"
+
+
+def _new_timed(world: World, rng) -> Tournament:
     t = timed.create_timed_event(
         name=f"Sim Timed {len(world.events) + 1}",
         start_at=_now(),
@@ -586,7 +611,7 @@ def create_timed(world: World, rng) -> str:
         chip_tie=rng.choice(fengine.TIE_RULES),
     )
     _schedule(world, t)
-    return f"created timed {t.name} (#{t.pk}) ending {timezone.localtime(t.timed.ends_at):%H:%M}"
+    return t
 
 
 @action(weight=3)
@@ -623,7 +648,9 @@ def create_qualifiers(world: World, rng) -> str:
         if t.format == Tournament.TIMED and not Qualifier.objects.filter(tournament=t).exists()
     ]
     if not candidates:
-        raise Skip("no timed event to qualify from")
+        # the director puts the qualifying tables on the schedule with their final
+        _room(world)
+        candidates = [_new_timed(world, rng)]
     chosen = rng.sample(candidates, min(len(candidates), rng.choice([1, 2])))
     final = setup.create_tournament(
         dict(
@@ -713,7 +740,7 @@ def attach_to_series(world: World, rng) -> str:
     return f"{t.name} counts for {s.name}"
 
 
-@action(weight=1)
+@action(weight=1.5)
 def schedule_daily(world: World, rng) -> str:
     """The series' daily tournament of today, at the weekday's price (the room's everyday event:
     it waits only when three special events are on)."""
@@ -733,7 +760,9 @@ def score_series(world: World, rng) -> str:
     """A finished series event scored: its players' points (and a cycle closed with its tickets)."""
     links = list(SeriesTournament.objects.filter(tournament_id__in=world.events, scored_at__isnull=True, tournament__status=Tournament.FINISHED).order_by("pk"))
     playing = list(
-        SeriesTournament.objects.filter(tournament_id__in=world.events, scored_at__isnull=True, tournament__status=Tournament.RUNNING).order_by("pk")
+        SeriesTournament.objects.filter(tournament_id__in=world.events, scored_at__isnull=True, tournament__status=Tournament.RUNNING)
+        .exclude(tournament__format=Tournament.HEADS_UP)  # a bracket is played match by match
+        .order_by("pk")
     )
     world.touched = None
     if not links and playing and rng.random() < 0.8:
@@ -748,12 +777,14 @@ def score_series(world: World, rng) -> str:
     return f"scored {link.tournament.name}: {len(results)} players"
 
 
-@action(weight=1)
+@action(weight=2)
 def close_season(world: World, rng) -> str:
     """The director closes a league's season, mostly one with events scored in it (an empty
     season is refused)."""
     leagues = [s for s in _series(world) if s.is_league]
     played = [s for s in leagues if SeriesResult.objects.filter(series=s, cycle=s.current_cycle).exists()]
+    if not played and rng.random() < 0.8:
+        raise Skip("nothing scored this season")
     s = pick(rng, played if played and rng.random() < 0.9 else leagues, "league")
     archive = series.close_season(s, actor=world.director)
     return f"closed season {archive.number} of {s.name}"

@@ -95,7 +95,7 @@ def create_money_event(world: World, rng) -> str:
         format=fmt,
         late_reg_closes_after_level=closes,
         guarantee=Decimal(rng.choice([300, 500])) if rng.random() < 0.3 else None,
-        field_cap=rng.choice([5, 6, 8]) if rng.random() < 0.35 else None,
+        field_cap=rng.choice([5, 6, 8]) if rng.random() < 0.5 else None,
         settings=settings,
     )
     if fmt == Tournament.REENTRY:
@@ -571,6 +571,10 @@ def cancel_penalty(world: World, rng) -> str:
     already served: refused)."""
     t = _event(world, rng, Tournament.RUNNING)
     running = list(Penalty.objects.filter(tournament=t, status=Penalty.ACTIVE).order_by("pk"))
+    live = world.entries(t, Entry.ACTIVE)
+    if not running and live and rng.random() < 0.7:  # the floor has just given it to the wrong player
+        floor.issue_penalty(t, rng.choice(live), kind=penalties.MISSED_HANDS, reason_code="ABUSIVE_CONDUCT", hands=rng.choice([1, 2]), actor=world.floor)
+        running = list(Penalty.objects.filter(tournament=t, status=Penalty.ACTIVE).order_by("pk"))
     served = list(Penalty.objects.filter(tournament=t).exclude(status=Penalty.ACTIVE).order_by("pk"))
     p = pick(rng, running if running and rng.random() < 0.9 else served or running, "penalty")
     floor.cancel_penalty(p, actor=world.director, reason="wrong player named")
@@ -759,7 +763,7 @@ def mark_simultaneous(world: World, rng) -> str:
 # --- moves ---------------------------------------------------------------------------------------
 
 
-@action(weight=3)
+@action(weight=4)
 def confirm_and_undo_move(world: World, rng) -> str:
     """The floor confirms a balancing slip, then the player turns out to have sat at the wrong
     table: the move is undone (now and then a break or final-table slip, applied when drawn: it
