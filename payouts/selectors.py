@@ -103,13 +103,19 @@ def money_in(t) -> dict:
     """What the desk took for this tournament, net of reversals and refunds, by part."""
     rows = _MONEY_IN.rows(t.pk)  # one row, none without a ledger row
     p, f, s = rows[0] if rows else (None, None, None)
-    return {"prize": p or ZERO, "fee": f or ZERO, "side": s or ZERO}
+    return {"prize": _cents(p), "fee": _cents(f), "side": _cents(s)}
+
+
+def _cents(total) -> Decimal:
+    """A sum of amounts in whole cents: SQLite adds a DECIMAL column as floats, whose last of 15
+    significant digits is dust (many fees of 2.20 make 85.8000000000001)."""
+    return (total or ZERO).quantize(CENT)
 
 
 def money_out(t) -> dict:
     """Prizes paid (positive amounts), net of reversed payments: main pool and side pools."""
     agg = t.ledger.filter(_payout_rows_q()).aggregate(p=Sum("prize_amount"), s=Sum("side_amount"))
-    return {"prize": -(agg["p"] or ZERO), "side": -(agg["s"] or ZERO)}
+    return {"prize": -_cents(agg["p"]), "side": -_cents(agg["s"])}
 
 
 def _deduction_percents(t) -> dict:

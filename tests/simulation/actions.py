@@ -25,8 +25,10 @@ from payouts.models import BountyAward, PayoutTable
 from seating import services as seating
 from seating.models import Bust
 from tdmanager.errors import DomainError
+from tournaments import clock as clock_engine
 from tournaments import clockview
 from tournaments import selectors as tsel
+from tournaments.formats.services import stackchoice
 from tournaments.models import Entry, LedgerRow, Tournament
 from tournaments.services import cashier, clockctl, floor, lifecycle, people, privacy, registration, setup
 from tournaments.services.structures import ensure_builtin_structures
@@ -73,16 +75,32 @@ def _event(world: World, rng, *statuses) -> Tournament:
     return t
 
 
+def undecided(t: Tournament) -> bool:
+    """Not down to its winner: a running event with one player left sells nothing more
+    (``winner_decided``); the desk and the floor turn to the events still playing."""
+    return t.status != Tournament.RUNNING or t.entries.filter(status=Entry.ACTIVE).count() != 1
+
+
 def _mostly(world: World, rng, offers, *statuses, stray: float = 0.15) -> Tournament:
-    """An event in one of ``statuses`` that ``offers`` what the person asks for (a rebuy in a
-    rebuy event); now and then (``stray``) any event, which may refuse it."""
+    """An event in one of ``statuses``, still undecided, that ``offers`` what the person asks for
+    (a rebuy in a rebuy event); now and then (``stray``) any event, which may refuse it. With no
+    fitting event the person does not ask (skipped): asking anywhere would make the refusal the
+    rule and the action itself rare."""
     if rng.random() >= stray:
-        fitting = [t for t in world.tournaments(*statuses) if offers(t)]
-        if fitting:
-            t = rng.choice(fitting)
-            world.touched.add(t.pk)
-            return t
+        fitting = [t for t in world.tournaments(*statuses) if offers(t) and undecided(t)]
+        if not fitting:
+            raise Skip("no event offers it")
+        t = rng.choice(fitting)
+        world.touched.add(t.pk)
+        return t
     return _event(world, rng, *statuses)
+
+
+def _where(world: World, rng, test, *statuses) -> Tournament:
+    """An event of the day in one of ``statuses`` that passes ``test`` (marked touched)."""
+    t = pick(rng, [t for t in world.tournaments(*statuses) if test(t)], "event for this")
+    world.touched.add(t.pk)
+    return t
 
 
 def _rebuys(t: Tournament) -> bool:
@@ -105,14 +123,16 @@ def create_event(world: World, rng) -> str:
     """A new event: a format, a bounty kind, a guarantee or not, registration open."""
     if len(world.tournaments(Tournament.PLANNED, Tournament.REGISTERING, Tournament.RUNNING)) >= 3:
         raise Skip("three events are open")
-    fmt = rng.choice([Tournament.FREEZEOUT, Tournament.REENTRY, Tournament.REBUY])
+    # rebuy events a little more often: their rebuys, declarations and add-on have a window of
+    # the first levels only
+    fmt = rng.choice([Tournament.FREEZEOUT, Tournament.REENTRY, Tournament.REBUY, Tournament.REBUY])
     bounty = "NONE" if fmt == Tournament.REBUY else rng.choice(["NONE", "FIXED", "PKO", "MYSTERY"])
     values = dict(
         name=f"Sim {fmt.title()} {len(world.events) + 1}",
         start_at=timezone.now(),
         buy_in=Decimal(rng.choice([50, 100, 200])),
         starting_stack=20000,
-        table_size=rng.choice([6, 8, 9]),
+        table_size=rng.choice([6, 6, 8, 9]),  # 6-max often: fields of two tables for the floor's ties and moves
         structure=_structure(),
         min_players=2,
         format=fmt,
@@ -139,10 +159,18 @@ def create_event(world: World, rng) -> str:
             values["settings"]["bounty_split"] = "POT"
         if bounty == "MYSTERY":
             values["settings"]["mystery_from"] = "START"
+    if rng.random() < 0.5:
+        # the house's progressive jackpot runs in the day's regular events too: its royal flush
+        # (won once a day) needs an event in its window most days
+        values["settings"]["jackpot"] = True
     t = setup.create_tournament(values, actor=world.director, override_reason="simulated schedule")
     world.touched.add(t.pk)
     lifecycle.open_registration(t, actor=world.director)
     world.events.append(t.pk)
+    if fmt != Tournament.REBUY and rng.random() < 0.25:  # a deep-stack option sold beside the standard entry
+        stackchoice.add_stack_option(
+            t, label="Deep", buy_in=t.buy_in + Decimal(50), fee=t.fee, chips=30000, actor=world.director, override_reason="announced with the schedule"
+        )
     return f"created {t.name} (#{t.pk}) bounty {bounty} guarantee {values['guarantee']}"
 
 
@@ -156,7 +184,9 @@ def sell_entry(world: World, rng) -> str:
     t = _event(world, rng, Tournament.REGISTERING, Tournament.RUNNING)
     person = world.person(rng)
     tender = "USD" if rng.random() < 0.05 else ""
-    sale = cashier.register(t, person, method=_method(rng), actor=world.cashier(rng), tender_currency=tender)
+    # before the start most players of a jackpot event buy its fee too
+    jackpot = t.status == Tournament.REGISTERING and bool((t.settings or {}).get("jackpot")) and rng.random() < 0.8
+    sale = cashier.register(t, person, method=_method(rng), actor=world.cashier(rng), tender_currency=tender, jackpot=jackpot)
     return f"sold #{sale.entry.number} of {t.name} to {person.full_name} ({sale.row.total} {tender or t.currency})"
 
 
@@ -182,7 +212,7 @@ def reenter(world: World, rng) -> str:
     return f"re-entry #{sale.entry.number} for {busted.person.full_name} in {t.name}"
 
 
-@action(weight=3)
+@action(weight=4)
 def rebuy(world: World, rng) -> str:
     t = _mostly(world, rng, _rebuys, Tournament.RUNNING)
     entry = pick(rng, world.entries(t, Entry.ACTIVE), "player")
@@ -190,7 +220,7 @@ def rebuy(world: World, rng) -> str:
     return f"rebuy for #{entry.number} in {t.name} ({sale.row.total})"
 
 
-@action(weight=1)
+@action(weight=2)
 def declare_rebuy(world: World, rng) -> str:
     t = _mostly(world, rng, _rebuys, Tournament.RUNNING)
     entry = pick(rng, world.entries(t, Entry.ACTIVE), "player")
@@ -198,10 +228,31 @@ def declare_rebuy(world: World, rng) -> str:
     return f"#{entry.number} declared a rebuy in {t.name}"
 
 
-@action(weight=2)
+def _addon_break(t: Tournament) -> int | None:
+    """The structure item of the scheduled break after the add-on level (its window), if any."""
+    items = clockview.structure_items(t)
+    try:
+        at = clock_engine.level_index(items, t.addon_after_level) + 1
+    except clock_engine.ClockError:
+        return None
+    return at if at < len(items) and isinstance(items[at], clock_engine.Break) else None
+
+
+@action(weight=5)
 def addon(world: World, rng) -> str:
-    t = _mostly(world, rng, _rebuys, Tournament.RUNNING)
+    """A player takes the add-on at the break after its level. The window is one break of the
+    day: when the room is near it (or now and then earlier) the director brings the clock to it,
+    as he does when the tables are ready for the break; past it, or outside a rebuy event, the
+    desk refuses."""
+    t = _mostly(
+        world, rng, lambda t: _rebuys(t) and t.addon_after_level is not None and clockview.item_index_now(t) <= (_addon_break(t) or -1), Tournament.RUNNING
+    )
     entry = pick(rng, world.entries(t, Entry.ACTIVE), "player")
+    at = _addon_break(t) if t.addon_after_level is not None else None
+    if at is not None and rng.random() < 0.9:
+        here = clockview.item_index_now(t)
+        if here < at and (here >= at - 2 or rng.random() < 0.3):
+            clockctl.jump_to(t, at, actor=world.director, reason="the add-on break")
     sale = cashier.addon(entry, method=_method(rng), actor=world.cashier(rng))
     return f"add-on for #{entry.number} in {t.name} ({sale.row.total})"
 
@@ -340,13 +391,21 @@ def bust_same_hand(world: World, rng) -> str:
 
 @action(weight=2)
 def bust_simultaneous(world: World, rng) -> str:
-    """Two players out at two tables in an order nobody saw: one tie group."""
-    t = _event(world, rng, Tournament.RUNNING)
+    """Two players out at two tables in an order nobody saw: one tie group (in a bounty event
+    each with the eliminators of his own table)."""
+    # the floor calls it where it can happen: two tables or more, not a bracket's match (now and
+    # then anywhere: refused or skipped)
+    if rng.random() < 0.9:
+        t = _where(world, rng, lambda t: t.format != Tournament.HEADS_UP and len(world.seats(t)) >= 2, Tournament.RUNNING)
+    else:
+        t = _event(world, rng, Tournament.RUNNING)
     seats = _at_table(world, t)
-    if len(seats) < 2 or (_bounty_kind(t) != "NONE"):
-        raise Skip("one table, or a bounty event (eliminators at two tables)")
+    if len(seats) < 2:
+        raise Skip("one table")
     a, b = rng.sample(sorted(seats), 2)
     outs = [rng.choice(list(seats[a].values())), rng.choice(list(seats[b].values()))]
+    if _bounty_kind(t) != "NONE":  # each knocked out by a player of his own table
+        outs = [{"entry": e, "eliminators": _eliminators(t, rng, list(seats[n].values()), e)} for n, e in zip((a, b), outs)]
     seating.record_bust(t, outs, actor=world.floor, simultaneous=True)
     return f"two out at tables {a} and {b} of {t.name}, together"
 
@@ -500,7 +559,10 @@ def pay_bounties(world: World, rng) -> str:
 def lock_payout_table(world: World, rng) -> str:
     """The director publishes the payout table once registration has closed (PAY-05: the pool is
     final); on a cancelled event the product refuses."""
-    t = _event(world, rng, Tournament.RUNNING, Tournament.CANCELLED)
+    if rng.random() < 0.8:  # where it is still to publish (now and then anywhere: locked, cancelled)
+        t = _where(world, rng, lambda t: psel.table_state(t) != PayoutTable.LOCKED and not clockview.late_registration_open(t), Tournament.RUNNING)
+    else:
+        t = _event(world, rng, Tournament.RUNNING, Tournament.CANCELLED)
     if t.status == Tournament.RUNNING and clockview.late_registration_open(t):
         raise Skip("registration still open: the table locks itself when it closes")
     payouts.lock_payout_table(t, actor=world.director)
@@ -522,12 +584,33 @@ def sign_off(world: World, rng) -> str:
     return f"{who.label} signed {t.name}'s ranking"
 
 
+def _unpaid(t: Tournament) -> list[dict]:
+    return [d for d in psel.dues(t) if not d["paid"] and not d.get("forfeited") and d.get("kind") != "ITEM"]
+
+
+def _sign(world: World, t: Tournament) -> None:
+    """The director and the controller sign the ranking as it stands (one of them may have
+    signed it already)."""
+    for who in (world.director, world.controller):
+        try:
+            payouts.sign_off_ranking(t, actor=who)
+        except DomainError as refusal:
+            if refusal.code != "already_signed":
+                raise
+
+
 @action(weight=5)
 def pay_prize(world: World, rng) -> str:
     """The desk pays a prize won (mostly where the payout table is locked: elsewhere refused)."""
-    t = _mostly(world, rng, lambda t: psel.table_state(t) == PayoutTable.LOCKED, Tournament.RUNNING, Tournament.FINISHED)
-    due = pick(rng, [d for d in psel.dues(t) if not d["paid"] and not d.get("forfeited") and d.get("kind") != "ITEM"], "prize due")
+    t = _mostly(world, rng, lambda t: bool(_unpaid(t)), Tournament.RUNNING, Tournament.FINISHED, stray=0.1)
+    due = pick(rng, _unpaid(t), "prize due")
     entry = due["entry"] if isinstance(due["entry"], Entry) else Entry.objects.get(pk=due["entry"])
+    if not due["released"] and rng.random() < 0.85:
+        # the player is at the desk before the ranking is signed: the cashier calls the director
+        # and the controller, who publish the payout table (where it can be) and sign; else refused
+        if psel.table_state(t) != PayoutTable.LOCKED and not (t.status == Tournament.RUNNING and clockview.late_registration_open(t)):
+            payouts.lock_payout_table(t, actor=world.director)
+        _sign(world, t)
     payouts.pay_prize(entry, method=LedgerRow.CASH, actor=world.cashier(rng))
     return f"paid {due['amount']} to #{entry.number} of {t.name}"
 
@@ -535,10 +618,17 @@ def pay_prize(world: World, rng) -> str:
 @action(weight=2)
 def deal(world: World, rng) -> str:
     """The last few players agree a deal (chip chop, ICM or even), approved by the director."""
-    t = _event(world, rng, Tournament.RUNNING)
+    # the last few players ask for a deal (now and then more of them: skipped as before)
+    t = _mostly(world, rng, lambda t: 2 <= t.entries.filter(status=Entry.ACTIVE).count() <= 4, Tournament.RUNNING, stray=0.1)
     live = world.entries(t, Entry.ACTIVE)
     if not 2 <= len(live) <= 4:
         raise Skip("no deal with this many players")
+    if psel.table_state(t) != PayoutTable.LOCKED and rng.random() < 0.9:
+        # a deal is made on the published table: the director publishes it, or the players wait
+        # for registration to close (now and then they ask anyway: refused, table not locked)
+        if clockview.late_registration_open(t):
+            raise Skip("registration open: the payout table is not published yet")
+        payouts.lock_payout_table(t, actor=world.director)
     stacks = {str(e.pk): rng.randrange(5000, 200000) for e in live}
     method = rng.choice(["CHIP_CHOP", "ICM", "EVEN_CHOP"])
     proposed = payouts.propose_deal(t, stacks, method=method, actor=world.director)

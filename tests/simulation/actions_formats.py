@@ -16,18 +16,32 @@ from decimal import Decimal
 
 from django.utils import timezone
 
+from payouts import selectors as psel
 from payouts import services as payouts
 from payouts.models import SatelliteLink, Ticket
 from seating import services as seating
 from tournaments.formats import engine as fengine
-from tournaments.formats.models import Bag, Bracket, Flight, Match, MultiDayEvent, Qualifier, QualifierGroup, Series, SeriesCycle, SeriesTournament, TimedEvent
+from tournaments.formats.models import (
+    Bag,
+    Bracket,
+    Flight,
+    Match,
+    MultiDayEvent,
+    Qualifier,
+    QualifierGroup,
+    Series,
+    SeriesCycle,
+    SeriesResult,
+    SeriesTournament,
+    TimedEvent,
+)
 from tournaments.formats.selectors import bagging_summary
 from tournaments.formats.services import headsup, multiday, series, sitandgo, stackchoice, timed
 from tournaments.models import Entry, Tournament
 from tournaments.selectors import chips_in_play
 from tournaments.services import cashier, clockctl, lifecycle, setup
 
-from .actions import _method, _structure, action, pick
+from .actions import _bounty_kind, _eliminators, _method, _structure, action, pick, undecided
 from .world import Skip, World
 
 OPEN = (Tournament.PLANNED, Tournament.REGISTERING, Tournament.RUNNING)
@@ -39,11 +53,43 @@ def _formats(world: World) -> list[int]:
     return getattr(world, "formats", [])
 
 
-def _room(world: World) -> None:
+def _room(world: World, limit: int = 2) -> None:
     """The room runs a couple of special events at once: a new one waits for one of them to end
     (a day of the simulator is short: an event with the whole room's players gets played out)."""
-    if len(Tournament.objects.filter(pk__in=_formats(world), status__in=(Tournament.REGISTERING, Tournament.RUNNING))) >= 2:
+    if len(Tournament.objects.filter(pk__in=_formats(world), status__in=(Tournament.REGISTERING, Tournament.RUNNING))) >= limit:
         raise Skip("two special events are on")
+
+
+def _play_out(world: World, t: Tournament, rng, *, tie: bool = False) -> int:
+    """The floor records the busts of an event, one at a time at his table, until one player is
+    left (or the event ends by itself: a satellite on its deciding bust). With ``tie``, three
+    left, two go out on one hand with the same starting stack now and then: they share their
+    place (ELM-06). Returns how many went out."""
+    out = 0
+    while Tournament.objects.get(pk=t.pk).status == Tournament.RUNNING:
+        seats = [(table, entry) for table, row in world.seats(t).items() for entry in row.values()]
+        if len(seats) < 2:
+            break
+        bounty = _bounty_kind(t) != "NONE"  # a series event may be a bounty event: its eliminators named
+        if tie and len(seats) == 3 and rng.random() < 0.5:
+            table, _e = seats[0]
+            at = [e for tb, e in seats if tb == table]
+            if len(at) == 3:
+                pair = at[:2]
+                items = [{"entry": e, "starting_stack": 20000} for e in pair]
+                if bounty:
+                    for item in items:
+                        item["eliminators"] = [at[2]]
+                seating.record_bust(t, items, actor=world.floor, table=table, same_hand=True)
+                out += 2
+                continue
+        table, entry = rng.choice(seats)
+        item = entry
+        if bounty:
+            item = {"entry": entry, "eliminators": _eliminators(t, rng, [e for tb, e in seats if tb == table], entry)}
+        seating.record_bust(t, [item], actor=world.floor, table=table)
+        out += 1
+    return out
 
 
 def _schedule(world: World, *events: Tournament) -> None:
@@ -111,6 +157,14 @@ def play_down(world: World, rng) -> str:
     return f"{len(out)} out in {t.name}"
 
 
+def _selling(t: Tournament) -> bool:
+    """The desk still sells entries in ``t`` (registering, or running with late registration open
+    and its winner not decided)."""
+    from tournaments import clockview
+
+    return t.status == Tournament.REGISTERING or (t.status == Tournament.RUNNING and undecided(t) and clockview.late_registration_open(t))
+
+
 def _ours(world: World, qs):
     """The rows of ``qs`` (a queryset with a ``tournament`` field) that belong to today's events."""
     return list(qs.filter(tournament_id__in=world.events).order_by("pk"))
@@ -146,7 +200,7 @@ def fill_sit_and_go(world: World, rng) -> str:
     t = pick(rng, sngs, "sit & go registering")
     world.touched.add(t.pk)
     left = cashier.sit_and_go_size(t) - t.entries.filter(status__in=(Entry.ACTIVE, Entry.RESERVED)).count()
-    n = min(left, rng.randrange(1, 11)) if left > 0 else 1
+    n = min(left, rng.randrange(1, 6)) if left > 0 else 1  # players come in small groups
     for _ in range(n):
         cashier.register(t, world.person(rng), method=_method(rng), actor=world.cashier(rng))
     t.refresh_from_db()
@@ -189,12 +243,13 @@ def create_satellite(world: World, rng) -> str:
     return f"created {sat.name} (#{sat.pk}) for #{target.pk}: remainder {rule or 'house'}, base {base or 'house'}, registered winner gets {already}"
 
 
-@action(weight=1)
+@action(weight=2)
 def satellite_player_buys_target(world: World, rng) -> str:
     """A satellite player does not wait: he buys his entry in the target at the desk (should he
     win a seat, the link gives him a ticket or its value in money)."""
     links = list(SatelliteLink.objects.filter(satellite_id__in=world.events, completed_at__isnull=True).select_related("target").order_by("pk"))
-    link = pick(rng, links, "satellite")
+    selling = [link for link in links if _selling(link.target)]
+    link = pick(rng, selling if rng.random() < 0.9 else links, "satellite")  # mostly while the target still sells
     sat = Tournament.objects.get(pk=link.satellite_id)
     entry = pick(
         rng,
@@ -208,16 +263,30 @@ def satellite_player_buys_target(world: World, rng) -> str:
 
 @action(weight=3)
 def complete_satellite(world: World, rng) -> str:
-    """The director closes a satellite by hand (it ends by itself on the bust that decides its
-    seats: before that, and once it has ended, the product refuses)."""
+    """A satellite played to its end: the floor records its busts until no more players are
+    left than the seats its pool buys; the deciding bust completes it (FMT-08: the seats issued
+    in the target, ``complete_satellite`` called by the bust). A pool that buys no seat is played
+    out and the director's "complete" refused. Now and then the director presses it by hand: too
+    soon, or once the satellite has ended (refused). The seats can only be decided by a bust (a
+    no-show or a disqualification is one too), so the hand-pressed completion never finds the
+    seats decided and waiting."""
     links = list(SatelliteLink.objects.filter(satellite_id__in=world.events, satellite__status__in=(Tournament.RUNNING, Tournament.FINISHED)).order_by("pk"))
     running = [link for link in links if link.completed_at is None]
-    if not running and rng.random() < 0.8:
-        raise Skip("every satellite has ended")  # its refusal, now and then, is enough
-    link = pick(rng, running or links, "satellite played")
     world.touched = None  # the target gets its seats
-    paid = payouts.complete_satellite(link.satellite, actor=world.director)
-    return f"completed satellite #{link.satellite_id}: {len(paid)} seats"
+    if not running or rng.random() < 0.15:
+        if not running and rng.random() < 0.8:
+            raise Skip("every satellite has ended")  # its refusal, now and then, is enough
+        link = pick(rng, running or links, "satellite played")
+        paid = payouts.complete_satellite(link.satellite, actor=world.director)
+        return f"completed satellite #{link.satellite_id} by hand: {len(paid)} seats"
+    buying = [link for link in running if any(a.seat for a in psel.satellite_awards(link.satellite, link))]
+    link = rng.choice(buying if buying and rng.random() < 0.9 else running)  # mostly one whose pool buys a seat
+    sat = link.satellite
+    out = _play_out(world, sat, rng)
+    link.refresh_from_db()
+    if link.completed_at is None:
+        payouts.complete_satellite(sat, actor=world.director)  # no seat bought: refused
+    return f"satellite #{sat.pk} played to its seats ({out} out): completed"
 
 
 @action(weight=2)
@@ -268,7 +337,7 @@ def create_multiday(world: World, rng) -> str:
     flights = [f.tournament for f in event.flights.select_related("tournament").order_by("position")]
     _schedule(world, *flights, event.day2)
     extra = ""
-    if rng.random() < 0.4:
+    if rng.random() < 0.7:
         stackchoice.add_stack_option(
             flights[0],
             label="Deep",
@@ -352,7 +421,7 @@ def build_day2(world: World, rng) -> str:
         if event.flights.filter(closed_at__isnull=True).exclude(tournament__status=Tournament.CANCELLED).exists() and rng.random() < 0.9:
             raise Skip("flights still playing")
         built = multiday.build_day2(event, actor=world.director)
-        if rng.random() < 0.3:
+        if rng.random() < 0.8:  # the director starts it later, once the room is ready
             return f"built {event.day2.name}: {len(built)} players"
     multiday.start_day2(event, actor=world.director)
     return f"started {event.day2.name}"
@@ -361,19 +430,24 @@ def build_day2(world: World, rng) -> str:
 @action(weight=2)
 def finish_day2(world: World, rng) -> str:
     """Day 2 is played down (a few players out, one at a time) and finished once one is left;
-    now and then the director asks to finish it too soon (refused)."""
+    now and then the director asks to finish it too soon (refused). Each step plays some hands,
+    as ``play_down`` does: the day's last action and its hands are played as often."""
     events = [e for e in MultiDayEvent.objects.filter(day2_id__in=world.events, day2__status=Tournament.RUNNING).order_by("pk")]
     event = pick(rng, events, "Day 2 running")
     world.touched.add(event.day2_id)
-    if rng.random() < 0.8:
-        for _ in range(rng.randint(1, 4)):
+    out = 0
+    if rng.random() < 0.9:
+        for _ in range(rng.randint(2, 6)):
             seats = [(table, entry) for table, row in world.seats(event.day2).items() for entry in row.values()]
             if len(seats) < 2:
                 break
             table, entry = rng.choice(seats)
             seating.record_bust(event.day2, [entry], actor=world.floor, table=table)
-    multiday.finish_day2(event, actor=world.director)
-    return f"finished {event.day2.name}"
+            out += 1
+        if event.day2.entries.filter(status=Entry.ACTIVE).count() > 1:
+            return f"{out} out in {event.day2.name}"
+    multiday.finish_day2(event, actor=world.director)  # one left (or asked too soon: refused)
+    return f"{out} out, finished {event.day2.name}"
 
 
 # --- heads-up brackets -------------------------------------------------------------------------
@@ -382,7 +456,7 @@ def finish_day2(world: World, rng) -> str:
 @action(weight=1)
 def create_headsup(world: World, rng) -> str:
     """A heads-up event: a bracket of 2, 4 or 8, the no-show rule (or, a final day, lateness)."""
-    _room(world)
+    _room(world, limit=3)  # a bracket takes a corner of the room
     size = rng.choice([2, 4, 4, 4, 8])
     bracket = headsup.create_headsup_event(
         name=f"Sim Heads-up {len(world.events) + 1}",
@@ -401,7 +475,7 @@ def create_headsup(world: World, rng) -> str:
     return f"created heads-up {bracket.tournament.name} (#{bracket.tournament_id}), bracket of {size}"
 
 
-@action(weight=1)
+@action(weight=3)
 def request_headsup_seats(world: World, rng) -> str:
     """Players ask for a seat in a bracket not drawn yet; the director gives the places in
     priority order (each admitted player gets a place to pay at the desk)."""
@@ -428,6 +502,14 @@ def draw_bracket(world: World, rng) -> str:
             cashier.pay_reservation(e, method=_method(rng), actor=world.cashier(rng))
         else:
             cashier.cancel_reservation(e, actor=world.cashier(rng), reason="did not come to pay")
+    if t.entries.filter(status=Entry.ACTIVE).count() <= bracket.size // 2 and rng.random() < 0.7:
+        # too few paid: the players waiting at the entrance ask for the places left, the director
+        # gives them in priority order and they pay before the draw
+        for _ in range(bracket.size - t.entries.filter(status=Entry.ACTIVE).count()):
+            headsup.request_seat(t, world.person(rng), actor=world.director)
+        headsup.allocate_seats(t, actor=world.director)
+        for e in t.entries.filter(status=Entry.RESERVED).order_by("number"):
+            cashier.pay_reservation(e, method=_method(rng), actor=world.cashier(rng))
     if t.entries.filter(status=Entry.ACTIVE).count() <= bracket.size // 2 and rng.random() < 0.9:
         raise Skip("too few players for the bracket")
     headsup.draw_bracket(t, actor=world.director)
@@ -511,6 +593,11 @@ def play_match(world: World, rng) -> str:
 def create_timed(world: World, rng) -> str:
     """A timed event: play ends at a set time and the players left are ranked by their chips."""
     _room(world)
+    t = _new_timed(world, rng)
+    return f"created timed {t.name} (#{t.pk}) ending {timezone.localtime(t.timed.ends_at):%H:%M}"
+
+
+def _new_timed(world: World, rng) -> Tournament:
     t = timed.create_timed_event(
         name=f"Sim Timed {len(world.events) + 1}",
         start_at=_now(),
@@ -524,7 +611,7 @@ def create_timed(world: World, rng) -> str:
         chip_tie=rng.choice(fengine.TIE_RULES),
     )
     _schedule(world, t)
-    return f"created timed {t.name} (#{t.pk}) ending {timezone.localtime(t.timed.ends_at):%H:%M}"
+    return t
 
 
 @action(weight=3)
@@ -551,7 +638,7 @@ def finish_timed(world: World, rng) -> str:
     return f"finished {t.name} by {result['by']}: {len(result['standings'])} ranked by chips"
 
 
-@action(weight=0.5)
+@action(weight=1)
 def create_qualifiers(world: World, rng) -> str:
     """One or two of the day's timed events become qualifying tables of a final (free entry for
     their winners, planned until they are played)."""
@@ -561,7 +648,9 @@ def create_qualifiers(world: World, rng) -> str:
         if t.format == Tournament.TIMED and not Qualifier.objects.filter(tournament=t).exists()
     ]
     if not candidates:
-        raise Skip("no timed event to qualify from")
+        # the director puts the qualifying tables on the schedule with their final
+        _room(world)
+        candidates = [_new_timed(world, rng)]
     chosen = rng.sample(candidates, min(len(candidates), rng.choice([1, 2])))
     final = setup.create_tournament(
         dict(
@@ -587,8 +676,16 @@ def send_qualifier_winner(world: World, rng) -> str:
     (a winner already sent, or a table still playing, is refused)."""
     qs = list(Qualifier.objects.filter(tournament_id__in=world.events).exclude(tournament__status=Tournament.CANCELLED).order_by("pk"))
     unsent = [q for q in qs if q.final_entry_id is None and q.tournament.status == Tournament.FINISHED]
+    playing = [q for q in qs if q.tournament.status == Tournament.RUNNING and q.group.final.status == Tournament.PLANNED]
+    world.touched = None  # the table ends, its winner goes to the final
+    if not unsent and playing and rng.random() < 0.8:
+        # the table is played out to its last player (no time limit reached, no chip count) and
+        # the director ends it by hand: its winner is not sent by itself
+        q = rng.choice(playing)
+        _play_out(world, q.tournament, rng)
+        lifecycle.finish(q.tournament, actor=world.director)
+        unsent = [q]
     q = pick(rng, unsent if unsent and rng.random() < 0.8 else qs, "qualifier winner to send")
-    world.touched.update({q.tournament_id, q.group.final_id})
     entry = timed.send_winner_to_final(q.tournament, actor=world.director)
     return f"#{entry.number} goes to {entry.tournament.name}"
 
@@ -621,9 +718,9 @@ def create_series(world: World, rng) -> str:
     if len(_series(world)) >= 2:
         raise Skip("two series today")
     kind = rng.choice(["SANREMO", "SQRT", "SQRT_BUYIN", "TABLE", "LINEAR"])
-    settings = {"tickets_per_cycle": rng.choice([1, 2])}
+    settings = {"tickets_per_cycle": rng.choice([1, 2, 2])}
     if kind == "SANREMO":
-        settings["cycle_length"] = rng.choice([1, 2, 3])
+        settings["cycle_length"] = rng.choice([1, 1, 2, 3])
     else:
         settings.update(scoring=kind, cycle_length=rng.choice([None, 2]), best_of=rng.choice([None, 2]), knockout_points=Decimal(rng.choice([0, 2])))
         if kind == "TABLE":
@@ -643,11 +740,14 @@ def attach_to_series(world: World, rng) -> str:
     return f"{t.name} counts for {s.name}"
 
 
-@action(weight=0.5)
+@action(weight=1.5)
 def schedule_daily(world: World, rng) -> str:
-    """The series' daily tournament of today, at the weekday's price."""
-    _room(world)
+    """The series' daily tournament of today, at the weekday's price (the room's everyday event:
+    it waits only when three special events are on)."""
+    _room(world, limit=3)
     s = pick(rng, _series(world), "series")
+    if fengine.daily_price(timezone.localdate().weekday(), s.weekday_prices or None) is None and rng.random() < 0.8:
+        raise Skip("no daily on this weekday")  # the director knows his schedule (now and then asks: refused)
     t = series.schedule_daily(
         s, timezone.localdate(), structure=_structure(), starting_stack=20000, actor=world.director, name=f"Sim Daily {len(world.events) + 1}"
     )
@@ -659,15 +759,33 @@ def schedule_daily(world: World, rng) -> str:
 def score_series(world: World, rng) -> str:
     """A finished series event scored: its players' points (and a cycle closed with its tickets)."""
     links = list(SeriesTournament.objects.filter(tournament_id__in=world.events, scored_at__isnull=True, tournament__status=Tournament.FINISHED).order_by("pk"))
+    playing = list(
+        SeriesTournament.objects.filter(tournament_id__in=world.events, scored_at__isnull=True, tournament__status=Tournament.RUNNING)
+        .exclude(tournament__format=Tournament.HEADS_UP)  # a bracket is played match by match
+        .order_by("pk")
+    )
+    world.touched = None
+    if not links and playing and rng.random() < 0.8:
+        # a series event played to its end (now and then two share a place on the last hands:
+        # a tie for a cycle's last ticket), finished by the director, then scored
+        link = rng.choice(playing)
+        _play_out(world, link.tournament, rng, tie=True)
+        lifecycle.finish(link.tournament, actor=world.director)
+        links = [link]
     link = pick(rng, links, "finished series event")
-    world.touched.add(link.tournament_id)
     results = series.score_tournament(link.tournament, actor=world.director)
     return f"scored {link.tournament.name}: {len(results)} players"
 
 
-@action(weight=0.5)
+@action(weight=2)
 def close_season(world: World, rng) -> str:
-    s = pick(rng, [s for s in _series(world) if s.is_league], "league")
+    """The director closes a league's season, mostly one with events scored in it (an empty
+    season is refused)."""
+    leagues = [s for s in _series(world) if s.is_league]
+    played = [s for s in leagues if SeriesResult.objects.filter(series=s, cycle=s.current_cycle).exists()]
+    if not played and rng.random() < 0.8:
+        raise Skip("nothing scored this season")
+    s = pick(rng, played if played and rng.random() < 0.9 else leagues, "league")
     archive = series.close_season(s, actor=world.director)
     return f"closed season {archive.number} of {s.name}"
 

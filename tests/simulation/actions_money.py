@@ -26,7 +26,7 @@ from tournaments.models import Alternate, Clock, Entry, LedgerRow, Penalty, Tour
 from tournaments.services import cashier, clockctl, floor, lifecycle, registration, setup
 from tournaments.services.structures import ensure_builtin_structures
 
-from .actions import _bounty_kind, _eliminators, _event, _method, action, pick
+from .actions import _bounty_kind, _eliminators, _event, _method, action, pick, undecided
 from .world import Skip, World
 
 OPEN = (Tournament.PLANNED, Tournament.REGISTERING, Tournament.RUNNING)
@@ -41,6 +41,17 @@ def _event_where(world: World, rng, test, *statuses) -> Tournament:
     t = pick(rng, [t for t in world.tournaments(*statuses) if test(t)], "event for this")
     world.touched.add(t.pk)
     return t
+
+
+def _selling(t: Tournament) -> bool:
+    """The desk still sells entries here: registering, or running with late registration open
+    and its winner not decided."""
+    return t.status == Tournament.REGISTERING or (undecided(t) and clockview.late_registration_open(t))
+
+
+def _tables(world: World, t: Tournament) -> bool:
+    """Two tables or more in play (not a bracket's matches, played one table each)."""
+    return t.format != Tournament.HEADS_UP and len(world.seats(t)) >= 2
 
 
 def _rules(t: Tournament) -> HouseRules:
@@ -78,13 +89,13 @@ def create_money_event(world: World, rng) -> str:
         start_at=timezone.now(),
         buy_in=Decimal(rng.choice([30, 50, 100])),
         starting_stack=20000,
-        table_size=rng.choice([6, 9, 9]),
+        table_size=rng.choice([6, 6, 9]),
         structure=_turbo(),
         min_players=2,
         format=fmt,
         late_reg_closes_after_level=closes,
         guarantee=Decimal(rng.choice([300, 500])) if rng.random() < 0.3 else None,
-        field_cap=rng.choice([5, 6, 8]) if rng.random() < 0.35 else None,
+        field_cap=rng.choice([5, 6, 8]) if rng.random() < 0.5 else None,
         settings=settings,
     )
     if fmt == Tournament.REENTRY:
@@ -96,7 +107,7 @@ def create_money_event(world: World, rng) -> str:
     # The regulars waiting at the desk buy in at once (a small single-table event fills quickly).
     sold = 0
     big = values["field_cap"] is None and rng.random() < 0.4  # a field of two or three tables
-    for _ in range(rng.randint(9, 15) if big else min(rng.randint(2, 6), values["field_cap"] or 6)):
+    for _ in range(rng.randint(10, 18) if big else min(rng.randint(2, 6), values["field_cap"] or 6)):
         cashier.register(t, world.person(rng), method=_method(rng), actor=world.cashier(rng), jackpot=bool(settings.get("jackpot")) and rng.random() < 0.8)
         sold += 1
     return f"created {t.name} (#{t.pk}): {settings}, cap {values['field_cap']}, {sold} sold"
@@ -279,8 +290,16 @@ def set_exchange_rate(world: World, rng) -> str:
 def sell_foreign(world: World, rng) -> str:
     """A player pays in dollars or francs at the day's rate: a first entry, a rebuy or an add-on
     (foreign notes are cash: a card in USD is refused)."""
-    t = _event(world, rng, Tournament.REGISTERING, Tournament.RUNNING)
+    if rng.random() < 0.85:
+        t = _event_where(world, rng, _selling, Tournament.REGISTERING, Tournament.RUNNING)
+    else:
+        t = _event(world, rng, Tournament.REGISTERING, Tournament.RUNNING)
     currency = rng.choice(sorted(RATES))
+    if cashier.day_rate(currency, t.currency, timezone.localdate()) is None and rng.random() < 0.9:
+        # the first dollars of the day at the desk: the supervisor sets the day's rate (now and
+        # then he is not there yet: refused, no rate)
+        low, high = RATES[currency]
+        cashier.set_exchange_rate(currency, Decimal(rng.randrange(low, high)) / 10000, actor=world.director)
     method = LedgerRow.CASH if rng.random() < 0.95 else LedgerRow.CARD
     desk = world.cashier(rng)
     live = world.entries(t, Entry.ACTIVE)
@@ -344,11 +363,11 @@ def pay_by_cheque(world: World, rng) -> str:
 # --- tickets -------------------------------------------------------------------------------------
 
 
-@action(weight=1)
+@action(weight=2)
 def issue_ticket(world: World, rng) -> str:
     """The director gives a ticket (a leaderboard prize) for one event, for a set of events or
     for any event, worth its buy-in and fee."""
-    t = _event(world, rng, Tournament.REGISTERING, Tournament.RUNNING)
+    t = _event_where(world, rng, _selling, Tournament.REGISTERING, Tournament.RUNNING)
     holder = world.person(rng)
     value = t.buy_in + t.fee + _rules(t).bounty_part
     roll = rng.random()
@@ -366,9 +385,11 @@ def issue_ticket(world: World, rng) -> str:
 def redeem_ticket(world: World, rng) -> str:
     """The desk turns a ticket issued today into an entry for its holder (his document checked,
     now and then forgotten: refused)."""
-    tickets = list(Ticket.objects.filter(status=Ticket.ISSUED, created_at__gte=world.day_start).order_by("pk"))
-    ticket = pick(rng, tickets, "ticket")
-    choices = [t.pk for t in world.tournaments(Tournament.REGISTERING, Tournament.RUNNING)]
+    tickets = list(Ticket.objects.filter(status=Ticket.ISSUED, created_at__gte=world.day_start).select_related("target").order_by("pk"))
+    usable = [k for k in tickets if k.target is None or _selling(k.target)]
+    # the holder comes while his event still sells (now and then too late: refused)
+    ticket = pick(rng, usable if usable and rng.random() < 0.9 else tickets, "ticket")
+    choices = [t.pk for t in world.tournaments(Tournament.REGISTERING, Tournament.RUNNING) if _selling(t)]
     series = list(ticket.valid_events.values_list("pk", flat=True))
     if ticket.target_id:
         chosen = ticket.target_id
@@ -402,7 +423,7 @@ def sell_with_jackpot(world: World, rng) -> str:
     if rng.random() < 0.1:
         t = _event(world, rng, Tournament.REGISTERING, Tournament.RUNNING)
     else:
-        t = _event_where(world, rng, _jackpot_event, Tournament.REGISTERING, Tournament.RUNNING)
+        t = _event_where(world, rng, lambda t: _jackpot_event(t) and _selling(t), Tournament.REGISTERING, Tournament.RUNNING)
     desk = world.cashier(rng)
     busted = world.entries(t, Entry.BUSTED)
     if busted and t.format == Tournament.REENTRY and rng.random() < 0.3:
@@ -416,7 +437,7 @@ def sell_with_jackpot(world: World, rng) -> str:
 def royal_flush(world: World, rng) -> str:
     """The floor verifies a royal flush (one, now and then two in the same hand) and claims the
     jackpot: only its buyers win, both hole cards, within its window (mostly so), once a day."""
-    early = rng.random() < 0.8  # a claim after the window closed is refused
+    early = rng.random() < 0.9  # a claim after the window closed is refused
     t = _event_where(world, rng, lambda t: _jackpot_event(t) and (not early or clockview.late_registration_open(t)), Tournament.RUNNING)
     live = world.entries(t, Entry.ACTIVE)
     buyers = [e for e in live if psel.jackpot_paid_by(e)]
@@ -478,11 +499,11 @@ def last_longer(world: World, rng) -> str:
     return f"#{entry.number} joined the Last Longer of {t.name}"
 
 
-@action(weight=1)
+@action(weight=2)
 def award_side_pool(world: World, rng) -> str:
     """The director awards a side pool: the Last Longer to the best-placed participant, or a
     prize named by hand (now and then more than the pool holds: refused)."""
-    t = _event_where(world, rng, lambda t: t.side_pools.exists(), Tournament.RUNNING, Tournament.FINISHED)
+    t = _event_where(world, rng, lambda t: any(psel.side_pool_balance(p)["left"] > 0 for p in t.side_pools.all()), Tournament.RUNNING, Tournament.FINISHED)
     pool = pick(rng, [p for p in t.side_pools.all().order_by("pk") if psel.side_pool_balance(p)["left"] > 0], "side pool with money")
     left = psel.side_pool_balance(pool)["left"]
     if pool.kind == SidePool.LAST_LONGER and rng.random() < 0.7:
@@ -496,10 +517,10 @@ def award_side_pool(world: World, rng) -> str:
     return f"{pool.name} of {t.name} awarded: {[(a.entry_id, str(a.amount)) for a in made]}"
 
 
-@action(weight=2)
+@action(weight=3)
 def pay_side_prize(world: World, rng) -> str:
     """The desk pays a side prize (a Last Longer, a chip-leader prize), cash or cheque."""
-    t = _event(world, rng, Tournament.RUNNING, Tournament.FINISHED)
+    t = _event_where(world, rng, lambda t: bool(_payable(t, "SIDE:")), Tournament.RUNNING, Tournament.FINISHED)
     due = pick(rng, _payable(t, "SIDE:"), "side prize due")
     method, reference = (LedgerRow.CASH, "") if rng.random() < 0.8 else (LedgerRow.CHEQUE, _reference(rng, "CHQ"))
     payouts.pay_prize(due["entry"], method=method, actor=world.cashier(rng), source=due["source"], reference=reference)
@@ -544,12 +565,16 @@ def penalty_any(world: World, rng) -> str:
     return f"{kind} for #{entry.number} of {t.name} ({reason}, {p.status})"
 
 
-@action(weight=1)
+@action(weight=2)
 def cancel_penalty(world: World, rng) -> str:
     """The director lifts a penalty given by mistake (one still running; now and then one
     already served: refused)."""
     t = _event(world, rng, Tournament.RUNNING)
     running = list(Penalty.objects.filter(tournament=t, status=Penalty.ACTIVE).order_by("pk"))
+    live = world.entries(t, Entry.ACTIVE)
+    if not running and live and rng.random() < 0.7:  # the floor has just given it to the wrong player
+        floor.issue_penalty(t, rng.choice(live), kind=penalties.MISSED_HANDS, reason_code="ABUSIVE_CONDUCT", hands=rng.choice([1, 2]), actor=world.floor)
+        running = list(Penalty.objects.filter(tournament=t, status=Penalty.ACTIVE).order_by("pk"))
     served = list(Penalty.objects.filter(tournament=t).exclude(status=Penalty.ACTIVE).order_by("pk"))
     p = pick(rng, running if running and rng.random() < 0.9 else served or running, "penalty")
     floor.cancel_penalty(p, actor=world.director, reason="wrong player named")
@@ -568,7 +593,7 @@ def _next_colour_up(t: Tournament) -> int | None:
     return None
 
 
-@action(weight=2)
+@action(weight=3)
 def chip_race(world: World, rng) -> str:
     """The clock is at (or the director brings it to) a break that takes a chip out: each table
     races off its odd chips, drawn at random or as the floor saw them."""
@@ -648,10 +673,23 @@ def alternate(world: World, rng) -> str:
     return f"{person.full_name} alternate no. {cashier.alternate_position(alt)} of {t.name}"
 
 
-@action(weight=2)
+@action(weight=3)
 def admit_alternate(world: World, rng) -> str:
-    """A place has freed: the first alternate in line is sold it (refused while the field is full)."""
-    t = _event_where(world, rng, lambda t: t.alternates.filter(status=Alternate.WAITING).exists(), Tournament.REGISTERING, Tournament.RUNNING)
+    """A place has freed: the first alternate in line is sold it (refused while the field is full).
+    In a full event still selling, a player at the desk is put on the list first; before the
+    start a registered player who cannot stay frees his place (refunded)."""
+    if rng.random() < 0.9:
+        t = _event_where(world, rng, lambda t: t.field_cap is not None and _selling(t), Tournament.REGISTERING, Tournament.RUNNING)
+    else:
+        t = _event_where(world, rng, lambda t: t.alternates.filter(status=Alternate.WAITING).exists(), Tournament.REGISTERING, Tournament.RUNNING)
+    if not t.alternates.filter(status=Alternate.WAITING).exists():
+        if cashier.places_taken(t) < (t.field_cap or 0):
+            raise Skip("places free: nobody waits")
+        cashier.add_alternate(t, world.person(rng), actor=world.cashier(rng))
+    leaving = [e for e in world.entries(t, Entry.ACTIVE) if t.status == Tournament.REGISTERING]
+    if leaving and cashier.places_taken(t) >= (t.field_cap or 0) and rng.random() < 0.7:
+        # what frees a place before the start: a player who cannot stay has his entry refunded
+        cashier.refund(rng.choice(leaving), reason="cannot stay: his place goes to the alternates", actor=world.cashier(rng))
     sale = cashier.admit_alternate(t, method=_method(rng), actor=world.cashier(rng))
     return f"alternate {sale.entry.person.full_name} admitted as #{sale.entry.number} of {t.name}"
 
@@ -667,11 +705,11 @@ def _out_at(t: Tournament, rng, row: dict[int, int]) -> dict:
     return item
 
 
-@action(weight=2)
+@action(weight=3)
 def h4h_busts(world: World, rng) -> str:
     """Hand-for-hand on the bubble: in one hand players go out at several tables (each table
     reports its own), ranked together; every table then reports the hand complete."""
-    t = _event_where(world, rng, lambda t: len(world.seats(t)) >= 2, Tournament.RUNNING)
+    t = _event_where(world, rng, lambda t: _tables(world, t), Tournament.RUNNING)
     clock = Clock.objects.filter(tournament=t).first()
     if clock is None or clock.status != Clock.HAND_FOR_HAND:
         clockctl.start_hand_for_hand(t, actor=world.director, reason="bubble")
@@ -700,11 +738,11 @@ def h4h_busts(world: World, rng) -> str:
     return f"hand-for-hand hand in {t.name}: out at tables {busted}"
 
 
-@action(weight=2)
+@action(weight=3)
 def mark_simultaneous(world: World, rng) -> str:
     """Two players out at two tables were recorded one after the other; the floor then says
     nobody saw which went first: the two busts become one tie group."""
-    t = _event_where(world, rng, lambda t: len(world.seats(t)) >= 2, Tournament.RUNNING)
+    t = _event_where(world, rng, lambda t: _tables(world, t), Tournament.RUNNING)
     last = list(Bust.objects.filter(tournament=t, void="").order_by("-order")[:2])
     if len(last) < 2 or last[0].table_number == last[1].table_number or rng.random() < 0.5:
         seats = world.seats(t)
@@ -725,12 +763,14 @@ def mark_simultaneous(world: World, rng) -> str:
 # --- moves ---------------------------------------------------------------------------------------
 
 
-@action(weight=2)
+@action(weight=4)
 def confirm_and_undo_move(world: World, rng) -> str:
     """The floor confirms a balancing slip, then the player turns out to have sat at the wrong
-    table: the move is undone."""
-    t = _event(world, rng, Tournament.RUNNING)
-    slip = pick(rng, world.slips(t), "slip")
+    table: the move is undone (now and then a break or final-table slip, applied when drawn: it
+    is undone with the bust that caused it, so refused)."""
+    balancing = rng.random() < 0.9
+    t = _event_where(world, rng, lambda t: any(not s.applied or not balancing for s in world.slips(t)), Tournament.RUNNING)
+    slip = pick(rng, [s for s in world.slips(t) if not s.applied or not balancing], "slip")
     seating.confirm_move(t, slip, actor=world.floor)
     seating.undo_move(t, PendingMove.objects.get(pk=slip.pk), actor=world.director, reason="he sat at the wrong table")
     return f"slip of entry {slip.entry_id} in {t.name} confirmed and undone"

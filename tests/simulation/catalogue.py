@@ -21,8 +21,9 @@ THEMES: dict[str, set[str]] = {
     "the mix": set(),
     "sit & go": {"create_sit_and_go", "fill_sit_and_go"} | _SPECIAL,
     "satellites": {"create_satellite", "satellite_player_buys_target", "complete_satellite", "redeem_satellite_ticket"} | _SPECIAL,
-    "multi-day": {"create_multiday", "sell_stack_choice", "bag_flight", "build_day2", "finish_day2"},
-    "heads-up": {"create_headsup", "request_headsup_seats", "draw_bracket", "play_match"},
+    # players come to the flights and the brackets in groups, as to every special event
+    "multi-day": {"create_multiday", "sell_stack_choice", "bag_flight", "build_day2", "finish_day2", "players_arrive"},
+    "heads-up": {"create_headsup", "request_headsup_seats", "draw_bracket", "play_match", "players_arrive"},
     "qualifiers": {"create_timed", "finish_timed", "create_qualifiers", "send_qualifier_winner", "start_final"} | _SPECIAL,
     "series": {"create_series", "attach_to_series", "schedule_daily", "score_series", "close_season", "settle_series_tie", "finish_event"} | _SPECIAL,
     "jackpot and side pools": {
@@ -48,6 +49,9 @@ THEMES: dict[str, set[str]] = {
         "finish_event",
     },
     "the floor": {
+        # the fields of two tables and more the floor's tie groups and hand-for-hand need
+        "create_money_event",
+        "start_money_event",
         "h4h_busts",
         "mark_simultaneous",
         "bust_simultaneous",
