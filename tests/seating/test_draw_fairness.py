@@ -118,3 +118,29 @@ def test_a_random_chip_race_gives_the_chip_to_each_racer_as_often():
     for seed in range(600):
         drawn[chiprace.race(players, removed_denomination=25, new_denomination=100, rng=random.Random(seed)).winners[0]] += 1
     assert_uniform(drawn, [2, 5, 8])
+
+
+def test_a_heads_up_bracket_draw_puts_each_unseeded_player_in_each_slot_as_often():
+    # 8 players, 2 seeded: each of the 6 others opens the unseeded part of the bracket about
+    # 1,200 / 6 = 200 times, and the seeds keep the top of the bracket every time.
+    from tournaments.formats.engine import bracket_order
+
+    first = Counter()
+    for seed in range(1200):
+        order = bracket_order(["s1", "s2"], ["p1", "p2", "p3", "p4", "p5", "p6"], random.Random(seed))
+        assert order[:2] == ["s1", "s2"]
+        first[order[2]] += 1
+    assert_uniform(first, ["p1", "p2", "p3", "p4", "p5", "p6"])
+
+
+def test_equal_stacks_ranked_by_a_draw_take_each_place_as_often():
+    # A timed event's end or a flight's chip leaders (chip_tie / chip_leader_ties DRAW): four
+    # equal stacks, each ranks first about 1,200 / 4 = 300 times; the bigger stack is always first.
+    from tournaments.formats.engine import DRAW, rank_by_chips
+
+    top = Counter()
+    for seed in range(1200):
+        ranked = rank_by_chips([("big", 9000), ("a", 5000), ("b", 5000), ("c", 5000), ("d", 5000)], tie=DRAW, rng=random.Random(seed))
+        assert ranked[0].player == "big"
+        top[ranked[1].player] += 1
+    assert_uniform(top, ["a", "b", "c", "d"])

@@ -92,6 +92,14 @@ def seeding_order(size: int) -> list[int]:
     return order
 
 
+def bracket_order(seeded: Sequence[Hashable], others: Sequence[Hashable], rng: random.Random) -> list[Hashable]:
+    """A bracket's draw: the seeded players first, in the director's order, then the others in
+    a random order (the service and the replay of its log both draw through here)."""
+    rest = list(others)
+    rng.shuffle(rest)
+    return [*seeded, *rest]
+
+
 def first_round(players: Sequence[Hashable], size: int) -> list[tuple[Hashable | None, Hashable | None]]:
     """Round-1 pairs: ``players[i]`` is seed i + 1. A missing seed is ``None`` (a bye for the
     other player); missing seeds are the highest, so byes go to the top seeds."""

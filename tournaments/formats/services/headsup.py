@@ -183,8 +183,7 @@ def draw_bracket(tournament, *, actor: Actor, seeds: list | None = None, now=Non
         seeded.append(entry)
     rest = [e for e in players if e not in seeded]
     drawn_from, seed = [e.number for e in rest], draws.draw_seed()  # logged: replay_draw shuffles them again
-    draws.rng_of(seed).shuffle(rest)
-    order = seeded + rest
+    order = engine.bracket_order(seeded, rest, draws.rng_of(seed))
     try:
         pairs = engine.first_round(order, bracket.size)
     except engine.FormatRuleError as exc:
@@ -225,9 +224,8 @@ def draw_bracket(tournament, *, actor: Actor, seeds: list | None = None, now=Non
 
 def replay_bracket(payload: dict) -> tuple[dict, dict]:
     """The bracket's draw shuffled again from its logged seed: the seeds first, then the others."""
-    rest = list(payload["drawn_from"])
-    draws.rng_of(payload["seed"]).shuffle(rest)
-    return {"order": payload.get("order")}, {"order": list(payload["seeded"]) + rest}
+    again = engine.bracket_order(payload["seeded"], payload["drawn_from"], draws.rng_of(payload["seed"]))
+    return {"order": payload.get("order")}, {"order": again}
 
 
 def _advance(bracket: Bracket, match: Match, now) -> None:
