@@ -23,7 +23,7 @@ from django.conf import settings
 from django.test import Client
 
 from tests.browser import browser, browser_page  # noqa: F401 (fixtures)
-from tests.test_role_links import ROLES, _route, demo, landing, login, opens, starts_for, walk  # noqa: F401 (demo: a fixture)
+from tests.test_role_links import ROLES, _route, demo, login, role_starts, walk  # noqa: F401 (demo: a fixture)
 from tournaments.models import Entry, Tournament
 
 # serialized_rollback: the blind structures the migrations create (the demo plays the "Regular" one)
@@ -94,11 +94,7 @@ def pages_for(role: str, t, director, route) -> tuple[Client, list[str]]:
         starts = ["/login/", f"/p/{entry.phone_token}/", f"/seats/{t.pk}/", f"/rules/{t.pk}/"]
     else:
         client = login(role, director)
-        starts = [landing(client)]
-        for path in starts_for(t)[1:]:
-            response, _final = opens(client, path)
-            if not isinstance(response, int) and response.status_code == 200:
-                starts.append(path)
+        starts = role_starts(client, t)
     _dead, _opened, pages = walk(client, starts, per_route=1, route=route, limit=400)
     return client, pages
 

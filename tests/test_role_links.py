@@ -139,6 +139,17 @@ def starts_for(t: Tournament) -> list[str]:
     return ["/", f"/tournaments/{t.pk}/", f"/tournaments/{t.pk}/dealer/", "/desk/"]
 
 
+def role_starts(client, t: Tournament) -> list[str]:
+    """Where a walk of this login starts: where it lands, and the tournament's main pages it
+    opens (those the product offers it as a start)."""
+    starts = [landing(client)]
+    for path in starts_for(t)[1:]:
+        response, _final = opens(client, path)
+        if not isinstance(response, int) and response.status_code == 200:
+            starts.append(path)
+    return starts
+
+
 def login(role: str, director) -> Client:
     user = director if role == "director" else get_user_model().objects.get(username=role)
     client = Client(raise_request_exception=False)
@@ -165,12 +176,7 @@ def landing(client) -> str:
 @pytest.mark.parametrize("role", ROLES)
 def test_every_link_a_role_is_offered_opens(role, demo, director):
     client = login(role, director)
-    starts = [landing(client)]
-    # The tournament's main pages this role opens: those the product offers it as a start.
-    for path in starts_for(demo)[1:]:
-        response, _final = opens(client, path)
-        if not isinstance(response, int) and response.status_code == 200:
-            starts.append(path)
+    starts = role_starts(client, demo)
     dead, opened, _pages = walk(client, starts)
     print(f"{role}: {opened} pages opened from {starts}")
     report = "\n".join(f"  {status} {link}  (on {found_on})" for link, (status, found_on) in sorted(dead.items()))

@@ -1,9 +1,6 @@
 """The formats' draws replay from their logged seeds (SEAT-01, #39): equal stacks ranked by a
 draw at a timed event's end, equal bags ordered by a draw for a flight's chip-leader prizes."""
 
-from datetime import timedelta
-from decimal import Decimal
-
 import pytest
 from django.utils import timezone
 
@@ -12,6 +9,7 @@ from tournaments.formats.services import multiday, timed
 from tournaments.models import Tournament, TournamentEvent
 from tournaments.services import cashier, lifecycle
 
+from .test_multiday import one_flight_event
 from .test_timed import timed_event  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.django_db
@@ -43,18 +41,7 @@ def test_equal_stacks_ranked_by_a_draw_at_the_time_limit_replay(timed_event, fie
 
 
 def test_equal_bags_ordered_by_a_draw_for_the_chip_leader_prizes_replay(structure, make_person, cashier_actor, actor, api, controller_user):
-    now = timezone.now()
-    event = multiday.create_event(
-        name="Drawn Main",
-        flights=[{"label": "1A", "start_at": now}],
-        day2_start_at=now + timedelta(days=1),
-        buy_in=Decimal("100"),
-        fee=Decimal("10"),
-        starting_stack=20000,
-        structure=structure,
-        actor=actor,
-        chip_leader_ties="DRAW",
-    )
+    event = one_flight_event(structure, actor, chip_leader_ties="DRAW")
     t = event.flights.get(label="1A").tournament
     es = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(3)]
     lifecycle.start(t, actor=actor)

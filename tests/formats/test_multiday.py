@@ -40,8 +40,9 @@ def flight(event, label):
     return event.flights.get(label=label).tournament
 
 
-def one_flight_event(structure, actor):
-    """A small multi-day event: one Day 1 flight (1A) now, Day 2 tomorrow, €100 + €10."""
+def one_flight_event(structure, actor, **kw):
+    """A small multi-day event: one Day 1 flight (1A) now, Day 2 tomorrow, €100 + €10 (``kw``:
+    more of ``multiday.create_event``'s settings)."""
     now = timezone.now()
     return multiday.create_event(
         name="Small Main",
@@ -52,6 +53,7 @@ def one_flight_event(structure, actor):
         starting_stack=20000,
         structure=structure,
         actor=actor,
+        **kw,
     )
 
 
