@@ -96,3 +96,15 @@ def test_a_payout_slip_draws_no_black_box(make_tournament, make_person, cashier_
     pdf = reports.slip_pdf(pay)
     assert b"ZapfDingbats" not in pdf
     assert "Anna Bianchi" in pdf_text(pdf)
+
+
+def test_the_reconciliation_csv_writes_money_in_a_sentence_the_italian_way(make_tournament, make_person, cashier_actor):
+    # Issue #39: "overlay di 4800.00" in an Italian sentence. The amount cells stay the machine's
+    # "4800.00" (a spreadsheet sums the column); an amount in words is written as the reader reads it.
+    t = make_tournament(guarantee=D("5000"))
+    for _ in range(2):
+        cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
+    with translation.override("it"):
+        csv = reports.to_csv(reports.reconciliation(t))
+    assert "La casa ha aggiunto un overlay di 4.800,00 per raggiungere il garantito." in csv
+    assert "4800.00" in csv  # its line: a number of its own
