@@ -31,7 +31,7 @@ from tdmanager.pdf import drawable
 from tdmanager.pdf import slip_pdf as draw_slip
 from tournaments import selectors as tsel
 from tournaments.house import HouseRules
-from tournaments.models import LedgerRow, Ruling
+from tournaments.models import LedgerRow, Ruling, shown_name
 
 from . import leaderboard
 from . import selectors as sel
@@ -278,7 +278,7 @@ def payments(t) -> dict:
                     _m(p.amount),
                     str(p.get_method_display()) if p.method else "",
                     p.reference,
-                    p.payee,
+                    shown_name(p.payee),
                     p.paid_by.get_username() if p.paid_by_id else "",
                     _("reversed") if void else "",
                 ],
@@ -304,7 +304,7 @@ def payments(t) -> dict:
                     _m(-r.bounty_amount),
                     str(labels.get(r.method, r.method)),
                     r.reference,
-                    r.payee,
+                    shown_name(r.payee),
                     r.cashier.get_username() if r.cashier_id else "",
                     _("reversed") if void else "",
                 ],
@@ -680,7 +680,7 @@ def _paid_lines(method, reference: str, payee: str, cashier: str) -> list[tuple[
     if reference:
         lines.append((_("Reference"), reference))
     if payee:
-        lines.append((_("Payee"), payee))
+        lines.append((_("Payee"), shown_name(payee)))
     return lines + [(_("Cashier"), cashier)]
 
 
