@@ -10,9 +10,11 @@ import zlib
 from decimal import Decimal
 
 import pytest
+from django.test import Client
 from django.utils import translation
 
 from payouts import reports, services
+from payouts.models import PrizePayment
 from tests.payouts.test_payout_service import finish_at, sign_twice
 from tournaments.models import Tournament
 from tournaments.services import cashier
@@ -69,8 +71,18 @@ def test_the_prize_payments_report_names_the_method_in_words(make_tournament, ma
     with translation.override("it"):
         r = reports.payments(t)
         csv = reports.to_csv(r)
-    assert [(row[4], row[6]) for row in r["rows"]] == [("Contanti", "Bonifico bancario"), ("Contanti", "Contanti")]
+    # Issue #39: the prize's kind read "Contanti" beside a bank transfer: a prize in money, paid by transfer.
+    assert [(row[4], row[6]) for row in r["rows"]] == [("In denaro", "Bonifico bancario"), ("In denaro", "Contanti")]
     assert "CASH" not in csv and "TRANSFER" not in csv
+    transfer = PrizePayment.objects.get(entry=entries[0])
+    with translation.override("it"):
+        slip = {str(k): str(v) for k, v in reports.slip_lines(transfer)}
+    assert (slip["Premio"], slip["Pagato con"]) == ("In denaro", "Bonifico bancario")
+    web = Client()
+    web.force_login(director)
+    web.cookies["django_language"] = "it"
+    html = web.get(f"/payouts/slip/{transfer.row.receipt_number}/").content.decode()
+    assert '<dd id="slip-prize">In denaro</dd>' in html and "Contanti" not in html
 
 
 def test_the_pdf_writes_italian_decimals_and_no_black_box(jackpot_room):

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, pgettext_lazy
 
 from payouts import league
 from tournaments.models import MONEY, NOT_NEGATIVE, POSITIVE, Entry, Person, Tournament
@@ -29,7 +29,7 @@ class MultiDayEvent(models.Model):
 
     FLIGHT_STACK_RULES = [(engine.BEST, _("The biggest bag")), (engine.FIRST, _("The bag of the earliest flight"))]
     CASH, TICKET = "CASH", "TICKET"
-    PRIZE_KINDS = [(CASH, _("Cash")), (TICKET, _("Ticket"))]
+    PRIZE_KINDS = [(CASH, pgettext_lazy("prize kind", "Cash")), (TICKET, _("Ticket"))]
 
     name = models.CharField(_("name"), max_length=160)
     day2 = models.OneToOneField(Tournament, related_name="multiday_event", on_delete=models.PROTECT, verbose_name=_("Day 2"))
