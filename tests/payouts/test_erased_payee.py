@@ -7,6 +7,7 @@ desk pays no one else): once he is erased, it names his pseudonym, on every repo
 from decimal import Decimal
 
 import pytest
+from django.test import Client
 from django.utils import translation
 
 from payouts import reports, services
@@ -60,3 +61,8 @@ def test_an_erased_winner_is_named_by_his_pseudonym_as_payee(make_tournament, ma
     with translation.override("it"):
         csv = reports.to_csv(reports.build(Tournament.objects.get(pk=t.pk), "payments"))
     assert f"Persona cancellata #{winner.pk}" in csv and "Erased player" not in csv
+    web = Client()
+    web.force_login(director)
+    web.cookies["django_language"] = "it"
+    slip = web.get(f"/payouts/slip/{PrizePayment.objects.get(entry=e[1]).row.receipt_number}/").content.decode()
+    assert f'<dd id="slip-payee">Persona cancellata #{winner.pk}</dd>' in slip
