@@ -12,11 +12,14 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from tournaments.models import MONEY, Entry, LedgerRow, Person, Tournament
 
 CASH, TICKET, ITEM, SEAT = "CASH", "TICKET", "ITEM", "SEAT"
-PRIZE_KINDS = [(CASH, _("Cash")), (TICKET, _("Ticket")), (ITEM, _("Item")), (SEAT, _("Seat"))]
+# "Cash" as a kind of prize is not the payment method "Cash" (Italian "In denaro", not "Contanti"):
+# a prize in money may be paid by bank transfer.
+PRIZE_KINDS = [(CASH, pgettext_lazy("prize kind", "Cash")), (TICKET, _("Ticket")), (ITEM, _("Item")), (SEAT, _("Seat"))]
 # Prizes paid out of the prize pool: their values add up to the pool. ITEM prizes are
 # sponsored goods (value optional, informational) and do not come out of the pool.
 POOL_FUNDED = (CASH, TICKET, SEAT)

@@ -163,7 +163,7 @@ def payee_erased(sender, person, **kwargs):
     """A payee is the winner's name as registered (``check_cash_payout``): the prize payments of a
     person erased name his pseudonym, as the ledger's rows do."""
     if is_erased(person):
-        PrizePayment.objects.filter(entry__person=person).exclude(payee="").update(payee=person.full_name)
+        PrizePayment.objects.filter(entry__person=person).exclude(payee="").update(payee=person.stored_name)
 
 
 def jackpot_fund_changed(sender, tournament, entry=None, **kwargs):

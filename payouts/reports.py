@@ -31,7 +31,7 @@ from tdmanager.pdf import drawable
 from tdmanager.pdf import slip_pdf as draw_slip
 from tournaments import selectors as tsel
 from tournaments.house import HouseRules
-from tournaments.models import LedgerRow, Ruling
+from tournaments.models import LedgerRow, Ruling, shown_name
 
 from . import leaderboard
 from . import selectors as sel
@@ -42,6 +42,12 @@ REPORTS = ("prestart", "standings", "payments", "reconciliation", "rulings")
 
 def _m(v) -> str:
     return sel.money(v)
+
+
+def _say(v) -> str:
+    """An amount inside a sentence, as the reader's language writes it ("2.800,00" in Italian);
+    ``_m``'s machine "2800.00" is for a cell of its own, which a spreadsheet sums."""
+    return fmt_money(v)
 
 
 def _stub_report(t, rows, title: str) -> dict:
@@ -230,7 +236,7 @@ def standings(t) -> dict:
             cash = sum((d["amount"] for d in items if d["kind"] == "CASH"), ZERO)
             other = "; ".join(
                 [f"{d['kind'].title()}{': ' + d['description'] if d['description'] else ''} ({_m(d['amount'])})" for d in items if d["kind"] != "CASH"]
-                + [_("forfeited, eliminated without prize (PEN-07): %(a)s") % {"a": _m(d["amount"])} for d in lost]
+                + [_("forfeited, eliminated without prize (PEN-07): %(a)s") % {"a": _say(d["amount"])} for d in lost]
             )
             paid = sum((d["amount"] for d in items if d["paid"]), ZERO)
             total_won += sum((d["amount"] for d in items if d["kind"] != "ITEM"), ZERO)
@@ -272,7 +278,7 @@ def payments(t) -> dict:
                     _m(p.amount),
                     str(p.get_method_display()) if p.method else "",
                     p.reference,
-                    p.payee,
+                    shown_name(p.payee),
                     p.paid_by.get_username() if p.paid_by_id else "",
                     _("reversed") if void else "",
                 ],
@@ -298,7 +304,7 @@ def payments(t) -> dict:
                     _m(-r.bounty_amount),
                     str(labels.get(r.method, r.method)),
                     r.reference,
-                    r.payee,
+                    shown_name(r.payee),
                     r.cashier.get_username() if r.cashier_id else "",
                     _("reversed") if void else "",
                 ],
@@ -342,7 +348,7 @@ def reconciliation_data(t) -> dict:
     notes = []
     if link is not None and link.prize_base == link.GROSS and not cancelled:
         pool_total = sel.satellite_pool(t, link)
-        notes.append(_("Satellite prize base GROSS: the fees (%(f)s) are part of the seats' prize pool.") % {"f": _m(got["fee"])})
+        notes.append(_("Satellite prize base GROSS: the fees (%(f)s) are part of the seats' prize pool.") % {"f": _say(got["fee"])})
         fees_to_house, deductions, overlay = ZERO, ZERO, ZERO
     jackpot = sel.jackpot_money(t)  # REG-11: the venue's fund, never this prize pool nor the house fee
     owed = receivables_money(t)  # REG-09: owed is not money in; what was paid of it is a fee
@@ -363,11 +369,11 @@ def reconciliation_data(t) -> dict:
         carried = got["prize"]
         deductions, overlay = ZERO, ZERO
         if role == "FLIGHT":
-            notes.append(_("This flight's prize parts (%(a)s) are carried to the Day 2 prize pool.") % {"a": _m(carried)})
+            notes.append(_("This flight's prize parts (%(a)s) are carried to the Day 2 prize pool.") % {"a": _say(carried)})
         else:
-            notes.append(_("This group's prize parts (%(a)s) are carried to the prize pool of %(t)s.") % {"a": _m(carried), "t": t.bracket.feeds_into.name})
+            notes.append(_("This group's prize parts (%(a)s) are carried to the prize pool of %(t)s.") % {"a": _say(carried), "t": t.bracket.feeds_into.name})
     if chip_paid_here:
-        notes.append(_("Chip-leader prizes paid here (%(a)s) come out of the event's prize pool; Day 2 shows it net of them.") % {"a": _m(chip_paid_here)})
+        notes.append(_("Chip-leader prizes paid here (%(a)s) come out of the event's prize pool; Day 2 shows it net of them.") % {"a": _say(chip_paid_here)})
     accounted_in = pool_total + carried + deductions + chip_leaders - overlay + fees_to_house + got["side"] + jackpot["in"] + bounty["in"]
     if cancelled:
         accounted_in += refunds["prize"] + refunds["fee"] + kept_prize
@@ -438,28 +444,29 @@ def reconciliation_data(t) -> dict:
     rules = {"HOLD": _("held by the house"), "REDISTRIBUTE": _("shared by the other paid places"), "NEXT_PLACE": _("the places below move up one")}
     for f in plan["forfeits"]:
         notes.append(
-            _("Place %(p)s, %(name)s: eliminated without prize (PEN-07), %(a)s forfeited.") % {"p": f["place"], "name": f["name"], "a": _m(f["amount"])}
+            _("Place %(p)s, %(name)s: eliminated without prize (PEN-07), %(a)s forfeited.") % {"p": f["place"], "name": f["name"], "a": _say(f["amount"])}
         )
     if plan["forfeits"]:
         notes.append(
             _("Forfeited prizes (%(rule)s): %(r)s paid or due to other players, %(h)s held.")
-            % {"rule": rules[plan["rule"]], "r": _m(plan["redistributed"] + forfeit_pending), "h": _m(plan["held"])}
+            % {"rule": rules[plan["rule"]], "r": _say(plan["redistributed"] + forfeit_pending), "h": _say(plan["held"])}
         )
     if side_untracked:
-        notes.append(_("%(a)s of side money is not attributed to any side pool.") % {"a": _m(side_untracked)})
+        notes.append(_("%(a)s of side money is not attributed to any side pool.") % {"a": _say(side_untracked)})
     if bounty["difference"]:
         notes.append(
             _("Bounties: %(d)s of the bounty money taken in is not explained by the bounties paid, owed, still in play and kept by the house.")
-            % {"d": _m(bounty["difference"])}
+            % {"d": _say(bounty["difference"])}
         )
     if overassigned:
-        notes.append(_("The payout table gives %(a)s more than the prize pool holds: edit it before it is locked (PAY-05).") % {"a": _m(overassigned)})
+        notes.append(_("The payout table gives %(a)s more than the prize pool holds: edit it before it is locked (PAY-05).") % {"a": _say(overassigned)})
     if unassigned and table_state == "LOCKED":
         notes.append(
-            _("The prize pool has grown by %(a)s since the payout table was locked: unlock it and lock it again to assign it (PAY-05).") % {"a": _m(unassigned)}
+            _("The prize pool has grown by %(a)s since the payout table was locked: unlock it and lock it again to assign it (PAY-05).")
+            % {"a": _say(unassigned)}
         )
     if overlay:
-        notes.append(_("The house added an overlay of %(a)s to meet the guarantee.") % {"a": _m(overlay)})
+        notes.append(_("The house added an overlay of %(a)s to meet the guarantee.") % {"a": _say(overlay)})
     for lost in tsel.receipts_lost_in_restore(t):
         notes.append(
             _(
@@ -673,7 +680,7 @@ def _paid_lines(method, reference: str, payee: str, cashier: str) -> list[tuple[
     if reference:
         lines.append((_("Reference"), reference))
     if payee:
-        lines.append((_("Payee"), payee))
+        lines.append((_("Payee"), shown_name(payee)))
     return lines + [(_("Cashier"), cashier)]
 
 

@@ -118,7 +118,7 @@
       league.hidden = !s.league;
       if (s.league) {
         set("league-name", s.league.name + " · " + T.season + " " + s.league.season);
-        const rows = s.league.top.map((l) => [String(l.rank), l.name, TDM.num(l.points)]);
+        const rows = s.league.top.map((l) => [String(l.rank), l.name, TDM.num(l.points, 2, 2)]);
         const key = JSON.stringify(rows);
         if (key !== lastLeague) {
           lastLeague = key;

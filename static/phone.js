@@ -65,7 +65,7 @@
     set("pool", s.prize_pool ? money(s.prize_pool, t.currency) : "—");
     set("latereg", s.late_registration_open ? T.open : T.closed);
     $("league-box").hidden = !s.league; // the player's standing in the league this tournament counts for
-    if (s.league) set("league-text", fmt(T.league, { name: s.league.name, rank: s.league.rank, players: s.league.players, points: TDM.num(s.league.points) }));
+    if (s.league) set("league-text", fmt(T.league, { name: s.league.name, rank: s.league.rank, players: s.league.players, points: TDM.num(s.league.points, 2, 2) }));
     // the director's announcements as he wrote them, the event's changes in this page's language (FMT-02)
     const changes = (s.changes || {})[TDM.lang()] || (s.changes || {}).en || [];
     set("announce", [...(s.announcements || []), ...changes].join(" · "));

@@ -50,10 +50,13 @@ FORMAT_CODES = {
 
 
 # The descriptions of the blind structures the product ships (tournaments/structures/*.json), stored
-# in English as the files say: shown in the reader's language. A description a director typed is
-# shown as typed. tests/test_numbers_and_words_italian.py checks every shipped file is listed.
+# in English as the files say, and the texts the demo writes into its data (``manage.py demo``):
+# shown in the reader's language. A text a director typed is shown as typed.
+# tests/test_numbers_and_words_italian.py checks every shipped file is listed.
 SHIPPED_TEXTS = frozenset(
     (
+        gettext_noop("Excluded by the casino"),
+        gettext_noop("€500+50 IPT/EPT ticket (personal, non-transferable)"),  # formats.models.DEFAULT_TICKET
         gettext_noop("40-minute levels for main events, big-blind ante from level 4, a break every 3 levels."),
         gettext_noop("20-minute levels, big-blind ante from level 3, a break every 4 levels."),
         gettext_noop("15-minute levels, big-blind ante from level 3, a break every 6 levels."),

@@ -4,6 +4,7 @@ Rules do not live here: see ``tournaments/services`` (state changes) and the pur
 modules (``clock.py``, ``chiprace.py``, ``penalties.py``).
 """
 
+import re
 import secrets
 from decimal import Decimal
 
@@ -13,6 +14,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from .actions import Action
@@ -55,6 +57,19 @@ class AppendOnlyModel(models.Model):
         raise TypeError(f"{type(self).__name__} rows are append-only")
 
 
+#: An erased person's stored name is "Erased player" "#<id>" (``services.privacy.pseudonym``), the
+#: same in every language; ``shown_name`` translates it where it is read.
+ERASED_FIRST_NAME = "Erased player"
+_ERASED_NAME = re.compile(r"^Erased player #(\d+)$")
+
+
+def shown_name(stored: str) -> str:
+    """A stored name as the reader reads it: the pseudonym of an erased person in the active
+    language ("Erased player #58"), any other name as it is."""
+    m = _ERASED_NAME.match(stored or "")
+    return gettext("Erased player #%(n)s") % {"n": m.group(1)} if m else stored
+
+
 class Person(models.Model):
     """A player in the venue's people database (shared by every tournament)."""
 
@@ -91,8 +106,22 @@ class Person(models.Model):
         super().save(*args, **kwargs)
 
     @property
-    def full_name(self):
+    def stored_name(self):
+        """The name as stored: an erased person's is the pseudonym "Erased player #<id>" in any language."""
         return f"{self.first_name} {self.last_name}".strip()
+
+    @property
+    def full_name(self):
+        """The name as the reader reads it: an erased person's pseudonym in the active language."""
+        return shown_name(self.stored_name)
+
+    @property
+    def ban_reason(self) -> str:
+        """The ban's reason as the reader reads it: one the product wrote (the demo's) in the active
+        language, one the director typed as typed."""
+        from .labels import shipped_text  # labels reads the models
+
+        return shipped_text(self.banned_reason)
 
     @property
     def display_name(self):

@@ -51,6 +51,7 @@ class PersonSerializer(IdModelSerializer):
     read at check-in (``cashier/check-in/document/``) or revealed by a director (``people/<id>/document/``), each logged."""
 
     display_name = serializers.CharField(read_only=True)
+    banned_reason = serializers.CharField(source="ban_reason", read_only=True, help_text="the ban's reason, in the reader's language when the product wrote it")
 
     def to_representation(self, instance):
         data = super().to_representation(instance)

@@ -593,8 +593,8 @@ def set_envelopes(tournament, amounts, *, actor: Actor) -> list[Decimal]:
     if total != taken:
         raise PayoutError(
             "envelopes_total",
-            _("The envelopes add up to %(total)s %(cur)s; the bounty money taken in is %(taken)s %(cur)s.")
-            % {"total": total, "taken": taken, "cur": t.currency},
+            _("The envelopes add up to %(total)s; the bounty money taken in is %(taken)s.")
+            % {"total": fmt_money(total, t.currency), "taken": fmt_money(taken, t.currency)},
         )
     settings = dict(t.settings or {})
     settings["mystery_envelopes"] = [str(v) for v in values]

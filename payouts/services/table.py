@@ -8,6 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tdmanager.errors import DomainError, ValidationFailed
+from tdmanager.formatting import money as fmt_money
 from tdmanager.money import ZERO, floor_money
 from tdmanager.transactions import service
 from tournaments.actions import Action
@@ -57,7 +58,8 @@ def validate_prizes(prizes, pool_total: Decimal) -> list[dict]:
         if values[i] > values[i - 1]:
             raise PayoutError(
                 "not_non_increasing",
-                _("Place %(a)s (%(x)s) cannot be paid more than place %(b)s (%(y)s).") % {"a": i + 1, "x": values[i], "b": i, "y": values[i - 1]},
+                _("Place %(a)s (%(x)s) cannot be paid more than place %(b)s (%(y)s).")
+                % {"a": i + 1, "x": fmt_money(values[i]), "b": i, "y": fmt_money(values[i - 1])},
                 status=400,
             )
     total = sum(values, ZERO)
@@ -65,7 +67,12 @@ def validate_prizes(prizes, pool_total: Decimal) -> list[dict]:
         raise PayoutError(
             "wrong_total",
             _("The prizes add up to %(t)s but the prize pool is %(p)s (%(d)s %(dir)s).")
-            % {"t": total, "p": pool_total, "d": abs(total - pool_total), "dir": _("over") if total > pool_total else _("short")},
+            % {
+                "t": fmt_money(total),
+                "p": fmt_money(pool_total),
+                "d": fmt_money(abs(total - pool_total)),
+                "dir": _("over") if total > pool_total else _("short"),
+            },
             status=400,
         )
     return out

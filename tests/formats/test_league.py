@@ -363,3 +363,15 @@ def test_an_erased_player_leaves_the_public_leaderboard_at_once_and_a_closed_sea
         assert "A Test" not in anon.get(page).content.decode()
     assert anon.get(url).json()["past_cycles"][0]["champions"] == [f"Erased player #{four['A'].pk}"]
     assert "A Test" not in str(SeriesCycle.objects.get(series=league).standings)  # nor kept in the archive
+
+
+def test_the_league_form_and_leaderboard_write_the_default_ticket_in_the_readers_language(director, actor):
+    # Issue #39: the Italian league form offered "€500+50 IPT/EPT ticket (personal, non-transferable)".
+    c = Client()
+    c.force_login(director)
+    c.cookies["django_language"] = "it"
+    form = c.get("/formats/series/new/").content.decode()
+    assert 'value="Ticket IPT/EPT da 500+50 € (personale, non cedibile)"' in form and "non-transferable" not in form
+    series = series_service.create_series(name="Sanremo leaderboard", actor=actor)  # the stored default, in English
+    board = c.get(f"/formats/series/{series.pk}/leaderboard/").content.decode()
+    assert "Ticket IPT/EPT da 500+50 € (personale, non cedibile)" in board and "non-transferable" not in board

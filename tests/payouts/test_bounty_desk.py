@@ -298,3 +298,11 @@ def test_the_bounty_cannot_change_once_the_tournament_has_sales(api, make_tourna
     cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
     r = api(director).patch(f"/api/v1/tournaments/{t.pk}/", {"settings": {"bounty": "PKO", "bounty_amount": "60"}}, format="json")
     assert r.status_code == 409 and r.data["code"] == "bounty_locked"
+
+
+def test_the_envelopes_refusal_writes_the_money_as_italian_reads_it(api, make_tournament, make_person, cashier_actor, actor, director):
+    # Issue #39: "sommano 150.00 EUR … è 200 EUR" — the amounts went out as Python wrote them.
+    t, e = bounty_event(make_tournament, make_person, cashier_actor, actor, bounty="MYSTERY", mystery_from="START")
+    r = api(director).post(f"/api/v1/tournaments/{t.pk}/bounties/envelopes/", {"envelopes": ["100", "50"]}, format="json", HTTP_ACCEPT_LANGUAGE="it")
+    assert r.status_code == 409
+    assert r.json()["detail"] == "Le buste sommano a 150,00 EUR; il denaro delle taglie incassato è 200,00 EUR."

@@ -7,6 +7,8 @@ desk pays no one else): once he is erased, it names his pseudonym, on every repo
 from decimal import Decimal
 
 import pytest
+from django.test import Client
+from django.utils import translation
 
 from payouts import reports, services
 from payouts.models import PrizePayment
@@ -51,7 +53,16 @@ def test_an_erased_winner_is_named_by_his_pseudonym_as_payee(make_tournament, ma
     # the winner, paid his prize and his bounties, is forgotten too once the event is over
     assert api(cashier_user).post(f"/api/v1/tournaments/{t.pk}/bounties/pay/", {"entry": e[1].pk, "method": "CASH"}, format="json").status_code == 201
     lifecycle.finish(Tournament.objects.get(pk=t.pk), actor=actor)
-    r = api(director).post(f"/api/v1/people/{winner.pk}/erase/", {"reason": "asked to be forgotten"}, format="json")
+    r = api(director).post(f"/api/v1/people/{winner.pk}/erase/", {"reason": "asked to be forgotten"}, format="json", HTTP_ACCEPT_LANGUAGE="it")
     assert r.status_code == 200, r.json()
-    assert PrizePayment.objects.get(entry=e[1]).payee == f"Erased player #{winner.pk}"
+    assert PrizePayment.objects.get(entry=e[1]).payee == f"Erased player #{winner.pk}"  # stored the same in every language
     assert winner.last_name not in reports.to_csv(reports.build(Tournament.objects.get(pk=t.pk), "payments"))
+    # Issue #39: the Italian report read "Erased player #58"; the pseudonym is read in the reader's language.
+    with translation.override("it"):
+        csv = reports.to_csv(reports.build(Tournament.objects.get(pk=t.pk), "payments"))
+    assert f"Persona cancellata #{winner.pk}" in csv and "Erased player" not in csv
+    web = Client()
+    web.force_login(director)
+    web.cookies["django_language"] = "it"
+    slip = web.get(f"/payouts/slip/{PrizePayment.objects.get(entry=e[1]).row.receipt_number}/").content.decode()
+    assert f'<dd id="slip-payee">Persona cancellata #{winner.pk}</dd>' in slip

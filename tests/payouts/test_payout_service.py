@@ -3,6 +3,7 @@
 from decimal import Decimal
 
 import pytest
+from django.utils import translation
 
 from payouts import reports, services
 from payouts import selectors as sel
@@ -105,6 +106,9 @@ class TestPayoutTable:
         with pytest.raises(DomainError) as e:
             services.edit_payout_table(tournament, [{"place": 1, "amount": "700"}, {"place": 2, "amount": "200"}], actor=actor)
         assert e.value.code == "wrong_total" and "100.00" in str(e.value.message)
+        with translation.override("it"), pytest.raises(DomainError) as e:  # issue #39: "sommano 900.00 … è 1000.00"
+            services.edit_payout_table(tournament, [{"place": 1, "amount": "700"}, {"place": 2, "amount": "200"}], actor=actor)
+        assert str(e.value.message) == "I premi sommano a 900,00 ma il montepremi è 1.000,00 (100,00 in meno)."
         services.edit_payout_table(
             tournament,
             [{"place": 1, "amount": "700"}, {"place": 2, "amount": "300"}, {"place": 3, "kind": "ITEM", "amount": "0", "description": "Chip set"}],

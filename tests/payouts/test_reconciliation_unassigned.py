@@ -48,7 +48,7 @@ def test_a_sale_after_the_table_was_locked_is_named_and_explained(make_tournamen
     rows, result = recon_it(t)
     assert result == BALANCED_IT
     assert rows[LINE_IT] == "100.00"
-    assert any("cresciuto di 100.00" in label and "sbloccala e bloccala di nuovo" in label for label in rows)
+    assert any("cresciuto di 100,00" in label and "sbloccala e bloccala di nuovo" in label for label in rows)
 
 
 def test_a_table_that_promises_more_than_the_pool_still_does_not_balance(make_tournament, make_person, cashier_actor, actor):

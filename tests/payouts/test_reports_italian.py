@@ -10,9 +10,11 @@ import zlib
 from decimal import Decimal
 
 import pytest
+from django.test import Client
 from django.utils import translation
 
 from payouts import reports, services
+from payouts.models import PrizePayment
 from tests.payouts.test_payout_service import finish_at, sign_twice
 from tournaments.models import Tournament
 from tournaments.services import cashier
@@ -69,8 +71,18 @@ def test_the_prize_payments_report_names_the_method_in_words(make_tournament, ma
     with translation.override("it"):
         r = reports.payments(t)
         csv = reports.to_csv(r)
-    assert [(row[4], row[6]) for row in r["rows"]] == [("Contanti", "Bonifico bancario"), ("Contanti", "Contanti")]
+    # Issue #39: the prize's kind read "Contanti" beside a bank transfer: a prize in money, paid by transfer.
+    assert [(row[4], row[6]) for row in r["rows"]] == [("In denaro", "Bonifico bancario"), ("In denaro", "Contanti")]
     assert "CASH" not in csv and "TRANSFER" not in csv
+    transfer = PrizePayment.objects.get(entry=entries[0])
+    with translation.override("it"):
+        slip = {str(k): str(v) for k, v in reports.slip_lines(transfer)}
+    assert (slip["Premio"], slip["Pagato con"]) == ("In denaro", "Bonifico bancario")
+    web = Client()
+    web.force_login(director)
+    web.cookies["django_language"] = "it"
+    html = web.get(f"/payouts/slip/{transfer.row.receipt_number}/").content.decode()
+    assert '<dd id="slip-prize">In denaro</dd>' in html and "Contanti" not in html
 
 
 def test_the_pdf_writes_italian_decimals_and_no_black_box(jackpot_room):
@@ -96,3 +108,15 @@ def test_a_payout_slip_draws_no_black_box(make_tournament, make_person, cashier_
     pdf = reports.slip_pdf(pay)
     assert b"ZapfDingbats" not in pdf
     assert "Anna Bianchi" in pdf_text(pdf)
+
+
+def test_the_reconciliation_csv_writes_money_in_a_sentence_the_italian_way(make_tournament, make_person, cashier_actor):
+    # Issue #39: "overlay di 4800.00" in an Italian sentence. The amount cells stay the machine's
+    # "4800.00" (a spreadsheet sums the column); an amount in words is written as the reader reads it.
+    t = make_tournament(guarantee=D("5000"))
+    for _ in range(2):
+        cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
+    with translation.override("it"):
+        csv = reports.to_csv(reports.reconciliation(t))
+    assert "La casa ha aggiunto un overlay di 4.800,00 per raggiungere il garantito." in csv
+    assert "4800.00" in csv  # its line: a number of its own

@@ -102,3 +102,17 @@ def test_a_sanremo_start_needs_the_prestart_report_confirmed(make_tournament, ma
     t = lifecycle.start(t, actor=actor, prestart_report_sent=True)
     assert t.status == Tournament.RUNNING
     assert t.events.filter(action="tournaments.tournament.started", payload__prestart_report_sent=True).exists()
+
+
+def test_the_minimum_refusal_counts_one_payer_in_the_singular(make_tournament, make_person, actor, cashier_actor):
+    # Issue #39: "Only 1 players have paid".
+    from django.utils import translation
+
+    t = make_tournament(min_players=3)
+    cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
+    with pytest.raises(DomainError) as e:
+        lifecycle.start(t, actor=actor)
+    assert str(e.value.message) == "Only 1 player has paid; the minimum is 3."
+    with translation.override("it"), pytest.raises(DomainError) as e:
+        lifecycle.start(t, actor=actor)
+    assert str(e.value.message) == "Solo 1 iscrizione pagata; il minimo è 3."

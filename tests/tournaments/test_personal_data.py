@@ -258,3 +258,14 @@ def test_the_retention_runs_daily_on_beat():
 
     job = django_settings.CELERY_BEAT_SCHEDULE["erase-inactive-people"]
     assert job["task"] == "tournaments.tasks.erase_inactive_people" and job["schedule"] == 86400.0
+
+
+def test_the_pseudonym_reads_in_the_page_language(director, person):
+    # Issue #39: "Erased player #58" on the Italian pages; stored the same in every language.
+    page = Client()
+    page.force_login(director)
+    page.cookies["django_language"] = "it"
+    html = page.post(f"/people/{person.pk}/", {"op": "erase", "reason": "chiesto al banco"}, follow=True).content.decode()
+    assert f"Persona cancellata #{person.pk}" in html
+    assert html.count("Erased player") == html.count('value="Erased player"')  # only the edit form's stored value
+    assert Person.objects.get(pk=person.pk).first_name == "Erased player"

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop, pgettext_lazy
 
 from payouts import league
 from tournaments.models import MONEY, NOT_NEGATIVE, POSITIVE, Entry, Person, Tournament
@@ -28,7 +29,7 @@ class MultiDayEvent(models.Model):
 
     FLIGHT_STACK_RULES = [(engine.BEST, _("The biggest bag")), (engine.FIRST, _("The bag of the earliest flight"))]
     CASH, TICKET = "CASH", "TICKET"
-    PRIZE_KINDS = [(CASH, _("Cash")), (TICKET, _("Ticket"))]
+    PRIZE_KINDS = [(CASH, pgettext_lazy("prize kind", "Cash")), (TICKET, _("Ticket"))]
 
     name = models.CharField(_("name"), max_length=160)
     day2 = models.OneToOneField(Tournament, related_name="multiday_event", on_delete=models.PROTECT, verbose_name=_("Day 2"))
@@ -324,6 +325,11 @@ class Qualifier(models.Model):
 # --- daily series and leaderboards (FMT-10, LB-01..03) -------------------------------------------
 
 
+#: A league's prize ticket unless the director writes another: stored in English, read in the
+#: reader's language (``tournaments.labels.SHIPPED_TEXTS``), offered in it by the league form.
+DEFAULT_TICKET = gettext_noop("€500+50 IPT/EPT ticket (personal, non-transferable)")
+
+
 class Series(models.Model):
     """A leaderboard series of daily tournaments: points per tournament, a general ranking,
     and every ``cycle_length`` tournaments tickets for the best and a reset (LB-03)."""
@@ -370,7 +376,7 @@ class Series(models.Model):
     shared_rule = models.CharField(_("shared places score"), max_length=13, choices=SHARED_RULES, default="AVERAGE_PLACE")
     tie_break = models.CharField(_("tie-break for the tickets"), max_length=17, choices=TIE_BREAKS, default="BEST_RESULT")
     tickets_per_cycle = models.PositiveSmallIntegerField(_("tickets per cycle"), default=4)
-    ticket_description = models.CharField(_("ticket"), max_length=120, default="€500+50 IPT/EPT ticket (personal, non-transferable)")
+    ticket_description = models.CharField(_("ticket"), max_length=120, default=DEFAULT_TICKET)
     ticket_value = models.DecimalField(_("ticket value"), **MONEY, default=Decimal("550"))
     weekday_prices = models.JSONField(
         _("daily prices by weekday"), default=dict, blank=True, help_text=_('Monday = 0, e.g. {"0": ["50", "20"]}; empty = the Sanremo schedule')

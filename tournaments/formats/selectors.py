@@ -13,6 +13,7 @@ from payouts import leaderboard, league
 from payouts.selectors import money_in
 from tdmanager.compiled import Compiled
 from tdmanager.formatting import num
+from tournaments.labels import shipped_text
 from tournaments.models import Entry, Person
 from tournaments.selectors import chips_in_play
 
@@ -120,7 +121,7 @@ def leaderboard_data(series: Series, cycle: int | None = None) -> dict:
             "reading": series.lb_constant_mode,
             "participants": series.participants,
             "tickets": series.tickets_per_cycle,
-            "ticket": series.ticket_description,
+            "ticket": shipped_text(series.ticket_description),
             "scoring": series.scoring,
             "league": series.is_league,
             "formula": formula_text(series),

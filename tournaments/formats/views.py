@@ -19,12 +19,13 @@ from django.utils.translation import gettext_lazy
 from tdmanager.api import object_id
 from tdmanager.errors import DomainError
 from tdmanager.formatting import num
+from tournaments.labels import shipped_text
 from tournaments.models import BlindStructure, Entry, Person, Tournament
 from tournaments.services.events import Actor
 
 from . import engine, selectors
 from .api import as_int, as_money, as_text
-from .models import Bracket, Match, MultiDayEvent, Series, StackOption, TimedEvent
+from .models import DEFAULT_TICKET, Bracket, Match, MultiDayEvent, Series, StackOption, TimedEvent
 from .services import headsup, multiday, sitandgo, stackchoice, timed
 from .services import series as series_service
 
@@ -171,6 +172,8 @@ class SeriesForm(forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["knockout_points"].required = False  # empty: no points for knockouts
+        # The product's ticket text in the reader's language: a new league's, and an old one's kept as shipped.
+        self.initial["ticket_description"] = shipped_text(self.initial.get("ticket_description") or DEFAULT_TICKET)
         # The formulas' constants in the reader's language ("K = 30,0108" in Italian).
         field = self.fields["lb_constant_mode"]
         field.choices = [(code, re.sub(r"\d+\.\d+", lambda m: num(m.group()), str(label))) for code, label in field.choices]

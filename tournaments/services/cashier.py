@@ -140,7 +140,7 @@ def tender_for(t: Tournament, currency: str, method: str, now=None) -> fees.Tend
 
 def check_not_banned(person: Person) -> None:
     if person.banned:
-        raise DeskError("banned", _("%(name)s is banned and cannot play: %(reason)s") % {"name": person.full_name, "reason": person.banned_reason})
+        raise DeskError("banned", _("%(name)s is banned and cannot play: %(reason)s") % {"name": person.full_name, "reason": person.ban_reason})
 
 
 def check_open_for_sales(t: Tournament) -> None:

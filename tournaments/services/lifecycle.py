@@ -6,6 +6,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tdmanager.errors import DomainError
 from tdmanager.transactions import service
@@ -64,7 +65,11 @@ def start(
         )
     players = t.entries.filter(status=Entry.ACTIVE).exclude(person__banned=True).count()  # REG-05: a banned payer does not play
     if players < t.min_players and not override_minimum:
-        raise LifecycleError("below_minimum", _("Only %(n)s players have paid; the minimum is %(min)s.") % {"n": players, "min": t.min_players})
+        raise LifecycleError(
+            "below_minimum",
+            ngettext("Only %(n)s player has paid; the minimum is %(min)s.", "Only %(n)s players have paid; the minimum is %(min)s.", players)
+            % {"n": players, "min": t.min_players},
+        )
     if t.structure_id is None:
         raise LifecycleError("no_structure", _("Choose a blind structure before starting."))
     t.structure = private_structure(t)

@@ -26,7 +26,7 @@ from tdmanager.transactions import service
 
 from .. import selectors, signals
 from ..actions import Action
-from ..models import Entry, LedgerRow, Penalty, Person, Tournament, TournamentEvent
+from ..models import ERASED_FIRST_NAME, Entry, LedgerRow, Penalty, Person, Tournament, TournamentEvent
 from . import registration
 from .events import SYSTEM, Actor, log_event
 
@@ -34,7 +34,6 @@ log = logging.getLogger("tdmanager.privacy")
 
 #: The person's own fields an erasure clears (names become the pseudonym).
 PERSONAL_FIELDS = ("first_name", "last_name", "nickname", "email", "phone", "document_id", "notes")
-ERASED_FIRST_NAME = "Erased player"
 
 
 def pseudonym(pk: int) -> tuple[str, str]:
@@ -218,14 +217,14 @@ def _pseudonymise(person: Person) -> None:
     # A payee is the winner's name as registered (payouts refuses any other): the rows that pay
     # him keep their receipts, amounts and his key, and name his pseudonym.
     for row in LedgerRow.objects.filter(Q(person=person) | Q(entry__person=person)).exclude(payee=""):
-        row.payee = person.full_name
+        row.payee = person.stored_name  # the pseudonym as stored, in no reader's language
         row.save(update_fields=["payee"], _allow_update=True)
     signals.person_changed.send(sender=Person, person=person)
     rows = TournamentEvent.objects.filter(payload__person=person.pk, action__in=(Action.PEOPLE_PERSON_CREATED, Action.PEOPLE_PERSON_CHANGED))
     for ev in rows:
         payload = dict(ev.payload)
         if "name" in payload:
-            payload["name"] = person.full_name
+            payload["name"] = person.stored_name
         if payload.get("changes"):
             payload["changes"] = {}
         if payload != ev.payload:

@@ -1,11 +1,13 @@
 """Labels for stored codes in templates (``tournaments.labels``): ``{{ p.kind|penalty_kind }}``,
 ``{{ p.reason_code|penalty_reason }}``, ``{{ p.status|penalty_status }}``, ``{{ f.status|tournament_status }}``,
-``{{ m.status|format_code }}``, ``{{ it|break_note }}``, ``{{ s.description|shipped_text }}``."""
+``{{ m.status|format_code }}``, ``{{ it|break_note }}``, ``{{ s.description|shipped_text }}``,
+``{{ payment.payee|shown_name }}``."""
 
 from django import template
 from django.utils.html import json_script
 
 from tournaments import labels
+from tournaments.models import shown_name as _shown_name
 
 register = template.Library()
 
@@ -13,6 +15,12 @@ register = template.Library()
 @register.filter
 def shipped_text(text):
     return labels.shipped_text(text)
+
+
+@register.filter
+def shown_name(stored):
+    """A stored name (a payee) as the reader reads it: an erased person's pseudonym translated."""
+    return _shown_name(stored)
 
 
 @register.filter

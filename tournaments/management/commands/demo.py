@@ -4,11 +4,10 @@ import random
 from datetime import timedelta
 from decimal import Decimal
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
-from django.utils import timezone, translation
+from django.utils import timezone
 
 from tournaments.models import BlindStructure, Person, Tournament
 from tournaments.services import cashier, lifecycle, oversight
@@ -65,9 +64,8 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--if-empty", action="store_true")
-        parser.add_argument("--language", default=None, help="the language of the texts the demo writes (default: LANGUAGE_CODE)")
 
-    def handle(self, if_empty=False, language=None, **opts):
+    def handle(self, if_empty=False, **opts):
         if if_empty and Tournament.objects.exists():
             return
         rng = random.Random(7)
@@ -87,8 +85,9 @@ class Command(BaseCommand):
                     document_id=f"CA{100000 + i}X",
                 )
             )
-        with translation.override(language or settings.LANGUAGE_CODE):  # data, stored as the room's staff write it
-            people[5].banned, people[5].banned_reason = True, translation.gettext("Excluded by the casino")
+        # A text the product writes into the data, stored in English and shown in the reader's
+        # language (tournaments.labels.SHIPPED_TEXTS): the demo reads alike in Italian and English.
+        people[5].banned, people[5].banned_reason = True, "Excluded by the casino"
         people[5].save()
         structure = BlindStructure.objects.filter(name__startswith="Regular").first()
         t = Tournament.objects.create(
