@@ -15,16 +15,18 @@ from seating.models import Seat
 from tests.browser import ARTIFACTS, browser, browser_page  # noqa: F401 (fixtures)
 from tests.seating.test_support import add_entries
 from tournaments.models import DisplayScreen
+from tournaments.public_names import public_name
 from tournaments.services import clockctl, lifecycle
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
 
 def shown_seats(t):
-    """What the lookup should show, in its order: "name table/seat"."""
+    """What the lookup should show, in its order: "name table/seat" (names as public pages show them)."""
     rows = Seat.objects.filter(tournament=t).values_list("entry__person__first_name", "entry__person__last_name", "table__number", "number")
     return [
-        f"{name} {table}/{seat}" for name, table, seat in sorted(((f"{f} {last}", table, seat) for f, last, table, seat in rows), key=lambda r: r[0].lower())
+        f"{name} {table}/{seat}"
+        for name, table, seat in sorted(((public_name(f, last), table, seat) for f, last, table, seat in rows), key=lambda r: r[0].lower())
     ]
 
 
@@ -64,7 +66,7 @@ def test_the_lobby_seat_lookup_pages_through_a_field_bigger_than_a_page(browser_
     gone = next(
         s
         for s in Seat.objects.filter(tournament=t).select_related("entry__person", "table")
-        if f"{s.entry.person.full_name} {s.table.number}/{s.number}" == victim
+        if f"{public_name(s.entry.person.first_name, s.entry.person.last_name)} {s.table.number}/{s.number}" == victim
     )
     seating.record_bust(t, [gone.entry_id], actor=actor)
     page.clock.run_for(5000)  # the page polls the snapshot

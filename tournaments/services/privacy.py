@@ -27,6 +27,7 @@ from tdmanager.transactions import service
 from .. import selectors, signals
 from ..actions import Action
 from ..models import Entry, LedgerRow, Penalty, Person, Tournament, TournamentEvent
+from ..public_names import ERASED_FIRST_NAME
 from . import registration
 from .events import SYSTEM, Actor, log_event
 
@@ -34,7 +35,6 @@ log = logging.getLogger("tdmanager.privacy")
 
 #: The person's own fields an erasure clears (names become the pseudonym).
 PERSONAL_FIELDS = ("first_name", "last_name", "nickname", "email", "phone", "document_id", "notes")
-ERASED_FIRST_NAME = "Erased player"
 
 
 def pseudonym(pk: int) -> tuple[str, str]:
