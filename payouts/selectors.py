@@ -17,13 +17,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from seating import selectors as seating_selectors
 from tdmanager.compiled import Compiled
 from tdmanager.money import CENT, ZERO, split_evenly, to_money
 from tournaments import selectors as tournament_selectors
 from tournaments import signals as tournament_signals
 from tournaments.house import HouseRules
 from tournaments.models import Entry, LedgerRow, Tournament
+from tournaments.public_names import public_name, public_names
 
 from . import bounties as bounty_engine
 from . import pool as pool_engine
@@ -1283,7 +1283,7 @@ BOUNTY_TOP = 5
 def _public_name(first: str, last: str, nickname: str, hidden: bool, style: str) -> str:
     """A name as the lobby's public lists show it (``seat_lookup_names``; "—" for a player who
     asked not to be found by name), as the public standings do."""
-    return "—" if hidden else seating_selectors.shown_name(first, last, nickname, style)
+    return public_name(first, last, nickname, style, hidden)
 
 
 def bounties_on_heads(t, entries=None) -> dict[int, str]:
@@ -1317,11 +1317,13 @@ def bounty_panel(t, rules: HouseRules | None = None, *, taken: Decimal | None = 
         rows = (
             BountyHead.objects.filter(tournament=t, amount__gt=0, entry__status=Entry.ACTIVE)
             .order_by("-amount", "entry__number")
-            .values_list("amount", "entry__person__first_name", "entry__person__last_name", "entry__person__nickname", "entry__person__hide_from_lookup")
+            .values_list(
+                "amount", "entry__person__first_name", "entry__person__last_name", "entry__person__nickname", "entry__person__hide_from_lookup", "entry__number"
+            )
         )
-        panel["top"] = [
-            {"name": _public_name(first, last, nick, hidden, style), "amount": money(amount)} for amount, first, last, nick, hidden in rows[:BOUNTY_TOP]
-        ]
+        top = list(rows[:BOUNTY_TOP])
+        names = public_names((row[1:] for row in top), style)  # two "Luca R." read "Luca R. #12" and "Luca R. #31"
+        panel["top"] = [{"name": name, "amount": money(row[0])} for name, row in zip(names, top, strict=True)]
         return panel
     return panel | _mystery_panel(t, rules, style)
 
@@ -1350,11 +1352,12 @@ def _mystery_panel(t, rules: HouseRules, style: str) -> dict:
             "winner__person__last_name",
             "winner__person__nickname",
             "winner__person__hide_from_lookup",
+            "winner__number",
         )
     )
     if rows:
         bust, number, at = rows[0][:3]
-        names = [_public_name(first, last, nick, hidden, style) for _b, _n, _a, winner, first, last, nick, hidden in rows if winner is not None]
+        names = public_names((row[4:] for row in rows if row[3] is not None), style)
         last = {"id": bust, "envelope": number, "amount": money(envelopes[number - 1]), "names": names, "at": at.isoformat()}
     return {
         "envelopes": len(envelopes),

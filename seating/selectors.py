@@ -18,6 +18,7 @@ from tdmanager.errors import DomainError
 from tournaments.actions import Action
 from tournaments.house import HouseRules
 from tournaments.models import ChipCount, Entry, Tournament, TournamentEvent
+from tournaments.public_names import HIDDEN, public_name, public_names
 from tournaments.selectors import active_penalties, penalty_progress
 from tournaments.signals import ask, ask_one
 from tournaments.snapshot import results as top_places
@@ -135,10 +136,25 @@ _FIRST_MOVES = Compiled(
     lambda pk: (
         PendingMove.objects.filter(tournament_id=pk, status=PendingMove.PROPOSED)
         .order_by("id")
-        .values_list("entry__person__first_name", "entry__person__last_name", "from_table", "from_seat", "to_table", "to_seat")[:DISPLAY_MOVES]
+        .values_list(
+            "entry__person__first_name",
+            "entry__person__last_name",
+            "from_table",
+            "from_seat",
+            "to_table",
+            "to_seat",
+            "entry__person__nickname",
+            "entry__person__hide_from_lookup",
+            "entry__number",
+        )[:DISPLAY_MOVES]
     ),
     PendingMove,
 )
+
+
+def _style_of(pk: int) -> str:
+    """The house's public name style of a tournament known by its key (one small read)."""
+    return HouseRules.of(Tournament.objects.only("settings", "rule_set", "table_size").get(pk=pk)).seat_lookup_names
 
 
 def display_summary(tournament) -> dict:
@@ -148,7 +164,9 @@ def display_summary(tournament) -> dict:
     Three small queries (one round trip on PostgreSQL); none reads the field row by row."""
     pk = int(getattr(tournament, "pk", tournament))
     tables, rows, version = rows_together((_TABLES_IN_PLAY, (pk,)), (_FIRST_MOVES, (pk,)), (_SEATS_SEQ, (pk,)))
-    moves = [_move_dict(m[2:], f"{m[0]} {m[1]}".strip()) for m in rows]
+    style = HouseRules.of(tournament).seat_lookup_names if hasattr(tournament, "settings") else _style_of(pk)
+    names = public_names(((m[0], m[1], m[6], m[7], m[8]) for m in rows), style)
+    moves = [_move_dict(m[2:6], name) for m, name in zip(rows, names, strict=True)]
     if len(moves) < DISPLAY_MOVES:
         pending = len(moves)
     else:
@@ -184,15 +202,20 @@ def seat_list(tournament) -> tuple[int, list[tuple[str, int, int]]]:
         kept = _SEAT_LISTS.get(pk)
         if kept is not None and kept[:2] == (version, born):
             return version, kept[2]  # built by another thread meanwhile
-        seats = sorted(
-            (
-                (f"{first} {last}".strip(), table, seat)
-                for first, last, table, seat in Seat.objects.filter(tournament_id=pk).values_list(
-                    "entry__person__first_name", "entry__person__last_name", "table__number", "number"
-                )
-            ),
-            key=lambda s: (s[0].lower(), s[1], s[2]),
+        # Names as public pages show them; not a player who asked not to be found by name.
+        rows = list(
+            Seat.objects.filter(tournament_id=pk).values_list(
+                "entry__person__first_name",
+                "entry__person__last_name",
+                "entry__person__nickname",
+                "entry__person__hide_from_lookup",
+                "entry__number",
+                "table__number",
+                "number",
+            )
         )
+        names = public_names((row[:5] for row in rows), _style_of(pk))
+        seats = sorted(((name, row[5], row[6]) for name, row in zip(names, rows, strict=True) if name != HIDDEN), key=lambda s: (s[0].lower(), s[1], s[2]))
         with _seat_lists_lock:
             _SEAT_LISTS[pk] = (version, born, seats)
             _SEAT_LISTS.move_to_end(pk)
@@ -244,13 +267,8 @@ def _name_starts(prefix: str, query: str) -> Q:
 
 
 def shown_name(first: str, last: str, nickname: str, style: str) -> str:
-    """A player's name as the house shows it in public (``HouseRules.seat_lookup_names``)."""
-    if style == "FULL":
-        return f"{first} {last}".strip()
-    if style == "NICKNAME" and nickname.strip():
-        return nickname.strip()
-    initial = f"{last.strip()[:1]}." if last.strip() else ""
-    return f"{first} {initial}".strip()
+    """A player's name as the house shows it in public (``tournaments.public_names``)."""
+    return public_name(first, last, nickname, style)
 
 
 def find_places(tournament, query: str, limit: int = LOOKUP_MAX_RESULTS) -> list[dict] | None:
@@ -258,10 +276,11 @@ def find_places(tournament, query: str, limit: int = LOOKUP_MAX_RESULTS) -> list
     words typed (None: more than ``limit`` do)."""
     style = HouseRules.of(tournament).seat_lookup_names
     qs = Entry.objects.filter(_name_starts("person__", query), tournament=tournament, place__isnull=False).exclude(status=Entry.CANCELLED)
-    rows = list(qs.order_by("place", "number").values_list("person__first_name", "person__last_name", "person__nickname", "place")[: limit + 1])
+    rows = list(qs.order_by("place", "number").values_list("person__first_name", "person__last_name", "person__nickname", "place", "number")[: limit + 1])
     if len(rows) > limit:
         return None
-    return [{"name": shown_name(first, last, nick, style), "place": place} for first, last, nick, place in rows]
+    names = public_names(((first, last, nick, False, number) for first, last, nick, _place, number in rows), style)
+    return [{"name": name, "place": row[3]} for name, row in zip(names, rows, strict=True)]
 
 
 def lookup(tournament, query: str) -> dict:
@@ -302,16 +321,13 @@ def public_standings(tournament) -> list[dict]:
     style = HouseRules.of(tournament).seat_lookup_names
     top = top_places(tournament)
     people = {
-        pk: (first, last, nick, hidden)
-        for pk, first, last, nick, hidden in Entry.objects.filter(pk__in=[r["entry"] for r in top]).values_list(
-            "pk", "person__first_name", "person__last_name", "person__nickname", "person__hide_from_lookup"
+        pk: (first, last, nick, hidden, number)
+        for pk, first, last, nick, hidden, number in Entry.objects.filter(pk__in=[r["entry"] for r in top]).values_list(
+            "pk", "person__first_name", "person__last_name", "person__nickname", "person__hide_from_lookup", "number"
         )
     }
-    out = []
-    for r in top:
-        first, last, nick, hidden = people.get(r["entry"], ("", "", "", True))
-        out.append({"place": r["place"], "name": "—" if hidden else shown_name(first, last, nick, style)})
-    return out
+    names = public_names((people.get(r["entry"], ("", "", "", True, None)) for r in top), style)
+    return [{"place": r["place"], "name": name} for r, name in zip(top, names, strict=True)]
 
 
 def entry_view(entry) -> dict:
@@ -766,7 +782,7 @@ def find_seats(tournament, query: str, limit: int = LOOKUP_MAX_RESULTS) -> list[
     qs = Seat.objects.filter(_name_starts("entry__person__", query), tournament=tournament)
     rows = list(
         qs.order_by("entry__person__last_name", "entry__person__first_name").values_list(
-            "entry_id", "entry__person__first_name", "entry__person__last_name", "entry__person__nickname", "table__number", "number"
+            "entry_id", "entry__person__first_name", "entry__person__last_name", "entry__person__nickname", "table__number", "number", "entry__number"
         )[: limit + 1]
     )
     if len(rows) > limit:
@@ -777,14 +793,15 @@ def find_seats(tournament, query: str, limit: int = LOOKUP_MAX_RESULTS) -> list[
             "entry_id", "to_table", "to_seat"
         )
     }
+    names = public_names(((first, last, nick, False, number) for _e, first, last, nick, _t, _s, number in rows), style)
     return [
         {
-            "name": shown_name(first, last, nick, style),
+            "name": name,
             "table": table,
             "seat": seat,
             "move_to": {"table": moves[e][0], "seat": moves[e][1]} if e in moves else None,
         }
-        for e, first, last, nick, table, seat in rows
+        for name, (e, _first, _last, _nick, table, seat, _number) in zip(names, rows, strict=True)
     ]
 
 

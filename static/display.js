@@ -151,8 +151,38 @@
     if (lastLevelKey !== null && key !== lastLevelKey && c.status === "RUNNING") beep(c.is_break ? 440 : 880, 600);
     lastLevelKey = key;
     if (!seatsShown) seatsPage();
+    fitValues();
+    sideTurns();
     tick(); // the counted parts drawn with the rest, not up to a tick later
   }
+
+  // A figure too wide for its box (a big field's chips, a long currency) is set in smaller type,
+  // never cut: from its stylesheet size down to 60 % of it.
+  function fitValues() {
+    document.querySelectorAll(".stats .value").forEach((v) => {
+      v.style.fontSize = "";
+      const full = parseFloat(getComputedStyle(v).fontSize);
+      for (let f = full; v.scrollWidth > v.clientWidth + 1 && f > full * 0.6; f -= full * 0.05) v.style.fontSize = f + "px";
+    });
+  }
+
+  // The right column (stats, payouts, league): when its panels do not all fit on the screen
+  // they take turns, one panel at a time, each shown in full (never a league cut after 3 rows).
+  let sideTurn = 0;
+  const SIDE_TURN_MS = 12000;
+  function sideTurns() {
+    const side = document.querySelector(".side");
+    if (!side) return;
+    side.classList.remove("turns");
+    side.style.removeProperty("--fit");
+    const panels = [...side.children].filter((p) => { p.classList.remove("turn-on"); return !p.hidden && getComputedStyle(p).display !== "none"; });
+    if (panels.length < 2 || side.scrollHeight <= side.clientHeight + 1) return;
+    side.classList.add("turns");
+    panels[sideTurn % panels.length].classList.add("turn-on");
+    // a panel of long lines (a league's names wrapping) is set a little smaller to be seen whole
+    for (let k = 19; k >= 15 && side.scrollHeight > side.clientHeight + 1; k--) side.style.setProperty("--fit", String(k / 20));
+  }
+  setInterval(() => { sideTurn += 1; sideTurns(); }, SIDE_TURN_MS);
 
   // PAY-02: a bounty event's panel, in money: the bounty pool, what the knockouts paid, and the
   // biggest bounties on the heads still playing (fixed, PKO) or the envelopes left (mystery).
@@ -295,8 +325,10 @@
       if (seatBuf.tournament !== tid) return;
       if (seatBuf.index >= seatBuf.rows.length && seatBuf.page > 1) { seatBuf.index = 0; await fetchSeats(tid, 1); } // the field shrank
       const rows = seatBuf.rows.slice(seatBuf.index, seatBuf.index + SHOWN);
-      seatBuf.index += SHOWN;
       box.replaceChildren(...rows.map((x) => { const span = node("span", x.name + " "); span.append(node("b", x.table + "/" + x.seat)); return span; }));
+      // as many as the footer has room for, never a name cut at the edge: the next turn goes on from there
+      while (box.childElementCount > 1 && (box.scrollWidth > box.clientWidth + 1 || box.scrollHeight > box.clientHeight + 1)) box.lastElementChild.remove();
+      seatBuf.index += box.childElementCount || SHOWN;
     } finally { seatsBusy = false; }
   }
   setInterval(seatsPage, 8000);

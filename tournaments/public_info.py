@@ -28,7 +28,7 @@ def _changes(t) -> list[dict]:
 def rules_page(request, pk: int):
     """The public rules page of one tournament, in the reader's language."""
     t = get_object_or_404(
-        Tournament.objects.only("name", "game", "status", "start_at", "table_size", "rule_set", "settings", "late_reg_closes_after_level"), pk=pk
+        Tournament.objects.only("name", "game", "status", "start_at", "table_size", "rule_set", "settings", "late_reg_closes_after_level", "currency"), pk=pk
     )
     return render(request, "public_rules.html", {"t": t, "sheet": rulesheet.procedure(t), "changes": _changes(t), "game": t.get_game_display()})
 

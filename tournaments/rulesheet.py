@@ -8,6 +8,8 @@ and the seating engine read the same settings: what the page says is what the fl
 
 from django.utils.translation import gettext as _
 
+from tdmanager.formatting import money
+
 from .house import HouseRules
 
 
@@ -38,6 +40,52 @@ def destination_text(rules: HouseRules) -> str:
     if rules.vacated_bb_seat == "SINGLE_BB":
         text += " " + _("The seat the big blind just left may be taken: the player then posts the big blind alone.")
     return text
+
+
+def mystery_stage_text(stage) -> str:
+    """PAY-02: from when a mystery event's knockouts draw an envelope."""
+    if isinstance(stage, dict):
+        return _("Envelopes are drawn from level %(n)s; a knockout before it wins no envelope.") % {"n": stage.get("level")}
+    return {
+        "START": _("Envelopes are drawn from the start of the event."),
+        "ITM": _("Envelopes are drawn once the players left are all in the money; a knockout before it wins no envelope."),
+        "DAY2": _("Envelopes are drawn from Day 2; a knockout before it wins no envelope."),
+    }.get(stage, "")
+
+
+def bounty_text(rules: HouseRules, currency: str) -> list[str]:
+    """PAY-02: a bounty event's rules as players read them (none in an event without bounties):
+    its kind, the bounty part of each entry, who wins what and how it is paid."""
+    if rules.bounty == "NONE":
+        return []
+    amount = money(rules.bounty_part, currency)
+    if rules.bounty == "MYSTERY":
+        lines = [
+            _("Mystery bounty: %(amount)s of each entry and re-entry goes into the mystery envelopes, apart from the prize pool.") % {"amount": amount},
+            _("The player who knocks a player out draws an envelope and wins the amount in it."),
+            mystery_stage_text(rules.mystery_from),
+            _("Envelopes still in the bag at the end go to the winner.")
+            if rules.mystery_leftover == "WINNER"
+            else _("Envelopes still in the bag at the end are kept for the next mystery event."),
+        ]
+    else:
+        lines = [
+            _("Each entry and re-entry puts a bounty of %(amount)s on the player's head, apart from the prize pool.") % {"amount": amount},
+            _("Knockout: the player who knocks a player out wins that player's whole bounty.")
+            if rules.bounty == "FIXED"
+            else _(
+                "Progressive knockout: the player who knocks a player out wins %(cash)s%% of that player's bounty in cash; "
+                "the other %(head)s%% goes onto the winner's own bounty."
+            )
+            % {"cash": f"{rules.bounty_cash_percent.normalize():f}", "head": f"{(100 - rules.bounty_cash_percent).normalize():f}"},
+        ]
+        lines.append(
+            _("Players who knock out the same player share the bounty equally.")
+            if rules.bounty_split == "EQUAL"
+            else _("Players who knock out the same player share the bounty by their share of the pot.")
+        )
+    lines.append(_("Bounties won are paid in cash at the cash desk, in multiples of %(unit)s.") % {"unit": money(rules.bounty_rounding, currency)})
+    return [line for line in lines if line]
 
 
 def procedure(tournament) -> dict:
@@ -75,4 +123,9 @@ def procedure(tournament) -> dict:
             "LOSE_GAME": _("A registered player who does not arrive loses the game; the entry is still owed."),
         }[rules.no_show_policy],
     ]
-    return {"languages": rules.official_languages, "balancing": balancing, "house": house}
+    return {
+        "languages": rules.official_languages,
+        "balancing": balancing,
+        "house": house,
+        "bounties": bounty_text(rules, getattr(tournament, "currency", "")),
+    }

@@ -27,6 +27,7 @@ from . import clockview, signals
 from .clockview import engine_state, structure_items
 from .house import HouseRules
 from .models import Clock, DisplayScreen, Entry, HandForHandReport, Tournament, TournamentEvent
+from .public_names import public_names
 from .selectors import change_announcement, chips_in_play, recent_changes
 
 
@@ -94,13 +95,15 @@ MAX_PAYOUT_BANDS = 60
 
 def results(t: Tournament, limit: int = RESULTS) -> list[dict]:
     """The top finishing places (a shared place lists each of its players), best first."""
-    rows = (
+    rows = list(
         t.entries.exclude(status=Entry.CANCELLED)
         .filter(place__isnull=False)
         .order_by("place", "number")
-        .values_list("place", "person__first_name", "person__last_name", "person__nickname", "id")
+        .values_list("place", "person__first_name", "person__last_name", "person__nickname", "id", "person__hide_from_lookup", "number")[:limit]
     )
-    return [{"place": place, "player": f"{first} {last}".strip() or nick, "entry": pk} for place, first, last, nick, pk in rows[:limit]]
+    # Names as every public page shows them (the lobby, the seat lookup's standings, the phones).
+    names = public_names(((first, last, nick, hidden, number) for _p, first, last, nick, _pk, hidden, number in rows), HouseRules.of(t).seat_lookup_names)
+    return [{"place": row[0], "player": name, "entry": row[4]} for name, row in zip(names, rows, strict=True)]
 
 
 def change_announcements_by_language(t, now) -> dict[str, list[str]]:

@@ -231,10 +231,10 @@ def test_a_league_tournament_shows_the_standings_on_its_lobby_screens_phones_and
     snap = build_snapshot(nxt)
     assert snap["league"]["name"] == "Tuesday league" and snap["league"]["season"] == 1
     assert [(line["rank"], line["name"], line["points"]) for line in snap["league"]["top"]] == [
-        (1, "A Test", 4.0),
-        (2, "B Test", 3.0),
-        (3, "C Test", 2.0),
-        (4, "D Test", 1.0),
+        (1, "A T.", 4.0),  # as every public page names players (issue #39 item 12c)
+        (2, "B T.", 3.0),
+        (3, "C T.", 2.0),
+        (4, "D T.", 1.0),
     ]
     assert phone_state(entries["C"].pk, snap)["league"] == {"name": "Tuesday league", "season": 1, "rank": 3, "points": 2.0, "players": 4}
     _public, own = phone_index(nxt.pk, snap, {})

@@ -7,6 +7,7 @@ from django.templatetags.static import static
 from seating import selectors, services
 from seating.models import PendingMove
 from tournaments.models import Entry
+from tournaments.public_names import public_name
 from tournaments.snapshot import build_snapshot
 
 from .test_support import arrange, counts, seat_map, started  # noqa: F401 (fixture)
@@ -103,7 +104,8 @@ def test_lobby_displays_get_tables_seats_and_moves(scenario_10):
     assert page["seats_version"] == snap["seats_version"]
     (move,) = snap["moves"]
     assert snap["moves_pending"] == 1
-    mover = Entry.objects.get(pk=layout[1][4]).person.full_name
+    p = Entry.objects.get(pk=layout[1][4]).person
+    mover = public_name(p.first_name, p.last_name)  # as every public page names players
     assert move == {"player": mover, "from_table": 1, "from_seat": 4, "to_table": 2, "to_seat": 9}
     assert selectors.table_numbers(t) == [1, 2] and selectors.players_left(t) == 18
     assert selectors.players_at_table(t, 2) == 8

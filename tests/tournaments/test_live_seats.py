@@ -18,6 +18,7 @@ from seating.models import PendingMove, Seat
 from tests.seating.test_support import add_entries
 from tournaments.models import DisplayScreen, LedgerRow
 from tournaments.phone import phone_state
+from tournaments.public_names import public_name
 from tournaments.services import clockctl, lifecycle
 from tournaments.snapshot import MAX_ANNOUNCEMENTS, build_snapshot
 
@@ -153,7 +154,7 @@ def test_the_seat_lookup_pages_through_every_seated_player_by_name(make_tourname
     rows = first["seats"] + seats(client, t, 2, size=12)["seats"] + seats(client, t, 3, size=12)["seats"]
     expected = sorted(
         (
-            (f"{first} {last}", table, seat)
+            (public_name(first, last), table, seat)  # as every public page names players
             for first, last, table, seat in Seat.objects.filter(tournament=t).values_list(
                 "entry__person__first_name", "entry__person__last_name", "table__number", "number"
             )
@@ -194,7 +195,7 @@ def test_the_seats_version_changes_with_a_bust_and_a_move_not_with_the_clock_or_
     page = seats(client, t)
     assert page["seats_version"] > v2
     mover = next(r for r in page["seats"] if (r["table"], r["seat"]) == (slip.to_table, slip.to_seat))
-    assert mover["name"] == slip.entry.person.full_name
+    assert mover["name"] == public_name(slip.entry.person.first_name, slip.entry.person.last_name)
 
 
 def test_the_tables_of_a_hand_for_hand_hand_are_in_the_snapshot_only_during_one(make_tournament, actor):

@@ -77,7 +77,7 @@ def test_finishing_stops_the_clock_and_the_lobby_names_the_winner(field, actor):
     assert snap["lobby_state"] == "finished" and snap["clock"]["status"] == "FINISHED"
     assert snap["clock"]["ends_at"] is None and snap["clock"]["seconds_to_next_break"] is None
     winner = entries[2].person
-    assert snap["results"][0] == {"place": 1, "player": f"{winner.first_name} {winner.last_name}", "entry": entries[2].pk}
+    assert snap["results"][0] == {"place": 1, "player": f"{winner.first_name} {winner.last_name[0]}.", "entry": entries[2].pk}
     assert [r["place"] for r in snap["results"]] == [1, 2, 3]
     assert str(entries[2].pk) in snap["won"]  # what the winner won, from payouts
 

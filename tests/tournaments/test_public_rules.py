@@ -87,3 +87,56 @@ def test_role06_the_official_language_is_posted_on_the_phone_and_seat_lookup(mak
     entry = cashier.register(t, make_person("Anna", "Bianchi"), method="CASH", actor=cashier_actor).entry
     phone = Client().get(f"/p/{entry.phone_token}/").content.decode()
     assert "Official language(s) at the tables: Italiano" in phone and f"/rules/{t.pk}/" in phone
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "house, says",
+    [
+        (
+            {"bounty": "FIXED", "bounty_amount": "50"},
+            [
+                "Each entry and re-entry puts a bounty of 50.00 EUR on the player&#x27;s head, apart from the prize pool.",
+                "Knockout: the player who knocks a player out wins that player&#x27;s whole bounty.",
+                "Bounties won are paid in cash at the cash desk, in multiples of 1.00 EUR.",
+            ],
+        ),
+        (
+            {"bounty": "PKO", "bounty_amount": "100", "bounty_cash_percent": "60", "bounty_split": "POT"},
+            [
+                "Each entry and re-entry puts a bounty of 100.00 EUR on the player&#x27;s head",
+                "wins 60% of that player&#x27;s bounty in cash; the other 40% goes onto the winner&#x27;s own bounty.",
+                "Players who knock out the same player share the bounty by their share of the pot.",
+            ],
+        ),
+        (
+            {"bounty": "MYSTERY", "bounty_amount": "40", "mystery_from": {"level": 9}, "mystery_leftover": "CARRY_OVER"},
+            [
+                "Mystery bounty: 40.00 EUR of each entry and re-entry goes into the mystery envelopes, apart from the prize pool.",
+                "draws an envelope and wins the amount in it.",
+                "Envelopes are drawn from level 9; a knockout before it wins no envelope.",
+                "Envelopes still in the bag at the end are kept for the next mystery event.",
+            ],
+        ),
+    ],
+)
+def test_pay02_a_bounty_event_s_rules_page_states_its_bounties(make_tournament, house, says):
+    """Issue #39 item 12: the kind of bounty, the bounty part of each entry and how bounties are
+    paid, from the event's own house rules; an event without bounties says nothing of them."""
+    t = make_tournament(settings=house)
+    text = Client().get(f"/rules/{t.pk}/").content.decode()
+    section = text.split('id="bounties"', 1)[1].split("</section>", 1)[0]
+    for line in says:
+        assert line in section
+    plain = make_tournament(name="No bounties")
+    assert 'id="bounties"' not in Client().get(f"/rules/{plain.pk}/").content.decode()
+
+
+@pytest.mark.django_db
+def test_pay02_the_bounty_rules_in_italian(make_tournament):
+    t = make_tournament(settings={"bounty": "PKO", "bounty_amount": "100"})
+    text = Client(HTTP_ACCEPT_LANGUAGE="it").get(f"/rules/{t.pk}/").content.decode()
+    section = text.split('id="bounties"', 1)[1].split("</section>", 1)[0]
+    assert "Taglie" in section or "Bounty" in section
+    assert "100,00 EUR" in section and "50%" in section
+    assert "Ogni iscrizione e re-entry mette sulla testa del giocatore una taglia di 100,00 EUR" in section

@@ -13,8 +13,10 @@ from payouts import leaderboard, league
 from payouts.selectors import money_in
 from tdmanager.compiled import Compiled
 from tdmanager.formatting import num
+from tournaments.house import HouseRules
 from tournaments.labels import shipped_text
 from tournaments.models import Entry, Person
+from tournaments.public_names import HIDDEN, public_name, public_names
 from tournaments.selectors import chips_in_play
 
 from . import engine
@@ -354,13 +356,26 @@ def league_panel(tournament) -> dict | None:
     data = _league_of(tournament)
     if data is None:
         return None
+    top = data["standings"][:10]
+    # Names as every public page shows them (one small read for the ten, once per snapshot).
+    people = {
+        pk: (first, last, nick, hidden)
+        for pk, first, last, nick, hidden in Person.objects.filter(pk__in=[line["person"] for line in top]).values_list(
+            "pk", "first_name", "last_name", "nickname", "hide_from_lookup"
+        )
+    }
+    style = HouseRules.of(tournament).seat_lookup_names if hasattr(tournament, "settings") else "INITIAL"
+    rows = [people.get(line["person"], ("", "", line["name"], False)) for line in top]
+    names = public_names(((*row, None) for row in rows), style)
+    twice = {n for n in names if names.count(n) > 1 and n != HIDDEN}  # a league's line is a person, not an entry: two of a name read in full
+    names = [public_name(*row[:3], "FULL", row[3]) if name in twice else name for name, row in zip(names, rows, strict=True)]
     return {
         "league": {
             "id": data["series"]["id"],
             "name": data["series"]["name"],
             "season": data["cycle"],
             "formula": data["series"]["formula"],
-            "top": [{"rank": line["rank"], "name": line["name"], "points": line["points"]} for line in data["standings"][:10]],
+            "top": [{"rank": line["rank"], "name": name, "points": line["points"]} for line, name in zip(top, names, strict=True)],
             "players": len(data["standings"]),
         }
     }
