@@ -24,6 +24,6 @@ def test_the_tv_and_the_phone_show_league_points_with_two_decimals(browser_page,
 
     page = browser_page
     page.goto(page.base_url + "/display/league-tv/")
-    expect(page.locator("#league li")).to_have_text(["1. A Test4.00", "2. B Test3.00", "3. C Test2.00", "4. D Test1.00"])
+    expect(page.locator("#league li")).to_have_text(["1. A T.4.00", "2. B T.3.00", "3. C T.2.00", "4. D T.1.00"])  # names in the public style
     page.goto(page.base_url + f"/p/{c.phone_token}/")
     expect(page.locator("#league-text")).to_contain_text("2.00 points")
