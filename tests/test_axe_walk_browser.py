@@ -26,8 +26,7 @@ from tests.browser import browser, browser_page  # noqa: F401 (fixtures)
 from tests.test_role_links import ROLES, _route, demo, login, role_starts, walk  # noqa: F401 (demo: a fixture)
 from tournaments.models import Entry, Tournament
 
-# serialized_rollback: the blind structures the migrations create (the demo plays the "Regular" one)
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 #: WCAG 2.0 and 2.1, levels A and AA: the audit's tags
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]

@@ -398,8 +398,13 @@ def run(j):
     tv.reload()
     expect(tv.locator("#screen")).to_have_attribute("data-state", "finished")
     expect(tv.locator("#end-label")).to_have_text("Vincitore")
-    expect(tv.locator("#winner")).to_have_text(winner)
-    expect(tv.locator("#results li").first).to_contain_text(out[-1])
+
+    def public(name):  # the lobby names players as every public page does: "Sara C."
+        first, last = name.rsplit(" ", 1)
+        return f"{first} {last[0]}."
+
+    expect(tv.locator("#winner")).to_have_text(public(winner))
+    expect(tv.locator("#results li").first).to_contain_text(public(out[-1]))
     j.shot(tv, "lobby-winner")
 
     # ---- Payouts: the director pays two places instead of one, locks the table and signs the

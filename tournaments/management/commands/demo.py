@@ -9,9 +9,10 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
-from tournaments.models import BlindStructure, Person, Tournament
+from tournaments.models import Person, Tournament
 from tournaments.services import cashier, lifecycle, oversight
 from tournaments.services.events import Actor
+from tournaments.services.structures import ensure_builtin_structures
 
 FIRST = [
     "Marco",
@@ -89,7 +90,8 @@ class Command(BaseCommand):
         # language (tournaments.labels.SHIPPED_TEXTS): the demo reads alike in Italian and English.
         people[5].banned, people[5].banned_reason = True, "Excluded by the casino"
         people[5].save()
-        structure = BlindStructure.objects.filter(name__startswith="Regular").first()
+        # the shipped templates, made again if someone deleted them (the migration made them first)
+        structure = next(st for st in ensure_builtin_structures() if st.name.startswith("Regular"))
         t = Tournament.objects.create(
             name="Demo Sunday Re-entry",
             start_at=timezone.now() + timedelta(hours=1),
