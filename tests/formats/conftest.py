@@ -32,3 +32,21 @@ def field(make_person, cashier_actor):
         return [cashier.register(t, make_person(), method=method, actor=cashier_actor).entry for _ in range(n)]
 
     return register
+
+
+def scored_event(series, make_tournament, field, actor, name):
+    """A three-player event of ``series`` played to its end (the last registered wins, the first
+    is 3rd) and scored; its entries, first registered first."""
+    from tournaments.formats.services import series as series_service
+    from tournaments.services import lifecycle
+
+    d = make_tournament(name=name)
+    series_service.attach(series, d, actor=actor)
+    es = field(d, 3)
+    lifecycle.start(d, actor=actor)
+    bust_in_order(es[:2])
+    for place, e in zip((3, 2, 1), es, strict=True):
+        Entry.objects.filter(pk=e.pk).update(place=place)
+    lifecycle.finish(d, actor=actor)
+    series_service.score_tournament(d, actor=actor)
+    return es

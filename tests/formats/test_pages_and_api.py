@@ -12,7 +12,7 @@ from tournaments.formats.services import series as series_service
 from tournaments.models import Entry, Tournament
 from tournaments.services import cashier, lifecycle
 
-from .conftest import bust_in_order
+from .conftest import scored_event
 
 pytestmark = pytest.mark.django_db
 
@@ -125,21 +125,13 @@ def test_the_bracket_and_the_leaderboard_are_public_lobby_pages(make_tournament,
     assert r.status_code == 200 and "HU Sunday" in r.content.decode() and "Semi-finals" in r.content.decode()
     assert len(anon.get(f"/formats/headsup/{t.pk}/bracket/?format=json").json()["rounds"]) == 2
     s = series_service.create_series(name="Dailies", actor=actor)
-    d = make_tournament(name="Monday")
-    series_service.attach(s, d, actor=actor)
-    es = field(d, 3)
-    lifecycle.start(d, actor=actor)
-    bust_in_order(es[:2])
-    for place, e in zip((3, 2, 1), es):
-        Entry.objects.filter(pk=e.pk).update(place=place)
-    lifecycle.finish(d, actor=actor)
-    series_service.score_tournament(d, actor=actor)
+    es = scored_event(s, make_tournament, field, actor, "Monday")
     r = anon.get(f"/formats/series/{s.pk}/leaderboard/")
     assert r.status_code == 200 and es[2].person.display_name in r.content.decode()
     data = anon.get(f"/formats/series/{s.pk}/leaderboard/?format=json").json()
     assert data["standings"][0]["person"] == es[2].person_id and data["tournaments_played"] == 1
     # Writes are never public.
-    assert anon.post(f"/formats/series/{s.pk}/", {"op": "score", "tournament": d.pk}).status_code == 302
+    assert anon.post(f"/formats/series/{s.pk}/", {"op": "score", "tournament": es[0].tournament_id}).status_code == 302
 
 
 def test_the_api_creates_and_scores_a_series_and_runs_a_timed_event(api, director, display_user, make_tournament, field, structure, actor):
