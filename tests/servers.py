@@ -4,6 +4,7 @@ They share the test database with the test process (use transactional tests so t
 committed), so a test can act through the services and watch what the product does.
 """
 
+import itertools
 import json
 import os
 import socket
@@ -219,6 +220,9 @@ def sse_states(response):
                 yield json.loads(data[0])
 
 
+_stacks = itertools.count()
+
+
 @pytest.fixture
 def live_stack(transactional_db, settings):
     """Redis + ASGI web server on the test database; the test process publishes to the same Redis."""
@@ -229,10 +233,15 @@ def live_stack(transactional_db, settings):
     if not url:
         redis_server = EmbeddedRedis()
         url = redis_server.url
-    settings.REDIS_URL = url
+    # A namespace of its own: on a Redis shared with the rest of the suite, no earlier test's
+    # countdowns queue ahead of this stack's, and no earlier test's "armed" markers stand in for its.
+    # This process publishes into it but never arms a countdown (its Celery client keeps the
+    # suite's queue): the stack's worker arms them, as a web process of the stack would.
+    namespace = f"tdm-live-test-{os.getpid()}-{next(_stacks)}"
+    settings.REDIS_URL, settings.TDM_NAMESPACE, settings.TDM_ARM_CLOCK_TASKS = url, namespace, False
     realtime._client = None
     env = database_env()
-    env["REDIS_URL"] = url
+    env.update(REDIS_URL=url, TDM_NAMESPACE=namespace)
     port = free_port()
     web = start_web(env, port)
     stack = {"base": f"http://127.0.0.1:{port}", "env": env, "redis_url": url}

@@ -24,8 +24,9 @@ def test_a_restarted_worker_changes_the_overdue_level(live_stack, make_tournamen
     worker, _ready = start_worker(live_stack["env"])
     clockctl.start_clock(t, actor=actor)
     clockctl.set_time_left(t, 4, actor=actor, reason="fault test")
-    # The worker is up: the armed countdown changes the level on time.
-    deadline = time.monotonic() + 10
+    # The worker is up: the countdown its sweep arms changes the level (generous: the wait ends on
+    # the change; how soon is docs/benchmarks.md's clock figure, not this test's).
+    deadline = time.monotonic() + 30
     while Clock.objects.get(tournament=t).item_index != 1 and time.monotonic() < deadline:
         time.sleep(0.05)
     assert Clock.objects.get(tournament=t).item_index == 1, "the countdown task did not change the level"
