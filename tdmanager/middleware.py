@@ -1,7 +1,10 @@
-"""Django's message middleware, left out of the API's requests; the API's JSON bodies are objects."""
+"""Django's message middleware, left out of the API's requests; the API's JSON bodies are
+objects; no NUL character reaches a query."""
 
 from django.contrib.messages.middleware import MessageMiddleware
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.utils.translation import gettext as _
+from django.views import defaults
 
 from .errorpages import api_error, is_api
 
@@ -39,3 +42,47 @@ class JsonObjectBodyMiddleware:
         if body and not body.startswith(b"{"):
             return api_error(400, "bad_body", _("The body must be a JSON object."))
         return None
+
+
+def carries_nul(request) -> bool:
+    """Whether a NUL character is anywhere a view or a middleware could put it in a query: the
+    path, the query string, a cookie (the session's key), a header (a token) or the body (a
+    form's field, a JSON string's ``\\u0000``, an uploaded file: the one the API takes is a
+    structure, text). The body is read as bytes, never parsed here: the view's parsers still
+    decide what they accept."""
+    if "\x00" in request.path:  # the script's prefix and path_info
+        return True
+    if any("\x00" in key or any("\x00" in v for v in values) for key, values in request.GET.lists()):
+        return True
+    if any("\x00" in key or "\x00" in value for key, value in request.COOKIES.items()):
+        return True
+    if any("\x00" in value for key, value in request.META.items() if key.startswith("HTTP_") and isinstance(value, str)):
+        return True
+    if request.method not in _BODY_METHODS:
+        return False
+    try:
+        body = request.body
+    except RequestDataTooBig:
+        return False  # the view refuses it as too large (413)
+    if b"\x00" in body:
+        return True
+    if request.content_type == "application/x-www-form-urlencoded":
+        return b"%00" in body
+    return b"\\u0000" in body  # a JSON string's escape (the API's bodies are JSON)
+
+
+class RefuseNulMiddleware:
+    """A NUL character is text no field holds, and PostgreSQL refuses it in any text it is given
+    (``DataError``: a server error, logged each time). A request that carries one anywhere is
+    refused before anything reads the database: 400, ``{"code": "nul_character"}`` under /api/.
+    It runs before the session, the login and the views are asked anything."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if not carries_nul(request):
+            return self.get_response(request)
+        if is_api(request):
+            return api_error(400, "nul_character", _("The request contains a NUL character (%00), which no field accepts."))
+        return defaults.bad_request(request, SuspiciousOperation("a NUL character in the request"))

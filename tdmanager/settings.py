@@ -125,6 +125,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "tdmanager.middleware.RefuseNulMiddleware",  # a NUL character anywhere: 400, before any query
     "tdmanager.errorpages.ApiErrorMiddleware",  # under /api/ every error answer is {"code", "detail"}
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
