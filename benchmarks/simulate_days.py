@@ -49,6 +49,10 @@ def main() -> int:
     parser.add_argument("--merge", nargs="+", metavar="FILE", help="print one report of several runs' --json files (runs nothing)")
     args = parser.parse_args()
     if args.merge:
+        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tdmanager.settings")
+        import django
+
+        django.setup()  # the catalogue of actions, for the rare ones (no database is read)
         return print_report(merge(args.merge))
 
     prepare_database(args.database, "tdm_sim")
@@ -142,6 +146,12 @@ def print_report(run: dict) -> int:
     for name in sorted(set(ran) | set(refused) | set(skipped)):
         print(f"{name:<30}{ran[name]:>8}{refused[name]:>9}{skipped[name]:>9}")
     print("\nrefusal codes: " + ", ".join(f"{c} {n}" for c, n in codes.most_common()))
+    # issue #38's bar: every action played 500 times (ran or refused) in 200,000 steps, 2.5 per 1,000
+    from tests.simulation.catalogue import ACTIONS
+
+    rare = sorted((1000 * (ran[name] + refused[name]) / max(1, steps), name) for name in ACTIONS)
+    rare = [(rate, name) for rate, name in rare if rate < 2.5]
+    print(f"\nactions played under 2.5 per 1,000 steps: {len(rare)} of {len(ACTIONS)}" + "".join(f"\n  {name} {rate:.2f}" for rate, name in rare))
     return 1 if run["violations"] else 0
 
 

@@ -315,7 +315,7 @@ def start_event(world: World, rng) -> str:
     return f"started {t.name} ({'after a predraw' if t.pk in world.predrawn else 'drawn now'})"
 
 
-@action(weight=1)
+@action(weight=2)
 def cancel_event(world: World, rng) -> str:
     """Cancelled at any moment: every entry that paid is owed its refund."""
     if rng.random() < 0.6:
@@ -325,7 +325,7 @@ def cancel_event(world: World, rng) -> str:
     return f"cancelled {t.name}"
 
 
-@action(weight=4)
+@action(weight=5)
 def pay_refund(world: World, rng) -> str:
     t = _event(world, rng, Tournament.CANCELLED)
     due = pick(rng, tsel.refunds_due(t), "refund due")
@@ -389,7 +389,7 @@ def bust_same_hand(world: World, rng) -> str:
     return f"two out on one hand at table {table} of {t.name}"
 
 
-@action(weight=2)
+@action(weight=4)
 def bust_simultaneous(world: World, rng) -> str:
     """Two players out at two tables in an order nobody saw: one tie group (in a bounty event
     each with the eliminators of his own table)."""
@@ -555,7 +555,7 @@ def pay_bounties(world: World, rng) -> str:
     return f"paid {line['amount']} in bounties to #{line['entry_number']} of {t.name}"
 
 
-@action(weight=2)
+@action(weight=3.5)
 def lock_payout_table(world: World, rng) -> str:
     """The director publishes the payout table once registration has closed (PAY-05: the pool is
     final); on a cancelled event the product refuses."""

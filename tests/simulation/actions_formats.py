@@ -141,7 +141,6 @@ def play_down(world: World, rng) -> str:
     """Hands are played in a special event: one to three players go out, one at a time, each at
     his table (the special events here have no bounty; a bracket plays its matches instead)."""
     t = pick(rng, [t for t in _format_events(world, Tournament.RUNNING) if t.format != Tournament.HEADS_UP], "special event running")
-    world.touched = None  # a satellite's last bust awards its seats in the target
     out = []
     for _ in range(rng.choice([1, 2, 3])):
         seats = [(table, entry) for table, row in world.seats(t).items() for entry in row.values()]
@@ -177,7 +176,7 @@ def _now():
 # --- sit & go ----------------------------------------------------------------------------------
 
 
-@action(weight=1)
+@action(weight=3)
 def create_sit_and_go(world: World, rng) -> str:
     """A sit & go of one table: it starts by itself when its tenth place is paid."""
     _room(world)
@@ -210,7 +209,7 @@ def fill_sit_and_go(world: World, rng) -> str:
 # --- satellites and tickets --------------------------------------------------------------------
 
 
-@action(weight=1)
+@action(weight=2)
 def create_satellite(world: World, rng) -> str:
     """A satellite to one of the day's events: a tenth of its price, seats worth the target's
     buy-in and fee, the remainder as the house (or the director) says."""
@@ -243,7 +242,7 @@ def create_satellite(world: World, rng) -> str:
     return f"created {sat.name} (#{sat.pk}) for #{target.pk}: remainder {rule or 'house'}, base {base or 'house'}, registered winner gets {already}"
 
 
-@action(weight=2)
+@action(weight=6)
 def satellite_player_buys_target(world: World, rng) -> str:
     """A satellite player does not wait: he buys his entry in the target at the desk (should he
     win a seat, the link gives him a ticket or its value in money)."""
@@ -272,7 +271,6 @@ def complete_satellite(world: World, rng) -> str:
     seats decided and waiting."""
     links = list(SatelliteLink.objects.filter(satellite_id__in=world.events, satellite__status__in=(Tournament.RUNNING, Tournament.FINISHED)).order_by("pk"))
     running = [link for link in links if link.completed_at is None]
-    world.touched = None  # the target gets its seats
     if not running or rng.random() < 0.15:
         if not running and rng.random() < 0.8:
             raise Skip("every satellite has ended")  # its refusal, now and then, is enough
@@ -308,7 +306,7 @@ def redeem_satellite_ticket(world: World, rng) -> str:
 # --- multi-day events --------------------------------------------------------------------------
 
 
-@action(weight=1)
+@action(weight=2)
 def create_multiday(world: World, rng) -> str:
     """A multi-day event: one or two Day 1 flights open for registration (now and then with a
     deep-stack option), Day 2 planned for tomorrow."""
@@ -378,7 +376,7 @@ def _split(total: int, n: int, rng) -> list[int]:
     return stacks
 
 
-@action(weight=3)
+@action(weight=4)
 def bag_flight(world: World, rng) -> str:
     """A Day 1 flight played through: started once its players are in; at the end of its day
     every survivor's chips bagged (now and then a surrender, a count off by a few chips with its
@@ -411,7 +409,7 @@ def bag_flight(world: World, rng) -> str:
     return f"bagged {len(live)} players of {t.name} and closed the flight (difference {summary['difference']})"
 
 
-@action(weight=2)
+@action(weight=4)
 def build_day2(world: World, rng) -> str:
     """Every flight closed: Day 2 gets its players (their bags), then starts with a fresh draw."""
     events = [e for e in MultiDayEvent.objects.filter(day2_id__in=world.events).select_related("day2").order_by("pk") if e.day2.status == Tournament.PLANNED]
@@ -427,7 +425,7 @@ def build_day2(world: World, rng) -> str:
     return f"started {event.day2.name}"
 
 
-@action(weight=2)
+@action(weight=5)
 def finish_day2(world: World, rng) -> str:
     """Day 2 is played down (a few players out, one at a time) and finished once one is left;
     now and then the director asks to finish it too soon (refused). Each step plays some hands,
@@ -589,7 +587,7 @@ def play_match(world: World, rng) -> str:
 # --- timed events and qualifying tables --------------------------------------------------------
 
 
-@action(weight=1)
+@action(weight=2)
 def create_timed(world: World, rng) -> str:
     """A timed event: play ends at a set time and the players left are ranked by their chips."""
     _room(world)
@@ -614,7 +612,7 @@ def _new_timed(world: World, rng) -> Tournament:
     return t
 
 
-@action(weight=3)
+@action(weight=5)
 def finish_timed(world: World, rng) -> str:
     """Time is up (or one player is left): the stacks of the players still in are counted after
     the last hand, and the event ranked (a qualifying table sends its winner to the final)."""
@@ -638,7 +636,7 @@ def finish_timed(world: World, rng) -> str:
     return f"finished {t.name} by {result['by']}: {len(result['standings'])} ranked by chips"
 
 
-@action(weight=1)
+@action(weight=2)
 def create_qualifiers(world: World, rng) -> str:
     """One or two of the day's timed events become qualifying tables of a final (free entry for
     their winners, planned until they are played)."""
@@ -677,7 +675,6 @@ def send_qualifier_winner(world: World, rng) -> str:
     qs = list(Qualifier.objects.filter(tournament_id__in=world.events).exclude(tournament__status=Tournament.CANCELLED).order_by("pk"))
     unsent = [q for q in qs if q.final_entry_id is None and q.tournament.status == Tournament.FINISHED]
     playing = [q for q in qs if q.tournament.status == Tournament.RUNNING and q.group.final.status == Tournament.PLANNED]
-    world.touched = None  # the table ends, its winner goes to the final
     if not unsent and playing and rng.random() < 0.8:
         # the table is played out to its last player (no time limit reached, no chip count) and
         # the director ends it by hand: its winner is not sent by itself
@@ -690,7 +687,7 @@ def send_qualifier_winner(world: World, rng) -> str:
     return f"#{entry.number} goes to {entry.tournament.name}"
 
 
-@action(weight=1)
+@action(weight=8)
 def start_final(world: World, rng) -> str:
     """Every qualifying table played: the final opens and starts with the winners."""
     groups = [g for g in QualifierGroup.objects.filter(final_id__in=world.events, final__status=Tournament.PLANNED).order_by("pk")]
@@ -740,7 +737,7 @@ def attach_to_series(world: World, rng) -> str:
     return f"{t.name} counts for {s.name}"
 
 
-@action(weight=1.5)
+@action(weight=4)
 def schedule_daily(world: World, rng) -> str:
     """The series' daily tournament of today, at the weekday's price (the room's everyday event:
     it waits only when three special events are on)."""
@@ -755,7 +752,7 @@ def schedule_daily(world: World, rng) -> str:
     return f"scheduled {t.name} ({t.buy_in}+{t.fee}) for {s.name}"
 
 
-@action(weight=2)
+@action(weight=4)
 def score_series(world: World, rng) -> str:
     """A finished series event scored: its players' points (and a cycle closed with its tickets)."""
     links = list(SeriesTournament.objects.filter(tournament_id__in=world.events, scored_at__isnull=True, tournament__status=Tournament.FINISHED).order_by("pk"))
@@ -777,7 +774,7 @@ def score_series(world: World, rng) -> str:
     return f"scored {link.tournament.name}: {len(results)} players"
 
 
-@action(weight=2)
+@action(weight=4)
 def close_season(world: World, rng) -> str:
     """The director closes a league's season, mostly one with events scored in it (an empty
     season is refused)."""

@@ -26,7 +26,7 @@ from tournaments.models import Alternate, Clock, Entry, LedgerRow, Penalty, Tour
 from tournaments.services import cashier, clockctl, floor, lifecycle, registration, setup
 from tournaments.services.structures import ensure_builtin_structures
 
-from .actions import _bounty_kind, _eliminators, _event, _method, action, pick, undecided
+from .actions import _bounty_kind, _eliminators, _event, _method, _mostly, action, pick, undecided
 from .world import Skip, World
 
 OPEN = (Tournament.PLANNED, Tournament.REGISTERING, Tournament.RUNNING)
@@ -141,7 +141,7 @@ def _envelopes(rng, total: Decimal) -> list[Decimal]:
     return parts
 
 
-@action(weight=2)
+@action(weight=4)
 def set_envelopes(world: World, rng) -> str:
     """The director sets up a mystery event's envelopes (before its start, or adds new ones after
     the late sales) so that they hold the bounty money taken in."""
@@ -340,12 +340,13 @@ def _payable(t: Tournament, source_prefix: str) -> list[dict]:
     ]
 
 
-@action(weight=2)
+@action(weight=3)
 def pay_by_cheque(world: World, rng) -> str:
     """The desk pays a prize or the bounties won by cheque or bank transfer, with its number or
     reference, made out to the winner (now and then the reference is missing or the payee wrong:
     refused)."""
-    t = _event(world, rng, Tournament.RUNNING, Tournament.FINISHED)
+    # mostly where something is owed (elsewhere: nothing to pay, skipped)
+    t = _mostly(world, rng, lambda t: bool(psel.bounties_owed(t) or _payable(t, "MAIN:")), Tournament.RUNNING, Tournament.FINISHED, stray=0.1)
     method = rng.choice([LedgerRow.CHEQUE, LedgerRow.TRANSFER])
     reference = _reference(rng, "CHQ" if method == LedgerRow.CHEQUE else "TRF") if rng.random() < 0.95 else ""
     owed = psel.bounties_owed(t)
@@ -449,7 +450,7 @@ def royal_flush(world: World, rng) -> str:
     return f"royal flush in {t.name}: {win.amount} to {[e.number for e in winners]}"
 
 
-@action(weight=2)
+@action(weight=3.5)
 def pay_jackpot(world: World, rng) -> str:
     """The desk pays a jackpot winner's share: cash within the limit, else by transfer."""
     fund = psel.jackpot_fund()
@@ -499,7 +500,7 @@ def last_longer(world: World, rng) -> str:
     return f"#{entry.number} joined the Last Longer of {t.name}"
 
 
-@action(weight=2)
+@action(weight=3)
 def award_side_pool(world: World, rng) -> str:
     """The director awards a side pool: the Last Longer to the best-placed participant, or a
     prize named by hand (now and then more than the pool holds: refused)."""
@@ -517,7 +518,7 @@ def award_side_pool(world: World, rng) -> str:
     return f"{pool.name} of {t.name} awarded: {[(a.entry_id, str(a.amount)) for a in made]}"
 
 
-@action(weight=3)
+@action(weight=6)
 def pay_side_prize(world: World, rng) -> str:
     """The desk pays a side prize (a Last Longer, a chip-leader prize), cash or cheque."""
     t = _event_where(world, rng, lambda t: bool(_payable(t, "SIDE:")), Tournament.RUNNING, Tournament.FINISHED)
@@ -593,7 +594,7 @@ def _next_colour_up(t: Tournament) -> int | None:
     return None
 
 
-@action(weight=3)
+@action(weight=5)
 def chip_race(world: World, rng) -> str:
     """The clock is at (or the director brings it to) a break that takes a chip out: each table
     races off its odd chips, drawn at random or as the floor saw them."""
@@ -738,7 +739,7 @@ def h4h_busts(world: World, rng) -> str:
     return f"hand-for-hand hand in {t.name}: out at tables {busted}"
 
 
-@action(weight=3)
+@action(weight=5)
 def mark_simultaneous(world: World, rng) -> str:
     """Two players out at two tables were recorded one after the other; the floor then says
     nobody saw which went first: the two busts become one tie group."""
@@ -763,7 +764,7 @@ def mark_simultaneous(world: World, rng) -> str:
 # --- moves ---------------------------------------------------------------------------------------
 
 
-@action(weight=4)
+@action(weight=7)
 def confirm_and_undo_move(world: World, rng) -> str:
     """The floor confirms a balancing slip, then the player turns out to have sat at the wrong
     table: the move is undone (now and then a break or final-table slip, applied when drawn: it

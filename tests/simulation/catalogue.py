@@ -63,7 +63,7 @@ THEMES: dict[str, set[str]] = {
         "admit_alternate",
     },
 }
-FOCUS = 6
+FOCUS = 10
 
 _unknown = {name for names in THEMES.values() for name in names} - set(ACTIONS)
 assert not _unknown, f"themes name actions that do not exist: {sorted(_unknown)}"

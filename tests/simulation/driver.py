@@ -186,6 +186,7 @@ def footprint(world: World) -> dict:
     leaves the footprint as it was."""
     from payouts.models import BountyAward, BountyHead, Deal, PayoutTable, PrizePayment
     from seating.models import PendingMove, Seat, Table
+    from tournaments.actions import Action
     from tournaments.models import Clock, Entry, LedgerRow, Tournament, TournamentEvent
 
     today = world.events
@@ -193,7 +194,10 @@ def footprint(world: World) -> dict:
     marks[None] = []
     for model in (TournamentEvent, LedgerRow, PrizePayment, BountyAward, Deal):
         outside = None
-        for tid, newest in model.objects.values_list("tournament_id").annotate(n=Max("pk")).order_by("tournament_id"):
+        rows = model.objects.all()
+        if model is TournamentEvent:  # a newcomer added at the desk is in no event until his sale marks it
+            rows = rows.exclude(tournament__isnull=True, action=Action.PEOPLE_PERSON_CREATED)
+        for tid, newest in rows.values_list("tournament_id").annotate(n=Max("pk")).order_by("tournament_id"):
             if tid in marks:
                 marks[tid].append((model.__name__, newest))
             else:

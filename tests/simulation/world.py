@@ -17,6 +17,7 @@ from django.contrib.auth.models import Group
 
 from seating.models import PendingMove, Seat
 from tournaments.models import Entry, Person, Tournament
+from tournaments.services import people
 from tournaments.services.events import Actor
 
 #: Every simulated day starts at noon (Rome); days of a soak follow each other.
@@ -128,14 +129,22 @@ class World:
         if regulars and rng.random() < 0.2:
             return rng.choice(regulars)
         self.names += 1
-        person = Person.objects.create(
-            first_name=rng.choice(FIRST_NAMES),
-            # a fixed width, so that no name is part of another (x1 in x10): an erased person's
-            # name found in a page is his
-            last_name=f"{rng.choice(LAST_NAMES)}{self.seed % 1000}x{self.names:04d}",
-            nickname=f"nick{self.seed % 997}x{self.names:04d}" if rng.random() < 0.3 else "",
-            phone=f"+39 3{rng.randrange(10**8, 10**9)}",
-            document_id=f"SIM{rng.randrange(10**6, 10**7)}",
+        first = rng.choice(FIRST_NAMES)
+        # a fixed width, so that no name is part of another (x1 in x10): an erased person's
+        # name found in a page is his
+        last = f"{rng.choice(LAST_NAMES)}{self.seed % 1000}x{self.names:04d}"
+        nickname = f"nick{self.seed % 997}x{self.names:04d}" if rng.random() < 0.3 else ""
+        phone, document = f"+39 3{rng.randrange(10**8, 10**9)}", f"SIM{rng.randrange(10**6, 10**7)}"
+        if self.names % 20 == 0:  # pasted from a message: invisible characters and a line break (kept out by the desk)
+            first, last = f"\u200b{first}", f"{last}\u202e\n"
+        person = people.create_person(
+            actor=self.cashiers[self.names % len(self.cashiers)],
+            confirm_duplicate=True,  # the desk has seen the warning (a document number drawn twice)
+            first_name=first,
+            last_name=last,
+            nickname=nickname,
+            phone=phone,
+            document_id=document,
         )
         self.people.append(person.pk)
         return person

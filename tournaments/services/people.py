@@ -1,5 +1,7 @@
 """The people database: create with a duplicate warning, search by any part, ban."""
 
+import unicodedata
+
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
@@ -16,6 +18,34 @@ from .privacy import is_erased
 
 def _digits(text: str) -> str:
     return "".join(ch for ch in text if ch.isdigit())
+
+
+#: A person's fields that are one line of text (the notes may hold several).
+ONE_LINE = ("first_name", "last_name", "nickname", "email", "phone", "document_id")
+
+
+def clean_text(value: str, *, one_line: bool = True) -> str:
+    """A person's text as it is kept and shown: no invisible formatting character (a
+    right-to-left override, a zero-width space, a byte-order mark: Unicode's "format" class,
+    which would make a lobby screen or a receipt read other than what is stored), no control
+    character (a line break in a name becomes a space; the notes keep theirs), spaces collapsed,
+    the ends trimmed. The one place a person's text is cleaned, on creation and on correction."""
+    kept = []
+    for ch in value:
+        kind = unicodedata.category(ch)
+        if kind == "Cf":
+            continue
+        if kind == "Cc" and (one_line or ch not in "\n\t"):
+            ch = " "
+        kept.append(ch)
+    text = "".join(kept)
+    if one_line:
+        return " ".join(text.split())
+    return "\n".join(" ".join(line.split()) for line in text.replace("\r", "").split("\n")).strip()
+
+
+def _cleaned(name: str, value):
+    return clean_text(value, one_line=name in ONE_LINE) if isinstance(value, str) else value
 
 
 CANDIDATES = 200  # rows read per query before ranking; the good matches are read by their own query
@@ -78,7 +108,8 @@ def possible_duplicates(first_name="", last_name="", document_id="", phone="", e
 @service
 def create_person(*, actor: Actor, confirm_duplicate: bool = False, **fields) -> Person:
     """Create a person. Refuses with ``possible_duplicate`` (listing them) unless confirmed."""
-    first, last = fields.get("first_name", "").strip(), fields.get("last_name", "").strip()
+    fields = {k: _cleaned(k, v) for k, v in fields.items()}
+    first, last = fields.get("first_name", ""), fields.get("last_name", "")
     if not first or not last:
         raise ValidationFailed("name_required", _("First and last name are required."))
     dupes = list(possible_duplicates(first, last, fields.get("document_id", ""), fields.get("phone", ""), fields.get("email", "")))
@@ -88,7 +119,7 @@ def create_person(*, actor: Actor, confirm_duplicate: bool = False, **fields) ->
             _("A person with the same name, document, phone or e-mail already exists."),
             duplicates=[{"id": p.pk, "name": p.display_name, "document_id": p.document_masked, "phone": p.phone} for p in dupes],
         )
-    person = Person.objects.create(**{k: (v.strip() if isinstance(v, str) else v) for k, v in fields.items()})
+    person = Person.objects.create(**fields)
     log_event(None, Action.PEOPLE_PERSON_CREATED, actor, person=person.pk, name=person.full_name)
     return person
 
@@ -127,7 +158,7 @@ def update_person(person: Person, *, actor: Actor, **fields) -> Person:
     for name in EDITABLE:
         if name not in fields:
             continue
-        new = fields[name].strip() if isinstance(fields[name], str) else fields[name]
+        new = _cleaned(name, fields[name])
         old = getattr(person, name)
         if new == old:
             continue
