@@ -141,8 +141,8 @@ def refund_checked(sender, tournament, entry, **kwargs):
 
 def pool_out_checked(sender, tournament, prize, **kwargs):
     """PAY-05: prize money leaving the pool (a reversal, a refund) waits while the pool is shared
-    out (``services.pool_shrink_refusal``)."""
-    return services.pool_shrink_refusal(tournament) if prize > 0 else None
+    out (``services.pool_shrink_refusal``): the pool it is part of, a flight's sale the Day 2's."""
+    return services.pool_shrink_refusal(selectors.pool_owner(tournament)) if prize > 0 else None
 
 
 def cancel_checked(sender, tournament, **kwargs):

@@ -171,6 +171,22 @@ def pool_sources(t) -> list:
     return with_feeders(t, set())
 
 
+def pool_owner(t):
+    """The tournament whose prize pool the prize parts of ``t`` make (``pool_sources`` read the
+    other way): a Day 1 flight's Day 2, a heads-up group's stage that its survivors go on to (and
+    that stage's), else ``t`` itself."""
+    role, event = multiday_role(t)
+    if role == "FLIGHT":
+        return event.day2
+    seen = {t.pk}
+    bracket = _bracket(t)
+    while bracket is not None and bracket.feeds_into_id and bracket.feeds_into_id not in seen:
+        t = bracket.feeds_into
+        seen.add(t.pk)
+        bracket = _bracket(t)
+    return t
+
+
 def pooled_money_in(t) -> dict:
     """Money in that feeds this tournament's prize pool (``pool_sources``), by part."""
     out = {"prize": ZERO, "fee": ZERO, "side": ZERO}

@@ -385,3 +385,29 @@ def test_a_sale_reversed_after_the_flight_closed_moves_the_places_up(structure, 
     assert (unbagged.status, unbagged.place) == (Entry.BUSTED, None)
     cashier.reverse(LedgerRow.objects.get(entry=es[4], kind=LedgerRow.BUY_IN), reason="sold twice", actor=actor)
     assert Entry.objects.get(pk=es[5].pk).place == 5
+
+
+def test_a_flight_sale_is_not_reversed_out_of_a_day2_pool_whose_paid_places_are_decided(structure, make_person, cashier_actor, actor):
+    """Found by the simulated days (day seed 1200053): Day 2 played to its winner and two prizes
+    paid, then a flight's buy-in reversed: its €100 prize part left the Day 2 pool the places had
+    shared ("differenza non giustificata -200"). The flight's money is the Day 2's pool: once its
+    paid places are decided, it no longer shrinks (PAY-05), as an event's own sales do not."""
+    from payouts import reports
+    from seating import services as seating
+
+    small = one_flight_event(structure, actor)
+    t = flight(small, "1A")
+    es = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(4)]
+    lifecycle.start(t, actor=actor)
+    multiday.bag_chips(t, [{"entry": e.pk, "chips": 20000, "bag_number": str(i)} for i, e in enumerate(es)], actor=actor)
+    multiday.close_flight(t, actor=actor)
+    multiday.build_day2(small, actor=actor)
+    multiday.start_day2(small, actor=actor)
+    day2 = small.day2
+    for entry in day2.entries.filter(status=Entry.ACTIVE).order_by("number")[:3]:
+        seating.record_bust(day2, [entry.pk], actor=actor)
+    multiday.finish_day2(small, actor=actor)
+    with pytest.raises(DomainError) as refused:
+        cashier.reverse(LedgerRow.objects.get(entry=es[0], kind=LedgerRow.BUY_IN), reason="sold twice", actor=actor)
+    assert refused.value.code == "prize_places_decided"
+    assert reports.reconciliation_data(day2)["balanced"]
