@@ -1,10 +1,15 @@
-"""Every link a page offers opens for the role that sees it.
+"""Every link a page offers opens for the role that sees it, and every button it may press.
 
 For each role the test logs in, starts on the role's landing page and the main pages of a
 running demo tournament, collects every same-origin ``<a href>`` and ``<form method="get">``
 of each page, and follows them breadth-first through the product. Every link must answer 200,
 or redirect to a page that does: a link that answers 403 (or 404) is a dead end the role was
 offered.
+
+Each ``<form method="post">`` of a page is a button the role is offered: the route it posts to
+(with the ``op`` its buttons send) must let the role in by ``tdmanager.policy`` (asked without
+pressing it: a press would change the room). Buttons that call the API from a script are the
+API's to refuse.
 
 Routes are decided per URL name (``tdmanager.policy``), so the walk opens at most a few
 addresses of each route (``PER_ROUTE``): 60 people's pages prove no more than three do.
@@ -43,6 +48,62 @@ class _Links(HTMLParser):
             self.links.append(attrs["href"])
         elif tag == "form" and (attrs.get("method") or "get").lower() == "get" and attrs.get("action"):
             self.links.append(attrs["action"])
+
+
+class _Buttons(HTMLParser):
+    """Every POST form of a page: its action and the ``op`` values its buttons send."""
+
+    def __init__(self):
+        super().__init__()
+        self.forms, self._form = [], None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "form" and (attrs.get("method") or "get").lower() == "post":
+            self._form = {"action": attrs.get("action") or "", "ops": set(), "targets": set()}
+            self.forms.append(self._form)
+        elif self._form is not None and tag in ("input", "button") and attrs.get("name") == "op":
+            self._form["ops"].add(attrs.get("value") or "")
+        if self._form is not None and tag in ("input", "button") and attrs.get("formaction"):
+            self._form["targets"].add(attrs["formaction"])
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self._form = None
+
+
+def buttons_of(page_url: str, html: str) -> list[tuple[str, str | None]]:
+    """(path, op) of every POST a page offers: each form's action (the page itself when empty,
+    or a button's ``formaction``) with each ``op`` its buttons send (None when they send none)."""
+    parser = _Buttons()
+    parser.feed(html)
+    out = []
+    for form in parser.forms:
+        for action in form["targets"] or {form["action"]}:
+            parts = urlsplit(urljoin(ORIGIN + page_url, action))
+            if f"{parts.scheme}://{parts.netloc}" != ORIGIN or parts.path.startswith("/logout"):
+                continue
+            out += [(parts.path, op) for op in sorted(form["ops"]) or [None]]
+    return out
+
+
+def refused_buttons(user, page_url: str, html: str) -> list[str]:
+    """The POSTs of a page that ``tdmanager.policy`` would refuse ``user``."""
+    from tdmanager.roles import OPEN, verdict
+
+    refused = []
+    for path, op in buttons_of(page_url, html):
+        try:
+            match = resolve(path)
+        except Resolver404:
+            refused.append(f"{path} (no such route)")
+            continue
+        if "admin" in match.namespaces:
+            continue
+        answer = verdict(user, match.url_name, "POST", match.kwargs.get("op", op), match.kwargs)
+        if answer != OPEN:
+            refused.append(f"POST {path}" + (f" op={op}" if op else "") + f": {answer}")
+    return refused
 
 
 def links_of(page_url: str, html: str) -> list[str]:
@@ -87,10 +148,11 @@ def opens(client, path: str):
     return response, path
 
 
-def walk(client, starts: list[str], per_route: int = PER_ROUTE, route=_route, limit: int = MAX_PAGES) -> tuple[dict, int, list[str]]:
+def walk(client, starts: list[str], per_route: int = PER_ROUTE, route=_route, limit: int = MAX_PAGES, on_page=None) -> tuple[dict, int, list[str]]:
     """Breadth-first from ``starts``; returns {link: (status, found on)} of the dead links, how
     many pages were opened and the HTML pages among them (where each ended, redirects followed).
-    ``route(link)`` names what a link opens: at most ``per_route`` links of each name are followed."""
+    ``route(link)`` names what a link opens: at most ``per_route`` links of each name are followed.
+    ``on_page(path, html)`` is called with each HTML page opened."""
     queue = deque((s, "(start)") for s in starts)
     seen, per_route_seen, dead, opened, pages = set(starts), {}, {}, 0, []
     while queue and opened < limit:
@@ -103,9 +165,12 @@ def walk(client, starts: list[str], per_route: int = PER_ROUTE, route=_route, li
             continue
         if getattr(response, "streaming", False) or "text/html" not in response.get("Content-Type", ""):
             continue
+        html = response.content.decode()
         if final not in pages:
             pages.append(final)
-        for link in links_of(final, response.content.decode()):
+            if on_page is not None:
+                on_page(final, html)
+        for link in links_of(final, html):
             if link in seen:
                 continue
             seen.add(link)
@@ -176,11 +241,20 @@ def landing(client) -> str:
 @pytest.mark.parametrize("role", ROLES)
 def test_every_link_a_role_is_offered_opens(role, demo, director):
     client = login(role, director)
+    user = director if role == "director" else get_user_model().objects.get(username=role)
     starts = role_starts(client, demo)
-    dead, opened, _pages = walk(client, starts)
+    buttons = {}  # the POSTs the role's pages offer that its roles may not make
+
+    def check_buttons(path, html):
+        for refused in refused_buttons(user, path, html):
+            buttons.setdefault(refused, path)
+
+    dead, opened, _pages = walk(client, starts, on_page=check_buttons)
     print(f"{role}: {opened} pages opened from {starts}")
     report = "\n".join(f"  {status} {link}  (on {found_on})" for link, (status, found_on) in sorted(dead.items()))
     assert not dead, f"{role} is offered {len(dead)} link(s) it cannot open:\n{report}"
+    report = "\n".join(f"  {button}  (on {page})" for button, page in sorted(buttons.items()))
+    assert not buttons, f"{role} is offered {len(buttons)} button(s) its role may not press:\n{report}"
 
 
 def test_a_display_login_lands_on_its_screen(demo, director):
@@ -227,3 +301,20 @@ def test_a_login_with_more_than_the_display_role_keeps_its_dashboard(demo, direc
     client.force_login(cashier)
     response = client.get("/")
     assert response.status_code == 200 and f"/tournaments/{demo.pk}/" in links_of("/", response.content.decode())
+
+
+def test_the_floor_reads_the_seating_constraints_without_buttons_to_change_them(demo, director):
+    """SEAT-07's pairs and hand-given seats are the director's to change: the floor reads them,
+    with no form it would be refused (the walk's demo has none to remove)."""
+    from seating.services import constraints
+
+    actor = Actor(director, "test")
+    a, b = demo.entries.filter(status=Entry.ACTIVE).order_by("pk")[:2]
+    constraints.add_keep_apart(demo, a.person, b.person, actor=actor, reason="married")
+    url = f"/tournaments/{demo.pk}/tables/constraints/"
+    floor = get_user_model().objects.get(username="floor")
+    html = login("floor", director).get(url).content.decode()
+    assert "married" in html and 'id="director-only"' in html
+    assert [path for path, _op in buttons_of(url, html) if path == url] == [] and refused_buttons(floor, url, html) == []
+    html = login("director", director).get(url).content.decode()
+    assert {op for path, op in buttons_of(url, html) if path == url} == {"pair", "unpair", "reserve"}

@@ -446,7 +446,7 @@ class HouseRules:
         "INITIAL",
         _choice("INITIAL", "FULL", "NICKNAME"),
         "§12",
-        'how every public page (seat lookup, lobby screens and their ticker, bounty list, league) shows a name: first name and initial ("Mario R."), "FULL" name, or "NICKNAME" (first name and initial when there is none); two players who would read the same carry their entry number',
+        'how every public page (seat lookup, lobby screens and their ticker, bounty list, league, leaderboard, heads-up bracket) shows a name: first name and initial ("Mario R."), "FULL" name, or "NICKNAME" (first name and initial when there is none); two players who would read the same carry their entry number',
     )
     # player information (ROLE-06)
     official_languages: str = _setting(

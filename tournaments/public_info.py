@@ -13,7 +13,6 @@ from django.shortcuts import get_object_or_404, render
 
 from . import rulesheet, selectors
 from .house import HouseRules
-from .models import Tournament
 
 #: The newest published changes shown (the page and the feed), so a page's cost is bounded.
 MAX_CHANGES = 20
@@ -28,14 +27,17 @@ def _changes(t) -> list[dict]:
 def rules_page(request, pk: int):
     """The public rules page of one tournament, in the reader's language."""
     t = get_object_or_404(
-        Tournament.objects.only("name", "game", "status", "start_at", "table_size", "rule_set", "settings", "late_reg_closes_after_level", "currency"), pk=pk
+        selectors.published_tournaments().only(
+            "name", "game", "status", "start_at", "table_size", "rule_set", "settings", "late_reg_closes_after_level", "currency"
+        ),
+        pk=pk,
     )
     return render(request, "public_rules.html", {"t": t, "sheet": rulesheet.procedure(t), "changes": _changes(t), "game": t.get_game_display()})
 
 
 def public_changes(request, pk: int):
     """FMT-02: the public change feed, JSON, newest first; with the official language(s) (ROLE-06)."""
-    t = get_object_or_404(Tournament.objects.only("name", "status", "table_size", "rule_set", "settings"), pk=pk)
+    t = get_object_or_404(selectors.published_tournaments().only("name", "status", "table_size", "rule_set", "settings"), pk=pk)
     return JsonResponse(
         {
             "tournament": {"id": t.pk, "name": t.name, "status": t.status},

@@ -195,6 +195,13 @@ def granted_to_regulator(user, tournament_id: int) -> bool:
     return RegulatorGrant.objects.filter(user=user, tournament_id=tournament_id).exists()
 
 
+def published_tournaments():
+    """The tournaments anyone may read about without a login (the rules page, its change feed,
+    the seat lookup): from when the director publishes one by opening registration; a planned
+    event is the staff's until then."""
+    return Tournament.objects.exclude(status=Tournament.PLANNED)
+
+
 def bounty_payments_q() -> Q:
     """Ledger rows that pay bounties out (PAY-02) and their reversals: their bounty part is money
     out, never bounty money taken in nor paid for an entry."""

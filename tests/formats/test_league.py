@@ -343,16 +343,16 @@ def test_an_erased_player_leaves_the_public_leaderboard_at_once_and_a_closed_sea
     score(league, t, actor)
     anon = Client()
     url = f"/formats/series/{league.pk}/leaderboard/?format=json"
-    assert "D Test" in anon.get(url).content.decode()  # the lobby has read it: it is in the cache
+    assert "D T." in anon.get(url).content.decode()  # the lobby has read it: it is in the cache
 
     with django_capture_on_commit_callbacks(execute=True):
         privacy.erase_person(four["D"], "asked to be forgotten", actor=actor)
     standings = anon.get(url).json()["standings"]
-    assert [line["name"] for line in standings] == ["A Test", "B Test", "C Test", f"Erased player #{four['D'].pk}"]
+    assert [line["name"] for line in standings] == ["A T.", "B T.", "C T.", f"Erased player #{four['D'].pk}"]
 
     with django_capture_on_commit_callbacks(execute=True):
         series_service.close_season(league, actor=actor)
-    assert anon.get(url).json()["past_cycles"][0]["champions"] == ["A Test"]
+    assert anon.get(url).json()["past_cycles"][0]["champions"] == ["A T."]
     payouts.lock_payout_table(t, actor=actor)
     payouts.sign_off_ranking(t, actor=actor)
     payouts.sign_off_ranking(t, actor=Actor(make_user("carlo", "controller")))
@@ -360,9 +360,35 @@ def test_an_erased_player_leaves_the_public_leaderboard_at_once_and_a_closed_sea
     with django_capture_on_commit_callbacks(execute=True):
         privacy.erase_person(four["A"], "asked to be forgotten", actor=actor)
     for page in (url, f"{url}&cycle=1", f"/formats/series/{league.pk}/leaderboard/?cycle=1"):
-        assert "A Test" not in anon.get(page).content.decode()
+        assert "A T." not in anon.get(page).content.decode()
     assert anon.get(url).json()["past_cycles"][0]["champions"] == [f"Erased player #{four['A'].pk}"]
     assert "A Test" not in str(SeriesCycle.objects.get(series=league).standings)  # nor kept in the archive
+
+
+def test_the_public_leaderboard_names_players_as_every_public_page_does(make_tournament, make_person, director, actor, cashier_actor):
+    """Issue #39 item 12: the lobby's leaderboard page showed full names while the screens, the
+    seat lookup and the phones show "Mario R."; a player hidden from the lookup read in full. The
+    staff's series page keeps full names."""
+    people = {
+        "A": make_person(first="Mario", last="Rossi"),
+        "B": make_person(first="Luca", last="Bianchi"),
+        "C": make_person(first="Luca", last="Bruni"),  # "Luca B." twice: both read in full
+        "D": make_person(first="Anna", last="Verdi", hide_from_lookup=True),
+    }
+    league = series_service.create_series(name="Monday league", scoring="LINEAR", cycle_length=None, tickets_per_cycle=0, actor=actor)
+    score(league, play(make_tournament, people, "ABCD", actor, cashier_actor), actor)
+    anon = Client()
+    names = [line["name"] for line in anon.get(f"/formats/series/{league.pk}/leaderboard/?format=json").json()["standings"]]
+    assert names == ["Mario R.", "Luca Bianchi", "Luca Bruni", "—"]
+    page = anon.get(f"/formats/series/{league.pk}/leaderboard/").content.decode()
+    assert "Mario R." in page and "Rossi" not in page and "Verdi" not in page
+    staff = Client()
+    staff.force_login(director)
+    assert "Mario Rossi" in staff.get(f"/formats/series/{league.pk}/").content.decode()
+
+    series_service.close_season(league, actor=actor)  # the archived season's champion, in the same style
+    champions = anon.get(f"/formats/series/{league.pk}/leaderboard/?format=json").json()["past_cycles"][0]["champions"]
+    assert champions == ["Mario R."]
 
 
 def test_the_league_form_and_leaderboard_write_the_default_ticket_in_the_readers_language(director, actor):

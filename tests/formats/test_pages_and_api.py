@@ -118,16 +118,21 @@ def test_the_api_runs_a_heads_up_bracket(api, director, floor_user, make_tournam
 def test_the_bracket_and_the_leaderboard_are_public_lobby_pages(make_tournament, field, actor):
     t = make_tournament(format=Tournament.HEADS_UP, name="HU Sunday")
     headsup.create_bracket(t, actor=actor, size=4)
-    field(t, 4)
+    players = field(t, 4)
     headsup.draw_bracket(t, actor=actor)
     anon = Client()
     r = anon.get(f"/formats/headsup/{t.pk}/bracket/")
     assert r.status_code == 200 and "HU Sunday" in r.content.decode() and "Semi-finals" in r.content.decode()
-    assert len(anon.get(f"/formats/headsup/{t.pk}/bracket/?format=json").json()["rounds"]) == 2
+    data = anon.get(f"/formats/headsup/{t.pk}/bracket/?format=json").json()
+    assert len(data["rounds"]) == 2
+    # issue #39 item 12: the lobby names players as every public page does ("Mario R."), never in full
+    shown = sorted(m[side]["name"] for m in data["rounds"][0]["matches"] for side in ("a", "b"))
+    assert shown == sorted(f"{e.person.first_name} {e.person.last_name[0]}." for e in players)
+    assert not any(e.person.last_name in r.content.decode() for e in players)
     s = series_service.create_series(name="Dailies", actor=actor)
     es = scored_event(s, make_tournament, field, actor, "Monday")
     r = anon.get(f"/formats/series/{s.pk}/leaderboard/")
-    assert r.status_code == 200 and es[2].person.display_name in r.content.decode()
+    assert r.status_code == 200 and f"{es[2].person.first_name} {es[2].person.last_name[0]}." in r.content.decode()  # the public name style
     data = anon.get(f"/formats/series/{s.pk}/leaderboard/?format=json").json()
     assert data["standings"][0]["person"] == es[2].person_id and data["tournaments_played"] == 1
     # Writes are never public.
@@ -252,5 +257,5 @@ def test_a_lobby_screen_on_a_heads_up_event_shows_its_bracket(make_tournament, m
     page = Client().get("/display/hu-tv/")
     assert page.status_code == 200
     html = page.content.decode()
-    assert 'id="bracket"' in html and "Ann Rossi" in html and "Dan Rossi" in html
+    assert 'id="bracket"' in html and "Ann R." in html and "Dan R." in html and "Rossi" not in html  # the public name style
     assert Client().get("/display/wrong-token/").status_code == 404

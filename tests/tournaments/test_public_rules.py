@@ -140,3 +140,19 @@ def test_pay02_the_bounty_rules_in_italian(make_tournament):
     assert "Taglie" in section or "Bounty" in section
     assert "100,00 EUR" in section and "50%" in section
     assert "Ogni iscrizione e re-entry mette sulla testa del giocatore una taglia di 100,00 EUR" in section
+
+
+@pytest.mark.django_db
+def test_a_planned_tournament_is_not_public_until_the_director_opens_registration(make_tournament, director):
+    """Issue #40 item 12: the public rules pages (and the seat lookup, which links to them) listed
+    every tournament by id, planned ones included ("H2 Secret planned event")."""
+    from tournaments.services import lifecycle
+
+    t = make_tournament(name="H2 Secret planned event", status=Tournament.PLANNED)
+    for url in (f"/rules/{t.pk}/", f"/rules/{t.pk}/changes/", f"/seats/{t.pk}/", f"/seats/{t.pk}/find/?q=abc"):
+        response = Client().get(url)
+        assert response.status_code == 404 and "Secret" not in response.content.decode()
+    lifecycle.open_registration(t, actor=Actor(director, "test"))
+    assert "H2 Secret planned event" in Client().get(f"/rules/{t.pk}/").content.decode()
+    assert "H2 Secret planned event" in Client().get(f"/seats/{t.pk}/").content.decode()
+    assert Client().get(f"/rules/{t.pk}/changes/").json()["tournament"]["name"] == "H2 Secret planned event"

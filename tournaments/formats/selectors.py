@@ -108,11 +108,63 @@ def bracket_data(bracket: Bracket, now=None) -> dict:
     }
 
 
-def leaderboard_data(series: Series, cycle: int | None = None) -> dict:
-    """The general ranking of a cycle (current by default), points to 2 decimals (LB-02)."""
+def public_person_names(person_ids, style: str) -> dict[int, str]:
+    """person → the name public pages show (``public_names``, in the house's ``style``). A
+    league's line is a person, not an entry: two who would read the same read in full."""
+    people = {
+        pk: (first, last, nick, hidden)
+        for pk, first, last, nick, hidden in Person.objects.filter(pk__in=person_ids).values_list(
+            "pk", "first_name", "last_name", "nickname", "hide_from_lookup"
+        )
+    }
+    ids = list(people)
+    names = public_names(((*people[pk], None) for pk in ids), style)
+    twice = {n for n in names if names.count(n) > 1 and n != HIDDEN}
+    return {pk: public_name(*people[pk][:3], "FULL", people[pk][3]) if name in twice else name for pk, name in zip(ids, names, strict=True)}
+
+
+def series_name_style(series: Series) -> str:
+    """How the series' public pages name players: as its latest event's pages do
+    (``HouseRules.seat_lookup_names``), the house's default before it has one."""
+    link = series.links.select_related("tournament").order_by("-tournament__start_at", "-pk").first()
+    return HouseRules.of(link.tournament).seat_lookup_names if link else HouseRules.from_settings({}).seat_lookup_names
+
+
+def public_bracket(bracket: Bracket) -> dict:
+    """``bracket_data`` for the lobby's public page: no seat requests, no second-by-second clock
+    (the page reloads when its JSON changes), every player named as public pages name him."""
+    data = bracket_data(bracket)
+    data.pop("seat_requests", None)
+    t = bracket.tournament
+    rows = list(t.entries.values_list("pk", "person__first_name", "person__last_name", "person__nickname", "person__hide_from_lookup", "number"))
+    names = dict(zip([row[0] for row in rows], public_names((row[1:] for row in rows), HouseRules.of(t).seat_lookup_names), strict=True))
+    players = [data["champion"]] + [m.get(side) for r in data["rounds"] for m in r["matches"] for side in ("a", "b")]
+    for player in players:
+        if isinstance(player, dict) and player.get("entry") in names:
+            player["name"] = names[player["entry"]]
+    for r in data["rounds"]:
+        for m in r["matches"]:
+            if "clock" in m:
+                m["clock"].pop("seconds_left", None)
+    return data
+
+
+def leaderboard_data(series: Series, cycle: int | None = None, *, public: bool = False) -> dict:
+    """The general ranking of a cycle (current by default), points to 2 decimals (LB-02).
+    ``public``: the lobby's page, every name as public pages show it (``public_person_names``);
+    else the staff's, full names."""
     cycle = series.current_cycle if cycle is None else cycle
     lines = standings(series, cycle)
-    names = {p.pk: p.display_name for p in Person.objects.filter(pk__in=[line.player for line in lines])}
+    cycles = list(SeriesCycle.objects.filter(series=series).order_by("-number"))
+    awards = {}
+    for a in SeriesAward.objects.filter(series=series, cycle__in=[c.number for c in cycles]).select_related("person").order_by("pk"):
+        awards.setdefault(a.cycle, []).append(a.person)
+    people = {line.player for line in lines} | {p.pk for won in awards.values() for p in won}
+    people |= {line["person"] for c in cycles for line in c.standings if line["rank"] == 1 and line.get("person")}
+    if public:
+        names = public_person_names(people, series_name_style(series))
+    else:
+        names = {p.pk: p.display_name for p in Person.objects.filter(pk__in=people)}
     knockouts = dict(SeriesResult.objects.filter(series=series, cycle=cycle).values("person").annotate(n=Sum("knockouts")).values_list("person", "n"))
     played = series.links.filter(cycle=cycle, scored_at__isnull=False).count()
     return {
@@ -155,10 +207,10 @@ def leaderboard_data(series: Series, cycle: int | None = None) -> dict:
                 "number": c.number,
                 "closed_at": c.closed_at.isoformat(),
                 "undecided": c.tickets_undecided,
-                "winners": [a.person.display_name for a in SeriesAward.objects.filter(series=series, cycle=c.number).select_related("person")],
-                "champions": [line["name"] for line in c.standings if line["rank"] == 1],
+                "winners": [names.get(p.pk, p.display_name) for p in awards.get(c.number, [])],
+                "champions": [names.get(line.get("person"), line["name"]) for line in c.standings if line["rank"] == 1],
             }
-            for c in SeriesCycle.objects.filter(series=series).order_by("-number")
+            for c in cycles
         ],
     }
 
@@ -194,7 +246,7 @@ def public_leaderboard(pk: int, cycle: int | None = None) -> dict | None:
         series = Series.objects.filter(pk=pk).first()
         if series is None:
             return None
-        data = leaderboard_data(series, cycle)
+        data = leaderboard_data(series, cycle, public=True)
         cache.set(key, data, LEADERBOARD_TTL)
     return data
 
@@ -357,18 +409,10 @@ def league_panel(tournament) -> dict | None:
     if data is None:
         return None
     top = data["standings"][:10]
-    # Names as every public page shows them (one small read for the ten, once per snapshot).
-    people = {
-        pk: (first, last, nick, hidden)
-        for pk, first, last, nick, hidden in Person.objects.filter(pk__in=[line["person"] for line in top]).values_list(
-            "pk", "first_name", "last_name", "nickname", "hide_from_lookup"
-        )
-    }
+    # Names as every public page shows them, in this event's style (one small read for the ten, once per snapshot).
     style = HouseRules.of(tournament).seat_lookup_names if hasattr(tournament, "settings") else "INITIAL"
-    rows = [people.get(line["person"], ("", "", line["name"], False)) for line in top]
-    names = public_names(((*row, None) for row in rows), style)
-    twice = {n for n in names if names.count(n) > 1 and n != HIDDEN}  # a league's line is a person, not an entry: two of a name read in full
-    names = [public_name(*row[:3], "FULL", row[3]) if name in twice else name for name, row in zip(names, rows, strict=True)]
+    public = public_person_names([line["person"] for line in top], style)
+    names = [public.get(line["person"], line["name"]) for line in top]
     return {
         "league": {
             "id": data["series"]["id"],

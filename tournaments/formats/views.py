@@ -405,12 +405,7 @@ def bracket_display(request, pk):
     """The bracket for the lobby TV: public and read-only (names and results are public)."""
     t = get_object_or_404(Tournament, pk=pk)
     bracket = get_object_or_404(Bracket, tournament=t)
-    data = selectors.bracket_data(bracket)
-    data.pop("seat_requests", None)
-    for r in data["rounds"]:  # the lobby page reloads when the JSON changes: not every second
-        for m in r["matches"]:
-            if "clock" in m:
-                m["clock"].pop("seconds_left", None)
+    data = selectors.public_bracket(bracket)
     if request.GET.get("format") == "json":
         return JsonResponse(data)
     return render(request, "formats/bracket_display.html", {"t": t, "data": data})
