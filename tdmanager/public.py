@@ -73,6 +73,7 @@ PUBLIC = {
     "public-rules": Public(page=True),
     "public-changes": Public(),
     "formats-leaderboard": Public(page=True, staff_too=True),
+    "schema": Public(staff_too=True),  # the API's shape, built once per process (tdmanager.apischema)
 }
 
 

@@ -329,3 +329,10 @@ def test_the_check_warns_when_the_web_threads_do_not_fit_the_database_pool(monke
     assert warned(8, 2, 10) == ["tdmanager.W005"]  # the sum, not the staff's threads alone
     assert warned(8, 2, 11) == []
     assert warned(0, 2, 1) == []  # no pools: every request through Django's ASGI handler
+
+
+def test_the_api_schema_needs_no_login_and_is_limited_per_address(make_app):
+    app = make_app(address=(1, 2))
+    assert [get(app, "/api/schema/").status for _ in range(2)] == [200, 200]
+    assert get(app, "/api/schema/").status == 429
+    assert get(app, "/api/schema/", client="10.9.9.9").status == 200
