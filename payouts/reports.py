@@ -51,8 +51,9 @@ def _say(v) -> str:
 
 
 def _stub_report(t, rows, title: str) -> dict:
-    """Ticket stubs, one per desk row: receipt number, time, entry, player, document, what it
-    is and its amounts, with the totals (ROLE-02, REG-05). Each row adds up: buy-in + fee +
+    """Ticket stubs, one per desk row: receipt number, time, entry, player, document (masked,
+    as every list shows it: 003 Art. 4.3(3) asks for the players' names, and no reader of a
+    report needs the whole number), what it is and its amounts, with the totals (ROLE-02, REG-05). Each row adds up: buy-in + fee +
     jackpot fee (REG-11, the venue's fund) + side pools + bounty (PAY-02: kept apart from the
     prize pool; each a column only where some row has one) = amount."""
     rows = list(rows)
@@ -72,7 +73,7 @@ def _stub_report(t, rows, title: str) -> dict:
                 timezone.localtime(r.created_at).strftime("%d/%m/%Y %H:%M"),
                 str(r.entry.number) if r.entry_id else "",
                 person.full_name if person else "",
-                person.document_id if person else "",
+                person.document_masked if person else "",
                 str(r.get_kind_display()),
                 _m(r.prize_amount),
                 _m(r.fee_amount),
@@ -131,7 +132,7 @@ def prestart(t) -> dict:
         registered += 1
         if not e.ledger.exists():  # a reservation not paid yet: listed, with no stub
             report["rows"].append(
-                ["", "", str(e.number), e.person.full_name, e.person.document_id, str(e.get_status_display()), *[_m(ZERO)] * (len(report["columns"]) - 6)]
+                ["", "", str(e.number), e.person.full_name, e.person.document_masked, str(e.get_status_display()), *[_m(ZERO)] * (len(report["columns"]) - 6)]
             )
     report["totals"].insert(0, (_("Registered"), str(registered)))
     return report

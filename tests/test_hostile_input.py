@@ -251,8 +251,8 @@ def test_the_prestart_csv_neutralises_player_names_and_documents(api, make_tourn
     rows = _csv(api(director).get(f"/api/v1/tournaments/{t.pk}/payouts/reports/prestart/?format_type=csv"))
     players = {r[3]: r for r in rows if len(r) > 4 and r[0].isdigit()}
     assert set(players) == {"'" + evil.full_name, "'" + plain.full_name}, players
-    assert players["'" + evil.full_name][4] == "'\t=SUM(A1)"
-    assert players["'" + plain.full_name][4] == "-12.50"  # a plain number runs nothing: it stays a number
+    assert players["'" + evil.full_name][4] == "•" * 5 + "A1)"  # a document is masked, and so never a formula
+    assert players["'" + plain.full_name][4] == "•••.50"
     header = rows[1]
     amounts = [players["'" + evil.full_name][header.index(c)] for c in ("Buy-in", "Fee", "Amount")]
     assert amounts == ["100.00", "10.00", "110.00"]  # the amounts are numbers, as written

@@ -88,7 +88,7 @@ def test_the_prestart_report_carries_each_stub_and_its_totals(started):
     rows = {row[3]: row for row in r["rows"]}
     receipts = list(started.ledger.order_by("id").values_list("receipt_number", flat=True))
     assert [row[0] for row in r["rows"]] == [str(n) for n in receipts]
-    assert rows["Anna Bianchi"][4] == "DOC-Anna" and rows["Anna Bianchi"][6:] == ["100.00", "10.00", "0.00", "110.00", "0.00"]  # no jackpot fee, nothing owed
+    assert rows["Anna Bianchi"][4] == "•••••nna" and rows["Anna Bianchi"][6:] == ["100.00", "10.00", "0.00", "110.00", "0.00"]  # no jackpot fee, nothing owed
     totals = dict((str(k), v) for k, v in r["totals"])
     assert totals["Registered"] == "3" and totals["Stubs"] == "3"
     assert totals["Total buy-ins"] == "300.00" and totals["Total fees"] == "30.00" and totals["Total"] == "330.00"
