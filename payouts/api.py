@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from tdmanager.api import query_choice, query_int
 from tdmanager.errors import DomainError, ValidationFailed
-from tdmanager.fields import IdField, TextField, WholeNumberField
+from tdmanager.fields import AmountField, IdField, TextField, WholeNumberField
 from tdmanager.idempotency import idempotent
 from tdmanager.roles import HasRole
 from tdmanager.schema import CREATED_LIST, OBJECT_LIST
@@ -29,7 +29,7 @@ from .models import BountyAward, Deal, JackpotClaim, JackpotFund, PayoutTemplate
 class PrizeIn(serializers.Serializer):
     place = serializers.IntegerField(min_value=1)
     kind = serializers.ChoiceField(choices=["CASH", "TICKET", "ITEM", "SEAT"], default="CASH")
-    amount = serializers.DecimalField(max_digits=13, decimal_places=2, min_value=0)
+    amount = AmountField(max_digits=13, decimal_places=2, min_value=0)
     description = TextField(allow_blank=True, default="", max_length=200)
     target = IdField(queryset=Tournament.objects.all(), allow_null=True, default=None)
 
@@ -37,7 +37,7 @@ class PrizeIn(serializers.Serializer):
 class TableEditIn(serializers.Serializer):
     prizes = PrizeIn(many=True, required=False)
     amounts = serializers.ListField(
-        child=serializers.DecimalField(max_digits=13, decimal_places=2, min_value=0), required=False, help_text="shorthand: cash prizes of places 1..N"
+        child=AmountField(max_digits=13, decimal_places=2, min_value=0), required=False, help_text="shorthand: cash prizes of places 1..N"
     )
     reason = TextField(allow_blank=True, default="", max_length=200)
 
@@ -49,7 +49,7 @@ class TableEditIn(serializers.Serializer):
 
 class TemplateIn(serializers.Serializer):
     name = TextField(max_length=120)
-    percents = serializers.ListField(child=serializers.DecimalField(max_digits=6, decimal_places=3))
+    percents = serializers.ListField(child=AmountField(max_digits=6, decimal_places=3))
 
 
 class ApplyTemplateIn(serializers.Serializer):
@@ -59,18 +59,18 @@ class ApplyTemplateIn(serializers.Serializer):
 
 class StacksIn(serializers.Serializer):
     stacks = serializers.DictField(child=serializers.IntegerField(min_value=0, max_value=10**12), help_text="{entry id: chips}")
-    reserve = serializers.DecimalField(max_digits=13, decimal_places=2, min_value=0, default="0")
+    reserve = AmountField(max_digits=13, decimal_places=2, min_value=0, default="0")
 
 
 class DealIn(StacksIn):
     method = serializers.ChoiceField(choices=Deal.METHODS)
     amounts = serializers.ListField(
-        child=serializers.DecimalField(max_digits=13, decimal_places=2),
+        child=AmountField(max_digits=13, decimal_places=2),
         required=False,
         help_text="CUSTOM: one amount per player, players in entry-number order",
     )
     by_place = serializers.ListField(
-        child=serializers.DecimalField(max_digits=13, decimal_places=2, min_value=0),
+        child=AmountField(max_digits=13, decimal_places=2, min_value=0),
         required=False,
         help_text="CUSTOM (PAY-09): the new prize of each place in play, 1st first, strictly decreasing",
     )
@@ -109,7 +109,7 @@ class BountyReturnIn(serializers.Serializer):
 
 class EnvelopesIn(serializers.Serializer):
     envelopes = serializers.ListField(
-        child=serializers.DecimalField(max_digits=13, decimal_places=2),
+        child=AmountField(max_digits=13, decimal_places=2),
         min_length=1,
         max_length=2000,
         help_text='the mystery envelopes\' amounts, e.g. ["100.00", "50.00"]; they add up to the bounty money taken in',
@@ -144,18 +144,18 @@ class SidePoolIn(serializers.Serializer):
     name = TextField(allow_blank=True, default="", max_length=120)
     key = TextField(allow_blank=True, default="", max_length=40)
     from_ledger = serializers.BooleanField(default=True)
-    from_prize_pool = serializers.DecimalField(max_digits=13, decimal_places=2, min_value=0, default="0")
+    from_prize_pool = AmountField(max_digits=13, decimal_places=2, min_value=0, default="0")
     fund = IdField(queryset=JackpotFund.objects.all(), allow_null=True, default=None)
 
 
 class ContributionIn(serializers.Serializer):
-    amount = serializers.DecimalField(max_digits=13, decimal_places=2)
+    amount = AmountField(max_digits=13, decimal_places=2)
     note = TextField(allow_blank=True, default="", max_length=200)
 
 
 class AwardItemIn(serializers.Serializer):
     entry = WholeNumberField(min_value=1, max_value=2**62)
-    amount = serializers.DecimalField(max_digits=13, decimal_places=2, min_value=0)
+    amount = AmountField(max_digits=13, decimal_places=2, min_value=0)
 
 
 class AwardIn(serializers.Serializer):
@@ -761,7 +761,7 @@ class TicketRedeemView(Base):
 
 class TicketIssueIn(serializers.Serializer):
     holder = IdField(queryset=Person.objects.all())
-    value = serializers.DecimalField(max_digits=13, decimal_places=2, min_value=0)
+    value = AmountField(max_digits=13, decimal_places=2, min_value=0)
     description = TextField(allow_blank=True, default="", max_length=200)
     target = IdField(queryset=Tournament.objects.all(), allow_null=True, default=None)
     valid_events = serializers.ListField(
@@ -805,7 +805,7 @@ class TicketsView(Base):
 
 
 class JackpotBaseIn(serializers.Serializer):
-    base = serializers.DecimalField(max_digits=13, decimal_places=2, min_value=0)
+    base = AmountField(max_digits=13, decimal_places=2, min_value=0)
     name = TextField(allow_blank=True, default="", max_length=120)
 
 

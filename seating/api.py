@@ -21,7 +21,7 @@ from rest_framework.views import APIView
 
 from tdmanager import compiled
 from tdmanager.errors import DomainError
-from tdmanager.fields import MAX_ID, TextField, WholeNumberField
+from tdmanager.fields import MAX_ID, AmountField, TextField, WholeNumberField
 from tdmanager.idempotency import idempotent
 from tdmanager.roles import HasRole
 from tdmanager.schema import OBJECT_LIST
@@ -141,10 +141,10 @@ class BountyWonSerializer(serializers.Serializer):
     entry_number = serializers.IntegerField()
     name = serializers.CharField(read_only=True, help_text="the winner's name")
     knocked_out = serializers.IntegerField(allow_null=True, help_text="the entry knocked out")
-    cash = serializers.DecimalField(max_digits=13, decimal_places=2, help_text="money to collect at the desk")
-    added = serializers.DecimalField(max_digits=13, decimal_places=2, help_text="PKO: the part added onto the winner's own bounty")
+    cash = AmountField(max_digits=13, decimal_places=2, help_text="money to collect at the desk")
+    added = AmountField(max_digits=13, decimal_places=2, help_text="PKO: the part added onto the winner's own bounty")
     envelope = serializers.IntegerField(allow_null=True, help_text="mystery bounty: the envelope drawn")
-    pot_share = serializers.DecimalField(max_digits=18, decimal_places=2, allow_null=True, help_text="a split pot: the chips this eliminator won of it")
+    pot_share = AmountField(max_digits=18, decimal_places=2, allow_null=True, help_text="a split pot: the chips this eliminator won of it")
 
 
 class BustAnswerSerializer(serializers.Serializer):

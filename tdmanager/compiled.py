@@ -55,7 +55,7 @@ from rest_framework import serializers
 from rest_framework.fields import SkipField
 from rest_framework.relations import PKOnlyObject
 
-from .fields import IdField, TextField
+from .fields import AmountField, IdField, TextField
 
 # The values a query is built with, where its integer parameters go (they stand for keys; never
 # sent). Within a 32-bit column's range, which Django checks when it compiles a lookup.
@@ -575,6 +575,7 @@ class BuiltOnce:
         serializers.PrimaryKeyRelatedField,
         IdField,
         TextField,
+        AmountField,
         serializers.ChoiceField,
         serializers.JSONField,
         serializers.FloatField,

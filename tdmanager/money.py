@@ -6,6 +6,7 @@ with two decimal places (cents); never ``float``.
 
 from __future__ import annotations
 
+import re
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 
 CENT = Decimal("0.01")
@@ -17,6 +18,25 @@ def to_money(value) -> Decimal:
     if isinstance(value, float):
         raise TypeError("money must not be a float; pass a str or Decimal")
     return Decimal(value)
+
+
+def plain_amount(text: str, marks: str = ".") -> Decimal | None:
+    """The amount ``text`` writes in plain decimal digits: an optional minus, ASCII digits, and
+    optionally one of ``marks`` (the decimal marks the reader may use) and more digits. None for
+    anything else: ``"3_00"``, ``"+300"``, ``"3e2"``, fullwidth ``"３００"``, spaces, grouping
+    marks, ``"1."`` (``Decimal`` itself would take the first four)."""
+    if not isinstance(text, str):
+        return None
+    if marks not in _PLAIN:
+        _PLAIN[marks] = re.compile(r"-?[0-9]+(?:[" + re.escape(marks) + r"][0-9]+)?")
+    if not _PLAIN[marks].fullmatch(text):
+        return None
+    for mark in marks:
+        text = text.replace(mark, ".")
+    return Decimal(text)
+
+
+_PLAIN: dict[str, re.Pattern] = {}
 
 
 def round_money(value, unit: Decimal = CENT, rounding: str = ROUND_HALF_UP) -> Decimal:

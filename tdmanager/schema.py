@@ -1,5 +1,6 @@
 """The OpenAPI schema class: every answer documented, the errors included (see DocumentedSchema)."""
 
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
@@ -93,3 +94,22 @@ def _error_response(description):
 LIST_SCHEMA = {"type": "array", "items": {"type": "object", "additionalProperties": {}}}
 OBJECT_LIST = {200: LIST_SCHEMA}
 CREATED_LIST = {201: LIST_SCHEMA}
+
+
+class AmountFieldSchema(OpenApiSerializerFieldExtension):
+    """What ``tdmanager.fields.AmountField`` accepts, exactly: a string of plain decimal digits
+    (its whole and decimal digits bounded by the field's ``max_digits`` and ``decimal_places``)
+    or, in a request, a JSON integer. An answer always writes it as such a string."""
+
+    target_class = "tdmanager.fields.AmountField"
+
+    def map_serializer_field(self, auto_schema, direction):
+        field = self.target
+        whole = max(1, field.max_digits - field.decimal_places) if field.max_digits else None
+        mark = "[.,]" if field.localize else r"\."
+        digits = f"[0-9]{{1,{whole}}}" if whole else "[0-9]+"
+        decimals = f"(?:{mark}[0-9]{{1,{field.decimal_places}}})?" if field.decimal_places else ""
+        text = {"type": "string", "format": "decimal", "pattern": f"^-?{digits}{decimals}$"}
+        if direction == "request":
+            return {"oneOf": [text, {"type": "integer"}]}
+        return text

@@ -5,7 +5,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from tdmanager.compiled import BuiltOnce
-from tdmanager.fields import IdField, IdModelSerializer, TextField, WholeNumberField
+from tdmanager.fields import AmountField, IdField, IdModelSerializer, TextField, WholeNumberField
 
 from . import chiprace, fees, labels, receipts
 from .house import HouseRules, check_settings
@@ -306,7 +306,7 @@ class EntrySerializer(BuiltOnce, IdModelSerializer):
 
 
 class LedgerRowSerializer(BuiltOnce, IdModelSerializer):
-    total = serializers.DecimalField(max_digits=13, decimal_places=2, read_only=True)
+    total = AmountField(max_digits=13, decimal_places=2, read_only=True)
     cashier_name = serializers.CharField(source="cashier.username", read_only=True, default="")
     reverses_receipt = serializers.IntegerField(source="reverses.receipt_number", read_only=True, default=None, allow_null=True)
     settles_receipt = serializers.IntegerField(source="settles.receipt_number", read_only=True, default=None, allow_null=True)
@@ -552,7 +552,7 @@ class ReverseSerializer(serializers.Serializer):
 class RefundSerializer(serializers.Serializer):
     entry = IdField(queryset=Entry.objects.all())
     reason = TextField(max_length=REASON)
-    expenses = serializers.DecimalField(max_digits=13, decimal_places=2, default=0, min_value=0)
+    expenses = AmountField(max_digits=13, decimal_places=2, default=0, min_value=0)
     method = METHOD
     reference = TextField(
         max_length=80,
@@ -858,7 +858,7 @@ class ExchangeRateInputSerializer(serializers.Serializer):
     currency = TextField(max_length=3, label=_("Currency"))
     # Typed at the desk in the reader's language: "1,07" in Italian, "1.07" in English (Django's
     # localized input, ``sanitize_separators``); a JSON number is read as it is.
-    rate = serializers.DecimalField(
+    rate = AmountField(
         max_digits=14,
         decimal_places=6,
         localize=True,

@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy
 from tdmanager import policy
 from tdmanager.api import named_detail
 from tdmanager.errors import DomainError, ValidationFailed
+from tdmanager.fields import AmountFormField, amount_formfield
 from tdmanager.formatting import money
 from tdmanager.policy import DISPLAY
 from tdmanager.roles import user_roles
@@ -117,6 +118,7 @@ BOUNTY_FIELDS = ("bounty", "bounty_amount", "bounty_cash_percent", "bounty_split
 class TournamentForm(forms.ModelForm):
     class Meta:
         model = Tournament
+        formfield_callback = amount_formfield
         fields = [
             "name",
             "start_at",
@@ -174,7 +176,7 @@ class TournamentForm(forms.ModelForm):
             (CUSTOM_FEE, gettext_lazy("Another fee (override)")),
         ],
     )
-    fee_override = forms.DecimalField(
+    fee_override = AmountFormField(
         label=gettext_lazy("Fee override"),
         required=False,
         min_value=0,
@@ -189,7 +191,7 @@ class TournamentForm(forms.ModelForm):
         required=False,
         help_text=gettext_lazy("The desk offers the jackpot fee as a line of its own, beside the buy-in (REG-11)."),
     )
-    jackpot_fee = forms.DecimalField(
+    jackpot_fee = AmountFormField(
         label=gettext_lazy("Jackpot fee"), required=False, min_value=Decimal("0.01"), max_value=1000, max_digits=7, decimal_places=2, localize=True
     )
 
@@ -205,7 +207,7 @@ class TournamentForm(forms.ModelForm):
         ],
         help_text=gettext_lazy("Bounties are bought with each buy-in and re-entry: a rebuy tournament has none."),
     )
-    bounty_amount = forms.DecimalField(
+    bounty_amount = AmountFormField(
         label=gettext_lazy("Bounty part"),
         required=False,
         min_value=0,
@@ -215,7 +217,7 @@ class TournamentForm(forms.ModelForm):
         localize=True,
         help_text=gettext_lazy("Sold on top of the buy-in and the fee with each buy-in and re-entry, never in the prize pool."),
     )
-    bounty_cash_percent = forms.DecimalField(
+    bounty_cash_percent = AmountFormField(
         label=gettext_lazy("PKO: percent paid in cash"),
         required=False,
         min_value=0,
@@ -235,7 +237,7 @@ class TournamentForm(forms.ModelForm):
         required=False,
         choices=[("FIRST", gettext_lazy("To the first eliminator listed")), ("HOUSE", gettext_lazy("To the house"))],
     )
-    bounty_rounding = forms.DecimalField(
+    bounty_rounding = AmountFormField(
         label=gettext_lazy("Bounty rounding unit"),
         required=False,
         min_value=Decimal("0.01"),

@@ -40,6 +40,8 @@ def test_the_rate_is_typed_in_the_readers_language(api, director):
     r = c.post("/api/v1/cashier/exchange-rates/", {"currency": "USD", "rate": "0.92"}, format="json", HTTP_ACCEPT_LANGUAGE="it")
     assert r.status_code == 201 and ExchangeRate.objects.get(currency="USD").rate == D("0.92")  # a dot still reads as decimals
     r = c.post("/api/v1/cashier/exchange-rates/", {"currency": "USD", "rate": 0.93}, format="json")
+    assert r.status_code == 400 and "rate" in r.json()["fields"]  # a JSON fraction is a binary float: refused
+    r = c.post("/api/v1/cashier/exchange-rates/", {"currency": "USD", "rate": "0.93"}, format="json")
     assert r.status_code == 201 and r.json()["rate"] == "0.930000"  # the API answers machine numbers
 
 

@@ -20,7 +20,7 @@ from rest_framework.views import APIView
 
 from tdmanager.api import body_object
 from tdmanager.errors import DomainError, ValidationFailed
-from tdmanager.fields import TextField
+from tdmanager.fields import AmountField, TextField
 from tdmanager.idempotency import idempotent
 from tdmanager.roles import HasRole
 from tournaments.api import sale_response
@@ -321,8 +321,8 @@ class FlightView(OpView):
 class StackOptionOut(serializers.Serializer):
     id = serializers.IntegerField()
     label = TextField()
-    buy_in = serializers.DecimalField(max_digits=13, decimal_places=2)
-    fee = serializers.DecimalField(max_digits=13, decimal_places=2)
+    buy_in = AmountField(max_digits=13, decimal_places=2)
+    fee = AmountField(max_digits=13, decimal_places=2)
     chips = serializers.IntegerField()
 
 

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy
 
 from tdmanager.api import object_id
 from tdmanager.errors import DomainError
+from tdmanager.fields import AmountFormField, amount_formfield
 from tdmanager.formatting import num
 from tournaments.labels import shipped_text
 from tournaments.models import BlindStructure, Entry, Person, Tournament
@@ -39,8 +40,8 @@ def _in_an_hour():
 class PriceForm(forms.Form):
     name = forms.CharField(label=gettext_lazy("Name"), max_length=160)
     start_at = forms.DateTimeField(label=gettext_lazy("Start"), widget=DATETIME, initial=_in_an_hour)
-    buy_in = forms.DecimalField(label=gettext_lazy("Buy-in (prize pool part)"), min_value=0, decimal_places=2, initial=Decimal("50"))
-    fee = forms.DecimalField(label=gettext_lazy("Fee"), min_value=0, decimal_places=2, initial=Decimal("10"))
+    buy_in = AmountFormField(label=gettext_lazy("Buy-in (prize pool part)"), min_value=0, decimal_places=2, initial=Decimal("50"))
+    fee = AmountFormField(label=gettext_lazy("Fee"), min_value=0, decimal_places=2, initial=Decimal("10"))
     starting_stack = forms.IntegerField(label=gettext_lazy("Starting stack"), min_value=1, initial=10000)
     structure = forms.ModelChoiceField(label=gettext_lazy("Blind structure"), queryset=BlindStructure.objects.filter(is_template=True))
 
@@ -151,6 +152,7 @@ class SeriesForm(forms.ModelForm):
 
     class Meta:
         model = Series
+        formfield_callback = amount_formfield
         fields = [
             "name",
             "scoring",
