@@ -8,6 +8,7 @@ API. They read the database (never the services' in-memory room).
 
 import threading
 from collections import OrderedDict
+from types import SimpleNamespace
 
 from django.db.models import Count, Exists, OuterRef, Q
 from django.urls import reverse
@@ -176,7 +177,7 @@ def display_summary(tournament) -> dict:
 
 # The sorted seat list of the tournaments asked for last, by seats version: a lobby screen's page
 # is a slice of it, so the field is read and sorted once per version per process, not per page.
-_SEAT_LISTS: OrderedDict[int, tuple] = OrderedDict()  # tournament → (version, its creation time, seats)
+_SEAT_LISTS: OrderedDict[int, tuple] = OrderedDict()  # tournament → (version, its creation time, name style, seats)
 _SEAT_LISTS_KEPT = 8
 _SEAT_LIST_BUILDS: dict[int, threading.Lock] = {}
 _seat_lists_lock = threading.Lock()
@@ -191,17 +192,22 @@ def seat_list(tournament) -> tuple[int, list[tuple[str, int, int]]]:
     builds a version; the others asking for it meanwhile wait for that list."""
     pk = getattr(tournament, "pk", tournament)
     # The version with the tournament's creation time: a key a test database gives again after
-    # a rollback never finds another tournament's list.
-    version, born = SeatingState.objects.filter(tournament_id=pk).values_list("seats_seq", "tournament__created_at").first() or (0, None)
+    # a rollback never finds another tournament's list. The house's name style, read in the same
+    # query, is part of the key: a director who changes it sees the screens follow at once.
+    version, born, stored, table_size, rule_set = SeatingState.objects.filter(tournament_id=pk).values_list(
+        "seats_seq", "tournament__created_at", "tournament__settings", "tournament__table_size", "tournament__rule_set"
+    ).first() or (0, None, {}, 9, "TDA")
+    style = HouseRules.of(SimpleNamespace(settings=stored, table_size=table_size, rule_set=rule_set)).seat_lookup_names
+    key = (version, born, style)
     kept = _SEAT_LISTS.get(pk)
-    if kept is not None and kept[:2] == (version, born):
-        return version, kept[2]
+    if kept is not None and kept[:3] == key:
+        return version, kept[3]
     with _seat_lists_lock:
         building = _SEAT_LIST_BUILDS.setdefault(pk, threading.Lock())
     with building:
         kept = _SEAT_LISTS.get(pk)
-        if kept is not None and kept[:2] == (version, born):
-            return version, kept[2]  # built by another thread meanwhile
+        if kept is not None and kept[:3] == key:
+            return version, kept[3]  # built by another thread meanwhile
         # Names as public pages show them; not a player who asked not to be found by name.
         rows = list(
             Seat.objects.filter(tournament_id=pk).values_list(
@@ -214,10 +220,10 @@ def seat_list(tournament) -> tuple[int, list[tuple[str, int, int]]]:
                 "number",
             )
         )
-        names = public_names((row[:5] for row in rows), _style_of(pk))
+        names = public_names((row[:5] for row in rows), style)
         seats = sorted(((name, row[5], row[6]) for name, row in zip(names, rows, strict=True) if name != HIDDEN), key=lambda s: (s[0].lower(), s[1], s[2]))
         with _seat_lists_lock:
-            _SEAT_LISTS[pk] = (version, born, seats)
+            _SEAT_LISTS[pk] = (*key, seats)
             _SEAT_LISTS.move_to_end(pk)
             while len(_SEAT_LISTS) > _SEAT_LISTS_KEPT:
                 _SEAT_LIST_BUILDS.pop(_SEAT_LISTS.popitem(last=False)[0], None)

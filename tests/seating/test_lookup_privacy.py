@@ -138,3 +138,28 @@ def test_an_address_may_look_up_so_many_names_a_minute(room, settings):
         assert find(room, "gal", other).json()["results"][0]["name"] == "Paolo G."  # another address
         clock.shift(60)
         assert find(room, "gal", ip).json()["results"][0]["name"] == "Paolo G."
+
+
+def test_the_lobby_screens_seat_list_follows_the_opt_out_and_the_name_style(room, cashier_user):
+    """The lobby TV's rotating seat list (``/live/<id>/seats/``, a screen's token) names players
+    as the seat lookup does, and never one who opted out (#40 item 4)."""
+    from tournaments.models import DisplayScreen
+
+    DisplayScreen.objects.create(name="Lobby", tournament=room, token="lobby-tv")
+    person = room.entries.get(person__last_name="Rossi").person
+    api = APIClient()
+    api.force_authenticate(cashier_user)
+    assert api.patch(f"/api/v1/people/{person.pk}/", {"hide_from_lookup": True}, format="json").status_code == 200
+
+    def names():
+        r = Client().get(f"/live/{room.pk}/seats/", {"token": "lobby-tv", "size": 200})
+        assert r.status_code == 200
+        return [s["name"] for s in r.json()["seats"]]
+
+    shown = names()
+    assert len(shown) == 11 and "Giulia B." in shown
+    assert not any("Marco" in n or "Rossi" in n for n in shown)
+    assert not any(last in n for n in shown for _, last, _ in NAMES)  # no surname in full
+    room.settings = {"seat_lookup_names": "FULL"}
+    room.save()
+    assert "Giulia Bianchi" in names()
