@@ -92,6 +92,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "tournament-ledger": {"GET": STAFF_AUDIT},
     "tournament-events": {"GET": STAFF_AUDIT},
     "tournament-changes": {"GET": LOBBY_AUDIT},  # FMT-02: a published event's versions, as the lobby announces them
+    "tournament-change-reason": {"POST": D},  # FMT-02: the director shows the players why a version changed
     "api-regulators": {"GET": D, "POST": D},  # which tournaments a regulator login reads (ROLE-01)
     "api-stub-reports": {"GET": STAFF_AUDIT, "POST": DC},  # ROLE-02: the pre-start report's addenda
     "tournament-alternates": {"GET": STAFF},

@@ -25,6 +25,7 @@ from tournaments.formats.services import headsup, multiday, series, sitandgo, st
 from tournaments.models import DisplayScreen, Entry, LedgerRow, Person, Sequence, Tournament
 from tournaments.services import (
     cashier,
+    changes,
     chipsets,
     clockctl,
     floor,
@@ -373,6 +374,8 @@ def drive_setup(w: World) -> dict:
     setup.update_tournament(daily, {"starting_stack": 25000}, actor=w.director)
     lifecycle.open_registration(daily, actor=w.director)
     setup.update_tournament(daily, {"guarantee": Decimal("1000")}, actor=w.director, override_reason="sponsor added")
+    changes.set_reason_public(daily, 1, True, actor=w.director)
+    changes.set_reason_public(daily, 1, False, actor=w.director)
     setup.copy_tournament(daily, name="Daily Fifty (Tuesday)", start_at=start + timedelta(days=1), actor=w.director)
     template = setup.save_template(daily, name="Daily recipe", actor=w.director)
     setup.create_from_template(template, name="Daily Fifty (Wednesday)", start_at=start + timedelta(days=2), actor=w.director)
@@ -399,6 +402,8 @@ def drive_setup(w: World) -> dict:
         "tournaments.tournament.updated": [],
         "tournaments.registration.opened": [],
         "tournaments.tournament.versioned": [],
+        "tournaments.change.reason_shown": ["version 1"],
+        "tournaments.change.reason_hidden": ["version 1"],
         "tournaments.tournament.copied": ["a copy of Daily Fifty"],
         "tournaments.template.saved": ["Daily recipe"],
         "tournaments.structure.saved": ["Short Night"],

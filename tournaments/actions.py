@@ -200,6 +200,8 @@ class Action(models.TextChoices):
     TOURNAMENTS_TOURNAMENT_STARTED = "tournaments.tournament.started", _("Tournament started")
     TOURNAMENTS_TOURNAMENT_UPDATED = "tournaments.tournament.updated", _("Tournament changed")
     TOURNAMENTS_TOURNAMENT_VERSIONED = "tournaments.tournament.versioned", _("Published event changed (new version announced)")
+    TOURNAMENTS_CHANGE_REASON_SHOWN = "tournaments.change.reason_shown", _("Reason for a change shown to the players")
+    TOURNAMENTS_CHANGE_REASON_HIDDEN = "tournaments.change.reason_hidden", _("Reason for a change kept from the players")
     TOURNAMENTS_WITNESS_SIGNED = "tournaments.witness.signed", _("Witnessed by the administrative controller")
 
     @classmethod

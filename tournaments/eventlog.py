@@ -292,6 +292,8 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.TOURNAMENTS_TOURNAMENT_COPIED: _("%(actor)s created the tournament as a copy of %(copied_from)s"),
     A.TOURNAMENTS_TEMPLATE_SAVED: _("%(actor)s saved the tournament as the template %(template_name)s"),
     A.TOURNAMENTS_TOURNAMENT_VERSIONED: _("%(actor)s changed the published event (a new version is announced)"),
+    A.TOURNAMENTS_CHANGE_REASON_SHOWN: _("%(actor)s showed the players why version %(version)s changed"),
+    A.TOURNAMENTS_CHANGE_REASON_HIDDEN: _("%(actor)s kept from the players why version %(version)s changed"),
     A.TOURNAMENTS_WITNESS_SIGNED: _("%(name)s witnessed: %(witnessed_label)s"),
 }
 

@@ -774,7 +774,8 @@ class Penalty(models.Model):
 
 class TournamentChange(models.Model):
     """One version of a published event's parameters (FMT-02): what changed (``{field: [old,
-    new]}``), who changed it and why. Shown in the event's history and on its lobby screens."""
+    new]}``), who changed it and why. Shown in the event's history and on its lobby screens;
+    the reason there only once the director marks it public."""
 
     SETUP, STRUCTURE = "SETUP", "STRUCTURE"
     tournament = models.ForeignKey(Tournament, related_name="changes", on_delete=models.CASCADE)
@@ -782,6 +783,9 @@ class TournamentChange(models.Model):
     kind = models.CharField(max_length=10, default=SETUP)
     changes = models.JSONField(default=dict)
     reason = models.CharField(max_length=300, blank=True)
+    # The reason is the staff's until the director shows it to the players (the public rules
+    # page, its change feed and the lobby screens): a free text may name people or deals.
+    reason_public = models.BooleanField(default=False)
     changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, related_name="+", on_delete=models.SET_NULL)
     changed_at = models.DateTimeField(default=timezone.now)
 

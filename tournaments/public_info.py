@@ -19,9 +19,12 @@ MAX_CHANGES = 20
 
 
 def _changes(t) -> list[dict]:
-    """The newest published versions: what changed (lines in the reader's language), when, why."""
-    rows = t.changes.order_by("-version").only("version", "kind", "changes", "reason", "changed_at")[:MAX_CHANGES]
-    return [{"version": c.version, "kind": c.kind, "when": c.changed_at, "lines": selectors.change_lines(c), "reason": c.reason} for c in rows]
+    """The newest published versions: what changed (lines in the reader's language), when, and
+    why where the director showed the reason to the players."""
+    rows = t.changes.order_by("-version").only("version", "kind", "changes", "reason", "reason_public", "changed_at")[:MAX_CHANGES]
+    return [
+        {"version": c.version, "kind": c.kind, "when": c.changed_at, "lines": selectors.change_lines(c), "reason": selectors.public_reason(c)} for c in rows
+    ]
 
 
 def rules_page(request, pk: int):

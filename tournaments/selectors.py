@@ -123,10 +123,18 @@ def recent_changes(t, now=None, hours: int = 12) -> list:
     return list(change_history(t).filter(changed_at__gte=now - timedelta(hours=hours))[:3])
 
 
+def public_reason(change) -> str:
+    """Why a version changed, as the players may read it: the reason once the director has shown
+    it to them (``changes.set_reason_public``), else nothing."""
+    return change.reason if change.reason_public else ""
+
+
 def change_announcement(change) -> str:
-    """One version as the lobby screens announce it, in the active language, with its reason."""
+    """One version as the lobby screens announce it, in the active language, with its reason
+    where the players may read it."""
     text = _("Changed: %(what)s") % {"what": "; ".join(change_lines(change))}
-    return text + (f" ({change.reason})" if change.reason else "")
+    reason = public_reason(change)
+    return text + (f" ({reason})" if reason else "")
 
 
 def prize_forfeited_entries(t) -> set[int]:

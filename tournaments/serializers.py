@@ -22,7 +22,7 @@ from .models import (
     TournamentTemplate,
 )
 from .people_search import masked_document
-from .selectors import change_lines, penalty_progress, seat_of
+from .selectors import change_lines, penalty_progress, public_reason, seat_of
 
 REASON = 200  # the reason columns (LedgerRow.reason, Person.banned_reason, ChipAdjustment.reason)
 
@@ -765,12 +765,20 @@ class TournamentChangeSerializer(serializers.Serializer):
     kind = TextField()
     changed_at = serializers.DateTimeField()
     changed_by = TextField(source="changed_by.get_username", default="")
-    reason = TextField()
+    reason = serializers.SerializerMethodField(help_text="why it changed (to a lobby screen's login: only once shown to the players)")
+    reason_public = serializers.BooleanField(help_text="the players may read the reason (the public rules page, its feed, the lobby screens)")
     changes = serializers.JSONField()
     lines = serializers.SerializerMethodField(help_text="each change as players read it, in the user's language")
 
+    def get_reason(self, obj) -> str:
+        return public_reason(obj) if self.context.get("public_only") else obj.reason
+
     def get_lines(self, obj) -> list[str]:
         return change_lines(obj)
+
+
+class ChangeReasonSerializer(serializers.Serializer):
+    public = serializers.BooleanField(help_text="true: the players may read why this version changed; false: the staff alone")
 
 
 class PenaltyActionSerializer(serializers.Serializer):

@@ -31,6 +31,7 @@ from .house import HouseRules
 from .models import BlindStructure, ChipSet, DisplayScreen, Entry, LedgerRow, Person, RegulatorGrant, Tournament, TournamentTemplate
 from .serializers import MAX_STACK, PersonSerializer, TournamentSerializer, at_most
 from .services import cashier, lifecycle, oversight, people, privacy, setup, streaming
+from .services import changes as change_service
 from .services import floor as floor_service
 from .services import screens as screen_links
 from .services import structures as structures_service
@@ -461,6 +462,7 @@ def published_changes(t) -> list[dict]:
             "changed_at": c.changed_at,
             "by": c.changed_by.get_username() if c.changed_by else "",
             "reason": c.reason,
+            "reason_public": c.reason_public,
             "lines": selectors.change_lines(c),
         }
         for c in selectors.change_history(t)
@@ -504,6 +506,9 @@ def tournament_detail(request, pk):
                 return redirect("tournament", pk=copy.pk)
             elif op == "save-template":
                 setup.save_template(t, name=request.POST.get("template_name", ""), actor=actor)
+            elif op in ("reason-public", "reason-private"):
+                version = request.POST.get("version", "")
+                change_service.set_reason_public(t, int(version) if version.isdigit() else 0, op == "reason-public", actor=actor)
             elif op in ("grant-regulator", "revoke-regulator"):
                 oversight.set_regulator_access(t, request.POST.get("username", ""), granted=op == "grant-regulator", actor=actor)
             messages.success(request, _("Done."))

@@ -30,7 +30,7 @@ from tournaments import clockview
 from tournaments import selectors as tsel
 from tournaments.formats.services import stackchoice
 from tournaments.models import Entry, LedgerRow, Tournament
-from tournaments.services import cashier, clockctl, floor, lifecycle, people, privacy, registration, setup
+from tournaments.services import cashier, changes, clockctl, floor, lifecycle, people, privacy, registration, setup
 from tournaments.services.structures import ensure_builtin_structures
 
 from .world import Skip, World
@@ -676,3 +676,24 @@ def erase_person(world: World, rng) -> str:
 
 def bounty_awards(t) -> list[BountyAward]:
     return list(BountyAward.objects.filter(tournament=t).order_by("pk"))
+
+
+# --- the director's announcements (FMT-02) -------------------------------------------------
+
+
+@action(weight=2)
+def announce_change(world: World, rng) -> str:
+    """The director raises a published event's guarantee, saying why (FMT-02: a new version on
+    the lobby screens). The reason is the staff's until the director shows it to the players:
+    now and then this version's or an older one's is shown, now and then hidden again."""
+    t = _event(world, rng, Tournament.REGISTERING, Tournament.RUNNING)
+    guarantee = (t.guarantee or Decimal(0)) + Decimal(rng.choice([500, 1000, 2500]))
+    reason = f"sim-reason {t.pk}-{rng.randrange(10**9)}"  # told apart from every other reason of the day
+    setup.update_tournament(t, {"guarantee": guarantee}, actor=world.director, override_reason=reason)
+    told = []
+    for version in t.changes.exclude(reason="").order_by("version").values_list("version", flat=True):
+        if rng.random() < 0.4:
+            public = rng.random() < 0.7
+            changes.set_reason_public(t, version, public, actor=world.director)
+            told.append(f"v{version} {'shown' if public else 'hidden'}")
+    return f"{t.name} guarantee {guarantee} ({reason}); reasons: {', '.join(told) or 'untouched'}"

@@ -19,17 +19,19 @@ from decimal import Decimal
 from unittest import mock
 
 from django.db.models import Model
+from django.http import Http404
+from django.test import RequestFactory
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from payouts import reports
 from payouts import selectors as psel
 from seating.models import PendingMove, Seat, Table
-from tournaments import live_seats, phone
+from tournaments import live_seats, phone, public_info
 from tournaments import selectors as tsel
-from tournaments.models import Entry, LedgerRow, Person, Tournament
+from tournaments.models import Entry, LedgerRow, Person, Tournament, TournamentChange
 from tournaments.services import cashier
-from tournaments.snapshot import build_snapshot
+from tournaments.snapshot import build_snapshot, change_announcements_by_language
 
 from .world import World
 
@@ -282,6 +284,25 @@ def names_read_as_stored(world: World) -> list[str]:
         hidden = sorted({f"U+{ord(ch):04X}" for name in names for ch in name if unicodedata.category(ch) in ("Cf", "Cc")})
         if hidden:
             problems.append(f"person #{pk}'s name holds {', '.join(hidden)}: {names!r}")
+    return problems
+
+
+def private_reasons_stay_private(world: World) -> list[str]:
+    """Why a published event changed is the staff's until the director shows it to the players
+    (#40 item 12): a reason not shown appears neither in the public change feed (and so the rules
+    page) nor in the lobby screens' announcements, in any language."""
+    problems = []
+    for t in world.to_check():
+        reasons = dict(TournamentChange.objects.filter(tournament=t).exclude(reason="").values_list("reason", "reason_public"))
+        private = [reason for reason, public in reasons.items() if not public]
+        if not private:
+            continue
+        try:
+            feed = public_info.public_changes(RequestFactory().get("/"), t.pk).content.decode()
+        except Http404:  # not published: nothing is public
+            feed = ""
+        texts = feed + json.dumps(change_announcements_by_language(t, timezone.now()), ensure_ascii=False)
+        problems += [f"{t.name}: the reason {reason!r} is public, never shown by the director" for reason in private if reason in texts]
     return problems
 
 
@@ -622,6 +643,7 @@ INVARIANTS = [
     receipts_are_gapless,
     erased_people_are_gone,
     names_read_as_stored,
+    private_reasons_stay_private,
     deals_share_what_was_left,
     jackpot_fund_balances,
     side_pools_hold_what_they_owe,

@@ -11,7 +11,7 @@ from django.utils import timezone, translation
 
 from tdmanager.errors import DomainError
 from tournaments.models import Tournament, TournamentChange
-from tournaments.services import setup, structures
+from tournaments.services import changes, setup, structures
 from tournaments.services.events import Actor
 from tournaments.snapshot import build_snapshot
 
@@ -41,10 +41,13 @@ def test_a_planned_event_changes_freely_a_published_one_is_versioned_with_who_an
     assert (v1.version, v1.changed_by, v1.reason) == (1, director, "the room opens late")
     assert v1.changes == {"start_at": [old_start.isoformat(), new_start.isoformat()]}
     assert t.events.filter(action="tournaments.tournament.versioned", payload__version=1).exists()
-    # The lobby screens announce it, with the reason.
+    # The lobby screens announce it; the reason once the director shows it to the players.
+    local = timezone.localtime(new_start).strftime("%d/%m/%Y %H:%M")
+    (announced,) = build_snapshot(t)["changes"]["en"]
+    assert announced.startswith("Changed: Start: ") and local in announced and "opens late" not in announced
+    changes.set_reason_public(t, 1, True, actor=actor)
     snap = build_snapshot(t)
     announced = snap["changes"]["en"]
-    local = timezone.localtime(new_start).strftime("%d/%m/%Y %H:%M")
     assert len(announced) == 1 and announced[0].startswith("Changed: Start: ") and local in announced[0]
     assert announced[0].endswith("(the room opens late)")
     # an Italian lobby reads it in Italian (#39 item 7), the director's reason as he wrote it
@@ -66,7 +69,8 @@ def test_the_api_changes_the_buy_in_and_guarantee_and_lists_the_versions(api, ma
     listed = api(display_user).get(f"/api/v1/tournaments/{t.pk}/changes/")
     assert listed.status_code == 200 and [c["version"] for c in listed.data] == [1]
     v = listed.data[0]
-    assert (v["changed_by"], v["reason"]) == (director.get_username(), "sponsor added")
+    assert (v["changed_by"], v["reason"]) == (director.get_username(), "")  # a screen reads the reason once shown
+    assert api(director).get(f"/api/v1/tournaments/{t.pk}/changes/").data[0]["reason"] == "sponsor added"
     assert "Buy-in: 100.00 → 120.00" in v["lines"] and "Guarantee: — → 5000.00" in v["lines"]
     assert any(line.startswith("Fee: 10.00 → 12.00") for line in v["lines"])  # the fee follows the buy-in (REG-03)
     it = api(display_user).get(f"/api/v1/tournaments/{t.pk}/changes/", HTTP_ACCEPT_LANGUAGE="it").data[0]["lines"]
@@ -90,6 +94,8 @@ def test_a_structure_edit_is_a_version_of_every_published_event_that_plays_it(ap
     assert (v.kind, v.reason) == ("STRUCTURE", "longer level 2")
     assert v.changes == {"structure_rows": [[2, "200/400 · 20 min", "200/400 ante 400 · 25 min"]]}
     assert not TournamentChange.objects.filter(tournament=draft).exists()
+    assert build_snapshot(t)["changes"]["en"] == ["Changed: Structure, row 2: 200/400 · 20 min → 200/400 ante 400 · 25 min"]
+    changes.set_reason_public(t, 1, True, actor=actor)
     assert build_snapshot(t)["changes"]["en"] == ["Changed: Structure, row 2: 200/400 · 20 min → 200/400 ante 400 · 25 min (longer level 2)"]
 
 

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from tests.browser import ARTIFACTS, browser, browser_page  # noqa: F401 (fixtures)
 from tournaments.models import DisplayScreen
-from tournaments.services import setup
+from tournaments.services import changes, setup
 from tournaments.services.events import Actor
 from tournaments.snapshot import build_snapshot
 
@@ -21,6 +21,7 @@ def test_the_lobby_screen_announces_a_change_of_the_start_time(browser_page, mak
     t = make_tournament()
     DisplayScreen.objects.create(name="Lobby", tournament=t, token="fmt02-tv", show={"sounds": False})
     setup.update_tournament(t, {"start_at": t.start_at + timedelta(minutes=30)}, actor=Actor(director, "test"), override_reason="the room opens late")
+    changes.set_reason_public(t, 1, True, actor=Actor(director, "test"))  # the director shows the players why
     page = browser_page
     page.route("**/live/*/stream/**", lambda route: route.abort())  # the polling fallback is enough here
     page.goto(page.base_url + "/display/fmt02-tv/")

@@ -14,7 +14,7 @@ from django.utils import translation
 
 from tdmanager.public import PUBLIC
 from tournaments.models import Tournament
-from tournaments.services import cashier, setup
+from tournaments.services import cashier, changes, setup
 from tournaments.services.events import Actor
 
 
@@ -64,9 +64,12 @@ def test_fmt02_the_published_changes_are_a_public_feed_without_login(make_tourna
     data = feed.json()
     assert data["official_languages"] == "Italiano, English"  # ROLE-06: the house default
     assert [c["version"] for c in data["changes"]] == [1]
-    assert data["changes"][0]["reason"] == "sponsor added"
+    assert data["changes"][0]["reason"] == ""  # the staff's until the director shows it to the players
     assert any(line.startswith("Buy-in: ") and line.endswith("→ 150.00") for line in data["changes"][0]["lines"])
     assert "changed_by" not in data["changes"][0] and director.username not in feed.content.decode()
+    assert "sponsor added" not in Client().get(f"/rules/{t.pk}/").content.decode()
+    changes.set_reason_public(t, 1, True, actor=Actor(director, "test"))
+    assert Client().get(f"/rules/{t.pk}/changes/").json()["changes"][0]["reason"] == "sponsor added"
     # The page lists it too; the staff API still wants a login.
     assert "sponsor added" in Client().get(f"/rules/{t.pk}/").content.decode()
     assert Client().get(f"/api/v1/tournaments/{t.pk}/changes/").status_code in (401, 403)

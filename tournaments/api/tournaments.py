@@ -11,12 +11,13 @@ from rest_framework.response import Response
 
 from tdmanager.api import body_object, query_choice, query_int, query_limit
 from tdmanager.errors import DomainError
-from tdmanager.roles import HasRole
+from tdmanager.policy import DISPLAY
+from tdmanager.roles import HasRole, user_roles
 
 from .. import overview, selectors
 from .. import serializers as s
 from ..models import Alternate, BlindStructure, ChipSet, DisplayScreen, Entry, Tournament, TournamentTemplate
-from ..services import chipsets, lifecycle, screens, setup, streaming, structures
+from ..services import changes, chipsets, lifecycle, screens, setup, streaming, structures
 from ..services.events import Actor
 from .base import _valid
 
@@ -206,8 +207,20 @@ class TournamentViewSet(viewsets.ModelViewSet):
     @extend_schema(responses=s.TournamentChangeSerializer(many=True))
     @action(detail=True, methods=["get"], pagination_class=None)
     def changes(self, request, pk=None):
-        """FMT-02: the published event's versions, newest first: what changed, who, when and why."""
-        return Response(s.TournamentChangeSerializer(selectors.change_history(self.get_object()), many=True).data)
+        """FMT-02: the published event's versions, newest first: what changed, who, when and why
+        (to a lobby screen's login, why only where the director showed the players)."""
+        screen_only = not (user_roles(request.user) - {DISPLAY})
+        rows = selectors.change_history(self.get_object())
+        return Response(s.TournamentChangeSerializer(rows, many=True, context={"public_only": screen_only}).data)
+
+    @extend_schema(request=s.ChangeReasonSerializer, responses=s.TournamentChangeSerializer)
+    @action(detail=True, methods=["post"], url_path=r"changes/(?P<version>[0-9]+)/reason", url_name="change-reason")
+    def change_reason(self, request, pk=None, version=None):
+        """Show the players why this version changed (``{"public": true}``: the public rules page,
+        its change feed and the lobby screens), or keep it from them again."""
+        d = _valid(s.ChangeReasonSerializer, request)
+        row = changes.set_reason_public(self.get_object(), int(version), d["public"], actor=Actor.from_request(request))
+        return Response(s.TournamentChangeSerializer(row).data)
 
     @extend_schema(responses=s.AlternateSerializer(many=True))
     @action(detail=True, methods=["get"], pagination_class=None)

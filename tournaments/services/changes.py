@@ -5,7 +5,8 @@ about it (day and time, structure, buy-in and fees, guarantee, stack, late regis
 new version: ``TournamentChange`` keeps what changed, who changed it, when and why, and its
 logged action refreshes the lobby screens, which show the change as an announcement
 (``selectors.recent_changes``, ``change_announcement``). The setup service and the structures service write it,
-inside their own transaction; ``record_change`` is their one step.
+inside their own transaction; ``record_change`` is their one step. A version's reason is the
+staff's until the director shows it to the players (``set_reason_public``).
 """
 
 from datetime import datetime
@@ -14,11 +15,13 @@ from decimal import Decimal
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
-from tdmanager.errors import ValidationFailed
+from tdmanager.errors import DomainError, ValidationFailed
+from tdmanager.transactions import service
 
 from ..actions import Action
 from ..models import BlindStructure, Tournament, TournamentChange
 from .events import Actor, log_event
+from .ledger import lock_tournament
 
 #: What players read about an event (FMT-02: day, time, structure, buy-in, prize pool).
 PUBLIC_FIELDS = (
@@ -103,4 +106,23 @@ def record_change(t: Tournament, changes: dict, *, actor: Actor, reason: str, ki
     version = (TournamentChange.objects.filter(tournament=t).aggregate(v=Max("version"))["v"] or 0) + 1
     row = TournamentChange.objects.create(tournament=t, version=version, kind=kind, changes=changes, reason=(reason or "").strip()[:300], changed_by=actor.user)
     log_event(t, Action.TOURNAMENTS_TOURNAMENT_VERSIONED, actor, version=version, kind=kind, changes=changes, reason=row.reason)
+    return row
+
+
+@service
+def set_reason_public(tournament, version: int, public: bool, *, actor: Actor) -> TournamentChange:
+    """Show the players (the public rules page and change feed, the lobby screens) why version
+    ``version`` of the event changed, or keep it from them again: a reason is the staff's until
+    the director shows it (#40: a free text may name people or private arrangements)."""
+    t = lock_tournament(tournament)
+    row = TournamentChange.objects.filter(tournament=t, version=version).first()
+    if row is None:
+        raise DomainError("unknown_version", _("This event has no version %(v)s.") % {"v": version}, status=404)
+    if not row.reason:
+        raise ValidationFailed("no_reason", _("Version %(v)s was published without a reason: there is nothing to show.") % {"v": version})
+    if row.reason_public != bool(public):
+        row.reason_public = bool(public)
+        row.save(update_fields=["reason_public"])
+        action = Action.TOURNAMENTS_CHANGE_REASON_SHOWN if public else Action.TOURNAMENTS_CHANGE_REASON_HIDDEN
+        log_event(t, action, actor, version=version)
     return row
