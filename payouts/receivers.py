@@ -86,6 +86,15 @@ def price_checked(sender, tournament, buy_in, fee, **kwargs):
     return None
 
 
+def guarantee_checked(sender, tournament, **kwargs):
+    """A guarantee promises a prize pool: a tournament whose prize parts make another's pool (a
+    Day 1 flight's go to its Day 2) has none of its own, and the guarantee belongs there."""
+    owner = selectors.pool_owner(tournament)
+    if owner.pk == tournament.pk:
+        return None
+    return _("The prize pool of this tournament is %(owner)s's: set the guarantee there.") % {"owner": owner.name}
+
+
 def snapshot_parts(sender, tournament, entries=None, **kwargs):
     return selectors.display_summary(tournament, entries=entries)
 
@@ -216,6 +225,7 @@ def connect():
     signals.entry_paid.connect(jackpot_fund_changed, dispatch_uid="payouts.jackpot_fund_changed.paid")
     signals.entry_cancelled.connect(jackpot_fund_changed, dispatch_uid="payouts.jackpot_fund_changed.cancelled")
     signals.price_checked.connect(price_checked, dispatch_uid="payouts.price_checked")
+    signals.guarantee_checked.connect(guarantee_checked, dispatch_uid="payouts.guarantee_checked")
     signals.refund_checked.connect(refund_checked, dispatch_uid="payouts.refund_checked")
     signals.pool_out_checked.connect(pool_out_checked, dispatch_uid="payouts.pool_out_checked")
     signals.person_changed.connect(payee_erased, dispatch_uid="payouts.payee_erased")

@@ -110,6 +110,10 @@ report_links = Signal()
 #: awards seats in the tournament, so it cannot become free), or None.
 price_checked = Signal()
 
+#: ``tournament`` → why another app refuses it a guarantee, or None (payouts: its prize parts make
+#: another tournament's pool, a Day 1 flight's Day 2's, so its own pool is none to guarantee).
+guarantee_checked = Signal()
+
 #: ``tournament``, ``entry`` → why the entry of a tournament that plays on cannot be cancelled by a
 #: reversal or a refund (formats: he is drawn in a heads-up bracket, whose matches decide), or None.
 entry_cancel_checked = Signal()

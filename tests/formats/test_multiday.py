@@ -411,3 +411,23 @@ def test_a_flight_sale_is_not_reversed_out_of_a_day2_pool_whose_paid_places_are_
         cashier.reverse(LedgerRow.objects.get(entry=es[0], kind=LedgerRow.BUY_IN), reason="sold twice", actor=actor)
     assert refused.value.code == "prize_places_decided"
     assert reports.reconciliation_data(day2)["balanced"]
+
+
+def test_a_guarantee_goes_on_day2_never_on_a_flight(event, make_person, cashier_actor, api, director):
+    """A flight's prize parts make Day 2's pool: a flight has no pool of its own to guarantee.
+    Found by the simulator (day seed 1800000): a guarantee raised on flight 1A gave it an overlay
+    of its own, and neither its reconciliation nor Day 2's pool accounted for it."""
+    from payouts import selectors
+    from payouts.reports import reconciliation_data
+
+    f1a = flight(event, "1A")
+    cashier.register(f1a, make_person(), method="CASH", actor=cashier_actor)
+    r = api(director).patch(f"/api/v1/tournaments/{f1a.pk}/", {"guarantee": "2500", "override_reason": "sponsor"}, format="json")
+    assert r.status_code == 409 and r.json()["code"] == "guarantee_elsewhere" and "guarantee" in r.json()["fields"]
+    assert "Main Event — Day 2" in r.json()["detail"]
+    f1a.refresh_from_db()
+    assert f1a.guarantee is None and selectors.pool_breakdown(f1a).total == Decimal("0.00")
+    assert reconciliation_data(f1a)["in_difference"] == 0
+    r = api(director).patch(f"/api/v1/tournaments/{event.day2.pk}/", {"guarantee": "2500", "override_reason": "sponsor"}, format="json")
+    assert r.status_code == 200, r.json()
+    assert selectors.pool_breakdown(Tournament.objects.get(pk=event.day2.pk)).total == Decimal("2500.00")

@@ -30,7 +30,7 @@ from tdmanager import currencies
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.transactions import service
 
-from .. import defaults, fees
+from .. import defaults, fees, signals
 from ..actions import Action
 from ..house import HouseRules
 from ..models import BlindStructure, StructureItem, Tournament, TournamentTemplate
@@ -263,6 +263,10 @@ def update_tournament(tournament, values: dict, *, actor: Actor, override_reason
             "money_fields_locked", _("Prices and the prize pool are locked once registration opens; give the reason for the change."), fields=money
         )
     _refuse(setup_errors(values, t))
+    if changed.get("guarantee"):
+        refusal = signals.ask_one(signals.guarantee_checked, tournament=t)
+        if refusal:
+            raise SetupError("guarantee_elsewhere", refusal, fields=["guarantee"])
     if "currency" in changed and t.ledger.exists():
         raise SetupError("currency_locked", _("The currency cannot change once the tournament has sales."), fields=["currency"])
     if "settings" in changed and _bounty_bought(HouseRules.of(t)) != _bounty_bought(HouseRules.from_settings(changed["settings"])) and t.ledger.exists():
