@@ -14,7 +14,7 @@ from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.parsers import FormParser, MultiPartParser
 
 from .jsonbody import BoundedJSONParser
-from .security import throttled_seconds
+from .security import remember_device, throttled_seconds
 
 
 def throttled_message(seconds: int) -> str:
@@ -43,6 +43,11 @@ class LoginView(auth_views.LoginView):
     def get_context_data(self, **kwargs):
         return super().get_context_data(idle_minutes=settings.TDM_SESSION_IDLE_MINUTES, **kwargs)
 
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        remember_device(self.request, response, form.get_user().get_username())  # tdmanager.security: a known device
+        return response
+
     def form_invalid(self, form):
         wait = throttled_seconds(self.request)
         if wait:
@@ -60,7 +65,7 @@ class ObtainAuthTokenView(ObtainAuthToken):
 
     def post(self, request, *args, **kwargs):
         try:
-            return super().post(request, *args, **kwargs)
+            response = super().post(request, *args, **kwargs)
         except exceptions.ValidationError:
             wait = throttled_seconds(request)
             if wait:
@@ -68,6 +73,10 @@ class ObtainAuthTokenView(ObtainAuthToken):
                 exc.wait = wait
                 raise exc
             raise
+        username = request.data.get("username") if hasattr(request.data, "get") else None
+        if isinstance(username, str):
+            remember_device(request, response, username)  # a browser calling the API keeps it too
+        return response
 
 
 obtain_auth_token = ObtainAuthTokenView.as_view()

@@ -17,17 +17,29 @@ the API token endpoint — refuses before looking at the password. Each lock-out
 ``tdmanager.security`` logger and announced (``login_locked_out``) for the audit line; a
 director lifts one (``lift``). The answer to a wrong password is the same whether or not the
 user exists, and an unknown username is counted and locked out too.
+
+Two more rules keep a guesser from locking the real person out, and many addresses from
+guessing at one account. A login that succeeds leaves its browser a *device cookie*
+(``DEVICE_COOKIE``: the username signed, a random id, kept TDM_LOGIN_DEVICE_DAYS): from that
+device the username is not refused for its address's failures nor for its account's, only for
+its own failures there (counted like an address's, by the device's id). And a username's
+failures from every address together are counted too: past TDM_LOGIN_FAILURES_PER_ACCOUNT in a
+window, the username is refused from every device it has not logged in from, until the window
+ends. Behind one public address (a venue's NAT), the staff's own devices then keep logging in
+while a guest's wrong passwords lock that address.
 """
 
 import hashlib
 import ipaddress
 import logging
 import math
+import secrets
 import time
 from functools import lru_cache
 
 from django.conf import settings
 from django.contrib.auth.backends import ModelBackend
+from django.core import signing
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.dispatch import Signal
@@ -146,29 +158,99 @@ def _pair_wait(username, ip, now: float) -> int | None:
     return None
 
 
-def lockout(username, ip, now=None) -> int | None:
-    """Seconds until a login for this username from this address is allowed again, or None.
-    Only the username's own failures *from this address* count, and the address's failures
-    for any username: what others try elsewhere never locks a user out."""
+# --- known devices ------------------------------------------------------------------------
+
+DEVICE_COOKIE = "tdm_device"
+_DEVICE_SALT = "tdmanager.security.login-device"
+
+
+def device_cookie_value(username: str) -> str:
+    """A new device cookie for ``username``: signed (SECRET_KEY), a random id of its own."""
+    return signing.dumps({"u": str(username), "d": secrets.token_hex(12)}, salt=_DEVICE_SALT, compress=True)
+
+
+def known_device(request, username) -> str | None:
+    """The id of the device this request comes from when ``username`` logged in from it before
+    (its device cookie, signed and not older than TDM_LOGIN_DEVICE_DAYS), else None."""
+    raw = getattr(request, "COOKIES", {}).get(DEVICE_COOKIE) if request is not None else None
+    if not raw or not username:
+        return None
+    try:
+        value = signing.loads(raw, salt=_DEVICE_SALT, max_age=settings.TDM_LOGIN_DEVICE_DAYS * 86400)
+    except signing.BadSignature:
+        return None
+    if not isinstance(value, dict) or value.get("u") != str(username) or not isinstance(value.get("d"), str):
+        return None
+    return value["d"]
+
+
+def remember_device(request, response, username) -> None:
+    """After a successful login: the browser keeps a device cookie for ``username`` (a new one
+    unless it already holds this username's)."""
+    if known_device(request, username):
+        return
+    response.set_cookie(
+        DEVICE_COOKIE,
+        device_cookie_value(username),
+        max_age=settings.TDM_LOGIN_DEVICE_DAYS * 86400,
+        httponly=True,
+        secure=settings.SESSION_COOKIE_SECURE,
+        samesite="Lax",
+    )
+
+
+def _at(ip, device) -> str:
+    """Where a username's failures are counted: its device's id when known, else its address."""
+    return f"device:{device}" if device else str(ip)
+
+
+def _account_key(username) -> str:
+    return _key("account", str(username))
+
+
+def _account_wait(username, now: float) -> int | None:
+    """Seconds until the window of a username guessed at from everywhere ends, or None."""
+    key = _account_key(username)
+    start = cache.get(key + ":start")
+    if start is None or now - start >= settings.TDM_LOGIN_WINDOW_SECONDS or cache.get(key, 0) < settings.TDM_LOGIN_FAILURES_PER_ACCOUNT:
+        return None
+    return max(1, math.ceil(start + settings.TDM_LOGIN_WINDOW_SECONDS - now))
+
+
+def lockout(username, ip, now=None, device=None) -> int | None:
+    """Seconds until a login for this username from this address (or known ``device``) is
+    allowed again, or None. The username's own failures *from there* count; from an address
+    the device is not known at, also the address's failures for any username and the account's
+    from everywhere: what others try elsewhere never locks a user out of his own devices."""
     now = time.time() if now is None else now
     try:
-        waits = [w for w in (_pair_wait(username, ip, now) if username and ip else None, _address_wait(ip, now) if ip else None) if w]
+        if device:
+            waits = [_pair_wait(username, _at(ip, device), now) if username else None]
+        else:
+            waits = [
+                _pair_wait(username, ip, now) if username and ip else None,
+                _address_wait(ip, now) if ip else None,
+                _account_wait(username, now) if username else None,
+            ]
+        waits = [w for w in waits if w]
     except Exception:  # the cache is down: the desk must still be able to log in
         log.exception("login throttle: cache unavailable; not throttling")
         return None
     return max(waits) if waits else None
 
 
-def begin_attempt(username, ip, now=None) -> int | None:
+def begin_attempt(username, ip, now=None, device=None) -> int | None:
     """Before a password is checked: None when it may be (the attempt is counted now, so that
     attempts sent all at once are counted as they arrive, not after their passwords were
-    checked), else the seconds to wait. ``end_attempt`` must follow an allowed attempt."""
+    checked), else the seconds to wait. ``end_attempt`` must follow an allowed attempt.
+    ``device``: the id of a known device (``known_device``), whose attempts count there alone."""
     now = time.time() if now is None else now
-    wait = lockout(username, ip, now)
+    wait = lockout(username, ip, now, device)
     if wait is not None:
         return wait
+    at = _at(ip, device)
     try:
-        if ip:
+        if ip and not device:
             key = _key("address", str(ip))
             attempts, start = _address_window(ip, now)
             if start is None:  # a new window begins with this attempt
@@ -177,14 +259,23 @@ def begin_attempt(username, ip, now=None) -> int | None:
             if attempts > settings.TDM_LOGIN_FAILURES_PER_ADDRESS:  # others got there first
                 _uncount_address(ip)
                 return _address_wait(ip, now) or 1
-        if username and ip:
-            busy = _pair(username, ip) + ":busy"
+        if username and not device:
+            key = _account_key(username)
+            start = cache.get(key + ":start")
+            if start is None or now - start >= settings.TDM_LOGIN_WINDOW_SECONDS:
+                cache.delete(key)  # a new window begins with this attempt
+                cache.set(key + ":start", now, settings.TDM_LOGIN_WINDOW_SECONDS + 60)
+            if _count(key, settings.TDM_LOGIN_WINDOW_SECONDS + 60) > settings.TDM_LOGIN_FAILURES_PER_ACCOUNT:
+                _uncount(key)
+                return _account_wait(username, now) or 1
+        if username and (ip or device):
+            busy = _pair(username, at) + ":busy"
             in_flight = _count(busy, 60)
             # One guess at a time per username and address once it failed there (a first
             # attempt sent twice, a double click on "Log in", is not refused).
-            if in_flight > 1 and cache.get(_pair(username, ip), 0):
+            if in_flight > 1 and cache.get(_pair(username, at), 0):
                 _uncount(busy)  # it stays counted against the address: giving it back let a late one past the limit
-                return _pair_wait(username, ip, now) or 1
+                return _pair_wait(username, at, now) or 1
     except Exception:
         log.exception("login throttle: cache unavailable; not throttling")
     return None
@@ -215,27 +306,34 @@ def _uncount_address(ip) -> None:
     _uncount(_key("address", str(ip)))
 
 
-def end_attempt(username, ip, ok: bool, now=None) -> None:
+def end_attempt(username, ip, ok: bool, now=None, device=None) -> None:
     """After the password was checked. A good login forgets the username's failures from this
-    address and does not count against the address; a failure counts, and from the
-    TDM_LOGIN_FAILURES_PER_USER-th on locks the username at this address (``pair_delay``)."""
+    address (or known device) and does not count against the address or the account; a
+    failure counts, and from the TDM_LOGIN_FAILURES_PER_USER-th on locks the username there
+    (``pair_delay``)."""
     now = time.time() if now is None else now
+    at = _at(ip, device)
     try:
-        if username and ip:
-            _uncount(_pair(username, ip) + ":busy")
+        if username and (ip or device):
+            _uncount(_pair(username, at) + ":busy")
         if ok:
-            if ip:
+            if ip and not device:
                 _uncount_address(ip)
-            if username and ip:
-                cache.delete_many([_pair(username, ip), _pair(username, ip) + ":until"])
+            if username and not device:
+                _uncount(_account_key(username))
+            if username and (ip or device):
+                cache.delete_many([_pair(username, at), _pair(username, at) + ":until"])
             return
-        if ip:
+        if ip and not device:
             attempts, start = _address_window(ip, now)
             if start is not None and attempts == settings.TDM_LOGIN_FAILURES_PER_ADDRESS:
                 seconds = max(1, math.ceil(start + settings.TDM_LOGIN_WINDOW_SECONDS - now))
                 _locked("address", username, ip, attempts, seconds)
-        if username and ip:
-            key = _pair(username, ip)
+        if username and not device and cache.get(_account_key(username), 0) == settings.TDM_LOGIN_FAILURES_PER_ACCOUNT:
+            seconds = _account_wait(username, now) or settings.TDM_LOGIN_WINDOW_SECONDS
+            _locked("account", username, ip, settings.TDM_LOGIN_FAILURES_PER_ACCOUNT, seconds)
+        if username and (ip or device):
+            key = _pair(username, at)
             failures = _count(key, _remember())
             cache.touch(key, _remember())
             seconds = pair_delay(failures)
@@ -262,6 +360,8 @@ def reset(username=None, ip=None) -> None:
         keys += [_pair(username, ip), _pair(username, ip) + ":until", _pair(username, ip) + ":busy"]
     if ip:
         keys += [_key("address", str(ip)), _key("address", str(ip)) + ":start"]
+    if username:
+        keys += [_account_key(username), _account_key(username) + ":start"]
     if keys:
         cache.delete_many(keys)
 
@@ -271,6 +371,7 @@ def lift(username, ip) -> None:
     without a username, the address's."""
     if username:
         keys = [_pair(username, ip), _pair(username, ip) + ":until", _pair(username, ip) + ":busy"]
+        keys += [_account_key(username), _account_key(username) + ":start"]  # and what everywhere guessed
     else:
         keys = [_key("address", str(ip)), _key("address", str(ip)) + ":start"]
     cache.delete_many(keys)
@@ -284,7 +385,8 @@ class ThrottledModelBackend(ModelBackend):
         if username is None:
             username = kwargs.get(self._username_field())
         ip = client_ip(request) if request is not None else None
-        wait = begin_attempt(username, ip)
+        device = known_device(request, username)
+        wait = begin_attempt(username, ip, device=device)
         if wait is not None:
             if request is not None:
                 request.login_throttled = wait
@@ -294,7 +396,7 @@ class ThrottledModelBackend(ModelBackend):
         try:
             user = super().authenticate(request, username=username, password=password, **kwargs)
         finally:
-            end_attempt(username, ip, ok=user is not None)
+            end_attempt(username, ip, ok=user is not None, device=device)
         return user
 
     @staticmethod

@@ -77,6 +77,11 @@ TDM_LOGIN_FAILURES_PER_USER = envint("TDM_LOGIN_FAILURES_PER_USER", 5)
 TDM_LOGIN_FAILURES_PER_ADDRESS = envint("TDM_LOGIN_FAILURES_PER_ADDRESS", 20)
 TDM_LOGIN_WINDOW_SECONDS = envint("TDM_LOGIN_WINDOW_SECONDS", 900)
 TDM_LOGIN_MAX_DELAY_SECONDS = envint("TDM_LOGIN_MAX_DELAY_SECONDS", 86400)
+# Failures for one username from every address together in a window: past it the username is
+# refused everywhere until the window ends, except from a device it logged in from before (a
+# signed cookie kept TDM_LOGIN_DEVICE_DAYS), which only its own failures there lock.
+TDM_LOGIN_FAILURES_PER_ACCOUNT = envint("TDM_LOGIN_FAILURES_PER_ACCOUNT", 50)
+TDM_LOGIN_DEVICE_DAYS = max(1, envint("TDM_LOGIN_DEVICE_DAYS", 90))
 # Minutes without activity after which a staff login session ends (tdmanager.idle); 0: never.
 TDM_SESSION_IDLE_MINUTES = max(0, envint("TDM_SESSION_IDLE_MINUTES", 120))
 # Open live streams that need no login, per web process: a phone token's (past it the oldest is

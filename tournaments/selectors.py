@@ -356,8 +356,9 @@ def tournaments_with_refunds_due() -> list[int]:
 
 def login_lockouts(now=None) -> list[dict]:
     """The staff login lock-outs still in force (``tdmanager.security``), newest first, from the
-    event log: each ``{"kind", "username", "address", "failures", "until", "started_at"}``; one
-    lifted by a director since it began is not listed."""
+    event log: each ``{"kind", "username", "address", "failures", "until", "started_at"}`` (kind
+    "user": a username at an address; "address": any username there; "account": a username from
+    every address, its ``address`` ""); one lifted by a director since it began is not listed."""
     now = time.time() if now is None else now
     since = timezone.now() - timedelta(seconds=settings.TDM_LOGIN_MAX_DELAY_SECONDS + 60)
     rows = (
@@ -368,9 +369,13 @@ def login_lockouts(now=None) -> list[dict]:
     lifted, out, seen = set(), [], set()
     for row in rows:  # newest first: a lift hides the lock-outs before it
         p = row["payload"] or {}
-        key = (p.get("kind"), p.get("username", "") if p.get("kind") == "user" else "", p.get("address", ""))
+        kind = p.get("kind")
+        # a username at one address; an address, any username; an account, from every address
+        key = (kind, p.get("username", "") if kind in ("user", "account") else "", "" if kind == "account" else p.get("address", ""))
         if row["action"] == Action.AUTH_LOCKOUT_LIFTED:
             lifted.add(key)
+            if kind == "user":  # lifting a username lifts its account's lock-out too (security.lift)
+                lifted.add(("account", key[1], ""))
         elif key not in lifted and key not in seen and (p.get("until") or 0) > now:
             seen.add(key)
             out.append(
