@@ -49,6 +49,7 @@ urlpatterns = [
     path("cashier/", include(cashier_api)),
     path("tournaments/<int:pk>/clock/", tapi.ClockView.as_view(), name="api-clock"),
     path("tournaments/<int:pk>/clock/<slug:op>/", tapi.ClockView.as_view(), name="api-clock-op"),
+    path("tournaments/<int:pk>/changes/<int:version>/reason/", tapi.ChangeReasonView.as_view(), name="tournament-change-reason"),
     path("tournaments/<int:pk>/banned-paid/", tapi.BannedPaidView.as_view(), name="api-banned-paid"),
     path("tournaments/<int:pk>/declared-rebuys/", tapi.DeclaredRebuysView.as_view(), name="api-declared-rebuys"),
     path("tournaments/<int:pk>/refunds-due/", tapi.RefundsDueView.as_view(), name="api-refunds-due"),

@@ -44,7 +44,7 @@ from .reports import (
     SalesView,
     ShiftView,
 )
-from .tournaments import ChipSetViewSet, DisplayScreenViewSet, EntryViewSet, StructureViewSet, TournamentTemplateViewSet, TournamentViewSet
+from .tournaments import ChangeReasonView, ChipSetViewSet, DisplayScreenViewSet, EntryViewSet, StructureViewSet, TournamentTemplateViewSet, TournamentViewSet
 
 __all__ = [
     "CLOCK_OPS",
@@ -54,6 +54,7 @@ __all__ = [
     "ArrivalView",
     "BannedPaidView",
     "CancelReservationView",
+    "ChangeReasonView",
     "CashierView",
     "CheckInDocumentView",
     "CheckInView",

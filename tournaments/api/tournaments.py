@@ -1,6 +1,7 @@
 """REST API of the director's setup: structures, tournaments, templates, entries, screens and chip sets."""
 
 from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -8,6 +9,7 @@ from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from tdmanager.api import body_object, query_choice, query_int, query_limit
 from tdmanager.errors import DomainError
@@ -213,15 +215,6 @@ class TournamentViewSet(viewsets.ModelViewSet):
         rows = selectors.change_history(self.get_object())
         return Response(s.TournamentChangeSerializer(rows, many=True, context={"public_only": screen_only}).data)
 
-    @extend_schema(request=s.ChangeReasonSerializer, responses=s.TournamentChangeSerializer)
-    @action(detail=True, methods=["post"], url_path=r"changes/(?P<version>[0-9]+)/reason", url_name="change-reason")
-    def change_reason(self, request, pk=None, version=None):
-        """Show the players why this version changed (``{"public": true}``: the public rules page,
-        its change feed and the lobby screens), or keep it from them again."""
-        d = _valid(s.ChangeReasonSerializer, request)
-        row = changes.set_reason_public(self.get_object(), int(version), d["public"], actor=Actor.from_request(request))
-        return Response(s.TournamentChangeSerializer(row).data)
-
     @extend_schema(responses=s.AlternateSerializer(many=True))
     @action(detail=True, methods=["get"], pagination_class=None)
     def alternates(self, request, pk=None):
@@ -301,3 +294,16 @@ class ChipSetViewSet(viewsets.ModelViewSet):
 
     def perform_destroy(self, instance):
         chipsets.delete_chip_set(instance, actor=Actor.from_request(self.request))
+
+
+class ChangeReasonView(APIView):
+    """FMT-02: show the players why a version of the event changed (``{"public": true}``: the
+    public rules page, its change feed and the lobby screens), or keep it from them again."""
+
+    permission_classes = [HasRole]
+
+    @extend_schema(request=s.ChangeReasonSerializer, responses=s.TournamentChangeSerializer)
+    def post(self, request, pk, version):
+        d = _valid(s.ChangeReasonSerializer, request)
+        row = changes.set_reason_public(get_object_or_404(Tournament, pk=pk), version, d["public"], actor=Actor.from_request(request))
+        return Response(s.TournamentChangeSerializer(row).data)
