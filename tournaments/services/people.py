@@ -1,7 +1,5 @@
 """The people database: create with a duplicate warning, search by any part, ban."""
 
-import unicodedata
-
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
@@ -12,6 +10,7 @@ from .. import people_search as ranking
 from .. import signals
 from ..actions import Action
 from ..models import Person
+from ..person_text import clean_text
 from .events import Actor, log_event
 from .privacy import is_erased
 
@@ -22,26 +21,6 @@ def _digits(text: str) -> str:
 
 #: A person's fields that are one line of text (the notes may hold several).
 ONE_LINE = ("first_name", "last_name", "nickname", "email", "phone", "document_id")
-
-
-def clean_text(value: str, *, one_line: bool = True) -> str:
-    """A person's text as it is kept and shown: no invisible formatting character (a
-    right-to-left override, a zero-width space, a byte-order mark: Unicode's "format" class,
-    which would make a lobby screen or a receipt read other than what is stored), no control
-    character (a line break in a name becomes a space; the notes keep theirs), spaces collapsed,
-    the ends trimmed. The one place a person's text is cleaned, on creation and on correction."""
-    kept = []
-    for ch in value:
-        kind = unicodedata.category(ch)
-        if kind == "Cf":
-            continue
-        if kind == "Cc" and (one_line or ch not in "\n\t"):
-            ch = " "
-        kept.append(ch)
-    text = "".join(kept)
-    if one_line:
-        return " ".join(text.split())
-    return "\n".join(" ".join(line.split()) for line in text.replace("\r", "").split("\n")).strip()
 
 
 def _cleaned(name: str, value):
