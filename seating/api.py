@@ -458,7 +458,9 @@ class BustsView(SeatingAPIView):
     "reason"}``; in a bounty event each bust names its ``eliminators`` (entry ids, or
     ``{"entry", "pot_share"}`` for a split pot, from the button's left), each seated at the table
     of the player out (a director's ``override_reason`` lets one from elsewhere count), and the
-    answer carries ``bounties``: what the knockouts won (PAY-02). A dealer names his ``table``."""
+    answer carries ``bounties``: what the knockouts won (PAY-02). A dealer names his ``table``.
+    Honours an ``Idempotency-Key``: a tablet that lost the answer on the venue's Wi-Fi sends
+    the bust again and gets the first answer back, never a refusal of a player already out."""
 
     @extend_schema(request=None, responses=OBJECT_LIST)
     def get(self, request, pk):
@@ -467,23 +469,27 @@ class BustsView(SeatingAPIView):
     @extend_schema(request=BustSerializer, responses={201: BustAnswerSerializer})
     def post(self, request, pk):
         d = _bust_input(request)
-        with found():  # the service locks the tournament: no read of it first
-            out = services.record_bust(
-                pk,
-                [dict(i) for i in d["entries"]],
-                actor=self.actor(),
-                table=d.get("table"),
-                same_hand=d["same_hand"],
-                reason=d["reason"],
-                simultaneous=d["simultaneous"],
-                override_reason=d["override_reason"],
-            )
-        data = outcome_data(pk, out)
-        # the tournament the service locked, on its rows: a bounty event answers what was won
-        won = selectors.knockouts(out.busts[0].tournament, [b.pk for b in out.busts], out.winner)
-        if won is not None:
-            data["bounties"] = bounties_answer(won)
-        return Response(data, status=201)
+
+        def bust():
+            with found():  # the service locks the tournament: no read of it first
+                out = services.record_bust(
+                    pk,
+                    [dict(i) for i in d["entries"]],
+                    actor=self.actor(),
+                    table=d.get("table"),
+                    same_hand=d["same_hand"],
+                    reason=d["reason"],
+                    simultaneous=d["simultaneous"],
+                    override_reason=d["override_reason"],
+                )
+            data = outcome_data(pk, out)
+            # the tournament the service locked, on its rows: a bounty event answers what was won
+            won = selectors.knockouts(out.busts[0].tournament, [b.pk for b in out.busts], out.winner)
+            if won is not None:
+                data["bounties"] = bounties_answer(won)
+            return Response(data, status=201)
+
+        return idempotent(request, bust)
 
 
 class SimultaneousBustsView(SeatingAPIView):

@@ -336,3 +336,21 @@ def test_an_equal_split_ignores_the_shares(api, floor_user, make_tournament, mak
     named = [{"entry": e[2].pk, "pot_share": 3000}, e[3].pk]
     r = client.post(busts_url(t), {"entries": [{"entry": e[1].pk, "eliminators": named}]}, format="json")
     assert r.status_code == 201 and [(k["winner"], k["cash"]) for k in r.json()["bounties"]] == [(e[2].pk, "25.00"), (e[3].pk, "25.00")], r.json()
+
+
+def test_a_bust_sent_again_with_its_key_gets_the_first_answer_and_counts_once(api, floor_user, make_tournament, make_person, cashier_actor, actor):
+    # A tablet whose answer was lost on the Wi-Fi sends the same bust again with the same key:
+    # it is told the bust it made (not "already out"), and e0 wins e1's bounty once: €75 on his head.
+    t, e = bounty_event(make_tournament, make_person, cashier_actor, actor)
+    body = {"entries": [{"entry": e[1].pk, "eliminators": [e[0].pk]}]}
+    client = api(floor_user)
+    first = client.post(busts_url(t), body, format="json", HTTP_IDEMPOTENCY_KEY="bust-e1")
+    again = client.post(busts_url(t), body, format="json", HTTP_IDEMPOTENCY_KEY="bust-e1")
+    assert first.status_code == again.status_code == 201, again.json()
+    assert again.json() == first.json() and again["Idempotent-Replay"] == "true"
+    assert first.json()["bounties"][0]["cash"] == "25.00"
+    assert status(e[1]) == Entry.BUSTED
+    assert BountyHead.objects.get(entry=e[0]).amount == D("75")
+    assert BountyAward.objects.filter(tournament=t, void="").count() == 1
+    # without the key the same bust again is a refusal: the player is out already
+    assert client.post(busts_url(t), body, format="json").status_code == 409
