@@ -86,12 +86,16 @@ def price_checked(sender, tournament, buy_in, fee, **kwargs):
     return None
 
 
-def guarantee_checked(sender, tournament, **kwargs):
+def guarantee_checked(sender, tournament, guarantee=None, **kwargs):
     """A guarantee promises a prize pool: a tournament whose prize parts make another's pool (a
-    Day 1 flight's go to its Day 2) has none of its own, and the guarantee belongs there."""
+    Day 1 flight's go to its Day 2) has none of its own, and the guarantee belongs there. A pool
+    of its own changes its guarantee only while no prize stands on it (PAY-05:
+    ``services.guarantee_change_refusal``, a ``(code, why)`` answer)."""
     owner = selectors.pool_owner(tournament)
     if owner.pk == tournament.pk:
-        return None
+        return services.guarantee_change_refusal(tournament)
+    if not guarantee:
+        return None  # a flight's guarantee taken away: there was none to keep
     return _("The prize pool of this tournament is %(owner)s's: set the guarantee there.") % {"owner": owner.name}
 
 

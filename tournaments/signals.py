@@ -110,8 +110,11 @@ report_links = Signal()
 #: awards seats in the tournament, so it cannot become free), or None.
 price_checked = Signal()
 
-#: ``tournament`` → why another app refuses it a guarantee, or None (payouts: its prize parts make
-#: another tournament's pool, a Day 1 flight's Day 2's, so its own pool is none to guarantee).
+#: ``tournament``, ``guarantee`` (the new one, None when taken away) → why another app refuses
+#: the change, or None (payouts: its prize parts make another tournament's pool, a Day 1 flight's
+#: Day 2's, so its own pool is none to guarantee); a ``(code, why)`` pair when the refusal has a
+#: code of its own (payouts: the payout table is locked or a paid place decided on the pool as
+#: it stands, PAY-05).
 guarantee_checked = Signal()
 
 #: ``tournament``, ``entry`` → why the entry of a tournament that plays on cannot be cancelled by a

@@ -23,7 +23,7 @@ from .bounties import (
     undo_knockouts,
     void_uncollected,
 )
-from .common import PAYOUT_METHODS, PayoutError, pool_shrink_refusal
+from .common import PAYOUT_METHODS, PayoutError, guarantee_change_refusal, pool_shrink_refusal
 from .deals import DEAL_REFUSALS, accept_deal, approve_deal, cancel_deal, deal_bounties_now, deal_options, deal_refusal, propose_deal
 from .jackpot import claim_jackpot, next_day, pay_jackpot, set_jackpot_base
 from .prizes import check_cash_payout, check_paid_places_stand, pay_prize
@@ -46,6 +46,7 @@ __all__ = [
     "DEAL_REFUSALS",
     "PAYOUT_METHODS",
     "PayoutError",
+    "guarantee_change_refusal",
     "pool_shrink_refusal",
     "accept_deal",
     "after_bust",

@@ -71,3 +71,40 @@ def pool_shrink_refusal(t) -> tuple[str, str] | None:
             ),
         )
     return None
+
+
+def guarantee_change_refusal(t) -> tuple[str, str] | None:
+    """Why the guarantee of ``t`` may not change now, or None. The guarantee is part of the prize
+    pool the players are promised (an overlay tops the pool up to it): once a paid place is
+    decided, or the payout table is locked and published on the pool as it stood, the prizes
+    (a satellite's seats) stand on that pool, and a new guarantee would move the pool under them
+    (PAY-05). A satellite's table stored as edited (by hand, or unlocked) holds seats written for
+    the pool as it stood: it goes back to the automatic proposal, which follows the pool, before
+    the guarantee changes. A cancelled event's guarantee is void (FMT-02): nothing stands on it."""
+    if sel.is_cancelled(t):
+        return None
+    if sel.prize_place_decided(t):
+        return (
+            "prize_places_decided",
+            _(
+                "The paid places are decided, or every player still in is in the money: the prize pool they share, and its guarantee, can no longer change (PAY-05)."
+            ),
+        )
+    state = sel.table_state(t)
+    if state == PayoutTable.LOCKED:
+        return (
+            "table_locked",
+            _(
+                "The payout table is locked and published on the prize pool as it stands: the guarantee cannot change under it. "
+                "The director unlocks the table first (PAY-05), and locks it again on the new pool."
+            ),
+        )
+    if state == PayoutTable.EDITED and sel.satellite_link(t) is not None:
+        return (
+            "table_edited",
+            _(
+                "This satellite's payout table was written for the prize pool as it stands: go back to the automatic proposal "
+                "(its seats follow the pool) before changing the guarantee."
+            ),
+        )
+    return None

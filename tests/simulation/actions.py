@@ -685,8 +685,10 @@ def bounty_awards(t) -> list[BountyAward]:
 def announce_change(world: World, rng) -> str:
     """The director raises a published event's guarantee, saying why (FMT-02: a new version on
     the lobby screens). The reason is the staff's until the director shows it to the players:
-    now and then this version's or an older one's is shown, now and then hidden again."""
-    t = _event(world, rng, Tournament.REGISTERING, Tournament.RUNNING)
+    now and then this version's or an older one's is shown, now and then hidden again. Mostly on
+    an event whose payout table is not locked: on one that is, or whose paid places are decided,
+    the guarantee no longer changes (PAY-05, day seed 1900109) and the product refuses."""
+    t = _mostly(world, rng, lambda t: psel.table_state(t) != PayoutTable.LOCKED, Tournament.REGISTERING, Tournament.RUNNING)
     guarantee = (t.guarantee or Decimal(0)) + Decimal(rng.choice([500, 1000, 2500]))
     reason = f"sim-reason {t.pk}-{rng.randrange(10**9)}"  # told apart from every other reason of the day
     setup.update_tournament(t, {"guarantee": guarantee}, actor=world.director, override_reason=reason)

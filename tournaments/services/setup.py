@@ -263,10 +263,11 @@ def update_tournament(tournament, values: dict, *, actor: Actor, override_reason
             "money_fields_locked", _("Prices and the prize pool are locked once registration opens; give the reason for the change."), fields=money
         )
     _refuse(setup_errors(values, t))
-    if changed.get("guarantee"):
-        refusal = signals.ask_one(signals.guarantee_checked, tournament=t)
+    if "guarantee" in changed:  # set, raised, lowered or taken away: another app may refuse it
+        refusal = signals.ask_one(signals.guarantee_checked, tournament=t, guarantee=changed["guarantee"])
         if refusal:
-            raise SetupError("guarantee_elsewhere", refusal, fields=["guarantee"])
+            code, why = refusal if isinstance(refusal, tuple) else ("guarantee_elsewhere", refusal)
+            raise SetupError(code, why, fields=["guarantee"])
     if "currency" in changed and t.ledger.exists():
         raise SetupError("currency_locked", _("The currency cannot change once the tournament has sales."), fields=["currency"])
     if "settings" in changed and _bounty_bought(HouseRules.of(t)) != _bounty_bought(HouseRules.from_settings(changed["settings"])) and t.ledger.exists():
