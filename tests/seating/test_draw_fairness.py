@@ -12,7 +12,7 @@ import random
 from collections import Counter
 
 from seating.engine import Table, draw_break, draw_late_seat, draw_seats, plan_balance, plan_final_table
-from seating.predraw import predraw
+from seating.predraw import predraw, seat_as_predrawn
 from tournaments import chiprace
 
 # χ² at p = 0.001 by degrees of freedom (from the published table, not computed here).
@@ -98,6 +98,28 @@ def test_the_draw_in_advance_sends_each_registrant_to_each_session_as_often():
         last[session[11]] += 1
     assert_uniform(first, ["1A", "1B", "1C"])
     assert_uniform(last, ["1A", "1B", "1C"])
+
+
+def test_the_start_after_a_draw_in_advance_gives_a_late_registrant_and_a_player_drawn_again_any_open_seat():
+    # Two tables of 9, each with 6 players drawn in advance into seats 1–6; "late" registered
+    # after the pre-draw and "moved" was drawn into seat 10 (the tables have 9 now): one goes
+    # to table 1, the other to table 2 (the fewest players, the lowest number first), each
+    # takes a random open seat there (the shuffle of a table's free seats) and who takes which
+    # table's seat is the shuffle of the tickets. So each of them gets each of the 6 open seats
+    # about 1,200 / 6 = 200 times: without the first shuffle seat 7 every time, without the
+    # second always the same table.
+    predrawn = {f"{t}-{s}": (t, s) for t in (1, 2) for s in range(1, 7)} | {"moved": (2, 10)}
+    players = [*predrawn, "late"]
+    first, last = Counter(), Counter()
+    for seed in range(1200):
+        start = seat_as_predrawn(players, predrawn, capacity=9, rng=random.Random(seed))
+        assert start.not_kept == [("moved", "no_such_seat")] and len(start.kept) == 12
+        where = {p: (t, s) for p, t, s in start.assignments}
+        first[where["moved"]] += 1
+        last[where["late"]] += 1
+    seats = [(t, s) for t in (1, 2) for s in (7, 8, 9)]
+    assert_uniform(first, seats)
+    assert_uniform(last, seats)
 
 
 def test_a_balancing_tie_break_by_draw_takes_each_equally_full_table_as_often():
