@@ -152,3 +152,21 @@ def test_the_banner_names_the_mystery_envelope_drawn(client, floor_user, make_to
     drawn = BountyAward.objects.get(tournament=t, knocked_out=e[1]).envelope
     cash = ["100.00", "50.00", "30.00", "20.00"][drawn - 1]
     assert f"Knocked out by {e[0].person.full_name} #{e[0].number}: envelope {drawn}, wins {cash} EUR." in html
+
+
+def test_the_dealer_page_names_the_mystery_envelope_drawn(client, make_tournament, make_person, cashier_actor, actor):
+    # As on the floor's page: the dealer reports the player out at his table and the banner
+    # after the redirect names the envelope drawn and what it pays.
+    t, e = bounty_event(make_tournament, make_person, cashier_actor, actor, bounty="MYSTERY", mystery_from="START")
+    payouts_services.set_envelopes(t, ["100", "50", "30", "20"], actor=actor)  # 4 × €50 taken in
+    client.force_login(make_user("dealm", "dealer"))
+    out, by = e[1], e[0]
+    number = table_of(out)
+    assert table_of(by) == number
+    r = client.post(f"/tournaments/{t.pk}/dealer/", {"op": "bust", "table": number, "only": out.pk, f"eliminators_{out.pk}": by.pk}, follow=True)
+    assert r.status_code == 200 and r.redirect_chain[-1][0].startswith(f"/tournaments/{t.pk}/dealer/?table={number}&bust=")
+    drawn = BountyAward.objects.get(tournament=t, knocked_out=out).envelope
+    cash = ["100.00", "50.00", "30.00", "20.00"][drawn - 1]
+    html = r.content.decode()
+    banner = html[html.index('id="just-busted"') : html.index("</section>", html.index('id="just-busted"'))]
+    assert f"Knocked out by {by.person.full_name} #{by.number}: envelope {drawn}, wins {cash} EUR." in banner
