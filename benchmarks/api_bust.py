@@ -51,11 +51,12 @@ def prepare_database(url: str | None):
 
 def make_user(name, role):
     from django.contrib.auth.models import Group, User
-    from rest_framework.authtoken.models import Token
+
+    from tournaments.services.logins import issue_token
 
     user = User.objects.create_user(name, password="x")
     user.groups.add(Group.objects.get_or_create(name=role)[0])
-    return user, Token.objects.create(user=user).key
+    return user, issue_token(user, device="benchmark")[1]
 
 
 def seed_people():

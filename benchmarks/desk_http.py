@@ -51,9 +51,9 @@ def seed(players: int, servers: list[str]):
 
     from django.contrib.auth.models import Group, User
     from django.utils import timezone
-    from rest_framework.authtoken.models import Token
 
     from tournaments.models import Person, Tournament
+    from tournaments.services.logins import issue_token
 
     Person.objects.bulk_create(Person(first_name=f"P{i}", last_name=f"Bench{i}", search_text=f"p{i} bench{i}") for i in range(players))
     people = list(Person.objects.order_by("id").values_list("id", flat=True))
@@ -69,7 +69,7 @@ def seed(players: int, servers: list[str]):
             starting_stack=30000,
             status=Tournament.REGISTERING,
         )
-        desks[name] = (Token.objects.create(user=user).key, t.pk)
+        desks[name] = (issue_token(user, device="benchmark")[1], t.pk)
     return desks, people
 
 

@@ -207,21 +207,21 @@ class Event:
 
         from django.contrib.auth.models import Group, User
         from django.utils import timezone
-        from rest_framework.authtoken.models import Token
 
         from seating.models import Seat
         from tournaments.models import DisplayScreen, Entry, Person, Tournament
         from tournaments.services import clockctl, lifecycle
         from tournaments.services.events import Actor
+        from tournaments.services.logins import issue_token
         from tournaments.services.structures import ensure_builtin_structures
 
         stamp = uuid.uuid4().hex[:8]
         self.director = User.objects.create_user(f"bench-director-{stamp}", password="x", is_superuser=True)
         desk = User.objects.create_user(f"bench-cashier-{stamp}", password="x")
         desk.groups.add(Group.objects.get(name="cashier"))
-        self.cashier_token = Token.objects.create(user=desk).key
+        self.cashier_token = issue_token(desk, device="benchmark")[1]
         self.actor = Actor(self.director, "bench")
-        self.director_token = Token.objects.create(user=self.director).key
+        self.director_token = issue_token(self.director, device="benchmark")[1]
         st = next(s for s in ensure_builtin_structures() if s.name.startswith("Regular"))
         t = Tournament.objects.create(
             name=f"Fan-out {self.players}",

@@ -424,11 +424,12 @@ def _bulk_field(t, n, stamp, label):
 
 def _user(name, group, stamp):
     from django.contrib.auth.models import Group, User
-    from rest_framework.authtoken.models import Token
+
+    from tournaments.services.logins import issue_token
 
     u = User.objects.create_user(f"fest-{name}-{stamp}", password="x")
     u.groups.add(Group.objects.get_or_create(name=group)[0])  # a test database emptied by an earlier test has no roles
-    return u.pk, Token.objects.create(user=u).key
+    return u.pk, issue_token(u, device="benchmark")[1]
 
 
 def build_festival(plan: Plan, *, log=print) -> World:

@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from .authentication import TokenExpired
 from .errors import DomainError, ValidationFailed
 
 MAX_LIMIT = 500
@@ -98,6 +99,7 @@ def query_int(request, name: str, *, minimum: int = 1, maximum: int = 2**31 - 1)
 
 
 _CODES = {
+    TokenExpired: "token_expired",  # before its parent: the first class that matches names the code
     exceptions.NotAuthenticated: "not_authenticated",
     exceptions.AuthenticationFailed: "authentication_failed",
     exceptions.PermissionDenied: "permission_denied",

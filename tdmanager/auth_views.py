@@ -10,8 +10,9 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
 from django.utils.translation import ngettext
 from rest_framework import exceptions
-from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.views import APIView
 
 from .jsonbody import BoundedJSONParser
 from .security import remember_device, throttled_seconds
@@ -57,15 +58,24 @@ class LoginView(auth_views.LoginView):
         return super().form_invalid(form)
 
 
-class ObtainAuthTokenView(ObtainAuthToken):
-    """``POST {"username", "password"}`` → ``{"token"}``; a wrong password or unknown user gets
-    the same 400, a locked-out one 429."""
+class TokenLoginView(APIView):
+    """``POST {"username", "password", "device"}`` → a token for this device; a wrong password or
+    unknown user gets the same 400, a locked-out one 429. The app that owns the tokens' table
+    issues them (``issue``): the ground floor only checks the password, behind the throttle."""
 
+    permission_classes = ()
+    authentication_classes = ()
     parser_classes = (BoundedJSONParser, FormParser, MultiPartParser)  # DRF's, with the JSON depth bounded
+    serializer_class = AuthTokenSerializer
+
+    def issue(self, request, user):
+        """The answer to a checked login: a token for this device (the subclass's)."""
+        raise NotImplementedError
 
     def post(self, request, *args, **kwargs):
+        serializer = self.serializer_class(data=request.data, context={"request": request})
         try:
-            response = super().post(request, *args, **kwargs)
+            serializer.is_valid(raise_exception=True)
         except exceptions.ValidationError:
             wait = throttled_seconds(request)
             if wait:
@@ -73,10 +83,7 @@ class ObtainAuthTokenView(ObtainAuthToken):
                 exc.wait = wait
                 raise exc
             raise
-        username = request.data.get("username") if hasattr(request.data, "get") else None
-        if isinstance(username, str):
-            remember_device(request, response, username)  # a browser calling the API keeps it too
+        user = serializer.validated_data["user"]
+        response = self.issue(request, user)
+        remember_device(request, response, user.get_username())  # a browser calling the API keeps it too
         return response
-
-
-obtain_auth_token = ObtainAuthTokenView.as_view()

@@ -45,6 +45,10 @@ STAFF_AUDIT = STAFF + AUDIT
 LOBBY_AUDIT = LOBBY + AUDIT
 DF_AUDIT = DF + AUDIT
 SIGNERS = (DIRECTOR, CONTROLLER)  # the two signatures on the ranking (ELM-07)
+LOGGED_IN = STAFF + (DEALER, DISPLAY) + AUDIT  # every login: its own devices
+# Routes about the caller's own login, not the room: every role may use them (a regulator too,
+# outside his tournaments), and a role that changes nothing in the room may still log a device out.
+OWN_LOGIN = frozenset({"login", "logout", "set_language", "api-token", "api-tokens", "api-token-revoke", "devices"})
 
 # Actions of the seating table-map page that only a director may take.
 _TABLE_PAGE_OPS = {"draw": D, "redraw": D, "tv": D, "untv": D, "*": DF}
@@ -59,6 +63,8 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     # --- API: people, structures, tournaments ---------------------------------------------
     "api-root": {"GET": STAFF},
     "api-token": {"POST": ANYONE},
+    "api-tokens": {"GET": LOGGED_IN},  # the caller's devices; a director's ?everyone=true: every user's
+    "api-token-revoke": {"POST": LOGGED_IN},  # one's own device; a director: anyone's (tournaments.services.logins)
     "api-login-lockouts": {"GET": D},  # staff login lock-outs (tdmanager.security)
     "api-login-lockout-lift": {"POST": D},
     "schema": {"GET": ANYONE},  # the API's shape is public (it is in the source); data is not
@@ -255,6 +261,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "clock-control": {"GET": DF},
     "displays": {"GET": DF, "POST": D},  # the lobby screens and their rotation (changes: the screens API, director; POST: a screen's link revoked or renewed)
     "login-lockouts": {"GET": D, "POST": D},  # staff login lock-outs: a director lifts one
+    "devices": {"GET": LOGGED_IN, "POST": LOGGED_IN},  # the devices logged in through the API: one's own, a director's every user's
     "floor-tools": {"GET": DF},
     "seating-tables": {"GET": DF, "POST": _TABLE_PAGE_OPS},
     "seating-predraw": {"GET": STAFF, "POST": D},  # SEAT-02: run it, print it, export it (CSV)
@@ -301,7 +308,7 @@ REVERSIBLE_BY: dict[str, tuple] = {
 # Routes a regulator may read, all keyed by the tournament's ``pk``: he reads them only for the
 # tournaments a director granted him (anything else answers 404), and nothing else but the
 # dashboard (``tests/test_role_matrix.py`` checks both).
-BY_TOURNAMENT = frozenset(name for name, rules in POLICY.items() if REGULATOR in (rules.get("GET") or ()) and name not in ("dashboard",))
+BY_TOURNAMENT = frozenset(name for name, rules in POLICY.items() if REGULATOR in (rules.get("GET") or ()) and name != "dashboard" and name not in OWN_LOGIN)
 
 _READ_METHODS = {"HEAD": "GET", "OPTIONS": "GET"}
 

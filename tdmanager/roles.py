@@ -44,7 +44,7 @@ def in_scope(user, name, method, op, kwargs) -> bool:
     if not policy.regulator_only(user_roles(user), name, method, op):
         return True
     if name not in policy.BY_TOURNAMENT:
-        return name == "dashboard"
+        return name == "dashboard" or name in policy.OWN_LOGIN
     try:
         pk = int((kwargs or {}).get("pk"))
     except (TypeError, ValueError):

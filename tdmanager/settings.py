@@ -84,6 +84,9 @@ TDM_LOGIN_FAILURES_PER_ACCOUNT = envint("TDM_LOGIN_FAILURES_PER_ACCOUNT", 50)
 TDM_LOGIN_DEVICE_DAYS = max(1, envint("TDM_LOGIN_DEVICE_DAYS", 90))
 # Minutes without activity after which a staff login session ends (tdmanager.idle); 0: never.
 TDM_SESSION_IDLE_MINUTES = max(0, envint("TDM_SESSION_IDLE_MINUTES", 120))
+# Minutes an API token may go unused before it expires (tdmanager.authentication); 0: never.
+# A shift's length by default: a desk's tablet left overnight logs in again in the morning.
+TDM_TOKEN_IDLE_MINUTES = max(0, envint("TDM_TOKEN_IDLE_MINUTES", 720))
 # Open live streams that need no login, per web process: a phone token's (past it the oldest is
 # ended: the newest page wins), and a client address's, phones and lobby screens together (past
 # it a new one is refused, 429). Generous per address: a card room's players may all share the

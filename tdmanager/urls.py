@@ -12,7 +12,6 @@ from tdmanager.csp import csp_update
 # how many patterns a request tries before its own: seating's first, the floor's busts and slip
 # confirmations (a few patterns) before the tournaments' many, so the most frequent calls resolve first.
 api_v1 = [
-    path("auth/token/", tdm_auth.obtain_auth_token, name="api-token"),  # throttled: tdmanager.security
     path("", include("seating.api_urls")),
     path("", include("tournaments.api_urls")),
     path("", include("payouts.api_urls")),

@@ -61,7 +61,6 @@ def build_world() -> dict:
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group
     from django.utils import timezone
-    from rest_framework.authtoken.models import Token
 
     from payouts import services as payouts
     from payouts.models import PayoutTemplate
@@ -70,6 +69,7 @@ def build_world() -> dict:
     from tournaments.models import ChipDenomination, ChipSet, DisplayScreen, Person, Tournament
     from tournaments.services import cashier, lifecycle
     from tournaments.services.events import Actor
+    from tournaments.services.logins import issue_token
     from tournaments.services.structures import ensure_builtin_structures
 
     User = get_user_model()
@@ -78,7 +78,7 @@ def build_world() -> dict:
     for role in ROLES:
         user = User.objects.create_user(username=f"fuzz-{role}", password=None)
         user.groups.add(Group.objects.get_or_create(name=role)[0])
-        tokens[role] = Token.objects.create(user=user).key
+        tokens[role] = issue_token(user, device="test")[1]
         users[role] = user
     director = Actor(users["director"], "fuzz")
     desk = Actor(users["cashier"], "fuzz-desk")

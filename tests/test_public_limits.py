@@ -244,9 +244,9 @@ def test_a_refused_request_to_an_async_view_never_reaches_djangos_asgi_handler(m
 def test_staff_requests_are_served_while_every_public_thread_is_busy(make_app, director):
     """Both public threads held in their view (and a third public request queued behind them):
     a director's API call is answered meanwhile, before any public request has left its view."""
-    from rest_framework.authtoken.models import Token
+    from tournaments.services.logins import issue_token
 
-    auth = [(b"authorization", f"Token {Token.objects.create(user=director).key}".encode())]
+    auth = [(b"authorization", f"Token {issue_token(director, device='test')[1]}".encode())]
     app = make_app(threads=1, public_threads=2)
 
     async def scenario():
@@ -273,9 +273,10 @@ def test_both_pools_keep_their_connection_and_close_frees_them(make_app, directo
     """A public request runs on a public thread, which keeps its database connection as the
     staff's do (TDM_WEB_DB_KEEP); closing the app closes the connections of both pools."""
     from django.db.backends.signals import connection_created
-    from rest_framework.authtoken.models import Token
 
-    auth = [(b"authorization", f"Token {Token.objects.create(user=director).key}".encode())]
+    from tournaments.services.logins import issue_token
+
+    auth = [(b"authorization", f"Token {issue_token(director, device='test')[1]}".encode())]
     app = make_app(threads=1, public_threads=1)
     opened = []
 

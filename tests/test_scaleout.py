@@ -138,7 +138,7 @@ def logged_at(line: str) -> datetime:
 
 
 def test_two_web_processes_a_worker_and_a_beat(scaled, make_tournament, make_person, director):
-    from rest_framework.authtoken.models import Token
+    from tournaments.services.logins import issue_token
 
     actor = Actor(director, "test")
     t = make_tournament(name="Scale-out")
@@ -147,7 +147,7 @@ def test_two_web_processes_a_worker_and_a_beat(scaled, make_tournament, make_per
     lifecycle.start(t, actor=actor)
     screen = DisplayScreen.objects.create(name="Lobby", tournament=t, token="scale-out-lobby")
     web_a, web_b = scaled["webs"]
-    api = httpx.Client(headers={"Authorization": f"Token {Token.objects.create(user=director).key}"}, timeout=WAIT)
+    api = httpx.Client(headers={"Authorization": f"Token {issue_token(director, device='test')[1]}"}, timeout=WAIT)
 
     def act(base, op, **data) -> dict:
         r = api.post(f"{base}/api/v1/tournaments/{t.pk}/clock/{op}/", json={"reason": "scale-out test", **data})

@@ -160,9 +160,9 @@ def test_a_body_sent_in_pieces_arrives_whole(app):
 
 @override_settings(DATA_UPLOAD_MAX_MEMORY_SIZE=1000)
 def test_body_limits_hold_with_and_without_a_declared_length(app, director):
-    from rest_framework.authtoken.models import Token
+    from tournaments.services.logins import issue_token
 
-    auth = (b"authorization", f"Token {Token.objects.create(user=director).key}".encode())
+    auth = (b"authorization", f"Token {issue_token(director, device='test')[1]}".encode())
     json_type = (b"content-type", b"application/json")
     declared = call(app, "POST", "/api/v1/people/", chunks=(b"x" * 5000,), headers=[auth, json_type, (b"content-length", b"5000")])
     assert declared.status == 413 and declared.json()["code"] == "request_too_large"
@@ -319,12 +319,11 @@ def test_a_pool_thread_keeps_its_connection_for_the_next_request(settings, keep)
     more than the call itself, and taking one from PostgreSQL's pool and giving it back about
     0.6 ms: a pool thread keeps its own for TDM_WEB_DB_KEEP seconds; 0 opens one (or takes one
     from the pool) per request as before. Django's ASGI handler (a new thread per request) never keeps."""
-    from rest_framework.authtoken.models import Token
-
     from tdmanager.asgi import Application
     from tests.conftest import make_user
+    from tournaments.services.logins import issue_token
 
-    token = Token.objects.create(user=make_user("kept", "cashier")).key
+    token = issue_token(make_user("kept", "cashier"), device="test")[1]
     settings.TDM_WEB_DB_KEEP = keep
     settings.TDM_WEB_THREADS = 1
     app = Application()

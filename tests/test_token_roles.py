@@ -4,15 +4,15 @@ may call what unchanged; refusals as DRF words them."""
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from tests.conftest import make_user
+from tournaments.services.logins import issue_token
 
 
 def token_client(user, key=None):
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {key or Token.objects.create(user=user).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key or issue_token(user, device='test')[1]}")
     return client
 
 
@@ -22,8 +22,8 @@ def test_the_user_and_the_roles_come_in_one_query(cashier_user):
     with CaptureQueriesContext(connection) as queries:
         r = client.get("/api/v1/cashier/shift/")
     assert r.status_code == 200
-    asked = [q["sql"] for q in queries.captured_queries if "auth_group" in q["sql"] or "authtoken_token" in q["sql"]]
-    assert len(asked) == 1 and "auth_group" in asked[0] and "authtoken_token" in asked[0]
+    asked = [q["sql"] for q in queries.captured_queries if "auth_group" in q["sql"] or "devicetoken" in q["sql"]]
+    assert len(asked) == 1 and "auth_group" in asked[0] and "tournaments_devicetoken" in asked[0]
 
 
 @pytest.mark.django_db
@@ -56,7 +56,7 @@ def test_the_query_compiled_once_gives_what_the_orm_gives(cashier_user, floor_us
     from django.contrib.auth.models import Group
     from django.utils import timezone
 
-    from tdmanager.authentication import TokenWithRoles
+    from tdmanager.authentication import TokenWithRoles, key_digest
 
     floor_user.groups.add(Group.objects.get_or_create(name="cashier")[0])
     floor_user.last_login = timezone.now()
@@ -64,8 +64,8 @@ def test_the_query_compiled_once_gives_what_the_orm_gives(cashier_user, floor_us
     boss = make_user("root", is_superuser=True)
     auth = TokenWithRoles()
     for user, roles in ((cashier_user, {"cashier"}), (floor_user, {"floor", "cashier"}), (boss, {"director"})):
-        key = Token.objects.create(user=user).key
-        expected = auth.query(key).get()
+        key = issue_token(user, device="test")[1]
+        expected = auth.query(key_digest(key)).get()
         with CaptureQueriesContext(connection) as queries:
             found, token = auth.authenticate_credentials(key)
             assert found.pk == user.pk and found.username == user.username and found.last_login == user.last_login

@@ -14,6 +14,8 @@ class Action(models.TextChoices):
     # --- staff logins (no tournament) ----------------------------------------------------
     AUTH_LOCKOUT_STARTED = "auth.lockout.started", _("Staff login locked out after failed passwords")
     AUTH_LOCKOUT_LIFTED = "auth.lockout.lifted", _("Staff login lock-out lifted")
+    AUTH_TOKEN_ISSUED = "auth.token.issued", _("API login on a device")
+    AUTH_TOKEN_REVOKED = "auth.token.revoked", _("A device's API login revoked")
     # --- cashier -------------------------------------------------------------------------
     CASHIER_ADDON_SOLD = "cashier.addon.sold", _("Add-on sold")
     CASHIER_REBUY_DECLARED = "cashier.rebuy.declared", _("Rebuy declared")

@@ -7,14 +7,14 @@ class TournamentsConfig(AppConfig):
 
     def ready(self):
         # Imported here, once every app's models are loaded: these modules read them.
-        from tdmanager import backup, idempotency, realtime, roles, security
+        from tdmanager import authentication, backup, idempotency, realtime, roles, security
 
-        from .models import IdempotencyRecord
+        from .models import DeviceToken, IdempotencyRecord
         from .phone import phone_index
         from .selectors import granted_to_regulator
         from .services.floor import chip_race_replay
         from .services.ledger import receipts_after_restore
-        from .services.logins import record_lockout
+        from .services.logins import connect_receivers, record_lockout
         from .services.privacy import erasures_after_restore
         from .signals import draw_replay_wanted
         from .snapshot import build_snapshot
@@ -25,6 +25,8 @@ class TournamentsConfig(AppConfig):
         idempotency.keys.model = IdempotencyRecord  # the keys' table, and the statement claiming a key
         idempotency.keys.claim = claim_idempotency_key
         security.login_locked_out.connect(record_lockout, dispatch_uid="tournaments-login-lockout")  # the audit line
+        authentication.tokens.model = DeviceToken  # the devices' API tokens
+        connect_receivers()  # a login disabled loses its tokens
         backup.database_restored.connect(receipts_after_restore, dispatch_uid="tournaments-receipts-restore")  # no receipt twice
         backup.database_restored.connect(erasures_after_restore, dispatch_uid="tournaments-erasures-restore")  # nobody erased comes back
         roles.regulator_scope["granted"] = granted_to_regulator  # which tournaments a regulator reads

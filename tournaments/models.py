@@ -557,6 +557,29 @@ class TournamentEvent(AppendOnlyModel):
         return Action.label_of(self.action)
 
 
+class DeviceToken(models.Model):
+    """A staff login's API token on one device (a desk's tablet, the floor's phone): named,
+    listed, revoked by its user or a director, expired after ``TDM_TOKEN_IDLE_MINUTES`` unused,
+    void once the user's password changes (``password_mark``), revoked when the login is
+    disabled. Only the key's SHA-256 is stored: a copy of the database logs nobody in."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="device_tokens")
+    digest = models.CharField(max_length=64, unique=True)
+    # the key's first characters, shown in the list so the user can tell two devices apart
+    prefix = models.CharField(max_length=8)
+    name = models.CharField(max_length=80)
+    created_at = models.DateTimeField(default=timezone.now)
+    last_used_at = models.DateTimeField(default=timezone.now)
+    # tdmanager.authentication.password_mark of the user's password when the token was issued
+    password_mark = models.CharField(max_length=16)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    revoked_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    revoke_reason = models.CharField(max_length=20, blank=True, default="")
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "revoked_at"], name="devtoken_user_idx")]
+
+
 class IdempotencyRecord(models.Model):
     """The first answer to a cashier POST carrying ``Idempotency-Key``; a repeat gets it back."""
 

@@ -2,6 +2,7 @@
 controller's witness signatures, the pre-start report's addenda and the rulings. Thin: each
 view validates the body and calls ``tournaments.services.oversight``."""
 
+from django.conf import settings
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -9,12 +10,15 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tdmanager import auth_views as tdm_auth
 from tdmanager.api import body_object
 from tdmanager.fields import TextField, WholeNumberField
-from tdmanager.roles import HasRole
+from tdmanager.policy import DIRECTOR
+from tdmanager.roles import HasRole, has_role
 
 from . import selectors
-from .models import RegulatorGrant, Ruling, Tournament
+from .models import DeviceToken, RegulatorGrant, Ruling, Tournament
+from .person_text import clean_text
 from .services import logins, oversight
 from .services.events import Actor
 
@@ -202,3 +206,57 @@ class LiftLockoutView(APIView):
     def post(self, request):
         d = _valid(LiftLockoutSerializer, request)
         return Response(logins.lift_lockout(username=d["username"], address=d["address"], actor=Actor.from_request(request)))
+
+
+class DeviceLoginSerializer(serializers.Serializer):
+    username = TextField(max_length=150)
+    password = TextField(max_length=4096, trim_whitespace=False, style={"input_type": "password"})
+    device = TextField(max_length=80, required=False, allow_blank=True, default="", help_text="the device's name in the list of logins, e.g. 'Desk 2 tablet'")
+
+
+class TokenLoginView(tdm_auth.TokenLoginView):
+    """A staff login from a device: ``{"username", "password", "device"}`` → ``{"token", "id",
+    "device", "idle_minutes"}``. Every login is a token of its own (one per device, listed at
+    ``auth/tokens/``); it expires after ``idle_minutes`` unused (0: never), and dies when the
+    password changes or the login is disabled. Send it as ``Authorization: Token <token>``."""
+
+    @extend_schema(request=DeviceLoginSerializer, responses=OpenApiTypes.OBJECT)
+    def post(self, request, *args, **kwargs):
+        return super().post(request, *args, **kwargs)
+
+    def issue(self, request, user):
+        device = request.data.get("device") if hasattr(request.data, "get") else None
+        if not isinstance(device, str) or not device.strip():
+            device = request.META.get("HTTP_USER_AGENT", "")
+        token, key = logins.issue_token(user, device=clean_text(device)[:80], actor=Actor(user, Actor.from_request(request).device))
+        return Response({"token": key, "id": token.pk, "device": token.name, "idle_minutes": settings.TDM_TOKEN_IDLE_MINUTES})
+
+
+def device_data(row: dict) -> dict:
+    return {k: row[k] for k in ("id", "user", "name", "prefix", "created_at", "last_used_at", "expires_at", "current")}
+
+
+class DeviceTokensView(APIView):
+    """The API logins still standing, one per device: the caller's own (``current`` marks the
+    one asking); a director's ``?everyone=true`` lists every user's."""
+
+    permission_classes = [HasRole]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request):
+        everyone = request.query_params.get("everyone") == "true" and has_role(request.user, DIRECTOR)
+        current = request.auth if isinstance(request.auth, DeviceToken) else None
+        rows = selectors.device_tokens(None if everyone else request.user, current=current)
+        return Response({"tokens": [device_data(r) for r in rows]})
+
+
+class RevokeTokenView(APIView):
+    """A device's login revoked: one of the caller's own (this device included: a log-out), or,
+    for a director, anyone's. Its token is refused from then on (401 ``token_expired``)."""
+
+    permission_classes = [HasRole]
+
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    def post(self, request, token_id):
+        token = logins.revoke_token(token_id, actor=Actor.from_request(request))
+        return Response({"id": token.pk, "revoked": True})

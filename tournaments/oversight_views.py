@@ -1,11 +1,14 @@
 """Pages of the control side: the rulings of a tournament (ROLE-05) and the controller's
 witness signatures on draws and moves (ROLE-01). Thin: they call ``services.oversight``."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
 from tdmanager.errors import DomainError
+from tdmanager.policy import DIRECTOR
+from tdmanager.roles import has_role
 
 from . import selectors, signals
 from .models import Ruling, Tournament
@@ -70,3 +73,18 @@ def login_lockouts_page(request):
             messages.error(request, str(exc.message))
         return redirect("login-lockouts")
     return render(request, "logins.html", {"lockouts": selectors.login_lockouts()})
+
+
+def devices_page(request):
+    """The devices logged in through the API (a desk's tablet, the floor's phone): one's own, and
+    for a director every user's; each revoked with one button (``services.logins``)."""
+    if request.method == "POST":
+        try:
+            token = logins.revoke_token(int(request.POST.get("token") or 0), actor=Actor.from_request(request))
+            messages.success(request, _("Device logged out: %(name)s") % {"name": token.name})
+        except (DomainError, ValueError, OverflowError):
+            messages.error(request, _("No such device login."))
+        return redirect("devices")
+    director = has_role(request.user, DIRECTOR)
+    rows = selectors.device_tokens(None if director else request.user)
+    return render(request, "devices.html", {"tokens": rows, "everyone": director, "idle_minutes": settings.TDM_TOKEN_IDLE_MINUTES})

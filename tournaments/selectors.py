@@ -12,13 +12,14 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from tdmanager.authentication import refusal
 from tdmanager.compiled import Compiled, rows_together
 from tdmanager.money import ZERO
 
 from . import eventlog, penalties, signals
 from .actions import Action
 from .labels import penalty_kind_label
-from .models import ChipAdjustment, Entry, ExchangeRate, LedgerRow, Penalty, RegulatorGrant, Tournament, TournamentChange, TournamentEvent
+from .models import ChipAdjustment, DeviceToken, Entry, ExchangeRate, LedgerRow, Penalty, RegulatorGrant, Tournament, TournamentChange, TournamentEvent
 
 
 def _chips_sum(model):
@@ -352,6 +353,32 @@ def tournaments_with_refunds_due() -> list[int]:
     cancelled = cancellation_refunds()
     due = refunds_still_due([i for ids, _r in cancelled.values() for i in ids])
     return sorted(tid for tid, (ids, _r) in cancelled.items() if any(i in due for i in ids))
+
+
+def device_tokens(user=None, *, current=None, now=None) -> list[dict]:
+    """The API logins still standing, one per device, newest use first: ``user``'s, or every
+    user's (None: a director's list). Each ``{"id", "user", "name", "prefix", "created_at",
+    "last_used_at", "expires_at", "current"}``; a token revoked, expired or issued under an old
+    password is not listed (it logs nobody in). ``current``: the token of the request asking."""
+    now = now or timezone.now()
+    idle = settings.TDM_TOKEN_IDLE_MINUTES
+    qs = DeviceToken.objects.filter(revoked_at=None, user__is_active=True).select_related("user").order_by("-last_used_at", "-id")
+    if user is not None:
+        qs = qs.filter(user=user)
+    return [
+        {
+            "id": t.pk,
+            "user": t.user.get_username(),
+            "name": t.name,
+            "prefix": t.prefix,
+            "created_at": t.created_at,
+            "last_used_at": t.last_used_at,
+            "expires_at": t.last_used_at + timedelta(minutes=idle) if idle else None,
+            "current": current is not None and t.pk == current.pk,
+        }
+        for t in qs
+        if not refusal(t, t.user, now)
+    ]
 
 
 def login_lockouts(now=None) -> list[dict]:

@@ -29,6 +29,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/clock/", views.clock_page, name="clock-control"),
     path("displays/", views.displays_page, name="displays"),
     path("logins/", oversight_views.login_lockouts_page, name="login-lockouts"),
+    path("devices/", oversight_views.devices_page, name="devices"),
     path("tournaments/<int:pk>/floor/", views.floor_page, name="floor-tools"),
     path("tournaments/<int:pk>/rulings/", oversight_views.rulings_page, name="rulings"),
     path("tournaments/<int:pk>/witness/", oversight_views.witness_page, name="witness"),

@@ -1,19 +1,32 @@
-"""Staff logins: the audit line of each lock-out, and a director lifting one.
+"""Staff logins: the audit line of each lock-out, and a director lifting one; the API's tokens,
+one per device, issued and revoked.
 
 The throttle itself is ``tdmanager.security`` (which imports no app): it announces a lock-out
 with ``login_locked_out``, and ``record_lockout`` writes it to the event log (no tournament),
 so the director sees who was locked out, from where, for how long, and can lift it.
+
+A device's token (``DeviceToken``) is checked by ``tdmanager.authentication``: it expires
+unused, and dies with a password change. Revoked here: by its user or a director, and all of a
+user's at once when the login is disabled (``revoke_when_disabled``, on every save of a user),
+so that enabling the login again brings none back.
 """
 
 import time
 
+from django.contrib.auth import get_user_model
+from django.db.models.signals import post_save
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tdmanager import security
-from tdmanager.errors import ValidationFailed
+from tdmanager.authentication import key_digest, new_key, password_mark
+from tdmanager.errors import DomainError, ValidationFailed
+from tdmanager.policy import DIRECTOR
+from tdmanager.roles import has_role
 from tdmanager.transactions import service
 
 from ..actions import Action
+from ..models import DeviceToken
 from .events import SYSTEM, Actor, log_event
 
 
@@ -47,3 +60,50 @@ def lift_lockout(*, username: str, address: str, actor: Actor) -> dict:
     security.lift(username, address)
     log_event(None, Action.AUTH_LOCKOUT_LIFTED, actor, kind="user" if username else "address", username=username, address=address)
     return {"username": username, "address": address, "lifted": True}
+
+
+@service
+def issue_token(user, *, device: str, actor: Actor | None = None) -> tuple[DeviceToken, str]:
+    """A new API token for one of ``user``'s devices, named ``device``: the row and the key (the
+    key is shown once; only its digest is kept). Each login is a token of its own, so revoking
+    one device leaves the others logged in."""
+    key = new_key()
+    name = " ".join((device or "").split())[:80] or _("API login")
+    token = DeviceToken.objects.create(user=user, digest=key_digest(key), prefix=key[:8], name=name, password_mark=password_mark(user))
+    log_event(None, Action.AUTH_TOKEN_ISSUED, actor or Actor(user), token=token.pk, user=user.get_username(), name=name)
+    return token, key
+
+
+@service
+def revoke_token(token_id: int, *, actor: Actor) -> DeviceToken:
+    """A device's token revoked: by its own user (this device or another one of his), or by a
+    director (anyone's). Another user's token is not found for anyone else (404)."""
+    token = DeviceToken.objects.select_for_update().filter(pk=token_id).select_related("user").first()
+    mine = token is not None and actor.user is not None and token.user_id == actor.user.pk
+    if token is None or not (mine or has_role(actor.user, DIRECTOR)):
+        raise DomainError("not_found", _("No such device login."), status=404)
+    if token.revoked_at is None:
+        token.revoked_at, token.revoked_by, token.revoke_reason = timezone.now(), actor.user, "user" if mine else "director"
+        token.save(update_fields=["revoked_at", "revoked_by", "revoke_reason"])
+        log_event(None, Action.AUTH_TOKEN_REVOKED, actor, token=token.pk, user=token.user.get_username(), name=token.name, reason=token.revoke_reason)
+    return token
+
+
+@service
+def revoke_user_tokens(user, *, reason: str, actor: Actor | None = None) -> int:
+    """Every token of ``user`` still standing revoked (the login disabled): how many."""
+    n = DeviceToken.objects.filter(user=user, revoked_at=None).update(revoked_at=timezone.now(), revoke_reason=reason[:20])
+    if n:
+        log_event(None, Action.AUTH_TOKEN_REVOKED, actor or SYSTEM, user=user.get_username(), tokens=n, reason=reason)
+    return n
+
+
+def revoke_when_disabled(sender, instance, created=False, **kwargs) -> None:
+    """Receiver of every user's ``post_save``: a login disabled loses its devices' tokens for
+    good (a password change needs nothing here: it voids them by their ``password_mark``)."""
+    if not created and not instance.is_active and DeviceToken.objects.filter(user=instance, revoked_at=None).exists():
+        revoke_user_tokens(instance, reason="disabled")
+
+
+def connect_receivers() -> None:
+    post_save.connect(revoke_when_disabled, sender=get_user_model(), dispatch_uid="tournaments-tokens-disabled")
