@@ -161,7 +161,9 @@ def pool_out_checked(sender, tournament, prize, **kwargs):
 def cancel_checked(sender, tournament, **kwargs):
     """FMT-02: a cancellation refunds every entry in full, so it cannot follow a prize paid out of
     the same pool (the pool would pay twice): the payments are reversed first, or the event ends
-    with a deal (PAY-09)."""
+    with a deal (PAY-09). A Day 1 flight's prize parts are its Day 2's pool: cancelling the flight
+    takes them out of it (``selectors.pool_sources``), so it waits while that pool may not shrink
+    (``services.pool_shrink_refusal``, PAY-05: the Day 2 table locked, a paid place decided)."""
     if selectors.active_payments(tournament):
         return (
             "prizes_paid",
@@ -169,6 +171,16 @@ def cancel_checked(sender, tournament, **kwargs):
                 "Prizes have been paid from this tournament's pool, and a cancellation refunds every entry on top of them: reverse those payments first, or end the tournament with a deal (PAY-09)."
             ),
         )
+    owner = selectors.pool_owner(tournament)
+    if owner.pk != tournament.pk and selectors.money_in(tournament)["prize"] > 0:
+        why = services.pool_shrink_refusal(owner)
+        if why:
+            code, reason = why
+            return (
+                code,
+                _("The prize parts this tournament collected are in the prize pool of %(owner)s, and a cancellation takes them out to refund them: %(why)s")
+                % {"owner": owner.name, "why": reason},
+            )
     return None
 
 

@@ -150,12 +150,16 @@ def pool_sources(t) -> list:
     A multi-day event and a heads-up event each have one pool, paid where the event ends:
     a Day 2 pools its flights, a heads-up stage pools the groups that feed it (and theirs);
     a flight, or a group whose survivors go on, pools nothing (its money is carried on).
+    A cancelled flight carries nobody and nothing to Day 2 (FMT-02): what it collected is owed
+    back to its players, so it leaves the Day 2 pool when the flight is cancelled (which waits
+    while that pool may not shrink: ``receivers.cancel_checked``), not when each refund is paid.
     """
     role, event = multiday_role(t)
     if role == "FLIGHT":
         return []
     if role == "DAY2":
-        return [f.tournament for f in event.flights.select_related("tournament")] + [t]
+        flights = event.flights.select_related("tournament").exclude(tournament__status=Tournament.CANCELLED)
+        return [f.tournament for f in flights] + [t]
     bracket = _bracket(t)
     if bracket is not None and bracket.feeds_into_id:
         return []

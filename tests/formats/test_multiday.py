@@ -431,3 +431,69 @@ def test_a_guarantee_goes_on_day2_never_on_a_flight(event, make_person, cashier_
     r = api(director).patch(f"/api/v1/tournaments/{event.day2.pk}/", {"guarantee": "2500", "override_reason": "sponsor"}, format="json")
     assert r.status_code == 200, r.json()
     assert selectors.pool_breakdown(Tournament.objects.get(pk=event.day2.pk)).total == Decimal("2500.00")
+
+
+def test_a_cancelled_flights_refunds_do_not_shrink_a_day2_pool_already_paid(event, make_person, cashier_actor, actor, controller_user):
+    """Found by the simulated days (day seeds 1800103, 1800113): flight 1A sold entries and was
+    cancelled, Day 2 was built from 1B, played and its prizes paid, then 1A's refunds were paid at
+    the desk: they took 1A's prize parts out of the Day 2 pool those prizes had shared
+    (reconciliation off by 100.00). A cancelled flight carries nothing to Day 2: its money leaves
+    the Day 2 pool when it is cancelled, and its refunds are its own reconciliation's."""
+    from payouts import reports
+    from payouts import selectors as payout_selectors
+    from payouts import services as payouts
+    from seating import services as seating
+    from tournaments.services.events import Actor
+
+    f1a, f1b, day2 = flight(event, "1A"), flight(event, "1B"), event.day2
+    cancelled = [cashier.register(f1a, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(2)]
+    es = [cashier.register(f1b, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(4)]
+    lifecycle.cancel(f1a, actor=actor, reason="the room closes")
+    assert payout_selectors.pool_breakdown(day2).collected == Decimal("4000.00")  # 1B's prize parts only
+    lifecycle.start(f1b, actor=actor)
+    multiday.bag_chips(f1b, [{"entry": e.pk, "chips": 30000, "bag_number": str(i)} for i, e in enumerate(es)], actor=actor)
+    multiday.close_flight(f1b, actor=actor)
+    multiday.build_day2(event, actor=actor)
+    multiday.start_day2(event, actor=actor)
+    day2 = Tournament.objects.get(pk=day2.pk)
+    for entry in day2.entries.filter(status=Entry.ACTIVE).order_by("number")[:3]:
+        seating.record_bust(day2, [entry.pk], actor=actor)
+    multiday.finish_day2(event, actor=actor)
+    payouts.lock_payout_table(day2, actor=actor)
+    payouts.sign_off_ranking(day2, actor=actor)
+    payouts.sign_off_ranking(day2, actor=Actor(controller_user))
+    due = [d for d in payout_selectors.dues(day2) if d["source"].startswith("MAIN:")]
+    assert due
+    for d in due:
+        payouts.pay_prize(Entry.objects.get(pk=d["entry_id"]), method="CASH", actor=cashier_actor, source=d["source"])
+    pool = payout_selectors.pool_breakdown(day2).total
+
+    for entry in cancelled:
+        cashier.pay_refund(Entry.objects.get(pk=entry.pk), method="CASH", actor=cashier_actor)
+    assert payout_selectors.pool_breakdown(day2).total == pool
+    day2_report = reports.reconciliation_data(Tournament.objects.get(pk=day2.pk))
+    assert day2_report["balanced"], day2_report["lines"]
+    flight_report = reports.reconciliation_data(Tournament.objects.get(pk=f1a.pk))
+    assert flight_report["balanced"], flight_report["lines"]
+
+
+def test_a_flight_is_not_cancelled_out_of_a_day2_pool_that_may_not_shrink(event, make_person, cashier_actor, actor):
+    """A flight's cancellation takes its prize parts out of the Day 2 pool: it waits, as a refund
+    or a reversal does, while that pool may not shrink (PAY-05: Day 2's table locked)."""
+    from payouts import selectors as payout_selectors
+    from payouts import services as payouts
+
+    f1a, day2 = flight(event, "1A"), event.day2
+    for _ in range(2):
+        cashier.register(f1a, make_person(), method="CASH", actor=cashier_actor)
+    payouts.edit_payout_table(day2, [{"place": 1, "amount": "1200"}, {"place": 2, "amount": "800"}], actor=actor)
+    payouts.lock_payout_table(day2, actor=actor)
+    with pytest.raises(DomainError) as refused:
+        lifecycle.cancel(f1a, actor=actor, reason="the room closes")
+    assert refused.value.code == "table_locked" and refused.value.status == 409
+    assert "Main Event — Day 2" in refused.value.message
+    assert Tournament.objects.get(pk=f1a.pk).status == Tournament.REGISTERING
+    assert payout_selectors.pool_breakdown(day2).collected == Decimal("2000.00")
+    payouts.unlock_payout_table(day2, actor=actor, reason="flight 1A is cancelled")
+    lifecycle.cancel(f1a, actor=actor, reason="the room closes")
+    assert payout_selectors.pool_breakdown(day2).collected == Decimal("0.00")

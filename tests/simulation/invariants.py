@@ -531,8 +531,9 @@ def satellite_seats_and_remainder_make_its_pool(world: World) -> list[str]:
 def day2_pool_is_the_flights_prize_parts(world: World) -> list[str]:
     """A multi-day event has one prize pool, on Day 2: it collects the prize parts every flight
     took (and Day 2's own sales), as the multi-day page counts them; a flight pays no place of
-    its own. Once Day 2 has its players, each carries the chips of one bag of his, no player twice,
-    and every player who bagged (without surrendering) is there."""
+    its own; a cancelled flight's prize parts are owed back to its players, no part of the pool.
+    Once Day 2 has its players, each carries the chips of one bag of his, no player twice, and
+    every player who bagged (without surrendering) is there."""
     from tournaments.formats.models import MultiDayEvent, QualifiedEntry
     from tournaments.formats.selectors import event_data
 
@@ -543,7 +544,8 @@ def day2_pool_is_the_flights_prize_parts(world: World) -> list[str]:
         if not checked & {event.day2_id, *(f.pk for f in flights)}:
             continue
         day2 = event.day2
-        parts = sum((psel.money_in(part)["prize"] for part in [*flights, day2]), ZERO)
+        pooled = [f for f in flights if f.status != Tournament.CANCELLED]
+        parts = sum((psel.money_in(part)["prize"] for part in [*pooled, day2]), ZERO)
         b = psel.pool_breakdown(day2)
         if b.collected != max(ZERO, parts):
             problems.append(f"{day2.name}: its pool collects {b.collected}, the flights' and its own prize parts are {parts}")

@@ -15,7 +15,7 @@ from tdmanager.compiled import Compiled
 from tdmanager.formatting import num
 from tournaments.house import HouseRules
 from tournaments.labels import shipped_text
-from tournaments.models import Entry, Person
+from tournaments.models import Entry, Person, Tournament
 from tournaments.public_names import HIDDEN, public_name, public_names
 from tournaments.selectors import chips_in_play
 
@@ -341,9 +341,11 @@ def bagging_summary(flight: Flight) -> dict:
 
 def event_money(event: MultiDayEvent) -> dict:
     """What the flights (and any Day 2 direct entries) took, by part: the event's prize money
-    (net of reversals and refunds, prize payouts left out: ``payouts.selectors.money_in``)."""
+    (net of reversals and refunds, prize payouts left out: ``payouts.selectors.money_in``). A
+    cancelled flight's money is owed back to its players, no part of the event's (FMT-02)."""
     out = {"prize": Decimal("0.00"), "fee": Decimal("0.00")}
-    for t in [f.tournament for f in event.flights.select_related("tournament")] + [event.day2]:
+    flights = event.flights.select_related("tournament").exclude(tournament__status=Tournament.CANCELLED)
+    for t in [f.tournament for f in flights] + [event.day2]:
         got = money_in(t)
         out["prize"] += got["prize"]
         out["fee"] += got["fee"]
