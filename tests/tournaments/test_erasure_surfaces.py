@@ -58,6 +58,20 @@ def crawl(client, starts, limit=400, per_route=4) -> dict[str, str]:
     return out
 
 
+def public_paths(t, entry) -> list[str]:
+    """What anyone reads without a login: the lobby's state, seat list and screen, the rules and
+    their changes, the player's own phone page and its state."""
+    return [
+        f"/live/{t.pk}/state/?token=walk-screen-token",
+        f"/live/{t.pk}/seats/?token=walk-screen-token&size=200",
+        f"/rules/{t.pk}/",
+        f"/rules/{t.pk}/changes/",
+        f"/p/{entry.phone_token}/",
+        f"/p/{entry.phone_token}/state/",
+        "/display/walk-screen-token/",
+    ]
+
+
 def test_nothing_of_an_erased_player_shows_anywhere(demo, director):
     t = demo
     actor = Actor(director, "test")
@@ -68,6 +82,11 @@ def test_nothing_of_an_erased_player_shows_anywhere(demo, director):
     assert person.full_name == "Zebedeo Quarantotti"
     before = crawl(login("director", director), [f"/people/{person.pk}/"], limit=3)
     assert any("Quarantotti" in text for text in before.values())  # the search below can find him
+    # The public surfaces are read before the erasure too, as the lobby and his phone read them:
+    # whatever they keep in a cache must not outlive the erasure.
+    anyone = Client()
+    warm = {path: body_text(anyone.get(path)) for path in public_paths(t, out)}
+    assert any(KNOWN["first_name"] in text for text in warm.values()), "no public surface showed him before: the test proves nothing"
     privacy.erase_person(person, "asked by the player", actor=actor)
 
     surfaces = {}
@@ -87,21 +106,11 @@ def test_nothing_of_an_erased_player_shows_anywhere(demo, director):
     ):
         response = staff_api.get(path)
         surfaces[f"api {path}"] = body_text(response) if response.status_code == 200 else ""
-    anyone = Client()
     for query in (KNOWN["first_name"], KNOWN["last_name"]):  # the lookup repeats what was typed: not his data
         for path in (f"/seats/{t.pk}/find/?q={query}", f"/seats/{t.pk}/?q={query}"):
             surfaces[f"public {path}"] = body_text(anyone.get(path)).replace(query, "…")
-    for path in (
-        f"/live/{t.pk}/state/?token=walk-screen-token",
-        f"/live/{t.pk}/seats/?token=walk-screen-token&size=200",
-        f"/rules/{t.pk}/",
-        f"/rules/{t.pk}/changes/",
-        f"/p/{out.phone_token}/",
-        f"/p/{out.phone_token}/state/",
-        "/display/walk-screen-token/",
-    ):
-        response = anyone.get(path)
-        surfaces[f"public {path}"] = body_text(response)
+    for path in public_paths(t, out):
+        surfaces[f"public {path}"] = body_text(anyone.get(path))
 
     assert len(surfaces) > 150, f"only {len(surfaces)} surfaces read: the walk was cut short"
     shown = {where: sorted(value for value in KNOWN.values() if value in text or json.dumps(value)[1:-1] in text) for where, text in surfaces.items()}
