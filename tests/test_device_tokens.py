@@ -147,3 +147,15 @@ def test_an_old_token_of_one_per_user_becomes_a_device(cashier_user):
     row = DeviceToken.objects.get(user=cashier_user)
     assert row.digest == key_digest(old.key) and row.name == "earlier login"
     assert with_token(old.key).get(SHIFT).status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_admin_disabling_a_login_in_its_own_transaction_revokes_its_devices(cashier_user):
+    """Django's admin saves a user inside a transaction of its own: the revocation is a step of it."""
+    from django.db import transaction
+
+    desk = log_in(cashier_user, "Desk")
+    with transaction.atomic():
+        cashier_user.is_active = False
+        cashier_user.save()
+    assert DeviceToken.objects.get(pk=desk["id"]).revoke_reason == "disabled"

@@ -14,6 +14,7 @@ so that enabling the login again brings none back.
 import time
 
 from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.db.models.signals import post_save
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -89,20 +90,27 @@ def revoke_token(token_id: int, *, actor: Actor) -> DeviceToken:
     return token
 
 
-@service
-def revoke_user_tokens(user, *, reason: str, actor: Actor | None = None) -> int:
-    """Every token of ``user`` still standing revoked (the login disabled): how many."""
+def _revoke_all(user, reason: str, actor: Actor) -> int:
     n = DeviceToken.objects.filter(user=user, revoked_at=None).update(revoked_at=timezone.now(), revoke_reason=reason[:20])
     if n:
-        log_event(None, Action.AUTH_TOKEN_REVOKED, actor or SYSTEM, user=user.get_username(), tokens=n, reason=reason)
+        log_event(None, Action.AUTH_TOKEN_REVOKED, actor, user=user.get_username(), tokens=n, reason=reason)
     return n
+
+
+@service
+def revoke_user_tokens(user, *, reason: str, actor: Actor | None = None) -> int:
+    """Every token of ``user`` still standing revoked: how many."""
+    return _revoke_all(user, reason, actor or SYSTEM)
 
 
 def revoke_when_disabled(sender, instance, created=False, **kwargs) -> None:
     """Receiver of every user's ``post_save``: a login disabled loses its devices' tokens for
-    good (a password change needs nothing here: it voids them by their ``password_mark``)."""
+    good (a password change needs nothing here: it voids them by their ``password_mark``). A
+    step of whatever saves the user (the admin's form saves inside its own transaction, where a
+    service's durable one may not start): the tokens go with that save, or not at all."""
     if not created and not instance.is_active and DeviceToken.objects.filter(user=instance, revoked_at=None).exists():
-        revoke_user_tokens(instance, reason="disabled")
+        with transaction.atomic():
+            _revoke_all(instance, "disabled", SYSTEM)
 
 
 def connect_receivers() -> None:
