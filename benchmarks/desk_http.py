@@ -117,7 +117,7 @@ def summary(parts):
 # The servers measured: name -> (what uvicorn runs, extra uvicorn flags). Flags as manage.py serve.
 SERVERS = {
     "baseline": ("django.core.asgi:get_asgi_application", ["--factory"]),
-    "tdmanager": ("tdmanager.asgi:application", []),
+    "tdmanager": ("tdmanager.asgi:application", ["--http", "tdmanager.httpserver:HttpProtocol"]),
 }
 
 

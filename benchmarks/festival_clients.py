@@ -208,6 +208,8 @@ class Topology:
                         "--log-level",
                         "warning",
                         "--no-proxy-headers",
+                        "--http",
+                        "tdmanager.httpserver:HttpProtocol",  # as manage.py serve
                         "--backlog",
                         "4096",
                     ],

@@ -11,7 +11,8 @@ runs each request the way it is written.
   on a bounded pool of threads, ``TDM_WEB_THREADS`` per web process. Under Django's ASGI handler
   a sync view costs a thread hop at every sync middleware and a new thread per request; here it
   runs start to end on one pool thread, several at once. The request body is received on the
-  event loop first (a slow client holds no thread), spooled to disk past
+  event loop first (a slow client holds no thread; one that has not sent it whole within
+  ``TDM_BODY_TIMEOUT`` seconds is answered 408 and let go), spooled to disk past
   ``FILE_UPLOAD_MAX_MEMORY_SIZE`` like Django's ASGI handler does, and handed over with its
   length, so ``DATA_UPLOAD_MAX_MEMORY_SIZE`` is enforced as under any WSGI server. The response's
   ``close()`` runs on the thread that served it, so ``request_finished`` closes (or keeps, as
@@ -58,7 +59,8 @@ from django.http import FileResponse, StreamingHttpResponse  # noqa: E402
 from django.urls import Resolver404, get_resolver  # noqa: E402
 
 from tdmanager import realtime, staticbuild  # noqa: E402
-from tdmanager.public import PUBLIC, Limits, Public, is_staff_request, refusal, too_many_streams  # noqa: E402
+from tdmanager.errorpages import request_timeout  # noqa: E402
+from tdmanager.public import PUBLIC, Limits, Public, client_language, is_staff_request, refusal, too_many_streams  # noqa: E402
 
 log = logging.getLogger(__name__)
 
@@ -294,7 +296,13 @@ class Application:
         return self.route(scope).is_async
 
     async def run_sync(self, scope, receive, send, pool=None):
-        body = await self.read_body(receive)
+        try:
+            body = await self.read_body(receive)
+        except TimeoutError:  # the body did not arrive in time: 408, the connection closed
+            status, headers, content = request_timeout(scope["path"], client_language(scope))
+            await send({"type": "http.response.start", "status": status, "headers": headers})
+            await send({"type": "http.response.body", "body": content})
+            return
         if body is None:
             return  # the client left before sending its whole body
         loop = asyncio.get_running_loop()
@@ -354,22 +362,31 @@ class Application:
             await asyncio.gather(*tasks, return_exceptions=True)
 
     async def read_body(self, receive):
-        message = await receive()
-        if message["type"] == "http.disconnect":
-            return None
-        first = message.get("body", b"")
-        if not message.get("more_body"):
-            return io.BytesIO(first)
-        body = tempfile.SpooledTemporaryFile(max_size=settings.FILE_UPLOAD_MAX_MEMORY_SIZE, mode="w+b")  # noqa: SIM115
-        body.write(first)
-        while True:
+        """The request's body, whole (None: the client left first). It must arrive within
+        ``TDM_BODY_TIMEOUT`` seconds of the head, else ``TimeoutError``: a client that sends part
+        of a body and stops, or drips it, would hold its connection (and the body received so
+        far) for as long as it likes. No pool thread is taken until it is here."""
+        async with asyncio.timeout(settings.TDM_BODY_TIMEOUT):
             message = await receive()
             if message["type"] == "http.disconnect":
-                body.close()
                 return None
-            body.write(message.get("body", b""))
+            first = message.get("body", b"")
             if not message.get("more_body"):
-                break
+                return io.BytesIO(first)
+            body = tempfile.SpooledTemporaryFile(max_size=settings.FILE_UPLOAD_MAX_MEMORY_SIZE, mode="w+b")  # noqa: SIM115
+            try:
+                body.write(first)
+                while True:
+                    message = await receive()
+                    if message["type"] == "http.disconnect":
+                        body.close()
+                        return None
+                    body.write(message.get("body", b""))
+                    if not message.get("more_body"):
+                        break
+            except BaseException:  # the deadline (or a cancellation): the spooled file goes too
+                body.close()
+                raise
         body.seek(0)
         return body
 

@@ -7,9 +7,12 @@ header, a CSRF refusal, an unhandled exception — goes through the handlers bel
 answer under /api/ that is not JSON yet into one. ``detail`` is in the request's language.
 """
 
+import json
+
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import JsonResponse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views import defaults
 
@@ -27,6 +30,7 @@ def _messages():
         403: ("permission_denied", _("You do not have permission to do this.")),
         404: ("not_found", _("Not found.")),
         405: ("method_not_allowed", _("This method is not allowed here.")),
+        408: ("request_timeout", _("The request did not arrive in time.")),
         413: ("request_too_large", _("The request body is too large.")),
         429: ("throttled", _("Too many requests. Try again later.")),
         500: ("server_error", _("Something went wrong on the server. The error has been logged.")),
@@ -40,6 +44,20 @@ def api_error(status: int, code: str | None = None, detail: str | None = None, *
     for name, value in headers.items():
         response[name.replace("_", "-")] = value
     return response
+
+
+def request_timeout(path: str, language: str) -> tuple[int, list, bytes]:
+    """The 408 the web app answers from the event loop (``tdmanager.asgi``) when a request's body
+    did not arrive within ``TDM_BODY_TIMEOUT`` seconds: status, headers, body; ``{"code",
+    "detail"}`` under /api/, the detail as text elsewhere. The connection is closed after it."""
+    with translation.override(language):
+        code, detail = _messages()[408]
+    if path.startswith(API_PREFIX):
+        body, kind = json.dumps({"code": code, "detail": detail}).encode(), b"application/json"
+    else:
+        body, kind = detail.encode(), b"text/plain; charset=utf-8"
+    headers = [(b"content-type", kind), (b"content-length", str(len(body)).encode()), (b"connection", b"close")]
+    return 408, headers, body
 
 
 def bad_request(request, exception, template_name=defaults.ERROR_400_TEMPLATE_NAME):

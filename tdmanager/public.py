@@ -188,13 +188,13 @@ class Limits:
 
 def refusal(route: Public, wait: float, scope) -> tuple[int, list, bytes]:
     """The 429 of a refused public request: status, headers, body (in the client's language)."""
-    return _refusal(route.page, max(1, math.ceil(wait)), _language(scope))
+    return _refusal(route.page, max(1, math.ceil(wait)), client_language(scope))
 
 
 def too_many_streams(scope) -> tuple[int, list, bytes]:
     """The 429 of one public stream too many from an address (``TDM_STREAMS_PER_ADDRESS``), as
     the live views answer it: status, headers, body."""
-    return _too_many_streams(_language(scope))
+    return _too_many_streams(client_language(scope))
 
 
 # A flood is refused thousands of times a second, in a handful of languages: each answer is
@@ -227,7 +227,7 @@ def _refused_headers(kind: bytes, seconds: int, body: bytes) -> list:
     ]
 
 
-def _language(scope) -> str:
+def client_language(scope) -> str:
     """The language Django's LocaleMiddleware would choose (language cookie, Accept-Language)."""
     return _language_of(_cookies(scope).get(settings.LANGUAGE_COOKIE_NAME, ""), _header(scope, b"accept-language"))
 

@@ -241,6 +241,15 @@ TDM_ERASURE_JOURNAL = os.getenv("TDM_ERASURE_JOURNAL", "")  # default: VAR_DIR /
 # Seconds a refused public request waits for its 429 (a timer on the event loop, no thread): a
 # client that asks again as soon as it is refused asks once per delay on each connection.
 TDM_PUBLIC_REFUSAL_DELAY = max(0.0, float(os.getenv("TDM_PUBLIC_REFUSAL_DELAY", "5")))
+# Clients that open connections and never finish a request (tdmanager.httpserver, the protocol
+# uvicorn speaks; tdmanager.asgi for bodies). Seconds a connection has to send a request's whole
+# head, from its opening or, kept alive, from the first byte after its last answer (closed
+# past it); seconds a request's whole body has from its head (answered 408 past it,
+# before a thread is taken). Connections waiting for their head per client address and web
+# process: one more closes the address's oldest (staff requests arrive whole, so never wait there).
+TDM_HEADER_TIMEOUT = max(1, envint("TDM_HEADER_TIMEOUT", 10))
+TDM_BODY_TIMEOUT = max(1, envint("TDM_BODY_TIMEOUT", 30))
+TDM_INCOMPLETE_PER_ADDRESS = max(1, envint("TDM_INCOMPLETE_PER_ADDRESS", 50))
 # Seconds a web pool thread keeps its database connection between requests (0: a new SQLite
 # connection, or one from PostgreSQL's pool, per request). TDM_WEB_SQLITE_KEEP: its old name.
 TDM_WEB_DB_KEEP = max(0, envint("TDM_WEB_DB_KEEP", os.getenv("TDM_WEB_SQLITE_KEEP", "60")))

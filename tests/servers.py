@@ -110,7 +110,19 @@ def start_web(env, port) -> subprocess.Popen:
     import httpx
 
     proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "tdmanager.asgi:application", "--port", str(port), "--log-level", "warning"],
+        # The protocol manage.py serve gives uvicorn (deadlines for a request's head, a bound per address).
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "tdmanager.asgi:application",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+            "--http",
+            "tdmanager.httpserver:HttpProtocol",
+        ],
         cwd=ROOT,
         env=env,
     )

@@ -160,6 +160,9 @@ class Command(BaseCommand):
                         "3",
                         # Django decides whom to believe (TDM_TRUSTED_PROXIES, SECURE_PROXY_SSL_HEADER), not uvicorn.
                         "--no-proxy-headers",
+                        # uvicorn's protocol with deadlines for a request's head and a bound per address.
+                        "--http",
+                        "tdmanager.httpserver:HttpProtocol",
                     ],
                     env=env,
                 ),
