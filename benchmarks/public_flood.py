@@ -66,7 +66,6 @@ import re
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import uuid
@@ -780,13 +779,16 @@ def main():
     import common
 
     url = args.database or "postgres://postgres@127.0.0.1:5432/tdm_flood"
-    # The static files collected once, before the web processes start, as ``manage.py serve``
-    # does: two processes starting at once on an empty STATIC_ROOT must not race for it.
-    os.environ["TDM_STATIC_ROOT"] = tempfile.mkdtemp(prefix="tdm-flood-static-")
     common.prepare_database(url, "tdm_flood")
+    # The static files collected before the web processes start, as ``manage.py serve`` does
+    # (into this checkout's STATIC_ROOT, once while the sources do not change): two processes
+    # starting at once on an empty one must not race for it.
+    from django.conf import settings as django_settings
+
     from tdmanager import staticbuild
 
     staticbuild.ensure_collected()
+    os.environ["TDM_STATIC_ROOT"] = str(django_settings.STATIC_ROOT)
     topology = fc.Topology(url, webs=2, workers=0, namespace=f"tdm-flood-{uuid.uuid4().hex[:8]}", log_dir=args.logs)
     topology.services = [s for s in topology.services if s.kind in ("redis", "web")]  # no worker, no beat: the web processes alone
     os.environ["REDIS_URL"], os.environ["TDM_NAMESPACE"] = topology.redis_url, topology.namespace
