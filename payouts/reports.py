@@ -549,7 +549,8 @@ def is_report(t, name: str) -> bool:
     if name in REPORTS:
         return True
     prefix, _sep, number = str(name).partition("-")
-    return prefix == "addendum" and number.isdigit() and t.stub_reports.filter(number=int(number)).exists()
+    whole = number.isascii() and number.isdigit() and len(number) < 10  # never more digits than int() reads
+    return prefix == "addendum" and whole and t.stub_reports.filter(number=int(number)).exists()
 
 
 def build(t, name: str) -> dict:

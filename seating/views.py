@@ -32,9 +32,10 @@ from .models import Bust, PendingMove
 
 def _int(value, default=None):
     try:
-        return int(str(value).strip())
+        number = int(str(value).strip())
     except (TypeError, ValueError):
         return default
+    return number if abs(number) < 2**63 else default  # no column holds more (SQLite cannot even compare it)
 
 
 def _chips(text: str):

@@ -7,6 +7,7 @@ currencies that are not ISO 4217 codes, and answers that disagree with the schem
 import pytest
 from django.test import Client
 
+from tdmanager.errors import ValidationFailed
 from tournaments.models import LedgerRow
 
 pytestmark = pytest.mark.django_db
@@ -488,3 +489,130 @@ def test_a_text_is_a_json_string_and_its_length_counts_as_sent(api, director, pe
     assert api(director).post(f"/api/v1/people/{person.pk}/ban/", {"banned": True, "reason": " cheating "}, format="json").status_code == 200
     person.refresh_from_db()
     assert person.banned and person.banned_reason == "cheating"
+
+
+# --- issue #40: what the route probe found (benchmarks/probe_routes.py) -------------------------------
+
+DIGITS = "9" * 10_000  # more than int() reads (4,300 digits) and than any column holds
+
+
+def _page_client(user):
+    client = Client(raise_request_exception=False)
+    client.force_login(user)
+    return client
+
+
+def test_the_tournament_form_posted_empty_is_shown_again_with_its_errors(director, tournament):
+    client = _page_client(director)
+    for path in ("/tournaments/new/", f"/tournaments/{tournament.pk}/edit/"):
+        r = client.post(path)  # an empty form was unbound, then read as if it had been checked: a 500
+        assert r.status_code == 200 and "This field is required." in r.content.decode(), path
+
+
+def test_a_version_or_a_screen_of_ten_thousand_digits_is_no_such_object(director, tournament):
+    from tournaments.models import DisplayScreen
+
+    screen = DisplayScreen.objects.create(name="TV", tournament=tournament, token="tv-probe")
+    client = _page_client(director)
+    r = client.post(f"/tournaments/{tournament.pk}/", {"op": "reason-public", "version": DIGITS})
+    assert r.status_code == 302  # back to the page, which says no such version
+    assert client.post("/displays/", {"op": "revoke", "screen": DIGITS}).status_code == 404
+    screen.refresh_from_db()
+    assert screen.token_revoked_at is None
+
+
+def test_settling_a_tie_of_a_cycle_the_series_never_closed_is_a_404(api, director):
+    from tournaments.formats.services import series
+    from tournaments.services.events import Actor
+
+    s = series.create_series(name="League", actor=Actor(director, "test"))
+    r = api(director).post(f"/api/v1/formats/series/{s.pk}/settle/", {"cycle": 1, "people": [], "reason": "a draw"}, format="json")
+    refused(r, 404, "no_such_cycle")
+
+
+def test_the_chip_counts_of_a_timed_event_refuse_a_number_no_column_holds(director, structure):
+    from datetime import timedelta
+    from decimal import Decimal
+
+    from django.utils import timezone
+
+    from tournaments.formats.services import timed
+    from tournaments.services.events import Actor
+
+    t = timed.create_timed_event(
+        name="Timed", start_at=timezone.now() + timedelta(hours=1), buy_in=Decimal("20"), fee=Decimal("5"), starting_stack=5000,
+        structure=structure, actor=Actor(director, "test"), minutes=60,
+    )  # fmt: skip
+    client = _page_client(director)
+    for counts in (f"{DIGITS} 100", f"1 {DIGITS}"):
+        r = client.post(f"/formats/timed/{t.pk}/", {"op": "finish", "counts": counts})
+        assert r.status_code == 302, counts  # the page again, with "one player per line"
+
+
+def test_an_addendum_report_of_ten_thousand_digits_is_no_such_report(api, director, tournament):
+    assert _page_client(director).get(f"/tournaments/{tournament.pk}/payouts/reports/addendum-{DIGITS}.csv").status_code == 404
+    refused(api(director).get(f"/api/v1/tournaments/{tournament.pk}/payouts/reports/addendum-{DIGITS}/"), 404)
+
+
+HUGE = "9" * 40  # a whole number no column holds (SQLite cannot even compare one with a column)
+
+
+def test_a_bust_with_a_stack_no_column_holds_is_refused(director, started, actor):
+    from seating.models import Bust
+    from seating.services import record_bust
+
+    entry = started.entries.order_by("number").first()
+    with pytest.raises(ValidationFailed) as refusal:
+        record_bust(started, [{"entry": entry.pk, "starting_stack": HUGE}], actor=actor)
+    assert refusal.value.code == "bad_stack"
+    r = _page_client(director).post(f"/tournaments/{started.pk}/tables/", {"op": "bust", "only": entry.pk, f"stack_{entry.pk}": HUGE})
+    assert r.status_code == 302  # the table map reads a stack it cannot read as none, as it reads "abc"
+    assert Bust.objects.filter(entry=entry).exists()
+
+
+def test_the_page_ids_no_column_holds_are_no_ids(director, started):
+    client = _page_client(director)
+    assert client.get(f"/tournaments/{started.pk}/tables/slips/?ids={HUGE}").status_code == 200  # every open slip, as for ?ids=abc
+    r = client.post("/formats/qualifiers/new/", {"name": "Qualifiers", "final": started.pk, "qualifiers": [HUGE]})
+    assert r.status_code == 200 and "is not a valid value" in r.content.decode()
+
+
+def test_a_regulator_asking_for_a_tournament_no_column_holds_gets_a_404(db, make_tournament, director):
+    from tests.conftest import make_user
+    from tournaments.services import oversight
+    from tournaments.services.events import Actor
+
+    client = _page_client(make_user("corpo", "regulator"))
+    oversight.set_regulator_access(make_tournament(), "corpo", granted=True, actor=Actor(director))
+    for path in ("/tournaments/{}/", "/tournaments/{}/rulings/", "/tournaments/{}/payouts/", "/api/v1/tournaments/{}/ledger/"):
+        assert client.get(path.format(HUGE)).status_code == 404, path
+
+
+@pytest.mark.parametrize(
+    "path,field",
+    [("/formats/headsup/new/", "level_minutes"), ("/formats/timed/new/", "minutes")],
+)
+def test_the_format_pages_bound_their_minutes_as_the_api_does(director, structure, path, field):
+    from tournaments.models import Tournament
+
+    client = _page_client(director)
+    form = {"name": "Probe", "buy_in": "20", "fee": "5", "starting_stack": "5000", "structure": structure.pk, "start_at": "2030-01-01T20:00"}
+    form.update(
+        {"size": "16", "punctuality": "NO_SHOW", "paid_players": "8", "level_minutes": "10"}
+        if field == "level_minutes"
+        else {"minutes": "120", "end_condition": "TIME_LIMIT_CHIPCOUNT", "chip_tie": "SHARE"}
+    )
+    assert client.post(path, form).status_code == 302  # the form as filled is taken
+    form.update({"name": "Probe too", field: "9" * 40})
+    r = client.post(path, form)
+    assert r.status_code == 200 and "less than or equal to" in r.content.decode()  # the form again, the field's bound said
+    assert not Tournament.objects.filter(name="Probe too").exists()
+
+
+def test_a_side_pool_named_longer_than_its_column_is_refused_on_the_payouts_page(director, tournament):
+    client = _page_client(director)
+    r = client.post(f"/tournaments/{tournament.pk}/payouts/", {"op": "sidepool", "kind": "OTHER", "name": "A" * 10_000})
+    assert r.status_code == 302  # the page again, with the message (PostgreSQL refused the row: a 500)
+    assert not tournament.side_pools.exists()
+    assert client.post(f"/tournaments/{tournament.pk}/payouts/", {"op": "sidepool", "kind": "OTHER", "name": "A" * 120}).status_code == 302
+    assert tournament.side_pools.get().name == "A" * 120

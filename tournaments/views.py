@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tdmanager import policy
-from tdmanager.api import named_detail
+from tdmanager.api import named_detail, object_id
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.fields import AmountFormField, amount_formfield
 from tdmanager.formatting import money
@@ -404,7 +404,7 @@ FORM_FIELD = {"deductions": "deductions_text", "settings": "bounty"}
 def tournament_edit(request, pk=None):
     """The tournament form: the same setup services as the API (tournaments.services.setup)."""
     instance = get_object_or_404(Tournament, pk=pk) if pk else None
-    form = TournamentForm(request.POST or None, instance=instance)
+    form = TournamentForm(request.POST if request.method == "POST" else None, instance=instance)  # an empty POST is bound too
     if request.method == "POST" and form.is_valid():
         actor = Actor.from_request(request)
         values = form.values()
@@ -508,7 +508,8 @@ def tournament_detail(request, pk):
                 setup.save_template(t, name=request.POST.get("template_name", ""), actor=actor)
             elif op in ("reason-public", "reason-private"):
                 version = request.POST.get("version", "")
-                change_service.set_reason_public(t, int(version) if version.isdigit() else 0, op == "reason-public", actor=actor)
+                number = int(version) if version.isascii() and version.isdigit() and len(version) < 10 else 0
+                change_service.set_reason_public(t, number, op == "reason-public", actor=actor)
             elif op in ("grant-regulator", "revoke-regulator"):
                 oversight.set_regulator_access(t, request.POST.get("username", ""), granted=op == "grant-regulator", actor=actor)
             messages.success(request, _("Done."))
@@ -723,7 +724,7 @@ def displays_page(request):
     """The venue's lobby screens: what each shows, and the tournaments it rotates between. A
     director revokes a screen's link or gives it a new one (POST ``op`` revoke / rotate)."""
     if request.method == "POST":
-        screen = get_object_or_404(DisplayScreen, pk=request.POST.get("screen") if str(request.POST.get("screen", "")).isdigit() else 0)
+        screen = get_object_or_404(DisplayScreen, pk=object_id(request.POST.get("screen")))
         if request.POST.get("op") == "rotate":
             screen_links.rotate_screen_token(screen, actor=Actor.from_request(request))
             messages.success(request, _("%(name)s has a new link: open it on the screen. The old link no longer works.") % {"name": screen.name})

@@ -9,6 +9,7 @@ from tdmanager.money import ZERO, split_evenly
 from tdmanager.transactions import service
 from tournaments.actions import Action
 from tournaments.models import Entry
+from tournaments.services import checks
 from tournaments.services.events import Actor, log_event
 from tournaments.services.ledger import lock_tournament
 
@@ -34,7 +35,7 @@ def create_side_pool(
     key = (key or kind).lower().replace("_", "-")[:40]
     if t.side_pools.filter(key=key).exists():
         raise PayoutError("duplicate_side_pool", _("This tournament already has a side pool '%(k)s'.") % {"k": key})
-    pool = SidePool.objects.create(
+    pool = SidePool(
         tournament=t,
         kind=kind,
         name=name.strip() or str(dict(SidePool.KINDS)[kind]),
@@ -43,6 +44,8 @@ def create_side_pool(
         from_prize_pool=_money(from_prize_pool),
         fund=fund,
     )
+    checks.clean(pool, exclude=["key"])  # a page's name longer than the column: a 400, not PostgreSQL's error
+    pool.save(force_insert=True)
     log_event(t, Action.PAYOUTS_SIDEPOOL_CREATED, actor, pool=pool.pk, kind=kind, name=pool.name, from_prize_pool=str(pool.from_prize_pool))
     return pool
 

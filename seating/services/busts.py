@@ -12,6 +12,7 @@ from tdmanager.roles import user_roles
 from tdmanager.transactions import service
 from tournaments.actions import Action
 from tournaments.models import Clock, Entry, Person, Tournament
+from tournaments.services import checks
 
 from .. import engine, signals, sql
 from ..models import Bust, PendingMove
@@ -69,9 +70,10 @@ def record_bust(
     stacks = {}
     for entry_id, b in zip(ids, items):
         stack = b.get("starting_stack")
-        if stack is not None and (not str(stack).isdigit()):
+        chips = None if stack is None else checks.whole(stack, lo=0, hi=checks.MAX_CHIPS)  # what a column holds
+        if stack is not None and (chips is None or not str(stack).isdigit()):
             raise ValidationFailed("bad_stack", _("A starting stack must be a whole number of chips."))
-        stacks[entry_id] = int(stack) if stack is not None else None
+        stacks[entry_id] = chips
     eliminators = {entry_id: _eliminators(b.get("eliminators")) for entry_id, b in zip(ids, items) if b.get("eliminators")}
     override_reason = (override_reason or "").strip()
     # who is asking matters only for an override or a bust without its table (not on every bust)

@@ -84,7 +84,7 @@ class MultiDayForm(PriceForm):
 
 class HeadsUpForm(PriceForm):
     size = forms.TypedChoiceField(label=gettext_lazy("Bracket"), coerce=int, initial=16, choices=[(n, str(n)) for n in (16, 32, 64, 8, 4, 2)])
-    level_minutes = forms.IntegerField(label=gettext_lazy("Level minutes"), min_value=1, initial=10)
+    level_minutes = forms.IntegerField(label=gettext_lazy("Level minutes"), min_value=1, max_value=240, initial=10)  # as the API
     punctuality = forms.ChoiceField(label=gettext_lazy("Punctuality rule"), choices=Bracket.PUNCTUALITY)
     rounds_to_play = forms.IntegerField(label=gettext_lazy("Rounds this group plays (empty: to a winner)"), required=False, min_value=1)
     feeds_into = forms.ModelChoiceField(
@@ -106,16 +106,27 @@ class HeadsUpForm(PriceForm):
 
 
 class TimedForm(PriceForm):
-    minutes = forms.IntegerField(label=gettext_lazy("Play lasts (minutes)"), min_value=1, initial=120)
+    minutes = forms.IntegerField(label=gettext_lazy("Play lasts (minutes)"), min_value=1, max_value=7 * 24 * 60, initial=120)  # a week, as the API
     end_condition = forms.ChoiceField(label=gettext_lazy("End"), choices=TimedEvent.END_CONDITIONS)
     chip_tie = forms.ChoiceField(label=gettext_lazy("Equal stacks at the end"), choices=TimedEvent._meta.get_field("chip_tie").choices)
     field_cap = forms.IntegerField(label=gettext_lazy("Field cap"), required=False, initial=8)
 
 
+class TournamentsField(forms.ModelMultipleChoiceField):
+    """Tournaments picked by id; an id no column holds is not a valid value (Django asks the
+    database with it, and SQLite cannot even compare it with a column)."""
+
+    def _check_values(self, value):
+        for pk in value:
+            if str(pk).strip().isdigit() and len(str(pk).strip()) > 18:
+                raise forms.ValidationError(self.error_messages["invalid_pk_value"], code="invalid_pk_value", params={"pk": pk})
+        return super()._check_values(value)
+
+
 class QualifierGroupForm(forms.Form):
     name = forms.CharField(label=gettext_lazy("Name"), max_length=160)
     final = forms.ModelChoiceField(label=gettext_lazy("Final table"), queryset=Tournament.objects.exclude(status__in=["FINISHED", "CANCELLED"]))
-    qualifiers = forms.ModelMultipleChoiceField(label=gettext_lazy("Qualifying tables"), queryset=Tournament.objects.exclude(status="CANCELLED"))
+    qualifiers = TournamentsField(label=gettext_lazy("Qualifying tables"), queryset=Tournament.objects.exclude(status="CANCELLED"))
 
 
 class PointsTableField(forms.CharField):
@@ -186,6 +197,11 @@ class SeriesForm(forms.ModelForm):
 
 def _form_page(request, form, title, intro=""):
     return render(request, "formats/form.html", {"form": form, "title": title, "intro": intro})
+
+
+def _digits(text: str, most: int) -> bool:
+    """``text`` is a whole number of at most ``most`` ASCII digits (``int()`` reads 4,300 at most)."""
+    return text.isascii() and text.isdigit() and len(text) <= most
 
 
 def _run(request, fn, ok=None):
@@ -454,8 +470,8 @@ def timed_page(request, pk):
                 for line in request.POST.get("counts", "").splitlines():
                     parts = line.replace(",", " ").split()
                     if parts:
-                        entry = t.entries.filter(number=int(parts[0])).first() if parts[0].isdigit() else None
-                        if entry is None or len(parts) < 2 or not parts[1].isdigit():
+                        entry = t.entries.filter(number=int(parts[0])).first() if _digits(parts[0], 9) else None
+                        if entry is None or len(parts) < 2 or not _digits(parts[1], 18):
                             raise DomainError("bad_line", _("Write one player per line: entry number and chips."), status=400)
                         rows.append({"entry": entry.pk, "chips": int(parts[1])})
                 return timed.finish_timed(t, actor=actor, counts=rows)

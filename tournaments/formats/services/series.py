@@ -352,7 +352,9 @@ def settle_undecided(series: Series, cycle: int, people: list, *, actor: Actor, 
     if not reason.strip():
         raise ValidationFailed("reason_required", _("Say how the tie was settled."))
     series = Series.objects.select_for_update().get(pk=series.pk)
-    archive = SeriesCycle.objects.select_for_update().get(series=series, number=cycle)
+    archive = SeriesCycle.objects.select_for_update().filter(series=series, number=cycle).first()
+    if archive is None:
+        raise FormatError("no_such_cycle", _("No such object."), status=404)  # no closed cycle of that number
     chosen = [getattr(p, "pk", p) for p in people]
     if len(chosen) != archive.tickets_undecided or not set(chosen) <= set(archive.undecided):
         raise FormatError("bad_choice", _("Choose %(n)s of the tied players.") % {"n": archive.tickets_undecided}, status=400)

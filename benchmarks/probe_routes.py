@@ -1,0 +1,957 @@
+"""Hostile text over every route the project serves: no answer may be a server error.
+
+    .venv/bin/python benchmarks/probe_routes.py                      # PostgreSQL tdm_probe on 127.0.0.1
+    .venv/bin/python benchmarks/probe_routes.py --database sqlite
+    .venv/bin/python benchmarks/probe_routes.py --database postgres://postgres@127.0.0.1:5432/tdm_probe
+    .venv/bin/python benchmarks/probe_routes.py --routes '^api-seating' --roles director,floor --values nul,rlo
+
+Makes a fresh database (PostgreSQL by default, since a NUL byte fails only there: the database
+named is dropped and created anew, as ``benchmarks/common.py`` does; ``--database sqlite``: a
+temporary SQLite file), writes a small room (``tests/fuzz.py``'s ``build_world``: tournaments
+in every state, entries, seats, a bust, formats, screens; then a login for every role, a
+heads-up bracket, a timed event, a ruling, a keep-apart pair, a reserved seat, a published
+change) and walks Django's URL resolver: every page, API and public route, the Django admin
+included (as an anonymous visitor). Path parameters get the room's real ids.
+
+For each route, each method ``tdmanager.policy.POLICY`` allows and each role that may call it
+(director, floor, cashier, dealer, display, controller, regulator; anonymous on every route, so
+that the refusals see the input too), it sends each hostile value (``HOSTILE``: a NUL byte, a
+right-to-left override, a zero-width space, a newline, fullwidth digits, ``3_00``, ``+300``,
+``3e2``, 10,000 characters, 10,000 digits, 40 digits):
+
+- in the path: every str or slug parameter takes each value; an int parameter its id in
+  fullwidth digits, followed by a NUL, and as 10,000 and 40 digits;
+- in the query string: each parameter the route is known to read (the OpenAPI schema's for an
+  API route, the names its view's source reads, and ``q``) one at a time, then every name any
+  view reads, all at once;
+- in the body: for an API route every field its request body declares in the schema (one
+  level into lists of objects), one at a time, the others plausible (JSON; multipart where the
+  schema says so); for a page every field of every form that posts to it, as the pages offer
+  them to each role (the others as the form fills them).
+
+Each request runs in a transaction rolled back afterwards (as the suite's tests do), so every
+one meets the same room. In process: Django's test ``Client``, no server.
+
+It counts requests, answers by status, the 5xx (each printed with its route and input: the
+goal is 0), the API's 4xx that are not ``{"code", "detail"}`` JSON, and the answers that echo a
+raw U+202E or NUL back into an HTML page or a JSON name field (reported, not failed), and
+prints a summary table. Exit status 1 when there is a 5xx or a wrong 4xx shape.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import json
+import logging
+import os
+import re
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import quote, urlencode, urlsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import common  # noqa: E402
+
+HOSTILE = {
+    "nul": "a\x00b",
+    "rlo": "abc\u202efed",
+    "zwsp": "a\u200bb",
+    "newline": "a\nb",
+    "fullwidth": "３００",
+    "underscore": "3_00",
+    "plus": "+300",
+    "exponent": "3e2",
+    "long": "A" * 10_000,
+    "long-digits": "9" * 10_000,
+    "huge": "9" * 40,  # a whole number no database column holds
+}
+ECHOED = {"nul": "\x00", "rlo": "\u202e"}  # what must not come back raw
+ROLES = ("director", "floor", "cashier", "dealer", "display", "controller", "regulator")
+ANONYMOUS = "anonymous"
+SOURCES = ("tdmanager", "tournaments", "seating", "payouts")
+STREAMS = {"live-stream", "phone-stream"}  # server-sent events: the status is checked, the stream is not read
+
+
+# --- the room ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Room:
+    ids: dict  # path segment (as tests/fuzz.py names them) → real ids
+    values: dict  # path parameter name → a real value, where the name alone says which
+    users: dict  # role → user
+
+
+def configure(database: str) -> None:
+    """Settings for an in-process probe, a fresh migrated database, Django set up, the static
+    files collected."""
+    os.environ.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "tdmanager.settings",
+            "DEBUG": "false",
+            "TDM_ARM_CLOCK_TASKS": "false",
+            "TDM_SEAT_LOOKUP_PER_MINUTE": "0",  # every lookup answered: the probe asks thousands of names from one address
+            "TDM_LOGIN_FAILURES_PER_USER": "1000000",  # hostile logins reach the form's checks, not a lock-out
+            "TDM_LOGIN_FAILURES_PER_ADDRESS": "1000000",
+            "TDM_LOGIN_FAILURES_PER_ACCOUNT": "1000000",
+        }
+    )
+    os.environ["TDM_VAR_DIR"] = tempfile.mkdtemp(prefix="tdm-probe-")  # journals and static files apart from var/
+    common.prepare_database(None if database == "postgres" else database, "tdm_probe")
+    from tdmanager import staticbuild
+
+    staticbuild.ensure_collected()  # pages name their static files by the manifest, as in production
+    logging.disable(logging.CRITICAL)  # each 4xx logs a warning; the 5xx are printed below
+
+
+def build_room() -> Room:
+    """The fuzzer's room, a login for every role and the objects some routes need an id of."""
+    from datetime import timedelta
+    from decimal import Decimal
+
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+    from django.utils import timezone
+
+    from seating.models import KeepApart, SeatReservation
+    from tests import fuzz
+    from tournaments.formats.services import headsup, timed
+    from tournaments.models import DeviceToken, Entry, Person, Tournament, TournamentChange, TournamentEvent
+    from tournaments.services import oversight
+    from tournaments.services.events import Actor
+
+    world = fuzz.build_world()
+    ids = world["ids"]
+    User = get_user_model()
+    users = {"director": User.objects.get(username="fuzz-director"), "cashier": User.objects.get(username="fuzz-cashier")}
+    for role in ROLES:
+        if role not in users:
+            users[role] = User.objects.create_user(username=f"probe-{role}", password=None)
+            users[role].groups.add(Group.objects.get_or_create(name=role)[0])
+    director = Actor(users["director"], "probe")
+    running = Tournament.objects.get(name="Fuzz running")
+    oversight.set_regulator_access(running, users["regulator"].username, granted=True, actor=director)
+
+    structure = running.structure
+    now = timezone.now()
+    duel = Tournament.objects.create(
+        name="Probe heads-up", start_at=now + timedelta(hours=2), buy_in=Decimal("50"), fee=Decimal("5"), starting_stack=10000,
+        table_size=2, structure=structure, status=Tournament.REGISTERING, min_players=2, format=Tournament.HEADS_UP,
+    )  # fmt: skip
+    headsup.create_bracket(duel, actor=director, size=16)
+    clocked = timed.create_timed_event(
+        name="Probe timed", start_at=now + timedelta(hours=3), buy_in=Decimal("50"), fee=Decimal("5"), starting_stack=10000,
+        structure=structure, actor=director, minutes=120,
+    )  # fmt: skip
+    people = list(Person.objects.order_by("pk")[:2])
+    ruling = oversight.record_ruling(running, asked_by="Seat 3", question="Probe question", decision="Probe decision", actor=director)
+    pair = KeepApart.objects.create(tournament=running, person_a=people[0], person_b=people[1], reason="probe")
+    entry = running.entries.filter(status=Entry.ACTIVE).order_by("pk").first()
+    reservation = SeatReservation.objects.create(tournament=running, entry=entry, table_number=1, seat_number=1, reason="probe")
+    TournamentChange.objects.create(tournament=running, version=1, changes={"name": ["Before", "Fuzz running"]}, reason="probe")
+    draw = TournamentEvent.objects.filter(tournament=running, action__contains="draw").order_by("pk").first()
+
+    ids["tournaments"] = [running.pk] + [t for t in ids["tournaments"] if t != running.pk]
+    ids["headsup"] = [duel.pk]
+    ids["timed"] = [clocked.pk]
+    ids["seats"] = ids["live"] = ids["rules"] = [running.pk]
+    values = {
+        "entry_id": entry.pk,
+        "bust_id": ids["busts"][0],
+        "move_id": ids["moves"][0],
+        "event_id": draw.pk if draw else 1,
+        "ruling_id": ruling.pk,
+        "pair_id": pair.pk,
+        "res_id": reservation.pk,
+        "token_id": DeviceToken.objects.filter(user=users["director"]).values_list("pk", flat=True).first(),
+        "version": 1,
+        "name": "standings",
+        "fmt": "csv",
+        "table_number": 1,
+        "display_token": "fuzz-token",
+        "phone_token": entry.phone_token,
+    }
+    return Room(ids=ids, values=values, users=users)
+
+
+# --- the routes ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Route:
+    name: str  # the URL name ("admin:index" for the admin's)
+    template: str  # the route as routed, e.g. "api/v1/tournaments/<int:pk>/clock/<slug:op>/"
+    pattern: object
+    admin: bool
+
+    @property
+    def params(self) -> dict[str, str]:
+        """Path parameter → its kind: "int", "slug", "str" (a regex group of a DRF route: "str")."""
+        converters = getattr(self.pattern.pattern, "converters", {})
+        out = {}
+        for name in self.pattern.pattern.regex.groupindex:
+            kind = type(converters.get(name)).__name__.removesuffix("Converter").lower() if name in converters else "str"
+            out[name] = {"string": "str", "path": "str"}.get(kind, kind)
+        return out
+
+    @property
+    def segments(self) -> list[str]:
+        """The route's path segments, each parameter written ``{name}``."""
+        text = re.sub(r"\(\?P<(\w+)>[^)]*\)", r"{\1}", self.template.replace("^", "").replace("$", ""))
+        text = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", text)
+        return text.strip("/").split("/")
+
+
+def walk_routes() -> list[Route]:
+    """Every named route of Django's URL resolver, once (not DRF's ``.json`` suffix twins)."""
+    from django.urls import URLPattern, URLResolver, get_resolver
+
+    def walk(patterns, prefix="", namespace=""):
+        for p in patterns:
+            if isinstance(p, URLResolver):
+                yield from walk(p.url_patterns, prefix + str(p.pattern), p.namespace or namespace)
+            elif isinstance(p, URLPattern) and p.name:
+                yield Route(f"{namespace}:{p.name}" if namespace else p.name, prefix + str(p.pattern), p, namespace == "admin")
+
+    seen = {}
+    for route in walk(get_resolver().url_patterns):
+        if "format" in route.params or "\\.(?P" in route.template:
+            continue
+        seen.setdefault(route.name, route)
+    return list(seen.values())
+
+
+def real_value(route: Route, param: str, room: Room, op: str | None):
+    """The room's value for one path parameter of ``route``."""
+    if param == "op":
+        return op or "status"
+    segments = route.segments
+    where = next(i for i, segment in enumerate(segments) if "{%s}" % param in segment)
+    before = segments[where - 1] if where else ""
+    if param == "token":
+        return room.values["phone_token"] if before == "p" else room.values["display_token"]
+    if param == "number":
+        if before in ("receipts", "receipt", "slips", "slip"):
+            return room.ids["receipts"][0]
+        return room.values["table_number"]
+    if param in room.values:
+        return room.values[param]
+    if before in room.ids and room.ids[before]:
+        return room.ids[before][0]
+    return {"app_label": "auth", "object_id": "1", "content_type_id": 1}.get(param, 1)  # the admin: users and groups
+
+
+def build_path(route: Route, room: Room, op: str | None = None, override: tuple[str, str] | None = None) -> str:
+    """The route's address with the room's ids; ``override`` = (parameter, its text already quoted)."""
+    from django.urls import NoReverseMatch, reverse
+
+    kwargs = {p: real_value(route, p, room, op) for p in route.params}
+    if override is None:
+        return reverse(route.name, kwargs=kwargs)
+    marker = 918273645 if route.params[override[0]] == "int" else "PROBEVALUE0"
+    try:
+        return reverse(route.name, kwargs={**kwargs, override[0]: marker}).replace(str(marker), override[1], 1)
+    except NoReverseMatch:  # a parameter limited to a few words (the admin's app_label): its segment
+        parts = reverse(route.name, kwargs=kwargs).split("/")
+        parts[1 + route.segments.index("{%s}" % override[0])] = override[1]
+        return "/".join(parts)
+
+
+def permitted(route: Route, method: str, op: str | None) -> tuple:
+    """The roles the policy lets make this call, and anonymous (its refusal sees the input too)."""
+    from tdmanager import policy
+
+    if route.admin:
+        return (ANONYMOUS,)
+    return tuple(r for r in ROLES if policy.permits({r}, route.name, method, op)) + (ANONYMOUS,)
+
+
+def calls(route: Route, schema: Schema):
+    """(method, op, OpenAPI operation) of every call the policy decides for this route: an API
+    route with an ``{op}`` takes each op its schema lists, a page each action the policy names."""
+    from tdmanager import policy
+
+    if route.admin:
+        return [("GET", None, None)] + ([("POST", None, None)] if route.name == "admin:login" else [])
+    out = []
+    for method, decided in policy.POLICY.get(route.name, {}).items():
+        operation = schema.operation(route, method) if route.template.startswith("api/") else None
+        named = [op for op in decided if op != "*"] if isinstance(decided, dict) else []
+        if "op" in route.params:
+            ops = schema.path_enum(operation, "op") or named or ["status"]
+        else:
+            ops = named or [None]
+        out += [(method, op, operation) for op in ops]
+    return out
+
+
+# --- the OpenAPI schema --------------------------------------------------------------------------
+
+
+class Schema:
+    """The operations of ``/api/schema/``, found by a route's segments."""
+
+    def __init__(self):
+        from tests.fuzz import openapi_schema
+
+        self.raw = json.loads(json.dumps(openapi_schema(), default=str))
+        self.by_shape = {}
+        for path, ops in self.raw["paths"].items():
+            shape = tuple("{}" if s.startswith("{") else s for s in path.strip("/").split("/"))
+            self.by_shape[shape] = ops
+
+    def operation(self, route: Route, method: str) -> dict | None:
+        shape = tuple("{}" if s.startswith("{") else s for s in route.segments)
+        return self.by_shape.get(shape, {}).get(method.lower())
+
+    def deref(self, node):
+        """A schema node with its ``$ref`` followed and the first branch of allOf/oneOf/anyOf taken."""
+        for _ in range(10):
+            if not isinstance(node, dict):
+                return {}
+            if "$ref" in node:
+                target = self.raw
+                for part in node["$ref"].lstrip("#/").split("/"):
+                    target = target[part]
+                node = target
+            elif any(k in node for k in ("allOf", "oneOf", "anyOf")):
+                branches = node.get("allOf") or node.get("oneOf") or node.get("anyOf")
+                merged = {k: v for k, v in node.items() if k not in ("allOf", "oneOf", "anyOf")}
+                first = self.deref(branches[0])
+                node = {**first, **merged, "properties": {**first.get("properties", {}), **merged.get("properties", {})}}
+            else:
+                return node
+        return node
+
+    def query_names(self, operation: dict | None) -> list[str]:
+        return [p["name"] for p in (operation or {}).get("parameters", []) if p.get("in") == "query"]
+
+    def path_enum(self, operation: dict | None, name: str) -> list[str]:
+        for p in (operation or {}).get("parameters", []):
+            if p.get("in") == "path" and p["name"] == name:
+                return list(self.deref(p.get("schema", {})).get("enum") or [])
+        return []
+
+    def body(self, operation: dict | None) -> tuple[str, dict] | None:
+        """(media type, object schema) of the operation's request body, JSON first."""
+        content = ((operation or {}).get("requestBody") or {}).get("content") or {}
+        for media in ("application/json", "multipart/form-data"):
+            if media in content:
+                return media, self.deref(content[media].get("schema", {}))
+        return None
+
+
+# --- what a route reads --------------------------------------------------------------------------
+
+_READS = [
+    r"(?:GET|query_params)\.(?:get|getlist)\(\s*[\"']([\w-]+)[\"']",
+    r"(?:GET|query_params)\[\s*[\"']([\w-]+)[\"']\s*\]",
+    r"[\"']([\w-]+)[\"']\s+in\s+(?:request\.)?(?:GET|query_params)",
+    r"query_(?:int|choice)\(\s*request\s*,\s*[\"']([\w-]+)[\"']",
+]
+
+
+def names_read(source: str) -> set[str]:
+    """The query parameter names a piece of source reads."""
+    return {m for pattern in _READS for m in re.findall(pattern, source)}
+
+
+def every_query_name(schema: Schema) -> list[str]:
+    """Every query parameter name the project reads anywhere, the schema's, ``q`` and ``next``."""
+    names = {"q", "next"}
+    for package in SOURCES:
+        for path in (ROOT / package).rglob("*.py"):
+            if "migrations" not in path.parts:
+                names |= names_read(path.read_text())
+    for ops in schema.raw["paths"].values():
+        for op in ops.values():
+            names.update(schema.query_names(op))
+    return sorted(names)
+
+
+def view_source(route: Route) -> str:
+    """The source of the route's view (its function, or its class), of the actions its ``ops``
+    map to, and of the module's functions those hand the body to (``_prizes(d)``)."""
+    callback = route.pattern.callback
+    target = getattr(callback, "cls", None) or getattr(callback, "view_class", None) or inspect.unwrap(callback)
+    parts = [target] + [fn for fn in (getattr(target, "ops", None) or {}).values() if callable(fn)]
+    try:
+        source = "\n".join(inspect.getsource(part) for part in parts)
+    except (OSError, TypeError):
+        return ""
+    module = sys.modules.get(getattr(target, "__module__", ""), None)
+    for name in set(re.findall(r"\b(_\w+)\(\s*(?:d|data|body)\b", source)):
+        helper = getattr(module, name, None)
+        if inspect.isfunction(helper):
+            source += "\n" + inspect.getsource(helper)
+    return source
+
+
+def view_query_names(route: Route) -> set[str]:
+    """The query parameter names the route's own view reads."""
+    return names_read(view_source(route))
+
+
+_BODY_READS = re.compile(r"\b(as_\w+|\w+_arg|get)\(\s*(?:(?:d|data|body)\s*(?:,\s*[\"'](\w+)[\"'])?|[\"'](\w+)[\"'])")
+
+
+def body_fields_read(route: Route) -> dict[str, str]:
+    """Field → how the view reads it (``as_money``, ``tournament_arg``, ``get``…), for a body the
+    schema only calls an object: its view reads the fields one by one."""
+    out = {}
+    for helper, key, got in _BODY_READS.findall(view_source(route)):
+        name = key or got or (helper.removesuffix("_arg") if helper.endswith("_arg") else "")
+        if name and (helper != "get" or got):
+            out.setdefault(name, helper)
+    return out
+
+
+# --- the forms pages offer -----------------------------------------------------------------------
+
+
+class _Forms(HTMLParser):
+    """Every ``<form method="post">`` of a page: its action, fields (first value) and op values."""
+
+    def __init__(self):
+        super().__init__()
+        self.forms, self._form, self._select, self._textarea = [], None, None, None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "form":
+            post = (attrs.get("method") or "get").lower() == "post"
+            self._form = {"action": attrs.get("action") or "", "fields": {}, "ops": set(), "files": set()} if post else None
+            if post:
+                self.forms.append(self._form)
+            return
+        if tag == "option":
+            self._option(attrs)
+            return
+        if self._form is None or not attrs.get("name"):
+            return
+        name, kind = attrs["name"], (attrs.get("type") or "text").lower()
+        if name == "op" and (tag == "button" or kind in ("submit", "hidden")):
+            self._form["ops"].add(attrs.get("value") or "")
+        elif tag == "input" and kind == "file":
+            self._form["files"].add(name)
+        elif tag == "input" and kind in ("checkbox", "radio"):
+            if name not in self._form["fields"] or "checked" in attrs:
+                self._form["fields"][name] = attrs.get("value") or "on"
+        elif tag == "input" and kind not in ("submit", "button", "image", "reset"):
+            self._form["fields"].setdefault(name, attrs.get("value") or "")
+        elif tag == "select":
+            self._select = name
+            self._form["fields"].setdefault(name, "")
+        elif tag == "textarea":
+            self._textarea = name
+            self._form["fields"].setdefault(name, "")
+
+    def _option(self, attrs):
+        name = self._select
+        if self._form is not None and name and attrs.get("value") and (not self._form["fields"].get(name) or "selected" in attrs):
+            self._form["fields"][name] = attrs["value"]
+
+    def handle_data(self, data):
+        if self._form is not None and self._textarea:
+            self._form["fields"][self._textarea] += data
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self._form = None
+        elif tag == "select":
+            self._select = None
+        elif tag == "textarea":
+            self._textarea = None
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+
+
+@dataclass
+class Form:
+    path: str  # where it posts, the page's own address when its action is empty
+    op: str | None
+    fields: dict
+    files: set
+
+
+def forms_on(page_path: str, html: str) -> list[Form]:
+    """The POST forms of a page, one per op value its buttons send."""
+    parser = _Forms()
+    parser.feed(html)
+    out = []
+    for form in parser.forms:
+        action = urlsplit(form["action"])
+        if action.netloc:
+            continue
+        path = (action.path or urlsplit(page_path).path) + (f"?{action.query}" if action.query else "")
+        for op in sorted(form["ops"]) or [None]:
+            out.append(Form(path, op, dict(form["fields"]), set(form["files"])))
+    return out
+
+
+# --- the probes ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Probe:
+    route: Route
+    kind: str  # api, page, public, admin
+    where: str  # baseline, path, query, json, multipart, form
+    field: str
+    value: str  # a key of HOSTILE ("" for a baseline)
+    role: str
+    method: str
+    path: str
+    body: object = None  # dict (JSON or multipart) or list of pairs (a form)
+
+
+def kind_of(route: Route, method: str, op: str | None) -> str:
+    if route.admin:
+        return "admin"
+    if route.template.startswith("api/"):
+        return "api"
+    return "public" if is_public(route, method, op) else "page"
+
+
+def is_public(route: Route, method: str, op: str | None) -> bool:
+    from tdmanager import policy
+
+    return route.admin or policy.is_public(route.name, method, op)
+
+
+def with_query(path: str, pairs) -> str:
+    return path + ("&" if "?" in path else "?") + urlencode(pairs)
+
+
+def path_probes(route, method, role, op, room, body, kind, values, skip=()):
+    """Each path parameter hostile: str and slug take every value; an int its id in fullwidth
+    digits, with a NUL after it, 10,000 digits and 40."""
+    for param, converter in route.params.items():
+        if param in skip:
+            continue
+        if converter in ("str", "slug"):
+            variants = {label: HOSTILE[label] for label in values}
+        else:
+            real = str(real_value(route, param, room, op))
+            fullwidth = real.translate({ord(d): 0xFF10 + int(d) for d in "0123456789"})
+            variants = {"fullwidth": fullwidth, "nul": real + "\x00", "long-digits": HOSTILE["long-digits"], "huge": HOSTILE["huge"]}
+            variants = {k: v for k, v in variants.items() if k in values}
+        for label, text in variants.items():
+            path = build_path(route, room, op, (param, quote(text, safe="")))
+            yield Probe(route, kind, "path", param, label, role, method, path, body)
+
+
+def query_probes(route, method, role, base, names_here, all_names, body, kind, values):
+    """Each name the route reads, one at a time, then every name read anywhere, at once."""
+    for name in sorted(names_here):
+        for label in values:
+            yield Probe(route, kind, "query", name, label, role, method, with_query(base, [(name, HOSTILE[label])]), body)
+    for label in values:
+        yield Probe(route, kind, "query", "*", label, role, method, with_query(base, [(n, HOSTILE[label]) for n in all_names]), body)
+
+
+_ID_SEGMENTS = {
+    "tournament": "tournaments",
+    "target": "tournaments",
+    "source": "tournaments",
+    "person": "people",
+    "entry": "entries",
+    "structure": "structures",
+}
+
+
+def an_id(name: str, room: Room) -> int:
+    """The room's id for a field named like a relation (``tournament``, ``person_b``), else 1."""
+    key = next((v for k, v in _ID_SEGMENTS.items() if name.startswith(k) or name.endswith(k)), None)
+    return room.ids[key][0] if key else 1
+
+
+def plausible_read(name: str, how: str, room: Room):
+    """A value for a field a view reads with ``how`` (a helper of tournaments.formats.api, or a
+    serializer field's class name)."""
+    if how.endswith("_arg") or how in ("as_id", "IdField", "PrimaryKeyRelatedField"):
+        return an_id(name, room)
+    if how in ("as_int", "IntegerField", "WholeNumberField"):
+        return an_id(name, room) if name in _ID_SEGMENTS else 1
+    if how in ("as_money", "AmountField", "DecimalField"):
+        return "10"
+    if how in ("as_bool", "BooleanField"):
+        return True
+    if how in ("as_list", "ListField", "ListSerializer"):
+        return []
+    if how in ("as_datetime", "DateTimeField"):
+        return "2030-01-01T20:00:00Z"
+    if how == "DateField":
+        return "2030-01-01"
+    return "Probe"
+
+
+def plausible(schema: Schema, name: str, node: dict, room: Room, depth: int = 0):
+    """A value of the type the schema asks for, with the room's ids for relations."""
+    node = schema.deref(node)
+    if node.get("enum"):
+        return next((v for v in node["enum"] if v is not None), None)
+    kind = node.get("type")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), "string")
+    if kind == "integer":
+        return an_id(name, room)
+    if kind == "number":
+        return 1
+    if kind == "boolean":
+        return True
+    if kind == "array":
+        item = plausible(schema, name.rstrip("s"), node.get("items", {}), room, depth + 1) if depth < 2 else None
+        return [item] if item is not None else []
+    if kind == "object" or "properties" in node:
+        if depth >= 2:
+            return {}
+        return {k: plausible(schema, k, v, room, depth + 1) for k, v in node.get("properties", {}).items()}
+    fmt = node.get("format", "")
+    if fmt == "date-time":
+        return "2030-01-01T20:00:00Z"
+    if fmt == "date":
+        return "2030-01-01"
+    if fmt == "decimal" or "pattern" in node and "0-9" in node["pattern"]:
+        return "10"
+    return "Probe"
+
+
+def serializer_fields(route: Route, room: Room) -> dict:
+    """Field → a plausible value, for every field of the serializers the route's view reads its
+    body with (``self.valid(EntryIn)``)."""
+    from rest_framework import serializers
+
+    callback = route.pattern.callback
+    module = sys.modules.get(getattr(getattr(callback, "cls", callback), "__module__", ""), None)
+    out = {}
+    for name in set(re.findall(r"\b([A-Z]\w+)\b", view_source(route))):
+        cls = getattr(module, name, None)
+        if not (inspect.isclass(cls) and issubclass(cls, serializers.Serializer)):
+            continue
+        for field_name, declared in cls().fields.items():
+            if declared.read_only:
+                continue
+            choices = list(getattr(declared, "choices", None) or [])
+            out.setdefault(field_name, choices[0] if choices else plausible_read(field_name, type(declared).__name__, room))
+    return out
+
+
+def body_fields(route: Route, schema: Schema, operation, room: Room) -> tuple[str, dict, dict]:
+    """(media type, field → plausible value, field → its schema node) of an API call's body: the
+    schema's fields, then those of the serializers and helpers its view reads the body with
+    (where the schema says only "an object")."""
+    media, node = schema.body(operation) or ("application/json", {})
+    nodes = {name: schema.deref(prop) for name, prop in node.get("properties", {}).items()}
+    base = {name: plausible(schema, name, prop, room) for name, prop in nodes.items()}
+    if media == "application/json":
+        for name, value in serializer_fields(route, room).items():
+            base.setdefault(name, value)
+        for name, how in body_fields_read(route).items():
+            base.setdefault(name, plausible_read(name, how, room))
+    return media, base, nodes
+
+
+def body_probes(route, method, role, path, schema, operation, room, kind, values):
+    """Each field of the request body hostile (one level into lists of objects), the rest plausible."""
+    media, base, nodes = body_fields(route, schema, operation, room)
+    where = "json" if media == "application/json" else "multipart"
+    for name in base:
+        for label in values:
+            yield Probe(route, kind, where, name, label, role, method, path, {**base, name: HOSTILE[label]})
+        prop = nodes.get(name, {})
+        items = schema.deref(prop.get("items", {})) if prop.get("type") == "array" else {}
+        for sub in items.get("properties", {}):
+            item = plausible(schema, sub, items, room)
+            for label in values:
+                yield Probe(route, kind, where, f"{name}[].{sub}", label, role, method, path, {**base, name: [{**item, sub: HOSTILE[label]}]})
+
+
+def form_probes(route, method, role, form: Form, kind, values):
+    """Each field of a form the pages offer (and its op) hostile, the rest as the form fills them."""
+    filled = dict(form.fields)
+    if form.op is not None:
+        filled["op"] = form.op
+    for name in sorted(set(filled) | form.files):
+        for label in values:
+            body = {**filled, name: HOSTILE[label]}
+            yield Probe(route, kind, "form", name, label, role, method, form.path, body)
+
+
+# --- sending and checking --------------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    requests: int = 0
+    statuses: Counter = field(default_factory=Counter)
+    rows: dict = field(default_factory=lambda: defaultdict(Counter))  # (kind, where) → counts
+    server_errors: list = field(default_factory=list)
+    bad_shapes: list = field(default_factory=list)
+    echoes: Counter = field(default_factory=Counter)  # where a raw U+202E or NUL came back → how often
+    routes: set = field(default_factory=set)
+    roles: Counter = field(default_factory=Counter)
+
+
+class Clients:
+    """One test client per role, logged in (a logout route logs it out: it logs in again)."""
+
+    def __init__(self, room: Room):
+        from django.test import Client
+
+        self.room, self.clients = room, {}
+        for role in (*ROLES, ANONYMOUS):
+            self.clients[role] = Client(raise_request_exception=False, SERVER_NAME="127.0.0.1")  # a host ALLOWED_HOSTS names
+            self.login(role)
+
+    def login(self, role: str):
+        if role != ANONYMOUS:
+            self.clients[role].force_login(self.room.users[role])
+
+    def __getitem__(self, role):
+        return self.clients[role]
+
+
+def rolled_back(send):
+    """Run ``send()`` in a transaction rolled back afterwards; services nest in it as in the
+    suite's tests (a durable block inside is allowed, as inside Django's ``TestCase``)."""
+    from django.db import transaction
+
+    outer = transaction.atomic()
+    outer._from_testcase = True
+    with outer:
+        response = send()
+        transaction.set_rollback(True)
+    return response
+
+
+def send(clients: Clients, probe: Probe):
+    from django.test.client import MULTIPART_CONTENT, encode_multipart
+
+    client = clients[probe.role]
+    accept = {"HTTP_ACCEPT": "application/json"} if probe.kind == "api" else {}
+    if probe.body is None:
+        call = lambda: client.generic(probe.method, probe.path, **accept)
+    elif probe.where == "json" or (probe.kind == "api" and probe.where in ("path", "query")):
+        data = json.dumps(probe.body, ensure_ascii=False).encode()
+        call = lambda: client.generic(probe.method, probe.path, data, content_type="application/json", **accept)
+    elif probe.where == "multipart":
+        data = encode_multipart("BoUnDaRy", {k: _as_file(k, v) for k, v in probe.body.items()})
+        call = lambda: client.generic(probe.method, probe.path, data, content_type=MULTIPART_CONTENT, **accept)
+    else:
+        data = urlencode(probe.body, doseq=True)
+        call = lambda: client.generic(probe.method, probe.path, data, content_type="application/x-www-form-urlencoded", **accept)
+    response = rolled_back(call)
+    if probe.route.name == "logout" and probe.role != ANONYMOUS:
+        clients.login(probe.role)
+    return response
+
+
+def _as_file(name, value):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    if name == "file" and isinstance(value, str):
+        return SimpleUploadedFile("probe.csv", ("kind,small_blind,big_blind\nLEVEL,%s,200\n" % value).encode())
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def body_text(response) -> str:
+    if getattr(response, "streaming", False):
+        response.close()
+        return ""
+    return response.content.decode("utf-8", "replace")
+
+
+def is_error_shape(response, text: str) -> bool:
+    if not response.get("Content-Type", "").startswith("application/json"):
+        return False
+    try:
+        body = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(body, dict) and {"code", "detail"} <= set(body)
+
+
+def echoed_names(node, raw: str, key: str = "") -> list[str]:
+    """The name fields of a JSON answer that carry ``raw``."""
+    if isinstance(node, dict):
+        return [hit for k, v in node.items() for hit in echoed_names(v, raw, str(k))]
+    if isinstance(node, list):
+        return [hit for v in node for hit in echoed_names(v, raw, key)]
+    return [key] if isinstance(node, str) and "name" in key and raw in node else []
+
+
+def echoes(response, text: str, probe: Probe) -> str | None:
+    """Where a raw U+202E or NUL sent comes back: an HTML page, or a JSON name field."""
+    raw = ECHOED.get(probe.value)
+    if raw is None or raw not in text:
+        return None
+    kind = response.get("Content-Type", "")
+    if kind.startswith("text/html"):
+        return "html"
+    if kind.startswith("application/json"):
+        try:
+            hits = echoed_names(json.loads(text), raw)
+        except ValueError:
+            return None
+        return "json " + ",".join(sorted(set(hits))) if hits else None
+    return None
+
+
+def describe(probe: Probe, response=None) -> str:
+    path = probe.path if len(probe.path) < 160 else probe.path[:150] + f"…({len(probe.path)} chars)"
+    out = f"{probe.role:10} {probe.method:6} {path}  [{probe.route.name}; {probe.where} {probe.field}={probe.value}]"
+    exc = getattr(response, "exc_info", None)
+    if exc:
+        out += f"\n    {exc[0].__name__}: {str(exc[1])[:300]}"
+    return out
+
+
+def record(tally: Tally, probe: Probe, response) -> str:
+    """Count one answer; returns its HTML body ("" otherwise) for the form discovery."""
+    status = response.status_code
+    text = body_text(response)
+    tally.requests += 1
+    tally.statuses[status] += 1
+    tally.routes.add(probe.route.name)
+    tally.roles[probe.role] += 1
+    row = tally.rows[(probe.kind, probe.where)]
+    row["requests"] += 1
+    row[f"{status // 100}xx"] += 1
+    if status >= 500:
+        tally.server_errors.append(describe(probe, response))
+        print(f"5xx {status}: {tally.server_errors[-1]}", flush=True)
+    if probe.path.startswith("/api/") and 400 <= status < 500 and not is_error_shape(response, text):
+        row["bad shape"] += 1
+        tally.bad_shapes.append(f"{status} {describe(probe)}: {response.get('Content-Type')} {text[:120]!r}")
+    echo = echoes(response, text, probe)
+    if echo:
+        row["echoes"] += 1
+        tally.echoes[f"{probe.route.name} ({probe.where} {probe.field}) → {echo}"] += 1
+    return text if response.get("Content-Type", "").startswith("text/html") and status == 200 else ""
+
+
+# --- the run -------------------------------------------------------------------------------------
+
+
+def plan(routes, room, schema, all_names, roles, values, forms):
+    """Every probe, route by route: each call the policy decides, as each role it lets in."""
+    for route in routes:
+        names_here = {"next"} if route.admin else {"q"} | view_query_names(route)
+        for i, (method, op, operation) in enumerate(calls(route, schema)):
+            base = build_path(route, room, op)
+            kind = kind_of(route, method, op)
+            body = {} if method != "GET" and kind == "api" else None
+            skip = ("op",) if i and "op" in route.params else ()  # a hostile op replaces the op: once per route
+            for role in (r for r in permitted(route, method, op) if r in roles):
+                yield Probe(route, kind, "baseline", "", "", role, method, base, body)
+                yield from path_probes(route, method, role, op, room, body, kind, values, skip)
+                yield from query_probes(route, method, role, base, names_here | set(schema.query_names(operation)), all_names, body, kind, values)
+                if kind == "api" and method != "GET" and (role != ANONYMOUS or is_public(route, method, op)):
+                    yield from body_probes(route, method, role, base, schema, operation, room, kind, values)
+        for form in forms.get(route.name, []):
+            for role in (r for r in permitted(route, "POST", form.op) if r in roles and (r != ANONYMOUS or is_public(route, "POST", form.op))):
+                yield from form_probes(route, "POST", role, form, kind_of(route, "POST", form.op), values)
+
+
+def discover_forms(routes, room, clients, roles) -> dict:
+    """The POST forms the pages show each role: route name → forms (one per address and op)."""
+    from django.urls import Resolver404, resolve
+
+    found = defaultdict(dict)
+    for route in routes:
+        if route.template.startswith("api/") or all(method != "GET" for method, _op, _operation in calls(route, None)):
+            continue
+        path = build_path(route, room)
+        for role in (r for r in permitted(route, "GET", None) if r in roles):
+            response = rolled_back(lambda: clients[role].get(path))
+            html = body_text(response)
+            if response.status_code != 200 or not response.get("Content-Type", "").startswith("text/html"):
+                continue
+            for form in forms_on(path, html):
+                try:
+                    match = resolve(urlsplit(form.path).path)
+                except Resolver404:
+                    continue
+                name = f"{match.namespace}:{match.url_name}" if match.namespace else match.url_name
+                found[name].setdefault((form.path, form.op), form)
+    return {name: list(by_address.values()) for name, by_address in found.items()}
+
+
+def print_plan(probes):
+    per_route = Counter(probe.route.name for probe in probes)
+    for name, n in per_route.most_common():
+        print(f"{n:8,} {name}")
+    print(f"{sum(per_route.values()):8,} requests over {len(per_route)} routes")
+
+
+def print_summary(tally: Tally, seconds: float, database: str):
+    print(f"\nRoute probe on {database}: {tally.requests:,} requests over {len(tally.routes)} routes, {seconds:.0f} s")
+    print("  roles: " + ", ".join(f"{r} {n:,}" for r, n in sorted(tally.roles.items())))
+    print("  statuses: " + ", ".join(f"{s}: {n:,}" for s, n in sorted(tally.statuses.items())))
+    columns = ("requests", "2xx", "3xx", "4xx", "5xx", "bad shape", "echoes")
+    print(f"\n  {'kind':8} {'where':10} " + " ".join(f"{c:>9}" for c in columns))
+    for (kind, where), row in sorted(tally.rows.items()):
+        print(f"  {kind:8} {where:10} " + " ".join(f"{row[c]:>9,}" for c in columns))
+    total = Counter()
+    for row in tally.rows.values():
+        total.update(row)
+    print(f"  {'total':8} {'':10} " + " ".join(f"{total[c]:>9,}" for c in columns))
+    echoed = sum(tally.echoes.values())
+    print(f"\n  5xx: {len(tally.server_errors)}; API 4xx not {{code, detail}}: {len(tally.bad_shapes)}; raw U+202E/NUL echoed: {echoed}")
+    if tally.bad_shapes:
+        print("\nAPI 4xx not {code, detail}:")
+        for line in sorted(set(tally.bad_shapes))[:100]:
+            print("  " + line)
+    if tally.echoes:
+        print("\nA raw U+202E or NUL sent came back (reported, not failed): route (where sent) → where it came back, answers")
+        for line, n in sorted(tally.echoes.items()):
+            print(f"  {line}: {n}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--database", default="postgres", help="postgres (tdm_probe on 127.0.0.1), a postgres:// URL, or sqlite")
+    parser.add_argument("--routes", default="", help="only the route names matching this regular expression")
+    parser.add_argument("--roles", default=",".join((*ROLES, ANONYMOUS)), help="comma-separated roles (anonymous included)")
+    parser.add_argument("--values", default=",".join(HOSTILE), help="comma-separated keys of HOSTILE")
+    parser.add_argument("--count", action="store_true", help="count the requests the probe would send, per route, and stop")
+    args = parser.parse_args()
+    roles, values = args.roles.split(","), args.values.split(",")
+
+    configure(args.database)
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections, connection
+
+    request_started.disconnect(close_old_connections)  # every request runs in the probe's own transaction
+    request_finished.disconnect(close_old_connections)
+    room = build_room()
+    schema = Schema()
+    clients = Clients(room)
+    routes = [r for r in walk_routes() if re.search(args.routes, r.name)]
+    started = time.monotonic()
+    forms = discover_forms(routes, room, clients, roles)
+    if args.count:
+        return print_plan(plan(routes, room, schema, every_query_name(schema), roles, values, forms))
+    tally = Tally()
+    for probe in plan(routes, room, schema, every_query_name(schema), roles, values, forms):
+        record(tally, probe, send(clients, probe))
+        if tally.requests % 5000 == 0:
+            print(f"  … {tally.requests:,} requests, {len(tally.server_errors)} 5xx", flush=True)
+    print_summary(tally, time.monotonic() - started, f"{connection.vendor} ({connection.settings_dict['NAME']})")
+    if tally.server_errors or tally.bad_shapes:
+        raise SystemExit(1)
+
+
+if __name__ == "__main__":
+    main()
