@@ -84,3 +84,23 @@ def test_a_page_refuses_a_loose_amount_as_the_api_does(typed):
 
     with translation.override("en"), pytest.raises(ValidationError):
         TournamentForm.base_fields["buy_in"].clean(typed)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("value", [*LOOSE, 300.5, 3e2, True, [], {}])
+def test_the_formats_api_reads_an_amount_the_one_way(api, director, structure, value):
+    """The formats' own endpoints (here a sit & go's creation) read amounts as every other one does."""
+    body = {"name": "SNG", "buy_in": value, "fee": "10", "starting_stack": 10000, "structure": structure.pk}
+    r = api(director).post("/api/v1/formats/sit-and-go/", body, format="json")
+    assert r.status_code == 400 and "buy_in" in r.json()["detail"], r.json()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("value", "stored"), [("100", "100.00"), ("99.50", "99.50"), (100, "100.00")])
+def test_the_formats_api_takes_plain_amounts(api, director, structure, value, stored):
+    from tournaments.models import Tournament
+
+    body = {"name": "SNG", "buy_in": value, "fee": "10", "starting_stack": 10000, "structure": structure.pk}
+    r = api(director).post("/api/v1/formats/sit-and-go/", body, format="json")
+    assert r.status_code == 201, r.json()
+    assert str(Tournament.objects.get(name="SNG").buy_in) == stored

@@ -6,7 +6,7 @@ allowed are listed next to each action.
 """
 
 from datetime import datetime
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -20,8 +20,9 @@ from rest_framework.views import APIView
 
 from tdmanager.api import body_object
 from tdmanager.errors import DomainError, ValidationFailed
-from tdmanager.fields import AmountField, TextField
+from tdmanager.fields import AmountField, TextField, readers_marks, whole_number
 from tdmanager.idempotency import idempotent
+from tdmanager.money import plain_amount
 from tdmanager.roles import HasRole
 from tournaments.api import sale_response
 from tournaments.house import HouseRules
@@ -89,18 +90,18 @@ def as_int(data, key, default=None, lo=0, hi=MAX_INT):
     return to_int(data[key], key, lo, hi)
 
 
-def as_money(data, key, default=None):
-    """An amount ≥ 0 with at most two decimals that a money column holds (below 10^11)."""
+def as_money(data, key, default=None, *, localize=False):
+    """An amount ≥ 0 with at most two decimals that a money column holds (below 10^11), read as
+    every amount is (``tdmanager.money.plain_amount``): plain digits as text, or a JSON integer;
+    ``localize`` (a page's form) also takes the reader's decimal mark. Never "3_00", "+300", "3e2",
+    fullwidth digits or a binary float."""
     if isinstance(data, dict) and data.get(key) in (None, "") and default is not None:
         return Decimal(default)
     raw = need(data, key)
-    if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
+    value = Decimal(raw) if whole_number(raw) is not None else plain_amount(raw.strip() if localize and isinstance(raw, str) else raw, readers_marks(localize))
+    if value is None:
         raise _bad(key, _("'%(f)s' must be an amount."))
-    try:
-        value = Decimal(str(raw))
-    except InvalidOperation:
-        raise _bad(key, _("'%(f)s' must be an amount.")) from None
-    if not value.is_finite() or value < 0 or value >= Decimal("1e11") or value.quantize(Decimal("0.01")) != value:
+    if value < 0 or value >= Decimal("1e11") or value.quantize(Decimal("0.01")) != value:
         raise _bad(key, _("'%(f)s' must be an amount of zero or more, in cents."))
     return value.quantize(Decimal("0.01"))
 

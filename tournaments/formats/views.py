@@ -316,8 +316,8 @@ def multiday_page(request, pk):
                 lambda: stackchoice.add_stack_option(
                     t,
                     label=as_text(request.POST, "label", 60),
-                    buy_in=as_money(request.POST, "buy_in", "0"),
-                    fee=as_money(request.POST, "fee", "0"),
+                    buy_in=as_money(request.POST, "buy_in", "0", localize=True),
+                    fee=as_money(request.POST, "fee", "0", localize=True),
                     chips=as_int(request.POST, "chips", lo=1),
                     actor=actor,
                     override_reason=as_text(request.POST, "override_reason", 200, ""),
