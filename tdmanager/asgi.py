@@ -28,8 +28,7 @@ runs each request the way it is written.
   is first let through, on the event loop, by its client address's and its token's bucket: a
   refused one is answered 429 after ``TDM_PUBLIC_REFUSAL_DELAY`` seconds, and has cost neither a
   thread nor a database read. A phone whose token this process's live hub knows has its stream
-  and its state answered from the hub's memory, on the event loop; the hub knows a tournament's
-  tokens while any of its phones streams or polls here (``Hub.polled``).
+  and its state answered from the hub's memory, on the event loop.
 
 Which way a request goes is decided by its URL: the view it resolves to is ``async`` or not,
 and public or not.
@@ -173,8 +172,6 @@ class Application:
             wait = self.limits.wait(route.public, route.token, scope)
             if wait:
                 return await self.refuse(route.public, wait, scope, send)
-            if route.public.kind:
-                realtime.hub.start()  # a phone's or a screen's view may hand its tournament to the hub (``Hub.polled``)
             if route.public is PUBLIC["phone-stream"] and realtime.hub.phone_of(route.token) is not None:
                 return await self.phone_stream(route.token, scope, receive, send)
             if route.public is PUBLIC["phone-state"] and await self.phone_state(route.token, send):
