@@ -456,6 +456,8 @@ def drive_people(w: World) -> dict:
     privacy.erase_person(ugo, "asked to be forgotten", actor=w.director)
     logins.record_lockout(kind="username", username="mallory", address="10.0.0.9", failures=5, seconds=300)
     logins.lift_lockout(username="mallory", address="10.0.0.9", actor=w.director)
+    token, _key = logins.issue_token(w.cashier.user, device="Desk 2 tablet", actor=w.cashier)
+    logins.revoke_token(token.pk, actor=w.director)
     cashier.set_exchange_rate("USD", Decimal("0.92"), actor=w.director)
     return {
         "people.person.created": ["Giulia Conti"],
@@ -468,6 +470,8 @@ def drive_people(w: World) -> dict:
         "people.person.erased": [f"person #{ugo.pk}", "asked to be forgotten"],
         "auth.lockout.started": ["5 wrong passwords", "300 seconds", "mallory at 10.0.0.9"],
         "auth.lockout.lifted": ["mallory at 10.0.0.9"],
+        "auth.token.issued": ["logged in through the API", "Desk 2 tablet"],
+        "auth.token.revoked": [w.cashier.user.get_username(), "Desk 2 tablet"],
         "tournaments.exchange_rate.set": ["USD", "0.92"],
     }
 

@@ -137,6 +137,8 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     # --- logins, receipts after a restore, lobby screens' links ---
     A.AUTH_LOCKOUT_STARTED: _("%(failures)s wrong passwords: logins locked for %(seconds)s seconds (%(username)s at %(address)s)"),
     A.AUTH_LOCKOUT_LIFTED: _("%(actor)s lifted the login lock-out of %(username)s at %(address)s"),
+    A.AUTH_TOKEN_ISSUED: _("%(user)s logged in through the API from the device %(name)s"),
+    A.AUTH_TOKEN_REVOKED: _("%(actor)s ended the API login of %(user)s on the device %(name)s"),
     A.CASHIER_RECEIPTS_LOST_IN_RESTORE: _("After a restore, receipts %(first)s to %(last)s are skipped: they may have been printed before it"),
     A.TOURNAMENTS_DISPLAY_TOKEN_REVOKED: _("%(actor)s revoked the link of the lobby screen %(screen)s"),
     A.TOURNAMENTS_DISPLAY_TOKEN_ROTATED: _("%(actor)s gave the lobby screen %(screen)s a new link"),

@@ -91,10 +91,11 @@ def revoke_token(token_id: int, *, actor: Actor) -> DeviceToken:
 
 
 def _revoke_all(user, reason: str, actor: Actor) -> int:
-    n = DeviceToken.objects.filter(user=user, revoked_at=None).update(revoked_at=timezone.now(), revoke_reason=reason[:20])
-    if n:
-        log_event(None, Action.AUTH_TOKEN_REVOKED, actor, user=user.get_username(), tokens=n, reason=reason)
-    return n
+    standing = list(DeviceToken.objects.filter(user=user, revoked_at=None).values_list("pk", "name"))
+    DeviceToken.objects.filter(pk__in=[pk for pk, _name in standing]).update(revoked_at=timezone.now(), revoke_reason=reason[:20])
+    for pk, name in standing:  # one line each in the log, as when a device is logged out by hand
+        log_event(None, Action.AUTH_TOKEN_REVOKED, actor, token=pk, user=user.get_username(), name=name, reason=reason)
+    return len(standing)
 
 
 @service
