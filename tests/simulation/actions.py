@@ -30,7 +30,8 @@ from tournaments import clockview
 from tournaments import selectors as tsel
 from tournaments.formats.services import stackchoice
 from tournaments.models import Entry, LedgerRow, Tournament
-from tournaments.services import cashier, changes, clockctl, floor, lifecycle, people, privacy, registration, setup
+from tournaments.services import cashier, changes, clockctl, floor, lifecycle, logins, people, privacy, registration, setup
+from tournaments.services.events import Actor
 from tournaments.services.structures import ensure_builtin_structures
 
 from .world import Skip, World
@@ -672,6 +673,25 @@ def erase_person(world: World, rng) -> str:
     world.erased[p.pk] = was
     world.touched = None
     return f"erased person #{p.pk}"
+
+
+@action(weight=1)
+def device_login(world: World, rng) -> str:
+    """A cashier logs in from a desk's tablet; now and then a device is logged out by its user or
+    by the director, or the cashier's password is changed: an ended login logs nobody in."""
+    user = rng.choice(world.cashiers).user
+    token, key = logins.issue_token(user, device=f"sim desk tablet {rng.randrange(100)}", actor=Actor(user))
+    roll = rng.random()
+    if roll < 0.5:
+        return f"{user.username} logged in from {token.name}"
+    if roll < 0.8:
+        logins.revoke_token(token.pk, actor=Actor(user) if roll < 0.65 else world.director)
+        world.ended_keys.append(key)
+        return f"{user.username} logged in from {token.name}, then logged out"
+    user.set_password(f"sim-{rng.randrange(10**9)}")
+    user.save()
+    world.ended_keys.append(key)
+    return f"{user.username} logged in from {token.name}; his password changed"
 
 
 def bounty_awards(t) -> list[BountyAward]:

@@ -634,7 +634,25 @@ def series_standings_add_up(world: World) -> list[str]:
     return problems
 
 
+def ended_logins_log_nobody_in(world: World) -> list[str]:
+    """A device login revoked, or issued before its password changed, is refused by the API's
+    authentication (``tdmanager.authentication``, what every API call asks)."""
+    from rest_framework.exceptions import AuthenticationFailed
+
+    from tdmanager.authentication import TokenWithRoles
+
+    problems = []
+    for key in world.ended_keys:
+        try:
+            user, _token = TokenWithRoles().authenticate_credentials(key)
+        except AuthenticationFailed:
+            continue
+        problems.append(f"an ended device login of {user.username} (key {key[:8]}…) still logs in")
+    return problems
+
+
 INVARIANTS = [
+    ended_logins_log_nobody_in,
     drawers_equal_their_rows,
     reconciliation_balances,
     bounty_money_is_accounted,

@@ -64,6 +64,8 @@ class World:
     #: the backups the director took today, oldest first, in a folder of the day's own
     backups: list = field(default_factory=list)
     backup_dir: object = None
+    #: API keys of device logins that were ended (revoked, or their password changed)
+    ended_keys: list[str] = field(default_factory=list)
 
     def __post_init__(self):
         self.now = FIRST_DAY + timedelta(days=self.day)
