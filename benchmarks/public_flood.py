@@ -81,6 +81,18 @@ FLOOD_ADDR = "127.0.0.9"
 SEQ = re.compile(rb'"seq": ?(\d+)')
 
 
+async def read_head(reader, st, kind) -> tuple[int, bytes]:
+    """An answer's status and head (an answer slower than 30 s counts as slow), the status counted."""
+    try:
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 30)
+    except TimeoutError:
+        st.slow[kind] += 1
+        raise
+    status = int(head.split(b" ", 2)[1])
+    st.answers[(kind, status)] += 1
+    return status, head
+
+
 # --- the flood (a process of its own: ``python benchmarks/public_flood.py flood``) -------------
 
 
@@ -133,13 +145,7 @@ async def _slot(kind, token, path, port, st: FloodStats, stop: asyncio.Event, re
                 t0 = time.monotonic()
                 writer.write(request)
                 await writer.drain()
-                try:
-                    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 30)
-                except TimeoutError:
-                    st.slow[kind] += 1
-                    raise
-                status = int(head.split(b" ", 2)[1])
-                st.answers[(kind, status)] += 1
+                status, head = await read_head(reader, st, kind)
                 if stream and status == 200:
                     st.held[(kind, token)] += 1
                     st.most_held = max(st.most_held, sum(st.held.values()))
@@ -298,16 +304,11 @@ async def _paced_exchange(kind, path, conn, st, stop, hold, reused) -> bool:
         writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: {accept}\r\nAccept-Language: en\r\n\r\n".encode())
         await writer.drain()
         try:
-            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 30)
-        except TimeoutError:
-            st.slow[kind] += 1
-            raise
+            status, head = await read_head(reader, st, kind)
         except (asyncio.IncompleteReadError, ConnectionResetError, BrokenPipeError) as exc:
             if reused and not getattr(exc, "partial", b""):
                 raise _Stale() from None
             raise
-        status = int(head.split(b" ", 2)[1])
-        st.answers[(kind, status)] += 1
         if stream and status == 200:
             data = b""
             while b"data: " not in data:  # the first frame: what the stream's opening cost
