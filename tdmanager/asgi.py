@@ -28,7 +28,8 @@ runs each request the way it is written.
   is first let through, on the event loop, by its client address's and its token's bucket: a
   refused one is answered 429 after ``TDM_PUBLIC_REFUSAL_DELAY`` seconds, and has cost neither a
   thread nor a database read. A phone whose token this process's live hub knows has its stream
-  and its state answered from the hub's memory, on the event loop.
+  and its state answered from the hub's memory, on the event loop; the hub knows a tournament's
+  tokens while any of its phones streams or polls here (``Hub.polled``).
 
 Which way a request goes is decided by its URL: the view it resolves to is ``async`` or not,
 and public or not.
@@ -239,8 +240,12 @@ class Application:
             message = await receive()
             if message["type"] == "lifespan.startup":
                 settle_process()
+                # listening from the start, on the serving loop: a phone's or a screen's poll may
+                # then hand its tournament to the hub (``Hub.polled``) before any stream opened
+                realtime.hub.start()
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
+                await realtime.hub.stop()
                 await asyncio.get_running_loop().run_in_executor(None, self.close)
                 await send({"type": "lifespan.shutdown.complete"})
                 return

@@ -32,7 +32,7 @@ from django.utils import translation
 
 from tdmanager.realtime import TOO_MANY_STREAMS
 
-# A bucket left alone for burst / rate seconds (6 s, 10 s by default) is full again, as a key
+# A bucket left alone for burst / rate seconds (15 s, 10 s by default) is full again, as a key
 # never seen is: dropping the least recently used loses a count only when this many other keys
 # were used since, which takes an attacker with as many addresses or tokens, whom no per-key
 # limit bounds anyway. About 200 bytes each.

@@ -233,6 +233,10 @@ class Hub:
     max_age = 30.0
     #: seconds between two ``KEEPALIVE`` handed to every client
     heartbeat = 15.0
+    #: seconds a tournament stays watched after a phone or a lobby screen last polled its state
+    #: (their polling fallback, every 5 s; ``polled``): meanwhile every change builds it (with
+    #: the phones' index for phones) as for streams, and the polls are answered from memory
+    poll_window = 30.0
 
     def __init__(self):
         self.clients: dict[int, set] = {}
@@ -255,6 +259,8 @@ class Hub:
         self.by_token: dict[str, list] = {}  # a phone token's open streams' queues, oldest first
         self.admissions = Admissions()
         self.by_screen: dict[str, set] = {}  # a lobby screen's token -> its open streams' queues
+        self._polled: dict[int, float] = {}  # tournament -> when a phone last polled its state (the clock)
+        self._screens_polled: dict[int, float] = {}  # tournament -> when a lobby screen last polled its state
 
     async def connect(self, tournament_id: int, token: str | None = None, screen: str | None = None):
         """A queue that gets every text built for the tournament. ``token``: a player's phone,
@@ -318,7 +324,10 @@ class Hub:
     def phone_state(self, tournament_id: int, entry_id: int) -> bytes | None:
         """A phone's whole state (the public part and the entry's own, as the phone page's
         polling fallback answers it), encoded, from the current build; None when there is no
-        current build with this entry (the view reads it then)."""
+        current build with this entry (the view reads it then, and calls ``polled``). Each
+        call counts as a poll: the tournament stays watched for ``poll_window`` seconds."""
+        if tournament_id in self._polled:
+            self._polled[tournament_id] = self.clock()
         text = self.fresh(tournament_id)
         own = text.entries.get(entry_id) if text is not None else None
         if own is None:
@@ -369,6 +378,72 @@ class Hub:
             if ticket:
                 ticket()
 
+    def start(self) -> None:
+        """Start listening for changes (on the web process's event loop), if not yet: a process
+        whose first public request is a phone's poll (no stream opened there) has no hub running
+        until then, and ``polled`` needs it."""
+        self._ensure_started()
+
+    def screen_state(self, tournament_id: int) -> str | None:
+        """The lobby's state (a screen's polling fallback, ``/live/<id>/state/``) as the hub last
+        built it, while it is current or the next build is under way (as ``fresh``); None
+        otherwise (the view reads it then, and calls ``polled``). Each call counts as a poll."""
+        if tournament_id in self._screens_polled:
+            self._screens_polled[tournament_id] = self.clock()
+        text = self.latest.get(tournament_id)
+        if text is None or self.loop is None:
+            return None
+        return text if self._recent_enough(tournament_id) else None
+
+    def polled(self, tournament_id: int, phones: bool = True) -> None:
+        """A phone (``phones``) or a lobby screen polled the tournament's state and the view had
+        to read it (this process held no current build). Callable from a request thread. From
+        now on, as long as they poll it (``poll_window``), the tournament is watched as if one
+        of them streamed it: every change builds it once (with the phones' index for phones),
+        and their next polls, page loads and streams are answered from memory instead of each
+        reading the whole state (a room of phones that cannot hold a stream open, behind a
+        proxy, polls every 5 s). Nothing when the hub is not running in this process (tests,
+        commands: ``start``)."""
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
+        try:
+            loop.call_soon_threadsafe(self._poll_heard, tournament_id, phones)
+        except RuntimeError:  # the loop closed meanwhile
+            pass
+
+    def _poll_heard(self, tournament_id: int, phones: bool) -> None:
+        """On the hub's loop: a poll the view answered. A build follows unless one is current
+        (with the phones' index, for a phone) or under way."""
+        (self._polled if phones else self._screens_polled)[tournament_id] = self.clock()
+        text = self.latest.get(tournament_id)
+        current = text is not None and self._is_current(tournament_id) and (not phones or getattr(text, "entries", None) is not None)
+        if not current and tournament_id not in self._builders:
+            self._heard[tournament_id] = self._heard.get(tournament_id, 0) + 1
+            self._kick(tournament_id)
+
+    def _recent(self, polls: dict, tournament_id: int) -> bool:
+        """True while ``polls`` has one of the tournament within ``poll_window`` seconds."""
+        last = polls.get(tournament_id)
+        if last is None:
+            return False
+        if self.clock() - last <= self.poll_window:
+            return True
+        polls.pop(tournament_id, None)
+        return False
+
+    def _polling(self, tournament_id: int) -> bool:
+        """True while phones poll the tournament (its builds then carry the phones' index)."""
+        return self._recent(self._polled, tournament_id)
+
+    def _watched(self, tournament_id: int) -> bool:
+        return (
+            bool(self.clients.get(tournament_id))
+            or tournament_id in self._waiters
+            or self._polling(tournament_id)
+            or self._recent(self._screens_polled, tournament_id)
+        )
+
     def end_screen(self, token: str) -> None:
         """End every open stream of a lobby screen's token (it was revoked or replaced)."""
         for queue in self.by_screen.pop(token, set()):
@@ -399,11 +474,16 @@ class Hub:
         text = self.latest.get(tournament_id)
         if text is None or getattr(text, "entries", None) is None or self.loop is None:
             return None
+        return text if self._recent_enough(tournament_id) else None
+
+    def _recent_enough(self, tournament_id: int) -> bool:
+        """``latest`` may answer a poll: it is current, or a change heard since is being built
+        and it is less than ``max_age`` old (``fresh``)."""
         if self._is_current(tournament_id):
-            return text
+            return True
         built, builder = self._built_at.get(tournament_id), self._builders.get(tournament_id)
         building = builder is not None and not builder.done() and self._listening.is_set()
-        return text if building and built is not None and self.clock() - built[1] <= self.max_age else None
+        return building and built is not None and self.clock() - built[1] <= self.max_age
 
     async def current(self, tournament_id: int, phone: bool = False) -> str | None:
         """The snapshot text for a connecting client: ``latest`` if current, else the next build
@@ -461,7 +541,7 @@ class Hub:
     def changed(self, tournament_id: int) -> None:
         """A change of the tournament was heard (on the hub's loop): ``latest`` is no longer
         current; a build is started, or folded into the one waiting, if anyone watches."""
-        watched = bool(self.clients.get(tournament_id)) or tournament_id in self._builders or tournament_id in self._waiters
+        watched = self._watched(tournament_id) or tournament_id in self._builders
         if not watched and tournament_id not in self.latest:
             return
         self._heard[tournament_id] = self._heard.get(tournament_id, 0) + 1
@@ -490,7 +570,7 @@ class Hub:
                     await sleep(wait)
                 heard = self._heard.get(tournament_id, 0)
                 self._last_start[tournament_id] = self.clock()
-                phones = bool(self.phones.get(tournament_id))
+                phones = bool(self.phones.get(tournament_id)) or self._polling(tournament_id)
                 text = await self._build(tournament_id, phones)
                 if text is not None and not phones and self.phones.get(tournament_id):
                     # a phone connected while this was built without its frames: one more build
@@ -505,7 +585,7 @@ class Hub:
                 for waiter in self._waiters.pop(tournament_id, ()):
                     if not waiter.done():
                         waiter.set_result(text if text is not None else self.latest.get(tournament_id))
-                watched = bool(self.clients.get(tournament_id)) or tournament_id in self._waiters
+                watched = self._watched(tournament_id)
                 if text is None:
                     failures += 1
                     if not watched or failures >= 3:
@@ -542,6 +622,16 @@ class Hub:
                 except Exception:
                     pass
             queue.put_nowait(text)
+
+    async def stop(self, timeout: float = 2.0) -> None:
+        """Stop listening and handing out ``KEEPALIVE`` (the web process shuts down), waiting up to
+        ``timeout`` seconds for both to end."""
+        tasks = [task for task in (self.task, self._beat) if task is not None and not task.done() and task.get_loop() is asyncio.get_running_loop()]
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.wait(tasks, timeout=timeout)
+        self._listening.clear()
 
     def stop_heartbeat(self) -> None:
         """Stop handing out ``KEEPALIVE`` (an event loop being shut down: a test's own)."""

@@ -223,10 +223,13 @@ TDM_WEB_PUBLIC_THREADS = max(0, envint("TDM_WEB_PUBLIC_THREADS", 2))
 # Requests a second and burst of those public URLs, per client address and per token (a
 # player's /p/<token>/, a screen's display token), in the memory of each web process; past
 # either the answer is 429 with Retry-After, given on the event loop without a thread or a
-# database read. The address's is generous: the players of a card room often share the venue
-# Wi-Fi's one NAT address (500 phones polling every 5 s are 100 a second; a restart brings all
-# of them back within seconds). 0 as a rate: no limit of that kind.
-TDM_PUBLIC_ADDRESS_RATE = max(0, envint("TDM_PUBLIC_ADDRESS_RATE", 100))
+# database read. The address's rate is what a web process serves beside the staff: measured on
+# 2 cores with 2 web processes (benchmarks/public_flood.py --rate limit, docs/benchmarks.md), one
+# address asking 40 a second of each kept the cashier's p95 within 1.5x its quiet value + 10 ms,
+# and 100 did not (2 runs of 3 over). It serves a card room whose players share the venue
+# Wi-Fi's one NAT address: 200 phones polling every 5 s are 40 a second (answered from memory);
+# the burst lets a restart bring them all back within seconds. 0 as a rate: no limit of that kind.
+TDM_PUBLIC_ADDRESS_RATE = max(0, envint("TDM_PUBLIC_ADDRESS_RATE", 40))
 TDM_PUBLIC_ADDRESS_BURST = max(1, envint("TDM_PUBLIC_ADDRESS_BURST", 600))
 TDM_PUBLIC_TOKEN_RATE = max(0, envint("TDM_PUBLIC_TOKEN_RATE", 2))
 TDM_PUBLIC_TOKEN_BURST = max(1, envint("TDM_PUBLIC_TOKEN_BURST", 20))

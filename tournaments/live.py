@@ -40,10 +40,16 @@ def _allowed(user, token, tournament_id) -> bool:
 
 
 def live_state(request, pk: int):
-    """Polling fallback: the full snapshot as JSON."""
+    """Polling fallback: the full snapshot as JSON, the hub's latest build while it is current
+    (what the stream sent last), else read; a poll that had to read has the tournament watched
+    while screens poll it (``Hub.polled``), so that the next polls read nothing."""
     if not _allowed(request.user, request.GET.get("token"), pk):
         return HttpResponseForbidden()
+    text = realtime.hub.screen_state(pk)
+    if text is not None:
+        return HttpResponse(str(text), content_type="application/json")
     t = get_object_or_404(Tournament, pk=pk)
+    realtime.hub.polled(pk, phones=False)
     return JsonResponse(build_snapshot(t))
 
 

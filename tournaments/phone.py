@@ -11,6 +11,7 @@ phone's frame is taken from memory, never read for that phone.
 """
 
 import io
+import json
 from typing import NamedTuple
 
 import segno
@@ -149,7 +150,13 @@ def phone_state(entry_id: int, snap: dict | None = None) -> dict:
 
 
 def phone_page(request, token: str):
+    """The player's page. Its first state is the hub's latest build while it is current (what the
+    stream would send first), else read; a page whose state had to be read has its tournament's
+    phones watched for a while (``Hub.polled``: its stream or its polls follow)."""
     entry = entry_for(token)
+    held = realtime.hub.phone_state(entry.tournament_id, entry.pk)
+    if held is None:
+        realtime.hub.polled(entry.tournament_id)
     return render(
         request,
         "phone.html",
@@ -157,7 +164,7 @@ def phone_page(request, token: str):
             "entry": entry,
             "t": entry.tournament,
             "token": token,
-            "state": phone_state(entry.pk),
+            "state": json.loads(held) if held is not None else phone_state(entry.pk),
             "languages": HouseRules.of(entry.tournament).official_languages,
         },
     )
@@ -166,10 +173,14 @@ def phone_page(request, token: str):
 def phone_data(request, token: str):
     """Polling fallback and the API's view of the page: the same state the stream sends, from
     the hub's latest build while it is current (no read per phone), else read. The web app
-    answers a token its hub knows before this view (``tdmanager.asgi``)."""
+    answers a token its hub knows before this view (``tdmanager.asgi``). A poll that had to
+    read has its tournament's phones watched (``Hub.polled``): while its phones go on
+    polling, every change builds their index once and their polls are answered from memory,
+    however many they are and whether or not any of them holds a stream open."""
     entry = entry_for(token)
     state = realtime.hub.phone_state(entry.tournament_id, entry.pk)
     if state is None:
+        realtime.hub.polled(entry.tournament_id)
         return JsonResponse(phone_state(entry.pk))
     return HttpResponse(state, content_type="application/json")
 

@@ -12,6 +12,7 @@ views; the services change the database as the floor does.
 import asyncio
 import gc
 import json
+import time
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
@@ -496,3 +497,190 @@ def test_a_phones_poll_is_answered_from_memory_while_the_next_build_is_under_way
         hub.stop_heartbeat()
     assert built is not None and json.loads(built)["entry"]["number"] == player.number
     assert pending == built
+
+
+async def started(app):
+    """The web app's lifespan startup, as uvicorn sends it before the first request (the hub
+    starts listening there); the process-wide tuning it also does is left out of the tests."""
+    from tdmanager import asgi
+
+    messages = [{"type": "lifespan.startup"}]
+    sent = []
+    ready = asyncio.Event()
+
+    async def receive():
+        if messages:
+            return messages.pop()
+        await ready.wait()  # the shutdown never comes: the task is cancelled with the loop
+        return {"type": "lifespan.shutdown"}
+
+    async def send(message):
+        sent.append(message["type"])
+
+    original = asgi.settle_process
+    asgi.settle_process = lambda: None
+    try:
+        task = asyncio.get_running_loop().create_task(app(scope={"type": "lifespan"}, receive=receive, send=send))
+        while "lifespan.startup.complete" not in sent:
+            assert not task.done(), "the lifespan ended before its startup completed"
+            await asyncio.sleep(0.01)
+    finally:
+        asgi.settle_process = original
+    return task
+
+
+def test_the_hub_listens_from_the_web_apps_startup_before_any_stream_or_poll(hub):
+    """A process whose first public requests are polls must have its hub listening already
+    (``Hub.polled`` does nothing without it): the lifespan startup starts it."""
+    from tdmanager.asgi import Application
+
+    app = Application()
+
+    async def scenario():
+        assert hub.loop is None
+        task = await started(app)
+        listening = hub.loop is asyncio.get_running_loop()
+        task.cancel()
+        return listening
+
+    try:
+        assert asyncio.run(scenario())
+    finally:
+        hub.stop_heartbeat()
+        app.close()
+
+
+def test_phones_that_only_poll_are_answered_from_memory_after_the_first_poll_and_follow_a_bust(hub, room, monkeypatch, actor):
+    """A room of phones that cannot hold a stream open (a venue proxy) polls ``/p/<token>/state/``
+    every 5 s, with no stream of the tournament open in this web process. The first poll is
+    read by the view, which hands the tournament to the hub (``Hub.polled``): from then
+    on, while phones poll, every change builds their index once, and the others' polls (and the
+    next page load) are answered from memory, with no thread and no read of their own; a bust
+    reaches them at the next build."""
+    from seating import services as seating
+    from tdmanager.asgi import Application
+    from tests.test_serving import Exchange
+
+    t, entries = room
+    first, player = entries[0], entries[6]
+    app = Application()
+
+    def state_scope(token):
+        path = f"/p/{token}/state/"
+        return {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": "GET",
+            "scheme": "http",
+            "path": path,
+            "raw_path": path.encode(),
+            "query_string": b"",
+            "root_path": "",
+            "headers": [(b"host", b"127.0.0.1:8000")],
+            "client": ("10.3.0.1", 5555),
+            "server": ("127.0.0.1", 8000),
+        }
+
+    def no_thread(*_args, **_kwargs):
+        raise AssertionError("a polled phone's state took a thread")
+
+    def no_read(*_args, **_kwargs):
+        raise AssertionError("a polled phone's state read the database")
+
+    def body(answer):
+        return json.loads(b"".join(m.get("body", b"") for m in answer.sent[1:]))
+
+    async def until(predicate, seconds=10):
+        for _ in range(int(seconds / 0.02)):
+            if predicate():
+                return
+            await asyncio.sleep(0.02)
+        raise AssertionError("the hub did not get there")
+
+    async def scenario():
+        await started(app)
+        read = await Exchange(app, state_scope(first.phone_token)).run()  # nothing watched here: the view reads
+        await until(lambda: hub.phone_of(player.phone_token) is not None)
+        with monkeypatch.context() as m:
+            m.setattr(app.public_pool, "submit", no_thread)
+            m.setattr(app.pool, "submit", no_thread)
+            m.setattr(phone, "entry_for", no_read)
+            m.setattr(phone, "phone_state", no_read)
+            from_memory = await Exchange(app, state_scope(player.phone_token)).run()
+            seated = body(from_memory)["seat"]
+            builds = hub.builds
+            await in_thread(lambda: seating.record_bust(t, [Entry.objects.get(pk=player.pk)], actor=actor))
+            await until(lambda: hub.builds > builds and hub.fresh(t.pk) is not None)
+            after_bust = await Exchange(app, state_scope(player.phone_token)).run()
+        return read, from_memory, seated, after_bust
+
+    try:
+        read, from_memory, seated, after_bust = asyncio.run(scenario())
+    finally:
+        hub.stop_heartbeat()
+        app.close()
+    assert hub.phones == {}  # no stream was ever open
+    assert read.status == from_memory.status == after_bust.status == 200
+    assert body(read)["entry"]["number"] == first.number
+    assert body(from_memory)["entry"]["number"] == player.number and seated is not None
+    busted = body(after_bust)
+    assert busted["entry"]["status"] == "BUSTED" and busted["seat"] is None and busted["players_left"] == 24
+
+    # Past the window with no poll, nothing is kept for it: the next change builds nothing.
+    hub.clock = lambda: time.monotonic() + hub.poll_window + 1
+    assert not hub._watched(t.pk)
+
+
+def test_a_lobby_screen_that_only_polls_is_answered_from_memory_after_the_first_poll(hub, room, monkeypatch):
+    """A lobby screen without its stream polls ``/live/<id>/state/?token=``: the first poll builds
+    the snapshot in the view, which hands the tournament to the hub; the next polls get the
+    hub's build as it is (no snapshot built per poll)."""
+    from tdmanager.asgi import Application
+    from tests.test_serving import Exchange
+    from tournaments import snapshot
+
+    t, _entries = room
+    screen = DisplayScreen.objects.create(name="Lobby TV", tournament=t, token="polling-tv-token")
+    app = Application()
+    path = f"/live/{t.pk}/state/"
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": f"token={screen.token}".encode(),
+        "root_path": "",
+        "headers": [(b"host", b"127.0.0.1:8000")],
+        "client": ("10.3.0.2", 5555),
+        "server": ("127.0.0.1", 8000),
+    }
+
+    def no_build(*_args, **_kwargs):
+        raise AssertionError("a polled screen's state was built for it")
+
+    async def scenario():
+        await started(app)
+        read = await Exchange(app, dict(scope)).run()
+        for _ in range(500):
+            if hub.screen_state(t.pk) is not None:
+                break
+            await asyncio.sleep(0.02)
+        with monkeypatch.context() as m:
+            m.setattr(live, "build_snapshot", no_build)
+            m.setattr(snapshot, "build_snapshot", no_build)
+            from_memory = await Exchange(app, dict(scope)).run()
+        return read, from_memory
+
+    try:
+        read, from_memory = asyncio.run(scenario())
+    finally:
+        hub.stop_heartbeat()
+        app.close()
+    first, second = (json.loads(b"".join(m.get("body", b"") for m in a.sent[1:])) for a in (read, from_memory))
+    assert read.status == from_memory.status == 200
+    assert second["tournament"]["id"] == first["tournament"]["id"] == t.pk and second["players_left"] == first["players_left"] == 25
+    assert hub.clients == {}  # no stream was ever open
