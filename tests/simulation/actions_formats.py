@@ -176,7 +176,7 @@ def _now():
 # --- sit & go ----------------------------------------------------------------------------------
 
 
-@action(weight=3)
+@action(weight=5)
 def create_sit_and_go(world: World, rng) -> str:
     """A sit & go of one table: it starts by itself when its tenth place is paid."""
     _room(world)
@@ -209,7 +209,7 @@ def fill_sit_and_go(world: World, rng) -> str:
 # --- satellites and tickets --------------------------------------------------------------------
 
 
-@action(weight=2)
+@action(weight=5)
 def create_satellite(world: World, rng) -> str:
     """A satellite to one of the day's events: a tenth of its price, seats worth the target's
     buy-in and fee, the remainder as the house (or the director) says."""
@@ -349,7 +349,7 @@ def create_multiday(world: World, rng) -> str:
     return f"created {event.name}: flights {', '.join(labels)}{extra}"
 
 
-@action(weight=1)
+@action(weight=2)
 def sell_stack_choice(world: World, rng) -> str:
     """The desk sells an entry with the stack the player chooses (a busted player re-enters)."""
     t = pick(rng, [t for t in world.tournaments(Tournament.REGISTERING, Tournament.RUNNING) if t.stack_options.exists()], "event with stack options")
@@ -487,7 +487,7 @@ def request_headsup_seats(world: World, rng) -> str:
     return f"{t.name}: {len(got['admitted'])} admitted, {len(got['refused'])} refused"
 
 
-@action(weight=2)
+@action(weight=3.5)
 def draw_bracket(world: World, rng) -> str:
     """The bracket drawn at the room's entrance (places booked but not paid are collected or let
     go first): the event starts."""
@@ -587,7 +587,7 @@ def play_match(world: World, rng) -> str:
 # --- timed events and qualifying tables --------------------------------------------------------
 
 
-@action(weight=2)
+@action(weight=8)
 def create_timed(world: World, rng) -> str:
     """A timed event: play ends at a set time and the players left are ranked by their chips."""
     _room(world)
@@ -636,7 +636,7 @@ def finish_timed(world: World, rng) -> str:
     return f"finished {t.name} by {result['by']}: {len(result['standings'])} ranked by chips"
 
 
-@action(weight=2)
+@action(weight=4)
 def create_qualifiers(world: World, rng) -> str:
     """One or two of the day's timed events become qualifying tables of a final (free entry for
     their winners, planned until they are played)."""
@@ -687,7 +687,7 @@ def send_qualifier_winner(world: World, rng) -> str:
     return f"#{entry.number} goes to {entry.tournament.name}"
 
 
-@action(weight=8)
+@action(weight=18.5)
 def start_final(world: World, rng) -> str:
     """Every qualifying table played: the final opens and starts with the winners."""
     groups = [g for g in QualifierGroup.objects.filter(final_id__in=world.events, final__status=Tournament.PLANNED).order_by("pk")]
@@ -708,7 +708,7 @@ def _series(world: World) -> list[Series]:
     return list(Series.objects.filter(pk__in=getattr(world, "series", [])).order_by("pk"))
 
 
-@action(weight=0.5)
+@action(weight=1)
 def create_series(world: World, rng) -> str:
     """A Sanremo leaderboard (cycles of a few events, tickets to the best) or a league scored by
     a formula the director picks."""
@@ -737,7 +737,7 @@ def attach_to_series(world: World, rng) -> str:
     return f"{t.name} counts for {s.name}"
 
 
-@action(weight=4)
+@action(weight=6.5)
 def schedule_daily(world: World, rng) -> str:
     """The series' daily tournament of today, at the weekday's price (the room's everyday event:
     it waits only when three special events are on)."""
