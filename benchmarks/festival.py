@@ -25,7 +25,9 @@ Phases: first a quiet baseline (``--baseline-seconds``: the same desks and table
 and one phone per event, no chaos), then the day (``--minutes``) with every screen and
 ``--phones`` phones (2,000: the figures' targets are for the room at work with 2,000 phones and
 100 screens) and, every ``--kill-every`` seconds, one process killed with SIGKILL (a web process,
-a worker, beat, or Redis, in turn) and started again at once. Then the crowd: phones are added
+a worker, beat or Redis; each kind at least once, in an order shuffled by ``--kill-seed``: a day
+too short for four kills at that pace kills more often, one too short for four 12 s apart is
+refused) and started again at once. Then the crowd: phones are added
 until ``--crowd`` are held (10,000 across the two web processes), and the desks and tablets go on
 for ``--crowd-seconds`` without chaos; its figures are printed apart. At the end it waits for the
 screens and phones to converge, checks the invariants and prints PASS/FAIL for each and each
@@ -41,6 +43,7 @@ import argparse
 import bisect
 import collections
 import os
+import random
 import sys
 import threading
 import time
@@ -52,8 +55,6 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import festival_clients as fc  # noqa: E402
 from common import pct  # noqa: E402
-
-KILL_CYCLE = ("web", "worker", "beat", "redis")
 
 
 def delays(report, actions, topology, kinds=("screen", "phone")):
@@ -98,22 +99,21 @@ def ms(v):
     return "—" if v != v else f"{v * 1000:.0f} ms"
 
 
-def run_phase(world, plan, seconds, seq_lookup, *, chaos=None, kill_every=60.0, log=print):
+def run_phase(world, plan, seconds, seq_lookup, *, chaos=None, kills=(), log=print):
+    """``kills``: (seconds from the phase's start, kind), ``fc.kill_schedule``; with ``chaos``."""
     stop = threading.Event()
     first = len(world.actions)
     actors = fc.start_clients(world, plan, stop, seq_lookup)
-    t_end = time.monotonic() + seconds
-    next_kill = time.monotonic() + kill_every / 2 if chaos else float("inf")
-    k = 0
+    t_start = time.monotonic()
+    t_end = t_start + seconds
+    pending = list(kills) if chaos else []
     while time.monotonic() < t_end:
         time.sleep(0.5)
         fc.follow_sng_tablets(world, actors)
-        if time.monotonic() >= next_kill and time.monotonic() < t_end - 5:
-            kind = KILL_CYCLE[k % len(KILL_CYCLE)]
-            k += 1
+        if pending and time.monotonic() - t_start >= pending[0][0]:
+            _at, kind = pending.pop(0)
             _kind, name, killed, ready = chaos.kill(kind)
-            log(f"  {time.monotonic() - (t_end - seconds):6.1f} s: {name} killed (SIGKILL) and back in {ready - killed:.1f} s")
-            next_kill += kill_every
+            log(f"  {time.monotonic() - t_start:6.1f} s: {name} killed (SIGKILL) and back in {ready - killed:.1f} s")
     stop.set()
     for a in actors:
         a.join(150)
@@ -137,12 +137,23 @@ def main():
     ap.add_argument("--side-entries", type=int, default=2000)
     ap.add_argument("--desk-pause", type=float, default=4.0, help="mean seconds between two actions of one desk")
     ap.add_argument("--tablet-pause", type=float, default=8.0, help="mean seconds between two actions of one tablet")
-    ap.add_argument("--kill-every", type=float, default=60.0)
+    ap.add_argument("--kill-every", type=float, default=60.0, help="seconds between two kills (60); a short day kills more often, so that each kind dies once")
+    ap.add_argument("--kill-seed", type=int, default=0, help="the kills' order (each kind once, then again, shuffled)")
     ap.add_argument("--no-chaos", action="store_true")
     ap.add_argument("--database", default=None, help="PostgreSQL URL (dropped and created): postgres://postgres@127.0.0.1:5432/tdm_festival")
     ap.add_argument("--logs", default=None, help="folder for the processes' logs (a temporary one by default)")
     args = ap.parse_args()
     baseline_s = args.baseline_seconds if args.baseline_seconds is not None else (60.0 if args.minutes >= 3 else 20.0)
+    if 0 < args.crowd <= args.phones:
+        ap.error(
+            f"--crowd {args.crowd} adds no phone to the day's {args.phones}: the crowd phase holds --crowd phones in all (above --phones), or --crowd 0 for none"
+        )
+    kills = []
+    if not args.no_chaos:
+        try:
+            kills = fc.kill_schedule(args.minutes * 60, args.kill_every, random.Random(args.kill_seed))
+        except ValueError as e:
+            ap.error(f"--minutes {args.minutes:g}: {e}")
     soft, hard = fc.raise_nofile()
     print(f"open files: limit raised to {soft} (hard {hard}) for this process and its children")
     os.environ.pop("REDIS_URL", None)
@@ -211,9 +222,9 @@ def main():
         topology.sampler.extra["fleet"] = fleet.proc.pid
         print(
             f"day: {held['connected']} of {held['of']} streams connected in {held['seconds']:.1f} s; {args.minutes:g} min, "
-            f"{plan.desks} desks, {plan.tablets} tablets, chaos {'off' if args.no_chaos else f'every {args.kill_every:g} s'}"
+            f"{plan.desks} desks, {plan.tablets} tablets, chaos {'off' if args.no_chaos else f'{len(kills)} kills, at ' + ', '.join(f'{at:.0f} s {kind}' for at, kind in kills)}"
         )
-        day_actions = run_phase(world, plan, args.minutes * 60, seq_lookup, chaos=None if args.no_chaos else topology, kill_every=args.kill_every)
+        day_actions = run_phase(world, plan, args.minutes * 60, seq_lookup, chaos=None if args.no_chaos else topology, kills=kills)
         held_end = fleet.report()["held"]
         day_report = fleet.report()
 
@@ -307,6 +318,10 @@ def main():
         f"  phones asked {len(world.phones)}, screens {len(world.screens)}; open-file limit {soft} (hard {hard}); frames no sampled stream got: {dict(missed)}"
     )
     print(f"  kills: {[(n, f'{r - k:.1f} s') for _kind, n, k, r in topology.windows]}")
+    if not args.no_chaos:
+        killed_kinds = collections.Counter(kind for kind, *_ in topology.windows)
+        missing = [kind for kind in fc.KILL_KINDS if not killed_kinds[kind]]
+        print(f"  kills by kind: {dict(killed_kinds)}" + (f"; NOT KILLED: {missing}" if missing else "; every kind killed"))
     print("  actions by kind outside kill windows (p50 / p95 / count), slowest first:")
     for role, kind, p50, p95, n in by_kind(day_actions, topology):
         print(f"    {role:6} {kind:28} {ms(p50):>8} / {ms(p95):>8} / {n}")

@@ -45,6 +45,34 @@ from common import body_chunks, pause  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 GRACE = 3.0  # seconds after a restarted process is ready that still count as its kill's window
 
+#: every kind of process a chaos run kills, each at least once
+KILL_KINDS = ("web", "worker", "beat", "redis")
+#: seconds a kill needs before the next (the process back, its clients reconnected)
+KILL_SPACING = 12.0
+
+
+def kill_schedule(seconds: float, every: float, rng: random.Random, kinds=KILL_KINDS) -> list[tuple[float, str]]:
+    """When to kill what in a phase of ``seconds``: (seconds from the phase's start, kind).
+
+    One kill every ``every`` seconds, but never fewer than one of each kind: a phase too short
+    for that at ``every`` kills more often (never closer than ``KILL_SPACING``), and a phase
+    too short even for that is refused (``ValueError``) rather than run with a kind left out.
+    Each kind comes once in a shuffled order, then the kinds again shuffled, so that no kind
+    waits for its turn in a fixed cycle; the last kill is 5 s before the end at the latest."""
+    room = seconds - 5.0
+    count = max(len(kinds), int(room // every))
+    step = room / count
+    if step < KILL_SPACING:
+        raise ValueError(
+            f"a phase of {seconds:g} s cannot kill each of {len(kinds)} kinds of process {KILL_SPACING:g} s apart: make it at least {len(kinds) * KILL_SPACING + 5:g} s"
+        )
+    order: list[str] = []
+    while len(order) < count:
+        turn = list(kinds)
+        rng.shuffle(turn)
+        order += turn
+    return [(step * (i + 0.5), kind) for i, kind in enumerate(order[:count])]
+
 
 def raise_nofile() -> tuple[int, int]:
     """The soft limit of open files raised to the hard one (children inherit it); (soft, hard)."""
