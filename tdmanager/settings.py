@@ -225,11 +225,13 @@ TDM_WEB_PUBLIC_THREADS = max(0, envint("TDM_WEB_PUBLIC_THREADS", 2))
 # either the answer is 429 with Retry-After, given on the event loop without a thread or a
 # database read. The address's rate is what a web process serves beside the staff: measured on
 # 2 cores with 2 web processes (benchmarks/public_flood.py --rate limit, docs/benchmarks.md), one
-# address asking 40 a second of each kept the cashier's p95 within 1.5x its quiet value + 10 ms,
-# and 100 did not (2 runs of 3 over). It serves a card room whose players share the venue
-# Wi-Fi's one NAT address: 200 phones polling every 5 s are 40 a second (answered from memory);
-# the burst lets a restart bring them all back within seconds. 0 as a rate: no limit of that kind.
-TDM_PUBLIC_ADDRESS_RATE = max(0, envint("TDM_PUBLIC_ADDRESS_RATE", 40))
+# address asking 20 a second of each kept the cashier's p95 within 1.5x its quiet value + 10 ms
+# in 5 runs of 5, 30 did not (POST p95 x1.66) nor 40 (x2.16, GET x2.79). The players of a card
+# room often share the venue Wi-Fi's one NAT address: their phones hold a stream (no request per
+# change); 100 phones that can only poll, every 5 s, are 20 a second (answered from memory), 200
+# fill two processes; the burst lets a restart bring them all back within seconds. 0 as a rate:
+# no limit of that kind.
+TDM_PUBLIC_ADDRESS_RATE = max(0, envint("TDM_PUBLIC_ADDRESS_RATE", 20))
 TDM_PUBLIC_ADDRESS_BURST = max(1, envint("TDM_PUBLIC_ADDRESS_BURST", 600))
 TDM_PUBLIC_TOKEN_RATE = max(0, envint("TDM_PUBLIC_TOKEN_RATE", 2))
 TDM_PUBLIC_TOKEN_BURST = max(1, envint("TDM_PUBLIC_TOKEN_BURST", 20))
