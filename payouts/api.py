@@ -14,9 +14,12 @@ from tdmanager.api import query_choice, query_int
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.fields import AmountField, IdField, TextField, WholeNumberField
 from tdmanager.idempotency import idempotent
-from tdmanager.roles import HasRole
+from tdmanager.policy import STAFF_AUDIT
+from tdmanager.roles import HasRole, has_role
 from tdmanager.schema import CREATED_LIST, OBJECT_LIST
+from tournaments.house import HouseRules
 from tournaments.models import Entry, LedgerRow, Person, Tournament
+from tournaments.public_names import public_names
 from tournaments.services.events import Actor
 
 from . import reports, services
@@ -202,7 +205,9 @@ def pool_data(t):
     }
 
 
-def table_data(t):
+def table_data(t, public: bool = False):
+    """The payout table in force. ``public``: for a reader who is not staff (a lobby screen's
+    login), the forfeits name players as every public page does."""
     prizes = sel.table_prizes(t)
     link = sel.satellite_link(t)
     pool_total = sel.satellite_pool(t, link) if link else sel.prize_pool(t)
@@ -217,12 +222,37 @@ def table_data(t):
         "ladder": sel.ladder(prizes),
         "total": sel.money(total),
         "matches_pool": total == pool_total,
-        "forfeits": forfeit_data(sel.forfeit_plan(t, prizes)),
+        "forfeits": forfeit_data(sel.forfeit_plan(t, prizes), public_names_of(t) if public else None),
     }
 
 
-def forfeit_data(plan):
-    """PEN-07 / C27: places whose prize an elimination without prize took, and where it goes."""
+def public_names_of(t) -> dict[int, str]:
+    """{entry id: name} of the event's entries as public pages name them (the house's style, an
+    opted-out player "—", names alike told apart by their entry numbers)."""
+    rows = list(
+        Entry.objects.filter(tournament=t)
+        .order_by("number")
+        .values_list("pk", "person__first_name", "person__last_name", "person__nickname", "person__hide_from_lookup", "number")
+    )
+    names = public_names((row[1:] for row in rows), HouseRules.of(t).seat_lookup_names)
+    return dict(zip((row[0] for row in rows), names, strict=True))
+
+
+def reads_public(request) -> bool:
+    """True for a reader who sees what a lobby screen shows and no more (the display role):
+    players named as on the public pages, never in full."""
+    return not has_role(request.user, *STAFF_AUDIT)
+
+
+def forfeit_data(plan, names: dict[int, str] | None = None):
+    """PEN-07 / C27: places whose prize an elimination without prize took, and where it goes.
+    ``names``: {entry id: name} to show instead of the full names (``public_names_of``)."""
+    if names is not None:
+        plan = {
+            **plan,
+            "forfeits": [{**f, "name": names.get(f["entry_id"], "")} for f in plan["forfeits"]],
+            "extras": [{**x, "name": names.get(x["entry_id"], "")} for x in plan["extras"]],
+        }
     return {
         "rule": plan["rule"],
         "total": sel.money(plan["total"] + plan["other"]),
@@ -396,7 +426,7 @@ class PayoutsSummaryView(Base):
             {
                 "tournament": t.pk,
                 "pool": pool_data(t),
-                "table": table_data(t),
+                "table": table_data(t, public=reads_public(request)),
                 "display": sel.display_summary(t),
                 "signoff": sel.signoff_status(t),
                 "satellite": {
@@ -423,7 +453,7 @@ class TableView(Base):
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk):
-        return Response(table_data(_t(pk)))
+        return Response(table_data(_t(pk), public=reads_public(request)))
 
     @extend_schema(request=TableEditIn, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk):

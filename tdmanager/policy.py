@@ -11,8 +11,10 @@ A route with no entry here is refused to everybody, and ``tests/test_role_matrix
 until it gets a decision.
 
 What the display role sees is exactly what a lobby screen shows: tournaments, blinds and the
-clock, players left, prize pool and payouts, brackets and leaderboards. Money detail, entries,
-the event log, devices and personal data are staff-only.
+clock, players left, prize pool and payouts; brackets and leaderboards through their public
+pages, which name players as every public page does (``tournaments.public_names``). Money
+detail, entries, the event log, devices and personal data (the API's standings and formats,
+which name players in full) are staff-only.
 
 The dealer (ROLE-01, «poker-boy») reads the tables, the clock and the busts and reports from
 his table what a dealer announces: a hand completed (hand-for-hand included) and a player out.
@@ -46,6 +48,13 @@ LOBBY_AUDIT = LOBBY + AUDIT
 DF_AUDIT = DF + AUDIT
 SIGNERS = (DIRECTOR, CONTROLLER)  # the two signatures on the ranking (ELM-07)
 LOGGED_IN = STAFF + (DEALER, DISPLAY) + AUDIT  # every login: its own devices
+# What an answer holds by role, not who may call a route (read with ``roles.has_role``). The
+# whole document number is read at the desk (check-in, a director's reveal), so only these
+# roles find a person by it: a search matching a part would tell the rest, a character at a time.
+DOCUMENT_READERS = DC
+# A ledger row's link to the player's phone page (its token is the page's key: name, seat,
+# place, prizes) goes to who hands the player his receipt with its QR code.
+PHONE_PAGE_GIVERS = DC
 # Routes about the caller's own login, not the room: every role may use them (a regulator too,
 # outside his tournaments), and a role that changes nothing in the room may still log a device out.
 OWN_LOGIN = frozenset({"login", "logout", "set_language", "api-token", "api-tokens", "api-token-revoke", "devices"})
@@ -167,7 +176,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "api-seating-move-op": {"POST": DF},
     "api-seating-moves-confirm": {"POST": DF},  # several slips done at once (a broken table has sat down)
     "api-seating-break-order": {"POST": DF},
-    "api-seating-standings": {"GET": LOBBY_AUDIT},
+    "api-seating-standings": {"GET": STAFF_AUDIT},  # names in full: the lobby shows places through its snapshot (public_names)
     "api-seating-draws": {"GET": DF_AUDIT},
     # --- API: payouts ----------------------------------------------------------------------
     "api-payouts": {"GET": LOBBY_AUDIT},
@@ -202,24 +211,26 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     # --- API: formats ----------------------------------------------------------------------
     "api-formats-sng": {"POST": D},
     "api-formats-multiday-create": {"POST": D},
-    "api-formats-multiday": {"GET": LOBBY, "POST": D},
-    "api-formats-multiday-op": {"GET": LOBBY, "POST": D},
+    # The formats' reads name players in full (a bracket's seat requests too): staff only. The
+    # lobby shows brackets and leaderboards through their public pages and its snapshot.
+    "api-formats-multiday": {"GET": STAFF, "POST": D},
+    "api-formats-multiday-op": {"GET": STAFF, "POST": D},
     "api-formats-flight": {"GET": STAFF, "POST": _FLIGHT_OPS},
     "api-formats-flight-op": {"GET": STAFF, "POST": _FLIGHT_OPS},
     "api-formats-stack-options": {"GET": STAFF, "POST": D},
     "api-formats-stack-choice": {"POST": DC},
     "api-formats-bracket-create": {"POST": D},
-    "api-formats-bracket": {"GET": LOBBY, "POST": _BRACKET_OPS},
-    "api-formats-bracket-op": {"GET": LOBBY, "POST": _BRACKET_OPS},
-    "api-formats-match": {"GET": LOBBY, "POST": _MATCH_OPS},
-    "api-formats-match-op": {"GET": LOBBY, "POST": _MATCH_OPS},
+    "api-formats-bracket": {"GET": STAFF, "POST": _BRACKET_OPS},
+    "api-formats-bracket-op": {"GET": STAFF, "POST": _BRACKET_OPS},
+    "api-formats-match": {"GET": STAFF, "POST": _MATCH_OPS},
+    "api-formats-match-op": {"GET": STAFF, "POST": _MATCH_OPS},
     "api-formats-timed-create": {"POST": D},
-    "api-formats-timed": {"GET": LOBBY, "POST": D},
-    "api-formats-timed-op": {"GET": LOBBY, "POST": D},
+    "api-formats-timed": {"GET": STAFF, "POST": D},
+    "api-formats-timed-op": {"GET": STAFF, "POST": D},
     "api-formats-qualifier-groups": {"POST": D},
     "api-formats-series-create": {"POST": D},
-    "api-formats-series": {"GET": LOBBY, "POST": D},
-    "api-formats-series-op": {"GET": LOBBY, "POST": D},
+    "api-formats-series": {"GET": STAFF, "POST": D},
+    "api-formats-series-op": {"GET": STAFF, "POST": D},
     # --- Public: lobby screens, the player's phone, signing in ----------------------------
     "login": {"GET": ANYONE, "POST": ANYONE},
     "favicon": {"GET": ANYONE},  # every browser asks for it, logged in or not

@@ -85,7 +85,8 @@ class Person(models.Model):
     # The player asked not to be found by name on the public seat lookup (its answer and the
     # finishing places it shows); the desk, the floor and his own phone page still show him.
     hide_from_lookup = models.BooleanField(_("hidden from the public seat lookup"), default=False)
-    # Lower-cased "first last nickname document phone" for one-index search by any part.
+    # Folded "first last nickname phone-digits e-mail" for one-index search by any part. Not the
+    # document number: it is found only whole (``services.people.search_people``), never by a part.
     search_text = models.CharField(max_length=400, db_index=True, editable=False, default="")
     created_at = models.DateTimeField(default=timezone.now)
 
@@ -101,7 +102,7 @@ class Person(models.Model):
     def save(self, *args, **kwargs):
         digits = "".join(ch for ch in self.phone if ch.isdigit())
         self.search_text = " ".join(  # folded as the search folds what is typed: no case, no accents
-            fold(p) for p in (self.first_name, self.last_name, self.nickname, self.document_id, digits, self.email) if p
+            fold(p) for p in (self.first_name, self.last_name, self.nickname, digits, self.email) if p
         )
         super().save(*args, **kwargs)
 

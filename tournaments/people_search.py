@@ -12,6 +12,11 @@ must be the person meant:
 Letters are compared without case or accents ("nicolo" is Nicolò); digits count like
 letters in names and nicknames ("sim1" is the nickname sim1, not every phone holding a 1).
 Ties go by last name, first name, then the oldest record.
+
+A document number matches only whole (``document_key``: no case, no spaces), never a part:
+lists show it masked with its last characters and its length, so a search matching a part
+would tell the rest one guessed character at a time. The caller leaves ``document_id`` empty
+for a reader who may not find a person by it (``services.people.search_people``).
 """
 
 from __future__ import annotations
@@ -43,6 +48,11 @@ def masked_document(value: str) -> str:
     return "•" * (len(value) - shown) + value[len(value) - shown :]
 
 
+def document_key(value: str) -> str:
+    """A document number as a search compares it: folded, without spaces ("AB 123 456" is "ab123456")."""
+    return fold(value).replace(" ", "")
+
+
 def digits(text: str) -> str:
     return "".join(ch for ch in text or "" if ch.isdigit())
 
@@ -70,9 +80,10 @@ class Candidate:
 
 
 def _parts(c: Candidate) -> list[str]:
-    """The whole words a person is known by, folded (a double surname gives two)."""
+    """The whole words a person is known by, folded (a double surname gives two); not his
+    document number, which matches only whole (``_exact``)."""
     out = []
-    for value in (c.first_name, c.last_name, c.nickname, c.document_id, c.email):
+    for value in (c.first_name, c.last_name, c.nickname, c.email):
         folded = fold(value)
         if folded:
             out.append(folded)
@@ -86,9 +97,9 @@ def _exact(query: str, c: Candidate) -> bool:
     q = fold(query)
     if not q:
         return False
-    whole = {fold(c.document_id), fold(c.nickname), fold(c.email), fold(f"{c.first_name} {c.last_name}"), fold(f"{c.last_name} {c.first_name}")} - {""}
-    document = fold(c.document_id).replace(" ", "")
-    if q in whole or (document and q.replace(" ", "") == document):
+    whole = {fold(c.nickname), fold(c.email), fold(f"{c.first_name} {c.last_name}"), fold(f"{c.last_name} {c.first_name}")} - {""}
+    document = document_key(c.document_id)
+    if q in whole or (document and document_key(query) == document):
         return True
     if is_phone_like(query):
         mine, typed = digits(c.phone), digits(query)

@@ -6,6 +6,8 @@ from rest_framework import serializers
 
 from tdmanager.compiled import BuiltOnce
 from tdmanager.fields import AmountField, IdField, IdModelSerializer, TextField, WholeNumberField
+from tdmanager.policy import PHONE_PAGE_GIVERS
+from tdmanager.roles import has_role
 
 from . import chiprace, fees, labels, receipts
 from .house import HouseRules, check_settings
@@ -312,7 +314,10 @@ class LedgerRowSerializer(BuiltOnce, IdModelSerializer):
     settles_receipt = serializers.IntegerField(source="settles.receipt_number", read_only=True, default=None, allow_null=True)
     receipt_url = serializers.SerializerMethodField()
     receipt_pdf_url = serializers.SerializerMethodField()
-    phone_url = serializers.SerializerMethodField()
+    phone_url = serializers.SerializerMethodField(
+        help_text="The player's phone page of the entry sold (its token is the page's key): only for a cashier or a director, "
+        "who hand the player his receipt with its QR code; null for any other reader."
+    )
     reason = serializers.CharField(read_only=True)
 
     class Meta:
@@ -349,9 +354,16 @@ class LedgerRowSerializer(BuiltOnce, IdModelSerializer):
             "phone_url",
         ]
 
-    def get_phone_url(self, obj) -> str:
-        """The player's phone page of the entry sold (the receipt's QR code), "" where none."""
-        return receipts.phone_link(obj, self.context.get("request"))
+    def get_phone_url(self, obj) -> str | None:
+        """The player's phone page of the entry sold (the receipt's QR code), "" where none. The
+        page shows his name, seat, place and prizes to whoever holds the link, so it goes only to
+        who hands it to him (``policy.PHONE_PAGE_GIVERS``): the request's user, or a desk route's
+        own answer (``context["at_desk"]``: the cashier's and the director's routes, no request
+        at hand). Any other reader (floor, controller, regulator), or no reader named: None."""
+        request = self.context.get("request")
+        if not (self.context.get("at_desk") or has_role(getattr(request, "user", None), *PHONE_PAGE_GIVERS)):
+            return None
+        return receipts.phone_link(obj, request)
 
     def get_receipt_url(self, obj) -> str:
         return reverse("receipt", args=[obj.receipt_number])

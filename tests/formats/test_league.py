@@ -367,24 +367,37 @@ def test_an_erased_player_leaves_the_public_leaderboard_at_once_and_a_closed_sea
 
 def test_the_public_leaderboard_names_players_as_every_public_page_does(make_tournament, make_person, director, actor, cashier_actor):
     """Issue #39 item 12: the lobby's leaderboard page showed full names while the screens, the
-    seat lookup and the phones show "Mario R."; a player hidden from the lookup read in full. The
+    seat lookup and the phones show "Mario R."; a player hidden from the lookup read in full.
+    Issue #40 item 4: two who would read alike were then named in full, and the JSON carried each
+    line's person id (an opted-out player's too), which links a player across seasons: they are
+    told apart by their rank, as other public lists tell them apart by the entry number. The
     staff's series page keeps full names."""
+    from tournaments.snapshot import build_snapshot
+
     people = {
         "A": make_person(first="Mario", last="Rossi"),
         "B": make_person(first="Luca", last="Bianchi"),
-        "C": make_person(first="Luca", last="Bruni"),  # "Luca B." twice: both read in full
+        "C": make_person(first="Luca", last="Bruni"),  # "Luca B." twice: told apart by the rank
         "D": make_person(first="Anna", last="Verdi", hide_from_lookup=True),
     }
     league = series_service.create_series(name="Monday league", scoring="LINEAR", cycle_length=None, tickets_per_cycle=0, actor=actor)
     score(league, play(make_tournament, people, "ABCD", actor, cashier_actor), actor)
     anon = Client()
-    names = [line["name"] for line in anon.get(f"/formats/series/{league.pk}/leaderboard/?format=json").json()["standings"]]
-    assert names == ["Mario R.", "Luca Bianchi", "Luca Bruni", "—"]
+    answer = anon.get(f"/formats/series/{league.pk}/leaderboard/?format=json")
+    standings = answer.json()["standings"]
+    assert [(line["rank"], line["name"]) for line in standings] == [(1, "Mario R."), (2, "Luca B. #2"), (3, "Luca B. #3"), (4, "—")]
+    assert [sorted(line) for line in standings] == [["best", "knockouts", "name", "points", "rank", "tournaments"]] * 4  # no person id
     page = anon.get(f"/formats/series/{league.pk}/leaderboard/").content.decode()
-    assert "Mario R." in page and "Rossi" not in page and "Verdi" not in page
+    assert "Luca B. #2" in page and "Luca B. #3" in page
+    for shown in (answer.content.decode(), page):
+        assert not [last for last in ("Rossi", "Bianchi", "Bruni", "Verdi") if last in shown]
+    nxt = make_tournament(name="Next Monday")  # the league's box on the next event's lobby screens, alike
+    series_service.attach(league, nxt, actor=actor)
+    assert [line["name"] for line in build_snapshot(nxt)["league"]["top"]] == ["Mario R.", "Luca B. #2", "Luca B. #3", "—"]
     staff = Client()
     staff.force_login(director)
-    assert "Mario Rossi" in staff.get(f"/formats/series/{league.pk}/").content.decode()
+    staff_page = staff.get(f"/formats/series/{league.pk}/").content.decode()
+    assert "Mario Rossi" in staff_page and "Luca Bianchi" in staff_page
 
     series_service.close_season(league, actor=actor)  # the archived season's champion, in the same style
     champions = anon.get(f"/formats/series/{league.pk}/leaderboard/?format=json").json()["past_cycles"][0]["champions"]

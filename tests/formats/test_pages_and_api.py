@@ -134,7 +134,8 @@ def test_the_bracket_and_the_leaderboard_are_public_lobby_pages(make_tournament,
     r = anon.get(f"/formats/series/{s.pk}/leaderboard/")
     assert r.status_code == 200 and f"{es[2].person.first_name} {es[2].person.last_name[0]}." in r.content.decode()  # the public name style
     data = anon.get(f"/formats/series/{s.pk}/leaderboard/?format=json").json()
-    assert data["standings"][0]["person"] == es[2].person_id and data["tournaments_played"] == 1
+    assert data["standings"][0]["name"] == f"{es[2].person.first_name} {es[2].person.last_name[0]}." and data["tournaments_played"] == 1
+    assert "person" not in data["standings"][0]  # issue #40 item 4: no person id links a player across seasons
     # Writes are never public.
     assert anon.post(f"/formats/series/{s.pk}/", {"op": "score", "tournament": es[0].tournament_id}).status_code == 302
 
@@ -148,7 +149,7 @@ def test_the_api_creates_and_scores_a_series_and_runs_a_timed_event(api, directo
     assert r.status_code == 200 and (r.json()["buy_in"], r.json()["fee"]) == ("200.00", "20.00")  # Friday
     r = d.post(f"/api/v1/formats/series/{sid}/schedule-daily/", {"date": "2010-03-02", "structure": structure.pk, "starting_stack": 8000}, format="json")
     assert r.status_code == 400 and r.json()["code"] == "no_daily_tournament"  # Tuesday
-    assert api(display_user).get(f"/api/v1/formats/series/{sid}/").status_code == 200
+    assert api(display_user).get(f"/api/v1/formats/series/{sid}/").status_code == 403  # full names: the lobby reads the public leaderboard
     assert api(display_user).post(f"/api/v1/formats/series/{sid}/score/", {"tournament": 1}, format="json").status_code == 403
     t = make_tournament(name="Timed", format=Tournament.TIMED)
     r = d.post(f"/api/v1/formats/timed/{t.pk}/configure/", {"ends_at": (timezone.now() - timedelta(minutes=1)).isoformat()}, format="json")

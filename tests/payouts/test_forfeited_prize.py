@@ -187,3 +187,25 @@ def test_the_reconciliation_balances_with_jackpot_fees_foreign_tender_and_a_forf
     assert lines["Money in: jackpot fees (to the venue's jackpot fund)"] == D("50.00")
     assert lines["Money in: prize parts"] == D("1000.00")  # CHF and USD booked in the tournament's currency
     assert any("eliminated without prize" in n for n in recon["notes"])
+
+
+def test_a_lobby_screens_login_reads_the_forfeits_named_as_public_pages_name_players(field, actor, display_user):
+    """The lobby's login reads the payout table (it shows the payouts) but no player's full name:
+    the forfeits and the shares name players as every public page does; an opted-out one is "—"."""
+    t = field("REDISTRIBUTE")
+    cheat = play_out_with_a_cheat(t, actor)
+    cheat.person.first_name, cheat.person.last_name = "Ottavio", "Nascosto"
+    cheat.person.save()
+    for path in (f"/api/v1/tournaments/{t.pk}/payouts/table/", f"/api/v1/tournaments/{t.pk}/payouts/"):
+        answer = client_for(display_user).get(path)
+        assert answer.status_code == 200
+        table = answer.json() if path.endswith("table/") else answer.json()["table"]
+        forfeits = table["forfeits"]
+        assert [p["name"] for p in forfeits["places"]] == ["Ottavio N."]
+        shared = [x["name"] for x in forfeits["shares"]]
+        assert shared and all(name.endswith(".") for name in shared), shared
+        assert "Nascosto" not in answer.content.decode()
+    cheat.person.hide_from_lookup = True
+    cheat.person.save()
+    table = client_for(display_user).get(f"/api/v1/tournaments/{t.pk}/payouts/table/").json()
+    assert [p["name"] for p in table["forfeits"]["places"]] == ["—"]

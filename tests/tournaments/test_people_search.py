@@ -2,7 +2,7 @@
 
 import pytest
 
-from tournaments.people_search import EXACT, INSIDE, START, WORD, Candidate, fold, grade, rank
+from tournaments.people_search import EXACT, INSIDE, NONE, START, WORD, Candidate, fold, grade, rank
 
 
 def c(pk, first, last, **kw):
@@ -59,6 +59,16 @@ def test_exact_document_phone_and_full_name_rank_first():
     assert grade("+39 333 123 4567", people[2]) == EXACT
 
 
+def test_a_document_matches_only_whole():
+    """Lists show a document masked with its last characters and its length: a match on a part
+    would tell the rest one guessed character at a time (issue #40 item 5)."""
+    mario, mario2 = c(1, "Mario", "Rossi", document_id="AB123456"), c(2, "Mario", "Rossini", document_id="AB1234567")
+    assert names("ab 123 456", [mario, mario2]) == ["Mario Rossi"]
+    for part in ("3456", "ab12", "123"):
+        assert grade(part, mario) == NONE, part
+    assert grade("mario 3456", mario) == NONE
+
+
 def test_a_whole_word_beats_a_start_and_ties_go_by_name():
     people = [c(1, "Marianna", "Bo"), c(2, "Mario", "Verdi"), c(3, "Mario", "Bianchi"), c(4, "Anna", "Amario")]
     assert names("mario", people) == ["Mario Bianchi", "Mario Verdi", "Anna Amario"]  # "mario" is not in Marianna
@@ -104,3 +114,25 @@ def test_the_api_lists_the_person_meant_first(api, cashier_user, make_person):
     assert ids("BÈRT") == [accent.pk]
     assert len(ids("ri", limit=3)) == 3
     assert ids("331 005") == [p.pk for p in type(sim).objects.filter(last_name="Ferrari5")]
+
+
+@pytestmark_db
+def test_the_desk_finds_a_document_only_whole_and_the_other_roles_not_at_all(api, floor_user, cashier_user, director, make_person):
+    """Issue #40 item 5: a search matching a part of a document, whose masked form shows its last
+    three characters and its length, would give the rest away one guessed character at a time;
+    only the roles that read whole numbers at the desk (cashier, director) find a person by it."""
+    mario = make_person("Mario", "Rossi", document_id="CA 12345 XY")
+    make_person("Maria", "Bianchi", document_id="CA98765ZZ")
+
+    def ids(user, q):
+        r = api(user).get("/api/v1/people/", {"q": q})
+        assert r.status_code == 200
+        return [p["id"] for p in r.data]
+
+    for q in ("CA12345XY", "ca 12345 xy", "5XY", "12345", "ca"):
+        assert ids(floor_user, q) == [], q
+    for user in (cashier_user, director):
+        assert ids(user, "CA12345XY") == ids(user, "ca 12345 xy") == [mario.pk]
+        for part in ("5XY", "45XY", "12345", "CA1", "ca"):
+            assert ids(user, part) == [], part
+    assert ids(floor_user, "rossi") == ids(cashier_user, "rossi") == [mario.pk]  # the name still finds him

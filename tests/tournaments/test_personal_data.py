@@ -213,6 +213,19 @@ def test_the_desk_reads_the_whole_document_at_check_in_only(api, cashier_user, p
     assert r.status_code == 409 and r.json()["code"] == "not_at_checkin"
 
 
+def test_the_export_is_logged_as_a_read_of_the_whole_document(api, director, person, make_person):
+    """Issue #40 item 5: the export holds the whole number, so it is logged as a reveal and a
+    check-in read are (``people.document.viewed``, purpose export); a person with no document
+    number gives no such row."""
+    assert json.loads(api(director).get(f"/api/v1/people/{person.pk}/export/").content)["person"]["document_id"] == "AB123456"
+    ev = TournamentEvent.objects.get(action="people.document.viewed")
+    assert (ev.actor, ev.payload, ev.tournament_id) == (director, {"person": person.pk, "purpose": "export"}, None)
+    nobody = make_person("Anna", "Verdi")
+    assert api(director).get(f"/api/v1/people/{nobody.pk}/export/").status_code == 200
+    assert TournamentEvent.objects.filter(action="people.document.viewed").count() == 1
+    assert TournamentEvent.objects.filter(action="people.person.exported").count() == 2
+
+
 def _played_long_ago(make_tournament, person, cashier_actor, days=4000, place=None):
     """The person added and his one buy-in sold ``days`` ago, the tournament over since."""
     with time_machine.travel(timezone.now() - timedelta(days=days), tick=False):

@@ -61,6 +61,27 @@ def test_a_sale_gives_the_entry_an_unguessable_token_and_the_receipt_links_to_it
     assert LedgerRow.objects.get(entry=a.entry).receipt_number == a.row.receipt_number
 
 
+def test_the_ledger_gives_the_phone_page_only_to_the_cashier_and_the_director(
+    api, tournament, person, make_person, cashier_actor, cashier_user, director, floor_user, controller_user
+):
+    """Issue #40 item 5: the link opens the player's page (name, seat, place, prizes) to whoever
+    holds it; the roles that read the ledger but do not hand a player his receipt get none."""
+    sale = cashier.register(tournament, person, method="CASH", actor=cashier_actor)
+    token = sale.entry.phone_token
+    ledger, receipt = f"/api/v1/tournaments/{tournament.pk}/ledger/", f"/api/v1/cashier/receipts/{sale.row.receipt_number}/"
+    for user in (floor_user, controller_user):
+        r = api(user).get(ledger)
+        assert r.status_code == 200 and len(r.json()) == 1, user
+        assert token not in r.content.decode() and r.json()[0]["phone_url"] is None, user
+    floor_receipt = api(floor_user).get(receipt)
+    assert floor_receipt.status_code == 200 and token not in floor_receipt.content.decode()
+    for user in (cashier_user, director):
+        assert api(user).get(ledger).json()[0]["phone_url"] == f"http://testserver/p/{token}/", user
+        assert api(user).get(receipt).json()["phone_url"] == f"http://testserver/p/{token}/", user
+    sold = api(cashier_user).post("/api/v1/cashier/register/", {"tournament": tournament.pk, "person": make_person().pk, "method": "CASH"}, format="json")
+    assert sold.status_code == 201 and sold.json()["receipt"]["phone_url"].startswith("/p/")  # the desk's own answer keeps it
+
+
 def test_the_token_is_the_key_an_id_a_number_or_a_guess_is_a_404(tournament, person, cashier_actor):
     sale = cashier.register(tournament, person, method="CASH", actor=cashier_actor)
     for guess in (str(sale.entry.pk), str(sale.entry.number), sale.entry.phone_token[:-1] + "x", "a" * 22, "x" * 40):

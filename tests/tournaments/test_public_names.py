@@ -13,7 +13,7 @@ from seating import selectors as seating_selectors
 from seating.models import Seat
 from tournaments.formats.services import series as series_service
 from tournaments.models import Entry, Person
-from tournaments.public_names import public_name, public_names
+from tournaments.public_names import public_name, public_names, ranked_public_names
 from tournaments.services import cashier, lifecycle
 from tournaments.services.privacy import pseudonym
 from tournaments.snapshot import build_snapshot
@@ -35,6 +35,22 @@ def test_the_style_and_its_twins():
         ("Z", "W", "", True, 5),
     ]
     assert public_names(rows) == ["Luca R. #12", "Luca R. #31", "Anna N.", "—", "—"]
+
+
+def test_a_ranked_list_of_people_tells_alike_names_apart_by_the_rank():
+    """Issue #40 item 4: a league's line is a person, with no entry number: two who read alike
+    carry their rank, never their full name; two alike who share a rank too, their position."""
+    rows = [
+        ("Mario", "Rossi", "", False, 1),
+        ("Luca", "Bianchi", "", False, 2),
+        ("Luca", "Bruni", "", False, 3),
+        ("Anna", "Verdi", "", True, 4),
+        ("Carla", "Neri", "", False, 5),
+        ("Carla", "Nardi", "", False, 5),
+        ("Anna", "Valli", "", True, 5),
+    ]
+    assert ranked_public_names(rows) == ["Mario R.", "Luca B. #2", "Luca B. #3", "—", "Carla N. #5", "Carla N. #6", "—"]
+    assert ranked_public_names(rows, "FULL")[1:3] == ["Luca Bianchi", "Luca Bruni"]  # the house names everybody in full
 
 
 @pytest.fixture
@@ -97,7 +113,7 @@ def test_the_finished_event_and_the_league_name_players_alike(field, actor, make
     nxt = make_tournament(name="Next week")
     series_service.attach(league, nxt, actor=actor)
     top = [line["name"] for line in build_snapshot(nxt.pk)["league"]["top"]]
-    # the same style, not "Giulia Ferri (Giuly)"; two people of a name read in full (a league's
-    # line is a person, who has no entry number of his own)
-    assert top[:3] == ["Giulia F.", "Luca Rossi", "Luca Russo"]
+    # the same style, not "Giulia Ferri (Giuly)"; two people of a name carry their rank (a
+    # league's line is a person, who has no entry number of his own), never the full name
+    assert top[:3] == ["Giulia F.", "Luca R. #2", "Luca R. #3"]
     assert Person.objects.count() == 5

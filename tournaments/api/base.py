@@ -16,5 +16,7 @@ def _valid(serializer_class, request, **kw):
 
 
 def sale_response(sale, code=status.HTTP_201_CREATED):
-    data = {"entry": s.EntrySerializer(sale.entry).data, "receipt": s.LedgerRowSerializer(sale.row).data if sale.row else None}
+    """A sale's answer, read at the desk (cashier, director): the receipt carries the player's phone page."""
+    receipt = s.LedgerRowSerializer(sale.row, context={"at_desk": True}).data if sale.row else None
+    data = {"entry": s.EntrySerializer(sale.entry).data, "receipt": receipt}
     return Response(data, status=code)

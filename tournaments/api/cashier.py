@@ -158,7 +158,7 @@ ArrivalView = _cashier_view(
 
 def _settle(d, a):
     row = get_object_or_404(LedgerRow, receipt_number=d["receipt_number"])
-    return Response(s.LedgerRowSerializer(registration.settle_receivable(row, method=d["method"], actor=a)).data, status=201)
+    return Response(s.LedgerRowSerializer(registration.settle_receivable(row, method=d["method"], actor=a), context={"at_desk": True}).data, status=201)
 
 
 SettleView = _cashier_view(
@@ -217,7 +217,7 @@ AddonView = _cashier_view(
 
 def _reverse(d, a):
     row = get_object_or_404(LedgerRow, receipt_number=d["receipt_number"])
-    return Response(s.LedgerRowSerializer(cashier.reverse(row, reason=d["reason"], actor=a)).data, status=201)
+    return Response(s.LedgerRowSerializer(cashier.reverse(row, reason=d["reason"], actor=a), context={"at_desk": True}).data, status=201)
 
 
 ReverseView = _cashier_view("ReverseView", s.ReverseSerializer, _reverse, "Reverse a ledger row with a reason.")
@@ -226,7 +226,8 @@ RefundView = _cashier_view(
     s.RefundSerializer,
     lambda d, a: Response(
         s.LedgerRowSerializer(
-            cashier.refund(d["entry"], reason=d["reason"], actor=a, expenses=d["expenses"], method=d["method"], reference=d["reference"])
+            cashier.refund(d["entry"], reason=d["reason"], actor=a, expenses=d["expenses"], method=d["method"], reference=d["reference"]),
+            context={"at_desk": True},
         ).data,
         status=201,
     ),
@@ -235,7 +236,9 @@ RefundView = _cashier_view(
 RefundDuePayView = _cashier_view(
     "RefundDuePayView",
     s.RefundDuePaySerializer,
-    lambda d, a: Response(s.LedgerRowSerializer(cashier.pay_refund(d["entry"], method=d["method"], actor=a, reference=d["reference"])).data, status=201),
+    lambda d, a: Response(
+        s.LedgerRowSerializer(cashier.pay_refund(d["entry"], method=d["method"], actor=a, reference=d["reference"]), context={"at_desk": True}).data, status=201
+    ),
     "Hand out one refund of a cancelled tournament (FMT-02): the whole amount paid, on this cashier's shift; cash only within "
     "the cash limit (REG-06, 409 cash_limit_exceeded: a cheque or transfer with its reference). Paid once (409 no_refund_due).",
 )

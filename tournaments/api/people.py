@@ -20,7 +20,8 @@ from .base import _valid
 
 
 class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.GenericViewSet):
-    """People: ``?q=`` searches any part of name, nickname, document or phone."""
+    """People: ``?q=`` searches any part of name, nickname, phone or e-mail, and the whole
+    document number for a cashier or a director (``people.search_people``)."""
 
     permission_classes = [HasRole]
     serializer_class = s.PersonSerializer
@@ -28,7 +29,7 @@ class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
     def get_queryset(self):
         q = self.request.query_params.get("q", "").strip()
         if q and self.action == "list":
-            return people.search_people(q, limit=query_limit(self.request, 20, maximum=100))
+            return people.search_people(q, limit=query_limit(self.request, 20, maximum=100), reader=self.request.user)
         return Person.objects.all()
 
     def paginate_queryset(self, queryset):

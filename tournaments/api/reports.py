@@ -128,7 +128,7 @@ class SalesView(APIView):
         tid = query_int(request, "tournament")
         t = get_object_or_404(Tournament, pk=tid) if tid is not None else None
         rows = selectors.last_sales(request.user, t, limit=query_limit(request, 15, maximum=50))
-        return Response(s.SaleSerializer(rows, many=True).data)
+        return Response(s.SaleSerializer(rows, many=True, context={"request": request}).data)
 
 
 class ReceiptView(APIView):

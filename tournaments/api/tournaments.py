@@ -197,7 +197,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
     @action(detail=True, methods=["get"], pagination_class=None)
     def ledger(self, request, pk=None):
         rows = self.get_object().ledger.select_related("cashier", "reverses").order_by("receipt_number")
-        return Response(s.LedgerRowSerializer(rows, many=True).data)
+        return Response(s.LedgerRowSerializer(rows, many=True, context={"request": request}).data)  # the reader decides phone_url
 
     @extend_schema(parameters=[OpenApiParameter("limit", int, description="newest first, 200 by default, at most 500")], responses=s.EventSerializer(many=True))
     @action(detail=True, methods=["get"], pagination_class=None)

@@ -16,7 +16,7 @@ from tdmanager.formatting import num
 from tournaments.house import HouseRules
 from tournaments.labels import shipped_text
 from tournaments.models import Entry, Person, Tournament
-from tournaments.public_names import HIDDEN, public_name, public_names
+from tournaments.public_names import public_names, ranked_public_names
 from tournaments.selectors import chips_in_play
 
 from . import engine
@@ -108,19 +108,26 @@ def bracket_data(bracket: Bracket, now=None) -> dict:
     }
 
 
-def public_person_names(person_ids, style: str) -> dict[int, str]:
-    """person → the name public pages show (``public_names``, in the house's ``style``). A
-    league's line is a person, not an entry: two who would read the same read in full."""
-    people = {
+def _name_rows(person_ids) -> dict[int, tuple]:
+    """person → (first, last, nickname, hidden): what a public name is made of, in one read."""
+    return {
         pk: (first, last, nick, hidden)
         for pk, first, last, nick, hidden in Person.objects.filter(pk__in=person_ids).values_list(
             "pk", "first_name", "last_name", "nickname", "hide_from_lookup"
         )
     }
-    ids = list(people)
-    names = public_names(((*people[pk], None) for pk in ids), style)
-    twice = {n for n in names if names.count(n) > 1 and n != HIDDEN}
-    return {pk: public_name(*people[pk][:3], "FULL", people[pk][3]) if name in twice else name for pk, name in zip(ids, names, strict=True)}
+
+
+def public_person_names(lines, style: str, people: dict | None = None) -> dict[int, str]:
+    """person → the name one ranked public list shows (``ranked_public_names``, in the house's
+    ``style``): ``lines`` of (person id, rank) in the list's order. A league's line is a person,
+    not an entry: two who would read the same carry their rank. ``people``: ``_name_rows`` of
+    them already read (a page of several lists reads them once)."""
+    lines = list(lines)
+    people = _name_rows({pk for pk, _rank in lines}) if people is None else people
+    known = [(pk, rank) for pk, rank in lines if pk in people]
+    names = ranked_public_names(((*people[pk], rank) for pk, rank in known), style)
+    return {pk: name for (pk, _rank), name in zip(known, names, strict=True)}
 
 
 def series_name_style(series: Series) -> str:
@@ -156,15 +163,28 @@ def leaderboard_data(series: Series, cycle: int | None = None, *, public: bool =
     cycle = series.current_cycle if cycle is None else cycle
     lines = standings(series, cycle)
     cycles = list(SeriesCycle.objects.filter(series=series).order_by("-number"))
-    awards = {}
+    # The page's lists, each line (person id or None, rank, the name shown without a person read).
+    winners = {}
     for a in SeriesAward.objects.filter(series=series, cycle__in=[c.number for c in cycles]).select_related("person").order_by("pk"):
-        awards.setdefault(a.cycle, []).append(a.person)
-    people = {line.player for line in lines} | {p.pk for won in awards.values() for p in won}
-    people |= {line["person"] for c in cycles for line in c.standings if line["rank"] == 1 and line.get("person")}
+        winners.setdefault(a.cycle, []).append((a.person_id, a.rank, a.person.display_name))
+    champions = {c.number: [(line.get("person"), 1, line["name"]) for line in c.standings if line["rank"] == 1] for c in cycles}
+    current = [(s.player, s.rank, "?") for s in lines]
+    people = {pk for group in (current, *winners.values(), *champions.values()) for pk, _rank, _name in group if pk}
     if public:
-        names = public_person_names(people, series_name_style(series))
+        # Each list (the standings, a past season's winners or champions) tells its own alike
+        # names apart by their ranks on that season's leaderboard, as a list of entries does by
+        # their numbers: a full name would say who they are.
+        style, rows = series_name_style(series), _name_rows(people)
+
+        def named(group):
+            names = public_person_names([(pk, rank) for pk, rank, _name in group if pk], style, rows)
+            return [names.get(pk, name) for pk, _rank, name in group]
     else:
-        names = {p.pk: p.display_name for p in Person.objects.filter(pk__in=people)}
+        full = {p.pk: p.display_name for p in Person.objects.filter(pk__in=people)}
+
+        def named(group):
+            return [full.get(pk, name) for pk, _rank, name in group]
+
     knockouts = dict(SeriesResult.objects.filter(series=series, cycle=cycle).values("person").annotate(n=Sum("knockouts")).values_list("person", "n"))
     played = series.links.filter(cycle=cycle, scored_at__isnull=False).count()
     return {
@@ -193,13 +213,13 @@ def leaderboard_data(series: Series, cycle: int | None = None, *, public: bool =
             {
                 "rank": s.rank,
                 "person": s.player,
-                "name": names.get(s.player, "?"),
+                "name": name,
                 "points": round(s.total, 2),
                 "tournaments": s.tournaments,
                 "best": round(s.best, 2),
                 "knockouts": knockouts.get(s.player, 0),  # in every bounty event of the season played
             }
-            for s in lines
+            for s, name in zip(lines, named(current), strict=True)
         ],
         "archived": cycle != series.current_cycle,
         "past_cycles": [
@@ -207,8 +227,8 @@ def leaderboard_data(series: Series, cycle: int | None = None, *, public: bool =
                 "number": c.number,
                 "closed_at": c.closed_at.isoformat(),
                 "undecided": c.tickets_undecided,
-                "winners": [names.get(p.pk, p.display_name) for p in awards.get(c.number, [])],
-                "champions": [names.get(line.get("person"), line["name"]) for line in c.standings if line["rank"] == 1],
+                "winners": named(winners.get(c.number, [])),
+                "champions": named(champions[c.number]),
             }
             for c in cycles
         ],
@@ -238,8 +258,10 @@ def forget_leaderboard(pk: int) -> None:
         cache.set(key, 2, None)
 
 
-def public_leaderboard(pk: int, cycle: int | None = None) -> dict | None:
-    """``leaderboard_data`` for the lobby page, from the cache when current (None: no such series)."""
+def _cached_leaderboard(pk: int, cycle: int | None = None) -> dict | None:
+    """``leaderboard_data`` for the lobby, from the cache when current (None: no such series).
+    Its lines keep their person ids: the screens and phones of the league's events find a
+    player's line by them."""
     key = f"formats:series:{pk}:{_leaderboard_version(pk)}:{cycle or 0}:{get_language()}"
     data = cache.get(key)
     if data is None:
@@ -249,6 +271,15 @@ def public_leaderboard(pk: int, cycle: int | None = None) -> dict | None:
         data = leaderboard_data(series, cycle, public=True)
         cache.set(key, data, LEADERBOARD_TTL)
     return data
+
+
+def public_leaderboard(pk: int, cycle: int | None = None) -> dict | None:
+    """The lobby's leaderboard page and its JSON (None: no such series): no person ids, which
+    would link a player's lines across seasons (an opted-out player's "—" too)."""
+    data = _cached_leaderboard(pk, cycle)
+    if data is None:
+        return None
+    return {**data, "standings": [{k: v for k, v in line.items() if k != "person"} for line in data["standings"]]}
 
 
 def event_data(event: MultiDayEvent) -> dict:
@@ -401,7 +432,7 @@ def _league_of(tournament) -> dict | None:
     """The leaderboard data of the series the tournament counts for (cached), or None."""
     rows = _SERIES_OF.rows(getattr(tournament, "pk", tournament))
     link = rows[0][0] if rows else None
-    return public_leaderboard(link) if link is not None else None
+    return _cached_leaderboard(link) if link is not None else None
 
 
 def league_panel(tournament) -> dict | None:
@@ -413,7 +444,7 @@ def league_panel(tournament) -> dict | None:
     top = data["standings"][:10]
     # Names as every public page shows them, in this event's style (one small read for the ten, once per snapshot).
     style = HouseRules.of(tournament).seat_lookup_names if hasattr(tournament, "settings") else "INITIAL"
-    public = public_person_names([line["person"] for line in top], style)
+    public = public_person_names([(line["person"], line["rank"]) for line in top], style)
     names = [public.get(line["person"], line["name"]) for line in top]
     return {
         "league": {

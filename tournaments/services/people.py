@@ -1,9 +1,12 @@
-"""The people database: create with a duplicate warning, search by any part, ban."""
+"""The people database: create with a duplicate warning, search by any part (a document only whole), ban."""
 
-from django.db.models import Q
+from django.db.models import Q, Value
+from django.db.models.functions import Lower, Replace
 from django.utils.translation import gettext as _
 
 from tdmanager.errors import DomainError, ValidationFailed
+from tdmanager.policy import DOCUMENT_READERS
+from tdmanager.roles import has_role
 from tdmanager.transactions import service
 
 from .. import people_search as ranking
@@ -30,21 +33,28 @@ def _cleaned(name: str, value):
 CANDIDATES = 200  # rows read per query before ranking; the good matches are read by their own query
 
 
-def _candidate(p: Person) -> ranking.Candidate:
-    return ranking.Candidate(p.pk, p.first_name, p.last_name, p.nickname, p.document_id, p.phone, p.email)
+def _candidate(p: Person, by_document: bool) -> ranking.Candidate:
+    return ranking.Candidate(p.pk, p.first_name, p.last_name, p.nickname, p.document_id if by_document else "", p.phone, p.email)
 
 
-def search_people(query: str, limit: int = 20) -> list[Person]:
-    """People matching every word of ``query`` in name, nickname, document, phone or e-mail,
-    the person meant first (``tournaments.people_search``: exact, whole word, start, inside).
+def search_people(query: str, limit: int = 20, *, reader=None) -> list[Person]:
+    """People matching every word of ``query`` in name, nickname, phone or e-mail, the person
+    meant first (``tournaments.people_search``: exact, whole word, start, inside).
 
     Two letters are enough; case and accents do not matter. A query that looks like a phone
     number also matches on digits, so "333 12" finds "+39 333-1234"; a nickname with digits
     ("sim1") is matched as typed, never against every phone holding a 1.
+
+    The document number is matched only when the query is the whole number (no case, no
+    spaces), and only for a ``reader`` (the user searching) who reads whole numbers at the
+    desk (``policy.DOCUMENT_READERS``: cashier, director): the answer shows it masked with its
+    last characters and its length, so a match on a part, or any match for another role, would
+    tell the rest one guessed character at a time. No reader: the document is not searched.
     """
     words = ranking.words(query)
     if not words:
         return []
+    by_document = reader is not None and has_role(reader, *DOCUMENT_READERS)
     phone = ranking.is_phone_like(query)
     anywhere, at_start = Q(), Q()
     for word in words:
@@ -60,8 +70,13 @@ def search_people(query: str, limit: int = 20) -> list[Person]:
     by_name = ("last_name", "first_name", "id")
     found = {p.pk: p for p in Person.objects.filter(anywhere).order_by(*by_name)[:CANDIDATES]}
     found.update((p.pk, p) for p in Person.objects.filter(at_start).order_by(*by_name)[:CANDIDATES])
-    found.update((p.pk, p) for p in Person.objects.filter(Q(nickname__iexact=exact) | Q(document_id__iexact=exact) | Q(email__iexact=exact))[:CANDIDATES])
-    ranked = ranking.rank(query, [_candidate(p) for p in found.values()])
+    whole = Q(nickname__iexact=exact) | Q(email__iexact=exact)
+    people = Person.objects.all()
+    if by_document:  # compared as ``ranking.document_key`` compares it: no case, no spaces
+        people = people.alias(document_key=Replace(Lower("document_id"), Value(" "), Value("")))
+        whole |= Q(document_key=ranking.document_key(query))
+    found.update((p.pk, p) for p in people.filter(whole)[:CANDIDATES])
+    ranked = ranking.rank(query, [_candidate(p, by_document) for p in found.values()])
     return [found[c.id] for c in ranked[:limit]]
 
 

@@ -152,9 +152,12 @@ def person_data(person: Person) -> dict:
 
 @service
 def export_person(person: Person, *, actor: Actor) -> dict:
-    """GDPR access: the person's data (``person_data``), the export itself logged."""
+    """GDPR access: the person's data (``person_data``), the export itself logged, and, as the
+    file holds the whole document number, a read of it (``log_document_viewed``, purpose export)."""
     person = Person.objects.get(pk=person.pk)
     data = person_data(person)
+    if person.document_id:  # the file holds the whole number: a read of it like a reveal
+        log_document_viewed(person.pk, "export", actor=actor)
     log_event(None, Action.PEOPLE_PERSON_EXPORTED, actor, person=person.pk)
     return data
 
@@ -297,12 +300,25 @@ def reapply_erasures(*, backup: str) -> dict:
     return {"erased_again": again}
 
 
+#: Why a whole document number was read (the ``purpose`` of a ``people.document.viewed`` row):
+#: a director's reveal, the desk's check-in (REG-02), a director's export of the person.
+DOCUMENT_PURPOSES = ("reveal", "check-in", "export")
+
+
+def log_document_viewed(person_id: int, purpose: str, *, actor: Actor, **where) -> None:
+    """The access log of document numbers, the one place every read of a whole number writes:
+    who viewed whose document, when, why (``DOCUMENT_PURPOSES``) and, at check-in, which entry."""
+    if purpose not in DOCUMENT_PURPOSES:
+        raise ValueError(f"unknown purpose of a document read: {purpose!r}")
+    log_event(None, Action.PEOPLE_DOCUMENT_VIEWED, actor, person=person_id, **where, purpose=purpose)
+
+
 @service
 def reveal_document(person: Person, *, actor: Actor) -> str:
     """A director reveals a person's whole document number (pages and lists show it masked):
     the access log row says who viewed whose document, and when."""
     person = Person.objects.get(pk=person.pk)
-    log_event(None, Action.PEOPLE_DOCUMENT_VIEWED, actor, person=person.pk, purpose="reveal")
+    log_document_viewed(person.pk, "reveal", actor=actor)
     return person.document_id
 
 
@@ -317,7 +333,7 @@ def checkin_document(entry: Entry, *, actor: Actor) -> str:
         or entry.tournament.status in (Tournament.FINISHED, Tournament.CANCELLED)
     ):
         raise DomainError("not_at_checkin", _("This entry is not waiting for check-in: its document number stays masked."))
-    log_event(None, Action.PEOPLE_DOCUMENT_VIEWED, actor, person=entry.person_id, entry=entry.pk, tournament_id=entry.tournament_id, purpose="check-in")
+    log_document_viewed(entry.person_id, "check-in", actor=actor, entry=entry.pk, tournament_id=entry.tournament_id)
     return entry.person.document_id
 
 
