@@ -176,7 +176,7 @@ def _now():
 # --- sit & go ----------------------------------------------------------------------------------
 
 
-@action(weight=5)
+@action(weight=3)
 def create_sit_and_go(world: World, rng) -> str:
     """A sit & go of one table: it starts by itself when its tenth place is paid."""
     _room(world)
@@ -209,7 +209,7 @@ def fill_sit_and_go(world: World, rng) -> str:
 # --- satellites and tickets --------------------------------------------------------------------
 
 
-@action(weight=5)
+@action(weight=2)
 def create_satellite(world: World, rng) -> str:
     """A satellite to one of the day's events: a tenth of its price, seats worth the target's
     buy-in and fee, the remainder as the house (or the director) says."""
@@ -587,7 +587,7 @@ def play_match(world: World, rng) -> str:
 # --- timed events and qualifying tables --------------------------------------------------------
 
 
-@action(weight=8)
+@action(weight=2)
 def create_timed(world: World, rng) -> str:
     """A timed event: play ends at a set time and the players left are ranked by their chips."""
     _room(world)
@@ -636,7 +636,7 @@ def finish_timed(world: World, rng) -> str:
     return f"finished {t.name} by {result['by']}: {len(result['standings'])} ranked by chips"
 
 
-@action(weight=4)
+@action(weight=2)
 def create_qualifiers(world: World, rng) -> str:
     """One or two of the day's timed events become qualifying tables of a final (free entry for
     their winners, planned until they are played)."""
@@ -708,7 +708,7 @@ def _series(world: World) -> list[Series]:
     return list(Series.objects.filter(pk__in=getattr(world, "series", [])).order_by("pk"))
 
 
-@action(weight=1)
+@action(weight=0.5)
 def create_series(world: World, rng) -> str:
     """A Sanremo leaderboard (cycles of a few events, tickets to the best) or a league scored by
     a formula the director picks."""

@@ -65,7 +65,7 @@ def _reference(rng, prefix: str) -> str:
 # --- the director puts on a money event --------------------------------------------------------
 
 
-@action(weight=4)
+@action(weight=2)
 def create_money_event(world: World, rng) -> str:
     """A turbo whose late registration closes early (the payout table locks itself then): a bounty
     kind, how bounties go in a deal, the mystery envelopes' fate, the jackpot, a field cap, what
