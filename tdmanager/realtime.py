@@ -15,6 +15,7 @@ import contextvars
 import json
 import logging
 import os
+import socket
 import threading
 import time
 import weakref
@@ -55,6 +56,55 @@ def screen_revoked(token: str) -> None:
     """A lobby screen's token was revoked or replaced: every web process ends the live streams
     opened with it (``Hub.end_screen``); the screen, reconnecting, is refused."""
     _announce({"tournament": None, "action": "screen-revoked", "screen": token})
+
+
+#: two processes' open streams this close are left as they are: reconnecting a few browsers
+#: saves nothing
+BALANCE_SLACK = 2
+#: the most of its streams a process ends in one look (``streams_to_shed``): every one ended
+#: reconnects and is sent a whole state, so a process back after a restart takes its share over
+#: a few looks rather than at once
+BALANCE_SHARE = 0.2
+
+
+def streams_to_shed(mine: int, others: list[int], ratio: float = 1.5) -> int:
+    """How many of this web process's ``mine`` open live streams to end (their browsers
+    reconnect, through the balancer, to any process) when the other processes hold ``others``.
+
+    Streams stay where they were opened: after a web process restarts, every browser that
+    reconnected meanwhile stays on the others, which then carry its load for the rest of the
+    day. A process holding more than ``ratio`` times the least loaded one's (and more than
+    ``BALANCE_SLACK`` above it) ends the streams it holds above the fair share, at most
+    ``BALANCE_SHARE`` of them a look."""
+    if not others:
+        return 0
+    least = min(others)
+    if mine <= max(ratio * least, least + BALANCE_SLACK):
+        return 0
+    fair = (mine + sum(others)) / (len(others) + 1)
+    return max(0, min(int(mine - fair), max(1, int(mine * BALANCE_SHARE))))
+
+
+def streams_key() -> str:
+    return f"{settings.TDM_NAMESPACE}:streams"
+
+
+def report_streams(me: str, count: int, every: float) -> list[int]:
+    """Write this web process's open streams (``me``: host and pid) to Redis and return the
+    other live processes' counts; a process not heard of for three looks is gone (forgotten)."""
+    client = redis_client()
+    key, now = streams_key(), time.time()
+    client.hset(key, me, f"{count} {now:.3f}")
+    others = []
+    for field, value in client.hgetall(key).items():
+        if field.decode() == me:
+            continue
+        count_, at = value.decode().split()
+        if now - float(at) > 3 * every:
+            client.hdel(key, field)
+        else:
+            others.append(int(count_))
+    return others
 
 
 def _announce(message: dict) -> None:
@@ -253,6 +303,8 @@ class Hub:
         self._builders: dict[int, object] = {}  # tournament id -> the task building it
         self._waiters: dict[int, list] = {}  # futures of connecting clients waiting for a build
         self._beat = None  # the task handing out KEEPALIVE
+        self._balancer = None  # the task comparing this process's open streams with the others' (``_balance``)
+        self.me = f"{socket.gethostname()}:{os.getpid()}"  # this process among the web processes
         self.phones: dict[int, int] = {}  # phones watching, per tournament
         self.tokens: dict[str, tuple[int, int]] = {}  # phone token -> (tournament, entry), of the phones' indexes built here
         self._tokens_of: dict[int, set] = {}  # tournament -> its tokens in ``tokens``
@@ -528,6 +580,9 @@ class Hub:
                 self.loop = loop
                 # its own context: the task outlives the request that happened to start it
                 self.task = loop.create_task(self._listen_redis(), context=contextvars.Context())
+            balancing = self._balancer is not None and not self._balancer.done() and self._balancer.get_loop() is loop
+            if settings.TDM_STREAM_BALANCE_SECONDS > 0 and not balancing:
+                self._balancer = loop.create_task(self._balance(settings.TDM_STREAM_BALANCE_SECONDS), context=contextvars.Context())
         elif self.loop is not loop:
             # One process, no Redis: services call tournament_changed in a worker thread.
             # Register the listener once per event loop, not once per connecting browser.
@@ -626,12 +681,51 @@ class Hub:
     async def stop(self, timeout: float = 2.0) -> None:
         """Stop listening and handing out ``KEEPALIVE`` (the web process shuts down), waiting up to
         ``timeout`` seconds for both to end."""
-        tasks = [task for task in (self.task, self._beat) if task is not None and not task.done() and task.get_loop() is asyncio.get_running_loop()]
+        tasks = [
+            task for task in (self.task, self._beat, self._balancer) if task is not None and not task.done() and task.get_loop() is asyncio.get_running_loop()
+        ]
         for task in tasks:
             task.cancel()
         if tasks:
             await asyncio.wait(tasks, timeout=timeout)
         self._listening.clear()
+        if self._balancer is not None:  # the others stop counting this process at once
+            try:
+                await asyncio.wait_for(asyncio.to_thread(lambda: redis_client().hdel(streams_key(), self.me)), timeout)
+            except Exception:  # Redis away: the others forget it after three looks
+                pass
+
+    def open_streams(self) -> int:
+        """The live streams open on this process (lobby screens, phones, dashboards)."""
+        return sum(len(group) for group in self.clients.values())
+
+    def shed(self, count: int, rng=None) -> int:
+        """End ``count`` of the open streams, picked at random: their browsers reconnect (after
+        the ``retry`` the stream sent), through the balancer, to any web process."""
+        import random
+
+        queues = [queue for group in self.clients.values() for queue in group]
+        picked = (rng or random).sample(queues, min(count, len(queues)))
+        for queue in picked:
+            self._end(queue)
+        return len(picked)
+
+    async def _balance(self, every: float):
+        """Every ``every`` seconds: this process's open streams against the other web
+        processes' (``report_streams``); past ``streams_to_shed``'s bound some are ended. A
+        failure (Redis away) waits for the next look."""
+        while True:
+            await asyncio.sleep(every)
+            mine = self.open_streams()
+            try:
+                others = await asyncio.to_thread(report_streams, self.me, mine, every)
+            except Exception as exc:
+                log.warning("realtime: could not compare open streams with the other web processes: %s", exc)
+                continue
+            count = streams_to_shed(mine, others)
+            if count:
+                ended = self.shed(count)
+                log.info("realtime: %s of %s open streams ended to reconnect elsewhere (the others hold %s)", ended, mine, others)
 
     def stop_heartbeat(self) -> None:
         """Stop handing out ``KEEPALIVE`` (an event loop being shut down: a test's own)."""

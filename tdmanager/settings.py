@@ -93,6 +93,11 @@ TDM_TOKEN_IDLE_MINUTES = max(0, envint("TDM_TOKEN_IDLE_MINUTES", 720))
 # venue Wi-Fi's one public address.
 TDM_STREAMS_PER_TOKEN = max(1, envint("TDM_STREAMS_PER_TOKEN", 3))
 TDM_STREAMS_PER_ADDRESS = max(1, envint("TDM_STREAMS_PER_ADDRESS", 1000))
+# Seconds between two looks of each web process at the others' open live streams (through Redis):
+# one holding more than 1.5x the least loaded one's ends some of its streams, whose browsers
+# reconnect through the balancer; after a restart the processes share the room again within a
+# minute (tdmanager.realtime.streams_to_shed). 0: never; no Redis, one process: nothing to compare.
+TDM_STREAM_BALANCE_SECONDS = max(0, envint("TDM_STREAM_BALANCE_SECONDS", 15))
 AUTHENTICATION_BACKENDS = ["tdmanager.security.ThrottledModelBackend"]
 
 
