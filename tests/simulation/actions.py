@@ -288,7 +288,7 @@ def check_in(world: World, rng) -> str:
     return f"checked in #{entry.number} of {t.name}"
 
 
-@action(weight=1.5)
+@action(weight=1)
 def no_show(world: World, rng) -> str:
     t = _event(world, rng, Tournament.REGISTERING, Tournament.RUNNING)
     entry = pick(rng, world.entries(t, Entry.RESERVED, Entry.ACTIVE), "entry")
@@ -299,7 +299,7 @@ def no_show(world: World, rng) -> str:
 # --- the director starts, draws in advance, cancels, finishes ------------------------------
 
 
-@action(weight=1.5)
+@action(weight=1)
 def predraw(world: World, rng) -> str:
     t = _event(world, rng, Tournament.REGISTERING)
     seating.predraw(t, ["Session A", "Session B"] if rng.random() < 0.5 else ["Session A"], actor=world.director)
@@ -390,7 +390,7 @@ def bust_same_hand(world: World, rng) -> str:
     return f"two out on one hand at table {table} of {t.name}"
 
 
-@action(weight=8.5)
+@action(weight=4)
 def bust_simultaneous(world: World, rng) -> str:
     """Two players out at two tables in an order nobody saw: one tie group (in a bounty event
     each with the eliminators of his own table)."""
@@ -548,7 +548,7 @@ def penalty(world: World, rng) -> str:
 # --- money at the desk: bounties, prizes, the payout table -----------------------------------
 
 
-@action(weight=8.5)
+@action(weight=5)
 def pay_bounties(world: World, rng) -> str:
     t = _event(world, rng, Tournament.RUNNING, Tournament.FINISHED)
     line = pick(rng, psel.bounties_owed(t), "bounty owed")
@@ -642,7 +642,7 @@ def deal(world: World, rng) -> str:
     return f"{method} deal approved in {t.name}"
 
 
-@action(weight=2.5)
+@action(weight=1)
 def finish_event(world: World, rng) -> str:
     t = _event(world, rng, Tournament.RUNNING)
     if t.entries.filter(status=Entry.ACTIVE).count() > 1:

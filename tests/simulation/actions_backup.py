@@ -42,7 +42,7 @@ def back_up(world: World, rng) -> str:
     return f"backed up to {path.name}"
 
 
-@action(weight=2.5)
+@action(weight=1.5)
 def restore_backup(world: World, rng) -> str:
     """The machine is lost: the director restores the newest backup of the day with the product
     stopped, giving the last receipt the desk printed (``manage.py restore --force

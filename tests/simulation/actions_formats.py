@@ -349,7 +349,7 @@ def create_multiday(world: World, rng) -> str:
     return f"created {event.name}: flights {', '.join(labels)}{extra}"
 
 
-@action(weight=2)
+@action(weight=1)
 def sell_stack_choice(world: World, rng) -> str:
     """The desk sells an entry with the stack the player chooses (a busted player re-enters)."""
     t = pick(rng, [t for t in world.tournaments(Tournament.REGISTERING, Tournament.RUNNING) if t.stack_options.exists()], "event with stack options")
@@ -487,7 +487,7 @@ def request_headsup_seats(world: World, rng) -> str:
     return f"{t.name}: {len(got['admitted'])} admitted, {len(got['refused'])} refused"
 
 
-@action(weight=3.5)
+@action(weight=2)
 def draw_bracket(world: World, rng) -> str:
     """The bracket drawn at the room's entrance (places booked but not paid are collected or let
     go first): the event starts."""
@@ -687,7 +687,7 @@ def send_qualifier_winner(world: World, rng) -> str:
     return f"#{entry.number} goes to {entry.tournament.name}"
 
 
-@action(weight=18.5)
+@action(weight=8)
 def start_final(world: World, rng) -> str:
     """Every qualifying table played: the final opens and starts with the winners."""
     groups = [g for g in QualifierGroup.objects.filter(final_id__in=world.events, final__status=Tournament.PLANNED).order_by("pk")]
@@ -737,7 +737,7 @@ def attach_to_series(world: World, rng) -> str:
     return f"{t.name} counts for {s.name}"
 
 
-@action(weight=6.5)
+@action(weight=4)
 def schedule_daily(world: World, rng) -> str:
     """The series' daily tournament of today, at the weekday's price (the room's everyday event:
     it waits only when three special events are on)."""

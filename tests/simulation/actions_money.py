@@ -409,7 +409,7 @@ def _jackpot_event(t: Tournament) -> bool:
     return _rules(t).jackpot
 
 
-@action(weight=1)
+@action(weight=0.5)
 def set_jackpot_base(world: World, rng) -> str:
     """The director sets the amount the jackpot fund starts (and restarts) from."""
     base = Decimal(rng.choice([0, 500, 1000, 2000]))
@@ -450,7 +450,7 @@ def royal_flush(world: World, rng) -> str:
     return f"royal flush in {t.name}: {win.amount} to {[e.number for e in winners]}"
 
 
-@action(weight=8)
+@action(weight=3.5)
 def pay_jackpot(world: World, rng) -> str:
     """The desk pays a jackpot winner's share: cash within the limit, else by transfer."""
     fund = psel.jackpot_fund()
@@ -500,7 +500,7 @@ def last_longer(world: World, rng) -> str:
     return f"#{entry.number} joined the Last Longer of {t.name}"
 
 
-@action(weight=6.5)
+@action(weight=3)
 def award_side_pool(world: World, rng) -> str:
     """The director awards a side pool: the Last Longer to the best-placed participant, or a
     prize named by hand (now and then more than the pool holds: refused)."""
@@ -518,7 +518,7 @@ def award_side_pool(world: World, rng) -> str:
     return f"{pool.name} of {t.name} awarded: {[(a.entry_id, str(a.amount)) for a in made]}"
 
 
-@action(weight=29.5)
+@action(weight=6)
 def pay_side_prize(world: World, rng) -> str:
     """The desk pays a side prize (a Last Longer, a chip-leader prize), cash or cheque."""
     t = _event_where(world, rng, lambda t: bool(_payable(t, "SIDE:")), Tournament.RUNNING, Tournament.FINISHED)
@@ -594,7 +594,7 @@ def _next_colour_up(t: Tournament) -> int | None:
     return None
 
 
-@action(weight=8)
+@action(weight=5)
 def chip_race(world: World, rng) -> str:
     """The clock is at (or the director brings it to) a break that takes a chip out: each table
     races off its odd chips, drawn at random or as the floor saw them."""
@@ -642,7 +642,7 @@ def colour_up(world: World, rng) -> str:
     return f"colour-up for entry {entry} of {t.name}"
 
 
-@action(weight=1.5)
+@action(weight=1)
 def chip_count(world: World, rng) -> str:
     """The floor counts the stacks at a break (or removes chips found out of view, or puts
     found chips back)."""
@@ -706,7 +706,7 @@ def _out_at(t: Tournament, rng, row: dict[int, int]) -> dict:
     return item
 
 
-@action(weight=9)
+@action(weight=3)
 def h4h_busts(world: World, rng) -> str:
     """Hand-for-hand on the bubble: in one hand players go out at several tables (each table
     reports its own), ranked together; every table then reports the hand complete."""
@@ -739,7 +739,7 @@ def h4h_busts(world: World, rng) -> str:
     return f"hand-for-hand hand in {t.name}: out at tables {busted}"
 
 
-@action(weight=11)
+@action(weight=5)
 def mark_simultaneous(world: World, rng) -> str:
     """Two players out at two tables were recorded one after the other; the floor then says
     nobody saw which went first: the two busts become one tie group."""
@@ -764,7 +764,7 @@ def mark_simultaneous(world: World, rng) -> str:
 # --- moves ---------------------------------------------------------------------------------------
 
 
-@action(weight=18.5)
+@action(weight=7)
 def confirm_and_undo_move(world: World, rng) -> str:
     """The floor confirms a balancing slip, then the player turns out to have sat at the wrong
     table: the move is undone (now and then a break or final-table slip, applied when drawn: it
