@@ -139,6 +139,7 @@ class SnapshotText(str):
     500 displays send the same bytes instead of each formatting and encoding its own copy."""
 
     frame: bytes = b""
+    expires: float = float("inf")  # ``expires_at``: past it the state is no longer current
 
 
 def parsed(text: str) -> dict:
@@ -157,6 +158,17 @@ def sse_event(name: str, data) -> bytes:
     return f"event: {name}\ndata: {json.dumps(data, default=str)}\n\n".encode()
 
 
+def expires_at(snap: dict) -> float:
+    """When (``time.monotonic``) a built state stops being true with no change heard: a running
+    clock's level ends by the time (the worker changes the row then, but while no worker runs
+    the state read from the row already shows the next level), so the build is good until its
+    ``seconds_left`` are over; any other state until a change."""
+    clock = snap.get("clock") if isinstance(snap, dict) else None
+    if isinstance(clock, dict) and clock.get("status") == "RUNNING" and clock.get("seconds_left") is not None:
+        return time.monotonic() + max(0.0, float(clock["seconds_left"]))
+    return float("inf")
+
+
 def _built(builder, tournament_id: int, phone_builder=None, previous=None) -> SnapshotText:
     """Build and serialise one snapshot (in a build thread). With ``phone_builder`` (phones
     watch the tournament) also the players' phones' frames: the public part encoded once
@@ -165,6 +177,7 @@ def _built(builder, tournament_id: int, phone_builder=None, previous=None) -> Sn
     stream tells a changed part by identity and sends it to that phone alone."""
     snap = builder(tournament_id)
     text = SnapshotText(json.dumps(snap, default=str))
+    text.expires = expires_at(snap)
     text.frame = f"event: state\ndata: {text}\n\n".encode()
     if phone_builder is not None:
         text.phone_public, text.entries = phone_builder(tournament_id, snap, getattr(previous, "entries", None) or {})
@@ -566,6 +579,7 @@ class Hub:
             and self._listening.is_set()
             and built[0] == self._heard.get(tournament_id, 0)
             and self.clock() - built[1] <= self.max_age
+            and time.monotonic() < getattr(self.latest[tournament_id], "expires", float("inf"))
         )
 
     def _ensure_started(self):

@@ -684,3 +684,21 @@ def test_a_lobby_screen_that_only_polls_is_answered_from_memory_after_the_first_
     assert read.status == from_memory.status == 200
     assert second["tournament"]["id"] == first["tournament"]["id"] == t.pk and second["players_left"] == first["players_left"] == 25
     assert hub.clients == {}  # no stream was ever open
+
+
+def test_a_build_whose_running_level_has_ended_is_not_answered_from_memory():
+    """A running clock's level ends by the time: with no worker to change the row, the state
+    read anew already shows the next level, so a poll must not get the old build from memory
+    (a lobby screen asks for the state when its countdown reaches zero)."""
+    fresh = realtime.Hub()
+    running = {"clock": {"status": "RUNNING", "seconds_left": 0.05, "level_number": 2}}
+    text = realtime._built(lambda _tid: running, 7)
+    fresh.latest[7], fresh._built_at[7], fresh._heard[7] = text, (0, fresh.clock()), 0
+    fresh._listening.set()
+    assert fresh._is_current(7)
+    time.sleep(0.1)
+    assert not fresh._is_current(7)
+    paused = realtime._built(lambda _tid: {"clock": {"status": "PAUSED", "seconds_left": 0.05}}, 7)
+    fresh.latest[7] = paused
+    time.sleep(0.1)
+    assert fresh._is_current(7)  # a paused clock's state holds until a change
