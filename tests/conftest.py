@@ -200,3 +200,19 @@ def _receipt_journal_apart(tmp_path_factory):
     settings.TDM_RECEIPT_JOURNAL = str(tmp_path_factory.mktemp("receipts") / "receipts.journal")
     settings.TDM_ERASURE_JOURNAL = str(tmp_path_factory.mktemp("erasures") / "erasures.journal")
     receipt_journal.forget()
+
+
+@pytest.fixture
+def fc():
+    """The festival's clients (``benchmarks/festival_clients.py``), importable while the test runs."""
+    import sys
+
+    from tests.servers import ROOT
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import festival_clients
+
+        yield festival_clients
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))

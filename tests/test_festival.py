@@ -13,28 +13,14 @@ restarted process's readiness, the streams' convergence) with generous deadlines
 are the benchmark's. Skipped on SQLite: several web processes share PostgreSQL only.
 """
 
-import sys
 import threading
 import time
 
-import pytest
-
-from tests.servers import ROOT, SCALED_OUT, database_env
+from tests.servers import SCALED_OUT, database_env
 
 pytestmark = SCALED_OUT
 
 WAIT = 60  # seconds: generous, for a loaded 2-core machine; every wait ends on its event
-
-
-@pytest.fixture
-def fc():
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        import festival_clients
-
-        yield festival_clients
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
 
 
 def wait_until(predicate, what, timeout=WAIT):

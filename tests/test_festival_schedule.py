@@ -5,23 +5,9 @@ minute, the first at 30 s); a run that a reader takes for "survives every kill" 
 """
 
 import random
-import sys
 from collections import Counter
 
 import pytest
-
-from tests.servers import ROOT
-
-
-@pytest.fixture
-def fc():
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        import festival_clients
-
-        yield festival_clients
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
 
 
 @pytest.mark.parametrize("minutes", [1, 1.5, 3, 4, 6, 10])
