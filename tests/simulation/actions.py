@@ -675,6 +675,33 @@ def erase_person(world: World, rng) -> str:
     return f"erased person #{p.pk}"
 
 
+def _with_document(world: World, rng) -> Entry:
+    return pick(rng, [e for t in world.tournaments() for e in world.entries(t) if e.person.document_id], "player with a document")
+
+
+@action(weight=1)
+def look_up_person(world: World, rng) -> str:
+    """Somebody of the staff looks a player up: the desk by the document he shows, the floor by
+    his name. Whoever asks, the invariants then ask the search as every role, with the whole
+    number and with a part of it."""
+    p = _with_document(world, rng).person
+    who = rng.choice(world.staff_logins)
+    query = p.document_id if rng.random() < 0.5 else p.last_name
+    found = people.search_people(query, reader=who.user)
+    world.looked_up.append(p.pk)
+    return f"{who.user.username} looked up person #{p.pk}: {len(found)} found"
+
+
+@action(weight=1)
+def export_person(world: World, rng) -> str:
+    """A player asks for his data (GDPR access) and the director exports it: the file holds the
+    whole document number, a read of it the log must show."""
+    p = _with_document(world, rng).person
+    privacy.export_person(p, actor=world.director)
+    world.exported.append(p.pk)
+    return f"exported person #{p.pk}'s data"
+
+
 @action(weight=1)
 def device_login(world: World, rng) -> str:
     """A cashier logs in from a desk's tablet; now and then a device is logged out by its user or

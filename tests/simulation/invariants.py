@@ -27,10 +27,13 @@ from django.utils.translation import gettext
 from payouts import reports
 from payouts import selectors as psel
 from seating.models import PendingMove, Seat, Table
+from tdmanager.policy import DOCUMENT_READERS
+from tdmanager.roles import has_role
 from tournaments import live_seats, phone, public_info
 from tournaments import selectors as tsel
+from tournaments.actions import Action
 from tournaments.models import Entry, LedgerRow, Person, Tournament, TournamentChange
-from tournaments.services import cashier
+from tournaments.services import cashier, people, privacy
 from tournaments.snapshot import build_snapshot, change_announcements_by_language
 
 from .world import World
@@ -271,6 +274,31 @@ def erased_people_are_gone(world: World) -> list[str]:
         found = [s for s in strings if s and s in blob]
         if found:
             problems.append(f"erased person #{pk} still shows {found}")
+    return problems
+
+
+def documents_found_whole_and_only_at_the_desk(world: World) -> list[str]:
+    """A person's document number finds him in the people search only whole, and only for the
+    desk (``policy.DOCUMENT_READERS``: cashier, director): asked as every staff role, with the
+    whole number and with all of it but its last two characters. And every export of a person's
+    data is in his log with a read of his document (purpose export), as the export shows it."""
+    problems = []
+    for pk in world.looked_up:
+        p = Person.objects.get(pk=pk)
+        if not p.document_id:  # erased since
+            continue
+        for who in world.staff_logins:
+            desk = has_role(who.user, *DOCUMENT_READERS)
+            if (pk in {x.pk for x in people.search_people(p.document_id, reader=who.user)}) != desk:
+                problems.append(f"{who.user.username} {'does not find' if desk else 'finds'} person #{pk} by his whole document number")
+            if pk in {x.pk for x in people.search_people(p.document_id[:-2], reader=who.user)}:
+                problems.append(f"{who.user.username} finds person #{pk} by a part of his document number")
+    for pk in world.exported:
+        log = privacy.person_data(Person.objects.get(pk=pk))["event_log"]
+        exports = sum(1 for ev in log if ev["action"] == Action.PEOPLE_PERSON_EXPORTED)
+        reads = sum(1 for ev in log if ev["action"] == Action.PEOPLE_DOCUMENT_VIEWED and ev["payload"].get("purpose") == "export")
+        if reads != exports:
+            problems.append(f"person #{pk}: {exports} exports of his data, {reads} reads of his document logged for them")
     return problems
 
 
@@ -662,6 +690,7 @@ INVARIANTS = [
     places_unique_and_contiguous,
     receipts_are_gapless,
     erased_people_are_gone,
+    documents_found_whole_and_only_at_the_desk,
     names_read_as_stored,
     private_reasons_stay_private,
     deals_share_what_was_left,

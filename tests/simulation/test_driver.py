@@ -8,8 +8,8 @@ import pytest
 
 from tdmanager.errors import DomainError
 from tournaments import phone
-from tournaments.models import Entry, LedgerRow
-from tournaments.services import cashier, privacy
+from tournaments.models import Entry, LedgerRow, Person
+from tournaments.services import cashier, people, privacy
 
 from . import actions
 from .driver import Violation, play, untranslated
@@ -116,3 +116,43 @@ def test_a_phone_page_that_keeps_an_erased_name_is_caught(monkeypatch):
     v = caught.value
     assert v.plan[v.step][0] == "erase_person"
     assert "erased_people_are_gone" in v.render() and "still shows" in v.render()
+
+
+LOOK_UPS = [("look_up_person", s) for s in range(70, 74)]
+
+
+@pytest.mark.django_db
+def test_a_search_that_finds_a_document_for_the_floor_is_caught(monkeypatch):
+    """The people search matching the document number for every role (the floor could guess a
+    masked number a character at a time) is a violation at the first look-up."""
+    assert play(7, plan=OPENING + LOOK_UPS, day=0).ran["look_up_person"] == len(LOOK_UPS)  # unbroken: no violation
+    monkeypatch.setattr(people, "has_role", lambda user, *roles: True)  # every reader reads whole numbers
+    with pytest.raises(Violation) as caught:
+        play(7, plan=OPENING + LOOK_UPS, day=1)
+    v = caught.value
+    assert v.plan[v.step][0] == "look_up_person"
+    assert "documents_found_whole_and_only_at_the_desk" in v.render() and "sim-floor finds person" in v.render()
+
+
+@pytest.mark.django_db
+def test_a_search_that_finds_a_part_of_a_document_is_caught(monkeypatch):
+    """The search matching a part of a document number (as it did when the number was part of
+    the search text) is a violation at the first look-up."""
+    real = people.search_people
+
+    def by_any_part(query, limit=20, *, reader=None):
+        found = real(query, limit, reader=reader)
+        return found + [p for p in Person.objects.filter(document_id__icontains=query.strip()) if p not in found]
+
+    monkeypatch.setattr(people, "search_people", by_any_part)
+    with pytest.raises(Violation, match="by a part of his document number"):
+        play(7, plan=OPENING + LOOK_UPS, day=0)
+
+
+@pytest.mark.django_db
+def test_an_export_whose_document_read_is_not_logged_is_caught(monkeypatch):
+    exports = [("export_person", s) for s in range(80, 83)]
+    assert play(7, plan=OPENING + exports, day=0).ran["export_person"] == len(exports)
+    monkeypatch.setattr(privacy, "log_document_viewed", lambda *a, **kw: None)
+    with pytest.raises(Violation, match="exports of his data, 0 reads of his document"):
+        play(7, plan=OPENING + exports, day=1)

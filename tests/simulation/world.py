@@ -66,6 +66,10 @@ class World:
     backup_dir: object = None
     #: API keys of device logins that were ended (revoked, or their password changed)
     ended_keys: list[str] = field(default_factory=list)
+    #: the people the current step looked up, or whose data it exported (the invariants ask the
+    #: product about them after the step)
+    looked_up: list[int] = field(default_factory=list)
+    exported: list[int] = field(default_factory=list)
 
     def __post_init__(self):
         self.now = FIRST_DAY + timedelta(days=self.day)
@@ -74,6 +78,7 @@ class World:
         self.floor = Actor(staff("sim-floor", "floor"), "sim-tablet")
         self.dealer = Actor(staff("sim-dealer", "dealer"), "sim-dealer-tablet")
         self.controller = Actor(staff("sim-controller", "controller"), "sim-office")
+        self.staff_logins = [self.director, *self.cashiers, self.floor, self.dealer, self.controller]
         self.day_start = self.now
 
     def forget_what_is_gone(self) -> str:
