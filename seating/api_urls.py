@@ -2,9 +2,14 @@
 
 from django.urls import path
 
-from . import api
+from . import api, room_api
 
 urlpatterns = [
+    path("rooms/", room_api.RoomsView.as_view(), name="api-rooms"),
+    path("rooms/<int:room_id>/", room_api.RoomDetailView.as_view(), name="api-room"),
+    path("rooms/<int:room_id>/tables/", room_api.RoomTablesView.as_view(), name="api-room-tables"),
+    path("rooms/<int:room_id>/tables/<int:number>/", room_api.RoomTableView.as_view(), name="api-room-table"),
+    path("rooms/<int:room_id>/tables/<int:number>/<slug:op>/", room_api.RoomTableActionView.as_view(), name="api-room-table-op"),
     path("tournaments/<int:pk>/tables/", api.TableMapView.as_view(), name="api-seating-tables"),
     path("tournaments/<int:pk>/tables/<int:number>/<slug:op>/", api.TableActionView.as_view(), name="api-seating-table-op"),
     path("tournaments/<int:pk>/seating/draw/", api.DrawView.as_view(), name="api-seating-draw"),

@@ -191,6 +191,47 @@ class PendingMove(models.Model):
         return labels.reason_text(self.reason_data) if self.reason_data else self.reason
 
 
+class CardRoom(models.Model):
+    """A room of the venue (the main hall, a side room) and its physical tables, shared by every
+    event that plays there (``RoomTable``). An event plays in the room it is first drawn in
+    (``SeatingState.card_room``); its tables then carry the numbers of the room's tables, so the
+    number a table map, a slip, a seat card or a phone shows is the one on the felt."""
+
+    name = models.CharField(_("name"), max_length=60, unique=True)
+    position = models.PositiveSmallIntegerField(_("order"), default=0, help_text="the rooms in the order the staff list them")
+
+    class Meta:
+        ordering = ["position", "id"]
+
+    def __str__(self):
+        return self.name
+
+
+class RoomTable(models.Model):
+    """A physical table of a room: its number (the one the staff use), its seats, where it is
+    (a ``zone`` of the room, and ``position``: the house's order of taking tables, nearest
+    first), and its state: free, held by the event playing on it (``held_by``), kept for an
+    event that has not started (``reserved_for``: a draw in advance put its players there), or
+    out of service (``out_of_service``: why). An event that finished or was cancelled holds
+    nothing: its tables are free again."""
+
+    room = models.ForeignKey(CardRoom, related_name="tables", on_delete=models.PROTECT)
+    number = models.PositiveIntegerField(_("table"))
+    seats = models.PositiveSmallIntegerField(_("seats"), default=9)
+    zone = models.CharField(_("zone"), max_length=30, blank=True)
+    position = models.PositiveIntegerField(_("order"), default=0)
+    out_of_service = models.CharField(_("out of service because"), max_length=120, blank=True)
+    held_by = models.ForeignKey(Tournament, null=True, blank=True, related_name="+", on_delete=models.SET_NULL)
+    reserved_for = models.ForeignKey(Tournament, null=True, blank=True, related_name="+", on_delete=models.SET_NULL)
+
+    class Meta:
+        ordering = ["room", "position", "number"]
+        constraints = [models.UniqueConstraint(fields=["room", "number"], name="seating_roomtable_number_unique")]
+
+    def __str__(self):
+        return f"{self.room} {self.number}"
+
+
 class SeatingState(models.Model):
     """Per tournament: counters, and a token that changes with every change of the seat map.
 
@@ -209,6 +250,9 @@ class SeatingState(models.Model):
     # SEAT-07: the tournament may have keep-apart pairs or seats given by hand (read with the
     # lock, so a tournament without any never looks for them).
     constraints = models.BooleanField(default=False)
+    # The room the tournament plays in (set by its first draw when the venue has rooms): its
+    # tables are that room's physical tables. None: the tournament numbers its own tables.
+    card_room = models.ForeignKey(CardRoom, null=True, blank=True, related_name="+", on_delete=models.PROTECT)
 
 
 class KeepApart(models.Model):

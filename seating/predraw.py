@@ -28,7 +28,13 @@ class Assignment(NamedTuple):
 
 
 def predraw(
-    players: Sequence[Hashable], sessions: Sequence[str], *, capacity: int, rng: random.Random, max_players_per_table: int | None = None
+    players: Sequence[Hashable],
+    sessions: Sequence[str],
+    *,
+    capacity: int,
+    rng: random.Random,
+    max_players_per_table: int | None = None,
+    table_numbers: Sequence[int] | None = None,
 ) -> tuple[list[Assignment], list[Hashable]]:
     """Draw ``players`` into ``sessions`` and, within each session, into tables and seats.
 
@@ -36,8 +42,8 @@ def predraw(
     shuffled player to the first session, the second to the second, …), so the sessions differ
     by at most one player and which player lands where is the shuffle's alone. Each session's
     players are then drawn into seats as the initial draw does (``engine.draw_seats``: as few
-    tables as needed, filled evenly; tables numbered from 1 in each session, as each session
-    uses the room's tables again). Returns the assignments (by session, table, seat) and the
+    tables as needed, filled evenly; each session uses the same tables again: ``table_numbers``,
+    the room's tables kept for the event, else numbered from 1). Returns the assignments (by session, table, seat) and the
     shuffled order, which the event log keeps."""
     players = list(players)
     if not sessions:
@@ -53,7 +59,7 @@ def predraw(
     for session in sessions:
         if not groups[session]:
             continue
-        draw = engine.draw_seats(groups[session], capacity=capacity, rng=rng, max_players_per_table=max_players_per_table)
+        draw = engine.draw_seats(groups[session], capacity=capacity, rng=rng, table_numbers=table_numbers, max_players_per_table=max_players_per_table)
         out += sorted((Assignment(p, session, table, seat) for p, table, seat in draw.assignments), key=lambda a: (a.table, a.seat))
     return out, order
 

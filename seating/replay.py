@@ -90,6 +90,7 @@ def _initial(p: dict) -> tuple[dict, dict]:
             p["entries"],
             capacity=p["capacity"],
             rng=rng_of(p["seed"]),
+            table_numbers=p.get("table_numbers"),  # the room's tables (issue #42); none: from 1
             max_players_per_table=p["max_players_per_table"],
             apart=_pairs(p),
             reserved={e: (tb, s) for e, tb, s in p["reserved"]},
@@ -142,7 +143,12 @@ def _late(p: dict) -> tuple[dict, dict]:
 def _predraw(p: dict) -> tuple[dict, dict]:
     """SEAT-02: the shuffled order (who goes to which session) and each session's seats."""
     assignments, order = engine_predraw.predraw(
-        p["entries"], p["session_labels"], capacity=p["capacity"], rng=rng_of(p["seed"]), max_players_per_table=p["max_players_per_table"]
+        p["entries"],
+        p["session_labels"],
+        capacity=p["capacity"],
+        rng=rng_of(p["seed"]),
+        max_players_per_table=p["max_players_per_table"],
+        table_numbers=p.get("table_numbers"),
     )
     got = {"order": list(order), "assignment": [list(a) for a in assignments]}
     return {k: p.get(k) for k in got}, got

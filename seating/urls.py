@@ -2,9 +2,11 @@
 
 from django.urls import path
 
-from . import manual_views, views
+from . import manual_views, room_views, views
 
 urlpatterns = [
+    path("room/", room_views.room_page, name="room-map"),
+    path("room/<int:room_id>/", room_views.room_page, name="room-map-of"),
     path("tournaments/<int:pk>/tables/", views.table_map_page, name="seating-tables"),
     path("tournaments/<int:pk>/dealer/", views.dealer_table, name="dealer-table"),
     path("tournaments/<int:pk>/tables/slips/", views.move_slips, name="seating-slips"),

@@ -159,6 +159,11 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "api-draw-replay": {"GET": D + AUDIT},  # SEAT-01: a logged draw recomputed from its seed (read-only)
     "api-witness": {"GET": STAFF_AUDIT, "POST": CTRL},  # ROLE-01: the controller witnesses draws and moves
     # --- API: seating ----------------------------------------------------------------------
+    "api-rooms": {"GET": DF, "POST": D},  # the room's physical tables (issue #42): the floor reads, the director keeps them
+    "api-room": {"GET": DF, "PATCH": D},  # the room map
+    "api-room-tables": {"POST": D},
+    "api-room-table": {"PATCH": D, "DELETE": D},
+    "api-room-table-op": {"POST": D},
     "api-seating-tables": {"GET": STAFF_AUDIT + (DEALER,)},
     "api-seating-predraw": {"GET": STAFF, "POST": D},  # SEAT-02: the pre-event draw into sessions
     "api-seating-table-op": {"POST": {"tv": D, "hand-completed": DFL, "*": DF}},
@@ -275,6 +280,8 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "devices": {"GET": LOGGED_IN, "POST": LOGGED_IN},  # the devices logged in through the API: one's own, a director's every user's
     "floor-tools": {"GET": DF},
     "seating-tables": {"GET": DF, "POST": _TABLE_PAGE_OPS},
+    "room-map": {"GET": DF, "POST": D},  # the room's tables at a glance; the director keeps the inventory there
+    "room-map-of": {"GET": DF, "POST": D},
     "seating-predraw": {"GET": STAFF, "POST": D},  # SEAT-02: run it, print it, export it (CSV)
     "seating-slips": {"GET": DF},
     "seating-draws": {"GET": DF_AUDIT},

@@ -17,6 +17,7 @@ from payouts import services as payouts
 from payouts.models import Ticket
 from seating import services as seating
 from seating.models import Bust, ManualDraw, PendingMove, Seat
+from seating.services import cardrooms
 from tournaments import clock as clock_engine
 from tournaments import clockview
 from tournaments.actions import Action
@@ -865,7 +866,32 @@ def drive_restore(_w: World) -> dict:
     return {"cashier.receipts.lost_in_restore": [f"receipts {counter + 1} to {printed} are skipped"]}
 
 
+def drive_room(w: World) -> dict:
+    hall = cardrooms.save_room("Sala principale", actor=w.director)
+    cardrooms.save_table(hall, 12, seats=10, zone="TV", actor=w.director)
+    cardrooms.save_table(hall, 14, seats=9, actor=w.director)
+    cardrooms.set_out_of_service(hall, 14, "panno strappato", actor=w.director)
+    cardrooms.back_in_service(hall, 14, actor=w.director)
+    t = Tournament.objects.create(
+        name="Serata", start_at=timezone.now() + timedelta(hours=2), buy_in=Decimal(50), fee=Decimal(5), starting_stack=10000, structure=w.structure
+    )
+    cardrooms.reserve(hall, 12, t, actor=w.director)
+    cardrooms.lift_reservation(hall, 12, actor=w.director)
+    cardrooms.remove_table(hall, 14, actor=w.director)
+    cardrooms.remove_table(hall, 12, actor=w.director)  # the room keeps no table: the other drives' events number their own
+    return {
+        "room.room.saved": ["Sala principale"],
+        "room.table.saved": ["12", "Sala principale", "10"],
+        "room.table.out_of_service": ["14", "panno strappato"],
+        "room.table.back_in_service": ["14", "Sala principale"],
+        "room.table.reserved": ["12", "Sala principale"],
+        "room.table.reservation_lifted": ["12"],
+        "room.table.removed": ["14"],
+    }
+
+
 DRIVES = [
+    drive_room,
     drive_bounties,
     drive_cashier,
     drive_clock,

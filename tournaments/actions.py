@@ -140,6 +140,14 @@ class Action(models.TextChoices):
     SEATING_TABLE_UNLOCKED = "seating.table.unlocked", _("Table unlocked")
     SEATING_TABLE_TV_MARKED = "seating.table.tv_marked", _("TV table marked")
     SEATING_TABLE_TV_UNMARKED = "seating.table.tv_unmarked", _("TV table unmarked")
+    # --- the room's physical tables (no tournament, but a reservation's) ------------------
+    ROOM_SAVED = "room.room.saved", _("Room added or renamed")
+    ROOM_TABLE_SAVED = "room.table.saved", _("Physical table added or changed")
+    ROOM_TABLE_REMOVED = "room.table.removed", _("Physical table removed")
+    ROOM_TABLE_OUT = "room.table.out_of_service", _("Table out of service")
+    ROOM_TABLE_BACK = "room.table.back_in_service", _("Table back in service")
+    ROOM_TABLE_RESERVED = "room.table.reserved", _("Table kept for an event")
+    ROOM_TABLE_RELEASED = "room.table.reservation_lifted", _("Table no longer kept for an event")
     # --- tournaments ---------------------------------------------------------------------
     TOURNAMENTS_ADDON_CLOSED = "tournaments.addon.closed", _("Add-on closed")
     TOURNAMENTS_ADDON_OPENED = "tournaments.addon.opened", _("Add-on opened")

@@ -125,6 +125,14 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.PAYOUTS_TEMPLATE_SAVED: _("%(actor)s saved the payout template %(template)s"),
     A.PAYOUTS_TICKET_ISSUED: _("%(actor)s issued a ticket worth %(amount)s to %(name)s"),
     A.PAYOUTS_TICKET_REDEEMED: _("%(name)s redeemed a ticket"),
+    # --- the room's physical tables ---
+    A.ROOM_SAVED: _("%(actor)s saved the room %(name)s"),
+    A.ROOM_TABLE_SAVED: _("%(actor)s saved table %(table)s of %(room_name)s: %(seats)s seats"),
+    A.ROOM_TABLE_REMOVED: _("%(actor)s removed table %(table)s from %(room_name)s"),
+    A.ROOM_TABLE_OUT: _("%(actor)s took table %(table)s of %(room_name)s out of service: %(reason)s"),
+    A.ROOM_TABLE_BACK: _("%(actor)s put table %(table)s of %(room_name)s back in service"),
+    A.ROOM_TABLE_RESERVED: _("%(actor)s kept table %(table)s of %(room_name)s for this event"),
+    A.ROOM_TABLE_RELEASED: _("%(actor)s no longer keeps table %(table)s of %(room_name)s for this event"),
     # --- people ---
     A.PEOPLE_PERSON_CREATED: _("%(actor)s added %(name)s"),
     A.PEOPLE_PERSON_BANNED: _("%(actor)s banned a person%(reason_suffix)s"),

@@ -109,8 +109,11 @@ from .data import BALANCE, BREAK, DEST_RULES, FINAL_TABLE, MOVER_RULES, TIE_BREA
 from .draws import LateSeat, SeatDraw, apply_late_seat, draw_late_seat, draw_seats, seat_layout, seat_pool, seat_tables
 from .places import H4H_POLICIES, Bust, Place, finishing_places
 from .positions import Positions, advance_hand, hands_until_big_blind, is_between_button_and_small_blind, next_hand_positions
+from .rooms import FreeTable, choose_tables, tables_needed
 
 __all__ = [
+    "choose_tables",
+    "tables_needed",
     "BALANCE",
     "BREAK",
     "DECK",
@@ -129,6 +132,7 @@ __all__ = [
     "LateSeat",
     "Move",
     "Place",
+    "FreeTable",
     "Positions",
     "Reason",
     "ReasonCode",

@@ -19,6 +19,7 @@ from tournaments.services.events import log_event
 from .. import engine, replay
 from .. import predraw as engine_predraw
 from ..models import Bust, ManualDraw, PendingMove, PreDrawSeat, Seat, SeatingState, SeatReservation
+from . import cardrooms
 from .busts import recompute_places, void_bust
 from .plan import SeatingActionError, draw_seed, engine_errors, house, remove_players, settle
 from .room import apart_of, lock
@@ -82,20 +83,23 @@ def _initial_draw(t, room, actor, *, now=None, redraw=False, reason="", seat_lat
         room.release()
         return None
     rules = house(t)
+    _join_room(t, room, rules)
     if not redraw:
         plan = _predraw_plan(t, entries, seat_later_sessions)
         if plan is not None:
             return _start_as_predrawn(t, room, actor, entries, rules, plan, skipped, now=now)
-    reserved = _fitting(reservations(t), entries, rules)
+    numbers = _room_numbers(t, room, rules, len(entries))
+    reserved = _fitting(reservations(t), entries, rules, numbers)
     room.apart = None  # the entries may have changed since the pairs were read
     if rules.draw_mode == "MANUAL":
-        return _open_manual_initial(t, room, actor, entries, reserved, rules, now=now, redraw=redraw, reason=reason)
+        return _open_manual_initial(t, room, actor, entries, reserved, rules, numbers, now=now, redraw=redraw, reason=reason)
     seed, apart = draw_seed(), apart_of(room)
     with engine_errors():
         result = engine.draw_seats(
             entries,
             capacity=rules.table_size,
             rng=replay.rng_of(seed),
+            table_numbers=numbers,
             max_players_per_table=rules.start_players_per_table,
             apart=apart,
             reserved=reserved,
@@ -126,9 +130,29 @@ def _initial_draw(t, room, actor, *, now=None, redraw=False, reason="", seat_lat
         # What replays the draw (seating.replay): the seed and the inputs not logged above.
         seed=str(seed),
         entries=entries,
+        table_numbers=numbers,
         max_players_per_table=rules.start_players_per_table,
         apart=[list(pair) for pair in apart],
     )
+
+
+def _join_room(t, room, rules) -> None:
+    """The tournament's first draw: it plays in the venue's room from now on, when the venue
+    keeps one (issue #42); its tables will be that room's physical tables."""
+    if room.card_room is None:
+        found = cardrooms.room_of_new_draw(t.pk, rules)
+        if found is not None:
+            cardrooms.play_in(t.pk, found)
+            room.card_room = found
+
+
+def _room_numbers(t, room, rules, players: int) -> list[int] | None:
+    """The tables an initial draw opens: free tables of the tournament's room in the house's
+    order (``room_full`` when there are too few); None when it numbers its own (from 1)."""
+    if room.card_room is None:
+        return None
+    count = engine.tables_needed(players, per_table=rules.start_players_per_table or rules.table_size)
+    return cardrooms.numbers_for(t.pk, room.card_room, count, seats=rules.table_size, zone=rules.room_zone)
 
 
 class PredrawPlan(NamedTuple):
@@ -232,12 +256,13 @@ def _start_as_predrawn(t, room, actor, entries, rules, plan: PredrawPlan, skippe
     )
 
 
-def _fitting(held: dict, entries: list[int], rules) -> dict:
+def _fitting(held: dict, entries: list[int], rules, numbers=None) -> dict:
     """The seats given by hand that the draw can honour: entries being drawn, at a table the
-    draw opens, one reservation a seat. The others are drawn like everybody (the director
-    sees no seat card for them and can move the player by hand)."""
+    draw opens (``numbers``: the room's tables it opens), one reservation a seat. The others are
+    drawn like everybody (the director sees no seat card for them and can move the player by hand)."""
     playing = set(entries)
-    tables = {tb for tb, _s in engine.seat_layout(len(entries), capacity=rules.table_size, max_players_per_table=rules.start_players_per_table)}
+    layout = engine.seat_layout(len(entries), capacity=rules.table_size, table_numbers=numbers, max_players_per_table=rules.start_players_per_table)
+    tables = {tb for tb, _s in layout}
     out, taken = {}, set()
     for e, (tb, s) in sorted(held.items()):
         if e in playing and tb in tables and 1 <= s <= rules.table_size and (tb, s) not in taken:
@@ -246,11 +271,16 @@ def _fitting(held: dict, entries: list[int], rules) -> dict:
     return out
 
 
-def _open_manual_initial(t, room, actor, entries, reserved, rules, *, now=None, redraw=False, reason=""):
+def _open_manual_initial(t, room, actor, entries, reserved, rules, numbers=None, *, now=None, redraw=False, reason=""):
     """SEAT-01 manual draw: the seat tickets are printed as cards; nobody is seated until the
-    floor has entered the card each player drew (``manual.enter_card``)."""
+    floor has entered the card each player drew (``manual.enter_card``). The room's tables the
+    cards name are kept for the tournament until then."""
     with engine_errors():
-        cards = engine.seat_layout(len(entries), capacity=rules.table_size, max_players_per_table=rules.start_players_per_table, reserved=reserved.values())
+        cards = engine.seat_layout(
+            len(entries), capacity=rules.table_size, table_numbers=numbers, max_players_per_table=rules.start_players_per_table, reserved=reserved.values()
+        )
+    if numbers is not None:
+        cardrooms.keep_for(t.pk, room.card_room, sorted({tb for tb, _s in cards}))
     ManualDraw.objects.filter(tournament=t, kind=ManualDraw.INITIAL, status=ManualDraw.OPEN).update(status=ManualDraw.CANCELLED, done_at=timezone.now())
     drawers = [e for e in entries if e not in reserved]
     ev = log_event(
@@ -321,8 +351,9 @@ def seat_new_entry(tournament, entry, actor, *, revived: bool = False, now=None)
         for tb in room.table_list()
     ]
     seed, rules, new_number = draw_seed(), house(t), room.free_number()
-    with engine_errors():
-        late = engine.draw_late_seat(
+
+    def draw_late():
+        return engine.draw_late_seat(
             view,
             entry.pk,
             replay.rng_of(seed),
@@ -332,6 +363,13 @@ def seat_new_entry(tournament, entry, actor, *, revived: bool = False, now=None)
             apart=apart,
             next_break=rules.seat_pool_next_break,
         )
+
+    with engine_errors():
+        late = draw_late()
+        if late.opens_new_table and room.card_room is not None:
+            # every table is full: the room's next free table opens, drawn again with its number
+            (new_number,) = cardrooms.numbers_for(t.pk, room.card_room, 1, seats=t.table_size, zone=rules.room_zone, exclude=list(room.tables))
+            late = draw_late()
         if late.opens_new_table:
             room.put(engine.Table(late.table, late.capacity, {late.seat: entry.pk}), is_final=False, halt_waived=False)
         else:

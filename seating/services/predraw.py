@@ -12,9 +12,10 @@ from tournaments.models import Entry, Tournament
 from tournaments.services.events import log_event
 from tournaments.services.ledger import lock_tournament
 
+from .. import engine, replay
 from .. import predraw as engine_predraw
-from .. import replay
 from ..models import PreDrawSeat
+from . import cardrooms
 from .draws import RNG_NAME
 from .plan import draw_seed, house
 
@@ -54,8 +55,16 @@ def predraw(tournament, sessions, *, actor, reason: str = "", now=None) -> list[
         raise DomainError("nobody_registered", _("Nobody is registered yet."), status=409)
     rules = house(t)
     seed = draw_seed()
+    # Where the venue keeps a room (issue #42): the tables of its largest session, kept for the
+    # event until it starts there (each session sits at the same tables in turn).
+    room_id, numbers = cardrooms.room_of_new_draw(t.pk, rules), None
+    if room_id is not None:
+        largest = -(-len(entries) // len(labels))
+        count = engine.tables_needed(largest, per_table=rules.start_players_per_table or rules.table_size)
+        numbers = cardrooms.numbers_for(t.pk, room_id, count, seats=rules.table_size, zone=rules.room_zone)
+        cardrooms.keep_for(t.pk, room_id, numbers)
     assignments, order = engine_predraw.predraw(
-        entries, labels, capacity=rules.table_size, rng=replay.rng_of(seed), max_players_per_table=rules.start_players_per_table
+        entries, labels, capacity=rules.table_size, rng=replay.rng_of(seed), max_players_per_table=rules.start_players_per_table, table_numbers=numbers
     )
     now = now or timezone.now()
     PreDrawSeat.objects.filter(tournament=t).delete()
@@ -79,5 +88,6 @@ def predraw(tournament, sessions, *, actor, reason: str = "", now=None) -> list[
         session_labels=labels,
         capacity=rules.table_size,
         max_players_per_table=rules.start_players_per_table,
+        table_numbers=numbers,
     )
     return rows

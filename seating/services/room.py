@@ -42,6 +42,7 @@ from tournaments.models import Entry, Tournament
 
 from .. import engine, sql
 from ..models import KeepApart, PendingMove, Seat, SeatingState, SeatReservation, Table
+from . import cardrooms
 
 CACHE_SIZE = 8  # tournaments whose room a process keeps
 BATCH_SIZE = 1000  # rows a bulk insert sends in one statement (a seat is 6 values: 6,000 variables)
@@ -100,6 +101,7 @@ class Room:
         self.apart: tuple | None = None  # keep-apart pairs of entries (SEAT-07), read when first needed
         self.fixed: frozenset = frozenset()  # entries in a seat given by hand (SEAT-07), read with the pairs
         self.constraints = True  # the state row says whether there are any (set with the lock)
+        self.card_room: int | None = None  # the room whose physical tables these are (set with the lock)
         self._reset_changes()
         self._reset_write_back()
 
@@ -280,6 +282,12 @@ class Room:
                     Table.objects.filter(pk=info.id).update(**changed)
         for pk in closed:  # written with the token (done)
             self.closed[pk] = now
+        if self.card_room is not None:  # the room's physical tables follow: taken when opened, free when closed
+            if opened:
+                cardrooms.take(self.tournament_id, self.card_room, list(opened))
+            gone = [n for n in touched if self.before[n][0] is not None and n not in self.tables]
+            if gone:
+                cardrooms.give_back(self.tournament_id, self.card_room, gone)
         if opened:
             self._open_tables(opened, now)
 
@@ -410,7 +418,7 @@ def table_from_snapshot(snap: dict) -> engine.Table:
 # What seating reads with the lock: the tournament's own fields, its seating state and its
 # clock, in one statement.
 TOURNAMENT_FIELDS = ("id", "name", "status", "format", "settings", "rule_set", "game", "table_size", "starting_stack")
-STATE_FIELDS = ("seating_state__token", "seating_state__bust_seq", "seating_state__group_seq", "seating_state__constraints")
+STATE_FIELDS = ("seating_state__token", "seating_state__bust_seq", "seating_state__group_seq", "seating_state__constraints", "seating_state__card_room")
 CLOCK_FIELDS = ("clock__status", "clock__h4h_hand")
 
 
@@ -426,6 +434,7 @@ class StateView:
     bust_seq: int
     group_seq: int
     constraints: bool
+    card_room: int | None
 
 
 # Where each value _locked reads comes from: (model, column); the clock's key tells whether the
@@ -436,6 +445,7 @@ _LOCK_COLUMNS = (
     ("SeatingState", "bust_seq"),
     ("SeatingState", "group_seq"),
     ("SeatingState", "constraints"),
+    ("SeatingState", "card_room_id"),
     ("Clock", "id"),
     ("Clock", "status"),
     ("Clock", "h4h_hand"),
@@ -501,9 +511,9 @@ def _locked(pk: int, also=None) -> tuple[tuple[Tournament, StateView, ClockView 
     loaded["settings"] = _json(loaded["settings"])
     # from_db takes the values in the model's field order
     t = Tournament.from_db(connection.alias, _MODEL_ORDER, [loaded[f] for f in _MODEL_ORDER])
-    token, bust_seq, group_seq, constraints = row[n : n + 4]
-    state = StateView(token, bust_seq, group_seq, bool(constraints))
-    clock_id, status, h4h = row[n + 4 :]
+    token, bust_seq, group_seq, constraints, card_room = row[n : n + 5]
+    state = StateView(token, bust_seq, group_seq, bool(constraints), card_room)
+    clock_id, status, h4h = row[n + 5 :]
     clock = ClockView(status, h4h or 0) if clock_id is not None else None
     return (t, state, clock), also_rows
 
@@ -556,6 +566,7 @@ def lock_and_read(tournament, query=None, args=()) -> tuple[Tournament, Room, li
         room = load_room(pk, state.token)
     room.bust_seq, room.group_seq = state.bust_seq, state.group_seq
     room.constraints = state.constraints  # no pair and no seat given by hand: nothing to read (SEAT-07)
+    room.card_room = state.card_room
     room._reset_changes()
     room._reset_write_back()
     return t, room, rows

@@ -1,0 +1,262 @@
+"""The room's physical tables (issue #42): the inventory the director keeps, and the tables an
+event takes from it and gives back.
+
+An event plays in the room its first draw finds (its house setting ``room``, else the venue's
+first room that has tables; none: the event numbers its own tables as before) and keeps it
+(``SeatingState.card_room``). Its draws take free tables of that room in the house's order
+(``seating.engine.rooms``) and give the engine their numbers, so every page shows the number on
+the felt. The seat map's write-back (``room.Room``) is the one place tables open and close:
+there the event takes the tables it opens (``take``: refused, and the whole action with it, when
+another event holds one) and gives back those it closes (``give_back``), so a broken table is
+free for the next event at once. An event that finished or was cancelled holds nothing.
+"""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from tdmanager.errors import DomainError, ValidationFailed
+from tdmanager.transactions import service
+from tournaments.actions import Action
+from tournaments.models import Tournament
+from tournaments.services.events import log_event
+
+from .. import engine
+from ..models import CardRoom, RoomTable, SeatingState
+
+ENDED = (Tournament.FINISHED, Tournament.CANCELLED)
+
+
+class RoomError(DomainError):
+    """A draw the room's tables cannot hold; ``code`` says why."""
+
+
+MIN_SEATS, MAX_SEATS = 2, 10  # heads-up tables to 10-max
+
+
+def _available(room_id: int, tournament_id: int):
+    """The tables of the room this event may take: in service, held by nobody else still
+    playing, kept for nobody else still to play."""
+    return (
+        RoomTable.objects.filter(room_id=room_id, out_of_service="")
+        .filter(Q(held_by__isnull=True) | Q(held_by_id=tournament_id) | Q(held_by__status__in=ENDED))
+        .filter(Q(reserved_for__isnull=True) | Q(reserved_for_id=tournament_id) | Q(reserved_for__status__in=ENDED))
+    )
+
+
+def room_of_new_draw(tournament_id: int, rules) -> int | None:
+    """The room a tournament's first draw takes its tables from: its house setting ``room``,
+    else the venue's first room that has tables; None when the venue keeps no room."""
+    if rules.room is not None:
+        if not CardRoom.objects.filter(pk=rules.room).exists():
+            raise RoomError("unknown_room", _("The room this tournament is set to play in does not exist."))
+        return rules.room
+    return RoomTable.objects.order_by("room__position", "room_id").values_list("room_id", flat=True).first()
+
+
+def play_in(tournament_id: int, room_id: int) -> None:
+    """The tournament plays in this room from now on (its first draw)."""
+    SeatingState.objects.filter(tournament_id=tournament_id).update(card_room_id=room_id)
+
+
+def numbers_for(tournament_id: int, room_id: int, count: int, *, seats: int, zone: str = "", exclude=()) -> list[int]:
+    """The numbers of ``count`` free tables of the room for the tournament, in the house's
+    order; refused (``room_full``, with how many are missing) when the room has too few."""
+    if count <= 0:
+        return []
+    free = [engine.FreeTable(*row) for row in _available(room_id, tournament_id).values_list("number", "seats", "zone", "position")]
+    chosen, missing = engine.choose_tables(free, count, seats=seats, zone=zone, exclude=exclude)
+    if missing:
+        raise RoomError(
+            "room_full",
+            ngettext(
+                "The room has not enough free tables of %(seats)s seats: %(missing)s is missing.",
+                "The room has not enough free tables of %(seats)s seats: %(missing)s are missing.",
+                missing,
+            )
+            % {"seats": seats, "missing": missing},
+            missing=missing,
+        )
+    return chosen
+
+
+def take(tournament_id: int, room_id: int, numbers) -> None:
+    """The tournament now plays at these tables of its room. The rows are locked first, so two
+    events drawing at once never both get one; refused (``table_taken``, naming the tables) when
+    one is held or kept by another event still playing, out of service, or not in the room."""
+    numbers = sorted(set(numbers))
+    rows = list(RoomTable.objects.select_for_update().filter(room_id=room_id, number__in=numbers).order_by("pk"))
+    ok = {r.number for r in _available(room_id, tournament_id).filter(pk__in=[r.pk for r in rows])}
+    refused = [n for n in numbers if n not in ok]
+    if refused:
+        raise RoomError(
+            "table_taken",
+            _("Table %(tables)s of the room is not free (another event plays there, or it is out of service).") % {"tables": ", ".join(map(str, refused))},
+            tables=refused,
+        )
+    RoomTable.objects.filter(pk__in=[r.pk for r in rows]).update(held_by_id=tournament_id, reserved_for=None)
+
+
+def give_back(tournament_id: int, room_id: int, numbers) -> None:
+    """The tournament no longer plays at these tables: free for the next event at once."""
+    RoomTable.objects.filter(room_id=room_id, number__in=list(numbers), held_by_id=tournament_id).update(held_by=None)
+
+
+def keep_for(tournament_id: int, room_id: int, numbers) -> None:
+    """A draw in advance put the tournament's players at these tables: kept for it until it
+    plays there (or ends)."""
+    RoomTable.objects.filter(room_id=room_id, reserved_for=tournament_id).exclude(number__in=list(numbers)).update(reserved_for=None)
+    RoomTable.objects.filter(room_id=room_id, number__in=list(numbers)).update(reserved_for_id=tournament_id)
+
+
+# --- the inventory (the director) -----------------------------------------------------------
+
+
+def _locked_table(room_id: int, number: int) -> RoomTable:
+    row = RoomTable.objects.select_for_update().filter(room_id=room_id, number=number).select_related("room").first()
+    if row is None:
+        raise DomainError("not_found", _("The room has no table %(n)s.") % {"n": number}, status=404)
+    return row
+
+
+def _playing(t_id: int | None) -> Tournament | None:
+    """The event behind a hold or a reservation, unless it ended (then it holds nothing)."""
+    if t_id is None:
+        return None
+    return Tournament.objects.exclude(status__in=ENDED).filter(pk=t_id).only("id", "name", "status").first()
+
+
+def _check_seats(seats) -> int:
+    if isinstance(seats, bool) or not isinstance(seats, int) or not MIN_SEATS <= seats <= MAX_SEATS:
+        raise ValidationFailed("invalid", _("Seats: a number from %(lo)s to %(hi)s.") % {"lo": MIN_SEATS, "hi": MAX_SEATS}, field="seats")
+    return seats
+
+
+def _check_text(value, field: str, limit: int) -> str:
+    if not isinstance(value, str) or len(value.strip()) > limit or "\n" in value:
+        raise ValidationFailed("invalid", _("%(field)s: at most %(n)s characters on one line.") % {"field": field, "n": limit}, field=field)
+    return value.strip()
+
+
+@service
+def save_room(name: str, *, actor, room: CardRoom | None = None, position: int | None = None) -> CardRoom:
+    """Add a room (``room`` None) or rename one."""
+    name = _check_text(name, "name", 60)
+    if not name:
+        raise ValidationFailed("invalid", _("A room needs a name."), field="name")
+    row = CardRoom() if room is None else CardRoom.objects.select_for_update().get(pk=room.pk)
+    row.name = name
+    if position is not None:
+        row.position = position
+    try:
+        with transaction.atomic():
+            row.save()
+    except IntegrityError:
+        raise DomainError("room_exists", _("A room of that name already exists."), field="name") from None
+    log_event(None, Action.ROOM_SAVED, actor, room=row.pk, name=row.name)
+    return row
+
+
+@service
+def save_table(
+    room: CardRoom, number: int, *, actor, seats: int | None = None, zone: str | None = None, position: int | None = None, create: bool = True
+) -> RoomTable:
+    """Add table ``number`` to the room (unless ``create`` is False: a change only), or change
+    its seats, zone or place in the house's order. A table an event plays at keeps its seats
+    until the event gives it back."""
+    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 9999:
+        raise ValidationFailed("invalid", _("Table number: from 1 to 9999."), field="number")
+    row = RoomTable.objects.select_for_update().filter(room_id=room.pk, number=number).first()
+    if row is None and not create:
+        raise DomainError("not_found", _("The room has no table %(n)s.") % {"n": number}, status=404)
+    if row is None:
+        row = RoomTable(room_id=room.pk, number=number, seats=9, position=number)
+    if seats is not None:
+        seats = _check_seats(seats)
+        holder = _playing(row.held_by_id)
+        if row.pk and seats != row.seats and holder is not None:
+            raise DomainError(
+                "table_in_use", _("Table %(n)s is in use by %(event)s: its seats change once the event gives it back.") % {"n": number, "event": holder.name}
+            )
+        row.seats = seats
+    if zone is not None:
+        row.zone = _check_text(zone, "zone", 30)
+    if position is not None:
+        if isinstance(position, bool) or not isinstance(position, int) or not 0 <= position <= 99999:
+            raise ValidationFailed("invalid", _("Order: a whole number from 0 to 99999."), field="position")
+        row.position = position
+    row.save()
+    log_event(None, Action.ROOM_TABLE_SAVED, actor, room=room.pk, room_name=room.name, table=row.number, seats=row.seats, zone=row.zone)
+    return row
+
+
+@service
+def remove_table(room: CardRoom, number: int, *, actor) -> None:
+    """Take a table out of the inventory (sold, moved to another room). Refused while an event
+    plays there or a draw in advance put players there."""
+    row = _locked_table(room.pk, number)
+    holder = _playing(row.held_by_id) or _playing(row.reserved_for_id)
+    if holder is not None:
+        raise DomainError("table_in_use", _("Table %(n)s is in use by %(event)s.") % {"n": number, "event": holder.name})
+    row.delete()
+    log_event(None, Action.ROOM_TABLE_REMOVED, actor, room=room.pk, room_name=room.name, table=number)
+
+
+@service
+def set_out_of_service(room: CardRoom, number: int, reason: str, *, actor) -> RoomTable:
+    """A table nobody may play at (a torn felt, a broken shuffler): why, in a few words. Refused
+    while an event plays there (the floor breaks it first)."""
+    reason = _check_text(reason, "reason", 120)
+    if not reason:
+        raise ValidationFailed("reason_required", _("Say why the table is out of service."), field="reason")
+    row = _locked_table(room.pk, number)
+    holder = _playing(row.held_by_id)
+    if holder is not None:
+        raise DomainError("table_in_use", _("Table %(n)s is in use by %(event)s: break it first.") % {"n": number, "event": holder.name})
+    row.out_of_service = reason
+    row.save(update_fields=["out_of_service"])
+    log_event(None, Action.ROOM_TABLE_OUT, actor, room=room.pk, room_name=room.name, table=number, reason=reason)
+    return row
+
+
+@service
+def back_in_service(room: CardRoom, number: int, *, actor) -> RoomTable:
+    row = _locked_table(room.pk, number)
+    if row.out_of_service:
+        row.out_of_service = ""
+        row.save(update_fields=["out_of_service"])
+        log_event(None, Action.ROOM_TABLE_BACK, actor, room=room.pk, room_name=room.name, table=number)
+    return row
+
+
+@service
+def reserve(room: CardRoom, number: int, tournament, *, actor) -> RoomTable:
+    """Keep a free table for an event still to start (it takes it at its draw, before any
+    other table); refused when the table is not free."""
+    t = Tournament.objects.filter(pk=getattr(tournament, "pk", tournament)).first()
+    if t is None:
+        raise DomainError("not_found", _("There is no such tournament."), status=404, field="tournament")
+    if t.status in ENDED or t.status == Tournament.RUNNING:
+        raise DomainError("bad_status", _("A table is kept only for an event that has not started."))
+    row = _locked_table(room.pk, number)
+    other = _playing(row.held_by_id) or (_playing(row.reserved_for_id) if row.reserved_for_id != t.pk else None)
+    if other is not None or row.out_of_service:
+        raise DomainError("table_taken", _("Table %(n)s is not free.") % {"n": number}, tables=[number])
+    row.reserved_for = t
+    row.save(update_fields=["reserved_for"])
+    log_event(t, Action.ROOM_TABLE_RESERVED, actor, room=room.pk, room_name=room.name, table=number)
+    return row
+
+
+@service
+def lift_reservation(room: CardRoom, number: int, *, actor) -> RoomTable:
+    row = _locked_table(room.pk, number)
+    if row.reserved_for_id is not None:
+        t_id = row.reserved_for_id
+        row.reserved_for = None
+        row.save(update_fields=["reserved_for"])
+        log_event(Tournament.objects.filter(pk=t_id).first(), Action.ROOM_TABLE_RELEASED, actor, room=room.pk, room_name=room.name, table=number)
+    return row

@@ -1,0 +1,177 @@
+"""One room (issue #42): the physical tables every event shares. Events draw free tables of the
+room in the house's order and show their numbers; a table broken in one event seats the next at
+once; two events never hold one table; a draw the room cannot hold is refused with the number of
+tables missing, and nothing of it is written."""
+
+from decimal import Decimal
+
+import pytest
+
+from seating import selectors
+from seating import services as seating
+from seating.models import CardRoom, RoomTable, Seat, Table
+from seating.services import cardrooms
+from tdmanager.errors import DomainError
+from tournaments.formats.services import sitandgo
+from tournaments.models import Entry, Tournament
+from tournaments.services import cashier, lifecycle
+
+
+@pytest.fixture
+def room(db, actor):
+    """The main hall: tables 11 to 16 of 9 seats (taken nearest first: 11 first), 21 and 22 of 10."""
+    hall = cardrooms.save_room("Sala principale", actor=actor)
+    for n in range(11, 17):
+        cardrooms.save_table(hall, n, seats=9, position=n, actor=actor)
+    for n in (21, 22):
+        cardrooms.save_table(hall, n, seats=10, position=n, actor=actor)
+    return hall
+
+
+def fill(t, make_person, actor, n):
+    for _ in range(n):
+        cashier.register(t, make_person(), method="CASH", actor=actor)
+
+
+def in_play(t) -> list[int]:
+    return sorted(Table.objects.filter(tournament=t, in_play=True).values_list("number", flat=True))
+
+
+def held(t) -> list[int]:
+    return sorted(RoomTable.objects.filter(held_by=t).values_list("number", flat=True))
+
+
+def started(make_tournament, make_person, actor, players, **kw):
+    t = make_tournament(**kw)
+    fill(t, make_person, actor, players)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    return t
+
+
+@pytest.mark.django_db
+def test_two_events_in_one_room_get_disjoint_tables_in_the_house_order(room, make_tournament, make_person, actor):
+    main = started(make_tournament, make_person, actor, 20, name="Main Event")  # 20 at 9-max: 3 tables
+    side = started(make_tournament, make_person, actor, 12, name="Side Event")  # 2 tables
+    assert in_play(main) == [11, 12, 13] and held(main) == [11, 12, 13]
+    assert in_play(side) == [14, 15] and held(side) == [14, 15]
+    # the numbers the staff see are the felt's: seats, the table map, the seat lookup
+    assert sorted({number for number, _s in Seat.objects.filter(tournament=side).values_list("table__number", "number")}) == [14, 15]
+    assert [tb["number"] for tb in selectors.table_map(side)["tables"]] == [14, 15]
+
+
+@pytest.mark.django_db
+def test_a_table_broken_in_one_event_seats_the_next_event(db, actor, make_tournament, make_person):
+    small = cardrooms.save_room("Saletta", actor=actor)
+    for n in (1, 2):
+        cardrooms.save_table(small, n, seats=9, actor=actor)
+    first = started(make_tournament, make_person, actor, 12, name="Early")  # two tables of 6
+    assert held(first) == [1, 2]
+    late = make_tournament(name="Late")
+    fill(late, make_person, actor, 5)
+    with pytest.raises(DomainError) as refused:
+        lifecycle.start(late, actor=actor, prestart_report_sent=True)
+    assert refused.value.code == "room_full" and refused.value.extra["missing"] == 1
+    assert Tournament.objects.get(pk=late.pk).status == Tournament.REGISTERING  # nothing of the start written
+    # three players out: nine fit at one table, the other table breaks and is free at once
+    for entry in Entry.objects.filter(tournament=first).order_by("number")[:3]:
+        seating.record_bust(first, [entry.pk], actor=actor)
+    (kept,) = in_play(first)
+    assert held(first) == [kept]
+    lifecycle.start(late, actor=actor, prestart_report_sent=True)
+    assert in_play(late) == held(late) == [3 - kept]
+
+
+@pytest.mark.django_db
+def test_a_sit_and_go_starting_by_itself_takes_a_free_ten_seat_table(room, structure, make_person, actor, cashier_actor):
+    sng = sitandgo.create_sit_and_go(name="SNG 1", buy_in=Decimal(50), fee=Decimal(5), starting_stack=5000, structure=structure, actor=actor)
+    fill(sng, make_person, cashier_actor, 10)  # the tenth sale starts it
+    sng.refresh_from_db()
+    assert sng.status == Tournament.RUNNING
+    assert in_play(sng) == held(sng) == [21]  # a 10-max event takes a table of 10 seats, never one of 9
+
+
+@pytest.mark.django_db
+def test_a_draw_the_room_cannot_hold_is_refused_with_the_tables_missing(room, make_tournament, make_person, actor):
+    t = make_tournament(name="Too big")
+    fill(t, make_person, actor, 80)  # 9 tables of 9: the room has 8 that fit (two of them 10-seat)
+    with pytest.raises(DomainError) as refused:
+        lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    assert refused.value.code == "room_full" and refused.value.extra["missing"] == 1
+    assert "1" in str(refused.value.message)
+    assert not RoomTable.objects.filter(held_by__isnull=False).exists()
+
+
+@pytest.mark.django_db
+def test_a_table_out_of_service_is_never_drawn_and_cannot_be_taken_out_while_played(room, make_tournament, make_person, actor):
+    cardrooms.set_out_of_service(room, 11, "panno strappato", actor=actor)
+    t = started(make_tournament, make_person, actor, 10)
+    assert in_play(t) == [12, 13]
+    with pytest.raises(DomainError) as refused:
+        cardrooms.set_out_of_service(room, 12, "shuffler", actor=actor)
+    assert refused.value.code == "table_in_use"
+    with pytest.raises(DomainError) as refused:
+        cardrooms.set_out_of_service(room, 14, "", actor=actor)
+    assert refused.value.code == "reason_required"
+
+
+@pytest.mark.django_db
+def test_late_registration_opens_the_rooms_next_free_table(room, make_tournament, make_person, actor):
+    t = started(make_tournament, make_person, actor, 9)  # one full table: 11
+    other = started(make_tournament, make_person, actor, 9, name="Other")  # 12
+    fill(t, make_person, actor, 1)  # every seat of 11 taken: a table opens, the room's next free one
+    assert in_play(t) == held(t) == [11, 13]
+    assert held(other) == [12]
+
+
+@pytest.mark.django_db
+def test_two_events_never_hold_one_table_even_if_a_draw_names_it(room, make_tournament, make_person, actor):
+    t = started(make_tournament, make_person, actor, 9)
+    other = make_tournament(name="Other")
+    with pytest.raises(DomainError) as refused:
+        cardrooms.take(other.pk, room.pk, [11, 12])
+    assert refused.value.code == "table_taken" and refused.value.extra["tables"] == [11]
+    assert held(t) == [11] and held(other) == []
+
+
+@pytest.mark.django_db
+def test_a_finished_event_holds_nothing(db, actor, make_tournament, make_person):
+    hall = cardrooms.save_room("Sala", actor=actor)
+    cardrooms.save_table(hall, 5, seats=9, actor=actor)
+    t = started(make_tournament, make_person, actor, 2)
+    seating.record_bust(t, [Entry.objects.filter(tournament=t).order_by("number").first().pk], actor=actor)
+    t.refresh_from_db()
+    if t.status != Tournament.FINISHED:
+        lifecycle.finish(t, actor=actor)
+    nxt = started(make_tournament, make_person, actor, 4, name="Next")
+    assert in_play(nxt) == held(nxt) == [5]
+
+
+@pytest.mark.django_db
+def test_a_draw_in_advance_keeps_the_rooms_tables_for_the_event_until_it_starts(room, make_tournament, make_person, actor):
+    t = make_tournament(name="Predrawn")
+    fill(t, make_person, actor, 12)
+    seating.predraw(t, ["1A"], actor=actor)
+    assert sorted(RoomTable.objects.filter(reserved_for=t).values_list("number", flat=True)) == [11, 12]
+    other = started(make_tournament, make_person, actor, 9, name="Meanwhile")
+    assert in_play(other) == [13]  # the kept tables are not the others' to take
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    assert in_play(t) == held(t) == [11, 12]
+    assert not RoomTable.objects.filter(reserved_for=t).exists()
+
+
+@pytest.mark.django_db
+def test_the_draw_with_the_rooms_numbers_replays(room, make_tournament, make_person, actor):
+    from tournaments.actions import Action
+    from tournaments.models import TournamentEvent
+
+    t = started(make_tournament, make_person, actor, 20)
+    ev = TournamentEvent.objects.get(tournament=t, action=Action.SEATING_DRAW_INITIAL)
+    assert ev.payload["table_numbers"] == [11, 12, 13]
+    assert selectors.draw_replay(t, ev.pk)["matches"] is True
+
+
+@pytest.mark.django_db
+def test_without_a_room_an_event_numbers_its_own_tables(make_tournament, make_person, actor):
+    assert not CardRoom.objects.exists()
+    t = started(make_tournament, make_person, actor, 20)
+    assert in_play(t) == [1, 2, 3]
