@@ -303,13 +303,13 @@ class HouseRules:
     room: int | None = _setting(
         None,
         _int(1, 2**31 - 1, null=True),
-        "ROOM (issue #42)",
+        "SEAT-01, SEAT-03",
         "the room (its id) whose physical tables the event's draws take (null: the venue's first room; none kept: the event numbers its own tables)",
     )
     room_zone: str = _setting(
         "",
         (_short_text, "a zone name, at most 60 characters"),
-        "ROOM (issue #42)",
+        "SEAT-01, SEAT-03",
         "the zone of the room whose free tables the event takes first (empty: the house's order alone)",
     )
     draw_mode: str = _setting(

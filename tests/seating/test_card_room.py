@@ -175,3 +175,57 @@ def test_without_a_room_an_event_numbers_its_own_tables(make_tournament, make_pe
     assert not CardRoom.objects.exists()
     t = started(make_tournament, make_person, actor, 20)
     assert in_play(t) == [1, 2, 3]
+
+
+@pytest.mark.django_db
+def test_the_director_keeps_the_inventory_through_the_api_and_the_floor_reads_the_map(api, director, floor_user, make_tournament, make_person, actor):
+    boss, floor = api(director), api(floor_user)
+    assert floor.post("/api/v1/rooms/", {"name": "Sala"}, format="json").status_code == 403
+    r = boss.post("/api/v1/rooms/", {"name": "Sala"}, format="json")
+    assert r.status_code == 201
+    rid = r.json()["id"]
+    for number, seats in ((3, 9), (4, 9), (5, 6)):
+        assert boss.post(f"/api/v1/rooms/{rid}/tables/", {"number": number, "seats": seats}, format="json").status_code == 201
+    r = boss.post(f"/api/v1/rooms/{rid}/tables/", {"number": 6, "seats": 11}, format="json")
+    assert r.status_code == 400 and "seats" in r.json()["fields"]
+    r = boss.post(f"/api/v1/rooms/{rid}/tables/5/out-of-service/", {}, format="json")
+    assert r.status_code == 400 and "reason" in r.json()["fields"]
+    assert boss.post(f"/api/v1/rooms/{rid}/tables/5/out-of-service/", {"reason": "feltro da cambiare"}, format="json").status_code == 200
+    assert floor.post(f"/api/v1/rooms/{rid}/tables/5/back-in-service/", {}, format="json").status_code == 403
+    r = boss.post(f"/api/v1/rooms/{rid}/tables/9/reserve/", {"tournament": 1}, format="json")
+    assert r.status_code == 404 and r.json()["code"] == "not_found"
+    t = started(make_tournament, make_person, actor, 10, name="Serata")  # two 9-seat tables: 3 and 4
+    r = floor.get(f"/api/v1/rooms/{rid}/")
+    assert r.status_code == 200
+    tables = {tb["number"]: tb for tb in r.json()["tables"]}
+    assert tables[3]["state"] == tables[4]["state"] == "IN_USE" and tables[3]["event"]["name"] == "Serata"
+    assert tables[3]["players"] + tables[4]["players"] == 10
+    assert tables[5]["state"] == "OUT_OF_SERVICE" and tables[5]["out_of_service"] == "feltro da cambiare"
+    assert sum(1 for tb in tables.values() if tb["breaks_next"]) == 1  # the table its event breaks next
+    assert r.json()["counts"] == {"FREE": 0, "IN_USE": 2, "RESERVED": 0, "OUT_OF_SERVICE": 1}
+    r = boss.delete(f"/api/v1/rooms/{rid}/tables/3/")
+    assert r.status_code == 409 and r.json()["code"] == "table_in_use" and "Serata" in r.json()["detail"]
+    assert boss.patch(f"/api/v1/rooms/{rid}/tables/8/", {"seats": 9}, format="json").status_code == 404
+    assert held(t) == [3, 4]
+
+
+@pytest.mark.django_db
+def test_the_room_page_in_italian(client, director, floor_user, make_tournament, make_person, actor):
+    from django.utils import translation
+
+    hall = cardrooms.save_room("Sala principale", actor=actor)
+    for n in (1, 2):
+        cardrooms.save_table(hall, n, seats=9, actor=actor)
+    started(make_tournament, make_person, actor, 6, name="Torneo delle 21")
+    client.force_login(floor_user)
+    with translation.override("it"):
+        page = client.get("/room/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
+        assert "Sala principale" in page and "Torneo delle 21" in page and "6 giocatori" in page and "Libero" in page
+        assert 'name="op" value="out"' not in page  # the floor reads the map; the director keeps the inventory
+        assert client.post("/room/", {"op": "add_room", "name": "Saletta"}).status_code == 403
+        client.force_login(director)
+        r = client.post(f"/room/{hall.pk}/", {"op": "out", "number": "2", "reason": ""}, HTTP_ACCEPT_LANGUAGE="it", follow=True)
+        assert "Indica perché il tavolo è fuori servizio." in r.content.decode()
+        r = client.post(f"/room/{hall.pk}/", {"op": "out", "number": "2", "reason": "panno"}, HTTP_ACCEPT_LANGUAGE="it", follow=True)
+        assert "Il tavolo 2 è fuori servizio." in r.content.decode()
+        assert RoomTable.objects.get(number=2).out_of_service == "panno"

@@ -23,7 +23,8 @@ from payouts import selectors as psel
 from payouts import services as payouts
 from payouts.models import BountyAward, PayoutTable
 from seating import services as seating
-from seating.models import Bust
+from seating.models import Bust, RoomTable
+from seating.services import cardrooms
 from tdmanager.errors import DomainError
 from tournaments import clock as clock_engine
 from tournaments import clockview
@@ -700,6 +701,19 @@ def export_person(world: World, rng) -> str:
     privacy.export_person(p, actor=world.director)
     world.exported.append(p.pk)
     return f"exported person #{p.pk}'s data"
+
+
+@action(weight=1)
+def room_table_service(world: World, rng) -> str:
+    """The director takes a table of the room out of service (a torn felt), or puts one back:
+    refused while an event plays there; a draw never takes a table out of service."""
+    table = rng.choice(list(RoomTable.objects.filter(room=world.room).order_by("number")))
+    if table.out_of_service:
+        cardrooms.back_in_service(world.room, table.number, actor=world.director)
+        return f"table {table.number} back in service"
+    cardrooms.set_out_of_service(world.room, table.number, f"sim felt {rng.randrange(100)}", actor=world.director)
+    world.touched = None  # every event's draws see the room
+    return f"table {table.number} out of service"
 
 
 @action(weight=1)

@@ -26,7 +26,8 @@ from django.utils.translation import gettext
 
 from payouts import reports
 from payouts import selectors as psel
-from seating.models import PendingMove, Seat, Table
+from seating import selectors as seating_selectors
+from seating.models import PendingMove, Seat, SeatingState, Table
 from tdmanager.policy import DOCUMENT_READERS
 from tdmanager.roles import has_role
 from tournaments import live_seats, phone, public_info
@@ -205,6 +206,27 @@ def seats_are_sound(world: World) -> list[str]:
                 counts = [per_table.get(n, 0) for n in open_tables] or list(per_table.values())
                 if max(counts) - min(counts) >= trigger:
                     problems.append(f"{t.name}: tables unbalanced with no slip open: {dict(per_table)}")
+    return problems
+
+
+def room_tables_held_once(world: World) -> list[str]:
+    """The room's physical tables (issue #42) as the room map shows them against each event's
+    own tables: every table a running event plays at is held by that event on the room map (no
+    other event plays there, it is not out of service), and every table the map shows in use by
+    an event is one of that event's tables in play."""
+    problems = []
+    running = world.to_check(Tournament.RUNNING)
+    rooms = dict(SeatingState.objects.filter(tournament__in=running, card_room__isnull=False).values_list("tournament_id", "card_room_id"))
+    maps = {room: seating_selectors.room_map(room) for room in set(rooms.values())}
+    for t in running:
+        if t.pk not in rooms:
+            continue
+        own = set(seating_selectors.table_numbers(t))
+        shown = maps[rooms[t.pk]]["tables"]
+        on_map = {tb["number"] for tb in shown if tb["event"] and tb["event"]["id"] == t.pk}
+        if own != on_map:
+            others = {tb["number"]: (tb["state"], tb["event"] and tb["event"]["name"]) for tb in shown if tb["number"] in own - on_map}
+            problems.append(f"{t.name} plays at tables {sorted(own)}, the room map shows it at {sorted(on_map)} (the others: {others})")
     return problems
 
 
@@ -687,6 +709,7 @@ INVARIANTS = [
     pool_is_what_the_ledger_says,
     prizes_follow_the_places,
     seats_are_sound,
+    room_tables_held_once,
     places_unique_and_contiguous,
     receipts_are_gapless,
     erased_people_are_gone,

@@ -42,6 +42,23 @@ def staff(username: str, role: str):
     return user
 
 
+#: The venue's room (issue #42), made once per database: every event of every day draws its
+#: tables from it (9- and 10-seat tables, a zone of 10-seat ones at the back for the sit & goes).
+ROOM_TABLES = [(n, 9, "") for n in range(1, 13)] + [(n, 10, "") for n in range(13, 31)] + [(n, 10, "back") for n in range(31, 41)]
+
+
+def sim_room(director: Actor):
+    from seating.models import CardRoom
+    from seating.services import cardrooms
+
+    room = CardRoom.objects.filter(name="Sim hall").first()
+    if room is None:
+        room = cardrooms.save_room("Sim hall", actor=director)
+        for number, seats, zone in ROOM_TABLES:
+            cardrooms.save_table(room, number, seats=seats, zone=zone, actor=director)
+    return room
+
+
 @dataclass
 class World:
     """One simulated day: the staff on duty, the day's events and the virtual clock."""
@@ -79,6 +96,7 @@ class World:
         self.dealer = Actor(staff("sim-dealer", "dealer"), "sim-dealer-tablet")
         self.controller = Actor(staff("sim-controller", "controller"), "sim-office")
         self.staff_logins = [self.director, *self.cashiers, self.floor, self.dealer, self.controller]
+        self.room = sim_room(self.director)
         self.day_start = self.now
 
     def forget_what_is_gone(self) -> str:
