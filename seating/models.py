@@ -199,6 +199,13 @@ class CardRoom(models.Model):
 
     name = models.CharField(_("name"), max_length=60, unique=True)
     position = models.PositiveSmallIntegerField(_("order"), default=0, help_text="the rooms in the order the staff list them")
+    # The dealers' rotation (``seating.engine.dealers``): a push every ``push_minutes``, a break
+    # of ``break_minutes`` after ``break_after`` minutes dealt.
+    push_minutes = models.PositiveSmallIntegerField(_("minutes between pushes"), default=30)
+    break_after = models.PositiveSmallIntegerField(_("a break after (minutes dealt)"), default=120)
+    break_minutes = models.PositiveSmallIntegerField(_("minutes of a break"), default=20)
+    last_push_at = models.DateTimeField(null=True, blank=True)
+    pushes = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["position", "id"]
@@ -230,6 +237,40 @@ class RoomTable(models.Model):
 
     def __str__(self):
         return f"{self.room} {self.number}"
+
+
+class DealerShift(models.Model):
+    """A dealer on the roster: in the room from when to when (a login of the dealer role)."""
+
+    room = models.ForeignKey(CardRoom, related_name="shifts", on_delete=models.CASCADE)
+    dealer = models.ForeignKey(settings.AUTH_USER_MODEL, related_name="+", on_delete=models.CASCADE)
+    starts_at = models.DateTimeField(_("from"))
+    ends_at = models.DateTimeField(_("until"))
+
+    class Meta:
+        ordering = ["starts_at", "pk"]
+        indexes = [models.Index(fields=["room", "ends_at"])]
+
+
+class DealerAssignment(models.Model):
+    """Where a dealer was, from when to when: dealing a table of the room (its number), on a break,
+    or waiting in the pool. The open row (``ends_at`` empty) is where he is now; the rows are his
+    shift's record (the payroll report)."""
+
+    DEAL, BREAK, POOL = "DEAL", "BREAK", "POOL"
+    KINDS = [(DEAL, _("dealing")), (BREAK, _("on a break")), (POOL, _("in the pool"))]
+
+    room = models.ForeignKey(CardRoom, related_name="+", on_delete=models.CASCADE)
+    dealer = models.ForeignKey(settings.AUTH_USER_MODEL, related_name="+", on_delete=models.CASCADE)
+    kind = models.CharField(max_length=5, choices=KINDS)
+    table = models.PositiveIntegerField(_("table"), null=True, blank=True)
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField(null=True, blank=True)
+    push = models.PositiveIntegerField(default=0, help_text="the push that made it (0: a table opened or closed, a shift began)")
+
+    class Meta:
+        ordering = ["starts_at", "pk"]
+        indexes = [models.Index(fields=["room", "ends_at"]), models.Index(fields=["dealer", "ends_at"])]
 
 
 class SeatingState(models.Model):

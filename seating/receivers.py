@@ -1,10 +1,13 @@
 """Seating reacts to what tournaments announces (``tournaments.signals``). Each receiver runs
 inside the sender's transaction, so a player is never paid without a seat record."""
 
+from django.db.models.signals import post_save
+
 from tournaments import signals
 from tournaments.models import Tournament
 
 from . import selectors, services
+from .services import cardrooms
 
 
 def entry_paid(sender, tournament, entry, actor, **kwargs):
@@ -101,7 +104,15 @@ def page_links(sender, tournament, **kwargs):
     return selectors.tournament_links(tournament)
 
 
+def tournament_saved(sender, instance, update_fields=None, **kwargs):
+    """An event that ended (finished, cancelled, however it came to it) gives the room its tables
+    back at once, and their dealers go to the pool (issue #42)."""
+    if instance.status in (Tournament.FINISHED, Tournament.CANCELLED) and (update_fields is None or "status" in update_fields):
+        cardrooms.event_ended(instance.pk)
+
+
 def connect():
+    post_save.connect(tournament_saved, sender=Tournament, dispatch_uid="seating.tournament_saved")
     signals.entry_paid.connect(entry_paid, dispatch_uid="seating.entry_paid")
     signals.entry_revived.connect(entry_revived, dispatch_uid="seating.entry_revived")
     signals.entry_cancelled.connect(entry_cancelled, dispatch_uid="seating.entry_cancelled")

@@ -1,7 +1,10 @@
 """API of the room's physical tables (issue #42): the inventory the director keeps and the room
 map the floor reads. Thin: each write is one service of ``seating.services.cardrooms``."""
 
+from datetime import date, datetime, time, timedelta
+
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -15,8 +18,8 @@ from tdmanager.roles import HasRole
 from tournaments.services.events import Actor
 
 from . import selectors
-from .models import CardRoom
-from .services import cardrooms
+from .models import CardRoom, DealerShift
+from .services import cardrooms, dealers
 
 
 class RoomSerializer(serializers.Serializer):
@@ -137,3 +140,95 @@ class RoomTableActionView(RoomAPIView):
         else:
             raise DomainError("unknown_action", _("Unknown table action."), status=404)
         return Response(selectors.room_map(room.pk))
+
+
+class ShiftSerializer(serializers.Serializer):
+    dealer = WholeNumberField(min_value=1, max_value=MAX_ID)
+    starts_at = serializers.DateTimeField()
+    ends_at = serializers.DateTimeField()
+
+
+class RotationSerializer(serializers.Serializer):
+    push_minutes = WholeNumberField(min_value=10, max_value=60)
+    break_after = WholeNumberField(min_value=30, max_value=480)
+    break_minutes = WholeNumberField(min_value=5, max_value=60)
+
+
+def _preview(room) -> dict:
+    p = dealers.preview(room, timezone.now())
+    return {**p, "at": p["at"].isoformat()}
+
+
+class RoomDealersView(RoomAPIView):
+    """GET: the roster (each shift, and where its dealer is now), the rotation and the next push
+    (its time and each dealer's move). POST ``{"dealer", "starts_at", "ends_at"}``: a dealer on the
+    roster (the floor or the director)."""
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, room_id):
+        room, now = self.room(room_id), timezone.now()
+        where = dealers.current(room.pk)
+        roster = []
+        for s in DealerShift.objects.filter(room=room, ends_at__gt=now - timedelta(hours=12)).select_related("dealer").order_by("starts_at", "pk"):
+            a = where.get(s.dealer_id) if s.starts_at <= now < s.ends_at else None
+            roster.append(
+                {
+                    "shift": s.pk,
+                    "dealer": s.dealer_id,
+                    "name": dealers.dealer_name(s.dealer),
+                    "starts_at": s.starts_at.isoformat(),
+                    "ends_at": s.ends_at.isoformat(),
+                    "now": {"kind": a.kind, "table": a.table, "since": a.starts_at.isoformat()} if a else None,
+                }
+            )
+        rotation = {"push_minutes": room.push_minutes, "break_after": room.break_after, "break_minutes": room.break_minutes}
+        return Response({"roster": roster, "rotation": rotation, "next_push": _preview(room)})
+
+    @extend_schema(request=ShiftSerializer, responses=OpenApiTypes.OBJECT)
+    def post(self, request, room_id):
+        d = _valid(ShiftSerializer, request)
+        shift = dealers.add_shift(self.room(room_id), d["dealer"], d["starts_at"], d["ends_at"], actor=self.actor())
+        return Response({"shift": shift.pk}, status=201)
+
+
+class RoomShiftView(RoomAPIView):
+    """DELETE: a shift off the roster (the dealer leaves the room now if he was in)."""
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def delete(self, request, room_id, shift_id):
+        dealers.remove_shift(self.room(room_id), shift_id, actor=self.actor())
+        return Response({"removed": shift_id})
+
+
+class RoomPushView(RoomAPIView):
+    """POST: push the dealers now; answers the assignments and the tables left without a dealer."""
+
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    def post(self, request, room_id):
+        plan = dealers.push(self.room(room_id), actor=self.actor())
+        return Response({"assignments": [{"dealer": a.dealer, "kind": a.kind, "table": a.table} for a in plan.assignments], "uncovered": plan.uncovered})
+
+
+class RoomRotationView(RoomAPIView):
+    """PUT ``{"push_minutes", "break_after", "break_minutes"}``: the room's rotation (the director)."""
+
+    @extend_schema(request=RotationSerializer, responses=OpenApiTypes.OBJECT)
+    def put(self, request, room_id):
+        d = _valid(RotationSerializer, request)
+        room = dealers.save_rotation(self.room(room_id), actor=self.actor(), **d)
+        return Response({"push_minutes": room.push_minutes, "break_after": room.break_after, "break_minutes": room.break_minutes})
+
+
+class RoomDealerReportView(RoomAPIView):
+    """GET ``?day=YYYY-MM-DD`` (today by default): each dealer's tables and minutes dealt, breaks
+    and minutes in the pool (payroll)."""
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, room_id):
+        room = self.room(room_id)
+        try:
+            day = date.fromisoformat(request.query_params.get("day") or timezone.localdate().isoformat())
+        except ValueError:
+            raise DomainError("invalid", _("day: a date as YYYY-MM-DD."), status=400, field="day") from None
+        start = timezone.make_aware(datetime.combine(day, time.min))
+        return Response({"day": day.isoformat(), "dealers": selectors.dealer_report(room.pk, start, start + timedelta(days=1))})

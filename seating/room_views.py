@@ -2,18 +2,25 @@
 the director keeps there. Thin: each POST calls one service of ``seating.services.cardrooms``;
 refusals come back as messages. Works without script (plain forms)."""
 
+import io
+from datetime import date, datetime, time, timedelta
+
 from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tdmanager import csvsafe
 from tdmanager.errors import DomainError
-from tdmanager.roles import DIRECTOR, has_role
+from tdmanager.roles import DEALER, DIRECTOR, FLOOR, has_role
 from tournaments.models import Tournament
 from tournaments.services.events import Actor
 
 from . import selectors
-from .models import CardRoom
-from .services import cardrooms
+from .models import CardRoom, DealerShift
+from .services import cardrooms, dealers
 
 
 def _int(value):
@@ -30,6 +37,25 @@ def _perform(room: CardRoom | None, post, actor) -> str:
         return _("Room %(name)s added.") % {"name": made.name}
     if room is None:
         raise DomainError("not_found", _("There is no such room."), status=404)
+    if op == "add_shift":
+        starts, ends = _when(post.get("starts_at")), _when(post.get("ends_at"))
+        dealers.add_shift(room, _int(post.get("dealer")) or 0, starts, ends, actor=actor)
+        return _("Dealer put on the roster.")
+    if op == "remove_shift":
+        dealers.remove_shift(room, _int(post.get("shift")) or 0, actor=actor)
+        return _("Dealer taken off the roster.")
+    if op == "push":
+        plan = dealers.push(room, actor=actor)
+        return _("Push done.") + (" " + _("Tables without a dealer: %(t)s.") % {"t": ", ".join(map(str, plan.uncovered))} if plan.uncovered else "")
+    if op == "rotation":
+        dealers.save_rotation(
+            room,
+            push_minutes=_int(post.get("push_minutes")),
+            break_after=_int(post.get("break_after")),
+            break_minutes=_int(post.get("break_minutes")),
+            actor=actor,
+        )
+        return _("Rotation saved.")
     if op == "rename_room":
         cardrooms.save_room(post.get("name", ""), room=room, actor=actor)
         return _("Room renamed.")
@@ -57,6 +83,29 @@ def _perform(room: CardRoom | None, post, actor) -> str:
     raise DomainError("unknown_action", _("Unknown table action."), status=404)
 
 
+def _when(value):
+    """A ``datetime-local`` field's value in the venue's time zone, or None."""
+    if not value:
+        return None
+    try:
+        parsed = datetime.fromisoformat(str(value).strip())
+    except ValueError:
+        return None
+    return timezone.make_aware(parsed) if timezone.is_naive(parsed) else parsed
+
+
+def _dealer_rows(room: CardRoom, now) -> list[dict]:
+    shifts = DealerShift.objects.filter(room=room, ends_at__gt=now - timedelta(hours=12)).select_related("dealer").order_by("starts_at", "pk")
+    where = dealers.current(room.pk)
+    by_dealer = {d.id: d for d in dealers.states(room, now, {s.dealer_id: s for s in shifts if s.starts_at <= now < s.ends_at})}
+    rows = []
+    for s in shifts:
+        a = where.get(s.dealer_id) if s.starts_at <= now < s.ends_at else None
+        state = by_dealer.get(s.dealer_id)
+        rows.append({"shift": s, "name": dealers.dealer_name(s.dealer), "now": a, "dealt": state.dealt if state else None})
+    return rows
+
+
 def room_page(request, room_id=None):
     rooms = selectors.rooms()
     room = get_object_or_404(CardRoom, pk=room_id) if room_id is not None else CardRoom.objects.order_by("position", "pk").first()
@@ -77,5 +126,40 @@ def room_page(request, room_id=None):
             Tournament.objects.filter(status__in=(Tournament.PLANNED, Tournament.REGISTERING)).order_by("start_at", "pk").values("pk", "name")[:50]
         ),
         "seat_choices": range(cardrooms.MIN_SEATS, cardrooms.MAX_SEATS + 1),
+        "may_roster": has_role(request.user, DIRECTOR, FLOOR),
     }
+    if room is not None:
+        now = timezone.now()
+        context.update(
+            dealer_rows=_dealer_rows(room, now),
+            preview=dealers.preview(room, now),
+            dealer_logins=[(u.pk, dealers.dealer_name(u)) for u in get_user_model().objects.filter(groups__name=DEALER, is_active=True).order_by("username")],
+            report_day=timezone.localdate(now).isoformat(),
+        )
     return render(request, "seating/room.html", context)
+
+
+def push_list(request, room_id):
+    """The next push, printable: at what time, and each dealer's move."""
+    room = get_object_or_404(CardRoom, pk=room_id)
+    return render(request, "seating/push_list.html", {"room": room, "preview": dealers.preview(room, timezone.now())})
+
+
+def dealer_report_csv(request, room_id):
+    """The dealers' shift report of a day (``?day=YYYY-MM-DD``, today by default), for payroll."""
+    room = get_object_or_404(CardRoom, pk=room_id)
+    try:
+        day = date.fromisoformat(request.GET.get("day") or timezone.localdate().isoformat())
+    except ValueError:
+        day = timezone.localdate()
+    start = timezone.make_aware(datetime.combine(day, time.min))
+    rows = selectors.dealer_report(room.pk, start, start + timedelta(days=1))
+    out = io.StringIO()
+    w = csvsafe.Writer(out)  # no cell a spreadsheet runs as a formula
+    w.writerow([_("Dealer"), _("Tables (minutes)"), _("Minutes dealt"), _("Breaks"), _("Minutes of break"), _("Minutes in the pool")])
+    for r in rows:
+        tables = "; ".join(f"{t['table']} ({t['minutes']})" for t in r["tables"])
+        w.writerow([r["dealer"], tables, r["dealt"], r["breaks"], r["break_minutes"], r["pool_minutes"]])
+    response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="dealers-{room.pk}-{day.isoformat()}.csv"'
+    return response

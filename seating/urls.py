@@ -7,6 +7,8 @@ from . import manual_views, room_views, views
 urlpatterns = [
     path("room/", room_views.room_page, name="room-map"),
     path("room/<int:room_id>/", room_views.room_page, name="room-map-of"),
+    path("room/<int:room_id>/push-list/", room_views.push_list, name="room-push-list"),
+    path("room/<int:room_id>/dealers.csv", room_views.dealer_report_csv, name="room-dealers-csv"),
     path("tournaments/<int:pk>/tables/", views.table_map_page, name="seating-tables"),
     path("tournaments/<int:pk>/dealer/", views.dealer_table, name="dealer-table"),
     path("tournaments/<int:pk>/tables/slips/", views.move_slips, name="seating-slips"),

@@ -28,6 +28,7 @@ from tournaments.snapshot import clock_snapshot
 
 from . import selectors, services
 from .models import Bust, PendingMove
+from .services import dealers
 
 
 def _int(value, default=None):
@@ -290,6 +291,9 @@ def dealer_table(request, pk):
     seat_map = selectors.table_map(t)
     numbers = [tb["number"] for tb in seat_map["tables"]]
     number = _int(request.GET.get("table"))
+    mine = dealers.my_assignment(request.user)  # a rostered dealer: the table he is assigned, and his next push
+    if number is None and mine and mine["event"] and mine["event"]["pk"] == t.pk:
+        number = mine["table"]
     table = next((tb for tb in seat_map["tables"] if tb["number"] == number), None)
     clock = clock_snapshot(t) if t.status == Tournament.RUNNING else {}
     h4h = bool(clock.get("hand_for_hand"))
@@ -311,6 +315,7 @@ def dealer_table(request, pk):
             # the bust just reported, with who won its bounty (an envelope's amount) and its Undo
             "just_busted": _just_busted(t, request.GET.get("bust")),
             "dealer_table": number,
+            "mine": mine,
         },
     )
 

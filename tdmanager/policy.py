@@ -62,6 +62,7 @@ OWN_LOGIN = frozenset({"login", "logout", "set_language", "api-token", "api-toke
 # Actions of the seating table-map page that only a director may take.
 _TABLE_PAGE_OPS = {"draw": D, "redraw": D, "tv": D, "untv": D, "*": DF}
 _DEALER_PAGE_OPS = {"hand": DFL, "bust": DFL}
+_ROOM_PAGE_OPS = {"add_shift": DF, "remove_shift": DF, "push": DF, "*": D}  # the floor keeps the dealers' roster and pushes
 _CLOCK_OPS = {"call-clock": DF, "*": D}  # a hand completed is reported on its table (api-seating-table-op)
 _FLIGHT_OPS = {"bag": DF, "*": D}
 _BRACKET_OPS = {"seat-request": DC, "*": D}
@@ -164,6 +165,11 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "api-room-tables": {"POST": D},
     "api-room-table": {"PATCH": D, "DELETE": D},
     "api-room-table-op": {"POST": D},
+    "api-room-dealers": {"GET": DF, "POST": DF},  # the dealers' roster, where each is, the next push
+    "api-room-shift": {"DELETE": DF},
+    "api-room-push": {"POST": DF},  # push the dealers now
+    "api-room-rotation": {"PUT": D},
+    "api-room-dealer-report": {"GET": D},  # minutes dealt, breaks: payroll
     "api-seating-tables": {"GET": STAFF_AUDIT + (DEALER,)},
     "api-seating-predraw": {"GET": STAFF, "POST": D},  # SEAT-02: the pre-event draw into sessions
     "api-seating-table-op": {"POST": {"tv": D, "hand-completed": DFL, "*": DF}},
@@ -280,8 +286,10 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "devices": {"GET": LOGGED_IN, "POST": LOGGED_IN},  # the devices logged in through the API: one's own, a director's every user's
     "floor-tools": {"GET": DF},
     "seating-tables": {"GET": DF, "POST": _TABLE_PAGE_OPS},
-    "room-map": {"GET": DF, "POST": D},  # the room's tables at a glance; the director keeps the inventory there
-    "room-map-of": {"GET": DF, "POST": D},
+    "room-map": {"GET": DF, "POST": _ROOM_PAGE_OPS},  # the room's tables at a glance; the director keeps the inventory there
+    "room-map-of": {"GET": DF, "POST": _ROOM_PAGE_OPS},
+    "room-push-list": {"GET": DF},  # the next push of the dealers, printable
+    "room-dealers-csv": {"GET": D},  # the dealers' shift report (payroll)
     "seating-predraw": {"GET": STAFF, "POST": D},  # SEAT-02: run it, print it, export it (CSV)
     "seating-slips": {"GET": DF},
     "seating-draws": {"GET": DF_AUDIT},

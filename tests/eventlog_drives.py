@@ -17,7 +17,7 @@ from payouts import services as payouts
 from payouts.models import Ticket
 from seating import services as seating
 from seating.models import Bust, ManualDraw, PendingMove, Seat
-from seating.services import cardrooms
+from seating.services import cardrooms, dealers
 from tournaments import clock as clock_engine
 from tournaments import clockview
 from tournaments.actions import Action
@@ -878,8 +878,19 @@ def drive_room(w: World) -> dict:
     cardrooms.reserve(hall, 12, t, actor=w.director)
     cardrooms.lift_reservation(hall, 12, actor=w.director)
     cardrooms.remove_table(hall, 14, actor=w.director)
+    anna = get_user_model().objects.create_user("anna.dealer", first_name="Anna", last_name="Neri")
+    anna.groups.add(Group.objects.get_or_create(name="dealer")[0])
+    now = timezone.now()
+    shift = dealers.add_shift(hall, anna, now - timedelta(hours=1), now + timedelta(hours=5), actor=w.director)
+    dealers.save_rotation(hall, push_minutes=25, break_after=120, break_minutes=15, actor=w.director)
+    dealers.push(hall, actor=w.director)
+    dealers.remove_shift(hall, shift.pk, actor=w.director)
     cardrooms.remove_table(hall, 12, actor=w.director)  # the room keeps no table: the other drives' events number their own
     return {
+        "room.shift.added": ["Anna Neri", "Sala principale"],
+        "room.rotation.set": ["25", "15", "120"],
+        "room.dealers.pushed": ["Sala principale", "1 dealer moved"],
+        "room.shift.removed": ["Anna Neri"],
         "room.room.saved": ["Sala principale"],
         "room.table.saved": ["12", "Sala principale", "10"],
         "room.table.out_of_service": ["14", "panno strappato"],

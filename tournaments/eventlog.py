@@ -133,6 +133,15 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.ROOM_TABLE_BACK: _("%(actor)s put table %(table)s of %(room_name)s back in service"),
     A.ROOM_TABLE_RESERVED: _("%(actor)s kept table %(table)s of %(room_name)s for this event"),
     A.ROOM_TABLE_RELEASED: _("%(actor)s no longer keeps table %(table)s of %(room_name)s for this event"),
+    A.ROOM_SHIFT_ADDED: _("%(actor)s put %(dealer)s on the roster of %(room_name)s"),
+    A.ROOM_SHIFT_REMOVED: _("%(actor)s took %(dealer)s off the roster of %(room_name)s"),
+    A.ROOM_ROTATION_SET: _(
+        "%(actor)s set the dealers' rotation of %(room_name)s: a push every %(push_minutes)s minutes, a break of %(break_minutes)s minutes after %(break_after)s"
+    ),
+    A.ROOM_DEALERS_PUSHED: (
+        ngettext_lazy("Push %(push)s in %(room_name)s: %(count)s dealer moved", "Push %(push)s in %(room_name)s: %(count)s dealers moved", "count"),
+        "moves",
+    ),
     # --- people ---
     A.PEOPLE_PERSON_CREATED: _("%(actor)s added %(name)s"),
     A.PEOPLE_PERSON_BANNED: _("%(actor)s banned a person%(reason_suffix)s"),

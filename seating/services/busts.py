@@ -16,6 +16,7 @@ from tournaments.services import checks
 
 from .. import engine, signals, sql
 from ..models import Bust, PendingMove
+from . import dealers
 from .later import undo_first
 from .plan import SeatingActionError, engine_errors, house, remove_players, restore, settle
 from .room import clock_of, lock
@@ -87,6 +88,8 @@ def record_bust(
     t, room = lock(tournament)
     if t.status != Tournament.RUNNING:
         raise SeatingActionError("not_running", _("Busts are recorded once the tournament is running."))
+    if room.card_room is not None and actor.user is not None and dealers.reports_as_dealer(actor.user):
+        dealers.check_dealer_at(t, room.card_room, table, actor.user)  # a rostered dealer: his table only
     if t.format == Tournament.HEADS_UP:
         # FMT-12: a match is won game by game; its loser is out with the place of his round.
         raise SeatingActionError("heads_up_match", _("A heads-up event is played match by match: record the games in the bracket, its loser is out by itself."))

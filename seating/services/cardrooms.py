@@ -26,6 +26,7 @@ from tournaments.services.events import log_event
 
 from .. import engine
 from ..models import CardRoom, RoomTable, SeatingState
+from . import dealers
 
 ENDED = (Tournament.FINISHED, Tournament.CANCELLED)
 
@@ -98,11 +99,23 @@ def take(tournament_id: int, room_id: int, numbers) -> None:
             tables=refused,
         )
     RoomTable.objects.filter(pk__in=[r.pk for r in rows]).update(held_by_id=tournament_id, reserved_for=None)
+    dealers.table_opened(room_id, numbers)  # a table that opens asks for a dealer
 
 
 def give_back(tournament_id: int, room_id: int, numbers) -> None:
     """The tournament no longer plays at these tables: free for the next event at once."""
     RoomTable.objects.filter(room_id=room_id, number__in=list(numbers), held_by_id=tournament_id).update(held_by=None)
+    dealers.table_closed(room_id, numbers)  # its dealer goes to the pool
+
+
+def event_ended(tournament_id: int) -> None:
+    """An event that finished or was cancelled holds no table: the room has them back, their
+    dealers wait in the pool."""
+    held = list(RoomTable.objects.filter(held_by_id=tournament_id).values_list("room_id", "number"))
+    if held:
+        RoomTable.objects.filter(held_by_id=tournament_id).update(held_by=None)
+        for room_id in {r for r, _n in held}:
+            dealers.table_closed(room_id, [n for r, n in held if r == room_id])
 
 
 def keep_for(tournament_id: int, room_id: int, numbers) -> None:

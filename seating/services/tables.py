@@ -16,6 +16,7 @@ from tournaments.services.events import log_event
 
 from .. import engine
 from ..models import Seat, Table
+from . import dealers
 from .plan import Outcome, SeatingActionError, engine_errors, house, settle
 from .room import clock_of, lock
 
@@ -84,6 +85,8 @@ def hand_completed(tournament, table_number: int, *, actor, now=None):
     the table's hand to the clock (CLK-06)."""
     t, room = lock(tournament)
     table = _table(room, table_number)
+    if room.card_room is not None and actor.user is not None and dealers.reports_as_dealer(actor.user):
+        dealers.check_dealer_at(t, room.card_room, table_number, actor.user)  # a rostered dealer: his table only
     clock = clock_of(t)
     hand_for_hand = clock is not None and clock.status == Clock.HAND_FOR_HAND
     # PEN-03: the table's own hand counts the penalties of the players sitting there.

@@ -24,7 +24,8 @@ from payouts import services as payouts
 from payouts.models import BountyAward, PayoutTable
 from seating import services as seating
 from seating.models import Bust, RoomTable
-from seating.services import cardrooms
+from seating.selectors import table_numbers as tsel_table_numbers
+from seating.services import cardrooms, dealers
 from tdmanager.errors import DomainError
 from tournaments import clock as clock_engine
 from tournaments import clockview
@@ -714,6 +715,37 @@ def room_table_service(world: World, rng) -> str:
     cardrooms.set_out_of_service(world.room, table.number, f"sim felt {rng.randrange(100)}", actor=world.director)
     world.touched = None  # every event's draws see the room
     return f"table {table.number} out of service"
+
+
+@action(weight=2)
+def push_dealers(world: World, rng) -> str:
+    """The floor pushes the room's dealers (the beat does it every half hour as well)."""
+    plan = dealers.push(world.room, actor=world.floor)
+    world.pushed = True
+    dealing = sum(1 for a in plan.assignments if a.kind == "DEAL")
+    return f"pushed: {dealing} dealing, {len(plan.uncovered)} tables without a dealer"
+
+
+@action(weight=2)
+def dealer_reports_a_hand(world: World, rng) -> str:
+    """A rostered dealer reports a hand completed: from his table it counts; now and then he
+    names another table, and the product refuses (not_your_table)."""
+    where = {a.dealer_id: a for a in dealers.current(world.room.pk).values() if a.kind == "DEAL"}
+    dealer_id = pick(rng, sorted(where), "dealer at a table")
+    table = where[dealer_id].table
+    holder = RoomTable.objects.filter(room=world.room, number=table).values_list("held_by_id", flat=True).first()
+    t = Tournament.objects.get(pk=holder)
+    if t.status != Tournament.RUNNING:
+        raise Skip("his table's event ended")
+    world.touched.add(t.pk)
+    user = next(u for u in world.dealers if u.pk == dealer_id)
+    if rng.random() < 0.25:
+        others = [n for n in tsel_table_numbers(t) if n != table]
+        if others:
+            seating.hand_completed(t, rng.choice(others), actor=Actor(user, "sim dealer tablet"))
+            raise AssertionError(f"{user.username} reported a hand at a table not his, and the product took it")
+    seating.hand_completed(t, table, actor=Actor(user, "sim dealer tablet"))
+    return f"{user.username} reported a hand at table {table} of {t.name}"
 
 
 @action(weight=1)

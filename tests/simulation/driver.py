@@ -235,7 +235,7 @@ def _step(world: World, name: str, step_seed: int, holder: dict, language: str):
 
     step_rng = random.Random(step_seed)
     world.touched = set()
-    world.looked_up, world.exported = [], []
+    world.looked_up, world.exported, world.pushed = [], [], False
     holder["rng"] = random.Random(step_seed ^ 0x5EED)
     later = timedelta(seconds=step_rng.randrange(5, 90))
     world.traveller.shift(later)

@@ -27,7 +27,7 @@ from django.utils.translation import gettext
 from payouts import reports
 from payouts import selectors as psel
 from seating import selectors as seating_selectors
-from seating.models import PendingMove, Seat, SeatingState, Table
+from seating.models import DealerAssignment, PendingMove, Seat, SeatingState, Table
 from tdmanager.policy import DOCUMENT_READERS
 from tdmanager.roles import has_role
 from tournaments import live_seats, phone, public_info
@@ -227,6 +227,28 @@ def room_tables_held_once(world: World) -> list[str]:
         if own != on_map:
             others = {tb["number"]: (tb["state"], tb["event"] and tb["event"]["name"]) for tb in shown if tb["number"] in own - on_map}
             problems.append(f"{t.name} plays at tables {sorted(own)}, the room map shows it at {sorted(on_map)} (the others: {others})")
+    return problems
+
+
+def dealers_where_the_room_says(world: World) -> list[str]:
+    """The room's dealers (issue #42) as the room page reads them: each dealer in one place, a
+    dealer dealing only a table in use (a table that broke sent its dealer to the pool), and after
+    a push every table in use has a dealer while the dealers not on a break are enough."""
+    problems = []
+    rows = list(DealerAssignment.objects.filter(room=world.room, ends_at__isnull=True).values_list("dealer_id", "kind", "table"))
+    twice = [d for d, n in Counter(d for d, _k, _t in rows).items() if n > 1]
+    if twice:
+        problems.append(f"dealers in two places at once: {twice}")
+    shown = seating_selectors.room_map(world.room.pk)["tables"]
+    in_use = {tb["number"] for tb in shown if tb["state"] == "IN_USE"}
+    idle = sorted(t for _d, kind, t in rows if kind == "DEAL" and t not in in_use)
+    if idle:
+        problems.append(f"dealers at tables nobody plays at: {idle}")
+    if world.pushed:
+        able = sum(1 for _d, kind, _t in rows if kind != "BREAK")
+        bare = sorted(tb["number"] for tb in shown if tb["state"] == "IN_USE" and not tb["dealer"])
+        if len(bare) > max(0, len(in_use) - able):
+            problems.append(f"after the push, tables without a dealer: {bare} ({able} dealers not on a break for {len(in_use)} tables)")
     return problems
 
 
@@ -710,6 +732,7 @@ INVARIANTS = [
     prizes_follow_the_places,
     seats_are_sound,
     room_tables_held_once,
+    dealers_where_the_room_says,
     places_unique_and_contiguous,
     receipts_are_gapless,
     erased_people_are_gone,

@@ -15,7 +15,8 @@ from zoneinfo import ZoneInfo
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
-from seating.models import PendingMove, Seat
+from seating.models import DealerShift, PendingMove, Seat
+from seating.services import dealers
 from tournaments.models import Entry, Person, Tournament
 from tournaments.services import people
 from tournaments.services.events import Actor
@@ -45,6 +46,9 @@ def staff(username: str, role: str):
 #: The venue's room (issue #42), made once per database: every event of every day draws its
 #: tables from it (9- and 10-seat tables, a zone of 10-seat ones at the back for the sit & goes).
 ROOM_TABLES = [(n, 9, "") for n in range(1, 13)] + [(n, 10, "") for n in range(13, 31)] + [(n, 10, "back") for n in range(31, 41)]
+
+
+SIM_DEALERS = 10
 
 
 def sim_room(director: Actor):
@@ -83,6 +87,8 @@ class World:
     backup_dir: object = None
     #: API keys of device logins that were ended (revoked, or their password changed)
     ended_keys: list[str] = field(default_factory=list)
+    #: the current step pushed the room's dealers (the invariants then ask for every table's dealer)
+    pushed: bool = False
     #: the people the current step looked up, or whose data it exported (the invariants ask the
     #: product about them after the step)
     looked_up: list[int] = field(default_factory=list)
@@ -97,6 +103,10 @@ class World:
         self.controller = Actor(staff("sim-controller", "controller"), "sim-office")
         self.staff_logins = [self.director, *self.cashiers, self.floor, self.dealer, self.controller]
         self.room = sim_room(self.director)
+        self.dealers = [staff(f"sim-dealer-{n}", "dealer") for n in range(1, SIM_DEALERS + 1)]
+        if not DealerShift.objects.filter(room=self.room, starts_at__lte=self.now, ends_at__gt=self.now).exists():
+            for user in self.dealers:  # the day's roster: the room opens at noon, the dealers stay twelve hours
+                dealers.add_shift(self.room, user, self.now, self.now + timedelta(hours=12), actor=self.director)
         self.day_start = self.now
 
     def forget_what_is_gone(self) -> str:
