@@ -95,7 +95,9 @@ def main():
     dealers.push(room, actor=actor)
     built = time.perf_counter() - t0
     in_play = len(dealers.tables_in_play(room.pk))
-    print(f"database: {connection.vendor}; room of {TABLES} tables, {EVENTS} events of {PLAYERS} players ({in_play} tables in play), {DEALERS} dealers; built in {built:.1f} s")
+    print(
+        f"database: {connection.vendor}; room of {TABLES} tables, {EVENTS} events of {PLAYERS} players ({in_play} tables in play), {DEALERS} dealers; built in {built:.1f} s"
+    )
     print(f"{args.runs} calls each; machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
     print("baseline:")
     print(line("one event's table map", *timed(lambda: selectors.table_map(events[0]), args.runs)))
