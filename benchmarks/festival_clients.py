@@ -417,6 +417,7 @@ class World:
     def __init__(self):
         self.lock = threading.Lock()
         self.events: dict[int, Event] = {}
+        self.room = None  # the room every event draws its tables from (its id)
         self.tokens = {}  # role name -> [(user id, token)]
         self.people = iter(())
         self.screens = []  # (tid, token)
@@ -467,10 +468,12 @@ def build_festival(plan: Plan, *, log=print) -> World:
     fields written in bulk and drawn), side events (one a progressive knockout with re-entries,
     one with rebuys and the add-on, its clock in the add-on break), sit & goes open for
     registration; users and API tokens; lobby screens; the phones' entries."""
+    from django.contrib.auth.models import Group, User
     from django.utils import timezone
 
     from payouts.models import BountyHead
-    from seating.models import Seat, Table
+    from seating.models import DealerShift, RoomTable, Seat, Table
+    from seating.services import cardrooms, dealers
     from tournaments.clockview import structure_items
     from tournaments.formats.services import multiday, sitandgo
     from tournaments.house import HouseRules
@@ -482,8 +485,6 @@ def build_festival(plan: Plan, *, log=print) -> World:
     w = World()
     stamp = uuid.uuid4().hex[:6]
     director_id, director_token = _user("director", "director", stamp)
-    from django.contrib.auth.models import User
-
     actor = Actor(User.objects.get(pk=director_id), "festival-setup")
     w.tokens["director"] = [(director_id, director_token)]
     w.tokens["controller"] = [_user("controller", "controller", stamp)]
@@ -494,6 +495,19 @@ def build_festival(plan: Plan, *, log=print) -> World:
     w.structure = st.pk
     now = timezone.now()
     cashier.set_exchange_rate("USD", Decimal("0.92"), actor=actor)
+    # One room (issue #42): every event draws its tables from it, the sit & goes and the tables an
+    # hour of sales opens included, and a dealer on the roster for each table (written in bulk,
+    # as the fields are).
+    fields = plan.flights * plan.flight_entries + plan.side_events * plan.side_entries
+    tables = (fields + int(plan.desks * 3600 / max(0.05, plan.desk_pause))) // 9 + plan.flights + plan.side_events + plan.sit_and_goes + 10
+    room = cardrooms.save_room(f"Festival hall {stamp}", actor=actor)
+    RoomTable.objects.bulk_create([RoomTable(room=room, number=n, seats=10, position=n) for n in range(1, tables + 1)], batch_size=2000)
+    crew = User.objects.bulk_create([User(username=f"fest-dealer{i}-{stamp}") for i in range(tables)], batch_size=2000)
+    dealer_group = Group.objects.get_or_create(name="dealer")[0]
+    User.groups.through.objects.bulk_create([User.groups.through(user_id=u.pk, group_id=dealer_group.pk) for u in crew], batch_size=2000)
+    start, end = now - timezone.timedelta(hours=1), now + timezone.timedelta(hours=12)
+    DealerShift.objects.bulk_create([DealerShift(room=room, dealer=u, starts_at=start, ends_at=end) for u in crew], batch_size=2000)
+    w.room = room.pk
     running = []
     if plan.flights:
         event = multiday.create_event(
@@ -572,6 +586,7 @@ def build_festival(plan: Plan, *, log=print) -> World:
         t = sitandgo.create_sit_and_go(name=f"Sit & go {i + 1} {stamp}", buy_in=Decimal(100), fee=Decimal(10), starting_stack=10000, structure=st, actor=actor)
         w.events[t.pk] = Event(t.pk, "SNG", t.name)
     w.sng_made = plan.sit_and_goes
+    dealers.push(room, actor=actor)  # the first push of the day: a dealer at every table
     sales = int(plan.desks * 3600 / max(0.05, plan.desk_pause)) + 200  # people enough for an hour of sales
     w.people = iter(
         Person.objects.bulk_create(
@@ -1491,6 +1506,40 @@ def check_invariants(world, report=None, bad_streams=None):
                 f"without the bounty part {part}: {without_part}; {len(standing)} standing busts: knocked out twice {len(twice)}, "
                 f"without a knockout {len(missing)}, knockouts of an undone bust {len(on_void)}; {len(payments)} bounty payments, "
                 f"other than their awards {len(mispaid)}",
+            )
+        )
+    # 9. One room (issue #42): each running event plays at the physical tables the room map says it
+    # holds, and no table is held by two; after a push every table in play has a dealer.
+    if getattr(world, "room", None):
+        from seating import selectors as seating_selectors
+        from seating.models import CardRoom
+        from seating.services import dealers
+
+        shown = seating_selectors.room_map(world.room)["tables"]
+        by_event = collections.defaultdict(set)
+        for tb in shown:
+            if tb["event"]:
+                by_event[tb["event"]["id"]].add(tb["number"])
+        mismatched = []
+        for tid in tids:
+            if Tournament.objects.filter(pk=tid, status=Tournament.RUNNING).exists():
+                own = set(Table.objects.filter(tournament_id=tid, in_play=True).values_list("number", flat=True))
+                if own != by_event.get(tid, set()):
+                    mismatched.append((tid, sorted(own ^ by_event.get(tid, set()))[:5]))
+        out.append(
+            (
+                "every event plays at the room's tables it holds, none held twice",
+                not mismatched,
+                f"{sum(len(v) for v in by_event.values())} tables in use by {len(by_event)} events; mismatched {mismatched[:3]}",
+            )
+        )
+        plan = dealers.push(CardRoom.objects.get(pk=world.room))
+        bare = [tb["number"] for tb in seating_selectors.room_map(world.room)["tables"] if tb["state"] == "IN_USE" and not tb["dealer"]]
+        out.append(
+            (
+                "after a push every table in play has a dealer",
+                not bare and not plan.uncovered,
+                f"{sum(1 for a in plan.assignments if a.kind == 'DEAL')} dealing, {len(plan.assignments)} on the roster; without a dealer {bare[:10]}",
             )
         )
     # 8. Every screen and phone converged on the final state.
