@@ -18,7 +18,6 @@ sign-offs (ELM-07), printed on the CSV and the PDF.
 from __future__ import annotations
 
 import io
-import re
 
 from django.db.models import Q, Sum
 from django.utils import timezone
@@ -27,8 +26,8 @@ from django.utils.translation import gettext as _
 from tdmanager import csvsafe
 from tdmanager.formatting import money as fmt_money
 from tdmanager.money import ZERO
-from tdmanager.pdf import drawable
 from tdmanager.pdf import slip_pdf as draw_slip
+from tdmanager.pdf import table_pdf
 from tournaments import selectors as tsel
 from tournaments.house import HouseRules
 from tournaments.models import LedgerRow, Ruling, shown_name
@@ -576,53 +575,8 @@ def to_csv(report: dict) -> str:
 
 
 def to_pdf(report: dict) -> bytes:
-    from reportlab.lib import colors
-    from reportlab.lib.pagesizes import A4, landscape
-    from reportlab.lib.styles import getSampleStyleSheet
-    from reportlab.lib.units import mm
-    from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
-
-    buf = io.BytesIO()
-    wide = len(report["columns"]) > 6
-    doc = SimpleDocTemplate(
-        buf,
-        pagesize=landscape(A4) if wide else A4,
-        leftMargin=12 * mm,
-        rightMargin=12 * mm,
-        topMargin=12 * mm,
-        bottomMargin=12 * mm,
-        title=str(report["title"]),
-    )
-    styles = getSampleStyleSheet()
-    cell = styles["BodyText"].clone("cell", fontSize=8, leading=10)
-    data = [[Paragraph(f"<b>{_escape(c)}</b>", cell) for c in report["columns"]]]
-    data += [[Paragraph(_escape(v), cell) for v in row] for row in report["rows"]] or [[Paragraph("—", cell)] + [""] * (len(report["columns"]) - 1)]
-    table = Table(data, repeatRows=1)
-    table.setStyle(
-        TableStyle([("GRID", (0, 0), (-1, -1), 0.3, colors.grey), ("BACKGROUND", (0, 0), (-1, 0), colors.lightgrey), ("VALIGN", (0, 0), (-1, -1), "TOP")])
-    )
-    story = [Paragraph(_escape(report["title"]), styles["Title"]), Spacer(1, 4 * mm), table, Spacer(1, 6 * mm)]
-    totals = Table([[Paragraph(f"<b>{_escape(label)}</b>", cell), Paragraph(_escape(value), cell)] for label, value in report["totals"]])
-    story += [totals, Spacer(1, 8 * mm)]
-    for name, role, at in report.get("signatures", []):
-        story.append(Paragraph(_escape(_("Signed by %(name)s (%(role)s), %(at)s") % {"name": name, "role": role, "at": at}), styles["BodyText"]))
-    story += [Spacer(1, 10 * mm), Paragraph(_escape(_("Signature")) + ": ______________________________", styles["BodyText"])]
-    doc.build(story)
-    return buf.getvalue()
-
-
-_AMOUNT = re.compile(r"-?\d+\.\d{2}")
-
-
-def _escape(v) -> str:
-    """A cell as the PDF prints it: an amount (``_m``'s "1234.50") written the language's way
-    ("1.234,50" in Italian; the CSV keeps the machine's dot for spreadsheets and imports), the
-    characters the PDF's font cannot draw left out (``tdmanager.pdf.drawable``: no emoji as a
-    black box), and escaped for reportlab's markup."""
-    text = str(v)
-    if _AMOUNT.fullmatch(text):
-        text = fmt_money(text)
-    return drawable(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """A report as its A4 PDF (``tdmanager.pdf.table_pdf``)."""
+    return table_pdf(report)
 
 
 # --- payout slips -------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tdmanager import csvsafe
+from tdmanager import csvsafe, pdf
 from tdmanager.errors import DomainError
 from tdmanager.roles import DEALER, DIRECTOR, FLOOR, has_role
 from tournaments.models import Tournament
@@ -145,8 +145,9 @@ def push_list(request, room_id):
     return render(request, "seating/push_list.html", {"room": room, "preview": dealers.preview(room, timezone.now())})
 
 
-def dealer_report_csv(request, room_id):
-    """The dealers' shift report of a day (``?day=YYYY-MM-DD``, today by default), for payroll."""
+def _shift_report(request, room_id) -> tuple[CardRoom, date, dict]:
+    """The dealers' shift report of a day (``?day=YYYY-MM-DD``, today by default), for payroll:
+    one row a dealer (his tables and minutes at each, minutes dealt, breaks, minutes in the pool)."""
     room = get_object_or_404(CardRoom, pk=room_id)
     try:
         day = date.fromisoformat(request.GET.get("day") or timezone.localdate().isoformat())
@@ -154,12 +155,39 @@ def dealer_report_csv(request, room_id):
         day = timezone.localdate()
     start = timezone.make_aware(datetime.combine(day, time.min))
     rows = selectors.dealer_report(room.pk, start, start + timedelta(days=1))
+    report = {
+        "title": _("%(room)s — dealers' shift report, %(day)s") % {"room": room.name, "day": day.strftime("%d/%m/%Y")},
+        "columns": [_("Dealer"), _("Tables (minutes)"), _("Minutes dealt"), _("Breaks"), _("Minutes of break"), _("Minutes in the pool")],
+        "rows": [
+            [r["dealer"], "; ".join(f"{t['table']} ({t['minutes']})" for t in r["tables"]), r["dealt"], r["breaks"], r["break_minutes"], r["pool_minutes"]]
+            for r in rows
+        ],
+        "totals": [(_("Minutes dealt"), sum(r["dealt"] for r in rows)), (_("Breaks"), sum(r["breaks"] for r in rows))],
+    }
+    return room, day, report
+
+
+def dealer_report_csv(request, room_id):
+    room, day, report = _shift_report(request, room_id)
     out = io.StringIO()
     w = csvsafe.Writer(out)  # no cell a spreadsheet runs as a formula
-    w.writerow([_("Dealer"), _("Tables (minutes)"), _("Minutes dealt"), _("Breaks"), _("Minutes of break"), _("Minutes in the pool")])
-    for r in rows:
-        tables = "; ".join(f"{t['table']} ({t['minutes']})" for t in r["tables"])
-        w.writerow([r["dealer"], tables, r["dealt"], r["breaks"], r["break_minutes"], r["pool_minutes"]])
+    w.writerow(report["columns"])
+    for row in report["rows"]:
+        w.writerow(row)
     response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="dealers-{room.pk}-{day.isoformat()}.csv"'
     return response
+
+
+def dealer_report_pdf(request, room_id):
+    room, day, report = _shift_report(request, room_id)
+    response = HttpResponse(pdf.table_pdf(report), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="dealers-{room.pk}-{day.isoformat()}.pdf"'
+    return response
+
+
+def room_screen(request, room_id):
+    """The room map on a screen of its own for the floor: every table large, nothing to press;
+    it reads itself again every 20 seconds."""
+    room = get_object_or_404(CardRoom, pk=room_id)
+    return render(request, "seating/room_screen.html", {"room": room, "map": selectors.room_map(room.pk), "preview": dealers.preview(room, timezone.now())})

@@ -1,5 +1,5 @@
-"""80 mm slips as PDF (receipts, payout slips): a title, label/value lines, a footer; and
-``drawable``, the text every PDF of the product writes (slips and reports).
+"""80 mm slips as PDF (receipts, payout slips): a title, label/value lines, a footer; reports as
+A4 tables (``table_pdf``); and ``drawable``, the text every PDF of the product writes.
 
 The PDFs use reportlab's standard fonts (Helvetica), which hold the WinAnsi (cp1252) characters
 only: reportlab draws any other character as a black box (ZapfDingbats' square). ``drawable``
@@ -13,6 +13,9 @@ import re
 import unicodedata
 
 import segno
+from django.utils.translation import gettext as _
+
+from .formatting import money as fmt_money
 
 
 def _drawable_char(ch: str) -> str:
@@ -157,4 +160,57 @@ def seat_cards_pdf(*, title: str, cards: list[tuple[str, str, int, int]], table_
         pdf.drawCentredString(page_w / 2, page_h / 2, note[:60])
     pdf.showPage()
     pdf.save()
+    return buf.getvalue()
+
+
+_AMOUNT = re.compile(r"-?\d+\.\d{2}")
+
+
+def cell_text(v) -> str:
+    """A cell as a report's PDF prints it: an amount ("1234.50") written the language's way
+    ("1.234,50" in Italian; the CSV keeps the machine's dot for spreadsheets and imports), the
+    characters the PDF's font cannot draw left out (``drawable``: no emoji as a black box), and
+    escaped for reportlab's markup."""
+    text = str(v)
+    if _AMOUNT.fullmatch(text):
+        text = fmt_money(text)
+    return drawable(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def table_pdf(report: dict) -> bytes:
+    """A report as an A4 PDF (landscape past six columns): its ``title``, a table of its
+    ``columns`` and ``rows``, its ``totals`` (label, value), its ``signatures`` (name, role, when)
+    and a line to sign on. Every report of the product prints through here."""
+    from reportlab.lib import colors
+    from reportlab.lib.pagesizes import A4, landscape
+    from reportlab.lib.styles import getSampleStyleSheet
+    from reportlab.lib.units import mm
+    from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+    buf = io.BytesIO()
+    wide = len(report["columns"]) > 6
+    doc = SimpleDocTemplate(
+        buf,
+        pagesize=landscape(A4) if wide else A4,
+        leftMargin=12 * mm,
+        rightMargin=12 * mm,
+        topMargin=12 * mm,
+        bottomMargin=12 * mm,
+        title=str(report["title"]),
+    )
+    styles = getSampleStyleSheet()
+    cell = styles["BodyText"].clone("cell", fontSize=8, leading=10)
+    data = [[Paragraph(f"<b>{cell_text(c)}</b>", cell) for c in report["columns"]]]
+    data += [[Paragraph(cell_text(v), cell) for v in row] for row in report["rows"]] or [[Paragraph("—", cell)] + [""] * (len(report["columns"]) - 1)]
+    table = Table(data, repeatRows=1)
+    table.setStyle(
+        TableStyle([("GRID", (0, 0), (-1, -1), 0.3, colors.grey), ("BACKGROUND", (0, 0), (-1, 0), colors.lightgrey), ("VALIGN", (0, 0), (-1, -1), "TOP")])
+    )
+    story = [Paragraph(cell_text(report["title"]), styles["Title"]), Spacer(1, 4 * mm), table, Spacer(1, 6 * mm)]
+    totals = Table([[Paragraph(f"<b>{cell_text(label)}</b>", cell), Paragraph(cell_text(value), cell)] for label, value in report.get("totals", [])] or [[""]])
+    story += [totals, Spacer(1, 8 * mm)]
+    for name, role, at in report.get("signatures", []):
+        story.append(Paragraph(cell_text(_("Signed by %(name)s (%(role)s), %(at)s") % {"name": name, "role": role, "at": at}), styles["BodyText"]))
+    story += [Spacer(1, 10 * mm), Paragraph(cell_text(_("Signature")) + ": ______________________________", styles["BodyText"])]
+    doc.build(story)
     return buf.getvalue()

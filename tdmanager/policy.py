@@ -290,6 +290,8 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "room-map-of": {"GET": DF, "POST": _ROOM_PAGE_OPS},
     "room-push-list": {"GET": DF},  # the next push of the dealers, printable
     "room-dealers-csv": {"GET": D},  # the dealers' shift report (payroll)
+    "room-dealers-pdf": {"GET": D},
+    "room-screen": {"GET": DF},  # the room map on a screen of its own for the floor
     "seating-predraw": {"GET": STAFF, "POST": D},  # SEAT-02: run it, print it, export it (CSV)
     "seating-slips": {"GET": DF},
     "seating-draws": {"GET": DF_AUDIT},

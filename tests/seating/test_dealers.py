@@ -174,3 +174,17 @@ def test_the_dealers_api_and_the_shift_report(api, director, floor_user, hall, c
     )
     shift = r.json() and floor.get(f"/api/v1/rooms/{hall.pk}/dealers/").json()["roster"][0]["shift"]
     assert floor.delete(f"/api/v1/rooms/{hall.pk}/dealers/{shift}/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_the_shift_report_as_csv_and_pdf_and_the_room_screen(client, director, floor_user, hall, crew, make_tournament, make_person, actor):
+    start(make_tournament, make_person, actor, 18)
+    dealers.push(hall, actor=actor)
+    client.force_login(director)
+    csv_text = client.get(f"/room/{hall.pk}/dealers.csv").content.decode()
+    assert csv_text.splitlines()[0].startswith("Dealer,") and len(csv_text.splitlines()) == 1 + len(crew)
+    assert client.get(f"/room/{hall.pk}/dealers.pdf").content.startswith(b"%PDF")
+    client.force_login(floor_user)
+    assert client.get(f"/room/{hall.pk}/dealers.csv").status_code == 403  # payroll is the director's
+    screen = client.get(f"/room/{hall.pk}/screen/").content.decode()
+    assert 'http-equiv="refresh"' in screen and "room-table-1" in screen and "<form" not in screen
