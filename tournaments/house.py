@@ -304,7 +304,7 @@ class HouseRules:
         None,
         _int(1, 2**31 - 1, null=True),
         "SEAT-01, SEAT-03",
-        "the room (its id) whose physical tables the event's draws take (null: the venue's first room; none kept: the event numbers its own tables)",
+        "the room (its id) whose physical tables the event's draws take (null: the first room with free tables enough; none kept: the event numbers its own tables)",
     )
     room_zone: str = _setting(
         "",

@@ -2,7 +2,7 @@
 event takes from it and gives back.
 
 An event plays in the room its first draw finds (its house setting ``room``, else the venue's
-first room that has tables; none: the event numbers its own tables as before) and keeps it
+first room with free tables enough; none kept: the event numbers its own tables as before) and keeps it
 (``SeatingState.card_room``). Its draws take free tables of that room in the house's order
 (``seating.engine.rooms``) and give the engine their numbers, so every page shows the number on
 the felt. The seat map's write-back (``room.Room``) is the one place tables open and close:
@@ -48,14 +48,20 @@ def _available(room_id: int, tournament_id: int):
     )
 
 
-def room_of_new_draw(tournament_id: int, rules) -> int | None:
-    """The room a tournament's first draw takes its tables from: its house setting ``room``,
-    else the venue's first room that has tables; None when the venue keeps no room."""
+def room_of_new_draw(tournament_id: int, rules, tables: int) -> int | None:
+    """The room a tournament's first draw takes its ``tables`` from: its house setting ``room``,
+    else the first room, in the staff's order, with that many free tables of its size (a main hall
+    overflowing into the side room), else the first room (whose draw is then refused with the
+    tables missing); None when the venue keeps no room."""
     if rules.room is not None:
         if not CardRoom.objects.filter(pk=rules.room).exists():
             raise RoomError("unknown_room", _("The room this tournament is set to play in does not exist."))
         return rules.room
-    return RoomTable.objects.order_by("room__position", "room_id").values_list("room_id", flat=True).first()
+    rooms = list(CardRoom.objects.filter(tables__isnull=False).distinct().order_by("position", "pk").values_list("pk", flat=True))
+    for room_id in rooms:
+        if _available(room_id, tournament_id).filter(seats__gte=rules.table_size).count() >= tables:
+            return room_id
+    return rooms[0] if rooms else None
 
 
 def play_in(tournament_id: int, room_id: int) -> None:

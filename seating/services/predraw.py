@@ -57,10 +57,10 @@ def predraw(tournament, sessions, *, actor, reason: str = "", now=None) -> list[
     seed = draw_seed()
     # Where the venue keeps a room (issue #42): the tables of its largest session, kept for the
     # event until it starts there (each session sits at the same tables in turn).
-    room_id, numbers = cardrooms.room_of_new_draw(t.pk, rules), None
+    largest = -(-len(entries) // len(labels))
+    count = engine.tables_needed(largest, per_table=rules.start_players_per_table or rules.table_size)
+    room_id, numbers = cardrooms.room_of_new_draw(t.pk, rules, count), None
     if room_id is not None:
-        largest = -(-len(entries) // len(labels))
-        count = engine.tables_needed(largest, per_table=rules.start_players_per_table or rules.table_size)
         numbers = cardrooms.numbers_for(t.pk, room_id, count, seats=rules.table_size, zone=rules.room_zone)
         cardrooms.keep_for(t.pk, room_id, numbers)
     assignments, order = engine_predraw.predraw(

@@ -229,3 +229,21 @@ def test_the_room_page_in_italian(client, director, floor_user, make_tournament,
         r = client.post(f"/room/{hall.pk}/", {"op": "out", "number": "2", "reason": "panno"}, HTTP_ACCEPT_LANGUAGE="it", follow=True)
         assert "Il tavolo 2 è fuori servizio." in r.content.decode()
         assert RoomTable.objects.get(number=2).out_of_service == "panno"
+
+
+@pytest.mark.django_db
+def test_a_full_main_hall_overflows_into_the_side_room(db, actor, make_tournament, make_person):
+    main = cardrooms.save_room("Sala principale", actor=actor, position=1)
+    side = cardrooms.save_room("Saletta", actor=actor, position=2)
+    for n in (1, 2):
+        cardrooms.save_table(main, n, seats=9, actor=actor)
+    for n in (51, 52):
+        cardrooms.save_table(side, n, seats=9, actor=actor)
+    first = started(make_tournament, make_person, actor, 10, name="First")  # both tables of the main hall
+    second = started(make_tournament, make_person, actor, 10, name="Second")  # the side room's two
+    assert in_play(first) == [1, 2] and in_play(second) == [51, 52]
+    late = make_tournament(name="Late", settings={"room": main.pk})  # set to play in the main hall: it waits for it
+    fill(late, make_person, actor, 3)
+    with pytest.raises(DomainError) as refused:
+        lifecycle.start(late, actor=actor, prestart_report_sent=True)
+    assert refused.value.code == "room_full"

@@ -43,21 +43,22 @@ def staff(username: str, role: str):
     return user
 
 
-#: The venue's room (issue #42), made once per database: every event of every day draws its
-#: tables from it (9- and 10-seat tables, a zone of 10-seat ones at the back for the sit & goes).
+#: The venue's rooms (issue #42): each day opens a room of its own (9- and 10-seat tables, a zone
+#: of 10-seat ones at the back), the day's events drawing from the first room with tables enough:
+#: yesterday's events, still playing when the soak moves on, keep theirs.
 ROOM_TABLES = [(n, 9, "") for n in range(1, 13)] + [(n, 10, "") for n in range(13, 31)] + [(n, 10, "back") for n in range(31, 41)]
 
 
 SIM_DEALERS = 10
 
 
-def sim_room(director: Actor):
+def sim_room(director: Actor, day: int):
     from seating.models import CardRoom
     from seating.services import cardrooms
 
-    room = CardRoom.objects.filter(name="Sim hall").first()
+    room = CardRoom.objects.filter(name=f"Sim hall {day}").first()
     if room is None:
-        room = cardrooms.save_room("Sim hall", actor=director)
+        room = cardrooms.save_room(f"Sim hall {day}", actor=director)
         for number, seats, zone in ROOM_TABLES:
             cardrooms.save_table(room, number, seats=seats, zone=zone, actor=director)
     return room
@@ -102,7 +103,7 @@ class World:
         self.dealer = Actor(staff("sim-dealer", "dealer"), "sim-dealer-tablet")
         self.controller = Actor(staff("sim-controller", "controller"), "sim-office")
         self.staff_logins = [self.director, *self.cashiers, self.floor, self.dealer, self.controller]
-        self.room = sim_room(self.director)
+        self.room = sim_room(self.director, self.day)
         self.dealers = [staff(f"sim-dealer-{n}", "dealer") for n in range(1, SIM_DEALERS + 1)]
         if not DealerShift.objects.filter(room=self.room, starts_at__lte=self.now, ends_at__gt=self.now).exists():
             for user in self.dealers:  # the day's roster: the room opens at noon, the dealers stay twelve hours
