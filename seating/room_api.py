@@ -67,11 +67,11 @@ class RoomAPIView(APIView):
 class RoomsView(RoomAPIView):
     """GET: the venue's rooms. POST ``{"name"}``: a new room (the director)."""
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(operation_id="rooms_list", responses=OpenApiTypes.OBJECT)
     def get(self, request):
         return Response({"rooms": selectors.rooms()})
 
-    @extend_schema(request=RoomSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=RoomSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request):
         d = _valid(RoomSerializer, request)
         room = cardrooms.save_room(d["name"], position=d.get("position"), actor=self.actor())
@@ -81,7 +81,7 @@ class RoomsView(RoomAPIView):
 class RoomDetailView(RoomAPIView):
     """GET: the room map (every table: state, event, players, breaks next). PATCH ``{"name"}``."""
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(operation_id="room_map", responses=OpenApiTypes.OBJECT)
     def get(self, request, room_id):
         return Response(selectors.room_map(room_id))
 
@@ -95,7 +95,7 @@ class RoomDetailView(RoomAPIView):
 class RoomTablesView(RoomAPIView):
     """POST ``{"number", "seats", "zone", "position"}``: add a table to the room, or change it."""
 
-    @extend_schema(request=RoomTableSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=RoomTableSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, room_id):
         d = _valid(RoomTableSerializer, request)
         room = self.room(room_id)
@@ -184,7 +184,7 @@ class RoomDealersView(RoomAPIView):
         rotation = {"push_minutes": room.push_minutes, "break_after": room.break_after, "break_minutes": room.break_minutes}
         return Response({"roster": roster, "rotation": rotation, "next_push": _preview(room)})
 
-    @extend_schema(request=ShiftSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=ShiftSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, room_id):
         d = _valid(ShiftSerializer, request)
         shift = dealers.add_shift(self.room(room_id), d["dealer"], d["starts_at"], d["ends_at"], actor=self.actor())
