@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from seating import selectors
 from seating import services as seating
-from seating.models import DealerAssignment, Table
+from seating.models import DealerAssignment, RoomTable, Table
 from seating.services import cardrooms, dealers
 from tdmanager.errors import DomainError
 from tests.conftest import make_user
@@ -188,3 +188,19 @@ def test_the_shift_report_as_csv_and_pdf_and_the_room_screen(client, director, f
     assert client.get(f"/room/{hall.pk}/dealers.csv").status_code == 403  # payroll is the director's
     screen = client.get(f"/room/{hall.pk}/screen/").content.decode()
     assert 'http-equiv="refresh"' in screen and "room-table-1" in screen and "<form" not in screen
+
+
+@pytest.mark.django_db
+def test_an_event_that_ends_gives_back_its_tables_and_sends_their_dealers_to_the_pool(hall, crew, make_tournament, make_person, actor):
+    """Day seed 7100 of the simulator: a timed event finished, its dealers stayed at its tables."""
+    t = start(make_tournament, make_person, actor, 3)
+    dealers.push(hall, actor=actor)
+    assert sorted(dealing(hall)) == [1]
+    for entry in Entry.objects.filter(tournament=t).order_by("number")[:2]:
+        seating.record_bust(t, [entry.pk], actor=actor)  # the winner is left at his table
+    t.refresh_from_db()
+    if t.status != t.FINISHED:
+        lifecycle.finish(t, actor=actor)
+    assert dealing(hall) == {}
+    assert not RoomTable.objects.filter(room=hall, held_by__isnull=False).exists()
+    assert DealerAssignment.objects.filter(room=hall, ends_at__isnull=True, kind="POOL").count() == len(crew)
