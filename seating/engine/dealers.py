@@ -12,8 +12,9 @@ Rules of a push, in order:
    wait in the pool; with too few dealers the last tables in the house's order go without.
 5. Each dealer who deals moves to another table: the next one in the house's order after the table
    he dealt last (everybody moves one table along), and never the table he dealt last while another
-   dealer can take it (a swap mends a clash, or a dealer from the pool takes it). Only when every
-   other dealer dealt that table last too (a lone dealer, say) does one deal it again.
+   dealer can take it (a swap mends a clash, or a dealer from the pool takes it, or one just due a
+   break who dealt elsewhere deals one push more: ``grace``). Only when every other dealer dealt that table last too
+   (a lone dealer, say) does one deal it again.
 
 Pure: the services read the roster and the tables in play, call :func:`plan_push`, and write what
 it returns.
@@ -55,9 +56,10 @@ class PushPlan:
         return {a.table: a.dealer for a in self.assignments if a.kind == DEAL}
 
 
-def plan_push(tables: Sequence[int], dealers: Sequence[DealerState], *, break_after: int, held: Collection[int] = ()) -> PushPlan:
+def plan_push(tables: Sequence[int], dealers: Sequence[DealerState], *, break_after: int, held: Collection[int] = (), grace: int = 30) -> PushPlan:
     """The assignments after a push of ``dealers`` (those on shift now) over ``tables`` (the
-    tables in play, in the house's order)."""
+    tables in play, in the house's order). ``grace``: minutes a break may wait, once, so that
+    nobody deals the same table twice (the minutes between two pushes)."""
     order = list(dict.fromkeys(tables))
     plan = PushPlan()
     resting = [d for d in dealers if d.break_left > 0]
@@ -79,7 +81,22 @@ def plan_push(tables: Sequence[int], dealers: Sequence[DealerState], *, break_af
     dealing, pool = able[: len(to_serve)], able[len(to_serve) :]
     served = to_serve[: len(dealing)]
     plan.uncovered = to_serve[len(dealing) :]
-    plan.assignments += _rotate(served, dealing, pool)
+    rotated = _rotate(served, dealing, pool)
+    # A clash left (every dealer free to take the table dealt it last): one sent on a break now who
+    # dealt elsewhere takes it, his break a push later, and the other waits in the pool.
+    sent = [d for d in due if d.id in off]
+    by_id = {d.id: d for d in dealers}
+    for i, a in enumerate(rotated):
+        if a.kind != DEAL or by_id[a.dealer].last_table != a.table:
+            continue
+        stand_in = next((d for d in sent if d.last_table != a.table and d.dealt < break_after + grace), None)
+        if stand_in is not None:
+            sent.remove(stand_in)
+            rotated[i] = Assignment(stand_in.id, DEAL, a.table)
+            displaced = by_id[a.dealer]
+            rotated.append(Assignment(a.dealer, BREAK if displaced.dealt >= break_after else POOL))
+            plan.assignments = [x for x in plan.assignments if x.dealer != stand_in.id]
+    plan.assignments += rotated
     return plan
 
 

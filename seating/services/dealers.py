@@ -195,7 +195,7 @@ def _write(room: CardRoom, now, plan: rotation.PushPlan, push: int) -> list[dict
 
 def plan_for(room: CardRoom, now) -> rotation.PushPlan:
     shifts = on_shift(room.pk, now)
-    return rotation.plan_push(tables_in_play(room.pk), states(room, now, shifts), break_after=room.break_after, held=held_tables(room.pk, now))
+    return rotation.plan_push(tables_in_play(room.pk), states(room, now, shifts), break_after=room.break_after, held=held_tables(room.pk, now), grace=room.push_minutes)
 
 
 @service
@@ -250,7 +250,7 @@ def preview(room: CardRoom, now) -> dict:
         rotation.DealerState(d.id, d.table, d.last_table, d.dealt + (ahead if d.table is not None else 0), max(0, d.break_left - ahead) if d.break_left else 0)
         for d in states(room, now, shifts)
     ]
-    plan = rotation.plan_push(tables_in_play(room.pk), projected, break_after=room.break_after, held=held_tables(room.pk, at))
+    plan = rotation.plan_push(tables_in_play(room.pk), projected, break_after=room.break_after, held=held_tables(room.pk, at), grace=room.push_minutes)
     names = {pk: dealer_name(s.dealer) for pk, s in shifts.items()}
     now_at = {d.id: d.table for d in projected}
     moves = [{"dealer": names[a.dealer], "dealer_id": a.dealer, "from": now_at.get(a.dealer), "to": a.table, "kind": a.kind} for a in plan.assignments]
