@@ -188,6 +188,6 @@ def dealer_report_pdf(request, room_id):
 
 def room_screen(request, room_id):
     """The room map on a screen of its own for the floor: every table large, nothing to press;
-    it reads itself again every 20 seconds."""
+    its script reads the page again every 20 seconds and puts the new map in place."""
     room = get_object_or_404(CardRoom, pk=room_id)
     return render(request, "seating/room_screen.html", {"room": room, "map": selectors.room_map(room.pk), "preview": dealers.preview(room, timezone.now())})

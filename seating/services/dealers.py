@@ -195,7 +195,9 @@ def _write(room: CardRoom, now, plan: rotation.PushPlan, push: int) -> list[dict
 
 def plan_for(room: CardRoom, now) -> rotation.PushPlan:
     shifts = on_shift(room.pk, now)
-    return rotation.plan_push(tables_in_play(room.pk), states(room, now, shifts), break_after=room.break_after, held=held_tables(room.pk, now), grace=room.push_minutes)
+    return rotation.plan_push(
+        tables_in_play(room.pk), states(room, now, shifts), break_after=room.break_after, held=held_tables(room.pk, now), grace=room.push_minutes
+    )
 
 
 @service
