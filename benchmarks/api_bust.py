@@ -283,11 +283,7 @@ def main():
                 f"HTTP / in-process p50 {p50 / local_p50:.1f}x"
             )
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        common.stop(server)
 
 
 if __name__ == "__main__":

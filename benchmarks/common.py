@@ -41,6 +41,17 @@ def prepare_database(url: str | None, default_name: str):
     call_command("migrate", verbosity=0)
 
 
+def stop(proc, timeout: float = 15) -> None:
+    """Stop a server the benchmark started: SIGTERM, then SIGKILL if it lingers."""
+    import subprocess
+
+    proc.terminate()
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
 class Response:
     def __init__(self, method, url, status, body):
         self.status_code, self.content = status, body

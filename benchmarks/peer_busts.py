@@ -45,17 +45,19 @@ from common import pct  # noqa: E402
 TABLES = 12
 
 
+def cpu_of(process) -> float:
+    """CPU seconds (user + system) of a process; 0 for one that has just ended."""
+    try:
+        t = process.cpu_times()
+    except psutil.NoSuchProcess:
+        return 0.0
+    return t.user + t.system
+
+
 def tree_cpu(pid):
-    """CPU seconds (user + system) of a process and its living descendants."""
+    """CPU seconds of a process and its living descendants."""
     root = psutil.Process(pid)
-    total = 0.0
-    for p in [root, *root.children(recursive=True)]:
-        try:
-            t = p.cpu_times()
-            total += t.user + t.system
-        except psutil.NoSuchProcess:
-            pass
-    return total
+    return sum(cpu_of(p) for p in [root, *root.children(recursive=True)])
 
 
 def service_cpu(server_pid, names=("postgres", "redis-server")):
@@ -64,15 +66,7 @@ def service_cpu(server_pid, names=("postgres", "redis-server")):
     otherwise quiet."""
     root = psutil.Process(server_pid)
     own = {root.pid, *(p.pid for p in root.children(recursive=True))}
-    total = 0.0
-    for p in psutil.process_iter(["name"]):
-        if p.info["name"] in names and p.pid not in own:
-            try:
-                t = p.cpu_times()
-                total += t.user + t.system
-            except psutil.NoSuchProcess:
-                pass
-    return total
+    return sum(cpu_of(p) for p in psutil.process_iter(["name"]) if p.info["name"] in names and p.pid not in own)
 
 
 class Timed:
@@ -222,11 +216,7 @@ def main():
             ratios = " ".join(f"{med[k] / peer[k]:5.2f}" for k in ("p50", "p95", "web", "all"))
             print(f"{how:<12} {med['p50']:8.2f} {med['p95']:8.2f} {med['web']:8.2f} {med['all']:8.2f} | {'':>10} {ratios}")
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        common.stop(server)
 
 
 if __name__ == "__main__":

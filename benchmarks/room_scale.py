@@ -16,13 +16,13 @@ import statistics
 import sys
 import time
 from datetime import timedelta
-from decimal import Decimal
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+import api_bust  # noqa: E402
 import common  # noqa: E402
 
 TABLES, EVENTS, PLAYERS, DEALERS = 120, 5, 200, 150
@@ -58,7 +58,6 @@ def main():
     from tournaments.models import Person, Tournament
     from tournaments.services import cashier, lifecycle
     from tournaments.services.events import Actor
-    from tournaments.services.structures import ensure_builtin_structures
 
     director = User.objects.create_user("bench-director")
     director.groups.add(Group.objects.get_or_create(name="director")[0])
@@ -67,21 +66,10 @@ def main():
     room = cardrooms.save_room("Main hall", actor=actor)
     for n in range(1, TABLES + 1):
         cardrooms.save_table(room, n, seats=10, position=n, actor=actor)
-    structure = next(s for s in ensure_builtin_structures() if s.name.startswith("Regular"))
     people = Person.objects.bulk_create(Person(first_name=f"P{i}", last_name=f"Room{i}", search_text=f"p{i} room{i}") for i in range(EVENTS * PLAYERS))
     events = []
     for e in range(EVENTS):
-        t = Tournament.objects.create(
-            name=f"Event {e + 1}",
-            start_at=timezone.now(),
-            buy_in=Decimal(100),
-            fee=Decimal(10),
-            starting_stack=30000,
-            table_size=9,
-            structure=structure,
-            status=Tournament.REGISTERING,
-            min_players=2,
-        )
+        t = Tournament.objects.get(pk=api_bust.new_tournament(f"Event {e + 1}"))  # 9-max, the regular structure
         for p in people[e * PLAYERS : (e + 1) * PLAYERS]:
             cashier.register(t, p, method="CASH", actor=actor)
         lifecycle.start(t, actor=actor, prestart_report_sent=True)
