@@ -214,6 +214,10 @@ class CardRoom(models.Model):
         return self.name
 
 
+#: An event in one of these states holds no table of the room, held or kept (its tables are free).
+ENDED_EVENTS = (Tournament.FINISHED, Tournament.CANCELLED)
+
+
 class RoomTable(models.Model):
     """A physical table of a room: its number (the one the staff use), its seats, where it is
     (a ``zone`` of the room, and ``position``: the house's order of taking tables, nearest

@@ -7,6 +7,7 @@ from tournaments import signals
 from tournaments.models import Tournament
 
 from . import selectors, services
+from .models import ENDED_EVENTS
 from .services import cardrooms
 
 
@@ -107,7 +108,7 @@ def page_links(sender, tournament, **kwargs):
 def tournament_saved(sender, instance, update_fields=None, **kwargs):
     """An event that ended (finished, cancelled, however it came to it) gives the room its tables
     back at once, and their dealers go to the pool (issue #42)."""
-    if instance.status in (Tournament.FINISHED, Tournament.CANCELLED) and (update_fields is None or "status" in update_fields):
+    if instance.status in ENDED_EVENTS and (update_fields is None or "status" in update_fields):
         cardrooms.event_ended(instance.pk)
 
 

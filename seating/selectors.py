@@ -26,7 +26,21 @@ from tournaments.signals import ask, ask_one
 from tournaments.snapshot import results as top_places
 
 from . import engine, labels, replay, signals
-from .models import Bust, CardRoom, DealerAssignment, KeepApart, ManualDraw, PendingMove, PreDrawSeat, RoomTable, Seat, SeatingState, SeatReservation, Table
+from .models import (
+    ENDED_EVENTS,
+    Bust,
+    CardRoom,
+    DealerAssignment,
+    KeepApart,
+    ManualDraw,
+    PendingMove,
+    PreDrawSeat,
+    RoomTable,
+    Seat,
+    SeatingState,
+    SeatReservation,
+    Table,
+)
 
 # Every sale's answer asks it (the entry's seat): compiled once (tdmanager.compiled).
 _SEAT_OF = Compiled(lambda pk: Seat.objects.filter(pk=pk).order_by().values_list("table__number", "number")[:1], Seat)
@@ -915,7 +929,6 @@ def manual_draws(tournament, *, draw_id: int | None = None) -> list[dict]:
 
 #: A physical table's state on the room map.
 FREE, IN_USE, RESERVED, OUT_OF_SERVICE = "FREE", "IN_USE", "RESERVED", "OUT_OF_SERVICE"
-_ENDED = (Tournament.FINISHED, Tournament.CANCELLED)
 
 
 def rooms() -> list[dict]:
@@ -947,7 +960,7 @@ def room_map(room_id: int) -> dict:
         )
         .order_by("position", "number")
     )
-    playing = {r.held_by_id for r in rows if r.held_by_id and r.held_by.status not in _ENDED}
+    playing = {r.held_by_id for r in rows if r.held_by_id and r.held_by.status not in ENDED_EVENTS}
     players: dict[tuple[int, int], int] = {}
     for tid, number, n in (
         Seat.objects.filter(tournament_id__in=playing, table__in_play=True).values_list("tournament_id", "table__number").annotate(n=Count("pk")).order_by()
@@ -961,7 +974,7 @@ def room_map(room_id: int) -> dict:
     out = []
     for r in rows:
         event = r.held_by if r.held_by_id in playing else None
-        kept = r.reserved_for if r.reserved_for_id and r.reserved_for.status not in _ENDED else None
+        kept = r.reserved_for if r.reserved_for_id and r.reserved_for.status not in ENDED_EVENTS else None
         if r.out_of_service:
             state = OUT_OF_SERVICE
         elif event is not None:

@@ -25,10 +25,9 @@ from tournaments.models import Tournament
 from tournaments.services.events import log_event
 
 from .. import engine
+from ..models import ENDED_EVENTS as ENDED
 from ..models import CardRoom, RoomTable, SeatingState
 from . import dealers
-
-ENDED = (Tournament.FINISHED, Tournament.CANCELLED)
 
 
 class RoomError(DomainError):

@@ -30,11 +30,11 @@ from tournaments.services.events import log_event
 from tournaments.snapshot import clock_snapshot
 
 from ..engine import dealers as rotation
+from ..models import ENDED_EVENTS as ENDED
 from ..models import CardRoom, DealerAssignment, DealerShift, RoomTable
 
 HOLD_SECONDS = 90  # CLK-05: no push in the last 90 s before a level change or a break
 MAX_SHIFT = timedelta(hours=16)
-ENDED = (Tournament.FINISHED, Tournament.CANCELLED)
 
 
 def dealer_name(user) -> str:
