@@ -2,7 +2,8 @@
 
 The house orders its tables (``position``: nearest the desk first, or any list it likes) and
 may give each event a zone of the room; an event takes the free tables big enough for its
-size, those of its zone first, then the rest, each group in the house's order, ties by number.
+size, those kept for it first, then those of its zone, then the rest, each group in the house's
+order, ties by number.
 Pure: the services read the free tables, call this, and take the numbers it returns.
 """
 
@@ -19,6 +20,7 @@ class FreeTable:
     seats: int
     zone: str = ""
     position: int = 0
+    kept: bool = False  # kept for this event (a director's reservation, a draw in advance): taken first
 
 
 def tables_needed(players: int, *, per_table: int) -> int:
@@ -31,6 +33,6 @@ def choose_tables(free: Iterable[FreeTable], count: int, *, seats: int, zone: st
     (0 when there are enough: then the list has ``count`` numbers). Tables with fewer seats, and
     the numbers in ``exclude`` (the event's tables already in play), are never taken."""
     fitting = [t for t in free if t.seats >= seats and t.number not in set(exclude)]
-    fitting.sort(key=lambda t: (bool(zone) and t.zone != zone, t.position, t.number))
+    fitting.sort(key=lambda t: (not t.kept, bool(zone) and t.zone != zone, t.position, t.number))
     chosen = [t.number for t in fitting[:count]]
     return chosen, max(0, count - len(chosen))

@@ -69,11 +69,14 @@ def play_in(tournament_id: int, room_id: int) -> None:
 
 
 def numbers_for(tournament_id: int, room_id: int, count: int, *, seats: int, zone: str = "", exclude=()) -> list[int]:
-    """The numbers of ``count`` free tables of the room for the tournament, in the house's
-    order; refused (``room_full``, with how many are missing) when the room has too few."""
+    """The numbers of ``count`` free tables of the room for the tournament, those kept for it
+    first, then in the house's order; refused (``room_full``, with how many are missing) when the room has too few."""
     if count <= 0:
         return []
-    free = [engine.FreeTable(*row) for row in _available(room_id, tournament_id).values_list("number", "seats", "zone", "position")]
+    free = [
+        engine.FreeTable(number, seats_, zone_, position, kept == tournament_id)
+        for number, seats_, zone_, position, kept in _available(room_id, tournament_id).values_list("number", "seats", "zone", "position", "reserved_for_id")
+    ]
     chosen, missing = engine.choose_tables(free, count, seats=seats, zone=zone, exclude=exclude)
     if missing:
         raise RoomError(

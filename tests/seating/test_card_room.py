@@ -247,3 +247,12 @@ def test_a_full_main_hall_overflows_into_the_side_room(db, actor, make_tournamen
     with pytest.raises(DomainError) as refused:
         lifecycle.start(late, actor=actor, prestart_report_sent=True)
     assert refused.value.code == "room_full"
+
+
+@pytest.mark.django_db
+def test_a_table_kept_for_an_event_is_the_first_its_draw_takes(room, make_tournament, make_person, actor):
+    t = make_tournament(name="Kept")
+    fill(t, make_person, actor, 12)
+    cardrooms.reserve(room, 15, t, actor=actor)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    assert in_play(t) == held(t) == [11, 15]  # the kept table, then the house's order
