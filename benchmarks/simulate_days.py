@@ -46,6 +46,13 @@ def main() -> int:
     parser.add_argument("--database", default="sqlite", help='"sqlite" (default) or a PostgreSQL URL, dropped and created anew')
     parser.add_argument("--no-shrink", action="store_true", help="print a failing day's steps as they were")
     parser.add_argument("--json", metavar="FILE", help="also write the report's counts to FILE, for --merge")
+    parser.add_argument(
+        "--each",
+        type=int,
+        metavar="N",
+        help="draw the actions played fewer than N times (this run's plays and --counted's) more often, and theme each day by them",
+    )
+    parser.add_argument("--counted", nargs="+", metavar="FILE", default=[], help="earlier runs' --json files whose plays --each counts")
     parser.add_argument("--merge", nargs="+", metavar="FILE", help="print one report of several runs' --json files (runs nothing)")
     args = parser.parse_args()
     if args.merge:
@@ -56,16 +63,19 @@ def main() -> int:
         return print_report(merge(args.merge))
 
     prepare_database(args.database, "tdm_sim")
+    from tests.simulation.catalogue import wanting
     from tests.simulation.driver import Violation, play, shrink
 
     ran, refused, skipped, codes = Counter(), Counter(), Counter(), Counter()
+    earlier = merge(args.counted) if args.counted else {"ran": Counter(), "refused": Counter()}
     checks = steps = unchanged = 0
     violations = []
     wall0, cpu0 = time.perf_counter(), time.process_time()
     for k in range(args.days):
         seed = args.seed + k
         try:
-            report = play(seed, args.steps, day=k)
+            wanted = wanting(earlier["ran"] + earlier["refused"] + ran + refused, args.each) if args.each else None
+            report = play(seed, args.steps, day=k, wanted=wanted)
         except Violation as v:
             violations.append(v if args.no_shrink else shrink(v, day=100000 + k * 1000))
             print(violations[-1].render(), flush=True)
@@ -84,7 +94,10 @@ def main() -> int:
 
     vendor = "PostgreSQL" if args.database != "sqlite" else "SQLite"
     run = {
-        "runs": [f"{vendor}{' + Redis' if os.environ.get('REDIS_URL') else ''}: {args.days} days of {args.steps} steps from seed {args.seed}"],
+        "runs": [
+            f"{vendor}{' + Redis' if os.environ.get('REDIS_URL') else ''}: {args.days} days of {args.steps} steps from seed {args.seed}"
+            + (f", drawing the actions played fewer than {args.each} times more often" if args.each else "")
+        ],
         "days": args.days,
         "steps": steps,
         "invariants": len(INVARIANTS),

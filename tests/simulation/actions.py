@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from decimal import Decimal
 
 from django.utils import timezone
@@ -23,7 +24,7 @@ from payouts import selectors as psel
 from payouts import services as payouts
 from payouts.models import BountyAward, PayoutTable
 from seating import services as seating
-from seating.models import Bust, RoomTable
+from seating.models import Bust, DealerShift, RoomTable
 from seating.selectors import table_numbers as tsel_table_numbers
 from seating.services import cardrooms, dealers
 from tdmanager.errors import DomainError
@@ -746,6 +747,54 @@ def dealer_reports_a_hand(world: World, rng) -> str:
             raise AssertionError(f"{user.username} reported a hand at a table not his, and the product took it")
     seating.hand_completed(t, table, actor=Actor(user, "sim dealer tablet"))
     return f"{user.username} reported a hand at table {table} of {t.name}"
+
+
+@action(weight=1)
+def keep_the_room(world: World, rng) -> str:
+    """The director keeps the room's inventory and roster while events play: keeps a table for an
+    event still to start (or a table not free, refused), lifts a kept table, takes a free table
+    away and brings it back, changes the rotation (now and then out of range, refused), sends a
+    dealer home and calls in another for the rest of the day, or reads the next push's list; the
+    beat's minute follows (a push when one is due)."""
+    room, who = world.room, world.director
+    world.touched = None  # every event's draws see the room
+    roll = rng.random()
+    tables = list(RoomTable.objects.filter(room=room).order_by("number"))
+    if roll < 0.25:
+        waiting = [t for t in world.tournaments(Tournament.PLANNED, Tournament.REGISTERING)]
+        t = pick(rng, waiting, "event still to start")
+        table = rng.choice(tables)
+        cardrooms.reserve(room, table.number, t, actor=who)
+        what = f"table {table.number} kept for {t.name}"
+    elif roll < 0.4:
+        kept = pick(rng, [tb for tb in tables if tb.reserved_for_id], "kept table")
+        cardrooms.lift_reservation(room, kept.number, actor=who)
+        what = f"table {kept.number} no longer kept"
+    elif roll < 0.55:
+        table = rng.choice(tables)
+        cardrooms.remove_table(room, table.number, actor=who)
+        seats = rng.choice([9, 10])
+        cardrooms.save_table(room, table.number, seats=seats, zone=table.zone, actor=who)
+        what = f"table {table.number} taken away and brought back with {seats} seats"
+    elif roll < 0.7:
+        push = rng.choice([10, 20, 30, 60, 5 if rng.random() < 0.2 else 25])
+        room = dealers.save_rotation(room, actor=who, push_minutes=push, break_after=rng.choice([60, 120, 480]), break_minutes=rng.choice([10, 20]))
+        what = f"a push every {push} minutes"
+    elif roll < 0.85:
+        now = timezone.now()
+        shifts = list(DealerShift.objects.filter(room=room, starts_at__lte=now, ends_at__gt=now).order_by("pk"))
+        shift = pick(rng, shifts, "dealer on shift")
+        dealers.remove_shift(room, shift.pk, actor=who)
+        dealers.add_shift(room, shift.dealer, now, now + timedelta(hours=rng.choice([2, 6])), actor=who)
+        what = f"{shift.dealer.username} sent home and called in again"
+    else:
+        world.push_list = dealers.preview(room, timezone.now())
+        what = f"push list read: {len(world.push_list['moves'])} moves"
+    world.room = room
+    if dealers.push_when_due():
+        world.pushed = True
+        what += ", the beat pushed"
+    return what
 
 
 @action(weight=1)

@@ -74,9 +74,26 @@ def theme_of(seed: int) -> str:
     return list(THEMES)[seed % len(THEMES)]
 
 
-def weights(theme: str) -> dict[str, float]:
-    """Each action's weight on a day of ``theme``."""
-    return {name: a.weight * (FOCUS if name in THEMES[theme] else 1) for name, a in ACTIONS.items()}
+def weights(theme: str, boost: dict[str, float] | None = None) -> dict[str, float]:
+    """Each action's weight on a day of ``theme``, times its ``boost`` (``wanting``)."""
+    boost = boost or {}
+    return {name: a.weight * (FOCUS if name in THEMES[theme] else 1) * boost.get(name, 1) for name, a in ACTIONS.items()}
 
 
-__all__ = ["ACTIONS", "THEMES", "theme_of", "weights"]
+#: how much more often an action never played yet is drawn by a soak that counts (``wanting``)
+WANT = 20
+
+
+def wanting(played: dict[str, int], each: int) -> tuple[dict[str, float], str]:
+    """For a soak that plays every action ``each`` times (``simulate_days.py --each``): each
+    action's boost, from 1 + ``WANT`` for one never played yet down to 1 for one played ``each``
+    times, and the day's theme: the one whose actions still want the most plays (the chains of a
+    format reach their last actions on its days). Every action is still drawn every day."""
+    missing = {name: max(0.0, 1 - played.get(name, 0) / each) for name in ACTIONS}
+    boost = {name: 1 + WANT * share for name, share in missing.items()}
+    themed = [(sum(missing[n] for n in names) / len(names), theme) for theme, names in THEMES.items() if names]
+    share, theme = max(themed)
+    return boost, theme if share > 0 else "the mix"
+
+
+__all__ = ["ACTIONS", "THEMES", "theme_of", "wanting", "weights"]

@@ -108,17 +108,28 @@ def choose(rng: random.Random, weights: dict[str, float]) -> str:
     return rng.choices(names, weights=[weights[n] for n in names])[0]
 
 
-def play(seed: int, steps: int = 40, *, plan: list[tuple[str, int]] | None = None, day: int = 0, check: bool = True, language: str = "it") -> DayReport:
+def play(
+    seed: int,
+    steps: int = 40,
+    *,
+    plan: list[tuple[str, int]] | None = None,
+    day: int = 0,
+    check: bool = True,
+    language: str = "it",
+    wanted: tuple[dict[str, float], str] | None = None,
+) -> DayReport:
     """Play one day: ``steps`` actions drawn from ``seed``, or the ``plan`` given (a failing day's
-    steps, each with its seed). Raises ``Violation`` at the first step after which an invariant
-    fails; returns the day's report otherwise."""
+    steps, each with its seed). ``wanted``: the boosts and the theme of a soak that counts
+    (``catalogue.wanting``), else the seed's theme. Raises ``Violation`` at the first step after
+    which an invariant fails; returns the day's report otherwise."""
     from .catalogue import theme_of, weights
     from .invariants import INVARIANTS, check_all
 
     started = time.perf_counter()
     world = World(seed=seed, day=day)
-    report = DayReport(seed=seed, theme=theme_of(seed))
-    drawn = weights(report.theme)
+    boost, theme = wanted or ({}, theme_of(seed))
+    report = DayReport(seed=seed, theme=theme)
+    drawn = weights(theme, boost)
     rng = random.Random(seed)
     replay = plan is not None
     if not replay:  # the day opens with two events on the schedule and their first players
@@ -235,7 +246,7 @@ def _step(world: World, name: str, step_seed: int, holder: dict, language: str):
 
     step_rng = random.Random(step_seed)
     world.touched = set()
-    world.looked_up, world.exported, world.pushed = [], [], False
+    world.looked_up, world.exported, world.pushed, world.push_list = [], [], False, None
     holder["rng"] = random.Random(step_seed ^ 0x5EED)
     later = timedelta(seconds=step_rng.randrange(5, 90))
     world.traveller.shift(later)

@@ -27,7 +27,7 @@ from django.utils.translation import gettext
 from payouts import reports
 from payouts import selectors as psel
 from seating import selectors as seating_selectors
-from seating.models import DealerAssignment, PendingMove, Seat, SeatingState, Table
+from seating.models import DealerAssignment, DealerShift, PendingMove, Seat, SeatingState, Table
 from tdmanager.policy import DOCUMENT_READERS
 from tdmanager.roles import has_role
 from tournaments import live_seats, phone, public_info
@@ -249,6 +249,29 @@ def dealers_where_the_room_says(world: World) -> list[str]:
         bare = sorted(tb["number"] for tb in shown if tb["state"] == "IN_USE" and not tb["dealer"])
         if len(bare) > max(0, len(in_use) - able):
             problems.append(f"after the push, tables without a dealer: {bare} ({able} dealers not on a break for {len(in_use)} tables)")
+    return problems
+
+
+def push_list_as_the_room_stands(world: World) -> list[str]:
+    """The push list the floor printed this step (``dealers.preview``, as the push-list page reads
+    it) moves only dealers on the roster at its time, deals each table in use on the room map at
+    most once and no other table, and sends nobody to two places."""
+    if world.push_list is None:
+        return []
+    problems = []
+    at, moves = world.push_list["at"], world.push_list["moves"]
+    rostered = set(DealerShift.objects.filter(room=world.room, starts_at__lte=at, ends_at__gt=at).values_list("dealer_id", flat=True))
+    strangers = sorted(m["dealer"] for m in moves if m["dealer_id"] not in rostered)
+    if strangers:
+        problems.append(f"the push list moves dealers not on the roster at {at:%H:%M}: {strangers}")
+    twice = [d for d, n in Counter(m["dealer_id"] for m in moves).items() if n > 1]
+    if twice:
+        problems.append(f"the push list sends dealers to two places: {twice}")
+    in_use = {tb["number"] for tb in seating_selectors.room_map(world.room.pk)["tables"] if tb["state"] == "IN_USE"}
+    dealt = [m["to"] for m in moves if m["kind"] == "DEAL"]
+    wrong = sorted({n for n in dealt if n not in in_use} | {n for n, k in Counter(dealt).items() if k > 1})
+    if wrong:
+        problems.append(f"the push list deals tables not in use, or one twice: {wrong} (in use: {sorted(in_use)})")
     return problems
 
 
@@ -733,6 +756,7 @@ INVARIANTS = [
     seats_are_sound,
     room_tables_held_once,
     dealers_where_the_room_says,
+    push_list_as_the_room_stands,
     places_unique_and_contiguous,
     receipts_are_gapless,
     erased_people_are_gone,

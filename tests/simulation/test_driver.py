@@ -156,3 +156,24 @@ def test_an_export_whose_document_read_is_not_logged_is_caught(monkeypatch):
     monkeypatch.setattr(privacy, "log_document_viewed", lambda *a, **kw: None)
     with pytest.raises(Violation, match="exports of his data, 0 reads of his document"):
         play(7, plan=OPENING + exports, day=1)
+
+
+def test_a_soak_that_counts_draws_what_it_still_wants():
+    """``--each``: an action still short of its plays is drawn far more often and its family's
+    theme is the day's; an action played enough is drawn as its weight says."""
+    import random
+    from collections import Counter
+
+    from .catalogue import ACTIONS, THEMES, wanting, weights
+    from .driver import choose
+
+    played = dict.fromkeys(ACTIONS, 500) | {"pay_side_prize": 0, "award_side_pool": 250}
+    boost, theme = wanting(played, 500)
+    assert boost["pay_side_prize"] == 21 and boost["award_side_pool"] == 11 and boost["bust"] == 1
+    assert theme == "jackpot and side pools"
+    rng, plain_rng = random.Random(1), random.Random(1)
+    wanted = Counter(choose(rng, weights(theme, boost)) for _ in range(4000))
+    plain = Counter(choose(plain_rng, weights("the mix")) for _ in range(4000))
+    assert wanted["pay_side_prize"] > 20 * plain["pay_side_prize"] > 0
+    assert wanting(dict.fromkeys(ACTIONS, 500), 500) == (dict.fromkeys(ACTIONS, 1.0), "the mix")
+    assert "pay_side_prize" in THEMES[theme]

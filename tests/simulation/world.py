@@ -90,6 +90,8 @@ class World:
     ended_keys: list[str] = field(default_factory=list)
     #: the current step pushed the room's dealers (the invariants then ask for every table's dealer)
     pushed: bool = False
+    #: the push list the current step read (the invariants compare it with the room map)
+    push_list: dict | None = None
     #: the people the current step looked up, or whose data it exported (the invariants ask the
     #: product about them after the step)
     looked_up: list[int] = field(default_factory=list)
