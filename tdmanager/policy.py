@@ -95,6 +95,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "tournament-detail": {"GET": LOBBY_AUDIT, "PUT": D, "PATCH": D, "DELETE": D},
     "tournament-open-registration": {"POST": D},
     "tournament-start": {"POST": D},
+    "tournament-stop-waiting": {"POST": D},
     "tournament-finish": {"POST": D},
     "tournament-cancel": {"POST": D},
     "tournament-copy": {"POST": D},  # a new tournament as a copy of this one

@@ -901,8 +901,40 @@ def drive_room(w: World) -> dict:
     }
 
 
+def drive_waiting_start(w: World) -> dict:
+    hall = cardrooms.save_room("Sala piccola", actor=w.director)
+    cardrooms.save_table(hall, 1, seats=9, actor=w.director)
+    t = w.tournament("Attesa Cup", settings={"room": hall.pk})
+    w.field_of(t, [(f"Player{i}", "Attesa") for i in range(1, 13)])  # two tables' worth, one in the room
+    lifecycle.start(t, actor=w.director, when_room_full=lifecycle.WAIT)
+    lifecycle.stop_waiting(t, actor=w.director)
+    lifecycle.start(t, actor=w.director, when_room_full=lifecycle.WAIT)
+    for entry in list(t.entries.all())[2:]:  # ten refunded: below the minimum when the table is free
+        cashier.refund(entry, reason="changed his mind", actor=w.director)
+    t.min_players = 3
+    t.save(update_fields=["min_players"])
+    cardrooms.save_table(hall, 2, seats=9, actor=w.director)
+    lifecycle.start_waiting()
+    u = w.tournament("Attesa Open", settings={"room": hall.pk})
+    w.field_of(u, [(f"Player{i}", "Open") for i in range(1, 13)])
+    lifecycle.start(u, actor=w.director, when_room_full=lifecycle.WAIT, override_minimum=True)
+    cardrooms.save_table(hall, 3, seats=9, actor=w.director)
+    lifecycle.start_waiting()
+    lifecycle.cancel(t, actor=w.director, reason="room closed")
+    lifecycle.cancel(u, actor=w.director, reason="room closed")
+    for number in (1, 2, 3):
+        cardrooms.remove_table(hall, number, actor=w.director)  # the room keeps no table: the other drives' events number their own
+    return {
+        "tournaments.start.waiting": ["1 free table too few"],
+        "tournaments.start.wait_stopped": ["stopped waiting"],
+        "tournaments.start.wait_refused": ["below_minimum"],
+        "tournaments.tournament.started": ["12 players"],
+    }
+
+
 DRIVES = [
     drive_room,
+    drive_waiting_start,
     drive_bounties,
     drive_cashier,
     drive_clock,

@@ -307,6 +307,16 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.TOURNAMENTS_TOURNAMENT_DELETED: _("%(actor)s deleted the tournament %(name)s"),
     A.TOURNAMENTS_TOURNAMENT_FINISHED: _("%(actor)s finished the tournament"),
     A.TOURNAMENTS_TOURNAMENT_STARTED: _("%(actor)s started the tournament with %(players)s players"),
+    A.TOURNAMENTS_START_WAITING: (
+        ngettext_lazy(
+            "%(actor)s asked to start the tournament: the room has %(missing)s free table too few, it starts by itself once it is free",
+            "%(actor)s asked to start the tournament: the room has %(missing)s free tables too few, it starts by itself once they are free",
+            "count",
+        ),
+        "missing",
+    ),
+    A.TOURNAMENTS_START_WAIT_STOPPED: _("%(actor)s stopped waiting for free tables: the tournament will not start by itself"),
+    A.TOURNAMENTS_START_WAIT_REFUSED: _("The tables were free but the start was refused (%(code)s): the tournament no longer waits to start"),
     A.TOURNAMENTS_TOURNAMENT_UPDATED: _("%(actor)s changed the tournament"),
     A.TOURNAMENTS_TOURNAMENT_COPIED: _("%(actor)s created the tournament as a copy of %(copied_from)s"),
     A.TOURNAMENTS_TEMPLATE_SAVED: _("%(actor)s saved the tournament as the template %(template_name)s"),

@@ -598,6 +598,24 @@ class IdempotencyRecord(models.Model):
         indexes = [models.Index(fields=["created_at"], name="idem_created_idx")]
 
 
+class WaitingStart(models.Model):
+    """A start the director asked for while the room had too few free tables (issue #42), or a
+    sit & go that filled then: the event starts by itself, with the options asked, as soon as the
+    tables are free (``lifecycle.start_waiting``); the director may stop waiting."""
+
+    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="waiting_start")
+    asked_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    device = models.CharField(max_length=200, blank=True)
+    asked_at = models.DateTimeField()
+    #: ``lifecycle.start``'s options as asked (start_clock, override_minimum, …)
+    options = models.JSONField(default=dict)
+    #: the tables missing at the last try
+    missing = models.PositiveIntegerField(default=0)
+
+    def __str__(self):
+        return f"{self.tournament_id} waits for {self.missing} tables"
+
+
 class Clock(models.Model):
     """The tournament clock. This row is the truth; everything shown is derived from it by
     ``tournaments.clock`` (pure arithmetic). ``version`` is bumped on every change so that a

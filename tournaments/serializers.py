@@ -22,6 +22,7 @@ from .models import (
     Tournament,
     TournamentEvent,
     TournamentTemplate,
+    WaitingStart,
 )
 from .people_search import masked_document
 from .selectors import change_lines, penalty_progress, public_reason, seat_of
@@ -118,6 +119,11 @@ class BlindStructureSerializer(IdModelSerializer):
         fields = ["id", "name", "description", "is_template", "items", "reason"]
 
 
+class WaitingSerializer(serializers.Serializer):
+    missing = serializers.IntegerField(help_text="the room's free tables missing at the last try")
+    asked_at = serializers.DateTimeField()
+
+
 class TournamentSerializer(IdModelSerializer):
     entry_price = serializers.SerializerMethodField(help_text="what the desk charges for an entry: buy_in + fee + bounty_part")
     bounty_part = serializers.SerializerMethodField(help_text="PAY-02: the bounty bought with each entry in a bounty event (settings.bounty_amount), else 0")
@@ -135,6 +141,9 @@ class TournamentSerializer(IdModelSerializer):
     fee_is_override = serializers.SerializerMethodField(help_text="the fee is not the statutory one (settings.fee_override)")
     late_registration_level = serializers.SerializerMethodField(
         help_text="REG-04: late registration closes at the end of this level: late_reg_closes_after_level, else settings.late_reg_default_level (3)"
+    )
+    waiting_for_tables = serializers.SerializerMethodField(
+        help_text="a start waiting for free tables of the room (when_room_full: wait): {missing, asked_at}, else null"
     )
     rebuy_level = serializers.SerializerMethodField(
         help_text="FMT-04: rebuys are sold until the end of this level: rebuy_until_level, else settings.rebuy_default_level (3)"
@@ -186,12 +195,21 @@ class TournamentSerializer(IdModelSerializer):
             "fee_is_override",
             "late_registration_level",
             "rebuy_level",
+            "waiting_for_tables",
         ]
         read_only_fields = ["status"]
         extra_kwargs = {
             "fee": {"required": False, "help_text": "computed from the buy-in and settings.fee_override (REG-03)"},
             **{f: bounded(MAX_STACK) for f in ("starting_stack", "rebuy_chips", "addon_chips", "rebuy_stack_threshold")},
         }
+
+    @extend_schema_field(WaitingSerializer(allow_null=True))
+    def get_waiting_for_tables(self, obj) -> dict | None:
+        try:
+            waiting = obj.waiting_start
+        except WaitingStart.DoesNotExist:
+            return None
+        return {"missing": waiting.missing, "asked_at": waiting.asked_at}
 
     @extend_schema_field(serializers.DecimalField(max_digits=13, decimal_places=2))
     def get_entry_price(self, obj) -> str:
@@ -423,6 +441,12 @@ class StartSerializer(serializers.Serializer):
     seat_later_sessions = serializers.BooleanField(
         default=False,
         help_text="SEAT-02: seat now, by the draw, the paid players the draw in advance put into a later session (else 409 predraw_later_session)",
+    )
+    when_room_full = serializers.ChoiceField(
+        choices=["refuse", "wait"],
+        default="refuse",
+        help_text="the room has too few free tables: refuse (409 room_full, with missing) or wait (the tournament stays as it is, "
+        "waiting_for_tables says so, and it starts by itself as soon as the tables are free)",
     )
 
 

@@ -5,7 +5,7 @@ import logging
 from celery import shared_task
 from celery.signals import worker_ready
 
-from .services import cashier, clockctl, privacy
+from .services import cashier, clockctl, lifecycle, privacy
 
 log = logging.getLogger(__name__)
 
@@ -53,3 +53,10 @@ def send_clock_catch_up(**_kwargs):
         catch_up_clocks.apply_async(expires=60)
     except Exception:  # the worker must start all the same: the beat sweep runs every second
         log.exception("could not send the clock catch-up")
+
+
+@shared_task(ignore_result=True)
+def start_waiting_events():
+    """Every few seconds (beat), and when a room's table is given back: the starts waiting for
+    free tables that the room can now hold (``lifecycle.start_waiting``, issue #42)."""
+    lifecycle.start_waiting()

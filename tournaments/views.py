@@ -15,7 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from tdmanager import policy
 from tdmanager.api import named_detail, object_id
@@ -28,7 +28,7 @@ from tdmanager.roles import user_roles
 from . import clock as clock_engine
 from . import clockview, fees, labels, overview, penalties, receipts, selectors, signals
 from .house import HouseRules
-from .models import BlindStructure, ChipSet, DisplayScreen, Entry, LedgerRow, Person, RegulatorGrant, Tournament, TournamentTemplate
+from .models import BlindStructure, ChipSet, DisplayScreen, Entry, LedgerRow, Person, RegulatorGrant, Tournament, TournamentTemplate, WaitingStart
 from .serializers import MAX_STACK, PersonSerializer, TournamentSerializer, at_most
 from .services import cashier, lifecycle, oversight, people, privacy, setup, streaming
 from .services import changes as change_service
@@ -485,7 +485,14 @@ def tournament_detail(request, pk):
                     prestart_report_sent=bool(request.POST.get("prestart_report_sent")),
                     start_clock=bool(request.POST.get("start_clock")),
                     seat_later_sessions=bool(request.POST.get("seat_later_sessions")),
+                    when_room_full=lifecycle.WAIT if request.POST.get("wait_for_tables") else lifecycle.REFUSE,
                 )
+                waiting = WaitingStart.objects.filter(tournament=t).first()
+                if waiting is not None:
+                    messages.success(request, _waiting_message(waiting))
+                    return redirect("tournament", pk=t.pk)
+            elif op == "stop-waiting":
+                lifecycle.stop_waiting(t, actor=actor)
             elif op == "finish":
                 lifecycle.finish(t, actor=actor)
             elif op == "cancel":
@@ -543,8 +550,17 @@ def tournament_detail(request, pk):
             "events": events,
             "changes": published_changes(t),
             "alternates": t.alternates.filter(status="WAITING").select_related("person"),
+            "waiting": WaitingStart.objects.filter(tournament=t).select_related("asked_by").first(),
         },
     )
+
+
+def _waiting_message(waiting) -> str:
+    return ngettext(
+        "The room has too few free tables (%(n)s table missing): the tournament starts by itself as soon as it is free.",
+        "The room has too few free tables (%(n)s tables missing): the tournament starts by itself as soon as they are free.",
+        waiting.missing,
+    ) % {"n": waiting.missing}
 
 
 def _start_at(value):

@@ -22,6 +22,7 @@ from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.transactions import service
 from tournaments.actions import Action
 from tournaments.models import Tournament
+from tournaments.services import lifecycle
 from tournaments.services.events import log_event
 
 from .. import engine
@@ -114,6 +115,7 @@ def give_back(tournament_id: int, room_id: int, numbers) -> None:
     """The tournament no longer plays at these tables: free for the next event at once."""
     RoomTable.objects.filter(room_id=room_id, number__in=list(numbers), held_by_id=tournament_id).update(held_by=None)
     dealers.table_closed(room_id, numbers)  # its dealer goes to the pool
+    lifecycle.tables_freed()  # an event waiting for tables may start now
 
 
 def event_ended(tournament_id: int) -> None:
@@ -124,6 +126,8 @@ def event_ended(tournament_id: int) -> None:
         RoomTable.objects.filter(held_by_id=tournament_id).update(held_by=None)
         for room_id in {r for r, _n in held}:
             dealers.table_closed(room_id, [n for r, n in held if r == room_id])
+    if held or RoomTable.objects.filter(reserved_for_id=tournament_id).exists():
+        lifecycle.tables_freed()
 
 
 def keep_for(tournament_id: int, room_id: int, numbers) -> None:
@@ -210,6 +214,7 @@ def save_table(
             raise ValidationFailed("invalid", _("Order: a whole number from 0 to 99999."), field="position")
         row.position = position
     row.save()
+    lifecycle.tables_freed()
     log_event(None, Action.ROOM_TABLE_SAVED, actor, room=room.pk, room_name=room.name, table=row.number, seats=row.seats, zone=row.zone)
     return row
 
@@ -249,6 +254,7 @@ def back_in_service(room: CardRoom, number: int, *, actor) -> RoomTable:
     if row.out_of_service:
         row.out_of_service = ""
         row.save(update_fields=["out_of_service"])
+        lifecycle.tables_freed()
         log_event(None, Action.ROOM_TABLE_BACK, actor, room=room.pk, room_name=room.name, table=number)
     return row
 
@@ -279,5 +285,6 @@ def lift_reservation(room: CardRoom, number: int, *, actor) -> RoomTable:
         t_id = row.reserved_for_id
         row.reserved_for = None
         row.save(update_fields=["reserved_for"])
+        lifecycle.tables_freed()
         log_event(Tournament.objects.filter(pk=t_id).first(), Action.ROOM_TABLE_RELEASED, actor, room=room.pk, room_name=room.name, table=number)
     return row

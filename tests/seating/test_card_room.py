@@ -256,3 +256,125 @@ def test_a_table_kept_for_an_event_is_the_first_its_draw_takes(room, make_tourna
     cardrooms.reserve(room, 15, t, actor=actor)
     lifecycle.start(t, actor=actor, prestart_report_sent=True)
     assert in_play(t) == held(t) == [11, 15]  # the kept table, then the house's order
+
+
+def saletta(actor, tables=(1, 2)):
+    small = cardrooms.save_room("Saletta", actor=actor)
+    for n in tables:
+        cardrooms.save_table(small, n, seats=9, actor=actor)
+    return small
+
+
+@pytest.mark.django_db
+def test_an_event_asked_to_wait_starts_by_itself_when_a_table_is_free(db, actor, make_tournament, make_person):
+    from tournaments.models import Clock, WaitingStart
+
+    saletta(actor)
+    first = started(make_tournament, make_person, actor, 12, name="Early")  # both tables
+    late = make_tournament(name="Late")
+    fill(late, make_person, actor, 5)
+    t = lifecycle.start(late, actor=actor, prestart_report_sent=True, start_clock=True, when_room_full=lifecycle.WAIT)
+    assert t.status == Tournament.REGISTERING and Tournament.objects.get(pk=late.pk).status == Tournament.REGISTERING
+    assert WaitingStart.objects.get(tournament=late).missing == 1
+    assert in_play(late) == held(late) == [] and not Seat.objects.filter(tournament=late).exists()  # nothing drawn
+    assert lifecycle.start_waiting() == 0  # still full: it waits on
+    assert Tournament.objects.get(pk=late.pk).status == Tournament.REGISTERING
+    for entry in Entry.objects.filter(tournament=first).order_by("number")[:3]:  # a table of Early breaks
+        seating.record_bust(first, [entry.pk], actor=actor)
+    assert lifecycle.start_waiting() == 1
+    late.refresh_from_db()
+    assert late.status == Tournament.RUNNING and in_play(late) == held(late) == [3 - in_play(first)[0]]
+    assert Clock.objects.get(tournament=late).status == Clock.RUNNING  # started as asked: the clock too
+    assert not WaitingStart.objects.filter(tournament=late).exists()
+    assert late.events.filter(action="tournaments.tournament.started", payload__waited=True).count() == 1
+
+
+@pytest.mark.django_db
+def test_a_start_that_waits_tries_again_at_once_when_a_table_is_given_back(
+    db, actor, make_tournament, make_person, django_capture_on_commit_callbacks, settings
+):
+    from unittest import mock
+
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"  # a broker: the task is sent (the send is mocked)
+    small = saletta(actor, tables=(1,))
+    late = make_tournament(name="Late")
+    fill(late, make_person, actor, 12)  # two tables, the room has one
+    lifecycle.start(late, actor=actor, when_room_full=lifecycle.WAIT)
+    with mock.patch.object(lifecycle, "signature") as sent, django_capture_on_commit_callbacks(execute=True):
+        cardrooms.set_out_of_service(small, 1, "panno", actor=actor)
+    assert sent.call_count == 0  # a table taken away frees nothing
+    with mock.patch.object(lifecycle, "signature") as sent, django_capture_on_commit_callbacks(execute=True):
+        cardrooms.back_in_service(small, 1, actor=actor)
+        cardrooms.save_table(small, 2, seats=9, actor=actor)
+    assert sent.call_args_list[0].args == (lifecycle.START_WAITING,)
+    assert lifecycle.start_waiting() == 1
+
+
+@pytest.mark.django_db
+def test_a_sit_and_go_that_fills_in_a_full_room_sells_its_last_seat_and_waits(db, actor, structure, make_tournament, make_person, cashier_actor):
+    from tournaments.models import Clock, WaitingStart
+
+    small = cardrooms.save_room("Saletta", actor=actor)
+    cardrooms.save_table(small, 7, seats=10, actor=actor)
+    busy = started(make_tournament, make_person, actor, 8, name="Busy", table_size=10)
+    assert held(busy) == [7]
+    sng = sitandgo.create_sit_and_go(name="SNG 1", buy_in=Decimal(50), fee=Decimal(5), starting_stack=5000, structure=structure, actor=actor)
+    fill(sng, make_person, cashier_actor, 10)  # the tenth sale stands: the room has no table for it yet
+    sng.refresh_from_db()
+    assert sng.status == Tournament.REGISTERING and sng.entries.filter(status=Entry.ACTIVE).count() == 10
+    assert WaitingStart.objects.get(tournament=sng).missing == 1
+    lifecycle.finish(busy, actor=actor)
+    assert lifecycle.start_waiting() == 1
+    sng.refresh_from_db()
+    assert sng.status == Tournament.RUNNING and in_play(sng) == held(sng) == [7]
+    assert Clock.objects.get(tournament=sng).status == Clock.RUNNING
+
+
+@pytest.mark.django_db
+def test_a_waiting_start_stopped_cancelled_or_refused_waits_no_more(db, actor, make_tournament, make_person):
+    from tournaments.models import WaitingStart
+
+    small = saletta(actor, tables=(1,))
+    stopped, refused, cancelled = (make_tournament(name=name, min_players=3) for name in ("Stopped", "Refused", "Cancelled"))
+    for t in (stopped, refused, cancelled):
+        fill(t, make_person, actor, 12)
+        lifecycle.start(t, actor=actor, when_room_full=lifecycle.WAIT)
+    assert WaitingStart.objects.count() == 3
+    lifecycle.stop_waiting(stopped, actor=actor)
+    lifecycle.cancel(cancelled, actor=actor, reason="pioggia")
+    for entry in list(refused.entries.order_by("number"))[2:]:
+        cashier.refund(entry, reason="gone home", actor=actor)
+    cardrooms.save_table(small, 2, seats=9, actor=actor)
+    assert lifecycle.start_waiting() == 0
+    assert not WaitingStart.objects.exists()
+    assert {t.status for t in Tournament.objects.filter(pk__in=[stopped.pk, refused.pk])} == {Tournament.REGISTERING}
+    assert refused.events.filter(action="tournaments.start.wait_refused", payload__code="below_minimum").exists()
+    assert stopped.events.filter(action="tournaments.start.wait_stopped").exists()
+
+
+@pytest.mark.django_db
+def test_wait_for_tables_through_the_api_and_the_page(api, director, client, actor, make_tournament, make_person):
+    from django.utils import translation
+
+    saletta(actor, tables=(1,))
+    t = make_tournament(name="Serata")
+    fill(t, make_person, actor, 12)
+    boss = api(director)
+    r = boss.post(f"/api/v1/tournaments/{t.pk}/start/", {"when_room_full": "later"}, format="json")
+    assert r.status_code == 400 and "when_room_full" in r.json()["fields"]
+    r = boss.post(f"/api/v1/tournaments/{t.pk}/start/", {}, format="json")
+    assert r.status_code == 409 and r.json()["code"] == "room_full" and r.json()["missing"] == 1
+    r = boss.post(f"/api/v1/tournaments/{t.pk}/start/", {"when_room_full": "wait", "start_clock": True}, format="json")
+    assert r.status_code == 200 and r.json()["status"] == "REGISTERING" and r.json()["waiting_for_tables"]["missing"] == 1
+    assert boss.get(f"/api/v1/tournaments/{t.pk}/").json()["waiting_for_tables"]["missing"] == 1
+    client.force_login(director)
+    with translation.override("it"):
+        page = client.get(f"/tournaments/{t.pk}/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
+        assert "In attesa di tavoli liberi" in page and "manca 1 tavolo" in page
+        r = client.post(f"/tournaments/{t.pk}/", {"op": "stop-waiting"}, HTTP_ACCEPT_LANGUAGE="it", follow=True)
+        assert "In attesa di tavoli liberi" not in r.content.decode()
+    assert boss.get(f"/api/v1/tournaments/{t.pk}/").json()["waiting_for_tables"] is None
+    r = client.post(f"/tournaments/{t.pk}/", {"op": "start", "wait_for_tables": "1"}, HTTP_ACCEPT_LANGUAGE="it", follow=True)
+    assert "In attesa di tavoli liberi" in r.content.decode()
+    r = boss.post(f"/api/v1/tournaments/{t.pk}/stop-waiting/", format="json")
+    assert r.status_code == 200 and r.json()["waiting_for_tables"] is None

@@ -32,7 +32,7 @@ from tournaments import clock as clock_engine
 from tournaments import clockview
 from tournaments import selectors as tsel
 from tournaments.formats.services import stackchoice
-from tournaments.models import Entry, LedgerRow, Tournament
+from tournaments.models import Entry, LedgerRow, Tournament, WaitingStart
 from tournaments.services import cashier, changes, clockctl, floor, lifecycle, logins, people, privacy, registration, setup
 from tournaments.services.events import Actor
 from tournaments.services.structures import ensure_builtin_structures
@@ -315,7 +315,13 @@ def start_event(world: World, rng) -> str:
     t = _event(world, rng, Tournament.REGISTERING)
     if t.entries.filter(status=Entry.ACTIVE).count() < 4 and rng.random() < 0.8:
         raise Skip("waiting for players")
-    lifecycle.start(t, actor=world.director, override_minimum=True, prestart_report_sent=True, start_clock=True)
+    # a full room: the director is refused (room_full) or, now and then, has the event wait for tables
+    wait = rng.random() < 0.3
+    t = lifecycle.start(
+        t, actor=world.director, override_minimum=True, prestart_report_sent=True, start_clock=True, when_room_full=lifecycle.WAIT if wait else lifecycle.REFUSE
+    )
+    if t.status != Tournament.RUNNING:
+        return f"{t.name} waits for free tables"
     return f"started {t.name} ({'after a predraw' if t.pk in world.predrawn else 'drawn now'})"
 
 
@@ -507,8 +513,13 @@ def time_passes(world: World, rng) -> str:
     minutes = rng.choice([5, 10, 20, 40])
     world.traveller.shift(minutes * 60)
     changed = clockctl.sweep()
+    waited = lifecycle.start_waiting()  # the beat tries the starts waiting for tables too
+    if rng.random() < 0.2:
+        waiting = list(WaitingStart.objects.filter(tournament__in=world.events).order_by("pk"))
+        if waiting:  # the director gives up waiting for one
+            lifecycle.stop_waiting(rng.choice(waiting).tournament, actor=world.director)
     world.touched = None  # every running clock may have moved
-    return f"{minutes} minutes later ({changed} clocks moved)"
+    return f"{minutes} minutes later ({changed} clocks moved, {waited} waiting events started)"
 
 
 @action(weight=1)

@@ -27,7 +27,7 @@ from django.utils.translation import gettext
 from payouts import reports
 from payouts import selectors as psel
 from seating import selectors as seating_selectors
-from seating.models import DealerAssignment, DealerShift, PendingMove, Seat, SeatingState, Table
+from seating.models import DealerAssignment, DealerShift, PendingMove, RoomTable, Seat, SeatingState, Table
 from tdmanager.policy import DOCUMENT_READERS
 from tdmanager.roles import has_role
 from tournaments import live_seats, phone, public_info
@@ -249,6 +249,29 @@ def dealers_where_the_room_says(world: World) -> list[str]:
         bare = sorted(tb["number"] for tb in shown if tb["state"] == "IN_USE" and not tb["dealer"])
         if len(bare) > max(0, len(in_use) - able):
             problems.append(f"after the push, tables without a dealer: {bare} ({able} dealers not on a break for {len(in_use)} tables)")
+    return problems
+
+
+def waiting_starts_hold_nothing(world: World) -> list[str]:
+    """A start waiting for free tables (issue #42), as the tournament's page and API show it
+    (``waiting_for_tables``), belongs to an event still to start that holds no table and has no
+    seat drawn, and says how many tables it lacks; an event that started, ended or was cancelled
+    waits for nothing."""
+    from tournaments.serializers import TournamentSerializer
+
+    problems = []
+    for t in world.to_check():
+        shown = TournamentSerializer(Tournament.objects.select_related("waiting_start").get(pk=t.pk)).data["waiting_for_tables"]
+        if shown is None:
+            continue
+        if t.status not in (Tournament.PLANNED, Tournament.REGISTERING):
+            problems.append(f"{t.name} is {t.status} and still waits for tables")
+        if shown["missing"] < 1:
+            problems.append(f"{t.name} waits for tables with none missing")
+        if Seat.objects.filter(tournament=t, entry__isnull=False).exists() and t.pk not in world.predrawn:
+            problems.append(f"{t.name} waits for tables with players seated")
+        if RoomTable.objects.filter(held_by=t).exists():
+            problems.append(f"{t.name} waits for tables and holds some")
     return problems
 
 
@@ -757,6 +780,7 @@ INVARIANTS = [
     room_tables_held_once,
     dealers_where_the_room_says,
     push_list_as_the_room_stands,
+    waiting_starts_hold_nothing,
     places_unique_and_contiguous,
     receipts_are_gapless,
     erased_people_are_gone,

@@ -92,7 +92,7 @@ class StructureViewSet(viewsets.ModelViewSet):
 class TournamentViewSet(viewsets.ModelViewSet):
     permission_classes = [HasRole]
     serializer_class = s.TournamentSerializer
-    queryset = Tournament.objects.all()
+    queryset = Tournament.objects.select_related("waiting_start")  # waiting_for_tables, no query per row
 
     def get_serializer_context(self):
         # Every stage at once: the serializer runs the setup rules (pure) beside its fields' errors.
@@ -131,8 +131,16 @@ class TournamentViewSet(viewsets.ModelViewSet):
             prestart_report_sent=d["prestart_report_sent"],
             start_clock=d["start_clock"],
             seat_later_sessions=d["seat_later_sessions"],
+            when_room_full=d["when_room_full"],
         )
-        return Response(self.get_serializer(t).data)
+        return Response(self.get_serializer(self.get_queryset().get(pk=t.pk)).data)
+
+    @extend_schema(request=None, responses=s.TournamentSerializer)
+    @action(detail=True, methods=["post"], url_path="stop-waiting")
+    def stop_waiting(self, request, pk=None):
+        """The start waiting for free tables (``when_room_full: wait``) no longer waits."""
+        t = lifecycle.stop_waiting(self.get_object(), actor=Actor.from_request(request))
+        return Response(self.get_serializer(self.get_queryset().get(pk=t.pk)).data)
 
     @extend_schema(request=s.CopySerializer, responses={201: s.TournamentSerializer})
     @action(detail=True, methods=["post"])

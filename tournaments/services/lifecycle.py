@@ -1,7 +1,10 @@
 """Tournament lifecycle: planned → registering → running → finished (or cancelled)."""
 
+import logging
 from decimal import Decimal
 
+from celery import signature
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F, Sum
 from django.utils import timezone
@@ -14,12 +17,15 @@ from tdmanager.transactions import service
 from .. import selectors, signals
 from ..actions import Action
 from ..house import HouseRules
-from ..models import BlindStructure, Clock, Entry, LedgerRow, Tournament
+from ..models import BlindStructure, Clock, Entry, LedgerRow, Tournament, WaitingStart
 from ..signals import announce
 from . import clockctl
 from .events import Actor, log_event
 from .ledger import lock_tournament
 from .setup import copy_structure
+
+log = logging.getLogger(__name__)
+START_WAITING = "tournaments.tasks.start_waiting_events"
 
 
 class LifecycleError(DomainError):
@@ -37,6 +43,12 @@ def open_registration(tournament, *, actor: Actor) -> Tournament:
     return t
 
 
+#: what a start does when the room has too few free tables (issue #42): refused with the number
+#: missing (``room_full``), or waits and starts by itself once they are free
+REFUSE, WAIT = "refuse", "wait"
+WHEN_ROOM_FULL = (REFUSE, WAIT)
+
+
 @service
 def start(
     tournament,
@@ -46,6 +58,7 @@ def start(
     prestart_report_sent: bool = False,
     start_clock: bool = False,
     seat_later_sessions: bool = False,
+    when_room_full: str = REFUSE,
     now=None,
 ) -> Tournament:
     """Start the tournament: needs the minimum field (FMT-14) unless the director overrides, and,
@@ -53,9 +66,39 @@ def start(
     With ``start_clock`` the clock starts in the same transaction (the page asks, ticked by
     default); without it the lobby shows the first level waiting for the director's start.
     Seating draws the seats; after a draw in advance (SEAT-02) it refuses the start while paid
-    players drawn into a later session wait, unless ``seat_later_sessions``."""
-    now = now or timezone.now()
+    players drawn into a later session wait, unless ``seat_later_sessions``. When the room has
+    too few free tables the start is refused (``room_full``) or, ``when_room_full="wait"``, it
+    waits (``WaitingStart``, nothing else written) and starts by itself once they are free: the
+    tournament's status then stays as it was."""
+    if when_room_full not in WHEN_ROOM_FULL:
+        raise LifecycleError("invalid", _("When the room is full: refuse or wait."), status=400, field="when_room_full")
+    options = {
+        "override_minimum": override_minimum,
+        "prestart_report_sent": prestart_report_sent,
+        "start_clock": start_clock,
+        "seat_later_sessions": seat_later_sessions,
+    }
     t = lock_tournament(tournament)
+    if when_room_full == REFUSE:
+        return _start(t, actor=actor, now=now, **options)
+    try:
+        with transaction.atomic():  # a savepoint: a start refused for want of tables leaves nothing
+            return _start(t, actor=actor, now=now, **options)
+    except DomainError as refusal:
+        if refusal.code != "room_full":
+            raise
+        t.refresh_from_db()
+        missing = refusal.extra.get("missing", 0)
+        WaitingStart.objects.update_or_create(
+            tournament=t,
+            defaults={"asked_by": actor.user, "device": actor.device[:200], "asked_at": now or timezone.now(), "options": options, "missing": missing},
+        )
+        log_event(t, Action.TOURNAMENTS_START_WAITING, actor, missing=missing)
+        return t
+
+
+def _start(t, *, actor, override_minimum, prestart_report_sent, start_clock, seat_later_sessions, now=None, waited=False) -> Tournament:
+    now = now or timezone.now()
     if t.status not in (Tournament.PLANNED, Tournament.REGISTERING):
         raise LifecycleError("bad_status", _("This tournament has already started or ended."))
     if requires_prestart_report(t) and not prestart_report_sent:
@@ -75,12 +118,76 @@ def start(
     t.structure = private_structure(t)
     t.status = Tournament.RUNNING
     t.save(update_fields=["status", "structure"])
+    WaitingStart.objects.filter(tournament=t).delete()  # a start asked directly ends the waiting one
     Clock.objects.get_or_create(tournament=t)
-    log_event(t, Action.TOURNAMENTS_TOURNAMENT_STARTED, actor, players=players, override_minimum=override_minimum, prestart_report_sent=prestart_report_sent)
+    extra = {"waited": True} if waited else {}
+    log_event(
+        t, Action.TOURNAMENTS_TOURNAMENT_STARTED, actor, players=players, override_minimum=override_minimum, prestart_report_sent=prestart_report_sent, **extra
+    )
     announce(signals.tournament_started, t, actor, seat_later_sessions=seat_later_sessions)  # seating draws the seats
     if start_clock:
         clockctl.start_clock(t, actor=actor, now=now)
     return t
+
+
+def start_waiting(now=None) -> int:
+    """The starts waiting for free tables, oldest first, each tried again (the beat every few
+    seconds, and the moment a table is given back): those the room can now hold start, as
+    asked, in the name of whoever asked; one refused for another reason (its players refunded
+    below the minimum, …) stops waiting, the refusal in its log. Returns how many started."""
+    started = 0
+    for pk in list(WaitingStart.objects.order_by("asked_at", "pk").values_list("tournament_id", flat=True)):
+        started += _start_if_tables(pk, now=now)
+    return started
+
+
+@service
+def _start_if_tables(tournament_id: int, now=None) -> bool:
+    t = lock_tournament(tournament_id)
+    waiting = WaitingStart.objects.select_for_update().filter(tournament=t).select_related("asked_by").first()
+    if waiting is None:
+        return False  # started or stopped meanwhile
+    actor = Actor(waiting.asked_by, waiting.device)
+    try:
+        with transaction.atomic():
+            _start(t, actor=actor, now=now, waited=True, **waiting.options)
+    except DomainError as refusal:
+        t.refresh_from_db()
+        if refusal.code == "room_full":
+            missing = refusal.extra.get("missing", 0)
+            if missing != waiting.missing:
+                waiting.missing = missing
+                waiting.save(update_fields=["missing"])
+            return False
+        waiting.delete()
+        log_event(t, Action.TOURNAMENTS_START_WAIT_REFUSED, actor, code=refusal.code, detail=str(refusal.message))
+        return False
+    return True
+
+
+@service
+def stop_waiting(tournament, *, actor: Actor) -> Tournament:
+    """The director no longer wants the event to start by itself when tables are free."""
+    t = lock_tournament(tournament)
+    if WaitingStart.objects.filter(tournament=t).delete()[0]:
+        log_event(t, Action.TOURNAMENTS_START_WAIT_STOPPED, actor)
+    return t
+
+
+def tables_freed() -> None:
+    """A room's tables were given back or put back in service: once this commits, the starts
+    waiting for tables are tried at once (a task; the beat tries them anyway every few seconds).
+    Nothing when none waits, or with no broker to send the task to."""
+    if not settings.REDIS_URL or not WaitingStart.objects.exists():
+        return
+
+    def send():
+        try:
+            signature(START_WAITING).apply_async(expires=60)
+        except Exception:
+            log.warning("could not send the waiting starts' task; the beat will try them")
+
+    transaction.on_commit(send)
 
 
 def requires_prestart_report(t: Tournament) -> bool:
@@ -133,6 +240,7 @@ def cancel(tournament, *, actor: Actor, reason: str) -> Tournament:
         raise LifecycleError(*why)
     t.status = Tournament.CANCELLED
     t.save(update_fields=["status"])
+    WaitingStart.objects.filter(tournament=t).delete()
     owed = dict(
         LedgerRow.objects.filter(tournament=t, entry__isnull=False)
         .exclude(entry__status=Entry.CANCELLED)

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from tdmanager.transactions import service
 from tournaments.actions import Action
 from tournaments.models import Entry, Tournament
-from tournaments.services import cashier, checks, clockctl, lifecycle, setup
+from tournaments.services import cashier, checks, lifecycle, setup
 from tournaments.services.events import Actor, log_event
 
 from .common import FormatError
@@ -50,13 +50,15 @@ def create_sit_and_go(
 
 
 def start_sit_and_go_when_full(sender, tournament: Tournament, actor: Actor, **kwargs) -> bool:
-    """Start the sit & go by itself on its last registration: seats drawn, clock started.
+    """Start the sit & go by itself on its last registration: seats drawn, clock started; when
+    the room has no free table for it, the sale stands and the sit & go waits for one (issue #42).
     Answers ``signals.sit_and_go_place_paid`` inside the sale's transaction."""
     t = tournament
     if t.entries.filter(status=Entry.ACTIVE).count() < cashier.sit_and_go_size(t):
         return False
-    lifecycle.start(t, actor=actor)
-    clockctl.start_clock(t, actor=actor)
+    started = lifecycle.start(t, actor=actor, start_clock=True, when_room_full=lifecycle.WAIT)
+    if started.status != Tournament.RUNNING:
+        return False
     t.status = Tournament.RUNNING
     log_event(t, Action.TOURNAMENTS_SITANDGO_STARTED, actor, players=cashier.sit_and_go_size(t))
     return True
