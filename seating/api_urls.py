@@ -14,6 +14,7 @@ urlpatterns = [
     path("rooms/<int:room_id>/dealers/<int:shift_id>/", room_api.RoomShiftView.as_view(), name="api-room-shift"),
     path("rooms/<int:room_id>/push/", room_api.RoomPushView.as_view(), name="api-room-push"),
     path("rooms/<int:room_id>/rotation/", room_api.RoomRotationView.as_view(), name="api-room-rotation"),
+    path("rooms/<int:room_id>/bring-in/", room_api.RoomBringInView.as_view(), name="api-room-bring-in"),
     path("rooms/<int:room_id>/dealers/report/", room_api.RoomDealerReportView.as_view(), name="api-room-dealer-report"),
     path("tournaments/<int:pk>/tables/", api.TableMapView.as_view(), name="api-seating-tables"),
     path("tournaments/<int:pk>/tables/<int:number>/<slug:op>/", api.TableActionView.as_view(), name="api-seating-table-op"),

@@ -209,6 +209,16 @@ class RoomPushView(RoomAPIView):
         return Response({"assignments": [{"dealer": a.dealer, "kind": a.kind, "table": a.table} for a in plan.assignments], "uncovered": plan.uncovered})
 
 
+class RoomBringInView(RoomAPIView):
+    """POST: the events playing at tables of their own numbers (they started before the room kept
+    tables) play at this room's tables of the same numbers; answers those brought in and those
+    left, each with why (``not_in_room``, ``taken``, ``too_small``) and the tables."""
+
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    def post(self, request, room_id):
+        return Response(cardrooms.bring_in(self.room(room_id), actor=self.actor()))
+
+
 class RoomRotationView(RoomAPIView):
     """PUT ``{"push_minutes", "break_after", "break_minutes"}``: the room's rotation (the director)."""
 

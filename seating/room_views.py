@@ -56,6 +56,12 @@ def _perform(room: CardRoom | None, post, actor) -> str:
             actor=actor,
         )
         return _("Rotation saved.")
+    if op == "bring_in":
+        done = cardrooms.bring_in(room, actor=actor)
+        return " ".join(
+            [_("%(event)s now plays at this room's tables %(tables)s.") % {"event": e["name"], "tables": _numbers(e["tables"])} for e in done["brought_in"]]
+            + [_("%(event)s keeps its own numbers: %(why)s") % {"event": e["name"], "why": _left_reason(e)} for e in done["left"]]
+        ) or _("No event plays without the room's tables.")
     if op == "rename_room":
         cardrooms.save_room(post.get("name", ""), room=room, actor=actor)
         return _("Room renamed.")
@@ -81,6 +87,20 @@ def _perform(room: CardRoom | None, post, actor) -> str:
         cardrooms.lift_reservation(room, number, actor=actor)
         return _("Table %(n)s is no longer kept.") % {"n": number}
     raise DomainError("unknown_action", _("Unknown table action."), status=404)
+
+
+def _numbers(tables) -> str:
+    return ", ".join(map(str, tables))
+
+
+def _left_reason(event: dict) -> str:
+    """Why ``cardrooms.bring_in`` left an event on its own numbers, in words."""
+    reasons = {
+        "not_in_room": _("the room has no table %(tables)s."),
+        "taken": _("table %(tables)s of the room is not free."),
+        "too_small": _("table %(tables)s of the room has fewer seats than the event's."),
+    }
+    return reasons[event["code"]] % {"tables": _numbers(event["tables"])}
 
 
 def _when(value):
@@ -127,6 +147,7 @@ def room_page(request, room_id=None):
         ),
         "seat_choices": range(cardrooms.MIN_SEATS, cardrooms.MAX_SEATS + 1),
         "may_roster": has_role(request.user, DIRECTOR, FLOOR),
+        "without_room": list(cardrooms.playing_without_a_room().values("pk", "name")[:50]),
     }
     if room is not None:
         now = timezone.now()

@@ -170,6 +170,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "api-room-shift": {"DELETE": DF},
     "api-room-push": {"POST": DF},  # push the dealers now
     "api-room-rotation": {"PUT": D},
+    "api-room-bring-in": {"POST": D},
     "api-room-dealer-report": {"GET": D},  # minutes dealt, breaks: payroll
     "api-seating-tables": {"GET": STAFF_AUDIT + (DEALER,)},
     "api-seating-predraw": {"GET": STAFF, "POST": D},  # SEAT-02: the pre-event draw into sessions

@@ -932,7 +932,18 @@ def drive_waiting_start(w: World) -> dict:
     }
 
 
+def drive_bring_in(w: World) -> dict:
+    t, _entries = w.running("Portata Cup", players=6)  # no room keeps tables yet: its own table 1
+    hall = cardrooms.save_room("Sala grande", actor=w.director)
+    cardrooms.save_table(hall, 1, seats=9, actor=w.director)
+    cardrooms.bring_in(hall, actor=w.director)
+    lifecycle.finish(t, actor=w.director)
+    cardrooms.remove_table(hall, 1, actor=w.director)  # the room keeps no table: the other drives' events number their own
+    return {"room.event.brought_in": ["Sala grande", "(1)"]}
+
+
 DRIVES = [
+    drive_bring_in,
     drive_room,
     drive_waiting_start,
     drive_bounties,

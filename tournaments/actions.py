@@ -148,6 +148,7 @@ class Action(models.TextChoices):
     ROOM_TABLE_BACK = "room.table.back_in_service", _("Table back in service")
     ROOM_TABLE_RESERVED = "room.table.reserved", _("Table kept for an event")
     ROOM_TABLE_RELEASED = "room.table.reservation_lifted", _("Table no longer kept for an event")
+    ROOM_EVENT_BROUGHT_IN = "room.event.brought_in", _("Event brought to the room's tables")
     ROOM_SHIFT_ADDED = "room.shift.added", _("Dealer put on the roster")
     ROOM_SHIFT_REMOVED = "room.shift.removed", _("Dealer taken off the roster")
     ROOM_ROTATION_SET = "room.rotation.set", _("Dealers' rotation set")

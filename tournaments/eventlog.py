@@ -132,6 +132,7 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.ROOM_TABLE_OUT: _("%(actor)s took table %(table)s of %(room_name)s out of service: %(reason)s"),
     A.ROOM_TABLE_BACK: _("%(actor)s put table %(table)s of %(room_name)s back in service"),
     A.ROOM_TABLE_RESERVED: _("%(actor)s kept table %(table)s of %(room_name)s for this event"),
+    A.ROOM_EVENT_BROUGHT_IN: _("%(actor)s brought the event to the tables of %(room_name)s: it plays at their numbers (%(numbers)s)"),
     A.ROOM_TABLE_RELEASED: _("%(actor)s no longer keeps table %(table)s of %(room_name)s for this event"),
     A.ROOM_SHIFT_ADDED: _("%(actor)s put %(dealer)s on the roster of %(room_name)s"),
     A.ROOM_SHIFT_REMOVED: _("%(actor)s took %(dealer)s off the roster of %(room_name)s"),

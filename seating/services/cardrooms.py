@@ -288,3 +288,46 @@ def lift_reservation(room: CardRoom, number: int, *, actor) -> RoomTable:
         lifecycle.tables_freed()
         log_event(Tournament.objects.filter(pk=t_id).first(), Action.ROOM_TABLE_RELEASED, actor, room=room.pk, room_name=room.name, table=number)
     return row
+
+
+# --- events that started before the room had tables ------------------------------------------
+
+
+def playing_without_a_room():
+    """The running events that number their own tables (they started before the venue kept a
+    room, or in a room of none): the events ``bring_in`` can bring to a room's tables."""
+    return Tournament.objects.filter(status=Tournament.RUNNING, seating_state__card_room__isnull=True).order_by("pk")
+
+
+@service
+def bring_in(room: CardRoom, *, actor) -> dict:
+    """The events playing without a room (``playing_without_a_room``) play at this room's tables
+    of the same numbers, so nobody moves: each whose tables in play are all in the room, free
+    and with seats enough takes them (held, a dealer asked for, on the room map); one that
+    cannot keeps numbering its own, named with why (``not_in_room``, ``taken`` or
+    ``too_small``, and the tables). Returns ``{"brought_in": [...], "left": [...]}``."""
+    from ..models import Table
+
+    brought, left = [], []
+    for t in playing_without_a_room():
+        tables = dict(Table.objects.filter(tournament=t, in_play=True).values_list("number", "capacity"))
+        if not tables:
+            continue
+        rows = {r.number: r for r in RoomTable.objects.select_for_update().filter(room_id=room.pk, number__in=list(tables)).order_by("pk")}
+        free = set(_available(room.pk, t.pk).filter(number__in=list(rows)).values_list("number", flat=True))
+        problems = (
+            ("not_in_room", sorted(n for n in tables if n not in rows)),
+            ("taken", sorted(n for n in rows if n not in free)),
+            ("too_small", sorted(n for n, r in rows.items() if r.seats < tables[n])),
+        )
+        code, numbers = next(((c, ns) for c, ns in problems if ns), (None, []))
+        if code is not None:
+            left.append({"id": t.pk, "name": t.name, "code": code, "tables": numbers})
+            continue
+        RoomTable.objects.filter(pk__in=[r.pk for r in rows.values()]).update(held_by_id=t.pk, reserved_for=None)
+        play_in(t.pk, room.pk)
+        dealers.table_opened(room.pk, sorted(tables))
+        numbers = ", ".join(map(str, sorted(tables)))
+        log_event(t, Action.ROOM_EVENT_BROUGHT_IN, actor, room=room.pk, room_name=room.name, tables=sorted(tables), numbers=numbers)
+        brought.append({"id": t.pk, "name": t.name, "tables": sorted(tables)})
+    return {"brought_in": brought, "left": left}

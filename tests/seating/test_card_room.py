@@ -378,3 +378,42 @@ def test_wait_for_tables_through_the_api_and_the_page(api, director, client, act
     assert "In attesa di tavoli liberi" in r.content.decode()
     r = boss.post(f"/api/v1/tournaments/{t.pk}/stop-waiting/", format="json")
     assert r.status_code == 200 and r.json()["waiting_for_tables"] is None
+
+
+@pytest.mark.django_db
+def test_events_that_started_before_the_room_are_brought_to_its_tables_of_the_same_numbers(api, director, client, actor, make_tournament, make_person):
+    from django.utils import translation
+
+    from seating.models import SeatingState
+
+    early = started(make_tournament, make_person, actor, 12, name="Early")  # no room yet: tables 1 and 2 of its own
+    other = started(make_tournament, make_person, actor, 6, name="Other")  # its own table 1 too
+    big = started(make_tournament, make_person, actor, 8, name="Big", table_size=10)  # one table of 10 seats
+    assert in_play(early) == [1, 2] and in_play(other) == [1] and in_play(big) == [1]
+    hall = cardrooms.save_room("Sala", actor=actor)
+    for n in (1, 2):
+        cardrooms.save_table(hall, n, seats=9, actor=actor)
+    client.force_login(director)
+    with translation.override("it"):
+        page = client.get(f"/room/{hall.pk}/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
+        assert "Early" in page and 'value="bring_in"' in page
+        r = client.post(f"/room/{hall.pk}/", {"op": "bring_in"}, HTTP_ACCEPT_LANGUAGE="it", follow=True)
+    text = r.content.decode()
+    assert "Early ora gioca ai tavoli 1, 2 di questa sala." in text
+    assert "Other mantiene i propri numeri: il tavolo 1 della sala non è libero." in text
+    assert held(early) == in_play(early) == [1, 2] and held(other) == held(big) == []
+    assert SeatingState.objects.get(tournament=early).card_room_id == hall.pk
+    shown = {tb["number"]: tb for tb in selectors.room_map(hall.pk)["tables"]}
+    assert shown[1]["event"]["name"] == "Early" and shown[1]["players"] + shown[2]["players"] == 12
+    lifecycle.finish(early, actor=actor)  # the room has 1 and 2 back: Other takes 1 first, then Big finds it taken
+    boss = api(director)
+    answer = boss.post(f"/api/v1/rooms/{hall.pk}/bring-in/", format="json").json()
+    assert [e["name"] for e in answer["brought_in"]] == ["Other"]
+    assert answer["left"] == [{"id": big.pk, "name": "Big", "code": "taken", "tables": [1]}]
+    assert held(other) == [1]
+    side, far = cardrooms.save_room("Saletta", actor=actor), cardrooms.save_room("Terza", actor=actor)
+    cardrooms.save_table(side, 1, seats=9, actor=actor)
+    cardrooms.save_table(far, 5, seats=10, actor=actor)
+    assert boss.post(f"/api/v1/rooms/{side.pk}/bring-in/", format="json").json()["left"] == [{"id": big.pk, "name": "Big", "code": "too_small", "tables": [1]}]
+    assert boss.post(f"/api/v1/rooms/{far.pk}/bring-in/", format="json").json()["left"] == [{"id": big.pk, "name": "Big", "code": "not_in_room", "tables": [1]}]
+    assert held(big) == []
