@@ -8,26 +8,29 @@
   const data = (id) => JSON.parse($(id).textContent);
   const D = { panels: data("display-panels") }, T = data("display-i18n"), F = window.TDMFormat;
   const R = data("display-rotation");
+  const parts = $("parts"), DESIGN = R.design || { layouts: {}, sounds: {}, speaker: false };
+  // The blocks a switched-off panel leaves out (the screen's panels, as before layouts).
+  const PANEL_KINDS = { blinds: ["blinds", "next"], stats: ["players", "stacks", "pool"], payouts: ["payouts", "bounties"], seats: ["seats"],
+    announcements: ["announcements"], moves: ["moves"] };
+  const omit = new Set(Object.entries(PANEL_KINDS).filter(([p]) => D.panels[p] === false).flatMap(([, kinds]) => kinds));
+  const imageUrl = (id) => "/screens/images/" + encodeURIComponent(id) + ".png";
+  const announcer = DESIGN.speaker ? window.TDMAnnouncer({ sounds: DESIGN.sounds, T, lang: LANG, key: el.dataset.token, log: $("announcer-log") }) : null;
+  if (announcer) {
+    const btn = $("sound-test");
+    btn.hidden = false;
+    btn.addEventListener("click", () => announcer.test(live && live.state.snap));
+  }
   const LANG = document.documentElement.lang || undefined;
   const ZONE = el.dataset.zone || undefined; // the room's time zone (TIME_ZONE)
   // Names come from the players: they are only ever written as text nodes.
   const node = (tag, text) => { const e = document.createElement(tag); e.textContent = text; return e; };
   const set = (id, v) => { const e = $(id); if (e && e.textContent !== String(v)) e.textContent = v; };
   const show = (id, on) => { const e = $(id); if (e && e.hidden === !!on) e.hidden = !on; };
-  let lastPayouts = null, lastLeague = null, lastResults = null, lastLevelKey = null, lastMinuteBeep = null;
+  let lastPayouts = null, lastLeague = null, lastResults = null;
   // PAY-02: the last mystery envelope seen drawn (undefined: none seen yet) and until when it is shown.
   let seenDraw, drawUntil = 0;
   const DRAW_SHOWN_MS = 30000;
   const fill = (s, vals) => s.replace(/\{(\w+)\}/g, (_, k) => vals[k]);
-
-  function beep(freq, ms) {
-    if (!D.panels.sounds) return;
-    try {
-      const ctx = new (window.AudioContext || window.webkitAudioContext)();
-      const o = ctx.createOscillator(); o.frequency.value = freq; o.connect(ctx.destination); o.start();
-      setTimeout(() => { o.stop(); ctx.close(); }, ms);
-    } catch (e) { /* no audio */ }
-  }
 
   const blindsText = (n) => TDM.num(n.small_blind) + " / " + TDM.num(n.big_blind) + (n.ante ? " (" + TDM.num(n.ante) + ")" : "");
   const money = (amount, s) => TDM.money(amount, s.tournament.currency); // two decimals, grouped by the page's language
@@ -69,9 +72,63 @@
     }
   }
 
+  // The layout of the state shown: the break's during a break, the final table's at the final
+  // table, else the live one (a state without a layout of its own shows the live one's).
+  let shownLayout = null, lastCentred = null;
+  function chooseLayout(s, c) {
+    const L = DESIGN.layouts || {};
+    const finalTable = s && s.tournament.status === "RUNNING" && s.tables_in_play === 1 && s.players_left > 1;
+    const chosen = (c && c.is_break && L.break) || (finalTable && L.final) || L.live;
+    if (!chosen || (shownLayout && shownLayout.key === chosen.key)) return;
+    shownLayout = chosen;
+    el.dataset.layout = chosen.key;
+    el.classList.toggle("portrait", !!chosen.portrait);
+    TDMLayout.apply(el, parts, chosen.design, { omit, imageUrl });
+    // the results take the clock's place when the layout has no block of their own
+    if (!el.querySelector('.block[data-kind="results"]')) {
+      const clockBlock = el.querySelector('.block[data-kind="clock"]');
+      if (clockBlock) clockBlock.append(parts.querySelector('.part[data-part="results"]') || $("end-view").parentElement);
+    }
+    lastPayouts = lastLeague = lastResults = lastBountyTop = lastChips = null;
+  }
+
+  // Which blocks have something to show in this state: the live figures while it plays, the
+  // results once it ended, a bounty event's bounties, a league's standings…
+  function blockShown(kind, s, state) {
+    const before = state === "planned" || state === "registering", after = state === "finished" || state === "cancelled";
+    switch (kind) {
+      case "blinds": case "next": case "stacks": case "moves": return !before && !after;
+      case "bounties": return !before && !after && !!s.bounty;
+      case "results": return after;
+      case "pool": case "payouts": return state !== "cancelled";
+      case "league": return !!s.league;
+      case "seats": return !after && !!s.seats_version;
+      case "chips": return !!chipsOf(s).length;
+      default: return true;
+    }
+  }
+  const chipsOf = (s) => ((shown.find((x) => String(x.id) === String(s.tournament.id)) || {}).chips || []);
+  let lastChips = null;
+  function renderChips(s) {
+    const box = $("chipset"), rows = chipsOf(s), key = JSON.stringify(rows);
+    if (!box || key === lastChips) return;
+    lastChips = key;
+    box.replaceChildren(...rows.map((d) => {
+      const li = document.createElement("li"), dot = document.createElement("span");
+      dot.className = "chip-dot";
+      dot.style.backgroundColor = d.colour || "transparent"; // a colour name or #rrggbb, set through the CSS object model
+      li.append(dot, node("span", TDM.num(d.value)), node("b", d.colour || ""));
+      return li;
+    }));
+  }
+
   function render(s) {
     const c = s.clock || {}, state = s.lobby_state || "running";
+    chooseLayout(s, c);
     el.dataset.state = state;
+    el.querySelectorAll(".block").forEach((b) => { const on = blockShown(b.dataset.kind, s, state); if (b.hidden === on) b.hidden = !on; });
+    renderChips(s);
+    if (announcer) announcer.observe(s);
     set("t-name", s.tournament.name);
     document.title = s.tournament.name;
     const before = state === "planned" || state === "registering", after = state === "finished" || state === "cancelled";
@@ -147,42 +204,11 @@
     set("announce", [...(s.announcements || []), ...changes].join(" · "));
     set("languages", s.official_languages ? T.languages + ": " + s.official_languages : "");  // ROLE-06 (TDA 6)
     set("moves", after ? "" : (s.moves || []).map((m) => T.move + ": " + m.player + " " + m.from_table + "/" + m.from_seat + " → " + m.to_table + "/" + m.to_seat).join(" · "));
-    const key = c.item_index + ":" + c.status;
-    if (lastLevelKey !== null && key !== lastLevelKey && c.status === "RUNNING") beep(c.is_break ? 440 : 880, 600);
-    lastLevelKey = key;
     if (!seatsShown) seatsPage();
-    fitValues();
-    sideTurns();
+    TDMLayout.fit(el);
     tick(); // the counted parts drawn with the rest, not up to a tick later
   }
-
-  // A figure too wide for its box (a big field's chips, a long currency) is set in smaller type,
-  // never cut: from its stylesheet size down to 60 % of it.
-  function fitValues() {
-    document.querySelectorAll(".stats .value").forEach((v) => {
-      v.style.fontSize = "";
-      const full = parseFloat(getComputedStyle(v).fontSize);
-      for (let f = full; v.scrollWidth > v.clientWidth + 1 && f > full * 0.6; f -= full * 0.05) v.style.fontSize = f + "px";
-    });
-  }
-
-  // The right column (stats, payouts, league): when its panels do not all fit on the screen
-  // they take turns, one panel at a time, each shown in full (never a league cut after 3 rows).
-  let sideTurn = 0;
-  const SIDE_TURN_MS = 12000;
-  function sideTurns() {
-    const side = document.querySelector(".side");
-    if (!side) return;
-    side.classList.remove("turns");
-    side.style.removeProperty("--fit");
-    const panels = [...side.children].filter((p) => { p.classList.remove("turn-on"); return !p.hidden && getComputedStyle(p).display !== "none"; });
-    if (panels.length < 2 || side.scrollHeight <= side.clientHeight + 1) return;
-    side.classList.add("turns");
-    panels[sideTurn % panels.length].classList.add("turn-on");
-    // a panel of long lines (a league's names wrapping) is set a little smaller to be seen whole
-    for (let k = 19; k >= 15 && side.scrollHeight > side.clientHeight + 1; k--) side.style.setProperty("--fit", String(k / 20));
-  }
-  setInterval(() => { sideTurn += 1; sideTurns(); }, SIDE_TURN_MS);
+  window.addEventListener("resize", () => TDMLayout.fit(el, true));
 
   // PAY-02: a bounty event's panel, in money: the bounty pool, what the knockouts paid, and the
   // biggest bounties on the heads still playing (fixed, PKO) or the envelopes left (mystery).
@@ -254,7 +280,7 @@
   function follow(i) {
     if (live) live.close();
     turn = i;
-    lastPayouts = lastResults = lastLevelKey = lastMinuteBeep = lastBountyTop = null; seatsShown = false;
+    lastPayouts = lastResults = lastBountyTop = lastChips = null; seatsShown = false;
     seenDraw = undefined; drawUntil = 0;
     seatBuf = { tournament: null, version: -1, page: 1, pages: 1, rows: [], index: 0 };
     const t = shown[i] || { id: el.dataset.tournament };
@@ -263,10 +289,23 @@
     set("rotation", shown.length > 1 ? (i + 1) + " / " + shown.length : "");
     live = window.TDMLive({ tournament: t.id, token: el.dataset.token, onState: render });
   }
+  chooseLayout(null, null);
   follow(0);
+  // The layout editor's preview: the editor sends the design being made (same origin only) and
+  // the screen draws it at once on the chosen tournament's live data.
+  if (el.dataset.preview) {
+    window.addEventListener("message", (e) => {
+      if (e.origin !== location.origin || !e.data || !e.data.tdmLayout) return;
+      const d = e.data.tdmLayout;
+      DESIGN.layouts = { live: { key: "preview:" + Date.now(), design: d.design, portrait: !!d.portrait } };
+      const snap = live && live.state.snap;
+      chooseLayout(snap, snap && snap.clock);
+      if (snap) render(snap);
+    });
+  }
   if (shown.length > 1) setInterval(() => follow((turn + 1) % shown.length), Math.max(5, R.seconds || 20) * 1000);
   // The director may change what the screen shows (displays page): look every 30 s, reload on a change.
-  setInterval(async () => {
+  if (!el.dataset.preview) setInterval(async () => {
     try {
       const r = await TDM.request(location.pathname + "?config=1", { cache: "no-store" });
       // the screen's token revoked or replaced: reload, which shows the refusal instead of stale data
@@ -285,7 +324,7 @@
     $("clock").classList.toggle("low", !!counting && left !== null && left <= 60 && !c.is_break);
     $("clock").classList.toggle("frozen", !!c && (c.status === "PAUSED" || c.status === "NOT_STARTED"));
     if (c && c.next_break_index !== undefined) set("next-break", c.next_break_index === null ? "—" : F.clock(live.secondsToBreak()));
-    if (c && c.status === "RUNNING" && left !== null && left <= 60 && left > 59 && lastMinuteBeep !== c.item_index) { lastMinuteBeep = c.item_index; beep(660, 300); }
+    if (announcer && s) announcer.tick(s, left);
     $("conn").className = "conn " + (live.state.connected ? "ok" : "off");
     drawTick();
   }

@@ -10,6 +10,18 @@
       tournament: f.get("tournament") ? Number(f.get("tournament")) : null,
       rotate: f.getAll("rotate").map(Number), rotate_seconds: Number(f.get("rotate_seconds")),
     };
+    // issue #43: its layout by state, whether it is the speaker, and what it announces
+    if (form.querySelector("[name=layout-live]")) {
+      body.layouts = {};
+      form.querySelectorAll("select[name^=layout-]").forEach((s) => { if (s.value) body.layouts[s.name.slice(7)] = s.value; });
+      body.speaker = !!f.get("speaker");
+      const events = {};
+      form.querySelectorAll("tr[data-event]").forEach((tr) => {
+        const e = tr.dataset.event;
+        events[e] = { on: !!f.get("on-" + e), sound: f.get("sound-" + e), speak: !!f.get("speak-" + e), text: f.get("text-" + e) || "" };
+      });
+      body.sounds = { warn_minutes: Number(f.get("warn_minutes")), events };
+    }
     const r = await TDM.api("screens/" + form.dataset.screen + "/", { method: "PATCH", body });
     const d = r.data || {};
     msg.textContent = r.ok ? T.saved : (d.detail || d.code);  /* the API names each field in words */

@@ -283,6 +283,16 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "rulings": {"GET": DF_AUDIT, "POST": DF},
     "witness": {"GET": STAFF_AUDIT, "POST": CTRL},
     "clock-control": {"GET": DF},
+    "api-screen-layouts": {"GET": D, "POST": D},
+    "api-screen-layout": {"GET": D, "PUT": D, "DELETE": D},
+    "api-screen-layout-export": {"GET": D},
+    "api-screen-layout-import": {"POST": D},
+    "api-screen-images": {"GET": D, "POST": D},
+    "screen-layouts": {"GET": D, "POST": D},  # issue #43: the lobby screens' layouts, images, import and export
+    "screen-layout-edit": {"GET": D},  # the layout editor (it saves through the API)
+    "screen-layout-preview": {"GET": D},  # the editor's live preview on a tournament's data
+    "screen-layout-export": {"GET": D},
+    "screen-image": {"GET": ANYONE},  # a logo or sponsor image the product re-encoded, shown by every screen
     "displays": {"GET": DF, "POST": D},  # the lobby screens and their rotation (changes: the screens API, director; POST: a screen's link revoked or renewed)
     "login-lockouts": {"GET": D, "POST": D},  # staff login lock-outs: a director lifts one
     "devices": {"GET": LOGGED_IN, "POST": LOGGED_IN},  # the devices logged in through the API: one's own, a director's every user's

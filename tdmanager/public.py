@@ -64,6 +64,7 @@ PUBLIC = {
     "phone-stream": Public(token="path", kind="p"),
     "phone-qr": Public(token="path", kind="p", staff_too=True),
     "display": Public(token="path", kind="d", page=True),
+    "screen-image": Public(staff_too=True),  # a layout's logo: read once per process (live.screen_image)
     "live-state": Public(token="query", kind="d", staff_too=True),
     "live-stream": Public(token="query", kind="d", staff_too=True),
     "live-seats": Public(token="query", kind="d", staff_too=True),

@@ -942,7 +942,28 @@ def drive_bring_in(w: World) -> dict:
     return {"room.event.brought_in": ["Sala grande", "(1)"]}
 
 
+def drive_layouts(w: World) -> dict:
+    import io
+
+    from PIL import Image
+
+    from tournaments.services import layouts as layout_service
+
+    out = io.BytesIO()
+    Image.new("RGB", (8, 4), (10, 20, 30)).save(out, format="PNG")
+    logo = layout_service.upload_image(name="Logo sala", content=out.getvalue(), actor=w.director)
+    design = {"blocks": [{"kind": "logo", "x": 0, "y": 0, "w": 4, "h": 2, "image": logo.pk}, {"kind": "clock", "x": 0, "y": 2, "w": 24, "h": 22}]}
+    made = layout_service.save_layout(name="Serata TV", design=design, actor=w.director)
+    layout_service.delete_layout(made, actor=w.director)
+    return {
+        "tournaments.screen_image.uploaded": ["Logo sala", "8 × 4"],
+        "tournaments.layout.saved": ["Serata TV", "2 blocks"],
+        "tournaments.layout.deleted": ["Serata TV"],
+    }
+
+
 DRIVES = [
+    drive_layouts,
     drive_bring_in,
     drive_room,
     drive_waiting_start,

@@ -6,6 +6,7 @@ from rest_framework.routers import DefaultRouter
 
 from . import api as tapi
 from . import oversight_api
+from .api import layouts as layouts_api
 
 router = DefaultRouter()
 router.register("people", tapi.PersonViewSet, basename="person")
@@ -45,6 +46,11 @@ cashier_api = [
 ]
 
 urlpatterns = [
+    path("screen-layouts/", layouts_api.ScreenLayoutsView.as_view(), name="api-screen-layouts"),
+    path("screen-layouts/<int:pk>/", layouts_api.ScreenLayoutView.as_view(), name="api-screen-layout"),
+    path("screen-layouts/export/", layouts_api.ScreenLayoutExportView.as_view(), name="api-screen-layout-export"),
+    path("screen-layouts/import/", layouts_api.ScreenLayoutImportView.as_view(), name="api-screen-layout-import"),
+    path("screen-images/", layouts_api.ScreenImagesView.as_view(), name="api-screen-images"),
     path("", include(router.urls)),
     path("cashier/", include(cashier_api)),
     path("tournaments/<int:pk>/clock/", tapi.ClockView.as_view(), name="api-clock"),

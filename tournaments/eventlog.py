@@ -307,6 +307,9 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.TOURNAMENTS_TOURNAMENT_CREATED: _("%(actor)s created the tournament %(name)s"),
     A.TOURNAMENTS_TOURNAMENT_DELETED: _("%(actor)s deleted the tournament %(name)s"),
     A.TOURNAMENTS_TOURNAMENT_FINISHED: _("%(actor)s finished the tournament"),
+    A.TOURNAMENTS_LAYOUT_SAVED: _("%(actor)s saved the screen layout %(layout)s (%(blocks)s blocks)"),
+    A.TOURNAMENTS_LAYOUT_DELETED: _("%(actor)s deleted the screen layout %(layout)s"),
+    A.TOURNAMENTS_SCREEN_IMAGE_UPLOADED: _("%(actor)s uploaded the image %(image)s for the screens (%(width)s × %(height)s)"),
     A.TOURNAMENTS_TOURNAMENT_STARTED: _("%(actor)s started the tournament with %(players)s players"),
     A.TOURNAMENTS_START_WAITING: (
         ngettext_lazy(

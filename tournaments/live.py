@@ -199,7 +199,14 @@ def display(request, token: str):
         raise Http404
     t = shown[0]
     panels = {p: screen.shows(p) for p in DisplayScreen.PANELS}
-    rotation = {"seconds": screen.rotate_seconds, "tournaments": [{"id": x.pk, "name": x.name} for x in shown], "panels": panels}
+    rotation = {
+        "seconds": screen.rotate_seconds,
+        "tournaments": [{"id": x.pk, "name": x.name, "chips": _chips(x)} for x in shown],
+        "panels": panels,
+        # the layouts and sounds, served once per page (never with the live frames): a change of
+        # any of them, seen at the page's next look, reloads it
+        "design": design_of(screen),
+    }
     if request.GET.get("config"):  # the page asks now and then: a new rotation or new panels reload it
         return JsonResponse(rotation)
     other = signals.ask_one(signals.display_wanted, tournament=t, request=request)  # a heads-up bracket (FMT-12)
@@ -208,3 +215,54 @@ def display(request, token: str):
     return render(
         request, "display.html", {"screen": screen, "t": t, "panels": panels, "panels_json": json.dumps(panels), "token": token, "rotation": rotation}
     )
+
+
+def _chips(t) -> list[dict]:
+    """The tournament's chip set for the screen's chip block: each denomination and its colour."""
+    if t.chip_set_id is None:
+        return []
+    return [{"value": v, "colour": c} for v, c in t.chip_set.denominations.values_list("value", "colour")]
+
+
+def design_of(screen: DisplayScreen) -> dict:
+    """What a screen's page draws besides the live state: its layout of each state (a state
+    without one shows the live one's), whether it speaks, and what it announces."""
+    from .services.layouts import resolve, sounds_of
+
+    chosen = screen.layouts or {}
+    live = resolve(chosen.get("live"))
+    by_state = {"live": live, **{state: resolve(key) for state, key in chosen.items() if state != "live"}}
+    # a screen whose "sounds" panel was switched on before speakers existed keeps sounding
+    return {"layouts": by_state, "speaker": screen.speaker or screen.shows("sounds"), "sounds": sounds_of(screen)}
+
+
+def screen_image(request, pk: int):
+    """A logo or sponsor image of the screens, as the product encoded it (PNG, public: the
+    screens show it to the room)."""
+    png = _image_png(pk)
+    if png is None:
+        raise Http404
+    response = HttpResponse(png, content_type="image/png")
+    response["Cache-Control"] = "public, max-age=86400"
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+_IMAGES: dict[int, bytes] = {}
+
+
+def _image_png(pk: int) -> bytes | None:
+    """An image's PNG, read once per process: an image is never changed once stored (a new logo
+    is a new image), so every screen of the room asking costs no database read. What is not found
+    is not remembered (it may be uploaded next); at most 64 images are kept."""
+    from .models import ScreenImage
+
+    png = _IMAGES.get(pk)
+    if png is None:
+        row = ScreenImage.objects.filter(pk=pk).values_list("png", flat=True).first()
+        if row is None:
+            return None
+        if len(_IMAGES) >= 64:
+            _IMAGES.pop(next(iter(_IMAGES)))
+        png = _IMAGES[pk] = bytes(row)
+    return png

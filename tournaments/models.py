@@ -667,6 +667,14 @@ class DisplayScreen(models.Model):
     rotate = models.ManyToManyField(Tournament, blank=True, related_name="rotating_screens", verbose_name=_("tournaments to rotate"))
     rotate_seconds = models.PositiveIntegerField(_("seconds per tournament"), default=20, validators=[MinValueValidator(5), MaxValueValidator(600)])
 
+    #: the layout of each state it shows (``layouts.STATES``: live, break, final) as a key
+    #: (``builtin:<name>`` or ``layout:<id>``); a state without one shows the live one's
+    layouts = models.JSONField(default=dict, blank=True)
+    #: the screen that plays the sounds and speaks for the tournaments it shows (one at a time)
+    speaker = models.BooleanField(_("speaker"), default=False)
+    #: what the speaker announces (``layouts.clean_sounds``; {} : the defaults)
+    sounds = models.JSONField(default=dict, blank=True)
+
     PANELS = ("blinds", "stats", "payouts", "seats", "announcements", "moves", "sounds")
 
     def tournaments_shown(self) -> list:
@@ -687,6 +695,33 @@ class DisplayScreen(models.Model):
 
     def shows(self, panel: str) -> bool:
         return bool((self.show or {}).get(panel, panel != "sounds"))
+
+
+class ScreenLayout(models.Model):
+    """A lobby screen's design, made with the layout editor or imported (issue #43): data the
+    screen's script draws (``tournaments.layouts``), never markup."""
+
+    name = models.CharField(_("name"), max_length=80, unique=True)
+    portrait = models.BooleanField(_("portrait (9:16)"), default=False)
+    design = models.JSONField(default=dict)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self):
+        return self.name
+
+
+class ScreenImage(models.Model):
+    """A logo or a sponsor's image for the lobby screens: what was uploaded, decoded, checked and
+    encoded again as PNG by the product (never served as the user sent it)."""
+
+    name = models.CharField(_("name"), max_length=80)
+    png = models.BinaryField()
+    width = models.PositiveIntegerField()
+    height = models.PositiveIntegerField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self):
+        return self.name
 
 
 class ChipSet(models.Model):

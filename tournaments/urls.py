@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import live, live_seats, oversight_views, phone, public_info, views
+from . import layout_views, live, live_seats, oversight_views, phone, public_info, views
 
 urlpatterns = [
     path("live/time/", live.live_time, name="live-time"),
@@ -28,6 +28,11 @@ urlpatterns = [
     path("tournaments/<int:pk>/edit/", views.tournament_edit, name="tournament-edit"),
     path("tournaments/<int:pk>/clock/", views.clock_page, name="clock-control"),
     path("displays/", views.displays_page, name="displays"),
+    path("screens/layouts/", layout_views.layouts_page, name="screen-layouts"),
+    path("screens/layouts/<int:pk>/", layout_views.layout_editor, name="screen-layout-edit"),
+    path("screens/layouts/preview/", layout_views.layout_preview, name="screen-layout-preview"),
+    path("screens/layouts/export/", layout_views.layout_export, name="screen-layout-export"),
+    path("screens/images/<int:pk>.png", live.screen_image, name="screen-image"),
     path("logins/", oversight_views.login_lockouts_page, name="login-lockouts"),
     path("devices/", oversight_views.devices_page, name="devices"),
     path("tournaments/<int:pk>/floor/", views.floor_page, name="floor-tools"),

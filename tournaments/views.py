@@ -755,5 +755,19 @@ def displays_page(request):
         .exclude(status=Tournament.CANCELLED)
         .order_by("start_at", "id")
     )
-    rows = [{"screen": sc, "rotating": {t.pk for t in sc.rotate.all()}} for sc in screens]
-    return render(request, "displays.html", {"rows": rows, "choices": choices})
+    from . import layouts
+    from .services.layouts import choices as layout_choices
+    from .services.layouts import sounds_of
+
+    rows = []
+    for sc in screens:
+        sounds = sounds_of(sc)
+        events = [{"name": e, "label": label, **sounds["events"][e]} for e, label in layouts.SOUND_EVENTS.items()]
+        rows.append(
+            {"screen": sc, "rotating": {t.pk for t in sc.rotate.all()}, "layouts": sc.layouts or {}, "warn_minutes": sounds["warn_minutes"], "events": events}
+        )
+    return render(
+        request,
+        "displays.html",
+        {"rows": rows, "choices": choices, "layout_choices": layout_choices(), "states": layouts.STATES.items(), "sound_choices": layouts.SOUNDS.items()},
+    )

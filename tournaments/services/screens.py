@@ -20,7 +20,7 @@ from .checks import clean
 from .events import Actor, log_event, publish_on_commit
 
 #: What a director sets on a screen (the token is the service's; ``rotate`` is a list of tournaments).
-FIELDS = ("name", "tournament", "show", "announcement", "rotate_seconds")
+FIELDS = ("name", "tournament", "show", "announcement", "rotate_seconds", "layouts", "speaker", "sounds")
 
 
 def _ended_on_commit(token: str) -> None:
@@ -35,15 +35,45 @@ def _announce_shown(screen: DisplayScreen, action: Action, before: set[int] = fr
         publish_on_commit(pk, action.value)
 
 
+def _checked(values: dict) -> dict:
+    """The layouts and sounds as stored (issue #43): each layout one that exists, the sounds over
+    their defaults; ``ValidationFailed`` naming the field otherwise."""
+    from .. import layouts
+    from .layouts import clean_screen_layouts
+
+    values = dict(values)
+    if "layouts" in values:
+        values["layouts"] = clean_screen_layouts(values["layouts"])
+    if "sounds" in values:
+        values["sounds"] = layouts.clean_sounds(values["sounds"])
+    return values
+
+
+def _one_speaker(screen: DisplayScreen) -> list[str]:
+    """A speaker is the only one among the screens showing the same tournaments (ten TVs never
+    talk over each other): the others become quiet. Returns their names."""
+    if not screen.speaker:
+        return []
+    shown = {t.pk for t in screen.tournaments_shown()}
+    quiet = []
+    for other in DisplayScreen.objects.filter(speaker=True).exclude(pk=screen.pk).order_by("name"):
+        if shown & {t.pk for t in other.tournaments_shown()}:
+            other.speaker = False
+            other.save(update_fields=["speaker"])
+            quiet.append(other.name)
+    return quiet
+
+
 @service
 def create_screen(values: dict, *, actor: Actor) -> DisplayScreen:
     """A new screen with its own unguessable link (``values``: ``FIELDS`` and ``rotate``)."""
-    values = dict(values)
+    values = _checked(values)
     rotate = values.pop("rotate", None)
     screen = clean(DisplayScreen(token=secrets.token_urlsafe(24), **{k: v for k, v in values.items() if k in FIELDS}))
     screen.save(force_insert=True)
     if rotate:
         screen.rotate.set(rotate)
+    _one_speaker(screen)
     log_event(screen.tournament, Action.TOURNAMENTS_DISPLAY_CREATED, actor, screen=screen.name)
     _announce_shown(screen, Action.TOURNAMENTS_DISPLAY_CREATED)
     return screen
@@ -52,6 +82,7 @@ def create_screen(values: dict, *, actor: Actor) -> DisplayScreen:
 @service
 def update_screen(screen: DisplayScreen, values: dict, *, actor: Actor) -> DisplayScreen:
     """Change what the screen shows: the ``FIELDS`` and ``rotate`` in ``values``; the rest stays."""
+    values = _checked(values)
     screen = DisplayScreen.objects.select_for_update().get(pk=screen.pk)
     rotating = set(screen.rotate.values_list("pk", flat=True))
     before = {screen.tournament_id, *rotating}
@@ -64,6 +95,9 @@ def update_screen(screen: DisplayScreen, values: dict, *, actor: Actor) -> Displ
         if {t.pk for t in values["rotate"]} != rotating:
             changed.append("rotate")
         screen.rotate.set(values["rotate"])
+    quiet = _one_speaker(screen)
+    if quiet:
+        changed.append("quiet: " + ", ".join(quiet))
     log_event(screen.tournament, Action.TOURNAMENTS_DISPLAY_UPDATED, actor, screen=screen.name, fields=changed)
     _announce_shown(screen, Action.TOURNAMENTS_DISPLAY_UPDATED, before)
     return screen

@@ -1,0 +1,169 @@
+"""Issue #43: the lobby screen's layouts as data. A layout names only blocks the screen knows, on
+its grid, in colours it can read; a wrong one is refused naming the field; images are decoded and
+encoded again, never served as sent; a layout travels as a file with its images; a screen's
+layouts and its speaker are checked; the page draws a layout's text as text."""
+
+import io
+import json
+
+import pytest
+from PIL import Image
+
+from tournaments import layouts
+from tournaments.models import DisplayScreen, ScreenImage, ScreenLayout
+from tournaments.services import layouts as layout_service
+from tournaments.services import screens
+
+pytestmark = pytest.mark.django_db
+
+
+def png(width=40, height=20, colour=(200, 30, 30, 255), extra: bytes = b"") -> bytes:
+    out = io.BytesIO()
+    Image.new("RGBA", (width, height), colour).save(out, format="PNG")
+    return out.getvalue() + extra
+
+
+def design(*blocks, **theme):
+    return {
+        "theme": {"background": "#101010", "text": "#fafafa", "accent": "#ffcc00", **theme},
+        "blocks": list(blocks) or [{"kind": "clock", "x": 0, "y": 0, "w": 24, "h": 24}],
+    }
+
+
+@pytest.mark.parametrize(
+    ("block", "field"),
+    [
+        ({"kind": "marquee", "x": 0, "y": 0, "w": 2, "h": 2}, "blocks[0].kind"),
+        ({"kind": "clock", "x": 20, "y": 0, "w": 5, "h": 2}, "blocks[0].w"),
+        ({"kind": "clock", "x": 0, "y": 24, "w": 5, "h": 2}, "blocks[0].y"),
+        ({"kind": "clock", "x": 0, "y": 0, "w": 5, "h": 2, "font": 9}, "blocks[0].font"),
+        ({"kind": "clock", "x": 0, "y": 0, "w": 5, "h": 2, "fg": "red; background:url(x)"}, "blocks[0].fg"),
+        ({"kind": "text", "x": 0, "y": 0, "w": 5, "h": 2, "text": "x" * 1001}, "blocks[0].text"),
+        ({"kind": "logo", "x": 0, "y": 0, "w": 5, "h": 2}, "blocks[0].image"),
+    ],
+)
+def test_a_wrong_block_is_refused_naming_its_field(block, field):
+    with pytest.raises(layout_service.ValidationFailed) as refused:
+        layouts.clean_design(design(block))
+    assert refused.value.extra["field"] == field
+
+
+def test_a_data_block_is_placed_once_texts_and_images_again():
+    twice = design({"kind": "clock", "x": 0, "y": 0, "w": 4, "h": 4}, {"kind": "clock", "x": 4, "y": 0, "w": 4, "h": 4})
+    with pytest.raises(layout_service.ValidationFailed) as refused:
+        layouts.clean_design(twice)
+    assert refused.value.extra["field"] == "blocks[1].kind"
+    texts = design({"kind": "text", "x": 0, "y": 0, "w": 4, "h": 4, "text": "a"}, {"kind": "text", "x": 4, "y": 0, "w": 4, "h": 4, "text": "b"})
+    assert [b["text"] for b in layouts.clean_design(texts)["blocks"]] == ["a", "b"]
+    # what the page would not draw is not kept
+    kept = layouts.clean_design(design({"kind": "clock", "x": 1, "y": 1, "w": 2, "h": 2, "onclick": "x", "html": "<b>"}))
+    assert set(kept["blocks"][0]) == {"kind", "x", "y", "w", "h", "font", "fg", "bg"}
+
+
+def test_every_built_in_layout_is_valid():
+    for name, b in layouts.BUILTIN.items():
+        assert layouts.clean_design(b["design"]) == b["design"], name
+
+
+def test_an_uploaded_image_is_drawn_again_never_served_as_sent(client, director, actor):
+    sent = png(3000, 1500, extra=b"<script>alert(1)</script>")  # a comment riding after the image
+    image = layout_service.upload_image(name="Logo", content=sent, actor=actor)
+    stored = bytes(image.png)
+    assert stored != sent and b"<script>" not in stored
+    with Image.open(io.BytesIO(stored)) as again:
+        assert again.format == "PNG" and again.size == (1920, 960) == (image.width, image.height)  # at most 1920 wide
+    r = client.get(f"/screens/images/{image.pk}.png")  # public: every screen shows it
+    assert r.status_code == 200 and r["Content-Type"] == "image/png" and r["X-Content-Type-Options"] == "nosniff" and r.content == stored
+    for bad, code in ((b"<html><script>alert(1)</script></html>", "bad_image"), (b"GIF89a" + b"\x00" * 10, "bad_image"), (b"", "invalid")):
+        with pytest.raises(layout_service.ValidationFailed) as refused:
+            layout_service.upload_image(name="x", content=bad, actor=actor)
+        assert refused.value.code == code and refused.value.extra["field"] == "image"
+
+
+def test_an_image_is_read_once_per_process(client, actor, django_assert_num_queries):
+    image = layout_service.upload_image(name="Sponsor", content=png(), actor=actor)
+    assert client.get(f"/screens/images/{image.pk}.png").status_code == 200
+    with django_assert_num_queries(0):
+        assert client.get(f"/screens/images/{image.pk}.png").status_code == 200
+    assert client.get("/screens/images/999999.png").status_code == 404
+
+
+def test_the_api_saves_refuses_naming_the_field_and_keeps_a_used_layout(api, director, floor_user, make_tournament):
+    boss = api(director)
+    assert api(floor_user).get("/api/v1/screen-layouts/").status_code == 403
+    listed = boss.get("/api/v1/screen-layouts/").json()
+    assert [c["key"] for c in listed["layouts"]][:4] == ["builtin:default", "builtin:break", "builtin:final", "builtin:portrait"]
+    r = boss.post("/api/v1/screen-layouts/", {"name": "Sala", "design": design()}, format="json")
+    assert r.status_code == 201
+    lid = r.json()["id"]
+    bad = design({"kind": "clock", "x": 0, "y": 0, "w": 4, "h": 4}, {"kind": "payouts", "x": 30, "y": 0, "w": 4, "h": 4})
+    r = boss.put(f"/api/v1/screen-layouts/{lid}/", {"name": "Sala", "design": bad}, format="json", HTTP_ACCEPT_LANGUAGE="it")
+    assert r.status_code == 400 and r.json()["field"] == "blocks[1].x" and "da 0 a 23" in r.json()["detail"]
+    assert ScreenLayout.objects.get(pk=lid).design == layouts.clean_design(design())  # nothing lost
+    r = boss.post("/api/v1/screen-layouts/", {"name": "Sala", "design": design()}, format="json")
+    assert r.status_code == 400 and r.json()["code"] == "name_taken"
+    t = make_tournament()
+    screen = boss.post("/api/v1/screens/", {"name": "TV", "tournament": t.pk, "layouts": {"live": f"layout:{lid}"}}, format="json").json()
+    r = boss.delete(f"/api/v1/screen-layouts/{lid}/")
+    assert r.status_code == 409 and r.json()["code"] == "layout_in_use" and "TV" in r.json()["detail"]
+    r = boss.patch(f"/api/v1/screens/{screen['id']}/", {"layouts": {"live": "layout:99999"}}, format="json")
+    assert r.status_code == 400 and r.json()["field"] == "layouts.live"
+    r = boss.patch(f"/api/v1/screens/{screen['id']}/", {"layouts": {"live": "builtin:default", "break": "builtin:break"}}, format="json")
+    assert r.status_code == 200 and r.json()["layouts"] == {"live": "builtin:default", "break": "builtin:break"}
+    assert boss.delete(f"/api/v1/screen-layouts/{lid}/").status_code == 204
+
+
+def test_a_layout_travels_as_a_file_with_its_images(api, director, actor):
+    logo = layout_service.upload_image(name="Casinò", content=png(64, 32), actor=actor)
+    made = layout_service.save_layout(
+        name="Serata",
+        design=design({"kind": "logo", "x": 0, "y": 0, "w": 4, "h": 3, "image": logo.pk}, {"kind": "clock", "x": 4, "y": 0, "w": 20, "h": 24}),
+        actor=actor,
+    )
+    boss = api(director)
+    file = boss.get("/api/v1/screen-layouts/export/", {"key": f"layout:{made.pk}"}).json()
+    assert file["format"] == "tdmanager-screen-layout" and list(file["images"]) == [str(logo.pk)]
+    r = boss.post("/api/v1/screen-layouts/import/", {"file": file}, format="json")
+    assert r.status_code == 201
+    imported = r.json()
+    assert imported["name"] == "Serata (2)"  # the name was taken
+    new_logo = imported["design"]["blocks"][0]["image"]
+    assert new_logo != logo.pk and bytes(ScreenImage.objects.get(pk=new_logo).png) == bytes(logo.png)
+    assert [b["kind"] for b in imported["design"]["blocks"]] == ["logo", "clock"]
+    for broken in ({"format": "other"}, {**file, "images": {str(logo.pk): {"name": "x", "png": "bm90IGFuIGltYWdl"}}}):
+        r = boss.post("/api/v1/screen-layouts/import/", {"file": broken}, format="json")
+        assert r.status_code == 400 and r.json()["code"] in ("bad_file", "bad_image")
+    assert boss.get("/api/v1/screen-layouts/export/", {"key": "builtin:nope"}).status_code == 404
+
+
+def test_one_speaker_among_the_screens_of_a_tournament(actor, make_tournament):
+    t, other = make_tournament(name="Main"), make_tournament(name="Side")
+    a = screens.create_screen({"name": "A", "tournament": t, "speaker": True}, actor=actor)
+    c = screens.create_screen({"name": "C", "tournament": other, "speaker": True}, actor=actor)
+    b = screens.create_screen({"name": "B", "tournament": t}, actor=actor)
+    screens.update_screen(b, {"speaker": True}, actor=actor)
+    assert dict(DisplayScreen.objects.values_list("name", "speaker")) == {"A": False, "B": True, "C": True}  # C speaks for another event
+    with pytest.raises(layout_service.ValidationFailed) as refused:
+        screens.update_screen(c, {"sounds": {"events": {"level": {"sound": "siren"}}}}, actor=actor)
+    assert refused.value.extra["field"] == "sounds.events.level.sound"
+    screens.update_screen(c, {"sounds": {"warn_minutes": 5, "events": {"level": {"speak": False}}}}, actor=actor)
+    stored = DisplayScreen.objects.get(pk=c.pk).sounds
+    assert stored["warn_minutes"] == 5 and stored["events"]["level"] == {"on": True, "sound": "chime", "speak": False, "text": ""}
+    assert a.pk
+
+
+def test_the_screen_page_draws_a_layouts_text_as_text_and_serves_it_once(client, actor, make_tournament):
+    t = make_tournament(name="Main")
+    hostile = "</script><script>alert(1)</script><img src=x onerror=alert(2)>"
+    made = layout_service.save_layout(
+        name="Hostile",
+        design=design({"kind": "text", "x": 0, "y": 0, "w": 24, "h": 4, "text": hostile}, {"kind": "clock", "x": 0, "y": 4, "w": 24, "h": 20}),
+        actor=actor,
+    )
+    DisplayScreen.objects.create(name="TV", tournament=t, token="tv-hostile", layouts={"live": f"layout:{made.pk}"})
+    page = client.get("/display/tv-hostile/").content.decode()
+    assert "<script>alert(1)" not in page and "<img src=x" not in page
+    config = client.get("/display/tv-hostile/", {"config": 1}).json()
+    assert config["design"]["layouts"]["live"]["design"]["blocks"][0]["text"] == hostile  # data, drawn as a text node
+    state = client.get(f"/live/{t.pk}/state/", {"token": "tv-hostile"}).json()
+    assert "Hostile" not in json.dumps(state) and "blocks" not in state  # the frames carry no layout

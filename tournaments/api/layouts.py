@@ -1,0 +1,128 @@
+"""The lobby screens' layouts and images (issue #43), for the layout editor and any other client:
+thin, one service per call (``services.layouts``)."""
+
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.parsers import MultiPartParser
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tdmanager.errors import DomainError
+from tdmanager.roles import HasRole
+
+from .. import layouts
+from ..models import ScreenImage, ScreenLayout
+from ..services import layouts as layout_service
+from ..services.events import Actor
+from .base import _valid
+
+
+class LayoutSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=80)
+    portrait = serializers.BooleanField(default=False, help_text="a 9:16 screen")
+    design = serializers.JSONField(
+        help_text=f'{{"theme": {{"background", "text", "accent"}} (#rrggbb), "blocks": [{{"kind", "x", "y", "w", "h" (a grid of {layouts.GRID}), '
+        '"font" (0.5–2), "fg", "bg", "text" (rules, text), "image" (logo, sponsor)}]}'
+    )
+
+
+class ImportSerializer(serializers.Serializer):
+    file = serializers.JSONField(help_text="an exported layout file (GET …/export/)")
+    name = serializers.CharField(max_length=80, required=False, help_text="its name here (else the file's, numbered when taken)")
+
+
+def _layout(row: ScreenLayout) -> dict:
+    return {"id": row.pk, "key": f"layout:{row.pk}", "name": row.name, "portrait": row.portrait, "design": row.design, "updated_at": row.updated_at}
+
+
+def _image(row) -> dict:
+    return {"id": row.pk, "name": row.name, "width": row.width, "height": row.height, "url": f"/screens/images/{row.pk}.png"}
+
+
+class ScreenLayoutsView(APIView):
+    """GET: every layout a screen may show (the built-in ones first, ``key`` for a screen's
+    ``layouts``); POST: a new layout."""
+
+    permission_classes = [HasRole]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request):
+        return Response({"layouts": layout_service.choices(), "blocks": {k: str(v) for k, v in layouts.BLOCKS.items()}, "grid": layouts.GRID})
+
+    @extend_schema(request=LayoutSerializer, responses={201: OpenApiTypes.OBJECT})
+    def post(self, request):
+        d = _valid(LayoutSerializer, request)
+        return Response(_layout(layout_service.save_layout(**d, actor=Actor.from_request(request))), status=201)
+
+
+class ScreenLayoutView(APIView):
+    """GET, PUT (the editor's save), DELETE (409 ``layout_in_use`` while a screen shows it)."""
+
+    permission_classes = [HasRole]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, pk):
+        return Response(_layout(get_object_or_404(ScreenLayout, pk=pk)))
+
+    @extend_schema(request=LayoutSerializer, responses=OpenApiTypes.OBJECT)
+    def put(self, request, pk):
+        row = get_object_or_404(ScreenLayout, pk=pk)
+        d = _valid(LayoutSerializer, request)
+        return Response(_layout(layout_service.save_layout(**d, layout=row, actor=Actor.from_request(request))))
+
+    @extend_schema(responses={204: None})
+    def delete(self, request, pk):
+        layout_service.delete_layout(get_object_or_404(ScreenLayout, pk=pk), actor=Actor.from_request(request))
+        return Response(status=204)
+
+
+class ScreenLayoutExportView(APIView):
+    """GET ``?key=builtin:default`` or ``layout:<id>``: the layout as a file, its images inside."""
+
+    permission_classes = [HasRole]
+
+    @extend_schema(parameters=[OpenApiParameter("key", str, description="builtin:<name> or layout:<id>")], responses=OpenApiTypes.OBJECT)
+    def get(self, request):
+        key = request.query_params.get("key", layouts.DEFAULT_KEY)
+        if not isinstance(key, str) or len(key) > 40 or key not in {c["key"] for c in layout_service.choices()}:
+            raise DomainError("not_found", _("There is no such layout."), status=404, field="key")
+        return Response(layout_service.export_layout(key))
+
+
+class ScreenLayoutImportView(APIView):
+    """POST ``{"file": <an exported layout>, "name"}``: a new layout from another room's file."""
+
+    permission_classes = [HasRole]
+
+    @extend_schema(request=ImportSerializer, responses={201: OpenApiTypes.OBJECT})
+    def post(self, request):
+        d = _valid(ImportSerializer, request)
+        return Response(_layout(layout_service.import_layout(d["file"], name=d.get("name"), actor=Actor.from_request(request))), status=201)
+
+
+class ScreenImagesView(APIView):
+    """GET: the images the layouts may show; POST (multipart ``image``, ``name``): an image
+    uploaded, decoded and stored again as PNG (400 ``bad_image`` or ``too_large``)."""
+
+    permission_classes = [HasRole]
+    parser_classes = [MultiPartParser]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request):
+        return Response({"images": [_image(r) for r in ScreenImage.objects.order_by("name").only("pk", "name", "width", "height")]})
+
+    @extend_schema(
+        request={"multipart/form-data": {"type": "object", "properties": {"image": {"type": "string", "format": "binary"}, "name": {"type": "string"}}}},
+        responses={201: OpenApiTypes.OBJECT},
+    )
+    def post(self, request):
+        upload = request.FILES.get("image")
+        if upload is None:
+            raise DomainError("invalid", _("Choose an image file."), status=400, field="image")
+        content = upload.read(layout_service.MAX_UPLOAD + 1)
+        name = request.data.get("name") or upload.name or "image"
+        row = layout_service.upload_image(name=str(name)[:80], content=content, actor=Actor.from_request(request))
+        return Response(_image(row), status=201)

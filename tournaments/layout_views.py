@@ -1,0 +1,127 @@
+"""The lobby screens' layouts (issue #43): the page that lists them (new, copy, import, export,
+delete, an image uploaded), the editor, and the editor's live preview. Thin: each POST calls one
+service of ``services.layouts``; the editor saves through the API like every other client."""
+
+import json
+
+from django.contrib import messages
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+
+from tdmanager.errors import DomainError
+
+from . import layouts
+from .models import DisplayScreen, ScreenImage, ScreenLayout, Tournament
+from .services import layouts as layout_service
+from .services.events import Actor
+
+MAX_FILE = 8 * 1024 * 1024  # an exported layout with its images
+
+
+def _perform(request) -> str | ScreenLayout:
+    op, actor = request.POST.get("op"), Actor.from_request(request)
+    if op == "new":
+        source = layout_service.resolve(request.POST.get("from") or layouts.DEFAULT_KEY)
+        return layout_service.save_layout(name=request.POST.get("name", ""), design=source["design"], portrait=source["portrait"], actor=actor)
+    if op == "delete":
+        layout_service.delete_layout(get_object_or_404(ScreenLayout, pk=_id(request.POST.get("layout"))), actor=actor)
+        return _("Layout deleted.")
+    if op == "import":
+        upload = request.FILES.get("file")
+        if upload is None or upload.size > MAX_FILE:
+            raise DomainError("bad_file", _("Choose a layout file (at most 8 MB)."), field="file", status=400)
+        try:
+            data = json.loads(upload.read().decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            raise DomainError("bad_file", _("This is not a layout file of this product."), field="file", status=400) from None
+        return layout_service.import_layout(data, actor=actor)
+    if op == "image":
+        upload = request.FILES.get("image")
+        content = upload.read(layout_service.MAX_UPLOAD + 1) if upload is not None else b""
+        image = layout_service.upload_image(name=request.POST.get("name", "") or getattr(upload, "name", ""), content=content, actor=actor)
+        return _("Image %(name)s uploaded (%(w)s × %(h)s).") % {"name": image.name, "w": image.width, "h": image.height}
+    raise DomainError("unknown_action", _("Unknown action."), status=404)
+
+
+def _id(value) -> int:
+    text = str(value or "").strip()
+    if not text.isdigit() or len(text) > 10:
+        raise Http404
+    return int(text)
+
+
+def layouts_page(request):
+    if request.method == "POST":
+        try:
+            done = _perform(request)
+        except DomainError as exc:
+            messages.error(request, str(exc.message))
+            return redirect("screen-layouts")
+        if isinstance(done, ScreenLayout):
+            messages.success(request, _("Layout %(name)s ready: place its blocks and save.") % {"name": done.name})
+            return redirect("screen-layout-edit", pk=done.pk)
+        messages.success(request, done)
+        return redirect("screen-layouts")
+    used = {}
+    for screen in DisplayScreen.objects.order_by("name"):
+        for key in set((screen.layouts or {}).values()):
+            used.setdefault(key, []).append(screen.name)
+    rows = [{**c, "screens": used.get(c["key"], [])} for c in layout_service.choices()]
+    if not any(r["screens"] for r in rows if r["key"] == layouts.DEFAULT_KEY):
+        unset = [s.name for s in DisplayScreen.objects.order_by("name") if not (s.layouts or {}).get("live")]
+        for r in rows:
+            if r["key"] == layouts.DEFAULT_KEY:
+                r["screens"] = r["screens"] + unset
+    images = ScreenImage.objects.order_by("-created_at").values("pk", "name", "width", "height")[:100]
+    return render(request, "screen_layouts.html", {"rows": rows, "images": images})
+
+
+def layout_editor(request, pk: int):
+    layout = get_object_or_404(ScreenLayout, pk=pk)
+    tournaments = Tournament.objects.exclude(status=Tournament.CANCELLED).order_by("-start_at").values("pk", "name")[:30]
+    context = {
+        "layout": layout,
+        "editor": {
+            "id": layout.pk,
+            "name": layout.name,
+            "portrait": layout.portrait,
+            "design": layout.design,
+            "grid": layouts.GRID,
+            "kinds": {k: str(v) for k, v in layouts.BLOCKS.items()},
+            "repeatable": [*layouts.TEXT_KINDS, *layouts.IMAGE_KINDS],
+            "images": [{"id": i["pk"], "name": i["name"]} for i in ScreenImage.objects.order_by("name").values("pk", "name")],
+            "font": layouts.FONT_RANGE,
+        },
+        "tournaments": tournaments,
+    }
+    return render(request, "screen_layout_editor.html", context)
+
+
+def layout_preview(request):
+    """The lobby screen as a TV shows it, for the editor's preview (staff: no screen token): the
+    tournament chosen, the layout the editor sends (``display.js`` listens for it)."""
+    from .live import _chips
+
+    t = Tournament.objects.filter(pk=_id(request.GET.get("tournament"))).first()
+    if t is None:
+        raise Http404
+    chosen = layout_service.resolve(request.GET.get("key") or layouts.DEFAULT_KEY)
+    panels = {p: p != "sounds" for p in DisplayScreen.PANELS}
+    rotation = {
+        "seconds": 20,
+        "tournaments": [{"id": t.pk, "name": t.name, "chips": _chips(t)}],
+        "panels": panels,
+        "design": {"layouts": {"live": chosen}, "speaker": False, "sounds": layouts.default_sounds()},
+    }
+    return render(request, "display.html", {"t": t, "panels": panels, "token": "", "rotation": rotation, "preview": True})
+
+
+def layout_export(request):
+    """A layout as a file to share with another room (``services.layouts.export_layout``)."""
+    key = request.GET.get("key") or layouts.DEFAULT_KEY
+    data = layout_service.export_layout(key)
+    response = JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 1})
+    slug = "".join(ch if ch.isascii() and ch.isalnum() else "-" for ch in data["name"]).strip("-")[:40] or "layout"
+    response["Content-Disposition"] = f'attachment; filename="{slug}.tdm-layout.json"'
+    return response

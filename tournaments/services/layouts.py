@@ -1,0 +1,194 @@
+"""The lobby screens' layouts, images and sounds (issue #43): the director saves a layout made with
+the editor, copies, exports and imports one, uploads a logo, and sets each screen's layouts, its
+speaker and what it announces. Each a logged service; a changed layout reaches its screens within
+half a minute (each page asks for its configuration, layouts included, ``live.display``)."""
+
+import base64
+import io
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tdmanager.errors import DomainError, ValidationFailed
+from tdmanager.transactions import service
+
+from .. import layouts
+from ..actions import Action
+from ..models import DisplayScreen, ScreenImage, ScreenLayout
+from .events import Actor, log_event
+
+#: the export file's format; an import reads this version
+FORMAT, VERSION = "tdmanager-screen-layout", 1
+MAX_UPLOAD = 5 * 1024 * 1024
+MAX_PIXELS = 4096 * 4096
+MAX_SIDE = 1920  # stored at most this wide or high: a TV shows nothing finer
+
+
+def _name(value) -> str:
+    name = value.strip() if isinstance(value, str) else ""
+    if not name or len(name) > 80 or "\x00" in name:
+        raise ValidationFailed("invalid", _("Name: from 1 to 80 characters."), field="name")
+    return name
+
+
+def _check_images(design: dict) -> None:
+    wanted = layouts.images_of(design)
+    known = set(ScreenImage.objects.filter(pk__in=wanted).values_list("pk", flat=True))
+    if wanted - known:
+        raise ValidationFailed(
+            "unknown_image", _("The layout names an image that does not exist: %(ids)s.") % {"ids": ", ".join(map(str, sorted(wanted - known)))}, field="design"
+        )
+
+
+@service
+def save_layout(*, name, design, portrait: bool = False, actor: Actor, layout: ScreenLayout | None = None) -> ScreenLayout:
+    """A new layout, or ``layout`` changed: its name (unique), orientation and design
+    (``layouts.clean_design``; the images it names must exist)."""
+    name, design = _name(name), layouts.clean_design(design)
+    if not isinstance(portrait, bool):
+        raise ValidationFailed("invalid", _("Portrait: true or false."), field="portrait")
+    _check_images(design)
+    if ScreenLayout.objects.filter(name=name).exclude(pk=getattr(layout, "pk", None)).exists():
+        raise ValidationFailed("name_taken", _("A layout of this name exists already."), field="name")
+    if layout is None:
+        layout = ScreenLayout(name=name)
+    else:
+        layout = ScreenLayout.objects.select_for_update().get(pk=layout.pk)
+    layout.name, layout.portrait, layout.design, layout.updated_at = name, portrait, design, timezone.now()
+    layout.save()
+    log_event(None, Action.TOURNAMENTS_LAYOUT_SAVED, actor, layout=layout.name, blocks=len(design["blocks"]))
+    return layout
+
+
+@service
+def delete_layout(layout: ScreenLayout, *, actor: Actor) -> None:
+    """Delete a layout no screen uses (refused, naming the screens, while one does)."""
+    layout = ScreenLayout.objects.select_for_update().get(pk=layout.pk)
+    key = f"layout:{layout.pk}"
+    using = [s.name for s in DisplayScreen.objects.order_by("name") if key in (s.layouts or {}).values()]
+    if using:
+        raise DomainError("layout_in_use", _("Screens show this layout: %(screens)s. Choose another layout for them first.") % {"screens": ", ".join(using)})
+    name = layout.name
+    layout.delete()
+    log_event(None, Action.TOURNAMENTS_LAYOUT_DELETED, actor, layout=name)
+
+
+def resolve(key: str | None) -> dict:
+    """A layout key's ``{"key", "name", "portrait", "design"}``; an unknown key (a layout deleted
+    meanwhile) is the built-in default."""
+    if key and key.startswith("layout:") and key[7:].isdigit():
+        row = ScreenLayout.objects.filter(pk=int(key[7:])).first()
+        if row is not None:
+            return {"key": key, "name": row.name, "portrait": row.portrait, "design": row.design}
+    name = key[8:] if key and key.startswith("builtin:") and key[8:] in layouts.BUILTIN else "default"
+    b = layouts.BUILTIN[name]
+    return {"key": layouts.builtin_key(name), "name": str(b["name"]), "portrait": b["portrait"], "design": b["design"]}
+
+
+def choices() -> list[dict]:
+    """Every layout a screen may show: the built-in ones, then the venue's by name."""
+    out = [{"key": layouts.builtin_key(k), "name": str(b["name"]), "builtin": True, "portrait": b["portrait"]} for k, b in layouts.BUILTIN.items()]
+    out += [
+        {"key": f"layout:{pk}", "name": name, "builtin": False, "portrait": p}
+        for pk, name, p in ScreenLayout.objects.order_by("name").values_list("pk", "name", "portrait")
+    ]
+    return out
+
+
+def clean_screen_layouts(value) -> dict:
+    """A screen's ``layouts``: state → a key that exists (``live`` at least, when any)."""
+    if not isinstance(value, dict) or set(value) - set(layouts.STATES):
+        raise ValidationFailed("invalid", _("An object of states (%(states)s), each a layout.") % {"states": ", ".join(layouts.STATES)}, field="layouts")
+    known = {c["key"] for c in choices()}
+    out = {}
+    for state, key in value.items():
+        if key in ("", None):
+            continue
+        if key not in known:
+            raise ValidationFailed("unknown_layout", _("There is no such layout: %(key)s.") % {"key": key}, field=f"layouts.{state}")
+        out[state] = key
+    return out
+
+
+# --- export and import ------------------------------------------------------------------------
+
+
+def export_layout(key: str) -> dict:
+    """A layout as a file to share with another room: its design and the images it shows (PNG,
+    base64)."""
+    layout = resolve(key)
+    images = {
+        str(img.pk): {"name": img.name, "png": base64.b64encode(bytes(img.png)).decode()}
+        for img in ScreenImage.objects.filter(pk__in=layouts.images_of(layout["design"]))
+    }
+    return {"format": FORMAT, "version": VERSION, "name": layout["name"], "portrait": layout["portrait"], "design": layout["design"], "images": images}
+
+
+@service
+def import_layout(data, *, actor: Actor, name: str | None = None) -> ScreenLayout:
+    """A layout from an exported file: its images decoded and encoded again like an upload, the
+    design checked like one made here, a name of its own (``name``, else the file's with a number
+    when taken)."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != VERSION:
+        raise ValidationFailed("bad_file", _("This is not a layout file of this product."), field="file")
+    images = data.get("images") or {}
+    if not isinstance(images, dict) or len(images) > 20:
+        raise ValidationFailed("bad_file", _("The layout file's images cannot be read."), field="file")
+    design = layouts.clean_design(data.get("design"))
+    mapped = {}
+    for old_id, img in images.items():
+        try:
+            raw = base64.b64decode(img["png"], validate=True)
+        except (TypeError, KeyError, ValueError):
+            raise ValidationFailed("bad_file", _("The layout file's images cannot be read."), field="file") from None
+        mapped[str(old_id)] = upload_image(name=str(img.get("name") or "image")[:80] or "image", content=raw, actor=actor).pk
+    for block in design["blocks"]:
+        if "image" in block:
+            if str(block["image"]) not in mapped:
+                raise ValidationFailed("bad_file", _("The layout file names an image it does not hold."), field="file")
+            block["image"] = mapped[str(block["image"])]
+    base = _name(name if name else data.get("name"))
+    final, n = base, 2
+    while ScreenLayout.objects.filter(name=final).exists():
+        final, n = f"{base[:74]} ({n})", n + 1
+    portrait = data.get("portrait", False)
+    return save_layout(name=final, design=design, portrait=portrait if isinstance(portrait, bool) else False, actor=actor)
+
+
+# --- images -------------------------------------------------------------------------------------
+
+
+@service
+def upload_image(*, name, content: bytes, actor: Actor) -> ScreenImage:
+    """A logo or a sponsor's image: decoded (PNG, JPEG, GIF or WebP, at most 5 MB and 4096 × 4096),
+    its first frame drawn again at most 1920 pixels wide or high, and stored as a PNG of its own
+    without what the file carried besides (comments, metadata, scripts): never served as sent."""
+    from PIL import Image, UnidentifiedImageError
+
+    name = _name(name)
+    if not isinstance(content, (bytes, bytearray)) or not content:
+        raise ValidationFailed("invalid", _("Choose an image file."), field="image")
+    if len(content) > MAX_UPLOAD:
+        raise ValidationFailed("too_large", _("The image is larger than 5 MB."), field="image")
+    try:
+        with Image.open(io.BytesIO(content)) as src:
+            if src.format not in ("PNG", "JPEG", "GIF", "WEBP"):
+                raise ValidationFailed("bad_image", _("The file is not a PNG, JPEG, GIF or WebP image."), field="image")
+            if src.width * src.height > MAX_PIXELS:
+                raise ValidationFailed("too_large", _("The image is larger than 4096 × 4096 pixels."), field="image")
+            src.seek(0)
+            picture = src.convert("RGBA")
+    except ValidationFailed:
+        raise
+    except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError):
+        raise ValidationFailed("bad_image", _("The file is not a PNG, JPEG, GIF or WebP image."), field="image") from None
+    picture.thumbnail((MAX_SIDE, MAX_SIDE))
+    out = io.BytesIO()
+    picture.save(out, format="PNG", optimize=True)
+    image = ScreenImage.objects.create(name=name, png=out.getvalue(), width=picture.width, height=picture.height)
+    log_event(None, Action.TOURNAMENTS_SCREEN_IMAGE_UPLOADED, actor, image=image.name, width=image.width, height=image.height)
+    return image
+
+
+def sounds_of(screen: DisplayScreen) -> dict:
+    return layouts.clean_sounds(screen.sounds or {})
