@@ -8,6 +8,8 @@
   const data = (id) => JSON.parse($(id).textContent);
   const D = { panels: data("display-panels") }, T = data("display-i18n"), F = window.TDMFormat;
   const R = data("display-rotation");
+  const LANG = document.documentElement.lang || undefined;
+  const ZONE = el.dataset.zone || undefined; // the room's time zone (TIME_ZONE)
   const parts = $("parts"), DESIGN = R.design || { layouts: {}, sounds: {}, speaker: false };
   // The blocks a switched-off panel leaves out (the screen's panels, as before layouts).
   const PANEL_KINDS = { blinds: ["blinds", "next"], stats: ["players", "stacks", "pool"], payouts: ["payouts", "bounties"], seats: ["seats"],
@@ -20,8 +22,6 @@
     btn.hidden = false;
     btn.addEventListener("click", () => announcer.test(live && live.state.snap));
   }
-  const LANG = document.documentElement.lang || undefined;
-  const ZONE = el.dataset.zone || undefined; // the room's time zone (TIME_ZONE)
   // Names come from the players: they are only ever written as text nodes.
   const node = (tag, text) => { const e = document.createElement(tag); e.textContent = text; return e; };
   const set = (id, v) => { const e = $(id); if (e && e.textContent !== String(v)) e.textContent = v; };
@@ -325,6 +325,7 @@
     $("clock").classList.toggle("frozen", !!c && (c.status === "PAUSED" || c.status === "NOT_STARTED"));
     if (c && c.next_break_index !== undefined) set("next-break", c.next_break_index === null ? "—" : F.clock(live.secondsToBreak()));
     if (announcer && s) announcer.tick(s, left);
+    TDMLayout.fit(el); // a text the tick changed (the next break's countdown) that no longer fits its block
     $("conn").className = "conn " + (live.state.connected ? "ok" : "off");
     drawTick();
   }

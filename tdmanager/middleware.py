@@ -60,6 +60,13 @@ def carries_nul(request) -> bool:
         return True
     if request.method not in _BODY_METHODS:
         return False
+    if request.content_type == "multipart/form-data":
+        # an uploaded file is bytes, NUL included (an image): its fields and its name are text
+        try:
+            fields, files = request.POST, request.FILES
+        except RequestDataTooBig:
+            return False
+        return any("\x00" in key or any("\x00" in v for v in values) for key, values in fields.lists()) or any("\x00" in (f.name or "") for f in files.values())
     try:
         body = request.body
     except RequestDataTooBig:
