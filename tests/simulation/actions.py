@@ -12,6 +12,7 @@ in ``invariants.py``) in the change that brings it.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -806,6 +807,44 @@ def keep_the_room(world: World, rng) -> str:
         world.pushed = True
         what += ", the beat pushed"
     return what
+
+
+@action(weight=1)
+def design_the_lobby(world: World, rng) -> str:
+    """The director designs the lobby's screens (issue #43): a layout copied from a built-in one
+    with a block moved and a colour of its own (now and then a block off the grid: refused), a
+    screen given a layout for play, the breaks or the final table, a screen made the speaker, or a
+    layout deleted (refused while a screen shows it)."""
+    from tournaments import layouts
+    from tournaments.models import DisplayScreen, ScreenLayout
+    from tournaments.services import layouts as layout_service
+    from tournaments.services import screens
+
+    world.designed = True
+    roll = rng.random()
+    if roll < 0.35:
+        base = layouts.BUILTIN[rng.choice(sorted(layouts.BUILTIN))]
+        design = copy.deepcopy(base["design"])
+        block = rng.choice(design["blocks"])
+        block["x"] = rng.randrange(0, layouts.GRID - block["w"] + (3 if rng.random() < 0.2 else 1))  # past the grid: refused
+        block["bg"] = f"#{rng.randrange(0x1000000):06x}"
+        made = layout_service.save_layout(
+            name=f"sim layout {world.seed % 1000}-{rng.randrange(10**6)}", design=design, portrait=base["portrait"], actor=world.director
+        )
+        return f"layout {made.name} saved"
+    if roll < 0.85:
+        t = _event(world, rng, Tournament.REGISTERING, Tournament.RUNNING)
+        screen = DisplayScreen.objects.filter(tournament=t).order_by("pk").first() or screens.create_screen(
+            {"name": f"TV {t.pk}", "tournament": t}, actor=world.director
+        )
+        keys = [c["key"] for c in layout_service.choices()]
+        state = rng.choice(sorted(layouts.STATES))
+        chosen = {**(screen.layouts or {}), state: rng.choice(keys)}
+        screens.update_screen(screen, {"layouts": chosen, "speaker": rng.random() < 0.5}, actor=world.director)
+        return f"{screen.name} shows {chosen[state]} ({state})"
+    layout = pick(rng, ScreenLayout.objects.order_by("pk"), "stored layout")
+    layout_service.delete_layout(layout, actor=world.director)
+    return f"layout {layout.name} deleted"
 
 
 @action(weight=1)

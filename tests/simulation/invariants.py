@@ -298,6 +298,37 @@ def push_list_as_the_room_stands(world: World) -> list[str]:
     return problems
 
 
+def screens_draw_their_layouts(world: World) -> list[str]:
+    """Every lobby screen's page (its configuration, as the TV asks for it) draws the layouts it
+    was given, each one that exists, as data the screen's script places; and among the screens
+    showing a tournament at most one is its speaker (issue #43)."""
+    if not world.designed:
+        return []
+    from tournaments import layouts, live
+    from tournaments.models import DisplayScreen, ScreenLayout
+
+    problems = []
+    stored = set(ScreenLayout.objects.values_list("pk", flat=True))
+    speakers: dict[int, list[str]] = {}
+    for screen in DisplayScreen.objects.filter(token_revoked_at__isnull=True).order_by("pk"):
+        response = live.display(RequestFactory().get("/", {"config": 1}), screen.token)
+        if response.status_code != 200:
+            continue  # a screen with nothing to show
+        drawn = json.loads(response.content)["design"]
+        for state, key in (screen.layouts or {}).items():
+            shown = drawn["layouts"].get(state, {}).get("key")
+            if shown != key or (key.startswith("layout:") and int(key[7:]) not in stored):
+                problems.append(f"{screen.name} was given {key} for {state} and draws {shown}")
+            design = drawn["layouts"].get(state, {}).get("design") or {}
+            if design and layouts.clean_design(design) != design:
+                problems.append(f"{screen.name} draws a design the checks would not store ({state})")
+        if screen.speaker:
+            for t in screen.tournaments_shown():
+                speakers.setdefault(t.pk, []).append(screen.name)
+    problems += [f"tournament {pk} has two speakers: {names}" for pk, names in speakers.items() if len(names) > 1]
+    return problems
+
+
 def places_unique_and_contiguous(world: World) -> list[str]:
     """Finishing places are unique and contiguous, ties as tie groups: a group at place p of k
     players covers p … p+k−1 (k: the players it will hold while it is still being decided, as a
@@ -781,6 +812,7 @@ INVARIANTS = [
     dealers_where_the_room_says,
     push_list_as_the_room_stands,
     waiting_starts_hold_nothing,
+    screens_draw_their_layouts,
     places_unique_and_contiguous,
     receipts_are_gapless,
     erased_people_are_gone,

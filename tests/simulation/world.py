@@ -92,6 +92,8 @@ class World:
     pushed: bool = False
     #: the push list the current step read (the invariants compare it with the room map)
     push_list: dict | None = None
+    #: the current step changed the lobby's layouts or screens (the invariants then read them)
+    designed: bool = False
     #: the people the current step looked up, or whose data it exported (the invariants ask the
     #: product about them after the step)
     looked_up: list[int] = field(default_factory=list)
