@@ -195,7 +195,7 @@ def clean_design(design) -> dict:
     blocks, placed = [], set()
     for i, b in enumerate(blocks_in):
         at = f"blocks[{i}]"
-        if not isinstance(b, dict) or b.get("kind") not in BLOCKS:
+        if not isinstance(b, dict) or not isinstance(b.get("kind"), str) or b["kind"] not in BLOCKS:
             _fail(f"{at}.kind", _("one of %(kinds)s") % {"kinds": ", ".join(BLOCKS)})
         if b["kind"] in placed and b["kind"] not in TEXT_KINDS + IMAGE_KINDS:
             _fail(f"{at}.kind", _("the screen shows %(kind)s once; texts and images may be placed again") % {"kind": b["kind"]})
@@ -278,7 +278,7 @@ def clean_sounds(value) -> dict:
                     _fail(f"{at}.{key}", _("true or false"))
                 event[key] = given[key]
         if "sound" in given:
-            if given["sound"] not in SOUNDS:
+            if not isinstance(given["sound"], str) or given["sound"] not in SOUNDS:
                 _fail(f"{at}.sound", _("one of %(sounds)s") % {"sounds": ", ".join(SOUNDS)})
             event["sound"] = given["sound"]
         if "text" in given:

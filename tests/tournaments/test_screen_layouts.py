@@ -167,3 +167,24 @@ def test_the_screen_page_draws_a_layouts_text_as_text_and_serves_it_once(client,
     assert config["design"]["layouts"]["live"]["design"]["blocks"][0]["text"] == hostile  # data, drawn as a text node
     state = client.get(f"/live/{t.pk}/state/", {"token": "tv-hostile"}).json()
     assert "Hostile" not in json.dumps(state) and "blocks" not in state  # the frames carry no layout
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"layouts": {"live": ["builtin:default"]}}, "layouts.live"),
+        ({"layouts": ["live"]}, "layouts"),
+        ({"sounds": {"events": {"level": {"sound": ["chime"]}}}}, "sounds.events.level.sound"),
+        ({"sounds": "loud"}, "sounds"),
+    ],
+)
+def test_a_screen_refuses_what_is_not_a_layout_or_a_sound_naming_the_field(api, director, make_tournament, body, field):
+    boss = api(director)
+    screen = boss.post("/api/v1/screens/", {"name": "TV", "tournament": make_tournament().pk}, format="json").json()
+    r = boss.patch(f"/api/v1/screens/{screen['id']}/", body, format="json")
+    assert r.status_code == 400 and r.json()["field"] == field
+
+
+def test_a_block_whose_kind_is_not_a_word_is_refused(api, director):
+    r = api(director).post("/api/v1/screen-layouts/", {"name": "X", "design": {"blocks": [{"kind": ["clock"], "x": 0, "y": 0, "w": 1, "h": 1}]}}, format="json")
+    assert r.status_code == 400 and r.json()["field"] == "blocks[0].kind"

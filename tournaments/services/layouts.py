@@ -104,7 +104,7 @@ def clean_screen_layouts(value) -> dict:
     for state, key in value.items():
         if key in ("", None):
             continue
-        if key not in known:
+        if not isinstance(key, str) or key not in known:
             raise ValidationFailed("unknown_layout", _("There is no such layout: %(key)s.") % {"key": key}, field=f"layouts.{state}")
         out[state] = key
     return out
