@@ -40,6 +40,10 @@ def test_the_rooms_pages_have_readable_colours(browser_page, make_tournament, ma
     banned.banned, banned.banned_reason = True, "comportamento"
     banned.save()
     screen = DisplayScreen.objects.create(name="Sala", token="screen-token-1", tournament=running)
+    from tournaments.services import layouts as layout_service
+
+    layout = layout_service.save_layout(name="Serata", design=layout_service.resolve("builtin:final")["design"], actor=actor)
+    speaking = DisplayScreen.objects.create(name="Bar", token="screen-token-2", tournament=running, speaker=True, layouts={"live": "builtin:break"})
 
     login(page, "boss", "pw-boss")
     page.goto(page.base_url + "/")
@@ -58,6 +62,9 @@ def test_the_rooms_pages_have_readable_colours(browser_page, make_tournament, ma
         "people": "/people/",
         "a banned player": f"/people/{banned.pk}/",
         "receipt": f"/desk/receipt/{sales[0].row.receipt_number}/",
+        "lobby displays": "/displays/",
+        "screen layouts": "/screens/layouts/",
+        "layout editor": f"/screens/layouts/{layout.pk}/",
     }
     for where, path in staff_pages.items():
         page.goto(page.base_url + path)
@@ -67,6 +74,7 @@ def test_the_rooms_pages_have_readable_colours(browser_page, make_tournament, ma
         "seat lookup": f"/seats/{running.pk}/",
         "rules": f"/rules/{running.pk}/",
         "lobby screen": f"/display/{screen.token}/",
+        "lobby screen, the break layout, speaking": f"/display/{speaking.token}/",
     }
     for where, path in public_pages.items():
         page.goto(page.base_url + path)

@@ -151,6 +151,17 @@ def test_the_director_builds_a_layout_and_the_tv_shows_it(browser_page, director
     assert (by_kind["blinds"]["x"], by_kind["blinds"]["y"], by_kind["blinds"]["w"], by_kind["blinds"]["bg"]) == (0, 13, 18, "#123456")
     assert (by_kind["logo"]["x"], by_kind["logo"]["y"], by_kind["logo"]["w"], by_kind["logo"]["h"]) == (20, 0, 4, 2)
 
+    # the live preview: the screen itself on the event's data, following the editor as it goes
+    with page.expect_popup() as opened:
+        page.click("#preview-open")
+    preview = opened.value
+    expect(preview.locator('#screen .block[data-kind="logo"] img')).to_have_count(1)
+    expect(preview.locator("#t-name")).to_have_text("Serata del venerdì")
+    page.locator('.eblock[data-index="2"]').focus()
+    page.keyboard.press("ArrowUp")  # not saved: the preview shows it all the same
+    preview.wait_for_function("() => getComputedStyle(document.querySelector('#screen .block[data-kind=blinds]')).gridRowStart === '13'")
+    preview.close()
+
     # the screen shows it from now on
     page.goto(page.base_url + "/displays/")
     form = page.locator("form.screen-edit")
