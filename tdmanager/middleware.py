@@ -44,11 +44,17 @@ class JsonObjectBodyMiddleware:
         return None
 
 
+def is_image(content: bytes) -> bool:
+    """The file starts as a PNG, JPEG, GIF or WebP image does (whatever name or type the sender
+    gave it): bytes its service decodes, never text."""
+    return content.startswith((b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a")) or (content[:4] == b"RIFF" and content[8:12] == b"WEBP")
+
+
 def carries_nul(request) -> bool:
     """Whether a NUL character is anywhere a view or a middleware could put it in a query: the
     path, the query string, a cookie (the session's key), a header (a token) or the body (a
-    form's field, a JSON string's ``\\u0000``, an uploaded file: the one the API takes is a
-    structure, text). The body is read as bytes, never parsed here: the view's parsers still
+    form's field, a JSON string's ``\\u0000``, an uploaded file: text, but for an image,
+    ``is_image``). The body is read as bytes, never parsed here: the view's parsers still
     decide what they accept."""
     if "\x00" in request.path:  # the script's prefix and path_info
         return True
@@ -60,17 +66,20 @@ def carries_nul(request) -> bool:
         return True
     if request.method not in _BODY_METHODS:
         return False
-    if request.content_type == "multipart/form-data":
-        # an uploaded file is bytes, NUL included (an image): its fields and its name are text
-        try:
-            fields, files = request.POST, request.FILES
-        except RequestDataTooBig:
-            return False
-        return any("\x00" in key or any("\x00" in v for v in values) for key, values in fields.lists()) or any("\x00" in (f.name or "") for f in files.values())
     try:
         body = request.body
     except RequestDataTooBig:
         return False  # the view refuses it as too large (413)
+    if request.content_type == "multipart/form-data" and b"\x00" in body:
+        # an image is bytes, NUL included (a logo for the screens, issue #43, decoded and encoded
+        # again by its service); every other part (a field, a file's name, a text file) is text.
+        # The parts are looked at as bytes: the body is parsed by the view's parsers, never here.
+        boundary = (request.content_params or {}).get("boundary", "").encode("utf-8", "replace")
+        for part in body.split(b"--" + boundary) if boundary else [body]:
+            head, _, content = part.partition(b"\r\n\r\n")
+            if b"\x00" in head or (b"\x00" in content and not (b"filename=" in head and is_image(content))):
+                return True
+        return False
     if b"\x00" in body:
         return True
     if request.content_type == "application/x-www-form-urlencoded":

@@ -188,3 +188,16 @@ def test_a_screen_refuses_what_is_not_a_layout_or_a_sound_naming_the_field(api, 
 def test_a_block_whose_kind_is_not_a_word_is_refused(api, director):
     r = api(director).post("/api/v1/screen-layouts/", {"name": "X", "design": {"blocks": [{"kind": ["clock"], "x": 0, "y": 0, "w": 1, "h": 1}]}}, format="json")
     assert r.status_code == 400 and r.json()["field"] == "blocks[0].kind"
+
+
+def test_an_image_uploaded_through_the_api_may_hold_nul_bytes_a_text_file_may_not(client, director):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    client.force_login(director)
+    content = png()
+    assert b"\x00" in content  # every PNG does
+    r = client.post("/api/v1/screen-images/", {"name": "Logo", "image": SimpleUploadedFile("logo.png", content, content_type="image/png")})
+    assert r.status_code == 201 and r.json()["width"] == 40
+    for text in (b"kind,small_blind\nLEVEL,1\x0000\n", b'{"name": "x\x00"}'):  # text, whatever type it claims
+        r = client.post("/api/v1/screen-images/", {"name": "x", "image": SimpleUploadedFile("logo.png", text, content_type="image/png")})
+        assert r.status_code == 400 and r.json()["code"] == "nul_character"

@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tdmanager.errors import DomainError
+from tdmanager.fields import TextField
 from tdmanager.roles import HasRole
 
 from .. import layouts
@@ -21,7 +22,7 @@ from .base import _valid
 
 
 class LayoutSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=80)
+    name = TextField(max_length=80)
     portrait = serializers.BooleanField(default=False, help_text="a 9:16 screen")
     design = serializers.JSONField(
         help_text=f'{{"theme": {{"background", "text", "accent"}} (#rrggbb), "blocks": [{{"kind", "x", "y", "w", "h" (a grid of {layouts.GRID}), '
@@ -31,7 +32,7 @@ class LayoutSerializer(serializers.Serializer):
 
 class ImportSerializer(serializers.Serializer):
     file = serializers.JSONField(help_text="an exported layout file (GET …/export/)")
-    name = serializers.CharField(max_length=80, required=False, help_text="its name here (else the file's, numbered when taken)")
+    name = TextField(max_length=80, required=False, help_text="its name here (else the file's, numbered when taken)")
 
 
 def _layout(row: ScreenLayout) -> dict:
