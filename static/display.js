@@ -107,6 +107,19 @@
       default: return true;
     }
   }
+  // Blocks placed on the same cells that both have something to show (the payouts and a league's
+  // standings on the classic screen) take turns, each shown whole for TURN_MS.
+  const TURN_MS = 12000;
+  let turnNo = 0;
+  function takeTurns() {
+    const groups = {};
+    el.querySelectorAll(".block").forEach((b) => {
+      b.classList.remove("waiting-turn");
+      if (!b.hidden) (groups[b.style.gridArea] = groups[b.style.gridArea] || []).push(b);
+    });
+    Object.values(groups).filter((g) => g.length > 1).forEach((g) => g.forEach((b, i) => b.classList.toggle("waiting-turn", i !== turnNo % g.length)));
+  }
+  setInterval(() => { turnNo += 1; takeTurns(); TDMLayout.fit(el); }, TURN_MS);
   const chipsOf = (s) => ((shown.find((x) => String(x.id) === String(s.tournament.id)) || {}).chips || []);
   let lastChips = null;
   function renderChips(s) {
@@ -127,6 +140,7 @@
     chooseLayout(s, c);
     el.dataset.state = state;
     el.querySelectorAll(".block").forEach((b) => { const on = blockShown(b.dataset.kind, s, state); if (b.hidden === on) b.hidden = !on; });
+    takeTurns();
     renderChips(s);
     if (announcer) announcer.observe(s);
     set("t-name", s.tournament.name);

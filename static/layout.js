@@ -61,8 +61,11 @@ window.TDMLayout = (function () {
     return blocks;
   }
 
+  // The block, or its part inside (whose overflow may hide in the block's padding), is too small
+  // for its content.
+  const spills = (e) => !!e && (e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1);
   function overflows(block) {
-    return block.scrollHeight > block.clientHeight + 1 || block.scrollWidth > block.clientWidth + 1;
+    return spills(block) || [...block.children].some((part) => part.clientWidth > 0 && spills(part));
   }
 
   // The largest type (up to the block's font × its nominal size) at which the block's content
@@ -71,7 +74,7 @@ window.TDMLayout = (function () {
   function fit(root, force) {
     const vh = root.clientHeight / 100;
     root.querySelectorAll(".block").forEach((block) => {
-      if (block.hidden) return;
+      if (block.hidden || block.classList.contains("waiting-turn")) return;
       const kind = block.dataset.kind;
       if (kind === "logo" || kind === "sponsor") return;
       const key = [block.textContent.length, block.clientWidth, block.clientHeight, root.dataset.state, root.className].join("|");

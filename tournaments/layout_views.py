@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from tdmanager.errors import DomainError
 
 from . import layouts
+from .live import chips_of
 from .models import DisplayScreen, ScreenImage, ScreenLayout, Tournament
 from .services import layouts as layout_service
 from .services.events import Actor
@@ -101,8 +102,6 @@ def layout_editor(request, pk: int):
 def layout_preview(request):
     """The lobby screen as a TV shows it, for the editor's preview (staff: no screen token): the
     tournament chosen, the layout the editor sends (``display.js`` listens for it)."""
-    from .live import _chips
-
     t = Tournament.objects.filter(pk=_id(request.GET.get("tournament"))).first()
     if t is None:
         raise Http404
@@ -110,7 +109,7 @@ def layout_preview(request):
     panels = {p: p != "sounds" for p in DisplayScreen.PANELS}
     rotation = {
         "seconds": 20,
-        "tournaments": [{"id": t.pk, "name": t.name, "chips": _chips(t)}],
+        "tournaments": [{"id": t.pk, "name": t.name, "chips": chips_of(t)}],
         "panels": panels,
         "design": {"layouts": {"live": chosen}, "speaker": False, "sounds": layouts.default_sounds()},
     }

@@ -70,7 +70,8 @@ def _b(kind, x, y, w, h, **extra):
 
 #: The built-in layouts: the default is today's screen on the grid (the clock in the middle, the
 #: figures on the right, the announcements and the seats along the bottom). Blocks that never show
-#: together (the results over the clock) may share cells.
+#: together (the results over the clock) may share cells; blocks on the same cells that both have
+#: something to show take turns (the payouts and a league's standings).
 BUILTIN = {
     "default": {
         "name": gettext_lazy("Classic"),
@@ -86,8 +87,8 @@ BUILTIN = {
                 _b("players", 17, 2, 7, 3),
                 _b("stacks", 17, 5, 7, 3),
                 _b("pool", 17, 8, 7, 3),
-                _b("payouts", 17, 11, 7, 5),
-                _b("league", 17, 16, 7, 5),
+                _b("payouts", 17, 11, 7, 10),
+                _b("league", 17, 11, 7, 10),
                 _b("results", 0, 2, 17, 19),
                 _b("announcements", 0, 21, 10, 3),
                 _b("moves", 10, 21, 5, 3),
@@ -144,8 +145,8 @@ BUILTIN = {
                 _b("players", 0, 12, 12, 2),
                 _b("stacks", 12, 12, 12, 2),
                 _b("pool", 0, 14, 24, 2),
-                _b("payouts", 0, 16, 12, 4),
-                _b("league", 12, 16, 12, 4),
+                _b("payouts", 0, 16, 24, 4),
+                _b("league", 0, 16, 24, 4),
                 _b("bounties", 0, 20, 24, 2),
                 _b("results", 0, 2, 24, 20),
                 _b("announcements", 0, 22, 24, 1),
@@ -162,7 +163,7 @@ def builtin_key(name: str) -> str:
 
 
 def _fail(field: str, message: str):
-    raise ValidationFailed("invalid", f"{field}: {message}", field=field)
+    raise ValidationFailed("invalid", _("%(field)s: %(problem)s") % {"field": field, "problem": message}, field=field)
 
 
 def _int(value, field: str, lo: int, hi: int) -> int:

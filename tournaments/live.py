@@ -16,7 +16,8 @@ from tdmanager.roles import CASHIER, DIRECTOR, DISPLAY, FLOOR, has_role
 from tdmanager.security import client_ip
 
 from . import signals
-from .models import DisplayScreen, Tournament
+from .models import DisplayScreen, ScreenImage, Tournament
+from .services.layouts import resolve, sounds_of
 from .snapshot import build_snapshot
 
 
@@ -201,7 +202,7 @@ def display(request, token: str):
     panels = {p: screen.shows(p) for p in DisplayScreen.PANELS}
     rotation = {
         "seconds": screen.rotate_seconds,
-        "tournaments": [{"id": x.pk, "name": x.name, "chips": _chips(x)} for x in shown],
+        "tournaments": [{"id": x.pk, "name": x.name, "chips": chips_of(x)} for x in shown],
         "panels": panels,
         # the layouts and sounds, served once per page (never with the live frames): a change of
         # any of them, seen at the page's next look, reloads it
@@ -217,7 +218,7 @@ def display(request, token: str):
     )
 
 
-def _chips(t) -> list[dict]:
+def chips_of(t) -> list[dict]:
     """The tournament's chip set for the screen's chip block: each denomination and its colour."""
     if t.chip_set_id is None:
         return []
@@ -227,8 +228,6 @@ def _chips(t) -> list[dict]:
 def design_of(screen: DisplayScreen) -> dict:
     """What a screen's page draws besides the live state: its layout of each state (a state
     without one shows the live one's), whether it speaks, and what it announces."""
-    from .services.layouts import resolve, sounds_of
-
     chosen = screen.layouts or {}
     live = resolve(chosen.get("live"))
     by_state = {"live": live, **{state: resolve(key) for state, key in chosen.items() if state != "live"}}
@@ -255,8 +254,6 @@ def _image_png(pk: int) -> bytes | None:
     """An image's PNG, read once per process: an image is never changed once stored (a new logo
     is a new image), so every screen of the room asking costs no database read. What is not found
     is not remembered (it may be uploaded next); at most 64 images are kept."""
-    from .models import ScreenImage
-
     png = _IMAGES.get(pk)
     if png is None:
         row = ScreenImage.objects.filter(pk=pk).values_list("png", flat=True).first()

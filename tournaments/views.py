@@ -26,7 +26,7 @@ from tdmanager.policy import DISPLAY
 from tdmanager.roles import user_roles
 
 from . import clock as clock_engine
-from . import clockview, fees, labels, overview, penalties, receipts, selectors, signals
+from . import clockview, fees, labels, layouts, overview, penalties, receipts, selectors, signals
 from .house import HouseRules
 from .models import BlindStructure, ChipSet, DisplayScreen, Entry, LedgerRow, Person, RegulatorGrant, Tournament, TournamentTemplate, WaitingStart
 from .serializers import MAX_STACK, PersonSerializer, TournamentSerializer, at_most
@@ -36,6 +36,8 @@ from .services import floor as floor_service
 from .services import screens as screen_links
 from .services import structures as structures_service
 from .services.events import Actor
+from .services.layouts import choices as layout_choices
+from .services.layouts import sounds_of
 
 
 def dashboard(request):
@@ -755,10 +757,6 @@ def displays_page(request):
         .exclude(status=Tournament.CANCELLED)
         .order_by("start_at", "id")
     )
-    from . import layouts
-    from .services.layouts import choices as layout_choices
-    from .services.layouts import sounds_of
-
     rows = []
     for sc in screens:
         sounds = sounds_of(sc)

@@ -27,7 +27,7 @@ from tournaments.services.events import log_event
 
 from .. import engine
 from ..models import ENDED_EVENTS as ENDED
-from ..models import CardRoom, RoomTable, SeatingState
+from ..models import CardRoom, RoomTable, SeatingState, Table
 from . import dealers
 
 
@@ -306,8 +306,6 @@ def bring_in(room: CardRoom, *, actor) -> dict:
     and with seats enough takes them (held, a dealer asked for, on the room map); one that
     cannot keeps numbering its own, named with why (``not_in_room``, ``taken`` or
     ``too_small``, and the tables). Returns ``{"brought_in": [...], "left": [...]}``."""
-    from ..models import Table
-
     brought, left = [], []
     for t in playing_without_a_room():
         tables = dict(Table.objects.filter(tournament=t, in_play=True).values_list("number", "capacity"))

@@ -1,6 +1,6 @@
 """Issue #39 item 7: the lobby TV at 1920×1080 with a league, a big field and its payouts. A
-10-row league is shown in full (the right column takes turns when everything does not fit at
-once), and nothing on the screen is wider or taller than its box."""
+10-row league is shown in full (on the classic layout it takes turns with the payouts, on the
+same cells), and nothing on the screen is wider or taller than its box."""
 
 from datetime import timedelta
 from decimal import Decimal
@@ -24,9 +24,9 @@ OVERFLOWING = """() => [...document.querySelectorAll('#screen, #screen *')]
     || (getComputedStyle(el).overflowY !== 'visible' && el.scrollHeight > el.clientHeight + 1))
   .map((el) => (el.id || el.className || el.tagName) + ' ' + el.scrollWidth + 'x' + el.scrollHeight + ' in ' + el.clientWidth + 'x' + el.clientHeight)"""
 
-#: The league's rows a viewer sees: inside the screen and inside the right column, not cut.
+#: The league's rows a viewer sees: inside the screen and inside the league's block, not cut.
 LEAGUE_ROWS_SEEN = """() => {
-  const side = document.querySelector('.side').getBoundingClientRect();
+  const side = document.querySelector('.block[data-kind="league"]').getBoundingClientRect();
   return [...document.querySelectorAll('#league li')].filter((li) => {
     const r = li.getBoundingClientRect();
     return li.offsetParent !== null && r.height > 0 && r.top >= side.top && r.bottom <= side.bottom && r.bottom <= innerHeight;
@@ -71,7 +71,7 @@ def test_a_ten_row_league_is_seen_in_full_and_nothing_overflows_at_1920x1080(bro
     expect(page.locator("#league li")).to_have_count(10)
     expect(page.locator("#chips")).not_to_have_text("")
     seen = set()
-    for turn in range(3):  # the right column's turns (every 12 s): the league in full in one of them
+    for turn in range(3):  # the payouts' and the league's turns (every 12 s): the league in full in one of them
         seen |= set(page.evaluate(LEAGUE_ROWS_SEEN))
         assert page.evaluate(OVERFLOWING) == [], f"turn {turn}"
         page.screenshot(path=str(ARTIFACTS / f"lobby-league-turn{turn}.png"))

@@ -49,7 +49,7 @@ class ScreenLayoutsView(APIView):
 
     permission_classes = [HasRole]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(operation_id="screen_layouts_list", responses=OpenApiTypes.OBJECT)
     def get(self, request):
         return Response({"layouts": layout_service.choices(), "blocks": {k: str(v) for k, v in layouts.BLOCKS.items()}, "grid": layouts.GRID})
 
@@ -64,7 +64,7 @@ class ScreenLayoutView(APIView):
 
     permission_classes = [HasRole]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(operation_id="screen_layout_retrieve", responses=OpenApiTypes.OBJECT)
     def get(self, request, pk):
         return Response(_layout(get_object_or_404(ScreenLayout, pk=pk)))
 

@@ -144,7 +144,7 @@ def start_waiting(now=None) -> int:
 @service
 def _start_if_tables(tournament_id: int, now=None) -> bool:
     t = lock_tournament(tournament_id)
-    waiting = WaitingStart.objects.select_for_update().filter(tournament=t).select_related("asked_by").first()
+    waiting = WaitingStart.objects.select_for_update().filter(tournament=t).first()  # its login read apart: no lock through an outer join
     if waiting is None:
         return False  # started or stopped meanwhile
     actor = Actor(waiting.asked_by, waiting.device)

@@ -14,10 +14,12 @@ from django.utils import timezone
 from tdmanager import realtime
 from tdmanager.transactions import service
 
+from .. import layouts
 from ..actions import Action
 from ..models import DisplayScreen
 from .checks import clean
 from .events import Actor, log_event, publish_on_commit
+from .layouts import clean_screen_layouts
 
 #: What a director sets on a screen (the token is the service's; ``rotate`` is a list of tournaments).
 FIELDS = ("name", "tournament", "show", "announcement", "rotate_seconds", "layouts", "speaker", "sounds")
@@ -38,9 +40,6 @@ def _announce_shown(screen: DisplayScreen, action: Action, before: set[int] = fr
 def _checked(values: dict) -> dict:
     """The layouts and sounds as stored (issue #43): each layout one that exists, the sounds over
     their defaults; ``ValidationFailed`` naming the field otherwise."""
-    from .. import layouts
-    from .layouts import clean_screen_layouts
-
     values = dict(values)
     if "layouts" in values:
         values["layouts"] = clean_screen_layouts(values["layouts"])
