@@ -15,7 +15,8 @@
   const PANEL_KINDS = { blinds: ["blinds", "next"], stats: ["players", "stacks", "pool"], payouts: ["payouts", "bounties"], seats: ["seats"],
     announcements: ["announcements"], moves: ["moves"] };
   const omit = new Set(Object.entries(PANEL_KINDS).filter(([p]) => D.panels[p] === false).flatMap(([, kinds]) => kinds));
-  const imageUrl = (id) => "/screens/images/" + encodeURIComponent(id) + ".png";
+  // a layout names its images by id; their addresses are their digests (the same bytes for ever)
+  const imageUrl = (id) => "/screens/images/" + encodeURIComponent((DESIGN.images || {})[String(id)] || "none") + ".png";
   const announcer = DESIGN.speaker ? window.TDMAnnouncer({ sounds: DESIGN.sounds, T, lang: LANG, key: el.dataset.token, log: $("announcer-log") }) : null;
   if (announcer) {
     const btn = $("sound-test");

@@ -74,7 +74,7 @@ def layouts_page(request):
         for r in rows:
             if r["key"] == layouts.DEFAULT_KEY:
                 r["screens"] = r["screens"] + unset
-    images = ScreenImage.objects.order_by("-created_at").values("pk", "name", "width", "height")[:100]
+    images = ScreenImage.objects.order_by("-created_at").values("pk", "name", "width", "height", "digest")[:100]
     return render(request, "screen_layouts.html", {"rows": rows, "images": images})
 
 
@@ -111,9 +111,14 @@ def layout_preview(request):
         "seconds": 20,
         "tournaments": [{"id": t.pk, "name": t.name, "chips": chips_of(t)}],
         "panels": panels,
-        "design": {"layouts": {"live": chosen}, "speaker": False, "sounds": layouts.default_sounds()},
+        # every image: the editor may place any of them while the preview is open
+        "design": {"layouts": {"live": chosen}, "images": dict_of_digests(), "speaker": False, "sounds": layouts.default_sounds()},
     }
     return render(request, "display.html", {"t": t, "panels": panels, "token": "", "rotation": rotation, "preview": True})
+
+
+def dict_of_digests() -> dict[str, str]:
+    return {str(pk): digest for pk, digest in ScreenImage.objects.values_list("pk", "digest")}
 
 
 def layout_export(request):

@@ -17,7 +17,7 @@ from tdmanager.security import client_ip
 
 from . import signals
 from .models import DisplayScreen, ScreenImage, Tournament
-from .services.layouts import resolve, sounds_of
+from .services.layouts import image_addresses, resolve, sounds_of
 from .snapshot import build_snapshot
 
 
@@ -232,13 +232,18 @@ def design_of(screen: DisplayScreen) -> dict:
     live = resolve(chosen.get("live"))
     by_state = {"live": live, **{state: resolve(key) for state, key in chosen.items() if state != "live"}}
     # a screen whose "sounds" panel was switched on before speakers existed keeps sounding
-    return {"layouts": by_state, "speaker": screen.speaker or screen.shows("sounds"), "sounds": sounds_of(screen)}
+    return {
+        "layouts": by_state,
+        "images": image_addresses([x["design"] for x in by_state.values()]),
+        "speaker": screen.speaker or screen.shows("sounds"),
+        "sounds": sounds_of(screen),
+    }
 
 
-def screen_image(request, pk: int):
+def screen_image(request, digest: str):
     """A logo or sponsor image of the screens, as the product encoded it (PNG, public: the
     screens show it to the room)."""
-    png = _image_png(pk)
+    png = _image_png(digest.lower()) if len(digest) == 64 and all(c in "0123456789abcdefABCDEF" for c in digest) else None
     if png is None:
         raise Http404
     response = HttpResponse(png, content_type="image/png")
@@ -247,19 +252,19 @@ def screen_image(request, pk: int):
     return response
 
 
-_IMAGES: dict[int, bytes] = {}
+_IMAGES: dict[str, bytes] = {}
 
 
-def _image_png(pk: int) -> bytes | None:
-    """An image's PNG, read once per process: an image is never changed once stored (a new logo
-    is a new image), so every screen of the room asking costs no database read. What is not found
-    is not remembered (it may be uploaded next); at most 64 images are kept."""
-    png = _IMAGES.get(pk)
+def _image_png(digest: str) -> bytes | None:
+    """An image's PNG by its digest, read once per process: the same address is the same bytes
+    for ever, so every screen of the room asking costs no database read. What is not found is not
+    remembered (it may be uploaded next); at most 64 images are kept."""
+    png = _IMAGES.get(digest)
     if png is None:
-        row = ScreenImage.objects.filter(pk=pk).values_list("png", flat=True).first()
+        row = ScreenImage.objects.filter(digest=digest).values_list("png", flat=True).first()
         if row is None:
             return None
         if len(_IMAGES) >= 64:
             _IMAGES.pop(next(iter(_IMAGES)))
-        png = _IMAGES[pk] = bytes(row)
+        png = _IMAGES[digest] = bytes(row)
     return png

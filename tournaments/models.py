@@ -716,6 +716,9 @@ class ScreenImage(models.Model):
 
     name = models.CharField(_("name"), max_length=80)
     png = models.BinaryField()
+    #: the PNG's SHA-256 (hex, 64): its address (``/screens/images/<digest>.png``), the same bytes
+    #: for ever, so a web process may keep it however the rows change (a restore)
+    digest = models.CharField(max_length=64, db_index=True)
     width = models.PositiveIntegerField()
     height = models.PositiveIntegerField()
     created_at = models.DateTimeField(default=timezone.now)

@@ -72,7 +72,7 @@ def test_an_uploaded_image_is_drawn_again_never_served_as_sent(client, director,
     assert stored != sent and b"<script>" not in stored
     with Image.open(io.BytesIO(stored)) as again:
         assert again.format == "PNG" and again.size == (1920, 960) == (image.width, image.height)  # at most 1920 wide
-    r = client.get(f"/screens/images/{image.pk}.png")  # public: every screen shows it
+    r = client.get(f"/screens/images/{image.digest}.png")  # public: every screen shows it
     assert r.status_code == 200 and r["Content-Type"] == "image/png" and r["X-Content-Type-Options"] == "nosniff" and r.content == stored
     for bad, code in ((b"<html><script>alert(1)</script></html>", "bad_image"), (b"GIF89a" + b"\x00" * 10, "bad_image"), (b"", "invalid")):
         with pytest.raises(layout_service.ValidationFailed) as refused:
@@ -82,10 +82,11 @@ def test_an_uploaded_image_is_drawn_again_never_served_as_sent(client, director,
 
 def test_an_image_is_read_once_per_process(client, actor, django_assert_num_queries):
     image = layout_service.upload_image(name="Sponsor", content=png(), actor=actor)
-    assert client.get(f"/screens/images/{image.pk}.png").status_code == 200
+    assert client.get(f"/screens/images/{image.digest}.png").status_code == 200
     with django_assert_num_queries(0):
-        assert client.get(f"/screens/images/{image.pk}.png").status_code == 200
-    assert client.get("/screens/images/999999.png").status_code == 404
+        assert client.get(f"/screens/images/{image.digest}.png").status_code == 200
+    for unknown in ("0" * 64, "999999", "../etc/passwd"):
+        assert client.get(f"/screens/images/{unknown}.png").status_code == 404
 
 
 def test_the_api_saves_refuses_naming_the_field_and_keeps_a_used_layout(api, director, floor_user, make_tournament):
@@ -201,3 +202,14 @@ def test_an_image_uploaded_through_the_api_may_hold_nul_bytes_a_text_file_may_no
     for text in (b"kind,small_blind\nLEVEL,1\x0000\n", b'{"name": "x\x00"}'):  # text, whatever type it claims
         r = client.post("/api/v1/screen-images/", {"name": "x", "image": SimpleUploadedFile("logo.png", text, content_type="image/png")})
         assert r.status_code == 400 and r.json()["code"] == "nul_character"
+
+
+def test_an_image_address_is_its_bytes_whatever_happens_to_the_rows(client, actor):
+    """A restore (or a test database) may give an id to another image: the address is the
+    image's digest, so a web process that kept the first never shows it for the second."""
+    first = layout_service.upload_image(name="A", content=png(10, 10), actor=actor)
+    assert client.get(f"/screens/images/{first.digest}.png").status_code == 200  # kept by this process
+    ScreenImage.objects.all().delete()
+    second = layout_service.upload_image(name="B", content=png(30, 10), actor=actor)
+    with Image.open(io.BytesIO(client.get(f"/screens/images/{second.digest}.png").content)) as shown:
+        assert shown.size == (30, 10)

@@ -40,7 +40,7 @@ def _layout(row: ScreenLayout) -> dict:
 
 
 def _image(row) -> dict:
-    return {"id": row.pk, "name": row.name, "width": row.width, "height": row.height, "url": f"/screens/images/{row.pk}.png"}
+    return {"id": row.pk, "name": row.name, "width": row.width, "height": row.height, "url": f"/screens/images/{row.digest}.png"}
 
 
 class ScreenLayoutsView(APIView):
@@ -113,7 +113,7 @@ class ScreenImagesView(APIView):
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request):
-        return Response({"images": [_image(r) for r in ScreenImage.objects.order_by("name").only("pk", "name", "width", "height")]})
+        return Response({"images": [_image(r) for r in ScreenImage.objects.order_by("name").only("pk", "name", "width", "height", "digest")]})
 
     @extend_schema(
         request={"multipart/form-data": {"type": "object", "properties": {"image": {"type": "string", "format": "binary"}, "name": {"type": "string"}}}},

@@ -4,6 +4,7 @@ speaker and what it announces. Each a logged service; a changed layout reaches i
 half a minute (each page asks for its configuration, layouts included, ``live.display``)."""
 
 import base64
+import hashlib
 import io
 
 from django.utils import timezone
@@ -185,9 +186,16 @@ def upload_image(*, name, content: bytes, actor: Actor) -> ScreenImage:
     picture.thumbnail((MAX_SIDE, MAX_SIDE))
     out = io.BytesIO()
     picture.save(out, format="PNG", optimize=True)
-    image = ScreenImage.objects.create(name=name, png=out.getvalue(), width=picture.width, height=picture.height)
+    png = out.getvalue()
+    image = ScreenImage.objects.create(name=name, png=png, digest=hashlib.sha256(png).hexdigest(), width=picture.width, height=picture.height)
     log_event(None, Action.TOURNAMENTS_SCREEN_IMAGE_UPLOADED, actor, image=image.name, width=image.width, height=image.height)
     return image
+
+
+def image_addresses(designs) -> dict[str, str]:
+    """The images the designs show: id → the digest its address names (``live.screen_image``)."""
+    wanted = set().union(*(layouts.images_of(d) for d in designs)) if designs else set()
+    return {str(pk): digest for pk, digest in ScreenImage.objects.filter(pk__in=wanted).values_list("pk", "digest")}
 
 
 def sounds_of(screen: DisplayScreen) -> dict:
