@@ -9,6 +9,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
+from tdmanager.api import object_id
 from tdmanager.errors import DomainError
 
 from . import layouts
@@ -26,7 +27,7 @@ def _perform(request) -> str | ScreenLayout:
         source = layout_service.resolve(request.POST.get("from") or layouts.DEFAULT_KEY)
         return layout_service.save_layout(name=request.POST.get("name", ""), design=source["design"], portrait=source["portrait"], actor=actor)
     if op == "delete":
-        layout_service.delete_layout(get_object_or_404(ScreenLayout, pk=_id(request.POST.get("layout"))), actor=actor)
+        layout_service.delete_layout(get_object_or_404(ScreenLayout, pk=object_id(request.POST.get("layout"))), actor=actor)
         return _("Layout deleted.")
     if op == "import":
         upload = request.FILES.get("file")
@@ -43,13 +44,6 @@ def _perform(request) -> str | ScreenLayout:
         image = layout_service.upload_image(name=request.POST.get("name", "") or getattr(upload, "name", ""), content=content, actor=actor)
         return _("Image %(name)s uploaded (%(w)s × %(h)s).") % {"name": image.name, "w": image.width, "h": image.height}
     raise DomainError("unknown_action", _("Unknown action."), status=404)
-
-
-def _id(value) -> int:
-    text = str(value or "").strip()
-    if not text.isdigit() or len(text) > 10:
-        raise Http404
-    return int(text)
 
 
 def layouts_page(request):
@@ -102,7 +96,7 @@ def layout_editor(request, pk: int):
 def layout_preview(request):
     """The lobby screen as a TV shows it, for the editor's preview (staff: no screen token): the
     tournament chosen, the layout the editor sends (``display.js`` listens for it)."""
-    t = Tournament.objects.filter(pk=_id(request.GET.get("tournament"))).first()
+    t = Tournament.objects.filter(pk=object_id(request.GET.get("tournament"))).first()
     if t is None:
         raise Http404
     chosen = layout_service.resolve(request.GET.get("key") or layouts.DEFAULT_KEY)
@@ -112,13 +106,9 @@ def layout_preview(request):
         "tournaments": [{"id": t.pk, "name": t.name, "chips": chips_of(t)}],
         "panels": panels,
         # every image: the editor may place any of them while the preview is open
-        "design": {"layouts": {"live": chosen}, "images": dict_of_digests(), "speaker": False, "sounds": layouts.default_sounds()},
+        "design": {"layouts": {"live": chosen}, "images": layout_service.image_addresses(), "speaker": False, "sounds": layouts.default_sounds()},
     }
     return render(request, "display.html", {"t": t, "panels": panels, "token": "", "rotation": rotation, "preview": True})
-
-
-def dict_of_digests() -> dict[str, str]:
-    return {str(pk): digest for pk, digest in ScreenImage.objects.values_list("pk", "digest")}
 
 
 def layout_export(request):

@@ -13,6 +13,7 @@ in ``invariants.py``) in the change that brings it.
 from __future__ import annotations
 
 import copy
+import io
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from datetime import timedelta
 from decimal import Decimal
 
 from django.utils import timezone
+from PIL import Image
 
 from payouts import selectors as psel
 from payouts import services as payouts
@@ -799,9 +801,12 @@ def keep_the_room(world: World, rng) -> str:
         dealers.remove_shift(room, shift.pk, actor=who)
         dealers.add_shift(room, shift.dealer, now, now + timedelta(hours=rng.choice([2, 6])), actor=who)
         what = f"{shift.dealer.username} sent home and called in again"
-    else:
+    elif roll < 0.93:
         world.push_list = dealers.preview(room, timezone.now())
         what = f"push list read: {len(world.push_list['moves'])} moves"
+    else:  # the events playing on numbers of their own (none, on a day that opened its room first)
+        done = cardrooms.bring_in(room, actor=who)
+        what = f"brought to the room: {len(done['brought_in'])}, left on their numbers: {len(done['left'])}"
     world.room = room
     if dealers.push_when_due():
         world.pushed = True
@@ -822,6 +827,15 @@ def design_the_lobby(world: World, rng) -> str:
 
     world.designed = True
     roll = rng.random()
+    if roll < 0.1:  # a logo uploaded, a layout shared with another room and imported there
+        out = io.BytesIO()
+        Image.new("RGB", (rng.randrange(8, 64), rng.randrange(8, 64)), (rng.randrange(256), 0, 0)).save(out, format="PNG")
+        logo = layout_service.upload_image(name=f"sim logo {rng.randrange(1000)}", content=out.getvalue(), actor=world.director)
+        design = copy.deepcopy(layouts.BUILTIN["default"]["design"])
+        design["blocks"].append({"kind": "logo", "x": 0, "y": 0, "w": 2, "h": 2, "image": logo.pk})
+        made = layout_service.save_layout(name=f"sim shared {world.seed % 1000}-{rng.randrange(10**6)}", design=design, actor=world.director)
+        imported = layout_service.import_layout(layout_service.export_layout(f"layout:{made.pk}"), actor=world.director)
+        return f"layout {made.name} exported and imported as {imported.name}"
     if roll < 0.35:
         base = layouts.BUILTIN[rng.choice(sorted(layouts.BUILTIN))]
         design = copy.deepcopy(base["design"])

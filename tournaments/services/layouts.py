@@ -192,10 +192,13 @@ def upload_image(*, name, content: bytes, actor: Actor) -> ScreenImage:
     return image
 
 
-def image_addresses(designs) -> dict[str, str]:
-    """The images the designs show: id → the digest its address names (``live.screen_image``)."""
-    wanted = set().union(*(layouts.images_of(d) for d in designs)) if designs else set()
-    return {str(pk): digest for pk, digest in ScreenImage.objects.filter(pk__in=wanted).values_list("pk", "digest")}
+def image_addresses(designs=None) -> dict[str, str]:
+    """The images the designs show (every image, with none given: the editor's preview may place
+    any): id → the digest its address names (``live.screen_image``)."""
+    rows = ScreenImage.objects.all()
+    if designs is not None:
+        rows = rows.filter(pk__in=set().union(set(), *(layouts.images_of(d) for d in designs)))
+    return {str(pk): digest for pk, digest in rows.values_list("pk", "digest")}
 
 
 def sounds_of(screen: DisplayScreen) -> dict:
