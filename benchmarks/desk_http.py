@@ -17,6 +17,9 @@ clients, in ``--rounds`` rounds (GETs, then sales, each round). It prints both b
 workers) and checks that the receipt numbers are gapless. ``--no-baseline`` runs the product's
 app only. Both servers publish every change through a Redis server of the run's own, as a room
 deploys; ``--no-redis`` leaves it out (publications to nobody), and the output says so.
+``--beside-no-redis`` puts the product's app without Redis in the baseline's place, taking turns
+with the one with Redis: what publishing costs the desk, from one run. Beside each figure, the CPU
+a request of the server's processes and of the database server's and Redis' (``common.Timed``).
 
 The clients are threads of this process, each on one keep-alive connection (``common.Client``,
 ``http.client``): they share the 2 cores with the servers, and httpx cost them 1.0–1.4 ms of
@@ -112,6 +115,9 @@ def summary(parts):
         "p95": pct(latencies, 95) * 1000,
         "max": max(latencies) * 1000,
         "errors": [e for p in parts for e in p["errors"]],
+        # CPU a request: the server's process tree, and the database server's and Redis' processes
+        "cpu_web": sum(p["cpu"][0] for p in parts) / len(latencies) * 1000,
+        "cpu_svc": sum(p["cpu"][1] for p in parts) / len(latencies) * 1000,
     }
 
 
@@ -120,6 +126,7 @@ SERVERS = {
     "baseline": ("django.core.asgi:get_asgi_application", ["--factory"]),
     "tdmanager": ("tdmanager.asgi:application", ["--http", "tdmanager.httpserver:HttpProtocol"]),
 }
+SERVERS["no-redis"] = SERVERS["tdmanager"]  # --beside-no-redis: the product's app with no Redis
 
 
 def start_redis():
@@ -195,8 +202,15 @@ def main():
     ap.add_argument("--no-baseline", action="store_true", help="measure the product's app only")
     ap.add_argument("--rounds", type=int, default=4, help="rounds the load is split in, taking turns between the servers")
     ap.add_argument("--no-redis", action="store_true", help="no Redis: every change published to nobody (not as a room deploys; named so in the output)")
+    ap.add_argument(
+        "--beside-no-redis",
+        action="store_true",
+        help="the baseline is the product's app without Redis, taking turns with the one with Redis: what publishing costs the desk",
+    )
     args = ap.parse_args()
-    names = ["tdmanager"] if args.no_baseline else ["baseline", "tdmanager"]
+    if args.beside_no_redis and args.no_redis:
+        ap.error("--beside-no-redis measures the app with Redis beside it without: not with --no-redis")
+    names = ["tdmanager"] if args.no_baseline else ["no-redis" if args.beside_no_redis else "baseline", "tdmanager"]
     load_before = os.getloadavg()
     prepare_database(args.database)
     desks, people = seed(args.players, names)
@@ -215,7 +229,8 @@ def main():
     # Every server runs at once (an idle one costs nothing); the load goes to one after the
     # other in rounds, so that the machine's other work falls on both alike.
     bases = {name: f"http://127.0.0.1:{args.port + i}" for i, name in enumerate(names)}
-    servers = [start_server(name, args.port + i, workers, env) for i, name in enumerate(names)]
+    no_redis_env = {k: v for k, v in env.items() if k != "REDIS_URL"}
+    servers = [start_server(name, args.port + i, workers, no_redis_env if name == "no-redis" else env) for i, name in enumerate(names)]
     parts = {name: {"get": [], "register": []} for name in names}
     try:
         for name in names:
@@ -229,7 +244,10 @@ def main():
                 for name in names if r % 2 == 0 else reversed(names):
                     token, tid = desks[name]
                     work = get_shift if phase == "get" else register(tid)
-                    parts[name][phase].append(run_clients(bases[name], token, args.clients, chunk, work))
+                    with common.Timed(servers[names.index(name)].pid) as cpu:
+                        part = run_clients(bases[name], token, args.clients, chunk, work)
+                    part["cpu"] = (cpu.web, cpu.svc)
+                    parts[name][phase].append(part)
     finally:
         for server in servers:
             server.terminate()
@@ -244,7 +262,10 @@ def main():
     gapless = receipts_gapless()
     sold = {name: Entry.objects.filter(tournament_id=desks[name][1]).count() for name in names}
     print(f"database: {engine}; web workers: {workers}; clients: {args.clients}; {args.players} requests of each kind per server")
-    print("baseline: Django's ASGI handler; tdmanager: tdmanager.asgi (what manage.py serve runs)")
+    if args.beside_no_redis:
+        print("no-redis: tdmanager.asgi with no Redis (changes published to nobody); tdmanager: the same with Redis, as deployed")
+    else:
+        print("baseline: Django's ASGI handler; tdmanager: tdmanager.asgi (what manage.py serve runs)")
     print(
         "Redis: none (--no-redis): changes published to nobody, NOT as a room deploys"
         if args.no_redis
@@ -260,9 +281,12 @@ def main():
         ("registration p50 ms", "register", "p50", "", None, "{:.1f}"),
         ("registration p95 ms", "register", "p95", "< 100", lambda v: v < 100, "{:.1f}"),
         ("registration max ms", "register", "max", "", None, "{:.1f}"),
+        ("registration CPU web ms", "register", "cpu_web", "", None, "{:.2f}"),
+        ("  + PostgreSQL, Redis", "register", "cpu_svc", "", None, "{:.2f}"),
         ("authenticated GET/s", "get", "rate", ">= 400", lambda v: v >= 400, "{:.1f}"),
         ("GET p50 ms", "get", "p50", "", None, "{:.1f}"),
         ("GET p95 ms", "get", "p95", "", None, "{:.1f}"),
+        ("GET CPU web ms", "get", "cpu_web", "", None, "{:.2f}"),
     ]
     print(f"{'':<22}" + "".join(f"{n:>12}" for n in names) + f"{'target':>10}  met")
     for label, phase, key, target, ok, fmt in rows:
@@ -273,6 +297,13 @@ def main():
     print(f"{'errors':<22}" + "".join(f"{e:>12}" for e in errors) + f"{'0':>10}  {'yes' if errors[-1] == 0 else 'NO'}")
     print(f"{'entries sold':<22}" + "".join(f"{sold[n]:>12}" for n in names) + f"{args.players:>10}  {'yes' if sold[names[-1]] == args.players else 'NO'}")
     print(f"receipt numbers gapless (all {sum(sold.values())} sales): {'yes' if gapless else 'NO'}")
+    if args.beside_no_redis:
+        with_, without = results["tdmanager"]["register"], results["no-redis"]["register"]
+        print(
+            f"with Redis / without: registrations/s {with_['rate'] / without['rate']:.2f}x (>= 1.00), "
+            f"registration p95 {with_['p95'] / without['p95']:.2f}x (<= 1.00), "
+            f"CPU a registration {(with_['cpu_web'] + with_['cpu_svc']) / (without['cpu_web'] + without['cpu_svc']):.2f}x"
+        )
     for n in names:
         for phase in ("get", "register"):
             if results[n][phase]["errors"]:

@@ -32,55 +32,15 @@ import tempfile
 import time
 from pathlib import Path
 
-import psutil
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import api_bust  # noqa: E402
 import common  # noqa: E402
-from common import pct  # noqa: E402
+from common import Timed, pct  # noqa: E402
 
 TABLES = 12
-
-
-def cpu_of(process) -> float:
-    """CPU seconds (user + system) of a process; 0 for one that has just ended."""
-    try:
-        t = process.cpu_times()
-    except psutil.NoSuchProcess:
-        return 0.0
-    return t.user + t.system
-
-
-def tree_cpu(pid):
-    """CPU seconds of a process and its living descendants."""
-    root = psutil.Process(pid)
-    return sum(cpu_of(p) for p in [root, *root.children(recursive=True)])
-
-
-def service_cpu(server_pid, names=("postgres", "redis-server")):
-    """CPU seconds of the database server's and Redis' processes now running, outside the
-    server's own tree (an embedded Redis is counted there); they are shared: keep the machine
-    otherwise quiet."""
-    root = psutil.Process(server_pid)
-    own = {root.pid, *(p.pid for p in root.children(recursive=True))}
-    return sum(cpu_of(p) for p in psutil.process_iter(["name"]) if p.info["name"] in names and p.pid not in own)
-
-
-class Timed:
-    """The CPU of a server's tree and of the shared services over a ``with`` block."""
-
-    def __init__(self, pid):
-        self.pid = pid
-
-    def __enter__(self):
-        self.web0, self.svc0 = tree_cpu(self.pid), service_cpu(self.pid)
-        return self
-
-    def __exit__(self, *exc):
-        self.web, self.svc = tree_cpu(self.pid) - self.web0, service_cpu(self.pid) - self.svc0
 
 
 def wait_for(url, proc):

@@ -11,6 +11,7 @@ two installations sharing a Redis never hear each other.
 """
 
 import asyncio
+import atexit
 import contextvars
 import json
 import logging
@@ -108,20 +109,136 @@ def report_streams(me: str, count: int, every: float) -> list[int]:
 
 
 def _announce(message: dict) -> None:
-    action, tournament_id = message["action"], message["tournament"]
     for fn in list(_local_listeners):
         try:
             fn(message)
         except Exception:  # a broken listener must never undo a committed sale
             log.exception("local realtime listener failed")
     client = redis_client()
-    if client is None:
-        return
-    try:
-        client.publish(channel(), json.dumps(message))
-    except Exception:
-        # The change is committed; displays will catch up through their polling fallback.
-        log.warning("could not publish %s for tournament %s", action, tournament_id)
+    if client is not None:
+        publisher.send(client, channel(), message)
+
+
+def _publish(notices: list[tuple]) -> None:
+    """Send ``notices`` (``(client, channel, message)``), a round trip per Redis."""
+    by_client: dict[int, list] = {}
+    for notice in notices:
+        by_client.setdefault(id(notice[0]), []).append(notice)
+    for group in by_client.values():
+        client = group[0][0]
+        try:
+            if len(group) == 1:
+                client.publish(group[0][1], json.dumps(group[0][2]))
+            else:
+                pipe = client.pipeline(transaction=False)
+                for _client, name, message in group:
+                    pipe.publish(name, json.dumps(message))
+                pipe.execute()
+        except Exception:
+            # The change is committed; displays will catch up through their polling fallback.
+            log.warning("could not publish %s", ", ".join(f"{m['action']} of {m['tournament']}" for _c, _n, m in group))
+
+
+class Publisher:
+    """Sends this process's change notices to Redis from a thread of its own: a tournament's
+    at most one every ``gap`` seconds (``TDM_PUBLISH_GAP_MS``, 50), the changes between folded
+    into the next.
+
+    The thread that made the change never waits on Redis: a sale's answer does not wait for the
+    notice, nor for a Redis that has gone away (the client's two seconds of timeout fall on this
+    thread, not on the cashier). And every notice wakes every web process, each of which then
+    builds the tournament's state again if anyone watches it; the hub builds one tournament at
+    most every ``Hub.min_interval`` (100 ms) however many it hears. So a desk selling a seat
+    every few milliseconds, or the floor confirming a table's moves one by one, need not send
+    a notice each: a tournament's notice goes out at once when its last went out at least
+    ``gap`` ago; one coming sooner waits, newer ones replace it (the hub reads only the
+    tournament: the action is informative), and it goes when the gap is over. A lone change is
+    sent at once; one in a burst reaches the screens at most ``gap`` later, and the last change
+    of a burst is always sent. A screen's revocation is never held back.
+
+    A notice waiting is lost with the process, as one between a commit and its publication
+    always was: the screens catch up through their polling fallback and their states'
+    expiry. A process that ends normally sends what waits (``flush``, at exit)."""
+
+    def __init__(self):
+        self.clock = time.monotonic
+        self._reset()
+        # A Celery worker's pool forks: its children start with no sender thread and nothing waiting.
+        os.register_at_fork(after_in_child=self._reset)
+
+    def _reset(self) -> None:
+        self._lock = threading.Condition()
+        self._last: dict[int, float] = {}  # tournament -> when its last notice went out (``clock``)
+        self._waiting: dict = {}  # tournament (a revoked screen: its token) -> its newest notice not yet sent
+        self._thread = None
+        self._sending = 0  # batches taken from ``_waiting`` and not yet sent
+        self.sent = 0  # notices sent (tests and benchmarks read it)
+
+    @staticmethod
+    def gap() -> float:
+        return settings.TDM_PUBLISH_GAP_MS / 1000
+
+    def send(self, client, name: str, message: dict) -> None:
+        """Send ``message`` on the channel ``name`` of the Redis of ``client`` (the ones in
+        force when the change was made, not when it is sent)."""
+        tid = message.get("tournament")
+        with self._lock:
+            self._waiting[tid if tid is not None else ("screen", message.get("screen"))] = (client, name, message)
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="tdm-publisher", daemon=True)
+                self._thread.start()
+            self._lock.notify_all()
+
+    def _due(self, key) -> float:
+        """When the notice waiting under ``key`` may go (a screen's: at once)."""
+        return self._last.get(key, float("-inf")) + self.gap() if isinstance(key, int) else float("-inf")
+
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                while not self._waiting:
+                    self._lock.wait()
+                now = self.clock()
+                due = min(self._due(key) for key in self._waiting)
+                if due > now:
+                    self._lock.wait(due - now)
+                    continue
+                batch = self._take([key for key in self._waiting if self._due(key) <= now], now)
+            self._send(batch)
+
+    def _take(self, keys, now: float) -> list[tuple]:
+        """The notices waiting under ``keys``, taken out of ``_waiting`` (under the lock)."""
+        batch = [self._waiting.pop(key) for key in keys]
+        for key in keys:
+            if isinstance(key, int):
+                self._last[key] = now
+        self._sending += 1
+        return batch
+
+    def _send(self, batch: list[tuple]) -> None:
+        try:
+            if batch:
+                _publish(batch)
+        finally:
+            with self._lock:
+                self._sending -= 1
+                self.sent += len(batch)
+                self._lock.notify_all()
+
+    def flush(self) -> None:
+        """Send every notice waiting now, in this thread (a process about to end)."""
+        with self._lock:
+            batch = self._take(list(self._waiting), self.clock())
+        self._send(batch)
+
+    def wait_sent(self, timeout: float) -> bool:
+        """True once nothing waits or is being sent (within ``timeout`` seconds)."""
+        with self._lock:
+            return self._lock.wait_for(lambda: not self._waiting and not self._sending, timeout)
+
+
+publisher = Publisher()
+atexit.register(publisher.flush)
 
 
 #: What the hub puts into every client queue every ``Hub.heartbeat`` seconds: the stream sends a

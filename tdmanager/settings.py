@@ -98,6 +98,10 @@ TDM_STREAMS_PER_ADDRESS = max(1, envint("TDM_STREAMS_PER_ADDRESS", 1000))
 # reconnect through the balancer; after a restart the processes share the room again within a
 # minute (tdmanager.realtime.streams_to_shed). 0: never; no Redis, one process: nothing to compare.
 TDM_STREAM_BALANCE_SECONDS = max(0, envint("TDM_STREAM_BALANCE_SECONDS", 15))
+# A process tells the others of a tournament's change at most once every TDM_PUBLISH_GAP_MS;
+# the changes between are folded into the next notice (tdmanager.realtime.Publisher). 0: each
+# change its own notice.
+TDM_PUBLISH_GAP_MS = max(0, envint("TDM_PUBLISH_GAP_MS", 50))
 AUTHENTICATION_BACKENDS = ["tdmanager.security.ThrottledModelBackend"]
 
 
