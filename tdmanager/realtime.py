@@ -120,23 +120,14 @@ def _announce(message: dict) -> None:
 
 
 def _publish(notices: list[tuple]) -> None:
-    """Send ``notices`` (``(client, channel, message)``), a round trip per Redis."""
-    by_client: dict[int, list] = {}
-    for notice in notices:
-        by_client.setdefault(id(notice[0]), []).append(notice)
-    for group in by_client.values():
-        client = group[0][0]
+    """Send ``notices`` (``(client, channel, message)``): a batch holds a notice per tournament
+    due at once, a few at most."""
+    for client, name, message in notices:
         try:
-            if len(group) == 1:
-                client.publish(group[0][1], json.dumps(group[0][2]))
-            else:
-                pipe = client.pipeline(transaction=False)
-                for _client, name, message in group:
-                    pipe.publish(name, json.dumps(message))
-                pipe.execute()
+            client.publish(name, json.dumps(message))
         except Exception:
             # The change is committed; displays will catch up through their polling fallback.
-            log.warning("could not publish %s", ", ".join(f"{m['action']} of {m['tournament']}" for _c, _n, m in group))
+            log.warning("could not publish %s for tournament %s", message["action"], message["tournament"])
 
 
 class Publisher:

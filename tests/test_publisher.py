@@ -21,23 +21,8 @@ class Channel:
         with self.lock:
             self.sent.append((realtime.json.loads(message), time.monotonic(), threading.current_thread().name))
 
-    def pipeline(self, transaction=True):
-        return Pipeline(self)
-
     def actions(self):
         return [(m["tournament"], m["action"]) for m, _at, _thread in self.sent]
-
-
-class Pipeline:
-    def __init__(self, channel):
-        self.channel, self.queued = channel, []
-
-    def publish(self, channel, message):
-        self.queued.append((channel, message))
-
-    def execute(self):
-        for channel, message in self.queued:
-            self.channel.publish(channel, message)
 
 
 @pytest.fixture
