@@ -99,6 +99,12 @@ def ms(v):
     return "—" if v != v else f"{v * 1000:.0f} ms"
 
 
+#: seconds after a killed web process is back when the streams' share is read: by then neither
+#: web process may hold more than BALANCE_RATIO times the other's (issue #41)
+BALANCE_AFTER = 60.0
+BALANCE_RATIO = 1.5
+
+
 def run_phase(world, plan, seconds, seq_lookup, *, chaos=None, kills=(), log=print):
     """``kills``: (seconds from the phase's start, kind), ``fc.kill_schedule``; with ``chaos``."""
     stop = threading.Event()
@@ -107,6 +113,7 @@ def run_phase(world, plan, seconds, seq_lookup, *, chaos=None, kills=(), log=pri
     t_start = time.monotonic()
     t_end = t_start + seconds
     pending = list(kills) if chaos else []
+    looks = []  # (when, the web process restarted): the streams' share a minute after it came back
     while time.monotonic() < t_end:
         time.sleep(0.5)
         fc.follow_sng_tablets(world, actors)
@@ -114,6 +121,15 @@ def run_phase(world, plan, seconds, seq_lookup, *, chaos=None, kills=(), log=pri
             _at, kind = pending.pop(0)
             _kind, name, killed, ready = chaos.kill(kind)
             log(f"  {time.monotonic() - t_start:6.1f} s: {name} killed (SIGKILL) and back in {ready - killed:.1f} s")
+            if kind == "web":
+                looks.append((ready + BALANCE_AFTER, name))
+        if looks and time.monotonic() >= looks[0][0]:
+            counts = fc.open_streams(chaos)
+            # every web process written (a Redis killed meanwhile forgets them until their next look), or given up
+            if len(counts) == len(chaos.of("web")) or time.monotonic() > looks[0][0] + 30:
+                _due, name = looks.pop(0)
+                chaos.balance.append((name, counts))
+                log(f"  {time.monotonic() - t_start:6.1f} s: open streams a minute after {name} came back: {counts}")
     stop.set()
     for a in actors:
         a.join(150)
@@ -322,6 +338,12 @@ def main():
         killed_kinds = collections.Counter(kind for kind, *_ in topology.windows)
         missing = [kind for kind in fc.KILL_KINDS if not killed_kinds[kind]]
         print(f"  kills by kind: {dict(killed_kinds)}" + (f"; NOT KILLED: {missing}" if missing else "; every kind killed"))
+        for name, counts in topology.balance:
+            ratio = max(counts.values()) / max(1, min(counts.values())) if len(counts) > 1 else float("inf")
+            verdict = "PASS" if ratio <= BALANCE_RATIO else "FAIL"
+            print(f"  streams {BALANCE_AFTER:.0f} s after {name} came back: {counts}, {ratio:.2f}x  (<= {BALANCE_RATIO}x) {verdict}")
+        if not topology.balance:
+            print(f"  streams after a web process came back: not read (no web kill {BALANCE_AFTER:.0f} s before the day's end)")
     print("  actions by kind outside kill windows (p50 / p95 / count), slowest first:")
     for role, kind, p50, p95, n in by_kind(day_actions, topology):
         print(f"    {role:6} {kind:28} {ms(p50):>8} / {ms(p95):>8} / {n}")

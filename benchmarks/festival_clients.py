@@ -143,6 +143,25 @@ class Service:
             pass
 
 
+def open_streams(topology) -> dict[str, int]:
+    """Each running web process's open live streams, as its hub last wrote them to Redis
+    (``tdmanager.realtime.report_streams``, every ``TDM_STREAM_BALANCE_SECONDS``): ``{name:
+    count}``; a process not written there yet is missing."""
+    import redis
+
+    names = {s.proc.pid: s.name for s in topology.of("web") if s.proc is not None and s.proc.poll() is None}
+    try:
+        written = redis.Redis.from_url(topology.redis_url, socket_timeout=2).hgetall(f"{topology.namespace}:streams")
+    except redis.RedisError:
+        return {}
+    out = {}
+    for process, value in written.items():
+        pid = int(process.decode().rsplit(":", 1)[1])
+        if pid in names:
+            out[names[pid]] = int(value.decode().split()[0])
+    return out
+
+
 def _http_ok(port, path="/live/time/"):
     try:
         c = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
@@ -268,6 +287,7 @@ class Topology:
             )
         )
         self.windows = []  # (kind, name, killed at, ready again at)
+        self.balance = []  # (web process restarted, {web process: open streams} a minute after it came back)
         self.sampler = None
         self._rng = random.Random(11)
 
