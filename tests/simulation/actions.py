@@ -835,6 +835,9 @@ def design_the_lobby(world: World, rng) -> str:
         design["blocks"].append({"kind": "logo", "x": 0, "y": 0, "w": 2, "h": 2, "image": logo.pk})
         made = layout_service.save_layout(name=f"sim shared {world.seed % 1000}-{rng.randrange(10**6)}", design=design, actor=world.director)
         imported = layout_service.import_layout(layout_service.export_layout(f"layout:{made.pk}"), actor=world.director)
+        shown = layout_service.image_addresses([imported.design])  # what a screen showing it is given
+        if list(shown.values()) != [logo.digest]:
+            raise AssertionError(f"the imported layout's logo is not addressed by its picture: {shown}")
         return f"layout {made.name} exported and imported as {imported.name}"
     if roll < 0.35:
         base = layouts.BUILTIN[rng.choice(sorted(layouts.BUILTIN))]
