@@ -163,7 +163,6 @@ class Publisher:
         self._waiting: dict = {}  # tournament (a revoked screen: its token) -> its newest notice not yet sent
         self._thread = None
         self._sending = 0  # batches taken from ``_waiting`` and not yet sent
-        self.sent = 0  # notices sent (tests and benchmarks read it)
 
     @staticmethod
     def gap() -> float:
@@ -213,7 +212,6 @@ class Publisher:
         finally:
             with self._lock:
                 self._sending -= 1
-                self.sent += len(batch)
                 self._lock.notify_all()
 
     def flush(self) -> None:
