@@ -65,8 +65,71 @@ THEMES: dict[str, set[str]] = {
 }
 FOCUS = 10
 
-_unknown = {name for names in THEMES.values() for name in names} - set(ACTIONS)
-assert not _unknown, f"themes name actions that do not exist: {sorted(_unknown)}"
+#: What sets an action's state up: the actions whose outcome it acts on (a Day 2 is finished once
+#: built, built once its flights are bagged; a jackpot paid once a royal flush was hit at a jackpot
+#: event; a balancing slip confirmed once a bust unbalanced two tables). A soak that counts
+#: (``wanting``) follows them: an action still short of its plays that finds nothing to act on gives
+#: its draw to one of these, and that one, if it has nothing either, to one of its own, so the day
+#: is driven along the chain to the state the short action needs (``driver.play``).
+_RUNNING_FIELD = ("sell_entry", "start_event", "start_money_event", "players_arrive")
+_SPECIAL_ENDS = ("play_down", "finish_timed", "play_match", "finish_day2")
+NEEDS: dict[str, tuple[str, ...]] = {
+    "addon": ("rebuy", "time_passes"),
+    "admit_alternate": ("alternate",),
+    "alternate": ("create_money_event",),
+    "attach_to_series": ("create_series",),
+    "award_side_pool": ("last_longer",),
+    "bag_flight": ("players_arrive", "sell_stack_choice", "create_multiday"),
+    "build_day2": ("bag_flight",),
+    "bust_simultaneous": _RUNNING_FIELD,
+    "chip_race": ("time_passes", "clock_jump"),
+    "close_season": ("score_series",),
+    "complete_satellite": ("satellite_player_buys_target", "play_down", "start_special_event"),
+    "confirm_and_undo_move": ("bust", "bust_same_hand", *_RUNNING_FIELD),
+    "confirm_slips": ("bust", "bust_same_hand", *_RUNNING_FIELD),
+    "create_headsup": _SPECIAL_ENDS,
+    "create_multiday": _SPECIAL_ENDS,
+    "create_qualifiers": ("create_timed", *_SPECIAL_ENDS),
+    "create_satellite": _SPECIAL_ENDS,
+    "create_sit_and_go": _SPECIAL_ENDS,
+    "create_timed": _SPECIAL_ENDS,
+    "create_money_event": ("start_money_event", "bust", "finish_event"),
+    "deal": ("bust", "play_down"),
+    "deal_by_place": ("bust", "play_down"),
+    "deal_chop": ("bust", "play_down"),
+    "deal_custom": ("bust", "play_down"),
+    "dealer_reports_a_hand": ("push_dealers", "start_event", "start_money_event"),
+    "draw_bracket": ("request_headsup_seats", "players_arrive", "create_headsup"),
+    "fill_sit_and_go": ("create_sit_and_go",),
+    "finish_day2": ("build_day2",),
+    "finish_event": ("bust", "play_down"),
+    "finish_timed": ("start_special_event", "players_arrive", "create_timed"),
+    "h4h_busts": _RUNNING_FIELD,
+    "last_longer": ("create_money_event", "create_event"),
+    "lock_payout_table": ("bust", "start_money_event"),
+    "mark_simultaneous": _RUNNING_FIELD,
+    "pay_bounties": ("bust", "start_money_event"),
+    "pay_jackpot": ("royal_flush",),
+    "pay_side_prize": ("award_side_pool",),
+    "redeem_satellite_ticket": ("complete_satellite",),
+    "redeem_ticket": ("issue_ticket",),
+    "request_headsup_seats": ("create_headsup",),
+    "royal_flush": ("sell_with_jackpot", "start_money_event"),
+    "satellite_player_buys_target": ("create_satellite", "players_arrive"),
+    "schedule_daily": ("create_series", *_SPECIAL_ENDS),
+    "score_series": ("attach_to_series", "finish_event", "play_down"),
+    "sell_stack_choice": ("create_multiday",),
+    "sell_with_jackpot": ("create_money_event",),
+    "send_qualifier_winner": ("finish_timed", "create_qualifiers"),
+    "set_envelopes": ("create_money_event",),
+    "settle_series_tie": ("close_season",),
+    "start_final": ("send_qualifier_winner", "finish_timed", "create_qualifiers"),
+    "start_money_event": ("sell_entry", "create_money_event"),
+    "start_special_event": ("players_arrive",),
+}
+
+_unknown = {name for names in [*THEMES.values(), NEEDS.keys(), *NEEDS.values()] for name in names} - set(ACTIONS)
+assert not _unknown, f"themes or needs name actions that do not exist: {sorted(_unknown)}"
 
 
 def theme_of(seed: int) -> str:
@@ -96,4 +159,4 @@ def wanting(played: dict[str, int], each: int) -> tuple[dict[str, float], str]:
     return boost, theme if share > 0 else "the mix"
 
 
-__all__ = ["ACTIONS", "THEMES", "theme_of", "wanting", "weights"]
+__all__ = ["ACTIONS", "NEEDS", "THEMES", "theme_of", "wanting", "weights"]

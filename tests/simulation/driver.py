@@ -120,9 +120,10 @@ def play(
 ) -> DayReport:
     """Play one day: ``steps`` actions drawn from ``seed``, or the ``plan`` given (a failing day's
     steps, each with its seed). ``wanted``: the boosts and the theme of a soak that counts
-    (``catalogue.wanting``), else the seed's theme. Raises ``Violation`` at the first step after
+    (``catalogue.wanting``), else the seed's theme; an action it boosts that has nothing to act on
+    is followed by what sets its state up (``catalogue.NEEDS``). Raises ``Violation`` at the first step after
     which an invariant fails; returns the day's report otherwise."""
-    from .catalogue import theme_of, weights
+    from .catalogue import NEEDS, theme_of, weights
     from .invariants import INVARIANTS, check_all
 
     started = time.perf_counter()
@@ -142,11 +143,11 @@ def play(
         i = 0
         after = footprint(world) if check else None
         while i < (len(plan) if replay else steps):
-            tries = 0
+            tries, prepare = 0, None
             before = after  # a skipped action writes nothing: the footprint is the last step's
             while True:  # a drawn action with nothing to act on is drawn again (a plan replays as it is)
                 if i >= len(plan):
-                    plan.append((choose(rng, drawn), rng.getrandbits(40)))
+                    plan.append((prepare or choose(rng, drawn), rng.getrandbits(40)))
                 name, step_seed = plan[i]
                 outcome, what, problems = _step(world, name, step_seed, holder, language)
                 if outcome != "skipped" or replay or tries >= 8:
@@ -154,6 +155,10 @@ def play(
                 report.skipped[name] += 1
                 plan.pop(i)
                 tries += 1
+                # an action a soak still wants, or one on the way to its state, gives its draw to
+                # an action that sets its state up (``catalogue.NEEDS``)
+                wanted_now = boost.get(name, 1) > 1 or prepare is not None
+                prepare = rng.choice(NEEDS[name]) if wanted_now and name in NEEDS else None
             if outcome == "skipped":
                 report.skipped[name] += 1
             elif outcome == "ran":

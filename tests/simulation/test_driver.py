@@ -177,3 +177,23 @@ def test_a_soak_that_counts_draws_what_it_still_wants():
     assert wanted["pay_side_prize"] > 20 * plain["pay_side_prize"] > 0
     assert wanting(dict.fromkeys(ACTIONS, 500), 500) == (dict.fromkeys(ACTIONS, 1.0), "the mix")
     assert "pay_side_prize" in THEMES[theme]
+
+
+@pytest.mark.django_db
+def test_a_wanted_action_with_nothing_to_act_on_is_driven_to_its_state():
+    """A soak that wants a jackpot paid, on a day with no jackpot won yet: its draws go to what
+    sets the payment up (a royal flush, a jackpot sold, a money event made and started) and the
+    chain reaches the payment; drawn as the weights say instead, the day pays none."""
+    from .catalogue import NEEDS
+
+    chain, todo = set(), ["pay_jackpot"]
+    while todo:  # the actions the chain to a jackpot paid goes through
+        name = todo.pop()
+        if name not in chain:
+            chain.add(name)
+            todo += NEEDS.get(name, ())
+    wants = {"pay_jackpot": 1e9}  # nothing else is drawn but by following the chain
+    report = play(3, 60, day=0, wanted=(wants, "the mix"))
+    opening = {"create_event", "sell_entry", "start_event"}
+    assert set(report.ran) - opening <= chain
+    assert report.ran["royal_flush"] >= 1 and report.ran["pay_jackpot"] >= 1
