@@ -88,6 +88,12 @@ def undecided(t: Tournament) -> bool:
     return t.status != Tournament.RUNNING or t.entries.filter(status=Entry.ACTIVE).count() != 1
 
 
+def _selling(t: Tournament) -> bool:
+    """The desk still sells entries in ``t``: registering, or running with late registration open
+    and its winner not decided."""
+    return t.status == Tournament.REGISTERING or (t.status == Tournament.RUNNING and undecided(t) and clockview.late_registration_open(t))
+
+
 def _mostly(world: World, rng, offers, *statuses, stray: float = 0.15) -> Tournament:
     """An event in one of ``statuses``, still undecided, that ``offers`` what the person asks for
     (a rebuy in a rebuy event); now and then (``stray``) any event, which may refuse it. With no
@@ -195,6 +201,24 @@ def sell_entry(world: World, rng) -> str:
     jackpot = t.status == Tournament.REGISTERING and bool((t.settings or {}).get("jackpot")) and rng.random() < 0.8
     sale = cashier.register(t, person, method=_method(rng), actor=world.cashier(rng), tender_currency=tender, jackpot=jackpot)
     return f"sold #{sale.entry.number} of {t.name} to {person.full_name} ({sale.row.total} {tender or t.currency})"
+
+
+@action(weight=1)
+def group_buys_in(world: World, rng) -> str:
+    """A group comes to the desk together (a club's players, a coach from another town) for an
+    event still registering, or in its late registration, and each buys his entry: a field of
+    several tables, which gives the floor its work between tables (balancing slips, busts at two
+    tables, hand-for-hand)."""
+    fields = (Tournament.FREEZEOUT, Tournament.REENTRY, Tournament.REBUY)
+
+    def room_for_a_group(t: Tournament) -> bool:
+        return t.format in fields and (t.field_cap is None or t.entries.count() < t.field_cap) and _selling(t)
+
+    t = _where(world, rng, room_for_a_group, Tournament.REGISTERING, Tournament.RUNNING)
+    sold = []
+    for _ in range(rng.randrange(4, 11)):
+        sold.append(cashier.register(t, world.person(rng), method=_method(rng), actor=world.cashier(rng)).entry.number)
+    return f"a group of {len(sold)} bought into {t.name}: #{sold[0]}–#{sold[-1]}"
 
 
 @action(weight=3)

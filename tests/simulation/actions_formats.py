@@ -41,7 +41,7 @@ from tournaments.models import Entry, Tournament
 from tournaments.selectors import chips_in_play
 from tournaments.services import cashier, clockctl, lifecycle, setup
 
-from .actions import _bounty_kind, _eliminators, _method, _structure, action, pick, undecided
+from .actions import _bounty_kind, _eliminators, _method, _selling, _structure, action, pick
 from .world import Skip, World
 
 OPEN = (Tournament.PLANNED, Tournament.REGISTERING, Tournament.RUNNING)
@@ -154,14 +154,6 @@ def play_down(world: World, rng) -> str:
     if not out:
         raise Skip("one player left")
     return f"{len(out)} out in {t.name}"
-
-
-def _selling(t: Tournament) -> bool:
-    """The desk still sells entries in ``t`` (registering, or running with late registration open
-    and its winner not decided)."""
-    from tournaments import clockview
-
-    return t.status == Tournament.REGISTERING or (t.status == Tournament.RUNNING and undecided(t) and clockview.late_registration_open(t))
 
 
 def _ours(world: World, qs):

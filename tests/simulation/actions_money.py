@@ -26,7 +26,7 @@ from tournaments.models import Alternate, Clock, Entry, LedgerRow, Penalty, Tour
 from tournaments.services import cashier, clockctl, floor, lifecycle, registration, setup
 from tournaments.services.structures import ensure_builtin_structures
 
-from .actions import _bounty_kind, _eliminators, _event, _method, _mostly, action, pick, undecided
+from .actions import _bounty_kind, _eliminators, _event, _method, _mostly, _selling, action, pick
 from .world import Skip, World
 
 OPEN = (Tournament.PLANNED, Tournament.REGISTERING, Tournament.RUNNING)
@@ -41,12 +41,6 @@ def _event_where(world: World, rng, test, *statuses) -> Tournament:
     t = pick(rng, [t for t in world.tournaments(*statuses) if test(t)], "event for this")
     world.touched.add(t.pk)
     return t
-
-
-def _selling(t: Tournament) -> bool:
-    """The desk still sells entries here: registering, or running with late registration open
-    and its winner not decided."""
-    return t.status == Tournament.REGISTERING or (undecided(t) and clockview.late_registration_open(t))
 
 
 def _tables(world: World, t: Tournament) -> bool:

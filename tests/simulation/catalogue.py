@@ -50,6 +50,7 @@ THEMES: dict[str, set[str]] = {
     },
     "the floor": {
         # the fields of two tables and more the floor's tie groups and hand-for-hand need
+        "group_buys_in",
         "create_money_event",
         "start_money_event",
         "h4h_busts",
@@ -71,7 +72,8 @@ FOCUS = 10
 #: (``wanting``) follows them: an action still short of its plays that finds nothing to act on gives
 #: its draw to one of these, and that one, if it has nothing either, to one of its own, so the day
 #: is driven along the chain to the state the short action needs (``driver.play``).
-_RUNNING_FIELD = ("sell_entry", "start_event", "start_money_event", "players_arrive")
+#: a field of several tables playing: a group bought in (twice as often as a start), then a start
+_RUNNING_FIELD = ("group_buys_in", "group_buys_in", "start_event", "start_money_event")
 _SPECIAL_ENDS = ("play_down", "finish_timed", "play_match", "finish_day2")
 NEEDS: dict[str, tuple[str, ...]] = {
     "addon": ("rebuy", "time_passes"),
@@ -101,6 +103,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "dealer_reports_a_hand": ("push_dealers", "start_event", "start_money_event"),
     "draw_bracket": ("request_headsup_seats", "players_arrive", "create_headsup"),
     "fill_sit_and_go": ("create_sit_and_go",),
+    "group_buys_in": ("create_event", "create_money_event"),
     "finish_day2": ("build_day2",),
     "finish_event": ("bust", "play_down"),
     "finish_timed": ("start_special_event", "players_arrive", "create_timed"),
@@ -124,7 +127,8 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "set_envelopes": ("create_money_event",),
     "settle_series_tie": ("close_season",),
     "start_final": ("send_qualifier_winner", "finish_timed", "create_qualifiers"),
-    "start_money_event": ("sell_entry", "create_money_event"),
+    "start_event": ("group_buys_in", "create_event"),
+    "start_money_event": ("group_buys_in", "create_money_event"),
     "start_special_event": ("players_arrive",),
 }
 
