@@ -35,6 +35,7 @@ from tournaments import clock as clock_engine
 from tournaments import clockview
 from tournaments import selectors as tsel
 from tournaments.formats.services import stackchoice
+from tournaments.house import HouseRules
 from tournaments.models import Entry, LedgerRow, Tournament, WaitingStart
 from tournaments.services import cashier, changes, clockctl, floor, lifecycle, logins, people, privacy, registration, setup
 from tournaments.services.events import Actor
@@ -118,6 +119,11 @@ def _where(world: World, rng, test, *statuses) -> Tournament:
 
 def _rebuys(t: Tournament) -> bool:
     return t.format == Tournament.REBUY
+
+
+def _rebuying(t: Tournament) -> bool:
+    """A rebuy event still in its rebuy period (past its last rebuy level the desk refuses)."""
+    return _rebuys(t) and t.status == Tournament.RUNNING and not clockview.level_has_ended(t, HouseRules.of(t).rebuy_level(t))
 
 
 def _bounty_kind(t: Tournament) -> str:
@@ -212,7 +218,10 @@ def group_buys_in(world: World, rng) -> str:
     fields = (Tournament.FREEZEOUT, Tournament.REENTRY, Tournament.REBUY)
 
     def room_for_a_group(t: Tournament) -> bool:
-        return t.format in fields and (t.field_cap is None or t.entries.count() < t.field_cap) and _selling(t)
+        if t.format not in fields or (t.field_cap is not None and t.entries.count() >= t.field_cap) or not _selling(t):
+            return False
+        # once running, not at its final table (a sale would open a table and move its players)
+        return t.status == Tournament.REGISTERING or len(world.seats(t)) >= 2
 
     t = _where(world, rng, room_for_a_group, Tournament.REGISTERING, Tournament.RUNNING)
     sold = []
@@ -236,8 +245,9 @@ def reserve_and_pay(world: World, rng) -> str:
 
 @action(weight=4)
 def reenter(world: World, rng) -> str:
-    """A busted player buys another entry (re-entry events; elsewhere the desk refuses)."""
-    t = _mostly(world, rng, lambda t: t.format == Tournament.REENTRY, Tournament.RUNNING)
+    """A busted player buys another entry (re-entry events in their late registration; elsewhere,
+    or later, the desk refuses)."""
+    t = _mostly(world, rng, lambda t: t.format == Tournament.REENTRY and _selling(t) and t.entries.filter(status=Entry.BUSTED).exists(), Tournament.RUNNING)
     busted = pick(rng, world.entries(t, Entry.BUSTED), "busted entry")
     sale = cashier.reenter(t, busted.person, method=_method(rng), actor=world.cashier(rng))
     return f"re-entry #{sale.entry.number} for {busted.person.full_name} in {t.name}"
@@ -245,7 +255,7 @@ def reenter(world: World, rng) -> str:
 
 @action(weight=4)
 def rebuy(world: World, rng) -> str:
-    t = _mostly(world, rng, _rebuys, Tournament.RUNNING)
+    t = _mostly(world, rng, _rebuying, Tournament.RUNNING)
     entry = pick(rng, world.entries(t, Entry.ACTIVE), "player")
     sale = cashier.rebuy(entry, method=_method(rng), actor=world.cashier(rng), stack=rng.choice([0, 5000, 40000]))
     return f"rebuy for #{entry.number} in {t.name} ({sale.row.total})"
@@ -253,7 +263,7 @@ def rebuy(world: World, rng) -> str:
 
 @action(weight=2)
 def declare_rebuy(world: World, rng) -> str:
-    t = _mostly(world, rng, _rebuys, Tournament.RUNNING)
+    t = _mostly(world, rng, _rebuying, Tournament.RUNNING)
     entry = pick(rng, world.entries(t, Entry.ACTIVE), "player")
     cashier.declare_rebuy(entry, actor=world.floor, stack=0)
     return f"#{entry.number} declared a rebuy in {t.name}"
@@ -613,7 +623,8 @@ def lock_payout_table(world: World, rng) -> str:
 
 @action(weight=1)
 def unlock_payout_table(world: World, rng) -> str:
-    t = _event(world, rng, Tournament.RUNNING)
+    """The director unlocks a published payout table to change it (one not locked: refused)."""
+    t = _mostly(world, rng, lambda t: psel.table_state(t) == PayoutTable.LOCKED, Tournament.RUNNING)
     payouts.unlock_payout_table(t, actor=world.director, reason="late sponsor money")
     return f"unlocked {t.name}'s payout table"
 
@@ -707,7 +718,10 @@ def rectify_person(world: World, rng) -> str:
 def erase_person(world: World, rng) -> str:
     """A player asks to be forgotten: refused while he plays or money is open, else erased; his
     name, phone and document must then be gone from every public answer and export."""
-    entry = pick(rng, [e for t in world.tournaments() for e in world.entries(t)], "player")
+    entries = [e for t in world.tournaments() for e in world.entries(t)]
+    # mostly one who has left every event (one still playing, or owed money, is refused)
+    done = [e for e in entries if not Entry.objects.filter(person_id=e.person_id, status__in=(Entry.ACTIVE, Entry.RESERVED)).exists()]
+    entry = pick(rng, done if done and rng.random() < 0.85 else entries, "player")
     p = entry.person
     was = [s for s in (p.first_name + " " + p.last_name, p.last_name, p.phone, p.document_id, p.nickname) if s]
     privacy.erase_person(p, "asked to be forgotten", actor=world.director)

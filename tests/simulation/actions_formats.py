@@ -263,8 +263,8 @@ def complete_satellite(world: World, rng) -> str:
     seats decided and waiting."""
     links = list(SatelliteLink.objects.filter(satellite_id__in=world.events, satellite__status__in=(Tournament.RUNNING, Tournament.FINISHED)).order_by("pk"))
     running = [link for link in links if link.completed_at is None]
-    if not running or rng.random() < 0.15:
-        if not running and rng.random() < 0.8:
+    if not running or rng.random() < 0.05:
+        if not running and rng.random() < 0.95:
             raise Skip("every satellite has ended")  # its refusal, now and then, is enough
         link = pick(rng, running or links, "satellite played")
         paid = payouts.complete_satellite(link.satellite, actor=world.director)
@@ -674,6 +674,8 @@ def send_qualifier_winner(world: World, rng) -> str:
         _play_out(world, q.tournament, rng)
         lifecycle.finish(q.tournament, actor=world.director)
         unsent = [q]
+    if not unsent and rng.random() < 0.9:
+        raise Skip("no qualifier winner to send")  # every one sent (asking again now and then: refused)
     q = pick(rng, unsent if unsent and rng.random() < 0.8 else qs, "qualifier winner to send")
     entry = timed.send_winner_to_final(q.tournament, actor=world.director)
     return f"#{entry.number} goes to {entry.tournament.name}"
@@ -772,7 +774,7 @@ def close_season(world: World, rng) -> str:
     season is refused)."""
     leagues = [s for s in _series(world) if s.is_league]
     played = [s for s in leagues if SeriesResult.objects.filter(series=s, cycle=s.current_cycle).exists()]
-    if not played and rng.random() < 0.8:
+    if not played and rng.random() < 0.95:
         raise Skip("nothing scored this season")
     s = pick(rng, played if played and rng.random() < 0.9 else leagues, "league")
     archive = series.close_season(s, actor=world.director)

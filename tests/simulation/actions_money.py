@@ -10,6 +10,7 @@ real services; they register in the core's ``ACTIONS`` (``catalogue.py`` imports
 
 from __future__ import annotations
 
+import contextlib
 from decimal import Decimal
 
 from django.utils import timezone
@@ -140,6 +141,12 @@ def set_envelopes(world: World, rng) -> str:
     """The director sets up a mystery event's envelopes (before its start, or adds new ones after
     the late sales) so that they hold the bounty money taken in."""
     t = _event_where(world, rng, lambda t: _bounty_kind(t) == "MYSTERY", Tournament.REGISTERING, Tournament.RUNNING)
+    return _fill_the_bag(world, t, rng)
+
+
+def _fill_the_bag(world: World, t: Tournament, rng) -> str:
+    """A mystery event's bag made to hold the bounty money taken in: the envelopes drawn kept, new
+    ones for the rest (Skip when it holds it already)."""
     taken = psel.bounty_taken_in(t)
     old = _rules(t).envelopes
     if old and sum(old) == taken:
@@ -152,6 +159,14 @@ def set_envelopes(world: World, rng) -> str:
     new = _envelopes(rng, more)
     payouts.set_envelopes(t, [str(a) for a in keep + new], actor=world.director)
     return f"{t.name}: {len(keep)} envelopes kept, {len(new)} set for {more}"
+
+
+def _bag_ready(world: World, t: Tournament, rng) -> None:
+    """Before the floor's busts in a mystery event the director fills its bag, as he does before
+    its bounties are paid from it; now and then he forgets (a bust is then refused, no_envelopes)."""
+    if _bounty_kind(t) == "MYSTERY" and rng.random() < 0.9:
+        with contextlib.suppress(Skip):
+            _fill_the_bag(world, t, rng)
 
 
 # --- deals at the final table --------------------------------------------------------------------
@@ -433,6 +448,9 @@ def royal_flush(world: World, rng) -> str:
     """The floor verifies a royal flush (one, now and then two in the same hand) and claims the
     jackpot: only its buyers win, both hole cards, within its window (mostly so), once a day."""
     early = rng.random() < 0.9  # a claim after the window closed is refused
+    fund = psel.jackpot_fund()
+    if fund is not None and psel.jackpot_lock(fund, timezone.now()) is not None and rng.random() < 0.9:
+        raise Skip("the jackpot was won today")  # the floor knows (a second claim now and then: refused)
     t = _event_where(world, rng, lambda t: _jackpot_event(t) and (not early or clockview.late_registration_open(t)), Tournament.RUNNING)
     live = world.entries(t, Entry.ACTIVE)
     buyers = [e for e in live if psel.jackpot_paid_by(e)]
@@ -705,6 +723,7 @@ def h4h_busts(world: World, rng) -> str:
     """Hand-for-hand on the bubble: in one hand players go out at several tables (each table
     reports its own), ranked together; every table then reports the hand complete."""
     t = _event_where(world, rng, lambda t: _tables(world, t), Tournament.RUNNING)
+    _bag_ready(world, t, rng)
     clock = Clock.objects.filter(tournament=t).first()
     if clock is None or clock.status != Clock.HAND_FOR_HAND:
         clockctl.start_hand_for_hand(t, actor=world.director, reason="bubble")
@@ -738,6 +757,7 @@ def mark_simultaneous(world: World, rng) -> str:
     """Two players out at two tables were recorded one after the other; the floor then says
     nobody saw which went first: the two busts become one tie group."""
     t = _event_where(world, rng, lambda t: _tables(world, t), Tournament.RUNNING)
+    _bag_ready(world, t, rng)
     last = list(Bust.objects.filter(tournament=t, void="").order_by("-order")[:2])
     if len(last) < 2 or last[0].table_number == last[1].table_number or rng.random() < 0.5:
         seats = world.seats(t)

@@ -151,12 +151,13 @@ def weights(theme: str, boost: dict[str, float] | None = None) -> dict[str, floa
 WANT = 20
 
 
-def wanting(played: dict[str, int], each: int) -> tuple[dict[str, float], str]:
-    """For a soak that plays every action ``each`` times (``simulate_days.py --each``): each
-    action's boost, from 1 + ``WANT`` for one never played yet down to 1 for one played ``each``
-    times, and the day's theme: the one whose actions still want the most plays (the chains of a
-    format reach their last actions on its days). Every action is still drawn every day."""
-    missing = {name: max(0.0, 1 - played.get(name, 0) / each) for name in ACTIONS}
+def wanting(ran: dict[str, int], each: int) -> tuple[dict[str, float], str]:
+    """For a soak that runs every action ``each`` times (``simulate_days.py --each``; a refusal
+    does not count): each action's boost, from 1 + ``WANT`` for one never run yet down to 1 for
+    one run ``each`` times, and the day's theme: the one whose actions still want the most runs
+    (the chains of a format reach their last actions on its days). Every action is still drawn
+    every day."""
+    missing = {name: max(0.0, 1 - ran.get(name, 0) / each) for name in ACTIONS}
     boost = {name: 1 + WANT * share for name, share in missing.items()}
     themed = [(sum(missing[n] for n in names) / len(names), theme) for theme, names in THEMES.items() if names]
     share, theme = max(themed)
