@@ -36,7 +36,7 @@ from tournaments import clockview
 from tournaments import selectors as tsel
 from tournaments.formats.services import stackchoice
 from tournaments.house import HouseRules
-from tournaments.models import Entry, LedgerRow, Tournament, WaitingStart
+from tournaments.models import Clock, Entry, LedgerRow, Tournament, WaitingStart
 from tournaments.services import cashier, changes, clockctl, floor, lifecycle, logins, people, privacy, registration, setup
 from tournaments.services.events import Actor
 from tournaments.services.structures import ensure_builtin_structures
@@ -115,6 +115,10 @@ def _where(world: World, rng, test, *statuses) -> Tournament:
     t = pick(rng, [t for t in world.tournaments(*statuses) if test(t)], "event for this")
     world.touched.add(t.pk)
     return t
+
+
+def _hand_for_hand(t: Tournament) -> bool:
+    return Clock.objects.filter(tournament=t, status=Clock.HAND_FOR_HAND).exists()
 
 
 def _rebuys(t: Tournament) -> bool:
@@ -443,7 +447,8 @@ def bust_simultaneous(world: World, rng) -> str:
     # the floor calls it where it can happen: two tables or more, not a bracket's match (now and
     # then anywhere: refused or skipped)
     if rng.random() < 0.9:
-        t = _where(world, rng, lambda t: t.format != Tournament.HEADS_UP and len(world.seats(t)) >= 2, Tournament.RUNNING)
+        # not in a hand-for-hand, whose busts of a hand are ranked together already (refused)
+        t = _where(world, rng, lambda t: t.format != Tournament.HEADS_UP and len(world.seats(t)) >= 2 and not _hand_for_hand(t), Tournament.RUNNING)
     else:
         t = _event(world, rng, Tournament.RUNNING)
     seats = _at_table(world, t)

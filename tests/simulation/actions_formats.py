@@ -289,9 +289,12 @@ def redeem_satellite_ticket(world: World, rng) -> str:
         target = pick(rng, [t for t in targets if t.entry_price > 0], "event for a ticket")
         payouts.issue_ticket(world.person(rng), value=target.entry_price, actor=world.director, target=target, description="leaderboard ticket")
         tickets = list(Ticket.objects.filter(status=Ticket.ISSUED, target=target).select_related("holder", "target"))
-    ticket = pick(rng, tickets, "ticket")
+    # mostly a holder whose event still sells and who is not in it yet (a winner who had bought
+    # the target himself, or comes too late, is refused)
+    usable = [k for k in tickets if _selling(k.target) and not k.target.entries.filter(person=k.holder, status__in=(Entry.ACTIVE, Entry.RESERVED)).exists()]
+    ticket = pick(rng, usable if usable and rng.random() < 0.9 else tickets, "ticket")
     world.touched.add(ticket.target_id)
-    entry = payouts.redeem_ticket(ticket, actor=world.cashier(rng), id_checked=rng.random() < 0.9)
+    entry = payouts.redeem_ticket(ticket, actor=world.cashier(rng), id_checked=rng.random() < 0.95)
     return f"ticket {ticket.pk} of {ticket.holder.full_name} redeemed: #{entry.number} in {ticket.target.name}"
 
 

@@ -703,6 +703,8 @@ def admit_alternate(world: World, rng) -> str:
     if leaving and cashier.places_taken(t) >= (t.field_cap or 0) and rng.random() < 0.7:
         # what frees a place before the start: a player who cannot stay has his entry refunded
         cashier.refund(rng.choice(leaving), reason="cannot stay: his place goes to the alternates", actor=world.cashier(rng))
+    elif cashier.places_taken(t) >= (t.field_cap or 0) and rng.random() < 0.8:
+        raise Skip("no place freed: the alternates wait")  # (asked anyway now and then: refused)
     sale = cashier.admit_alternate(t, method=_method(rng), actor=world.cashier(rng))
     return f"alternate {sale.entry.person.full_name} admitted as #{sale.entry.number} of {t.name}"
 
@@ -759,7 +761,12 @@ def mark_simultaneous(world: World, rng) -> str:
     t = _event_where(world, rng, lambda t: _tables(world, t), Tournament.RUNNING)
     _bag_ready(world, t, rng)
     last = list(Bust.objects.filter(tournament=t, void="").order_by("-order")[:2])
-    if len(last) < 2 or last[0].table_number == last[1].table_number or rng.random() < 0.5:
+    # the last two mostly as the floor would name them: at two tables, not of a hand-for-hand
+    # hand nor marked already (those are refused)
+    named = len(last) == 2 and last[0].table_number != last[1].table_number
+    if named and any(b.h4h_hand is not None or b.simultaneous_group is not None for b in last) and rng.random() < 0.9:
+        named = False
+    if not named or rng.random() < 0.5:
         seats = world.seats(t)
         tables = sorted(n for n, row in seats.items() if len(row) >= 2)
         if len(tables) < 2 or sum(len(r) for r in seats.values()) <= 3:

@@ -86,7 +86,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "bust_simultaneous": _RUNNING_FIELD,
     "chip_race": ("time_passes", "clock_jump"),
     "close_season": ("score_series",),
-    "complete_satellite": ("satellite_player_buys_target", "play_down", "start_special_event"),
+    "complete_satellite": ("start_special_event", "players_arrive", "create_satellite"),
     "confirm_and_undo_move": ("bust", "bust_same_hand", *_RUNNING_FIELD),
     "confirm_slips": ("bust", "bust_same_hand", *_RUNNING_FIELD),
     "create_headsup": _SPECIAL_ENDS,
@@ -103,6 +103,8 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "dealer_reports_a_hand": ("push_dealers", "start_event", "start_money_event"),
     "draw_bracket": ("request_headsup_seats", "players_arrive", "create_headsup"),
     "fill_sit_and_go": ("create_sit_and_go",),
+    "unlock_payout_table": ("lock_payout_table",),
+    "erase_person": ("finish_event", "bust"),
     "group_buys_in": ("create_event", "create_money_event"),
     "finish_day2": ("build_day2",),
     "finish_event": ("bust", "play_down"),
@@ -123,13 +125,15 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "score_series": ("attach_to_series", "finish_event", "play_down"),
     "sell_stack_choice": ("create_multiday",),
     "sell_with_jackpot": ("create_money_event",),
-    "send_qualifier_winner": ("finish_timed", "create_qualifiers"),
+    # a qualifying table played out and ended by hand (finish_timed would send its winner itself)
+    "send_qualifier_winner": ("start_special_event", "players_arrive", "create_qualifiers"),
     "set_envelopes": ("create_money_event",),
     "settle_series_tie": ("close_season",),
     "start_final": ("send_qualifier_winner", "finish_timed", "create_qualifiers"),
     "start_event": ("group_buys_in", "create_event"),
     "start_money_event": ("group_buys_in", "create_money_event"),
     "start_special_event": ("players_arrive",),
+    "players_arrive": ("create_timed", "create_satellite", "create_qualifiers", "create_multiday"),
 }
 
 _unknown = {name for names in [*THEMES.values(), NEEDS.keys(), *NEEDS.values()] for name in names} - set(ACTIONS)
