@@ -129,7 +129,8 @@ def start_special_event(world: World, rng) -> str:
         if t.format not in (Tournament.HEADS_UP, Tournament.SNG) and not hasattr(t, "qualifier_group") and not hasattr(t, "multiday_event")
     ]
     t = pick(rng, candidates, "special event to start")
-    if t.entries.filter(status=Entry.ACTIVE).count() < 3 and rng.random() < 0.9:
+    players = t.entries.filter(status=Entry.ACTIVE).count()
+    if players == 0 or (players < 3 and rng.random() < 0.9):  # nobody to play: not started
         raise Skip("waiting for players")
     world.touched.add(t.pk)
     lifecycle.start(t, actor=world.director, override_minimum=True, prestart_report_sent=True, start_clock=True)
@@ -262,7 +263,7 @@ def complete_satellite(world: World, rng) -> str:
     no-show or a disqualification is one too), so the hand-pressed completion never finds the
     seats decided and waiting."""
     links = list(SatelliteLink.objects.filter(satellite_id__in=world.events, satellite__status__in=(Tournament.RUNNING, Tournament.FINISHED)).order_by("pk"))
-    running = [link for link in links if link.completed_at is None]
+    running = [link for link in links if link.completed_at is None and link.satellite.status == Tournament.RUNNING]
     if not running or rng.random() < 0.05:
         if not running and rng.random() < 0.95:
             raise Skip("every satellite has ended")  # its refusal, now and then, is enough
@@ -272,8 +273,16 @@ def complete_satellite(world: World, rng) -> str:
     buying = [link for link in running if any(a.seat for a in psel.satellite_awards(link.satellite, link))]
     link = rng.choice(buying if buying and rng.random() < 0.9 else running)  # mostly one whose pool buys a seat
     sat = link.satellite
+    if link.target.status in (Tournament.FINISHED, Tournament.CANCELLED) and rng.random() < 0.9:
+        # its target is over: no seat to award (completing is refused); the director cancels it
+        lifecycle.cancel(sat, actor=world.director, reason="its target event has ended")
+        return f"satellite #{sat.pk} cancelled: {link.target.name} has ended"
     out = _play_out(world, sat, rng)
     link.refresh_from_db()
+    if link.completed_at is None and Tournament.objects.get(pk=sat.pk).status == Tournament.RUNNING and rng.random() < 0.9:
+        # its pool buys no seat: the director ends it as a normal tournament (completing is refused)
+        lifecycle.finish(sat, actor=world.director)
+        return f"satellite #{sat.pk} bought no seat: played out ({out} out) and finished"
     if link.completed_at is None:
         payouts.complete_satellite(sat, actor=world.director)  # no seat bought: refused
     return f"satellite #{sat.pk} played to its seats ({out} out): completed"
@@ -291,7 +300,7 @@ def redeem_satellite_ticket(world: World, rng) -> str:
         tickets = list(Ticket.objects.filter(status=Ticket.ISSUED, target=target).select_related("holder", "target"))
     # mostly a holder whose event still sells and who is not in it yet (a winner who had bought
     # the target himself, or comes too late, is refused)
-    usable = [k for k in tickets if _selling(k.target) and not k.target.entries.filter(person=k.holder, status__in=(Entry.ACTIVE, Entry.RESERVED)).exists()]
+    usable = [k for k in tickets if _selling(k.target) and not k.target.entries.filter(person=k.holder).exists()]
     ticket = pick(rng, usable if usable and rng.random() < 0.9 else tickets, "ticket")
     world.touched.add(ticket.target_id)
     entry = payouts.redeem_ticket(ticket, actor=world.cashier(rng), id_checked=rng.random() < 0.95)
@@ -618,7 +627,17 @@ def finish_timed(world: World, rng) -> str:
     t = te.tournament
     alive = list(t.entries.filter(status=Entry.ACTIVE).order_by("number"))
     world.touched = None  # a qualifier's winner goes to its final; the clocks move
-    if len(alive) > 1 and timezone.now() < te.ends_at and rng.random() < 0.9:
+    if not alive and rng.random() < 0.9:  # nobody plays in it: the director cancels it (finishing is refused)
+        lifecycle.cancel(t, actor=world.director, reason="nobody plays in it")
+        return f"cancelled {t.name}: nobody plays in it"
+    if te.end_condition == TimedEvent.LAST_PLAYER and len(alive) > 1 and rng.random() < 0.9:
+        # it ends when one player is left, not by the clock: the floor plays it down first
+        # (asked before, the director is refused)
+        _play_out(world, t, rng)
+        if Tournament.objects.get(pk=t.pk).status != Tournament.RUNNING:
+            return f"{t.name} played down to its last player: over"
+        alive = list(t.entries.filter(status=Entry.ACTIVE).order_by("number"))
+    elif len(alive) > 1 and timezone.now() < te.ends_at and rng.random() < 0.9:
         if te.ends_at - timezone.now() > timedelta(minutes=40):
             raise Skip("play goes on")
         world.traveller.shift(te.ends_at - timezone.now() + timedelta(minutes=rng.choice([0, 1, 4])))  # the room plays on to the limit
@@ -679,7 +698,7 @@ def send_qualifier_winner(world: World, rng) -> str:
         unsent = [q]
     if not unsent and rng.random() < 0.9:
         raise Skip("no qualifier winner to send")  # every one sent (asking again now and then: refused)
-    q = pick(rng, unsent if unsent and rng.random() < 0.8 else qs, "qualifier winner to send")
+    q = pick(rng, unsent if unsent and rng.random() < 0.95 else qs, "qualifier winner to send")
     entry = timed.send_winner_to_final(q.tournament, actor=world.director)
     return f"#{entry.number} goes to {entry.tournament.name}"
 
