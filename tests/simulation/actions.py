@@ -251,8 +251,20 @@ def reserve_and_pay(world: World, rng) -> str:
 def reenter(world: World, rng) -> str:
     """A busted player buys another entry (re-entry events in their late registration; elsewhere,
     or later, the desk refuses)."""
-    t = _mostly(world, rng, lambda t: t.format == Tournament.REENTRY and _selling(t) and t.entries.filter(status=Entry.BUSTED).exists(), Tournament.RUNNING)
-    busted = pick(rng, world.entries(t, Entry.BUSTED), "busted entry")
+    t = _mostly(
+        world,
+        rng,
+        lambda t: t.format == Tournament.REENTRY and _selling(t) and (t.field_cap is None or cashier.places_taken(t) < t.field_cap),
+        Tournament.RUNNING,
+    )
+    # a player out with no entry still in play and entries left to buy (others are refused)
+    most = t.max_entries_per_player or float("inf")
+    out = [
+        e
+        for e in world.entries(t, Entry.BUSTED)
+        if not t.entries.filter(person_id=e.person_id, status=Entry.ACTIVE).exists() and t.entries.filter(person_id=e.person_id).count() < most
+    ]
+    busted = pick(rng, out if rng.random() < 0.9 else world.entries(t, Entry.BUSTED), "busted entry")
     sale = cashier.reenter(t, busted.person, method=_method(rng), actor=world.cashier(rng))
     return f"re-entry #{sale.entry.number} for {busted.person.full_name} in {t.name}"
 
@@ -286,9 +298,8 @@ def _addon_break(t: Tournament) -> int | None:
 @action(weight=5)
 def addon(world: World, rng) -> str:
     """A player takes the add-on at the break after its level. The window is one break of the
-    day: when the room is near it (or now and then earlier) the director brings the clock to it,
-    as he does when the tables are ready for the break; past it, or outside a rebuy event, the
-    desk refuses."""
+    day: mostly the director brings the clock to it, as he does when the tables are ready for the
+    break; before it, past it, or outside a rebuy event, the desk refuses."""
     t = _mostly(
         world, rng, lambda t: _rebuys(t) and t.addon_after_level is not None and clockview.item_index_now(t) <= (_addon_break(t) or -1), Tournament.RUNNING
     )
@@ -296,7 +307,7 @@ def addon(world: World, rng) -> str:
     at = _addon_break(t) if t.addon_after_level is not None else None
     if at is not None and rng.random() < 0.9:
         here = clockview.item_index_now(t)
-        if here < at and (here >= at - 2 or rng.random() < 0.3):
+        if here < at:
             clockctl.jump_to(t, at, actor=world.director, reason="the add-on break")
     sale = cashier.addon(entry, method=_method(rng), actor=world.cashier(rng))
     return f"add-on for #{entry.number} in {t.name} ({sale.row.total})"
@@ -335,7 +346,10 @@ def check_in(world: World, rng) -> str:
 @action(weight=1)
 def no_show(world: World, rng) -> str:
     t = _event(world, rng, Tournament.REGISTERING, Tournament.RUNNING)
-    entry = pick(rng, world.entries(t, Entry.RESERVED, Entry.ACTIVE), "entry")
+    entries = world.entries(t, Entry.RESERVED, Entry.ACTIVE)
+    # mostly as the rule has it: a reservation, or a paid entry once play has started (refused before)
+    due = [e for e in entries if e.status == Entry.RESERVED or t.status == Tournament.RUNNING]
+    entry = pick(rng, due if rng.random() < 0.9 else entries, "entry")
     registration.mark_no_show(entry, actor=world.director, reason="never came")
     return f"#{entry.number} of {t.name} marked no-show"
 

@@ -76,7 +76,11 @@ FOCUS = 10
 _RUNNING_FIELD = ("group_buys_in", "group_buys_in", "start_event", "start_money_event")
 _SPECIAL_ENDS = ("play_down", "finish_timed", "play_match", "finish_day2")
 NEEDS: dict[str, tuple[str, ...]] = {
-    "addon": ("rebuy", "time_passes"),
+    # a rebuy event running in its rebuy period (created, bought into, started)
+    "addon": ("create_event", "group_buys_in", "start_event"),
+    "rebuy": ("create_event", "group_buys_in", "start_event"),
+    "declare_rebuy": ("create_event", "group_buys_in", "start_event"),
+    "reenter": ("bust", "create_event", "start_event"),
     "admit_alternate": ("alternate",),
     "alternate": ("create_money_event",),
     "attach_to_series": ("create_series",),
@@ -153,6 +157,8 @@ def weights(theme: str, boost: dict[str, float] | None = None) -> dict[str, floa
 
 #: how much more often an action never played yet is drawn by a soak that counts (``wanting``)
 WANT = 20
+#: the weight a soak that counts draws an action still short of its runs with, at the least
+LIGHT = 3
 
 
 def wanting(ran: dict[str, int], each: int) -> tuple[dict[str, float], str]:
@@ -162,7 +168,8 @@ def wanting(ran: dict[str, int], each: int) -> tuple[dict[str, float], str]:
     (the chains of a format reach their last actions on its days). Every action is still drawn
     every day."""
     missing = {name: max(0.0, 1 - ran.get(name, 0) / each) for name in ACTIONS}
-    boost = {name: 1 + WANT * share for name, share in missing.items()}
+    # an action of a small weight (an erasure, an unlock) still short is drawn as one of ``LIGHT``
+    boost = {name: (1 + WANT * share) * (max(1.0, LIGHT / ACTIONS[name].weight) if share else 1.0) for name, share in missing.items()}
     themed = [(sum(missing[n] for n in names) / len(names), theme) for theme, names in THEMES.items() if names]
     share, theme = max(themed)
     return boost, theme if share > 0 else "the mix"

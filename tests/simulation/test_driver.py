@@ -167,9 +167,10 @@ def test_a_soak_that_counts_draws_what_it_still_wants():
     from .catalogue import ACTIONS, THEMES, wanting, weights
     from .driver import choose
 
-    played = dict.fromkeys(ACTIONS, 500) | {"pay_side_prize": 0, "award_side_pool": 250}
+    played = dict.fromkeys(ACTIONS, 500) | {"pay_side_prize": 0, "award_side_pool": 250, "unlock_payout_table": 0}
     boost, theme = wanting(played, 500)
     assert boost["pay_side_prize"] == 21 and boost["award_side_pool"] == 11 and boost["bust"] == 1
+    assert ACTIONS["unlock_payout_table"].weight == 1 and boost["unlock_payout_table"] == 63  # drawn as one of weight 3
     assert theme == "jackpot and side pools"
     rng, plain_rng = random.Random(1), random.Random(1)
     wanted = Counter(choose(rng, weights(theme, boost)) for _ in range(4000))
