@@ -255,15 +255,24 @@ def satellite_player_buys_target(world: World, rng) -> str:
 
 @action(weight=3)
 def complete_satellite(world: World, rng) -> str:
-    """A satellite played to its end: the floor records its busts until no more players are
-    left than the seats its pool buys; the deciding bust completes it (FMT-08: the seats issued
-    in the target, ``complete_satellite`` called by the bust). A pool that buys no seat is played
-    out and the director's "complete" refused. Now and then the director presses it by hand: too
-    soon, or once the satellite has ended (refused). The seats can only be decided by a bust (a
-    no-show or a disqualification is one too), so the hand-pressed completion never finds the
-    seats decided and waiting."""
-    links = list(SatelliteLink.objects.filter(satellite_id__in=world.events, satellite__status__in=(Tournament.RUNNING, Tournament.FINISHED)).order_by("pk"))
-    running = [link for link in links if link.completed_at is None and link.satellite.status == Tournament.RUNNING]
+    """A satellite played to its end (started first once its players are in): the floor records
+    its busts until no more players are left than the seats its pool buys; the deciding bust
+    completes it (FMT-08: the seats issued in the target, ``complete_satellite`` called by the
+    bust). A pool that buys no seat is played out and finished as a normal tournament (now and then
+    the director's "complete" is asked: refused); one whose target has ended is cancelled. Now and
+    then the director presses it by hand: too soon, or once the satellite has ended (refused). The
+    seats can only be decided by a bust (a no-show or a disqualification is one too), so the
+    hand-pressed completion never finds the seats decided and waiting."""
+    links = list(
+        SatelliteLink.objects.filter(
+            satellite_id__in=world.events, satellite__status__in=(Tournament.REGISTERING, Tournament.RUNNING, Tournament.FINISHED)
+        ).order_by("pk")
+    )
+    running = [
+        link
+        for link in links
+        if link.completed_at is None and (link.satellite.status == Tournament.RUNNING or link.satellite.entries.filter(status=Entry.ACTIVE).count() >= 3)
+    ]
     if not running or rng.random() < 0.05:
         if not running and rng.random() < 0.95:
             raise Skip("every satellite has ended")  # its refusal, now and then, is enough
@@ -273,6 +282,8 @@ def complete_satellite(world: World, rng) -> str:
     buying = [link for link in running if any(a.seat for a in psel.satellite_awards(link.satellite, link))]
     link = rng.choice(buying if buying and rng.random() < 0.9 else running)  # mostly one whose pool buys a seat
     sat = link.satellite
+    if sat.status == Tournament.REGISTERING:  # its players are in: the director starts it
+        lifecycle.start(sat, actor=world.director, override_minimum=True, prestart_report_sent=True, start_clock=True)
     if link.target.status in (Tournament.FINISHED, Tournament.CANCELLED) and rng.random() < 0.9:
         # its target is over: no seat to award (completing is refused); the director cancels it
         lifecycle.cancel(sat, actor=world.director, reason="its target event has ended")
@@ -689,10 +700,20 @@ def send_qualifier_winner(world: World, rng) -> str:
     qs = list(Qualifier.objects.filter(tournament_id__in=world.events).exclude(tournament__status=Tournament.CANCELLED).order_by("pk"))
     unsent = [q for q in qs if q.final_entry_id is None and q.tournament.status == Tournament.FINISHED]
     playing = [q for q in qs if q.tournament.status == Tournament.RUNNING and q.group.final.status == Tournament.PLANNED]
-    if not unsent and playing and rng.random() < 0.8:
+    # a table whose players are in is started first, as the director does when they sit down
+    ready = [
+        q
+        for q in qs
+        if q.tournament.status == Tournament.REGISTERING
+        and q.group.final.status == Tournament.PLANNED
+        and q.tournament.entries.filter(status=Entry.ACTIVE).count() >= 3
+    ]
+    if not unsent and (playing or ready) and rng.random() < 0.8:
         # the table is played out to its last player (no time limit reached, no chip count) and
         # the director ends it by hand: its winner is not sent by itself
-        q = rng.choice(playing)
+        q = rng.choice(playing or ready)
+        if q.tournament.status == Tournament.REGISTERING:
+            lifecycle.start(q.tournament, actor=world.director, override_minimum=True, prestart_report_sent=True, start_clock=True)
         _play_out(world, q.tournament, rng)
         lifecycle.finish(q.tournament, actor=world.director)
         unsent = [q]
