@@ -190,6 +190,10 @@ def _write(room: CardRoom, now, plan: rotation.PushPlan, push: int) -> list[dict
     DealerAssignment.objects.bulk_create(new)
     # dealers no longer on the roster leave the room
     DealerAssignment.objects.filter(pk__in=[a.pk for a in current.values()]).update(ends_at=now)
+    # a dealer is in one place at a time: placed here, he has left the room he was in before (his
+    # shift there ended, and that room was not pushed since)
+    placed = [a.dealer for a in plan.assignments]
+    DealerAssignment.objects.filter(dealer_id__in=placed, ends_at__isnull=True).exclude(room=room).update(ends_at=now)
     return changes
 
 
@@ -313,7 +317,7 @@ def assignment_of(user) -> DealerAssignment | None:
     """Where a dealer on the roster is now (his open row), if anywhere."""
     if user is None or not getattr(user, "pk", None):
         return None
-    return DealerAssignment.objects.filter(dealer=user, ends_at__isnull=True).first()
+    return DealerAssignment.objects.filter(dealer=user, ends_at__isnull=True).order_by("-starts_at", "-pk").first()
 
 
 def check_dealer_at(t, card_room: int | None, table: int | None, user) -> None:

@@ -5,6 +5,7 @@ table he is assigned; the shift report counts his minutes; the floor sees the ne
 from datetime import timedelta
 
 import pytest
+import time_machine
 from django.utils import timezone
 
 from seating import selectors
@@ -204,3 +205,25 @@ def test_an_event_that_ends_gives_back_its_tables_and_sends_their_dealers_to_the
     assert dealing(hall) == {}
     assert not RoomTable.objects.filter(room=hall, held_by__isnull=False).exists()
     assert DealerAssignment.objects.filter(room=hall, ends_at__isnull=True, kind="POOL").count() == len(crew)
+
+
+@pytest.mark.django_db
+def test_a_dealer_who_moved_rooms_reports_from_his_table_in_the_new_one(hall, make_tournament, make_person, actor):
+    """Yesterday Ivo was in the hall's pool, and the hall was not pushed again after his shift
+    there ended; today he deals in the side room. His reports there count and his row in the hall
+    is closed (found by a simulated day, seed 7201: every report of a dealer rostered in a second
+    room refused as "not dealing a table now")."""
+    ivo = make_user("ivo", "dealer", first_name="Ivo")
+    now = timezone.now()
+    with time_machine.travel(now - timedelta(hours=20), tick=False):
+        dealers.add_shift(hall, ivo, timezone.now(), timezone.now() + timedelta(hours=8), actor=actor)
+        dealers.push(hall, actor=actor)  # no event playing: Ivo waits in the pool
+    side = cardrooms.save_room("Sala laterale", actor=actor)
+    for n in (1, 2):
+        cardrooms.save_table(side, n, seats=9, position=n, actor=actor)
+    dealers.add_shift(side, ivo, now - timedelta(hours=1), now + timedelta(hours=7), actor=actor)
+    t = start(make_tournament, make_person, actor, 8, settings={"room": side.pk})
+    dealers.push(side, actor=actor)
+    assert dealing(side) == {1: ivo.pk}
+    seating.hand_completed(t, 1, actor=Actor(ivo, "dealer tablet"))  # refused before: his pool row in the hall
+    assert not DealerAssignment.objects.filter(room=hall, dealer=ivo, ends_at__isnull=True).exists()

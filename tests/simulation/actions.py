@@ -803,12 +803,11 @@ def dealer_reports_a_hand(world: World, rng) -> str:
     """A rostered dealer reports a hand completed: from his table it counts; now and then he
     names another table, and the product refuses (not_your_table)."""
     where = {a.dealer_id: a for a in dealers.current(world.room.pk).values() if a.kind == "DEAL"}
-    dealer_id = pick(rng, sorted(where), "dealer at a table")
+    held = dict(RoomTable.objects.filter(room=world.room, held_by__status=Tournament.RUNNING).values_list("number", "held_by_id"))
+    # a dealer at a table of an event still playing (one whose event ended waits for the next push)
+    dealer_id = pick(rng, sorted(d for d, a in where.items() if a.table in held), "dealer at a table of an event playing")
     table = where[dealer_id].table
-    holder = RoomTable.objects.filter(room=world.room, number=table).values_list("held_by_id", flat=True).first()
-    t = Tournament.objects.get(pk=holder)
-    if t.status != Tournament.RUNNING:
-        raise Skip("his table's event ended")
+    t = Tournament.objects.get(pk=held[table])
     world.touched.add(t.pk)
     user = next(u for u in world.dealers if u.pk == dealer_id)
     if rng.random() < 0.25:

@@ -18,6 +18,7 @@ from collections import Counter
 from decimal import Decimal
 from unittest import mock
 
+from django.contrib.auth import get_user_model
 from django.db.models import Model
 from django.http import Http404
 from django.test import RequestFactory
@@ -28,6 +29,7 @@ from payouts import reports
 from payouts import selectors as psel
 from seating import selectors as seating_selectors
 from seating.models import DealerAssignment, DealerShift, PendingMove, RoomTable, Seat, SeatingState, Table
+from seating.services import dealers
 from tdmanager.policy import DOCUMENT_READERS
 from tdmanager.roles import has_role
 from tournaments import live_seats, phone, public_info
@@ -233,7 +235,9 @@ def room_tables_held_once(world: World) -> list[str]:
 def dealers_where_the_room_says(world: World) -> list[str]:
     """The room's dealers (issue #42) as the room page reads them: each dealer in one place, a
     dealer dealing only a table in use (a table that broke sent its dealer to the pool), and after
-    a push every table in use has a dealer while the dealers not on a break are enough."""
+    a push every table in use has a dealer while the dealers not on a break are enough, and each
+    dealer it placed is where his own reports are judged from (``assignment_of``), not in the room
+    of an earlier shift."""
     problems = []
     rows = list(DealerAssignment.objects.filter(room=world.room, ends_at__isnull=True).values_list("dealer_id", "kind", "table"))
     twice = [d for d, n in Counter(d for d, _k, _t in rows).items() if n > 1]
@@ -249,6 +253,10 @@ def dealers_where_the_room_says(world: World) -> list[str]:
         bare = sorted(tb["number"] for tb in shown if tb["state"] == "IN_USE" and not tb["dealer"])
         if len(bare) > max(0, len(in_use) - able):
             problems.append(f"after the push, tables without a dealer: {bare} ({able} dealers not on a break for {len(in_use)} tables)")
+        placed = {d for d, _k, _t in rows}
+        astray = sorted(u.username for u in get_user_model().objects.filter(pk__in=placed) if dealers.assignment_of(u).room_id != world.room.pk)
+        if astray:
+            problems.append(f"after the push, dealers placed in {world.room.name} whose reports are judged from another room: {astray}")
     return problems
 
 

@@ -159,8 +159,8 @@ def test_an_export_whose_document_read_is_not_logged_is_caught(monkeypatch):
 
 
 def test_a_soak_that_counts_draws_what_it_still_wants():
-    """``--each``: an action still short of its plays is drawn far more often and its family's
-    theme is the day's; an action played enough is drawn as its weight says."""
+    """``--each``: an action still short of its runs is drawn far more often and its family's
+    theme is the day's; an action run enough is drawn as its weight says."""
     import random
     from collections import Counter
 

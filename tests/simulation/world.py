@@ -44,8 +44,10 @@ def staff(username: str, role: str):
 
 
 #: The venue's rooms (issue #42): each day opens a room of its own (9- and 10-seat tables, a zone
-#: of 10-seat ones at the back), the day's events drawing from the first room with tables enough:
-#: yesterday's events, still playing when the soak moves on, keep theirs.
+#: of 10-seat ones at the back), listed first (``FIRST_POSITION`` less the day), so the day's events
+#: draw from it and the dealers rostered there deal them: yesterday's events, still playing when
+#: the soak moves on, keep theirs.
+FIRST_POSITION = 30000
 ROOM_TABLES = [(n, 9, "") for n in range(1, 13)] + [(n, 10, "") for n in range(13, 31)] + [(n, 10, "back") for n in range(31, 41)]
 
 
@@ -58,7 +60,7 @@ def sim_room(director: Actor, day: int):
 
     room = CardRoom.objects.filter(name=f"Sim hall {day}").first()
     if room is None:
-        room = cardrooms.save_room(f"Sim hall {day}", actor=director)
+        room = cardrooms.save_room(f"Sim hall {day}", actor=director, position=max(0, FIRST_POSITION - day))
         for number, seats, zone in ROOM_TABLES:
             cardrooms.save_table(room, number, seats=seats, zone=zone, actor=director)
     return room
