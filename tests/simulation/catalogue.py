@@ -66,21 +66,20 @@ THEMES: dict[str, set[str]] = {
 }
 FOCUS = 10
 
+#: a field of several tables playing: a group bought in (twice as often as a start), then a start
+_RUNNING_FIELD = ("group_buys_in", "group_buys_in", "start_event", "start_money_event")
+#: what frees one of the two places the room keeps for special events (``actions_formats._room``)
+_SPECIAL_ENDS = ("play_down", "finish_timed", "play_match", "finish_day2")
+
 #: What sets an action's state up: the actions whose outcome it acts on (a Day 2 is finished once
 #: built, built once its flights are bagged; a jackpot paid once a royal flush was hit at a jackpot
 #: event; a balancing slip confirmed once a bust unbalanced two tables). A soak that counts
-#: (``wanting``) follows them: an action still short of its plays that finds nothing to act on gives
+#: (``wanting``) follows them: an action still short of its runs that finds nothing to act on gives
 #: its draw to one of these, and that one, if it has nothing either, to one of its own, so the day
 #: is driven along the chain to the state the short action needs (``driver.play``).
-#: a field of several tables playing: a group bought in (twice as often as a start), then a start
-_RUNNING_FIELD = ("group_buys_in", "group_buys_in", "start_event", "start_money_event")
-_SPECIAL_ENDS = ("play_down", "finish_timed", "play_match", "finish_day2")
 NEEDS: dict[str, tuple[str, ...]] = {
-    # a rebuy event running in its rebuy period (created, bought into, started)
+    # addon, declare_rebuy, rebuy: a rebuy event in its rebuy period (created, bought into, started)
     "addon": ("create_event", "group_buys_in", "start_event"),
-    "rebuy": ("create_event", "group_buys_in", "start_event"),
-    "declare_rebuy": ("create_event", "group_buys_in", "start_event"),
-    "reenter": ("bust", "create_event", "start_event"),
     "admit_alternate": ("alternate",),
     "alternate": ("create_money_event",),
     "attach_to_series": ("create_series",),
@@ -94,25 +93,25 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "confirm_and_undo_move": ("bust", "bust_same_hand", *_RUNNING_FIELD),
     "confirm_slips": ("bust", "bust_same_hand", *_RUNNING_FIELD),
     "create_headsup": _SPECIAL_ENDS,
+    "create_money_event": ("start_money_event", "bust", "finish_event"),
     "create_multiday": _SPECIAL_ENDS,
     "create_qualifiers": ("create_timed", *_SPECIAL_ENDS),
     "create_satellite": _SPECIAL_ENDS,
     "create_sit_and_go": _SPECIAL_ENDS,
     "create_timed": _SPECIAL_ENDS,
-    "create_money_event": ("start_money_event", "bust", "finish_event"),
     "deal": ("bust", "play_down"),
     "deal_by_place": ("bust", "play_down"),
     "deal_chop": ("bust", "play_down"),
     "deal_custom": ("bust", "play_down"),
     "dealer_reports_a_hand": ("push_dealers", "start_event", "start_money_event"),
+    "declare_rebuy": ("create_event", "group_buys_in", "start_event"),
     "draw_bracket": ("request_headsup_seats", "players_arrive", "create_headsup"),
-    "fill_sit_and_go": ("create_sit_and_go",),
-    "unlock_payout_table": ("lock_payout_table",),
     "erase_person": ("finish_event", "bust"),
-    "group_buys_in": ("create_event", "create_money_event"),
+    "fill_sit_and_go": ("create_sit_and_go",),
     "finish_day2": ("build_day2",),
     "finish_event": ("bust", "play_down"),
     "finish_timed": ("start_special_event", "players_arrive", "create_timed"),
+    "group_buys_in": ("create_event", "create_money_event"),
     "h4h_busts": _RUNNING_FIELD,
     "last_longer": ("create_money_event", "create_event"),
     "lock_payout_table": ("bust", "start_money_event"),
@@ -120,8 +119,11 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "pay_bounties": ("bust", "start_money_event"),
     "pay_jackpot": ("royal_flush",),
     "pay_side_prize": ("award_side_pool",),
+    "players_arrive": ("create_timed", "create_satellite", "create_qualifiers", "create_multiday"),
+    "rebuy": ("create_event", "group_buys_in", "start_event"),
     "redeem_satellite_ticket": ("complete_satellite",),
     "redeem_ticket": ("issue_ticket",),
+    "reenter": ("bust", "create_event", "start_event"),
     "request_headsup_seats": ("create_headsup",),
     "royal_flush": ("sell_with_jackpot", "start_money_event"),
     "satellite_player_buys_target": ("create_satellite", "players_arrive"),
@@ -133,11 +135,11 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "send_qualifier_winner": ("start_special_event", "players_arrive", "create_qualifiers"),
     "set_envelopes": ("create_money_event",),
     "settle_series_tie": ("close_season",),
-    "start_final": ("send_qualifier_winner", "finish_timed", "create_qualifiers"),
     "start_event": ("group_buys_in", "create_event"),
+    "start_final": ("send_qualifier_winner", "finish_timed", "create_qualifiers"),
     "start_money_event": ("group_buys_in", "create_money_event"),
     "start_special_event": ("players_arrive",),
-    "players_arrive": ("create_timed", "create_satellite", "create_qualifiers", "create_multiday"),
+    "unlock_payout_table": ("lock_payout_table",),
 }
 
 _unknown = {name for names in [*THEMES.values(), NEEDS.keys(), *NEEDS.values()] for name in names} - set(ACTIONS)

@@ -121,8 +121,8 @@ def play(
     """Play one day: ``steps`` actions drawn from ``seed``, or the ``plan`` given (a failing day's
     steps, each with its seed). ``wanted``: the boosts and the theme of a soak that counts
     (``catalogue.wanting``), else the seed's theme; an action it boosts that has nothing to act on
-    is followed by what sets its state up (``catalogue.NEEDS``). Raises ``Violation`` at the first step after
-    which an invariant fails; returns the day's report otherwise."""
+    is followed by what sets its state up (``catalogue.NEEDS``). Raises ``Violation`` at the first
+    step after which an invariant fails; returns the day's report otherwise."""
     from .catalogue import NEEDS, theme_of, weights
     from .invariants import INVARIANTS, check_all
 
