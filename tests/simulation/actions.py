@@ -117,6 +117,11 @@ def _where(world: World, rng, test, *statuses) -> Tournament:
     return t
 
 
+def _players_in(t: Tournament) -> bool:
+    """Three players or more in: enough to start a table."""
+    return t.entries.filter(status=Entry.ACTIVE).count() >= 3
+
+
 def _hand_for_hand(t: Tournament) -> bool:
     return Clock.objects.filter(tournament=t, status=Clock.HAND_FOR_HAND).exists()
 

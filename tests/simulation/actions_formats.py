@@ -41,7 +41,7 @@ from tournaments.models import Entry, Tournament
 from tournaments.selectors import chips_in_play
 from tournaments.services import cashier, clockctl, lifecycle, setup
 
-from .actions import _bounty_kind, _eliminators, _method, _selling, _structure, action, pick
+from .actions import _bounty_kind, _eliminators, _method, _players_in, _selling, _structure, action, pick
 from .world import Skip, World
 
 OPEN = (Tournament.PLANNED, Tournament.REGISTERING, Tournament.RUNNING)
@@ -268,11 +268,7 @@ def complete_satellite(world: World, rng) -> str:
             satellite_id__in=world.events, satellite__status__in=(Tournament.REGISTERING, Tournament.RUNNING, Tournament.FINISHED)
         ).order_by("pk")
     )
-    running = [
-        link
-        for link in links
-        if link.completed_at is None and (link.satellite.status == Tournament.RUNNING or link.satellite.entries.filter(status=Entry.ACTIVE).count() >= 3)
-    ]
+    running = [link for link in links if link.completed_at is None and (link.satellite.status == Tournament.RUNNING or _players_in(link.satellite))]
     if not running or rng.random() < 0.05:
         if not running and rng.random() < 0.95:
             raise Skip("every satellite has ended")  # its refusal, now and then, is enough
@@ -701,13 +697,7 @@ def send_qualifier_winner(world: World, rng) -> str:
     unsent = [q for q in qs if q.final_entry_id is None and q.tournament.status == Tournament.FINISHED]
     playing = [q for q in qs if q.tournament.status == Tournament.RUNNING and q.group.final.status == Tournament.PLANNED]
     # a table whose players are in is started first, as the director does when they sit down
-    ready = [
-        q
-        for q in qs
-        if q.tournament.status == Tournament.REGISTERING
-        and q.group.final.status == Tournament.PLANNED
-        and q.tournament.entries.filter(status=Entry.ACTIVE).count() >= 3
-    ]
+    ready = [q for q in qs if q.tournament.status == Tournament.REGISTERING and q.group.final.status == Tournament.PLANNED and _players_in(q.tournament)]
     if not unsent and (playing or ready) and rng.random() < 0.8:
         # the table is played out to its last player (no time limit reached, no chip count) and
         # the director ends it by hand: its winner is not sent by itself

@@ -23,11 +23,11 @@ from seating.models import Bust, PendingMove, Table
 from tournaments import clock as clock_engine
 from tournaments import clockview, penalties
 from tournaments.house import HouseRules
-from tournaments.models import Alternate, Clock, Entry, LedgerRow, Penalty, Tournament
+from tournaments.models import Alternate, Entry, LedgerRow, Penalty, Tournament
 from tournaments.services import cashier, clockctl, floor, lifecycle, registration, setup
 from tournaments.services.structures import ensure_builtin_structures
 
-from .actions import _bounty_kind, _eliminators, _event, _method, _mostly, _selling, action, pick
+from .actions import _bounty_kind, _eliminators, _event, _hand_for_hand, _method, _mostly, _players_in, _selling, action, pick
 from .world import Skip, World
 
 OPEN = (Tournament.PLANNED, Tournament.REGISTERING, Tournament.RUNNING)
@@ -112,11 +112,8 @@ def create_money_event(world: World, rng) -> str:
 def start_money_event(world: World, rng) -> str:
     """The director starts an event with a few players (a mystery event's envelopes set up
     first, as he does before the start), the clock running."""
-    t = _event_where(world, rng, lambda t: t.entries.filter(status=Entry.ACTIVE).count() >= 3, Tournament.REGISTERING)
-    if _bounty_kind(t) == "MYSTERY" and rng.random() < 0.9:
-        taken = psel.bounty_taken_in(t)
-        if taken > 0 and sum(_rules(t).envelopes, Decimal(0)) != taken:
-            payouts.set_envelopes(t, [str(a) for a in _envelopes(rng, taken)], actor=world.director)
+    t = _event_where(world, rng, _players_in, Tournament.REGISTERING)
+    _bag_ready(world, t, rng)
     lifecycle.start(t, actor=world.director, override_minimum=True, prestart_report_sent=True, start_clock=True)
     return f"started {t.name} with {t.entries.filter(status=Entry.ACTIVE).count()} players"
 
@@ -162,8 +159,9 @@ def _fill_the_bag(world: World, t: Tournament, rng) -> str:
 
 
 def _bag_ready(world: World, t: Tournament, rng) -> None:
-    """Before the floor's busts in a mystery event the director fills its bag, as he does before
-    its bounties are paid from it; now and then he forgets (a bust is then refused, no_envelopes)."""
+    """Before a mystery event starts, and before the floor's busts in it, the director fills its bag
+    as he does before its bounties are paid from it; now and then he forgets (a bust is then
+    refused, no_envelopes)."""
     if _bounty_kind(t) == "MYSTERY" and rng.random() < 0.9:
         with contextlib.suppress(Skip):
             _fill_the_bag(world, t, rng)
@@ -726,8 +724,7 @@ def h4h_busts(world: World, rng) -> str:
     reports its own), ranked together; every table then reports the hand complete."""
     t = _event_where(world, rng, lambda t: _tables(world, t), Tournament.RUNNING)
     _bag_ready(world, t, rng)
-    clock = Clock.objects.filter(tournament=t).first()
-    if clock is None or clock.status != Clock.HAND_FOR_HAND:
+    if not _hand_for_hand(t):
         clockctl.start_hand_for_hand(t, actor=world.director, reason="bubble")
     seats = world.seats(t)
     tables = [n for n, row in seats.items() if len(row) >= 2]
