@@ -199,6 +199,9 @@ class Publisher:
     def _take(self, keys, now: float) -> list[tuple]:
         """The notices waiting under ``keys``, taken out of ``_waiting`` (under the lock)."""
         batch = [self._waiting.pop(key) for key in keys]
+        # A tournament whose last notice went out a gap ago is due at once, as one never sent:
+        # it is forgotten, so a process up for a season holds only the last gap's tournaments.
+        self._last = {key: at for key, at in self._last.items() if at + self.gap() > now}
         for key in keys:
             if isinstance(key, int):
                 self._last[key] = now

@@ -72,6 +72,23 @@ def test_a_change_inside_the_gap_waits_for_it_and_one_after_goes_at_once(redis, 
     assert redis.actions()[-1] == (7, "level 3")
 
 
+def test_a_process_up_for_a_season_remembers_only_the_last_gaps_tournaments(redis, settings):
+    """A web process lives through every event of the season: the tournaments whose last notice
+    went out a gap ago or more are forgotten (each due at once again, as before)."""
+    settings.TDM_PUBLISH_GAP_MS = 250
+    now = [100.0]
+    realtime.publisher.clock = lambda: now[0]
+    for tid in range(1, 201):  # a season's events, one a day
+        realtime.tournament_changed(tid, "finished")
+        assert realtime.publisher.wait_sent(timeout=5)
+        now[0] += 0.25
+    assert len(redis.actions()) == 200  # each went at once
+    assert set(realtime.publisher._last) == {200}
+    realtime.tournament_changed(1, "report printed")  # an old event again: no wait
+    assert realtime.publisher.wait_sent(timeout=0.2)
+    assert redis.actions()[-1] == (1, "report printed")
+
+
 def test_a_process_ending_sends_what_waits(redis, settings):
     """``flush`` runs at exit: a management command's last change is not lost with it."""
     settings.TDM_PUBLISH_GAP_MS = 50
