@@ -149,9 +149,11 @@ def open_streams(topology) -> dict[str, int]:
     count}``; a process not written there yet is missing."""
     import redis
 
+    from tdmanager.realtime import streams_key  # the fleet's key, not this process's settings
+
     names = {s.proc.pid: s.name for s in topology.of("web") if s.proc is not None and s.proc.poll() is None}
     try:
-        written = redis.Redis.from_url(topology.redis_url, socket_timeout=2).hgetall(f"{topology.namespace}:streams")
+        written = redis.Redis.from_url(topology.redis_url, socket_timeout=2).hgetall(streams_key(topology.namespace))
     except redis.RedisError:
         return {}
     out = {}

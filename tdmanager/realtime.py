@@ -86,8 +86,10 @@ def streams_to_shed(mine: int, others: list[int], ratio: float = 1.5) -> int:
     return max(0, min(int(mine - fair), max(1, int(mine * BALANCE_SHARE))))
 
 
-def streams_key() -> str:
-    return f"{settings.TDM_NAMESPACE}:streams"
+def streams_key(namespace: str | None = None) -> str:
+    """The hash where each web process writes its open streams (of ``namespace``: this
+    process's own by default; a benchmark reading a fleet's names the fleet's)."""
+    return f"{namespace or settings.TDM_NAMESPACE}:streams"
 
 
 def report_streams(me: str, count: int, every: float) -> list[int]:

@@ -123,3 +123,32 @@ def test_after_a_restart_the_streams_share_out_across_both_web_processes(make_to
         for web in webs:
             stop(web, sig_kill=True)
         redis_server.stop()
+
+
+def test_the_festival_reads_each_web_process_count_where_the_process_wrote_it(fc, settings, monkeypatch):
+    """The festival's report of the streams per process reads the hash the web processes write
+    under the fleet's namespace (its own process has not that namespace in its settings)."""
+    import types
+
+    import redis
+
+    hashes: dict = {}
+
+    class Hash:
+        def hset(self, key, field, value):
+            hashes.setdefault(key, {})[field.encode()] = value.encode()
+
+        def hgetall(self, key):
+            return hashes.get(key, {})
+
+        def hdel(self, key, field):
+            hashes[key].pop(field, None)
+
+    settings.TDM_NAMESPACE = "tdm-festival-ab12"
+    monkeypatch.setattr(realtime, "redis_client", Hash)
+    for pid, count in ((4101, 37), (4102, 12)):
+        realtime.report_streams(f"web:{pid}", count, every=15)
+    monkeypatch.setattr(redis.Redis, "from_url", lambda *a, **kw: Hash())
+    web = [types.SimpleNamespace(name=f"web{i}", proc=types.SimpleNamespace(pid=pid, poll=lambda: None)) for i, pid in ((1, 4101), (2, 4102))]
+    fleet = types.SimpleNamespace(redis_url="redis://127.0.0.1:1/0", namespace="tdm-festival-ab12", of=lambda kind: web)
+    assert fc.open_streams(fleet) == {"web1": 37, "web2": 12}
