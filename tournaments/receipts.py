@@ -8,6 +8,8 @@ from django.utils.translation import gettext_lazy as _lazy
 
 from tdmanager.formatting import money, num
 from tdmanager.pdf import slip_pdf
+from tdmanager.policy import PHONE_PAGE_GIVERS
+from tdmanager.roles import has_role
 
 from .models import Entry, LedgerRow
 from .phone import phone_path
@@ -61,6 +63,13 @@ def phone_link(row: LedgerRow, request=None) -> str:
         return ""
     path = phone_path(e)
     return request.build_absolute_uri(path) if request is not None else path
+
+
+def gives_phone_page(request) -> bool:
+    """Whether ``request``'s reader is given the player's phone link. The page shows his name,
+    seat, place and prizes to whoever holds the link, so it goes only to who hands him his
+    receipt (``policy.PHONE_PAGE_GIVERS``); the floor reading a receipt sees it without."""
+    return has_role(getattr(request, "user", None), *PHONE_PAGE_GIVERS)
 
 
 # What a refund gives back, each on its line: the sales of the entry it refunds.
@@ -121,6 +130,7 @@ def receipt_context(row: LedgerRow, request=None) -> dict:
     t = row.tournament
     tender = tender_text(row)
     parts = refund_parts(row)
+    link = phone_link(row, request) if gives_phone_page(request) else ""
     return {
         "refund_parts": parts,
         "refund_currency_note": refund_currency_note(row, parts),
@@ -142,8 +152,8 @@ def receipt_context(row: LedgerRow, request=None) -> dict:
         "cashier": row.cashier.get_username() if row.cashier else "",
         "reverses": row.reverses.receipt_number if row.reverses_id else None,
         "settles": row.settles.receipt_number if row.settles_id else None,  # REG-09: the amount owed it pays
-        "phone_link": phone_link(row, request),
-        "phone_token": row.entry.phone_token if row.entry_id else "",
+        "phone_link": link,
+        "phone_token": row.entry.phone_token if link else "",
     }
 
 
@@ -204,6 +214,6 @@ def receipt_pdf(row: LedgerRow, request=None) -> bytes:
         heading=row.tournament.name,
         lines=receipt_lines(row),
         footer=footer(row),
-        qr=phone_link(row, request),
+        qr=phone_link(row, request) if gives_phone_page(request) else "",
         qr_caption=_("Your seat, the clock and the payouts on your phone:"),
     )

@@ -6,8 +6,6 @@ from rest_framework import serializers
 
 from tdmanager.compiled import BuiltOnce
 from tdmanager.fields import AmountField, IdField, IdModelSerializer, TextField, WholeNumberField
-from tdmanager.policy import PHONE_PAGE_GIVERS
-from tdmanager.roles import has_role
 
 from . import chiprace, fees, labels, receipts
 from .house import HouseRules, check_settings
@@ -379,7 +377,7 @@ class LedgerRowSerializer(BuiltOnce, IdModelSerializer):
         own answer (``context["at_desk"]``: the cashier's and the director's routes, no request
         at hand). Any other reader (floor, controller, regulator), or no reader named: None."""
         request = self.context.get("request")
-        if not (self.context.get("at_desk") or has_role(getattr(request, "user", None), *PHONE_PAGE_GIVERS)):
+        if not (self.context.get("at_desk") or receipts.gives_phone_page(request)):
             return None
         return receipts.phone_link(obj, request)
 

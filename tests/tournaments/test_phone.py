@@ -75,6 +75,12 @@ def test_the_ledger_gives_the_phone_page_only_to_the_cashier_and_the_director(
         assert token not in r.content.decode() and r.json()[0]["phone_url"] is None, user
     floor_receipt = api(floor_user).get(receipt)
     assert floor_receipt.status_code == 200 and token not in floor_receipt.content.decode()
+    floor = Client()
+    floor.force_login(floor_user)  # the floor reads a receipt's page and its PDF: no link, no QR code
+    page = floor.get(f"/desk/receipt/{sale.row.receipt_number}/")
+    assert page.status_code == 200 and sale.row.tournament.name in page.content.decode() and token not in page.content.decode()
+    pdf = floor.get(f"/desk/receipt/{sale.row.receipt_number}.pdf")
+    assert pdf.status_code == 200 and token.encode() not in pdf_text(pdf.content)
     for user in (cashier_user, director):
         assert api(user).get(ledger).json()[0]["phone_url"] == f"http://testserver/p/{token}/", user
         assert api(user).get(receipt).json()["phone_url"] == f"http://testserver/p/{token}/", user
