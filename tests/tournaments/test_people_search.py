@@ -136,3 +136,15 @@ def test_the_desk_finds_a_document_only_whole_and_the_other_roles_not_at_all(api
         for part in ("5XY", "45XY", "12345", "CA1", "ca"):
             assert ids(user, part) == [], part
     assert ids(floor_user, "rossi") == ids(cashier_user, "rossi") == [mario.pk]  # the name still finds him
+
+
+def test_the_search_hint_speaks_of_documents_only_to_the_roles_that_find_by_them(client, floor_user, cashier_user, director):
+    """The floor's search finds nobody by a document (above): its hint does not offer it."""
+    hints = {}
+    for user in (floor_user, cashier_user, director):
+        client.force_login(user)
+        page = client.get("/people/", HTTP_ACCEPT_LANGUAGE="it")
+        assert page.status_code == 200
+        hints[user] = page.content.decode().split('id="q-hint"', 1)[1].split("</p>", 1)[0]
+    assert "documento" not in hints[floor_user] and "nome, nickname, telefono o e-mail" in hints[floor_user]
+    assert "un documento dal suo numero intero" in hints[cashier_user] == hints[director]
