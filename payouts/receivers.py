@@ -14,7 +14,6 @@ from tournaments.services.privacy import is_erased
 
 from . import bounties, selectors, services
 from .models import BountyAward, Deal, PrizePayment, SatelliteLink
-from .services.common import PayoutError
 
 
 def draw_replay_wanted(sender, tournament, action=None, **kwargs):
@@ -38,11 +37,8 @@ def players_busted(sender, tournament, actor, busts=(), eliminators=None, winner
 
 def busts_undone(sender, tournament, actor, busts=(), **kwargs):
     """PAY-02: an undone bust's bounties are taken back; a prize paid for a place the undo takes
-    away is refused (PAY-13: the payment is reversed first). FMT-08: a satellite whose seats are
-    awarded (entries issued in the target, tickets given) undoes no bust: its places are final."""
-    link = selectors.satellite_link(tournament) if tournament.format == Tournament.SATELLITE else None
-    if link is not None and link.completed_at:
-        raise PayoutError("seats_awarded", _("The seats of this satellite have been awarded: its busts can no longer be undone."))
+    away is refused (PAY-13: the payment is reversed first). A satellite whose seats are awarded
+    (FMT-08) has ended, and undoes no bust (``seating.services.busts.refuse_if_ended``)."""
     services.check_paid_places_stand(tournament)  # the places as the undo leaves them
     services.undo_knockouts(tournament, list(busts), actor)
 

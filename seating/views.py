@@ -181,7 +181,9 @@ UNDO_BLOCKED = "seating_undo_blocked"
 
 def _just_busted(t, bust_id):
     """The bust just recorded (with every player recorded with it), while it stands: the page
-    shows them with its Undo."""
+    shows them with its Undo (none once the tournament has ended: ``busts.refuse_if_ended``)."""
+    if t.status != Tournament.RUNNING:
+        return None
     bust = Bust.objects.filter(pk=_int(bust_id) or 0, tournament=t, void="").first()
     if bust is None:
         return None

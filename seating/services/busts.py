@@ -380,6 +380,7 @@ def undo_bust(tournament, bust, *, actor, reason: str = "", now=None):
     t, room = lock(tournament)
     bust = Bust.objects.select_related("event").get(pk=_entry_id(bust), tournament=t)
     refuse_if_void(bust)
+    refuse_if_ended(t)
     group = list(Bust.objects.filter(tournament=t, event=bust.event_id, void="")) if bust.event_id else [bust]
     if Entry.objects.filter(pk__in=[b.entry_id for b in group]).exclude(status=Entry.BUSTED).exists():
         raise SeatingActionError("not_busted", _("A player of this bust is no longer out."))
@@ -417,6 +418,14 @@ def refuse_if_void(bust) -> None:
     """A bust undone or bought back already cannot be undone (again)."""
     if bust.void:
         raise SeatingActionError("already_void", _("This bust has already been undone or bought back."))
+
+
+def refuse_if_ended(t) -> None:
+    """An ended tournament's busts and moves stand: its tables went back to the room (another
+    event may play there now), its dealers to the pool, its places to the payouts and the
+    league. A player brought back would sit at a table the room has given away."""
+    if t.status in (Tournament.FINISHED, Tournament.CANCELLED):
+        raise SeatingActionError("tournament_closed", _("This tournament has ended: its busts and moves can no longer be undone."))
 
 
 def void_bust(t, entry_id: int, why: str, now=None) -> bool:

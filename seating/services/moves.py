@@ -15,6 +15,7 @@ from tournaments.services.events import log_events
 
 from .. import engine, sql
 from ..models import PendingMove
+from .busts import refuse_if_ended
 from .later import undo_first
 from .plan import Outcome, SeatingActionError, engine_errors, restore, settle
 from .room import lock, lock_and_read
@@ -219,6 +220,7 @@ def undo_move(tournament, move, *, actor, reason: str = "", now=None):
     he left, the tables exactly as they were. Refused if those tables changed since."""
     now = now or timezone.now()
     t, room = lock(tournament)
+    refuse_if_ended(t)
     mv = PendingMove.objects.select_for_update(of=("self",)).select_related("done_event").get(pk=getattr(move, "pk", move), tournament=t)
     if mv.status != PendingMove.DONE or mv.done_event_id is None:
         raise SeatingActionError(

@@ -247,8 +247,8 @@ def test_seats_decided_by_the_floors_bust_are_on_nobodys_shift(make_tournament, 
 def test_the_bust_that_decided_the_seats_is_not_undone(make_tournament, make_person, cashier_actor, actor, main_event):
     """Found by the simulator: the bust that left as many players as seats ended the satellite
     (seats issued in the target) and was then undone: the places came back as undecided while
-    the seats stayed given, and the reconciliation was 1,100 short. Once the seats are awarded,
-    the undo is refused with a code and the seats stand."""
+    the seats stayed given, and the reconciliation was 1,100 short. Once the seats are awarded
+    the satellite has ended: the undo is refused with a code and the seats stand."""
     sat = make_tournament(name="Satellite", buy_in=D("100"), fee=D("10"), format=Tournament.SATELLITE)
     entries = [cashier.register(sat, make_person(), method="CARD", actor=cashier_actor).entry for _ in range(11)]  # one seat
     services.link_satellite(sat, main_event, actor=actor)
@@ -260,6 +260,6 @@ def test_the_bust_that_decided_the_seats_is_not_undone(make_tournament, make_per
     last = Bust.objects.filter(tournament=sat, void="").order_by("-pk").first()
     with pytest.raises(DomainError) as refused:
         seating.undo_bust(sat, last, actor=actor, reason="wrong player")
-    assert refused.value.code == "seats_awarded"
+    assert sat.status == Tournament.FINISHED and refused.value.code == "tournament_closed"
     assert Entry.objects.get(pk=last.entry_id).status == Entry.BUSTED
     assert reports.reconciliation_data(sat)["balanced"]

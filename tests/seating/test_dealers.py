@@ -18,6 +18,8 @@ from tournaments.models import Entry
 from tournaments.services import cashier, lifecycle
 from tournaments.services.events import Actor
 
+from .test_support import seat_map
+
 
 @pytest.fixture
 def hall(db, actor):
@@ -205,6 +207,33 @@ def test_an_event_that_ends_gives_back_its_tables_and_sends_their_dealers_to_the
     assert dealing(hall) == {}
     assert not RoomTable.objects.filter(room=hall, held_by__isnull=False).exists()
     assert DealerAssignment.objects.filter(room=hall, ends_at__isnull=True, kind="POOL").count() == len(crew)
+
+
+def test_an_ended_events_busts_and_moves_stand_once_its_tables_are_given_away(hall, crew, make_tournament, make_person, actor, client, director):
+    """Day seed 4810094 of the simulator: the last busts of a finished event undone brought its
+    players back to tables the room had given to the next event, and a dealer to a table nobody
+    played at. Once an event has ended, its busts and its moves stand."""
+    t = start(make_tournament, make_person, actor, 12)  # two tables of six
+    tables = seat_map(t)
+    free = next(n for n in range(1, 10) if n not in tables[1])
+    moved = seating.move_player(t, min(tables[2].values()), 1, free, actor=actor, reason="special needs")
+    out = seating.record_bust(t, [min(tables[1].values())], actor=actor)
+    lifecycle.finish(t, actor=actor)  # the director ends it (a deal among those left)
+    nxt = start(make_tournament, make_person, actor, 8)
+    dealers.push(hall, actor=actor)
+    room_before = [(tb["number"], tb["state"], (tb["event"] or {}).get("id"), (tb["dealer"] or {}).get("id")) for tb in selectors.room_map(hall.pk)["tables"]]
+    assert (1, "IN_USE", nxt.pk) == room_before[0][:3]
+    for undo in (lambda: seating.undo_bust(t, out.busts[0], actor=actor), lambda: seating.undo_move(t, moved.move, actor=actor)):
+        with pytest.raises(DomainError) as refused:
+            undo()
+        assert refused.value.code == "tournament_closed"
+    after = [(tb["number"], tb["state"], (tb["event"] or {}).get("id"), (tb["dealer"] or {}).get("id")) for tb in selectors.room_map(hall.pk)["tables"]]
+    assert after == room_before
+    assert Entry.objects.get(pk=out.busts[0].entry_id).status == Entry.BUSTED
+    assert set(dealing(hall)) == {1}  # the next event's one table: no dealer sent to a table of the ended one
+    client.force_login(director)  # the page of the bust just recorded, opened again: no Undo to be refused
+    page = client.get(f"/tournaments/{t.pk}/tables/?bust={out.busts[0].pk}")
+    assert page.status_code == 200 and 'id="undo-just-busted"' not in page.content.decode()
 
 
 @pytest.mark.django_db
