@@ -33,7 +33,16 @@ def _secret_key():
     if not path.exists():
         import secrets
 
-        path.write_text(secrets.token_urlsafe(50))
+        # Written whole, then linked into place: processes starting at once (the launcher's, test
+        # workers) agree on the first key made, and none reads a half-written one.
+        draft = VAR_DIR / f"secret_key.{os.getpid()}"
+        draft.write_text(secrets.token_urlsafe(50))
+        try:
+            os.link(draft, path)
+        except FileExistsError:
+            pass
+        finally:
+            draft.unlink()
     return path.read_text().strip()
 
 
@@ -139,7 +148,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "tdmanager.csp.ContentSecurityPolicyMiddleware",  # CSP on every response, static files included
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "tdmanager.middleware.StaticFilesMiddleware",  # WhiteNoise, its file index made once per process
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "tdmanager.middleware.RefuseNulMiddleware",  # a NUL character anywhere: 400, before any query

@@ -11,6 +11,8 @@ from rest_framework.test import APIClient
 
 from tournaments.services.events import Actor
 
+pytest_plugins = ["tests.browser"]  # one Chromium per test process, for every browser test
+
 
 def make_user(username, role=None, **extra):
     user = get_user_model().objects.create_user(username=username, password="pw-" + username, **extra)

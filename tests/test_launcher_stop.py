@@ -14,7 +14,7 @@ import sys
 import httpx
 import pytest
 
-from tests.servers import ROOT, free_port, wait_for
+from tests.servers import ROOT, START_DEADLINE, start_listening, wait_for
 
 pytestmark = pytest.mark.processes
 
@@ -37,15 +37,17 @@ def test_a_stop_ends_the_web_server_and_the_worker_before_the_embedded_redis(tmp
     service manager's stop (SIGTERM to the launcher alone, which stops the rest)."""
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "TDM_SQLITE_PATH")}
     env["TDM_VAR_DIR"] = str(tmp_path)
-    port = free_port()
     log_path = tmp_path / "serve.log"
-    with open(log_path, "w") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "manage.py", "serve", "--port", str(port)], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-        )
+
+    def start(port):
+        with open(log_path, "w") as log:
+            return subprocess.Popen(
+                [sys.executable, "manage.py", "serve", "--port", str(port)], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            )
+
+    proc = start_listening(start, "the web server", lambda proc, port: _answers(port))
     try:
-        wait_for(lambda: _answers(port), 120, "the web server")
-        wait_for(lambda: any(tmp_path.glob("celerybeat-schedule*")), 60, "celery beat")  # beat is ticking
+        wait_for(lambda: any(tmp_path.glob("celerybeat-schedule*")), START_DEADLINE, "celery beat", proc=proc)  # beat is ticking
         redis_port = int(re.search(r"embedded redis on 127\.0\.0\.1:(\d+)", log_path.read_text()).group(1))
         assert _accepts(redis_port)
         if how == "group":

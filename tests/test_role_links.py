@@ -186,6 +186,11 @@ def walk(client, starts: list[str], per_route: int = PER_ROUTE, route=_route, li
 def demo(director):
     """The demo's tournament, started (tables drawn, the clock running, one player out), a lobby
     screen showing it, and the demo's logins: one per role."""
+    return make_demo(director)
+
+
+def make_demo(director) -> Tournament:
+    """What the ``demo`` fixture makes, for a fixture of a wider scope."""
     from seating.services import busts
 
     call_command("demo", stdout=open("/dev/null", "w"))  # noqa: SIM115 - the command's chatter

@@ -26,7 +26,7 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
-from tests.servers import ROOT, SCALED_OUT, EmbeddedRedis, database_env, free_port, sse_states, start_beat, start_web, start_worker, stop, wait_for
+from tests.servers import ROOT, SCALED_OUT, EmbeddedRedis, database_env, sse_states, start_beat, start_web, start_worker, stop, wait_for
 from tournaments import clock as engine
 from tournaments.actions import Action
 from tournaments.clockview import structure_items
@@ -62,10 +62,7 @@ def scaled(transactional_db, settings):
         with ThreadPoolExecutor(4) as pool:  # they start side by side: a 2-core machine waits less
             beat = pool.submit(start_beat, env)
             worker = pool.submit(start_worker, env, beat=False)
-            ports = [free_port()]
-            while len(ports) < 2:
-                ports += {free_port()} - set(ports)
-            webs = [pool.submit(start_web, env, port) for port in ports]
+            webs = [pool.submit(start_web, env) for _ in range(2)]
             for future in (beat, worker, *webs):
                 try:
                     proc = future.result()
@@ -74,7 +71,7 @@ def scaled(transactional_db, settings):
                 procs.append(proc[0] if isinstance(proc, tuple) else proc)
             for future in (beat, worker, *webs):
                 future.result()  # raises the first failure, once every started process is known
-        yield {"env": env, "webs": [f"http://127.0.0.1:{port}" for port in ports], "worker": worker.result()[0], "procs": procs}
+        yield {"env": env, "webs": [f"http://127.0.0.1:{web.result().port}" for web in webs], "worker": worker.result()[0], "procs": procs}
     finally:
         for proc in reversed(procs):
             # A web server would wait for its open live streams to end: nothing is at stake here.

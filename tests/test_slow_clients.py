@@ -14,7 +14,7 @@ import time
 import httpx
 import pytest
 
-from tests.servers import database_env, free_port, start_web, stop
+from tests.servers import database_env, start_web, stop
 
 pytestmark = [pytest.mark.processes, pytest.mark.django_db(transaction=True)]
 
@@ -29,9 +29,8 @@ def serve(transactional_db):
     def start(**settings):
         env = database_env()
         env.update({name: str(value) for name, value in settings.items()})
-        port = free_port()
-        started.append(start_web(env, port))
-        return port
+        started.append(start_web(env))
+        return started[-1].port
 
     yield start
     for proc in started:

@@ -16,7 +16,7 @@ import httpx
 
 from tdmanager import realtime
 from tdmanager.realtime import streams_to_shed
-from tests.servers import SCALED_OUT, EmbeddedRedis, database_env, free_port, start_web, stop
+from tests.servers import SCALED_OUT, EmbeddedRedis, database_env, start_web, stop
 
 
 def test_a_process_above_one_and_a_half_times_the_least_loaded_ends_streams_above_its_share():
@@ -73,12 +73,10 @@ def test_after_a_restart_the_streams_share_out_across_both_web_processes(make_to
     env = database_env()
     namespace = f"tdm-balance-test-{os.getpid()}"
     env.update(REDIS_URL=redis_server.url, TDM_NAMESPACE=namespace, TDM_STREAM_BALANCE_SECONDS="1")
-    ports = [free_port()]
-    while len(ports) < 2:
-        ports += {free_port()} - set(ports)
     webs, stopping = [], threading.Event()
     try:
-        webs = [start_web(env, port) for port in ports]
+        webs = [start_web(env) for _ in range(2)]
+        ports = [web.port for web in webs]
         reconnects = []
 
         def screen(token):
