@@ -13,6 +13,7 @@ import sys
 
 import httpx
 import pytest
+from django.conf import settings
 
 from tests.servers import ROOT, START_DEADLINE, start_listening, wait_for
 
@@ -37,6 +38,7 @@ def test_a_stop_ends_the_web_server_and_the_worker_before_the_embedded_redis(tmp
     service manager's stop (SIGTERM to the launcher alone, which stops the rest)."""
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "TDM_SQLITE_PATH")}
     env["TDM_VAR_DIR"] = str(tmp_path)
+    env["TDM_STATIC_ROOT"] = str(settings.STATIC_ROOT)  # collected once for the test run: not what is tested here
     log_path = tmp_path / "serve.log"
 
     def start(port):
