@@ -53,10 +53,11 @@ STEPS_PER_THEME = 90
 #: how many pages each role reaches in this room, at least: a walk cut short (a broken landing
 #: page, a link lost) fails here rather than reading three pages and passing
 MOST_PAGES = {"director": 80, "floor": 60, "cashier": 40, "controller": 30, "regulator": 5, "dealer": 2, "player": 5}
-#: how many tests read a role's pages: each reads every SHARDS[role]-th page (some five pages, in
-#: both languages, a test), so that the reading spreads over the test workers. Most pages take axe
-#: under a second; the structures page, with every level of every structure, about thirteen.
-SHARDS = {"director": 18, "floor": 14, "cashier": 9, "dealer": 1, "controller": 7, "regulator": 2, "display": 1, "player": 2}
+#: how many tests read a role's pages: each reads every SHARDS[role]-th of the role's pages in
+#: either language (some ten readings a test), so that the reading spreads over the test workers.
+#: Most pages take axe under a second; the structures page, with every level of every structure,
+#: about thirteen: its two languages fall to two tests.
+SHARDS = {"director": 19, "floor": 15, "cashier": 9, "dealer": 1, "controller": 7, "regulator": 3, "display": 1, "player": 3}
 WALKERS = (*ROLES, "player")
 
 
@@ -180,14 +181,14 @@ def test_every_page_of_a_role_reads_clean_in_axe(role, shard, room, browser_page
     page = browser_page
     page.route("**/live/**/stream/**", lambda route: route.abort())  # a stream never ends: axe reads the page as loaded
     page.context.add_init_script(path=str(AXE))  # axe-core in every page, as it loads
-    mine = room.pages(role)[shard :: SHARDS[role]]
+    readings = [(language, path) for path in room.pages(role) for language in LANGUAGES]
+    mine = readings[shard :: SHARDS[role]]
     if role in room.sessions:
         page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": room.sessions[role], "url": page.base_url}])
     found = []
-    for language in LANGUAGES:
+    for language, path in mine:
         page.context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": page.base_url}])
-        for path in mine:
-            page.goto(page.base_url + path)
-            assert page.locator("html").get_attribute("lang") == language, f"{path} is not in {language}"
-            found += findings(page, f"{language} {path}")
-    assert not found, f"{role}: {len(found)} critical or serious finding(s) on {len(mine)} pages:\n" + "\n".join(found)
+        page.goto(page.base_url + path)
+        assert page.locator("html").get_attribute("lang") == language, f"{path} is not in {language}"
+        found += findings(page, f"{language} {path}")
+    assert not found, f"{role}: {len(found)} critical or serious finding(s) in {len(mine)} readings:\n" + "\n".join(found)
