@@ -40,6 +40,8 @@ class BountyJourney(Journey):
     """The Italian journey's browser and checks (nothing raw, no English, no server or console
     error on any page), its screenshots in a folder of their own."""
 
+    shots = SHOTS
+
     def __init__(self, browser, base_url):
         super().__init__(browser, base_url)
         SHOTS.mkdir(parents=True, exist_ok=True)
@@ -135,15 +137,7 @@ def bounty_lines(lines: dict) -> tuple:
 
 def run_journey(live_server, browser, journey, name: str):
     """Drive ``journey`` in Debian chromium; a failure leaves a screenshot of every page open."""
-    j = BountyJourney(browser, live_server.url)
-    try:
-        journey(j)
-    except Exception:
-        for n, page in enumerate(p for ctx in j.browser.contexts for p in ctx.pages):
-            page.screenshot(path=str(SHOTS / f"failed-{name}-{n}.png"), full_page=True)
-        raise
-    finally:
-        j.close()
+    BountyJourney(browser, live_server.url).drive(journey, failed=f"failed-{name}")
 
 
 def test_a_pko_from_the_desk_to_the_last_bust_in_italian(live_server, room, chromium_browser):

@@ -47,6 +47,8 @@ class Journey:
     """The browser, its staff logins (one context each, as on separate machines) and what
     every page saw: responses with a 5xx status and console errors."""
 
+    shots = SHOTS
+
     def __init__(self, browser, base_url):
         self.base = base_url
         self.browser = browser  # the test process's Chromium (tests/browser.py): each login a context of its own
@@ -106,6 +108,18 @@ class Journey:
         for context in self.browser.contexts:
             context.close()
 
+    def drive(self, journey, failed: str = "failed"):
+        """Drive ``journey(self)``; a failure leaves a screenshot of every page open, named
+        ``<failed>-<n>.png`` in ``shots``; the contexts are closed either way."""
+        try:
+            journey(self)
+        except Exception:
+            for n, page in enumerate(p for ctx in self.browser.contexts for p in ctx.pages):
+                page.screenshot(path=str(self.shots / f"{failed}-{n}.png"), full_page=True)
+            raise
+        finally:
+            self.close()
+
 
 def login_in_italian(page, base, username):
     """The login page in Italian through the language picker of the page (the product's own
@@ -140,15 +154,7 @@ def room(db):
 
 
 def test_a_small_tournament_from_the_desk_to_the_payout_slips_in_italian(live_server, room, chromium_browser):
-    j = Journey(chromium_browser, live_server.url)
-    try:
-        run(j)
-    except Exception:
-        for n, page in enumerate(p for ctx in j.browser.contexts for p in ctx.pages):
-            page.screenshot(path=str(SHOTS / f"failed-{n}.png"), full_page=True)
-        raise
-    finally:
-        j.close()
+    Journey(chromium_browser, live_server.url).drive(run)
 
 
 def run(j):
