@@ -84,6 +84,15 @@ class SharedChromium:
             asyncio.events._set_running_loop(None)
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    """A test that drives Chromium is a browser test whether or not its module says so, so that
+    ``-m "not browser"`` (CI's PostgreSQL leg, .ci/run) leaves every one of them out."""
+    for item in items:
+        if "chromium" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
+
+
 @pytest.fixture(scope="session")
 def chromium():
     """The shared Chromium (see ``SharedChromium``); a test takes it with ``chromium.in_use()``."""

@@ -10,7 +10,7 @@ from tests.browser import browser, browser_page  # noqa: F401 (fixtures)
 from tournaments.models import DisplayScreen
 from tournaments.services import cashier
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 D = Decimal
 
 
