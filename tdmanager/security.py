@@ -10,9 +10,12 @@ address*: from the TDM_LOGIN_FAILURES_PER_USER-th on, that username is refused a
 for TDM_LOGIN_WINDOW_SECONDS, twice as long after each further failure there (at most
 TDM_LOGIN_MAX_DELAY_SECONDS), while the same username from any other address logs in as usual.
 An address is also refused, for any username, once TDM_LOGIN_FAILURES_PER_ADDRESS attempts
-from it failed in a window that began with the first. An attempt is counted before its password
-is checked and, once it failed there, one username is tried at a time from one address, so
-guesses sent all at once are no faster than the address's limit allows. Every login path — the login page, the admin's,
+from it failed in a window that began with the first. Each attempt is reserved before its password
+is checked, with the cache's atomic steps only (``add``, ``incr``: one Redis command each, and
+under a lock in the local-memory cache), never read-then-write: however the guesses arrive —
+all at once, from several web processes — at most TDM_LOGIN_FAILURES_PER_USER of one username
+from one address are checked before it is locked there, and then one after each lock-out ends
+(``_reserve_pair``). Every login path — the login page, the admin's,
 the API token endpoint — refuses before looking at the password. Each lock-out is logged on the
 ``tdmanager.security`` logger and announced (``login_locked_out``) for the audit line; a
 director lifts one (``lift``). The answer to a wrong password is the same whether or not the
@@ -116,7 +119,20 @@ def _key(kind: str, value: str) -> str:
 
 
 def _pair(username, ip) -> str:
+    """A username's failures at one address (or device), counted as each ends."""
     return _key("pair", f"{username}\0{ip}")
+
+
+def _pair_keys(username, at) -> list[str]:
+    """Every key of a username at one address (or device): its failures, its attempts reserved,
+    its lock-out (``:lock``)."""
+    base = _pair(username, at)
+    return [base, base + ":reserved", base + ":lock"]
+
+
+#: How long one password check may take at most: an attempt that reserved the last turn before a
+#: lock-out holds it this long, should its process die before it ends.
+_CHECK_SECONDS = 60
 
 
 def pair_delay(failures: int) -> int:
@@ -151,10 +167,22 @@ def _address_wait(ip, now: float) -> int | None:
     return None
 
 
+def _pair_lock(username, at):
+    """(until, token) of a username's lock-out at one address (or device), or None. The token
+    names the one turn allowed once ``until`` has passed (``_reserve_pair``)."""
+    lock = cache.get(_pair(username, at) + ":lock")
+    return lock if isinstance(lock, tuple) and len(lock) == 2 else None
+
+
+def _set_pair_lock(username, at, until: float) -> None:
+    # Kept as long as the failures are: once it has passed it still names the next turn.
+    cache.set(_pair(username, at) + ":lock", (until, secrets.token_hex(8)), _remember())
+
+
 def _pair_wait(username, ip, now: float) -> int | None:
-    until = cache.get(_pair(username, ip) + ":until")
-    if until is not None and now < until:
-        return max(1, math.ceil(until - now))
+    lock = _pair_lock(username, ip)
+    if lock is not None and now < lock[0]:
+        return max(1, math.ceil(lock[0] - now))
     return None
 
 
@@ -268,17 +296,43 @@ def begin_attempt(username, ip, now=None, device=None) -> int | None:
             if _count(key, settings.TDM_LOGIN_WINDOW_SECONDS + 60) > settings.TDM_LOGIN_FAILURES_PER_ACCOUNT:
                 _uncount(key)
                 return _account_wait(username, now) or 1
-        if username and (ip or device):
-            busy = _pair(username, at) + ":busy"
-            in_flight = _count(busy, 60)
-            # One guess at a time per username and address once it failed there (a first
-            # attempt sent twice, a double click on "Log in", is not refused).
-            if in_flight > 1 and cache.get(_pair(username, at), 0):
-                _uncount(busy)  # it stays counted against the address: giving it back let a late one past the limit
-                return _pair_wait(username, at, now) or 1
+        if username and (ip or device) and not _reserve_pair(username, at, now):
+            # Its password is not checked, so it is no failure of the address's or the account's:
+            # a burst at one username locks that username there, as the same guesses one by one
+            # would, not the address for everyone behind it. Giving back a refused attempt's count
+            # never lets more past: each admitted one counted itself before it was admitted.
+            if ip and not device:
+                _uncount_address(ip)
+            if not device:
+                _uncount(_account_key(username))
+            return _pair_wait(username, at, now) or 1
     except Exception:
         log.exception("login throttle: cache unavailable; not throttling")
     return None
+
+
+def _reserve_pair(username, at, now: float) -> bool:
+    """Whether this attempt of a username at one address (or device) may have its password
+    checked. Reading the failures and counting the attempt after its check let every attempt
+    that arrived meanwhile past (all read a count below the limit): the turn is taken here, by
+    atomic steps alone. The first TDM_LOGIN_FAILURES_PER_USER attempts take one of the numbered
+    turns (``incr``: each gets a number of its own, whatever the process); any later one only
+    the single turn a lock-out that has passed leaves (``add`` of a key named by that lock-out:
+    one attempt wins it), and the next turn comes with the lock-out its failure starts."""
+    limit = settings.TDM_LOGIN_FAILURES_PER_USER
+    reserved = _pair(username, at) + ":reserved"
+    n = _count(reserved, _remember())
+    if n <= limit:
+        if n == limit:
+            # The last turn is out: no other until it has ended (its failure locks the username
+            # here, its success forgets everything) or, should its process die, a check's time.
+            _set_pair_lock(username, at, now + _CHECK_SECONDS)
+        return True
+    _uncount(reserved)  # the turns past the limit are the lock-outs', not this counter's
+    lock = _pair_lock(username, at)
+    if lock is None or now < lock[0]:  # the last numbered turn is still being checked, or locked
+        return False
+    return cache.add(f"{_pair(username, at)}:turn:{lock[1]}", 1, _CHECK_SECONDS)
 
 
 def _count(key: str, timeout: int) -> int:
@@ -314,34 +368,41 @@ def end_attempt(username, ip, ok: bool, now=None, device=None) -> None:
     now = time.time() if now is None else now
     at = _at(ip, device)
     try:
-        if username and (ip or device):
-            _uncount(_pair(username, at) + ":busy")
         if ok:
             if ip and not device:
                 _uncount_address(ip)
             if username and not device:
                 _uncount(_account_key(username))
             if username and (ip or device):
-                cache.delete_many([_pair(username, at), _pair(username, at) + ":until"])
+                cache.delete_many(_pair_keys(username, at))
             return
         if ip and not device:
             attempts, start = _address_window(ip, now)
-            if start is not None and attempts == settings.TDM_LOGIN_FAILURES_PER_ADDRESS:
+            key = _key("address", str(ip))
+            if start is not None and attempts == settings.TDM_LOGIN_FAILURES_PER_ADDRESS and _first_to_announce(key, start):
                 seconds = max(1, math.ceil(start + settings.TDM_LOGIN_WINDOW_SECONDS - now))
                 _locked("address", username, ip, attempts, seconds)
         if username and not device and cache.get(_account_key(username), 0) == settings.TDM_LOGIN_FAILURES_PER_ACCOUNT:
-            seconds = _account_wait(username, now) or settings.TDM_LOGIN_WINDOW_SECONDS
-            _locked("account", username, ip, settings.TDM_LOGIN_FAILURES_PER_ACCOUNT, seconds)
+            if _first_to_announce(_account_key(username), cache.get(_account_key(username) + ":start")):
+                seconds = _account_wait(username, now) or settings.TDM_LOGIN_WINDOW_SECONDS
+                _locked("account", username, ip, settings.TDM_LOGIN_FAILURES_PER_ACCOUNT, seconds)
         if username and (ip or device):
             key = _pair(username, at)
             failures = _count(key, _remember())
             cache.touch(key, _remember())
+            cache.touch(key + ":reserved", _remember())
             seconds = pair_delay(failures)
             if seconds:
-                cache.set(key + ":until", now + seconds, seconds + 60)
+                _set_pair_lock(username, at, now + seconds)
                 _locked("user", username, ip, failures, seconds)
     except Exception:
         log.exception("login throttle: cache unavailable; failure not counted")
+
+
+def _first_to_announce(key: str, start) -> bool:
+    """Whether this failure announces the lock-out of the window that began at ``start``: the
+    failures ending together all read the count at the limit, and one audit line is enough."""
+    return cache.add(f"{key}:announced:{start}", 1, settings.TDM_LOGIN_WINDOW_SECONDS + 60)
 
 
 def _locked(kind: str, username, ip, failures: int, seconds: int) -> None:
@@ -352,28 +413,39 @@ def _locked(kind: str, username, ip, failures: int, seconds: int) -> None:
         log.exception("login throttle: the lock-out's audit line was not written")
 
 
+def _window_keys(key: str) -> list[str]:
+    """An address's or an account's counter, its window's start, and that window's lock-out
+    announced (a lock-out after a lift is announced again, even at the same instant)."""
+    return [key, key + ":start", f"{key}:announced:{cache.get(key + ':start')}"]
+
+
 def reset(username=None, ip=None) -> None:
     """Forget the counters of a username at an address and/or of an address (tests, and a
     director lifting a lock-out: ``lift``)."""
     keys = []
     if username and ip:
-        keys += [_pair(username, ip), _pair(username, ip) + ":until", _pair(username, ip) + ":busy"]
+        keys += _pair_keys(username, ip)
     if ip:
-        keys += [_key("address", str(ip)), _key("address", str(ip)) + ":start"]
+        keys += _window_keys(_key("address", str(ip)))
     if username:
-        keys += [_account_key(username), _account_key(username) + ":start"]
+        keys += _window_keys(_account_key(username))
     if keys:
         cache.delete_many(keys)
 
 
-def lift(username, ip) -> None:
-    """A director lifts a lock-out: the username's at that address (its failures forgotten), or,
-    without a username, the address's."""
-    if username:
-        keys = [_pair(username, ip), _pair(username, ip) + ":until", _pair(username, ip) + ":busy"]
-        keys += [_account_key(username), _account_key(username) + ":start"]  # and what everywhere guessed
+def lift(kind: str, username, ip) -> None:
+    """A director lifts one lock-out, as listed: ``kind`` "user" (the username at that address:
+    its failures there forgotten), "address" (the address's, for every username) or "account"
+    (the username's from every address). Each lifts that one alone: lifting a username at one
+    address leaves what others guessed at it from everywhere."""
+    if kind == "user":
+        keys = _pair_keys(username, ip)
+    elif kind == "address":
+        keys = _window_keys(_key("address", str(ip)))
+    elif kind == "account":
+        keys = _window_keys(_account_key(username))
     else:
-        keys = [_key("address", str(ip)), _key("address", str(ip)) + ":start"]
+        raise ValueError(f"no such lock-out: {kind!r}")
     cache.delete_many(keys)
 
 

@@ -283,12 +283,81 @@ def test_guesses_sent_at_once_are_checked_one_at_a_time(name, address, monkeypat
         t.start()
     for t in threads:
         t.join()
-    assert 2 <= len(checked) <= 5
+    assert len(checked) == 5  # the first guess and the four turns left of five
+
+
+def burst(backend, count, username, address):
+    """``count`` logins for ``username`` from ``address`` released together (a barrier), each on
+    a thread of its own: its own connection to the cache, as many web processes would be."""
+    import threading
+
+    start = threading.Barrier(count)
+
+    def guess(i):
+        start.wait()
+        try:
+            backend.authenticate(Req(address), username=username, password=f"guess-{i}")
+        except Exception:
+            pass
+
+    threads = [threading.Thread(target=guess, args=(i,)) for i in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+
+@pytest.fixture
+def slow_checks(monkeypatch):
+    """Every password check recorded, each taking a while (a hash does), so that the attempts of
+    a burst all arrive while the first ones are being checked; no audit row from the threads."""
+    from django.contrib.auth.backends import ModelBackend
+
+    checked = []
+
+    def slow_check(self, request, username=None, password=None, **kw):
+        checked.append(password)
+        time.sleep(0.2)  # gives up the GIL: the others reserve their turns meanwhile
+        return None
+
+    monkeypatch.setattr(ModelBackend, "authenticate", slow_check)
+    monkeypatch.setattr(security, "login_locked_out", Signal())
+    return checked
+
+
+def test_a_burst_for_one_username_checks_exactly_the_limit(name, address, slow_checks):
+    """40 wrong passwords for one username from one address sent at once: exactly
+    TDM_LOGIN_FAILURES_PER_USER (5) are checked, the others refused before theirs is (each turn is
+    taken atomically in the cache, not read and counted later); once the lock-out ends, a second
+    burst gets one turn, whose failure locks twice as long."""
+    backend = security.ThrottledModelBackend()
+    with time_machine.travel(1_900_000_000, tick=False) as clock:
+        burst(backend, 40, name, address)
+        assert len(slow_checks) == 5
+        assert 890 <= security.lockout(name, address) <= 900
+        clock.shift(900)
+        assert security.lockout(name, address) is None
+        burst(backend, 40, name, address)
+        assert len(slow_checks) == 6
+        assert security.lockout(name, address) == 1800
+
+
+def test_the_last_turn_comes_back_if_its_check_never_ended(name, address, slow_checks):
+    """An attempt that took the last turn and never ended (its process died) holds it only a
+    password check's time."""
+    with time_machine.travel(1_900_000_000, tick=False) as clock:
+        for _ in range(5):
+            assert security.begin_attempt(name, address) is None
+        assert security.begin_attempt(name, address) is not None
+        clock.shift(61)
+        assert security.begin_attempt(name, address) is None
+        assert security.begin_attempt(name, address) is not None
 
 
 def test_a_burst_of_first_guesses_stops_at_the_address_limit(name, address, monkeypatch):
-    """The same burst with no failure before: every attempt is counted against the address
-    before its password is checked, so at most TDM_LOGIN_FAILURES_PER_ADDRESS (20) are."""
+    """The same burst with no failure before, each for a username of its own: every attempt is
+    counted against the address before its password is checked, so at most
+    TDM_LOGIN_FAILURES_PER_ADDRESS (20) are."""
     import threading
 
     from django.contrib.auth.backends import ModelBackend
@@ -301,13 +370,16 @@ def test_a_burst_of_first_guesses_stops_at_the_address_limit(name, address, monk
         return None
 
     monkeypatch.setattr(ModelBackend, "authenticate", slow_check)
-    monkeypatch.setattr(security, "login_locked_out", Signal())  # no audit row written from these threads
+    announced = Signal()  # no audit row written from these threads; the lock-outs announced counted
+    monkeypatch.setattr(security, "login_locked_out", announced)
+    kinds = []
+    announced.connect(lambda sender, kind, **kw: kinds.append(kind), weak=False)
     backend = security.ThrottledModelBackend()
 
     def guess(i):
         start.wait()
         try:
-            backend.authenticate(Req(address), username=name, password=f"guess-{i}")
+            backend.authenticate(Req(address), username=f"{name}-{i}", password=f"guess-{i}")
         except Exception:
             pass
 
@@ -316,7 +388,10 @@ def test_a_burst_of_first_guesses_stops_at_the_address_limit(name, address, monk
         t.start()
     for t in threads:
         t.join()
-    assert 1 <= len(checked) <= 20
+    assert len(checked) == 20
+    assert kinds == ["address"]  # one audit line, however many failures ended at the limit together
+    for i in range(50):
+        security.reset(f"{name}-{i}", address)
 
 
 def test_a_double_click_on_log_in_is_not_refused(name, address, monkeypatch):
@@ -375,7 +450,85 @@ def test_a_director_lifts_a_lockout_and_the_event_log_has_both(name, address, cl
         lifted = TournamentEvent.objects.filter(action="auth.lockout.lifted").latest("id")
         assert lifted.actor == boss and lifted.payload == {"kind": "user", "username": name, "address": address}
         assert [x for x in api.get("/api/v1/auth/lockouts/").json()["lockouts"] if x["username"] == name] == []
-        assert api.post("/api/v1/auth/lockouts/lift/", {"username": name}, format="json").status_code == 400
+        r = api.post("/api/v1/auth/lockouts/lift/", {}, format="json")  # names no lock-out
+        assert r.status_code == 400 and r.json()["field"] == "username"
+        r = api.post("/api/v1/auth/lockouts/lift/", {"kind": "user", "username": name}, format="json")
+        assert r.status_code == 400 and r.json()["field"] == "address"
+
+
+def account_locked_out(name, settings):
+    """``name`` locked out from every address: TDM_LOGIN_FAILURES_PER_ACCOUNT (3 here) wrong
+    passwords, each from an address of its own."""
+    settings.TDM_LOGIN_FAILURES_PER_ACCOUNT = 3
+    for i in range(3):
+        assert token(name, "wrong", f"203.0.113.{i + 11}").status_code == 400
+    assert token(name, "pw-" + name, "203.0.113.50").status_code == 429  # from anywhere new
+
+
+def forget_account(name):
+    for i in range(3):
+        security.reset(name, f"203.0.113.{i + 11}")
+    security.reset(name)
+
+
+def test_an_account_lockout_is_lifted_as_it_is_listed(name, settings):
+    """``GET …/lockouts/`` lists an account's lock-out with ``"address": ""``; that very object,
+    posted to ``…/lift/``, lifts it. An address named with it is refused (400 naming it), and a
+    username's lift at some other address lifts that one alone, not the account's."""
+    make_user(name, "cashier")
+    try:
+        with time_machine.travel(1_900_000_000, tick=False):
+            account_locked_out(name, settings)
+            api = APIClient()
+            api.force_authenticate(make_user("boss-" + name, "director"))
+            listed = [x for x in api.get("/api/v1/auth/lockouts/").json()["lockouts"] if x["username"] == name]
+            assert [(x["kind"], x["address"]) for x in listed] == [("account", "")]
+            # the address of no lock-out of his lifts nothing of the account's
+            r = api.post("/api/v1/auth/lockouts/lift/", {"username": name, "address": "203.0.113.99"}, format="json")
+            assert r.status_code == 200 and r.json()["kind"] == "user"
+            assert token(name, "pw-" + name, "203.0.113.50").status_code == 429
+            assert [x["kind"] for x in api.get("/api/v1/auth/lockouts/").json()["lockouts"] if x["username"] == name] == ["account"]
+            r = api.post("/api/v1/auth/lockouts/lift/", {"kind": "account", "username": name, "address": "203.0.113.99"}, format="json")
+            assert r.status_code == 400 and r.json()["field"] == "address"
+            r = api.post("/api/v1/auth/lockouts/lift/", {"kind": "account", "address": ""}, format="json")
+            assert r.status_code == 400 and r.json()["field"] == "username"
+            r = api.post("/api/v1/auth/lockouts/lift/", listed[0], format="json")  # exactly as listed
+            assert r.status_code == 200 and r.json() == {"kind": "account", "username": name, "address": "", "lifted": True}
+            assert [x for x in api.get("/api/v1/auth/lockouts/").json()["lockouts"] if x["username"] == name] == []
+            assert token(name, "pw-" + name, "203.0.113.50").status_code == 200
+    finally:
+        forget_account(name)
+
+
+def test_an_account_lockout_lifted_with_no_address_at_all(name, settings):
+    """The address left out, not empty: the kind and the username name the account's."""
+    make_user(name, "cashier")
+    try:
+        with time_machine.travel(1_900_000_000, tick=False):
+            account_locked_out(name, settings)
+            api = APIClient()
+            api.force_authenticate(make_user("boss-" + name, "director"))
+            assert api.post("/api/v1/auth/lockouts/lift/", {"kind": "account", "username": name}, format="json").status_code == 200
+            assert token(name, "pw-" + name, "203.0.113.50").status_code == 200
+    finally:
+        forget_account(name)
+
+
+def test_the_logins_page_lifts_an_account_lockout(name, settings, client):
+    make_user(name, "cashier")
+    try:
+        with time_machine.travel(1_900_000_000, tick=False):
+            account_locked_out(name, settings)
+            client.force_login(make_user("boss-" + name, "director"))
+            page = client.get("/logins/").content.decode()
+            assert f'name="kind" value="account"><input type="hidden" name="username" value="{name}"><input type="hidden" name="address" value="">' in page
+            r = client.post("/logins/", {"kind": "account", "username": name, "address": ""})
+            assert r.status_code == 302
+            after = client.get("/logins/").content.decode()
+            assert "Lock-out lifted" in after and f"<td>{name}</td>" not in after.split('id="lockouts"')[1]
+            assert token(name, "pw-" + name, "203.0.113.50").status_code == 200
+    finally:
+        forget_account(name)
 
 
 def test_the_logins_page_lists_a_lockout_and_lifts_it(name, address, client):

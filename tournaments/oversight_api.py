@@ -4,6 +4,7 @@ view validates the body and calls ``tournaments.services.oversight``."""
 
 from django.conf import settings
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
@@ -11,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tdmanager import auth_views as tdm_auth
+from tdmanager import dates, shown_text
 from tdmanager.api import body_object
 from tdmanager.fields import TextField, WholeNumberField
 from tdmanager.policy import DIRECTOR
@@ -46,10 +48,10 @@ class RulingInSerializer(serializers.Serializer):
     asked_by = TextField(max_length=150)
     question = TextField(max_length=2000)
     decision = TextField(max_length=2000)
-    asked_at = serializers.DateTimeField(required=False, allow_null=True)
+    asked_at = dates.DateTimeField(required=False, allow_null=True)
     window = serializers.ChoiceField(choices=[Ruling.HAND, Ruling.BREAK], default=Ruling.HAND)
-    disputed_at = serializers.DateTimeField(required=False, allow_null=True)
-    next_hand_at = serializers.DateTimeField(required=False, allow_null=True)
+    disputed_at = dates.DateTimeField(required=False, allow_null=True)
+    next_hand_at = dates.DateTimeField(required=False, allow_null=True)
     table_number = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=10_000)
     hand = TextField(required=False, allow_blank=True, max_length=40, default="")
 
@@ -169,10 +171,21 @@ class RulingNotesView(APIView):
 
 
 class LiftLockoutSerializer(serializers.Serializer):
-    username = TextField(
-        max_length=150, required=False, allow_blank=True, default="", help_text="the username locked out at the address; empty: the address's own lock-out"
+    """One lock-out as GET /api/v1/auth/lockouts/ lists it; its other fields (failures, until…)
+    may come along and are not read."""
+
+    # Which fields each kind needs, and the 400 naming the field: logins.lockout_named (the page too).
+
+    kind = serializers.ChoiceField(
+        choices=["user", "address", "account"],
+        required=False,
+        help_text="as listed: user (the username at the address), address (every username there), account (the username at every address); "
+        "absent: a username and an address are a user's, an address alone an address's, a username alone an account's",
     )
-    address = serializers.IPAddressField(help_text="the client address the lock-out is at")
+    username = TextField(max_length=150, required=False, allow_blank=True, default="", help_text="the username locked out; empty for an address's lock-out")
+    address = serializers.IPAddressField(
+        required=False, allow_blank=True, default="", help_text="the client address the lock-out is at; empty or absent for an account's lock-out"
+    )
 
 
 def lockout_data(row: dict) -> dict:
@@ -205,7 +218,7 @@ class LiftLockoutView(APIView):
     @extend_schema(request=LiftLockoutSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request):
         d = _valid(LiftLockoutSerializer, request)
-        return Response(logins.lift_lockout(username=d["username"], address=d["address"], actor=Actor.from_request(request)))
+        return Response(logins.lift_lockout(kind=d.get("kind"), username=d["username"], address=d["address"], actor=Actor.from_request(request)))
 
 
 class DeviceLoginSerializer(serializers.Serializer):
@@ -228,6 +241,8 @@ class TokenLoginView(tdm_auth.TokenLoginView):
         device = request.data.get("device") if hasattr(request.data, "get") else None
         if not isinstance(device, str) or not device.strip():
             device = request.META.get("HTTP_USER_AGENT", "")
+        else:
+            shown_text.check(device, "device", _("Device"))  # a name typed: refused; a browser's own header is only cleaned
         token, key = logins.issue_token(user, device=clean_text(device)[:80], actor=Actor(user, Actor.from_request(request).device))
         return Response({"token": key, "id": token.pk, "device": token.name, "idle_minutes": settings.TDM_TOKEN_IDLE_MINUTES})
 

@@ -67,7 +67,12 @@ def login_lockouts_page(request):
     """A director sees the staff login lock-outs in force and lifts one (``services.logins``)."""
     if request.method == "POST":
         try:
-            lifted = logins.lift_lockout(username=request.POST.get("username", ""), address=request.POST.get("address", ""), actor=Actor.from_request(request))
+            lifted = logins.lift_lockout(
+                kind=request.POST.get("kind"),
+                username=request.POST.get("username", ""),
+                address=request.POST.get("address", ""),
+                actor=Actor.from_request(request),
+            )
             messages.success(request, _("Lock-out lifted: %(who)s") % {"who": " @ ".join(p for p in (lifted["username"], lifted["address"]) if p)})
         except DomainError as exc:
             messages.error(request, str(exc.message))

@@ -400,9 +400,7 @@ def login_lockouts(now=None) -> list[dict]:
         # a username at one address; an address, any username; an account, from every address
         key = (kind, p.get("username", "") if kind in ("user", "account") else "", "" if kind == "account" else p.get("address", ""))
         if row["action"] == Action.AUTH_LOCKOUT_LIFTED:
-            lifted.add(key)
-            if kind == "user":  # lifting a username lifts its account's lock-out too (security.lift)
-                lifted.add(("account", key[1], ""))
+            lifted.add(key)  # that one alone (security.lift): a user's at an address leaves the account's
         elif key not in lifted and key not in seen and (p.get("until") or 0) > now:
             seen.add(key)
             out.append(

@@ -11,6 +11,7 @@ user's at once when the login is disabled (``revoke_when_disabled``, on every sa
 so that enabling the login again brings none back.
 """
 
+import ipaddress
 import time
 
 from django.contrib.auth import get_user_model
@@ -51,16 +52,48 @@ def _log_lockout(kind, username, address, failures, seconds):
     )
 
 
+LOCKOUT_KINDS = ("user", "address", "account")
+
+
+def lockout_named(kind: str | None, username: str, address: str) -> tuple[str, str, str]:
+    """(kind, username, address) of the lock-out a director names, as the list shows it: "user"
+    (a username at an address), "address" (its address; every username) or "account" (its
+    username; every address, so no address). Without a kind: a username and an address name a
+    user's, an address alone an address's, a username alone an account's. Refused (400, naming
+    the field) when it names none, or when a field contradicts the kind: lifting the account's
+    with some address would read as lifting that address alone."""
+    kind, username, address = (kind or "").strip(), (username or "").strip(), (address or "").strip()
+    if kind and kind not in LOCKOUT_KINDS:
+        raise ValidationFailed("lockout_kind_unknown", _("The kind of lock-out is one of: user, address, account."), field="kind")
+    if not kind:
+        if not username and not address:
+            raise ValidationFailed("lockout_unnamed", _("Name the lock-out to lift: its username, its address, or both."), field="username")
+        kind = "user" if username and address else "address" if address else "account"
+    if kind in ("user", "account") and not username:
+        raise ValidationFailed("username_required", _("Name the username locked out."), field="username")
+    if kind in ("user", "address"):
+        if not address:
+            raise ValidationFailed("address_required", _("Name the address the lock-out is at."), field="address")
+        try:
+            ipaddress.ip_address(address)
+        except ValueError:
+            raise ValidationFailed("address_invalid", _("The address is not an IP address."), field="address") from None
+    if kind == "address" and username:
+        raise ValidationFailed("username_not_expected", _("An address's lock-out is for every username: leave the username empty."), field="username")
+    if kind == "account" and address:
+        raise ValidationFailed("address_not_expected", _("An account's lock-out is at every address: leave the address empty."), field="address")
+    return kind, username, address
+
+
 @service
-def lift_lockout(*, username: str, address: str, actor: Actor) -> dict:
-    """A director lifts a lock-out: a username's at one address (its failures there forgotten),
-    or, without a username, an address's. Logged with who lifted it."""
-    username, address = (username or "").strip(), (address or "").strip()
-    if not address:
-        raise ValidationFailed("address_required", _("Name the address the lock-out is at."), field="address")
-    security.lift(username, address)
-    log_event(None, Action.AUTH_LOCKOUT_LIFTED, actor, kind="user" if username else "address", username=username, address=address)
-    return {"username": username, "address": address, "lifted": True}
+def lift_lockout(*, kind: str | None = None, username: str = "", address: str = "", actor: Actor) -> dict:
+    """A director lifts one lock-out, named as the list shows it (``lockout_named``): a username's
+    at one address (its failures there forgotten), an address's, or an account's. That one alone:
+    a user's at some address does not lift the account's. Logged with who lifted it."""
+    kind, username, address = lockout_named(kind, username, address)
+    security.lift(kind, username, address)
+    log_event(None, Action.AUTH_LOCKOUT_LIFTED, actor, kind=kind, username=username, address=address)
+    return {"kind": kind, "username": username, "address": address, "lifted": True}
 
 
 @service
