@@ -1,7 +1,7 @@
 """API of the room's physical tables (issue #42): the inventory the director keeps and the room
 map the floor reads. Thin: each write is one service of ``seating.services.cardrooms``."""
 
-from datetime import date, datetime, time, timedelta
+from datetime import datetime, time, timedelta
 
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -12,6 +12,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tdmanager import dates
 from tdmanager.errors import DomainError
 from tdmanager.fields import MAX_ID, TextField, WholeNumberField
 from tdmanager.roles import HasRole
@@ -113,7 +114,9 @@ class RoomTableView(RoomAPIView):
         cardrooms.save_table(room, number, seats=d.get("seats"), zone=d.get("zone"), position=d.get("position"), create=False, actor=self.actor())
         return Response(selectors.room_map(room.pk))
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    # 200 with the room map, as every other change of a table answers (a client redraws the room
+    # from it without asking again); drf-spectacular would document a DELETE as 204 otherwise
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
     def delete(self, request, room_id, number):
         room = self.room(room_id)
         cardrooms.remove_table(room, number, actor=self.actor())
@@ -144,8 +147,8 @@ class RoomTableActionView(RoomAPIView):
 
 class ShiftSerializer(serializers.Serializer):
     dealer = WholeNumberField(min_value=1, max_value=MAX_ID)
-    starts_at = serializers.DateTimeField()
-    ends_at = serializers.DateTimeField()
+    starts_at = dates.DateTimeField()
+    ends_at = dates.DateTimeField()
 
 
 class RotationSerializer(serializers.Serializer):
@@ -194,7 +197,7 @@ class RoomDealersView(RoomAPIView):
 class RoomShiftView(RoomAPIView):
     """DELETE: a shift off the roster (the dealer leaves the room now if he was in)."""
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})  # 200 with the shift removed, not drf-spectacular's default 204
     def delete(self, request, room_id, shift_id):
         dealers.remove_shift(self.room(room_id), shift_id, actor=self.actor())
         return Response({"removed": shift_id})
@@ -236,9 +239,6 @@ class RoomDealerReportView(RoomAPIView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, room_id):
         room = self.room(room_id)
-        try:
-            day = date.fromisoformat(request.query_params.get("day") or timezone.localdate().isoformat())
-        except ValueError:
-            raise DomainError("invalid", _("day: a date as YYYY-MM-DD."), status=400, field="day") from None
+        day = dates.query_day(request.query_params.get("day"), "day", _("Report day"), timezone.localdate())
         start = timezone.make_aware(datetime.combine(day, time.min))
         return Response({"day": day.isoformat(), "dealers": selectors.dealer_report(room.pk, start, start + timedelta(days=1))})

@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tdmanager import csvsafe, pdf
+from tdmanager import csvsafe, dates, pdf
 from tdmanager.errors import DomainError
 from tdmanager.roles import DEALER, DIRECTOR, FLOOR, has_role
 from tournaments.models import Tournament
@@ -104,14 +104,15 @@ def _left_reason(event: dict) -> str:
 
 
 def _when(value):
-    """A ``datetime-local`` field's value in the venue's time zone, or None."""
-    if not value:
+    """A ``datetime-local`` field's value in the venue's time zone, or None (the service bounds
+    its year, ``tdmanager.dates``)."""
+    parsed = dates.typed_moment(value)
+    if parsed is None:
         return None
     try:
-        parsed = datetime.fromisoformat(str(value).strip())
-    except ValueError:
+        return timezone.make_aware(parsed) if timezone.is_naive(parsed) else parsed
+    except (OverflowError, ValueError):  # year 1 or 9999 shifted to UTC leaves Python's dates
         return None
-    return timezone.make_aware(parsed) if timezone.is_naive(parsed) else parsed
 
 
 def _dealer_rows(room: CardRoom, now) -> list[dict]:
@@ -170,10 +171,7 @@ def _shift_report(request, room_id) -> tuple[CardRoom, date, dict]:
     """The dealers' shift report of a day (``?day=YYYY-MM-DD``, today by default), for payroll:
     one row a dealer (his tables and minutes at each, minutes dealt, breaks, minutes in the pool)."""
     room = get_object_or_404(CardRoom, pk=room_id)
-    try:
-        day = date.fromisoformat(request.GET.get("day") or timezone.localdate().isoformat())
-    except ValueError:
-        day = timezone.localdate()
+    day = dates.query_day(request.GET.get("day"), "day", _("Report day"), timezone.localdate())
     start = timezone.make_aware(datetime.combine(day, time.min))
     rows = selectors.dealer_report(room.pk, start, start + timedelta(days=1))
     report = {
@@ -188,8 +186,17 @@ def _shift_report(request, room_id) -> tuple[CardRoom, date, dict]:
     return room, day, report
 
 
+def _refused(exc: DomainError) -> HttpResponse:
+    """A report asked for a day it cannot be (no date, or outside 2000–2100): a 400 that says
+    which parameter and why, as text, since the answer is a file and not a page."""
+    return HttpResponse(str(exc.message), status=exc.status, content_type="text/plain; charset=utf-8")
+
+
 def dealer_report_csv(request, room_id):
-    room, day, report = _shift_report(request, room_id)
+    try:
+        room, day, report = _shift_report(request, room_id)
+    except DomainError as exc:
+        return _refused(exc)
     out = io.StringIO()
     w = csvsafe.Writer(out)  # no cell a spreadsheet runs as a formula
     w.writerow(report["columns"])
@@ -201,7 +208,10 @@ def dealer_report_csv(request, room_id):
 
 
 def dealer_report_pdf(request, room_id):
-    room, day, report = _shift_report(request, room_id)
+    try:
+        room, day, report = _shift_report(request, room_id)
+    except DomainError as exc:
+        return _refused(exc)
     response = HttpResponse(pdf.table_pdf(report), content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="dealers-{room.pk}-{day.isoformat()}.pdf"'
     return response

@@ -14,7 +14,10 @@ runs each request the way it is written.
   event loop first (a slow client holds no thread; one that has not sent it whole within
   ``TDM_BODY_TIMEOUT`` seconds is answered 408 and let go), spooled to disk past
   ``FILE_UPLOAD_MAX_MEMORY_SIZE`` like Django's ASGI handler does, and handed over with its
-  length, so ``DATA_UPLOAD_MAX_MEMORY_SIZE`` is enforced as under any WSGI server. The response's
+  length. It is bounded before it is read: a body its route does not take (``tdmanager.bodylimits``:
+  an API call's JSON, a page's form, a staff upload) is answered 413 from the event loop, at once
+  when its head declares its length, as soon as it passes the limit when it is sent chunked;
+  Django's side checks the same limit again, as under any WSGI server. The response's
   ``close()`` runs on the thread that served it, so ``request_finished`` closes (or keeps, as
   ``CONN_MAX_AGE`` says, or returns to the pool) that thread's database connection. A pool
   thread keeps its connection for ``TDM_WEB_DB_KEEP`` seconds (the pool's threads live as long
@@ -59,8 +62,8 @@ from django.db.backends.signals import connection_created  # noqa: E402
 from django.http import FileResponse, StreamingHttpResponse  # noqa: E402
 from django.urls import Resolver404, get_resolver  # noqa: E402
 
-from tdmanager import realtime, staticbuild  # noqa: E402
-from tdmanager.errorpages import request_timeout  # noqa: E402
+from tdmanager import bodylimits, realtime, staticbuild  # noqa: E402
+from tdmanager.errorpages import request_timeout, request_too_large  # noqa: E402
 from tdmanager.public import PUBLIC, Limits, Public, client_language, is_staff_request, refusal, too_many_streams  # noqa: E402
 
 log = logging.getLogger(__name__)
@@ -127,13 +130,19 @@ def _settle_from_thread(loop, future, fn, args):
         pass
 
 
+class TooLarge(Exception):
+    """A body sent without a length went past its route's limit while it was received."""
+
+
 class Route(NamedTuple):
-    """What the web app needs to know of a path: the view's kind, and whether it is public
-    (and then its token, when the path carries one)."""
+    """What the web app needs to know of a path: the view's kind, whether it is public (and
+    then its token, when the path carries one), and the kind of body it takes
+    (``tdmanager.bodylimits``: how large one may be)."""
 
     is_async: bool = False
     public: Public | None = None
     token: str | None = None
+    body: str = bodylimits.FORM
 
 
 NOWHERE = Route()  # a path no view answers: Django's sync handler says so (404)
@@ -178,9 +187,40 @@ class Application:
             if route.public is PUBLIC["phone-state"] and await self.phone_state(route.token, send):
                 return None
             pool = self.public_pool or pool
+        limit = bodylimits.limit(route.body)
+        if limit is not None and declared_length(scope) > limit:
+            return await self.too_large(scope, send)
         if pool is None or route.is_async:
-            return await self.asgi(scope, receive, send)
-        return await self.run_sync(scope, receive, send, pool)
+            return await self.asgi(scope, self.bounded(receive, limit, scope, send) if limit is not None else receive, send)
+        return await self.run_sync(scope, receive, send, pool, limit)
+
+    @staticmethod
+    async def too_large(scope, send):
+        """A body over its route's limit (``tdmanager.bodylimits``): 413 from the event loop, at
+        once, what is left of the body never read (the protocol closes the connection:
+        ``tdmanager.httpserver``). A declared length is refused before any byte of the body is
+        received: a client cannot make the process store more than the limit, logged in or not."""
+        status, headers, content = request_too_large(scope["path"], client_language(scope))
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": content})
+
+    def bounded(self, receive, limit, scope, send):
+        """``receive`` for Django's ASGI handler, which stores a body whole before it looks at its
+        size: past ``limit`` the 413 is sent here and the handler is told the client left (it
+        then answers nothing, and drops what it spooled)."""
+        received = 0
+
+        async def receive_bounded():
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    await self.too_large(scope, send)
+                    return {"type": "http.disconnect"}
+            return message
+
+        return receive_bounded
 
     async def phone_stream(self, token, scope, receive, send):
         """A player's phone's stream whose token this process's live hub knows (its
@@ -290,7 +330,9 @@ class Application:
             else:
                 found = PUBLIC.get(match.url_name)
                 token = match.kwargs.get("token") if found is not None and found.token == "path" else None
-                known = Route(iscoroutinefunction(match.func), found, token)
+                known = Route(iscoroutinefunction(match.func), found, token, bodylimits.kind_of(match.url_name, path.removeprefix(root)))
+            if known is NOWHERE and path.removeprefix(root).startswith("/api/"):
+                known = Route(body=bodylimits.JSON)  # answered 404 in JSON: a JSON body's limit
             if len(self._routes) > 10_000:
                 self._routes.clear()
             self._routes[path] = known
@@ -300,14 +342,16 @@ class Application:
         """True when the URL names an ``async def`` view."""
         return self.route(scope).is_async
 
-    async def run_sync(self, scope, receive, send, pool=None):
+    async def run_sync(self, scope, receive, send, pool=None, limit=None):
         try:
-            body = await self.read_body(receive)
+            body = await self.read_body(receive, limit)
         except TimeoutError:  # the body did not arrive in time: 408, the connection closed
             status, headers, content = request_timeout(scope["path"], client_language(scope))
             await send({"type": "http.response.start", "status": status, "headers": headers})
             await send({"type": "http.response.body", "body": content})
             return
+        except TooLarge:  # sent chunked, it went past its route's limit: 413, the connection closed
+            return await self.too_large(scope, send)
         if body is None:
             return  # the client left before sending its whole body
         loop = asyncio.get_running_loop()
@@ -366,27 +410,36 @@ class Application:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
 
-    async def read_body(self, receive):
+    async def read_body(self, receive, limit=None):
         """The request's body, whole (None: the client left first). It must arrive within
         ``TDM_BODY_TIMEOUT`` seconds of the head, else ``TimeoutError``: a client that sends part
         of a body and stops, or drips it, would hold its connection (and the body received so
-        far) for as long as it likes. No pool thread is taken until it is here."""
+        far) for as long as it likes. Past ``limit`` bytes (a body sent without a length: a
+        declared one was looked at before), ``TooLarge`` at once, what was kept dropped. No pool
+        thread is taken until it is here."""
         async with asyncio.timeout(settings.TDM_BODY_TIMEOUT):
             message = await receive()
             if message["type"] == "http.disconnect":
                 return None
             first = message.get("body", b"")
+            if limit is not None and len(first) > limit:
+                raise TooLarge
             if not message.get("more_body"):
                 return io.BytesIO(first)
             body = tempfile.SpooledTemporaryFile(max_size=settings.FILE_UPLOAD_MAX_MEMORY_SIZE, mode="w+b")  # noqa: SIM115
             try:
                 body.write(first)
+                size = len(first)
                 while True:
                     message = await receive()
                     if message["type"] == "http.disconnect":
                         body.close()
                         return None
-                    body.write(message.get("body", b""))
+                    chunk = message.get("body", b"")
+                    size += len(chunk)
+                    if limit is not None and size > limit:
+                        raise TooLarge
+                    body.write(chunk)
                     if not message.get("more_body"):
                         break
             except BaseException:  # the deadline (or a cancellation): the spooled file goes too
@@ -427,6 +480,18 @@ class Application:
             if response is not None:
                 response.close()  # request_finished, on the thread that used the connection
             body.close()
+
+
+def declared_length(scope) -> int:
+    """The body's length as the request's head declares it (0: none declared, or not a number,
+    which the server refuses before the app sees it)."""
+    for name, value in scope.get("headers", ()):
+        if name.lower() == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return 0
+    return 0
 
 
 def environ(scope, body) -> dict:

@@ -1,7 +1,7 @@
 """Error answers: ``{"code", "detail"}`` JSON for every status under ``/api/``, Django's pages elsewhere.
 
 DRF views already answer their own errors through ``tdmanager.api.exception_handler``. What
-happens outside them — an unknown URL, a body over ``DATA_UPLOAD_MAX_MEMORY_SIZE``, a bad Host
+happens outside them — an unknown URL, a body over its route's limit (``tdmanager.bodylimits``), a bad Host
 header, a CSRF refusal, an unhandled exception — goes through the handlers below
 (``handler404`` … in ``tdmanager.urls``) and ``ApiErrorMiddleware``, which turns any error
 answer under /api/ that is not JSON yet into one. ``detail`` is in the request's language.
@@ -15,6 +15,8 @@ from django.http import JsonResponse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views import defaults
+
+from . import bodylimits
 
 API_PREFIX = "/api/"
 
@@ -46,18 +48,29 @@ def api_error(status: int, code: str | None = None, detail: str | None = None, *
     return response
 
 
-def request_timeout(path: str, language: str) -> tuple[int, list, bytes]:
-    """The 408 the web app answers from the event loop (``tdmanager.asgi``) when a request's body
-    did not arrive within ``TDM_BODY_TIMEOUT`` seconds: status, headers, body; ``{"code",
-    "detail"}`` under /api/, the detail as text elsewhere. The connection is closed after it."""
+def loop_answer(status: int, path: str, language: str) -> tuple[int, list, bytes]:
+    """An answer the web app gives from the event loop (``tdmanager.asgi``), its body unread or
+    not read whole: status, headers, body; ``{"code", "detail"}`` under /api/, the detail as text
+    elsewhere, in the client's language. The connection is closed after it."""
     with translation.override(language):
-        code, detail = _messages()[408]
+        code, detail = _messages()[status]
     if path.startswith(API_PREFIX):
         body, kind = json.dumps({"code": code, "detail": detail}).encode(), b"application/json"
     else:
         body, kind = detail.encode(), b"text/plain; charset=utf-8"
     headers = [(b"content-type", kind), (b"content-length", str(len(body)).encode()), (b"connection", b"close")]
-    return 408, headers, body
+    return status, headers, body
+
+
+def request_timeout(path: str, language: str) -> tuple[int, list, bytes]:
+    """The 408 of a request whose body did not arrive within ``TDM_BODY_TIMEOUT`` seconds."""
+    return loop_answer(408, path, language)
+
+
+def request_too_large(path: str, language: str) -> tuple[int, list, bytes]:
+    """The 413 of a request whose body is over its route's limit (``tdmanager.bodylimits``),
+    declared or received so far."""
+    return loop_answer(413, path, language)
 
 
 def bad_request(request, exception, template_name=defaults.ERROR_400_TEMPLATE_NAME):
@@ -90,23 +103,8 @@ def _is_json(response) -> bool:
     return response.get("Content-Type", "").split(";")[0].strip().endswith("json")
 
 
-def _spooled_size(request) -> int:
-    """A body sent without Content-Length (chunked) has been received whole by the ASGI handler
-    into a seekable file: its size. Django and DRF would not look at it, but it was sent."""
-    stream = getattr(request, "_stream", None)
-    try:
-        if stream is None or not stream.seekable():
-            return 0
-        here = stream.tell()
-        size = stream.seek(0, 2)
-        stream.seek(here)
-        return size
-    except (AttributeError, OSError, ValueError):
-        return 0
-
-
 class ApiErrorMiddleware:
-    """Under /api/: refuse a declared body over the limit with 413 before anyone reads it, and
+    """Under /api/: refuse a body over its route's limit with 413 before anyone reads it, and
     make every other error answer JSON (a 405 from a plain Django view, a CSRF page, DEBUG's
     technical 404…). With DEBUG on, a 500 keeps Django's traceback page."""
 
@@ -116,12 +114,10 @@ class ApiErrorMiddleware:
     def __call__(self, request):
         if not is_api(request):
             return self.get_response(request)
-        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        try:
-            length = int(request.META.get("CONTENT_LENGTH") or 0)
-        except ValueError:
+        refused = bodylimits.too_large(request)  # the route's limit, as the web app's (tdmanager.bodylimits)
+        if refused is None:
             return api_error(400)
-        if limit is not None and (length > limit or (not length and _spooled_size(request) > limit)):
+        if refused:
             return api_error(413)
         response = self.get_response(request)
         if response.status_code >= 400 and not _is_json(response) and not getattr(response, "streaming", False):

@@ -1,6 +1,7 @@
 """Django's message middleware, left out of the API's requests; the API's JSON bodies are
 objects; no NUL character reaches a query; static files served from an index made once."""
 
+import re
 from pathlib import Path
 
 from django.contrib.messages.middleware import MessageMiddleware
@@ -54,12 +55,22 @@ def is_image(content: bytes) -> bool:
     return content.startswith((b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a")) or (content[:4] == b"RIFF" and content[8:12] == b"WEBP")
 
 
+_IMAGE_FIELD = re.compile(rb'(?:^|[;\s])name="image"(?:;|\s|$)', re.MULTILINE)  # not a file called "image"
+
+
+def _is_image_field(head: bytes) -> bool:
+    """The part is the file of an image upload's ``image`` field: only the image services read
+    it, as bytes they decode (a file that is no image is theirs to refuse, ``bad_image``), never
+    as text for a query."""
+    return _IMAGE_FIELD.search(head) is not None
+
+
 def carries_nul(request) -> bool:
     """Whether a NUL character is anywhere a view or a middleware could put it in a query: the
     path, the query string, a cookie (the session's key), a header (a token) or the body (a
     form's field, a JSON string's ``\\u0000``, an uploaded file: text, but for an image,
-    ``is_image``). The body is read as bytes, never parsed here: the view's parsers still
-    decide what they accept."""
+    ``is_image``, and the file of an image upload's ``image`` field, whatever it holds). The body
+    is read as bytes, never parsed here: the view's parsers still decide what they accept."""
     if "\x00" in request.path:  # the script's prefix and path_info
         return True
     if any("\x00" in key or any("\x00" in v for v in values) for key, values in request.GET.lists()):
@@ -81,7 +92,7 @@ def carries_nul(request) -> bool:
         boundary = (request.content_params or {}).get("boundary", "").encode("utf-8", "replace")
         for part in body.split(b"--" + boundary) if boundary else [body]:
             head, _, content = part.partition(b"\r\n\r\n")
-            if b"\x00" in head or (b"\x00" in content and not (b"filename=" in head and is_image(content))):
+            if b"\x00" in head or (b"\x00" in content and not (b"filename=" in head and (is_image(content) or _is_image_field(head)))):
                 return True
         return False
     if b"\x00" in body:

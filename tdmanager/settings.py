@@ -10,6 +10,8 @@ from pathlib import Path
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
 
+from tdmanager import bodylimits
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -151,6 +153,7 @@ MIDDLEWARE = [
     "tdmanager.middleware.StaticFilesMiddleware",  # WhiteNoise, its file index made once per process
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "tdmanager.bodylimits.BodyLimitMiddleware",  # a body over its route's limit: 413, before anything reads it
     "tdmanager.middleware.RefuseNulMiddleware",  # a NUL character anywhere: 400, before any query
     "tdmanager.errorpages.ApiErrorMiddleware",  # under /api/ every error answer is {"code", "detail"}
     "django.middleware.common.CommonMiddleware",
@@ -273,6 +276,19 @@ TDM_PUBLIC_REFUSAL_DELAY = max(0.0, float(os.getenv("TDM_PUBLIC_REFUSAL_DELAY", 
 TDM_HEADER_TIMEOUT = max(1, envint("TDM_HEADER_TIMEOUT", 10))
 TDM_BODY_TIMEOUT = max(1, envint("TDM_BODY_TIMEOUT", 30))
 TDM_INCOMPLETE_PER_ADDRESS = max(1, envint("TDM_INCOMPLETE_PER_ADDRESS", 50))
+# Bytes a request's body may have, per kind of route (tdmanager.bodylimits; docs/operating.md,
+# "Request bodies"); a larger one is refused 413 before it is read (a declared length) or as soon
+# as it passes the limit (sent chunked). The small ones are all an anonymous client can reach (the
+# login, the token endpoint, the public pages): an API call's JSON and a page's form. The staff's
+# file uploads: an image for the screens (5 MB, the layouts service's figure) and a layout file
+# (8 MB), each with room for the form around it.
+TDM_BODY_JSON = max(1024, envint("TDM_BODY_JSON", 1024 * 1024))
+TDM_BODY_FORM = max(1024, envint("TDM_BODY_FORM", 1024 * 1024))
+TDM_BODY_IMAGE = max(1024, envint("TDM_BODY_IMAGE", bodylimits.IMAGE_FILE + bodylimits.MULTIPART_ROOM))
+TDM_BODY_LAYOUT = max(1024, envint("TDM_BODY_LAYOUT", bodylimits.LAYOUT_FILE + bodylimits.MULTIPART_ROOM))
+# Django's own ceiling is the largest of them: each route's limit is checked before anything
+# reads the body, so Django never refuses what a route allows (and reads an upload whole).
+DATA_UPLOAD_MAX_MEMORY_SIZE = max(TDM_BODY_JSON, TDM_BODY_FORM, TDM_BODY_IMAGE, TDM_BODY_LAYOUT)
 # Seconds a web pool thread keeps its database connection between requests (0: a new SQLite
 # connection, or one from PostgreSQL's pool, per request). TDM_WEB_SQLITE_KEEP: its old name.
 TDM_WEB_DB_KEEP = max(0, envint("TDM_WEB_DB_KEEP", os.getenv("TDM_WEB_SQLITE_KEEP", "60")))

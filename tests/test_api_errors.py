@@ -48,7 +48,7 @@ def test_405_keeps_the_allow_header(director):
     assert "POST" in r["Allow"]
 
 
-@override_settings(DATA_UPLOAD_MAX_MEMORY_SIZE=1000)
+@override_settings(TDM_BODY_JSON=1000)
 def test_413_for_a_body_over_the_limit(director):
     big = '{"name": "' + "x" * 2000 + '"}'
     r = api_client(director).post("/api/v1/people/", big, content_type="application/json")
@@ -57,7 +57,7 @@ def test_413_for_a_body_over_the_limit(director):
     assert assert_error(r, 413, "request_too_large")["detail"] == "Il corpo della richiesta è troppo grande."
 
 
-@override_settings(DATA_UPLOAD_MAX_MEMORY_SIZE=1000)
+@override_settings(TDM_BODY_JSON=1000)
 def test_413_when_django_finds_the_body_too_big_itself(rf):
     """RequestDataTooBig raised while reading the body (no declared length) is a 413 too."""
     from django.core.exceptions import RequestDataTooBig
@@ -71,7 +71,7 @@ def test_413_when_django_finds_the_body_too_big_itself(rf):
     assert errorpages.bad_request(rf.post("/login/"), RequestDataTooBig()).status_code == 400
 
 
-@override_settings(DATA_UPLOAD_MAX_MEMORY_SIZE=1000)
+@override_settings(TDM_BODY_JSON=1000)
 def test_413_for_a_chunked_body_without_content_length():
     """Under ASGI a body sent chunked arrives whole in a file, with no Content-Length."""
     import tempfile

@@ -158,7 +158,7 @@ def test_a_body_sent_in_pieces_arrives_whole(app):
     assert r.status == 200 and r.json()["length"] == 1400
 
 
-@override_settings(DATA_UPLOAD_MAX_MEMORY_SIZE=1000)
+@override_settings(TDM_BODY_JSON=1000)
 def test_body_limits_hold_with_and_without_a_declared_length(app, director):
     from tournaments.services.logins import issue_token
 

@@ -2,13 +2,12 @@
 delete, an image uploaded), the editor, and the editor's live preview. Thin: each POST calls one
 service of ``services.layouts``; the editor saves through the API like every other client."""
 
-import json
-
 from django.contrib import messages
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
+from tdmanager import bodylimits, jsonbody
 from tdmanager.api import object_id
 from tdmanager.errors import DomainError
 
@@ -18,7 +17,7 @@ from .models import DisplayScreen, ScreenImage, ScreenLayout, Tournament
 from .services import layouts as layout_service
 from .services.events import Actor
 
-MAX_FILE = 8 * 1024 * 1024  # an exported layout with its images
+MAX_FILE = bodylimits.LAYOUT_FILE  # an exported layout with its images (the web app's limit for the page's body is made of it)
 
 
 def _perform(request) -> str | ScreenLayout:
@@ -34,7 +33,10 @@ def _perform(request) -> str | ScreenLayout:
         if upload is None or upload.size > MAX_FILE:
             raise DomainError("bad_file", _("Choose a layout file (at most 8 MB)."), field="file", status=400)
         try:
-            data = json.loads(upload.read().decode("utf-8"))
+            # bounded like the API's bodies: a file of 100,000 "[" is refused, not a RecursionError
+            data = jsonbody.loads(upload.read().decode("utf-8"))
+        except jsonbody.TooDeep as exc:
+            raise DomainError("bad_file", str(exc), field="file", status=400) from None
         except (UnicodeDecodeError, ValueError):
             raise DomainError("bad_file", _("This is not a layout file of this product."), field="file", status=400) from None
         return layout_service.import_layout(data, actor=actor)

@@ -21,6 +21,7 @@ import re
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from tdmanager import shown_text
 from tdmanager.errors import ValidationFailed
 
 GRID = 24
@@ -212,6 +213,7 @@ def clean_design(design) -> dict:
             text = b.get("text", "")
             if not isinstance(text, str) or len(text) > MAX_TEXT or "\x00" in text:
                 _fail(f"{at}.text", _("a text of at most %(n)s characters") % {"n": MAX_TEXT})
+            shown_text.check(text, f"{at}.text", f"{at}.text")
             block["text"] = text.replace("\r\n", "\n").strip()
         if b["kind"] in IMAGE_KINDS:
             block["image"] = _int(b.get("image"), f"{at}.image", 1, 2**31 - 1)
@@ -286,5 +288,6 @@ def clean_sounds(value) -> dict:
             text = given["text"]
             if not isinstance(text, str) or len(text) > 200 or "\n" in text or "\x00" in text:
                 _fail(f"{at}.text", _("a line of at most 200 characters"))
+            shown_text.check(text, f"{at}.text", f"{at}.text")
             event["text"] = text.strip()
     return out

@@ -4,6 +4,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from tdmanager import dates
 from tdmanager.compiled import BuiltOnce
 from tdmanager.fields import AmountField, IdField, IdModelSerializer, TextField, WholeNumberField
 
@@ -456,7 +457,7 @@ class CopySerializer(serializers.Serializer):
     """A new tournament as a copy of another or of a saved template."""
 
     name = TextField(max_length=160)
-    start_at = serializers.DateTimeField()
+    start_at = dates.DateTimeField()
     override_reason = TextField(
         max_length=200, required=False, allow_blank=True, default="", help_text="why the fee is not the statutory one, when it is not (REG-03)"
     )

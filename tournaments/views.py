@@ -17,7 +17,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from tdmanager import policy
+from tdmanager import dates, policy
 from tdmanager.api import named_detail, object_id
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.fields import AmountFormField, amount_formfield
@@ -571,6 +571,7 @@ def _start_at(value):
     when = parse_datetime((value or "").strip()[:32])
     if when is None:
         raise ValidationFailed("start_required", _("Give the start date and time."))
+    dates.check(when, "start_at", _("Start"))  # before make_aware: year 1 or 9999 can leave Python's dates there
     return timezone.make_aware(when) if timezone.is_naive(when) else when
 
 

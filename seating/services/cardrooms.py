@@ -18,6 +18,7 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from tdmanager import shown_text
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.transactions import service
 from tournaments.actions import Action
@@ -163,7 +164,8 @@ def _check_seats(seats) -> int:
 def _check_text(value, field: str, limit: int) -> str:
     if not isinstance(value, str) or len(value.strip()) > limit or "\n" in value:
         raise ValidationFailed("invalid", _("%(field)s: at most %(n)s characters on one line.") % {"field": field, "n": limit}, field=field)
-    return value.strip()
+    labels = {"name": _("Name"), "zone": _("Zone"), "reason": _("Reason")}
+    return shown_text.check(value, field, labels.get(field, field)).strip()
 
 
 @service

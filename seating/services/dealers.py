@@ -20,7 +20,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tdmanager import policy
+from tdmanager import dates, policy
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.roles import has_role, user_roles
 from tdmanager.transactions import service
@@ -51,6 +51,9 @@ def add_shift(room: CardRoom, dealer, starts_at, ends_at, *, actor) -> DealerShi
     user = get_user_model().objects.filter(pk=getattr(dealer, "pk", dealer)).first()
     if user is None or not has_role(user, policy.DEALER) or has_role(user, policy.DIRECTOR):
         raise ValidationFailed("invalid", _("Choose a login of the dealer role."), field="dealer")
+    # before any arithmetic: a start near year 9999 overflows when the 16 hours are added
+    dates.check(starts_at, "starts_at", _("From"))
+    dates.check(ends_at, "ends_at", _("Until"))
     if starts_at is None or ends_at is None or not starts_at < ends_at <= starts_at + MAX_SHIFT:
         raise ValidationFailed("invalid", _("A shift ends after it begins, at most 16 hours later."), field="ends_at")
     if DealerShift.objects.filter(dealer=user, starts_at__lt=ends_at, ends_at__gt=starts_at).exists():

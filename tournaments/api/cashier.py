@@ -10,6 +10,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tdmanager import dates
 from tdmanager.errors import DomainError
 from tdmanager.idempotency import idempotent
 from tdmanager.roles import HasRole
@@ -271,6 +272,7 @@ class ExchangeRatesView(APIView):
             day = None
         if day is None:
             raise DomainError("bad_date", _("Give the date as YYYY-MM-DD."), status=400)
+        dates.check(day, "date", _("Date"))
         return Response(s.ExchangeRateSerializer(selectors.exchange_rates_of(day), many=True).data)
 
     @extend_schema(request=s.ExchangeRateInputSerializer, responses={201: s.ExchangeRateSerializer})

@@ -94,7 +94,8 @@ class ScreenLayoutExportView(APIView):
 
 
 class ScreenLayoutImportView(APIView):
-    """POST ``{"file": <an exported layout>, "name"}``: a new layout from another room's file."""
+    """POST ``{"file": <an exported layout>, "name"}``: a new layout from another room's file (the
+    images its blocks show are decoded, the others dropped unread)."""
 
     permission_classes = [HasRole]
 
@@ -106,7 +107,8 @@ class ScreenLayoutImportView(APIView):
 
 class ScreenImagesView(APIView):
     """GET: the images the layouts may show; POST (multipart ``image``, ``name``): an image
-    uploaded, decoded and stored again as PNG (400 ``bad_image`` or ``too_large``)."""
+    uploaded, decoded and stored again as PNG (400 ``bad_image`` or ``too_large``, read from the
+    header before anything is decoded; 503 ``busy`` while other images are being decoded)."""
 
     permission_classes = [HasRole]
     parser_classes = [MultiPartParser]

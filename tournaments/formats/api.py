@@ -18,6 +18,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tdmanager import dates
 from tdmanager.api import body_object
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.fields import AmountField, TextField, readers_marks, whole_number
@@ -144,9 +145,9 @@ def as_datetime(data, key, default=None):
             value = timezone.make_aware(value)
     except (ValueError, OverflowError):
         value = None
-    if value is None or not 2000 <= value.year <= 2100:
+    if value is None:
         raise ValidationFailed("bad_field", _("'%(f)s' must be a date and time.") % {"f": key})
-    return value
+    return dates.check(value, key, key, "bad_field")
 
 
 def as_bool(data, key, default=False):
@@ -574,6 +575,7 @@ def _schedule(s, d, a, r):
         day = None
     if day is None:
         raise ValidationFailed("bad_field", _("'date' must be a date (YYYY-MM-DD)."))
+    dates.check(day, "date", "date", "bad_field")
     t = series_service.schedule_daily(s, day, structure=structure_arg(d), starting_stack=as_int(d, "starting_stack", lo=1), actor=a)
     return {"tournament": t.pk, "name": t.name, "buy_in": str(t.buy_in), "fee": str(t.fee)}
 

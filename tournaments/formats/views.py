@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from tdmanager import dates
 from tdmanager.api import object_id
 from tdmanager.errors import DomainError
 from tdmanager.fields import AmountFormField, amount_formfield
@@ -39,7 +40,7 @@ def _in_an_hour():
 
 class PriceForm(forms.Form):
     name = forms.CharField(label=gettext_lazy("Name"), max_length=160)
-    start_at = forms.DateTimeField(label=gettext_lazy("Start"), widget=DATETIME, initial=_in_an_hour)
+    start_at = forms.DateTimeField(label=gettext_lazy("Start"), widget=DATETIME, initial=_in_an_hour, validators=[dates.plausible_date])
     buy_in = AmountFormField(label=gettext_lazy("Buy-in (prize pool part)"), min_value=0, decimal_places=2, initial=Decimal("50"))
     fee = AmountFormField(label=gettext_lazy("Fee"), min_value=0, decimal_places=2, initial=Decimal("10"))
     starting_stack = forms.IntegerField(label=gettext_lazy("Starting stack"), min_value=1, initial=10000)
@@ -56,7 +57,7 @@ class MultiDayForm(PriceForm):
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text=gettext_lazy("One per line: label and start, e.g. '1A 2026-07-09 12:00'."),
     )
-    day2_start_at = forms.DateTimeField(label=gettext_lazy("Day 2 start"), widget=DATETIME)
+    day2_start_at = forms.DateTimeField(label=gettext_lazy("Day 2 start"), widget=DATETIME, validators=[dates.plausible_date])
     max_entries_per_player = forms.IntegerField(label=gettext_lazy("Entries per player per flight"), min_value=1, initial=2)
     late_reg_closes_after_level = forms.IntegerField(label=gettext_lazy("Late registration closes after level"), required=False, initial=6)
     multi_flight_stack = forms.ChoiceField(label=gettext_lazy("A player who survives several flights keeps"), choices=MultiDayEvent.FLIGHT_STACK_RULES)
@@ -69,7 +70,7 @@ class MultiDayForm(PriceForm):
             parts = line.split(None, 1)
             if not parts:
                 continue
-            when = forms.DateTimeField().clean(parts[1].strip()) if len(parts) > 1 else self.cleaned_data.get("start_at")
+            when = forms.DateTimeField(validators=[dates.plausible_date]).clean(parts[1].strip()) if len(parts) > 1 else self.cleaned_data.get("start_at")
             out.append({"label": parts[0], "start_at": when})
         if not out:
             raise forms.ValidationError(_("Enter at least one flight."))
@@ -555,7 +556,7 @@ def series_page(request, pk):
             _run(
                 request,
                 lambda: series_service.schedule_daily(
-                    s, day, structure=structure, starting_stack=as_int(request.POST, "starting_stack", 10000, lo=1), actor=actor
+                    s, dates.check(day, "date", _("Date")), structure=structure, starting_stack=as_int(request.POST, "starting_stack", 10000, lo=1), actor=actor
                 ),
                 _("Daily tournament scheduled."),
             )

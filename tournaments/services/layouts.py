@@ -6,11 +6,14 @@ half a minute (each page asks for its configuration, layouts included, ``live.di
 import base64
 import hashlib
 import io
+import threading
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tdmanager import bodylimits
 from tdmanager.errors import DomainError, ValidationFailed
+from tdmanager.shown_text import check as check_shown
 from tdmanager.transactions import service
 
 from .. import layouts
@@ -20,16 +23,25 @@ from .events import Actor, log_event
 
 #: the export file's format; an import reads this version
 FORMAT, VERSION = "tdmanager-screen-layout", 1
-MAX_UPLOAD = 5 * 1024 * 1024
-MAX_PIXELS = 4096 * 4096
+MAX_UPLOAD = bodylimits.IMAGE_FILE  # the figure the web app's limit for an upload's body is made of
+#: what an image's header may announce, read before anything is decoded: a 32 KB PNG may announce
+#: 16 million pixels (1 × 16,777,216 took a second and 448 MB to decode)
+FORMATS = ("PNG", "JPEG", "GIF", "WEBP")
+MAX_WIDTH = MAX_HEIGHT = 4096
+MAX_PIXELS = MAX_WIDTH * MAX_HEIGHT
+MAX_RATIO = 32  # the longer side at most 32 times the shorter: no screen block is that thin
 MAX_SIDE = 1920  # stored at most this wide or high: a TV shows nothing finer
+#: decodes under way at once in a process, and how long another waits for one to end: a decode
+#: may take a second and a few hundred MB, and a staff thread waiting on it serves nobody else
+DECODES, DECODE_WAIT = 2, 10.0
+_decoding = threading.BoundedSemaphore(DECODES)
 
 
 def _name(value) -> str:
     name = value.strip() if isinstance(value, str) else ""
     if not name or len(name) > 80 or "\x00" in name:
         raise ValidationFailed("invalid", _("Name: from 1 to 80 characters."), field="name")
-    return name
+    return check_shown(name, "name", _("Name"))
 
 
 def _check_images(design: dict) -> None:
@@ -125,69 +137,115 @@ def export_layout(key: str) -> dict:
     return {"format": FORMAT, "version": VERSION, "name": layout["name"], "portrait": layout["portrait"], "design": layout["design"], "images": images}
 
 
-@service
 def import_layout(data, *, actor: Actor, name: str | None = None) -> ScreenLayout:
-    """A layout from an exported file: its images decoded and encoded again like an upload, the
-    design checked like one made here, a name of its own (``name``, else the file's with a number
-    when taken)."""
+    """A layout from an exported file: the images its blocks show decoded and encoded again like an
+    upload, the design checked like one made here, a name of its own (``name``, else the file's
+    with a number when taken). Images the file holds that no block shows are dropped unread. Every
+    image is decoded before the transaction that stores them opens: a slow decode holds no
+    transaction, and a refused one stores nothing."""
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != VERSION:
         raise ValidationFailed("bad_file", _("This is not a layout file of this product."), field="file")
     images = data.get("images") or {}
     if not isinstance(images, dict) or len(images) > 20:
         raise ValidationFailed("bad_file", _("The layout file's images cannot be read."), field="file")
     design = layouts.clean_design(data.get("design"))
-    mapped = {}
-    for old_id, img in images.items():
+    base = _name(name if name else data.get("name"))
+    held = {str(k): v for k, v in images.items()}
+    decoded = {}
+    for old_id in sorted({str(i) for i in layouts.images_of(design)}):
+        img = held.get(old_id)
+        if img is None:
+            raise ValidationFailed("bad_file", _("The layout file names an image it does not hold."), field="file")
         try:
             raw = base64.b64decode(img["png"], validate=True)
         except (TypeError, KeyError, ValueError):
             raise ValidationFailed("bad_file", _("The layout file's images cannot be read."), field="file") from None
-        mapped[str(old_id)] = upload_image(name=str(img.get("name") or "image")[:80] or "image", content=raw, actor=actor).pk
+        image_name = _name(str(img.get("name") or "image")[:80] or "image") if isinstance(img, dict) else "image"
+        decoded[old_id] = (image_name, _decode_image(raw))
+    portrait = data.get("portrait", False)
+    return _store_import(base, design, decoded, portrait=portrait if isinstance(portrait, bool) else False, actor=actor)
+
+
+@service
+def _store_import(base: str, design: dict, decoded: dict, *, portrait: bool, actor: Actor) -> ScreenLayout:
+    """The imported layout stored with its images, already decoded (``import_layout``)."""
+    mapped = {old_id: _store_image(image_name, picture, actor=actor).pk for old_id, (image_name, picture) in decoded.items()}
     for block in design["blocks"]:
         if "image" in block:
-            if str(block["image"]) not in mapped:
-                raise ValidationFailed("bad_file", _("The layout file names an image it does not hold."), field="file")
             block["image"] = mapped[str(block["image"])]
-    base = _name(name if name else data.get("name"))
     final, n = base, 2
     while ScreenLayout.objects.filter(name=final).exists():
         final, n = f"{base[:74]} ({n})", n + 1
-    portrait = data.get("portrait", False)
-    return save_layout(name=final, design=design, portrait=portrait if isinstance(portrait, bool) else False, actor=actor)
+    return save_layout(name=final, design=design, portrait=portrait, actor=actor)
 
 
 # --- images -------------------------------------------------------------------------------------
 
 
-@service
 def upload_image(*, name, content: bytes, actor: Actor) -> ScreenImage:
-    """A logo or a sponsor's image: decoded (PNG, JPEG, GIF or WebP, at most 5 MB and 4096 × 4096),
-    its first frame drawn again at most 1920 pixels wide or high, and stored as a PNG of its own
-    without what the file carried besides (comments, metadata, scripts): never served as sent."""
+    """A logo or a sponsor's image: decoded (``_decode_image``: PNG, JPEG, GIF or WebP, at most
+    5 MB and 4096 × 4096), its first frame drawn again at most 1920 pixels wide or high, and stored
+    as a PNG of its own without what the file carried besides (comments, metadata, scripts): never
+    served as sent. Decoded before the transaction that stores it opens."""
+    name = _name(name)
+    return _store_image(name, _decode_image(content), actor=actor)
+
+
+def _decode_image(content) -> tuple[bytes, int, int]:
+    """``content`` as the PNG stored, with its width and height, or ``ValidationFailed`` on field ``image``: ``bad_image``
+    (not a PNG, JPEG, GIF or WebP), ``too_large`` (over 5 MB, a side over 4096 pixels, or one side
+    over 32 times the other). The header is read first (Pillow decodes nothing on opening a file),
+    so an image refused for its size is never decoded. At most ``DECODES`` decodes run at once in
+    a process; another waits up to ``DECODE_WAIT`` seconds for one of them to end, then is refused
+    503 ``busy`` (try again in a moment). Never call it inside a transaction: it may take seconds."""
     from PIL import Image, UnidentifiedImageError
 
-    name = _name(name)
     if not isinstance(content, (bytes, bytearray)) or not content:
         raise ValidationFailed("invalid", _("Choose an image file."), field="image")
     if len(content) > MAX_UPLOAD:
         raise ValidationFailed("too_large", _("The image is larger than 5 MB."), field="image")
+    not_an_image = ValidationFailed("bad_image", _("The file is not a PNG, JPEG, GIF or WebP image."), field="image")
+    too_large = ValidationFailed("too_large", _("The image is larger than 4096 × 4096 pixels."), field="image")
     try:
-        with Image.open(io.BytesIO(content)) as src:
-            if src.format not in ("PNG", "JPEG", "GIF", "WEBP"):
-                raise ValidationFailed("bad_image", _("The file is not a PNG, JPEG, GIF or WebP image."), field="image")
-            if src.width * src.height > MAX_PIXELS:
-                raise ValidationFailed("too_large", _("The image is larger than 4096 × 4096 pixels."), field="image")
-            src.seek(0)
-            picture = src.convert("RGBA")
-    except ValidationFailed:
+        # formats: no other decoder of Pillow's ever reads what was sent
+        with Image.open(io.BytesIO(content), formats=FORMATS) as src:
+            if src.format not in FORMATS:
+                raise not_an_image
+            width, height = src.size
+            if width < 1 or height < 1:
+                raise not_an_image
+            if width > MAX_WIDTH or height > MAX_HEIGHT or width * height > MAX_PIXELS:
+                raise too_large
+            if max(width, height) > MAX_RATIO * min(width, height):
+                raise ValidationFailed(
+                    "too_large", _("The image is too long and thin: one side is more than %(n)s times the other.") % {"n": MAX_RATIO}, field="image"
+                )
+            if not _decoding.acquire(timeout=DECODE_WAIT):
+                raise DomainError("busy", _("Other images are being read at this moment: try again in a moment."), field="image", status=503)
+            try:
+                src.seek(0)
+                picture = src.convert("RGBA")
+                picture.thumbnail((MAX_SIDE, MAX_SIDE))
+                out = io.BytesIO()
+                picture.save(out, format="PNG", optimize=True)
+                size = picture.size
+            finally:
+                _decoding.release()
+    except DomainError:
         raise
-    except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError):
-        raise ValidationFailed("bad_image", _("The file is not a PNG, JPEG, GIF or WebP image."), field="image") from None
-    picture.thumbnail((MAX_SIDE, MAX_SIDE))
-    out = io.BytesIO()
-    picture.save(out, format="PNG", optimize=True)
-    png = out.getvalue()
-    image = ScreenImage.objects.create(name=name, png=png, digest=hashlib.sha256(png).hexdigest(), width=picture.width, height=picture.height)
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        # Pillow's own bound (far above ours) refuses on opening, before our checks
+        raise too_large from None
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError):
+        raise not_an_image from None
+    return out.getvalue(), *size
+
+
+@service
+def _store_image(name: str, decoded: tuple[bytes, int, int], *, actor: Actor) -> ScreenImage:
+    """An image already decoded and encoded again (``_decode_image``) stored and logged."""
+    png, width, height = decoded
+    image = ScreenImage.objects.create(name=name, png=png, digest=hashlib.sha256(png).hexdigest(), width=width, height=height)
     log_event(None, Action.TOURNAMENTS_SCREEN_IMAGE_UPLOADED, actor, image=image.name, width=image.width, height=image.height)
     return image
 

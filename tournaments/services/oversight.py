@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
+from tdmanager import dates
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.money import ZERO
 from tdmanager.roles import CONTROLLER, REGULATOR, user_roles
@@ -104,7 +105,7 @@ def issue_stub_addendum(tournament, *, actor: Actor) -> StubReport:
 # --- ROLE-05: rulings ----------------------------------------------------------------------------
 
 
-def _when(value, what: str, *, required: bool):
+def _when(value, what: str, *, required: bool, field: str):
     if value in (None, ""):
         if required:
             raise ValidationFailed("bad_time", _("%(what)s: give a date and time.") % {"what": what})
@@ -118,6 +119,7 @@ def _when(value, what: str, *, required: bool):
             moment = None
         if moment is None:
             raise ValidationFailed("bad_time", _("%(what)s: give a date and time.") % {"what": what})
+    dates.check(moment, field, what)  # before make_aware: year 1 or 9999 can leave Python's dates there
     if timezone.is_naive(moment):
         moment = timezone.make_aware(moment)
     if moment > timezone.now() + timedelta(minutes=1):
@@ -157,9 +159,9 @@ def record_ruling(
         raise OversightError("not_staff", _("A ruling is recorded by a logged-in floor or director."), status=403)
     if window not in (Ruling.HAND, Ruling.BREAK):
         raise ValidationFailed("bad_window", _("The dispute window is HAND or BREAK."))
-    asked = _when(asked_at, _("Time asked"), required=False) or timezone.now()
-    disputed = _when(disputed_at, _("Time the pot was awarded"), required=window == Ruling.BREAK)
-    next_hand = _when(next_hand_at, _("Time the next hand began"), required=False)
+    asked = _when(asked_at, _("Time asked"), required=False, field="asked_at") or timezone.now()
+    disputed = _when(disputed_at, _("Time the pot was awarded"), required=window == Ruling.BREAK, field="disputed_at")
+    next_hand = _when(next_hand_at, _("Time the next hand began"), required=False, field="next_hand_at")
     if table_number in ("", None):
         table = None
     else:

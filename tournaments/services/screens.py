@@ -10,8 +10,9 @@ import secrets
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
-from tdmanager import realtime
+from tdmanager import realtime, shown_text
 from tdmanager.transactions import service
 
 from .. import layouts
@@ -41,6 +42,8 @@ def _checked(values: dict) -> dict:
     """The layouts and sounds as stored (issue #43): each layout one that exists, the sounds over
     their defaults; ``ValidationFailed`` naming the field otherwise."""
     values = dict(values)
+    shown_text.check(values.get("name"), "name", _("Name"))
+    shown_text.check(values.get("announcement"), "announcement", _("Announcement"))
     if "layouts" in values:
         values["layouts"] = clean_screen_layouts(values["layouts"])
     if "sounds" in values:

@@ -1,0 +1,119 @@
+"""How large a request's body may be, per kind of route: one place for the web app (which refuses
+before it reads: ``tdmanager.asgi``) and for Django's side (``BodyLimitMiddleware``,
+``errorpages.ApiErrorMiddleware``), so that uvicorn, the test client and any other server agree.
+
+Most routes take a small body: an API call's JSON, a page's form. Anyone may send one to the
+login, the token endpoint and the public pages before any login is checked, so the small limits
+are what an anonymous client can make a process hold. Two routes take files, for the staff: an
+image for the lobby screens (``IMAGE_FILE``, the figure the layouts service refuses past) and a
+layout file exported by another room (``LAYOUT_FILE``). Their limits leave ``MULTIPART_ROOM``
+for what a form adds around the file (boundaries, the part heads, the other fields).
+
+The limits themselves are settings (docs/operating.md, "Request bodies"): ``TDM_BODY_JSON``,
+``TDM_BODY_FORM``, ``TDM_BODY_IMAGE``, ``TDM_BODY_LAYOUT``; Django's ``DATA_UPLOAD_MAX_MEMORY_SIZE``
+is the largest of them. Kept free of Django imports at module level: the
+settings module reads the figures below.
+"""
+
+from functools import lru_cache
+
+IMAGE_FILE = 5 * 1024 * 1024  # an image for the lobby screens (tournaments.services.layouts)
+LAYOUT_FILE = 8 * 1024 * 1024  # an exported layout, its images inside (base64 PNGs)
+MULTIPART_ROOM = 64 * 1024  # a form's own bytes around its file
+
+JSON, FORM, IMAGE, LAYOUT = "json", "form", "image", "layout"
+
+#: The routes (URL names) that take more than the small limits; every other takes JSON under
+#: /api/, a form elsewhere. The layouts page takes both an image and a layout file (one URL, its
+#: ``op`` says which), so the larger.
+ROUTES = {
+    "api-screen-images": IMAGE,
+    "api-screen-layout-import": LAYOUT,
+    "screen-layouts": LAYOUT,
+}
+
+
+def kind_of(url_name: str | None, path: str) -> str:
+    """The kind of a route, by its URL name (None: no view answers the path)."""
+    found = ROUTES.get(url_name) if url_name else None
+    return found or (JSON if path.startswith("/api/") else FORM)
+
+
+def limit(kind: str) -> int | None:
+    """The most bytes a body of this kind may have (None: no limit, as Django's setting allows)."""
+    from django.conf import settings
+
+    return {JSON: settings.TDM_BODY_JSON, FORM: settings.TDM_BODY_FORM, IMAGE: settings.TDM_BODY_IMAGE, LAYOUT: settings.TDM_BODY_LAYOUT}[kind]
+
+
+@lru_cache(maxsize=4096)
+def _kind_of_path(urlconf: str, path_info: str) -> str:
+    from django.urls import Resolver404, resolve
+
+    try:
+        name = resolve(path_info, urlconf).url_name
+    except Resolver404:
+        name = None
+    except Exception:  # a path the resolver chokes on: its view (none) will say so
+        name = None
+    return kind_of(name, path_info)
+
+
+def request_limit(request) -> int | None:
+    """The limit of a Django request's route."""
+    from django.conf import settings
+
+    urlconf = getattr(request, "urlconf", None) or settings.ROOT_URLCONF
+    return limit(_kind_of_path(urlconf, request.path_info))
+
+
+def _spooled_size(request) -> int:
+    """A body sent without Content-Length (chunked) has been received whole by the ASGI handler
+    into a seekable file: its size. Django and DRF would not look at it, but it was sent."""
+    stream = getattr(request, "_stream", None)
+    try:
+        if stream is None or not stream.seekable():
+            return 0
+        here = stream.tell()
+        size = stream.seek(0, 2)
+        stream.seek(here)
+        return size
+    except (AttributeError, OSError, ValueError):
+        return 0
+
+
+def too_large(request) -> bool | None:
+    """Whether the request's body is over its route's limit (declared, or received whole without
+    a length); None when its declared length is not a number."""
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return None
+    most = request_limit(request)
+    return most is not None and (length > most or (not length and _spooled_size(request) > most))
+
+
+class BodyLimitMiddleware:
+    """Refuse a body over its route's limit before anything reads it: 413, ``{"code":
+    "request_too_large"}`` under /api/, a line of text in the request's language elsewhere (it
+    runs after LocaleMiddleware). The web app (``tdmanager.asgi``) has refused it already before
+    reading it; this holds the same limits under the test client and any other server."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        from django.http import HttpResponse
+        from django.utils import translation
+
+        from .errorpages import api_error, is_api, request_too_large  # errorpages imports this module; settings does too
+
+        refused = too_large(request)
+        if refused is None:
+            return api_error(400) if is_api(request) else self.get_response(request)  # Django reads no body then
+        if refused:
+            if is_api(request):
+                return api_error(413)
+            status, headers, content = request_too_large(request.path, translation.get_language())
+            return HttpResponse(content, status=status, content_type=dict(headers)[b"content-type"].decode())
+        return self.get_response(request)
