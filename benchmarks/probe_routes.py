@@ -4,6 +4,7 @@
     .venv/bin/python benchmarks/probe_routes.py --database sqlite
     .venv/bin/python benchmarks/probe_routes.py --database postgres://postgres@127.0.0.1:5432/tdm_probe
     .venv/bin/python benchmarks/probe_routes.py --routes '^api-seating' --roles director,floor --values nul,rlo
+    .venv/bin/python benchmarks/probe_routes.py --database sqlite --values declared-huge,over-limit,thin-image,nested-list,nested-object,year-9999,year-0001
 
 Makes a fresh database (PostgreSQL by default, since a NUL byte fails only there: the database
 named is dropped and created anew, as ``benchmarks/common.py`` does; ``--database sqlite``: a
@@ -29,13 +30,36 @@ right-to-left override, a zero-width space, a newline, fullwidth digits, ``3_00`
   schema says so); for a page every field of every form that posts to it, as the pages offer
   them to each role (the others as the form fills them).
 
+Besides text, inputs that are no text (``SPECIAL``, each a key of ``--values``, all sent by default):
+
+- ``declared-huge``: for every route and method that takes a body, as each role it lets in and
+  anonymous, a few bytes sent with ``CONTENT_LENGTH`` 2,000,000,000 (the test client passes it on
+  to ``tdmanager.bodylimits.BodyLimitMiddleware``): a 413;
+- ``over-limit``: for every route and method that takes a body, once, as the director, a body
+  of the route's type one byte over its limit (``bodylimits.limit(kind_of(…))``, 1 MB for JSON
+  and forms, 5 MB + 64 KB for an image, 8 MB + 64 KB for a layout), its true length: a 413;
+- ``thin-image``: a PNG announcing 1 × 16,777,216 pixels (~32 KB, every row there) in every file
+  field of the schema (multipart binary) and of the pages' forms, inside a layout file where the
+  route takes layout files (the import, API and page): 400 ``too_large`` (a page: its error
+  naming the size), another file field (a structure's) a refusal;
+- ``nested-list``, ``nested-object``: a file of 100,000 ``[`` and one of 5,000 ``{"a":`` (each
+  also closed, valid JSON as deep) in the same fields, the layout import's ``file`` as its JSON
+  text: a 4xx (a page: its error);
+- ``year-9999``, ``year-0001``: 9999-12-31 and 0001-01-01 in every date field: the API bodies'
+  (schema format date or date-time, a serializer's date field, a helper's ``as_datetime``; a
+  4xx), the pages' ``date`` and ``datetime-local`` inputs, and the query parameters named like a
+  date (day, date, from, to, since, until, start, end, ``…_at``) or declared with a date format
+  (a 4xx where the schema declares one), then every such name any view reads, at once.
+
 Each request runs in a transaction rolled back afterwards (as the suite's tests do), so every
 one meets the same room. In process: Django's test ``Client``, no server.
 
 It counts requests, answers by status, the 5xx (each printed with its route and input: the
 goal is 0), the API's 4xx that are not ``{"code", "detail"}`` JSON, and the answers that echo a
-raw U+202E or NUL back into an HTML page or a JSON name field (reported, not failed), and
-prints a summary table. Exit status 1 when there is a 5xx or a wrong 4xx shape.
+raw U+202E or NUL back into an HTML page or a JSON name field (reported, not failed), the
+answers to the inputs above that are not the refusal expected and the years 9999 and 0001
+answered 2xx (both reported, not failed), and prints a summary table (each 5xx with the last
+lines of its traceback). Exit status 1 when there is a 5xx or a wrong 4xx shape.
 """
 
 from __future__ import annotations
@@ -75,6 +99,20 @@ HOSTILE = {
     "huge": "9" * 40,  # a whole number no database column holds
 }
 ECHOED = {"nul": "\x00", "rlo": "\u202e"}  # what must not come back raw
+#: inputs that are no text in a field: each its own probes (``special_probes``, ``date_probes``)
+SPECIAL = {
+    "declared-huge": "a body declaring Content-Length 2,000,000,000, a few bytes sent: 413",
+    "over-limit": "a body one byte over its route's limit (tdmanager.bodylimits), as the director: 413",
+    "thin-image": "a PNG of 1 × 16,777,216 pixels (~32 KB) in every file field: 400 too_large",
+    "nested-list": "a file of 100,000 '[' (and the same closed) in every file field: 4xx",
+    "nested-object": "a file of 5,000 '{\"a\":' (and the same closed) in every file field: 4xx",
+    "year-9999": "9999-12-31 in every date field (body, form, query): no 5xx; 4xx where the API declares a date",
+    "year-0001": "0001-01-01 in every date field (body, form, query): no 5xx; 4xx where the API declares a date",
+}
+DECLARED = 2_000_000_000
+YEARS = {"year-9999": ("9999-12-31", "9999-12-31T23:59:59"), "year-0001": ("0001-01-01", "0001-01-01T00:00:00")}
+#: a query parameter named like a date (besides those the schema gives a date format)
+DATE_NAME = re.compile(r"(?:^|[_-])(?:days?|dates?|from|to|since|until|starts?|ends?|at)(?:$|[_-])")
 ROLES = ("director", "floor", "cashier", "dealer", "display", "controller", "regulator")
 ANONYMOUS = "anonymous"
 SOURCES = ("tdmanager", "tournaments", "seating", "payouts")
@@ -335,6 +373,11 @@ class Schema:
     def query_names(self, operation: dict | None) -> list[str]:
         return [p["name"] for p in (operation or {}).get("parameters", []) if p.get("in") == "query"]
 
+    def query_formats(self, operation: dict | None) -> dict[str, str]:
+        """Query parameter → the format its schema declares ("" when none)."""
+        params = [p for p in (operation or {}).get("parameters", []) if p.get("in") == "query"]
+        return {p["name"]: self.deref(p.get("schema", {})).get("format", "") for p in params}
+
     def path_enum(self, operation: dict | None, name: str) -> list[str]:
         for p in (operation or {}).get("parameters", []):
             if p.get("in") == "path" and p["name"] == name:
@@ -429,7 +472,7 @@ class _Forms(HTMLParser):
         attrs = dict(attrs)
         if tag == "form":
             post = (attrs.get("method") or "get").lower() == "post"
-            self._form = {"action": attrs.get("action") or "", "fields": {}, "ops": set(), "files": set()} if post else None
+            self._form = {"action": attrs.get("action") or "", "fields": {}, "ops": set(), "files": set(), "dates": {}} if post else None
             if post:
                 self.forms.append(self._form)
             return
@@ -443,6 +486,9 @@ class _Forms(HTMLParser):
             self._form["ops"].add(attrs.get("value") or "")
         elif tag == "input" and kind == "file":
             self._form["files"].add(name)
+        elif tag == "input" and kind in ("date", "datetime-local"):
+            self._form["dates"][name] = kind
+            self._form["fields"].setdefault(name, attrs.get("value") or "")
         elif tag == "input" and kind in ("checkbox", "radio"):
             if name not in self._form["fields"] or "checked" in attrs:
                 self._form["fields"][name] = attrs.get("value") or "on"
@@ -482,6 +528,7 @@ class Form:
     op: str | None
     fields: dict
     files: set
+    dates: dict = field(default_factory=dict)  # field → "date" or "datetime-local"
 
 
 def forms_on(page_path: str, html: str) -> list[Form]:
@@ -495,7 +542,7 @@ def forms_on(page_path: str, html: str) -> list[Form]:
             continue
         path = (action.path or urlsplit(page_path).path) + (f"?{action.query}" if action.query else "")
         for op in sorted(form["ops"]) or [None]:
-            out.append(Form(path, op, dict(form["fields"]), set(form["files"])))
+            out.append(Form(path, op, dict(form["fields"]), set(form["files"]), dict(form["dates"])))
     return out
 
 
@@ -513,6 +560,10 @@ class Probe:
     method: str
     path: str
     body: object = None  # dict (JSON or multipart) or list of pairs (a form)
+    raw: bytes | None = None  # a body sent as these bytes (``content_type``), ``body`` then unused
+    content_type: str = ""
+    meta: dict = field(default_factory=dict)  # extra WSGI environ (a declared CONTENT_LENGTH)
+    expect: str = ""  # what the answer must be besides no 5xx (``meets``): "413", "too_large", "4xx", "refused"
 
 
 def kind_of(route: Route, method: str, op: str | None) -> str:
@@ -688,6 +739,247 @@ def form_probes(route, method, role, form: Form, kind, values):
             yield Probe(route, kind, "form", name, label, role, method, form.path, body)
 
 
+# --- bodies no route may take, files no field may take, dates out of range ------------------------
+
+
+def thin_png() -> bytes:
+    """A PNG whose header announces 1 × 16,777,216 pixels, every row there (~32 KB compressed)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    height = 16_777_216
+    rows = zlib.compressobj(9)
+    data = b"".join(rows.compress(b"\x00\x00" * (1 << 20)) for _ in range(height >> 20)) + rows.flush()  # filter 0, one grey byte
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, height, 8, 0, 0, 0, 0)) + chunk(b"IDAT", data) + chunk(b"IEND", b"")
+
+
+_THIN = []
+
+
+def thin_image() -> bytes:
+    if not _THIN:
+        _THIN.append(thin_png())
+    return _THIN[0]
+
+
+def layout_file(png: bytes) -> dict:
+    """An exported layout (``services.layouts.export_layout``'s format) whose one logo is ``png``."""
+    import base64
+
+    from tournaments.services import layouts as layout_service
+
+    return {
+        "format": layout_service.FORMAT,
+        "version": layout_service.VERSION,
+        "name": "Probe thin",
+        "portrait": False,
+        "design": {"theme": {}, "blocks": [{"kind": "logo", "x": 0, "y": 0, "w": 4, "h": 4, "image": 1}]},
+        "images": {"1": {"name": "thin", "png": base64.b64encode(png).decode()}},
+    }
+
+
+def nested_files(label: str) -> list[str]:
+    """The deep files: as the brief of each says (never closed), then closed (valid JSON, as deep)."""
+    if label == "nested-list":
+        return ["[" * 100_000, "[" * 100_000 + "]" * 100_000]
+    return ['{"a":' * 5_000, '{"a":' * 5_000 + "1" + "}" * 5_000]
+
+
+def route_limit(path: str) -> int | None:
+    """The body limit of the route ``path`` resolves to (``tdmanager.bodylimits``)."""
+    from django.urls import resolve
+
+    from tdmanager import bodylimits
+
+    name = resolve(urlsplit(path).path).url_name
+    return bodylimits.limit(bodylimits.kind_of(name, urlsplit(path).path))
+
+
+def multipart(fields: dict) -> bytes:
+    from django.test.client import BOUNDARY, encode_multipart
+
+    return encode_multipart(BOUNDARY, fields)  # the boundary MULTIPART_CONTENT names
+
+
+def sized_body(content_type: str, size: int) -> bytes:
+    """A well-formed body of this type, exactly ``size`` bytes."""
+    if content_type == "application/json":
+        return b'{"a": "' + b"x" * (size - 9) + b'"}'
+    if content_type.startswith("multipart/"):
+        empty = len(multipart({"a": ""}))
+        return multipart({"a": "x" * (size - empty)})
+    return b"a=" + b"x" * (size - 2)
+
+
+def body_type(route: Route, schema: Schema, operation, forms) -> str:
+    """The content type a client sends this route: the schema's for the API, a page's form's."""
+    from django.test.client import MULTIPART_CONTENT
+
+    if route.template.startswith("api/"):
+        media = (schema.body(operation) or ("application/json",))[0]
+        return MULTIPART_CONTENT if media.startswith("multipart/") else media
+    return MULTIPART_CONTENT if any(form.files for form in forms.get(route.name, [])) else "application/x-www-form-urlencoded"
+
+
+def small_body(content_type: str, op: str | None) -> bytes:
+    if content_type == "application/json":
+        return b"{}"
+    if content_type.startswith("multipart/"):
+        return multipart({"op": op or "probe"})
+    return urlencode({"op": op or "probe"}).encode()
+
+
+def size_probes(route, schema, room, roles, values, forms):
+    """Per method that takes a body: a declared length of 2,000,000,000 with a few bytes sent, as
+    each role (and anonymous); a body one byte over the route's limit, as the director only."""
+    from django.test.client import MULTIPART_CONTENT
+
+    seen = set()
+    for method, op, operation in calls(route, schema):
+        if method in ("GET", "HEAD", "OPTIONS") or method in seen:
+            continue
+        seen.add(method)
+        kind = kind_of(route, method, op)
+        path = build_path(route, room, op)
+        content_type = body_type(route, schema, operation, forms)
+        sent = content_type if not content_type.startswith("multipart/") else MULTIPART_CONTENT
+        if "declared-huge" in values:
+            who = {r for m, o, _op in calls(route, schema) if m == method for r in permitted(route, m, o)}
+            for role in (r for r in (*ROLES, ANONYMOUS) if r in who and r in roles):
+                yield Probe(route, kind, "declared", "Content-Length", "declared-huge", role, method, path,
+                            raw=small_body(content_type, op), content_type=sent, meta={"CONTENT_LENGTH": str(DECLARED)}, expect="413")  # fmt: skip
+        most = route_limit(path)
+        if "over-limit" in values and most is not None and "director" in roles:
+            yield Probe(route, kind, "over-limit", f"{most + 1:,} bytes", "over-limit", "director", method, path,
+                        raw=sized_body(content_type, most + 1), content_type=sent, expect="413")  # fmt: skip
+
+
+def file_probes(route, method, role, path, schema, operation, room, kind, values):
+    """An API call's file fields (multipart binary; a JSON ``file`` holding a layout file): the
+    long-thin image, the deep files."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.test.client import MULTIPART_CONTENT
+
+    media, base, nodes = body_fields(route, schema, operation, room)
+    binary = [n for n, node in nodes.items() if node.get("format") == "binary"] if media.startswith("multipart/") else []
+    from tdmanager import bodylimits
+
+    # a JSON field holding a file: the layout import's (its route takes layout files)
+    takes_layout = bodylimits.ROUTES.get(route.name) == bodylimits.LAYOUT
+    layout = ["file"] if media == "application/json" and takes_layout and "file" in nodes else []
+    for name in binary:
+        others = {k: v for k, v in base.items() if k not in binary}
+        if "thin-image" in values:
+            raw = multipart({**others, name: SimpleUploadedFile("thin.png", thin_image(), "image/png")})
+            expect = "too_large" if name == "image" else "4xx"  # another file (a structure's) refuses it as no file of its kind
+            yield Probe(route, kind, "file", name, "thin-image", role, method, path, raw=raw, content_type=MULTIPART_CONTENT, expect=expect)
+        for label in ("nested-list", "nested-object"):
+            for text in nested_files(label) if label in values else ():
+                raw = multipart({**others, name: SimpleUploadedFile("deep.json", text.encode(), "application/json")})
+                yield Probe(route, kind, "file", name, label, role, method, path, raw=raw, content_type=MULTIPART_CONTENT, expect="4xx")
+    for name in layout:
+        others = {k: v for k, v in base.items() if k != name}
+        if "thin-image" in values:
+            raw = json.dumps({**others, name: layout_file(thin_image())}).encode()
+            yield Probe(route, kind, "file", name, "thin-image", role, method, path, raw=raw, content_type="application/json", expect="too_large")
+        for label in ("nested-list", "nested-object"):
+            for text in nested_files(label) if label in values else ():
+                raw = (json.dumps(others)[:-1] + (", " if others else "") + f'"{name}": {text}}}').encode()
+                yield Probe(route, kind, "file", name, label, role, method, path, raw=raw, content_type="application/json", expect="4xx")
+
+
+def form_file_probes(route, method, role, form: Form, kind, values):
+    """Each file field of a page's form: the long-thin image (inside a layout file where the route
+    takes layout files), the deep files; the page refuses (an error, or a 4xx)."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.test.client import MULTIPART_CONTENT
+
+    from tdmanager import bodylimits
+
+    filled = {**form.fields, **({"op": form.op} if form.op is not None else {})}
+    takes_layout = bodylimits.ROUTES.get(route.name) == bodylimits.LAYOUT
+    for name in sorted(form.files):
+        if "thin-image" in values:
+            png = thin_image()
+            upload = (
+                SimpleUploadedFile("thin.json", json.dumps(layout_file(png)).encode(), "application/json")
+                if takes_layout and name == "file"
+                else SimpleUploadedFile("thin.png", png, "image/png")
+            )
+            expect = "too_large" if name == "image" or (takes_layout and name == "file") else "refused"
+            raw = multipart({**filled, name: upload})
+            yield Probe(route, kind, "form file", name, "thin-image", role, method, form.path, raw=raw, content_type=MULTIPART_CONTENT, expect=expect)
+        for label in ("nested-list", "nested-object"):
+            for text in nested_files(label) if label in values else ():
+                raw = multipart({**filled, name: SimpleUploadedFile("deep.json", text.encode(), "application/json")})
+                yield Probe(route, kind, "form file", name, label, role, method, form.path, raw=raw, content_type=MULTIPART_CONTENT, expect="refused")
+
+
+def date_query_probes(route, method, role, base, names_here, all_names, schema, operation, body, kind, values):
+    """Each query parameter named like a date, or the schema gives a date format: years 9999, 0001
+    (a 4xx where the schema declares a date); then every name like a date any view reads, at once
+    (a helper of the view may read one its own source does not name)."""
+    formats = schema.query_formats(operation)
+    names = sorted({n for n in names_here if DATE_NAME.search(n)} | {n for n, f in formats.items() if f in ("date", "date-time")})
+    for name in names:
+        declared = formats.get(name) in ("date", "date-time")
+        for label in (v for v in YEARS if v in values):
+            day, moment = YEARS[label]
+            text = moment + "Z" if formats.get(name) == "date-time" else day
+            yield Probe(
+                route, kind, "date query", name, label, role, method, with_query(base, [(name, text)]), body, expect="4xx" if declared and kind == "api" else ""
+            )
+    everywhere = [n for n in all_names if DATE_NAME.search(n)]
+    for label in (v for v in YEARS if v in values) if everywhere else ():
+        yield Probe(route, kind, "date query", "*", label, role, method, with_query(base, [(n, YEARS[label][0]) for n in everywhere]), body)
+
+
+def _is_date(value, node: dict) -> str | None:
+    """The kind of date a body field is ("date", "date-time"; None: none), by its schema's format
+    or the plausible value given to a field read as a date."""
+    if node.get("format") in ("date", "date-time"):
+        return node["format"]
+    if value == "2030-01-01T20:00:00Z":
+        return "date-time"
+    return "date" if value == "2030-01-01" else None
+
+
+def date_body_probes(route, method, role, path, schema, operation, room, kind, values):
+    """Each date field of an API call's body (one level into lists of objects): years 9999, 0001, a 4xx."""
+    media, base, nodes = body_fields(route, schema, operation, room)
+    if media != "application/json":
+        return
+    labels = [v for v in YEARS if v in values]
+    for name, value in base.items():
+        prop = nodes.get(name, {})
+        what = _is_date(value, prop)
+        for label in labels if what else ():
+            day, moment = YEARS[label]
+            text = moment + "Z" if what == "date-time" else day
+            yield Probe(route, kind, "date body", name, label, role, method, path, {**base, name: text}, expect="4xx")
+        items = schema.deref(prop.get("items", {})) if prop.get("type") == "array" else {}
+        for sub, sub_node in items.get("properties", {}).items():
+            item = plausible(schema, sub, items, room)
+            what = _is_date(item.get(sub), schema.deref(sub_node))
+            for label in labels if what else ():
+                day, moment = YEARS[label]
+                text = moment + "Z" if what == "date-time" else day
+                yield Probe(route, kind, "date body", f"{name}[].{sub}", label, role, method, path, {**base, name: [{**item, sub: text}]}, expect="4xx")
+
+
+def date_form_probes(route, method, role, form: Form, kind, values):
+    """Each date or datetime-local field of a page's form: years 9999, 0001 (no 5xx)."""
+    filled = {**form.fields, **({"op": form.op} if form.op is not None else {})}
+    for name, what in sorted(form.dates.items()):
+        for label in (v for v in YEARS if v in values):
+            day, moment = YEARS[label]
+            body = {**filled, name: day if what == "date" else moment[:16]}
+            yield Probe(route, kind, "date form", name, label, role, method, form.path, body)
+
+
 # --- sending and checking --------------------------------------------------------------------------
 
 
@@ -698,6 +990,8 @@ class Tally:
     rows: dict = field(default_factory=lambda: defaultdict(Counter))  # (kind, where) → counts
     server_errors: list = field(default_factory=list)
     bad_shapes: list = field(default_factory=list)
+    unexpected: Counter = field(default_factory=Counter)  # an answer not the one expected (not a 5xx) → how often
+    accepted: Counter = field(default_factory=Counter)  # a year 9999 or 0001 answered 2xx (by route and field) → how often
     echoes: Counter = field(default_factory=Counter)  # where a raw U+202E or NUL came back → how often
     routes: set = field(default_factory=set)
     roles: Counter = field(default_factory=Counter)
@@ -736,17 +1030,19 @@ def rolled_back(send):
 
 
 def send(clients: Clients, probe: Probe):
-    from django.test.client import MULTIPART_CONTENT, encode_multipart
+    from django.test.client import BOUNDARY, MULTIPART_CONTENT, encode_multipart
 
     client = clients[probe.role]
     accept = {"HTTP_ACCEPT": "application/json"} if probe.kind == "api" else {}
-    if probe.body is None:
+    if probe.raw is not None:
+        call = lambda: client.generic(probe.method, probe.path, probe.raw, content_type=probe.content_type, **accept, **probe.meta)
+    elif probe.body is None:
         call = lambda: client.generic(probe.method, probe.path, **accept)
-    elif probe.where == "json" or (probe.kind == "api" and probe.where in ("path", "query")):
+    elif probe.where in ("json", "date body") or (probe.kind == "api" and probe.where in ("path", "query", "date query")):
         data = json.dumps(probe.body, ensure_ascii=False).encode()
         call = lambda: client.generic(probe.method, probe.path, data, content_type="application/json", **accept)
     elif probe.where == "multipart":
-        data = encode_multipart("BoUnDaRy", {k: _as_file(k, v) for k, v in probe.body.items()})
+        data = encode_multipart(BOUNDARY, {k: _as_file(k, v) for k, v in probe.body.items()})
         call = lambda: client.generic(probe.method, probe.path, data, content_type=MULTIPART_CONTENT, **accept)
     else:
         data = urlencode(probe.body, doseq=True)
@@ -813,8 +1109,47 @@ def describe(probe: Probe, response=None) -> str:
     out = f"{probe.role:10} {probe.method:6} {path}  [{probe.route.name}; {probe.where} {probe.field}={probe.value}]"
     exc = getattr(response, "exc_info", None)
     if exc:
+        import traceback
+
+        frames = traceback.extract_tb(exc[2])[-3:]
+        out += "".join(f"\n    {Path(f.filename).name}:{f.lineno} {f.name}: {f.line}" for f in frames)
         out += f"\n    {exc[0].__name__}: {str(exc[1])[:300]}"
     return out
+
+
+def page_error(response) -> str | None:
+    """The error a page queued for the next page (its message), None when it queued none."""
+    storage = getattr(getattr(response, "wsgi_request", None), "_messages", None)
+    errors = [str(m) for m in getattr(storage, "_queued_messages", []) if m.level_tag == "error"]
+    return errors[0] if errors else None
+
+
+def refused(response, text: str, probe: Probe) -> str | None:
+    """Why the answer is not the refusal ``probe.expect`` asks for (None: it is)."""
+    status = response.status_code
+    if probe.expect == "413":
+        return None if status == 413 else f"{status}"
+    if probe.kind == "api":
+        if not 400 <= status < 500:
+            return f"{status}"
+        if probe.expect == "too_large" and status != 401 and status != 403:
+            try:
+                code = json.loads(text).get("code")
+            except (ValueError, AttributeError):
+                code = None
+            return None if status == 400 and code == "too_large" else f"{status} {code}"
+        return None
+    if 400 <= status < 500:
+        return None
+    location = response.get("Location", "")
+    if 300 <= status < 400 and "/login" in location:
+        return None  # not let in: the input never reached the view
+    message = page_error(response)
+    if message is None:
+        return f"{status} {location}".strip()
+    if probe.expect == "too_large" and not ("4096" in message or "32" in message):
+        return f"{status} error {message[:80]!r}"
+    return None
 
 
 def record(tally: Tally, probe: Probe, response) -> str:
@@ -831,6 +1166,13 @@ def record(tally: Tally, probe: Probe, response) -> str:
     if status >= 500:
         tally.server_errors.append(describe(probe, response))
         print(f"5xx {status}: {tally.server_errors[-1]}", flush=True)
+    if probe.expect and status < 500:
+        why = refused(response, text, probe)
+        if why is not None:
+            row["unexpected"] += 1
+            tally.unexpected[f"{probe.route.name} {probe.method} ({probe.where} {probe.field}={probe.value}, expected {probe.expect}) → {why}"] += 1
+    if probe.value in YEARS and 200 <= status < 300 and probe.field != "*":
+        tally.accepted[f"{probe.route.name} {probe.method} {probe.role if probe.role == ANONYMOUS else 'staff'} ({probe.where} {probe.field})"] += 1
     if probe.path.startswith("/api/") and 400 <= status < 500 and not is_error_shape(response, text):
         row["bad shape"] += 1
         tally.bad_shapes.append(f"{status} {describe(probe)}: {response.get('Content-Type')} {text[:120]!r}")
@@ -846,6 +1188,7 @@ def record(tally: Tally, probe: Probe, response) -> str:
 
 def plan(routes, room, schema, all_names, roles, values, forms):
     """Every probe, route by route: each call the policy decides, as each role it lets in."""
+    hostile = [v for v in values if v in HOSTILE]
     for route in routes:
         names_here = {"next"} if route.admin else {"q"} | view_query_names(route)
         for i, (method, op, operation) in enumerate(calls(route, schema)):
@@ -855,13 +1198,21 @@ def plan(routes, room, schema, all_names, roles, values, forms):
             skip = ("op",) if i and "op" in route.params else ()  # a hostile op replaces the op: once per route
             for role in (r for r in permitted(route, method, op) if r in roles):
                 yield Probe(route, kind, "baseline", "", "", role, method, base, body)
-                yield from path_probes(route, method, role, op, room, body, kind, values, skip)
-                yield from query_probes(route, method, role, base, names_here | set(schema.query_names(operation)), all_names, body, kind, values)
+                yield from path_probes(route, method, role, op, room, body, kind, hostile, skip)
+                query_here = names_here | set(schema.query_names(operation))
+                yield from query_probes(route, method, role, base, query_here, all_names, body, kind, hostile)
+                yield from date_query_probes(route, method, role, base, query_here, all_names, schema, operation, body, kind, values)
                 if kind == "api" and method != "GET" and (role != ANONYMOUS or is_public(route, method, op)):
-                    yield from body_probes(route, method, role, base, schema, operation, room, kind, values)
+                    yield from body_probes(route, method, role, base, schema, operation, room, kind, hostile)
+                    yield from date_body_probes(route, method, role, base, schema, operation, room, kind, values)
+                    yield from file_probes(route, method, role, base, schema, operation, room, kind, values)
         for form in forms.get(route.name, []):
             for role in (r for r in permitted(route, "POST", form.op) if r in roles and (r != ANONYMOUS or is_public(route, "POST", form.op))):
-                yield from form_probes(route, "POST", role, form, kind_of(route, "POST", form.op), values)
+                form_kind = kind_of(route, "POST", form.op)
+                yield from form_probes(route, "POST", role, form, form_kind, hostile)
+                yield from date_form_probes(route, "POST", role, form, form_kind, values)
+                yield from form_file_probes(route, "POST", role, form, form_kind, values)
+        yield from size_probes(route, schema, room, roles, values, forms)
 
 
 def discover_forms(routes, room, clients, roles) -> dict:
@@ -899,20 +1250,35 @@ def print_summary(tally: Tally, seconds: float, database: str):
     print(f"\nRoute probe on {database}: {tally.requests:,} requests over {len(tally.routes)} routes, {seconds:.0f} s")
     print("  roles: " + ", ".join(f"{r} {n:,}" for r, n in sorted(tally.roles.items())))
     print("  statuses: " + ", ".join(f"{s}: {n:,}" for s, n in sorted(tally.statuses.items())))
-    columns = ("requests", "2xx", "3xx", "4xx", "5xx", "bad shape", "echoes")
-    print(f"\n  {'kind':8} {'where':10} " + " ".join(f"{c:>9}" for c in columns))
+    columns = ("requests", "2xx", "3xx", "4xx", "5xx", "bad shape", "echoes", "unexpected")
+    print(f"\n  {'kind':8} {'where':10} " + " ".join(f"{c:>10}" for c in columns))
     for (kind, where), row in sorted(tally.rows.items()):
-        print(f"  {kind:8} {where:10} " + " ".join(f"{row[c]:>9,}" for c in columns))
+        print(f"  {kind:8} {where:10} " + " ".join(f"{row[c]:>10,}" for c in columns))
     total = Counter()
     for row in tally.rows.values():
         total.update(row)
-    print(f"  {'total':8} {'':10} " + " ".join(f"{total[c]:>9,}" for c in columns))
+    print(f"  {'total':8} {'':10} " + " ".join(f"{total[c]:>10,}" for c in columns))
     echoed = sum(tally.echoes.values())
-    print(f"\n  5xx: {len(tally.server_errors)}; API 4xx not {{code, detail}}: {len(tally.bad_shapes)}; raw U+202E/NUL echoed: {echoed}")
+    print(
+        f"\n  5xx: {len(tally.server_errors)}; API 4xx not {{code, detail}}: {len(tally.bad_shapes)}; raw U+202E/NUL echoed: {echoed};"
+        f" not the refusal expected (reported, not failed): {sum(tally.unexpected.values())}"
+    )
+    if tally.server_errors:
+        print("\n5xx:")
+        for line in tally.server_errors[:200]:
+            print("  " + line)
     if tally.bad_shapes:
         print("\nAPI 4xx not {code, detail}:")
         for line in sorted(set(tally.bad_shapes))[:100]:
             print("  " + line)
+    if tally.unexpected:
+        print("\nNot the refusal expected (413 for a body over its limit; 400 too_large for the thin image; a 4xx, or a page's error): answers")
+        for line, n in sorted(tally.unexpected.items()):
+            print(f"  {line}: {n}")
+    if tally.accepted:
+        print("\nA year 9999 or 0001 answered 2xx (reported: a page's 200 may be its form shown again with the error; a query a view ignores): answers")
+        for line, n in sorted(tally.accepted.items()):
+            print(f"  {line}: {n}")
     if tally.echoes:
         print("\nA raw U+202E or NUL sent came back (reported, not failed): route (where sent) → where it came back, answers")
         for line, n in sorted(tally.echoes.items()):
@@ -924,10 +1290,13 @@ def main():
     parser.add_argument("--database", default="postgres", help="postgres (tdm_probe on 127.0.0.1), a postgres:// URL, or sqlite")
     parser.add_argument("--routes", default="", help="only the route names matching this regular expression")
     parser.add_argument("--roles", default=",".join((*ROLES, ANONYMOUS)), help="comma-separated roles (anonymous included)")
-    parser.add_argument("--values", default=",".join(HOSTILE), help="comma-separated keys of HOSTILE")
+    parser.add_argument("--values", default=",".join((*HOSTILE, *SPECIAL)), help="comma-separated keys of HOSTILE and SPECIAL")
     parser.add_argument("--count", action="store_true", help="count the requests the probe would send, per route, and stop")
     args = parser.parse_args()
     roles, values = args.roles.split(","), args.values.split(",")
+    unknown = [v for v in values if v not in HOSTILE and v not in SPECIAL]
+    if unknown:
+        parser.error(f"unknown --values {', '.join(unknown)}: choose among {', '.join((*HOSTILE, *SPECIAL))}")
 
     configure(args.database)
     from django.core.signals import request_finished, request_started

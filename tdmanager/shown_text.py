@@ -1,5 +1,7 @@
-"""Texts shown to others (a room's, a zone's, a screen's, a layout's or a device's name, an
-announcement, a layout's or a sound's text) carry no bidirectional control character.
+"""Texts shown to others carry no bidirectional control character: the names of tournaments,
+series, structures, chip sets, payout templates, rooms, zones, screens, layouts and devices, a
+structure's description, a series' ticket text, an announcement, a layout's or a sound's text,
+the reason of a change made public.
 
 Why refuse them: a right-to-left override (U+202E) or an isolate (U+2066–U+2069) makes a lobby
 screen, a phone or the room map read other than what is stored ("Sala 1" shown as "1 alaS", a

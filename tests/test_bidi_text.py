@@ -11,7 +11,8 @@ from django.test import Client
 from seating.models import CardRoom, RoomTable
 from seating.services import cardrooms
 from tdmanager.shown_text import BIDI_CONTROLS
-from tournaments.models import DeviceToken, DisplayScreen, ScreenLayout
+from tournaments.formats.models import Series
+from tournaments.models import ChipSet, DeviceToken, DisplayScreen, ScreenLayout, Tournament, TournamentChange, TournamentTemplate
 
 pytestmark = pytest.mark.django_db
 
@@ -105,3 +106,155 @@ def test_the_room_page_refuses_them_naming_the_field(director, room):
     assert any(m.startswith("Reason:") for m in said), said
     assert list(CardRoom.objects.values_list("name", flat=True)) == ["Sala"]
     assert list(RoomTable.objects.values_list("number", "zone", "out_of_service")) == [(1, "", "")]
+
+
+# --- tournaments, structures, chip sets, published changes, series, payout templates ----------
+# Each is read by the players: a tournament's name on the lobby screens, the phones, the public
+# rules page and the slips; a structure's and a chip set's name on the screens; a published
+# change's reason on the public change feed; a series' name on its leaderboard.
+
+
+def _logged_in(director):
+    c = Client()
+    c.force_login(director)
+    return c
+
+
+def _said(r):
+    return [str(m) for m in get_messages(r.wsgi_request)]
+
+
+def _tournament_form(structure, name):
+    return {
+        "name": name,
+        "start_at": "2026-07-09T19:00",
+        "game": "NLHE",
+        "format": "FREEZEOUT",
+        "currency": "EUR",
+        "buy_in": "100",
+        "fee": "10",
+        "starting_stack": "30000",
+        "table_size": "9",
+        "min_players": "2",
+        "structure": structure.pk,
+        "late_reg_end": "END_OF_LEVEL",
+        "max_entries_per_player": "1",
+        "rebuy_fee": "0",
+        "addon_fee": "0",
+        "addon_max": "1",
+        "rule_set": "TDA",
+        "rebuy_stack_threshold": "0",
+    }
+
+
+def test_the_api_refuses_them_in_a_tournament_name_however_it_is_made(api, director, structure, make_tournament):
+    c, t = api(director), make_tournament(status=Tournament.PLANNED)
+    new = {"start_at": "2026-07-09T19:00:00Z", "buy_in": "100", "starting_stack": 30000, "structure": structure.pk}
+    refused(c.post("/api/v1/tournaments/", {**new, "name": SPOOF}, format="json"), "name")
+    refused(c.patch(f"/api/v1/tournaments/{t.pk}/", {"name": SPOOF}, format="json"), "name")
+    refused(c.post(f"/api/v1/tournaments/{t.pk}/copy/", {"name": SPOOF, "start_at": "2026-07-09T19:00:00Z"}, format="json"), "name")
+    refused(c.post(f"/api/v1/tournaments/{t.pk}/save-template/", {"name": SPOOF}, format="json"), "name")
+    assert c.post(f"/api/v1/tournaments/{t.pk}/save-template/", {"name": "Domenica"}, format="json").status_code in (200, 201)
+    template = TournamentTemplate.objects.get()
+    r = c.post(f"/api/v1/tournament-templates/{template.pk}/create-tournament/", {"name": SPOOF, "start_at": "2026-07-09T19:00:00Z"}, format="json")
+    refused(r, "name")
+    assert list(Tournament.objects.values_list("name", flat=True)) == ["Sunday Special"]
+    assert c.post("/api/v1/tournaments/", {**new, "name": "Sala 1"}, format="json").status_code == 201
+
+
+def test_the_pages_refuse_them_in_a_tournament_name(director, structure, make_tournament):
+    c, t = _logged_in(director), make_tournament(status=Tournament.PLANNED)
+    r = c.post("/tournaments/new/", _tournament_form(structure, SPOOF))
+    assert r.status_code == 200 and "right-to-left" in r.content.decode()
+    r = c.post(f"/tournaments/{t.pk}/edit/", _tournament_form(structure, SPOOF))
+    assert r.status_code == 200 and "right-to-left" in r.content.decode()
+    said = _said(c.post(f"/tournaments/{t.pk}/", {"op": "copy", "name": SPOOF, "start_at": "2026-07-09T19:00"}, follow=True))
+    assert any(m.startswith("Name:") for m in said), said
+    said = _said(c.post(f"/tournaments/{t.pk}/", {"op": "save-template", "template_name": SPOOF}, follow=True))
+    assert any(m.startswith("Name:") for m in said), said
+    c.post(f"/tournaments/{t.pk}/", {"op": "save-template", "template_name": "Domenica"})
+    template = TournamentTemplate.objects.get()
+    said = _said(c.post("/tournaments/templates/", {"template": template.pk, "name": SPOOF, "start_at": "2026-07-09T19:00"}, follow=True))
+    assert any(m.startswith("Name:") for m in said), said
+    assert list(Tournament.objects.values_list("name", flat=True)) == ["Sunday Special"]
+    r = c.post("/tournaments/new/", _tournament_form(structure, "Sala 1"))
+    assert r.status_code == 302 and Tournament.objects.filter(name="Sala 1").exists()
+
+
+CHIPS = [{"value": 25, "colour": "green", "quantity": 100}]
+
+
+def test_the_api_refuses_them_in_a_structure_and_a_chip_set(api, director, structure):
+    c = api(director)
+    items = c.get(f"/api/v1/structures/{structure.pk}/").json()["items"]
+    refused(c.post("/api/v1/structures/", {"name": SPOOF, "items": items}, format="json"), "name")
+    refused(c.post("/api/v1/structures/", {"name": "Turbo", "description": "veloce\u2067", "items": items}, format="json"), "description")
+    refused(c.put(f"/api/v1/structures/{structure.pk}/", {"name": SPOOF, "items": items}, format="json"), "name")
+    assert c.post("/api/v1/structures/", {"name": "Turbo 2", "items": items}, format="json").status_code == 201
+    refused(c.post("/api/v1/chipsets/", {"name": SPOOF, "denominations": CHIPS}, format="json"), "name")
+    cs = c.post("/api/v1/chipsets/", {"name": "Casa", "denominations": CHIPS}, format="json")
+    assert cs.status_code == 201, cs.content
+    refused(c.patch(f"/api/v1/chipsets/{cs.json()['id']}/", {"name": SPOOF}, format="json"), "name")
+    assert list(ChipSet.objects.values_list("name", flat=True)) == ["Casa"]
+
+
+def test_a_published_change_refuses_them_in_its_reason(api, director, make_tournament):
+    c, t = api(director), make_tournament()  # registering: published, each change a version
+    r = c.patch(f"/api/v1/tournaments/{t.pk}/", {"starting_stack": 40000, "override_reason": "Più \u202echips"}, format="json")
+    refused(r, "override_reason")
+    assert not TournamentChange.objects.exists()
+    ok = c.patch(f"/api/v1/tournaments/{t.pk}/", {"starting_stack": 40000, "override_reason": "Più chips"}, format="json")
+    assert ok.status_code == 200, ok.content
+    # a reason stored before the rule is never shown to the players as it is
+    TournamentChange.objects.create(tournament=t, version=2, changes={"name": ["a", "b"]}, reason="vecchio \u202e")
+    refused(c.post(f"/api/v1/tournaments/{t.pk}/changes/2/reason/", {"public": True}, format="json"), "reason")
+    said = _said(_logged_in(director).post(f"/tournaments/{t.pk}/", {"op": "reason-public", "version": "2"}, follow=True))
+    assert any(m.startswith("Reason:") for m in said), said
+    assert c.post(f"/api/v1/tournaments/{t.pk}/changes/1/reason/", {"public": True}, format="json").status_code == 200
+    assert list(TournamentChange.objects.order_by("version").values_list("reason_public", flat=True)) == [True, False]
+
+
+def test_the_page_refuses_them_in_a_published_change_reason(director, structure, make_tournament):
+    t = make_tournament()
+    r = _logged_in(director).post(
+        f"/tournaments/{t.pk}/edit/", {**_tournament_form(structure, t.name), "starting_stack": "40000", "override_reason": "\u2066x"}
+    )
+    assert r.status_code == 200 and "right-to-left" in r.content.decode()
+    assert not TournamentChange.objects.exists()
+
+
+def test_series_sit_and_go_and_payout_templates_refuse_them(api, director, structure):
+    c = api(director)
+    refused(c.post("/api/v1/formats/series/", {"name": SPOOF, "cycle_length": 20}, format="json"), "name")
+    refused(
+        c.post("/api/v1/formats/series/", {"name": "Riviera", "cycle_length": 20, "ticket_description": "Ticket\u202e"}, format="json"), "ticket_description"
+    )
+    said = _said(
+        _logged_in(director).post(
+            "/formats/series/new/",
+            {
+                "name": SPOOF,
+                "cycle_length": "20",
+                "lb_constant_mode": "A",
+                "participants": "ENTRIES",
+                "shared_rule": "AVERAGE_PLACE",
+                "tie_break": "BEST_RESULT",
+                "tickets_per_cycle": "4",
+                "scoring": "SANREMO",
+                "multiplier": "10",
+                "participation_points": "0",
+                "knockout_points": "0",
+                "ticket_description": "Ticket",
+                "ticket_value": "0",
+            },
+            follow=True,
+        )
+    )
+    assert any(m.startswith("Name:") for m in said), said
+    assert not Series.objects.exists()
+    assert c.post("/api/v1/formats/series/", {"name": "Riviera", "cycle_length": 20}, format="json").status_code == 201
+    sng = {"buy_in": "30", "fee": "5", "starting_stack": 5000, "structure": structure.pk}
+    refused(c.post("/api/v1/formats/sit-and-go/", {**sng, "name": SPOOF}, format="json"), "name")
+    assert not Tournament.objects.exists()
+    refused(c.post("/api/v1/payouts/templates/", {"name": SPOOF, "percents": ["100"]}, format="json"), "name")
+    assert c.post("/api/v1/payouts/templates/", {"name": "Winner", "percents": ["100"]}, format="json").status_code == 201

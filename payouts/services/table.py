@@ -7,6 +7,7 @@ from decimal import Decimal, InvalidOperation
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tdmanager import shown_text
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.formatting import money as fmt_money
 from tdmanager.money import ZERO, floor_money
@@ -226,7 +227,7 @@ def unlock_payout_table(tournament, *, actor: Actor, reason: str) -> PayoutTable
 @service
 def save_payout_template(name: str, percents, *, actor: Actor, template: PayoutTemplate | None = None) -> PayoutTemplate:
     """A venue template: percentages by place, non-increasing, adding up to 100."""
-    name = (name or "").strip()
+    name = shown_text.check((name or "").strip(), "name", _("Name"))
     if not name:
         raise ValidationFailed("name_required", _("A template needs a name."))
     try:

@@ -15,6 +15,7 @@ from decimal import Decimal
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
+from tdmanager import shown_text
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.transactions import service
 
@@ -66,10 +67,12 @@ def public_changes(t: Tournament, changed: dict) -> dict:
     return out
 
 
-def require_reason(t: Tournament, changes: dict, reason: str) -> None:
+def require_reason(t: Tournament, changes: dict, reason: str, *, field: str = "reason") -> None:
     """A published event's change says why (FMT-02): players read it on the lobby screens."""
     if changes and is_published(t) and not (reason or "").strip():
         raise ValidationFailed("change_reason_required", _("This event is published: say why it changes (the players read it on the lobby screens)."))
+    if changes and is_published(t):  # the version's reason: the players may be shown it
+        shown_text.check(reason, field, _("Reason"))
 
 
 def structure_rows(rows) -> list[str]:
@@ -120,6 +123,8 @@ def set_reason_public(tournament, version: int, public: bool, *, actor: Actor) -
         raise DomainError("unknown_version", _("This event has no version %(v)s.") % {"v": version}, status=404)
     if not row.reason:
         raise ValidationFailed("no_reason", _("Version %(v)s was published without a reason: there is nothing to show.") % {"v": version})
+    if public:  # a reason written before the rule: never shown as it is
+        shown_text.check(row.reason, "reason", _("Reason"))
     if row.reason_public != bool(public):
         row.reason_public = bool(public)
         row.save(update_fields=["reason_public"])

@@ -2,6 +2,9 @@
 colour and the quantity owned) or deletes one. The API (``ChipSetViewSet``) and the chip sets
 page (through that API) call these services; each change is logged."""
 
+from django.utils.translation import gettext as _
+
+from tdmanager import shown_text
 from tdmanager.transactions import service
 
 from ..actions import Action
@@ -22,6 +25,7 @@ def _summary(chip_set: ChipSet, denominations: list[dict]) -> dict:
 def save_chip_set(*, name: str | None, denominations: list[dict] | None, actor: Actor, chip_set: ChipSet | None = None) -> ChipSet:
     """A new chip set, or ``chip_set`` changed: its ``name`` and, when given, its ``denominations``
     (``[{"value", "colour", "quantity"}]``, replacing the ones it had). None leaves a value as it is."""
+    shown_text.check(name, "name", _("Name"))
     if chip_set is None:
         chip_set = clean(ChipSet(name=name))
         chip_set.save(force_insert=True)

@@ -26,7 +26,7 @@ from decimal import Decimal, InvalidOperation
 
 from django.utils.translation import gettext as _
 
-from tdmanager import currencies
+from tdmanager import currencies, shown_text
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.transactions import service
 
@@ -222,6 +222,7 @@ def create_tournament(values: dict, *, actor: Actor, fee_preset: str | None = No
     """A new planned tournament from typed ``values`` (the model's fields). The fee is computed
     (REG-03); ``fee_preset`` (``tournaments.fees.PRESETS``) sets the house override."""
     values = dict(values)
+    shown_text.check(values.get("name"), "name", _("Name"))  # a copy's and a template's too: they come here
     if values.get("rule_set") == "SANREMO_003" and values.get("min_players") is None:
         values["min_players"] = SANREMO_MIN_PLAYERS  # FMT-14: 003's minimum unless the event names a higher one
     if values.get("deductions") is None:  # PAY-01: none typed, the rule set's (003's 3 %)
@@ -245,6 +246,7 @@ def update_tournament(tournament, values: dict, *, actor: Actor, override_reason
     changing one then needs ``override_reason``, logged with the amounts before and after."""
     t = lock_tournament(tournament)
     values = dict(values)
+    shown_text.check(values.get("name"), "name", _("Name"))
     preset_reason = _apply_fee_preset(values, t.settings, fee_preset)
     fee_reason = override_reason.strip() or preset_reason
     old_override = HouseRules.of(t).fee_override
@@ -273,7 +275,7 @@ def update_tournament(tournament, values: dict, *, actor: Actor, override_reason
     if "settings" in changed and _bounty_bought(HouseRules.of(t)) != _bounty_bought(HouseRules.from_settings(changed["settings"])) and t.ledger.exists():
         raise SetupError("bounty_locked", _("The bounty event and its bounty part cannot change once the tournament has sales (PAY-02)."), fields=["settings"])
     public = changes.public_changes(t, changed)  # FMT-02: a published event's change is a new version
-    changes.require_reason(t, public, override_reason)
+    changes.require_reason(t, public, override_reason, field="override_reason")
     before = {name: str(getattr(t, name)) for name in money}
     for name, value in changed.items():
         setattr(t, name, value)
@@ -371,7 +373,7 @@ def copy_tournament(source: Tournament, *, name: str, start_at, actor: Actor, ov
 @service
 def save_template(source: Tournament, *, name: str, actor: Actor) -> TournamentTemplate:
     """Save the setup of ``source`` (with its own copy of the structure) under ``name``."""
-    name = (name or "").strip()
+    name = shown_text.check((name or "").strip(), "name", _("Name"))
     if not name:
         raise ValidationFailed("name_required", _("Give the template a name."), fields={"name": [_("Give the template a name.")]})
     if TournamentTemplate.objects.filter(name__iexact=name).exists():

@@ -7,7 +7,7 @@ import json
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tdmanager import csvsafe, jsonbody
+from tdmanager import csvsafe, jsonbody, shown_text
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.transactions import service
 
@@ -131,6 +131,8 @@ def save_structure(*, name: str, items: list[dict], actor: Actor, description: s
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > 120:
         raise ValidationFailed("name_required", _("A structure needs a name."))
     description = description[:300] if isinstance(description, str) else ""
+    shown_text.check(name, "name", _("Name"))
+    shown_text.check(description, "description", _("Description"))
     published, diff = [], {}
     if structure is None:
         structure = BlindStructure.objects.create(name=name.strip(), description=description, is_template=is_template)
@@ -138,7 +140,7 @@ def save_structure(*, name: str, items: list[dict], actor: Actor, description: s
         published = list(Tournament.objects.select_for_update().filter(structure=structure, status__in=changes.PUBLISHED).order_by("pk"))
         diff = changes.structure_changes(changes.structure_rows(structure.items.order_by("position")), changes.structure_rows(clean))
         if published:
-            changes.require_reason(published[0], diff, reason)
+            changes.require_reason(published[0], diff, reason, field="reason")
         structure.name, structure.description, structure.is_template = name.strip(), description, is_template
         structure.save()
         structure.items.all().delete()

@@ -5,6 +5,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from tdmanager import shown_text
 from tdmanager.errors import DomainError
 from tournaments import signals
 from tournaments.actions import Action
@@ -39,6 +40,7 @@ def open_event(*, name: str, start_at, event_format: str, buy_in, fee, starting_
     """A format's tournament, open for registration (the caller is a service): validated as the
     setup page's, logged as created, and its typed fee kept as an override with ``fee_reason``
     (REG-03). ``fields``: the format's own (table size, field cap…)."""
+    shown_text.check(name, "name", _("Name"))
     t = checks.create(
         Tournament,
         name=name,

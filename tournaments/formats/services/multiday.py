@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from seating import services as seating
+from tdmanager import shown_text
 from tdmanager.errors import ValidationFailed
 from tdmanager.transactions import service
 from tournaments import draws
@@ -55,7 +56,10 @@ def create_event(
     registration) and one open flight per ``{"label": "1A", "start_at": …}``."""
     if not flights:
         raise ValidationFailed("no_flights", _("A multi-day event needs at least one Day 1 flight."))
+    shown_text.check(name, "name", _("Name"))
     labels = [str(f["label"]).strip() for f in flights]
+    for label in labels:
+        shown_text.check(label, "flights", _("Flights"))
     if any(not label for label in labels) or len(set(labels)) != len(labels):
         raise ValidationFailed("bad_flight_labels", _("Every flight needs its own label (1A, 1B, …)."))
     if multi_flight_stack not in engine.FLIGHT_STACK_RULES:

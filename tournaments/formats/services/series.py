@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from payouts import leaderboard, league
 from payouts.selectors import knockouts_by_entry as bounty_knockouts
-from tdmanager import realtime
+from tdmanager import realtime, shown_text
 from tdmanager.errors import ValidationFailed
 from tdmanager.transactions import service
 from tournaments import fees
@@ -48,6 +48,8 @@ def create_series(*, name: str, actor: Actor, **settings) -> Series:
         "ticket_value",
         "weekday_prices",
     } | LEAGUE_SETTINGS
+    shown_text.check(name, "name", _("Name"))
+    shown_text.check(settings.get("ticket_description"), "ticket_description", _("Ticket"))
     unknown = set(settings) - allowed
     if unknown:
         raise ValidationFailed("bad_setting", _("Unknown series settings: %(s)s.") % {"s": ", ".join(sorted(unknown))})
@@ -136,6 +138,7 @@ def schedule_daily(
     """Create the daily tournament of ``day`` at the weekday's price (003 Allegato 1: Mon/Thu
     50+20, Fri 200+20, Sat 150+20, Sun 80+20 unless the series sets its own), open for
     registration and attached to the series."""
+    shown_text.check(name, "name", _("Name"))
     price = engine.daily_price(day.weekday(), series.weekday_prices or None)
     if price is None:
         raise FormatError("no_daily_tournament", _("There is no daily tournament on that weekday."), status=400)

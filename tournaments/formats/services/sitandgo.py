@@ -7,6 +7,7 @@ from decimal import Decimal
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tdmanager import shown_text
 from tdmanager.transactions import service
 from tournaments.actions import Action
 from tournaments.models import Entry, Tournament
@@ -27,6 +28,7 @@ def create_sit_and_go(
     if structure is None:
         raise FormatError("no_structure", _("Choose a blind structure."), status=400)
     players = 10 * tables
+    shown_text.check(name, "name", _("Name"))
     t = checks.create(
         Tournament,
         name=name,

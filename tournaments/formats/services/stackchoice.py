@@ -13,6 +13,7 @@ from decimal import Decimal
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tdmanager import shown_text
 from tdmanager.errors import ValidationFailed
 from tdmanager.transactions import service
 from tournaments.actions import Action
@@ -36,6 +37,7 @@ def add_stack_option(tournament, *, label: str, buy_in: Decimal, fee: Decimal, c
         raise FormatError("tournament_closed", _("This tournament has ended."))
     if t.status != Tournament.PLANNED and not override_reason.strip():
         raise FormatError("money_locked", _("Registration is open: give a reason to add a buy-in option."), status=400)
+    shown_text.check(label, "label", _("Label"))
     if not label.strip():
         raise ValidationFailed("bad_option", _("An option needs a label, a price and a stack."))
     checks.clean(StackOption(tournament=t, label=label.strip(), buy_in=buy_in, fee=fee, chips=chips))

@@ -14,6 +14,7 @@ from datetime import timedelta
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tdmanager import shown_text
 from tdmanager.errors import ValidationFailed
 from tdmanager.transactions import service
 from tournaments import draws
@@ -185,6 +186,7 @@ def replay_finish(payload: dict) -> tuple[dict, dict]:
 @service
 def create_qualifier_group(*, name: str, final, qualifiers: list, actor: Actor) -> QualifierGroup:
     """Link qualifying tournaments (any number, on any dates) to their final table."""
+    shown_text.check(name, "name", _("Name"))
     final = lock_tournament(final)
     if not qualifiers:
         raise ValidationFailed("no_qualifiers", _("Add at least one qualifying table."))
