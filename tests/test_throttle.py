@@ -6,6 +6,7 @@ in the PostgreSQL + Redis CI run). Time is moved with time-machine, never slept.
 """
 
 import logging
+import threading
 import time
 import uuid
 
@@ -249,100 +250,99 @@ def test_fifty_wrong_passwords_from_one_address_are_not_all_tried(name, address)
         security.reset(None, other)
 
 
-def test_guesses_sent_at_once_are_checked_one_at_a_time(name, address, monkeypatch):
+def test_guesses_sent_at_once_are_checked_one_at_a_time(name, address, held_checks):
     """50 guesses arriving together for one username from one address, after a first wrong one:
     the passwords are checked one at a time, so the lock-out stops them (each attempt is counted
     before its password is)."""
-    import threading
-
-    from django.contrib.auth.backends import ModelBackend
-
-    checked, start = [], threading.Barrier(50)
-
-    def slow_check(self, request, username=None, password=None, **kw):
-        checked.append(password)
-        time.sleep(0.2)  # a password hash takes time: the others arrive meanwhile
-        return None
-
-    monkeypatch.setattr(ModelBackend, "authenticate", slow_check)
-    # No audit row written from these threads: SQLite would keep each waiting on the test's own
-    # open transaction for its whole busy timeout.
-    monkeypatch.setattr(security, "login_locked_out", Signal())
     backend = security.ThrottledModelBackend()
     backend.authenticate(Req(address), username=name, password="first-guess")  # a first wrong password
-
-    def guess(i):
-        start.wait()
-        try:
-            backend.authenticate(Req(address), username=name, password=f"guess-{i}")
-        except Exception:
-            pass
-
-    threads = [threading.Thread(target=guess, args=(i,)) for i in range(50)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert len(checked) == 5  # the first guess and the four turns left of five
+    burst(backend, held_checks, [name] * 50, address)
+    assert len(held_checks) == 5  # the first guess and the four turns left of five
 
 
-def burst(backend, count, username, address):
-    """``count`` logins for ``username`` from ``address`` released together (a barrier), each on
+class HeldChecks(list):
+    """Every password check, recorded; during a burst each is held until every attempt of the
+    burst has either been refused or reached its own check — the moment a real hash, which takes
+    a while, gives the others to arrive — so how many get checked does not depend on timing."""
+
+    DEADLINE = 60  # only a hung attempt makes a check wait this long
+
+    def __init__(self):
+        super().__init__()
+        self.arrived = threading.Condition()
+        self.expected = self.come = 0
+        self.inside = threading.local()
+
+    def check(self, backend, request, username=None, password=None, **kw):
+        self.inside.checked = True
+        with self.arrived:
+            self.append(password)
+            self.come += 1
+            self.arrived.notify_all()
+            self.arrived.wait_for(lambda: self.come >= self.expected, timeout=self.DEADLINE)
+
+    def refused(self):
+        with self.arrived:
+            self.come += 1
+            self.arrived.notify_all()
+
+
+@pytest.fixture
+def held_checks(monkeypatch):
+    """``HeldChecks`` in place of the password check; no audit row from the burst's threads
+    (SQLite would keep each waiting on the test's own open transaction for its busy timeout)."""
+    from django.contrib.auth.backends import ModelBackend
+
+    checks = HeldChecks()
+    monkeypatch.setattr(ModelBackend, "authenticate", lambda *args, **kw: checks.check(*args, **kw))
+    monkeypatch.setattr(security, "login_locked_out", Signal())
+    return checks
+
+
+def burst(backend, checks, usernames, address):
+    """A login for each of ``usernames`` from ``address``, released together (a barrier), each on
     a thread of its own: its own connection to the cache, as many web processes would be."""
-    import threading
+    start = threading.Barrier(len(usernames))
+    with checks.arrived:
+        checks.expected, checks.come = len(usernames), 0
 
-    start = threading.Barrier(count)
-
-    def guess(i):
+    def guess(i, username):
+        checks.inside.checked = False
         start.wait()
         try:
             backend.authenticate(Req(address), username=username, password=f"guess-{i}")
         except Exception:
             pass
+        if not checks.inside.checked:
+            checks.refused()
 
-    threads = [threading.Thread(target=guess, args=(i,)) for i in range(count)]
+    threads = [threading.Thread(target=guess, args=(i, username)) for i, username in enumerate(usernames)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
+    with checks.arrived:
+        checks.expected = 0
 
 
-@pytest.fixture
-def slow_checks(monkeypatch):
-    """Every password check recorded, each taking a while (a hash does), so that the attempts of
-    a burst all arrive while the first ones are being checked; no audit row from the threads."""
-    from django.contrib.auth.backends import ModelBackend
-
-    checked = []
-
-    def slow_check(self, request, username=None, password=None, **kw):
-        checked.append(password)
-        time.sleep(0.2)  # gives up the GIL: the others reserve their turns meanwhile
-        return None
-
-    monkeypatch.setattr(ModelBackend, "authenticate", slow_check)
-    monkeypatch.setattr(security, "login_locked_out", Signal())
-    return checked
-
-
-def test_a_burst_for_one_username_checks_exactly_the_limit(name, address, slow_checks):
+def test_a_burst_for_one_username_checks_exactly_the_limit(name, address, held_checks):
     """40 wrong passwords for one username from one address sent at once: exactly
     TDM_LOGIN_FAILURES_PER_USER (5) are checked, the others refused before theirs is (each turn is
     taken atomically in the cache, not read and counted later); once the lock-out ends, a second
     burst gets one turn, whose failure locks twice as long."""
     backend = security.ThrottledModelBackend()
     with time_machine.travel(1_900_000_000, tick=False) as clock:
-        burst(backend, 40, name, address)
-        assert len(slow_checks) == 5
+        burst(backend, held_checks, [name] * 40, address)
+        assert len(held_checks) == 5
         assert 890 <= security.lockout(name, address) <= 900
         clock.shift(900)
         assert security.lockout(name, address) is None
-        burst(backend, 40, name, address)
-        assert len(slow_checks) == 6
+        burst(backend, held_checks, [name] * 40, address)
+        assert len(held_checks) == 6
         assert security.lockout(name, address) == 1800
 
 
-def test_the_last_turn_comes_back_if_its_check_never_ended(name, address, slow_checks):
+def test_the_last_turn_comes_back_if_its_check_never_ended(name, address, held_checks):
     """An attempt that took the last turn and never ended (its process died) holds it only a
     password check's time."""
     with time_machine.travel(1_900_000_000, tick=False) as clock:
@@ -354,44 +354,20 @@ def test_the_last_turn_comes_back_if_its_check_never_ended(name, address, slow_c
         assert security.begin_attempt(name, address) is not None
 
 
-def test_a_burst_of_first_guesses_stops_at_the_address_limit(name, address, monkeypatch):
+def test_a_burst_of_first_guesses_stops_at_the_address_limit(name, address, held_checks, monkeypatch):
     """The same burst with no failure before, each for a username of its own: every attempt is
     counted against the address before its password is checked, so at most
     TDM_LOGIN_FAILURES_PER_ADDRESS (20) are."""
-    import threading
-
-    from django.contrib.auth.backends import ModelBackend
-
-    checked, start = [], threading.Barrier(50)
-
-    def slow_check(self, request, username=None, password=None, **kw):
-        checked.append(password)
-        time.sleep(0.2)
-        return None
-
-    monkeypatch.setattr(ModelBackend, "authenticate", slow_check)
-    announced = Signal()  # no audit row written from these threads; the lock-outs announced counted
+    announced = Signal()  # the lock-outs announced, counted
     monkeypatch.setattr(security, "login_locked_out", announced)
     kinds = []
     announced.connect(lambda sender, kind, **kw: kinds.append(kind), weak=False)
-    backend = security.ThrottledModelBackend()
-
-    def guess(i):
-        start.wait()
-        try:
-            backend.authenticate(Req(address), username=f"{name}-{i}", password=f"guess-{i}")
-        except Exception:
-            pass
-
-    threads = [threading.Thread(target=guess, args=(i,)) for i in range(50)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert len(checked) == 20
+    usernames = [f"{name}-{i}" for i in range(50)]
+    burst(security.ThrottledModelBackend(), held_checks, usernames, address)
+    assert len(held_checks) == 20
     assert kinds == ["address"]  # one audit line, however many failures ended at the limit together
-    for i in range(50):
-        security.reset(f"{name}-{i}", address)
+    for username in usernames:
+        security.reset(username, address)
 
 
 def test_a_double_click_on_log_in_is_not_refused(name, address, monkeypatch):
