@@ -107,7 +107,7 @@ def page_links(sender, tournament, **kwargs):
 
 def tournament_saved(sender, instance, update_fields=None, **kwargs):
     """An event that ended (finished, cancelled, however it came to it) gives the room its tables
-    back at once, and their dealers go to the pool (issue #42)."""
+    back at once, and their dealers go to the pool."""
     if instance.status in ENDED_EVENTS and (update_fields is None or "status" in update_fields):
         cardrooms.event_ended(instance.pk)
 

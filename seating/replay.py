@@ -90,7 +90,7 @@ def _initial(p: dict) -> tuple[dict, dict]:
             p["entries"],
             capacity=p["capacity"],
             rng=rng_of(p["seed"]),
-            table_numbers=p.get("table_numbers"),  # the room's tables (issue #42); none: from 1
+            table_numbers=p.get("table_numbers"),  # the room's tables; none: from 1
             max_players_per_table=p["max_players_per_table"],
             apart=_pairs(p),
             reserved={e: (tb, s) for e, tb, s in p["reserved"]},

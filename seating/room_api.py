@@ -1,4 +1,4 @@
-"""API of the room's physical tables (issue #42): the inventory the director keeps and the room
+"""API of the room's physical tables: the inventory the director keeps and the room
 map the floor reads. Thin: each write is one service of ``seating.services.cardrooms``."""
 
 from datetime import datetime, time, timedelta

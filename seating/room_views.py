@@ -1,4 +1,4 @@
-"""The room page (issue #42): every physical table at a glance for the floor, and the inventory
+"""The room page: every physical table at a glance for the floor, and the inventory
 the director keeps there. Thin: each POST calls one service of ``seating.services.cardrooms``;
 refusals come back as messages. Works without script (plain forms)."""
 

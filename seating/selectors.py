@@ -925,7 +925,7 @@ def manual_draws(tournament, *, draw_id: int | None = None) -> list[dict]:
     return out
 
 
-# --- the room's physical tables (issue #42) -------------------------------------------------
+# --- the room's physical tables -------------------------------------------------
 
 #: A physical table's state on the room map.
 FREE, IN_USE, RESERVED, OUT_OF_SERVICE = "FREE", "IN_USE", "RESERVED", "OUT_OF_SERVICE"

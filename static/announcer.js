@@ -1,4 +1,4 @@
-// The room hears the clock (issue #43): the speaker screen plays a sound and speaks when a level
+// The room hears the clock: the speaker screen plays a sound and speaks when a level
 // starts, N minutes before its end, at a break and its end, at a colour-up, at hand-for-hand, at the
 // bubble, at the final table, with two players left and when the director types an announcement.
 // Each event is configured on the screen (on/off, a sound, spoken or not, a text of one's own).

@@ -10,7 +10,7 @@
       tournament: f.get("tournament") ? Number(f.get("tournament")) : null,
       rotate: f.getAll("rotate").map(Number), rotate_seconds: Number(f.get("rotate_seconds")),
     };
-    // issue #43: its layout by state, whether it is the speaker, and what it announces
+    // its layout by state, whether it is the speaker, and what it announces
     if (form.querySelector("[name=layout-live]")) {
       body.layouts = {};
       form.querySelectorAll("select[name^=layout-]").forEach((s) => { if (s.value) body.layouts[s.name.slice(7)] = s.value; });

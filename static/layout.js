@@ -1,4 +1,4 @@
-// A lobby screen's layout (issue #43): the blocks of a design placed on a grid of GRID × GRID
+// A lobby screen's layout: the blocks of a design placed on a grid of GRID × GRID
 // cells, each holding one part of the screen (the parts are in the page, #parts) or a text or an
 // image of the layout's own. A layout is data: it is placed with the CSS object model and its
 // texts are text nodes, so nothing of it reaches the page as markup or as a style sheet.

@@ -1,4 +1,4 @@
-// The layout editor (issue #43): the screen scaled down, its blocks dragged and resized with the
+// The layout editor: the screen scaled down, its blocks dragged and resized with the
 // mouse or moved and resized with the keyboard, their colours, type size, texts and images set in
 // the panel, every change undoable, the design saved through the API. The live preview is the
 // lobby screen itself in a window of its own, on a tournament's data, sent each change as it is made.

@@ -86,7 +86,7 @@ def carries_nul(request) -> bool:
     except RequestDataTooBig:
         return False  # the view refuses it as too large (413)
     if request.content_type == "multipart/form-data" and b"\x00" in body:
-        # an image is bytes, NUL included (a logo for the screens, issue #43, decoded and encoded
+        # an image is bytes, NUL included (a logo for the screens, decoded and encoded
         # again by its service); every other part (a field, a file's name, a text file) is text.
         # The parts are looked at as bytes: the body is parsed by the view's parsers, never here.
         boundary = (request.content_params or {}).get("boundary", "").encode("utf-8", "replace")

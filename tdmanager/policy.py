@@ -161,7 +161,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "api-draw-replay": {"GET": D + AUDIT},  # SEAT-01: a logged draw recomputed from its seed (read-only)
     "api-witness": {"GET": STAFF_AUDIT, "POST": CTRL},  # ROLE-01: the controller witnesses draws and moves
     # --- API: seating ----------------------------------------------------------------------
-    "api-rooms": {"GET": DF, "POST": D},  # the room's physical tables (issue #42): the floor reads, the director keeps them
+    "api-rooms": {"GET": DF, "POST": D},  # the room's physical tables: the floor reads, the director keeps them
     "api-room": {"GET": DF, "PATCH": D},  # the room map
     "api-room-tables": {"POST": D},
     "api-room-table": {"PATCH": D, "DELETE": D},
@@ -288,7 +288,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "api-screen-layout-export": {"GET": D},
     "api-screen-layout-import": {"POST": D},
     "api-screen-images": {"GET": D, "POST": D},
-    "screen-layouts": {"GET": D, "POST": D},  # issue #43: the lobby screens' layouts, images, import and export
+    "screen-layouts": {"GET": D, "POST": D},  # the lobby screens' layouts, images, import and export
     "screen-layout-edit": {"GET": D},  # the layout editor (it saves through the API)
     "screen-layout-preview": {"GET": D},  # the editor's live preview on a tournament's data
     "screen-layout-export": {"GET": D},

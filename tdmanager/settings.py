@@ -334,7 +334,7 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-heads-up-matches": {"task": "tournaments.formats.tasks.sweep_heads_up_matches", "schedule": 5.0, "options": TDM_PERIODIC_TASK_OPTIONS},
     # The dealers' rotation: a room whose push is due (every ``push_minutes``) is pushed within a minute.
     "push-dealers": {"task": "seating.tasks.push_dealers", "schedule": 60.0, "options": {**TDM_PERIODIC_TASK_OPTIONS, "expires": 50.0}},
-    # Starts waiting for free tables (issue #42) start within seconds of the tables' being free
+    # Starts waiting for free tables start within seconds of the tables' being free
     # (a table given back also sends the task at once).
     "start-waiting-events": {"task": "tournaments.tasks.start_waiting_events", "schedule": 10.0, "options": {**TDM_PERIODIC_TASK_OPTIONS, "expires": 9.0}},
     # Idempotency keys are kept TDM_IDEMPOTENCY_TTL_HOURS (at least a day), then forgotten.

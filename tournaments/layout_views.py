@@ -1,4 +1,4 @@
-"""The lobby screens' layouts (issue #43): the page that lists them (new, copy, import, export,
+"""The lobby screens' layouts: the page that lists them (new, copy, import, export,
 delete, an image uploaded), the editor, and the editor's live preview. Thin: each POST calls one
 service of ``services.layouts``; the editor saves through the API like every other client."""
 

@@ -1,4 +1,4 @@
-"""The lobby screen's layouts and sounds (issue #43): what a layout is, the built-in ones, and the
+"""The lobby screen's layouts and sounds: what a layout is, the built-in ones, and the
 checks every stored layout passes. Pure apart from gettext.
 
 A layout is data, never markup: a theme (background, text and accent colours) and a list of

@@ -599,7 +599,7 @@ class IdempotencyRecord(models.Model):
 
 
 class WaitingStart(models.Model):
-    """A start the director asked for while the room had too few free tables (issue #42), or a
+    """A start the director asked for while the room had too few free tables, or a
     sit & go that filled then: the event starts by itself, with the options asked, as soon as the
     tables are free (``lifecycle.start_waiting``); the director may stop waiting."""
 
@@ -698,7 +698,7 @@ class DisplayScreen(models.Model):
 
 
 class ScreenLayout(models.Model):
-    """A lobby screen's design, made with the layout editor or imported (issue #43): data the
+    """A lobby screen's design, made with the layout editor or imported: data the
     screen's script draws (``tournaments.layouts``), never markup."""
 
     name = models.CharField(_("name"), max_length=80, unique=True)

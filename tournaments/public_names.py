@@ -1,4 +1,4 @@
-"""The one way public pages name a player (issue #39 item 12): the lobby screens (their results,
+"""The one way public pages name a player: the lobby screens (their results,
 bounty list, league and seat ticker), the seat lookup and the phone pages.
 
 The house chooses the style (``HouseRules.seat_lookup_names``): first name and initial ("Mario

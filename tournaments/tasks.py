@@ -58,5 +58,5 @@ def send_clock_catch_up(**_kwargs):
 @shared_task(ignore_result=True)
 def start_waiting_events():
     """Every few seconds (beat), and when a room's table is given back: the starts waiting for
-    free tables that the room can now hold (``lifecycle.start_waiting``, issue #42)."""
+    free tables that the room can now hold (``lifecycle.start_waiting``)."""
     lifecycle.start_waiting()

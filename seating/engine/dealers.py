@@ -1,4 +1,4 @@
-"""The dealers' rotation (issue #42): after a push, who deals which table, who goes on a break and
+"""The dealers' rotation: after a push, who deals which table, who goes on a break and
 who waits in the pool.
 
 Rules of a push, in order:

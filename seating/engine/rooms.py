@@ -1,4 +1,4 @@
-"""Which of a room's free physical tables an event takes (issue #42).
+"""Which of a room's free physical tables an event takes.
 
 The house orders its tables (``position``: nearest the desk first, or any list it likes) and
 may give each event a zone of the room; an event takes the free tables big enough for its

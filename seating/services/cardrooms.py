@@ -1,4 +1,4 @@
-"""The room's physical tables (issue #42): the inventory the director keeps, and the tables an
+"""The room's physical tables: the inventory the director keeps, and the tables an
 event takes from it and gives back.
 
 An event plays in the room its first draw finds (its house setting ``room``, else the venue's

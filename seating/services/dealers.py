@@ -1,4 +1,4 @@
-"""The dealers of a room (issue #42): the roster, the pushes that rotate them, the table a dealer
+"""The dealers of a room: the roster, the pushes that rotate them, the table a dealer
 deals now, and what the next push will do.
 
 The rotation's rules are the pure ``seating.engine.dealers``; here the roster and the record are

@@ -138,7 +138,7 @@ def _initial_draw(t, room, actor, *, now=None, redraw=False, reason="", seat_lat
 
 def _join_room(t, room, rules, players: int) -> None:
     """The tournament's first draw: it plays in one of the venue's rooms from now on, when the
-    venue keeps rooms (issue #42); its tables will be that room's physical tables."""
+    venue keeps rooms; its tables will be that room's physical tables."""
     if room.card_room is None:
         found = cardrooms.room_of_new_draw(t.pk, rules, engine.tables_needed(players, per_table=rules.start_players_per_table or rules.table_size))
         if found is not None:

@@ -55,7 +55,7 @@ def predraw(tournament, sessions, *, actor, reason: str = "", now=None) -> list[
         raise DomainError("nobody_registered", _("Nobody is registered yet."), status=409)
     rules = house(t)
     seed = draw_seed()
-    # Where the venue keeps a room (issue #42): the tables of its largest session, kept for the
+    # Where the venue keeps a room: the tables of its largest session, kept for the
     # event until it starts there (each session sits at the same tables in turn).
     largest = -(-len(entries) // len(labels))
     count = engine.tables_needed(largest, per_table=rules.start_players_per_table or rules.table_size)

@@ -1,4 +1,4 @@
-"""The lobby screens' layouts and images (issue #43), for the layout editor and any other client:
+"""The lobby screens' layouts and images, for the layout editor and any other client:
 thin, one service per call (``services.layouts``)."""
 
 from django.shortcuts import get_object_or_404

@@ -116,7 +116,7 @@ def record_change(t: Tournament, changes: dict, *, actor: Actor, reason: str, ki
 def set_reason_public(tournament, version: int, public: bool, *, actor: Actor) -> TournamentChange:
     """Show the players (the public rules page and change feed, the lobby screens) why version
     ``version`` of the event changed, or keep it from them again: a reason is the staff's until
-    the director shows it (#40: a free text may name people or private arrangements)."""
+    the director shows it (a free text may name people or private arrangements)."""
     t = lock_tournament(tournament)
     row = TournamentChange.objects.filter(tournament=t, version=version).first()
     if row is None:

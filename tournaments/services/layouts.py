@@ -1,4 +1,4 @@
-"""The lobby screens' layouts, images and sounds (issue #43): the director saves a layout made with
+"""The lobby screens' layouts, images and sounds: the director saves a layout made with
 the editor, copies, exports and imports one, uploads a logo, and sets each screen's layouts, its
 speaker and what it announces. Each a logged service; a changed layout reaches its screens within
 half a minute (each page asks for its configuration, layouts included, ``live.display``)."""

@@ -43,7 +43,7 @@ def open_registration(tournament, *, actor: Actor) -> Tournament:
     return t
 
 
-#: what a start does when the room has too few free tables (issue #42): refused with the number
+#: what a start does when the room has too few free tables: refused with the number
 #: missing (``room_full``), or waits and starts by itself once they are free
 REFUSE, WAIT = "refuse", "wait"
 WHEN_ROOM_FULL = (REFUSE, WAIT)

@@ -39,7 +39,7 @@ def _announce_shown(screen: DisplayScreen, action: Action, before: set[int] = fr
 
 
 def _checked(values: dict) -> dict:
-    """The layouts and sounds as stored (issue #43): each layout one that exists, the sounds over
+    """The layouts and sounds as stored: each layout one that exists, the sounds over
     their defaults; ``ValidationFailed`` naming the field otherwise."""
     values = dict(values)
     shown_text.check(values.get("name"), "name", _("Name"))

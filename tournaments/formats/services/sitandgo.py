@@ -53,7 +53,7 @@ def create_sit_and_go(
 
 def start_sit_and_go_when_full(sender, tournament: Tournament, actor: Actor, **kwargs) -> bool:
     """Start the sit & go by itself on its last registration: seats drawn, clock started; when
-    the room has no free table for it, the sale stands and the sit & go waits for one (issue #42).
+    the room has no free table for it, the sale stands and the sit & go waits for one.
     Answers ``signals.sit_and_go_place_paid`` inside the sale's transaction."""
     t = tournament
     if t.entries.filter(status=Entry.ACTIVE).count() < cashier.sit_and_go_size(t):
