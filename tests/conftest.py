@@ -21,6 +21,32 @@ def make_user(username, role=None, **extra):
     return user
 
 
+def tournament_form(structure_id, name, **fields) -> dict:
+    """The tournament page's form (new or edit) filled as a director would, a freezeout of the
+    given structure; ``fields`` change or add to it."""
+    return {
+        "name": name,
+        "start_at": "2026-07-09T19:00",
+        "game": "NLHE",
+        "format": "FREEZEOUT",
+        "currency": "EUR",
+        "buy_in": "100",
+        "fee": "10",
+        "starting_stack": "30000",
+        "table_size": "9",
+        "min_players": "2",
+        "structure": structure_id,
+        "late_reg_end": "END_OF_LEVEL",
+        "max_entries_per_player": "1",
+        "rebuy_fee": "0",
+        "addon_fee": "0",
+        "addon_max": "1",
+        "rule_set": "TDA",
+        "rebuy_stack_threshold": "0",
+        **fields,
+    }
+
+
 @pytest.fixture
 def director(db):
     return make_user("dora", "director")

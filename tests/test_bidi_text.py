@@ -11,6 +11,7 @@ from django.test import Client
 from seating.models import CardRoom, RoomTable
 from seating.services import cardrooms
 from tdmanager.shown_text import BIDI_CONTROLS
+from tests.conftest import tournament_form
 from tournaments.formats.models import Series
 from tournaments.models import ChipSet, DeviceToken, DisplayScreen, ScreenLayout, Tournament, TournamentChange, TournamentTemplate
 
@@ -124,29 +125,6 @@ def _said(r):
     return [str(m) for m in get_messages(r.wsgi_request)]
 
 
-def _tournament_form(structure, name):
-    return {
-        "name": name,
-        "start_at": "2026-07-09T19:00",
-        "game": "NLHE",
-        "format": "FREEZEOUT",
-        "currency": "EUR",
-        "buy_in": "100",
-        "fee": "10",
-        "starting_stack": "30000",
-        "table_size": "9",
-        "min_players": "2",
-        "structure": structure.pk,
-        "late_reg_end": "END_OF_LEVEL",
-        "max_entries_per_player": "1",
-        "rebuy_fee": "0",
-        "addon_fee": "0",
-        "addon_max": "1",
-        "rule_set": "TDA",
-        "rebuy_stack_threshold": "0",
-    }
-
-
 def test_the_api_refuses_them_in_a_tournament_name_however_it_is_made(api, director, structure, make_tournament):
     c, t = api(director), make_tournament(status=Tournament.PLANNED)
     new = {"start_at": "2026-07-09T19:00:00Z", "buy_in": "100", "starting_stack": 30000, "structure": structure.pk}
@@ -164,9 +142,9 @@ def test_the_api_refuses_them_in_a_tournament_name_however_it_is_made(api, direc
 
 def test_the_pages_refuse_them_in_a_tournament_name(director, structure, make_tournament):
     c, t = _logged_in(director), make_tournament(status=Tournament.PLANNED)
-    r = c.post("/tournaments/new/", _tournament_form(structure, SPOOF))
+    r = c.post("/tournaments/new/", tournament_form(structure.pk, SPOOF))
     assert r.status_code == 200 and "right-to-left" in r.content.decode()
-    r = c.post(f"/tournaments/{t.pk}/edit/", _tournament_form(structure, SPOOF))
+    r = c.post(f"/tournaments/{t.pk}/edit/", tournament_form(structure.pk, SPOOF))
     assert r.status_code == 200 and "right-to-left" in r.content.decode()
     said = _said(c.post(f"/tournaments/{t.pk}/", {"op": "copy", "name": SPOOF, "start_at": "2026-07-09T19:00"}, follow=True))
     assert any(m.startswith("Name:") for m in said), said
@@ -177,7 +155,7 @@ def test_the_pages_refuse_them_in_a_tournament_name(director, structure, make_to
     said = _said(c.post("/tournaments/templates/", {"template": template.pk, "name": SPOOF, "start_at": "2026-07-09T19:00"}, follow=True))
     assert any(m.startswith("Name:") for m in said), said
     assert list(Tournament.objects.values_list("name", flat=True)) == ["Sunday Special"]
-    r = c.post("/tournaments/new/", _tournament_form(structure, "Sala 1"))
+    r = c.post("/tournaments/new/", tournament_form(structure.pk, "Sala 1"))
     assert r.status_code == 302 and Tournament.objects.filter(name="Sala 1").exists()
 
 
@@ -217,7 +195,7 @@ def test_a_published_change_refuses_them_in_its_reason(api, director, make_tourn
 def test_the_page_refuses_them_in_a_published_change_reason(director, structure, make_tournament):
     t = make_tournament()
     r = _logged_in(director).post(
-        f"/tournaments/{t.pk}/edit/", {**_tournament_form(structure, t.name), "starting_stack": "40000", "override_reason": "\u2066x"}
+        f"/tournaments/{t.pk}/edit/", {**tournament_form(structure.pk, t.name), "starting_stack": "40000", "override_reason": "\u2066x"}
     )
     assert r.status_code == 200 and "right-to-left" in r.content.decode()
     assert not TournamentChange.objects.exists()

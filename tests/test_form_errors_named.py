@@ -5,6 +5,8 @@ sono validi." nor a bound of 2^63; ``fields`` keeps the messages by key."""
 import pytest
 from django.test import Client
 
+from tests.conftest import tournament_form
+
 pytestmark = pytest.mark.django_db
 
 
@@ -99,26 +101,7 @@ def test_the_tournament_page_bounds_a_huge_stack_in_words(director, structure):
     client = Client()
     client.force_login(director)
     client.cookies["django_language"] = "it"
-    base = {
-        "name": "Grande",
-        "start_at": "2026-07-09T19:00",
-        "game": "NLHE",
-        "format": "FREEZEOUT",
-        "currency": "EUR",
-        "buy_in": "100",
-        "fee": "10",
-        "starting_stack": str(10**20),
-        "table_size": "9",
-        "min_players": "2",
-        "structure": structure.pk,
-        "late_reg_end": "END_OF_LEVEL",
-        "max_entries_per_player": "1",
-        "rebuy_fee": "0",
-        "addon_fee": "0",
-        "addon_max": "1",
-        "rule_set": "TDA",
-        "rebuy_stack_threshold": "0",
-    }
+    base = tournament_form(structure.pk, "Grande", starting_stack=str(10**20))
     r = client.post("/tournaments/new/", base)
     assert r.status_code == 200
     assert r.context["form"].errors["starting_stack"] == ["Al massimo 1.000.000.000."]

@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 
 from tdmanager.errors import ValidationFailed
+from tests.conftest import tournament_form
 from tournaments.models import LedgerRow
 
 pytestmark = pytest.mark.django_db
@@ -326,26 +327,7 @@ def test_the_tournament_page_refuses_an_unknown_currency_too(director, make_tour
     t = make_tournament(status="PLANNED")
     c = Client()
     c.force_login(director)
-    form = {
-        "name": t.name,
-        "start_at": "2026-07-09T19:00",
-        "game": "NLHE",
-        "format": "FREEZEOUT",
-        "currency": "EUR",
-        "buy_in": "100",
-        "fee": "10",
-        "starting_stack": "30000",
-        "table_size": "9",
-        "min_players": "2",
-        "structure": t.structure_id,
-        "late_reg_end": "END_OF_LEVEL",
-        "max_entries_per_player": "1",
-        "rebuy_fee": "0",
-        "addon_fee": "0",
-        "addon_max": "1",
-        "rule_set": "TDA",
-        "rebuy_stack_threshold": "0",
-    }
+    form = tournament_form(t.structure_id, t.name)
     assert c.post(f"/tournaments/{t.pk}/edit/", form).status_code == 302  # the form as it is saves
     r = c.post(f"/tournaments/{t.pk}/edit/", {**form, "currency": "XXX"})
     assert r.status_code == 200 and "ISO 4217" in r.content.decode()

@@ -11,6 +11,7 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.test import Client
 
+from tests.conftest import tournament_form
 from tournaments.formats.models import StackOption
 from tournaments.house import HouseRules
 from tournaments.models import ChipSet, DisplayScreen, LedgerRow, Tournament, TournamentEvent
@@ -118,26 +119,7 @@ def test_a_start_time_far_in_the_past_or_future_is_refused(api, director, struct
 
 def test_the_tournament_page_form_refuses_what_the_api_refuses(director, structure, make_tournament):
     c = page_client(director)
-    base = {
-        "name": "Page T",
-        "start_at": "2026-07-09T19:00",
-        "game": "NLHE",
-        "format": "FREEZEOUT",
-        "currency": "EUR",
-        "buy_in": "100",
-        "fee": "10",
-        "starting_stack": "30000",
-        "table_size": "9",
-        "min_players": "2",
-        "structure": structure.pk,
-        "late_reg_end": "END_OF_LEVEL",
-        "max_entries_per_player": "1",
-        "rebuy_fee": "0",
-        "addon_fee": "0",
-        "addon_max": "1",
-        "rule_set": "TDA",
-        "rebuy_stack_threshold": "0",
-    }
+    base = tournament_form(structure.pk, "Page T")
     assert c.post("/tournaments/new/", base).status_code == 302
     for bad in (
         {"buy_in": "-100"},
