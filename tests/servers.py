@@ -56,6 +56,20 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def connect(port) -> socket.socket:
+    """A client's connection to a server of the test on 127.0.0.1."""
+    return socket.create_connection(("127.0.0.1", port), timeout=10)
+
+
+def until_closed(sock, timeout=10) -> bytes:
+    """Everything the server sends until it closes the connection (TimeoutError: it did not)."""
+    sock.settimeout(timeout)
+    data = b""
+    while chunk := sock.recv(65536):
+        data += chunk
+    return data
+
+
 def database_env() -> dict:
     """Environment that points a child process at the test database."""
     env = dict(os.environ)

@@ -20,6 +20,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image
 
 from tdmanager import bodylimits
+from tests.servers import connect, until_closed
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -51,19 +52,6 @@ def server(settings, tmp_path, monkeypatch):
     listening.close()
 
 
-def connect(port) -> socket.socket:
-    return socket.create_connection(("127.0.0.1", port), timeout=10)
-
-
-def until_closed(sock, timeout=4) -> bytes:
-    """Everything the server sends until it closes the connection (TimeoutError: it did not)."""
-    sock.settimeout(timeout)
-    data = b""
-    while chunk := sock.recv(65536):
-        data += chunk
-    return data
-
-
 def head(path, *lines) -> bytes:
     return ("\r\n".join([f"POST {path} HTTP/1.1", "Host: 127.0.0.1", *lines]) + "\r\n\r\n").encode()
 
@@ -88,13 +76,13 @@ def test_a_declared_length_over_the_limit_is_refused_before_any_byte_of_the_body
     client's language."""
     api = connect(server)
     api.sendall(head("/api/v1/auth/token/", "Content-Type: application/json", f"Content-Length: {HUGE}"))
-    answer = until_closed(api)
+    answer = until_closed(api, timeout=4)
     assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
     assert b'{"code": "request_too_large", "detail": "The request body is too large."}' in answer
 
     page = connect(server)
     page.sendall(head("/login/", "Content-Type: application/x-www-form-urlencoded", "Accept-Language: it", f"Content-Length: {HUGE}"))
-    answer = until_closed(page)
+    answer = until_closed(page, timeout=4)
     assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
     assert answer.endswith("Il corpo della richiesta è troppo grande.".encode())
     assert b"text/plain" in answer
@@ -115,7 +103,7 @@ def test_a_chunked_body_is_cut_off_as_it_passes_the_limit(server, settings, tmp_
     for _ in range(4):  # the limit, to the byte: still taken
         sock.sendall(b"%x\r\n%s\r\n" % (len(piece), piece))
     sock.sendall(b"1\r\nx\r\n")  # one byte past it
-    answer = until_closed(sock)
+    answer = until_closed(sock, timeout=4)
     assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
     assert (b'"code": "request_too_large"' in answer) == (kind == "json")
     assert spooled(tmp_path) == []
@@ -159,7 +147,7 @@ def test_an_image_of_4_mb_is_taken_by_the_api_over_the_socket(server, director):
             f"Content-Length: {bodylimits.IMAGE_FILE + 2 * bodylimits.MULTIPART_ROOM}",
         )
     )
-    answer = until_closed(over)
+    answer = until_closed(over, timeout=4)
     assert answer.startswith(b"HTTP/1.1 413") and b"request_too_large" in answer
 
 

@@ -8,13 +8,12 @@ server's answer or its closing; the only waits by the clock are the deadlines th
 """
 
 import select
-import socket
 import time
 
 import httpx
 import pytest
 
-from tests.servers import database_env, start_web, stop
+from tests.servers import connect, database_env, start_web, stop, until_closed
 
 pytestmark = [pytest.mark.processes, pytest.mark.django_db(transaction=True)]
 
@@ -35,19 +34,6 @@ def serve(transactional_db):
     yield start
     for proc in started:
         stop(proc)
-
-
-def connect(port) -> socket.socket:
-    return socket.create_connection(("127.0.0.1", port), timeout=10)
-
-
-def until_closed(sock, timeout=10) -> bytes:
-    """Everything the server sends until it closes the connection (TimeoutError: it did not)."""
-    sock.settimeout(timeout)
-    data = b""
-    while chunk := sock.recv(65536):
-        data += chunk
-    return data
 
 
 def answer(sock) -> bytes:
