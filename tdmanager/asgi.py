@@ -39,6 +39,7 @@ and public or not.
 """
 
 import asyncio
+import ctypes
 import gc
 import io
 import logging
@@ -103,10 +104,30 @@ def settle_process() -> None:
       resolvers) is kept out of the cycle collector's full passes (``gc.freeze``). A full pass
       walks every object with the interpreter held, every few seconds under the lobby's load,
       and every request, build and frame would wait meanwhile. Objects made later are
-      collected as before; a frozen one still goes when nothing refers to it any more."""
+      collected as before; a frozen one still goes when nothing refers to it any more;
+    - a large block of memory (1 MiB or more: a decoded image, a layout file's text) goes back to
+      the system when freed (``give_back_large_blocks``)."""
     sys.setswitchinterval(settings.TDM_WEB_SWITCH_US / 1e6)
     gc.collect()
     gc.freeze()
+    give_back_large_blocks()
+
+
+#: mallopt's parameter for the size from which a block is mapped apart (glibc's malloc.h)
+_M_MMAP_THRESHOLD = -3
+
+
+def give_back_large_blocks(threshold: int = 1024 * 1024) -> bool:
+    """Blocks of ``threshold`` bytes or more are mapped apart, and unmapped (given back) when
+    freed. glibc does so from 128 KB, but raises the threshold to the size of each large block
+    freed, up to 32 MB: after the first decoded image, blocks of a few MB came from the heap of
+    the thread that asked, and stayed with the process (eight hostile imports left 150 MB).
+    Setting the threshold fixes it. False where the C library is not glibc (nothing to do)."""
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        return bool(libc.mallopt(_M_MMAP_THRESHOLD, threshold))
+    except (OSError, AttributeError):
+        return False
 
 
 def _settle(future, result, error):
@@ -456,6 +477,7 @@ class Application:
             started[:] = [status, headers]
 
         response = None
+        large = _size(body) > bodylimits.COLLECT_AFTER
         try:
             response = self.wsgi(environ(scope, body), start_response)
             status = int(started[0][:3])
@@ -480,6 +502,20 @@ class Application:
             if response is not None:
                 response.close()  # request_finished, on the thread that used the connection
             body.close()
+            if large:
+                # What a large body was parsed into (a layout file: megabytes of text) is held by
+                # the request, and REST framework's request, view and answer refer to one another:
+                # only the cycle collector frees them, and it may not run for minutes. Ten imports
+                # held 230 MB that way. A collection now frees it while it is one request's.
+                response = None
+                gc.collect()
+
+
+def _size(body) -> int:
+    """The length of a body read whole (``read_body``), left at its start."""
+    size = body.seek(0, io.SEEK_END)
+    body.seek(0)
+    return size
 
 
 def declared_length(scope) -> int:

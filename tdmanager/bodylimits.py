@@ -20,6 +20,9 @@ from functools import lru_cache
 IMAGE_FILE = 5 * 1024 * 1024  # an image for the lobby screens (tournaments.services.layouts)
 LAYOUT_FILE = 8 * 1024 * 1024  # an exported layout, its images inside (base64 PNGs)
 MULTIPART_ROOM = 64 * 1024  # a form's own bytes around its file
+#: a request with a body larger than this (a file: the small limits are below it) is followed by
+#: a collection of reference cycles, which frees what it was parsed into (``tdmanager.asgi``)
+COLLECT_AFTER = 1024 * 1024
 
 JSON, FORM, IMAGE, LAYOUT = "json", "form", "image", "layout"
 

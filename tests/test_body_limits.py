@@ -205,3 +205,49 @@ def test_a_large_upload_is_still_looked_at_for_nul_characters(client, director):
     text = b"a line of text\x00" + b"x" * (2 * 1024 * 1024)
     r = client.post("/api/v1/screen-images/", {"name": "x", "file": SimpleUploadedFile("notes.txt", text, content_type="text/plain")})
     assert r.status_code == 400 and r.json()["code"] == "nul_character"
+
+
+def test_what_a_large_body_was_parsed_into_is_freed_with_its_request(server, director, monkeypatch):
+    """A layout file's megabytes of text, held by REST framework's request, view and answer (which
+    refer to one another), are freed when the request ends, not when the cycle collector happens
+    to run: ten imports held 230 MB that way. The collector's own runs are held off here, so only
+    the server's collection can free it."""
+    import gc
+    import json
+    import weakref
+
+    from tournaments.api import layouts as layouts_api
+    from tournaments.services.logins import issue_token
+
+    held = []
+    real = layouts_api.Actor.from_request
+
+    def spy(request):
+        held.append(weakref.ref(request))  # REST framework's request: its parsed body hangs on it
+        return real(request)
+
+    monkeypatch.setattr(layouts_api.Actor, "from_request", spy)
+    design = {"blocks": [{"kind": "clock", "x": 0, "y": 0, "w": 24, "h": 24}]}
+    padding = {str(i): {"name": f"unused {i}", "png": "A" * 100_000} for i in range(1, 21)}  # images no block shows
+    file = {"format": "tdmanager-screen-layout", "version": 1, "name": "Big", "portrait": False, "design": design, "images": padding}
+    body = json.dumps({"file": file}).encode()
+    assert bodylimits.COLLECT_AFTER < len(body) < bodylimits.LAYOUT_FILE
+    token = issue_token(director, device="test")[1]
+    gc.disable()
+    try:
+        sock = connect(server)
+        sock.sendall(
+            head(
+                "/api/v1/screen-layouts/import/",
+                f"Authorization: Token {token}",
+                "Content-Type: application/json",
+                f"Content-Length: {len(body)}",
+                "Connection: close",
+            )
+            + body
+        )
+        answer = until_closed(sock, timeout=8)
+        assert answer.startswith(b"HTTP/1.1 201"), answer[:400]
+        assert len(held) == 1 and held[0]() is None, "the request and its parsed body outlived it"
+    finally:
+        gc.enable()

@@ -28,6 +28,14 @@ def _perform(request) -> str | ScreenLayout:
     if op == "delete":
         layout_service.delete_layout(get_object_or_404(ScreenLayout, pk=object_id(request.POST.get("layout"))), actor=actor)
         return _("Layout deleted.")
+    if op in ("import", "image"):
+        # the form's files are on disk by now (Django's upload handlers); reading one is the cost
+        with layout_service.reading_images():
+            return _read_file(request, op, actor)
+    raise DomainError("unknown_action", _("Unknown action."), status=404)
+
+
+def _read_file(request, op, actor) -> str | ScreenLayout:
     if op == "import":
         upload = request.FILES.get("file")
         if upload is None or upload.size > MAX_FILE:
@@ -40,12 +48,10 @@ def _perform(request) -> str | ScreenLayout:
         except (UnicodeDecodeError, ValueError):
             raise DomainError("bad_file", _("This is not a layout file of this product."), field="file", status=400) from None
         return layout_service.import_layout(data, actor=actor)
-    if op == "image":
-        upload = request.FILES.get("image")
-        content = upload.read(layout_service.MAX_UPLOAD + 1) if upload is not None else b""
-        image = layout_service.upload_image(name=request.POST.get("name", "") or getattr(upload, "name", ""), content=content, actor=actor)
-        return _("Image %(name)s uploaded (%(w)s × %(h)s).") % {"name": image.name, "w": image.width, "h": image.height}
-    raise DomainError("unknown_action", _("Unknown action."), status=404)
+    upload = request.FILES.get("image")
+    content = upload.read(layout_service.MAX_UPLOAD + 1) if upload is not None else b""
+    image = layout_service.upload_image(name=request.POST.get("name", "") or getattr(upload, "name", ""), content=content, actor=actor)
+    return _("Image %(name)s uploaded (%(w)s × %(h)s).") % {"name": image.name, "w": image.width, "h": image.height}
 
 
 def layouts_page(request):

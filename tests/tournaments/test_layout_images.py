@@ -4,7 +4,11 @@
   times the other is refused (``too_large`` or ``bad_image`` on ``image``) and nothing is decoded;
   a 32 KB PNG of 1 × 16,777,216 pixels took a second and 448 MB to decode.
 - An import decodes only the images its blocks show, and decodes them with no transaction open.
-- At most a few decodes at a time; another waits briefly, then is refused 503 ``busy``.
+- A picture is made small in its own mode before it is made RGBA: an RGBA copy at full size
+  doubled what a decode costs.
+- At most one decode at a time; another waits briefly, then is refused 503 ``busy``. At most two
+  uploads or layout files are read at once; another is refused 503 ``busy`` at once, before its
+  body is read, on the page as in the API.
 - The page's import reads its file with the bounded JSON parser: a deeply nested file is a form
   error, not a RecursionError.
 """
@@ -175,3 +179,60 @@ def test_a_deeply_nested_file_is_a_form_error_on_the_page_as_in_the_api(client, 
     r = api(director).post("/api/v1/screen-layouts/import/", b'{"file": ' + body, content_type="application/json")
     assert r.status_code == 400
     assert not ScreenLayout.objects.exists()
+
+
+@pytest.mark.parametrize(("mode", "fmt"), [("RGB", "PNG"), ("RGB", "JPEG"), ("L", "PNG"), ("RGBA", "WEBP")])
+def test_a_picture_is_made_small_before_it_is_made_rgba(actor, monkeypatch, mode, fmt):
+    made = []
+    convert = Image.Image.convert
+
+    def spy(self, *args, **kwargs):
+        made.append((args[0] if args else kwargs.get("mode"), self.size))
+        return convert(self, *args, **kwargs)
+
+    monkeypatch.setattr(Image.Image, "convert", spy)
+    out = io.BytesIO()
+    Image.new(mode, (3000, 200), {"RGB": (90, 90, 90), "L": 90, "RGBA": (90, 90, 90, 255)}[mode]).save(out, format=fmt)
+    stored = layout_service.upload_image(name="Banner", content=out.getvalue(), actor=actor)
+    assert (stored.width, stored.height) == (1920, 128)
+    made_rgba = [size for target, size in made if target == "RGBA"]
+    assert made_rgba and all(width <= layout_service.MAX_SIDE for width, _ in made_rgba), made
+    with Image.open(io.BytesIO(bytes(stored.png))) as kept:
+        assert kept.mode == "RGBA" and kept.getpixel((5, 5))[3] == 255  # drawn again, opaque
+
+
+def test_a_palette_picture_is_blended_not_picked_when_made_small(actor):
+    # one-pixel red and blue stripes: blended they are purple, picked they stay red or blue
+    stripes = Image.new("P", (3840, 150))
+    stripes.putpalette([255, 0, 0, 0, 0, 255] + [0] * 762)
+    stripes.putdata([x % 2 for _ in range(150) for x in range(3840)])
+    out = io.BytesIO()
+    stripes.save(out, format="PNG")
+    stored = layout_service.upload_image(name="Stripes", content=out.getvalue(), actor=actor)
+    with Image.open(io.BytesIO(bytes(stored.png))) as kept:
+        red, _green, blue, _alpha = kept.getpixel((100, 20))
+    assert 80 < red < 180 and 80 < blue < 180
+
+
+def test_a_third_reader_is_refused_busy_before_its_body_is_read(client, director, api, monkeypatch):
+    read = []
+    monkeypatch.setattr(layout_service, "import_layout", lambda *a, **k: read.append(1))
+    held = [layout_service._readers.acquire(blocking=False) for _ in range(layout_service.READERS)]
+    try:
+        assert all(held)
+        r = api(director).post("/api/v1/screen-layouts/import/", {"file": _file(used="1")}, format="json", HTTP_ACCEPT_LANGUAGE="it")
+        assert r.status_code == 503 and r.json()["code"] == "busy" and r.json()["field"] == "image"
+        assert "in questo momento" in r.json()["detail"]
+        r = api(director).post("/api/v1/screen-images/", {"name": "Logo", "image": SimpleUploadedFile("l.png", png())}, format="multipart")
+        assert r.status_code == 503 and r.json()["code"] == "busy"
+        client.force_login(director)
+        r = client.post("/screens/layouts/", {"op": "image", "name": "Logo", "image": SimpleUploadedFile("l.png", png())})
+        assert r.status_code == 302
+        assert [str(m) for m in get_messages(r.wsgi_request)] == ["Other images are being read at this moment: try again in a moment."]
+    finally:
+        for _ in held:
+            layout_service._readers.release()
+    assert read == [] and not ScreenImage.objects.exists()
+    # with a reader's turn free, the same upload is read and stored
+    r = client.post("/screens/layouts/", {"op": "image", "name": "Logo", "image": SimpleUploadedFile("l.png", png())})
+    assert r.status_code == 302 and ScreenImage.objects.filter(name="Logo").exists()

@@ -101,14 +101,16 @@ class ScreenLayoutImportView(APIView):
 
     @extend_schema(request=ImportSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request):
-        d = _valid(ImportSerializer, request)
-        return Response(_layout(layout_service.import_layout(d["file"], name=d.get("name"), actor=Actor.from_request(request))), status=201)
+        with layout_service.reading_images():  # before the body is read: it is most of the cost
+            d = _valid(ImportSerializer, request)
+            layout = layout_service.import_layout(d["file"], name=d.get("name"), actor=Actor.from_request(request))
+        return Response(_layout(layout), status=201)
 
 
 class ScreenImagesView(APIView):
     """GET: the images the layouts may show; POST (multipart ``image``, ``name``): an image
     uploaded, decoded and stored again as PNG (400 ``bad_image`` or ``too_large``, read from the
-    header before anything is decoded; 503 ``busy`` while other images are being decoded)."""
+    header before anything is decoded; 503 ``busy`` while other images are being read)."""
 
     permission_classes = [HasRole]
     parser_classes = [MultiPartParser]
@@ -122,10 +124,11 @@ class ScreenImagesView(APIView):
         responses={201: OpenApiTypes.OBJECT},
     )
     def post(self, request):
-        upload = request.FILES.get("image")
-        if upload is None:
-            raise DomainError("invalid", _("Choose an image file."), status=400, field="image")
-        content = upload.read(layout_service.MAX_UPLOAD + 1)
-        name = request.data.get("name") or upload.name or "image"
-        row = layout_service.upload_image(name=str(name)[:80], content=content, actor=Actor.from_request(request))
+        with layout_service.reading_images():  # before the body is read: it is most of the cost
+            upload = request.FILES.get("image")
+            if upload is None:
+                raise DomainError("invalid", _("Choose an image file."), status=400, field="image")
+            content = upload.read(layout_service.MAX_UPLOAD + 1)
+            name = request.data.get("name") or upload.name or "image"
+            row = layout_service.upload_image(name=str(name)[:80], content=content, actor=Actor.from_request(request))
         return Response(_image(row), status=201)

@@ -4,6 +4,7 @@ speaker and what it announces. Each a logged service; a changed layout reaches i
 half a minute (each page asks for its configuration, layouts included, ``live.display``)."""
 
 import base64
+import contextlib
 import hashlib
 import io
 import threading
@@ -32,9 +33,28 @@ MAX_PIXELS = MAX_WIDTH * MAX_HEIGHT
 MAX_RATIO = 32  # the longer side at most 32 times the shorter: no screen block is that thin
 MAX_SIDE = 1920  # stored at most this wide or high: a TV shows nothing finer
 #: decodes under way at once in a process, and how long another waits for one to end: a decode
-#: may take a second and a few hundred MB, and a staff thread waiting on it serves nobody else
-DECODES, DECODE_WAIT = 2, 10.0
+#: of 4096 × 4096 takes half a second and about 100 MB, and a staff thread waiting on it serves
+#: nobody else
+DECODES, DECODE_WAIT = 1, 10.0
 _decoding = threading.BoundedSemaphore(DECODES)
+#: uploads and layout files read at once in a process (``reading_images``); one more is refused at
+#: once rather than holding a staff thread: each holds its body, its parsed file and a decode's turn
+READERS = 1
+_readers = threading.BoundedSemaphore(READERS)
+
+
+@contextlib.contextmanager
+def reading_images():
+    """Held while a request reads an image upload or a layout file, from before its body is read
+    to the end of its decodes: at most ``READERS`` at once in a process, another is refused 503
+    ``busy`` at once. The body, the parsed file and the decoded picture are what costs memory; the
+    ones waiting hold no staff thread."""
+    if not _readers.acquire(blocking=False):
+        raise DomainError("busy", _("Other images are being read at this moment: try again in a moment."), field="image", status=503)
+    try:
+        yield
+    finally:
+        _readers.release()
 
 
 def _name(value) -> str:
@@ -224,8 +244,7 @@ def _decode_image(content) -> tuple[bytes, int, int]:
                 raise DomainError("busy", _("Other images are being read at this moment: try again in a moment."), field="image", status=503)
             try:
                 src.seek(0)
-                picture = src.convert("RGBA")
-                picture.thumbnail((MAX_SIDE, MAX_SIDE))
+                picture = _drawn_small(src)
                 out = io.BytesIO()
                 picture.save(out, format="PNG", optimize=True)
                 size = picture.size
@@ -239,6 +258,23 @@ def _decode_image(content) -> tuple[bytes, int, int]:
     except (UnidentifiedImageError, OSError, ValueError, SyntaxError):
         raise not_an_image from None
     return out.getvalue(), *size
+
+
+def _drawn_small(src):
+    """``src`` drawn again at most ``MAX_SIDE`` a side, in RGBA, for as little memory as its
+    decode allows. A 4096² picture is 64 MB decoded; resized at once, or made RGBA at full size,
+    it took 110 MB. So: made small in its own mode, by whole steps first (each 2 × 2 pixels
+    averaged, the full picture let go before the rest), then RGBA. A palette or 1-bit picture is
+    made RGBA first (it costs a quarter as much), as resizing one would pick pixels, not blend them."""
+    src.draft("RGB", (MAX_SIDE, MAX_SIDE))  # a JPEG is decoded at a smaller scale at once
+    picture = src.convert("RGBA") if src.mode in ("1", "P", "PA") else src
+    picture.load()
+    step = max(picture.size) // MAX_SIDE
+    if step > 1:
+        full, picture = picture, picture.reduce(step)
+        full.close()  # its pixels let go now, not when the request ends
+    picture.thumbnail((MAX_SIDE, MAX_SIDE))
+    return picture if picture.mode == "RGBA" else picture.convert("RGBA")
 
 
 @service
