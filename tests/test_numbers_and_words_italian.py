@@ -58,6 +58,8 @@ def test_the_chip_sets_page_groups_its_numbers_and_translates_its_example(direct
 def test_the_shipped_structures_are_described_in_italian(director, demo):
     _html, text = italian_text(director, "/structures/")
     assert "Livelli di 20 minuti, big blind ante dal livello 3, una pausa ogni 4 livelli." in text
+    # the demo's own structure is named in the installation's language (English here): data, shown as stored
+    text = text.replace(demo.structure.name, "")
     assert "levels" not in text and "break every" not in text
 
 

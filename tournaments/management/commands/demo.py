@@ -1,16 +1,23 @@
-"""Load a demo: people, a re-entry tournament open for registration with paid entries, staff logins."""
+"""Load a demo: people, a re-entry tournament open for registration with paid entries, staff logins.
+
+The names the demo writes into the data (the tournament, its structure, its deduction) are in
+the installation's language (``LANGUAGE_CODE``, or ``--language``): they are data, stored once
+and shown as stored, so an Italian room's demo reads Italian on every page.
+"""
 
 import random
 from datetime import timedelta
 from decimal import Decimal
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import pgettext
 
 from tournaments.models import Person, Tournament
-from tournaments.services import cashier, lifecycle, oversight
+from tournaments.services import cashier, lifecycle, oversight, setup
 from tournaments.services.events import Actor
 from tournaments.services.structures import ensure_builtin_structures
 
@@ -65,10 +72,15 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--if-empty", action="store_true")
+        parser.add_argument("--language", help="the language of the demo's names (default: LANGUAGE_CODE)")
 
-    def handle(self, if_empty=False, **opts):
+    def handle(self, if_empty=False, language=None, **opts):
         if if_empty and Tournament.objects.exists():
             return
+        with translation.override(language or settings.LANGUAGE_CODE):
+            self.load()
+
+    def load(self):
         rng = random.Random(7)
         User = get_user_model()
         for role in ("cashier", "floor", "dealer", "display", "controller", "regulator"):
@@ -91,9 +103,11 @@ class Command(BaseCommand):
         people[5].banned, people[5].banned_reason = True, "Excluded by the casino"
         people[5].save()
         # the shipped templates, made again if someone deleted them (the migration made them first)
-        structure = next(st for st in ensure_builtin_structures() if st.name.startswith("Regular"))
+        template = next(st for st in ensure_builtin_structures() if st.name.startswith("Regular"))
+        # its own copy, named in the demo's language (the shipped template keeps its name)
+        structure = setup.copy_structure(template, pgettext("demo data", "Sunday re-entry: 20-minute levels"))
         t = Tournament.objects.create(
-            name="Demo Sunday Re-entry",
+            name=pgettext("demo data", "Demo Sunday Re-entry"),
             start_at=timezone.now() + timedelta(hours=1),
             format=Tournament.REENTRY,
             buy_in=Decimal("100"),
@@ -108,7 +122,7 @@ class Command(BaseCommand):
             addon_price=Decimal("20"),
             addon_chips=20000,
             addon_after_level=4,
-            deductions=[{"name": "casino", "percent": "3"}],
+            deductions=[{"name": pgettext("demo data", "casino"), "percent": "3"}],
             guarantee=Decimal("5000"),
         )
         director = User.objects.filter(groups__name="director").first()
@@ -116,7 +130,10 @@ class Command(BaseCommand):
         lifecycle.open_registration(t, actor=actor)
         for p in people[6:30]:
             cashier.register(t, p, method=rng.choice(["CASH", "CARD"]), actor=actor)
-        for p in people[30:34]:
+        booked = people[30:34]
+        for p in booked:
             cashier.pre_register(t, p, actor=actor, channel="whatsapp")
         oversight.set_regulator_access(t, "regulator", granted=True, actor=actor)  # ROLE-01: the control corps reads it
         self.stdout.write(self.style.SUCCESS(f"demo loaded: tournament '{t.name}' with 24 entries"))
+        names = ", ".join(f"{p.first_name} {p.last_name} ({p.nickname})" for p in booked)
+        self.stdout.write(f"pre-registered, not paid yet: {names}")
