@@ -4,7 +4,7 @@
     DATABASE_URL=sqlite python benchmarks/api_bust.py    # the embedded SQLite default
     python benchmarks/api_bust.py --runs 3 --seed 7
 
-The workload of a floor person with a tablet (issue #15): 100 paid entries at 9-max (12 tables),
+The workload of a floor person with a tablet: 100 paid entries at 9-max (12 tables),
 all sold through ``/api/v1/cashier/register/``; the tournament started through
 ``/api/v1/tournaments/<id>/start/``; then 91 times: one player out (``POST …/busts/``) and
 every move slip that follows — balancing, table break, final table — confirmed until none

@@ -13,7 +13,7 @@ against two web servers, taking turns in rounds, on the same database, machine a
 
 Each server gets ``--players`` GET /api/v1/cashier/shift/ (authenticated, the cashier's totals)
 and ``--players`` POST /api/v1/cashier/register/ with an Idempotency-Key, spread over the
-clients, in ``--rounds`` rounds (GETs, then sales, each round). It prints both beside the targets of issue #15 (desk_http: 8 clients, PostgreSQL, 2 web
+clients, in ``--rounds`` rounds (GETs, then sales, each round). It prints both beside the targets of docs/benchmarks.md (desk_http: 8 clients, PostgreSQL, 2 web
 workers) and checks that the receipt numbers are gapless. ``--no-baseline`` runs the product's
 app only. Both servers publish every change through a Redis server of the run's own, as a room
 deploys; ``--no-redis`` leaves it out (publications to nobody), and the output says so.

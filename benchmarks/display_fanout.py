@@ -15,7 +15,7 @@ time added, level jumps) and two cashier desks selling late entries (--sales-rat
 all), all through the web process's HTTP API, as a floor tablet, the clock page and a desk do.
 
 The floor confirms a break's slips (drawn and applied at once) together and a balancing move on
-its own, as the floor's page does. Until issue #15's round 6 it acted through the services in
+its own, as the floor's page does. It used to act through the services in
 this process (``--floor inprocess``, kept to compare): a second process writing the same
 database, whose busts ran beside the displays' event loop (one GIL), whose seat map cache the
 web process's sales invalidated at every turn (each side read the 10,000 seats again), and
@@ -36,7 +36,7 @@ every one is back on the newest state, with how many snapshot builds served them
 It also prints the CPU each phase cost the web process and this one (the displays, the floor,
 the desks; from /proc and ``time.process_time``) beside the wall time, so a figure taken on a
 busy machine can be told apart from a slow server: the 500 displays cost this process about 3 %
-of a core in the load phase (issue #15, round 7), the client is not what the cores are short
+of a core in the load phase, the client is not what the cores are short
 of. ``--py-spy DIR`` records the web process meanwhile (py-spy ``--nonblocking``, 50 Hz).
 """
 
@@ -193,7 +193,7 @@ async def wait_all_on(displays, seq, since=0.0, timeout=15.0):
 class Event:
     """The running tournament and the people acting on it, through the HTTP API of the web
     process (``floor="inprocess"``: the floor and the director through the services in this
-    process, as before issue #15's round 6)."""
+    process, as the benchmark once did)."""
 
     def __init__(self, players, base, floor="api"):
         self.players, self.base, self.floor = players, base, floor
@@ -590,8 +590,8 @@ def main():
         choices=("api", "inprocess"),
         default="api",
         help="api: the floor's busts and slips and the director's clock actions go through the web process's API, as a "
-        "floor tablet does (default); inprocess: through the services in this process (the benchmark before issue #15's "
-        "round 6: a second process writing the same database, competing with the displays' event loop)",
+        "floor tablet does (default); inprocess: through the services in this process (as the benchmark once did: "
+        "a second process writing the same database, competing with the displays' event loop)",
     )
     ap.add_argument("--port", type=int, default=8798)
     ap.add_argument(

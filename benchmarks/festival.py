@@ -100,7 +100,7 @@ def ms(v):
 
 
 #: seconds after a killed web process is back when the streams' share is read: by then neither
-#: web process may hold more than BALANCE_RATIO times the other's (issue #41)
+#: web process may hold more than BALANCE_RATIO times the other's
 BALANCE_AFTER = 60.0
 BALANCE_RATIO = 1.5
 

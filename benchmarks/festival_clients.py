@@ -517,7 +517,7 @@ def build_festival(plan: Plan, *, log=print) -> World:
     w.structure = st.pk
     now = timezone.now()
     cashier.set_exchange_rate("USD", Decimal("0.92"), actor=actor)
-    # One room (issue #42): every event draws its tables from it, the sit & goes and the tables an
+    # One room: every event draws its tables from it, the sit & goes and the tables an
     # hour of sales opens included, and a dealer on the roster for each table (written in bulk,
     # as the fields are).
     fields = plan.flights * plan.flight_entries + plan.side_events * plan.side_entries
@@ -1530,7 +1530,7 @@ def check_invariants(world, report=None, bad_streams=None):
                 f"other than their awards {len(mispaid)}",
             )
         )
-    # 9. One room (issue #42): each running event plays at the physical tables the room map says it
+    # 9. One room: each running event plays at the physical tables the room map says it
     # holds, and no table is held by two; after a push every table in play has a dealer.
     if getattr(world, "room", None):
         from seating import selectors as seating_selectors

@@ -5,7 +5,7 @@
     REDIS_URL=redis://127.0.0.1:6379/10 python benchmarks/request_cost.py   # with Redis (cache, publishes)
 
 The product's own ASGI app (``tdmanager.asgi.application``) is driven in this process, without a
-socket, so the figures are the server's own work and not the machine's load (issue #15: the
+socket, so the figures are the server's own work and not the machine's load (a
 shared machine makes wall-clock figures over HTTP noisy). Measured per request: CPU time of the
 whole process (``time.process_time``: the event loop and the pool thread that served it),
 queries (every statement the database backends execute) and Redis commands sent (a pipeline

@@ -1,4 +1,4 @@
-"""A big room (issue #42): 120 physical tables, 5 events playing at once, 150 dealers on the roster.
+"""A big room: 120 physical tables, 5 events playing at once, 150 dealers on the roster.
 
     python benchmarks/room_scale.py                                   # SQLite (the embedded default)
     python benchmarks/room_scale.py --database postgres://postgres@127.0.0.1:5432/tdm_room_scale

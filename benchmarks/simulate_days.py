@@ -118,7 +118,7 @@ def main() -> int:
 
 
 COUNTERS = ("ran", "refused", "skipped", "codes")
-#: how many times every action must have run (issue #38)
+#: how many times every action must have run
 BAR = 500
 
 
@@ -161,7 +161,7 @@ def print_report(run: dict) -> int:
     for name in sorted(set(ran) | set(refused) | set(skipped)):
         print(f"{name:<30}{ran[name]:>8}{refused[name]:>9}{skipped[name]:>9}")
     print("\nrefusal codes: " + ", ".join(f"{c} {n}" for c, n in codes.most_common()))
-    # issue #38's bar: every action run 500 times, its refusals counted apart
+    # the bar: every action run 500 times, its refusals counted apart
     from tests.simulation.catalogue import ACTIONS
 
     short = sorted((ran[name], name) for name in ACTIONS if ran[name] < BAR)

@@ -138,7 +138,7 @@ class HouseRules:
 
     # the tournament row (FMT-14, §0.3)
     table_size: int = _column(9, "FMT-14, C20", "seats per table (a column of the tournament), at most `max_seats_per_table`")
-    rule_set: str = _column("TDA", "§0.3", "TDA, SANREMO_003, MONTEGALDA_004, … (a column); some defaults follow it")
+    rule_set: str = _column("TDA", "C24", "TDA, SANREMO_003, MONTEGALDA_004, … (a column); some defaults follow it")
     game: str = _column(
         "NLHE", "FMT-16, BAL-03", 'the game (a column): NLHE, PLHE, LHE, PLO, MIXED or "STUD", whose balancing moves players by position (no button: TDA 11-A)'
     )
@@ -453,11 +453,11 @@ class HouseRules:
     change_notice_hours: int = _setting(
         12, _int(0, 24 * 14), "FMT-02", "a published event's change shows on its lobby screens for this many hours (0: not shown)"
     )
-    # the public seat lookup (§12: personal data, as little as needed)
+    # the public seat lookup (ROLE-06: personal data, as little as needed)
     seat_lookup_names: str = _setting(
         "INITIAL",
         _choice("INITIAL", "FULL", "NICKNAME"),
-        "§12",
+        "ROLE-06",
         'how every public page (seat lookup, lobby screens and their ticker, bounty list, league, leaderboard, heads-up bracket) shows a name: first name and initial ("Mario R."), "FULL" name, or "NICKNAME" (first name and initial when there is none); two players who would read the same carry their entry number',
     )
     # player information (ROLE-06)

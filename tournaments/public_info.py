@@ -3,15 +3,17 @@
 What a player should know before he sits down: the tables' official language(s) (TDA 6), the
 house's balancing and breaking procedure (TDA 11-C: "a predetermined procedure"), the other
 house rules that decide his tournament, and every change the director published to the event
-(001 "Modifiche ed Integrazioni": changes are announced on the website). Both URLs are in
-``tdmanager.public.PUBLIC``: each request takes a token of its client address's bucket before
-it reads anything, and reads two rows' worth: the tournament and its newest changes.
+(001 "Modifiche ed Integrazioni": changes are announced on the website), and the rulebook: every
+rule with what it says and its source, so a player or a director can check a ruling. Both URLs
+are in ``tdmanager.public.PUBLIC``: each request takes a token of its client address's bucket
+before it reads anything, and reads two rows' worth: the tournament and its newest changes (the
+rulebook is read once per process).
 """
 
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, render
 
-from . import rulesheet, selectors
+from . import rulebook, rulesheet, selectors
 from .house import HouseRules
 
 #: The newest published changes shown (the page and the feed), so a page's cost is bounded.
@@ -35,7 +37,11 @@ def rules_page(request, pk: int):
         ),
         pk=pk,
     )
-    return render(request, "public_rules.html", {"t": t, "sheet": rulesheet.procedure(t), "changes": _changes(t), "game": t.get_game_display()})
+    return render(
+        request,
+        "public_rules.html",
+        {"t": t, "sheet": rulesheet.procedure(t), "changes": _changes(t), "game": t.get_game_display(), "rulebook": rulebook.rules()},
+    )
 
 
 def public_changes(request, pk: int):
