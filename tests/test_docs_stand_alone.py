@@ -109,6 +109,14 @@ def test_the_docs_and_templates_carry_no_issue_numbers():
     assert {name: refs for name, refs in found.items() if refs} == {}
 
 
+def test_the_docs_and_templates_name_no_document_the_product_does_not_ship():
+    """The notes the product was built from (its rules specification, architecture and style
+    notes) are not shipped: the docs cite the rulebook, docs/rules.md, instead."""
+    unshipped = re.compile("|".join(re.escape(name + "." + "md") for name in ("RULES", "ARCHITECTURE", "STYLE")) + r"|\bRULES §")
+    found = {name: unshipped.findall(text) for name, text in texts(docs_and_templates()).items()}
+    assert {name: refs for name, refs in found.items() if refs} == {}
+
+
 def test_every_rule_id_the_product_names_has_its_text_and_source_in_the_rulebook():
     named = {rule_id for text in texts(tracked()).values() for rule_id in RULE_ID.findall(text)}
     rows = rulebook()
