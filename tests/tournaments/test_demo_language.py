@@ -13,7 +13,7 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
-from tournaments.models import Entry, Tournament
+from tournaments.models import Entry, Person, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -54,4 +54,6 @@ def test_the_readme_names_every_login_and_every_pre_registered_player_the_demo_m
         person = entry.person
         assert f"{person.first_name} {person.last_name} `{person.nickname}`" in readme
         assert f"{person.first_name} {person.last_name} ({person.nickname})" in out.getvalue()
+    banned = Person.objects.get(banned=True)
+    assert f"banned: {banned.first_name} {banned.last_name}" in readme
     assert len(readme.splitlines()) <= 300
