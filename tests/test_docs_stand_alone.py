@@ -135,7 +135,7 @@ def test_the_public_rules_page_gives_every_rule_its_text_and_source(make_tournam
     assert page.status_code == 200
     html = page.content.decode()
     for rule_id, (text, source) in rulebook().items():
-        row = re.search(rf'<tr id="rule-{rule_id}">(.*?)</tr>', html, re.S)
+        row = re.search(rf'<li id="rule-{rule_id}">(.*?)</li>', html, re.S)
         assert row, rule_id
         assert escape(text.replace("`", "")) in row.group(1) and escape(source.replace("`", "")) in row.group(1), rule_id
     if language == "it":
