@@ -330,7 +330,13 @@ def _reserve_pair(username, at, now: float) -> bool:
         return True
     _uncount(reserved)  # the turns past the limit are the lock-outs', not this counter's
     lock = _pair_lock(username, at)
-    if lock is None or now < lock[0]:  # the last numbered turn is still being checked, or locked
+    if lock is None:
+        # The turns are out but no lock-out names the next one: the cache let the lock go (a
+        # full cache evicts keys one by one) and kept the counter. Without this the username
+        # would be refused here until the counter expires; instead one attempt a check's time
+        # gets its turn, and its failure locks the username again.
+        return cache.add(f"{_pair(username, at)}:turn:lost", 1, _CHECK_SECONDS)
+    if now < lock[0]:  # the last numbered turn is still being checked, or locked out
         return False
     return cache.add(f"{_pair(username, at)}:turn:{lock[1]}", 1, _CHECK_SECONDS)
 

@@ -11,6 +11,7 @@ import time
 import uuid
 
 import pytest
+from django.core.cache import cache
 import time_machine
 from django.dispatch import Signal
 from django.test import override_settings
@@ -352,6 +353,24 @@ def test_the_last_turn_comes_back_if_its_check_never_ended(name, address, held_c
         clock.shift(61)
         assert security.begin_attempt(name, address) is None
         assert security.begin_attempt(name, address) is not None
+
+
+def test_a_lockout_the_cache_let_go_of_leaves_a_turn_not_a_wall(name, address):
+    """A full cache evicts keys one by one: should it drop a username's lock-out at an address
+    and keep its counter of turns, the username is not refused there until the counter expires
+    (hours): one attempt a password check's time gets its turn, and its failure locks again."""
+    make_user(name, "cashier")
+    with time_machine.travel(1_900_000_000, tick=False) as clock:
+        for _ in range(5):
+            token(name, "wrong", address)
+        assert token(name, "pw-" + name, address).status_code == 429
+        cache.delete(security._pair(name, address) + ":lock")  # evicted; the counters stay
+        assert token(name, "wrong", address).status_code == 400  # its turn: checked, a failure
+        assert token(name, "pw-" + name, address).status_code == 429  # locked again by it
+        cache.delete(security._pair(name, address) + ":lock")
+        assert token(name, "pw-" + name, address).status_code == 429  # one turn a check's time
+        clock.shift(61)
+        assert token(name, "pw-" + name, address).status_code == 200  # the right password, in its turn
 
 
 def test_a_burst_of_first_guesses_stops_at_the_address_limit(name, address, held_checks, monkeypatch):
