@@ -11,8 +11,8 @@ import time
 import uuid
 
 import pytest
-from django.core.cache import cache
 import time_machine
+from django.core.cache import cache
 from django.dispatch import Signal
 from django.test import override_settings
 from rest_framework.test import APIClient

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal
 
+from django.conf import settings
 from django.utils import timezone
 from PIL import Image
 
@@ -30,6 +31,7 @@ from seating import services as seating
 from seating.models import Bust, DealerShift, RoomTable
 from seating.selectors import table_numbers as tsel_table_numbers
 from seating.services import cardrooms, dealers
+from tdmanager import security
 from tdmanager.errors import DomainError
 from tournaments import clock as clock_engine
 from tournaments import clockview
@@ -945,6 +947,34 @@ def device_login(world: World, rng) -> str:
     return f"{user.username} logged in from {token.name}; his password changed"
 
 
+class _Desk:
+    """The request of a login attempt, as the throttle reads it: where it comes from."""
+
+    def __init__(self, address: str):
+        self.META = {"REMOTE_ADDR": address}
+
+
+@action(weight=1)
+def lock_out_and_lift(world: World, rng) -> str:
+    """Someone guesses a cashier's password from an address until the username is locked out
+    there; the director lifts every lock-out of that username as the list shows it (the username
+    at the address; the account, should one be listed) and the cashier is let in again."""
+    user = rng.choice(world.cashiers).user
+    address = f"198.18.{rng.randrange(250)}.{rng.randrange(1, 250)}"
+    backend = security.ThrottledModelBackend()
+    for _ in range(settings.TDM_LOGIN_FAILURES_PER_USER):
+        backend.authenticate(_Desk(address), username=user.username, password=f"guess-{rng.randrange(10**9)}")
+    assert security.lockout(user.username, address) is not None, (
+        f"{user.username} not locked out at {address} by {settings.TDM_LOGIN_FAILURES_PER_USER} wrong passwords"
+    )
+    listed = [row for row in tsel.login_lockouts() if row["username"] == user.username]
+    assert any(row["kind"] == "user" and row["address"] == address for row in listed), f"the lock-out of {user.username} at {address} is not listed"
+    for row in listed:
+        logins.lift_lockout(kind=row["kind"], username=row["username"], address=row["address"], actor=world.director)
+    assert security.lockout(user.username, address) is None, f"{user.username} still locked out at {address} once lifted as listed"
+    return f"{user.username} locked out at {address}, lifted: {', '.join(row['kind'] for row in listed)}"
+
+
 def bounty_awards(t) -> list[BountyAward]:
     return list(BountyAward.objects.filter(tournament=t).order_by("pk"))
 
@@ -962,6 +992,18 @@ def announce_change(world: World, rng) -> str:
     t = _mostly(world, rng, lambda t: psel.table_state(t) != PayoutTable.LOCKED, Tournament.REGISTERING, Tournament.RUNNING)
     guarantee = (t.guarantee or Decimal(0)) + Decimal(rng.choice([500, 1000, 2500]))
     reason = f"sim-reason {t.pk}-{rng.randrange(10**9)}"  # told apart from every other reason of the day
+    if changes.is_published(t) and rng.random() < 0.2:
+        # first without a reason (blank, as a form left empty sends it): refused, nothing changed
+        before = (t.guarantee, t.changes.count())
+        try:
+            setup.update_tournament(t, {"guarantee": guarantee}, actor=world.director, override_reason=" ")
+        except DomainError as exc:
+            # a published event's change says why (FMT-02); so does a price once registration opened
+            assert exc.code in ("change_reason_required", "money_fields_locked"), exc.code
+        else:
+            raise AssertionError(f"{t.name}: a published event's change was taken without a reason")
+        t.refresh_from_db()
+        assert (t.guarantee, t.changes.count()) == before, f"{t.name}: a refused change left a trace"
     setup.update_tournament(t, {"guarantee": guarantee}, actor=world.director, override_reason=reason)
     told = []
     for version in t.changes.exclude(reason="").order_by("version").values_list("version", flat=True):

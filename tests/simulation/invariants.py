@@ -808,8 +808,25 @@ def ended_logins_log_nobody_in(world: World) -> list[str]:
     return problems
 
 
+def lockouts_lift_as_listed(world: World) -> list[str]:
+    """Every login lock-out the director's list shows can be lifted as it is shown (an account's
+    has no address: lifting it with the blank address the list shows was refused)."""
+    from tdmanager.errors import DomainError
+    from tournaments.selectors import login_lockouts
+    from tournaments.services.logins import lockout_named
+
+    problems = []
+    for row in login_lockouts():
+        try:
+            lockout_named(row["kind"], row["username"], row["address"])
+        except DomainError as exc:
+            problems.append(f"the {row['kind']} lock-out of {row['username']!r} at {row['address']!r} cannot be lifted as listed: {exc.code}")
+    return problems
+
+
 INVARIANTS = [
     ended_logins_log_nobody_in,
+    lockouts_lift_as_listed,
     drawers_equal_their_rows,
     reconciliation_balances,
     bounty_money_is_accounted,
