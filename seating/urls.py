@@ -12,6 +12,7 @@ urlpatterns = [
     path("room/<int:room_id>/dealers.pdf", room_views.dealer_report_pdf, name="room-dealers-pdf"),
     path("room/<int:room_id>/screen/", room_views.room_screen, name="room-screen"),
     path("tournaments/<int:pk>/tables/", views.table_map_page, name="seating-tables"),
+    path("dealer/", views.dealer_home, name="dealer-home"),
     path("tournaments/<int:pk>/dealer/", views.dealer_table, name="dealer-table"),
     path("tournaments/<int:pk>/tables/slips/", views.move_slips, name="seating-slips"),
     path("tournaments/<int:pk>/tables/predraw/", manual_views.predraw_page, name="seating-predraw"),

@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.core.cache import cache
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -269,6 +270,18 @@ def _dealer_may_undo(t, request) -> bool:
     if bust is None or bust.reported_by_id != request.user.pk or request.POST.get("later"):
         return False
     return not Bust.objects.filter(tournament=t, void="", order__gt=bust.order).exists()
+
+
+def dealer_home(request):
+    """Where a dealer's login lands: the table he deals now, on the page of the event playing there
+    (with his next push); otherwise a page that says where he is (a break, the pool, a table no
+    event plays at) and his next push, or that the roster gives him nothing now, with the events
+    in play for a dealer the venue does not roster to choose his table."""
+    mine = dealers.my_assignment(request.user)
+    if mine and mine["event"]:
+        return redirect(f"{reverse('dealer-table', args=[mine['event']['pk']])}?table={mine['table']}")
+    running = Tournament.objects.filter(status=Tournament.RUNNING).order_by("start_at", "pk")
+    return render(request, "seating/dealer_home.html", {"mine": mine, "running": running})
 
 
 def dealer_table(request, pk):

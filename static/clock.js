@@ -69,6 +69,7 @@
     const conn = $("conn"); conn.textContent = live.state.connected ? T.live : T.offline; conn.className = "badge " + (live.state.connected ? "running" : "cancelled");
   }, 200);
 
+  const REASON_NEEDED = ["jump", "insert-break", "finish"];
   document.querySelectorAll("button[data-op]").forEach((b) => b.addEventListener("click", async () => {
     const body = {};
     if (b.dataset.seconds) body.seconds = Number(b.dataset.seconds);
@@ -90,13 +91,19 @@
       if (v === null || v === "") return;
       body[b.dataset.ask] = Number(v);
     }
-    if (["set-time", "jump", "add-time", "pause", "finish", "insert-break"].includes(b.dataset.op)) {
-      const r = await TDM.ask({ title: b.textContent, label: T.reason, input: "textarea" });
-      if (r === null) return;
-      body.reason = r;
+    // The reason typed beside the buttons goes with the action. A change of the clock's course (a
+    // level skipped, a break added, the clock finished) needs one (CLK-07): asked when none is
+    // typed. Pause, resume and the time are one tap during a dispute, their reason optional.
+    const typed = $("c-reason").value.trim();
+    if (typed) body.reason = typed;
+    if (REASON_NEEDED.includes(b.dataset.op) && !typed) {
+      const r = await TDM.ask({ title: b.textContent, label: T.reasonNeeded, input: "textarea", required: true });
+      if (r === null || !r.trim()) return;
+      body.reason = r.trim();
     }
     const r = await post("/api/v1/tournaments/" + tid + "/clock/" + b.dataset.op + "/", body);
-    if (r.ok) { say(T.done, true); live.poll(); } else say(r.d.detail || r.d.code, false);
+    // the reason sent is used up; one typed meanwhile waits for the next action
+    if (r.ok) { say(T.done, true); if (typed && $("c-reason").value.trim() === typed) $("c-reason").value = ""; live.poll(); } else say(r.d.detail || r.d.code, false);
   }));
 
   // Shot clock (CLK-10): logged on the server, counted here.

@@ -267,6 +267,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "formats-leaderboard": {"GET": ANYONE},
     # --- Pages ----------------------------------------------------------------------------
     "dashboard": {"GET": LOBBY_AUDIT + (DEALER,)},
+    "dealer-home": {"GET": DFL},  # a dealer's own page: his table and his next push, or that he has none
     "dealer-table": {"GET": DFL, "POST": _DEALER_PAGE_OPS},  # ROLE-01: the dealer's table: hand completed, player out
     "desk": {"GET": DC},
     "receipt": {"GET": STAFF},

@@ -63,15 +63,15 @@ def test_the_moved_scripts_still_work(browser_page, structure, make_tournament, 
     assert ChipSet.objects.get(name="Club set").denominations.count() == 2
     watch.check(page, "chip sets (new set)", texts=("Club set",))
 
-    # The clock: start it, add a minute (asks the reason), call the clock at a table.
+    # The clock: start it, add a minute (one tap, the reason typed beside), call the clock at a table.
     page.goto(page.base_url + f"/tournaments/{t.pk}/clock/")
     page.click("button[data-op=start]")
     expect(page.locator("#c-msg")).to_have_text("Done")
     expect(page.locator("#c-time")).not_to_have_text("--:--")
     expect(page.locator("#c-level")).to_contain_text("Level 1")
+    page.fill("#c-reason", "floor asked")
     with page.expect_response(lambda r: r.url.endswith("/clock/add-time/")) as added:
         page.click("button[data-op=add-time][data-seconds='60']")
-        answer_dialog(page, "floor asked")
     assert added.value.ok
     expect(page.locator("#c-msg")).to_have_text("Done")
     assert t.events.filter(action__startswith="tournaments.clock.").count() >= 2

@@ -22,7 +22,7 @@ from tdmanager.api import named_detail, object_id
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.fields import AmountFormField, amount_formfield
 from tdmanager.formatting import money
-from tdmanager.policy import DISPLAY
+from tdmanager.policy import DEALER, DISPLAY
 from tdmanager.roles import has_role, user_roles
 
 from . import clock as clock_engine
@@ -50,6 +50,10 @@ def dashboard(request):
         return redirect("display", token=screens[0].token)
     if screens:
         return render(request, "lobby_screens.html", {"screens": screens})
+    # A dealer's login lands on his table and his next push (or a page that says he has none),
+    # not on a list of events he has nothing to do with.
+    if DEALER in held and not policy.permits(held - {DEALER}, "dashboard", "GET"):
+        return redirect("dealer-home")
     tournaments = Tournament.objects.exclude(status__in=[Tournament.FINISHED, Tournament.CANCELLED]).order_by("start_at")
     recent = Tournament.objects.filter(status__in=[Tournament.FINISHED, Tournament.CANCELLED]).order_by("-start_at")
     if policy.regulator_only(held, "tournament", "GET"):  # ROLE-01: only what he was given

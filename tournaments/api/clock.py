@@ -25,9 +25,9 @@ CLOCK_OPS = {
     "resume": lambda t, d, a: clockctl.resume(t, actor=a, reason=d["reason"]),
     "add-time": lambda t, d, a: clockctl.add_time(t, _need(d, "seconds"), actor=a, reason=d["reason"]),
     "set-time": lambda t, d, a: clockctl.set_time_left(t, _need(d, "seconds"), actor=a, reason=d["reason"]),
-    "jump": lambda t, d, a: clockctl.jump_to(t, _need(d, "item_index"), actor=a, reason=d["reason"], seconds_left=d.get("seconds")),
-    "insert-break": lambda t, d, a: clockctl.insert_break(t, _need(d, "minutes"), actor=a, reason=d["reason"], color_up=d["color_up"]),
-    "finish": lambda t, d, a: clockctl.finish_clock(t, actor=a, reason=d["reason"]),
+    "jump": lambda t, d, a: clockctl.jump_to(t, _need(d, "item_index"), actor=a, reason=_reason(d), seconds_left=d.get("seconds")),
+    "insert-break": lambda t, d, a: clockctl.insert_break(t, _need(d, "minutes"), actor=a, reason=_reason(d), color_up=d["color_up"]),
+    "finish": lambda t, d, a: clockctl.finish_clock(t, actor=a, reason=_reason(d)),
     "hand-for-hand": lambda t, d, a: clockctl.start_hand_for_hand(t, actor=a, seconds_per_hand=d.get("seconds_per_hand"), reason=d["reason"]),
     "end-hand-for-hand": lambda t, d, a: clockctl.end_hand_for_hand(t, actor=a, reason=d["reason"]),
     "next-hand": lambda t, d, a: clockctl.h4h_next_hand(t, actor=a),
@@ -38,6 +38,16 @@ CLOCK_OPS = {
         t, _need(d, "entry"), d.get("seconds"), actor=a, preset=d.get("preset"), reason=d["reason"]
     ),
 }
+
+
+def _reason(data) -> str:
+    """The reason a change of the clock's course needs (CLK-07: a level skipped or gone back to, a
+    break added to the structure, the clock finished before its end): refused without one. Pause,
+    resume and the time's adjustments are one tap, their reason optional (the log keeps both)."""
+    reason = (data.get("reason") or "").strip()
+    if not reason:
+        raise DomainError("reason_required", _("Reason: this change of the clock is logged with its reason; type it."), status=400, field="reason")
+    return reason
 
 
 def _need(data, key):
