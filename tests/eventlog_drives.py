@@ -23,7 +23,7 @@ from tournaments import clockview
 from tournaments.actions import Action
 from tournaments.formats.models import Match, TimedEvent
 from tournaments.formats.services import headsup, multiday, series, sitandgo, stackchoice, timed
-from tournaments.models import DisplayScreen, Entry, LedgerRow, Person, Sequence, Tournament
+from tournaments.models import BrowserSession, DisplayScreen, Entry, LedgerRow, Person, Sequence, Tournament
 from tournaments.services import (
     cashier,
     changes,
@@ -459,6 +459,8 @@ def drive_people(w: World) -> dict:
     logins.lift_lockout(username="mallory", address="10.0.0.9", actor=w.director)
     token, _key = logins.issue_token(w.cashier.user, device="Desk 2 tablet", actor=w.cashier)
     logins.revoke_token(token.pk, actor=w.director)
+    browser = BrowserSession.objects.create(session_key="drive-session", user=w.cashier.user, user_agent="Mozilla/5.0 (Windows NT 10.0) Firefox/128.0")
+    logins.end_session(browser.pk, actor=w.director)
     cashier.set_exchange_rate("USD", Decimal("0.92"), actor=w.director)
     return {
         "people.person.created": ["Giulia Conti"],
@@ -473,6 +475,7 @@ def drive_people(w: World) -> dict:
         "auth.lockout.lifted": ["mallory at 10.0.0.9"],
         "auth.token.issued": ["logged in through the API", "Desk 2 tablet"],
         "auth.token.revoked": [w.cashier.user.get_username(), "Desk 2 tablet"],
+        "auth.session.ended": [w.cashier.user.get_username(), "Firefox · Windows"],
         "tournaments.exchange_rate.set": ["USD", "0.92"],
     }
 

@@ -16,6 +16,7 @@ class Action(models.TextChoices):
     AUTH_LOCKOUT_LIFTED = "auth.lockout.lifted", _("Staff login lock-out lifted")
     AUTH_TOKEN_ISSUED = "auth.token.issued", _("API login on a device")
     AUTH_TOKEN_REVOKED = "auth.token.revoked", _("A device's API login revoked")
+    AUTH_SESSION_ENDED = "auth.session.ended", _("A browser's login ended from the devices page")
     # --- cashier -------------------------------------------------------------------------
     CASHIER_ADDON_SOLD = "cashier.addon.sold", _("Add-on sold")
     CASHIER_REBUY_DECLARED = "cashier.rebuy.declared", _("Rebuy declared")

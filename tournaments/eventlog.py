@@ -157,6 +157,7 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.AUTH_LOCKOUT_LIFTED: _("%(actor)s lifted the login lock-out of %(username)s at %(address)s"),
     A.AUTH_TOKEN_ISSUED: _("%(user)s logged in through the API from the device %(name)s"),
     A.AUTH_TOKEN_REVOKED: _("%(actor)s ended the API login of %(user)s on the device %(name)s"),
+    A.AUTH_SESSION_ENDED: _("%(actor)s ended the login of %(user)s in the browser %(name)s"),
     A.CASHIER_RECEIPTS_LOST_IN_RESTORE: _("After a restore, receipts %(first)s to %(last)s are skipped: they may have been printed before it"),
     A.TOURNAMENTS_DISPLAY_TOKEN_REVOKED: _("%(actor)s revoked the link of the lobby screen %(screen)s"),
     A.TOURNAMENTS_DISPLAY_TOKEN_ROTATED: _("%(actor)s gave the lobby screen %(screen)s a new link"),

@@ -581,6 +581,22 @@ class DeviceToken(models.Model):
         indexes = [models.Index(fields=["user", "revoked_at"], name="devtoken_user_idx")]
 
 
+class BrowserSession(models.Model):
+    """A staff login in a browser (one session): listed on the devices page beside the API tokens,
+    with the browser it is and when it was last used, and ended there by its user or a director.
+    Written with the session's own last activity (``tdmanager.idle``), at most once a minute per
+    session, never on every request; gone with a logout."""
+
+    session_key = models.CharField(max_length=40, unique=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    user_agent = models.CharField(max_length=200, blank=True, default="")  # what the browser said it is, cut
+    created_at = models.DateTimeField(default=timezone.now)
+    last_used_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "last_used_at"], name="browsersession_user_idx")]
+
+
 class IdempotencyRecord(models.Model):
     """The first answer to a cashier POST carrying ``Idempotency-Key``; a repeat gets it back."""
 

@@ -81,15 +81,30 @@ def login_lockouts_page(request):
 
 
 def devices_page(request):
-    """The devices logged in through the API (a desk's tablet, the floor's phone): one's own, and
-    for a director every user's; each revoked with one button (``services.logins``)."""
+    """The devices logged in: the browsers (sessions) and the API logins (a desk's tablet, the
+    floor's phone), one's own, and for a director every user's; each ended with one button
+    (``services.logins``). Ending this browser's own login is a logout."""
     if request.method == "POST":
+        actor = Actor.from_request(request)
         try:
-            token = logins.revoke_token(int(request.POST.get("token") or 0), actor=Actor.from_request(request))
-            messages.success(request, _("Device logged out: %(name)s") % {"name": token.name})
+            if request.POST.get("session"):
+                ended = logins.end_session(int(request.POST["session"]), actor=actor)
+                if not request.user.is_authenticated or not request.session.exists(request.session.session_key or ""):
+                    return redirect("login")  # this browser's own login: it ended here
+                messages.success(request, _("Device logged out: %(name)s") % {"name": ended["name"]})
+            else:
+                token = logins.revoke_token(int(request.POST.get("token") or 0), actor=actor)
+                messages.success(request, _("Device logged out: %(name)s") % {"name": token.name})
         except (DomainError, ValueError, OverflowError):
             messages.error(request, _("No such device login."))
         return redirect("devices")
     director = has_role(request.user, DIRECTOR)
-    rows = selectors.device_tokens(None if director else request.user)
-    return render(request, "devices.html", {"tokens": rows, "everyone": director, "idle_minutes": settings.TDM_TOKEN_IDLE_MINUTES})
+    whose = None if director else request.user
+    context = {
+        "tokens": selectors.device_tokens(whose),
+        "sessions": selectors.browser_sessions(whose, current_key=request.session.session_key),
+        "everyone": director,
+        "idle_minutes": settings.TDM_TOKEN_IDLE_MINUTES,
+        "session_idle_minutes": settings.TDM_SESSION_IDLE_MINUTES,
+    }
+    return render(request, "devices.html", context)

@@ -1,11 +1,13 @@
 """Read side of tournaments: questions about the floor that pages, the live snapshot and the
 apps above ask. Reads only; the services that change state import these, never the reverse."""
 
+import re
 import time
 from datetime import datetime, timedelta
 from decimal import Decimal
 
 from django.conf import settings
+from django.contrib.sessions.models import Session
 from django.db.models import Q, Sum
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -19,7 +21,19 @@ from tdmanager.money import ZERO
 from . import eventlog, penalties, signals
 from .actions import Action
 from .labels import penalty_kind_label
-from .models import ChipAdjustment, DeviceToken, Entry, ExchangeRate, LedgerRow, Penalty, RegulatorGrant, Tournament, TournamentChange, TournamentEvent
+from .models import (
+    BrowserSession,
+    ChipAdjustment,
+    DeviceToken,
+    Entry,
+    ExchangeRate,
+    LedgerRow,
+    Penalty,
+    RegulatorGrant,
+    Tournament,
+    TournamentChange,
+    TournamentEvent,
+)
 
 
 def _chips_sum(model):
@@ -461,4 +475,52 @@ def declared_rebuys(t: Tournament) -> list[dict]:
             "chips": t.rebuy_chips,
         }
         for e in t.entries.filter(rebuy_declared_at__isnull=False).select_related("person").order_by("rebuy_declared_at", "number")
+    ]
+
+
+#: what a User-Agent names: the browser (the first that matches: Edge and Opera say "Chrome" too)
+_BROWSERS = (("Edg/", "Edge"), ("OPR/", "Opera"), ("Firefox/", "Firefox"), ("Chrome/", "Chrome"), ("Safari/", "Safari"))
+_SYSTEMS = (
+    ("iPhone", "iPhone"),
+    ("iPad", "iPad"),
+    ("Android", "Android"),
+    ("Windows", "Windows"),
+    ("Mac OS X", "macOS"),
+    ("CrOS", "ChromeOS"),
+    ("Linux", "Linux"),
+)
+
+
+def browser_name(user_agent: str) -> str:
+    """A browser as a person tells two apart: "Chrome · Android", "Firefox · Windows"."""
+    agent = user_agent or ""
+    browser = next((name for mark, name in _BROWSERS if mark in agent), "")
+    system = next((name for mark, name in _SYSTEMS if re.search(re.escape(mark), agent)), "")
+    return " · ".join(filter(None, (browser, system))) or _("Unknown browser")
+
+
+def browser_sessions(user=None, *, current_key: str | None = None, now=None) -> list[dict]:
+    """The browsers logged in, newest use first: ``user``'s, or every user's (None: a director's
+    list). Each ``{"id", "user", "name", "created_at", "last_used_at", "expires_at", "current"}``;
+    a session that ended (logged out, expired, idle past ``TDM_SESSION_IDLE_MINUTES``) is not
+    listed. ``current_key``: the session of the request asking ("this browser")."""
+    now = now or timezone.now()
+    idle = settings.TDM_SESSION_IDLE_MINUTES
+    alive = Session.objects.filter(expire_date__gt=now).values("session_key")
+    qs = BrowserSession.objects.filter(session_key__in=alive, user__is_active=True).select_related("user").order_by("-last_used_at", "-id")
+    if idle:
+        qs = qs.filter(last_used_at__gt=now - timedelta(minutes=idle))
+    if user is not None:
+        qs = qs.filter(user=user)
+    return [
+        {
+            "id": b.pk,
+            "user": b.user.get_username(),
+            "name": browser_name(b.user_agent),
+            "created_at": b.created_at,
+            "last_used_at": b.last_used_at,
+            "expires_at": b.last_used_at + timedelta(minutes=idle) if idle else None,
+            "current": current_key is not None and b.session_key == current_key,
+        }
+        for b in qs
     ]

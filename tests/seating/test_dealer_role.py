@@ -30,8 +30,8 @@ def test_role01_the_dealer_reports_a_player_out_and_the_hand_for_hand_hand_from_
     out = table_1[first_seat]
     page = Client()
     page.force_login(dealer)
-    dashboard = page.get("/").content.decode()
-    assert f'href="/tournaments/{t.pk}/dealer/"' in dashboard  # his way in
+    home = page.get("/", follow=True).content.decode()  # his login lands on his own page: no roster, the events in play
+    assert f'href="/tournaments/{t.pk}/dealer/"' in home  # his way in
     html = page.get(f"/tournaments/{t.pk}/dealer/?table=1").content.decode()
     assert 'id="dealer-table"' in html and Entry.objects.get(pk=out).person.first_name in html
     assert "play one hand, then report it" in html  # the table's hand-for-hand state

@@ -9,12 +9,19 @@ A device's token (``DeviceToken``) is checked by ``tdmanager.authentication``: i
 unused, and dies with a password change. Revoked here: by its user or a director, and all of a
 user's at once when the login is disabled (``revoke_when_disabled``, on every save of a user),
 so that enabling the login again brings none back.
+
+A browser's login (a session) is listed beside them (``BrowserSession``): its last use is kept
+with the session's own last activity (``session_used``, at most once a minute), the row goes with
+a logout, and ``end_session`` ends one from the devices page.
 """
 
 import ipaddress
 import time
+from importlib import import_module
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.signals import user_logged_out
 from django.db import transaction
 from django.db.models.signals import post_save
 from django.utils import timezone
@@ -23,12 +30,14 @@ from django.utils.translation import gettext as _
 from tdmanager import security
 from tdmanager.authentication import key_digest, new_key, password_mark
 from tdmanager.errors import DomainError, ValidationFailed
+from tdmanager.idle import session_used as session_activity
 from tdmanager.policy import DIRECTOR
 from tdmanager.roles import has_role
 from tdmanager.transactions import service
 
 from ..actions import Action
-from ..models import DeviceToken
+from ..models import BrowserSession, DeviceToken
+from ..selectors import browser_name
 from .events import SYSTEM, Actor, log_event
 
 
@@ -147,5 +156,41 @@ def revoke_when_disabled(sender, instance, created=False, **kwargs) -> None:
             _revoke_all(instance, "disabled", SYSTEM)
 
 
+def session_used(sender=None, *, request, **_kw) -> None:
+    """Receiver of ``tdmanager.idle.session_used``: the browser's last use, written with the
+    session's own last activity (at most once a minute per session, never per request).
+    Bookkeeping like a token's last use, not a change of the room's state: no event."""
+    key, now = request.session.session_key, timezone.now()
+    if not key or BrowserSession.objects.filter(session_key=key).update(last_used_at=now):
+        return
+    agent = request.META.get("HTTP_USER_AGENT", "")[:200]
+    BrowserSession.objects.get_or_create(session_key=key, defaults={"user": request.user, "user_agent": agent, "created_at": now, "last_used_at": now})
+
+
+def session_ended(sender=None, *, request=None, **_kw) -> None:
+    """Receiver of ``user_logged_out``: the browser that logged out is not listed any more."""
+    key = getattr(getattr(request, "session", None), "session_key", None)
+    if key:
+        BrowserSession.objects.filter(session_key=key).delete()
+
+
+@service
+def end_session(session_id: int, *, actor: Actor) -> dict:
+    """A browser's login ended from the devices page: by its own user (this browser or another
+    one of his), or by a director (anyone's); the session is deleted, so that browser's next
+    request is one without a login. Another user's is not found for anyone else (404)."""
+    row = BrowserSession.objects.select_for_update().filter(pk=session_id).select_related("user").first()
+    mine = row is not None and actor.user is not None and row.user_id == actor.user.pk
+    if row is None or not (mine or has_role(actor.user, DIRECTOR)):
+        raise DomainError("not_found", _("No such device login."), status=404)
+    import_module(settings.SESSION_ENGINE).SessionStore().delete(row.session_key)
+    name = browser_name(row.user_agent)
+    log_event(None, Action.AUTH_SESSION_ENDED, actor, user=row.user.get_username(), name=name, reason="user" if mine else "director")
+    row.delete()
+    return {"user": row.user.get_username(), "name": name}
+
+
 def connect_receivers() -> None:
     post_save.connect(revoke_when_disabled, sender=get_user_model(), dispatch_uid="tournaments-tokens-disabled")
+    session_activity.connect(session_used, dispatch_uid="tournaments-browser-session-used")
+    user_logged_out.connect(session_ended, dispatch_uid="tournaments-browser-session-ended")
