@@ -108,6 +108,14 @@
       default: return true;
     }
   }
+  // Once the tournament has ended, the results take the place of the blocks they cover (the
+  // only block a layout may place over others, tournaments/layouts.py).
+  function underResults(b) {
+    const over = el.querySelector('.block[data-kind="results"]');
+    if (!over || over === b || el.dataset.state !== "finished" && el.dataset.state !== "cancelled") return false;
+    const [ax, ay, aw, ah] = over.dataset.cells.split(",").map(Number), [bx, by, bw, bh] = b.dataset.cells.split(",").map(Number);
+    return ax < bx + bw && bx < ax + aw && ay < by + bh && by < ay + ah;
+  }
   // Blocks placed on the same cells that both have something to show (the payouts and a league's
   // standings on the classic screen) take turns, each shown whole for TURN_MS.
   const TURN_MS = 12000;
@@ -140,7 +148,7 @@
     const c = s.clock || {}, state = s.lobby_state || "running";
     chooseLayout(s, c);
     el.dataset.state = state;
-    el.querySelectorAll(".block").forEach((b) => { const on = blockShown(b.dataset.kind, s, state); if (b.hidden === on) b.hidden = !on; });
+    el.querySelectorAll(".block").forEach((b) => { const on = blockShown(b.dataset.kind, s, state) && !underResults(b); if (b.hidden === on) b.hidden = !on; });
     takeTurns();
     renderChips(s);
     if (announcer) announcer.observe(s);

@@ -41,6 +41,7 @@ window.TDMLayout = (function () {
       block.dataset.index = String(i);
       block.dataset.font = String(b.font || 1);
       block.style.gridArea = (b.y + 1) + " / " + (b.x + 1) + " / span " + b.h + " / span " + b.w;
+      block.dataset.cells = [b.x, b.y, b.w, b.h].join(",");
       if (b.fg) block.style.color = b.fg;
       if (b.bg) block.style.backgroundColor = b.bg;
       const part = parts.querySelector(':scope > .part[data-part="' + b.kind + '"]');

@@ -24,9 +24,28 @@
     draw();
   }
 
+  // Columns and rows are counted from 1 here as everywhere a person reads them (the design
+  // stores them from 0).
   function describe(b) {
     return fill(T.cell, { name: D.kinds[b.kind] || b.kind, x: b.x + 1, y: b.y + 1, w: b.w, h: b.h });
   }
+  const sameCells = (a, b) => a.x === b.x && a.y === b.y && a.w === b.w && a.h === b.h;
+  const meet = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+  // Blocks on exactly the same cells take turns on the screen; the block that takes over at the
+  // end (the results) may cover others; any other overlap is refused on saving
+  // (tournaments/layouts.py, the one rule: this only shows it as the blocks move).
+  function turnsOf(i) {
+    const b = design.blocks[i];
+    return design.blocks.map((o, j) => j).filter((j) => j !== i && sameCells(b, design.blocks[j]));
+  }
+  function overlaps() {
+    const out = [];
+    design.blocks.forEach((a, i) => design.blocks.forEach((b, j) => {
+      if (j > i && meet(a, b) && !sameCells(a, b) && a.kind !== D.takesOver && b.kind !== D.takesOver) out.push([i, j]);
+    }));
+    return out;
+  }
+  const label = (b) => (b.kind === "text" || b.kind === "rules" ? (b.text || D.kinds[b.kind]).slice(0, 60) : D.kinds[b.kind]);
 
   // --- the stage ------------------------------------------------------------------------------
   function draw() {
@@ -35,13 +54,15 @@
     stage.style.setProperty("--fg", design.theme.text);
     stage.style.setProperty("--accent", design.theme.accent);
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.index : null;
+    const clashes = overlaps(), clashing = new Set(clashes.flat());
     stage.replaceChildren(...design.blocks.map((b, i) => {
       const e = document.createElement("div");
-      e.className = "eblock" + (i === selected ? " selected" : "");
+      const others = turnsOf(i), place = others.filter((j) => j < i).length;
+      e.className = "eblock" + (i === selected ? " selected" : "") + (others.length ? " turn" : "") + (b.kind === D.takesOver ? " at-end" : "") + (clashing.has(i) ? " clash" : "");
       e.tabIndex = 0;
       e.setAttribute("role", "button");
       e.setAttribute("aria-pressed", String(i === selected));
-      e.setAttribute("aria-label", describe(b));
+      e.setAttribute("aria-label", describe(b) + (others.length ? " — " + fill(T.turns, { names: others.map((j) => label(design.blocks[j])).join(", ") }) : "") + (b.kind === D.takesOver ? " — " + T.atEnd : ""));
       e.dataset.index = String(i);
       e.style.left = (100 * b.x / GRID) + "%";
       e.style.top = (100 * b.y / GRID) + "%";
@@ -50,7 +71,10 @@
       if (b.bg) e.style.backgroundColor = b.bg;
       if (b.fg) e.style.color = b.fg;
       const name = document.createElement("span");
-      name.textContent = b.kind === "text" || b.kind === "rules" ? (b.text || D.kinds[b.kind]).slice(0, 60) : D.kinds[b.kind];
+      name.className = "name";
+      // blocks that take turns: one name a line, marked as turns, never printed over each other
+      name.textContent = (others.length ? "⇄ " : "") + label(b) + (b.kind === D.takesOver ? " · " + T.atEnd : "");
+      if (place) name.style.marginTop = (1.4 * place) + "em";
       const handle = document.createElement("span");
       handle.className = "handle";
       handle.setAttribute("aria-hidden", "true");
@@ -58,6 +82,13 @@
       return e;
     }));
     if (focused !== null) { const again = stage.querySelector('[data-index="' + focused + '"]'); if (again) again.focus(); }
+    const warn = $("f-overlaps");
+    warn.replaceChildren(...clashes.map(([i, j]) => {
+      const li = document.createElement("li"), a = design.blocks[i], b = design.blocks[j];
+      li.textContent = fill(T.overlap, { a: describe(b), b: describe(a) });
+      return li;
+    }));
+    $("f-overlaps-box").hidden = !clashes.length;
     panel();
     send();
   }
@@ -148,8 +179,11 @@
     $("f-block").disabled = !b;
     $("f-block-name").textContent = b ? D.kinds[b.kind] : "—";
     if (!b) return;
-    $("f-x").max = String(GRID - 1); $("f-y").max = String(GRID - 1); $("f-w").max = String(GRID); $("f-h").max = String(GRID);
-    $("f-x").value = b.x; $("f-y").value = b.y; $("f-w").value = b.w; $("f-h").value = b.h;
+    $("f-x").max = String(GRID); $("f-y").max = String(GRID); $("f-w").max = String(GRID); $("f-h").max = String(GRID);
+    $("f-x").value = b.x + 1; $("f-y").value = b.y + 1; $("f-w").value = b.w; $("f-h").value = b.h;
+    const others = turnsOf(selected);
+    $("f-turns").hidden = !others.length;
+    $("f-turns").textContent = others.length ? fill(T.turns, { names: others.map((j) => label(design.blocks[j])).join(", ") }) : "";
     font.value = b.font; $("f-font-out").textContent = "× " + Number(b.font).toFixed(2);
     $("f-fg-theme").checked = !b.fg; $("f-fg").value = b.fg || design.theme.text;
     $("f-bg-theme").checked = !b.bg; $("f-bg").value = b.bg || design.theme.background;
@@ -163,7 +197,7 @@
   function change(fn) { remember(); fn(); draw(); }
   const block = () => design.blocks[selected];
   const num = (id) => parseInt($(id).value, 10);
-  [["f-x", (b, v) => { b.x = clamp(v, 0, GRID - b.w); }], ["f-y", (b, v) => { b.y = clamp(v, 0, GRID - b.h); }],
+  [["f-x", (b, v) => { b.x = clamp(v - 1, 0, GRID - b.w); }], ["f-y", (b, v) => { b.y = clamp(v - 1, 0, GRID - b.h); }],
    ["f-w", (b, v) => { b.w = clamp(v, 1, GRID - b.x); }], ["f-h", (b, v) => { b.h = clamp(v, 1, GRID - b.y); }]].forEach(([id, set]) => {
     $(id).addEventListener("change", () => { const v = num(id); if (!Number.isNaN(v)) change(() => set(block(), v)); });
   });

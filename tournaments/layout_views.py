@@ -95,6 +95,7 @@ def layout_editor(request, pk: int):
             "repeatable": [*layouts.TEXT_KINDS, *layouts.IMAGE_KINDS],
             "images": [{"id": i["pk"], "name": i["name"]} for i in ScreenImage.objects.order_by("name").values("pk", "name")],
             "font": layouts.FONT_RANGE,
+            "takesOver": layouts.TAKES_OVER_AT_THE_END,
         },
         "tournaments": tournaments,
     }

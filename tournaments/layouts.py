@@ -69,10 +69,15 @@ def _b(kind, x, y, w, h, **extra):
     return {"kind": kind, "x": x, "y": y, "w": w, "h": h, "font": 1.0, "fg": "", "bg": "", **extra}
 
 
+#: The block that appears once the tournament has ended and then takes the place of the blocks
+#: under it (the screen hides them): the one block that may cover others.
+TAKES_OVER_AT_THE_END = "results"
+
 #: The built-in layouts: the default is today's screen on the grid (the clock in the middle, the
-#: figures on the right, the announcements and the seats along the bottom). Blocks that never show
-#: together (the results over the clock) may share cells; blocks on the same cells that both have
-#: something to show take turns (the payouts and a league's standings).
+#: figures on the right, the announcements and the seats along the bottom). The results cover the
+#: blocks of the play, in their place once the tournament has ended; blocks on exactly the same
+#: cells take turns (the payouts and a league's standings). No other block covers another
+#: (``overlaps``).
 BUILTIN = {
     "default": {
         "name": gettext_lazy("Classic"),
@@ -183,7 +188,8 @@ def _colour(value, field: str, blank: bool = True) -> str:
 
 def clean_design(design) -> dict:
     """The layout's design as stored, or ``ValidationFailed`` naming the first wrong field (e.g.
-    ``blocks[3].w``). Only the known keys are kept: a layout never carries anything the page would
+    ``blocks[3].w``; ``blocks_overlap`` naming the later of two blocks that overlap without taking
+    turns, ``overlaps``). Only the known keys are kept: a layout never carries anything the page would
     not draw. Image ids are checked to be ids here; the service checks they exist."""
     if not isinstance(design, dict):
         _fail("design", _("an object with a theme and blocks"))
@@ -218,7 +224,58 @@ def clean_design(design) -> dict:
         if b["kind"] in IMAGE_KINDS:
             block["image"] = _int(b.get("image"), f"{at}.image", 1, 2**31 - 1)
         blocks.append(block)
+    _refuse_overlaps(blocks)
     return {"theme": theme, "blocks": blocks}
+
+
+def _cells(b: dict) -> tuple[int, int, int, int]:
+    return b["x"], b["y"], b["w"], b["h"]
+
+
+def _meet(a: dict, b: dict) -> bool:
+    return a["x"] < b["x"] + b["w"] and b["x"] < a["x"] + a["w"] and a["y"] < b["y"] + b["h"] and b["y"] < a["y"] + a["h"]
+
+
+def turns(blocks: list[dict]) -> list[list[int]]:
+    """The blocks that take turns: each group of two or more on exactly the same cells (indexes).
+    The screen shows one of a group at a time, each for a while (``display.js``)."""
+    groups: dict[tuple, list[int]] = {}
+    for i, b in enumerate(blocks):
+        groups.setdefault(_cells(b), []).append(i)
+    return [g for g in groups.values() if len(g) > 1]
+
+
+def overlaps(blocks: list[dict]) -> list[tuple[int, int]]:
+    """The pairs of blocks (indexes, in order) whose cells meet although they do not take turns
+    (not on exactly the same cells) and neither is the block that takes over at the end: a TV
+    would print one over the other."""
+    return [
+        (i, j)
+        for i, a in enumerate(blocks)
+        for j in range(i + 1, len(blocks))
+        if _meet(a, blocks[j]) and _cells(a) != _cells(blocks[j]) and TAKES_OVER_AT_THE_END not in (a["kind"], blocks[j]["kind"])
+    ]
+
+
+def describe_cells(b: dict) -> str:
+    """Where a block is, as the designer shows it: columns and rows counted from 1."""
+    return _("column %(x)s, row %(y)s, %(w)s by %(h)s cells") % {"x": b["x"] + 1, "y": b["y"] + 1, "w": b["w"], "h": b["h"]}
+
+
+def _refuse_overlaps(blocks: list[dict]) -> None:
+    clashes = overlaps(blocks)
+    if not clashes:
+        return
+    i, j = clashes[0]
+    a, b = blocks[i], blocks[j]
+    problem = _("%(a)s (%(a_cells)s) overlaps %(b)s (%(b_cells)s): place them apart, or on exactly the same cells to take turns") % {
+        "a": BLOCKS[b["kind"]],
+        "a_cells": describe_cells(b),
+        "b": BLOCKS[a["kind"]],
+        "b_cells": describe_cells(a),
+    }
+    field = f"blocks[{j}]"
+    raise ValidationFailed("blocks_overlap", _("%(field)s: %(problem)s") % {"field": field, "problem": problem}, field=field)
 
 
 def images_of(design: dict) -> set[int]:

@@ -881,7 +881,7 @@ def keep_the_room(world: World, rng) -> str:
 @action(weight=1)
 def design_the_lobby(world: World, rng) -> str:
     """The director designs the lobby's screens (issue #43): a layout copied from a built-in one
-    with a block moved and a colour of its own (now and then a block off the grid: refused), a
+    with a block moved and a colour of its own (a block off the grid, or over another: refused), a
     screen given a layout for play, the breaks or the final table, a screen made the speaker, or a
     layout deleted (refused while a screen shows it)."""
     from tournaments import layouts
@@ -896,7 +896,8 @@ def design_the_lobby(world: World, rng) -> str:
         Image.new("RGB", (rng.randrange(8, 64), rng.randrange(8, 64)), (rng.randrange(256), 0, 0)).save(out, format="PNG")
         logo = layout_service.upload_image(name=f"sim logo {rng.randrange(1000)}", content=out.getvalue(), actor=world.director)
         design = copy.deepcopy(layouts.BUILTIN["default"]["design"])
-        design["blocks"].append({"kind": "logo", "x": 0, "y": 0, "w": 2, "h": 2, "image": logo.pk})
+        design["blocks"][0]["w"] = layouts.GRID - 2  # the name makes room: a block may not cover another
+        design["blocks"].append({"kind": "logo", "x": layouts.GRID - 2, "y": 0, "w": 2, "h": 2, "image": logo.pk})
         made = layout_service.save_layout(name=f"sim shared {world.seed % 1000}-{rng.randrange(10**6)}", design=design, actor=world.director)
         imported = layout_service.import_layout(layout_service.export_layout(f"layout:{made.pk}"), actor=world.director)
         shown = layout_service.image_addresses([imported.design])  # what a screen showing it is given

@@ -213,3 +213,38 @@ def test_an_image_address_is_its_bytes_whatever_happens_to_the_rows(client, acto
     second = layout_service.upload_image(name="B", content=png(30, 10), actor=actor)
     with Image.open(io.BytesIO(client.get(f"/screens/images/{second.digest}.png").content)) as shown:
         assert shown.size == (30, 10)
+
+
+def classic_with(*extra):
+    """A copy of the built-in Classic layout with ``extra`` blocks added."""
+    blocks = json.loads(json.dumps(layouts.BUILTIN["default"]["design"]["blocks"]))
+    return design(*blocks, *extra)
+
+
+def test_a_block_over_another_is_refused_naming_both_and_their_cells_blocks_that_take_turns_are_not(api, director, actor):
+    logo = layout_service.upload_image(name="Logo", content=png(), actor=actor)
+    over_players = classic_with({"kind": "logo", "x": 17, "y": 2, "w": 2, "h": 2, "image": logo.pk})  # the logo over "Players left"
+    with pytest.raises(layout_service.ValidationFailed) as refused:
+        layout_service.save_layout(name="Serata", design=over_players, actor=actor)
+    assert refused.value.code == "blocks_overlap" and refused.value.extra["field"] == "blocks[14]"
+    assert refused.value.message == (
+        "blocks[14]: Logo (column 18, row 3, 2 by 2 cells) overlaps Players left and entries (column 18, row 3, 7 by 3 cells): "
+        "place them apart, or on exactly the same cells to take turns"
+    )
+    assert not ScreenLayout.objects.exists()
+    # the same through the API, in Italian, and an import of the same design
+    boss = api(director)
+    r = boss.post("/api/v1/screen-layouts/", {"name": "Serata", "design": over_players}, format="json", HTTP_ACCEPT_LANGUAGE="it")
+    assert r.status_code == 400 and r.json()["code"] == "blocks_overlap" and r.json()["field"] == "blocks[14]"
+    assert "colonna 18, riga 3" in r.json()["detail"] and "Giocatori" in r.json()["detail"]
+    file = {"format": "tdmanager-screen-layout", "version": 1, "name": "Serata", "design": over_players, "images": {}}
+    with pytest.raises(layout_service.ValidationFailed) as refused:
+        layout_service.import_layout(file, actor=actor)
+    assert refused.value.code == "blocks_overlap"
+    # on exactly the same cells as the players, the logo takes turns with them: accepted
+    taking_turns = classic_with({"kind": "logo", "x": 17, "y": 2, "w": 7, "h": 3, "image": logo.pk})
+    assert layout_service.save_layout(name="A turni", design=taking_turns, actor=actor).design["blocks"][-1]["kind"] == "logo"
+    assert [sorted(g) for g in layouts.turns(taking_turns["blocks"])] == [[5, 14], [8, 9]]
+    # the results cover the blocks of the play (in their place at the end): a copy of every built-in one is saved
+    for name, built in layouts.BUILTIN.items():
+        layout_service.save_layout(name=f"Copia {name}", design=built["design"], portrait=built["portrait"], actor=actor)

@@ -106,39 +106,43 @@ def test_the_director_builds_a_layout_and_the_tv_shows_it(browser_page, director
     stage = page.locator("#stage")
     cell = stage.bounding_box()["width"] / layouts.GRID
 
-    # the mouse: the clock two cells to the right, the name's corner four cells to the left
+    # the mouse: the clock, two cells narrower, two cells to the right (clear of the figures on
+    # its right: a block may not cover another), the name's corner four cells to the left
     clock = page.locator('.eblock[data-index="1"]')
     clock.focus()  # the results share the clock's cells: the block chosen comes to the top
     page.keyboard.press("Enter")
     expect(page.locator("#f-block-name")).to_have_text("Orologio e livello")
+    page.keyboard.press("Shift+ArrowLeft")
+    page.keyboard.press("Shift+ArrowLeft")
+    expect(page.locator("#f-w")).to_have_value("15")
     box = clock.bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
     page.mouse.move(box["x"] + box["width"] / 2 + 2 * cell, box["y"] + box["height"] / 2, steps=8)
     page.mouse.up()
-    expect(page.locator("#f-x")).to_have_value("2")
+    expect(page.locator("#f-x")).to_have_value("3")  # the third column: counted from 1, as the block says
     handle = page.locator('.eblock[data-index="0"] .handle').bounding_box()
     page.mouse.move(handle["x"] + 4, handle["y"] + 4)
     page.mouse.down()
     page.mouse.move(handle["x"] + 4 - 4 * cell, handle["y"] + 4, steps=8)
     page.mouse.up()
     expect(page.locator("#f-w")).to_have_value("20")
-    # the keyboard: the blinds one row down and a cell wider; a move undone
+    # the keyboard: the blinds a row shorter and one row down; a move undone
     blinds = page.locator('.eblock[data-index="2"]')
     blinds.focus()
+    page.keyboard.press("Shift+ArrowUp")
     page.keyboard.press("ArrowDown")
-    page.keyboard.press("Shift+ArrowRight")
     page.keyboard.press("ArrowRight")
-    expect(page.locator("#f-x")).to_have_value("1")
+    expect(page.locator("#f-x")).to_have_value("2")
     page.click("#f-undo")
-    expect(page.locator("#f-x")).to_have_value("0")
-    expect(page.locator('.eblock[data-index="2"]')).to_have_attribute("aria-label", "Bui e ante: colonna 1, riga 14, 18 per 4 celle")
+    expect(page.locator("#f-x")).to_have_value("1")
+    expect(page.locator('.eblock[data-index="2"]')).to_have_attribute("aria-label", "Bui e ante: colonna 1, riga 14, 17 per 3 celle")
     # a colour of its own for the blinds, and the logo in the top right corner
     page.locator("#f-bg-theme").uncheck()
     page.locator("#f-bg").fill("#123456")
     page.select_option("#f-add-kind", "logo")
     page.click("#f-add")
-    for field, value in (("#f-w", "4"), ("#f-h", "2"), ("#f-x", "20"), ("#f-y", "0")):  # narrower first: then it fits at column 21
+    for field, value in (("#f-w", "4"), ("#f-h", "2"), ("#f-x", "21"), ("#f-y", "1")):  # narrower first: then it fits at column 21
         page.fill(field, value)
         page.locator(field).dispatch_event("change")
     page.click("#editor-form button.primary")
@@ -148,7 +152,7 @@ def test_the_director_builds_a_layout_and_the_tv_shows_it(browser_page, director
     saved = ScreenLayout.objects.get(name="Serata TV")
     by_kind = {b["kind"]: b for b in saved.design["blocks"]}
     assert (by_kind["clock"]["x"], by_kind["name"]["w"]) == (2, 20)
-    assert (by_kind["blinds"]["x"], by_kind["blinds"]["y"], by_kind["blinds"]["w"], by_kind["blinds"]["bg"]) == (0, 13, 18, "#123456")
+    assert (by_kind["blinds"]["x"], by_kind["blinds"]["y"], by_kind["blinds"]["w"], by_kind["blinds"]["bg"]) == (0, 13, 17, "#123456")
     assert (by_kind["logo"]["x"], by_kind["logo"]["y"], by_kind["logo"]["w"], by_kind["logo"]["h"]) == (20, 0, 4, 2)
 
     # the live preview: the screen itself on the event's data, following the editor as it goes
