@@ -236,3 +236,17 @@ def test_series_sit_and_go_and_payout_templates_refuse_them(api, director, struc
     assert not Tournament.objects.exists()
     refused(c.post("/api/v1/payouts/templates/", {"name": SPOOF, "percents": ["100"]}, format="json"), "name")
     assert c.post("/api/v1/payouts/templates/", {"name": "Winner", "percents": ["100"]}, format="json").status_code == 201
+
+
+def test_side_pool_names_and_prize_descriptions_refuse_them(api, director, make_tournament):
+    """Both are on the lobby screens: a side pool's name in the pool's box, a prize that is not
+    money (a seat, a watch) by its description in the payout ladder."""
+    from payouts.models import PayoutTable, SidePool
+
+    c, t = api(director), make_tournament()
+    refused(c.post(f"/api/v1/tournaments/{t.pk}/payouts/side-pools/", {"kind": "LAST_LONGER", "name": "Last \u202eLonger"}, format="json"), "name")
+    assert not SidePool.objects.exists()
+    assert c.post(f"/api/v1/tournaments/{t.pk}/payouts/side-pools/", {"kind": "LAST_LONGER", "name": "Last Longer"}, format="json").status_code == 201
+    prizes = [{"place": 1, "kind": "CASH", "amount": "0"}, {"place": 2, "kind": "ITEM", "amount": "0", "description": "Orologio \u2067x"}]
+    refused(c.post(f"/api/v1/tournaments/{t.pk}/payouts/table/", {"prizes": prizes, "reason": "premi"}, format="json"), "prizes[1].description")
+    assert not PayoutTable.objects.filter(tournament=t, prizes__description__startswith="Orologio").exists()

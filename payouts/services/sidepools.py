@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from tdmanager import shown_text
 from tdmanager.errors import ValidationFailed
 from tdmanager.money import ZERO, split_evenly
 from tdmanager.transactions import service
@@ -32,6 +33,7 @@ def create_side_pool(
     why = pool_shrink_refusal(t) if _money(from_prize_pool) > 0 else None
     if why:
         raise PayoutError(*why)
+    shown_text.check(name, "name", _("Name"))  # the lobby screens show it
     key = (key or kind).lower().replace("_", "-")[:40]
     if t.side_pools.filter(key=key).exists():
         raise PayoutError("duplicate_side_pool", _("This tournament already has a side pool '%(k)s'.") % {"k": key})

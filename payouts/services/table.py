@@ -27,7 +27,7 @@ def validate_prizes(prizes, pool_total: Decimal) -> list[dict]:
     non-increasing by place (PAY-03) and adding up exactly to the prize pool (PAY-05)."""
     kinds = dict(PRIZE_KINDS)
     out = []
-    for p in prizes:
+    for n, p in enumerate(prizes):
         try:
             place = int(p["place"])
         except (KeyError, TypeError, ValueError):
@@ -42,7 +42,8 @@ def validate_prizes(prizes, pool_total: Decimal) -> list[dict]:
                 "place": place,
                 "kind": kind,
                 "amount": _money(p.get("amount", "0"), _("Place %(p)s") % {"p": place}),
-                "description": str(p.get("description") or "")[:200],
+                # shown on the lobby screens and the players' phones
+                "description": shown_text.check(str(p.get("description") or "")[:200], f"prizes[{n}].description", _("Place %(p)s") % {"p": place}),
                 "target": target_id,
             }
         )
