@@ -149,7 +149,7 @@ FIELD_NAMES = {
     "table_number": gettext_lazy("Table"),
     "table": gettext_lazy("Table"),
     "seat": gettext_lazy("Seat"),
-    "target": gettext_lazy("Target"),
+    "target": gettext_lazy("Target tournament"),
     "amounts": gettext_lazy("Amounts"),
     "reserve": gettext_lazy("Reserve"),
     "prizes": gettext_lazy("Prizes"),
