@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from tdmanager import dates
 
 from .actions import Action
-from .people_search import fold, masked_document
+from .people_search import fold, masked_document, national
 
 MONEY = {"max_digits": 13, "decimal_places": 2}
 NOT_NEGATIVE = [MinValueValidator(0)]  # prices, fees, amounts (with a CheckConstraint on the column)
@@ -85,8 +85,9 @@ class Person(models.Model):
     # The player asked not to be found by name on the public seat lookup (its answer and the
     # finishing places it shows); the desk, the floor and his own phone page still show him.
     hide_from_lookup = models.BooleanField(_("hidden from the public seat lookup"), default=False)
-    # Folded "first last nickname phone-digits e-mail" for one-index search by any part. Not the
-    # document number: it is found only whole (``services.people.search_people``), never by a part.
+    # Folded "first last nickname phone e-mail" for one-index search by any part, the phone as its
+    # national number (no "39" of +39 for every Italian phone). Not the document number: it is
+    # found only whole (``services.people.search_people``), never by a part.
     search_text = models.CharField(max_length=400, db_index=True, editable=False, default="")
     created_at = models.DateTimeField(default=timezone.now)
 
@@ -100,9 +101,8 @@ class Person(models.Model):
         return self.full_name
 
     def save(self, *args, **kwargs):
-        digits = "".join(ch for ch in self.phone if ch.isdigit())
         self.search_text = " ".join(  # folded as the search folds what is typed: no case, no accents
-            fold(p) for p in (self.first_name, self.last_name, self.nickname, digits, self.email) if p
+            fold(p) for p in (self.first_name, self.last_name, self.nickname, national(self.phone), self.email) if p
         )
         super().save(*args, **kwargs)
 

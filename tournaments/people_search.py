@@ -4,13 +4,17 @@ The cashier types a few characters and takes the first line with Enter, so the f
 must be the person meant:
 
 1. an exact match of the whole query — document, nickname, full name (either order), e-mail
-   or phone (on its digits; a local number matches the end of an international one);
+   or phone (its national number: "+39 333 1234567" is "333 1234567"; a local number matches
+   the end of a national one);
 2. every word equal to a whole part (a first name, a last name, a nickname…);
 3. every word the start of a part ("ri": Ricci, Rizzo);
-4. any word only inside a part ("ri": Ferrari).
+4. any word only inside a part ("ri": Ferrari);
+5. digits found only in a phone's national number ("39": 339 1234567).
 
 Letters are compared without case or accents ("nicolo" is Nicolò); digits count like
 letters in names and nicknames ("sim1" is the nickname sim1, not every phone holding a 1).
+A phone is searched on its national number, never on its country code: "39" is not every
+Italian phone (+39), and a nickname holding the digits ("sar39") comes before any phone.
 Ties go by last name, first name, then the oldest record.
 
 A document number matches only whole (``document_key``: no case, no spaces), never a part:
@@ -25,9 +29,16 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-EXACT, WORD, START, INSIDE, NONE = 0, 1, 2, 3, 4
+EXACT, WORD, START, INSIDE, PHONE, NONE = 0, 1, 2, 3, 4, 5
 PHONE_LIKE = re.compile(r"^\+?[\d\s().\-/]+$")
-MIN_LOCAL_PHONE = 6  # digits of a local number that may match the end of "+39 …"
+MIN_LOCAL_PHONE = 6  # digits of a local number that may match the end of a national one
+
+# ITU-T E.164 country codes of one and two digits (1 North America, 7 Russia, 39 Italy…); every
+# other code has three. The codes are prefix-free, so the digits after "+" (or "00") say alone
+# how long the country code is.
+_TWO_DIGIT_CODES = frozenset(
+    "20 27 30 31 32 33 34 36 39 40 41 43 44 45 46 47 48 49 51 52 53 54 55 56 57 58 60 61 62 63 64 65 66 81 82 84 86 90 91 92 93 94 95 98".split()
+)
 
 
 def fold(text: str) -> str:
@@ -57,6 +68,19 @@ def digits(text: str) -> str:
     return "".join(ch for ch in text or "" if ch.isdigit())
 
 
+def national(phone: str) -> str:
+    """The digits of a phone number without its international prefix ("+39 333-123" and
+    "0039 333123" are "333123"); a number written without one is taken as national already."""
+    number = digits(phone)
+    if not (phone or "").strip().startswith("+"):
+        if not number.startswith("00"):
+            return number
+        number = number[2:]
+    if number[:1] in ("1", "7"):
+        return number[1:]
+    return number[2:] if number[:2] in _TWO_DIGIT_CODES else number[3:]
+
+
 def is_phone_like(query: str) -> bool:
     """Digits with the separators people type in phone numbers (+39 333-12…), and at least one digit."""
     return bool(PHONE_LIKE.match(query.strip())) and bool(digits(query))
@@ -81,15 +105,13 @@ class Candidate:
 
 def _parts(c: Candidate) -> list[str]:
     """The whole words a person is known by, folded (a double surname gives two); not his
-    document number, which matches only whole (``_exact``)."""
+    document number, which matches only whole (``_exact``), nor his phone (``grade``)."""
     out = []
     for value in (c.first_name, c.last_name, c.nickname, c.email):
         folded = fold(value)
         if folded:
             out.append(folded)
             out.extend(w for w in folded.split() if w != folded)
-    if digits(c.phone):
-        out.append(digits(c.phone))
     return out
 
 
@@ -102,8 +124,8 @@ def _exact(query: str, c: Candidate) -> bool:
     if q in whole or (document and document_key(query) == document):
         return True
     if is_phone_like(query):
-        mine, typed = digits(c.phone), digits(query)
-        return bool(mine) and (mine == typed or (len(typed) >= MIN_LOCAL_PHONE and mine.endswith(typed)))
+        mine, typed = national(c.phone), national(query)
+        return bool(mine) and bool(typed) and (mine == typed or (len(typed) >= MIN_LOCAL_PHONE and mine.endswith(typed)))
     return False
 
 
@@ -121,22 +143,20 @@ def word_grade(word: str, parts: list[str]) -> int:
 
 
 def grade(query: str, c: Candidate) -> int:
-    """EXACT, WORD, START or INSIDE (the worst of the words), NONE when a word matches nothing."""
+    """EXACT, WORD, START, INSIDE or PHONE (the worst of the words), NONE when a word matches
+    nothing. A phone-like query is one number ("333 12" typed with a space): found in the
+    phone's national number, it grades PHONE, after every match by name or nickname."""
     if _exact(query, c):
         return EXACT
     ws = words(query)
     if not ws:
         return NONE
     parts = _parts(c)
-    typed = digits(query)
-    grades = []
-    for w in ws:
-        g = word_grade(w, parts)
-        if g == NONE and is_phone_like(query) and digits(w) and digits(w) in digits(c.phone):
-            g = INSIDE
-        grades.append(g)
-    if is_phone_like(query) and len(ws) > 1 and typed and typed in digits(c.phone):
-        grades = [min(g, INSIDE) for g in grades]  # "333 12" is one number typed with a space
+    grades = [word_grade(w, parts) for w in ws]
+    if is_phone_like(query):
+        typed, mine = national(query), national(c.phone)
+        if typed and typed in mine:
+            grades = [min(g, PHONE) for g in grades]
     return max(grades)
 
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tournaments.people_search import EXACT, INSIDE, NONE, START, WORD, Candidate, fold, grade, rank
+from tournaments.people_search import EXACT, INSIDE, NONE, PHONE, START, WORD, Candidate, fold, grade, national, rank
 
 
 def c(pk, first, last, **kw):
@@ -87,7 +87,31 @@ def test_a_digit_in_a_name_query_is_not_a_phone_search():
     assert [p.id for p in rank("345 100", CROWD)] == [2]
 
 
+def test_digits_match_the_national_number_and_a_nickname_holding_them_comes_first():
+    """ "39" is not every Italian phone (+39): it matches the national number, after a nickname."""
+    people = [c(1, "Anna", "Abate", phone="+39 331 111 1111"), c(2, "Bruno", "Bassi", phone="+39 339 100 2001"), c(3, "Sara", "Rizzi", nickname="sar39")]
+    assert names("39", people) == ["Sara Rizzi", "Bruno Bassi"]
+    assert grade("39", people[2]) == INSIDE and grade("39", people[1]) == PHONE and grade("39", people[0]) == NONE
+    assert names("+39 339 100", people) == names("0039 339100", people) == ["Bruno Bassi"]
+    assert grade("339 100 2001", people[1]) == EXACT
+    assert [national(p) for p in ("+39 333-1234", "0039 333 1234", "333 1234", "+1 555 1234", "+353 87 1234")] == ["3331234"] * 3 + ["5551234", "871234"]
+
+
 pytestmark_db = pytest.mark.django_db
+
+
+@pytestmark_db
+def test_the_api_finds_a_nickname_with_digits_among_hundreds_of_italian_phones(api, cashier_user, make_person):
+    """More Italian phones than the search reads as candidates, every one "+39", all sorting
+    before the player meant: the desk's 12 answers start with his nickname, and a phone whose
+    only 39 is the country code is not an answer."""
+    for i in (i for i in range(220) if "39" not in f"{i:03d}"):
+        make_person(f"Player{i}", f"Abate{i:03d}", phone=f"+39 331 {i:03d} 1111")
+    meant = make_person("Sara", "Rizzi", nickname="sar39")
+    mobile = make_person("Bruno", "Zanetti", phone="+39 339 100 2001")
+    r = api(cashier_user).get("/api/v1/people/", {"q": "39", "limit": 12})
+    assert r.status_code == 200
+    assert [p["id"] for p in r.data] == [meant.pk, mobile.pk]
 
 
 @pytestmark_db

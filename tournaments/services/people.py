@@ -17,11 +17,6 @@ from ..person_text import clean_text
 from .events import Actor, log_event
 from .privacy import is_erased
 
-
-def _digits(text: str) -> str:
-    return "".join(ch for ch in text if ch.isdigit())
-
-
 #: A person's fields that are one line of text (the notes may hold several).
 ONE_LINE = ("first_name", "last_name", "nickname", "email", "phone", "document_id")
 
@@ -42,8 +37,9 @@ def search_people(query: str, limit: int = 20, *, reader=None) -> list[Person]:
     meant first (``tournaments.people_search``: exact, whole word, start, inside).
 
     Two letters are enough; case and accents do not matter. A query that looks like a phone
-    number also matches on digits, so "333 12" finds "+39 333-1234"; a nickname with digits
-    ("sim1") is matched as typed, never against every phone holding a 1.
+    number also matches a phone's national number, so "333 12" finds "+39 333-1234" and "39"
+    does not find every Italian phone; a nickname holding the digits ("sar39") comes first, and
+    a nickname with digits ("sim1") is matched as typed, never against every phone holding a 1.
 
     The document number is matched only when the query is the whole number (no case, no
     spaces), and only for a ``reader`` (the user searching) who reads whole numbers at the
@@ -55,21 +51,21 @@ def search_people(query: str, limit: int = 20, *, reader=None) -> list[Person]:
     if not words:
         return []
     by_document = reader is not None and has_role(reader, *DOCUMENT_READERS)
-    phone = ranking.is_phone_like(query)
-    anywhere, at_start = Q(), Q()
+    anywhere, at_start, in_names = Q(), Q(), Q()
     for word in words:
-        cond = Q(search_text__contains=word)
-        start = Q(search_text__startswith=word) | Q(search_text__contains=" " + word)
-        digits = _digits(word)
-        if phone and digits and digits != word:
-            cond |= Q(search_text__contains=digits)
-            start |= Q(search_text__contains=digits)
-        anywhere &= cond
-        at_start &= start
+        anywhere &= Q(search_text__contains=word)
+        at_start &= Q(search_text__startswith=word) | Q(search_text__contains=" " + word)
+        in_names &= Q(nickname__icontains=word) | Q(first_name__icontains=word) | Q(last_name__icontains=word) | Q(email__icontains=word)
+    number = ranking.national(query) if ranking.is_phone_like(query) else ""
+    if number:  # one number typed with spaces or a country code ("+39 333 12"): the phone's national digits
+        anywhere |= Q(search_text__contains=number)
+        at_start |= Q(search_text__contains=" " + number)
     exact = ranking.fold(query)
     by_name = ("last_name", "first_name", "id")
     found = {p.pk: p for p in Person.objects.filter(anywhere).order_by(*by_name)[:CANDIDATES]}
     found.update((p.pk, p) for p in Person.objects.filter(at_start).order_by(*by_name)[:CANDIDATES])
+    if number:  # digits that many phones hold: a nickname or name holding them ranks first, so read it apart
+        found.update((p.pk, p) for p in Person.objects.filter(in_names).order_by(*by_name)[:CANDIDATES])
     whole = Q(nickname__iexact=exact) | Q(email__iexact=exact)
     people = Person.objects.all()
     if by_document:  # compared as ``ranking.document_key`` compares it: no case, no spaces
@@ -89,8 +85,8 @@ def possible_duplicates(first_name="", last_name="", document_id="", phone="", e
         cond |= Q(document_id__iexact=document_id.strip())
     if email:
         cond |= Q(email__iexact=email.strip())
-    if _digits(phone):
-        cond |= Q(search_text__contains=_digits(phone))
+    if ranking.national(phone):
+        cond |= Q(search_text__contains=ranking.national(phone))
     if not cond:
         return Person.objects.none()
     qs = Person.objects.filter(cond)
