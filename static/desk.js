@@ -106,9 +106,38 @@
     await refreshPlayer();
   }
 
+  // Each sale button as the server's rules answer it for this player now (cashier/offers/: the
+  // sale's own checks): hidden where the event's format never sells it, disabled with the
+  // refusal's reason beside it where it is refused now. No answer: every button stays, and the
+  // sale's refusal says why.
+  let offers = null;
+  const buttonTitles = new Map();
+  async function loadOffers() {
+    const r = await api("cashier/offers/?tournament=" + tid() + "&person=" + person.id);
+    offers = r.ok ? r.data.offers : null;
+  }
+  function showOffers() {
+    const notes = [];
+    document.querySelectorAll("#player button[data-op]").forEach((b) => {
+      const o = offers && offers[b.dataset.op];
+      if (!buttonTitles.has(b)) buttonTitles.set(b, b.title);
+      b.hidden = !!o && !o.sold;
+      b.disabled = !!o && o.sold && !o.allowed;
+      b.title = b.disabled ? o.reason : buttonTitles.get(b);
+      if (!b.disabled) { b.removeAttribute("aria-describedby"); return; }
+      const li = document.createElement("li");
+      li.id = "not-now-" + b.dataset.op;
+      li.textContent = b.textContent + ": " + o.reason;
+      b.setAttribute("aria-describedby", li.id);
+      notes.push(li);
+    });
+    $("#not-now").replaceChildren(...notes);
+  }
+
   async function refreshPlayer() {
     if (!person) return;
-    const r = await api("tournaments/" + tid() + "/entries/?person=" + person.id);
+    const [r] = await Promise.all([api("tournaments/" + tid() + "/entries/?person=" + person.id), loadOffers()]);
+    showOffers();
     entries = r.ok ? r.data : [];
     const live = entries.filter((e) => e.status === "ACTIVE" || e.status === "RESERVED");
     const parts = entries.filter((e) => e.status !== "CANCELLED").map((e) => {
@@ -135,7 +164,7 @@
       else if (op === "preregister") { path = "cashier/preregister/"; body = { tournament: tid(), person: person.id, channel: $("#channel") ? $("#channel").value : "desk" }; }
       else if (op === "reenter") { path = "cashier/reenter/"; body = { tournament: tid(), person: person.id, method: method(), jackpot: jackpot(), tender_currency: tender() }; }
       else if (op === "alternate") { path = "cashier/alternates/"; body = { tournament: tid(), person: person.id }; }
-      else if (op === "declare-rebuy") { path = "cashier/rebuy/declare/"; body = { entry: entry ? entry.id : null }; }
+      else if (op === "declare-rebuy") { path = "cashier/rebuy/declare/"; body = { entry: entry ? entry.id : null, person: person.id }; }
       else if (op === "rebuy") {
         // FMT-04 / TDA 27: a rebuy declared before the hand is owed whatever the stack is now.
         // An event without rebuys is refused by the server first: no stack asked for nothing.
@@ -170,7 +199,7 @@
       box.focus(); box.select(); // the next sale starts with the next name
     } catch (e) {
       say(T.noAnswer, false); // the key is kept: clicking again replays the first answer
-    } finally { btn.disabled = false; }
+    } finally { btn.disabled = false; showOffers(); }
   }
 
   // REG-12: the director gives the picked player's entry its money back, one click from the

@@ -135,6 +135,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "api-arrival": {"POST": STAFF},  # REG-09: a seated player marked not arrived (or arrived), at the table or the desk
     "api-settle": {"POST": DC},  # REG-09: the desk takes the money of an amount owed
     "api-owed": {"GET": DC},  # REG-09: what the player picked at the desk still owes
+    "api-desk-offers": {"GET": DC},  # what the desk may sell the player picked, and why not
     "api-reenter": {"POST": DC},
     "api-rebuy": {"POST": DC},
     "api-rebuy-declare": {"POST": STAFF},  # FMT-04 / TDA 27: a rebuy declared before the hand, at the table or the desk

@@ -30,6 +30,7 @@ cashier_api = [
     path("arrival/", tapi.ArrivalView.as_view(), name="api-arrival"),
     path("settle/", tapi.SettleView.as_view(), name="api-settle"),
     path("owed/", tapi.OwedView.as_view(), name="api-owed"),
+    path("offers/", tapi.DeskOffersView.as_view(), name="api-desk-offers"),
     path("reenter/", tapi.ReenterView.as_view(), name="api-reenter"),
     path("rebuy/", tapi.RebuyView.as_view(), name="api-rebuy"),
     path("rebuy/declare/", tapi.DeclareRebuyView.as_view(), name="api-rebuy-declare"),

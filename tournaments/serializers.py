@@ -565,9 +565,12 @@ class DeskEntrySerializer(EntryActionSerializer):
 
 class DeclareRebuySerializer(serializers.Serializer):
     """FMT-04 / TDA 27: the player declared a rebuy before the hand (his stack, when the house asks
-    that it be at or below the rebuy threshold: ``settings.rebuy_declare_with_chips`` false)."""
+    that it be at or below the rebuy threshold: ``settings.rebuy_declare_with_chips`` false). At
+    the desk, as for a rebuy: no entry (null) when the player has none, ``person`` naming him in
+    the refusal (409 not_in_tournament)."""
 
-    entry = IdField(queryset=Entry.objects.all())
+    entry = IdField(queryset=Entry.objects.all(), allow_null=True)
+    person = IdField(queryset=Person.objects.all(), required=False, allow_null=True)
     stack = serializers.IntegerField(min_value=0, max_value=MAX_STACK, required=False, allow_null=True)
 
 

@@ -30,9 +30,9 @@ def test_a_cashier_registers_a_player_and_the_receipt_opens(browser_page, tourna
     entry = Entry.objects.get(tournament=tournament, person=person)
     row = LedgerRow.objects.get(entry=entry)
     assert receipt.inner_text("#receipt-number") == f"#{row.receipt_number}"
-    # A second click is refused with the reason, and charges nothing.
-    page.click("button[data-op=register]")
-    expect(page.locator("#message.error")).to_contain_text("already playing")
+    # No second sale: the button is refused with the reason beside it, and nothing is charged.
+    expect(page.locator("button[data-op=register]")).to_be_disabled()
+    expect(page.locator("#not-now-register")).to_contain_text("already playing")
     assert LedgerRow.objects.filter(tournament=tournament).count() == 1
     page.screenshot(path=str(ARTIFACTS / "desk.png"))
 

@@ -3,6 +3,7 @@ table is stopped with the warning and sold only when the desk confirms; a search
 says so and offers to add the person; an add-on for a player not in the tournament says why."""
 
 from datetime import timedelta
+from decimal import Decimal
 
 import pytest
 from django.utils import timezone
@@ -68,12 +69,13 @@ def test_a_search_that_finds_nobody_says_so_and_offers_to_add_the_person(browser
     assert Person.objects.filter(first_name="Zeno", last_name="Cosini").count() == 1
 
 
-def test_an_addon_for_a_player_not_in_the_tournament_says_why(browser_page, tournament, person):
+def test_an_addon_for_a_player_not_in_the_tournament_says_why(browser_page, make_tournament, person):
     page = browser_page
+    tournament = make_tournament(addon_price=Decimal("50"), addon_chips=30000, addon_after_level=3)
     open_desk(page, tournament)
     pick(page, "Mario Rossi")
-    page.click("button[data-op=addon]")
-    expect(page.locator("#message.error")).to_have_text("Mario Rossi non è iscritto a questo torneo: prima vendi un'iscrizione.")
+    expect(page.locator("button[data-op=addon]")).to_be_disabled()
+    expect(page.locator("#not-now-addon")).to_have_text("Add-on: Mario Rossi non è iscritto a questo torneo: prima vendi un'iscrizione.")
 
 
 def test_the_desk_opens_on_the_tournament_the_cashier_sells_in(browser_page, make_tournament, person):

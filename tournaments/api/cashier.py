@@ -203,7 +203,10 @@ RebuyView = _cashier_view(
 DeclareRebuyView = _cashier_view(
     "DeclareRebuyView",
     s.DeclareRebuySerializer,
-    lambda d, a: Response({"entry": s.EntrySerializer(cashier.declare_rebuy(d["entry"], actor=a, stack=d.get("stack"))).data}, status=status.HTTP_201_CREATED),
+    lambda d, a: Response(
+        {"entry": s.EntrySerializer(cashier.declare_rebuy(cashier.entry_at_desk(d["entry"], d.get("person")), actor=a, stack=d.get("stack"))).data},
+        status=status.HTTP_201_CREATED,
+    ),
     "Record a rebuy the player declared before the hand (FMT-04, TDA 27): he is bound to it; the desk collects it with cashier/rebuy/.",
 )
 AddonView = _cashier_view(

@@ -95,6 +95,24 @@ class OwedView(APIView):
         return Response({"person": person.pk, "owed": registration.owed_by(person)})
 
 
+class DeskOffersView(APIView):
+    """What the desk may sell one person (``?person=<id>``) in one tournament (``?tournament=<id>``)
+    now, button by button: ``offers[op]`` for each of register, preregister, reenter,
+    declare-rebuy, rebuy, addon and alternate, with ``sold`` (the event's format has it at all),
+    ``allowed`` now and, when not, the ``code`` and ``reason`` the sale itself would answer
+    (``cashier.desk_offers``: the sale's own checks). ``entry``: the entry a rebuy or add-on is for."""
+
+    permission_classes = [HasRole]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("tournament", int, required=True), OpenApiParameter("person", int, required=True)], responses=OpenApiTypes.OBJECT
+    )
+    def get(self, request):
+        t = get_object_or_404(Tournament, pk=query_int(request, "tournament") or 0)
+        person = get_object_or_404(Person, pk=query_int(request, "person") or 0)
+        return Response({"tournament": t.pk, "person": person.pk, **cashier.desk_offers(t, person)})
+
+
 class ShiftView(APIView):
     """The signed-in cashier's totals for today, by payment method in the tournament's currency,
     then the foreign notes (REG-06) by currency: ``amount`` in that currency, ``value`` at the

@@ -419,6 +419,70 @@ def _check_rebuy_window(t: Tournament, now) -> None:
         raise DeskError("rebuy_period_over", _("The rebuy period ended after level %(n)s.") % {"n": last})
 
 
+# --- what the desk offers -----------------------------------------------------------------
+
+#: The desk's sale buttons, in the order it shows them.
+DESK_OPS = ("register", "preregister", "reenter", "declare-rebuy", "rebuy", "addon", "alternate")
+
+
+def desk_entry(mine: list[Entry]) -> Entry | None:
+    """The entry a desk's rebuy or add-on is for: the one playing, else the last one busted."""
+    playing = [e for e in mine if e.status == Entry.ACTIVE]
+    busted = [e for e in mine if e.status == Entry.BUSTED]
+    return (playing or busted[-1:] or [None])[0]
+
+
+def desk_offers(t: Tournament, person: Person, now=None) -> dict:
+    """What the desk may sell ``person`` in ``t`` now, button by button (``DESK_OPS``), each
+    answered by the very checks its sale runs (``check_admission`` and the entry's own), so the
+    desk never offers what the sale refuses nor hides what it sells. For each: ``sold`` (the
+    event's format has it at all — no rebuy in a re-entry event, no add-on without one: the desk
+    hides the button), ``allowed`` now, and when not, the refusal's ``code`` and ``reason`` as
+    the sale would word it. A refusal the desk may confirm (the final table's, under ASK) is
+    allowed: the sale asks. Read without the tournament's lock: the sale asks again under it."""
+    now = now or timezone.now()
+    mine = sorted(t.entries.filter(person=person).exclude(status=Entry.CANCELLED), key=lambda e: e.number)
+    entry = desk_entry(mine)
+    declared = entry is not None and entry.rebuy_declared_at is not None
+
+    def rebuy():
+        e = entry_at_desk(entry, person)
+        check_admission(t, person, REBUY, now, revives=e.status == Entry.BUSTED, declared=declared)
+        _check_rebuy_entry(t, e)
+
+    def declare():
+        e = entry_at_desk(entry, person)
+        check_admission(t, person, REBUY, now)
+        _check_declarable(t, e)
+
+    def addon():
+        e = entry_at_desk(entry, person)
+        check_admission(t, person, ADD_ON, now)
+        _check_addon_entry(t, e, now)
+
+    rules = {
+        "register": (True, lambda: check_admission(t, person, BUY_IN, now, mine=mine)),
+        "preregister": (True, lambda: check_admission(t, person, PRE_REGISTRATION, now, mine=mine)),
+        "reenter": (t.allows_reentry, lambda: check_admission(t, person, RE_ENTRY, now, mine=mine)),
+        "declare-rebuy": (sells_rebuys(t), declare),
+        "rebuy": (sells_rebuys(t), rebuy),
+        "addon": (t.allows_addon, addon),
+        "alternate": (True, lambda: _check_alternate(t, person)),
+    }
+    offers = {}
+    for op in DESK_OPS:
+        sold, check = rules[op]
+        offer = {"sold": sold, "allowed": sold, "code": "", "reason": ""}
+        if sold:
+            try:
+                check()
+            except DomainError as refused:
+                if not refused.extra.get("confirmable"):
+                    offer.update(allowed=False, code=refused.code, reason=str(refused.message))
+        offers[op] = offer
+    return {"entry": entry.pk if entry else None, "offers": offers}
+
+
 # --- sales --------------------------------------------------------------------------------
 
 # The two reads of every sale, compiled once (tdmanager.compiled): the person, and his entries
@@ -655,6 +719,40 @@ def _check_rebuy_stack(t: Tournament, stack: int | None) -> None:
         raise DeskError("stack_above_threshold", _("A rebuy is only allowed at or below %(n)s chips.") % {"n": t.rebuy_stack_threshold})
 
 
+def _check_rebuys_left(t: Tournament, entry: Entry) -> None:
+    if t.rebuy_max is not None and entry.rebuys >= t.rebuy_max:
+        raise DeskError("max_rebuys_reached", _("This entry has used all %(n)s rebuys.") % {"n": t.rebuy_max})
+
+
+def _check_declarable(t: Tournament, entry: Entry) -> None:
+    """FMT-04 / TDA 27: a rebuy is declared by a player at the table, once until it is collected."""
+    if entry.status != Entry.ACTIVE:
+        raise DeskError("entry_not_playing", _("Only a player still at the table can declare a rebuy before the hand."))
+    if entry.rebuy_declared_at is not None:
+        raise DeskError("rebuy_already_declared", _("This player has already declared a rebuy: the desk collects it first."))
+    _check_rebuys_left(t, entry)
+
+
+def _check_rebuy_entry(t: Tournament, entry: Entry) -> None:
+    """FMT-04: the entry a rebuy is sold to (its stack aside, which only the sale knows)."""
+    if entry.status not in (Entry.ACTIVE, Entry.BUSTED):
+        raise DeskError("entry_not_playing", _("This entry is not in the tournament."))
+    if entry.status == Entry.BUSTED and HouseRules.of(t).bounty_part:
+        # PAY-02: his knockout paid the bounty on his head; back in, he would play with none.
+        raise DeskError("bounty_event_reentry", _("In a bounty event a player who is out comes back with a re-entry, which buys a new bounty."))
+    _check_rebuys_left(t, entry)
+
+
+def _check_addon_entry(t: Tournament, entry: Entry, now) -> None:
+    """FMT-06: an add-on for a player still in, in its break, up to the most add-ons."""
+    if entry.status != Entry.ACTIVE:
+        raise DeskError("entry_not_playing", _("Only a player still in the tournament can take the add-on."))
+    if not clockview.addon_window_open(t, now):
+        raise DeskError("addon_window_closed", _("The add-on is sold only during the break after level %(n)s.") % {"n": t.addon_after_level})
+    if entry.addons >= t.addon_max:
+        raise DeskError("max_addons_reached", _("This entry has already taken the add-on."))
+
+
 @service
 def declare_rebuy(entry, *, actor: Actor, stack: int | None = None, now=None) -> Entry:
     """FMT-04 / TDA 27: the player declares a rebuy before a hand and plays that hand with the
@@ -667,14 +765,9 @@ def declare_rebuy(entry, *, actor: Actor, stack: int | None = None, now=None) ->
     t = lock_tournament(entry.tournament_id)
     entry = Entry.objects.select_related("person").get(pk=entry.pk)
     check_admission(t, entry.person, REBUY, now)
-    if entry.status != Entry.ACTIVE:
-        raise DeskError("entry_not_playing", _("Only a player still at the table can declare a rebuy before the hand."))
-    if entry.rebuy_declared_at is not None:
-        raise DeskError("rebuy_already_declared", _("This player has already declared a rebuy: the desk collects it first."))
+    _check_declarable(t, entry)
     if not HouseRules.of(t).rebuy_declare_with_chips:
         _check_rebuy_stack(t, stack)
-    if t.rebuy_max is not None and entry.rebuys >= t.rebuy_max:
-        raise DeskError("max_rebuys_reached", _("This entry has used all %(n)s rebuys.") % {"n": t.rebuy_max})
     entry.rebuy_declared_at = now
     entry.save(update_fields=["rebuy_declared_at"])
     log_event(t, Action.CASHIER_REBUY_DECLARED, actor, entry=entry.pk, stack=stack, amount=str(t.rebuy_price + t.rebuy_fee), declared_at=now.isoformat())
@@ -694,15 +787,9 @@ def rebuy(entry, *, method: str, actor: Actor, stack: int | None = None, now=Non
     check_admission(
         t, entry.person, REBUY, now, revives=entry.status == Entry.BUSTED, confirm_final_table=confirm_final_table, declared=declared_at is not None
     )
-    if entry.status not in (Entry.ACTIVE, Entry.BUSTED):
-        raise DeskError("entry_not_playing", _("This entry is not in the tournament."))
-    if entry.status == Entry.BUSTED and HouseRules.of(t).bounty_part:
-        # PAY-02: his knockout paid the bounty on his head; back in, he would play with none.
-        raise DeskError("bounty_event_reentry", _("In a bounty event a player who is out comes back with a re-entry, which buys a new bounty."))
+    _check_rebuy_entry(t, entry)
     if entry.status == Entry.ACTIVE and declared_at is None:
         _check_rebuy_stack(t, stack)
-    if t.rebuy_max is not None and entry.rebuys >= t.rebuy_max:
-        raise DeskError("max_rebuys_reached", _("This entry has used all %(n)s rebuys.") % {"n": t.rebuy_max})
     tender = tender_for(t, tender_currency, method, now)
     check_cash_limit(t, t.rebuy_price + t.rebuy_fee, method, tender)
     was_busted = entry.status == Entry.BUSTED
@@ -752,12 +839,7 @@ def addon(entry, *, method: str, actor: Actor, now=None, tender_currency: str = 
     t = lock_tournament(entry.tournament_id)
     entry = Entry.objects.select_related("person").get(pk=entry.pk)
     check_admission(t, entry.person, ADD_ON, now)  # REG-05: a banned player buys no add-on either
-    if entry.status != Entry.ACTIVE:
-        raise DeskError("entry_not_playing", _("Only a player still in the tournament can take the add-on."))
-    if not clockview.addon_window_open(t, now):
-        raise DeskError("addon_window_closed", _("The add-on is sold only during the break after level %(n)s.") % {"n": t.addon_after_level})
-    if entry.addons >= t.addon_max:
-        raise DeskError("max_addons_reached", _("This entry has already taken the add-on."))
+    _check_addon_entry(t, entry, now)
     tender = tender_for(t, tender_currency, method, now)
     check_cash_limit(t, t.addon_price + t.addon_fee, method, tender)
     entry.addons += 1
@@ -1041,12 +1123,16 @@ def pay_refund(entry, *, method: str, actor: Actor, reference: str = "") -> Ledg
 def add_alternate(tournament, person, *, actor: Actor) -> Alternate:
     t = lock_tournament(tournament)
     person = Person.objects.get(pk=person.pk)
-    check_not_banned(person)
-    if t.alternates.filter(person=person, status=Alternate.WAITING).exists():
-        raise DeskError("already_alternate", _("%(name)s is already on the alternates list.") % {"name": person.full_name})
+    _check_alternate(t, person)
     alt = Alternate.objects.create(tournament=t, person=person)
     log_event(t, Action.CASHIER_ALTERNATE_ADDED, actor, person=person.pk, name=person.full_name, position=alternate_position(alt))
     return alt
+
+
+def _check_alternate(t: Tournament, person: Person) -> None:
+    check_not_banned(person)
+    if t.alternates.filter(person=person, status=Alternate.WAITING).exists():
+        raise DeskError("already_alternate", _("%(name)s is already on the alternates list.") % {"name": person.full_name})
 
 
 def alternate_position(alt: Alternate) -> int:
