@@ -7,6 +7,7 @@ from playwright.sync_api import expect
 
 from tests.browser import browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.conftest import make_user
+from tests.test_axe_browser import problems
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -43,3 +44,4 @@ def test_the_italian_payout_page_saves_the_tabella_and_reads_every_choice_whole(
             clipped.append(select.evaluate(CLIPPED))
     assert [text for text in clipped if text] == []
     assert len(clipped) >= 8  # every option of the four drop-downs was read
+    assert problems(page, "payout page") == []  # each drop-down named by its visible label

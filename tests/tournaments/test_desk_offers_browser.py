@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from tests.browser import browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.conftest import make_user
+from tests.test_axe_browser import problems
 from tournaments.models import LedgerRow, Tournament
 from tournaments.services import cashier
 from tournaments.services.events import Actor
@@ -54,3 +55,4 @@ def test_the_italian_desk_offers_what_the_event_sells_to_this_player_now(browser
     expect(buttons.locator("button[data-op=declare-rebuy]")).to_be_enabled()
     expect(buttons.locator("button[data-op=addon]")).to_be_disabled()
     expect(page.locator("#not-now-addon")).to_have_text("Add-on: L'add-on si vende solo durante la pausa dopo il livello 3.")
+    assert problems(page, "desk with refusals") == []  # the reasons readable beside the disabled buttons
