@@ -1,6 +1,6 @@
 """The payout page in Italian: its save button speaks of the payout table (a "tabella", not the
-room's gaming "tavolo", which has its own message), and every choice of the satellite form reads
-whole in its drop-down."""
+room's gaming "tavolo", which has its own message), and every choice of its drop-downs (the
+satellite form's, the side pool's) reads whole."""
 
 import pytest
 from playwright.sync_api import expect
@@ -37,11 +37,12 @@ def test_the_italian_payout_page_saves_the_tabella_and_reads_every_choice_whole(
     form = page.locator("#satellite form")
     expect(form.locator("label", has=page.locator("select[name=target]"))).to_contain_text("Torneo di destinazione")
     expect(form.locator("select[name=target]")).to_contain_text("Main Event di Sanremo")
+    page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")  # the side-pool form too
     clipped = []
-    for select in form.locator("select").all():
+    for select in page.locator("main select").all():
         for value in select.locator("option").evaluate_all("(os) => os.map((o) => o.value)"):
             select.select_option(value)
             clipped.append(select.evaluate(CLIPPED))
     assert [text for text in clipped if text] == []
-    assert len(clipped) >= 8  # every option of the four drop-downs was read
+    assert len(clipped) >= 12  # every option of the side-pool and satellite drop-downs was read
     assert problems(page, "payout page") == []  # each drop-down named by its visible label
