@@ -45,7 +45,7 @@ def rewrite(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0034_screen_layouts"),
+        ("tournaments", "0035_browser_sessions"),
     ]
 
     operations = [
