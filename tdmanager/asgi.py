@@ -64,7 +64,7 @@ from django.http import FileResponse, StreamingHttpResponse  # noqa: E402
 from django.urls import Resolver404, get_resolver  # noqa: E402
 
 from tdmanager import bodylimits, realtime, staticbuild  # noqa: E402
-from tdmanager.errorpages import request_timeout, request_too_large  # noqa: E402
+from tdmanager.errorpages import busy_reading_file, request_timeout, request_too_large  # noqa: E402
 from tdmanager.public import PUBLIC, Limits, Public, client_language, is_staff_request, refusal, too_many_streams  # noqa: E402
 
 log = logging.getLogger(__name__)
@@ -209,11 +209,27 @@ class Application:
                 return None
             pool = self.public_pool or pool
         limit = bodylimits.limit(route.body)
-        if limit is not None and declared_length(scope) > limit:
+        declared = declared_length(scope)
+        if limit is not None and declared > limit:
             return await self.too_large(scope, send)
         if pool is None or route.is_async:
             return await self.asgi(scope, self.bounded(receive, limit, scope, send) if limit is not None else receive, send)
+        if bodylimits.takes_file(route.body, declared, is_chunked(scope)):
+            return await self.file_request(scope, receive, send, pool, limit)
         return await self.run_sync(scope, receive, send, pool, limit)
+
+    async def file_request(self, scope, receive, send, pool, limit):
+        """An image upload or a layout import: this process's turn to read a file is taken before
+        its body is read, and held to its answer; without it, 503 ``busy`` at once, the body never
+        read (the connection closed). A file refused costs the process nothing but its head."""
+        try:
+            with bodylimits.file_turn():
+                scope[bodylimits.TURN_HELD] = True  # the view's own turn (``reading_images``) is this one
+                return await self.run_sync(scope, receive, send, pool, limit)
+        except bodylimits.Busy:
+            status, headers, content = busy_reading_file(scope["path"], client_language(scope))
+            await send({"type": "http.response.start", "status": status, "headers": headers})
+            await send({"type": "http.response.body", "body": content})
 
     @staticmethod
     async def too_large(scope, send):
@@ -518,6 +534,11 @@ def _size(body) -> int:
     return size
 
 
+def is_chunked(scope) -> bool:
+    """Whether the body comes in chunks, of no length declared beforehand."""
+    return any(name.lower() == b"transfer-encoding" and b"chunked" in value.lower() for name, value in scope.get("headers", ()))
+
+
 def declared_length(scope) -> int:
     """The body's length as the request's head declares it (0: none declared, or not a number,
     which the server refuses before the app sees it)."""
@@ -552,6 +573,8 @@ def environ(scope, body) -> dict:
         "wsgi.multithread": True,
         "wsgi.multiprocess": True,
         "wsgi.run_once": False,
+        # this process's turn to read a file, taken for this request (``Application.file_request``)
+        bodylimits.TURN_HELD: scope.get(bodylimits.TURN_HELD, False),
         # An async response's stream is sent from the event loop (``Application.stream``).
         "tdmanager.async_streaming": True,
     }

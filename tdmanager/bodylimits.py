@@ -15,6 +15,8 @@ is the largest of them. Kept free of Django imports at module level: the
 settings module reads the figures below.
 """
 
+import contextlib
+import threading
 from functools import lru_cache
 
 IMAGE_FILE = 5 * 1024 * 1024  # an image for the lobby screens (tournaments.services.layouts)
@@ -25,6 +27,42 @@ MULTIPART_ROOM = 64 * 1024  # a form's own bytes around its file
 COLLECT_AFTER = 1024 * 1024
 
 JSON, FORM, IMAGE, LAYOUT = "json", "form", "image", "layout"
+
+#: One file (an image upload, a layout import) read at a time in a process: its body, what it is
+#: parsed into and its decodes are what costs memory. The web app takes the turn before it reads
+#: such a body and refuses the next one 503 ``busy`` at once, unread (``tdmanager.asgi``); served
+#: otherwise (the test client, a WSGI server), the view takes it (``file_turn``).
+_file_turn = threading.BoundedSemaphore(1)
+
+
+#: the WSGI environ's key the web app sets when it took the file turn for a request
+TURN_HELD = "tdmanager.file_turn"
+
+
+class Busy(Exception):
+    """Another file is being read in this process."""
+
+
+@contextlib.contextmanager
+def file_turn(held: bool = False):
+    """This process's turn to read a file, held to the end of the block; ``Busy`` at once when
+    another has it. ``held``: the web app took it for this request already (nothing to take)."""
+    if held:
+        yield
+        return
+    if not _file_turn.acquire(blocking=False):
+        raise Busy
+    try:
+        yield
+    finally:
+        _file_turn.release()
+
+
+def takes_file(kind: str, declared: int, chunked: bool) -> bool:
+    """Whether a request's body is a file's: on a file route, over ``COLLECT_AFTER`` or sent in
+    chunks of no declared length (a small form on the layouts page, a delete, a GET is not)."""
+    return kind in (IMAGE, LAYOUT) and (chunked or declared > COLLECT_AFTER)
+
 
 #: The routes (URL names) that take more than the small limits; every other takes JSON under
 #: /api/, a form elsewhere. The layouts page takes both an image and a layout file (one URL, its

@@ -48,12 +48,13 @@ def api_error(status: int, code: str | None = None, detail: str | None = None, *
     return response
 
 
-def loop_answer(status: int, path: str, language: str) -> tuple[int, list, bytes]:
+def loop_answer(status: int, path: str, language: str, said=None) -> tuple[int, list, bytes]:
     """An answer the web app gives from the event loop (``tdmanager.asgi``), its body unread or
     not read whole: status, headers, body; ``{"code", "detail"}`` under /api/, the detail as text
-    elsewhere, in the client's language. The connection is closed after it."""
+    elsewhere, in the client's language. The connection is closed after it. ``said``: a function
+    giving (code, detail) of its own, else the status's."""
     with translation.override(language):
-        code, detail = _messages()[status]
+        code, detail = said() if said else _messages()[status]
     if path.startswith(API_PREFIX):
         body, kind = json.dumps({"code": code, "detail": detail}).encode(), b"application/json"
     else:
@@ -65,6 +66,12 @@ def loop_answer(status: int, path: str, language: str) -> tuple[int, list, bytes
 def request_timeout(path: str, language: str) -> tuple[int, list, bytes]:
     """The 408 of a request whose body did not arrive within ``TDM_BODY_TIMEOUT`` seconds."""
     return loop_answer(408, path, language)
+
+
+def busy_reading_file(path: str, language: str) -> tuple[int, list, bytes]:
+    """503 ``busy``: another image or layout file is being read in this process
+    (``bodylimits.file_turn``); this one was not read."""
+    return loop_answer(503, path, language, lambda: ("busy", _("Other images are being read at this moment: try again in a moment.")))
 
 
 def request_too_large(path: str, language: str) -> tuple[int, list, bytes]:

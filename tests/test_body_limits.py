@@ -251,3 +251,37 @@ def test_what_a_large_body_was_parsed_into_is_freed_with_its_request(server, dir
         assert len(held) == 1 and held[0]() is None, "the request and its parsed body outlived it"
     finally:
         gc.enable()
+
+
+def test_a_file_while_another_is_read_is_refused_busy_unread(server, director):
+    """One image or layout file is read at a time in a process: the web app refuses the next
+    before any byte of its body arrives (503 busy, in the client's language), so a flood of
+    imports costs the process their heads alone; once the turn is free, a file is read."""
+    from tournaments.services.logins import issue_token
+
+    token = issue_token(director, device="test")[1]
+    length = 3 * 1024 * 1024  # a layout file's size: over the small bodies' 1 MiB
+    assert length > bodylimits.COLLECT_AFTER
+    with bodylimits.file_turn():  # another request's
+        for chunked in (False, True):
+            sock = connect(server)
+            sized = "Transfer-Encoding: chunked" if chunked else f"Content-Length: {length}"
+            sock.sendall(
+                head("/api/v1/screen-layouts/import/", f"Authorization: Token {token}", "Content-Type: application/json", sized, "Accept-Language: it")
+            )
+            answer = until_closed(sock, timeout=4)  # the head alone: no byte of the body was sent
+            assert answer.startswith(b"HTTP/1.1 503") and b'"code": "busy"' in answer and b"in questo momento" in answer, answer[:400]
+    body = b'{"file": {}, "name": "' + b"x" * length + b'"}'  # read now: refused for what it is
+    sock = connect(server)
+    sock.sendall(
+        head(
+            "/api/v1/screen-layouts/import/",
+            f"Authorization: Token {token}",
+            "Content-Type: application/json",
+            f"Content-Length: {len(body)}",
+            "Connection: close",
+        )
+        + body
+    )
+    answer = until_closed(sock, timeout=8)
+    assert answer.startswith(b"HTTP/1.1 400"), answer[:400]

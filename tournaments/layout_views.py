@@ -30,7 +30,7 @@ def _perform(request) -> str | ScreenLayout:
         return _("Layout deleted.")
     if op in ("import", "image"):
         # the form's files are on disk by now (Django's upload handlers); reading one is the cost
-        with layout_service.reading_images():
+        with layout_service.reading_images(request):
             return _read_file(request, op, actor)
     raise DomainError("unknown_action", _("Unknown action."), status=404)
 

@@ -6,9 +6,9 @@
 - An import decodes only the images its blocks show, and decodes them with no transaction open.
 - A picture is made small in its own mode before it is made RGBA: an RGBA copy at full size
   doubled what a decode costs.
-- At most one decode at a time; another waits briefly, then is refused 503 ``busy``. At most two
-  uploads or layout files are read at once; another is refused 503 ``busy`` at once, before its
-  body is read, on the page as in the API.
+- At most one decode at a time; another waits briefly, then is refused 503 ``busy``. One upload or
+  layout file is read at a time in a process; another is refused 503 ``busy`` at once, on the page
+  as in the API (the web app refuses it before reading its body: tests/test_body_limits.py).
 - The page's import reads its file with the bounded JSON parser: a deeply nested file is a form
   error, not a RecursionError.
 """
@@ -26,6 +26,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from PIL import Image, ImageFile
 
+from tdmanager import bodylimits
 from tournaments.models import ScreenImage, ScreenLayout
 from tournaments.services import layouts as layout_service
 
@@ -214,12 +215,10 @@ def test_a_palette_picture_is_blended_not_picked_when_made_small(actor):
     assert 80 < red < 180 and 80 < blue < 180
 
 
-def test_a_third_reader_is_refused_busy_before_its_body_is_read(client, director, api, monkeypatch):
+def test_a_second_file_is_refused_busy_while_one_is_read(client, director, api, monkeypatch):
     read = []
     monkeypatch.setattr(layout_service, "import_layout", lambda *a, **k: read.append(1))
-    held = [layout_service._readers.acquire(blocking=False) for _ in range(layout_service.READERS)]
-    try:
-        assert all(held)
+    with bodylimits.file_turn():  # another request's
         r = api(director).post("/api/v1/screen-layouts/import/", {"file": _file(used="1")}, format="json", HTTP_ACCEPT_LANGUAGE="it")
         assert r.status_code == 503 and r.json()["code"] == "busy" and r.json()["field"] == "image"
         assert "in questo momento" in r.json()["detail"]
@@ -229,9 +228,6 @@ def test_a_third_reader_is_refused_busy_before_its_body_is_read(client, director
         r = client.post("/screens/layouts/", {"op": "image", "name": "Logo", "image": SimpleUploadedFile("l.png", png())})
         assert r.status_code == 302
         assert [str(m) for m in get_messages(r.wsgi_request)] == ["Other images are being read at this moment: try again in a moment."]
-    finally:
-        for _ in held:
-            layout_service._readers.release()
     assert read == [] and not ScreenImage.objects.exists()
     # with a reader's turn free, the same upload is read and stored
     r = client.post("/screens/layouts/", {"op": "image", "name": "Logo", "image": SimpleUploadedFile("l.png", png())})

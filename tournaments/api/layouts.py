@@ -101,7 +101,7 @@ class ScreenLayoutImportView(APIView):
 
     @extend_schema(request=ImportSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request):
-        with layout_service.reading_images():  # before the body is read: it is most of the cost
+        with layout_service.reading_images(request):  # before the body is read: it is most of the cost
             d = _valid(ImportSerializer, request)
             layout = layout_service.import_layout(d["file"], name=d.get("name"), actor=Actor.from_request(request))
         return Response(_layout(layout), status=201)
@@ -124,7 +124,7 @@ class ScreenImagesView(APIView):
         responses={201: OpenApiTypes.OBJECT},
     )
     def post(self, request):
-        with layout_service.reading_images():  # before the body is read: it is most of the cost
+        with layout_service.reading_images(request):  # before the body is read: it is most of the cost
             upload = request.FILES.get("image")
             if upload is None:
                 raise DomainError("invalid", _("Choose an image file."), status=400, field="image")

@@ -33,28 +33,24 @@ MAX_PIXELS = MAX_WIDTH * MAX_HEIGHT
 MAX_RATIO = 32  # the longer side at most 32 times the shorter: no screen block is that thin
 MAX_SIDE = 1920  # stored at most this wide or high: a TV shows nothing finer
 #: decodes under way at once in a process, and how long another waits for one to end: a decode
-#: of 4096 × 4096 takes half a second and about 100 MB, and a staff thread waiting on it serves
+#: of 4096 × 4096 takes half a second and about 80 MB, and a staff thread waiting on it serves
 #: nobody else
 DECODES, DECODE_WAIT = 1, 10.0
 _decoding = threading.BoundedSemaphore(DECODES)
-#: uploads and layout files read at once in a process (``reading_images``); one more is refused at
-#: once rather than holding a staff thread: each holds its body, its parsed file and a decode's turn
-READERS = 1
-_readers = threading.BoundedSemaphore(READERS)
 
 
 @contextlib.contextmanager
-def reading_images():
-    """Held while a request reads an image upload or a layout file, from before its body is read
-    to the end of its decodes: at most ``READERS`` at once in a process, another is refused 503
-    ``busy`` at once. The body, the parsed file and the decoded picture are what costs memory; the
-    ones waiting hold no staff thread."""
-    if not _readers.acquire(blocking=False):
-        raise DomainError("busy", _("Other images are being read at this moment: try again in a moment."), field="image", status=503)
+def reading_images(request):
+    """Held while ``request`` reads an image upload or a layout file, from before its body is
+    read to the end of its decodes: one at a time in a process (``bodylimits.file_turn``; the web
+    app took the turn already for a request it served), another refused 503 ``busy`` at once.
+    The body, the parsed file and the decoded picture are what costs memory; the one refused holds
+    no staff thread."""
     try:
-        yield
-    finally:
-        _readers.release()
+        with bodylimits.file_turn(held=request.META.get(bodylimits.TURN_HELD, False)):
+            yield
+    except bodylimits.Busy:
+        raise DomainError("busy", _("Other images are being read at this moment: try again in a moment."), field="image", status=503) from None
 
 
 def _name(value) -> str:
