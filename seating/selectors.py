@@ -63,6 +63,18 @@ def table_numbers(tournament) -> list[int]:
     return list(Table.objects.filter(tournament=tournament, in_play=True, seats__isnull=False).distinct().order_by("number").values_list("number", flat=True))
 
 
+def h4h_hand_busts(tournament, hand: int) -> int:
+    """How many players went out in hand-for-hand hand ``hand`` of the session in play: the run
+    of the latest standing busts that carry its number (each session numbers its hands from 1,
+    ``services.busts._engine_busts``)."""
+    out = 0
+    for number in Bust.objects.filter(tournament=tournament, void="").order_by("-order").values_list("h4h_hand", flat=True)[:1000]:
+        if number != hand:
+            break
+        out += 1
+    return out
+
+
 def tv_table(tournament) -> dict | None:
     """ROLE-08 / SEAT-07: the TV table in play, ``{"table": n, "is_final": bool}``, or None."""
     row = Table.objects.filter(tournament=tournament, in_play=True, tv=True).values("number", "is_final").first()

@@ -45,7 +45,9 @@
     summary.hidden = !c.hand_for_hand;
     if (c.hand_for_hand) {
       const playing = tables.filter((n) => !doneList.includes(n) && !holdList.includes(n));
-      const parts = [T.h4hLine.replace("{left}", TDM.num(s.players_left || 0)).replace("{paid}", TDM.num(s.places_paid || 0))];
+      // Once every player left is paid it is the money, not a bubble (CLK-06).
+      const line = s.h4h_last_hand ? T.h4hMoneyLast : s.h4h_in_the_money ? T.h4hMoneyOn : T.h4hLine;
+      const parts = [line.replace("{left}", TDM.num(s.players_left || 0)).replace("{paid}", TDM.num(s.places_paid || 0))];
       if (playing.length) parts.push((playing.length === 1 ? T.h4hPlayingOne : T.h4hPlaying).replace("{tables}", playing.join(", ")));
       if (holdList.length) parts.push((holdList.length === 1 ? T.h4hHoldingOne : T.h4hHolding).replace("{tables}", holdList.join(", ")));
       if (tables.length && !playing.length && !holdList.length) parts.push(T.h4hAllDone);

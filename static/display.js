@@ -42,8 +42,13 @@
       case "registering": return T.regOpen;
       case "waiting": return T.notStarted;
       case "paused": return T.paused;
-      // CLK-06: the announcement says how many are left and how many are paid.
-      case "hand_for_hand": return T.h4h + " — " + T.hand + " " + c.h4h_hand + (s && s.places_paid ? " · " + T.h4hPaid.replace("{left}", TDM.num(s.players_left || 0)).replace("{paid}", TDM.num(s.places_paid)) : "");
+      // CLK-06: the announcement says how many are left and how many are paid; once every
+      // player left is paid it is the money, not a bubble, and the hand that reached it is the last.
+      case "hand_for_hand": {
+        const hand = s && s.h4h_last_hand ? T.h4hLastHand.replace("{n}", c.h4h_hand) : T.hand + " " + c.h4h_hand;
+        const count = !(s && s.places_paid) ? "" : " · " + (s.h4h_in_the_money ? T.h4hMoney : T.h4hPaid).replace("{left}", TDM.num(s.players_left || 0)).replace("{paid}", TDM.num(s.places_paid));
+        return T.h4h + " — " + hand + count;
+      }
       case "finished": return T.finished;
       case "cancelled": return T.cancelled;
       default: return "";

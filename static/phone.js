@@ -47,7 +47,7 @@
     if (t.status === "FINISHED") status = T.finished;
     else if (t.status === "CANCELLED") status = T.cancelled;
     else if (c.status === "PAUSED") status = T.paused;
-    else if (c.status === "HAND_FOR_HAND") status = T.h4h;
+    else if (c.status === "HAND_FOR_HAND") status = s.h4h_in_the_money ? T.h4hMoney : T.h4h;
     else if (c.status === "NOT_STARTED" || t.status !== "RUNNING") status = T.notStarted;
     set("status", status);
     const over = t.status === "FINISHED" || t.status === "CANCELLED"; // no level is played after the end

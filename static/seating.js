@@ -57,7 +57,7 @@
     const c = (state && state.clock) || {}, banner = document.getElementById("h4h-banner");
     if (!banner) return;
     banner.hidden = !c.hand_for_hand;
-    if (c.hand_for_hand) banner.textContent = T.h4h.replace("{n}", c.h4h_hand);
+    if (c.hand_for_hand) banner.textContent = (state.h4h_last_hand ? T.h4hLast : T.h4h).replace("{n}", c.h4h_hand);
     // CLK-06: each table's state in the hand (playing, all-in held, done), set from the tablet.
     document.querySelectorAll(".h4h-only").forEach((f) => { f.hidden = !c.hand_for_hand; });
     document.querySelectorAll(".h4h-state").forEach((tag) => {

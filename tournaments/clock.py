@@ -809,6 +809,43 @@ def h4h_next_hand(
     )
 
 
+def in_the_money(players_left: int, places_paid: int | None) -> bool:
+    """Every player left is paid: the bubble has burst (no payout table yet: never)."""
+    return bool(places_paid) and players_left <= places_paid
+
+
+def h4h_ends_with_hand(players_left: int, places_paid: int | None, busts_this_hand: int, *, ends_at_money: bool = True) -> bool:
+    """Whether the hand-for-hand hand in play is the last one (CLK-06, RP-8).
+
+    Hand-for-hand is played for the bubble. The hand that reached the money (it began
+    with more players than places paid, ``players_left + busts_this_hand``, and leaves no
+    more than are paid) is its last: once every table has finished it, play goes back to
+    normal. Until then it is still that hand, so a player out in it at another table is
+    ranked with the others of the hand (shared or by starting stack, ELM-04).
+    ``ends_at_money`` False (the house's setting): it goes on until the director ends it.
+    Hand-for-hand announced already in the money (for the final table's or a satellite's
+    seat bubble) reaches nothing: the director ends it."""
+    return ends_at_money and in_the_money(players_left, places_paid) and players_left + busts_this_hand > places_paid
+
+
+def h4h_hand_over(
+    state: ClockState,
+    structure: Structure,
+    now: datetime,
+    *,
+    last: bool = False,
+    break_policy: str = DEFAULT_H4H_BREAK_POLICY,
+) -> ClockState:
+    """Every table has finished the hand-for-hand hand: its seconds come off the clock and
+    the next hand starts (:func:`h4h_next_hand`); the ``last`` hand (:func:`h4h_ends_with_hand`)
+    also costs its time (RP-8-B), then the clock runs again from there. A break reached on the
+    way is handled as :func:`h4h_next_hand` handles it (TAKE_BREAK: paused at its start)."""
+    state = h4h_next_hand(state, structure, break_policy=break_policy)
+    if not last or state.status != HAND_FOR_HAND:
+        return state
+    return end_hand_for_hand(state, now)
+
+
 def end_hand_for_hand(state: ClockState, now: datetime) -> ClockState:
     """Back to normal play: the clock runs again from the frozen time left."""
     _check_aware(now)

@@ -8,9 +8,10 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
 from . import clock as engine
+from . import signals
 from .actions import Action
 from .house import HouseRules
-from .models import Clock, StructureItem
+from .models import Clock, Entry, StructureItem
 
 
 def engine_item(
@@ -196,3 +197,24 @@ def addon_window_open(tournament, now=None) -> bool:
     if n is None:
         return False
     return in_break_after_level(tournament, n, now)
+
+
+_ASK = object()
+
+
+def h4h_money(t, hand: int, players_left: int | None = None, places_paid=_ASK) -> dict:
+    """Where hand-for-hand hand ``hand`` stands against the money (CLK-06): ``players_left``,
+    ``places_paid`` (None without a payout table), ``in_the_money`` (every player left is paid)
+    and ``last_hand`` (the hand reached the money and the house ends hand-for-hand with it:
+    ``clock.h4h_ends_with_hand``). The counts are read unless the caller has them."""
+    if players_left is None:
+        players_left = t.entries.filter(status=Entry.ACTIVE).count()
+    paid = signals.ask_one(signals.places_paid_wanted, default=None, tournament=t) if places_paid is _ASK else places_paid
+    ends = HouseRules.of(t).h4h_ends_at_money
+    busts = signals.ask_one(signals.h4h_hand_busts_wanted, default=0, tournament=t, hand=hand) if ends and engine.in_the_money(players_left, paid) else 0
+    return {
+        "players_left": players_left,
+        "places_paid": paid,
+        "in_the_money": engine.in_the_money(players_left, paid),
+        "last_hand": engine.h4h_ends_with_hand(players_left, paid, busts, ends_at_money=ends),
+    }

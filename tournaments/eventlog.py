@@ -423,6 +423,13 @@ PREDRAW_START = (
 )
 
 
+#: CLK-06: hand-for-hand that ended by itself with the hand that reached the money (a
+#: ``tournaments.clock.hand_for_hand_ended`` with ``money_reached``).
+H4H_ENDED_AT_MONEY = _(
+    "Hand-for-hand ended by itself: the money is reached (%(players_left)s players left%(paid_suffix)s) and every table has finished the hand"
+)
+
+
 def entry_refs(payload) -> set[int]:
     """The entry ids (primary keys) a payload points at, for the caller to name."""
     refs: set[int] = set()
@@ -585,6 +592,8 @@ def sentence(action: str, payload, *, actor: str = "", currency: str = "", entri
     p = payload if isinstance(payload, Mapping) else {}
     if action == A.SEATING_DRAW_INITIAL and isinstance(p.get("predraw_session"), str):
         template = PREDRAW_START
+    if action == A.TOURNAMENTS_CLOCK_HAND_FOR_HAND_ENDED and p.get("money_reached") is True:
+        template = H4H_ENDED_AT_MONEY
     ctx = _context(action, p, actor=actor_name(actor), currency=currency, entries=entries or {})
     if isinstance(template, tuple):  # (plural-aware template, the payload key that counts)
         template, key = template

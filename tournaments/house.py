@@ -216,6 +216,14 @@ class HouseRules:
     h4h_break_policy: str = _setting(
         "TAKE_BREAK", _choice("TAKE_BREAK", "SKIP_BREAK"), "CLK-06", 'a break reached in hand-for-hand is taken (clock paused at its start) or "SKIP_BREAK"'
     )
+    h4h_ends_at_money: bool = _setting(
+        True,
+        _bool(),
+        "CLK-06",
+        "hand-for-hand ends by itself once the hand that reached the money is finished at every table (a player out at "
+        "another table in that hand is still that hand's); `false`: it goes on until the director ends it (announced "
+        "already in the money, it always does)",
+    )
     # calling the clock (CLK-10, C7): the event's preset; the director sets a player's own time
     clock_call_preset: str = _setting(
         None,

@@ -45,6 +45,8 @@ PUBLIC_KEYS = (
     "prize_pool_label",
     "payouts",
     "places_paid",
+    "h4h_in_the_money",
+    "h4h_last_hand",
 )
 
 

@@ -55,6 +55,10 @@ tables_wanted = Signal()
 #: ``tournament`` → the number of places paid (payouts answers; CLK-06's hand-for-hand announcement).
 places_paid_wanted = Signal()
 
+#: ``tournament``, ``hand`` → how many players went out in that hand-for-hand hand of the
+#: session in play (seating answers; CLK-06: whether the hand reached the money).
+h4h_hand_busts_wanted = Signal()
+
 #: ``tournament``, ``table`` → how many players sit at that table (seating answers).
 table_players_wanted = Signal()
 

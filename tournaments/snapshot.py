@@ -180,6 +180,11 @@ def build_snapshot(tournament_or_id, now=None) -> dict:
         snap["payouts"] = payouts[:MAX_PAYOUT_BANDS]
     chips = snap["chips_in_play"] = chips_in_play(t)  # CR-06: the average stack comes from it
     snap["average_stack"] = round(chips / snap["players_left"]) if snap["players_left"] else 0
+    if clk.get("hand_for_hand"):
+        # CLK-06: once every player left is paid the screens speak of the money, not of a bubble,
+        # and say when the hand in play is hand-for-hand's last (it reached the money).
+        money = clockview.h4h_money(t, clk["h4h_hand"], snap["players_left"], snap.get("places_paid"))
+        snap["h4h_in_the_money"], snap["h4h_last_hand"] = money["in_the_money"], money["last_hand"]
     snap["lobby_state"] = lobby_state(t.status, clk, snap.get("tables_in_play", 0), snap["players_left"])
     if t.status == Tournament.FINISHED:
         snap["results"] = results(t)

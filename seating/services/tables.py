@@ -92,10 +92,11 @@ def hand_completed(tournament, table_number: int, *, actor, now=None):
     # PEN-03: the table's own hand counts the penalties of the players sitting there.
     floor.hands_completed(t, table_number, list(table.seats.values()), actor=actor)
     # CLK-06: the clock hears of the table's hand first; when it was the last table still
-    # playing, the hand is over everywhere and the breaks and the final table the hand's busts
-    # held back are made now (``busts.record_bust``).
-    report = clockctl.report_hand_complete(t, table_number, actor=actor) if hand_for_hand else None
-    structural = report is None or report["next_hand_started"]
+    # playing, the hand is over everywhere (the next one starts, or hand-for-hand ends with the
+    # hand that reached the money) and the breaks and the final table the hand's busts held
+    # back are made now (``busts.record_bust``).
+    report = clockctl.report_hand_complete(t, table_number, actor=actor, now=now) if hand_for_hand else None
+    structural = report is None or report["next_hand_started"] or report["hand_for_hand_ended"]
     if table.big_blind_seat is None:
         if hand_for_hand:  # the blinds cannot move yet, but the tables may break
             out = settle(t, room, actor, Action.SEATING_HAND_COMPLETED, now=now, table=table_number) if structural else Outcome()

@@ -108,7 +108,7 @@ def test_sanremo_ranks_hand_for_hand_busts_by_starting_stack(hand_for_hand, acto
 def test_hand_completed_reports_the_table_to_the_hand_for_hand_clock(hand_for_hand, actor):
     t = hand_for_hand()
     out = services.hand_completed(t, 1, actor=actor)
-    assert out.hand_for_hand == {"hand": 1, "waiting": [2, 3], "next_hand_started": False}
+    assert out.hand_for_hand == {"hand": 1, "waiting": [2, 3], "next_hand_started": False, "hand_for_hand_ended": False}
 
 
 def test_the_last_player_left_is_first_and_cannot_be_busted(started, actor):

@@ -609,7 +609,7 @@ def hand_for_hand(world: World, rng) -> str:
     clockctl.start_hand_for_hand(t, actor=world.director, reason="bubble")
     for table in clockctl.tables_in_play(t):
         clockctl.report_hand_complete(t, table, actor=world.floor)
-    if rng.random() < 0.7:
+    if _hand_for_hand(t) and rng.random() < 0.7:  # a hand that reached the money ended it already
         clockctl.end_hand_for_hand(t, actor=world.director, reason="bubble burst")
     return f"hand-for-hand in {t.name}"
 

@@ -23,7 +23,7 @@ from seating.models import Bust, PendingMove, Table
 from tournaments import clock as clock_engine
 from tournaments import clockview, penalties
 from tournaments.house import HouseRules
-from tournaments.models import Alternate, Entry, LedgerRow, Penalty, Tournament
+from tournaments.models import Alternate, Clock, Entry, LedgerRow, Penalty, Tournament
 from tournaments.services import cashier, clockctl, floor, lifecycle, registration, setup
 from tournaments.services.structures import ensure_builtin_structures
 
@@ -744,11 +744,29 @@ def h4h_busts(world: World, rng) -> str:
             item = _out_at(t, rng, {n: e for n, e in enumerate(still)})
             seating.record_bust(t, [item], actor=world.director, override_reason="the table broke during the hand-for-hand hand")
         busted.append(table)
+    hand = Clock.objects.get(tournament=t).h4h_hand
+    left = t.entries.filter(status=Entry.ACTIVE).count()
+    paid = psel.places_paid(t)
+    # the players this hand began with: those left and its busts, counted here from the rows
+    began = left + Bust.objects.filter(tournament=t, void="", h4h_hand=hand, order__gt=_order_before_hand(t, hand)).count()
+    reached = HouseRules.of(t).h4h_ends_at_money and 0 < paid and left <= paid < began
     for table in clockctl.tables_in_play(t):
         clockctl.report_hand_complete(t, table, actor=world.floor)
-    if rng.random() < 0.5:
+    # CLK-06: the hand that reached the money was hand-for-hand's last; any other goes on (but
+    # for a break the clock reached: paused at its start, TAKE_BREAK)
+    status = Clock.objects.get(tournament=t).status
+    if (reached and status == Clock.HAND_FOR_HAND) or (not reached and status not in (Clock.HAND_FOR_HAND, Clock.PAUSED)):
+        raise AssertionError(f"{t.name}: hand-for-hand hand {hand} ({began} → {left} players, {paid} paid) left the clock {status}")
+    if _hand_for_hand(t) and rng.random() < 0.5:
         clockctl.end_hand_for_hand(t, actor=world.director, reason="bubble burst")
-    return f"hand-for-hand hand in {t.name}: out at tables {busted}"
+    return f"hand-for-hand hand in {t.name}: out at tables {busted}" + (" (the money: hand-for-hand over)" if reached else "")
+
+
+def _order_before_hand(t, hand: int) -> int:
+    """The bust order just before this hand-for-hand hand of the session in play: the last bust
+    not of it (each session numbers its hands from 1)."""
+    last = Bust.objects.filter(tournament=t, void="").exclude(h4h_hand=hand).order_by("-order").values_list("order", flat=True).first()
+    return last or 0
 
 
 @action(weight=5)

@@ -214,7 +214,7 @@ def test_hand_for_hand_takes_two_minutes_per_hand_when_every_table_reports(runni
     clockctl.start_hand_for_hand(running, actor=actor, now=T0 + timedelta(minutes=2, seconds=30))
     assert clock_of(running).remaining == 17 * 60 + 30
     r = clockctl.report_hand_complete(running, 1, actor=actor)
-    assert r == {"hand": 1, "waiting": [2], "next_hand_started": False}
+    assert r == {"hand": 1, "waiting": [2], "next_hand_started": False, "hand_for_hand_ended": False}
     assert clock_of(running).remaining == 17 * 60 + 30  # frozen: no real-time countdown
     r = clockctl.report_hand_complete(running, 2, actor=actor)
     assert r["next_hand_started"] and clock_of(running).remaining == 15 * 60 + 30 and clock_of(running).h4h_hand == 2

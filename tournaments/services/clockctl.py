@@ -23,7 +23,7 @@ from tdmanager.transactions import service
 from .. import clock as engine
 from .. import signals
 from ..actions import Action
-from ..clockview import engine_state, structure_items
+from ..clockview import engine_state, h4h_money, structure_items
 from ..house import HouseRules
 from ..models import Clock, Entry, HandForHandReport, StructureItem, Tournament
 from . import floor, registration
@@ -299,18 +299,40 @@ def end_hand_for_hand(tournament, *, actor: Actor, reason: str = "", now=None):
 
 @service
 def h4h_next_hand(tournament, *, actor: Actor, now=None):
-    """Every table has finished the hand: the time left drops by the setting (RP-8-B/C)."""
-    t = Tournament.objects.get(pk=getattr(tournament, "pk", tournament))
+    """Every table has finished the hand: the time left drops by the setting (RP-8-B/C); the
+    hand that reached the money ends hand-for-hand (``h4h_money``)."""
+    t, clock = _lock(tournament)
+    if clock.status != Clock.HAND_FOR_HAND:
+        raise ClockActionError("not_hand_for_hand", MESSAGES["not_hand_for_hand"])
+    return _h4h_hand_over(t, h4h_money(t, clock.h4h_hand), actor=actor, now=now)
+
+
+def _h4h_hand_over(t, money: dict, *, actor: Actor, now=None):
+    """Every table has finished the hand: the next one starts, or, the hand that reached the
+    money being the last (``h4h_money``), hand-for-hand ends with it, in the same action."""
     policy = HouseRules.of(t).h4h_break_policy
-    return _run(t, "hand_for_hand_next_hand", lambda s, i, n: engine.h4h_next_hand(s, i, break_policy=policy), actor=actor, now=now)
+    if not money["last_hand"]:
+        return _run(t, "hand_for_hand_next_hand", lambda s, i, n: engine.h4h_next_hand(s, i, break_policy=policy), actor=actor, now=now)
+    return _run(
+        t,
+        "hand_for_hand_ended",
+        lambda s, i, n: engine.h4h_hand_over(s, i, n, last=True, break_policy=policy),
+        actor=actor,
+        now=now,
+        money_reached=True,
+        players_left=money["players_left"],
+        places_paid=money["places_paid"],
+    )
 
 
 @service
 def report_hand_complete(tournament, table_number: int, *, actor: Actor, now=None) -> dict:
     """A table (floor or dealer, one tap) reports the current H4H hand complete.
 
-    When every table in play has reported, the next hand starts on its own.
-    Returns ``{"hand": n, "waiting": [tables still playing], "next_hand_started": bool}``.
+    When every table in play has reported, the next hand starts on its own; when that hand
+    reached the money, hand-for-hand ends instead (house setting ``h4h_ends_at_money``).
+    Returns ``{"hand": n, "waiting": [tables still playing], "next_hand_started": bool,
+    "hand_for_hand_ended": bool}``.
     """
     t, clock = _lock(tournament)
     if clock.status != Clock.HAND_FOR_HAND:
@@ -324,11 +346,12 @@ def report_hand_complete(tournament, table_number: int, *, actor: Actor, now=Non
     )
     log_event(t, Action.TOURNAMENTS_CLOCK_HAND_COMPLETED, actor, hand=hand, table=table_number)
     waiting = h4h_waiting_tables(t, hand, tables)
-    started = False
+    started = ended = False
     if tables and not waiting:
-        h4h_next_hand(t, actor=actor, now=now)
-        started = True
-    return {"hand": hand, "waiting": waiting, "next_hand_started": started}
+        money = h4h_money(t, hand)
+        _h4h_hand_over(t, money, actor=actor, now=now)
+        ended, started = money["last_hand"], not money["last_hand"]
+    return {"hand": hand, "waiting": waiting, "next_hand_started": started, "hand_for_hand_ended": ended}
 
 
 @service
