@@ -55,7 +55,8 @@ class DealError(ValueError):
 
     Codes: ``too_few_players``, ``bad_stack``, ``bad_amount``, ``amount_negative``,
     ``amount_not_in_cents``, ``reserve_negative``, ``reserve_too_large``, ``wrong_total``,
-    ``wrong_number_of_places``, ``not_strictly_decreasing``, ``bad_bounty_rule``.
+    ``wrong_number_of_places``, ``not_strictly_decreasing``, ``bad_bounty_rule``,
+    ``chips_not_in_play``.
     """
 
     def __init__(self, code: str, message: str, **params):
@@ -237,6 +238,39 @@ def deal_bounties(heads, stacks, *, rule: str, equal: bool = False) -> list[Deci
     if rule == BOUNTIES_ADDED:
         return bounty_shares(stacks, sum(amounts, ZERO), equal=equal)
     raise DealError("bad_bounty_rule", f"unknown bounty rule {rule!r}; use one of {BOUNTY_RULES}")
+
+
+def check_chips_in_play(stacks, chips_in_play: int) -> None:
+    """The stacks of a deal are the chips in play, all of them: a deal computed on counts that
+    leave chips out (or count some twice) shares the money by the wrong shares. Raises
+    ``chips_not_in_play`` with ``counted``, ``in_play`` and ``difference`` (counted − in play)."""
+    counted = sum(_stacks(stacks))
+    if counted != chips_in_play:
+        raise DealError(
+            "chips_not_in_play",
+            f"the stacks add up to {counted} chips, but {chips_in_play} are in play ({'over' if counted > chips_in_play else 'short'} by {abs(counted - chips_in_play)})",
+            counted=int(counted),
+            in_play=int(chips_in_play),
+            difference=int(counted - chips_in_play),
+        )
+
+
+def scale_counts(counts, chips_in_play: int) -> list[int]:
+    """Counts taken earlier (a break, the last level) scaled to the chips in play now, in
+    whole chips adding up to them exactly: each share floored, the chips left over one each to
+    the largest remainders (ties in list order). An estimate to check at the table, never a count.
+
+    Worked example: 30,000 / 20,000 / 10,000 counted, 720,000 in play: 360,000 / 240,000 / 120,000."""
+    chips = [Fraction(c) for c in counts]
+    whole = sum(chips)
+    if not chips or whole <= 0 or any(c < 0 for c in chips):
+        raise DealError("bad_stack", "scaling needs counts, at least one above zero")
+    exact = [c * chips_in_play / whole for c in chips]
+    out = [e.numerator // e.denominator for e in exact]
+    by_remainder = sorted(range(len(exact)), key=lambda i: (-(exact[i] - out[i]), i))
+    for i in by_remainder[: chips_in_play - sum(out)]:
+        out[i] += 1
+    return out
 
 
 def deal_ladder(amounts) -> list[Decimal]:

@@ -223,6 +223,7 @@ def deal_page(request, pk):
     accepted = {a.entry_id for a in deal.acceptances.all()} if deal else set()
     bounties = services.deal_bounties_now(t, [e.pk for e in players])
     heads = bounties["heads"] if bounties else {}
+    counts = services.deal_counts(t, players)  # the floor's last counts, never the chips bought
     return render(
         request,
         "payouts/deal.html",
@@ -240,7 +241,8 @@ def deal_page(request, pk):
             if deal
             else [],
             "bounties": bounties,
-            "player_rows": [(e, heads.get(e.pk)) for e in players],
+            "player_rows": [(e, heads.get(e.pk), counts["rows"][e.pk]) for e in players],
+            "counts": counts,
         },
     )
 

@@ -81,6 +81,18 @@
     return out;
   };
   const cell = (text, cls) => { const td = document.createElement("td"); td.textContent = text; if (cls) td.className = cls; return td; };
+  // PAY-09: the stacks must be the chips in play; the total entered is said as it is typed
+  // (the calculator refuses otherwise, saying by how much).
+  const inPlay = Number($("#stacks").dataset.inPlay || 0);
+  function showTotal() {
+    const counted = Object.values(stacks()).reduce((a, b) => a + b, 0), diff = counted - inPlay;
+    const line = $("#stacks-total");
+    line.textContent = T.stacksTotal.replace("{counted}", TDM.num(counted)).replace("{in_play}", TDM.num(inPlay)) + " · "
+      + (diff === 0 ? T.stacksMatch : (diff < 0 ? T.stacksMissing : T.stacksOver).replace("{n}", TDM.num(Math.abs(diff))));
+    line.className = "small" + (diff === 0 ? "" : " error");
+  }
+  $$("#stacks input.stack").forEach((i) => i.addEventListener("input", showTotal));
+  showTotal();
 
   async function calculate() {
     const r = await api("tournaments/" + tid + "/payouts/deal/calculate/", { method: "POST", body: { stacks: stacks(), reserve: $("#reserve").value || "0" } });

@@ -24,6 +24,7 @@ from tournaments.actions import Action
 from tournaments.formats.models import Match, TimedEvent
 from tournaments.formats.services import headsup, multiday, series, sitandgo, stackchoice, timed
 from tournaments.models import BrowserSession, DisplayScreen, Entry, LedgerRow, Person, Sequence, Tournament
+from tournaments.selectors import chips_in_play
 from tournaments.services import (
     cashier,
     changes,
@@ -331,7 +332,8 @@ def drive_payouts(w: World) -> dict:
     last = Entry.objects.filter(pk__in=[e.pk for e in entries[3:]]).order_by("-number")
     seating.record_bust(t, list(last), actor=w.director)  # 17 out at once, listed in the order they went out
     three = entries[:3]
-    stacks = {str(e.pk): c for e, c in zip(three, [300000, 200000, 100000])}
+    in_play = chips_in_play(t)  # a deal shares the chips in play, all of them (PAY-09)
+    stacks = {str(e.pk): in_play * c // 6 for e, c in zip(three, [3, 2, 1])}
     dropped = payouts.propose_deal(t, stacks, method="CHIP_CHOP", actor=w.director)
     payouts.cancel_deal(dropped, actor=w.director, reason="the short stack said no")
     deal = payouts.propose_deal(t, stacks, method="CHIP_CHOP", actor=w.director)

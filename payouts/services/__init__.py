@@ -24,7 +24,7 @@ from .bounties import (
     void_uncollected,
 )
 from .common import PAYOUT_METHODS, PayoutError, guarantee_change_refusal, pool_shrink_refusal
-from .deals import DEAL_REFUSALS, accept_deal, approve_deal, cancel_deal, deal_bounties_now, deal_options, deal_refusal, propose_deal
+from .deals import DEAL_REFUSALS, accept_deal, approve_deal, cancel_deal, deal_bounties_now, deal_counts, deal_options, deal_refusal, propose_deal
 from .jackpot import claim_jackpot, next_day, pay_jackpot, set_jackpot_base
 from .prizes import check_cash_payout, check_paid_places_stand, pay_prize
 from .satellites import after_bust, complete_satellite, link_satellite, satellite_ready
@@ -62,6 +62,7 @@ __all__ = [
     "contribute_side_pool",
     "create_side_pool",
     "deal_bounties_now",
+    "deal_counts",
     "deal_options",
     "deal_refusal",
     "edit_payout_table",

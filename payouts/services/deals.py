@@ -16,6 +16,8 @@ from tdmanager.transactions import service
 from tournaments.actions import Action
 from tournaments.house import HouseRules
 from tournaments.models import Entry, Tournament
+from tournaments.selectors import chips_in_play
+from tournaments.services import floor
 from tournaments.services.events import Actor, log_event
 from tournaments.services.ledger import lock_tournament
 
@@ -43,9 +45,25 @@ DEAL_REFUSALS = {
     "bad_bounty_rule": gettext_lazy("Bounties in a deal are kept apart (APART) or added to the deal (ADDED)."),
 }
 
+# ``chips_not_in_play``: said by which way the stacks entered miss the chips in play.
+CHIPS_SHORT = gettext_lazy(
+    "The stacks entered add up to %(counted)s chips, but %(in_play)s are in play: %(missing)s are missing. "
+    "Count the stacks again, or record on the floor page the chips that left play."
+)
+CHIPS_OVER = gettext_lazy(
+    "The stacks entered add up to %(counted)s chips, but only %(in_play)s are in play: %(extra)s too many. "
+    "Count the stacks again, or record on the floor page the chips found."
+)
+
 
 def deal_refusal(exc: deal_engine.DealError) -> str:
     """A ``DealError`` in words for the person refused."""
+    if exc.code == "chips_not_in_play":
+        p = exc.params
+        numbers = {"counted": formatting.num(p["counted"]), "in_play": formatting.num(p["in_play"])}
+        if p["difference"] < 0:
+            return str(CHIPS_SHORT) % {**numbers, "missing": formatting.num(-p["difference"])}
+        return str(CHIPS_OVER) % {**numbers, "extra": formatting.num(p["difference"])}
     message = DEAL_REFUSALS.get(exc.code)
     if message is None:
         return exc.message
@@ -70,11 +88,56 @@ def _deal_state(t, stacks: dict):
         raise PayoutError("stacks_mismatch", _("Enter one stack for each of the %(n)s players still in, and no one else.") % {"n": len(ids)}, status=400)
     if any(v <= 0 for v in chips.values()):
         raise ValidationFailed("bad_stack", _("Every player in a deal must have chips."))
+    try:  # PAY-09: the deal shares by the chips now; stacks that miss some share by wrong shares
+        deal_engine.check_chips_in_play(chips.values(), chips_in_play(t))
+    except deal_engine.DealError as exc:
+        raise ValidationFailed(exc.code, deal_refusal(exc), field="stacks", **exc.params) from None
     prizes = sel.table_prizes(t)
     n = len(players)
     in_play = [p for p in prizes if p["place"] <= n]
     left = deal_engine.prizes_left(sel.place_values(prizes), n)
     return players, [chips[i] for i in ids], left, in_play
+
+
+def deal_counts(t, players) -> dict:
+    """What the deal page writes in each player's stack before anyone types (PAY-09 shares by the
+    chips now): the floor's last counts (``floor.latest_counts``: a break, the bagging, a count
+    at the final table), never the chips bought. ``state``:
+
+    * ``COUNTED``: every player counted and the counts are the chips in play;
+    * ``SCALED``: every player counted, but the counts are not the chips in play (taken before
+      the last busts, the last colour-up): scaled to them (``deals.scale_counts``), an estimate
+      to check at the table;
+    * ``PARTIAL``: some players counted (their counts as they are), the others left to type;
+    * ``NONE``: nobody counted: every stack to type.
+
+    Returns ``{"state", "chips_in_play", "counted_at" (the oldest count used, or None),
+    "rows": {entry id: {"chips": prefilled or None, "counted": chips counted or None,
+    "counted_at"}}}``."""
+    in_play = chips_in_play(t)
+    last = floor.latest_counts(t)
+    found = {e.pk: last[e.pk] for e in players if e.pk in last}
+    rows = {e.pk: {"chips": None, "counted": None, "counted_at": None} for e in players}
+    for pk, c in found.items():
+        rows[pk].update(chips=int(c.chips), counted=int(c.chips), counted_at=c.counted_at)
+    if not found:
+        state = "NONE"
+    elif len(found) < len(players):
+        state = "PARTIAL"
+    elif sum(r["counted"] for r in rows.values()) == in_play:
+        state = "COUNTED"
+    else:
+        state = "SCALED"
+        ids = list(rows)
+        try:
+            for pk, chips in zip(ids, deal_engine.scale_counts([rows[pk]["counted"] for pk in ids], in_play), strict=True):
+                rows[pk]["chips"] = chips
+        except deal_engine.DealError:  # every count zero: nothing to scale, every stack to type
+            state = "NONE"
+            for r in rows.values():
+                r["chips"] = None
+    times = [r["counted_at"] for r in rows.values() if r["counted_at"] is not None]
+    return {"state": state, "chips_in_play": in_play, "counted_at": min(times) if times else None, "rows": rows}
 
 
 def _deal_policy(t, n: int, rules: HouseRules | None = None) -> str | None:

@@ -29,6 +29,8 @@ from tdmanager.errors import DomainError
 from tournaments.models import Entry, TournamentEvent
 from tournaments.services import cashier, lifecycle
 
+from .deal_stacks import stacks_in_play
+
 pytestmark = pytest.mark.django_db
 D = Decimal
 STACKS = [50000, 30000, 20000]
@@ -61,7 +63,7 @@ def pko_three_left(make_tournament, make_person, cashier_actor, actor):
 
 
 def stacks_of(players, chips=STACKS):
-    return {str(e.pk): c for e, c in zip(players, chips)}
+    return stacks_in_play(players, chips)
 
 
 def head(entry) -> Decimal:

@@ -11,6 +11,8 @@ from tdmanager.errors import DomainError
 from tournaments.models import Entry
 from tournaments.services import cashier
 
+from .deal_stacks import stacks_in_play
+
 pytestmark = pytest.mark.django_db
 D = Decimal
 
@@ -29,7 +31,7 @@ def final_table(make_tournament, make_person, cashier_actor, actor):
 
 
 def stacks_of(players, chips):
-    return {str(e.pk): c for e, c in zip(players, chips)}
+    return stacks_in_play(players, chips)
 
 
 def test_the_calculator_shows_icm_chip_chop_and_even_side_by_side(final_table):

@@ -12,6 +12,8 @@ from tournaments.models import Entry
 from tournaments.services import cashier
 from tournaments.services.events import Actor
 
+from .deal_stacks import stacks_in_play
+
 pytestmark = pytest.mark.django_db
 
 
@@ -26,7 +28,7 @@ def three_left(tournament, make_person, cashier_actor, director):
 
 
 def test_the_calculators_refusal_is_italian_with_italian_numbers(api, tournament, three_left, director):
-    stacks = {str(e.pk): 100000 for e in three_left}
+    stacks = stacks_in_play(three_left, [1, 1, 1])
     r = api(director).post(f"/api/v1/tournaments/{tournament.pk}/payouts/deal/calculate/", {"stacks": stacks}, format="json", HTTP_ACCEPT_LANGUAGE="it")
     problem = r.data["methods"]["EVEN"]["policy_problem"]
     assert problem["code"] == "not_strictly_decreasing"
@@ -38,7 +40,7 @@ def test_the_calculators_refusal_is_italian_with_italian_numbers(api, tournament
 
 
 def test_the_deal_page_says_the_status_and_the_amounts_in_italian(api, tournament, three_left, director, floor_user):
-    stacks = {str(three_left[0].pk): 150000, str(three_left[1].pk): 100000, str(three_left[2].pk): 50000}
+    stacks = stacks_in_play(three_left, [3, 2, 1])
     deal = api(director).post(f"/api/v1/tournaments/{tournament.pk}/payouts/deals/", {"stacks": stacks, "method": "CHIP_CHOP"}, format="json").data
     for e in three_left:
         api(floor_user).post(f"/api/v1/payouts/deals/{deal['id']}/accept/", {"entry": e.pk}, format="json")

@@ -18,6 +18,8 @@ from tournaments.models import Clock, Entry, TournamentEvent
 from tournaments.services import cashier, clockctl, lifecycle, streaming
 from tournaments.services.events import Actor
 
+from .deal_stacks import stacks_in_play
+
 pytestmark = pytest.mark.django_db
 D = Decimal
 
@@ -36,7 +38,7 @@ def final_three(make_tournament, make_person, cashier_actor, actor):
 
 
 def stacks_of(players, chips=(500000, 300000, 200000)):
-    return {str(e.pk): c for e, c in zip(players, chips)}
+    return stacks_in_play(players, chips)
 
 
 class TestDealByPlace:

@@ -14,6 +14,8 @@ from tournaments.house import HouseRules
 from tournaments.models import Entry
 from tournaments.services import cashier, lifecycle
 
+from .deal_stacks import stacks_in_play
+
 pytestmark = pytest.mark.django_db
 D = Decimal
 
@@ -34,7 +36,7 @@ def six_max(make_tournament, make_person, cashier_actor, actor):
 
 def stacks(t):
     playing = t.entries.filter(status=Entry.ACTIVE).order_by("number")
-    return {str(e.pk): 10000 * (i + 1) for i, e in enumerate(playing)}
+    return stacks_in_play(list(playing), [i + 1 for i in range(len(playing))])
 
 
 def test_a_six_max_event_has_one_final_table_size_for_seating_and_deals(six_max, actor):

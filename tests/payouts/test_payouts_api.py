@@ -9,6 +9,8 @@ from tournaments.models import Entry, LedgerRow
 from tournaments.services import cashier
 from tournaments.services.events import Actor
 
+from .deal_stacks import stacks_in_play
+
 pytestmark = pytest.mark.django_db
 D = Decimal
 
@@ -100,7 +102,7 @@ def test_deal_calculator_and_record(api, tournament, field, director, floor_user
     for place, e in zip(range(20, 2, -1), field[2:]):
         e.status, e.place = Entry.BUSTED, place
         e.save()
-    stacks = {str(field[0].pk): 70000, str(field[1].pk): 30000}
+    stacks = stacks_in_play(field[:2], [7, 3])
     r = api(floor_user).post(f"/api/v1/tournaments/{tournament.pk}/payouts/deal/calculate/", {"stacks": stacks}, format="json")
     assert r.status_code == 200 and set(r.data["methods"]) == {"ICM", "CHIP_CHOP", "EVEN"}
     assert api(floor_user).post(f"/api/v1/tournaments/{tournament.pk}/payouts/deals/", {"stacks": stacks, "method": "ICM"}, format="json").status_code == 403

@@ -128,6 +128,18 @@ def _hand_for_hand(t: Tournament) -> bool:
     return Clock.objects.filter(tournament=t, status=Clock.HAND_FOR_HAND).exists()
 
 
+def _stacks_in_play(rng, live: list[Entry], miscount: float = 0.0) -> dict[str, int]:
+    """Stacks at random that make the chips in play (a deal shares by them, PAY-09); with
+    probability ``miscount`` one is a chip off (the calculator refuses it)."""
+    total = tsel.chips_in_play(live[0].tournament_id)
+    weights = [rng.randrange(1, 400) for _ in live]
+    chips = [max(1, total * w // sum(weights)) for w in weights]
+    chips[0] += total - sum(chips)
+    if rng.random() < miscount:
+        chips[-1] += 1
+    return {str(e.pk): c for e, c in zip(live, chips)}
+
+
 def _rebuys(t: Tournament) -> bool:
     return t.format == Tournament.REBUY
 
@@ -708,7 +720,7 @@ def deal(world: World, rng) -> str:
         if clockview.late_registration_open(t):
             raise Skip("registration open: the payout table is not published yet")
         payouts.lock_payout_table(t, actor=world.director)
-    stacks = {str(e.pk): rng.randrange(5000, 200000) for e in live}
+    stacks = _stacks_in_play(rng, live)
     method = rng.choice(["CHIP_CHOP", "ICM", "EVEN_CHOP"])
     proposed = payouts.propose_deal(t, stacks, method=method, actor=world.director)
     if rng.random() < 0.2:

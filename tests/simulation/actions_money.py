@@ -27,7 +27,7 @@ from tournaments.models import Alternate, Clock, Entry, LedgerRow, Penalty, Tour
 from tournaments.services import cashier, clockctl, floor, lifecycle, registration, setup
 from tournaments.services.structures import ensure_builtin_structures
 
-from .actions import _bounty_kind, _eliminators, _event, _hand_for_hand, _method, _mostly, _players_in, _selling, action, pick
+from .actions import _bounty_kind, _eliminators, _event, _hand_for_hand, _method, _mostly, _players_in, _selling, _stacks_in_play, action, pick
 from .world import Skip, World
 
 OPEN = (Tournament.PLANNED, Tournament.REGISTERING, Tournament.RUNNING)
@@ -196,7 +196,9 @@ def _deal_event(world: World, rng) -> tuple[Tournament, list[Entry]]:
 
 
 def _stacks(rng, live: list[Entry]) -> dict[str, int]:
-    return {str(e.pk): rng.randrange(10, 400) * 500 for e in live}
+    """The stacks the floor counts at the table: the chips in play, all of them (a deal shares by
+    them, PAY-09); now and then one miscounted, which the calculator refuses by how much."""
+    return _stacks_in_play(rng, live, miscount=0.05)
 
 
 def _reserve(rng, left: list[Decimal]) -> Decimal:
