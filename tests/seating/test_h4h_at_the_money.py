@@ -130,3 +130,14 @@ def test_the_rule_itself():
     assert not engine.h4h_ends_with_hand(12, 12, 0)  # in the money before the hand began
     assert not engine.h4h_ends_with_hand(12, 12, 1, ends_at_money=False)
     assert not engine.h4h_ends_with_hand(12, None, 1) and not engine.h4h_ends_with_hand(12, 0, 1)  # no payout table
+
+
+def test_hand_for_hand_announced_again_starts_with_no_table_done(bubble, actor):
+    t = bubble(13)
+    seating.record_bust(t, [player_at(t, 1)], actor=actor, table=1)
+    for table in (1, 2):
+        seating.hand_completed(t, table, actor=actor)  # the money: over
+    clockctl.start_hand_for_hand(t, actor=actor, reason="the final table's bubble")
+    assert build_snapshot(t)["h4h_done"] == []  # hand 1 of this announcement: nobody has played it
+    out = seating.hand_completed(t, 1, actor=actor)
+    assert out.hand_for_hand["waiting"] == [2] and (clock_of(t).status, clock_of(t).h4h_hand) == (Clock.HAND_FOR_HAND, 1)

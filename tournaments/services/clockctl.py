@@ -279,7 +279,7 @@ def start_hand_for_hand(tournament, *, actor: Actor, seconds_per_hand: int | Non
     players_left = t.entries.filter(status=Entry.ACTIVE).count()
     # CLK-06 (1): the announcement records the places paid with the players left ("28 left, 27 paid").
     places_paid = signals.ask_one(signals.places_paid_wanted, default=None, tournament=t)
-    return _run(
+    clock = _run(
         t,
         "hand_for_hand_started",
         lambda s, i, n: engine.start_hand_for_hand(s, i, n, seconds),
@@ -290,6 +290,10 @@ def start_hand_for_hand(tournament, *, actor: Actor, seconds_per_hand: int | Non
         players_left=players_left,
         places_paid=places_paid,
     )
+    # Each announcement numbers its hands from 1: the tables' reports of an earlier one (their
+    # hand 1, 2 …) would count as this one's (each report is in the event log already).
+    HandForHandReport.objects.filter(tournament=t).delete()
+    return clock
 
 
 @service
