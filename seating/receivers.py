@@ -69,6 +69,10 @@ def h4h_hand_busts_wanted(sender, tournament, hand, **kwargs):
     return selectors.h4h_hand_busts(tournament, hand)
 
 
+def last_bust_h4h_hand_wanted(sender, tournament, **kwargs):
+    return selectors.last_bust_h4h_hand(tournament)
+
+
 def table_players_wanted(sender, tournament, table, **kwargs):
     return selectors.players_at_table(tournament, table)
 
@@ -128,6 +132,7 @@ def connect():
     signals.tournament_started.connect(tournament_started, dispatch_uid="seating.tournament_started")
     signals.seat_wanted.connect(seat_wanted, dispatch_uid="seating.seat_wanted")
     signals.tables_wanted.connect(tables_wanted, dispatch_uid="seating.tables_wanted")
+    signals.last_bust_h4h_hand_wanted.connect(last_bust_h4h_hand_wanted, dispatch_uid="seating.last_bust_h4h_hand_wanted")
     signals.h4h_hand_busts_wanted.connect(h4h_hand_busts_wanted, dispatch_uid="seating.h4h_hand_busts_wanted")
     signals.table_players_wanted.connect(table_players_wanted, dispatch_uid="seating.table_players_wanted")
     signals.tv_table_wanted.connect(tv_table_wanted, dispatch_uid="seating.tv_table_wanted")

@@ -75,6 +75,11 @@ def h4h_hand_busts(tournament, hand: int) -> int:
     return out
 
 
+def last_bust_h4h_hand(tournament) -> int | None:
+    """The hand-for-hand hand number of the latest standing bust (None: none, or out in normal play)."""
+    return Bust.objects.filter(tournament=tournament, void="").order_by("-order").values_list("h4h_hand", flat=True).first()
+
+
 def tv_table(tournament) -> dict | None:
     """ROLE-08 / SEAT-07: the TV table in play, ``{"table": n, "is_final": bool}``, or None."""
     row = Table.objects.filter(tournament=tournament, in_play=True, tv=True).values("number", "is_final").first()

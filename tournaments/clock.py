@@ -729,12 +729,14 @@ def start_hand_for_hand(
     structure: Structure,
     now: datetime,
     seconds_per_hand: int = DEFAULT_H4H_SECONDS_PER_HAND,
+    first_hand: int = 1,
 ) -> ClockState:
     """Announce hand-for-hand (CLK-06): freeze the countdown at the time left.
 
-    The hand in progress at the announcement is H4H hand 1; when every table has
-    finished it, call :func:`h4h_next_hand`. Allowed from RUNNING or PAUSED, on
-    a level (not during a break).
+    The hand in progress at the announcement is H4H hand ``first_hand`` (1, unless
+    the caller must keep its numbers apart from an earlier announcement's); when
+    every table has finished it, call :func:`h4h_next_hand`. Allowed from RUNNING
+    or PAUSED, on a level (not during a break).
     """
     state = advance(state, structure, now)
     if state.status == HAND_FOR_HAND:
@@ -750,7 +752,7 @@ def start_hand_for_hand(
         status=HAND_FOR_HAND,
         ends_at=None,
         remaining=_seconds_left(state, now),
-        h4h_hand=1,
+        h4h_hand=max(1, int(first_hand)),
         h4h_seconds_per_hand=seconds_per_hand,
         version=state.version + 1,
     )

@@ -59,6 +59,11 @@ places_paid_wanted = Signal()
 #: session in play (seating answers; CLK-06: whether the hand reached the money).
 h4h_hand_busts_wanted = Signal()
 
+#: ``tournament`` → the hand-for-hand hand number the latest standing bust carries, or None
+#: (seating answers; a new announcement numbers its hands past it, so that its busts never join
+#: the last hand of the one before).
+last_bust_h4h_hand_wanted = Signal()
+
 #: ``tournament``, ``table`` → how many players sit at that table (seating answers).
 table_players_wanted = Signal()
 

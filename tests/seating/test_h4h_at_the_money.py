@@ -132,12 +132,19 @@ def test_the_rule_itself():
     assert not engine.h4h_ends_with_hand(12, None, 1) and not engine.h4h_ends_with_hand(12, 0, 1)  # no payout table
 
 
-def test_hand_for_hand_announced_again_starts_with_no_table_done(bubble, actor):
+def test_hand_for_hand_announced_again_right_after_the_money_is_a_new_one(bubble, actor):
     t = bubble(13)
-    seating.record_bust(t, [player_at(t, 1)], actor=actor, table=1)
+    bubble_out = player_at(t, 1)
+    seating.record_bust(t, [bubble_out], actor=actor, table=1)
     for table in (1, 2):
         seating.hand_completed(t, table, actor=actor)  # the money: over
-    clockctl.start_hand_for_hand(t, actor=actor, reason="the final table's bubble")
-    assert build_snapshot(t)["h4h_done"] == []  # hand 1 of this announcement: nobody has played it
+    clockctl.start_hand_for_hand(t, actor=actor, reason="the final table's bubble")  # no bust since
+    assert build_snapshot(t)["h4h_done"] == []  # nobody has played this announcement's first hand
     out = seating.hand_completed(t, 1, actor=actor)
-    assert out.hand_for_hand["waiting"] == [2] and (clock_of(t).status, clock_of(t).h4h_hand) == (Clock.HAND_FOR_HAND, 1)
+    assert out.hand_for_hand["waiting"] == [2] and clock_of(t).status == Clock.HAND_FOR_HAND
+    later = player_at(t, 2)
+    seating.record_bust(t, [later], actor=actor, table=2)
+    # its own hand: 12th alone, not sharing with the bubble hand's 13th
+    assert dict(Bust.objects.filter(entry__in=[bubble_out, later]).values_list("entry_id", "place")) == {bubble_out: 13, later: 12}
+    seating.hand_completed(t, 2, actor=actor)
+    assert clock_of(t).status == Clock.HAND_FOR_HAND  # announced in the money: the director ends it

@@ -279,10 +279,15 @@ def start_hand_for_hand(tournament, *, actor: Actor, seconds_per_hand: int | Non
     players_left = t.entries.filter(status=Entry.ACTIVE).count()
     # CLK-06 (1): the announcement records the places paid with the players left ("28 left, 27 paid").
     places_paid = signals.ask_one(signals.places_paid_wanted, default=None, tournament=t)
+    # ELM-04: a hand's busts are the run of busts carrying its number, so hand-for-hand announced
+    # again with no bust since the last one (right after the money, for the final table's bubble)
+    # numbers its hands past that bust's: they never join the earlier announcement's hand.
+    last = signals.ask_one(signals.last_bust_h4h_hand_wanted, default=None, tournament=t)
+    first = last + 1 if last else 1
     clock = _run(
         t,
         "hand_for_hand_started",
-        lambda s, i, n: engine.start_hand_for_hand(s, i, n, seconds),
+        lambda s, i, n: engine.start_hand_for_hand(s, i, n, seconds, first_hand=first),
         actor=actor,
         reason=reason,
         now=now,
