@@ -172,3 +172,16 @@ def test_the_search_hint_speaks_of_documents_only_to_the_roles_that_find_by_them
         hints[user] = page.content.decode().split('id="q-hint"', 1)[1].split("</p>", 1)[0]
     assert "documento" not in hints[floor_user] and "nome, nickname, telefono o e-mail" in hints[floor_user]
     assert "un documento dal suo numero intero" in hints[cashier_user] == hints[director]
+
+
+@pytestmark_db
+def test_a_duplicate_phone_is_the_same_national_number_however_written(make_person):
+    """The desk's duplicate check matches a phone by its national number ("0039 333 1234567" is
+    "+39 333-1234567"); a number of a few digits is no phone to match: it is in many people's
+    texts (a nickname, an e-mail), and a new person was refused as the duplicate of them."""
+    from tournaments.services.people import possible_duplicates
+
+    mario = make_person("Mario", "Rossi", phone="+39 333-1234567")
+    make_person("Sara", "Neri", nickname="sar1")
+    assert list(possible_duplicates("Luca", "Bianchi", phone="0039 333 1234567")) == [mario]
+    assert list(possible_duplicates("Luca", "Bianchi", phone="+39 1")) == []

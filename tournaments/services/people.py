@@ -85,8 +85,9 @@ def possible_duplicates(first_name="", last_name="", document_id="", phone="", e
         cond |= Q(document_id__iexact=document_id.strip())
     if email:
         cond |= Q(email__iexact=email.strip())
-    if ranking.national(phone):
-        cond |= Q(search_text__contains=ranking.national(phone))
+    number = ranking.national(phone)
+    if len(number) >= ranking.MIN_LOCAL_PHONE:  # a few digits are in many people's texts: no phone
+        cond |= Q(search_text__contains=number)
     if not cond:
         return Person.objects.none()
     qs = Person.objects.filter(cond)
