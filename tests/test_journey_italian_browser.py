@@ -55,8 +55,8 @@ class Journey:
         self.server_errors, self.console_errors = [], []
         self.step = 0
         self.t0 = time.monotonic()
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        for old in SHOTS.glob("*.png"):
+        self.shots.mkdir(parents=True, exist_ok=True)  # each walk its own folder (``shots``)
+        for old in self.shots.glob("*.png"):
             old.unlink()
 
     def context(self, viewport=STAFF, locale="en-US"):
@@ -87,7 +87,7 @@ class Journey:
         self.check(page, allow)
         self.step += 1
         print(f"{time.monotonic() - self.t0:6.1f} s  {self.step:02d}-{name}")
-        page.screenshot(path=str(SHOTS / f"{self.step:02d}-{name}.png"), full_page=full_page)
+        page.screenshot(path=str(self.shots / f"{self.step:02d}-{name}.png"), full_page=full_page)
 
     def check(self, page, allow=()):
         page.wait_for_load_state("load")

@@ -1,0 +1,354 @@
+"""A card room's whole evening walked in Italian, in Chromium, through its pages alone: the
+director sets up the room and its tables, creates two events and sells their entries at the
+desk; both events are drawn at the room's tables at once; the clock is paused and given a
+minute in one tap each; hand-for-hand plays the bubble and ends by itself once the money is
+reached; the final table is drawn; the finalists make a deal; a player follows it all on his
+phone from his receipt's link.
+
+The one step outside the pages is the one a new installation takes on the command line: the
+director's login, made as ``./tdm manage createdirector`` makes it (the shipped blind structures
+are what ``migrate`` installs). Every other change is a key or a button in a page. At each step
+the test checks what the director (or the player) sees, and, through ``Journey``, that no page
+shows raw codes or English, saw a server error or a script error. Axe checks the pages that
+joined the walk. Screenshots: test-artifacts/evening-walk/NN-*.png.
+
+The numbers make the walk short: 14 players at 6-handed tables with 8 places paid, so that the
+bubble (9 left, two tables) comes after five busts and the final table (7-handed) two busts later;
+a second event of 6 players at one table shares the room."""
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from tests.browser import ARTIFACTS
+from tests.test_axe_browser import problems
+from tests.test_journey_italian_browser import PHONE, Journey, login_in_italian, submit_login
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ROOM_TABLES = (21, 22, 23, 24, 25)  # numbers no event would give its own tables (1, 2, …)
+FRIDAY = [
+    ("Mario", "Rossi"), ("Giulia", "Bianchi"), ("Luca", "Ferrari"), ("Anna", "Ricci"), ("Paolo", "Rizzo"),
+    ("Sara", "Conti"), ("Marco", "Gallo"), ("Elena", "Greco"), ("Davide", "Costa"), ("Chiara", "Fontana"),
+    ("Matteo", "Moretti"), ("Laura", "Marino"), ("Andrea", "Bruno"), ("Silvia", "Galli"),
+]  # fmt: skip
+TURBO = [("Franco", "Leone"), ("Marta", "Longo"), ("Pietro", "Mancini"), ("Irene", "Villa"), ("Stefano", "Serra"), ("Nadia", "Caruso")]
+# The payout table the director types: 8 places out of 14 entries at 100 EUR (1.400,00 EUR).
+PRIZES = [("400,00", 1), ("250,00", 2), ("180,00", 3), ("150,00", 4), ("130,00", 5), ("110,00", 6), ("95,00", 7), ("85,00", 8)]
+STACK = 20000
+
+
+class EveningWalk(Journey):
+    """The Italian journey's browser and checks, its screenshots in a folder of their own."""
+
+    shots = ARTIFACTS / "evening-walk"
+
+
+@pytest.fixture
+def installation(db):
+    """A new installation: the shipped structures (``migrate`` writes them; the transactional test
+    database is emptied between tests) and the director's login from the command line."""
+    from tournaments.services.structures import ensure_builtin_structures
+
+    ensure_builtin_structures()
+    call_command("createdirector", "dora", password="pw-dora", stdout=open("/dev/null", "w"))
+
+
+def test_an_evening_in_the_room_from_the_desk_to_the_deal_in_italian(live_server, installation, chromium_browser):
+    EveningWalk(chromium_browser, live_server.url).drive(evening)
+
+
+def offered(page, op):
+    """The desk offers an operation: its button is there, visible and enabled."""
+    button = page.locator(f"#player button[data-op={op}]")
+    return button.count() > 0 and button.is_visible() and button.is_enabled()
+
+
+def evening(j):
+    base, axe = j.base, []
+    director = j.page(j.context())
+    login_in_italian(director, base, "dora")
+    submit_login(director)
+    expect(director.locator("nav .who")).to_have_text("dora · direttore")
+
+    # ---- The room: its name and five tables of nine seats, in the order nearest the desk first.
+    director.goto(base + "/room/")
+    director.fill("#room-form input[name=name]", "Sala grande")
+    director.locator("#room-form input[name=name]").press("Enter")
+    expect(director.locator("ul.messages")).to_contain_text("Sala Sala grande aggiunta.")
+    for order, number in enumerate(ROOM_TABLES, start=1):
+        director.fill("#table-form input[name=number]", str(number))
+        director.fill("#table-form input[name=position]", str(order))
+        director.locator("#table-form input[name=position]").press("Enter")
+        expect(director.locator("ul.messages")).to_contain_text(f"Tavolo {number} salvato.")
+    expect(director.locator("#roommap li.roomtable")).to_have_count(len(ROOM_TABLES))
+    expect(director.locator("#room-counts")).to_contain_text("5 liberi")
+    axe += problems(director, "room")
+    j.shot(director, "room-tables", full_page=True)
+
+    # ---- Two events of the evening, registration open.
+    def new_event(name, buy_in, start_in):
+        director.goto(base + "/tournaments/new/")
+        director.fill("input[name=name]", name)
+        director.fill("input[name=start_at]", timezone.localtime(timezone.now() + start_in).strftime("%Y-%m-%dT%H:%M"))
+        director.fill("input[name=buy_in]", buy_in)
+        director.fill("input[name=starting_stack]", str(STACK))
+        director.fill("input[name=table_size]", "6")
+        director.select_option("select[name=structure]", label="Turbo (15 min, 20k stack)")
+        director.click("form.card button.primary")
+        expect(director.locator("ul.messages")).to_contain_text("Torneo salvato")
+        director.click("button[name=op][value=open]")
+        expect(director.locator("h1 .badge")).to_have_text("Iscrizioni aperte")
+        return int(re.search(r"/tournaments/(\d+)/", director.url).group(1))
+
+    friday = new_event("Torneo del Venerdì", "100", timedelta(minutes=10))
+    turbo = new_event("Turbo delle 21", "50", timedelta(minutes=20))
+    j.shot(director, "two-events-open")
+
+    # ---- The desk: every player new to the house, typed in and sold an entry.
+    desk = director
+    phone_link = {}
+
+    def sell(tid, people, price):
+        desk.goto(base + f"/desk/?t={tid}")
+        for n, (first, last) in enumerate(people, start=1):
+            desk.click("#newperson summary")
+            desk.fill("#personform input[name=first_name]", first)
+            desk.fill("#personform input[name=last_name]", last)
+            desk.locator("#personform input[name=last_name]").press("Enter")
+            expect(desk.locator("#player-name")).to_have_text(f"{first} {last}")
+            if n == 1:
+                # A freezeout sells one entry: the desk offers no re-entry, rebuy or add-on.
+                assert offered(desk, "register")
+                assert [op for op in ("reenter", "declare-rebuy", "rebuy", "addon") if offered(desk, op)] == []
+            with desk.expect_popup() as popup:
+                desk.click("#player button[data-op=register]")
+            receipt = popup.value
+            expect(receipt.locator("#receipt-total")).to_have_text(price)
+            if not phone_link:
+                phone_link.update(name=f"{first} {last}", url=receipt.locator("#receipt-phone-link").text_content())
+            receipt.close()
+            expect(desk.locator("#sales li")).to_have_count(n)
+
+    sell(friday, FRIDAY, "110,00 EUR")
+    j.shot(desk, "desk-friday-sold")
+    sell(turbo, TURBO, "55,00 EUR")
+
+    # ---- The payout table, typed: eight places, locked and published before the start.
+    director.goto(base + f"/tournaments/{friday}/payouts/")
+    expect(director.locator("#pool-total")).to_have_text("1.400,00 EUR")
+    director.fill("#prize-lines", "\n".join(f"{place} {amount}" for amount, place in PRIZES))
+    director.fill("#table input[name=reason]", "otto premi, deciso dalla sala")
+    director.click("#table button[value=edit]")
+    expect(director.locator("#ladder tbody tr")).to_have_count(8)
+    director.click("#lock-table")
+    expect(director.locator("#table-state")).to_have_text("Bloccata e pubblicata")
+    expect(director.locator("#places-paid")).to_contain_text("14 · 8 posizioni pagate")
+
+    # ---- Both events start; their seats are drawn at the room's tables, apart from each other.
+    def start(tid, players, tables):
+        director.goto(base + f"/tournaments/{tid}/")
+        expect(director.locator("input[name=start_clock]")).to_be_checked()
+        director.click("button[name=op][value=start]")
+        expect(director.locator("h1 .badge")).to_have_text("In corso")
+        drawn = f"{players} giocatori a {tables} tavoli" if tables > 1 else f"{players} giocatori a 1 tavolo"
+        expect(director.locator("#event-log")).to_contain_text(f"Posti sorteggiati: {drawn}")
+
+    start(friday, 14, 3)
+    start(turbo, 6, 1)
+    floor = j.page(director.context)  # the floor's tables in a tab of their own
+
+    def tables_of(tid):
+        floor.goto(base + f"/tournaments/{tid}/tables/")
+        return [int(n) for n in floor.locator("#tables .table-card").evaluate_all("(cards) => cards.map((c) => c.dataset.table)")]
+
+    friday_tables, turbo_tables = tables_of(friday), tables_of(turbo)
+    assert len(friday_tables) == 3 and len(turbo_tables) == 1
+    assert set(friday_tables + turbo_tables) <= set(ROOM_TABLES) and not set(friday_tables) & set(turbo_tables)
+    director.goto(base + "/room/")
+    expect(director.locator("#room-counts")).to_contain_text("1 libero · 4 in uso (20 giocatori)")
+    for number in friday_tables:
+        expect(director.locator(f"#room-table-{number}")).to_contain_text("Torneo del Venerdì")
+    expect(director.locator(f"#room-table-{turbo_tables[0]}")).to_contain_text("Turbo delle 21")
+    j.shot(director, "room-two-events", full_page=True)
+
+    # ---- The player's phone, from his receipt: his seat at a table of the room.
+    phone = j.page(j.context(viewport=PHONE, locale="it-IT"))
+    phone.goto(phone_link["url"])
+    expect(phone.locator("#who")).to_contain_text(phone_link["name"])
+    expect(phone.locator("#seat-box")).to_be_visible()
+    assert int(phone.locator("#seat-table").text_content()) in friday_tables
+    expect(phone.locator("#players")).to_have_text("14 / 14")
+    j.shot(phone, "phone-seat", full_page=True)
+
+    # ---- The clock: a pause and a minute more, one tap each; a screen for the lobby.
+    director.goto(base + f"/tournaments/{friday}/clock/")
+    expect(director.locator("#c-level")).to_contain_text("Livello 1 · In corso")
+    director.get_by_role("button", name="Pausa", exact=True).click()
+    expect(director.locator("#c-level")).to_contain_text("Livello 1 · In pausa")
+    expect(director.locator("dialog.tdm-dialog[open]")).to_have_count(0)  # nothing asked
+    before = director.locator("#c-time").text_content()
+    director.get_by_role("button", name="+1′").click()
+    minutes, seconds = map(int, before.split(":"))
+    expect(director.locator("#c-time")).to_have_text(f"{minutes + 1:02d}:{seconds:02d}")
+    expect(director.locator("dialog.tdm-dialog[open]")).to_have_count(0)
+    director.get_by_role("button", name="Riprendi", exact=True).click()
+    expect(director.locator("#c-level")).to_contain_text("Livello 1 · In corso")
+    director.fill("#screenform input[name=name]", "TV sala")
+    director.click("#screenform button.primary")
+    expect(director.locator("#screens li")).to_contain_text("TV sala")
+    axe += problems(director, "clock")
+    j.shot(director, "clock-one-tap")
+    tv = j.page(j.context(locale="it-IT"))
+    tv.goto(base + director.locator("#screens li a").first.get_attribute("href"))
+    expect(tv.locator("#players")).to_have_text("14")
+
+    # ---- The floor plays the field down to the bubble: the fullest table loses a player each
+    # time (the phone's player stays), the broken table's players are seated where the slips say.
+    def seated():
+        """{table: [names]} as the map shows it."""
+        out = {}
+        for card in floor.locator("#tables .table-card").all():
+            out[int(card.get_attribute("data-table"))] = card.locator("tr[data-entry] td.player a").all_text_contents()
+        return out
+
+    def bust(name):
+        floor.locator("tr[data-entry]", has=floor.get_by_role("link", name=name, exact=True)).locator("button.out").click()
+        expect(floor.locator("#bust-confirm")).to_contain_text(name)
+        floor.click("#bust-confirm-ok")
+        expect(floor.locator("#just-busted")).to_contain_text(f"Registrato: {name}")
+
+    def bust_at_fullest():
+        table, names = max(seated().items(), key=lambda item: (len(item[1]), item[0]))
+        bust(next(n for n in names if n != phone_link["name"]))
+        return table
+
+    def seat_the_moves():
+        moves = floor.locator("#moves tr.move")
+        while moves.count():
+            together = floor.locator("form.confirm-all button")
+            (together.first if together.count() else moves.first.locator("button.confirm-move")).click()
+            expect(floor.locator("ul.messages")).to_contain_text("confermat")
+
+    floor.goto(base + f"/tournaments/{friday}/tables/")
+    for _ in range(5):
+        bust_at_fullest()
+        seat_the_moves()
+    expect(floor.locator("#tables tr[data-entry]")).to_have_count(9)
+    expect(floor.locator("#tables .table-card")).to_have_count(2)
+    assert set(seated()) <= set(friday_tables)
+    j.shot(floor, "nine-left")
+
+    # ---- The bubble: 9 left, 8 paid. The clock proposes hand-for-hand; the director announces it.
+    director.reload()
+    expect(director.locator("#h4h-proposal")).to_be_visible()
+    director.click("#h4h-start")
+    expect(director.locator("#c-level")).to_contain_text("Mano 1")
+    expect(director.locator("#h4h-summary")).to_contain_text("Mano per mano: 9 rimasti, 8 pagati")
+    tv.reload()
+    expect(tv.locator("#status")).to_have_text("MANO PER MANO — mano 1 · 9 rimasti, 8 pagati")
+    j.shot(director, "hand-for-hand-announced")
+    floor.reload()
+    expect(floor.locator("#h4h-banner")).to_contain_text("Mano per mano: mano 1")
+
+    # The bubble bursts in hand 1: 8 left, all paid. Hand-for-hand lasts until every table has
+    # finished that hand, and no screen says "8 left, 8 paid" meanwhile (that is the money).
+    bust_at_fullest()
+    tv.reload()
+    expect(tv.locator("#players")).to_have_text("8")
+    expect(tv.locator("#status")).not_to_contain_text("8 rimasti, 8 pagati")
+    director.reload()
+    expect(director.locator("#h4h-summary")).not_to_contain_text("8 rimasti, 8 pagati")
+    j.shot(tv, "lobby-money-reached")
+    for number in sorted(seated()):
+        floor.locator(f"#table-{number} button[name=op][value=hand]").click()
+        expect(floor.locator("ul.messages")).to_contain_text(f"Tavolo {number}: mano completata.")
+    # Every table has finished it: hand-for-hand is over by itself, the clock runs.
+    director.reload()
+    expect(director.locator("#c-level")).to_contain_text("· In corso")
+    expect(director.locator("#c-level")).not_to_contain_text("Mano")
+    expect(director.locator("#h4h-summary")).to_be_hidden()
+    tv.reload()
+    expect(tv.locator("#players")).to_have_text("8")
+    expect(tv.locator("#status")).not_to_contain_text("MANO PER MANO")
+    expect(floor.locator("#h4h-banner")).to_be_hidden()
+    j.shot(director, "hand-for-hand-over")
+
+    # ---- One more out: 7 left, the final table is drawn at one of the room's tables; the phone
+    # tells its player where to go, and where he sits once the floor has seated everybody.
+    bust_at_fullest()
+    expect(floor.locator("#moves tr.move.final_table").first).to_be_visible()
+    phone.reload()
+    expect(phone.locator("#move-box")).to_be_visible()
+    expect(phone.locator("#move-text")).to_contain_text("Vai al tavolo")
+    j.shot(phone, "phone-final-table-move", full_page=True)
+    j.shot(floor, "final-table-draw")
+    seat_the_moves()
+    expect(floor.locator(".table-card")).to_have_count(1)
+    final = int(floor.locator(".table-card").get_attribute("data-table"))
+    assert final in friday_tables
+    expect(floor.locator(".table-card h2")).to_contain_text(f"Tavolo finale · Tavolo {final}")
+    phone.reload()
+    expect(phone.locator("#move-box")).to_be_hidden()
+    expect(phone.locator("#seat-table")).to_have_text(str(final))
+    expect(phone.locator("#players")).to_have_text("7 / 14")
+
+    # The phone's player goes out in 7th place, in the money: the phone says so, with the prize.
+    bust(phone_link["name"])
+    phone.reload()
+    expect(phone.locator("#out-box")).to_be_visible()
+    expect(phone.locator("#out-place")).to_have_text("Posizione 7")
+    expect(phone.locator("#out-prize")).to_contain_text("95,00")
+    axe += problems(phone, "phone")
+    j.shot(phone, "phone-out-in-the-money", full_page=True)
+    director.goto(base + "/room/")
+    expect(director.locator("#room-counts")).to_contain_text("3 liberi · 2 in uso (12 giocatori)")
+    expect(director.locator(f"#room-table-{final}")).to_contain_text("Torneo del Venerdì")
+    expect(director.locator(f"#room-table-{turbo_tables[0]}")).to_contain_text("Turbo delle 21")
+
+    # ---- The deal of the last six. The page starts from the chips in play; counts that do not add
+    # up are refused, with the difference; the right ones give the proposals side by side.
+    in_play = 14 * STACK
+    director.goto(base + f"/tournaments/{friday}/payouts/deal/")
+    stacks = director.locator("#stacks input.stack")
+    expect(stacks).to_have_count(6)
+    assert sum(int(v) for v in stacks.evaluate_all("(inputs) => inputs.map((i) => i.value)")) == in_play
+    counts = [100000, 60000, 45000, 35000, 25000, 15000]
+    assert sum(counts) == in_play
+    for field, chips in zip(stacks.all(), counts[:-1] + [5000]):  # the last count mistyped: 10.000 short
+        field.fill(str(chips))
+    director.click("#calculate")
+    expect(director.locator("#deal-message")).to_have_class(re.compile(r"\berror\b"))
+    expect(director.locator("#deal-message")).to_contain_text("10.000")
+    expect(director.locator("#results")).to_be_hidden()
+    stacks.last.fill(str(counts[-1]))
+    director.click("#calculate")
+    expect(director.locator("#results")).to_be_visible()
+    expect(director.locator("#compare tbody tr")).to_have_count(6)
+    expect(director.locator("#policy")).to_contain_text("Consentito dalla regola della casa.")
+    axe += problems(director, "deal")
+    j.shot(director, "deal-calculated", full_page=True)
+    director.get_by_role("button", name="Proponi l'accordo ICM").click()
+    expect(director.locator("#open-deal")).to_be_visible()
+    agree = director.locator("#open-deal button.accept")
+    expect(agree).to_have_count(6)
+    for left in range(5, -1, -1):  # each finalist says yes at the table
+        agree.first.click()
+        expect(agree).to_have_count(left)
+    expect(director.locator("#open-deal .ok")).to_have_count(6)
+    j.shot(director, "deal-agreed", full_page=True)
+    director.click("#approve")
+    expect(director.locator("#deal-message")).to_have_text("Accordo approvato: la tabella dei premi è aggiornata.")
+    expect(director.locator("#open-deal")).to_have_count(0)
+    director.goto(base + f"/tournaments/{friday}/payouts/")
+    ladder = director.locator("#ladder tbody tr")
+    expect(ladder.nth(6)).to_contain_text("95,00")  # the places already decided keep their prizes
+    expect(ladder.nth(7)).to_contain_text("85,00")
+    j.shot(director, "payouts-after-deal", full_page=True)
+
+    assert axe == [], axe
+    assert j.server_errors == [] and j.console_errors == [], (j.server_errors, j.console_errors)
