@@ -213,11 +213,11 @@ def evening(j):
         """{table: [names]} as the map shows it."""
         out = {}
         for card in floor.locator("#tables .table-card").all():
-            out[int(card.get_attribute("data-table"))] = card.locator("tr[data-entry] td.player a").all_text_contents()
+            out[int(card.get_attribute("data-table"))] = card.locator("tr[data-entry] td.player a:first-child").all_text_contents()
         return out
 
     def bust(name):
-        floor.locator("tr[data-entry]", has=floor.get_by_role("link", name=name, exact=True)).locator("button.out").click()
+        floor.get_by_role("button", name=f"Elimina: {name}", exact=True).click()
         expect(floor.locator("#bust-confirm")).to_contain_text(name)
         floor.click("#bust-confirm-ok")
         expect(floor.locator("#just-busted")).to_contain_text(f"Registrato: {name}")
