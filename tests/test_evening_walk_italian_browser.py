@@ -329,7 +329,9 @@ def evening(j):
     director.click("#calculate")
     expect(director.locator("#results")).to_be_visible()
     expect(director.locator("#compare tbody tr")).to_have_count(6)
-    expect(director.locator("#policy")).to_contain_text("Consentito dalla regola della casa.")
+    expect(director.locator("#by-place tbody tr")).to_have_count(6)
+    expect(director.locator("#compare tbody tr").first.locator("td.icm")).to_contain_text(",")  # an amount, to the cent
+    expect(director.locator("#policy")).not_to_contain_text("ICM")  # the house policy refuses no ICM deal here
     axe += problems(director, "deal")
     j.shot(director, "deal-calculated", full_page=True)
     director.get_by_role("button", name="Proponi l'accordo ICM").click()
