@@ -176,6 +176,15 @@ def evening(j):
     expect(director.locator(f"#room-table-{turbo_tables[0]}")).to_contain_text("Turbo delle 21")
     j.shot(director, "room-two-events", full_page=True)
 
+    # ---- The desk finds a seated player at his room table, and sells him no second entry.
+    desk.goto(base + f"/desk/?t={friday}")
+    desk.fill("#search", "Rossi")
+    expect(desk.locator("#results li").first).to_contain_text("Mario Rossi")
+    desk.press("#search", "Enter")
+    expect(desk.locator("#player-status")).to_have_text(re.compile(r"^In gioco, entry #1 — T(\d+) · P[1-6]$"))
+    assert int(re.search(r"T(\d+)", desk.locator("#player-status").text_content()).group(1)) in friday_tables
+    assert [op for op in ("register", "preregister") if offered(desk, op)] == []
+
     # ---- The player's phone, from his receipt: his seat at a table of the room.
     phone = j.page(j.context(viewport=PHONE, locale="it-IT"))
     phone.goto(phone_link["url"])
