@@ -16,6 +16,7 @@ The numbers make the walk short: 14 players at 6-handed tables with 8 places pai
 bubble (9 left, two tables) comes after five busts and the final table (7-handed) two busts later;
 a second event of 6 players at one table shares the room."""
 
+import io
 import re
 from datetime import timedelta
 from decimal import Decimal
@@ -56,7 +57,7 @@ def installation(db):
     from tournaments.services.structures import ensure_builtin_structures
 
     ensure_builtin_structures()
-    call_command("createdirector", "dora", password="pw-dora", stdout=open("/dev/null", "w"))
+    call_command("createdirector", "dora", password="pw-dora", stdout=io.StringIO())
 
 
 def test_an_evening_in_the_room_from_the_desk_to_the_deal_in_italian(live_server, installation, chromium_browser):
