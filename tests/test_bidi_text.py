@@ -250,3 +250,66 @@ def test_side_pool_names_and_prize_descriptions_refuse_them(api, director, make_
     prizes = [{"place": 1, "kind": "CASH", "amount": "0"}, {"place": 2, "kind": "ITEM", "amount": "0", "description": "Orologio \u2067x"}]
     refused(c.post(f"/api/v1/tournaments/{t.pk}/payouts/table/", {"prizes": prizes, "reason": "premi"}, format="json"), "prizes[1].description")
     assert not PayoutTable.objects.filter(tournament=t, prizes__description__startswith="Orologio").exists()
+
+
+def test_every_format_refuses_them_in_the_names_it_shows(actor, make_tournament, structure):
+    """The formats' own services, called by their pages and APIs alike: a daily tournament's name,
+    a multi-day event's name and flight labels, a format's event, a qualifier group, a buy-in
+    option's label, a tournament template. Each refused naming its field, nothing made."""
+    from decimal import Decimal
+
+    from tdmanager.errors import ValidationFailed
+    from tournaments.formats.services import common, multiday, series, stackchoice, timed
+    from tournaments.services import setup
+
+    t = make_tournament()
+    calls = {
+        "name": [
+            lambda: series.schedule_daily(None, None, structure=structure, starting_stack=30000, actor=actor, name=SPOOF),
+            lambda: multiday.create_event(
+                name=SPOOF,
+                flights=[{"label": "1A"}],
+                day2_start_at=None,
+                buy_in=Decimal(100),
+                fee=Decimal(10),
+                starting_stack=30000,
+                structure=structure,
+                actor=actor,
+            ),
+            lambda: common.open_event(
+                name=SPOOF,
+                start_at=None,
+                event_format="FREEZEOUT",
+                buy_in=Decimal(100),
+                fee=Decimal(10),
+                starting_stack=30000,
+                structure=structure,
+                actor=actor,
+                fee_reason="",
+            ),
+            lambda: timed.create_qualifier_group(name=SPOOF, final=t, qualifiers=[], actor=actor),
+            lambda: setup.save_template(t, name=SPOOF, actor=actor),
+        ],
+        "flights": [
+            lambda: multiday.create_event(
+                name="Main",
+                flights=[{"label": "1\u202eA"}],
+                day2_start_at=None,
+                buy_in=Decimal(100),
+                fee=Decimal(10),
+                starting_stack=30000,
+                structure=structure,
+                actor=actor,
+            )
+        ],
+        "label": [
+            lambda: stackchoice.add_stack_option(t, label="Deep\u2066", buy_in=Decimal(100), fee=Decimal(10), chips=50000, actor=actor, override_reason="more")
+        ],
+    }
+    before = Tournament.objects.count()
+    for field, makers in calls.items():
+        for make in makers:
+            with pytest.raises(ValidationFailed) as refused:
+                make()
+            assert refused.value.code == "bidi_control" and refused.value.extra["field"] == field
+    assert Tournament.objects.count() == before and not TournamentTemplate.objects.exists() and not t.stack_options.exists()
