@@ -21,6 +21,7 @@ from seating import services as seating
 from seating.models import PendingMove
 from tests.browser import ARTIFACTS, browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.conftest import make_user
+from tests.payouts.deal_stacks import stacks_in_play
 from tests.seating.test_support import arrange
 from tournaments.models import DisplayScreen, Entry, Person
 from tournaments.services import cashier, lifecycle
@@ -213,8 +214,8 @@ def test_a_player_named_like_a_script_is_text_everywhere(browser_page, make_tour
         e.status, e.place = Entry.BUSTED, place
         e.save()
     page.goto(page.base_url + f"/tournaments/{t2.pk}/payouts/deal/")
-    for e, chips in zip([mine, *rest[:2]], (500000, 300000, 200000)):
-        page.fill(f"input[name=stack-{e.pk}]", str(chips))
+    for pk, chips in stacks_in_play([mine, *rest[:2]], (500000, 300000, 200000)).items():  # the chips in play, all of them
+        page.fill(f"input[name=stack-{pk}]", str(chips))
     page.click("#calculate")
     expect(page.locator(f"#compare tbody tr[data-entry='{mine.pk}'] td").first).to_have_text(FULL)
     watch.check(page, "deal calculator (calculated)", texts=(FULL,))

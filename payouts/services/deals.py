@@ -31,6 +31,16 @@ from .table import _store, validate_prizes
 
 # The deal engine's refusals (``payouts.deals.DealError`` codes) as the reader reads them: in
 # the page's language, the numbers they name in its format.
+# ``chips_not_in_play``: said by which way the stacks entered miss the chips in play.
+CHIPS_SHORT = gettext_lazy(
+    "The stacks entered add up to %(counted)s chips, but %(in_play)s are in play: %(missing)s are missing. "
+    "Count the stacks again, or record on the floor page the chips that left play."
+)
+CHIPS_OVER = gettext_lazy(
+    "The stacks entered add up to %(counted)s chips, but only %(in_play)s are in play: %(extra)s too many. "
+    "Count the stacks again, or record on the floor page the chips found."
+)
+
 DEAL_REFUSALS = {
     "too_few_players": gettext_lazy("A deal needs at least two players in play."),
     "bad_stack": gettext_lazy("Every player in a deal needs a stack of chips."),
@@ -43,17 +53,8 @@ DEAL_REFUSALS = {
     "wrong_number_of_places": gettext_lazy("The deal gives %(amounts)s amounts for %(places)s places in play."),
     "not_strictly_decreasing": gettext_lazy("Place %(place)s (%(amount)s) must be paid less than place %(previous_place)s (%(previous)s)."),
     "bad_bounty_rule": gettext_lazy("Bounties in a deal are kept apart (APART) or added to the deal (ADDED)."),
+    "chips_not_in_play": CHIPS_SHORT,  # or CHIPS_OVER, by the difference's sign (``deal_refusal``)
 }
-
-# ``chips_not_in_play``: said by which way the stacks entered miss the chips in play.
-CHIPS_SHORT = gettext_lazy(
-    "The stacks entered add up to %(counted)s chips, but %(in_play)s are in play: %(missing)s are missing. "
-    "Count the stacks again, or record on the floor page the chips that left play."
-)
-CHIPS_OVER = gettext_lazy(
-    "The stacks entered add up to %(counted)s chips, but only %(in_play)s are in play: %(extra)s too many. "
-    "Count the stacks again, or record on the floor page the chips found."
-)
 
 
 def deal_refusal(exc: deal_engine.DealError) -> str:
