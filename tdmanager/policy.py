@@ -75,6 +75,9 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "api-token": {"POST": ANYONE},
     "api-tokens": {"GET": LOGGED_IN},  # the caller's devices; a director's ?everyone=true: every user's
     "api-token-revoke": {"POST": LOGGED_IN},  # one's own device; a director: anyone's (tournaments.services.logins)
+    "api-staff": {"GET": D, "POST": D},  # the staff page's logins: add one (tournaments.services.staff)
+    "api-staff-login": {"GET": D},
+    "api-staff-login-op": {"POST": D},  # a login's role, password, disabled or enabled
     "api-login-lockouts": {"GET": D},  # staff login lock-outs (tdmanager.security)
     "api-login-lockout-lift": {"POST": D},
     "schema": {"GET": ANYONE},  # the API's shape is public (it is in the source); data is not
@@ -296,6 +299,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "screen-layout-export": {"GET": D},
     "screen-image": {"GET": ANYONE},  # a logo or sponsor image the product re-encoded, shown by every screen
     "displays": {"GET": DF, "POST": D},  # the lobby screens and their rotation (changes: the screens API, director; POST: a screen's link revoked or renewed)
+    "staff": {"GET": D, "POST": D},  # the staff page: logins, roles, passwords, disabled
     "login-lockouts": {"GET": D, "POST": D},  # staff login lock-outs: a director lifts one
     "devices": {"GET": LOGGED_IN, "POST": LOGGED_IN},  # the devices logged in through the API: one's own, a director's every user's
     "floor-tools": {"GET": DF},

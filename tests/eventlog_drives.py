@@ -40,6 +40,7 @@ from tournaments.services import (
     registration,
     screens,
     setup,
+    staff,
     streaming,
     structures,
 )
@@ -463,6 +464,11 @@ def drive_people(w: World) -> dict:
     logins.revoke_token(token.pk, actor=w.director)
     browser = BrowserSession.objects.create(session_key="drive-session", user=w.cashier.user, user_agent="Mozilla/5.0 (Windows NT 10.0) Firefox/128.0")
     logins.end_session(browser.pk, actor=w.director)
+    dario, _password = staff.add_login("dario", "dealer", actor=w.director)
+    staff.set_role(dario.pk, "floor", actor=w.director)
+    staff.reset_password(dario.pk, actor=w.director)
+    staff.set_active(dario.pk, False, actor=w.director)
+    staff.set_active(dario.pk, True, actor=w.director)
     cashier.set_exchange_rate("USD", Decimal("0.92"), actor=w.director)
     return {
         "people.person.created": ["Giulia Conti"],
@@ -478,6 +484,11 @@ def drive_people(w: World) -> dict:
         "auth.token.issued": ["logged in through the API", "Desk 2 tablet"],
         "auth.token.revoked": [w.cashier.user.get_username(), "Desk 2 tablet"],
         "auth.session.ended": [w.cashier.user.get_username(), "Firefox · Windows"],
+        "staff.login.added": ["dario", "as dealer"],
+        "staff.role.changed": ["dario", "from dealer to floor"],
+        "staff.password.reset": ["password of dario"],
+        "staff.login.disabled": ["dario"],
+        "staff.login.enabled": ["dario"],
         "tournaments.exchange_rate.set": ["USD", "0.92"],
     }
 

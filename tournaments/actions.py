@@ -17,6 +17,11 @@ class Action(models.TextChoices):
     AUTH_TOKEN_ISSUED = "auth.token.issued", _("API login on a device")
     AUTH_TOKEN_REVOKED = "auth.token.revoked", _("A device's API login revoked")
     AUTH_SESSION_ENDED = "auth.session.ended", _("A browser's login ended from the devices page")
+    STAFF_LOGIN_ADDED = "staff.login.added", _("Staff login added")
+    STAFF_ROLE_CHANGED = "staff.role.changed", _("Staff login's role changed")
+    STAFF_PASSWORD_RESET = "staff.password.reset", _("Staff login's password reset")
+    STAFF_LOGIN_DISABLED = "staff.login.disabled", _("Staff login disabled")
+    STAFF_LOGIN_ENABLED = "staff.login.enabled", _("Staff login enabled")
     # --- cashier -------------------------------------------------------------------------
     CASHIER_ADDON_SOLD = "cashier.addon.sold", _("Add-on sold")
     CASHIER_REBUY_DECLARED = "cashier.rebuy.declared", _("Rebuy declared")

@@ -18,11 +18,15 @@ from django.utils.translation import gettext_lazy as _
 
 from tdmanager.formatting import money as fmt_money
 from tdmanager.formatting import num as fmt_num
+from tdmanager.roles import ROLE_LABELS
 
 from .actions import Action
 from .labels import ADJUSTMENT_KINDS, METHODS, penalty_kind_label, penalty_reason_label
 
 A = Action
+
+#: The payload keys of the staff page's actions that name a role (``tdmanager.roles.ROLES``).
+STAFF_ROLE_KEYS = {A.STAFF_LOGIN_ADDED: ("role",), A.STAFF_ROLE_CHANGED: ("old", "new")}
 
 #: CLK-06: a table's state in a hand-for-hand hand, as the log and the pages say it.
 H4H_STATES = {"IN_HAND": _("playing the hand"), "ALL_IN_HOLD": _("all-in, cards held face down"), "COMPLETE": _("hand finished")}
@@ -158,6 +162,11 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.AUTH_TOKEN_ISSUED: _("%(user)s logged in through the API from the device %(name)s"),
     A.AUTH_TOKEN_REVOKED: _("%(actor)s ended the API login of %(user)s on the device %(name)s"),
     A.AUTH_SESSION_ENDED: _("%(actor)s ended the login of %(user)s in the browser %(name)s"),
+    A.STAFF_LOGIN_ADDED: _("%(actor)s added the login %(username)s as %(role)s"),
+    A.STAFF_ROLE_CHANGED: _("%(actor)s changed the role of %(username)s from %(old)s to %(new)s"),
+    A.STAFF_PASSWORD_RESET: _("%(actor)s reset the password of %(username)s: its sessions and devices are logged out"),
+    A.STAFF_LOGIN_DISABLED: _("%(actor)s disabled the login %(username)s"),
+    A.STAFF_LOGIN_ENABLED: _("%(actor)s enabled the login %(username)s again"),
     A.CASHIER_RECEIPTS_LOST_IN_RESTORE: _("After a restore, receipts %(first)s to %(last)s are skipped: they may have been printed before it"),
     A.TOURNAMENTS_DISPLAY_TOKEN_REVOKED: _("%(actor)s revoked the link of the lobby screen %(screen)s"),
     A.TOURNAMENTS_DISPLAY_TOKEN_ROTATED: _("%(actor)s gave the lobby screen %(screen)s a new link"),
@@ -524,6 +533,10 @@ def _context(action: str, p: Mapping, *, actor: str, currency: str, entries: Map
             ctx[key] = fmt_money(p[key], currency)
     if action in (A.CASHIER_REFUND_PAID, A.CASHIER_ROW_REVERSED) and str(p.get("amount", "")).startswith("-"):
         ctx["amount"] = fmt_money(str(p["amount"])[1:], currency)  # the sentence says "refunded": no minus
+    if action in STAFF_ROLE_KEYS:  # a role by its name on the page, never its code
+        for key in STAFF_ROLE_KEYS[action]:
+            if isinstance(p.get(key), str):
+                ctx[key] = str(ROLE_LABELS.get(p[key], p[key]))
     if isinstance(p.get("witnessed"), str):
         ctx["witnessed_label"] = Action.label_of(p["witnessed"])
     for key in NUMBER_KEYS:

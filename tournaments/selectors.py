@@ -7,8 +7,10 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.contrib.sessions.models import Session
-from django.db.models import Q, Sum
+from django.db.models import Max, OuterRef, Prefetch, Q, Subquery, Sum
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -17,6 +19,7 @@ from django.utils.translation import gettext_lazy
 from tdmanager.authentication import refusal
 from tdmanager.compiled import Compiled, rows_together
 from tdmanager.money import ZERO
+from tdmanager.roles import ROLES
 
 from . import eventlog, penalties, signals
 from .actions import Action
@@ -524,3 +527,23 @@ def browser_sessions(user=None, *, current_key: str | None = None, now=None) -> 
         }
         for b in qs
     ]
+
+
+def last_use(user) -> object:
+    """The latest of a login's uses the row was annotated with (``staff_logins``), or None."""
+    uses = [u for u in (user.last_login, getattr(user, "token_used", None), getattr(user, "session_used", None)) if u is not None]
+    return max(uses) if uses else None
+
+
+def staff_logins(query: str = ""):
+    """The staff page's logins, by username: each with its roles (``groups``), whether it may
+    log in, and when its devices and browsers were last used (``token_used``, ``session_used``;
+    ``last_use`` takes the latest with the last login: the database's GREATEST is null with any
+    null on SQLite). ``query``: a part of the username or of the name."""
+    User = get_user_model()
+    sessions = BrowserSession.objects.filter(user=OuterRef("pk")).order_by("-last_used_at").values("last_used_at")[:1]
+    rows = User.objects.annotate(token_used=Max("device_tokens__last_used_at"), session_used=Subquery(sessions))
+    q = " ".join((query or "").split())[:150]
+    if q:
+        rows = rows.filter(Q(username__icontains=q) | Q(first_name__icontains=q) | Q(last_name__icontains=q))
+    return rows.prefetch_related(Prefetch("groups", queryset=Group.objects.filter(name__in=ROLES))).order_by("username", "pk")

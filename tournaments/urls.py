@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import layout_views, live, live_seats, oversight_views, phone, public_info, views
+from . import layout_views, live, live_seats, oversight_views, phone, public_info, staff_views, views
 
 urlpatterns = [
     path("live/time/", live.live_time, name="live-time"),
@@ -33,6 +33,7 @@ urlpatterns = [
     path("screens/layouts/preview/", layout_views.layout_preview, name="screen-layout-preview"),
     path("screens/layouts/export/", layout_views.layout_export, name="screen-layout-export"),
     path("screens/images/<str:digest>.png", live.screen_image, name="screen-image"),
+    path("staff/", staff_views.staff_page, name="staff"),
     path("logins/", oversight_views.login_lockouts_page, name="login-lockouts"),
     path("devices/", oversight_views.devices_page, name="devices"),
     path("tournaments/<int:pk>/floor/", views.floor_page, name="floor-tools"),

@@ -45,9 +45,12 @@ from .reports import (
     SalesView,
     ShiftView,
 )
+from .staff import StaffLoginView, StaffView
 from .tournaments import ChangeReasonView, ChipSetViewSet, DisplayScreenViewSet, EntryViewSet, StructureViewSet, TournamentTemplateViewSet, TournamentViewSet
 
 __all__ = [
+    "StaffLoginView",
+    "StaffView",
     "CLOCK_OPS",
     "AddAlternateView",
     "AddonView",

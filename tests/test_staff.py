@@ -1,0 +1,125 @@
+"""The staff page and its API (a director): logins added with a role and a first password shown
+once, a role changed, a password reset (its sessions and tokens end), a login disabled (it can
+do nothing: page, API, token) and enabled; the last director is neither disabled nor demoted;
+every change in the event log; a dealer added here is on the room's roster form."""
+
+import re
+
+import pytest
+from django.test import Client
+from rest_framework.test import APIClient
+
+from seating.models import CardRoom
+from tests.conftest import client_for, make_user
+from tournaments import eventlog
+from tournaments.models import TournamentEvent
+
+pytestmark = pytest.mark.django_db
+STAFF = "/api/v1/staff/"
+
+
+def session_of(user, password=None):
+    client = Client()
+    assert client.login(username=user.username, password=password or "pw-" + user.username)
+    return client
+
+
+def token_of(user, password=None):
+    r = APIClient().post("/api/v1/auth/token/", {"username": user.username, "password": password or "pw-" + user.username, "device": "tablet"}, format="json")
+    assert r.status_code == 200, r.json()
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION="Token " + r.json()["token"])
+    return client
+
+
+def sentences(action):
+    return [eventlog.sentence(e.action, e.payload, actor=e.actor_label) for e in TournamentEvent.objects.filter(action=action).order_by("pk")]
+
+
+def test_a_dealer_added_on_the_page_logs_in_with_the_password_shown_once_and_is_on_the_roster_form(director):
+    page = session_of(director)
+    r = page.post("/staff/", {"op": "add", "username": "dario", "role": "dealer", "password": ""})
+    assert r.status_code == 200
+    password = re.search(r'id="password-once" value="([^"]+)"', r.content.decode()).group(1)
+    assert "dario" in page.get("/staff/").content.decode() and password not in page.get("/staff/").content.decode()  # shown once
+    dealer = Client()
+    assert dealer.login(username="dario", password=password)
+    room = CardRoom.objects.create(name="Sala")
+    roster_form = page.get(f"/room/{room.pk}/").content.decode()
+    assert re.search(r'<option value="\d+">dario</option>', roster_form)
+    assert sentences("staff.login.added") == ["Dora added the login dario as dealer"]
+
+
+def test_the_api_adds_a_login_with_a_typed_password_and_refuses_a_weak_one_or_a_taken_name(director):
+    api = client_for(director)
+    r = api.post(STAFF, {"username": "carla", "role": "cashier", "password": "short"}, format="json")
+    assert r.status_code == 400 and r.json()["field"] == "password"
+    r = api.post(STAFF, {"username": "carla", "role": "cashier", "password": "a-long-enough-one"}, format="json")
+    assert r.status_code == 201 and r.json()["role"] == "cashier" and "password" not in r.json()
+    assert Client().login(username="carla", password="a-long-enough-one")
+    r = api.post(STAFF, {"username": "CARLA", "role": "floor"}, format="json")
+    assert r.status_code == 409 and r.json()["field"] == "username"
+    listed = api.get(STAFF + "?q=car").json()
+    assert listed["count"] == 1 and listed["results"][0]["username"] == "carla" and listed["results"][0]["last_used"] is not None
+    api.post(STAFF, {"username": "nuovo", "role": "floor"}, format="json")
+    assert api.get(STAFF + "?q=nuovo").json()["results"][0]["last_used"] is None  # never logged in
+
+
+def test_the_last_director_is_neither_disabled_nor_demoted_until_there_is_another(director):
+    api = client_for(director)
+    for op, body in (("disable", {}), ("role", {"role": "floor"})):
+        r = api.post(f"{STAFF}{director.pk}/{op}/", body, format="json")
+        assert r.status_code == 409 and r.json()["code"] == "last_director", op
+    page = session_of(director)
+    r = page.post("/staff/", {"op": "disable", "login": director.pk}, follow=True)
+    assert "The last director cannot be disabled" in r.content.decode()
+    director.refresh_from_db()
+    assert director.is_active and director.groups.filter(name="director").exists()
+    second = make_user("diego", "director")
+    assert api.post(f"{STAFF}{second.pk}/role/", {"role": "floor"}, format="json").json()["role"] == "floor"
+    r = api.post(f"{STAFF}{second.pk}/role/", {"role": "director"}, format="json")
+    assert r.status_code == 200
+    assert api.post(f"{STAFF}{director.pk}/role/", {"role": "floor"}, format="json").json()["role"] == "floor"
+    assert sentences("staff.role.changed") == [
+        "Dora changed the role of diego from director to floor",
+        "Dora changed the role of diego from floor to director",
+        "Dora changed the role of dora from director to floor",
+    ]
+
+
+def test_a_reset_password_ends_the_logins_sessions_and_tokens(director, cashier_user):
+    session, token = session_of(cashier_user), token_of(cashier_user)
+    assert session.get("/desk/").status_code == 200 and token.get("/api/v1/cashier/shift/").status_code == 200
+    r = client_for(director).post(f"{STAFF}{cashier_user.pk}/password/", {}, format="json")
+    assert r.status_code == 200
+    new = r.json()["password"]
+    assert session.get("/desk/").status_code == 302  # back to the login page
+    assert token.get("/api/v1/cashier/shift/").status_code == 401
+    assert not Client().login(username="carl", password="pw-carl")
+    assert session_of(cashier_user, new).get("/desk/").status_code == 200
+    assert sentences("staff.password.reset") == ["Dora reset the password of carl: its sessions and devices are logged out"]
+
+
+def test_a_disabled_login_can_do_nothing_and_keeps_its_history_until_enabled(director, cashier_user):
+    session, token = session_of(cashier_user), token_of(cashier_user)
+    page = session_of(director)
+    r = page.post("/staff/", {"op": "disable", "login": cashier_user.pk}, follow=True)
+    assert "disabled" in r.content.decode()
+    assert session.get("/desk/").status_code == 302  # the page: to the login form
+    assert session.get("/api/v1/cashier/shift/").status_code in (401, 403)  # the API through the session
+    assert token.get("/api/v1/cashier/shift/").status_code == 401  # the token
+    assert not Client().login(username="carl", password="pw-carl")  # a new login
+    assert TournamentEvent.objects.filter(action="auth.token.issued", payload__user="carl").exists()  # the history stays
+    page.post("/staff/", {"op": "enable", "login": cashier_user.pk})
+    assert session_of(cashier_user).get("/desk/").status_code == 200
+    assert token.get("/api/v1/cashier/shift/").status_code == 401  # enabling brings no token back
+    assert sentences("staff.login.disabled") == ["Dora disabled the login carl"]
+    assert sentences("staff.login.enabled") == ["Dora enabled the login carl again"]
+
+
+def test_only_a_director_opens_the_staff_page_and_its_api(director, cashier_user, floor_user):
+    for user in (cashier_user, floor_user):
+        assert session_of(user).get("/staff/").status_code == 403
+        assert client_for(user).get(STAFF).status_code == 403
+        assert client_for(user).post(STAFF, {"username": "x", "role": "director"}, format="json").status_code == 403
+    assert session_of(director).get("/staff/").status_code == 200

@@ -1,0 +1,179 @@
+"""The staff page's actions (a director): add a login with its role, change its role, reset its
+password, disable and enable it. One locked, logged action each; the page and the API call them.
+
+A login holds one role (a group of ``tdmanager.roles.ROLES``; a superuser counts as a director).
+The room always keeps a director who can log in: the last active director is neither disabled nor
+given another role (refused, ``last_director``), so nobody locks the room out of its own staff page.
+
+What dies with a password reset or a disabled login relies on Django's own mechanisms and on the
+token service: a session stores the hash of the password it was opened with
+(``get_session_auth_hash``), so every session of the login ends at its next request once the
+password changes; an inactive user is never loaded from a session (``ModelBackend.get_user``)
+nor logs in; its API tokens are revoked here (``logins.revoke_user_tokens``) for a reset, and by
+``logins.revoke_when_disabled`` on the save that disables it. Nothing is deleted: the login's
+history (the event log's rows, its receipts) stays, and enabling it again brings back no token.
+"""
+
+import secrets
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.db.models import Q
+from django.utils.translation import gettext as _
+
+from tdmanager.errors import DomainError, ValidationFailed
+from tdmanager.policy import DIRECTOR
+from tdmanager.roles import ROLES
+from tdmanager.transactions import service
+
+from ..actions import Action
+from . import logins
+from .events import Actor, log_event
+
+USERNAME_MAX = 150
+
+
+def role_of(user) -> str:
+    """The login's role: a superuser's is director; one of several groups, the first in ``ROLES``."""
+    if user.is_superuser:
+        return DIRECTOR
+    held = {g.name for g in user.groups.all()}
+    return next((r for r in ROLES if r in held), "")
+
+
+def _check_role(role) -> str:
+    if role not in ROLES:
+        raise ValidationFailed(
+            "role_unknown", _("%(field)s: %(problem)s") % {"field": _("Role"), "problem": _("choose one of the roles listed.")}, field="role"
+        )
+    return role
+
+
+def _check_password(password, user=None) -> str:
+    if not isinstance(password, str) or not password:
+        raise ValidationFailed("password_required", _("%(field)s: %(problem)s") % {"field": _("Password"), "problem": _("type one.")}, field="password")
+    try:
+        validate_password(password, user)
+    except ValidationError as exc:
+        raise ValidationFailed(
+            "password_weak", _("%(field)s: %(problem)s") % {"field": _("Password"), "problem": " ".join(exc.messages)}, field="password"
+        ) from None
+    return password
+
+
+def new_password() -> str:
+    """A first password to hand over once: twelve characters a person can type."""
+    return secrets.token_urlsafe(9)
+
+
+def _locked(user_id) -> object:
+    User = get_user_model()
+    try:
+        pk = int(user_id)
+    except (TypeError, ValueError):
+        pk = 0
+    user = User.objects.select_for_update().filter(pk=pk).first() if 0 < pk < 2**63 else None
+    if user is None:
+        raise DomainError("not_found", _("No such login."), status=404)
+    return user
+
+
+def _directors():
+    """The active logins that are directors, locked: two directors demoting each other at once
+    are served one after the other, and the second finds he is the last."""
+    User = get_user_model()
+    return list(
+        User.objects.select_for_update().filter(Q(groups__name=DIRECTOR) | Q(is_superuser=True), is_active=True).distinct().values_list("pk", flat=True)
+    )
+
+
+def _refuse_last_director(user, what: str) -> None:
+    if user.is_active and role_of(user) == DIRECTOR and _directors() == [user.pk]:
+        raise DomainError("last_director", what, status=409)
+
+
+@service
+def add_login(username: str, role: str, *, actor: Actor, password: str | None = None):
+    """A new login with its role: ``(user, password)``. Without a typed password one is made,
+    returned to be shown once (only its hash is kept). The username is unique, any case."""
+    User = get_user_model()
+    username = (username or "").strip() if isinstance(username, str) else ""
+    if not username or len(username) > USERNAME_MAX:
+        raise ValidationFailed(
+            "username_invalid", _("%(field)s: %(problem)s") % {"field": _("Username"), "problem": _("from 1 to 150 characters.")}, field="username"
+        )
+    try:
+        User.username_validator(username)
+    except ValidationError:
+        raise ValidationFailed(
+            "username_invalid",
+            _("%(field)s: %(problem)s") % {"field": _("Username"), "problem": _("letters, digits and @ . + - _ only.")},
+            field="username",
+        ) from None
+    role = _check_role(role)
+    if User.objects.filter(username__iexact=username).exists():
+        raise DomainError(
+            "username_taken", _("%(field)s: %(problem)s") % {"field": _("Username"), "problem": _("a login of that name exists.")}, field="username", status=409
+        )
+    shown = None
+    if password:
+        _check_password(password, User(username=username))
+    else:
+        password = shown = new_password()
+    user = User.objects.create_user(username=username, password=password, is_staff=role == DIRECTOR)
+    user.groups.add(Group.objects.get_or_create(name=role)[0])
+    log_event(None, Action.STAFF_LOGIN_ADDED, actor, login=user.pk, username=username, role=role)
+    return user, shown
+
+
+@service
+def set_role(user_id, role: str, *, actor: Actor):
+    """The login's role becomes ``role`` (its other roles go). Refused for the last active director."""
+    role = _check_role(role)
+    user = _locked(user_id)
+    old = role_of(user)
+    if old == role:
+        return user
+    if old == DIRECTOR:
+        _refuse_last_director(user, _("The last director keeps the director's role: make another login a director first."))
+    user.groups.remove(*Group.objects.filter(name__in=ROLES))
+    user.groups.add(Group.objects.get_or_create(name=role)[0])
+    user.is_staff = role == DIRECTOR
+    user.is_superuser = False  # a superuser demoted is no longer a director by that flag
+    user.save(update_fields=["is_staff", "is_superuser"])
+    log_event(None, Action.STAFF_ROLE_CHANGED, actor, login=user.pk, username=user.get_username(), old=old, new=role)
+    return user
+
+
+@service
+def reset_password(user_id, *, actor: Actor, password: str | None = None):
+    """A new password for the login: ``(user, password)``, the password returned when made here
+    (to show once). Its sessions end (their hash no longer matches) and its API tokens are revoked."""
+    user = _locked(user_id)
+    shown = None
+    if password:
+        _check_password(password, user)
+    else:
+        password = shown = new_password()
+    user.set_password(password)
+    user.save(update_fields=["password"])
+    revoked = logins.revoke_user_tokens(user, reason="password", actor=actor)
+    log_event(None, Action.STAFF_PASSWORD_RESET, actor, login=user.pk, username=user.get_username(), tokens=revoked)
+    return user, shown
+
+
+@service
+def set_active(user_id, active: bool, *, actor: Actor):
+    """Disable a login (it logs in no more, its sessions and tokens are void; its history stays)
+    or enable it again. Refused for the last active director."""
+    user = _locked(user_id)
+    if bool(active) == user.is_active:
+        return user
+    if not active:
+        _refuse_last_director(user, _("The last director cannot be disabled: make another login a director first."))
+    user.is_active = bool(active)
+    user.save(update_fields=["is_active"])  # disabled: logins.revoke_when_disabled revokes its tokens
+    log_event(None, Action.STAFF_LOGIN_ENABLED if active else Action.STAFF_LOGIN_DISABLED, actor, login=user.pk, username=user.get_username())
+    return user
