@@ -8,6 +8,7 @@ urlpatterns = [
     path("rooms/", room_api.RoomsView.as_view(), name="api-rooms"),
     path("rooms/<int:room_id>/", room_api.RoomDetailView.as_view(), name="api-room"),
     path("rooms/<int:room_id>/tables/", room_api.RoomTablesView.as_view(), name="api-room-tables"),
+    path("rooms/<int:room_id>/tables/range/", room_api.RoomTableRangeView.as_view(), name="api-room-table-range"),
     path("rooms/<int:room_id>/tables/<int:number>/", room_api.RoomTableView.as_view(), name="api-room-table"),
     path("rooms/<int:room_id>/tables/<int:number>/<slug:op>/", room_api.RoomTableActionView.as_view(), name="api-room-table-op"),
     path("rooms/<int:room_id>/dealers/", room_api.RoomDealersView.as_view(), name="api-room-dealers"),

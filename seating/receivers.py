@@ -1,7 +1,11 @@
 """Seating reacts to what tournaments announces (``tournaments.signals``). Each receiver runs
 inside the sender's transaction, so a player is never paid without a seat record."""
 
+from datetime import timedelta
+
 from django.db.models.signals import post_save
+from django.utils import timezone
+from django.utils.translation import pgettext
 
 from tournaments import signals
 from tournaments.models import Tournament
@@ -9,6 +13,7 @@ from tournaments.models import Tournament
 from . import selectors, services
 from .models import ENDED_EVENTS
 from .services import cardrooms
+from .services import dealers as roster
 
 
 def entry_paid(sender, tournament, entry, actor, **kwargs):
@@ -120,6 +125,19 @@ def tournament_saved(sender, instance, update_fields=None, **kwargs):
         cardrooms.event_ended(instance.pk)
 
 
+DEMO_TABLES = (1, 12)  # the demo's room: tables 1 to 12, nine seats
+
+
+def demo_loaded(sender, tournament, actor, dealers, **kwargs):
+    """The demo's room: its name in the demo's language, tables 1 to 12 of nine seats, and its
+    dealers on the roster from now for ten hours; the demo's event draws its tables there."""
+    room = cardrooms.save_room(pgettext("demo data", "Main room"), actor=actor)
+    cardrooms.add_tables(room, *DEMO_TABLES, seats=9, actor=actor)
+    now = timezone.now()
+    for dealer in dealers:
+        roster.add_shift(room, dealer, now - timedelta(minutes=10), now + timedelta(hours=10), actor=actor)
+
+
 def connect():
     post_save.connect(tournament_saved, sender=Tournament, dispatch_uid="seating.tournament_saved")
     signals.entry_paid.connect(entry_paid, dispatch_uid="seating.entry_paid")
@@ -138,6 +156,7 @@ def connect():
     signals.tv_table_wanted.connect(tv_table_wanted, dispatch_uid="seating.tv_table_wanted")
     signals.room_wanted.connect(room_wanted, dispatch_uid="seating.room_wanted")
     signals.snapshot_parts.connect(snapshot_parts, dispatch_uid="seating.snapshot_parts")
+    signals.demo_loaded.connect(demo_loaded, dispatch_uid="seating.demo_loaded")
     signals.seat_page_wanted.connect(seat_page_wanted, dispatch_uid="seating.seat_page_wanted")
     signals.page_links.connect(page_links, dispatch_uid="seating.page_links")
     signals.predraw_sessions_wanted.connect(predraw_sessions_wanted, dispatch_uid="seating.predraw_sessions_wanted")

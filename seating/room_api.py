@@ -104,6 +104,26 @@ class RoomTablesView(RoomAPIView):
         return Response(selectors.room_map(room.pk), status=201)
 
 
+class RoomTableRangeSerializer(serializers.Serializer):
+    first = WholeNumberField(min_value=1, max_value=9999)
+    last = WholeNumberField(min_value=1, max_value=9999)
+    seats = WholeNumberField(required=False, default=9, min_value=cardrooms.MIN_SEATS, max_value=cardrooms.MAX_SEATS)
+    zone = TextField(required=False, allow_blank=True, default="", max_length=30)
+
+
+class RoomTableRangeView(RoomAPIView):
+    """POST ``{"first", "last", "seats", "zone"}``: tables ``first`` to ``last`` added at once
+    (at most 200); those the room has already are left as they are. The answer: ``added``,
+    ``kept`` and the room map."""
+
+    @extend_schema(request=RoomTableRangeSerializer, responses={201: OpenApiTypes.OBJECT})
+    def post(self, request, room_id):
+        d = _valid(RoomTableRangeSerializer, request)
+        room = self.room(room_id)
+        done = cardrooms.add_tables(room, d["first"], d["last"], seats=d["seats"], zone=d["zone"], actor=self.actor())
+        return Response({**done, "map": selectors.room_map(room.pk)}, status=201)
+
+
 class RoomTableView(RoomAPIView):
     """PATCH ``{"seats", "zone", "position"}``: change a table. DELETE: take it out of the room."""
 

@@ -62,6 +62,13 @@ def _perform(room: CardRoom | None, post, actor) -> str:
             [_("%(event)s now plays at this room's tables %(tables)s.") % {"event": e["name"], "tables": _numbers(e["tables"])} for e in done["brought_in"]]
             + [_("%(event)s keeps its own numbers: %(why)s") % {"event": e["name"], "why": _left_reason(e)} for e in done["left"]]
         ) or _("No event plays without the room's tables.")
+    if op == "add_tables":
+        first, last, seats = _int(post.get("first")), _int(post.get("last")), _int(post.get("seats"))
+        done = cardrooms.add_tables(room, first, last, seats=seats if seats is not None else 9, zone=post.get("zone", ""), actor=actor)
+        said = [_("Tables %(first)s to %(last)s added.") % {"first": first, "last": last}] if done["added"] else []
+        if done["kept"]:
+            said.append(_("Already in the room, left as they were: %(tables)s.") % {"tables": _numbers(done["kept"])})
+        return " ".join(said)
     if op == "rename_room":
         cardrooms.save_room(post.get("name", ""), room=room, actor=actor)
         return _("Room renamed.")

@@ -168,6 +168,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "api-rooms": {"GET": DF, "POST": D},  # the room's physical tables: the floor reads, the director keeps them
     "api-room": {"GET": DF, "PATCH": D},  # the room map
     "api-room-tables": {"POST": D},
+    "api-room-table-range": {"POST": D},  # tables 1 to 12 added at once
     "api-room-table": {"PATCH": D, "DELETE": D},
     "api-room-table-op": {"POST": D},
     "api-room-dealers": {"GET": DF, "POST": DF},  # the dealers' roster, where each is, the next push

@@ -77,6 +77,11 @@ tv_table_wanted = Signal()
 #: (REG-04, BAL-09; seating answers).
 room_wanted = Signal()
 
+#: ``tournament``, ``actor``, ``dealers`` (the demo's dealer logins): the demo was loaded (in the
+#: installation's language, active while it is sent); seating gives it a room with its tables,
+#: the dealers on the roster, where the demo's event draws its tables.
+demo_loaded = Signal()
+
 #: ``tournament``, ``entries`` → a dict merged into the live snapshot every lobby screen receives,
 #: the same size whatever the field (seating: tables in play, the seats version, the first moves to
 #: make; payouts: prize pool and payouts). ``entries``: the entries playing or out, counted by the

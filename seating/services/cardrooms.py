@@ -221,6 +221,35 @@ def save_table(
     return row
 
 
+MAX_RANGE = 200  # tables added at once: a large casino's floor, not a typo's 1–9999
+
+
+@service
+def add_tables(room: CardRoom, first: int, last: int, *, actor, seats: int = 9, zone: str = "") -> dict:
+    """Tables ``first`` to ``last`` added to the room in one step (a new room's floor: 1–12, nine
+    seats), each in the house's order by its number. A table of the range the room already has is
+    left as it is and named in the answer: ``{"added": [...], "kept": [...]}``. Refused whole
+    (nothing added) when the range or the seats are not valid."""
+    for field, value in (("first", first), ("last", last)):
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 9999:
+            raise ValidationFailed("invalid", _("%(field)s: %(problem)s") % {"field": _("Table number"), "problem": _("from 1 to 9999.")}, field=field)
+    if last < first:
+        raise ValidationFailed("invalid", _("%(field)s: %(problem)s") % {"field": _("Last table"), "problem": _("not before the first.")}, field="last")
+    if last - first + 1 > MAX_RANGE:
+        raise ValidationFailed(
+            "invalid", _("%(field)s: %(problem)s") % {"field": _("Last table"), "problem": _("at most %(n)s tables at once.") % {"n": MAX_RANGE}}, field="last"
+        )
+    seats, zone = _check_seats(seats), _check_text(zone or "", "zone", 30)
+    room = CardRoom.objects.select_for_update().get(pk=room.pk)  # two ranges at once: one after the other
+    kept = set(RoomTable.objects.filter(room_id=room.pk, number__range=(first, last)).values_list("number", flat=True))
+    added = [n for n in range(first, last + 1) if n not in kept]
+    RoomTable.objects.bulk_create([RoomTable(room_id=room.pk, number=n, seats=seats, zone=zone, position=n) for n in added])
+    if added:
+        lifecycle.tables_freed()  # an event waiting for tables may start now
+        log_event(None, Action.ROOM_TABLES_ADDED, actor, room=room.pk, room_name=room.name, first=first, last=last, seats=seats, zone=zone, added=len(added))
+    return {"added": added, "kept": sorted(kept)}
+
+
 @service
 def remove_table(room: CardRoom, number: int, *, actor) -> None:
     """Take a table out of the inventory (sold, moved to another room). Refused while an event

@@ -417,3 +417,27 @@ def test_events_that_started_before_the_room_are_brought_to_its_tables_of_the_sa
     assert boss.post(f"/api/v1/rooms/{side.pk}/bring-in/", format="json").json()["left"] == [{"id": big.pk, "name": "Big", "code": "too_small", "tables": [1]}]
     assert boss.post(f"/api/v1/rooms/{far.pk}/bring-in/", format="json").json()["left"] == [{"id": big.pk, "name": "Big", "code": "not_in_room", "tables": [1]}]
     assert held(big) == []
+
+
+def test_tables_one_to_twelve_are_added_in_one_step_on_the_page_and_through_the_api(api, client, director, floor_user, actor, make_tournament, make_person):
+    hall = cardrooms.save_room("Sala", actor=actor)
+    cardrooms.save_table(hall, 3, seats=10, zone="TV", actor=actor)
+    client.force_login(director)
+    r = client.post(f"/room/{hall.pk}/", {"op": "add_tables", "first": "1", "last": "12", "seats": "9"}, HTTP_ACCEPT_LANGUAGE="en", follow=True)
+    page = r.content.decode()
+    assert "Tables 1 to 12 added." in page and "Already in the room, left as they were: 3." in page
+    tables = dict(RoomTable.objects.filter(room=hall).values_list("number", "seats"))
+    assert sorted(tables) == list(range(1, 13)) and tables[3] == 10 and {tables[n] for n in tables if n != 3} == {9}
+    # through the API: a second room's floor, 1 to 8 of 8 seats; a range backwards or too long is refused whole
+    side = cardrooms.save_room("Saletta", actor=actor)
+    url = f"/api/v1/rooms/{side.pk}/tables/range/"
+    assert api(floor_user).post(url, {"first": 1, "last": 8}, format="json").status_code == 403
+    r = api(director).post(url, {"first": 8, "last": 1}, format="json")
+    assert r.status_code == 400 and r.json()["field"] == "last"
+    assert api(director).post(url, {"first": 1, "last": 500}, format="json").status_code == 400
+    r = api(director).post(url, {"first": 1, "last": 8, "seats": 8}, format="json")
+    assert r.status_code == 201 and r.json()["added"] == list(range(1, 9)) and r.json()["kept"] == []
+    assert list(RoomTable.objects.filter(room=side).order_by("number").values_list("number", "seats")) == [(n, 8) for n in range(1, 9)]
+    # an event drawn in the hall plays at the new tables, in their order
+    t = started(make_tournament, make_person, actor, 20, name="Main Event")
+    assert in_play(t) == [1, 2, 3] and held(t) == [1, 2, 3]

@@ -12,8 +12,12 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 from django.test import Client
+from django.utils import timezone
 
+from seating.models import CardRoom, DealerShift, Table
 from tournaments.models import Entry, Person, Tournament
+from tournaments.services import lifecycle
+from tournaments.services.events import Actor
 
 pytestmark = pytest.mark.django_db
 
@@ -40,12 +44,26 @@ def test_a_demo_loaded_in_an_english_installation_stays_english(settings):
     assert Tournament.objects.get().name == "Demo Sunday Re-entry"
 
 
+def test_the_demo_has_a_room_with_its_tables_and_two_dealers_and_its_event_plays_there(settings, director):
+    settings.LANGUAGE_CODE = "it"
+    call_command("demo", stdout=io.StringIO())
+    room = CardRoom.objects.get()
+    assert room.name == "Sala principale"
+    assert list(room.tables.order_by("number").values_list("number", "seats")) == [(n, 9) for n in range(1, 13)]
+    rostered = DealerShift.objects.filter(room=room, starts_at__lte=timezone.now(), ends_at__gt=timezone.now())
+    assert sorted(rostered.values_list("dealer__username", flat=True)) == ["dealer", "dealer2"]
+    t = Tournament.objects.get()
+    lifecycle.start(t, actor=Actor(director), prestart_report_sent=True)
+    playing = sorted(Table.objects.filter(tournament=t, in_play=True).values_list("number", flat=True))
+    assert playing and sorted(room.tables.filter(held_by=t).values_list("number", flat=True)) == playing
+
+
 def test_the_readme_names_every_login_and_every_pre_registered_player_the_demo_makes():
     out = io.StringIO()
     call_command("createdirector", if_none=True, stdout=out)  # as ./tdm run does before the demo
     call_command("demo", stdout=out)
     logins = re.findall(r"login created: username=(\S+)", out.getvalue())
-    assert len(logins) == 7
+    assert len(logins) == 8
     readme = README.read_text(encoding="utf-8")
     assert [name for name in logins if f"| `{name}` |" not in readme] == []
     booked = Entry.objects.filter(status=Entry.RESERVED).select_related("person")

@@ -1,4 +1,6 @@
-"""Load a demo: people, a re-entry tournament open for registration with paid entries, staff logins.
+"""Load a demo: people, a re-entry tournament open for registration with paid entries, staff logins,
+and the room the event plays in (seating's part, ``signals.demo_loaded``): tables 1 to 12 and two
+dealers on the roster.
 
 The names the demo writes into the data (the tournament, its structure, its deduction) are in
 the installation's language (``LANGUAGE_CODE``, or ``--language``): they are data, stored once
@@ -16,6 +18,7 @@ from django.core.management.base import BaseCommand
 from django.utils import timezone, translation
 from django.utils.translation import pgettext
 
+from tournaments import signals
 from tournaments.models import Person, Tournament
 from tournaments.services import cashier, lifecycle, oversight, setup
 from tournaments.services.events import Actor
@@ -68,7 +71,7 @@ LAST = [
 
 
 class Command(BaseCommand):
-    help = "Load demo data: 60 people, a re-entry tournament with 24 paid entries, and staff logins."
+    help = "Load demo data: 60 people, a re-entry tournament with 24 paid entries, staff logins, a room with 12 tables and two dealers."
 
     def add_arguments(self, parser):
         parser.add_argument("--if-empty", action="store_true")
@@ -83,9 +86,12 @@ class Command(BaseCommand):
     def load(self):
         rng = random.Random(7)
         User = get_user_model()
-        for role in ("cashier", "floor", "dealer", "display", "controller", "regulator"):
-            if not User.objects.filter(username=role).exists():
-                call_command("createdirector", role, role=role, stdout=self.stdout)
+        for username, role in (*((r, r) for r in ("cashier", "floor", "dealer", "display", "controller", "regulator")), ("dealer2", "dealer")):
+            if not User.objects.filter(username=username).exists():
+                call_command("createdirector", username, role=role, stdout=self.stdout)
+        # the room's two dealers, by the names the roster and the push list show
+        for username, first, last in (("dealer", "Dario", "Neri"), ("dealer2", "Debora", "Sala")):
+            User.objects.filter(username=username, first_name="").update(first_name=first, last_name=last)
         people = []
         for i in range(60):
             first, last = rng.choice(FIRST), rng.choice(LAST)
@@ -134,6 +140,8 @@ class Command(BaseCommand):
         for p in booked:
             cashier.pre_register(t, p, actor=actor, channel="whatsapp")
         oversight.set_regulator_access(t, "regulator", granted=True, actor=actor)  # ROLE-01: the control corps reads it
+        # the room moves in too: its tables, where the event draws, and the dealers on the roster
+        signals.demo_loaded.send(sender=Tournament, tournament=t, actor=actor, dealers=list(User.objects.filter(username__in=("dealer", "dealer2"))))
         self.stdout.write(self.style.SUCCESS(f"demo loaded: tournament '{t.name}' with 24 entries"))
         names = ", ".join(f"{p.first_name} {p.last_name} ({p.nickname})" for p in booked)
         self.stdout.write(f"pre-registered, not paid yet: {names}")
