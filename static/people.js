@@ -1,19 +1,17 @@
-// People: search as you type; every value is written as text.
+// People: search as you type. The page is read again with ?q= and its list put in place of this
+// one (the server wrote every value as text); without script the form does the same.
 (function(){
-  const q = document.getElementById("q"), body = document.querySelector("#people tbody");
-  let timer;
+  const q = document.getElementById("q"), form = document.getElementById("people-search");
+  let timer, asked = 0;
   async function load(){
-    const term = q.value.trim();
-    const url = term.length >= 2 ? "/api/v1/people/?q=" + encodeURIComponent(term) + "&limit=50" : "/api/v1/people/?limit=50";
-    const r = await TDM.api(url); if (!r.ok) return;
-    const data = r.data; const rows = Array.isArray(data) ? data : data.results;
-    body.replaceChildren();
-    rows.forEach(p => { const tr = document.createElement("tr");
-      const name = document.createElement("td"), a = document.createElement("a");
-      a.href = "/people/" + p.id + "/"; a.textContent = p.first_name + " " + p.last_name; name.appendChild(a); tr.appendChild(name);
-      [p.nickname, p.document_id, p.phone, p.email, p.banned ? "⛔ " + p.banned_reason : ""].forEach(v => { const td = document.createElement("td"); td.textContent = v || ""; tr.appendChild(td); });
-      if (p.banned) tr.className = "banned"; body.appendChild(tr); });
+    const term = q.value.trim(), mine = ++asked;
+    const url = location.pathname + (term.length >= 2 ? "?q=" + encodeURIComponent(term) : "");
+    const r = await TDM.request(url); if (!r.ok || mine !== asked) return;
+    const page = new DOMParser().parseFromString(await r.text(), "text/html");
+    const list = page.getElementById("people-list"), here = document.getElementById("people-list");
+    if (list && here) here.replaceWith(document.adoptNode(list));
+    history.replaceState(null, "", url);
   }
   q.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(load, 150); });
-  load();
+  form.addEventListener("submit", e => { e.preventDefault(); clearTimeout(timer); load(); });
 })();

@@ -15,7 +15,7 @@ class Paged:
     """One page of a list: ``rows``, ``count`` (the whole list's), ``first`` and ``last`` (the
     rows' places, from 1), and the links to the other pages keeping the page's other parameters."""
 
-    def __init__(self, request, rows, *, per_page: int = PER_PAGE, param: str = "page"):
+    def __init__(self, request, rows, *, per_page: int = PER_PAGE, param: str = "page", anchor: str = ""):
         self.page = Paginator(rows, per_page).get_page(request.GET.get(param))
         self.rows = list(self.page.object_list)
         self.count = self.page.paginator.count
@@ -23,7 +23,8 @@ class Paged:
         self.last = self.page.end_index()
         self.number, self.pages = self.page.number, self.page.paginator.num_pages
         kept = [(k, v) for k, v in request.GET.items() if k != param]
-        self._link = lambda n: "?" + urlencode([*kept, (param, n)])
+        fragment = "#" + anchor if anchor else ""  # a list lower on its page: the link lands on it
+        self._link = lambda n: "?" + urlencode([*kept, (param, n)]) + fragment
 
     def __iter__(self):
         return iter(self.rows)

@@ -901,6 +901,9 @@ def drive_room(w: World) -> dict:
     dealers.save_rotation(hall, push_minutes=25, break_after=120, break_minutes=15, actor=w.director)
     dealers.push(hall, actor=w.director)
     dealers.remove_shift(hall, shift.pk, actor=w.director)
+    cardrooms.add_tables(hall, 20, 22, seats=8, actor=w.director)
+    for number in (20, 21, 22):
+        cardrooms.remove_table(hall, number, actor=w.director)
     cardrooms.remove_table(hall, 12, actor=w.director)  # the room keeps no table: the other drives' events number their own
     return {
         "room.shift.added": ["Anna Neri", "Sala principale"],
@@ -914,6 +917,7 @@ def drive_room(w: World) -> dict:
         "room.table.reserved": ["12", "Sala principale"],
         "room.table.reservation_lifted": ["12"],
         "room.table.removed": ["14"],
+        "room.tables.added": ["3 tables of 8 seats", "Sala principale", "tables 20 to 22"],
     }
 
 

@@ -178,7 +178,7 @@ def test_a_player_named_like_a_script_is_text_everywhere(browser_page, make_tour
         page.goto(page.base_url + url)
         watch.check(page, name, texts=texts)
 
-    # --- people: the list is built by the script from the API ---
+    # --- people: the list the script reads again as one types ---
     page.goto(page.base_url + "/people/")
     page.fill("#q", "img")
     expect(page.locator("#people tbody tr")).to_have_count(1)

@@ -149,6 +149,7 @@ class Action(models.TextChoices):
     # --- the room's physical tables (no tournament, but a reservation's) ------------------
     ROOM_SAVED = "room.room.saved", _("Room added or renamed")
     ROOM_TABLE_SAVED = "room.table.saved", _("Physical table added or changed")
+    ROOM_TABLES_ADDED = "room.tables.added", _("Physical tables added at once")
     ROOM_TABLE_REMOVED = "room.table.removed", _("Physical table removed")
     ROOM_TABLE_OUT = "room.table.out_of_service", _("Table out of service")
     ROOM_TABLE_BACK = "room.table.back_in_service", _("Table back in service")

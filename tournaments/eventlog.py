@@ -131,6 +131,14 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.PAYOUTS_TICKET_REDEEMED: _("%(name)s redeemed a ticket"),
     # --- the room's physical tables ---
     A.ROOM_SAVED: _("%(actor)s saved the room %(name)s"),
+    A.ROOM_TABLES_ADDED: (
+        ngettext_lazy(
+            "%(actor)s added %(count)s table of %(seats)s seats to %(room_name)s (tables %(first)s to %(last)s)",
+            "%(actor)s added %(count)s tables of %(seats)s seats to %(room_name)s (tables %(first)s to %(last)s)",
+            "count",
+        ),
+        "added",
+    ),
     A.ROOM_TABLE_SAVED: _("%(actor)s saved table %(table)s of %(room_name)s: %(seats)s seats"),
     A.ROOM_TABLE_REMOVED: _("%(actor)s removed table %(table)s from %(room_name)s"),
     A.ROOM_TABLE_OUT: _("%(actor)s took table %(table)s of %(room_name)s out of service: %(reason)s"),

@@ -22,6 +22,7 @@ from tdmanager.api import named_detail, object_id
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.fields import AmountFormField, amount_formfield
 from tdmanager.formatting import money
+from tdmanager.paging import Paged
 from tdmanager.policy import DEALER, DISPLAY
 from tdmanager.roles import has_role, user_roles
 
@@ -29,6 +30,7 @@ from . import clock as clock_engine
 from . import clockview, fees, labels, layouts, overview, penalties, receipts, selectors, signals
 from .house import HouseRules
 from .models import BlindStructure, ChipSet, DisplayScreen, Entry, LedgerRow, Person, RegulatorGrant, Tournament, TournamentTemplate, WaitingStart
+from .people_search import masked_document
 from .serializers import MAX_STACK, PersonSerializer, TournamentSerializer, at_most
 from .services import cashier, lifecycle, oversight, people, privacy, setup, streaming
 from .services import changes as change_service
@@ -59,7 +61,7 @@ def dashboard(request):
     if policy.regulator_only(held, "tournament", "GET"):  # ROLE-01: only what he was given
         granted = RegulatorGrant.objects.filter(user=request.user).values("tournament_id")
         tournaments, recent = tournaments.filter(pk__in=granted), recent.filter(pk__in=granted)
-    recent = recent[:10]
+    recent = Paged(request, recent, per_page=10, param="ended", anchor="ended")  # a season's events, ten a page
     rows = []
     for t in tournaments:
         counts = {s: 0 for s, _l in Entry.STATUSES}
@@ -99,9 +101,23 @@ def receipt_pdf(request, number):
     return resp
 
 
+PEOPLE_FOUND = 200  # a search's answers: the person meant comes first, and a page of 50 shows them
+
+
 def people_page(request):
+    """Everyone, by last name, fifty a page with how many there are; ``?q=`` (two letters or
+    more) the people found, the person meant first (``people.search_people``). The page's script
+    reads the same page again as one types."""
+    query = " ".join(request.GET.get("q", "").split())[:100]
+    if len(query) >= 2:
+        rows = people.search_people(query, limit=PEOPLE_FOUND, reader=request.user)
+    else:
+        rows = Person.objects.order_by("last_name", "first_name", "pk")
+    paged = Paged(request, rows)
+    for p in paged:
+        p.masked_document = masked_document(p.document_id)
     # The search finds a document only for who reads whole numbers at the desk: the hint says so to him alone.
-    return render(request, "people.html", {"finds_by_document": has_role(request.user, *policy.DOCUMENT_READERS)})
+    return render(request, "people.html", {"finds_by_document": has_role(request.user, *policy.DOCUMENT_READERS), "paged": paged, "q": query})
 
 
 def structures_page(request):
@@ -532,7 +548,8 @@ def tournament_detail(request, pk):
         return redirect("tournament", pk=t.pk)
     entries = t.entries.select_related("person").order_by("number")
     totals = cashier.ledger_totals(t)
-    events = selectors.event_sentences(t.events.order_by("-id")[:50], t.currency)
+    events = Paged(request, t.events.order_by("-id"), param="events", anchor="event-log-section")  # newest first, 50 a page
+    events.rows = selectors.event_sentences(events.rows, t.currency)
     links = [link for answer in signals.ask(signals.page_links, tournament=t) for link in answer]
     fee_info = {"statutory_fee": fees.statutory_fee(t.buy_in), "fee_is_override": fees.is_override(t.buy_in, t.fee)}
     # FMT-02: a cancelled tournament's refunds not yet handed out at the desk.
