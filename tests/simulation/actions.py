@@ -21,6 +21,7 @@ from datetime import timedelta
 from decimal import Decimal
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.utils import timezone
 from PIL import Image
 
@@ -39,7 +40,7 @@ from tournaments import selectors as tsel
 from tournaments.formats.services import stackchoice
 from tournaments.house import HouseRules
 from tournaments.models import Clock, Entry, LedgerRow, Tournament, WaitingStart
-from tournaments.services import cashier, changes, clockctl, floor, lifecycle, logins, people, privacy, registration, setup
+from tournaments.services import cashier, changes, clockctl, floor, lifecycle, logins, people, privacy, registration, setup, staff
 from tournaments.services.events import Actor
 from tournaments.services.structures import ensure_builtin_structures
 
@@ -986,6 +987,43 @@ def lock_out_and_lift(world: World, rng) -> str:
         logins.lift_lockout(kind=row["kind"], username=row["username"], address=row["address"], actor=world.director)
     assert security.lockout(user.username, address) is None, f"{user.username} still locked out at {address} once lifted as listed"
     return f"{user.username} locked out at {address}, lifted: {', '.join(row['kind'] for row in listed)}"
+
+
+@action(weight=1)
+def staff_change(world: World, rng) -> str:
+    """The director on the staff page: adds a login (a dealer for the roster, a cashier), changes
+    the role of one he added, resets its password or disables it (each time with a device logged
+    in: that login ends) and enables it again; now and then he tries to disable or demote himself
+    while he is the room's last director, and the product refuses (last_director). The day's own
+    logins (its cashiers, its dealers) are left alone: the other actions use them."""
+    who = world.director
+    added = list(get_user_model().objects.filter(username__startswith="sim-staff-").order_by("pk"))
+    roll = rng.random()
+    if roll < 0.3 or not added:
+        role = rng.choice(["dealer", "dealer", "cashier", "floor"])
+        user, _password = staff.add_login(f"sim-staff-{world.seed % 1000}-{rng.randrange(10**6)}", role, actor=who)
+        return f"{user.username} added as {role}"
+    if roll < 0.4:
+        if len(tsel.staff_logins().filter(groups__name="director", is_active=True)) > 1:
+            raise Skip("another director is active: the day's director is not the last")
+        if rng.random() < 0.5:
+            staff.set_active(who.user.pk, False, actor=who)
+        else:
+            staff.set_role(who.user.pk, "floor", actor=who)
+        raise AssertionError("the last director was disabled or demoted")
+    user = rng.choice(added)
+    token, key = logins.issue_token(user, device=f"sim phone {rng.randrange(100)}", actor=Actor(user)) if user.is_active else (None, None)
+    if roll < 0.6:
+        role = rng.choice(["dealer", "cashier", "floor", "display"])
+        staff.set_role(user.pk, role, actor=who)
+        return f"{user.username} is now {role}"
+    if roll < 0.8:
+        staff.reset_password(user.pk, actor=who)
+        world.ended_keys += [key] if key else []
+        return f"{user.username}'s password reset"
+    staff.set_active(user.pk, not user.is_active, actor=who)
+    world.ended_keys += [key] if key else []
+    return f"{user.username} {'enabled' if not user.is_active else 'disabled'}"
 
 
 def bounty_awards(t) -> list[BountyAward]:

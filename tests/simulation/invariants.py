@@ -824,9 +824,19 @@ def lockouts_lift_as_listed(world: World) -> list[str]:
     return problems
 
 
+def the_room_keeps_a_director(world: World) -> list[str]:
+    """The staff page never leaves the room without an active director who can log in, and the
+    day's director is still one (the last director is neither disabled nor demoted)."""
+    director = type(world.director.user).objects.get(pk=world.director.user.pk)
+    if not (director.is_active and director.groups.filter(name="director").exists()):
+        return [f"the day's director {director.username} was disabled or demoted"]
+    return []
+
+
 INVARIANTS = [
     ended_logins_log_nobody_in,
     lockouts_lift_as_listed,
+    the_room_keeps_a_director,
     drawers_equal_their_rows,
     reconciliation_balances,
     bounty_money_is_accounted,
