@@ -237,12 +237,22 @@
   // "Last sales" and "My shift" are the server's: loaded with the page, after every
   // operation and when the tournament changes, so a reload loses nothing and every earlier
   // sale can still be reversed from here.
-  async function loadSales() {
-    const r = await api("cashier/sales/?" + (tid() ? "tournament=" + tid() + "&" : "") + "limit=15"); // none chosen: every tournament
+  // A long shift's earlier sales, fifteen at a time (``offset``); one more row than shown is
+  // asked for, to know whether there are earlier ones still.
+  const SALES = 15;
+  let salesFrom = 0;
+  async function loadSales(from) {
+    from = Math.max(0, from || 0);
+    const r = await api("cashier/sales/?" + (tid() ? "tournament=" + tid() + "&" : "") + "limit=" + (SALES + 1) + "&offset=" + from); // none chosen: every tournament
     if (!r.ok) return;
-    $("#sales").replaceChildren(...r.data.map(saleItem));
-    $("#no-sales").hidden = r.data.length > 0;
+    salesFrom = from;
+    $("#sales").replaceChildren(...r.data.slice(0, SALES).map(saleItem));
+    $("#no-sales").hidden = r.data.length > 0 || from > 0;
+    $("#sales-earlier").hidden = r.data.length <= SALES;
+    $("#sales-later").hidden = from === 0;
   }
+  $("#sales-earlier").addEventListener("click", () => loadSales(salesFrom + SALES));
+  $("#sales-later").addEventListener("click", () => loadSales(salesFrom - SALES));
 
   function saleItem(rec) {
     const li = document.createElement("li");

@@ -72,6 +72,12 @@ def query_limit(request, default: int, maximum: int = MAX_LIMIT) -> int:
     return default if value is None else value
 
 
+def query_offset(request) -> int:
+    """A list's ``?offset=`` outside pagination (the rows to skip, newest first: the earlier ones
+    of a long list), read the way the pagination reads it; 0 when absent."""
+    return _count_param(request, "offset", 0, MAX_OFFSET) or 0
+
+
 def query_choice(request, name: str, choices, default=None):
     """``?name=`` one of ``choices`` (the values the schema lists), ``default`` when absent; another is a 400."""
     raw = request.query_params.get(name)

@@ -1,6 +1,7 @@
 """The lists a season makes long are paged with their count: the people (and the person just
 created is on the last page, or found as one types), the tournaments that ended, the staff's
-logins, a tournament's event log. Fifty a page (ten for the ended tournaments), newest or by name."""
+logins, a tournament's event log; through the API, the event log and the desk's sales read page
+by page. Fifty a page (ten for the ended tournaments), newest or by name."""
 
 import re
 
@@ -9,7 +10,7 @@ from django.test import Client
 
 from tests.conftest import make_user
 from tournaments.models import Tournament, TournamentEvent
-from tournaments.services import people
+from tournaments.services import cashier, people
 
 pytestmark = pytest.mark.django_db
 
@@ -57,3 +58,16 @@ def test_the_ended_tournaments_the_staff_and_the_event_log_are_paged(director, m
     detail = page_of(director, f"/tournaments/{t.pk}/")
     assert len(names(detail, "event-log")) == 50 and "1–50 of 70" in detail
     assert len(names(page_of(director, f"/tournaments/{t.pk}/?events=2"), "event-log")) == 20
+
+
+def test_the_event_log_and_the_desks_sales_are_read_page_by_page_through_the_api(api, director, cashier_user, cashier_actor, make_tournament, make_person):
+    t = make_tournament(name="Long day")
+    sales = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor) for _ in range(20)]
+    newest_first = [s.row.receipt_number for s in reversed(sales)]
+    desk = api(cashier_user)
+    assert [r["receipt_number"] for r in desk.get(f"/api/v1/cashier/sales/?tournament={t.pk}&limit=15").json()] == newest_first[:15]
+    assert [r["receipt_number"] for r in desk.get(f"/api/v1/cashier/sales/?tournament={t.pk}&limit=15&offset=15").json()] == newest_first[15:]
+    log = [e["id"] for e in api(director).get(f"/api/v1/tournaments/{t.pk}/events/?limit=500").json()]
+    assert len(log) == 20
+    assert [e["id"] for e in api(director).get(f"/api/v1/tournaments/{t.pk}/events/?limit=10&offset=10").json()] == log[10:20]
+    assert api(director).get(f"/api/v1/tournaments/{t.pk}/events/?offset=-1").status_code == 400

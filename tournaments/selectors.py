@@ -282,13 +282,13 @@ def exchange_rates_of(day) -> list:
     return [latest[k] for k in sorted(latest)]
 
 
-def last_sales(user, tournament=None, limit: int = 15):
+def last_sales(user, tournament=None, limit: int = 15, offset: int = 0):
     """The desk's "Last sales": this cashier's latest ledger rows (of one tournament when
-    given), newest first, with the reversal that cancelled each, if any."""
+    given), newest first, with the reversal that cancelled each, if any; ``offset`` newest skipped."""
     qs = LedgerRow.objects.filter(cashier=user).select_related("person", "reverses", "reversed_by")
     if tournament is not None:
         qs = qs.filter(tournament=tournament)
-    return list(qs.order_by("-receipt_number")[:limit])
+    return list(qs.order_by("-receipt_number")[offset : offset + limit])
 
 
 # --- the refunds of a cancelled tournament (FMT-02): due at the desk until a cashier pays them ----

@@ -7,7 +7,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tdmanager.api import query_int, query_limit
+from tdmanager.api import query_int, query_limit, query_offset
 from tdmanager.roles import HasRole
 
 from .. import selectors
@@ -137,15 +137,18 @@ class ShiftView(APIView):
 
 class SalesView(APIView):
     """The signed-in cashier's last sales (``?tournament=`` one tournament; ``?limit=``, at most
-    50), newest first: the desk's "Last sales", reversible from there after a reload."""
+    50; ``?offset=`` the newest to skip, for the earlier ones), newest first: the desk's "Last
+    sales", reversible from there after a reload."""
 
     permission_classes = [HasRole]
 
-    @extend_schema(parameters=[OpenApiParameter("tournament", int), OpenApiParameter("limit", int)], responses=s.SaleSerializer(many=True))
+    @extend_schema(
+        parameters=[OpenApiParameter("tournament", int), OpenApiParameter("limit", int), OpenApiParameter("offset", int)], responses=s.SaleSerializer(many=True)
+    )
     def get(self, request):
         tid = query_int(request, "tournament")
         t = get_object_or_404(Tournament, pk=tid) if tid is not None else None
-        rows = selectors.last_sales(request.user, t, limit=query_limit(request, 15, maximum=50))
+        rows = selectors.last_sales(request.user, t, limit=query_limit(request, 15, maximum=50), offset=query_offset(request))
         return Response(s.SaleSerializer(rows, many=True, context={"request": request}).data)
 
 

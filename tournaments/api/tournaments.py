@@ -11,7 +11,7 @@ from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tdmanager.api import body_object, query_choice, query_int, query_limit
+from tdmanager.api import body_object, query_choice, query_int, query_limit, query_offset
 from tdmanager.errors import DomainError
 from tdmanager.policy import DISPLAY
 from tdmanager.roles import HasRole, user_roles
@@ -207,11 +207,18 @@ class TournamentViewSet(viewsets.ModelViewSet):
         rows = self.get_object().ledger.select_related("cashier", "reverses").order_by("receipt_number")
         return Response(s.LedgerRowSerializer(rows, many=True, context={"request": request}).data)  # the reader decides phone_url
 
-    @extend_schema(parameters=[OpenApiParameter("limit", int, description="newest first, 200 by default, at most 500")], responses=s.EventSerializer(many=True))
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("limit", int, description="newest first, 200 by default, at most 500"),
+            OpenApiParameter("offset", int, description="the newest rows to skip: a season's log read page by page"),
+        ],
+        responses=s.EventSerializer(many=True),
+    )
     @action(detail=True, methods=["get"], pagination_class=None)
     def events(self, request, pk=None):
         t = self.get_object()
-        rows = selectors.event_sentences(t.events.order_by("-id")[: query_limit(request, 200)], t.currency)
+        offset = query_offset(request)
+        rows = selectors.event_sentences(t.events.order_by("-id")[offset : offset + query_limit(request, 200)], t.currency)
         return Response(s.EventSerializer(rows, many=True).data)
 
     @extend_schema(responses=s.TournamentChangeSerializer(many=True))
