@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 from seating.models import CardRoom
 from tests.conftest import client_for, make_user
 from tournaments import eventlog
-from tournaments.models import TournamentEvent
+from tournaments.models import BrowserSession, TournamentEvent
 
 pytestmark = pytest.mark.django_db
 STAFF = "/api/v1/staff/"
@@ -90,7 +90,9 @@ def test_the_last_director_is_neither_disabled_nor_demoted_until_there_is_anothe
 def test_a_reset_password_ends_the_logins_sessions_and_tokens(director, cashier_user):
     session, token = session_of(cashier_user), token_of(cashier_user)
     assert session.get("/desk/").status_code == 200 and token.get("/api/v1/cashier/shift/").status_code == 200
+    assert BrowserSession.objects.filter(user=cashier_user).count() == 1  # listed on the devices page
     r = client_for(director).post(f"{STAFF}{cashier_user.pk}/password/", {}, format="json")
+    assert not BrowserSession.objects.filter(user=cashier_user).exists()  # no longer listed
     assert r.status_code == 200
     new = r.json()["password"]
     assert session.get("/desk/").status_code == 302  # back to the login page
@@ -109,6 +111,7 @@ def test_a_disabled_login_can_do_nothing_and_keeps_its_history_until_enabled(dir
     assert session.get("/api/v1/cashier/shift/").status_code in (401, 403)  # the API through the session
     assert token.get("/api/v1/cashier/shift/").status_code == 401  # the token
     assert not Client().login(username="carl", password="pw-carl")  # a new login
+    assert not BrowserSession.objects.filter(user=cashier_user).exists()
     assert TournamentEvent.objects.filter(action="auth.token.issued", payload__user="carl").exists()  # the history stays
     page.post("/staff/", {"op": "enable", "login": cashier_user.pk})
     assert session_of(cashier_user).get("/desk/").status_code == 200
@@ -123,3 +126,12 @@ def test_only_a_director_opens_the_staff_page_and_its_api(director, cashier_user
         assert client_for(user).get(STAFF).status_code == 403
         assert client_for(user).post(STAFF, {"username": "x", "role": "director"}, format="json").status_code == 403
     assert session_of(director).get("/staff/").status_code == 200
+
+
+def test_a_director_resetting_his_own_password_stays_logged_in_here_and_nowhere_else(director):
+    here, elsewhere = session_of(director), session_of(director)
+    here.get("/staff/"), elsewhere.get("/staff/")  # both browsers listed on the devices page
+    r = here.post("/staff/", {"op": "password", "login": director.pk, "password": "a-new-long-one"})
+    assert r.status_code == 302 and here.get("/staff/").status_code == 200
+    assert elsewhere.get("/staff/").status_code == 302
+    assert TournamentEvent.objects.filter(action="auth.session.ended").count() == 1  # the other browser only

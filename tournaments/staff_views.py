@@ -28,7 +28,7 @@ def _perform(request) -> tuple[str, str | None, str]:
         user = staff.set_role(login, post.get("role", ""), actor=actor)
         return _("%(username)s is now %(role)s.") % {"username": user.get_username(), "role": ROLE_LABELS[staff.role_of(user)]}, None, ""
     if op == "password":
-        user, shown = staff.reset_password(login, password=post.get("password", ""), actor=actor)
+        user, shown = staff.reset_password(login, password=post.get("password", ""), actor=actor, keep_session=request.session.session_key)
         if user.pk == request.user.pk:  # the director's own reset: this session stays, his others end
             update_session_auth_hash(request, user)
         return _("Password of %(username)s reset: its sessions and devices are logged out.") % {"username": user.get_username()}, shown, user.get_username()

@@ -2,6 +2,7 @@
 actions (``services.staff``), one call each. A password made by the product comes back once, in
 the answer to the call that made it."""
 
+from django.contrib.auth import update_session_auth_hash
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
@@ -95,7 +96,10 @@ class StaffLoginView(APIView):
                 )
             staff.set_role(pk, d["role"], actor=actor)
         elif op == "password":
-            _user, shown = staff.reset_password(pk, password=d["password"], actor=actor)
+            session = getattr(request, "session", None)  # a browser's own session kept, a token has none
+            user, shown = staff.reset_password(pk, password=d["password"], actor=actor, keep_session=session.session_key if session else None)
+            if session is not None and user.pk == request.user.pk:
+                update_session_auth_hash(request, user)
         else:
             staff.set_active(pk, op == "enable", actor=actor)
         data = login_data(get_object_or_404(selectors.staff_logins(), pk=pk))

@@ -190,6 +190,21 @@ def end_session(session_id: int, *, actor: Actor) -> dict:
     return {"user": row.user.get_username(), "name": name}
 
 
+def end_user_sessions(user, *, actor: Actor, reason: str, keep: str | None = None) -> int:
+    """Every browser ``user`` is logged in from logged out (its password reset, the login
+    disabled), but the session ``keep`` (a director resetting his own password keeps the one he
+    is using): deleted, so that it is no longer listed and its next request has no login. A step of
+    the staff page's service; a browser not yet recorded is logged out all the same by Django's
+    session auth hash (reset) or the inactive user it loads (disabled). How many, each logged."""
+    rows = list(BrowserSession.objects.filter(user=user).exclude(session_key=keep or ""))
+    store = import_module(settings.SESSION_ENGINE).SessionStore()
+    for row in rows:
+        store.delete(row.session_key)
+        log_event(None, Action.AUTH_SESSION_ENDED, actor, user=user.get_username(), name=browser_name(row.user_agent), reason=reason)
+    BrowserSession.objects.filter(pk__in=[row.pk for row in rows]).delete()
+    return len(rows)
+
+
 def connect_receivers() -> None:
     post_save.connect(revoke_when_disabled, sender=get_user_model(), dispatch_uid="tournaments-tokens-disabled")
     session_activity.connect(session_used, dispatch_uid="tournaments-browser-session-used")

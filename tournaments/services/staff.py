@@ -9,8 +9,10 @@ What dies with a password reset or a disabled login relies on Django's own mecha
 token service: a session stores the hash of the password it was opened with
 (``get_session_auth_hash``), so every session of the login ends at its next request once the
 password changes; an inactive user is never loaded from a session (``ModelBackend.get_user``)
-nor logs in; its API tokens are revoked here (``logins.revoke_user_tokens``) for a reset, and by
-``logins.revoke_when_disabled`` on the save that disables it. Nothing is deleted: the login's
+nor logs in. The browsers the devices page lists are logged out here as well
+(``logins.end_user_sessions``: no longer listed), and its API tokens revoked
+(``logins.revoke_user_tokens`` for a reset, ``logins.revoke_when_disabled`` on the save that
+disables it). Nothing is deleted: the login's
 history (the event log's rows, its receipts) stays, and enabling it again brings back no token.
 """
 
@@ -148,9 +150,10 @@ def set_role(user_id, role: str, *, actor: Actor):
 
 
 @service
-def reset_password(user_id, *, actor: Actor, password: str | None = None):
+def reset_password(user_id, *, actor: Actor, password: str | None = None, keep_session: str | None = None):
     """A new password for the login: ``(user, password)``, the password returned when made here
-    (to show once). Its sessions end (their hash no longer matches) and its API tokens are revoked."""
+    (to show once). Its browsers are logged out (``keep_session``: the one a director resetting his
+    own password is using) and its API tokens are revoked."""
     user = _locked(user_id)
     shown = None
     if password:
@@ -160,7 +163,8 @@ def reset_password(user_id, *, actor: Actor, password: str | None = None):
     user.set_password(password)
     user.save(update_fields=["password"])
     revoked = logins.revoke_user_tokens(user, reason="password", actor=actor)
-    log_event(None, Action.STAFF_PASSWORD_RESET, actor, login=user.pk, username=user.get_username(), tokens=revoked)
+    ended = logins.end_user_sessions(user, actor=actor, reason="password", keep=keep_session if actor.user and actor.user.pk == user.pk else None)
+    log_event(None, Action.STAFF_PASSWORD_RESET, actor, login=user.pk, username=user.get_username(), tokens=revoked, sessions=ended)
     return user, shown
 
 
@@ -175,5 +179,7 @@ def set_active(user_id, active: bool, *, actor: Actor):
         _refuse_last_director(user, _("The last director cannot be disabled: make another login a director first."))
     user.is_active = bool(active)
     user.save(update_fields=["is_active"])  # disabled: logins.revoke_when_disabled revokes its tokens
+    if not active:
+        logins.end_user_sessions(user, actor=actor, reason="disabled")
     log_event(None, Action.STAFF_LOGIN_ENABLED if active else Action.STAFF_LOGIN_DISABLED, actor, login=user.pk, username=user.get_username())
     return user
