@@ -34,6 +34,7 @@ def test_the_staff_page_in_italian(browser_page):
         page.get_by_role("button", name="Disattiva carl").click()
     expect(page.locator("ul.messages")).to_contain_text("Utenza carl disattivata")
     expect(page.get_by_role("button", name="Riattiva carl")).to_be_visible()
+    assert problems(page, "staff, a login disabled") == []
     with page.expect_navigation():
         page.get_by_role("button", name="Disattiva boss").click()
     expect(page.locator("ul.messages")).to_contain_text("L'ultimo direttore non può essere disattivato")
