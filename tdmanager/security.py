@@ -331,14 +331,27 @@ def _reserve_pair(username, at, now: float) -> bool:
     _uncount(reserved)  # the turns past the limit are the lock-outs', not this counter's
     lock = _pair_lock(username, at)
     if lock is None:
-        # The turns are out but no lock-out names the next one: the cache let the lock go (a
-        # full cache evicts keys one by one) and kept the counter. Without this the username
-        # would be refused here until the counter expires; instead one attempt a check's time
-        # gets its turn, and its failure locks the username again.
-        return cache.add(f"{_pair(username, at)}:turn:lost", 1, _CHECK_SECONDS)
+        return _lost_lock_turn(_pair(username, at), now)
     if now < lock[0]:  # the last numbered turn is still being checked, or locked out
         return False
     return cache.add(f"{_pair(username, at)}:turn:{lock[1]}", 1, _CHECK_SECONDS)
+
+
+def _lost_lock_turn(pair: str, now: float) -> bool:
+    """The turns are out but no lock-out names the next one. For a moment that is the last
+    numbered turn between taking its number and setting the lock: refused. Should it last a
+    password check's time, the cache let the lock go (a full cache evicts keys one by one) and
+    kept the counter, and without a turn the username would be refused here until the counter
+    expired (hours): one attempt then gets a turn, and its failure locks the username again."""
+    seen = pair + ":lockless"
+    since = cache.get(seen)
+    if since is None:
+        cache.add(seen, now, 2 * _CHECK_SECONDS)
+        return False
+    if now - since < _CHECK_SECONDS:
+        return False
+    cache.delete(seen)  # the next lockless spell is timed from its own start
+    return cache.add(f"{pair}:turn:lost:{since}", 1, _CHECK_SECONDS)
 
 
 def _count(key: str, timeout: int) -> int:

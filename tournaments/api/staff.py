@@ -60,7 +60,7 @@ class StaffView(APIView):
 
     permission_classes = [HasRole]
 
-    @extend_schema(parameters=[OpenApiParameter("q", str, required=False)], responses=OpenApiTypes.OBJECT)
+    @extend_schema(operation_id="v1_staff_list", parameters=[OpenApiParameter("q", str, required=False)], responses=OpenApiTypes.OBJECT)
     def get(self, request):
         pager = BoundedLimitOffsetPagination()
         rows = pager.paginate_queryset(selectors.staff_logins(request.query_params.get("q", "")), request, view=self)

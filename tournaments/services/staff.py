@@ -84,11 +84,14 @@ def _locked(user_id) -> object:
 
 def _directors():
     """The active logins that are directors, locked: two directors demoting each other at once
-    are served one after the other, and the second finds he is the last."""
+    are served one after the other, and the second finds he is the last. Their rows are locked
+    first (PostgreSQL locks no rows of a DISTINCT query, and a join to the groups repeats them:
+    the ids are chosen in a subquery), then read again: once the lock was waited for, this
+    statement sees what the other committed."""
     User = get_user_model()
-    return list(
-        User.objects.select_for_update().filter(Q(groups__name=DIRECTOR) | Q(is_superuser=True), is_active=True).distinct().values_list("pk", flat=True)
-    )
+    director = Q(groups__name=DIRECTOR) | Q(is_superuser=True)
+    list(User.objects.select_for_update().filter(pk__in=User.objects.filter(director).values("pk"), is_active=True).values_list("pk", flat=True))
+    return sorted(set(User.objects.filter(director, is_active=True).values_list("pk", flat=True)))
 
 
 def _refuse_last_director(user, what: str) -> None:
