@@ -207,6 +207,22 @@ def test_a_large_upload_is_still_looked_at_for_nul_characters(client, director):
     assert r.status_code == 400 and r.json()["code"] == "nul_character"
 
 
+def import_layout_file(port, token, body: bytes) -> bytes:
+    """The answer to a layout file's import sent whole, its length declared, over a socket."""
+    sock = connect(port)
+    sock.sendall(
+        head(
+            "/api/v1/screen-layouts/import/",
+            f"Authorization: Token {token}",
+            "Content-Type: application/json",
+            f"Content-Length: {len(body)}",
+            "Connection: close",
+        )
+        + body
+    )
+    return until_closed(sock, timeout=8)
+
+
 def test_what_a_large_body_was_parsed_into_is_freed_with_its_request(server, director, monkeypatch):
     """A layout file's megabytes of text, held by REST framework's request, view and answer (which
     refer to one another), are freed when the request ends, not when the cycle collector happens
@@ -235,18 +251,7 @@ def test_what_a_large_body_was_parsed_into_is_freed_with_its_request(server, dir
     token = issue_token(director, device="test")[1]
     gc.disable()
     try:
-        sock = connect(server)
-        sock.sendall(
-            head(
-                "/api/v1/screen-layouts/import/",
-                f"Authorization: Token {token}",
-                "Content-Type: application/json",
-                f"Content-Length: {len(body)}",
-                "Connection: close",
-            )
-            + body
-        )
-        answer = until_closed(sock, timeout=8)
+        answer = import_layout_file(server, token, body)
         assert answer.startswith(b"HTTP/1.1 201"), answer[:400]
         assert len(held) == 1 and held[0]() is None, "the request and its parsed body outlived it"
     finally:
@@ -272,16 +277,5 @@ def test_a_file_while_another_is_read_is_refused_busy_unread(server, director):
             answer = until_closed(sock, timeout=4)  # the head alone: no byte of the body was sent
             assert answer.startswith(b"HTTP/1.1 503") and b'"code": "busy"' in answer and b"in questo momento" in answer, answer[:400]
     body = b'{"file": {}, "name": "' + b"x" * length + b'"}'  # read now: refused for what it is
-    sock = connect(server)
-    sock.sendall(
-        head(
-            "/api/v1/screen-layouts/import/",
-            f"Authorization: Token {token}",
-            "Content-Type: application/json",
-            f"Content-Length: {len(body)}",
-            "Connection: close",
-        )
-        + body
-    )
-    answer = until_closed(sock, timeout=8)
+    answer = import_layout_file(server, token, body)
     assert answer.startswith(b"HTTP/1.1 400"), answer[:400]

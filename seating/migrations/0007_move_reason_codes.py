@@ -2,7 +2,7 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-    """The engine's reasons are stored as codes and parameters (issue #14): put into words in
+    """The engine's reasons are stored as codes and parameters: put into words in
     the reader's language when shown. Older slips keep their English sentence in ``reason``."""
 
     dependencies = [

@@ -1,4 +1,4 @@
-"""Shipped breaks say which chips they remove, not an English sentence (issue #14).
+"""Shipped breaks say which chips they remove, not an English sentence.
 
 The shipped structures carried English notes ("Color up the T100 chips"), shown as typed on
 every page whatever the reader's language. They now carry ``removes_denominations`` and the
