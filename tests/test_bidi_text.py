@@ -263,19 +263,15 @@ def test_every_format_refuses_them_in_the_names_it_shows(actor, make_tournament,
     from tournaments.services import setup
 
     t = make_tournament()
+
+    def multiday_event(name, label):
+        money = {"buy_in": Decimal(100), "fee": Decimal(10), "starting_stack": 30000}
+        return multiday.create_event(name=name, flights=[{"label": label}], day2_start_at=None, structure=structure, actor=actor, **money)
+
     calls = {
         "name": [
             lambda: series.schedule_daily(None, None, structure=structure, starting_stack=30000, actor=actor, name=SPOOF),
-            lambda: multiday.create_event(
-                name=SPOOF,
-                flights=[{"label": "1A"}],
-                day2_start_at=None,
-                buy_in=Decimal(100),
-                fee=Decimal(10),
-                starting_stack=30000,
-                structure=structure,
-                actor=actor,
-            ),
+            lambda: multiday_event(SPOOF, "1A"),
             lambda: common.open_event(
                 name=SPOOF,
                 start_at=None,
@@ -290,18 +286,7 @@ def test_every_format_refuses_them_in_the_names_it_shows(actor, make_tournament,
             lambda: timed.create_qualifier_group(name=SPOOF, final=t, qualifiers=[], actor=actor),
             lambda: setup.save_template(t, name=SPOOF, actor=actor),
         ],
-        "flights": [
-            lambda: multiday.create_event(
-                name="Main",
-                flights=[{"label": "1\u202eA"}],
-                day2_start_at=None,
-                buy_in=Decimal(100),
-                fee=Decimal(10),
-                starting_stack=30000,
-                structure=structure,
-                actor=actor,
-            )
-        ],
+        "flights": [lambda: multiday_event("Main", "1\u202eA")],
         "label": [
             lambda: stackchoice.add_stack_option(t, label="Deep\u2066", buy_in=Decimal(100), fee=Decimal(10), chips=50000, actor=actor, override_reason="more")
         ],
