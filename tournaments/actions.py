@@ -22,6 +22,8 @@ class Action(models.TextChoices):
     STAFF_PASSWORD_RESET = "staff.password.reset", _("Staff login's password reset")
     STAFF_LOGIN_DISABLED = "staff.login.disabled", _("Staff login disabled")
     STAFF_LOGIN_ENABLED = "staff.login.enabled", _("Staff login enabled")
+    # --- imports (people, structures, payout tables, league results) ---------------------------
+    IMPORT_DONE = "import.done", _("Sheet imported")
     # --- cashier -------------------------------------------------------------------------
     CASHIER_ADDON_SOLD = "cashier.addon.sold", _("Add-on sold")
     CASHIER_REBUY_DECLARED = "cashier.rebuy.declared", _("Rebuy declared")

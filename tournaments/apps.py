@@ -9,6 +9,7 @@ class TournamentsConfig(AppConfig):
         # Imported here, once every app's models are loaded: these modules read them.
         from tdmanager import authentication, backup, idempotency, realtime, roles, security
 
+        from . import imports_people  # noqa: F401  (registers the people's import and export)
         from .models import DeviceToken, IdempotencyRecord
         from .phone import phone_index
         from .selectors import granted_to_regulator

@@ -175,6 +175,7 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.STAFF_PASSWORD_RESET: _("%(actor)s reset the password of %(username)s: its sessions and devices are logged out"),
     A.STAFF_LOGIN_DISABLED: _("%(actor)s disabled the login %(username)s"),
     A.STAFF_LOGIN_ENABLED: _("%(actor)s enabled the login %(username)s again"),
+    A.IMPORT_DONE: _("%(actor)s imported %(file)s (%(kind)s): %(created)s added, %(updated)s updated, %(unchanged)s already in, %(left_out)s left out"),
     A.CASHIER_RECEIPTS_LOST_IN_RESTORE: _("After a restore, receipts %(first)s to %(last)s are skipped: they may have been printed before it"),
     A.TOURNAMENTS_DISPLAY_TOKEN_REVOKED: _("%(actor)s revoked the link of the lobby screen %(screen)s"),
     A.TOURNAMENTS_DISPLAY_TOKEN_ROTATED: _("%(actor)s gave the lobby screen %(screen)s a new link"),

@@ -80,6 +80,10 @@ class Person(models.Model):
     phone = models.CharField(_("phone"), max_length=40, blank=True)
     document_id = models.CharField(_("identity document"), max_length=60, blank=True)
     notes = models.TextField(_("notes"), blank=True)
+    birth_date = models.DateField(_("date of birth"), null=True, blank=True)
+    # When the player signed the room's privacy notice (the consent to keep his data), as the
+    # room recorded it; brought in with the people from the room's former records.
+    privacy_consent = models.DateField(_("privacy consent given on"), null=True, blank=True)
     banned = models.BooleanField(_("banned"), default=False)
     banned_reason = models.CharField(_("ban reason"), max_length=200, blank=True)
     # The player asked not to be found by name on the public seat lookup (its answer and the
@@ -101,10 +105,13 @@ class Person(models.Model):
         return self.full_name
 
     def save(self, *args, **kwargs):
+        self.fold_search_text()
+        super().save(*args, **kwargs)
+
+    def fold_search_text(self) -> None:
         self.search_text = " ".join(  # folded as the search folds what is typed: no case, no accents
             fold(p) for p in (self.first_name, self.last_name, self.nickname, national(self.phone), self.email) if p
         )
-        super().save(*args, **kwargs)
 
     @property
     def stored_name(self):
@@ -403,6 +410,21 @@ class Entry(models.Model):
     def awaits_transfer(self) -> bool:
         """REG-02: a bank-transfer booking not yet confirmed as cleared by the cashier."""
         return self.status == self.RESERVED and self.channel == self.TRANSFER_CHANNEL and self.funds_cleared_at is None
+
+
+class ImportFile(models.Model):
+    """A sheet uploaded to be imported, kept from its preview to the director's confirmation (so
+    every web process can serve the next step); emptied when imported, deleted a day after."""
+
+    kind = models.CharField(max_length=20)
+    filename = models.CharField(max_length=200)
+    data = models.BinaryField()
+    mapping = models.JSONField(default=list, blank=True)
+    options = models.JSONField(default=dict, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+    imported_at = models.DateTimeField(null=True, blank=True)
+    result = models.JSONField(default=dict, blank=True)
 
 
 class Alternate(models.Model):

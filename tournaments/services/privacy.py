@@ -75,6 +75,8 @@ def person_data(person: Person) -> dict:
             "phone": person.phone,
             "document_id": person.document_id,
             "notes": person.notes,
+            "birth_date": person.birth_date.isoformat() if person.birth_date else None,
+            "privacy_consent": person.privacy_consent.isoformat() if person.privacy_consent else None,
             "created_at": _iso(person.created_at),
             "hide_from_lookup": person.hide_from_lookup,
         },
@@ -215,6 +217,7 @@ def _pseudonymise(person: Person) -> None:
         setattr(person, name, "")
     person.first_name, person.last_name = pseudonym(person.pk)
     person.banned_reason = ""
+    person.birth_date = person.privacy_consent = None
     person.hide_from_lookup = True
     person.save()
     # A payee is the winner's name as registered (payouts refuses any other): the rows that pay

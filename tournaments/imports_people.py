@@ -1,0 +1,305 @@
+"""The people of a room's former records, in and out (``tournaments.importing``'s "people").
+
+A row is the same person as one stored when it names the same identity document, or the same
+first and last name (no case, no accents) with the same date of birth, e-mail or phone: that
+person is updated with the cells that differ (an empty cell changes nothing), or unchanged. A
+row that shares a document, an e-mail, a phone, or a name with someone it is not shown to be
+is a possible duplicate, as the desk's check would say (``services.people.possible_duplicates``
+matches the same keys): it is left out unless the director imports it as a new person. Two
+rows of one file that are one person: the second is a possible duplicate of the first.
+
+Bans come in as bans (with their reason; an import never lifts one: that is a director's act
+on the person's page), the privacy consent as its date, a cell that starts a formula as the
+text it is.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from . import importing
+from . import people_search as ranking
+from .actions import Action
+from .importing import CREATED, DUPLICATE, REFUSED, UNCHANGED, UPDATED, Column, Refused
+from .models import Person
+from .person_text import clean_text
+from .services.events import log_events
+from .services.privacy import is_erased
+
+TEXT_FIELDS = ("last_name", "first_name", "nickname", "phone", "email", "document_id", "notes", "banned_reason")
+COMPARED = (*TEXT_FIELDS, "birth_date", "privacy_consent", "banned", "hide_from_lookup")
+
+
+def _key(text: str) -> str:
+    return importing.fold(text)
+
+
+class PeopleImporter(importing.Importer):
+    kind = "people"
+    title = gettext_noop("People")
+    columns = (
+        Column("last_name", gettext_noop("Last name"), ("cognome", "surname", "lastname", "family name"), required=True),
+        Column("first_name", gettext_noop("First name"), ("nome", "firstname", "given name")),
+        Column("nickname", gettext_noop("Nickname"), ("soprannome", "alias", "nick")),
+        Column("phone", gettext_noop("Phone"), ("telefono", "cellulare", "cell", "mobile", "tel", "phone number", "numero di telefono")),
+        Column("email", gettext_noop("Email"), ("e-mail", "mail", "posta elettronica", "email address", "indirizzo email")),
+        Column(
+            "document_id", gettext_noop("Identity document"), ("documento", "document", "n documento", "numero documento", "documento di identita", "id number")
+        ),
+        Column("birth_date", gettext_noop("Date of birth"), ("data di nascita", "nato il", "birth date", "birthdate", "dob", "birthday")),
+        Column("notes", gettext_noop("Notes"), ("note", "comments", "commenti")),
+        Column("banned", gettext_noop("Banned"), ("escluso", "bannato", "bandito", "autoescluso", "ban", "barred")),
+        Column("banned_reason", gettext_noop("Ban reason"), ("motivo esclusione", "motivo", "motivo del ban", "reason")),
+        Column("privacy_consent", gettext_noop("Privacy consent"), ("consenso privacy", "consenso", "privacy", "consent", "gdpr", "consenso gdpr")),
+        Column("hide_from_lookup", gettext_noop("Hidden from the seat lookup"), ("nascosto nella ricerca posti", "nascosto", "hidden")),
+    )
+
+    def parse(self, cells: dict, options: dict) -> dict:
+        values = {}
+        for name in TEXT_FIELDS:
+            if name in cells:
+                raw = importing.cell_text(cells[name])
+                limit = Person._meta.get_field(name).max_length
+                if limit and len(raw) > limit:
+                    raise Refused(_("%(field)s is longer than %(n)s characters.") % {"field": self.label(name), "n": limit})
+                try:
+                    values[name] = clean_text(raw, one_line=name != "notes")
+                except ValidationError as exc:
+                    raise Refused(_("%(field)s: %(e)s") % {"field": self.label(name), "e": " ".join(exc.messages)}) from None
+        values.setdefault("first_name", "")
+        if not values.get("last_name"):
+            raise Refused(_("The last name is missing."))
+        if values.get("email"):
+            try:
+                validate_email(values["email"])
+            except ValidationError:
+                raise Refused(_("E-mail: “%(value)s” is not an e-mail address.") % {"value": values["email"][:60]}) from None
+        if "birth_date" in cells:
+            born = importing.cell_date(cells["birth_date"], self.label("birth_date"))
+            if born is not None and not (dt.date(1900, 1, 1) <= born <= dt.date.today()):
+                raise Refused(_("Date of birth: %(value)s is not a plausible date.") % {"value": born.strftime("%d/%m/%Y")})
+            values["birth_date"] = born
+        if "privacy_consent" in cells:
+            values["privacy_consent"] = self._consent(cells["privacy_consent"])
+        if "banned" in cells:
+            values["banned"] = importing.cell_bool(cells["banned"], self.label("banned"))
+            if values["banned"] and not values.get("banned_reason"):
+                values["banned_reason"] = gettext_noop("Banned in the room's former records")
+        if "hide_from_lookup" in cells:
+            values["hide_from_lookup"] = importing.cell_bool(cells["hide_from_lookup"], self.label("hide_from_lookup"))
+        return values
+
+    def _consent(self, value):
+        """The consent's date; a "yes" without one is today's (the day the room brings it in)."""
+        try:
+            if importing.cell_bool(value, "") is True:
+                return dt.date.today()
+            return None
+        except Refused:
+            return importing.cell_date(value, self.label("privacy_consent"))
+
+    # -- comparing with what is stored ------------------------------------------------------
+
+    def plan(self, rows, options):
+        index = _Index(Person.objects.all())
+        seen = _Index([])
+        for row in rows:
+            if row.status == REFUSED:
+                continue
+            v = row.values
+            same, looks = index.match(v)
+            earlier, _looks = seen.match(v)
+            if earlier or _looks:
+                first = (earlier or _looks)[0]
+                row.status = DUPLICATE
+                row.matches = [(None, f"{first.first_name} {first.last_name}".strip(), _("row %(n)s of this file") % {"n": first.line})]
+            elif len(same) == 1:
+                person = same[0]
+                row.target = person
+                row.changes = _changes(person, v)
+                row.status = UPDATED if row.changes else UNCHANGED
+            elif not same and _only_by_name(looks) and not _changes(looks[0][0], v) and not _contradicts(looks[0][0], v):
+                row.target, row.status = looks[0][0], UNCHANGED  # the same name and nothing new: the one already in
+            elif same or looks:
+                row.status = DUPLICATE
+                row.matches = [(p.pk, p.display_name, by) for p, by in (looks or [(p, _("several people")) for p in same])][:5]
+            else:
+                row.status = CREATED
+            seen.add(_Pending(row))
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def write(self, rows, options, actor) -> dict:
+        created, updated = [], []
+        for row in rows:
+            if row.status == CREATED:
+                p = Person(**_fields(row.values))
+                p.fold_search_text()  # as save() does: bulk_create below does not call it
+                created.append(p)
+            elif row.status == UPDATED:
+                person = Person.objects.select_for_update().get(pk=row.target.pk)
+                for name, (_old, new) in row.changes.items():
+                    setattr(person, name, new)
+                person.save()
+                updated.append((person, row.changes))
+        created = Person.objects.bulk_create(created, batch_size=500)  # the keys come back (PostgreSQL, SQLite ≥ 3.35)
+        events = [
+            (
+                Action.PEOPLE_PERSON_CHANGED,
+                {
+                    "person": p.pk,
+                    "fields": ", ".join(changes),
+                    "changes": {k: {"old": _shown(o), "new": _shown(n)} for k, (o, n) in changes.items() if k != "document_id"},
+                    "document_changed": "document_id" in changes,
+                },
+            )
+            for p, changes in updated
+        ]
+        events += [(Action.PEOPLE_PERSON_CREATED, {"person": p.pk, "name": p.full_name, "imported": True}) for p in created]
+        if events:  # each person's own line, as the desk writes it: his access log and his erasure read them
+            log_events(None, actor, events)
+        return {"people": len(created) + len(updated)}
+
+    def export(self, options):
+        headers = [c.label for c in self.columns]
+        rows = []
+        for p in Person.objects.order_by("last_name", "first_name", "id").iterator(chunk_size=2000):
+            if is_erased(p):
+                continue
+            rows.append(
+                [
+                    p.last_name,
+                    p.first_name,
+                    p.nickname,
+                    p.phone,
+                    p.email,
+                    p.document_id,
+                    p.birth_date,
+                    p.notes,
+                    _("yes") if p.banned else _("no"),
+                    p.banned_reason if p.banned else "",
+                    p.privacy_consent,
+                    _("yes") if p.hide_from_lookup else _("no"),
+                ]
+            )
+        return headers, rows
+
+    def export_name(self, options):
+        return _("people")
+
+
+def _fields(values: dict) -> dict:
+    out = {k: v for k, v in values.items() if k in COMPARED and v not in (None,)}
+    if not out.get("banned"):
+        out.pop("banned_reason", None)
+    return out
+
+
+def _shown(value):
+    return value.isoformat() if isinstance(value, dt.date) else value
+
+
+def _changes(person: Person, values: dict) -> dict:
+    """What the row changes: each cell that is given and differs (an empty cell keeps the stored
+    value; a ban is brought in, never lifted; the reason only with a ban)."""
+    out = {}
+    for name in COMPARED:
+        if name not in values:
+            continue
+        new, old = values[name], getattr(person, name)
+        if new in (None, "") or new == old:
+            continue
+        if name == "banned" and not new:
+            continue
+        if name == "banned_reason" and not (values.get("banned") or person.banned):
+            continue
+        if name == "hide_from_lookup" and not new:
+            continue  # a player's own choice to be hidden is not undone by an old sheet
+        out[name] = (old, new)
+    if "banned_reason" in out and person.banned and "banned" not in out:
+        del out["banned_reason"]  # a stored ban keeps the reason it was given
+    return out
+
+
+class _Pending:
+    """A row of the file as the index reads a person."""
+
+    def __init__(self, row):
+        v = row.values
+        self.pk, self.line = None, row.line
+        self.first_name, self.last_name = v.get("first_name", ""), v.get("last_name", "")
+        self.document_id, self.email, self.phone = v.get("document_id", ""), v.get("email", ""), v.get("phone", "")
+        self.birth_date = v.get("birth_date")
+        self.display_name = f"{self.first_name} {self.last_name}".strip()
+
+
+class _Index:
+    """People by each key the duplicate check compares, in memory: one read for the whole file."""
+
+    def __init__(self, people):
+        self.by_doc, self.by_email, self.by_phone, self.by_name = {}, {}, {}, {}
+        for p in people:
+            self.add(p)
+
+    def add(self, p):
+        if p.document_id:
+            self.by_doc.setdefault(ranking.document_key(p.document_id), []).append(p)
+        if p.email:
+            self.by_email.setdefault(p.email.strip().lower(), []).append(p)
+        number = ranking.national(p.phone or "")
+        if len(number) >= ranking.MIN_LOCAL_PHONE:
+            self.by_phone.setdefault(number, []).append(p)
+        if p.last_name:
+            self.by_name.setdefault((_key(p.first_name), _key(p.last_name)), []).append(p)
+
+    def match(self, v: dict):
+        """(the people this row is, the look-alikes it is not shown to be with what they share)."""
+        doc = ranking.document_key(v.get("document_id", "")) if v.get("document_id") else ""
+        email = (v.get("email") or "").strip().lower()
+        number = ranking.national(v.get("phone") or "")
+        number = number if len(number) >= ranking.MIN_LOCAL_PHONE else ""
+        name = (_key(v.get("first_name", "")), _key(v.get("last_name", "")))
+        same = {}
+        for p in self.by_doc.get(doc, ()) if doc else ():
+            same[id(p)] = p
+        for p in self.by_name.get(name, ()):
+            if (
+                (v.get("birth_date") and p.birth_date == v["birth_date"])
+                or (email and (p.email or "").lower() == email)
+                or (number and ranking.national(p.phone or "") == number)
+            ):
+                if not (doc and p.document_id and ranking.document_key(p.document_id) != doc):  # two documents: two people
+                    same[id(p)] = p
+        looks = {}
+        for key, table, by in (
+            (doc, self.by_doc, _("same document")),
+            (email, self.by_email, _("same e-mail")),
+            (number, self.by_phone, _("same phone")),
+            (name, self.by_name, _("same name")),
+        ):
+            if key:
+                for p in table.get(key, ()):
+                    if id(p) not in same:
+                        looks.setdefault(id(p), (p, by))
+        return list(same.values()), list(looks.values())
+
+
+def _only_by_name(looks) -> bool:
+    return len(looks) == 1 and all(isinstance(p, Person) for p, _by in looks) and looks[0][1] == _("same name")
+
+
+def _contradicts(person: Person, v: dict) -> bool:
+    """A key the row gives that the stored person holds otherwise: two people of one name."""
+    if v.get("birth_date") and person.birth_date and v["birth_date"] != person.birth_date:
+        return True
+    if v.get("document_id") and person.document_id and ranking.document_key(v["document_id"]) != ranking.document_key(person.document_id):
+        return True
+    return False
+
+
+PEOPLE = importing.register(PeopleImporter())

@@ -1,0 +1,137 @@
+"""Imports: a sheet's accepted rows written all together, or nothing.
+
+``run_import`` is the one action behind the import page, the API and the management commands:
+it takes the imports' lock (two imports run one after the other, so a person is not created
+twice by two directors importing the same file), compares the file with what is stored under
+that lock, refuses the whole file when a row is refused (unless told to leave the refused rows
+out), writes the rest in the same transaction and logs one event with the counts.
+"""
+
+from datetime import timedelta
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tdmanager.errors import DomainError, ValidationFailed
+from tdmanager.sheets import SheetError
+from tdmanager.transactions import service
+
+from .. import importing
+from ..actions import Action
+from ..models import ImportFile, Sequence
+from .events import Actor, log_event
+
+#: how long an uploaded sheet waits for its confirmation
+KEPT_FOR = timedelta(days=1)
+#: refusals listed in an answer (the whole list is the refused rows' file)
+LISTED = 200
+
+
+def _lock() -> None:
+    Sequence.objects.get_or_create(name="imports")
+    Sequence.objects.select_for_update().get(name="imports")
+
+
+def check_kind(kind: str) -> importing.Importer:
+    importer = importing.get(kind)
+    if importer is None:
+        raise ValidationFailed("bad_kind", _("Unknown kind of import."), field="kind")
+    return importer
+
+
+def preview(kind: str, data: bytes, filename: str, *, mapping=None, options=None) -> importing.Preview:
+    """What importing the file would do (reads only); refusals as ``ValidationFailed``."""
+    check_kind(kind)
+    try:
+        return importing.preview(kind, data, filename, mapping=mapping, options=options)
+    except SheetError as exc:
+        raise ValidationFailed(exc.code, exc.detail, field="file") from None
+    except importing.Refused as exc:
+        raise ValidationFailed("bad_mapping", exc.reason, field="mapping") from None
+
+
+def refusals(p: importing.Preview) -> list[dict]:
+    return [{"row": r.line, "reason": r.reason} for r in p.refused()[:LISTED]]
+
+
+@service
+def run_import(
+    kind: str, data: bytes, filename: str, *, actor: Actor, mapping=None, options=None, skip_refused: bool = False, accept_duplicates: bool = False
+) -> importing.Preview:
+    """Import the file: every accepted row, or nothing.
+
+    Refused rows refuse the whole file (409 ``rows_refused``, listing them) unless
+    ``skip_refused``; possible duplicates are left out unless ``accept_duplicates`` (then created
+    as new, as the desk does when told "it is another person"). A file whose every row is
+    already in changes nothing and succeeds."""
+    importer = check_kind(kind)
+    _lock()
+    p = preview(kind, data, filename, mapping=mapping, options=options)
+    refused = p.refused()
+    if refused and not skip_refused:
+        raise DomainError(
+            "rows_refused",
+            _("%(n)s rows are refused: nothing was imported. Correct them, or import leaving them out.") % {"n": len(refused)},
+            refused=refusals(p),
+            counts=p.counts(),
+        )
+    if accept_duplicates:
+        for row in p.rows:
+            if row.status == importing.DUPLICATE:
+                row.status = importing.CREATED
+    accepted = [r for r in p.rows if r.status in (importing.CREATED, importing.UPDATED)]
+    summary = importer.write(accepted, p.options, actor) if accepted else {}
+    counts = p.counts()
+    log_event(
+        None,
+        Action.IMPORT_DONE,
+        actor,
+        kind=kind,
+        file=filename[:200],
+        created=counts[importing.CREATED],
+        updated=counts[importing.UPDATED],
+        unchanged=counts[importing.UNCHANGED],
+        left_out=counts[importing.DUPLICATE] + counts[importing.REFUSED],
+        **summary,
+    )
+    return p
+
+
+# --- the file kept between the preview and the confirmation ---------------------------------
+
+
+@service
+def keep_file(kind: str, data: bytes, filename: str, *, actor: Actor, options=None) -> ImportFile:
+    """Keep an uploaded sheet for its preview; files older than a day go (they hold people's data)."""
+    check_kind(kind)
+    ImportFile.objects.filter(created_at__lt=timezone.now() - KEPT_FOR).delete()
+    return ImportFile.objects.create(kind=kind, filename=filename[:200], data=data, options=options or {}, created_by=actor.user)
+
+
+@service
+def set_mapping(upload: ImportFile, mapping: list[str]) -> ImportFile:
+    upload = ImportFile.objects.select_for_update().get(pk=upload.pk)
+    upload.mapping = mapping
+    upload.save(update_fields=["mapping"])
+    return upload
+
+
+@service
+def import_kept(upload: ImportFile, *, actor: Actor, skip_refused=False, accept_duplicates=False) -> importing.Preview:
+    """Import a kept sheet as its preview showed it; its bytes are let go once it is in."""
+    upload = ImportFile.objects.select_for_update().get(pk=upload.pk)
+    if upload.imported_at is not None:
+        raise DomainError("already_imported", _("This file has already been imported."))
+    p = run_import(
+        upload.kind,
+        bytes(upload.data),
+        upload.filename,
+        actor=actor,
+        mapping=upload.mapping or None,
+        options=upload.options,
+        skip_refused=skip_refused,
+        accept_duplicates=accept_duplicates,
+    )
+    upload.imported_at, upload.data, upload.result = timezone.now(), b"", p.counts()
+    upload.save(update_fields=["imported_at", "data", "result"])
+    return p
