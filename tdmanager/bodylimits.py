@@ -6,11 +6,11 @@ Most routes take a small body: an API call's JSON, a page's form. Anyone may sen
 login, the token endpoint and the public pages before any login is checked, so the small limits
 are what an anonymous client can make a process hold. Two routes take files, for the staff: an
 image for the lobby screens (``IMAGE_FILE``, the figure the layouts service refuses past) and a
-layout file exported by another room (``LAYOUT_FILE``). Their limits leave ``MULTIPART_ROOM``
+layout file exported by another room (``LAYOUT_FILE``), a sheet to import (``SHEET_FILE``). Their limits leave ``MULTIPART_ROOM``
 for what a form adds around the file (boundaries, the part heads, the other fields).
 
 The limits themselves are settings (docs/operating.md, "Request bodies"): ``TDM_BODY_JSON``,
-``TDM_BODY_FORM``, ``TDM_BODY_IMAGE``, ``TDM_BODY_LAYOUT``; Django's ``DATA_UPLOAD_MAX_MEMORY_SIZE``
+``TDM_BODY_FORM``, ``TDM_BODY_IMAGE``, ``TDM_BODY_LAYOUT``, ``TDM_BODY_SHEET``; Django's ``DATA_UPLOAD_MAX_MEMORY_SIZE``
 is the largest of them. Kept free of Django imports at module level: the
 settings module reads the figures below.
 """
@@ -21,14 +21,15 @@ from functools import lru_cache
 
 IMAGE_FILE = 5 * 1024 * 1024  # an image for the lobby screens (tournaments.services.layouts)
 LAYOUT_FILE = 8 * 1024 * 1024  # an exported layout, its images inside (base64 PNGs)
+SHEET_FILE = 10 * 1024 * 1024  # a sheet to import (tdmanager.sheets): 100,000 people are about 12 MB as CSV, 5 as XLSX
 MULTIPART_ROOM = 64 * 1024  # a form's own bytes around its file
 #: a request with a body larger than this (a file: the small limits are below it) is followed by
 #: a collection of reference cycles, which frees what it was parsed into (``tdmanager.asgi``)
 COLLECT_AFTER = 1024 * 1024
 
-JSON, FORM, IMAGE, LAYOUT = "json", "form", "image", "layout"
+JSON, FORM, IMAGE, LAYOUT, SHEET = "json", "form", "image", "layout", "sheet"
 
-#: One file (an image upload, a layout import) read at a time in a process: its body, what it is
+#: One file (an image upload, a layout import, a sheet) read at a time in a process: its body, what it is
 #: parsed into and its decodes are what costs memory. The web app takes the turn before it reads
 #: such a body and refuses the next one 503 ``busy`` at once, unread (``tdmanager.asgi``); served
 #: otherwise (the test client, a WSGI server), the view takes it (``file_turn``).
@@ -61,7 +62,7 @@ def file_turn(held: bool = False):
 def takes_file(kind: str, declared: int, chunked: bool) -> bool:
     """Whether a request's body is a file's: on a file route, over ``COLLECT_AFTER`` or sent in
     chunks of no declared length (a small form on the layouts page, a delete, a GET is not)."""
-    return kind in (IMAGE, LAYOUT) and (chunked or declared > COLLECT_AFTER)
+    return kind in (IMAGE, LAYOUT, SHEET) and (chunked or declared > COLLECT_AFTER)
 
 
 #: The routes (URL names) that take more than the small limits; every other takes JSON under
@@ -71,6 +72,9 @@ ROUTES = {
     "api-screen-images": IMAGE,
     "api-screen-layout-import": LAYOUT,
     "screen-layouts": LAYOUT,
+    "imports-upload": SHEET,
+    "api-import": SHEET,
+    "api-import-preview": SHEET,
 }
 
 
@@ -84,7 +88,13 @@ def limit(kind: str) -> int | None:
     """The most bytes a body of this kind may have (None: no limit, as Django's setting allows)."""
     from django.conf import settings
 
-    return {JSON: settings.TDM_BODY_JSON, FORM: settings.TDM_BODY_FORM, IMAGE: settings.TDM_BODY_IMAGE, LAYOUT: settings.TDM_BODY_LAYOUT}[kind]
+    return {
+        JSON: settings.TDM_BODY_JSON,
+        FORM: settings.TDM_BODY_FORM,
+        IMAGE: settings.TDM_BODY_IMAGE,
+        LAYOUT: settings.TDM_BODY_LAYOUT,
+        SHEET: settings.TDM_BODY_SHEET,
+    }[kind]
 
 
 @lru_cache(maxsize=4096)

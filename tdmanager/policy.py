@@ -79,6 +79,9 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "api-staff-login": {"GET": D},
     "api-staff-login-op": {"POST": D},  # a login's role, password, disabled or enabled
     "api-login-lockouts": {"GET": D},  # staff login lock-outs (tdmanager.security)
+    "api-import-preview": {"POST": D},  # a sheet's preview: people, a structure, a payout table, league results
+    "api-import": {"POST": D},  # the sheet imported: all its accepted rows or nothing
+    "api-export": {"GET": D},  # the same kinds as a sheet (people: personal data, a director's)
     "api-login-lockout-lift": {"POST": D},
     "schema": {"GET": ANYONE},  # the API's shape is public (it is in the source); data is not
     "api-docs": {"GET": ANYONE},
@@ -301,6 +304,11 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "screen-image": {"GET": ANYONE},  # a logo or sponsor image the product re-encoded, shown by every screen
     "displays": {"GET": DF, "POST": D},  # the lobby screens and their rotation (changes: the screens API, director; POST: a screen's link revoked or renewed)
     "staff": {"GET": D, "POST": D},  # the staff page: logins, roles, passwords, disabled
+    "imports": {"GET": D},  # what can be brought in and taken out
+    "imports-upload": {"GET": D, "POST": D},  # a kind's import page: upload, and its export
+    "imports-preview": {"GET": D, "POST": D},  # an uploaded sheet's mapping, preview and confirmation
+    "imports-refused": {"GET": D},  # its refused rows, to fix
+    "imports-export": {"GET": D},
     "login-lockouts": {"GET": D, "POST": D},  # staff login lock-outs: a director lifts one
     "devices": {"GET": LOGGED_IN, "POST": LOGGED_IN},  # the devices logged in through the API: one's own, a director's every user's
     "floor-tools": {"GET": DF},

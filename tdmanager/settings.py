@@ -281,14 +281,15 @@ TDM_INCOMPLETE_PER_ADDRESS = max(1, envint("TDM_INCOMPLETE_PER_ADDRESS", 50))
 # as it passes the limit (sent chunked). The small ones are all an anonymous client can reach (the
 # login, the token endpoint, the public pages): an API call's JSON and a page's form. The staff's
 # file uploads: an image for the screens (5 MB, the layouts service's figure) and a layout file
-# (8 MB), each with room for the form around it.
+# (8 MB) and a sheet to import (10 MB), each with room for the form around it.
 TDM_BODY_JSON = max(1024, envint("TDM_BODY_JSON", 1024 * 1024))
 TDM_BODY_FORM = max(1024, envint("TDM_BODY_FORM", 1024 * 1024))
 TDM_BODY_IMAGE = max(1024, envint("TDM_BODY_IMAGE", bodylimits.IMAGE_FILE + bodylimits.MULTIPART_ROOM))
 TDM_BODY_LAYOUT = max(1024, envint("TDM_BODY_LAYOUT", bodylimits.LAYOUT_FILE + bodylimits.MULTIPART_ROOM))
+TDM_BODY_SHEET = max(1024, envint("TDM_BODY_SHEET", bodylimits.SHEET_FILE + bodylimits.MULTIPART_ROOM))
 # Django's own ceiling is the largest of them: each route's limit is checked before anything
 # reads the body, so Django never refuses what a route allows (and reads an upload whole).
-DATA_UPLOAD_MAX_MEMORY_SIZE = max(TDM_BODY_JSON, TDM_BODY_FORM, TDM_BODY_IMAGE, TDM_BODY_LAYOUT)
+DATA_UPLOAD_MAX_MEMORY_SIZE = max(TDM_BODY_JSON, TDM_BODY_FORM, TDM_BODY_IMAGE, TDM_BODY_LAYOUT, TDM_BODY_SHEET)
 # Seconds a web pool thread keeps its database connection between requests (0: a new SQLite
 # connection, or one from PostgreSQL's pool, per request). TDM_WEB_SQLITE_KEEP: its old name.
 TDM_WEB_DB_KEEP = max(0, envint("TDM_WEB_DB_KEEP", os.getenv("TDM_WEB_SQLITE_KEEP", "60")))

@@ -35,9 +35,9 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
-from . import csvsafe
+from . import bodylimits, csvsafe
 
-MAX_FILE = 10 * 1024 * 1024  # 100,000 people of a dozen columns take about 12 MB as CSV
+MAX_FILE = bodylimits.SHEET_FILE
 MAX_UNPACKED = 200 * 1024 * 1024  # an XLSX's parts, unpacked
 MAX_ROWS = 100_000
 SEPARATORS = (";", ",", "\t", "|")

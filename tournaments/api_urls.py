@@ -6,6 +6,7 @@ from rest_framework.routers import DefaultRouter
 
 from . import api as tapi
 from . import oversight_api
+from .api import imports as imports_api
 from .api import layouts as layouts_api
 
 router = DefaultRouter()
@@ -71,6 +72,9 @@ urlpatterns = [
     path("staff/", tapi.StaffView.as_view(), name="api-staff"),
     path("staff/<int:pk>/", tapi.StaffLoginView.as_view(), name="api-staff-login"),
     path("staff/<int:pk>/<slug:op>/", tapi.StaffLoginView.as_view(), name="api-staff-login-op"),
+    path("imports/<slug:kind>/preview/", imports_api.ImportPreviewView.as_view(), name="api-import-preview"),
+    path("imports/<slug:kind>/", imports_api.ImportView.as_view(), name="api-import"),
+    path("exports/<slug:kind>/", imports_api.ExportView.as_view(), name="api-export"),
     path("auth/lockouts/", oversight_api.LoginLockoutsView.as_view(), name="api-login-lockouts"),
     path("auth/lockouts/lift/", oversight_api.LiftLockoutView.as_view(), name="api-login-lockout-lift"),
     path("tournaments/<int:pk>/regulators/", oversight_api.RegulatorsView.as_view(), name="api-regulators"),

@@ -138,6 +138,10 @@ class Importer:
 
     # -- what each kind writes -------------------------------------------------------------
 
+    def option_choices(self, name: str) -> list[tuple[str, str]] | None:
+        """The values an option may take, with their labels (a list the page offers); None: typed."""
+        return None
+
     def check_options(self, options: dict) -> dict:
         """The options cleaned (refused with ``Refused``); none by default."""
         return {}

@@ -1,7 +1,8 @@
 """The people of a room's former records, in and out (``tournaments.importing``'s "people").
 
-A row is the same person as one stored when it names the same identity document, or the same
-first and last name (no case, no accents) with the same date of birth, e-mail or phone: that
+A row is the same person as one stored when it names the same first and last name (no case, no
+accents) with the same identity document, date of birth, e-mail or phone, and no other document
+or date of birth: that
 person is updated with the cells that differ (an empty cell changes nothing), or unchanged. A
 row that shares a document, an e-mail, a phone, or a name with someone it is not shown to be
 is a possible duplicate, as the desk's check would say (``services.people.possible_duplicates``
@@ -32,6 +33,7 @@ from .services.events import log_events
 from .services.privacy import is_erased
 
 TEXT_FIELDS = ("last_name", "first_name", "nickname", "phone", "email", "document_id", "notes", "banned_reason")
+FOLDED = ("last_name", "first_name", "email")  # compared without case or accents
 COMPARED = (*TEXT_FIELDS, "birth_date", "privacy_consent", "banned", "hide_from_lookup")
 
 
@@ -130,7 +132,8 @@ class PeopleImporter(importing.Importer):
                 row.matches = [(p.pk, p.display_name, by) for p, by in (looks or [(p, _("several people")) for p in same])][:5]
             else:
                 row.status = CREATED
-            seen.add(_Pending(row))
+            if row.status == CREATED:  # a new person: a later row that is him is a duplicate of this one
+                seen.add(_Pending(row))
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -214,6 +217,8 @@ def _changes(person: Person, values: dict) -> dict:
         new, old = values[name], getattr(person, name)
         if new in (None, "") or new == old:
             continue
+        if name in FOLDED and _key(new) == _key(old):
+            continue  # "ROSSI" for "Rossi", "anna@club.it" for "Anna@Club.it": the stored spelling stays
         if name == "banned" and not new:
             continue
         if name == "banned_reason" and not (values.get("banned") or person.banned):
@@ -265,16 +270,15 @@ class _Index:
         number = number if len(number) >= ranking.MIN_LOCAL_PHONE else ""
         name = (_key(v.get("first_name", "")), _key(v.get("last_name", "")))
         same = {}
-        for p in self.by_doc.get(doc, ()) if doc else ():
-            same[id(p)] = p
         for p in self.by_name.get(name, ()):
-            if (
-                (v.get("birth_date") and p.birth_date == v["birth_date"])
+            shared = (
+                (doc and p.document_id and ranking.document_key(p.document_id) == doc)
+                or (v.get("birth_date") and p.birth_date == v["birth_date"])
                 or (email and (p.email or "").lower() == email)
                 or (number and ranking.national(p.phone or "") == number)
-            ):
-                if not (doc and p.document_id and ranking.document_key(p.document_id) != doc):  # two documents: two people
-                    same[id(p)] = p
+            )
+            if shared and not _contradicts(p, v):  # two documents or two birth dates: two people of one name
+                same[id(p)] = p
         looks = {}
         for key, table, by in (
             (doc, self.by_doc, _("same document")),

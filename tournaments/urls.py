@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import layout_views, live, live_seats, oversight_views, phone, public_info, staff_views, views
+from . import import_views, layout_views, live, live_seats, oversight_views, phone, public_info, staff_views, views
 
 urlpatterns = [
     path("live/time/", live.live_time, name="live-time"),
@@ -34,6 +34,11 @@ urlpatterns = [
     path("screens/layouts/export/", layout_views.layout_export, name="screen-layout-export"),
     path("screens/images/<str:digest>.png", live.screen_image, name="screen-image"),
     path("staff/", staff_views.staff_page, name="staff"),
+    path("imports/", import_views.imports_page, name="imports"),
+    path("imports/<slug:kind>/", import_views.upload_page, name="imports-upload"),
+    path("imports/<slug:kind>/<int:pk>/", import_views.preview_page, name="imports-preview"),
+    path("imports/<slug:kind>/<int:pk>/refused.<slug:fmt>", import_views.refused_rows, name="imports-refused"),
+    path("exports/<slug:kind>.<slug:fmt>", import_views.export, name="imports-export"),
     path("logins/", oversight_views.login_lockouts_page, name="login-lockouts"),
     path("devices/", oversight_views.devices_page, name="devices"),
     path("tournaments/<int:pk>/floor/", views.floor_page, name="floor-tools"),

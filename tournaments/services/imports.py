@@ -7,11 +7,13 @@ that lock, refuses the whole file when a row is refused (unless told to leave th
 out), writes the rest in the same transaction and logs one event with the counts.
 """
 
+import contextlib
 from datetime import timedelta
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tdmanager import bodylimits
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.sheets import SheetError
 from tdmanager.transactions import service
@@ -135,3 +137,46 @@ def import_kept(upload: ImportFile, *, actor: Actor, skip_refused=False, accept_
     upload.imported_at, upload.data, upload.result = timezone.now(), b"", p.counts()
     upload.save(update_fields=["imported_at", "data", "result"])
     return p
+
+
+@contextlib.contextmanager
+def reading_sheet(request):
+    """Held while ``request`` reads a sheet, from before its body is read to its preview: one file
+    at a time in a process (``bodylimits.file_turn``, as the layouts' images), another refused
+    503 ``busy`` at once."""
+    try:
+        with bodylimits.file_turn(held=request.META.get(bodylimits.TURN_HELD, False)):
+            yield
+    except bodylimits.Busy:
+        raise DomainError("busy", _("Another file is being read at this moment: try again in a moment."), field="file", status=503) from None
+
+
+def preview_data(p: importing.Preview, *, rows: int = 1000) -> dict:
+    """A preview as the API answers it: the counts, the mapping, and the rows that are not unchanged."""
+    importer = importing.get(p.kind)
+    shown = [r for r in p.rows if r.status != importing.UNCHANGED][:rows]
+    return {
+        "kind": p.kind,
+        "headers": p.headers,
+        "mapping": p.mapping,
+        "fields": [{"field": c.field, "label": _(c.label), "required": c.required} for c in importer.columns],
+        "counts": p.counts(),
+        "rows": [
+            {
+                "row": r.line,
+                "status": r.status,
+                "reason": r.reason,
+                "changes": {k: {"old": _plain(o), "new": _plain(n)} for k, (o, n) in r.changes.items()},
+                "matches": [{"id": pk, "name": name, "by": by} for pk, name, by in r.matches],
+            }
+            for r in shown
+        ],
+    }
+
+
+def _plain(value):
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    if isinstance(value, (bool, int, str)) or value is None:
+        return value
+    return str(value)

@@ -1,0 +1,274 @@
+"""People brought in from a room's spreadsheet, as a director has them: Excel's Italian CSV
+(semicolons, Windows-1252 or UTF-8 with its mark), comma CSV, XLSX; Italian or English headers;
+dates as dd/mm/yyyy; phones with spaces and +39. The preview's categories, duplicates by each key
+the desk's check compares, all or nothing, twice changes nothing, the round trip, formula cells,
+bans and consent, the page, the API and the management commands."""
+
+import datetime as dt
+import io
+
+import openpyxl
+import pytest
+from django.core.management import call_command
+from django.test import Client
+from rest_framework.test import APIClient
+
+from tests.conftest import client_for
+from tournaments.models import Person, TournamentEvent
+from tournaments.services import imports
+
+pytestmark = pytest.mark.django_db
+
+ITALIAN_HEADER = "Cognome;Nome;Soprannome;Telefono;Email;Documento;Data di nascita;Note;Escluso;Motivo esclusione;Consenso privacy\r\n"
+
+
+def italian_csv(*lines: str, encoding="cp1252") -> bytes:
+    text = ITALIAN_HEADER + "".join(line + "\r\n" for line in lines)
+    data = text.encode(encoding)
+    return b"\xef\xbb\xbf" + data if encoding == "utf-8" else data
+
+
+def xlsx(rows) -> bytes:
+    book = openpyxl.Workbook()
+    sheet = book.active
+    for row in rows:
+        sheet.append(row)
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def people():
+    return {(p.last_name, p.first_name): p for p in Person.objects.all()}
+
+
+def test_an_italian_excel_csv_in_windows_1252_comes_in_with_its_dates_phones_bans_and_consent(actor):
+    data = italian_csv(
+        "Rossi;Niccolò;Nico;+39 333 123 4567;nico@esempio.it;CA1234567;03/02/1980;Tavolo fisso;no;;12/01/2024",
+        "Bianchi;Anna;;0521 23 45 67;;;;;sì;Autoesclusione;sì",
+    )
+    p = imports.preview("people", data, "soci.csv")
+    assert p.counts()["created"] == 2 and p.counts()["refused"] == 0
+    imports.run_import("people", data, "soci.csv", actor=actor)
+    rossi, bianchi = people()["Rossi", "Niccolò"], people()["Bianchi", "Anna"]
+    assert (rossi.nickname, rossi.phone, rossi.email, rossi.document_id) == ("Nico", "+39 333 123 4567", "nico@esempio.it", "CA1234567")
+    assert rossi.birth_date == dt.date(1980, 2, 3) and rossi.privacy_consent == dt.date(2024, 1, 12) and not rossi.banned
+    assert bianchi.banned and bianchi.banned_reason == "Autoesclusione" and bianchi.privacy_consent == dt.date.today()
+    assert Client().get  # the desk finds them by the phone's national number
+    from tournaments.services.people import search_people
+
+    assert [x.pk for x in search_people("333 1234")] == [rossi.pk]
+
+
+def test_utf8_with_its_mark_a_comma_csv_in_english_and_an_xlsx_read_alike(actor):
+    utf8 = italian_csv("Verdi;Gianluca;;;;;;;;;", encoding="utf-8")
+    comma = b"Last name,First name,Phone,Date of birth\r\nNeri,Carla,+39 347 000 1111,1975-06-30\r\n"
+    book = xlsx([["COGNOME", "nome", "Data di Nascita", "Telefono"], ["Gialli", "Ugo", dt.datetime(1990, 5, 17), 3471234567]])
+    for data, name in ((utf8, "a.csv"), (comma, "b.csv"), (book, "c.xlsx")):
+        assert imports.run_import("people", data, name, actor=actor).counts()["created"] == 1
+    got = people()
+    assert got["Verdi", "Gianluca"].first_name == "Gianluca"  # "ù" read from UTF-8, the mark not in the first header
+    assert got["Neri", "Carla"].birth_date == dt.date(1975, 6, 30) and got["Neri", "Carla"].phone == "+39 347 000 1111"
+    assert got["Gialli", "Ugo"].birth_date == dt.date(1990, 5, 17) and got["Gialli", "Ugo"].phone == "3471234567"
+
+
+def test_the_preview_sorts_each_row_and_names_the_refused_ones_by_their_row(actor, make_person):
+    same = make_person("Mario", "Rossi", phone="+39 333 111 2222")
+    Person.objects.filter(pk=same.pk).update(birth_date=dt.date(1970, 1, 1))
+    make_person("Luca", "Bruni", document_id="AB123")
+    data = italian_csv(
+        "Rossi;Mario;;+39 333 111 2222;;;01/01/1970;;;;",  # 2: the same person, nothing new
+        "Rossi;Mario;Il Baffo;;;;01/01/1970;;;;",  # 3: the same (name and birth date), a nickname added
+        "Verdi;Sara;;;sara@x;;;;;;",  # 4: refused: no e-mail
+        "Bianco;Ettore;;;;ab 123;;;;;",  # 5: the document of Luca Bruni: a possible duplicate
+        "Nuovo;Nome;;;;;31/02/1990;;;;",  # 6: refused: no such date
+        ";Senza;;;;;;;;;",  # 7: refused: no last name
+        "Nuovo;Davvero;;;;;;;;;",  # 8: created
+    )
+    p = imports.preview("people", data, "soci.csv")
+    by_row = {r.line: r for r in p.rows}
+    assert by_row[2].status == "unchanged"
+    assert by_row[3].status == "updated" and by_row[3].changes == {"nickname": ("", "Il Baffo")}
+    assert by_row[4].status == "refused" and "sara@x" in by_row[4].reason
+    assert by_row[5].status == "duplicate" and by_row[5].matches[0][1] == "Luca Bruni" and by_row[5].matches[0][2] == "same document"
+    assert by_row[6].status == "refused" and "31/02/1990" in by_row[6].reason
+    assert by_row[7].status == "refused" and by_row[7].reason == "The last name is missing."
+    assert by_row[8].status == "created"
+    assert p.counts() == {"created": 1, "updated": 1, "unchanged": 1, "duplicate": 1, "refused": 3}
+
+
+@pytest.mark.parametrize(
+    ("stored", "row", "by"),
+    [
+        ({"document_id": "CA 999 ZZ"}, "Altro;Nome;;;;ca999zz;;;;;", "same document"),
+        ({"phone": "333 444 5555"}, "Altro;Nome;;+39 333-444-5555;;;;;;;", "same phone"),
+        ({"email": "Anna@Club.it"}, "Altro;Nome;;;anna@club.it;;;;;;", "same e-mail"),
+        ({}, "Rossi;Anna;;;;;02/02/1982;;;;", "same name"),  # the same name, born another day: another Anna Rossi?
+    ],
+)
+def test_a_possible_duplicate_is_found_by_each_key_and_left_out_unless_accepted(actor, make_person, stored, row, by):
+    anna = make_person("Anna", "Rossi", **stored)
+    Person.objects.filter(pk=anna.pk).update(birth_date=dt.date(1981, 1, 1))
+    data = italian_csv(row)
+    p = imports.preview("people", data, "a.csv")
+    assert p.rows[0].status == "duplicate" and p.rows[0].matches[0][0] == anna.pk and p.rows[0].matches[0][2] == by
+    imports.run_import("people", data, "a.csv", actor=actor)
+    assert Person.objects.count() == 1  # left out
+    imports.run_import("people", data, "a.csv", actor=actor, accept_duplicates=True)
+    assert Person.objects.count() == 2
+
+
+def test_the_same_name_with_the_same_birth_date_phone_or_email_is_the_person_updated(actor, make_person):
+    anna = make_person("Anna", "Rossi", email="anna@club.it")
+    p = imports.preview("people", italian_csv("ROSSI;anna;;+39 340 1;ANNA@club.it;;;;;;"), "a.csv")
+    assert p.rows[0].status == "updated" and p.rows[0].target.pk == anna.pk and p.rows[0].changes == {"phone": ("", "+39 340 1")}
+
+
+def test_two_rows_of_one_file_that_are_one_person_bring_in_one(actor):
+    p = imports.preview("people", italian_csv("Rossi;Anna;;;a@b.it;;;;;;", "Rossi;Anna;;;a@b.it;;;;;;"), "a.csv")
+    assert [r.status for r in p.rows] == ["created", "duplicate"] and "row 2" in p.rows[1].matches[0][2]
+
+
+def test_a_refused_row_in_the_middle_leaves_nothing_written(actor):
+    data = italian_csv("Uno;A;;;;;;;;;", "Due;B;;;non-una-mail;;;;;;", "Tre;C;;;;;;;;;")
+    events = TournamentEvent.objects.count()
+    with pytest.raises(Exception) as refused:
+        imports.run_import("people", data, "a.csv", actor=actor)
+    assert refused.value.code == "rows_refused" and refused.value.extra["refused"] == [{"row": 3, "reason": refused.value.extra["refused"][0]["reason"]}]
+    assert Person.objects.count() == 0 and TournamentEvent.objects.count() == events
+    imports.run_import("people", data, "a.csv", actor=actor, skip_refused=True)
+    assert sorted(Person.objects.values_list("last_name", flat=True)) == ["Tre", "Uno"]
+
+
+def test_importing_the_same_file_twice_changes_nothing(actor):
+    data = italian_csv("Rossi;Niccolò;Nico;+39 333 123 4567;nico@esempio.it;CA1;03/02/1980;;sì;Debiti;12/01/2024", "Solo;Nome;;;;;;;;;")
+    imports.run_import("people", data, "a.csv", actor=actor)
+    before = list(Person.objects.order_by("pk").values())
+    again = imports.run_import("people", data, "a.csv", actor=actor)
+    assert again.counts() == {"created": 0, "updated": 0, "unchanged": 2, "duplicate": 0, "refused": 0}
+    assert list(Person.objects.order_by("pk").values()) == before
+
+
+def test_an_import_brings_a_ban_in_but_never_lifts_one(actor, make_person):
+    banned = make_person("Ugo", "Neri", document_id="X1")
+    Person.objects.filter(pk=banned.pk).update(banned=True, banned_reason="Rissa")
+    p = imports.run_import("people", italian_csv("Neri;Ugo;;;;X1;;;no;;"), "a.csv", actor=actor)
+    assert p.rows[0].status == "unchanged"
+    banned.refresh_from_db()
+    assert banned.banned and banned.banned_reason == "Rissa"
+
+
+def test_a_cell_that_starts_a_formula_is_stored_as_text_and_exported_as_text(actor):
+    book = xlsx([["Cognome", "Nome", "Note"], ["Rossi", "Anna", '=HYPERLINK("http://x","clic")'], ["Verdi", "=1+1", "@SUM(A1)"]])
+    imports.run_import("people", book, "a.xlsx", actor=actor)
+    got = people()
+    assert got["Rossi", "Anna"].notes == '=HYPERLINK("http://x","clic")' and got["Verdi", "=1+1"].notes == "@SUM(A1)"
+    api = client_for(actor.user)
+    csv_text = api.get("/api/v1/exports/people/?format_type=csv").content.decode("utf-8-sig")
+    assert "'=HYPERLINK" in csv_text and "'@SUM(A1)" in csv_text and "'=1+1" in csv_text
+    sheet = openpyxl.load_workbook(io.BytesIO(api.get("/api/v1/exports/people/?format_type=xlsx").content)).active
+    cells = [c for row in sheet.iter_rows() for c in row if isinstance(c.value, str) and c.value.startswith(("=", "@"))]
+    assert len(cells) == 3 and all(c.data_type == "s" for c in cells)
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_an_export_imported_into_an_empty_room_gives_the_same_people(actor, fmt, settings):
+    data = italian_csv(
+        "Rossi;Niccolò;Nico;+39 333 123 4567;nico@esempio.it;CA1234567;03/02/1980;Riga uno;no;;12/01/2024",
+        "Bianchi;Anna;;;;;;;sì;Autoesclusione;",
+        'D\'Amico;Léa;"=cmd";;;;;;;;',
+    )
+    imports.run_import("people", data, "a.csv", actor=actor)
+    Person.objects.filter(last_name="Bianchi").update(hide_from_lookup=True)
+    fields = (
+        "last_name",
+        "first_name",
+        "nickname",
+        "phone",
+        "email",
+        "document_id",
+        "birth_date",
+        "notes",
+        "banned",
+        "banned_reason",
+        "privacy_consent",
+        "hide_from_lookup",
+    )
+    before = sorted(Person.objects.values_list(*fields))
+    exported = client_for(actor.user).get(f"/api/v1/exports/people/?format_type={fmt}").content
+    Person.objects.all().delete()
+    assert imports.run_import("people", exported, f"people.{fmt}", actor=actor).counts()["created"] == 3
+    assert sorted(Person.objects.values_list(*fields)) == before
+
+
+def test_the_page_reads_maps_previews_and_imports_with_a_refused_rows_file(director, settings):
+    page = Client()
+    page.force_login(director)
+    data = b"Surname;Given;Mail\r\nRossi;Anna;anna@x.it\r\nVerdi;Ugo;bad\r\n"
+    upload = io.BytesIO(data)
+    upload.name = "club.csv"
+    r = page.post("/imports/people/", {"file": upload})
+    assert r.status_code == 302
+    preview = r["Location"]
+    html = page.get(preview).content.decode()
+    assert "Preview of club.csv" in html and 'value="first_name"' in html
+    # "Given" is no header the import knows: the director reads it as the first name
+    page.post(preview, {"op": "mapping", "column": ["last_name", "first_name", "email"]})
+    html = page.get(preview).content.decode()
+    assert "Ugo" in html and "bad" in html and "1 row is refused" in html
+    refused = page.get(preview + "refused.csv").content.decode("utf-8-sig")
+    assert refused.splitlines()[0] == "Row,Reason,Surname,Given,Mail" and refused.splitlines()[1].startswith("3,")
+    r = page.post(preview, {"op": "import"})
+    assert Person.objects.count() == 0  # refused rows: nothing
+    page.post(preview, {"op": "import", "skip_refused": "1"})
+    assert list(Person.objects.values_list("first_name", "last_name", "email")) == [("Anna", "Rossi", "anna@x.it")]
+    assert "is imported" in page.get(preview).content.decode()
+
+
+def test_only_a_director_imports_or_exports(cashier_user, floor_user):
+    for user in (cashier_user, floor_user):
+        api = client_for(user)
+        assert api.get("/api/v1/exports/people/?format_type=csv").status_code == 403
+        page = Client()
+        page.force_login(user)
+        assert page.get("/imports/people/").status_code == 403
+    assert APIClient().post("/api/v1/imports/people/preview/", {}).status_code in (401, 403)
+
+
+def test_the_api_previews_imports_and_refuses_with_the_rows(director):
+    api = client_for(director)
+    good, bad = io.BytesIO(b"Cognome;Nome\r\nRossi;Anna\r\n"), io.BytesIO(b"Cognome;Nome;Email\r\nRossi;Anna;x\r\n")
+    good.name, bad.name = "a.csv", "b.csv"
+    r = api.post("/api/v1/imports/people/preview/", {"file": good}, format="multipart")
+    assert r.status_code == 200 and r.json()["counts"]["created"] == 1 and r.json()["mapping"] == ["last_name", "first_name"]
+    r = api.post("/api/v1/imports/people/", {"file": bad}, format="multipart")
+    assert r.status_code == 409 and r.json()["code"] == "rows_refused" and r.json()["refused"][0]["row"] == 2
+    good.seek(0)
+    r = api.post("/api/v1/imports/people/", {"file": good}, format="multipart")
+    assert r.status_code == 201 and r.json()["counts"]["created"] == 1
+    odd = io.BytesIO(b"%PDF-1.4 a document, not a sheet")
+    odd.name = "x.pdf"
+    r = api.post("/api/v1/imports/people/preview/", {"file": odd}, format="multipart")
+    assert r.status_code == 400 and r.json()["code"] == "bad_format" and r.json()["field"] == "file"
+    r = api.post("/api/v1/imports/people/preview/", {"file": io.BytesIO(b"a"), "mapping": "[1]"}, format="multipart")
+    assert r.status_code == 400 and r.json()["field"] in ("mapping", "file")
+    assert api.post("/api/v1/imports/nothing/preview/", {}, format="multipart").json()["code"] == "bad_kind"
+
+
+def test_the_commands_dry_run_refuse_skip_and_say_so_by_their_exit(tmp_path, director, capsys):
+    path = tmp_path / "soci.csv"
+    path.write_bytes(italian_csv("Uno;A;;;;;;;;;", "Due;B;;;x;;;;;;"))
+    with pytest.raises(SystemExit) as dry:
+        call_command("import_people", str(path), "--dry-run")
+    out = capsys.readouterr().out
+    assert dry.value.code == 1 and "row 3:" in out and "dry run: nothing was written" in out and Person.objects.count() == 0
+    with pytest.raises(SystemExit) as refused:
+        call_command("import_people", str(path))
+    assert refused.value.code == 1 and Person.objects.count() == 0
+    call_command("import_people", str(path), "--skip-refused")
+    assert Person.objects.count() == 1
+    call_command("import_people", str(path), "--skip-refused")  # already in: a success that changes nothing
+    assert Person.objects.count() == 1 and "unchanged: 1" in capsys.readouterr().out
+    out_file = tmp_path / "people.xlsx"
+    call_command("export_people", str(out_file))
+    assert openpyxl.load_workbook(out_file).active["A2"].value == "Uno"

@@ -1,0 +1,126 @@
+"""Imports and exports of sheets (a director): people, blind structures, payout tables, league
+results, by kind (``tournaments.importing``). The file is sent with each call (multipart ``file``):
+``…/preview/`` says what the import would do and writes nothing; the import itself writes all
+the accepted rows or nothing (``services.imports.run_import``)."""
+
+import json
+
+from django.http import HttpResponse
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.parsers import MultiPartParser
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tdmanager import sheets
+from tdmanager.api import query_choice
+from tdmanager.errors import ValidationFailed
+from tdmanager.roles import HasRole
+
+from .. import importing
+from ..services import imports
+from ..services.events import Actor
+from .base import _valid
+
+
+class ImportSerializer(serializers.Serializer):
+    file = serializers.FileField(help_text="a CSV (UTF-8 or Windows-1252; ; , or tab) or an XLSX")
+    mapping = serializers.CharField(
+        required=False, allow_blank=True, help_text='the field read from each column, a JSON list ("" = not read); default: by the headers'
+    )
+    options = serializers.CharField(required=False, allow_blank=True, help_text='the kind\'s options, a JSON object (e.g. {"name": "Deep"})')
+    skip_refused = serializers.BooleanField(required=False, default=False, help_text="import the accepted rows, leaving the refused ones out")
+    accept_duplicates = serializers.BooleanField(required=False, default=False, help_text="import possible duplicates as new")
+
+
+def _json_field(d: dict, name: str, kind):
+    raw = d.get(name) or ""
+    if not raw:
+        return None
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        value = None
+    if not isinstance(value, kind) or (kind is list and not all(isinstance(v, str) for v in value)):
+        what = _("a list of field names") if kind is list else _("an object of option names and values")
+        raise ValidationFailed("invalid", _("%(field)s: expected %(what)s in JSON.") % {"field": name, "what": what}, field=name)
+    return value
+
+
+def _read(request, kind):
+    imports.check_kind(kind)
+    d = _valid(ImportSerializer, request)
+    upload = d["file"]
+    if upload.size > sheets.MAX_FILE:
+        raise ValidationFailed("file_too_large", _("The file is larger than %(mb)s MB.") % {"mb": sheets.MAX_FILE // (1024 * 1024)}, field="file")
+    return d, upload.read(), upload.name or ""
+
+
+class ImportPreviewView(APIView):
+    """``POST`` (multipart ``file``, ``mapping``?, ``options``?): what importing the file would do —
+    the headers, the field read from each column, the counts (created, updated, unchanged,
+    duplicate, refused) and each row that is not unchanged with its row number, its changes, its
+    look-alikes or its reason. Writes nothing."""
+
+    permission_classes = [HasRole]
+    parser_classes = [MultiPartParser]
+
+    @extend_schema(request=ImportSerializer, responses=OpenApiTypes.OBJECT)
+    def post(self, request, kind):
+        with imports.reading_sheet(request):  # before the body is read: it is most of the cost
+            d, data, name = _read(request, kind)
+            p = imports.preview(kind, data, name, mapping=_json_field(d, "mapping", list), options=_json_field(d, "options", dict))
+            return Response(imports.preview_data(p))
+
+
+class ImportView(APIView):
+    """``POST`` (multipart ``file``, ``mapping``?, ``options``?, ``skip_refused``?,
+    ``accept_duplicates``?): import the file — every accepted row, or nothing. 201 with the counts;
+    409 ``rows_refused`` with the refused rows (row number and reason) when a row is refused and
+    ``skip_refused`` is not set: nothing was written."""
+
+    permission_classes = [HasRole]
+    parser_classes = [MultiPartParser]
+
+    @extend_schema(request=ImportSerializer, responses={201: OpenApiTypes.OBJECT})
+    def post(self, request, kind):
+        with imports.reading_sheet(request):
+            d, data, name = _read(request, kind)
+            p = imports.run_import(
+                kind,
+                data,
+                name,
+                actor=Actor.from_request(request),
+                mapping=_json_field(d, "mapping", list),
+                options=_json_field(d, "options", dict),
+                skip_refused=d["skip_refused"],
+                accept_duplicates=d["accept_duplicates"],
+            )
+            return Response({"kind": kind, "counts": p.counts(), "refused": imports.refusals(p)}, status=201)
+
+
+class ExportView(APIView):
+    """``GET ?format_type=csv|xlsx`` and the kind's options as query parameters: the kind's sheet, with
+    the headers its import reads (an export comes back in as it went out). Formula-safe."""
+
+    permission_classes = [HasRole]
+
+    @extend_schema(parameters=[OpenApiParameter("format_type", str, enum=list(sheets.FORMATS))], responses={(200, "text/csv"): OpenApiTypes.BINARY})
+    def get(self, request, kind):
+        importer = imports.check_kind(kind)
+        fmt = query_choice(request, "format_type", sheets.FORMATS, sheets.CSV)
+        options = {name: request.query_params[name] for name in importer.options if name in request.query_params}
+        try:
+            data, filename = importing.export_file(kind, fmt, options)
+        except importing.Refused as exc:
+            raise ValidationFailed("invalid", exc.reason, field="options") from None
+        answer = HttpResponse(data, content_type=sheets.CONTENT_TYPES[fmt])
+        answer["Content-Disposition"] = f'attachment; filename="{_safe_name(filename)}"'
+        return answer
+
+
+def _safe_name(name: str) -> str:
+    """A file name fit for a header: letters, digits, dot, dash and underscore."""
+    return "".join(ch if ch.isalnum() and ch.isascii() or ch in "._-" else "_" for ch in name)[:100] or "export"

@@ -1,0 +1,185 @@
+"""The import pages (a director): what can be brought in and taken out, a sheet uploaded, its
+columns mapped, its preview, the confirmation. Thin: the upload is kept (``services.imports.
+keep_file``) so any web process serves the next step; the preview is made again from it at each
+look (the stored people may have changed meanwhile), and the import itself compares again under
+its lock."""
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+
+from tdmanager import sheets
+from tdmanager.errors import DomainError
+
+from . import importing
+from .models import ImportFile
+from .services import imports
+from .services.events import Actor
+
+#: rows of each kind listed on the preview page (the counts are whole; the refused rows are all in their file)
+LISTED = 300
+
+
+def _importer(kind: str) -> importing.Importer:
+    importer = importing.get(kind)
+    if importer is None:
+        raise Http404
+    return importer
+
+
+def _kinds():
+    return [(k.kind, _(k.title)) for k in importing.kinds()]
+
+
+def imports_page(request):
+    return render(request, "imports.html", {"kinds": _kinds()})
+
+
+def _choices(importer):
+    """Each option with its label and, where the kind lists them, its choices."""
+    return [(name, _(label), importer.option_choices(name)) for name, label in importer.options.items()]
+
+
+def upload_page(request, kind):
+    importer = _importer(kind)
+    if request.method == "POST":
+        upload = request.FILES.get("file")
+        options = {name: request.POST.get(name, "").strip() for name in importer.options if request.POST.get(name, "").strip()}
+        try:
+            with imports.reading_sheet(request):
+                if upload is None:
+                    raise DomainError("file_required", _("Choose a file to import."), status=400)
+                if upload.size > sheets.MAX_FILE:
+                    raise DomainError("file_too_large", _("The file is larger than %(mb)s MB.") % {"mb": sheets.MAX_FILE // (1024 * 1024)}, status=400)
+                kept = imports.keep_file(kind, upload.read(), upload.name or "", actor=Actor.from_request(request), options=options)
+        except DomainError as exc:
+            messages.error(request, str(exc.message))
+            return redirect("imports-upload", kind=kind)
+        return redirect("imports-preview", kind=kind, pk=kept.pk)
+    return render(
+        request,
+        "import_upload.html",
+        {"kind": kind, "title": _(importer.title), "columns": [(_(c.label), c.required) for c in importer.columns], "options": _choices(importer)},
+    )
+
+
+def _kept(request, kind, pk) -> ImportFile:
+    return get_object_or_404(ImportFile, pk=pk, kind=kind, created_by=request.user)
+
+
+def preview_page(request, kind, pk):
+    importer = _importer(kind)
+    kept = _kept(request, kind, pk)
+    if request.method == "POST":
+        return _confirm(request, kind, kept)
+    if kept.imported_at is not None:
+        return render(request, "import_done.html", {"kind": kind, "title": _(importer.title), "kept": kept, "counts": _counted(kept.result)})
+    try:
+        p = imports.preview(kind, bytes(kept.data), kept.filename, mapping=kept.mapping or None, options=kept.options)
+    except DomainError as exc:
+        if exc.code != "bad_mapping":
+            messages.error(request, str(exc.message))
+            return redirect("imports-upload", kind=kind)
+        messages.error(request, str(exc.message))  # a mapping that cannot be used: shown with the mapping to change
+        p = imports.preview(kind, bytes(kept.data), kept.filename, mapping=None, options=kept.options)
+    groups = []
+    for status in (importing.REFUSED, importing.DUPLICATE, importing.UPDATED, importing.CREATED):
+        rows = [r for r in p.rows if r.status == status]
+        if rows:
+            groups.append({"status": status, "label": importing.status_label(status), "rows": rows[:LISTED], "more": max(0, len(rows) - LISTED)})
+    for group in groups:
+        for r in group["rows"]:
+            r.shown = [(importer.label(f), sheets.text(v)) for f, v in r.cells.items() if sheets.text(v)]
+            r.shown_changes = [(importer.label(f), _shown(o), _shown(n)) for f, (o, n) in r.changes.items()]
+    fields = [("", _("— not read —"))] + [(c.field, _(c.label)) for c in importer.columns]
+    return render(
+        request,
+        "import_preview.html",
+        {
+            "kind": kind,
+            "title": _(importer.title),
+            "kept": kept,
+            "columns": list(zip(p.headers, p.mapping)),
+            "fields": fields,
+            "counts": _counted(p.counts()),
+            "groups": groups,
+            "refused": len(p.refused()),
+            "duplicates": p.counts()[importing.DUPLICATE],
+            "writes": p.counts()[importing.CREATED] + p.counts()[importing.UPDATED],
+        },
+    )
+
+
+def _shown(value) -> str:
+    if value is True:
+        return _("yes")
+    if value is False:
+        return _("no")
+    return sheets.text(value)
+
+
+def _counted(counts: dict) -> list:
+    return [(status, importing.status_label(status), counts.get(status, 0)) for status in importing.STATUSES]
+
+
+def _confirm(request, kind, kept):
+    importer = _importer(kind)
+    op = request.POST.get("op")
+    if op == "mapping":
+        fields = {c.field for c in importer.columns}
+        headers = len(kept.mapping) or len(request.POST.getlist("column"))
+        mapping = [f if f in fields else "" for f in request.POST.getlist("column")][:headers]
+        imports.set_mapping(kept, mapping)
+        return redirect("imports-preview", kind=kind, pk=kept.pk)
+    try:
+        p = imports.import_kept(
+            kept,
+            actor=Actor.from_request(request),
+            skip_refused=request.POST.get("skip_refused") == "1",
+            accept_duplicates=request.POST.get("accept_duplicates") == "1",
+        )
+    except DomainError as exc:
+        messages.error(request, str(exc.message))
+        return redirect("imports-preview", kind=kind, pk=kept.pk)
+    c = p.counts()
+    messages.success(
+        request,
+        _("Imported: %(created)s added, %(updated)s updated, %(unchanged)s already in, %(left)s left out.")
+        % {
+            "created": c[importing.CREATED],
+            "updated": c[importing.UPDATED],
+            "unchanged": c[importing.UNCHANGED],
+            "left": c[importing.DUPLICATE] + c[importing.REFUSED],
+        },
+    )
+    return redirect("imports-preview", kind=kind, pk=kept.pk)
+
+
+def refused_rows(request, kind, pk, fmt):
+    _importer(kind)
+    if fmt not in sheets.FORMATS:
+        raise Http404
+    kept = _kept(request, kind, pk)
+    p = imports.preview(kind, bytes(kept.data), kept.filename, mapping=kept.mapping or None, options=kept.options)
+    return _file(importing.refused_sheet(p, fmt), f"{kind}-refused.{fmt}", fmt)
+
+
+def export(request, kind, fmt):
+    importer = _importer(kind)
+    if fmt not in sheets.FORMATS:
+        raise Http404
+    options = {name: request.GET[name] for name in importer.options if request.GET.get(name)}
+    try:
+        data, filename = importing.export_file(kind, fmt, options)
+    except importing.Refused as exc:
+        messages.error(request, exc.reason)
+        return redirect("imports-upload", kind=kind)
+    return _file(data, filename, fmt)
+
+
+def _file(data: bytes, filename: str, fmt: str) -> HttpResponse:
+    answer = HttpResponse(data, content_type=sheets.CONTENT_TYPES[fmt])
+    safe = "".join(ch if (ch.isascii() and ch.isalnum()) or ch in "._-" else "_" for ch in filename)[:100] or "export"
+    answer["Content-Disposition"] = f'attachment; filename="{safe}"'
+    return answer
