@@ -20,8 +20,9 @@ from tdmanager.formatting import money as fmt_money
 from tdmanager.formatting import num as fmt_num
 from tdmanager.roles import ROLE_LABELS
 
+from . import importing
 from .actions import Action
-from .labels import ADJUSTMENT_KINDS, METHODS, penalty_kind_label, penalty_reason_label
+from .labels import ADJUSTMENT_KINDS, METHODS, humanize, penalty_kind_label, penalty_reason_label
 
 A = Action
 
@@ -546,6 +547,9 @@ def _context(action: str, p: Mapping, *, actor: str, currency: str, entries: Map
         for key in STAFF_ROLE_KEYS[action]:
             if isinstance(p.get(key), str):
                 ctx[key] = str(ROLE_LABELS.get(p[key], p[key]))
+    if action == A.IMPORT_DONE and isinstance(p.get("kind"), str):  # the kind of sheet by its name, never its code
+        found = importing.get(p["kind"])
+        ctx["kind"] = gettext(found.title) if found else humanize(p["kind"])
     if isinstance(p.get("witnessed"), str):
         ctx["witnessed_label"] = Action.label_of(p["witnessed"])
     for key in NUMBER_KEYS:

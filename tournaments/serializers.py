@@ -73,6 +73,8 @@ class PersonSerializer(IdModelSerializer):
             "phone",
             "document_id",
             "notes",
+            "birth_date",
+            "privacy_consent",
             "banned",
             "banned_reason",
             "hide_from_lookup",

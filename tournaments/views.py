@@ -730,6 +730,9 @@ def person_page(request, pk):
         revealed = privacy.reveal_document(person, actor=Actor.from_request(request))
     elif request.method == "POST" and request.POST.get("op") == "edit":  # the desk corrects the person's data (logged)
         fields = {k: request.POST[k] for k in people.EDITABLE if k in request.POST}
+        for name in ("birth_date", "privacy_consent"):  # an emptied date field: no date
+            if name in fields and not fields[name].strip():
+                fields[name] = None
         if not fields.get("document_id", "").strip():
             fields.pop("document_id", None)  # the form shows the document masked: left empty, it is unchanged
         ser = PersonSerializer(person, data=fields, partial=True)

@@ -127,7 +127,7 @@ def set_banned(person: Person, banned: bool, reason: str, *, actor: Actor) -> Pe
 
 
 #: The fields of a person the desk corrects (rectification); each change is logged.
-EDITABLE = ("first_name", "last_name", "nickname", "email", "phone", "document_id", "notes")
+EDITABLE = ("first_name", "last_name", "nickname", "email", "phone", "document_id", "notes", "birth_date", "privacy_consent")
 #: Logged as changed without its values (the access log of document numbers is apart).
 UNLOGGED_VALUES = ("document_id",)
 
@@ -158,7 +158,7 @@ def update_person(person: Person, *, actor: Actor, **fields) -> Person:
         setattr(person, name, new)
         changed.append(name)
         if name not in UNLOGGED_VALUES:
-            changes[name] = {"old": old, "new": new}
+            changes[name] = {"old": _logged(old), "new": _logged(new)}
     if changed:
         person.save()
         signals.person_changed.send(sender=Person, person=person)
@@ -168,6 +168,11 @@ def update_person(person: Person, *, actor: Actor, **fields) -> Person:
     if hidden is not None and bool(hidden) != person.hide_from_lookup:
         person = set_hidden_from_lookup(person, bool(hidden), actor=actor)
     return person
+
+
+def _logged(value):
+    """A value as the event log keeps it (JSON): a date as yyyy-mm-dd."""
+    return value.isoformat() if hasattr(value, "isoformat") else value
 
 
 @service
