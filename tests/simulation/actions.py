@@ -35,12 +35,12 @@ from seating.services import cardrooms, dealers
 from tdmanager import security
 from tdmanager.errors import DomainError
 from tournaments import clock as clock_engine
-from tournaments import clockview
+from tournaments import clockview, importing
 from tournaments import selectors as tsel
 from tournaments.formats.services import stackchoice
 from tournaments.house import HouseRules
-from tournaments.models import Clock, Entry, LedgerRow, Tournament, WaitingStart
-from tournaments.services import cashier, changes, clockctl, floor, lifecycle, logins, people, privacy, registration, setup, staff
+from tournaments.models import Clock, Entry, LedgerRow, Person, Tournament, WaitingStart
+from tournaments.services import cashier, changes, clockctl, floor, imports, lifecycle, logins, people, privacy, registration, setup, staff
 from tournaments.services.events import Actor
 from tournaments.services.structures import ensure_builtin_structures
 
@@ -1024,6 +1024,42 @@ def staff_change(world: World, rng) -> str:
     staff.set_active(user.pk, not user.is_active, actor=who)
     world.ended_keys += [key] if key else []
     return f"{user.username} {'enabled' if not user.is_active else 'disabled'}"
+
+
+@action(weight=1)
+def import_people(world: World, rng) -> str:
+    """The director takes the people out as a sheet (CSV or XLSX) and brings the file back in: it
+    finds every row already in and changes nothing. Then a sheet from the room's former records:
+    new players, one of them twice, now and then a refused row in the middle, which refuses the
+    whole file (nothing written) until it is imported leaving it out."""
+    fmt = rng.choice(["csv", "xlsx"])
+    data, name = importing.export_file("people", fmt)
+    before = list(Person.objects.order_by("pk").values())
+    back = imports.run_import("people", data, name, actor=world.director)
+    counts = back.counts()
+    assert counts["created"] == counts["updated"] == counts["refused"] == 0, f"the people's own export came back as changes: {counts}"
+    assert list(Person.objects.order_by("pk").values()) == before, "importing the people's own export changed someone"
+    tag = rng.randrange(10**6)
+    lines = [f"Import{tag};Anna;;+39 340 {tag:07d};;;01/02/1980;;;;sì", f"Import{tag};Bruno;;;;;;;sì;;", f"import{tag};ANNA;;+39 340 {tag:07d};;;;;;;"]
+    bad = rng.random() < 0.4
+    if bad:
+        lines.insert(1, f"Import{tag};Carla;;;not-an-email;;;;;;")
+    sheet = (
+        "Cognome;Nome;Soprannome;Telefono;Email;Documento;Data di nascita;Note;Escluso;Motivo esclusione;Consenso privacy\r\n" + "\r\n".join(lines)
+    ).encode("cp1252")
+    people_before = Person.objects.count()
+    if bad:
+        try:
+            imports.run_import("people", sheet, "archivio.csv", actor=world.director)
+        except DomainError as exc:
+            assert exc.code == "rows_refused" and exc.extra["refused"][0]["row"] == 3, exc.as_dict()
+        else:
+            raise AssertionError("a sheet with a refused row was imported")
+        assert Person.objects.count() == people_before, "a refused sheet wrote people"
+    p = imports.run_import("people", sheet, "archivio.csv", actor=world.director, skip_refused=bad)
+    assert p.counts()["created"] == 2 and p.counts()["duplicate"] == 1, p.counts()
+    assert Person.objects.count() == people_before + 2
+    return f"{len(before)} people out as {fmt} and back unchanged; 2 brought in from the room's records"
 
 
 def bounty_awards(t) -> list[BountyAward]:
