@@ -245,6 +245,13 @@ def export_file(kind: str, fmt: str, options: dict | None = None) -> tuple[bytes
 
 # -- cells, as every kind reads them ---------------------------------------------------------
 
+
+def _named(label) -> str:
+    """A column's name for a refusal: given as text, or as a function that makes it (a
+    translation made only for the rows refused, not for the ten thousand that are not)."""
+    return label() if callable(label) else label
+
+
 YES = {"1", "si", "sì", "s", "yes", "y", "x", "true", "vero", "v", "ok"}
 NO = {"", "0", "no", "n", "false", "falso", "f", "-"}
 
@@ -261,7 +268,7 @@ def cell_bool(value, label: str) -> bool:
         return True
     if t in NO:
         return False
-    raise Refused(_("%(field)s: “%(value)s” is neither yes nor no.") % {"field": label, "value": t[:40]})
+    raise Refused(_("%(field)s: “%(value)s” is neither yes nor no.") % {"field": _named(label), "value": t[:40]})
 
 
 _GROUPED = re.compile(r"-?\d{1,3}([.\u00a0 ']\d{3})+")  # 1.000, 10 000, 1'000
@@ -279,15 +286,15 @@ def cell_int(value, label: str, *, minimum: int = 0, required: bool = True) -> i
         t = sheets.text(value)
         if t == "":
             if required:
-                raise Refused(_("%(field)s is missing.") % {"field": label})
+                raise Refused(_("%(field)s is missing.") % {"field": _named(label)})
             return None
         if _GROUPED.fullmatch(t):
             t = re.sub(r"[.\u00a0 ']", "", t)
         if not re.fullmatch(r"-?\d{1,12}", t):
-            raise Refused(_("%(field)s: “%(value)s” is not a whole number.") % {"field": label, "value": t[:40]})
+            raise Refused(_("%(field)s: “%(value)s” is not a whole number.") % {"field": _named(label), "value": t[:40]})
         n = int(t)
     if n < minimum:
-        raise Refused(_("%(field)s must be at least %(min)s.") % {"field": label, "min": minimum})
+        raise Refused(_("%(field)s must be at least %(min)s.") % {"field": _named(label), "min": minimum})
     return n
 
 
@@ -300,7 +307,7 @@ def cell_decimal(value, label: str, *, required: bool = True):
     t = sheets.text(value).replace("€", "").replace("\u00a0", "").replace(" ", "")
     if t == "":
         if required:
-            raise Refused(_("%(field)s is missing.") % {"field": label})
+            raise Refused(_("%(field)s is missing.") % {"field": _named(label)})
         return None
     if "," in t:  # Italian: the comma is the decimal mark, the dot groups thousands
         t = t.replace(".", "").replace(",", ".")
@@ -311,9 +318,9 @@ def cell_decimal(value, label: str, *, required: bool = True):
     except InvalidOperation:
         d = None
     if d is None or not d.is_finite() or abs(d) >= Decimal("1e10"):
-        raise Refused(_("%(field)s: “%(value)s” is not an amount.") % {"field": label, "value": str(value)[:40]})
+        raise Refused(_("%(field)s: “%(value)s” is not an amount.") % {"field": _named(label), "value": str(value)[:40]})
     if d != d.quantize(Decimal("0.01")):
-        raise Refused(_("%(field)s: “%(value)s” has more than two decimals.") % {"field": label, "value": str(value)[:40]})
+        raise Refused(_("%(field)s: “%(value)s” has more than two decimals.") % {"field": _named(label), "value": str(value)[:40]})
     return d.quantize(Decimal("0.01"))
 
 
@@ -328,7 +335,7 @@ def cell_date(value, label: str, *, required: bool = False):
     t = sheets.text(value)
     if t == "":
         if required:
-            raise Refused(_("%(field)s is missing.") % {"field": label})
+            raise Refused(_("%(field)s is missing.") % {"field": _named(label)})
         return None
     t = t.split(" ")[0]  # "03/02/1980 00:00" as some programs write a date
     try:
@@ -342,4 +349,4 @@ def cell_date(value, label: str, *, required: bool = False):
             return dt.date(year, int(m[2]), int(m[1]))
     except ValueError:
         pass
-    raise Refused(_("%(field)s: “%(value)s” is not a date (dd/mm/yyyy).") % {"field": label, "value": t[:40]})
+    raise Refused(_("%(field)s: “%(value)s” is not a date (dd/mm/yyyy).") % {"field": _named(label), "value": t[:40]})

@@ -82,28 +82,28 @@ class PeopleImporter(importing.Importer):
             except ValidationError:
                 raise Refused(_("E-mail: “%(value)s” is not an e-mail address.") % {"value": values["email"][:60]}) from None
         if "birth_date" in cells:
-            born = importing.cell_date(cells["birth_date"], self.label("birth_date"))
+            born = importing.cell_date(cells["birth_date"], lambda: self.label("birth_date"))
             if born is not None and not (dt.date(1900, 1, 1) <= born <= dt.date.today()):
                 raise Refused(_("Date of birth: %(value)s is not a plausible date.") % {"value": born.strftime("%d/%m/%Y")})
             values["birth_date"] = born
         if "privacy_consent" in cells:
             values["privacy_consent"] = self._consent(cells["privacy_consent"])
         if "banned" in cells:
-            values["banned"] = importing.cell_bool(cells["banned"], self.label("banned"))
+            values["banned"] = importing.cell_bool(cells["banned"], lambda: self.label("banned"))
             if values["banned"] and not values.get("banned_reason"):
                 values["banned_reason"] = gettext_noop("Banned in the room's former records")
         if "hide_from_lookup" in cells:
-            values["hide_from_lookup"] = importing.cell_bool(cells["hide_from_lookup"], self.label("hide_from_lookup"))
+            values["hide_from_lookup"] = importing.cell_bool(cells["hide_from_lookup"], lambda: self.label("hide_from_lookup"))
         return values
 
     def _consent(self, value):
         """The consent's date; a "yes" without one is today's (the day the room brings it in)."""
-        try:
-            if importing.cell_bool(value, "") is True:
-                return dt.date.today()
+        said = importing.cell_text(value).lower() if not isinstance(value, (dt.date, dt.datetime)) else ""
+        if said in importing.YES:
+            return dt.date.today()
+        if said in importing.NO and not isinstance(value, (dt.date, dt.datetime)):
             return None
-        except Refused:
-            return importing.cell_date(value, self.label("privacy_consent"))
+        return importing.cell_date(value, lambda: self.label("privacy_consent"))
 
     # -- comparing with what is stored ------------------------------------------------------
 
@@ -129,7 +129,7 @@ class PeopleImporter(importing.Importer):
                 row.target, row.status = looks[0][0], UNCHANGED  # the same name and nothing new: the one already in
             elif same or looks:
                 row.status = DUPLICATE
-                row.matches = [(p.pk, p.display_name, by) for p, by in (looks or [(p, _("several people")) for p in same])][:5]
+                row.matches = [(p.pk, p.display_name, _shared(by)) for p, by in (looks or [(p, "several") for p in same])][:5]
             else:
                 row.status = CREATED
             if row.status == CREATED:  # a new person: a later row that is him is a duplicate of this one
@@ -280,12 +280,7 @@ class _Index:
             if shared and not _contradicts(p, v):  # two documents or two birth dates: two people of one name
                 same[id(p)] = p
         looks = {}
-        for key, table, by in (
-            (doc, self.by_doc, _("same document")),
-            (email, self.by_email, _("same e-mail")),
-            (number, self.by_phone, _("same phone")),
-            (name, self.by_name, _("same name")),
-        ):
+        for key, table, by in ((doc, self.by_doc, "document"), (email, self.by_email, "email"), (number, self.by_phone, "phone"), (name, self.by_name, "name")):
             if key:
                 for p in table.get(key, ()):
                     if id(p) not in same:
@@ -293,8 +288,19 @@ class _Index:
         return list(same.values()), list(looks.values())
 
 
+def _shared(by: str) -> str:
+    """What a look-alike shares with the row, in the reader's language (made only for the rows shown)."""
+    return {
+        "document": _("same document"),
+        "email": _("same e-mail"),
+        "phone": _("same phone"),
+        "name": _("same name"),
+        "several": _("several people"),
+    }[by]
+
+
 def _only_by_name(looks) -> bool:
-    return len(looks) == 1 and all(isinstance(p, Person) for p, _by in looks) and looks[0][1] == _("same name")
+    return len(looks) == 1 and all(isinstance(p, Person) for p, _by in looks) and looks[0][1] == "name"
 
 
 def _contradicts(person: Person, v: dict) -> bool:
