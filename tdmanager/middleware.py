@@ -58,6 +58,12 @@ def is_image(content: bytes) -> bool:
 _IMAGE_FIELD = re.compile(rb'(?:^|[;\s])name="image"(?:;|\s|$)', re.MULTILINE)  # not a file called "image"
 
 
+def is_workbook(content: bytes) -> bool:
+    """The file is a zip (an XLSX workbook to import): bytes only the sheets' reader opens
+    (``tdmanager.sheets``, which gives no NUL of it to anything else)."""
+    return content.startswith(b"PK\x03\x04")
+
+
 def _is_image_field(head: bytes) -> bool:
     """The part is the file of an image upload's ``image`` field: only the image services read
     it, as bytes they decode (a file that is no image is theirs to refuse, ``bad_image``), never
@@ -69,7 +75,8 @@ def carries_nul(request) -> bool:
     """Whether a NUL character is anywhere a view or a middleware could put it in a query: the
     path, the query string, a cookie (the session's key), a header (a token) or the body (a
     form's field, a JSON string's ``\\u0000``, an uploaded file: text, but for an image,
-    ``is_image``, and the file of an image upload's ``image`` field, whatever it holds). The body
+    ``is_image``, a workbook, ``is_workbook``, and the file of an image upload's ``image``
+    field, whatever it holds). The body
     is read as bytes, never parsed here: the view's parsers still decide what they accept."""
     if "\x00" in request.path:  # the script's prefix and path_info
         return True
@@ -87,12 +94,13 @@ def carries_nul(request) -> bool:
         return False  # the view refuses it as too large (413)
     if request.content_type == "multipart/form-data" and b"\x00" in body:
         # an image is bytes, NUL included (a logo for the screens, decoded and encoded
-        # again by its service); every other part (a field, a file's name, a text file) is text.
+        # again by its service), so is a workbook (a sheet to import); every other part (a field, a file's name, a text file) is text.
         # The parts are looked at as bytes: the body is parsed by the view's parsers, never here.
         boundary = (request.content_params or {}).get("boundary", "").encode("utf-8", "replace")
         for part in body.split(b"--" + boundary) if boundary else [body]:
             head, _, content = part.partition(b"\r\n\r\n")
-            if b"\x00" in head or (b"\x00" in content and not (b"filename=" in head and (is_image(content) or _is_image_field(head)))):
+            binary = is_image(content) or is_workbook(content) or _is_image_field(head)
+            if b"\x00" in head or (b"\x00" in content and not (b"filename=" in head and binary)):
                 return True
         return False
     if b"\x00" in body:

@@ -156,7 +156,8 @@ def _read_xlsx(data: bytes) -> Sheet:
             raise SheetError("empty_file", _("The file has no header row."))
         headers, rows = None, []
         for number, values in enumerate(sheet.iter_rows(values_only=True), start=1):
-            cells = [v.strip() if isinstance(v, str) else v for v in values]
+            # No NUL leaves the workbook (XML escapes one as _x0000_): no field holds it, PostgreSQL refuses it.
+            cells = [v.replace("\x00", "").strip() if isinstance(v, str) else v for v in values]
             if all(c is None or c == "" for c in cells):
                 continue
             if headers is None:

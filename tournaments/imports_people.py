@@ -23,6 +23,8 @@ from django.core.validators import validate_email
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from tdmanager.compiled import Inserts
+
 from . import importing
 from . import people_search as ranking
 from .actions import Action
@@ -31,6 +33,8 @@ from .models import Person
 from .person_text import clean_text
 from .services.events import log_events
 from .services.privacy import is_erased
+
+_PEOPLE = Inserts(Person)  # the INSERT compiled once per database and number of rows (bulk_create compiles it each time)
 
 TEXT_FIELDS = ("last_name", "first_name", "nickname", "phone", "email", "document_id", "notes", "banned_reason")
 FOLDED = ("last_name", "first_name", "email")  # compared without case or accents
@@ -142,7 +146,7 @@ class PeopleImporter(importing.Importer):
         for row in rows:
             if row.status == CREATED:
                 p = Person(**_fields(row.values))
-                p.fold_search_text()  # as save() does: bulk_create below does not call it
+                p.fold_search_text()  # as save() does: the insert below does not call it
                 created.append(p)
             elif row.status == UPDATED:
                 person = Person.objects.select_for_update().get(pk=row.target.pk)
@@ -150,7 +154,7 @@ class PeopleImporter(importing.Importer):
                     setattr(person, name, new)
                 person.save()
                 updated.append((person, row.changes))
-        created = Person.objects.bulk_create(created, batch_size=500)  # the keys come back (PostgreSQL, SQLite ≥ 3.35)
+        _PEOPLE.insert(created, batch_size=500)
         events = [
             (
                 Action.PEOPLE_PERSON_CHANGED,
@@ -163,8 +167,10 @@ class PeopleImporter(importing.Importer):
             )
             for p, changes in updated
         ]
-        events += [(Action.PEOPLE_PERSON_CREATED, {"person": p.pk, "name": p.full_name, "imported": True}) for p in created]
-        if events:  # each person's own line, as the desk writes it: his access log and his erasure read them
+        # Each correction has its own line, as the desk writes it (old and new values: the trace of a
+        # rectification). The people added are counted in the import's one line, not listed one by
+        # one: ten thousand lines of "added" would bury the day's log.
+        if events:
             log_events(None, actor, events)
         return {"people": len(created) + len(updated)}
 

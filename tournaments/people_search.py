@@ -43,6 +43,8 @@ _TWO_DIGIT_CODES = frozenset(
 
 def fold(text: str) -> str:
     """Lower case without accents and with single spaces: "  Nicolò D'Àngelo " → "nicolo d'angelo"."""
+    if (text or "").isascii():  # nothing to decompose: most names, every phone and e-mail
+        return " ".join(text.lower().split())
     decomposed = unicodedata.normalize("NFKD", text or "")
     bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return " ".join(bare.casefold().split())
@@ -65,7 +67,7 @@ def document_key(value: str) -> str:
 
 
 def digits(text: str) -> str:
-    return "".join(ch for ch in text or "" if ch.isdigit())
+    return "".join(filter(str.isdigit, text or ""))
 
 
 def national(phone: str) -> str:

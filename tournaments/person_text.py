@@ -9,6 +9,8 @@ def clean_text(value: str, *, one_line: bool = True) -> str:
     which would make a lobby screen or a receipt read other than what is stored), no control
     character (a line break in a name becomes a space; the notes keep theirs), spaces collapsed,
     the ends trimmed. The one place a person's text is cleaned, on creation and on correction."""
+    if one_line and value.isascii() and value.isprintable():  # no format nor control character to look for
+        return " ".join(value.split())
     kept = []
     for ch in value:
         kind = unicodedata.category(ch)

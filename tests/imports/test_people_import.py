@@ -272,3 +272,25 @@ def test_the_commands_dry_run_refuse_skip_and_say_so_by_their_exit(tmp_path, dir
     out_file = tmp_path / "people.xlsx"
     call_command("export_people", str(out_file))
     assert openpyxl.load_workbook(out_file).active["A2"].value == "Uno"
+
+
+def test_an_xlsx_is_sent_whole_through_the_api_and_the_page_and_a_csv_with_a_nul_is_refused(director):
+    book = openpyxl.Workbook()
+    book.active.append(["Cognome", "Nome", "Note"])
+    book.active.append(["Rossi", "Anna", "prima e dopo"])
+    out = io.BytesIO()
+    book.save(out)
+    data = out.getvalue()
+    assert b"\x00" in data  # a zip's bytes: the NUL guard lets a workbook through, no other file
+    upload = io.BytesIO(data)
+    upload.name = "soci.xlsx"
+    r = client_for(director).post("/api/v1/imports/people/", {"file": upload}, format="multipart")
+    assert r.status_code == 201, r.json()
+    assert Person.objects.get().notes == "prima e dopo"
+    page = Client()
+    page.force_login(director)
+    upload.seek(0)
+    assert page.post("/imports/people/", {"file": upload}).status_code == 302
+    text = io.BytesIO(b"Cognome;Nome\r\nRossi;A\x00na\r\n")
+    text.name = "soci.csv"
+    assert client_for(director).post("/api/v1/imports/people/preview/", {"file": text}, format="multipart").json()["code"] == "nul_character"
