@@ -79,8 +79,9 @@ def italian_csv(data) -> bytes:
 def xlsx(data) -> bytes:
     import openpyxl
 
-    book = openpyxl.Workbook(write_only=True)
-    sheet = book.create_sheet("Soci")
+    book = openpyxl.Workbook()  # as Excel saves one: with its <dimension>
+    sheet = book.active
+    sheet.title = "Soci"
     sheet.append(HEADER)
     for r in data:
         sheet.append(r)

@@ -211,28 +211,24 @@ def write(fmt: str, headers: list[str], rows, *, title: str = "", separator: str
 def _write_xlsx(headers, rows, title: str) -> bytes:
     # Imported here, as in ``_read_xlsx``.
     import openpyxl
-    from openpyxl.cell import WriteOnlyCell
     from openpyxl.styles import Font
 
-    book = openpyxl.Workbook(write_only=True)
-    sheet = book.create_sheet(title=_sheet_title(title))
+    # A whole workbook, not openpyxl's write-only one: that one writes no <dimension>, and a
+    # reader (openpyxl's own, in ``_read_xlsx``) then parses the whole sheet once more to size it.
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = _sheet_title(title)
     bold = Font(bold=True)
-
-    def cell(value, **style):
-        if isinstance(value, str) and value.startswith(csvsafe.FORMULA_STARTS):
-            c = WriteOnlyCell(sheet)
-            c.value = value
-            c.data_type = "s"  # a text, not the formula it looks like
-            c.quotePrefix = True  # and shown and kept as text when the cell is edited
-        else:
-            c = WriteOnlyCell(sheet, value=value)
-        for name, v in style.items():
-            setattr(c, name, v)
-        return c
-
-    sheet.append([cell(h, font=bold) for h in headers])
+    sheet.append(headers)
+    for c in sheet[1]:
+        c.font = bold
     for row in rows:
-        sheet.append([cell(v) for v in row])
+        sheet.append(row)
+    for line in sheet.iter_rows(min_row=1):
+        for c in line:
+            if isinstance(c.value, str) and c.value.startswith(csvsafe.FORMULA_STARTS):
+                c.data_type = "s"  # a text, not the formula it looks like
+                c.quotePrefix = True  # and shown and kept as text when the cell is edited
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()
