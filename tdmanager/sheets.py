@@ -30,6 +30,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import re
 import zipfile
 from dataclasses import dataclass, field
 
@@ -40,6 +41,7 @@ from . import bodylimits, csvsafe
 MAX_FILE = bodylimits.SHEET_FILE
 MAX_UNPACKED = 200 * 1024 * 1024  # an XLSX's parts, unpacked
 MAX_ROWS = 100_000
+MAX_COLUMNS = 200  # a room's sheet has a dozen; a workbook sized at 16,384 columns would be read as rows that wide
 SEPARATORS = (";", ",", "\t", "|")
 CSV, XLSX = "csv", "xlsx"
 FORMATS = (CSV, XLSX)
@@ -145,6 +147,7 @@ def _read_xlsx(data: bytes) -> Sheet:
         with zipfile.ZipFile(io.BytesIO(data)) as z:
             if sum(i.file_size for i in z.infolist()) > MAX_UNPACKED:
                 raise SheetError("file_too_large", _("The workbook unpacks to more than %(mb)s MB.") % {"mb": MAX_UNPACKED // (1024 * 1024)})
+            _check_size(z)
         book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=False)
     except SheetError:
         raise
@@ -154,6 +157,7 @@ def _read_xlsx(data: bytes) -> Sheet:
         sheet = book.worksheets[0] if book.worksheets else None
         if sheet is None:
             raise SheetError("empty_file", _("The file has no header row."))
+        _check_bounds(sheet.max_row or 0, sheet.max_column or 0)  # the size the workbook says (it may lie: _check_size read the cells')
         headers, rows = None, []
         for number, values in enumerate(sheet.iter_rows(values_only=True), start=1):
             # No NUL leaves the workbook (XML escapes one as _x0000_): no field holds it, PostgreSQL refuses it.
@@ -175,6 +179,39 @@ def _read_xlsx(data: bytes) -> Sheet:
     if headers is None:
         raise SheetError("empty_file", _("The file has no header row."))
     return Sheet(headers, rows, XLSX)
+
+
+#: a cell's or a row's address in a worksheet's XML: ``<c r="AB12"``, ``<row r="12"``
+_CELL_REF = re.compile(rb'<(?:\w+:)?c\b[^>]*?\sr="([A-Z]{1,3})([0-9]{1,7})"')
+_ROW_REF = re.compile(rb'<(?:\w+:)?row\b[^>]*?\sr="([0-9]{1,7})"')
+
+
+def _check_bounds(rows: int, columns: int) -> None:
+    if columns > MAX_COLUMNS:
+        raise SheetError("too_many_columns", _("The sheet has more than %(n)s columns.") % {"n": MAX_COLUMNS})
+    if rows > 2 * MAX_ROWS:
+        raise SheetError("too_many_rows", _("The file has more than %(n)s rows.") % {"n": f"{MAX_ROWS:,}"})
+
+
+def _check_size(z: zipfile.ZipFile) -> None:
+    """Refuse a workbook whose cells reach beyond the bounds, whatever size it says it has.
+
+    openpyxl yields every empty row and cell up to the farthest one (or to the size the workbook
+    declares): a file of a few bytes with a cell at XFD1048576 would be billions of empty cells
+    to look at, and a declared size can lie. The cells' addresses are read from the worksheets'
+    XML (no more than ``MAX_UNPACKED``, checked before) with a pattern, before openpyxl parses it."""
+    rows = columns = 0
+    for name in z.namelist():
+        if not (name.startswith("xl/worksheets/") and name.endswith(".xml")):
+            continue
+        xml = z.read(name)
+        for letters, number in _CELL_REF.findall(xml):
+            column = 0
+            for ch in letters:
+                column = column * 26 + ch - 64
+            columns, rows = max(columns, column), max(rows, int(number))
+        rows = max([rows, *(int(n) for n in _ROW_REF.findall(xml))])
+    _check_bounds(rows, columns)
 
 
 def text(value) -> str:

@@ -33,7 +33,7 @@ def status_label(status: str) -> str:
         CREATED: _("to create"),
         UPDATED: _("to update"),
         UNCHANGED: _("unchanged"),
-        DUPLICATE: _("possible duplicate"),
+        DUPLICATE: _("possible duplicates"),
         REFUSED: _("refused"),
     }[status]
 

@@ -1,0 +1,65 @@
+"""The people's import in a browser, in Italian, as a director moving in lives it: his Excel file
+read, a column he maps by hand, the preview with a refused row and a possible duplicate, the
+refused rows downloaded, the import leaving them out; axe reads each page."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser import browser, browser_page, login, new_page  # noqa: F401 (fixtures)
+from tests.conftest import make_user
+from tests.test_axe_browser import problems
+from tournaments.models import Person
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_people_brought_in_from_an_italian_excel_file(browser_page, tmp_path):
+    make_user("boss", "director")
+    Person.objects.create(first_name="Luca", last_name="Bruni", document_id="AB123")
+    sheet = tmp_path / "soci.csv"
+    sheet.write_bytes(
+        "Cognome;Nome;Cellulare privato;Documento;Email\r\nRossi;Niccolò;+39 333 123 4567;;\r\nVerdi;Ugo;;;non-una-mail\r\nBianco;Ettore;;ab 123;\r\n".encode(
+            "cp1252"
+        )
+    )
+    page = new_page(browser_page.context.browser, locale="it-IT")
+    page.base_url = browser_page.base_url
+    login(page, "boss", "pw-boss")
+    page.goto(page.base_url + "/people/")
+    with page.expect_navigation():
+        page.get_by_role("link", name="Importa persone da un foglio di calcolo").click()
+    expect(page.locator("h1")).to_have_text("Importa: Persone")
+    assert problems(page, "import upload") == []
+    page.get_by_label("File (CSV o XLSX, al massimo 10 MB)").set_input_files(str(sheet))
+    with page.expect_navigation():
+        page.get_by_role("button", name="Leggi il file").click()
+    expect(page.locator("h1")).to_have_text("Anteprima di soci.csv")
+    # "Cellulare privato" is no header the import knows: read as nothing until the director says
+    column = page.get_by_label("Colonna Cellulare privato letta come")
+    expect(column).to_have_value("")
+    column.select_option(label="Telefono")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Rileggi con queste colonne").click()
+    counts = page.locator("#import-counts")
+    expect(counts.locator("[data-status=created]")).to_have_text("Da creare: 1")
+    expect(counts.locator("[data-status=duplicate]")).to_have_text("Possibili doppioni: 1")
+    expect(counts.locator("[data-status=refused]")).to_have_text("Rifiutati: 1")
+    expect(page.locator("#rows-refused")).to_contain_text("Email: «non-una-mail» non è un indirizzo email.")
+    expect(page.locator("#rows-duplicate")).to_contain_text("Luca Bruni (stesso documento)")
+    assert problems(page, "import preview") == []
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Righe rifiutate (CSV)").click()
+    refused = download.value.path().read_text(encoding="utf-8-sig").splitlines()
+    assert refused[0].startswith("Riga;Motivo;Cognome") and refused[1].startswith("3;")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Importa", exact=True).click()
+    expect(page.locator("ul.messages")).to_contain_text("Righe rifiutate: 1. Non è stato importato nulla")
+    assert Person.objects.count() == 1
+    page.get_by_label("Importa le altre righe, lasciando fuori quelle rifiutate").check()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Importa", exact=True).click()
+    expect(page.locator("ul.messages")).to_contain_text("Importato: 1 aggiunti")
+    expect(page.locator("h1")).to_have_text("soci.csv è importato")
+    assert problems(page, "import done") == []
+    rossi = Person.objects.get(last_name="Rossi")
+    assert (rossi.first_name, rossi.phone) == ("Niccolò", "+39 333 123 4567")
