@@ -5,7 +5,7 @@ import logging
 from celery import shared_task
 from celery.signals import worker_ready
 
-from .services import cashier, clockctl, lifecycle, privacy
+from .services import cashier, clockctl, imports, lifecycle, privacy
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +27,12 @@ def sweep_clocks():
 def purge_idempotency_keys():
     """Hourly (beat): forget idempotency keys older than TDM_IDEMPOTENCY_TTL_HOURS."""
     cashier.purge_idempotency_keys()
+
+
+@shared_task(ignore_result=True)
+def forget_import_files():
+    """Hourly (beat): forget the sheets uploaded to be imported more than a day ago (people's data)."""
+    imports.forget_old_files()
 
 
 @shared_task(ignore_result=True)

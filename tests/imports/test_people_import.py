@@ -294,3 +294,24 @@ def test_an_xlsx_is_sent_whole_through_the_api_and_the_page_and_a_csv_with_a_nul
     text = io.BytesIO(b"Cognome;Nome\r\nRossi;A\x00na\r\n")
     text.name = "soci.csv"
     assert client_for(director).post("/api/v1/imports/people/preview/", {"file": text}, format="multipart").json()["code"] == "nul_character"
+
+
+def test_an_uploaded_sheet_is_forgotten_a_day_after_and_its_bytes_once_imported(director):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments.models import ImportFile
+    from tournaments.services.events import Actor
+    from tournaments.tasks import forget_import_files
+
+    actor = Actor(director)
+    old = imports.keep_file("people", italian_csv("Rossi;Anna;;;;;;;;;"), "a.csv", actor=actor)
+    fresh = imports.keep_file("people", italian_csv("Bianchi;Ada;;;;;;;;;"), "c.csv", actor=actor)
+    ImportFile.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(hours=25))
+    forget_import_files()  # beat's hourly task: no upload needed for the old one to go
+    assert list(ImportFile.objects.values_list("pk", flat=True)) == [fresh.pk]
+    kept = imports.keep_file("people", italian_csv("Verdi;Ugo;;;;;;;;;"), "b.csv", actor=actor)
+    imports.import_kept(kept, actor=actor)
+    kept.refresh_from_db()
+    assert bytes(kept.data) == b"" and kept.result["created"] == 1

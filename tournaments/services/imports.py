@@ -106,8 +106,13 @@ def run_import(
 def keep_file(kind: str, data: bytes, filename: str, *, actor: Actor, options=None) -> ImportFile:
     """Keep an uploaded sheet for its preview; files older than a day go (they hold people's data)."""
     check_kind(kind)
-    ImportFile.objects.filter(created_at__lt=timezone.now() - KEPT_FOR).delete()
+    forget_old_files()
     return ImportFile.objects.create(kind=kind, filename=filename[:200], data=data, options=options or {}, created_by=actor.user)
+
+
+def forget_old_files() -> int:
+    """Delete the uploaded sheets older than ``KEPT_FOR`` (imported or not); how many."""
+    return ImportFile.objects.filter(created_at__lt=timezone.now() - KEPT_FOR).delete()[0]
 
 
 @service
