@@ -10,6 +10,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tdmanager import sheets
 from tdmanager.api import query_choice, query_int
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.fields import AmountField, IdField, TextField, WholeNumberField
@@ -22,7 +23,7 @@ from tournaments.models import Entry, LedgerRow, Person, Tournament
 from tournaments.public_names import public_names
 from tournaments.services.events import Actor
 
-from . import reports, services
+from . import reports, results_sheet, services
 from . import selectors as sel
 from .models import BountyAward, Deal, JackpotClaim, JackpotFund, PayoutTemplate, PrizePayment, SatelliteLink, SidePool, Ticket
 
@@ -667,6 +668,25 @@ class EnvelopesView(Base):
         t.refresh_from_db(fields=["settings"])
         overview = sel.bounty_overview(t)
         return Response({"envelopes": overview["envelopes"], "totals": overview["totals"]})
+
+
+class ResultsSheetView(Base):
+    """The event's results for the club's site and the tour's ranking: place, the player's name as
+    public pages show it, prize, other prizes and, in a bounty event, bounties; ``results.csv`` or
+    ``results.xlsx`` (formula-safe)."""
+
+    @extend_schema(
+        parameters=[OpenApiParameter("fmt", str, OpenApiParameter.PATH, enum=list(sheets.FORMATS))],
+        responses={(200, "text/csv"): OpenApiTypes.STR, (200, sheets.XLSX_TYPE): OpenApiTypes.BINARY},
+    )
+    def get(self, request, pk, fmt):
+        t = _t(pk)
+        if fmt not in sheets.FORMATS:
+            raise DomainError("bad_format", _("Use a CSV or an XLSX file."), status=404)
+        data, name = results_sheet.results_file(t, fmt)
+        resp = HttpResponse(data, content_type=sheets.CONTENT_TYPES[fmt])
+        resp["Content-Disposition"] = f'attachment; filename="{name}"'
+        return resp
 
 
 class ReportView(Base):

@@ -19,6 +19,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/payouts/satellite/complete/", api.SatelliteCompleteView.as_view(), name="api-satellite-complete"),
     path("tournaments/<int:pk>/payouts/side-pools/", api.SidePoolsView.as_view(), name="api-side-pools"),
     path("tournaments/<int:pk>/payouts/reports/<slug:name>/", api.ReportView.as_view(), name="api-payouts-report"),
+    path("tournaments/<int:pk>/results.<str:fmt>", api.ResultsSheetView.as_view(), name="api-payouts-results"),
     path("tournaments/<int:pk>/bounties/", api.BountiesView.as_view(), name="api-bounties"),
     path("tournaments/<int:pk>/bounties/pay/", api.BountyPayView.as_view(), name="api-bounties-pay"),
     path("tournaments/<int:pk>/bounties/returned/", api.BountyReturnView.as_view(), name="api-bounties-returned"),

@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from tdmanager import sheets
 from tdmanager.api import object_id
 from tdmanager.errors import DomainError
 from tdmanager.formatting import money
@@ -19,7 +20,7 @@ from tournaments.models import Entry, LedgerRow, Tournament
 from tournaments.services.cashier import cash_limit
 from tournaments.services.events import Actor
 
-from . import reports, services
+from . import reports, results_sheet, services
 from . import selectors as sel
 from .models import Deal, PayoutTable, PayoutTemplate, PrizePayment, SidePool
 
@@ -280,4 +281,15 @@ def report(request, pk, name, fmt):
         return resp
     resp = HttpResponse(reports.to_pdf(data), content_type="application/pdf")
     resp["Content-Disposition"] = f'inline; filename="{name}-{t.pk}.pdf"'
+    return resp
+
+
+def results_file(request, pk, fmt):
+    """The event's results as a sheet for the club's site (``results_sheet``): CSV or XLSX."""
+    t = get_object_or_404(Tournament, pk=pk)
+    if fmt not in sheets.FORMATS:
+        raise Http404
+    data, name = results_sheet.results_file(t, fmt)
+    resp = HttpResponse(data, content_type=sheets.CONTENT_TYPES[fmt])
+    resp["Content-Disposition"] = f'attachment; filename="{name}"'
     return resp

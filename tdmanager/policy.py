@@ -216,6 +216,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "api-side-pools": {"GET": STAFF_AUDIT, "POST": D},
     "api-side-pool-action": {"POST": {"token": DC, "*": D}},  # REG-10: the desk hands over the Last Longer chip or plaque
     "api-payouts-report": {"GET": STAFF_AUDIT},
+    "api-payouts-results": {"GET": STAFF_AUDIT},  # the results sheet for the club's site: names as public pages show them
     "api-payout-templates": {"GET": STAFF, "POST": D},
     "api-payouts-due": {"GET": STAFF},
     "api-payouts-pay": {"POST": DC},
@@ -329,6 +330,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "payouts-tournament": {"GET": STAFF_AUDIT, "POST": {"signoff": SIGNERS, "token": DC, "*": D}},
     "payouts-deal": {"GET": DF, "POST": DF},
     "payouts-report": {"GET": STAFF_AUDIT},
+    "payouts-results": {"GET": STAFF_AUDIT},
     "payouts-due": {"GET": DC, "POST": DC},
     "payouts-slip": {"GET": STAFF},
     "payouts-slip-pdf": {"GET": STAFF},

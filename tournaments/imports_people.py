@@ -319,3 +319,40 @@ def _contradicts(person: Person, v: dict) -> bool:
 
 
 PEOPLE = importing.register(PeopleImporter())
+
+
+# -- the person a row of another kind names (a league's results) ------------------------------
+
+
+def people_index(people=None) -> _Index:
+    """People by each key the people import matches on: the stored ones (read once for a whole
+    file), or ``people`` (an empty list: the new people a file brings, ``add``-ed as it names them)."""
+    return _Index(Person.objects.all() if people is None else people)
+
+
+def stored_person(index: _Index, values: dict) -> Person | None:
+    """The stored person a row names, matched as the people import matches (the same document,
+    or the same name with the same date of birth, e-mail or phone; the name alone when exactly
+    one person bears it and the row says nothing against him); None when nobody is that person.
+    ``Refused`` when the row could be more than one person, or looks like someone it is not
+    shown to be (a shared e-mail or phone under another name): the row then names the person
+    better (a document, an e-mail or a phone)."""
+    same, looks = index.match(values)
+    if len(same) == 1:
+        return same[0]
+    name = f"{values.get('first_name', '')} {values.get('last_name', '')}".strip()
+    if len(same) > 1:
+        raise Refused(_("%(name)s could be any of several stored people: add a document, e-mail or phone column to tell which.") % {"name": name})
+    by_name = [p for p, by in looks if by == _("same name")]
+    others = [(p, by) for p, by in looks if by != _("same name")]
+    if others:
+        p, by = others[0]
+        raise Refused(
+            _("%(name)s looks like %(other)s (%(what)s), and the row does not show they are one person: check it.")
+            % {"name": name, "other": p.display_name, "what": by}
+        )
+    if len(by_name) > 1:
+        raise Refused(_("Several stored people are named %(name)s: add a document, e-mail or phone column to tell which.") % {"name": name})
+    if by_name and not _contradicts(by_name[0], values):
+        return by_name[0]
+    return None

@@ -7,6 +7,9 @@ class FormatsConfig(AppConfig):
     verbose_name = "Tournament formats"
 
     def ready(self):
-        from . import receivers  # imported once the models are loaded: the receivers read them
+        from . import (
+            imports,  # noqa: F401  (registers the league's results import and export)
+            receivers,  # imported once the models are loaded: the receivers read them
+        )
 
         receivers.connect()

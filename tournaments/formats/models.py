@@ -439,6 +439,28 @@ class SeriesResult(models.Model):
         constraints = [models.UniqueConstraint(fields=["tournament", "person"], name="formats_series_result_unique")]
 
 
+class SeriesPastResult(models.Model):
+    """A league result from before the room used this system, brought in from its sheet
+    (``formats.imports``): the date and name of an event that was not played here (no
+    ``Tournament``: it took no money here and stays out of the money reports), the player, his
+    place, prize and the points the league gave him. It counts in the standings of its season
+    beside the results of the events played here."""
+
+    series = models.ForeignKey(Series, related_name="past_results", on_delete=models.CASCADE)
+    cycle = models.PositiveIntegerField(help_text="the season it counts for: the league's current one when it was imported")
+    date = models.DateField()
+    event = models.CharField(max_length=160)
+    person = models.ForeignKey(Person, related_name="+", on_delete=models.PROTECT)
+    place = models.PositiveIntegerField()
+    prize = models.DecimalField(**MONEY, default=Decimal("0"))
+    points = models.DecimalField(max_digits=10, decimal_places=2)
+    imported_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["series", "cycle", "date", "event", "place", "id"]
+        constraints = [models.UniqueConstraint(fields=["series", "date", "event", "person"], name="formats_past_result_unique")]
+
+
 class SeriesCycle(models.Model):
     """The archive of a closed cycle: its final ranking and who won the tickets."""
 

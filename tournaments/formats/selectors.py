@@ -30,6 +30,7 @@ from .models import (
     Series,
     SeriesAward,
     SeriesCycle,
+    SeriesPastResult,
     SeriesResult,
     SeriesTournament,
     TimedEvent,
@@ -187,6 +188,7 @@ def leaderboard_data(series: Series, cycle: int | None = None, *, public: bool =
 
     knockouts = dict(SeriesResult.objects.filter(series=series, cycle=cycle).values("person").annotate(n=Sum("knockouts")).values_list("person", "n"))
     played = series.links.filter(cycle=cycle, scored_at__isnull=False).count()
+    before = past_events(series, cycle)
     return {
         "series": {
             "id": series.pk,
@@ -208,7 +210,8 @@ def leaderboard_data(series: Series, cycle: int | None = None, *, public: bool =
         },
         "cycle": cycle,
         "tournaments_played": played,
-        "tournaments_left": max(0, series.cycle_length - played) if series.cycle_length else None,
+        "past_events": before,  # events before this system, whose results were imported
+        "tournaments_left": max(0, series.cycle_length - played - before) if series.cycle_length else None,
         "standings": [
             {
                 "rank": s.rank,
@@ -237,7 +240,9 @@ def leaderboard_data(series: Series, cycle: int | None = None, *, public: bool =
 
 def series_of_person(person_id: int) -> list[int]:
     """The series a person has points in (this season or an archived one)."""
-    return sorted(set(SeriesResult.objects.filter(person_id=person_id).values_list("series_id", flat=True)))
+    played = SeriesResult.objects.filter(person_id=person_id).values_list("series_id", flat=True)
+    past = SeriesPastResult.objects.filter(person_id=person_id).values_list("series_id", flat=True)
+    return sorted(set(played) | set(past))
 
 
 # The lobby's leaderboard page is public: built once per change and language, then served from
@@ -389,7 +394,7 @@ def standings(series: Series, cycle: int | None = None) -> list:
     (``payouts.leaderboard.series_standings``); a league counts each player's best results
     and compares exact totals (``payouts.league.standings``)."""
     cycle = series.current_cycle if cycle is None else cycle
-    pairs = list(SeriesResult.objects.filter(series=series, cycle=cycle).order_by("tournament__start_at", "id").values_list("person_id", "points"))
+    pairs = season_points(series, cycle)
     formula = series.formula()
     if formula is None:
         return leaderboard.series_standings(pairs, tie_break=series.tie_break)
@@ -397,6 +402,23 @@ def standings(series: Series, cycle: int | None = None) -> list:
         leaderboard.SeriesStanding(line.rank, line.player, float(line.total), line.events, float(line.counted[0]))
         for line in league.standings([(person, Decimal(repr(points))) for person, points in pairs], formula)
     ]
+
+
+def season_points(series: Series, cycle: int) -> list[tuple[int, float]]:
+    """(person id, points) of every result of a season, oldest first: the events played here
+    (``SeriesResult``) and the league's past results brought in from its sheet
+    (``SeriesPastResult``), which count alike: best-of and the tie-break see one list."""
+    played = SeriesResult.objects.filter(series=series, cycle=cycle).values_list("tournament__start_at", "person_id", "points")
+    past = SeriesPastResult.objects.filter(series=series, cycle=cycle).values_list("date", "person_id", "points")
+    dated = [(timezone.localtime(at).date() if at else None, 1, person, points) for at, person, points in played]
+    dated += [(day, 0, person, float(points)) for day, person, points in past]
+    dated.sort(key=lambda r: (r[0] or timezone.localdate(), r[1]))
+    return [(person, points) for _day, _here, person, points in dated]
+
+
+def past_events(series: Series, cycle: int) -> int:
+    """How many events not played here a season's imported results come from."""
+    return SeriesPastResult.objects.filter(series=series, cycle=cycle).values("date", "event").distinct().count()
 
 
 def formula_text(series: Series) -> str:

@@ -26,8 +26,8 @@ from tournaments.services.events import Actor, log_event
 from tournaments.services.ledger import lock_tournament
 
 from .. import engine
-from ..models import Series, SeriesAward, SeriesCycle, SeriesResult, SeriesTournament
-from ..selectors import forget_leaderboard, series_of_person, standings
+from ..models import Series, SeriesAward, SeriesCycle, SeriesPastResult, SeriesResult, SeriesTournament
+from ..selectors import forget_leaderboard, past_events, series_of_person, standings
 from .common import FormatError
 
 LEAGUE_SETTINGS = {"scoring", "multiplier", "points_table", "participation_points", "knockout_points", "best_of"}
@@ -241,7 +241,9 @@ def score_tournament(tournament, *, actor: Actor) -> list[SeriesResult]:
     SeriesResult.objects.bulk_create(results)
     link.cycle, link.participants, link.scored_at = series.current_cycle, n, timezone.now()
     link.save(update_fields=["cycle", "participants", "scored_at"])
+    # A season brought in from the league's sheet has played some of its events before this system.
     scored = SeriesTournament.objects.filter(series=series, cycle=series.current_cycle, scored_at__isnull=False).count()
+    scored += past_events(series, series.current_cycle)
     closed = None
     if series.cycle_length and scored >= series.cycle_length:
         closed = _close_cycle(series, actor)
@@ -288,7 +290,8 @@ def close_season(series: Series, *, actor: Actor) -> SeriesCycle:
     """The director closes a league's season: its standings are archived (with the tickets, if
     the league gives any) and the next season starts from zero."""
     series = Series.objects.select_for_update().get(pk=series.pk)
-    if not SeriesResult.objects.filter(series=series, cycle=series.current_cycle).exists():
+    season = {"series": series, "cycle": series.current_cycle}
+    if not (SeriesResult.objects.filter(**season).exists() or SeriesPastResult.objects.filter(**season).exists()):
         raise FormatError("season_empty", _("No tournament has been scored in this season yet."))
     return _close_cycle(series, actor)
 

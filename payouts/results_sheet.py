@@ -1,0 +1,55 @@
+"""An event's results as a sheet, for the club's site and the tour's ranking: each placed entry's
+place, the player's name as the public pages show it (``tournaments.public_names``: the house's
+style, "—" for a player who asked not to be found by name, an erased player's pseudonym), the
+cash prize, the other prizes in words and, in a bounty event, the bounties won. CSV or XLSX by
+``tdmanager.sheets.write``: a name that looks like a formula stays text. Read only."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.db.models import Sum
+from django.utils.translation import gettext as _
+
+from tdmanager import sheets
+from tdmanager.money import ZERO
+from tournaments.house import HouseRules
+from tournaments.importing import csv_separator
+from tournaments.models import Entry
+from tournaments.public_names import public_names
+
+from . import selectors as sel
+from .models import BountyAward
+
+
+def results(t) -> tuple[list[str], list[list]]:
+    """The headers and the rows, best place first (a shared place lists each of its players)."""
+    rows = list(
+        t.entries.exclude(status=Entry.CANCELLED)
+        .filter(place__isnull=False)
+        .order_by("place", "number")
+        .values_list("pk", "place", "person__first_name", "person__last_name", "person__nickname", "person__hide_from_lookup", "number")
+    )
+    rules = HouseRules.of(t)
+    names = public_names(((first, last, nick, hidden, number) for _pk, _place, first, last, nick, hidden, number in rows), rules.seat_lookup_names)
+    won = sel.won_by_entry(t)
+    bounties = dict(
+        BountyAward.objects.filter(tournament=t, void="", winner__isnull=False).values("winner").annotate(cash=Sum("cash")).values_list("winner", "cash")
+    )
+    with_bounties = rules.bounty != "NONE" or any(bounties.values())
+    headers = [_("Place"), _("Player"), _("Prize"), _("Other prizes")] + ([_("Bounties")] if with_bounties else [])
+    out = []
+    for (pk, place, *_rest), name in zip(rows, names, strict=True):
+        prize = won.get(str(pk), {})
+        line = [place, name, Decimal(prize.get("amount", "0.00")), prize.get("prize", "")]
+        if with_bounties:
+            line.append(bounties.get(pk) or ZERO)
+        out.append(line)
+    return headers, out
+
+
+def results_file(t, fmt: str) -> tuple[bytes, str]:
+    """The results as a CSV or an XLSX and the file's name."""
+    headers, rows = results(t)
+    name = _("results-%(n)s") % {"n": t.pk}
+    return sheets.write(fmt, headers, rows, title=_("Results"), separator=csv_separator()), f"{name}.{fmt}"

@@ -1,0 +1,244 @@
+"""A league's past results, in and out (``tournaments.importing``'s "league").
+
+A season in progress moves in with its standings: each row is one player's result in one event
+played before the room used this system (its date, its name, the player, his place, prize and
+the points the league gave him). It is kept as a ``SeriesPastResult`` of the league chosen by the
+``league`` option, in its current season, never as a ``Tournament``: those events took no money
+here and stay out of the money reports. The standings count them beside the results of the
+events played here (``selectors.season_points``), best-of and the tie-break alike.
+
+The player is matched to a stored person as the people import matches
+(``imports_people.stored_person``); a player nobody stored is created (once, however many rows
+name him); a row whose player could be several people is refused, saying how to tell them
+apart. A result is the same when the league, the date, the event's name and the person are:
+unchanged when its place, prize and points are too, updated otherwise. A row that is a result
+of an event played here (the export writes those too) is unchanged: it is in already.
+
+The export writes the league's current season, played here and brought in, in the import's
+columns: an export comes back in as it went out.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from payouts.selectors import won_by_entry
+from tournaments import importing
+from tournaments.importing import CREATED, REFUSED, UNCHANGED, UPDATED, Column, Refused
+from tournaments.imports_people import people_index, stored_person
+from tournaments.models import Entry, Person
+from tournaments.person_text import clean_text
+
+from .models import Series, SeriesPastResult, SeriesResult
+from .services.series import standings_changed
+
+PERSON_FIELDS = ("last_name", "first_name", "nickname", "document_id", "email", "phone")
+COMPARED = ("place", "prize", "points")
+
+
+def _fold(text: str) -> str:
+    return importing.fold(text)
+
+
+class LeagueImporter(importing.Importer):
+    kind = "league"
+    title = gettext_noop("League results")
+    columns = (
+        Column("date", gettext_noop("Date"), ("data", "giorno", "day"), required=True),
+        Column("event", gettext_noop("Event"), ("torneo", "evento", "tournament", "tappa", "event name"), required=True),
+        Column("last_name", gettext_noop("Last name"), ("cognome", "surname", "lastname", "family name"), required=True),
+        Column("first_name", gettext_noop("First name"), ("nome", "firstname", "given name")),
+        Column("nickname", gettext_noop("Nickname"), ("soprannome", "alias", "nick")),
+        Column("place", gettext_noop("Place"), ("posizione", "piazzamento", "pos", "position", "rank", "classifica"), required=True),
+        Column("prize", gettext_noop("Prize"), ("premio", "vincita", "winnings", "payout")),
+        Column("points", gettext_noop("Points"), ("punti", "punteggio", "pts", "score"), required=True),
+        Column("document_id", gettext_noop("Identity document"), ("documento", "document", "numero documento", "id number")),
+        Column("email", gettext_noop("Email"), ("e-mail", "mail", "posta elettronica")),
+        Column("phone", gettext_noop("Phone"), ("telefono", "cellulare", "cell", "mobile", "tel")),
+    )
+    options = {"league": gettext_noop("League")}
+
+    def check_options(self, options: dict) -> dict:
+        """The league by its number or its name; a Sanremo leaderboard is no league."""
+        given = str((options or {}).get("league") or "").strip()
+        if not given:
+            raise Refused(_("Choose the league the results are for."))
+        series = None
+        if given.isdigit():
+            series = Series.objects.filter(pk=int(given)).first()
+        if series is None:
+            # Compared here, not by the database: SQLite folds the case of ASCII letters only ("GIOVEDÌ").
+            found = [s for s in Series.objects.all() if s.name.casefold() == given.casefold()][:2]
+            if len(found) > 1:
+                raise Refused(_("Two leagues are named “%(name)s”: give the league's number.") % {"name": given[:80]})
+            series = found[0] if found else None
+        if series is None:
+            raise Refused(_("No league “%(name)s”.") % {"name": given[:80]})
+        if not series.is_league:
+            raise Refused(_("“%(name)s” is a leaderboard, not a league: past results come in only for a league.") % {"name": series.name})
+        return {"league": series.pk, "league_name": series.name}
+
+    def parse(self, cells: dict, options: dict) -> dict:
+        values = {}
+        for name in ("event", *PERSON_FIELDS):
+            raw = importing.cell_text(cells.get(name))
+            limit = (SeriesPastResult if name == "event" else Person)._meta.get_field(name).max_length
+            if len(raw) > limit:
+                raise Refused(_("%(field)s is longer than %(n)s characters.") % {"field": self.label(name), "n": limit})
+            try:
+                values[name] = clean_text(raw)
+            except ValidationError as exc:
+                raise Refused(_("%(field)s: %(e)s") % {"field": self.label(name), "e": " ".join(exc.messages)}) from None
+        if not values["last_name"]:
+            raise Refused(_("The last name is missing."))
+        if not values["event"]:
+            raise Refused(_("The event's name is missing."))
+        if values["email"]:
+            try:
+                validate_email(values["email"])
+            except ValidationError:
+                raise Refused(_("E-mail: “%(value)s” is not an e-mail address.") % {"value": values["email"][:60]}) from None
+        day = importing.cell_date(cells.get("date"), self.label("date"), required=True)
+        if not dt.date(2000, 1, 1) <= day <= timezone.localdate():
+            raise Refused(_("Date: %(value)s is not the date of an event already played.") % {"value": day.strftime("%d/%m/%Y")})
+        values["date"] = day
+        values["place"] = importing.cell_int(cells.get("place"), self.label("place"), minimum=1)
+        values["prize"] = importing.cell_decimal(cells.get("prize"), self.label("prize"), required=False) or Decimal("0.00")
+        if values["prize"] < 0:
+            raise Refused(_("%(field)s cannot be negative.") % {"field": self.label("prize")})
+        values["points"] = importing.cell_decimal(cells.get("points"), self.label("points"))
+        if values["points"] < 0:
+            raise Refused(_("%(field)s cannot be negative.") % {"field": self.label("points")})
+        return values
+
+    # -- comparing with what is stored ------------------------------------------------------
+
+    def plan(self, rows, options):
+        series = Series.objects.get(pk=options["league"])
+        index, new_people = people_index(), people_index([])  # the people the file brings, as it names them
+        stored = {(r.date, _fold(r.event), r.person_id): r for r in SeriesPastResult.objects.filter(series=series)}
+        played = {
+            (timezone.localtime(start).date(), _fold(name), person)
+            for start, name, person in SeriesResult.objects.filter(series=series).values_list("tournament__start_at", "tournament__name", "person_id")
+        }
+        seen: dict = {}
+        for row in rows:
+            if row.status == REFUSED:
+                continue
+            v = row.values
+            try:
+                person = stored_person(index, v) or stored_person(new_people, v)
+            except Refused as exc:
+                row.status, row.reason = REFUSED, exc.reason
+                continue
+            if person is None:
+                person = _NewPerson(v)
+                new_people.add(person)
+            v["person"] = person
+            key = (v["date"], _fold(v["event"]), ("new", id(person)) if isinstance(person, _NewPerson) else person.pk)
+            if key in seen:
+                row.status = REFUSED
+                row.reason = _("Row %(n)s already gives this player's result in this event.") % {"n": seen[key]}
+                continue
+            seen[key] = row.line
+            if key in played:
+                row.status = UNCHANGED  # an event played here, as the export writes it: in already
+                continue
+            old = stored.get(key)
+            if old is None:
+                row.status = CREATED
+                continue
+            row.target = old
+            row.changes = {name: (getattr(old, name), v[name]) for name in COMPARED if getattr(old, name) != v[name]}
+            row.status = UPDATED if row.changes else UNCHANGED
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def write(self, rows, options, actor) -> dict:
+        # Locked: the points of an event played here are not given while its season changes.
+        series = Series.objects.select_for_update().get(pk=options["league"])
+        people = {}
+        for row in rows:
+            person = row.values["person"]
+            if isinstance(person, _NewPerson) and id(person) not in people:
+                p = Person(**{k: v for k, v in person.values.items() if v})
+                p.fold_search_text()  # as save() does: bulk_create below does not call it
+                people[id(person)] = p
+        Person.objects.bulk_create(list(people.values()), batch_size=500)
+        created, updated = [], 0
+        for row in rows:
+            v = row.values
+            person = people[id(v["person"])] if isinstance(v["person"], _NewPerson) else v["person"]
+            if row.status == CREATED:
+                created.append(
+                    SeriesPastResult(
+                        series=series,
+                        cycle=series.current_cycle,
+                        date=v["date"],
+                        event=v["event"],
+                        person=person,
+                        place=v["place"],
+                        prize=v["prize"],
+                        points=v["points"],
+                    )
+                )
+            elif row.status == UPDATED:
+                SeriesPastResult.objects.filter(pk=row.target.pk).update(place=v["place"], prize=v["prize"], points=v["points"])
+                updated += 1
+        SeriesPastResult.objects.bulk_create(created, batch_size=500)
+        standings_changed(series.pk)
+        return {"league": series.pk, "results": len(created) + updated, "people_created": len(people)}
+
+    # -- the export ------------------------------------------------------------------------
+
+    def export(self, options):
+        series = Series.objects.get(pk=options["league"])
+        headers = [c.label for c in self.columns[:8]]
+        lines = []
+        for r in SeriesPastResult.objects.filter(series=series, cycle=series.current_cycle).select_related("person"):
+            lines.append((r.date, r.event, r.person, r.place, r.prize, r.points))
+        played = SeriesResult.objects.filter(series=series, cycle=series.current_cycle).select_related("tournament", "person")
+        prizes = {}
+        for r in played:
+            t = r.tournament
+            if t.pk not in prizes:
+                prizes[t.pk] = _prizes_by_person(t)
+            day = timezone.localtime(t.start_at).date()
+            lines.append((day, t.name, r.person, r.place, prizes[t.pk].get(r.person_id, Decimal("0.00")), Decimal(repr(r.points)).quantize(Decimal("0.01"))))
+        lines.sort(key=lambda line: (line[0], line[1], line[3], line[2].last_name, line[2].first_name))
+        rows = [[day, event, p.last_name, p.first_name, p.nickname, place, prize, points] for day, event, p, place, prize, points in lines]
+        return headers, rows
+
+    def export_name(self, options):
+        return _("league-%(n)s") % {"n": options["league"]}
+
+
+def _prizes_by_person(t) -> dict[int, Decimal]:
+    """What each player won in the event (cash, his entries together), from the payouts."""
+    won = won_by_entry(t)
+    out: dict[int, Decimal] = {}
+    for pk, person in Entry.objects.filter(tournament=t, pk__in=[int(k) for k in won]).values_list("pk", "person_id"):
+        out[person] = out.get(person, Decimal("0.00")) + Decimal(won[str(pk)]["amount"])
+    return out
+
+
+class _NewPerson:
+    """A player no stored person is, as the rows name him: created once when the file comes in."""
+
+    def __init__(self, values: dict):
+        self.values = {k: values.get(k, "") for k in PERSON_FIELDS}
+        self.pk = None
+        self.first_name, self.last_name = self.values["first_name"], self.values["last_name"]
+        self.document_id, self.email, self.phone = self.values["document_id"], self.values["email"], self.values["phone"]
+        self.birth_date = None
+        self.display_name = f"{self.first_name} {self.last_name}".strip()
+
+
+LEAGUE = importing.register(LeagueImporter())
