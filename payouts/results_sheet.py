@@ -12,7 +12,7 @@ from django.db.models import Sum
 from django.utils.translation import gettext as _
 
 from tdmanager import sheets
-from tdmanager.money import ZERO
+from tdmanager.money import CENT, ZERO
 from tournaments.house import HouseRules
 from tournaments.importing import csv_separator
 from tournaments.models import Entry
@@ -41,9 +41,9 @@ def results(t) -> tuple[list[str], list[list]]:
     out = []
     for (pk, place, *_rest), name in zip(rows, names, strict=True):
         prize = won.get(str(pk), {})
-        line = [place, name, Decimal(prize.get("amount", "0.00")), prize.get("prize", "")]
+        line = [place, name, Decimal(prize.get("amount", "0.00")).quantize(CENT), prize.get("prize", "")]
         if with_bounties:
-            line.append(bounties.get(pk) or ZERO)
+            line.append((bounties.get(pk) or ZERO).quantize(CENT))  # SQLite sums to "25"
         out.append(line)
     return headers, out
 
