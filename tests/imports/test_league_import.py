@@ -3,6 +3,7 @@ with its standings (the events before are no tournaments: no money here), and go
 
 import datetime as dt
 import io
+import json
 from decimal import Decimal
 
 import openpyxl
@@ -11,6 +12,7 @@ from django.core.management import call_command
 from django.test import Client
 
 from tdmanager.errors import DomainError
+from tests.conftest import client_for
 from tournaments import importing
 from tournaments.formats import selectors
 from tournaments.formats.models import SeriesPastResult
@@ -243,3 +245,33 @@ def test_the_commands_import_with_a_dry_run_and_export(league, actor, tmp_path, 
     target = tmp_path / "out.xlsx"
     call_command("export_league", str(target), "--option", f"league={league.pk}")
     assert openpyxl.load_workbook(target).active.max_row == 7
+
+
+def test_the_import_page_offers_the_leagues_and_the_series_page_counts_the_events_before(league, actor, director):
+    page = Client()
+    page.force_login(director)
+    html = page.get("/imports/league/").content.decode()
+    assert f'<option value="{league.pk}">Lega del giovedì</option>' in html
+    upload = io.BytesIO(ITALIAN)
+    upload.name = "lega.csv"
+    r = page.post("/imports/league/", {"file": upload, "league": str(league.pk)})
+    assert r.status_code == 302
+    assert not SeriesPastResult.objects.exists()  # the preview first
+    page.post(r["Location"], {"op": "import"})
+    assert SeriesPastResult.objects.count() == 6
+    html = page.get(f"/formats/series/{league.pk}/").content.decode()
+    assert "The standings count the imported results of 2 events played before this system." in html
+    assert f'href="/exports/league.csv?league={league.pk}"' in html
+    assert "2 events before this system" in page.get(f"/formats/series/{league.pk}/leaderboard/").content.decode()
+    exported = page.get(f"/exports/league.csv?league={league.pk}").content.decode("utf-8-sig").splitlines()
+    assert exported[0] == "Date,Event,Last name,First name,Nickname,Place,Prize,Points"
+    assert exported[1] == "12/09/2026,Tappa 1,Bianchi,Nicolò,Nico,1,1250.00,25.00"
+
+
+def test_the_api_imports_a_league_with_its_option(league, director):
+    api = client_for(director)
+    sheet = io.BytesIO(ITALIAN)
+    sheet.name = "lega.csv"
+    r = api.post("/api/v1/imports/league/", {"file": sheet, "options": json.dumps({"league": league.pk})}, format="multipart")
+    assert r.status_code == 201 and r.json()["counts"]["created"] == 6
+    assert len(table(league)) == 3

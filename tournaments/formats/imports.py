@@ -65,6 +65,10 @@ class LeagueImporter(importing.Importer):
     )
     options = {"league": gettext_noop("League")}
 
+    def option_choices(self, name: str):
+        """The leagues, newest first (a Sanremo leaderboard takes no past results)."""
+        return [(str(s.pk), s.name) for s in Series.objects.exclude(scoring=Series.SANREMO)]
+
     def check_options(self, options: dict) -> dict:
         """The league by its number or its name; a Sanremo leaderboard is no league."""
         given = str((options or {}).get("league") or "").strip()
