@@ -10,6 +10,7 @@ import openpyxl
 import pytest
 from django.core.management import call_command
 from django.test import Client
+from django.utils import timezone
 
 from tdmanager.errors import DomainError
 from tests.conftest import client_for
@@ -227,7 +228,19 @@ def test_a_league_goes_out_and_comes_back_in_with_the_same_standings(league, act
         assert Person.objects.count() == people  # the same people, found again
         assert table(copy) == expected
     sheet = openpyxl.load_workbook(io.BytesIO(data)).active
-    assert [c.value for c in sheet[1]] == ["Date", "Event", "Last name", "First name", "Nickname", "Place", "Prize", "Points"]
+    assert [c.value for c in sheet[1]] == [
+        "Date",
+        "Event",
+        "Last name",
+        "First name",
+        "Nickname",
+        "Place",
+        "Prize",
+        "Points",
+        "Identity document",
+        "Email",
+        "Phone",
+    ]
     assert [c.value for c in sheet[2]][:3] == [dt.datetime(2026, 9, 12), "Tappa 1", "Bianchi"]
 
 
@@ -264,8 +277,8 @@ def test_the_import_page_offers_the_leagues_and_the_series_page_counts_the_event
     assert f'href="/exports/league.csv?league={league.pk}"' in html
     assert "2 events before this system" in page.get(f"/formats/series/{league.pk}/leaderboard/").content.decode()
     exported = page.get(f"/exports/league.csv?league={league.pk}").content.decode("utf-8-sig").splitlines()
-    assert exported[0] == "Date,Event,Last name,First name,Nickname,Place,Prize,Points"
-    assert exported[1] == "12/09/2026,Tappa 1,Bianchi,Nicolò,Nico,1,1250.00,25.00"
+    assert exported[0] == "Date,Event,Last name,First name,Nickname,Place,Prize,Points,Identity document,Email,Phone"
+    assert exported[1] == "12/09/2026,Tappa 1,Bianchi,Nicolò,Nico,1,1250.00,25.00,,,"
 
 
 def test_the_api_imports_a_league_with_its_option(league, director):
@@ -275,3 +288,15 @@ def test_the_api_imports_a_league_with_its_option(league, director):
     r = api.post("/api/v1/imports/league/", {"file": sheet, "options": json.dumps({"league": league.pk})}, format="multipart")
     assert r.status_code == 201 and r.json()["counts"]["created"] == 6
     assert len(table(league)) == 3
+
+
+def test_a_row_of_an_event_played_here_is_in_already_or_refused(league, actor, make_tournament, field, make_person):
+    entries = scored_event(league, make_tournament, field, actor, "Tappa 3")
+    winner = entries[-1].person
+    make_person(winner.first_name, winner.last_name)  # a namesake who did not play it
+    data, name = importing.export_file("league", "csv", {"league": league.pk})
+    assert imports.preview("league", data, name, options={"league": league.pk}).counts()["unchanged"] == 3
+    day = timezone.localtime(entries[0].tournament.start_at).strftime("%d/%m/%Y")
+    other = f"Data;Torneo;Cognome;Nome;Posizione;Punti\r\n{day};tappa 3;Neri;Luca;1;25\r\n".encode()
+    [row] = imports.preview("league", other, "x.csv", options={"league": league.pk}).refused()
+    assert row.reason == f"tappa 3 of {day} was played here: its results are its players' own, not imported."

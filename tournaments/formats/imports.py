@@ -11,11 +11,13 @@ The player is matched to a stored person as the people import matches
 (``imports_people.stored_person``); a player nobody stored is created (once, however many rows
 name him); a row whose player could be several people is refused, saying how to tell them
 apart. A result is the same when the league, the date, the event's name and the person are:
-unchanged when its place, prize and points are too, updated otherwise. A row that is a result
-of an event played here (the export writes those too) is unchanged: it is in already.
+unchanged when its place, prize and points are too, updated otherwise. A row of an event played
+here in the league (the same date and name; the export writes those too) is unchanged when it
+names one of its players (it is in already, from the event's own entries) and refused otherwise.
 
 The export writes the league's current season, played here and brought in, in the import's
-columns: an export comes back in as it went out.
+columns (the player's document, e-mail and phone with his name, to tell him from another of the
+same name): an export comes back in as it went out.
 """
 
 from __future__ import annotations
@@ -128,15 +130,29 @@ class LeagueImporter(importing.Importer):
         series = Series.objects.get(pk=options["league"])
         index, new_people = people_index(), people_index([])  # the people the file brings, as it names them
         stored = {(r.date, _fold(r.event), r.person_id): r for r in SeriesPastResult.objects.filter(series=series)}
-        played = {
-            (timezone.localtime(start).date(), _fold(name), person)
-            for start, name, person in SeriesResult.objects.filter(series=series).values_list("tournament__start_at", "tournament__name", "person_id")
-        }
+        # The events played here, by date and name: their rows (the export writes them) are in
+        # already, found among the event's own players by name, whoever else bears it.
+        played: dict = {}
+        for start, name, person, first, last in SeriesResult.objects.filter(series=series).values_list(
+            "tournament__start_at", "tournament__name", "person_id", "person__first_name", "person__last_name"
+        ):
+            played.setdefault((timezone.localtime(start).date(), _fold(name)), {}).setdefault((_fold(first), _fold(last)), []).append(person)
         seen: dict = {}
         for row in rows:
             if row.status == REFUSED:
                 continue
             v = row.values
+            here = played.get((v["date"], _fold(v["event"])))
+            if here is not None:
+                if here.get((_fold(v["first_name"]), _fold(v["last_name"]))):
+                    row.status = UNCHANGED  # an event played here, as the export writes it: in already
+                else:
+                    row.status = REFUSED
+                    row.reason = _("%(event)s of %(date)s was played here: its results are its players' own, not imported.") % {
+                        "event": v["event"],
+                        "date": v["date"].strftime("%d/%m/%Y"),
+                    }
+                continue
             try:
                 person = stored_person(index, v) or stored_person(new_people, v)
             except Refused as exc:
@@ -152,9 +168,6 @@ class LeagueImporter(importing.Importer):
                 row.reason = _("Row %(n)s already gives this player's result in this event.") % {"n": seen[key]}
                 continue
             seen[key] = row.line
-            if key in played:
-                row.status = UNCHANGED  # an event played here, as the export writes it: in already
-                continue
             old = stored.get(key)
             if old is None:
                 row.status = CREATED
@@ -204,7 +217,7 @@ class LeagueImporter(importing.Importer):
 
     def export(self, options):
         series = Series.objects.get(pk=options["league"])
-        headers = [c.label for c in self.columns[:8]]
+        headers = [c.label for c in self.columns]
         lines = []
         for r in SeriesPastResult.objects.filter(series=series, cycle=series.current_cycle).select_related("person"):
             lines.append((r.date, r.event, r.person, r.place, r.prize, r.points))
@@ -217,7 +230,12 @@ class LeagueImporter(importing.Importer):
             day = timezone.localtime(t.start_at).date()
             lines.append((day, t.name, r.person, r.place, prizes[t.pk].get(r.person_id, Decimal("0.00")), Decimal(repr(r.points)).quantize(Decimal("0.01"))))
         lines.sort(key=lambda line: (line[0], line[1], line[3], line[2].last_name, line[2].first_name))
-        rows = [[day, event, p.last_name, p.first_name, p.nickname, place, prize, points] for day, event, p, place, prize, points in lines]
+        # The player's document, e-mail and phone too: they tell him from another of the same name
+        # when the sheet comes back (the director's file, as the people's export is).
+        rows = [
+            [day, event, p.last_name, p.first_name, p.nickname, place, prize, points, p.document_id, p.email, p.phone]
+            for day, event, p, place, prize, points in lines
+        ]
         return headers, rows
 
     def export_name(self, options):
