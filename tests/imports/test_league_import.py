@@ -300,3 +300,15 @@ def test_a_row_of_an_event_played_here_is_in_already_or_refused(league, actor, m
     other = f"Data;Torneo;Cognome;Nome;Posizione;Punti\r\n{day};tappa 3;Neri;Luca;1;25\r\n".encode()
     [row] = imports.preview("league", other, "x.csv", options={"league": league.pk}).refused()
     assert row.reason == f"tappa 3 of {day} was played here: its results are its players' own, not imported."
+
+
+@pytest.mark.django_db
+def test_the_simulator_brings_a_league_season_in_and_its_standings_add_up():
+    """The simulated day's action, its invariants checked after each step (standings = the results
+    played here + those imported): a league and a leaderboard, then three sheets into the league."""
+    from tests.simulation.driver import play  # the simulator: only this test plays a day
+
+    plan = [("create_series", 1), ("create_series", 2), ("import_league_results", 3), ("import_league_results", 4), ("import_league_results", 5)]
+    report = play(9001, plan=plan)
+    assert report.ran["import_league_results"] == 3
+    assert SeriesPastResult.objects.count() == 9

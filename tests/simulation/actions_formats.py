@@ -20,6 +20,8 @@ from payouts import selectors as psel
 from payouts import services as payouts
 from payouts.models import SatelliteLink, Ticket
 from seating import services as seating
+from tdmanager.errors import DomainError
+from tournaments import importing
 from tournaments.formats import engine as fengine
 from tournaments.formats.models import (
     Bag,
@@ -31,15 +33,16 @@ from tournaments.formats.models import (
     QualifierGroup,
     Series,
     SeriesCycle,
+    SeriesPastResult,
     SeriesResult,
     SeriesTournament,
     TimedEvent,
 )
 from tournaments.formats.selectors import bagging_summary
 from tournaments.formats.services import headsup, multiday, series, sitandgo, stackchoice, timed
-from tournaments.models import Entry, Tournament
+from tournaments.models import Entry, Person, Tournament
 from tournaments.selectors import chips_in_play
-from tournaments.services import cashier, clockctl, lifecycle, setup
+from tournaments.services import cashier, clockctl, imports, lifecycle, setup
 
 from .actions import _bounty_kind, _eliminators, _method, _players_in, _selling, _structure, action, pick
 from .world import Skip, World
@@ -812,6 +815,47 @@ def close_season(world: World, rng) -> str:
     s = pick(rng, played if played and rng.random() < 0.9 else leagues, "league")
     archive = series.close_season(s, actor=world.director)
     return f"closed season {archive.number} of {s.name}"
+
+
+@action(weight=1)
+def import_league_results(world: World, rng) -> str:
+    """A league's season moves in: the director brings in the results of two events played before
+    this system (new players, one of them in both; now and then a refused row in the middle, which
+    refuses the whole file until it is imported leaving it out). The same file again, and the
+    league's own export (its events played here too), change nothing."""
+    leagues = [s for s in _series(world) if s.is_league]
+    s = pick(rng, leagues, "league")
+    tag = rng.randrange(10**6)
+    first, second = (timezone.localdate() - timedelta(days=d) for d in (14, 7))
+    lines = [
+        f"{first:%d/%m/%Y};Past {tag} A;Past{tag};Anna;;1;300,00;{rng.choice(['25', '12,5', '40'])}",
+        f"{first:%d/%m/%Y};Past {tag} A;Past{tag};Bruno;;2;;15",
+        f"{second:%d/%m/%Y};Past {tag} B;Past{tag};Anna;;2;;10",
+    ]
+    bad = rng.random() < 0.4
+    if bad:
+        lines.insert(1, f"{second:%d/%m/%Y};Past {tag} B;Past{tag};Carla;;first;;10")
+    sheet = ("Data;Torneo;Cognome;Nome;Soprannome;Posizione;Premio;Punti\r\n" + "\r\n".join(lines)).encode("cp1252")
+    options = {"league": str(s.pk)}
+    before = (SeriesPastResult.objects.count(), Person.objects.count())
+    if bad:
+        try:
+            imports.run_import("league", sheet, "lega.csv", actor=world.director, options=options)
+        except DomainError as exc:
+            assert exc.code == "rows_refused" and exc.extra["refused"][0]["row"] == 3, exc.as_dict()
+        else:
+            raise AssertionError("a league sheet with a refused row was imported")
+        assert (SeriesPastResult.objects.count(), Person.objects.count()) == before, "a refused league sheet wrote something"
+    p = imports.run_import("league", sheet, "lega.csv", actor=world.director, options=options, skip_refused=bad)
+    assert p.counts()["created"] == 3, p.counts()
+    assert (SeriesPastResult.objects.count(), Person.objects.count()) == (before[0] + 3, before[1] + 2)
+    again = imports.run_import("league", sheet, "lega.csv", actor=world.director, options=options, skip_refused=bad)
+    assert again.counts()["created"] == again.counts()["updated"] == 0, again.counts()
+    fmt = rng.choice(["csv", "xlsx"])
+    data, name = importing.export_file("league", fmt, options)
+    back = imports.preview("league", data, name, options=options).counts()
+    assert back["created"] == back["updated"] == back["refused"] == 0, f"the league's own export came back as changes: {back}"
+    return f"{s.name}: 3 results of 2 events before this system brought in; its {fmt} export comes back unchanged"
 
 
 @action(weight=2)

@@ -25,7 +25,17 @@ THEMES: dict[str, set[str]] = {
     "multi-day": {"create_multiday", "sell_stack_choice", "bag_flight", "build_day2", "finish_day2", "players_arrive"},
     "heads-up": {"create_headsup", "request_headsup_seats", "draw_bracket", "play_match", "players_arrive"},
     "qualifiers": {"create_timed", "finish_timed", "create_qualifiers", "send_qualifier_winner", "start_final"} | _SPECIAL,
-    "series": {"create_series", "attach_to_series", "schedule_daily", "score_series", "close_season", "settle_series_tie", "finish_event"} | _SPECIAL,
+    "series": {
+        "create_series",
+        "attach_to_series",
+        "schedule_daily",
+        "score_series",
+        "close_season",
+        "settle_series_tie",
+        "finish_event",
+        "import_league_results",
+    }
+    | _SPECIAL,
     "jackpot and side pools": {
         "create_money_event",
         "start_money_event",
@@ -113,6 +123,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "finish_timed": ("start_special_event", "players_arrive", "create_timed"),
     "group_buys_in": ("create_event", "create_money_event"),
     "h4h_busts": _RUNNING_FIELD,
+    "import_league_results": ("create_series",),
     "last_longer": ("create_money_event", "create_event"),
     "lock_payout_table": ("bust", "start_money_event"),
     "mark_simultaneous": _RUNNING_FIELD,

@@ -768,8 +768,9 @@ def brackets_follow_their_matches(world: World) -> list[str]:
 
 def series_standings_add_up(world: World) -> list[str]:
     """A series' leaderboard (its page) gives each player the points of his scored results of the
-    cycle (a league counts his best ``best_of``), and counts the tournaments scored in it."""
-    from tournaments.formats.models import Series, SeriesResult
+    cycle and of the league's results brought in from its sheet (a league counts his best
+    ``best_of`` of both together), and counts the tournaments scored in it."""
+    from tournaments.formats.models import Series, SeriesPastResult, SeriesResult
     from tournaments.formats.selectors import leaderboard_data
 
     problems = []
@@ -778,6 +779,8 @@ def series_standings_add_up(world: World) -> list[str]:
         by_person: dict[int, list[float]] = {}
         for person, points in SeriesResult.objects.filter(series=s, cycle=s.current_cycle).values_list("person_id", "points"):
             by_person.setdefault(person, []).append(points)
+        for person, points in SeriesPastResult.objects.filter(series=s, cycle=s.current_cycle).values_list("person_id", "points"):
+            by_person.setdefault(person, []).append(float(points))  # played before this system, imported
         if {line["person"] for line in data["standings"]} != set(by_person):
             problems.append(f"{s.name}: the leaderboard lists {len(data['standings'])} players, {len(by_person)} scored")
         for line in data["standings"]:
