@@ -343,13 +343,13 @@ def stored_person(index: _Index, values: dict) -> Person | None:
     name = f"{values.get('first_name', '')} {values.get('last_name', '')}".strip()
     if len(same) > 1:
         raise Refused(_("%(name)s could be any of several stored people: add a document, e-mail or phone column to tell which.") % {"name": name})
-    by_name = [p for p, by in looks if by == _("same name")]
-    others = [(p, by) for p, by in looks if by != _("same name")]
+    by_name = [p for p, by in looks if by == "name"]
+    others = [(p, by) for p, by in looks if by != "name"]
     if others:
         p, by = others[0]
         raise Refused(
             _("%(name)s looks like %(other)s (%(what)s), and the row does not show they are one person: check it.")
-            % {"name": name, "other": p.display_name, "what": by}
+            % {"name": name, "other": p.display_name, "what": _shared(by)}
         )
     if len(by_name) > 1:
         raise Refused(_("Several stored people are named %(name)s: add a document, e-mail or phone column to tell which.") % {"name": name})

@@ -312,3 +312,10 @@ def test_the_simulator_brings_a_league_season_in_and_its_standings_add_up():
     report = play(9001, plan=plan)
     assert report.ran["import_league_results"] == 3
     assert SeriesPastResult.objects.count() == 9
+
+
+def test_a_player_who_shares_an_e_mail_with_another_stored_person_is_refused_with_what_they_share(league, make_person):
+    make_person("Lucia", "Neri", email="neri@club.it")
+    sheet = b"Data;Torneo;Cognome;Nome;Email;Posizione;Punti\r\n12/09/2026;Tappa 1;Neri;Luca;neri@club.it;1;25\r\n"
+    [row] = imports.preview("league", sheet, "x.csv", options={"league": league.pk}).refused()
+    assert row.reason == "Luca Neri looks like Lucia Neri (same e-mail), and the row does not show they are one person: check it."

@@ -111,17 +111,17 @@ class LeagueImporter(importing.Importer):
                 validate_email(values["email"])
             except ValidationError:
                 raise Refused(_("E-mail: “%(value)s” is not an e-mail address.") % {"value": values["email"][:60]}) from None
-        day = importing.cell_date(cells.get("date"), self.label("date"), required=True)
+        day = importing.cell_date(cells.get("date"), lambda: self.label("date"), required=True)
         if not dt.date(2000, 1, 1) <= day <= timezone.localdate():
             raise Refused(_("Date: %(value)s is not the date of an event already played.") % {"value": day.strftime("%d/%m/%Y")})
         values["date"] = day
-        values["place"] = importing.cell_int(cells.get("place"), self.label("place"), minimum=1)
-        values["prize"] = importing.cell_decimal(cells.get("prize"), self.label("prize"), required=False) or Decimal("0.00")
+        values["place"] = importing.cell_int(cells.get("place"), lambda: self.label("place"), minimum=1)
+        values["prize"] = importing.cell_decimal(cells.get("prize"), lambda: self.label("prize"), required=False) or Decimal("0.00")
         if values["prize"] < 0:
-            raise Refused(_("%(field)s cannot be negative.") % {"field": self.label("prize")})
-        values["points"] = importing.cell_decimal(cells.get("points"), self.label("points"))
+            raise Refused(_("%(what)s cannot be negative.") % {"what": self.label("prize")})
+        values["points"] = importing.cell_decimal(cells.get("points"), lambda: self.label("points"))
         if values["points"] < 0:
-            raise Refused(_("%(field)s cannot be negative.") % {"field": self.label("points")})
+            raise Refused(_("%(what)s cannot be negative.") % {"what": self.label("points")})
         return values
 
     # -- comparing with what is stored ------------------------------------------------------
