@@ -672,17 +672,16 @@ class EnvelopesView(Base):
 
 class ResultsSheetView(Base):
     """The event's results for the club's site and the tour's ranking: place, the player's name as
-    public pages show it, prize, other prizes and, in a bounty event, bounties; ``results.csv`` or
-    ``results.xlsx`` (formula-safe)."""
+    public pages show it, prize, other prizes and, in a bounty event, bounties; ``?format_type=csv``
+    (the default) or ``xlsx`` (formula-safe)."""
 
     @extend_schema(
-        parameters=[OpenApiParameter("fmt", str, OpenApiParameter.PATH, enum=list(sheets.FORMATS))],
+        parameters=[OpenApiParameter("format_type", str, enum=list(sheets.FORMATS))],
         responses={(200, "text/csv"): OpenApiTypes.STR, (200, sheets.XLSX_TYPE): OpenApiTypes.BINARY},
     )
-    def get(self, request, pk, fmt):
+    def get(self, request, pk):
         t = _t(pk)
-        if fmt not in sheets.FORMATS:
-            raise DomainError("bad_format", _("Use a CSV or an XLSX file."), status=404)
+        fmt = query_choice(request, "format_type", sheets.FORMATS, sheets.CSV)
         data, name = results_sheet.results_file(t, fmt)
         resp = HttpResponse(data, content_type=sheets.CONTENT_TYPES[fmt])
         resp["Content-Disposition"] = f'attachment; filename="{name}"'

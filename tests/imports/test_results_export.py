@@ -47,7 +47,7 @@ def csv_rows(data: bytes):
 def test_the_csv_names_players_as_the_public_pages_do_with_prize_and_bounties(finished, director):
     web = Client()
     web.force_login(director)
-    r = web.get(f"/api/v1/tournaments/{finished.pk}/results.csv")
+    r = web.get(f"/api/v1/tournaments/{finished.pk}/results/")
     assert r.status_code == 200 and r["Content-Type"].startswith("text/csv")
     assert r["Content-Disposition"] == f'attachment; filename="results-{finished.pk}.csv"'
     rows = csv_rows(r.content)
@@ -87,5 +87,5 @@ def test_only_staff_and_the_authorities_read_the_results_sheet(finished, display
     for user in (display_user, outsider):
         web = Client()
         web.force_login(user)
-        assert web.get(f"/api/v1/tournaments/{finished.pk}/results.csv").status_code == 403
+        assert web.get(f"/api/v1/tournaments/{finished.pk}/results/").status_code == 403
     assert Client().get(f"/tournaments/{finished.pk}/payouts/results.csv").status_code in (302, 403)
