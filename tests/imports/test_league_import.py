@@ -319,3 +319,14 @@ def test_a_player_who_shares_an_e_mail_with_another_stored_person_is_refused_wit
     sheet = b"Data;Torneo;Cognome;Nome;Email;Posizione;Punti\r\n12/09/2026;Tappa 1;Neri;Luca;neri@club.it;1;25\r\n"
     [row] = imports.preview("league", sheet, "x.csv", options={"league": league.pk}).refused()
     assert row.reason == "Luca Neri looks like Lucia Neri (same e-mail), and the row does not show they are one person: check it."
+
+
+def test_a_players_data_export_holds_his_imported_league_results(league, actor):
+    from tournaments.services.privacy import person_data  # the GDPR access export
+
+    run(ITALIAN, league, actor)
+    anna = Person.objects.get(last_name="Verdi")
+    assert person_data(anna)["league_past_results"] == [
+        {"league": "Lega del giovedì", "season": 1, "date": "2026-09-12", "event": "Tappa 1", "place": 3, "prize": "0.00", "points": "10.00"},
+        {"league": "Lega del giovedì", "season": 1, "date": "2026-10-03", "event": "Tappa 2", "place": 2, "prize": "400.00", "points": "15.00"},
+    ]

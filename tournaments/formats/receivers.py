@@ -68,6 +68,11 @@ def person_changed(sender, person, **kwargs):
     series.rename_in_archives(person)
 
 
+def person_data_wanted(sender, person, **kwargs):
+    """A person's data export (GDPR access) holds his league results brought in from a sheet."""
+    return {"league_past_results": selectors.past_results_of(person.pk)}
+
+
 REPLAYERS = {
     Action.FORMATS_BRACKET_DRAWN: headsup.replay_bracket,
     Action.FORMATS_TIMED_FINISHED: timed.replay_finish,  # equal stacks ranked by a draw
@@ -88,6 +93,7 @@ def connect():
     signals.entry_view_parts.connect(entry_league, dispatch_uid="formats.entry_league")
     signals.history_parts.connect(history_parts, dispatch_uid="formats.history_parts")
     signals.person_changed.connect(person_changed, dispatch_uid="formats.person_changed")
+    signals.person_data_wanted.connect(person_data_wanted, dispatch_uid="formats.person_data_wanted")
     signals.page_links.connect(page_links, dispatch_uid="formats.page_links")
     signals.display_wanted.connect(display_wanted, dispatch_uid="formats.display_wanted")
     signals.place_spans_pending.connect(place_spans_pending, dispatch_uid="formats.place_spans_pending")

@@ -421,6 +421,16 @@ def past_events(series: Series, cycle: int) -> int:
     return SeriesPastResult.objects.filter(series=series, cycle=cycle).values("date", "event").distinct().count()
 
 
+def past_results_of(person_id: int) -> list[dict]:
+    """A person's league results brought in from a league's sheet, for his data export."""
+    return [
+        {"league": name, "season": cycle, "date": day.isoformat(), "event": event, "place": place, "prize": str(prize), "points": str(points)}
+        for name, cycle, day, event, place, prize, points in SeriesPastResult.objects.filter(person_id=person_id)
+        .order_by("date", "pk")
+        .values_list("series__name", "cycle", "date", "event", "place", "prize", "points")
+    ]
+
+
 def formula_text(series: Series) -> str:
     """The league's formula with its parameters, as its page and the lobby print it."""
     if not series.is_league:

@@ -138,6 +138,7 @@ def person_data(person: Person) -> dict:
         "prizes_unpaid": other.get("prizes_unpaid", []),
         "bounties": other.get("bounties", []),
         "bounties_unpaid": other.get("bounties_unpaid", []),
+        "league_past_results": other.get("league_past_results", []),  # brought in from a league's sheet
         "event_log": [
             {
                 "id": ev.pk,
