@@ -18,7 +18,7 @@ from tournaments import importing
 from tournaments.formats import selectors
 from tournaments.formats.models import SeriesPastResult
 from tournaments.formats.services import series as series_service
-from tournaments.models import Person, Tournament
+from tournaments.models import Person, Tournament, TournamentEvent
 from tournaments.services import imports
 
 from ..formats.conftest import field, scored_event  # noqa: F401  (field: the formats' fixture of quick players)
@@ -77,6 +77,9 @@ def test_an_italian_csv_brings_the_season_and_the_standings_count_it(league, act
     first = SeriesPastResult.objects.get(person=nico, event="Tappa 1")
     assert (first.date, first.place, first.prize, first.points) == (dt.date(2026, 9, 12), 1, Decimal("1250.00"), Decimal("25.00"))
     assert not Tournament.objects.exists()  # the events before were not played here: no money, no tournament
+    added = TournamentEvent.objects.filter(action="people.person.created").values_list("payload__name", flat=True)
+    assert sorted(added) == ["Anna Verdi", "Nicolò Bianchi"]  # each new person's line in the event log
+    assert TournamentEvent.objects.filter(action="import.done", payload__kind="league", payload__created=6).exists()
 
     # By hand: Mario 15 + 25 = 40, Nicolò 25 + 10 = 35, Anna 10 + 15 = 25.
     assert table(league) == [(1, "Mario Rossi", 40.0, 2), (2, "Nicolò Bianchi (Nico)", 35.0, 2), (3, "Anna Verdi", 25.0, 2)]

@@ -33,10 +33,12 @@ from django.utils.translation import gettext_noop
 
 from payouts.selectors import won_by_entry
 from tournaments import importing
+from tournaments.actions import Action
 from tournaments.importing import CREATED, REFUSED, UNCHANGED, UPDATED, Column, Refused
 from tournaments.imports_people import people_index, stored_person
 from tournaments.models import Entry, Person
 from tournaments.person_text import clean_text
+from tournaments.services.events import log_events
 
 from .models import Series, SeriesPastResult, SeriesResult
 from .services.series import standings_changed
@@ -188,7 +190,9 @@ class LeagueImporter(importing.Importer):
                 p = Person(**{k: v for k, v in person.values.items() if v})
                 p.fold_search_text()  # as save() does: bulk_create below does not call it
                 people[id(person)] = p
-        Person.objects.bulk_create(list(people.values()), batch_size=500)
+        Person.objects.bulk_create(list(people.values()), batch_size=500)  # the keys come back (PostgreSQL, SQLite ≥ 3.35)
+        if people:  # each new person's own line, as the desk and the people import write it: his access log reads it
+            log_events(None, actor, [(Action.PEOPLE_PERSON_CREATED, {"person": p.pk, "name": p.full_name, "imported": True}) for p in people.values()])
         created, updated = [], 0
         for row in rows:
             v = row.values
