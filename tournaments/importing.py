@@ -46,6 +46,10 @@ class Refused(Exception):
         self.reason = reason
 
 
+class BadOptions(Refused):
+    """The import's options (a structure's name, the league) cannot be used."""
+
+
 @dataclass(frozen=True)
 class Column:
     field: str
@@ -193,7 +197,12 @@ def preview(kind: str, data: bytes, filename: str, *, mapping: list[str] | None 
     Raises ``sheets.SheetError`` for a file that is no sheet and ``Refused`` for a mapping or
     options that cannot be used."""
     importer = _KINDS[kind]
-    options = importer.check_options(options or {})
+    try:
+        options = importer.check_options(options or {})
+    except BadOptions:
+        raise
+    except Refused as exc:
+        raise BadOptions(exc.reason) from None
     sheet = sheets.read(data, filename)
     if mapping is None:
         mapping = importer.auto_mapping(sheet.headers)

@@ -206,7 +206,7 @@ def test_the_league_option_names_a_league(league, actor):
     for options, words in (({}, "Choose the league"), ({"league": "Nowhere"}, "No league"), ({"league": sanremo.pk}, "not a league")):
         with pytest.raises(DomainError) as e:
             imports.preview("league", ITALIAN, "lega.csv", options=options)
-        assert words in e.value.message
+        assert words in e.value.message and e.value.code == "bad_options" and e.value.extra["field"] == "options"
     assert imports.preview("league", ITALIAN, "lega.csv", options={"league": "lega del GIOVEDÌ"}).counts()["created"] == 6
 
 

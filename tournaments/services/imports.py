@@ -48,6 +48,8 @@ def preview(kind: str, data: bytes, filename: str, *, mapping=None, options=None
         return importing.preview(kind, data, filename, mapping=mapping, options=options)
     except SheetError as exc:
         raise ValidationFailed(exc.code, exc.detail, field="file") from None
+    except importing.BadOptions as exc:
+        raise ValidationFailed("bad_options", exc.reason, field="options") from None
     except importing.Refused as exc:
         raise ValidationFailed("bad_mapping", exc.reason, field="mapping") from None
 
