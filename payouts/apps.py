@@ -6,6 +6,9 @@ class PayoutsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from . import receivers  # imported once the models are loaded: the receivers read them
+        from . import (
+            imports,  # noqa: F401  (registers the payout tables' import and export)
+            receivers,  # imported once the models are loaded: the receivers read them
+        )
 
         receivers.connect()

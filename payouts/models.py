@@ -64,10 +64,15 @@ class Prize(models.Model):
 
 
 class PayoutTemplate(models.Model):
-    """A venue's payout shape: percentages by place (1st first), applied to any prize pool."""
+    """A venue's payout shape: percentages by place (1st first), applied to any prize pool; or,
+    as a room's paper chart has it, one such list per band of field sizes (``bands``), the band
+    of the tournament's number of entries applied."""
 
     name = models.CharField(_("name"), max_length=120, unique=True)
-    percents = models.JSONField(help_text='["30", "20", "14.5", …] — add up to 100, non-increasing')
+    percents = models.JSONField(help_text='["30", "20", "14.5", …] — add up to 100, non-increasing; [] when the template has bands')
+    bands = models.JSONField(
+        default=list, blank=True, help_text='[{"from": 10, "to": 20, "percents": ["50", "30", "20"]}, …] — "to" null: and more; bands do not overlap'
+    )
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

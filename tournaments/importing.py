@@ -150,6 +150,11 @@ class Importer:
         """The options cleaned (refused with ``Refused``); none by default."""
         return {}
 
+    def file_options(self, options: dict, filename: str) -> dict:
+        """The cleaned options completed from the file's name (a structure is named as its file
+        when no name is given); as they are by default."""
+        return options
+
     def parse(self, cells: dict, options: dict) -> dict:
         """The values of one row (``cells``: field -> the cell as read); ``Refused`` if it cannot come in."""
         raise NotImplementedError
@@ -198,7 +203,7 @@ def preview(kind: str, data: bytes, filename: str, *, mapping: list[str] | None 
     options that cannot be used."""
     importer = _KINDS[kind]
     try:
-        options = importer.check_options(options or {})
+        options = importer.file_options(importer.check_options(options or {}), filename)
     except BadOptions:
         raise
     except Refused as exc:

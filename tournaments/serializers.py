@@ -102,7 +102,7 @@ class BanSerializer(serializers.Serializer):
 class StructureItemSerializer(IdModelSerializer):
     class Meta:
         model = StructureItem
-        fields = ["kind", "small_blind", "big_blind", "ante", "big_blind_ante", "minutes", "color_up", "game", "removes_denominations"]
+        fields = ["kind", "small_blind", "big_blind", "ante", "big_blind_ante", "minutes", "color_up", "game", "removes_denominations", "add_on"]
 
 
 class BlindStructureSerializer(IdModelSerializer):

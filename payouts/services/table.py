@@ -154,16 +154,40 @@ def reset_payout_table(tournament, *, actor: Actor) -> PayoutTable:
 @service
 def apply_template(tournament, template: PayoutTemplate, *, actor: Actor, reason: str = "") -> PayoutTable:
     """Apply a venue template: each place its percentage of the pool, floored to the rounding
-    unit; what the flooring leaves goes to 1st place (PAY-05)."""
+    unit; what the flooring leaves goes to 1st place (PAY-05). A template with bands applies the
+    band of the tournament's field size now (``selectors.field_size``: entries, or players)."""
     t = lock_tournament(tournament)
     total = sel.prize_pool(t)
     unit = HouseRules.of(t).payout_rounding
-    percents = [Decimal(str(p)) for p in template.percents]
+    payload = {"template": template.name}
+    if template.bands:
+        size = sel.field_size(t)
+        band = band_for(template.bands, size)
+        if band is None:
+            raise PayoutError("no_band", _("The template “%(name)s” has no band for %(n)s entries.") % {"name": template.name, "n": size})
+        percents = band["percents"]
+        payload["band"] = band_label(band)
+    else:
+        percents = template.percents
+    percents = [Decimal(str(p)) for p in percents]
     amounts = [floor_money(total * p / 100, unit) for p in percents]
     if amounts:
         amounts[0] += total - sum(amounts, ZERO)
     prizes = [{"place": i, "kind": "CASH", "amount": a} for i, a in enumerate(amounts, start=1)]
-    return _save_table(t, prizes, actor=actor, reason=reason, action=Action.PAYOUTS_TEMPLATE_APPLIED, template=template.name)
+    return _save_table(t, prizes, actor=actor, reason=reason, action=Action.PAYOUTS_TEMPLATE_APPLIED, **payload)
+
+
+def band_for(bands: list[dict], size: int) -> dict | None:
+    """The band whose field sizes hold ``size`` (None: no band does)."""
+    for band in bands:
+        if band["from"] <= size and (band.get("to") is None or size <= band["to"]):
+            return band
+    return None
+
+
+def band_label(band: dict) -> str:
+    """ "10–20", "100+" (entries)."""
+    return f"{band['from']}–{band['to']}" if band.get("to") is not None else f"{band['from']}+"
 
 
 def _lock(t, table, actor: Actor, **payload) -> PayoutTable:
@@ -225,25 +249,68 @@ def unlock_payout_table(tournament, *, actor: Actor, reason: str) -> PayoutTable
     return table
 
 
-@service
-def save_payout_template(name: str, percents, *, actor: Actor, template: PayoutTemplate | None = None) -> PayoutTemplate:
-    """A venue template: percentages by place, non-increasing, adding up to 100."""
-    name = shown_text.check((name or "").strip(), "name", _("Name"))
-    if not name:
-        raise ValidationFailed("name_required", _("A template needs a name."))
+def check_percents(percents) -> list[Decimal]:
+    """A list of percentages by place: positive numbers, non-increasing, adding up to 100."""
     try:
         values = [Decimal(str(p)) for p in percents]
     except (InvalidOperation, ValueError, TypeError):
         raise ValidationFailed("bad_percent", _("Percentages must be numbers."))
-    if not values or any(v <= 0 for v in values):
+    if not values or any(not v.is_finite() or v <= 0 for v in values):
         raise ValidationFailed("bad_percent", _("Every place needs a positive percentage."))
     if any(b > a for a, b in zip(values, values[1:])):
         raise ValidationFailed("not_non_increasing", _("A lower place cannot get a larger percentage."))
     if sum(values) != 100:
         raise ValidationFailed("percent_total", _("The percentages add up to %(t)s, not 100.") % {"t": sum(values)})
+    return values
+
+
+def check_bands(bands) -> list[dict]:
+    """Bands of field sizes, each ``{"from", "to", "percents"}`` (``to`` None: and more), sorted:
+    each band's percentages as ``check_percents`` wants them, no more places paid than its
+    smallest field, no two bands sharing a field size. A refusal names the band (``band``: its
+    index in ``bands``)."""
+    out = []
+    for i, band in enumerate(bands):
+        try:
+            low = int(band["from"])
+            high = None if band.get("to") in (None, "") else int(band["to"])
+        except (KeyError, TypeError, ValueError):
+            raise ValidationFailed("bad_band", _("Each band needs the field sizes it is for: from, and to (or none: and more)."), band=i)
+        label = band_label({"from": low, "to": high})
+        if low < 1 or (high is not None and high < low):
+            raise ValidationFailed("bad_band", _("Band %(band)s: the field sizes run from the smaller to the larger.") % {"band": label}, band=i)
+        try:
+            values = check_percents(band.get("percents") or [])
+        except ValidationFailed as exc:
+            raise ValidationFailed(exc.code, _("Band %(band)s: %(problem)s") % {"band": label, "problem": exc.message}, band=i) from None
+        if len(values) > low:
+            raise ValidationFailed(
+                "too_many_places", _("Band %(band)s pays %(places)s places: more than its smallest field.") % {"band": label, "places": len(values)}, band=i
+            )
+        out.append({"from": low, "to": high, "percents": [str(v) for v in values], "index": i})
+    out.sort(key=lambda b: b["from"])
+    for a, b in zip(out, out[1:]):
+        if a["to"] is None or a["to"] >= b["from"]:
+            raise ValidationFailed(
+                "bands_overlap", _("The bands %(a)s and %(b)s overlap.") % {"a": band_label(a), "b": band_label(b)}, band=max(a["index"], b["index"])
+            )
+    return [{"from": b["from"], "to": b["to"], "percents": b["percents"]} for b in out]
+
+
+@service
+def save_payout_template(name: str, percents, *, actor: Actor, template: PayoutTemplate | None = None, bands=None) -> PayoutTemplate:
+    """A venue template: percentages by place, non-increasing, adding up to 100; or ``bands``,
+    one such list per band of field sizes (``check_bands``; ``percents`` is then not read)."""
+    name = shown_text.check((name or "").strip(), "name", _("Name"))
+    if not name:
+        raise ValidationFailed("name_required", _("A template needs a name."))
+    if bands:
+        bands, values = check_bands(bands), []
+    else:
+        bands, values = [], check_percents(percents)
     if template is None:
         template = PayoutTemplate(name=name)
-    template.name, template.percents = name, [str(v) for v in values]
+    template.name, template.percents, template.bands = name, [str(v) for v in values], bands
     template.save()
-    log_event(None, Action.PAYOUTS_TEMPLATE_SAVED, actor, template=name, percents=template.percents)
+    log_event(None, Action.PAYOUTS_TEMPLATE_SAVED, actor, template=name, percents=template.percents, bands=bands)
     return template

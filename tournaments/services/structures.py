@@ -19,7 +19,7 @@ from .events import Actor, log_event
 
 # Every column of an item, in files (CLK-09: the chips a break removes travel too; in a CSV cell
 # they are written space-separated, "25 100", and read back by validate_items).
-JSON_FIELDS = ["kind", "small_blind", "big_blind", "ante", "big_blind_ante", "minutes", "color_up", "game", "removes_denominations"]
+JSON_FIELDS = ["kind", "small_blind", "big_blind", "ante", "big_blind_ante", "minutes", "color_up", "game", "removes_denominations", "add_on"]
 CSV_FIELDS = JSON_FIELDS
 # A level's game (FMT-16, BAL-04): one of the event's configured games, blank for "the event's".
 # "Mixed games" names an event, never a level: each level of a mixed event plays one game.
@@ -38,7 +38,7 @@ def _level_game(raw: dict, kind: str, n: int) -> str:
 
 
 def validate_items(items: list[dict]) -> list[dict]:
-    """Normalise and check items: positive minutes, blinds on levels, at least one level, and
+    """Normalise and check items: each row as ``clean_item`` checks it, at least one level, and
     then the clock engine's own validation (``clock.validate_structure``: the last item is a
     level, the cap), the one the clock uses.
 
@@ -47,56 +47,71 @@ def validate_items(items: list[dict]) -> list[dict]:
     """
     if not items:
         raise ValidationFailed("empty_structure", _("A structure needs at least one level."))
-    clean = []
-    for i, raw in enumerate(items, start=1):
-        if not isinstance(raw, dict):
-            raise ValidationFailed("bad_item", _("Row %(n)s: numbers expected.") % {"n": i})
-        kind = str(raw.get("kind", "LEVEL")).upper()
-        if kind not in (StructureItem.LEVEL, StructureItem.BREAK):
-            raise ValidationFailed("bad_item", _("Row %(n)s: kind must be LEVEL or BREAK.") % {"n": i})
-        try:
-            minutes = int(raw.get("minutes", 0))
-            sb, bb, ante = (int(raw.get(k) or 0) for k in ("small_blind", "big_blind", "ante"))
-        except (TypeError, ValueError, OverflowError):
-            raise ValidationFailed("bad_item", _("Row %(n)s: numbers expected.") % {"n": i}) from None
-        if max(minutes, sb, bb, ante) > 2**31 - 1 or len(str(raw.get("color_up", "") or "")) > 200 or len(str(raw.get("game", "") or "")) > 40:
-            raise ValidationFailed("bad_item", _("Row %(n)s: numbers expected.") % {"n": i})
-        if minutes <= 0:
-            raise ValidationFailed("bad_item", _("Row %(n)s: minutes must be positive.") % {"n": i})
-        bba = str(raw.get("big_blind_ante", "")).lower() in ("1", "true", "yes", "y")
-        removes = raw.get("removes_denominations") or []
-        if isinstance(removes, str):  # CSV: "25 100"
-            removes = removes.replace(",", " ").split()
-        try:
-            removes = sorted({int(d) for d in removes})
-            if len(removes) > 50 or any(not 0 < d <= 2**31 - 1 for d in removes):
-                raise ValueError
-        except (TypeError, ValueError, OverflowError):
-            raise ValidationFailed("bad_item", _("Row %(n)s: the chips removed are numbers.") % {"n": i})
-        if kind == StructureItem.LEVEL and removes:
-            raise ValidationFailed("bad_item", _("Row %(n)s: chips are removed at a break (CLK-09).") % {"n": i})
-        if kind == StructureItem.LEVEL and (bb <= 0 or sb <= 0 or sb > bb or min(sb, bb, ante) < 0):
-            raise ValidationFailed("bad_item", _("Row %(n)s: a level needs 0 < small blind ≤ big blind.") % {"n": i})
-        clean.append(
-            {
-                "kind": kind,
-                "small_blind": sb if kind == "LEVEL" else 0,
-                "big_blind": bb if kind == "LEVEL" else 0,
-                "ante": ante if kind == "LEVEL" else 0,
-                "big_blind_ante": bba and kind == "LEVEL",
-                "minutes": minutes,
-                "color_up": str(raw.get("color_up", "") or ""),
-                "game": _level_game(raw, kind, i),
-                "removes_denominations": removes,
-            }
-        )
+    clean = [clean_item(raw, i) for i, raw in enumerate(items, start=1)]
+    check_whole(clean)
+    return clean
+
+
+def check_whole(clean: list[dict]) -> None:
+    """The rules of cleaned rows taken together: a level at least, the last row a level."""
     if not any(c["kind"] == "LEVEL" for c in clean):
         raise ValidationFailed("empty_structure", _("A structure needs at least one level."))
     try:
         clock.validate_structure(engine_items(clean))
     except clock.ClockError:  # with a level in it, the engine's one objection left is the cap
         raise ValidationFailed("ends_with_break", _("A structure ends with a level: the last level repeats (the cap).")) from None
-    return clean
+
+
+def clean_item(raw: dict, i: int) -> dict:
+    """One row normalised and checked on its own (``i``: its number in the messages): positive
+    minutes, 0 < small blind ≤ big blind on a level, chips removed and an add-on only at a break."""
+    if not isinstance(raw, dict):
+        raise ValidationFailed("bad_item", _("Row %(n)s: numbers expected.") % {"n": i})
+    kind = str(raw.get("kind", "LEVEL")).upper()
+    if kind not in (StructureItem.LEVEL, StructureItem.BREAK):
+        raise ValidationFailed("bad_item", _("Row %(n)s: kind must be LEVEL or BREAK.") % {"n": i})
+    try:
+        minutes = int(raw.get("minutes", 0))
+        sb, bb, ante = (int(raw.get(k) or 0) for k in ("small_blind", "big_blind", "ante"))
+    except (TypeError, ValueError, OverflowError):
+        raise ValidationFailed("bad_item", _("Row %(n)s: numbers expected.") % {"n": i}) from None
+    if max(minutes, sb, bb, ante) > 2**31 - 1 or len(str(raw.get("color_up", "") or "")) > 200 or len(str(raw.get("game", "") or "")) > 40:
+        raise ValidationFailed("bad_item", _("Row %(n)s: numbers expected.") % {"n": i})
+    if minutes <= 0:
+        raise ValidationFailed("bad_item", _("Row %(n)s: minutes must be positive.") % {"n": i})
+    bba = _yes(raw.get("big_blind_ante", ""))
+    add_on = _yes(raw.get("add_on", ""))
+    removes = raw.get("removes_denominations") or []
+    if isinstance(removes, str):  # CSV: "25 100"
+        removes = removes.replace(",", " ").split()
+    try:
+        removes = sorted({int(d) for d in removes})
+        if len(removes) > 50 or any(not 0 < d <= 2**31 - 1 for d in removes):
+            raise ValueError
+    except (TypeError, ValueError, OverflowError):
+        raise ValidationFailed("bad_item", _("Row %(n)s: the chips removed are numbers.") % {"n": i})
+    if kind == StructureItem.LEVEL and removes:
+        raise ValidationFailed("bad_item", _("Row %(n)s: chips are removed at a break (CLK-09).") % {"n": i})
+    if kind == StructureItem.LEVEL and add_on:
+        raise ValidationFailed("bad_item", _("Row %(n)s: the add-on is taken at a break.") % {"n": i})
+    if kind == StructureItem.LEVEL and (bb <= 0 or sb <= 0 or sb > bb or min(sb, bb, ante) < 0):
+        raise ValidationFailed("bad_item", _("Row %(n)s: a level needs 0 < small blind ≤ big blind.") % {"n": i})
+    return {
+        "kind": kind,
+        "small_blind": sb if kind == "LEVEL" else 0,
+        "big_blind": bb if kind == "LEVEL" else 0,
+        "ante": ante if kind == "LEVEL" else 0,
+        "big_blind_ante": bba and kind == "LEVEL",
+        "minutes": minutes,
+        "color_up": str(raw.get("color_up", "") or ""),
+        "game": _level_game(raw, kind, i),
+        "add_on": add_on,
+        "removes_denominations": removes,
+    }
+
+
+def _yes(value) -> bool:
+    return value is True or str(value).strip().lower() in ("1", "true", "yes", "y")
 
 
 def engine_items(clean: list[dict]) -> list:
@@ -111,6 +126,7 @@ def engine_items(clean: list[dict]) -> list:
             minutes=c["minutes"],
             game=c["game"],
             color_up=c["color_up"],
+            add_on=c.get("add_on", False),
             removes_denominations=c.get("removes_denominations", ()),
         )
         for c in clean
