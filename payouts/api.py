@@ -508,13 +508,13 @@ class TableTemplateView(Base):
 class TemplatesView(Base):
     @extend_schema(responses=OBJECT_LIST)
     def get(self, request):
-        return Response([{"id": x.pk, "name": x.name, "percents": x.percents} for x in PayoutTemplate.objects.all()])
+        return Response([{"id": x.pk, "name": x.name, "percents": x.percents, "bands": x.bands} for x in PayoutTemplate.objects.all()])
 
     @extend_schema(request=TemplateIn, responses={201: OpenApiTypes.OBJECT})
     def post(self, request):
         d = self.valid(TemplateIn)
         x = services.save_payout_template(d["name"], d["percents"], actor=self.actor(), template=PayoutTemplate.objects.filter(name=d["name"].strip()).first())
-        return Response({"id": x.pk, "name": x.name, "percents": x.percents}, status=201)
+        return Response({"id": x.pk, "name": x.name, "percents": x.percents, "bands": x.bands}, status=201)
 
 
 class DealCalculatorView(Base):

@@ -32,6 +32,7 @@ from tournaments.importing import CREATED, REFUSED, UNCHANGED, UPDATED, Column, 
 
 from .models import PayoutTemplate
 from .services import table
+from .structure import band_label
 
 _PLACE = re.compile(r"(\d{1,4})\s*(?:°|º|st|nd|rd|th|\.)?")
 _PLACES = re.compile(r"(\d{1,4})\s*(?:°|º|st|nd|rd|th|\.)?\s*(?:-|–|—|/|a|al|to)\s*(\d{1,4})\s*(?:°|º|st|nd|rd|th|\.)?", re.IGNORECASE)
@@ -304,7 +305,7 @@ def _stored_bands(template: PayoutTemplate) -> dict:
 
 
 def _band_text(band) -> str:
-    return _("any field") if band is None else table.band_label({"from": band[0], "to": band[1]})
+    return _("any field") if band is None else band_label({"from": band[0], "to": band[1]})
 
 
 def _plain(d: Decimal) -> Decimal:

@@ -15,7 +15,7 @@ from django.db.models import Count, Exists, OuterRef, Q, Sum
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from tdmanager.compiled import Compiled
 from tdmanager.money import CENT, ZERO, split_evenly, to_money
@@ -43,7 +43,7 @@ from .models import (
     SideToken,
     Ticket,
 )
-from .structure import payout_structure
+from .structure import band_label, payout_structure
 
 _STRUCTURES: dict[tuple, tuple] = {}  # payout_structure's answers by their arguments (as text)
 _STRUCTURES_KEPT = 64
@@ -1632,3 +1632,15 @@ def knockouts_by_entry(t) -> dict[int, int]:
         .annotate(n=Count("knocked_out", distinct=True))
     )
     return {r["winner"]: r["n"] for r in rows}
+
+
+def template_shape(template) -> str:
+    """What a venue template pays, as its list shows it: "2 places", or each band's ("2–10: 2
+    places · 11–30: 3 places")."""
+    if not template.bands:
+        return _places(len(template.percents))
+    return " · ".join(f"{band_label(b)}: {_places(len(b['percents']))}" for b in template.bands)
+
+
+def _places(n: int) -> str:
+    return ngettext("%(n)s place", "%(n)s places", n) % {"n": n}

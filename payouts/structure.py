@@ -273,3 +273,20 @@ def _cents(value, what: str) -> Decimal:
     if amount != amount.quantize(CENT):
         raise ValueError(f"{what} must be a whole number of cents")
     return amount
+
+
+# --- a venue's template by field size (its paper chart) ----------------------------------------
+
+
+def band_for(bands: list[dict], size: int) -> dict | None:
+    """The band of a template (``{"from", "to", "percents"}``, ``to`` None: and more) whose
+    field sizes hold ``size``; None when no band does."""
+    for band in bands:
+        if band["from"] <= size and (band.get("to") is None or size <= band["to"]):
+            return band
+    return None
+
+
+def band_label(band: dict) -> str:
+    """A band's field sizes as a chart writes them: "10–20", "100+"."""
+    return f"{band['from']}–{band['to']}" if band.get("to") is not None else f"{band['from']}+"

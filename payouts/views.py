@@ -170,7 +170,7 @@ def tournament_payouts(request, pk):
         "players_left": t.entries.filter(status=Entry.ACTIVE).count(),
         "signoff": sel.signoff_status(t),
         "dues": dues,
-        "templates": PayoutTemplate.objects.all(),
+        "templates": [(x, sel.template_shape(x)) for x in PayoutTemplate.objects.all()],
         "side_pools": sel.side_pools_for_staff(t),
         "reports": [(name, sel.REPORT_LABELS.get(name, name)) for name in reports.REPORTS],
         "targets": Tournament.objects.exclude(pk=t.pk).exclude(status__in=[Tournament.FINISHED, Tournament.CANCELLED]),

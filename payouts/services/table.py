@@ -19,6 +19,7 @@ from tournaments.services.ledger import lock_tournament
 
 from .. import selectors as sel
 from ..models import PRIZE_KINDS, PayoutTable, PayoutTemplate, Prize
+from ..structure import band_for, band_label
 from .common import PayoutError, _money, _table, check_will_play
 
 
@@ -175,19 +176,6 @@ def apply_template(tournament, template: PayoutTemplate, *, actor: Actor, reason
         amounts[0] += total - sum(amounts, ZERO)
     prizes = [{"place": i, "kind": "CASH", "amount": a} for i, a in enumerate(amounts, start=1)]
     return _save_table(t, prizes, actor=actor, reason=reason, action=Action.PAYOUTS_TEMPLATE_APPLIED, **payload)
-
-
-def band_for(bands: list[dict], size: int) -> dict | None:
-    """The band whose field sizes hold ``size`` (None: no band does)."""
-    for band in bands:
-        if band["from"] <= size and (band.get("to") is None or size <= band["to"]):
-            return band
-    return None
-
-
-def band_label(band: dict) -> str:
-    """ "10–20", "100+" (entries)."""
-    return f"{band['from']}–{band['to']}" if band.get("to") is not None else f"{band['from']}+"
 
 
 def _lock(t, table, actor: Actor, **payload) -> PayoutTable:
