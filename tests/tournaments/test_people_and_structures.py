@@ -60,7 +60,7 @@ def test_a_structure_round_trips_through_json_and_csv(api, director, structure):
     r = client.post("/api/v1/structures/import/", {"file": f, "name": "Copy"}, format="multipart")
     assert r.status_code == 201 and r.data["name"] == "Copy" and len(r.data["items"]) == len(doc["items"])
     csv_text = client.get(f"/api/v1/structures/{structure.pk}/export/", {"format_type": "csv"}).content
-    assert csv_text.splitlines()[0] == b"kind,small_blind,big_blind,ante,big_blind_ante,minutes,color_up,game,removes_denominations,add_on"
+    assert csv_text.splitlines()[0] == b"kind,small_blind,big_blind,ante,big_blind_ante,minutes,color_up,game,add_on,removes_denominations"
     f = io.BytesIO(csv_text)
     f.name = "copy.csv"
     r = client.post("/api/v1/structures/import/", {"file": f}, format="multipart")

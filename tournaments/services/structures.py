@@ -19,7 +19,7 @@ from .events import Actor, log_event
 
 # Every column of an item, in files (CLK-09: the chips a break removes travel too; in a CSV cell
 # they are written space-separated, "25 100", and read back by validate_items).
-JSON_FIELDS = ["kind", "small_blind", "big_blind", "ante", "big_blind_ante", "minutes", "color_up", "game", "removes_denominations", "add_on"]
+JSON_FIELDS = ["kind", "small_blind", "big_blind", "ante", "big_blind_ante", "minutes", "color_up", "game", "add_on", "removes_denominations"]
 CSV_FIELDS = JSON_FIELDS
 # A level's game (FMT-16, BAL-04): one of the event's configured games, blank for "the event's".
 # "Mixed games" names an event, never a level: each level of a mixed event plays one game.
