@@ -836,7 +836,28 @@ def the_room_keeps_a_director(world: World) -> list[str]:
     return []
 
 
+def sheets_come_back_as_they_went(world: World) -> list[str]:
+    """What the step brought in from a sheet (a structure, a payout chart), exported again as
+    CSV and XLSX and read back, is unchanged row by row: the import stored what the file said,
+    and its export says what is stored."""
+    from tournaments import importing  # the frame registers its kinds once the apps are ready
+    from tournaments.services import imports
+
+    problems = []
+    option = {"structure": "structure", "payouts": "template"}
+    for kind, pk in world.imported:
+        for fmt in ("csv", "xlsx"):
+            data, filename = importing.export_file(kind, fmt, {option[kind]: str(pk)})
+            p = imports.preview(kind, data, filename, options={option[kind]: str(pk)})
+            if p.counts()["unchanged"] != len(p.rows):
+                problems.append(
+                    f"{kind} {pk} exported as {fmt} reads back as {p.counts()}: {[(r.line, r.status, r.reason, r.changes) for r in p.rows if r.status != 'unchanged'][:3]}"
+                )
+    return problems
+
+
 INVARIANTS = [
+    sheets_come_back_as_they_went,
     ended_logins_log_nobody_in,
     lockouts_lift_as_listed,
     the_room_keeps_a_director,

@@ -198,3 +198,26 @@ def test_a_wanted_action_with_nothing_to_act_on_is_driven_to_its_state():
     opening = {"create_event", "sell_entry", "start_event"}
     assert set(report.ran) - opening <= chain
     assert report.ran["royal_flush"] >= 1 and report.ran["pay_jackpot"] >= 1
+
+
+SHEETS = [("import_structure_sheet", s) for s in range(200, 212)] + [("import_payout_chart", s) for s in range(300, 312)]
+
+
+@pytest.mark.django_db
+def test_a_sheet_that_does_not_come_back_as_it_went_is_caught(monkeypatch):
+    """Structures and payout charts brought in from sheets export back as they came in; a chart's
+    export that leaves every band's largest field out (read back: bands with no end, which
+    overlap) is a violation at the first chart brought in."""
+    report = play(7, plan=OPENING + SHEETS, day=0)
+    assert report.ran["import_structure_sheet"] >= 6 and report.ran["import_payout_chart"] >= 6  # unbroken: no violation
+    from payouts.imports import PAYOUTS
+
+    real = PAYOUTS.export
+
+    def no_largest_field(options):
+        headers, rows = real(options)
+        return headers, [[r[0], "", *r[2:]] for r in rows]
+
+    monkeypatch.setattr(PAYOUTS, "export", no_largest_field)
+    with pytest.raises(Violation, match="sheets_come_back_as_they_went"):
+        play(7, plan=OPENING + SHEETS, day=1)

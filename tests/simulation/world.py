@@ -100,6 +100,8 @@ class World:
     #: product about them after the step)
     looked_up: list[int] = field(default_factory=list)
     exported: list[int] = field(default_factory=list)
+    #: what the current step brought in from a sheet: (kind, id), which the invariants export again
+    imported: list[tuple[str, int]] = field(default_factory=list)
 
     def __post_init__(self):
         self.now = FIRST_DAY + timedelta(days=self.day)

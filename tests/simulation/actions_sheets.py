@@ -1,0 +1,100 @@
+"""Moving in, in the simulated days: the director brings blind structures and payout charts in
+from sheets (CSV or XLSX, headers in Italian or English), sometimes with a typing slip that
+refuses the whole file, and applies a chart to an event of the day. The invariants then export
+what came in and read it back (``invariants.sheets_come_back_as_they_went``)."""
+
+from __future__ import annotations
+
+from django.utils import translation
+
+from payouts import services as payouts
+from payouts.models import PayoutTemplate
+from tdmanager import sheets
+from tournaments import importing
+from tournaments.models import BlindStructure, Tournament
+from tournaments.services import imports
+
+from .actions import action, pick
+from .world import World
+
+#: the columns of a payout chart as a room's Italian spreadsheet heads them
+CHART_HEADERS = ["Iscritti da", "Iscritti a", "Posto", "Percentuale"]
+
+
+def _counts(p) -> str:
+    c = p.counts()
+    return f"{c['created']} new, {c['updated']} changed, {c['unchanged']} as they were"
+
+
+@action(weight=1)
+def import_structure_sheet(world: World, rng) -> str:
+    """The director brings a structure in from a sheet: one of the room's, exported as CSV or
+    XLSX in Italian or English, under its own name (nothing changes; refused if a started event
+    plays it and a level differs) or as a copy with a level retyped; now and then with a big
+    blind typed lower than the level before, which refuses the whole file."""
+    st = pick(rng, BlindStructure.objects.order_by("pk"), "structure")
+    fmt, language = rng.choice(sheets.FORMATS), rng.choice(("it", "en"))
+    with translation.override(language):  # the sheet's language; the director reads the answer in his own
+        data, filename = importing.export_file("structure", fmt, {"structure": str(st.pk)})
+    sheet = sheets.read(data, filename)
+    rows = [list(cells) for _line, cells in sheet.rows]
+    levels = [r for r in rows if sheets.text(r[3])]  # the big blind's column: a level's row
+    name, slip = st.name, rng.random() < 0.2
+    if rng.random() < 0.5 or slip:
+        name = f"{st.name[:90]} (sim {world.day}.{rng.randrange(1000)})"
+        level = rng.choice(levels[1:] or levels)
+        if slip and len(levels) > 1:
+            level[2], level[3] = 1, 1  # small and big blind 1: below the level before
+        else:
+            level[4] = int(sheets.text(level[4]) or 0) + 100  # a bigger ante
+    data = sheets.write(fmt, sheet.headers, rows, separator=";" if language == "it" else ",")
+    p = imports.run_import("structure", data, filename, actor=world.director, options={"name": name})
+    world.imported.append(("structure", BlindStructure.objects.get(name=name).pk))
+    return f"imported structure {name!r} from {fmt} in {language}: {_counts(p)}"
+
+
+def _percents(places: int) -> list[int]:
+    """Whole percentages for ``places``, falling with the place and adding up to 100."""
+    weights = list(range(places, 0, -1))
+    out = [100 * w // sum(weights) for w in weights]
+    out[0] += 100 - sum(out)
+    return out
+
+
+@action(weight=1)
+def import_payout_chart(world: World, rng) -> str:
+    """The director brings the venue's paper chart in (bands of field sizes, each its
+    percentages, the band written on its first row only, equal places as a range), now and then
+    with a band that does not add up to 100 (the file is refused); then applies it to an event of
+    the day, whose field size picks the band (or no band fits: refused)."""
+    rows, low, bands = [], 2, rng.randint(1, 3)
+    for band in range(bands):
+        high = low + rng.randint(3, 40)
+        open_ended = band == bands - 1 and rng.random() < 0.3  # "and more"
+        percents = _percents(rng.randint(1, min(low, 6)))
+        place = 1
+        while place <= len(percents):
+            last = place  # places paid alike go on one row: "2-3"
+            while last < len(percents) and percents[last] == percents[place - 1]:
+                last += 1
+            first_row = place == 1
+            rows.append(
+                [low if first_row else "", ("" if open_ended else high) if first_row else "", f"{place}-{last}" if last > place else place, percents[place - 1]]
+            )
+            place = last + 1
+        low = high + 1
+    if rng.random() < 0.15:
+        rows[-1][3] += 1  # a band that adds up to 101
+    name = f"Sim chart {world.day}.{rng.randrange(100)}"
+    data = sheets.write(sheets.CSV, CHART_HEADERS, rows, separator=";")
+    p = imports.run_import("payouts", data, f"{name}.csv", actor=world.director)
+    template = PayoutTemplate.objects.get(name=name)
+    world.imported.append(("payouts", template.pk))
+    said = f"imported payout chart {name!r}: {_counts(p)}"
+    events = list(Tournament.objects.filter(pk__in=world.events, status__in=(Tournament.REGISTERING, Tournament.RUNNING)).order_by("pk"))
+    if events and rng.random() < 0.5:
+        t = rng.choice(events)
+        world.touched.add(t.pk)
+        payouts.apply_template(t, template, actor=world.director)
+        said += f"; applied to {t.name}"
+    return said
