@@ -53,7 +53,10 @@ class TableEditIn(serializers.Serializer):
 
 class TemplateIn(serializers.Serializer):
     name = TextField(max_length=120)
-    percents = serializers.ListField(child=AmountField(max_digits=6, decimal_places=3))
+    percents = serializers.ListField(child=AmountField(max_digits=6, decimal_places=3), required=False, default=list)
+    bands = serializers.ListField(
+        child=serializers.DictField(), required=False, default=list, max_length=100, help_text='[{"from": 10, "to": 20, "percents": ["50", "30", "20"]}, …]'
+    )
 
 
 class ApplyTemplateIn(serializers.Serializer):
@@ -513,7 +516,9 @@ class TemplatesView(Base):
     @extend_schema(request=TemplateIn, responses={201: OpenApiTypes.OBJECT})
     def post(self, request):
         d = self.valid(TemplateIn)
-        x = services.save_payout_template(d["name"], d["percents"], actor=self.actor(), template=PayoutTemplate.objects.filter(name=d["name"].strip()).first())
+        x = services.save_payout_template(
+            d["name"], d["percents"], bands=d["bands"] or None, actor=self.actor(), template=PayoutTemplate.objects.filter(name=d["name"].strip()).first()
+        )
         return Response({"id": x.pk, "name": x.name, "percents": x.percents, "bands": x.bands}, status=201)
 
 

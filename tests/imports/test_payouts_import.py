@@ -217,3 +217,14 @@ def test_the_commands_dry_run_import_and_export_with_their_exit_status(actor, tm
     out = tmp_path / "out.csv"
     call_command("export_payouts", str(out), "--option", "template=Sala Sanremo", "--language", "it")
     assert out.read_bytes().decode("utf-8-sig").splitlines()[:3] == ["Entries from;Entries to;Place;Percent", "2;10;1;65", "2;10;2;35"]
+
+
+def test_the_api_saves_and_lists_a_template_with_bands(api, director):
+    body = {"name": "Api bands", "bands": [{"from": 2, "to": 9, "percents": ["100"]}, {"from": 10, "to": None, "percents": ["70", "30"]}]}
+    r = api(director).post("/api/v1/payouts/templates/", body, format="json")
+    assert r.status_code == 201 and r.data["bands"] == [{"from": 2, "to": 9, "percents": ["100"]}, {"from": 10, "to": None, "percents": ["70", "30"]}]
+    body["bands"][1]["from"] = 9
+    r = api(director).post("/api/v1/payouts/templates/", body, format="json")
+    assert r.status_code == 400 and r.data["code"] == "bands_overlap" and "2–9" in r.data["detail"]
+    listed = api(director).get("/api/v1/payouts/templates/").data
+    assert [t["bands"][0]["to"] for t in listed if t["name"] == "Api bands"] == [9]
