@@ -38,7 +38,8 @@ BREAK_WORDS = ("break", "pausa", "pause", "intervallo")
 LEVEL_WORDS = ("", "level", "livello", "liv", "lvl", "l")
 #: a tournament that has started plays its structure: an import does not replace it
 STARTED = (Tournament.RUNNING, Tournament.FINISHED)
-_MINUTES = re.compile(r"(\d{1,6})\s*(?:min|mins|minuti|minutes|m|')?\.?", re.IGNORECASE)
+_MINUTES = re.compile(r"(\d{1,6})\s*(?:min|mins|minuti|minutes|m|'|:00)?\.?", re.IGNORECASE)  # 20, 20 min, 20', 20:00
+_LEVEL = re.compile(r"(?:level|livello|liv|lvl|l)?(\d{1,4})")  # 7, Livello 7, L7 (folded)
 
 
 class StructureImporter(importing.Importer):
@@ -114,7 +115,7 @@ class StructureImporter(importing.Importer):
         level = importing.cell_text(cells.get("level"))
         if importing.fold(level).startswith(BREAK_WORDS):
             kind = StructureItem.BREAK
-        elif level and not re.fullmatch(r"\d{1,4}\.?", level):
+        elif level and not _LEVEL.fullmatch(importing.fold(level)):
             raise Refused(_("Level: “%(value)s” is neither a level number nor a break.") % {"value": level[:40]})
         raw = {"kind": kind, "minutes": self._minutes(cells.get("minutes"))}
         if kind == StructureItem.LEVEL:
@@ -247,7 +248,8 @@ class StructureImporter(importing.Importer):
 
 
 def _structure(chosen: str) -> BlindStructure:
-    found = list(BlindStructure.objects.filter(pk=int(chosen))[:1]) if chosen.isdigit() else list(BlindStructure.objects.filter(name=chosen)[:2])
+    found = list(BlindStructure.objects.filter(pk=int(chosen))[:1]) if chosen.isdigit() else []
+    found = found or list(BlindStructure.objects.filter(name=chosen)[:2])
     if not found:
         raise Refused(_("No structure is called “%(name)s”.") % {"name": chosen[:120]})
     if len(found) > 1:

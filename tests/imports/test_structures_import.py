@@ -84,8 +84,10 @@ def test_a_comma_csv_in_english_with_a_kind_column_and_every_field_of_a_level():
     assert (level2["ante"], level2["big_blind_ante"], level2["game"]) == (200, True, "PLO")
 
 
-def test_an_xlsx_with_number_cells_and_a_break_row(actor):
-    data = xlsx([["LIVELLO", "SB", "BB", "Ante", "Durata"], [1, 500, 1000, 1000, 30], ["Break", None, None, None, 10], [2, 1000, 2000, 2000, 30]])
+def test_an_xlsx_with_number_cells_a_break_row_and_a_level_as_a_clock_program_writes_it(actor):
+    data = xlsx(
+        [["LIVELLO", "SB", "BB", "Ante", "Durata"], ["Livello 1", 500, 1000, 1000, "30:00"], ["Break", None, None, None, 10], [2, 1000, 2000, 2000, 30]]
+    )
     imports.run_import("structure", data, "whatever.xlsx", actor=actor, options={"name": "High Roller"})
     assert levels("High Roller") == [("LEVEL", 500, 1000, 1000, 30), ("BREAK", 0, 0, 0, 10), ("LEVEL", 1000, 2000, 2000, 30)]
 
