@@ -67,7 +67,8 @@ class PayoutsImporter(importing.Importer):
 
     def option_choices(self, name):
         if name == "template":
-            return [(str(pk), label) for pk, label in PayoutTemplate.objects.values_list("pk", "name")]
+            # first, no choice: an import makes a new template (or replaces the one of its name)
+            return [("", _("— none: by the name —")), *((str(pk), label) for pk, label in PayoutTemplate.objects.values_list("pk", "name"))]
         return None
 
     def check_options(self, options: dict) -> dict:

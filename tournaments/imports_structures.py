@@ -71,7 +71,8 @@ class StructureImporter(importing.Importer):
 
     def option_choices(self, name):
         if name == "structure":
-            return [(str(pk), label) for pk, label in BlindStructure.objects.values_list("pk", "name")]
+            # first, no choice: an import makes a new structure (or replaces the one of its name)
+            return [("", _("— none: by the name —")), *((str(pk), label) for pk, label in BlindStructure.objects.values_list("pk", "name"))]
         return None
 
     def check_options(self, options: dict) -> dict:

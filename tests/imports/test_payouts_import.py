@@ -228,3 +228,18 @@ def test_the_api_saves_and_lists_a_template_with_bands(api, director):
     assert r.status_code == 400 and r.data["code"] == "bands_overlap" and "2–9" in r.data["detail"]
     listed = api(director).get("/api/v1/payouts/templates/").data
     assert [t["bands"][0]["to"] for t in listed if t["name"] == "Api bands"] == [9]
+
+
+def test_the_import_page_brings_a_chart_in_italian_and_the_payouts_page_leads_to_it(director, tournament):
+    page = Client()
+    page.force_login(director)
+    assert 'href="/imports/payouts/"' in page.get(f"/tournaments/{tournament.pk}/payouts/").content.decode()
+    upload = io.BytesIO(SANREMO)
+    upload.name = "Sala Sanremo.csv"
+    r = page.post("/imports/payouts/", {"file": upload, "template": "", "name": ""}, HTTP_ACCEPT_LANGUAGE="it")
+    preview = r["Location"]
+    assert "da creare" in page.get(preview, HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    page.post(preview, {"op": "import"}, HTTP_ACCEPT_LANGUAGE="it")
+    assert bands("Sala Sanremo") == SANREMO_BANDS
+    html = page.get(f"/tournaments/{tournament.pk}/payouts/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    assert "Sala Sanremo (2–10: 2 posti · 11–30: 3 posti · 31+: 5 posti)" in html

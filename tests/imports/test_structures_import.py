@@ -235,3 +235,22 @@ def test_the_commands_dry_run_import_and_export_with_their_exit_status(actor, tm
     assert [c.value for c in sheet[4]][:2] == ["Break", "break"]
     with pytest.raises(CommandError):
         call_command("export_structure", str(tmp_path / "none.csv"))  # which structure?
+
+
+def test_the_structures_page_leads_to_the_sheet_and_the_import_page_brings_it_in_italian(director, structure):
+    from django.test import Client
+
+    page = Client()
+    page.force_login(director)
+    html = page.get("/structures/").content.decode()
+    assert 'href="/imports/structure/"' in html and f'href="/exports/structure.xlsx?structure={structure.pk}"' in html
+    sheet = page.get(f"/exports/structure.xlsx?structure={structure.pk}")
+    assert sheet.status_code == 200 and openpyxl.load_workbook(io.BytesIO(sheet.content)).active["A1"].value == "Level"
+    upload = io.BytesIO(SANREMO)
+    upload.name = "Deep Sanremo.csv"
+    r = page.post("/imports/structure/", {"file": upload, "structure": "", "name": ""}, HTTP_ACCEPT_LANGUAGE="it")
+    preview = r["Location"]
+    html = page.get(preview, HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    assert "Via le fiches da 25 (caffè)" in html and "da creare" in html
+    page.post(preview, {"op": "import"}, HTTP_ACCEPT_LANGUAGE="it")
+    assert levels("Deep Sanremo")[2] == ("BREAK", 0, 0, 0, 15)
