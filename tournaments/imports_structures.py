@@ -39,6 +39,7 @@ LEVEL_WORDS = ("", "level", "livello", "liv", "lvl", "l")
 #: a tournament that has started plays its structure: an import does not replace it
 STARTED = (Tournament.RUNNING, Tournament.FINISHED)
 _MINUTES = re.compile(r"(\d{1,6})\s*(?:min|mins|minuti|minutes|m|'|:00)?\.?", re.IGNORECASE)  # 20, 20 min, 20', 20:00
+_BLINDS = re.compile(r"([\d.' ]{1,15})\s*[/\-–]\s*([\d.' ]{1,15})")  # 100/200, 1.000-2.000
 _LEVEL = re.compile(r"(?:level|livello|liv|lvl|l)?(\d{1,4})")  # 7, Livello 7, L7 (folded)
 
 
@@ -49,10 +50,12 @@ class StructureImporter(importing.Importer):
         Column("level", gettext_noop("Level"), ("livello", "liv", "lvl", "level number", "numero livello", "n")),
         Column("kind", gettext_noop("Kind"), ("tipo", "type", "level or break", "livello o pausa")),
         Column("small_blind", gettext_noop("Small blind"), ("piccolo buio", "buio piccolo", "sb", "small", "piccolo")),
-        Column("big_blind", gettext_noop("Big blind"), ("grande buio", "buio grande", "bb", "big", "grande"), required=True),
+        Column("big_blind", gettext_noop("Big blind"), ("grande buio", "buio grande", "bb", "big", "grande")),
         Column("ante", gettext_noop("Ante"), ("ante",)),
         Column("big_blind_ante", gettext_noop("Big blind ante"), ("bba", "big blind ante", "ante big blind", "ante del grande buio", "ante bb")),
         Column("minutes", gettext_noop("Minutes"), ("minuti", "durata", "min", "duration", "durata minuti", "tempo", "time", "length"), required=True),
+        # A chart's one column for both blinds, "100/200" (read when the two columns are not there).
+        Column("blinds", gettext_noop("Blinds"), ("bui", "blind", "buio", "sb/bb", "sb bb", "piccolo/grande buio")),
         Column("color_up", gettext_noop("Colour-up"), ("color up", "colour up", "color-up note", "cambio colore", "cambio fiches", "colore")),
         Column("game", gettext_noop("Game"), ("gioco", "specialita", "variante")),
         Column("add_on", gettext_noop("Add-on"), ("addon", "add on", "finestra add-on")),
@@ -120,8 +123,14 @@ class StructureImporter(importing.Importer):
             raise Refused(_("Level: “%(value)s” is neither a level number nor a break.") % {"value": level[:40]})
         raw = {"kind": kind, "minutes": self._minutes(cells.get("minutes"))}
         if kind == StructureItem.LEVEL:
+            both = _BLINDS.fullmatch(importing.cell_text(cells.get("blinds")))
+            if importing.cell_text(cells.get("blinds")) and not both:
+                raise Refused(_("Blinds: “%(value)s” is not a small and a big blind (100/200).") % {"value": importing.cell_text(cells.get("blinds"))[:40]})
             for name in ("small_blind", "big_blind", "ante"):
-                raw[name] = importing.cell_int(cells.get(name), self.label(name), required=name != "ante")
+                value = cells.get(name)
+                if both and name != "ante" and not importing.cell_text(value):
+                    value = both[1] if name == "small_blind" else both[2]
+                raw[name] = importing.cell_int(value, self.label(name), required=name != "ante")
             raw["big_blind_ante"] = importing.cell_bool(cells.get("big_blind_ante"), self.label("big_blind_ante"))
             raw["game"] = self._game(importing.cell_text(cells.get("game")))
         raw["add_on"] = importing.cell_bool(cells.get("add_on"), self.label("add_on"))
@@ -219,7 +228,7 @@ class StructureImporter(importing.Importer):
     def export(self, options):
         if not options.get("structure"):
             raise Refused(_("Choose the structure to export."))
-        headers = [c.label for c in self.columns]
+        headers = [c.label for c in self.columns if c.field != "blinds"]  # the blinds go out in their two columns
         rows, level = [], 0
         for it in StructureItem.objects.filter(structure_id=options["structure"]).order_by("position"):
             if it.is_break:

@@ -92,6 +92,13 @@ def test_an_xlsx_with_number_cells_a_break_row_and_a_level_as_a_clock_program_wr
     assert levels("High Roller") == [("LEVEL", 500, 1000, 1000, 30), ("BREAK", 0, 0, 0, 10), ("LEVEL", 1000, 2000, 2000, 30)]
 
 
+def test_a_chart_with_one_column_for_both_blinds():
+    data = "Livello;Bui;Ante;Minuti\r\n1;100/200;;20\r\n2;1.000 - 2.000;2.000;20\r\n3;tanti;;20\r\n".encode("cp1252")
+    p = imports.preview("structure", data, "bui.csv")
+    assert [(r.values.get("small_blind"), r.values.get("big_blind"), r.values.get("ante")) for r in p.rows[:2]] == [(100, 200, 0), (1000, 2000, 2000)]
+    assert p.rows[2].status == "refused" and "100/200" in p.rows[2].reason
+
+
 REFUSALS = [
     # (rows after the header "Livello;Piccolo buio;Grande buio;Ante;Minuti;Cambio fiches", refused rows, words of the reason)
     (["1;100;200;0;0;", "2;200;400;0;20;"], [2], "Minutes must be at least 1"),
