@@ -146,7 +146,7 @@ class StructureImporter(importing.Importer):
         return importing.cell_int(m[1] if m else value, label, minimum=1)
 
     def _game(self, text: str) -> str:
-        """A game's code (NLHE) or its name in either language (No-Limit Hold'em)."""
+        """A game's code (NLHE) or its name as the reader's language shows it (No-Limit Hold'em)."""
         if not text:
             return ""
         names = {importing.fold(str(label)): code for code, label in Tournament.GAMES}
