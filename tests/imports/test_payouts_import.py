@@ -238,7 +238,7 @@ def test_the_import_page_brings_a_chart_in_italian_and_the_payouts_page_leads_to
     upload.name = "Sala Sanremo.csv"
     r = page.post("/imports/payouts/", {"file": upload, "template": "", "name": ""}, HTTP_ACCEPT_LANGUAGE="it")
     preview = r["Location"]
-    assert "da creare" in page.get(preview, HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    assert "Da creare" in page.get(preview, HTTP_ACCEPT_LANGUAGE="it").content.decode()
     page.post(preview, {"op": "import"}, HTTP_ACCEPT_LANGUAGE="it")
     assert bands("Sala Sanremo") == SANREMO_BANDS
     html = page.get(f"/tournaments/{tournament.pk}/payouts/", HTTP_ACCEPT_LANGUAGE="it").content.decode()

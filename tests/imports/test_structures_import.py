@@ -258,6 +258,6 @@ def test_the_structures_page_leads_to_the_sheet_and_the_import_page_brings_it_in
     r = page.post("/imports/structure/", {"file": upload, "structure": "", "name": ""}, HTTP_ACCEPT_LANGUAGE="it")
     preview = r["Location"]
     html = page.get(preview, HTTP_ACCEPT_LANGUAGE="it").content.decode()
-    assert "Via le fiches da 25 (caffè)" in html and "da creare" in html
+    assert "Via le fiches da 25 (caffè)" in html and "Da creare" in html
     page.post(preview, {"op": "import"}, HTTP_ACCEPT_LANGUAGE="it")
     assert levels("Deep Sanremo")[2] == ("BREAK", 0, 0, 0, 15)
