@@ -53,7 +53,7 @@ def test_people_brought_in_from_an_italian_excel_file(browser_page, tmp_path):
     assert refused[0].startswith("Riga;Motivo;Cognome") and refused[1].startswith("3;")
     with page.expect_navigation():
         page.get_by_role("button", name="Importa", exact=True).click()
-    expect(page.locator("ul.messages")).to_contain_text("Righe rifiutate: 1. Non è stato importato nulla")
+    expect(page.locator("ul.messages")).to_contain_text("1 riga rifiutata: non è stato importato nulla")
     assert Person.objects.count() == 1
     page.get_by_label("Importa le altre righe, lasciando fuori quelle rifiutate").check()
     with page.expect_navigation():

@@ -12,6 +12,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tdmanager import bodylimits
 from tdmanager.errors import DomainError, ValidationFailed
@@ -75,7 +76,12 @@ def run_import(
     if refused and not skip_refused:
         raise DomainError(
             "rows_refused",
-            _("%(n)s rows are refused: nothing was imported. Correct them, or import leaving them out.") % {"n": len(refused)},
+            ngettext(
+                "%(n)s row is refused: nothing was imported. Correct it, or import leaving it out.",
+                "%(n)s rows are refused: nothing was imported. Correct them, or import leaving them out.",
+                len(refused),
+            )
+            % {"n": len(refused)},
             refused=refusals(p),
             counts=p.counts(),
         )
