@@ -272,6 +272,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "phone-state": {"GET": ANYONE},  # the same token; only what that entry may see
     "phone-stream": {"GET": ANYONE},
     "phone-qr": {"GET": ANYONE},
+    "phone-push": {"GET": ANYONE, "POST": ANYONE, "DELETE": ANYONE},  # this phone's notices: the same token is the key
     "formats-bracket-display": {"GET": ANYONE},  # names and results are public
     "formats-leaderboard": {"GET": ANYONE},
     # --- Pages ----------------------------------------------------------------------------

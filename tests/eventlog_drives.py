@@ -37,6 +37,7 @@ from tournaments.services import (
     oversight,
     people,
     privacy,
+    push,
     registration,
     screens,
     setup,
@@ -45,6 +46,10 @@ from tournaments.services import (
     structures,
 )
 from tournaments.services.events import Actor
+
+from .pushservice import browser_keys
+
+PHONE_KEYS = browser_keys()[2]
 
 
 @dataclass
@@ -470,7 +475,13 @@ def drive_people(w: World) -> dict:
     staff.set_active(dario.pk, False, actor=w.director)
     staff.set_active(dario.pk, True, actor=w.director)
     cashier.set_exchange_rate("USD", Decimal("0.92"), actor=w.director)
+    (paola,) = w.field_of(w.tournament("Push Party"), [("Paola", "Push")])
+    phone = {"endpoint": "https://fcm.googleapis.com/fcm/send/drive", "keys": PHONE_KEYS}
+    push.subscribe(paola, phone, language="en", actor=w.cashier)
+    push.unsubscribe(paola, phone["endpoint"], actor=w.cashier)
     return {
+        "people.push.subscribed": [f"person #{paola.person_id}"],
+        "people.push.unsubscribed": [f"person #{paola.person_id}"],
         "people.person.created": ["Giulia Conti"],
         "people.person.changed": [f"person #{giulia.pk}", "+39 1 → +39 2"],
         "people.person.banned": ["self-exclusion"],

@@ -112,6 +112,8 @@ class Action(models.TextChoices):
     PEOPLE_PERSON_ERASED = "people.person.erased", _("Personal data erased (GDPR): pseudonym kept")
     PEOPLE_PERSON_CHANGED = "people.person.changed", _("Personal data corrected")
     PEOPLE_DOCUMENT_VIEWED = "people.document.viewed", _("Identity document number viewed")
+    PEOPLE_PUSH_SUBSCRIBED = "people.push.subscribed", _("A phone subscribed to the player's notices")
+    PEOPLE_PUSH_UNSUBSCRIBED = "people.push.unsubscribed", _("A phone stopped the player's notices")
     # --- seating -------------------------------------------------------------------------
     SEATING_BIG_BLIND_SET = "seating.big_blind.set", _("Big blind set")
     SEATING_BREAK_ORDER_SET = "seating.break_order.set", _("Break order set")

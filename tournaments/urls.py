@@ -12,6 +12,7 @@ urlpatterns = [
     path("p/<str:token>/state/", phone.phone_data, name="phone-state"),
     path("p/<str:token>/stream/", phone.phone_stream, name="phone-stream"),
     path("p/<str:token>/qr.svg", phone.phone_qr, name="phone-qr"),
+    path("p/<str:token>/push/", phone.phone_push, name="phone-push"),
     path("rules/<int:pk>/", public_info.rules_page, name="public-rules"),
     path("rules/<int:pk>/changes/", public_info.public_changes, name="public-changes"),
     path("", views.dashboard, name="dashboard"),
