@@ -10,11 +10,13 @@ the tournament, the public part and an index of every entry's own part (``phone_
 phone's frame is taken from memory, never read for that phone.
 """
 
+import functools
 import io
 import json
 from typing import NamedTuple
 
 import segno
+from django.conf import settings
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -212,6 +214,20 @@ def phone_stream(request, token: str):
         return live.too_many_streams()
     entry_id = entry.pk
     return live.phone_stream_response(request, entry.tournament_id, entry_id, token, ticket, first_state=lambda: phone_state(entry_id))
+
+
+@functools.cache
+def _worker_code() -> bytes:
+    return (settings.BASE_DIR / "static" / "phone_sw.js").read_bytes()
+
+
+def phone_worker(request):
+    """The phone page's service worker (``static/phone_sw.js``), served under /p/ so that its
+    scope covers every player's page: it shows a notice and opens the player's page on a tap.
+    The same bytes for everyone, read once per process."""
+    response = HttpResponse(_worker_code(), content_type="text/javascript; charset=utf-8")
+    response["Cache-Control"] = "no-cache"  # a browser checks for a newer worker at each visit
+    return response
 
 
 def _refused(code: str, detail, status: int = 400) -> JsonResponse:
