@@ -45,6 +45,7 @@ class Message:
     ttl: int
     urgency: str
     topic: str
+    kind: str = ""
 
 
 def installation_keys() -> PushKeys:
@@ -210,7 +211,7 @@ def tell_players(tournament_id: int) -> list[Message]:
                 with translation.override(sub.language):
                     body = notices.text(change, tournament.currency)
                 payload = {"title": tournament.name, "body": body, "url": reverse("phone", args=[token]), "tag": f"{change.topic}-{pk}"}
-                out.append(Message(sub.pk, payload, ttl, urgency, f"{change.topic}-{pk}"))
+                out.append(Message(sub.pk, payload, ttl, urgency, f"{change.topic}-{pk}", change.kind))
     return out
 
 
