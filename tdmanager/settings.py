@@ -344,6 +344,8 @@ CELERY_BEAT_SCHEDULE = {
     "forget-import-files": {"task": "tournaments.tasks.forget_import_files", "schedule": 3600.0, "options": TDM_PERIODIC_TASK_OPTIONS},
     # GDPR retention: people with no activity for TDM_PERSON_RETENTION_DAYS are erased (pseudonym kept), daily.
     "erase-inactive-people": {"task": "tournaments.tasks.erase_inactive_people", "schedule": 86400.0, "options": TDM_PERIODIC_TASK_OPTIONS},
+    # A player's phone hears that the event starts soon, or that the break ends, within 30 s.
+    "tell-timed-players": {"task": "tournaments.tasks.tell_timed_players", "schedule": 30.0, "options": {**TDM_PERIODIC_TASK_OPTIONS, "expires": 25.0}},
     # The phones of players whose last event is past the house's push_keep_days are forgotten, daily.
     "forget-old-push-subscriptions": {"task": "tournaments.tasks.forget_old_push_subscriptions", "schedule": 86400.0, "options": TDM_PERIODIC_TASK_OPTIONS},
 }

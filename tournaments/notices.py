@@ -11,23 +11,28 @@ player's name or seat.
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from tdmanager.formatting import money
 
 #: Every kind of notice, in the order a phone page offers them; each is a house setting too
 #: (``notify_<kind>``) and the player chooses among those the house sends.
-KINDS = ("seat", "move", "final_table", "in_money", "busted", "bounty")
+KINDS = ("seat", "move", "final_table", "starts_soon", "break_ends", "in_money", "busted", "bounty")
 
 #: The kinds' names as a phone page offers them.
 KIND_LABELS = {
     "seat": gettext_lazy("My seat (draw, late registration, re-entry)"),
     "move": gettext_lazy("A move: my table breaks or is balanced"),
     "final_table": gettext_lazy("The final table drawn"),
+    "starts_soon": gettext_lazy("My event starts soon"),
+    "break_ends": gettext_lazy("The break ends in 2 minutes"),
     "in_money": gettext_lazy("In the money"),
     "busted": gettext_lazy("My place and prize when I am out"),
     "bounty": gettext_lazy("A bounty won"),
 }
+
+#: The break's last seconds in which its end is told ("The break ends in 2 minutes").
+BREAK_ENDS_SECONDS = 120
 
 #: RFC 8030: how long a push service keeps a message for a phone that is off, and how urgent it
 #: is. Where to sit is stale within minutes and is worth waking the phone; the rest keeps hours.
@@ -35,6 +40,8 @@ PACE = {
     "seat": (10 * 60, "high"),
     "move": (10 * 60, "high"),
     "final_table": (10 * 60, "high"),
+    "starts_soon": (15 * 60, "normal"),
+    "break_ends": (2 * 60, "high"),
     "in_money": (2 * 3600, "normal"),
     "busted": (4 * 3600, "normal"),
     "bounty": (2 * 3600, "normal"),
@@ -56,9 +63,13 @@ class Change:
         return "seat" if self.kind in ("seat", "move", "final_table") else self.kind
 
 
-def facts(status: str, place, seat, move, prizes, bounty, in_money: bool) -> dict:
-    """What notices compare of an entry's page (JSON-ready: it is stored, ``NoticeMark``)."""
+def facts(status: str, place, seat, move, prizes, bounty, in_money: bool, starts_soon: bool = False, break_ends: bool = False) -> dict:
+    """What notices compare of an entry's page (JSON-ready: it is stored, ``NoticeMark``).
+    ``starts_soon``: the event has not started and starts within the house's minutes;
+    ``break_ends``: the clock runs in a break's last ``BREAK_ENDS_SECONDS``."""
     return {
+        "starts_soon": bool(starts_soon and status in ("ACTIVE", "RESERVED")),
+        "break_ends": bool(break_ends and status == "ACTIVE"),
         "status": status,
         "place": place,
         "seat": [seat["table"], seat["seat"]] if seat else None,
@@ -76,6 +87,8 @@ def changes(before: dict | None, now: dict) -> list[Change]:
     taken back are told nothing: the player was told where to go already."""
     before = before or {}
     out: list[Change] = []
+    if now.get("starts_soon") and not before.get("starts_soon"):
+        out.append(Change("starts_soon", ()))
     if now["status"] == "BUSTED":
         if before.get("status") != "BUSTED" and now["place"]:
             out.append(Change("busted", (now["place"], tuple(now["prizes"]))))
@@ -94,6 +107,8 @@ def changes(before: dict | None, now: dict) -> list[Change]:
             out.append(Change("seat", tuple(seat)))
         else:
             out.append(Change("move", ("", before["seat"][0], seat[0], seat[1])))
+    if now.get("break_ends") and not before.get("break_ends"):
+        out.append(Change("break_ends", ()))
     if now["in_money"] and not before.get("in_money"):
         out.append(Change("in_money", ()))
     if now["knockouts"] > (before.get("knockouts") or 0):
@@ -101,9 +116,13 @@ def changes(before: dict | None, now: dict) -> list[Change]:
     return out
 
 
-def text(change: Change, currency: str) -> str:
-    """The notice's sentence in the active language."""
+def text(change: Change, currency: str, minutes: int = 15) -> str:
+    """The notice's sentence in the active language (``minutes``: the house's, before a start)."""
     p = change.params
+    if change.kind == "starts_soon":
+        return ngettext("The event starts in %(minutes)s minute.", "The event starts in %(minutes)s minutes.", minutes) % {"minutes": minutes}
+    if change.kind == "break_ends":
+        return _("The break ends in 2 minutes: back to your seat.")
     if change.kind == "seat":
         return _("Your seat: table %(table)s, seat %(seat)s") % {"table": p[0], "seat": p[1]}
     if change.kind == "final_table":

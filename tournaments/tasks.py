@@ -105,3 +105,11 @@ def forget_old_push_subscriptions():
     """Daily (beat): the phones of players whose last event is past the house's
     ``push_keep_days`` are forgotten."""
     push.forget_old_subscriptions()
+
+
+@shared_task(ignore_result=True)
+def tell_timed_players():
+    """Every 30 s (beat): the events whose players' pages change with time alone (one starting
+    soon, a break ending) tell what is new, as after a change."""
+    for tournament_id in push.timed_events():
+        tell_players.apply_async(args=(tournament_id,), expires=30)

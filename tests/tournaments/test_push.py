@@ -12,7 +12,7 @@ from seating.selectors import seat_of
 from tdmanager.celery import app as celery_app
 from tournaments import tasks
 from tournaments.models import Entry, PushSubscription, Tournament
-from tournaments.services import lifecycle, privacy
+from tournaments.services import clockctl, lifecycle, privacy
 
 from ..pushservice import Phone, PushService, vapid_claims
 from ..seating.test_support import add_entries, arrange
@@ -132,6 +132,47 @@ def test_a_player_out_in_the_money_is_told_the_place(make_tournament, service, w
     service.wait_for(1)
     texts = [phone.read(m)["body"] for m in service.to("/ok/anna")]
     assert texts[-1].startswith("You finished in place 3")
+
+
+def test_the_players_registered_hear_that_the_event_starts_soon(make_tournament, service, worker):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    t = tournament_of(make_tournament, 2, settings={"starts_soon_minutes": 20})
+    anna, bruno = t.entries.order_by("number")
+    it, en = Phone(service, "/ok/anna"), Phone(service, "/ok/bruno")
+    assert subscribe(anna, it, "it").status_code == 201
+    assert subscribe(bruno, en, "en").status_code == 201
+    tasks.tell_timed_players()
+    assert service.received == []  # an hour to go
+    Tournament.objects.filter(pk=t.pk).update(start_at=timezone.now() + timedelta(minutes=19))
+    tasks.tell_timed_players()
+    service.wait_for(2)
+    assert it.read(service.to("/ok/anna")[0])["body"] == "Il torneo inizia tra 20 minuti."
+    message = service.to("/ok/bruno")[0]
+    assert en.read(message)["body"] == "The event starts in 20 minutes."
+    assert message.headers["urgency"] == "normal" and message.headers["ttl"] == "900"
+    tasks.tell_timed_players()
+    assert len(service.received) == 2  # told once
+
+
+def test_the_players_hear_that_the_break_ends(make_tournament, service, worker, actor):
+    t = tournament_of(make_tournament, 4)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    clockctl.start_clock(t, actor=actor)
+    anna = t.entries.order_by("number").first()
+    phone = Phone(service, "/ok/anna")
+    assert subscribe(anna, phone, "en").status_code == 201
+    clockctl.insert_break(t, 10, actor=actor, reason="dinner")
+    tasks.tell_timed_players()
+    assert service.received == []  # ten minutes of break left
+    clockctl.set_time_left(t, 100, actor=actor, reason="back soon")
+    tasks.tell_timed_players()
+    service.wait_for(1)
+    message = service.to("/ok/anna")[0]
+    assert phone.read(message)["body"] == "The break ends in 2 minutes: back to your seat."
+    assert message.headers["urgency"] == "high" and message.headers["ttl"] == "120"
 
 
 def test_a_gone_subscription_is_deleted_and_a_hanging_service_delays_no_other_phone(make_tournament, service, worker, actor):

@@ -76,13 +76,23 @@ def _facts_of(tournament: Tournament, entry_ids: set[int]) -> dict[int, dict]:
     answers = signals.ask(signals.entries_view_parts, tournament=tournament, snapshot=snap)  # seating: seats, moves; payouts: prizes, bounties
     places_paid, left = snap.get("places_paid") or 0, snap.get("players_left") or 0
     in_money = bool(places_paid and tournament.status == Tournament.RUNNING and 0 < left <= places_paid)
+    rules, clock = HouseRules.of(tournament), snap.get("clock") or {}
+    starts_soon = tournament.status in (Tournament.PLANNED, Tournament.REGISTERING) and tournament.start_at <= timezone.now() + timedelta(
+        minutes=rules.starts_soon_minutes
+    )
+    break_ends = bool(
+        tournament.status == Tournament.RUNNING
+        and clock.get("status") == "RUNNING"
+        and clock.get("is_break")
+        and 0 < (clock.get("seconds_left") or 0) <= notices.BREAK_ENDS_SECONDS
+    )
     out = {}
     for pk, status, place in Entry.objects.filter(pk__in=entry_ids).values_list("pk", "status", "place"):
         parts: dict = {}
         for answer in answers:
             parts.update(answer.get(pk) or {})
         seat, move = (parts.get("seat"), parts.get("move")) if status == Entry.ACTIVE else (None, None)
-        out[pk] = notices.facts(status, place, seat, move, parts.get("prizes"), parts.get("bounty"), in_money)
+        out[pk] = notices.facts(status, place, seat, move, parts.get("prizes"), parts.get("bounty"), in_money, starts_soon, break_ends)
     return out
 
 
@@ -209,10 +219,20 @@ def tell_players(tournament_id: int) -> list[Message]:
                 if change.kind not in sub.kinds:
                     continue
                 with translation.override(sub.language):
-                    body = notices.text(change, tournament.currency)
+                    body = notices.text(change, tournament.currency, rules.starts_soon_minutes)
                 payload = {"title": tournament.name, "body": body, "url": reverse("phone", args=[token]), "tag": f"{change.topic}-{pk}"}
                 out.append(Message(sub.pk, payload, ttl, urgency, f"{change.topic}-{pk}", change.kind))
     return out
+
+
+def timed_events() -> list[int]:
+    """The events whose pages say something with time alone, with a subscribed player: those
+    to start within the longest ``starts_soon_minutes`` a house may set, and those running (a
+    break's end). Beat asks ``tell_players`` of each every few seconds (read side)."""
+    now = timezone.now()
+    soon = Q(status__in=(Tournament.PLANNED, Tournament.REGISTERING), start_at__lte=now + timedelta(hours=4), start_at__gte=now - timedelta(hours=12))
+    ids = Entry.objects.filter(person__push_subscriptions__isnull=False).values_list("tournament_id", flat=True)
+    return list(Tournament.objects.filter(soon | Q(status=Tournament.RUNNING), pk__in=ids).values_list("pk", flat=True))
 
 
 def send(message: Message) -> push.Sent | None:
