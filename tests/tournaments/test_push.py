@@ -287,3 +287,40 @@ def test_the_installations_keys_are_made_once(make_tournament, service):
     t = tournament_of(make_tournament, 2)
     a, b = t.entries.order_by("number")
     assert public_key(a) == public_key(b)
+
+
+def test_a_change_hands_the_notices_to_the_worker_once_on_the_publishers_thread(settings, monkeypatch):
+    """No request waits on Redis for the notices: the task is sent from the publisher's thread,
+    after the change's notice, and one waits per tournament until the worker starts it."""
+    import threading
+    from types import SimpleNamespace
+
+    from tdmanager import realtime
+    from tournaments.services import events
+
+    class FakeRedis:
+        def __init__(self):
+            self.keys = {}
+
+        def set(self, key, value, nx=False, ex=None):
+            if nx and key in self.keys:
+                return False
+            self.keys[key] = value
+            return True
+
+        def publish(self, name, data):
+            return 0
+
+    fake, sent = FakeRedis(), []
+    monkeypatch.setattr(realtime, "redis_client", lambda: fake)
+    monkeypatch.setattr(
+        events, "signature", lambda name, args: SimpleNamespace(apply_async=lambda **kw: sent.append((name, args, threading.current_thread().name)))
+    )
+    for _ in range(3):  # a burst
+        realtime.tournament_changed(7)
+        assert realtime.publisher.wait_sent(5)
+    assert sent == [("tournaments.tasks.tell_players", (7,), "tdm-publisher")]
+    fake.keys.pop(events.tell_key(7))  # the worker started the task
+    realtime.tournament_changed(7)
+    assert realtime.publisher.wait_sent(5)
+    assert len(sent) == 2

@@ -78,7 +78,6 @@ class _Publish:
 
     def __call__(self):
         realtime.tournament_changed(self.tid, self.action)
-        tell_players_later(self.tid)
 
 
 def tell_key(tid: int) -> str:
@@ -86,15 +85,17 @@ def tell_key(tid: int) -> str:
 
 
 def tell_players_later(tid: int) -> None:
-    """After a change commits, the worker works out what the subscribed players are told
-    (``tournaments.tasks.tell_players``), never this request. One task waits per tournament:
-    the changes committed before it starts are all its (it reads the pages as they are then);
-    it clears the marker as it starts, so a later change sends another. Without Redis (the
-    tests, a management command) nothing is sent: the next change with a worker tells it."""
-    if not settings.TDM_PUSH_TASKS or not settings.REDIS_URL:
+    """After a change commits and its notice went out (on the publisher's thread, never the
+    request's: ``realtime.after_publish``), the worker works out what the subscribed players
+    are told (``tournaments.tasks.tell_players``). One task waits per tournament: the changes
+    committed before it starts are all its (it reads the pages as they are then); it clears the
+    marker as it starts, so a later change sends another. Without Redis (the tests, a management
+    command) nothing is sent: the next change with a worker tells it."""
+    client = realtime.redis_client()
+    if not settings.TDM_PUSH_TASKS or client is None:
         return
     try:
-        if realtime.redis_client().set(tell_key(tid), "1", nx=True, ex=120):
+        if client.set(tell_key(tid), "1", nx=True, ex=120):
             signature(TELL_PLAYERS, args=(tid,)).apply_async(expires=300)
     except Exception:  # the change is committed: a notice late is better than an error page
         log.warning("could not send the players' notices task for tournament %s", tid)
