@@ -279,7 +279,9 @@ def drive_balancing(w: World) -> dict:
             seating.undo_move(t, PendingMove.objects.get(pk=one_slip_left.pk), actor=w.director, reason="he sat at the wrong table")
         for slip in _open_slips(t):
             seating.confirm_move(t, slip, actor=w.director)
+    push.announce(t, "Dinner break at nine", actor=w.director)
     return {
+        "tournaments.players.told": ["Dinner break at nine"],
         "seating.keep_apart.added": [apart_a.person.full_name, apart_b.person.full_name, "brothers"],
         "seating.keep_apart.removed": ["they asked"],
         "seating.busts.simultaneous": [_name(a), _name(b), "seen together"],

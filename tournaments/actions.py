@@ -175,6 +175,7 @@ class Action(models.TextChoices):
     TOURNAMENTS_CLOCK_CALLED = "tournaments.clock.called", _("Clock called on a player")
     TOURNAMENTS_CLOCK_CALL_TIME_SET = "tournaments.clock.call_time_set", _("A player's clock-call time set")
     TOURNAMENTS_CLOCK_FINISHED = "tournaments.clock.finished", _("Clock stopped for good")
+    TOURNAMENTS_PLAYERS_TOLD = "tournaments.players.told", _("Announcement to the players' phones")
     TOURNAMENTS_CLOCK_H4H_TABLE_STATE = "tournaments.clock.h4h_table_state", _("Hand-for-hand: a table's state")
     TOURNAMENTS_CLOCK_HAND_COMPLETED = "tournaments.clock.hand_completed", _("Hand-for-hand: table finished its hand")
     TOURNAMENTS_CLOCK_HAND_FOR_HAND_ENDED = "tournaments.clock.hand_for_hand_ended", _("Hand-for-hand ended")

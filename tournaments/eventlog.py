@@ -258,6 +258,7 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
         "seconds",
     ),
     A.TOURNAMENTS_CLOCK_FINISHED: _("%(actor)s stopped the clock for good%(reason_suffix)s"),
+    A.TOURNAMENTS_PLAYERS_TOLD: _("%(actor)s told the players' phones: %(text)s"),
     A.TOURNAMENTS_CLOCK_HAND_COMPLETED: _("Hand-for-hand: table %(table)s finished hand %(hand)s"),
     A.TOURNAMENTS_CLOCK_HAND_FOR_HAND_ENDED: _("%(actor)s ended hand-for-hand"),
     A.TOURNAMENTS_CLOCK_HAND_FOR_HAND_NEXT_HAND: _("Hand-for-hand: every table done, next hand"),

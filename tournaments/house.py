@@ -488,6 +488,7 @@ class HouseRules:
     notify_starts_soon: bool = _setting(True, _bool(), "ROLE-06", "… that the event starts in `starts_soon_minutes`")
     starts_soon_minutes: int = _setting(15, _int(1, 240), "ROLE-06", "how many minutes before the start the players registered are told it comes")
     notify_break_ends: bool = _setting(True, _bool(), "ROLE-06", "… that the break ends in 2 minutes")
+    notify_announcement: bool = _setting(True, _bool(), "ROLE-06", "… the director's announcements to the event's players, typed on the clock page")
     notify_in_money: bool = _setting(True, _bool(), "ROLE-06", "… that the player is in the money")
     notify_busted: bool = _setting(True, _bool(), "ROLE-06", "… the place when the player is out, and the prize waiting at the desk")
     notify_bounty: bool = _setting(True, _bool(), "ROLE-06", "… a bounty won")

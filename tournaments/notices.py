@@ -17,7 +17,7 @@ from tdmanager.formatting import money
 
 #: Every kind of notice, in the order a phone page offers them; each is a house setting too
 #: (``notify_<kind>``) and the player chooses among those the house sends.
-KINDS = ("seat", "move", "final_table", "starts_soon", "break_ends", "in_money", "busted", "bounty")
+KINDS = ("seat", "move", "final_table", "starts_soon", "break_ends", "announcement", "in_money", "busted", "bounty")
 
 #: The kinds' names as a phone page offers them.
 KIND_LABELS = {
@@ -26,6 +26,7 @@ KIND_LABELS = {
     "final_table": gettext_lazy("The final table drawn"),
     "starts_soon": gettext_lazy("My event starts soon"),
     "break_ends": gettext_lazy("The break ends in 2 minutes"),
+    "announcement": gettext_lazy("The director's announcements"),
     "in_money": gettext_lazy("In the money"),
     "busted": gettext_lazy("My place and prize when I am out"),
     "bounty": gettext_lazy("A bounty won"),
@@ -42,6 +43,7 @@ PACE = {
     "final_table": (10 * 60, "high"),
     "starts_soon": (15 * 60, "normal"),
     "break_ends": (2 * 60, "high"),
+    "announcement": (3600, "normal"),
     "in_money": (2 * 3600, "normal"),
     "busted": (4 * 3600, "normal"),
     "bounty": (2 * 3600, "normal"),
@@ -63,11 +65,13 @@ class Change:
         return "seat" if self.kind in ("seat", "move", "final_table") else self.kind
 
 
-def facts(status: str, place, seat, move, prizes, bounty, in_money: bool, starts_soon: bool = False, break_ends: bool = False) -> dict:
+def facts(status: str, place, seat, move, prizes, bounty, in_money: bool, starts_soon: bool = False, break_ends: bool = False, said=None) -> dict:
     """What notices compare of an entry's page (JSON-ready: it is stored, ``NoticeMark``).
     ``starts_soon``: the event has not started and starts within the house's minutes;
-    ``break_ends``: the clock runs in a break's last ``BREAK_ENDS_SECONDS``."""
+    ``break_ends``: the clock runs in a break's last ``BREAK_ENDS_SECONDS``; ``said``: the
+    director's latest announcement to the event's players (``{"id", "text"}``), as the page shows it."""
     return {
+        "said": [said["id"], said["text"]] if said and status in ("ACTIVE", "RESERVED") else None,
         "starts_soon": bool(starts_soon and status in ("ACTIVE", "RESERVED")),
         "break_ends": bool(break_ends and status == "ACTIVE"),
         "status": status,
@@ -87,6 +91,8 @@ def changes(before: dict | None, now: dict) -> list[Change]:
     taken back are told nothing: the player was told where to go already."""
     before = before or {}
     out: list[Change] = []
+    if now.get("said") and now["said"] != before.get("said"):
+        out.append(Change("announcement", (now["said"][1],)))
     if now.get("starts_soon") and not before.get("starts_soon"):
         out.append(Change("starts_soon", ()))
     if now["status"] == "BUSTED":
@@ -121,6 +127,8 @@ def text(change: Change, currency: str, minutes: int = 15) -> str:
     p = change.params
     if change.kind == "starts_soon":
         return ngettext("The event starts in %(minutes)s minute.", "The event starts in %(minutes)s minutes.", minutes) % {"minutes": minutes}
+    if change.kind == "announcement":
+        return p[0]  # the director's own words, as typed
     if change.kind == "break_ends":
         return _("The break ends in 2 minutes: back to your seat.")
     if change.kind == "seat":

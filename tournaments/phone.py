@@ -48,6 +48,7 @@ PUBLIC_KEYS = (
     "late_registration_level",
     "addon_open",
     "announcements",
+    "players_told",
     "changes",
     "prize_pool",
     "prize_pool_label",

@@ -56,3 +56,13 @@ def tell_players(world: World, rng) -> str:
     world.told += [(t.pk, m, phones.get(m.subscription)) for m in messages]
     world.touched.add(t.pk)
     return f"event {t.pk}: {len(messages)} notice(s) told"
+
+
+@action(weight=1)
+def announce_to_players(world: World, rng) -> str:
+    """The director types an announcement to one event's players on the clock page."""
+    t = pick(rng, world.tournaments(Tournament.REGISTERING, Tournament.RUNNING), "event to announce to")
+    text = rng.choice(("Dinner break at nine", "Cena alle 21", "Il buffet è aperto", "Last call for the add-on"))
+    push.announce(t, text, actor=world.director)
+    world.touched.add(t.pk)
+    return f"event {t.pk}: the director told its players {text!r}"

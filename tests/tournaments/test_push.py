@@ -324,3 +324,24 @@ def test_a_change_hands_the_notices_to_the_worker_once_on_the_publishers_thread(
     realtime.tournament_changed(7)
     assert realtime.publisher.wait_sent(5)
     assert len(sent) == 2
+
+
+def test_the_directors_announcement_reaches_the_events_players(make_tournament, service, worker, actor, api, director, floor_user):
+    t = tournament_of(make_tournament, 3)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    anna, bruno, carlo = t.entries.order_by("number")
+    it = Phone(service, "/ok/anna")
+    assert subscribe(anna, it, "it").status_code == 201
+    assert subscribe(bruno, Phone(service, "/ok/bruno"), "en", kinds=["seat"]).status_code == 201
+    url = f"/api/v1/tournaments/{t.pk}/clock/tell-players/"
+    assert api(floor_user).post(url, {"text": "Cena alle 21"}, format="json").status_code == 403
+    r = api(director).post(url, {"text": "  "}, format="json")
+    assert r.status_code == 400 and r.json()["code"] == "text_required"
+    r = api(director).post(url, {"text": "Cena alle 21:  il buffet è aperto"}, format="json")
+    assert r.status_code == 200 and r.json()["told"] == "Cena alle 21: il buffet è aperto"
+    tasks.tell_players(t.pk)
+    service.wait_for(1)
+    assert len(service.received) == 1  # bruno's phone chose the seat alone
+    assert it.read(service.to("/ok/anna")[0])["body"] == "Cena alle 21: il buffet è aperto"
+    state = Client().get(f"/p/{carlo.phone_token}/state/").json()  # every player's page shows it
+    assert state["players_told"]["text"] == "Cena alle 21: il buffet è aperto"

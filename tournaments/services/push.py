@@ -29,6 +29,7 @@ from ..house import HouseRules
 from ..models import Entry, NoticeMark, PushKeys, PushSubscription, Tournament
 from ..snapshot import build_snapshot
 from .events import Actor, log_event
+from .ledger import lock_tournament
 
 log = logging.getLogger("tdmanager.push")
 
@@ -92,7 +93,9 @@ def _facts_of(tournament: Tournament, entry_ids: set[int]) -> dict[int, dict]:
         for answer in answers:
             parts.update(answer.get(pk) or {})
         seat, move = (parts.get("seat"), parts.get("move")) if status == Entry.ACTIVE else (None, None)
-        out[pk] = notices.facts(status, place, seat, move, parts.get("prizes"), parts.get("bounty"), in_money, starts_soon, break_ends)
+        out[pk] = notices.facts(
+            status, place, seat, move, parts.get("prizes"), parts.get("bounty"), in_money, starts_soon, break_ends, snap.get("players_told")
+        )
     return out
 
 
@@ -173,6 +176,23 @@ def unsubscribe(entry: Entry, endpoint, *, actor: Actor) -> None:
     if not deleted:
         raise DomainError("not_subscribed", _("This phone is not subscribed to this player's notices."), status=404)
     log_event(None, Action.PEOPLE_PUSH_UNSUBSCRIBED, actor, person=entry.person_id)
+
+
+@service
+def announce(tournament: Tournament, text, *, actor: Actor) -> dict:
+    """The director's announcement to the players of one event (typed on the clock page): their
+    phone pages show it, and the phones subscribed to announcements are told it. One line of at
+    most 200 characters, logged with its words."""
+    text = " ".join(str(text or "").split())
+    if not text:
+        raise ValidationFailed("text_required", _("text: type what the players are to be told."), field="text")
+    if len(text) > 200:
+        raise ValidationFailed("text_too_long", _("text: at most 200 characters."), field="text")
+    t = lock_tournament(tournament)
+    if t.status in (Tournament.FINISHED, Tournament.CANCELLED):
+        raise DomainError("tournament_over", _("The tournament is over: its players are told nothing more."))
+    log_event(t, Action.TOURNAMENTS_PLAYERS_TOLD, actor, text=text)
+    return {"told": text}
 
 
 def subscribed(entry: Entry, endpoint: str) -> PushSubscription | None:
