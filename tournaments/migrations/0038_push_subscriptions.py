@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0036_people_search_national_phone'),
+        ('tournaments', '0037_people_birth_consent_imports'),
     ]
 
     operations = [
