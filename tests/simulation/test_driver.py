@@ -232,7 +232,7 @@ def test_a_notice_naming_another_seat_is_caught(monkeypatch):
     is a violation at the step that told it."""
     assert play(8, plan=OPENING + PHONES, day=0).ran["tell_players"] >= 1  # the plan tells, unbroken
 
-    def elsewhere(change, currency):
+    def elsewhere(change, currency, minutes=15):
         return "Il tuo posto: tavolo 99, posto 9"
 
     monkeypatch.setattr(notices, "text", elsewhere)
