@@ -12,8 +12,8 @@ from . import (
     actions_backup,  # noqa: F401  (a backup, and a restore at a random point: the soak plays them)
     actions_formats,  # noqa: F401  (registers the formats' actions)
     actions_money,  # noqa: F401  (deals, foreign tender, tickets, jackpot, side pools, penalties, chips)
-    actions_sheets,  # noqa: F401  (structures and payout charts brought in from sheets)
     actions_push,  # noqa: F401  (the players' phones: subscribed, stopped, told what changed)
+    actions_sheets,  # noqa: F401  (structures and payout charts brought in from sheets)
 )
 from .actions import ACTIONS
 
