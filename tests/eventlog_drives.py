@@ -31,6 +31,7 @@ from tournaments.services import (
     chipsets,
     clockctl,
     floor,
+    imports,
     ledger,
     lifecycle,
     logins,
@@ -481,7 +482,9 @@ def drive_people(w: World) -> dict:
     phone = {"endpoint": "https://fcm.googleapis.com/fcm/send/drive", "keys": PHONE_KEYS}
     push.subscribe(paola, phone, language="en", actor=w.cashier)
     push.unsubscribe(paola, phone["endpoint"], actor=w.cashier)
+    imports.run_import("people", "Cognome;Nome\r\nNeri;Ada\r\nConti;Giulia\r\n".encode("cp1252"), "soci.csv", actor=w.director)
     return {
+        "import.done": ["soci.csv", "(People)", "1 added", "0 updated", "1 already in"],
         "people.push.subscribed": [f"person #{paola.person_id}"],
         "people.push.unsubscribed": [f"person #{paola.person_id}"],
         "people.person.created": ["Giulia Conti"],
