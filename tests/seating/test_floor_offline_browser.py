@@ -1,0 +1,94 @@
+"""The floor through a Wi-Fi drop, in Chromium with the floor's service worker on: the table map
+opened, the network cut, three busts and a slip confirmation tapped, the page reloaded without
+network (all still waiting, said plainly), the network back: each action reaches the server once,
+in the order tapped, and the map shows the server's state. The same bust tapped offline on two
+tablets: the first to arrive stands, the other is refused with what happened instead."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from seating import services
+from seating.models import Bust, PendingMove
+from tests.browser import ARTIFACTS, browser, browser_page, login, new_page  # noqa: F401 (fixtures)
+from tests.conftest import make_user
+from tests.test_axe_browser import problems
+from tournaments.models import Entry, IdempotencyRecord, TournamentEvent
+from tournaments.services.events import Actor
+
+from .test_support import arrange, started  # noqa: F401 (fixture)
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def open_map(page, t, user):
+    """The table map on a tablet, kept by the floor's worker: it opens without network after this."""
+    make_user(user, "floor")
+    page.context.route("**/live/*/stream/**", lambda route: route.abort())  # no ASGI here: the page polls
+    login(page, user, f"pw-{user}")
+    page.goto(page.base_url + f"/tournaments/{t.pk}/tables/")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.wait_for_function("async () => !!(await caches.match(location.href))")  # the page itself is kept
+
+
+def bust(page, entry):
+    page.click(f'tr[data-entry="{entry}"] button.out')
+    page.click("#bust-confirm-ok")
+    expect(page.locator("#bust-confirm")).to_be_hidden()
+
+
+def states(page):
+    return page.locator("#floor-queue li").evaluate_all("(lis) => lis.map((li) => li.dataset.state)")
+
+
+def test_actions_tapped_offline_wait_survive_a_reload_and_go_once_in_order(browser_page, started):
+    page = browser_page
+    t = started(16)
+    layout = arrange(t, {1: range(1, 10), 2: range(1, 8)}, big_blinds={1: (3, 2), 2: (5, 4)})
+    services.record_bust(t, [layout[2][7]], actor=Actor(), table=2)  # 9 against 6: a balancing slip
+    slip = PendingMove.objects.get(tournament=t, status=PendingMove.PROPOSED)
+    out = [layout[2][3], layout[2][6], next(e for s, e in layout[1].items() if e != slip.entry_id)]
+    names = {e.pk: e.person.full_name for e in Entry.objects.select_related("person").filter(pk__in=out)}
+    open_map(page, t, "flo")
+    posts = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" and "/api/v1/" in r.url else None)
+
+    page.context.set_offline(True)
+    page.click(f'tr[data-move="{slip.pk}"] button.confirm-move')  # the player sat down where the slip says
+    bust(page, out[0])
+    bust(page, out[1])
+    bust(page, out[2])
+    status = page.locator("#floor-queue-status")
+    expect(status).to_contain_text(re.compile(r"Offline since \d\d:\d\d"))
+    expect(status).to_contain_text("4 actions waiting")
+    assert states(page) == ["waiting"] * 4
+    expect(page.locator("#floor-queue li").nth(1)).to_contain_text(names[out[0]])
+    expect(page.locator(f'tr[data-entry="{out[0]}"]')).to_have_class(re.compile("queued-out"))  # struck through, still seated
+    assert Entry.objects.filter(pk__in=out, status=Entry.BUSTED).count() == 0 and posts == []
+
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.reload()  # without network: the worker's copy of the map, and the queue from IndexedDB
+    expect(page.locator("h1")).to_contain_text(t.name)
+    expect(page.locator("#floor-queue-status")).to_contain_text("4 actions waiting")
+    assert states(page) == ["waiting"] * 4
+    page.screenshot(path=str(ARTIFACTS / "floor-offline-waiting.png"))
+    assert problems(page, "table map offline, actions waiting") == []
+    assert errors == []
+    assert Entry.objects.filter(pk__in=out, status=Entry.BUSTED).count() == 0
+
+    page.context.set_offline(False)
+    page.wait_for_function("() => Array.from(document.querySelectorAll('#floor-queue li')).every((li) => li.dataset.state === 'sent')")
+    expect(page.locator("#floor-queue-status")).not_to_contain_text("waiting")
+    busts = list(Bust.objects.filter(tournament=t).order_by("order").values_list("entry_id", flat=True))
+    assert busts == [layout[2][7], *out]  # the one before the drop, then each tapped once, in the order tapped
+    assert PendingMove.objects.get(pk=slip.pk).status == PendingMove.DONE
+    kinds = {"seating.player.busted": "out", "seating.move.confirmed": "slip", "seating.moves.confirmed": "slip"}
+    logged = TournamentEvent.objects.filter(tournament=t, action__in=kinds, id__gt=Bust.objects.get(entry=layout[2][7]).event_id).order_by("id")
+    assert [kinds[e.action] for e in logged] == ["slip", "out", "out", "out"]
+    assert all(e.payload.get("tapped_at") and e.payload["tapped_at"] < e.created_at.isoformat() for e in logged)
+    assert IdempotencyRecord.objects.filter(user__username="flo").count() == 4
+    for entry in out:  # the map took the server's state: the players out are off it
+        expect(page.locator(f'#tables tr[data-entry="{entry}"]')).to_have_count(0)
+    expect(page.locator(f'tr[data-move="{slip.pk}"]')).to_have_count(0)
