@@ -7,6 +7,7 @@ tablets: the first to arrive stands, the other is refused with what happened ins
 import re
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from seating import services
@@ -92,3 +93,35 @@ def test_actions_tapped_offline_wait_survive_a_reload_and_go_once_in_order(brows
     for entry in out:  # the map took the server's state: the players out are off it
         expect(page.locator(f'#tables tr[data-entry="{entry}"]')).to_have_count(0)
     expect(page.locator(f'tr[data-move="{slip.pk}"]')).to_have_count(0)
+
+
+def test_the_same_bust_on_two_tablets_offline_the_first_stands_the_other_is_told(browser_page, started):
+    t = started(18)
+    layout = arrange(t, {1: range(1, 10), 2: range(1, 10)}, big_blinds={1: (3, 2), 2: (5, 4)})
+    rossi = Entry.objects.select_related("person").get(pk=layout[2][5])
+    first = browser_page
+    second = new_page(first.context.browser)
+    second.base_url = first.base_url
+    open_map(first, t, "table12")
+    open_map(second, t, "table14")
+    first.context.set_offline(True)
+    second.context.set_offline(True)
+    bust(first, rossi.pk)
+    bust(second, rossi.pk)
+    expect(second.locator("#floor-queue-status")).to_contain_text("1 action waiting")
+
+    first.context.set_offline(False)
+    expect(first.locator("#floor-queue li")).to_have_attribute("data-state", "sent")
+    second.context.set_offline(False)
+    refused = second.locator("#floor-queue li")
+    expect(refused).to_have_attribute("data-state", "refused")
+    stands = Bust.objects.get(entry=rossi)  # one bust: the first to arrive
+    expect(refused).to_contain_text(f"{rossi.person.full_name} (#{rossi.number}) was already out at {timezone.localtime(stands.busted_at):%H:%M}")
+    expect(refused).to_contain_text("recorded at table 2 by table12")
+    expect(refused).to_contain_text("Nothing to do: the map shows the bust that stands.")
+    expect(second.locator(f'#tables tr[data-entry="{rossi.pk}"]')).to_have_count(0)  # the map caught up
+    assert Bust.objects.filter(entry=rossi).count() == 1
+    second.screenshot(path=str(ARTIFACTS / "floor-offline-refused.png"))
+    assert problems(second, "table map, a bust refused") == []
+    second.get_by_role("button", name=f"Seen: Out: {rossi.person.full_name}").click()  # read: gone from the list
+    expect(refused).to_have_count(0)
