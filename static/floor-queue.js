@@ -132,7 +132,7 @@
       if (r.ok) {
         a.state = "sent";
         a.sent_at = new Date().toISOString();
-      } else if (r.status === 401 || (r.status === 403 && SESSION_ENDED.includes(data.code))) {
+      } else if (r.redirected || r.status === 401 || (r.status === 403 && SESSION_ENDED.includes(data.code))) {
         // The session has ended: the queue stops. Nothing is lost: every action still waiting is
         // shown as refused, to whoever logs in next on this tablet.
         for (const b of items.filter((x) => mine(x) && (x.state === "waiting" || x === a))) {
@@ -243,7 +243,7 @@
   }
   function nameOf(id) {
     const cell = document.querySelector("tr[data-entry='" + id + "'] td.player");
-    return cell ? Array.from(cell.querySelectorAll("a, span.muted")).slice(0, 2).map((n) => n.textContent.trim()).join(" ") : "#" + id;
+    return cell ? Array.from(cell.querySelectorAll("a, span")).slice(0, 2).map((n) => n.textContent.trim()).join(" ") : "#" + id;
   }
   function fromForm(form, submitter) {
     const f = new FormData(form, submitter && submitter.name ? submitter : undefined);

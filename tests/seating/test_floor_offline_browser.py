@@ -7,6 +7,7 @@ tablets: the first to arrive stands, the other is refused with what happened ins
 import re
 
 import pytest
+from django.contrib.sessions.models import Session
 from django.utils import timezone
 from playwright.sync_api import expect
 
@@ -125,3 +126,34 @@ def test_the_same_bust_on_two_tablets_offline_the_first_stands_the_other_is_told
     assert problems(second, "table map, a bust refused") == []
     second.get_by_role("button", name=f"Seen: Out: {rossi.person.full_name}").click()  # read: gone from the list
     expect(refused).to_have_count(0)
+
+
+def test_an_ended_session_stops_the_queue_keeps_its_actions_for_the_next_login_and_logout_clears(browser_page, started):
+    page = browser_page
+    t = started(18)
+    layout = arrange(t, {1: range(1, 10), 2: range(1, 10)}, big_blinds={1: (3, 2), 2: (5, 4)})
+    out = layout[1][3]
+    open_map(page, t, "early")
+    page.context.set_offline(True)
+    bust(page, out)
+    expect(page.locator("#floor-queue-status")).to_contain_text("1 action waiting")
+    Session.objects.all().delete()  # the tablet's login revoked while it was off the network
+    page.context.set_offline(False)
+    item = page.locator("#floor-queue li")
+    expect(item).to_have_attribute("data-state", "refused")
+    expect(item).to_contain_text("Not sent: the session of this tablet had ended.")
+    assert Entry.objects.get(pk=out).status == Entry.ACTIVE  # nothing sent under no login
+
+    make_user("late", "floor")
+    login(page, "late", "pw-late")  # the next login on this tablet sees it, refused, never sent for him
+    page.goto(page.base_url + f"/tournaments/{t.pk}/tables/")
+    expect(item).to_have_attribute("data-state", "refused")
+    expect(item).to_contain_text("Out: ")
+    assert Entry.objects.get(pk=out).status == Entry.ACTIVE
+    with page.expect_navigation():
+        page.get_by_role("button", name="Log out").click()
+    login(page, "late", "pw-late")
+    page.goto(page.base_url + f"/tournaments/{t.pk}/tables/")
+    expect(page.locator("h1")).to_contain_text(t.name)
+    assert page.evaluate("async () => (await caches.keys()).filter((n) => n.startsWith('tdm-floor-pages-')).length") <= 1
+    expect(page.locator("#floor-queue li")).to_have_count(0)  # logging out cleared the queue
