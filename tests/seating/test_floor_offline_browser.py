@@ -16,7 +16,7 @@ from seating.models import Bust, PendingMove
 from tests.browser import ARTIFACTS, browser, browser_page, login, new_page  # noqa: F401 (fixtures)
 from tests.conftest import make_user
 from tests.test_axe_browser import problems
-from tournaments.models import Entry, IdempotencyRecord, TournamentEvent
+from tournaments.models import Entry, IdempotencyRecord, Penalty, TournamentEvent
 from tournaments.services.events import Actor
 
 from .test_support import arrange, started  # noqa: F401 (fixture)
@@ -157,3 +157,31 @@ def test_an_ended_session_stops_the_queue_keeps_its_actions_for_the_next_login_a
     expect(page.locator("h1")).to_contain_text(t.name)
     assert page.evaluate("async () => (await caches.keys()).filter((n) => n.startsWith('tdm-floor-pages-')).length") <= 1
     expect(page.locator("#floor-queue li")).to_have_count(0)  # logging out cleared the queue
+
+
+def test_a_penalty_issued_offline_on_the_floor_tools_waits_and_goes_once(browser_page, started):
+    page = browser_page
+    t = started(18)
+    layout = arrange(t, {1: range(1, 10), 2: range(1, 10)}, big_blinds={1: (3, 2), 2: (5, 4)})
+    player = Entry.objects.select_related("person").get(pk=layout[2][2])
+    make_user("pen", "floor")
+    page.context.route("**/live/*/stream/**", lambda route: route.abort())
+    login(page, "pen", "pw-pen")
+    page.goto(page.base_url + f"/tournaments/{t.pk}/floor/?entry={player.pk}")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.wait_for_function("async () => !!(await caches.match(location.href))")
+    page.context.set_offline(True)
+    form = page.locator("#penaltyform")
+    form.locator("select[name=kind]").select_option("MISSED_HANDS")
+    form.locator("input[name=amount]").fill("2")
+    form.locator("button.primary").click()
+    item = page.locator("#floor-queue li")
+    expect(item).to_have_attribute("data-state", "waiting")
+    expect(item).to_contain_text(f"Penalty: {player.person.display_name} (#{player.number})")
+    assert Penalty.objects.filter(tournament=t).count() == 0
+    page.context.set_offline(False)
+    expect(item).to_have_attribute("data-state", "sent")
+    penalty = Penalty.objects.get(tournament=t)
+    assert penalty.entry_id == player.pk
+    event = TournamentEvent.objects.filter(tournament=t, payload__has_key="tapped_at").get()
+    assert event.created_at.isoformat() > event.payload["tapped_at"]
