@@ -17,6 +17,7 @@ from rest_framework.views import APIView
 from tdmanager import sheets
 from tdmanager.api import query_choice
 from tdmanager.errors import ValidationFailed
+from tdmanager.fields import TextField
 from tdmanager.roles import HasRole
 
 from .. import importing
@@ -27,10 +28,10 @@ from .base import _valid
 
 class ImportSerializer(serializers.Serializer):
     file = serializers.FileField(help_text="a CSV (UTF-8 or Windows-1252; ; , or tab) or an XLSX")
-    mapping = serializers.CharField(
-        required=False, allow_blank=True, help_text='the field read from each column, a JSON list ("" = not read); default: by the headers'
+    mapping = TextField(
+        max_length=20000, required=False, allow_blank=True, help_text='the field read from each column, a JSON list ("" = not read); default: by the headers'
     )
-    options = serializers.CharField(required=False, allow_blank=True, help_text='the kind\'s options, a JSON object (e.g. {"name": "Deep"})')
+    options = TextField(max_length=2000, required=False, allow_blank=True, help_text='the kind\'s options, a JSON object (e.g. {"name": "Deep"})')
     skip_refused = serializers.BooleanField(required=False, default=False, help_text="import the accepted rows, leaving the refused ones out")
     accept_duplicates = serializers.BooleanField(required=False, default=False, help_text="import possible duplicates as new")
 
