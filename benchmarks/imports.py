@@ -22,8 +22,8 @@ document, birth date as dd/mm/yyyy, notes; one in fifty banned, with consent dat
 
 The CSV is imported into an empty room, the XLSX (other people) into the room holding the CSV's.
 Printed: wall time of each call, the server tree's CPU (web process, worker, beat, Redis) and
-the database server's (PostgreSQL) for it, and the bar: a preview and an import of 10,000 rows
-each well under 10 s.
+the database server's (PostgreSQL) for it, and the bar: a file's preview and import of 10,000 rows
+together well under 10 s (taken as under 5).
 """
 
 import argparse
@@ -215,7 +215,7 @@ def main():
         ("persone.xlsx", xlsx(xlsx_rows), "XLSX as the product exports it (openpyxl: inline strings)"),
     ]
     server = start_server(args.port)
-    worst = 0.0
+    worst = 0.0  # the slowest file's preview and import together
     try:
         with common.Client(f"http://127.0.0.1:{args.port}") as c:
             token = c.post("/api/v1/auth/token/", json={"username": "importer", "password": PASSWORD, "device": "bench"}).json()["token"]
@@ -233,17 +233,15 @@ def main():
             print(f"  {each * 1000:.1f} ms wall and {cpu.web / args.baseline * 1000:.1f} ms server CPU a person: {each * args.rows:.1f} s for {args.rows:,}")
             for name, content, what in files:
                 print(f"{what}: {len(content) / 1e6:.1f} MB")
-                status, answer, wall = timed(server, "preview", lambda: post_file(args.port, token, "/api/v1/imports/people/preview/", name, content))
+                status, answer, seen = timed(server, "preview", lambda: post_file(args.port, token, "/api/v1/imports/people/preview/", name, content))
                 assert status == 200 and answer["counts"]["created"] == args.rows, answer.get("counts")
-                worst = max(worst, wall)
                 status, answer, wall = timed(server, "import (one transaction)", lambda: post_file(args.port, token, "/api/v1/imports/people/", name, content))
                 assert status == 201 and answer["counts"]["created"] == args.rows, answer
-                worst = max(worst, wall)
+                worst = max(worst, seen + wall)
                 status, answer, wall = timed(
                     server, "the same file again (nothing to write)", lambda: post_file(args.port, token, "/api/v1/imports/people/", name, content)
                 )
                 assert status == 201 and answer["counts"]["unchanged"] == args.rows, answer
-                worst = max(worst, wall)
     finally:
         common.stop(server, timeout=25)
         try:  # anything of the launcher's that outlived it (its session is its own)
@@ -251,8 +249,8 @@ def main():
         except ProcessLookupError:
             pass
     bar = 10.0
-    print(f"slowest call {worst:.2f} s; bar: under {bar:.0f} s — {'met' if worst < bar else 'MISSED'}")
-    sys.exit(0 if worst < bar else 1)
+    print(f"slowest preview + import {worst:.2f} s; bar: well under {bar:.0f} s — {'met' if worst < bar / 2 else 'NOT MET'}")
+    sys.exit(0 if worst < bar / 2 else 1)
 
 
 if __name__ == "__main__":
