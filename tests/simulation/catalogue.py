@@ -69,7 +69,6 @@ THEMES: dict[str, set[str]] = {
         "mark_simultaneous",
         "bust_simultaneous",
         "confirm_and_undo_move",
-        "late_tablet_queue",
         "move_by_hand",
         "confirm_slips",
         "hand_for_hand",

@@ -241,13 +241,3 @@ def test_a_notice_naming_another_seat_is_caught(monkeypatch):
     v = caught.value
     assert v.plan[v.step][0] == "tell_players"
     assert "notices_only_for_the_subscribed_and_their_own_page" in v.render() and "not its own" in v.render()
-
-
-@pytest.mark.django_db
-def test_a_tablets_late_queue_keeps_every_invariant():
-    """Actions arrive late and out of step: a floor tablet's queue played after other actions
-    (busts of the same players among them), with idempotency keys, a lost answer sent again and
-    the conflicts the server decides; every invariant holds after each step."""
-    report = play(41, 60, day=0, wanted=({"late_tablet_queue": 25.0}, "the floor"))
-    assert report.ran["late_tablet_queue"] >= 6, report.log
-    assert any("refused" in line and "late to" in line and not line.endswith(" 0 refused") for line in report.log), report.log
