@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 
 from tdmanager.errors import DomainError
-from tournaments import notices, phone
+from tournaments import phone
 from tournaments.models import Entry, LedgerRow, Person
 from tournaments.services import cashier, people, privacy
 
@@ -221,23 +221,3 @@ def test_a_sheet_that_does_not_come_back_as_it_went_is_caught(monkeypatch):
     monkeypatch.setattr(PAYOUTS, "export", no_largest_field)
     with pytest.raises(Violation, match="sheets_come_back_as_they_went"):
         play(7, plan=OPENING + SHEETS, day=1)
-
-
-PHONES = [("subscribe_phone", s) for s in range(80, 86)] + [("start_event", s) for s in range(90, 94)] + [("tell_players", s) for s in range(95, 99)]
-
-
-@pytest.mark.django_db
-def test_a_notice_naming_another_seat_is_caught(monkeypatch):
-    """A notice that names a table and seat other than its player's own (another player's seat)
-    is a violation at the step that told it."""
-    assert play(8, plan=OPENING + PHONES, day=0).ran["tell_players"] >= 1  # the plan tells, unbroken
-
-    def elsewhere(change, currency, minutes=15):
-        return "Il tuo posto: tavolo 99, posto 9"
-
-    monkeypatch.setattr(notices, "text", elsewhere)
-    with pytest.raises(Violation) as caught:
-        play(8, plan=OPENING + PHONES, day=1)
-    v = caught.value
-    assert v.plan[v.step][0] == "tell_players"
-    assert "notices_only_for_the_subscribed_and_their_own_page" in v.render() and "not its own" in v.render()
