@@ -20,12 +20,11 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal, InvalidOperation
-from pathlib import Path
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from tdmanager import sheets, shown_text
+from tdmanager import sheets
 from tdmanager.errors import ValidationFailed
 from tournaments import importing
 from tournaments.importing import CREATED, REFUSED, UNCHANGED, UPDATED, Column, Refused
@@ -79,23 +78,13 @@ class PayoutsImporter(importing.Importer):
             if found is None:
                 raise Refused(_("No payout template is called “%(name)s”.") % {"name": chosen[:120]})
             out["template"], out["name"] = found.pk, found.name
-        name = str(options.get("name") or "").strip()
+        name = importing.option_name(options, _("A template's name has 120 characters at most."))
         if name:
-            if len(name) > 120:
-                raise Refused(_("A template's name has 120 characters at most."))
-            try:
-                shown_text.check(name, "name", _("Name"))
-            except ValidationFailed as exc:
-                raise Refused(str(exc.message)) from None
             out["name"] = name
         return out
 
     def file_options(self, options, filename):
-        if not options["name"]:
-            options["name"] = Path(filename or "").stem.strip()[:120]
-        if not options["name"]:
-            raise Refused(_("Give the payout template a name."))
-        return options
+        return importing.name_from_file(options, filename, _("Give the payout template a name."))
 
     def label(self, field_name):
         return {"places": _("Places paid"), "bands": _("Bands")}.get(field_name) or super().label(field_name)

@@ -19,10 +19,12 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from django.utils.translation import gettext as _
 
-from tdmanager import sheets
+from tdmanager import sheets, shown_text
+from tdmanager.errors import ValidationFailed
 
 CREATED, UPDATED, UNCHANGED, DUPLICATE, REFUSED = "created", "updated", "unchanged", "duplicate", "refused"
 STATUSES = (CREATED, UPDATED, UNCHANGED, DUPLICATE, REFUSED)
@@ -225,6 +227,29 @@ def preview(kind: str, data: bytes, filename: str, *, mapping: list[str] | None 
     importer.plan(rows, options)
     importer.check_file(rows, options)
     return Preview(kind, sheet.headers, mapping, rows, options)
+
+
+def option_name(options: dict, too_long: str) -> str:
+    """The ``name`` option a kind names what it makes by: at most 120 characters, a text fit to
+    be shown (``Refused`` with ``too_long``, or with the reason the shown texts' check gives)."""
+    name = str(options.get("name") or "").strip()
+    if name:
+        if len(name) > 120:
+            raise Refused(too_long)
+        try:
+            shown_text.check(name, "name", _("Name"))
+        except ValidationFailed as exc:
+            raise Refused(str(exc.message)) from None
+    return name
+
+
+def name_from_file(options: dict, filename: str, missing: str) -> dict:
+    """The ``name`` option, the file's name without its extension when none was given."""
+    if not options["name"]:
+        options["name"] = Path(filename or "").stem.strip()[:120]
+    if not options["name"]:
+        raise Refused(missing)
+    return options
 
 
 def refused_sheet(preview_: Preview, fmt: str) -> bytes:

@@ -19,12 +19,10 @@ tournament plays is not replaced: its clock and its history read it. Written thr
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from tdmanager import shown_text
 from tdmanager.errors import ValidationFailed
 
 from . import importing
@@ -84,23 +82,13 @@ class StructureImporter(importing.Importer):
         if chosen:
             st = _structure(chosen)
             out["structure"], out["name"] = st.pk, st.name
-        name = str(options.get("name") or "").strip()
+        name = importing.option_name(options, _("A structure's name has 120 characters at most."))
         if name:
-            if len(name) > 120:
-                raise Refused(_("A structure's name has 120 characters at most."))
-            try:
-                shown_text.check(name, "name", _("Name"))
-            except ValidationFailed as exc:
-                raise Refused(str(exc.message)) from None
             out["name"] = name
         return out
 
     def file_options(self, options, filename):
-        if not options["name"]:
-            options["name"] = Path(filename or "").stem.strip()[:120]
-        if not options["name"]:
-            raise Refused(_("Give the structure a name."))
-        return options
+        return importing.name_from_file(options, filename, _("Give the structure a name."))
 
     def label(self, field_name):
         if field_name == "rows":
