@@ -26,7 +26,7 @@ from ..services.events import Actor
 from .base import _valid
 
 
-class ImportSerializer(serializers.Serializer):
+class SheetImportSerializer(serializers.Serializer):
     file = serializers.FileField(help_text="a CSV (UTF-8 or Windows-1252; ; , or tab) or an XLSX")
     mapping = TextField(
         max_length=20000, required=False, allow_blank=True, help_text='the field read from each column, a JSON list ("" = not read); default: by the headers'
@@ -52,7 +52,7 @@ def _json_field(d: dict, name: str, kind):
 
 def _read(request, kind):
     imports.check_kind(kind)
-    d = _valid(ImportSerializer, request)
+    d = _valid(SheetImportSerializer, request)
     upload = d["file"]
     if upload.size > sheets.MAX_FILE:
         raise ValidationFailed("file_too_large", _("The file is larger than %(mb)s MB.") % {"mb": sheets.MAX_FILE // (1024 * 1024)}, field="file")
@@ -68,7 +68,7 @@ class ImportPreviewView(APIView):
     permission_classes = [HasRole]
     parser_classes = [MultiPartParser]
 
-    @extend_schema(request=ImportSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=SheetImportSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, kind):
         with imports.reading_sheet(request):  # before the body is read: it is most of the cost
             d, data, name = _read(request, kind)
@@ -85,7 +85,7 @@ class ImportView(APIView):
     permission_classes = [HasRole]
     parser_classes = [MultiPartParser]
 
-    @extend_schema(request=ImportSerializer, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(request=SheetImportSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, kind):
         with imports.reading_sheet(request):
             d, data, name = _read(request, kind)

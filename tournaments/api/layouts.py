@@ -30,7 +30,7 @@ class LayoutSerializer(serializers.Serializer):
     )
 
 
-class ImportSerializer(serializers.Serializer):
+class LayoutImportSerializer(serializers.Serializer):
     file = serializers.JSONField(help_text="an exported layout file (GET …/export/)")
     name = TextField(max_length=80, required=False, help_text="its name here (else the file's, numbered when taken)")
 
@@ -99,10 +99,10 @@ class ScreenLayoutImportView(APIView):
 
     permission_classes = [HasRole]
 
-    @extend_schema(request=ImportSerializer, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(request=LayoutImportSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request):
         with layout_service.reading_images(request):  # before the body is read: it is most of the cost
-            d = _valid(ImportSerializer, request)
+            d = _valid(LayoutImportSerializer, request)
             layout = layout_service.import_layout(d["file"], name=d.get("name"), actor=Actor.from_request(request))
         return Response(_layout(layout), status=201)
 
