@@ -612,6 +612,11 @@ class TableActionView(SeatingAPIView):
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk, number, op):
+        """Honours an ``Idempotency-Key``: a hand completed sent again from a floor tablet's queue
+        (after a lost answer or a Wi-Fi drop) gets the first answer and moves the blinds once."""
+        return idempotent(request, lambda: self.perform(request, pk, number, op))
+
+    def perform(self, request, pk, number, op):
         t = self.tournament(pk)
         actor = self.actor()
         if op == "big-blind":

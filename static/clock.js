@@ -68,7 +68,8 @@
     $("c-time").textContent = F.clock(live.secondsLeft());
     const toBreak = live.secondsToBreak(); // counted with the clock, frozen while it is paused
     $("c-next-break").textContent = toBreak === null ? "—" : F.clock(toBreak);
-    const conn = $("conn"); conn.textContent = live.state.connected ? T.live : T.offline; conn.className = "badge " + (live.state.connected ? "running" : "cancelled");
+    const onAir = live.state.connected && !(live.state.snap && live.state.snap.local); // counting alone: not live
+    const conn = $("conn"); conn.textContent = onAir ? T.live : T.offline; conn.className = "badge " + (onAir ? "running" : "cancelled");
   }, 200);
 
   const REASON_NEEDED = ["jump", "insert-break", "finish"];

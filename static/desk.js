@@ -132,6 +132,7 @@
       notes.push(li);
     });
     $("#not-now").replaceChildren(...notes);
+    if (!navigator.onLine) document.querySelectorAll("#player button[data-op]").forEach((b) => { b.disabled = true; }); // no server: no sale
   }
 
   async function refreshPlayer() {
@@ -154,8 +155,41 @@
     return entries.find((e) => e.status === "ACTIVE") || entries.filter((e) => e.status === "BUSTED").slice(-1)[0];
   }
 
+  // The desk through a Wi-Fi drop: money is never taken without the server. While it has none,
+  // the desk says so and takes no sale. A sale whose answer was lost (the network dropped
+  // mid-way) is sent again with its same key when the network returns: the server answers what
+  // it did (the first answer) or does it now, once; the cashier sees "done" or "not done" only
+  // then, never before.
+  let lost = null;
+  const offline = () => !navigator.onLine;
+  function showOffline() {
+    $("#desk-offline").hidden = !offline();
+    showOffers();
+  }
+  function showLost(text, ok) {
+    const m = $("#desk-lost");
+    m.hidden = !text;
+    m.textContent = text || "";
+    m.className = "card message" + (ok === true ? " ok" : ok === false ? " error" : "");
+  }
+  async function settle() {
+    if (!lost || offline()) return;
+    const s = lost;
+    let r;
+    try { r = await api(s.path, { method: "POST", body: JSON.stringify(s.body), form: s.form }); } catch (e) { return; } // still no answer: later
+    lost = null;
+    if (r.ok) showLost(T.lostDone + (r.data.receipt ? " — " + T.receipt + " #" + r.data.receipt.receipt_number + " — " + money(r.data.receipt.total) + " " + r.data.receipt.currency : ""), true);
+    else showLost(T.lostNotDone + ": " + (r.data.detail || r.data.code), false);
+    await refreshPlayer();
+    await refreshDesk();
+  }
+  window.addEventListener("offline", showOffline);
+  window.addEventListener("online", () => { showOffline(); settle(); });
+  if (offline()) showOffline();
+
   async function sell(op, btn) {
     if (!person) return;
+    if (offline()) { say(T.offlineNoSale, false); showOffline(); return; }
     btn.disabled = true; // no double charge from a double click: the key below also guards retries
     try {
       let path, body;
@@ -176,7 +210,13 @@
         if (stack !== null) body.stack = parseInt(stack, 10);
       } else if (op === "addon") { path = "cashier/addon/"; body = { entry: entry ? entry.id : null, person: person.id, method: method(), tender_currency: tender() }; }
       const form = [op, tid(), person.id, entry ? entry.id : ""].join(" ");
-      let r = await api(path, { method: "POST", body: JSON.stringify(body), form });
+      let r;
+      try { r = await api(path, { method: "POST", body: JSON.stringify(body), form }); } catch (e) {
+        lost = { path, body, form }; // settled by its key when the network returns (settle above)
+        showLost(T.lostWaiting);
+        throw e;
+      }
+      if (lost && lost.form === form) { lost = null; showLost(""); } // clicked again: this answer settles it
       // REG-04 / BAL-09: the final table is formed and this entry would open a table: the house
       // asks (ASK) — the warning stays on the desk, and the sale goes through only once confirmed.
       if (!r.ok && r.data.code === "final_table_formed" && r.data.confirmable) {

@@ -354,7 +354,10 @@
     if (c && c.next_break_index !== undefined) set("next-break", c.next_break_index === null ? "—" : F.clock(live.secondsToBreak()));
     if (announcer && s) announcer.tick(s, left);
     TDMLayout.fit(el); // a text the tick changed (the next break's countdown) that no longer fits its block
-    $("conn").className = "conn " + (live.state.connected ? "ok" : "off");
+    // a discreet mark: green while the server's state streams in, red while the screen counts alone
+    const onAir = live.state.connected && !(s && s.local);
+    $("conn").className = "conn " + (onAir ? "ok" : "off");
+    $("conn").title = onAir ? T.live : T.notLive;
     drawTick();
   }
   setInterval(tick, 200);

@@ -61,6 +61,15 @@
     if (f.get("players_at_table") && kind === "MISSED_ROUNDS") body.players_at_table = Number(f.get("players_at_table"));
     if (f.get("heads_up_reading") && kind === "MISSED_ROUNDS") body.heads_up_reading = f.get("heads_up_reading");  // PEN-06
     body.between_hands = f.get("between_hands") === "1";
+    // Through a Wi-Fi drop (floor-queue.js): the penalty waits on the tablet with its own key and
+    // tap time, and is sent in order when the server answers; its state shows at the top.
+    if (window.TDMQueue && TDMQueue.queueing()) {
+      const A = JSON.parse(document.getElementById("floor-app-i18n").textContent);
+      const who = e.target.querySelector("[name=entry]");
+      const picked = who && who.selectedOptions ? who.selectedOptions[0].textContent : "#" + body.entry;
+      await TDMQueue.add({ kind: "penalty", label: A.penalty.replace("{who}", picked), url: "/api/v1/tournaments/" + tid + "/floor/penalties/", body });
+      return;
+    }
     const r = await call("POST", "tournaments/" + tid + "/floor/penalties/", body);
     if (!r.ok) { say(r.d.detail || r.d.code, false); return; }
     say(r.d.player + ": " + r.d.progress.label, true);

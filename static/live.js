@@ -83,13 +83,45 @@ window.TDMLive = function (opts) {
     return left + c.next_break_after_item;
   }
 
+  // Through a network drop the clock goes on by itself: at 0:00 the next item of the structure
+  // (the snapshot's "next", then its "upcoming") starts where the last one ended, with its blinds
+  // or its break, as the server would start it. The state is marked "local" (the pages show they
+  // are not live) until the server's own state arrives and replaces it.
+  function stepLocally() {
+    const s = state.snap, c = s && s.clock;
+    if (!c || c.status !== "RUNNING" || !c.ends_at || !c.next) return false;
+    const end = Date.parse(c.ends_at);
+    if (serverNow() < end) return false;
+    const n = c.next, level = n.kind === "level", rest = c.upcoming || [];
+    let toBreak = null, sum = 0; // the clock seconds after this item until the next break starts
+    for (const item of rest) { if (item.kind === "break") { toBreak = sum; break; } sum += item.minutes * 60; }
+    const clock = Object.assign({}, c, {
+      item_index: n.item_index, is_break: !level, is_mid_level_break: false, is_final_level: false,
+      level_number: level ? n.level_number : c.level_number,
+      small_blind: level ? n.small_blind : null, big_blind: level ? n.big_blind : null,
+      ante: level ? n.ante : null, ante_type: level ? n.ante_type : null, game: level ? n.game : null,
+      minutes: n.minutes, item_seconds: n.minutes * 60, seconds_left: n.minutes * 60,
+      color_up: level ? null : n.color_up, removes_denominations: level ? null : n.removes_denominations, add_on: level ? null : n.add_on,
+      ends_at: new Date(end + n.minutes * 60000).toISOString(),
+      next: rest[0] || null, upcoming: rest.slice(1), new_level_notice: false, hold_dealer_push: false,
+      next_break_index: toBreak === null ? null : c.next_break_index, next_break_after_item: toBreak,
+    });
+    state.snap = Object.assign({}, s, { clock, local: true });
+    opts.onState && opts.onState(state.snap);
+    return true;
+  }
+
   let closed = false;
   measureOffset().then(() => { if (!closed) connect(); });
+  // The network is back: the server's state at once (the stream takes a few seconds to reconnect).
+  const back = () => { if (!closed) { measureOffset(); poll(); } };
+  window.addEventListener("online", back);
   const timers = [setInterval(measureOffset, 60000),
-    // When the local countdown reaches zero, fetch the new level at once rather than wait.
-    setInterval(() => { const left = secondsLeft(); if (left !== null && left <= 0 && state.snap && state.snap.clock.status === "RUNNING") poll(); }, 1000)];
+    // When the local countdown reaches zero, fetch the new level at once rather than wait, and
+    // meanwhile start it here (a screen without network goes on with the structure).
+    setInterval(() => { const left = secondsLeft(); if (left !== null && left <= 0 && state.snap && state.snap.clock.status === "RUNNING") { while (stepLocally()) { /* every item the drop lasted */ } poll(); } }, 1000)];
   // A rotating lobby screen follows one tournament at a time: close the last one's stream.
-  function close() { closed = true; if (es) es.close(); es = null; stopPolling(); timers.forEach(clearInterval); opts.onState = null; }
+  function close() { closed = true; window.removeEventListener("online", back); if (es) es.close(); es = null; stopPolling(); timers.forEach(clearInterval); opts.onState = null; }
   return { state, secondsLeft, secondsToBreak, serverNow, poll, close };
 };
 

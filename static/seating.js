@@ -33,9 +33,15 @@
         if (lastState) showClock(lastState);  // the new map's hand-for-hand parts as the state says
         const banner = document.getElementById("seating-stale");
         if (banner) banner.remove();
+        document.dispatchEvent(new CustomEvent("tdm:map-refreshed"));
       }
+    } catch (e) { /* no server and nothing kept: the map stays as it is */
     } finally { loading = false; }
   }
+  // The floor's queue (floor-queue.js) sent what waited: the map takes the server's state, busts
+  // refused included. Opened without network, the map is the last one this tablet kept.
+  document.addEventListener("tdm:queue-sent", () => { loading = false; refresh(); });
+  if (!navigator.onLine) refresh();
 
   function changed(seq) {
     if (lastSeq === null) { lastSeq = seq; return; }

@@ -257,6 +257,8 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "login": {"GET": ANYONE, "POST": ANYONE},
     "favicon": {"GET": ANYONE},  # every browser asks for it, logged in or not
     "manifest": {"GET": ANYONE},  # the web app manifest: name, icons, start page (no data)
+    "floor-manifest": {"GET": ANYONE},  # the floor's app manifest (no data)
+    "floor-worker": {"GET": ANYONE},  # the floor's service worker: code and the static names (no data)
     "logout": {"GET": ANYONE, "POST": ANYONE},
     "set_language": {"GET": ANYONE, "POST": ANYONE},
     "live-time": {"GET": ANYONE},

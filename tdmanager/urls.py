@@ -32,6 +32,8 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("favicon.ico", appicons.favicon, name="favicon"),
     path("manifest.webmanifest", appicons.manifest, name="manifest"),
+    path("tournaments/floor-sw.js", appicons.floor_worker, name="floor-worker"),
+    path("tournaments/floor.webmanifest", appicons.floor_manifest, name="floor-manifest"),
     path("login/", tdm_auth.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", include("seating.urls")),

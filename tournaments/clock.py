@@ -394,6 +394,9 @@ def seconds_left(state: ClockState, structure: Structure, now: datetime) -> floa
     return _seconds_left(advance(state, structure, now), now)
 
 
+UPCOMING = 6  # items after the next one in a snapshot: an hour or two of a usual structure
+
+
 def _item_summary(structure: Structure, index: int) -> dict:
     item = structure[index]
     if isinstance(item, Break):
@@ -502,6 +505,8 @@ def snapshot(
         "ends_at": state.ends_at.isoformat() if state.status == RUNNING else None,
         "server_time": now.isoformat(),
         "next": None if index == last else _item_summary(structure, index + 1),
+        # the items after the next: a screen that loses the network goes on through them by itself
+        "upcoming": [_item_summary(structure, i) for i in range(index + 2, min(index + 2 + UPCOMING, last + 1))],
         "next_break_index": next_break_index,
         "seconds_to_next_break": None if to_next_break is None else round(to_next_break, 3),
         "new_level_notice": _new_level_notice(state, structure, left, new_level_notice_seconds),

@@ -26,6 +26,25 @@ def _entry_id(value) -> int:
     return int(getattr(value, "pk", value))
 
 
+def already_out(t, entry_id: int, number: int) -> SeatingActionError:
+    """The refusal of a bust of a player already out: who recorded his bust, where and when. Two
+    floor tablets busting the same player while offline send it one after the other; the first
+    stands and the second is told what happened instead, in the floor's words."""
+    first = Bust.objects.filter(tournament=t, entry_id=entry_id, void="").select_related("entry__person", "reported_by").order_by("-order").first()
+    if first is None:  # out without a bust row (a cancelled entry's history): the plain refusal
+        return SeatingActionError("not_playing", _("Entry #%(n)s is not playing in this tournament.") % {"n": number})
+    at = timezone.localtime(first.busted_at).strftime("%H:%M")
+    by = first.reported_by.get_username() if first.reported_by else ""
+    values = {"name": first.entry.person.full_name, "n": number, "at": at, "t": first.table_number, "by": by}
+    if by:
+        text = _("%(name)s (#%(n)s) was already out at %(at)s, recorded at table %(t)s by %(by)s.") % values
+    else:
+        text = _("%(name)s (#%(n)s) was already out at %(at)s, recorded at table %(t)s.") % values
+    return SeatingActionError(
+        "already_out", text, entry=entry_id, busted_at=first.busted_at.isoformat(), table=first.table_number, reported_by=by, bust=first.pk
+    )
+
+
 @service
 def record_bust(
     tournament,
@@ -100,6 +119,8 @@ def record_bust(
             status, number = Entry.objects.filter(pk=entry_id, tournament=t).values_list("status", "number").first() or (None, entry_id)
             if status == Entry.ACTIVE:
                 raise SeatingActionError("not_seated", _("Entry #%(n)s has no seat.") % {"n": number})
+            if status == Entry.BUSTED:
+                raise already_out(t, entry_id, number)
             raise SeatingActionError("not_playing", _("Entry #%(n)s is not playing in this tournament.") % {"n": number})
         if table is not None and seat[0] != table:
             raise SeatingActionError("not_at_table", _("This player sits at table %(t)s, not %(x)s.") % {"t": seat[0], "x": table}, field="table")

@@ -68,7 +68,11 @@ def test_bust_undo_and_standings(api, started, floor_user):
     assert {(x["entry"], x["place"]) for x in r.json()["busts"]} == {(a, 29), (b, 30)}
     assert [(s["entry"], s["place"]) for s in api(floor_user).get(url(t, "standings/")).json()] == [(a, 29), (b, 30)]
     r = api(floor_user).post(url(t, "busts/"), {"entries": [{"entry": a}]}, format="json")
-    assert r.status_code == 409 and r.json()["code"] == "not_playing"
+    # a second tablet busting him again is told who recorded it first, where and when
+    refusal = r.json()
+    assert r.status_code == 409 and refusal["code"] == "already_out"
+    assert refusal["table"] == 2 and refusal["reported_by"] == floor_user.username
+    assert "was already out at" in refusal["detail"] and "recorded at table 2 by " + floor_user.username in refusal["detail"]
     r = api(floor_user).post(url(t, "busts/"), {"entries": []}, format="json")
     assert r.status_code == 400 and r.json()["code"] == "invalid"
     bust = Bust.objects.get(entry_id=a)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 import io
 import random
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
@@ -22,7 +23,7 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.utils import timezone
+from django.utils import timezone, translation
 from PIL import Image
 
 from payouts import selectors as psel
@@ -578,6 +579,84 @@ def confirm_slips(world: World, rng) -> str:
         return f"confirmed {len(slips)} slips of {t.name}"
     seating.confirm_move(t, slips[0], actor=world.floor)
     return f"confirmed one slip of {t.name}"
+
+
+def _tablet_sends(client, t: Tournament, path: str, body: dict, key: str, tapped: str):
+    """One queued action as a floor tablet sends it when the network returns (floor-queue.js),
+    in the day's language (a request activates its own: the steps after it keep the day's)."""
+    language = translation.get_language()
+    with translation.override(language):
+        return client.post(
+            f"/api/v1/tournaments/{t.pk}/{path}",
+            body,
+            content_type="application/json",
+            HTTP_IDEMPOTENCY_KEY=key,
+            HTTP_X_TAPPED_AT=tapped,
+            HTTP_ACCEPT_LANGUAGE=language,
+        )
+
+
+@action(weight=3)
+def late_tablet_queue(world: World, rng) -> str:
+    """Actions arrive late and out of step: a floor tablet off the Wi-Fi queued busts, a slip and a
+    hand completed; meanwhile another tablet acted (sometimes busting the same player); then the
+    queue is sent in the order tapped, each with its Idempotency-Key and tap time, and one answer
+    is lost and sent again. The server decides: the first bust stands, a late one is refused with
+    who and when (409 already_out), a repeat gets the first answer, nothing acts twice."""
+    # The API's client, as the tablet: imported here, the simulator's other actions call services
+    from django.test import Client
+
+    t = _event(world, rng, Tournament.RUNNING)
+    seats = _at_table(world, t)
+    if sum(len(s) for s in seats.values()) < 4:
+        raise Skip("too few players for a queue")
+    tapped = timezone.now().isoformat()
+    queue = []
+    tables = sorted(seats)
+    for _ in range(rng.randint(1, 3)):
+        table = rng.choice(tables)
+        out = rng.choice(list(seats[table].values()))
+        item = {"entry": out}
+        if _bounty_kind(t) != "NONE":
+            item["eliminators"] = _eliminators(t, rng, list(seats[table].values()), out)
+        queue.append(("busts/", {"entries": [item], "table": table}, out))
+    slips = world.slips(t)
+    if slips:
+        queue.insert(rng.randrange(len(queue) + 1), ("moves/confirm/", {"moves": [slips[0].pk]}, None))
+    if rng.random() < 0.5:
+        queue.append((f"tables/{rng.choice(tables)}/hand-completed/", {}, None))
+    busted_elsewhere = None
+    if rng.random() < 0.5:  # another tablet, online, busts one of the queued players first
+        busted_elsewhere = next(out for _, _, out in queue if out)
+        table = next(n for n, s in seats.items() if busted_elsewhere in s.values())
+        try:
+            seating.record_bust(t, [{"entry": busted_elsewhere}], actor=world.director, table=table)
+        except DomainError:
+            busted_elsewhere = None  # (a bounty event's bust without its eliminator: refused; no matter)
+    world.traveller.shift(timedelta(seconds=rng.randrange(30, 120)))  # the drop lasts
+    client = Client()
+    client.force_login(world.floor.user)
+    answers = []
+    for path, body, out in queue:
+        key = str(uuid.uuid4())  # made at the tap (never drawn from the seed: a replayed day's keys are new)
+        r = _tablet_sends(client, t, path, body, key, tapped)
+        data = r.json()
+        assert r.status_code < 500, f"{path} answered {r.status_code}: {data}"
+        if r.status_code >= 400:
+            assert data.get("code") and data.get("detail"), f"a refusal without its code and reason: {data}"
+        if out is not None and out == busted_elsewhere:
+            assert r.status_code == 409 and data["code"] == "already_out", f"a late bust of a player out: {r.status_code} {data}"
+            assert data["reported_by"] == world.director.user.get_username(), data
+        answers.append((path, body, key, r.status_code, data))
+    path, body, key, status, data = rng.choice(answers)  # an answer lost on the way: the same key again
+    again = _tablet_sends(client, t, path, body, key, tapped)
+    if status < 400:
+        assert again.status_code == status and again.json() == data and again.get("Idempotent-Replay") == "true", "a repeat acted again"
+    for _, _, out in queue:
+        if out is not None:
+            assert Bust.objects.filter(tournament=t, entry_id=out, void="").count() <= 1, f"entry {out} out twice"
+    sent = sum(1 for a in answers if a[3] < 400)
+    return f"a tablet's queue of {len(queue)} sent late to {t.name}: {sent} done, {len(queue) - sent} refused"
 
 
 # --- the clock -----------------------------------------------------------------------------

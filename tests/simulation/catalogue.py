@@ -68,6 +68,7 @@ THEMES: dict[str, set[str]] = {
         "mark_simultaneous",
         "bust_simultaneous",
         "confirm_and_undo_move",
+        "late_tablet_queue",
         "move_by_hand",
         "confirm_slips",
         "hand_for_hand",

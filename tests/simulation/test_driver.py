@@ -221,3 +221,14 @@ def test_a_sheet_that_does_not_come_back_as_it_went_is_caught(monkeypatch):
     monkeypatch.setattr(PAYOUTS, "export", no_largest_field)
     with pytest.raises(Violation, match="sheets_come_back_as_they_went"):
         play(7, plan=OPENING + SHEETS, day=1)
+
+
+
+@pytest.mark.django_db
+def test_a_tablets_late_queue_keeps_every_invariant():
+    """Actions arrive late and out of step: a floor tablet's queue played after other actions
+    (busts of the same players among them), with idempotency keys, a lost answer sent again and
+    the conflicts the server decides; every invariant holds after each step."""
+    report = play(41, 60, day=0, wanted=({"late_tablet_queue": 25.0}, "the floor"))
+    assert report.ran["late_tablet_queue"] >= 6, report.log
+    assert any("refused" in line and "late to" in line and not line.endswith(" 0 refused") for line in report.log), report.log

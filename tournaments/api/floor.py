@@ -8,6 +8,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tdmanager.errors import DomainError
+from tdmanager.idempotency import idempotent
 from tdmanager.roles import HasRole
 
 from .. import labels, selectors
@@ -50,6 +51,11 @@ class FloorView(APIView):
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, pk, op=None):
+        """Honours an ``Idempotency-Key``: a floor tablet's queue sends a penalty or a chip count
+        again after a lost answer (or a Wi-Fi drop) and gets the first answer, never a second one."""
+        return idempotent(request, lambda: self.perform(request, pk, op))
+
+    def perform(self, request, pk, op):
         t = get_object_or_404(Tournament, pk=pk)
         actor = Actor.from_request(request)
         if op == "penalties":

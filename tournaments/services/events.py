@@ -1,6 +1,10 @@
 """The event log and the live-change notification."""
 
+from datetime import timedelta
+
 from django.db import transaction
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from tdmanager import realtime, security
 from tdmanager.compiled import Inserts
@@ -9,19 +13,44 @@ from tdmanager.transactions import unit_memo
 from ..actions import Action
 from ..models import TournamentEvent
 
+# How old a tap a tablet's queue may report: a tablet offline longer than this sends its actions
+# still, but its clock is not believed (the event keeps only its arrival time).
+TAPPED_AT_WINDOW = timedelta(hours=6)
+TAPPED_AT_SKEW = timedelta(minutes=2)  # a tablet's clock a little ahead of the server's
+
+
+def tapped_at(text: str):
+    """The ``X-Tapped-At`` header of a queued action (ISO 8601 with its offset): when the floor
+    tapped it on a tablet that was offline. None when absent, unreadable, naive, in the future
+    or older than ``TAPPED_AT_WINDOW``: a tablet's word is taken only within those bounds."""
+    if not text or len(text) > 40:
+        return None
+    try:
+        when = parse_datetime(text.strip())
+    except ValueError:
+        return None
+    if when is None or timezone.is_naive(when):
+        return None
+    now = timezone.now()
+    if when > now + TAPPED_AT_SKEW or when < now - TAPPED_AT_WINDOW:
+        return None
+    return min(when, now)
+
 
 class Actor:
-    """Who did it, from where: a user (or None for the system) and a device label."""
+    """Who did it, from where: a user (or None for the system) and a device label; for an action
+    a tablet queued while offline, when it was tapped (``tapped_at``, written in its event)."""
 
-    def __init__(self, user=None, device: str = ""):
+    def __init__(self, user=None, device: str = "", tapped_at=None):
         self.user = user if (user is not None and getattr(user, "is_authenticated", False)) else None
         self.device = device
+        self.tapped_at = tapped_at
 
     @classmethod
     def from_request(cls, request):
         ip = security.client_ip(request)  # X-Forwarded-For only from TDM_TRUSTED_PROXIES
         agent = request.META.get("HTTP_USER_AGENT", "")[:120]
-        return cls(request.user, f"{ip} {agent}".strip())
+        return cls(request.user, f"{ip} {agent}".strip(), tapped_at(request.headers.get("X-Tapped-At", "")))
 
     @property
     def label(self):
@@ -47,6 +76,9 @@ def log_events(tournament, actor: Actor | None, events: list[tuple[Action, dict]
     any other event row (``write(rows)``; the keys are set once written): a service that
     sends them with its own last statement (``seating.services.room.Room.insert``)."""
     actor = actor or SYSTEM
+    if actor.tapped_at is not None:  # a queued action: when it was tapped, beside the row's arrival time
+        tapped = actor.tapped_at.isoformat()
+        events = [(action, {**payload, "tapped_at": tapped}) for action, payload in events]
     rows = [
         TournamentEvent(
             tournament=tournament, action=Action(action).value, actor=actor.user, actor_label=actor.label, device=actor.device[:200], payload=payload

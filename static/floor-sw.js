@@ -1,0 +1,84 @@
+// The floor's service worker: the table map, the dealer's page, the floor tools and the clock
+// control open on a tablet with the network gone. Served as /tournaments/floor-sw.js, so its
+// scope is the floor's pages only (the phone page and the desk are not its business); the server
+// writes VERSION (the static build's names and this file, hashed), SHELL (the hashed static
+// files a floor page loads) and SCOPE in front of this code.
+//
+// - The shell (CSS, scripts, icons) is cached at install, under the version's name: a page and its
+//   scripts come from one build. Hashed names never change content, so they are served from the
+//   cache first.
+// - Pages, the map's fragment, the API's and the live state's reads go to the network first; each
+//   answer is kept, and served when the network is gone: the last state this tablet saw.
+// - Writes are never touched here: the floor's queue (floor-queue.js) keeps them in IndexedDB and
+//   sends them itself, each with its Idempotency-Key.
+// - A new version installs beside the old one and waits: the page tells it to take over once its
+//   queue is idle, then reloads, so no tablet runs an old page with new scripts or the reverse.
+//   The old version's caches go when the new one activates.
+const SHELL_CACHE = "tdm-floor-shell-" + VERSION;
+const PAGES_CACHE = "tdm-floor-pages-" + VERSION;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(SHELL_CACHE).then((cache) => cache.addAll(SHELL)));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) {
+      if (name.startsWith("tdm-floor-") && name !== SHELL_CACHE && name !== PAGES_CACHE) await caches.delete(name);
+    }
+    await self.clients.claim(); // the first install controls the page already open...
+    // ...whose own load did not come through here: kept now, so it opens offline too
+    for (const client of await self.clients.matchAll({ type: "window" })) {
+      const url = new URL(client.url);
+      if (url.pathname.startsWith(SCOPE)) await networkFirst(new Request(url.href, { credentials: "same-origin" })).catch(() => null);
+    }
+  })());
+});
+
+self.addEventListener("message", (event) => {
+  if (event.data === "take-over") self.skipWaiting(); // the page's queue is idle: the new version may run
+});
+
+// What is kept of a read: a floor page, the map's fragment, the API's reads, the live state. The
+// live stream is a stream (never kept); the clock's time is asked again when the network returns.
+function kept(url, request) {
+  if (request.mode === "navigate") return url.pathname.startsWith(SCOPE) && !url.pathname.endsWith(".js");
+  if (url.pathname.startsWith(SCOPE)) return true;
+  if (url.pathname.startsWith("/api/v1/")) return true;
+  return /^\/live\/\d+\/state\/$/.test(url.pathname);
+}
+
+async function fromShell(request) {
+  const hit = await caches.match(request);
+  if (hit) return hit;
+  const response = await fetch(request);
+  if (response.ok) (await caches.open(SHELL_CACHE)).put(request, response.clone());
+  return response;
+}
+
+async function networkFirst(request) {
+  const cache = await caches.open(PAGES_CACHE);
+  try {
+    const response = await fetch(request);
+    // a login page after a redirect is not the page asked for: never kept under its address
+    if (response.ok && !response.redirected && response.type === "basic") await cache.put(request, response.clone());
+    return response;
+  } catch (err) {
+    // Vary (the cookie, the language) is ignored: this cache holds one login's pages, and is
+    // emptied when it logs out
+    const hit = (await cache.match(request, { ignoreVary: true })) || (request.mode === "navigate" ? await cache.match(request, { ignoreSearch: true, ignoreVary: true }) : null);
+    if (hit) return hit;
+    if (request.mode !== "navigate") throw err;
+    const text = "Offline: this page has not been opened on this tablet yet. / Senza rete: questa pagina non è ancora stata aperta su questo tablet.";
+    return new Response(text, { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  }
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin || url.pathname.endsWith("/stream/")) return;
+  if (url.pathname.startsWith("/static/")) event.respondWith(fromShell(request));
+  else if (kept(url, request)) event.respondWith(networkFirst(request));
+});

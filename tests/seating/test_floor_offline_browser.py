@@ -1,0 +1,187 @@
+"""The floor through a Wi-Fi drop, in Chromium with the floor's service worker on: the table map
+opened, the network cut, three busts and a slip confirmation tapped, the page reloaded without
+network (all still waiting, said plainly), the network back: each action reaches the server once,
+in the order tapped, and the map shows the server's state. The same bust tapped offline on two
+tablets: the first to arrive stands, the other is refused with what happened instead."""
+
+import re
+
+import pytest
+from django.contrib.sessions.models import Session
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from seating import services
+from seating.models import Bust, PendingMove
+from tests.browser import ARTIFACTS, browser, browser_page, login, new_page  # noqa: F401 (fixtures)
+from tests.conftest import make_user
+from tests.test_axe_browser import problems
+from tournaments.models import Entry, IdempotencyRecord, Penalty, TournamentEvent
+from tournaments.services.events import Actor
+
+from .test_support import arrange, started  # noqa: F401 (fixture)
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def open_map(page, t, user):
+    """The table map on a tablet, kept by the floor's worker: it opens without network after this."""
+    make_user(user, "floor")
+    page.context.route("**/live/*/stream/**", lambda route: route.abort())  # no ASGI here: the page polls
+    login(page, user, f"pw-{user}")
+    page.goto(page.base_url + f"/tournaments/{t.pk}/tables/")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.wait_for_function("async () => !!(await caches.match(location.href))")  # the page itself is kept
+
+
+def bust(page, entry):
+    page.click(f'tr[data-entry="{entry}"] button.out')
+    page.click("#bust-confirm-ok")
+    expect(page.locator("#bust-confirm")).to_be_hidden()
+
+
+def states(page):
+    return page.locator("#floor-queue li").evaluate_all("(lis) => lis.map((li) => li.dataset.state)")
+
+
+def test_actions_tapped_offline_wait_survive_a_reload_and_go_once_in_order(browser_page, started):
+    page = browser_page
+    t = started(16)
+    layout = arrange(t, {1: range(1, 10), 2: range(1, 8)}, big_blinds={1: (3, 2), 2: (5, 4)})
+    services.record_bust(t, [layout[2][7]], actor=Actor(), table=2)  # 9 against 6: a balancing slip
+    slip = PendingMove.objects.get(tournament=t, status=PendingMove.PROPOSED)
+    out = [layout[2][3], layout[2][6], next(e for s, e in layout[1].items() if e != slip.entry_id)]
+    names = {e.pk: e.person.full_name for e in Entry.objects.select_related("person").filter(pk__in=out)}
+    open_map(page, t, "flo")
+    posts = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" and "/api/v1/" in r.url else None)
+
+    page.context.set_offline(True)
+    page.click(f'tr[data-move="{slip.pk}"] button.confirm-move')  # the player sat down where the slip says
+    bust(page, out[0])
+    bust(page, out[1])
+    bust(page, out[2])
+    status = page.locator("#floor-queue-status")
+    expect(status).to_contain_text(re.compile(r"Offline since \d\d:\d\d"))
+    expect(status).to_contain_text("4 actions waiting")
+    assert states(page) == ["waiting"] * 4
+    expect(page.locator("#floor-queue li").nth(1)).to_contain_text(names[out[0]])
+    expect(page.locator(f'tr[data-entry="{out[0]}"]')).to_have_class(re.compile("queued-out"))  # struck through, still seated
+    assert Entry.objects.filter(pk__in=out, status=Entry.BUSTED).count() == 0 and posts == []
+
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.reload()  # without network: the worker's copy of the map, and the queue from IndexedDB
+    expect(page.locator("h1")).to_contain_text(t.name)
+    expect(page.locator("#floor-queue-status")).to_contain_text("4 actions waiting")
+    assert states(page) == ["waiting"] * 4
+    page.screenshot(path=str(ARTIFACTS / "floor-offline-waiting.png"))
+    assert problems(page, "table map offline, actions waiting") == []
+    assert errors == []
+    assert Entry.objects.filter(pk__in=out, status=Entry.BUSTED).count() == 0
+
+    page.context.set_offline(False)
+    page.wait_for_function("() => Array.from(document.querySelectorAll('#floor-queue li')).every((li) => li.dataset.state === 'sent')")
+    expect(page.locator("#floor-queue-status")).not_to_contain_text("waiting")
+    busts = list(Bust.objects.filter(tournament=t).order_by("order").values_list("entry_id", flat=True))
+    assert busts == [layout[2][7], *out]  # the one before the drop, then each tapped once, in the order tapped
+    assert PendingMove.objects.get(pk=slip.pk).status == PendingMove.DONE
+    kinds = {"seating.player.busted": "out", "seating.move.confirmed": "slip", "seating.moves.confirmed": "slip"}
+    logged = TournamentEvent.objects.filter(tournament=t, action__in=kinds, id__gt=Bust.objects.get(entry=layout[2][7]).event_id).order_by("id")
+    assert [kinds[e.action] for e in logged] == ["slip", "out", "out", "out"]
+    assert all(e.payload.get("tapped_at") and e.payload["tapped_at"] < e.created_at.isoformat() for e in logged)
+    assert IdempotencyRecord.objects.filter(user__username="flo").count() == 4
+    for entry in out:  # the map took the server's state: the players out are off it
+        expect(page.locator(f'#tables tr[data-entry="{entry}"]')).to_have_count(0)
+    expect(page.locator(f'tr[data-move="{slip.pk}"]')).to_have_count(0)
+
+
+def test_the_same_bust_on_two_tablets_offline_the_first_stands_the_other_is_told(browser_page, started):
+    t = started(18)
+    layout = arrange(t, {1: range(1, 10), 2: range(1, 10)}, big_blinds={1: (3, 2), 2: (5, 4)})
+    rossi = Entry.objects.select_related("person").get(pk=layout[2][5])
+    first = browser_page
+    second = new_page(first.context.browser)
+    second.base_url = first.base_url
+    open_map(first, t, "table12")
+    open_map(second, t, "table14")
+    first.context.set_offline(True)
+    second.context.set_offline(True)
+    bust(first, rossi.pk)
+    bust(second, rossi.pk)
+    expect(second.locator("#floor-queue-status")).to_contain_text("1 action waiting")
+
+    first.context.set_offline(False)
+    expect(first.locator("#floor-queue li")).to_have_attribute("data-state", "sent")
+    second.context.set_offline(False)
+    refused = second.locator("#floor-queue li")
+    expect(refused).to_have_attribute("data-state", "refused")
+    stands = Bust.objects.get(entry=rossi)  # one bust: the first to arrive
+    expect(refused).to_contain_text(f"{rossi.person.full_name} (#{rossi.number}) was already out at {timezone.localtime(stands.busted_at):%H:%M}")
+    expect(refused).to_contain_text("recorded at table 2 by table12")
+    expect(refused).to_contain_text("Nothing to do: the map shows the bust that stands.")
+    expect(second.locator(f'#tables tr[data-entry="{rossi.pk}"]')).to_have_count(0)  # the map caught up
+    assert Bust.objects.filter(entry=rossi).count() == 1
+    second.screenshot(path=str(ARTIFACTS / "floor-offline-refused.png"))
+    assert problems(second, "table map, a bust refused") == []
+    second.get_by_role("button", name=f"Seen: Out: {rossi.person.full_name}").click()  # read: gone from the list
+    expect(refused).to_have_count(0)
+
+
+def test_an_ended_session_stops_the_queue_keeps_its_actions_for_the_next_login_and_logout_clears(browser_page, started):
+    page = browser_page
+    t = started(18)
+    layout = arrange(t, {1: range(1, 10), 2: range(1, 10)}, big_blinds={1: (3, 2), 2: (5, 4)})
+    out = layout[1][3]
+    open_map(page, t, "early")
+    page.context.set_offline(True)
+    bust(page, out)
+    expect(page.locator("#floor-queue-status")).to_contain_text("1 action waiting")
+    Session.objects.all().delete()  # the tablet's login revoked while it was off the network
+    page.context.set_offline(False)
+    item = page.locator("#floor-queue li")
+    expect(item).to_have_attribute("data-state", "refused")
+    expect(item).to_contain_text("Not sent: the session of this tablet had ended.")
+    assert Entry.objects.get(pk=out).status == Entry.ACTIVE  # nothing sent under no login
+
+    make_user("late", "floor")
+    login(page, "late", "pw-late")  # the next login on this tablet sees it, refused, never sent for him
+    page.goto(page.base_url + f"/tournaments/{t.pk}/tables/")
+    expect(item).to_have_attribute("data-state", "refused")
+    expect(item).to_contain_text("Out: ")
+    assert Entry.objects.get(pk=out).status == Entry.ACTIVE
+    with page.expect_navigation():
+        page.get_by_role("button", name="Log out").click()
+    login(page, "late", "pw-late")
+    page.goto(page.base_url + f"/tournaments/{t.pk}/tables/")
+    expect(page.locator("h1")).to_contain_text(t.name)
+    assert page.evaluate("async () => (await caches.keys()).filter((n) => n.startsWith('tdm-floor-pages-')).length") <= 1
+    expect(page.locator("#floor-queue li")).to_have_count(0)  # logging out cleared the queue
+
+
+def test_a_penalty_issued_offline_on_the_floor_tools_waits_and_goes_once(browser_page, started):
+    page = browser_page
+    t = started(18)
+    layout = arrange(t, {1: range(1, 10), 2: range(1, 10)}, big_blinds={1: (3, 2), 2: (5, 4)})
+    player = Entry.objects.select_related("person").get(pk=layout[2][2])
+    make_user("pen", "floor")
+    page.context.route("**/live/*/stream/**", lambda route: route.abort())
+    login(page, "pen", "pw-pen")
+    page.goto(page.base_url + f"/tournaments/{t.pk}/floor/?entry={player.pk}")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.wait_for_function("async () => !!(await caches.match(location.href))")
+    page.context.set_offline(True)
+    form = page.locator("#penaltyform")
+    form.locator("select[name=kind]").select_option("MISSED_HANDS")
+    form.locator("input[name=amount]").fill("2")
+    form.locator("button.primary").click()
+    item = page.locator("#floor-queue li")
+    expect(item).to_have_attribute("data-state", "waiting")
+    expect(item).to_contain_text(f"Penalty: {player.person.display_name} (#{player.number})")
+    assert Penalty.objects.filter(tournament=t).count() == 0
+    page.context.set_offline(False)
+    expect(item).to_have_attribute("data-state", "sent")
+    penalty = Penalty.objects.get(tournament=t)
+    assert penalty.entry_id == player.pk
+    event = TournamentEvent.objects.filter(tournament=t, payload__has_key="tapped_at").get()
+    assert event.created_at.isoformat() > event.payload["tapped_at"]
