@@ -223,7 +223,6 @@ def test_a_sheet_that_does_not_come_back_as_it_went_is_caught(monkeypatch):
         play(7, plan=OPENING + SHEETS, day=1)
 
 
-
 @pytest.mark.django_db
 def test_a_tablets_late_queue_keeps_every_invariant():
     """Actions arrive late and out of step: a floor tablet's queue played after other actions

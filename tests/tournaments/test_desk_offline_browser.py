@@ -2,12 +2,15 @@
 page says so and takes no sale; a sale whose answer was lost is settled by its idempotency key
 when the network returns, and shown as done only once the server said so."""
 
+from decimal import Decimal
+
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser import browser, browser_page, login  # noqa: F401 (fixtures)
+from tests.browser import ARTIFACTS, browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.conftest import make_user
 from tests.test_axe_browser import problems
+from tests.tournaments.test_desk_event_select_browser import CHOSEN
 from tournaments.models import LedgerRow
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -61,3 +64,21 @@ def test_a_sale_whose_answer_was_lost_is_settled_when_the_network_returns(browse
     assert len(keys) == 2 and keys[0] == keys[1]  # the same key: the first answer, not a second sale
     assert LedgerRow.objects.filter(tournament=tournament).count() == 1
     expect(page.locator("#player-status")).to_contain_text("Playing")
+
+
+def test_the_desk_offline_at_1024_px_shows_its_notice_above_the_event_read_in_full(browser_page, make_tournament, person):
+    page = browser_page
+    page.set_viewport_size({"width": 1024, "height": 800})
+    t = make_tournament(
+        name="Torneo del Giovedì Deepstack Bounty", buy_in=Decimal("100"), fee=Decimal("15"), settings={"bounty": "PKO", "bounty_amount": "100"}
+    )
+    open_desk(page, t, "desk3")
+    page.context.set_offline(True)
+    notice = page.locator("#desk-offline")
+    expect(notice).to_be_visible()
+    page.screenshot(path=str(ARTIFACTS / "desk-offline-1024.png"))
+    chosen = page.evaluate(CHOSEN)
+    assert chosen["width"] <= chosen["room"], chosen  # the notice takes no room from the event's line
+    above, event = notice.bounding_box(), page.locator("#tournament").bounding_box()
+    assert above["y"] + above["height"] <= event["y"]  # read first, above the event
+    assert above["width"] >= event["width"]  # across the page, not squeezed into a column
