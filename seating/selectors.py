@@ -375,7 +375,7 @@ def entry_view(entry) -> dict:
     move = (
         PendingMove.objects.filter(tournament_id=entry.tournament_id, entry=entry, status=PendingMove.PROPOSED)
         .order_by("id")
-        .values("from_table", "from_seat", "to_table", "to_seat")
+        .values("kind", "from_table", "from_seat", "to_table", "to_seat")
         .first()
     )
     schedule = schedule_of(entry.pk) if shows_schedule(entry.tournament) else None
@@ -425,7 +425,7 @@ def entries_view(tournament) -> dict[int, dict]:
     for move in (
         PendingMove.objects.filter(tournament=tournament, status=PendingMove.PROPOSED)
         .order_by("-id")
-        .values("entry_id", "from_table", "from_seat", "to_table", "to_seat")
+        .values("entry_id", "kind", "from_table", "from_seat", "to_table", "to_seat")
     ):
         moves[move.pop("entry_id")] = move  # read newest first: the oldest slip of an entry is kept, as entry_view shows
     schedules = (

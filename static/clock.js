@@ -129,6 +129,14 @@
   });
 
   // CLK-10: the director sets one player's time (heads-up: cut to 10 s for abuse); logged.
+  // The director's announcement to the event's players: their pages show it, their phones are told.
+  const tell = $("tellform");
+  if (tell) tell.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const r = await post("/api/v1/tournaments/" + tid + "/clock/tell-players/", { text: new FormData(tell).get("text") || "" });
+    if (r.ok) { say(T.done, true); tell.reset(); } else say(r.d.detail || r.d.code, false);
+  });
+
   const callTime = $("calltimeform");
   if (callTime) callTime.addEventListener("submit", async (e) => {
     e.preventDefault();

@@ -69,6 +69,9 @@
     // the director's announcements as he wrote them, the event's changes in this page's language (FMT-02)
     const changes = (s.changes || {})[TDM.lang()] || (s.changes || {}).en || [];
     set("announce", [...(s.announcements || []), ...changes].join(" · "));
+    // the director's latest announcement to this event's players (typed on the clock page)
+    $("told-box").hidden = !s.players_told;
+    if (s.players_told) set("told-text", s.players_told.text);
     const rows = (s.payouts || []).map((p) => [String(p.places), p.amount && Number(p.amount) ? money(p.amount, t.currency) : p.prize || ""]);
     const key = JSON.stringify([rows, e.place, out]);
     if (key !== lastLadder) {

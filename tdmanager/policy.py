@@ -58,6 +58,9 @@ PHONE_PAGE_GIVERS = DC
 # Routes about the caller's own login, not the room: every role may use them (a regulator too,
 # outside his tournaments), and a role that changes nothing in the room may still log a device out.
 OWN_LOGIN = frozenset({"login", "logout", "set_language", "api-token", "api-tokens", "api-token-revoke", "devices"})
+# A player's own phone: it subscribes to his notices or stops them, keyed by his page's token.
+# Anybody holding the page may, and nothing in the room changes (the read-only roles included).
+OWN_PHONE = frozenset({"phone-push"})
 
 # Actions of the seating table-map page that only a director may take.
 _TABLE_PAGE_OPS = {"draw": D, "redraw": D, "tv": D, "untv": D, "*": DF}
@@ -274,6 +277,8 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "phone-state": {"GET": ANYONE},  # the same token; only what that entry may see
     "phone-stream": {"GET": ANYONE},
     "phone-qr": {"GET": ANYONE},
+    "phone-worker": {"GET": ANYONE},  # the phone page's service worker: the same code for everyone
+    "phone-push": {"GET": ANYONE, "POST": ANYONE, "DELETE": ANYONE},  # this phone's notices: the same token is the key
     "formats-bracket-display": {"GET": ANYONE},  # names and results are public
     "formats-leaderboard": {"GET": ANYONE},
     # --- Pages ----------------------------------------------------------------------------

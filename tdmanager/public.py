@@ -63,6 +63,8 @@ PUBLIC = {
     "phone-state": Public(token="path", kind="p"),
     "phone-stream": Public(token="path", kind="p"),
     "phone-qr": Public(token="path", kind="p", staff_too=True),
+    "phone-worker": Public(),  # the same bytes for every phone, from memory: its address alone limits it
+    "phone-push": Public(token="path", kind="p"),  # a phone subscribes or stops: the page's token and address bound it
     "display": Public(token="path", kind="d", page=True),
     "screen-image": Public(staff_too=True),  # a layout's logo: read once per process (live.screen_image)
     "live-state": Public(token="query", kind="d", staff_too=True),

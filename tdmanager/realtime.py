@@ -49,6 +49,17 @@ def add_local_listener(fn):
     _local_listeners.append(fn)
 
 
+#: Called on the publisher's thread with each tournament whose change notice went out (a burst's
+#: once): the tournaments app hands its players' notices to the worker there, so no request waits
+#: on Redis for them (``tournaments.services.events.tell_players_later``).
+_after_publish: list = []
+
+
+def after_publish(fn) -> None:
+    if fn not in _after_publish:
+        _after_publish.append(fn)
+
+
 def tournament_changed(tournament_id: int, action: str = "") -> None:
     _announce({"tournament": tournament_id, "action": action})
 
@@ -130,6 +141,13 @@ def _publish(notices: list[tuple]) -> None:
         except Exception:
             # The change is committed; displays will catch up through their polling fallback.
             log.warning("could not publish %s for tournament %s", message["action"], message["tournament"])
+            continue
+        if isinstance(message.get("tournament"), int):
+            for fn in list(_after_publish):
+                try:
+                    fn(message["tournament"])
+                except Exception:  # the change is committed: what follows it must not break the sender
+                    log.exception("after-publish hook failed")
 
 
 class Publisher:

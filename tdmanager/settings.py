@@ -344,6 +344,10 @@ CELERY_BEAT_SCHEDULE = {
     "forget-import-files": {"task": "tournaments.tasks.forget_import_files", "schedule": 3600.0, "options": TDM_PERIODIC_TASK_OPTIONS},
     # GDPR retention: people with no activity for TDM_PERSON_RETENTION_DAYS are erased (pseudonym kept), daily.
     "erase-inactive-people": {"task": "tournaments.tasks.erase_inactive_people", "schedule": 86400.0, "options": TDM_PERIODIC_TASK_OPTIONS},
+    # A player's phone hears that the event starts soon, or that the break ends, within 30 s.
+    "tell-timed-players": {"task": "tournaments.tasks.tell_timed_players", "schedule": 30.0, "options": {**TDM_PERIODIC_TASK_OPTIONS, "expires": 25.0}},
+    # The phones of players whose last event is past the house's push_keep_days are forgotten, daily.
+    "forget-old-push-subscriptions": {"task": "tournaments.tasks.forget_old_push_subscriptions", "schedule": 86400.0, "options": TDM_PERIODIC_TASK_OPTIONS},
 }
 TDM_ARM_CLOCK_TASKS = envbool("TDM_ARM_CLOCK_TASKS", "True")
 TDM_IDEMPOTENCY_TTL_HOURS = max(24, envint("TDM_IDEMPOTENCY_TTL_HOURS", 48))
@@ -351,6 +355,27 @@ TDM_IDEMPOTENCY_TTL_HOURS = max(24, envint("TDM_IDEMPOTENCY_TTL_HOURS", 48))
 # data is erased (GDPR storage limitation). 3650: ten years, the longest the law asks a gaming venue
 # to keep a customer's identification (anti-money-laundering, D.lgs. 231/2007 art. 31). 0: never.
 TDM_PERSON_RETENTION_DAYS = max(0, envint("TDM_PERSON_RETENTION_DAYS", 3650))
+
+# --- Players' notices (Web Push, docs/operating.md "Notices on the players' phones") ---------
+# The push services a subscription's endpoint may name: hosts, a leading "*." for a domain's
+# hosts. Over https only; a loopback host listed may be plain http (tests, benchmarks). A
+# subscription elsewhere is refused, so a phone page cannot make the server call anything else.
+TDM_PUSH_ENDPOINTS = envlist("TDM_PUSH_ENDPOINTS") or [
+    "fcm.googleapis.com",
+    "updates.push.services.mozilla.com",
+    "*.push.apple.com",
+    "web.push.apple.com",
+    "*.notify.windows.com",
+]
+# Seconds a push service has to answer one message: one that hangs costs the worker this, once.
+TDM_PUSH_TIMEOUT = max(1, envint("TDM_PUSH_TIMEOUT", 10))
+# The VAPID "sub" claim: how a push service reaches the installation's operator (RFC 8292).
+TDM_PUSH_CONTACT = os.getenv("TDM_PUSH_CONTACT", "mailto:admin@localhost")
+# The notices are worked out by the worker after each change (tournaments.tasks.tell_players);
+# off, nothing is sent (the subscriptions stay).
+TDM_PUSH_TASKS = envbool("TDM_PUSH_TASKS", "True")
+# Times a notice is tried again after no answer, a 429 or a 5xx (waits of 5, 10, 20 … seconds).
+TDM_PUSH_RETRIES = max(0, envint("TDM_PUSH_RETRIES", 5))
 
 # --- Auth, i18n ------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

@@ -38,6 +38,7 @@ from tournaments.services import (
     oversight,
     people,
     privacy,
+    push,
     registration,
     screens,
     setup,
@@ -46,6 +47,10 @@ from tournaments.services import (
     structures,
 )
 from tournaments.services.events import Actor
+
+from .pushservice import browser_keys
+
+PHONE_KEYS = browser_keys()[2]
 
 
 @dataclass
@@ -275,7 +280,9 @@ def drive_balancing(w: World) -> dict:
             seating.undo_move(t, PendingMove.objects.get(pk=one_slip_left.pk), actor=w.director, reason="he sat at the wrong table")
         for slip in _open_slips(t):
             seating.confirm_move(t, slip, actor=w.director)
+    push.announce(t, "Dinner break at nine", actor=w.director)
     return {
+        "tournaments.players.told": ["Dinner break at nine"],
         "seating.keep_apart.added": [apart_a.person.full_name, apart_b.person.full_name, "brothers"],
         "seating.keep_apart.removed": ["they asked"],
         "seating.busts.simultaneous": [_name(a), _name(b), "seen together"],
@@ -471,9 +478,15 @@ def drive_people(w: World) -> dict:
     staff.set_active(dario.pk, False, actor=w.director)
     staff.set_active(dario.pk, True, actor=w.director)
     cashier.set_exchange_rate("USD", Decimal("0.92"), actor=w.director)
+    (paola,) = w.field_of(w.tournament("Push Party"), [("Paola", "Push")])
+    phone = {"endpoint": "https://fcm.googleapis.com/fcm/send/drive", "keys": PHONE_KEYS}
+    push.subscribe(paola, phone, language="en", actor=w.cashier)
+    push.unsubscribe(paola, phone["endpoint"], actor=w.cashier)
     imports.run_import("people", "Cognome;Nome\r\nNeri;Ada\r\nConti;Giulia\r\n".encode("cp1252"), "soci.csv", actor=w.director)
     return {
         "import.done": ["soci.csv", "(People)", "1 added", "0 updated", "1 already in"],
+        "people.push.subscribed": [f"person #{paola.person_id}"],
+        "people.push.unsubscribed": [f"person #{paola.person_id}"],
         "people.person.created": ["Giulia Conti"],
         "people.person.changed": [f"person #{giulia.pk}", "+39 1 → +39 2"],
         "people.person.banned": ["self-exclusion"],

@@ -112,6 +112,8 @@ class Action(models.TextChoices):
     PEOPLE_PERSON_ERASED = "people.person.erased", _("Personal data erased (GDPR): pseudonym kept")
     PEOPLE_PERSON_CHANGED = "people.person.changed", _("Personal data corrected")
     PEOPLE_DOCUMENT_VIEWED = "people.document.viewed", _("Identity document number viewed")
+    PEOPLE_PUSH_SUBSCRIBED = "people.push.subscribed", _("A phone subscribed to the player's notices")
+    PEOPLE_PUSH_UNSUBSCRIBED = "people.push.unsubscribed", _("A phone stopped the player's notices")
     # --- seating -------------------------------------------------------------------------
     SEATING_BIG_BLIND_SET = "seating.big_blind.set", _("Big blind set")
     SEATING_BREAK_ORDER_SET = "seating.break_order.set", _("Break order set")
@@ -173,6 +175,7 @@ class Action(models.TextChoices):
     TOURNAMENTS_CLOCK_CALLED = "tournaments.clock.called", _("Clock called on a player")
     TOURNAMENTS_CLOCK_CALL_TIME_SET = "tournaments.clock.call_time_set", _("A player's clock-call time set")
     TOURNAMENTS_CLOCK_FINISHED = "tournaments.clock.finished", _("Clock stopped for good")
+    TOURNAMENTS_PLAYERS_TOLD = "tournaments.players.told", _("Announcement to the players' phones")
     TOURNAMENTS_CLOCK_H4H_TABLE_STATE = "tournaments.clock.h4h_table_state", _("Hand-for-hand: a table's state")
     TOURNAMENTS_CLOCK_HAND_COMPLETED = "tournaments.clock.hand_completed", _("Hand-for-hand: table finished its hand")
     TOURNAMENTS_CLOCK_HAND_FOR_HAND_ENDED = "tournaments.clock.hand_for_hand_ended", _("Hand-for-hand ended")

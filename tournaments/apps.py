@@ -16,6 +16,7 @@ class TournamentsConfig(AppConfig):
         from .models import DeviceToken, IdempotencyRecord
         from .phone import phone_index
         from .selectors import granted_to_regulator
+        from .services.events import tell_players_later
         from .services.floor import chip_race_replay
         from .services.ledger import receipts_after_restore
         from .services.logins import connect_receivers, record_lockout
@@ -26,6 +27,7 @@ class TournamentsConfig(AppConfig):
 
         realtime.hub.snapshot_builder = build_snapshot  # the transport is handed the builders
         realtime.hub.phone_builder = phone_index
+        realtime.after_publish(tell_players_later)  # the players' notices, sent by the worker
         idempotency.keys.model = IdempotencyRecord  # the keys' table, and the statement claiming a key
         idempotency.keys.claim = claim_idempotency_key
         security.login_locked_out.connect(record_lockout, dispatch_uid="tournaments-login-lockout")  # the audit line

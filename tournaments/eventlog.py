@@ -164,6 +164,8 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.PEOPLE_PERSON_ERASED: _("%(actor)s erased the personal data of person #%(person)s%(reason_suffix)s"),
     A.PEOPLE_PERSON_CHANGED: _("%(actor)s corrected the data of person #%(person)s: %(fields)s"),
     A.PEOPLE_DOCUMENT_VIEWED: _("%(actor)s viewed the identity document number of person #%(person)s"),
+    A.PEOPLE_PUSH_SUBSCRIBED: _("A phone subscribed to the notices of person #%(person)s"),
+    A.PEOPLE_PUSH_UNSUBSCRIBED: _("A phone stopped the notices of person #%(person)s"),
     A.PEOPLE_PERSON_LOOKUP_PRIVACY: _("%(actor)s changed whether person #%(person)s is shown on the public seat lookup"),
     # --- logins, receipts after a restore, lobby screens' links ---
     A.AUTH_LOCKOUT_STARTED: _("%(failures)s wrong passwords: logins locked for %(seconds)s seconds (%(username)s at %(address)s)"),
@@ -256,6 +258,7 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
         "seconds",
     ),
     A.TOURNAMENTS_CLOCK_FINISHED: _("%(actor)s stopped the clock for good%(reason_suffix)s"),
+    A.TOURNAMENTS_PLAYERS_TOLD: _("%(actor)s told the players' phones: %(text)s"),
     A.TOURNAMENTS_CLOCK_HAND_COMPLETED: _("Hand-for-hand: table %(table)s finished hand %(hand)s"),
     A.TOURNAMENTS_CLOCK_HAND_FOR_HAND_ENDED: _("%(actor)s ended hand-for-hand"),
     A.TOURNAMENTS_CLOCK_HAND_FOR_HAND_NEXT_HAND: _("Hand-for-hand: every table done, next hand"),

@@ -479,6 +479,22 @@ class HouseRules:
     ruling_break_window_seconds: int = _setting(
         60, _int(0, 3600), "ROLE-05", "a pot awarded in a break may be disputed this many seconds after it is awarded (TDA 22)"
     )
+    # notices on the players' phones (ROLE-06: Web Push, tournaments.notices)
+    notify_seat: bool = _setting(
+        True, _bool(), "ROLE-06", "a subscribed player's phones are told the seat drawn at the start, at a late registration or a re-entry"
+    )
+    notify_move: bool = _setting(True, _bool(), "ROLE-06", "… where to go when the player's table breaks or is balanced, or the seat is changed")
+    notify_final_table: bool = _setting(True, _bool(), "ROLE-06", "… the seat at the final table when it is drawn")
+    notify_starts_soon: bool = _setting(True, _bool(), "ROLE-06", "… that the event starts in `starts_soon_minutes`")
+    starts_soon_minutes: int = _setting(15, _int(1, 240), "ROLE-06", "how many minutes before the start the players registered are told it comes")
+    notify_break_ends: bool = _setting(True, _bool(), "ROLE-06", "… that the break ends in 2 minutes")
+    notify_announcement: bool = _setting(True, _bool(), "ROLE-06", "… the director's announcements to the event's players, typed on the clock page")
+    notify_in_money: bool = _setting(True, _bool(), "ROLE-06", "… that the player is in the money")
+    notify_busted: bool = _setting(True, _bool(), "ROLE-06", "… the place when the player is out, and the prize waiting at the desk")
+    notify_bounty: bool = _setting(True, _bool(), "ROLE-06", "… a bounty won")
+    push_keep_days: int = _setting(
+        30, _int(1, 3650), "ROLE-06", "a player's phone subscriptions are deleted this many days after the start of the last event entered"
+    )
     # formats (set by their services)
     multiday_day: int | None = _setting(None, _int(1, 2), "FMT-11", "day of a multi-day event (set by the flights service)")
 
@@ -550,6 +566,10 @@ class HouseRules:
     def envelopes(self) -> list[Decimal]:
         """The mystery envelopes' amounts, in the director's order (numbered from 1)."""
         return [Decimal(str(a)).quantize(Decimal("0.01")) for a in self.mystery_envelopes]
+
+    def notifies(self, kind: str) -> bool:
+        """Whether the house sends this kind of notice (``tournaments.notices.KINDS``)."""
+        return bool(getattr(self, f"notify_{kind}", False))
 
     def late_stack(self, full: int) -> int:
         """REG-04 / C6: a late registrant's stack, given the full stack the entry buys (the

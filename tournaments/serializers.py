@@ -645,6 +645,7 @@ class ClockActionSerializer(serializers.Serializer):
         help_text="call-clock: the player called (his own time applies); call-time: whose time is set",
     )
     reason = TextField(required=False, allow_blank=True, default="", max_length=REASON)
+    text = TextField(required=False, allow_blank=True, default="", max_length=200, help_text="tell-players: the announcement, as the players read it")
 
 
 class DisplayScreenSerializer(IdModelSerializer):

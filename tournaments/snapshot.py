@@ -24,6 +24,7 @@ from django.utils import timezone, translation
 
 from . import clock as engine
 from . import clockview, signals
+from .actions import Action
 from .clockview import engine_state, structure_items
 from .house import HouseRules
 from .models import Clock, DisplayScreen, Entry, HandForHandReport, Tournament, TournamentEvent
@@ -117,6 +118,17 @@ def change_announcements_by_language(t, now) -> dict[str, list[str]]:
     return out
 
 
+def players_told(tournament_id: int) -> dict | None:
+    """The director's latest announcement to the players' phones: ``{"id", "text", "at"}``, or None."""
+    row = (
+        TournamentEvent.objects.filter(tournament_id=tournament_id, action=Action.TOURNAMENTS_PLAYERS_TOLD.value)
+        .order_by("-id")
+        .values("id", "payload", "created_at")
+        .first()
+    )
+    return {"id": row["id"], "text": row["payload"].get("text", ""), "at": row["created_at"].isoformat()} if row else None
+
+
 def build_snapshot(tournament_or_id, now=None) -> dict:
     now = now or timezone.now()
     pk = getattr(tournament_or_id, "pk", tournament_or_id)
@@ -164,6 +176,9 @@ def build_snapshot(tournament_or_id, now=None) -> dict:
         # FMT-02: and its recent changes, in each language of the product (built once for every
         # screen: each shows those of its page's language, with the director's text as he wrote it)
         "changes": change_announcements_by_language(t, now),
+        # The director's latest announcement to the event's players (typed on the clock page): their
+        # phones show it and are told it (tournaments.notices).
+        "players_told": players_told(t.pk),
     }
     if clk.get("hand_for_hand"):
         states = dict(HandForHandReport.objects.filter(tournament=t, hand=clk["h4h_hand"]).values_list("table_number", "state"))

@@ -4,8 +4,13 @@ import logging
 
 from celery import shared_task
 from celery.signals import worker_ready
+from django.conf import settings
+from django.db import IntegrityError
 
-from .services import cashier, clockctl, imports, lifecycle, privacy
+from tdmanager import realtime
+
+from .services import cashier, clockctl, imports, lifecycle, privacy, push
+from .services.events import tell_key
 
 log = logging.getLogger(__name__)
 
@@ -66,3 +71,45 @@ def start_waiting_events():
     """Every few seconds (beat), and when a room's table is given back: the starts waiting for
     free tables that the room can now hold (``lifecycle.start_waiting``)."""
     lifecycle.start_waiting()
+
+
+@shared_task(ignore_result=True)
+def tell_players(tournament_id: int):
+    """After a change of the tournament (``services.events.tell_players_later``): work out what
+    each subscribed player is told, then send each message as a task of its own, so a push
+    service that hangs or refuses holds up no other phone."""
+    client = realtime.redis_client()
+    if client is not None:
+        client.delete(tell_key(tournament_id))
+    try:
+        messages = push.tell_players(tournament_id)
+    except IntegrityError:  # another worker marked the same entries first: it tells them
+        return
+    for m in messages:
+        send_notice.apply_async(args=(m.subscription, m.payload, m.ttl, m.urgency, m.topic), expires=m.ttl)
+
+
+@shared_task(bind=True, ignore_result=True)
+def send_notice(self, subscription: int, payload: dict, ttl: int, urgency: str, topic: str):
+    """One notice to one phone. No answer in time, 429 or 5xx: tried again later, each wait
+    longer (the push service's Retry-After when it gives one), at most ``TDM_PUSH_RETRIES``
+    times; 404/410: the subscription is deleted."""
+    sent = push.send(push.Message(subscription, payload, ttl, urgency, topic))
+    if sent is not None and sent.worth_retrying and self.request.retries < settings.TDM_PUSH_RETRIES:
+        wait = sent.retry_after if sent.retry_after is not None else 5 * 2**self.request.retries
+        raise self.retry(countdown=min(wait, 600))
+
+
+@shared_task(ignore_result=True)
+def forget_old_push_subscriptions():
+    """Daily (beat): the phones of players whose last event is past the house's
+    ``push_keep_days`` are forgotten."""
+    push.forget_old_subscriptions()
+
+
+@shared_task(ignore_result=True)
+def tell_timed_players():
+    """Every 30 s (beat): the events whose players' pages change with time alone (one starting
+    soon, a break ending) tell what is new, as after a change."""
+    for tournament_id in push.timed_events():
+        tell_players.apply_async(args=(tournament_id,), expires=30)

@@ -12,6 +12,7 @@ from . import (
     actions_backup,  # noqa: F401  (a backup, and a restore at a random point: the soak plays them)
     actions_formats,  # noqa: F401  (registers the formats' actions)
     actions_money,  # noqa: F401  (deals, foreign tender, tickets, jackpot, side pools, penalties, chips)
+    actions_push,  # noqa: F401  (the players' phones: subscribed, stopped, told what changed)
     actions_sheets,  # noqa: F401  (structures and payout charts brought in from sheets)
 )
 from .actions import ACTIONS
@@ -152,6 +153,8 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "start_final": ("send_qualifier_winner", "finish_timed", "create_qualifiers"),
     "start_money_event": ("group_buys_in", "create_money_event"),
     "start_special_event": ("players_arrive",),
+    "stop_phone": ("subscribe_phone",),
+    "tell_players": ("subscribe_phone",),
     "unlock_payout_table": ("lock_payout_table",),
 }
 

@@ -13,6 +13,7 @@ import contextlib
 import copy
 import functools
 import json
+import re
 import unicodedata
 from collections import Counter
 from decimal import Decimal
@@ -32,10 +33,10 @@ from seating.models import DealerAssignment, DealerShift, PendingMove, RoomTable
 from seating.services import dealers
 from tdmanager.policy import DOCUMENT_READERS
 from tdmanager.roles import has_role
-from tournaments import live_seats, phone, public_info
+from tournaments import live_seats, notices, phone, public_info
 from tournaments import selectors as tsel
 from tournaments.actions import Action
-from tournaments.models import Entry, LedgerRow, Person, Tournament, TournamentChange
+from tournaments.models import Entry, LedgerRow, Person, PushSubscription, Tournament, TournamentChange
 from tournaments.services import cashier, people, privacy
 from tournaments.snapshot import build_snapshot, change_announcements_by_language
 
@@ -403,6 +404,38 @@ def erased_people_are_gone(world: World) -> list[str]:
         found = [s for s in strings if s and s in blob]
         if found:
             problems.append(f"erased person #{pk} still shows {found}")
+    return problems
+
+
+_WHERE = re.compile(r"(?:table|tavolo) (\d+), (?:seat|posto) (\d+)")
+
+
+def notices_only_for_the_subscribed_and_their_own_page(world: World) -> list[str]:
+    """A notice the step told goes to a phone its player subscribed, of a kind that phone chose,
+    about one of that player's entries; the table and seat it names are the ones that entry's
+    own page shows (its seat, or where its move goes), it names no player and it opens that
+    page. An erased person has no phone left."""
+    problems = []
+    if world.erased and PushSubscription.objects.filter(person_id__in=world.erased).exists():
+        problems.append("an erased person still has a subscribed phone")
+    for tid, message, phone_of in world.told:
+        entry_id = int(message.topic.rsplit("-", 1)[1])
+        entry = Entry.objects.select_related("person").get(pk=entry_id)
+        if phone_of is None or phone_of[0] != entry.person_id:
+            problems.append(f"event {tid}: a notice about entry #{entry.number} went to a phone not of its player")
+            continue
+        if message.kind not in phone_of[1] or message.kind not in notices.KINDS:
+            problems.append(f"event {tid}: a notice of a kind entry #{entry.number}'s phone did not choose")
+        if message.payload["url"] != f"/p/{entry.phone_token}/":
+            problems.append(f"event {tid}: a notice opens another page than entry #{entry.number}'s")
+        page = phone.phone_state(entry.pk)
+        own = {(s["table"], s["seat"]) for s in (page["seat"],) if s} | {(m["to_table"], m["to_seat"]) for m in (page["move"],) if m}
+        for table, seat in _WHERE.findall(message.payload["body"]):
+            if (int(table), int(seat)) not in own:
+                problems.append(f"event {tid}: entry #{entry.number} was told table {table}, seat {seat}, not its own")
+        others = Entry.objects.filter(tournament_id=tid).exclude(person_id=entry.person_id).values_list("person__first_name", "person__last_name")
+        if any(f"{first} {last}" in message.payload["body"] for first, last in others):
+            problems.append(f"event {tid}: a notice to entry #{entry.number} names another player")
     return problems
 
 
@@ -875,6 +908,7 @@ INVARIANTS = [
     places_unique_and_contiguous,
     receipts_are_gapless,
     erased_people_are_gone,
+    notices_only_for_the_subscribed_and_their_own_page,
     documents_found_whole_and_only_at_the_desk,
     names_read_as_stored,
     private_reasons_stay_private,

@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 
 from tdmanager.errors import DomainError
-from tournaments import phone
+from tournaments import notices, phone
 from tournaments.models import Entry, LedgerRow, Person
 from tournaments.services import cashier, people, privacy
 
@@ -231,3 +231,23 @@ def test_a_tablets_late_queue_keeps_every_invariant():
     report = play(41, 60, day=0, wanted=({"late_tablet_queue": 25.0}, "the floor"))
     assert report.ran["late_tablet_queue"] >= 6, report.log
     assert any("refused" in line and "late to" in line and not line.endswith(" 0 refused") for line in report.log), report.log
+
+
+PHONES = [("subscribe_phone", s) for s in range(80, 86)] + [("start_event", s) for s in range(90, 94)] + [("tell_players", s) for s in range(95, 99)]
+
+
+@pytest.mark.django_db
+def test_a_notice_naming_another_seat_is_caught(monkeypatch):
+    """A notice that names a table and seat other than its player's own (another player's seat)
+    is a violation at the step that told it."""
+    assert play(8, plan=OPENING + PHONES, day=0).ran["tell_players"] >= 1  # the plan tells, unbroken
+
+    def elsewhere(change, currency, minutes=15):
+        return "Il tuo posto: tavolo 99, posto 9"
+
+    monkeypatch.setattr(notices, "text", elsewhere)
+    with pytest.raises(Violation) as caught:
+        play(8, plan=OPENING + PHONES, day=1)
+    v = caught.value
+    assert v.plan[v.step][0] == "tell_players"
+    assert "notices_only_for_the_subscribed_and_their_own_page" in v.render() and "not its own" in v.render()

@@ -131,7 +131,7 @@ def test_a_pending_move_says_where_to_go(started, actor):
     move = PendingMove.objects.get(tournament=t, status=PendingMove.PROPOSED)
     mover = Entry.objects.get(pk=move.entry_id)
     s = state(mover.phone_token)
-    assert s["move"] == {"from_table": 1, "from_seat": 4, "to_table": 2, "to_seat": move.to_seat}
+    assert s["move"] == {"kind": "BALANCE", "from_table": 1, "from_seat": 4, "to_table": 2, "to_seat": move.to_seat}
     assert s["seat"] == {"table": 1, "seat": 4}
     html = Client().get(f"/p/{mover.phone_token}/").content.decode()
     assert f"Go to table 2, seat {move.to_seat}" in html

@@ -13,7 +13,7 @@ from tdmanager.roles import HasRole
 from .. import labels
 from .. import serializers as s
 from ..models import Tournament
-from ..services import clockctl
+from ..services import clockctl, push
 from ..services.events import Actor
 from ..snapshot import build_snapshot
 from .base import _valid
@@ -34,6 +34,7 @@ CLOCK_OPS = {
     "call-clock": lambda t, d, a: clockctl.call_the_clock(
         t, _need(d, "table"), actor=a, preset=d.get("preset"), seconds=d.get("seconds"), entry=d.get("entry"), player=d["player"]
     ),
+    "tell-players": lambda t, d, a: push.announce(t, d["text"], actor=a),
     "call-time": lambda t, d, a: clockctl.set_player_clock_call_time(
         t, _need(d, "entry"), d.get("seconds"), actor=a, preset=d.get("preset"), reason=d["reason"]
     ),
@@ -77,7 +78,7 @@ class ClockView(APIView):
         t = get_object_or_404(Tournament, pk=pk)
         result = fn(t, data, Actor.from_request(request))
 
-        if op in ("call-clock", "call-time"):
+        if op in ("call-clock", "call-time", "tell-players"):
             return Response(result)
         data = build_snapshot(t)
         labels.name_games(data["clock"])

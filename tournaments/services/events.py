@@ -1,7 +1,10 @@
 """The event log and the live-change notification."""
 
+import logging
 from datetime import timedelta
 
+from celery import signature
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -57,7 +60,9 @@ class Actor:
         return self.user.get_username() if self.user else "system"
 
 
+log = logging.getLogger(__name__)
 SYSTEM = Actor()
+TELL_PLAYERS = "tournaments.tasks.tell_players"
 _EVENTS = Inserts(TournamentEvent)  # the INSERT compiled once per database and number of rows
 
 
@@ -104,6 +109,27 @@ class _Publish:
 
     def __call__(self):
         realtime.tournament_changed(self.tid, self.action)
+
+
+def tell_key(tid: int) -> str:
+    return f"{settings.TDM_NAMESPACE}:tell:{tid}"
+
+
+def tell_players_later(tid: int) -> None:
+    """After a change commits and its notice went out (on the publisher's thread, never the
+    request's: ``realtime.after_publish``), the worker works out what the subscribed players
+    are told (``tournaments.tasks.tell_players``). One task waits per tournament: the changes
+    committed before it starts are all its (it reads the pages as they are then); it clears the
+    marker as it starts, so a later change sends another. Without Redis (the tests, a management
+    command) nothing is sent: the next change with a worker tells it."""
+    client = realtime.redis_client()
+    if not settings.TDM_PUSH_TASKS or client is None:
+        return
+    try:
+        if client.set(tell_key(tid), "1", nx=True, ex=120):
+            signature(TELL_PLAYERS, args=(tid,)).apply_async(expires=300)
+    except Exception:  # the change is committed: a notice late is better than an error page
+        log.warning("could not send the players' notices task for tournament %s", tid)
 
 
 def publish_on_commit(tid: int, action: str) -> None:

@@ -26,8 +26,8 @@ from tdmanager.transactions import service
 
 from .. import selectors, signals
 from ..actions import Action
-from ..models import ERASED_FIRST_NAME, Entry, LedgerRow, Penalty, Person, Tournament, TournamentEvent
-from . import registration
+from ..models import ERASED_FIRST_NAME, Entry, LedgerRow, Penalty, Person, PushSubscription, Tournament, TournamentEvent
+from . import push, registration
 from .events import SYSTEM, Actor, log_event
 
 log = logging.getLogger("tdmanager.privacy")
@@ -139,6 +139,7 @@ def person_data(person: Person) -> dict:
         "bounties": other.get("bounties", []),
         "bounties_unpaid": other.get("bounties_unpaid", []),
         "league_past_results": other.get("league_past_results", []),  # brought in from a league's sheet
+        "push_subscriptions": push.person_subscriptions(person),
         "event_log": [
             {
                 "id": ev.pk,
@@ -221,6 +222,7 @@ def _pseudonymise(person: Person) -> None:
     person.birth_date = person.privacy_consent = None
     person.hide_from_lookup = True
     person.save()
+    PushSubscription.objects.filter(person=person).delete()  # his phones: personal data, and no more notices
     # A payee is the winner's name as registered (payouts refuses any other): the rows that pay
     # him keep their receipts, amounts and his key, and name his pseudonym.
     for row in LedgerRow.objects.filter(Q(person=person) | Q(entry__person=person)).exclude(payee=""):

@@ -1,0 +1,92 @@
+// The player's phone page: "Notify me". One tap asks the browser's permission, subscribes this
+// phone with the push service (the installation's public key from /p/<token>/push/) and hands
+// the subscription to the server with the kinds of notice the player ticks; "Stop notices"
+// deletes it. The service worker (/p/sw.js) shows each notice and opens the player's page on a
+// tap. Where the browser cannot (an iPhone before the page is on its home screen), the page
+// says how. Everything is written as text.
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const card = $("push-card");
+  if (!card) return;
+  const T = JSON.parse($("phone-i18n").textContent);
+  const url = "/p/" + encodeURIComponent($("phone").dataset.token) + "/push/";
+  const button = $("push-button"), status = $("push-status"), kinds = $("push-kinds");
+  let registration = null, subscription = null, subscribed = false, offered = [];
+
+  const say = (text) => { status.textContent = text; };
+  const chosen = () => Array.from(kinds.querySelectorAll("input:checked")).map((box) => box.value);
+  const fromB64 = (text) => {
+    const raw = atob((text + "=".repeat((4 - (text.length % 4)) % 4)).replace(/-/g, "+").replace(/_/g, "/"));
+    return Uint8Array.from(raw, (c) => c.charCodeAt(0));
+  };
+
+  function showKinds(list, ticked) {
+    kinds.replaceChildren();
+    const legend = document.createElement("legend");
+    legend.textContent = T.pushKinds;
+    kinds.append(legend);
+    list.forEach((k) => {
+      const label = document.createElement("label"), box = document.createElement("input");
+      box.type = "checkbox"; box.value = k.kind; box.checked = !ticked.length || ticked.includes(k.kind);
+      box.addEventListener("change", () => { if (subscribed) send(); });
+      label.append(box, document.createTextNode(" " + k.label));
+      kinds.append(label);
+    });
+    kinds.hidden = !list.length;
+  }
+
+  function show() {
+    button.textContent = subscribed ? T.pushStop : T.pushStart;
+    button.setAttribute("aria-pressed", subscribed ? "true" : "false");
+    say(subscribed ? T.pushOn : Notification.permission === "denied" ? T.pushDenied : T.pushOff);
+  }
+
+  async function send() {
+    const body = Object.assign(subscription.toJSON(), { kinds: chosen() });
+    const r = await TDM.api(url, { method: "POST", body });
+    if (!r.ok) throw new Error((r.data && r.data.detail) || T.pushFailed);
+    subscribed = true;
+  }
+
+  async function start() {
+    const answer = await Notification.requestPermission();
+    if (answer !== "granted") { subscribed = false; return; }
+    const info = await TDM.api(url);
+    subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: fromB64(info.data.key) });
+    await send();
+  }
+
+  async function stop() {
+    const r = await TDM.api(url, { method: "DELETE", body: { endpoint: subscription.endpoint } });
+    if (!r.ok && r.status !== 404) throw new Error((r.data && r.data.detail) || T.pushFailed);
+    await subscription.unsubscribe();
+    subscription = null; subscribed = false;
+  }
+
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try { await (subscribed ? stop() : start()); show(); }
+    catch (e) { say(e.message || T.pushFailed); }
+    finally { button.disabled = false; }
+  });
+
+  async function init() {
+    const able = "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
+    if (!able) {
+      const apple = /iPhone|iPad|iPod/.test(navigator.userAgent) && !navigator.standalone;
+      card.hidden = false; button.hidden = true;
+      say(apple ? T.pushApple : T.pushUnable);
+      return;
+    }
+    registration = await navigator.serviceWorker.register("/p/sw.js", { scope: "/p/" });
+    subscription = await registration.pushManager.getSubscription();
+    const r = await TDM.api(subscription ? url + "?endpoint=" + encodeURIComponent(subscription.endpoint) : url);
+    if (!r.ok) return;
+    offered = r.data.kinds;
+    subscribed = !!r.data.subscribed;
+    showKinds(offered, r.data.chosen || []);
+    card.hidden = false;
+    show();
+  }
+  init().catch(() => { card.hidden = false; button.hidden = true; say(T.pushUnable); });
+})();

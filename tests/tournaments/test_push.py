@@ -1,0 +1,347 @@
+"""Players hear from the room: notices on their phones (Web Push). A push service of the tests'
+own on loopback records what the worker sends; phones of the tests' own subscribe from the
+player's page and decrypt what they receive."""
+
+import time
+
+import pytest
+from django.test import Client
+
+from seating import services as seating
+from seating.selectors import seat_of
+from tdmanager.celery import app as celery_app
+from tournaments import tasks
+from tournaments.models import Entry, PushSubscription, Tournament
+from tournaments.services import clockctl, lifecycle, privacy
+
+from ..pushservice import Phone, PushService, vapid_claims
+from ..seating.test_support import add_entries, arrange
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def service(settings):
+    server = PushService()
+    settings.TDM_PUSH_ENDPOINTS = ["127.0.0.1"]
+    settings.TDM_PUSH_TIMEOUT = 1
+    settings.TDM_PUSH_RETRIES = 0
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def worker():
+    """The Celery worker, run in the test's thread: a task sent runs at once."""
+    was = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = was
+
+
+def subscribe(entry, phone, language="it", kinds=None):
+    body = dict(phone.subscription)
+    if kinds is not None:
+        body["kinds"] = kinds
+    return Client().post(f"/p/{entry.phone_token}/push/", body, content_type="application/json", HTTP_ACCEPT_LANGUAGE=language)
+
+
+def public_key(entry) -> str:
+    return Client().get(f"/p/{entry.phone_token}/push/").json()["key"]
+
+
+def tournament_of(make_tournament, n, **kw):
+    t = make_tournament(name="Sunday Special", table_size=10, **kw)
+    add_entries(t, n)
+    return t
+
+
+def test_a_seat_draw_tells_each_subscribed_phone_its_own_seat_in_its_language(make_tournament, service, worker, actor):
+    t = tournament_of(make_tournament, 12)
+    anna, bruno, carlo = t.entries.order_by("number")[:3]
+    it, en = Phone(service, "/ok/anna"), Phone(service, "/ok/bruno")
+    assert subscribe(anna, it, "it").status_code == 201
+    assert subscribe(bruno, en, "en").status_code == 201
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    assert service.received == []  # the draw's request sent nothing: the worker does
+    tasks.tell_players(t.pk)
+    service.wait_for(2)
+    assert len(service.received) == 2  # carlo subscribed nothing: nothing for him
+    key = public_key(anna)
+    for entry, phone, text in ((anna, it, "Il tuo posto: tavolo {table}, posto {seat}"), (bruno, en, "Your seat: table {table}, seat {seat}")):
+        (message,) = service.to(phone.path)
+        notice = phone.read(message)
+        seat = seat_of(entry)
+        assert notice["body"] == text.format(**seat)
+        assert notice["title"] == "Sunday Special" and notice["url"] == f"/p/{entry.phone_token}/"
+        claims = vapid_claims(message, key)
+        assert claims["aud"] == service.origin and claims["exp"] > time.time() and claims["sub"].startswith("mailto:")
+        assert message.headers["ttl"] == "600" and message.headers["urgency"] == "high" and message.headers["topic"] == f"seat-{entry.pk}"
+        assert carlo.person.full_name not in str(notice)  # the body is his own seat's, word for word (above)
+    tasks.tell_players(t.pk)  # told once: nothing has changed since
+    assert len(service.received) == 2
+
+
+def test_a_table_break_tells_its_players_where_to_go(make_tournament, service, worker, actor):
+    t = tournament_of(make_tournament, 20)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    entries = list(t.entries.order_by("number"))
+    anna, bruno = entries[0], entries[1]
+    rest = entries[2:]
+    arrange(
+        t,
+        {
+            1: {s: e.pk for s, e in zip(range(1, 10), rest[:9], strict=True)},
+            2: {s: e.pk for s, e in zip(range(1, 10), rest[9:], strict=True)},
+            3: {1: anna.pk, 2: bruno.pk},
+        },
+    )
+    it, en = Phone(service, "/ok/anna"), Phone(service, "/ok/bruno")
+    assert subscribe(anna, it, "it").status_code == 201
+    assert subscribe(bruno, en, "en").status_code == 201
+    tasks.tell_players(t.pk)
+    assert service.received == []  # subscribed: what the page shows now is known already
+    seating.record_bust(t, [entries[2]], actor=actor, table=1)
+    assert seat_of(anna)["table"] != 3 and seat_of(bruno)["table"] != 3  # table 3 broke
+    tasks.tell_players(t.pk)
+    service.wait_for(2)
+    assert it.read(service.to("/ok/anna")[0])["body"] == "Tavolo 3 chiude: vai al tavolo {table}, posto {seat}".format(**seat_of(anna))
+    assert en.read(service.to("/ok/bruno")[0])["body"] == "Table 3 breaks: go to table {table}, seat {seat}".format(**seat_of(bruno))
+    message = service.to("/ok/anna")[0]
+    assert message.headers["urgency"] == "high" and message.headers["topic"] == f"seat-{anna.pk}"  # a newer move replaces the seat
+
+
+def test_a_kind_the_house_turned_off_or_the_player_did_not_choose_is_not_sent(make_tournament, service, worker, actor):
+    t = tournament_of(make_tournament, 4, settings={"notify_seat": False})
+    anna, bruno = t.entries.order_by("number")[:2]
+    assert subscribe(anna, Phone(service, "/ok/anna")).status_code == 201
+    assert subscribe(bruno, Phone(service, "/ok/bruno"), kinds=["busted"]).status_code == 201
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    tasks.tell_players(t.pk)
+    assert service.received == []
+
+
+def test_a_player_out_in_the_money_is_told_the_place(make_tournament, service, worker, actor):
+    t = tournament_of(make_tournament, 3)
+    anna = t.entries.order_by("number").first()
+    phone = Phone(service, "/ok/anna")
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    assert subscribe(anna, phone, "en").status_code == 201
+    seating.record_bust(t, [anna], actor=actor)
+    tasks.tell_players(t.pk)
+    service.wait_for(1)
+    texts = [phone.read(m)["body"] for m in service.to("/ok/anna")]
+    assert texts[-1].startswith("You finished in place 3")
+
+
+def test_the_players_registered_hear_that_the_event_starts_soon(make_tournament, service, worker):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    t = tournament_of(make_tournament, 2, settings={"starts_soon_minutes": 20})
+    anna, bruno = t.entries.order_by("number")
+    it, en = Phone(service, "/ok/anna"), Phone(service, "/ok/bruno")
+    assert subscribe(anna, it, "it").status_code == 201
+    assert subscribe(bruno, en, "en").status_code == 201
+    tasks.tell_timed_players()
+    assert service.received == []  # an hour to go
+    Tournament.objects.filter(pk=t.pk).update(start_at=timezone.now() + timedelta(minutes=19))
+    tasks.tell_timed_players()
+    service.wait_for(2)
+    assert it.read(service.to("/ok/anna")[0])["body"] == "Il torneo inizia tra 20 minuti."
+    message = service.to("/ok/bruno")[0]
+    assert en.read(message)["body"] == "The event starts in 20 minutes."
+    assert message.headers["urgency"] == "normal" and message.headers["ttl"] == "900"
+    tasks.tell_timed_players()
+    assert len(service.received) == 2  # told once
+
+
+def test_the_players_hear_that_the_break_ends(make_tournament, service, worker, actor):
+    t = tournament_of(make_tournament, 4)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    clockctl.start_clock(t, actor=actor)
+    anna = t.entries.order_by("number").first()
+    phone = Phone(service, "/ok/anna")
+    assert subscribe(anna, phone, "en").status_code == 201
+    clockctl.insert_break(t, 10, actor=actor, reason="dinner")
+    tasks.tell_timed_players()
+    assert service.received == []  # ten minutes of break left
+    clockctl.set_time_left(t, 100, actor=actor, reason="back soon")
+    tasks.tell_timed_players()
+    service.wait_for(1)
+    message = service.to("/ok/anna")[0]
+    assert phone.read(message)["body"] == "The break ends in 2 minutes: back to your seat."
+    assert message.headers["urgency"] == "high" and message.headers["ttl"] == "120"
+
+
+def test_a_gone_subscription_is_deleted_and_a_hanging_service_delays_no_other_phone(make_tournament, service, worker, actor):
+    t = tournament_of(make_tournament, 6)
+    anna, bruno, carlo = t.entries.order_by("number")[:3]
+    assert subscribe(anna, Phone(service, "/gone/anna")).status_code == 201
+    assert subscribe(bruno, Phone(service, "/hang/bruno")).status_code == 201
+    ok = Phone(service, "/ok/carlo")
+    assert subscribe(carlo, ok).status_code == 201
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    began = time.monotonic()
+    tasks.tell_players(t.pk)
+    took = time.monotonic() - began
+    assert ok.read(service.to("/ok/carlo")[0])["body"].startswith("Il tuo posto")
+    assert took < 5  # the hanging service cost one timeout (1 s here), once
+    assert not PushSubscription.objects.filter(person=anna.person).exists()  # 410: gone
+    assert PushSubscription.objects.filter(person=bruno.person).exists()  # no answer: kept, tried again later
+
+
+def test_an_endpoint_off_the_allow_list_is_refused(make_tournament, service):
+    t = tournament_of(make_tournament, 1)
+    entry = t.entries.get()
+    phone = Phone(service, "/ok/x")
+    for endpoint in ("http://10.0.0.1/push", "https://evil.example/push", "http://fcm.googleapis.com/x", "file:///etc/passwd", "http://127.0.0.2:1/x"):
+        phone.subscription["endpoint"] = endpoint
+        r = subscribe(entry, phone, "en")
+        assert r.status_code == 400 and r.json()["code"] == "endpoint_not_allowed", endpoint
+        assert "push service" in r.json()["detail"]
+    phone.subscription["endpoint"] = service.origin + "/ok/x"
+    phone.subscription["keys"]["p256dh"] = "AAAA"
+    r = subscribe(entry, phone, "it")
+    assert r.status_code == 400 and r.json()["code"] == "keys_invalid" and "chiavi" in r.json()["detail"]
+    assert not PushSubscription.objects.exists()
+
+
+def test_the_default_allow_list_takes_the_browsers_push_services_over_https(settings):
+    from tournaments.push import endpoint_allowed
+
+    allowed = settings.TDM_PUSH_ENDPOINTS
+    for ok in (
+        "https://fcm.googleapis.com/fcm/send/x",
+        "https://updates.push.services.mozilla.com/wpush/v2/x",
+        "https://web.push.apple.com/Q",
+        "https://db5p.notify.windows.com/w/?token=x",
+    ):
+        assert endpoint_allowed(ok, allowed), ok
+    for bad in (
+        "http://fcm.googleapis.com/x",
+        "https://fcm.googleapis.com:8443/x",
+        "https://user@fcm.googleapis.com/x",
+        "https://fcm.googleapis.com.evil.example/x",
+        "https://notify.windows.com.evil/x",
+        "http://127.0.0.1/x",
+    ):
+        assert not endpoint_allowed(bad, allowed), bad
+
+
+def test_a_phone_stops_its_notices_and_the_page_says_whether_it_is_subscribed(make_tournament, service):
+    t = tournament_of(make_tournament, 1)
+    entry = t.entries.get()
+    phone = Phone(service, "/ok/x")
+    assert subscribe(entry, phone, kinds=["seat", "move"]).status_code == 201
+    got = Client().get(f"/p/{entry.phone_token}/push/", {"endpoint": phone.endpoint}).json()
+    assert got["subscribed"] is True and got["chosen"] == ["seat", "move"] and {k["kind"] for k in got["kinds"]} >= {"seat", "move", "busted"}
+    r = Client().delete(f"/p/{entry.phone_token}/push/", {"endpoint": phone.endpoint}, content_type="application/json")
+    assert r.status_code == 200 and not PushSubscription.objects.exists()
+    r = Client().delete(f"/p/{entry.phone_token}/push/", {"endpoint": phone.endpoint}, content_type="application/json")
+    assert r.status_code == 404 and r.json()["code"] == "not_subscribed"
+    assert Client().post(f"/p/{entry.phone_token}/push/", "endpoint=x", content_type="application/x-www-form-urlencoded").status_code == 415
+    assert Client().post("/p/nosuchtoken/push/", phone.subscription, content_type="application/json").status_code == 404
+
+
+def test_an_erasure_deletes_the_phones_and_the_export_lists_them(make_tournament, service, actor):
+    t = tournament_of(make_tournament, 1)
+    entry = t.entries.get()
+    phone = Phone(service, "/ok/x")
+    assert subscribe(entry, phone).status_code == 201
+    data = privacy.person_data(entry.person)
+    assert [s["endpoint"] for s in data["push_subscriptions"]] == [phone.endpoint]
+    Entry.objects.filter(pk=entry.pk).update(status=Entry.BUSTED, place=1)
+    Tournament.objects.filter(pk=t.pk).update(status=Tournament.FINISHED)
+    privacy.erase_person(entry.person, "asked to be forgotten", actor=actor)
+    assert not PushSubscription.objects.exists()
+
+
+def test_the_phones_are_forgotten_a_set_time_after_the_last_event(make_tournament, service, settings):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments.services import push
+
+    t = tournament_of(make_tournament, 1, settings={"push_keep_days": 2})
+    entry = t.entries.get()
+    assert subscribe(entry, Phone(service, "/ok/x")).status_code == 201
+    assert push.forget_old_subscriptions() == 0  # the event is still to play
+    Tournament.objects.filter(pk=t.pk).update(status=Tournament.FINISHED, start_at=timezone.now() - timedelta(days=1))
+    assert push.forget_old_subscriptions() == 0
+    assert push.forget_old_subscriptions(now=timezone.now() + timedelta(days=2)) == 1
+    assert not PushSubscription.objects.exists()
+
+
+def test_the_subscriptions_of_one_player_are_bounded(make_tournament, service):
+    t = tournament_of(make_tournament, 1)
+    entry = t.entries.get()
+    for i in range(7):
+        assert subscribe(entry, Phone(service, f"/ok/{i}")).status_code == 201
+    assert PushSubscription.objects.filter(person=entry.person).count() == 5
+
+
+def test_the_installations_keys_are_made_once(make_tournament, service):
+    t = tournament_of(make_tournament, 2)
+    a, b = t.entries.order_by("number")
+    assert public_key(a) == public_key(b)
+
+
+def test_a_change_hands_the_notices_to_the_worker_once_on_the_publishers_thread(settings, monkeypatch):
+    """No request waits on Redis for the notices: the task is sent from the publisher's thread,
+    after the change's notice, and one waits per tournament until the worker starts it."""
+    import threading
+    from types import SimpleNamespace
+
+    from tdmanager import realtime
+    from tournaments.services import events
+
+    class FakeRedis:
+        def __init__(self):
+            self.keys = {}
+
+        def set(self, key, value, nx=False, ex=None):
+            if nx and key in self.keys:
+                return False
+            self.keys[key] = value
+            return True
+
+        def publish(self, name, data):
+            return 0
+
+    fake, sent = FakeRedis(), []
+    monkeypatch.setattr(realtime, "redis_client", lambda: fake)
+    monkeypatch.setattr(
+        events, "signature", lambda name, args: SimpleNamespace(apply_async=lambda **kw: sent.append((name, args, threading.current_thread().name)))
+    )
+    for _ in range(3):  # a burst
+        realtime.tournament_changed(7)
+        assert realtime.publisher.wait_sent(5)
+    assert sent == [("tournaments.tasks.tell_players", (7,), "tdm-publisher")]
+    fake.keys.pop(events.tell_key(7))  # the worker started the task
+    realtime.tournament_changed(7)
+    assert realtime.publisher.wait_sent(5)
+    assert len(sent) == 2
+
+
+def test_the_directors_announcement_reaches_the_events_players(make_tournament, service, worker, actor, api, director, floor_user):
+    t = tournament_of(make_tournament, 3)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    anna, bruno, carlo = t.entries.order_by("number")
+    it = Phone(service, "/ok/anna")
+    assert subscribe(anna, it, "it").status_code == 201
+    assert subscribe(bruno, Phone(service, "/ok/bruno"), "en", kinds=["seat"]).status_code == 201
+    url = f"/api/v1/tournaments/{t.pk}/clock/tell-players/"
+    assert api(floor_user).post(url, {"text": "Cena alle 21"}, format="json").status_code == 403
+    r = api(director).post(url, {"text": "  "}, format="json")
+    assert r.status_code == 400 and r.json()["code"] == "text_required"
+    r = api(director).post(url, {"text": "Cena alle 21:  il buffet è aperto"}, format="json")
+    assert r.status_code == 200 and r.json()["told"] == "Cena alle 21: il buffet è aperto"
+    tasks.tell_players(t.pk)
+    service.wait_for(1)
+    assert len(service.received) == 1  # bruno's phone chose the seat alone
+    assert it.read(service.to("/ok/anna")[0])["body"] == "Cena alle 21: il buffet è aperto"
+    state = Client().get(f"/p/{carlo.phone_token}/state/").json()  # every player's page shows it
+    assert state["players_told"]["text"] == "Cena alle 21: il buffet è aperto"

@@ -1,0 +1,318 @@
+"""The players' notices on their phones (Web Push): a phone subscribes from the player's page,
+and after each change of a tournament the worker works out what each subscribed player is to
+be told (``tell_players``) and sends it (``tournaments.tasks.send_notice``).
+
+What is told comes from the player's own page alone (``tournaments.notices``): the facts last
+told are kept per entry (``NoticeMark``), so a change is told once however many publications
+announce it, and a publication lost is told at the next. A subscription is the person's: it
+hears about each of his entries (a re-entry's seat too), in the language and the kinds he chose,
+where the house sends that kind. The installation's VAPID keys are made on the first subscription
+and kept in the database (its backup carries them).
+"""
+
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max, Q
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from tdmanager.errors import DomainError, ValidationFailed
+from tdmanager.transactions import service
+
+from .. import notices, push, signals
+from ..actions import Action
+from ..house import HouseRules
+from ..models import Entry, NoticeMark, PushKeys, PushSubscription, Tournament
+from ..snapshot import build_snapshot
+from .events import Actor, log_event
+from .ledger import lock_tournament
+
+log = logging.getLogger("tdmanager.push")
+
+#: Phones one player may have subscribed at once: a new one beyond it replaces his oldest.
+MAX_PHONES = 5
+
+
+@dataclass(frozen=True)
+class Message:
+    """One notice for one phone: what the worker sends (``tournaments.tasks.send_notice``)."""
+
+    subscription: int
+    payload: dict
+    ttl: int
+    urgency: str
+    topic: str
+    kind: str = ""
+
+
+def installation_keys() -> PushKeys:
+    """The installation's VAPID keys, made once: two processes making them at once keep the
+    first row written (the lowest id), so every phone is given the same public key."""
+    keys = PushKeys.objects.order_by("pk").first()
+    if keys is None:
+        private, public = push.new_keys()
+        PushKeys.objects.create(private_key=private, public_key=public)
+        keys = PushKeys.objects.order_by("pk").first()
+    return keys
+
+
+def public_key() -> str:
+    """The key a phone page hands the browser as ``applicationServerKey``."""
+    return installation_keys().public_key
+
+
+def _open_entries(person_id: int):
+    return Entry.objects.filter(person_id=person_id).exclude(status=Entry.CANCELLED).exclude(tournament__status__in=(Tournament.FINISHED, Tournament.CANCELLED))
+
+
+def _facts_of(tournament: Tournament, entry_ids: set[int]) -> dict[int, dict]:
+    """``notices.facts`` for these entries of ``tournament``, as their pages show them now: the
+    lobby's snapshot once and the other apps' parts for the whole field in a few queries, as the
+    phones' index is built (``tournaments.phone.phone_index``)."""
+    snap = build_snapshot(tournament)
+    answers = signals.ask(signals.entries_view_parts, tournament=tournament, snapshot=snap)  # seating: seats, moves; payouts: prizes, bounties
+    places_paid, left = snap.get("places_paid") or 0, snap.get("players_left") or 0
+    in_money = bool(places_paid and tournament.status == Tournament.RUNNING and 0 < left <= places_paid)
+    rules, clock = HouseRules.of(tournament), snap.get("clock") or {}
+    starts_soon = tournament.status in (Tournament.PLANNED, Tournament.REGISTERING) and tournament.start_at <= timezone.now() + timedelta(
+        minutes=rules.starts_soon_minutes
+    )
+    break_ends = bool(
+        tournament.status == Tournament.RUNNING
+        and clock.get("status") == "RUNNING"
+        and clock.get("is_break")
+        and 0 < (clock.get("seconds_left") or 0) <= notices.BREAK_ENDS_SECONDS
+    )
+    out = {}
+    for pk, status, place in Entry.objects.filter(pk__in=entry_ids).values_list("pk", "status", "place"):
+        parts: dict = {}
+        for answer in answers:
+            parts.update(answer.get(pk) or {})
+        seat, move = (parts.get("seat"), parts.get("move")) if status == Entry.ACTIVE else (None, None)
+        out[pk] = notices.facts(
+            status, place, seat, move, parts.get("prizes"), parts.get("bounty"), in_money, starts_soon, break_ends, snap.get("players_told")
+        )
+    return out
+
+
+def _mark(facts: dict[int, dict]) -> None:
+    now = timezone.now()
+    held = set(NoticeMark.objects.filter(entry_id__in=facts).values_list("entry_id", flat=True))
+    for pk, f in facts.items():
+        if pk in held:
+            NoticeMark.objects.filter(entry_id=pk).update(facts=f, updated_at=now)
+    NoticeMark.objects.bulk_create([NoticeMark(entry_id=pk, facts=f, updated_at=now) for pk, f in facts.items() if pk not in held])
+
+
+def _kinds(value) -> list[str]:
+    if value is None:
+        return list(notices.KINDS)
+    if not isinstance(value, list) or len(value) > len(notices.KINDS) or not all(isinstance(k, str) and k in notices.KINDS for k in value):
+        raise ValidationFailed(
+            "kinds_invalid", _("kinds: a list of the kinds of notice, among %(kinds)s.") % {"kinds": ", ".join(notices.KINDS)}, field="kinds"
+        )
+    return [k for k in notices.KINDS if k in value]
+
+
+@service
+def subscribe(entry: Entry, subscription, *, kinds=None, language: str = "it", actor: Actor) -> PushSubscription:
+    """A phone subscribes, from the page of ``entry``, to its player's notices:
+    ``subscription`` is the browser's ``PushSubscription.toJSON()`` (endpoint and keys). The
+    endpoint must be a push service's (``TDM_PUSH_ENDPOINTS``), the keys RFC 8291's. Subscribed
+    again (the same endpoint), it takes the new keys, kinds and language, and this player; a
+    player's sixth phone replaces the oldest. What his pages show now is what he has been told:
+    a phone hears of the changes after it subscribed."""
+    if not isinstance(subscription, dict):
+        raise ValidationFailed("subscription_invalid", _("subscription: the browser's push subscription, as an object."), field="subscription")
+    endpoint = subscription.get("endpoint")
+    keys = subscription.get("keys") if isinstance(subscription.get("keys"), dict) else {}
+    if not isinstance(endpoint, str) or not endpoint:
+        raise ValidationFailed("endpoint_required", _("endpoint: the push service's address is missing."), field="endpoint")
+    if not push.endpoint_allowed(endpoint):
+        raise ValidationFailed("endpoint_not_allowed", _("endpoint: this address is not a push service the house sends to."), field="endpoint")
+    if not push.keys_valid(keys.get("p256dh"), keys.get("auth")):
+        raise ValidationFailed("keys_invalid", _("keys: the browser's p256dh and auth keys are missing or not valid."), field="keys")
+    chosen = _kinds(kinds)
+    language = language if language in ("it", "en") else "it"
+    entry = Entry.objects.select_related("tournament").get(pk=entry.pk)
+    person_id = entry.person_id
+    installation_keys()
+    try:
+        with transaction.atomic():
+            sub, _created = PushSubscription.objects.select_for_update().update_or_create(
+                endpoint=endpoint,
+                defaults={"person_id": person_id, "p256dh": keys["p256dh"], "auth": keys["auth"], "kinds": chosen, "language": language},
+            )
+    except IntegrityError:  # the same phone subscribing twice at once: the other one made the row
+        sub = PushSubscription.objects.select_for_update().get(endpoint=endpoint)
+        sub.person_id, sub.p256dh, sub.auth, sub.kinds, sub.language = person_id, keys["p256dh"], keys["auth"], chosen, language
+        sub.save()
+    extra = PushSubscription.objects.filter(person_id=person_id).order_by("-created_at", "-pk").values_list("pk", flat=True)[MAX_PHONES:]
+    PushSubscription.objects.filter(pk__in=list(extra)).delete()
+    open_entries = list(_open_entries(person_id).select_related("tournament"))
+    not_marked = {e.pk for e in open_entries} - set(NoticeMark.objects.filter(entry__in=open_entries).values_list("entry_id", flat=True))
+    by_tournament: dict = {}
+    for e in open_entries:
+        if e.pk in not_marked:
+            by_tournament.setdefault(e.tournament, set()).add(e.pk)
+    for tournament, ids in by_tournament.items():
+        _mark(_facts_of(tournament, ids))
+    log_event(None, Action.PEOPLE_PUSH_SUBSCRIBED, actor, person=person_id)
+    return sub
+
+
+@service
+def unsubscribe(entry: Entry, endpoint, *, actor: Actor) -> None:
+    """The phone stops its player's notices (the subscription is deleted); 404 when it was not
+    subscribed for this page's player."""
+    entry = Entry.objects.get(pk=entry.pk)
+    if not isinstance(endpoint, str) or not endpoint:
+        raise ValidationFailed("endpoint_required", _("endpoint: the push service's address is missing."), field="endpoint")
+    deleted, _rows = PushSubscription.objects.filter(person_id=entry.person_id, endpoint=endpoint).delete()
+    if not deleted:
+        raise DomainError("not_subscribed", _("This phone is not subscribed to this player's notices."), status=404)
+    log_event(None, Action.PEOPLE_PUSH_UNSUBSCRIBED, actor, person=entry.person_id)
+
+
+@service
+def announce(tournament: Tournament, text, *, actor: Actor) -> dict:
+    """The director's announcement to the players of one event (typed on the clock page): their
+    phone pages show it, and the phones subscribed to announcements are told it. One line of at
+    most 200 characters, logged with its words."""
+    text = " ".join(str(text or "").split())
+    if not text:
+        raise ValidationFailed("text_required", _("text: type what the players are to be told."), field="text")
+    if len(text) > 200:
+        raise ValidationFailed("text_too_long", _("text: at most 200 characters."), field="text")
+    t = lock_tournament(tournament)
+    if t.status in (Tournament.FINISHED, Tournament.CANCELLED):
+        raise DomainError("tournament_over", _("The tournament is over: its players are told nothing more."))
+    log_event(t, Action.TOURNAMENTS_PLAYERS_TOLD, actor, text=text)
+    return {"told": text}
+
+
+def subscribed(entry: Entry, endpoint: str) -> PushSubscription | None:
+    """The subscription of this phone for this page's player, if any (read side)."""
+    return PushSubscription.objects.filter(person_id=entry.person_id, endpoint=endpoint).first()
+
+
+@service
+def tell_players(tournament_id: int) -> list[Message]:
+    """After a change of the tournament: what each subscribed player is to be told, one
+    ``Message`` per phone and notice, and the facts told kept. The marks of the entries it
+    reads are locked, so two workers telling the same change tell it once. Not logged: it
+    changes no state of the room, only what was told (the event log records the change itself).
+    The caller sends the messages once this has committed."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        return []
+    rows = list(
+        Entry.objects.filter(tournament_id=tournament_id, person__push_subscriptions__isnull=False)
+        .exclude(status=Entry.CANCELLED)
+        .values_list("pk", "person_id", "phone_token")
+        .distinct()
+    )
+    if not rows:
+        return []
+    ids = {pk for pk, _person, _token in rows}
+    before = {m.entry_id: m.facts for m in NoticeMark.objects.select_for_update().filter(entry_id__in=ids)}
+    now = _facts_of(tournament, ids)
+    changed = {pk: f for pk, f in now.items() if before.get(pk) != f}
+    if not changed:
+        return []
+    _mark(changed)
+    rules = HouseRules.of(tournament)
+    told = {pk: [c for c in notices.changes(before.get(pk), f) if rules.notifies(c.kind)] for pk, f in changed.items()}
+    people = {pk: (person, token) for pk, person, token in rows if told.get(pk)}
+    phones: dict[int, list[PushSubscription]] = {}
+    for sub in PushSubscription.objects.filter(person_id__in={person for person, _token in people.values()}).order_by("pk"):
+        phones.setdefault(sub.person_id, []).append(sub)
+    out = []
+    for pk, (person, token) in people.items():
+        for change in told[pk]:
+            ttl, urgency = notices.PACE[change.kind]
+            for sub in phones.get(person, ()):
+                if change.kind not in sub.kinds:
+                    continue
+                with translation.override(sub.language):
+                    body = notices.text(change, tournament.currency, rules.starts_soon_minutes)
+                payload = {"title": tournament.name, "body": body, "url": reverse("phone", args=[token]), "tag": f"{change.topic}-{pk}"}
+                out.append(Message(sub.pk, payload, ttl, urgency, f"{change.topic}-{pk}", change.kind))
+    return out
+
+
+def timed_events() -> list[int]:
+    """The events whose pages say something with time alone, with a subscribed player: those
+    to start within the longest ``starts_soon_minutes`` a house may set, and those running (a
+    break's end). Beat asks ``tell_players`` of each every few seconds (read side)."""
+    now = timezone.now()
+    soon = Q(status__in=(Tournament.PLANNED, Tournament.REGISTERING), start_at__lte=now + timedelta(hours=4), start_at__gte=now - timedelta(hours=12))
+    ids = Entry.objects.filter(person__push_subscriptions__isnull=False).values_list("tournament_id", flat=True)
+    return list(Tournament.objects.filter(soon | Q(status=Tournament.RUNNING), pk__in=ids).values_list("pk", flat=True))
+
+
+def send(message: Message) -> push.Sent | None:
+    """Send one message to its phone and keep what the push service said: delivered (its last
+    success noted), gone (404/410: the subscription deleted). None when the subscription is gone
+    already. Called by the worker, outside any transaction: the HTTP call holds no lock."""
+    sub = PushSubscription.objects.filter(pk=message.subscription).values("endpoint", "p256dh", "auth").first()
+    if sub is None:
+        return None
+    info = {"endpoint": sub["endpoint"], "keys": {"p256dh": sub["p256dh"], "auth": sub["auth"]}}
+    sent = push.send(info, message.payload, private_pem=installation_keys().private_key, ttl=message.ttl, urgency=message.urgency, topic=message.topic)
+    if sent.delivered:
+        PushSubscription.objects.filter(pk=message.subscription).update(last_success_at=timezone.now())
+    elif sent.gone:
+        forget_gone(message.subscription)
+    return sent
+
+
+@service
+def forget_gone(subscription_id: int) -> None:
+    """The push service says the subscription is gone (404/410): it is deleted."""
+    PushSubscription.objects.filter(pk=subscription_id).delete()
+
+
+def person_subscriptions(person) -> list[dict]:
+    """A person's phones, for his data export (read side)."""
+    return [
+        {
+            "endpoint": s.endpoint,
+            "kinds": s.kinds,
+            "language": s.language,
+            "created_at": s.created_at.isoformat(),
+            "last_success_at": s.last_success_at.isoformat() if s.last_success_at else None,
+        }
+        for s in PushSubscription.objects.filter(person=person).order_by("pk")
+    ]
+
+
+@service
+def forget_old_subscriptions(now=None) -> int:
+    """Delete the subscriptions of the people whose last event started more than its
+    ``push_keep_days`` ago and who have no event still to play (daily, by beat)."""
+    now = now or timezone.now()
+    people = set(PushSubscription.objects.values_list("person_id", flat=True))
+    playing = set(_open_entries_of(people).values_list("person_id", flat=True))
+    gone = []
+    last = Entry.objects.filter(person_id__in=people - playing).values("person_id").annotate(last=Max("tournament__start_at"))
+    for row in last:
+        entry = Entry.objects.filter(person_id=row["person_id"], tournament__start_at=row["last"]).select_related("tournament").first()
+        keep = HouseRules.of(entry.tournament).push_keep_days if entry else 30
+        if row["last"] + timedelta(days=keep) < now:
+            gone.append(row["person_id"])
+    gone += [p for p in people - playing if not Entry.objects.filter(person_id=p).exists()]
+    deleted, _rows = PushSubscription.objects.filter(person_id__in=gone).delete()
+    return deleted
+
+
+def _open_entries_of(people: set[int]):
+    return (
+        Entry.objects.filter(person_id__in=people)
+        .exclude(status=Entry.CANCELLED)
+        .filter(~Q(tournament__status__in=(Tournament.FINISHED, Tournament.CANCELLED)))
+    )
