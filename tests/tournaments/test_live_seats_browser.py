@@ -6,6 +6,7 @@ first after the last, and asks again only when the snapshot's ``seats_version`` 
 """
 
 import re
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from playwright.sync_api import expect
@@ -34,7 +35,12 @@ def test_the_lobby_seat_lookup_pages_through_a_field_bigger_than_a_page(browser_
     page = browser_page
     page.set_viewport_size({"width": 1920, "height": 1080})
     page.route("**/live/*/stream/**", lambda route: route.abort())  # the polling fallback: the test moves the time on
-    page.clock.install()
+    # The page's time stands still but for the test's run_for: an installed clock otherwise flows on
+    # by itself, and on a loaded machine the screen's own 8-second turn came between the test's
+    # steps (a turn shown twice, or skipped).
+    now = datetime.now(UTC).replace(microsecond=0)
+    page.clock.install(time=now)
+    page.clock.pause_at(now + timedelta(seconds=1))
     t = make_tournament(name="Big Field", table_size=10)
     add_entries(t, 60, names=[f"Zed{(i * 37) % 60:02d}" if i % 2 else f"amy{(i * 37) % 60:02d}" for i in range(60)])
     lifecycle.start(t, actor=actor, prestart_report_sent=True)
