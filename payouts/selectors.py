@@ -1077,7 +1077,7 @@ def entry_prizes(entry) -> dict:
     out = bounty_parts(entry.tournament, rules, [entry.pk]).get(entry.pk, {}) if rules.bounty != NO_BOUNTY else {}
     if entry.place is None:
         return {"prizes": [], **out}
-    return {"prizes": _phone_prizes(dues(entry.tournament)).get(entry.pk, []), **out}
+    return {"prizes": _phone_prizes(dues(entry.tournament), entry.tournament).get(entry.pk, []), **out}
 
 
 def history_prizes(entries) -> dict[int, dict]:
@@ -1090,7 +1090,7 @@ def history_prizes(entries) -> dict[int, dict]:
         if e.place is not None:
             by_tournament.setdefault(e.tournament, []).append(e.pk)
     for t, ids in by_tournament.items():
-        won = _phone_prizes(dues(t))
+        won = _phone_prizes(dues(t), t)
         for pk in ids:
             if won.get(pk):
                 out[pk] = {"prizes": won[pk]}
@@ -1111,7 +1111,7 @@ def entries_prizes(tournament, places_paid: int | None = None) -> dict[int, dict
         return out
     if not tournament.entries.filter(place__isnull=False).exists():
         return out
-    for entry, prizes in _phone_prizes(dues(tournament)).items():
+    for entry, prizes in _phone_prizes(dues(tournament), tournament).items():
         out[entry] = {**out.get(entry, {}), "prizes": prizes}
     return out
 
@@ -1126,12 +1126,28 @@ def _anybody_may_have_won(t, places_paid: int) -> bool:
     )
 
 
-def _phone_prizes(due: list[dict]) -> dict[int, list[dict]]:
-    """The prizes a phone shows, per entry (a forfeited one is never shown: it is not paid)."""
+def _phone_prizes(due: list[dict], t=None) -> dict[int, list[dict]]:
+    """The prizes a phone shows, per entry (a forfeited one is never shown: it is not paid),
+    each with ``ready``: the desk may pay it now (``services.prizes.pay_prize`` refuses none of
+    its conditions: the table locked for a main prize, the place released by its two
+    sign-offs, not held for the director, not shared with players still playing for it).
+    ``t``: the tournament, to read the table's state once (without it nothing is ready)."""
+    locked = t is not None and table_state(t) == PayoutTable.LOCKED
     by_entry: dict[int, list[dict]] = defaultdict(list)
     for d in due:
         if not d["forfeited"]:
-            by_entry[d["entry_id"]].append({"amount": money(d["amount"]), "kind": d["kind"], "description": d["description"], "paid": d["paid"]})
+            ready = (
+                t is not None
+                and not d["paid"]
+                and d["released"]
+                and not d["held"]
+                and not d["pending"]
+                and (locked or not d["source"].startswith("MAIN:"))
+                and (d["kind"] == "ITEM" or d["amount"] > 0)
+            )
+            by_entry[d["entry_id"]].append(
+                {"amount": money(d["amount"]), "kind": d["kind"], "description": d["description"], "paid": d["paid"], "ready": bool(ready)}
+            )
     return by_entry
 
 

@@ -36,7 +36,8 @@
       set("out-place", e.place === 1 ? T.winner : e.place ? fmt(T.place, { place: e.place }) : "");
       const cash = (s.prizes || []).map((p) => p.kind === "CASH" ? money(p.amount, t.currency) : p.description).filter(Boolean);
       const paid = (s.prizes || []).length && s.prizes.every((p) => p.paid);
-      set("out-prize", cash.length ? fmt(paid ? T.prizePaid : T.prize, { amount: cash.join(" + ") }) : e.place ? T.noPrize : "");
+      const ready = !paid && (s.prizes || []).every((p) => p.paid || p.ready); // the desk may pay it now (its phones were told so)
+      set("out-prize", cash.length ? fmt(paid ? T.prizePaid : ready ? T.prizeReady : T.prize, { amount: cash.join(" + ") }) : e.place ? T.noPrize : "");
     }
     renderBounty(s, e, t);
     const wait = $("wait-box");

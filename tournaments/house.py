@@ -492,6 +492,9 @@ class HouseRules:
     notify_in_money: bool = _setting(True, _bool(), "ROLE-06", "… that the player is in the money")
     notify_busted: bool = _setting(True, _bool(), "ROLE-06", "… the place when the player is out, and the prize waiting at the desk")
     notify_bounty: bool = _setting(True, _bool(), "ROLE-06", "… a bounty won")
+    notify_prize_ready: bool = _setting(
+        True, _bool(), "ROLE-06", "… that a prize won is ready at the desk (the payout table locked, the place signed off, nothing held)"
+    )
     push_keep_days: int = _setting(
         30, _int(1, 3650), "ROLE-06", "a player's phone subscriptions are deleted this many days after the start of the last event entered"
     )

@@ -17,7 +17,7 @@ from tdmanager.formatting import money
 
 #: Every kind of notice, in the order a phone page offers them; each is a house setting too
 #: (``notify_<kind>``) and the player chooses among those the house sends.
-KINDS = ("seat", "move", "final_table", "starts_soon", "break_ends", "announcement", "in_money", "busted", "bounty")
+KINDS = ("seat", "move", "final_table", "starts_soon", "break_ends", "announcement", "in_money", "busted", "bounty", "prize_ready")
 
 #: The kinds' names as a phone page offers them.
 KIND_LABELS = {
@@ -30,6 +30,7 @@ KIND_LABELS = {
     "in_money": gettext_lazy("In the money"),
     "busted": gettext_lazy("My place and prize when I am out"),
     "bounty": gettext_lazy("A bounty won"),
+    "prize_ready": gettext_lazy("My prize ready at the desk"),
 }
 
 #: The break's last seconds in which its end is told ("The break ends in 2 minutes").
@@ -47,6 +48,7 @@ PACE = {
     "in_money": (2 * 3600, "normal"),
     "busted": (4 * 3600, "normal"),
     "bounty": (2 * 3600, "normal"),
+    "prize_ready": (12 * 3600, "normal"),
 }
 
 
@@ -79,6 +81,8 @@ def facts(status: str, place, seat, move, prizes, bounty, in_money: bool, starts
         "seat": [seat["table"], seat["seat"]] if seat else None,
         "move": [move.get("kind") or "", move["from_table"], move["to_table"], move["to_seat"]] if move else None,
         "prizes": [p["amount"] for p in prizes or () if not p.get("paid")],
+        # the prizes the desk may pay now (the page's ``ready``: locked, signed off, not held)
+        "ready": [p["amount"] for p in prizes or () if p.get("ready") and not p.get("paid")],
         "knockouts": (bounty or {}).get("knockouts") or 0,
         "won": (bounty or {}).get("won"),
         "in_money": bool(in_money and status == "ACTIVE"),
@@ -95,9 +99,19 @@ def changes(before: dict | None, now: dict) -> list[Change]:
         out.append(Change("announcement", (now["said"][1],)))
     if now.get("starts_soon") and not before.get("starts_soon"):
         out.append(Change("starts_soon", ()))
+    if now["status"] == "BUSTED" and before.get("status") != "BUSTED" and now["place"]:
+        out.append(Change("busted", (now["place"], tuple(now["prizes"]))))
+    # A mark kept before the facts had ``ready`` counts what is ready now as told already.
+    ready_before = list(before.get("ready", now.get("ready") or []) if before else [])
+    newly_ready = []
+    for amount in now.get("ready") or []:
+        if amount in ready_before:
+            ready_before.remove(amount)
+        else:
+            newly_ready.append(amount)
+    if newly_ready:
+        out.append(Change("prize_ready", (tuple(newly_ready),)))
     if now["status"] == "BUSTED":
-        if before.get("status") != "BUSTED" and now["place"]:
-            out.append(Change("busted", (now["place"], tuple(now["prizes"]))))
         return out
     if now["status"] != "ACTIVE":
         return out
@@ -152,4 +166,6 @@ def text(change: Change, currency: str, minutes: int = 15) -> str:
         return _("You finished in place %(place)s.") % {"place": place}
     if change.kind == "bounty":
         return _("You won a bounty: %(amount)s won so far.") % {"amount": money(p[0], currency)}
+    if change.kind == "prize_ready":
+        return _("Your prize of %(amount)s is ready: collect it at the desk.") % {"amount": ", ".join(money(a, currency) for a in p[0])}
     raise ValueError(change.kind)

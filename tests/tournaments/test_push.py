@@ -345,3 +345,41 @@ def test_the_directors_announcement_reaches_the_events_players(make_tournament, 
     assert it.read(service.to("/ok/anna")[0])["body"] == "Cena alle 21: il buffet è aperto"
     state = Client().get(f"/p/{carlo.phone_token}/state/").json()  # every player's page shows it
     assert state["players_told"]["text"] == "Cena alle 21: il buffet è aperto"
+
+
+def test_a_prize_is_told_ready_at_the_desk_once_the_ranking_is_signed_off(
+    make_tournament, make_person, service, worker, actor, cashier_actor, director, controller_user
+):
+    from payouts import services as payouts
+    from tournaments.services import cashier
+    from tournaments.services.events import Actor
+
+    t = make_tournament(name="Sunday Special", table_size=10)  # a pool of 400: four buy-ins of 100
+    for _ in range(4):
+        cashier.register(t, make_person(), method="CARD", actor=cashier_actor)
+    payouts.edit_payout_table(t, [{"place": 1, "amount": "300"}, {"place": 2, "amount": "100"}], actor=actor)
+    payouts.lock_payout_table(t, actor=actor)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    anna, bruno, carlo, dario = t.entries.order_by("number")
+    it, en = Phone(service, "/ok/anna"), Phone(service, "/ok/bruno")
+    assert subscribe(anna, it, "it").status_code == 201
+    assert subscribe(bruno, en, "en", kinds=["prize_ready"]).status_code == 201
+    seating.record_bust(t, [dario], actor=actor)
+    seating.record_bust(t, [carlo], actor=actor)
+    seating.record_bust(t, [anna], actor=actor)  # second: 100, to be paid once the ranking is signed off
+    tasks.tell_players(t.pk)
+    service.wait_for(1)
+    assert [it.read(m)["body"] for m in service.to("/ok/anna")] == ["Hai chiuso al 2° posto: il tuo premio di 100,00 EUR ti aspetta alla cassa."]
+    assert service.to("/ok/bruno") == []  # he chose the prize ready alone: the desk cannot pay it yet
+    payouts.sign_off_ranking(t, actor=Actor(director))
+    tasks.tell_players(t.pk)
+    assert len(service.received) == 1  # one signature releases nothing
+    payouts.sign_off_ranking(t, actor=Actor(controller_user))
+    tasks.tell_players(t.pk)
+    service.wait_for(3)
+    assert it.read(service.to("/ok/anna")[-1])["body"] == "Il tuo premio di 100,00 EUR è pronto: ritiralo alla cassa."
+    message = service.to("/ok/bruno")[0]
+    assert en.read(message)["body"] == "Your prize of 300.00 EUR is ready: collect it at the desk."
+    assert message.headers["urgency"] == "normal" and message.headers["topic"] == f"prize_ready-{bruno.pk}"
+    tasks.tell_players(t.pk)
+    assert len(service.received) == 3  # told once

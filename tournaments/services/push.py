@@ -238,6 +238,8 @@ def tell_players(tournament_id: int) -> list[Message]:
             for sub in phones.get(person, ()):
                 if change.kind not in sub.kinds:
                     continue
+                if change.kind == "prize_ready" and "busted" in sub.kinds and any(c.kind == "busted" for c in told[pk]):
+                    continue  # the place's notice of this same change names the prize waiting at the desk
                 with translation.override(sub.language):
                     body = notices.text(change, tournament.currency, rules.starts_soon_minutes)
                 payload = {"title": tournament.name, "body": body, "url": reverse("phone", args=[token]), "tag": f"{change.topic}-{pk}"}
