@@ -487,6 +487,9 @@ class HouseRules:
     notify_final_table: bool = _setting(True, _bool(), "ROLE-06", "… the seat at the final table when it is drawn")
     notify_starts_soon: bool = _setting(True, _bool(), "ROLE-06", "… that the event starts in `starts_soon_minutes`")
     starts_soon_minutes: int = _setting(15, _int(1, 240), "ROLE-06", "how many minutes before the start the players registered are told it comes")
+    notify_reg_closes: bool = _setting(
+        True, _bool(), "ROLE-06", "… to the players of the event's series not registered in it, that its late registration closes at the end of this level"
+    )
     notify_break_ends: bool = _setting(True, _bool(), "ROLE-06", "… that the break ends in 2 minutes")
     notify_announcement: bool = _setting(True, _bool(), "ROLE-06", "… the director's announcements to the event's players, typed on the clock page")
     notify_in_money: bool = _setting(True, _bool(), "ROLE-06", "… that the player is in the money")

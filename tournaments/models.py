@@ -1072,3 +1072,16 @@ class NoticeMark(models.Model):
     entry = models.OneToOneField(Entry, primary_key=True, related_name="notice_mark", on_delete=models.CASCADE)
     facts = models.JSONField(default=dict, blank=True)
     updated_at = models.DateTimeField(default=timezone.now)
+
+
+class RegistrationNotice(models.Model):
+    """A person told that ``tournament``'s late registration closes at the end of the level being
+    played (he played another event of its series): told once per event, whatever number of
+    changes follow. Deleted with his phones at an erasure."""
+
+    person = models.ForeignKey(Person, related_name="+", on_delete=models.CASCADE)
+    tournament = models.ForeignKey(Tournament, related_name="+", on_delete=models.CASCADE)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["person", "tournament"], name="tournaments_registration_notice_once")]

@@ -17,7 +17,7 @@ from tdmanager.formatting import money
 
 #: Every kind of notice, in the order a phone page offers them; each is a house setting too
 #: (``notify_<kind>``) and the player chooses among those the house sends.
-KINDS = ("seat", "move", "final_table", "starts_soon", "break_ends", "announcement", "in_money", "busted", "bounty", "prize_ready")
+KINDS = ("seat", "move", "final_table", "starts_soon", "reg_closes", "break_ends", "announcement", "in_money", "busted", "bounty", "prize_ready")
 
 #: The kinds' names as a phone page offers them.
 KIND_LABELS = {
@@ -25,6 +25,7 @@ KIND_LABELS = {
     "move": gettext_lazy("A move: my table breaks or is balanced"),
     "final_table": gettext_lazy("The final table drawn"),
     "starts_soon": gettext_lazy("My event starts soon"),
+    "reg_closes": gettext_lazy("Registration closing for an event of a series I played"),
     "break_ends": gettext_lazy("The break ends in 2 minutes"),
     "announcement": gettext_lazy("The director's announcements"),
     "in_money": gettext_lazy("In the money"),
@@ -43,6 +44,7 @@ PACE = {
     "move": (10 * 60, "high"),
     "final_table": (10 * 60, "high"),
     "starts_soon": (15 * 60, "normal"),
+    "reg_closes": (30 * 60, "normal"),
     "break_ends": (2 * 60, "high"),
     "announcement": (3600, "normal"),
     "in_money": (2 * 3600, "normal"),
@@ -141,6 +143,8 @@ def text(change: Change, currency: str, minutes: int = 15) -> str:
     p = change.params
     if change.kind == "starts_soon":
         return ngettext("The event starts in %(minutes)s minute.", "The event starts in %(minutes)s minutes.", minutes) % {"minutes": minutes}
+    if change.kind == "reg_closes":
+        return _("Registration for %(event)s closes at the end of this level.") % {"event": p[0]}
     if change.kind == "announcement":
         return p[0]  # the director's own words, as typed
     if change.kind == "break_ends":

@@ -93,6 +93,12 @@ snapshot_parts = Signal()
 #: (seating answers).
 seat_page_wanted = Signal()
 
+#: ``tournament``, ``people`` (person ids) → ``{person id: entry id}``: those of ``people`` who
+#: played another event of the tournament's series, each with his latest entry there (formats
+#: answers for its leagues and leaderboard series). The players' notices tell them when the
+#: event's late registration closes at the end of the level being played.
+series_players_wanted = Signal()
+
 #: ``entry`` → a dict merged into what the player's phone page shows about that entry alone
 #: (seating: ``seat`` and the ``move`` to make; payouts: the ``prizes`` won and, in a bounty
 #: event, its ``bounty``: on its head, won, collected, to collect).

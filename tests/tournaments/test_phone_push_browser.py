@@ -67,13 +67,25 @@ def test_notify_me_subscribes_this_phone_and_stop_deletes_it(browser_page, make_
     assert page.evaluate("window.__applicationServerKey") == 65  # the installation's public key, decoded
     sub = PushSubscription.objects.get()
     assert sub.endpoint == subscription["endpoint"] and sub.person_id == entry.person_id and sub.language == "en"
-    assert sub.kinds == ["seat", "move", "final_table", "starts_soon", "break_ends", "announcement", "in_money", "busted", "bounty", "prize_ready"]
+    assert sub.kinds == [
+        "seat",
+        "move",
+        "final_table",
+        "starts_soon",
+        "reg_closes",
+        "break_ends",
+        "announcement",
+        "in_money",
+        "busted",
+        "bounty",
+        "prize_ready",
+    ]
 
     with page.expect_response(lambda r: r.url.endswith("/push/") and r.request.method == "POST") as answer:
         page.get_by_label("A bounty won").uncheck()
     assert answer.value.status == 201
     sub.refresh_from_db()
-    assert sub.kinds == ["seat", "move", "final_table", "starts_soon", "break_ends", "announcement", "in_money", "busted", "prize_ready"]
+    assert sub.kinds == ["seat", "move", "final_table", "starts_soon", "reg_closes", "break_ends", "announcement", "in_money", "busted", "prize_ready"]
     assert problems(page, "phone page, notices on") == []
 
     page.get_by_role("button", name="Stop notices").click()

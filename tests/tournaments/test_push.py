@@ -11,7 +11,7 @@ from seating import services as seating
 from seating.selectors import seat_of
 from tdmanager.celery import app as celery_app
 from tournaments import tasks
-from tournaments.models import Entry, PushSubscription, Tournament
+from tournaments.models import Entry, PushSubscription, RegistrationNotice, Tournament
 from tournaments.services import clockctl, lifecycle, privacy
 
 from ..pushservice import Phone, PushService, vapid_claims
@@ -254,8 +254,9 @@ def test_an_erasure_deletes_the_phones_and_the_export_lists_them(make_tournament
     assert [s["endpoint"] for s in data["push_subscriptions"]] == [phone.endpoint]
     Entry.objects.filter(pk=entry.pk).update(status=Entry.BUSTED, place=1)
     Tournament.objects.filter(pk=t.pk).update(status=Tournament.FINISHED)
+    RegistrationNotice.objects.create(person=entry.person, tournament=t)  # told once that a series' event closed its registration
     privacy.erase_person(entry.person, "asked to be forgotten", actor=actor)
-    assert not PushSubscription.objects.exists()
+    assert not PushSubscription.objects.exists() and not RegistrationNotice.objects.exists()
 
 
 def test_the_phones_are_forgotten_a_set_time_after_the_last_event(make_tournament, service, settings):
@@ -383,3 +384,43 @@ def test_a_prize_is_told_ready_at_the_desk_once_the_ranking_is_signed_off(
     assert message.headers["urgency"] == "normal" and message.headers["topic"] == f"prize_ready-{bruno.pk}"
     tasks.tell_players(t.pk)
     assert len(service.received) == 3  # told once
+
+
+def test_the_series_players_hear_that_registration_closes_at_the_end_of_this_level(make_tournament, service, worker, actor, cashier_actor):
+    from tournaments.formats.services import series
+    from tournaments.services import cashier
+
+    from .helpers import item_index_of_level, run_clock_at
+
+    league = series.create_series(name="Spring league", scoring="LINEAR", cycle_length=None, actor=actor)
+    monday = tournament_of(make_tournament, 3)
+    series.attach(league, monday, actor=actor)
+    anna, bruno, carlo = monday.entries.order_by("number")
+    elsewhere = tournament_of(make_tournament, 1)  # in no series
+    dario = elsewhere.entries.get()
+    friday = make_tournament(name="Friday Deepstack", table_size=10, late_reg_closes_after_level=4)
+    series.attach(league, friday, actor=actor)
+    (elena, *_rest) = add_entries(friday, 3)  # she plays this one alone: the series' other events are not hers
+    cashier.register(friday, carlo.person, method="CARD", actor=cashier_actor)  # he plays it: nothing to tell him
+    phones = {e: Phone(service, f"/ok/{i}") for i, e in enumerate((anna, bruno, carlo, dario, elena))}
+    for entry, language in ((anna, "it"), (bruno, "en"), (carlo, "it"), (dario, "en"), (elena, "en")):
+        assert subscribe(entry, phones[entry], language).status_code == 201
+    lifecycle.start(friday, actor=actor, prestart_report_sent=True)
+    seating.record_bust(friday, [elena], actor=actor)
+    run_clock_at(friday, item_index_of_level(friday, 3))
+    tasks.tell_players(friday.pk)
+    told = lambda entry: [phones[entry].read(m)["body"] for m in service.to(phones[entry].path)]  # noqa: E731
+    assert told(anna) == told(bruno) == told(dario) == []  # level 3: registration stays open after it
+    run_clock_at(friday, item_index_of_level(friday, 4))
+    tasks.tell_players(friday.pk)
+    service.wait_for(2)
+    assert told(anna) == ["Le iscrizioni a Friday Deepstack chiudono alla fine di questo livello."]
+    assert told(bruno) == ["Registration for Friday Deepstack closes at the end of this level."]
+    assert told(dario) == [] and not any("Friday" in text for text in told(carlo) + told(elena))
+    notice = phones[anna].read(service.to(phones[anna].path)[0])
+    assert notice["title"] == "Friday Deepstack" and notice["url"] == f"/p/{anna.phone_token}/"  # his own page of the event he played
+    message = service.to(phones[bruno].path)[0]
+    assert message.headers["urgency"] == "normal" and message.headers["topic"] == f"reg_closes-{friday.pk}"
+    received = len(service.received)
+    tasks.tell_players(friday.pk)
+    assert len(service.received) == received  # told once

@@ -73,6 +73,11 @@ def person_data_wanted(sender, person, **kwargs):
     return {"league_past_results": selectors.past_results_of(person.pk)}
 
 
+def series_players_wanted(sender, tournament, people, **kwargs):
+    """The players of the tournament's series among ``people`` (the players' notices)."""
+    return selectors.series_players(tournament, people) or None
+
+
 REPLAYERS = {
     Action.FORMATS_BRACKET_DRAWN: headsup.replay_bracket,
     Action.FORMATS_TIMED_FINISHED: timed.replay_finish,  # equal stacks ranked by a draw
@@ -95,6 +100,7 @@ def connect():
     signals.person_changed.connect(person_changed, dispatch_uid="formats.person_changed")
     signals.person_data_wanted.connect(person_data_wanted, dispatch_uid="formats.person_data_wanted")
     signals.page_links.connect(page_links, dispatch_uid="formats.page_links")
+    signals.series_players_wanted.connect(series_players_wanted, dispatch_uid="formats.series_players_wanted")
     signals.display_wanted.connect(display_wanted, dispatch_uid="formats.display_wanted")
     signals.place_spans_pending.connect(place_spans_pending, dispatch_uid="formats.place_spans_pending")
     signals.sit_and_go_place_paid.connect(sitandgo.start_sit_and_go_when_full, dispatch_uid="formats.sit_and_go_start")

@@ -245,6 +245,23 @@ def series_of_person(person_id: int) -> list[int]:
     return sorted(set(played) | set(past))
 
 
+def series_players(tournament, people) -> dict[int, int]:
+    """``{person id: entry id}``: those of ``people`` who played another event of the
+    tournament's series (an entry not cancelled), each with his latest entry there; empty when
+    the tournament is in no series."""
+    link = SeriesTournament.objects.filter(tournament=tournament).values_list("series_id", flat=True).first()
+    if link is None or not people:
+        return {}
+    rows = (
+        Entry.objects.filter(person_id__in=people, tournament__series_link__series_id=link)
+        .exclude(tournament=tournament)
+        .exclude(status=Entry.CANCELLED)
+        .order_by("tournament__start_at", "pk")
+        .values_list("person_id", "pk")
+    )
+    return dict(rows)  # the latest entry of each person last
+
+
 # The lobby's leaderboard page is public: built once per change and language, then served from
 # the cache (no database read per viewer). The services bump the version when points change.
 LEADERBOARD_TTL = 300  # a correction or an erasure of a player builds it again at once (receivers.person_changed)

@@ -26,7 +26,7 @@ from tdmanager.transactions import service
 
 from .. import selectors, signals
 from ..actions import Action
-from ..models import ERASED_FIRST_NAME, Entry, LedgerRow, Penalty, Person, PushSubscription, Tournament, TournamentEvent
+from ..models import ERASED_FIRST_NAME, Entry, LedgerRow, Penalty, Person, PushSubscription, RegistrationNotice, Tournament, TournamentEvent
 from . import push, registration
 from .events import SYSTEM, Actor, log_event
 
@@ -223,6 +223,7 @@ def _pseudonymise(person: Person) -> None:
     person.hide_from_lookup = True
     person.save()
     PushSubscription.objects.filter(person=person).delete()  # his phones: personal data, and no more notices
+    RegistrationNotice.objects.filter(person=person).delete()  # what his phones were told of the series' events
     # A payee is the winner's name as registered (payouts refuses any other): the rows that pay
     # him keep their receipts, amounts and his key, and name his pseudonym.
     for row in LedgerRow.objects.filter(Q(person=person) | Q(entry__person=person)).exclude(payee=""):

@@ -23,10 +23,10 @@ from django.utils.translation import gettext as _
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.transactions import service
 
-from .. import notices, push, signals
+from .. import clockview, notices, push, signals
 from ..actions import Action
 from ..house import HouseRules
-from ..models import Entry, NoticeMark, PushKeys, PushSubscription, Tournament
+from ..models import Entry, NoticeMark, PushKeys, PushSubscription, RegistrationNotice, Tournament
 from ..snapshot import build_snapshot
 from .events import Actor, log_event
 from .ledger import lock_tournament
@@ -210,6 +210,12 @@ def tell_players(tournament_id: int) -> list[Message]:
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
         return []
+    return _entry_messages(tournament) + _series_messages(tournament)
+
+
+def _entry_messages(tournament: Tournament) -> list[Message]:
+    """What the subscribed players of ``tournament`` are told about their own entries."""
+    tournament_id = tournament.pk
     rows = list(
         Entry.objects.filter(tournament_id=tournament_id, person__push_subscriptions__isnull=False)
         .exclude(status=Entry.CANCELLED)
@@ -244,6 +250,49 @@ def tell_players(tournament_id: int) -> list[Message]:
                     body = notices.text(change, tournament.currency, rules.starts_soon_minutes)
                 payload = {"title": tournament.name, "body": body, "url": reverse("phone", args=[token]), "tag": f"{change.topic}-{pk}"}
                 out.append(Message(sub.pk, payload, ttl, urgency, f"{change.topic}-{pk}", change.kind))
+    return out
+
+
+def closes_this_level(tournament: Tournament, rules: HouseRules | None = None) -> bool:
+    """The event's late registration is open and closes at the end of the level on the clock."""
+    if tournament.status != Tournament.RUNNING or not clockview.late_registration_open(tournament):
+        return False
+    level = (rules or HouseRules.of(tournament)).late_registration_level(tournament)
+    return clockview.level_now(tournament) == level
+
+
+def _series_messages(tournament: Tournament) -> list[Message]:
+    """While ``tournament``'s late registration closes at the end of the level being played, the
+    subscribed players of another event of its series who are not playing this one are told so,
+    once (``RegistrationNotice``). The notice names the event, public on its lobby screens, and
+    opens the player's own page of the event he played."""
+    rules = HouseRules.of(tournament)
+    if not rules.notifies("reg_closes") or not closes_this_level(tournament, rules):
+        return []
+    playing = Entry.objects.filter(tournament=tournament, status__in=(Entry.ACTIVE, Entry.RESERVED)).values("person_id")
+    told = RegistrationNotice.objects.filter(tournament=tournament).values("person_id")
+    people = set(PushSubscription.objects.exclude(person_id__in=playing).exclude(person_id__in=told).values_list("person_id", flat=True))
+    if not people:
+        return []
+    played: dict[int, int] = {}
+    for answer in signals.ask(signals.series_players_wanted, tournament=tournament, people=people):
+        played.update(answer)
+    if not played:
+        return []
+    # another worker telling the same change at once fails here (the task leaves it to that one)
+    RegistrationNotice.objects.bulk_create([RegistrationNotice(person_id=person, tournament=tournament) for person in played])
+    tokens = dict(Entry.objects.filter(pk__in=played.values()).values_list("pk", "phone_token"))
+    change = notices.Change("reg_closes", (tournament.name,))
+    ttl, urgency = notices.PACE["reg_closes"]
+    topic = f"reg_closes-{tournament.pk}"
+    out = []
+    for sub in PushSubscription.objects.filter(person_id__in=played).order_by("pk"):
+        if "reg_closes" not in sub.kinds:
+            continue
+        with translation.override(sub.language):
+            body = notices.text(change, tournament.currency)
+        payload = {"title": tournament.name, "body": body, "url": reverse("phone", args=[tokens[played[sub.person_id]]]), "tag": topic}
+        out.append(Message(sub.pk, payload, ttl, urgency, topic, "reg_closes"))
     return out
 
 
