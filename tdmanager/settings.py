@@ -376,6 +376,9 @@ TDM_PUSH_CONTACT = os.getenv("TDM_PUSH_CONTACT", "mailto:admin@localhost")
 TDM_PUSH_TASKS = envbool("TDM_PUSH_TASKS", "True")
 # Times a notice is tried again after no answer, a 429 or a 5xx (waits of 5, 10, 20 … seconds).
 TDM_PUSH_RETRIES = max(0, envint("TDM_PUSH_RETRIES", 5))
+# Notices a worker's task sends one after the other to one push service (a task per message
+# cost more than the message; docs/benchmarks.md, push).
+TDM_PUSH_BATCH = max(1, envint("TDM_PUSH_BATCH", 50))
 
 # --- Auth, i18n ------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

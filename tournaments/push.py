@@ -12,8 +12,12 @@ it gives up after ``TDM_PUSH_TIMEOUT`` seconds.
 
 import base64
 import binascii
+import functools
 import ipaddress
 import json
+import os
+import threading
+import time
 from urllib.parse import urlsplit
 
 import requests
@@ -21,7 +25,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
 from py_vapid import Vapid
-from pywebpush import WebPushException, webpush
+from pywebpush import WebPusher
 
 #: Message lifetimes and urgency by how soon the news goes stale (RFC 8030 5.2, 5.3): a seat or
 #: a move is worth nothing once the player has walked over; a notice about the event, hours.
@@ -135,30 +139,61 @@ class Sent:
         return self.status == 0 or self.status == 429 or self.status >= 500
 
 
+#: RFC 8292: a VAPID token is good until its ``exp`` (at most 24 hours; 12 here) for every
+#: message to one push service: signed once per origin and reused until an hour before it ends.
+VAPID_LIFETIME = 12 * 3600
+VAPID_RENEW_BEFORE = 3600
+
+
+@functools.lru_cache(maxsize=4)
+def _vapid(private_pem: str) -> Vapid:
+    return Vapid.from_pem(private_pem.encode())
+
+
+_signed: dict[tuple[str, str, str], tuple[float, dict]] = {}  # (key, origin, contact) -> (exp, headers)
+_local = threading.local()
+
+
+def vapid_headers(private_pem: str, origin: str) -> dict:
+    """The ``Authorization`` header for messages to ``origin`` (RFC 8292), signed once per
+    origin and process and reused while it is good."""
+    key = (private_pem, origin, settings.TDM_PUSH_CONTACT)
+    now = time.time()
+    held = _signed.get(key)
+    if held is None or held[0] - VAPID_RENEW_BEFORE < now:
+        exp = int(now) + VAPID_LIFETIME
+        held = (exp, _vapid(private_pem).sign({"sub": settings.TDM_PUSH_CONTACT, "aud": origin, "exp": exp}))
+        _signed[key] = held
+    return held[1]
+
+
+def _session() -> requests.Session:
+    """This thread's session: its connections to the push services are kept open between
+    messages (one TLS handshake per push service, not one per message). A forked worker process
+    makes its own."""
+    session = getattr(_local, "session", None)
+    if session is None or getattr(_local, "pid", None) != os.getpid():
+        session = _local.session = _NoRedirects()
+        _local.pid = os.getpid()
+    return session
+
+
 def send(subscription: dict, message: dict, *, private_pem: str, ttl: int, urgency: str, topic: str) -> Sent:
     """POST ``message`` (JSON, encrypted for the subscription's keys) to its endpoint, signed
     with the installation's key for the endpoint's origin. Never raises for what the push
     service answers or fails to: the caller reads ``Sent``."""
-    if not endpoint_allowed(subscription.get("endpoint")):
+    endpoint = subscription.get("endpoint")
+    if not endpoint_allowed(endpoint):
         return Sent(400)  # the allow-list changed since it subscribed: nothing is sent there
+    parts = urlsplit(endpoint)
     body = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    headers = {**vapid_headers(private_pem, f"{parts.scheme}://{parts.netloc}"), "Urgency": urgency, "Topic": topic}
     try:
-        with _NoRedirects() as session:
-            response = webpush(
-                subscription,
-                body,
-                vapid_private_key=Vapid.from_pem(private_pem.encode()),
-                vapid_claims={"sub": settings.TDM_PUSH_CONTACT},
-                ttl=ttl,
-                headers={"Urgency": urgency, "Topic": topic},
-                timeout=settings.TDM_PUSH_TIMEOUT,
-                requests_session=session,
-            )
-    except WebPushException as exc:
-        response = exc.response
-        if response is None:
-            return Sent(0)
+        response = WebPusher(subscription, requests_session=_session()).send(
+            body, headers, ttl=ttl, content_encoding="aes128gcm", timeout=settings.TDM_PUSH_TIMEOUT
+        )
     except requests.RequestException:
+        _local.session = None  # a connection in doubt: the next message opens a new one
         return Sent(0)
     retry = response.headers.get("Retry-After", "")
     return Sent(response.status_code, int(retry) if retry.isdigit() else None)

@@ -76,8 +76,8 @@ def start_waiting_events():
 @shared_task(ignore_result=True)
 def tell_players(tournament_id: int):
     """After a change of the tournament (``services.events.tell_players_later``): work out what
-    each subscribed player is told, then send each message as a task of its own, so a push
-    service that hangs or refuses holds up no other phone."""
+    each subscribed player is told, then send the messages in batches, each a task to one push
+    service (``send_notices``), so a push service that hangs or refuses holds up no other's."""
     client = realtime.redis_client()
     if client is not None:
         client.delete(tell_key(tournament_id))
@@ -85,18 +85,32 @@ def tell_players(tournament_id: int):
         messages = push.tell_players(tournament_id)
     except IntegrityError:  # another worker marked the same entries first: it tells them
         return
-    for m in messages:
-        send_notice.apply_async(args=(m.subscription, m.payload, m.ttl, m.urgency, m.topic), expires=m.ttl)
+    for batch in push.batches(messages, settings.TDM_PUSH_BATCH):
+        send_notices.apply_async(args=([(m.subscription, m.payload, m.ttl, m.urgency, m.topic) for m in batch],), expires=min(m.ttl for m in batch))
+
+
+@shared_task(ignore_result=True)
+def send_notices(messages: list):
+    """A batch of notices to one push service, sent one after the other on one connection
+    (a task per message cost the worker more than the message). One the push service did not
+    take (no answer in time, 429 or 5xx) goes on as a task of its own (``send_notice``), tried
+    again later."""
+    for m, sent in push.send_many([push.Message(*args) for args in messages]):
+        if sent.worth_retrying and settings.TDM_PUSH_RETRIES > 0:
+            wait = sent.retry_after if sent.retry_after is not None else 5
+            args = (m.subscription, m.payload, m.ttl, m.urgency, m.topic)
+            send_notice.apply_async(args=args, kwargs={"tried": 1}, countdown=min(wait, 600), expires=m.ttl)
 
 
 @shared_task(bind=True, ignore_result=True)
-def send_notice(self, subscription: int, payload: dict, ttl: int, urgency: str, topic: str):
-    """One notice to one phone. No answer in time, 429 or 5xx: tried again later, each wait
-    longer (the push service's Retry-After when it gives one), at most ``TDM_PUSH_RETRIES``
-    times; 404/410: the subscription is deleted."""
+def send_notice(self, subscription: int, payload: dict, ttl: int, urgency: str, topic: str, tried: int = 0):
+    """One notice to one phone (``tried``: times it was sent already, in a batch). No answer in
+    time, 429 or 5xx: tried again later, each wait longer (the push service's Retry-After when it
+    gives one), at most ``TDM_PUSH_RETRIES`` times in all; 404/410: the subscription is deleted."""
     sent = push.send(push.Message(subscription, payload, ttl, urgency, topic))
-    if sent is not None and sent.worth_retrying and self.request.retries < settings.TDM_PUSH_RETRIES:
-        wait = sent.retry_after if sent.retry_after is not None else 5 * 2**self.request.retries
+    tries = tried + self.request.retries
+    if sent is not None and sent.worth_retrying and tries < settings.TDM_PUSH_RETRIES:
+        wait = sent.retry_after if sent.retry_after is not None else 5 * 2**tries
         raise self.retry(countdown=min(wait, 600))
 
 

@@ -13,6 +13,7 @@ and kept in the database (its backup carries them).
 import logging
 from dataclasses import dataclass
 from datetime import timedelta
+from urllib.parse import urlsplit
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
@@ -320,6 +321,48 @@ def send(message: Message) -> push.Sent | None:
     elif sent.gone:
         forget_gone(message.subscription)
     return sent
+
+
+def send_many(messages: list[Message]) -> list[tuple[Message, push.Sent]]:
+    """Send ``messages`` one after the other (the worker's batch, all to one push service): the
+    subscriptions read in one query, the deliveries noted in one; a subscription the push
+    service calls gone is deleted. A message whose subscription is gone already is left out."""
+    subs = {row["pk"]: row for row in PushSubscription.objects.filter(pk__in={m.subscription for m in messages}).values("pk", "endpoint", "p256dh", "auth")}
+    if not subs:
+        return []
+    private = installation_keys().private_key
+    out, delivered = [], []
+    for message in messages:
+        sub = subs.get(message.subscription)
+        if sub is None:
+            continue
+        info = {"endpoint": sub["endpoint"], "keys": {"p256dh": sub["p256dh"], "auth": sub["auth"]}}
+        sent = push.send(info, message.payload, private_pem=private, ttl=message.ttl, urgency=message.urgency, topic=message.topic)
+        if sent.delivered:
+            delivered.append(message.subscription)
+        elif sent.gone:
+            forget_gone(message.subscription)
+            subs.pop(message.subscription)
+        out.append((message, sent))
+    if delivered:
+        PushSubscription.objects.filter(pk__in=delivered).update(last_success_at=timezone.now())
+    return out
+
+
+def origin_of(endpoint: str) -> str:
+    parts = urlsplit(endpoint)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def batches(messages: list[Message], size: int) -> list[list[Message]]:
+    """``messages`` in batches of at most ``size``, each to one push service (read side): a
+    push service that hangs or refuses holds up only its own batches, never another's."""
+    endpoints = dict(PushSubscription.objects.filter(pk__in={m.subscription for m in messages}).values_list("pk", "endpoint"))
+    by_origin: dict[str, list[Message]] = {}
+    for m in messages:
+        if m.subscription in endpoints:
+            by_origin.setdefault(origin_of(endpoints[m.subscription]), []).append(m)
+    return [group[i : i + size] for group in by_origin.values() for i in range(0, len(group), size)]
 
 
 @service

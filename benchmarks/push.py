@@ -1,0 +1,255 @@
+"""The players' notices at scale: the product as deployed (``manage.py serve``: uvicorn, a Celery
+worker with beat, Redis) sending Web Push to a push service of the benchmark's own on loopback.
+
+    python benchmarks/push.py                            # PostgreSQL database tdm_bench_push on 127.0.0.1 (created anew)
+    python benchmarks/push.py --database sqlite          # the embedded SQLite default
+    python benchmarks/push.py --players 300 --phones 1000   # a quick run
+
+Setup (not timed, through the models and services in this process): an event of ``--players``
+(1,000) playing at 9-max, its seats drawn, and an event of ``--phones`` (5,000) registered and
+starting in two hours; every player of both has a phone subscribed to every kind (its own
+endpoint on the push service; one key pair for all: the push service does not read them, and
+the server encrypts each message with them all the same), and what the pages show now is what
+they have been told (``push.tell_players`` once, as a subscription does).
+
+Then, with the server up and its worker answering (a warm-up announcement reaches its phone):
+
+1. **A table break.** The floor busts one player of the big event through the API
+   (``POST …/busts/``); a table breaks. Timed from the request to the moment the push service
+   has a message for every player moved by the break (the bust's answer, the commit, the change
+   notice, the worker's ``tell_players``, one ``send_notice`` per phone). Target: 2 s.
+2. **"The event starts in 15 minutes."** The registered event's start is moved, in the database alone
+   (no change notice: time alone brings it into the house's 15 minutes, as in the room), to 15
+   minutes and 2 s from now; beat's ``tell_timed_players`` (every 30 s) finds it. Timed from the
+   moment it is due to the last of the phones' messages. Target: within a minute, beat's wait
+   included. Printed: pushes a second (first to last message) and CPU per push (the product's
+   processes, web, worker, beat and the embedded Redis, and the database server apart).
+
+A sample of each phase's messages is decrypted as the phone would and printed. The desk's delay
+while the notices go out is not measured here (``benchmarks/festival.py`` measures the desk).
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from datetime import timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import common  # noqa: E402
+
+TABLE_SIZE = 9
+
+
+def make_user(name, role):
+    from django.contrib.auth.models import Group, User
+
+    from tournaments.services.logins import issue_token
+
+    user = User.objects.create_user(name, password="x")
+    user.groups.add(Group.objects.get_or_create(name=role)[0])
+    return user, issue_token(user, device="benchmark")[1]
+
+
+def new_event(name, players, start_in, structure, **kw):
+    """A tournament of ``players`` paid entries (rows written directly: the desk is measured elsewhere)."""
+    from decimal import Decimal
+
+    from django.utils import timezone
+
+    from tournaments.models import Entry, Person, Tournament
+
+    t = Tournament.objects.create(
+        name=name,
+        start_at=timezone.now() + start_in,
+        buy_in=Decimal("100"),
+        fee=Decimal("10"),
+        starting_stack=30000,
+        table_size=TABLE_SIZE,
+        structure=structure,
+        status=Tournament.REGISTERING,
+        min_players=2,
+        **kw,
+    )
+    people = Person.objects.bulk_create(
+        Person(first_name=f"P{i}", last_name=f"{name.split()[0]}{i}", search_text=f"p{i} {name.lower()}{i}") for i in range(players)
+    )
+    Entry.objects.bulk_create(Entry(tournament=t, person=p, number=i + 1, status=Entry.ACTIVE, chips=t.starting_stack) for i, p in enumerate(people))
+    return t
+
+
+def subscribe_all(t, service, keys):
+    """A phone per player of ``t``, every kind, Italian and English by turns; then what the
+    pages show now is marked as told (what a subscription does, once for the field)."""
+    from tournaments import notices
+    from tournaments.models import PushSubscription
+    from tournaments.services import push
+
+    rows = list(t.entries.order_by("number").values_list("pk", "person_id"))
+    PushSubscription.objects.bulk_create(
+        PushSubscription(
+            person_id=person,
+            endpoint=f"{service.origin}/ok/{t.pk}/{pk}",
+            p256dh=keys["p256dh"],
+            auth=keys["auth"],
+            kinds=list(notices.KINDS),
+            language="it" if i % 2 == 0 else "en",
+        )
+        for i, (pk, person) in enumerate(rows)
+    )
+    push.tell_players(t.pk)
+    return {pk: f"/ok/{t.pk}/{pk}" for pk, _person in rows}
+
+
+def wait_for_paths(service, paths, deadline):
+    """Wait until the push service has a message for each of ``paths``; the perf_counter time
+    when it had the last one, and each path's first message."""
+    wanted = set(paths)
+    first = {}
+    seen = 0
+    end = time.monotonic() + deadline
+    with service.lock:
+        while True:
+            for r in service.received[seen:]:
+                if r.path in wanted and r.path not in first:
+                    first[r.path] = (time.perf_counter(), r)
+            seen = len(service.received)
+            if len(first) == len(wanted):
+                return time.perf_counter(), first
+            left = end - time.monotonic()
+            if left <= 0:
+                raise SystemExit(f"the push service had {len(first)} of {len(wanted)} phones' messages after {deadline} s")
+            service.lock.wait(min(left, 0.5))
+
+
+def wait_until_up(base, proc):
+    import httpx
+
+    for _ in range(1200):
+        if proc.poll() is not None:
+            raise SystemExit(f"the server exited with {proc.returncode}")
+        try:
+            if httpx.get(base + "/login/", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.1)
+    raise SystemExit("the server did not answer")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--port", type=int, default=8797)
+    ap.add_argument("--database", default=os.getenv("DATABASE_URL"))
+    ap.add_argument("--players", type=int, default=1000, help="the event whose table breaks")
+    ap.add_argument("--phones", type=int, default=5000, help="the event that starts soon: its players' phones")
+    args = ap.parse_args()
+
+    import json
+
+    import http_ece
+
+    from tests.pushservice import PushService, browser_keys  # the tests' own push service
+
+    def read(message):
+        """The notice's text, decrypted as the phone's browser would."""
+        return json.loads(http_ece.decrypt(message.body, private_key=key, auth_secret=auth, version="aes128gcm"))["body"]
+
+    os.environ["TDM_PUSH_ENDPOINTS"] = "127.0.0.1"  # the loopback push service, plain http (the server's processes inherit it)
+    common.prepare_database(args.database, "tdm_bench_push")
+    from django.db import connection
+    from django.utils import timezone
+
+    from seating.models import PendingMove
+    from tournaments.models import Tournament
+    from tournaments.services import lifecycle, push
+    from tournaments.services.events import Actor
+    from tournaments.services.structures import ensure_builtin_structures
+
+    engine = connection.vendor
+    service = PushService()
+    key, auth, keys = browser_keys()
+    director, director_token = make_user("bench-director", "director")
+    structure = next(s for s in ensure_builtin_structures() if s.name.startswith("Regular"))
+    t0 = time.perf_counter()
+    big = new_event("Big Sunday", args.players, timedelta(minutes=5), structure)
+    lifecycle.start(big, actor=Actor(user=director), prestart_report_sent=True)
+    soon = new_event("Soon Monday", args.phones, timedelta(hours=2), structure)
+    warm = new_event("Warm Up", 2, timedelta(hours=3), structure)
+    push.installation_keys()
+    big_paths = subscribe_all(big, service, keys)
+    soon_paths = subscribe_all(soon, service, keys)
+    warm_paths = subscribe_all(warm, service, keys)
+    print(f"setup: {args.players} players seated, {args.phones} registered, {args.players + args.phones + 2} phones in {time.perf_counter() - t0:.0f} s")
+    connection.close()
+
+    server = subprocess.Popen(
+        [sys.executable, "manage.py", "serve", "--host", "127.0.0.1", "--port", str(args.port)],
+        cwd=ROOT,
+        env=dict(os.environ),
+        stdout=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{args.port}"
+    try:
+        wait_until_up(base, server)
+        api = common.Client(base, headers={"Authorization": f"Token {director_token}"})
+        # The worker is up when a director's announcement reaches the warm-up event's phone.
+        r = api.post(f"/api/v1/tournaments/{warm.pk}/clock/tell-players/", json={"text": "warm up"})
+        if r.status_code != 200:
+            raise SystemExit(f"the announcement was refused: {r.status_code} {r.text[:300]}")
+        wait_for_paths(service, list(warm_paths.values())[:1], 180)
+        print(f"database: {engine}; server: manage.py serve (uvicorn, a Celery worker of 2 processes with beat, embedded Redis)")
+
+        # 1. A table break in the big event.
+        victim = big.entries.order_by("number").values_list("pk", flat=True)[args.players // 2]
+        cpu0, db0, sent0 = common.tree_cpu(server.pid), common.service_cpu(server.pid), len(service.received)
+        start = time.perf_counter()
+        r = api.post(f"/api/v1/tournaments/{big.pk}/busts/", json={"entries": [{"entry": victim}]})
+        answered = time.perf_counter()
+        if r.status_code not in (200, 201):
+            raise SystemExit(f"the bust was refused: {r.status_code} {r.text[:300]}")
+        moved = list(PendingMove.objects.filter(tournament=big, status=PendingMove.PROPOSED, kind="BREAK").values_list("entry_id", flat=True))
+        if not moved:
+            raise SystemExit("no table broke: the field does not fit one table fewer")
+        done, first = wait_for_paths(service, [big_paths[pk] for pk in moved], 60)
+        sent = len(service.received) - sent0
+        cpu, db = common.tree_cpu(server.pid) - cpu0, common.service_cpu(server.pid) - db0
+        body = read(first[big_paths[moved[0]]][1])
+        print(
+            f"table break: {len(moved)} players moved, every one told {done - start:.2f} s after the bust was sent "
+            f"(its answer {answered - start:.2f} s; target 2 s); e.g. «{body}»"
+        )
+        print(f"  {sent} pushes meanwhile; CPU {cpu:.2f} s in the product's processes, {db:.2f} s in the database server")
+
+        # 2. The event of 5,000 starts in 15 minutes: time alone brings it there, beat finds it.
+        connection.close()
+        cpu0, db0, sent0 = common.tree_cpu(server.pid), common.service_cpu(server.pid), len(service.received)
+        Tournament.objects.filter(pk=soon.pk).update(start_at=timezone.now() + timedelta(minutes=15, seconds=2))
+        due = time.perf_counter() + 2
+        done, first = wait_for_paths(service, list(soon_paths.values()), 300)
+        sent = len(service.received) - sent0
+        cpu, db = common.tree_cpu(server.pid) - cpu0, common.service_cpu(server.pid) - db0
+        arrivals = sorted(at for at, _r in first.values())
+        spread = arrivals[-1] - arrivals[0]
+        body = read(first[soon_paths[next(iter(soon_paths))]][1])
+        print(
+            f"starts in 15 minutes: {len(first)} phones told, the last {done - due:.1f} s after it was due "
+            f"(the first {arrivals[0] - due:.1f} s: beat looks every 30 s; target 60 s); e.g. «{body}»"
+        )
+        print(
+            f"  {len(first) / spread if spread > 0 else float('inf'):.0f} pushes/s (first to last message); "
+            f"CPU per push {1000 * cpu / max(1, sent):.1f} ms in the product's processes, {1000 * db / max(1, sent):.1f} ms in the database server "
+            f"({sent} pushes in the phase)"
+        )
+    finally:
+        common.stop(server)
+        service.close()
+
+
+if __name__ == "__main__":
+    main()
