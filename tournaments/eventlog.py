@@ -466,6 +466,9 @@ def entry_refs(payload) -> set[int]:
     for e in override.get("eliminators") or [] if isinstance(override, Mapping) else []:
         if isinstance(e, Mapping) and isinstance(e.get("entry"), int):
             refs.add(e["entry"])
+    for e in payload.get("eliminators_moved") or [] if isinstance(payload.get("eliminators_moved"), list) else []:
+        if isinstance(e, Mapping) and isinstance(e.get("entry"), int):
+            refs.add(e["entry"])
     return refs
 
 
@@ -479,6 +482,8 @@ def _busts(busts, entries) -> str:
         if not isinstance(b, Mapping):
             continue
         part = gettext("%(who)s (table %(table)s seat %(seat)s)") % {"who": _entry(b.get("entry"), entries), "table": b.get("table"), "seat": b.get("seat")}
+        if isinstance(b.get("tapped_table"), int):  # queued offline at the table he sat at then, moved since
+            part += " " + gettext("(tapped at table %(tapped)s, before a move)") % {"tapped": b["tapped_table"]}
         if b.get("place"):
             part += " — " + gettext("place %(place)s") % {"place": b["place"]}
         parts.append(part)
@@ -495,6 +500,20 @@ def _override(override, entries) -> str:
         "who": ", ".join(who),
         "reason": override.get("reason", ""),
     }
+
+
+def _eliminators_moved(moved, entries) -> str:
+    """ "; eliminator … at table 4 when it was tapped, moved since": a bust a tablet queued
+    offline whose eliminators the server had moved before it arrived; "" for any other."""
+    if not isinstance(moved, list):
+        return ""
+    parts = [
+        gettext("eliminator %(who)s at table %(tapped)s when it was tapped, moved since")
+        % {"who": _entry(e.get("entry"), entries), "tapped": e.get("tapped_table")}
+        for e in moved
+        if isinstance(e, Mapping)
+    ]
+    return "; " + ", ".join(parts) if parts else ""
 
 
 def _person_changes(fields: str, changes) -> str:
@@ -575,7 +594,7 @@ def _context(action: str, p: Mapping, *, actor: str, currency: str, entries: Map
         ctx["fields"] = _person_changes(p["fields"], p.get("changes"))
     if "busts" in p:
         ctx["busts"] = _busts(p["busts"], entries)
-    ctx["override_suffix"] = _override(p.get("eliminator_override"), entries)
+    ctx["override_suffix"] = _override(p.get("eliminator_override"), entries) + _eliminators_moved(p.get("eliminators_moved"), entries)
     if isinstance(p.get("moves"), list):
         ctx["moves_count"] = fmt_num(len(p["moves"]))
     if action == A.SEATING_DRAW_INITIAL and isinstance(p.get("predrawn"), list):

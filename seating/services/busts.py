@@ -11,11 +11,11 @@ from tdmanager.errors import ValidationFailed
 from tdmanager.roles import user_roles
 from tdmanager.transactions import service
 from tournaments.actions import Action
-from tournaments.models import Clock, Entry, Person, Tournament
+from tournaments.models import Clock, Entry, Person, Tournament, TournamentEvent
 from tournaments.services import checks
 
 from .. import engine, signals, sql
-from ..models import Bust, PendingMove
+from ..models import Bust, PendingMove, Seat
 from . import dealers
 from .later import undo_first
 from .plan import SeatingActionError, engine_errors, house, remove_players, restore, settle
@@ -113,6 +113,7 @@ def record_bust(
         # FMT-12: a match is won game by game; its loser is out with the place of his round.
         raise SeatingActionError("heads_up_match", _("A heads-up event is played match by match: record the games in the bracket, its loser is out by itself."))
     where = {}
+    tapped_table = {}  # entry → the table a queued bust was tapped at, which he has left since
     for entry_id in ids:
         seat = room.seat_of(entry_id)  # seated in this tournament ⟺ playing in it
         if seat is None:
@@ -123,9 +124,16 @@ def record_bust(
                 raise already_out(t, entry_id, number)
             raise SeatingActionError("not_playing", _("Entry #%(n)s is not playing in this tournament.") % {"n": number})
         if table is not None and seat[0] != table:
-            raise SeatingActionError("not_at_table", _("This player sits at table %(t)s, not %(x)s.") % {"t": seat[0], "x": table}, field="table")
+            # A bust a tablet queued offline, tapped at the table he sat at then: the server has
+            # moved him since (a break, a balancing move made before the queue arrived). The
+            # bust is real; it is recorded from the seat he holds now, which it frees.
+            if actor.tapped_at is None or table_at(t, entry_id, actor.tapped_at, seat) != table:
+                raise SeatingActionError("not_at_table", _("This player sits at table %(t)s, not %(x)s.") % {"t": seat[0], "x": table}, field="table")
+            tapped_table[entry_id] = table
         where[entry_id] = seat
-    elsewhere = _eliminators_elsewhere(t, room, where, eliminators) if eliminators and house(t).bounty != "NONE" else []
+    elsewhere = _eliminators_elsewhere(t, room, where, eliminators, tapped_table, actor.tapped_at) if eliminators and house(t).bounty != "NONE" else []
+    moved_eliminators = [e for e in elsewhere if e.get("tapped_table") is not None]
+    elsewhere = [e for e in elsewhere if e.get("tapped_table") is None]
     if elsewhere and not override_reason:
         first = elsewhere[0]
         raise SeatingActionError(
@@ -137,7 +145,7 @@ def record_bust(
             % {"e": first["number"], "x": first["out_table"], "n": first["out_number"]},
             field="eliminators",
         )
-    if same_hand and len({w[0] for w in where.values()}) > 1:
+    if same_hand and len({tapped_table.get(e, w[0]) for e, w in where.items()}) > 1:  # one table when the hand was played
         raise ValidationFailed("same_hand_one_table", _("Players out on the same hand must be at one table."))
     if simultaneous and (same_hand or len(ids) < 2):
         raise ValidationFailed(
@@ -203,6 +211,8 @@ def record_bust(
                 "place": b.place,
                 "shared_with": b.shared_with,
                 "starting_stack": b.starting_stack,
+                # tapped offline at the table he sat at then, left since: the reports say so
+                **({"tapped_table": tapped_table[b.entry_id]} if b.entry_id in tapped_table else {}),
             }
             for b in rows
         ],
@@ -217,6 +227,8 @@ def record_bust(
             "reason": override_reason[:200],
             "eliminators": [{k: e[k] for k in ("entry", "table", "out", "out_table")} for e in elsewhere],
         }
+    if moved_eliminators:  # eliminators who sat at the table at the tap and have been moved since
+        payload["eliminators_moved"] = [{k: e[k] for k in ("entry", "table", "out", "out_table", "tapped_table")} for e in moved_eliminators]
     if changed_earlier:
         payload["places_changed"] = [{"entry": b.entry_id, "place": b.place, "shared_with": b.shared_with} for b in changed_earlier]
     if winner is not None:
@@ -256,17 +268,28 @@ def _eliminators(value) -> list[dict]:
     return out
 
 
-def _eliminators_elsewhere(t, room, where: dict, eliminators: dict) -> list[dict]:
+def _eliminators_elsewhere(t, room, where: dict, eliminators: dict, tapped_table=None, tapped_at=None) -> list[dict]:
     """The named eliminators not seated at the table of the player they knocked out, at the
     moment of the bust (a same-hand group's at their one table, a simultaneous bust's each at
     his own): ``[{"entry", "table" (None: no seat), "out", "out_table", "number", "out_number"}]``.
-    An eliminator with no seat who is not playing is left to payouts, which refuses him."""
+    An eliminator with no seat who is not playing is left to payouts, which refuses him.
+
+    A bust a tablet queued offline (``tapped_at``): an eliminator who sat at the table of the
+    player out when it was tapped (``tapped_table``, or where that player sat then) and has
+    been moved since won the pot all the same; he is listed with ``tapped_table`` set."""
     found = []
     for out, named in eliminators.items():
         for e in named:
             seat = room.seat_of(e["entry"])
             if seat is None or seat[0] != where[out][0]:
                 found.append({"entry": e["entry"], "table": seat[0] if seat else None, "out": out, "out_table": where[out][0]})
+    if tapped_at is not None:
+        for f in found:
+            if f["table"] is None:
+                continue
+            hand_table = (tapped_table or {}).get(f["out"]) or table_at(t, f["out"], tapped_at, where[f["out"]])
+            if hand_table is not None and table_at(t, f["entry"], tapped_at, room.seat_of(f["entry"])) == hand_table:
+                f["tapped_table"] = hand_table
     unseated = {f["entry"] for f in found if f["table"] is None}
     if unseated:
         playing = set(Entry.objects.filter(tournament=t, pk__in=unseated, status=Entry.ACTIVE).values_list("pk", flat=True))
@@ -276,6 +299,28 @@ def _eliminators_elsewhere(t, room, where: dict, eliminators: dict) -> list[dict
         for f in found:
             f["number"], f["out_number"] = numbers.get(f["entry"], f["entry"]), numbers.get(f["out"], f["out"])
     return found
+
+
+def table_at(t, entry_id: int, when, seat: tuple[int, int]) -> int | None:
+    """The table a seated player sat at, at ``when`` (the tap of a queued action); ``seat``: his
+    seat now. His seat row says when he took it: before ``when``, he sat there then. Otherwise
+    every change of the seat map since is in the event log with the tables it touched as they
+    were before it (``before``, the undo source: a break, a balancing move, a move by hand, an
+    undo): the first change from ``when`` on that touched his table shows where he sat until
+    then. None when the log does not say (he sat down without a logged change)."""
+    seated_at = Seat.objects.filter(entry_id=entry_id).values_list("seated_at", flat=True).first()
+    if seated_at is None:
+        return None
+    if seated_at < when:
+        return seat[0]
+    changes = TournamentEvent.objects.filter(tournament=t, created_at__gte=when).order_by("id").values_list("payload", flat=True)
+    # The change that moved him names him, so the reading stops there at the latest; usually
+    # sooner: any bust at his table is a change of it.
+    for payload in changes.iterator(chunk_size=50):
+        for snap in payload.get("before") or () if isinstance(payload, dict) else ():
+            if any(len(s) > 1 and s[1] == entry_id for s in snap.get("seats") or ()):
+                return snap.get("number")
+    return None
 
 
 def next_simultaneous_group(t) -> int:
