@@ -15,6 +15,7 @@ from seating import services as seating
 from seating.models import Bust, PendingMove
 from tests.conftest import make_user
 from tests.payouts.bounty_setup import bounty_event
+from tournaments.eventlog import sentence
 from tournaments.models import Entry, TournamentEvent
 
 from .test_support import arrange, counts, seat_map, started  # noqa: F401 (fixture)
@@ -66,6 +67,8 @@ def test_a_bust_tapped_before_the_break_at_the_old_table_stands_from_the_new_sea
     assert (bust.table_number, bust.place) == (moved_to, 18)
     event = TournamentEvent.objects.filter(tournament=t, action="seating.player.busted").latest("id")
     assert event.payload["busts"][0]["tapped_table"] == 3 and event.payload["tapped_at"] == tapped.isoformat()
+    said = sentence(event.action, event.payload, actor="tab", entries={rossi: "Rossi"})
+    assert f"Rossi (table {moved_to} seat {bust.seat_number}) (tapped at table 3, before a move) — place 18" in said  # the log says so
     r = client.get(f"/api/v1/tournaments/{t.pk}/standings/")
     assert [(s["entry"], s["place"]) for s in r.json()][:2] == [(rossi, 18), (first_out, 19)]
     assert other in seat_map(t).get(1, {}).values() or other in seat_map(t).get(2, {}).values()
@@ -119,10 +122,10 @@ def test_an_eliminator_moved_since_the_tap_wins_the_bounty(make_tournament, make
     t, _entries = bounty_event(make_tournament, make_person, cashier_actor, actor, players=19)
     layout = three_tables(t)
     rossi, bianchi, first_out = layout[3][1], layout[3][2], layout[3][3]
-    stranger = layout[1][1]  # at table 1 all along
     tapped = timezone.now()  # Bianchi knocks Rossi out at table 3; the tablet is offline
     seating.record_bust(t, [{"entry": first_out, "eliminators": [rossi]}], actor=actor, table=3)  # online: table 3 breaks
     assert {table_of(t, rossi), table_of(t, bianchi)} == {1, 2}  # one open seat each: they went apart
+    stranger = layout[table_of(t, bianchi)][1]  # at Bianchi's new table all along, never at Rossi's
     client = tablet()
 
     wrong = send(client, t, {"entries": [{"entry": rossi, "eliminators": [stranger]}], "table": 3}, tapped)
@@ -136,3 +139,5 @@ def test_an_eliminator_moved_since_the_tap_wins_the_bounty(make_tournament, make
         {"entry": bianchi, "table": table_of(t, bianchi), "out": rossi, "out_table": event.payload["busts"][0]["table"], "tapped_table": 3}
     ]
     assert "eliminator_override" not in event.payload
+    said = sentence(event.action, event.payload, actor="tab", entries={rossi: "Rossi", bianchi: "Bianchi"})
+    assert said.endswith("; eliminator Bianchi at table 3 when it was tapped, moved since")
