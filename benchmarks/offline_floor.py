@@ -20,8 +20,9 @@ one request at a time, each waiting for the answer before the next; a 5xx or
 ``request_in_progress`` waits 5 s (the queue's retry) and is sent again with the same key.
 Printed: the drain (from the reconnection to the last tablet's last answer), each action's wall
 time, the server tree's and the database server's CPU per action, the answers (done, refused and
-why: a player moved by a table broken by an earlier bust in the queue is refused ``not_at_table``,
-as the server decides), and the check that nothing acted twice: each tablet's queue sent again
+why: a player moved by a table broken by an earlier bust in the queue still goes out, from his new
+seat, since he sat at the table tapped when it was tapped), and the check that nothing acted
+twice: each tablet's queue sent again
 with the same keys (a tablet that lost every answer) gets the first answers back and no bust more
 (a refusal is decided again: nothing was done, so the key keeps no answer for it).
 """

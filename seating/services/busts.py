@@ -301,6 +301,14 @@ def _eliminators_elsewhere(t, room, where: dict, eliminators: dict, tapped_table
     return found
 
 
+_NO_SNAPSHOTS = [
+    Action.SEATING_MOVES_PROPOSED.value,
+    Action.SEATING_TABLE_BROKEN.value,
+    Action.SEATING_FINAL_TABLE_FORMED.value,
+    Action.SEATING_MANUAL_DRAW_OPENED.value,
+]
+
+
 def table_at(t, entry_id: int, when, seat: tuple[int, int]) -> int | None:
     """The table a seated player sat at, at ``when`` (the tap of a queued action); ``seat``: his
     seat now. His seat row says when he took it: before ``when``, he sat there then. Otherwise
@@ -313,12 +321,19 @@ def table_at(t, entry_id: int, when, seat: tuple[int, int]) -> int | None:
         return None
     if seated_at < when:
         return seat[0]
-    changes = TournamentEvent.objects.filter(tournament=t, created_at__gte=when).order_by("id").values_list("payload", flat=True)
+    # Only seating's own events change the seat map (``plan.settle`` writes them, with the
+    # snapshots); the draws' and plans' events carry every table as their input and no snapshot.
+    changes = (
+        TournamentEvent.objects.filter(tournament=t, action__gte="seating.", action__lt="seating/", created_at__gte=when)
+        .exclude(action__in=_NO_SNAPSHOTS)
+        .order_by("id")
+        .values_list("payload__before", flat=True)  # only the snapshots before, not the whole payload
+    )
     # The change that moved him names him, so the reading stops there at the latest; usually
     # sooner: any bust at his table is a change of it.
-    for payload in changes.iterator(chunk_size=50):
-        for snap in payload.get("before") or () if isinstance(payload, dict) else ():
-            if any(len(s) > 1 and s[1] == entry_id for s in snap.get("seats") or ()):
+    for before in changes.iterator(chunk_size=50):
+        for snap in before if isinstance(before, list) else ():
+            if isinstance(snap, dict) and any(len(s) > 1 and s[1] == entry_id for s in snap.get("seats") or ()):
                 return snap.get("number")
     return None
 
