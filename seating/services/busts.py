@@ -324,7 +324,7 @@ def table_at(t, entry_id: int, when, seat: tuple[int, int]) -> int | None:
     # Only seating's own events change the seat map (``plan.settle`` writes them, with the
     # snapshots); the draws' and plans' events carry every table as their input and no snapshot.
     changes = (
-        TournamentEvent.objects.filter(tournament=t, action__gte="seating.", action__lt="seating/", created_at__gte=when)
+        TournamentEvent.objects.filter(tournament=t, action__startswith="seating.", created_at__gte=when)
         .exclude(action__in=_NO_SNAPSHOTS)
         .order_by("id")
         .values_list("payload__before", flat=True)  # only the snapshots before, not the whole payload
