@@ -213,8 +213,9 @@ class Publisher:
                 if due > now:
                     self._lock.wait(due - now)
                     continue
-                batch = self._take([key for key in self._waiting if self._due(key) <= now], now)
-            self._send(batch)
+                keys = [key for key in self._waiting if self._due(key) <= now]
+                batch = self._take(keys, now)
+            self._send(batch, keys)
 
     def _take(self, keys, now: float) -> list[tuple]:
         """The notices waiting under ``keys``, taken out of ``_waiting`` (under the lock)."""
@@ -228,12 +229,18 @@ class Publisher:
         self._sending += 1
         return batch
 
-    def _send(self, batch: list[tuple]) -> None:
+    def _send(self, batch: list[tuple], keys=()) -> None:
         try:
             if batch:
                 _publish(batch)
         finally:
             with self._lock:
+                # The gap runs from when the screens got the notice, not from when it was taken:
+                # a slow publish does not bring the next one closer.
+                sent = self.clock()
+                for key in keys:
+                    if isinstance(key, int):
+                        self._last[key] = sent
                 self._sending -= 1
                 self._lock.notify_all()
 
