@@ -325,6 +325,9 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # lowest): a beat that ran while no worker did leaves a backlog, and the clock's countdowns and a
 # returning worker's clock catch-up (tournaments.tasks) are served before it.
 TDM_PERIODIC_TASK_OPTIONS = {"priority": 9}
+# Seconds between beat's looks for the players' notices that time alone brings (an event
+# starting soon, a break ending): each look schedules those due before the next.
+TDM_TIMED_NOTICES_SECONDS = 30.0
 CELERY_BEAT_SCHEDULE = {
     # The clock safety net: overdue clocks advance within a second or two even if a
     # countdown task was lost, a worker restarted or Redis was flushed. A sweep not run
@@ -344,8 +347,13 @@ CELERY_BEAT_SCHEDULE = {
     "forget-import-files": {"task": "tournaments.tasks.forget_import_files", "schedule": 3600.0, "options": TDM_PERIODIC_TASK_OPTIONS},
     # GDPR retention: people with no activity for TDM_PERSON_RETENTION_DAYS are erased (pseudonym kept), daily.
     "erase-inactive-people": {"task": "tournaments.tasks.erase_inactive_people", "schedule": 86400.0, "options": TDM_PERIODIC_TASK_OPTIONS},
-    # A player's phone hears that the event starts soon, or that the break ends, within 30 s.
-    "tell-timed-players": {"task": "tournaments.tasks.tell_timed_players", "schedule": 30.0, "options": {**TDM_PERIODIC_TASK_OPTIONS, "expires": 25.0}},
+    # A player's phone hears that the event starts soon, or that the break ends, at that moment:
+    # each look schedules the moments before the next one (and tells any it missed).
+    "tell-timed-players": {
+        "task": "tournaments.tasks.tell_timed_players",
+        "schedule": TDM_TIMED_NOTICES_SECONDS,
+        "options": {**TDM_PERIODIC_TASK_OPTIONS, "expires": TDM_TIMED_NOTICES_SECONDS - 5},
+    },
     # The phones of players whose last event is past the house's push_keep_days are forgotten, daily.
     "forget-old-push-subscriptions": {"task": "tournaments.tasks.forget_old_push_subscriptions", "schedule": 86400.0, "options": TDM_PERIODIC_TASK_OPTIONS},
 }

@@ -165,6 +165,14 @@ def level_now(tournament, now=None) -> int | None:
     return engine.level_number_of(items, state.item_index)
 
 
+def break_ends_at(tournament, now=None):
+    """When the break on the clock ends, while the clock runs in one; else None."""
+    state, items = _state(tournament, now)
+    if state is None or state.status != engine.RUNNING or not isinstance(items[state.item_index], engine.Break):
+        return None
+    return state.ends_at
+
+
 def level_has_ended(tournament, level_number: int, now=None) -> bool:
     return _ask(engine.has_level_ended, tournament, level_number, now)
 

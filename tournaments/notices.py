@@ -9,6 +9,7 @@ player's name or seat.
 """
 
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -36,6 +37,17 @@ KIND_LABELS = {
 
 #: The break's last seconds in which its end is told ("The break ends in 2 minutes").
 BREAK_ENDS_SECONDS = 120
+
+
+def starts_soon_from(start_at: datetime, minutes: int) -> datetime:
+    """The moment an event's players are told it starts soon: the house's ``minutes`` before its start."""
+    return start_at - timedelta(minutes=minutes)
+
+
+def break_ends_from(break_ends_at: datetime) -> datetime:
+    """The moment a break's end is told: ``BREAK_ENDS_SECONDS`` before it."""
+    return break_ends_at - timedelta(seconds=BREAK_ENDS_SECONDS)
+
 
 #: RFC 8030: how long a push service keeps a message for a phone that is off, and how urgent it
 #: is. Where to sit is stale within minutes and is worth waking the phone; the rest keeps hours.

@@ -1,6 +1,7 @@
 """Celery tasks: thin, ids in, versions guard."""
 
 import logging
+from datetime import timedelta
 
 from celery import shared_task
 from celery.signals import worker_ready
@@ -13,6 +14,10 @@ from .services import cashier, clockctl, imports, lifecycle, privacy, push
 from .services.events import tell_key
 
 log = logging.getLogger(__name__)
+
+#: A timed notice's task runs this long after its moment: a timer that fires a hair early
+#: would find the page unchanged, and the players would wait for beat's next look.
+TIMED_MARGIN = timedelta(milliseconds=200)
 
 
 @shared_task(ignore_result=True)
@@ -123,7 +128,16 @@ def forget_old_push_subscriptions():
 
 @shared_task(ignore_result=True)
 def tell_timed_players():
-    """Every 30 s (beat): the events whose players' pages change with time alone (one starting
-    soon, a break ending) tell what is new, as after a change."""
-    for tournament_id in push.timed_events():
+    """Every ``TDM_TIMED_NOTICES_SECONDS`` (beat): the events whose players' pages change with
+    time alone (one starting soon, a break ending) tell what is new, as after a change; and the
+    moments such a page will change before the next look (``push.timed_moments``) are told at
+    that moment, not up to a period late. A moment looked at twice is told once: the task run
+    second finds the players told already (``NoticeMark``)."""
+    ids = push.timed_events()
+    for tournament_id in ids:
         tell_players.apply_async(args=(tournament_id,), expires=30)
+    # a little past the next look, should beat run it late; past the moment by a hair, so the
+    # page has changed when the task reads it
+    within = timedelta(seconds=settings.TDM_TIMED_NOTICES_SECONDS + 10)
+    for tournament_id, at in push.timed_moments(ids, within):
+        tell_players.apply_async(args=(tournament_id,), eta=at + TIMED_MARGIN, expires=at + timedelta(seconds=60))

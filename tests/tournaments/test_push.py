@@ -3,6 +3,7 @@ own on loopback records what the worker sends; phones of the tests' own subscrib
 player's page and decrypt what they receive."""
 
 import time
+from datetime import timedelta
 
 import pytest
 from django.test import Client
@@ -173,6 +174,82 @@ def test_the_players_hear_that_the_break_ends(make_tournament, service, worker, 
     message = service.to("/ok/anna")[0]
     assert phone.read(message)["body"] == "The break ends in 2 minutes: back to your seat."
     assert message.headers["urgency"] == "high" and message.headers["ttl"] == "120"
+
+
+@pytest.fixture
+def timed_tasks(monkeypatch):
+    """``tell_timed_players``'s tasks: one to run now runs at once (the worker), one for a moment
+    ahead is kept (``eta``) for the test to run when its clock gets there."""
+    later = []
+
+    def apply_async(args, eta=None, expires=None):
+        if eta is None:
+            tasks.tell_players(*args)
+        else:
+            later.append((args[0], eta))
+
+    monkeypatch.setattr(tasks.tell_players, "apply_async", apply_async)
+    return later
+
+
+def test_starts_soon_is_told_at_its_moment_not_at_beats_next_look(make_tournament, service, worker, timed_tasks):
+    import time_machine
+    from django.utils import timezone
+
+    t = tournament_of(make_tournament, 2, settings={"starts_soon_minutes": 15})
+    anna = t.entries.order_by("number").first()
+    phone = Phone(service, "/ok/anna")
+    assert subscribe(anna, phone, "en").status_code == 201
+    now = timezone.now()
+    with time_machine.travel(now, tick=False) as clock:
+        Tournament.objects.filter(pk=t.pk).update(start_at=now + timedelta(minutes=15, seconds=20))  # 20 s to the moment
+        tasks.tell_timed_players()
+        assert service.received == []
+        ((tournament, eta),) = timed_tasks
+        moment = now + timedelta(seconds=20)
+        assert tournament == t.pk and moment <= eta <= moment + timedelta(seconds=1)
+        clock.move_to(moment - timedelta(seconds=1))
+        tasks.tell_players(t.pk)  # a second early: the page does not say it yet
+        assert service.received == []
+        clock.move_to(eta)
+        tasks.tell_players(t.pk)
+        service.wait_for(1)
+        assert phone.read(service.to("/ok/anna")[0])["body"] == "The event starts in 15 minutes."
+        tasks.tell_timed_players()  # the next look, with the moment still ahead of it in its window: told once
+        for tournament, _eta in timed_tasks:
+            tasks.tell_players(tournament)
+        assert len(service.received) == 1
+        Tournament.objects.filter(pk=t.pk).update(start_at=timezone.now() + timedelta(minutes=17))
+        timed_tasks.clear()
+        tasks.tell_timed_players()
+        assert timed_tasks == []  # two minutes ahead: the next looks schedule it
+
+
+def test_the_breaks_end_is_told_at_its_moment(make_tournament, service, worker, actor, timed_tasks):
+    import time_machine
+    from django.utils import timezone
+
+    t = tournament_of(make_tournament, 4)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    anna = t.entries.order_by("number").first()
+    phone = Phone(service, "/ok/anna")
+    assert subscribe(anna, phone, "en").status_code == 201
+    with time_machine.travel(timezone.now(), tick=False) as clock:
+        clockctl.start_clock(t, actor=actor)
+        clockctl.insert_break(t, 10, actor=actor, reason="dinner")
+        clockctl.set_time_left(t, 135, actor=actor, reason="back soon")  # told in 15 s
+        now = timezone.now()
+        tasks.tell_timed_players()
+        ((tournament, eta),) = timed_tasks
+        moment = now + timedelta(seconds=15)
+        assert tournament == t.pk and moment <= eta <= moment + timedelta(seconds=1)
+        clock.move_to(moment - timedelta(seconds=1))
+        tasks.tell_players(t.pk)
+        assert service.received == []
+        clock.move_to(eta)
+        tasks.tell_players(t.pk)
+        service.wait_for(1)
+        assert phone.read(service.to("/ok/anna")[0])["body"] == "The break ends in 2 minutes: back to your seat."
 
 
 def test_a_gone_subscription_is_deleted_and_a_hanging_service_delays_no_other_phone(make_tournament, service, worker, actor):

@@ -12,7 +12,7 @@ and kept in the database (its backup carries them).
 
 import logging
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from urllib.parse import urlsplit
 
 from django.db import IntegrityError, transaction
@@ -79,8 +79,8 @@ def _facts_of(tournament: Tournament, entry_ids: set[int]) -> dict[int, dict]:
     places_paid, left = snap.get("places_paid") or 0, snap.get("players_left") or 0
     in_money = bool(places_paid and tournament.status == Tournament.RUNNING and 0 < left <= places_paid)
     rules, clock = HouseRules.of(tournament), snap.get("clock") or {}
-    starts_soon = tournament.status in (Tournament.PLANNED, Tournament.REGISTERING) and tournament.start_at <= timezone.now() + timedelta(
-        minutes=rules.starts_soon_minutes
+    starts_soon = tournament.status in (Tournament.PLANNED, Tournament.REGISTERING) and timezone.now() >= notices.starts_soon_from(
+        tournament.start_at, rules.starts_soon_minutes
     )
     break_ends = bool(
         tournament.status == Tournament.RUNNING
@@ -300,11 +300,32 @@ def _series_messages(tournament: Tournament) -> list[Message]:
 def timed_events() -> list[int]:
     """The events whose pages say something with time alone, with a subscribed player: those
     to start within the longest ``starts_soon_minutes`` a house may set, and those running (a
-    break's end). Beat asks ``tell_players`` of each every few seconds (read side)."""
+    break's end). Beat asks ``tell_players`` of each every ``TDM_TIMED_NOTICES_SECONDS``, in
+    case a moment was missed, and at the moments ahead (``timed_moments``). Read side."""
     now = timezone.now()
     soon = Q(status__in=(Tournament.PLANNED, Tournament.REGISTERING), start_at__lte=now + timedelta(hours=4), start_at__gte=now - timedelta(hours=12))
     ids = Entry.objects.filter(person__push_subscriptions__isnull=False).values_list("tournament_id", flat=True)
     return list(Tournament.objects.filter(soon | Q(status=Tournament.RUNNING), pk__in=ids).values_list("pk", flat=True))
+
+
+def timed_moments(tournament_ids, within: timedelta) -> list[tuple[int, datetime]]:
+    """When, within ``within`` from now, the pages of these events change with time alone: the
+    moment an event comes within the house's ``starts_soon_minutes`` of its start
+    (``notices.starts_soon_from``), or the moment the break on a running clock comes within
+    ``notices.BREAK_ENDS_SECONDS`` of its end. The worker tells the players then
+    (``tournaments.tasks.tell_timed_players``); what they are told is still what their pages
+    show at that moment (a clock paused meanwhile tells nothing). Read side."""
+    now = timezone.now()
+    out = []
+    for t in Tournament.objects.filter(pk__in=tournament_ids):
+        at = None
+        if t.status in (Tournament.PLANNED, Tournament.REGISTERING):
+            at = notices.starts_soon_from(t.start_at, HouseRules.of(t).starts_soon_minutes)
+        elif t.status == Tournament.RUNNING and (ends := clockview.break_ends_at(t, now)) is not None:
+            at = notices.break_ends_from(ends)
+        if at is not None and now < at <= now + within:
+            out.append((t.pk, at))
+    return out
 
 
 def send(message: Message) -> push.Sent | None:
