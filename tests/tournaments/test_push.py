@@ -503,3 +503,50 @@ def test_the_series_players_hear_that_registration_closes_at_the_end_of_this_lev
     received = len(service.received)
     tasks.tell_players(friday.pk)
     assert len(service.received) == received  # told once
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_push_service_that_hangs_holds_up_no_other_push_services_phones(make_tournament, settings, actor, monkeypatch):
+    """The worker's two processes (threads here, each on its own connection) take the batches:
+    the phones of the push service that answers hear their seat while the other hangs."""
+    import threading
+
+    from django.db import connection
+
+    hung, ok = PushService(), PushService()
+    settings.TDM_PUSH_ENDPOINTS, settings.TDM_PUSH_TIMEOUT, settings.TDM_PUSH_RETRIES = ["127.0.0.1"], 5, 0
+    try:
+        t = tournament_of(make_tournament, 6)
+        entries = list(t.entries.order_by("number"))
+        for i, entry in enumerate(entries[:3]):  # subscribed first: the hung service's notices come first
+            assert subscribe(entry, Phone(hung, f"/hang/{i}")).status_code == 201
+        phones = [Phone(ok, f"/ok/{i}") for i in range(3)]
+        for entry, phone in zip(entries[3:], phones, strict=True):
+            assert subscribe(entry, phone, "en").status_code == 201
+        lifecycle.start(t, actor=actor, prestart_report_sent=True)
+        batches = []
+        monkeypatch.setattr(tasks.send_notices, "apply_async", lambda args, expires=None: batches.append(args[0]))
+        tasks.tell_players(t.pk)
+        assert len(batches) == 2
+
+        def work(batch):
+            try:
+                tasks.send_notices(batch)
+            finally:
+                connection.close()
+
+        began = time.monotonic()
+        workers = [threading.Thread(target=work, args=(batch,)) for batch in batches]
+        for w in workers:
+            w.start()
+        ok.wait_for(3, deadline=10)
+        assert time.monotonic() - began < 2.5  # not one of the hung service's 5 s timeouts
+        assert all(phone.read(ok.to(phone.path)[0])["body"].startswith("Your seat") for phone in phones)
+        hung.wait_for(1)
+        hung.released.set()
+        for w in workers:
+            w.join(30)
+    finally:
+        hung.released.set()
+        hung.close()
+        ok.close()
