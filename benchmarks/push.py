@@ -20,20 +20,29 @@ Then, with the server up and its worker answering (a warm-up announcement reache
    notice, the worker's ``tell_players``, one ``send_notice`` per phone). Target: 2 s.
 2. **"The event starts in 15 minutes."** The registered event's start is moved, in the database alone
    (no change notice: time alone brings it into the house's 15 minutes, as in the room), to 15
-   minutes and 2 s from now; beat's ``tell_timed_players`` (every 30 s) finds it. Timed from the
-   moment it is due to the last of the phones' messages. Target: within a minute, beat's wait
-   included. Printed: pushes a second (first to last message) and CPU per push (the product's
-   processes, web, worker, beat and the embedded Redis, and the database server apart).
+   minutes and 35 s from now; beat's ``tell_timed_players`` (every 30 s) sees the moment coming
+   and hands the worker a task due then. Timed from the moment it is due to the last of the
+   phones' messages. Target: within a minute. Printed: pushes a second (first to last message)
+   and CPU per push (the product's processes, web, worker, beat and the embedded Redis, and the
+   database server apart).
 
-A sample of each phase's messages is decrypted as the phone would and printed. The desk's delay
-while the notices go out is not measured here (``benchmarks/festival.py`` measures the desk).
+**The desk meanwhile.** A cashier's desk (one client, one keep-alive connection, as
+``benchmarks/desk_http.py``'s) works at a steady ``--desk-rate`` requests a second through the
+phases: a sale of another event (``POST /api/v1/cashier/register/`` with an Idempotency-Key),
+then its shift's totals (``GET /api/v1/cashier/shift/``), by turns. Its p95 is printed for the
+``--quiet`` seconds before the start is moved (beat's routine looks included) and while the
+notices go out (from the moment due to the last phone), with their ratio against the bar: 1.5×.
+
+A sample of each phase's messages is decrypted as the phone would and printed.
 """
 
 import argparse
 import os
 import subprocess
 import sys
+import threading
 import time
+import uuid
 from datetime import timedelta
 from pathlib import Path
 
@@ -83,6 +92,14 @@ def new_event(name, players, start_in, structure, **kw):
     return t
 
 
+def desk_people_for(n):
+    """People who come to the desk to buy in (no phone subscribed)."""
+    from tournaments.models import Person
+
+    people = Person.objects.bulk_create(Person(first_name=f"D{i}", last_name=f"Desk{i}", search_text=f"d{i} desk{i}") for i in range(n))
+    return [p.pk for p in people]
+
+
 def subscribe_all(t, service, keys):
     """A phone per player of ``t``, every kind, Italian and English by turns; then what the
     pages show now is marked as told (what a subscription does, once for the field)."""
@@ -127,6 +144,51 @@ def wait_for_paths(service, paths, deadline):
             service.lock.wait(min(left, 0.5))
 
 
+class Desk(threading.Thread):
+    """The cashier's desk at a steady pace: a sale, then the shift's totals, by turns, each
+    request timed (when it began, how long it took); a request late on the pace goes at once."""
+
+    def __init__(self, base, token, tournament, people, rate):
+        super().__init__(daemon=True)
+        self.client = common.Client(base, headers={"Authorization": f"Token {token}"})
+        self.tournament, self.people, self.gap = tournament, list(people), 1.0 / rate
+        self.samples: list[tuple[float, float, str, int]] = []  # began, seconds, what, status
+        self.stopping = threading.Event()
+
+    def run(self):
+        due, turn = time.perf_counter(), 0
+        while not self.stopping.is_set() and self.people:
+            wait = due - time.perf_counter()
+            if wait > 0 and self.stopping.wait(wait):
+                break
+            began = time.perf_counter()
+            if turn % 2 == 0:
+                body = {"tournament": self.tournament, "person": self.people.pop(), "method": "CASH"}
+                r = self.client.post("/api/v1/cashier/register/", json=body, headers={"Idempotency-Key": str(uuid.uuid4())})
+                what = "sale"
+            else:
+                r = self.client.get("/api/v1/cashier/shift/")
+                what = "shift"
+            self.samples.append((began, time.perf_counter() - began, what, r.status_code))
+            turn += 1
+            due += self.gap
+
+    def between(self, start, end):
+        return [s for s in self.samples if start <= s[0] < end]
+
+    def stop(self):
+        self.stopping.set()
+        self.join(30)
+        self.client.close()
+
+
+def desk_summary(samples):
+    """p95 and p50 in ms, and how many requests failed."""
+    times = [seconds * 1000 for _began, seconds, _what, _status in samples]
+    errors = sum(1 for *_rest, status in samples if status not in (200, 201))
+    return common.pct(times, 95), common.pct(times, 50), len(times), errors
+
+
 def wait_until_up(base, proc):
     import httpx
 
@@ -148,6 +210,8 @@ def main():
     ap.add_argument("--database", default=os.getenv("DATABASE_URL"))
     ap.add_argument("--players", type=int, default=1000, help="the event whose table breaks")
     ap.add_argument("--phones", type=int, default=5000, help="the event that starts soon: its players' phones")
+    ap.add_argument("--desk-rate", type=float, default=4.0, help="the desk's requests a second (a sale and the shift's totals by turns)")
+    ap.add_argument("--quiet", type=float, default=30.0, help="seconds the desk is timed before the notices")
     args = ap.parse_args()
 
     import json
@@ -162,6 +226,7 @@ def main():
 
     os.environ["TDM_PUSH_ENDPOINTS"] = "127.0.0.1"  # the loopback push service, plain http (the server's processes inherit it)
     common.prepare_database(args.database, "tdm_bench_push")
+    from django.conf import settings
     from django.db import connection
     from django.utils import timezone
 
@@ -181,6 +246,9 @@ def main():
     lifecycle.start(big, actor=Actor(user=director), prestart_report_sent=True)
     soon = new_event("Soon Monday", args.phones, timedelta(hours=2), structure)
     warm = new_event("Warm Up", 2, timedelta(hours=3), structure)
+    desk_event = new_event("Desk Tuesday", 0, timedelta(days=1), structure)  # the desk sells its seats
+    desk_people = desk_people_for(int(args.desk_rate * (args.quiet + 400)))
+    cashier, cashier_token = make_user("bench-cashier", "cashier")
     push.installation_keys()
     big_paths = subscribe_all(big, service, keys)
     soon_paths = subscribe_all(soon, service, keys)
@@ -203,7 +271,9 @@ def main():
         if r.status_code != 200:
             raise SystemExit(f"the announcement was refused: {r.status_code} {r.text[:300]}")
         wait_for_paths(service, list(warm_paths.values())[:1], 180)
-        print(f"database: {engine}; server: manage.py serve (uvicorn, a Celery worker of 2 processes with beat, embedded Redis)")
+        print(
+            f"database: {engine}; server: manage.py serve (uvicorn, a Celery worker of 2 processes with beat at nice {settings.TDM_WORKER_NICE}, embedded Redis)"
+        )
 
         # 1. A table break in the big event.
         victim = big.entries.order_by("number").values_list("pk", flat=True)[args.players // 2]
@@ -226,12 +296,18 @@ def main():
         )
         print(f"  {sent} pushes meanwhile; CPU {cpu:.2f} s in the product's processes, {db:.2f} s in the database server")
 
-        # 2. The event of 5,000 starts in 15 minutes: time alone brings it there, beat finds it.
+        # 2. The event of 5,000 starts in 15 minutes: time alone brings it there, beat sees it coming.
         connection.close()
+        desk = Desk(base, cashier_token, desk_event.pk, desk_people, args.desk_rate)
+        desk.start()
+        quiet_from = time.perf_counter()
+        time.sleep(args.quiet)
         cpu0, db0, sent0 = common.tree_cpu(server.pid), common.service_cpu(server.pid), len(service.received)
-        Tournament.objects.filter(pk=soon.pk).update(start_at=timezone.now() + timedelta(minutes=15, seconds=2))
-        due = time.perf_counter() + 2
+        Tournament.objects.filter(pk=soon.pk).update(start_at=timezone.now() + timedelta(minutes=15, seconds=35))
+        moved_at = time.perf_counter()
+        due = moved_at + 35
         done, first = wait_for_paths(service, list(soon_paths.values()), 300)
+        desk.stop()
         sent = len(service.received) - sent0
         cpu, db = common.tree_cpu(server.pid) - cpu0, common.service_cpu(server.pid) - db0
         arrivals = sorted(at for at, _r in first.values())
@@ -239,13 +315,21 @@ def main():
         body = read(first[soon_paths[next(iter(soon_paths))]][1])
         print(
             f"starts in 15 minutes: {len(first)} phones told, the last {done - due:.1f} s after it was due "
-            f"(the first {arrivals[0] - due:.1f} s: beat looks every 30 s; target 60 s); e.g. «{body}»"
+            f"(the first {arrivals[0] - due:.1f} s; target 60 s); e.g. «{body}»"
         )
         print(
             f"  {len(first) / spread if spread > 0 else float('inf'):.0f} pushes/s (first to last message); "
             f"CPU per push {1000 * cpu / max(1, sent):.1f} ms in the product's processes, {1000 * db / max(1, sent):.1f} ms in the database server "
             f"({sent} pushes in the phase)"
         )
+        quiet, busy = desk_summary(desk.between(quiet_from, moved_at)), desk_summary(desk.between(due, done))
+        ratio = busy[0] / quiet[0] if quiet[0] else float("inf")
+        print(
+            f"the desk at {args.desk_rate:g} requests/s (a sale and the shift's totals by turns): p95 {quiet[0]:.0f} ms quiet "
+            f"(p50 {quiet[1]:.0f}, {quiet[2]} requests, {quiet[3]} failed), p95 {busy[0]:.0f} ms while the notices went out "
+            f"(p50 {busy[1]:.0f}, {busy[2]} requests, {busy[3]} failed): {ratio:.2f}× (bar 1.5×: {'met' if ratio <= 1.5 else 'MISSED'})"
+        )
+        print(f"  load average {os.getloadavg()[0]:.1f} (the machine's other work included)")
     finally:
         common.stop(server)
         service.close()

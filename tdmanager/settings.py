@@ -357,6 +357,10 @@ CELERY_BEAT_SCHEDULE = {
     # The phones of players whose last event is past the house's push_keep_days are forgotten, daily.
     "forget-old-push-subscriptions": {"task": "tournaments.tasks.forget_old_push_subscriptions", "schedule": 86400.0, "options": TDM_PERIODIC_TASK_OPTIONS},
 }
+# The Celery worker's nice level under ``manage.py serve`` (0-19; 0: the web server's own): the
+# worker's bursts (5,000 phones' notices) yield the cores to the desk's requests
+# (docs/benchmarks.md, push). The clock does not wait on the worker (its state is arithmetic).
+TDM_WORKER_NICE = min(19, max(0, envint("TDM_WORKER_NICE", 10)))
 TDM_ARM_CLOCK_TASKS = envbool("TDM_ARM_CLOCK_TASKS", "True")
 TDM_IDEMPOTENCY_TTL_HOURS = max(24, envint("TDM_IDEMPOTENCY_TTL_HOURS", 48))
 # Days a person with no activity (no entry, sale, payment or penalty) is kept before his personal
