@@ -27,11 +27,17 @@ and one phone per event, no chaos), then the day (``--minutes``) with every scre
 100 screens) and, every ``--kill-every`` seconds, one process killed with SIGKILL (a web process,
 a worker, beat or Redis; each kind at least once, in an order shuffled by ``--kill-seed``: a day
 too short for four kills at that pace kills more often, one too short for four 12 s apart is
-refused) and started again at once. Then the crowd: phones are added
+refused) and started again at once; and ``--tablet-drops`` floor tablets (10) each drop off the
+network once, for 30 to 120 s (a day shorter than 4 minutes: up to half of it; ``--drop-seed``),
+tapping on meanwhile as the floor's offline queue keeps it (busts with their eliminators, hands
+completed, penalties; now and then a player another tablet has recorded out), and send their
+queue when back, in the order tapped, one answer before the next. Then the crowd: phones are added
 until ``--crowd`` are held (10,000 across the two web processes), and the desks and tablets go on
 for ``--crowd-seconds`` without chaos; its figures are printed apart. At the end it waits for the
-screens and phones to converge, checks the invariants and prints PASS/FAIL for each and each
-figure beside the baseline and the target. Exit status 1 when an invariant fails.
+screens and phones to converge, checks the invariants and prints PASS/FAIL for each (every
+action queued offline answered, done once or refused having done nothing, among them) and each
+figure beside the baseline and the target, and the drops: actions queued, the time from the
+reconnection to the queue drained, the refusals and why. Exit status 1 when an invariant fails.
 
 The desks' and tablets' pace (``--desk-pause``, ``--tablet-pause``: mean seconds between two
 actions of one client) is a busy festival's and more: 8 desks at one action every 4 s sell
@@ -105,11 +111,12 @@ BALANCE_AFTER = 60.0
 BALANCE_RATIO = 1.5
 
 
-def run_phase(world, plan, seconds, seq_lookup, *, chaos=None, kills=(), log=print):
-    """``kills``: (seconds from the phase's start, kind), ``fc.kill_schedule``; with ``chaos``."""
+def run_phase(world, plan, seconds, seq_lookup, *, chaos=None, kills=(), drops=(), log=print):
+    """``kills``: (seconds from the phase's start, kind), ``fc.kill_schedule``; with ``chaos``.
+    ``drops``: floor tablets' drops off the network, ``fc.drop_schedule``."""
     stop = threading.Event()
     first = len(world.actions)
-    actors = fc.start_clients(world, plan, stop, seq_lookup)
+    actors = fc.start_clients(world, plan, stop, seq_lookup, drops=drops)
     t_start = time.monotonic()
     t_end = t_start + seconds
     pending = list(kills) if chaos else []
@@ -156,6 +163,13 @@ def main():
     ap.add_argument("--kill-every", type=float, default=60.0, help="seconds between two kills (60); a short day kills more often, so that each kind dies once")
     ap.add_argument("--kill-seed", type=int, default=0, help="the kills' order (each kind once, then again, shuffled)")
     ap.add_argument("--no-chaos", action="store_true")
+    ap.add_argument(
+        "--tablet-drops",
+        type=int,
+        default=10,
+        help="floor tablets that drop off the network once in the day, 30-120 s each (a short day: up to half of it), tapping on offline (0: none)",
+    )
+    ap.add_argument("--drop-seed", type=int, default=0, help="the drops' moments and lengths")
     ap.add_argument("--database", default=None, help="PostgreSQL URL (dropped and created): postgres://postgres@127.0.0.1:5432/tdm_festival")
     ap.add_argument("--logs", default=None, help="folder for the processes' logs (a temporary one by default)")
     args = ap.parse_args()
@@ -170,6 +184,7 @@ def main():
             kills = fc.kill_schedule(args.minutes * 60, args.kill_every, random.Random(args.kill_seed))
         except ValueError as e:
             ap.error(f"--minutes {args.minutes:g}: {e}")
+    drops = fc.drop_schedule(args.minutes * 60, args.tablet_drops, random.Random(args.drop_seed))
     soft, hard = fc.raise_nofile()
     print(f"open files: limit raised to {soft} (hard {hard}) for this process and its children")
     os.environ.pop("REDIS_URL", None)
@@ -238,9 +253,10 @@ def main():
         topology.sampler.extra["fleet"] = fleet.proc.pid
         print(
             f"day: {held['connected']} of {held['of']} streams connected in {held['seconds']:.1f} s; {args.minutes:g} min, "
-            f"{plan.desks} desks, {plan.tablets} tablets, chaos {'off' if args.no_chaos else f'{len(kills)} kills, at ' + ', '.join(f'{at:.0f} s {kind}' for at, kind in kills)}"
+            f"{plan.desks} desks, {plan.tablets} tablets, chaos {'off' if args.no_chaos else f'{len(kills)} kills, at ' + ', '.join(f'{at:.0f} s {kind}' for at, kind in kills)}; "
+            f"{len(drops)} tablets off the network{': ' + ', '.join(f'{at:.0f} s for {n:.0f} s' for at, n in drops) if drops else ''}"
         )
-        day_actions = run_phase(world, plan, args.minutes * 60, seq_lookup, chaos=None if args.no_chaos else topology, kills=kills)
+        day_actions = run_phase(world, plan, args.minutes * 60, seq_lookup, chaos=None if args.no_chaos else topology, kills=kills, drops=drops)
         held_end = fleet.report()["held"]
         day_report = fleet.report()
 
@@ -283,6 +299,10 @@ def main():
     for name, ok, detail in invariants:
         print(f"  {'PASS' if ok else 'FAIL'}  {name}: {detail}")
     print(f"  (converged {conv_s:.1f} s after the clients stopped)")
+    print()
+    print("TABLETS OFF THE NETWORK (the day: each tapping on, offline; its queue sent in order when back)")
+    for line in fc.drop_lines(world):
+        print(f"  {line}")
     print()
     print(
         f"FIGURES (the day: {len(day_actions)} actions, {args.phones} phones and {len(world.screens)} screens; "

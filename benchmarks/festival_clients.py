@@ -18,6 +18,7 @@ for every process of the machine), so an action's moment and a frame's arrival c
 
 import asyncio
 import collections
+import datetime as dt
 import http.client
 import json
 import os
@@ -449,6 +450,9 @@ class World:
         self.money = []  # acknowledged: {key, user, kind, path, receipt, tid, entry, amount}
         self.unacked = []  # gave up: (kind, key, last error)
         self.busts = []  # acknowledged: (tid, entry id)
+        self.recent_busts = collections.deque(maxlen=50)  # acknowledged: (tid, entry id, eliminator, table, tablet n): a tablet offline may tap one again
+        self.queued = []  # the actions tablets tapped offline, each a dict (``Tablet.tap``): its key, tap time and answer
+        self.drops = []  # each tablet's drop off the network, a dict (``Tablet.go_offline``)
         self.actions = []  # (role, kind, tid, t0, t1, seq or None)
         self.errors = collections.Counter()  # (kind, inside a kill window)
         self.refusals = collections.Counter()  # (path kind, status, code)
@@ -721,9 +725,9 @@ class Actor(threading.Thread):
         finally:
             self.http.close()
 
-    def call(self, kind, tid, method, path, body=None, key=None):
+    def call(self, kind, tid, method, path, body=None, key=None, headers=None):
         """(status, data, t0, t1) of the first answer that is not a 5xx (None status: gave up)."""
-        headers = {"Idempotency-Key": key} if key else None
+        headers = {**({"Idempotency-Key": key} if key else {}), **(headers or {})} or None
         t0 = time.monotonic()
         last = None
         self.attempts = 0
@@ -753,11 +757,11 @@ class Actor(threading.Thread):
             self.w.unacked.append((kind, path, key, last))
         return None, {}, t0, time.monotonic()
 
-    def acted(self, kind, tid, t0, t1):
+    def acted(self, kind, tid, t0, t1, role=None):
         """An acknowledged action: its seq (the newest event this user logged in the tournament)."""
         seq = self.seq_lookup(tid, self.user_id)
         with self.w.lock:
-            self.w.actions.append((self.role, kind, tid, t0, t1, seq))
+            self.w.actions.append((role or self.role, kind, tid, t0, t1, seq))
 
 
 def path_kind(path):
@@ -844,15 +848,153 @@ class Desk(Actor):
         self.acted(kind, tid, t0, t1)
 
 
+#: how long a tablet's drop off the network lasts, in seconds (``drop_schedule`` scales it down for a short day)
+DROP_SECONDS = (30.0, 120.0)
+#: the share of a tablet's bust taps, offline, that tap out a player another tablet has recorded out already
+DOUBLE_TAPS = 0.1
+#: the event-log action a queued action writes, once, when it is done (its payload carries the tap's time)
+QUEUED_ACTIONS = {"bust": "seating.player.busted", "hand": "seating.hand.completed", "penalty": "tournaments.penalty.issued"}
+
+
+def drop_schedule(seconds: float, count: int, rng: random.Random, span=DROP_SECONDS) -> list[tuple[float, float]]:
+    """``count`` tablets' drops off the network in a phase of ``seconds``: [(seconds from the
+    phase's start, how long)], each ``span`` long (30–120 s). A phase too short for that has them
+    scaled down, to half of it at most, so that each ends with a tenth of the phase left for its
+    queue to drain."""
+    hi = min(span[1], seconds / 2)
+    lo = min(span[0], hi / 2)
+    out = []
+    for _ in range(count):
+        length = rng.uniform(lo, hi)
+        first = seconds * 0.05
+        out.append((rng.uniform(first, max(first, seconds * 0.9 - length)), length))
+    return sorted(out)
+
+
 class Tablet(Actor):
     """A floor tablet on one event: busts (and the slips they bring, confirmed), hands
-    completed, penalties, a call for the clock; on a TD's tablet, clock actions."""
+    completed, penalties, a call for the clock; on a TD's tablet, clock actions.
+
+    A tablet may drop off the network (``drop``: the venue's Wi-Fi). Meanwhile it keeps tapping
+    what the floor's queue keeps (``static/floor-queue.js``: busts with their eliminators, hands
+    completed, penalties; not a call for the clock, which needs the server), each with its
+    Idempotency-Key and its time made at the tap; and now and then the bust of a player another
+    tablet has recorded out already (two floor people saw him go). Back on the network it sends
+    them as the queue does: in the order tapped, one answer awaited before the next, with
+    ``X-Tapped-At``; a cut or a 5xx sends the same key again, a refusal is the server's decision
+    (counted, never sent again as a new action). Then it confirms the slips its busts opened and
+    goes on."""
 
     role = "floor"
 
     def __init__(self, *a, tid, td=False, **kw):
         super().__init__(*a, **kw)
         self.tid, self.td = tid, td
+        self.drops = []  # [(monotonic start, seconds)] to come, under the world's lock
+        self.offline = None  # the drop under way: its record in world.drops
+        self.queue = []  # what was tapped meanwhile, in the order tapped
+        self.doubled = set()  # the entries this tablet has tapped out again after another tablet
+        self.last_tap = None
+
+    def drop(self, seconds, at=None):
+        """A drop off the network of ``seconds``, from ``at`` (``time.monotonic()``; now by default)."""
+        with self.w.lock:
+            self.drops.append((time.monotonic() if at is None else at, seconds))
+            self.drops.sort()
+
+    def run(self):
+        try:
+            while not self.stop_event.is_set():
+                wait = self.rng.expovariate(1 / self.pause) if self.pause else 0
+                edge = self.edge()
+                if edge is not None and time.monotonic() + wait >= edge:  # the network goes, or comes back, first
+                    if self.stop_event.wait(max(0.0, edge - time.monotonic())):
+                        break
+                    self.turn()
+                    continue
+                if self.stop_event.wait(wait):
+                    break
+                self.step()
+            if self.offline is not None:
+                self.reconnect()  # the day ends with the tablet offline: what it tapped is sent all the same
+        except Exception as exc:  # a client's own bug: reported, never silent
+            import traceback
+
+            self.failed = traceback.format_exc()
+            self.w.errors[(f"client crashed: {type(exc).__name__}", False)] += 1
+        finally:
+            self.http.close()
+
+    def edge(self):
+        """When the network goes next, or comes back (monotonic), or None."""
+        if self.offline is not None:
+            return self.offline["until"]
+        with self.w.lock:
+            return self.drops[0][0] if self.drops else None
+
+    def turn(self):
+        if self.offline is not None:
+            return self.reconnect()
+        with self.w.lock:
+            _at, seconds = self.drops.pop(0)
+        now = time.monotonic()
+        self.offline = {"tablet": self.n, "user": self.user_id, "tid": self.tid, "off": now, "until": now + seconds, "on": None, "drained": None}
+        self.offline.update(queued=0, doubles=0, answered=0)
+        with self.w.lock:
+            self.w.drops.append(self.offline)
+        self.http.close()  # its connection goes with the network
+
+    def tap(self, kind, tid, path, body, **meta):
+        """An action tapped offline: kept with its key and the tap's time, as the queue keeps it."""
+        now = dt.datetime.now(dt.UTC)
+        now = now.replace(microsecond=now.microsecond // 1000 * 1000)
+        if self.last_tap is not None and now <= self.last_tap:
+            now = self.last_tap + dt.timedelta(milliseconds=1)  # each tap its own time, to the millisecond as a browser's
+        self.last_tap = now
+        q = {"kind": kind, "tid": tid, "path": path, "body": body, "key": str(uuid.uuid4()), "tapped": now.isoformat(timespec="milliseconds")}
+        q.update(user=self.user_id, tablet=self.n, status=None, code="", double=False, entry=None, person=None, eliminator=None)
+        q.update(meta)
+        self.queue.append(q)
+        with self.w.lock:
+            self.w.queued.append(q)
+            self.offline["queued"] += 1
+            self.offline["doubles"] += q["double"]
+
+    def reconnect(self):
+        """Back on the network: the queue sent in the order tapped, one answer before the next."""
+        drop, self.offline = self.offline, None
+        drop["on"] = time.monotonic()
+        queue, self.queue = self.queue, []
+        busted = []
+        for q in queue:
+            # a cut or a 5xx: the same key again (``call``), until answered or given up
+            status, data, t0, t1 = self.call(f"queued {q['kind']}", q["tid"], "POST", q["path"], q["body"], key=q["key"], headers={"X-Tapped-At": q["tapped"]})
+            if status is None:
+                break  # given up (``give_up``): this one and those after it stay unanswered, and the invariants say so
+            q["status"], q["code"] = status, (data.get("code", "") if status >= 300 else "")
+            drop["answered"] += 1
+            self.answered(q, data, t0, t1)
+            if q["kind"] == "bust" and status < 300 and q["tid"] not in busted:
+                busted.append(q["tid"])
+        drop["drained"] = time.monotonic()
+        for tid in busted:  # the map caught up: the slips the busts opened, confirmed
+            s, listed, _a, _b = self.call("moves", tid, "GET", f"/api/v1/tournaments/{tid}/moves/")
+            if s == 200:
+                self.follow_moves(self.w.event(tid), {"moves": listed if isinstance(listed, list) else listed.get("moves", [])})
+
+    def answered(self, q, data, t0, t1):
+        ev, done = self.w.event(q["tid"]), q["status"] < 300
+        if q["kind"] == "bust":
+            if not q["double"]:
+                with self.w.lock:
+                    ev.naming.discard(q["eliminator"])
+            if done:
+                self.recorded(ev, q["entry"], q["person"], q["eliminator"], q["status"], data)
+            elif not q["double"] and q["code"] != "already_out":
+                with self.w.lock:
+                    ev.alive.append((q["entry"], q["person"]))  # the bust did nothing: he plays on
+        if done:
+            self.acted(q["kind"], q["tid"], t0, t1, role="queue")
 
     def step(self):
         ev = self.w.event(self.tid)
@@ -863,23 +1005,27 @@ class Tablet(Actor):
                 return  # not started yet
             return self.bust(ev)
         if self.td:
-            return self.clock(ev)
+            if self.offline is None:  # the clock's actions need the server: not queued
+                self.clock(ev)
+            return
+        if self.offline is not None and not self.offline["doubles"] and self.double_tap(ev):
+            return  # the drop's first tap: the bust the floor saw just before the Wi-Fi went, recorded by another tablet
         op = self.rng.choices(["bust", "hand", "penalty", "call"], [45, 30, 10, 10])[0]
         if op == "bust":
             return self.bust(ev)
         if op == "hand" and ev.tables:
             table = self.rng.choice(ev.tables)
-            status, _d, t0, t1 = self.call("hand", ev.tid, "POST", f"/api/v1/tournaments/{ev.tid}/tables/{table}/hand-completed/", {})
+            path = f"/api/v1/tournaments/{ev.tid}/tables/{table}/hand-completed/"
+            if self.offline is not None:
+                return self.tap("hand", ev.tid, path, {})
+            status, _d, t0, t1 = self.call("hand", ev.tid, "POST", path, {})
         elif op == "penalty" and ev.alive:
             entry = self.rng.choice(ev.alive)[0]
-            status, _d, t0, t1 = self.call(
-                "penalty",
-                ev.tid,
-                "POST",
-                f"/api/v1/tournaments/{ev.tid}/floor/penalties/",
-                {"entry": entry, "kind": "WARNING", "reason_code": "PERSISTENT_DELAY"},
-            )
-        elif op == "call" and ev.tables:
+            path, body = f"/api/v1/tournaments/{ev.tid}/floor/penalties/", {"entry": entry, "kind": "WARNING", "reason_code": "PERSISTENT_DELAY"}
+            if self.offline is not None:
+                return self.tap("penalty", ev.tid, path, body, entry=entry)
+            status, _d, t0, t1 = self.call("penalty", ev.tid, "POST", path, body)
+        elif op == "call" and ev.tables and self.offline is None:  # the clock's call needs the server: not queued
             status, _d, t0, t1 = self.call(
                 "call-clock", ev.tid, "POST", f"/api/v1/tournaments/{ev.tid}/clock/call-clock/", {"table": self.rng.choice(ev.tables), "preset": "TDA"}
             )
@@ -896,8 +1042,24 @@ class Tablet(Actor):
         if status is not None and status < 300:
             self.acted("clock", ev.tid, t0, t1)
 
+    def double_tap(self, ev):
+        """Offline: tap out a player another tablet has recorded out (the newest such bust this
+        tablet has not tapped yet), naming the same eliminator; False when there is none."""
+        with self.w.lock:
+            seen = [b for b in self.w.recent_busts if b[0] == ev.tid and b[4] != self.n and b[1] not in self.doubled]
+        if not seen:
+            return False
+        _tid, entry, eliminator, table, _by = seen[-1]
+        self.doubled.add(entry)
+        item = {"entry": entry} if eliminator is None else {"entry": entry, "eliminators": [eliminator]}
+        body = {"entries": [item], **({"table": table} if table is not None else {})}
+        self.tap("bust", ev.tid, f"/api/v1/tournaments/{ev.tid}/busts/", body, entry=entry, eliminator=eliminator, double=True)
+        return True
+
     def bust(self, ev):
         w = self.w
+        if self.offline is not None and self.rng.random() < DOUBLE_TAPS and self.double_tap(ev):
+            return
         eliminator = None
         with w.lock:
             floor = 1 if ev.kind == "SNG" else self.w.plan.keep_alive
@@ -914,9 +1076,14 @@ class Tablet(Actor):
                 if eliminator is None:
                     ev.alive.append((entry, person))
                     return
-                ev.naming.add(eliminator)
+                ev.naming.add(eliminator)  # until the bust is answered (a queued one: until the queue is sent)
+            table = ev.table_of.get(entry)
         item = {"entry": entry} if eliminator is None else {"entry": entry, "eliminators": [eliminator]}
         path = f"/api/v1/tournaments/{ev.tid}/busts/"
+        if self.offline is not None:
+            # as the table map's form sends it: the table he sits at on the tablet's map, when it shows one
+            body = {"entries": [item], **({"table": table} if table is not None else {})}
+            return self.tap("bust", ev.tid, path, body, entry=entry, person=person, eliminator=eliminator)
         try:
             # A retry after a cut connection carries the same key: it gets the first attempt's
             # answer if that one was recorded, so only an answer of 2xx is a bust acknowledged.
@@ -930,8 +1097,16 @@ class Tablet(Actor):
                 with w.lock:
                     ev.alive.append((entry, person))  # still playing: he can go out another time
             return
+        self.recorded(ev, entry, person, eliminator, status, data)
+        self.acted("bust", ev.tid, t0, t1)
+        self.follow_moves(ev, data)
+
+    def recorded(self, ev, entry, person, eliminator, status, data):
+        """A bust acknowledged: the world learns of it."""
+        w = self.w
         with w.lock:
             w.busts.append((ev.tid, entry, status))
+            w.recent_busts.append((ev.tid, entry, eliminator, ev.table_of.get(entry), self.n))
             if ev.kind in ("REENTRY", "FLIGHT") and person:
                 ev.reenter.append(person)
             if data.get("winner"):
@@ -943,7 +1118,10 @@ class Tablet(Actor):
                     ev.bounty.add(eliminator)
                     if (ev.tid, eliminator) not in w.bounties:
                         w.bounties.append((ev.tid, eliminator))
-        self.acted("bust", ev.tid, t0, t1)
+
+    def follow_moves(self, ev, data):
+        """The slips a bust opened, confirmed (the tablet's map catches up with what moved)."""
+        w = self.w
         for _ in range(20):
             moves = data.get("moves", ())
             if ev.pko:
@@ -1067,9 +1245,12 @@ class SeqLookup:
         self.pool.shutdown()
 
 
-def start_clients(world: World, plan: Plan, stop: threading.Event, seq_lookup, *, desks=None, tablets=None, director=True):
+def start_clients(world: World, plan: Plan, stop: threading.Event, seq_lookup, *, desks=None, tablets=None, director=True, drops=()):
     """The desks, the tablets (spread over the events: the TDs' tablets first, on the clock of
-    the running events) and the director; started."""
+    the running events) and the director; started. ``drops``: [(seconds from now, how long)]
+    (``drop_schedule``), one floor tablet's drop off the network each, spread over the floor
+    tablets (a TD's tablet keeps its network: its clock actions are not queued)."""
+    t_start = time.monotonic()
     desks = plan.desks if desks is None else desks
     tablets = plan.tablets if tablets is None else tablets
     actors = []
@@ -1088,6 +1269,9 @@ def start_clients(world: World, plan: Plan, stop: threading.Event, seq_lookup, *
         else:
             uid, tok = world.tokens["floor"][i]
         actors.append(Tablet(world, uid, tok, i, plan.tablet_pause * (3 if td else 1), stop, seq_lookup, tid=ev.tid, td=td))
+    floor = [a for a in actors if isinstance(a, Tablet) and not a.td]
+    for k, (after, seconds) in enumerate(drops if floor else ()):
+        floor[k * len(floor) // len(drops) % len(floor)].drop(seconds, at=t_start + after)
     if director and any(ev.kind == "SNG" for ev in evs):
         uid, tok = world.tokens["director"][0]
         actors.append(Director(world, uid, tok, 0, 1.0, stop, seq_lookup, controller_token=world.tokens["controller"][0][1]))
@@ -1104,6 +1288,44 @@ def follow_sng_tablets(world: World, actors):
             ev = world.event(a.tid)
             if ev is not None and ev.kind == "SNG" and ev.finished and open_sngs:
                 a.tid = open_sngs[a.n % len(open_sngs)].tid
+
+
+def drop_figures(world: World) -> dict:
+    """The tablets' drops off the network: how many, how long, what they queued, how long each
+    queue took to drain from the reconnection to its last answer, and the answers."""
+    from common import pct
+
+    drops = [d for d in world.drops if d["on"] is not None]
+    drained = [d["drained"] - d["on"] for d in drops if d["drained"] is not None]
+    answers = collections.Counter("done" if q["status"] < 300 else f"{q['status']} {q['code']}" for q in world.queued if q["status"] is not None)
+    return {
+        "drops": len(world.drops),
+        "back": len(drops),
+        "offline": [d["on"] - d["off"] for d in drops],
+        "queued": len(world.queued),
+        "kinds": collections.Counter(q["kind"] + (" (tapped again)" if q["double"] else "") for q in world.queued),
+        "drained": drained,
+        "drain_max": max(drained, default=float("nan")),
+        "drain_p95": pct(drained, 95),
+        "answers": answers,
+        "unanswered": sum(1 for q in world.queued if q["status"] is None),
+    }
+
+
+def drop_lines(world: World) -> list[str]:
+    """``drop_figures`` in words, for a run's report."""
+    f = drop_figures(world)
+    if not f["drops"]:
+        return ["no tablet dropped off the network"]
+    off = f["offline"]
+    refused = {k: v for k, v in f["answers"].items() if k != "done"}
+    return [
+        f"{f['drops']} drops off the network ({f['back']} back), offline {min(off, default=0):.0f}–{max(off, default=0):.0f} s; "
+        f"{f['queued']} actions queued: {dict(f['kinds'])}",
+        f"drained after the reconnection (to the queue's last answer): max {f['drain_max']:.2f} s, p95 {f['drain_p95']:.2f} s "
+        f"(each drop: {', '.join(f'{s:.2f}' for s in sorted(f['drained']))} s)",
+        f"answers: done {f['answers'].get('done', 0)}, refused {sum(refused.values())} {refused}; unanswered {f['unanswered']}",
+    ]
 
 
 # --- the screens and the phones (a process of their own) ----------------------------------------
@@ -1530,6 +1752,12 @@ def check_invariants(world, report=None, bad_streams=None):
                 f"other than their awards {len(mispaid)}",
             )
         )
+    # 10. The tablets' queues: every action tapped offline got an answer; each one done was done
+    # once (its key holds its first answer, the event log has its action once at its tap's time:
+    # a repeat after a lost answer did nothing more); each one refused did nothing (no key kept,
+    # nothing logged); a player tapped out again after another tablet's bust refused already out.
+    if world.queued:
+        out.append(queued_once(world, tids))
     # 9. One room: each running event plays at the physical tables the room map says it
     # holds, and no table is held by two; after a push every table in play has a dealer.
     if getattr(world, "room", None):
@@ -1578,6 +1806,47 @@ def check_invariants(world, report=None, bad_streams=None):
             )
         )
     return out
+
+
+def queued_once(world, tids):
+    """(name, ok, detail) of the tablets' queues (``check_invariants``)."""
+    import datetime as dt
+
+    from tournaments.models import IdempotencyRecord, TournamentEvent
+
+    queued = world.queued
+    users = {q["user"] for q in queued}
+    unanswered = [q for q in queued if q["status"] is None]
+    done = [q for q in queued if q["status"] is not None and q["status"] < 300]
+    refused = [q for q in queued if q["status"] is not None and q["status"] >= 300]
+    kept = dict(IdempotencyRecord.objects.filter(user_id__in=users, key__in=[q["key"] for q in queued]).values_list("key", "status_code"))
+    without_key = [q for q in done if not 200 <= kept.get(q["key"], 0) < 300]
+    key_of_refused = [q for q in refused if q["key"] in kept]
+    logged = collections.Counter(
+        (user, action, dt.datetime.fromisoformat(tapped))
+        for user, action, tapped in TournamentEvent.objects.filter(
+            tournament_id__in=tids, actor_id__in=users, action__in=QUEUED_ACTIONS.values(), payload__has_key="tapped_at"
+        ).values_list("actor_id", "action", "payload__tapped_at")
+    )
+
+    def times(q):
+        return logged[(q["user"], QUEUED_ACTIONS[q["kind"]], dt.datetime.fromisoformat(q["tapped"]))]
+
+    not_once = [q for q in done if times(q) != 1]
+    refused_logged = [q for q in refused if times(q)]
+    done_busts = sum(1 for q in done if q["kind"] == "bust")
+    bust_events = sum(n for (_u, action, _t), n in logged.items() if action == QUEUED_ACTIONS["bust"])
+    doubles = [q for q in queued if q["double"]]
+    double_stood = [q for q in doubles if (q["status"], q["code"]) != (409, "already_out")]
+    ok = not unanswered and not without_key and not key_of_refused and not not_once and not refused_logged and bust_events == done_busts and not double_stood
+    return (
+        "every action queued offline answered, each done once, each refused did nothing",
+        ok,
+        f"{len(queued)} queued: done {len(done)}, refused {len(refused)}, unanswered {len(unanswered)}; done without its key's answer "
+        f"{len(without_key)}; refused with a key kept {len(key_of_refused)}; done not logged exactly once {len(not_once)}; refused but "
+        f"logged {len(refused_logged)}; busts done {done_busts}, logged at a tap's time {bust_events}; tapped again after another "
+        f"tablet {len(doubles)}, not refused already out {len(double_stood)}",
+    )
 
 
 def models_F(name):
