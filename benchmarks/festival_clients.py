@@ -851,7 +851,7 @@ class Desk(Actor):
 #: how long a tablet's drop off the network lasts, in seconds (``drop_schedule`` scales it down for a short day)
 DROP_SECONDS = (30.0, 120.0)
 #: the share of a tablet's bust taps, offline, that tap out a player another tablet has recorded out already
-DOUBLE_TAPS = 0.1
+DOUBLE_TAPS = 0.15
 #: the event-log action a queued action writes, once, when it is done (its payload carries the tap's time)
 QUEUED_ACTIONS = {"bust": "seating.player.busted", "hand": "seating.hand.completed", "penalty": "tournaments.penalty.issued"}
 
@@ -896,10 +896,12 @@ class Tablet(Actor):
         self.doubled = set()  # the entries this tablet has tapped out again after another tablet
         self.last_tap = None
 
-    def drop(self, seconds, at=None):
-        """A drop off the network of ``seconds``, from ``at`` (``time.monotonic()``; now by default)."""
+    def drop(self, seconds, at=None, double_first=False):
+        """A drop off the network of ``seconds``, from ``at`` (``time.monotonic()``; now by
+        default). ``double_first``: its first tap, once another tablet has recorded a bust in the
+        event, taps that player out again (the bust the floor saw as the Wi-Fi went)."""
         with self.w.lock:
-            self.drops.append((time.monotonic() if at is None else at, seconds))
+            self.drops.append((time.monotonic() if at is None else at, seconds, double_first))
             self.drops.sort()
 
     def run(self):
@@ -936,10 +938,10 @@ class Tablet(Actor):
         if self.offline is not None:
             return self.reconnect()
         with self.w.lock:
-            _at, seconds = self.drops.pop(0)
+            _at, seconds, double_first = self.drops.pop(0)
         now = time.monotonic()
         self.offline = {"tablet": self.n, "user": self.user_id, "tid": self.tid, "off": now, "until": now + seconds, "on": None, "drained": None}
-        self.offline.update(queued=0, doubles=0, answered=0)
+        self.offline.update(queued=0, doubles=0, answered=0, double_first=double_first)
         with self.w.lock:
             self.w.drops.append(self.offline)
         self.http.close()  # its connection goes with the network
@@ -1008,8 +1010,8 @@ class Tablet(Actor):
             if self.offline is None:  # the clock's actions need the server: not queued
                 self.clock(ev)
             return
-        if self.offline is not None and not self.offline["doubles"] and self.double_tap(ev):
-            return  # the drop's first tap: the bust the floor saw just before the Wi-Fi went, recorded by another tablet
+        if self.offline is not None and self.offline["double_first"] and not self.offline["doubles"] and self.double_tap(ev):
+            return  # the bust the floor saw as the Wi-Fi went, recorded by another tablet
         op = self.rng.choices(["bust", "hand", "penalty", "call"], [45, 30, 10, 10])[0]
         if op == "bust":
             return self.bust(ev)

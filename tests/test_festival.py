@@ -65,7 +65,7 @@ def test_a_small_festival_survives_one_kill_of_each_process_kind(fc, settings, t
             wait_until(lambda before=before: len(world.actions) >= before + 10, f"ten actions acknowledged before the {kind}'s kill")
             if kind == "web":  # the Wi-Fi goes once another tablet has recorded a bust: the dropped one taps it again
                 wait_until(lambda: any(b[4] != tablet.n for b in world.recent_busts), "a bust recorded by another tablet")
-                tablet.drop(DROP)
+                tablet.drop(DROP, double_first=True)
             topology.kill(kind)
         wait_until(lambda: world.drops and world.drops[0]["drained"] is not None, "the dropped tablet's queue drained")
         before = len(world.actions)
