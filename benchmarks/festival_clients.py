@@ -7,7 +7,8 @@
 - ``build_festival``: the events, people and users, written through the services (setup, not timed);
 - the clients over HTTP: cashier desks (every money action with an Idempotency-Key, retried with
   the same key after an error or a cut connection), floor tablets (a PKO's busts name their
-  eliminator; each bust has its Idempotency-Key too), the director;
+  eliminator; each bust has its Idempotency-Key too; a tablet may drop off the network, tap on
+  and send its queue when back, as the floor's offline queue does), the director;
 - ``Fleet``: lobby screens and players' phones (Server-Sent Events) in a process of their own
   (``python benchmarks/festival_clients.py fleet``: raw asyncio streams, thousands per core);
 - ``check_invariants``: what must hold after the day, read through the ORM.
