@@ -4,7 +4,7 @@
 // - It registers the floor's service worker (floor-sw.js, its scope the floor's pages), which
 //   keeps the pages and the last state they saw for a reload without network.
 // - It keeps the floor's actions in a queue in IndexedDB while the tablet has no server: a bust
-//   (with its eliminators), a slip confirmed, a hand completed, a penalty. Each gets its own
+//   (with its eliminators), a slip confirmed, a hand completed, a penalty, a chip count. Each gets its own
 //   Idempotency-Key and the time of the tap (sent as X-Tapped-At, logged by the server beside
 //   the arrival) when it is tapped, and the queue sends them in the order tapped as soon as the
 //   server answers. A repeat after a lost answer gets the first answer back: nothing acts twice.
@@ -144,7 +144,10 @@
         a.state = "refused";
         a.reason = data.detail || r.statusText || String(r.status);
         a.code = data.code || "";
-        a.todo = data.code === "already_out" ? T.alreadyOutTodo : T.tapAgain;
+        // a slip that no longer applies: the server said what happened instead, and the map
+        // (reloaded when the queue has sent) shows the slips that stand now
+        const slip = ["move_done", "move_superseded", "move_undone", "move_player_out"].includes(data.code);
+        a.todo = data.code === "already_out" ? T.alreadyOutTodo : slip ? T.slipTodo : T.tapAgain;
       }
       await put(a);
       changed();

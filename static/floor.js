@@ -1,4 +1,4 @@
-// Floor tools: penalties that follow the player, chips in play, chip race entry.
+// Floor tools: penalties that follow the player, chips in play, chip counts, chip race entry.
 (function () {
   const root = document.getElementById("floor"), tid = root.dataset.tournament;
   const $ = (s) => document.querySelector(s);
@@ -92,7 +92,47 @@
     sel.replaceChildren(...tables.map((tb) => { const o = document.createElement("option"); o.value = tb.number; o.textContent = tb.number; return o; }));
     if (keep && tables.some((tb) => String(tb.number) === keep)) sel.value = keep;
     racePlayers();
+    const csel = $("#count-table"), ckeep = csel.value;
+    csel.replaceChildren(...tables.map((tb) => { const o = document.createElement("option"); o.value = tb.number; o.textContent = tb.number; return o; }));
+    if (ckeep && tables.some((tb) => String(tb.number) === ckeep)) csel.value = ckeep;
+    countPlayers();
   }
+  // A table's chip count: each seated player's stack, counted at the table (at a break, say).
+  function countPlayers() {
+    const tb = tables.find((x) => String(x.number) === $("#count-table").value);
+    const body = $("#count-players tbody"); body.replaceChildren();
+    const seated = tb ? tb.seats.filter((s) => s.entry) : [];
+    if (!seated.length) { const tr = document.createElement("tr"); const td = cell(tr, T.noPlayers); td.colSpan = 3; body.appendChild(tr); return; }
+    const head = document.querySelectorAll("#count-players thead th")[2].textContent;
+    seated.forEach((s) => {
+      const tr = document.createElement("tr"); tr.dataset.entry = s.entry;
+      cell(tr, s.seat); cell(tr, s.name + " (#" + s.entry_number + ")");
+      const i = document.createElement("input"); i.type = "number"; i.min = "0"; i.name = "chips"; i.required = true; i.className = "w-8em";
+      i.setAttribute("aria-label", head + ": " + s.name + " (#" + s.entry_number + ")");
+      cell(tr, "").appendChild(i);
+      body.appendChild(tr);
+    });
+  }
+  $("#count-table").addEventListener("change", countPlayers);
+  $("#countform").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const rows = Array.from(document.querySelectorAll("#count-players tbody tr[data-entry]")), m = $("#count-msg");
+    if (!rows.length) return;
+    const table = $("#count-table").value;
+    const body = { occasion: "BREAK", counts: rows.map((tr) => ({ entry: Number(tr.dataset.entry), chips: Number(tr.querySelector("[name=chips]").value) })) };
+    // Through a Wi-Fi drop (floor-queue.js): the count waits on the tablet with its own key and
+    // tap time, as a penalty does; the stacks were counted at the tap, not when the server hears.
+    if (window.TDMQueue && TDMQueue.queueing()) {
+      const A = JSON.parse(document.getElementById("floor-app-i18n").textContent);
+      await TDMQueue.add({ kind: "count", label: A.count.replace("{t}", table), url: "/api/v1/tournaments/" + tid + "/floor/counts/", body });
+      e.target.querySelectorAll("[name=chips]").forEach((i) => { i.value = ""; });
+      return;
+    }
+    const r = await call("POST", "tournaments/" + tid + "/floor/counts/", body);
+    m.className = "message " + (r.ok ? "ok" : "error");
+    m.textContent = r.ok ? T.countDone + " " + table : (r.d.detail || r.d.code);
+    if (r.ok) { e.target.querySelectorAll("[name=chips]").forEach((i) => { i.value = ""; }); loadChips(); }
+  });
   function racePlayers() {
     const tb = tables.find((x) => String(x.number) === $("#race-table").value);
     const body = $("#race-players tbody"); body.replaceChildren();
@@ -169,5 +209,6 @@
     if (r.ok) jf.reset();
   });
   loadPenalties(); loadChips(); loadTables();
+  document.addEventListener("tdm:queue-sent", () => { loadPenalties(); loadChips(); loadTables(); }); // queued actions reached the server
   setInterval(loadPenalties, 10000);
 })();

@@ -12,7 +12,7 @@ from django.utils import timezone
 from seating.models import Bust
 from tests.conftest import make_user
 from tests.seating.test_support import arrange, started  # noqa: F401 (fixture)
-from tournaments.models import Penalty, TournamentEvent
+from tournaments.models import ChipCount, Penalty, TournamentEvent
 from tournaments.services.events import tapped_at
 
 pytestmark = pytest.mark.django_db
@@ -113,3 +113,19 @@ def test_a_queued_hand_completed_and_penalty_act_once(started):
     again = client.post(f"/api/v1/tournaments/{t.pk}/floor/penalties/", body, **kwargs)
     assert first.status_code == again.status_code == 201, first.content
     assert again["Idempotent-Replay"] == "true" and Penalty.objects.filter(tournament=t).count() == 1
+
+
+def test_a_queued_chip_count_counts_once_and_logs_its_tap_time(started):
+    t = started(18)
+    layout = arrange(t, {1: range(1, 10), 2: range(1, 10)}, big_blinds={1: (3, 2), 2: (5, 4)})
+    client = api_client(make_user("tab3", "floor"))
+    tapped = (timezone.now() - timedelta(minutes=3)).isoformat()
+    body = {"occasion": "BREAK", "counts": [{"entry": layout[1][s], "chips": 41000 + s} for s in range(1, 10)]}
+    kwargs = {"content_type": "application/json", "HTTP_IDEMPOTENCY_KEY": "count-1", "HTTP_X_TAPPED_AT": tapped}
+    first = client.post(f"/api/v1/tournaments/{t.pk}/floor/counts/", body, **kwargs)
+    again = client.post(f"/api/v1/tournaments/{t.pk}/floor/counts/", body, **kwargs)  # the answer was lost: sent again
+    assert first.status_code == again.status_code == 201, first.content
+    assert again["Idempotent-Replay"] == "true" and again.json() == first.json() and first.json()["counted_players"] == 9
+    assert ChipCount.objects.filter(tournament=t).count() == 9  # counted once
+    (event,) = TournamentEvent.objects.filter(tournament=t, action="tournaments.chips.counted")
+    assert event.payload["tapped_at"] == tapped and event.payload["players"] == 9

@@ -14,7 +14,7 @@ from tournaments.models import Entry
 from tournaments.services.events import log_events
 
 from .. import engine, sql
-from ..models import PendingMove
+from ..models import PendingMove, Seat
 from .busts import refuse_if_ended
 from .later import undo_first
 from .plan import Outcome, SeatingActionError, engine_errors, restore, settle
@@ -25,6 +25,55 @@ from .room import lock, lock_and_read
 _SLIP_LOCKED = Compiled(lambda pk, tid: PendingMove.objects.select_for_update().filter(pk=pk, tournament_id=tid).order_by(), PendingMove, nargs=2)
 _DONE = Updates(PendingMove, ["status", "done_at", "done_by"])  # mv.save(update_fields=[...]), compiled once
 _DONE_MOVED = Updates(PendingMove, ["status", "done_at", "done_by", "applied", "done_event"])
+
+
+def _hhmm(when) -> str:
+    return timezone.localtime(when).strftime("%H:%M")
+
+
+def no_longer_open(mv) -> SeatingActionError:
+    """The refusal of a slip confirmed when it is no longer open, saying what happened instead. A
+    tablet that confirmed it offline sends it after a break, a new balancing plan or the
+    player's bust: the floor is told where the player is now, in its own words."""
+    entry = Entry.objects.select_related("person").get(pk=mv.entry_id)
+    seat = Seat.objects.filter(entry_id=mv.entry_id).select_related("table").first()
+    v = {"name": entry.person.full_name, "n": entry.number}
+    if seat is not None:
+        v.update(t=seat.table.number, s=seat.number)
+    extra = {"move": mv.pk, "entry": mv.entry_id}
+    if entry.status == Entry.BUSTED:
+        v["at"] = _hhmm(entry.busted_at) if entry.busted_at else ""
+        text = _("%(name)s (#%(n)s) is out since %(at)s: this move no longer applies.") % v
+        return SeatingActionError("move_player_out", text, busted_at=entry.busted_at.isoformat() if entry.busted_at else None, **extra)
+    if mv.status == PendingMove.SUPERSEDED:
+        newer = (
+            PendingMove.objects.filter(tournament_id=mv.tournament_id, entry_id=mv.entry_id, pk__gt=mv.pk, status=PendingMove.PROPOSED).order_by("-pk").first()
+        )
+        if newer is not None:
+            v.update(at=_hhmm(newer.created_at), t=newer.to_table, s=newer.to_seat)
+            text = _("This move was replaced at %(at)s by a new balancing: %(name)s (#%(n)s) now goes to table %(t)s, seat %(s)s.") % v
+            return SeatingActionError("move_superseded", text, replaced_by=newer.pk, **extra)
+        if seat is not None:
+            text = _("This move is no longer needed (the tables changed): %(name)s (#%(n)s) stays at table %(t)s, seat %(s)s.") % v
+        else:
+            text = _("This move is no longer needed (the tables changed).")
+        return SeatingActionError("move_superseded", text, **extra)
+    if mv.status == PendingMove.UNDONE:
+        if seat is not None:
+            text = _("This move was undone: %(name)s (#%(n)s) sits at table %(t)s, seat %(s)s.") % v
+        else:
+            text = _("This move was undone.")
+        return SeatingActionError("move_undone", text, **extra)
+    if mv.status == PendingMove.DONE:
+        v.update(at=_hhmm(mv.done_at) if mv.done_at else "", by=mv.done_by.get_username() if mv.done_by_id else "")
+        if seat is not None and v["by"]:
+            text = _("This move was already done at %(at)s by %(by)s: %(name)s (#%(n)s) sits at table %(t)s, seat %(s)s.") % v
+        elif seat is not None:
+            text = _("This move was already done at %(at)s: %(name)s (#%(n)s) sits at table %(t)s, seat %(s)s.") % v
+        else:
+            text = _("This move was already done at %(at)s.") % v
+        return SeatingActionError("move_done", text, **extra)
+    return SeatingActionError("not_proposed", _("This move is no longer open (%(status)s).") % {"status": mv.get_status_display()}, **extra)
 
 
 @service
@@ -42,7 +91,7 @@ def confirm_move(tournament, move, *, actor, now=None):
         raise PendingMove.DoesNotExist("PendingMove matching query does not exist.")
     (mv,) = slips
     if mv.status != PendingMove.PROPOSED:
-        raise SeatingActionError("not_proposed", _("This move is no longer open (%(status)s).") % {"status": mv.get_status_display()})
+        raise no_longer_open(mv)
     mv.status, mv.done_at, mv.done_by = PendingMove.DONE, now, actor.user
     if mv.applied:
         # The event goes out with the slip's UPDATE (on PostgreSQL a WITH part of it: one round trip).
@@ -132,7 +181,12 @@ def confirm_moves(tournament, moves, *, actor, now=None) -> int:
         else list(PendingMove.objects.filter(tournament=t, status=PendingMove.PROPOSED, pk__in=ids).order_by("pk").values_list("pk", flat=True))
     )
     if n + len(balancing) != len(ids):
-        raise SeatingActionError("not_proposed", _("One of these moves is no longer open."))  # the update rolls back
+        # The update rolls back. The slips it has just marked done (this call's ``now`` and
+        # user) were open; the first of the others says what happened to it.
+        for mv in PendingMove.objects.filter(tournament=t, pk__in=ids).exclude(pk__in=balancing).order_by("pk"):
+            if not (mv.status == PendingMove.DONE and mv.done_at == now and mv.done_by_id == getattr(actor.user, "pk", None)):
+                raise no_longer_open(mv)
+        raise SeatingActionError("not_proposed", _("One of these moves is no longer open."))
     if n and not written:  # the event names only the drawn slips
         event.payload = {"moves": sorted(set(ids) - set(balancing)), "applied_when_drawn": True}
         compiled.insert([event])

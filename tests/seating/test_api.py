@@ -93,7 +93,7 @@ def test_moves_confirm_manual_move_and_undo(api, started, floor_user):
     r = client.post(url(t, f"moves/{move['id']}/confirm/"), format="json")
     assert r.status_code == 200 and r.json()["moves"] == [] and counts(t) == {1: 9, 2: 9}
     r = client.post(url(t, f"moves/{move['id']}/confirm/"), format="json")
-    assert r.status_code == 409 and r.json()["code"] == "not_proposed"
+    assert r.status_code == 409 and r.json()["code"] == "move_done"
     r = client.post(url(t, "moves/"), {"entry": layout[1][1], "to_table": 2, "to_seat": 10}, format="json")
     assert r.status_code == 400  # a reason is required
     r = client.post(url(t, "moves/"), {"entry": layout[1][1], "to_table": 2, "to_seat": 1, "reason": "x"}, format="json")

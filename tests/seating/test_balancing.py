@@ -130,7 +130,7 @@ def test_an_open_proposal_stays_while_still_needed_and_is_superseded_when_not(st
     assert not open_moves(t) and PendingMove.objects.get(pk=move.pk).status == PendingMove.SUPERSEDED
     with pytest.raises(DomainError) as e:
         services.confirm_move(t, move, actor=actor)
-    assert e.value.code == "not_proposed"
+    assert e.value.code == "move_superseded"
 
 
 def test_confirming_one_move_leaves_the_other_open_slips_as_they_are_when_their_seats_were_drawn(started, actor):

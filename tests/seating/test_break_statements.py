@@ -149,7 +149,7 @@ def test_confirming_slips_that_are_not_all_drawn(started, actor):
     assert event.payload == {"moves": drawn[1:], "applied_when_drawn": True}
     with pytest.raises(SeatingActionError) as refused:  # one is done already: nothing written
         services.confirm_moves(t, drawn, actor=actor)
-    assert refused.value.code == "not_proposed"
+    assert refused.value.code == "move_done"
     assert not TournamentEvent.objects.filter(tournament=t, pk__gt=event.pk).exists()
     assert PendingMove.objects.get(pk=drawn[0]).status == PendingMove.PROPOSED
     # A drawn slip with a balancing move: the drawn one's event first, then the move's own.

@@ -184,7 +184,7 @@ def test_confirming_a_slip_refuses_as_before(api, started, floor_user):
     slip = bust_until_break(client, t)["moves"][0]
     assert client.post(url(t, f"moves/{slip['id']}/confirm/"), format="json").status_code == 200
     r = client.post(url(t, f"moves/{slip['id']}/confirm/"), format="json")  # twice
-    assert r.status_code == 409 and r.json()["code"] == "not_proposed"
+    assert r.status_code == 409 and r.json()["code"] == "move_done"
     for missing in (987654, 2**40, 2**63 + 5):
         r = client.post(url(t, f"moves/{missing}/confirm/"), format="json")
         assert r.status_code == 404 and r.json()["code"] == "not_found"

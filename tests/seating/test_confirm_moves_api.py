@@ -2,6 +2,7 @@
 confirming a broken table's slips at once (``moves/confirm/``), refusals and repeats."""
 
 import pytest
+from django.utils import timezone
 
 from seating.models import PendingMove
 from tournaments.models import Entry, TournamentEvent
@@ -95,7 +96,7 @@ def test_confirming_a_broken_tables_slips_at_once(api, started, floor_user, cash
     assert TournamentEvent.objects.filter(tournament=t, action="seating.moves.confirmed").count() == 1
     # A repeat without a key confirms nothing again: refused, as a single confirm is.
     r = client.post(url(t, "moves/confirm/"), {"moves": ids}, format="json")
-    assert r.status_code == 409 and r.json()["code"] == "not_proposed" and r.json()["detail"]
+    assert r.status_code == 409 and r.json()["code"] == "move_done" and r.json()["detail"]
 
 
 def test_confirm_all_is_all_or_nothing_and_checks_its_input(api, started, floor_user):
@@ -105,7 +106,7 @@ def test_confirm_all_is_all_or_nothing_and_checks_its_input(api, started, floor_
     ids = [m["id"] for m in data["moves"]]
     assert client.post(url(t, f"moves/{ids[0]}/confirm/"), format="json").status_code == 200
     r = client.post(url(t, "moves/confirm/"), {"moves": ids}, format="json")  # one of them is done already
-    assert r.status_code == 409 and r.json()["code"] == "not_proposed"
+    assert r.status_code == 409 and r.json()["code"] == "move_done"
     assert PendingMove.objects.filter(pk__in=ids[1:], status=PendingMove.PROPOSED).count() == len(ids) - 1
     for bad in ({"moves": []}, {"moves": ["x"]}, {}, {"moves": [0]}):
         r = client.post(url(t, "moves/confirm/"), bad, format="json")
@@ -146,7 +147,9 @@ def test_the_page_confirms_a_broken_tables_slips_with_one_button(client, api, st
     assert PendingMove.objects.filter(pk__in=ids, status=PendingMove.DONE, done_by=floor_user).count() == len(ids)
     assert f"All of table {broken} seated" not in r.content.decode()
     r = client.post(page, {"op": "confirm_all", "moves": ids}, follow=True)  # pressed again: nothing changes
-    assert "One of these moves is no longer open." in r.content.decode()
+    assert (
+        f"This move was already done at {timezone.localtime(PendingMove.objects.get(pk=ids[0]).done_at):%H:%M} by {floor_user.username}" in r.content.decode()
+    )
     r = client.post(page, {"op": "confirm_all"}, follow=True)
     assert "No move to confirm." in r.content.decode()
 
@@ -157,3 +160,64 @@ def test_the_confirm_all_button_speaks_italian(client, api, started, floor_user)
     client.force_login(floor_user)
     html = client.get(f"/tournaments/{t.pk}/tables/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
     assert f"Tutto il tavolo {broken} è seduto" in html
+
+
+def _slip(t, entry, status, **kw):
+    """A slip as the engine leaves it (its refusal is decided before the seat map is read)."""
+    seat = entry.seat
+    fields = dict(
+        tournament=t, entry=entry, kind=PendingMove.BALANCE, status=status, from_table=seat.table.number, from_seat=seat.number, to_table=9, to_seat=3
+    )
+    fields.update(kw)
+    return PendingMove.objects.create(**fields)
+
+
+def test_a_slip_confirmed_from_a_tablets_queue_after_the_tables_changed_says_what_happened(api, started, floor_user):
+    from datetime import datetime
+
+    t = started(12)
+    client = api(floor_user)
+    entry = Entry.objects.select_related("person", "seat__table").filter(tournament=t, seat__isnull=False).first()
+    name, here = entry.person.full_name, (entry.seat.table.number, entry.seat.number)
+    old = _slip(t, entry, PendingMove.SUPERSEDED)
+    at = timezone.make_aware(datetime(2026, 11, 27, 21, 15))
+    new = _slip(t, entry, PendingMove.PROPOSED, to_table=4, to_seat=7, created_at=at)
+    queued = {"HTTP_IDEMPOTENCY_KEY": "tablet-3-slip-1", "HTTP_X_TAPPED_AT": timezone.now().isoformat()}
+    for path, body in ((f"moves/{old.pk}/confirm/", None), ("moves/confirm/", {"moves": [old.pk]})):
+        r = client.post(url(t, path), body, format="json", **queued)
+        assert r.status_code == 409, r.content
+        d = r.json()
+        assert d["code"] == "move_superseded" and d["replaced_by"] == new.pk and d["move"] == old.pk
+        assert d["detail"] == f"This move was replaced at 21:15 by a new balancing: {name} (#{entry.number}) now goes to table 4, seat 7."
+        queued["HTTP_IDEMPOTENCY_KEY"] += "b"
+    assert PendingMove.objects.get(pk=new.pk).status == PendingMove.PROPOSED  # the refusal changed nothing
+    r = client.post(url(t, f"moves/{old.pk}/confirm/"), format="json", HTTP_ACCEPT_LANGUAGE="it")
+    assert r.json()["code"] == "move_superseded" and r.json()["detail"].startswith("Questo spostamento è stato sostituito alle 21:15")
+    # no newer slip: the player stays where he sits
+    new.status = PendingMove.SUPERSEDED
+    new.save()
+    r = client.post(url(t, f"moves/{old.pk}/confirm/"), format="json")
+    assert r.json()["code"] == "move_superseded"
+    assert r.json()["detail"].endswith(f"{name} (#{entry.number}) stays at table {here[0]}, seat {here[1]}.")
+    undone = _slip(t, entry, PendingMove.UNDONE)
+    r = client.post(url(t, "moves/confirm/"), {"moves": [undone.pk]}, format="json")
+    assert r.json()["code"] == "move_undone" and r.json()["detail"].endswith(f"sits at table {here[0]}, seat {here[1]}.")
+    # the player was busted meanwhile
+    gone = client.post(url(t, "busts/"), {"entries": [{"entry": entry.pk}]}, format="json")
+    assert gone.status_code == 201, gone.content
+    out = Entry.objects.get(pk=entry.pk).busted_at
+    r = client.post(url(t, "moves/confirm/"), {"moves": [old.pk]}, format="json")
+    assert r.json()["code"] == "move_player_out"
+    assert r.json()["detail"] == f"{name} (#{entry.number}) is out since {timezone.localtime(out):%H:%M}: this move no longer applies."
+
+
+def test_a_slip_confirmed_twice_says_who_did_it_first(api, started, floor_user):
+    t = started(19)
+    client = api(floor_user)
+    data = bust_until_break(client, t)
+    first = data["moves"][0]
+    assert client.post(url(t, f"moves/{first['id']}/confirm/"), format="json").status_code == 200
+    for path, body in ((f"moves/{first['id']}/confirm/", None), ("moves/confirm/", {"moves": [m["id"] for m in data["moves"]]})):
+        r = client.post(url(t, path), body, format="json")
+        assert r.status_code == 409 and r.json()["code"] == "move_done" and r.json()["move"] == first["id"]
+        assert f"by {floor_user.username}: " in r.json()["detail"] and f"table {first['to_table']}, seat {first['to_seat']}." in r.json()["detail"]

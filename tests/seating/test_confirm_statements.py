@@ -79,7 +79,7 @@ def test_confirming_a_drawn_slip_writes_the_slip_and_its_event_in_one_statement(
 
     with pytest.raises(SeatingActionError) as refused:  # no longer open: refused, nothing written
         services.confirm_move(t, second.pk, actor=actor)
-    assert refused.value.code == "not_proposed"
+    assert refused.value.code == "move_done"
     assert TournamentEvent.objects.filter(tournament=t, pk__gt=twin.pk).count() == 0
 
 
