@@ -16,7 +16,7 @@ from seating.models import Bust, PendingMove
 from tests.browser import ARTIFACTS, browser, browser_page, login, new_page  # noqa: F401 (fixtures)
 from tests.conftest import make_user
 from tests.test_axe_browser import problems
-from tournaments.models import Entry, IdempotencyRecord, Penalty, TournamentEvent
+from tournaments.models import ChipCount, Entry, IdempotencyRecord, Penalty, TournamentEvent
 from tournaments.services.events import Actor
 
 from .test_support import arrange, started  # noqa: F401 (fixture)
@@ -185,3 +185,31 @@ def test_a_penalty_issued_offline_on_the_floor_tools_waits_and_goes_once(browser
     assert penalty.entry_id == player.pk
     event = TournamentEvent.objects.filter(tournament=t, payload__has_key="tapped_at").get()
     assert event.created_at.isoformat() > event.payload["tapped_at"]
+
+
+def test_a_chip_count_recorded_offline_on_the_floor_tools_waits_and_counts_once(browser_page, started):
+    page = browser_page
+    t = started(18)
+    arrange(t, {1: range(1, 10), 2: range(1, 10)}, big_blinds={1: (3, 2), 2: (5, 4)})
+    make_user("cnt", "floor")
+    page.context.route("**/live/*/stream/**", lambda route: route.abort())
+    login(page, "cnt", "pw-cnt")
+    page.goto(page.base_url + f"/tournaments/{t.pk}/floor/")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.wait_for_function("async () => !!(await caches.match(location.href))")
+    stacks = page.locator("#count-players input[name=chips]")
+    expect(stacks).to_have_count(9)  # table 1's seated players
+    page.context.set_offline(True)
+    for i in range(9):
+        stacks.nth(i).fill(str(40000 + i))
+    page.locator("#countform button.primary").click()
+    item = page.locator("#floor-queue li")
+    expect(item).to_have_attribute("data-state", "waiting")
+    expect(item).to_contain_text("Chip count: table 1")
+    assert ChipCount.objects.filter(tournament=t).count() == 0
+    page.context.set_offline(False)
+    expect(item).to_have_attribute("data-state", "sent")
+    assert sorted(ChipCount.objects.filter(tournament=t).values_list("chips", flat=True)) == [40000 + i for i in range(9)]
+    event = TournamentEvent.objects.filter(tournament=t, action="tournaments.chips.counted").get()
+    assert event.created_at.isoformat() > event.payload["tapped_at"]
+    expect(page.locator("#count-summary")).to_contain_text("9 / 18")  # the floor tools took the server's state
