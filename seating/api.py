@@ -587,7 +587,8 @@ class ConfirmMovesSerializer(serializers.Serializer):
 class ConfirmMovesView(SeatingAPIView):
     """POST: several move slips are done at once — ``{"moves": [slip ids]}``, e.g. every player
     of a broken table has sat down. All or nothing: a slip no longer open refuses the whole call
-    (409 ``not_proposed``). Honours an ``Idempotency-Key``: a repeat gets the first answer.
+    (409, saying what happened to it: ``move_done``, ``move_superseded``, ``move_undone`` or
+    ``move_player_out``). Honours an ``Idempotency-Key``: a repeat gets the first answer.
     Answers ``confirmed`` (the slips, now done) and ``moves`` (those still open)."""
 
     @extend_schema(request=ConfirmMovesSerializer, responses=OpenApiTypes.OBJECT)
