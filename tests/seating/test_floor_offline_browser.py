@@ -213,3 +213,24 @@ def test_a_chip_count_recorded_offline_on_the_floor_tools_waits_and_counts_once(
     event = TournamentEvent.objects.filter(tournament=t, action="tournaments.chips.counted").get()
     assert event.created_at.isoformat() > event.payload["tapped_at"]
     expect(page.locator("#count-summary")).to_contain_text("9 / 18")  # the floor tools took the server's state
+
+
+def test_a_slip_confirmed_offline_whose_player_went_out_meanwhile_is_refused_with_what_happened(browser_page, started):
+    page = browser_page
+    t = started(16)
+    layout = arrange(t, {1: range(1, 10), 2: range(1, 8)}, big_blinds={1: (3, 2), 2: (5, 4)})
+    services.record_bust(t, [layout[2][7]], actor=Actor(), table=2)  # 9 against 6: a balancing slip
+    slip = PendingMove.objects.select_related("entry__person").get(tournament=t, status=PendingMove.PROPOSED)
+    open_map(page, t, "slips")
+    page.context.set_offline(True)
+    page.click(f'tr[data-move="{slip.pk}"] button.confirm-move')
+    expect(page.locator("#floor-queue li")).to_have_attribute("data-state", "waiting")
+    services.record_bust(t, [slip.entry_id], actor=Actor(), table=slip.from_table)  # another tablet, first
+    out = Entry.objects.get(pk=slip.entry_id).busted_at
+    page.context.set_offline(False)
+    refused = page.locator("#floor-queue li")
+    expect(refused).to_have_attribute("data-state", "refused")
+    who = slip.entry.person.full_name
+    expect(refused).to_contain_text(f"{who} (#{slip.entry.number}) is out since {timezone.localtime(out):%H:%M}: this move no longer applies.")
+    expect(refused).to_contain_text("Nothing to confirm: the map shows the moves that stand now.")
+    expect(page.locator(f'tr[data-move="{slip.pk}"]')).to_have_count(0)  # the map caught up
