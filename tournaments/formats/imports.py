@@ -114,7 +114,9 @@ class LeagueImporter(importing.Importer):
             except ValidationError:
                 raise Refused(_("E-mail: “%(value)s” is not an e-mail address.") % {"value": values["email"][:60]}) from None
         day = importing.cell_date(cells.get("date"), lambda: self.label("date"), required=True)
-        if not dt.date(2000, 1, 1) <= day <= timezone.localdate():
+        # Up to tomorrow: an event scheduled for tomorrow may have been started tonight, and its
+        # results carry the date it was scheduled for (as the export writes them).
+        if not dt.date(2000, 1, 1) <= day <= timezone.localdate() + dt.timedelta(days=1):
             raise Refused(_("Date: %(value)s is not the date of an event already played.") % {"value": day.strftime("%d/%m/%Y")})
         values["date"] = day
         values["place"] = importing.cell_int(cells.get("place"), lambda: self.label("place"), minimum=1)
