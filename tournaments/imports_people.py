@@ -20,6 +20,7 @@ import datetime as dt
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
@@ -87,7 +88,7 @@ class PeopleImporter(importing.Importer):
                 raise Refused(_("E-mail: “%(value)s” is not an e-mail address.") % {"value": values["email"][:60]}) from None
         if "birth_date" in cells:
             born = importing.cell_date(cells["birth_date"], lambda: self.label("birth_date"))
-            if born is not None and not (dt.date(1900, 1, 1) <= born <= dt.date.today()):
+            if born is not None and not (dt.date(1900, 1, 1) <= born <= timezone.localdate()):
                 raise Refused(_("Date of birth: %(value)s is not a plausible date.") % {"value": born.strftime("%d/%m/%Y")})
             values["birth_date"] = born
         if "privacy_consent" in cells:
@@ -104,7 +105,7 @@ class PeopleImporter(importing.Importer):
         """The consent's date; a "yes" without one is today's (the day the room brings it in)."""
         said = importing.cell_text(value).lower() if not isinstance(value, (dt.date, dt.datetime)) else ""
         if said in importing.YES:
-            return dt.date.today()
+            return timezone.localdate()  # the room's day, not the server clock's
         if said in importing.NO and not isinstance(value, (dt.date, dt.datetime)):
             return None
         return importing.cell_date(value, lambda: self.label("privacy_consent"))

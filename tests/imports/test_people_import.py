@@ -11,6 +11,7 @@ import openpyxl
 import pytest
 from django.core.management import call_command
 from django.test import Client
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from tests.conftest import client_for
@@ -53,7 +54,7 @@ def test_an_italian_excel_csv_in_windows_1252_comes_in_with_its_dates_phones_ban
     rossi, bianchi = people()["Rossi", "Niccolò"], people()["Bianchi", "Anna"]
     assert (rossi.nickname, rossi.phone, rossi.email, rossi.document_id) == ("Nico", "+39 333 123 4567", "nico@esempio.it", "CA1234567")
     assert rossi.birth_date == dt.date(1980, 2, 3) and rossi.privacy_consent == dt.date(2024, 1, 12) and not rossi.banned
-    assert bianchi.banned and bianchi.banned_reason == "Autoesclusione" and bianchi.privacy_consent == dt.date.today()
+    assert bianchi.banned and bianchi.banned_reason == "Autoesclusione" and bianchi.privacy_consent == timezone.localdate()
     from tournaments.services.people import search_people
 
     assert [x.pk for x in search_people("333 1234")] == [rossi.pk]  # the desk finds him by the phone's national number
