@@ -180,10 +180,10 @@ def line(name, values, total=None):
     return f"  {name:<30} p50 {statistics.median(ms):7.2f} ms  p95 {pct(ms, 95):7.2f} ms  max {max(ms):7.2f} ms  mean {statistics.mean(ms):7.2f} ms{tail}"
 
 
-def wait_until_up(base, proc):
+def wait_until_up(base, proc, seconds: float = 60):
     import httpx
 
-    for _ in range(600):
+    for _ in range(int(seconds * 10)):
         if proc.poll() is not None:
             raise SystemExit(f"the server exited with {proc.returncode}")
         try:

@@ -50,6 +50,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+import api_bust  # noqa: E402  (its wait for the server)
 import common  # noqa: E402
 
 TABLE_SIZE = 9
@@ -189,21 +190,6 @@ def desk_summary(samples):
     return common.pct(times, 95), common.pct(times, 50), len(times), errors
 
 
-def wait_until_up(base, proc):
-    import httpx
-
-    for _ in range(1200):
-        if proc.poll() is not None:
-            raise SystemExit(f"the server exited with {proc.returncode}")
-        try:
-            if httpx.get(base + "/login/", timeout=1).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        time.sleep(0.1)
-    raise SystemExit("the server did not answer")
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--port", type=int, default=8797)
@@ -264,7 +250,7 @@ def main():
     )
     base = f"http://127.0.0.1:{args.port}"
     try:
-        wait_until_up(base, server)
+        api_bust.wait_until_up(base, server, seconds=120)
         api = common.Client(base, headers={"Authorization": f"Token {director_token}"})
         # The worker is up when a director's announcement reaches the warm-up event's phone.
         r = api.post(f"/api/v1/tournaments/{warm.pk}/clock/tell-players/", json={"text": "warm up"})
