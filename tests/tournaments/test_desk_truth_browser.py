@@ -1,6 +1,8 @@
 """The desk in a real browser: the person meant comes first, and the shift and the last sales
 are the server's (they update after a sale and survive a reload)."""
 
+import time
+
 import pytest
 from playwright.sync_api import expect
 
@@ -34,8 +36,13 @@ def test_sim1_is_listed_first_and_enter_takes_it(browser_page, tournament, make_
     page.route("**/api/v1/people/?q=sim1&*", late)
     page.locator("#search").press_sequentially("1")
     page.press("#search", "Enter")
-    expect(page.locator("#player")).to_be_hidden()  # Enter waits: it does not take Simone from the older list
+    # The search goes out after a short pause in typing, so it may leave after Enter: wait until
+    # it is held (route handlers run while Playwright waits).
+    deadline = time.monotonic() + 10
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(20)
     assert held
+    expect(page.locator("#player")).to_be_hidden()  # Enter waits: it does not take Simone from the older list
     for route in held:
         route.continue_()
     expect(page.locator("#player-name")).to_have_text("Simona Neri (sim1)")
