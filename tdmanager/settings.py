@@ -9,6 +9,7 @@ from pathlib import Path
 
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
+from kombu import Exchange, Queue
 
 from tdmanager import bodylimits
 
@@ -321,6 +322,12 @@ CELERY_TIMEZONE = "UTC"
 # Every key and channel Celery writes carries the installation's namespace (docs/operating.md).
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600, "global_keyprefix": f"{TDM_NAMESPACE}:"}
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# The players' notices go out from a queue of their own: ``manage.py serve`` gives it a worker
+# process of its own at the lowest priority (see ``serve.notices_priority``), so thousands of
+# phones' notices take the core the desk's requests leave, never both, and never delay the
+# clock's tasks. A worker started without ``-Q`` serves both queues.
+CELERY_TASK_QUEUES = (Queue("celery", Exchange("celery"), routing_key="celery"), Queue("notices", Exchange("notices"), routing_key="notices"))
+CELERY_TASK_ROUTES = {"tournaments.tasks.send_notices": {"queue": "notices"}, "tournaments.tasks.send_notice": {"queue": "notices"}}
 # Periodic tasks go out at the lowest priority (on Redis 0 is the highest and the default, 9 the
 # lowest): a beat that ran while no worker did leaves a backlog, and the clock's countdowns and a
 # returning worker's clock catch-up (tournaments.tasks) are served before it.
@@ -357,9 +364,9 @@ CELERY_BEAT_SCHEDULE = {
     # The phones of players whose last event is past the house's push_keep_days are forgotten, daily.
     "forget-old-push-subscriptions": {"task": "tournaments.tasks.forget_old_push_subscriptions", "schedule": 86400.0, "options": TDM_PERIODIC_TASK_OPTIONS},
 }
-# The Celery worker's nice level under ``manage.py serve`` (0-19; 0: the web server's own): the
-# worker's bursts (5,000 phones' notices) yield the cores to the desk's requests
-# (docs/benchmarks.md, push). The clock does not wait on the worker (its state is arithmetic).
+# The Celery worker's nice level under ``manage.py serve`` (0-19; 0: the web server's own): its
+# bursts of work yield the cores to the desk's requests (the notices' worker runs lower still:
+# CELERY_TASK_QUEUES). The clock does not wait on the worker (its state is arithmetic).
 TDM_WORKER_NICE = min(19, max(0, envint("TDM_WORKER_NICE", 10)))
 TDM_ARM_CLOCK_TASKS = envbool("TDM_ARM_CLOCK_TASKS", "True")
 TDM_IDEMPOTENCY_TTL_HOURS = max(24, envint("TDM_IDEMPOTENCY_TTL_HOURS", 48))

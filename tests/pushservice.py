@@ -29,6 +29,7 @@ def unb64url(text: str) -> bytes:
 class Received:
     def __init__(self, path: str, headers: dict, body: bytes):
         self.path, self.headers, self.body = path, headers, body
+        self.at = time.perf_counter()  # when it arrived (the machine's monotonic clock)
 
 
 class PushService:
@@ -41,6 +42,8 @@ class PushService:
         service = self
 
         class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"  # connections kept open, as a push service's are
+
             def log_message(self, *args):
                 pass
 

@@ -1,4 +1,4 @@
-"""``./tdm run`` stopped (Ctrl-C, or a service manager's SIGTERM): the web server and the Celery worker (with beat) stop first,
+"""``./tdm run`` stopped (Ctrl-C, or a service manager's SIGTERM): the web server and the Celery workers (one with beat) stop first,
 then the embedded Redis they use, so nothing fails on the way out (beat ticks every second, and a
 tick sent to a Redis already gone logged a traceback at every stop).
 
@@ -12,6 +12,7 @@ import subprocess
 import sys
 
 import httpx
+import psutil
 import pytest
 from django.conf import settings
 
@@ -50,6 +51,14 @@ def test_a_stop_ends_the_web_server_and_the_worker_before_the_embedded_redis(tmp
     proc = start_listening(start, "the web server", lambda proc, port: _answers(port))
     try:
         wait_for(lambda: any(tmp_path.glob("celerybeat-schedule*")), START_DEADLINE, "celery beat", proc=proc)  # beat is ticking
+        workers = {p.pid: p.cmdline() for p in psutil.Process(proc.pid).children(recursive=True) if "celery" in p.cmdline()}
+        notices = [pid for pid, cmd in workers.items() if "notices" in cmd]
+        others = [pid for pid in workers if pid not in notices]
+        # The notices' own worker sends at the lowest priority, the clock's at the house's nice.
+        assert notices and all(os.sched_getscheduler(pid) == os.SCHED_IDLE for pid in notices), workers
+        assert others and all(
+            os.sched_getscheduler(pid) == os.SCHED_OTHER and psutil.Process(pid).nice() == min(19, os.nice(0) + settings.TDM_WORKER_NICE) for pid in others
+        ), workers
         redis_port = int(re.search(r"embedded redis on 127\.0\.0\.1:(\d+)", log_path.read_text()).group(1))
         assert _accepts(redis_port)
         if how == "group":

@@ -9,6 +9,8 @@ beat, on PostgreSQL and Redis, as docs/operating.md ("Scaling out") deploys them
   restarted worker being ready, both moments taken from the processes' own records (the worker's
   "ready." log line, the event log row of the level change), and the screens' countdown does not
   jump when it does.
+- A phone subscribed through one web process hears an announcement made through the other,
+  sent by the worker started without ``-Q`` (the notices' own queue is among those it serves).
 
 On SQLite it is skipped: SQLite is for one machine and one web process.
 """
@@ -26,6 +28,7 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
+from tests.pushservice import Phone, PushService
 from tests.servers import ROOT, SCALED_OUT, EmbeddedRedis, database_env, sse_states, start_beat, start_web, start_worker, stop, wait_for
 from tournaments import clock as engine
 from tournaments.actions import Action
@@ -56,7 +59,7 @@ def scaled(transactional_db, settings):
     settings.TDM_ARM_CLOCK_TASKS = False  # this process never arms a countdown: the stack does
     realtime._client = None
     env = database_env()
-    env.update(REDIS_URL=url, TDM_NAMESPACE=namespace)
+    env.update(REDIS_URL=url, TDM_NAMESPACE=namespace, TDM_PUSH_ENDPOINTS="127.0.0.1")  # the tests' own push service
     procs = []
     try:
         with ThreadPoolExecutor(4) as pool:  # they start side by side: a 2-core machine waits less
@@ -242,3 +245,19 @@ def test_two_web_processes_a_worker_and_a_beat(scaled, make_tournament, make_per
     for snap in pushed:  # the countdown the screens show goes on without a jump
         shows_the_right_time(snap)
         assert snap["version"] > level2["version"]
+
+    # 6. The players' notices have a queue of their own; a worker started without -Q, as this
+    # deployment starts it, serves it too: a phone subscribed through one web process hears the
+    # director's announcement made through the other.
+    service = PushService()
+    try:
+        phone = Phone(service, "/ok/scale-out")
+        entry = t.entries.order_by("number").first()
+        r = httpx.post(f"{web_a}/p/{entry.phone_token}/push/", json=phone.subscription, headers={"Accept-Language": "it"}, timeout=WAIT)
+        assert r.status_code == 201, r.text
+        r = api.post(f"{web_b}/api/v1/tournaments/{t.pk}/clock/tell-players/", json={"text": "Cena alle 21"})
+        assert r.status_code == 200, r.text
+        service.wait_for(1, WAIT)
+        assert phone.read(service.to("/ok/scale-out")[0])["body"] == "Cena alle 21"
+    finally:
+        service.close()

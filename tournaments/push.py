@@ -109,12 +109,27 @@ def new_keys() -> tuple[str, str]:
     return pem, base64.urlsafe_b64encode(point).rstrip(b"=").decode()
 
 
-class _NoRedirects(requests.Session):
-    """A push service's answer is final: a redirect is not followed (it could name any address)."""
+class _PushSession(requests.Session):
+    """A push service's answer is final: a redirect is not followed (it could name any address).
 
-    def request(self, *args, **kwargs):
+    requests reads the environment at every request (its proxy variables, walked in full, the
+    CA bundle's, ``~/.netrc``): a fifth of a notice's CPU. Here the environment is read once, the
+    proxies once per push service (``no_proxy`` honoured), and ``.netrc`` never: a push service
+    is authorised by the VAPID header alone."""
+
+    def __init__(self):
+        super().__init__()
+        self.trust_env = False
+        self.verify = os.environ.get("REQUESTS_CA_BUNDLE") or os.environ.get("CURL_CA_BUNDLE") or True
+        self._proxies: dict[tuple[str, str], dict] = {}
+
+    def request(self, method, url, *args, **kwargs):
         kwargs["allow_redirects"] = False
-        return super().request(*args, **kwargs)
+        origin = urlsplit(url)[:2]
+        if origin not in self._proxies:
+            self._proxies[origin] = requests.utils.get_environ_proxies(url)
+        kwargs.setdefault("proxies", self._proxies[origin])
+        return super().request(method, url, *args, **kwargs)
 
 
 class Sent:
@@ -173,7 +188,7 @@ def _session() -> requests.Session:
     makes its own."""
     session = getattr(_local, "session", None)
     if session is None or getattr(_local, "pid", None) != os.getpid():
-        session = _local.session = _NoRedirects()
+        session = _local.session = _PushSession()
         _local.pid = os.getpid()
     return session
 

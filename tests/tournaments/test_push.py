@@ -14,6 +14,7 @@ from tdmanager.celery import app as celery_app
 from tournaments import tasks
 from tournaments.models import Entry, PushSubscription, RegistrationNotice, Tournament
 from tournaments.services import clockctl, lifecycle, privacy
+from tournaments.services import push as push_service
 
 from ..pushservice import Phone, PushService, vapid_claims
 from ..seating.test_support import add_entries, arrange
@@ -550,3 +551,36 @@ def test_a_push_service_that_hangs_holds_up_no_other_push_services_phones(make_t
         hung.released.set()
         hung.close()
         ok.close()
+
+
+def test_the_notices_go_out_on_a_queue_of_their_own_that_every_plain_worker_serves():
+    """``manage.py serve`` gives the ``notices`` queue a worker at the lowest priority
+    (tests/test_launcher_stop.py), so the notices must go there, and what works out who is told
+    stays with the clock's worker; a worker started without ``-Q`` serves both queues."""
+    route = celery_app.amqp.router.route
+    assert route({}, tasks.send_notices.name)["queue"].name == "notices"
+    assert route({}, tasks.send_notice.name)["queue"].name == "notices"
+    assert route({}, tasks.tell_players.name)["queue"].name == "celery"
+    assert route({}, tasks.clock_tick.name)["queue"].name == "celery"
+    assert set(celery_app.amqp.queues) == {"celery", "notices"}
+
+
+def test_the_environments_proxy_is_used_unless_no_proxy_names_the_push_service(make_tournament, service, worker, actor, monkeypatch):
+    """The environment is read once per push service, not at each notice; what it says still
+    holds: a proxy set there carries the notices (here one that takes no connection, so nothing
+    arrives), unless ``no_proxy`` names the push service's host."""
+    from tournaments import push as transport
+
+    t = tournament_of(make_tournament, 2)
+    anna = t.entries.order_by("number").first()
+    assert subscribe(anna, Phone(service, "/ok/anna")).status_code == 201
+    monkeypatch.setattr(transport._local, "session", None)  # a new session reads the environment
+    monkeypatch.setenv("http_proxy", "http://127.0.0.1:9")
+    monkeypatch.setenv("no_proxy", "example.org")
+    message = push_service.Message(PushSubscription.objects.get().pk, {"title": "t", "body": "via the proxy"}, 60, "high", "x")
+    assert push_service.send(message).status == 0  # the proxy took no connection
+    assert service.received == []
+    monkeypatch.setattr(transport._local, "session", None)
+    monkeypatch.setenv("no_proxy", "127.0.0.1")
+    assert push_service.send(message).delivered
+    assert len(service.received) == 1

@@ -1,4 +1,5 @@
-"""One command for the whole product on one machine: Redis, Celery worker + beat, web server.
+"""One command for the whole product on one machine: Redis, Celery worker + beat, the players'
+notices' worker, web server.
 
     python manage.py serve [--demo] [--host 0.0.0.0] [--port 8000]
 
@@ -40,6 +41,19 @@ def worker_priority() -> None:
     phones) takes the cores the desk leaves free rather than slowing the desk."""
     if settings.TDM_WORKER_NICE and hasattr(os, "nice"):
         os.nice(settings.TDM_WORKER_NICE)
+
+
+def notices_priority() -> None:
+    """In the notices worker's process before it starts: the lowest priority there is. Linux's
+    idle class (``SCHED_IDLE``) runs it only on a core no other process wants, and a request
+    that wakes takes the core at once; elsewhere, nice 19. Sending "starts in 15 minutes" to
+    5,000 phones then costs the desk nothing, and the notices still go at the speed the idle
+    core allows (docs/benchmarks.md, push)."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    except (AttributeError, OSError):
+        if hasattr(os, "nice"):
+            os.nice(19)
 
 
 def free_port(preferred: int) -> int:
@@ -136,6 +150,8 @@ class Command(BaseCommand):
                             "tdmanager",
                             "worker",
                             "-B",
+                            "-Q",
+                            "celery",
                             "--concurrency",
                             "2",
                             "-l",
@@ -145,6 +161,16 @@ class Command(BaseCommand):
                         ],
                         env=env,
                         preexec_fn=worker_priority,
+                    ),
+                )
+            )
+            procs.append(
+                (
+                    "notices",
+                    subprocess.Popen(
+                        [py, "-m", "celery", "-A", "tdmanager", "worker", "-Q", "notices", "-n", "notices@%h", "--concurrency", "1", "-l", "warning"],
+                        env=env,
+                        preexec_fn=notices_priority,
                     ),
                 )
             )
