@@ -323,7 +323,7 @@ CELERY_TIMEZONE = "UTC"
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600, "global_keyprefix": f"{TDM_NAMESPACE}:"}
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # The players' notices go out from a queue of their own: ``manage.py serve`` gives it a worker
-# process of its own at the lowest priority (see ``serve.notices_priority``), so thousands of
+# process of its own at the lowest priority (``tdmanager.celery.idle_once_ready``), so thousands of
 # phones' notices take the core the desk's requests leave, never both, and never delay the
 # clock's tasks. A worker started without ``-Q`` serves both queues.
 CELERY_TASK_QUEUES = (Queue("celery", Exchange("celery"), routing_key="celery"), Queue("notices", Exchange("notices"), routing_key="notices"))

@@ -51,11 +51,21 @@ def test_a_stop_ends_the_web_server_and_the_worker_before_the_embedded_redis(tmp
     proc = start_listening(start, "the web server", lambda proc, port: _answers(port))
     try:
         wait_for(lambda: any(tmp_path.glob("celerybeat-schedule*")), START_DEADLINE, "celery beat", proc=proc)  # beat is ticking
-        workers = {p.pid: p.cmdline() for p in psutil.Process(proc.pid).children(recursive=True) if "celery" in p.cmdline()}
-        notices = [pid for pid, cmd in workers.items() if "notices" in cmd]
-        others = [pid for pid in workers if pid not in notices]
-        # The notices' own worker sends at the lowest priority, the clock's at the house's nice.
-        assert notices and all(os.sched_getscheduler(pid) == os.SCHED_IDLE for pid in notices), workers
+        workers = {}
+
+        def notices_worker_idle():
+            """The notices' own worker, once started (a pool process forked), sends at the lowest priority."""
+            workers.clear()
+            try:
+                workers.update({p.pid: p.cmdline() for p in psutil.Process(proc.pid).children(recursive=True) if "celery" in p.cmdline()})
+                notices = [pid for pid, cmd in workers.items() if "notices" in cmd]
+                return len(notices) == 2 and all(os.sched_getscheduler(pid) == os.SCHED_IDLE for pid in notices)
+            except (psutil.Error, ProcessLookupError):  # a process starting or ending meanwhile
+                return False
+
+        wait_for(notices_worker_idle, START_DEADLINE, "the notices' worker in the idle class", proc=proc)
+        others = [pid for pid, cmd in workers.items() if "notices" not in cmd]
+        # ... and the clock's worker at the house's nice.
         assert others and all(
             os.sched_getscheduler(pid) == os.SCHED_OTHER and psutil.Process(pid).nice() == min(19, os.nice(0) + settings.TDM_WORKER_NICE) for pid in others
         ), workers

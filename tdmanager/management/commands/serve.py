@@ -43,19 +43,6 @@ def worker_priority() -> None:
         os.nice(settings.TDM_WORKER_NICE)
 
 
-def notices_priority() -> None:
-    """In the notices worker's process before it starts: the lowest priority there is. Linux's
-    idle class (``SCHED_IDLE``) runs it only on a core no other process wants, and a request
-    that wakes takes the core at once; elsewhere, nice 19. Sending "starts in 15 minutes" to
-    5,000 phones then costs the desk nothing, and the notices still go at the speed the idle
-    core allows (docs/benchmarks.md, push)."""
-    try:
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-    except (AttributeError, OSError):
-        if hasattr(os, "nice"):
-            os.nice(19)
-
-
 def free_port(preferred: int) -> int:
     for port in (preferred, 0):
         with socket.socket() as s:
@@ -169,8 +156,8 @@ class Command(BaseCommand):
                     "notices",
                     subprocess.Popen(
                         [py, "-m", "celery", "-A", "tdmanager", "worker", "-Q", "notices", "-n", "notices@%h", "--concurrency", "1", "-l", "warning"],
-                        env=env,
-                        preexec_fn=notices_priority,
+                        env={**env, "TDM_WORKER_IDLE": "1"},  # the idle class once started (tdmanager.celery)
+                        preexec_fn=worker_priority,
                     ),
                 )
             )
