@@ -193,6 +193,22 @@ def _session() -> requests.Session:
     return session
 
 
+_paced = threading.local()
+
+
+def _pace() -> None:
+    """Wait until this thread may send its next notice: ``TDM_PUSH_RATE`` a second at most,
+    evenly spaced (a table break's nine notices take 20 ms; 5,000 take 12.5 s)."""
+    rate = settings.TDM_PUSH_RATE
+    if rate <= 0:
+        return
+    now = time.monotonic()
+    due = getattr(_paced, "next", now)
+    if due > now:
+        time.sleep(due - now)
+    _paced.next = max(now, due) + 1 / rate
+
+
 def send(subscription: dict, message: dict, *, private_pem: str, ttl: int, urgency: str, topic: str) -> Sent:
     """POST ``message`` (JSON, encrypted for the subscription's keys) to its endpoint, signed
     with the installation's key for the endpoint's origin. Never raises for what the push
@@ -203,6 +219,7 @@ def send(subscription: dict, message: dict, *, private_pem: str, ttl: int, urgen
     parts = urlsplit(endpoint)
     body = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
     headers = {**vapid_headers(private_pem, f"{parts.scheme}://{parts.netloc}"), "Urgency": urgency, "Topic": topic}
+    _pace()
     try:
         response = WebPusher(subscription, requests_session=_session()).send(
             body, headers, ttl=ttl, content_encoding="aes128gcm", timeout=settings.TDM_PUSH_TIMEOUT

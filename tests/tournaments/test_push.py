@@ -584,3 +584,18 @@ def test_the_environments_proxy_is_used_unless_no_proxy_names_the_push_service(m
     monkeypatch.setenv("no_proxy", "127.0.0.1")
     assert push_service.send(message).delivered
     assert len(service.received) == 1
+
+
+def test_a_worker_sends_no_faster_than_the_houses_pace(service, settings):
+    """``TDM_PUSH_RATE`` notices a second at most, evenly spaced: a burst to thousands of phones
+    leaves the cores room for the desk (a lower bound only: the machine may be slower)."""
+    from tournaments import push as transport
+
+    settings.TDM_PUSH_RATE = 50
+    phone = Phone(service, "/ok/paced")
+    key = push_service.installation_keys().private_key
+    began = time.monotonic()
+    for i in range(11):
+        assert transport.send(phone.subscription, {"body": str(i)}, private_pem=key, ttl=60, urgency="high", topic="t").delivered
+    assert time.monotonic() - began >= 10 / 50  # ten gaps of 20 ms
+    assert [phone.read(r)["body"] for r in service.to("/ok/paced")] == [str(i) for i in range(11)]
