@@ -24,12 +24,13 @@ from .test_support import arrange, started  # noqa: F401 (fixture)
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def open_map(page, t, user):
-    """The table map on a tablet, kept by the floor's worker: it opens without network after this."""
+def open_map(page, t, user, page_path="tables/"):
+    """The table map (or another floor page of the event) on a tablet, kept by the floor's
+    worker: it opens without network after this."""
     make_user(user, "floor")
     page.context.route("**/live/*/stream/**", lambda route: route.abort())  # no ASGI here: the page polls
     login(page, user, f"pw-{user}")
-    page.goto(page.base_url + f"/tournaments/{t.pk}/tables/")
+    page.goto(page.base_url + f"/tournaments/{t.pk}/{page_path}")
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     page.wait_for_function("async () => !!(await caches.match(location.href))")  # the page itself is kept
 
@@ -164,12 +165,7 @@ def test_a_penalty_issued_offline_on_the_floor_tools_waits_and_goes_once(browser
     t = started(18)
     layout = arrange(t, {1: range(1, 10), 2: range(1, 10)}, big_blinds={1: (3, 2), 2: (5, 4)})
     player = Entry.objects.select_related("person").get(pk=layout[2][2])
-    make_user("pen", "floor")
-    page.context.route("**/live/*/stream/**", lambda route: route.abort())
-    login(page, "pen", "pw-pen")
-    page.goto(page.base_url + f"/tournaments/{t.pk}/floor/?entry={player.pk}")
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-    page.wait_for_function("async () => !!(await caches.match(location.href))")
+    open_map(page, t, "pen", f"floor/?entry={player.pk}")
     page.context.set_offline(True)
     form = page.locator("#penaltyform")
     form.locator("select[name=kind]").select_option("MISSED_HANDS")
@@ -191,12 +187,7 @@ def test_a_chip_count_recorded_offline_on_the_floor_tools_waits_and_counts_once(
     page = browser_page
     t = started(18)
     arrange(t, {1: range(1, 10), 2: range(1, 10)}, big_blinds={1: (3, 2), 2: (5, 4)})
-    make_user("cnt", "floor")
-    page.context.route("**/live/*/stream/**", lambda route: route.abort())
-    login(page, "cnt", "pw-cnt")
-    page.goto(page.base_url + f"/tournaments/{t.pk}/floor/")
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-    page.wait_for_function("async () => !!(await caches.match(location.href))")
+    open_map(page, t, "cnt", "floor/")
     stacks = page.locator("#count-players input[name=chips]")
     expect(stacks).to_have_count(9)  # table 1's seated players
     page.context.set_offline(True)
