@@ -812,7 +812,16 @@ def confirm_and_undo_move(world: World, rng) -> str:
     slip = pick(rng, [s for s in world.slips(t) if not s.applied or not balancing], "slip")
     seating.confirm_move(t, slip, actor=world.floor)
     seating.undo_move(t, PendingMove.objects.get(pk=slip.pk), actor=world.director, reason="he sat at the wrong table")
-    return f"slip of entry {slip.entry_id} in {t.name} confirmed and undone"
+    # A tablet that was off the network sends its confirmation of the slip now: refused, with
+    # what happened to it instead (``moves.no_longer_open``), and nothing changes.
+    try:
+        seating.confirm_move(t, slip.pk, actor=world.floor)
+    except seating.SeatingActionError as refused:
+        if refused.code != "move_undone" or refused.extra.get("move") != slip.pk:
+            raise AssertionError(f"a stale confirmation of an undone slip was answered {refused.code} {refused.extra}") from None
+    else:
+        raise AssertionError("a stale confirmation of an undone slip was taken")
+    return f"slip of entry {slip.entry_id} in {t.name} confirmed and undone (a stale confirmation refused)"
 
 
 @action(weight=2)
