@@ -329,25 +329,17 @@ def timed_moments(tournament_ids, within: timedelta) -> list[tuple[int, datetime
 
 
 def send(message: Message) -> push.Sent | None:
-    """Send one message to its phone and keep what the push service said: delivered (its last
-    success noted), gone (404/410: the subscription deleted). None when the subscription is gone
-    already. Called by the worker, outside any transaction: the HTTP call holds no lock."""
-    sub = PushSubscription.objects.filter(pk=message.subscription).values("endpoint", "p256dh", "auth").first()
-    if sub is None:
-        return None
-    info = {"endpoint": sub["endpoint"], "keys": {"p256dh": sub["p256dh"], "auth": sub["auth"]}}
-    sent = push.send(info, message.payload, private_pem=installation_keys().private_key, ttl=message.ttl, urgency=message.urgency, topic=message.topic)
-    if sent.delivered:
-        PushSubscription.objects.filter(pk=message.subscription).update(last_success_at=timezone.now())
-    elif sent.gone:
-        forget_gone(message.subscription)
-    return sent
+    """Send one message to its phone (``send_many`` of one): what the push service said, or
+    None when the subscription is gone already."""
+    sent = send_many([message])
+    return sent[0][1] if sent else None
 
 
 def send_many(messages: list[Message]) -> list[tuple[Message, push.Sent]]:
     """Send ``messages`` one after the other (the worker's batch, all to one push service): the
     subscriptions read in one query, the deliveries noted in one; a subscription the push
-    service calls gone is deleted. A message whose subscription is gone already is left out."""
+    service calls gone is deleted. A message whose subscription is gone already is left out.
+    Called by the worker, outside any transaction: the HTTP calls hold no lock."""
     subs = {row["pk"]: row for row in PushSubscription.objects.filter(pk__in={m.subscription for m in messages}).values("pk", "endpoint", "p256dh", "auth")}
     if not subs:
         return []
