@@ -193,9 +193,6 @@ def _session() -> requests.Session:
     return session
 
 
-_paced = threading.local()
-
-
 def _pace() -> None:
     """Wait until this thread may send its next notice: ``TDM_PUSH_RATE`` a second at most,
     evenly spaced (a table break's nine notices take 20 ms; 5,000 take 12.5 s)."""
@@ -203,10 +200,10 @@ def _pace() -> None:
     if rate <= 0:
         return
     now = time.monotonic()
-    due = getattr(_paced, "next", now)
+    due = getattr(_local, "next_send", now)
     if due > now:
         time.sleep(due - now)
-    _paced.next = max(now, due) + 1 / rate
+    _local.next_send = max(now, due) + 1 / rate
 
 
 def send(subscription: dict, message: dict, *, private_pem: str, ttl: int, urgency: str, topic: str) -> Sent:
