@@ -18,7 +18,8 @@ For each route, each method ``tdmanager.policy.POLICY`` allows and each role tha
 (director, floor, cashier, dealer, display, controller, regulator; anonymous on every route, so
 that the refusals see the input too), it sends each hostile value (``HOSTILE``: a NUL byte, a
 right-to-left override, a zero-width space, a newline, fullwidth digits, ``3_00``, ``+300``,
-``3e2``, 10,000 characters, 10,000 digits, 40 digits):
+``3e2``, 10,000 characters, 10,000 digits, 40 digits, a name with a fullwidth letter, a name
+mixing Cyrillic with Latin letters, a URL whose host two parsers read differently):
 
 - in the path: every str or slug parameter takes each value; an int parameter its id in
   fullwidth digits, followed by a NUL, and as 10,000 and 40 digits;
@@ -50,6 +51,9 @@ Besides text, inputs that are no text (``SPECIAL``, each a key of ``--values``, 
   4xx), the pages' ``date`` and ``datetime-local`` inputs, and the query parameters named like a
   date (day, date, from, to, since, until, start, end, ``…_at``) or declared with a date format
   (a 4xx where the schema declares one), then every such name any view reads, at once.
+- ``push-endpoints``: a phone's subscription (``/p/<token>/push/``, a JSON body outside the API's
+  schema) to each endpoint of ``BAD_ENDPOINTS`` (a backslash before an allowed suffix, an empty
+  port, an empty label, a user, a percent-escaped host): a 4xx.
 
 Each request runs in a transaction rolled back afterwards (as the suite's tests do), so every
 one meets the same room. In process: Django's test ``Client``, no server.
@@ -97,6 +101,9 @@ HOSTILE = {
     "long": "A" * 10_000,
     "long-digits": "9" * 10_000,
     "huge": "9" * 40,  # a whole number no database column holds
+    "fullwidth-name": "\uff24irector",  # a fullwidth D: NFKC makes it "Director"
+    "mixed-script": "dir\u0435ctor",  # a Cyrillic ie among Latin letters
+    "backslash-url": "https://127.0.0.1\\.push.apple.com/x",  # two URL parsers read two hosts
 }
 ECHOED = {"nul": "\x00", "rlo": "\u202e"}  # what must not come back raw
 #: inputs that are no text in a field: each its own probes (``special_probes``, ``date_probes``)
@@ -108,7 +115,19 @@ SPECIAL = {
     "nested-object": "a file of 5,000 '{\"a\":' (and the same closed) in every file field: 4xx",
     "year-9999": "9999-12-31 in every date field (body, form, query): no 5xx; 4xx where the API declares a date",
     "year-0001": "0001-01-01 in every date field (body, form, query): no 5xx; 4xx where the API declares a date",
+    "push-endpoints": "a phone's subscription to an endpoint two parsers read differently, or malformed: 4xx",
 }
+#: endpoints a phone may not subscribe (``push-endpoints``): a backslash, an empty port, an empty
+#: label, a user, a percent-escape in the host, a host off the list behind an allowed one
+BAD_ENDPOINTS = (
+    "https://127.0.0.1\\.push.apple.com/x",
+    "https://fcm.googleapis.com:/x",
+    "https://a..push.apple.com/x",
+    "https://user@fcm.googleapis.com/x",
+    "https://fcm%2egoogleapis.com/x",
+    "https://127.0.0.1#.push.apple.com/x",
+    "https://evil.example/x?.push.apple.com",
+)
 DECLARED = 2_000_000_000
 YEARS = {"year-9999": ("9999-12-31", "9999-12-31T23:59:59"), "year-0001": ("0001-01-01", "0001-01-01T00:00:00")}
 #: a query parameter named like a date (besides those the schema gives a date format)
@@ -1213,6 +1232,19 @@ def plan(routes, room, schema, all_names, roles, values, forms):
                 yield from date_form_probes(route, "POST", role, form, form_kind, values)
                 yield from form_file_probes(route, "POST", role, form, form_kind, values)
         yield from size_probes(route, schema, room, roles, values, forms)
+        yield from push_probes(route, room, roles, values)
+
+
+def push_probes(route, room, roles, values):
+    """The phone's subscription (a JSON body outside the API's schema) to each bad endpoint: a 4xx."""
+    if "push-endpoints" not in values or route.name != "phone-push" or ANONYMOUS not in roles:
+        return
+    path = build_path(route, room)
+    keys = {"p256dh": "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM", "auth": "tBHItJI5svbpez7KI4CCXg"}
+    for endpoint in BAD_ENDPOINTS:
+        raw = json.dumps({"endpoint": endpoint, "keys": keys, "kinds": []}).encode()
+        yield Probe(route, "public", "push", "endpoint", "push-endpoints", ANONYMOUS, "POST", path,
+                    raw=raw, content_type="application/json", expect="4xx")  # fmt: skip
 
 
 def discover_forms(routes, room, clients, roles) -> dict:
