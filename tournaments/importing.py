@@ -71,7 +71,11 @@ class Row:
     changes: dict = field(default_factory=dict)  # field -> (old, new), for an update
     reason: str = ""
     target: object = None  # the stored object an update or an unchanged row is
-    matches: list = field(default_factory=list)  # a possible duplicate's look-alikes: (id, name, by what)
+    # a possible duplicate's look-alikes: (the stored one's id, name, by what, the row of this file it is)
+    matches: list = field(default_factory=list)
+    # a possible duplicate that is an earlier row's record again: accepted, it adds its ``changes``
+    # to what that row creates, and is never a second record
+    same_as: Row | None = None
 
 
 @dataclass

@@ -6,8 +6,12 @@ or date of birth: that
 person is updated with the cells that differ (an empty cell changes nothing), or unchanged. A
 row that shares a document, an e-mail, a phone, or a name with someone it is not shown to be
 is a possible duplicate, as the desk's check would say (``services.people.possible_duplicates``
-matches the same keys): it is left out unless the director imports it as a new person. Two
-rows of one file that are one person: the second is a possible duplicate of the first.
+matches the same keys): it is left out unless the director imports it as a new person. The
+rows of one file are compared with the rows above them by the same keys: a row that looks like
+one above is a possible duplicate of that row (a family's one phone: imported, a second person);
+a row that is the person of a row above (the same name and key, or the same name again with
+nothing new) is a possible duplicate that, imported, adds what it brings to that row's person:
+a room's export that lists someone twice makes one person.
 
 Bans come in as bans (with their reason; an import never lifts one: that is a director's act
 on the person's page), the privacy consent as its date, a cell that starts a formula as the
@@ -114,17 +118,26 @@ class PeopleImporter(importing.Importer):
 
     def plan(self, rows, options):
         index = _Index(Person.objects.all())
-        seen = _Index([])
+        # the rows above that may become people (new, or a possible duplicate the director may
+        # import): a row is compared with them as with the stored people
+        above = _Index([])
         for row in rows:
             if row.status == REFUSED:
                 continue
             v = row.values
-            same, looks = index.match(v)
-            earlier, _looks = seen.match(v)
-            if earlier or _looks:
-                first = (earlier or _looks)[0]
+            same_by, looks = index.match(v, keys=True)
+            same = [p for p, _by in same_by]
+            twins = _twins(above, v)
+            if twins:
                 row.status = DUPLICATE
-                row.matches = [(None, f"{first.first_name} {first.last_name}".strip(), _("row %(n)s of this file") % {"n": first.line})]
+                first, _by, one = twins[0]
+                if one:  # the same person as a row above: imported, its cells go to that row's person
+                    row.same_as = first.row.same_as or first.row
+                    row.changes = _changes(above.pending[row.same_as.line], v)
+                row.matches = [
+                    *((None, p.display_name, _("row %(n)s of this file, %(what)s") % {"n": p.line, "what": _shared(by)}, p.line) for p, by, _one in twins),
+                    *((p.pk, p.display_name, _shared(by), None) for p, by in [*same_by, *looks]),
+                ][:5]
             elif len(same) == 1:
                 person = same[0]
                 row.target = person
@@ -134,27 +147,32 @@ class PeopleImporter(importing.Importer):
                 row.target, row.status = looks[0][0], UNCHANGED  # the same name and nothing new: the one already in
             elif same or looks:
                 row.status = DUPLICATE
-                row.matches = [(p.pk, p.display_name, _shared(by)) for p, by in (looks or [(p, "several") for p in same])][:5]
+                row.matches = [(p.pk, p.display_name, _shared(by), None) for p, by in (looks or [(p, "several") for p in same])][:5]
             else:
                 row.status = CREATED
-            if row.status == CREATED:  # a new person: a later row that is him is a duplicate of this one
-                seen.add(_Pending(row))
+            if row.status in (CREATED, DUPLICATE):  # a later row that is this one is a duplicate of it
+                above.add(_Pending(row))
 
     # -- writing ---------------------------------------------------------------------------
 
     def write(self, rows, options, actor) -> dict:
-        created, updated = [], []
+        created, updated, made = [], [], {}
         for row in rows:
             if row.status == CREATED:
-                p = Person(**_fields(row.values))
-                p.fold_search_text()  # as save() does: the insert below does not call it
+                made[row.line] = p = Person(**_fields(row.values))
                 created.append(p)
+            elif row.same_as is not None:  # a row above again, imported: what it brings goes to that person
+                p = made[row.same_as.line]
+                for name, (_old, new) in row.changes.items():
+                    setattr(p, name, new)
             elif row.status == UPDATED:
                 person = Person.objects.select_for_update().get(pk=row.target.pk)
                 for name, (_old, new) in row.changes.items():
                     setattr(person, name, new)
                 person.save()
                 updated.append((person, row.changes))
+        for p in created:
+            p.fold_search_text()  # as save() does: the insert below does not call it
         _PEOPLE.insert(created, batch_size=500)
         events = [
             (
@@ -239,15 +257,30 @@ def _changes(person: Person, values: dict) -> dict:
 
 
 class _Pending:
-    """A row of the file as the index reads a person."""
+    """A row of the file as the index and ``_changes`` read a person: the fields it gives, the
+    others as a new person has them."""
 
     def __init__(self, row):
         v = row.values
-        self.pk, self.line = None, row.line
-        self.first_name, self.last_name = v.get("first_name", ""), v.get("last_name", "")
-        self.document_id, self.email, self.phone = v.get("document_id", ""), v.get("email", ""), v.get("phone", "")
-        self.birth_date = v.get("birth_date")
-        self.display_name = f"{self.first_name} {self.last_name}".strip()
+        self.pk, self.line, self.row = None, row.line, row
+        for name in COMPARED:
+            value = v.get(name)
+            setattr(self, name, value if value is not None else _NEW[name])
+        name = f"{self.first_name} {self.last_name}".strip()
+        self.display_name = f"{name} ({self.nickname})" if self.nickname else name
+
+
+_NEW = {"birth_date": None, "privacy_consent": None, "banned": False, "hide_from_lookup": False} | dict.fromkeys(TEXT_FIELDS, "")
+
+
+def _twins(above: _Index, v: dict) -> list:
+    """The rows above that this row is, or looks like: (the row, what they share, whether it is
+    that row's person), the one it is first. The same person by the stored people's rule: the
+    same name and key, or the same name and nothing new or contradicting."""
+    same, looks = above.match(v, keys=True)
+    if not same and _only_by_name(looks) and not _changes(looks[0][0], v) and not _contradicts(looks[0][0], v):
+        same, looks = [(looks[0][0], "name")], []
+    return [(p, by, True) for p, by in sorted(same, key=lambda s: s[0].line)] + [(p, by, False) for p, by in sorted(looks, key=lambda s: s[0].line)]
 
 
 class _Index:
@@ -255,10 +288,13 @@ class _Index:
 
     def __init__(self, people):
         self.by_doc, self.by_email, self.by_phone, self.by_name = {}, {}, {}, {}
+        self.pending = {}  # a file's rows by their line (``_Pending``)
         for p in people:
             self.add(p)
 
     def add(self, p):
+        if isinstance(p, _Pending):
+            self.pending[p.line] = p
         if p.document_id:
             self.by_doc.setdefault(ranking.document_key(p.document_id), []).append(p)
         if p.email:
@@ -269,8 +305,9 @@ class _Index:
         if p.last_name:
             self.by_name.setdefault((_key(p.first_name), _key(p.last_name)), []).append(p)
 
-    def match(self, v: dict):
-        """(the people this row is, the look-alikes it is not shown to be with what they share)."""
+    def match(self, v: dict, *, keys: bool = False):
+        """(the people this row is, the look-alikes it is not shown to be with what they share);
+        ``keys``: each person this row is with the key they share besides the name."""
         doc = ranking.document_key(v.get("document_id", "")) if v.get("document_id") else ""
         email = (v.get("email") or "").strip().lower()
         number = ranking.national(v.get("phone") or "")
@@ -278,14 +315,18 @@ class _Index:
         name = (_key(v.get("first_name", "")), _key(v.get("last_name", "")))
         same = {}
         for p in self.by_name.get(name, ()):
-            shared = (
-                (doc and p.document_id and ranking.document_key(p.document_id) == doc)
-                or (v.get("birth_date") and p.birth_date == v["birth_date"])
-                or (email and (p.email or "").lower() == email)
-                or (number and ranking.national(p.phone or "") == number)
-            )
+            if doc and p.document_id and ranking.document_key(p.document_id) == doc:
+                shared = "name_document"
+            elif v.get("birth_date") and p.birth_date == v["birth_date"]:
+                shared = "name_birth_date"
+            elif email and (p.email or "").lower() == email:
+                shared = "name_email"
+            elif number and ranking.national(p.phone or "") == number:
+                shared = "name_phone"
+            else:
+                shared = ""
             if shared and not _contradicts(p, v):  # two documents or two birth dates: two people of one name
-                same[id(p)] = p
+                same[id(p)] = (p, shared) if keys else p
         looks = {}
         for key, table, by in ((doc, self.by_doc, "document"), (email, self.by_email, "email"), (number, self.by_phone, "phone"), (name, self.by_name, "name")):
             if key:
@@ -302,12 +343,16 @@ def _shared(by: str) -> str:
         "email": _("same e-mail"),
         "phone": _("same phone"),
         "name": _("same name"),
+        "name_document": _("same name and document"),
+        "name_birth_date": _("same name and date of birth"),
+        "name_email": _("same name and e-mail"),
+        "name_phone": _("same name and phone"),
         "several": _("several people"),
     }[by]
 
 
 def _only_by_name(looks) -> bool:
-    return len(looks) == 1 and all(isinstance(p, Person) for p, _by in looks) and looks[0][1] == "name"
+    return len(looks) == 1 and looks[0][1] == "name"
 
 
 def _contradicts(person: Person, v: dict) -> bool:

@@ -6,6 +6,7 @@ bans and consent, the page, the API and the management commands."""
 
 import datetime as dt
 import io
+import re
 
 import openpyxl
 import pytest
@@ -127,6 +128,79 @@ def test_the_same_name_with_the_same_birth_date_phone_or_email_is_the_person_upd
 def test_two_rows_of_one_file_that_are_one_person_bring_in_one(actor):
     p = imports.preview("people", italian_csv("Rossi;Anna;;;a@b.it;;;;;;", "Rossi;Anna;;;a@b.it;;;;;;"), "a.csv")
     assert [r.status for r in p.rows] == ["created", "duplicate"] and "row 2" in p.rows[1].matches[0][2]
+
+
+#: a room's export as it comes: a row twice, a family's one phone, a shared e-mail, a person twice
+ROOM_WITH_TWINS = (
+    "Rossi;Anna;;;;;;;;;",  # 2
+    "Rossi;Anna;;;;;;;;;",  # 3: row 2 again
+    "Bianchi;Mario;;+39 333 111 2222;;;;;;;",  # 4
+    "Bianchi;Luisa;;333 111 2222;;;;;;;",  # 5: row 4's phone, another person
+    "Verdi;Ugo;;;ugo@club.it;;;;;;",  # 6
+    "Neri;Ada;;;UGO@club.it;;;;;;",  # 7: row 6's e-mail, another person
+    "Gialli;Eva;;;;;01/02/1980;;;;",  # 8
+    "GIALLI;eva;Evi;;;;01/02/1980;;;;",  # 9: row 8 (the same name and date of birth), with a nickname
+)
+#: each later row: the earlier row it is shown as a duplicate of, and what they share
+TWINS = {
+    3: (2, "Anna Rossi", "row 2 of this file, same name"),
+    5: (4, "Mario Bianchi", "row 4 of this file, same phone"),
+    7: (6, "Ugo Verdi", "row 6 of this file, same e-mail"),
+    9: (8, "Eva Gialli", "row 8 of this file, same name and date of birth"),
+}
+
+
+def test_the_page_shows_rows_of_one_file_as_duplicates_of_each_other_and_imports_each_person_once(director):
+    page = Client()
+    page.force_login(director)
+    upload = io.BytesIO(italian_csv(*ROOM_WITH_TWINS))
+    upload.name = "sala.csv"
+    preview = page.post("/imports/people/", {"file": upload})["Location"]
+    r = page.get(preview)
+    assert r.status_code == 200
+    html = r.content.decode()
+    duplicates = html.split('id="rows-duplicate"')[1].split("</section>")[0]
+    listed = dict(re.findall(r"<tr><td>(\d+)</td><td>.*?</td>\s*<td>(.*?)</td></tr>", duplicates, re.S))
+    shown = {line: f"{name} ({by})" for line, (_n, name, by) in TWINS.items()}
+    shown[9] += " · Nickname: — → Evi"  # what it would add to row 8's person
+    assert {int(line): text for line, text in listed.items()} == shown
+    assert 'data-status="created">To create: <strong>4</strong>' in html and 'data-status="duplicate">Possible duplicates: <strong>4</strong>' in html
+    assert page.post(preview, {"op": "import"}).status_code == 302
+    assert sorted(Person.objects.values_list("last_name", "first_name")) == [("Bianchi", "Mario"), ("Gialli", "Eva"), ("Rossi", "Anna"), ("Verdi", "Ugo")]
+    assert "4 added, 0 updated, 0 already in, 4 left out" in page.get(preview, follow=True).content.decode()
+
+
+def test_the_api_previews_rows_of_one_file_as_duplicates_and_accepted_brings_each_person_once(director, make_person):
+    make_person("Rosa", "Bianchi", phone="333 999 8888")
+    twice = "Bianchi;Franco;;333 999 8888;;;;;;;"  # Rosa's phone: a possible duplicate of her, and in the file twice
+    data = italian_csv(*ROOM_WITH_TWINS, twice, twice)
+    api = client_for(director)
+    upload = io.BytesIO(data)
+    upload.name = "sala.csv"
+    r = api.post("/api/v1/imports/people/preview/", {"file": upload}, format="multipart")
+    assert r.status_code == 200, r.content[:300]
+    rows = {row["row"]: row for row in r.json()["rows"]}
+    for line, (earlier, name, by) in TWINS.items():
+        assert rows[line]["status"] == "duplicate" and rows[line]["matches"][0] == {"id": None, "row": earlier, "name": name, "by": by}
+    assert rows[9]["changes"] == {"nickname": {"old": "", "new": "Evi"}}  # what it would add to row 8's person
+    assert rows[10]["matches"][0]["name"] == "Rosa Bianchi" and rows[10]["matches"][0]["by"] == "same phone"
+    assert rows[11]["matches"][0] == {"id": None, "row": 10, "name": "Franco Bianchi", "by": "row 10 of this file, same name and phone"}
+    assert rows[11]["matches"][1]["name"] == "Rosa Bianchi"
+    # the director imports the possible duplicates: the other people are created, a person twice is one
+    upload.seek(0)
+    r = api.post("/api/v1/imports/people/", {"file": upload, "accept_duplicates": "true"}, format="multipart")
+    assert r.status_code == 201, r.content[:300]
+    assert r.json()["counts"] == {"created": 7, "updated": 1, "unchanged": 2, "duplicate": 0, "refused": 0}
+    assert sorted(Person.objects.values_list("last_name", "first_name", "nickname")) == [
+        ("Bianchi", "Franco", ""),
+        ("Bianchi", "Luisa", ""),
+        ("Bianchi", "Mario", ""),
+        ("Bianchi", "Rosa", ""),
+        ("Gialli", "Eva", "Evi"),
+        ("Neri", "Ada", ""),
+        ("Rossi", "Anna", ""),
+        ("Verdi", "Ugo", ""),
+    ]
 
 
 def test_a_refused_row_in_the_middle_leaves_nothing_written(actor):

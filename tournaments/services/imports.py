@@ -67,8 +67,10 @@ def run_import(
 
     Refused rows refuse the whole file (409 ``rows_refused``, listing them) unless
     ``skip_refused``; possible duplicates are left out unless ``accept_duplicates`` (then created
-    as new, as the desk does when told "it is another person"). A file whose every row is
-    already in changes nothing and succeeds."""
+    as new, as the desk does when told "it is another person"; a row that is an earlier row of
+    the file again adds what it brings to that row's record instead: a room's sheet that lists
+    one person twice makes one). A file whose every row is already in changes nothing and
+    succeeds."""
     importer = check_kind(kind)
     _lock()
     p = preview(kind, data, filename, mapping=mapping, options=options)
@@ -88,7 +90,7 @@ def run_import(
     if accept_duplicates:
         for row in p.rows:
             if row.status == importing.DUPLICATE:
-                row.status = importing.CREATED
+                row.status = importing.CREATED if row.same_as is None else importing.UPDATED if row.changes else importing.UNCHANGED
     accepted = [r for r in p.rows if r.status in (importing.CREATED, importing.UPDATED)]
     summary = importer.write(accepted, p.options, actor) if accepted else {}
     counts = p.counts()
@@ -180,7 +182,7 @@ def preview_data(p: importing.Preview, *, rows: int = 1000) -> dict:
                 "status": r.status,
                 "reason": r.reason,
                 "changes": {k: {"old": _plain(o), "new": _plain(n)} for k, (o, n) in r.changes.items()},
-                "matches": [{"id": pk, "name": name, "by": by} for pk, name, by in r.matches],
+                "matches": [{"id": pk, "row": line, "name": name, "by": by} for pk, name, by, line in r.matches],
             }
             for r in shown
         ],
