@@ -6,7 +6,7 @@ import math
 from datetime import timedelta
 
 from celery import shared_task
-from celery.signals import worker_ready
+from celery.signals import worker_process_shutdown, worker_ready
 from django.conf import settings
 from django.db import IntegrityError, connection
 
@@ -146,6 +146,13 @@ def send_notices(self, messages: list, tried: int = 0):
     wait = settings.TDM_PUSH_CONNECT_TIMEOUT + settings.TDM_PUSH_TIMEOUT
     if not transport.lanes.put(push.origin_of_batch(batch), functools.partial(_in_lane, batch, tried), wait):
         _later(batch, tried, 5)
+
+
+@worker_process_shutdown.connect
+def finish_lanes(**_kwargs):
+    """A worker process stopping sends what its lanes hold first (a call that hangs, at most
+    one timeout more): the tasks were taken off the queue when the lanes took them."""
+    transport.lanes.idle(settings.TDM_PUSH_CONNECT_TIMEOUT + settings.TDM_PUSH_TIMEOUT + 1)
 
 
 @shared_task(bind=True, ignore_result=True)
