@@ -35,6 +35,14 @@ then its shift's totals (``GET /api/v1/cashier/shift/``), by turns. Its p95 is p
 ``--quiet`` seconds before the start is moved (beat's routine looks included) and while the
 notices go out (from the moment due to the last phone), with their ratio against the bar: 1.5×.
 
+3. **A dead push service.** An event of 11 players, each with a phone at the push service, and
+   an announcement to them, three times a second apart: timed from each announcement to the
+   last of the ten other players' messages (the worst of the three printed). Then the first
+   player's phone is replaced by five at a push service that takes the connection and never
+   answers (``tests.pushservice.DeadService``, on 127.0.0.2), and it is done again: the ten
+   others are told as soon as without it (a slow or dead push service delays only its own
+   phones; before, the notices' one worker process waited on each of the five in turn).
+
 A sample of each phase's messages is decrypted as the phone would and printed.
 """
 
@@ -126,14 +134,15 @@ def subscribe_all(t, service, keys):
     return {pk: f"/ok/{t.pk}/{pk}" for pk, _person in rows}
 
 
-def wait_for_paths(service, paths, deadline):
-    """Wait until the push service has a message for each of ``paths``; the perf_counter time
-    when it had the last one, and each path's first message with its arrival. The list is read
-    every 50 ms rather than at each message: woken at each of hundreds a second, this process's
-    main thread would take a share of the cores from the product it measures."""
+def wait_for_paths(service, paths, deadline, since=0):
+    """Wait until the push service has a message for each of ``paths`` (among those it
+    received after the first ``since``); the perf_counter time when it had the last one, and
+    each path's first message with its arrival. The list is read every 50 ms rather than at
+    each message: woken at each of hundreds a second, this process's main thread would take a
+    share of the cores from the product it measures."""
     wanted = set(paths)
     first = {}
-    seen = 0
+    seen = since
     end = time.monotonic() + deadline
     while True:
         with service.lock:
@@ -242,20 +251,21 @@ def main():
 
     import http_ece
 
-    from tests.pushservice import PushService, browser_keys  # the tests' own push service
+    from tests.pushservice import DeadService, PushService, browser_keys  # the tests' own push services
 
     def read(message):
         """The notice's text, decrypted as the phone's browser would."""
         return json.loads(http_ece.decrypt(message.body, private_key=key, auth_secret=auth, version="aes128gcm"))["body"]
 
-    os.environ["TDM_PUSH_ENDPOINTS"] = "127.0.0.1"  # the loopback push service, plain http (the server's processes inherit it)
+    os.environ["TDM_PUSH_ENDPOINTS"] = "127.0.0.1,127.0.0.2"  # the loopback push services, plain http (the server's processes inherit it)
     common.prepare_database(args.database, "tdm_bench_push")
     from django.conf import settings
     from django.db import connection
     from django.utils import timezone
 
     from seating.models import PendingMove
-    from tournaments.models import Tournament
+    from tournaments import notices
+    from tournaments.models import PushSubscription, Tournament
     from tournaments.services import lifecycle, push
     from tournaments.services.events import Actor
     from tournaments.services.structures import ensure_builtin_structures
@@ -270,6 +280,7 @@ def main():
     lifecycle.start(big, actor=Actor(user=director), prestart_report_sent=True)
     soon = new_event("Soon Monday", args.phones, timedelta(hours=2), structure)
     warm = new_event("Warm Up", 2, timedelta(hours=3), structure)
+    told = new_event("Told Wednesday", 11, timedelta(hours=4), structure)
     desk_event = new_event("Desk Tuesday", 0, timedelta(days=1), structure)  # the desk sells its seats
     desk_people = desk_people_for(int(args.desk_rate * (args.quiet + 400)))
     cashier, cashier_token = make_user("bench-cashier", "cashier")
@@ -277,6 +288,8 @@ def main():
     big_paths = subscribe_all(big, service, keys)
     soon_paths = subscribe_all(soon, service, keys)
     warm_paths = subscribe_all(warm, service, keys)
+    told_paths = subscribe_all(told, service, keys)
+    dead = DeadService("127.0.0.2")
     print(f"setup: {args.players} players seated, {args.phones} registered, {args.players + args.phones + 2} phones in {time.perf_counter() - t0:.0f} s")
     connection.close()
 
@@ -357,9 +370,41 @@ def main():
             f"(p50 {busy[1]:.0f}, {busy[2]} requests, {busy[3]} failed): {ratio:.2f}× (bar 1.5×: {'met' if ratio <= 1.5 else 'MISSED'})"
         )
         print(f"  load average {os.getloadavg()[0]:.1f} (the machine's other work included)")
+
+        # 3. A dead push service: the ten other players' announcements, without it and with it.
+        first_entry, *others = told.entries.order_by("number").values_list("pk", "person_id")
+        other_paths = [told_paths[pk] for pk, _person in others]
+
+        def announce_thrice(label):
+            worst = 0.0
+            for i in range(3):
+                since = len(service.received)
+                start = time.perf_counter()
+                r = api.post(f"/api/v1/tournaments/{told.pk}/clock/tell-players/", json={"text": f"{label} {i}"})
+                if r.status_code != 200:
+                    raise SystemExit(f"the announcement was refused: {r.status_code} {r.text[:300]}")
+                done, _first = wait_for_paths(service, other_paths, 120, since=since)
+                worst = max(worst, done - start)
+                time.sleep(max(0.0, start + 1 - time.perf_counter()))
+            return worst
+
+        healthy = announce_thrice("healthy")
+        PushSubscription.objects.filter(person_id=first_entry[1]).delete()
+        PushSubscription.objects.bulk_create(
+            PushSubscription(person_id=first_entry[1], endpoint=f"{dead.origin}/dead/{i}", p256dh=keys["p256dh"], auth=keys["auth"], kinds=list(notices.KINDS))
+            for i in range(5)
+        )
+        connection.close()
+        with_dead = announce_thrice("dead")
+        print(
+            f"a dead push service: the 10 other players of an announcement told within {healthy:.2f} s without it, "
+            f"{with_dead:.2f} s with 5 phones of the 11th at a push service that never answers (the worst of 3 announcements each; "
+            f"it took {dead.connections} connections meanwhile)"
+        )
     finally:
         common.stop(server)
         service.close()
+        dead.close()
 
 
 if __name__ == "__main__":

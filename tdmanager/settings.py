@@ -386,14 +386,25 @@ TDM_PUSH_ENDPOINTS = envlist("TDM_PUSH_ENDPOINTS") or [
     "web.push.apple.com",
     "*.notify.windows.com",
 ]
-# Seconds a push service has to answer one message: one that hangs costs the worker this, once.
-TDM_PUSH_TIMEOUT = max(1, envint("TDM_PUSH_TIMEOUT", 10))
+# Seconds a push service has to take the connection, and then to answer one message (apart: a
+# host that takes no connection is given up on sooner). A call that hangs holds its push
+# service's lane of the worker, not the other push services' (docs/operating.md).
+TDM_PUSH_CONNECT_TIMEOUT = max(1, envint("TDM_PUSH_CONNECT_TIMEOUT", 3))
+TDM_PUSH_TIMEOUT = max(1, envint("TDM_PUSH_TIMEOUT", 5))
+# The circuit per push service: after this many failures running (no answer, no connection, a
+# 5xx) it is not called for TDM_PUSH_BREAKER_SECONDS; kept in the cache (Redis), so every worker
+# process sees it. Its notices wait on the queue meanwhile.
+TDM_PUSH_BREAKER_FAILURES = max(1, envint("TDM_PUSH_BREAKER_FAILURES", 3))
+TDM_PUSH_BREAKER_SECONDS = max(1, envint("TDM_PUSH_BREAKER_SECONDS", 60))
+# Push services a worker process sends to at once, each in a lane (a thread) of its own.
+TDM_PUSH_THREADS = max(1, envint("TDM_PUSH_THREADS", 4))
 # The VAPID "sub" claim: how a push service reaches the installation's operator (RFC 8292).
 TDM_PUSH_CONTACT = os.getenv("TDM_PUSH_CONTACT", "mailto:admin@localhost")
 # The notices are worked out by the worker after each change (tournaments.tasks.tell_players);
 # off, nothing is sent (the subscriptions stay).
 TDM_PUSH_TASKS = envbool("TDM_PUSH_TASKS", "True")
-# Times a notice is tried again after no answer, a 429 or a 5xx (waits of 5, 10, 20 … seconds).
+# Times a notice is tried again after no answer, a 429 or a 5xx (waits of 5, 10, 20 … seconds;
+# a notice the circuit kept back waits for it and is not counted).
 TDM_PUSH_RETRIES = max(0, envint("TDM_PUSH_RETRIES", 5))
 # Notices a worker's task sends one after the other to one push service (a task per message
 # cost more than the message; docs/benchmarks.md, push).

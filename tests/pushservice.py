@@ -1,12 +1,14 @@
 """A push service of the tests' own, on loopback: an HTTP server that records every POST (path,
 headers, body) and answers as its path says — ``/ok/…`` 201, ``/gone/…`` 410, ``/busy/…`` 429,
-``/hang/…`` nothing until the test lets it go — and a phone of the tests' own: a P-256 key pair
+``/hang/…`` nothing until the test lets it go — a dead one (``DeadService``: it takes the
+connections and never answers), and a phone of the tests' own: a P-256 key pair
 and an authentication secret, which decrypts what the server sent it (RFC 8291) and checks the
 VAPID signature (RFC 8292)."""
 
 import base64
 import json
 import os
+import socket
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -82,6 +84,41 @@ class PushService:
         self.server.server_close()
 
 
+class DeadService:
+    """A push service that takes every connection and never says a word, on another loopback
+    address than ``PushService``'s (127.0.0.2: a host of its own, for the circuit and the
+    lanes). ``connections``: how many it took."""
+
+    def __init__(self, host: str = "127.0.0.2"):
+        self.sock = socket.create_server((host, 0))
+        self.origin = f"http://{host}:{self.sock.getsockname()[1]}"
+        self.held: list[socket.socket] = []
+        self.connections = 0
+        self.closed = threading.Event()
+        self.thread = threading.Thread(target=self._accept, daemon=True)
+        self.thread.start()
+
+    def _accept(self):
+        while not self.closed.is_set():
+            try:
+                conn, _addr = self.sock.accept()
+            except OSError:
+                return
+            self.connections += 1
+            self.held.append(conn)
+
+    def close(self):
+        """Hang up on everyone: a call still waiting ends at once."""
+        self.closed.set()
+        self.sock.close()
+        for conn in self.held:
+            try:
+                conn.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            conn.close()
+
+
 def browser_keys():
     """A browser's keys for a subscription: (private key, auth secret, ``{"p256dh", "auth"}``)."""
     key = ec.generate_private_key(ec.SECP256R1())
@@ -93,7 +130,7 @@ def browser_keys():
 class Phone:
     """A browser's push subscription: its own keys, an endpoint at ``service``."""
 
-    def __init__(self, service: PushService, path: str):
+    def __init__(self, service, path: str):
         self.key, self.auth, keys = browser_keys()
         self.path = path
         self.endpoint = service.origin + path

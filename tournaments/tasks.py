@@ -1,15 +1,18 @@
 """Celery tasks: thin, ids in, versions guard."""
 
+import functools
 import logging
+import math
 from datetime import timedelta
 
 from celery import shared_task
-from celery.signals import worker_ready
+from celery.signals import worker_process_shutdown, worker_ready
 from django.conf import settings
-from django.db import IntegrityError
+from django.db import IntegrityError, connection
 
 from tdmanager import realtime
 
+from . import push as transport
 from .services import cashier, clockctl, imports, lifecycle, privacy, push
 from .services.events import tell_key
 
@@ -94,29 +97,69 @@ def tell_players(tournament_id: int):
         send_notices.apply_async(args=([(m.subscription, m.payload, m.ttl, m.urgency, m.topic) for m in batch],), expires=min(m.ttl for m in batch))
 
 
-@shared_task(ignore_result=True)
-def send_notices(messages: list):
-    """A batch of notices to one push service, sent one after the other on one connection
-    (a task per message cost the worker more than the message). One the push service did not
-    take (no answer in time, 429 or 5xx) goes on as a task of its own (``send_notice``), tried
-    again later."""
-    for m, sent in push.send_many([push.Message(*args) for args in messages]):
-        if sent.worth_retrying and settings.TDM_PUSH_RETRIES > 0:
-            wait = sent.retry_after if sent.retry_after is not None else 5
-            args = (m.subscription, m.payload, m.ttl, m.urgency, m.topic)
-            send_notice.apply_async(args=args, kwargs={"tried": 1}, countdown=min(wait, 600), expires=m.ttl)
+def _later(batch: list, tried: int, countdown: float) -> None:
+    send_notices.apply_async(
+        args=([(m.subscription, m.payload, m.ttl, m.urgency, m.topic) for m in batch],),
+        kwargs={"tried": tried},
+        countdown=min(max(1, math.ceil(countdown)), 600),
+        expires=min(m.ttl for m in batch),
+    )
+
+
+def _send_batch(batch: list, tried: int) -> None:
+    """Send a batch now; what the push service did not take goes back on the queue as one
+    batch, due later (never slept here): those tried again after a wait that doubles
+    (``TDM_PUSH_RETRIES`` tries in all, or the push service's Retry-After), those not tried
+    (its circuit open, or it failed earlier in the batch) once the circuit may close."""
+    tried_again, not_tried, wait, shut = [], [], 0, 0
+    for m, sent in push.send_many(batch):
+        if sent.skipped:
+            not_tried.append(m)
+            shut = max(shut, sent.retry_after or 0)
+        elif sent.worth_retrying:
+            tried_again.append(m)
+            wait = max(wait, sent.retry_after if sent.retry_after is not None else 5 * 2**tried)
+    if tried_again and tried < settings.TDM_PUSH_RETRIES:
+        _later(tried_again, tried + 1, wait)
+    if not_tried:
+        _later(not_tried, tried, shut or 5 * 2**tried)
+
+
+def _in_lane(batch: list, tried: int) -> None:
+    try:
+        _send_batch(batch, tried)
+    finally:
+        connection.close()  # the lane's thread: its own connection, not kept
+
+
+@shared_task(bind=True, ignore_result=True)
+def send_notices(self, messages: list, tried: int = 0):
+    """A batch of notices to one push service (``tried``: times they were sent already), sent
+    one after the other on one connection in that push service's lane of this worker process
+    (``tournaments.push.Lanes``): the task returns once the lane has it, so a push service that
+    hangs holds its own lane, never the next batch for another. A lane that has hung for a
+    while takes no more: its batch is sent again later. Run eagerly (tests), it is sent here."""
+    batch = [push.Message(*args) for args in messages]
+    if self.request.is_eager:
+        _send_batch(batch, tried)
+        return
+    wait = settings.TDM_PUSH_CONNECT_TIMEOUT + settings.TDM_PUSH_TIMEOUT
+    if not transport.lanes.put(push.origin_of_batch(batch), functools.partial(_in_lane, batch, tried), wait):
+        _later(batch, tried, 5)
+
+
+@worker_process_shutdown.connect
+def finish_lanes(**_kwargs):
+    """A worker process stopping sends what its lanes hold first (a call that hangs, at most
+    one timeout more): the tasks were taken off the queue when the lanes took them."""
+    transport.lanes.idle(settings.TDM_PUSH_CONNECT_TIMEOUT + settings.TDM_PUSH_TIMEOUT + 1)
 
 
 @shared_task(bind=True, ignore_result=True)
 def send_notice(self, subscription: int, payload: dict, ttl: int, urgency: str, topic: str, tried: int = 0):
-    """One notice to one phone (``tried``: times it was sent already, in a batch). No answer in
-    time, 429 or 5xx: tried again later, each wait longer (the push service's Retry-After when it
-    gives one), at most ``TDM_PUSH_RETRIES`` times in all; 404/410: the subscription is deleted."""
-    sent = push.send(push.Message(subscription, payload, ttl, urgency, topic))
-    tries = tried + self.request.retries
-    if sent is not None and sent.worth_retrying and tries < settings.TDM_PUSH_RETRIES:
-        wait = sent.retry_after if sent.retry_after is not None else 5 * 2**tries
-        raise self.retry(countdown=min(wait, 600))
+    """One notice to one phone, as a batch of one (a task queued before batches kept their
+    tries; ``send_notices`` sends them now)."""
+    send_notices.run([(subscription, payload, ttl, urgency, topic)], tried=tried + self.request.retries)
 
 
 @shared_task(ignore_result=True)

@@ -16,7 +16,7 @@ from tournaments.models import Entry, PushSubscription, RegistrationNotice, Tour
 from tournaments.services import clockctl, lifecycle, privacy
 from tournaments.services import push as push_service
 
-from ..pushservice import Phone, PushService, vapid_claims
+from ..pushservice import DeadService, Phone, PushService, vapid_claims
 from ..seating.test_support import add_entries, arrange
 
 pytestmark = pytest.mark.django_db
@@ -306,6 +306,89 @@ def test_the_default_allow_list_takes_the_browsers_push_services_over_https(sett
         "http://127.0.0.1/x",
     ):
         assert not endpoint_allowed(bad, allowed), bad
+
+
+#: Endpoints that two URL parsers could read as two hosts, or that the sending client cannot
+#: read at all: each is refused, however the allow-list reads its host.
+TWO_READINGS = (
+    "https://127.0.0.1\\.push.apple.com/x",  # urllib3: 127.0.0.1; urlsplit: a host under push.apple.com
+    "https://web.push.apple.com\\@127.0.0.1/x",
+    "https://fcm.googleapis.com:/x",  # an empty port
+    "https://a..push.apple.com/x",  # an empty label
+    "https://.push.apple.com/x",
+    "https://fcm.googleapis.com./x",
+    "https://fcm%2egoogleapis.com/x",  # a percent-escape in the host
+    "https://127.0.0.1%2f.push.apple.com/x",
+    "https://x@web.push.apple.com/x",  # a user
+    "https://:@web.push.apple.com/x",
+    "https://web.push.apple.com:0443/x",
+    "https://-a.push.apple.com/x",
+    "https://[::1]/x",
+    "https://web.push.apple.com/x#y",
+    "https://web.push.apple.com/x\ty",
+    "https://web.push.apple.com?x",
+)
+
+
+def test_an_endpoint_two_parsers_could_read_apart_is_refused_at_the_subscription(make_tournament, service, settings):
+    """The probe's endpoint reached 127.0.0.1:443 through ``*.push.apple.com``: it is refused
+    with the field named, in the player's language, and so is every address urllib3 (which
+    sends) and urlsplit could read apart."""
+    from tournaments.push import endpoint_allowed
+
+    allowed = ["*.push.apple.com", "web.push.apple.com", "fcm.googleapis.com", "127.0.0.1"]
+    for bad in TWO_READINGS:
+        assert not endpoint_allowed(bad, allowed), bad
+    assert endpoint_allowed("https://web.push.apple.com/x", allowed) and endpoint_allowed("https://fcm.googleapis.com:443/x?y=1", allowed)
+    settings.TDM_PUSH_ENDPOINTS = allowed
+    entry = tournament_of(make_tournament, 1).entries.get()
+    phone = Phone(service, "/ok/x")
+    for bad, language, word in ((TWO_READINGS[0], "en", "push service"), (TWO_READINGS[2], "it", "servizio push"), (TWO_READINGS[3], "en", "push service")):
+        phone.subscription["endpoint"] = bad
+        r = subscribe(entry, phone, language)
+        assert r.status_code == 400 and r.json()["code"] == "endpoint_not_allowed" and r.json()["field"] == "endpoint", bad
+        assert word in r.json()["detail"]
+    assert not PushSubscription.objects.exists()
+
+
+def test_a_subscription_the_server_may_not_call_is_deleted_when_its_notice_is_sent(make_tournament, service, worker, actor, settings):
+    """Rows written before the endpoint was read strictly: each is passed again right before
+    its call, refused, and deleted; the batch goes on, and the other phones hear their seat."""
+    settings.TDM_PUSH_ENDPOINTS = ["*.push.apple.com", "fcm.googleapis.com", "127.0.0.1"]
+    t = tournament_of(make_tournament, 4)
+    anna, bruno, carlo, dario = t.entries.order_by("number")
+    ok = Phone(service, "/ok/dario")
+    assert subscribe(dario, ok, "en").status_code == 201
+    keys = ok.subscription["keys"]
+    for entry, endpoint in ((anna, TWO_READINGS[0]), (bruno, TWO_READINGS[2]), (carlo, TWO_READINGS[3])):
+        PushSubscription.objects.create(person=entry.person, endpoint=endpoint, p256dh=keys["p256dh"], auth=keys["auth"], kinds=["seat"])
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    tasks.tell_players(t.pk)
+    assert ok.read(service.to("/ok/dario")[0])["body"].startswith("Your seat")
+    assert list(PushSubscription.objects.values_list("endpoint", flat=True)) == [ok.endpoint]
+    assert len(service.received) == 1
+
+
+def test_subscribing_again_writes_nothing_and_a_page_subscribes_a_bounded_number_of_times(make_tournament, service):
+    """The same subscription again is no new event-log row; a page that subscribes phone after
+    phone is answered 429 after 10 in the hour, and nothing more is written."""
+    from tournaments.models import TournamentEvent
+
+    entry = tournament_of(make_tournament, 1).entries.get()
+    logged = TournamentEvent.objects.filter(action="people.push.subscribed")
+    phone = Phone(service, "/ok/same")
+    for _ in range(3):
+        assert subscribe(entry, phone).status_code == 201
+    assert logged.count() == 1
+    for i in range(9):
+        phone = Phone(service, f"/ok/{i}")
+        assert subscribe(entry, phone).status_code == 201
+    assert logged.count() == 10
+    r = subscribe(entry, Phone(service, "/ok/one-too-many"), "it")
+    assert r.status_code == 429 and r.json()["code"] == "too_many_subscriptions" and "un'ora" in r.json()["detail"]
+    assert logged.count() == 10
+    assert not PushSubscription.objects.filter(endpoint__endswith="one-too-many").exists()
+    assert subscribe(entry, phone).status_code == 201  # a phone held, the same again: still answered
 
 
 def test_a_phone_stops_its_notices_and_the_page_says_whether_it_is_subscribed(make_tournament, service):
@@ -599,3 +682,90 @@ def test_a_worker_sends_no_faster_than_the_houses_pace(service, settings):
         assert transport.send(phone.subscription, {"body": str(i)}, private_pem=key, ttl=60, urgency="high", topic="t").delivered
     assert time.monotonic() - began >= 10 / 50  # ten gaps of 20 ms
     assert [phone.read(r)["body"] for r in service.to("/ok/paced")] == [str(i) for i in range(11)]
+
+
+def forget_circuit(service):
+    """The circuit is kept in the cache, which outlives a test (Redis): a port used again by an
+    earlier run's dead service must not find it open."""
+    from django.core.cache import cache
+
+    from tournaments import push as transport
+
+    cache.delete_many(transport._circuit_keys(service.origin))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_dead_push_service_delays_only_its_own_phones(make_tournament, settings, actor, monkeypatch):
+    """The probe's scenario: five phones of one player at a push service that takes the
+    connection and never answers, ten other players at one that answers. The notices' one
+    worker process takes the batches in turn, the dead service's first: the ten hear their seat
+    in about the time they would without it, well inside the dead service's timeout, and the
+    five are put back on the queue for later, not waited for."""
+    from tournaments import push as transport
+
+    dead, ok = DeadService("127.0.0.2"), PushService()
+    forget_circuit(dead)
+    settings.TDM_PUSH_ENDPOINTS = ["127.0.0.1", "127.0.0.2"]
+    settings.TDM_PUSH_CONNECT_TIMEOUT, settings.TDM_PUSH_TIMEOUT, settings.TDM_PUSH_RETRIES = 5, 5, 5
+    try:
+        t = tournament_of(make_tournament, 11)
+        first, *others = t.entries.order_by("number")
+        for i in range(5):
+            assert subscribe(first, Phone(dead, f"/dead/{i}")).status_code == 201
+        phones = [Phone(ok, f"/ok/{i}") for i in range(10)]
+        for entry, phone in zip(others, phones, strict=True):
+            assert subscribe(entry, phone, "en").status_code == 201
+        lifecycle.start(t, actor=actor, prestart_report_sent=True)
+        queued = []
+        monkeypatch.setattr(tasks.send_notices, "apply_async", lambda args, kwargs=None, **options: queued.append((args[0], kwargs or {}, options)))
+        tasks.tell_players(t.pk)
+        batches = [batch for batch, _kwargs, _options in queued]
+        assert [len(b) for b in batches] == [5, 10]  # the dead service's batch first
+        queued.clear()
+        began = time.perf_counter()
+        for batch in batches:  # the worker process, task after task
+            tasks.send_notices(batch)
+        ok.wait_for(10, deadline=10)
+        assert max(r.at for r in ok.received) - began < 2.0  # the dead service's timeout is 5 s
+        assert all(phone.read(ok.to(phone.path)[0])["body"].startswith("Your seat") for phone in phones)
+        assert dead.connections >= 1  # it was called, and hangs meanwhile
+    finally:
+        dead.close()  # its call ends now
+        ok.close()
+    assert transport.lanes.idle(10)
+    assert PushSubscription.objects.filter(person=first.person).count() == 5  # no answer: kept
+    # later, on the queue: the one tried as a try, the four behind it as not tried yet
+    assert sorted((len(batch), kwargs["tried"]) for batch, kwargs, _options in queued) == [(1, 1), (4, 0)]
+    assert all(options["countdown"] >= 1 for _batch, _kwargs, options in queued)
+
+
+def test_a_push_service_that_keeps_failing_is_not_called_while_its_circuit_is_open(service, settings):
+    """After ``TDM_PUSH_BREAKER_FAILURES`` calls without an answer the push service is not
+    called again for ``TDM_PUSH_BREAKER_SECONDS``: a notice to it is kept back at once (to be
+    sent when the circuit may close), and the other push services are called as before."""
+    from tournaments import push as transport
+
+    dead = DeadService("127.0.0.2")
+    forget_circuit(dead)
+    settings.TDM_PUSH_ENDPOINTS = ["127.0.0.1", "127.0.0.2"]
+    settings.TDM_PUSH_CONNECT_TIMEOUT, settings.TDM_PUSH_TIMEOUT = 1, 1
+    settings.TDM_PUSH_BREAKER_FAILURES, settings.TDM_PUSH_BREAKER_SECONDS = 2, 60
+    try:
+        phone, other = Phone(dead, "/dead/x"), Phone(service, "/ok/y")
+        key = push_service.installation_keys().private_key
+
+        def send(p):
+            began = time.monotonic()
+            sent = transport.send(p.subscription, {"body": "x"}, private_pem=key, ttl=60, urgency="high", topic="t")
+            return sent, time.monotonic() - began
+
+        for _ in range(2):
+            sent, took = send(phone)
+            assert sent.status == 0 and took >= 0.9  # the read timeout
+        calls = dead.connections
+        sent, took = send(phone)
+        assert dead.connections == calls and took < 0.5  # not called
+        assert sent.skipped and not sent.delivered and 50 <= sent.retry_after <= 60
+        assert send(other)[0].delivered
+    finally:
+        dead.close()

@@ -13,8 +13,8 @@ and kept in the database (its backup carries them).
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from urllib.parse import urlsplit
 
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 from django.urls import reverse
@@ -36,6 +36,14 @@ log = logging.getLogger("tdmanager.push")
 
 #: Phones one player may have subscribed at once: a new one beyond it replaces his oldest.
 MAX_PHONES = 5
+
+#: Subscriptions that change something (a new phone, new keys, kinds or language), each one
+#: event-log row, that one player's page may make in ``SUBSCRIBE_WINDOW`` seconds: a phone
+#: subscribes once and again when its browser renews the subscription, so 10 an hour is room
+#: for a player's five phones twice; beyond it the page is answered 429 and nothing is written.
+#: The same subscription again writes nothing and is not counted.
+SUBSCRIBE_LIMIT = 10
+SUBSCRIBE_WINDOW = 3600
 
 
 @dataclass(frozen=True)
@@ -141,6 +149,10 @@ def subscribe(entry: Entry, subscription, *, kinds=None, language: str = "it", a
     language = language if language in ("it", "en") else "it"
     entry = Entry.objects.select_related("tournament").get(pk=entry.pk)
     person_id = entry.person_id
+    held = PushSubscription.objects.filter(endpoint=endpoint).values("person_id", "p256dh", "auth", "kinds", "language").first()
+    if held == {"person_id": person_id, "p256dh": keys["p256dh"], "auth": keys["auth"], "kinds": chosen, "language": language}:
+        return PushSubscription.objects.get(endpoint=endpoint)  # the same phone saying the same again: nothing to write
+    _count_subscription(entry.phone_token)
     installation_keys()
     try:
         with transaction.atomic():
@@ -164,6 +176,19 @@ def subscribe(entry: Entry, subscription, *, kinds=None, language: str = "it", a
         _mark(_facts_of(tournament, ids))
     log_event(None, Action.PEOPLE_PUSH_SUBSCRIBED, actor, person=person_id)
     return sub
+
+
+def _count_subscription(token: str) -> None:
+    """One more subscription from this page in the window, or 429 (``SUBSCRIBE_LIMIT``)."""
+    key = f"push:subscribed:{token}"
+    cache.add(key, 0, SUBSCRIBE_WINDOW)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # the window ended meanwhile
+        cache.set(key, 1, SUBSCRIBE_WINDOW)
+        count = 1
+    if count > SUBSCRIBE_LIMIT:
+        raise DomainError("too_many_subscriptions", _("This page has subscribed phones too often: try again in an hour."), status=429)
 
 
 @service
@@ -338,24 +363,32 @@ def send(message: Message) -> push.Sent | None:
 def send_many(messages: list[Message]) -> list[tuple[Message, push.Sent]]:
     """Send ``messages`` one after the other (the worker's batch, all to one push service): the
     subscriptions read in one query, the deliveries noted in one; a subscription the push
-    service calls gone is deleted. A message whose subscription is gone already is left out.
-    Called by the worker, outside any transaction: the HTTP calls hold no lock."""
+    service calls gone, or whose endpoint or keys the server may not use (``push.send``
+    refused it: a row written under an older rule), is deleted. Once the push service has not
+    answered one, the rest are not tried now (``Sent.skipped``): one timeout per batch at most.
+    A message whose subscription is gone already is left out. Called by the worker, outside
+    any transaction: the HTTP calls hold no lock."""
     subs = {row["pk"]: row for row in PushSubscription.objects.filter(pk__in={m.subscription for m in messages}).values("pk", "endpoint", "p256dh", "auth")}
     if not subs:
         return []
     private = installation_keys().private_key
-    out, delivered = [], []
+    out, delivered, stalled = [], [], None
     for message in messages:
         sub = subs.get(message.subscription)
         if sub is None:
+            continue
+        if stalled is not None:
+            out.append((message, push.Sent(0, stalled.retry_after, skipped=True)))
             continue
         info = {"endpoint": sub["endpoint"], "keys": {"p256dh": sub["p256dh"], "auth": sub["auth"]}}
         sent = push.send(info, message.payload, private_pem=private, ttl=message.ttl, urgency=message.urgency, topic=message.topic)
         if sent.delivered:
             delivered.append(message.subscription)
-        elif sent.gone:
+        elif sent.gone or sent.refused:
             forget_gone(message.subscription)
             subs.pop(message.subscription)
+        elif sent.status == 0:
+            stalled = sent
         out.append((message, sent))
     if delivered:
         PushSubscription.objects.filter(pk__in=delivered).update(last_success_at=timezone.now())
@@ -363,8 +396,16 @@ def send_many(messages: list[Message]) -> list[tuple[Message, push.Sent]]:
 
 
 def origin_of(endpoint: str) -> str:
-    parts = urlsplit(endpoint)
-    return f"{parts.scheme}://{parts.netloc}"
+    """The push service of ``endpoint`` (``push.Target.origin``); "" for one the server may not
+    call (its batch deletes it)."""
+    target = push.parse_endpoint(endpoint)
+    return target.origin if target is not None else ""
+
+
+def origin_of_batch(messages: list[Message]) -> str:
+    """The push service of a batch (``batches``: all to one), read side."""
+    endpoint = PushSubscription.objects.filter(pk__in={m.subscription for m in messages}).values_list("endpoint", flat=True).first()
+    return origin_of(endpoint) if endpoint else ""
 
 
 def batches(messages: list[Message], size: int) -> list[list[Message]]:
