@@ -218,3 +218,11 @@ def test_a_csv_wider_than_the_columns_bound_is_refused():
 def test_bytes_that_are_no_text_are_refused_with_their_line_never_replaced(data, line, encoding):
     error, _peak = refused(data, "a.csv")
     assert error.code == "bad_encoding" and f"Line {line} " in error.detail and encoding in error.detail
+
+
+@pytest.mark.parametrize(
+    ("cell", "end"), [(b'<c t="inlineStr" r="XFD2">', b"</c>"), (b'<c r="xfd2" t="inlineStr">', b"</c>"), (b"<x:c r='$XFD$2' t=\"inlineStr\">", b"</x:c>")]
+)
+def test_a_cells_address_is_read_wherever_and_however_it_is_written(cell, end):
+    xml = SHEET_HEAD + HEADER_ROW + b"<row>" + cell + b"<is><t>x</t></is>" + end + b"</row>" + SHEET_TAIL
+    assert refused(forged(xml))[0].code == "too_many_columns"
