@@ -301,4 +301,4 @@ def test_a_sheet_while_another_file_is_read_is_refused_as_sheets_being_read(serv
         )
         answer = until_closed(sock, timeout=4)
     assert answer.startswith(b"HTTP/1.1 503") and b'"code": "busy"' in answer, answer[:400]
-    assert "Altri fogli sono in lettura".encode() in answer, answer[:400]
+    assert b"Altri fogli sono in lettura" in answer, answer[:400]
