@@ -1,8 +1,9 @@
-"""Hostile uploads against the product as deployed: huge anonymous bodies, then hostile layout files.
+"""Hostile uploads against the product as deployed: huge anonymous bodies, hostile layout files, hostile sheets.
 
     python benchmarks/hostile_uploads.py                             # 20 clients x 1 GB, 8 imports, SQLite
     python benchmarks/hostile_uploads.py --clients 2 --size 4M --imports 2 --seconds 5 --baseline-seconds 3
     python benchmarks/hostile_uploads.py --database postgres://postgres@127.0.0.1:5432/tdm_hostile --web-processes 2
+    python benchmarks/hostile_uploads.py --parts 3 --database postgres://postgres@127.0.0.1:5432/tdm_hostile  # the sheets alone
 
 The server is the product's own launcher, ``manage.py serve --no-worker`` (uvicorn with
 ``--http tdmanager.httpserver:HttpProtocol``, its embedded Redis) on a fresh database: a temporary
@@ -29,7 +30,17 @@ header only (refused before any decode: 400 ``too_large``), no block shows any (
 unread: 201). While another file is being read, an import is refused before its body is read
 (503 ``busy``, the connection closed: the client, still sending, sees it closed).
 
-Throughout both parts the staff member opens ``GET /login/``, logs in through ``POST
+Part 3, hostile sheets (the director's import of people), one after the other: an XLSX whose
+sheet declares 350 bytes and inflates to 1.2 GB, 8 million ``<c/>`` cells without addresses (in
+one row, and 100 a row), a ``<row r="200000000">``, 5 million blank rows, a CSV of a million
+columns and 2,000 rows. Each is sent to ``POST /api/v1/imports/people/preview/`` (400 with the
+limit's code expected), then uploaded through the page (``POST /imports/people/``, a session made
+in the database) and its preview looked at twice at once, as two tabs would (each refused: 302 to
+the upload page, or 503 busy while the other reads it). Then ``--page-uploads`` page uploads of
+10 MB of random bytes, one after the other: the web processes' memory before and after, and the
+files the director is left with (at most 5). ``--parts 3`` runs this part alone.
+
+Throughout the parts the staff member opens ``GET /login/``, logs in through ``POST
 /api/v1/auth/token/`` and reads ``GET /api/v1/tournaments/`` with the new token, every
 ``--probe-pause`` s. Printed: the figures
 of each part beside its quiet baseline with the bars, the hostile clients' answers, and the web
@@ -39,7 +50,9 @@ Bars: part 1, every hostile body refused (413, or the connection closed by the s
 temp dir's disk and the web processes' memory within a few MB of the baseline (5 MB, 10 MB), the
 staff's login page and token login p95 within 1.5 x the baseline's + 10 ms; part 2, peak memory
 under +200 MB and the login page's p95 under 200 ms (the token login is printed beside its
-baseline: its password hash alone takes a few hundred ms on a quiet machine).
+baseline: its password hash alone takes a few hundred ms on a quiet machine); part 3, each
+hostile sheet refused within 5 s by the API and on each look at the kept file, the web processes'
+peak within +100 MB of just before it, the page uploads leaving at most +40 MB and 5 kept files.
 """
 
 import argparse
@@ -402,6 +415,221 @@ def run_imports(port, token, bodies, n, seconds) -> list:
     return out
 
 
+# --- part 3: hostile sheets -----------------------------------------------------------------------
+
+SHEET_HEAD = b'<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>'
+SHEET_TAIL = b"</sheetData></worksheet>"
+SHEET_HEADER_ROW = b'<row r="1"><c r="A1" t="inlineStr"><is><t>Cognome</t></is></c><c r="B1" t="inlineStr"><is><t>Nome</t></is></c></row>'
+#: part 3: each hostile sheet refused within 5 s (2 million cells scanned: about 2.5 s of CPU on a
+#: busy machine), the web processes within +100 MB of just before it
+SHEET_TIME_BAR, SHEET_RSS_BAR_MB = 5.0, 100
+UPLOADS_RSS_BAR_MB = 40  # part 3: what the page uploads leave in the web process (each left 20 MB in a pooled connection)
+
+
+def _xlsx_parts(sheet_xml_parts) -> dict:
+    """The parts of a minimal workbook around a first sheet given as pieces (bytes, or a count of
+    spaces to inflate to: never held whole here)."""
+    ns = b'xmlns="http://schemas.openxmlformats.org/package/2006/relationships"'
+    return {
+        "[Content_Types].xml": b'<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+        b'<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+        b'<Default Extension="xml" ContentType="application/xml"/>'
+        b'<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>'
+        b'<Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>',
+        "_rels/.rels": b'<?xml version="1.0"?><Relationships ' + ns + b'><Relationship Id="rId1" '
+        b'Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>',
+        "xl/workbook.xml": b'<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
+        b'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>',
+        "xl/_rels/workbook.xml.rels": b'<?xml version="1.0"?><Relationships ' + ns + b'><Relationship Id="rId1" '
+        b'Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>',
+        "xl/worksheets/sheet1.xml": sheet_xml_parts,
+    }
+
+
+def _zip_entry(name: str, pieces, declared: bytes | None = None) -> tuple[bytes, bytes]:
+    """(local header + deflated data, central directory entry without its offset) of one part;
+    ``pieces``: bytes, or a list of bytes and counts of spaces; ``declared``: the bytes the
+    header says the part holds (their size and CRC), whatever it inflates to."""
+    pieces = [pieces] if isinstance(pieces, bytes) else pieces
+    packer, packed, crc, size = zlib.compressobj(6, zlib.DEFLATED, -15), [], 0, 0
+    spaces = b" " * MB
+    for piece in pieces:
+        chunks = [piece] if isinstance(piece, bytes) else [spaces] * (piece // MB) + [b" " * (piece % MB)]
+        for chunk in chunks:
+            packed.append(packer.compress(chunk))
+            crc, size = zlib.crc32(chunk, crc), size + len(chunk)
+    packed.append(packer.flush())
+    data = b"".join(packed)
+    if declared is not None:
+        crc, size = zlib.crc32(declared), len(declared)
+    raw_name = name.encode()
+    fields = struct.pack("<HHHHHIII", 20, 0, 8, 0, 0x21, crc, len(data), size)
+    local = b"PK\x03\x04" + fields + struct.pack("<HH", len(raw_name), 0) + raw_name + data
+    central = b"PK\x01\x02" + struct.pack("<H", 20) + fields + struct.pack("<HHHHHII", len(raw_name), 0, 0, 0, 0, 0, 0)
+    return local, central + raw_name
+
+
+def xlsx_of(sheet_pieces, declared: bytes | None = None) -> bytes:
+    out, directory = bytearray(), []
+    for name, pieces in _xlsx_parts(sheet_pieces).items():
+        local, central = _zip_entry(name, pieces, declared if name.endswith("sheet1.xml") else None)
+        directory.append(central[:42] + struct.pack("<I", len(out)) + central[46:])  # its local header's offset
+        out += local
+    start = len(out)
+    for entry in directory:
+        out += entry
+    out += b"PK\x05\x06" + struct.pack("<HHHHIIH", 0, 0, len(directory), len(directory), len(out) - start, start, 0)
+    return bytes(out)
+
+
+def hostile_sheets() -> list[tuple[str, str, bytes, str]]:
+    """(what, file name, bytes, the refusal expected) of each hostile sheet."""
+    small = SHEET_HEAD + SHEET_HEADER_ROW + b'<row r="2"><c r="A2" t="inlineStr"><is><t>Rossi</t></is></c></row>' + SHEET_TAIL
+    return [
+        ("declares 350 B, inflates 1.2 GB", "a.xlsx", xlsx_of([small, 1200 * MB], declared=small), "bad_file"),
+        ("8 M <c/> in one row", "b.xlsx", xlsx_of(SHEET_HEAD + SHEET_HEADER_ROW + b"<row>" + b"<c/>" * 8_000_000 + b"</row>" + SHEET_TAIL), "too_many_columns"),
+        (
+            "8 M <c/>, 100 a row",
+            "c.xlsx",
+            xlsx_of(SHEET_HEAD + SHEET_HEADER_ROW + b"".join([b"<row>" + b"<c/>" * 100 + b"</row>"] * 80_000) + SHEET_TAIL),
+            "too_many_cells",
+        ),
+        (
+            '<row r="200000000">',
+            "d.xlsx",
+            xlsx_of(SHEET_HEAD + SHEET_HEADER_ROW + b'<row r="200000000"><c t="inlineStr"><is><t>x</t></is></c></row>' + SHEET_TAIL),
+            "too_many_rows",
+        ),
+        ("5 M blank rows", "e.xlsx", xlsx_of(SHEET_HEAD + SHEET_HEADER_ROW + b"<row/>" * 5_000_000 + SHEET_TAIL), "too_many_rows"),
+        ("CSV, 1 M columns x 2,000 rows", "f.csv", b";".join([b"x"] * 1_000_000) + b"\r\n" + b"Rossi;Anna\r\n" * 2000, "too_many_columns"),
+    ]
+
+
+def multipart(filename: str, data: bytes, fields: dict | None = None) -> tuple[bytes, str]:
+    boundary = uuid.uuid4().hex
+    out = bytearray()
+    for key, value in (fields or {}).items():
+        out += f'--{boundary}\r\nContent-Disposition: form-data; name="{key}"\r\n\r\n{value}\r\n'.encode()
+    out += f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{filename}"\r\nContent-Type: application/octet-stream\r\n\r\n'.encode()
+    out += data + f"\r\n--{boundary}--\r\n".encode()
+    return bytes(out), f"multipart/form-data; boundary={boundary}"
+
+
+def http_call(port, method, path, body=None, headers=None, timeout=300):
+    """(status, body, seconds) of one request on a new connection."""
+    t0 = time.perf_counter()
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.request(method, path, body=body, headers=headers or {})
+        r = conn.getresponse()
+        return r.status, r.read(), r.getheader("Location") or "", time.perf_counter() - t0
+    except (ConnectionError, OSError) as exc:
+        return type(exc).__name__, b"", "", time.perf_counter() - t0
+    finally:
+        conn.close()
+
+
+def page_session(port, username) -> dict:
+    """The director logged in through the page's login form: the session's cookie and the CSRF
+    headers a page's POST needs (the CSRF token is one of the client's choosing, as a browser's
+    cookie would hold)."""
+    csrf = uuid.uuid4().hex
+    form = f"csrfmiddlewaretoken={csrf}&username={username}&password={PASSWORD}".encode()
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request("POST", "/login/", body=form, headers={"Content-Type": "application/x-www-form-urlencoded", "Cookie": f"csrftoken={csrf}"})
+        r = conn.getresponse()
+        r.read()
+        cookies = [c.split(";", 1)[0] for c in r.headers.get_all("Set-Cookie") or []]
+    finally:
+        conn.close()
+    session = [c for c in cookies if c.startswith("sessionid=")]
+    if r.status != 302 or not session:
+        raise RuntimeError(f"the director's page login: {r.status}")
+    return {"Cookie": f"{session[0]}; csrftoken={csrf}", "X-CSRFToken": csrf}
+
+
+def run_sheets(port, token, page_headers, sheets_, sampler) -> list[dict]:
+    """Each hostile sheet, one after the other: through the API's preview, then the page (its
+    upload, then two looks at its preview at once, as two tabs would). The web processes' peak
+    memory over what they held just before, and the time of each."""
+    out = []
+    for what, name, data, code in sheets_:
+        t0 = time.monotonic()
+        time.sleep(0.3)  # the sampler's figures of just before
+        rss0 = max((s[1] for s in sampler.window(t0, time.monotonic())), default=0)
+        body, ctype = multipart(name, data)
+        status, answer, _loc, took = http_call(
+            port, "POST", "/api/v1/imports/people/preview/", body, {"Authorization": f"Token {token}", "Content-Type": ctype}
+        )
+        try:
+            got = json.loads(answer).get("code", "")
+        except ValueError:
+            got = answer[:60].decode("utf-8", "replace")
+        api = (f"{status} {got}".strip(), took)
+        status, up_answer, location, up_took = http_call(port, "POST", "/imports/people/", body, {**page_headers, "Content-Type": ctype})
+        if not location.rstrip("/").split("/")[-1].isdigit():
+            print(f"  (the page upload of {what}: {status} {location or up_answer[:200]!r})")
+        looks = []
+        if status == 302 and location.rstrip("/").split("/")[-1].isdigit():
+            threads = [threading.Thread(target=lambda: looks.append(http_call(port, "GET", location, headers=page_headers)), daemon=True) for _ in range(2)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+        page = [
+            (f"{s} {'-> upload page' if s == 302 and 'imports/people/' in loc and not loc.rstrip('/').split('/')[-1].isdigit() else ''}".strip(), t)
+            for s, _b, loc, t in looks
+        ]
+        time.sleep(0.3)
+        peak = max((s[1] for s in sampler.window(t0, time.monotonic())), default=0)
+        out.append({"what": what, "size": len(data), "expected": code, "api": api, "upload": (status, up_took), "looks": page, "rss": (peak - rss0) / 1024})
+    return out
+
+
+def run_page_uploads(port, page_headers, sampler, n: int) -> dict:
+    """``n`` page uploads of a 10 MB file (random text: kept for a preview, never parsed), one
+    after the other: the web processes' memory before and after (what stays), and how many
+    files the director is left with."""
+    before = [s[1] for s in sampler.window(time.monotonic() - 2.0, time.monotonic())]
+    statuses, took = collections.Counter(), []
+    for _ in range(n):
+        body, ctype = multipart("noise.csv", base64.b64encode(os.urandom((10 * MB - 64 * 1024) * 3 // 4)))  # no NUL: the guard would refuse it
+        status, _b, _loc, t = http_call(port, "POST", "/imports/people/", body, {**page_headers, "Content-Type": ctype})
+        statuses[status] += 1
+        took.append(t)
+    time.sleep(2.0)
+    after = [s[1] for s in sampler.window(time.monotonic() - 1.0, time.monotonic())]
+    from django.db import connection
+
+    from tournaments.models import ImportFile
+
+    kept = ImportFile.objects.filter(imported_at__isnull=True).count()
+    connection.close()
+    return {"n": n, "statuses": dict(statuses), "took": took, "rss0": median(before) / 1024, "rss1": median(after) / 1024, "kept": kept}
+
+
+def report_sheets(results) -> bool:
+    print(
+        f"\nPart 3: hostile sheets, one after the other (bars: the API refuses each 400 with its code within {SHEET_TIME_BAR:.0f} s; "
+        f"each look at the kept file refused (302 to the upload page) or 503 busy within {SHEET_TIME_BAR:.0f} s; web RSS peak within +{SHEET_RSS_BAR_MB} MB)"
+    )
+    ok = True
+    for r in results:
+        api_status, api_took = r["api"]
+        api_ok = api_status == f"400 {r['expected']}" and api_took <= SHEET_TIME_BAR
+        looks_ok = len(r["looks"]) == 2 and all((s.startswith("302 ->") or s == "503") and t <= SHEET_TIME_BAR for s, t in r["looks"])
+        rss_ok = r["rss"] <= SHEET_RSS_BAR_MB
+        good = api_ok and looks_ok and rss_ok
+        ok &= good
+        looks = ", ".join(f"{s} in {ms(t)}" for s, t in r["looks"]) or "none"
+        print(
+            f"  {r['what']:32} {r['size'] / 1024:9,.0f} KB  API {api_status} in {ms(api_took)}; page upload {r['upload'][0]} in {ms(r['upload'][1])}, "
+            f"2 looks: {looks}; web RSS peak +{r['rss']:.0f} MB  {'ok' if good else 'OVER'}"
+        )
+    return ok
+
+
 # --- the run -------------------------------------------------------------------------------------
 
 
@@ -585,7 +813,10 @@ def main():
     ap.add_argument("--database", default=None, help="postgres://… (dropped and created anew); default: a temporary SQLite database")
     ap.add_argument("--web-processes", type=int, default=1, help="web processes of manage.py serve (1; keep 1 on SQLite)")
     ap.add_argument("--port", type=int, default=0, help="the server's port (0: a free one)")
+    ap.add_argument("--parts", default="1,2,3", help="the parts to run, e.g. 3 (1,2,3)")
+    ap.add_argument("--page-uploads", type=int, default=30, help="10 MB page uploads in part 3, to see what they leave (30)")
     args = ap.parse_args()
+    parts = {int(p) for p in args.parts.split(",") if p.strip()}
     size = parse_size(args.size)
 
     def interrupted(*_a):
@@ -607,11 +838,16 @@ def main():
     try:
         names, screen_token, layout_limit = setup(args, var_dirs)
         tick = time.monotonic()
-        bodies = layout_files(layout_limit)
+        bodies = layout_files(layout_limit) if 2 in parts else []
         print(
             f"layout files built in {time.monotonic() - tick:.1f} s: "
             + ", ".join(f"{what} {len(body) / MB:.2f} MB" for what, body in bodies)
             + f" (limit {layout_limit / MB:.2f} MB), 20 images each"
+        )
+        tick = time.monotonic()
+        sheet_files = hostile_sheets() if 3 in parts else []
+        print(
+            f"hostile sheets built in {time.monotonic() - tick:.1f} s: " + ", ".join(f"{what} {len(data) / 1024:,.0f} KB" for what, _n, data, _c in sheet_files)
         )
         port = args.port or common_free_port()
         server, log_path = start_server(args, port)
@@ -650,11 +886,12 @@ def main():
                 raise RuntimeError(f"the hostile clients' process failed ({flood_proc.returncode})")
             return json.loads(out.strip().splitlines()[-1])
 
-        quiet1 = run.phase("quiet 1", args.baseline_seconds)
-        bodies_phase = run.phase("bodies", action=flood)
-        after1 = run.phase("after 1", 3.0)
-        fr = bodies_phase["result"]
-        attempts = sum(len(v) for v in fr["results"].values())
+        if 1 in parts:
+            quiet1 = run.phase("quiet 1", args.baseline_seconds)
+            bodies_phase = run.phase("bodies", action=flood)
+            after1 = run.phase("after 1", 3.0)
+            fr = bodies_phase["result"]
+            attempts = sum(len(v) for v in fr["results"].values())
 
         # Part 2: hostile layout imports, the director's token first.
         with common.Client(f"http://127.0.0.1:{port}") as c:
@@ -662,58 +899,78 @@ def main():
             if r.status_code != 200:
                 raise RuntimeError(f"the director's login: {r.status_code} {r.text[:200]}")
             token = r.json()["token"]
-        quiet2 = run.phase("quiet 2", args.baseline_seconds)
-        imports_phase = run.phase("imports", action=lambda: run_imports(port, token, bodies, args.imports, args.seconds))
-        after2 = run.phase("after 2", 3.0)
+        if 2 in parts:
+            quiet2 = run.phase("quiet 2", args.baseline_seconds)
+            imports_phase = run.phase("imports", action=lambda: run_imports(port, token, bodies, args.imports, args.seconds))
+            after2 = run.phase("after 2", 3.0)
+        if 3 in parts:
+            page_headers = page_session(port, names["importer"])
+            sheets_phase = run.phase("sheets", action=lambda: run_sheets(port, token, page_headers, sheet_files, sampler))
+            uploads = run_page_uploads(port, page_headers, sampler, args.page_uploads)
 
         load = os.getloadavg()
         print(f"\nload average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
-        ok1 = report_part(
-            f"Part 1: {args.clients} anonymous clients at once, {args.size} bodies (half Content-Length, half chunked)",
-            prober,
-            quiet1,
-            bodies_phase,
-            after1,
-            attempts,
-            {"rss": RSS_BAR_MB, "disk": DISK_BAR_MB, "login page": lambda q95: 1.5 * q95 + 0.010, "login": lambda q95: 1.5 * q95 + 0.010},
-        )
-        refused = 0
-        print(f"  hostile bodies: {attempts} sent by {args.clients} clients in {fr['wall']:.1f} s (their process's CPU {fr['cpu']:.2f} s)")
-        for key, results in sorted(fr["results"].items()):
-            outcomes = collections.Counter(o for o, _s, _t in results)
-            refused += sum(n for o, n in outcomes.items() if o.startswith(("413", "429", "closed")))
-            sent = [s for _o, s, _t in results]
-            took = [t for _o, _s, t in results]
-            print(
-                f"    {key:36} {dict(outcomes)}; sent before the end at most {max(sent) / MB:.2f} MB, "
-                f"p50 {median(sent) / 1024:.0f} KB; ended in p50 {ms(median(took))}, max {ms(max(took))}"
+        ok1 = ok2 = ok3 = True
+        if 1 in parts:
+            ok1 = report_part(
+                f"Part 1: {args.clients} anonymous clients at once, {args.size} bodies (half Content-Length, half chunked)",
+                prober,
+                quiet1,
+                bodies_phase,
+                after1,
+                attempts,
+                {"rss": RSS_BAR_MB, "disk": DISK_BAR_MB, "login page": lambda q95: 1.5 * q95 + 0.010, "login": lambda q95: 1.5 * q95 + 0.010},
             )
-        all_refused = refused == attempts
-        print(f"    refused (413, 429 or closed by the server): {refused} of {attempts}: {'ok' if all_refused else 'NOT all'}")
-        ok1 &= all_refused
+            refused = 0
+            print(f"  hostile bodies: {attempts} sent by {args.clients} clients in {fr['wall']:.1f} s (their process's CPU {fr['cpu']:.2f} s)")
+            for key, results in sorted(fr["results"].items()):
+                outcomes = collections.Counter(o for o, _s, _t in results)
+                refused += sum(n for o, n in outcomes.items() if o.startswith(("413", "429", "closed")))
+                sent = [s for _o, s, _t in results]
+                took = [t for _o, _s, t in results]
+                print(
+                    f"    {key:36} {dict(outcomes)}; sent before the end at most {max(sent) / MB:.2f} MB, "
+                    f"p50 {median(sent) / 1024:.0f} KB; ended in p50 {ms(median(took))}, max {ms(max(took))}"
+                )
+            all_refused = refused == attempts
+            print(f"    refused (413, 429 or closed by the server): {refused} of {attempts}: {'ok' if all_refused else 'NOT all'}")
+            ok1 &= all_refused
 
-        ok2 = report_part(
-            f"Part 2: {args.imports} hostile directors importing at once (20 images of 4096 x 4096 each, one or none shown)",
-            prober,
-            quiet2,
-            imports_phase,
-            after2,
-            len(imports_phase["result"]),
-            {"rss": IMPORT_RSS_BAR_MB, "login page": lambda _q95: IMPORT_LOGIN_BAR},
-        )
-        by_what = collections.defaultdict(list)
-        for what, status, took in imports_phase["result"]:
-            by_what[what].append((status, took))
-        busy = ("503 busy", "closed")  # another file was being read: refused before its body, unread
-        expected = {"one 4096 x 4096 image": ("201", *busy), "a 1 x 16,777,216 header": ("400 too_large", *busy), "no image": ("201", *busy)}
-        answers_ok = True
-        for what, got in by_what.items():
-            statuses = collections.Counter(s for s, _t in got)
-            good = all(s in expected[what] for s in statuses)
-            answers_ok &= good
-            took = [t for _s, t in got]
-            print(f"    import, {what:26} {dict(statuses)} in p50 {ms(median(took))}, max {ms(max(took))}  ({'as expected' if good else 'UNEXPECTED'})")
-        ok2 &= answers_ok
+        if 2 in parts:
+            ok2 = report_part(
+                f"Part 2: {args.imports} hostile directors importing at once (20 images of 4096 x 4096 each, one or none shown)",
+                prober,
+                quiet2,
+                imports_phase,
+                after2,
+                len(imports_phase["result"]),
+                {"rss": IMPORT_RSS_BAR_MB, "login page": lambda _q95: IMPORT_LOGIN_BAR},
+            )
+            by_what = collections.defaultdict(list)
+            for what, status, took in imports_phase["result"]:
+                by_what[what].append((status, took))
+            busy = ("503 busy", "closed")  # another file was being read: refused before its body, unread
+            expected = {"one 4096 x 4096 image": ("201", *busy), "a 1 x 16,777,216 header": ("400 too_large", *busy), "no image": ("201", *busy)}
+            answers_ok = True
+            for what, got in by_what.items():
+                statuses = collections.Counter(s for s, _t in got)
+                good = all(s in expected[what] for s in statuses)
+                answers_ok &= good
+                took = [t for _s, t in got]
+                print(f"    import, {what:26} {dict(statuses)} in p50 {ms(median(took))}, max {ms(max(took))}  ({'as expected' if good else 'UNEXPECTED'})")
+            ok2 &= answers_ok
+
+        if 3 in parts:
+            ok3 = report_sheets(sheets_phase["result"])
+            u = uploads
+            grew = u["rss1"] - u["rss0"]
+            uploads_ok = grew <= UPLOADS_RSS_BAR_MB and u["kept"] <= 5
+            ok3 &= uploads_ok
+            print(
+                f"  {u['n']} page uploads of 10 MB, one after the other: {u['statuses']} in p50 {ms(median(u['took']))}; web RSS "
+                f"{u['rss0']:.0f} MB before, {u['rss1']:.0f} MB after (+{grew:.0f} MB, bar +{UPLOADS_RSS_BAR_MB} MB); kept files left {u['kept']} "
+                f"(bar 5)  {'ok' if uploads_ok else 'OVER'}"
+            )
 
         pattern = ("Traceback", "ERROR", "Exception")
         lines = [ln for ln in log_path.read_text(errors="replace").splitlines() if any(p in ln for p in pattern)]
@@ -722,10 +979,8 @@ def main():
             shutil.copyfile(log_path, kept)
             log_path = kept
         print(f"\nserver log: {len(lines)} error lines" + (f" (kept in {log_path}); first: {lines[0][:300]}" if lines else ""))
-        print(
-            f"part 1 {'PASS' if ok1 else 'FAIL'}, part 2 {'PASS' if ok2 else 'FAIL'}: "
-            f"{'every bar met' if ok1 and ok2 else 'a bar not met'}  (whole run {time.monotonic() - wall0:.0f} s)"
-        )
+        verdicts = ", ".join(f"part {n} {'PASS' if ok else 'FAIL'}" for n, ok in ((1, ok1), (2, ok2), (3, ok3)) if n in parts)
+        print(f"{verdicts}: {'every bar met' if ok1 and ok2 and ok3 else 'a bar not met'}  (whole run {time.monotonic() - wall0:.0f} s)")
     except KeyboardInterrupt:
         print("\ninterrupted: stopping what the run started", file=sys.stderr)
         interrupted_run = True

@@ -215,11 +215,11 @@ class Application:
         if pool is None or route.is_async:
             return await self.asgi(scope, self.bounded(receive, limit, scope, send) if limit is not None else receive, send)
         if bodylimits.takes_file(route.body, declared, is_chunked(scope)):
-            return await self.file_request(scope, receive, send, pool, limit)
+            return await self.file_request(scope, receive, send, pool, limit, route.body)
         return await self.run_sync(scope, receive, send, pool, limit)
 
-    async def file_request(self, scope, receive, send, pool, limit):
-        """An image upload or a layout import: this process's turn to read a file is taken before
+    async def file_request(self, scope, receive, send, pool, limit, kind=bodylimits.IMAGE):
+        """An image upload, a layout import or a sheet: this process's turn to read a file is taken before
         its body is read, and held to its answer; without it, 503 ``busy`` at once, the body never
         read (the connection closed). A file refused costs the process nothing but its head."""
         try:
@@ -227,7 +227,7 @@ class Application:
                 scope[bodylimits.TURN_HELD] = True  # the view's own turn (``reading_images``) is this one
                 return await self.run_sync(scope, receive, send, pool, limit)
         except bodylimits.Busy:
-            status, headers, content = busy_reading_file(scope["path"], client_language(scope))
+            status, headers, content = busy_reading_file(scope["path"], client_language(scope), kind)
             await send({"type": "http.response.start", "status": status, "headers": headers})
             await send({"type": "http.response.body", "body": content})
 

@@ -68,10 +68,18 @@ def request_timeout(path: str, language: str) -> tuple[int, list, bytes]:
     return loop_answer(408, path, language)
 
 
-def busy_reading_file(path: str, language: str) -> tuple[int, list, bytes]:
-    """503 ``busy``: another image or layout file is being read in this process
-    (``bodylimits.file_turn``); this one was not read."""
-    return loop_answer(503, path, language, lambda: ("busy", _("Other images are being read at this moment: try again in a moment.")))
+def busy_detail(kind: str) -> str:
+    """What a file refused while another is being read (``bodylimits.file_turn``) is told, by
+    its route's kind: a sheet to import is no image, and its reader is told so."""
+    if kind == bodylimits.SHEET:
+        return _("Other sheets are being read at this moment: try again in a moment.")
+    return _("Other images are being read at this moment: try again in a moment.")
+
+
+def busy_reading_file(path: str, language: str, kind: str = bodylimits.IMAGE) -> tuple[int, list, bytes]:
+    """503 ``busy``: another image, layout file or sheet is being read in this process
+    (``bodylimits.file_turn``); this one (of the route's ``kind``) was not read."""
+    return loop_answer(503, path, language, lambda: ("busy", busy_detail(kind)))
 
 
 def request_too_large(path: str, language: str) -> tuple[int, list, bytes]:

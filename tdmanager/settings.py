@@ -350,8 +350,9 @@ CELERY_BEAT_SCHEDULE = {
     "start-waiting-events": {"task": "tournaments.tasks.start_waiting_events", "schedule": 10.0, "options": {**TDM_PERIODIC_TASK_OPTIONS, "expires": 9.0}},
     # Idempotency keys are kept TDM_IDEMPOTENCY_TTL_HOURS (at least a day), then forgotten.
     "purge-idempotency-keys": {"task": "tournaments.tasks.purge_idempotency_keys", "schedule": 3600.0, "options": TDM_PERIODIC_TASK_OPTIONS},
-    # A sheet uploaded to be imported and never confirmed holds people's data: forgotten after a day.
-    "forget-import-files": {"task": "tournaments.tasks.forget_import_files", "schedule": 3600.0, "options": TDM_PERIODIC_TASK_OPTIONS},
+    # A sheet uploaded to be imported holds people's data: forgotten 50 minutes after its upload
+    # (tournaments.services.imports.KEPT_FOR), so within the hour with this sweep every 10 minutes.
+    "forget-import-files": {"task": "tournaments.tasks.forget_import_files", "schedule": 600.0, "options": TDM_PERIODIC_TASK_OPTIONS},
     # GDPR retention: people with no activity for TDM_PERSON_RETENTION_DAYS are erased (pseudonym kept), daily.
     "erase-inactive-people": {"task": "tournaments.tasks.erase_inactive_people", "schedule": 86400.0, "options": TDM_PERIODIC_TASK_OPTIONS},
     # A player's phone hears that the event starts soon, or that the break ends, at that moment:

@@ -8,10 +8,17 @@ Excel in Italy saves as "CSV"); its separator is the one its header row uses mos
 formula's text (``=HYPERLINK(...)``), which the importers store as text, never run. A date
 cell gives a ``datetime``; a number cell a number.
 
-A file is bounded before it is read: its bytes (``MAX_FILE``), an XLSX's unpacked size
-(``MAX_UNPACKED``: a zip of a few kilobytes can unpack to gigabytes) and the number of rows
-(``MAX_ROWS``). openpyxl reads XML through defusedxml when it is installed (it is): an entity
-bomb is refused.
+A file is bounded before and while it is read, whatever it says of itself: its bytes
+(``MAX_FILE``); a CSV's columns (``MAX_COLUMNS``) and rows (``MAX_ROWS``); an XLSX's parts
+(``MAX_PARTS``), their unpacked size (``MAX_UNPACKED``: a zip of a few kilobytes can unpack to
+gigabytes, and a part's header can say it holds 350 bytes while it inflates to a gigabyte: each
+part is inflated here in small steps, stopped at the size it declares), its cells
+(``MAX_CELLS``, counted with or without their addresses), its columns, its row numbers (a row
+numbered 200,000,000 is refused as soon as it is seen: openpyxl would yield every blank row
+before it) and its rows, blank ones included, and its style records (``MAX_STYLES``). Only then
+does openpyxl read it, and it reads XML through defusedxml when it is installed (it is): an
+entity bomb is refused. Bytes that are not text in the file's encoding are refused with their
+line, never replaced (a name stored as "Ross\ufffdi" is a name lost).
 
 Writing (``write``) makes a CSV (UTF-8 with the byte-order mark, so Excel shows accents; ``;``
 for readers in Italian, whose Excel splits columns on it, ``,`` otherwise) or an XLSX; in both a
@@ -31,7 +38,9 @@ import csv
 import datetime as dt
 import io
 import re
+import struct
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
@@ -42,6 +51,13 @@ MAX_FILE = bodylimits.SHEET_FILE
 MAX_UNPACKED = 200 * 1024 * 1024  # an XLSX's parts, unpacked
 MAX_ROWS = 100_000
 MAX_COLUMNS = 200  # a room's sheet has a dozen; a workbook sized at 16,384 columns would be read as rows that wide
+#: a workbook's cells (a room's 100,000 people in a dozen columns are 1.2 million); each is a few
+#: objects once openpyxl has read it, and a cell written without its address (``<c/>``) costs 4 bytes
+MAX_CELLS = 2_000_000
+MAX_PARTS = 500  # the files inside an XLSX (a workbook of one sheet has a dozen)
+#: style records (cell formats, fonts, fills, borders, number formats): Excel itself keeps at most
+#: 64,000 cell formats; openpyxl makes an object of each, all of them, before any cell is read
+MAX_STYLES = 100_000
 SEPARATORS = (";", ",", "\t", "|")
 CSV, XLSX = "csv", "xlsx"
 FORMATS = (CSV, XLSX)
@@ -91,15 +107,29 @@ def read(data: bytes, filename: str = "") -> Sheet:
 
 
 def _decoded(data: bytes) -> str:
+    """The text of a CSV: UTF-8 after a byte-order mark, UTF-16 after its own, else UTF-8, else
+    Windows-1252. A byte that is not text in the encoding chosen refuses the file, naming its
+    line: replaced, it would be stored as "Ross\ufffdi" in a person's name and never noticed."""
     if data.startswith(b"\xef\xbb\xbf"):
-        return data[3:].decode("utf-8", errors="replace")
+        return _strictly(data, 3, "utf-8", "UTF-8")
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return data.decode("utf-16")
+        return _strictly(data, 0, "utf-16", "UTF-16")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
-        # Excel's "CSV" in Western Europe; its five unassigned bytes read as Latin-1 would.
-        return data.decode("cp1252", errors="replace")
+        # Excel's "CSV" in Western Europe; five bytes are no character in it (refused as such).
+        return _strictly(data, 0, "cp1252", "Windows-1252")
+
+
+def _strictly(data: bytes, start: int, encoding: str, name: str) -> str:
+    try:
+        return data[start:].decode(encoding)
+    except UnicodeDecodeError as exc:
+        line = data[start : start + exc.start].decode(encoding, errors="replace").count("\n") + 1
+        raise SheetError(
+            "bad_encoding",
+            _("Line %(line)s holds bytes that are not %(encoding)s text: save the file again as CSV UTF-8.") % {"line": line, "encoding": name},
+        ) from None
 
 
 def _separator(first_line: str) -> str:
@@ -123,6 +153,8 @@ def _read_csv(data: bytes) -> Sheet:
     headers, rows = None, []
     try:
         for number, record in enumerate(reader, start=1):
+            if len(record) > MAX_COLUMNS:  # each row's cells are matched against every column, each of them
+                raise _too_many_columns()
             cells = [c.strip() for c in record]
             if not any(cells):
                 continue
@@ -131,7 +163,7 @@ def _read_csv(data: bytes) -> Sheet:
                 continue
             rows.append((number, cells))
             if len(rows) > MAX_ROWS:
-                raise SheetError("too_many_rows", _("The file has more than %(n)s rows.") % {"n": f"{MAX_ROWS:,}"})
+                raise _too_many_rows()
     except csv.Error as exc:
         raise SheetError("bad_file", _("Row %(row)s cannot be read: %(e)s") % {"row": reader.line_num, "e": exc}) from None
     if headers is None:
@@ -145,9 +177,7 @@ def _read_xlsx(data: bytes) -> Sheet:
 
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as z:
-            if sum(i.file_size for i in z.infolist()) > MAX_UNPACKED:
-                raise SheetError("file_too_large", _("The workbook unpacks to more than %(mb)s MB.") % {"mb": MAX_UNPACKED // (1024 * 1024)})
-            _check_size(z)
+            _check_parts(data, z.infolist())
         book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=False)
     except SheetError:
         raise
@@ -157,7 +187,7 @@ def _read_xlsx(data: bytes) -> Sheet:
         sheet = book.worksheets[0] if book.worksheets else None
         if sheet is None:
             raise SheetError("empty_file", _("The file has no header row."))
-        _check_bounds(sheet.max_row or 0, sheet.max_column or 0)  # the size the workbook says (it may lie: _check_size read the cells')
+        _check_bounds(sheet.max_row or 0, sheet.max_column or 0)  # the size the workbook says (it may lie: _check_parts read the cells')
         headers, rows = None, []
         for number, values in enumerate(sheet.iter_rows(values_only=True), start=1):
             # No NUL leaves the workbook (XML escapes one as _x0000_): no field holds it, PostgreSQL refuses it.
@@ -169,7 +199,7 @@ def _read_xlsx(data: bytes) -> Sheet:
                 continue
             rows.append((number, cells))
             if len(rows) > MAX_ROWS:
-                raise SheetError("too_many_rows", _("The file has more than %(n)s rows.") % {"n": f"{MAX_ROWS:,}"})
+                raise _too_many_rows()
     except SheetError:
         raise
     except Exception:
@@ -181,37 +211,204 @@ def _read_xlsx(data: bytes) -> Sheet:
     return Sheet(headers, rows, XLSX)
 
 
-#: a cell's or a row's address in a worksheet's XML: ``<c r="AB12"``, ``<row r="12"``
-_CELL_REF = re.compile(rb'<(?:\w+:)?c\b[^>]*?\sr="([A-Z]{1,3})([0-9]{1,7})"')
-_ROW_REF = re.compile(rb'<(?:\w+:)?row\b[^>]*?\sr="([0-9]{1,7})"')
+def _too_many_rows() -> SheetError:
+    return SheetError("too_many_rows", _("The file has more than %(n)s rows.") % {"n": f"{MAX_ROWS:,}"})
+
+
+def _too_many_columns() -> SheetError:
+    return SheetError("too_many_columns", _("The sheet has more than %(n)s columns.") % {"n": MAX_COLUMNS})
 
 
 def _check_bounds(rows: int, columns: int) -> None:
     if columns > MAX_COLUMNS:
-        raise SheetError("too_many_columns", _("The sheet has more than %(n)s columns.") % {"n": MAX_COLUMNS})
+        raise _too_many_columns()
     if rows > 2 * MAX_ROWS:
-        raise SheetError("too_many_rows", _("The file has more than %(n)s rows.") % {"n": f"{MAX_ROWS:,}"})
+        raise _too_many_rows()
 
 
-def _check_size(z: zipfile.ZipFile) -> None:
-    """Refuse a workbook whose cells reach beyond the bounds, whatever size it says it has.
+def _unpacks_to_more() -> SheetError:
+    return SheetError("file_too_large", _("The workbook unpacks to more than %(mb)s MB.") % {"mb": MAX_UNPACKED // (1024 * 1024)})
 
-    openpyxl yields every empty row and cell up to the farthest one (or to the size the workbook
-    declares): a file of a few bytes with a cell at XFD1048576 would be billions of empty cells
-    to look at, and a declared size can lie. The cells' addresses are read from the worksheets'
-    XML (no more than ``MAX_UNPACKED``, checked before) with a pattern, before openpyxl parses it."""
-    rows = columns = 0
-    for name in z.namelist():
-        if not (name.startswith("xl/worksheets/") and name.endswith(".xml")):
-            continue
-        xml = z.read(name)
-        for letters, number in _CELL_REF.findall(xml):
-            column = 0
-            for ch in letters:
-                column = column * 26 + ch - 64
-            columns, rows = max(columns, column), max(rows, int(number))
-        rows = max([rows, *(int(n) for n in _ROW_REF.findall(xml))])
-    _check_bounds(rows, columns)
+
+#: what a part's XML is read for before openpyxl parses it: a row (its ``r``, its cells), a cell
+#: (its ``r``, else the next column), a shared string, a style record, a sheet of the workbook; a
+#: namespace prefix allowed (``<x:c``), a longer name (``<col``, ``<c:chart``) not taken for one
+_ELEMENT = re.compile(
+    rb"<(?:[A-Za-z_][\w.-]*:)?(row|c|si|xf|font|fill|border|numFmt|dxf|sheet)(?=[\s/>])"
+    rb"""(?:\s+r\s*=\s*["']\$?([A-Za-z]{0,4})\$?([0-9]{0,12})["'])?([^<>]*)"""  # an address as first attribute (as every program writes it): read here
+)
+_R_ATTR = re.compile(rb"""\sr\s*=\s*["']([^"']*)["']""")
+_CELL_ADDRESS = re.compile(rb"\$?([A-Za-z]+)\$?([0-9]+)")
+_STYLE_RECORDS = frozenset((b"xf", b"font", b"fill", b"border", b"numFmt", b"dxf"))
+_IN, _OUT = 64 * 1024, 256 * 1024  # compressed bytes fed, and unpacked bytes taken, at each step
+_COLUMNS: dict[bytes, int] = {}  # a column's letters -> its number, as worked out once
+
+
+def _check_parts(data: bytes, parts: list[zipfile.ZipInfo]) -> None:
+    """Refuse a workbook that would cost more than the bounds to read, before openpyxl reads it.
+
+    Every part is inflated here in steps of ``_OUT`` bytes and stopped at the size its header
+    declares (``zipfile`` would inflate a part whole in one call before cutting it to that size:
+    350 bytes declared, 1.2 GB in memory), so its real size is bounded whatever the header
+    says; a part that unpacks to more than it declares is refused. As it is inflated, its XML
+    is scanned for what openpyxl would make of it (``_Counts``): a bound passed stops the
+    reading at once. A part read later by openpyxl then unpacks to no more than was read here."""
+    if len(parts) > MAX_PARTS:
+        raise SheetError("bad_file", _("The workbook holds more than %(n)s parts.") % {"n": MAX_PARTS})
+    if sum(p.file_size for p in parts) > MAX_UNPACKED:
+        raise _unpacks_to_more()
+    counts = _Counts()
+    for part in parts:
+        counts.new_part()
+        carried = b""
+        for piece in _inflated(data, part):
+            carried = counts.scan(carried + piece)
+        counts.end_row()
+
+
+def _inflated(data: bytes, part: zipfile.ZipInfo):
+    """A part's bytes, unpacked in steps of at most ``_OUT``, never more than it declares."""
+    bad = SheetError("bad_file", _("The file is not a valid XLSX workbook."))
+    if part.flag_bits & 0x1 or part.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+        raise bad  # encrypted, or packed as no spreadsheet program packs one (bzip2, lzma: unbounded steps)
+    at = part.header_offset
+    if data[at : at + 4] != b"PK\x03\x04" or len(data) < at + 30:
+        raise bad
+    name_length, extra_length = struct.unpack_from("<HH", data, at + 26)
+    start = at + 30 + name_length + extra_length
+    raw = memoryview(data)[start : start + part.compress_size]
+    if len(raw) < part.compress_size:
+        raise bad
+    declared = part.file_size
+    if part.compress_type == zipfile.ZIP_STORED:
+        for i in range(0, min(declared, len(raw)), _OUT):
+            yield bytes(raw[i : min(i + _OUT, declared)])
+        return
+    inflater, fed, pending, unpacked = zlib.decompressobj(-zlib.MAX_WBITS), 0, b"", 0
+    while not inflater.eof:
+        if not pending:
+            if fed >= len(raw):
+                raise bad  # the part's data ends before its deflate stream does
+            pending, fed = raw[fed : fed + _IN], fed + _IN
+        try:
+            piece = inflater.decompress(pending, _OUT)
+        except zlib.error:
+            raise bad from None
+        pending = inflater.unconsumed_tail
+        unpacked += len(piece)
+        if unpacked > declared:
+            raise SheetError(
+                "bad_file",
+                _("The workbook's part %(part)s unpacks to more than the %(n)s bytes it declares: the file is damaged.")
+                % {"part": part.filename[:80], "n": f"{declared:,}"},
+            )
+        if piece:
+            yield piece
+
+
+class _Counts:
+    """What openpyxl would make of the parts scanned so far (``scan``), refused past a bound:
+    cells, rows and their numbers, columns, shared strings, style records, sheets. A row or a
+    cell without its address takes the one after the last, as openpyxl numbers it."""
+
+    def __init__(self):
+        self.cells = self.strings = self.styles = self.sheets = 0
+        self.new_part()
+
+    def new_part(self) -> None:
+        self.rows, self.row, self.column, self.far = 0, 0, 0, False
+
+    def end_row(self) -> None:
+        """A row numbered past the bound is refused once its cells' columns have been seen (a
+        cell at XFD1048576 is refused for its column, the likelier mistake), at its first cell
+        or where it ends: nothing is read after it."""
+        if self.far:
+            raise _too_many_rows()
+
+    def scan(self, xml: bytes) -> bytes:
+        """Count the elements in ``xml``; the tail after its last ``<`` (an element cut by the
+        step) is given back, to be scanned with the next step."""
+        cut = xml.rfind(b"<")
+        if cut < 0:
+            return b""
+        tail = xml[cut:]
+        if b">" in tail or len(tail) > _OUT:  # the last element is whole (or no element: a text so long is no tag)
+            cut, tail = len(xml), b""
+        cells, column, limit, far = self.cells, self.column, MAX_CELLS, 2 * MAX_ROWS
+        # findall's tuples, the address read by the pattern and the locals: a cell costs about a
+        # microsecond here (2 million of them, the bound: 2 s)
+        for name, letters, digits, attributes in _ELEMENT.findall(xml, 0, cut):
+            if name == b"c":
+                cells += 1
+                if cells > limit:
+                    raise self._too_many_cells()
+                if letters and digits:
+                    column = _COLUMNS.get(letters) or _column_of(letters)
+                    if len(digits) > 6 and int(digits) > far:
+                        self.far = True
+                elif b"r" in attributes:
+                    column = self._column(attributes, column)
+                else:
+                    column += 1
+                if column > MAX_COLUMNS:
+                    raise _too_many_columns()
+                if self.far:
+                    raise _too_many_rows()
+            elif name == b"row":
+                self._row(digits if digits and not letters else None, attributes)
+                column = 0
+            elif name == b"si":
+                self.strings += 1
+                if self.strings > MAX_CELLS:
+                    raise self._too_many_cells()
+            elif name in _STYLE_RECORDS:
+                self.styles += 1
+                if self.styles > MAX_STYLES:
+                    raise SheetError("too_many_styles", _("The workbook has more than %(n)s cell styles.") % {"n": f"{MAX_STYLES:,}"})
+            elif name == b"sheet":
+                self.sheets += 1
+                if self.sheets > MAX_PARTS:
+                    raise SheetError("bad_file", _("The workbook holds more than %(n)s parts.") % {"n": MAX_PARTS})
+        self.cells, self.column = cells, column
+        return tail
+
+    def _row(self, number: bytes | None, attributes: bytes) -> None:
+        if number is None:
+            found = _R_ATTR.search(attributes) if b"r" in attributes else None
+            number = found[1].strip() if found else b""
+        if number and not number.isdigit():
+            raise SheetError("bad_file", _("The file is not a valid XLSX workbook."))
+        self.end_row()
+        self.row = self.row + 1 if not number else (int(number) if len(number) <= 9 else 2 * MAX_ROWS + 1)
+        self.rows += 1
+        self.column = 0
+        self.far = self.row > 2 * MAX_ROWS or self.rows > 2 * MAX_ROWS
+
+    def _column(self, attributes: bytes, column: int) -> int:
+        """The column of a cell by its address (its row number past the bound marks the row as
+        too far: refused once the column is checked); without one, the one after ``column``."""
+        found = _R_ATTR.search(attributes)
+        address = _CELL_ADDRESS.fullmatch(found[1].strip()) if found else None
+        if address is None:
+            return column + 1
+        letters, digits = address[1], address[2]
+        self.far = self.far or len(digits) > 9 or int(digits) > 2 * MAX_ROWS
+        return _COLUMNS.get(letters) or _column_of(letters)
+
+    @staticmethod
+    def _too_many_cells() -> SheetError:
+        return SheetError("too_many_cells", _("The sheet has more than %(n)s cells.") % {"n": f"{MAX_CELLS:,}"})
+
+
+def _column_of(letters: bytes) -> int:
+    """A column's number by its letters (any case); past three letters, past the bound."""
+    if len(letters) > 3:
+        raise _too_many_columns()
+    column = 0
+    for ch in letters.upper():
+        column = column * 26 + ch - 64
+    _COLUMNS[letters] = column
+    return column
 
 
 def text(value) -> str:

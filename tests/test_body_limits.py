@@ -279,3 +279,26 @@ def test_a_file_while_another_is_read_is_refused_busy_unread(server, director):
     body = b'{"file": {}, "name": "' + b"x" * length + b'"}'  # read now: refused for what it is
     answer = import_layout_file(server, token, body)
     assert answer.startswith(b"HTTP/1.1 400"), answer[:400]
+
+
+def test_a_sheet_while_another_file_is_read_is_refused_as_sheets_being_read(server, director):
+    """The web app's busy answer names what the route reads: a sheet to import is told that
+    other sheets are being read, not images."""
+    from tournaments.services.logins import issue_token
+
+    token = issue_token(director, device="test")[1]
+    with bodylimits.file_turn():
+        sock = connect(server)
+        sized = f"Content-Length: {3 * 1024 * 1024}"
+        sock.sendall(
+            head(
+                "/api/v1/imports/people/preview/",
+                f"Authorization: Token {token}",
+                "Content-Type: multipart/form-data; boundary=x",
+                sized,
+                "Accept-Language: it",
+            )
+        )
+        answer = until_closed(sock, timeout=4)
+    assert answer.startswith(b"HTTP/1.1 503") and b'"code": "busy"' in answer, answer[:400]
+    assert b"Altri fogli sono in lettura" in answer, answer[:400]

@@ -76,13 +76,19 @@ def preview_page(request, kind, pk):
     if kept.imported_at is not None:
         return render(request, "import_done.html", {"kind": kind, "title": _(importer.title), "kept": kept, "counts": _counted(kept.result)})
     try:
-        p = imports.preview(kind, bytes(kept.data), kept.filename, mapping=kept.mapping or None, options=kept.options)
+        with imports.reading_sheet(request):  # each look reads the kept file anew: one at a time, as an upload
+            try:
+                p = imports.preview(kind, bytes(kept.data), kept.filename, mapping=kept.mapping or None, options=kept.options)
+            except DomainError as exc:
+                if exc.code != "bad_mapping":
+                    raise
+                messages.error(request, str(exc.message))  # a mapping that cannot be used: shown with the mapping to change
+                p = imports.preview(kind, bytes(kept.data), kept.filename, mapping=None, options=kept.options)
     except DomainError as exc:
-        if exc.code != "bad_mapping":
-            messages.error(request, str(exc.message))
-            return redirect("imports-upload", kind=kind)
-        messages.error(request, str(exc.message))  # a mapping that cannot be used: shown with the mapping to change
-        p = imports.preview(kind, bytes(kept.data), kept.filename, mapping=None, options=kept.options)
+        if exc.code == "busy":
+            return _busy(exc)
+        messages.error(request, str(exc.message))
+        return redirect("imports-upload", kind=kind)
     groups = []
     for status in (importing.REFUSED, importing.DUPLICATE, importing.UPDATED, importing.CREATED):
         rows = [r for r in p.rows if r.status == status]
@@ -133,12 +139,13 @@ def _confirm(request, kind, kept):
         imports.set_mapping(kept, mapping)
         return redirect("imports-preview", kind=kind, pk=kept.pk)
     try:
-        p = imports.import_kept(
-            kept,
-            actor=Actor.from_request(request),
-            skip_refused=request.POST.get("skip_refused") == "1",
-            accept_duplicates=request.POST.get("accept_duplicates") == "1",
-        )
+        with imports.reading_sheet(request):
+            p = imports.import_kept(
+                kept,
+                actor=Actor.from_request(request),
+                skip_refused=request.POST.get("skip_refused") == "1",
+                accept_duplicates=request.POST.get("accept_duplicates") == "1",
+            )
     except DomainError as exc:
         messages.error(request, str(exc.message))
         return redirect("imports-preview", kind=kind, pk=kept.pk)
@@ -161,8 +168,23 @@ def refused_rows(request, kind, pk, fmt):
     if fmt not in sheets.FORMATS:
         raise Http404
     kept = _kept(request, kind, pk)
-    p = imports.preview(kind, bytes(kept.data), kept.filename, mapping=kept.mapping or None, options=kept.options)
-    return _file(importing.refused_sheet(p, fmt), f"{kind}-refused.{fmt}", fmt)
+    try:
+        with imports.reading_sheet(request):
+            p = imports.preview(kind, bytes(kept.data), kept.filename, mapping=kept.mapping or None, options=kept.options)
+            return _file(importing.refused_sheet(p, fmt), f"{kind}-refused.{fmt}", fmt)
+    except DomainError as exc:
+        if exc.code == "busy":
+            return _busy(exc)
+        messages.error(request, str(exc.message))
+        return redirect("imports-upload", kind=kind)
+
+
+def _busy(exc: DomainError) -> HttpResponse:
+    """Another sheet is being read in this process: the page is asked again in a moment (a
+    redirect to itself would be asked again at once)."""
+    answer = HttpResponse(str(exc.message), status=503, content_type="text/plain; charset=utf-8")
+    answer["Retry-After"] = "2"
+    return answer
 
 
 def export(request, kind, fmt):

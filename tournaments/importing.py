@@ -219,9 +219,9 @@ def preview(kind: str, data: bytes, filename: str, *, mapping: list[str] | None 
         mapping = importer.auto_mapping(sheet.headers)
     mapping = (list(mapping) + [""] * len(sheet.headers))[: len(sheet.headers)]
     importer.check_mapping(mapping)
-    rows = []
+    rows, read = [], [(i, f) for i, f in enumerate(mapping) if f]  # the columns read, once: not every column for every row
     for line, cells in sheet.rows:
-        by_field = {f: (cells[i] if i < len(cells) else None) for i, f in enumerate(mapping) if f}
+        by_field = {f: (cells[i] if i < len(cells) else None) for i, f in read}
         row = Row(line, by_field)
         try:
             row.values = importer.parse(by_field, options)

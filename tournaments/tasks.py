@@ -44,7 +44,8 @@ def purge_idempotency_keys():
 
 @shared_task(ignore_result=True)
 def forget_import_files():
-    """Hourly (beat): forget the sheets uploaded to be imported more than a day ago (people's data)."""
+    """Every 10 minutes (beat): forget the sheets uploaded to be imported more than
+    ``imports.KEPT_FOR`` ago (people's data): each is gone within the hour of its upload."""
     imports.forget_old_files()
 
 

@@ -370,7 +370,7 @@ def test_an_xlsx_is_sent_whole_through_the_api_and_the_page_and_a_csv_with_a_nul
     assert client_for(director).post("/api/v1/imports/people/preview/", {"file": text}, format="multipart").json()["code"] == "nul_character"
 
 
-def test_an_uploaded_sheet_is_forgotten_a_day_after_and_its_bytes_once_imported(director):
+def test_an_uploaded_sheet_is_forgotten_after_its_time_and_its_bytes_once_imported(director):
     from datetime import timedelta
 
     from django.utils import timezone
@@ -382,8 +382,8 @@ def test_an_uploaded_sheet_is_forgotten_a_day_after_and_its_bytes_once_imported(
     actor = Actor(director)
     old = imports.keep_file("people", italian_csv("Rossi;Anna;;;;;;;;;"), "a.csv", actor=actor)
     fresh = imports.keep_file("people", italian_csv("Bianchi;Ada;;;;;;;;;"), "c.csv", actor=actor)
-    ImportFile.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(hours=25))
-    forget_import_files()  # beat's hourly task: no upload needed for the old one to go
+    ImportFile.objects.filter(pk=old.pk).update(created_at=timezone.now() - imports.KEPT_FOR - timedelta(minutes=1))
+    forget_import_files()  # beat's task: no upload needed for the old one to go
     assert list(ImportFile.objects.values_list("pk", flat=True)) == [fresh.pk]
     kept = imports.keep_file("people", italian_csv("Verdi;Ugo;;;;;;;;;"), "b.csv", actor=actor)
     imports.import_kept(kept, actor=actor)

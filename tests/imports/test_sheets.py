@@ -5,6 +5,7 @@ import datetime as dt
 import io
 import re
 import time
+import tracemalloc
 import zipfile
 
 import openpyxl
@@ -119,3 +120,109 @@ def test_an_export_keeps_a_text_that_looks_like_a_formula_as_text():
     assert [c[0].data_type for c in cells] == ["s", "s", "s", "n"] and cells[0][0].value == '=HYPERLINK("x")'
     csv = sheets.write("csv", ["Nome"], [['=HYPERLINK("x")'], ["-12.5"]]).decode("utf-8-sig")
     assert csv.splitlines() == ["Nome", '"\'=HYPERLINK(""x"")"', "-12.5"]
+
+
+# --- hostile shapes: each refused by the bound it passes, before the rest of it is read -------
+
+
+def forged(xml: bytes, declared: bytes | None = None) -> bytes:
+    """A workbook whose first sheet's XML is ``xml``; with ``declared``, the part's header says
+    it holds those bytes (their size and checksum), whatever it inflates to."""
+    base = workbook({"A1": "Cognome"})
+    part = "xl/worksheets/sheet1.xml"
+    data = rewritten(base, part, lambda _old: xml)
+    if declared is None:
+        return data
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        info = z.getinfo(part)
+    crc, size = zipfile.crc32(declared).to_bytes(4, "little"), len(declared).to_bytes(4, "little")
+    out = bytearray(data)
+    out[info.header_offset + 14 : info.header_offset + 18] = crc  # the local header
+    out[info.header_offset + 22 : info.header_offset + 26] = size
+    central = out.index(b"PK\x01\x02")  # the central directory's entries: the part's own
+    while out[central + 46 : central + 46 + len(part)] != part.encode():
+        central = out.index(b"PK\x01\x02", central + 4)
+    out[central + 16 : central + 20] = crc
+    out[central + 24 : central + 28] = size
+    return bytes(out)
+
+
+SHEET_HEAD = b'<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>'
+SHEET_TAIL = b"</sheetData></worksheet>"
+HEADER_ROW = b'<row r="1"><c r="A1" t="inlineStr"><is><t>Cognome</t></is></c></row>'
+
+
+def refused(data: bytes, name: str = "a.xlsx", *, traced: bool = False) -> tuple[sheets.SheetError, int]:
+    """The refusal of reading ``data``, and (``traced``) the most memory Python held meanwhile:
+    refused by the bound it passes, the rest of the file was never read."""
+    if traced:
+        tracemalloc.start()
+    try:
+        with pytest.raises(sheets.SheetError) as caught:
+            sheets.read(data, name)
+        return caught.value, tracemalloc.get_traced_memory()[1] if traced else 0
+    finally:
+        if traced:
+            tracemalloc.stop()
+
+
+def test_a_part_that_inflates_past_the_size_it_declares_is_stopped_at_that_size():
+    whole = SHEET_HEAD + HEADER_ROW + b'<row r="2"><c r="A2" t="inlineStr"><is><t>Rossi</t></is></c></row>' + SHEET_TAIL
+    bomb = forged(whole + b" " * (96 * 1024 * 1024), declared=whole)  # says 300 bytes, inflates to 96 MB
+    assert len(bomb) < 200 * 1024
+    error, peak = refused(bomb, traced=True)
+    assert error.code == "bad_file" and "declares" in error.detail
+    assert peak < 8 * 1024 * 1024  # inflated a step at a time: never the 96 MB
+
+
+def test_cells_written_without_their_address_are_counted(monkeypatch):
+    monkeypatch.setattr(sheets, "MAX_CELLS", 1000)
+    rows = b"".join(b'<row r="%d">' % n + b"<c/>" * 50 + b"</row>" for n in range(2, 102))  # 5,000 cells
+    error, _peak = refused(forged(SHEET_HEAD + HEADER_ROW + rows + SHEET_TAIL))
+    assert error.code == "too_many_cells" and "1,000" in error.detail
+
+
+def test_eight_million_cells_without_addresses_are_refused_at_the_bound():
+    assert refused(forged(SHEET_HEAD + HEADER_ROW + b"<row>" + b"<c/>" * 8_000_000 + b"</row>" + SHEET_TAIL))[0].code == "too_many_columns"
+    rows = b"".join([b"<row>" + b"<c/>" * 100 + b"</row>"] * 80_000)  # 8 million cells, 100 a row
+    assert refused(forged(SHEET_HEAD + HEADER_ROW + rows + SHEET_TAIL))[0].code == "too_many_cells"
+
+
+@pytest.mark.parametrize("number", [b"200000000", b"99999999999999999999"])
+def test_a_row_numbered_far_beyond_the_bound_is_refused_without_its_blank_rows(number):
+    error, _peak = refused(forged(SHEET_HEAD + HEADER_ROW + b'<row r="' + number + b'"/>' + SHEET_TAIL))
+    assert error.code == "too_many_rows"
+    cell = forged(SHEET_HEAD + HEADER_ROW + b'<row><c r="A' + number + b'" t="inlineStr"><is><t>x</t></is></c></row>' + SHEET_TAIL)
+    assert refused(cell)[0].code == "too_many_rows"
+
+
+@pytest.mark.parametrize("blank", [b"<row/>", b'<row r="2"/>'])
+def test_millions_of_blank_rows_are_refused_at_the_bound(blank):
+    assert refused(forged(SHEET_HEAD + HEADER_ROW + blank * 5_000_000 + SHEET_TAIL))[0].code == "too_many_rows"
+
+
+def test_a_csv_wider_than_the_columns_bound_is_refused():
+    wide = b";".join([b"x"] * 1_000_000) + b"\r\n" + b"Rossi;Anna\r\n" * 2000
+    error, _peak = refused(wide, "a.csv")
+    assert error.code == "too_many_columns" and str(sheets.MAX_COLUMNS) in error.detail
+
+
+@pytest.mark.parametrize(
+    ("data", "line", "encoding"),
+    [
+        (b"\xef\xbb\xbfCognome;Nome\r\nRoss\xffi;Anna\r\n", 2, "UTF-8"),
+        (b"Cognome;Nome\r\nRoss\xe0;Anna\r\nVerdi;Ugo\r\nBian\x81chi;Ada\r\n", 4, "Windows-1252"),  # 0x81 is no character in it
+        (b"\xff\xfe" + "Cognome;Nome\r\n".encode("utf-16-le") + b"\x00\xdc\x41\x00", 2, "UTF-16"),  # a lone surrogate
+    ],
+)
+def test_bytes_that_are_no_text_are_refused_with_their_line_never_replaced(data, line, encoding):
+    error, _peak = refused(data, "a.csv")
+    assert error.code == "bad_encoding" and f"Line {line} " in error.detail and encoding in error.detail
+
+
+@pytest.mark.parametrize(
+    ("cell", "end"), [(b'<c t="inlineStr" r="XFD2">', b"</c>"), (b'<c r="xfd2" t="inlineStr">', b"</c>"), (b"<x:c r='$XFD$2' t=\"inlineStr\">", b"</x:c>")]
+)
+def test_a_cells_address_is_read_wherever_and_however_it_is_written(cell, end):
+    xml = SHEET_HEAD + HEADER_ROW + b"<row>" + cell + b"<is><t>x</t></is>" + end + b"</row>" + SHEET_TAIL
+    assert refused(forged(xml))[0].code == "too_many_columns"

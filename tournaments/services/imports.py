@@ -10,11 +10,13 @@ out), writes the rest in the same transaction and logs one event with the counts
 import contextlib
 from datetime import timedelta
 
+from django.contrib.auth import get_user_model
+from django.db.models.functions import Length
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tdmanager import bodylimits
+from tdmanager import bodylimits, compiled, errorpages, sheets
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.sheets import SheetError
 from tdmanager.transactions import service
@@ -24,8 +26,14 @@ from ..actions import Action
 from ..models import ImportFile, Sequence
 from .events import Actor, log_event
 
-#: how long an uploaded sheet waits for its confirmation
-KEPT_FOR = timedelta(days=1)
+#: how long an uploaded sheet waits for its confirmation: it holds people's data, and the purge
+#: (beat, every 10 minutes: ``tournaments.tasks.forget_import_files``) forgets it within the hour
+KEPT_FOR = timedelta(minutes=50)
+#: the sheets a director keeps waiting at once, and their bytes: a new upload past either makes
+#: the oldest waiting ones forgotten (a director works on the file just uploaded; a refusal would
+#: leave the director stuck behind files already given up)
+KEPT_FILES = 5
+KEPT_BYTES = 3 * sheets.MAX_FILE
 #: refusals listed in an answer (the whole list is the refused rows' file)
 LISTED = 200
 
@@ -114,10 +122,30 @@ def run_import(
 
 @service
 def keep_file(kind: str, data: bytes, filename: str, *, actor: Actor, options=None) -> ImportFile:
-    """Keep an uploaded sheet for its preview; files older than a day go (they hold people's data)."""
+    """Keep an uploaded sheet for its preview; files older than ``KEPT_FOR`` go (they hold
+    people's data), and so do the director's oldest waiting ones past ``KEPT_FILES`` or
+    ``KEPT_BYTES`` (the new one always stays: it is at most ``sheets.MAX_FILE``).
+
+    The row is written with its bytes as a bound parameter (``compiled.insert``: server-side
+    binding on PostgreSQL). The ORM's own insert binds on the client: the statement's text then
+    holds the file as hex, twice its size, and psycopg keeps the texts it has run on each
+    connection to count them for preparing (``prepare_threshold``), 20 MB per upload of 10 MB
+    left in every pooled connection."""
     check_kind(kind)
+    get_user_model().objects.select_for_update().filter(pk=actor.user.pk).values_list("pk").first()  # one upload of his at a time: the bounds hold
     forget_old_files()
-    return ImportFile.objects.create(kind=kind, filename=filename[:200], data=data, options=options or {}, created_by=actor.user)
+    kept = ImportFile(kind=kind, filename=filename[:200], data=data, options=options or {}, created_by=actor.user)
+    compiled.insert([kept])
+    waiting = ImportFile.objects.filter(created_by=actor.user, imported_at__isnull=True).annotate(size=Length("data"))
+    count = total = 0
+    dropped = []
+    for pk, size in waiting.order_by("-created_at", "-pk").values_list("pk", "size"):
+        count, total = count + 1, total + (size or 0)
+        if pk != kept.pk and (count > KEPT_FILES or total > KEPT_BYTES):
+            dropped.append(pk)
+    if dropped:
+        ImportFile.objects.filter(pk__in=dropped).delete()
+    return kept
 
 
 def forget_old_files() -> int:
@@ -156,14 +184,15 @@ def import_kept(upload: ImportFile, *, actor: Actor, skip_refused=False, accept_
 
 @contextlib.contextmanager
 def reading_sheet(request):
-    """Held while ``request`` reads a sheet, from before its body is read to its preview: one file
+    """Held while ``request`` reads a sheet, from before its body is read to its preview, and
+    while a kept sheet is read again (its preview page, its refused rows, its import): one file
     at a time in a process (``bodylimits.file_turn``, as the layouts' images), another refused
     503 ``busy`` at once."""
     try:
         with bodylimits.file_turn(held=request.META.get(bodylimits.TURN_HELD, False)):
             yield
     except bodylimits.Busy:
-        raise DomainError("busy", _("Another file is being read at this moment: try again in a moment."), field="file", status=503) from None
+        raise DomainError("busy", errorpages.busy_detail(bodylimits.SHEET), field="file", status=503) from None
 
 
 def preview_data(p: importing.Preview, *, rows: int = 1000) -> dict:
