@@ -47,6 +47,8 @@ from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.dispatch import Signal
 
+from .usernames import login_name
+
 log = logging.getLogger("tdmanager.security")
 
 
@@ -475,6 +477,9 @@ class ThrottledModelBackend(ModelBackend):
     def authenticate(self, request, username=None, password=None, **kwargs):
         if username is None:
             username = kwargs.get(self._username_field())
+        # the login's own name for any variant typed (``Ｄirector``, ``DIRECTOR``): the throttle
+        # counts one name once and the event log writes the login's name
+        username = login_name(username)
         ip = client_ip(request) if request is not None else None
         device = known_device(request, username)
         wait = begin_attempt(username, ip, device=device)

@@ -3,13 +3,17 @@ once, a role changed, a password reset (its sessions and tokens end), a login di
 do nothing: page, API, token) and enabled; the last director is neither disabled nor demoted;
 every change in the event log; a dealer added here is on the room's roster form."""
 
+import io
 import re
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
 from django.test import Client
 from rest_framework.test import APIClient
 
 from seating.models import CardRoom
+from tdmanager import usernames
 from tests.conftest import client_for, make_user
 from tournaments import eventlog
 from tournaments.models import BrowserSession, TournamentEvent
@@ -135,3 +139,47 @@ def test_a_director_resetting_his_own_password_stays_logged_in_here_and_nowhere_
     assert r.status_code == 302 and here.get("/staff/").status_code == 200
     assert elsewhere.get("/staff/").status_code == 302
     assert TournamentEvent.objects.filter(action="auth.session.ended").count() == 1  # the other browser only
+
+
+def test_a_name_that_reads_as_a_logins_own_is_that_login_on_every_path(director, capsys):
+    """Fullwidth letters, another case, a Cyrillic look-alike: the staff page, its API and the
+    command refuse each with an error naming the field, never a second login nor a 500."""
+    make_user("cassa4", "cashier")
+    api, page = client_for(director), session_of(director)
+    for name in ("Ｄirector", "ｃａｓｓａ4", "DORA", "Ｄｏｒａ"):
+        if name == "Ｄirector":
+            make_user("director", "director")
+        r = api.post(STAFF, {"username": name, "role": "floor"}, format="json")
+        assert r.status_code == 409 and r.json()["code"] == "username_taken" and r.json()["field"] == "username", name
+        r = page.post("/staff/", {"op": "add", "username": name, "role": "floor"}, follow=True)
+        assert "Username: a login of that name exists." in r.content.decode(), name
+        with pytest.raises(CommandError, match="already exists"):
+            call_command("createdirector", name, role="floor", stdout=io.StringIO())
+    for name in ("dirеctor", "pаul", "αlice"):  # a Cyrillic е, a Cyrillic а, a Greek α among Latin letters
+        r = api.post(STAFF, {"username": name, "role": "floor"}, format="json")
+        assert r.status_code == 400 and r.json()["code"] == "username_mixed_scripts" and r.json()["field"] == "username", name
+        with pytest.raises(CommandError, match="one alphabet"):
+            call_command("createdirector", name, role="floor", stdout=io.StringIO())
+    assert sorted(get_user_model().objects.values_list("username", flat=True)) == ["cassa4", "director", "dora"]
+    r = api.post(STAFF, {"username": "Ｐａｏｌａ", "role": "floor"}, format="json")  # stored and logged as it reads
+    assert r.status_code == 201 and r.json()["username"] == "Paola"
+    assert api.post(STAFF, {"username": "Ελένη", "role": "floor"}, format="json").status_code == 201  # one alphabet, not Latin
+    assert sentences("staff.login.added")[0] == "Dora added the login Paola as floor"
+
+
+def test_a_login_signs_in_by_its_name_typed_in_any_width_or_case(director, cashier_user):
+    for typed in ("Ｄｏｒａ", "DORA", "dora"):
+        assert Client().login(username=typed, password="pw-dora"), typed
+    r = APIClient().post("/api/v1/auth/token/", {"username": "ＣＡＲＬ", "password": "pw-carl", "device": "tablet"}, format="json")
+    assert r.status_code == 200
+    assert TournamentEvent.objects.filter(action="auth.token.issued").get().payload["user"] == "carl"
+    assert not Client().login(username="Ｄｏｒａ", password="wrong")
+
+
+def test_a_name_taken_between_the_look_and_the_write_is_refused_not_a_500(director, monkeypatch):
+    """Two directors adding ``cassa4`` at the same moment: the second finds the name free, then
+    the database's unique name refuses it; he is told the name is taken."""
+    make_user("cassa4", "cashier")
+    monkeypatch.setattr(usernames, "holder", lambda name: None)  # the look made before the other's write
+    r = client_for(director).post(STAFF, {"username": "cassa4", "role": "floor"}, format="json")
+    assert r.status_code == 409 and r.json()["code"] == "username_taken" and r.json()["field"] == "username"

@@ -27,7 +27,7 @@ from django.db.models.signals import post_save
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tdmanager import security
+from tdmanager import security, usernames
 from tdmanager.authentication import key_digest, new_key, password_mark
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.idle import session_used as session_activity
@@ -72,6 +72,7 @@ def lockout_named(kind: str | None, username: str, address: str) -> tuple[str, s
     the field) when it names none, or when a field contradicts the kind: lifting the account's
     with some address would read as lifting that address alone."""
     kind, username, address = (kind or "").strip(), (username or "").strip(), (address or "").strip()
+    username = usernames.login_name(username)  # as the throttle counts it: the login's own name for any variant
     if kind and kind not in LOCKOUT_KINDS:
         raise ValidationFailed("lockout_kind_unknown", _("The kind of lock-out is one of: user, address, account."), field="kind")
     if not kind:

@@ -22,9 +22,11 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
+from tdmanager import usernames
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.policy import DIRECTOR
 from tdmanager.roles import ROLES
@@ -33,8 +35,6 @@ from tdmanager.transactions import service
 from ..actions import Action
 from . import logins
 from .events import Actor, log_event
-
-USERNAME_MAX = 150
 
 
 def role_of(user) -> str:
@@ -102,35 +102,36 @@ def _refuse_last_director(user, what: str) -> None:
 @service
 def add_login(username: str, role: str, *, actor: Actor, password: str | None = None):
     """A new login with its role: ``(user, password)``. Without a typed password one is made,
-    returned to be shown once (only its hash is kept). The username is unique, any case."""
+    returned to be shown once (only its hash is kept). The username is kept in NFKC and is unique
+    as a person reads it (``tdmanager.usernames``: any case, any width, no look-alike letters mixed)."""
     User = get_user_model()
-    username = (username or "").strip() if isinstance(username, str) else ""
-    if not username or len(username) > USERNAME_MAX:
-        raise ValidationFailed(
-            "username_invalid", _("%(field)s: %(problem)s") % {"field": _("Username"), "problem": _("from 1 to 150 characters.")}, field="username"
-        )
-    try:
-        User.username_validator(username)
-    except ValidationError:
-        raise ValidationFailed(
-            "username_invalid",
-            _("%(field)s: %(problem)s") % {"field": _("Username"), "problem": _("letters, digits and @ . + - _ only.")},
-            field="username",
-        ) from None
+    username = usernames.checked(username)
     role = _check_role(role)
-    if User.objects.filter(username__iexact=username).exists():
-        raise DomainError(
-            "username_taken", _("%(field)s: %(problem)s") % {"field": _("Username"), "problem": _("a login of that name exists.")}, field="username", status=409
-        )
+    # Logins are added one at a time (the director's group row, locked; a role change's link to
+    # it is not held up): two directors adding ``Director`` and ``director`` at once would each
+    # find the other's name free, and the database's unique name is exact, not any case.
+    Group.objects.select_for_update(no_key=True).get_or_create(name=DIRECTOR)
+    if usernames.holder(username) is not None:
+        raise _taken()
     shown = None
     if password:
         _check_password(password, User(username=username))
     else:
         password = shown = new_password()
-    user = User.objects.create_user(username=username, password=password, is_staff=role == DIRECTOR)
+    try:
+        with transaction.atomic():  # a savepoint: the name taken meanwhile is a refusal, not a broken transaction
+            user = User.objects.create_user(username=username, password=password, is_staff=role == DIRECTOR)
+    except IntegrityError:
+        raise _taken() from None
     user.groups.add(Group.objects.get_or_create(name=role)[0])
-    log_event(None, Action.STAFF_LOGIN_ADDED, actor, login=user.pk, username=username, role=role)
+    log_event(None, Action.STAFF_LOGIN_ADDED, actor, login=user.pk, username=user.get_username(), role=role)
     return user, shown
+
+
+def _taken() -> DomainError:
+    return DomainError(
+        "username_taken", _("%(field)s: %(problem)s") % {"field": _("Username"), "problem": _("a login of that name exists.")}, field="username", status=409
+    )
 
 
 @service
