@@ -9,14 +9,17 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
+from django.db import OperationalError
 from django.test import Client
 from rest_framework.test import APIClient
 
 from seating.models import CardRoom
 from tdmanager import usernames
+from tdmanager.transactions import ATTEMPTS
 from tests.conftest import client_for, make_user
 from tournaments import eventlog
 from tournaments.models import BrowserSession, TournamentEvent
+from tournaments.services import staff
 
 pytestmark = pytest.mark.django_db
 STAFF = "/api/v1/staff/"
@@ -183,3 +186,26 @@ def test_a_name_taken_between_the_look_and_the_write_is_refused_not_a_500(direct
     monkeypatch.setattr(usernames, "holder", lambda name: None)  # the look made before the other's write
     r = client_for(director).post(STAFF, {"username": "cassa4", "role": "floor"}, format="json")
     assert r.status_code == 409 and r.json()["code"] == "username_taken" and r.json()["field"] == "username"
+
+
+def test_a_role_change_the_database_keeps_refusing_for_a_lock_is_busy_not_a_500(director, floor_user, monkeypatch):
+    """The database ends a change of the directors to break a deadlock: it is run again, and
+    still refused after a few tries the director is told to try again (409 busy)."""
+
+    class Deadlock(Exception):
+        sqlstate = "40P01"
+
+    tries = []
+
+    def deadlocked():
+        tries.append(1)
+        raise OperationalError("deadlock detected") from Deadlock()
+
+    monkeypatch.setattr(staff, "_lock_directors", deadlocked)
+    api = client_for(director)
+    for op, body in (("role", {"role": "cashier"}), ("disable", {})):
+        tries.clear()
+        r = api.post(f"{STAFF}{floor_user.pk}/{op}/", body, format="json")
+        assert r.status_code == 409 and r.json()["code"] == "busy" and len(tries) == ATTEMPTS, op
+    floor_user.refresh_from_db()
+    assert floor_user.is_active and staff.role_of(floor_user) == "floor"

@@ -30,7 +30,7 @@ from tdmanager import usernames
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.policy import DIRECTOR
 from tdmanager.roles import ROLES
-from tdmanager.transactions import service
+from tdmanager.transactions import retried, service
 
 from ..actions import Action
 from . import logins
@@ -82,15 +82,23 @@ def _locked(user_id) -> object:
     return user
 
 
+def _lock_directors() -> None:
+    """Lock the active directors' rows, in the order of their ids, before any one login's: two
+    directors demoting each other at once then wait for one another in one order (each locking
+    his own row first, then the others', they would each hold what the other waits for: a
+    deadlock). The ids are chosen in a subquery: PostgreSQL locks no rows of a DISTINCT query,
+    and a join to the groups repeats them."""
+    User = get_user_model()
+    chosen = User.objects.filter(Q(groups__name=DIRECTOR) | Q(is_superuser=True)).values("pk")
+    list(User.objects.select_for_update().filter(pk__in=chosen, is_active=True).order_by("pk").values_list("pk", flat=True))
+
+
 def _directors():
-    """The active logins that are directors, locked: two directors demoting each other at once
-    are served one after the other, and the second finds he is the last. Their rows are locked
-    first (PostgreSQL locks no rows of a DISTINCT query, and a join to the groups repeats them:
-    the ids are chosen in a subquery), then read again: once the lock was waited for, this
-    statement sees what the other committed."""
+    """The active logins that are directors, read once their rows are locked
+    (``_lock_directors``): once the lock was waited for, this statement sees what the other
+    committed, and the second of two demotions finds he is the last."""
     User = get_user_model()
     director = Q(groups__name=DIRECTOR) | Q(is_superuser=True)
-    list(User.objects.select_for_update().filter(pk__in=User.objects.filter(director).values("pk"), is_active=True).values_list("pk", flat=True))
     return sorted(set(User.objects.filter(director, is_active=True).values_list("pk", flat=True)))
 
 
@@ -134,10 +142,12 @@ def _taken() -> DomainError:
     )
 
 
+@retried
 @service
 def set_role(user_id, role: str, *, actor: Actor):
     """The login's role becomes ``role`` (its other roles go). Refused for the last active director."""
     role = _check_role(role)
+    _lock_directors()
     user = _locked(user_id)
     old = role_of(user)
     if old == role:
@@ -172,10 +182,12 @@ def reset_password(user_id, *, actor: Actor, password: str | None = None, keep_s
     return user, shown
 
 
+@retried
 @service
 def set_active(user_id, active: bool, *, actor: Actor):
     """Disable a login (it logs in no more, its sessions and tokens are void; its history stays)
     or enable it again. Refused for the last active director."""
+    _lock_directors()
     user = _locked(user_id)
     if bool(active) == user.is_active:
         return user
