@@ -3,21 +3,23 @@ once, a role changed, a password reset (its sessions and tokens end), a login di
 do nothing: page, API, token) and enabled; the last director is neither disabled nor demoted;
 every change in the event log; a dealer added here is on the room's roster form."""
 
+import asyncio
 import io
 import re
+import threading
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from django.db import OperationalError
-from django.test import Client
+from django.test import AsyncRequestFactory, Client
 from rest_framework.test import APIClient
 
 from seating.models import CardRoom
-from tdmanager import usernames
+from tdmanager import realtime, usernames
 from tdmanager.transactions import ATTEMPTS
 from tests.conftest import client_for, make_user
-from tournaments import eventlog
+from tournaments import eventlog, live
 from tournaments.models import BrowserSession, TournamentEvent
 from tournaments.services import staff
 
@@ -209,3 +211,78 @@ def test_a_role_change_the_database_keeps_refusing_for_a_lock_is_busy_not_a_500(
         assert r.status_code == 409 and r.json()["code"] == "busy" and len(tries) == ATTEMPTS, op
     floor_user.refresh_from_db()
     assert floor_user.is_active and staff.role_of(floor_user) == "floor"
+
+
+@pytest.fixture
+def hub(settings, monkeypatch):
+    """A fresh live hub on the in-process path (no Redis), a fake builder."""
+    settings.REDIS_URL = ""
+    listeners = list(realtime._local_listeners)
+    hub = realtime.Hub()
+    hub.snapshot_builder = lambda tid: {"tournament": tid, "state": 0}
+    monkeypatch.setattr(realtime, "hub", hub)
+    yield hub
+    realtime._local_listeners[:] = listeners
+
+
+@pytest.fixture
+def loop(hub):
+    """The web process's event loop, on a thread of its own: the streams are read there."""
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    yield loop
+    loop.call_soon_threadsafe(hub.stop_heartbeat)
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join(5)
+
+
+class Watching:
+    """A staff login's live stream of a tournament, read on ``loop``: ``opened`` once the first
+    state came, ``ended`` once the stream ended by itself."""
+
+    def __init__(self, loop, user, tournament_id):
+        request = AsyncRequestFactory().get(f"/live/{tournament_id}/stream/")
+        request.user = user
+        self.response = live.live_stream(request, tournament_id)
+        self.opened, self.ended, self.chunks = threading.Event(), threading.Event(), []
+        self.task = asyncio.run_coroutine_threadsafe(self.read(), loop)
+
+    async def read(self):
+        async for chunk in self.response.streaming_content:
+            self.chunks.append(chunk.decode())
+            if chunk.startswith(b"event: state"):
+                self.opened.set()
+        self.ended.set()
+
+
+@pytest.mark.parametrize("op", ["disable", "password", "role"])
+def test_an_open_live_stream_ends_when_its_login_is_disabled_reset_or_given_another_role(
+    op, hub, loop, director, floor_user, make_tournament, django_capture_on_commit_callbacks
+):
+    t = make_tournament()
+    watching, other = Watching(loop, floor_user, t.pk), Watching(loop, director, t.pk)
+    assert watching.opened.wait(10) and other.opened.wait(10)
+    with django_capture_on_commit_callbacks(execute=True):
+        r = session_of(director).post("/staff/", {"op": op, "login": floor_user.pk, "role": "cashier"})
+    assert r.status_code in (200, 302)
+    assert watching.ended.wait(5), watching.chunks  # within five seconds, however long the heartbeat
+    assert not other.ended.is_set() and hub.by_login.keys() == {director.pk}  # another login's stream goes on
+    realtime.login_ended(director.pk)
+    assert other.ended.wait(5)
+
+
+def test_a_stream_whose_login_ended_after_its_check_ends_at_once(hub, floor_user, make_tournament):
+    """The login was checked, then disabled before its stream joined the hub: it ends all the same."""
+    t = make_tournament()
+    request = AsyncRequestFactory().get(f"/live/{t.pk}/stream/")
+    request.user = floor_user
+    response = live.live_stream(request, t.pk)
+
+    async def run():
+        hub._ensure_started()
+        realtime.login_ended(floor_user.pk)
+        await asyncio.sleep(0)  # the hub hears it (call_soon_threadsafe) before the stream reads
+        return [chunk async for chunk in response.streaming_content]
+
+    assert asyncio.run(asyncio.wait_for(run(), 10)) == [] and hub.by_login == {}

@@ -12,7 +12,8 @@ password changes; an inactive user is never loaded from a session (``ModelBacken
 nor logs in. The browsers the devices page lists are logged out here as well
 (``logins.end_user_sessions``: no longer listed), and its API tokens revoked
 (``logins.revoke_user_tokens`` for a reset, ``logins.revoke_when_disabled`` on the save that
-disables it). Nothing is deleted: the login's
+disables it). Its open live streams end once the change is committed (``logins.end_streams``: a
+reset, a disabled login, a role changed). Nothing is deleted: the login's
 history (the event log's rows, its receipts) stays, and enabling it again brings back no token.
 """
 
@@ -159,6 +160,7 @@ def set_role(user_id, role: str, *, actor: Actor):
     user.is_staff = role == DIRECTOR
     user.is_superuser = False  # a superuser demoted is no longer a director by that flag
     user.save(update_fields=["is_staff", "is_superuser"])
+    logins.end_streams(user.pk)  # what the login may watch changed: its streams open again, checked
     log_event(None, Action.STAFF_ROLE_CHANGED, actor, login=user.pk, username=user.get_username(), old=old, new=role)
     return user
 
@@ -178,6 +180,7 @@ def reset_password(user_id, *, actor: Actor, password: str | None = None, keep_s
     user.save(update_fields=["password"])
     revoked = logins.revoke_user_tokens(user, reason="password", actor=actor)
     ended = logins.end_user_sessions(user, actor=actor, reason="password", keep=keep_session if actor.user and actor.user.pk == user.pk else None)
+    logins.end_streams(user.pk)
     log_event(None, Action.STAFF_PASSWORD_RESET, actor, login=user.pk, username=user.get_username(), tokens=revoked, sessions=ended)
     return user, shown
 
@@ -194,7 +197,7 @@ def set_active(user_id, active: bool, *, actor: Actor):
     if not active:
         _refuse_last_director(user, _("The last director cannot be disabled: make another login a director first."))
     user.is_active = bool(active)
-    user.save(update_fields=["is_active"])  # disabled: logins.revoke_when_disabled revokes its tokens
+    user.save(update_fields=["is_active"])  # disabled: logins.revoke_when_disabled revokes its tokens, ends its streams
     if not active:
         logins.end_user_sessions(user, actor=actor, reason="disabled")
     log_event(None, Action.STAFF_LOGIN_ENABLED if active else Action.STAFF_LOGIN_DISABLED, actor, login=user.pk, username=user.get_username())
