@@ -46,6 +46,7 @@ from django.core import signing
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.dispatch import Signal
+from django.utils.cache import add_never_cache_headers
 
 from .usernames import login_name
 
@@ -509,3 +510,14 @@ def throttled_seconds(request) -> int | None:
         if wait:
             return wait
     return None
+
+
+# --- secrets shown ------------------------------------------------------------------------------
+
+
+def no_store(response):
+    """``response`` shows a secret (a password made to be shown once, a device's token, a lobby
+    screen's link): no cache keeps it, neither a proxy nor the browser (its history, its back
+    button, its disk). ``Cache-Control: no-store`` and Django's other never-cache headers."""
+    add_never_cache_headers(response)
+    return response

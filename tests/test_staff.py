@@ -20,7 +20,7 @@ from tdmanager import realtime, usernames
 from tdmanager.transactions import ATTEMPTS
 from tests.conftest import client_for, make_user
 from tournaments import eventlog, live
-from tournaments.models import BrowserSession, TournamentEvent
+from tournaments.models import BrowserSession, DisplayScreen, TournamentEvent
 from tournaments.services import staff
 
 pytestmark = pytest.mark.django_db
@@ -286,3 +286,25 @@ def test_a_stream_whose_login_ended_after_its_check_ends_at_once(hub, floor_user
         return [chunk async for chunk in response.streaming_content]
 
     assert asyncio.run(asyncio.wait_for(run(), 10)) == [] and hub.by_login == {}
+
+
+def test_no_cache_keeps_an_answer_that_shows_a_secret(director, floor_user, make_tournament):
+    """A password made to be shown once, a device's token, the lobby screens' links (their keys):
+    neither a proxy nor the browser's history keeps the answer that shows one."""
+    t = make_tournament()
+    screens = [DisplayScreen.objects.create(name=f"TV {i}", tournament=t, token=f"tv-secret-{i}") for i in (1, 2)]
+    page, api = session_of(director), client_for(director)
+    answers = {
+        "staff page, login added": page.post("/staff/", {"op": "add", "username": "dario", "role": "dealer", "password": ""}),
+        "staff page, password reset": page.post("/staff/", {"op": "password", "login": floor_user.pk, "password": ""}),
+        "staff API, login added": api.post(STAFF, {"username": "ettore", "role": "floor"}, format="json"),
+        "staff API, password reset": api.post(f"{STAFF}{floor_user.pk}/password/", {}, format="json"),
+        "token login": APIClient().post("/api/v1/auth/token/", {"username": "dora", "password": "pw-dora", "device": "tablet"}, format="json"),
+        "screens page": page.get("/displays/"),
+        "screens API": api.get("/api/v1/screens/"),
+        "screen's new link": api.post(f"/api/v1/screens/{screens[0].pk}/rotate-token/"),
+        "lobby login's screens": session_of(make_user("tv", "display")).get("/"),
+    }
+    assert {what: r.status_code for what, r in answers.items() if r.status_code not in (200, 201)} == {}
+    assert [what for what, r in answers.items() if "no-store" not in r.get("Cache-Control", "")] == []
+    assert "tv-secret-2" in answers["lobby login's screens"].content.decode()
