@@ -5,8 +5,8 @@ A name is kept in NFKC (the compatibility forms folded into the letters they sho
 ``Director`` and ``director`` are one name, so a second login of that name is refused
 (``checked`` and ``holder``, on every path that creates a login: the staff page, its API, the
 ``createdirector`` command and the demo through it). The login doors look a typed name up the same
-way (``login_name``): ``Ｄirector`` signs in as ``director``, and the throttle and the event log
-count and write the login's own name, never the variant typed.
+way (``login_name``): ``Ｄirector`` signs in as ``director``; the throttle counts every variant
+of a name as one (``folded``, worked out without the database) and its event-log rows write it so.
 
 Letters of scripts that look alike are not mixed in one name: ``dirеctor`` with a Cyrillic ``е``
 reads as ``director`` on every page and in the event log. A name may be all Cyrillic or all Greek;
@@ -80,18 +80,17 @@ def holder(name: str):
 
 
 def login_name(name) -> str:
-    """The name a login door looks ``name`` up by: the login's own when one's name folds as it
-    does (the typed one first, then any case), else the name folded (so that every variant of an
-    unknown name is counted by the throttle as one)."""
+    """The name a login door looks ``name`` up by, once the throttle let the attempt through: the
+    login's own when one's name folds as it does (the name typed first, then any case), else the
+    name typed, in NFKC. One query, by the database's own case-insensitive match (PostgreSQL's
+    knows Unicode; SQLite's only ASCII), then the rule here."""
     if not isinstance(name, str):
         return name
     typed = normal(name)
     if not typed:
         return typed
     key = folded(typed)
-    # one query, by the database's own case-insensitive match (an index-free scan of a few dozen
-    # rows), then the exact rule here
     names = list(get_user_model().objects.filter(username__iexact=typed).values_list("username", flat=True)[:20])
     if typed in names:
         return typed
-    return next((n for n in names if folded(n) == key), key)
+    return next((n for n in names if folded(n) == key), typed)

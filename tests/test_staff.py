@@ -7,6 +7,7 @@ import asyncio
 import io
 import re
 import threading
+import uuid
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -308,3 +309,16 @@ def test_no_cache_keeps_an_answer_that_shows_a_secret(director, floor_user, make
     assert {what: r.status_code for what, r in answers.items() if r.status_code not in (200, 201)} == {}
     assert [what for what, r in answers.items() if "no-store" not in r.get("Cache-Control", "")] == []
     assert "tv-secret-2" in answers["lobby login's screens"].content.decode()
+
+
+def test_the_throttle_counts_every_variant_of_a_name_as_one_and_logs_it_folded():
+    """Five wrong passwords for ``Mara…`` typed five ways lock it out at that address; the
+    lock-out's row writes the name as it is compared, not the variant typed."""
+    name = "Mara" + uuid.uuid4().hex[:8]  # counters of its own (the cache may be a shared Redis)
+    make_user(name, "cashier")
+    wide = "".join(chr(ord(c) + 0xFEE0) for c in name)
+    api = APIClient(REMOTE_ADDR=f"198.51.100.{uuid.uuid4().int % 250 + 1}")
+    for typed in (wide, name.upper(), name, wide.lower(), name.swapcase()):
+        assert api.post("/api/v1/auth/token/", {"username": typed, "password": "wrong"}, format="json").status_code == 400, typed
+    assert api.post("/api/v1/auth/token/", {"username": name, "password": "pw-" + name}, format="json").status_code == 429
+    assert TournamentEvent.objects.get(action="auth.lockout.started").payload["username"] == name.lower()

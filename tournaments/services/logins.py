@@ -72,7 +72,7 @@ def lockout_named(kind: str | None, username: str, address: str) -> tuple[str, s
     the field) when it names none, or when a field contradicts the kind: lifting the account's
     with some address would read as lifting that address alone."""
     kind, username, address = (kind or "").strip(), (username or "").strip(), (address or "").strip()
-    username = usernames.login_name(username)  # as the throttle counts it: the login's own name for any variant
+    username = usernames.folded(username) if username else username  # as the throttle counts it: every variant of a name as one
     if kind and kind not in LOCKOUT_KINDS:
         raise ValidationFailed("lockout_kind_unknown", _("The kind of lock-out is one of: user, address, account."), field="kind")
     if not kind:
