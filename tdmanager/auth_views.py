@@ -15,7 +15,7 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.views import APIView
 
 from .jsonbody import BoundedJSONParser
-from .security import remember_device, throttled_seconds
+from .security import no_store, remember_device, throttled_seconds
 
 
 def throttled_message(seconds: int) -> str:
@@ -86,4 +86,4 @@ class TokenLoginView(APIView):
         user = serializer.validated_data["user"]
         response = self.issue(request, user)
         remember_device(request, response, user.get_username())  # a browser calling the API keeps it too
-        return response
+        return no_store(response)  # the device's token: no cache keeps it

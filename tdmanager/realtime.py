@@ -70,6 +70,13 @@ def screen_revoked(token: str) -> None:
     _announce({"tournament": None, "action": "screen-revoked", "screen": token})
 
 
+def login_ended(user_id: int) -> None:
+    """A login was disabled, its password reset, its role changed or one of its browsers logged
+    out by a director: every web process ends the live streams it opened (``Hub.end_login``);
+    reconnecting, the browser is asked for its login again and refused if it has none."""
+    _announce({"tournament": None, "action": "login-ended", "login": user_id})
+
+
 #: two processes' open streams this close are left as they are: reconnecting a few browsers
 #: saves nothing
 BALANCE_SLACK = 2
@@ -165,7 +172,7 @@ class Publisher:
     ``gap`` ago; one coming sooner waits, newer ones replace it (the hub reads only the
     tournament: the action is informative), and it goes when the gap is over. A lone change is
     sent at once; one in a burst reaches the screens at most ``gap`` later, and the last change
-    of a burst is always sent. A screen's revocation is never held back.
+    of a burst is always sent. A screen's revocation and a login's end are never held back.
 
     A notice waiting is lost with the process, as one between a commit and its publication
     always was: the screens catch up through their polling fallback and their states'
@@ -193,14 +200,15 @@ class Publisher:
         force when the change was made, not when it is sent)."""
         tid = message.get("tournament")
         with self._lock:
-            self._waiting[tid if tid is not None else ("screen", message.get("screen"))] = (client, name, message)
+            key = tid if tid is not None else ("login", message["login"]) if message.get("login") else ("screen", message.get("screen"))
+            self._waiting[key] = (client, name, message)
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._run, name="tdm-publisher", daemon=True)
                 self._thread.start()
             self._lock.notify_all()
 
     def _due(self, key) -> float:
-        """When the notice waiting under ``key`` may go (a screen's: at once)."""
+        """When the notice waiting under ``key`` may go (a screen's or a login's: at once)."""
         return self._last.get(key, float("-inf")) + self.gap() if isinstance(key, int) else float("-inf")
 
     def _run(self) -> None:
@@ -460,19 +468,27 @@ class Hub:
         self.by_token: dict[str, list] = {}  # a phone token's open streams' queues, oldest first
         self.admissions = Admissions()
         self.by_screen: dict[str, set] = {}  # a lobby screen's token -> its open streams' queues
+        self.by_login: dict[int, set] = {}  # a staff login's id -> its open streams' queues
+        # a staff login's id -> when its end was last heard (time.monotonic): a stream whose
+        # login was checked before and that connects after is ended all the same (a room's
+        # staff: a few dozen ids at most)
+        self.logins_ended: dict[int, float] = {}
         self._polled: dict[int, float] = {}  # tournament -> when a phone last polled its state (the clock)
         self._screens_polled: dict[int, float] = {}  # tournament -> when a lobby screen last polled its state
 
-    async def connect(self, tournament_id: int, token: str | None = None, screen: str | None = None):
+    async def connect(self, tournament_id: int, token: str | None = None, screen: str | None = None, login: int | None = None):
         """A queue that gets every text built for the tournament. ``token``: a player's phone,
         whose texts carry the phones' frames; past ``TDM_STREAMS_PER_TOKEN`` open streams of
         one token the oldest is ended (``CLOSE``). ``screen``: a lobby screen's token, whose
-        streams end when it is revoked (``end_screen``)."""
+        streams end when it is revoked (``end_screen``). ``login``: a staff login's id, whose
+        streams end when it is disabled, its password reset or its role changed (``end_login``)."""
         self._ensure_started()
         queue = asyncio.Queue(maxsize=32)
         self.clients.setdefault(tournament_id, set()).add(queue)
         if screen:
             self.by_screen.setdefault(screen, set()).add(queue)
+        if login:
+            self.by_login.setdefault(login, set()).add(queue)
         if token is not None:
             self.phones[tournament_id] = self.phones.get(tournament_id, 0) + 1
             held = self.by_token.setdefault(token, [])
@@ -481,13 +497,13 @@ class Hub:
                 self._end(held.pop(0))
         return queue
 
-    def disconnect(self, tournament_id: int, queue, token: str | None = None, screen: str | None = None) -> None:
-        if screen:
-            held = self.by_screen.get(screen)
+    def disconnect(self, tournament_id: int, queue, token: str | None = None, screen: str | None = None, login: int | None = None) -> None:
+        for index, key in ((self.by_screen, screen), (self.by_login, login)):
+            held = index.get(key) if key else None
             if held is not None:
                 held.discard(queue)
                 if not held:
-                    self.by_screen.pop(screen, None)
+                    index.pop(key, None)
         group = self.clients.get(tournament_id)
         if group is not None:
             group.discard(queue)
@@ -650,11 +666,25 @@ class Hub:
         for queue in self.by_screen.pop(token, set()):
             self._end(queue)
 
+    def end_login(self, user_id: int) -> None:
+        """End every open stream of a staff login (disabled, its password reset, its role
+        changed): the browser, reconnecting, is asked for its login again."""
+        self.logins_ended[user_id] = time.monotonic()
+        for queue in self.by_login.pop(user_id, set()):
+            self._end(queue)
+
+    def login_ended_since(self, user_id: int, since: float) -> bool:
+        """Whether the login's end was heard after ``since`` (``time.monotonic``): its access was
+        checked before, its stream connected after, so ``end_login`` did not find it."""
+        return self.logins_ended.get(user_id, float("-inf")) >= since
+
     def _on_message(self, message: dict) -> None:
-        """A message of the change channel, on the hub's loop: a tournament changed, or a
-        screen's token was revoked."""
+        """A message of the change channel, on the hub's loop: a tournament changed, a
+        screen's token was revoked, or a staff login ended."""
         if message.get("screen"):
             self.end_screen(message["screen"])
+        elif message.get("login"):
+            self.end_login(message["login"])
         elif message.get("tournament") is not None:
             self._schedule(message["tournament"])
 
@@ -914,8 +944,8 @@ class Hub:
                     if message.get("type") != "message":
                         continue
                     heard = json.loads(message["data"])
-                    if heard.get("screen"):
-                        self.end_screen(heard["screen"])
+                    if heard.get("screen") or heard.get("login"):
+                        self._on_message(heard)
                         continue
                     await self.publish_snapshot(heard.get("tournament"))
             except asyncio.CancelledError:

@@ -46,6 +46,9 @@ from django.core import signing
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.dispatch import Signal
+from django.utils.cache import add_never_cache_headers
+
+from .usernames import folded, login_name
 
 log = logging.getLogger("tdmanager.security")
 
@@ -207,7 +210,9 @@ def known_device(request, username) -> str | None:
         value = signing.loads(raw, salt=_DEVICE_SALT, max_age=settings.TDM_LOGIN_DEVICE_DAYS * 86400)
     except signing.BadSignature:
         return None
-    if not isinstance(value, dict) or value.get("u") != str(username) or not isinstance(value.get("d"), str):
+    if not isinstance(value, dict) or not isinstance(value.get("u"), str) or not isinstance(value.get("d"), str):
+        return None
+    if folded(value["u"]) != folded(str(username)):  # the login's name as the throttle counts it: any width or case
         return None
     return value["d"]
 
@@ -475,6 +480,11 @@ class ThrottledModelBackend(ModelBackend):
     def authenticate(self, request, username=None, password=None, **kwargs):
         if username is None:
             username = kwargs.get(self._username_field())
+        typed = username
+        # Every variant of a name (``Ｄirector``, ``DIRECTOR``) is one name to the throttle, and a
+        # lock-out's event-log row writes it folded. Worked out without the database: a guess the
+        # throttle refuses reads nothing.
+        username = folded(username) if isinstance(username, str) else username
         ip = client_ip(request) if request is not None else None
         device = known_device(request, username)
         wait = begin_attempt(username, ip, device=device)
@@ -485,7 +495,7 @@ class ThrottledModelBackend(ModelBackend):
             raise PermissionDenied
         user = None
         try:
-            user = super().authenticate(request, username=username, password=password, **kwargs)
+            user = super().authenticate(request, username=login_name(typed), password=password, **kwargs)
         finally:
             end_attempt(username, ip, ok=user is not None, device=device)
         return user
@@ -504,3 +514,14 @@ def throttled_seconds(request) -> int | None:
         if wait:
             return wait
     return None
+
+
+# --- secrets shown ------------------------------------------------------------------------------
+
+
+def no_store(response):
+    """``response`` shows a secret (a password made to be shown once, a device's token, a lobby
+    screen's link): no cache keeps it, neither a proxy nor the browser (its history, its back
+    button, its disk). ``Cache-Control: no-store`` and Django's other never-cache headers."""
+    add_never_cache_headers(response)
+    return response

@@ -8,6 +8,9 @@ task invokes must not be silently merged into some larger transaction by acciden
   nesting), Django raises ``RuntimeError`` instead of merging. Called by another service (a
   cancelled tournament refunds each entry; a sale makes seating seat the player), it is a step
   of that service's transaction: composition is declared by being a service.
+- ``@retried`` over a service whose rows two people may lock at once in an order nobody
+  foresaw: run again when the database ended it to break a deadlock or a serialization
+  conflict, else 409 ``busy``; never a 500.
 - ``unit_of_work()`` for the few places that deliberately put a service and other writes into
   one transaction (the idempotency key row and the sale it answers; a page that creates a
   tournament and its bracket together).
@@ -19,7 +22,10 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import wraps
 
-from django.db import transaction
+from django.db import OperationalError, transaction
+from django.utils.translation import gettext as _
+
+from .errors import DomainError
 
 _in_service: ContextVar[bool] = ContextVar("tdm_in_service", default=False)
 _flat_step: ContextVar[bool] = ContextVar("tdm_flat_step", default=False)
@@ -75,5 +81,30 @@ def service(func):
                 return func(*args, **kwargs)
         with unit_of_work():
             return func(*args, **kwargs)
+
+    return run
+
+
+#: PostgreSQL's deadlock_detected and serialization_failure: the transaction was ended for
+#: another one's sake, and may simply run again
+LOCK_CONFLICTS = ("40P01", "40001")
+ATTEMPTS = 3
+
+
+def retried(func):
+    """Run the service ``func`` again, in a transaction of its own, when the database chose it to
+    end a deadlock or a serialization conflict; still refused after ``ATTEMPTS``: 409 ``busy``,
+    the person tries again. A step of another service is not retried: its caller's transaction
+    is the one that was ended."""
+
+    @wraps(func)
+    def run(*args, **kwargs):
+        for _attempt in range(ATTEMPTS):
+            try:
+                return func(*args, **kwargs)
+            except OperationalError as exc:
+                if _in_service.get() or getattr(exc.__cause__, "sqlstate", None) not in LOCK_CONFLICTS:
+                    raise
+        raise DomainError("busy", _("Another change is being made at this moment: try again."), status=409)
 
     return run

@@ -3,16 +3,26 @@ once, a role changed, a password reset (its sessions and tokens end), a login di
 do nothing: page, API, token) and enabled; the last director is neither disabled nor demoted;
 every change in the event log; a dealer added here is on the room's roster form."""
 
+import asyncio
+import io
 import re
+import threading
+import uuid
 
 import pytest
-from django.test import Client
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+from django.db import OperationalError
+from django.test import AsyncRequestFactory, Client
 from rest_framework.test import APIClient
 
 from seating.models import CardRoom
+from tdmanager import realtime, usernames
+from tdmanager.transactions import ATTEMPTS
 from tests.conftest import client_for, make_user
-from tournaments import eventlog
-from tournaments.models import BrowserSession, TournamentEvent
+from tournaments import eventlog, live
+from tournaments.models import BrowserSession, DisplayScreen, TournamentEvent
+from tournaments.services import staff
 
 pytestmark = pytest.mark.django_db
 STAFF = "/api/v1/staff/"
@@ -135,3 +145,180 @@ def test_a_director_resetting_his_own_password_stays_logged_in_here_and_nowhere_
     assert r.status_code == 302 and here.get("/staff/").status_code == 200
     assert elsewhere.get("/staff/").status_code == 302
     assert TournamentEvent.objects.filter(action="auth.session.ended").count() == 1  # the other browser only
+
+
+def test_a_name_that_reads_as_a_logins_own_is_that_login_on_every_path(director, capsys):
+    """Fullwidth letters, another case, a Cyrillic look-alike: the staff page, its API and the
+    command refuse each with an error naming the field, never a second login nor a 500."""
+    make_user("cassa4", "cashier")
+    api, page = client_for(director), session_of(director)
+    for name in ("Ｄirector", "ｃａｓｓａ4", "DORA", "Ｄｏｒａ"):
+        if name == "Ｄirector":
+            make_user("director", "director")
+        r = api.post(STAFF, {"username": name, "role": "floor"}, format="json")
+        assert r.status_code == 409 and r.json()["code"] == "username_taken" and r.json()["field"] == "username", name
+        r = page.post("/staff/", {"op": "add", "username": name, "role": "floor"}, follow=True)
+        assert "Username: a login of that name exists." in r.content.decode(), name
+        with pytest.raises(CommandError, match="already exists"):
+            call_command("createdirector", name, role="floor", stdout=io.StringIO())
+    for name in ("dirеctor", "pаul", "αlice"):  # a Cyrillic е, a Cyrillic а, a Greek α among Latin letters
+        r = api.post(STAFF, {"username": name, "role": "floor"}, format="json")
+        assert r.status_code == 400 and r.json()["code"] == "username_mixed_scripts" and r.json()["field"] == "username", name
+        with pytest.raises(CommandError, match="one alphabet"):
+            call_command("createdirector", name, role="floor", stdout=io.StringIO())
+    assert sorted(get_user_model().objects.values_list("username", flat=True)) == ["cassa4", "director", "dora"]
+    r = api.post(STAFF, {"username": "Ｐａｏｌａ", "role": "floor"}, format="json")  # stored and logged as it reads
+    assert r.status_code == 201 and r.json()["username"] == "Paola"
+    assert api.post(STAFF, {"username": "Ελένη", "role": "floor"}, format="json").status_code == 201  # one alphabet, not Latin
+    assert sentences("staff.login.added")[0] == "Dora added the login Paola as floor"
+
+
+def test_a_login_signs_in_by_its_name_typed_in_any_width_or_case(director, cashier_user):
+    for typed in ("Ｄｏｒａ", "DORA", "dora"):
+        assert Client().login(username=typed, password="pw-dora"), typed
+    r = APIClient().post("/api/v1/auth/token/", {"username": "ＣＡＲＬ", "password": "pw-carl", "device": "tablet"}, format="json")
+    assert r.status_code == 200
+    assert TournamentEvent.objects.filter(action="auth.token.issued").get().payload["user"] == "carl"
+    assert not Client().login(username="Ｄｏｒａ", password="wrong")
+
+
+def test_a_name_taken_between_the_look_and_the_write_is_refused_not_a_500(director, monkeypatch):
+    """Two directors adding ``cassa4`` at the same moment: the second finds the name free, then
+    the database's unique name refuses it; he is told the name is taken."""
+    make_user("cassa4", "cashier")
+    monkeypatch.setattr(usernames, "holder", lambda name: None)  # the look made before the other's write
+    r = client_for(director).post(STAFF, {"username": "cassa4", "role": "floor"}, format="json")
+    assert r.status_code == 409 and r.json()["code"] == "username_taken" and r.json()["field"] == "username"
+
+
+def test_a_role_change_the_database_keeps_refusing_for_a_lock_is_busy_not_a_500(director, floor_user, monkeypatch):
+    """The database ends a change of the directors to break a deadlock: it is run again, and
+    still refused after a few tries the director is told to try again (409 busy)."""
+
+    class Deadlock(Exception):
+        sqlstate = "40P01"
+
+    tries = []
+
+    def deadlocked():
+        tries.append(1)
+        raise OperationalError("deadlock detected") from Deadlock()
+
+    monkeypatch.setattr(staff, "_lock_directors", deadlocked)
+    api = client_for(director)
+    for op, body in (("role", {"role": "cashier"}), ("disable", {})):
+        tries.clear()
+        r = api.post(f"{STAFF}{floor_user.pk}/{op}/", body, format="json")
+        assert r.status_code == 409 and r.json()["code"] == "busy" and len(tries) == ATTEMPTS, op
+    floor_user.refresh_from_db()
+    assert floor_user.is_active and staff.role_of(floor_user) == "floor"
+
+
+@pytest.fixture
+def hub(settings, monkeypatch):
+    """A fresh live hub on the in-process path (no Redis), a fake builder."""
+    settings.REDIS_URL = ""
+    listeners = list(realtime._local_listeners)
+    hub = realtime.Hub()
+    hub.snapshot_builder = lambda tid: {"tournament": tid, "state": 0}
+    monkeypatch.setattr(realtime, "hub", hub)
+    yield hub
+    realtime._local_listeners[:] = listeners
+
+
+@pytest.fixture
+def loop(hub):
+    """The web process's event loop, on a thread of its own: the streams are read there."""
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    yield loop
+    loop.call_soon_threadsafe(hub.stop_heartbeat)
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join(5)
+
+
+class Watching:
+    """A staff login's live stream of a tournament, read on ``loop``: ``opened`` once the first
+    state came, ``ended`` once the stream ended by itself."""
+
+    def __init__(self, loop, user, tournament_id):
+        request = AsyncRequestFactory().get(f"/live/{tournament_id}/stream/")
+        request.user = user
+        self.response = live.live_stream(request, tournament_id)
+        self.opened, self.ended, self.chunks = threading.Event(), threading.Event(), []
+        self.task = asyncio.run_coroutine_threadsafe(self.read(), loop)
+
+    async def read(self):
+        async for chunk in self.response.streaming_content:
+            self.chunks.append(chunk.decode())
+            if chunk.startswith(b"event: state"):
+                self.opened.set()
+        self.ended.set()
+
+
+@pytest.mark.parametrize("op", ["disable", "password", "role"])
+def test_an_open_live_stream_ends_when_its_login_is_disabled_reset_or_given_another_role(
+    op, hub, loop, director, floor_user, make_tournament, django_capture_on_commit_callbacks
+):
+    t = make_tournament()
+    watching, other = Watching(loop, floor_user, t.pk), Watching(loop, director, t.pk)
+    assert watching.opened.wait(10) and other.opened.wait(10)
+    with django_capture_on_commit_callbacks(execute=True):
+        r = session_of(director).post("/staff/", {"op": op, "login": floor_user.pk, "role": "cashier"})
+    assert r.status_code in (200, 302)
+    assert watching.ended.wait(5), watching.chunks  # within five seconds, however long the heartbeat
+    assert not other.ended.is_set() and hub.by_login.keys() == {director.pk}  # another login's stream goes on
+    realtime.login_ended(director.pk)
+    assert other.ended.wait(5)
+
+
+def test_a_stream_whose_login_ended_after_its_check_ends_at_once(hub, floor_user, make_tournament):
+    """The login was checked, then disabled before its stream joined the hub: it ends all the same."""
+    t = make_tournament()
+    request = AsyncRequestFactory().get(f"/live/{t.pk}/stream/")
+    request.user = floor_user
+    response = live.live_stream(request, t.pk)
+
+    async def run():
+        hub._ensure_started()
+        realtime.login_ended(floor_user.pk)
+        await asyncio.sleep(0)  # the hub hears it (call_soon_threadsafe) before the stream reads
+        return [chunk async for chunk in response.streaming_content]
+
+    assert asyncio.run(asyncio.wait_for(run(), 10)) == [] and hub.by_login == {}
+
+
+def test_no_cache_keeps_an_answer_that_shows_a_secret(director, floor_user, make_tournament):
+    """A password made to be shown once, a device's token, the lobby screens' links (their keys):
+    neither a proxy nor the browser's history keeps the answer that shows one."""
+    t = make_tournament()
+    screens = [DisplayScreen.objects.create(name=f"TV {i}", tournament=t, token=f"tv-secret-{i}") for i in (1, 2)]
+    page, api = session_of(director), client_for(director)
+    answers = {
+        "staff page, login added": page.post("/staff/", {"op": "add", "username": "dario", "role": "dealer", "password": ""}),
+        "staff page, password reset": page.post("/staff/", {"op": "password", "login": floor_user.pk, "password": ""}),
+        "staff API, login added": api.post(STAFF, {"username": "ettore", "role": "floor"}, format="json"),
+        "staff API, password reset": api.post(f"{STAFF}{floor_user.pk}/password/", {}, format="json"),
+        "token login": APIClient().post("/api/v1/auth/token/", {"username": "dora", "password": "pw-dora", "device": "tablet"}, format="json"),
+        "screens page": page.get("/displays/"),
+        "screens API": api.get("/api/v1/screens/"),
+        "screen's new link": api.post(f"/api/v1/screens/{screens[0].pk}/rotate-token/"),
+        "lobby login's screens": session_of(make_user("tv", "display")).get("/"),
+    }
+    assert {what: r.status_code for what, r in answers.items() if r.status_code not in (200, 201)} == {}
+    assert [what for what, r in answers.items() if "no-store" not in r.get("Cache-Control", "")] == []
+    assert "tv-secret-2" in answers["lobby login's screens"].content.decode()
+
+
+def test_the_throttle_counts_every_variant_of_a_name_as_one_and_logs_it_folded():
+    """Five wrong passwords for ``Mara…`` typed five ways lock it out at that address; the
+    lock-out's row writes the name as it is compared, not the variant typed."""
+    name = "Mara" + uuid.uuid4().hex[:8]  # counters of its own (the cache may be a shared Redis)
+    make_user(name, "cashier")
+    wide = "".join(chr(ord(c) + 0xFEE0) for c in name)
+    api = APIClient(REMOTE_ADDR=f"198.51.100.{uuid.uuid4().int % 250 + 1}")
+    for typed in (wide, name.upper(), name, wide.lower(), name.swapcase()):
+        assert api.post("/api/v1/auth/token/", {"username": typed, "password": "wrong"}, format="json").status_code == 400, typed
+    assert api.post("/api/v1/auth/token/", {"username": name, "password": "pw-" + name}, format="json").status_code == 429
+    assert TournamentEvent.objects.get(action="auth.lockout.started").payload["username"] == name.lower()

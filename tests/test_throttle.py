@@ -19,6 +19,7 @@ from rest_framework.test import APIClient
 
 from tdmanager import security
 from tests.conftest import make_user
+from tests.servers import closing
 
 pytestmark = pytest.mark.django_db
 
@@ -290,12 +291,15 @@ class HeldChecks(list):
 
 @pytest.fixture
 def held_checks(monkeypatch):
-    """``HeldChecks`` in place of the password check; no audit row from the burst's threads
-    (SQLite would keep each waiting on the test's own open transaction for its busy timeout)."""
+    """``HeldChecks`` in place of the password check and of the login's name looked up for it
+    (``usernames.login_name``: held at the check, twenty threads would each hold a connection of
+    the pool, whose twentieth is the test's); no audit row from the burst's threads (SQLite would
+    keep each waiting on the test's own open transaction for its busy timeout)."""
     from django.contrib.auth.backends import ModelBackend
 
     checks = HeldChecks()
     monkeypatch.setattr(ModelBackend, "authenticate", lambda *args, **kw: checks.check(*args, **kw))
+    monkeypatch.setattr(security, "login_name", lambda name: name)
     monkeypatch.setattr(security, "login_locked_out", Signal())
     return checks
 
@@ -409,6 +413,7 @@ def test_a_double_click_on_log_in_is_not_refused(name, address, monkeypatch):
     monkeypatch.setattr(ModelBackend, "authenticate", slow_ok)
     backend = security.ThrottledModelBackend()
 
+    @closing  # a web process's thread gives its connection back after each request (the login's name is read)
     def login():
         start.wait()
         try:

@@ -65,7 +65,9 @@ def live_stream(request, pk: int):
     A sync view: the access check reads on the request's own thread and connection (a web pool
     thread's kept one: 500 screens reconnecting at once), and the stream itself is sent from the
     event loop (``stream_response``). A screen without a login counts among its address's open
-    streams (``TDM_STREAMS_PER_ADDRESS``)."""
+    streams (``TDM_STREAMS_PER_ADDRESS``). A staff login's stream ends when the login is
+    disabled, its password reset or its role changed (``realtime.login_ended``)."""
+    checked = time.monotonic()  # before the login is read: an end heard after it ends the stream
     who = _access(request.user, request.GET.get("token"), pk)
     if who is None:
         return HttpResponseForbidden()
@@ -79,7 +81,9 @@ def live_stream(request, pk: int):
         if ticket is None:
             return too_many_streams()
     # a screen's stream ends when its token is revoked or replaced (realtime.screen_revoked)
-    return stream_response(request, pk, ticket=ticket, screen=who.token if who is not True else None)
+    if who is not True:
+        return stream_response(request, pk, ticket=ticket, screen=who.token)
+    return stream_response(request, pk, login=request.user.pk, checked=checked)
 
 
 def admit(request):
@@ -118,7 +122,7 @@ def _sent_once(state) -> HttpResponse:
     return response
 
 
-def stream_response(request, tournament_id: int, ticket=None, screen: str | None = None):
+def stream_response(request, tournament_id: int, ticket=None, screen: str | None = None, login: int | None = None, checked: float = 0.0):
     """The one live-state stream (Server-Sent Events) of the lobby screens and the staff's pages.
 
     First the hub's latest built snapshot of the tournament (``realtime.Hub.current``: built
@@ -130,7 +134,9 @@ def stream_response(request, tournament_id: int, ticket=None, screen: str | None
     stream an async iterator, the state is sent once and the browser asked to reconnect, i.e. to
     poll. ``ticket``: the address's place among open public streams, given back at the end.
     ``screen``: the lobby screen's token it was opened with: the stream ends when that token is
-    revoked or replaced (``Hub.end_screen``).
+    revoked or replaced (``Hub.end_screen``). ``login``: the staff login it was opened with,
+    its access checked at ``checked`` (``time.monotonic``): the stream ends when that login ends
+    (``Hub.end_login``), or at once if its end was heard since the check.
     """
     if not streams_async(request):
         if ticket:
@@ -139,8 +145,10 @@ def stream_response(request, tournament_id: int, ticket=None, screen: str | None
     hub = realtime.hub
 
     async def events():
-        queue = await hub.connect(tournament_id, screen=screen)  # before reading the latest: no change falls between
+        queue = await hub.connect(tournament_id, screen=screen, login=login)  # before reading the latest: no change falls between
         try:
+            if login and hub.login_ended_since(login, checked):
+                return  # ended between the check of its login and now: the browser asks again
             sent = await hub.current(tournament_id)
             if sent is None:
                 return  # not built (the database is away): the browser reconnects and asks again
@@ -149,7 +157,7 @@ def stream_response(request, tournament_id: int, ticket=None, screen: str | None
             while True:
                 text = await queue.get()
                 if text is realtime.CLOSE:
-                    return  # the screen's token was revoked
+                    return  # the screen's token was revoked, or the login ended
                 if text is realtime.KEEPALIVE:  # the hub's heartbeat: no timer per screen and frame
                     yield f": keep-alive {time.time():.0f}\n\n"
                     continue
@@ -158,7 +166,7 @@ def stream_response(request, tournament_id: int, ticket=None, screen: str | None
                 sent = text
                 yield _frame_of(text)
         finally:
-            hub.disconnect(tournament_id, queue, screen=screen)
+            hub.disconnect(tournament_id, queue, screen=screen, login=login)
             if ticket:
                 ticket()
 

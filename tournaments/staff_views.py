@@ -1,6 +1,6 @@
 """The staff page (a director): the logins with their role and last use, and the form of each
 action. Thin: each POST calls one service of ``services.staff``; a password made here is shown
-once, on the answer to that POST, and never again."""
+once, on the answer to that POST (which no cache keeps), and never again."""
 
 from django.contrib import messages
 from django.contrib.auth import update_session_auth_hash
@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from tdmanager.errors import DomainError
 from tdmanager.paging import Paged
 from tdmanager.roles import ROLE_LABELS, ROLES
+from tdmanager.security import no_store
 
 from . import selectors
 from .services import staff
@@ -57,8 +58,9 @@ def staff_page(request):
         user.role = staff.role_of(user)
         user.role_label = ROLE_LABELS.get(user.role, "")
         user.last_used = selectors.last_use(user)
-    return render(
+    response = render(
         request,
         "staff.html",
         {"paged": paged, "q": query, "roles": [(r, ROLE_LABELS[r]) for r in ROLES], "shown": shown},
     )
+    return no_store(response) if shown else response

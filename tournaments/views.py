@@ -25,6 +25,7 @@ from tdmanager.formatting import money
 from tdmanager.paging import Paged
 from tdmanager.policy import DEALER, DISPLAY
 from tdmanager.roles import has_role, user_roles
+from tdmanager.security import no_store
 
 from . import clock as clock_engine
 from . import clockview, fees, labels, layouts, overview, penalties, receipts, selectors, signals
@@ -51,7 +52,7 @@ def dashboard(request):
     if len(screens) == 1:
         return redirect("display", token=screens[0].token)
     if screens:
-        return render(request, "lobby_screens.html", {"screens": screens})
+        return no_store(render(request, "lobby_screens.html", {"screens": screens}))  # their links are their keys
     # A dealer's login lands on his table and his next push (or a page that says he has none),
     # not on a list of events he has nothing to do with.
     if DEALER in held and not policy.permits(held - {DEALER}, "dashboard", "GET"):
@@ -790,8 +791,9 @@ def displays_page(request):
         rows.append(
             {"screen": sc, "rotating": {t.pk for t in sc.rotate.all()}, "layouts": sc.layouts or {}, "warn_minutes": sounds["warn_minutes"], "events": events}
         )
-    return render(
+    response = render(
         request,
         "displays.html",
         {"rows": rows, "choices": choices, "layout_choices": layout_choices(), "states": layouts.STATES.items(), "sound_choices": layouts.SOUNDS.items()},
     )
+    return no_store(response)  # each screen's link is its key

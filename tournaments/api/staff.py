@@ -1,6 +1,6 @@
 """The staff API (a director): the logins with their role and last use, and the staff page's
 actions (``services.staff``), one call each. A password made by the product comes back once, in
-the answer to the call that made it."""
+the answer to the call that made it, which no cache keeps (``Cache-Control: no-store``)."""
 
 from django.contrib.auth import update_session_auth_hash
 from django.shortcuts import get_object_or_404
@@ -15,6 +15,7 @@ from tdmanager.api import BoundedLimitOffsetPagination
 from tdmanager.errors import DomainError
 from tdmanager.fields import TextField
 from tdmanager.roles import ROLES, HasRole
+from tdmanager.security import no_store
 
 from .. import selectors
 from ..services import staff
@@ -70,7 +71,7 @@ class StaffView(APIView):
     def post(self, request):
         d = _valid(LoginAddSerializer, request)
         user, shown = staff.add_login(d["username"], d["role"], password=d["password"], actor=Actor.from_request(request))
-        return Response({**login_data(user), **({"password": shown} if shown else {})}, status=201)
+        return no_store(Response({**login_data(user), **({"password": shown} if shown else {})}, status=201))
 
 
 class StaffLoginView(APIView):
@@ -103,4 +104,4 @@ class StaffLoginView(APIView):
         else:
             staff.set_active(pk, op == "enable", actor=actor)
         data = login_data(get_object_or_404(selectors.staff_logins(), pk=pk))
-        return Response({**data, **({"password": shown} if shown else {})})
+        return no_store(Response({**data, **({"password": shown} if shown else {})}))

@@ -15,6 +15,7 @@ from tdmanager.api import body_object, query_choice, query_int, query_limit, que
 from tdmanager.errors import DomainError
 from tdmanager.policy import DISPLAY
 from tdmanager.roles import HasRole, user_roles
+from tdmanager.security import no_store
 
 from .. import overview, selectors
 from .. import serializers as s
@@ -264,6 +265,10 @@ class EntryViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
 class DisplayScreenViewSet(viewsets.ModelViewSet):
     permission_classes = [HasRole]
     serializer_class = s.DisplayScreenSerializer
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        # every answer names the screens' tokens, their keys: no cache keeps one
+        return no_store(super().finalize_response(request, response, *args, **kwargs))
 
     def get_queryset(self):
         return DisplayScreen.objects.all().order_by("name")

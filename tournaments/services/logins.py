@@ -27,7 +27,7 @@ from django.db.models.signals import post_save
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tdmanager import security
+from tdmanager import realtime, security, usernames
 from tdmanager.authentication import key_digest, new_key, password_mark
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.idle import session_used as session_activity
@@ -72,6 +72,7 @@ def lockout_named(kind: str | None, username: str, address: str) -> tuple[str, s
     the field) when it names none, or when a field contradicts the kind: lifting the account's
     with some address would read as lifting that address alone."""
     kind, username, address = (kind or "").strip(), (username or "").strip(), (address or "").strip()
+    username = usernames.folded(username) if username else username  # as the throttle counts it: every variant of a name as one
     if kind and kind not in LOCKOUT_KINDS:
         raise ValidationFailed("lockout_kind_unknown", _("The kind of lock-out is one of: user, address, account."), field="kind")
     if not kind:
@@ -148,12 +149,23 @@ def revoke_user_tokens(user, *, reason: str, actor: Actor | None = None) -> int:
 
 def revoke_when_disabled(sender, instance, created=False, **kwargs) -> None:
     """Receiver of every user's ``post_save``: a login disabled loses its devices' tokens for
-    good (a password change needs nothing here: it voids them by their ``password_mark``). A
-    step of whatever saves the user (the admin's form saves inside its own transaction, where a
-    service's durable one may not start): the tokens go with that save, or not at all."""
-    if not created and not instance.is_active and DeviceToken.objects.filter(user=instance, revoked_at=None).exists():
+    good (a password change needs nothing here: it voids them by their ``password_mark``), and
+    its open live streams end. A step of whatever saves the user (the admin's form saves inside
+    its own transaction, where a service's durable one may not start): the tokens go with that
+    save, or not at all."""
+    if created or instance.is_active:
+        return
+    end_streams(instance.pk)
+    if DeviceToken.objects.filter(user=instance, revoked_at=None).exists():
         with transaction.atomic():
             _revoke_all(instance, "disabled", SYSTEM)
+
+
+def end_streams(user_id: int) -> None:
+    """The login's open live streams (``/live/``) end once the change is committed, in every web
+    process (``realtime.login_ended``): a stream checks its login when it opens, and would
+    otherwise go on showing the room to a login disabled, reset or given another role."""
+    transaction.on_commit(lambda: realtime.login_ended(user_id))
 
 
 def session_used(sender=None, *, request, **_kw) -> None:
@@ -184,6 +196,7 @@ def end_session(session_id: int, *, actor: Actor) -> dict:
     if row is None or not (mine or has_role(actor.user, DIRECTOR)):
         raise DomainError("not_found", _("No such device login."), status=404)
     import_module(settings.SESSION_ENGINE).SessionStore().delete(row.session_key)
+    end_streams(row.user_id)  # its streams are the login's, not the browser's: the others reconnect
     name = browser_name(row.user_agent)
     log_event(None, Action.AUTH_SESSION_ENDED, actor, user=row.user.get_username(), name=name, reason="user" if mine else "director")
     row.delete()

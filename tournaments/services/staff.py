@@ -12,7 +12,8 @@ password changes; an inactive user is never loaded from a session (``ModelBacken
 nor logs in. The browsers the devices page lists are logged out here as well
 (``logins.end_user_sessions``: no longer listed), and its API tokens revoked
 (``logins.revoke_user_tokens`` for a reset, ``logins.revoke_when_disabled`` on the save that
-disables it). Nothing is deleted: the login's
+disables it). Its open live streams end once the change is committed (``logins.end_streams``: a
+reset, a disabled login, a role changed). Nothing is deleted: the login's
 history (the event log's rows, its receipts) stays, and enabling it again brings back no token.
 """
 
@@ -22,19 +23,19 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
+from tdmanager import usernames
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.policy import DIRECTOR
 from tdmanager.roles import ROLES
-from tdmanager.transactions import service
+from tdmanager.transactions import retried, service
 
 from ..actions import Action
 from . import logins
 from .events import Actor, log_event
-
-USERNAME_MAX = 150
 
 
 def role_of(user) -> str:
@@ -82,15 +83,23 @@ def _locked(user_id) -> object:
     return user
 
 
+def _lock_directors() -> None:
+    """Lock the active directors' rows, in the order of their ids, before any one login's: two
+    directors demoting each other at once then wait for one another in one order (each locking
+    his own row first, then the others', they would each hold what the other waits for: a
+    deadlock). The ids are chosen in a subquery: PostgreSQL locks no rows of a DISTINCT query,
+    and a join to the groups repeats them."""
+    User = get_user_model()
+    chosen = User.objects.filter(Q(groups__name=DIRECTOR) | Q(is_superuser=True)).values("pk")
+    list(User.objects.select_for_update().filter(pk__in=chosen, is_active=True).order_by("pk").values_list("pk", flat=True))
+
+
 def _directors():
-    """The active logins that are directors, locked: two directors demoting each other at once
-    are served one after the other, and the second finds he is the last. Their rows are locked
-    first (PostgreSQL locks no rows of a DISTINCT query, and a join to the groups repeats them:
-    the ids are chosen in a subquery), then read again: once the lock was waited for, this
-    statement sees what the other committed."""
+    """The active logins that are directors, read once their rows are locked
+    (``_lock_directors``): once the lock was waited for, this statement sees what the other
+    committed, and the second of two demotions finds he is the last."""
     User = get_user_model()
     director = Q(groups__name=DIRECTOR) | Q(is_superuser=True)
-    list(User.objects.select_for_update().filter(pk__in=User.objects.filter(director).values("pk"), is_active=True).values_list("pk", flat=True))
     return sorted(set(User.objects.filter(director, is_active=True).values_list("pk", flat=True)))
 
 
@@ -102,41 +111,44 @@ def _refuse_last_director(user, what: str) -> None:
 @service
 def add_login(username: str, role: str, *, actor: Actor, password: str | None = None):
     """A new login with its role: ``(user, password)``. Without a typed password one is made,
-    returned to be shown once (only its hash is kept). The username is unique, any case."""
+    returned to be shown once (only its hash is kept). The username is kept in NFKC and is unique
+    as a person reads it (``tdmanager.usernames``: any case, any width, no look-alike letters mixed)."""
     User = get_user_model()
-    username = (username or "").strip() if isinstance(username, str) else ""
-    if not username or len(username) > USERNAME_MAX:
-        raise ValidationFailed(
-            "username_invalid", _("%(field)s: %(problem)s") % {"field": _("Username"), "problem": _("from 1 to 150 characters.")}, field="username"
-        )
-    try:
-        User.username_validator(username)
-    except ValidationError:
-        raise ValidationFailed(
-            "username_invalid",
-            _("%(field)s: %(problem)s") % {"field": _("Username"), "problem": _("letters, digits and @ . + - _ only.")},
-            field="username",
-        ) from None
+    username = usernames.checked(username)
     role = _check_role(role)
-    if User.objects.filter(username__iexact=username).exists():
-        raise DomainError(
-            "username_taken", _("%(field)s: %(problem)s") % {"field": _("Username"), "problem": _("a login of that name exists.")}, field="username", status=409
-        )
+    # Logins are added one at a time (the director's group row, locked; a role change's link to
+    # it is not held up): two directors adding ``Director`` and ``director`` at once would each
+    # find the other's name free, and the database's unique name is exact, not any case.
+    Group.objects.select_for_update(no_key=True).get_or_create(name=DIRECTOR)
+    if usernames.holder(username) is not None:
+        raise _taken()
     shown = None
     if password:
         _check_password(password, User(username=username))
     else:
         password = shown = new_password()
-    user = User.objects.create_user(username=username, password=password, is_staff=role == DIRECTOR)
+    try:
+        with transaction.atomic():  # a savepoint: the name taken meanwhile is a refusal, not a broken transaction
+            user = User.objects.create_user(username=username, password=password, is_staff=role == DIRECTOR)
+    except IntegrityError:
+        raise _taken() from None
     user.groups.add(Group.objects.get_or_create(name=role)[0])
-    log_event(None, Action.STAFF_LOGIN_ADDED, actor, login=user.pk, username=username, role=role)
+    log_event(None, Action.STAFF_LOGIN_ADDED, actor, login=user.pk, username=user.get_username(), role=role)
     return user, shown
 
 
+def _taken() -> DomainError:
+    return DomainError(
+        "username_taken", _("%(field)s: %(problem)s") % {"field": _("Username"), "problem": _("a login of that name exists.")}, field="username", status=409
+    )
+
+
+@retried
 @service
 def set_role(user_id, role: str, *, actor: Actor):
     """The login's role becomes ``role`` (its other roles go). Refused for the last active director."""
     role = _check_role(role)
+    _lock_directors()
     user = _locked(user_id)
     old = role_of(user)
     if old == role:
@@ -148,6 +160,7 @@ def set_role(user_id, role: str, *, actor: Actor):
     user.is_staff = role == DIRECTOR
     user.is_superuser = False  # a superuser demoted is no longer a director by that flag
     user.save(update_fields=["is_staff", "is_superuser"])
+    logins.end_streams(user.pk)  # what the login may watch changed: its streams open again, checked
     log_event(None, Action.STAFF_ROLE_CHANGED, actor, login=user.pk, username=user.get_username(), old=old, new=role)
     return user
 
@@ -167,21 +180,24 @@ def reset_password(user_id, *, actor: Actor, password: str | None = None, keep_s
     user.save(update_fields=["password"])
     revoked = logins.revoke_user_tokens(user, reason="password", actor=actor)
     ended = logins.end_user_sessions(user, actor=actor, reason="password", keep=keep_session if actor.user and actor.user.pk == user.pk else None)
+    logins.end_streams(user.pk)
     log_event(None, Action.STAFF_PASSWORD_RESET, actor, login=user.pk, username=user.get_username(), tokens=revoked, sessions=ended)
     return user, shown
 
 
+@retried
 @service
 def set_active(user_id, active: bool, *, actor: Actor):
     """Disable a login (it logs in no more, its sessions and tokens are void; its history stays)
     or enable it again. Refused for the last active director."""
+    _lock_directors()
     user = _locked(user_id)
     if bool(active) == user.is_active:
         return user
     if not active:
         _refuse_last_director(user, _("The last director cannot be disabled: make another login a director first."))
     user.is_active = bool(active)
-    user.save(update_fields=["is_active"])  # disabled: logins.revoke_when_disabled revokes its tokens
+    user.save(update_fields=["is_active"])  # disabled: logins.revoke_when_disabled revokes its tokens, ends its streams
     if not active:
         logins.end_user_sessions(user, actor=actor, reason="disabled")
     log_event(None, Action.STAFF_LOGIN_ENABLED if active else Action.STAFF_LOGIN_DISABLED, actor, login=user.pk, username=user.get_username())

@@ -4,6 +4,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand, CommandError
 
+from tdmanager import usernames
+from tdmanager.errors import DomainError
 from tdmanager.roles import ROLES
 
 
@@ -20,7 +22,13 @@ class Command(BaseCommand):
         User = get_user_model()
         if if_none and User.objects.filter(groups__name="director").exists():
             return
-        if User.objects.filter(username=username).exists():
+        # the staff page's rule (tdmanager.usernames): NFKC, one login per name in any case, no
+        # look-alike letters mixed
+        try:
+            username = usernames.checked(username)
+        except DomainError as exc:
+            raise CommandError(str(exc.message)) from None
+        if usernames.holder(username) is not None:
             raise CommandError(f"user {username!r} already exists")
         password = password or secrets.token_urlsafe(9)
         user = User.objects.create_user(username=username, password=password, is_staff=role == "director")

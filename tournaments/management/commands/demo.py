@@ -18,6 +18,7 @@ from django.core.management.base import BaseCommand
 from django.utils import timezone, translation
 from django.utils.translation import pgettext
 
+from tdmanager import usernames
 from tournaments import signals
 from tournaments.models import Person, Tournament
 from tournaments.services import cashier, lifecycle, oversight, setup
@@ -87,7 +88,7 @@ class Command(BaseCommand):
         rng = random.Random(7)
         User = get_user_model()
         for username, role in (*((r, r) for r in ("cashier", "floor", "dealer", "display", "controller", "regulator")), ("dealer2", "dealer")):
-            if not User.objects.filter(username=username).exists():
+            if usernames.holder(username) is None:  # a login of that name in any case is left as it is
                 call_command("createdirector", username, role=role, stdout=self.stdout)
         # the room's two dealers, by the names the roster and the push list show
         for username, first, last in (("dealer", "Dario", "Neri"), ("dealer2", "Debora", "Sala")):
