@@ -6,6 +6,7 @@ import json
 from datetime import timedelta
 
 import pytest
+import time_machine
 from django.test import Client
 from django.utils import timezone
 
@@ -80,8 +81,15 @@ def api_client(user):
     return client
 
 
+def started_an_hour_ago(started):
+    """A tournament started an hour ago: a tap minutes ago was made while it ran (a tap before
+    the start is not believed)."""
+    with time_machine.travel(timezone.now() - timedelta(hours=1)):
+        return started(18)
+
+
 def test_a_queued_bust_logs_its_tap_time_beside_its_arrival_and_goes_once(started):
-    t = started(18)
+    t = started_an_hour_ago(started)
     layout = arrange(t, {1: range(1, 10), 2: range(1, 10)}, big_blinds={1: (3, 2), 2: (5, 4)})
     client = api_client(make_user("tab", "floor"))
     tapped = (timezone.now() - timedelta(minutes=2)).isoformat()
@@ -116,7 +124,7 @@ def test_a_queued_hand_completed_and_penalty_act_once(started):
 
 
 def test_a_queued_chip_count_counts_once_and_logs_its_tap_time(started):
-    t = started(18)
+    t = started_an_hour_ago(started)
     layout = arrange(t, {1: range(1, 10), 2: range(1, 10)}, big_blinds={1: (3, 2), 2: (5, 4)})
     client = api_client(make_user("tab3", "floor"))
     tapped = (timezone.now() - timedelta(minutes=3)).isoformat()
