@@ -47,7 +47,7 @@ def judged(tournament, actor):
     the event was there to tap: a tablet's clock set wrong, or a tap time made up to be judged
     against a seat map older than the tournament). The action is then judged as arriving now.
     Read once per action (the start's event), only for a queued one."""
-    if actor is None or actor.tapped_at is None or tournament is None or actor.judged_for == tournament.pk:
+    if actor is None or actor.tapped_at is None or tournament is None or getattr(actor, "judged_for", None) == tournament.pk:
         return actor
     started = start_time(tournament)
     tap = actor.tapped_at if started is not None and actor.tapped_at >= started else None
