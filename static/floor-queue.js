@@ -11,11 +11,13 @@
 // - Each action shows its state: waiting, sent, or refused with the server's reason (in the
 //   page's language) and what to do. Nothing tapped is dropped silently.
 // - A session that has ended (logged out elsewhere, a revoked login) stops the queue: its actions
-//   are kept and shown as refused, to whoever logs in next on this tablet. Logging out clears the
-//   queue and the pages kept (after asking, when actions are still waiting).
+//   are kept and shown as refused, to whoever logs in next on this tablet, without the names they
+//   carried (what, at which table, when). Logging out, from any page, clears the queue and the
+//   pages kept (after asking, when actions are still waiting).
 //
 // window.TDMQueue, for the floor's scripts:
-//   TDMQueue.add({kind, label, url, body}) → Promise: the action kept (and sent at once when it can)
+//   TDMQueue.add({kind, label, anon, url, body}) → Promise: the action kept (and sent at once when it can);
+//                                          anon: the label without a name, all that is kept once the login ends
 //   TDMQueue.queueing()                    → true while actions go through the queue (offline, or some wait)
 //   TDMQueue.flush()                       → send what waits, in order
 // The page hears "tdm:queue-sent" on the document when actions reached the server (the map
@@ -98,7 +100,7 @@
   const newKey = () => (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random());
 
   async function add(action) {
-    const a = Object.assign({ user: USER, tournament: TID, key: newKey(), tapped_at: new Date().toISOString(), state: "waiting", reason: "" }, action);
+    const a = Object.assign({ user: USER, tournament: TID, key: newKey(), tapped_at: new Date().toISOString(), state: "waiting", reason: "", anon: "…" }, action);
     a.id = await put(a);
     items.push(a);
     changed();
@@ -135,10 +137,14 @@
       } else if (r.redirected || r.status === 401 || (r.status === 403 && SESSION_ENDED.includes(data.code))) {
         // The session has ended: the queue stops. Nothing is lost: every action still waiting is
         // shown as refused, to whoever logs in next on this tablet.
+        // What it kept of the login goes: the worker's copy of the pages, and each action's names
+        // and body (TDM.forgetLogin); this screen still shows them, the next login only what,
+        // where and when.
         for (const b of items.filter((x) => mine(x) && (x.state === "waiting" || x === a))) {
           b.state = "refused"; b.reason = T.sessionEnded; b.todo = T.tapAgain;
           await put(b);
         }
+        await TDM.forgetLogin();
         break;
       } else {
         a.state = "refused";
@@ -206,7 +212,7 @@
       } else if (a.state === "refused") {
         const why = document.createElement("div");
         why.className = "reason";
-        why.textContent = a.reason + (a.todo ? " " + a.todo : "");
+        why.textContent = a.ended && !a.reason ? T.sessionEnded + " " + T.tapAgain : a.reason + (a.todo ? " " + a.todo : "");
         li.append(why);
       }
       if (a.state === "refused" || !mine(a)) {
@@ -266,14 +272,15 @@
       });
       const body = { entries, table, same_hand: !!f.get("same_hand") && !only };
       if (f.get("override_reason")) body.override_reason = f.get("override_reason");
-      return { kind: "bust", label: T.bust.replace("{names}", ids.map(nameOf).join(", ")).replace("{t}", table), url: api("busts/"), body, entries: ids.map(Number) };
+      const label = (names) => T.bust.replace("{names}", names).replace("{t}", table);
+      return { kind: "bust", label: label(ids.map(nameOf).join(", ")), anon: label("…"), url: api("busts/"), body, entries: ids.map(Number) };
     }
     if (op === "confirm" || op === "confirm_all") {
       const moves = op === "confirm" ? [f.get("move")] : f.getAll("moves");
       const row = op === "confirm" ? document.querySelector("tr[data-move='" + moves[0] + "'] td b") : null;
-      return { kind: "confirm", label: T.confirm.replace("{what}", row ? row.textContent : "#" + moves.join(", #")), url: api("moves/confirm/"), body: { moves: moves.map(Number) } };
+      return { kind: "confirm", label: T.confirm.replace("{what}", row ? row.textContent : "#" + moves.join(", #")), anon: T.confirm.replace("{what}", "…"), url: api("moves/confirm/"), body: { moves: moves.map(Number) } };
     }
-    if (op === "hand" && table) return { kind: "hand", label: T.hand.replace("{t}", table), url: api("tables/" + table + "/hand-completed/"), body: {} };
+    if (op === "hand" && table) return { kind: "hand", label: T.hand.replace("{t}", table), anon: T.hand.replace("{t}", table), url: api("tables/" + table + "/hand-completed/"), body: {} };
     return null;
   }
   const queueing = () => offline() || waiting().length > 0;

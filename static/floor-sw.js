@@ -9,6 +9,14 @@
 //   cache first.
 // - Pages, the map's fragment, the API's and the live state's reads go to the network first; each
 //   answer is kept, and served when the network is gone: the last state this tablet saw.
+// - Kept for one login only. The server names the session each answer was for (X-TDM-Session: a
+//   hash of the session, empty without a login); the worker keeps it beside the answers, throws
+//   them all away the moment an answer names another session or none (logged out elsewhere, a
+//   password reset, the idle time: the first answer after it says so), and serves from its copy
+//   only answers kept under the session it last heard of. A logout answers Clear-Site-Data: the
+//   browser drops this worker and its caches; the login page drops the copy too.
+//   Offline, a session ended on the server cannot be known: the copy is served until the
+//   network says so.
 // - Writes are never touched here: the floor's queue (floor-queue.js) keeps them in IndexedDB and
 //   sends them itself, each with its Idempotency-Key.
 // - A new version installs beside the old one and waits: the page tells it to take over once its
@@ -56,22 +64,62 @@ async function fromShell(request) {
   return response;
 }
 
+// The session the kept answers were for: one entry of the pages' cache, gone with it.
+const SESSION = new URL(SCOPE + "kept-session", self.location.origin).href;
+const keptSession = async (cache) => { const r = await cache.match(SESSION); return r ? r.text() : ""; };
+
+// An answer as kept: with the session it was kept under, whatever the answer said itself (the live
+// state is the same for everybody and names no session).
+async function stamped(response, session) {
+  const headers = new Headers(response.headers);
+  headers.set("X-TDM-Session", session);
+  return new Response(await response.blob(), { status: response.status, statusText: response.statusText, headers });
+}
+
 async function networkFirst(request) {
-  const cache = await caches.open(PAGES_CACHE);
+  let response;
   try {
-    const response = await fetch(request);
-    // a login page after a redirect is not the page asked for: never kept under its address
-    if (response.ok && !response.redirected && response.type === "basic") await cache.put(request, response.clone());
-    return response;
+    response = await fetch(request);
   } catch (err) {
-    // Vary (the cookie, the language) is ignored: this cache holds one login's pages, and is
-    // emptied when it logs out
-    const hit = (await cache.match(request, { ignoreVary: true })) || (request.mode === "navigate" ? await cache.match(request, { ignoreSearch: true, ignoreVary: true }) : null);
-    if (hit) return hit;
-    if (request.mode !== "navigate") throw err;
-    const text = "Offline: this page has not been opened on this tablet yet. / Senza rete: questa pagina non è ancora stata aperta su questo tablet.";
-    return new Response(text, { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+    return fromCopy(request, err);
   }
+  const said = response.type === "basic" ? response.headers.get("X-TDM-Session") : null;
+  // a login page after a redirect is not the page asked for: never kept under its address
+  const keep = response.ok && !response.redirected && response.type === "basic" ? response.clone() : null;
+  await inLane(async () => {
+    let cache = await caches.open(PAGES_CACHE);
+    let session = await keptSession(cache);
+    if (said !== null && said !== session) {
+      // another session, or none: what was kept was another login's, and goes
+      if (session) await caches.delete(PAGES_CACHE);
+      cache = await caches.open(PAGES_CACHE);
+      session = said;
+      if (session) await cache.put(SESSION, new Response(session));
+    }
+    if (session && keep) await cache.put(request, await stamped(keep, session));
+  });
+  return response;
+}
+
+// One answer at a time reads and changes what is kept: two first answers of a session, side by
+// side, would each throw away what the other had just kept.
+let lane = Promise.resolve();
+function inLane(work) {
+  const run = lane.then(work);
+  lane = run.catch(() => {});
+  return run;
+}
+
+async function fromCopy(request, err) {
+  const cache = await caches.open(PAGES_CACHE);
+  const session = await keptSession(cache);
+  // Vary (the cookie, the language) is ignored: this cache holds one login's pages
+  let hit = session ? (await cache.match(request, { ignoreVary: true })) || (request.mode === "navigate" ? await cache.match(request, { ignoreSearch: true, ignoreVary: true }) : null) : null;
+  if (hit && hit.headers.get("X-TDM-Session") !== session) hit = null; // kept for another login: never shown
+  if (hit) return hit;
+  if (request.mode !== "navigate") throw err;
+  const text = "Offline: this page is not kept on this tablet (not opened yet, or its login has ended). / Senza rete: questa pagina non è conservata su questo tablet (mai aperta, o il suo accesso è terminato).";
+  return new Response(text, { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }
 
 self.addEventListener("fetch", (event) => {

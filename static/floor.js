@@ -67,7 +67,7 @@
       const A = JSON.parse(document.getElementById("floor-app-i18n").textContent);
       const who = e.target.querySelector("[name=entry]");
       const picked = who && who.selectedOptions ? who.selectedOptions[0].textContent : "#" + body.entry;
-      await TDMQueue.add({ kind: "penalty", label: A.penalty.replace("{who}", picked), url: "/api/v1/tournaments/" + tid + "/floor/penalties/", body });
+      await TDMQueue.add({ kind: "penalty", label: A.penalty.replace("{who}", picked), anon: A.penalty.replace("{who}", "…"), url: "/api/v1/tournaments/" + tid + "/floor/penalties/", body });
       return;
     }
     const r = await call("POST", "tournaments/" + tid + "/floor/penalties/", body);
@@ -124,7 +124,7 @@
     // tap time, as a penalty does; the stacks were counted at the tap, not when the server hears.
     if (window.TDMQueue && TDMQueue.queueing()) {
       const A = JSON.parse(document.getElementById("floor-app-i18n").textContent);
-      await TDMQueue.add({ kind: "count", label: A.count.replace("{t}", table), url: "/api/v1/tournaments/" + tid + "/floor/counts/", body });
+      await TDMQueue.add({ kind: "count", label: A.count.replace("{t}", table), anon: A.count.replace("{t}", table), url: "/api/v1/tournaments/" + tid + "/floor/counts/", body });
       e.target.querySelectorAll("[name=chips]").forEach((i) => { i.value = ""; });
       return;
     }

@@ -14,6 +14,7 @@
 //                                            → numbers and money in the page's language (Intl.NumberFormat):
 //                                              the only number formatter of the pages ("12.500", "1.234,00 EUR" in Italian)
 //   TDM.csrf()                               → the CSRF token from its cookie
+//   TDM.forgetLogin()                        → what this tablet kept of the login (the floor's copy, its queue) unreadable
 //   TDM.request(url, opts)                   → the one fetch() of the pages: the session's cookie, and on a write the
 //                                              CSRF token and the page's language; opts.body: an object (sent as JSON),
 //                                              a JSON string or FormData; opts.key: the Idempotency-Key; → the Response
@@ -149,7 +150,69 @@
     });
   }
   async function confirmAsk(question, okText) { return (await ask({ label: question, ok: okText })) !== null; }
-  window.TDM = { ask, confirm: confirmAsk, num, money, lang, csrf, request, api, newKey, KEY_DONE };
+
+  // What a tablet keeps of a login: the floor's worker's copy of the pages and API reads
+  // (floor-sw.js) and the queue of actions tapped offline (floor-queue.js). When the login has
+  // ended, the copy goes; each queued action keeps only what it was, where and when ("Out: …
+  // (table 3)", the time of the tap), never a name or what it would have sent, and one that had
+  // not reached the server shows as not sent to the next login: the floor checks at the table.
+  const FLOOR_DB = "tdm-floor", FLOOR_STORE = "actions";
+  async function floorDB() {
+    if (!window.indexedDB) return null;
+    if (indexedDB.databases && !(await indexedDB.databases()).some((d) => d.name === FLOOR_DB)) return null; // nothing kept
+    return new Promise((resolve) => {
+      const open = indexedDB.open(FLOOR_DB, 1);
+      open.onupgradeneeded = () => open.result.createObjectStore(FLOOR_STORE, { keyPath: "id", autoIncrement: true });
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = open.onblocked = () => resolve(null);
+    });
+  }
+  function anonymous(a) {
+    if (a.anonymous) return a;
+    const out = Object.assign({}, a, { label: a.anon || "…", body: null, entries: [], anonymous: true });
+    if (out.state === "waiting" || out.state === "sending") { out.state = "refused"; out.ended = true; }
+    return out;
+  }
+  async function forgetLogin() {
+    try {
+      if (window.caches) for (const name of await caches.keys()) if (name.startsWith("tdm-floor-pages-")) await caches.delete(name);
+    } catch (e) { /* no caches here */ }
+    const d = await floorDB().catch(() => null);
+    if (!d) return;
+    await new Promise((resolve) => {
+      const t = d.transaction(FLOOR_STORE, "readwrite"), store = t.objectStore(FLOOR_STORE);
+      const all = store.getAll();
+      all.onsuccess = () => all.result.forEach((a) => { if (!a.anonymous) store.put(anonymous(a)); });
+      t.oncomplete = t.onerror = t.onabort = resolve;
+    });
+    d.close();
+  }
+  // Logging out (from any page) makes the browser forget all of it (the server says
+  // Clear-Site-Data): floor actions still waiting on this tablet go with it, so the floor is asked
+  // first, as on the floor's own pages (which ask themselves, floor-queue.js).
+  async function floorWaiting() {
+    const d = await floorDB().catch(() => null);
+    if (!d) return 0;
+    const n = await new Promise((resolve) => {
+      const r = d.transaction(FLOOR_STORE, "readonly").objectStore(FLOOR_STORE).getAll();
+      r.onsuccess = () => resolve(r.result.filter((a) => a.state === "waiting" || a.state === "sending").length);
+      r.onerror = () => resolve(0);
+    });
+    d.close();
+    return n;
+  }
+  window.TDM = { ask, confirm: confirmAsk, num, money, lang, csrf, request, api, newKey, KEY_DONE, forgetLogin };
+  // the login page, where a logout and an ended session land: nothing of the last login stays readable
+  document.addEventListener("DOMContentLoaded", () => { if (document.querySelector("[data-forget-login]")) forgetLogin(); });
+  document.addEventListener("submit", async (e) => {
+    const form = e.target;
+    if (!form.matches || !form.matches("form[action$='/logout/']") || form.dataset.cleared === "1" || document.getElementById("floor-app")) return;
+    e.preventDefault();
+    const n = await floorWaiting().catch(() => 0);
+    if (n && form.dataset.waiting && !(await confirmAsk(form.dataset.waiting.replace("{n}", n)))) return;
+    form.dataset.cleared = "1";
+    form.submit();
+  });
 
   document.addEventListener("change", (e) => {
     const el = e.target;

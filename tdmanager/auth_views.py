@@ -1,6 +1,7 @@
 """The two login doors, behind the throttle of ``tdmanager.security``: the login page and the
 API token endpoint. Locked out: the page says so with status 429; the API answers 429
-``{"code": "throttled", "detail"}`` with ``Retry-After``."""
+``{"code": "throttled", "detail"}`` with ``Retry-After``. And the way out: a logout tells the
+browser to forget what it kept of the login (``tdmanager.sitedata``)."""
 
 import math
 
@@ -16,6 +17,7 @@ from rest_framework.views import APIView
 
 from .jsonbody import BoundedJSONParser
 from .security import no_store, remember_device, throttled_seconds
+from .sitedata import forget_this_browser
 
 
 def throttled_message(seconds: int) -> str:
@@ -56,6 +58,14 @@ class LoginView(auth_views.LoginView):
             response["Retry-After"] = str(wait)
             return response
         return super().form_invalid(form)
+
+
+class LogoutView(auth_views.LogoutView):
+    """Django's logout, from whatever page: the browser also drops the floor's kept pages, API
+    reads and queue (``Clear-Site-Data``), not only when the logout was tapped on a floor page."""
+
+    def post(self, request, *args, **kwargs):
+        return forget_this_browser(super().post(request, *args, **kwargs))
 
 
 class TokenLoginView(APIView):

@@ -161,6 +161,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "tdmanager.idle.IdleSessionMiddleware",  # a staff login ends after TDM_SESSION_IDLE_MINUTES without activity
+    "tdmanager.sitedata.SessionMarkerMiddleware",  # whose session an answer the floor's tablets keep was for
     "tdmanager.roles.RolePolicyMiddleware",
     "tdmanager.middleware.PageMessageMiddleware",  # Django's MessageMiddleware, pages only (not under /api/)
     "tdmanager.middleware.JsonObjectBodyMiddleware",  # under /api/ a JSON body is an object, read or not

@@ -1,5 +1,4 @@
 from django.contrib import admin
-from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerSplitView
 
@@ -35,7 +34,7 @@ urlpatterns = [
     path("tournaments/floor-sw.js", appicons.floor_worker, name="floor-worker"),
     path("tournaments/floor.webmanifest", appicons.floor_manifest, name="floor-manifest"),
     path("login/", tdm_auth.LoginView.as_view(), name="login"),
-    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("logout/", tdm_auth.LogoutView.as_view(), name="logout"),
     path("", include("seating.urls")),
     path("", include("payouts.urls")),
     path("", include("tournaments.formats.urls")),

@@ -1,18 +1,21 @@
 """The floor's app through a Wi-Fi drop, on the server's side: its service worker and manifest
 (public, no data, scoped to the floor's pages), the tap time a tablet's queue sends (believed only
-within bounds, written in the event), and the queued actions that honour an Idempotency-Key."""
+within bounds, written in the event), the queued actions that honour an Idempotency-Key, and what
+tells a tablet to forget a login: the session an answer was for, and every logout."""
 
 import json
 from datetime import timedelta
 
 import pytest
+import time_machine
 from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from seating.models import Bust
 from tests.conftest import make_user
 from tests.seating.test_support import arrange, started  # noqa: F401 (fixture)
-from tournaments.models import ChipCount, Penalty, TournamentEvent
+from tournaments.models import BrowserSession, ChipCount, Penalty, TournamentEvent
 from tournaments.services.events import tapped_at
 
 pytestmark = pytest.mark.django_db
@@ -80,8 +83,15 @@ def api_client(user):
     return client
 
 
+def started_an_hour_ago(started):
+    """A tournament started an hour ago: a tap minutes ago was made while it ran (a tap before
+    the start is not believed)."""
+    with time_machine.travel(timezone.now() - timedelta(hours=1)):
+        return started(18)
+
+
 def test_a_queued_bust_logs_its_tap_time_beside_its_arrival_and_goes_once(started):
-    t = started(18)
+    t = started_an_hour_ago(started)
     layout = arrange(t, {1: range(1, 10), 2: range(1, 10)}, big_blinds={1: (3, 2), 2: (5, 4)})
     client = api_client(make_user("tab", "floor"))
     tapped = (timezone.now() - timedelta(minutes=2)).isoformat()
@@ -116,7 +126,7 @@ def test_a_queued_hand_completed_and_penalty_act_once(started):
 
 
 def test_a_queued_chip_count_counts_once_and_logs_its_tap_time(started):
-    t = started(18)
+    t = started_an_hour_ago(started)
     layout = arrange(t, {1: range(1, 10), 2: range(1, 10)}, big_blinds={1: (3, 2), 2: (5, 4)})
     client = api_client(make_user("tab3", "floor"))
     tapped = (timezone.now() - timedelta(minutes=3)).isoformat()
@@ -129,3 +139,36 @@ def test_a_queued_chip_count_counts_once_and_logs_its_tap_time(started):
     assert ChipCount.objects.filter(tournament=t).count() == 9  # counted once
     (event,) = TournamentEvent.objects.filter(tournament=t, action="tournaments.chips.counted")
     assert event.payload["tapped_at"] == tapped and event.payload["players"] == 9
+
+
+def test_every_logout_tells_the_browser_to_forget_what_it_kept():
+    make_user("out", "floor")
+    client = Client()
+    client.login(username="out", password="pw-out")
+    r = client.post("/logout/")
+    assert r.status_code == 302 and r["Clear-Site-Data"] == '"cache", "storage"'  # from any page: the dashboard's form too
+    client.login(username="out", password="pw-out")
+    assert "Clear-Site-Data" not in client.get("/")  # a page, not a logout
+    own = BrowserSession.objects.get(session_key=client.session.session_key)
+    r = client.post(reverse("devices"), {"session": own.pk})  # this browser's own login ended on the devices page: a logout
+    assert r.status_code == 302 and r["Clear-Site-Data"] == '"cache", "storage"'
+
+
+def test_the_floor_and_the_api_say_whose_session_an_answer_was_for(started):
+    t = started(12)
+    make_user("mark", "floor")
+    client = Client()
+    client.login(username="mark", password="pw-mark")
+    page = client.get(f"/tournaments/{t.pk}/tables/")
+    api = client.get(f"/api/v1/tournaments/{t.pk}/tables/")
+    marker = page["X-TDM-Session"]
+    assert len(marker) == 32 and api["X-TDM-Session"] == marker
+    assert client.session.session_key not in marker  # a keyed hash, never the session's key
+    assert "X-TDM-Session" not in client.get(f"/live/{t.pk}/state/")  # the live state names nobody's session
+    other = Client()
+    other.login(username="mark", password="pw-mark")  # another login: another session
+    assert other.get(f"/tournaments/{t.pk}/tables/")["X-TDM-Session"] not in ("", marker)
+    client.logout()
+    gone = client.get(f"/api/v1/tournaments/{t.pk}/tables/")
+    assert gone.status_code in (401, 403) and gone["X-TDM-Session"] == ""
+    assert Client().get(f"/tournaments/{t.pk}/tables/")["X-TDM-Session"] == ""  # sent to the login page

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from tdmanager.errors import DomainError
 from tdmanager.policy import DIRECTOR
 from tdmanager.roles import has_role
+from tdmanager.sitedata import forget_this_browser
 
 from . import selectors, signals
 from .models import Ruling, Tournament
@@ -90,7 +91,7 @@ def devices_page(request):
             if request.POST.get("session"):
                 ended = logins.end_session(int(request.POST["session"]), actor=actor)
                 if not request.user.is_authenticated or not request.session.exists(request.session.session_key or ""):
-                    return redirect("login")  # this browser's own login: it ended here
+                    return forget_this_browser(redirect("login"))  # this browser's own login: it ended here, a logout
                 messages.success(request, _("Device logged out: %(name)s") % {"name": ended["name"]})
             else:
                 token = logins.revoke_token(int(request.POST.get("token") or 0), actor=actor)

@@ -13,6 +13,7 @@ from tdmanager.transactions import service
 from tournaments.actions import Action
 from tournaments.models import Clock, Entry, Person, Tournament, TournamentEvent
 from tournaments.services import checks
+from tournaments.services.events import judged
 
 from .. import engine, signals, sql
 from ..models import Bust, PendingMove, Seat
@@ -43,6 +44,30 @@ def already_out(t, entry_id: int, number: int) -> SeatingActionError:
     return SeatingActionError(
         "already_out", text, entry=entry_id, busted_at=first.busted_at.isoformat(), table=first.table_number, reported_by=by, bust=first.pk
     )
+
+
+def undone_since(t, ids: list[int], tapped_at) -> dict:
+    """The busts of these players undone after ``tapped_at`` (the tap of a queued bust), the
+    latest of each: {entry: bust}. The undo put the player back in play after the tap, so the
+    tap was about the bust the director took back, not a new one."""
+    rows = Bust.objects.filter(tournament=t, entry_id__in=ids, void=Bust.UNDONE, voided_at__gt=tapped_at).select_related("entry__person")
+    return {b.entry_id: b for b in rows.order_by("voided_at", "pk")}
+
+
+def bust_undone(bust, tapped_at, seat: tuple[int, int]) -> SeatingActionError:
+    """The refusal of a queued bust tapped before that player's bust was undone: a tablet offline
+    tapped him out while another recorded it, and the director undid that bust before the queue
+    arrived. The undo stands; the floor is told what happened, in its words."""
+    at, tapped = (timezone.localtime(when).strftime("%H:%M") for when in (bust.voided_at, tapped_at))
+    values = {"name": bust.entry.person.full_name, "n": bust.entry.number, "at": at, "tapped": tapped, "t": seat[0], "s": seat[1]}
+    text = (
+        _(
+            "The bust of %(name)s (#%(n)s) was undone at %(at)s, after this one was tapped at %(tapped)s: it no longer applies. "
+            "%(name)s sits at table %(t)s, seat %(s)s."
+        )
+        % values
+    )
+    return SeatingActionError("bust_undone", text, entry=bust.entry_id, bust=bust.pk, undone_at=bust.voided_at.isoformat())
 
 
 @service
@@ -105,15 +130,17 @@ def record_bust(
     if table is None and policy.DEALER in roles and not policy.holds(roles, (policy.DIRECTOR, policy.FLOOR)):
         raise ValidationFailed("table_required", _("A dealer reports players out from a table: name the table."), field="table")
     t, room = lock(tournament)
+    actor = judged(t, actor)  # a tap time before the start is not believed
     if t.status != Tournament.RUNNING:
         raise SeatingActionError("not_running", _("Busts are recorded once the tournament is running."))
     if room.card_room is not None and actor.user is not None and dealers.reports_as_dealer(actor.user):
-        dealers.check_dealer_at(t, room.card_room, table, actor.user)  # a rostered dealer: his table only
+        dealers.check_dealer_at(t, room.card_room, table, actor.user, actor.tapped_at)  # a rostered dealer: his table only (then)
     if t.format == Tournament.HEADS_UP:
         # FMT-12: a match is won game by game; its loser is out with the place of his round.
         raise SeatingActionError("heads_up_match", _("A heads-up event is played match by match: record the games in the bracket, its loser is out by itself."))
     where = {}
     tapped_table = {}  # entry → the table a queued bust was tapped at, which he has left since
+    undone = undone_since(t, ids, actor.tapped_at) if actor.tapped_at is not None else {}
     for entry_id in ids:
         seat = room.seat_of(entry_id)  # seated in this tournament ⟺ playing in it
         if seat is None:
@@ -123,6 +150,8 @@ def record_bust(
             if status == Entry.BUSTED:
                 raise already_out(t, entry_id, number)
             raise SeatingActionError("not_playing", _("Entry #%(n)s is not playing in this tournament.") % {"n": number})
+        if entry_id in undone:
+            raise bust_undone(undone[entry_id], actor.tapped_at, seat)
         if table is not None and seat[0] != table:
             # A bust a tablet queued offline, tapped at the table he sat at then: the server has
             # moved him since (a break, a balancing move made before the queue arrived). The

@@ -323,12 +323,47 @@ def assignment_of(user) -> DealerAssignment | None:
     return DealerAssignment.objects.filter(dealer=user, ends_at__isnull=True).order_by("-starts_at", "-pk").first()
 
 
-def check_dealer_at(t, card_room: int | None, table: int | None, user) -> None:
+def assignment_at(user, when) -> DealerAssignment | None:
+    """Where a dealer on the roster was at ``when`` (the tap of a queued action): the row open
+    then. Rows are closed, never rewritten, when he moves: they are his history."""
+    if user is None or not getattr(user, "pk", None):
+        return None
+    rows = DealerAssignment.objects.filter(dealer=user, starts_at__lte=when).filter(Q(ends_at__isnull=True) | Q(ends_at__gt=when))
+    return rows.order_by("-starts_at", "-pk").first()
+
+
+def check_dealer_at(t, card_room: int | None, table: int | None, user, tapped_at=None) -> None:
     """A dealer on the roster reports from the table he is assigned only (busts, a hand
     completed): refused (``not_your_table``) at another table or another event, on a break or in
-    the pool. A dealer the venue does not roster names his table as before."""
+    the pool. A dealer the venue does not roster names his table as before.
+
+    An action a tablet queued offline (``tapped_at``) is judged by where he dealt when he tapped
+    it, not where he deals when it arrives: a push in between moved him, and a table he dealt
+    then is the one his tap is about (the seat map is checked at the tap too, by the service)."""
+    if card_room is None:
+        return
+    if tapped_at is not None:
+        a = assignment_at(user, tapped_at)
+        if a is None and assignment_of(user) is None:  # on the roster neither then nor now
+            return
+        at = timezone.localtime(tapped_at).strftime("%H:%M")
+        if a is None or a.kind != DealerAssignment.DEAL:
+            raise DomainError(
+                "not_your_table", _("When this was tapped (%(at)s) you were not dealing a table: ask the floor.") % {"at": at}, status=403, field="table"
+            )
+        if a.room_id != card_room or a.table != table:
+            raise DomainError(
+                "not_your_table",
+                _("When this was tapped (%(at)s) you dealt table %(n)s, not table %(x)s: ask the floor.") % {"at": at, "n": a.table, "x": table},
+                status=403,
+                field="table",
+            )
+        holder = RoomTable.objects.filter(room_id=a.room_id, number=a.table).values_list("held_by_id", flat=True).first()
+        if holder not in (t.pk, None):  # None: the event's table broken since (its seat map at the tap vouches)
+            raise DomainError("not_your_table", _("You deal table %(n)s: report from there.") % {"n": a.table}, status=403, field="table")
+        return
     a = assignment_of(user)
-    if a is None or card_room is None:
+    if a is None:
         return
     if a.kind != DealerAssignment.DEAL:
         raise DomainError("not_your_table", _("You are not dealing a table now (a break, or the pool): ask the floor."), status=403, field="table")

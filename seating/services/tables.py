@@ -12,7 +12,7 @@ from tdmanager.transactions import service
 from tournaments.actions import Action
 from tournaments.models import Clock, Tournament
 from tournaments.services import clockctl, floor
-from tournaments.services.events import log_event
+from tournaments.services.events import judged, log_event
 
 from .. import engine
 from ..models import Seat, Table
@@ -84,9 +84,10 @@ def hand_completed(tournament, table_number: int, *, actor, now=None):
     are dealt in once it has passed them (SEAT-05). During hand-for-hand this also reports
     the table's hand to the clock (CLK-06)."""
     t, room = lock(tournament)
+    actor = judged(t, actor)  # a tap time before the start is not believed
     table = _table(room, table_number)
     if room.card_room is not None and actor.user is not None and dealers.reports_as_dealer(actor.user):
-        dealers.check_dealer_at(t, room.card_room, table_number, actor.user)  # a rostered dealer: his table only
+        dealers.check_dealer_at(t, room.card_room, table_number, actor.user, actor.tapped_at)  # a rostered dealer: his table only (then)
     clock = clock_of(t)
     hand_for_hand = clock is not None and clock.status == Clock.HAND_FOR_HAND
     # PEN-03: the table's own hand counts the penalties of the players sitting there.

@@ -7,21 +7,36 @@ tablets: the first to arrive stands, the other is refused with what happened ins
 import re
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
 from django.utils import timezone
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from seating import services
 from seating.models import Bust, PendingMove
-from tests.browser import ARTIFACTS, browser, browser_page, login, new_page  # noqa: F401 (fixtures)
+from tests.browser import ARTIFACTS, answer_dialog, browser, browser_page, login, new_page  # noqa: F401 (fixtures)
 from tests.conftest import make_user
 from tests.test_axe_browser import problems
 from tournaments.models import ChipCount, Entry, IdempotencyRecord, Penalty, TournamentEvent
+from tournaments.services import staff
 from tournaments.services.events import Actor
 
 from .test_support import arrange, started  # noqa: F401 (fixture)
 
+User = get_user_model()
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def until(page, check):
+    """Wait until ``check`` (the source of an async function run in the page) comes true.
+    ``wait_for_function`` does not wait for a promise (a promise is truthy at once): the check
+    runs in the background and its last answer is what is polled."""
+    page.evaluate("() => { window.__untilDone = false; window.__untilRun = null; }")
+    page.wait_for_function(
+        "() => { const w = window; if (!w.__untilRun) w.__untilRun = (" + check + ")().then("
+        "(v) => { w.__untilDone = !!v; w.__untilRun = null; }, () => { w.__untilRun = null; }); return w.__untilDone; }"
+    )
 
 
 def open_map(page, t, user, page_path="tables/"):
@@ -32,7 +47,7 @@ def open_map(page, t, user, page_path="tables/"):
     login(page, user, f"pw-{user}")
     page.goto(page.base_url + f"/tournaments/{t.pk}/{page_path}")
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-    page.wait_for_function("async () => !!(await caches.match(location.href))")  # the page itself is kept
+    until(page, "async () => !!(await caches.match(location.href))")  # the page itself is kept
 
 
 def bust(page, entry):
@@ -225,3 +240,133 @@ def test_a_slip_confirmed_offline_whose_player_went_out_meanwhile_is_refused_wit
     expect(refused).to_contain_text(f"{who} (#{slip.entry.number}) is out since {timezone.localtime(out):%H:%M}: this move no longer applies.")
     expect(refused).to_contain_text("Nothing to confirm: the map shows the moves that stand now.")
     expect(page.locator(f'tr[data-move="{slip.pk}"]')).to_have_count(0)  # the map caught up
+
+
+def kept(page, t):
+    """The table map and an API read (every seated player's name) as the floor's worker keeps them:
+    answered from its copy with the network gone, as the tablet would answer a reload."""
+    api = f"/api/v1/tournaments/{t.pk}/tables/"
+    assert page.evaluate(f"async () => (await fetch('{api}')).status") == 200  # through the worker: kept
+    until(page, f"async () => !!(await caches.match('{api}', {{ ignoreVary: true }}))")
+    return page.evaluate(
+        """async ([map, api]) => {
+          const names = await caches.keys(), out = {};
+          for (const [k, url] of [["map", map], ["api", api]]) {
+            let hit = null;
+            for (const n of names) if (n.startsWith("tdm-floor-pages-")) hit = hit || await (await caches.open(n)).match(url, { ignoreVary: true });
+            out[k] = hit ? await hit.text() : null;
+          }
+          return out;
+        }""",
+        [page.url, api],
+    )
+
+
+def offline_map(page, t):
+    """The table map asked for with the network gone: what the tablet shows ("" when nothing)."""
+    page.context.set_offline(True)
+    try:
+        page.goto(page.base_url + f"/tournaments/{t.pk}/tables/")
+    except PlaywrightError:  # no worker left to answer: the browser's own offline page
+        return ""
+    return page.content()
+
+
+def test_a_logout_from_the_dashboard_leaves_nothing_of_the_login_on_the_tablet(browser_page, started):
+    page = browser_page
+    t = started(18)
+    arrange(t, {1: range(1, 10), 2: range(1, 10)}, big_blinds={1: (3, 2), 2: (5, 4)})
+    name = Entry.objects.select_related("person").filter(tournament=t).first().person.full_name
+    open_map(page, t, "dash")
+    before = kept(page, t)
+    assert name in before["map"] and name in before["api"]  # what a lost tablet would show
+
+    page.goto(page.base_url + "/")  # the dashboard: not a floor page, no queue script of its own
+    with page.expect_navigation():
+        page.get_by_role("button", name="Log out").click()
+    expect(page.locator("input[name=username]")).to_be_visible()
+
+    assert page.evaluate("async () => (await caches.keys()).filter((n) => n.startsWith('tdm-floor-'))") == []
+    assert page.evaluate("async () => (await navigator.serviceWorker.getRegistrations()).length") == 0
+    shown = offline_map(page, t)
+    assert name not in shown and t.name not in shown
+
+
+def test_a_password_reset_empties_the_tablets_copy_at_its_next_answer_from_the_server(browser_page, started):
+    page = browser_page
+    t = started(18)
+    arrange(t, {1: range(1, 10), 2: range(1, 10)}, big_blinds={1: (3, 2), 2: (5, 4)})
+    name = Entry.objects.select_related("person").filter(tournament=t).first().person.full_name
+    open_map(page, t, "lost")
+    before = kept(page, t)
+    assert name in before["map"] and name in before["api"]
+
+    staff.reset_password(User.objects.get(username="lost").pk, actor=Actor(), password="Nuova-Parola-2026!")  # on the office PC
+    api = f"/api/v1/tournaments/{t.pk}/tables/"
+    assert page.evaluate(f"async () => (await fetch('{api}')).status") in (401, 403)  # the tablet's next read: no session
+    until(  # the worker threw its copy away on that answer
+        page,
+        """async () => { for (const n of await caches.keys()) if (n.startsWith("tdm-floor-pages-") && (await (await caches.open(n)).keys()).length) return false; return true; }""",
+    )
+
+    shown = offline_map(page, t)
+    assert name not in shown and t.name not in shown
+    assert "not kept on this tablet" in shown
+
+
+def test_a_page_redirected_to_the_login_after_a_reset_leaves_nothing_readable(browser_page, started):
+    page = browser_page
+    t = started(18)
+    layout = arrange(t, {1: range(1, 10), 2: range(1, 10)}, big_blinds={1: (3, 2), 2: (5, 4)})
+    player = Entry.objects.select_related("person").get(pk=layout[1][3])
+    open_map(page, t, "gone")
+    page.context.set_offline(True)
+    bust(page, player.pk)  # tapped offline: waits in the queue, with the player's name
+    expect(page.locator("#floor-queue li")).to_contain_text(player.person.full_name)
+    staff.reset_password(User.objects.get(username="gone").pk, actor=Actor(), password="Nuova-Parola-2026!")
+    page.context.set_offline(False)
+    page.goto(page.base_url + f"/tournaments/{t.pk}/tables/")  # the server sends the tablet to the login page
+    expect(page.locator("input[name=username]")).to_be_visible()
+    until(page, "async () => (await caches.keys()).every((n) => !n.startsWith('tdm-floor-pages-'))")
+    until(
+        page,
+        """() => new Promise((resolve) => {
+          const open = indexedDB.open("tdm-floor", 1);
+          open.onsuccess = () => { const r = open.result.transaction("actions").objectStore("actions").getAll(); r.onsuccess = () => resolve(r.result.every((a) => a.anonymous)); };
+        })""",
+    )
+    stored = page.evaluate(
+        """() => new Promise((resolve) => {
+          const open = indexedDB.open("tdm-floor", 1);
+          open.onsuccess = () => { const r = open.result.transaction("actions").objectStore("actions").getAll(); r.onsuccess = () => resolve(r.result); };
+        })"""
+    )
+    assert len(stored) == 1 and player.person.full_name not in str(stored) and stored[0]["body"] is None
+    assert stored[0]["label"] == "Out: … (table 1)" and stored[0]["state"] == "refused"
+    shown = offline_map(page, t)
+    assert player.person.full_name not in shown
+    assert Entry.objects.get(pk=player.pk).status == Entry.ACTIVE  # never sent without a login
+
+
+def test_a_logout_from_the_dashboard_asks_first_when_floor_actions_still_wait(browser_page, started):
+    page = browser_page
+    t = started(18)
+    layout = arrange(t, {1: range(1, 10), 2: range(1, 10)}, big_blinds={1: (3, 2), 2: (5, 4)})
+    open_map(page, t, "ask")
+    page.context.set_offline(True)
+    bust(page, layout[1][2])  # waits on the tablet; the map is then left before the network returns
+    expect(page.locator("#floor-queue-status")).to_contain_text("1 action waiting")
+    page.goto("about:blank")
+    page.context.set_offline(False)
+    page.goto(page.base_url + "/")
+    page.get_by_role("button", name="Log out").click()
+    dialog = page.locator("dialog.tdm-dialog[open]")
+    expect(dialog).to_contain_text("1 actions have not reached the server yet: logging out drops them. Log out anyway?")
+    answer_dialog(page, ok=False)  # kept: the floor opens the map again and it is sent
+    expect(page.locator("nav form[action$='/logout/'] button")).to_be_visible()
+    assert page.evaluate("async () => (await caches.keys()).some((n) => n.startsWith('tdm-floor-'))")
+    page.get_by_role("button", name="Log out").click()
+    with page.expect_navigation():
+        answer_dialog(page, ok=True)
+    expect(page.locator("input[name=username]")).to_be_visible()
+    assert Entry.objects.get(pk=layout[1][2]).status == Entry.ACTIVE

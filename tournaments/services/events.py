@@ -15,6 +15,7 @@ from tdmanager.transactions import unit_memo
 
 from ..actions import Action
 from ..models import TournamentEvent
+from ..selectors import start_time
 
 # How old a tap a tablet's queue may report: a tablet offline longer than this sends its actions
 # still, but its clock is not believed (the event keeps only its arrival time).
@@ -40,6 +41,21 @@ def tapped_at(text: str):
     return min(when, now)
 
 
+def judged(tournament, actor):
+    """The actor of a queued action as the tournament believes him: a tap time before the
+    tournament started is dropped, as ``tapped_at`` drops the ones it cannot believe (nothing of
+    the event was there to tap: a tablet's clock set wrong, or a tap time made up to be judged
+    against a seat map older than the tournament). The action is then judged as arriving now.
+    Read once per action (the start's event), only for a queued one."""
+    if actor is None or actor.tapped_at is None or tournament is None or getattr(actor, "judged_for", None) == tournament.pk:
+        return actor
+    started = start_time(tournament)
+    tap = actor.tapped_at if started is not None and actor.tapped_at >= started else None
+    out = Actor(actor.user, actor.device, tap)
+    out.judged_for = tournament.pk
+    return out
+
+
 class Actor:
     """Who did it, from where: a user (or None for the system) and a device label; for an action
     a tablet queued while offline, when it was tapped (``tapped_at``, written in its event)."""
@@ -48,6 +64,7 @@ class Actor:
         self.user = user if (user is not None and getattr(user, "is_authenticated", False)) else None
         self.device = device
         self.tapped_at = tapped_at
+        self.judged_for = None  # the tournament whose start the tap time was checked against (``judged``)
 
     @classmethod
     def from_request(cls, request):
@@ -80,7 +97,7 @@ def log_events(tournament, actor: Actor | None, events: list[tuple[Action, dict]
     ``write``: the caller writes the rows itself, later in the same transaction and before
     any other event row (``write(rows)``; the keys are set once written): a service that
     sends them with its own last statement (``seating.services.room.Room.insert``)."""
-    actor = actor or SYSTEM
+    actor = judged(tournament, actor or SYSTEM)
     if actor.tapped_at is not None:  # a queued action: when it was tapped, beside the row's arrival time
         tapped = actor.tapped_at.isoformat()
         events = [(action, {**payload, "tapped_at": tapped}) for action, payload in events]
