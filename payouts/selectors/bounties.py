@@ -25,10 +25,10 @@ from tournaments.house import HouseRules
 from tournaments.models import Entry, LedgerRow, Tournament
 from tournaments.public_names import public_name, public_names
 
-from . import bounties as bounty_engine
-from . import pool as pool_engine
-from . import satellite as satellite_engine
-from .models import (
+from .. import bounties as bounty_engine
+from .. import pool as pool_engine
+from .. import satellite as satellite_engine
+from ..models import (
     POOL_FUNDED,
     PRIZE_KINDS,
     BountyAward,
@@ -43,7 +43,7 @@ from .models import (
     SideToken,
     Ticket,
 )
-from .structure import band_label, payout_structure
+from ..structure import band_label, payout_structure
 
 _STRUCTURES: dict[tuple, tuple] = {}  # payout_structure's answers by their arguments (as text)
 _STRUCTURES_KEPT = 64
