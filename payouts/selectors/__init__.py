@@ -1,4 +1,175 @@
-"""Read-only payout figures, as a package (its topics are split out next)."""
+"""Read-only payout figures, one module per topic as the services are; nothing here writes.
 
-from .bounties import *  # noqa: F403  (the names callers read, until the split lists them)
-from .bounties import _LADDERS, _STRUCTURES, _ladder  # noqa: F401  (read by the tests)
+The topics: ``pool`` (the prize pool), ``table`` (the payout table, places paid, the ladder),
+``satellites``, ``prizes`` (finishing places, prizes due, forfeits, the sign-off),
+``bounties`` (their money and their panels), ``sidepools``, ``jackpot``, ``tickets``,
+``screens`` (the lobby's payouts part), ``others`` (what the other apps ask through the
+receivers) and ``common`` (money as shown, the payout rows, a side pool's balance). House
+settings (payout rounding, places paid, the final-table size, …) come from the tournament's
+one house-rules object (``tournaments.house.HouseRules``).
+
+The payouts' own services import the topic they read. The names are gathered here for the
+readers that span the topics: the pages, the API, the reports, the receivers (through which
+the other apps ask) and the formats, which write ``from payouts import selectors``.
+"""
+
+from __future__ import annotations
+
+from .bounties import (
+    BOUNTY_TOP,
+    HEAD_KINDS,
+    NO_BOUNTY,
+    bounties_of,
+    bounties_on_heads,
+    bounties_owed,
+    bounties_owed_query,
+    bounties_paid,
+    bounties_won,
+    bounty_money,
+    bounty_overview,
+    bounty_paid_out,
+    bounty_panel,
+    bounty_parts,
+    bounty_settings,
+    bounty_taken_in,
+    knockouts_by_entry,
+    knockouts_of,
+)
+from .common import money, side_pool_balance
+from .jackpot import (
+    jackpot_balance,
+    jackpot_claims,
+    jackpot_contributions,
+    jackpot_fund,
+    jackpot_lock,
+    jackpot_money,
+    jackpot_paid_by,
+    jackpot_summary,
+    jackpot_tournaments,
+)
+from .others import REPORT_LABELS, entries_prizes, entry_prizes, history_prizes, person_prizes, report_links, tournament_links, won_by_entry
+from .pool import (
+    PERCENT_PAID,
+    event_chip_leader_total,
+    field_size,
+    is_cancelled,
+    money_in,
+    money_out,
+    multiday_role,
+    paid_entries,
+    percent_paid,
+    pool_breakdown,
+    pool_owner,
+    pool_sources,
+    pooled_money_in,
+    prize_pool,
+)
+from .prizes import (
+    FORFEIT_SOURCE,
+    active_payments,
+    chip_leader_awards,
+    due_for,
+    dues,
+    dues_and_forfeits,
+    forfeit_plan,
+    place_groups,
+    place_spans,
+    placed_entries,
+    places_pending,
+    prize_place_decided,
+    ranking_snapshot,
+    released_places,
+    signoff_status,
+)
+from .satellites import satellite_awards, satellite_link, satellite_pool, seat_value
+from .screens import display_summary
+from .sidepools import side_pools_for_staff, side_pools_summary, side_tokens
+from .table import ladder, payout_amounts, place_values, places_paid, proposed_prizes, table_prizes, table_state, template_shape
+from .tickets import ticket_data, tickets_of
+
+__all__ = [
+    "BOUNTY_TOP",
+    "HEAD_KINDS",
+    "NO_BOUNTY",
+    "bounties_of",
+    "bounties_on_heads",
+    "bounties_owed",
+    "bounties_owed_query",
+    "bounties_paid",
+    "bounties_won",
+    "bounty_money",
+    "bounty_overview",
+    "bounty_paid_out",
+    "bounty_panel",
+    "bounty_parts",
+    "bounty_settings",
+    "bounty_taken_in",
+    "knockouts_by_entry",
+    "knockouts_of",
+    "money",
+    "side_pool_balance",
+    "jackpot_balance",
+    "jackpot_claims",
+    "jackpot_contributions",
+    "jackpot_fund",
+    "jackpot_lock",
+    "jackpot_money",
+    "jackpot_paid_by",
+    "jackpot_summary",
+    "jackpot_tournaments",
+    "REPORT_LABELS",
+    "entries_prizes",
+    "entry_prizes",
+    "history_prizes",
+    "person_prizes",
+    "report_links",
+    "tournament_links",
+    "won_by_entry",
+    "PERCENT_PAID",
+    "event_chip_leader_total",
+    "field_size",
+    "is_cancelled",
+    "money_in",
+    "money_out",
+    "multiday_role",
+    "paid_entries",
+    "percent_paid",
+    "pool_breakdown",
+    "pool_owner",
+    "pool_sources",
+    "pooled_money_in",
+    "prize_pool",
+    "FORFEIT_SOURCE",
+    "active_payments",
+    "chip_leader_awards",
+    "due_for",
+    "dues",
+    "dues_and_forfeits",
+    "forfeit_plan",
+    "place_groups",
+    "place_spans",
+    "placed_entries",
+    "places_pending",
+    "prize_place_decided",
+    "ranking_snapshot",
+    "released_places",
+    "signoff_status",
+    "satellite_awards",
+    "satellite_link",
+    "satellite_pool",
+    "seat_value",
+    "display_summary",
+    "side_pools_for_staff",
+    "side_pools_summary",
+    "side_tokens",
+    "ladder",
+    "payout_amounts",
+    "place_values",
+    "places_paid",
+    "proposed_prizes",
+    "table_prizes",
+    "table_state",
+    "template_shape",
+    "ticket_data",
+    "tickets_of",
+]
