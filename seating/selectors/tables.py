@@ -25,8 +25,8 @@ from tournaments.selectors import active_penalties, penalty_progress
 from tournaments.signals import ask, ask_one
 from tournaments.snapshot import results as top_places
 
-from . import engine, labels, replay, signals
-from .models import (
+from .. import engine, labels, replay, signals
+from ..models import (
     ENDED_EVENTS,
     Bust,
     CardRoom,
