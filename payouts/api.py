@@ -15,6 +15,7 @@ from tdmanager.api import query_choice, query_int
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.fields import AmountField, IdField, TextField, WholeNumberField
 from tdmanager.idempotency import idempotent
+from tdmanager.money import ZERO
 from tdmanager.policy import STAFF_AUDIT
 from tdmanager.roles import HasRole, has_role
 from tdmanager.schema import CREATED_LIST, OBJECT_LIST
@@ -215,7 +216,7 @@ def table_data(t, public: bool = False):
     prizes = sel.table_prizes(t)
     link = sel.satellite_link(t)
     pool_total = sel.satellite_pool(t, link) if link else sel.prize_pool(t)
-    total = sum(sel.place_values(prizes), sel.ZERO)
+    total = sum(sel.place_values(prizes), ZERO)
     return {
         "state": sel.table_state(t),
         "prize_pool": sel.money(pool_total),

@@ -1,7 +1,7 @@
 """Storage for payouts: payout tables and prizes, templates, side pools, satellites, deals,
 ranking sign-offs, tickets and prize payments.
 
-Rules do not live here: see ``payouts/services/`` (state changes), ``payouts/selectors.py``
+Rules do not live here: see ``payouts/services/`` (state changes), ``payouts/selectors/``
 (read-only figures) and the pure engines (``pool.py``, ``structure.py``, ``satellite.py``,
 ``deals.py``, ``icm.py``, ``leaderboard.py``).
 """

@@ -18,8 +18,8 @@ from tournaments.importing import csv_separator
 from tournaments.models import Entry
 from tournaments.public_names import public_names
 
-from . import selectors as sel
 from .models import BountyAward
+from .selectors.others import won_by_entry
 
 
 def results(t) -> tuple[list[str], list[list]]:
@@ -32,7 +32,7 @@ def results(t) -> tuple[list[str], list[list]]:
     )
     rules = HouseRules.of(t)
     names = public_names(((first, last, nick, hidden, number) for _pk, _place, first, last, nick, hidden, number in rows), rules.seat_lookup_names)
-    won = sel.won_by_entry(t)
+    won = won_by_entry(t)
     bounties = dict(
         BountyAward.objects.filter(tournament=t, void="", winner__isnull=False).values("winner").annotate(cash=Sum("cash")).values_list("winner", "cash")
     )

@@ -14,6 +14,7 @@ from tdmanager import sheets
 from tdmanager.api import object_id
 from tdmanager.errors import DomainError
 from tdmanager.formatting import money
+from tdmanager.money import ZERO
 from tournaments import clockview
 from tournaments.house import HouseRules
 from tournaments.models import Entry, LedgerRow, Tournament
@@ -163,7 +164,7 @@ def tournament_payouts(request, pk):
         "percent_paid": sel.percent_paid(t),
         "places_paid": places_paid,
         "places_paid_percent": round(100 * places_paid / max(sel.field_size(t), 1)),
-        "table_total": sum(sel.place_values(prizes), sel.ZERO),
+        "table_total": sum(sel.place_values(prizes), ZERO),
         "pool_total": sel.satellite_pool(t, link) if link else b.total,
         "link": link,
         "seats": sum(1 for a in sel.satellite_awards(t, link) if a.seat) if link else None,

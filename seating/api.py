@@ -31,6 +31,8 @@ from tournaments.services.events import Actor
 
 from . import selectors, services
 from .models import Bust, KeepApart, PendingMove, SeatReservation
+from .selectors.busts import busts
+from .selectors.constraints import constraints
 
 MAX_ELIMINATORS = 9  # a pot is split among the players at one table at most
 MAX_POT_SHARE = 10**12
@@ -444,8 +446,8 @@ def bounties_answer(won: list[dict]) -> list[dict]:
 
 
 def busts_answer(t) -> list[dict]:
-    """``selectors.busts`` with the knockouts' money as decimal strings."""
-    rows = selectors.busts(t)
+    """``selectors.busts.busts`` with the knockouts' money as decimal strings."""
+    rows = busts(t)
     for row in rows:
         if "knocked_out_by" in row:
             row["knocked_out_by"] = bounties_answer(row["knocked_out_by"])
@@ -775,14 +777,14 @@ class KeepApartView(SeatingAPIView):
 
     @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
     def get(self, request, pk):
-        return Response(selectors.constraints(self.tournament(pk)))
+        return Response(constraints(self.tournament(pk)))
 
     @extend_schema(request=KeepApartSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, pk):
         d = _valid(KeepApartSerializer, request)
         t = self.tournament(pk)
         pair = services.add_keep_apart(t, d["person_a"], d["person_b"], actor=self.actor(), reason=d["reason"], everywhere=d["everywhere"])
-        return Response({"id": pair.pk, **selectors.constraints(t)}, status=201)
+        return Response({"id": pair.pk, **constraints(t)}, status=201)
 
 
 class KeepApartDetailView(SeatingAPIView):
@@ -806,7 +808,7 @@ class ReservationsView(SeatingAPIView):
         t = self.tournament(pk)
         entry = get_object_or_404(Entry, pk=d["entry"], tournament=t)
         res = services.reserve_seat(t, entry, d["table"], d["seat"], actor=self.actor(), reason=d["reason"])
-        return Response({"id": res.pk, **selectors.constraints(t)}, status=201)
+        return Response({"id": res.pk, **constraints(t)}, status=201)
 
 
 class ReservationDetailView(SeatingAPIView):

@@ -20,6 +20,7 @@ from tournaments.services.events import Actor
 
 from . import selectors, services
 from .models import KeepApart, SeatReservation
+from .selectors.constraints import constraints
 
 
 def _int(value, default=None):
@@ -126,7 +127,7 @@ def constraints_page(request, pk):
         except DomainError as exc:
             messages.error(request, str(exc.message))
         return redirect(request.path)
-    return render(request, "seating/constraints.html", {"t": t, "c": selectors.constraints(t)})
+    return render(request, "seating/constraints.html", {"t": t, "c": constraints(t)})
 
 
 def predraw_page(request, pk):

@@ -29,6 +29,8 @@ from tournaments.snapshot import clock_snapshot
 
 from . import selectors, services
 from .models import Bust, PendingMove
+from .selectors.busts import busts
+from .selectors.lookup import lookup
 from .services import dealers
 
 
@@ -189,7 +191,7 @@ def _just_busted(t, bust_id):
     if bust is None:
         return None
     ids = set(Bust.objects.filter(tournament=t, event=bust.event_id, void="").values_list("pk", flat=True)) if bust.event_id else {bust.pk}
-    return {"id": bust.pk, "busts": [b for b in selectors.busts(t, limit=len(ids) + 50) if b["id"] in ids][::-1]}
+    return {"id": bust.pk, "busts": [b for b in busts(t, limit=len(ids) + 50) if b["id"] in ids][::-1]}
 
 
 def _undo_blocked(t, request):
@@ -242,7 +244,7 @@ def table_map_page(request, pk):
         "t": t,
         "map": seat_map,
         "drawn_groups": drawn_groups(seat_map["moves"]),
-        "busts": selectors.busts(t, limit=12),
+        "busts": busts(t, limit=12),
         "recent_moves": selectors.recent_moves(t, limit=8),
         "standings": selectors.standings(t)[:10],
         "is_director_user": has_role(request.user, DIRECTOR),
@@ -351,7 +353,7 @@ def draw_history_page(request, pk, entry_id):
 
 
 def _lookup_data(t, q: str) -> dict:
-    data = selectors.lookup(t, q[:80])
+    data = lookup(t, q[:80])
     data["clock"] = clock_snapshot(t) if t.status == Tournament.RUNNING else None
     return data
 

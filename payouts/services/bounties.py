@@ -42,8 +42,10 @@ from tournaments.services.ledger import lock_tournament, write_row
 
 from .. import bounties as engine
 from .. import deals as deal_engine
-from .. import selectors as sel
 from ..models import BountyAward, BountyHead, Deal
+from ..selectors.bounties import bounties_owed_query, bounty_money, bounty_taken_in
+from ..selectors.common import money
+from ..selectors.table import places_paid
 from .common import PayoutError, _money, check_will_play
 from .prizes import check_cash_payout
 
@@ -77,7 +79,7 @@ def void_uncollected(t: Tournament) -> None:
     """A cancelled tournament (FMT-02) gives every player his bounty part back with his refund:
     the bounties won and not collected yet are void. One already collected stays with its
     winner, paid by the house (``selectors.bounty_money``: ``borne``)."""
-    BountyAward.objects.filter(pk__in=list(sel.bounties_owed_query(t).values_list("pk", flat=True))).update(void=BountyAward.CANCELLED)
+    BountyAward.objects.filter(pk__in=list(bounties_owed_query(t).values_list("pk", flat=True))).update(void=BountyAward.CANCELLED)
 
 
 # --- knockouts -------------------------------------------------------------------------------
@@ -89,7 +91,7 @@ def _mystery_paying(t: Tournament, rules: HouseRules, bust: Bust) -> bool:
     if stage == "START":
         return True
     if stage == "ITM":
-        paid = sel.places_paid(t)
+        paid = places_paid(t)
         return bool(paid) and bust.place is not None and bust.place <= paid
     if stage == "DAY2":
         return rules.multiday_day == 2
@@ -231,7 +233,7 @@ def _mystery_knockout(t, rules, bust, people, lefts: dict) -> list[BountyAward]:
     bag = mystery_bag(t, rules) if paying else None
     if paying and bag is None:
         raise PayoutError("no_envelopes", _("Mystery bounties are paid from now on: the director sets up the envelopes first."))
-    if paying and sel.bounty_taken_in(t) < sum(rules.envelopes, ZERO):
+    if paying and bounty_taken_in(t) < sum(rules.envelopes, ZERO):
         # a refund or reversal gave back money an envelope holds: a draw could pay money the bag
         # no longer has (nothing has been drawn yet: ``receivers.refund_checked``)
         raise PayoutError(
@@ -266,7 +268,7 @@ def _finish(t, rules, winner: int) -> list[BountyAward]:
     if bag is None or settled_by_deal(t):
         return []
     to_winner, carried = engine.mystery_leftover(bag, winner, rules.mystery_leftover)
-    left = to_winner + carried + sel.bounty_money(t)["unbagged"]  # the money in play, not the envelopes' face value
+    left = to_winner + carried + bounty_money(t)["unbagged"]  # the money in play, not the envelopes' face value
     if left <= 0:
         return []
     to_the_winner = rules.mystery_leftover == engine.LEFTOVER_TO_WINNER
@@ -375,8 +377,7 @@ def _refuse_if_paid(t: Tournament, awards: list[BountyAward]) -> None:
         )
         % {"who": who},
         paid=[
-            {"award": a.pk, "entry": a.winner_id, "name": names.get(a.winner_id, ""), "amount": sel.money(a.cash), "receipt": a.row.receipt_number}
-            for a in paid
+            {"award": a.pk, "entry": a.winner_id, "name": names.get(a.winner_id, ""), "amount": money(a.cash), "receipt": a.row.receipt_number} for a in paid
         ],
     )
 
@@ -408,7 +409,7 @@ def deal_bounty_state(t: Tournament, entry_ids: list[int], rules: HouseRules | N
         state["total"] = sum(state["heads"].values(), ZERO)
         return state
     state["leftover"] = rules.mystery_leftover
-    state["total"] = ZERO if settled_by_deal(t) is not None else max(ZERO, sel.bounty_money(t)["in_bag"])
+    state["total"] = ZERO if settled_by_deal(t) is not None else max(ZERO, bounty_money(t)["in_bag"])
     return state
 
 
@@ -437,7 +438,7 @@ def settle_in_deal(t: Tournament, deal: Deal, actor: Actor) -> list[BountyAward]
     rules = HouseRules.of(t)
     ids = [int(k) for k in deal.stacks]
     state = deal_bounty_state(t, ids, rules)
-    heads = {str(k): sel.money(v) for k, v in (state or {}).get("heads", {}).items()}
+    heads = {str(k): money(v) for k, v in (state or {}).get("heads", {}).items()}
     if state is None or state["total"] != deal.bounty_total or heads != deal.heads:
         raise PayoutError("bounties_changed", _("The bounties in play have changed since the deal was proposed: propose it again."))
     awards = [
@@ -463,7 +464,7 @@ def pay_bounties(entry, *, method: str, actor: Actor, reference: str = "", payee
     and not split to dodge it (REG-06), else by cheque or transfer in his name."""
     t = lock_tournament(entry.tournament_id)
     entry = Entry.objects.select_related("person").get(pk=entry.pk)
-    owed = list(sel.bounties_owed_query(t).filter(winner=entry))
+    owed = list(bounties_owed_query(t).filter(winner=entry))
     amount = sum((a.cash for a in owed), ZERO)
     if amount <= ZERO:
         raise PayoutError("no_bounty_owed", _("%(name)s has no bounty to collect.") % {"name": entry.person.full_name})
@@ -588,7 +589,7 @@ def set_envelopes(tournament, amounts, *, actor: Actor) -> list[Decimal]:
         # A re-entry sold after the first draws brings bounty money the bag lacks: envelopes
         # may be added after those the players have drawn from, never changed.
         raise PayoutError("envelopes_drawn", _("Envelopes have been drawn already: add new envelopes after the old ones, which cannot change."))
-    taken = sel.bounty_taken_in(t)
+    taken = bounty_taken_in(t)
     total = sum(values, ZERO)
     if total != taken:
         raise PayoutError(

@@ -10,8 +10,11 @@ from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.money import CENT, to_money
 from tournaments.models import LedgerRow, Tournament
 
-from .. import selectors as sel
 from ..models import PayoutTable
+from ..selectors.pool import is_cancelled
+from ..selectors.prizes import prize_place_decided
+from ..selectors.satellites import satellite_link
+from ..selectors.table import table_state
 
 PAYOUT_METHODS = (LedgerRow.CASH, LedgerRow.CHEQUE, LedgerRow.TRANSFER)
 
@@ -57,12 +60,12 @@ def pool_shrink_refusal(t) -> tuple[str, str] | None:
     of it), or None. Once a player has finished in a paid place, his prize is decided on the pool
     as it stands (PAY-05). A payout table locked and published has shared the pool out as it
     stood: the director unlocks it first, and locks it again on the smaller pool."""
-    if sel.prize_place_decided(t):
+    if prize_place_decided(t):
         return (
             "prize_places_decided",
             _("The paid places are decided, or every player still in is in the money: the prize pool they share can no longer shrink (PAY-05)."),
         )
-    if sel.table_state(t) == PayoutTable.LOCKED:
+    if table_state(t) == PayoutTable.LOCKED:
         return (
             "table_locked",
             _(
@@ -81,16 +84,16 @@ def guarantee_change_refusal(t) -> tuple[str, str] | None:
     (PAY-05). A satellite's table stored as edited (by hand, or unlocked) holds seats written for
     the pool as it stood: it goes back to the automatic proposal, which follows the pool, before
     the guarantee changes. A cancelled event's guarantee is void (FMT-02): nothing stands on it."""
-    if sel.is_cancelled(t):
+    if is_cancelled(t):
         return None
-    if sel.prize_place_decided(t):
+    if prize_place_decided(t):
         return (
             "prize_places_decided",
             _(
                 "The paid places are decided, or every player still in is in the money: the prize pool they share, and its guarantee, can no longer change (PAY-05)."
             ),
         )
-    state = sel.table_state(t)
+    state = table_state(t)
     if state == PayoutTable.LOCKED:
         return (
             "table_locked",
@@ -99,7 +102,7 @@ def guarantee_change_refusal(t) -> tuple[str, str] | None:
                 "The director unlocks the table first (PAY-05), and locks it again on the new pool."
             ),
         )
-    if state == PayoutTable.EDITED and sel.satellite_link(t) is not None:
+    if state == PayoutTable.EDITED and satellite_link(t) is not None:
         return (
             "table_edited",
             _(

@@ -23,8 +23,9 @@ from tournaments.services.ledger import lock_tournament
 
 from .. import bounties as bounty_engine
 from .. import deals as deal_engine
-from .. import selectors as sel
 from ..models import BOUNTY_IN_DEAL_LABELS, POOL_FUNDED, Deal, DealAcceptance, PayoutTable
+from ..selectors.common import money
+from ..selectors.table import place_values, table_prizes, table_state
 from .bounties import deal_bounty_state, deal_shares, settle_in_deal
 from .common import PayoutError, _money, _table, check_will_play
 from .table import _store, validate_prizes
@@ -93,10 +94,10 @@ def _deal_state(t, stacks: dict):
         deal_engine.check_chips_in_play(chips.values(), chips_in_play(t))
     except deal_engine.DealError as exc:
         raise ValidationFailed(exc.code, deal_refusal(exc), field="stacks", **exc.params) from None
-    prizes = sel.table_prizes(t)
+    prizes = table_prizes(t)
     n = len(players)
     in_play = [p for p in prizes if p["place"] <= n]
-    left = deal_engine.prizes_left(sel.place_values(prizes), n)
+    left = deal_engine.prizes_left(place_values(prizes), n)
     return players, [chips[i] for i in ids], left, in_play
 
 
@@ -210,7 +211,7 @@ def _bounty_summary(t, state: dict | None) -> dict | None:
         "in_deal": state["rule"],
         "label": str(BOUNTY_IN_DEAL_LABELS[state["rule"]]),
         "explained": _bounty_explained(state, t.currency),
-        "in_play": sel.money(state["total"]),
+        "in_play": money(state["total"]),
         "mystery_leftover": state["leftover"],
     }
 
@@ -250,20 +251,20 @@ def deal_options(tournament, stacks: dict, *, reserve=ZERO) -> dict:
             problem = None
         except deal_engine.DealError as exc:
             problem = {"code": exc.code, "detail": deal_refusal(exc)}
-        methods[method] = {"by_player": [sel.money(a) for a in amounts], "by_place": [sel.money(a) for a in by_place], "policy_problem": problem}
+        methods[method] = {"by_player": [money(a) for a in amounts], "by_place": [money(a) for a in by_place], "policy_problem": problem}
         if bounty is not None:
             shares = deal_shares(bounty, chips, equal=method == Deal.EVEN)
-            methods[method]["bounty_by_player"] = [sel.money(b) for b in shares]
-            methods[method]["total_by_player"] = [sel.money(a + b) for a, b in zip(amounts, shares)]
+            methods[method]["bounty_by_player"] = [money(b) for b in shares]
+            methods[method]["total_by_player"] = [money(a + b) for a, b in zip(amounts, shares)]
     people = [{"entry": e.pk, "name": e.person.full_name, "stack": c, "chip_share": f"{100 * c / total:.2f}"} for e, c in zip(players, chips)]
     if bounty is not None and bounty["kind"] in (bounty_engine.FIXED, bounty_engine.PKO):
         for p in people:
-            p["bounty"] = sel.money(bounty["heads"][p["entry"]])
+            p["bounty"] = money(bounty["heads"][p["entry"]])
     return {
         "players": people,
-        "prizes_left": [sel.money(p) for p in left],
-        "total": sel.money(sum(left, ZERO)),
-        "reserve": sel.money(reserve),
+        "prizes_left": [money(p) for p in left],
+        "total": money(sum(left, ZERO)),
+        "reserve": money(reserve),
         "methods": methods,
         "policy": _deal_policy(t, len(players)),
         "streaming_live": HouseRules.of(t).streaming_live,
@@ -283,7 +284,7 @@ def propose_deal(tournament, stacks: dict, *, method: str, actor: Actor, reserve
     t = lock_tournament(tournament)
     check_will_play(t)
     reserve = _money(reserve, _("The reserve"))
-    if sel.table_state(t) != PayoutTable.LOCKED:
+    if table_state(t) != PayoutTable.LOCKED:
         raise PayoutError("table_not_locked", _("Lock the payout table before recording a deal."))
     _check_not_streaming(t)
     players, chips, left, in_play = _deal_state(t, stacks)
@@ -334,8 +335,8 @@ def propose_deal(tournament, stacks: dict, *, method: str, actor: Actor, reserve
         created_by=actor.user,
         bounty_in_deal=bounty["rule"] if bounty is not None else "",
         bounty_total=bounty["total"] if bounty is not None else ZERO,
-        heads={str(k): sel.money(v) for k, v in bounty["heads"].items()} if bounty is not None else {},
-        bounties={str(e.pk): sel.money(b) for e, b in zip(players, shares)},
+        heads={str(k): money(v) for k, v in bounty["heads"].items()} if bounty is not None else {},
+        bounties={str(e.pk): money(b) for e, b in zip(players, shares)},
     )
     log_event(
         t,
@@ -390,9 +391,9 @@ def approve_deal(deal, *, actor: Actor) -> Deal:
     if missing:
         names = ", ".join(Entry.objects.filter(pk__in=missing).select_related("person").values_list("person__last_name", flat=True))
         raise PayoutError("consent_missing", _("Every player must agree to the deal; missing: %(names)s.") % {"names": names})
-    prizes = sel.table_prizes(t)
+    prizes = table_prizes(t)
     n = len(deal.by_place)
-    if [sel.money(p) for p in deal_engine.prizes_left(sel.place_values(prizes), n)] != deal.prizes_before:
+    if [money(p) for p in deal_engine.prizes_left(place_values(prizes), n)] != deal.prizes_before:
         raise PayoutError("table_changed", _("The payout table changed since the deal was proposed: propose it again."))
     new = [p for p in prizes if not (p["place"] <= n and p["kind"] == "CASH")]
     new += [{"place": i, "kind": "CASH", "amount": Decimal(a), "description": "deal", "target": None} for i, a in enumerate(deal.by_place, start=1)]
@@ -409,7 +410,7 @@ def approve_deal(deal, *, actor: Actor) -> Deal:
         deal=deal.pk,
         by_place=deal.by_place,
         bounty_in_deal=deal.bounty_in_deal,
-        bounty_total=sel.money(deal.bounty_total),
+        bounty_total=money(deal.bounty_total),
         bounties=deal.bounties,
     )
     return deal

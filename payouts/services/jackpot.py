@@ -17,15 +17,15 @@ from tournaments.models import Entry, LedgerRow, Tournament
 from tournaments.services.events import Actor, log_event
 from tournaments.services.ledger import lock_tournament, write_row
 
-from .. import selectors as sel
 from ..models import JackpotClaim, JackpotFund, JackpotWin, PrizePayment
+from ..selectors.jackpot import jackpot_balance, jackpot_fund, jackpot_lock, jackpot_paid_by, jackpot_tournaments
 from .common import PayoutError, _money
 from .prizes import check_cash_payout
 
 
 def _jackpot_fund_for_update() -> JackpotFund:
     """The venue's one jackpot fund, locked: claims on it queue one behind the other."""
-    fund = sel.jackpot_fund()
+    fund = jackpot_fund()
     if fund is None:
         fund, _created = JackpotFund.objects.get_or_create(name="Jackpot")
     return JackpotFund.objects.select_for_update().get(pk=fund.pk)
@@ -77,7 +77,7 @@ def claim_jackpot(tournament, entries, *, both_hole_cards: bool, actor: Actor, n
     for e in winners:
         if e.status != Entry.ACTIVE:
             raise PayoutError("entry_not_playing", _("%(name)s is not playing in this tournament.") % {"name": e.person.full_name})
-        if not sel.jackpot_paid_by(e):
+        if not jackpot_paid_by(e):
             raise PayoutError("jackpot_not_bought", _("%(name)s did not pay the jackpot fee: only its buyers can win it.") % {"name": e.person.full_name})
     level = clockview.level_now(t, now)
     if t.status != Tournament.RUNNING or level is None:
@@ -90,10 +90,10 @@ def claim_jackpot(tournament, entries, *, both_hole_cards: bool, actor: Actor, n
         raise PayoutError("jackpot_window_over", _("Late registration is closed: the jackpot can no longer be won in this tournament."))
     percent = to_money(percent).quantize(CENT)  # two decimals, as stored
     fund = _jackpot_fund_for_update()
-    lock = sel.jackpot_lock(fund, now)
+    lock = jackpot_lock(fund, now)
     if lock is not None:
         raise PayoutError("jackpot_locked", _("The jackpot was won today in %(t)s: it can be won again from tomorrow.") % {"t": lock.tournament.name})
-    before = sel.jackpot_balance(fund, now)
+    before = jackpot_balance(fund, now)
     amount = floor_money(before * percent / 100)
     if amount <= 0:
         raise PayoutError("jackpot_empty", _("The jackpot fund is empty."))
@@ -131,7 +131,7 @@ def claim_jackpot(tournament, entries, *, both_hole_cards: bool, actor: Actor, n
         note=win.note,
     )
     # Every other tournament playing for the jackpot hears that it is locked until tomorrow.
-    for other in sel.jackpot_tournaments(exclude=t):
+    for other in jackpot_tournaments(exclude=t):
         log_event(other, Action.PAYOUTS_JACKPOT_LOCKED, actor, win=win.pk, won_in=t.name, locked_until=win.locked_until.isoformat())
     return win
 

@@ -13,8 +13,9 @@ from tournaments.services.cashier import DeskError, check_cash_limit, check_cash
 from tournaments.services.events import Actor, log_event
 from tournaments.services.ledger import lock_tournament, write_row
 
-from .. import selectors as sel
 from ..models import PayoutTable, PrizePayment, Ticket
+from ..selectors.prizes import FORFEIT_SOURCE, active_payments, due_for
+from ..selectors.table import table_state
 from .common import PAYOUT_METHODS, PayoutError, _same_name, check_will_play
 
 
@@ -54,9 +55,9 @@ def pay_prize(entry, *, method: str, actor: Actor, source: str = "MAIN:CASH", re
     t = lock_tournament(entry.tournament_id)
     check_will_play(t)  # its players are refunded instead
     entry = Entry.objects.select_related("person").get(pk=entry.pk)
-    if source.startswith("MAIN:") and sel.table_state(t) != PayoutTable.LOCKED:
+    if source.startswith("MAIN:") and table_state(t) != PayoutTable.LOCKED:
         raise PayoutError("table_not_locked", _("The payout table must be locked and published before paying prizes."))
-    due = sel.due_for(t, entry, source)
+    due = due_for(t, entry, source)
     if due is None or (due["kind"] != "ITEM" and due["amount"] <= 0):
         raise PayoutError("nothing_due", _("%(name)s has no prize to collect here.") % {"name": entry.person.full_name})
     if due["paid"]:
@@ -85,7 +86,7 @@ def pay_prize(entry, *, method: str, actor: Actor, source: str = "MAIN:CASH", re
     # What the receipt says: the place for the main prizes, else which prize (a side pool, a
     # flight's chip-leader prize, PAY-08).
     note = f"place {due['place']}" if source.startswith("MAIN:") else due["description"]
-    if source == sel.FORFEIT_SOURCE:
+    if source == FORFEIT_SOURCE:
         note = f"place {due['place']}: {due['description']}"  # a share of a forfeited prize (PEN-07)
     row = ticket = None
     if kind == "CASH":
@@ -161,7 +162,7 @@ def check_paid_places_stand(t, *, by_bust: bool = False) -> None:
     place from its player is refused while the payment stands: an undone bust (the winner's place
     with it), or a new bust (``by_bust``) of the hand-for-hand hand in which he went out, which
     would share his place; the desk reverses the payment first, or the floor ends that hand."""
-    payments = [p for (_entry, source), p in sel.active_payments(t).items() if source.startswith("MAIN:") and p.place is not None]
+    payments = [p for (_entry, source), p in active_payments(t).items() if source.startswith("MAIN:") and p.place is not None]
     if not payments:
         return
     places = dict(Entry.objects.filter(pk__in=[p.entry_id for p in payments]).values_list("pk", "place"))

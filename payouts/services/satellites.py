@@ -17,8 +17,10 @@ from tournaments.services.cashier import DeskError
 from tournaments.services.events import Actor, log_event
 from tournaments.services.ledger import issue_paid_entry, lock_tournament, write_row
 
-from .. import selectors as sel
 from ..models import PayoutTable, PrizePayment, SatelliteLink, Ticket
+from ..selectors.prizes import place_groups
+from ..selectors.satellites import satellite_awards, satellite_link, satellite_pool, seat_value
+from ..selectors.table import proposed_prizes
 from .common import PayoutError, _table, check_will_play
 from .table import _store, validate_prizes
 
@@ -129,7 +131,7 @@ def _seat_winners(t, players: list, seats: int) -> tuple[list, list]:
     shares the value of the places it covers in money (ELM-06: Σ prize(k … k+m−1) ÷ m each).
     Returns ``(busted seat winners, [(place, size)] of the groups that share in money)``."""
     winners, shared = [], []
-    for place, members in sorted(sel.place_groups(t).items()):
+    for place, members in sorted(place_groups(t).items()):
         if place <= len(players) or place > seats:
             continue
         if place + len(members) - 1 <= seats:
@@ -151,7 +153,7 @@ def complete_satellite(satellite, *, actor: Actor, now=None) -> list[PrizePaymen
     now = now or timezone.now()
     t = lock_tournament(satellite)
     check_will_play(t)
-    link = sel.satellite_link(t)
+    link = satellite_link(t)
     if link is None:
         raise PayoutError("not_a_satellite", _("This tournament is not linked to a target tournament."))
     if link.completed_at:
@@ -159,7 +161,7 @@ def complete_satellite(satellite, *, actor: Actor, now=None) -> list[PrizePaymen
     target = lock_tournament(link.target_id)
     if target.status in (Tournament.FINISHED, Tournament.CANCELLED):
         raise PayoutError("target_closed", _("%(name)s has already ended.") % {"name": target.name})
-    awards = sel.satellite_awards(t, link)
+    awards = satellite_awards(t, link)
     seats = sum(1 for a in awards if a.seat)
     players = list(t.entries.filter(status=Entry.ACTIVE).select_related("person").order_by("number"))
     if seats == 0:
@@ -170,9 +172,9 @@ def complete_satellite(satellite, *, actor: Actor, now=None) -> list[PrizePaymen
         )
     busted_winners, shared = _seat_winners(t, players, seats)
     table = _table(t)
-    pool_total = sel.satellite_pool(t, link)
+    pool_total = satellite_pool(t, link)
     if table.state != PayoutTable.LOCKED:
-        prizes = sel.proposed_prizes(t)
+        prizes = proposed_prizes(t)
         for place, size in shared:  # a seat a tie group cannot split is its value in money, shared (ELM-06)
             for p in prizes:
                 if place <= p["place"] < place + size and p["kind"] == "SEAT":
@@ -181,7 +183,7 @@ def complete_satellite(satellite, *, actor: Actor, now=None) -> list[PrizePaymen
         _store(t, table, prizes, state=PayoutTable.LOCKED, pool_total=pool_total)
         table.locked_at, table.locked_by = now, actor.user
         table.save(update_fields=["locked_at", "locked_by"])
-    value = sel.seat_value(link.target)  # the entry issued in the target carries its bounty part too
+    value = seat_value(link.target)  # the entry issued in the target carries its bounty part too
     for e in players:
         e.place = 1  # a shared first place: every seat is worth the same
         e.save(update_fields=["place"])
@@ -212,10 +214,10 @@ def satellite_ready(tournament) -> bool:
     """True when a linked satellite has no more players left than seats (FMT-08): time to end it
     (a bust of several players may take the field below the seats: ``complete_satellite``)."""
     t = Tournament.objects.get(pk=getattr(tournament, "pk", tournament))
-    link = sel.satellite_link(t)
+    link = satellite_link(t)
     if link is None or link.completed_at or t.status != Tournament.RUNNING:
         return False
-    seats = sum(1 for a in sel.satellite_awards(t, link) if a.seat)
+    seats = sum(1 for a in satellite_awards(t, link) if a.seat)
     return seats > 0 and t.entries.filter(status=Entry.ACTIVE).count() <= seats
 
 

@@ -14,8 +14,8 @@ from tournaments.services import checks
 from tournaments.services.events import Actor, log_event
 from tournaments.services.ledger import lock_tournament
 
-from .. import selectors as sel
 from ..models import JackpotFund, SideAward, SideContribution, SidePool, SideToken
+from ..selectors.common import side_pool_balance
 from .common import PayoutError, _money, check_will_play, pool_shrink_refusal
 
 
@@ -72,7 +72,7 @@ def award_side_pool(pool, *, actor: Actor, awards=None, note: str = "") -> list[
     t = lock_tournament(pool.tournament_id)
     check_will_play(t)
     pool = SidePool.objects.get(pk=pool.pk)
-    left = sel.side_pool_balance(pool)["left"]
+    left = side_pool_balance(pool)["left"]
     if awards is None:
         if pool.kind != SidePool.LAST_LONGER:
             raise ValidationFailed("awards_required", _("Say who wins this side pool and how much."))

@@ -10,8 +10,8 @@ from tournaments.actions import Action
 from tournaments.services.events import Actor, log_event
 from tournaments.services.ledger import lock_tournament
 
-from .. import selectors as sel
 from ..models import RankingSignoff
+from ..selectors.prizes import ranking_snapshot
 from .common import PayoutError, check_will_play
 
 
@@ -29,7 +29,7 @@ def sign_off_ranking(tournament, *, actor: Actor) -> RankingSignoff:
         role = RankingSignoff.DIRECTOR
     else:
         raise PayoutError("not_a_signer", _("The ranking is signed by the director and the administrative controller."), status=403)
-    snapshot = sel.ranking_snapshot(t)
+    snapshot = ranking_snapshot(t)
     if not snapshot:
         raise PayoutError("nothing_to_sign", _("No finishing place has been decided yet."))
     if RankingSignoff.objects.filter(tournament=t, user=actor.user, snapshot=snapshot).exists():

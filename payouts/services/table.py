@@ -17,8 +17,11 @@ from tournaments.house import HouseRules
 from tournaments.services.events import Actor, log_event
 from tournaments.services.ledger import lock_tournament
 
-from .. import selectors as sel
 from ..models import PRIZE_KINDS, PayoutTable, PayoutTemplate, Prize
+from ..selectors.pool import field_size, prize_pool
+from ..selectors.prizes import dues
+from ..selectors.satellites import satellite_link, satellite_pool
+from ..selectors.table import place_values, places_paid, table_prizes
 from ..structure import band_for, band_label
 from .common import PayoutError, _money, _table, check_will_play
 
@@ -56,7 +59,7 @@ def validate_prizes(prizes, pool_total: Decimal) -> list[dict]:
     if places != set(range(1, last + 1)):
         missing = min(set(range(1, last + 1)) - places)
         raise ValidationFailed("missing_place", _("Place %(p)s has no prize: places must run from 1 without gaps.") % {"p": missing})
-    values = sel.place_values(out)
+    values = place_values(out)
     for i in range(1, len(values)):
         if values[i] > values[i - 1]:
             raise PayoutError(
@@ -83,8 +86,8 @@ def validate_prizes(prizes, pool_total: Decimal) -> list[dict]:
 
 def _check_paid_places_unchanged(t, new_prizes):
     """A place already paid keeps its prize: the money is out of the door."""
-    old = sel.table_prizes(t)
-    paid_places = {d["place"] for d in sel.dues(t, old) if d["paid"] and d["source"].startswith("MAIN:")}
+    old = table_prizes(t)
+    paid_places = {d["place"] for d in dues(t, old) if d["paid"] and d["source"].startswith("MAIN:")}
     for place in paid_places:
         before = sorted((p["kind"], str(p["amount"])) for p in old if p["place"] == place)
         after = sorted((p["kind"], str(p["amount"])) for p in new_prizes if p["place"] == place)
@@ -109,7 +112,7 @@ def _save_table(t, prizes, *, actor, reason, action, **payload):
     locked = table.state == PayoutTable.LOCKED
     if locked:  # PAY-05: a published table changes only after the director's explicit unlock
         raise PayoutError("table_locked", _("The payout table is locked and published: the director unlocks it first, with a reason (PAY-05)."))
-    pool_total = sel.prize_pool(t) if sel.satellite_link(t) is None else sel.satellite_pool(t)
+    pool_total = prize_pool(t) if satellite_link(t) is None else satellite_pool(t)
     prizes = validate_prizes(prizes, pool_total)
     _check_paid_places_unchanged(t, prizes)
     _store(t, table, prizes, state=PayoutTable.LOCKED if locked else PayoutTable.EDITED, pool_total=pool_total)
@@ -148,7 +151,7 @@ def reset_payout_table(tournament, *, actor: Actor) -> PayoutTable:
     table.state, table.prize_pool = PayoutTable.AUTO, ZERO
     table.version += 1
     table.save()
-    log_event(t, Action.PAYOUTS_TABLE_PROPOSED, actor, places=sel.places_paid(t))
+    log_event(t, Action.PAYOUTS_TABLE_PROPOSED, actor, places=places_paid(t))
     return table
 
 
@@ -158,11 +161,11 @@ def apply_template(tournament, template: PayoutTemplate, *, actor: Actor, reason
     unit; what the flooring leaves goes to 1st place (PAY-05). A template with bands applies the
     band of the tournament's field size now (``selectors.field_size``: entries, or players)."""
     t = lock_tournament(tournament)
-    total = sel.prize_pool(t)
+    total = prize_pool(t)
     unit = HouseRules.of(t).payout_rounding
     payload = {"template": template.name}
     if template.bands:
-        size = sel.field_size(t)
+        size = field_size(t)
         band = band_for(template.bands, size)
         if band is None:
             raise PayoutError("no_band", _("The template “%(name)s” has no band for %(n)s entries.") % {"name": template.name, "n": size})
@@ -180,9 +183,9 @@ def apply_template(tournament, template: PayoutTemplate, *, actor: Actor, reason
 
 def _lock(t, table, actor: Actor, **payload) -> PayoutTable:
     check_will_play(t)  # nothing to publish for an event that will not play
-    link = sel.satellite_link(t)
-    pool_total = sel.satellite_pool(t, link) if link else sel.prize_pool(t)
-    prizes = validate_prizes(sel.table_prizes(t), pool_total)
+    link = satellite_link(t)
+    pool_total = satellite_pool(t, link) if link else prize_pool(t)
+    prizes = validate_prizes(table_prizes(t), pool_total)
     _store(t, table, prizes, state=PayoutTable.LOCKED, pool_total=pool_total)
     table.locked_at, table.locked_by = timezone.now(), actor.user
     table.save(update_fields=["locked_at", "locked_by"])

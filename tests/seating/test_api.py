@@ -158,13 +158,13 @@ def test_the_table_map_read_while_a_player_busts_shows_the_seat_as_read(api, sta
     """Two floor tablets: one reads the map while the other's bust commits between its reads of
     the seats and of the players (PostgreSQL's read committed). The map answers, the busted
     player still at the seat it read; the next read shows him gone."""
-    from seating import selectors
     from seating import services as seating
+    from seating.selectors import tables as table_reads
     from tournaments.services.events import Actor
 
     t = started(20)
     victim = t.entries.order_by("number").first()
-    read_tables = selectors.engine_tables
+    read_tables = table_reads.engine_tables
     busted = []
 
     def bust_in_between(tournament):
@@ -173,12 +173,12 @@ def test_the_table_map_read_while_a_player_busts_shows_the_seat_as_read(api, sta
             busted.append(seating.record_bust(t, [victim], actor=Actor(director, "other tablet")))
         return tables
 
-    monkeypatch.setattr(selectors, "engine_tables", bust_in_between)
+    monkeypatch.setattr(table_reads, "engine_tables", bust_in_between)
     r = api(floor_user).get(url(t, "tables/"))
     assert r.status_code == 200 and busted
     names = [s.get("entry_number") for table in r.json()["tables"] for s in table["seats"]]
     assert victim.number in names and r.json()["players"] == 20
-    monkeypatch.setattr(selectors, "engine_tables", read_tables)
+    monkeypatch.setattr(table_reads, "engine_tables", read_tables)
     after = api(floor_user).get(url(t, "tables/")).json()
     assert victim.number not in [s.get("entry_number") for table in after["tables"] for s in table["seats"]]
     assert after["players"] == 19

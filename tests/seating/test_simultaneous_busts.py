@@ -11,6 +11,7 @@ from payouts import selectors as payout_selectors
 from payouts import services as payouts
 from seating import selectors, services
 from seating.models import Bust
+from seating.selectors.busts import busts
 from tdmanager.errors import DomainError
 from tournaments.models import Entry
 from tournaments.services import cashier, clockctl, lifecycle, registration
@@ -63,7 +64,7 @@ def test_busts_recorded_as_simultaneous_share_the_places_and_the_prizes(paid_fie
     out = services.record_bust(t, [a, b], actor=actor, simultaneous=True, reason="both all-in at the same moment")
     assert {(x.entry_id, x.place, x.shared_with) for x in out.busts} == {(a, 19, 2), (b, 19, 2)}
     assert dues_of(t, a) == dues_of(t, b) == [D("8.00")]  # (10 + 6) / 2 each
-    shown = {x["entry"]: x for x in selectors.busts(t)}
+    shown = {x["entry"]: x for x in busts(t)}
     assert shown[a]["simultaneous"] and shown[a]["shared_with"] == 2
     assert [r["place"] for r in selectors.standings(t) if r["entry"] in (a, b)] == [19, 19]
 

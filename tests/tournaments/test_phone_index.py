@@ -287,13 +287,14 @@ def test_past_the_cap_of_open_streams_an_address_gets_429_and_a_closed_or_droppe
 
 def test_the_index_keeps_what_did_not_change_and_works_the_prizes_out_once_somebody_may_have_won(room, monkeypatch, actor):
     from payouts import selectors as payouts
+    from payouts.selectors import others as asked  # where the phone's prizes look ``dues`` up
     from seating import services as seating
     from tournaments.snapshot import build_snapshot
 
     t, entries = room
     worked_out = []
     dues = payouts.dues
-    monkeypatch.setattr(payouts, "dues", lambda *a, **kw: worked_out.append(1) or dues(*a, **kw))
+    monkeypatch.setattr(asked, "dues", lambda *a, **kw: worked_out.append(1) or dues(*a, **kw))
 
     def index(previous):
         snap = build_snapshot(t.pk)

@@ -11,6 +11,7 @@ from django.utils import timezone
 from payouts.models import BountyHead
 from seating import selectors as seating_selectors
 from seating.models import Seat
+from seating.selectors.lookup import lookup
 from tournaments.formats.services import series as series_service
 from tournaments.models import Entry, Person
 from tournaments.public_names import public_name, public_names, ranked_public_names
@@ -88,7 +89,7 @@ def test_the_lobby_and_the_seat_lookup_name_players_alike(field):
     assert ticker == {f"Luca R. #{luca1.number}", f"Luca R. #{luca2.number}", "Giulia F.", erased_name, "Anna N."}
 
     # the public seat lookup: the same names, the two Lucas told apart
-    found = seating_selectors.lookup(t, "Luca")
+    found = lookup(t, "Luca")
     assert sorted(r["name"] for r in found["results"]) == [f"Luca R. #{luca1.number}", f"Luca R. #{luca2.number}"]
 
 
