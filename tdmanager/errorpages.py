@@ -12,6 +12,7 @@ import json
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import JsonResponse
+from django.shortcuts import render
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views import defaults
@@ -80,6 +81,18 @@ def busy_reading_file(path: str, language: str, kind: str = bodylimits.IMAGE) ->
     """503 ``busy``: another image, layout file or sheet is being read in this process
     (``bodylimits.file_turn``); this one (of the route's ``kind``) was not read."""
     return loop_answer(503, path, language, lambda: ("busy", busy_detail(kind)))
+
+
+def busy_page(request, detail: str, retry_after: int = 2):
+    """503 ``busy`` from a view that could not take its turn to read a file (``bodylimits.file_turn``):
+    under /api/ ``{"code", "detail"}``; a page in the product's look saying what is busy, with a
+    link to ask again (a director reads it; a redirect to itself would be asked again at once).
+    ``Retry-After`` on both."""
+    if is_api(request):
+        return api_error(503, "busy", detail, Retry_After=str(retry_after))
+    response = render(request, "503.html", {"detail": detail}, status=503)
+    response["Retry-After"] = str(retry_after)
+    return response
 
 
 def request_too_large(path: str, language: str) -> tuple[int, list, bytes]:

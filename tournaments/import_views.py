@@ -9,7 +9,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
-from tdmanager import sheets
+from tdmanager import errorpages, sheets
 from tdmanager.errors import DomainError
 
 from . import importing
@@ -86,7 +86,7 @@ def preview_page(request, kind, pk):
                 p = imports.preview(kind, bytes(kept.data), kept.filename, mapping=None, options=kept.options)
     except DomainError as exc:
         if exc.code == "busy":
-            return _busy(exc)
+            return _busy(request, exc)
         messages.error(request, str(exc.message))
         return redirect("imports-upload", kind=kind)
     groups = []
@@ -174,17 +174,15 @@ def refused_rows(request, kind, pk, fmt):
             return _file(importing.refused_sheet(p, fmt), f"{kind}-refused.{fmt}", fmt)
     except DomainError as exc:
         if exc.code == "busy":
-            return _busy(exc)
+            return _busy(request, exc)
         messages.error(request, str(exc.message))
         return redirect("imports-upload", kind=kind)
 
 
-def _busy(exc: DomainError) -> HttpResponse:
-    """Another sheet is being read in this process: the page is asked again in a moment (a
-    redirect to itself would be asked again at once)."""
-    answer = HttpResponse(str(exc.message), status=503, content_type="text/plain; charset=utf-8")
-    answer["Retry-After"] = "2"
-    return answer
+def _busy(request, exc: DomainError) -> HttpResponse:
+    """Another sheet is being read in this process: the product's 503 page says so, asked again
+    in a moment (``Retry-After``)."""
+    return errorpages.busy_page(request, str(exc.message))
 
 
 def export(request, kind, fmt):

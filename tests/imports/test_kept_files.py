@@ -3,6 +3,7 @@ reads them again, bounded per director, forgotten within the hour, and written w
 their bytes in the database connections."""
 
 import io
+import json
 from datetime import timedelta
 
 import pytest
@@ -43,14 +44,37 @@ def test_every_page_that_reads_a_kept_sheet_again_waits_for_its_turn(director):
     preview = uploaded(page)
     with bodylimits.file_turn():  # another sheet (or image) is being read in this process
         look = page.get(preview)
-        assert look.status_code == 503 and look.content.decode() == BUSY and look["Retry-After"]
+        assert look.status_code == 503 and BUSY in look.content.decode() and look["Retry-After"]
         refused = page.get(preview + "refused.csv")
-        assert refused.status_code == 503 and refused.content.decode() == BUSY
+        assert refused.status_code == 503 and BUSY in refused.content.decode()
         page.post(preview, {"op": "import"})
         assert Person.objects.count() == 0
     assert BUSY in page.get(preview).content.decode()  # the confirmation's answer, shown once the turn is free
     page.post(preview, {"op": "import"})
     assert Person.objects.count() == 1
+
+
+def test_a_busy_kept_sheet_is_the_products_page_in_the_directors_language(director):
+    """A director who looks at a preview (or its refused rows) while another sheet is read sees
+    the product's page saying so, with a link to ask again, not a line of plain text."""
+    page = page_of(director)
+    preview = uploaded(page)
+    with bodylimits.file_turn():
+        for address in (preview, preview + "refused.csv", preview + "refused.xlsx"):
+            r = page.get(address, HTTP_ACCEPT_LANGUAGE="it")
+            html = r.content.decode()
+            assert r.status_code == 503 and r["Retry-After"] == "2" and r["Content-Type"].startswith("text/html"), (address, r.status_code)
+            assert "Altri fogli sono in lettura in questo momento: riprova tra poco." in html
+            assert "<h1>Occupato per un momento</h1>" in html and f'<a href="{address}">Riprova</a>' in html
+            assert "Torna ai tornei" in html and "<!doctype html>" in html.lower()
+    assert page.get(preview, HTTP_ACCEPT_LANGUAGE="it").status_code == 200
+
+
+def test_a_busy_answer_under_the_api_stays_json(rf):
+    from tdmanager.errorpages import busy_page
+
+    r = busy_page(rf.get("/api/v1/imports/people/"), BUSY)
+    assert r.status_code == 503 and json.loads(r.content) == {"code": "busy", "detail": BUSY} and r["Retry-After"] == "2"
 
 
 def test_a_busy_sheet_import_says_sheets_are_being_read(director):

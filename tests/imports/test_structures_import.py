@@ -261,3 +261,75 @@ def test_the_structures_page_leads_to_the_sheet_and_the_import_page_brings_it_in
     assert "Via le fiches da 25 (caffè)" in html and "Da creare" in html
     page.post(preview, {"op": "import"}, HTTP_ACCEPT_LANGUAGE="it")
     assert levels("Deep Sanremo")[2] == ("BREAK", 0, 0, 0, 15)
+
+
+#: hostile structure files, each refused with the limit it passes named, by both ways a structure
+#: file comes in (within the structure API's 1 MB body: a million columns, 300,000 rows, a byte that
+#: is no text)
+HOSTILE = [
+    (b"minutes" + b"," * 999_999 + b"\r\n20\r\n", "too_many_columns", "The sheet has more than 200 columns."),
+    (b"minutes\n" + b"9\n" * 300_000, "too_many_rows", "The file has more than 100,000 rows."),
+    (
+        b"kind,small_blind,big_blind,minutes\r\nLEVEL,100,200,20\r\nLEVEL,200,400,2\x810\r\n",
+        "bad_encoding",
+        "Line 3 holds bytes that are not Windows-1252 text",
+    ),
+]
+
+
+@pytest.mark.parametrize(("data", "code", "words"), HOSTILE, ids=["columns", "rows", "bytes"])
+def test_a_hostile_structure_csv_is_refused_by_the_api_with_its_limit_named(director, data, code, words):
+    from tests.conftest import client_for
+
+    upload = io.BytesIO(data)
+    upload.name = "levels.csv"
+    r = client_for(director).post("/api/v1/structures/import/", {"file": upload}, format="multipart")
+    assert r.status_code == 400 and r.json()["code"] == code and words in r.json()["detail"], r.content[:300]
+    assert not BlindStructure.objects.filter(name="levels").exists()
+
+
+@pytest.mark.parametrize(("data", "code", "words"), HOSTILE, ids=["columns", "rows", "bytes"])
+def test_a_hostile_structure_sheet_is_refused_on_the_import_page_with_its_limit_named(director, data, code, words):
+    from django.test import Client
+
+    page = Client()
+    page.force_login(director)
+    upload = io.BytesIO(data)
+    upload.name = "levels.csv"
+    r = page.post("/imports/structure/", {"file": upload, "structure": "", "name": ""})
+    r = page.get(r["Location"], follow=True)
+    assert r.redirect_chain[-1][0] == "/imports/structure/" and words in r.content.decode()
+    assert not BlindStructure.objects.filter(name="levels").exists()
+
+
+def test_a_structure_csv_of_the_api_is_read_as_a_rooms_sheet(director):
+    """The API's CSV is read by the sheets' reader: Excel's Italian CSV (semicolons, Windows-1252)
+    and a formula our export marked as text come back as they were."""
+    from tests.conftest import client_for
+
+    data = "kind;small_blind;big_blind;minutes;color_up\r\nLEVEL;100;200;20;'=caffè\r\n".encode("cp1252")
+    upload = io.BytesIO(data)
+    upload.name = "levels.csv"
+    r = client_for(director).post("/api/v1/structures/import/", {"file": upload}, format="multipart")
+    assert r.status_code == 201, r.content
+    assert [(i["big_blind"], i["color_up"]) for i in r.json()["items"]] == [(200, "=caffè")]
+
+
+def test_a_structure_csv_of_the_api_waits_for_the_sheets_turn(director):
+    """Read as a sheet, one at a time in a process as every sheet is; a JSON file is no sheet."""
+    from tdmanager import bodylimits
+    from tests.conftest import client_for
+
+    def upload(data: bytes, name: str) -> io.BytesIO:
+        f = io.BytesIO(data)
+        f.name = name
+        return f
+
+    api = client_for(director)
+    with bodylimits.file_turn():  # another sheet is being read in this process
+        r = api.post("/api/v1/structures/import/", {"file": upload(b"minutes,small_blind,big_blind\r\n20,1,2\r\n", "a.csv")}, format="multipart")
+        assert r.status_code == 503 and r.json()["code"] == "busy" and "Other sheets are being read" in r.json()["detail"]
+        r = api.post("/api/v1/structures/import/", {"file": upload(b'[{"minutes": 20, "small_blind": 1, "big_blind": 2}]', "b.json")}, format="multipart")
+        assert r.status_code == 201
+    r = api.post("/api/v1/structures/import/", {"file": upload(b"minutes,small_blind,big_blind\r\n20,1,2\r\n", "a.csv")}, format="multipart")
+    assert r.status_code == 201 and r.json()["name"] == "a"

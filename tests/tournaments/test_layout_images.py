@@ -16,11 +16,13 @@
 import base64
 import functools
 import io
+import random
 import struct
 import threading
 import zlib
 
 import pytest
+from django.conf import settings
 from django.contrib.messages import get_messages
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
@@ -232,3 +234,23 @@ def test_a_second_file_is_refused_busy_while_one_is_read(client, director, api, 
     # with a reader's turn free, the same upload is read and stored
     r = client.post("/screens/layouts/", {"op": "image", "name": "Logo", "image": SimpleUploadedFile("l.png", png())})
     assert r.status_code == 302 and ScreenImage.objects.filter(name="Logo").exists()
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql" or not settings.TDM_PG_PREPARE, reason="PostgreSQL with TDM_PG_PREPARE on")
+def test_an_uploaded_images_bytes_stay_out_of_the_statements_the_connection_keeps(client, director, api):
+    """psycopg counts each statement text it runs on a connection (up to 100 of them) to prepare
+    the frequent ones: a text holding the stored PNG (as hex) would stay in every pooled connection."""
+    connection.ensure_connection()
+    kept_texts = connection.connection._prepared  # psycopg's per-connection cache of statement texts
+    client.force_login(director)
+    for i in range(2):
+        noise = io.BytesIO()  # noise does not compress: the stored PNG is about as large as its pixels
+        Image.frombytes("RGB", (500, 500), random.Random(i).randbytes(500 * 500 * 3)).save(noise, format="PNG")
+        r = api(director).post("/api/v1/screen-images/", {"name": f"Noise {i}", "image": SimpleUploadedFile("n.png", noise.getvalue())}, format="multipart")
+        assert r.status_code == 201, r.content
+        r = client.post("/screens/layouts/", {"op": "image", "name": f"Page {i}", "image": SimpleUploadedFile("n.png", noise.getvalue())})
+        assert r.status_code == 302
+    stored = list(ScreenImage.objects.values_list("png", flat=True))
+    assert len(stored) == 4 and min(len(png) for png in stored) > 500_000
+    longest = max(len(query) for query, _types in (*kept_texts._counts, *kept_texts._names))
+    assert longest < 16 * 1024, f"a statement of {longest:,} bytes kept by the connection"

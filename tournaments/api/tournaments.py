@@ -1,5 +1,7 @@
 """REST API of the director's setup: structures, tournaments, templates, entries, screens and chip sets."""
 
+import contextlib
+
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -20,7 +22,7 @@ from tdmanager.security import no_store
 from .. import overview, selectors
 from .. import serializers as s
 from ..models import Alternate, BlindStructure, ChipSet, DisplayScreen, Entry, Tournament, TournamentTemplate
-from ..services import changes, chipsets, lifecycle, screens, setup, streaming, structures
+from ..services import changes, chipsets, imports, lifecycle, screens, setup, streaming, structures
 from ..services.events import Actor
 from .base import _valid
 
@@ -80,11 +82,9 @@ class StructureViewSet(viewsets.ModelViewSet):
         if upload is None:
             raise DomainError("file_required", _("Attach a JSON or CSV file."), status=400)
         fmt = "csv" if upload.name.lower().endswith(".csv") else "json"
-        try:
-            text = upload.read().decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise DomainError("bad_file", _("The file must be UTF-8 text."), status=400)
-        data = structures.parse_import(text, fmt)
+        # A CSV is read as every sheet is, in the process's one turn for a sheet (503 busy otherwise)
+        with imports.reading_sheet(request) if fmt == "csv" else contextlib.nullcontext():
+            data = structures.parse_import(upload.read(), fmt)
         name = body_object(request).get("name") or data.get("name") or upload.name.rsplit(".", 1)[0]
         st = structures.save_structure(name=name, description=data.get("description", ""), items=data["items"], actor=Actor.from_request(request))
         return Response(self.get_serializer(st).data, status=201)

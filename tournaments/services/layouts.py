@@ -12,7 +12,7 @@ import threading
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tdmanager import bodylimits
+from tdmanager import bodylimits, compiled
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.shown_text import check as check_shown
 from tdmanager.transactions import service
@@ -275,9 +275,16 @@ def _drawn_small(src):
 
 @service
 def _store_image(name: str, decoded: tuple[bytes, int, int], *, actor: Actor) -> ScreenImage:
-    """An image already decoded and encoded again (``_decode_image``) stored and logged."""
+    """An image already decoded and encoded again (``_decode_image``) stored and logged.
+
+    The row is written with its PNG as a bound parameter (``compiled.insert``: server-side
+    binding on PostgreSQL), as a kept sheet is. The ORM's own insert binds on the client: its
+    statement's text then holds the picture as hex, twice its size, and psycopg keeps the texts
+    it has run on each connection to count them for preparing (``prepare_threshold``), so every
+    pooled connection would keep the last images uploaded through it."""
     png, width, height = decoded
-    image = ScreenImage.objects.create(name=name, png=png, digest=hashlib.sha256(png).hexdigest(), width=width, height=height)
+    image = ScreenImage(name=name, png=png, digest=hashlib.sha256(png).hexdigest(), width=width, height=height)
+    compiled.insert([image])
     log_event(None, Action.TOURNAMENTS_SCREEN_IMAGE_UPLOADED, actor, image=image.name, width=image.width, height=image.height)
     return image
 

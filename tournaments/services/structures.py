@@ -1,13 +1,12 @@
 """Blind structures: create, copy, import and export as JSON or CSV."""
 
-import csv
 import io
 import json
 
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tdmanager import csvsafe, jsonbody, shown_text
+from tdmanager import csvsafe, jsonbody, sheets, shown_text
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.transactions import service
 
@@ -197,23 +196,36 @@ def export_csv(structure: BlindStructure) -> str:
     return out.getvalue()
 
 
-def parse_import(text: str, fmt: str) -> dict:
-    """Parse a JSON document ({name, description, items}) or a CSV with CSV_FIELDS columns."""
+def parse_import(data: bytes, fmt: str) -> dict:
+    """Parse a JSON document ({name, description, items}) or a CSV with CSV_FIELDS columns.
+
+    A CSV is read by the sheets' one reader (``tdmanager.sheets.read``), with its bounds and
+    refusals: columns, rows, bytes that are no text refused naming their line, each a 400 naming
+    its limit (a reader of its own read a header of a million columns into every row). Its
+    separator and encoding are the ones a spreadsheet saves, as for every sheet imported."""
     if fmt == "json":
         try:
-            data = jsonbody.loads(text)  # depth bounded: a file of 1,000 "[" is refused, not a RecursionError
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise ValidationFailed("bad_file", _("The file must be UTF-8 text."), field="file") from None
+        try:
+            doc = jsonbody.loads(text)  # depth bounded: a file of 1,000 "[" is refused, not a RecursionError
         except ValueError as exc:
             raise ValidationFailed("bad_file", _("The file is not valid JSON: %(e)s") % {"e": exc})
-        if isinstance(data, list):
-            data = {"items": data}
-        if not isinstance(data, dict) or not isinstance(data.get("items"), list):
+        if isinstance(doc, list):
+            doc = {"items": doc}
+        if not isinstance(doc, dict) or not isinstance(doc.get("items"), list):
             raise ValidationFailed("bad_file", _("Expected an object with an 'items' list."))
-        return data
+        return doc
     if fmt == "csv":
-        reader = csv.DictReader(io.StringIO(text))
-        if not reader.fieldnames or "minutes" not in reader.fieldnames:
+        try:
+            sheet = sheets.read(data, "structure.csv")
+        except sheets.SheetError as exc:
+            raise ValidationFailed(exc.code, exc.detail, field="file") from None
+        if "minutes" not in sheet.headers:
             raise ValidationFailed("bad_file", _("The CSV needs a header row with at least: kind, small_blind, big_blind, minutes."))
-        return {"items": list(reader)}
+        read = [(i, name) for i, name in enumerate(sheet.headers) if name in CSV_FIELDS]  # the columns read, once
+        return {"items": [{name: sheets.text(cells[i]) if i < len(cells) else "" for i, name in read} for _line, cells in sheet.rows]}
     raise ValidationFailed("bad_format", _("Import format must be json or csv."))
 
 
