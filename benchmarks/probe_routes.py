@@ -54,6 +54,9 @@ Besides text, inputs that are no text (``SPECIAL``, each a key of ``--values``, 
 - ``push-endpoints``: a phone's subscription (``/p/<token>/push/``, a JSON body outside the API's
   schema) to each endpoint of ``BAD_ENDPOINTS`` (a backslash before an allowed suffix, an empty
   port, an empty label, a user, a percent-escaped host): a 4xx.
+- ``hostile-sheets``: in every file field (the API's and the pages' forms), an XLSX whose sheet
+  part declares a few hundred bytes and inflates to 8 MB, one with a row numbered 200,000,000, a
+  CSV with invalid bytes after its UTF-8 BOM: a 4xx (a page: its error).
 
 Each request runs in a transaction rolled back afterwards (as the suite's tests do), so every
 one meets the same room. In process: Django's test ``Client``, no server.
@@ -116,6 +119,7 @@ SPECIAL = {
     "year-9999": "9999-12-31 in every date field (body, form, query): no 5xx; 4xx where the API declares a date",
     "year-0001": "0001-01-01 in every date field (body, form, query): no 5xx; 4xx where the API declares a date",
     "push-endpoints": "a phone's subscription to an endpoint two parsers read differently, or malformed: 4xx",
+    "hostile-sheets": "in every file field: an XLSX part inflating past its declared size, a row numbered 200,000,000, a CSV with bad bytes after its BOM: 4xx",
 }
 #: endpoints a phone may not subscribe (``push-endpoints``): a backslash, an empty port, an empty
 #: label, a user, a percent-escape in the host, a host off the list behind an allowed one
@@ -302,6 +306,8 @@ def real_value(route: Route, param: str, room: Room, op: str | None):
         return room.values["table_number"]
     if param in room.values:
         return room.values[param]
+    if param == "kind" and before == "imports":
+        return "people"  # the sheets' pages: the people import's upload page and its forms
     if before in room.ids and room.ids[before]:
         return room.ids[before][0]
     return {"app_label": "auth", "object_id": "1", "content_type_id": 1}.get(param, 1)  # the admin: users and groups
@@ -807,6 +813,20 @@ def nested_files(label: str) -> list[str]:
     return ['{"a":' * 5_000, '{"a":' * 5_000 + "1" + "}" * 5_000]
 
 
+def hostile_sheets() -> list[tuple[str, bytes]]:
+    """Small sheets the sheets' reader refuses (``benchmarks/hostile_uploads.py`` makes the shapes,
+    here each small enough for any file field's body limit)."""
+    import hostile_uploads as hu
+
+    small = hu.SHEET_HEAD + hu.SHEET_HEADER_ROW + b'<row r="2"><c r="A2" t="inlineStr"><is><t>Rossi</t></is></c></row>' + hu.SHEET_TAIL
+    far = hu.SHEET_HEAD + hu.SHEET_HEADER_ROW + b'<row r="200000000"><c t="inlineStr"><is><t>x</t></is></c></row>' + hu.SHEET_TAIL
+    return [
+        ("inflating.xlsx", hu.xlsx_of([small, 8 * hu.MB], declared=small)),
+        ("far-row.xlsx", hu.xlsx_of(far)),
+        ("bad-bytes.csv", "\ufeffCognome;Nome\r\nRoss".encode() + b"\xff\xfe" + b"i;Anna\r\n"),
+    ]
+
+
 def route_limit(path: str) -> int | None:
     """The body limit of the route ``path`` resolves to (``tdmanager.bodylimits``)."""
     from django.urls import resolve
@@ -899,6 +919,11 @@ def file_probes(route, method, role, path, schema, operation, room, kind, values
             for text in nested_files(label) if label in values else ():
                 raw = multipart({**others, name: SimpleUploadedFile("deep.json", text.encode(), "application/json")})
                 yield Probe(route, kind, "file", name, label, role, method, path, raw=raw, content_type=MULTIPART_CONTENT, expect="4xx")
+        for filename, data in hostile_sheets() if "hostile-sheets" in values else ():
+            raw = multipart({**others, name: SimpleUploadedFile(filename, data, "application/octet-stream")})
+            yield Probe(
+                route, kind, "file", f"{name} ({filename})", "hostile-sheets", role, method, path, raw=raw, content_type=MULTIPART_CONTENT, expect="4xx"
+            )
     for name in layout:
         others = {k: v for k, v in base.items() if k != name}
         if "thin-image" in values:
@@ -935,6 +960,21 @@ def form_file_probes(route, method, role, form: Form, kind, values):
             for text in nested_files(label) if label in values else ():
                 raw = multipart({**filled, name: SimpleUploadedFile("deep.json", text.encode(), "application/json")})
                 yield Probe(route, kind, "form file", name, label, role, method, form.path, raw=raw, content_type=MULTIPART_CONTENT, expect="refused")
+        for filename, data in hostile_sheets() if "hostile-sheets" in values else ():
+            raw = multipart({**filled, name: SimpleUploadedFile(filename, data, "application/octet-stream")})
+            yield Probe(
+                route,
+                kind,
+                "form file",
+                f"{name} ({filename})",
+                "hostile-sheets",
+                role,
+                method,
+                form.path,
+                raw=raw,
+                content_type=MULTIPART_CONTENT,
+                expect="refused",
+            )
 
 
 def date_query_probes(route, method, role, base, names_here, all_names, schema, operation, body, kind, values):
@@ -1066,10 +1106,22 @@ def send(clients: Clients, probe: Probe):
     else:
         data = urlencode(probe.body, doseq=True)
         call = lambda: client.generic(probe.method, probe.path, data, content_type="application/x-www-form-urlencoded", **accept)
+    if probe.expect == "refused":  # a page that keeps the upload and shows its reading on the next page: that page
+        sent = call
+        call = lambda: _followed(client, sent())
     response = rolled_back(call)
     if probe.route.name == "logout" and probe.role != ANONYMOUS:
         clients.login(probe.role)
     return response
+
+
+def _followed(client, response):
+    """The page a form's answer sends to (in the same transaction: what it kept is still there),
+    unless it is the login page or another site."""
+    location = response.get("Location", "") if 300 <= response.status_code < 400 else ""
+    if not location.startswith("/") or location.startswith("/login"):
+        return response
+    return client.get(location)
 
 
 def _as_file(name, value):
