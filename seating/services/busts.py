@@ -11,7 +11,7 @@ from tdmanager.errors import ValidationFailed
 from tdmanager.roles import user_roles
 from tdmanager.transactions import service
 from tournaments.actions import Action
-from tournaments.models import Clock, Entry, Person, Tournament, TournamentEvent
+from tournaments.models import Clock, Entry, LedgerRow, Person, Tournament, TournamentEvent
 from tournaments.services import checks
 from tournaments.services.events import judged
 
@@ -41,33 +41,65 @@ def already_out(t, entry_id: int, number: int) -> SeatingActionError:
         text = _("%(name)s (#%(n)s) was already out at %(at)s, recorded at table %(t)s by %(by)s.") % values
     else:
         text = _("%(name)s (#%(n)s) was already out at %(at)s, recorded at table %(t)s.") % values
+    # Back in with a re-entry (a new entry): the tap was about the entry he lost, and the floor
+    # must not look for him under that number; it is told where he plays now.
+    again = Seat.objects.filter(tournament=t, entry__person_id=first.entry.person_id).exclude(entry_id=entry_id).select_related("entry", "table").first()
+    extra = {}
+    if again is not None:
+        values.update(m=again.entry.number, t=again.table.number, s=again.number)
+        text += " " + _("%(name)s plays on with a re-entry, #%(m)s, at table %(t)s, seat %(s)s.") % values
+        extra = {"reentry": again.entry_id}
     return SeatingActionError(
-        "already_out", text, entry=entry_id, busted_at=first.busted_at.isoformat(), table=first.table_number, reported_by=by, bust=first.pk
+        "already_out", text, entry=entry_id, busted_at=first.busted_at.isoformat(), table=first.table_number, reported_by=by, bust=first.pk, **extra
     )
 
 
-def undone_since(t, ids: list[int], tapped_at) -> dict:
-    """The busts of these players undone after ``tapped_at`` (the tap of a queued bust), the
-    latest of each: {entry: bust}. The undo put the player back in play after the tap, so the
-    tap was about the bust the director took back, not a new one."""
-    rows = Bust.objects.filter(tournament=t, entry_id__in=ids, void=Bust.UNDONE, voided_at__gt=tapped_at).select_related("entry__person")
-    return {b.entry_id: b for b in rows.order_by("voided_at", "pk")}
+def returned_since(t, ids: list[int], tapped_at) -> dict:
+    """The latest return to play of each of these players after ``tapped_at`` (the tap of a
+    queued bust): {entry: (how, when, bust)}. ``how`` is "undone" (the director undid his bust)
+    or "rebuy" (a rebuy bought him back in: his bust voided as REBOUGHT when he sat down again,
+    or sold while the floor had not yet recorded his bust). Back in play after the tap, the tap
+    was about the elimination he has come back from, not a new one: recorded now it would knock
+    him out with his new chips. A re-entry is a new entry: the old one stays out (``already_out``).
+    A rebuy reversed since is no return (a revival reversed puts his bust back: he is out)."""
+    found = {}
+    rows = Bust.objects.filter(tournament=t, entry_id__in=ids, void__in=(Bust.UNDONE, Bust.REBOUGHT), voided_at__gt=tapped_at)
+    for b in rows.select_related("entry__person").order_by("voided_at", "pk"):
+        found[b.entry_id] = ("undone" if b.void == Bust.UNDONE else "rebuy", b.voided_at, b)
+    rebuys = LedgerRow.objects.filter(tournament=t, kind=LedgerRow.REBUY, entry_id__in=ids, created_at__gt=tapped_at, reversed_by__isnull=True)
+    for entry_id, at in rebuys.order_by("created_at").values_list("entry_id", "created_at"):
+        if entry_id not in found or found[entry_id][1] < at:
+            found[entry_id] = ("rebuy", at, None)
+    return found
 
 
-def bust_undone(bust, tapped_at, seat: tuple[int, int]) -> SeatingActionError:
-    """The refusal of a queued bust tapped before that player's bust was undone: a tablet offline
-    tapped him out while another recorded it, and the director undid that bust before the queue
-    arrived. The undo stands; the floor is told what happened, in its words."""
-    at, tapped = (timezone.localtime(when).strftime("%H:%M") for when in (bust.voided_at, tapped_at))
-    values = {"name": bust.entry.person.full_name, "n": bust.entry.number, "at": at, "tapped": tapped, "t": seat[0], "s": seat[1]}
+def bust_before_return(t, entry_id: int, returned, tapped_at, seat: tuple[int, int]) -> SeatingActionError:
+    """The refusal of a queued bust tapped before that player came back into play (``returned``,
+    from ``returned_since``): a tablet offline tapped him out while another recorded it, and the
+    director undid that bust, or he bought back in with a rebuy, before the queue arrived. The
+    return stands; the floor is told what happened, in its words."""
+    how, when, bust = returned
+    entry = bust.entry if bust is not None else Entry.objects.select_related("person").get(pk=entry_id, tournament=t)
+    at, tapped = (timezone.localtime(w).strftime("%H:%M") for w in (when, tapped_at))
+    values = {"name": entry.person.full_name, "n": entry.number, "at": at, "tapped": tapped, "t": seat[0], "s": seat[1]}
+    if how == "undone":
+        text = (
+            _(
+                "The bust of %(name)s (#%(n)s) was undone at %(at)s, after this one was tapped at %(tapped)s: it no longer applies. "
+                "%(name)s sits at table %(t)s, seat %(s)s."
+            )
+            % values
+        )
+        return SeatingActionError("bust_undone", text, entry=entry_id, bust=bust.pk, undone_at=when.isoformat())
     text = (
         _(
-            "The bust of %(name)s (#%(n)s) was undone at %(at)s, after this one was tapped at %(tapped)s: it no longer applies. "
+            "%(name)s (#%(n)s) came back in with a rebuy at %(at)s, after this bust was tapped at %(tapped)s: it no longer applies. "
             "%(name)s sits at table %(t)s, seat %(s)s."
         )
         % values
     )
-    return SeatingActionError("bust_undone", text, entry=bust.entry_id, bust=bust.pk, undone_at=bust.voided_at.isoformat())
+    extra = {"bust": bust.pk} if bust is not None else {}
+    return SeatingActionError("bust_before_return", text, entry=entry_id, returned_at=when.isoformat(), table=seat[0], seat=seat[1], **extra)
 
 
 @service
@@ -140,7 +172,7 @@ def record_bust(
         raise SeatingActionError("heads_up_match", _("A heads-up event is played match by match: record the games in the bracket, its loser is out by itself."))
     where = {}
     tapped_table = {}  # entry → the table a queued bust was tapped at, which he has left since
-    undone = undone_since(t, ids, actor.tapped_at) if actor.tapped_at is not None else {}
+    returned = returned_since(t, ids, actor.tapped_at) if actor.tapped_at is not None else {}
     for entry_id in ids:
         seat = room.seat_of(entry_id)  # seated in this tournament ⟺ playing in it
         if seat is None:
@@ -150,8 +182,8 @@ def record_bust(
             if status == Entry.BUSTED:
                 raise already_out(t, entry_id, number)
             raise SeatingActionError("not_playing", _("Entry #%(n)s is not playing in this tournament.") % {"n": number})
-        if entry_id in undone:
-            raise bust_undone(undone[entry_id], actor.tapped_at, seat)
+        if entry_id in returned:
+            raise bust_before_return(t, entry_id, returned[entry_id], actor.tapped_at, seat)
         if table is not None and seat[0] != table:
             # A bust a tablet queued offline, tapped at the table he sat at then: the server has
             # moved him since (a break, a balancing move made before the queue arrived). The

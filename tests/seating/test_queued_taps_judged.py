@@ -1,7 +1,9 @@
 """An action a floor tablet queued while offline is judged at its tap time, and only a tap time
 the tournament can believe: a bust tapped before the director undid that player's bust is
-refused as undone (the undo stands); a dealer's queued bust or hand is judged by the table he
-dealt when he tapped it, not the one he deals when it arrives; a tap time before the
+refused as undone (the undo stands), one tapped before that player came back in with a rebuy is
+refused the same way (his new chips play on; a re-entry is a new entry, the old one stays out,
+and the refusal says where he plays now); a dealer's queued bust or hand is judged by the table
+he dealt when he tapped it, not the one he deals when it arrives; a tap time before the
 tournament started is not believed (the action is judged, and logged, as arriving now)."""
 
 from datetime import timedelta
@@ -12,11 +14,12 @@ from django.test import Client
 from django.utils import timezone, translation
 
 from seating import services as seating
-from seating.models import Bust, DealerAssignment
+from seating.models import Bust, DealerAssignment, Seat
 from seating.services import dealers
 from tdmanager.errors import DomainError
 from tests.conftest import make_user
-from tournaments.models import Entry, TournamentEvent
+from tournaments.models import Entry, LedgerRow, Tournament, TournamentEvent
+from tournaments.services import cashier
 from tournaments.services.events import Actor
 
 from .test_dealers import crew, dealing, hall, start  # noqa: F401 (fixtures)
@@ -36,10 +39,15 @@ def tablet(username="tab"):
     return client
 
 
-def queued(client, t, body, tapped, key):
+def queued(client, t, body, tapped, key, **headers):
     """A bust as floor-queue.js sends it from its queue: its own key, the tap's time."""
     return client.post(
-        f"/api/v1/tournaments/{t.pk}/busts/", body, content_type="application/json", HTTP_IDEMPOTENCY_KEY=key, HTTP_X_TAPPED_AT=tapped.isoformat()
+        f"/api/v1/tournaments/{t.pk}/busts/",
+        body,
+        content_type="application/json",
+        HTTP_IDEMPOTENCY_KEY=key,
+        HTTP_X_TAPPED_AT=tapped.isoformat(),
+        **headers,
     )
 
 
@@ -110,6 +118,113 @@ def test_an_online_bust_after_an_undo_is_recorded_as_before(started, actor):
     seating.undo_bust(t, first, actor=actor)
     r = tablet().post(f"/api/v1/tournaments/{t.pk}/busts/", {"entries": [{"entry": layout[1][4]}], "table": 1}, content_type="application/json")
     assert r.status_code == 201, r.json()
+
+
+# --- a bust tapped before a later return to play: a rebuy, a re-entry -------------------------------
+
+
+REBUYS = dict(format=Tournament.REBUY, rebuy_price=100, rebuy_chips=30000, rebuy_until_level=4)
+
+
+def where(entry_id):
+    seat = Seat.objects.select_related("table").get(entry_id=entry_id)
+    return seat.table.number, seat.number
+
+
+def test_a_queued_bust_tapped_before_his_rebuy_is_refused_and_he_plays_on_with_his_new_chips(started, actor, cashier_actor):
+    t = started(18, **REBUYS)
+    layout = arrange(t, {1: range(1, 10), 2: range(1, 10)}, big_blinds={1: (3, 2), 2: (5, 4)})
+    rossi = Entry.objects.select_related("person").get(pk=layout[1][4])
+    tapped = timezone.now()  # tablet A, offline, taps Rossi out
+    first = seating.record_bust(t, [rossi.pk], actor=actor, table=1).busts[0]  # tablet B, online, records it
+    cashier.rebuy(Entry.objects.get(pk=rossi.pk), method="CASH", actor=cashier_actor)  # he rebuys and sits down again
+    back_at = Bust.objects.get(pk=first.pk).voided_at
+    table, seat = where(rossi.pk)
+
+    r = queued(tablet(), t, {"entries": [{"entry": rossi.pk}], "table": 1}, tapped, "tap-r-1")  # tablet A back online
+
+    assert r.status_code == 409, r.json()
+    data = r.json()
+    assert data["code"] == "bust_before_return" and data["entry"] == rossi.pk and data["bust"] == first.pk
+    assert (data["table"], data["seat"]) == (table, seat)
+    name = rossi.person.full_name
+    assert data["detail"] == (
+        f"{name} (#{rossi.number}) came back in with a rebuy at {timezone.localtime(back_at):%H:%M}, after this bust was tapped at "
+        f"{timezone.localtime(tapped):%H:%M}: it no longer applies. {name} sits at table {table}, seat {seat}."
+    )
+    rossi.refresh_from_db()
+    assert rossi.status == Entry.ACTIVE and rossi.chips == t.starting_stack + 30000 and where(rossi.pk) == (table, seat)  # he plays on
+    assert Bust.objects.filter(entry=rossi, void="").count() == 0
+
+
+def test_a_queued_bust_tapped_before_a_rebuy_sold_before_any_bust_was_recorded_is_refused(started, actor, cashier_actor):
+    """He lost his chips, the tablet queued it offline, and he rebought at the desk before the
+    queue arrived: no bust on the server, only the rebuy. His rebuy's chips stay in play."""
+    t = started(18, **REBUYS)
+    layout = arrange(t, {1: range(1, 10), 2: range(1, 10)}, big_blinds={1: (3, 2), 2: (5, 4)})
+    bianchi = Entry.objects.select_related("person").get(pk=layout[2][7])
+    tapped = timezone.now()
+    cashier.rebuy(Entry.objects.get(pk=bianchi.pk), method="CASH", actor=cashier_actor, stack=0)
+
+    r = queued(tablet(), t, {"entries": [{"entry": bianchi.pk}], "table": 2}, tapped, "tap-r-2", HTTP_ACCEPT_LANGUAGE="it")
+
+    assert r.status_code == 409, r.json()
+    assert r.json()["code"] == "bust_before_return" and "bust" not in r.json()
+    assert "è di nuovo in gioco con un rebuy dalle" in r.json()["detail"] and "siede al tavolo 2, posto 7" in r.json()["detail"]
+    assert Entry.objects.get(pk=bianchi.pk).status == Entry.ACTIVE and seat_map(t)[2][7] == bianchi.pk
+    assert not Bust.objects.filter(entry=bianchi).exists()
+
+
+def test_a_queued_bust_tapped_after_his_rebuy_stands(started, actor, cashier_actor):
+    t = started(18, **REBUYS)
+    layout = arrange(t, {1: range(1, 10), 2: range(1, 10)}, big_blinds={1: (3, 2), 2: (5, 4)})
+    rossi = layout[1][4]
+    seating.record_bust(t, [rossi], actor=actor, table=1)
+    cashier.rebuy(Entry.objects.get(pk=rossi), method="CASH", actor=cashier_actor)
+    table, _seat = where(rossi)
+    tapped = timezone.now()  # back in play, then really out again: tapped offline after the rebuy
+
+    r = queued(tablet(), t, {"entries": [{"entry": rossi}], "table": table}, tapped, "tap-r-3")
+
+    assert r.status_code == 201, r.json()
+    assert Entry.objects.get(pk=rossi).status == Entry.BUSTED
+
+
+def test_a_queued_bust_tapped_before_a_rebuy_reversed_since_stands(started, actor, cashier_actor):
+    """A rebuy taken back (sold by mistake) brought nobody back: the tap stands."""
+    t = started(18, **REBUYS)
+    layout = arrange(t, {1: range(1, 10), 2: range(1, 10)}, big_blinds={1: (3, 2), 2: (5, 4)})
+    verdi = layout[2][7]
+    tapped = timezone.now()
+    sale = cashier.rebuy(Entry.objects.get(pk=verdi), method="CASH", actor=cashier_actor, stack=0)
+    cashier.reverse(LedgerRow.objects.get(pk=sale.row.pk), reason="sold to the wrong player", actor=cashier_actor)
+
+    r = queued(tablet(), t, {"entries": [{"entry": verdi}], "table": 2}, tapped, "tap-r-4")
+
+    assert r.status_code == 201, r.json()
+    assert Entry.objects.get(pk=verdi).status == Entry.BUSTED
+
+
+def test_a_queued_bust_of_an_entry_he_has_re_entered_since_is_refused_naming_his_new_entry(started, make_person, cashier_actor, actor):
+    t = started(0, format=Tournament.REENTRY, max_entries_per_player=2, late_reg_closes_after_level=6, min_players=0)
+    people = [make_person() for _ in range(12)]
+    entries = [cashier.register(t, p, method="CASH", actor=cashier_actor).entry for p in people]
+    old = entries[0]
+    table_then, _seat = where(old.pk)
+    tapped = timezone.now()
+    seating.record_bust(t, [old.pk], actor=actor, table=table_then)  # recorded online by another tablet
+    new = cashier.reenter(t, people[0], method="CASH", actor=cashier_actor, confirm_final_table=True).entry  # a new entry, a new seat
+    table, seat = where(new.pk)
+
+    r = queued(tablet(), t, {"entries": [{"entry": old.pk}], "table": table_then}, tapped, "tap-e-1")
+
+    assert r.status_code == 409, r.json()
+    data = r.json()
+    assert data["code"] == "already_out" and data["entry"] == old.pk and data["reentry"] == new.pk
+    name = people[0].full_name
+    assert data["detail"].endswith(f" {name} plays on with a re-entry, #{new.number}, at table {table}, seat {seat}.")
+    assert data["detail"].startswith(f"{name} (#{old.number}) was already out at ")
+    assert Entry.objects.get(pk=new.pk).status == Entry.ACTIVE and where(new.pk) == (table, seat)
 
 
 # --- a dealer's queued action: his table when he tapped it -----------------------------------------
