@@ -378,7 +378,48 @@ def test_the_admin_adds_and_renames_a_login_by_the_staff_pages_rule(director, ca
     assert sorted(get_user_model().objects.values_list("username", flat=True)) == ["Carl", "Paola", "dora", "root"]
 
 
-@pytest.mark.parametrize("op", ["admin-disable"])
+def test_a_password_changed_by_any_path_ends_the_logins_streams_once(director, floor_user, monkeypatch, django_capture_on_commit_callbacks):
+    """The admin's password form, ``manage.py changepassword``, a ``set_password`` and save, the
+    staff page's reset: the login's streams end, announced once; a save that keeps the password
+    (its last login, a name) ends nothing."""
+    ended = []
+    monkeypatch.setattr(realtime, "login_ended", ended.append)
+    monkeypatch.setattr("django.contrib.auth.management.commands.changepassword.getpass.getpass", lambda prompt="": STRONG + "!")
+    admin = admin_session()
+
+    def admin_form():
+        r = admin.post(f"/admin/auth/user/{floor_user.pk}/password/", {"usable_password": "true", "password1": STRONG, "password2": STRONG})
+        assert r.status_code == 302
+
+    def by_hand():
+        user = get_user_model().objects.get(pk=floor_user.pk)
+        user.set_password(STRONG + "?")
+        user.save()
+
+    def staff_page():
+        r = session_of(director).post("/staff/", {"op": "password", "login": floor_user.pk, "password": ""})
+        assert r.status_code in (200, 302)
+
+    paths = {
+        "admin's password form": admin_form,
+        "changepassword": lambda: call_command("changepassword", floor_user.username, stdout=io.StringIO()),
+        "set_password and save": by_hand,
+        "staff page's reset": staff_page,
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        user = get_user_model().objects.get(pk=floor_user.pk)
+        user.first_name = "Felice"
+        user.save()
+        session_of(floor_user)  # its last login written
+    assert ended == []
+    for what, change in paths.items():
+        ended.clear()
+        with django_capture_on_commit_callbacks(execute=True):
+            change()
+        assert ended == [floor_user.pk], what
+
+
+@pytest.mark.parametrize("op", ["admin-disable", "admin-password"])
 def test_an_open_live_stream_ends_when_the_admin_disables_its_login_or_changes_its_password(
     op, hub, loop, director, floor_user, make_tournament, django_capture_on_commit_callbacks
 ):

@@ -13,7 +13,8 @@ nor logs in. The browsers the devices page lists are logged out here as well
 (``logins.end_user_sessions``: no longer listed), and its API tokens revoked
 (``logins.revoke_user_tokens`` for a reset, ``logins.revoke_when_disabled`` on the save that
 disables it). Its open live streams end once the change is committed (``logins.end_streams``: a
-reset, a disabled login, a role changed). Nothing is deleted: the login's
+disabled login, a role changed; a password changed, here or by any other path, on its save).
+Nothing is deleted: the login's
 history (the event log's rows, its receipts) stays, and enabling it again brings back no token.
 """
 
@@ -199,10 +200,9 @@ def reset_password(user_id, *, actor: Actor, password: str | None = None, keep_s
     else:
         password = shown = new_password()
     user.set_password(password)
-    user.save(update_fields=["password"])
+    user.save(update_fields=["password"])  # its live streams end (logins.end_streams_on_password_change)
     revoked = logins.revoke_user_tokens(user, reason="password", actor=actor)
     ended = logins.end_user_sessions(user, actor=actor, reason="password", keep=keep_session if actor.user and actor.user.pk == user.pk else None)
-    logins.end_streams(user.pk)
     log_event(None, Action.STAFF_PASSWORD_RESET, actor, login=user.pk, username=user.get_username(), tokens=revoked, sessions=ended)
     return user, shown
 
