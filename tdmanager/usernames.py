@@ -3,10 +3,11 @@
 A name is kept in NFKC (the compatibility forms folded into the letters they show: a fullwidth
 ``Ｄ`` is a ``D``, a ligature its letters) and compared after ``casefold``: ``Ｄirector``,
 ``Director`` and ``director`` are one name, so a second login of that name is refused
-(``checked`` and ``holder``, on every path that creates a login: the staff page, its API, the
-``createdirector`` command and the demo through it). The login doors look a typed name up the same
-way (``login_name``): ``Ｄirector`` signs in as ``director``; the throttle counts every variant
-of a name as one (``folded``, worked out without the database) and its event-log rows write it so.
+(``checked`` and ``holder``, on every path that creates or renames a login: the staff page, its
+API, the ``createdirector`` command and the demo through it, the Django admin's user forms). The
+login doors look a typed name up the same way (``login_name``): ``Ｄirector`` signs in as
+``director``; the throttle counts every variant of a name as one (``folded``, worked out without
+the database) and its event-log rows write it so.
 
 Letters of scripts that look alike are not mixed in one name: ``dirеctor`` with a Cyrillic ``е``
 reads as ``director`` on every page and in the event log. A name may be all Cyrillic or all Greek;
@@ -68,13 +69,14 @@ def checked(name) -> str:
     return name
 
 
-def holder(name: str):
-    """The login whose name folds as ``name`` does, or None. Every login's name is read: the staff
-    are a room's few dozen, and a database's case-insensitive match (SQLite's is ASCII only)
-    knows neither NFKC nor ``casefold``."""
+def holder(name: str, *, other_than=None):
+    """The login whose name folds as ``name`` does, or None; ``other_than``: a login's id, never
+    the answer (a login renamed keeps its own name in another case). Every login's name is read:
+    the staff are a room's few dozen, and a database's case-insensitive match (SQLite's is ASCII
+    only) knows neither NFKC nor ``casefold``."""
     key = folded(name)
     for pk, username in get_user_model().objects.values_list("pk", "username").iterator():
-        if folded(username) == key:
+        if folded(username) == key and pk != other_than:
             return get_user_model().objects.filter(pk=pk).first()
     return None
 

@@ -186,7 +186,7 @@ def test_a_name_taken_between_the_look_and_the_write_is_refused_not_a_500(direct
     """Two directors adding ``cassa4`` at the same moment: the second finds the name free, then
     the database's unique name refuses it; he is told the name is taken."""
     make_user("cassa4", "cashier")
-    monkeypatch.setattr(usernames, "holder", lambda name: None)  # the look made before the other's write
+    monkeypatch.setattr(usernames, "holder", lambda name, **kw: None)  # the look made before the other's write
     r = client_for(director).post(STAFF, {"username": "cassa4", "role": "floor"}, format="json")
     assert r.status_code == 409 and r.json()["code"] == "username_taken" and r.json()["field"] == "username"
 
@@ -322,3 +322,120 @@ def test_the_throttle_counts_every_variant_of_a_name_as_one_and_logs_it_folded()
         assert api.post("/api/v1/auth/token/", {"username": typed, "password": "wrong"}, format="json").status_code == 400, typed
     assert api.post("/api/v1/auth/token/", {"username": name, "password": "pw-" + name}, format="json").status_code == 429
     assert TournamentEvent.objects.get(action="auth.lockout.started").payload["username"] == name.lower()
+
+
+STRONG = "Lungo-e-Sicuro-2026"
+
+
+def admin_session():
+    root = get_user_model().objects.create_superuser("root", password="pw-root")
+    client = Client()
+    client.force_login(root)
+    return client
+
+
+def admin_change(user, **fields):
+    """The admin's change form of ``user`` as it shows it, with ``fields`` changed (None: left empty)."""
+    data = {
+        "username": user.username,
+        "first_name": "",
+        "last_name": "",
+        "email": "",
+        "is_active": "on" if user.is_active else None,
+        "groups": [g.pk for g in user.groups.all()],
+        "date_joined_0": "2026-01-01",
+        "date_joined_1": "00:00:00",
+        "initial-date_joined_0": "2026-01-01",
+        "initial-date_joined_1": "00:00:00",
+    }
+    data.update(fields)
+    return {k: v for k, v in data.items() if v is not None}
+
+
+def test_the_admin_adds_and_renames_a_login_by_the_staff_pages_rule(director, cashier_user):
+    """Django's own forms would store ``Ｄｏｒａ`` beside ``dora`` and a Cyrillic ``cаrl`` beside
+    ``carl``: the admin refuses them as the staff page does, on the username field, in the
+    reader's language, and lets a login be renamed to its own name in another case."""
+    admin = admin_session()
+    refused = {
+        "Ｄｏｒａ": "a login of that name exists.",
+        "DORA": "a login of that name exists.",
+        "cаrl": "letters of one alphabet only",  # a Cyrillic а
+        "dirеctor": "letters of one alphabet only",  # a Cyrillic е
+    }
+    for name, problem in refused.items():
+        r = admin.post("/admin/auth/user/add/", {"username": name, "usable_password": "true", "password1": STRONG, "password2": STRONG})
+        assert r.status_code == 200 and problem in " ".join(r.context["adminform"].form.errors["username"]), name
+        r = admin.post(f"/admin/auth/user/{cashier_user.pk}/change/", admin_change(cashier_user, username=name))
+        assert r.status_code == 200 and problem in " ".join(r.context["adminform"].form.errors["username"]), name
+    r = admin.post(f"/admin/auth/user/{cashier_user.pk}/change/", admin_change(cashier_user, username="DORA"), HTTP_ACCEPT_LANGUAGE="it")
+    assert "esiste già un'utenza con questo nome." in " ".join(r.context["adminform"].form.errors["username"])
+    assert sorted(get_user_model().objects.values_list("username", flat=True)) == ["carl", "dora", "root"]
+    r = admin.post(f"/admin/auth/user/{cashier_user.pk}/change/", admin_change(cashier_user, username="Ｃａｒｌ"))  # its own name, as it reads
+    assert r.status_code == 302
+    r = admin.post("/admin/auth/user/add/", {"username": "Ｐａｏｌａ", "usable_password": "true", "password1": STRONG, "password2": STRONG})
+    assert r.status_code == 302
+    assert sorted(get_user_model().objects.values_list("username", flat=True)) == ["Carl", "Paola", "dora", "root"]
+
+
+def test_a_password_changed_by_any_path_ends_the_logins_streams_once(director, floor_user, monkeypatch, django_capture_on_commit_callbacks):
+    """The admin's password form, ``manage.py changepassword``, a ``set_password`` and save, the
+    staff page's reset: the login's streams end, announced once; a save that keeps the password
+    (its last login, a name) ends nothing."""
+    ended = []
+    monkeypatch.setattr(realtime, "login_ended", ended.append)
+    monkeypatch.setattr("django.contrib.auth.management.commands.changepassword.getpass.getpass", lambda prompt="": STRONG + "!")
+    admin = admin_session()
+
+    def admin_form():
+        r = admin.post(f"/admin/auth/user/{floor_user.pk}/password/", {"usable_password": "true", "password1": STRONG, "password2": STRONG})
+        assert r.status_code == 302
+
+    def by_hand():
+        user = get_user_model().objects.get(pk=floor_user.pk)
+        user.set_password(STRONG + "?")
+        user.save()
+
+    def staff_page():
+        r = session_of(director).post("/staff/", {"op": "password", "login": floor_user.pk, "password": ""})
+        assert r.status_code in (200, 302)
+
+    paths = {
+        "admin's password form": admin_form,
+        "changepassword": lambda: call_command("changepassword", floor_user.username, stdout=io.StringIO()),
+        "set_password and save": by_hand,
+        "staff page's reset": staff_page,
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        user = get_user_model().objects.get(pk=floor_user.pk)
+        user.first_name = "Felice"
+        user.save()
+        session_of(floor_user)  # its last login written
+    assert ended == []
+    for what, change in paths.items():
+        ended.clear()
+        with django_capture_on_commit_callbacks(execute=True):
+            change()
+        assert ended == [floor_user.pk], what
+
+
+@pytest.mark.parametrize("op", ["admin-disable", "admin-password"])
+def test_an_open_live_stream_ends_when_the_admin_disables_its_login_or_changes_its_password(
+    op, hub, loop, director, floor_user, make_tournament, django_capture_on_commit_callbacks
+):
+    t = make_tournament()
+    watching, other = Watching(loop, floor_user, t.pk), Watching(loop, director, t.pk)
+    assert watching.opened.wait(10) and other.opened.wait(10)
+    admin = admin_session()
+    with django_capture_on_commit_callbacks(execute=True):
+        if op == "admin-disable":
+            r = admin.post(f"/admin/auth/user/{floor_user.pk}/change/", admin_change(floor_user, is_active=None))
+        else:
+            r = admin.post(f"/admin/auth/user/{floor_user.pk}/password/", {"usable_password": "true", "password1": STRONG, "password2": STRONG})
+    assert r.status_code == 302
+    assert watching.ended.wait(5), watching.chunks
+    assert not other.ended.is_set()
+    if op == "admin-disable":  # as on the staff page: in the event log
+        assert sentences("staff.login.disabled") == [f"Root disabled the login {floor_user.username}"]
+    realtime.login_ended(director.pk)
+    assert other.ended.wait(5)

@@ -26,6 +26,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from tdmanager import jsonbody, realtime
 from tdmanager.errors import DomainError
+from tdmanager.security import no_store
 
 from . import live, notices, signals
 from .house import HouseRules
@@ -197,11 +198,11 @@ def phone_data(request, token: str):
 
 
 def phone_qr(request, token: str):
-    """The QR code of the page's address, an SVG from our own origin (CSP img-src 'self')."""
+    """The QR code of the page's address, an SVG from our own origin (CSP img-src 'self'). Shown on
+    the receipt at the desk: the address is the page's key, so no cache keeps it (the desk
+    browser's disk neither)."""
     entry = entry_for(token)
-    response = HttpResponse(qr_svg(request.build_absolute_uri(phone_path(entry))), content_type="image/svg+xml")
-    response["Cache-Control"] = "private, max-age=86400"
-    return response
+    return no_store(HttpResponse(qr_svg(request.build_absolute_uri(phone_path(entry))), content_type="image/svg+xml"))
 
 
 def phone_stream(request, token: str):

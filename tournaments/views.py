@@ -92,14 +92,14 @@ def desk(request):
 
 def receipt(request, number):
     row = get_object_or_404(LedgerRow.objects.select_related("tournament", "entry", "person", "cashier"), receipt_number=number)
-    return render(request, "receipt.html", receipts.receipt_context(row, request))
+    return no_store(render(request, "receipt.html", receipts.receipt_context(row, request)))  # its QR and link: the phone page's key
 
 
 def receipt_pdf(request, number):
     row = get_object_or_404(LedgerRow.objects.select_related("tournament", "entry", "person", "cashier"), receipt_number=number)
     resp = HttpResponse(receipts.receipt_pdf(row, request), content_type="application/pdf")
     resp["Content-Disposition"] = f'inline; filename="receipt-{number}.pdf"'
-    return resp
+    return no_store(resp)  # its QR code and link: the phone page's key
 
 
 PEOPLE_FOUND = 200  # a search's answers: the person meant comes first, and a page of 50 shows them
@@ -671,7 +671,7 @@ def clock_page(request, pk):
         )
         for name, secs in sorted(clock_engine.SHOT_CLOCK_PRESETS.items())
     ]
-    return render(
+    response = render(
         request,
         "clock.html",
         {
@@ -689,6 +689,7 @@ def clock_page(request, pk):
             "shot_players": t.entries.filter(status=Entry.ACTIVE).select_related("person").order_by("person__last_name", "person__first_name"),
         },
     )
+    return no_store(response)  # the lobby screens' links: their keys
 
 
 def floor_page(request, pk):

@@ -5,6 +5,7 @@ from decimal import Decimal
 
 import pytest
 from django.db import connection
+from django.test import Client
 
 from tests.conftest import client_for, make_user
 from tournaments.models import Entry, LedgerRow
@@ -200,3 +201,48 @@ def test_a_double_click_with_one_key_from_two_connections_charges_once(make_tour
     assert [r.status_code for r in results] == [201, 201], [r.data for r in results]
     assert results[0].data["receipt"]["receipt_number"] == results[1].data["receipt"]["receipt_number"]
     assert LedgerRow.objects.filter(tournament=t).count() == 1
+
+
+def test_no_cache_keeps_an_answer_that_shows_a_players_phone_link(api, director, cashier_user, make_tournament, person, make_person):
+    """A sale's receipt carries the player's phone page, whose link is that page's key (his name,
+    seat and prizes to whoever holds it): neither a proxy nor the desk browser's history or disk
+    keeps an answer that shows one, nor the clock page that lists the lobby screens' links."""
+    from tournaments.models import DisplayScreen, Tournament
+    from tournaments.services import lifecycle
+    from tournaments.services.events import Actor
+
+    t = make_tournament()
+    c = api(cashier_user)
+    sale = sell(c, t, person, key="k-1")
+    token = Entry.objects.get(pk=sale.data["entry"]["id"]).phone_token
+    number = sale.data["receipt"]["receipt_number"]
+    planned = make_tournament(status=Tournament.PLANNED)
+    option = api(director).post(
+        f"/api/v1/formats/tournaments/{planned.pk}/stack-options/", {"label": "Deep", "buy_in": "150", "fee": "15", "chips": 45000}, format="json"
+    )
+    lifecycle.open_registration(planned, actor=Actor(director, "test"))
+    DisplayScreen.objects.create(name="TV", tournament=t, token="tv-secret-1")
+    desk, floor = Client(), Client()
+    desk.force_login(cashier_user)
+    floor.force_login(director)
+    answers = {
+        "sale": sale,
+        "sale repeated (same key)": sell(c, t, person, key="k-1"),
+        "stack-choice sale": c.post(
+            f"/api/v1/formats/tournaments/{planned.pk}/stack-choice/",
+            {"person": make_person().pk, "option": option.json()["id"], "method": "CASH"},
+            format="json",
+        ),
+        "receipt page": desk.get(f"/desk/receipt/{number}/"),
+        "receipt PDF": desk.get(f"/desk/receipt/{number}.pdf"),
+        "receipt's QR code": desk.get(f"/p/{token}/qr.svg"),
+        "receipt API": c.get(f"/api/v1/cashier/receipts/{number}/"),
+        "last sales API": c.get(f"/api/v1/cashier/sales/?tournament={t.pk}"),
+        "ledger API": api(director).get(f"/api/v1/tournaments/{t.pk}/ledger/"),
+        "clock page": floor.get(f"/tournaments/{t.pk}/clock/"),
+    }
+    assert {what: r.status_code for what, r in answers.items() if r.status_code not in (200, 201)} == {}
+    assert answers["sale repeated (same key)"]["Idempotent-Replay"] == "true"
+    shown = {what for what, r in answers.items() if token.encode() in r.content or b"tv-secret-1" in r.content}
+    assert shown >= set(answers) - {"receipt PDF", "receipt's QR code", "stack-choice sale"}  # drawn, not written
+    assert [what for what, r in answers.items() if "no-store" not in r.get("Cache-Control", "")] == []

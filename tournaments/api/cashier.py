@@ -14,6 +14,7 @@ from tdmanager import dates
 from tdmanager.errors import DomainError
 from tdmanager.idempotency import idempotent
 from tdmanager.roles import HasRole
+from tdmanager.security import no_store
 
 from .. import selectors
 from .. import serializers as s
@@ -33,6 +34,11 @@ class CashierView(APIView):
         ser = self.input_serializer(data=request.data)
         ser.is_valid(raise_exception=True)
         return idempotent(request, lambda: self.perform(ser.validated_data, Actor.from_request(request)))
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        # a sale's receipt carries the player's phone link, that page's key (a repeated
+        # idempotency key's answer too): no cache keeps one
+        return no_store(super().finalize_response(request, response, *args, **kwargs))
 
 
 def _cashier_view(name, input_serializer, perform, doc):

@@ -9,6 +9,7 @@ from rest_framework.views import APIView
 
 from tdmanager.api import query_int, query_limit, query_offset
 from tdmanager.roles import HasRole
+from tdmanager.security import no_store
 
 from .. import selectors
 from .. import serializers as s
@@ -149,7 +150,7 @@ class SalesView(APIView):
         tid = query_int(request, "tournament")
         t = get_object_or_404(Tournament, pk=tid) if tid is not None else None
         rows = selectors.last_sales(request.user, t, limit=query_limit(request, 15, maximum=50), offset=query_offset(request))
-        return Response(s.SaleSerializer(rows, many=True, context={"request": request}).data)
+        return no_store(Response(s.SaleSerializer(rows, many=True, context={"request": request}).data))  # phone links: their pages' keys
 
 
 class ReceiptView(APIView):
@@ -158,4 +159,4 @@ class ReceiptView(APIView):
     @extend_schema(responses=s.LedgerRowSerializer)
     def get(self, request, number):
         row = get_object_or_404(LedgerRow, receipt_number=number)
-        return Response(s.LedgerRowSerializer(row, context={"request": request}).data)
+        return no_store(Response(s.LedgerRowSerializer(row, context={"request": request}).data))  # its phone link is that page's key

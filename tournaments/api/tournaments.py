@@ -206,7 +206,8 @@ class TournamentViewSet(viewsets.ModelViewSet):
     @action(detail=True, methods=["get"], pagination_class=None)
     def ledger(self, request, pk=None):
         rows = self.get_object().ledger.select_related("cashier", "reverses").order_by("receipt_number")
-        return Response(s.LedgerRowSerializer(rows, many=True, context={"request": request}).data)  # the reader decides phone_url
+        # the reader decides phone_url; its links are their pages' keys: no cache keeps them
+        return no_store(Response(s.LedgerRowSerializer(rows, many=True, context={"request": request}).data))
 
     @extend_schema(
         parameters=[

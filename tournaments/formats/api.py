@@ -25,6 +25,7 @@ from tdmanager.fields import AmountField, TextField, readers_marks, whole_number
 from tdmanager.idempotency import idempotent
 from tdmanager.money import plain_amount
 from tdmanager.roles import HasRole
+from tdmanager.security import no_store
 from tournaments.api import sale_response
 from tournaments.house import HouseRules
 from tournaments.models import BlindStructure, Entry, Person, Tournament
@@ -371,7 +372,7 @@ class StackChoiceSaleView(APIView):
             sale = stackchoice.register_with_stack_choice(t, person_arg(d), option, method=as_text(d, "method", 10, "CASH"), actor=Actor.from_request(request))
             return sale_response(sale)
 
-        return idempotent(request, compute)
+        return no_store(idempotent(request, compute))  # the receipt's phone link is that page's key
 
 
 # --- heads-up brackets ---------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.signals import user_logged_out
 from django.db import transaction
-from django.db.models.signals import post_save
+from django.db.models.signals import post_save, pre_save
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -161,6 +161,28 @@ def revoke_when_disabled(sender, instance, created=False, **kwargs) -> None:
             _revoke_all(instance, "disabled", SYSTEM)
 
 
+def note_password_change(sender, instance, raw=False, update_fields=None, **kwargs) -> None:
+    """Receiver of every user's ``pre_save``: whether the save changes the stored password (its
+    hash), whatever changed it: the staff page's reset, the admin's password form,
+    ``manage.py changepassword``, any ``set_password`` and save. One read of the row, and only
+    for a save that may write the password (``last_login``'s at each login writes only that)."""
+    instance._tdm_password_changed = False
+    if raw or instance._state.adding or instance.pk is None or (update_fields is not None and "password" not in update_fields):
+        return
+    stored = type(instance).objects.filter(pk=instance.pk).values_list("password", flat=True).first()
+    instance._tdm_password_changed = stored is not None and stored != instance.password
+
+
+def end_streams_on_password_change(sender, instance, created=False, **kwargs) -> None:
+    """Receiver of every user's ``post_save``: a password changed ends the login's open live
+    streams once committed, as a reset on the staff page does (this is where that reset's end is
+    announced too: one place, whoever changed it). Its sessions end by Django's session hash,
+    its tokens by their ``password_mark``."""
+    if not created and getattr(instance, "_tdm_password_changed", False):
+        instance._tdm_password_changed = False
+        end_streams(instance.pk)
+
+
 def end_streams(user_id: int) -> None:
     """The login's open live streams (``/live/``) end once the change is committed, in every web
     process (``realtime.login_ended``): a stream checks its login when it opens, and would
@@ -220,5 +242,7 @@ def end_user_sessions(user, *, actor: Actor, reason: str, keep: str | None = Non
 
 def connect_receivers() -> None:
     post_save.connect(revoke_when_disabled, sender=get_user_model(), dispatch_uid="tournaments-tokens-disabled")
+    pre_save.connect(note_password_change, sender=get_user_model(), dispatch_uid="tournaments-password-changed")
+    post_save.connect(end_streams_on_password_change, sender=get_user_model(), dispatch_uid="tournaments-password-changed-streams")
     session_activity.connect(session_used, dispatch_uid="tournaments-browser-session-used")
     user_logged_out.connect(session_ended, dispatch_uid="tournaments-browser-session-ended")

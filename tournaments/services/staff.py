@@ -13,7 +13,8 @@ nor logs in. The browsers the devices page lists are logged out here as well
 (``logins.end_user_sessions``: no longer listed), and its API tokens revoked
 (``logins.revoke_user_tokens`` for a reset, ``logins.revoke_when_disabled`` on the save that
 disables it). Its open live streams end once the change is committed (``logins.end_streams``: a
-reset, a disabled login, a role changed). Nothing is deleted: the login's
+disabled login, a role changed; a password changed, here or by any other path, on its save).
+Nothing is deleted: the login's
 history (the event log's rows, its receipts) stays, and enabling it again brings back no token.
 """
 
@@ -116,12 +117,7 @@ def add_login(username: str, role: str, *, actor: Actor, password: str | None = 
     User = get_user_model()
     username = usernames.checked(username)
     role = _check_role(role)
-    # Logins are added one at a time (the director's group row, locked; a role change's link to
-    # it is not held up): two directors adding ``Director`` and ``director`` at once would each
-    # find the other's name free, and the database's unique name is exact, not any case.
-    Group.objects.select_for_update(no_key=True).get_or_create(name=DIRECTOR)
-    if usernames.holder(username) is not None:
-        raise _taken()
+    username = free_username(username)
     shown = None
     if password:
         _check_password(password, User(username=username))
@@ -135,6 +131,33 @@ def add_login(username: str, role: str, *, actor: Actor, password: str | None = 
     user.groups.add(Group.objects.get_or_create(name=role)[0])
     log_event(None, Action.STAFF_LOGIN_ADDED, actor, login=user.pk, username=user.get_username(), role=role)
     return user, shown
+
+
+def free_username(username, *, login: int | None = None) -> str:
+    """The name to store for a new login, or for the login ``login`` (its id) renamed: checked
+    (``usernames.checked``) and held by no other login as a person reads it, or refused
+    (``ValidationFailed``, ``username_taken``). A step of whatever names a login, inside its
+    transaction: the staff page's ``add_login`` and the Django admin's user forms."""
+    username = usernames.checked(username)
+    # Logins are named one at a time (the director's group row, locked until the caller's
+    # transaction ends; a role change's link to it is not held up): two directors adding
+    # ``Director`` and ``director`` at once would each find the other's name free, and the
+    # database's unique name is exact, not any case.
+    Group.objects.select_for_update(no_key=True).get_or_create(name=DIRECTOR)
+    if usernames.holder(username, other_than=login) is not None:
+        raise _taken()
+    return username
+
+
+def admin_saved(user, *, was_active: bool, actor: Actor) -> None:
+    """What the staff page does beside the save when the Django admin's form disables or enables
+    a login: its listed browsers logged out, the event log's row. A step of the admin's own
+    transaction; its tokens and streams go with the save itself (``logins.revoke_when_disabled``)."""
+    if user.is_active == was_active:
+        return
+    if not user.is_active:
+        logins.end_user_sessions(user, actor=actor, reason="disabled")
+    log_event(None, Action.STAFF_LOGIN_ENABLED if user.is_active else Action.STAFF_LOGIN_DISABLED, actor, login=user.pk, username=user.get_username())
 
 
 def _taken() -> DomainError:
@@ -177,10 +200,9 @@ def reset_password(user_id, *, actor: Actor, password: str | None = None, keep_s
     else:
         password = shown = new_password()
     user.set_password(password)
-    user.save(update_fields=["password"])
+    user.save(update_fields=["password"])  # its live streams end (logins.end_streams_on_password_change)
     revoked = logins.revoke_user_tokens(user, reason="password", actor=actor)
     ended = logins.end_user_sessions(user, actor=actor, reason="password", keep=keep_session if actor.user and actor.user.pk == user.pk else None)
-    logins.end_streams(user.pk)
     log_event(None, Action.STAFF_PASSWORD_RESET, actor, login=user.pk, username=user.get_username(), tokens=revoked, sessions=ended)
     return user, shown
 
