@@ -11,6 +11,7 @@ from decimal import Decimal
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
+from django.db import transaction
 from django.utils import timezone
 
 from payouts import services as payouts
@@ -477,6 +478,9 @@ def drive_people(w: World) -> dict:
     staff.reset_password(dario.pk, actor=w.director)
     staff.set_active(dario.pk, False, actor=w.director)
     staff.set_active(dario.pk, True, actor=w.director)
+    erminio, _password = staff.add_login("erminio", "dealer", actor=w.director)
+    with transaction.atomic():  # the Django admin's own transaction, of which it is a step
+        staff.admin_delete([erminio.pk], actor=w.director)
     cashier.set_exchange_rate("USD", Decimal("0.92"), actor=w.director)
     (paola,) = w.field_of(w.tournament("Push Party"), [("Paola", "Push")])
     phone = {"endpoint": "https://fcm.googleapis.com/fcm/send/drive", "keys": PHONE_KEYS}
@@ -505,6 +509,7 @@ def drive_people(w: World) -> dict:
         "staff.password.reset": ["password of dario"],
         "staff.login.disabled": ["dario"],
         "staff.login.enabled": ["dario"],
+        "staff.login.deleted": ["erminio", "logged out"],
         "tournaments.exchange_rate.set": ["USD", "0.92"],
     }
 

@@ -439,3 +439,105 @@ def test_an_open_live_stream_ends_when_the_admin_disables_its_login_or_changes_i
         assert sentences("staff.login.disabled") == [f"Root disabled the login {floor_user.username}"]
     realtime.login_ended(director.pk)
     assert other.ended.wait(5)
+
+
+def user_admin(*perms):
+    """A login that works the admin's user pages without being a director itself (the user
+    permissions only): the room's last director is then another login."""
+    from django.contrib.auth.models import Permission
+
+    keeper = make_user("keeper", is_staff=True)
+    keeper.user_permissions.add(*Permission.objects.filter(content_type__app_label="auth", codename__in=perms or ("view_user", "change_user", "delete_user")))
+    client = Client()
+    client.force_login(keeper)
+    return client
+
+
+def admin_messages(r):
+    return [str(m) for m in r.context["messages"]]
+
+
+def test_the_admin_neither_disables_demotes_nor_deletes_the_last_director(director, floor_user):
+    """The staff page's rule in the admin: the last active director is not disabled, taken out
+    of the director's group (for none or another), deleted on its page or with the list's
+    "delete selected", each refused in the reader's language with nothing changed, not even the
+    admin's own history; with another director, it is."""
+    from django.contrib.admin.models import LogEntry
+
+    admin = user_admin()
+    floor = floor_user.groups.get()
+    refused = {
+        "disabled": admin_change(director, is_active=None),
+        "left with no group": admin_change(director, groups=[]),
+        "given the floor's group": admin_change(director, groups=[floor.pk]),
+    }
+    for what, form in refused.items():
+        r = admin.post(f"/admin/auth/user/{director.pk}/change/", form)
+        assert r.status_code == 200, what
+        assert "The last director" in " ".join(r.context["adminform"].form.non_field_errors()), what
+    r = admin.post(f"/admin/auth/user/{director.pk}/change/", admin_change(director, is_active=None), HTTP_ACCEPT_LANGUAGE="it")
+    assert "L'ultimo direttore non può essere disattivato" in " ".join(r.context["adminform"].form.non_field_errors())
+    r = admin.post(f"/admin/auth/user/{director.pk}/delete/", {"post": "yes"}, follow=True)
+    assert any("The last director cannot be deleted" in m for m in admin_messages(r))
+    r = admin.post("/admin/auth/user/", {"action": "delete_selected", "_selected_action": [director.pk, floor_user.pk], "post": "yes"}, follow=True)
+    assert any("The last director cannot be deleted" in m for m in admin_messages(r))
+    director.refresh_from_db()
+    assert director.is_active and staff.role_of(director) == "director"
+    assert get_user_model().objects.filter(pk__in=[director.pk, floor_user.pk]).count() == 2
+    assert not LogEntry.objects.exists() and not TournamentEvent.objects.exists()
+    # Another director: the first one may go, on its page and in a selection.
+    r = admin.post(f"/admin/auth/user/{floor_user.pk}/change/", admin_change(floor_user, groups=[director.groups.get().pk]))
+    assert r.status_code == 302
+    r = admin.post(f"/admin/auth/user/{director.pk}/change/", admin_change(director, is_active=None))
+    assert r.status_code == 302
+    director.refresh_from_db()
+    assert not director.is_active
+
+
+def test_a_superuser_in_the_admin_does_not_untick_the_last_directors_flag():
+    """A superuser is a director by its flag: the last one keeps it, and keeps itself."""
+    admin = admin_session()
+    root = get_user_model().objects.get(username="root")
+    r = admin.post(f"/admin/auth/user/{root.pk}/change/", admin_change(root, is_superuser=None, is_staff="on"))
+    assert r.status_code == 200 and "The last director keeps the director's role" in " ".join(r.context["adminform"].form.non_field_errors())
+    r = admin.post("/admin/auth/user/", {"action": "delete_selected", "_selected_action": [root.pk], "post": "yes"}, follow=True)
+    assert any("The last director cannot be deleted" in m for m in admin_messages(r))
+    root.refresh_from_db()
+    assert root.is_superuser and root.is_active
+
+
+def test_a_login_added_in_the_admin_is_in_the_event_log_once_as_on_the_staff_page(director):
+    admin = admin_session()
+    r = admin.post("/admin/auth/user/add/", {"username": "Ｐａｏｌａ", "usable_password": "true", "password1": STRONG, "password2": STRONG})
+    assert r.status_code == 302
+    paola = get_user_model().objects.get(username="Paola")
+    rows = list(TournamentEvent.objects.filter(action="staff.login.added").values_list("payload", flat=True))
+    assert rows == [{"login": paola.pk, "username": "Paola", "role": ""}]
+    assert sentences("staff.login.added") == ["Root added the login Paola, with no role yet"]
+    r = admin.post(f"/admin/auth/user/{paola.pk}/change/", admin_change(paola, first_name="Paola"))
+    assert r.status_code == 302 and TournamentEvent.objects.filter(action="staff.login.added").count() == 1
+
+
+def test_a_login_deleted_in_the_admin_is_logged_out_everywhere_and_in_the_event_log(
+    hub, loop, director, floor_user, cashier_user, make_tournament, django_capture_on_commit_callbacks
+):
+    t = make_tournament()
+    watching, other = Watching(loop, floor_user, t.pk), Watching(loop, director, t.pk)
+    assert watching.opened.wait(10) and other.opened.wait(10)
+    # A login with history (an API login issued is a row of its own) is kept by the event log:
+    # the admin refuses before asking. This one only ever used a browser.
+    browser = session_of(floor_user)
+    assert browser.get("/devices/").status_code == 200
+    admin = admin_session()
+    with django_capture_on_commit_callbacks(execute=True):
+        r = admin.post(f"/admin/auth/user/{floor_user.pk}/delete/", {"post": "yes"})
+    assert r.status_code == 302
+    assert watching.ended.wait(5), watching.chunks
+    assert not other.ended.is_set()
+    assert browser.get("/devices/").status_code == 302  # to the login page
+    assert sentences("staff.login.deleted") == ["Root deleted the login flo: its sessions and devices are logged out"]
+    r = admin.post("/admin/auth/user/", {"action": "delete_selected", "_selected_action": [cashier_user.pk], "post": "yes"})
+    assert r.status_code == 302 and not get_user_model().objects.filter(pk=cashier_user.pk).exists()
+    assert sentences("staff.login.deleted")[1:] == ["Root deleted the login carl: its sessions and devices are logged out"]
+    realtime.login_ended(director.pk)
+    assert other.ended.wait(5)

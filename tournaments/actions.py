@@ -22,6 +22,7 @@ class Action(models.TextChoices):
     STAFF_PASSWORD_RESET = "staff.password.reset", _("Staff login's password reset")
     STAFF_LOGIN_DISABLED = "staff.login.disabled", _("Staff login disabled")
     STAFF_LOGIN_ENABLED = "staff.login.enabled", _("Staff login enabled")
+    STAFF_LOGIN_DELETED = "staff.login.deleted", _("Staff login deleted")
     # --- imports (people, structures, payout tables, league results) ---------------------------
     IMPORT_DONE = "import.done", _("Sheet imported")
     # --- cashier -------------------------------------------------------------------------

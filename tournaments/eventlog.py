@@ -178,6 +178,7 @@ SENTENCES: dict[str, object] = {  # a value is a template or (plural template, c
     A.STAFF_PASSWORD_RESET: _("%(actor)s reset the password of %(username)s: its sessions and devices are logged out"),
     A.STAFF_LOGIN_DISABLED: _("%(actor)s disabled the login %(username)s"),
     A.STAFF_LOGIN_ENABLED: _("%(actor)s enabled the login %(username)s again"),
+    A.STAFF_LOGIN_DELETED: _("%(actor)s deleted the login %(username)s: its sessions and devices are logged out"),
     A.IMPORT_DONE: _("%(actor)s imported %(file)s (%(kind)s): %(created)s added, %(updated)s updated, %(unchanged)s already in, %(left_out)s left out"),
     A.CASHIER_RECEIPTS_LOST_IN_RESTORE: _("After a restore, receipts %(first)s to %(last)s are skipped: they may have been printed before it"),
     A.TOURNAMENTS_DISPLAY_TOKEN_REVOKED: _("%(actor)s revoked the link of the lobby screen %(screen)s"),
@@ -452,6 +453,10 @@ H4H_ENDED_AT_MONEY = _(
 )
 
 
+#: A login added in the Django admin: its first form names no role (a group chosen next).
+LOGIN_ADDED_NO_ROLE = _("%(actor)s added the login %(username)s, with no role yet")
+
+
 def entry_refs(payload) -> set[int]:
     """The entry ids (primary keys) a payload points at, for the caller to name."""
     refs: set[int] = set()
@@ -642,6 +647,8 @@ def sentence(action: str, payload, *, actor: str = "", currency: str = "", entri
         template = PREDRAW_START
     if action == A.TOURNAMENTS_CLOCK_HAND_FOR_HAND_ENDED and p.get("money_reached") is True:
         template = H4H_ENDED_AT_MONEY
+    if action == A.STAFF_LOGIN_ADDED and not p.get("role"):
+        template = LOGIN_ADDED_NO_ROLE
     ctx = _context(action, p, actor=actor_name(actor), currency=currency, entries=entries or {})
     if isinstance(template, tuple):  # (plural-aware template, the payload key that counts)
         template, key = template

@@ -14,8 +14,9 @@ nor logs in. The browsers the devices page lists are logged out here as well
 (``logins.revoke_user_tokens`` for a reset, ``logins.revoke_when_disabled`` on the save that
 disables it). Its open live streams end once the change is committed (``logins.end_streams``: a
 disabled login, a role changed; a password changed, here or by any other path, on its save).
-Nothing is deleted: the login's
-history (the event log's rows, its receipts) stays, and enabling it again brings back no token.
+The staff page deletes nothing (the Django admin deletes a login with no history:
+``admin_delete``): a login's history (the event log's rows, its receipts) stays, and enabling it
+again brings back no token.
 """
 
 import secrets
@@ -158,6 +159,51 @@ def admin_saved(user, *, was_active: bool, actor: Actor) -> None:
     if not user.is_active:
         logins.end_user_sessions(user, actor=actor, reason="disabled")
     log_event(None, Action.STAFF_LOGIN_ENABLED if user.is_active else Action.STAFF_LOGIN_DISABLED, actor, login=user.pk, username=user.get_username())
+
+
+def admin_keeps_director(user_id, *, active: bool, director: bool) -> None:
+    """The Django admin's change form about to leave the login ``user_id`` ``active`` or not, a
+    director (``is_superuser`` ticked or the director's group chosen) or not: refused
+    (``last_director``) when that takes the room's last active director away, as the staff page's
+    ``set_active`` and ``set_role`` refuse it. A step of the admin's own transaction, run while its
+    form is checked: the directors' rows stay locked until it commits, so the save, and the groups
+    the admin saves after it, cannot meet a director demoted meanwhile by another hand."""
+    _lock_directors()
+    user = _locked(user_id)
+    if active and director:
+        return
+    if user.is_active and not active:
+        _refuse_last_director(user, _("The last director cannot be disabled: make another login a director first."))
+    _refuse_last_director(user, _("The last director keeps the director's role: make another login a director first."))
+
+
+def admin_added(user, *, actor: Actor) -> None:
+    """The event log's row of a login the Django admin added, as ``add_login`` writes it (its
+    role: none yet, the admin's first form names no group). A step of the admin's transaction."""
+    log_event(None, Action.STAFF_LOGIN_ADDED, actor, login=user.pk, username=user.get_username(), role=role_of(user))
+
+
+def admin_delete(user_ids, *, actor: Actor) -> int:
+    """The logins ``user_ids`` deleted from the Django admin (one, or the changelist's selection):
+    refused (``last_director``) when no active director would be left. Each one's listed browsers
+    are logged out, its live streams end once committed, and the event log keeps one row for it
+    (its tokens go with it, the database deletes them). How many. A step of the admin's transaction.
+    The staff page deletes nothing; a login with history (the event log's rows) is kept by the
+    database itself, and the admin says so before asking."""
+    User = get_user_model()
+    _lock_directors()
+    ids = sorted({int(pk) for pk in user_ids})
+    doomed = list(User.objects.select_for_update().filter(pk__in=ids).order_by("pk"))
+    directors = _directors()
+    if directors and set(directors) <= {u.pk for u in doomed}:
+        raise DomainError("last_director", _("The last director cannot be deleted: make another login a director first."), status=409)
+    for user in doomed:
+        tokens = user.device_tokens.filter(revoked_at=None).count()
+        sessions = logins.end_user_sessions(user, actor=actor, reason="deleted")
+        logins.end_streams(user.pk)
+        log_event(None, Action.STAFF_LOGIN_DELETED, actor, login=user.pk, username=user.get_username(), role=role_of(user), tokens=tokens, sessions=sessions)
+    User.objects.filter(pk__in=[u.pk for u in doomed]).delete()
+    return len(doomed)
 
 
 def _taken() -> DomainError:
