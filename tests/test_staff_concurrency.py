@@ -20,14 +20,13 @@ pytestmark = [
 ]
 
 
-def test_two_directors_demoting_each_other_at_once_are_served_one_after_the_other(monkeypatch):
-    dora, diego = make_user("dora", "director"), make_user("diego", "director")
+def meeting(monkeypatch, dora, diego):
+    """Each demotion holds its own login's row before it goes on, until the other one holds his
+    too or waits on a lock: the moment two demotions meet."""
     holding, deadline = [threading.Event(), threading.Event()], time.monotonic() + 10
     locked = staff._locked
 
     def locked_then_wait(user_id):
-        """Each demotion holds its own login's row before it goes on, until the other one holds
-        his too or waits on a lock: the moment two demotions meet."""
         user = locked(user_id)
         mine = 0 if user.pk == dora.pk else 1
         holding[mine].set()
@@ -39,6 +38,11 @@ def test_two_directors_demoting_each_other_at_once_are_served_one_after_the_othe
         return user
 
     monkeypatch.setattr(staff, "_locked", locked_then_wait)
+
+
+def test_two_directors_demoting_each_other_at_once_are_served_one_after_the_other(monkeypatch):
+    dora, diego = make_user("dora", "director"), make_user("diego", "director")
+    meeting(monkeypatch, dora, diego)
     answers = {}
 
     @closing
@@ -54,4 +58,43 @@ def test_two_directors_demoting_each_other_at_once_are_served_one_after_the_othe
     for t in threads:
         t.join(20)
     assert sorted(answers.values(), key=str) == [(200, None), (409, "last_director")], answers
+    assert [staff.role_of(u) for u in (dora, diego)].count("director") == 1
+
+
+def test_a_director_demoted_in_the_admin_while_the_other_is_on_the_staff_page_leaves_one(monkeypatch):
+    """The admin's change form takes ``dora`` out of the director's group (its groups saved after
+    the login itself) while ``diego`` demotes himself through the API: one is served, the other refused (the form's
+    error, or ``409 last_director``), and one director is left."""
+    from django.contrib.auth.models import Permission
+    from django.test import Client
+
+    dora, diego = make_user("dora", "director"), make_user("diego", "director")
+    keeper = make_user("keeper", is_staff=True)
+    keeper.user_permissions.add(*Permission.objects.filter(content_type__app_label="auth", codename__in=("view_user", "change_user")))
+    meeting(monkeypatch, dora, diego)
+    answers = {}
+
+    @closing
+    def in_the_admin():
+        admin = Client(raise_request_exception=False)
+        admin.force_login(keeper)
+        form = {"username": "dora", "is_active": "on", "date_joined_0": "2026-01-01", "date_joined_1": "00:00:00"}
+        form.update({"initial-date_joined_0": "2026-01-01", "initial-date_joined_1": "00:00:00"})
+        r = admin.post(f"/admin/auth/user/{dora.pk}/change/", form)
+        refused = r.status_code == 200 and "The last director" in " ".join(r.context["adminform"].form.non_field_errors())
+        answers["dora"] = (r.status_code, "last_director" if refused else None)
+
+    @closing
+    def on_the_api():
+        api = client_for(diego)
+        api.raise_request_exception = False
+        r = api.post(f"/api/v1/staff/{diego.pk}/role/", {"role": "floor"}, format="json")
+        answers["diego"] = (r.status_code, r.json().get("code") if r.status_code < 500 else None)
+
+    threads = [threading.Thread(target=in_the_admin), threading.Thread(target=on_the_api)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(20)
+    assert sorted(answers.values(), key=str) in ([(200, "last_director"), (200, None)], [(302, None), (409, "last_director")]), answers
     assert [staff.role_of(u) for u in (dora, diego)].count("director") == 1
