@@ -541,3 +541,32 @@ def test_a_login_deleted_in_the_admin_is_logged_out_everywhere_and_in_the_event_
     assert sentences("staff.login.deleted")[1:] == ["Root deleted the login carl: its sessions and devices are logged out"]
     realtime.login_ended(director.pk)
     assert other.ended.wait(5)
+
+
+def test_a_role_changed_in_the_admin_ends_the_logins_streams_and_is_in_the_event_log(
+    hub, loop, director, floor_user, cashier_user, make_tournament, django_capture_on_commit_callbacks
+):
+    """The admin's groups are the staff page's roles: a login moved from one to another (or to
+    none) is in the event log by the roles' names, and its open live stream ends (what it may
+    watch changed), as ``set_role`` does; a save that leaves the role as it was writes nothing."""
+    t = make_tournament()
+    watching, other = Watching(loop, floor_user, t.pk), Watching(loop, cashier_user, t.pk)
+    assert watching.opened.wait(10) and other.opened.wait(10)
+    admin = admin_session()
+    cashier = cashier_user.groups.get()
+    with django_capture_on_commit_callbacks(execute=True):
+        r = admin.post(f"/admin/auth/user/{floor_user.pk}/change/", admin_change(floor_user, groups=[cashier.pk]))
+    assert r.status_code == 302
+    assert watching.ended.wait(5), watching.chunks
+    assert not other.ended.is_set()
+    with django_capture_on_commit_callbacks(execute=True):
+        r = admin.post(f"/admin/auth/user/{cashier_user.pk}/change/", admin_change(cashier_user, first_name="Carla", groups=[cashier.pk]))
+    assert r.status_code == 302 and not other.ended.is_set()
+    r = admin.post(f"/admin/auth/user/{floor_user.pk}/change/", admin_change(floor_user, groups=[]))
+    assert r.status_code == 302
+    assert sentences("staff.role.changed") == [
+        "Root changed the role of flo from floor to cashier",
+        "Root changed the role of flo from cashier to no role",
+    ]
+    realtime.login_ended(cashier_user.pk)
+    assert other.ended.wait(5)

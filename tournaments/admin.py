@@ -8,7 +8,9 @@ A login disabled or enabled there is written to the event log and a disabled one
 browsers logged out, as on the staff page (``staff.admin_saved``); the rest goes through the
 user's own signals, as on every path: a login disabled loses its tokens and its live streams, a
 password changed ends its live streams (``services.logins``). A login added there is in the
-event log as one added on the staff page (``staff.admin_added``).
+event log as one added on the staff page (``staff.admin_added``); one whose role its groups or
+superuser flag change is logged and its live streams end, as on the staff page
+(``staff.admin_role_saved``).
 
 The room keeps its last active director here as on the staff page: the change form refuses to
 disable it, untick its superuser flag or take it out of the director's group, and the delete page
@@ -76,11 +78,18 @@ class LoginAdmin(UserAdmin):
 
     def save_model(self, request, obj, form, change):
         was_active = form.initial.get("is_active", obj.is_active) if change else obj.is_active
+        if change:  # the role before the form's groups are saved (``save_related``); per request, not on this shared admin
+            request._tdm_role_before = staff.role_of(get_user_model().objects.get(pk=obj.pk))
         super().save_model(request, obj, form, change)
         if change:
             staff.admin_saved(obj, was_active=was_active, actor=Actor.from_request(request))
         else:
             staff.admin_added(obj, actor=Actor.from_request(request))
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        if change:
+            staff.admin_role_saved(form.instance, before=request._tdm_role_before, actor=Actor.from_request(request))
 
     def delete_model(self, request, obj):
         staff.admin_delete([obj.pk], actor=Actor.from_request(request))

@@ -455,6 +455,8 @@ H4H_ENDED_AT_MONEY = _(
 
 #: A login added in the Django admin: its first form names no role (a group chosen next).
 LOGIN_ADDED_NO_ROLE = _("%(actor)s added the login %(username)s, with no role yet")
+#: A login the Django admin left in no group: its role, as a role change reads it.
+NO_ROLE = _("no role")
 
 
 def entry_refs(payload) -> set[int]:
@@ -573,7 +575,7 @@ def _context(action: str, p: Mapping, *, actor: str, currency: str, entries: Map
     if action in STAFF_ROLE_KEYS:  # a role by its name on the page, never its code
         for key in STAFF_ROLE_KEYS[action]:
             if isinstance(p.get(key), str):
-                ctx[key] = str(ROLE_LABELS.get(p[key], p[key]))
+                ctx[key] = str(ROLE_LABELS.get(p[key], p[key])) if p[key] else str(NO_ROLE)
     if action == A.IMPORT_DONE and isinstance(p.get("kind"), str):  # the kind of sheet by its name, never its code
         found = importing.get(p["kind"])
         ctx["kind"] = gettext(found.title) if found else humanize(p["kind"])

@@ -177,6 +177,19 @@ def admin_keeps_director(user_id, *, active: bool, director: bool) -> None:
     _refuse_last_director(user, _("The last director keeps the director's role: make another login a director first."))
 
 
+def admin_role_saved(user, *, before: str, actor: Actor) -> None:
+    """What the staff page's ``set_role`` does beside the change when the Django admin's form
+    changed the login's role (its groups or its superuser flag; ``before``: the role it had): the
+    login's live streams end (what it may watch changed: they open again, checked) and the event
+    log's row. A step of the admin's own transaction, after its groups are saved."""
+    user = get_user_model().objects.get(pk=user.pk)  # the groups as saved, not the form's cache
+    after = role_of(user)
+    if after == before:
+        return
+    logins.end_streams(user.pk)
+    log_event(None, Action.STAFF_ROLE_CHANGED, actor, login=user.pk, username=user.get_username(), old=before, new=after)
+
+
 def admin_added(user, *, actor: Actor) -> None:
     """The event log's row of a login the Django admin added, as ``add_login`` writes it (its
     role: none yet, the admin's first form names no group). A step of the admin's transaction."""
