@@ -22,13 +22,13 @@ from tdmanager.money import CENT, ZERO, to_money
 from tdmanager.roles import user_roles
 from tdmanager.transactions import service
 
-from .. import clockview, fees, selectors, signals
-from ..actions import Action
-from ..house import HouseRules
-from ..models import Alternate, Entry, ExchangeRate, IdempotencyRecord, LedgerRow, Person, Tournament, TournamentEvent
-from ..signals import announce
-from .events import Actor, log_event
-from .ledger import SaleEvent, late_stack, lock_tournament, lock_tournament_and_read, new_entry, sell_new_entry, write_row
+from ... import clockview, fees, selectors, signals
+from ...actions import Action
+from ...house import HouseRules
+from ...models import Alternate, Entry, ExchangeRate, IdempotencyRecord, LedgerRow, Person, Tournament, TournamentEvent
+from ...signals import announce
+from ..events import Actor, log_event
+from ..ledger import SaleEvent, late_stack, lock_tournament, lock_tournament_and_read, new_entry, sell_new_entry, write_row
 
 LIVE = (Entry.RESERVED, Entry.ACTIVE)
 SALE_KINDS = (LedgerRow.BUY_IN, LedgerRow.RE_ENTRY, LedgerRow.REBUY, LedgerRow.ADD_ON)
