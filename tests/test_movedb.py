@@ -33,6 +33,7 @@ from seating import services as seating
 from seating.models import Seat
 from tests.servers import ROOT
 from tournaments.models import Clock, Entry, LedgerRow, Person, Tournament, TournamentEvent
+from tournaments.selectors import ledger_totals
 from tournaments.services import cashier, clockctl
 from tournaments.services.events import Actor
 
@@ -199,7 +200,7 @@ def test_a_running_room_moves_to_postgresql_and_carries_on(room, client):
     # The receipts, their numbers and the money: twelve buy-ins of 100 + 10, one of them reversed.
     t = Tournament.objects.get(pk=t_id)
     assert list(LedgerRow.objects.filter(tournament=t).order_by("receipt_number").values_list("receipt_number", flat=True)) == list(range(1, 14))
-    totals = cashier.ledger_totals(t)
+    totals = ledger_totals(t)
     assert (totals["prize"], totals["fee"]) == (Decimal("1100"), Decimal("110"))
     # The entries and who sits where: as the source file says.
     entries = sqlite_rows(path, "SELECT number, status, chips FROM tournaments_entry WHERE tournament_id = ? ORDER BY number", (t_id,))

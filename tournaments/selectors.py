@@ -10,15 +10,15 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.contrib.sessions.models import Session
-from django.db.models import Max, OuterRef, Prefetch, Q, Subquery, Sum
+from django.db.models import Count, Max, OuterRef, Prefetch, Q, Subquery, Sum
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tdmanager.authentication import refusal
-from tdmanager.compiled import Compiled, rows_together
-from tdmanager.money import ZERO
+from tdmanager.compiled import DATETIME, Compiled, rows_together
+from tdmanager.money import CENT, ZERO
 from tdmanager.roles import ROLES
 
 from . import eventlog, penalties, signals
@@ -289,6 +289,103 @@ def last_sales(user, tournament=None, limit: int = 15, offset: int = 0):
     if tournament is not None:
         qs = qs.filter(tournament=tournament)
     return list(qs.order_by("-receipt_number")[offset : offset + limit])
+
+
+# --- the desk's drawer: a cashier's shift totals, a tournament's ledger totals -----------------
+
+
+def _shift_groups(cashier_id, since):
+    # REG-09: an amount owed (and its reversal) moved no money: not in the drawer. Its payment is.
+    rows = (
+        LedgerRow.objects.filter(cashier_id=cashier_id, created_at__gte=since)
+        .exclude(kind=LedgerRow.RECEIVABLE)
+        .exclude(kind=LedgerRow.REVERSAL, reverses__kind=LedgerRow.RECEIVABLE)
+    )
+    return (
+        rows.values("method", "tender_currency")
+        .annotate(
+            n=Count("id"),
+            prize=Sum("prize_amount"),
+            fee=Sum("fee_amount"),
+            side=Sum("side_amount"),
+            jackpot=Sum("jackpot_amount"),
+            bounty=Sum("bounty_amount"),
+            # PAY-02: bounties paid at the desk (and their reversals), apart from the bounty parts sold
+            bounty_out=Sum("bounty_amount", filter=bounty_payments_q()),
+            tendered=Sum("tender_amount"),
+        )
+        .order_by()
+        .values_list("method", "tender_currency", "n", "prize", "fee", "side", "jackpot", "bounty", "bounty_out", "tendered")
+    )
+
+
+# The desk polls it: the statement is compiled once per database (tdmanager.compiled).
+_SHIFT_GROUPS = Compiled(_shift_groups, LedgerRow, kinds=("int", DATETIME))
+
+
+def shift_totals(user, *, since=None):
+    """The cashier's running totals since ``since`` (default: today): money in and out by method,
+    as the drawer holds it (REG-06).
+
+    One query, grouped by method and tendered currency (the desk polls it). A method's line counts
+    the tournament's currency only: cash tendered in USD or CHF is not in the "Cash" line (those
+    notes are not euros in the drawer) but on a line of its own currency, with the amount in that
+    currency and its value at the sale's rate (``value``). ``total``: every line's value, so the
+    lines add up to it.
+
+    PAY-02: the bounty parts are in the lines (they are money in the drawer) and told apart in
+    ``bounty``: ``in`` the bounty parts of the sales net of refunds and reversals, ``out`` the
+    bounties paid to players (positive) net of reversed payments, ``net`` = in − out."""
+    since = since or timezone.localtime().replace(hour=0, minute=0, second=0, microsecond=0)
+    methods, currencies, count = {}, {}, 0
+    bounty_in = bounty_out = ZERO
+    for method, currency, n, *sums in _SHIFT_GROUPS.rows(user.pk, since):
+        # Amounts are whole cents: a sum SQLite adds in floating point (a sale and its reversal
+        # leave 8.9e-16) is brought back to the cent, as PostgreSQL's exact sum already is.
+        prize, fee, side, jackpot, bounty, paid_out, tendered = (x.quantize(CENT) if x is not None else None for x in sums)
+        count += n
+        value = (prize or ZERO) + (fee or ZERO) + (side or ZERO) + (jackpot or ZERO) + (bounty or ZERO)
+        bounty_in += (bounty or ZERO) - (paid_out or ZERO)
+        bounty_out -= paid_out or ZERO
+        if currency:  # REG-06: foreign notes in the drawer, by currency
+            f = currencies.setdefault(currency, {"rows": 0, "amount": ZERO, "value": ZERO})
+            f["rows"] += n
+            f["amount"] += tendered or ZERO
+            f["value"] += value
+            continue
+        m = methods.setdefault(method, {"rows": 0, "total": ZERO})
+        m["rows"] += n
+        m["total"] += value
+    labels = dict(LedgerRow.METHODS)
+    by_method = [{"method": k, "label": str(labels[k]), "rows": v["rows"], "total": v["total"]} for k, v in sorted(methods.items())]
+    foreign = [{"currency": k, "rows": v["rows"], "amount": v["amount"].quantize(Decimal("0.01")), "value": v["value"]} for k, v in sorted(currencies.items())]
+    total = sum((m["total"] for m in by_method), ZERO) + sum((f["value"] for f in foreign), ZERO)
+    bounty = {"in": bounty_in, "out": bounty_out, "net": bounty_in - bounty_out}
+    return {"since": since, "by_method": by_method, "total": total, "rows": count, "foreign": foreign, "bounty": bounty}
+
+
+def ledger_totals(tournament):
+    """The tournament's ledger summed by part. PAY-02: ``bounty`` the bounty parts taken in (net
+    of refunds and reversals), ``bounty_paid`` the bounties paid out (positive), apart."""
+    agg = tournament.ledger.aggregate(
+        p=Sum("prize_amount"),
+        f=Sum("fee_amount"),
+        s=Sum("side_amount"),
+        j=Sum("jackpot_amount"),
+        b=Sum("bounty_amount"),
+        bp=Sum("bounty_amount", filter=bounty_payments_q()),
+        c=Sum("chips"),
+    )
+    paid = -(agg["bp"] or ZERO)
+    return {
+        "prize": agg["p"] or ZERO,
+        "fee": agg["f"] or ZERO,
+        "side": agg["s"] or ZERO,
+        "jackpot": agg["j"] or ZERO,
+        "bounty": (agg["b"] or ZERO) + paid,
+        "bounty_paid": paid,
+        "chips": agg["c"] or 0,
+    }
 
 
 # --- the refunds of a cancelled tournament (FMT-02): due at the desk until a cashier pays them ----

@@ -87,7 +87,7 @@ def desk(request):
         t.bounty_part = rules.bounty_part  # PAY-02: every buy-in and re-entry buys a bounty, its own line
         t.desk_price = rules.entry_cost(t)
         t.sells_rebuys = cashier.sells_rebuys(t)  # FMT-04: no stack asked for a rebuy the event does not have
-    return render(request, "desk.html", {"tournaments": open_t, "selected": selected, "shift": cashier.shift_totals(request.user)})
+    return render(request, "desk.html", {"tournaments": open_t, "selected": selected, "shift": selectors.shift_totals(request.user)})
 
 
 def receipt(request, number):
@@ -548,7 +548,7 @@ def tournament_detail(request, pk):
             messages.error(request, _domain_message(exc) if op in ("copy", "save-template") else str(exc.message))
         return redirect("tournament", pk=t.pk)
     entries = t.entries.select_related("person").order_by("number")
-    totals = cashier.ledger_totals(t)
+    totals = selectors.ledger_totals(t)
     events = Paged(request, t.events.order_by("-id"), param="events", anchor="event-log-section")  # newest first, 50 a page
     events.rows = selectors.event_sentences(events.rows, t.currency)
     links = [link for answer in signals.ask(signals.page_links, tournament=t) for link in answer]

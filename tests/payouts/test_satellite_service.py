@@ -12,6 +12,7 @@ from seating.models import Bust
 from tdmanager.errors import DomainError
 from tests.conftest import make_user
 from tournaments.models import Entry, LedgerRow, Tournament
+from tournaments.selectors import shift_totals
 from tournaments.services import cashier, lifecycle
 from tournaments.services.events import Actor
 
@@ -239,7 +240,7 @@ def test_seats_decided_by_the_floors_bust_are_on_nobodys_shift(make_tournament, 
     cashier.register(main_event, entries[0].person, method="CASH", actor=cashier_actor)  # a winner in already: a ticket
     bust_all_but(entries, 2)
     services.complete_satellite(sat, actor=floor)
-    assert cashier.shift_totals(floor.user)["rows"] == 0
+    assert shift_totals(floor.user)["rows"] == 0
     seat_rows = LedgerRow.objects.filter(note="satellite seat")
     assert seat_rows.count() == 3 and not seat_rows.exclude(cashier=None).exists()  # two payouts, one seat entry
 

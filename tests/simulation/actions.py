@@ -508,8 +508,8 @@ def observe(world: World, t: Tournament) -> dict:
         "dues": [(d["entry"].pk if hasattr(d["entry"], "pk") else d["entry"], str(d["amount"]), d["paid"]) for d in psel.dues(t)],
         "heads": psel.bounties_on_heads(t),
         "bounties owed": [(line["entry_id"], str(line["amount"])) for line in psel.bounties_owed(t)],
-        "drawers": [str(cashier.shift_totals(c.user, since=world.day_start)["total"]) for c in world.cashiers]
-        + [str(cashier.shift_totals(world.director.user, since=world.day_start)["total"])],
+        "drawers": [str(tsel.shift_totals(c.user, since=world.day_start)["total"]) for c in world.cashiers]
+        + [str(tsel.shift_totals(world.director.user, since=world.day_start)["total"])],
     }
 
 

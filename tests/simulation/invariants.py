@@ -67,7 +67,7 @@ def drawers_equal_their_rows(world: World) -> list[str]:
     problems = []
     desk = {c.user.pk for c in world.cashiers}
     for actor in [*world.cashiers, world.director, world.floor, world.dealer, world.controller]:
-        shift = cashier.shift_totals(actor.user, since=world.day_start)
+        shift = tsel.shift_totals(actor.user, since=world.day_start)
         rows = (
             LedgerRow.objects.filter(cashier=actor.user, created_at__gte=world.day_start)
             .exclude(kind=LedgerRow.RECEIVABLE)
@@ -644,7 +644,7 @@ def foreign_tender_at_the_day_rate(world: World) -> list[str]:
         if r.tender_amount != (due if total >= 0 else -due):
             problems.append(f"receipt {r.receipt_number}: {r.tender_amount} {r.tender_currency} taken for {total} at {rate.rate} (due {due})")
     for c in world.cashiers:
-        lines = {f["currency"]: f["amount"] for f in cashier.shift_totals(c.user, since=world.day_start)["foreign"]}
+        lines = {f["currency"]: f["amount"] for f in tsel.shift_totals(c.user, since=world.day_start)["foreign"]}
         notes = {}
         for r in rows:
             if r.cashier_id == c.user.pk:

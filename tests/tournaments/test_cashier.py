@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from tdmanager.errors import DomainError
 from tournaments.models import Entry, LedgerRow, Tournament
+from tournaments.selectors import ledger_totals, shift_totals
 from tournaments.services import cashier, registration
 from tournaments.services.cashier import DeskError
 
@@ -283,7 +284,7 @@ class TestCorrections:
         assert rev.kind == "REVERSAL" and rev.total == Decimal("-110") and rev.reverses == sale.row and rev.chips == -30000
         sale.entry.refresh_from_db()
         assert sale.entry.status == Entry.CANCELLED
-        assert cashier.ledger_totals(tournament)["prize"] == Decimal("0")
+        assert ledger_totals(tournament)["prize"] == Decimal("0")
         # the place is free again
         assert cashier.register(tournament, person, method="CARD", actor=cashier_actor).row.total == Decimal("110")
 
@@ -326,7 +327,7 @@ class TestCorrections:
         assert row.kind == "REFUND" and row.total == Decimal("-100") and row.fee_amount == Decimal("0") and row.prize_amount == Decimal("-100")
         entry.refresh_from_db()
         assert entry.status == Entry.CANCELLED
-        totals = cashier.ledger_totals(tournament)
+        totals = ledger_totals(tournament)
         assert (totals["prize"], totals["fee"]) == (Decimal("0"), Decimal("10"))
 
     def test_no_refund_for_a_busted_player(self, tournament, person, cashier_actor, actor):
@@ -342,7 +343,7 @@ def test_shift_totals_add_up_by_method(tournament, make_person, cashier_actor):
     cashier.register(tournament, make_person(), method="CASH", actor=cashier_actor)
     sale = cashier.register(tournament, make_person(), method="CARD", actor=cashier_actor)
     cashier.reverse(sale.row, reason="card declined", actor=cashier_actor)
-    totals = cashier.shift_totals(cashier_actor.user)
+    totals = shift_totals(cashier_actor.user)
     by = {m["method"]: m["total"] for m in totals["by_method"]}
     assert by == {"CASH": Decimal("220"), "CARD": Decimal("0")}
     assert totals["total"] == Decimal("220") and totals["rows"] == 4
@@ -357,7 +358,7 @@ def test_a_drawer_total_is_in_cents_after_sales_reversed_on_sqlite(make_tourname
     for sale in cards:
         cashier.reverse(sale.row, reason="card declined", actor=cashier_actor)
     cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
-    totals = cashier.shift_totals(cashier_actor.user)
+    totals = shift_totals(cashier_actor.user)
     assert [(m["method"], str(m["total"])) for m in totals["by_method"]] == [("CARD", "0.00"), ("CASH", "24.20")]
     assert str(totals["total"]) == "24.20"
 
@@ -371,7 +372,7 @@ def test_shift_totals_count_from_the_start_of_the_shift(tournament, make_person,
     with time_machine.travel(timezone.now() - timezone.timedelta(hours=3), tick=False):
         cashier.register(tournament, make_person(), method="CASH", actor=cashier_actor)
     cashier.register(tournament, make_person(), method="CARD", actor=cashier_actor)
-    recent = cashier.shift_totals(cashier_actor.user, since=timezone.now() - timezone.timedelta(hours=1))
+    recent = shift_totals(cashier_actor.user, since=timezone.now() - timezone.timedelta(hours=1))
     assert [(m["method"], m["rows"], m["total"]) for m in recent["by_method"]] == [("CARD", 1, Decimal("110"))]
-    both = cashier.shift_totals(cashier_actor.user, since=timezone.now() - timezone.timedelta(hours=4))
+    both = shift_totals(cashier_actor.user, since=timezone.now() - timezone.timedelta(hours=4))
     assert both["rows"] == 2 and both["total"] == Decimal("220")

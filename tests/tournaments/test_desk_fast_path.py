@@ -22,6 +22,7 @@ from tournaments import serializers as s
 from tournaments.actions import Action
 from tournaments.models import Entry, IdempotencyRecord, LedgerRow, Person, Sequence, Tournament, TournamentEvent
 from tournaments.services import cashier, ledger, lifecycle
+from tournaments.services.cashier import sales as desk_sales
 from tournaments.services.ledger import lock_tournament
 
 pytestmark = pytest.mark.django_db
@@ -113,12 +114,12 @@ def test_the_compiled_reads_are_the_orms(tournament, make_tournament, make_perso
             lock_tournament(999999)
         top = max(Entry.objects.filter(tournament=tournament).values_list("number", flat=True))
         for p in people:
-            mine, last = cashier._entries_and_last(locked, p)
+            mine, last = desk_sales._entries_and_last(locked, p)
             assert [entry_fields(e) for e in mine] == [entry_fields(e) for e in locked.entries.filter(person=p)]
             assert mine[0].tournament is locked and last == top
-        assert cashier._entries_and_last(locked, make_person()) == ([], top)  # no entry of his; the last number still read
-        assert cashier._entries_and_last(lock_tournament(make_tournament()), people[0]) == ([], 0)
-        assert entry_fields(cashier._PERSON.get(people[0].pk)) == entry_fields(Person.objects.get(pk=people[0].pk))
+        assert desk_sales._entries_and_last(locked, make_person()) == ([], top)  # no entry of his; the last number still read
+        assert desk_sales._entries_and_last(lock_tournament(make_tournament()), people[0]) == ([], 0)
+        assert entry_fields(desk_sales._PERSON.get(people[0].pk)) == entry_fields(Person.objects.get(pk=people[0].pk))
 
 
 @service
@@ -210,7 +211,7 @@ def test_the_entry_and_its_row_written_together_are_what_two_inserts_write(tourn
     # The sale's event written with them: the same row as the separate INSERT writes, the
     # entry's key and the receipt number filled in by the statement; in the order of the sales.
     events = list(TournamentEvent.objects.filter(tournament=tournament, action=Action.CASHIER_BUYIN_SOLD).order_by("pk"))
-    assert [e.payload for e in events] == [cashier.sale_payload(a.entry, a.row), cashier.sale_payload(b.entry, b.row)]
+    assert [e.payload for e in events] == [desk_sales.sale_payload(a.entry, a.row), desk_sales.sale_payload(b.entry, b.row)]
     assert {(e.actor_id, e.actor_label, e.device) for e in events} == {(cashier_actor.user.pk, cashier_actor.label, cashier_actor.device)}
 
 
@@ -219,12 +220,12 @@ def test_the_read_sent_with_the_lock_reads_what_the_orm_reads(tournament, make_p
     cashier.register(tournament, people[0], method=LedgerRow.CASH, actor=cashier_actor)
     with transaction.atomic():
         for p in people:
-            locked, rows = ledger.lock_tournament_and_read(tournament, cashier._ENTRIES_AND_LAST, tournament.pk, p.pk)
+            locked, rows = ledger.lock_tournament_and_read(tournament, desk_sales._ENTRIES_AND_LAST, tournament.pk, p.pk)
             assert entry_fields(locked) == entry_fields(Tournament.objects.get(pk=tournament.pk))
-            assert [entry_fields(e) for e in rows] == [entry_fields(e) for e in cashier._ENTRIES_AND_LAST.rows(tournament.pk, p.pk)]
-            assert cashier._entries_and_last(locked, p, rows)[1] == 1
+            assert [entry_fields(e) for e in rows] == [entry_fields(e) for e in desk_sales._ENTRIES_AND_LAST.rows(tournament.pk, p.pk)]
+            assert desk_sales._entries_and_last(locked, p, rows)[1] == 1
         with pytest.raises(Tournament.DoesNotExist):
-            ledger.lock_tournament_and_read(999999, cashier._ENTRIES_AND_LAST, 999999, people[0].pk)
+            ledger.lock_tournament_and_read(999999, desk_sales._ENTRIES_AND_LAST, 999999, people[0].pk)
 
 
 @pytest.mark.django_db(transaction=True)

@@ -13,6 +13,7 @@ from payouts import reports
 from payouts import selectors as payout_selectors
 from tdmanager.errors import DomainError
 from tournaments.models import Entry, LedgerRow
+from tournaments.selectors import shift_totals
 from tournaments.services import cashier, registration
 
 pytestmark = pytest.mark.django_db
@@ -31,7 +32,7 @@ def no_show(t, person, cashier_actor, actor):
 
 
 def shift(user):
-    s = cashier.shift_totals(user)
+    s = shift_totals(user)
     return s["rows"], s["total"]
 
 

@@ -124,7 +124,7 @@ class ShiftView(APIView):
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request):
-        totals = cashier.shift_totals(request.user)
+        totals = selectors.shift_totals(request.user)
         return Response(
             {
                 **totals,

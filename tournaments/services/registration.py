@@ -36,6 +36,7 @@ from ..house import HouseRules
 from ..models import Entry, LedgerRow, Tournament
 from ..signals import announce
 from . import cashier
+from .cashier.sales import _pay_reservation
 from .events import Actor, log_event
 from .ledger import lock_tournament, write_row
 
@@ -84,7 +85,7 @@ def confirm_transfer(entry, *, reference: str, actor: Actor, now=None, jackpot: 
     cashier.check_admission(t, entry.person, cashier.RESERVATION, now, confirm_final_table=confirm_final_table)
     entry.funds_cleared_at = now
     entry.save(update_fields=["funds_cleared_at"])
-    sale = cashier._pay_reservation(t, entry, method=LedgerRow.TRANSFER, actor=actor, now=now, jackpot=jackpot, reference=reference[:80])
+    sale = _pay_reservation(t, entry, method=LedgerRow.TRANSFER, actor=actor, now=now, jackpot=jackpot, reference=reference[:80])
     log_event(
         t,
         Action.CASHIER_TRANSFER_CLEARED,
