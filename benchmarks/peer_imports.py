@@ -66,9 +66,9 @@ def main():
     common.prepare_database("sqlite", "tdm_peer_imports")
     from django.contrib.auth.models import User
 
-    from tournaments import importing
+    from tournaments.imports import rules as importing
+    from tournaments.imports import services as imports
     from tournaments.models import Person
-    from tournaments.services import imports
     from tournaments.services.events import Actor
 
     class PersonResource(resources.ModelResource):

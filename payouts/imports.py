@@ -26,8 +26,8 @@ from django.utils.translation import gettext_noop
 
 from tdmanager import sheets
 from tdmanager.errors import ValidationFailed
-from tournaments import importing
-from tournaments.importing import CREATED, REFUSED, UNCHANGED, UPDATED, Column, Refused
+from tournaments.imports import rules as importing
+from tournaments.imports.rules import CREATED, REFUSED, UNCHANGED, UPDATED, Column, Refused
 
 from .models import PayoutTemplate
 from .services import table

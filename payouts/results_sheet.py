@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from tdmanager import sheets
 from tdmanager.money import CENT, ZERO
 from tournaments.house import HouseRules
-from tournaments.importing import csv_separator
+from tournaments.imports.rules import csv_separator
 from tournaments.models import Entry
 from tournaments.public_names import public_names
 

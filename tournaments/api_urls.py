@@ -6,8 +6,8 @@ from rest_framework.routers import DefaultRouter
 
 from . import api as tapi
 from . import oversight_api
-from .api import imports as imports_api
 from .api import layouts as layouts_api
+from .imports import api as imports_api
 
 router = DefaultRouter()
 router.register("people", tapi.PersonViewSet, basename="person")

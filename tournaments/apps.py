@@ -9,9 +9,9 @@ class TournamentsConfig(AppConfig):
         # Imported here, once every app's models are loaded: these modules read them.
         from tdmanager import authentication, backup, idempotency, realtime, roles, security
 
-        from . import (
-            imports_people,  # noqa: F401  (registers the people's import and export)
-            imports_structures,  # noqa: F401  (and the blind structures')
+        from .imports import (
+            people,  # noqa: F401  (registers the people's import and export)
+            structures,  # noqa: F401  (and the blind structures')
         )
         from .models import DeviceToken, IdempotencyRecord
         from .phone import phone_index

@@ -20,8 +20,8 @@ from tdmanager.formatting import money as fmt_money
 from tdmanager.formatting import num as fmt_num
 from tdmanager.roles import ROLE_LABELS
 
-from . import importing
 from .actions import Action
+from .imports import rules as importing
 from .labels import ADJUSTMENT_KINDS, METHODS, humanize, penalty_kind_label, penalty_reason_label
 
 A = Action

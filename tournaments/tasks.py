@@ -13,7 +13,8 @@ from django.db import IntegrityError, connection
 from tdmanager import realtime
 
 from . import push as transport
-from .services import cashier, clockctl, imports, lifecycle, privacy, push
+from .imports import services as imports
+from .services import cashier, clockctl, lifecycle, privacy, push
 from .services.events import tell_key
 
 log = logging.getLogger(__name__)

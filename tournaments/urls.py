@@ -1,6 +1,7 @@
 from django.urls import path
 
-from . import import_views, layout_views, live, live_seats, oversight_views, phone, public_info, staff_views, views
+from . import layout_views, live, live_seats, oversight_views, phone, public_info, staff_views, views
+from .imports import views as import_views
 
 urlpatterns = [
     path("live/time/", live.live_time, name="live-time"),

@@ -14,8 +14,8 @@ from django.utils import timezone
 
 from tdmanager import bodylimits
 from tests.conftest import client_for, make_user
+from tournaments.imports import services as imports
 from tournaments.models import ImportFile, Person
-from tournaments.services import imports
 from tournaments.services.events import Actor
 from tournaments.tasks import forget_import_files
 

@@ -14,12 +14,12 @@ from django.utils import timezone
 
 from tdmanager.errors import DomainError
 from tests.conftest import client_for
-from tournaments import importing
 from tournaments.formats import selectors
 from tournaments.formats.models import SeriesPastResult
 from tournaments.formats.services import series as series_service
+from tournaments.imports import rules as importing
+from tournaments.imports import services as imports
 from tournaments.models import Person, Tournament, TournamentEvent
-from tournaments.services import imports
 
 from ..formats.conftest import field, scored_event  # noqa: F401  (field: the formats' fixture of quick players)
 

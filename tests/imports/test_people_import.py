@@ -16,8 +16,8 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from tests.conftest import client_for
+from tournaments.imports import services as imports
 from tournaments.models import Person, TournamentEvent
-from tournaments.services import imports
 
 pytestmark = pytest.mark.django_db
 

@@ -11,10 +11,11 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from tdmanager.errors import DomainError
-from tournaments import importing
 from tournaments.actions import Action
+from tournaments.imports import rules as importing
+from tournaments.imports import services as imports
 from tournaments.models import BlindStructure, Tournament, TournamentEvent
-from tournaments.services import imports, structures
+from tournaments.services import structures
 
 pytestmark = pytest.mark.django_db
 

@@ -36,12 +36,14 @@ from seating.services import cardrooms, dealers
 from tdmanager import security
 from tdmanager.errors import DomainError
 from tournaments import clock as clock_engine
-from tournaments import clockview, importing
+from tournaments import clockview
 from tournaments import selectors as tsel
 from tournaments.formats.services import stackchoice
 from tournaments.house import HouseRules
+from tournaments.imports import rules as importing
+from tournaments.imports import services as imports
 from tournaments.models import Clock, Entry, LedgerRow, Person, Tournament, WaitingStart
-from tournaments.services import cashier, changes, clockctl, floor, imports, lifecycle, logins, people, privacy, registration, setup, staff
+from tournaments.services import cashier, changes, clockctl, floor, lifecycle, logins, people, privacy, registration, setup, staff
 from tournaments.services.events import Actor
 from tournaments.services.structures import ensure_builtin_structures
 

@@ -21,7 +21,6 @@ from payouts import services as payouts
 from payouts.models import SatelliteLink, Ticket
 from seating import services as seating
 from tdmanager.errors import DomainError
-from tournaments import importing
 from tournaments.formats import engine as fengine
 from tournaments.formats.models import (
     Bag,
@@ -40,9 +39,11 @@ from tournaments.formats.models import (
 )
 from tournaments.formats.selectors import bagging_summary
 from tournaments.formats.services import headsup, multiday, series, sitandgo, stackchoice, timed
+from tournaments.imports import rules as importing
+from tournaments.imports import services as imports
 from tournaments.models import Entry, Person, Tournament
 from tournaments.selectors import chips_in_play
-from tournaments.services import cashier, clockctl, imports, lifecycle, setup
+from tournaments.services import cashier, clockctl, lifecycle, setup
 
 from .actions import _bounty_kind, _eliminators, _method, _players_in, _selling, _structure, action, pick
 from .world import Skip, World

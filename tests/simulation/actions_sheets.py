@@ -10,9 +10,9 @@ from django.utils import translation
 from payouts import services as payouts
 from payouts.models import PayoutTemplate
 from tdmanager import sheets
-from tournaments import importing
+from tournaments.imports import rules as importing
+from tournaments.imports import services as imports
 from tournaments.models import BlindStructure, Tournament
-from tournaments.services import imports
 
 from .actions import action, pick
 from .world import World

@@ -873,8 +873,8 @@ def sheets_come_back_as_they_went(world: World) -> list[str]:
     """What the step brought in from a sheet (a structure, a payout chart), exported again as
     CSV and XLSX and read back, is unchanged row by row: the import stored what the file said,
     and its export says what is stored."""
-    from tournaments import importing  # the frame registers its kinds once the apps are ready
-    from tournaments.services import imports
+    from tournaments.imports import rules as importing  # the frame registers its kinds once the apps are ready
+    from tournaments.imports import services as imports
 
     problems = []
     option = {"structure": "structure", "payouts": "template"}

@@ -21,8 +21,9 @@ from tdmanager.security import no_store
 
 from .. import overview, selectors
 from .. import serializers as s
+from ..imports import services as imports
 from ..models import Alternate, BlindStructure, ChipSet, DisplayScreen, Entry, Tournament, TournamentTemplate
-from ..services import changes, chipsets, imports, lifecycle, screens, setup, streaming, structures
+from ..services import changes, chipsets, lifecycle, screens, setup, streaming, structures
 from ..services.events import Actor
 from .base import _valid
 

@@ -32,10 +32,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from payouts.selectors import won_by_entry
-from tournaments import importing
 from tournaments.actions import Action
-from tournaments.importing import CREATED, REFUSED, UNCHANGED, UPDATED, Column, Refused
-from tournaments.imports_people import people_index, stored_person
+from tournaments.imports import rules as importing
+from tournaments.imports.people import people_index, stored_person
+from tournaments.imports.rules import CREATED, REFUSED, UNCHANGED, UPDATED, Column, Refused
 from tournaments.models import Entry, Person
 from tournaments.person_text import clean_text
 from tournaments.services.events import log_events

@@ -19,8 +19,8 @@ from django.utils import translation
 from tdmanager import sheets
 from tdmanager.errors import DomainError
 
-from .. import importing
-from ..services import imports
+from ..imports import rules as importing
+from ..imports import services as imports
 from ..services.events import Actor
 
 

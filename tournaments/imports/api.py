@@ -20,10 +20,10 @@ from tdmanager.errors import ValidationFailed
 from tdmanager.fields import TextField
 from tdmanager.roles import HasRole
 
-from .. import importing
-from ..services import imports
+from ..api.base import _valid
 from ..services.events import Actor
-from .base import _valid
+from . import rules as importing
+from . import services as imports
 
 
 class SheetImportSerializer(serializers.Serializer):

@@ -25,10 +25,10 @@ from django.utils.translation import gettext_noop
 
 from tdmanager.errors import ValidationFailed
 
-from . import importing
-from .importing import CREATED, REFUSED, UNCHANGED, UPDATED, Column, Refused
-from .models import BlindStructure, StructureItem, Tournament
-from .services import structures
+from ..models import BlindStructure, StructureItem, Tournament
+from ..services import structures
+from . import rules as importing
+from .rules import CREATED, REFUSED, UNCHANGED, UPDATED, Column, Refused
 
 #: the fields a row holds, as the structures service cleans them
 COMPARED = ("kind", "small_blind", "big_blind", "ante", "big_blind_ante", "minutes", "color_up", "game", "add_on", "removes_denominations")

@@ -30,14 +30,14 @@ from django.utils.translation import gettext_noop
 
 from tdmanager.compiled import Inserts
 
-from . import importing
-from . import people_search as ranking
-from .actions import Action
-from .importing import CREATED, DUPLICATE, REFUSED, UNCHANGED, UPDATED, Column, Refused
-from .models import Person
-from .person_text import clean_text
-from .services.events import log_events
-from .services.privacy import is_erased
+from .. import people_search as ranking
+from ..actions import Action
+from ..models import Person
+from ..person_text import clean_text
+from ..services.events import log_events
+from ..services.privacy import is_erased
+from . import rules as importing
+from .rules import CREATED, DUPLICATE, REFUSED, UNCHANGED, UPDATED, Column, Refused
 
 _PEOPLE = Inserts(Person)  # the INSERT compiled once per database and number of rows (bulk_create compiles it each time)
 

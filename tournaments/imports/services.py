@@ -21,10 +21,10 @@ from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.sheets import SheetError
 from tdmanager.transactions import service
 
-from .. import importing
 from ..actions import Action
 from ..models import ImportFile, Sequence
-from .events import Actor, log_event
+from ..services.events import Actor, log_event
+from . import rules as importing
 
 #: how long an uploaded sheet waits for its confirmation: it holds people's data, and the purge
 #: (beat, every 10 minutes: ``tournaments.tasks.forget_import_files``) forgets it within the hour

@@ -12,10 +12,10 @@ from django.utils.translation import gettext as _
 from tdmanager import errorpages, sheets
 from tdmanager.errors import DomainError
 
-from . import importing
-from .models import ImportFile
-from .services import imports
-from .services.events import Actor
+from ..models import ImportFile
+from ..services.events import Actor
+from . import rules as importing
+from . import services as imports
 
 #: rows of each kind listed on the preview page (the counts are whole; the refused rows are all in their file)
 LISTED = 300
