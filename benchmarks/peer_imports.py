@@ -12,7 +12,7 @@ HTTP in front (``benchmarks/imports.py`` measures the product as deployed):
 - the peer: a ``ModelResource`` of the same columns (dates as dd/mm/yyyy, a person known by the
   document), ``import_data(dry_run=True)`` for its preview, then ``import_data()`` in a transaction,
   its defaults otherwise;
-- the product: ``importing.preview`` then ``services.imports.run_import`` (which also matches each
+- the product: ``imports.rules.preview`` then ``imports.services.run_import`` (which also matches each
   row against the stored people by document, phone, e-mail, name and birth date, and logs).
 
 Each gets its own 10,000 people of ``imports.py``'s shape, first as a semicolon CSV, then as an XLSX

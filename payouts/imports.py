@@ -1,4 +1,4 @@
-"""A payout table by field size as a sheet, in and out (``tournaments.importing``'s "payouts").
+"""A payout table by field size as a sheet, in and out (the "payouts" kind of ``tournaments.imports.rules``).
 
 The venue's paper chart: for each band of field sizes (entries from, entries to) the
 percentage of the prize pool each place takes. A row is one place, or several places paid alike

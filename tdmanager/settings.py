@@ -352,7 +352,7 @@ CELERY_BEAT_SCHEDULE = {
     # Idempotency keys are kept TDM_IDEMPOTENCY_TTL_HOURS (at least a day), then forgotten.
     "purge-idempotency-keys": {"task": "tournaments.tasks.purge_idempotency_keys", "schedule": 3600.0, "options": TDM_PERIODIC_TASK_OPTIONS},
     # A sheet uploaded to be imported holds people's data: forgotten 50 minutes after its upload
-    # (tournaments.services.imports.KEPT_FOR), so within the hour with this sweep every 10 minutes.
+    # (tournaments.imports.services.KEPT_FOR), so within the hour with this sweep every 10 minutes.
     "forget-import-files": {"task": "tournaments.tasks.forget_import_files", "schedule": 600.0, "options": TDM_PERIODIC_TASK_OPTIONS},
     # GDPR retention: people with no activity for TDM_PERSON_RETENTION_DAYS are erased (pseudonym kept), daily.
     "erase-inactive-people": {"task": "tournaments.tasks.erase_inactive_people", "schedule": 86400.0, "options": TDM_PERIODIC_TASK_OPTIONS},

@@ -29,7 +29,7 @@ Why openpyxl and the standard csv module rather than a higher layer (tablib, dja
 tablib drops blank rows (the row numbers shown to the director would shift), refuses a row
 longer than the header, and "escapes" a formula by cutting its ``=`` (the data changes);
 django-import-export's resources are built around the admin's forms. Matching, the preview and
-the all-or-nothing write are the importers' own (``tournaments.importing``).
+the all-or-nothing write are the importers' own (``tournaments.imports.rules``).
 """
 
 from __future__ import annotations

@@ -56,7 +56,7 @@ FORMAT_CODES = {
 SHIPPED_TEXTS = frozenset(
     (
         gettext_noop("Excluded by the casino"),
-        gettext_noop("Banned in the room's former records"),  # imports_people: a ban imported without a reason
+        gettext_noop("Banned in the room's former records"),  # imports.people: a ban imported without a reason
         gettext_noop("€500+50 IPT/EPT ticket (personal, non-transferable)"),  # formats.models.DEFAULT_TICKET
         gettext_noop("40-minute levels for main events, big-blind ante from level 4, a break every 3 levels."),
         gettext_noop("20-minute levels, big-blind ante from level 3, a break every 4 levels."),

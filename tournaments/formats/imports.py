@@ -1,4 +1,4 @@
-"""A league's past results, in and out (``tournaments.importing``'s "league").
+"""A league's past results, in and out (the "league" kind of ``tournaments.imports.rules``).
 
 A season in progress moves in with its standings: each row is one player's result in one event
 played before the room used this system (its date, its name, the player, his place, prize and
@@ -8,7 +8,7 @@ here and stay out of the money reports. The standings count them beside the resu
 events played here (``selectors.season_points``), best-of and the tie-break alike.
 
 The player is matched to a stored person as the people import matches
-(``imports_people.stored_person``); a player nobody stored is created (once, however many rows
+(``imports.people.stored_person``); a player nobody stored is created (once, however many rows
 name him); a row whose player could be several people is refused, saying how to tell them
 apart. A result is the same when the league, the date, the event's name and the person are:
 unchanged when its place, prize and points are too, updated otherwise. A row of an event played

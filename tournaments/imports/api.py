@@ -1,7 +1,7 @@
 """Imports and exports of sheets (a director): people, blind structures, payout tables, league
-results, by kind (``tournaments.importing``). The file is sent with each call (multipart ``file``):
+results, by kind (``tournaments.imports.rules``). The file is sent with each call (multipart ``file``):
 ``…/preview/`` says what the import would do and writes nothing; the import itself writes all
-the accepted rows or nothing (``services.imports.run_import``)."""
+the accepted rows or nothing (``imports.services.run_import``)."""
 
 import json
 

@@ -1,4 +1,4 @@
-"""The people of a room's former records, in and out (``tournaments.importing``'s "people").
+"""Imports: the people of a room's former records, in and out (the "people" kind of ``imports.rules``).
 
 A row is the same person as one stored when it names the same first and last name (no case, no
 accents) with the same identity document, date of birth, e-mail or phone, and no other document

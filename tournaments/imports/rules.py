@@ -5,7 +5,7 @@ columns (the field, the label shown, the headers it is known by in Italian and E
 other programs' exports), how a row becomes values (``parse``, which refuses a row with a
 reason), how the rows compare with what is stored (``plan``: created, updated with what
 changes, unchanged, possible duplicate or refused) and how the accepted rows are written
-(``write``, inside the one transaction of ``services.imports.run_import``). The same kind gives
+(``write``, inside the one transaction of ``imports.services.run_import``). The same kind gives
 the export (``export``), with the headers the import reads first, so an export comes back in as
 it went out.
 

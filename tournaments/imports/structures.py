@@ -1,4 +1,4 @@
-"""A blind structure as a sheet, in and out (``tournaments.importing``'s "structure").
+"""Imports: a blind structure as a sheet, in and out (the "structure" kind of ``imports.rules``).
 
 One row per level or break, in the order they are played, as a venue's paper chart has them:
 level, small blind, big blind, ante, minutes, and a break row (a "kind" cell saying break or

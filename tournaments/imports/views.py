@@ -1,5 +1,5 @@
 """The import pages (a director): what can be brought in and taken out, a sheet uploaded, its
-columns mapped, its preview, the confirmation. Thin: the upload is kept (``services.imports.
+columns mapped, its preview, the confirmation. Thin: the upload is kept (``imports.services.
 keep_file``) so any web process serves the next step; the preview is made again from it at each
 look (the stored people may have changed meanwhile), and the import itself compares again under
 its lock."""

@@ -1,8 +1,8 @@
 """The room administrator's import and export commands, one pair per kind of sheet.
 
 ``import_<kind> FILE [--dry-run] [--skip-refused] [--accept-duplicates] [--option name=value]``
-previews the file (``tournaments.importing``) and, without ``--dry-run``, imports it through the
-same service as the import page (``services.imports.run_import``): all the accepted rows or
+previews the file (``tournaments.imports.rules``) and, without ``--dry-run``, imports it through the
+same service as the import page (``imports.services.run_import``): all the accepted rows or
 nothing. ``export_<kind> FILE`` writes the export; CSV or XLSX by the file's extension.
 
 Exit status: 0 when the file is in (a file already in, that changes nothing, included) or a dry
