@@ -2,7 +2,7 @@
 and after each change of a tournament the worker works out what each subscribed player is to
 be told (``tell_players``) and sends it (``tournaments.tasks.send_notice``).
 
-What is told comes from the player's own page alone (``tournaments.notices``): the facts last
+What is told comes from the player's own page alone (``notices.rules``): the facts last
 told are kept per entry (``NoticeMark``), so a change is told once however many publications
 announce it, and a publication lost is told at the next. A subscription is the person's: it
 hears about each of his entries (a re-entry's seat too), in the language and the kinds he chose,
@@ -24,13 +24,15 @@ from django.utils.translation import gettext as _
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.transactions import service
 
-from .. import clockview, notices, push, signals
+from .. import clockview, signals
 from ..actions import Action
 from ..house import HouseRules
 from ..models import Entry, NoticeMark, PushKeys, PushSubscription, RegistrationNotice, Tournament
+from ..services.events import Actor, log_event
+from ..services.ledger import lock_tournament
 from ..snapshot import build_snapshot
-from .events import Actor, log_event
-from .ledger import lock_tournament
+from . import rules as notices
+from . import transport as push
 
 log = logging.getLogger("tdmanager.push")
 
