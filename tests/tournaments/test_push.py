@@ -682,11 +682,11 @@ def test_the_environments_proxy_is_used_unless_no_proxy_names_the_push_service(m
     monkeypatch.setenv("http_proxy", "http://127.0.0.1:9")
     monkeypatch.setenv("no_proxy", "example.org")
     message = push_service.Message(PushSubscription.objects.get().pk, {"title": "t", "body": "via the proxy"}, 60, "high", "x")
-    assert push_service.send(message).status == 0  # the proxy took no connection
+    assert push_service.send_one(message).status == 0  # the proxy took no connection
     assert service.received == []
     monkeypatch.setattr(transport._local, "session", None)
     monkeypatch.setenv("no_proxy", "127.0.0.1")
-    assert push_service.send(message).delivered
+    assert push_service.send_one(message).delivered
     assert len(service.received) == 1
 
 
@@ -700,7 +700,7 @@ def test_a_worker_sends_no_faster_than_the_houses_pace(service, settings):
     key = push_service.installation_keys().private_key
     began = time.monotonic()
     for i in range(11):
-        assert transport.send(phone.subscription, {"body": str(i)}, private_pem=key, ttl=60, urgency="high", topic="t").delivered
+        assert transport.post_encrypted(phone.subscription, {"body": str(i)}, private_pem=key, ttl=60, urgency="high", topic="t").delivered
     assert time.monotonic() - began >= 10 / 50  # ten gaps of 20 ms
     assert [phone.read(r)["body"] for r in service.to("/ok/paced")] == [str(i) for i in range(11)]
 
@@ -777,7 +777,7 @@ def test_a_push_service_that_keeps_failing_is_not_called_while_its_circuit_is_op
 
         def send(p):
             began = time.monotonic()
-            sent = transport.send(p.subscription, {"body": "x"}, private_pem=key, ttl=60, urgency="high", topic="t")
+            sent = transport.post_encrypted(p.subscription, {"body": "x"}, private_pem=key, ttl=60, urgency="high", topic="t")
             return sent, time.monotonic() - began
 
         for _ in range(2):

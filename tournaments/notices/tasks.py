@@ -19,8 +19,7 @@ from django.db import IntegrityError, connection
 from tdmanager import realtime
 
 from ..services.events import tell_key
-from . import services as push
-from . import transport
+from . import services, transport
 
 #: A timed notice's task runs this long after its moment: a timer that fires a hair early
 #: would find the page unchanged, and the players would wait for beat's next look.
@@ -36,10 +35,10 @@ def tell_players(tournament_id: int):
     if client is not None:
         client.delete(tell_key(tournament_id))
     try:
-        messages = push.tell_players(tournament_id)
+        messages = services.tell_players(tournament_id)
     except IntegrityError:  # another worker marked the same entries first: it tells them
         return
-    for batch in push.batches(messages, settings.TDM_PUSH_BATCH):
+    for batch in services.batches(messages, settings.TDM_PUSH_BATCH):
         send_notices.apply_async(args=([(m.subscription, m.payload, m.ttl, m.urgency, m.topic) for m in batch],), expires=min(m.ttl for m in batch))
 
 
@@ -58,7 +57,7 @@ def _send_batch(batch: list, tried: int) -> None:
     (``TDM_PUSH_RETRIES`` tries in all, or the push service's Retry-After), those not tried
     (its circuit open, or it failed earlier in the batch) once the circuit may close."""
     tried_again, not_tried, wait, shut = [], [], 0, 0
-    for m, sent in push.send_many(batch):
+    for m, sent in services.send_many(batch):
         if sent.skipped:
             not_tried.append(m)
             shut = max(shut, sent.retry_after or 0)
@@ -85,12 +84,12 @@ def send_notices(self, messages: list, tried: int = 0):
     (``transport.Lanes``): the task returns once the lane has it, so a push service that
     hangs holds its own lane, never the next batch for another. A lane that has hung for a
     while takes no more: its batch is sent again later. Run eagerly (tests), it is sent here."""
-    batch = [push.Message(*args) for args in messages]
+    batch = [services.Message(*args) for args in messages]
     if self.request.is_eager:
         _send_batch(batch, tried)
         return
     wait = settings.TDM_PUSH_CONNECT_TIMEOUT + settings.TDM_PUSH_TIMEOUT
-    if not transport.lanes.put(push.origin_of_batch(batch), functools.partial(_in_lane, batch, tried), wait):
+    if not transport.lanes.put(services.origin_of_batch(batch), functools.partial(_in_lane, batch, tried), wait):
         _later(batch, tried, 5)
 
 
@@ -112,21 +111,21 @@ def send_notice(self, subscription: int, payload: dict, ttl: int, urgency: str, 
 def forget_old_push_subscriptions():
     """Daily (beat): the phones of players whose last event is past the house's
     ``push_keep_days`` are forgotten."""
-    push.forget_old_subscriptions()
+    services.forget_old_subscriptions()
 
 
 @shared_task(ignore_result=True, name="tournaments.tasks.tell_timed_players")
 def tell_timed_players():
     """Every ``TDM_TIMED_NOTICES_SECONDS`` (beat): the events whose players' pages change with
     time alone (one starting soon, a break ending) tell what is new, as after a change; and the
-    moments such a page will change before the next look (``push.timed_moments``) are told at
+    moments such a page will change before the next look (``services.timed_moments``) are told at
     that moment, not up to a period late. A moment looked at twice is told once: the task run
     second finds the players told already (``NoticeMark``)."""
-    ids = push.timed_events()
+    ids = services.timed_events()
     for tournament_id in ids:
         tell_players.apply_async(args=(tournament_id,), expires=30)
     # a little past the next look, should beat run it late; past the moment by a hair, so the
     # page has changed when the task reads it
     within = timedelta(seconds=settings.TDM_TIMED_NOTICES_SECONDS + 10)
-    for tournament_id, at in push.timed_moments(ids, within):
+    for tournament_id, at in services.timed_moments(ids, within):
         tell_players.apply_async(args=(tournament_id,), eta=at + TIMED_MARGIN, expires=at + timedelta(seconds=60))

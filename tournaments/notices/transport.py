@@ -325,7 +325,7 @@ def calling_since(origin: str) -> float | None:
     return _calls.get(origin)
 
 
-def send(subscription: dict, message: dict, *, private_pem: str, ttl: int, urgency: str, topic: str) -> Sent:
+def post_encrypted(subscription: dict, message: dict, *, private_pem: str, ttl: int, urgency: str, topic: str) -> Sent:
     """POST ``message`` (JSON, encrypted for the subscription's keys) to its endpoint, signed
     with the installation's key for the endpoint's origin. Never raises for what the push
     service answers or fails to: the caller reads ``Sent``."""
