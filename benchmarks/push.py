@@ -114,9 +114,9 @@ def desk_people_for(n):
 def subscribe_all(t, service, keys):
     """A phone per player of ``t``, every kind, Italian and English by turns; then what the
     pages show now is marked as told (what a subscription does, once for the field)."""
-    from tournaments import notices
     from tournaments.models import PushSubscription
-    from tournaments.services import push
+    from tournaments.notices import rules as notices
+    from tournaments.notices import services as push
 
     rows = list(t.entries.order_by("number").values_list("pk", "person_id"))
     PushSubscription.objects.bulk_create(
@@ -264,9 +264,10 @@ def main():
     from django.utils import timezone
 
     from seating.models import PendingMove
-    from tournaments import notices
     from tournaments.models import PushSubscription, Tournament
-    from tournaments.services import lifecycle, push
+    from tournaments.notices import rules as notices
+    from tournaments.notices import services as push
+    from tournaments.services import lifecycle
     from tournaments.services.events import Actor
     from tournaments.services.structures import ensure_builtin_structures
 

@@ -25,6 +25,7 @@ from tournaments.actions import Action
 from tournaments.formats.models import Match, TimedEvent
 from tournaments.formats.services import headsup, multiday, series, sitandgo, stackchoice, timed
 from tournaments.models import BrowserSession, DisplayScreen, Entry, LedgerRow, Person, Sequence, Tournament
+from tournaments.notices import services as push
 from tournaments.selectors import chips_in_play
 from tournaments.services import (
     cashier,
@@ -39,7 +40,6 @@ from tournaments.services import (
     oversight,
     people,
     privacy,
-    push,
     registration,
     screens,
     setup,

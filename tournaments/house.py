@@ -574,7 +574,7 @@ class HouseRules:
         return [Decimal(str(a)).quantize(Decimal("0.01")) for a in self.mystery_envelopes]
 
     def notifies(self, kind: str) -> bool:
-        """Whether the house sends this kind of notice (``tournaments.notices.KINDS``)."""
+        """Whether the house sends this kind of notice (``tournaments.notices.rules.KINDS``)."""
         return bool(getattr(self, f"notify_{kind}", False))
 
     def late_stack(self, full: int) -> int:

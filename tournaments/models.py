@@ -1054,7 +1054,7 @@ class PushSubscription(models.Model):
 
     person = models.ForeignKey(Person, related_name="push_subscriptions", on_delete=models.CASCADE)
     # One endpoint is one browser on one phone: subscribed again from another player's page, it
-    # follows that player (``services.push.subscribe``).
+    # follows that player (``notices.services.subscribe``).
     endpoint = models.CharField(max_length=1000, unique=True)
     p256dh = models.CharField(max_length=120)
     auth = models.CharField(max_length=60)
@@ -1066,7 +1066,7 @@ class PushSubscription(models.Model):
 
 class NoticeMark(models.Model):
     """What an entry's player was last told about it: the facts of his own page the notices
-    compare (``tournaments.notices.facts``), so a change is told once, however many times the
+    compare (``tournaments.notices.rules.facts``), so a change is told once, however many times the
     tournament is published, and a missed publication is told at the next."""
 
     entry = models.OneToOneField(Entry, primary_key=True, related_name="notice_mark", on_delete=models.CASCADE)

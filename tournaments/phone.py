@@ -20,19 +20,13 @@ from django.conf import settings
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils import translation
-from django.utils.translation import gettext as _
-from django.views.decorators.csrf import csrf_exempt
 
-from tdmanager import jsonbody, realtime
-from tdmanager.errors import DomainError
+from tdmanager import realtime
 from tdmanager.security import no_store
 
-from . import live, notices, signals
+from . import live, signals
 from .house import HouseRules
 from .models import Entry, Tournament
-from .services import push as push_service
-from .services.events import Actor
 from .snapshot import build_snapshot
 
 #: The keys of the lobby snapshot a player's phone receives (what every lobby screen shows
@@ -230,50 +224,3 @@ def phone_worker(request):
     response = HttpResponse(_worker_code(), content_type="text/javascript; charset=utf-8")
     response["Cache-Control"] = "no-cache"  # a browser checks for a newer worker at each visit
     return response
-
-
-def _refused(code: str, detail, status: int = 400) -> JsonResponse:
-    return JsonResponse({"code": code, "detail": str(detail)}, status=status)
-
-
-# No CSRF token: the page's token in the path is the key, no cookie grants anything here, and a
-# write must be JSON (which another site's form cannot send without the browser asking first).
-@csrf_exempt
-def phone_push(request, token: str):
-    """This phone and the player's notices (Web Push). GET: the installation's public key, the
-    kinds of notice the house sends and, given ``?endpoint=``, whether this phone is subscribed
-    and to which kinds. POST: subscribe (the body is the browser's ``PushSubscription.toJSON()``
-    and ``kinds``, the kinds chosen). DELETE: stop (``{"endpoint"}``). Refusals are 4xx
-    ``{"code", "detail"}``; an endpoint off the push services' allow-list is one."""
-    entry = entry_for(token)
-    if request.method == "GET":
-        endpoint = request.GET.get("endpoint", "")
-        sub = push_service.subscribed(entry, endpoint) if endpoint else None
-        rules = HouseRules.of(entry.tournament)
-        return JsonResponse(
-            {
-                "key": push_service.public_key(),
-                "kinds": [{"kind": k, "label": str(notices.KIND_LABELS[k])} for k in notices.KINDS if rules.notifies(k)],
-                "subscribed": sub is not None,
-                "chosen": sub.kinds if sub is not None else [],
-            }
-        )
-    if request.method not in ("POST", "DELETE"):
-        return _refused("method_not_allowed", _("Method not allowed."), 405)
-    if request.content_type != "application/json":
-        return _refused("json_required", _("The body must be JSON."), 415)
-    try:
-        data = jsonbody.loads(request.body or b"null")
-    except ValueError:
-        return _refused("json_invalid", _("The body is not valid JSON."))
-    if not isinstance(data, dict):
-        return _refused("json_invalid", _("The body must be a JSON object."))
-    actor = Actor.from_request(request)
-    try:
-        if request.method == "POST":
-            sub = push_service.subscribe(entry, data, kinds=data.get("kinds"), language=translation.get_language() or "it", actor=actor)
-            return JsonResponse({"subscribed": True, "kinds": sub.kinds}, status=201)
-        push_service.unsubscribe(entry, data.get("endpoint"), actor=actor)
-        return JsonResponse({"subscribed": False})
-    except DomainError as exc:
-        return JsonResponse(exc.as_dict(), status=exc.status)

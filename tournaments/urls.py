@@ -2,6 +2,7 @@ from django.urls import path
 
 from . import layout_views, live, live_seats, oversight_views, phone, public_info, staff_views, views
 from .imports import views as import_views
+from .notices import views as notices_views
 
 urlpatterns = [
     path("live/time/", live.live_time, name="live-time"),
@@ -14,7 +15,7 @@ urlpatterns = [
     path("p/<str:token>/state/", phone.phone_data, name="phone-state"),
     path("p/<str:token>/stream/", phone.phone_stream, name="phone-stream"),
     path("p/<str:token>/qr.svg", phone.phone_qr, name="phone-qr"),
-    path("p/<str:token>/push/", phone.phone_push, name="phone-push"),
+    path("p/<str:token>/push/", notices_views.phone_push, name="phone-push"),
     path("rules/<int:pk>/", public_info.rules_page, name="public-rules"),
     path("rules/<int:pk>/changes/", public_info.public_changes, name="public-changes"),
     path("", views.dashboard, name="dashboard"),

@@ -1,15 +1,15 @@
 """The players' phones in the simulated days: a phone subscribes from a player's page (the kinds
 it wants, its language), one stops, and after a change the worker's work is done — what each
-subscribed player is told (``services.push.tell_players``). The messages are kept for the step's
+subscribed player is told (``notices.services.tell_players``). The messages are kept for the step's
 invariants (``invariants.notices_only_for_the_subscribed_and_their_own_page``); nothing is sent
 (the tests' own push service checks the sending). They register in the core's ``ACTIONS``
 (``catalogue.py`` imports this module)."""
 
 from __future__ import annotations
 
-from tournaments import notices
 from tournaments.models import Entry, PushSubscription, Tournament
-from tournaments.services import push
+from tournaments.notices import rules as notices
+from tournaments.notices import services as push
 from tournaments.services.events import Actor
 
 from ..pushservice import browser_keys

@@ -33,10 +33,11 @@ from seating.models import DealerAssignment, DealerShift, PendingMove, RoomTable
 from seating.services import dealers
 from tdmanager.policy import DOCUMENT_READERS
 from tdmanager.roles import has_role
-from tournaments import live_seats, notices, phone, public_info
+from tournaments import live_seats, phone, public_info
 from tournaments import selectors as tsel
 from tournaments.actions import Action
 from tournaments.models import Entry, LedgerRow, Person, PushSubscription, Tournament, TournamentChange
+from tournaments.notices import rules as notices
 from tournaments.services import cashier, people, privacy
 from tournaments.snapshot import build_snapshot, change_announcements_by_language
 

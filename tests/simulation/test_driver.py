@@ -7,8 +7,9 @@ from decimal import Decimal
 import pytest
 
 from tdmanager.errors import DomainError
-from tournaments import notices, phone, selectors
+from tournaments import phone, selectors
 from tournaments.models import Entry, LedgerRow, Person
+from tournaments.notices import rules as notices
 from tournaments.services import cashier, people, privacy
 
 from . import actions

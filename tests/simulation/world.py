@@ -102,7 +102,7 @@ class World:
     exported: list[int] = field(default_factory=list)
     #: what the current step brought in from a sheet: (kind, id), which the invariants export again
     imported: list[tuple[str, int]] = field(default_factory=list)
-    #: the notices the current step told: (event id, ``services.push.Message``, (person, kinds) of
+    #: the notices the current step told: (event id, ``notices.services.Message``, (person, kinds) of
     #: its phone as the step found it); the phones subscribed today, to name each one's endpoint
     told: list = field(default_factory=list)
     phones: int = 0

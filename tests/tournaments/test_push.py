@@ -2,6 +2,7 @@
 own on loopback records what the worker sends; phones of the tests' own subscribe from the
 player's page and decrypt what they receive."""
 
+import os
 import time
 from datetime import timedelta
 
@@ -11,10 +12,11 @@ from django.test import Client
 from seating import services as seating
 from seating.selectors import seat_of
 from tdmanager.celery import app as celery_app
-from tournaments import tasks
 from tournaments.models import Entry, PushSubscription, RegistrationNotice, Tournament
+from tournaments.notices import services as push_service
+from tournaments.notices import tasks
 from tournaments.services import clockctl, lifecycle, privacy
-from tournaments.services import push as push_service
+from tournaments.tasks import clock_tick
 
 from ..pushservice import DeadService, Phone, PushService, vapid_claims
 from ..seating.test_support import add_entries, arrange
@@ -287,7 +289,7 @@ def test_an_endpoint_off_the_allow_list_is_refused(make_tournament, service):
 
 
 def test_the_default_allow_list_takes_the_browsers_push_services_over_https(settings):
-    from tournaments.push import endpoint_allowed
+    from tournaments.notices.transport import endpoint_allowed
 
     allowed = settings.TDM_PUSH_ENDPOINTS
     for ok in (
@@ -334,7 +336,7 @@ def test_an_endpoint_two_parsers_could_read_apart_is_refused_at_the_subscription
     """The probe's endpoint reached 127.0.0.1:443 through ``*.push.apple.com``: it is refused
     with the field named, in the player's language, and so is every address urllib3 (which
     sends) and urlsplit could read apart."""
-    from tournaments.push import endpoint_allowed
+    from tournaments.notices.transport import endpoint_allowed
 
     allowed = ["*.push.apple.com", "web.push.apple.com", "fcm.googleapis.com", "127.0.0.1"]
     for bad in TWO_READINGS:
@@ -425,7 +427,7 @@ def test_the_phones_are_forgotten_a_set_time_after_the_last_event(make_tournamen
 
     from django.utils import timezone
 
-    from tournaments.services import push
+    from tournaments.notices import services as push
 
     t = tournament_of(make_tournament, 1, settings={"push_keep_days": 2})
     entry = t.entries.get()
@@ -636,6 +638,25 @@ def test_a_push_service_that_hangs_holds_up_no_other_push_services_phones(make_t
         ok.close()
 
 
+def test_a_worker_finds_the_notices_tasks_under_the_names_the_queue_and_beat_use():
+    """A worker registers what its autodiscovery imports (each app's ``tasks`` module): the
+    notices' tasks, kept with the notices, must be found all the same, under the names that the
+    tasks queued by an earlier version, the beat schedule and the notices queue's routing give.
+    A fresh interpreter, as a worker starting: this process has imported them already."""
+    import subprocess
+    import sys
+
+    code = "import django; django.setup()\nfrom tdmanager.celery import app\napp.loader.import_default_modules()\nprint('\\n'.join(sorted(app.tasks)))\n"
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env={**os.environ, "DJANGO_SETTINGS_MODULE": "tdmanager.settings"}
+    )
+    assert done.returncode == 0, done.stderr
+    registered = set(done.stdout.split())
+    wanted = {f"tournaments.tasks.{name}" for name in ("tell_players", "send_notices", "send_notice", "forget_old_push_subscriptions", "tell_timed_players")}
+    assert wanted <= registered, wanted - registered
+    assert {"tournaments.tasks.clock_tick", "tournaments.formats.tasks.sweep_heads_up_matches"} <= registered  # the rest as before
+
+
 def test_the_notices_go_out_on_a_queue_of_their_own_that_every_plain_worker_serves():
     """``manage.py serve`` gives the ``notices`` queue a worker at the lowest priority
     (tests/test_launcher_stop.py), so the notices must go there, and what works out who is told
@@ -644,7 +665,7 @@ def test_the_notices_go_out_on_a_queue_of_their_own_that_every_plain_worker_serv
     assert route({}, tasks.send_notices.name)["queue"].name == "notices"
     assert route({}, tasks.send_notice.name)["queue"].name == "notices"
     assert route({}, tasks.tell_players.name)["queue"].name == "celery"
-    assert route({}, tasks.clock_tick.name)["queue"].name == "celery"
+    assert route({}, clock_tick.name)["queue"].name == "celery"
     assert set(celery_app.amqp.queues) == {"celery", "notices"}
 
 
@@ -652,7 +673,7 @@ def test_the_environments_proxy_is_used_unless_no_proxy_names_the_push_service(m
     """The environment is read once per push service, not at each notice; what it says still
     holds: a proxy set there carries the notices (here one that takes no connection, so nothing
     arrives), unless ``no_proxy`` names the push service's host."""
-    from tournaments import push as transport
+    from tournaments.notices import transport
 
     t = tournament_of(make_tournament, 2)
     anna = t.entries.order_by("number").first()
@@ -661,25 +682,25 @@ def test_the_environments_proxy_is_used_unless_no_proxy_names_the_push_service(m
     monkeypatch.setenv("http_proxy", "http://127.0.0.1:9")
     monkeypatch.setenv("no_proxy", "example.org")
     message = push_service.Message(PushSubscription.objects.get().pk, {"title": "t", "body": "via the proxy"}, 60, "high", "x")
-    assert push_service.send(message).status == 0  # the proxy took no connection
+    assert push_service.send_one(message).status == 0  # the proxy took no connection
     assert service.received == []
     monkeypatch.setattr(transport._local, "session", None)
     monkeypatch.setenv("no_proxy", "127.0.0.1")
-    assert push_service.send(message).delivered
+    assert push_service.send_one(message).delivered
     assert len(service.received) == 1
 
 
 def test_a_worker_sends_no_faster_than_the_houses_pace(service, settings):
     """``TDM_PUSH_RATE`` notices a second at most, evenly spaced: a burst to thousands of phones
     leaves the cores room for the desk (a lower bound only: the machine may be slower)."""
-    from tournaments import push as transport
+    from tournaments.notices import transport
 
     settings.TDM_PUSH_RATE = 50
     phone = Phone(service, "/ok/paced")
     key = push_service.installation_keys().private_key
     began = time.monotonic()
     for i in range(11):
-        assert transport.send(phone.subscription, {"body": str(i)}, private_pem=key, ttl=60, urgency="high", topic="t").delivered
+        assert transport.post_encrypted(phone.subscription, {"body": str(i)}, private_pem=key, ttl=60, urgency="high", topic="t").delivered
     assert time.monotonic() - began >= 10 / 50  # ten gaps of 20 ms
     assert [phone.read(r)["body"] for r in service.to("/ok/paced")] == [str(i) for i in range(11)]
 
@@ -689,7 +710,7 @@ def forget_circuit(service):
     earlier run's dead service must not find it open."""
     from django.core.cache import cache
 
-    from tournaments import push as transport
+    from tournaments.notices import transport
 
     cache.delete_many(transport._circuit_keys(service.origin))
 
@@ -701,7 +722,7 @@ def test_a_dead_push_service_delays_only_its_own_phones(make_tournament, setting
     worker process takes the batches in turn, the dead service's first: the ten hear their seat
     in about the time they would without it, well inside the dead service's timeout, and the
     five are put back on the queue for later, not waited for."""
-    from tournaments import push as transport
+    from tournaments.notices import transport
 
     dead, ok = DeadService("127.0.0.2"), PushService()
     forget_circuit(dead)
@@ -743,7 +764,7 @@ def test_a_push_service_that_keeps_failing_is_not_called_while_its_circuit_is_op
     """After ``TDM_PUSH_BREAKER_FAILURES`` calls without an answer the push service is not
     called again for ``TDM_PUSH_BREAKER_SECONDS``: a notice to it is kept back at once (to be
     sent when the circuit may close), and the other push services are called as before."""
-    from tournaments import push as transport
+    from tournaments.notices import transport
 
     dead = DeadService("127.0.0.2")
     forget_circuit(dead)
@@ -756,7 +777,7 @@ def test_a_push_service_that_keeps_failing_is_not_called_while_its_circuit_is_op
 
         def send(p):
             began = time.monotonic()
-            sent = transport.send(p.subscription, {"body": "x"}, private_pem=key, ttl=60, urgency="high", topic="t")
+            sent = transport.post_encrypted(p.subscription, {"body": "x"}, private_pem=key, ttl=60, urgency="high", topic="t")
             return sent, time.monotonic() - began
 
         for _ in range(2):

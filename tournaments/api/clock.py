@@ -13,7 +13,8 @@ from tdmanager.roles import HasRole
 from .. import labels
 from .. import serializers as s
 from ..models import Tournament
-from ..services import clockctl, push
+from ..notices import services as push
+from ..services import clockctl
 from ..services.events import Actor
 from ..snapshot import build_snapshot
 from .base import _valid

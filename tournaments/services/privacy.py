@@ -27,7 +27,8 @@ from tdmanager.transactions import service
 from .. import selectors, signals
 from ..actions import Action
 from ..models import ERASED_FIRST_NAME, Entry, LedgerRow, Penalty, Person, PushSubscription, RegistrationNotice, Tournament, TournamentEvent
-from . import push, registration
+from ..notices import services as push
+from . import registration
 from .events import SYSTEM, Actor, log_event
 
 log = logging.getLogger("tdmanager.privacy")

@@ -2,7 +2,7 @@
 and after each change of a tournament the worker works out what each subscribed player is to
 be told (``tell_players``) and sends it (``tournaments.tasks.send_notice``).
 
-What is told comes from the player's own page alone (``tournaments.notices``): the facts last
+What is told comes from the player's own page alone (``notices.rules``): the facts last
 told are kept per entry (``NoticeMark``), so a change is told once however many publications
 announce it, and a publication lost is told at the next. A subscription is the person's: it
 hears about each of his entries (a re-entry's seat too), in the language and the kinds he chose,
@@ -24,13 +24,15 @@ from django.utils.translation import gettext as _
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.transactions import service
 
-from .. import clockview, notices, push, signals
+from .. import clockview, signals
 from ..actions import Action
 from ..house import HouseRules
 from ..models import Entry, NoticeMark, PushKeys, PushSubscription, RegistrationNotice, Tournament
+from ..services.events import Actor, log_event
+from ..services.ledger import lock_tournament
 from ..snapshot import build_snapshot
-from .events import Actor, log_event
-from .ledger import lock_tournament
+from . import rules as notices
+from . import transport
 
 log = logging.getLogger("tdmanager.push")
 
@@ -63,7 +65,7 @@ def installation_keys() -> PushKeys:
     first row written (the lowest id), so every phone is given the same public key."""
     keys = PushKeys.objects.order_by("pk").first()
     if keys is None:
-        private, public = push.new_keys()
+        private, public = transport.new_keys()
         PushKeys.objects.create(private_key=private, public_key=public)
         keys = PushKeys.objects.order_by("pk").first()
     return keys
@@ -141,9 +143,9 @@ def subscribe(entry: Entry, subscription, *, kinds=None, language: str = "it", a
     keys = subscription.get("keys") if isinstance(subscription.get("keys"), dict) else {}
     if not isinstance(endpoint, str) or not endpoint:
         raise ValidationFailed("endpoint_required", _("endpoint: the push service's address is missing."), field="endpoint")
-    if not push.endpoint_allowed(endpoint):
+    if not transport.endpoint_allowed(endpoint):
         raise ValidationFailed("endpoint_not_allowed", _("endpoint: this address is not a push service the house sends to."), field="endpoint")
-    if not push.keys_valid(keys.get("p256dh"), keys.get("auth")):
+    if not transport.keys_valid(keys.get("p256dh"), keys.get("auth")):
         raise ValidationFailed("keys_invalid", _("keys: the browser's p256dh and auth keys are missing or not valid."), field="keys")
     chosen = _kinds(kinds)
     language = language if language in ("it", "en") else "it"
@@ -353,18 +355,18 @@ def timed_moments(tournament_ids, within: timedelta) -> list[tuple[int, datetime
     return out
 
 
-def send(message: Message) -> push.Sent | None:
+def send_one(message: Message) -> transport.Sent | None:
     """Send one message to its phone (``send_many`` of one): what the push service said, or
     None when the subscription is gone already."""
     sent = send_many([message])
     return sent[0][1] if sent else None
 
 
-def send_many(messages: list[Message]) -> list[tuple[Message, push.Sent]]:
+def send_many(messages: list[Message]) -> list[tuple[Message, transport.Sent]]:
     """Send ``messages`` one after the other (the worker's batch, all to one push service): the
     subscriptions read in one query, the deliveries noted in one; a subscription the push
-    service calls gone, or whose endpoint or keys the server may not use (``push.send``
-    refused it: a row written under an older rule), is deleted. Once the push service has not
+    service calls gone, or whose endpoint or keys the server may not use
+    (``transport.post_encrypted`` refused it: a row written under an older rule), is deleted. Once the push service has not
     answered one, the rest are not tried now (``Sent.skipped``): one timeout per batch at most.
     A message whose subscription is gone already is left out. Called by the worker, outside
     any transaction: the HTTP calls hold no lock."""
@@ -378,10 +380,10 @@ def send_many(messages: list[Message]) -> list[tuple[Message, push.Sent]]:
         if sub is None:
             continue
         if stalled is not None:
-            out.append((message, push.Sent(0, stalled.retry_after, skipped=True)))
+            out.append((message, transport.Sent(0, stalled.retry_after, skipped=True)))
             continue
         info = {"endpoint": sub["endpoint"], "keys": {"p256dh": sub["p256dh"], "auth": sub["auth"]}}
-        sent = push.send(info, message.payload, private_pem=private, ttl=message.ttl, urgency=message.urgency, topic=message.topic)
+        sent = transport.post_encrypted(info, message.payload, private_pem=private, ttl=message.ttl, urgency=message.urgency, topic=message.topic)
         if sent.delivered:
             delivered.append(message.subscription)
         elif sent.gone or sent.refused:
@@ -396,9 +398,9 @@ def send_many(messages: list[Message]) -> list[tuple[Message, push.Sent]]:
 
 
 def origin_of(endpoint: str) -> str:
-    """The push service of ``endpoint`` (``push.Target.origin``); "" for one the server may not
+    """The push service of ``endpoint`` (``transport.Target.origin``); "" for one the server may not
     call (its batch deletes it)."""
-    target = push.parse_endpoint(endpoint)
+    target = transport.parse_endpoint(endpoint)
     return target.origin if target is not None else ""
 
 

@@ -1,7 +1,7 @@
 """Web Push, the transport: which endpoints a subscription may name, the installation's VAPID
 key, and one encrypted message to one phone (pywebpush: RFC 8291 ``aes128gcm``, RFC 8292 VAPID,
 RFC 8030's TTL, Urgency and Topic). No model is written here: the services decide what is sent
-and what a push service's answer changes (``services.push``).
+and what a push service's answer changes (``notices.services``).
 
 A subscription's endpoint is an address the server will call: it is read once
 (``parse_endpoint``), and only in a form every URL parser reads alike, the sending client's
@@ -325,7 +325,7 @@ def calling_since(origin: str) -> float | None:
     return _calls.get(origin)
 
 
-def send(subscription: dict, message: dict, *, private_pem: str, ttl: int, urgency: str, topic: str) -> Sent:
+def post_encrypted(subscription: dict, message: dict, *, private_pem: str, ttl: int, urgency: str, topic: str) -> Sent:
     """POST ``message`` (JSON, encrypted for the subscription's keys) to its endpoint, signed
     with the installation's key for the endpoint's origin. Never raises for what the push
     service answers or fails to: the caller reads ``Sent``."""
