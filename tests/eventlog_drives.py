@@ -24,6 +24,7 @@ from tournaments import clockview
 from tournaments.actions import Action
 from tournaments.formats.models import Match, TimedEvent
 from tournaments.formats.services import headsup, multiday, series, sitandgo, stackchoice, timed
+from tournaments.imports import services as imports
 from tournaments.models import BrowserSession, DisplayScreen, Entry, LedgerRow, Person, Sequence, Tournament
 from tournaments.notices import services as push
 from tournaments.selectors import chips_in_play
@@ -33,7 +34,6 @@ from tournaments.services import (
     chipsets,
     clockctl,
     floor,
-    imports,
     ledger,
     lifecycle,
     logins,
