@@ -27,7 +27,7 @@
   if (!app) return;
   const T = JSON.parse(document.getElementById("floor-app-i18n").textContent);
   const USER = app.dataset.user, TID = app.dataset.tournament || "";
-  const DB = "tdm-floor", STORE = "actions", SINCE = "tdm-floor-offline-since";
+  const DB = "tdm-floor", STORE = "actions", SINCE = "tdm-floor-offline-since", KEPT = "tdm-floor-kept";
   const SESSION_ENDED = ["not_authenticated", "authentication_failed"];
   const lang = document.documentElement.lang || "en";
 
@@ -58,7 +58,11 @@
     if (!dbp) dbp = new Promise((resolve, reject) => {
       const open = indexedDB.open(DB, 1);
       open.onupgradeneeded = () => open.result.createObjectStore(STORE, { keyPath: "id", autoIncrement: true });
-      open.onsuccess = () => resolve(open.result);
+      open.onsuccess = () => {
+        // the other pages' logout asks about waiting actions only where a queue was ever kept (tdm.js)
+        try { localStorage.setItem(KEPT, "1"); } catch (e) { /* storage refused: the logout asks nothing */ }
+        resolve(open.result);
+      };
       open.onerror = () => reject(open.error);
     });
     return dbp;

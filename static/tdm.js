@@ -207,6 +207,10 @@
   document.addEventListener("submit", async (e) => {
     const form = e.target;
     if (!form.matches || !form.matches("form[action$='/logout/']") || form.dataset.cleared === "1" || document.getElementById("floor-app")) return;
+    // a browser that never kept a floor queue logs out at once, as a plain form does (floor-queue.js sets the mark)
+    let kept = null;
+    try { kept = localStorage.getItem("tdm-floor-kept"); } catch (err) { /* storage refused: nothing kept */ }
+    if (!kept) return;
     e.preventDefault();
     const n = await floorWaiting().catch(() => 0);
     if (n && form.dataset.waiting && !(await confirmAsk(form.dataset.waiting.replace("{n}", n)))) return;
