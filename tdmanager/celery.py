@@ -1,13 +1,27 @@
 import os
 
 from celery import Celery
-from celery.signals import worker_process_init, worker_ready
+from celery.signals import celeryd_init, worker_process_init, worker_ready
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tdmanager.settings")
 
 app = Celery("tdmanager")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@celeryd_init.connect
+def without_connection_pool(**_kwargs):
+    """A worker connects to PostgreSQL without the web processes' connection pool. The pool is
+    there for ASGI, where one request's code may run on any thread; a worker runs a task on its
+    one thread and sends notices on threads of its own (the push services' lanes), each with its
+    own connection. And Celery closes a prefork child's pool after every task, while a lane
+    thread may be taking a connection from it ("pool has already been opened/closed"): the
+    notices of that batch were lost. Set before the pool processes start, so each has it."""
+    from django.conf import settings
+
+    for database in settings.DATABASES.values():
+        database.get("OPTIONS", {}).pop("pool", None)
 
 
 def lowest_priority() -> None:

@@ -201,7 +201,8 @@ if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL)}
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and envbool("DB_POOL", "True"):
         # Under ASGI each request's sync code may run on a new thread, so per-thread persistent
-        # connections are reconnected per request; a process-wide pool keeps them open.
+        # connections are reconnected per request; a process-wide pool keeps them open (the web
+        # processes' alone: a Celery worker drops it, tdmanager.celery.without_connection_pool).
         DATABASES["default"]["OPTIONS"] = {"pool": {"min_size": 2, "max_size": envint("DB_POOL_MAX", 20), "timeout": 30}}
     else:
         DATABASES["default"]["CONN_MAX_AGE"] = envint("DB_CONN_MAX_AGE", 60)
