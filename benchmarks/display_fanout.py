@@ -209,8 +209,9 @@ class Event:
         from django.utils import timezone
 
         from seating.models import Seat
+        from tournaments.clock import services as clockctl
         from tournaments.models import DisplayScreen, Entry, Person, Tournament
-        from tournaments.services import clockctl, lifecycle
+        from tournaments.services import lifecycle
         from tournaments.services.events import Actor
         from tournaments.services.logins import issue_token
         from tournaments.services.structures import ensure_builtin_structures
@@ -342,7 +343,7 @@ class Event:
             if status >= 300:
                 raise RuntimeError(f"clock {op} refused: {status} {data}")
             return self._last_seq()
-        from tournaments.services import clockctl
+        from tournaments.clock import services as clockctl
 
         t, a = self.t, self.actor
         steps = [

@@ -501,11 +501,12 @@ def build_festival(plan: Plan, *, log=print) -> World:
     from payouts.models import BountyHead
     from seating.models import DealerShift, RoomTable, Seat, Table
     from seating.services import cardrooms, dealers
-    from tournaments.clockview import structure_items
+    from tournaments.clock import services as clockctl
+    from tournaments.clock.selectors import structure_items
     from tournaments.formats.services import multiday, sitandgo
     from tournaments.house import HouseRules
     from tournaments.models import DisplayScreen, Entry, Person, Tournament
-    from tournaments.services import cashier, clockctl, lifecycle
+    from tournaments.services import cashier, lifecycle
     from tournaments.services.events import Actor
     from tournaments.services.structures import ensure_builtin_structures
 

@@ -794,7 +794,7 @@ def layout_file(png: bytes) -> dict:
     """An exported layout (``services.layouts.export_layout``'s format) whose one logo is ``png``."""
     import base64
 
-    from tournaments.services import layouts as layout_service
+    from tournaments.screens import services as layout_service
 
     return {
         "format": layout_service.FORMAT,

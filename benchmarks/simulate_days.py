@@ -29,8 +29,8 @@ def close_the_room(seed: int, day: int) -> None:
     """The room closes at night: the clocks of the day's events still playing are stopped (a day
     later the beat would otherwise roll a day of levels over them at the next day's first sweep)."""
     from tests.simulation.world import World
+    from tournaments.clock import services as clockctl
     from tournaments.models import Clock, Tournament
-    from tournaments.services import clockctl
 
     director = World(seed=seed, day=day).director
     running = Clock.objects.filter(tournament__status=Tournament.RUNNING).exclude(status=Clock.FINISHED)

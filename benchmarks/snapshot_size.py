@@ -60,8 +60,9 @@ def make_field(n: int):
     from django.db.models import Max
     from django.utils import timezone
 
+    from tournaments.clock import services as clockctl
     from tournaments.models import Entry, LedgerRow, Person, Tournament
-    from tournaments.services import clockctl, lifecycle
+    from tournaments.services import lifecycle
     from tournaments.services.events import Actor
     from tournaments.services.structures import ensure_builtin_structures
 
@@ -141,8 +142,8 @@ def main():
 
     import payouts.selectors
     import seating.selectors
-    from tournaments import live_seats
-    from tournaments.snapshot import build_snapshot
+    from tournaments.live.snapshot import build_snapshot
+    from tournaments.screens import selectors as live_seats
 
     old_snapshot = load_old(args.baseline_rev, "tournaments/snapshot.py", "tournaments._baseline_snapshot")
     old_seating = load_old(args.baseline_rev, "seating/selectors.py", "seating._baseline_selectors")

@@ -15,7 +15,7 @@ from tdmanager.api import object_id
 from tdmanager.errors import DomainError
 from tdmanager.formatting import money
 from tdmanager.money import ZERO
-from tournaments import clockview
+from tournaments.clock import selectors as clockview
 from tournaments.house import HouseRules
 from tournaments.models import Entry, LedgerRow, Tournament
 from tournaments.services.cashier import cash_limit

@@ -25,8 +25,8 @@ from tdmanager.fields import MAX_ID, AmountField, TextField, WholeNumberField
 from tdmanager.idempotency import idempotent
 from tdmanager.roles import HasRole
 from tdmanager.schema import OBJECT_LIST
+from tournaments.clock import services as clockctl
 from tournaments.models import Entry, Tournament
-from tournaments.services import clockctl
 from tournaments.services.events import Actor
 
 from . import selectors, services

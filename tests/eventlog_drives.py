@@ -19,20 +19,21 @@ from payouts.models import Ticket
 from seating import services as seating
 from seating.models import Bust, ManualDraw, PendingMove, Seat
 from seating.services import cardrooms, dealers
-from tournaments import clock as clock_engine
-from tournaments import clockview
 from tournaments.actions import Action
+from tournaments.clock import rules as clock_engine
+from tournaments.clock import selectors as clockview
+from tournaments.clock import services as clockctl
 from tournaments.formats.models import Match, TimedEvent
 from tournaments.formats.services import headsup, multiday, series, sitandgo, stackchoice, timed
 from tournaments.imports import services as imports
 from tournaments.models import BrowserSession, DisplayScreen, Entry, LedgerRow, Person, Sequence, Tournament
 from tournaments.notices import services as push
+from tournaments.screens import services as screens
 from tournaments.selectors import chips_in_play
 from tournaments.services import (
     cashier,
     changes,
     chipsets,
-    clockctl,
     floor,
     ledger,
     lifecycle,
@@ -41,7 +42,6 @@ from tournaments.services import (
     people,
     privacy,
     registration,
-    screens,
     setup,
     staff,
     streaming,
@@ -988,7 +988,7 @@ def drive_layouts(w: World) -> dict:
 
     from PIL import Image
 
-    from tournaments.services import layouts as layout_service
+    from tournaments.screens import services as layout_service
 
     out = io.BytesIO()
     Image.new("RGB", (8, 4), (10, 20, 30)).save(out, format="PNG")

@@ -189,4 +189,4 @@ def test_no_circle_between_the_projects_modules():
         if module not in done:
             visit(module)
     assert circles == []
-    assert graph["tournaments.tasks"] >= {"tournaments.services.clockctl"}, "the graph reads the imports"
+    assert graph["tournaments.tasks"] >= {"tournaments.clock.services"}, "the graph reads the imports"

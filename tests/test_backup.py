@@ -10,8 +10,9 @@ from django.db import connection
 
 from seating.models import Seat
 from tdmanager import backup as bk
+from tournaments.clock import services as clockctl
 from tournaments.models import Clock, Entry, LedgerRow, Person, Tournament
-from tournaments.services import cashier, clockctl, lifecycle
+from tournaments.services import cashier, lifecycle
 from tournaments.services.events import Actor
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -232,7 +232,7 @@ def test_what_a_large_body_was_parsed_into_is_freed_with_its_request(server, dir
     import json
     import weakref
 
-    from tournaments.api import layouts as layouts_api
+    from tournaments.screens import api as layouts_api
     from tournaments.services.logins import issue_token
 
     held = []

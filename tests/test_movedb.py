@@ -32,9 +32,10 @@ from django.test import Client
 from seating import services as seating
 from seating.models import Seat
 from tests.servers import ROOT
+from tournaments.clock import services as clockctl
 from tournaments.models import Clock, Entry, LedgerRow, Person, Tournament, TournamentEvent
 from tournaments.selectors import ledger_totals
-from tournaments.services import cashier, clockctl
+from tournaments.services import cashier
 from tournaments.services.events import Actor
 
 ON_POSTGRES = "postgresql" in settings.DATABASES["default"]["ENGINE"]
@@ -72,7 +73,8 @@ from rest_framework.test import APIClient
 
 from seating import services as seating
 from tournaments.models import Entry, LedgerRow, Person, Tournament
-from tournaments.services import cashier, clockctl, lifecycle
+from tournaments.services import cashier, lifecycle
+from tournaments.clock import services as clockctl
 from tournaments.services.events import Actor
 from tournaments.services.structures import ensure_builtin_structures
 

@@ -8,7 +8,8 @@ import pytest
 from django.utils import translation
 
 from tdmanager import formatting
-from tournaments import clockview, labels, penalties
+from tournaments import labels, penalties
+from tournaments.clock import selectors as clockview
 from tournaments.models import ChipRaceRecord, StructureItem, Tournament
 from tournaments.services import cashier, floor
 

@@ -68,7 +68,7 @@ def test_the_finder_sees_an_eager_message(tmp_path):
 
 @pytest.mark.django_db
 def test_a_clock_refusal_is_italian_on_an_italian_request(director, make_tournament):
-    from tournaments.services import clockctl
+    from tournaments.clock import services as clockctl
     from tournaments.services.events import Actor
 
     t = make_tournament()  # registering
@@ -89,7 +89,7 @@ def test_a_clock_refusal_is_italian_on_an_italian_request(director, make_tournam
 # says each code in the reader's language. (engine module, its error class, the mapping's owner
 # module and name)
 ENGINES = [
-    ("tournaments/clock.py", "ClockError", "tournaments.services.clockctl", "MESSAGES"),
+    ("tournaments/clock/rules.py", "ClockError", "tournaments.clock.services", "MESSAGES"),
     ("seating/engine", "SeatingError", "seating.services.plan", "ENGINE_MESSAGES"),
     ("payouts/deals.py", "DealError", "payouts.services.deals", "DEAL_REFUSALS"),
     ("tournaments/chiprace.py", "ChipRaceError", "tournaments.services.floor", "CHIP_RACE_REFUSALS"),

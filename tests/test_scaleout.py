@@ -30,9 +30,9 @@ from django.utils import timezone
 
 from tests.pushservice import Phone, PushService
 from tests.servers import ROOT, SCALED_OUT, EmbeddedRedis, database_env, sse_states, start_beat, start_web, start_worker, stop, wait_for
-from tournaments import clock as engine
 from tournaments.actions import Action
-from tournaments.clockview import structure_items
+from tournaments.clock import rules as engine
+from tournaments.clock.selectors import structure_items
 from tournaments.models import Clock, DisplayScreen, TournamentEvent
 from tournaments.services import cashier, lifecycle
 from tournaments.services.events import Actor

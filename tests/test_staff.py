@@ -20,7 +20,8 @@ from seating.models import CardRoom
 from tdmanager import realtime, usernames
 from tdmanager.transactions import ATTEMPTS
 from tests.conftest import client_for, make_user
-from tournaments import eventlog, live
+from tournaments import eventlog
+from tournaments.live import views as live
 from tournaments.models import BrowserSession, DisplayScreen, TournamentEvent
 from tournaments.services import staff
 

@@ -8,6 +8,7 @@ class TournamentsConfig(AppConfig):
     def ready(self):
         # Imported here, once every app's models are loaded: these modules read them.
         from tdmanager import authentication, backup, idempotency, realtime, roles, security
+        from tournaments.live.snapshot import build_snapshot
 
         from .imports import (
             people,  # noqa: F401  (registers the people's import and export)
@@ -22,7 +23,6 @@ class TournamentsConfig(AppConfig):
         from .services.logins import connect_receivers, record_lockout
         from .services.privacy import erasures_after_restore
         from .signals import draw_replay_wanted
-        from .snapshot import build_snapshot
         from .sql import claim_idempotency_key
 
         realtime.hub.snapshot_builder = build_snapshot  # the transport is handed the builders

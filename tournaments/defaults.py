@@ -4,7 +4,8 @@
 engine asks the same function, so the final table has one size (BAL-09) for seating and payouts.
 """
 
-from .clock import SHOT_CLOCK_PRESETS
+from tournaments.clock.rules import SHOT_CLOCK_PRESETS
+
 from .penalties import get_preset
 
 # PEN-02: the penalty limits follow the event's rule set unless the house names a preset.

@@ -6,10 +6,12 @@ from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils import timezone
 
-from . import clockview, signals
+from tournaments.clock import selectors as clockview
+from tournaments.live.snapshot import clock_snapshot
+
+from . import signals
 from .house import HouseRules
 from .models import Entry, Tournament
-from .snapshot import clock_snapshot
 
 
 def tournament_row(t: Tournament, now=None) -> dict:

@@ -23,11 +23,12 @@ from django.urls import reverse
 
 from tdmanager import realtime
 from tdmanager.security import no_store
+from tournaments.live import views as live
+from tournaments.live.snapshot import build_snapshot
 
-from . import live, signals
+from . import signals
 from .house import HouseRules
 from .models import Entry, Tournament
-from .snapshot import build_snapshot
 
 #: The keys of the lobby snapshot a player's phone receives (what every lobby screen shows
 #: anyway, without the seat list and the moves of the other players).

@@ -5,11 +5,13 @@ import logging
 from celery import shared_task
 from celery.signals import worker_ready
 
+from tournaments.clock import services as clockctl
+
 # The players' notices' tasks live with the notices; the worker's autodiscovery imports this
 # module only, so importing them here is what registers them (under their old names).
 from .imports import services as imports
 from .notices import tasks as notices_tasks  # noqa: F401
-from .services import cashier, clockctl, lifecycle, privacy
+from .services import cashier, lifecycle, privacy
 
 log = logging.getLogger(__name__)
 

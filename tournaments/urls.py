@@ -1,6 +1,10 @@
 from django.urls import path
 
-from . import layout_views, live, live_seats, oversight_views, phone, public_info, staff_views, views
+from tournaments.live import views as live
+from tournaments.screens import selectors as live_seats
+from tournaments.screens import views as layout_views
+
+from . import oversight_views, phone, public_info, staff_views, views
 from .imports import views as import_views
 from .notices import views as notices_views
 

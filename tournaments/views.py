@@ -26,9 +26,14 @@ from tdmanager.paging import Paged
 from tdmanager.policy import DEALER, DISPLAY
 from tdmanager.roles import has_role, user_roles
 from tdmanager.security import no_store
+from tournaments.clock import rules as clock_engine
+from tournaments.clock import selectors as clockview
+from tournaments.screens import rules as layouts
+from tournaments.screens import services as screen_links
+from tournaments.screens.services import choices as layout_choices
+from tournaments.screens.services import sounds_of
 
-from . import clock as clock_engine
-from . import clockview, fees, labels, layouts, overview, penalties, receipts, selectors, signals
+from . import fees, labels, overview, penalties, receipts, selectors, signals
 from .house import HouseRules
 from .models import BlindStructure, ChipSet, DisplayScreen, Entry, LedgerRow, Person, RegulatorGrant, Tournament, TournamentTemplate, WaitingStart
 from .people_search import masked_document
@@ -36,11 +41,8 @@ from .serializers import MAX_STACK, PersonSerializer, TournamentSerializer, at_m
 from .services import cashier, lifecycle, oversight, people, privacy, setup, streaming
 from .services import changes as change_service
 from .services import floor as floor_service
-from .services import screens as screen_links
 from .services import structures as structures_service
 from .services.events import Actor
-from .services.layouts import choices as layout_choices
-from .services.layouts import sounds_of
 
 
 def dashboard(request):

@@ -32,8 +32,8 @@ from tdmanager.errors import ValidationFailed
 from tdmanager.formatting import money as fmt_money
 from tdmanager.money import ZERO
 from tdmanager.transactions import service
-from tournaments import clockview
 from tournaments.actions import Action
+from tournaments.clock import selectors as clockview
 from tournaments.house import HouseRules
 from tournaments.models import Entry, LedgerRow, Tournament
 from tournaments.services.cashier import reversing_row

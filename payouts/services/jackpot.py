@@ -10,8 +10,8 @@ from django.utils.translation import gettext as _
 from tdmanager.errors import ValidationFailed
 from tdmanager.money import CENT, ZERO, floor_money, split_evenly, to_money
 from tdmanager.transactions import service
-from tournaments import clockview
 from tournaments.actions import Action
+from tournaments.clock import selectors as clockview
 from tournaments.house import HouseRules
 from tournaments.models import Entry, LedgerRow, Tournament
 from tournaments.services.events import Actor, log_event

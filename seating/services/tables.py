@@ -10,8 +10,9 @@ from django.utils.translation import gettext as _
 from tdmanager.errors import ValidationFailed
 from tdmanager.transactions import service
 from tournaments.actions import Action
+from tournaments.clock import services as clockctl
 from tournaments.models import Clock, Tournament
-from tournaments.services import clockctl, floor
+from tournaments.services import floor
 from tournaments.services.events import judged, log_event
 
 from .. import engine

@@ -218,8 +218,8 @@ def test_a_league_tournament_shows_the_standings_on_its_lobby_screens_phones_and
     """After one scored event (linear: A 4, B 3, C 2, D 1), the next event of the league shows the
     top of the standings on its lobby screens, each player's own standing on his phone, and the
     director's history page of A lists the first event with its place and points."""
+    from tournaments.live.snapshot import build_snapshot
     from tournaments.phone import phone_index, phone_state
-    from tournaments.snapshot import build_snapshot
 
     league = series_service.create_series(name="Tuesday league", scoring="LINEAR", cycle_length=None, actor=actor)
     first = play(make_tournament, four, "ABCD", actor, cashier_actor)
@@ -372,7 +372,7 @@ def test_the_public_leaderboard_names_players_as_every_public_page_does(make_tou
     line's person id (an opted-out player's too), which links a player across seasons: they are
     told apart by their rank, as other public lists tell them apart by the entry number. The
     staff's series page keeps full names."""
-    from tournaments.snapshot import build_snapshot
+    from tournaments.live.snapshot import build_snapshot
 
     people = {
         "A": make_person(first="Mario", last="Rossi"),

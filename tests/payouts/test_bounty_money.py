@@ -13,8 +13,9 @@ from payouts.models import BountyAward, BountyHead
 from seating import services as seating
 from tdmanager.errors import DomainError
 from tests.payouts.bounty_setup import bounty_event
+from tournaments.clock import services as clockctl
 from tournaments.models import Entry, LedgerRow, Tournament, TournamentEvent
-from tournaments.services import cashier, clockctl, lifecycle
+from tournaments.services import cashier, lifecycle
 
 pytestmark = pytest.mark.django_db
 D = Decimal

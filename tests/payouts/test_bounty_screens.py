@@ -17,9 +17,9 @@ from payouts import services
 from payouts.models import BountyAward
 from seating import selectors as seating_selectors
 from seating import services as seating
+from tournaments.live.snapshot import build_snapshot
 from tournaments.phone import phone_index, phone_state
 from tournaments.services import cashier, lifecycle
-from tournaments.snapshot import build_snapshot
 
 pytestmark = pytest.mark.django_db
 D = Decimal

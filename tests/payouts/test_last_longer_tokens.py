@@ -8,8 +8,8 @@ from django.test import Client
 from payouts import services
 from tdmanager.errors import DomainError
 from tests.conftest import client_for
+from tournaments.live.snapshot import build_snapshot
 from tournaments.services import cashier
-from tournaments.snapshot import build_snapshot
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from payouts import reports, services
 from payouts import selectors as sel
 from seating import services as seating
 from tdmanager.errors import DomainError
-from tournaments import clockview
+from tournaments.clock import selectors as clockview
 from tournaments.models import Entry
 from tournaments.services import cashier, lifecycle
 

@@ -7,10 +7,10 @@ from django.test import Client
 
 from payouts import services
 from tests.conftest import make_user
+from tournaments.live.snapshot import build_snapshot
 from tournaments.models import Entry
 from tournaments.services import cashier
 from tournaments.services.events import Actor
-from tournaments.snapshot import build_snapshot
 
 pytestmark = pytest.mark.django_db
 D = Decimal

@@ -46,7 +46,7 @@ def test_a_bust_that_would_share_a_place_already_paid_waits_for_the_next_hand(ma
     the three shared 2nd: their paid prizes grew by 16.31 each ("differenza 32,63"). A bust that
     would share a place already paid is refused until the hand is over (or the payment reversed)."""
     from tdmanager.errors import DomainError
-    from tournaments.services import clockctl
+    from tournaments.clock import services as clockctl
 
     t, e = bounty_event(make_tournament, make_person, cashier_actor, actor, players=4, bounty="NONE")
     clockctl.start_clock(t, actor=actor)

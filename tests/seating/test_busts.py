@@ -8,8 +8,8 @@ from seating.models import Bust, PendingMove, Table
 from tdmanager.errors import DomainError
 from tdmanager.transactions import unit_of_work
 from tournaments import signals
+from tournaments.clock import services as clockctl
 from tournaments.models import Entry, TournamentEvent
-from tournaments.services import clockctl
 from tournaments.signals import announce
 
 from .test_support import arrange, blinds, counts, seat_map, started  # noqa: F401 (fixture)

@@ -12,8 +12,8 @@ the last table has reported the hand complete."""
 import pytest
 
 from tests.conftest import client_for, make_user
+from tournaments.clock import services as clockctl
 from tournaments.models import Entry
-from tournaments.services import clockctl
 
 from .test_support import seat_map, started  # noqa: F401 (fixture)
 

@@ -5,8 +5,9 @@ import pytest
 from django.test import Client
 
 from seating import selectors, services
+from tournaments.clock import services as clockctl
 from tournaments.models import Tournament
-from tournaments.services import clockctl, lifecycle
+from tournaments.services import lifecycle
 
 from .test_support import started  # noqa: F401 (fixture)
 

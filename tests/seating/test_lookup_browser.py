@@ -9,7 +9,8 @@ from playwright.sync_api import expect
 
 from seating import selectors, services
 from tests.browser import ARTIFACTS, browser, browser_page  # noqa: F401 (fixtures)
-from tournaments.services import clockctl, lifecycle
+from tournaments.clock import services as clockctl
+from tournaments.services import lifecycle
 
 from .test_support import started  # noqa: F401 (fixture)
 

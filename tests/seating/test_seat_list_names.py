@@ -5,9 +5,9 @@ showed the old name on the seat pages until somebody moved. A name change builds
 
 import pytest
 
-from tournaments import live_seats
 from tournaments.models import Entry, Tournament
 from tournaments.public_names import public_name
+from tournaments.screens import selectors as live_seats
 from tournaments.services import lifecycle, privacy
 from tournaments.services.events import Actor
 

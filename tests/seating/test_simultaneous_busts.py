@@ -13,8 +13,9 @@ from seating import selectors, services
 from seating.models import Bust
 from seating.selectors.busts import busts
 from tdmanager.errors import DomainError
+from tournaments.clock import services as clockctl
 from tournaments.models import Entry
-from tournaments.services import cashier, clockctl, lifecycle, registration
+from tournaments.services import cashier, lifecycle, registration
 
 from .test_support import seat_map
 

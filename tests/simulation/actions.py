@@ -35,15 +35,16 @@ from seating.selectors import table_numbers as tsel_table_numbers
 from seating.services import cardrooms, dealers
 from tdmanager import security
 from tdmanager.errors import DomainError
-from tournaments import clock as clock_engine
-from tournaments import clockview
 from tournaments import selectors as tsel
+from tournaments.clock import rules as clock_engine
+from tournaments.clock import selectors as clockview
+from tournaments.clock import services as clockctl
 from tournaments.formats.services import stackchoice
 from tournaments.house import HouseRules
 from tournaments.imports import rules as importing
 from tournaments.imports import services as imports
 from tournaments.models import Clock, Entry, LedgerRow, Person, Tournament, WaitingStart
-from tournaments.services import cashier, changes, clockctl, floor, lifecycle, logins, people, privacy, registration, setup, staff
+from tournaments.services import cashier, changes, floor, lifecycle, logins, people, privacy, registration, setup, staff
 from tournaments.services.events import Actor
 from tournaments.services.structures import ensure_builtin_structures
 
@@ -983,10 +984,10 @@ def design_the_lobby(world: World, rng) -> str:
     with a block moved and a colour of its own (a block off the grid, or over another: refused), a
     screen given a layout for play, the breaks or the final table, a screen made the speaker, or a
     layout deleted (refused while a screen shows it)."""
-    from tournaments import layouts
     from tournaments.models import DisplayScreen, ScreenLayout
-    from tournaments.services import layouts as layout_service
-    from tournaments.services import screens
+    from tournaments.screens import rules as layouts
+    from tournaments.screens import services as layout_service
+    from tournaments.screens import services as screens
 
     world.designed = True
     roll = rng.random()

@@ -21,6 +21,7 @@ from payouts import services as payouts
 from payouts.models import SatelliteLink, Ticket
 from seating import services as seating
 from tdmanager.errors import DomainError
+from tournaments.clock import services as clockctl
 from tournaments.formats import engine as fengine
 from tournaments.formats.models import (
     Bag,
@@ -43,7 +44,7 @@ from tournaments.imports import rules as importing
 from tournaments.imports import services as imports
 from tournaments.models import Entry, Person, Tournament
 from tournaments.selectors import chips_in_play
-from tournaments.services import cashier, clockctl, lifecycle, setup
+from tournaments.services import cashier, lifecycle, setup
 
 from .actions import _bounty_kind, _eliminators, _method, _players_in, _selling, _structure, action, pick
 from .world import Skip, World

@@ -20,11 +20,13 @@ from payouts import services as payouts
 from payouts.models import BountyAward, Deal, JackpotClaim, PayoutTable, SidePool, Ticket
 from seating import services as seating
 from seating.models import Bust, PendingMove, Table
-from tournaments import clock as clock_engine
-from tournaments import clockview, penalties
+from tournaments import penalties
+from tournaments.clock import rules as clock_engine
+from tournaments.clock import selectors as clockview
+from tournaments.clock import services as clockctl
 from tournaments.house import HouseRules
 from tournaments.models import Alternate, Clock, Entry, LedgerRow, Penalty, Tournament
-from tournaments.services import cashier, clockctl, floor, lifecycle, registration, setup
+from tournaments.services import cashier, floor, lifecycle, registration, setup
 from tournaments.services.structures import ensure_builtin_structures
 
 from .actions import _bounty_kind, _eliminators, _event, _hand_for_hand, _method, _mostly, _players_in, _selling, _stacks_in_play, action, pick

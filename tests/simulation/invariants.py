@@ -33,13 +33,14 @@ from seating.models import DealerAssignment, DealerShift, PendingMove, RoomTable
 from seating.services import dealers
 from tdmanager.policy import DOCUMENT_READERS
 from tdmanager.roles import has_role
-from tournaments import live_seats, phone, public_info
+from tournaments import phone, public_info
 from tournaments import selectors as tsel
 from tournaments.actions import Action
+from tournaments.live.snapshot import build_snapshot, change_announcements_by_language
 from tournaments.models import Entry, LedgerRow, Person, PushSubscription, Tournament, TournamentChange
 from tournaments.notices import rules as notices
+from tournaments.screens import selectors as live_seats
 from tournaments.services import cashier, people, privacy
-from tournaments.snapshot import build_snapshot, change_announcements_by_language
 
 from .world import World
 
@@ -314,8 +315,9 @@ def screens_draw_their_layouts(world: World) -> list[str]:
     showing a tournament at most one is its speaker (issue #43)."""
     if not world.designed:
         return []
-    from tournaments import layouts, live
+    from tournaments.live import views as live
     from tournaments.models import DisplayScreen, ScreenLayout
+    from tournaments.screens import rules as layouts
 
     problems = []
     stored = set(ScreenLayout.objects.values_list("pk", flat=True))

@@ -4,8 +4,8 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from tournaments import clock as engine
-from tournaments import clockview
+from tournaments.clock import rules as engine
+from tournaments.clock import selectors as clockview
 from tournaments.models import Clock
 
 

@@ -11,10 +11,11 @@ from django.apps import apps
 from django.utils import timezone, translation
 
 from tournaments import labels
+from tournaments.clock import services as clockctl
+from tournaments.live.snapshot import build_snapshot
 from tournaments.models import BlindStructure, StructureItem, Tournament
-from tournaments.services import cashier, clockctl, lifecycle
+from tournaments.services import cashier, lifecycle
 from tournaments.services.structures import builtin_structure_files
-from tournaments.snapshot import build_snapshot
 
 pytestmark = pytest.mark.django_db
 T0 = timezone.now().replace(microsecond=0) + timedelta(days=1)

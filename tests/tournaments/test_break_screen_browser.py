@@ -14,7 +14,8 @@ NOTE = "Race off the T25 chips: one T100 for every four, the odd ones raced at e
 
 
 def test_a_breaks_colour_up_note_fits_the_tv_and_the_announcements_stay_on_screen(browser_page, make_tournament, make_person, cashier_actor, actor):
-    from tournaments.services import cashier, clockctl, lifecycle
+    from tournaments.clock import services as clockctl
+    from tournaments.services import cashier, lifecycle
 
     t = make_tournament(name="Serale")
     for _ in range(6):

@@ -12,9 +12,9 @@ from rest_framework.test import APIClient
 
 from tests.conftest import make_user
 from tournaments.actions import Action
+from tournaments.live.snapshot import build_snapshot
 from tournaments.services import setup
 from tournaments.services.events import Actor
-from tournaments.snapshot import build_snapshot
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""Clock arithmetic (tournaments/clock.py): RULES §5 and scenarios 1, 18, 32, 33."""
+"""Clock arithmetic (tournaments/clock/rules.py): RULES §5 and scenarios 1, 18, 32, 33."""
 
 import json
 from dataclasses import replace
@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments import clock
-from tournaments.clock import (
+from tournaments.clock import rules as clock
+from tournaments.clock.rules import (
     BB_ANTE,
     FINISHED,
     HAND_FOR_HAND,

@@ -5,7 +5,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from tournaments import clock as engine
+from tournaments.clock import rules as engine
 
 ITEMS = [engine.Level(small_blind=100, big_blind=200, minutes=20), engine.Break(minutes=10), engine.Level(small_blind=200, big_blind=400, minutes=20)]
 NOW = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)

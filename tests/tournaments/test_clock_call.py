@@ -5,7 +5,7 @@ player uses it."""
 
 import pytest
 
-from tournaments import clock
+from tournaments.clock import rules as clock
 from tournaments.house import HouseRules
 from tournaments.services import cashier
 

@@ -8,8 +8,9 @@ import httpx
 import pytest
 
 from tests.servers import live_stack, start_worker, stop  # noqa: F401 (fixture)
+from tournaments.clock import services as clockctl
 from tournaments.models import Clock
-from tournaments.services import cashier, clockctl, lifecycle
+from tournaments.services import cashier, lifecycle
 from tournaments.services.events import Actor
 
 pytestmark = pytest.mark.django_db(transaction=True)

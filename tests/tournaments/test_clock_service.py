@@ -7,9 +7,10 @@ import time_machine
 from django.utils import timezone
 
 from tdmanager.errors import DomainError
+from tournaments.clock import services as clockctl
+from tournaments.live.snapshot import build_snapshot
 from tournaments.models import Clock, Tournament
-from tournaments.services import cashier, clockctl, lifecycle
-from tournaments.snapshot import build_snapshot
+from tournaments.services import cashier, lifecycle
 
 pytestmark = pytest.mark.django_db
 T0 = timezone.now().replace(microsecond=0) + timedelta(days=1)

@@ -7,10 +7,11 @@ from django.utils import timezone, translation
 
 from seating import selectors as seating_selectors
 from tdmanager.errors import DomainError
-from tournaments import clockview
+from tournaments.clock import selectors as clockview
+from tournaments.clock import services as clockctl
 from tournaments.models import BlindStructure
 from tournaments.selectors import chips_in_play
-from tournaments.services import cashier, clockctl, floor, lifecycle, structures
+from tournaments.services import cashier, floor, lifecycle, structures
 from tournaments.services.events import Actor
 
 ITEMS = [

@@ -6,9 +6,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from tournaments.clock import services as clockctl
 from tournaments.house import HouseRules
-from tournaments.services import clockctl
-from tournaments.snapshot import clock_snapshot
+from tournaments.live.snapshot import clock_snapshot
 
 pytestmark = pytest.mark.django_db
 

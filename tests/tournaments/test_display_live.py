@@ -10,8 +10,9 @@ from playwright.sync_api import expect
 
 from tests.browser import ARTIFACTS, browser  # noqa: F401 (fixture)
 from tests.servers import live_stack, sse_states  # noqa: F401 (live_stack: fixture)
+from tournaments.clock import services as clockctl
 from tournaments.models import DisplayScreen
-from tournaments.services import cashier, clockctl, lifecycle
+from tournaments.services import cashier, lifecycle
 from tournaments.services.events import Actor
 
 pytestmark = pytest.mark.django_db(transaction=True)

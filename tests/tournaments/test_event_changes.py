@@ -10,10 +10,10 @@ from django.test import Client
 from django.utils import timezone, translation
 
 from tdmanager.errors import DomainError
+from tournaments.live.snapshot import build_snapshot
 from tournaments.models import Tournament, TournamentChange
 from tournaments.services import changes, setup, structures
 from tournaments.services.events import Actor
-from tournaments.snapshot import build_snapshot
 
 
 @pytest.fixture(autouse=True)

@@ -9,10 +9,10 @@ from django.utils import translation
 from playwright.sync_api import expect
 
 from tests.browser import ARTIFACTS, browser, browser_page  # noqa: F401 (fixtures)
+from tournaments.live.snapshot import build_snapshot
 from tournaments.models import DisplayScreen
 from tournaments.services import changes, setup
 from tournaments.services.events import Actor
-from tournaments.snapshot import build_snapshot
 
 
 @pytest.mark.browser

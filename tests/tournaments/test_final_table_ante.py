@@ -8,9 +8,9 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
-from tournaments import clock
 from tournaments.actions import Action
-from tournaments.clock import BB_ANTE, Level
+from tournaments.clock import rules as clock
+from tournaments.clock.rules import BB_ANTE, Level
 from tournaments.models import Clock
 from tournaments.services import structures
 from tournaments.services.events import log_event

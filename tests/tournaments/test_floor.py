@@ -201,8 +201,8 @@ def test_the_chip_race_form_takes_the_chip_the_breaks_structure_removes(field, a
     break's own chip, and before a break the chip the coming one removes; the API gives it."""
     from rest_framework.test import APIClient
 
+    from tournaments.clock import services as clockctl
     from tournaments.models import StructureItem
-    from tournaments.services import clockctl
 
     t, _ = field
     cs = ChipSet.objects.create(name="Casino set")

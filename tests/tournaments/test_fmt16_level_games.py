@@ -63,7 +63,7 @@ def test_fmt16_the_clock_says_the_current_game_and_the_next_one_and_changes_with
     c = api(director).get(url, HTTP_ACCEPT_LANGUAGE="en").json()["clock"]
     assert (c["level_number"], c["game"], c["game_name"], c["next"]) == (3, "STUD", "Stud", None)
     # The published snapshot (what the lobby screens and the phones receive) carries the code.
-    from tournaments.snapshot import build_snapshot
+    from tournaments.live.snapshot import build_snapshot
 
     assert build_snapshot(mixed_event)["clock"]["game"] == "STUD"
 

@@ -6,7 +6,8 @@ from playwright.sync_api import expect
 
 from tests.browser import browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.conftest import make_user
-from tournaments.services import cashier, clockctl, lifecycle
+from tournaments.clock import services as clockctl
+from tournaments.services import cashier, lifecycle
 from tournaments.services.events import Actor
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -9,7 +9,8 @@ import pytest
 
 from seating import engine as seating_engine
 from tdmanager.errors import ValidationFailed
-from tournaments import clockview
+from tournaments.clock import selectors as clockview
+from tournaments.clock import services as clockctl
 from tournaments.formats.services import stackchoice
 from tournaments.house import (
     HOUSE_FIELDS,
@@ -19,7 +20,7 @@ from tournaments.house import (
     default_text,
 )
 from tournaments.models import Tournament
-from tournaments.services import cashier, clockctl, lifecycle, structures
+from tournaments.services import cashier, lifecycle, structures
 
 README = Path(__file__).resolve().parents[2] / "docs" / "house-rules.md"
 

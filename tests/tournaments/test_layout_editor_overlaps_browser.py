@@ -13,9 +13,10 @@ from playwright.sync_api import expect
 from seating import services as seating
 from tests.browser import ARTIFACTS, browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.test_axe_browser import problems
+from tournaments.clock import services as clockctl
 from tournaments.models import DisplayScreen, Entry, ScreenLayout, Tournament
-from tournaments.services import cashier, clockctl, lifecycle
-from tournaments.services import layouts as layout_service
+from tournaments.screens import services as layout_service
+from tournaments.services import cashier, lifecycle
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -30,7 +30,7 @@ from PIL import Image, ImageFile
 
 from tdmanager import bodylimits
 from tournaments.models import ScreenImage, ScreenLayout
-from tournaments.services import layouts as layout_service
+from tournaments.screens import services as layout_service
 
 pytestmark = pytest.mark.django_db
 

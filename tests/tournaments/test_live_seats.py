@@ -16,11 +16,12 @@ from django.test.utils import CaptureQueriesContext
 from seating import services as seating
 from seating.models import PendingMove, Seat
 from tests.seating.test_support import add_entries
+from tournaments.clock import services as clockctl
+from tournaments.live.snapshot import MAX_ANNOUNCEMENTS, build_snapshot
 from tournaments.models import DisplayScreen, LedgerRow
 from tournaments.phone import phone_state
 from tournaments.public_names import public_name
-from tournaments.services import clockctl, lifecycle
-from tournaments.snapshot import MAX_ANNOUNCEMENTS, build_snapshot
+from tournaments.services import lifecycle
 
 pytestmark = pytest.mark.django_db
 

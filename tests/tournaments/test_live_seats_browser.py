@@ -15,9 +15,10 @@ from seating import services as seating
 from seating.models import Seat
 from tests.browser import ARTIFACTS, browser, browser_page  # noqa: F401 (fixtures)
 from tests.seating.test_support import add_entries
+from tournaments.clock import services as clockctl
 from tournaments.models import DisplayScreen
 from tournaments.public_names import public_name
-from tournaments.services import clockctl, lifecycle
+from tournaments.services import lifecycle
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 

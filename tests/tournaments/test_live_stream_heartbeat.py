@@ -39,7 +39,7 @@ async def _chunks(response, count):
 def test_an_idle_stream_sends_keep_alive_comments_then_the_next_state(hub):
     from django.test import AsyncRequestFactory
 
-    from tournaments import live
+    from tournaments.live import views as live
 
     async def run():
         response = live.stream_response(AsyncRequestFactory().get(f"/live/{TID}/stream/"), TID)
@@ -91,7 +91,7 @@ def _stream_request(path):
 def test_a_screen_of_its_own_tournament_is_checked_with_one_query(make_tournament, django_assert_max_num_queries):
     """500 screens reconnect at once: the screen's row is the one query; the tournament it names
     exists (its key is cleared when the tournament is deleted)."""
-    from tournaments import live
+    from tournaments.live import views as live
     from tournaments.models import DisplayScreen
 
     t = make_tournament(name="Own")
@@ -105,7 +105,7 @@ def test_a_screen_of_its_own_tournament_is_checked_with_one_query(make_tournamen
 def test_a_screen_following_the_running_event_still_gets_a_404_for_an_unknown_tournament(make_tournament):
     from django.http import Http404
 
-    from tournaments import live
+    from tournaments.live import views as live
     from tournaments.models import DisplayScreen
 
     t = make_tournament(name="Any")

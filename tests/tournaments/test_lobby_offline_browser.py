@@ -6,8 +6,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser import browser, browser_page  # noqa: F401 (fixtures)
+from tournaments.clock import services as clockctl
 from tournaments.models import DisplayScreen, StructureItem
-from tournaments.services import cashier, clockctl, lifecycle
+from tournaments.services import cashier, lifecycle
 from tournaments.services.events import Actor
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]

@@ -8,9 +8,10 @@ import pytest
 from django.utils import timezone
 
 from seating import services as seating
+from tournaments.clock import services as clockctl
+from tournaments.live.snapshot import build_snapshot
 from tournaments.models import Clock, StructureItem, Tournament
-from tournaments.services import cashier, clockctl, lifecycle
-from tournaments.snapshot import build_snapshot
+from tournaments.services import cashier, lifecycle
 
 pytestmark = pytest.mark.django_db
 

@@ -10,10 +10,11 @@ from playwright.sync_api import expect
 
 from seating import services as seating
 from tests.browser import ARTIFACTS, browser, browser_page  # noqa: F401 (fixtures)
+from tournaments.clock import services as clockctl
+from tournaments.live.snapshot import build_snapshot
 from tournaments.models import DisplayScreen, StructureItem, Tournament
-from tournaments.services import cashier, clockctl, lifecycle
+from tournaments.services import cashier, lifecycle
 from tournaments.services.events import Actor
-from tournaments.snapshot import build_snapshot
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 

@@ -15,8 +15,9 @@ from seating.models import Bust
 from tdmanager.errors import DomainError
 from tournaments import tasks
 from tournaments.actions import Action
+from tournaments.clock import services as clockctl
 from tournaments.models import Clock, Entry
-from tournaments.services import cashier, clockctl, lifecycle, registration
+from tournaments.services import cashier, lifecycle, registration
 
 pytestmark = pytest.mark.django_db
 T0 = timezone.now().replace(microsecond=0) + timedelta(days=1)

@@ -5,8 +5,8 @@ import secrets
 
 import pytest
 
+from tournaments.live.snapshot import build_snapshot
 from tournaments.models import DisplayScreen, Tournament
-from tournaments.snapshot import build_snapshot
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,8 @@ from playwright.sync_api import expect
 from seating import services as seating
 from tests.browser import ARTIFACTS, browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.conftest import make_user
+from tournaments.clock import services as clockctl
 from tournaments.models import Tournament
-from tournaments.services import clockctl
 
 from ..seating.test_support import arrange, started  # noqa: F401 (fixture)
 

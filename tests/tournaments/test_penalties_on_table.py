@@ -14,8 +14,9 @@ from django.utils import timezone, translation
 from seating import selectors as seating_selectors
 from seating import services as seating
 from tdmanager.errors import DomainError
+from tournaments.clock import services as clockctl
 from tournaments.models import Penalty, Tournament
-from tournaments.services import cashier, clockctl, floor, lifecycle
+from tournaments.services import cashier, floor, lifecycle
 from tournaments.services.events import Actor
 
 

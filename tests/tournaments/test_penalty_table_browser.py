@@ -64,7 +64,8 @@ def test_two_penalty_rounds_at_six_players_count_down_with_the_hand_completed_ta
 def test_a_time_suspension_held_by_the_paused_clock_shows_on_the_floor_page_and_the_table_map(browser_page, make_tournament, make_person, director):
     from django.utils import timezone
 
-    from tournaments.services import clockctl, floor
+    from tournaments.clock import services as clockctl
+    from tournaments.services import floor
 
     actor = Actor(director, "test")
     t = make_tournament(table_size=6, rule_set="SANREMO_003")

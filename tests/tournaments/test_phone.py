@@ -15,10 +15,11 @@ from payouts import services as payouts
 from seating import services as seating
 from seating.models import PendingMove
 from seating.selectors import seat_of
+from tournaments.clock import services as clockctl
+from tournaments.live.snapshot import build_snapshot
 from tournaments.models import Entry, LedgerRow
-from tournaments.services import cashier, clockctl, lifecycle
+from tournaments.services import cashier, lifecycle
 from tournaments.services.events import Actor
-from tournaments.snapshot import build_snapshot
 
 from ..seating.test_support import arrange, started  # noqa: F401 (fixture)
 

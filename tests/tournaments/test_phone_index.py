@@ -21,7 +21,8 @@ from django.test import AsyncRequestFactory
 from seating.models import PendingMove, Seat
 from tdmanager import realtime
 from tests.servers import closing
-from tournaments import live, phone
+from tournaments import phone
+from tournaments.live import views as live
 from tournaments.models import DisplayScreen, Entry
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -112,7 +113,8 @@ def own_parts(t) -> dict:
 @pytest.fixture
 def room(make_tournament, make_person, cashier_actor, actor):
     """25 players at three tables of nine, the clock running."""
-    from tournaments.services import cashier, clockctl, lifecycle
+    from tournaments.clock import services as clockctl
+    from tournaments.services import cashier, lifecycle
 
     t = make_tournament(name="Phones")
     entries = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(25)]
@@ -123,7 +125,7 @@ def room(make_tournament, make_person, cashier_actor, actor):
 
 def test_a_bust_at_table_3_changes_the_phones_of_its_players_and_everyones_players_left_and_no_phone_reads(hub, room, monkeypatch, actor):
     from seating import services as seating
-    from tournaments.services import clockctl
+    from tournaments.clock import services as clockctl
 
     t, entries = room
     index_builds = []
@@ -289,7 +291,7 @@ def test_the_index_keeps_what_did_not_change_and_works_the_prizes_out_once_someb
     from payouts import selectors as payouts
     from payouts.selectors import others as asked  # where the phone's prizes look ``dues`` up
     from seating import services as seating
-    from tournaments.snapshot import build_snapshot
+    from tournaments.live.snapshot import build_snapshot
 
     t, entries = room
     worked_out = []
@@ -639,7 +641,7 @@ def test_a_lobby_screen_that_only_polls_is_answered_from_memory_after_the_first_
     hub's build as it is (no snapshot built per poll)."""
     from tdmanager.asgi import Application
     from tests.test_serving import Exchange
-    from tournaments import snapshot
+    from tournaments.live import snapshot
 
     t, _entries = room
     screen = DisplayScreen.objects.create(name="Lobby TV", tournament=t, token="polling-tv-token")

@@ -9,7 +9,8 @@ import pytest
 
 from seating import services as seating
 from tests.servers import live_stack  # noqa: F401 (fixture)
-from tournaments.services import cashier, clockctl, lifecycle
+from tournaments.clock import services as clockctl
+from tournaments.services import cashier, lifecycle
 from tournaments.services.events import Actor
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -13,11 +13,11 @@ from seating import selectors as seating_selectors
 from seating.models import Seat
 from seating.selectors.lookup import lookup
 from tournaments.formats.services import series as series_service
+from tournaments.live.snapshot import build_snapshot
 from tournaments.models import Entry, Person
 from tournaments.public_names import public_name, public_names, ranked_public_names
 from tournaments.services import cashier, lifecycle
 from tournaments.services.privacy import pseudonym
-from tournaments.snapshot import build_snapshot
 
 pytestmark = pytest.mark.django_db
 

@@ -12,10 +12,11 @@ from django.test import Client
 from seating import services as seating
 from seating.selectors import seat_of
 from tdmanager.celery import app as celery_app
+from tournaments.clock import services as clockctl
 from tournaments.models import Entry, PushSubscription, RegistrationNotice, Tournament
 from tournaments.notices import services as push_service
 from tournaments.notices import tasks
-from tournaments.services import clockctl, lifecycle, privacy
+from tournaments.services import lifecycle, privacy
 from tournaments.tasks import clock_tick
 
 from ..pushservice import DeadService, Phone, PushService, vapid_claims

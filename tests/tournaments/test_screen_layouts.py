@@ -9,10 +9,10 @@ import json
 import pytest
 from PIL import Image
 
-from tournaments import layouts
 from tournaments.models import DisplayScreen, ScreenImage, ScreenLayout
-from tournaments.services import layouts as layout_service
-from tournaments.services import screens
+from tournaments.screens import rules as layouts
+from tournaments.screens import services as layout_service
+from tournaments.screens import services as screens
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 
 from tdmanager import realtime
 from tests.conftest import make_user
-from tournaments import live
+from tournaments.live import views as live
 from tournaments.models import DisplayScreen, TournamentEvent
 
 pytestmark = pytest.mark.django_db

@@ -4,6 +4,7 @@ one module per desk: ``people``, ``tournaments`` (the director's setup), ``cashi
 import are re-exported here."""
 
 from tdmanager.idempotency import body_hash, idempotent
+from tournaments.clock.api import CLOCK_OPS, ClockView
 
 from .base import sale_response
 from .cashier import (
@@ -30,7 +31,6 @@ from .cashier import (
     TransferClearedView,
     quick_sale_input,
 )
-from .clock import CLOCK_OPS, ClockView
 from .floor import FloorView, PenaltyActionView, PersonPenaltiesView
 from .people import PersonViewSet
 from .reports import (

@@ -18,12 +18,13 @@ from tdmanager.errors import DomainError
 from tdmanager.policy import DISPLAY
 from tdmanager.roles import HasRole, user_roles
 from tdmanager.security import no_store
+from tournaments.screens import services as screens
 
 from .. import overview, selectors
 from .. import serializers as s
 from ..imports import services as imports
 from ..models import Alternate, BlindStructure, ChipSet, DisplayScreen, Entry, Tournament, TournamentTemplate
-from ..services import changes, chipsets, lifecycle, screens, setup, streaming, structures
+from ..services import changes, chipsets, lifecycle, setup, streaming, structures
 from ..services.events import Actor
 from .base import _valid
 

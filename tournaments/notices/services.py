@@ -23,14 +23,15 @@ from django.utils.translation import gettext as _
 
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.transactions import service
+from tournaments.clock import selectors as clockview
+from tournaments.live.snapshot import build_snapshot
 
-from .. import clockview, signals
+from .. import signals
 from ..actions import Action
 from ..house import HouseRules
 from ..models import Entry, NoticeMark, PushKeys, PushSubscription, RegistrationNotice, Tournament
 from ..services.events import Actor, log_event
 from ..services.ledger import lock_tournament
-from ..snapshot import build_snapshot
 from . import rules as notices
 from . import transport
 

@@ -14,8 +14,9 @@ from django.utils.translation import gettext_lazy
 
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.transactions import service
+from tournaments.clock import selectors as clockview
 
-from .. import chiprace, clockview, draws, penalties, selectors, signals
+from .. import chiprace, draws, penalties, selectors, signals
 from ..actions import Action
 from ..house import HouseRules
 from ..models import ChipAdjustment, ChipCount, ChipRaceRecord, Clock, Entry, Penalty, StructureItem, Tournament

@@ -13,13 +13,13 @@ from django.utils.translation import ngettext
 
 from tdmanager.errors import DomainError
 from tdmanager.transactions import service
+from tournaments.clock import services as clockctl
 
 from .. import selectors, signals
 from ..actions import Action
 from ..house import HouseRules
 from ..models import BlindStructure, Clock, Entry, LedgerRow, Tournament, WaitingStart
 from ..signals import announce
-from . import clockctl
 from .events import Actor, log_event
 from .ledger import lock_tournament
 from .setup import copy_structure

@@ -29,8 +29,9 @@ from django.utils.translation import gettext as _
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.money import ZERO
 from tdmanager.transactions import service
+from tournaments.clock import selectors as clockview
 
-from .. import clockview, selectors, signals
+from .. import selectors, signals
 from ..actions import Action
 from ..house import HouseRules
 from ..models import Entry, LedgerRow, Tournament

@@ -9,8 +9,9 @@ from django.utils.translation import gettext as _
 from tdmanager import csvsafe, jsonbody, sheets, shown_text
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.transactions import service
+from tournaments.clock import rules as clock
+from tournaments.clock import selectors as clockview
 
-from .. import clock, clockview
 from ..actions import Action
 from ..models import BlindStructure, StructureItem, Tournament, TournamentChange
 from . import changes

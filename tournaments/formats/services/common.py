@@ -9,9 +9,10 @@ from tdmanager import shown_text
 from tdmanager.errors import DomainError
 from tournaments import signals
 from tournaments.actions import Action
-from tournaments.clockview import get_clock
+from tournaments.clock import services as clockctl
+from tournaments.clock.selectors import get_clock
 from tournaments.models import ChipAdjustment, Entry, Tournament
-from tournaments.services import cashier, checks, clockctl, setup
+from tournaments.services import cashier, checks, setup
 from tournaments.services.events import log_event
 
 from .. import engine

@@ -14,8 +14,9 @@ from django.utils.translation import gettext as _
 
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.money import ZERO, to_money
+from tournaments.clock import selectors as clockview
 
-from ... import clockview, fees, signals
+from ... import fees, signals
 from ...house import HouseRules
 from ...models import Entry, LedgerRow, Person, Tournament
 

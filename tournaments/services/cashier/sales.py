@@ -15,8 +15,9 @@ from django.utils.translation import gettext as _
 from tdmanager.compiled import Compiled
 from tdmanager.money import ZERO, to_money
 from tdmanager.transactions import service
+from tournaments.clock import selectors as clockview
 
-from ... import clockview, fees, signals
+from ... import fees, signals
 from ...actions import Action
 from ...house import HouseRules
 from ...models import Entry, LedgerRow, Person, Tournament

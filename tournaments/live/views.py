@@ -14,11 +14,10 @@ from django.utils import timezone
 from tdmanager import realtime
 from tdmanager.roles import CASHIER, DIRECTOR, DISPLAY, FLOOR, has_role
 from tdmanager.security import client_ip
-
-from . import signals
-from .models import DisplayScreen, ScreenImage, Tournament
-from .services.layouts import image_addresses, resolve, sounds_of
-from .snapshot import build_snapshot
+from tournaments import signals
+from tournaments.live.snapshot import build_snapshot
+from tournaments.models import DisplayScreen, ScreenImage, Tournament
+from tournaments.screens.services import image_addresses, resolve, sounds_of
 
 
 def _screen_for(token: str | None):

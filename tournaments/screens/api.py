@@ -13,12 +13,11 @@ from rest_framework.views import APIView
 from tdmanager.errors import DomainError
 from tdmanager.fields import TextField
 from tdmanager.roles import HasRole
-
-from .. import layouts
-from ..models import ScreenImage, ScreenLayout
-from ..services import layouts as layout_service
-from ..services.events import Actor
-from .base import _valid
+from tournaments.api.base import _valid
+from tournaments.models import ScreenImage, ScreenLayout
+from tournaments.screens import rules as layouts
+from tournaments.screens import services as layout_service
+from tournaments.services.events import Actor
 
 
 class LayoutSerializer(serializers.Serializer):

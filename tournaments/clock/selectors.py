@@ -7,11 +7,11 @@ Desk rules ask questions in clock time, not wall time (REG-04): "has level 3 end
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
-from . import clock as engine
-from . import signals
-from .actions import Action
-from .house import HouseRules
-from .models import Clock, Entry, StructureItem
+from tournaments import signals
+from tournaments.actions import Action
+from tournaments.clock import rules as engine
+from tournaments.house import HouseRules
+from tournaments.models import Clock, Entry, StructureItem
 
 
 def engine_item(

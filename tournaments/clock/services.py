@@ -19,17 +19,16 @@ from django.utils.translation import gettext_lazy
 from tdmanager import realtime
 from tdmanager.errors import DomainError
 from tdmanager.transactions import service
-
-from .. import clock as engine
-from .. import signals
-from ..actions import Action
-from ..clockview import engine_state, h4h_money, structure_items
-from ..house import HouseRules
-from ..models import Clock, Entry, HandForHandReport, StructureItem, Tournament
-from . import floor, registration
-from .events import Actor, log_event
-from .ledger import lock_tournament
-from .streaming import extra_break_refusal
+from tournaments import signals
+from tournaments.actions import Action
+from tournaments.clock import rules as engine
+from tournaments.clock.selectors import engine_state, h4h_money, structure_items
+from tournaments.house import HouseRules
+from tournaments.models import Clock, Entry, HandForHandReport, StructureItem, Tournament
+from tournaments.services import floor, registration
+from tournaments.services.events import Actor, log_event
+from tournaments.services.ledger import lock_tournament
+from tournaments.services.streaming import extra_break_refusal
 
 log = logging.getLogger(__name__)
 RUNS = (Clock.RUNNING, Clock.HAND_FOR_HAND)  # play is on: time suspensions run (PEN-05)

@@ -10,9 +10,9 @@ that version changed. Whoever may see the tournament's live state may read its s
 from django.http import HttpResponseForbidden, JsonResponse
 from django.shortcuts import get_object_or_404
 
-from . import signals
-from .live import _allowed
-from .models import Tournament
+from tournaments import signals
+from tournaments.live.views import _allowed
+from tournaments.models import Tournament
 
 #: Seats a page carries unless the screen asks for fewer (``size``, 1 to 200).
 PAGE_SIZE = 48

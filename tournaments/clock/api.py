@@ -9,15 +9,14 @@ from rest_framework.views import APIView
 
 from tdmanager.errors import DomainError
 from tdmanager.roles import HasRole
-
-from .. import labels
-from .. import serializers as s
-from ..models import Tournament
-from ..notices import services as push
-from ..services import clockctl
-from ..services.events import Actor
-from ..snapshot import build_snapshot
-from .base import _valid
+from tournaments import labels
+from tournaments import serializers as s
+from tournaments.api.base import _valid
+from tournaments.clock import services as clockctl
+from tournaments.live.snapshot import build_snapshot
+from tournaments.models import Tournament
+from tournaments.notices import services as push
+from tournaments.services.events import Actor
 
 CLOCK_OPS = {
     # op: function(t, data, actor); who may take it: tdmanager.policy

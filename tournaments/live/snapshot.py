@@ -22,14 +22,15 @@ from django.conf import settings
 from django.db.models import Count, Q
 from django.utils import timezone, translation
 
-from . import clock as engine
-from . import clockview, signals
-from .actions import Action
-from .clockview import engine_state, structure_items
-from .house import HouseRules
-from .models import Clock, DisplayScreen, Entry, HandForHandReport, Tournament, TournamentEvent
-from .public_names import public_names
-from .selectors import change_announcement, chips_in_play, recent_changes
+from tournaments import signals
+from tournaments.actions import Action
+from tournaments.clock import rules as engine
+from tournaments.clock import selectors as clockview
+from tournaments.clock.selectors import engine_state, structure_items
+from tournaments.house import HouseRules
+from tournaments.models import Clock, DisplayScreen, Entry, HandForHandReport, Tournament, TournamentEvent
+from tournaments.public_names import public_names
+from tournaments.selectors import change_announcement, chips_in_play, recent_changes
 
 
 def clock_snapshot(t: Tournament, now=None) -> dict:
