@@ -52,7 +52,7 @@ def prepare_database(url: str | None):
 def make_user(name, role):
     from django.contrib.auth.models import Group, User
 
-    from tournaments.services.logins import issue_token
+    from tournaments.staff.logins import issue_token
 
     user = User.objects.create_user(name, password="x")
     user.groups.add(Group.objects.get_or_create(name=role)[0])
@@ -73,7 +73,7 @@ def new_tournament(name):
     from django.utils import timezone
 
     from tournaments.models import Tournament
-    from tournaments.services.structures import ensure_builtin_structures
+    from tournaments.structures.services import ensure_builtin_structures
 
     structure = next(s for s in ensure_builtin_structures() if s.name.startswith("Regular"))
     t = Tournament.objects.create(
@@ -152,7 +152,7 @@ def service_busts(tid, numbers, by_number, user):
     """The same workload through the seating services in-process (no HTTP, no serializers)."""
     from seating import services
     from seating.models import PendingMove
-    from tournaments.services.events import Actor
+    from tournaments.eventlog.services import Actor
 
     actor = Actor(user=user)
     out = []

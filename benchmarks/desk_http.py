@@ -57,7 +57,7 @@ def seed(players: int, servers: list[str]):
     from django.utils import timezone
 
     from tournaments.models import Person, Tournament
-    from tournaments.services.logins import issue_token
+    from tournaments.staff.logins import issue_token
 
     Person.objects.bulk_create(Person(first_name=f"P{i}", last_name=f"Bench{i}", search_text=f"p{i} bench{i}") for i in range(players))
     people = list(Person.objects.order_by("id").values_list("id", flat=True))

@@ -210,11 +210,11 @@ class Event:
 
         from seating.models import Seat
         from tournaments.clock import services as clockctl
+        from tournaments.eventlog.services import Actor
         from tournaments.models import DisplayScreen, Entry, Person, Tournament
-        from tournaments.services import lifecycle
-        from tournaments.services.events import Actor
-        from tournaments.services.logins import issue_token
-        from tournaments.services.structures import ensure_builtin_structures
+        from tournaments.setup import lifecycle
+        from tournaments.staff.logins import issue_token
+        from tournaments.structures.services import ensure_builtin_structures
 
         stamp = uuid.uuid4().hex[:8]
         self.director = User.objects.create_user(f"bench-director-{stamp}", password="x", is_superuser=True)

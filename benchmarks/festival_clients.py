@@ -483,7 +483,7 @@ def _bulk_field(t, n, stamp, label):
 def _user(name, group, stamp):
     from django.contrib.auth.models import Group, User
 
-    from tournaments.services.logins import issue_token
+    from tournaments.staff.logins import issue_token
 
     u = User.objects.create_user(f"fest-{name}-{stamp}", password="x")
     u.groups.add(Group.objects.get_or_create(name=group)[0])  # a test database emptied by an earlier test has no roles
@@ -501,14 +501,15 @@ def build_festival(plan: Plan, *, log=print) -> World:
     from payouts.models import BountyHead
     from seating.models import DealerShift, RoomTable, Seat, Table
     from seating.services import cardrooms, dealers
+    from tournaments.cashier import services as cashier
     from tournaments.clock import services as clockctl
     from tournaments.clock.selectors import structure_items
+    from tournaments.eventlog.services import Actor
     from tournaments.formats.services import multiday, sitandgo
     from tournaments.house import HouseRules
     from tournaments.models import DisplayScreen, Entry, Person, Tournament
-    from tournaments.services import cashier, lifecycle
-    from tournaments.services.events import Actor
-    from tournaments.services.structures import ensure_builtin_structures
+    from tournaments.setup import lifecycle
+    from tournaments.structures.services import ensure_builtin_structures
 
     w = World()
     stamp = uuid.uuid4().hex[:6]

@@ -66,10 +66,10 @@ def main():
     common.prepare_database("sqlite", "tdm_peer_imports")
     from django.contrib.auth.models import User
 
+    from tournaments.eventlog.services import Actor
     from tournaments.imports import rules as importing
     from tournaments.imports import services as imports
     from tournaments.models import Person
-    from tournaments.services.events import Actor
 
     class PersonResource(resources.ModelResource):
         birth_date = fields.Field(attribute="birth_date", column_name="birth_date", widget=widgets.DateWidget("%d/%m/%Y"))

@@ -185,10 +185,10 @@ def build_room() -> Room:
 
     from seating.models import KeepApart, SeatReservation
     from tests import fuzz
+    from tournaments.eventlog.services import Actor
     from tournaments.formats.services import headsup, timed
     from tournaments.models import DeviceToken, Entry, Person, Tournament, TournamentChange, TournamentEvent
-    from tournaments.services import oversight
-    from tournaments.services.events import Actor
+    from tournaments.oversight import services as oversight
 
     world = fuzz.build_world()
     ids = world["ids"]

@@ -69,7 +69,7 @@ TABLE_SIZE = 9
 def make_user(name, role):
     from django.contrib.auth.models import Group, User
 
-    from tournaments.services.logins import issue_token
+    from tournaments.staff.logins import issue_token
 
     user = User.objects.create_user(name, password="x")
     user.groups.add(Group.objects.get_or_create(name=role)[0])
@@ -264,12 +264,12 @@ def main():
     from django.utils import timezone
 
     from seating.models import PendingMove
+    from tournaments.eventlog.services import Actor
     from tournaments.models import PushSubscription, Tournament
     from tournaments.notices import rules as notices
     from tournaments.notices import services as push
-    from tournaments.services import lifecycle
-    from tournaments.services.events import Actor
-    from tournaments.services.structures import ensure_builtin_structures
+    from tournaments.setup import lifecycle
+    from tournaments.structures.services import ensure_builtin_structures
 
     engine = connection.vendor
     service = lowest_priority(PushService)

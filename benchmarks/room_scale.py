@@ -55,9 +55,10 @@ def main():
 
     from seating import selectors
     from seating.services import cardrooms, dealers
+    from tournaments.cashier import services as cashier
+    from tournaments.eventlog.services import Actor
     from tournaments.models import Person, Tournament
-    from tournaments.services import cashier, lifecycle
-    from tournaments.services.events import Actor
+    from tournaments.setup import lifecycle
 
     director = User.objects.create_user("bench-director")
     director.groups.add(Group.objects.get_or_create(name="director")[0])

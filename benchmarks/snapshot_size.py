@@ -61,10 +61,10 @@ def make_field(n: int):
     from django.utils import timezone
 
     from tournaments.clock import services as clockctl
+    from tournaments.eventlog.services import Actor
     from tournaments.models import Entry, LedgerRow, Person, Tournament
-    from tournaments.services import lifecycle
-    from tournaments.services.events import Actor
-    from tournaments.services.structures import ensure_builtin_structures
+    from tournaments.setup import lifecycle
+    from tournaments.structures.services import ensure_builtin_structures
 
     actor = Actor(None, "snapshot_size")
     structure = next(s for s in ensure_builtin_structures() if s.name.startswith("Regular"))

@@ -19,10 +19,10 @@ from tdmanager.money import ZERO
 from tdmanager.policy import STAFF_AUDIT
 from tdmanager.roles import HasRole, has_role
 from tdmanager.schema import CREATED_LIST, OBJECT_LIST
+from tournaments.eventlog.services import Actor
 from tournaments.house import HouseRules
 from tournaments.models import Entry, LedgerRow, Person, Tournament
-from tournaments.public_names import public_names
-from tournaments.services.events import Actor
+from tournaments.people.names import public_names
 
 from . import reports, results_sheet, services
 from . import selectors as sel

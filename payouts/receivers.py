@@ -7,10 +7,10 @@ from django.utils.translation import gettext as _
 from seating import signals as seating_signals
 from tdmanager import realtime
 from tournaments import signals
-from tournaments.actions import Action
+from tournaments.eventlog.actions import Action
 from tournaments.house import HouseRules
 from tournaments.models import Tournament
-from tournaments.services.privacy import is_erased
+from tournaments.people.privacy import is_erased
 
 from . import bounties, selectors, services
 from .models import BountyAward, Deal, PrizePayment, SatelliteLink

@@ -16,7 +16,7 @@ from tdmanager.money import CENT, ZERO
 from tournaments.house import HouseRules
 from tournaments.imports.rules import csv_separator
 from tournaments.models import Entry
-from tournaments.public_names import public_names
+from tournaments.people.names import public_names
 
 from .models import BountyAward
 from .selectors.others import won_by_entry

@@ -15,11 +15,11 @@ from tdmanager.api import object_id
 from tdmanager.errors import DomainError
 from tdmanager.formatting import money
 from tdmanager.money import ZERO
+from tournaments.cashier.services import cash_limit
 from tournaments.clock import selectors as clockview
+from tournaments.eventlog.services import Actor
 from tournaments.house import HouseRules
 from tournaments.models import Entry, LedgerRow, Tournament
-from tournaments.services.cashier import cash_limit
-from tournaments.services.events import Actor
 
 from . import reports, results_sheet, services
 from . import selectors as sel

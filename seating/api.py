@@ -26,8 +26,8 @@ from tdmanager.idempotency import idempotent
 from tdmanager.roles import HasRole
 from tdmanager.schema import OBJECT_LIST
 from tournaments.clock import services as clockctl
+from tournaments.eventlog.services import Actor
 from tournaments.models import Entry, Tournament
-from tournaments.services.events import Actor
 
 from . import selectors, services
 from .models import Bust, KeepApart, PendingMove, SeatReservation

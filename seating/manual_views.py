@@ -14,9 +14,9 @@ from django.utils.translation import gettext as _
 from tdmanager import csvsafe
 from tdmanager.errors import DomainError
 from tdmanager.pdf import seat_cards_pdf
+from tournaments.eventlog.services import Actor
 from tournaments.house import HouseRules
 from tournaments.models import Entry, Tournament
-from tournaments.services.events import Actor
 
 from . import selectors, services
 from .models import KeepApart, SeatReservation

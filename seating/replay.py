@@ -18,8 +18,8 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tournaments.actions import Action
 from tournaments.draws import new_seed, rng_of  # noqa: F401 (seating's draws use them from here)
+from tournaments.eventlog.actions import Action
 
 from . import engine
 from . import predraw as engine_predraw

@@ -16,7 +16,7 @@ from tdmanager import dates
 from tdmanager.errors import DomainError
 from tdmanager.fields import MAX_ID, TextField, WholeNumberField
 from tdmanager.roles import HasRole
-from tournaments.services.events import Actor
+from tournaments.eventlog.services import Actor
 
 from . import selectors
 from .models import CardRoom, DealerShift

@@ -15,8 +15,8 @@ from django.utils.translation import gettext as _
 from tdmanager import csvsafe, dates, pdf
 from tdmanager.errors import DomainError
 from tdmanager.roles import DEALER, DIRECTOR, FLOOR, has_role
+from tournaments.eventlog.services import Actor
 from tournaments.models import Tournament
-from tournaments.services.events import Actor
 
 from . import selectors
 from .models import CardRoom, DealerShift

@@ -21,12 +21,12 @@ from tdmanager.public import address_key
 from tdmanager.roles import DIRECTOR, has_role
 from tdmanager.security import client_ip
 from tournaments import selectors as tournament_selectors
+from tournaments.cashier.services import registration
 from tournaments.clock import services as clockctl
+from tournaments.eventlog.services import Actor
 from tournaments.house import HouseRules
 from tournaments.live.snapshot import clock_snapshot
 from tournaments.models import Entry, HandForHandReport, Tournament
-from tournaments.services import registration
-from tournaments.services.events import Actor
 
 from . import selectors, services
 from .models import Bust, PendingMove

@@ -9,7 +9,7 @@ from django.contrib.auth.models import Group
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from tournaments.services.events import Actor
+from tournaments.eventlog.services import Actor
 
 pytest_plugins = ["tests.browser"]  # one Chromium per test process, for every browser test
 
@@ -101,7 +101,7 @@ def cashier_actor(cashier_user):
 
 @pytest.fixture
 def structure(db):
-    from tournaments.services.structures import ensure_builtin_structures
+    from tournaments.structures.services import ensure_builtin_structures
 
     return next(s for s in ensure_builtin_structures() if s.name.startswith("Regular"))
 

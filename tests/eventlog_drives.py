@@ -19,35 +19,31 @@ from payouts.models import Ticket
 from seating import services as seating
 from seating.models import Bust, ManualDraw, PendingMove, Seat
 from seating.services import cardrooms, dealers
-from tournaments.actions import Action
+from tournaments.cashier import ledger
+from tournaments.cashier import services as cashier
+from tournaments.cashier.services import registration
 from tournaments.clock import rules as clock_engine
 from tournaments.clock import selectors as clockview
 from tournaments.clock import services as clockctl
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import Actor
+from tournaments.floor import chipsets
+from tournaments.floor import services as floor
 from tournaments.formats.models import Match, TimedEvent
 from tournaments.formats.services import headsup, multiday, series, sitandgo, stackchoice, timed
 from tournaments.imports import services as imports
 from tournaments.models import BrowserSession, DisplayScreen, Entry, LedgerRow, Person, Sequence, Tournament
 from tournaments.notices import services as push
+from tournaments.oversight import services as oversight
+from tournaments.people import privacy
+from tournaments.people import services as people
 from tournaments.screens import services as screens
 from tournaments.selectors import chips_in_play
-from tournaments.services import (
-    cashier,
-    changes,
-    chipsets,
-    floor,
-    ledger,
-    lifecycle,
-    logins,
-    oversight,
-    people,
-    privacy,
-    registration,
-    setup,
-    staff,
-    streaming,
-    structures,
-)
-from tournaments.services.events import Actor
+from tournaments.setup import changes, lifecycle, streaming
+from tournaments.setup import services as setup
+from tournaments.staff import logins
+from tournaments.staff import services as staff
+from tournaments.structures import services as structures
 
 from .pushservice import browser_keys
 

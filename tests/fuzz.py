@@ -65,12 +65,13 @@ def build_world() -> dict:
     from payouts import services as payouts
     from payouts.models import PayoutTemplate
     from seating import services as seating
+    from tournaments.cashier import services as cashier
+    from tournaments.eventlog.services import Actor
     from tournaments.formats.services import multiday, series, sitandgo
     from tournaments.models import ChipDenomination, ChipSet, DisplayScreen, Person, Tournament
-    from tournaments.services import cashier, lifecycle
-    from tournaments.services.events import Actor
-    from tournaments.services.logins import issue_token
-    from tournaments.services.structures import ensure_builtin_structures
+    from tournaments.setup import lifecycle
+    from tournaments.staff.logins import issue_token
+    from tournaments.structures.services import ensure_builtin_structures
 
     User = get_user_model()
     tokens = {}

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
-from tournaments.actions import Action
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import log_event
 from tournaments.models import TournamentEvent
-from tournaments.services.events import log_event
 
 ROOT = Path(__file__).resolve().parent.parent
 DOTTED = re.compile(r"[\"'](?:tournaments|cashier|seating|payouts|formats|people)\.[a-z0-9_]+\.[a-z0-9_]+[\"']")

@@ -127,7 +127,7 @@ def test_every_get_that_succeeds_answers_a_documented_status(schema, world):
     client.credentials(HTTP_AUTHORIZATION=f"Token {world['tokens']['director']}")
     walk = Walk(schema, client)
     from seating.services import cardrooms
-    from tournaments.services.events import Actor
+    from tournaments.eventlog.services import Actor
 
     director = Actor(make_user("status-boss", "director"), "test")
     room = cardrooms.save_room("Walk room", actor=director)

@@ -55,7 +55,7 @@ def test_a_service_inside_someone_elses_transaction_is_an_error_not_a_silent_mer
 
     from tdmanager.transactions import unit_of_work
     from tournaments.models import Tournament
-    from tournaments.services import lifecycle
+    from tournaments.setup import lifecycle
 
     t = make_tournament(status=Tournament.PLANNED)
     with pytest.raises(RuntimeError, match="durable"), transaction.atomic():

@@ -7,9 +7,10 @@ from axe_playwright_python.sync_playwright import Axe
 
 from tests.browser import browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.conftest import make_user
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
 from tournaments.models import DisplayScreen
-from tournaments.services import cashier, lifecycle
-from tournaments.services.events import Actor
+from tournaments.setup import lifecycle
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

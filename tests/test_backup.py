@@ -10,10 +10,11 @@ from django.db import connection
 
 from seating.models import Seat
 from tdmanager import backup as bk
+from tournaments.cashier import services as cashier
 from tournaments.clock import services as clockctl
+from tournaments.eventlog.services import Actor
 from tournaments.models import Clock, Entry, LedgerRow, Person, Tournament
-from tournaments.services import cashier, lifecycle
-from tournaments.services.events import Actor
+from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -185,7 +186,8 @@ def erasures(settings, tmp_path):
 def test_a_player_erased_after_the_backup_stays_erased_after_the_restore(erasures, make_person, director, tmp_path):
     """Found by the simulated days: a restore brought back, name, phone and document, a player
     who had asked to be forgotten after the backup was taken."""
-    from tournaments.services import people, privacy
+    from tournaments.people import privacy
+    from tournaments.people import services as people
 
     actor = Actor(director, "test")
     mario = make_person("Mario", "Rossi", phone="+39 333 123 4567", document_id="AB123456")
@@ -205,7 +207,7 @@ def test_a_player_erased_after_the_backup_stays_erased_after_the_restore(erasure
 def test_a_new_player_given_an_erased_players_key_is_not_erased_by_a_restore(erasures, make_person, director, tmp_path):
     """The journal names the erased person by his key and when he was added: a player added
     after a restore, who may be given the same key, is not taken for him by a later restore."""
-    from tournaments.services import privacy
+    from tournaments.people import privacy
 
     actor = Actor(director, "test")
     make_person("Anna", "Bianchi")

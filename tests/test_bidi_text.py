@@ -260,7 +260,7 @@ def test_every_format_refuses_them_in_the_names_it_shows(actor, make_tournament,
 
     from tdmanager.errors import ValidationFailed
     from tournaments.formats.services import common, multiday, series, stackchoice, timed
-    from tournaments.services import setup
+    from tournaments.setup import services as setup
 
     t = make_tournament()
 

@@ -122,7 +122,7 @@ def test_an_image_of_4_mb_is_taken_by_the_api_over_the_socket(server, director):
     not an API call's JSON limit (a 4 MB image was refused 413)."""
     from django.test.client import BOUNDARY, MULTIPART_CONTENT, encode_multipart
 
-    from tournaments.services.logins import issue_token
+    from tournaments.staff.logins import issue_token
 
     content = big_png(4 * 1024 * 1024)
     assert 4_000_000 < len(content) < bodylimits.IMAGE_FILE
@@ -233,7 +233,7 @@ def test_what_a_large_body_was_parsed_into_is_freed_with_its_request(server, dir
     import weakref
 
     from tournaments.screens import api as layouts_api
-    from tournaments.services.logins import issue_token
+    from tournaments.staff.logins import issue_token
 
     held = []
     real = layouts_api.Actor.from_request
@@ -262,7 +262,7 @@ def test_a_file_while_another_is_read_is_refused_busy_unread(server, director):
     """One image or layout file is read at a time in a process: the web app refuses the next
     before any byte of its body arrives (503 busy, in the client's language), so a flood of
     imports costs the process their heads alone; once the turn is free, a file is read."""
-    from tournaments.services.logins import issue_token
+    from tournaments.staff.logins import issue_token
 
     token = issue_token(director, device="test")[1]
     length = 3 * 1024 * 1024  # a layout file's size: over the small bodies' 1 MiB
@@ -284,7 +284,7 @@ def test_a_file_while_another_is_read_is_refused_busy_unread(server, director):
 def test_a_sheet_while_another_file_is_read_is_refused_as_sheets_being_read(server, director):
     """The web app's busy answer names what the route reads: a sheet to import is told that
     other sheets are being read, not images."""
-    from tournaments.services.logins import issue_token
+    from tournaments.staff.logins import issue_token
 
     token = issue_token(director, device="test")[1]
     with bodylimits.file_turn():

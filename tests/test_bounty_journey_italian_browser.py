@@ -25,10 +25,10 @@ from payouts.models import BountyAward
 from tests.browser import ARTIFACTS
 from tests.conftest import client_for, make_user
 from tests.test_journey_italian_browser import PHONE, Journey, login_in_italian, submit_login
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
 from tournaments.models import BlindStructure, DisplayScreen, Entry, Person, Tournament
-from tournaments.services import cashier
-from tournaments.services.events import Actor
-from tournaments.services.structures import ensure_builtin_structures
+from tournaments.structures.services import ensure_builtin_structures
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

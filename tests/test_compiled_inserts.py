@@ -7,9 +7,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tdmanager.compiled import Inserts
-from tournaments.actions import Action
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import Actor, log_events
 from tournaments.models import TournamentEvent
-from tournaments.services.events import Actor, log_events
 
 COLUMNS = ("tournament_id", "action", "actor_id", "actor_label", "device", "created_at", "payload")
 

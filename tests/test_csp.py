@@ -13,9 +13,10 @@ from django.test import Client
 
 from tdmanager import csp
 from tests.conftest import make_user
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
 from tournaments.models import DisplayScreen
-from tournaments.services import cashier, lifecycle
-from tournaments.services.events import Actor
+from tournaments.setup import lifecycle
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE_DIRS = [ROOT / "templates"] + [p for p in ROOT.glob("*/templates") if p.is_dir()] + [p for p in ROOT.glob("*/*/templates") if p.is_dir()]

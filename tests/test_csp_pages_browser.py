@@ -11,9 +11,11 @@ from playwright.sync_api import expect
 from tests.browser import answer_dialog, browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.conftest import make_user
 from tests.test_xss_browser import Watch
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
 from tournaments.models import ChipSet, Tournament
-from tournaments.services import cashier, lifecycle, structures
-from tournaments.services.events import Actor
+from tournaments.setup import lifecycle
+from tournaments.structures import services as structures
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 from tests.browser import browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.test_axe_browser import problems
 from tournaments.models import BrowserSession
-from tournaments.services import logins
+from tournaments.staff import logins
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -57,7 +57,7 @@ class EveningWalk(Journey):
 def installation(db):
     """A new installation: the shipped structures (``migrate`` writes them; the transactional test
     database is emptied between tests) and the director's login from the command line."""
-    from tournaments.services.structures import ensure_builtin_structures
+    from tournaments.structures.services import ensure_builtin_structures
 
     ensure_builtin_structures()
     call_command("createdirector", "dora", password="pw-dora", stdout=io.StringIO())

@@ -9,12 +9,12 @@ import pytest
 from django.utils import translation
 
 from tests import eventlog_drives as drives
-from tournaments import eventlog
-from tournaments.actions import Action
+from tournaments.cashier import services as cashier
+from tournaments.eventlog import sentences as eventlog
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import Actor, log_event
 from tournaments.models import TournamentEvent
 from tournaments.selectors import event_sentences
-from tournaments.services import cashier
-from tournaments.services.events import Actor, log_event
 
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 

@@ -15,8 +15,8 @@ from django.utils import timezone
 from seating.models import Bust
 from tests.conftest import make_user
 from tests.seating.test_support import arrange, started  # noqa: F401 (fixture)
+from tournaments.eventlog.services import tapped_at
 from tournaments.models import BrowserSession, ChipCount, Penalty, TournamentEvent
-from tournaments.services.events import tapped_at
 
 pytestmark = pytest.mark.django_db
 

@@ -161,8 +161,8 @@ def _sweep_cases(t, entry, person):
 
 
 def test_every_kind_of_endpoint_that_takes_an_id_refuses_a_fraction_a_boolean_and_a_string(api, director, cashier_user, tournament, person, make_person):
-    from tournaments.services import cashier
-    from tournaments.services.events import Actor
+    from tournaments.cashier import services as cashier
+    from tournaments.eventlog.services import Actor
 
     entry = cashier.register(tournament, make_person(), method="CASH", actor=Actor(cashier_user, "desk")).entry
     rows = LedgerRow.objects.count()
@@ -182,7 +182,7 @@ def test_every_relation_in_the_api_serializers_is_a_whole_number_id():
     import seating.api  # noqa: F401
     import tournaments.api  # noqa: F401
     import tournaments.formats.api  # noqa: F401
-    import tournaments.oversight_api  # noqa: F401
+    import tournaments.oversight.api  # noqa: F401
     from tdmanager.fields import IdField
 
     def every(cls):
@@ -223,7 +223,8 @@ def _csv(response) -> list[list[str]]:
 
 @pytest.fixture
 def started(make_tournament, make_person, cashier_actor, actor):
-    from tournaments.services import cashier, lifecycle
+    from tournaments.cashier import services as cashier
+    from tournaments.setup import lifecycle
 
     t = make_tournament()
     for first in ("Anna", "Bruno"):
@@ -504,8 +505,8 @@ def test_a_version_or_a_screen_of_ten_thousand_digits_is_no_such_object(director
 
 
 def test_settling_a_tie_of_a_cycle_the_series_never_closed_is_a_404(api, director):
+    from tournaments.eventlog.services import Actor
     from tournaments.formats.services import series
-    from tournaments.services.events import Actor
 
     s = series.create_series(name="League", actor=Actor(director, "test"))
     r = api(director).post(f"/api/v1/formats/series/{s.pk}/settle/", {"cycle": 1, "people": [], "reason": "a draw"}, format="json")
@@ -518,8 +519,8 @@ def test_the_chip_counts_of_a_timed_event_refuse_a_number_no_column_holds(direct
 
     from django.utils import timezone
 
+    from tournaments.eventlog.services import Actor
     from tournaments.formats.services import timed
-    from tournaments.services.events import Actor
 
     t = timed.create_timed_event(
         name="Timed", start_at=timezone.now() + timedelta(hours=1), buy_in=Decimal("20"), fee=Decimal("5"), starting_stack=5000,
@@ -561,8 +562,8 @@ def test_the_page_ids_no_column_holds_are_no_ids(director, started):
 
 def test_a_regulator_asking_for_a_tournament_no_column_holds_gets_a_404(db, make_tournament, director):
     from tests.conftest import make_user
-    from tournaments.services import oversight
-    from tournaments.services.events import Actor
+    from tournaments.eventlog.services import Actor
+    from tournaments.oversight import services as oversight
 
     client = _page_client(make_user("corpo", "regulator"))
     oversight.set_regulator_access(make_tournament(), "corpo", granted=True, actor=Actor(director))

@@ -12,11 +12,11 @@ from django.db import IntegrityError, transaction
 from django.test import Client
 
 from tests.conftest import tournament_form
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
 from tournaments.formats.models import StackOption
 from tournaments.house import HouseRules
 from tournaments.models import ChipSet, DisplayScreen, LedgerRow, Tournament, TournamentEvent
-from tournaments.services import cashier
-from tournaments.services.events import Actor
 
 pytestmark = pytest.mark.django_db
 
@@ -248,8 +248,8 @@ def test_a_chip_denomination_without_a_value_is_a_400(api, director):
 
 
 def test_serving_a_penalty_with_hands_that_are_not_a_number_is_a_400(api, director, tournament, person, cashier_actor):
-    from tournaments.services import floor
-    from tournaments.services.events import Actor
+    from tournaments.eventlog.services import Actor
+    from tournaments.floor import services as floor
 
     entry = cashier.register(tournament, person, method="CASH", actor=cashier_actor).entry
     p = floor.issue_penalty(tournament, entry, kind="MISSED_HANDS", reason_code="SOFT_PLAY", hands=3, actor=Actor(director, "t"))

@@ -141,7 +141,7 @@ def submit_login(page):
 def room(db):
     """A card room on its first evening: staff logins, the shipped structures, a few regulars."""
     from tournaments.models import Person
-    from tournaments.services.structures import ensure_builtin_structures
+    from tournaments.structures.services import ensure_builtin_structures
 
     ensure_builtin_structures()
     make_user("dora", "director")

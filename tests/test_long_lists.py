@@ -9,8 +9,9 @@ import pytest
 from django.test import Client
 
 from tests.conftest import make_user
+from tournaments.cashier import services as cashier
 from tournaments.models import Tournament, TournamentEvent
-from tournaments.services import cashier, people
+from tournaments.people import services as people
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,8 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from tournaments.cashier import services as cashier
 from tournaments.formats.services import multiday
-from tournaments.services import cashier
 
 pytestmark = pytest.mark.django_db
 

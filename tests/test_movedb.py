@@ -32,11 +32,11 @@ from django.test import Client
 from seating import services as seating
 from seating.models import Seat
 from tests.servers import ROOT
+from tournaments.cashier import services as cashier
 from tournaments.clock import services as clockctl
+from tournaments.eventlog.services import Actor
 from tournaments.models import Clock, Entry, LedgerRow, Person, Tournament, TournamentEvent
 from tournaments.selectors import ledger_totals
-from tournaments.services import cashier
-from tournaments.services.events import Actor
 
 ON_POSTGRES = "postgresql" in settings.DATABASES["default"]["ENGINE"]
 
@@ -73,10 +73,11 @@ from rest_framework.test import APIClient
 
 from seating import services as seating
 from tournaments.models import Entry, LedgerRow, Person, Tournament
-from tournaments.services import cashier, lifecycle
+from tournaments.cashier import services as cashier
+from tournaments.setup import lifecycle
 from tournaments.clock import services as clockctl
-from tournaments.services.events import Actor
-from tournaments.services.structures import ensure_builtin_structures
+from tournaments.eventlog.services import Actor
+from tournaments.structures.services import ensure_builtin_structures
 
 at = datetime.fromisoformat(sys.argv[1])
 call_command("migrate", verbosity=0)

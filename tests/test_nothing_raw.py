@@ -8,10 +8,12 @@ import pytest
 from django.utils import translation
 
 from tdmanager import formatting
-from tournaments import labels, penalties
+from tournaments import labels
+from tournaments.cashier import services as cashier
 from tournaments.clock import selectors as clockview
+from tournaments.floor import penalties
+from tournaments.floor import services as floor
 from tournaments.models import ChipRaceRecord, StructureItem, Tournament
-from tournaments.services import cashier, floor
 
 
 @pytest.mark.parametrize("lang", ["en", "it"])
@@ -119,7 +121,7 @@ def test_penalties_carry_their_labels_in_the_api_and_on_the_person_page(api, flo
 
 @pytest.mark.django_db
 def test_money_on_the_tournament_page_and_the_receipt_follows_the_language(make_tournament, person, cashier_actor, director, client):
-    from tournaments import receipts
+    from tournaments.cashier import receipts
 
     t = make_tournament(buy_in=Decimal("2000"), fee=Decimal("250"), starting_stack=50000)
     sale = cashier.register(t, person, method="CARD", actor=cashier_actor)

@@ -10,7 +10,7 @@ from django.test import Client
 from django.utils import translation
 
 from tournaments import labels
-from tournaments.services.structures import builtin_structure_files
+from tournaments.structures.services import builtin_structure_files
 
 pytestmark = pytest.mark.django_db
 
@@ -28,9 +28,9 @@ def italian_text(user, url):
 
 @pytest.fixture
 def demo(director):
+    from tournaments.eventlog.services import Actor
     from tournaments.models import ChipDenomination, ChipSet, Tournament
-    from tournaments.services import setup
-    from tournaments.services.events import Actor
+    from tournaments.setup import services as setup
 
     call_command("demo")  # as the server loads it: in no particular language
     t = Tournament.objects.get(name="Demo Sunday Re-entry")
@@ -93,8 +93,8 @@ def test_late_registration_reads_open_and_closed_alike(director, demo):
 
 
 def test_the_receipt_writes_the_rate_of_a_foreign_tender_in_italian(director, tournament, person, cashier_actor, actor):
+    from tournaments.cashier import services as cashier
     from tournaments.models import LedgerRow
-    from tournaments.services import cashier
 
     cashier.set_exchange_rate("CHF", "1.07", actor=actor)
     row = cashier.register(tournament, person, method=LedgerRow.CASH, actor=cashier_actor, tender_currency="CHF").row

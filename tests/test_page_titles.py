@@ -8,8 +8,9 @@ import re
 import pytest
 
 from tests.conftest import make_user
-from tournaments.services import cashier, lifecycle
-from tournaments.services.events import Actor
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
+from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db
 

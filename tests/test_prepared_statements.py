@@ -66,9 +66,9 @@ def test_a_seat_map_lock_and_write_back_stay_prepared_across_busts(make_tourname
     from seating import services
     from seating.models import PendingMove, Seat
     from seating.services import room as room_module
+    from tournaments.eventlog.services import Actor
     from tournaments.models import Entry
-    from tournaments.services import lifecycle
-    from tournaments.services.events import Actor
+    from tournaments.setup import lifecycle
 
     t = make_tournament(start_at=timezone.now())
     people = Person.objects.bulk_create([Person(first_name=f"P{i}", last_name="Prepared") for i in range(40)])

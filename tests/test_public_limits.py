@@ -244,7 +244,7 @@ def test_a_refused_request_to_an_async_view_never_reaches_djangos_asgi_handler(m
 def test_staff_requests_are_served_while_every_public_thread_is_busy(make_app, director):
     """Both public threads held in their view (and a third public request queued behind them):
     a director's API call is answered meanwhile, before any public request has left its view."""
-    from tournaments.services.logins import issue_token
+    from tournaments.staff.logins import issue_token
 
     auth = [(b"authorization", f"Token {issue_token(director, device='test')[1]}".encode())]
     app = make_app(threads=1, public_threads=2)
@@ -274,7 +274,7 @@ def test_both_pools_keep_their_connection_and_close_frees_them(make_app, directo
     staff's do (TDM_WEB_DB_KEEP); closing the app closes the connections of both pools."""
     from django.db.backends.signals import connection_created
 
-    from tournaments.services.logins import issue_token
+    from tournaments.staff.logins import issue_token
 
     auth = [(b"authorization", f"Token {issue_token(director, device='test')[1]}".encode())]
     app = make_app(threads=1, public_threads=1)

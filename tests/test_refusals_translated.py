@@ -69,7 +69,7 @@ def test_the_finder_sees_an_eager_message(tmp_path):
 @pytest.mark.django_db
 def test_a_clock_refusal_is_italian_on_an_italian_request(director, make_tournament):
     from tournaments.clock import services as clockctl
-    from tournaments.services.events import Actor
+    from tournaments.eventlog.services import Actor
 
     t = make_tournament()  # registering
     clockctl.start_clock(t, actor=Actor(director, "test"))
@@ -92,7 +92,7 @@ ENGINES = [
     ("tournaments/clock/rules.py", "ClockError", "tournaments.clock.services", "MESSAGES"),
     ("seating/engine", "SeatingError", "seating.services.plan", "ENGINE_MESSAGES"),
     ("payouts/deals.py", "DealError", "payouts.services.deals", "DEAL_REFUSALS"),
-    ("tournaments/chiprace.py", "ChipRaceError", "tournaments.services.floor", "CHIP_RACE_REFUSALS"),
+    ("tournaments/floor/chiprace.py", "ChipRaceError", "tournaments.floor.services", "CHIP_RACE_REFUSALS"),
     ("tournaments/formats/engine.py", "FormatRuleError", "tournaments.formats.services.common", "ENGINE_REFUSALS"),
 ]
 

@@ -25,9 +25,9 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import Resolver404, resolve
 
+from tournaments.eventlog.services import Actor
 from tournaments.models import DisplayScreen, Entry, Tournament
-from tournaments.services import lifecycle
-from tournaments.services.events import Actor
+from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db
 

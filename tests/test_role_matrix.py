@@ -23,8 +23,8 @@ from rest_framework.test import APIClient
 from tdmanager import policy
 from tdmanager.errors import DomainError
 from tests.conftest import make_user
-from tournaments.services import oversight
-from tournaments.services.events import Actor
+from tournaments.eventlog.services import Actor
+from tournaments.oversight import services as oversight
 
 ROLES = ("anonymous", "display", "cashier", "floor", "dealer", "director", "controller", "regulator")
 MISSING = 987654  # an id no object has

@@ -14,8 +14,10 @@ from seating import services as seating
 from tdmanager.errors import DomainError
 from tests.tournaments.helpers import item_index_of_level, run_clock_at
 from tournaments import selectors
+from tournaments.cashier import services as cashier
+from tournaments.floor import services as floor
 from tournaments.models import Entry
-from tournaments.services import cashier, floor, lifecycle
+from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db
 

@@ -30,12 +30,13 @@ from django.utils import timezone
 
 from tests.pushservice import Phone, PushService
 from tests.servers import ROOT, SCALED_OUT, EmbeddedRedis, database_env, sse_states, start_beat, start_web, start_worker, stop, wait_for
-from tournaments.actions import Action
+from tournaments.cashier import services as cashier
 from tournaments.clock import rules as engine
 from tournaments.clock.selectors import structure_items
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import Actor
 from tournaments.models import Clock, DisplayScreen, TournamentEvent
-from tournaments.services import cashier, lifecycle
-from tournaments.services.events import Actor
+from tournaments.setup import lifecycle
 
 pytestmark = SCALED_OUT
 
@@ -138,7 +139,7 @@ def logged_at(line: str) -> datetime:
 
 
 def test_two_web_processes_a_worker_and_a_beat(scaled, make_tournament, make_person, director):
-    from tournaments.services.logins import issue_token
+    from tournaments.staff.logins import issue_token
 
     actor = Actor(director, "test")
     t = make_tournament(name="Scale-out")

@@ -160,7 +160,7 @@ def test_a_body_sent_in_pieces_arrives_whole(app):
 
 @override_settings(TDM_BODY_JSON=1000)
 def test_body_limits_hold_with_and_without_a_declared_length(app, director):
-    from tournaments.services.logins import issue_token
+    from tournaments.staff.logins import issue_token
 
     auth = (b"authorization", f"Token {issue_token(director, device='test')[1]}".encode())
     json_type = (b"content-type", b"application/json")
@@ -321,7 +321,7 @@ def test_a_pool_thread_keeps_its_connection_for_the_next_request(settings, keep)
     from the pool) per request as before. Django's ASGI handler (a new thread per request) never keeps."""
     from tdmanager.asgi import Application
     from tests.conftest import make_user
-    from tournaments.services.logins import issue_token
+    from tournaments.staff.logins import issue_token
 
     token = issue_token(make_user("kept", "cashier"), device="test")[1]
     settings.TDM_WEB_DB_KEEP = keep

@@ -20,10 +20,10 @@ from seating.models import CardRoom
 from tdmanager import realtime, usernames
 from tdmanager.transactions import ATTEMPTS
 from tests.conftest import client_for, make_user
-from tournaments import eventlog
+from tournaments.eventlog import sentences as eventlog
 from tournaments.live import views as live
 from tournaments.models import BrowserSession, DisplayScreen, TournamentEvent
-from tournaments.services import staff
+from tournaments.staff import services as staff
 
 pytestmark = pytest.mark.django_db
 STAFF = "/api/v1/staff/"

@@ -11,7 +11,7 @@ from django.db import connection
 
 from tests.conftest import client_for, make_user
 from tests.servers import closing
-from tournaments.services import staff
+from tournaments.staff import services as staff
 
 pytestmark = [
     pytest.mark.postgres,

@@ -181,7 +181,7 @@ def test_the_right_most_untrusted_address_is_the_client(settings):
 
 
 def test_the_event_log_records_the_believed_address(settings, rf):
-    from tournaments.services.events import Actor
+    from tournaments.eventlog.services import Actor
 
     settings.TDM_TRUSTED_PROXIES = ["127.0.0.1"]
     request = rf.get("/", REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="6.6.6.6, 198.51.100.7")

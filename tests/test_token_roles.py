@@ -7,7 +7,7 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from tests.conftest import make_user
-from tournaments.services.logins import issue_token
+from tournaments.staff.logins import issue_token
 
 
 def token_client(user, key=None):

@@ -23,9 +23,10 @@ from tests.browser import ARTIFACTS, browser, browser_page, login  # noqa: F401 
 from tests.conftest import make_user
 from tests.payouts.deal_stacks import stacks_in_play
 from tests.seating.test_support import arrange
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
 from tournaments.models import DisplayScreen, Entry, Person
-from tournaments.services import cashier, lifecycle
-from tournaments.services.events import Actor
+from tournaments.setup import lifecycle
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 D = Decimal

@@ -30,9 +30,8 @@ from django.urls import reverse
 
 from tdmanager.errors import DomainError
 from tdmanager.policy import DIRECTOR
-
-from .services import staff
-from .services.events import Actor
+from tournaments.eventlog.services import Actor
+from tournaments.staff import services as staff
 
 
 class _NameRule:

@@ -4,10 +4,10 @@ the cashier desk, the clock and the floor tools (mounted under /api/v1/)."""
 from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
+from tournaments.oversight import api as oversight_api
 from tournaments.screens import api as layouts_api
 
 from . import api as tapi
-from . import oversight_api
 from .imports import api as imports_api
 
 router = DefaultRouter()

@@ -8,20 +8,20 @@ class TournamentsConfig(AppConfig):
     def ready(self):
         # Imported here, once every app's models are loaded: these modules read them.
         from tdmanager import authentication, backup, idempotency, realtime, roles, security
+        from tournaments.cashier.ledger import receipts_after_restore
+        from tournaments.eventlog.services import tell_players_later
+        from tournaments.floor.services import chip_race_replay
         from tournaments.live.snapshot import build_snapshot
+        from tournaments.people.privacy import erasures_after_restore
+        from tournaments.phone.views import phone_index
+        from tournaments.staff.logins import connect_receivers, record_lockout
 
         from .imports import (
             people,  # noqa: F401  (registers the people's import and export)
             structures,  # noqa: F401  (and the blind structures')
         )
         from .models import DeviceToken, IdempotencyRecord
-        from .phone import phone_index
         from .selectors import granted_to_regulator
-        from .services.events import tell_players_later
-        from .services.floor import chip_race_replay
-        from .services.ledger import receipts_after_restore
-        from .services.logins import connect_receivers, record_lockout
-        from .services.privacy import erasures_after_restore
         from .signals import draw_replay_wanted
         from .sql import claim_idempotency_key
 

@@ -5,8 +5,7 @@ engine asks the same function, so the final table has one size (BAL-09) for seat
 """
 
 from tournaments.clock.rules import SHOT_CLOCK_PRESETS
-
-from .penalties import get_preset
+from tournaments.floor.penalties import get_preset
 
 # PEN-02: the penalty limits follow the event's rule set unless the house names a preset.
 RULE_SET_PENALTY_PRESET = {"SANREMO_003": "SANREMO_003", "MONTEGALDA_004": "MONTEGALDA_004", "HEADS_UP_001": "HEADS_UP_001"}

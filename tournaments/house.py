@@ -271,7 +271,7 @@ class HouseRules:
         None,
         (_penalty_reasons, 'null or {"CODE": {"label": text, "source": text} or null}'),
         "PEN-08",
-        "the penalty reason codes: null is the built-in list (tournaments/penalties.py); a code with "
+        "the penalty reason codes: null is the built-in list (tournaments/floor/penalties.py); a code with "
         '{"label", "source"} adds or renames one, a code with null removes it',
     )
     count_players_at: str = _setting(

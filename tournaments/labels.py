@@ -11,7 +11,8 @@ from __future__ import annotations
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
-from . import penalties
+from tournaments.floor import penalties
+
 from .models import ChipAdjustment, Entry, LedgerRow, Tournament
 
 METHODS = dict(LedgerRow.METHODS)

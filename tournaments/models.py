@@ -17,9 +17,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tdmanager import dates
-
-from .actions import Action
-from .people_search import fold, masked_document, national
+from tournaments.eventlog.actions import Action
+from tournaments.people.rules import fold, masked_document, national
 
 MONEY = {"max_digits": 13, "decimal_places": 2}
 NOT_NEGATIVE = [MinValueValidator(0)]  # prices, fees, amounts (with a CheckConstraint on the column)

@@ -20,9 +20,11 @@ from tdmanager.authentication import refusal
 from tdmanager.compiled import DATETIME, Compiled, rows_together
 from tdmanager.money import CENT, ZERO
 from tdmanager.roles import ROLES
+from tournaments.eventlog import sentences as eventlog
+from tournaments.eventlog.actions import Action
+from tournaments.floor import penalties
 
-from . import eventlog, penalties, signals
-from .actions import Action
+from . import signals
 from .labels import penalty_kind_label
 from .models import (
     BrowserSession,

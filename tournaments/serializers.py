@@ -7,8 +7,12 @@ from rest_framework import serializers
 from tdmanager import dates
 from tdmanager.compiled import BuiltOnce
 from tdmanager.fields import AmountField, IdField, IdModelSerializer, TextField, WholeNumberField
+from tournaments.cashier import receipts
+from tournaments.cashier import rules as fees
+from tournaments.floor import chiprace
+from tournaments.people.rules import masked_document
 
-from . import chiprace, fees, labels, receipts
+from . import labels
 from .house import HouseRules, check_settings
 from .models import (
     Alternate,
@@ -23,7 +27,6 @@ from .models import (
     TournamentTemplate,
     WaitingStart,
 )
-from .people_search import masked_document
 from .selectors import change_lines, penalty_progress, public_reason, seat_of
 
 REASON = 200  # the reason columns (LedgerRow.reason, Person.banned_reason, ChipAdjustment.reason)

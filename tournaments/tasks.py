@@ -5,13 +5,15 @@ import logging
 from celery import shared_task
 from celery.signals import worker_ready
 
+from tournaments.cashier import services as cashier
 from tournaments.clock import services as clockctl
+from tournaments.people import privacy
+from tournaments.setup import lifecycle
 
 # The players' notices' tasks live with the notices; the worker's autodiscovery imports this
 # module only, so importing them here is what registers them (under their old names).
 from .imports import services as imports
 from .notices import tasks as notices_tasks  # noqa: F401
-from .services import cashier, lifecycle, privacy
 
 log = logging.getLogger(__name__)
 

@@ -1,10 +1,14 @@
 from django.urls import path
 
 from tournaments.live import views as live
+from tournaments.oversight import views as oversight_views
+from tournaments.phone import views as phone
+from tournaments.rulebook import views as public_info
 from tournaments.screens import selectors as live_seats
 from tournaments.screens import views as layout_views
+from tournaments.staff import views as staff_views
 
-from . import oversight_views, phone, public_info, staff_views, views
+from . import views
 from .imports import views as import_views
 from .notices import views as notices_views
 

@@ -26,23 +26,32 @@ from tdmanager.paging import Paged
 from tdmanager.policy import DEALER, DISPLAY
 from tdmanager.roles import has_role, user_roles
 from tdmanager.security import no_store
+from tournaments.cashier import receipts
+from tournaments.cashier import rules as fees
+from tournaments.cashier import services as cashier
 from tournaments.clock import rules as clock_engine
 from tournaments.clock import selectors as clockview
+from tournaments.eventlog.services import Actor
+from tournaments.floor import penalties
+from tournaments.floor import services as floor_service
+from tournaments.floor import views as overview
+from tournaments.oversight import services as oversight
+from tournaments.people import privacy
+from tournaments.people import services as people
+from tournaments.people.rules import masked_document
 from tournaments.screens import rules as layouts
 from tournaments.screens import services as screen_links
 from tournaments.screens.services import choices as layout_choices
 from tournaments.screens.services import sounds_of
+from tournaments.setup import changes as change_service
+from tournaments.setup import lifecycle, streaming
+from tournaments.setup import services as setup
+from tournaments.structures import services as structures_service
 
-from . import fees, labels, overview, penalties, receipts, selectors, signals
+from . import labels, selectors, signals
 from .house import HouseRules
 from .models import BlindStructure, ChipSet, DisplayScreen, Entry, LedgerRow, Person, RegulatorGrant, Tournament, TournamentTemplate, WaitingStart
-from .people_search import masked_document
 from .serializers import MAX_STACK, PersonSerializer, TournamentSerializer, at_most
-from .services import cashier, lifecycle, oversight, people, privacy, setup, streaming
-from .services import changes as change_service
-from .services import floor as floor_service
-from .services import structures as structures_service
-from .services.events import Actor
 
 
 def dashboard(request):

@@ -14,7 +14,7 @@ from tdmanager.money import CENT, ZERO
 from tournaments import selectors as tournament_selectors
 from tournaments.house import HouseRules
 from tournaments.models import Entry, LedgerRow
-from tournaments.public_names import public_name, public_names
+from tournaments.people.names import public_name, public_names
 
 from .. import bounties as bounty_engine
 from ..models import BountyAward, BountyHead

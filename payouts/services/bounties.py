@@ -32,13 +32,13 @@ from tdmanager.errors import ValidationFailed
 from tdmanager.formatting import money as fmt_money
 from tdmanager.money import ZERO
 from tdmanager.transactions import service
-from tournaments.actions import Action
+from tournaments.cashier.ledger import lock_tournament, write_row
+from tournaments.cashier.services import reversing_row
 from tournaments.clock import selectors as clockview
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import Actor, log_event
 from tournaments.house import HouseRules
 from tournaments.models import Entry, LedgerRow, Tournament
-from tournaments.services.cashier import reversing_row
-from tournaments.services.events import Actor, log_event
-from tournaments.services.ledger import lock_tournament, write_row
 
 from .. import bounties as engine
 from .. import deals as deal_engine

@@ -13,13 +13,13 @@ from tdmanager import formatting
 from tdmanager.errors import ValidationFailed
 from tdmanager.money import ZERO
 from tdmanager.transactions import service
-from tournaments.actions import Action
+from tournaments.cashier.ledger import lock_tournament
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import Actor, log_event
+from tournaments.floor import services as floor
 from tournaments.house import HouseRules
 from tournaments.models import Entry, Tournament
 from tournaments.selectors import chips_in_play
-from tournaments.services import floor
-from tournaments.services.events import Actor, log_event
-from tournaments.services.ledger import lock_tournament
 
 from .. import bounties as bounty_engine
 from .. import deals as deal_engine

@@ -10,12 +10,12 @@ from django.utils.translation import gettext as _
 from tdmanager.errors import ValidationFailed
 from tdmanager.money import CENT, ZERO, floor_money, split_evenly, to_money
 from tdmanager.transactions import service
-from tournaments.actions import Action
+from tournaments.cashier.ledger import lock_tournament, write_row
 from tournaments.clock import selectors as clockview
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import Actor, log_event
 from tournaments.house import HouseRules
 from tournaments.models import Entry, LedgerRow, Tournament
-from tournaments.services.events import Actor, log_event
-from tournaments.services.ledger import lock_tournament, write_row
 
 from ..models import JackpotClaim, JackpotFund, JackpotWin, PrizePayment
 from ..selectors.jackpot import jackpot_balance, jackpot_fund, jackpot_lock, jackpot_paid_by, jackpot_tournaments

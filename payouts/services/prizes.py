@@ -7,11 +7,11 @@ from django.utils.translation import gettext as _
 from tdmanager.errors import ValidationFailed
 from tdmanager.money import ZERO
 from tdmanager.transactions import service
-from tournaments.actions import Action
+from tournaments.cashier.ledger import lock_tournament, write_row
+from tournaments.cashier.services import DeskError, check_cash_limit, check_cash_split, check_method
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import Actor, log_event
 from tournaments.models import Entry, LedgerRow
-from tournaments.services.cashier import DeskError, check_cash_limit, check_cash_split, check_method
-from tournaments.services.events import Actor, log_event
-from tournaments.services.ledger import lock_tournament, write_row
 
 from ..models import PayoutTable, PrizePayment, Ticket
 from ..selectors.prizes import FORFEIT_SOURCE, active_payments, due_for

@@ -9,13 +9,13 @@ from django.utils.translation import gettext as _
 from tdmanager.errors import ValidationFailed
 from tdmanager.money import ZERO
 from tdmanager.transactions import service
-from tournaments.actions import Action
+from tournaments.cashier import services as cashier
+from tournaments.cashier.ledger import issue_paid_entry, lock_tournament, write_row
+from tournaments.cashier.services import DeskError
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import Actor, log_event
 from tournaments.house import HouseRules
 from tournaments.models import Clock, Entry, LedgerRow, Tournament
-from tournaments.services import cashier
-from tournaments.services.cashier import DeskError
-from tournaments.services.events import Actor, log_event
-from tournaments.services.ledger import issue_paid_entry, lock_tournament, write_row
 
 from ..models import PayoutTable, PrizePayment, SatelliteLink, Ticket
 from ..selectors.prizes import place_groups

@@ -8,11 +8,11 @@ from tdmanager import shown_text
 from tdmanager.errors import ValidationFailed
 from tdmanager.money import ZERO, split_evenly
 from tdmanager.transactions import service
-from tournaments.actions import Action
+from tournaments.cashier.ledger import lock_tournament
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import Actor, log_event
 from tournaments.models import Entry
 from tournaments.services import checks
-from tournaments.services.events import Actor, log_event
-from tournaments.services.ledger import lock_tournament
 
 from ..models import JackpotFund, SideAward, SideContribution, SidePool, SideToken
 from ..selectors.common import side_pool_balance

@@ -6,9 +6,9 @@ from django.utils.translation import gettext as _
 
 from tdmanager.roles import CONTROLLER, DIRECTOR, user_roles
 from tdmanager.transactions import service
-from tournaments.actions import Action
-from tournaments.services.events import Actor, log_event
-from tournaments.services.ledger import lock_tournament
+from tournaments.cashier.ledger import lock_tournament
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import Actor, log_event
 
 from ..models import RankingSignoff
 from ..selectors.prizes import ranking_snapshot

@@ -12,10 +12,10 @@ from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.formatting import money as fmt_money
 from tdmanager.money import ZERO, floor_money
 from tdmanager.transactions import service
-from tournaments.actions import Action
+from tournaments.cashier.ledger import lock_tournament
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import Actor, log_event
 from tournaments.house import HouseRules
-from tournaments.services.events import Actor, log_event
-from tournaments.services.ledger import lock_tournament
 
 from ..models import PRIZE_KINDS, PayoutTable, PayoutTemplate, Prize
 from ..selectors.pool import field_size, prize_pool

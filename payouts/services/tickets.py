@@ -9,11 +9,11 @@ from django.utils.translation import gettext as _
 
 from tdmanager.errors import ValidationFailed
 from tdmanager.transactions import service
-from tournaments.actions import Action
+from tournaments.cashier import services as cashier
+from tournaments.cashier.ledger import issue_paid_entry, lock_tournament
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import Actor, log_event
 from tournaments.models import Entry, LedgerRow, Person, Tournament
-from tournaments.services import cashier
-from tournaments.services.events import Actor, log_event
-from tournaments.services.ledger import issue_paid_entry, lock_tournament
 
 from ..models import Ticket
 from .common import PayoutError, _money

@@ -3,7 +3,7 @@
 from django.utils.translation import gettext as _
 
 from tdmanager.errors import DomainError
-from tournaments.actions import Action
+from tournaments.eventlog.actions import Action
 from tournaments.models import Entry, TournamentEvent
 from tournaments.signals import ask_one
 

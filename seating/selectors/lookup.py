@@ -9,7 +9,7 @@ from django.db.models import Q
 from tournaments.house import HouseRules
 from tournaments.live.snapshot import results as top_places
 from tournaments.models import Entry, Tournament
-from tournaments.public_names import public_name, public_names
+from tournaments.people.names import public_name, public_names
 
 from ..models import PendingMove, Seat
 

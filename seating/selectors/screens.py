@@ -13,7 +13,7 @@ from django.db.models import Count, Exists, OuterRef
 from tdmanager.compiled import Compiled, rows_together
 from tournaments.house import HouseRules
 from tournaments.models import Tournament
-from tournaments.public_names import HIDDEN, public_names
+from tournaments.people.names import HIDDEN, public_names
 
 from ..models import PendingMove, Seat, SeatingState, Table
 

@@ -10,10 +10,10 @@ from tdmanager import policy
 from tdmanager.errors import ValidationFailed
 from tdmanager.roles import user_roles
 from tdmanager.transactions import service
-from tournaments.actions import Action
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import judged
 from tournaments.models import Clock, Entry, LedgerRow, Person, Tournament, TournamentEvent
 from tournaments.services import checks
-from tournaments.services.events import judged
 
 from .. import engine, signals, sql
 from ..models import Bust, PendingMove, Seat

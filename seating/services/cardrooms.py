@@ -21,10 +21,10 @@ from django.utils.translation import ngettext
 from tdmanager import shown_text
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.transactions import service
-from tournaments.actions import Action
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import log_event
 from tournaments.models import Tournament
-from tournaments.services import lifecycle
-from tournaments.services.events import log_event
+from tournaments.setup import lifecycle
 
 from .. import engine
 from ..models import ENDED_EVENTS as ENDED

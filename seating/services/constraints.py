@@ -20,9 +20,9 @@ from django.utils.translation import gettext as _
 
 from tdmanager.errors import ValidationFailed
 from tdmanager.transactions import service
-from tournaments.actions import Action
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import log_event
 from tournaments.models import Entry, Person, Tournament
-from tournaments.services.events import log_event
 
 from ..models import KeepApart, Seat, SeatingState, SeatReservation
 from .moves import move_player

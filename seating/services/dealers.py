@@ -24,10 +24,10 @@ from tdmanager import dates, policy
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.roles import has_role, user_roles
 from tdmanager.transactions import service
-from tournaments.actions import Action
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import log_event
 from tournaments.live.snapshot import clock_snapshot
 from tournaments.models import Clock, Tournament
-from tournaments.services.events import log_event
 
 from ..engine import dealers as rotation
 from ..models import ENDED_EVENTS as ENDED

@@ -11,10 +11,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tdmanager.transactions import service
-from tournaments.actions import Action
 from tournaments.draws import RNG_NAME  # the seed is logged as "seed"
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import log_event
 from tournaments.models import Entry, Tournament
-from tournaments.services.events import log_event
 
 from .. import engine, replay
 from .. import predraw as engine_predraw

@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournaments.actions import Action
+from tournaments.eventlog.actions import Action
 from tournaments.models import Entry, TournamentEvent
 
 from ..models import Bust, PendingMove

@@ -16,10 +16,10 @@ from django.utils.translation import gettext as _
 
 from tdmanager.errors import ValidationFailed
 from tdmanager.transactions import service
-from tournaments.actions import Action
 from tournaments.draws import RNG_NAME
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import log_event
 from tournaments.models import Entry
-from tournaments.services.events import log_event
 
 from .. import engine, replay
 from ..models import ManualDraw

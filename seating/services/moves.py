@@ -9,9 +9,9 @@ from tdmanager import compiled
 from tdmanager.compiled import Compiled, Updates
 from tdmanager.errors import ValidationFailed
 from tdmanager.transactions import service
-from tournaments.actions import Action
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import log_events
 from tournaments.models import Entry
-from tournaments.services.events import log_events
 
 from .. import engine, sql
 from ..models import PendingMove, Seat

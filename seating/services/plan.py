@@ -23,11 +23,11 @@ from django.utils.translation import gettext_lazy
 
 from tdmanager import compiled
 from tdmanager.errors import DomainError
-from tournaments.actions import Action
 from tournaments.draws import RNG_NAME
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import log_event, log_events
 from tournaments.house import HouseRules
 from tournaments.models import TournamentEvent
-from tournaments.services.events import log_event, log_events
 
 from .. import engine, replay, sql
 from ..models import ManualDraw, PendingMove

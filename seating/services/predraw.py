@@ -7,10 +7,10 @@ from django.utils.translation import gettext as _
 
 from tdmanager.errors import DomainError
 from tdmanager.transactions import service
-from tournaments.actions import Action
+from tournaments.cashier.ledger import lock_tournament
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import log_event
 from tournaments.models import Entry, Tournament
-from tournaments.services.events import log_event
-from tournaments.services.ledger import lock_tournament
 
 from .. import engine, replay
 from .. import predraw as engine_predraw

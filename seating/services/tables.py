@@ -9,11 +9,11 @@ from django.utils.translation import gettext as _
 
 from tdmanager.errors import ValidationFailed
 from tdmanager.transactions import service
-from tournaments.actions import Action
 from tournaments.clock import services as clockctl
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import judged, log_event
+from tournaments.floor import services as floor
 from tournaments.models import Clock, Tournament
-from tournaments.services import floor
-from tournaments.services.events import judged, log_event
 
 from .. import engine
 from ..models import Seat, Table

@@ -5,8 +5,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from tournaments.cashier import services as cashier
 from tournaments.models import Entry
-from tournaments.services import cashier
 
 
 def bust(entry, at=None):
@@ -38,7 +38,7 @@ def scored_event(series, make_tournament, field, actor, name):
     """A three-player event of ``series`` played to its end (the last registered wins, the first
     is 3rd) and scored; its entries, first registered first."""
     from tournaments.formats.services import series as series_service
-    from tournaments.services import lifecycle
+    from tournaments.setup import lifecycle
 
     d = make_tournament(name=name)
     series_service.attach(series, d, actor=actor)

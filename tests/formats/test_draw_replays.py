@@ -4,10 +4,11 @@ draw at a timed event's end, equal bags ordered by a draw for a flight's chip-le
 import pytest
 from django.utils import timezone
 
+from tournaments.cashier import services as cashier
 from tournaments.formats.models import TimedEvent
 from tournaments.formats.services import multiday, timed
 from tournaments.models import Tournament, TournamentEvent
-from tournaments.services import cashier, lifecycle
+from tournaments.setup import lifecycle
 
 from .test_multiday import one_flight_event
 from .test_timed import timed_event  # noqa: F401 (fixture)

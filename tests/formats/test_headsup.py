@@ -8,10 +8,10 @@ import pytest
 from django.utils import timezone
 
 from tdmanager.errors import DomainError
+from tournaments.cashier import services as cashier
 from tournaments.formats.models import Match, MatchGame, QualifiedEntry, SeatRequest
 from tournaments.formats.services import headsup
 from tournaments.models import Entry, LedgerRow, Tournament
-from tournaments.services import cashier
 
 from .conftest import bust
 

@@ -10,11 +10,12 @@ from django.utils import timezone
 
 from seating import services as seating
 from tdmanager.errors import DomainError
+from tournaments.cashier import services as cashier
 from tournaments.formats import selectors
 from tournaments.formats.models import SeriesCycle
 from tournaments.formats.services import series as series_service
 from tournaments.models import Entry
-from tournaments.services import cashier, lifecycle
+from tournaments.setup import lifecycle
 
 from .conftest import bust_in_order
 
@@ -219,7 +220,7 @@ def test_a_league_tournament_shows_the_standings_on_its_lobby_screens_phones_and
     top of the standings on its lobby screens, each player's own standing on his phone, and the
     director's history page of A lists the first event with its place and points."""
     from tournaments.live.snapshot import build_snapshot
-    from tournaments.phone import phone_index, phone_state
+    from tournaments.phone.views import phone_index, phone_state
 
     league = series_service.create_series(name="Tuesday league", scoring="LINEAR", cycle_length=None, actor=actor)
     first = play(make_tournament, four, "ABCD", actor, cashier_actor)
@@ -335,8 +336,8 @@ def test_an_erased_player_leaves_the_public_leaderboard_at_once_and_a_closed_sea
     closed season's champion kept his full name for good (read from the season's archive)."""
     from payouts import services as payouts
     from tests.conftest import make_user
-    from tournaments.services import privacy
-    from tournaments.services.events import Actor
+    from tournaments.eventlog.services import Actor
+    from tournaments.people import privacy
 
     league = series_service.create_series(name="Friday league", scoring="LINEAR", cycle_length=None, tickets_per_cycle=0, actor=actor)
     t = play(make_tournament, four, "ABCD", actor, cashier_actor)

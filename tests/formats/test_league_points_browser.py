@@ -5,9 +5,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser import browser, browser_page  # noqa: F401 (fixtures)
+from tournaments.cashier import services as cashier
 from tournaments.formats.services import series as series_service
 from tournaments.models import DisplayScreen
-from tournaments.services import cashier
 
 from .test_league import four, play, score  # noqa: F401 (fixture)
 

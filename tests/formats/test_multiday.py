@@ -8,12 +8,13 @@ import pytest
 from django.utils import timezone
 
 from tdmanager.errors import DomainError
+from tournaments.cashier import services as cashier
+from tournaments.floor.services import chips_in_play
 from tournaments.formats import selectors
 from tournaments.formats.models import Bag, ChipLeaderAward, EntryStackChoice, QualifiedEntry
 from tournaments.formats.services import multiday, stackchoice
 from tournaments.models import ChipAdjustment, ChipCount, Entry, LedgerRow, Tournament
-from tournaments.services import cashier, lifecycle
-from tournaments.services.floor import chips_in_play
+from tournaments.setup import lifecycle
 
 from .conftest import bust, bust_in_order
 
@@ -443,7 +444,7 @@ def test_a_cancelled_flights_refunds_do_not_shrink_a_day2_pool_already_paid(even
     from payouts import selectors as payout_selectors
     from payouts import services as payouts
     from seating import services as seating
-    from tournaments.services.events import Actor
+    from tournaments.eventlog.services import Actor
 
     f1a, f1b, day2 = flight(event, "1A"), flight(event, "1B"), event.day2
     cancelled = [cashier.register(f1a, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(2)]

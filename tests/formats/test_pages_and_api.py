@@ -6,11 +6,12 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from tournaments.cashier import services as cashier
 from tournaments.formats.models import Match, MultiDayEvent
 from tournaments.formats.services import headsup
 from tournaments.formats.services import series as series_service
 from tournaments.models import Entry, Tournament
-from tournaments.services import cashier, lifecycle
+from tournaments.setup import lifecycle
 
 from .conftest import scored_event
 
@@ -178,7 +179,7 @@ def test_the_api_sells_a_stack_choice_once_per_idempotency_key(api, director, ca
 
 
 def cashier_actor_for(user):
-    from tournaments.services.events import Actor
+    from tournaments.eventlog.services import Actor
 
     return Actor(user, "test")
 

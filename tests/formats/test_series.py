@@ -8,11 +8,12 @@ from django.utils import timezone
 
 from payouts import leaderboard
 from tdmanager.errors import DomainError
+from tournaments.cashier import services as cashier
 from tournaments.formats import engine, selectors
 from tournaments.formats.models import SeriesAward, SeriesCycle, SeriesResult
 from tournaments.formats.services import series as series_service
 from tournaments.models import Entry, Tournament
-from tournaments.services import cashier, lifecycle
+from tournaments.setup import lifecycle
 
 from .conftest import bust_in_order
 

@@ -11,7 +11,7 @@ from tdmanager.errors import DomainError
 from tournaments.formats.models import QualifiedEntry, TimedEvent
 from tournaments.formats.services import timed
 from tournaments.models import ChipCount, LedgerRow, Tournament
-from tournaments.services import lifecycle
+from tournaments.setup import lifecycle
 
 from .conftest import bust_in_order
 

@@ -14,9 +14,9 @@ from django.utils import timezone
 
 from tdmanager import bodylimits
 from tests.conftest import client_for, make_user
+from tournaments.eventlog.services import Actor
 from tournaments.imports import services as imports
 from tournaments.models import ImportFile, Person
-from tournaments.services.events import Actor
 from tournaments.tasks import forget_import_files
 
 pytestmark = pytest.mark.django_db

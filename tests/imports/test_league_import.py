@@ -325,7 +325,7 @@ def test_a_player_who_shares_an_e_mail_with_another_stored_person_is_refused_wit
 
 
 def test_a_players_data_export_holds_his_imported_league_results(league, actor):
-    from tournaments.services.privacy import person_data  # the GDPR access export
+    from tournaments.people.privacy import person_data  # the GDPR access export
 
     run(ITALIAN, league, actor)
     anna = Person.objects.get(last_name="Verdi")

@@ -15,9 +15,9 @@ from payouts import selectors as sel
 from payouts.models import PayoutTemplate
 from payouts.services import apply_template, save_payout_template
 from tdmanager.errors import DomainError
+from tournaments.cashier import services as cashier
 from tournaments.imports import rules as importing
 from tournaments.imports import services as imports
-from tournaments.services import cashier
 
 pytestmark = pytest.mark.django_db
 

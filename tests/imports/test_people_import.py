@@ -56,7 +56,7 @@ def test_an_italian_excel_csv_in_windows_1252_comes_in_with_its_dates_phones_ban
     assert (rossi.nickname, rossi.phone, rossi.email, rossi.document_id) == ("Nico", "+39 333 123 4567", "nico@esempio.it", "CA1234567")
     assert rossi.birth_date == dt.date(1980, 2, 3) and rossi.privacy_consent == dt.date(2024, 1, 12) and not rossi.banned
     assert bianchi.banned and bianchi.banned_reason == "Autoesclusione" and bianchi.privacy_consent == timezone.localdate()
-    from tournaments.services.people import search_people
+    from tournaments.people.services import search_people
 
     assert [x.pk for x in search_people("333 1234")] == [rossi.pk]  # the desk finds him by the phone's national number
 
@@ -375,8 +375,8 @@ def test_an_uploaded_sheet_is_forgotten_after_its_time_and_its_bytes_once_import
 
     from django.utils import timezone
 
+    from tournaments.eventlog.services import Actor
     from tournaments.models import ImportFile
-    from tournaments.services.events import Actor
     from tournaments.tasks import forget_import_files
 
     actor = Actor(director)

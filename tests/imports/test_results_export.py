@@ -12,9 +12,10 @@ from django.utils import translation
 
 from payouts import services
 from seating import services as seating
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
 from tournaments.models import Tournament
-from tournaments.services import cashier, lifecycle
-from tournaments.services.events import Actor
+from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db
 

@@ -11,11 +11,11 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from tdmanager.errors import DomainError
-from tournaments.actions import Action
+from tournaments.eventlog.actions import Action
 from tournaments.imports import rules as importing
 from tournaments.imports import services as imports
 from tournaments.models import BlindStructure, Tournament, TournamentEvent
-from tournaments.services import structures
+from tournaments.structures import services as structures
 
 pytestmark = pytest.mark.django_db
 

@@ -2,7 +2,8 @@
 
 from decimal import Decimal
 
-from tournaments.services import cashier, lifecycle
+from tournaments.cashier import services as cashier
+from tournaments.setup import lifecycle
 
 
 def bounty_event(make_tournament, make_person, cashier_actor, actor, players=4, **settings):

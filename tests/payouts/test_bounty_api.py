@@ -16,8 +16,9 @@ from payouts.models import BountyAward, BountyHead
 from seating.models import Seat
 from tests.conftest import make_user
 from tests.payouts.bounty_setup import bounty_event
+from tournaments.cashier import services as cashier
 from tournaments.models import Entry
-from tournaments.services import cashier, lifecycle
+from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db
 D = Decimal

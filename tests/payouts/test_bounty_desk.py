@@ -14,9 +14,9 @@ from payouts import selectors as sel
 from payouts.models import BountyAward
 from seating import services as seating
 from tests.payouts.bounty_setup import bounty_event
+from tournaments.cashier import services as cashier
 from tournaments.house import HouseRules
 from tournaments.models import LedgerRow, Tournament
-from tournaments.services import cashier
 
 pytestmark = pytest.mark.django_db
 D = Decimal

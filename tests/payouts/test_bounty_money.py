@@ -13,9 +13,10 @@ from payouts.models import BountyAward, BountyHead
 from seating import services as seating
 from tdmanager.errors import DomainError
 from tests.payouts.bounty_setup import bounty_event
+from tournaments.cashier import services as cashier
 from tournaments.clock import services as clockctl
 from tournaments.models import Entry, LedgerRow, Tournament, TournamentEvent
-from tournaments.services import cashier, lifecycle
+from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db
 D = Decimal

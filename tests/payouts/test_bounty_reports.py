@@ -35,9 +35,12 @@ from tdmanager.errors import DomainError
 from tests.conftest import client_for, make_user
 from tests.payouts.test_reports_italian import pdf_text
 from tournaments import selectors as tsel
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
 from tournaments.models import LedgerRow, Person
-from tournaments.services import cashier, lifecycle, oversight, privacy
-from tournaments.services.events import Actor
+from tournaments.oversight import services as oversight
+from tournaments.people import privacy
+from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db
 D = Decimal

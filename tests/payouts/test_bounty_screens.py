@@ -17,9 +17,10 @@ from payouts import services
 from payouts.models import BountyAward
 from seating import selectors as seating_selectors
 from seating import services as seating
+from tournaments.cashier import services as cashier
 from tournaments.live.snapshot import build_snapshot
-from tournaments.phone import phone_index, phone_state
-from tournaments.services import cashier, lifecycle
+from tournaments.phone.views import phone_index, phone_state
+from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db
 D = Decimal

@@ -17,9 +17,10 @@ from payouts import selectors as psel
 from seating import services as seating
 from tests.payouts.bounty_setup import bounty_event
 from tournaments import selectors as tsel
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
 from tournaments.models import Entry
-from tournaments.services import cashier, lifecycle
-from tournaments.services.events import Actor
+from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db
 D = Decimal

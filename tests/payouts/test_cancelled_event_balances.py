@@ -19,8 +19,9 @@ from payouts import reports
 from seating import services as seating
 from tests.tournaments.helpers import break_after_level, run_clock_at
 from tournaments import selectors as tsel
+from tournaments.cashier import services as cashier
 from tournaments.models import Tournament
-from tournaments.services import cashier, lifecycle
+from tournaments.setup import lifecycle
 
 D = Decimal
 pytestmark = pytest.mark.django_db

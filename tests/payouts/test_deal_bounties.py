@@ -26,8 +26,9 @@ from payouts.icm import icm_equities
 from payouts.models import BountyAward, BountyHead, Deal
 from seating import services as seating
 from tdmanager.errors import DomainError
+from tournaments.cashier import services as cashier
 from tournaments.models import Entry, TournamentEvent
-from tournaments.services import cashier, lifecycle
+from tournaments.setup import lifecycle
 
 from .deal_stacks import stacks_in_play
 

@@ -11,9 +11,10 @@ from django.test import Client
 
 from payouts import deals as deal_engine
 from payouts import services
+from tournaments.cashier import services as cashier
+from tournaments.floor import services as floor
 from tournaments.models import Entry
 from tournaments.selectors import chips_in_play
-from tournaments.services import cashier, floor
 
 pytestmark = pytest.mark.django_db
 D = Decimal

@@ -10,9 +10,10 @@ from payouts import services
 from tests.browser import browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.conftest import make_user
 from tests.test_axe_browser import problems
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
+from tournaments.floor import services as floor
 from tournaments.models import Entry
-from tournaments.services import cashier, floor
-from tournaments.services.events import Actor
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 D = Decimal

@@ -8,8 +8,8 @@ from payouts import selectors as sel
 from payouts import services
 from payouts.models import Deal
 from tdmanager.errors import DomainError
+from tournaments.cashier import services as cashier
 from tournaments.models import Entry
-from tournaments.services import cashier
 
 from .deal_stacks import stacks_in_play
 

@@ -8,9 +8,9 @@ import pytest
 from django.test import Client
 
 from payouts import services
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
 from tournaments.models import Entry
-from tournaments.services import cashier
-from tournaments.services.events import Actor
 
 from .deal_stacks import stacks_in_play
 

@@ -13,11 +13,12 @@ from seating import services as seating
 from seating.models import Table
 from tdmanager.errors import DomainError
 from tests.conftest import client_for
+from tournaments.cashier import services as cashier
 from tournaments.clock import services as clockctl
+from tournaments.eventlog.services import Actor
 from tournaments.house import HouseRules
 from tournaments.models import Clock, Entry, TournamentEvent
-from tournaments.services import cashier, lifecycle, streaming
-from tournaments.services.events import Actor
+from tournaments.setup import lifecycle, streaming
 
 from .deal_stacks import stacks_in_play
 

@@ -11,8 +11,9 @@ from seating import services as seating
 from tests.browser import browser, browser_page  # noqa: F401 (fixtures)
 from tests.conftest import make_user
 from tests.test_journey_italian_browser import login_in_italian, submit_login
-from tournaments.services import cashier, lifecycle
-from tournaments.services.events import Actor
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
+from tournaments.setup import lifecycle
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -14,9 +14,9 @@ from payouts import reports, services
 from payouts.models import PrizePayment
 from seating import services as seating
 from tests.payouts.bounty_setup import bounty_event
+from tournaments.eventlog.services import Actor
 from tournaments.models import LedgerRow, Tournament
-from tournaments.services import lifecycle
-from tournaments.services.events import Actor
+from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db
 

@@ -10,9 +10,10 @@ from payouts.models import Deal
 from seating import services as seating
 from seating.models import Table
 from tdmanager.errors import DomainError
+from tournaments.cashier import services as cashier
 from tournaments.house import HouseRules
 from tournaments.models import Entry
-from tournaments.services import cashier, lifecycle
+from tournaments.setup import lifecycle
 
 from .deal_stacks import stacks_in_play
 

@@ -12,9 +12,11 @@ from payouts import selectors as sel
 from seating import services as seating
 from tdmanager.errors import DomainError
 from tests.conftest import client_for, make_user
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
+from tournaments.floor import services as floor
 from tournaments.models import Entry
-from tournaments.services import cashier, floor, lifecycle
-from tournaments.services.events import Actor
+from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db
 D = Decimal

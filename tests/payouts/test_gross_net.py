@@ -9,8 +9,8 @@ from django.test import Client
 
 from payouts import selectors as sel
 from tests.conftest import client_for
+from tournaments.cashier import services as cashier
 from tournaments.house import HouseRules
-from tournaments.services import cashier
 
 pytestmark = pytest.mark.django_db
 D = Decimal

@@ -7,15 +7,15 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser import browser, browser_page  # noqa: F401 (fixtures)
+from tournaments.cashier import services as cashier
 from tournaments.models import DisplayScreen
-from tournaments.services import cashier
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 D = Decimal
 
 
 def test_the_lobby_labels_the_pool_gross_and_net(browser_page, make_tournament, make_person, cashier_user):
-    from tournaments.services.events import Actor
+    from tournaments.eventlog.services import Actor
 
     page = browser_page
     t = make_tournament(

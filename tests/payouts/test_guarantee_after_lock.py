@@ -16,8 +16,9 @@ from payouts import reports, services
 from payouts import selectors as psel
 from payouts.models import PayoutTable
 from tests.tournaments.test_tournament_setup import page_data
+from tournaments.cashier import services as cashier
 from tournaments.models import Entry, Tournament
-from tournaments.services import cashier, lifecycle
+from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db
 D = Decimal

@@ -13,11 +13,11 @@ from payouts import services
 from payouts.models import JackpotClaim
 from payouts.services import PayoutError
 from tdmanager.errors import ValidationFailed
+from tournaments.cashier import services as cashier
+from tournaments.cashier.services import DeskError
+from tournaments.eventlog.services import Actor
 from tournaments.live.snapshot import build_snapshot
 from tournaments.models import LedgerRow, Tournament
-from tournaments.services import cashier
-from tournaments.services.cashier import DeskError
-from tournaments.services.events import Actor
 
 from ..tournaments.helpers import item_index_of_level, run_clock_at
 

@@ -10,8 +10,8 @@ from payouts.models import JackpotClaim
 from payouts.services import set_jackpot_base
 from tests.browser import ARTIFACTS, answer_dialog, browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.conftest import make_user
+from tournaments.eventlog.services import Actor
 from tournaments.models import LedgerRow, Tournament
-from tournaments.services.events import Actor
 
 from ..tournaments.helpers import item_index_of_level, run_clock_at
 

@@ -8,8 +8,8 @@ from django.test import Client
 from payouts import services
 from tdmanager.errors import DomainError
 from tests.conftest import client_for
+from tournaments.cashier import services as cashier
 from tournaments.live.snapshot import build_snapshot
-from tournaments.services import cashier
 
 pytestmark = pytest.mark.django_db
 

@@ -9,8 +9,8 @@ import pytest
 
 from payouts import selectors as sel
 from payouts import services
+from tournaments.cashier import services as cashier
 from tournaments.models import Tournament
-from tournaments.services import cashier
 
 pytestmark = pytest.mark.django_db
 D = Decimal

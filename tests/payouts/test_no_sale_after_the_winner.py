@@ -11,9 +11,10 @@ from payouts import reports, services
 from payouts import selectors as sel
 from seating import services as seating
 from tdmanager.errors import DomainError
+from tournaments.cashier import services as cashier
 from tournaments.clock import selectors as clockview
 from tournaments.models import Entry
-from tournaments.services import cashier, lifecycle
+from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db
 D = Decimal

@@ -12,11 +12,11 @@ from payouts import services
 from payouts.models import PayoutTable
 from tdmanager.errors import DomainError
 from tests.conftest import client_for
+from tournaments.cashier import services as cashier
 from tournaments.clock import services as clockctl
+from tournaments.eventlog.services import Actor
 from tournaments.live.snapshot import build_snapshot
 from tournaments.models import Tournament
-from tournaments.services import cashier
-from tournaments.services.events import Actor
 
 from ..tournaments.helpers import item_index_of_level
 

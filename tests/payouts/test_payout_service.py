@@ -11,9 +11,9 @@ from payouts.models import PayoutTable, PrizePayment, RankingSignoff
 from payouts.services import PayoutError
 from tdmanager.errors import DomainError
 from tests.conftest import make_user
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
 from tournaments.models import Entry, LedgerRow, Tournament
-from tournaments.services import cashier
-from tournaments.services.events import Actor
 
 pytestmark = pytest.mark.django_db
 

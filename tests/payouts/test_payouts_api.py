@@ -5,9 +5,9 @@ from decimal import Decimal
 import pytest
 
 from payouts import services
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
 from tournaments.models import Entry, LedgerRow
-from tournaments.services import cashier
-from tournaments.services.events import Actor
 
 from .deal_stacks import stacks_in_play
 

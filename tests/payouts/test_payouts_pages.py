@@ -7,10 +7,10 @@ from django.test import Client
 
 from payouts import services
 from tests.conftest import make_user
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
 from tournaments.live.snapshot import build_snapshot
 from tournaments.models import Entry
-from tournaments.services import cashier
-from tournaments.services.events import Actor
 
 pytestmark = pytest.mark.django_db
 D = Decimal

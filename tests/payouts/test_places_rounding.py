@@ -6,9 +6,9 @@ from decimal import Decimal as D
 import pytest
 
 from payouts import selectors as sel
+from tournaments.cashier import services as cashier
 from tournaments.house import HouseRules
 from tournaments.models import Tournament
-from tournaments.services import cashier
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,9 @@ import pytest
 
 from payouts import reports
 from payouts import selectors as psel
+from tournaments.cashier import services as cashier
 from tournaments.models import Entry, LedgerRow, Tournament
-from tournaments.services import cashier, lifecycle
+from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db
 

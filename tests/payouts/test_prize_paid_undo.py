@@ -8,8 +8,8 @@ from payouts import reports, services
 from payouts import selectors as psel
 from seating import services as seating
 from tests.payouts.bounty_setup import bounty_event
+from tournaments.eventlog.services import Actor
 from tournaments.models import Entry, Tournament
-from tournaments.services.events import Actor
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +20,7 @@ def test_a_bust_whose_place_was_paid_is_not_undone_until_the_payment_is_reversed
     pagati 1000, posizioni ancora da decidere 1000, differenza -1000"). The undo is refused until
     the desk has reversed the payment."""
     from tdmanager.errors import DomainError
-    from tournaments.services import cashier
+    from tournaments.cashier import services as cashier
 
     t, e = bounty_event(make_tournament, make_person, cashier_actor, actor, players=2, bounty="NONE")
     last = seating.record_bust(t, [{"entry": e[0].pk}], actor=actor).busts[0]
@@ -82,7 +82,8 @@ def test_an_event_whose_prizes_were_paid_is_not_cancelled_until_the_payments_are
     cancelled, which owes every entry its buy-in back on top ("premi pagati 519,59"). A
     cancellation waits until the paid prizes are reversed (or the event ends with a deal)."""
     from tdmanager.errors import DomainError
-    from tournaments.services import cashier, lifecycle
+    from tournaments.cashier import services as cashier
+    from tournaments.setup import lifecycle
 
     t, e = bounty_event(make_tournament, make_person, cashier_actor, actor, players=4, bounty="NONE")
     pool = psel.prize_pool(t)

@@ -15,8 +15,8 @@ from payouts import reports
 from payouts import services as payouts
 from payouts.models import Prize
 from tdmanager.errors import DomainError
+from tournaments.cashier import services as cashier
 from tournaments.models import Tournament
-from tournaments.services import cashier
 
 D = Decimal
 pytestmark = pytest.mark.django_db

@@ -6,10 +6,11 @@ import pytest
 
 from tests.conftest import make_user
 from tests.payouts.test_reports_italian import pdf_text
-from tournaments.actions import Action
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import Actor
 from tournaments.models import TournamentEvent
-from tournaments.services import cashier, oversight
-from tournaments.services.events import Actor
+from tournaments.oversight import services as oversight
 
 pytestmark = pytest.mark.django_db
 

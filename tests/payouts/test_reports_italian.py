@@ -16,8 +16,8 @@ from django.utils import translation
 from payouts import reports, services
 from payouts.models import PrizePayment
 from tests.payouts.test_payout_service import finish_at, sign_twice
+from tournaments.cashier import services as cashier
 from tournaments.models import Tournament
-from tournaments.services import cashier
 
 D = Decimal
 pytestmark = pytest.mark.django_db

@@ -7,8 +7,10 @@ from decimal import Decimal
 import pytest
 
 from payouts import selectors as sel
+from tournaments.cashier import services as cashier
 from tournaments.models import Tournament
-from tournaments.services import cashier, lifecycle, setup
+from tournaments.setup import lifecycle
+from tournaments.setup import services as setup
 
 pytestmark = pytest.mark.django_db
 

@@ -11,8 +11,9 @@ import pytest
 from payouts import services as payouts
 from payouts.models import BountyAward, Ticket
 from seating import services as seating
+from tournaments.cashier import services as cashier
 from tournaments.models import Entry, Tournament
-from tournaments.services import cashier, lifecycle
+from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db
 

@@ -11,10 +11,11 @@ from seating import services as seating
 from seating.models import Bust
 from tdmanager.errors import DomainError
 from tests.conftest import make_user
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
 from tournaments.models import Entry, LedgerRow, Tournament
 from tournaments.selectors import shift_totals
-from tournaments.services import cashier, lifecycle
-from tournaments.services.events import Actor
+from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db
 D = Decimal
@@ -121,7 +122,7 @@ def test_net_prize_base_takes_the_fee_and_deductions_off(make_tournament, make_p
 
 def started_satellite(make_tournament, make_person, cashier_actor, actor, target, entries):
     """A satellite of ``entries`` × €110 for ``target``, started with its seats drawn."""
-    from tournaments.services import lifecycle
+    from tournaments.setup import lifecycle
 
     sat = make_tournament(name="Satellite", buy_in=D("100"), fee=D("10"), format=Tournament.SATELLITE)
     for _ in range(entries):

@@ -11,8 +11,8 @@ from payouts import services
 from payouts.models import Ticket
 from tdmanager.errors import DomainError
 from tests.conftest import client_for
+from tournaments.eventlog.services import Actor
 from tournaments.models import Entry, Tournament
-from tournaments.services.events import Actor
 
 pytestmark = pytest.mark.django_db
 D = Decimal

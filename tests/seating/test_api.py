@@ -160,7 +160,7 @@ def test_the_table_map_read_while_a_player_busts_shows_the_seat_as_read(api, sta
     player still at the seat it read; the next read shows him gone."""
     from seating import services as seating
     from seating.selectors import tables as table_reads
-    from tournaments.services.events import Actor
+    from tournaments.eventlog.services import Actor
 
     t = started(20)
     victim = t.entries.order_by("number").first()
@@ -192,8 +192,8 @@ def test_a_table_action_answers_that_table_as_the_map_shows_it_reading_only_its_
     from django.test.utils import CaptureQueriesContext
 
     from seating.models import Seat
-    from tournaments.services import floor
-    from tournaments.services.events import Actor
+    from tournaments.eventlog.services import Actor
+    from tournaments.floor import services as floor
 
     def answer(t, number):
         with CaptureQueriesContext(connection) as ctx:

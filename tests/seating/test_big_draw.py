@@ -9,7 +9,7 @@ from django.db import connection
 
 from seating.models import Seat, Table
 from tournaments.models import Entry
-from tournaments.services import lifecycle
+from tournaments.setup import lifecycle
 
 from .test_support import add_entries
 

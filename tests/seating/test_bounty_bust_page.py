@@ -14,8 +14,9 @@ from payouts.models import BountyAward
 from seating.models import Seat
 from tests.conftest import make_user
 from tests.payouts.test_bounty_api import bounty_event
+from tournaments.cashier import services as cashier
 from tournaments.models import Entry
-from tournaments.services import cashier, lifecycle
+from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db
 D = Decimal

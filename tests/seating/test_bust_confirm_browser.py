@@ -8,8 +8,8 @@ from seating import services
 from seating.models import Bust, PendingMove
 from tests.browser import ARTIFACTS, browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.conftest import make_user
+from tournaments.eventlog.services import Actor
 from tournaments.models import Entry
-from tournaments.services.events import Actor
 
 from .test_support import arrange, seat_map, started  # noqa: F401 (fixture)
 

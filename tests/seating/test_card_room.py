@@ -12,9 +12,10 @@ from seating import services as seating
 from seating.models import CardRoom, RoomTable, Seat, Table
 from seating.services import cardrooms
 from tdmanager.errors import DomainError
+from tournaments.cashier import services as cashier
 from tournaments.formats.services import sitandgo
 from tournaments.models import Entry, Tournament
-from tournaments.services import cashier, lifecycle
+from tournaments.setup import lifecycle
 
 
 @pytest.fixture
@@ -161,7 +162,7 @@ def test_a_draw_in_advance_keeps_the_rooms_tables_for_the_event_until_it_starts(
 
 @pytest.mark.django_db
 def test_the_draw_with_the_rooms_numbers_replays(room, make_tournament, make_person, actor):
-    from tournaments.actions import Action
+    from tournaments.eventlog.actions import Action
     from tournaments.models import TournamentEvent
 
     t = started(make_tournament, make_person, actor, 20)

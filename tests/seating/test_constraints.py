@@ -9,7 +9,7 @@ from seating import engine, services
 from seating.models import KeepApart, PendingMove, SeatReservation, Table
 from tdmanager.errors import DomainError
 from tournaments.models import Entry, TournamentEvent
-from tournaments.services import lifecycle
+from tournaments.setup import lifecycle
 
 from .test_support import add_entries, arrange, seat_map, started  # noqa: F401 (fixture)
 

@@ -13,8 +13,9 @@ from seating.services import cardrooms, dealers
 from tests.browser import browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.conftest import make_user
 from tests.test_axe_browser import problems
-from tournaments.services import cashier, lifecycle
-from tournaments.services.events import Actor
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
+from tournaments.setup import lifecycle
 
 from .test_room_browser import italian
 

@@ -8,8 +8,8 @@ from django.test import Client
 from seating import services
 from tests.conftest import client_for, make_user
 from tournaments.clock import services as clockctl
+from tournaments.eventlog.services import Actor
 from tournaments.models import Entry, HandForHandReport
-from tournaments.services.events import Actor
 
 from .test_support import arrange, seat_map, started  # noqa: F401 (fixture)
 

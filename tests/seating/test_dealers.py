@@ -14,9 +14,10 @@ from seating.models import DealerAssignment, RoomTable, Table
 from seating.services import cardrooms, dealers
 from tdmanager.errors import DomainError
 from tests.conftest import make_user
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
 from tournaments.models import Entry
-from tournaments.services import cashier, lifecycle
-from tournaments.services.events import Actor
+from tournaments.setup import lifecycle
 
 from .test_support import seat_map
 

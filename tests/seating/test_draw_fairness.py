@@ -13,7 +13,7 @@ from collections import Counter
 
 from seating.engine import Table, draw_break, draw_late_seat, draw_seats, plan_balance, plan_final_table
 from seating.predraw import predraw, seat_as_predrawn
-from tournaments import chiprace
+from tournaments.floor import chiprace
 
 # χ² at p = 0.001 by degrees of freedom (from the published table, not computed here).
 CHI2_P001 = {2: 13.82, 3: 16.27, 5: 20.52, 8: 26.12, 17: 40.79}

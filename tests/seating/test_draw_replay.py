@@ -14,10 +14,13 @@ from seating import services
 from seating.models import ManualDraw
 from tests.conftest import make_user
 from tests.payouts.bounty_setup import bounty_event
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
+from tournaments.floor import services as floor
 from tournaments.formats.services import headsup
 from tournaments.models import Tournament, TournamentEvent
-from tournaments.services import cashier, floor, lifecycle, oversight
-from tournaments.services.events import Actor
+from tournaments.oversight import services as oversight
+from tournaments.setup import lifecycle
 
 from .test_support import add_entries, seat_map, started  # noqa: F401 (fixture)
 

@@ -9,8 +9,9 @@ from seating import selectors, services
 from seating.models import Bust, PendingMove, Seat, Table
 from tdmanager.errors import DomainError
 from tdmanager.transactions import unit_of_work
+from tournaments.cashier import services as cashier
 from tournaments.models import Entry, LedgerRow, Tournament, TournamentEvent
-from tournaments.services import cashier, lifecycle
+from tournaments.setup import lifecycle
 
 from .test_support import add_entries, arrange, counts, seat_map, started  # noqa: F401 (fixture)
 

@@ -18,9 +18,9 @@ from seating.models import Bust, PendingMove
 from tests.browser import ARTIFACTS, answer_dialog, browser, browser_page, login, new_page  # noqa: F401 (fixtures)
 from tests.conftest import make_user
 from tests.test_axe_browser import problems
+from tournaments.eventlog.services import Actor
 from tournaments.models import ChipCount, Entry, IdempotencyRecord, Penalty, TournamentEvent
-from tournaments.services import staff
-from tournaments.services.events import Actor
+from tournaments.staff import services as staff
 
 from .test_support import arrange, started  # noqa: F401 (fixture)
 

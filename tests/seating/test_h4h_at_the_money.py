@@ -11,12 +11,13 @@ from django.utils import timezone, translation
 from payouts import selectors as payouts
 from seating import services as seating
 from seating.models import Bust, Seat
+from tournaments.cashier import services as cashier
 from tournaments.clock import rules as engine
 from tournaments.clock import services as clockctl
 from tournaments.live.snapshot import build_snapshot
 from tournaments.models import Clock, Entry
 from tournaments.selectors import event_sentences
-from tournaments.services import cashier, lifecycle
+from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db
 T0 = timezone.now().replace(microsecond=0) + timedelta(days=1)

@@ -10,11 +10,12 @@ from seating import services as seating
 from seating.models import Seat
 from tests.browser import browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.conftest import make_user
+from tournaments.cashier import services as cashier
 from tournaments.clock import services as clockctl
+from tournaments.eventlog.services import Actor
 from tournaments.models import DisplayScreen, Entry
-from tournaments.phone import phone_path
-from tournaments.services import cashier, lifecycle
-from tournaments.services.events import Actor
+from tournaments.phone.views import phone_path
+from tournaments.setup import lifecycle
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

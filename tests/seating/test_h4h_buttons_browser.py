@@ -6,8 +6,9 @@ from playwright.sync_api import expect
 
 from tests.browser import browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.conftest import make_user
-from tournaments.services import cashier, lifecycle
-from tournaments.services.events import Actor
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
+from tournaments.setup import lifecycle
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -11,8 +11,9 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
 
 def test_the_table_map_shows_hand_for_hand_while_it_is_on(browser_page, make_tournament, make_person, cashier_actor, actor, floor_user):
+    from tournaments.cashier import services as cashier
     from tournaments.clock import services as clockctl
-    from tournaments.services import cashier, lifecycle
+    from tournaments.setup import lifecycle
 
     t = make_tournament(name="Bolla")
     for _ in range(14):

@@ -4,7 +4,7 @@
 from django.utils import translation
 
 from seating.services.later import describe
-from tournaments.actions import Action
+from tournaments.eventlog.actions import Action
 from tournaments.models import TournamentEvent
 
 

@@ -7,7 +7,7 @@ from django.test import Client
 from seating import selectors, services
 from tournaments.clock import services as clockctl
 from tournaments.models import Tournament
-from tournaments.services import lifecycle
+from tournaments.setup import lifecycle
 
 from .test_support import started  # noqa: F401 (fixture)
 

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from seating import selectors, services
 from tests.browser import ARTIFACTS, browser, browser_page  # noqa: F401 (fixtures)
 from tournaments.clock import services as clockctl
-from tournaments.services import lifecycle
+from tournaments.setup import lifecycle
 
 from .test_support import started  # noqa: F401 (fixture)
 

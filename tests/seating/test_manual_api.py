@@ -7,7 +7,7 @@ import pytest
 
 from seating.models import KeepApart, ManualDraw, SeatReservation
 from tournaments.models import Entry, TournamentEvent
-from tournaments.services import lifecycle
+from tournaments.setup import lifecycle
 
 from .test_manual_draws import broken_table_three
 from .test_support import add_entries, seat_map

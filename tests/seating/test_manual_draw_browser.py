@@ -7,8 +7,8 @@ from playwright.sync_api import expect
 from seating.models import ManualDraw
 from tests.browser import ARTIFACTS, browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.conftest import make_user
-from tournaments.services import lifecycle
-from tournaments.services.events import Actor
+from tournaments.eventlog.services import Actor
+from tournaments.setup import lifecycle
 
 from .test_support import add_entries, seat_map
 

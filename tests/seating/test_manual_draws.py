@@ -7,7 +7,7 @@ from seating import selectors, services
 from seating.models import Bust, ManualDraw, PendingMove, Table
 from tdmanager.errors import DomainError
 from tournaments.models import Entry, TournamentEvent
-from tournaments.services import lifecycle
+from tournaments.setup import lifecycle
 
 from .test_support import add_entries, seat_map
 

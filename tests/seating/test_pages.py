@@ -8,7 +8,7 @@ from seating import selectors, services
 from seating.models import PendingMove
 from tournaments.live.snapshot import build_snapshot
 from tournaments.models import Entry
-from tournaments.public_names import public_name
+from tournaments.people.names import public_name
 
 from .test_support import arrange, counts, seat_map, started  # noqa: F401 (fixture)
 

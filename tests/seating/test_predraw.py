@@ -12,9 +12,10 @@ import pytest
 from django.test import Client
 
 from seating.predraw import predraw, seat_as_predrawn
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
 from tournaments.models import Tournament
-from tournaments.services import cashier, lifecycle
-from tournaments.services.events import Actor
+from tournaments.setup import lifecycle
 
 
 def test_seat02_the_draw_fills_the_sessions_evenly_and_seats_everyone_once():

@@ -15,7 +15,7 @@ from seating import services as seating
 from seating.models import Bust, PendingMove
 from tests.conftest import make_user
 from tests.payouts.bounty_setup import bounty_event
-from tournaments.eventlog import sentence
+from tournaments.eventlog.sentences import sentence
 from tournaments.models import Entry, TournamentEvent
 
 from .test_support import arrange, counts, seat_map, started  # noqa: F401 (fixture)

@@ -18,9 +18,9 @@ from seating.models import Bust, DealerAssignment, Seat
 from seating.services import dealers
 from tdmanager.errors import DomainError
 from tests.conftest import make_user
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
 from tournaments.models import Entry, LedgerRow, Tournament, TournamentEvent
-from tournaments.services import cashier
-from tournaments.services.events import Actor
 
 from .test_dealers import crew, dealing, hall, start  # noqa: F401 (fixtures)
 from .test_support import arrange, seat_map, started  # noqa: F401 (fixture)

@@ -5,8 +5,8 @@ shows the seat the start gave it."""
 import pytest
 
 from seating.models import Seat
-from tournaments.services import lifecycle
-from tournaments.services.events import Actor
+from tournaments.eventlog.services import Actor
+from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db
 
@@ -22,8 +22,8 @@ def test_before_the_start_the_answer_has_no_seat(api, cashier_user, tournament, 
 
 
 def test_an_entry_sold_before_the_start_shows_the_seat_the_start_gave_it(tournament, make_person, cashier_actor, director):
+    from tournaments.cashier import services as cashier
     from tournaments.selectors import seat_of
-    from tournaments.services import cashier
 
     sold = [cashier.register(tournament, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(3)]
     assert seat_of(sold[0]) is None

@@ -13,9 +13,11 @@ from seating import selectors, services
 from seating.models import Bust
 from seating.selectors.busts import busts
 from tdmanager.errors import DomainError
+from tournaments.cashier import services as cashier
+from tournaments.cashier.services import registration
 from tournaments.clock import services as clockctl
 from tournaments.models import Entry
-from tournaments.services import cashier, lifecycle, registration
+from tournaments.setup import lifecycle
 
 from .test_support import seat_map
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 from seating import sql
 from seating.models import Bust, PendingMove, Seat, SeatingState, Table
 from tdmanager.compiled import Updates
-from tournaments.actions import Action
+from tournaments.eventlog.actions import Action
 from tournaments.models import Entry, TournamentEvent
 
 from .test_support import seat_map, started  # noqa: F401 (fixture)

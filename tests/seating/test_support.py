@@ -6,7 +6,7 @@ from seating import services
 from seating.models import Seat, Table
 from seating.services import room as room_module
 from tournaments.models import Entry, Person
-from tournaments.services import lifecycle
+from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,8 @@ import pytest
 
 from seating import services as seating
 from seating.models import Bust, Seat
-from tournaments.services import cashier, lifecycle
+from tournaments.cashier import services as cashier
+from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db
 

@@ -36,17 +36,25 @@ from seating.services import cardrooms, dealers
 from tdmanager import security
 from tdmanager.errors import DomainError
 from tournaments import selectors as tsel
+from tournaments.cashier import services as cashier
+from tournaments.cashier.services import registration
 from tournaments.clock import rules as clock_engine
 from tournaments.clock import selectors as clockview
 from tournaments.clock import services as clockctl
+from tournaments.eventlog.services import Actor
+from tournaments.floor import services as floor
 from tournaments.formats.services import stackchoice
 from tournaments.house import HouseRules
 from tournaments.imports import rules as importing
 from tournaments.imports import services as imports
 from tournaments.models import Clock, Entry, LedgerRow, Person, Tournament, WaitingStart
-from tournaments.services import cashier, changes, floor, lifecycle, logins, people, privacy, registration, setup, staff
-from tournaments.services.events import Actor
-from tournaments.services.structures import ensure_builtin_structures
+from tournaments.people import privacy
+from tournaments.people import services as people
+from tournaments.setup import changes, lifecycle
+from tournaments.setup import services as setup
+from tournaments.staff import logins
+from tournaments.staff import services as staff
+from tournaments.structures.services import ensure_builtin_structures
 
 from .world import Skip, World
 

@@ -21,6 +21,7 @@ from payouts import services as payouts
 from payouts.models import SatelliteLink, Ticket
 from seating import services as seating
 from tdmanager.errors import DomainError
+from tournaments.cashier import services as cashier
 from tournaments.clock import services as clockctl
 from tournaments.formats import engine as fengine
 from tournaments.formats.models import (
@@ -44,7 +45,8 @@ from tournaments.imports import rules as importing
 from tournaments.imports import services as imports
 from tournaments.models import Entry, Person, Tournament
 from tournaments.selectors import chips_in_play
-from tournaments.services import cashier, lifecycle, setup
+from tournaments.setup import lifecycle
+from tournaments.setup import services as setup
 
 from .actions import _bounty_kind, _eliminators, _method, _players_in, _selling, _structure, action, pick
 from .world import Skip, World

@@ -20,14 +20,18 @@ from payouts import services as payouts
 from payouts.models import BountyAward, Deal, JackpotClaim, PayoutTable, SidePool, Ticket
 from seating import services as seating
 from seating.models import Bust, PendingMove, Table
-from tournaments import penalties
+from tournaments.cashier import services as cashier
+from tournaments.cashier.services import registration
 from tournaments.clock import rules as clock_engine
 from tournaments.clock import selectors as clockview
 from tournaments.clock import services as clockctl
+from tournaments.floor import penalties
+from tournaments.floor import services as floor
 from tournaments.house import HouseRules
 from tournaments.models import Alternate, Clock, Entry, LedgerRow, Penalty, Tournament
-from tournaments.services import cashier, floor, lifecycle, registration, setup
-from tournaments.services.structures import ensure_builtin_structures
+from tournaments.setup import lifecycle
+from tournaments.setup import services as setup
+from tournaments.structures.services import ensure_builtin_structures
 
 from .actions import _bounty_kind, _eliminators, _event, _hand_for_hand, _method, _mostly, _players_in, _selling, _stacks_in_play, action, pick
 from .world import Skip, World

@@ -7,10 +7,10 @@ invariants (``invariants.notices_only_for_the_subscribed_and_their_own_page``); 
 
 from __future__ import annotations
 
+from tournaments.eventlog.services import Actor
 from tournaments.models import Entry, PushSubscription, Tournament
 from tournaments.notices import rules as notices
 from tournaments.notices import services as push
-from tournaments.services.events import Actor
 
 from ..pushservice import browser_keys
 from .actions import action, pick

@@ -202,7 +202,7 @@ def footprint(world: World) -> dict:
     leaves the footprint as it was."""
     from payouts.models import BountyAward, BountyHead, Deal, PayoutTable, PrizePayment
     from seating.models import PendingMove, Seat, Table
-    from tournaments.actions import Action
+    from tournaments.eventlog.actions import Action
     from tournaments.models import Clock, Entry, LedgerRow, Tournament, TournamentEvent
 
     today = world.events

@@ -33,14 +33,17 @@ from seating.models import DealerAssignment, DealerShift, PendingMove, RoomTable
 from seating.services import dealers
 from tdmanager.policy import DOCUMENT_READERS
 from tdmanager.roles import has_role
-from tournaments import phone, public_info
 from tournaments import selectors as tsel
-from tournaments.actions import Action
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.actions import Action
 from tournaments.live.snapshot import build_snapshot, change_announcements_by_language
 from tournaments.models import Entry, LedgerRow, Person, PushSubscription, Tournament, TournamentChange
 from tournaments.notices import rules as notices
+from tournaments.people import privacy
+from tournaments.people import services as people
+from tournaments.phone import views as phone
+from tournaments.rulebook import views as public_info
 from tournaments.screens import selectors as live_seats
-from tournaments.services import cashier, people, privacy
 
 from .world import World
 
@@ -627,7 +630,7 @@ def foreign_tender_at_the_day_rate(world: World) -> list[str]:
     was made, for at least its price (rounded up to the cent of the foreign currency); its
     reversal gives back the same notes; each drawer's line of a foreign currency holds exactly
     the notes its rows say."""
-    from tournaments.fees import foreign_due
+    from tournaments.cashier.rules import foreign_due
     from tournaments.models import ExchangeRate
 
     problems = []
@@ -852,7 +855,7 @@ def lockouts_lift_as_listed(world: World) -> list[str]:
     has no address: lifting it with the blank address the list shows was refused)."""
     from tdmanager.errors import DomainError
     from tournaments.selectors import login_lockouts
-    from tournaments.services.logins import lockout_named
+    from tournaments.staff.logins import lockout_named
 
     problems = []
     for row in login_lockouts():

@@ -7,10 +7,13 @@ from decimal import Decimal
 import pytest
 
 from tdmanager.errors import DomainError
-from tournaments import phone, selectors
+from tournaments import selectors
+from tournaments.cashier import services as cashier
 from tournaments.models import Entry, LedgerRow, Person
 from tournaments.notices import rules as notices
-from tournaments.services import cashier, people, privacy
+from tournaments.people import privacy
+from tournaments.people import services as people
+from tournaments.phone import views as phone
 
 from . import actions
 from .driver import Violation, play, untranslated

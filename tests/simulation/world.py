@@ -17,9 +17,9 @@ from django.contrib.auth.models import Group
 
 from seating.models import DealerShift, PendingMove, Seat
 from seating.services import dealers
+from tournaments.eventlog.services import Actor
 from tournaments.models import Entry, Person, Tournament
-from tournaments.services import people
-from tournaments.services.events import Actor
+from tournaments.people import services as people
 
 #: Every simulated day starts at noon (Rome); days of a soak follow each other.
 FIRST_DAY = datetime(2026, 3, 2, 12, 0, tzinfo=ZoneInfo("Europe/Rome"))

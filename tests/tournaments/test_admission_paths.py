@@ -19,14 +19,14 @@ import pytest
 import payouts.services as payout_services
 import payouts.services.satellites as payout_satellites
 import payouts.services.tickets as payout_tickets
+import tournaments.cashier.ledger as ledger
+import tournaments.cashier.services as cashier
+import tournaments.cashier.services.registration as registration
 import tournaments.formats.services.common as format_common
 import tournaments.formats.services.headsup as headsup
 import tournaments.formats.services.multiday as multiday
 import tournaments.formats.services.stackchoice as stackchoice
 import tournaments.formats.services.timed as timed
-import tournaments.services.cashier as cashier
-import tournaments.services.ledger as ledger
-import tournaments.services.registration as registration
 from payouts.models import Ticket
 from tdmanager.errors import DomainError
 from tournaments.models import Entry, Tournament

@@ -11,11 +11,12 @@ from django.apps import apps
 from django.utils import timezone, translation
 
 from tournaments import labels
+from tournaments.cashier import services as cashier
 from tournaments.clock import services as clockctl
 from tournaments.live.snapshot import build_snapshot
 from tournaments.models import BlindStructure, StructureItem, Tournament
-from tournaments.services import cashier, lifecycle
-from tournaments.services.structures import builtin_structure_files
+from tournaments.setup import lifecycle
+from tournaments.structures.services import builtin_structure_files
 
 pytestmark = pytest.mark.django_db
 T0 = timezone.now().replace(microsecond=0) + timedelta(days=1)

@@ -14,8 +14,9 @@ NOTE = "Race off the T25 chips: one T100 for every four, the odd ones raced at e
 
 
 def test_a_breaks_colour_up_note_fits_the_tv_and_the_announcements_stay_on_screen(browser_page, make_tournament, make_person, cashier_actor, actor):
+    from tournaments.cashier import services as cashier
     from tournaments.clock import services as clockctl
-    from tournaments.services import cashier, lifecycle
+    from tournaments.setup import lifecycle
 
     t = make_tournament(name="Serale")
     for _ in range(6):

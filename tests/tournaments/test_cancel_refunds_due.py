@@ -10,9 +10,10 @@ import pytest
 
 from tdmanager.errors import DomainError
 from tournaments import selectors
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
 from tournaments.models import Entry, LedgerRow, Tournament
-from tournaments.services import cashier, lifecycle
-from tournaments.services.events import Actor
+from tournaments.setup import lifecycle
 
 D = Decimal
 pytestmark = pytest.mark.django_db

@@ -73,8 +73,8 @@ def test_keys_are_kept_a_day_then_purged(api, cashier_user, tournament, person):
 
     from django.utils import timezone
 
+    from tournaments.cashier.services import purge_idempotency_keys
     from tournaments.models import IdempotencyRecord
-    from tournaments.services.cashier import purge_idempotency_keys
 
     sell(api(cashier_user), tournament, person, key="k-old")
     now = timezone.now()
@@ -207,9 +207,9 @@ def test_no_cache_keeps_an_answer_that_shows_a_players_phone_link(api, director,
     """A sale's receipt carries the player's phone page, whose link is that page's key (his name,
     seat and prizes to whoever holds it): neither a proxy nor the desk browser's history or disk
     keeps an answer that shows one, nor the clock page that lists the lobby screens' links."""
+    from tournaments.eventlog.services import Actor
     from tournaments.models import DisplayScreen, Tournament
-    from tournaments.services import lifecycle
-    from tournaments.services.events import Actor
+    from tournaments.setup import lifecycle
 
     t = make_tournament()
     c = api(cashier_user)

@@ -11,10 +11,10 @@ from django.utils import translation
 from rest_framework.test import APIClient
 
 from tests.conftest import make_user
-from tournaments.actions import Action
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import Actor
 from tournaments.live.snapshot import build_snapshot
-from tournaments.services import setup
-from tournaments.services.events import Actor
+from tournaments.setup import services as setup
 
 pytestmark = pytest.mark.django_db
 

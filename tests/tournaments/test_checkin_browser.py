@@ -7,9 +7,9 @@ from playwright.sync_api import expect
 
 from tests.browser import ARTIFACTS, browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.conftest import make_user
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
 from tournaments.models import Entry, LedgerRow
-from tournaments.services import cashier
-from tournaments.services.events import Actor
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -9,8 +9,10 @@ import pytest
 from seating import selectors as seating_selectors
 from seating import services as seating
 from tdmanager.errors import DomainError
+from tournaments.cashier import services as cashier
+from tournaments.cashier.services import registration
 from tournaments.models import Entry, LedgerRow, Tournament
-from tournaments.services import cashier, lifecycle, registration
+from tournaments.setup import lifecycle
 
 from .helpers import item_index_of_level, run_clock_at
 

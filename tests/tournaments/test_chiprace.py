@@ -1,4 +1,4 @@
-"""Chip race and colour-up (tournaments/chiprace.py): RULES §6 and scenario 30."""
+"""Chip race and colour-up (tournaments/floor/chiprace.py): RULES §6 and scenario 30."""
 
 import random
 
@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments import chiprace
-from tournaments.chiprace import (
+from tournaments.floor import chiprace
+from tournaments.floor.chiprace import (
     FIRST_DEALT,
     FLOOR,
     LAST_HAND_SB,

@@ -5,9 +5,9 @@ player uses it."""
 
 import pytest
 
+from tournaments.cashier import services as cashier
 from tournaments.clock import rules as clock
 from tournaments.house import HouseRules
-from tournaments.services import cashier
 
 pytestmark = pytest.mark.django_db
 

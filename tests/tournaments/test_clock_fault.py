@@ -8,10 +8,11 @@ import httpx
 import pytest
 
 from tests.servers import live_stack, start_worker, stop  # noqa: F401 (fixture)
+from tournaments.cashier import services as cashier
 from tournaments.clock import services as clockctl
+from tournaments.eventlog.services import Actor
 from tournaments.models import Clock
-from tournaments.services import cashier, lifecycle
-from tournaments.services.events import Actor
+from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

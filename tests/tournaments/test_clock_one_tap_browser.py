@@ -7,10 +7,10 @@ from playwright.sync_api import expect
 
 from tests.browser import answer_dialog, browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.test_axe_browser import problems
-from tournaments.actions import Action
 from tournaments.clock import services as clockctl
+from tournaments.eventlog.actions import Action
 from tournaments.models import Clock
-from tournaments.services import lifecycle
+from tournaments.setup import lifecycle
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 

@@ -13,7 +13,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
 
 def test_the_buttons_follow_the_clock_and_the_time_left_is_minutes_and_seconds(browser_page, make_tournament, director, actor):
-    from tournaments.services import lifecycle
+    from tournaments.setup import lifecycle
 
     t = make_tournament(name="Orologio")
     lifecycle.start(t, actor=actor, override_minimum=True, start_clock=False)

@@ -7,10 +7,11 @@ import time_machine
 from django.utils import timezone
 
 from tdmanager.errors import DomainError
+from tournaments.cashier import services as cashier
 from tournaments.clock import services as clockctl
 from tournaments.live.snapshot import build_snapshot
 from tournaments.models import Clock, Tournament
-from tournaments.services import cashier, lifecycle
+from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db
 T0 = timezone.now().replace(microsecond=0) + timedelta(days=1)

@@ -7,12 +7,15 @@ from django.utils import timezone, translation
 
 from seating import selectors as seating_selectors
 from tdmanager.errors import DomainError
+from tournaments.cashier import services as cashier
 from tournaments.clock import selectors as clockview
 from tournaments.clock import services as clockctl
+from tournaments.eventlog.services import Actor
+from tournaments.floor import services as floor
 from tournaments.models import BlindStructure
 from tournaments.selectors import chips_in_play
-from tournaments.services import cashier, floor, lifecycle, structures
-from tournaments.services.events import Actor
+from tournaments.setup import lifecycle
+from tournaments.structures import services as structures
 
 ITEMS = [
     {"kind": "LEVEL", "small_blind": 25, "big_blind": 50, "minutes": 20},

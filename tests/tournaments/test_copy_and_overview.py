@@ -12,9 +12,9 @@ from django.utils import timezone
 from seating import services as seating
 from seating.models import PendingMove
 from tournaments.clock import services as clockctl
+from tournaments.floor.views import running_overview
 from tournaments.models import StructureItem, Tournament, TournamentEvent, TournamentTemplate
-from tournaments.overview import running_overview
-from tournaments.services import setup
+from tournaments.setup import services as setup
 
 from ..seating.test_support import arrange, started  # noqa: F401 (fixture)
 

@@ -8,9 +8,9 @@ from decimal import Decimal
 import pytest
 
 from tests.conftest import client_for
+from tournaments.cashier import services as cashier
+from tournaments.cashier.services import DeskError
 from tournaments.models import Entry, LedgerRow, Tournament
-from tournaments.services import cashier
-from tournaments.services.cashier import DeskError
 
 from .helpers import item_index_of_level, run_clock_at
 

@@ -12,12 +12,12 @@ from django.utils import timezone
 from payouts import services as payout_services
 from payouts.services import PayoutError
 from tests.conftest import client_for
+from tournaments.cashier import services as cashier
+from tournaments.cashier.services import DeskError
 from tournaments.clock import services as clockctl
+from tournaments.eventlog.services import Actor
 from tournaments.live.snapshot import build_snapshot
 from tournaments.models import Entry, Tournament
-from tournaments.services import cashier
-from tournaments.services.cashier import DeskError
-from tournaments.services.events import Actor
 
 from .helpers import item_index_of_level, run_clock_at
 

@@ -15,9 +15,9 @@ from django.test import Client
 from django.utils import timezone
 
 from seating.models import CardRoom, DealerShift, Table
+from tournaments.eventlog.services import Actor
 from tournaments.models import Entry, Person, Tournament
-from tournaments.services import lifecycle
-from tournaments.services.events import Actor
+from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db
 

@@ -6,8 +6,8 @@ from playwright.sync_api import expect
 
 from tests.browser import browser, browser_page, login, new_page  # noqa: F401 (fixtures)
 from tests.conftest import make_user
-from tournaments.services import cashier
-from tournaments.services.events import Actor
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -19,11 +19,13 @@ from rest_framework.test import APIRequestFactory
 
 from tdmanager.transactions import flat_step, service, unit_of_work
 from tournaments import serializers as s
-from tournaments.actions import Action
+from tournaments.cashier import ledger
+from tournaments.cashier import services as cashier
+from tournaments.cashier.ledger import lock_tournament
+from tournaments.cashier.services import sales as desk_sales
+from tournaments.eventlog.actions import Action
 from tournaments.models import Entry, IdempotencyRecord, LedgerRow, Person, Sequence, Tournament, TournamentEvent
-from tournaments.services import cashier, ledger, lifecycle
-from tournaments.services.cashier import sales as desk_sales
-from tournaments.services.ledger import lock_tournament
+from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db
 REGISTER = "/api/v1/cashier/register/"

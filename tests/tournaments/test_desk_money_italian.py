@@ -7,9 +7,9 @@ from decimal import Decimal
 import pytest
 from django.conf import settings
 
+from tournaments.cashier import services as cashier
 from tournaments.models import ExchangeRate, LedgerRow
 from tournaments.selectors import shift_totals
-from tournaments.services import cashier
 
 D = Decimal
 pytestmark = pytest.mark.django_db

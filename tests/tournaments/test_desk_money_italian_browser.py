@@ -11,9 +11,10 @@ from playwright.sync_api import expect
 
 from tests.browser import ARTIFACTS, answer_dialog, browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.conftest import make_user
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
 from tournaments.models import ExchangeRate, LedgerRow
-from tournaments.services import cashier, lifecycle
-from tournaments.services.events import Actor
+from tournaments.setup import lifecycle
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -130,7 +131,7 @@ def test_the_director_switches_the_jackpot_on_from_the_form_and_the_desk_sells_i
 
 def test_what_a_no_show_owes_reads_the_italian_way(browser_page, make_tournament, person):
     """The desk's other money lines (REG-09 amounts owed) in the page's language, not "110.00"."""
-    from tournaments.services import registration
+    from tournaments.cashier.services import registration
 
     t = make_tournament(rule_set="MONTEGALDA_004", buy_in="1000", fee="100")
     desk = Actor(make_user("cassa", "cashier"))

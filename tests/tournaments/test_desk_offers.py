@@ -7,9 +7,9 @@ from decimal import Decimal
 import pytest
 from django.db import transaction
 
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
 from tournaments.models import Entry, LedgerRow, Tournament
-from tournaments.services import cashier
-from tournaments.services.events import Actor
 
 pytestmark = pytest.mark.django_db
 

@@ -10,10 +10,11 @@ from playwright.sync_api import expect
 
 from tests.browser import ARTIFACTS, browser  # noqa: F401 (fixture)
 from tests.servers import live_stack, sse_states  # noqa: F401 (live_stack: fixture)
+from tournaments.cashier import services as cashier
 from tournaments.clock import services as clockctl
+from tournaments.eventlog.services import Actor
 from tournaments.models import DisplayScreen
-from tournaments.services import cashier, lifecycle
-from tournaments.services.events import Actor
+from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

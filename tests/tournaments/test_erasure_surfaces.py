@@ -14,9 +14,10 @@ from django.test import Client
 from payouts import reports
 from tests.payouts.test_reports_italian import pdf_text
 from tests.test_role_links import _route, demo, links_of, login, opens, role_starts  # noqa: F401 (demo: a fixture)
+from tournaments.eventlog.services import Actor
 from tournaments.models import Entry
-from tournaments.services import people, privacy
-from tournaments.services.events import Actor
+from tournaments.people import privacy
+from tournaments.people import services as people
 
 pytestmark = pytest.mark.django_db
 

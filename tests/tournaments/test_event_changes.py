@@ -10,10 +10,12 @@ from django.test import Client
 from django.utils import timezone, translation
 
 from tdmanager.errors import DomainError
+from tournaments.eventlog.services import Actor
 from tournaments.live.snapshot import build_snapshot
 from tournaments.models import Tournament, TournamentChange
-from tournaments.services import changes, setup, structures
-from tournaments.services.events import Actor
+from tournaments.setup import changes
+from tournaments.setup import services as setup
+from tournaments.structures import services as structures
 
 
 @pytest.fixture(autouse=True)

@@ -9,10 +9,11 @@ from django.utils import translation
 from playwright.sync_api import expect
 
 from tests.browser import ARTIFACTS, browser, browser_page  # noqa: F401 (fixtures)
+from tournaments.eventlog.services import Actor
 from tournaments.live.snapshot import build_snapshot
 from tournaments.models import DisplayScreen
-from tournaments.services import changes, setup
-from tournaments.services.events import Actor
+from tournaments.setup import changes
+from tournaments.setup import services as setup
 
 
 @pytest.mark.browser

@@ -11,14 +11,15 @@ from django.utils import timezone
 
 from payouts import selectors as payout_selectors
 from tdmanager.errors import DomainError
-from tournaments import fees
-from tournaments.actions import Action
+from tournaments.cashier import rules as fees
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.actions import Action
 from tournaments.formats.models import TimedEvent
 from tournaments.formats.services import multiday, sitandgo
 from tournaments.formats.services import series as series_service
 from tournaments.house import HouseRules
 from tournaments.models import LedgerRow, Tournament, TournamentEvent
-from tournaments.services import cashier, setup
+from tournaments.setup import services as setup
 
 D = Decimal
 

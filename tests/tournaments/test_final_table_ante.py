@@ -8,12 +8,12 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
-from tournaments.actions import Action
 from tournaments.clock import rules as clock
 from tournaments.clock.rules import BB_ANTE, Level
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import log_event
 from tournaments.models import Clock
-from tournaments.services import structures
-from tournaments.services.events import log_event
+from tournaments.structures import services as structures
 
 ITEMS = [
     {"kind": "LEVEL", "small_blind": 1000, "big_blind": 2000, "ante": 3000, "big_blind_ante": True, "minutes": 30},
@@ -52,7 +52,7 @@ def test_the_clock_page_warns_once_the_final_table_plays_a_lower_ante(client, di
 
 @pytest.mark.django_db
 def test_the_phone_labels_a_big_blind_ante_and_a_per_player_ante(tournament, make_person, cashier_actor, actor):
-    from tournaments.services import cashier
+    from tournaments.cashier import services as cashier
 
     entry = cashier.register(tournament, make_person(), method="CASH", actor=cashier_actor).entry
     items = [dict(ITEMS[0]), {**ITEMS[1], "big_blind_ante": False}]

@@ -15,8 +15,9 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 def finished(make_tournament, make_person, cashier_actor, actor):
     """Four players, three busted one after another, the tournament finished."""
     from seating import services as seating
+    from tournaments.cashier import services as cashier
     from tournaments.clock import services as clockctl
-    from tournaments.services import cashier, lifecycle
+    from tournaments.setup import lifecycle
 
     t = make_tournament(name="Finale")
     entries = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(4)]

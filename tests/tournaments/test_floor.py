@@ -6,8 +6,9 @@ import pytest
 
 from tdmanager.errors import DomainError
 from tournaments import selectors
+from tournaments.cashier import services as cashier
+from tournaments.floor import services as floor
 from tournaments.models import ChipAdjustment, ChipDenomination, ChipSet, Entry, Penalty, Person, Tournament
-from tournaments.services import cashier, floor
 
 pytestmark = pytest.mark.django_db
 

@@ -13,9 +13,10 @@ import secrets
 import pytest
 from django.test import Client
 
+from tournaments.cashier import services as cashier
 from tournaments.models import DisplayScreen, TournamentEvent
-from tournaments.phone import phone_path
-from tournaments.services import cashier, lifecycle
+from tournaments.phone.views import phone_path
+from tournaments.setup import lifecycle
 
 LEVELS = [
     {"kind": "LEVEL", "small_blind": 100, "big_blind": 200, "minutes": 20, "game": "NLHE"},

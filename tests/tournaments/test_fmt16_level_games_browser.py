@@ -19,7 +19,8 @@ LEVELS = [
 def test_fmt16_the_clock_page_names_the_game_and_the_structures_page_sets_it(browser_page, make_tournament, director, actor):
     from tournaments.clock import services as clockctl
     from tournaments.models import StructureItem
-    from tournaments.services import lifecycle, structures
+    from tournaments.setup import lifecycle
+    from tournaments.structures import services as structures
 
     st = structures.save_structure(name="Misto", items=LEVELS, actor=actor)
     t = make_tournament(name="Misto", game="MIXED", structure=st)

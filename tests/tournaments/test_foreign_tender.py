@@ -12,12 +12,12 @@ from payouts import selectors as payout_selectors
 from payouts import services as payout_services
 from tdmanager.errors import DomainError
 from tests.tournaments.helpers import break_after_level, run_clock_at
-from tournaments import fees
-from tournaments.actions import Action
+from tournaments.cashier import rules as fees
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import Actor
 from tournaments.models import ExchangeRate, LedgerRow, Tournament
 from tournaments.selectors import shift_totals
-from tournaments.services import cashier
-from tournaments.services.events import Actor
 
 D = Decimal
 pytestmark = pytest.mark.django_db

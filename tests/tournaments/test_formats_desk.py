@@ -5,8 +5,9 @@ from decimal import Decimal
 import pytest
 
 from tdmanager.errors import DomainError
+from tournaments.cashier import services as cashier
 from tournaments.models import Clock, Entry, Tournament
-from tournaments.services import cashier, lifecycle
+from tournaments.setup import lifecycle
 
 from .helpers import item_index_of_level, run_clock_at
 

@@ -7,11 +7,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone, translation
 
+from tournaments.cashier import services as cashier
 from tournaments.clock import services as clockctl
 from tournaments.live.snapshot import build_snapshot
 from tournaments.models import Clock
 from tournaments.selectors import event_sentences
-from tournaments.services import cashier, lifecycle
+from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db
 T0 = timezone.now().replace(microsecond=0) + timedelta(days=1)

@@ -4,7 +4,7 @@ chooses; nothing counts players × rounds behind his back."""
 
 import pytest
 
-from tournaments.services import cashier
+from tournaments.cashier import services as cashier
 
 pytestmark = pytest.mark.django_db
 

@@ -6,9 +6,11 @@ the first place without a seat and C14 pays seats from the gross (003 Art. 6).""
 import pytest
 
 from payouts.models import SatelliteLink
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
+from tournaments.floor import services as floor
 from tournaments.house import HouseRules
-from tournaments.services import cashier, floor, lifecycle
-from tournaments.services.events import Actor
+from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db
 

@@ -9,6 +9,7 @@ import pytest
 
 from seating import engine as seating_engine
 from tdmanager.errors import ValidationFailed
+from tournaments.cashier import services as cashier
 from tournaments.clock import selectors as clockview
 from tournaments.clock import services as clockctl
 from tournaments.formats.services import stackchoice
@@ -20,7 +21,8 @@ from tournaments.house import (
     default_text,
 )
 from tournaments.models import Tournament
-from tournaments.services import cashier, lifecycle, structures
+from tournaments.setup import lifecycle
+from tournaments.structures import services as structures
 
 README = Path(__file__).resolve().parents[2] / "docs" / "house-rules.md"
 

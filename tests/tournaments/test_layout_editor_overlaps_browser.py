@@ -13,10 +13,11 @@ from playwright.sync_api import expect
 from seating import services as seating
 from tests.browser import ARTIFACTS, browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.test_axe_browser import problems
+from tournaments.cashier import services as cashier
 from tournaments.clock import services as clockctl
 from tournaments.models import DisplayScreen, Entry, ScreenLayout, Tournament
 from tournaments.screens import services as layout_service
-from tournaments.services import cashier, lifecycle
+from tournaments.setup import lifecycle
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -5,9 +5,10 @@ from decimal import Decimal
 import pytest
 
 from tdmanager.errors import DomainError
+from tournaments.cashier import services as cashier
 from tournaments.models import Clock, Entry, Tournament
 from tournaments.selectors import ledger_totals
-from tournaments.services import cashier, lifecycle
+from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db
 

@@ -19,9 +19,9 @@ from tests.seating.test_support import add_entries
 from tournaments.clock import services as clockctl
 from tournaments.live.snapshot import MAX_ANNOUNCEMENTS, build_snapshot
 from tournaments.models import DisplayScreen, LedgerRow
-from tournaments.phone import phone_state
-from tournaments.public_names import public_name
-from tournaments.services import lifecycle
+from tournaments.people.names import public_name
+from tournaments.phone.views import phone_state
+from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db
 

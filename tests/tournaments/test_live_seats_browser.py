@@ -17,8 +17,8 @@ from tests.browser import ARTIFACTS, browser, browser_page  # noqa: F401 (fixtur
 from tests.seating.test_support import add_entries
 from tournaments.clock import services as clockctl
 from tournaments.models import DisplayScreen
-from tournaments.public_names import public_name
-from tournaments.services import lifecycle
+from tournaments.people.names import public_name
+from tournaments.setup import lifecycle
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 

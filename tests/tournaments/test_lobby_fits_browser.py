@@ -10,10 +10,11 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from tests.browser import ARTIFACTS, browser, browser_page  # noqa: F401 (fixtures)
+from tournaments.cashier import services as cashier
 from tournaments.clock import services as clockctl
 from tournaments.formats.services import series as series_service
 from tournaments.models import DisplayScreen, Entry
-from tournaments.services import cashier, lifecycle
+from tournaments.setup import lifecycle
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 

@@ -6,10 +6,11 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser import browser, browser_page  # noqa: F401 (fixtures)
+from tournaments.cashier import services as cashier
 from tournaments.clock import services as clockctl
+from tournaments.eventlog.services import Actor
 from tournaments.models import DisplayScreen, StructureItem
-from tournaments.services import cashier, lifecycle
-from tournaments.services.events import Actor
+from tournaments.setup import lifecycle
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 

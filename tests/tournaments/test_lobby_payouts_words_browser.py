@@ -5,9 +5,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser import browser, browser_page  # noqa: F401 (fixtures)
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
 from tournaments.models import DisplayScreen
-from tournaments.services import cashier
-from tournaments.services.events import Actor
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 

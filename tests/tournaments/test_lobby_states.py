@@ -8,10 +8,11 @@ import pytest
 from django.utils import timezone
 
 from seating import services as seating
+from tournaments.cashier import services as cashier
 from tournaments.clock import services as clockctl
 from tournaments.live.snapshot import build_snapshot
 from tournaments.models import Clock, StructureItem, Tournament
-from tournaments.services import cashier, lifecycle
+from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db
 

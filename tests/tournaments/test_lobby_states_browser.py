@@ -10,11 +10,12 @@ from playwright.sync_api import expect
 
 from seating import services as seating
 from tests.browser import ARTIFACTS, browser, browser_page  # noqa: F401 (fixtures)
+from tournaments.cashier import services as cashier
 from tournaments.clock import services as clockctl
+from tournaments.eventlog.services import Actor
 from tournaments.live.snapshot import build_snapshot
 from tournaments.models import DisplayScreen, StructureItem, Tournament
-from tournaments.services import cashier, lifecycle
-from tournaments.services.events import Actor
+from tournaments.setup import lifecycle
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 

@@ -14,10 +14,12 @@ from seating import selectors as seating_selectors
 from seating.models import Bust
 from tdmanager.errors import DomainError
 from tournaments import tasks
-from tournaments.actions import Action
+from tournaments.cashier import services as cashier
+from tournaments.cashier.services import registration
 from tournaments.clock import services as clockctl
+from tournaments.eventlog.actions import Action
 from tournaments.models import Clock, Entry
-from tournaments.services import cashier, lifecycle, registration
+from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db
 T0 = timezone.now().replace(microsecond=0) + timedelta(days=1)

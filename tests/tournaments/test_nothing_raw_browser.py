@@ -11,10 +11,12 @@ from playwright.sync_api import expect
 
 from tests.browser import ARTIFACTS, answer_dialog, browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.conftest import make_user
-from tournaments.actions import Action
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import Actor
+from tournaments.floor import services as floor
 from tournaments.models import ChipRaceRecord, Clock
-from tournaments.services import cashier, floor, lifecycle
-from tournaments.services.events import Actor
+from tournaments.setup import lifecycle
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

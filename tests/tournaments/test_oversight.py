@@ -16,10 +16,12 @@ from payouts import reports
 from payouts import services as payouts
 from tdmanager.errors import DomainError
 from tests.conftest import client_for, make_user
-from tournaments import rulings as window_rule
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
 from tournaments.models import RegulatorGrant, Ruling, Tournament, Witness
-from tournaments.services import cashier, lifecycle, oversight
-from tournaments.services.events import Actor
+from tournaments.oversight import rules as window_rule
+from tournaments.oversight import services as oversight
+from tournaments.setup import lifecycle
 
 from .helpers import item_index_of_level, run_clock_at
 

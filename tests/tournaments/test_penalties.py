@@ -1,11 +1,11 @@
-"""Penalty arithmetic and validation (tournaments/penalties.py): RULES §7 and scenario 26."""
+"""Penalty arithmetic and validation (tournaments/floor/penalties.py): RULES §7 and scenario 26."""
 
 import dataclasses
 
 import pytest
 
-from tournaments import penalties
-from tournaments.penalties import (
+from tournaments.floor import penalties
+from tournaments.floor.penalties import (
     CHIP_FORFEIT,
     DEAD_HAND,
     DISQUALIFICATION,

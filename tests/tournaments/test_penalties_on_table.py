@@ -14,10 +14,12 @@ from django.utils import timezone, translation
 from seating import selectors as seating_selectors
 from seating import services as seating
 from tdmanager.errors import DomainError
+from tournaments.cashier import services as cashier
 from tournaments.clock import services as clockctl
+from tournaments.eventlog.services import Actor
+from tournaments.floor import services as floor
 from tournaments.models import Penalty, Tournament
-from tournaments.services import cashier, floor, lifecycle
-from tournaments.services.events import Actor
+from tournaments.setup import lifecycle
 
 
 @pytest.fixture(autouse=True)

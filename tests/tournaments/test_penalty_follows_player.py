@@ -8,9 +8,11 @@ from seating import selectors as seating_selectors
 from seating import services as seating
 from tests.browser import ARTIFACTS, browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.conftest import make_user
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
+from tournaments.floor import services as floor
 from tournaments.models import Penalty
-from tournaments.services import cashier, floor, lifecycle
-from tournaments.services.events import Actor
+from tournaments.setup import lifecycle
 
 
 def _running(make_tournament, make_person, director, n=14, table_size=9):

@@ -5,9 +5,9 @@ dialog and API offer exactly that list and refuse a code not on it."""
 import pytest
 from rest_framework.test import APIClient
 
+from tournaments.cashier import services as cashier
 from tournaments.house import check_settings
 from tournaments.models import Penalty
-from tournaments.services import cashier
 
 pytestmark = pytest.mark.django_db
 

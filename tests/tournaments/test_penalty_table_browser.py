@@ -10,9 +10,10 @@ from seating import selectors as seating_selectors
 from seating import services as seating
 from tests.browser import ARTIFACTS, browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.conftest import make_user
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
 from tournaments.models import Penalty
-from tournaments.services import cashier, lifecycle
-from tournaments.services.events import Actor
+from tournaments.setup import lifecycle
 
 
 @pytest.mark.browser
@@ -65,7 +66,7 @@ def test_a_time_suspension_held_by_the_paused_clock_shows_on_the_floor_page_and_
     from django.utils import timezone
 
     from tournaments.clock import services as clockctl
-    from tournaments.services import floor
+    from tournaments.floor import services as floor
 
     actor = Actor(director, "test")
     t = make_tournament(table_size=6, rule_set="SANREMO_003")

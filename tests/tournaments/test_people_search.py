@@ -2,7 +2,7 @@
 
 import pytest
 
-from tournaments.people_search import EXACT, INSIDE, NONE, PHONE, START, WORD, Candidate, fold, grade, national, rank
+from tournaments.people.rules import EXACT, INSIDE, NONE, PHONE, START, WORD, Candidate, fold, grade, national, rank
 
 
 def c(pk, first, last, **kw):
@@ -179,7 +179,7 @@ def test_a_duplicate_phone_is_the_same_national_number_however_written(make_pers
     """The desk's duplicate check matches a phone by its national number ("0039 333 1234567" is
     "+39 333-1234567"); a number of a few digits is no phone to match: it is in many people's
     texts (a nickname, an e-mail), and a new person was refused as the duplicate of them."""
-    from tournaments.services.people import possible_duplicates
+    from tournaments.people.services import possible_duplicates
 
     mario = make_person("Mario", "Rossi", phone="+39 333-1234567")
     make_person("Sara", "Neri", nickname="sar1")

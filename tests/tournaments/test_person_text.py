@@ -5,7 +5,7 @@ list and the receipts. A person's text is cleaned in one place, on creation and 
 import pytest
 
 from tournaments.models import Person
-from tournaments.person_text import clean_text
+from tournaments.people.text import clean_text
 
 pytestmark = pytest.mark.django_db
 

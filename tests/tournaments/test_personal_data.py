@@ -12,10 +12,12 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone, translation
 
-from tournaments import eventlog
+from tournaments.cashier import services as cashier
+from tournaments.eventlog import sentences as eventlog
+from tournaments.eventlog.services import Actor
 from tournaments.models import Entry, LedgerRow, Person, Tournament, TournamentEvent
-from tournaments.services import cashier, people, privacy
-from tournaments.services.events import Actor
+from tournaments.people import privacy
+from tournaments.people import services as people
 
 pytestmark = pytest.mark.django_db
 
@@ -96,7 +98,7 @@ def test_an_erasure_waits_while_the_player_plays(api, director, person, played):
 
 
 def test_an_erasure_waits_for_a_refund_due(api, director, actor, person, played, tournament):
-    from tournaments.services import lifecycle
+    from tournaments.setup import lifecycle
 
     lifecycle.cancel(tournament, actor=actor, reason="storm")
     r = api(director).post(f"/api/v1/people/{person.pk}/erase/", {"reason": "asked"}, format="json")
@@ -174,7 +176,7 @@ def test_an_erasure_takes_the_corrected_values_out_of_the_log_and_the_export(api
 
 
 def test_an_erased_person_is_not_corrected(api, director, person):
-    from tournaments.services import privacy
+    from tournaments.people import privacy
 
     privacy.erase_person(person, "asked", actor=Actor(director, "test"))
     r = api(director).patch(f"/api/v1/people/{person.pk}/", {"first_name": "Mario"}, format="json")

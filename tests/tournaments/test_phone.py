@@ -15,11 +15,12 @@ from payouts import services as payouts
 from seating import services as seating
 from seating.models import PendingMove
 from seating.selectors import seat_of
+from tournaments.cashier import services as cashier
 from tournaments.clock import services as clockctl
+from tournaments.eventlog.services import Actor
 from tournaments.live.snapshot import build_snapshot
 from tournaments.models import Entry, LedgerRow
-from tournaments.services import cashier, lifecycle
-from tournaments.services.events import Actor
+from tournaments.setup import lifecycle
 
 from ..seating.test_support import arrange, started  # noqa: F401 (fixture)
 

@@ -9,9 +9,10 @@ from seating import services as seating
 from seating.models import PendingMove
 from tests.browser import ARTIFACTS, browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.conftest import make_user
+from tournaments.cashier import services as cashier
 from tournaments.clock import services as clockctl
 from tournaments.models import Entry
-from tournaments.services import cashier, lifecycle
+from tournaments.setup import lifecycle
 
 from ..seating.test_support import arrange
 

@@ -21,9 +21,9 @@ from django.test import AsyncRequestFactory
 from seating.models import PendingMove, Seat
 from tdmanager import realtime
 from tests.servers import closing
-from tournaments import phone
 from tournaments.live import views as live
 from tournaments.models import DisplayScreen, Entry
+from tournaments.phone import views as phone
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -113,8 +113,9 @@ def own_parts(t) -> dict:
 @pytest.fixture
 def room(make_tournament, make_person, cashier_actor, actor):
     """25 players at three tables of nine, the clock running."""
+    from tournaments.cashier import services as cashier
     from tournaments.clock import services as clockctl
-    from tournaments.services import cashier, lifecycle
+    from tournaments.setup import lifecycle
 
     t = make_tournament(name="Phones")
     entries = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(25)]
@@ -334,8 +335,8 @@ def test_a_phone_token_the_hub_knows_is_streamed_from_memory_without_a_thread_or
     cancelled entry's token is forgotten at the next build."""
     from tdmanager.asgi import Application
     from tests.test_serving import Exchange
-    from tournaments.services import cashier
-    from tournaments.services.events import Actor
+    from tournaments.cashier import services as cashier
+    from tournaments.eventlog.services import Actor
 
     t, entries = room
     first, second = entries[0], entries[1]

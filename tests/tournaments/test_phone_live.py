@@ -9,9 +9,10 @@ import pytest
 
 from seating import services as seating
 from tests.servers import live_stack  # noqa: F401 (fixture)
+from tournaments.cashier import services as cashier
 from tournaments.clock import services as clockctl
-from tournaments.services import cashier, lifecycle
-from tournaments.services.events import Actor
+from tournaments.eventlog.services import Actor
+from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -12,12 +12,13 @@ from payouts.models import BountyHead
 from seating import selectors as seating_selectors
 from seating.models import Seat
 from seating.selectors.lookup import lookup
+from tournaments.cashier import services as cashier
 from tournaments.formats.services import series as series_service
 from tournaments.live.snapshot import build_snapshot
 from tournaments.models import Entry, Person
-from tournaments.public_names import public_name, public_names, ranked_public_names
-from tournaments.services import cashier, lifecycle
-from tournaments.services.privacy import pseudonym
+from tournaments.people.names import public_name, public_names, ranked_public_names
+from tournaments.people.privacy import pseudonym
+from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db
 

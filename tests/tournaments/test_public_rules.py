@@ -13,9 +13,11 @@ from django.test import Client
 from django.utils import translation
 
 from tdmanager.public import PUBLIC
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
 from tournaments.models import Tournament
-from tournaments.services import cashier, changes, setup
-from tournaments.services.events import Actor
+from tournaments.setup import changes
+from tournaments.setup import services as setup
 
 
 @pytest.fixture(autouse=True)
@@ -149,7 +151,7 @@ def test_pay02_the_bounty_rules_in_italian(make_tournament):
 def test_a_planned_tournament_is_not_public_until_the_director_opens_registration(make_tournament, director):
     """Issue #40 item 12: the public rules pages (and the seat lookup, which links to them) listed
     every tournament by id, planned ones included ("H2 Secret planned event")."""
-    from tournaments.services import lifecycle
+    from tournaments.setup import lifecycle
 
     t = make_tournament(name="H2 Secret planned event", status=Tournament.PLANNED)
     for url in (f"/rules/{t.pk}/", f"/rules/{t.pk}/changes/", f"/seats/{t.pk}/", f"/seats/{t.pk}/find/?q=abc"):

@@ -13,9 +13,9 @@ from seating import services as seating
 from seating.models import Seat
 from tdmanager.transactions import unit_of_work
 from tests.seating.test_support import started  # noqa: F401  (the fixture)
-from tournaments.actions import Action
-from tournaments.services import cashier
-from tournaments.services.events import log_event
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import log_event
 
 pytestmark = pytest.mark.django_db
 

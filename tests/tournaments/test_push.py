@@ -16,7 +16,8 @@ from tournaments.clock import services as clockctl
 from tournaments.models import Entry, PushSubscription, RegistrationNotice, Tournament
 from tournaments.notices import services as push_service
 from tournaments.notices import tasks
-from tournaments.services import lifecycle, privacy
+from tournaments.people import privacy
+from tournaments.setup import lifecycle
 from tournaments.tasks import clock_tick
 
 from ..pushservice import DeadService, Phone, PushService, vapid_claims
@@ -461,7 +462,7 @@ def test_a_change_hands_the_notices_to_the_worker_once_on_the_publishers_thread(
     from types import SimpleNamespace
 
     from tdmanager import realtime
-    from tournaments.services import events
+    from tournaments.eventlog import services as events
 
     class FakeRedis:
         def __init__(self):
@@ -516,8 +517,8 @@ def test_a_prize_is_told_ready_at_the_desk_once_the_ranking_is_signed_off(
     make_tournament, make_person, service, worker, actor, cashier_actor, director, controller_user
 ):
     from payouts import services as payouts
-    from tournaments.services import cashier
-    from tournaments.services.events import Actor
+    from tournaments.cashier import services as cashier
+    from tournaments.eventlog.services import Actor
 
     t = make_tournament(name="Sunday Special", table_size=10)  # a pool of 400: four buy-ins of 100
     for _ in range(4):
@@ -553,8 +554,8 @@ def test_a_prize_is_told_ready_at_the_desk_once_the_ranking_is_signed_off(
 
 
 def test_the_series_players_hear_that_registration_closes_at_the_end_of_this_level(make_tournament, service, worker, actor, cashier_actor):
+    from tournaments.cashier import services as cashier
     from tournaments.formats.services import series
-    from tournaments.services import cashier
 
     from .helpers import item_index_of_level, run_clock_at
 

@@ -10,10 +10,11 @@ from playwright.sync_api import expect
 from tests.browser import browser, browser_page  # noqa: F401 (fixtures)
 from tests.conftest import make_user
 from tests.test_journey_italian_browser import login_in_italian, submit_login
-from tournaments import receipts
+from tournaments.cashier import receipts
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
 from tournaments.models import LedgerRow, Tournament
-from tournaments.services import cashier, lifecycle
-from tournaments.services.events import Actor
+from tournaments.setup import lifecycle
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

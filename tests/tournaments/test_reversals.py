@@ -10,9 +10,10 @@ from seating import services as seating
 from seating.models import Bust
 from tdmanager.errors import DomainError
 from tests.tournaments.helpers import break_after_level, item_index_of_level, run_clock_at
+from tournaments.cashier import services as cashier
 from tournaments.models import Entry, LedgerRow, Tournament
 from tournaments.selectors import chips_in_play, seat_of
-from tournaments.services import cashier, lifecycle
+from tournaments.setup import lifecycle
 
 D = Decimal
 pytestmark = pytest.mark.django_db

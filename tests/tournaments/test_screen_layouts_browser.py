@@ -12,12 +12,14 @@ from playwright.sync_api import expect
 
 from tests.browser import ARTIFACTS, browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.formats.test_league import play, score
+from tournaments.cashier import services as cashier
 from tournaments.clock import services as clockctl
+from tournaments.floor import chipsets
 from tournaments.formats.services import series as series_service
 from tournaments.models import DisplayScreen, ScreenLayout
 from tournaments.screens import rules as layouts
 from tournaments.screens import services as screens
-from tournaments.services import cashier, chipsets, lifecycle
+from tournaments.setup import lifecycle
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -4,9 +4,10 @@ tournament's minimum is at least 10 players, and its start below that needs the 
 
 import pytest
 
+from tournaments.cashier import services as cashier
 from tournaments.models import Tournament
-from tournaments.services import cashier, lifecycle
-from tournaments.services.lifecycle import LifecycleError
+from tournaments.setup import lifecycle
+from tournaments.setup.lifecycle import LifecycleError
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from django.test import Client
 from django.utils import timezone
 
 from tests.conftest import client_for
-from tournaments.actions import Action
+from tournaments.eventlog.actions import Action
 from tournaments.models import Tournament, TournamentEvent
 from tournaments.views import TournamentForm
 

@@ -4,10 +4,7 @@ one module per desk: ``people``, ``tournaments`` (the director's setup), ``cashi
 import are re-exported here."""
 
 from tdmanager.idempotency import body_hash, idempotent
-from tournaments.clock.api import CLOCK_OPS, ClockView
-
-from .base import sale_response
-from .cashier import (
+from tournaments.cashier.api import (
     AddAlternateView,
     AddonView,
     AdmitAlternateView,
@@ -31,9 +28,7 @@ from .cashier import (
     TransferClearedView,
     quick_sale_input,
 )
-from .floor import FloorView, PenaltyActionView, PersonPenaltiesView
-from .people import PersonViewSet
-from .reports import (
+from tournaments.cashier.reports import (
     BannedPaidView,
     CheckInDocumentView,
     DeclaredRebuysView,
@@ -45,8 +40,21 @@ from .reports import (
     SalesView,
     ShiftView,
 )
-from .staff import StaffLoginView, StaffView
-from .tournaments import ChangeReasonView, ChipSetViewSet, DisplayScreenViewSet, EntryViewSet, StructureViewSet, TournamentTemplateViewSet, TournamentViewSet
+from tournaments.clock.api import CLOCK_OPS, ClockView
+from tournaments.floor.api import FloorView, PenaltyActionView, PersonPenaltiesView
+from tournaments.people.api import PersonViewSet
+from tournaments.setup.api import (
+    ChangeReasonView,
+    ChipSetViewSet,
+    DisplayScreenViewSet,
+    EntryViewSet,
+    StructureViewSet,
+    TournamentTemplateViewSet,
+    TournamentViewSet,
+)
+from tournaments.staff.api import StaffLoginView, StaffView
+
+from .base import sale_response
 
 __all__ = [
     "StaffLoginView",

@@ -13,10 +13,10 @@ from tournaments import labels
 from tournaments import serializers as s
 from tournaments.api.base import _valid
 from tournaments.clock import services as clockctl
+from tournaments.eventlog.services import Actor
 from tournaments.live.snapshot import build_snapshot
 from tournaments.models import Tournament
 from tournaments.notices import services as push
-from tournaments.services.events import Actor
 
 CLOCK_OPS = {
     # op: function(t, data, actor); who may take it: tdmanager.policy

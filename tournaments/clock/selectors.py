@@ -8,8 +8,8 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
 from tournaments import signals
-from tournaments.actions import Action
 from tournaments.clock import rules as engine
+from tournaments.eventlog.actions import Action
 from tournaments.house import HouseRules
 from tournaments.models import Clock, Entry, StructureItem
 

@@ -20,15 +20,16 @@ from tdmanager import realtime
 from tdmanager.errors import DomainError
 from tdmanager.transactions import service
 from tournaments import signals
-from tournaments.actions import Action
+from tournaments.cashier.ledger import lock_tournament
+from tournaments.cashier.services import registration
 from tournaments.clock import rules as engine
 from tournaments.clock.selectors import engine_state, h4h_money, structure_items
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import Actor, log_event
+from tournaments.floor import services as floor
 from tournaments.house import HouseRules
 from tournaments.models import Clock, Entry, HandForHandReport, StructureItem, Tournament
-from tournaments.services import floor, registration
-from tournaments.services.events import Actor, log_event
-from tournaments.services.ledger import lock_tournament
-from tournaments.services.streaming import extra_break_refusal
+from tournaments.setup.streaming import extra_break_refusal
 
 log = logging.getLogger(__name__)
 RUNS = (Clock.RUNNING, Clock.HAND_FOR_HAND)  # play is on: time suspensions run (PEN-05)

@@ -27,9 +27,9 @@ from tdmanager.money import plain_amount
 from tdmanager.roles import HasRole
 from tdmanager.security import no_store
 from tournaments.api import sale_response
+from tournaments.eventlog.services import Actor
 from tournaments.house import HouseRules
 from tournaments.models import BlindStructure, Entry, Person, Tournament
-from tournaments.services.events import Actor
 
 from . import selectors
 from .models import Match, MultiDayEvent, Series, StackOption

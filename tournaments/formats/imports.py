@@ -32,13 +32,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from payouts.selectors import won_by_entry
-from tournaments.actions import Action
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import log_events
 from tournaments.imports import rules as importing
 from tournaments.imports.people import people_index, stored_person
 from tournaments.imports.rules import CREATED, REFUSED, UNCHANGED, UPDATED, Column, Refused
 from tournaments.models import Entry, Person
-from tournaments.person_text import clean_text
-from tournaments.services.events import log_events
+from tournaments.people.text import clean_text
 
 from .models import Series, SeriesPastResult, SeriesResult
 from .services.series import standings_changed

@@ -4,7 +4,7 @@ lobby screen, and the start of a sit & go whose last place is paid."""
 from django.utils.translation import gettext as _
 
 from tournaments import signals
-from tournaments.actions import Action
+from tournaments.eventlog.actions import Action
 from tournaments.models import Tournament
 
 from . import selectors

@@ -16,7 +16,7 @@ from tdmanager.formatting import num
 from tournaments.house import HouseRules
 from tournaments.labels import shipped_text
 from tournaments.models import Entry, Person, Tournament
-from tournaments.public_names import public_names, ranked_public_names
+from tournaments.people.names import public_names, ranked_public_names
 from tournaments.selectors import chips_in_play
 
 from . import engine

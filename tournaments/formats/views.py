@@ -21,9 +21,9 @@ from tdmanager.api import object_id
 from tdmanager.errors import DomainError
 from tdmanager.fields import AmountFormField, amount_formfield
 from tdmanager.formatting import num
+from tournaments.eventlog.services import Actor
 from tournaments.labels import shipped_text
 from tournaments.models import BlindStructure, Entry, Person, Tournament
-from tournaments.services.events import Actor
 
 from . import engine, selectors
 from .api import as_int, as_money, as_text

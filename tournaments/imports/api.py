@@ -19,9 +19,9 @@ from tdmanager.api import query_choice
 from tdmanager.errors import ValidationFailed
 from tdmanager.fields import TextField
 from tdmanager.roles import HasRole
+from tournaments.eventlog.services import Actor
 
 from ..api.base import _valid
-from ..services.events import Actor
 from . import rules as importing
 from . import services as imports
 

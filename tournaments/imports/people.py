@@ -29,13 +29,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from tdmanager.compiled import Inserts
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import log_events
+from tournaments.people import rules as ranking
+from tournaments.people.privacy import is_erased
+from tournaments.people.text import clean_text
 
-from .. import people_search as ranking
-from ..actions import Action
 from ..models import Person
-from ..person_text import clean_text
-from ..services.events import log_events
-from ..services.privacy import is_erased
 from . import rules as importing
 from .rules import CREATED, DUPLICATE, REFUSED, UNCHANGED, UPDATED, Column, Refused
 

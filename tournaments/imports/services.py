@@ -20,10 +20,10 @@ from tdmanager import bodylimits, compiled, errorpages, sheets
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.sheets import SheetError
 from tdmanager.transactions import service
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import Actor, log_event
 
-from ..actions import Action
 from ..models import ImportFile, Sequence
-from ..services.events import Actor, log_event
 from . import rules as importing
 
 #: how long an uploaded sheet waits for its confirmation: it holds people's data, and the purge

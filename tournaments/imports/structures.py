@@ -24,9 +24,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from tdmanager.errors import ValidationFailed
+from tournaments.structures import services as structures
 
 from ..models import BlindStructure, StructureItem, Tournament
-from ..services import structures
 from . import rules as importing
 from .rules import CREATED, REFUSED, UNCHANGED, UPDATED, Column, Refused
 

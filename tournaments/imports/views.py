@@ -11,9 +11,9 @@ from django.utils.translation import gettext as _
 
 from tdmanager import errorpages, sheets
 from tdmanager.errors import DomainError
+from tournaments.eventlog.services import Actor
 
 from ..models import ImportFile
-from ..services.events import Actor
 from . import rules as importing
 from . import services as imports
 

@@ -23,13 +23,13 @@ from django.db.models import Count, Q
 from django.utils import timezone, translation
 
 from tournaments import signals
-from tournaments.actions import Action
 from tournaments.clock import rules as engine
 from tournaments.clock import selectors as clockview
 from tournaments.clock.selectors import engine_state, structure_items
+from tournaments.eventlog.actions import Action
 from tournaments.house import HouseRules
 from tournaments.models import Clock, DisplayScreen, Entry, HandForHandReport, Tournament, TournamentEvent
-from tournaments.public_names import public_names
+from tournaments.people.names import public_names
 from tournaments.selectors import change_announcement, chips_in_play, recent_changes
 
 

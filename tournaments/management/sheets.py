@@ -18,10 +18,10 @@ from django.utils import translation
 
 from tdmanager import sheets
 from tdmanager.errors import DomainError
+from tournaments.eventlog.services import Actor
 
 from ..imports import rules as importing
 from ..imports import services as imports
-from ..services.events import Actor
 
 
 def _options(pairs) -> dict:

@@ -23,15 +23,15 @@ from django.utils.translation import gettext as _
 
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.transactions import service
+from tournaments.cashier.ledger import lock_tournament
 from tournaments.clock import selectors as clockview
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import Actor, log_event
 from tournaments.live.snapshot import build_snapshot
 
 from .. import signals
-from ..actions import Action
 from ..house import HouseRules
 from ..models import Entry, NoticeMark, PushKeys, PushSubscription, RegistrationNotice, Tournament
-from ..services.events import Actor, log_event
-from ..services.ledger import lock_tournament
 from . import rules as notices
 from . import transport
 

@@ -17,8 +17,8 @@ from django.conf import settings
 from django.db import IntegrityError, connection
 
 from tdmanager import realtime
+from tournaments.eventlog.services import tell_key
 
-from ..services.events import tell_key
 from . import services, transport
 
 #: A timed notice's task runs this long after its moment: a timer that fires a hair early

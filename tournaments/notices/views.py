@@ -9,10 +9,10 @@ from django.views.decorators.csrf import csrf_exempt
 
 from tdmanager import jsonbody
 from tdmanager.errors import DomainError
+from tournaments.eventlog.services import Actor
+from tournaments.phone.views import entry_for
 
 from ..house import HouseRules
-from ..phone import entry_for
-from ..services.events import Actor
 from . import rules as notices
 from . import services as push_service
 

@@ -14,10 +14,10 @@ from tdmanager.errors import DomainError
 from tdmanager.fields import TextField
 from tdmanager.roles import HasRole
 from tournaments.api.base import _valid
+from tournaments.eventlog.services import Actor
 from tournaments.models import ScreenImage, ScreenLayout
 from tournaments.screens import rules as layouts
 from tournaments.screens import services as layout_service
-from tournaments.services.events import Actor
 
 
 class LayoutSerializer(serializers.Serializer):

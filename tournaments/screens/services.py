@@ -28,11 +28,11 @@ from tdmanager import bodylimits, compiled, realtime, shown_text
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.shown_text import check as check_shown
 from tdmanager.transactions import service
-from tournaments.actions import Action
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import Actor, log_event, publish_on_commit
 from tournaments.models import DisplayScreen, ScreenImage, ScreenLayout
 from tournaments.screens import rules as layouts
 from tournaments.services.checks import clean
-from tournaments.services.events import Actor, log_event, publish_on_commit
 
 #: What a director sets on a screen (the token is the service's; ``rotate`` is a list of tournaments).
 FIELDS = ("name", "tournament", "show", "announcement", "rotate_seconds", "layouts", "speaker", "sounds")

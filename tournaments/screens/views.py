@@ -10,11 +10,11 @@ from django.utils.translation import gettext as _
 from tdmanager import bodylimits, jsonbody
 from tdmanager.api import object_id
 from tdmanager.errors import DomainError
+from tournaments.eventlog.services import Actor
 from tournaments.live.views import chips_of
 from tournaments.models import DisplayScreen, ScreenImage, ScreenLayout, Tournament
 from tournaments.screens import rules as layouts
 from tournaments.screens import services as layout_service
-from tournaments.services.events import Actor
 
 MAX_FILE = bodylimits.LAYOUT_FILE  # an exported layout with its images (the web app's limit for the page's body is made of it)
 

@@ -9,8 +9,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from tdmanager.errors import ValidationFailed
-
-from .. import signals
+from tournaments import signals
 
 
 def clean(instance, *, exclude=None):

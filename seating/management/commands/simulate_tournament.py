@@ -33,10 +33,10 @@ from django.utils import timezone
 from seating import services, sql
 from seating.models import PendingMove, Seat
 from seating.services import room as room_module
+from tournaments.eventlog.services import Actor
 from tournaments.models import Entry, Person, Tournament
-from tournaments.services import lifecycle
-from tournaments.services.events import Actor
-from tournaments.services.structures import ensure_builtin_structures
+from tournaments.setup import lifecycle
+from tournaments.structures.services import ensure_builtin_structures
 
 FULL_CHECK_EVERY = 500
 SAME_HAND_CHANCE = 0.1

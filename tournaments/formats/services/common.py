@@ -8,12 +8,14 @@ from django.utils.translation import gettext_lazy
 from tdmanager import shown_text
 from tdmanager.errors import DomainError
 from tournaments import signals
-from tournaments.actions import Action
+from tournaments.cashier import services as cashier
 from tournaments.clock import services as clockctl
 from tournaments.clock.selectors import get_clock
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import log_event
 from tournaments.models import ChipAdjustment, Entry, Tournament
-from tournaments.services import cashier, checks, setup
-from tournaments.services.events import log_event
+from tournaments.services import checks
+from tournaments.setup import services as setup
 
 from .. import engine
 from ..models import QualifiedEntry

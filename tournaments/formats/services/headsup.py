@@ -21,11 +21,12 @@ from seating import services as seating
 from tdmanager.errors import ValidationFailed
 from tdmanager.transactions import service
 from tournaments import draws, signals
-from tournaments.actions import Action
+from tournaments.cashier import services as cashier
+from tournaments.cashier.ledger import lock_tournament
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import Actor, log_event
 from tournaments.models import Entry, Person, Tournament
-from tournaments.services import cashier, lifecycle
-from tournaments.services.events import Actor, log_event
-from tournaments.services.ledger import lock_tournament
+from tournaments.setup import lifecycle
 from tournaments.signals import announce
 
 from .. import engine

@@ -18,12 +18,12 @@ from payouts.selectors import knockouts_by_entry as bounty_knockouts
 from tdmanager import realtime, shown_text
 from tdmanager.errors import ValidationFailed
 from tdmanager.transactions import service
-from tournaments import fees
-from tournaments.actions import Action
+from tournaments.cashier import rules as fees
+from tournaments.cashier.ledger import lock_tournament
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import Actor, log_event
 from tournaments.models import Entry, Person, Tournament
 from tournaments.services import checks
-from tournaments.services.events import Actor, log_event
-from tournaments.services.ledger import lock_tournament
 
 from .. import engine
 from ..models import Series, SeriesAward, SeriesCycle, SeriesPastResult, SeriesResult, SeriesTournament

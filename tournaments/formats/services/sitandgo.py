@@ -9,10 +9,13 @@ from django.utils.translation import gettext as _
 
 from tdmanager import shown_text
 from tdmanager.transactions import service
-from tournaments.actions import Action
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import Actor, log_event
 from tournaments.models import Entry, Tournament
-from tournaments.services import cashier, checks, lifecycle, setup
-from tournaments.services.events import Actor, log_event
+from tournaments.services import checks
+from tournaments.setup import lifecycle
+from tournaments.setup import services as setup
 
 from .common import FormatError
 

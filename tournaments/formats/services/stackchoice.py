@@ -16,13 +16,14 @@ from django.utils.translation import gettext as _
 from tdmanager import shown_text
 from tdmanager.errors import ValidationFailed
 from tdmanager.transactions import service
-from tournaments.actions import Action
+from tournaments.cashier import services as cashier
+from tournaments.cashier.ledger import lock_tournament
+from tournaments.cashier.services import Sale
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import Actor, log_event
 from tournaments.house import HouseRules
 from tournaments.models import Entry, Person, Tournament
-from tournaments.services import cashier, checks
-from tournaments.services.cashier import Sale
-from tournaments.services.events import Actor, log_event
-from tournaments.services.ledger import lock_tournament
+from tournaments.services import checks
 
 from ..models import EntryStackChoice, StackOption
 from .common import FormatError

@@ -18,12 +18,13 @@ from tdmanager import shown_text
 from tdmanager.errors import ValidationFailed
 from tdmanager.transactions import service
 from tournaments import draws
-from tournaments.actions import Action
+from tournaments.cashier.ledger import lock_tournament
+from tournaments.eventlog.actions import Action
+from tournaments.eventlog.services import Actor, log_event
 from tournaments.models import ChipCount, Entry, Tournament
 from tournaments.selectors import chips_in_play
-from tournaments.services import checks, lifecycle
-from tournaments.services.events import Actor, log_event
-from tournaments.services.ledger import lock_tournament
+from tournaments.services import checks
+from tournaments.setup import lifecycle
 
 from .. import engine
 from ..models import QualifiedEntry, Qualifier, QualifierGroup, TimedEvent

@@ -20,10 +20,13 @@ from django.utils.translation import pgettext
 
 from tdmanager import usernames
 from tournaments import signals
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
 from tournaments.models import Person, Tournament
-from tournaments.services import cashier, lifecycle, oversight, setup
-from tournaments.services.events import Actor
-from tournaments.services.structures import ensure_builtin_structures
+from tournaments.oversight import services as oversight
+from tournaments.setup import lifecycle
+from tournaments.setup import services as setup
+from tournaments.structures.services import ensure_builtin_structures
 
 FIRST = [
     "Marco",

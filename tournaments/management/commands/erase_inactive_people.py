@@ -8,7 +8,7 @@ kept and listed.
 
 from django.core.management.base import BaseCommand
 
-from tournaments.services import privacy
+from tournaments.people import privacy
 
 
 class Command(BaseCommand):

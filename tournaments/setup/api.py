@@ -1,0 +1,335 @@
+"""REST API of the director's setup: structures, tournaments, templates, entries, screens and chip sets."""
+
+import contextlib
+
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.parsers import MultiPartParser
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tdmanager.api import body_object, query_choice, query_int, query_limit, query_offset
+from tdmanager.errors import DomainError
+from tdmanager.policy import DISPLAY
+from tdmanager.roles import HasRole, user_roles
+from tdmanager.security import no_store
+from tournaments import selectors
+from tournaments import serializers as s
+from tournaments.api.base import _valid
+from tournaments.eventlog.services import Actor
+from tournaments.floor import chipsets
+from tournaments.floor import views as overview
+from tournaments.imports import services as imports
+from tournaments.models import Alternate, BlindStructure, ChipSet, DisplayScreen, Entry, Tournament, TournamentTemplate
+from tournaments.screens import services as screens
+from tournaments.setup import changes, lifecycle, streaming
+from tournaments.setup import services as setup
+from tournaments.structures import services as structures
+
+
+class StructureViewSet(viewsets.ModelViewSet):
+    permission_classes = [HasRole]
+    serializer_class = s.BlindStructureSerializer
+    queryset = BlindStructure.objects.prefetch_related("items")
+
+    def _save(self, request, instance=None):
+        ser = self.get_serializer(instance, data=request.data)
+        ser.is_valid(raise_exception=True)
+        d = ser.validated_data
+        st = structures.save_structure(
+            name=d["name"],
+            description=d.get("description", ""),
+            is_template=d.get("is_template", True),
+            items=[dict(i) for i in d["items"]],
+            actor=Actor.from_request(request),
+            structure=instance,
+            reason=d.get("reason", ""),
+        )
+        data = self.get_serializer(st).data
+        data["warnings"] = structures.structure_warnings(structures.validate_items([dict(i) for i in d["items"]]))
+        return data
+
+    def create(self, request):
+        return Response(self._save(request), status=201)
+
+    def update(self, request, pk=None, partial=False):
+        return Response(self._save(request, self.get_object()))
+
+    def perform_destroy(self, instance):
+        structures.delete_structure(instance, actor=Actor.from_request(self.request))
+
+    @extend_schema(
+        parameters=[OpenApiParameter("format_type", str, enum=["json", "csv"])],
+        responses={(200, "application/json"): OpenApiTypes.OBJECT, (200, "text/csv"): OpenApiTypes.STR},
+    )
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def export(self, request, pk=None):
+        st = self.get_object()
+        if query_choice(request, "format_type", ("json", "csv"), "json") == "csv":
+            resp = HttpResponse(structures.export_csv(st), content_type="text/csv")
+            resp["Content-Disposition"] = f'attachment; filename="structure-{st.pk}.csv"'
+            return resp
+        resp = HttpResponse(structures.export_json(st), content_type="application/json")
+        resp["Content-Disposition"] = f'attachment; filename="structure-{st.pk}.json"'
+        return resp
+
+    @extend_schema(
+        request={"multipart/form-data": {"type": "object", "properties": {"file": {"type": "string", "format": "binary"}, "name": {"type": "string"}}}}
+    )
+    @action(detail=False, methods=["post"], url_path="import", parser_classes=[MultiPartParser])  # a file: the API's one form
+    def import_(self, request):
+        upload = request.FILES.get("file")
+        if upload is None:
+            raise DomainError("file_required", _("Attach a JSON or CSV file."), status=400)
+        fmt = "csv" if upload.name.lower().endswith(".csv") else "json"
+        # A CSV is read as every sheet is, in the process's one turn for a sheet (503 busy otherwise)
+        with imports.reading_sheet(request) if fmt == "csv" else contextlib.nullcontext():
+            data = structures.parse_import(upload.read(), fmt)
+        name = body_object(request).get("name") or data.get("name") or upload.name.rsplit(".", 1)[0]
+        st = structures.save_structure(name=name, description=data.get("description", ""), items=data["items"], actor=Actor.from_request(request))
+        return Response(self.get_serializer(st).data, status=201)
+
+
+class TournamentViewSet(viewsets.ModelViewSet):
+    permission_classes = [HasRole]
+    serializer_class = s.TournamentSerializer
+    queryset = Tournament.objects.select_related("waiting_start")  # waiting_for_tables, no query per row
+
+    def get_serializer_context(self):
+        # Every stage at once: the serializer runs the setup rules (pure) beside its fields' errors.
+        return {**super().get_serializer_context(), "setup_errors": setup.setup_errors}
+
+    # The same services as the tournament page: the setup rules live in services.setup.
+    def perform_create(self, serializer):
+        values = dict(serializer.validated_data)
+        reason, preset = values.pop("override_reason", ""), values.pop("fee_preset", None)
+        serializer.instance = setup.create_tournament(values, actor=Actor.from_request(self.request), fee_preset=preset, override_reason=reason)
+
+    def perform_update(self, serializer):
+        values = dict(serializer.validated_data)
+        reason, preset = values.pop("override_reason", ""), values.pop("fee_preset", None)
+        serializer.instance = setup.update_tournament(
+            self.get_object(), values, actor=Actor.from_request(self.request), override_reason=reason, fee_preset=preset
+        )
+
+    def perform_destroy(self, instance):
+        lifecycle.delete(instance, actor=Actor.from_request(self.request))
+
+    @extend_schema(request=None, responses=s.TournamentSerializer)  # no body (the schema offered a tournament's, unread)
+    @action(detail=True, methods=["post"], url_path="open-registration")
+    def open_registration(self, request, pk=None):
+        t = lifecycle.open_registration(self.get_object(), actor=Actor.from_request(request))
+        return Response(self.get_serializer(t).data)
+
+    @extend_schema(request=s.StartSerializer, responses=s.TournamentSerializer)
+    @action(detail=True, methods=["post"])
+    def start(self, request, pk=None):
+        d = _valid(s.StartSerializer, request)
+        t = lifecycle.start(
+            self.get_object(),
+            actor=Actor.from_request(request),
+            override_minimum=d["override_minimum"],
+            prestart_report_sent=d["prestart_report_sent"],
+            start_clock=d["start_clock"],
+            seat_later_sessions=d["seat_later_sessions"],
+            when_room_full=d["when_room_full"],
+        )
+        return Response(self.get_serializer(self.get_queryset().get(pk=t.pk)).data)
+
+    @extend_schema(request=None, responses=s.TournamentSerializer)
+    @action(detail=True, methods=["post"], url_path="stop-waiting")
+    def stop_waiting(self, request, pk=None):
+        """The start waiting for free tables (``when_room_full: wait``) no longer waits."""
+        t = lifecycle.stop_waiting(self.get_object(), actor=Actor.from_request(request))
+        return Response(self.get_serializer(self.get_queryset().get(pk=t.pk)).data)
+
+    @extend_schema(request=s.CopySerializer, responses={201: s.TournamentSerializer})
+    @action(detail=True, methods=["post"])
+    def copy(self, request, pk=None):
+        """A new planned tournament with this one's setup and its own copy of the structure."""
+        d = _valid(s.CopySerializer, request)
+        t = setup.copy_tournament(
+            self.get_object(), name=d["name"], start_at=d["start_at"], actor=Actor.from_request(request), override_reason=d["override_reason"]
+        )
+        return Response(self.get_serializer(t).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.SaveTemplateSerializer, responses={201: s.TournamentTemplateSerializer})
+    @action(detail=True, methods=["post"], url_path="save-template")
+    def save_template(self, request, pk=None):
+        """Save this tournament's setup as a template for later tournaments."""
+        d = _valid(s.SaveTemplateSerializer, request)
+        template = setup.save_template(self.get_object(), name=d["name"], actor=Actor.from_request(request))
+        return Response(s.TournamentTemplateSerializer(template).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @action(detail=False, methods=["get"], pagination_class=None)
+    def overview(self, request):
+        """The floor overview: every running tournament with its level, time left, players,
+        tables, moves pending, halted tables, hand-for-hand and late registration."""
+        return Response(overview.running_overview())
+
+    @extend_schema(request=None, responses=s.TournamentSerializer)  # no body (the schema offered a tournament's, unread)
+    @action(detail=True, methods=["post"])
+    def finish(self, request, pk=None):
+        t = lifecycle.finish(self.get_object(), actor=Actor.from_request(request))
+        return Response(self.get_serializer(t).data)
+
+    @extend_schema(request=s.StreamingSerializer, responses=s.TournamentSerializer)
+    @action(detail=True, methods=["post"])
+    def streaming(self, request, pk=None):
+        """ROLE-08: the TV table is on the air (``{"live": true}``) or off it."""
+        t = streaming.set_streaming_live(self.get_object(), _valid(s.StreamingSerializer, request)["live"], actor=Actor.from_request(request))
+        return Response(self.get_serializer(t).data)
+
+    @extend_schema(request=s.CancelSerializer, responses=s.TournamentSerializer)
+    @action(detail=True, methods=["post"])
+    def cancel(self, request, pk=None):
+        t = lifecycle.cancel(self.get_object(), actor=Actor.from_request(request), reason=_valid(s.CancelSerializer, request)["reason"])
+        return Response(self.get_serializer(t).data)
+
+    @extend_schema(
+        parameters=[OpenApiParameter("status", str, enum=[v for v, _l in Entry.STATUSES]), OpenApiParameter("person", int)],
+        responses=s.EntrySerializer(many=True),
+    )
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def entries(self, request, pk=None):
+        qs = self.get_object().entries.select_related("person").order_by("number")
+        wanted = query_choice(request, "status", [v for v, _l in Entry.STATUSES])
+        if wanted:
+            qs = qs.filter(status=wanted)
+        person = query_int(request, "person")
+        if person is not None:
+            qs = qs.filter(person_id=person)
+        return Response(s.EntrySerializer(qs, many=True).data)
+
+    @extend_schema(responses=s.LedgerRowSerializer(many=True))
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def ledger(self, request, pk=None):
+        rows = self.get_object().ledger.select_related("cashier", "reverses").order_by("receipt_number")
+        # the reader decides phone_url; its links are their pages' keys: no cache keeps them
+        return no_store(Response(s.LedgerRowSerializer(rows, many=True, context={"request": request}).data))
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("limit", int, description="newest first, 200 by default, at most 500"),
+            OpenApiParameter("offset", int, description="the newest rows to skip: a season's log read page by page"),
+        ],
+        responses=s.EventSerializer(many=True),
+    )
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def events(self, request, pk=None):
+        t = self.get_object()
+        offset = query_offset(request)
+        rows = selectors.event_sentences(t.events.order_by("-id")[offset : offset + query_limit(request, 200)], t.currency)
+        return Response(s.EventSerializer(rows, many=True).data)
+
+    @extend_schema(responses=s.TournamentChangeSerializer(many=True))
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def changes(self, request, pk=None):
+        """FMT-02: the published event's versions, newest first: what changed, who, when and why
+        (to a lobby screen's login, why only where the director showed the players)."""
+        screen_only = not (user_roles(request.user) - {DISPLAY})
+        rows = selectors.change_history(self.get_object())
+        return Response(s.TournamentChangeSerializer(rows, many=True, context={"public_only": screen_only}).data)
+
+    @extend_schema(responses=s.AlternateSerializer(many=True))
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def alternates(self, request, pk=None):
+        qs = self.get_object().alternates.filter(status=Alternate.WAITING).select_related("person")
+        return Response(s.AlternateSerializer(qs, many=True).data)
+
+
+class TournamentTemplateViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Saved tournament templates: list, read, and a new tournament from one."""
+
+    permission_classes = [HasRole]
+    serializer_class = s.TournamentTemplateSerializer
+    queryset = TournamentTemplate.objects.select_related("structure", "source")
+    pagination_class = None
+
+    @extend_schema(request=s.CopySerializer, responses={201: s.TournamentSerializer})
+    @action(detail=True, methods=["post"], url_path="create-tournament")
+    def create_tournament(self, request, pk=None):
+        d = _valid(s.CopySerializer, request)
+        t = setup.create_from_template(
+            self.get_object(), name=d["name"], start_at=d["start_at"], actor=Actor.from_request(request), override_reason=d["override_reason"]
+        )
+        return Response(s.TournamentSerializer(t, context={"request": request}).data, status=status.HTTP_201_CREATED)
+
+
+class EntryViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    permission_classes = [HasRole]
+    serializer_class = s.EntrySerializer
+    queryset = Entry.objects.select_related("person")
+
+
+class DisplayScreenViewSet(viewsets.ModelViewSet):
+    permission_classes = [HasRole]
+    serializer_class = s.DisplayScreenSerializer
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        # every answer names the screens' tokens, their keys: no cache keeps one
+        return no_store(super().finalize_response(request, response, *args, **kwargs))
+
+    def get_queryset(self):
+        return DisplayScreen.objects.all().order_by("name")
+
+    def perform_create(self, serializer):
+        serializer.instance = screens.create_screen(serializer.validated_data, actor=Actor.from_request(self.request))
+
+    def perform_update(self, serializer):
+        serializer.instance = screens.update_screen(serializer.instance, serializer.validated_data, actor=Actor.from_request(self.request))
+
+    def perform_destroy(self, instance):
+        screens.delete_screen(instance, actor=Actor.from_request(self.request))
+
+    @extend_schema(request=None, responses=s.DisplayScreenSerializer)
+    @action(detail=True, methods=["post"], url_path="revoke-token")
+    def revoke_token(self, request, pk=None):
+        """The screen's link stops working at once (page, state, stream); a new one with ``rotate-token``."""
+        return Response(s.DisplayScreenSerializer(screens.revoke_screen_token(self.get_object(), actor=Actor.from_request(request))).data)
+
+    @extend_schema(request=None, responses=s.DisplayScreenSerializer)
+    @action(detail=True, methods=["post"], url_path="rotate-token")
+    def rotate_token(self, request, pk=None):
+        """A new link for the screen (``token``, ``url``); the old one stops working at once."""
+        return Response(s.DisplayScreenSerializer(screens.rotate_screen_token(self.get_object(), actor=Actor.from_request(request))).data)
+
+
+class ChipSetViewSet(viewsets.ModelViewSet):
+    permission_classes = [HasRole]
+    serializer_class = s.ChipSetSerializer
+
+    def get_queryset(self):
+        return ChipSet.objects.prefetch_related("denominations")
+
+    def perform_create(self, serializer):
+        d = serializer.validated_data
+        serializer.instance = chipsets.save_chip_set(name=d["name"], denominations=d["denominations"], actor=Actor.from_request(self.request))
+
+    def perform_update(self, serializer):
+        d = serializer.validated_data
+        serializer.instance = chipsets.save_chip_set(
+            name=d.get("name"), denominations=d.get("denominations"), chip_set=serializer.instance, actor=Actor.from_request(self.request)
+        )
+
+    def perform_destroy(self, instance):
+        chipsets.delete_chip_set(instance, actor=Actor.from_request(self.request))
+
+
+class ChangeReasonView(APIView):
+    """FMT-02: show the players why a version of the event changed (``{"public": true}``: the
+    public rules page, its change feed and the lobby screens), or keep it from them again."""
+
+    permission_classes = [HasRole]
+
+    @extend_schema(request=s.ChangeReasonSerializer, responses=s.TournamentChangeSerializer)
+    def post(self, request, pk, version):
+        d = _valid(s.ChangeReasonSerializer, request)
+        row = changes.set_reason_public(get_object_or_404(Tournament, pk=pk), version, d["public"], actor=Actor.from_request(request))
+        return Response(s.TournamentChangeSerializer(row).data)
