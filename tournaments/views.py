@@ -26,6 +26,7 @@ from tdmanager.paging import Paged
 from tdmanager.policy import DEALER, DISPLAY
 from tdmanager.roles import has_role, user_roles
 from tdmanager.security import no_store
+from tournaments.api.fields import MAX_STACK, at_most
 from tournaments.cashier import receipts
 from tournaments.cashier import rules as fees
 from tournaments.cashier import services as cashier
@@ -39,6 +40,7 @@ from tournaments.oversight import services as oversight
 from tournaments.people import privacy
 from tournaments.people import services as people
 from tournaments.people.rules import masked_document
+from tournaments.people.serializers import PersonSerializer
 from tournaments.screens import rules as layouts
 from tournaments.screens import services as screen_links
 from tournaments.screens.services import choices as layout_choices
@@ -46,12 +48,12 @@ from tournaments.screens.services import sounds_of
 from tournaments.setup import changes as change_service
 from tournaments.setup import lifecycle, streaming
 from tournaments.setup import services as setup
+from tournaments.setup.serializers import TournamentSerializer
 from tournaments.structures import services as structures_service
 
 from . import labels, selectors, signals
 from .house import HouseRules
 from .models import BlindStructure, ChipSet, DisplayScreen, Entry, LedgerRow, Person, RegulatorGrant, Tournament, TournamentTemplate, WaitingStart
-from .serializers import MAX_STACK, PersonSerializer, TournamentSerializer, at_most
 
 
 def dashboard(request):

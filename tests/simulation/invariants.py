@@ -271,7 +271,7 @@ def waiting_starts_hold_nothing(world: World) -> list[str]:
     (``waiting_for_tables``), belongs to an event still to start that holds no table and has no
     seat drawn, and says how many tables it lacks; an event that started, ended or was cancelled
     waits for nothing."""
-    from tournaments.serializers import TournamentSerializer
+    from tournaments.setup.serializers import TournamentSerializer
 
     problems = []
     for t in world.to_check():

@@ -18,14 +18,15 @@ from rest_framework import serializers as drf
 from rest_framework.test import APIRequestFactory
 
 from tdmanager.transactions import flat_step, service, unit_of_work
-from tournaments import serializers as s
 from tournaments.cashier import ledger
 from tournaments.cashier import services as cashier
 from tournaments.cashier.ledger import lock_tournament
+from tournaments.cashier.serializers import LedgerRowSerializer, SaleSerializer
 from tournaments.cashier.services import sales as desk_sales
 from tournaments.eventlog.actions import Action
 from tournaments.models import Entry, IdempotencyRecord, LedgerRow, Person, Sequence, Tournament, TournamentEvent
 from tournaments.setup import lifecycle
+from tournaments.setup.serializers import EntrySerializer
 
 pytestmark = pytest.mark.django_db
 REGISTER = "/api/v1/cashier/register/"
@@ -50,15 +51,15 @@ def test_the_shared_fields_write_what_drf_writes(make_tournament, make_person, c
     request = APIRequestFactory().get("/")
     rows = list(LedgerRow.objects.order_by("id")) + [reversal]
     entries = list(Entry.objects.order_by("id")) + [late.entry]
-    assert any(s.EntrySerializer(e).data["seat"] for e in entries)  # a seated entry is among them
+    assert any(EntrySerializer(e).data["seat"] for e in entries)  # a seated entry is among them
     for e in entries:
-        assert s.EntrySerializer(e).data == drf_loop(s.EntrySerializer, e)
+        assert EntrySerializer(e).data == drf_loop(EntrySerializer, e)
     for row in rows:
-        for cls in (s.LedgerRowSerializer, s.SaleSerializer):
+        for cls in (LedgerRowSerializer, SaleSerializer):
             assert cls(row).data == drf_loop(cls, row)
             assert cls(row, context={"request": request}).data == drf_loop(cls, row, context={"request": request})
-    assert s.EntrySerializer(entries, many=True).data == [drf_loop(s.EntrySerializer, e) for e in entries]
-    for cls in (s.EntrySerializer, s.LedgerRowSerializer, s.SaleSerializer):  # the shared fields were used, not DRF's loop
+    assert EntrySerializer(entries, many=True).data == [drf_loop(EntrySerializer, e) for e in entries]
+    for cls in (EntrySerializer, LedgerRowSerializer, SaleSerializer):  # the shared fields were used, not DRF's loop
         assert isinstance(cls.__dict__.get("_out_plan"), tuple)
 
 

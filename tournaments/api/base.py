@@ -4,8 +4,8 @@ from rest_framework import status
 from rest_framework.response import Response
 
 from tdmanager.api import body_object
-
-from .. import serializers as s
+from tournaments.cashier.serializers import LedgerRowSerializer
+from tournaments.setup.serializers import EntrySerializer
 
 
 def _valid(serializer_class, request, **kw):
@@ -17,6 +17,6 @@ def _valid(serializer_class, request, **kw):
 
 def sale_response(sale, code=status.HTTP_201_CREATED):
     """A sale's answer, read at the desk (cashier, director): the receipt carries the player's phone page."""
-    receipt = s.LedgerRowSerializer(sale.row, context={"at_desk": True}).data if sale.row else None
-    data = {"entry": s.EntrySerializer(sale.entry).data, "receipt": receipt}
+    receipt = LedgerRowSerializer(sale.row, context={"at_desk": True}).data if sale.row else None
+    data = {"entry": EntrySerializer(sale.entry).data, "receipt": receipt}
     return Response(data, status=code)

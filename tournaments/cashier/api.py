@@ -16,12 +16,36 @@ from tdmanager.idempotency import idempotent
 from tdmanager.roles import HasRole
 from tdmanager.security import no_store
 from tournaments import selectors
-from tournaments import serializers as s
 from tournaments.api.base import _valid, sale_response
 from tournaments.cashier import services as cashier
+from tournaments.cashier.serializers import (
+    AdmitAlternateSerializer,
+    AlternateInputSerializer,
+    AlternateSerializer,
+    ArrivalSerializer,
+    CheckInSerializer,
+    DeclareRebuySerializer,
+    DeskEntrySerializer,
+    EntryActionSerializer,
+    ExchangeRateInputSerializer,
+    ExchangeRateSerializer,
+    LedgerRowSerializer,
+    NoShowSerializer,
+    PayReservationSerializer,
+    PreRegisterSerializer,
+    PresenceSerializer,
+    RebuySerializer,
+    RefundDuePaySerializer,
+    RefundSerializer,
+    ReverseSerializer,
+    SellEntrySerializer,
+    SettleSerializer,
+    TransferClearedSerializer,
+)
 from tournaments.cashier.services import registration
 from tournaments.eventlog.services import Actor
 from tournaments.models import LedgerRow, Person, Tournament
+from tournaments.setup.serializers import EntrySerializer
 
 
 class CashierView(APIView):
@@ -71,12 +95,12 @@ def quick_sale_input(request) -> dict | None:
 
 
 @extend_schema(
-    request=s.SellEntrySerializer, responses={201: dict, 200: dict}, summary="Sell an entry (buy-in + fee); pays a reservation if the player pre-registered."
+    request=SellEntrySerializer, responses={201: dict, 200: dict}, summary="Sell an entry (buy-in + fee); pays a reservation if the player pre-registered."
 )
 class RegisterView(CashierView):
     """Sell an entry (buy-in + fee); pays a reservation if the player pre-registered."""
 
-    input_serializer = s.SellEntrySerializer
+    input_serializer = SellEntrySerializer
 
     @staticmethod
     def perform(d, a):
@@ -114,13 +138,13 @@ class RegisterView(CashierView):
 
 PreRegisterView = _cashier_view(
     "PreRegisterView",
-    s.PreRegisterSerializer,
-    lambda d, a: Response({"entry": s.EntrySerializer(cashier.pre_register(d["tournament"], d["person"], actor=a, channel=d["channel"])).data}, status=201),
+    PreRegisterSerializer,
+    lambda d, a: Response({"entry": EntrySerializer(cashier.pre_register(d["tournament"], d["person"], actor=a, channel=d["channel"])).data}, status=201),
     "Reserve a place to pay later.",
 )
 PayReservationView = _cashier_view(
     "PayReservationView",
-    s.PayReservationSerializer,
+    PayReservationSerializer,
     lambda d, a: sale_response(
         cashier.pay_reservation(
             d["entry"], method=d["method"], actor=a, jackpot=d["jackpot"], tender_currency=d["tender_currency"], confirm_final_table=d["confirm_final_table"]
@@ -130,13 +154,13 @@ PayReservationView = _cashier_view(
 )
 CheckInView = _cashier_view(
     "CheckInView",
-    s.CheckInSerializer,
-    lambda d, a: Response({"entry": s.EntrySerializer(registration.check_in(d["entry"], actor=a, id_checked=d["id_checked"])).data}),
+    CheckInSerializer,
+    lambda d, a: Response({"entry": EntrySerializer(registration.check_in(d["entry"], actor=a, id_checked=d["id_checked"])).data}),
     "Check a paid player in (REG-02): the identity document when the house asks; a banned person is refused (REG-05).",
 )
 TransferClearedView = _cashier_view(
     "TransferClearedView",
-    s.TransferClearedSerializer,
+    TransferClearedSerializer,
     lambda d, a: sale_response(
         registration.confirm_transfer(d["entry"], reference=d["reference"], actor=a, jackpot=d["jackpot"], confirm_final_table=d["confirm_final_table"])
     ),
@@ -144,20 +168,20 @@ TransferClearedView = _cashier_view(
 )
 PresenceView = _cashier_view(
     "PresenceView",
-    s.PresenceSerializer,
-    lambda d, a: Response({"entry": s.EntrySerializer(registration.set_presence(d["entry"], presence=d["presence"], actor=a, reason=d["reason"])).data}),
+    PresenceSerializer,
+    lambda d, a: Response({"entry": EntrySerializer(registration.set_presence(d["entry"], presence=d["presence"], actor=a, reason=d["reason"])).data}),
     "Mark a player absent or withdrawn, or back (ELM-05): it never eliminates.",
 )
 NoShowView = _cashier_view(
     "NoShowView",
-    s.NoShowSerializer,
-    lambda d, a: Response({"entry": s.EntrySerializer(registration.mark_no_show(d["entry"], actor=a, reason=d["reason"])).data}),
+    NoShowSerializer,
+    lambda d, a: Response({"entry": EntrySerializer(registration.mark_no_show(d["entry"], actor=a, reason=d["reason"])).data}),
     "A registered player has not arrived (REG-09): the house's no-show policy applies.",
 )
 ArrivalView = _cashier_view(
     "ArrivalView",
-    s.ArrivalSerializer,
-    lambda d, a: Response({"entry": s.EntrySerializer(registration.mark_arrival(d["entry"], arrived=d["arrived"], actor=a, reason=d["reason"])).data}),
+    ArrivalSerializer,
+    lambda d, a: Response({"entry": EntrySerializer(registration.mark_arrival(d["entry"], arrived=d["arrived"], actor=a, reason=d["reason"])).data}),
     "Mark a seated player as not arrived, or arrived after all (REG-09: under FORFEIT_AT without check-in, "
     "the players marked not arrived are out at the deadline).",
 )
@@ -165,18 +189,18 @@ ArrivalView = _cashier_view(
 
 def _settle(d, a):
     row = get_object_or_404(LedgerRow, receipt_number=d["receipt_number"])
-    return Response(s.LedgerRowSerializer(registration.settle_receivable(row, method=d["method"], actor=a), context={"at_desk": True}).data, status=201)
+    return Response(LedgerRowSerializer(registration.settle_receivable(row, method=d["method"], actor=a), context={"at_desk": True}).data, status=201)
 
 
 SettleView = _cashier_view(
     "SettleView",
-    s.SettleSerializer,
+    SettleSerializer,
     _settle,
     "The player pays an amount owed (REG-09): a SETTLEMENT ledger row pointing at the RECEIVABLE row, the money taken.",
 )
 ReenterView = _cashier_view(
     "ReenterView",
-    s.SellEntrySerializer,
+    SellEntrySerializer,
     lambda d, a: sale_response(
         cashier.reenter(
             d["tournament"],
@@ -192,7 +216,7 @@ ReenterView = _cashier_view(
 )
 RebuyView = _cashier_view(
     "RebuyView",
-    s.RebuySerializer,
+    RebuySerializer,
     lambda d, a: sale_response(
         cashier.rebuy(
             cashier.entry_at_desk(d["entry"], d.get("person")),
@@ -208,16 +232,16 @@ RebuyView = _cashier_view(
 )
 DeclareRebuyView = _cashier_view(
     "DeclareRebuyView",
-    s.DeclareRebuySerializer,
+    DeclareRebuySerializer,
     lambda d, a: Response(
-        {"entry": s.EntrySerializer(cashier.declare_rebuy(cashier.entry_at_desk(d["entry"], d.get("person")), actor=a, stack=d.get("stack"))).data},
+        {"entry": EntrySerializer(cashier.declare_rebuy(cashier.entry_at_desk(d["entry"], d.get("person")), actor=a, stack=d.get("stack"))).data},
         status=status.HTTP_201_CREATED,
     ),
     "Record a rebuy the player declared before the hand (FMT-04, TDA 27): he is bound to it; the desk collects it with cashier/rebuy/.",
 )
 AddonView = _cashier_view(
     "AddonView",
-    s.DeskEntrySerializer,
+    DeskEntrySerializer,
     lambda d, a: sale_response(
         cashier.addon(cashier.entry_at_desk(d["entry"], d.get("person")), method=d["method"], actor=a, tender_currency=d["tender_currency"])
     ),
@@ -227,15 +251,15 @@ AddonView = _cashier_view(
 
 def _reverse(d, a):
     row = get_object_or_404(LedgerRow, receipt_number=d["receipt_number"])
-    return Response(s.LedgerRowSerializer(cashier.reverse(row, reason=d["reason"], actor=a), context={"at_desk": True}).data, status=201)
+    return Response(LedgerRowSerializer(cashier.reverse(row, reason=d["reason"], actor=a), context={"at_desk": True}).data, status=201)
 
 
-ReverseView = _cashier_view("ReverseView", s.ReverseSerializer, _reverse, "Reverse a ledger row with a reason.")
+ReverseView = _cashier_view("ReverseView", ReverseSerializer, _reverse, "Reverse a ledger row with a reason.")
 RefundView = _cashier_view(
     "RefundView",
-    s.RefundSerializer,
+    RefundSerializer,
     lambda d, a: Response(
-        s.LedgerRowSerializer(
+        LedgerRowSerializer(
             cashier.refund(d["entry"], reason=d["reason"], actor=a, expenses=d["expenses"], method=d["method"], reference=d["reference"]),
             context={"at_desk": True},
         ).data,
@@ -245,22 +269,22 @@ RefundView = _cashier_view(
 )
 RefundDuePayView = _cashier_view(
     "RefundDuePayView",
-    s.RefundDuePaySerializer,
+    RefundDuePaySerializer,
     lambda d, a: Response(
-        s.LedgerRowSerializer(cashier.pay_refund(d["entry"], method=d["method"], actor=a, reference=d["reference"]), context={"at_desk": True}).data, status=201
+        LedgerRowSerializer(cashier.pay_refund(d["entry"], method=d["method"], actor=a, reference=d["reference"]), context={"at_desk": True}).data, status=201
     ),
     "Hand out one refund of a cancelled tournament (FMT-02): the whole amount paid, on this cashier's shift; cash only within "
     "the cash limit (REG-06, 409 cash_limit_exceeded: a cheque or transfer with its reference). Paid once (409 no_refund_due).",
 )
 AddAlternateView = _cashier_view(
     "AddAlternateView",
-    s.AlternateInputSerializer,
-    lambda d, a: Response(s.AlternateSerializer(cashier.add_alternate(d["tournament"], d["person"], actor=a)).data, status=201),
+    AlternateInputSerializer,
+    lambda d, a: Response(AlternateSerializer(cashier.add_alternate(d["tournament"], d["person"], actor=a)).data, status=201),
     "Put a player on the alternates list.",
 )
 AdmitAlternateView = _cashier_view(
     "AdmitAlternateView",
-    s.AdmitAlternateSerializer,
+    AdmitAlternateSerializer,
     lambda d, a: sale_response(cashier.admit_alternate(d["tournament"], method=d["method"], actor=a, tender_currency=d["tender_currency"])),
     "Sell the freed place to the first alternate.",
 )
@@ -272,7 +296,7 @@ class ExchangeRatesView(APIView):
 
     permission_classes = [HasRole]
 
-    @extend_schema(parameters=[OpenApiParameter("date", str)], responses=s.ExchangeRateSerializer(many=True))
+    @extend_schema(parameters=[OpenApiParameter("date", str)], responses=ExchangeRateSerializer(many=True))
     def get(self, request):
         raw = request.query_params.get("date", "")
         try:
@@ -282,18 +306,18 @@ class ExchangeRatesView(APIView):
         if day is None:
             raise DomainError("bad_date", _("Give the date as YYYY-MM-DD."), status=400)
         dates.check(day, "date", _("Date"))
-        return Response(s.ExchangeRateSerializer(selectors.exchange_rates_of(day), many=True).data)
+        return Response(ExchangeRateSerializer(selectors.exchange_rates_of(day), many=True).data)
 
-    @extend_schema(request=s.ExchangeRateInputSerializer, responses={201: s.ExchangeRateSerializer})
+    @extend_schema(request=ExchangeRateInputSerializer, responses={201: ExchangeRateSerializer})
     def post(self, request):
-        d = _valid(s.ExchangeRateInputSerializer, request)
+        d = _valid(ExchangeRateInputSerializer, request)
         row = cashier.set_exchange_rate(d["currency"], d["rate"], base=d["base_currency"], actor=Actor.from_request(request))
-        return Response(s.ExchangeRateSerializer(row).data, status=201)
+        return Response(ExchangeRateSerializer(row).data, status=201)
 
 
-@extend_schema(request=s.EntryActionSerializer, responses={200: OpenApiTypes.OBJECT})
+@extend_schema(request=EntryActionSerializer, responses={200: OpenApiTypes.OBJECT})
 class CancelReservationView(CashierView):
-    input_serializer = s.EntryActionSerializer
+    input_serializer = EntryActionSerializer
 
     def perform(self, d, a):
-        return Response({"entry": s.EntrySerializer(cashier.cancel_reservation(d["entry"], actor=a)).data})
+        return Response({"entry": EntrySerializer(cashier.cancel_reservation(d["entry"], actor=a)).data})

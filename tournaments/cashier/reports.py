@@ -11,8 +11,8 @@ from tdmanager.api import query_int, query_limit, query_offset
 from tdmanager.roles import HasRole
 from tdmanager.security import no_store
 from tournaments import selectors
-from tournaments import serializers as s
 from tournaments.cashier import services as cashier
+from tournaments.cashier.serializers import LedgerRowSerializer, SaleSerializer
 from tournaments.cashier.services import registration
 from tournaments.eventlog.services import Actor
 from tournaments.models import Entry, LedgerRow, Person, Tournament
@@ -145,19 +145,19 @@ class SalesView(APIView):
     permission_classes = [HasRole]
 
     @extend_schema(
-        parameters=[OpenApiParameter("tournament", int), OpenApiParameter("limit", int), OpenApiParameter("offset", int)], responses=s.SaleSerializer(many=True)
+        parameters=[OpenApiParameter("tournament", int), OpenApiParameter("limit", int), OpenApiParameter("offset", int)], responses=SaleSerializer(many=True)
     )
     def get(self, request):
         tid = query_int(request, "tournament")
         t = get_object_or_404(Tournament, pk=tid) if tid is not None else None
         rows = selectors.last_sales(request.user, t, limit=query_limit(request, 15, maximum=50), offset=query_offset(request))
-        return no_store(Response(s.SaleSerializer(rows, many=True, context={"request": request}).data))  # phone links: their pages' keys
+        return no_store(Response(SaleSerializer(rows, many=True, context={"request": request}).data))  # phone links: their pages' keys
 
 
 class ReceiptView(APIView):
     permission_classes = [HasRole]
 
-    @extend_schema(responses=s.LedgerRowSerializer)
+    @extend_schema(responses=LedgerRowSerializer)
     def get(self, request, number):
         row = get_object_or_404(LedgerRow, receipt_number=number)
-        return no_store(Response(s.LedgerRowSerializer(row, context={"request": request}).data))  # its phone link is that page's key
+        return no_store(Response(LedgerRowSerializer(row, context={"request": request}).data))  # its phone link is that page's key

@@ -10,9 +10,9 @@ from rest_framework.views import APIView
 from tdmanager.errors import DomainError
 from tdmanager.roles import HasRole
 from tournaments import labels
-from tournaments import serializers as s
 from tournaments.api.base import _valid
 from tournaments.clock import services as clockctl
+from tournaments.clock.serializers import ClockActionSerializer
 from tournaments.eventlog.services import Actor
 from tournaments.live.snapshot import build_snapshot
 from tournaments.models import Tournament
@@ -69,12 +69,12 @@ class ClockView(APIView):
         labels.name_games(data["clock"])  # FMT-16: the level's game in the reader's language
         return Response(data)
 
-    @extend_schema(request=s.ClockActionSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=ClockActionSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk, op=None):
         if op not in CLOCK_OPS:
             raise DomainError("unknown_action", _("Unknown clock action."), status=404)
         fn = CLOCK_OPS[op]
-        data = _valid(s.ClockActionSerializer, request)
+        data = _valid(ClockActionSerializer, request)
         t = get_object_or_404(Tournament, pk=pk)
         result = fn(t, data, Actor.from_request(request))
 

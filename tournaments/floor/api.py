@@ -11,10 +11,18 @@ from tdmanager.errors import DomainError
 from tdmanager.idempotency import idempotent
 from tdmanager.roles import HasRole
 from tournaments import labels, selectors
-from tournaments import serializers as s
 from tournaments.api.base import _valid
 from tournaments.eventlog.services import Actor
 from tournaments.floor import services as floor
+from tournaments.floor.serializers import (
+    ChipAdjustSerializer,
+    ChipCountsSerializer,
+    ChipRaceSerializer,
+    ColorUpSerializer,
+    IssuePenaltySerializer,
+    PenaltyActionSerializer,
+    PenaltySerializer,
+)
 from tournaments.house import HouseRules
 from tournaments.models import Penalty, Person, Tournament
 
@@ -25,14 +33,14 @@ class FloorView(APIView):
     permission_classes = [HasRole]
     op_names = ("penalties", "adjust", "counts", "race", "color-up")
     read_op_names = ("penalties",)  # GET /floor/ (or /floor/chips/) is the chips summary
-    op_responses = {"GET": s.PenaltySerializer(many=True)}  # GET /floor/penalties/ (?all=1: past ones too)
+    op_responses = {"GET": PenaltySerializer(many=True)}  # GET /floor/penalties/ (?all=1: past ones too)
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk, op=None):
         t = get_object_or_404(Tournament, pk=pk)
         if op == "penalties":
             qs = t.penalties.select_related("person", "entry") if request.query_params.get("all") else floor.active_penalties(t)
-            return Response(s.PenaltySerializer(qs, many=True).data)
+            return Response(PenaltySerializer(qs, many=True).data)
         if op not in (None, "chips"):
             raise DomainError("unknown_action", _("Unknown floor action."), status=404)
         return Response(
@@ -58,23 +66,23 @@ class FloorView(APIView):
         t = get_object_or_404(Tournament, pk=pk)
         actor = Actor.from_request(request)
         if op == "penalties":
-            ser = s.IssuePenaltySerializer(data=request.data)
+            ser = IssuePenaltySerializer(data=request.data)
             ser.is_valid(raise_exception=True)
             d = dict(ser.validated_data)
             p = floor.issue_penalty(t, d.pop("entry"), actor=actor, **d)
-            return Response(s.PenaltySerializer(p).data, status=201)
+            return Response(PenaltySerializer(p).data, status=201)
         if op == "adjust":
-            ser = s.ChipAdjustSerializer(data=request.data)
+            ser = ChipAdjustSerializer(data=request.data)
             ser.is_valid(raise_exception=True)
             d = ser.validated_data
             adj = floor.remove_chips(t, chips=d["chips"], kind=d["kind"], reason=d["reason"], actor=actor, entry=d.get("entry"))
             return Response({"id": adj.pk, "chips": adj.chips, "chips_in_play": floor.chips_in_play(t)}, status=201)
         if op == "counts":
-            ser = s.ChipCountsSerializer(data=request.data)
+            ser = ChipCountsSerializer(data=request.data)
             ser.is_valid(raise_exception=True)
             return Response(floor.record_chip_counts(t, ser.validated_data["counts"], occasion=ser.validated_data["occasion"], actor=actor), status=201)
         if op == "color-up":  # CR-05: a discretionary colour-up of a player or a table, announced and logged
-            d = _valid(s.ColorUpSerializer, request)
+            d = _valid(ColorUpSerializer, request)
             return Response(
                 floor.discretionary_color_up(
                     t,
@@ -88,7 +96,7 @@ class FloorView(APIView):
                 status=201,
             )
         if op == "race":
-            ser = s.ChipRaceSerializer(data=request.data)
+            ser = ChipRaceSerializer(data=request.data)
             ser.is_valid(raise_exception=True)
             d = ser.validated_data
             rec = floor.run_chip_race(
@@ -110,17 +118,17 @@ class PenaltyActionView(APIView):
     permission_classes = [HasRole]
     op_names = ("serve", "cancel")
 
-    @extend_schema(request=s.PenaltyActionSerializer, responses=s.PenaltySerializer)
+    @extend_schema(request=PenaltyActionSerializer, responses=PenaltySerializer)
     def post(self, request, pk, op):
         p = get_object_or_404(Penalty, pk=pk)
         actor = Actor.from_request(request)
         if op == "serve":
-            p = floor.serve_hands(p, actor=actor, hands=_valid(s.PenaltyActionSerializer, request)["hands"])
+            p = floor.serve_hands(p, actor=actor, hands=_valid(PenaltyActionSerializer, request)["hands"])
         elif op == "cancel":
-            p = floor.cancel_penalty(p, actor=actor, reason=_valid(s.PenaltyActionSerializer, request)["reason"])
+            p = floor.cancel_penalty(p, actor=actor, reason=_valid(PenaltyActionSerializer, request)["reason"])
         else:
             raise DomainError("unknown_action", _("Unknown penalty action."), status=404)
-        return Response(s.PenaltySerializer(p).data)
+        return Response(PenaltySerializer(p).data)
 
 
 class PersonPenaltiesView(APIView):
@@ -128,6 +136,6 @@ class PersonPenaltiesView(APIView):
 
     permission_classes = [HasRole]
 
-    @extend_schema(responses=s.PenaltySerializer(many=True))
+    @extend_schema(responses=PenaltySerializer(many=True))
     def get(self, request, pk):
-        return Response(s.PenaltySerializer(selectors.penalty_history(get_object_or_404(Person, pk=pk)), many=True).data)
+        return Response(PenaltySerializer(selectors.penalty_history(get_object_or_404(Person, pk=pk)), many=True).data)

@@ -11,12 +11,12 @@ from rest_framework.response import Response
 
 from tdmanager.api import body_object, query_limit
 from tdmanager.roles import HasRole
-from tournaments import serializers as s
 from tournaments.api.base import _valid
 from tournaments.eventlog.services import Actor
 from tournaments.models import Person
 from tournaments.people import privacy
 from tournaments.people import services as people
+from tournaments.people.serializers import BanSerializer, EraseSerializer, PersonCreateSerializer, PersonSerializer
 
 
 class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.GenericViewSet):
@@ -24,7 +24,7 @@ class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
     document number for a cashier or a director (``people.search_people``)."""
 
     permission_classes = [HasRole]
-    serializer_class = s.PersonSerializer
+    serializer_class = PersonSerializer
 
     def get_queryset(self):
         q = self.request.query_params.get("q", "").strip()
@@ -37,14 +37,14 @@ class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
             return None
         return super().paginate_queryset(queryset)
 
-    @extend_schema(request=s.PersonCreateSerializer, responses=s.PersonSerializer)
+    @extend_schema(request=PersonCreateSerializer, responses=PersonSerializer)
     def create(self, request):
-        ser = s.PersonCreateSerializer(data=request.data)
+        ser = PersonCreateSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
         data = dict(ser.validated_data)
         confirm = data.pop("confirm_duplicate", False)
         person = people.create_person(actor=Actor.from_request(request), confirm_duplicate=confirm, **data)
-        return Response(s.PersonSerializer(person).data, status=201)
+        return Response(PersonSerializer(person).data, status=201)
 
     def update(self, request, *args, **kwargs):
         """Rectification: the fields sent are corrected through ``people.update_person``, which logs
@@ -52,7 +52,7 @@ class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
         ser = self.get_serializer(self.get_object(), data=body_object(request), partial=kwargs.pop("partial", False))
         ser.is_valid(raise_exception=True)
         person = people.update_person(ser.instance, actor=Actor.from_request(request), **ser.validated_data)
-        return Response(s.PersonSerializer(person).data)
+        return Response(PersonSerializer(person).data)
 
     @extend_schema(
         request=None,
@@ -65,13 +65,13 @@ class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
         person = self.get_object()
         return Response({"person": person.pk, "document_id": privacy.reveal_document(person, actor=Actor.from_request(request))})
 
-    @extend_schema(request=s.BanSerializer, responses=s.PersonSerializer)
+    @extend_schema(request=BanSerializer, responses=PersonSerializer)
     @action(detail=True, methods=["post"])
     def ban(self, request, pk=None):
-        ser = s.BanSerializer(data=request.data)
+        ser = BanSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
         person = people.set_banned(self.get_object(), ser.validated_data["banned"], ser.validated_data["reason"], actor=Actor.from_request(request))
-        return Response(s.PersonSerializer(person).data)
+        return Response(PersonSerializer(person).data)
 
     @extend_schema(
         responses={(200, "application/json"): OpenApiTypes.OBJECT},
@@ -85,13 +85,13 @@ class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
         return response
 
     @extend_schema(
-        request=s.EraseSerializer,
-        responses=s.PersonSerializer,
+        request=EraseSerializer,
+        responses=PersonSerializer,
         description="GDPR erasure (director): personal fields cleared, the name a pseudonym; receipts, ledger and places "
         "keep their numbers. 409 person_in_play / person_owes_money / person_refund_due / person_prize_due / person_bounty_due.",
     )
     @action(detail=True, methods=["post"])
     def erase(self, request, pk=None):
-        reason = _valid(s.EraseSerializer, request)["reason"]
+        reason = _valid(EraseSerializer, request)["reason"]
         person = privacy.erase_person(self.get_object(), reason, actor=Actor.from_request(request))
-        return Response(s.PersonSerializer(person).data)
+        return Response(PersonSerializer(person).data)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 SECTIONS = ("Rule ids", "TDA recommended procedures")
 
 

@@ -19,22 +19,38 @@ from tdmanager.policy import DISPLAY
 from tdmanager.roles import HasRole, user_roles
 from tdmanager.security import no_store
 from tournaments import selectors
-from tournaments import serializers as s
 from tournaments.api.base import _valid
+from tournaments.cashier.serializers import AlternateSerializer, LedgerRowSerializer
+from tournaments.eventlog.serializers import EventSerializer
 from tournaments.eventlog.services import Actor
 from tournaments.floor import chipsets
 from tournaments.floor import views as overview
+from tournaments.floor.serializers import ChipSetSerializer
 from tournaments.imports import services as imports
 from tournaments.models import Alternate, BlindStructure, ChipSet, DisplayScreen, Entry, Tournament, TournamentTemplate
 from tournaments.screens import services as screens
+from tournaments.screens.serializers import DisplayScreenSerializer
 from tournaments.setup import changes, lifecycle, streaming
 from tournaments.setup import services as setup
+from tournaments.setup.serializers import (
+    CancelSerializer,
+    ChangeReasonSerializer,
+    CopySerializer,
+    EntrySerializer,
+    SaveTemplateSerializer,
+    StartSerializer,
+    StreamingSerializer,
+    TournamentChangeSerializer,
+    TournamentSerializer,
+    TournamentTemplateSerializer,
+)
 from tournaments.structures import services as structures
+from tournaments.structures.serializers import BlindStructureSerializer
 
 
 class StructureViewSet(viewsets.ModelViewSet):
     permission_classes = [HasRole]
-    serializer_class = s.BlindStructureSerializer
+    serializer_class = BlindStructureSerializer
     queryset = BlindStructure.objects.prefetch_related("items")
 
     def _save(self, request, instance=None):
@@ -97,7 +113,7 @@ class StructureViewSet(viewsets.ModelViewSet):
 
 class TournamentViewSet(viewsets.ModelViewSet):
     permission_classes = [HasRole]
-    serializer_class = s.TournamentSerializer
+    serializer_class = TournamentSerializer
     queryset = Tournament.objects.select_related("waiting_start")  # waiting_for_tables, no query per row
 
     def get_serializer_context(self):
@@ -120,16 +136,16 @@ class TournamentViewSet(viewsets.ModelViewSet):
     def perform_destroy(self, instance):
         lifecycle.delete(instance, actor=Actor.from_request(self.request))
 
-    @extend_schema(request=None, responses=s.TournamentSerializer)  # no body (the schema offered a tournament's, unread)
+    @extend_schema(request=None, responses=TournamentSerializer)  # no body (the schema offered a tournament's, unread)
     @action(detail=True, methods=["post"], url_path="open-registration")
     def open_registration(self, request, pk=None):
         t = lifecycle.open_registration(self.get_object(), actor=Actor.from_request(request))
         return Response(self.get_serializer(t).data)
 
-    @extend_schema(request=s.StartSerializer, responses=s.TournamentSerializer)
+    @extend_schema(request=StartSerializer, responses=TournamentSerializer)
     @action(detail=True, methods=["post"])
     def start(self, request, pk=None):
-        d = _valid(s.StartSerializer, request)
+        d = _valid(StartSerializer, request)
         t = lifecycle.start(
             self.get_object(),
             actor=Actor.from_request(request),
@@ -141,30 +157,30 @@ class TournamentViewSet(viewsets.ModelViewSet):
         )
         return Response(self.get_serializer(self.get_queryset().get(pk=t.pk)).data)
 
-    @extend_schema(request=None, responses=s.TournamentSerializer)
+    @extend_schema(request=None, responses=TournamentSerializer)
     @action(detail=True, methods=["post"], url_path="stop-waiting")
     def stop_waiting(self, request, pk=None):
         """The start waiting for free tables (``when_room_full: wait``) no longer waits."""
         t = lifecycle.stop_waiting(self.get_object(), actor=Actor.from_request(request))
         return Response(self.get_serializer(self.get_queryset().get(pk=t.pk)).data)
 
-    @extend_schema(request=s.CopySerializer, responses={201: s.TournamentSerializer})
+    @extend_schema(request=CopySerializer, responses={201: TournamentSerializer})
     @action(detail=True, methods=["post"])
     def copy(self, request, pk=None):
         """A new planned tournament with this one's setup and its own copy of the structure."""
-        d = _valid(s.CopySerializer, request)
+        d = _valid(CopySerializer, request)
         t = setup.copy_tournament(
             self.get_object(), name=d["name"], start_at=d["start_at"], actor=Actor.from_request(request), override_reason=d["override_reason"]
         )
         return Response(self.get_serializer(t).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=s.SaveTemplateSerializer, responses={201: s.TournamentTemplateSerializer})
+    @extend_schema(request=SaveTemplateSerializer, responses={201: TournamentTemplateSerializer})
     @action(detail=True, methods=["post"], url_path="save-template")
     def save_template(self, request, pk=None):
         """Save this tournament's setup as a template for later tournaments."""
-        d = _valid(s.SaveTemplateSerializer, request)
+        d = _valid(SaveTemplateSerializer, request)
         template = setup.save_template(self.get_object(), name=d["name"], actor=Actor.from_request(request))
-        return Response(s.TournamentTemplateSerializer(template).data, status=status.HTTP_201_CREATED)
+        return Response(TournamentTemplateSerializer(template).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     @action(detail=False, methods=["get"], pagination_class=None)
@@ -173,28 +189,28 @@ class TournamentViewSet(viewsets.ModelViewSet):
         tables, moves pending, halted tables, hand-for-hand and late registration."""
         return Response(overview.running_overview())
 
-    @extend_schema(request=None, responses=s.TournamentSerializer)  # no body (the schema offered a tournament's, unread)
+    @extend_schema(request=None, responses=TournamentSerializer)  # no body (the schema offered a tournament's, unread)
     @action(detail=True, methods=["post"])
     def finish(self, request, pk=None):
         t = lifecycle.finish(self.get_object(), actor=Actor.from_request(request))
         return Response(self.get_serializer(t).data)
 
-    @extend_schema(request=s.StreamingSerializer, responses=s.TournamentSerializer)
+    @extend_schema(request=StreamingSerializer, responses=TournamentSerializer)
     @action(detail=True, methods=["post"])
     def streaming(self, request, pk=None):
         """ROLE-08: the TV table is on the air (``{"live": true}``) or off it."""
-        t = streaming.set_streaming_live(self.get_object(), _valid(s.StreamingSerializer, request)["live"], actor=Actor.from_request(request))
+        t = streaming.set_streaming_live(self.get_object(), _valid(StreamingSerializer, request)["live"], actor=Actor.from_request(request))
         return Response(self.get_serializer(t).data)
 
-    @extend_schema(request=s.CancelSerializer, responses=s.TournamentSerializer)
+    @extend_schema(request=CancelSerializer, responses=TournamentSerializer)
     @action(detail=True, methods=["post"])
     def cancel(self, request, pk=None):
-        t = lifecycle.cancel(self.get_object(), actor=Actor.from_request(request), reason=_valid(s.CancelSerializer, request)["reason"])
+        t = lifecycle.cancel(self.get_object(), actor=Actor.from_request(request), reason=_valid(CancelSerializer, request)["reason"])
         return Response(self.get_serializer(t).data)
 
     @extend_schema(
         parameters=[OpenApiParameter("status", str, enum=[v for v, _l in Entry.STATUSES]), OpenApiParameter("person", int)],
-        responses=s.EntrySerializer(many=True),
+        responses=EntrySerializer(many=True),
     )
     @action(detail=True, methods=["get"], pagination_class=None)
     def entries(self, request, pk=None):
@@ -205,72 +221,72 @@ class TournamentViewSet(viewsets.ModelViewSet):
         person = query_int(request, "person")
         if person is not None:
             qs = qs.filter(person_id=person)
-        return Response(s.EntrySerializer(qs, many=True).data)
+        return Response(EntrySerializer(qs, many=True).data)
 
-    @extend_schema(responses=s.LedgerRowSerializer(many=True))
+    @extend_schema(responses=LedgerRowSerializer(many=True))
     @action(detail=True, methods=["get"], pagination_class=None)
     def ledger(self, request, pk=None):
         rows = self.get_object().ledger.select_related("cashier", "reverses").order_by("receipt_number")
         # the reader decides phone_url; its links are their pages' keys: no cache keeps them
-        return no_store(Response(s.LedgerRowSerializer(rows, many=True, context={"request": request}).data))
+        return no_store(Response(LedgerRowSerializer(rows, many=True, context={"request": request}).data))
 
     @extend_schema(
         parameters=[
             OpenApiParameter("limit", int, description="newest first, 200 by default, at most 500"),
             OpenApiParameter("offset", int, description="the newest rows to skip: a season's log read page by page"),
         ],
-        responses=s.EventSerializer(many=True),
+        responses=EventSerializer(many=True),
     )
     @action(detail=True, methods=["get"], pagination_class=None)
     def events(self, request, pk=None):
         t = self.get_object()
         offset = query_offset(request)
         rows = selectors.event_sentences(t.events.order_by("-id")[offset : offset + query_limit(request, 200)], t.currency)
-        return Response(s.EventSerializer(rows, many=True).data)
+        return Response(EventSerializer(rows, many=True).data)
 
-    @extend_schema(responses=s.TournamentChangeSerializer(many=True))
+    @extend_schema(responses=TournamentChangeSerializer(many=True))
     @action(detail=True, methods=["get"], pagination_class=None)
     def changes(self, request, pk=None):
         """FMT-02: the published event's versions, newest first: what changed, who, when and why
         (to a lobby screen's login, why only where the director showed the players)."""
         screen_only = not (user_roles(request.user) - {DISPLAY})
         rows = selectors.change_history(self.get_object())
-        return Response(s.TournamentChangeSerializer(rows, many=True, context={"public_only": screen_only}).data)
+        return Response(TournamentChangeSerializer(rows, many=True, context={"public_only": screen_only}).data)
 
-    @extend_schema(responses=s.AlternateSerializer(many=True))
+    @extend_schema(responses=AlternateSerializer(many=True))
     @action(detail=True, methods=["get"], pagination_class=None)
     def alternates(self, request, pk=None):
         qs = self.get_object().alternates.filter(status=Alternate.WAITING).select_related("person")
-        return Response(s.AlternateSerializer(qs, many=True).data)
+        return Response(AlternateSerializer(qs, many=True).data)
 
 
 class TournamentTemplateViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Saved tournament templates: list, read, and a new tournament from one."""
 
     permission_classes = [HasRole]
-    serializer_class = s.TournamentTemplateSerializer
+    serializer_class = TournamentTemplateSerializer
     queryset = TournamentTemplate.objects.select_related("structure", "source")
     pagination_class = None
 
-    @extend_schema(request=s.CopySerializer, responses={201: s.TournamentSerializer})
+    @extend_schema(request=CopySerializer, responses={201: TournamentSerializer})
     @action(detail=True, methods=["post"], url_path="create-tournament")
     def create_tournament(self, request, pk=None):
-        d = _valid(s.CopySerializer, request)
+        d = _valid(CopySerializer, request)
         t = setup.create_from_template(
             self.get_object(), name=d["name"], start_at=d["start_at"], actor=Actor.from_request(request), override_reason=d["override_reason"]
         )
-        return Response(s.TournamentSerializer(t, context={"request": request}).data, status=status.HTTP_201_CREATED)
+        return Response(TournamentSerializer(t, context={"request": request}).data, status=status.HTTP_201_CREATED)
 
 
 class EntryViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     permission_classes = [HasRole]
-    serializer_class = s.EntrySerializer
+    serializer_class = EntrySerializer
     queryset = Entry.objects.select_related("person")
 
 
 class DisplayScreenViewSet(viewsets.ModelViewSet):
     permission_classes = [HasRole]
-    serializer_class = s.DisplayScreenSerializer
+    serializer_class = DisplayScreenSerializer
 
     def finalize_response(self, request, response, *args, **kwargs):
         # every answer names the screens' tokens, their keys: no cache keeps one
@@ -288,22 +304,22 @@ class DisplayScreenViewSet(viewsets.ModelViewSet):
     def perform_destroy(self, instance):
         screens.delete_screen(instance, actor=Actor.from_request(self.request))
 
-    @extend_schema(request=None, responses=s.DisplayScreenSerializer)
+    @extend_schema(request=None, responses=DisplayScreenSerializer)
     @action(detail=True, methods=["post"], url_path="revoke-token")
     def revoke_token(self, request, pk=None):
         """The screen's link stops working at once (page, state, stream); a new one with ``rotate-token``."""
-        return Response(s.DisplayScreenSerializer(screens.revoke_screen_token(self.get_object(), actor=Actor.from_request(request))).data)
+        return Response(DisplayScreenSerializer(screens.revoke_screen_token(self.get_object(), actor=Actor.from_request(request))).data)
 
-    @extend_schema(request=None, responses=s.DisplayScreenSerializer)
+    @extend_schema(request=None, responses=DisplayScreenSerializer)
     @action(detail=True, methods=["post"], url_path="rotate-token")
     def rotate_token(self, request, pk=None):
         """A new link for the screen (``token``, ``url``); the old one stops working at once."""
-        return Response(s.DisplayScreenSerializer(screens.rotate_screen_token(self.get_object(), actor=Actor.from_request(request))).data)
+        return Response(DisplayScreenSerializer(screens.rotate_screen_token(self.get_object(), actor=Actor.from_request(request))).data)
 
 
 class ChipSetViewSet(viewsets.ModelViewSet):
     permission_classes = [HasRole]
-    serializer_class = s.ChipSetSerializer
+    serializer_class = ChipSetSerializer
 
     def get_queryset(self):
         return ChipSet.objects.prefetch_related("denominations")
@@ -328,8 +344,8 @@ class ChangeReasonView(APIView):
 
     permission_classes = [HasRole]
 
-    @extend_schema(request=s.ChangeReasonSerializer, responses=s.TournamentChangeSerializer)
+    @extend_schema(request=ChangeReasonSerializer, responses=TournamentChangeSerializer)
     def post(self, request, pk, version):
-        d = _valid(s.ChangeReasonSerializer, request)
+        d = _valid(ChangeReasonSerializer, request)
         row = changes.set_reason_public(get_object_or_404(Tournament, pk=pk), version, d["public"], actor=Actor.from_request(request))
-        return Response(s.TournamentChangeSerializer(row).data)
+        return Response(TournamentChangeSerializer(row).data)

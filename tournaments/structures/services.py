@@ -232,7 +232,7 @@ def parse_import(data: bytes, fmt: str) -> dict:
 def builtin_structure_files():
     from pathlib import Path
 
-    return sorted((Path(__file__).resolve().parent.parent / "structures").glob("*.json"))
+    return sorted(Path(__file__).resolve().parent.glob("*.json"))
 
 
 def ensure_builtin_structures() -> list[BlindStructure]:

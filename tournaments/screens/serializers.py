@@ -1,0 +1,53 @@
+"""A lobby screen as the API reads and writes it."""
+
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from rest_framework import serializers
+
+from tdmanager.fields import IdModelSerializer
+from tournaments.models import (
+    DisplayScreen,
+)
+
+
+class DisplayScreenSerializer(IdModelSerializer):
+    url = serializers.SerializerMethodField()
+
+    class Meta:
+        from tournaments.models import DisplayScreen
+
+        model = DisplayScreen
+        fields = [
+            "id",
+            "name",
+            "tournament",
+            "token",
+            "token_revoked_at",
+            "show",
+            "announcement",
+            "url",
+            "rotate",
+            "rotate_seconds",
+            "layouts",
+            "speaker",
+            "sounds",
+        ]
+        read_only_fields = ["token", "token_revoked_at"]
+        extra_kwargs = {
+            "rotate": {"help_text": "tournaments the screen shows in turn (with its own tournament first)"},
+            "rotate_seconds": {"help_text": "seconds each tournament stays on the screen (5–600)"},
+            "layouts": {"help_text": 'its layout by state: {"live", "break", "final"} → a key of GET /api/v1/screen-layouts/'},
+            "speaker": {"help_text": "this screen plays the sounds and speaks (the others showing its tournaments become quiet)"},
+            "sounds": {
+                "help_text": '{"warn_minutes": 1–30, "events": {event: {"on", "sound", "speak", "text"}}}; events: '
+                "level, minutes_left, break_start, break_end, colour_up, hand_for_hand, bubble, final_table, last_two, announcement"
+            },
+        }
+
+    def get_url(self, obj) -> str:
+        return reverse("display", args=[obj.token])
+
+    def validate_show(self, value):
+        if not isinstance(value, dict) or any(k not in DisplayScreen.PANELS or not isinstance(v, bool) for k, v in value.items()):
+            raise serializers.ValidationError(_("An object of panels (%(panels)s), each true or false.") % {"panels": ", ".join(DisplayScreen.PANELS)})
+        return value
