@@ -69,7 +69,7 @@ def test_the_schema_says_what_is_taken():
 def test_a_page_reads_an_amount_in_the_readers_language(language, typed, read):
     from django.utils import translation
 
-    from tournaments.views import TournamentForm
+    from tournaments.setup.views import TournamentForm
 
     with translation.override(language):
         assert TournamentForm.base_fields["jackpot_fee"].clean(typed) == read
@@ -80,7 +80,7 @@ def test_a_page_refuses_a_loose_amount_as_the_api_does(typed):
     from django.core.exceptions import ValidationError
     from django.utils import translation
 
-    from tournaments.views import TournamentForm
+    from tournaments.setup.views import TournamentForm
 
     with translation.override("en"), pytest.raises(ValidationError):
         TournamentForm.base_fields["buy_in"].clean(typed)

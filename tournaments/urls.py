@@ -4,19 +4,25 @@ from tournaments.live import views as live
 from tournaments.oversight import views as oversight_views
 from tournaments.phone import views as phone
 from tournaments.rulebook import views as public_info
-from tournaments.screens import selectors as live_seats
-from tournaments.screens import views as layout_views
+from tournaments.screens import selectors as screen_seats
+from tournaments.screens import views as screen_views
 from tournaments.staff import views as staff_views
 
 from . import views
+from .cashier import views as cashier_views
+from .clock import views as clock_views
+from .floor import views as floor_views
 from .imports import views as import_views
 from .notices import views as notices_views
+from .people import views as people_views
+from .setup import views as setup_views
+from .structures import views as structures_views
 
 urlpatterns = [
     path("live/time/", live.live_time, name="live-time"),
     path("live/<int:pk>/state/", live.live_state, name="live-state"),
     path("live/<int:pk>/stream/", live.live_stream, name="live-stream"),
-    path("live/<int:pk>/seats/", live_seats.live_seats, name="live-seats"),
+    path("live/<int:pk>/seats/", screen_seats.live_seats, name="live-seats"),
     path("display/<str:token>/", live.display, name="display"),
     path("p/sw.js", phone.phone_worker, name="phone-worker"),
     path("p/<str:token>/", phone.phone_page, name="phone"),
@@ -27,23 +33,23 @@ urlpatterns = [
     path("rules/<int:pk>/", public_info.rules_page, name="public-rules"),
     path("rules/<int:pk>/changes/", public_info.public_changes, name="public-changes"),
     path("", views.dashboard, name="dashboard"),
-    path("desk/", views.desk, name="desk"),
-    path("desk/receipt/<int:number>/", views.receipt, name="receipt"),
-    path("desk/receipt/<int:number>.pdf", views.receipt_pdf, name="receipt-pdf"),
-    path("people/", views.people_page, name="people"),
-    path("structures/", views.structures_page, name="structures"),
-    path("chipsets/", views.chipsets_page, name="chipsets"),
-    path("tournaments/new/", views.tournament_edit, name="tournament-new"),
-    path("tournaments/templates/", views.templates_page, name="tournament-templates"),
-    path("tournaments/overview/", views.floor_overview, name="floor-overview"),
-    path("tournaments/<int:pk>/", views.tournament_detail, name="tournament"),
-    path("tournaments/<int:pk>/edit/", views.tournament_edit, name="tournament-edit"),
-    path("tournaments/<int:pk>/clock/", views.clock_page, name="clock-control"),
-    path("displays/", views.displays_page, name="displays"),
-    path("screens/layouts/", layout_views.layouts_page, name="screen-layouts"),
-    path("screens/layouts/<int:pk>/", layout_views.layout_editor, name="screen-layout-edit"),
-    path("screens/layouts/preview/", layout_views.layout_preview, name="screen-layout-preview"),
-    path("screens/layouts/export/", layout_views.layout_export, name="screen-layout-export"),
+    path("desk/", cashier_views.desk, name="desk"),
+    path("desk/receipt/<int:number>/", cashier_views.receipt, name="receipt"),
+    path("desk/receipt/<int:number>.pdf", cashier_views.receipt_pdf, name="receipt-pdf"),
+    path("people/", people_views.people_page, name="people"),
+    path("structures/", structures_views.structures_page, name="structures"),
+    path("chipsets/", floor_views.chipsets_page, name="chipsets"),
+    path("tournaments/new/", setup_views.tournament_edit, name="tournament-new"),
+    path("tournaments/templates/", setup_views.templates_page, name="tournament-templates"),
+    path("tournaments/overview/", floor_views.floor_overview, name="floor-overview"),
+    path("tournaments/<int:pk>/", setup_views.tournament_detail, name="tournament"),
+    path("tournaments/<int:pk>/edit/", setup_views.tournament_edit, name="tournament-edit"),
+    path("tournaments/<int:pk>/clock/", clock_views.clock_page, name="clock-control"),
+    path("displays/", screen_views.displays_page, name="displays"),
+    path("screens/layouts/", screen_views.layouts_page, name="screen-layouts"),
+    path("screens/layouts/<int:pk>/", screen_views.layout_editor, name="screen-layout-edit"),
+    path("screens/layouts/preview/", screen_views.layout_preview, name="screen-layout-preview"),
+    path("screens/layouts/export/", screen_views.layout_export, name="screen-layout-export"),
     path("screens/images/<str:digest>.png", live.screen_image, name="screen-image"),
     path("staff/", staff_views.staff_page, name="staff"),
     path("imports/", import_views.imports_page, name="imports"),
@@ -53,8 +59,8 @@ urlpatterns = [
     path("exports/<slug:kind>.<slug:fmt>", import_views.export, name="imports-export"),
     path("logins/", oversight_views.login_lockouts_page, name="login-lockouts"),
     path("devices/", oversight_views.devices_page, name="devices"),
-    path("tournaments/<int:pk>/floor/", views.floor_page, name="floor-tools"),
+    path("tournaments/<int:pk>/floor/", floor_views.floor_page, name="floor-tools"),
     path("tournaments/<int:pk>/rulings/", oversight_views.rulings_page, name="rulings"),
     path("tournaments/<int:pk>/witness/", oversight_views.witness_page, name="witness"),
-    path("people/<int:pk>/", views.person_page, name="person"),
+    path("people/<int:pk>/", people_views.person_page, name="person"),
 ]

@@ -680,7 +680,7 @@ def test_the_environments_proxy_is_used_unless_no_proxy_names_the_push_service(m
     t = tournament_of(make_tournament, 2)
     anna = t.entries.order_by("number").first()
     assert subscribe(anna, Phone(service, "/ok/anna")).status_code == 201
-    monkeypatch.setattr(transport._local, "session", None)  # a new session reads the environment
+    monkeypatch.setattr(transport._local, "session", None, raising=False)  # a new session reads the environment
     monkeypatch.setenv("http_proxy", "http://127.0.0.1:9")
     monkeypatch.setenv("no_proxy", "example.org")
     message = push_service.Message(PushSubscription.objects.get().pk, {"title": "t", "body": "via the proxy"}, 60, "high", "x")

@@ -12,7 +12,7 @@ from django.utils import timezone
 from tests.conftest import client_for
 from tournaments.eventlog.actions import Action
 from tournaments.models import Tournament, TournamentEvent
-from tournaments.views import TournamentForm
+from tournaments.setup.views import TournamentForm
 
 pytestmark = pytest.mark.django_db
 

@@ -2,19 +2,32 @@
 delete, an image uploaded), the editor, and the editor's live preview. Thin: each POST calls one
 service of ``services.layouts``; the editor saves through the API like every other client."""
 
+from datetime import timedelta
+
 from django.contrib import messages
+from django.db.models import Q
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tdmanager import bodylimits, jsonbody
 from tdmanager.api import object_id
 from tdmanager.errors import DomainError
+from tdmanager.security import no_store
 from tournaments.eventlog.services import Actor
 from tournaments.live.views import chips_of
-from tournaments.models import DisplayScreen, ScreenImage, ScreenLayout, Tournament
+from tournaments.models import (
+    DisplayScreen,
+    ScreenImage,
+    ScreenLayout,
+    Tournament,
+)
 from tournaments.screens import rules as layouts
 from tournaments.screens import services as layout_service
+from tournaments.screens import services as screen_links
+from tournaments.screens.services import choices as layout_choices
+from tournaments.screens.services import sounds_of
 
 MAX_FILE = bodylimits.LAYOUT_FILE  # an exported layout with its images (the web app's limit for the page's body is made of it)
 
@@ -127,3 +140,37 @@ def layout_export(request):
     slug = "".join(ch if ch.isascii() and ch.isalnum() else "-" for ch in data["name"]).strip("-")[:40] or "layout"
     response["Content-Disposition"] = f'attachment; filename="{slug}.tdm-layout.json"'
     return response
+
+
+def displays_page(request):
+    """The venue's lobby screens: what each shows, and the tournaments it rotates between. A
+    director revokes a screen's link or gives it a new one (POST ``op`` revoke / rotate)."""
+    if request.method == "POST":
+        screen = get_object_or_404(DisplayScreen, pk=object_id(request.POST.get("screen")))
+        if request.POST.get("op") == "rotate":
+            screen_links.rotate_screen_token(screen, actor=Actor.from_request(request))
+            messages.success(request, _("%(name)s has a new link: open it on the screen. The old link no longer works.") % {"name": screen.name})
+        else:
+            screen_links.revoke_screen_token(screen, actor=Actor.from_request(request))
+            messages.success(request, _("%(name)s: its link no longer works.") % {"name": screen.name})
+        return redirect("displays")
+    screens = DisplayScreen.objects.select_related("tournament").prefetch_related("rotate").order_by("name")
+    recent = timezone.now() - timedelta(days=3)
+    choices = (
+        Tournament.objects.filter(Q(status__in=[Tournament.PLANNED, Tournament.REGISTERING, Tournament.RUNNING]) | Q(start_at__gte=recent))
+        .exclude(status=Tournament.CANCELLED)
+        .order_by("start_at", "id")
+    )
+    rows = []
+    for sc in screens:
+        sounds = sounds_of(sc)
+        events = [{"name": e, "label": label, **sounds["events"][e]} for e, label in layouts.SOUND_EVENTS.items()]
+        rows.append(
+            {"screen": sc, "rotating": {t.pk for t in sc.rotate.all()}, "layouts": sc.layouts or {}, "warn_minutes": sounds["warn_minutes"], "events": events}
+        )
+    response = render(
+        request,
+        "displays.html",
+        {"rows": rows, "choices": choices, "layout_choices": layout_choices(), "states": layouts.STATES.items(), "sound_choices": layouts.SOUNDS.items()},
+    )
+    return no_store(response)  # each screen's link is its key
