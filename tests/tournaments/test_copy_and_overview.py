@@ -12,7 +12,7 @@ from django.utils import timezone
 from seating import services as seating
 from seating.models import PendingMove
 from tournaments.clock import services as clockctl
-from tournaments.floor.selectors import running_overview
+from tournaments.floor.overview import running_overview
 from tournaments.models import StructureItem, Tournament, TournamentEvent, TournamentTemplate
 from tournaments.setup import services as setup
 

@@ -6,7 +6,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import labels
 from tournaments.floor import penalties
-from tournaments.floor import selectors as overview
+from tournaments.floor import overview
 from tournaments.floor import services as floor_service
 from tournaments.house import HouseRules
 from tournaments.models import ChipSet, Entry, Tournament

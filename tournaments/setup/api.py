@@ -24,7 +24,7 @@ from tournaments.cashier.serializers import AlternateSerializer, LedgerRowSerial
 from tournaments.eventlog.serializers import EventSerializer
 from tournaments.eventlog.services import Actor
 from tournaments.floor import chipsets
-from tournaments.floor import selectors as overview
+from tournaments.floor import overview
 from tournaments.floor.serializers import ChipSetSerializer
 from tournaments.imports import services as imports
 from tournaments.models import Alternate, BlindStructure, ChipSet, DisplayScreen, Entry, Tournament, TournamentTemplate
