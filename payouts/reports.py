@@ -28,9 +28,10 @@ from tdmanager.formatting import money as fmt_money
 from tdmanager.money import ZERO
 from tdmanager.pdf import slip_pdf as draw_slip
 from tdmanager.pdf import table_pdf
-from tournaments import selectors as tsel
+from tournaments.cashier import selectors as cashier_selectors
 from tournaments.house import HouseRules
 from tournaments.models import LedgerRow, Ruling, shown_name
+from tournaments.oversight import selectors as oversight_selectors
 
 from . import leaderboard
 from . import selectors as sel
@@ -120,10 +121,10 @@ def _stub_report(t, rows, title: str) -> dict:
 
 def prestart(t) -> dict:
     """ROLE-02: the ticket stubs sold before the start (all of them until it starts)."""
-    rows = tsel.stub_rows(t).filter(id__lte=tsel.prestart_last_row(t))
+    rows = oversight_selectors.stub_rows(t).filter(id__lte=oversight_selectors.prestart_last_row(t))
     report = _stub_report(t, rows, _("Pre-start report: %(t)s") % {"t": t.name})
     entries = t.entries.exclude(status="CANCELLED").select_related("person").order_by("number")
-    started = tsel.start_time(t)
+    started = oversight_selectors.start_time(t)
     if started is not None:
         entries = entries.filter(created_at__lte=started)
     registered = 0
@@ -142,7 +143,7 @@ def addendum(t, number: int) -> dict:
     rep = t.stub_reports.filter(number=number).first()
     if rep is None:
         raise KeyError(number)
-    rows = tsel.stub_rows(t).filter(id__gte=rep.first_row_id, id__lte=rep.last_row_id)
+    rows = oversight_selectors.stub_rows(t).filter(id__gte=rep.first_row_id, id__lte=rep.last_row_id)
     report = _stub_report(t, rows, _("Addendum %(n)s to the pre-start report: %(t)s") % {"n": number, "t": t.name})
     report["totals"].append((_("Issued"), timezone.localtime(rep.created_at).strftime("%d/%m/%Y %H:%M")))
     return report
@@ -330,7 +331,7 @@ def reconciliation_data(t) -> dict:
     refunds it (a liability, listed as such), and a refund paid is money out of the drawer."""
     got, out, b = sel.money_in(t), sel.money_out(t), sel.pool_breakdown(t)
     cancelled = sel.is_cancelled(t)
-    refunds = tsel.refunds_owed(t) if cancelled else None
+    refunds = cashier_selectors.refunds_owed(t) if cancelled else None
     role, event = sel.multiday_role(t)
     sources = sel.pool_sources(t)
     carried = ZERO
@@ -467,7 +468,7 @@ def reconciliation_data(t) -> dict:
         )
     if overlay:
         notes.append(_("The house added an overlay of %(a)s to meet the guarantee.") % {"a": _say(overlay)})
-    for lost in tsel.receipts_lost_in_restore(t):
+    for lost in cashier_selectors.receipts_lost_in_restore(t):
         notes.append(
             _(
                 "Receipts %(first)s–%(last)s: lost with the restore of %(at)s (backup %(backup)s). They may have been "

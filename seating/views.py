@@ -20,13 +20,13 @@ from tdmanager.errors import DomainError
 from tdmanager.public import address_key
 from tdmanager.roles import DIRECTOR, has_role
 from tdmanager.security import client_ip
-from tournaments import selectors as tournament_selectors
 from tournaments.cashier.services import registration
 from tournaments.clock import services as clockctl
 from tournaments.eventlog.services import Actor
 from tournaments.house import HouseRules
 from tournaments.live.snapshot import clock_snapshot
 from tournaments.models import Entry, HandForHandReport, Tournament
+from tournaments.oversight import selectors as oversight_selectors
 
 from . import selectors, services
 from .models import Bust, PendingMove
@@ -395,7 +395,7 @@ def seat_lookup(request, pk):
     """Public (no login): type a name, see your table and seat — for the lobby and phones. The
     page searches as you type (``seat_lookup_find``), shows the tournament and its clock, and
     once the tournament is over the finishing places."""
-    t = get_object_or_404(tournament_selectors.published_tournaments(), pk=pk)
+    t = get_object_or_404(oversight_selectors.published_tournaments(), pk=pk)
     q = request.GET.get("q", "").strip()
     wait = lookup_wait(request, q)
     data = _lookup_data(t, "" if wait else q)
@@ -423,7 +423,7 @@ def seat_lookup(request, pk):
 def seat_lookup_find(request, pk):
     """The seat lookup's answer as JSON, for its search-as-you-type (public, like the page);
     429 ``{"code": "rate_limited"}`` past ``TDM_SEAT_LOOKUP_PER_MINUTE`` names a minute."""
-    t = get_object_or_404(tournament_selectors.published_tournaments(), pk=pk)
+    t = get_object_or_404(oversight_selectors.published_tournaments(), pk=pk)
     q = request.GET.get("q", "")
     wait = lookup_wait(request, q)
     if wait:

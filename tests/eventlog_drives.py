@@ -29,6 +29,7 @@ from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor
 from tournaments.floor import chipsets
 from tournaments.floor import services as floor
+from tournaments.floor.selectors import chips_in_play
 from tournaments.formats.models import Match, TimedEvent
 from tournaments.formats.services import headsup, multiday, series, sitandgo, stackchoice, timed
 from tournaments.imports import services as imports
@@ -38,7 +39,6 @@ from tournaments.oversight import services as oversight
 from tournaments.people import privacy
 from tournaments.people import services as people
 from tournaments.screens import services as screens
-from tournaments.selectors import chips_in_play
 from tournaments.setup import changes, lifecycle, streaming
 from tournaments.setup import services as setup
 from tournaments.staff import logins

@@ -14,7 +14,7 @@ from tournaments.eventlog import sentences as eventlog
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor, log_event
 from tournaments.models import TournamentEvent
-from tournaments.selectors import event_sentences
+from tournaments.oversight.selectors import event_sentences
 
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 

@@ -33,10 +33,10 @@ from seating import services as seating
 from seating.models import Seat
 from tests.servers import ROOT
 from tournaments.cashier import services as cashier
+from tournaments.cashier.selectors import ledger_totals
 from tournaments.clock import services as clockctl
 from tournaments.eventlog.services import Actor
 from tournaments.models import Clock, Entry, LedgerRow, Person, Tournament, TournamentEvent
-from tournaments.selectors import ledger_totals
 
 ON_POSTGRES = "postgresql" in settings.DATABASES["default"]["ENGINE"]
 

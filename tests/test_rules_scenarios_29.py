@@ -13,8 +13,8 @@ from seating import selectors as seating_selectors
 from seating import services as seating
 from tdmanager.errors import DomainError
 from tests.tournaments.helpers import item_index_of_level, run_clock_at
-from tournaments import selectors
 from tournaments.cashier import services as cashier
+from tournaments.floor import selectors as floor_selectors
 from tournaments.floor import services as floor
 from tournaments.models import Entry
 from tournaments.setup import lifecycle
@@ -55,12 +55,12 @@ def test_scenario_27_forty_left_thirty_paid_the_disqualified_is_40th_the_elimina
         seating.record_bust(t, [playing()[-1]], actor=actor)
     assert len(playing()) == 40 and payouts.places_paid(t) == 30
     d = playing()[0]
-    chips_before = selectors.chips_in_play(t)
+    chips_before = floor_selectors.chips_in_play(t)
     at = timezone.make_aware(datetime.combine(timezone.localdate() + timedelta(days=1), datetime.min.time())) + timedelta(hours=22, minutes=14)
     floor.issue_penalty(t, d, kind="DISQUALIFICATION", reason_code="CHIP_DUMPING", actor=actor, now=at)
     d.refresh_from_db()
     assert (d.status, d.place) == (Entry.BUSTED, 40)  # ranked by the removal time
-    assert selectors.chips_in_play(t) == chips_before - 30000  # removed from the inventory
+    assert floor_selectors.chips_in_play(t) == chips_before - 30000  # removed from the inventory
     with pytest.raises(DomainError) as no_refund:
         cashier.refund(d, reason="asks for the money", actor=actor)
     assert no_refund.value.code == "no_refund_after_playing"

@@ -12,6 +12,7 @@ class TournamentsConfig(AppConfig):
         from tournaments.eventlog.services import tell_players_later
         from tournaments.floor.services import chip_race_replay
         from tournaments.live.snapshot import build_snapshot
+        from tournaments.oversight.selectors import granted_to_regulator
         from tournaments.people.privacy import erasures_after_restore
         from tournaments.phone.views import phone_index
         from tournaments.staff.logins import connect_receivers, record_lockout
@@ -21,7 +22,6 @@ class TournamentsConfig(AppConfig):
             structures,  # noqa: F401  (and the blind structures')
         )
         from .models import DeviceToken, IdempotencyRecord
-        from .selectors import granted_to_regulator
         from .signals import draw_replay_wanted
         from .sql import claim_idempotency_key
 

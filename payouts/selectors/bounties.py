@@ -11,9 +11,9 @@ from decimal import Decimal
 from django.db.models import Count, Exists, OuterRef, Q, Sum
 
 from tdmanager.money import CENT, ZERO
-from tournaments import selectors as tournament_selectors
 from tournaments.house import HouseRules
 from tournaments.models import Entry, LedgerRow
+from tournaments.oversight import selectors as oversight_selectors
 from tournaments.people.names import public_name, public_names
 
 from .. import bounties as bounty_engine
@@ -24,7 +24,7 @@ from .pool import is_cancelled
 
 def _bounty_paid_rows_q():
     """Ledger rows that pay bounties out (and their reversals): not bounty money taken in."""
-    return tournament_selectors.bounty_payments_q()
+    return oversight_selectors.bounty_payments_q()
 
 
 def bounty_taken_in(t) -> Decimal:

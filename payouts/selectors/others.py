@@ -13,9 +13,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tdmanager.money import ZERO
-from tournaments import selectors as tournament_selectors
 from tournaments.house import HouseRules
 from tournaments.models import Tournament
+from tournaments.setup import selectors as setup_selectors
 
 from ..models import PayoutTable, PrizePayment, SideAward, Ticket
 from .bounties import NO_BOUNTY, bounties_of, bounties_won, bounty_parts
@@ -131,7 +131,7 @@ def _anybody_may_have_won(t, places_paid: int) -> bool:
     """An entry placed within the places paid (as many places lower as prizes were forfeited:
     under NEXT_PLACE each moves the prizes one place down, PEN-07), a side prize awarded, or a
     flight's chip-leader award (PAY-08): what ``dues`` lists, or nothing."""
-    reach = places_paid + len(tournament_selectors.prize_forfeited_entries(t))
+    reach = places_paid + len(setup_selectors.prize_forfeited_entries(t))
     return (
         t.entries.filter(place__isnull=False, place__lte=reach).exists() or SideAward.objects.filter(pool__tournament=t).exists() or bool(chip_leader_awards(t))
     )

@@ -187,7 +187,7 @@ def prize_pool(t) -> Decimal:
 
 def is_cancelled(t) -> bool:
     """A cancelled event will not play (FMT-02): no pool, no guarantee, no payout table, no
-    seats; its players are refunded at the desk (``tournaments.selectors.refunds_due``)."""
+    seats; its players are refunded at the desk (``tournaments.cashier.selectors.refunds_due``)."""
     return t.status == Tournament.CANCELLED
 
 

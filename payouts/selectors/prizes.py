@@ -13,10 +13,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tdmanager.money import CENT, ZERO, split_evenly, to_money
-from tournaments import selectors as tournament_selectors
 from tournaments import signals as tournament_signals
 from tournaments.house import HouseRules
 from tournaments.models import Entry, LedgerRow, Tournament
+from tournaments.setup import selectors as setup_selectors
 
 from .. import pool as pool_engine
 from ..models import PrizePayment, RankingSignoff, SideAward
@@ -153,7 +153,7 @@ def dues_and_forfeits(t, prizes=None) -> tuple[list[dict], dict]:
     paid = active_payments(t)
     rules = HouseRules.of(t)
     odd = rules.shared_odd_cents
-    forfeited = tournament_selectors.prize_forfeited_entries(t)
+    forfeited = setup_selectors.prize_forfeited_entries(t)
     groups = place_groups(t)
     pending = places_pending(t)
     spans = place_spans(t, groups, pending)

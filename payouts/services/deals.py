@@ -17,9 +17,9 @@ from tournaments.cashier.ledger import lock_tournament
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor, log_event
 from tournaments.floor import services as floor
+from tournaments.floor.selectors import chips_in_play
 from tournaments.house import HouseRules
 from tournaments.models import Entry, Tournament
-from tournaments.selectors import chips_in_play
 
 from .. import bounties as bounty_engine
 from .. import deals as deal_engine

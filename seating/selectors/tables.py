@@ -4,9 +4,9 @@
 the open manual draws and who sits with someone to be kept apart.
 """
 
+from tournaments.floor.selectors import active_penalties, penalty_progress
 from tournaments.house import HouseRules
 from tournaments.models import ChipCount, Entry
-from tournaments.selectors import active_penalties, penalty_progress
 from tournaments.signals import ask
 
 from .. import engine, signals

@@ -1,7 +1,7 @@
 """Stacks for a deal in the tests: a deal shares the chips in play, all of them (PAY-09), so the
 stacks a test names are taken as proportions of the chips its event has in play."""
 
-from tournaments.selectors import chips_in_play
+from tournaments.floor.selectors import chips_in_play
 
 
 def stacks_in_play(players, chips) -> dict[str, int]:

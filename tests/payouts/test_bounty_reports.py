@@ -34,7 +34,7 @@ from seating import services as seating
 from tdmanager.errors import DomainError
 from tests.conftest import client_for, make_user
 from tests.payouts.test_reports_italian import pdf_text
-from tournaments import selectors as tsel
+from tournaments.cashier import selectors as cashier_selectors
 from tournaments.cashier import services as cashier
 from tournaments.eventlog.services import Actor
 from tournaments.models import LedgerRow, Person
@@ -88,17 +88,17 @@ def test_the_knockouts_left_the_heads_and_awards_worked_out_by_hand(pko):
 
 
 def test_each_cashiers_shift_tells_the_bounty_money_apart(pko, cashier_actor, cashier_b, actor):
-    a = tsel.shift_totals(cashier_actor.user)
+    a = cashier_selectors.shift_totals(cashier_actor.user)
     # A: 7 sales and 1 reversal in cash: 6 × 110 = 660, of which 6 × 40 = 240 bounty parts.
     assert [(m["method"], m["rows"], m["total"]) for m in a["by_method"]] == [("CASH", 8, D("660"))]
     assert (a["total"], a["bounty"]) == (D("660"), {"in": D("240"), "out": D("0"), "net": D("240")})
-    b = tsel.shift_totals(cashier_b.user)
+    b = cashier_selectors.shift_totals(cashier_b.user)
     # B: the re-entry by card 110 (bounty 40); two bounty payments in cash, 20 + 20 out, and
     # P3's 20 taken back into B's drawer (the reversal of his payment): 20 out for good.
     assert [(m["method"], m["rows"], m["total"]) for m in b["by_method"]] == [("CARD", 1, D("110")), ("CASH", 3, D("-20"))]
     assert (b["total"], b["bounty"]) == (D("90"), {"in": D("40"), "out": D("20"), "net": D("20")})
     # The director's undo moved no money: nothing on his shift.
-    d = tsel.shift_totals(actor.user)
+    d = cashier_selectors.shift_totals(actor.user)
     assert (d["rows"], d["total"], d["bounty"]) == (0, D("0"), {"in": D("0"), "out": D("0"), "net": D("0")})
     # The drawers together: 660 + 90 = 750 = 770 taken − 20 paid out for good.
     assert a["total"] + b["total"] + d["total"] == D("750")
@@ -115,7 +115,7 @@ def test_the_desk_shows_the_shift_bounty_lines(pko, cashier_b):
 
 def test_the_ledger_totals_and_the_tournament_page_keep_the_bounty_apart(pko, director):
     t = pko["t"]
-    totals = tsel.ledger_totals(t)
+    totals = cashier_selectors.ledger_totals(t)
     # 7 × 60 to the pool, 7 × 10 fees; bounty parts 280 in, 20 paid out for good.
     assert (totals["prize"], totals["fee"], totals["bounty"], totals["bounty_paid"]) == (D("420"), D("70"), D("280"), D("20"))
     page = Client()
@@ -261,7 +261,7 @@ def test_a_cancelled_pko_refunds_the_bounty_parts_and_says_so(make_tournament, m
     t = make_tournament(buy_in=D("60"), fee=D("10"), settings=SETTINGS)
     e = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(2)]
     lifecycle.cancel(t, actor=actor, reason="storm")
-    assert [d["amount"] for d in tsel.refunds_due(t)] == [D("110"), D("110")]
+    assert [d["amount"] for d in cashier_selectors.refunds_due(t)] == [D("110"), D("110")]
     money = sel.bounty_money(t)
     assert (money["in"], money["on_heads"], money["to_refund"], money["difference"]) == (D("80"), D("0"), D("80"), D("0"))
     row = cashier.pay_refund(e[0], method="CASH", actor=cashier_actor)

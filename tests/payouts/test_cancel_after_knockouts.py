@@ -16,7 +16,7 @@ from payouts import reports
 from payouts import selectors as psel
 from seating import services as seating
 from tests.payouts.bounty_setup import bounty_event
-from tournaments import selectors as tsel
+from tournaments.cashier import selectors as cashier_selectors
 from tournaments.cashier import services as cashier
 from tournaments.eventlog.services import Actor
 from tournaments.models import Entry
@@ -60,10 +60,10 @@ def test_a_bounty_not_collected_is_void_when_the_event_is_cancelled(knocked, act
     assert (money["in"], money["owed"], money["to_refund"], money["difference"]) == (D("200"), D("0"), D("200"), D("0"))
     assert recon(t)["balanced"]
     # every refund paid at the desk: each player gets his €110 back, and it still balances
-    for refund in tsel.refunds_due(t):
+    for refund in cashier_selectors.refunds_due(t):
         assert refund["amount"] == D("110.00")
         cashier.pay_refund(Entry.objects.get(pk=refund["entry"]), method="CASH", actor=Actor(cashier_user, "desk-1"))
-    assert tsel.refunds_due(t) == []
+    assert cashier_selectors.refunds_due(t) == []
     assert recon(t)["balanced"]
 
 
@@ -78,7 +78,7 @@ def test_a_bounty_collected_before_the_cancellation_is_paid_by_the_house(knocked
     assert state["balanced"], state
     assert state["lines"]["… less the bounties collected before the cancellation, paid by the house"] == D("-25.00")
     assert state["lines"]["… bounty parts of cancelled entries, still to refund"] == D("200.00")
-    for refund in tsel.refunds_due(t):
+    for refund in cashier_selectors.refunds_due(t):
         cashier.pay_refund(Entry.objects.get(pk=refund["entry"]), method="CASH", actor=Actor(cashier_user, "desk-1"))
     state = recon(t)
     assert state["balanced"], state

@@ -18,7 +18,7 @@ from django.utils import translation
 from payouts import reports
 from seating import services as seating
 from tests.tournaments.helpers import break_after_level, run_clock_at
-from tournaments import selectors as tsel
+from tournaments.cashier import selectors as cashier_selectors
 from tournaments.cashier import services as cashier
 from tournaments.models import Tournament
 from tournaments.setup import lifecycle
@@ -107,7 +107,7 @@ def assert_void_and_balanced(t, director, api, target, *, owed: str, owed_prize:
 def test_a_cancelled_guaranteed_event_balances_with_every_refund_owed(guaranteed, target, director, actor, api):
     t, _entries = guaranteed
     lifecycle.cancel(t, actor=actor, reason="blackout")
-    assert sum((d["amount"] for d in tsel.refunds_due(t)), D(0)) == D("2880")  # the desk's list
+    assert sum((d["amount"] for d in cashier_selectors.refunds_due(t)), D(0)) == D("2880")  # the desk's list
     assert_void_and_balanced(t, director, api, target, owed="2880.00", owed_prize="2620.00")
 
 
@@ -127,7 +127,7 @@ def test_it_balances_after_every_refund_is_paid(guaranteed, target, director, ac
     lifecycle.cancel(t, actor=actor, reason="blackout")
     for e in entries:
         cashier.pay_refund(e, method="CASH", actor=cashier_actor)
-    assert tsel.refunds_due(t) == []
+    assert cashier_selectors.refunds_due(t) == []
     assert_void_and_balanced(t, director, api, target, owed="0.00", owed_prize="0.00")
     lines, _result = recon_it(t)
     assert lines["Entrate: totale"] == "0.00"

@@ -13,8 +13,8 @@ from payouts import deals as deal_engine
 from payouts import services
 from tournaments.cashier import services as cashier
 from tournaments.floor import services as floor
+from tournaments.floor.selectors import chips_in_play
 from tournaments.models import Entry
-from tournaments.selectors import chips_in_play
 
 pytestmark = pytest.mark.django_db
 D = Decimal

@@ -12,9 +12,9 @@ from seating.models import Bust
 from tdmanager.errors import DomainError
 from tests.conftest import make_user
 from tournaments.cashier import services as cashier
+from tournaments.cashier.selectors import shift_totals
 from tournaments.eventlog.services import Actor
 from tournaments.models import Entry, LedgerRow, Tournament
-from tournaments.selectors import shift_totals
 from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db

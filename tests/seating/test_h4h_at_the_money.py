@@ -16,7 +16,7 @@ from tournaments.clock import rules as engine
 from tournaments.clock import services as clockctl
 from tournaments.live.snapshot import build_snapshot
 from tournaments.models import Clock, Entry
-from tournaments.selectors import event_sentences
+from tournaments.oversight.selectors import event_sentences
 from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db

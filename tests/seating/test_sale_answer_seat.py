@@ -23,7 +23,7 @@ def test_before_the_start_the_answer_has_no_seat(api, cashier_user, tournament, 
 
 def test_an_entry_sold_before_the_start_shows_the_seat_the_start_gave_it(tournament, make_person, cashier_actor, director):
     from tournaments.cashier import services as cashier
-    from tournaments.selectors import seat_of
+    from tournaments.setup.selectors import seat_of
 
     sold = [cashier.register(tournament, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(3)]
     assert seat_of(sold[0]) is None

@@ -35,13 +35,14 @@ from seating.selectors import table_numbers as tsel_table_numbers
 from seating.services import cardrooms, dealers
 from tdmanager import security
 from tdmanager.errors import DomainError
-from tournaments import selectors as tsel
+from tournaments.cashier import selectors as cashier_selectors
 from tournaments.cashier import services as cashier
 from tournaments.cashier.services import registration
 from tournaments.clock import rules as clock_engine
 from tournaments.clock import selectors as clockview
 from tournaments.clock import services as clockctl
 from tournaments.eventlog.services import Actor
+from tournaments.floor import selectors as floor_selectors
 from tournaments.floor import services as floor
 from tournaments.formats.services import stackchoice
 from tournaments.house import HouseRules
@@ -53,6 +54,7 @@ from tournaments.people import services as people
 from tournaments.setup import changes, lifecycle
 from tournaments.setup import services as setup
 from tournaments.staff import logins
+from tournaments.staff import selectors as staff_selectors
 from tournaments.staff import services as staff
 from tournaments.structures.services import ensure_builtin_structures
 
@@ -144,7 +146,7 @@ def _hand_for_hand(t: Tournament) -> bool:
 def _stacks_in_play(rng, live: list[Entry], miscount: float = 0.0) -> dict[str, int]:
     """Stacks at random that make the chips in play (a deal shares by them, PAY-09); with
     probability ``miscount`` one is a chip off (the calculator refuses it)."""
-    total = tsel.chips_in_play(live[0].tournament_id)
+    total = floor_selectors.chips_in_play(live[0].tournament_id)
     weights = [rng.randrange(1, 400) for _ in live]
     chips = [max(1, total * w // sum(weights)) for w in weights]
     chips[0] += total - sum(chips)
@@ -425,7 +427,7 @@ def cancel_event(world: World, rng) -> str:
 @action(weight=5)
 def pay_refund(world: World, rng) -> str:
     t = _event(world, rng, Tournament.CANCELLED)
-    due = pick(rng, tsel.refunds_due(t), "refund due")
+    due = pick(rng, cashier_selectors.refunds_due(t), "refund due")
     cashier.pay_refund(Entry.objects.get(pk=due["entry"]), method=LedgerRow.CASH, actor=world.cashier(rng))
     return f"paid {due['name']}'s refund of {due['amount']} ({t.name})"
 
@@ -519,8 +521,8 @@ def observe(world: World, t: Tournament) -> dict:
         "dues": [(d["entry"].pk if hasattr(d["entry"], "pk") else d["entry"], str(d["amount"]), d["paid"]) for d in psel.dues(t)],
         "heads": psel.bounties_on_heads(t),
         "bounties owed": [(line["entry_id"], str(line["amount"])) for line in psel.bounties_owed(t)],
-        "drawers": [str(tsel.shift_totals(c.user, since=world.day_start)["total"]) for c in world.cashiers]
-        + [str(tsel.shift_totals(world.director.user, since=world.day_start)["total"])],
+        "drawers": [str(cashier_selectors.shift_totals(c.user, since=world.day_start)["total"]) for c in world.cashiers]
+        + [str(cashier_selectors.shift_totals(world.director.user, since=world.day_start)["total"])],
     }
 
 
@@ -1076,7 +1078,7 @@ def lock_out_and_lift(world: World, rng) -> str:
     assert security.lockout(user.username, address) is not None, (
         f"{user.username} not locked out at {address} by {settings.TDM_LOGIN_FAILURES_PER_USER} wrong passwords"
     )
-    listed = [row for row in tsel.login_lockouts() if row["username"] == user.username]
+    listed = [row for row in staff_selectors.login_lockouts() if row["username"] == user.username]
     assert any(row["kind"] == "user" and row["address"] == address for row in listed), f"the lock-out of {user.username} at {address} is not listed"
     for row in listed:
         logins.lift_lockout(kind=row["kind"], username=row["username"], address=row["address"], actor=world.director)
@@ -1099,7 +1101,7 @@ def staff_change(world: World, rng) -> str:
         user, _password = staff.add_login(f"sim-staff-{world.seed % 1000}-{rng.randrange(10**6)}", role, actor=who)
         return f"{user.username} added as {role}"
     if roll < 0.4:
-        if len(tsel.staff_logins().filter(groups__name="director", is_active=True)) > 1:
+        if len(staff_selectors.staff_logins().filter(groups__name="director", is_active=True)) > 1:
             raise Skip("another director is active: the day's director is not the last")
         if rng.random() < 0.5:
             staff.set_active(who.user.pk, False, actor=who)

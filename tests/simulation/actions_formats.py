@@ -23,6 +23,7 @@ from seating import services as seating
 from tdmanager.errors import DomainError
 from tournaments.cashier import services as cashier
 from tournaments.clock import services as clockctl
+from tournaments.floor.selectors import chips_in_play
 from tournaments.formats import engine as fengine
 from tournaments.formats.models import (
     Bag,
@@ -44,7 +45,6 @@ from tournaments.formats.services import headsup, multiday, series, sitandgo, st
 from tournaments.imports import rules as importing
 from tournaments.imports import services as imports
 from tournaments.models import Entry, Person, Tournament
-from tournaments.selectors import chips_in_play
 from tournaments.setup import lifecycle
 from tournaments.setup import services as setup
 

@@ -33,7 +33,7 @@ from seating.models import DealerAssignment, DealerShift, PendingMove, RoomTable
 from seating.services import dealers
 from tdmanager.policy import DOCUMENT_READERS
 from tdmanager.roles import has_role
-from tournaments import selectors as tsel
+from tournaments.cashier import selectors as cashier_selectors
 from tournaments.cashier import services as cashier
 from tournaments.eventlog.actions import Action
 from tournaments.live.snapshot import build_snapshot, change_announcements_by_language
@@ -72,7 +72,7 @@ def drawers_equal_their_rows(world: World) -> list[str]:
     problems = []
     desk = {c.user.pk for c in world.cashiers}
     for actor in [*world.cashiers, world.director, world.floor, world.dealer, world.controller]:
-        shift = tsel.shift_totals(actor.user, since=world.day_start)
+        shift = cashier_selectors.shift_totals(actor.user, since=world.day_start)
         rows = (
             LedgerRow.objects.filter(cashier=actor.user, created_at__gte=world.day_start)
             .exclude(kind=LedgerRow.RECEIVABLE)
@@ -368,7 +368,7 @@ def places_unique_and_contiguous(world: World) -> list[str]:
 def receipts_are_gapless(world: World) -> list[str]:
     """The receipts written today run without a gap (a rolled-back sale never burns a number),
     but for the numbers a restore lost, which the reconciliation reports of the events open then
-    list (``tournaments.selectors.receipts_lost_in_restore``); and no number is written twice."""
+    list (``tournaments.cashier.selectors.receipts_lost_in_restore``); and no number is written twice."""
     numbers = sorted(LedgerRow.objects.filter(created_at__gte=world.day_start).values_list("receipt_number", flat=True))
     problems = []
     if len(set(numbers)) != len(numbers):
@@ -376,7 +376,7 @@ def receipts_are_gapless(world: World) -> list[str]:
     if numbers and numbers[-1] - numbers[0] + 1 != len(set(numbers)):
         listed = set()
         for t in world.tournaments():
-            for lost in tsel.receipts_lost_in_restore(t):
+            for lost in cashier_selectors.receipts_lost_in_restore(t):
                 listed.update(range(lost["first"], lost["last"] + 1))
         missing = sorted(set(range(numbers[0], numbers[-1] + 1)) - set(numbers) - listed)
         if missing:
@@ -650,7 +650,7 @@ def foreign_tender_at_the_day_rate(world: World) -> list[str]:
         if r.tender_amount != (due if total >= 0 else -due):
             problems.append(f"receipt {r.receipt_number}: {r.tender_amount} {r.tender_currency} taken for {total} at {rate.rate} (due {due})")
     for c in world.cashiers:
-        lines = {f["currency"]: f["amount"] for f in tsel.shift_totals(c.user, since=world.day_start)["foreign"]}
+        lines = {f["currency"]: f["amount"] for f in cashier_selectors.shift_totals(c.user, since=world.day_start)["foreign"]}
         notes = {}
         for r in rows:
             if r.cashier_id == c.user.pk:
@@ -680,7 +680,7 @@ def field_caps_hold(world: World) -> list[str]:
 
 def chips_in_play_never_negative(world: World) -> list[str]:
     """The chips in play the clock shows (sold, raced, removed) are never below zero."""
-    from tournaments.selectors import chips_in_play
+    from tournaments.floor.selectors import chips_in_play
 
     return [f"{t.name}: {chips_in_play(t)} chips in play" for t in world.to_check(Tournament.RUNNING) if chips_in_play(t) < 0]
 
@@ -854,8 +854,8 @@ def lockouts_lift_as_listed(world: World) -> list[str]:
     """Every login lock-out the director's list shows can be lifted as it is shown (an account's
     has no address: lifting it with the blank address the list shows was refused)."""
     from tdmanager.errors import DomainError
-    from tournaments.selectors import login_lockouts
     from tournaments.staff.logins import lockout_named
+    from tournaments.staff.selectors import login_lockouts
 
     problems = []
     for row in login_lockouts():

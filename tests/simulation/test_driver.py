@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 
 from tdmanager.errors import DomainError
-from tournaments import selectors
+from tournaments.cashier import selectors as cashier_selectors
 from tournaments.cashier import services as cashier
 from tournaments.models import Entry, LedgerRow, Person
 from tournaments.notices import rules as notices
@@ -47,7 +47,7 @@ def test_a_plan_replays_to_the_same_ledger():
 def test_a_drawer_that_does_not_add_up_is_caught_at_its_step(monkeypatch):
     """A shift total one cent off (a broken desk total) is a violation after the first sale, and
     the report names the invariant, the step and the plan that replays it."""
-    real = selectors.shift_totals
+    real = cashier_selectors.shift_totals
 
     def off_by_a_cent(user, **kw):
         out = real(user, **kw)
@@ -55,7 +55,7 @@ def test_a_drawer_that_does_not_add_up_is_caught_at_its_step(monkeypatch):
             out["total"] += Decimal("0.01")
         return out
 
-    monkeypatch.setattr(selectors, "shift_totals", off_by_a_cent)
+    monkeypatch.setattr(cashier_selectors, "shift_totals", off_by_a_cent)
     with pytest.raises(Violation) as caught:
         play(7, plan=OPENING, day=0)
     v = caught.value

@@ -9,7 +9,7 @@ from decimal import Decimal
 import pytest
 
 from tdmanager.errors import DomainError
-from tournaments import selectors
+from tournaments.cashier import selectors as cashier_selectors
 from tournaments.cashier import services as cashier
 from tournaments.eventlog.services import Actor
 from tournaments.models import Entry, LedgerRow, Tournament
@@ -39,26 +39,26 @@ def test_cancelling_books_no_refund_but_lists_every_paid_entry_as_due(make_tourn
     assert not t.ledger.filter(kind=LedgerRow.REFUND).exists()  # nothing paid by the director at the cancellation
     assert not t.ledger.filter(cashier=actor.user).exists()
     assert set(Entry.objects.filter(tournament=t).values_list("status", flat=True)) == {Entry.CANCELLED}
-    due = selectors.refunds_due(t)
+    due = cashier_selectors.refunds_due(t)
     assert [(d["entry"], d["amount"]) for d in due] == [(e.pk, D("110")) for e in paid]
     assert reserved.pk not in [d["entry"] for d in due]
 
 
 def test_a_cashier_pays_each_refund_on_his_shift_once(make_tournament, make_person, cashier_actor, other_cashier, actor):
     t, paid, _reserved = cancelled_with_three_paid(make_tournament, make_person, cashier_actor, actor)
-    before = selectors.shift_totals(other_cashier.user)["total"]
+    before = cashier_selectors.shift_totals(other_cashier.user)["total"]
     row = cashier.pay_refund(paid[0], method="CASH", actor=other_cashier)
     assert (row.kind, row.total, row.cashier, row.method) == (LedgerRow.REFUND, D("-110"), other_cashier.user, "CASH")
     assert row.reason == "Tournament cancelled: not enough players"
-    assert selectors.shift_totals(other_cashier.user)["total"] == before - D("110")  # out of the drawer of the one who paid
-    assert [d["entry"] for d in selectors.refunds_due(t)] == [paid[1].pk, paid[2].pk]
+    assert cashier_selectors.shift_totals(other_cashier.user)["total"] == before - D("110")  # out of the drawer of the one who paid
+    assert [d["entry"] for d in cashier_selectors.refunds_due(t)] == [paid[1].pk, paid[2].pk]
     with pytest.raises(DomainError) as exc:
         cashier.pay_refund(paid[0], method="CASH", actor=cashier_actor)
     assert exc.value.code == "no_refund_due"
     for e in paid[1:]:
         cashier.pay_refund(e, method="CASH", actor=cashier_actor)
-    assert selectors.refunds_due(t) == []
-    totals = selectors.ledger_totals(t)
+    assert cashier_selectors.refunds_due(t) == []
+    totals = cashier_selectors.ledger_totals(t)
     assert (totals["prize"], totals["fee"], totals["chips"]) == (D("0"), D("0"), 0)  # every euro and chip back out, once
     numbers = sorted(t.ledger.values_list("receipt_number", flat=True))
     assert numbers == list(range(numbers[0], numbers[0] + len(numbers)))  # gapless
@@ -68,7 +68,7 @@ def test_a_reversed_refund_is_due_again(make_tournament, make_person, cashier_ac
     t, paid, _reserved = cancelled_with_three_paid(make_tournament, make_person, cashier_actor, actor)
     row = cashier.pay_refund(paid[0], method="CASH", actor=cashier_actor)
     cashier.reverse(row, reason="handed to the wrong player", actor=actor)
-    assert paid[0].pk in [d["entry"] for d in selectors.refunds_due(t)]
+    assert paid[0].pk in [d["entry"] for d in cashier_selectors.refunds_due(t)]
 
 
 def test_the_cancelled_tournament_stays_at_the_desk_until_its_refunds_are_paid(client, make_tournament, make_person, cashier_user, cashier_actor, actor):
@@ -165,7 +165,7 @@ def test_a_refunded_sale_cannot_be_reversed_too(make_tournament, make_person, ca
     with pytest.raises(DomainError) as exc:
         cashier.reverse(sale, reason="wrong player", actor=actor)
     assert exc.value.code == "reverse_refund_first"
-    assert selectors.ledger_totals(t)["prize"] == D("200")  # the other two still due; nothing paid twice
+    assert cashier_selectors.ledger_totals(t)["prize"] == D("200")  # the other two still due; nothing paid twice
     cashier.reverse(refund, reason="refund handed to the wrong player", actor=actor)
     cashier.reverse(sale, reason="the sale itself was a mistake", actor=actor)  # now it may be
-    assert paid[0].pk not in [d["entry"] for d in selectors.refunds_due(t)]
+    assert paid[0].pk not in [d["entry"] for d in cashier_selectors.refunds_due(t)]

@@ -8,9 +8,9 @@ from django.utils import timezone
 
 from tdmanager.errors import DomainError
 from tournaments.cashier import services as cashier
+from tournaments.cashier.selectors import ledger_totals, shift_totals
 from tournaments.cashier.services import DeskError, registration
 from tournaments.models import Entry, LedgerRow, Tournament
-from tournaments.selectors import ledger_totals, shift_totals
 
 from .helpers import break_after_level, item_index_of_level, run_clock_at
 

@@ -12,8 +12,8 @@ from tournaments.clock import selectors as clockview
 from tournaments.clock import services as clockctl
 from tournaments.eventlog.services import Actor
 from tournaments.floor import services as floor
+from tournaments.floor.selectors import chips_in_play
 from tournaments.models import BlindStructure
-from tournaments.selectors import chips_in_play
 from tournaments.setup import lifecycle
 from tournaments.structures import services as structures
 

@@ -8,8 +8,8 @@ import pytest
 from django.conf import settings
 
 from tournaments.cashier import services as cashier
+from tournaments.cashier.selectors import shift_totals
 from tournaments.models import ExchangeRate, LedgerRow
-from tournaments.selectors import shift_totals
 
 D = Decimal
 pytestmark = pytest.mark.django_db

@@ -5,8 +5,8 @@ from decimal import Decimal
 import pytest
 
 from tdmanager.errors import DomainError
-from tournaments import selectors
 from tournaments.cashier import services as cashier
+from tournaments.floor import selectors as floor_selectors
 from tournaments.floor import services as floor
 from tournaments.models import ChipAdjustment, ChipDenomination, ChipSet, Entry, Penalty, Person, Tournament
 
@@ -24,13 +24,13 @@ def field(make_tournament, make_person, cashier_actor):
 
 def test_chips_in_play_follow_sales_reversals_and_removals(field, cashier_actor, actor):
     t, entries = field
-    assert selectors.chips_in_play(t) == 4 * 30000
+    assert floor_selectors.chips_in_play(t) == 4 * 30000
     sale = cashier.register(t, Person.objects.create(first_name="Late", last_name="Comer"), method="CASH", actor=cashier_actor)
-    assert selectors.chips_in_play(t) == 5 * 30000
+    assert floor_selectors.chips_in_play(t) == 5 * 30000
     cashier.reverse(sale.row, reason="wrong event", actor=cashier_actor)
-    assert selectors.chips_in_play(t) == 4 * 30000
+    assert floor_selectors.chips_in_play(t) == 4 * 30000
     floor.remove_chips(t, chips=5000, kind=ChipAdjustment.OUT_OF_VIEW, reason="chips in pocket (TDA 63)", actor=actor, entry=entries[0])
-    assert selectors.chips_in_play(t) == 4 * 30000 - 5000
+    assert floor_selectors.chips_in_play(t) == 4 * 30000 - 5000
     with pytest.raises(DomainError) as e:
         floor.remove_chips(t, chips=5000, kind=ChipAdjustment.FORFEIT, reason="", actor=actor)
     assert e.value.code == "reason_required"
@@ -55,10 +55,10 @@ def test_a_physical_chip_race_is_recorded_and_changes_chips_in_play(field, actor
         {"seat": 7, "odd_value": 25, "stack_after_exchange": 5000},
         {"seat": 9, "odd_value": 75, "stack_after_exchange": 9000},
     ]
-    before = selectors.chips_in_play(t)
+    before = floor_selectors.chips_in_play(t)
     rec = floor.run_chip_race(t, 3, players, removed_denomination=25, new_denomination=100, winners=[9, 1], actor=actor)
     assert rec.result["race_chips"] == 2 and rec.result["discarded_value"] == 25 and rec.mode == "MANUAL"
-    assert selectors.chips_in_play(t) == before - 25
+    assert floor_selectors.chips_in_play(t) == before - 25
     with pytest.raises(DomainError) as e:
         floor.run_chip_race(t, 3, players, removed_denomination=25, new_denomination=100, winners=[9, 9], actor=actor)
     assert e.value.code == "duplicate_winner"
@@ -118,11 +118,11 @@ class TestPenalties:
     def test_disqualification_removes_the_chips_and_busts_the_player(self, field, actor):
         # RULES scenario 27: chips removed from inventory; placed by removal time; no refund.
         t, entries = field
-        before = selectors.chips_in_play(t)
+        before = floor_selectors.chips_in_play(t)
         floor.issue_penalty(t, entries[1], kind="DISQUALIFICATION", reason_code="CHIP_DUMPING", actor=actor)
         entries[1].refresh_from_db()
         assert entries[1].status == Entry.BUSTED and entries[1].busted_at is not None
-        assert selectors.chips_in_play(t) == before - 30000
+        assert floor_selectors.chips_in_play(t) == before - 30000
         with pytest.raises(DomainError) as e:
             cashier.refund(entries[1], reason="asks money back", actor=actor)
         assert e.value.code == "no_refund_after_playing"
@@ -138,7 +138,7 @@ class TestPenalties:
         other = make_tournament(status=Tournament.RUNNING)
         e2 = cashier.register(other, entries[0].person, method="CASH", actor=cashier_actor).entry
         floor.issue_penalty(other, e2, kind="MISSED_HANDS", reason_code="ABUSIVE_CONDUCT", hands=3, actor=actor)
-        assert [p.tournament_id for p in selectors.penalty_history(entries[0].person)] == [other.pk, t.pk]
+        assert [p.tournament_id for p in floor_selectors.penalty_history(entries[0].person)] == [other.pk, t.pk]
 
 
 def test_floor_api_and_roles(api, floor_user, cashier_user, field):

@@ -14,10 +14,10 @@ from tdmanager.errors import DomainError
 from tests.tournaments.helpers import break_after_level, run_clock_at
 from tournaments.cashier import rules as fees
 from tournaments.cashier import services as cashier
+from tournaments.cashier.selectors import shift_totals
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor
 from tournaments.models import ExchangeRate, LedgerRow, Tournament
-from tournaments.selectors import shift_totals
 
 D = Decimal
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from tournaments.cashier import services as cashier
 from tournaments.clock import services as clockctl
 from tournaments.live.snapshot import build_snapshot
 from tournaments.models import Clock
-from tournaments.selectors import event_sentences
+from tournaments.oversight.selectors import event_sentences
 from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db

@@ -6,8 +6,8 @@ import pytest
 
 from tdmanager.errors import DomainError
 from tournaments.cashier import services as cashier
+from tournaments.cashier.selectors import ledger_totals
 from tournaments.models import Clock, Entry, Tournament
-from tournaments.selectors import ledger_totals
 from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db

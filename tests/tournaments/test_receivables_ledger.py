@@ -13,9 +13,9 @@ from payouts import reports
 from payouts import selectors as payout_selectors
 from tdmanager.errors import DomainError
 from tournaments.cashier import services as cashier
+from tournaments.cashier.selectors import shift_totals
 from tournaments.cashier.services import registration
 from tournaments.models import Entry, LedgerRow
-from tournaments.selectors import shift_totals
 
 pytestmark = pytest.mark.django_db
 D = Decimal

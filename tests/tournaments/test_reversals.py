@@ -11,9 +11,10 @@ from seating.models import Bust
 from tdmanager.errors import DomainError
 from tests.tournaments.helpers import break_after_level, item_index_of_level, run_clock_at
 from tournaments.cashier import services as cashier
+from tournaments.floor.selectors import chips_in_play
 from tournaments.models import Entry, LedgerRow, Tournament
-from tournaments.selectors import chips_in_play, seat_of
 from tournaments.setup import lifecycle
+from tournaments.setup.selectors import seat_of
 
 D = Decimal
 pytestmark = pytest.mark.django_db

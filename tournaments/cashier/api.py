@@ -15,8 +15,8 @@ from tdmanager.errors import DomainError
 from tdmanager.idempotency import idempotent
 from tdmanager.roles import HasRole
 from tdmanager.security import no_store
-from tournaments import selectors
 from tournaments.api.base import _valid, sale_response
+from tournaments.cashier import selectors as cashier_selectors
 from tournaments.cashier import services as cashier
 from tournaments.cashier.serializers import (
     AdmitAlternateSerializer,
@@ -306,7 +306,7 @@ class ExchangeRatesView(APIView):
         if day is None:
             raise DomainError("bad_date", _("Give the date as YYYY-MM-DD."), status=400)
         dates.check(day, "date", _("Date"))
-        return Response(ExchangeRateSerializer(selectors.exchange_rates_of(day), many=True).data)
+        return Response(ExchangeRateSerializer(cashier_selectors.exchange_rates_of(day), many=True).data)
 
     @extend_schema(request=ExchangeRateInputSerializer, responses={201: ExchangeRateSerializer})
     def post(self, request):

@@ -12,7 +12,7 @@ from tdmanager.policy import PHONE_PAGE_GIVERS
 from tdmanager.roles import has_role
 from tournaments.models import Entry, LedgerRow
 from tournaments.phone.views import phone_path
-from tournaments.selectors import seat_of
+from tournaments.setup.selectors import seat_of
 
 # What the prize-pool part of a row is: a rebuy's receipt says "Rebuy", not "Buy-in".
 PRICE_LABELS = {

@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 from tdmanager.api import query_int, query_limit, query_offset
 from tdmanager.roles import HasRole
 from tdmanager.security import no_store
-from tournaments import selectors
+from tournaments.cashier import selectors as cashier_selectors
 from tournaments.cashier import services as cashier
 from tournaments.cashier.serializers import LedgerRowSerializer, SaleSerializer
 from tournaments.cashier.services import registration
@@ -40,7 +40,7 @@ class DeclaredRebuysView(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk):
         t = get_object_or_404(Tournament, pk=pk)
-        return Response({"tournament": t.pk, "declared": selectors.declared_rebuys(t)})
+        return Response({"tournament": t.pk, "declared": cashier_selectors.declared_rebuys(t)})
 
 
 class RefundsDueView(APIView):
@@ -52,7 +52,7 @@ class RefundsDueView(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk):
         t = get_object_or_404(Tournament, pk=pk)
-        return Response({"tournament": t.pk, "status": t.status, "refunds": [{**r, "amount": str(r["amount"])} for r in selectors.refunds_due(t)]})
+        return Response({"tournament": t.pk, "status": t.status, "refunds": [{**r, "amount": str(r["amount"])} for r in cashier_selectors.refunds_due(t)]})
 
 
 class ReceivablesView(APIView):
@@ -125,7 +125,7 @@ class ShiftView(APIView):
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request):
-        totals = selectors.shift_totals(request.user)
+        totals = cashier_selectors.shift_totals(request.user)
         return Response(
             {
                 **totals,
@@ -150,7 +150,7 @@ class SalesView(APIView):
     def get(self, request):
         tid = query_int(request, "tournament")
         t = get_object_or_404(Tournament, pk=tid) if tid is not None else None
-        rows = selectors.last_sales(request.user, t, limit=query_limit(request, 15, maximum=50), offset=query_offset(request))
+        rows = cashier_selectors.last_sales(request.user, t, limit=query_limit(request, 15, maximum=50), offset=query_offset(request))
         return no_store(Response(SaleSerializer(rows, many=True, context={"request": request}).data))  # phone links: their pages' keys
 
 

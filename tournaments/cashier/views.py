@@ -5,8 +5,8 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
 from tdmanager.security import no_store
-from tournaments import selectors
 from tournaments.cashier import receipts
+from tournaments.cashier import selectors as cashier_selectors
 from tournaments.cashier import services as cashier
 from tournaments.house import HouseRules
 from tournaments.models import LedgerRow, Tournament
@@ -17,9 +17,9 @@ def desk(request):
     raw = request.GET.get("t", "")
     if raw and not (raw.isascii() and raw.isdigit() and len(raw) < 12):
         raise Http404(_("No such tournament."))
-    selected = int(raw) if raw else selectors.desk_tournament(request.user, list(open_t))
+    selected = int(raw) if raw else cashier_selectors.desk_tournament(request.user, list(open_t))
     # FMT-02: a cancelled tournament stays at the desk, after the open ones, until its refunds are paid.
-    open_t = [*open_t, *Tournament.objects.filter(pk__in=selectors.tournaments_with_refunds_due()).order_by("start_at")]
+    open_t = [*open_t, *Tournament.objects.filter(pk__in=cashier_selectors.tournaments_with_refunds_due()).order_by("start_at")]
     for t in open_t:  # REG-11: the desk offers the jackpot's fee where the tournament plays for it
         rules = HouseRules.of(t)
         t.jackpot_fee = f"{rules.jackpot_fee:.2f}" if rules.jackpot else None
@@ -27,7 +27,7 @@ def desk(request):
         t.bounty_part = rules.bounty_part  # PAY-02: every buy-in and re-entry buys a bounty, its own line
         t.desk_price = rules.entry_cost(t)
         t.sells_rebuys = cashier.sells_rebuys(t)  # FMT-04: no stack asked for a rebuy the event does not have
-    return render(request, "desk.html", {"tournaments": open_t, "selected": selected, "shift": selectors.shift_totals(request.user)})
+    return render(request, "desk.html", {"tournaments": open_t, "selected": selected, "shift": cashier_selectors.shift_totals(request.user)})
 
 
 def receipt(request, number):

@@ -14,7 +14,7 @@ from tdmanager.compiled import Inserts
 from tdmanager.transactions import unit_memo
 from tournaments.eventlog.actions import Action
 from tournaments.models import TournamentEvent
-from tournaments.selectors import start_time
+from tournaments.oversight.selectors import start_time
 
 # How old a tap a tablet's queue may report: a tablet offline longer than this sends its actions
 # still, but its clock is not believed (the event keeps only its arrival time).

@@ -10,9 +10,10 @@ from rest_framework.views import APIView
 from tdmanager.errors import DomainError
 from tdmanager.idempotency import idempotent
 from tdmanager.roles import HasRole
-from tournaments import labels, selectors
+from tournaments import labels
 from tournaments.api.base import _valid
 from tournaments.eventlog.services import Actor
+from tournaments.floor import selectors as floor_selectors
 from tournaments.floor import services as floor
 from tournaments.floor.serializers import (
     ChipAdjustSerializer,
@@ -138,4 +139,4 @@ class PersonPenaltiesView(APIView):
 
     @extend_schema(responses=PenaltySerializer(many=True))
     def get(self, request, pk):
-        return Response(PenaltySerializer(selectors.penalty_history(get_object_or_404(Person, pk=pk)), many=True).data)
+        return Response(PenaltySerializer(floor_selectors.penalty_history(get_object_or_404(Person, pk=pk)), many=True).data)

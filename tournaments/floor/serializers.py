@@ -9,11 +9,12 @@ from tdmanager.fields import IdField, IdModelSerializer, TextField, WholeNumberF
 from tournaments import labels
 from tournaments.api.fields import MAX_STACK, REASON, bounded
 from tournaments.floor import chiprace
+from tournaments.floor.selectors import penalty_progress
 from tournaments.house import HouseRules
 from tournaments.models import (
     Entry,
 )
-from tournaments.selectors import penalty_progress, seat_of
+from tournaments.setup.selectors import seat_of
 from tournaments.setup.serializers import MAX_CHIPS, SeatSerializer
 
 

@@ -14,15 +14,17 @@ from django.utils.translation import gettext_lazy
 
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.transactions import service
-from tournaments import draws, selectors, signals
+from tournaments import draws, signals
 from tournaments.cashier.ledger import lock_tournament
 from tournaments.clock import selectors as clockview
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor, log_event
 from tournaments.floor import chiprace, penalties
+from tournaments.floor import selectors as floor_selectors
+from tournaments.floor.selectors import chips_in_play
 from tournaments.house import HouseRules
 from tournaments.models import ChipAdjustment, ChipCount, ChipRaceRecord, Clock, Entry, Penalty, StructureItem, Tournament
-from tournaments.selectors import chips_in_play
+from tournaments.setup import selectors as setup_selectors
 from tournaments.signals import announce
 
 CHIPS_PER_RACK = 100  # five rows of twenty (TDA 25-A countable stacks)
@@ -211,7 +213,7 @@ def discretionary_color_up(
         entry = Entry.objects.select_related("person").get(pk=getattr(entry, "pk", entry))
         if entry.tournament_id != t.pk or entry.status != Entry.ACTIVE:
             raise FloorError("not_playing", _("This player is not in the tournament."))
-        seat = selectors.seat_of(entry) or {}
+        seat = setup_selectors.seat_of(entry) or {}
         where = {"entry": entry.pk, "name": entry.person.display_name, "table": seat.get("table"), "seat": seat.get("seat")}
         text = _("Colour-up for %(name)s: T%(low)s chips are exchanged for T%(high)s chips of the same value.") % {
             "name": entry.person.display_name,
@@ -358,7 +360,7 @@ def replay_chip_race(payload: dict) -> tuple[dict, dict]:
 
 
 def _players_at_table(t, entry) -> tuple[int | None, int | None]:
-    seat = selectors.seat_of(entry)
+    seat = setup_selectors.seat_of(entry)
     if not seat:
         return None, None
     return seat["table"], signals.ask_one(signals.table_players_wanted, default=0, tournament=t, table=seat["table"])
@@ -627,4 +629,4 @@ def refresh_time_suspensions(t, now=None) -> None:
 def active_penalties(t, now=None):
     """The floor's list: time suspensions that ran out are marked served first."""
     refresh_time_suspensions(t, now)
-    return selectors.active_penalties(t, now)
+    return floor_selectors.active_penalties(t, now)

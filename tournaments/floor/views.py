@@ -5,8 +5,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
 from tournaments import labels
-from tournaments.floor import penalties
-from tournaments.floor import overview
+from tournaments.floor import overview, penalties
 from tournaments.floor import services as floor_service
 from tournaments.house import HouseRules
 from tournaments.models import ChipSet, Entry, Tournament

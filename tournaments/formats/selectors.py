@@ -13,11 +13,11 @@ from payouts import leaderboard, league
 from payouts.selectors import money_in
 from tdmanager.compiled import Compiled
 from tdmanager.formatting import num
+from tournaments.floor.selectors import chips_in_play
 from tournaments.house import HouseRules
 from tournaments.labels import shipped_text
 from tournaments.models import Entry, Person, Tournament
 from tournaments.people.names import public_names, ranked_public_names
-from tournaments.selectors import chips_in_play
 
 from . import engine
 from .models import (

@@ -27,10 +27,11 @@ from tournaments.clock import rules as engine
 from tournaments.clock import selectors as clockview
 from tournaments.clock.selectors import engine_state, structure_items
 from tournaments.eventlog.actions import Action
+from tournaments.floor.selectors import chips_in_play
 from tournaments.house import HouseRules
 from tournaments.models import Clock, DisplayScreen, Entry, HandForHandReport, Tournament, TournamentEvent
 from tournaments.people.names import public_names
-from tournaments.selectors import change_announcement, chips_in_play, recent_changes
+from tournaments.setup.selectors import change_announcement, recent_changes
 
 
 def clock_snapshot(t: Tournament, now=None) -> dict:

@@ -17,12 +17,13 @@ from tdmanager.api import body_object
 from tdmanager.fields import TextField, WholeNumberField
 from tdmanager.policy import DIRECTOR
 from tdmanager.roles import HasRole, has_role
-from tournaments import selectors
 from tournaments.eventlog.services import Actor
 from tournaments.models import DeviceToken, RegulatorGrant, Ruling, Tournament
+from tournaments.oversight import selectors as oversight_selectors
 from tournaments.oversight import services as oversight
 from tournaments.people.text import clean_text
 from tournaments.staff import logins
+from tournaments.staff import selectors as staff_selectors
 
 
 def _valid(serializer_class, request):
@@ -85,7 +86,7 @@ def stub_reports_data(t) -> dict:
         "addenda": [
             {"number": r.number, "stubs": r.stubs, "total": str(r.total), "at": r.created_at, "report": f"addendum-{r.number}"} for r in t.stub_reports.all()
         ],
-        "unreported": selectors.unreported_stubs(t).count(),
+        "unreported": oversight_selectors.unreported_stubs(t).count(),
     }
 
 
@@ -114,7 +115,7 @@ class WitnessView(APIView):
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk):
-        return Response({"events": selectors.witness_list(_t(pk))})
+        return Response({"events": oversight_selectors.witness_list(_t(pk))})
 
     @extend_schema(request=WitnessSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, pk):
@@ -207,7 +208,7 @@ class LoginLockoutsView(APIView):
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request):
-        return Response({"lockouts": [lockout_data(r) for r in selectors.login_lockouts()]})
+        return Response({"lockouts": [lockout_data(r) for r in staff_selectors.login_lockouts()]})
 
 
 class LiftLockoutView(APIView):
@@ -261,7 +262,7 @@ class DeviceTokensView(APIView):
     def get(self, request):
         everyone = request.query_params.get("everyone") == "true" and has_role(request.user, DIRECTOR)
         current = request.auth if isinstance(request.auth, DeviceToken) else None
-        rows = selectors.device_tokens(None if everyone else request.user, current=current)
+        rows = staff_selectors.device_tokens(None if everyone else request.user, current=current)
         return Response({"tokens": [device_data(r) for r in rows]})
 
 

@@ -19,13 +19,13 @@ from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.money import ZERO
 from tdmanager.roles import CONTROLLER, REGULATOR, user_roles
 from tdmanager.transactions import service
-from tournaments import selectors
 from tournaments.cashier.ledger import lock_tournament
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor, log_event
 from tournaments.house import HouseRules
 from tournaments.models import RegulatorGrant, Ruling, RulingNote, StubReport, TournamentEvent, Witness
 from tournaments.oversight import rules as window_rule
+from tournaments.oversight import selectors as oversight_selectors
 
 
 class OversightError(DomainError):
@@ -67,7 +67,7 @@ def witness(tournament, event_id, *, actor: Actor) -> Witness:
     if actor.user is None or CONTROLLER not in user_roles(actor.user):
         raise OversightError("not_controller", _("Only the administrative controller witnesses draws and moves."), status=403)
     try:
-        event = TournamentEvent.objects.get(pk=int(event_id), tournament=t, action__in=[a.value for a in selectors.WITNESSED])
+        event = TournamentEvent.objects.get(pk=int(event_id), tournament=t, action__in=[a.value for a in oversight_selectors.WITNESSED])
     except (TypeError, ValueError, TournamentEvent.DoesNotExist):
         raise ValidationFailed("not_witnessable", _("That is not a seat draw or a move of this tournament."))
     if Witness.objects.filter(event=event, user=actor.user).exists():
@@ -85,9 +85,9 @@ def issue_stub_addendum(tournament, *, actor: Actor) -> StubReport:
     """Number the stubs sold since the last report (late registrations, rebuys, add-ons after
     the start) as the next addendum to the pre-start report (ROLE-02)."""
     t = lock_tournament(tournament)
-    if selectors.start_time(t) is None:
+    if oversight_selectors.start_time(t) is None:
         raise OversightError("not_started", _("Before the start every stub is in the pre-start report."))
-    rows = selectors.unreported_stubs(t)
+    rows = oversight_selectors.unreported_stubs(t)
     ids = list(rows.values_list("id", flat=True))
     if not ids:
         raise OversightError("nothing_to_report", _("No stub was sold since the last report."))

@@ -10,11 +10,13 @@ from tdmanager.errors import DomainError
 from tdmanager.policy import DIRECTOR
 from tdmanager.roles import has_role
 from tdmanager.sitedata import forget_this_browser
-from tournaments import selectors, signals
+from tournaments import signals
 from tournaments.eventlog.services import Actor
 from tournaments.models import Ruling, Tournament
+from tournaments.oversight import selectors as oversight_selectors
 from tournaments.oversight import services as oversight
 from tournaments.staff import logins
+from tournaments.staff import selectors as staff_selectors
 
 
 def rulings_page(request, pk):
@@ -61,7 +63,7 @@ def witness_page(request, pk):
         except DomainError as exc:
             messages.error(request, str(exc.message))
         return redirect("witness", pk=t.pk)
-    return render(request, "witness.html", {"t": t, "events": selectors.witness_list(t)})
+    return render(request, "witness.html", {"t": t, "events": oversight_selectors.witness_list(t)})
 
 
 def login_lockouts_page(request):
@@ -78,7 +80,7 @@ def login_lockouts_page(request):
         except DomainError as exc:
             messages.error(request, str(exc.message))
         return redirect("login-lockouts")
-    return render(request, "logins.html", {"lockouts": selectors.login_lockouts()})
+    return render(request, "logins.html", {"lockouts": staff_selectors.login_lockouts()})
 
 
 def devices_page(request):
@@ -102,8 +104,8 @@ def devices_page(request):
     director = has_role(request.user, DIRECTOR)
     whose = None if director else request.user
     context = {
-        "tokens": selectors.device_tokens(whose),
-        "sessions": selectors.browser_sessions(whose, current_key=request.session.session_key),
+        "tokens": staff_selectors.device_tokens(whose),
+        "sessions": staff_selectors.browser_sessions(whose, current_key=request.session.session_key),
         "everyone": director,
         "idle_minutes": settings.TDM_TOKEN_IDLE_MINUTES,
         "session_idle_minutes": settings.TDM_SESSION_IDLE_MINUTES,

@@ -23,10 +23,12 @@ from django.utils.translation import gettext as _
 
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.transactions import service
-from tournaments import selectors, signals
+from tournaments import signals
+from tournaments.cashier import selectors as cashier_selectors
 from tournaments.cashier.services import registration
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import SYSTEM, Actor, log_event
+from tournaments.floor import selectors as floor_selectors
 from tournaments.models import ERASED_FIRST_NAME, Entry, LedgerRow, Penalty, Person, PushSubscription, RegistrationNotice, Tournament, TournamentEvent
 from tournaments.notices import services as push
 
@@ -131,7 +133,7 @@ def person_data(person: Person) -> dict:
                 "status": p.status,
                 "issued_at": _iso(p.issued_at),
             }
-            for p in selectors.penalty_history(person)
+            for p in floor_selectors.penalty_history(person)
         ],
         "prize_payments": other.get("prize_payments", []),
         "tickets": other.get("tickets", []),
@@ -178,9 +180,9 @@ def erasure_refusal(person: Person) -> DomainError | None:
         return DomainError("person_owes_money", _("This person still owes money to the desk: settle it before erasing."))
     cancelled = list(person.entries.filter(tournament__status=Tournament.CANCELLED).values_list("tournament_id", flat=True))
     if cancelled:
-        ids = [i for ids, _r in selectors.cancellation_refunds(cancelled).values() for i in ids]
+        ids = [i for ids, _r in cashier_selectors.cancellation_refunds(cancelled).values() for i in ids]
         mine = set(person.entries.values_list("pk", flat=True))
-        if any(i in mine for i in selectors.refunds_still_due(ids)):
+        if any(i in mine for i in cashier_selectors.refunds_still_due(ids)):
             return DomainError("person_refund_due", _("A refund is still due to this person: pay it before erasing."))
     for answer in signals.ask(signals.person_data_wanted, person=person):
         if answer.get("prizes_unpaid") or any(t.get("status") == "ISSUED" for t in answer.get("tickets", [])):

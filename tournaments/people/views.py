@@ -9,8 +9,9 @@ from tdmanager.api import named_detail
 from tdmanager.errors import DomainError
 from tdmanager.paging import Paged
 from tdmanager.roles import has_role
-from tournaments import selectors, signals
+from tournaments import signals
 from tournaments.eventlog.services import Actor
+from tournaments.floor import selectors as floor_selectors
 from tournaments.models import Person
 from tournaments.people import privacy
 from tournaments.people import services as people
@@ -78,4 +79,4 @@ def person_page(request, pk):
             history.setdefault(pk, {}).update(part)
     for e in entries:
         e.history = history.get(e.pk, {})
-    return render(request, "person.html", {"person": person, "revealed": revealed, "entries": entries, "penalties": selectors.penalty_history(person)})
+    return render(request, "person.html", {"person": person, "revealed": revealed, "entries": entries, "penalties": floor_selectors.penalty_history(person)})

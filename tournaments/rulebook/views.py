@@ -13,10 +13,11 @@ rulebook is read once per process).
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, render
 
-from tournaments import selectors
 from tournaments.house import HouseRules
+from tournaments.oversight import selectors as oversight_selectors
 from tournaments.rulebook import rules as rulebook
 from tournaments.rulebook import sheet as rulesheet
+from tournaments.setup import selectors as setup_selectors
 
 #: The newest published changes shown (the page and the feed), so a page's cost is bounded.
 MAX_CHANGES = 20
@@ -27,14 +28,15 @@ def _changes(t) -> list[dict]:
     why where the director showed the reason to the players."""
     rows = t.changes.order_by("-version").only("version", "kind", "changes", "reason", "reason_public", "changed_at")[:MAX_CHANGES]
     return [
-        {"version": c.version, "kind": c.kind, "when": c.changed_at, "lines": selectors.change_lines(c), "reason": selectors.public_reason(c)} for c in rows
+        {"version": c.version, "kind": c.kind, "when": c.changed_at, "lines": setup_selectors.change_lines(c), "reason": setup_selectors.public_reason(c)}
+        for c in rows
     ]
 
 
 def rules_page(request, pk: int):
     """The public rules page of one tournament, in the reader's language."""
     t = get_object_or_404(
-        selectors.published_tournaments().only(
+        oversight_selectors.published_tournaments().only(
             "name", "game", "status", "start_at", "table_size", "rule_set", "settings", "late_reg_closes_after_level", "currency"
         ),
         pk=pk,
@@ -48,7 +50,7 @@ def rules_page(request, pk: int):
 
 def public_changes(request, pk: int):
     """FMT-02: the public change feed, JSON, newest first; with the official language(s) (ROLE-06)."""
-    t = get_object_or_404(selectors.published_tournaments().only("name", "status", "table_size", "rule_set", "settings"), pk=pk)
+    t = get_object_or_404(oversight_selectors.published_tournaments().only("name", "status", "table_size", "rule_set", "settings"), pk=pk)
     return JsonResponse(
         {
             "tournament": {"id": t.pk, "name": t.name, "status": t.status},

@@ -18,19 +18,19 @@ from tdmanager.errors import DomainError
 from tdmanager.policy import DISPLAY
 from tdmanager.roles import HasRole, user_roles
 from tdmanager.security import no_store
-from tournaments import selectors
 from tournaments.api.base import _valid
 from tournaments.cashier.serializers import AlternateSerializer, LedgerRowSerializer
 from tournaments.eventlog.serializers import EventSerializer
 from tournaments.eventlog.services import Actor
-from tournaments.floor import chipsets
-from tournaments.floor import overview
+from tournaments.floor import chipsets, overview
 from tournaments.floor.serializers import ChipSetSerializer
 from tournaments.imports import services as imports
 from tournaments.models import Alternate, BlindStructure, ChipSet, DisplayScreen, Entry, Tournament, TournamentTemplate
+from tournaments.oversight import selectors as oversight_selectors
 from tournaments.screens import services as screens
 from tournaments.screens.serializers import DisplayScreenSerializer
 from tournaments.setup import changes, lifecycle, streaming
+from tournaments.setup import selectors as setup_selectors
 from tournaments.setup import services as setup
 from tournaments.setup.serializers import (
     CancelSerializer,
@@ -241,7 +241,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
     def events(self, request, pk=None):
         t = self.get_object()
         offset = query_offset(request)
-        rows = selectors.event_sentences(t.events.order_by("-id")[offset : offset + query_limit(request, 200)], t.currency)
+        rows = oversight_selectors.event_sentences(t.events.order_by("-id")[offset : offset + query_limit(request, 200)], t.currency)
         return Response(EventSerializer(rows, many=True).data)
 
     @extend_schema(responses=TournamentChangeSerializer(many=True))
@@ -250,7 +250,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
         """FMT-02: the published event's versions, newest first: what changed, who, when and why
         (to a lobby screen's login, why only where the director showed the players)."""
         screen_only = not (user_roles(request.user) - {DISPLAY})
-        rows = selectors.change_history(self.get_object())
+        rows = setup_selectors.change_history(self.get_object())
         return Response(TournamentChangeSerializer(rows, many=True, context={"public_only": screen_only}).data)
 
     @extend_schema(responses=AlternateSerializer(many=True))

@@ -13,13 +13,14 @@ from django.utils.translation import ngettext
 
 from tdmanager.errors import DomainError
 from tdmanager.transactions import service
-from tournaments import selectors, signals
+from tournaments import signals
 from tournaments.cashier.ledger import lock_tournament
 from tournaments.clock import services as clockctl
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor, log_event
 from tournaments.house import HouseRules
 from tournaments.models import BlindStructure, Clock, Entry, LedgerRow, Tournament, WaitingStart
+from tournaments.oversight import selectors as oversight_selectors
 from tournaments.setup.services import copy_structure
 from tournaments.signals import announce
 
@@ -243,7 +244,7 @@ def cancel(tournament, *, actor: Actor, reason: str) -> Tournament:
     owed = dict(
         LedgerRow.objects.filter(tournament=t, entry__isnull=False)
         .exclude(entry__status=Entry.CANCELLED)
-        .exclude(selectors.bounty_payments_q())  # PAY-02: what he paid back, his bounty part too
+        .exclude(oversight_selectors.bounty_payments_q())  # PAY-02: what he paid back, his bounty part too
         .values("entry_id")
         .order_by()
         .annotate(total=Sum(F("prize_amount") + F("fee_amount") + F("side_amount") + F("jackpot_amount") + F("bounty_amount")))

@@ -17,7 +17,7 @@ from tournaments.models import (
     TournamentTemplate,
     WaitingStart,
 )
-from tournaments.selectors import change_lines, public_reason, seat_of
+from tournaments.setup.selectors import change_lines, public_reason, seat_of
 
 
 class WaitingSerializer(serializers.Serializer):

@@ -21,16 +21,19 @@ from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.fields import AmountFormField, amount_formfield
 from tdmanager.formatting import money
 from tdmanager.paging import Paged
-from tournaments import selectors, signals
+from tournaments import signals
 from tournaments.api.fields import MAX_STACK, at_most
 from tournaments.cashier import rules as fees
+from tournaments.cashier import selectors as cashier_selectors
 from tournaments.clock import selectors as clockview
 from tournaments.eventlog.services import Actor
 from tournaments.house import HouseRules
 from tournaments.models import Tournament, TournamentTemplate, WaitingStart
+from tournaments.oversight import selectors as oversight_selectors
 from tournaments.oversight import services as oversight
 from tournaments.setup import changes as change_service
 from tournaments.setup import lifecycle, streaming
+from tournaments.setup import selectors as setup_selectors
 from tournaments.setup import services as setup
 from tournaments.setup.serializers import TournamentSerializer
 
@@ -371,7 +374,7 @@ def tournament_edit(request, pk=None):
 def oversight_context(t) -> dict:
     """ROLE-01/02: the addenda issued, the late stubs not yet reported (offered once late
     registration has closed) and the regulators who read this tournament."""
-    unreported = selectors.unreported_stubs(t).count()
+    unreported = oversight_selectors.unreported_stubs(t).count()
     return {
         "report_links": [link for answer in signals.ask(signals.report_links, tournament=t) for link in answer],
         "unreported_stubs": unreported,
@@ -389,9 +392,9 @@ def published_changes(t) -> list[dict]:
             "by": c.changed_by.get_username() if c.changed_by else "",
             "reason": c.reason,
             "reason_public": c.reason_public,
-            "lines": selectors.change_lines(c),
+            "lines": setup_selectors.change_lines(c),
         }
-        for c in selectors.change_history(t)
+        for c in setup_selectors.change_history(t)
     ]
 
 
@@ -450,13 +453,13 @@ def tournament_detail(request, pk):
             messages.error(request, _domain_message(exc) if op in ("copy", "save-template") else str(exc.message))
         return redirect("tournament", pk=t.pk)
     entries = t.entries.select_related("person").order_by("number")
-    totals = selectors.ledger_totals(t)
+    totals = cashier_selectors.ledger_totals(t)
     events = Paged(request, t.events.order_by("-id"), param="events", anchor="event-log-section")  # newest first, 50 a page
-    events.rows = selectors.event_sentences(events.rows, t.currency)
+    events.rows = oversight_selectors.event_sentences(events.rows, t.currency)
     links = [link for answer in signals.ask(signals.page_links, tournament=t) for link in answer]
     fee_info = {"statutory_fee": fees.statutory_fee(t.buy_in), "fee_is_override": fees.is_override(t.buy_in, t.fee)}
     # FMT-02: a cancelled tournament's refunds not yet handed out at the desk.
-    refunds = selectors.refunds_due(t) if t.status == Tournament.CANCELLED else []
+    refunds = cashier_selectors.refunds_due(t) if t.status == Tournament.CANCELLED else []
     fee_info.update(refunds_due=refunds, refunds_total=sum((r["amount"] for r in refunds), Decimal(0)))
     return render(
         request,

@@ -16,9 +16,9 @@ from tdmanager.errors import DomainError
 from tdmanager.fields import TextField
 from tdmanager.roles import ROLES, HasRole
 from tdmanager.security import no_store
-from tournaments import selectors
 from tournaments.api.base import _valid
 from tournaments.eventlog.services import Actor
+from tournaments.staff import selectors as staff_selectors
 from tournaments.staff import services as staff
 
 STAFF_OPS = ("role", "password", "disable", "enable")
@@ -49,7 +49,7 @@ def login_data(user) -> dict:
         "name": user.get_full_name(),
         "role": staff.role_of(user),
         "active": user.is_active,
-        "last_used": selectors.last_use(user),
+        "last_used": staff_selectors.last_use(user),
     }
 
 
@@ -63,7 +63,7 @@ class StaffView(APIView):
     @extend_schema(operation_id="v1_staff_list", parameters=[OpenApiParameter("q", str, required=False)], responses=OpenApiTypes.OBJECT)
     def get(self, request):
         pager = BoundedLimitOffsetPagination()
-        rows = pager.paginate_queryset(selectors.staff_logins(request.query_params.get("q", "")), request, view=self)
+        rows = pager.paginate_queryset(staff_selectors.staff_logins(request.query_params.get("q", "")), request, view=self)
         return pager.get_paginated_response([login_data(u) for u in rows])
 
     @extend_schema(request=LoginAddSerializer, responses={201: OpenApiTypes.OBJECT})
@@ -82,7 +82,7 @@ class StaffLoginView(APIView):
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk, op=None):
-        return Response(login_data(get_object_or_404(selectors.staff_logins(), pk=pk)))
+        return Response(login_data(get_object_or_404(staff_selectors.staff_logins(), pk=pk)))
 
     @extend_schema(request=LoginActionSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk, op=None):
@@ -102,5 +102,5 @@ class StaffLoginView(APIView):
                 update_session_auth_hash(request, user)
         else:
             staff.set_active(pk, op == "enable", actor=actor)
-        data = login_data(get_object_or_404(selectors.staff_logins(), pk=pk))
+        data = login_data(get_object_or_404(staff_selectors.staff_logins(), pk=pk))
         return no_store(Response({**data, **({"password": shown} if shown else {})}))

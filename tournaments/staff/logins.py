@@ -37,7 +37,7 @@ from tdmanager.transactions import service
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import SYSTEM, Actor, log_event
 from tournaments.models import BrowserSession, DeviceToken
-from tournaments.selectors import browser_name
+from tournaments.staff.selectors import browser_name
 
 
 def record_lockout(sender=None, *, kind: str, username: str, address: str, failures: int, seconds: int, **_kw) -> None:

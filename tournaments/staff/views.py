@@ -11,8 +11,8 @@ from tdmanager.errors import DomainError
 from tdmanager.paging import Paged
 from tdmanager.roles import ROLE_LABELS, ROLES
 from tdmanager.security import no_store
-from tournaments import selectors
 from tournaments.eventlog.services import Actor
+from tournaments.staff import selectors as staff_selectors
 from tournaments.staff import services as staff
 
 
@@ -52,11 +52,11 @@ def staff_page(request):
             return redirect("staff")
         shown = {"username": username, "password": password}  # on this answer only, never stored
     query = request.GET.get("q", "")
-    paged = Paged(request, selectors.staff_logins(query))
+    paged = Paged(request, staff_selectors.staff_logins(query))
     for user in paged:
         user.role = staff.role_of(user)
         user.role_label = ROLE_LABELS.get(user.role, "")
-        user.last_used = selectors.last_use(user)
+        user.last_used = staff_selectors.last_use(user)
     response = render(
         request,
         "staff.html",

@@ -6,7 +6,7 @@ first: cash limits, bans, windows, the field cap, ``check_admission``, the final
 pre-register, pay or cancel a reservation, re-enter, declare a rebuy, rebuy, add-on),
 ``corrections`` (reverse, refund, pay a cancelled event's refund), ``alternates``, ``rates``
 (the day's exchange rate, a sale's foreign tender) and ``keys`` (the idempotency keys' purge).
-A cashier's shift totals and a tournament's ledger totals are reads: ``tournaments.selectors``.
+A cashier's shift totals and a tournament's ledger totals are reads: ``tournaments.cashier.selectors``.
 
 The names are gathered here for the callers that span the verbs (the pages, the API, the
 tasks, the formats, payouts), which write ``from tournaments.services import cashier``; the

@@ -16,13 +16,15 @@ from tdmanager.errors import ValidationFailed
 from tdmanager.money import ZERO, to_money
 from tdmanager.roles import user_roles
 from tdmanager.transactions import service
-from tournaments import selectors, signals
+from tournaments import signals
 from tournaments.cashier import rules as fees
+from tournaments.cashier import selectors as cashier_selectors
 from tournaments.cashier.ledger import lock_tournament, write_row
 from tournaments.cashier.services.admission import DeskError, check_cash_limit, check_method
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor, log_event
 from tournaments.models import Entry, LedgerRow, Person, Tournament, TournamentEvent
+from tournaments.oversight import selectors as oversight_selectors
 from tournaments.signals import announce
 
 SALE_KINDS = (LedgerRow.BUY_IN, LedgerRow.RE_ENTRY, LedgerRow.REBUY, LedgerRow.ADD_ON)
@@ -193,7 +195,7 @@ def _check_cancellable(t: Tournament, entry: Entry) -> None:
 
 def _paid_by(entry: Entry) -> tuple[Decimal, Decimal, Decimal, Decimal, Decimal]:
     """The entry's net payments on the ledger: prize part, fee, side pools, jackpot fee, bounty."""
-    paid = entry.ledger.exclude(selectors.bounty_payments_q()).aggregate(
+    paid = entry.ledger.exclude(oversight_selectors.bounty_payments_q()).aggregate(
         p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"), j=Sum("jackpot_amount"), b=Sum("bounty_amount")
     )
     return paid["p"] or ZERO, paid["f"] or ZERO, paid["s"] or ZERO, paid["j"] or ZERO, paid["b"] or ZERO
@@ -272,8 +274,8 @@ def pay_refund(entry, *, method: str, actor: Actor, reference: str = "") -> Ledg
     entry = Entry.objects.select_related("person").get(pk=entry.pk)
     if t.status != Tournament.CANCELLED:
         raise DeskError("tournament_not_cancelled", _("Only a cancelled tournament's refunds are paid here."))
-    ids, reason = selectors.cancellation_refunds([t.pk]).get(t.pk, ([], ""))
-    if entry.pk not in selectors.refunds_still_due([entry.pk] if entry.pk in ids else []):
+    ids, reason = cashier_selectors.cancellation_refunds([t.pk]).get(t.pk, ([], ""))
+    if entry.pk not in cashier_selectors.refunds_still_due([entry.pk] if entry.pk in ids else []):
         raise DeskError("no_refund_due", _("No refund is due for this entry: it has been paid already."))
     if method in (LedgerRow.TRANSFER, LedgerRow.CHEQUE) and not reference.strip():
         raise ValidationFailed("reference_required", _("A refund by cheque or transfer needs its number or reference."))

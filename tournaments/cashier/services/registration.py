@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.money import ZERO
 from tdmanager.transactions import service
-from tournaments import selectors, signals
+from tournaments import signals
 from tournaments.cashier import services as cashier
 from tournaments.cashier.ledger import lock_tournament, write_row
 from tournaments.cashier.services.sales import _pay_reservation
@@ -38,6 +38,7 @@ from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor, log_event
 from tournaments.house import HouseRules
 from tournaments.models import Entry, LedgerRow, Tournament
+from tournaments.oversight import selectors as oversight_selectors
 from tournaments.signals import announce
 
 
@@ -47,7 +48,7 @@ class RegistrationError(DomainError):
 
 def paid_amount(entry: Entry) -> Decimal:
     """What the entry has paid, net of reversals and refunds (what a refund would give back)."""
-    agg = entry.ledger.exclude(selectors.bounty_payments_q()).aggregate(
+    agg = entry.ledger.exclude(oversight_selectors.bounty_payments_q()).aggregate(
         p=Sum("prize_amount"), f=Sum("fee_amount"), s=Sum("side_amount"), j=Sum("jackpot_amount"), b=Sum("bounty_amount")
     )
     return sum((agg[k] or ZERO for k in "pfsjb"), ZERO)

@@ -21,8 +21,8 @@ from tournaments import draws
 from tournaments.cashier.ledger import lock_tournament
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor, log_event
+from tournaments.floor.selectors import chips_in_play
 from tournaments.models import ChipCount, Entry, Tournament
-from tournaments.selectors import chips_in_play
 from tournaments.services import checks
 from tournaments.setup import lifecycle
 
