@@ -142,8 +142,8 @@ def main():
 
     import payouts.selectors
     import seating.selectors
+    from tournaments.live import seats as live_seats
     from tournaments.live.snapshot import build_snapshot
-    from tournaments.screens import selectors as live_seats
 
     old_snapshot = load_old(args.baseline_rev, "tournaments/snapshot.py", "tournaments._baseline_snapshot")
     old_seating = load_old(args.baseline_rev, "seating/selectors.py", "seating._baseline_selectors")

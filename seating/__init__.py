@@ -1,0 +1,1 @@
+"""Seating: the draw, balancing and breaking tables, moves, busts, the room's tables and dealers."""

@@ -1,3 +1,5 @@
+"""The seating app: its receivers, wired once the models are loaded."""
+
 from django.apps import AppConfig
 
 

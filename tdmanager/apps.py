@@ -1,3 +1,5 @@
+"""The ground floor's app: its system checks, registered once the apps are loaded."""
+
 from django.apps import AppConfig
 
 

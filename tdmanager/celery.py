@@ -1,3 +1,5 @@
+"""The Celery app: its configuration from the settings, and how a worker process starts."""
+
 import os
 
 from celery import Celery

@@ -1,3 +1,5 @@
+"""The URL conf: every app's pages and API, the API's schema and documentation, health."""
+
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerSplitView

@@ -1,3 +1,5 @@
+"""The WSGI entry point (the ASGI one, ``tdmanager.asgi``, is what ``manage.py serve`` runs)."""
+
 import os
 
 import django

@@ -1,3 +1,6 @@
+"""The tournaments app: where its receivers, import kinds and the realtime hub are wired once the
+models are loaded."""
+
 from django.apps import AppConfig
 
 

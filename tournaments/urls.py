@@ -1,10 +1,12 @@
+"""The pages of tournaments: each topic's views, by path."""
+
 from django.urls import path
 
+from tournaments.live import seats
 from tournaments.live import views as live
 from tournaments.oversight import views as oversight_views
 from tournaments.phone import views as phone
 from tournaments.rulebook import views as public_info
-from tournaments.screens import selectors as screen_seats
 from tournaments.screens import views as screen_views
 from tournaments.staff import views as staff_views
 
@@ -22,7 +24,7 @@ urlpatterns = [
     path("live/time/", live.live_time, name="live-time"),
     path("live/<int:pk>/state/", live.live_state, name="live-state"),
     path("live/<int:pk>/stream/", live.live_stream, name="live-stream"),
-    path("live/<int:pk>/seats/", screen_seats.live_seats, name="live-seats"),
+    path("live/<int:pk>/seats/", seats.live_seats, name="live-seats"),
     path("display/<str:token>/", live.display, name="display"),
     path("p/sw.js", phone.phone_worker, name="phone-worker"),
     path("p/<str:token>/", phone.phone_page, name="phone"),

@@ -6,10 +6,10 @@ showed the old name on the seat pages until somebody moved. A name change builds
 import pytest
 
 from tournaments.eventlog.services import Actor
+from tournaments.live import seats as live_seats
 from tournaments.models import Entry, Tournament
 from tournaments.people import privacy
 from tournaments.people.names import public_name
-from tournaments.screens import selectors as live_seats
 from tournaments.setup import lifecycle
 
 from .test_support import started  # noqa: F401 (fixture)

@@ -36,6 +36,7 @@ from tdmanager.roles import has_role
 from tournaments.cashier import selectors as cashier_selectors
 from tournaments.cashier import services as cashier
 from tournaments.eventlog.actions import Action
+from tournaments.live import seats as live_seats
 from tournaments.live.snapshot import build_snapshot, change_announcements_by_language
 from tournaments.models import Entry, LedgerRow, Person, PushSubscription, Tournament, TournamentChange
 from tournaments.notices import rules as notices
@@ -43,7 +44,6 @@ from tournaments.people import privacy
 from tournaments.people import services as people
 from tournaments.phone import views as phone
 from tournaments.rulebook import views as public_info
-from tournaments.screens import selectors as live_seats
 
 from .world import World
 

@@ -1,3 +1,5 @@
+"""The formats app: its receivers and import kinds, wired once the models are loaded."""
+
 from django.apps import AppConfig
 
 

@@ -1,0 +1,1 @@
+"""The lobby screens: a screen and its link, its layouts, images and sounds, the pages and API."""

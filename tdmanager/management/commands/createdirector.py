@@ -1,3 +1,5 @@
+"""A director's login, made from the command line (the first login of a new installation)."""
+
 import secrets
 
 from django.contrib.auth import get_user_model
