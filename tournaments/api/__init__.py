@@ -41,18 +41,12 @@ from tournaments.cashier.reports import (
     ShiftView,
 )
 from tournaments.clock.api import CLOCK_OPS, ClockView
-from tournaments.floor.api import FloorView, PenaltyActionView, PersonPenaltiesView
+from tournaments.floor.api import ChipSetViewSet, FloorView, PenaltyActionView, PersonPenaltiesView
 from tournaments.people.api import PersonViewSet
-from tournaments.setup.api import (
-    ChangeReasonView,
-    ChipSetViewSet,
-    DisplayScreenViewSet,
-    EntryViewSet,
-    StructureViewSet,
-    TournamentTemplateViewSet,
-    TournamentViewSet,
-)
+from tournaments.screens.api import DisplayScreenViewSet
+from tournaments.setup.api import ChangeReasonView, EntryViewSet, TournamentTemplateViewSet, TournamentViewSet
 from tournaments.staff.api import StaffLoginView, StaffView
+from tournaments.structures.api import StructureViewSet
 
 from .base import sale_response
 

@@ -1,9 +1,10 @@
-"""REST API of the floor: chips in play, counts, races and penalties."""
+"""REST API of the floor: chip sets, chips in play, counts, races and penalties."""
 
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
+from rest_framework import viewsets
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -13,19 +14,21 @@ from tdmanager.roles import HasRole
 from tournaments import labels
 from tournaments.api.base import _valid
 from tournaments.eventlog.services import Actor
+from tournaments.floor import chipsets
 from tournaments.floor import selectors as floor_selectors
 from tournaments.floor import services as floor
 from tournaments.floor.serializers import (
     ChipAdjustSerializer,
     ChipCountsSerializer,
     ChipRaceSerializer,
+    ChipSetSerializer,
     ColorUpSerializer,
     IssuePenaltySerializer,
     PenaltyActionSerializer,
     PenaltySerializer,
 )
 from tournaments.house import HouseRules
-from tournaments.models import Penalty, Person, Tournament
+from tournaments.models import ChipSet, Penalty, Person, Tournament
 
 
 class FloorView(APIView):
@@ -140,3 +143,24 @@ class PersonPenaltiesView(APIView):
     @extend_schema(responses=PenaltySerializer(many=True))
     def get(self, request, pk):
         return Response(PenaltySerializer(floor_selectors.penalty_history(get_object_or_404(Person, pk=pk)), many=True).data)
+
+
+class ChipSetViewSet(viewsets.ModelViewSet):
+    permission_classes = [HasRole]
+    serializer_class = ChipSetSerializer
+
+    def get_queryset(self):
+        return ChipSet.objects.prefetch_related("denominations")
+
+    def perform_create(self, serializer):
+        d = serializer.validated_data
+        serializer.instance = chipsets.save_chip_set(name=d["name"], denominations=d["denominations"], actor=Actor.from_request(self.request))
+
+    def perform_update(self, serializer):
+        d = serializer.validated_data
+        serializer.instance = chipsets.save_chip_set(
+            name=d.get("name"), denominations=d.get("denominations"), chip_set=serializer.instance, actor=Actor.from_request(self.request)
+        )
+
+    def perform_destroy(self, instance):
+        chipsets.delete_chip_set(instance, actor=Actor.from_request(self.request))

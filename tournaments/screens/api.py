@@ -1,11 +1,12 @@
-"""The lobby screens' layouts and images, for the layout editor and any other client:
-thin, one service per call (``services.layouts``)."""
+"""REST API of the lobby screens: the screens and their links, and their layouts and images for
+the layout editor and any other client (thin, one service per call)."""
 
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import serializers
+from rest_framework import serializers, viewsets
+from rest_framework.decorators import action
 from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -13,11 +14,14 @@ from rest_framework.views import APIView
 from tdmanager.errors import DomainError
 from tdmanager.fields import TextField
 from tdmanager.roles import HasRole
+from tdmanager.security import no_store
 from tournaments.api.base import _valid
 from tournaments.eventlog.services import Actor
-from tournaments.models import ScreenImage, ScreenLayout
+from tournaments.models import DisplayScreen, ScreenImage, ScreenLayout
 from tournaments.screens import rules as layouts
 from tournaments.screens import services as layout_service
+from tournaments.screens import services as screens
+from tournaments.screens.serializers import DisplayScreenSerializer
 
 
 class LayoutSerializer(serializers.Serializer):
@@ -131,3 +135,36 @@ class ScreenImagesView(APIView):
             name = request.data.get("name") or upload.name or "image"
             row = layout_service.upload_image(name=str(name)[:80], content=content, actor=Actor.from_request(request))
         return Response(_image(row), status=201)
+
+
+class DisplayScreenViewSet(viewsets.ModelViewSet):
+    permission_classes = [HasRole]
+    serializer_class = DisplayScreenSerializer
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        # every answer names the screens' tokens, their keys: no cache keeps one
+        return no_store(super().finalize_response(request, response, *args, **kwargs))
+
+    def get_queryset(self):
+        return DisplayScreen.objects.all().order_by("name")
+
+    def perform_create(self, serializer):
+        serializer.instance = screens.create_screen(serializer.validated_data, actor=Actor.from_request(self.request))
+
+    def perform_update(self, serializer):
+        serializer.instance = screens.update_screen(serializer.instance, serializer.validated_data, actor=Actor.from_request(self.request))
+
+    def perform_destroy(self, instance):
+        screens.delete_screen(instance, actor=Actor.from_request(self.request))
+
+    @extend_schema(request=None, responses=DisplayScreenSerializer)
+    @action(detail=True, methods=["post"], url_path="revoke-token")
+    def revoke_token(self, request, pk=None):
+        """The screen's link stops working at once (page, state, stream); a new one with ``rotate-token``."""
+        return Response(DisplayScreenSerializer(screens.revoke_screen_token(self.get_object(), actor=Actor.from_request(request))).data)
+
+    @extend_schema(request=None, responses=DisplayScreenSerializer)
+    @action(detail=True, methods=["post"], url_path="rotate-token")
+    def rotate_token(self, request, pk=None):
+        """A new link for the screen (``token``, ``url``); the old one stops working at once."""
+        return Response(DisplayScreenSerializer(screens.rotate_screen_token(self.get_object(), actor=Actor.from_request(request))).data)

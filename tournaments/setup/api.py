@@ -1,20 +1,14 @@
-"""REST API of the director's setup: structures, tournaments, templates, entries, screens and chip sets."""
+"""REST API of the director's setup: tournaments, their templates and entries, published changes."""
 
-import contextlib
-
-from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
-from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tdmanager.api import body_object, query_choice, query_int, query_limit, query_offset
-from tdmanager.errors import DomainError
+from tdmanager.api import query_choice, query_int, query_limit, query_offset
 from tdmanager.policy import DISPLAY
 from tdmanager.roles import HasRole, user_roles
 from tdmanager.security import no_store
@@ -22,13 +16,9 @@ from tournaments.api.base import _valid
 from tournaments.cashier.serializers import AlternateSerializer, LedgerRowSerializer
 from tournaments.eventlog.serializers import EventSerializer
 from tournaments.eventlog.services import Actor
-from tournaments.floor import chipsets, overview
-from tournaments.floor.serializers import ChipSetSerializer
-from tournaments.imports import services as imports
-from tournaments.models import Alternate, BlindStructure, ChipSet, DisplayScreen, Entry, Tournament, TournamentTemplate
+from tournaments.floor import overview
+from tournaments.models import Alternate, Entry, Tournament, TournamentTemplate
 from tournaments.oversight import selectors as oversight_selectors
-from tournaments.screens import services as screens
-from tournaments.screens.serializers import DisplayScreenSerializer
 from tournaments.setup import changes, lifecycle, streaming
 from tournaments.setup import selectors as setup_selectors
 from tournaments.setup import services as setup
@@ -44,71 +34,6 @@ from tournaments.setup.serializers import (
     TournamentSerializer,
     TournamentTemplateSerializer,
 )
-from tournaments.structures import services as structures
-from tournaments.structures.serializers import BlindStructureSerializer
-
-
-class StructureViewSet(viewsets.ModelViewSet):
-    permission_classes = [HasRole]
-    serializer_class = BlindStructureSerializer
-    queryset = BlindStructure.objects.prefetch_related("items")
-
-    def _save(self, request, instance=None):
-        ser = self.get_serializer(instance, data=request.data)
-        ser.is_valid(raise_exception=True)
-        d = ser.validated_data
-        st = structures.save_structure(
-            name=d["name"],
-            description=d.get("description", ""),
-            is_template=d.get("is_template", True),
-            items=[dict(i) for i in d["items"]],
-            actor=Actor.from_request(request),
-            structure=instance,
-            reason=d.get("reason", ""),
-        )
-        data = self.get_serializer(st).data
-        data["warnings"] = structures.structure_warnings(structures.validate_items([dict(i) for i in d["items"]]))
-        return data
-
-    def create(self, request):
-        return Response(self._save(request), status=201)
-
-    def update(self, request, pk=None, partial=False):
-        return Response(self._save(request, self.get_object()))
-
-    def perform_destroy(self, instance):
-        structures.delete_structure(instance, actor=Actor.from_request(self.request))
-
-    @extend_schema(
-        parameters=[OpenApiParameter("format_type", str, enum=["json", "csv"])],
-        responses={(200, "application/json"): OpenApiTypes.OBJECT, (200, "text/csv"): OpenApiTypes.STR},
-    )
-    @action(detail=True, methods=["get"], pagination_class=None)
-    def export(self, request, pk=None):
-        st = self.get_object()
-        if query_choice(request, "format_type", ("json", "csv"), "json") == "csv":
-            resp = HttpResponse(structures.export_csv(st), content_type="text/csv")
-            resp["Content-Disposition"] = f'attachment; filename="structure-{st.pk}.csv"'
-            return resp
-        resp = HttpResponse(structures.export_json(st), content_type="application/json")
-        resp["Content-Disposition"] = f'attachment; filename="structure-{st.pk}.json"'
-        return resp
-
-    @extend_schema(
-        request={"multipart/form-data": {"type": "object", "properties": {"file": {"type": "string", "format": "binary"}, "name": {"type": "string"}}}}
-    )
-    @action(detail=False, methods=["post"], url_path="import", parser_classes=[MultiPartParser])  # a file: the API's one form
-    def import_(self, request):
-        upload = request.FILES.get("file")
-        if upload is None:
-            raise DomainError("file_required", _("Attach a JSON or CSV file."), status=400)
-        fmt = "csv" if upload.name.lower().endswith(".csv") else "json"
-        # A CSV is read as every sheet is, in the process's one turn for a sheet (503 busy otherwise)
-        with imports.reading_sheet(request) if fmt == "csv" else contextlib.nullcontext():
-            data = structures.parse_import(upload.read(), fmt)
-        name = body_object(request).get("name") or data.get("name") or upload.name.rsplit(".", 1)[0]
-        st = structures.save_structure(name=name, description=data.get("description", ""), items=data["items"], actor=Actor.from_request(request))
-        return Response(self.get_serializer(st).data, status=201)
 
 
 class TournamentViewSet(viewsets.ModelViewSet):
@@ -282,60 +207,6 @@ class EntryViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     permission_classes = [HasRole]
     serializer_class = EntrySerializer
     queryset = Entry.objects.select_related("person")
-
-
-class DisplayScreenViewSet(viewsets.ModelViewSet):
-    permission_classes = [HasRole]
-    serializer_class = DisplayScreenSerializer
-
-    def finalize_response(self, request, response, *args, **kwargs):
-        # every answer names the screens' tokens, their keys: no cache keeps one
-        return no_store(super().finalize_response(request, response, *args, **kwargs))
-
-    def get_queryset(self):
-        return DisplayScreen.objects.all().order_by("name")
-
-    def perform_create(self, serializer):
-        serializer.instance = screens.create_screen(serializer.validated_data, actor=Actor.from_request(self.request))
-
-    def perform_update(self, serializer):
-        serializer.instance = screens.update_screen(serializer.instance, serializer.validated_data, actor=Actor.from_request(self.request))
-
-    def perform_destroy(self, instance):
-        screens.delete_screen(instance, actor=Actor.from_request(self.request))
-
-    @extend_schema(request=None, responses=DisplayScreenSerializer)
-    @action(detail=True, methods=["post"], url_path="revoke-token")
-    def revoke_token(self, request, pk=None):
-        """The screen's link stops working at once (page, state, stream); a new one with ``rotate-token``."""
-        return Response(DisplayScreenSerializer(screens.revoke_screen_token(self.get_object(), actor=Actor.from_request(request))).data)
-
-    @extend_schema(request=None, responses=DisplayScreenSerializer)
-    @action(detail=True, methods=["post"], url_path="rotate-token")
-    def rotate_token(self, request, pk=None):
-        """A new link for the screen (``token``, ``url``); the old one stops working at once."""
-        return Response(DisplayScreenSerializer(screens.rotate_screen_token(self.get_object(), actor=Actor.from_request(request))).data)
-
-
-class ChipSetViewSet(viewsets.ModelViewSet):
-    permission_classes = [HasRole]
-    serializer_class = ChipSetSerializer
-
-    def get_queryset(self):
-        return ChipSet.objects.prefetch_related("denominations")
-
-    def perform_create(self, serializer):
-        d = serializer.validated_data
-        serializer.instance = chipsets.save_chip_set(name=d["name"], denominations=d["denominations"], actor=Actor.from_request(self.request))
-
-    def perform_update(self, serializer):
-        d = serializer.validated_data
-        serializer.instance = chipsets.save_chip_set(
-            name=d.get("name"), denominations=d.get("denominations"), chip_set=serializer.instance, actor=Actor.from_request(self.request)
-        )
-
-    def perform_destroy(self, instance):
-        chipsets.delete_chip_set(instance, actor=Actor.from_request(self.request))
 
 
 class ChangeReasonView(APIView):
