@@ -218,7 +218,7 @@ class WaiveSerializer(serializers.Serializer):
     reason = TextField(max_length=200)
 
 
-def _valid(serializer_class, request):
+def validated_body(serializer_class, request):
     ser = serializer_class(data=request.data)
     ser.is_valid(raise_exception=True)
     return ser.validated_data
@@ -240,7 +240,7 @@ def _plain_reason(value, max_length: int):
 
 
 def _bust_input(request) -> dict:
-    """``_valid(BustSerializer, request)`` for the body a floor tablet sends (a JSON object of
+    """``validated_body(BustSerializer, request)`` for the body a floor tablet sends (a JSON object of
     whole numbers, booleans and a reason); anything else goes to the serializer, which gives
     the same data or the same refusal. The serializer cost the bust more CPU than the query
     that reads the slips back."""
@@ -248,40 +248,40 @@ def _bust_input(request) -> dict:
     fast = type(data) is dict and data.keys() <= _BUST_FIELDS
     entries = data.get("entries") if fast else None
     if not (fast and type(entries) is list and entries):
-        return _valid(BustSerializer, request)
+        return validated_body(BustSerializer, request)
     items = []
     for item in entries:
         if type(item) is not dict or type(item.get("entry")) is not int:
-            return _valid(BustSerializer, request)
+            return validated_body(BustSerializer, request)
         out = {"entry": item["entry"]}
         if "starting_stack" in item:
             stack = item["starting_stack"]
             if not (stack is None or (type(stack) is int and stack >= 0)):
-                return _valid(BustSerializer, request)
+                return validated_body(BustSerializer, request)
             out["starting_stack"] = stack
         if "eliminators" in item:  # a bounty event's bust: as BustItemSerializer takes them, else its refusal
             named = item["eliminators"]
             if named is not None:
                 if type(named) is not list or len(named) > MAX_ELIMINATORS:
-                    return _valid(BustSerializer, request)
+                    return validated_body(BustSerializer, request)
                 named = [_eliminator(e) for e in named]
                 if None in named:
-                    return _valid(BustSerializer, request)
+                    return validated_body(BustSerializer, request)
             out["eliminators"] = named
         items.append(out)
     d = {"entries": items}
     if "table" in data:
         if not (data["table"] is None or type(data["table"]) is int):
-            return _valid(BustSerializer, request)
+            return validated_body(BustSerializer, request)
         d["table"] = data["table"]
     for name in ("same_hand", "simultaneous"):
         d[name] = data.get(name, False)
         if type(d[name]) is not bool:
-            return _valid(BustSerializer, request)
+            return validated_body(BustSerializer, request)
     for name in ("reason", "override_reason"):
         d[name] = _plain_reason(data.get(name, ""), 200)
         if d[name] is None:
-            return _valid(BustSerializer, request)
+            return validated_body(BustSerializer, request)
     return d
 
 
@@ -403,7 +403,7 @@ class DrawView(SeatingAPIView):
 
     @extend_schema(request=DrawSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, pk):
-        d = _valid(DrawSerializer, request)
+        d = validated_body(DrawSerializer, request)
         t = self.tournament(pk)
         services.draw(t, actor=self.actor(), redraw=d["redraw"], reason=d["reason"])
         return Response(selectors.table_map(t), status=201)
@@ -426,7 +426,7 @@ class PreDrawView(SeatingAPIView):
 
     @extend_schema(request=PreDrawSerializer, responses={201: OBJECT_LIST})
     def post(self, request, pk):
-        d = _valid(PreDrawSerializer, request)
+        d = validated_body(PreDrawSerializer, request)
         t = self.tournament(pk)
         services.predraw(t, d["sessions"], actor=self.actor(), reason=d["reason"])
         return Response(selectors.predraw_rows(t), status=201)
@@ -500,7 +500,7 @@ class SimultaneousBustsView(SeatingAPIView):
 
     @extend_schema(request=SimultaneousSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk):
-        d = _valid(SimultaneousSerializer, request)
+        d = validated_body(SimultaneousSerializer, request)
         t = self.tournament(pk)
         services.mark_simultaneous(t, d["busts"], actor=self.actor(), reason=d["reason"])
         return Response({"busts": [b for b in busts_answer(t) if b["id"] in set(d["busts"])]})
@@ -518,7 +518,7 @@ class UndoBustView(SeatingAPIView):
 
     @extend_schema(request=UndoBustSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk, bust_id):
-        d = _valid(UndoBustSerializer, request)
+        d = validated_body(UndoBustSerializer, request)
         t = self.tournament(pk)
         bust = get_object_or_404(Bust, pk=bust_id, tournament=t)
         if d.get("later"):
@@ -548,7 +548,7 @@ class MovesView(SeatingAPIView):
 
     @extend_schema(request=ManualMoveSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, pk):
-        d = _valid(ManualMoveSerializer, request)
+        d = validated_body(ManualMoveSerializer, request)
         t = self.tournament(pk)
         entry = get_object_or_404(Entry, pk=d["entry"], tournament=t)
         out = services.move_player(t, entry, d["to_table"], d["to_seat"], actor=self.actor(), reason=d["reason"])
@@ -563,14 +563,14 @@ class MoveActionView(SeatingAPIView):
     @extend_schema(request=ReasonSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk, move_id, op):
         if op == "confirm":  # the service reads the tournament and the slip with the lock: no read first
-            _valid(ReasonSerializer, request)  # the body the schema names, checked as for undo (no read)
+            validated_body(ReasonSerializer, request)  # the body the schema names, checked as for undo (no read)
             with found():
                 out = services.confirm_move(pk, move_id, actor=self.actor())
             return Response(outcome_data(pk, out))
         t = self.tournament(pk)
         move = get_object_or_404(PendingMove, pk=move_id, tournament=t)
         if op == "undo":
-            d = _valid(ReasonSerializer, request)
+            d = validated_body(ReasonSerializer, request)
             out = services.undo_move(t, move, actor=self.actor(), reason=d["reason"])
         else:
             raise DomainError("unknown_action", _("Unknown move action."), status=404)
@@ -595,7 +595,7 @@ class ConfirmMovesView(SeatingAPIView):
 
     @extend_schema(request=ConfirmMovesSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk):
-        d = _valid(ConfirmMovesSerializer, request)
+        d = validated_body(ConfirmMovesSerializer, request)
         ids = list(dict.fromkeys(d["moves"]))
 
         def confirm():
@@ -623,14 +623,14 @@ class TableActionView(SeatingAPIView):
         t = self.tournament(pk)
         actor = self.actor()
         if op == "big-blind":
-            d = _valid(BigBlindSerializer, request)
+            d = validated_body(BigBlindSerializer, request)
             out = services.set_big_blind(
                 t, number, d["big_blind_seat"], previous_big_blind_seat=d.get("previous_big_blind_seat"), actor=actor, reason=d["reason"]
             )
         elif op == "hand-completed":
             out = services.hand_completed(t, number, actor=actor)
         elif op == "h4h-state":
-            state = _valid(H4hStateSerializer, request)["state"]
+            state = validated_body(H4hStateSerializer, request)["state"]
             if state == "COMPLETE":  # the hand is over: the blinds move on, as "hand-completed"
                 out = services.hand_completed(t, number, actor=actor)
             else:
@@ -639,18 +639,18 @@ class TableActionView(SeatingAPIView):
                 data["table"] = selectors.table_shown(t, number)
                 return Response(data)
         elif op == "misdeal":
-            out = services.misdeal(t, number, actor=actor, reason=_valid(ReasonSerializer, request)["reason"])
+            out = services.misdeal(t, number, actor=actor, reason=validated_body(ReasonSerializer, request)["reason"])
         elif op == "lock":
-            d = _valid(LockSerializer, request)
+            d = validated_body(LockSerializer, request)
             if d.get("seat"):
                 out = services.lock_seat(t, number, d["seat"], d["locked"], actor=actor, reason=d["reason"])
             else:
                 out = services.lock_table(t, number, d["locked"], actor=actor, reason=d["reason"])
         elif op == "tv":
-            d = _valid(TvSerializer, request)
+            d = validated_body(TvSerializer, request)
             out = services.set_tv_table(t, number, d["tv"], actor=actor, reason=d["reason"])
         elif op == "waive-halt":
-            d = _valid(WaiveSerializer, request)
+            d = validated_body(WaiveSerializer, request)
             out = services.waive_halt(t, number, actor=actor, reason=d["reason"])
         else:
             raise DomainError("unknown_action", _("Unknown table action."), status=404)
@@ -666,7 +666,7 @@ class BreakOrderView(SeatingAPIView):
 
     @extend_schema(request=BreakOrderSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk):
-        d = _valid(BreakOrderSerializer, request)
+        d = validated_body(BreakOrderSerializer, request)
         t = self.tournament(pk)
         out = services.set_break_order(t, d["break_order"], actor=self.actor(), reason=d["reason"])
         data = outcome_data(t, out)
@@ -749,7 +749,7 @@ class ManualDrawView(SeatingAPIView):
 
     @extend_schema(request=SeatCardSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, pk):
-        d = _valid(SeatCardSerializer, request)
+        d = validated_body(SeatCardSerializer, request)
         t = self.tournament(pk)
         entry = get_object_or_404(Entry, pk=d["entry"], tournament=t)
         out = services.enter_card(t, entry, d["table"], d["seat"], card=d["card"], actor=self.actor())
@@ -764,7 +764,7 @@ class ManualDrawClearView(SeatingAPIView):
 
     @extend_schema(request=ClearCardSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk):
-        d = _valid(ClearCardSerializer, request)
+        d = validated_body(ClearCardSerializer, request)
         t = self.tournament(pk)
         entry = get_object_or_404(Entry, pk=d["entry"], tournament=t)
         services.clear_card(t, entry, actor=self.actor(), reason=d["reason"])
@@ -781,7 +781,7 @@ class KeepApartView(SeatingAPIView):
 
     @extend_schema(request=KeepApartSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, pk):
-        d = _valid(KeepApartSerializer, request)
+        d = validated_body(KeepApartSerializer, request)
         t = self.tournament(pk)
         pair = services.add_keep_apart(t, d["person_a"], d["person_b"], actor=self.actor(), reason=d["reason"], everywhere=d["everywhere"])
         return Response({"id": pair.pk, **constraints(t)}, status=201)
@@ -804,7 +804,7 @@ class ReservationsView(SeatingAPIView):
 
     @extend_schema(request=ReservationSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, pk):
-        d = _valid(ReservationSerializer, request)
+        d = validated_body(ReservationSerializer, request)
         t = self.tournament(pk)
         entry = get_object_or_404(Entry, pk=d["entry"], tournament=t)
         res = services.reserve_seat(t, entry, d["table"], d["seat"], actor=self.actor(), reason=d["reason"])

@@ -49,7 +49,7 @@ class ReserveSerializer(serializers.Serializer):
     tournament = WholeNumberField(min_value=1, max_value=MAX_ID)
 
 
-def _valid(serializer_class, request):
+def validated_body(serializer_class, request):
     ser = serializer_class(data=request.data)
     ser.is_valid(raise_exception=True)
     return ser.validated_data
@@ -74,7 +74,7 @@ class RoomsView(RoomAPIView):
 
     @extend_schema(request=RoomSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request):
-        d = _valid(RoomSerializer, request)
+        d = validated_body(RoomSerializer, request)
         room = cardrooms.save_room(d["name"], position=d.get("position"), actor=self.actor())
         return Response({"id": room.pk, "name": room.name}, status=201)
 
@@ -88,7 +88,7 @@ class RoomDetailView(RoomAPIView):
 
     @extend_schema(request=RoomSerializer, responses=OpenApiTypes.OBJECT)
     def patch(self, request, room_id):
-        d = _valid(RoomSerializer, request)
+        d = validated_body(RoomSerializer, request)
         room = cardrooms.save_room(d["name"], room=self.room(room_id), position=d.get("position"), actor=self.actor())
         return Response({"id": room.pk, "name": room.name})
 
@@ -98,7 +98,7 @@ class RoomTablesView(RoomAPIView):
 
     @extend_schema(request=RoomTableSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, room_id):
-        d = _valid(RoomTableSerializer, request)
+        d = validated_body(RoomTableSerializer, request)
         room = self.room(room_id)
         cardrooms.save_table(room, d["number"], seats=d.get("seats"), zone=d.get("zone"), position=d.get("position"), actor=self.actor())
         return Response(selectors.room_map(room.pk), status=201)
@@ -118,7 +118,7 @@ class RoomTableRangeView(RoomAPIView):
 
     @extend_schema(request=RoomTableRangeSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, room_id):
-        d = _valid(RoomTableRangeSerializer, request)
+        d = validated_body(RoomTableRangeSerializer, request)
         room = self.room(room_id)
         done = cardrooms.add_tables(room, d["first"], d["last"], seats=d["seats"], zone=d["zone"], actor=self.actor())
         return Response({**done, "map": selectors.room_map(room.pk)}, status=201)
@@ -129,7 +129,7 @@ class RoomTableView(RoomAPIView):
 
     @extend_schema(request=RoomTableChangeSerializer, responses=OpenApiTypes.OBJECT)
     def patch(self, request, room_id, number):
-        d = _valid(RoomTableChangeSerializer, request)
+        d = validated_body(RoomTableChangeSerializer, request)
         room = self.room(room_id)
         cardrooms.save_table(room, number, seats=d.get("seats"), zone=d.get("zone"), position=d.get("position"), create=False, actor=self.actor())
         return Response(selectors.room_map(room.pk))
@@ -153,11 +153,11 @@ class RoomTableActionView(RoomAPIView):
     def post(self, request, room_id, number, op):
         room, actor = self.room(room_id), self.actor()
         if op == "out-of-service":
-            cardrooms.set_out_of_service(room, number, _valid(OutOfServiceSerializer, request)["reason"], actor=actor)
+            cardrooms.set_out_of_service(room, number, validated_body(OutOfServiceSerializer, request)["reason"], actor=actor)
         elif op == "back-in-service":
             cardrooms.back_in_service(room, number, actor=actor)
         elif op == "reserve":
-            cardrooms.reserve(room, number, _valid(ReserveSerializer, request)["tournament"], actor=actor)
+            cardrooms.reserve(room, number, validated_body(ReserveSerializer, request)["tournament"], actor=actor)
         elif op == "lift-reservation":
             cardrooms.lift_reservation(room, number, actor=actor)
         else:
@@ -209,7 +209,7 @@ class RoomDealersView(RoomAPIView):
 
     @extend_schema(request=ShiftSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, room_id):
-        d = _valid(ShiftSerializer, request)
+        d = validated_body(ShiftSerializer, request)
         shift = dealers.add_shift(self.room(room_id), d["dealer"], d["starts_at"], d["ends_at"], actor=self.actor())
         return Response({"shift": shift.pk}, status=201)
 
@@ -247,7 +247,7 @@ class RoomRotationView(RoomAPIView):
 
     @extend_schema(request=RotationSerializer, responses=OpenApiTypes.OBJECT)
     def put(self, request, room_id):
-        d = _valid(RotationSerializer, request)
+        d = validated_body(RotationSerializer, request)
         room = dealers.save_rotation(self.room(room_id), actor=self.actor(), **d)
         return Response({"push_minutes": room.push_minutes, "break_after": room.break_after, "break_minutes": room.break_minutes})
 

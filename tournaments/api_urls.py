@@ -6,6 +6,7 @@ from rest_framework.routers import DefaultRouter
 
 from tournaments.oversight import api as oversight_api
 from tournaments.screens import api as layouts_api
+from tournaments.staff import api as staff_api
 
 from . import api as tapi
 from .imports import api as imports_api
@@ -67,17 +68,17 @@ urlpatterns = [
     path("tournaments/<int:pk>/floor/<slug:op>/", tapi.FloorView.as_view(), name="api-floor-op"),
     path("penalties/<int:pk>/<slug:op>/", tapi.PenaltyActionView.as_view(), name="api-penalty-op"),
     path("people/<int:pk>/penalties/", tapi.PersonPenaltiesView.as_view(), name="api-person-penalties"),
-    path("auth/token/", oversight_api.TokenLoginView.as_view(), name="api-token"),  # throttled: tdmanager.security
-    path("auth/tokens/", oversight_api.DeviceTokensView.as_view(), name="api-tokens"),
-    path("auth/tokens/<int:token_id>/revoke/", oversight_api.RevokeTokenView.as_view(), name="api-token-revoke"),
+    path("auth/token/", staff_api.TokenLoginView.as_view(), name="api-token"),  # throttled: tdmanager.security
+    path("auth/tokens/", staff_api.DeviceTokensView.as_view(), name="api-tokens"),
+    path("auth/tokens/<int:token_id>/revoke/", staff_api.RevokeTokenView.as_view(), name="api-token-revoke"),
     path("staff/", tapi.StaffView.as_view(), name="api-staff"),
     path("staff/<int:pk>/", tapi.StaffLoginView.as_view(), name="api-staff-login"),
     path("staff/<int:pk>/<slug:op>/", tapi.StaffLoginView.as_view(), name="api-staff-login-op"),
     path("imports/<slug:kind>/preview/", imports_api.ImportPreviewView.as_view(), name="api-import-preview"),
     path("imports/<slug:kind>/", imports_api.ImportView.as_view(), name="api-import"),
     path("exports/<slug:kind>/", imports_api.ExportView.as_view(), name="api-export"),
-    path("auth/lockouts/", oversight_api.LoginLockoutsView.as_view(), name="api-login-lockouts"),
-    path("auth/lockouts/lift/", oversight_api.LiftLockoutView.as_view(), name="api-login-lockout-lift"),
+    path("auth/lockouts/", staff_api.LoginLockoutsView.as_view(), name="api-login-lockouts"),
+    path("auth/lockouts/lift/", staff_api.LiftLockoutView.as_view(), name="api-login-lockout-lift"),
     path("tournaments/<int:pk>/regulators/", oversight_api.RegulatorsView.as_view(), name="api-regulators"),
     path("tournaments/<int:pk>/witness/", oversight_api.WitnessView.as_view(), name="api-witness"),
     path("tournaments/<int:pk>/stub-reports/", oversight_api.StubReportsView.as_view(), name="api-stub-reports"),

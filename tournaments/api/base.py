@@ -8,7 +8,7 @@ from tournaments.cashier.serializers import LedgerRowSerializer
 from tournaments.setup.serializers import EntrySerializer
 
 
-def _valid(serializer_class, request, **kw):
+def validated_body(serializer_class, request, **kw):
     """The body, validated by ``serializer_class`` (a list or a string where an object is expected: 400)."""
     ser = serializer_class(data=body_object(request), **kw)
     ser.is_valid(raise_exception=True)

@@ -15,7 +15,7 @@ from tdmanager.errors import DomainError
 from tdmanager.idempotency import idempotent
 from tdmanager.roles import HasRole
 from tdmanager.security import no_store
-from tournaments.api.base import _valid, sale_response
+from tournaments.api.base import sale_response, validated_body
 from tournaments.cashier import selectors as cashier_selectors
 from tournaments.cashier import services as cashier
 from tournaments.cashier.serializers import (
@@ -310,7 +310,7 @@ class ExchangeRatesView(APIView):
 
     @extend_schema(request=ExchangeRateInputSerializer, responses={201: ExchangeRateSerializer})
     def post(self, request):
-        d = _valid(ExchangeRateInputSerializer, request)
+        d = validated_body(ExchangeRateInputSerializer, request)
         row = cashier.set_exchange_rate(d["currency"], d["rate"], base=d["base_currency"], actor=Actor.from_request(request))
         return Response(ExchangeRateSerializer(row).data, status=201)
 

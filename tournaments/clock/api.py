@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 from tdmanager.errors import DomainError
 from tdmanager.roles import HasRole
 from tournaments import labels
-from tournaments.api.base import _valid
+from tournaments.api.base import validated_body
 from tournaments.clock import services as clockctl
 from tournaments.clock.serializers import ClockActionSerializer
 from tournaments.eventlog.services import Actor
@@ -74,7 +74,7 @@ class ClockView(APIView):
         if op not in CLOCK_OPS:
             raise DomainError("unknown_action", _("Unknown clock action."), status=404)
         fn = CLOCK_OPS[op]
-        data = _valid(ClockActionSerializer, request)
+        data = validated_body(ClockActionSerializer, request)
         t = get_object_or_404(Tournament, pk=pk)
         result = fn(t, data, Actor.from_request(request))
 

@@ -12,7 +12,7 @@ from tdmanager.errors import DomainError
 from tdmanager.idempotency import idempotent
 from tdmanager.roles import HasRole
 from tournaments import labels
-from tournaments.api.base import _valid
+from tournaments.api.base import validated_body
 from tournaments.eventlog.services import Actor
 from tournaments.floor import chipsets
 from tournaments.floor import selectors as floor_selectors
@@ -86,7 +86,7 @@ class FloorView(APIView):
             ser.is_valid(raise_exception=True)
             return Response(floor.record_chip_counts(t, ser.validated_data["counts"], occasion=ser.validated_data["occasion"], actor=actor), status=201)
         if op == "color-up":  # CR-05: a discretionary colour-up of a player or a table, announced and logged
-            d = _valid(ColorUpSerializer, request)
+            d = validated_body(ColorUpSerializer, request)
             return Response(
                 floor.discretionary_color_up(
                     t,
@@ -127,9 +127,9 @@ class PenaltyActionView(APIView):
         p = get_object_or_404(Penalty, pk=pk)
         actor = Actor.from_request(request)
         if op == "serve":
-            p = floor.serve_hands(p, actor=actor, hands=_valid(PenaltyActionSerializer, request)["hands"])
+            p = floor.serve_hands(p, actor=actor, hands=validated_body(PenaltyActionSerializer, request)["hands"])
         elif op == "cancel":
-            p = floor.cancel_penalty(p, actor=actor, reason=_valid(PenaltyActionSerializer, request)["reason"])
+            p = floor.cancel_penalty(p, actor=actor, reason=validated_body(PenaltyActionSerializer, request)["reason"])
         else:
             raise DomainError("unknown_action", _("Unknown penalty action."), status=404)
         return Response(PenaltySerializer(p).data)

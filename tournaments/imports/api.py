@@ -21,7 +21,7 @@ from tdmanager.fields import TextField
 from tdmanager.roles import HasRole
 from tournaments.eventlog.services import Actor
 
-from ..api.base import _valid
+from ..api.base import validated_body
 from . import rules as importing
 from . import services as imports
 
@@ -52,7 +52,7 @@ def _json_field(d: dict, name: str, kind):
 
 def _read(request, kind):
     imports.check_kind(kind)
-    d = _valid(SheetImportSerializer, request)
+    d = validated_body(SheetImportSerializer, request)
     upload = d["file"]
     if upload.size > sheets.MAX_FILE:
         raise ValidationFailed("file_too_large", _("The file is larger than %(mb)s MB.") % {"mb": sheets.MAX_FILE // (1024 * 1024)}, field="file")

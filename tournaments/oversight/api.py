@@ -2,34 +2,21 @@
 controller's witness signatures, the pre-start report's addenda and the rulings. Thin: each
 view validates the body and calls ``tournaments.services.oversight``."""
 
-from django.conf import settings
 from django.shortcuts import get_object_or_404
-from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tdmanager import auth_views as tdm_auth
-from tdmanager import dates, shown_text
-from tdmanager.api import body_object
+from tdmanager import dates
 from tdmanager.fields import TextField, WholeNumberField
-from tdmanager.policy import DIRECTOR
-from tdmanager.roles import HasRole, has_role
+from tdmanager.roles import HasRole
+from tournaments.api.base import validated_body
 from tournaments.eventlog.services import Actor
-from tournaments.models import DeviceToken, RegulatorGrant, Ruling, Tournament
+from tournaments.models import RegulatorGrant, Ruling, Tournament
 from tournaments.oversight import selectors as oversight_selectors
 from tournaments.oversight import services as oversight
-from tournaments.people.text import clean_text
-from tournaments.staff import logins
-from tournaments.staff import selectors as staff_selectors
-
-
-def _valid(serializer_class, request):
-    ser = serializer_class(data=body_object(request))
-    ser.is_valid(raise_exception=True)
-    return ser.validated_data
 
 
 def _t(pk):
@@ -102,7 +89,7 @@ class RegulatorsView(APIView):
 
     @extend_schema(request=GrantSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk):
-        d = _valid(GrantSerializer, request)
+        d = validated_body(GrantSerializer, request)
         t = _t(pk)
         oversight.set_regulator_access(t, d["username"], granted=d["granted"], actor=Actor.from_request(request))
         return self.get(request, pk)
@@ -119,7 +106,7 @@ class WitnessView(APIView):
 
     @extend_schema(request=WitnessSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, pk):
-        d = _valid(WitnessSerializer, request)
+        d = validated_body(WitnessSerializer, request)
         w = oversight.witness(_t(pk), d["event"], actor=Actor.from_request(request))
         return Response({"event": w.event_id, "name": w.name, "at": w.created_at}, status=201)
 
@@ -153,7 +140,7 @@ class RulingsView(APIView):
 
     @extend_schema(request=RulingInSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, pk):
-        d = _valid(RulingInSerializer, request)
+        d = validated_body(RulingInSerializer, request)
         r = oversight.record_ruling(_t(pk), actor=Actor.from_request(request), **d)
         return Response(ruling_data(r), status=201)
 
@@ -165,114 +152,7 @@ class RulingNotesView(APIView):
 
     @extend_schema(request=NoteSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, pk, ruling_id):
-        d = _valid(NoteSerializer, request)
+        d = validated_body(NoteSerializer, request)
         t = _t(pk)
         oversight.annotate_ruling(ruling_id, d["text"], tournament=t, actor=Actor.from_request(request))
         return Response(ruling_data(Ruling.objects.get(pk=ruling_id)), status=201)
-
-
-class LiftLockoutSerializer(serializers.Serializer):
-    """One lock-out as GET /api/v1/auth/lockouts/ lists it; its other fields (failures, until…)
-    may come along and are not read."""
-
-    # Which fields each kind needs, and the 400 naming the field: logins.lockout_named (the page too).
-
-    kind = serializers.ChoiceField(
-        choices=["user", "address", "account"],
-        required=False,
-        help_text="as listed: user (the username at the address), address (every username there), account (the username at every address); "
-        "absent: a username and an address are a user's, an address alone an address's, a username alone an account's",
-    )
-    username = TextField(max_length=150, required=False, allow_blank=True, default="", help_text="the username locked out; empty for an address's lock-out")
-    address = serializers.IPAddressField(
-        required=False, allow_blank=True, default="", help_text="the client address the lock-out is at; empty or absent for an account's lock-out"
-    )
-
-
-def lockout_data(row: dict) -> dict:
-    return {
-        "kind": row["kind"],
-        "username": row["username"],
-        "address": row["address"],
-        "failures": row["failures"],
-        "until": row["until"],
-        "started_at": row["started_at"],
-    }
-
-
-class LoginLockoutsView(APIView):
-    """Staff login lock-outs in force (``tdmanager.security``): a username at one address, or an
-    address for every username. A director reads them and lifts one (``POST …/lift/``)."""
-
-    permission_classes = [HasRole]
-
-    @extend_schema(responses=OpenApiTypes.OBJECT)
-    def get(self, request):
-        return Response({"lockouts": [lockout_data(r) for r in staff_selectors.login_lockouts()]})
-
-
-class LiftLockoutView(APIView):
-    """A director lifts a login lock-out; the event log records who did."""
-
-    permission_classes = [HasRole]
-
-    @extend_schema(request=LiftLockoutSerializer, responses=OpenApiTypes.OBJECT)
-    def post(self, request):
-        d = _valid(LiftLockoutSerializer, request)
-        return Response(logins.lift_lockout(kind=d.get("kind"), username=d["username"], address=d["address"], actor=Actor.from_request(request)))
-
-
-class DeviceLoginSerializer(serializers.Serializer):
-    username = TextField(max_length=150)
-    password = TextField(max_length=4096, trim_whitespace=False, style={"input_type": "password"})
-    device = TextField(max_length=80, required=False, allow_blank=True, default="", help_text="the device's name in the list of logins, e.g. 'Desk 2 tablet'")
-
-
-class TokenLoginView(tdm_auth.TokenLoginView):
-    """A staff login from a device: ``{"username", "password", "device"}`` → ``{"token", "id",
-    "device", "idle_minutes"}``. Every login is a token of its own (one per device, listed at
-    ``auth/tokens/``); it expires after ``idle_minutes`` unused (0: never), and dies when the
-    password changes or the login is disabled. Send it as ``Authorization: Token <token>``."""
-
-    @extend_schema(request=DeviceLoginSerializer, responses=OpenApiTypes.OBJECT)
-    def post(self, request, *args, **kwargs):
-        return super().post(request, *args, **kwargs)
-
-    def issue(self, request, user):
-        device = request.data.get("device") if hasattr(request.data, "get") else None
-        if not isinstance(device, str) or not device.strip():
-            device = request.META.get("HTTP_USER_AGENT", "")
-        else:
-            shown_text.check(device, "device", _("Device"))  # a name typed: refused; a browser's own header is only cleaned
-        token, key = logins.issue_token(user, device=clean_text(device)[:80], actor=Actor(user, Actor.from_request(request).device))
-        return Response({"token": key, "id": token.pk, "device": token.name, "idle_minutes": settings.TDM_TOKEN_IDLE_MINUTES})
-
-
-def device_data(row: dict) -> dict:
-    return {k: row[k] for k in ("id", "user", "name", "prefix", "created_at", "last_used_at", "expires_at", "current")}
-
-
-class DeviceTokensView(APIView):
-    """The API logins still standing, one per device: the caller's own (``current`` marks the
-    one asking); a director's ``?everyone=true`` lists every user's."""
-
-    permission_classes = [HasRole]
-
-    @extend_schema(responses=OpenApiTypes.OBJECT)
-    def get(self, request):
-        everyone = request.query_params.get("everyone") == "true" and has_role(request.user, DIRECTOR)
-        current = request.auth if isinstance(request.auth, DeviceToken) else None
-        rows = staff_selectors.device_tokens(None if everyone else request.user, current=current)
-        return Response({"tokens": [device_data(r) for r in rows]})
-
-
-class RevokeTokenView(APIView):
-    """A device's login revoked: one of the caller's own (this device included: a log-out), or,
-    for a director, anyone's. Its token is refused from then on (401 ``token_expired``)."""
-
-    permission_classes = [HasRole]
-
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
-    def post(self, request, token_id):
-        token = logins.revoke_token(token_id, actor=Actor.from_request(request))
-        return Response({"id": token.pk, "revoked": True})

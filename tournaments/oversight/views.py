@@ -1,22 +1,16 @@
 """Pages of the control side: the rulings of a tournament (ROLE-05) and the controller's
 witness signatures on draws and moves (ROLE-01). Thin: they call ``services.oversight``."""
 
-from django.conf import settings
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
 from tdmanager.errors import DomainError
-from tdmanager.policy import DIRECTOR
-from tdmanager.roles import has_role
-from tdmanager.sitedata import forget_this_browser
 from tournaments import signals
 from tournaments.eventlog.services import Actor
 from tournaments.models import Ruling, Tournament
 from tournaments.oversight import selectors as oversight_selectors
 from tournaments.oversight import services as oversight
-from tournaments.staff import logins
-from tournaments.staff import selectors as staff_selectors
 
 
 def rulings_page(request, pk):
@@ -64,50 +58,3 @@ def witness_page(request, pk):
             messages.error(request, str(exc.message))
         return redirect("witness", pk=t.pk)
     return render(request, "witness.html", {"t": t, "events": oversight_selectors.witness_list(t)})
-
-
-def login_lockouts_page(request):
-    """A director sees the staff login lock-outs in force and lifts one (``services.logins``)."""
-    if request.method == "POST":
-        try:
-            lifted = logins.lift_lockout(
-                kind=request.POST.get("kind"),
-                username=request.POST.get("username", ""),
-                address=request.POST.get("address", ""),
-                actor=Actor.from_request(request),
-            )
-            messages.success(request, _("Lock-out lifted: %(who)s") % {"who": " @ ".join(p for p in (lifted["username"], lifted["address"]) if p)})
-        except DomainError as exc:
-            messages.error(request, str(exc.message))
-        return redirect("login-lockouts")
-    return render(request, "logins.html", {"lockouts": staff_selectors.login_lockouts()})
-
-
-def devices_page(request):
-    """The devices logged in: the browsers (sessions) and the API logins (a desk's tablet, the
-    floor's phone), one's own, and for a director every user's; each ended with one button
-    (``services.logins``). Ending this browser's own login is a logout."""
-    if request.method == "POST":
-        actor = Actor.from_request(request)
-        try:
-            if request.POST.get("session"):
-                ended = logins.end_session(int(request.POST["session"]), actor=actor)
-                if not request.user.is_authenticated or not request.session.exists(request.session.session_key or ""):
-                    return forget_this_browser(redirect("login"))  # this browser's own login: it ended here, a logout
-                messages.success(request, _("Device logged out: %(name)s") % {"name": ended["name"]})
-            else:
-                token = logins.revoke_token(int(request.POST.get("token") or 0), actor=actor)
-                messages.success(request, _("Device logged out: %(name)s") % {"name": token.name})
-        except (DomainError, ValueError, OverflowError):
-            messages.error(request, _("No such device login."))
-        return redirect("devices")
-    director = has_role(request.user, DIRECTOR)
-    whose = None if director else request.user
-    context = {
-        "tokens": staff_selectors.device_tokens(whose),
-        "sessions": staff_selectors.browser_sessions(whose, current_key=request.session.session_key),
-        "everyone": director,
-        "idle_minutes": settings.TDM_TOKEN_IDLE_MINUTES,
-        "session_idle_minutes": settings.TDM_SESSION_IDLE_MINUTES,
-    }
-    return render(request, "devices.html", context)

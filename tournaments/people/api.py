@@ -11,7 +11,7 @@ from rest_framework.response import Response
 
 from tdmanager.api import body_object, query_limit
 from tdmanager.roles import HasRole
-from tournaments.api.base import _valid
+from tournaments.api.base import validated_body
 from tournaments.eventlog.services import Actor
 from tournaments.models import Person
 from tournaments.people import privacy
@@ -92,6 +92,6 @@ class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
     )
     @action(detail=True, methods=["post"])
     def erase(self, request, pk=None):
-        reason = _valid(EraseSerializer, request)["reason"]
+        reason = validated_body(EraseSerializer, request)["reason"]
         person = privacy.erase_person(self.get_object(), reason, actor=Actor.from_request(request))
         return Response(PersonSerializer(person).data)

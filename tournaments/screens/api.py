@@ -15,7 +15,7 @@ from tdmanager.errors import DomainError
 from tdmanager.fields import TextField
 from tdmanager.roles import HasRole
 from tdmanager.security import no_store
-from tournaments.api.base import _valid
+from tournaments.api.base import validated_body
 from tournaments.eventlog.services import Actor
 from tournaments.models import DisplayScreen, ScreenImage, ScreenLayout
 from tournaments.screens import rules as layouts
@@ -58,7 +58,7 @@ class ScreenLayoutsView(APIView):
 
     @extend_schema(request=LayoutSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request):
-        d = _valid(LayoutSerializer, request)
+        d = validated_body(LayoutSerializer, request)
         return Response(_layout(layout_service.save_layout(**d, actor=Actor.from_request(request))), status=201)
 
 
@@ -74,7 +74,7 @@ class ScreenLayoutView(APIView):
     @extend_schema(request=LayoutSerializer, responses=OpenApiTypes.OBJECT)
     def put(self, request, pk):
         row = get_object_or_404(ScreenLayout, pk=pk)
-        d = _valid(LayoutSerializer, request)
+        d = validated_body(LayoutSerializer, request)
         return Response(_layout(layout_service.save_layout(**d, layout=row, actor=Actor.from_request(request))))
 
     @extend_schema(responses={204: None})
@@ -105,7 +105,7 @@ class ScreenLayoutImportView(APIView):
     @extend_schema(request=LayoutImportSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request):
         with layout_service.reading_images(request):  # before the body is read: it is most of the cost
-            d = _valid(LayoutImportSerializer, request)
+            d = validated_body(LayoutImportSerializer, request)
             layout = layout_service.import_layout(d["file"], name=d.get("name"), actor=Actor.from_request(request))
         return Response(_layout(layout), status=201)
 

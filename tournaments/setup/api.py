@@ -12,7 +12,7 @@ from tdmanager.api import query_choice, query_int, query_limit, query_offset
 from tdmanager.policy import DISPLAY
 from tdmanager.roles import HasRole, user_roles
 from tdmanager.security import no_store
-from tournaments.api.base import _valid
+from tournaments.api.base import validated_body
 from tournaments.cashier.serializers import AlternateSerializer, LedgerRowSerializer
 from tournaments.eventlog.serializers import EventSerializer
 from tournaments.eventlog.services import Actor
@@ -70,7 +70,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
     @extend_schema(request=StartSerializer, responses=TournamentSerializer)
     @action(detail=True, methods=["post"])
     def start(self, request, pk=None):
-        d = _valid(StartSerializer, request)
+        d = validated_body(StartSerializer, request)
         t = lifecycle.start(
             self.get_object(),
             actor=Actor.from_request(request),
@@ -93,7 +93,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
     @action(detail=True, methods=["post"])
     def copy(self, request, pk=None):
         """A new planned tournament with this one's setup and its own copy of the structure."""
-        d = _valid(CopySerializer, request)
+        d = validated_body(CopySerializer, request)
         t = setup.copy_tournament(
             self.get_object(), name=d["name"], start_at=d["start_at"], actor=Actor.from_request(request), override_reason=d["override_reason"]
         )
@@ -103,7 +103,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
     @action(detail=True, methods=["post"], url_path="save-template")
     def save_template(self, request, pk=None):
         """Save this tournament's setup as a template for later tournaments."""
-        d = _valid(SaveTemplateSerializer, request)
+        d = validated_body(SaveTemplateSerializer, request)
         template = setup.save_template(self.get_object(), name=d["name"], actor=Actor.from_request(request))
         return Response(TournamentTemplateSerializer(template).data, status=status.HTTP_201_CREATED)
 
@@ -124,13 +124,13 @@ class TournamentViewSet(viewsets.ModelViewSet):
     @action(detail=True, methods=["post"])
     def streaming(self, request, pk=None):
         """ROLE-08: the TV table is on the air (``{"live": true}``) or off it."""
-        t = streaming.set_streaming_live(self.get_object(), _valid(StreamingSerializer, request)["live"], actor=Actor.from_request(request))
+        t = streaming.set_streaming_live(self.get_object(), validated_body(StreamingSerializer, request)["live"], actor=Actor.from_request(request))
         return Response(self.get_serializer(t).data)
 
     @extend_schema(request=CancelSerializer, responses=TournamentSerializer)
     @action(detail=True, methods=["post"])
     def cancel(self, request, pk=None):
-        t = lifecycle.cancel(self.get_object(), actor=Actor.from_request(request), reason=_valid(CancelSerializer, request)["reason"])
+        t = lifecycle.cancel(self.get_object(), actor=Actor.from_request(request), reason=validated_body(CancelSerializer, request)["reason"])
         return Response(self.get_serializer(t).data)
 
     @extend_schema(
@@ -196,7 +196,7 @@ class TournamentTemplateViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin
     @extend_schema(request=CopySerializer, responses={201: TournamentSerializer})
     @action(detail=True, methods=["post"], url_path="create-tournament")
     def create_tournament(self, request, pk=None):
-        d = _valid(CopySerializer, request)
+        d = validated_body(CopySerializer, request)
         t = setup.create_from_template(
             self.get_object(), name=d["name"], start_at=d["start_at"], actor=Actor.from_request(request), override_reason=d["override_reason"]
         )
@@ -217,6 +217,6 @@ class ChangeReasonView(APIView):
 
     @extend_schema(request=ChangeReasonSerializer, responses=TournamentChangeSerializer)
     def post(self, request, pk, version):
-        d = _valid(ChangeReasonSerializer, request)
+        d = validated_body(ChangeReasonSerializer, request)
         row = changes.set_reason_public(get_object_or_404(Tournament, pk=pk), version, d["public"], actor=Actor.from_request(request))
         return Response(TournamentChangeSerializer(row).data)
